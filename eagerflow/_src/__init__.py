@@ -1,0 +1,1 @@
+"""eagerflow's implementation. Public names live in the `eagerflow` namespace."""

@@ -1,0 +1,25 @@
+"""Array modules: NumPy for the host, CuPy for CUDA devices (when present)."""
+import numpy
+
+numpy_module = numpy
+
+
+def xp_for_device(device_name):
+    """The array module (``xp``) whose kernels run on `device_name`."""
+    if device_name.endswith(("CPU:0",)) or ":GPU:" not in device_name:
+        return numpy
+    import cupy  # only reached when a GPU was found, see devices._gpu_count
+    return cupy
+
+
+def is_array(value):
+    """True for arrays and array scalars of a backend library."""
+    return isinstance(value, (numpy.ndarray, numpy.generic)) or hasattr(value, "__cuda_array_interface__")
+
+
+def to_host(array):
+    """A NumPy view or copy of `array` (no copy for NumPy arrays)."""
+    if isinstance(array, (numpy.ndarray, numpy.generic)):
+        return array
+    get = getattr(array, "get", None)  # CuPy arrays copy to the host with .get()
+    return get() if get is not None else numpy.asarray(array)

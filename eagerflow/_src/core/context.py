@@ -1,0 +1,110 @@
+"""Per-thread execution context: mode, device, name scope and active recorders.
+
+`dispatch` reads this on every op, so the context is one object with slots,
+found through a `ContextVar` (per thread, and per asyncio task), and `fast`
+summarises the common case (eager, on the host, no recorder) in a single
+attribute.  Higher layers push onto it: the autodiff layer pushes recorders
+(tapes), the graph layer sets `graph` while tracing.  Core never imports
+those layers.
+"""
+import contextlib
+import contextvars
+
+from eagerflow._src import backend
+
+
+class Context:
+    """The execution state of one thread."""
+
+    __slots__ = ("graph", "recorders", "device_name", "device_spec", "xp", "scope", "fast")
+
+    def __init__(self):
+        self.graph = None        # the graph being built, or None when executing eagerly
+        self.recorders = ()      # active recorders (tapes), innermost last
+        self.device_name = backend.host_device()
+        self.device_spec = ""    # the user's device string, as given to `device()`
+        self.xp = backend.numpy_module
+        self.scope = ""          # current name scope: "" or ending with "/"
+        self.fast = True         # eager, NumPy, no recorders: dispatch's fast path
+
+    def refresh(self):
+        self.fast = (self.graph is None and not self.recorders
+                     and self.xp is backend.numpy_module)
+
+
+_var = contextvars.ContextVar("eagerflow_context")
+_lookup = _var.get
+
+
+def get():
+    """The calling thread's `Context`."""
+    ctx = _lookup(None)
+    if ctx is None:
+        ctx = Context()
+        _var.set(ctx)
+    return ctx
+
+
+def executing_eagerly():
+    """True unless a graph is being built (inside a traced `function` or v1 graph).
+
+    >>> executing_eagerly()
+    True
+    """
+    return get().graph is None
+
+
+@contextlib.contextmanager
+def _swap(**fields):
+    ctx = get()
+    saved = {k: getattr(ctx, k) for k in fields}
+    for k, v in fields.items():
+        setattr(ctx, k, v)
+    ctx.refresh()
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            setattr(ctx, k, v)
+        ctx.refresh()
+
+
+def device(device_name):
+    """Places ops created in the block on `device_name` (``'/cpu:0'``, ``'/gpu:0'``, ...).
+
+    Placement is soft: a GPU that does not exist falls back to the CPU.
+
+    >>> with device("/cpu:0"):
+    ...     pass
+    """
+    if device_name is not None and not isinstance(device_name, str):
+        device_name = device_name.to_string()  # a DeviceSpec
+    if not device_name:
+        return _swap()
+    name = backend.canonical_device(device_name)
+    return _swap(device_name=name, device_spec=device_name, xp=backend.xp_for_device(name))
+
+
+def recording(recorder):
+    """Makes `recorder` see every op run in the block (used by tapes)."""
+    return _swap(recorders=get().recorders + (recorder,))
+
+
+def building(graph):
+    """Routes ops to `graph` instead of running them (used while tracing).
+
+    Outer recorders do not see the symbolic ops of the graph.
+    """
+    return _swap(graph=graph, recorders=())
+
+
+def name_scope(name):
+    """Enters name scope `name` (relative, or absolute when it ends with '/')."""
+    if not name:
+        return _swap(scope="")
+    return _swap(scope=name if name.endswith("/") else get().scope + name + "/")
+
+
+def scoped_name(name):
+    """`name` prefixed with the current name scope."""
+    return get().scope + name

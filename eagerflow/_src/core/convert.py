@@ -1,0 +1,246 @@
+"""Converting Python and NumPy values to tensors, with TensorFlow's dtype rules.
+
+* Python ints become int32 (int64 when out of int32 range), floats float32,
+  complex complex128, bools bool, str/bytes string (stored as bytes).
+* NumPy arrays and scalars keep their dtype.
+* With an explicit dtype, Python floats never silently become ints, and
+  ints never become bools (TypeError, as in TF); NumPy arrays are cast.
+
+>>> convert_to_tensor([1, 2])
+<tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+"""
+import numbers
+
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import context
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+
+_wrap = EagerTensor._wrap
+_INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
+_conversion_functions = []  # (type, fn) pairs from register_tensor_conversion_function
+
+
+def register_tensor_conversion_function(base_type, conversion_func, priority=100):
+    """Registers ``conversion_func(value, dtype=None, name=None, as_ref=False)`` for a type."""
+    _conversion_functions.append((priority, base_type, conversion_func))
+    _conversion_functions.sort(key=lambda e: e[0])
+
+
+def _to_bytes_array(value):
+    """An object array of bytes from nested str/bytes data."""
+    arr = np.array(value, dtype=object)
+    flat = arr.reshape(-1)
+    for i, v in enumerate(flat):
+        if isinstance(v, str):
+            flat[i] = v.encode("utf-8")
+        elif not isinstance(v, bytes):
+            raise TypeError(f"Failed to convert elements of {value!r} to Tensor.")
+    return arr
+
+
+def _describe(value):
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _python_to_array(value, dtype):
+    """Converts (nested) Python data with TF's inference and checks."""
+    try:
+        arr = np.asarray(value)
+    except ValueError:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+    except OverflowError:
+        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.") \
+            from None
+    kind = arr.dtype.kind
+    if kind == "O":
+        if any(isinstance(v, (list, tuple)) for v in arr.reshape(-1)):
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+        if all(isinstance(v, (str, bytes)) for v in arr.reshape(-1)):
+            kind = "S"
+        elif any(isinstance(v, int) for v in arr.reshape(-1)):
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+        else:
+            raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                             f"({type(value)}) to a Tensor.")
+    if kind in "SU":
+        if dtype is not None and dtype is not _d.string:
+            raise TypeError(f"Cannot convert {_describe(value)} to EagerTensor of dtype "
+                            f"{_kname(dtype)}")
+        return _to_bytes_array(value)
+    if kind in "iu" and isinstance(value, (list, tuple)) and _mixes_bools(arr, value):
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+    if dtype is None:
+        if kind == "f":
+            return arr.astype(np.float32)
+        if kind in "iu":
+            if arr.size == 0 or (_INT32_MIN <= arr.min() and arr.max() <= _INT32_MAX):
+                return arr.astype(np.int32)
+            if arr.dtype != np.int64:
+                raise ValueError("Can't convert Python sequence with out-of-range integer to "
+                                 "Tensor.")
+            return arr
+        return arr
+    target = dtype._kind
+    if (kind == "f" and target in "iub") or (kind == "c" and target != "c") or \
+            (kind in "iu" and target == "b") or target in "sr":
+        raise TypeError(f"Cannot convert {_describe(value)} to EagerTensor of dtype "
+                        f"{_kname(dtype)}")
+    if kind in "iu" and target in "iu":
+        return arr.astype(np.int64).astype(dtype.as_numpy_dtype)  # wraps like TF
+    return arr.astype(dtype.as_numpy_dtype)
+
+
+def _mixes_bools(arr, value):
+    flat = list(_flatten(value))
+    return any(type(v) is bool for v in flat) and not all(type(v) is bool for v in flat)
+
+
+def _flatten(value):
+    for v in value:
+        if isinstance(v, (list, tuple)):
+            yield from _flatten(v)
+        else:
+            yield v
+
+
+def _kname(dtype):
+    from eagerflow._src.core.registry import kernel_type_name
+    return kernel_type_name(dtype)
+
+
+def to_array(value, dtype=None):
+    """A host NumPy array for `value` under TF's conversion rules (no tensors here)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        if value.dtype.kind in "SUO":
+            arr = _to_bytes_array(value)
+            if dtype is not None and dtype is not _d.string:
+                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype "
+                                f"{_kname(dtype)}")
+            return arr
+        _d.from_numpy(value.dtype)  # raises for unsupported dtypes
+        if dtype is None:
+            return np.array(value)
+        if dtype is _d.string:
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype string")
+        return np.array(value, dtype=dtype.as_numpy_dtype)
+    if value is None or isinstance(value, (dict, set)) or callable(value) and not hasattr(
+            value, "__array__"):
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.")
+    if hasattr(value, "__array__") and not isinstance(value, (list, tuple)):
+        return to_array(np.asarray(value), dtype)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flatten(value)):
+        return to_array(np.asarray([np.asarray(v) for v in value]), dtype)
+    if not isinstance(value, (numbers.Number, str, bytes, list, tuple)):
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.")
+    return _python_to_array(value, dtype)
+
+
+def from_array(array):
+    """An eager tensor (or, while tracing, a graph constant) holding `array`."""
+    s = context.get()
+    if s.graph is not None:
+        return s.graph.constant(array)
+    if s.xp is not np:
+        array = s.xp.asarray(array)
+    return _wrap(array)
+
+
+def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
+    """Converts `value` to a `Tensor`, TensorFlow's way.
+
+    >>> convert_to_tensor(1.5).dtype
+    tf.float32
+    >>> convert_to_tensor(1, dtype_hint=float32).dtype
+    tf.float32
+    """
+    if isinstance(value, Tensor):
+        if dtype is not None:
+            dtype = _d.as_dtype(dtype)
+            if value.dtype != dtype:
+                raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
+                                 f"with dtype {value.dtype.name}: {value!r}")
+        return value
+    if dtype is not None:
+        dtype = _d.as_dtype(dtype)
+    convert = getattr(type(value), "__tf_tensor__", None)
+    if convert is not None:
+        return convert(value, dtype, name)
+    for _, base, fn in _conversion_functions:
+        if isinstance(value, base):
+            return fn(value, dtype=dtype, name=name, as_ref=False)
+    if dtype is None and dtype_hint is not None:
+        try:
+            return from_array(to_array(value, _d.as_dtype(dtype_hint)))
+        except (TypeError, ValueError):
+            pass
+    return from_array(to_array(value, dtype))
+
+
+_SCALARS = {}  # (python number, numpy dtype) -> constant tensor: `x * 0.5` in a loop
+
+
+def operand(value, like):
+    """Converts the non-tensor operand of a binary op, adopting tensor `like`'s dtype.
+
+    Falls back to the value's own dtype when it cannot take that dtype, so the
+    op then reports the mismatch (as TF does).
+    """
+    cls = type(value)
+    if (cls is float or cls is int) and type(like) is EagerTensor and context.get().fast:
+        np_dtype = like._data.dtype
+        key = (value, np_dtype)
+        t = _SCALARS.get(key)
+        if t is not None:
+            return t
+        t = _operand(value, like.dtype)
+        if value and value == value:  # zeros (0.0 == -0.0) and NaN are not cached
+            if len(_SCALARS) > 4096:
+                _SCALARS.clear()
+            _SCALARS[key] = t
+        return t
+    return _operand(value, like.dtype)
+
+
+def _operand(value, dtype):
+    if getattr(type(value), "__tf_tensor__", None) is not None:
+        return convert_to_tensor(value)
+    try:
+        return from_array(to_array(value, dtype))
+    except (TypeError, ValueError):
+        return from_array(to_array(value))
+
+
+def constant(value, dtype=None, shape=None, name="Const"):
+    """Creates a constant tensor from a value, optionally of `dtype` and `shape`.
+
+    A scalar (one element) is broadcast to `shape`; otherwise the number of
+    elements must match, and the values are reshaped.
+
+    >>> constant(7, shape=[2])
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
+    """
+    if isinstance(value, Tensor) and not isinstance(value, EagerTensor):
+        return convert_to_tensor(value, dtype)  # symbolic: already a graph value
+    if isinstance(value, EagerTensor) or getattr(type(value), "__tf_tensor__", None):
+        value = np.asarray(value)
+    if dtype is not None:
+        dtype = _d.as_dtype(dtype)
+    arr = to_array(value, dtype)
+    if shape is not None:
+        from eagerflow._src.core.tensor_shape import TensorShape
+        dims = TensorShape(shape).as_list()
+        n = int(np.prod(dims, dtype=np.int64))
+        if arr.size == 1:
+            arr = np.broadcast_to(arr.reshape(()), dims).copy()
+        elif arr.size == n:
+            arr = arr.reshape(dims)
+        else:
+            raise TypeError(
+                f"Eager execution of tf.constant with unsupported shape. Tensor {arr} "
+                f"(converted from {value}) has {arr.size} elements, but got `shape` "
+                f"{tuple(dims)} with {n} elements).")
+    return from_array(arr)

@@ -1,0 +1,88 @@
+"""`dispatch`: the one entry point through which every op runs.
+
+1. eager: run the kernel now and wrap the result in `EagerTensor`s;
+2. tracing: hand the op to the graph being built (``state.graph.create_op``);
+3. recording: let every active recorder (tape) see the op, in both modes.
+
+The eager path with no tape active is a handful of attribute lookups on top
+of the kernel call.
+"""
+import functools
+
+import numpy as np
+
+from eagerflow._src.core import errors
+from eagerflow._src.core import context
+from eagerflow._src.core.registry import check_dtypes
+from eagerflow._src.core.tensor import EagerTensor
+
+_NO_ATTRS = {}
+_new = object.__new__
+_context = context._lookup
+_get_context = context.get
+_KERNEL_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError, np.linalg.LinAlgError)
+
+
+def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
+    """Runs `op` on `inputs` (tensors, or variables for resource ops) with `attrs`.
+
+    Returns one tensor, or a tuple of tensors for multi-output ops.
+    """
+    s = _context(None) or _get_context()
+    if s.fast:
+        kernel = op.host_kernel
+    elif s.graph is not None:
+        return _record(s, op, inputs, attrs, s.graph.create_op(op, inputs, attrs, name))
+    else:
+        kernel = functools.partial(op.kernel, s.xp)
+    if len(inputs) == 2:
+        x, y = inputs
+        arrays = (x._data, y._data)
+    else:
+        arrays = [t._data for t in inputs]
+    if op.tied:
+        # TF's type attribute: tied inputs share one allowed dtype (explained on failure).
+        first = arrays[op.tied[0]].dtype
+        if op.allowed is not None and first not in op.allowed:
+            check_dtypes(op, [a.dtype for a in arrays])
+        for i in op.variadic and range(len(arrays)) or op.tied_rest:
+            if arrays[i].dtype is not first:
+                check_dtypes(op, [a.dtype for a in arrays])
+                break
+    try:
+        out = kernel(*arrays, **attrs) if attrs else kernel(*arrays)
+    except errors.OpError as e:
+        if e.op is not None:
+            raise
+        raise type(e)(None, op.name, f"{e.message} [Op:{op.name}]") from None
+    except _KERNEL_ERRORS as e:
+        raise _translate(op, arrays, e) from None
+    if op.multi:
+        result = tuple(map(_wrap, out))
+    else:
+        result = _new(EagerTensor)
+        result._data = out
+    if s.fast:
+        return result
+    return _record(s, op, inputs, attrs, result)
+
+
+def _record(ctx, op, inputs, attrs, result):
+    for recorder in ctx.recorders:
+        recorder.record(op, inputs, attrs, result)
+    return result
+
+
+def _wrap(array):
+    t = _new(EagerTensor)
+    t._data = array
+    return t
+
+
+def _translate(op, arrays, exc):
+    """An InvalidArgumentError for a kernel's failure, naming the op and shapes."""
+    msg = str(exc)
+    if "could not be broadcast" in msg:
+        shapes = " vs. ".join(str(list(a.shape)).replace(" ", "") for a in arrays[:2])
+        msg = f"Incompatible shapes: {shapes}"
+    return errors.InvalidArgumentError(None, op.name, f"{msg} [Op:{op.name}]")

@@ -1,0 +1,206 @@
+"""`DType` objects and conversions to and from NumPy dtypes.
+
+>>> as_dtype("float32") is float32
+True
+>>> float32.as_numpy_dtype
+<class 'numpy.float32'>
+"""
+import builtins
+
+import numpy as np
+
+
+def _bfloat16_type():
+    # ml_dtypes provides NumPy's bfloat16; it is a core dependency.
+    import ml_dtypes
+    return ml_dtypes.bfloat16
+
+
+class DType:
+    """A tensor element type, e.g. `float32`; compares equal to its NumPy dtype and name."""
+
+    __slots__ = ("_name", "_enum", "_np", "_kind")
+
+    def __init__(self, name, enum, np_type, kind):
+        self._name = name
+        self._enum = enum
+        self._np = np_type
+        self._kind = kind  # 'f' float, 'i' int, 'u' unsigned, 'c' complex, 'b' bool, other
+
+    name = property(lambda self: self._name)
+    as_datatype_enum = property(lambda self: self._enum)
+
+    @property
+    def as_numpy_dtype(self):
+        """The NumPy scalar type of this dtype (`object` for strings)."""
+        return self._np
+
+    @property
+    def base_dtype(self):
+        return self
+
+    @property
+    def real_dtype(self):
+        return {"complex64": float32, "complex128": float64}.get(self._name, self)
+
+    is_floating = property(lambda self: self._kind == "f")
+    is_integer = property(lambda self: self._kind in ("i", "u"))
+    is_unsigned = property(lambda self: self._kind == "u")
+    is_complex = property(lambda self: self._kind == "c")
+    is_bool = property(lambda self: self._kind == "b")
+    is_quantized = property(lambda self: self._kind == "q")
+    is_numeric = property(lambda self: self._kind in ("f", "i", "u", "c", "q"))
+    is_numpy_compatible = property(lambda self: self._kind != "r")
+
+    @property
+    def size(self):
+        if self._kind in ("s", "r"):
+            return 1
+        return np.dtype(self._np).itemsize
+
+    @property
+    def min(self):
+        """Smallest value of the type; raises TypeError for non-numeric types."""
+        if self._kind in ("f", "c"):
+            return _finfo(self).min
+        if self._kind in ("i", "u"):
+            return int(np.iinfo(self._np).min)
+        if self._kind == "b":
+            return False
+        raise TypeError(f"Cannot find minimum value of {self}.")
+
+    @property
+    def max(self):
+        """Largest value of the type; raises TypeError for non-numeric types."""
+        if self._kind in ("f", "c"):
+            return _finfo(self).max
+        if self._kind in ("i", "u"):
+            return int(np.iinfo(self._np).max)
+        if self._kind == "b":
+            return True
+        raise TypeError(f"Cannot find maximum value of {self}.")
+
+    @property
+    def limits(self):
+        return self.min, self.max
+
+    def is_compatible_with(self, other):
+        """True when `other` converts to this same dtype."""
+        try:
+            return as_dtype(other) is self
+        except TypeError:
+            return False
+
+    def __eq__(self, other):
+        if other is self:
+            return True
+        if other is None:
+            return False
+        try:
+            return as_dtype(other) is self
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return self._enum
+
+    def __repr__(self):
+        return f"tf.{self._name}"
+
+    def __str__(self):
+        return f"<dtype: '{self._name}'>"
+
+    def __reduce__(self):
+        return as_dtype, (self._name,)
+
+
+def _finfo(dtype):
+    if dtype.real_dtype is bfloat16:
+        import ml_dtypes
+        return ml_dtypes.finfo(bfloat16.as_numpy_dtype)
+    return np.finfo(dtype.real_dtype.as_numpy_dtype)
+
+
+float16 = DType("float16", 19, np.float16, "f")
+half = float16
+float32 = DType("float32", 1, np.float32, "f")
+float64 = DType("float64", 2, np.float64, "f")
+double = float64
+int8 = DType("int8", 6, np.int8, "i")
+int16 = DType("int16", 5, np.int16, "i")
+int32 = DType("int32", 3, np.int32, "i")
+int64 = DType("int64", 9, np.int64, "i")
+uint8 = DType("uint8", 4, np.uint8, "u")
+uint16 = DType("uint16", 17, np.uint16, "u")
+uint32 = DType("uint32", 22, np.uint32, "u")
+uint64 = DType("uint64", 23, np.uint64, "u")
+bool = DType("bool", 10, np.bool_, "b")  # noqa: A001 (TF's public name)
+complex64 = DType("complex64", 8, np.complex64, "c")
+complex128 = DType("complex128", 18, np.complex128, "c")
+string = DType("string", 7, object, "s")
+resource = DType("resource", 20, object, "r")
+variant = DType("variant", 21, object, "r")
+bfloat16 = DType("bfloat16", 14, _bfloat16_type(), "f")
+
+ALL = (float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, uint16,
+       uint32, uint64, bool, complex64, complex128, string, resource, variant)
+
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME.update(half=float16, double=float64, float=float32)
+_BY_ENUM = {d.as_datatype_enum: d for d in ALL}
+# NumPy dtype -> DType; `object` arrays hold strings (bytes).
+_BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in ALL if d._kind not in ("s", "r")}
+_BY_NUMPY[np.dtype(object)] = string
+_BY_NUMPY[np.dtype("S")] = string
+_BY_NUMPY[np.dtype("U")] = string
+_BY_PYTHON = {builtins.float: float32, builtins.bool: bool, bytes: string, str: string}
+
+
+def from_numpy(np_dtype):
+    """The DType of a NumPy dtype (fast path used when wrapping arrays)."""
+    d = _BY_NUMPY.get(np_dtype)
+    if d is None:
+        if np_dtype.kind in "SUO":
+            return string
+        raise TypeError(f"Unsupported NumPy dtype {np_dtype} for a tensor.")
+    return d
+
+
+def as_dtype(type_value):
+    """Converts a DType, NumPy dtype/type, name, enum or Python type to a `DType`.
+
+    >>> as_dtype(np.int64)
+    tf.int64
+    """
+    if isinstance(type_value, DType):
+        return type_value
+    if isinstance(type_value, str):
+        d = _BY_NAME.get(type_value)
+        if d is not None:
+            return d
+    elif isinstance(type_value, int) and not isinstance(type_value, builtins.bool):
+        d = _BY_ENUM.get(type_value)
+        if d is not None:
+            return d
+    elif type_value in _BY_PYTHON:
+        return _BY_PYTHON[type_value]
+    else:
+        try:
+            np_dtype = np.dtype(type_value)
+        except TypeError:
+            np_dtype = None
+        if np_dtype is not None and np_dtype.kind not in "V":
+            d = _BY_NUMPY.get(np_dtype)
+            if d is not None:
+                return d
+            if np_dtype.kind in "SU":
+                return string
+    raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a DType.")
+
+
+# Dtypes accepted by numeric ops, for error messages and checks.
+FLOATING = (float16, bfloat16, float32, float64)
+INTEGER = (int8, int16, int32, int64, uint8, uint16, uint32, uint64)

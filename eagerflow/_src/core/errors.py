@@ -1,0 +1,101 @@
+"""TensorFlow's exception hierarchy: every op failure is an `OpError` subclass.
+
+>>> issubclass(InvalidArgumentError, OpError)
+True
+"""
+
+OK = 0
+CANCELLED = 1
+UNKNOWN = 2
+INVALID_ARGUMENT = 3
+DEADLINE_EXCEEDED = 4
+NOT_FOUND = 5
+ALREADY_EXISTS = 6
+PERMISSION_DENIED = 7
+RESOURCE_EXHAUSTED = 8
+FAILED_PRECONDITION = 9
+ABORTED = 10
+OUT_OF_RANGE = 11
+UNIMPLEMENTED = 12
+INTERNAL = 13
+UNAVAILABLE = 14
+DATA_LOSS = 15
+UNAUTHENTICATED = 16
+
+
+class OpError(Exception):
+    """An error raised while running an op: `op`, `node_def`, `message` and `error_code`."""
+
+    def __init__(self, node_def, op, message, *args):
+        super().__init__(message, *args)
+        self._node_def = node_def
+        self._op = op
+        self._message = message
+        self._error_code = args[0] if args and isinstance(args[0], int) else self._code
+
+    _code = UNKNOWN
+
+    message = property(lambda self: self._message)
+    op = property(lambda self: self._op)
+    node_def = property(lambda self: self._node_def)
+    error_code = property(lambda self: self._error_code)
+
+    def __str__(self):
+        return self._message
+
+    def __reduce__(self):
+        return type(self), (self._node_def, self._op, self._message)
+
+
+def _error_class(name, code, doc):
+    def __init__(self, node_def=None, op=None, message="", *args):
+        OpError.__init__(self, node_def, op, message, *args)
+    return type(name, (OpError,), {"__init__": __init__, "_code": code, "__doc__": doc,
+                                   "__module__": __name__})
+
+
+CancelledError = _error_class("CancelledError", CANCELLED, "An operation was cancelled.")
+UnknownError = _error_class("UnknownError", UNKNOWN, "An unknown error.")
+InvalidArgumentError = _error_class("InvalidArgumentError", INVALID_ARGUMENT,
+                                    "An op received an invalid argument.")
+DeadlineExceededError = _error_class("DeadlineExceededError", DEADLINE_EXCEEDED,
+                                     "A deadline expired before the operation could complete.")
+NotFoundError = _error_class("NotFoundError", NOT_FOUND, "A requested entity was not found.")
+AlreadyExistsError = _error_class("AlreadyExistsError", ALREADY_EXISTS,
+                                  "An entity that we attempted to create already exists.")
+PermissionDeniedError = _error_class("PermissionDeniedError", PERMISSION_DENIED,
+                                     "The caller does not have permission to run an operation.")
+UnauthenticatedError = _error_class("UnauthenticatedError", UNAUTHENTICATED,
+                                    "The request does not have valid credentials.")
+ResourceExhaustedError = _error_class("ResourceExhaustedError", RESOURCE_EXHAUSTED,
+                                      "Some resource has been exhausted.")
+FailedPreconditionError = _error_class("FailedPreconditionError", FAILED_PRECONDITION,
+                                       "The system is not in a state to run an operation.")
+AbortedError = _error_class("AbortedError", ABORTED, "An operation was aborted.")
+OutOfRangeError = _error_class("OutOfRangeError", OUT_OF_RANGE,
+                               "An operation iterated past the valid input range.")
+UnimplementedError = _error_class("UnimplementedError", UNIMPLEMENTED,
+                                  "An operation is not implemented or supported.")
+InternalError = _error_class("InternalError", INTERNAL, "The system hit an internal error.")
+UnavailableError = _error_class("UnavailableError", UNAVAILABLE,
+                                "The runtime is currently unavailable.")
+DataLossError = _error_class("DataLossError", DATA_LOSS, "Unrecoverable data loss or corruption.")
+
+_BY_CODE = {c._code: c for c in (
+    CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,
+    AlreadyExistsError, PermissionDeniedError, UnauthenticatedError, ResourceExhaustedError,
+    FailedPreconditionError, AbortedError, OutOfRangeError, UnimplementedError, InternalError,
+    UnavailableError, DataLossError)}
+
+
+def exception_type_from_error_code(error_code):
+    return _BY_CODE[error_code]
+
+
+def error_code_from_exception_type(cls):
+    return cls._code
+
+
+def op_error(cls, op_name, message):
+    """An `OpError` of class `cls` whose message ends with TF's ``[Op:Name]`` tag."""
+    return cls(None, op_name, f"{message} [Op:{op_name}]")

@@ -1,0 +1,171 @@
+"""The op registry: every op defined once, kernel, shape rule and gradient side by side.
+
+An op is registered with
+
+* ``name``: TensorFlow's op name where one exists (``AddV2``, ``MatMul``);
+* ``kernel(xp, *arrays, **attrs)``: computes the outputs with the array module
+  ``xp`` (NumPy or CuPy) and returns one array, or a tuple for multi-output ops;
+  a string names a function of ``xp`` (``"add"``), called without a wrapper;
+* ``shape(*inputs, **attrs)``: the static rule, given objects with ``.shape``
+  (`TensorShape`, dims may be None) and ``.dtype``, returning ``(shape, dtype)``
+  or a list of them;
+* a type constraint: the inputs at ``tied`` share one dtype, drawn from
+  ``dtypes`` (TensorFlow's type attribute ``T``);
+* the gradient slot, ``grad(op, *output_grads)``, filled by the autodiff layer
+  with `register_gradient`, or a reason why the op is not differentiable.
+
+>>> op = register("Neg", lambda xp, x: xp.negative(x), same_shape, dtypes=NUMBER)
+>>> get("Neg") is op
+True
+"""
+import functools
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.tensor_shape import TensorShape
+
+_OPS = {}
+
+
+class OpDef:
+    """Everything that defines one op. See the module docstring."""
+
+    __slots__ = ("name", "kernel", "host_kernel", "shape", "multi", "tied", "tied_rest",
+                 "variadic", "allowed", "allowed_names", "stateful", "grad",
+                 "not_differentiable", "__weakref__")
+
+    def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
+        self.name = name
+        if isinstance(kernel, str):  # the name of an array-module function, e.g. "add"
+            import numpy
+            self.kernel = _named_kernel(kernel)
+            self.host_kernel = getattr(numpy, kernel)
+        else:
+            self.kernel = kernel
+            self.host_kernel = functools.partial(kernel, _np())
+        self.shape = shape
+        self.multi = multi
+        self.variadic = tied == "all"  # every input shares input 0's dtype (AddN, ConcatV2)
+        self.tied = (0,) if self.variadic else tuple(tied)
+        self.tied_rest = self.tied[1:]
+        self.allowed = None if dtypes is None else frozenset(_numpy_dtype(d) for d in dtypes)
+        self.allowed_names = None if dtypes is None else ", ".join(map(kernel_type_name, dtypes))
+        self.stateful = stateful
+        self.grad = None
+        self.not_differentiable = not_differentiable
+
+    def __repr__(self):
+        return f"<OpDef {self.name}>"
+
+
+def _np():
+    from eagerflow._src import backend
+    return backend.numpy_module
+
+
+def _numpy_dtype(d):
+    return _np().dtype(d.as_numpy_dtype)
+
+
+def _named_kernel(fn_name):
+    def kernel(xp, *arrays, **attrs):
+        return getattr(xp, fn_name)(*arrays, **attrs)
+    kernel.__name__ = fn_name
+    return kernel
+
+
+def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, stateful=False,
+             not_differentiable=None):
+    """Registers op `name` and returns its `OpDef`.
+
+    `tied`: indices of the inputs that share the type attribute (checked to
+    have one dtype), or "all" for variadic ops; `dtypes`: the dtypes that attribute allows (None: any);
+    `not_differentiable`: a reason string for ops that have no gradient.
+    """
+    if name in _OPS:
+        raise KeyError(f"Op {name!r} is already registered.")
+    op = OpDef(name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable)
+    _OPS[name] = op
+    return op
+
+
+def get(name):
+    try:
+        return _OPS[name]
+    except KeyError:
+        raise errors.NotFoundError(None, None, f"Op type not registered '{name}'") from None
+
+
+def all_ops():
+    """A copy of the registry: name -> `OpDef`."""
+    return dict(_OPS)
+
+
+def register_gradient(name):
+    """Decorator filling the gradient slot of op `name`: ``grad(op, *output_grads)``."""
+    def decorate(fn):
+        op = get(name)
+        if op.not_differentiable:
+            raise ValueError(f"Op {name} is registered as not differentiable "
+                             f"({op.not_differentiable}).")
+        op.grad = fn
+        return fn
+    return decorate
+
+
+_KERNEL_TYPE_NAMES = {_d.float16: "half", _d.float32: "float", _d.float64: "double"}
+
+
+def kernel_type_name(dtype):
+    """The type name TensorFlow's kernels use in messages (``float`` for float32)."""
+    return _KERNEL_TYPE_NAMES.get(dtype, dtype.name)
+
+
+def check_dtypes(op, dtypes):
+    """Raises InvalidArgumentError when input dtypes break `op`'s type constraint.
+
+    `dtypes` are the NumPy dtypes of the inputs, in order.
+    """
+    tied = range(len(dtypes)) if op.variadic else op.tied
+    if not tied or len(dtypes) <= tied[0]:
+        return
+    first = dtypes[tied[0]]
+    if op.allowed is not None and first not in op.allowed:
+        name = kernel_type_name(_d.from_numpy(first))
+        raise errors.InvalidArgumentError(
+            None, op.name,
+            f"Value for attr 'T' of {name} is not in the list of allowed values: "
+            f"{op.allowed_names}; Op<name={op.name}> [Op:{op.name}]")
+    for i in tied[1:]:
+        if i < len(dtypes) and dtypes[i] != first:
+            expected = kernel_type_name(_d.from_numpy(first))
+            got = kernel_type_name(_d.from_numpy(dtypes[i]))
+            raise errors.InvalidArgumentError(
+                None, op.name,
+                f"cannot compute {op.name} as input #{i}(zero-based) was expected to be a "
+                f"{expected} tensor but is a {got} tensor [Op:{op.name}]")
+
+
+# Dtype groups used as `dtypes=` constraints.
+FLOAT = (_d.float16, _d.bfloat16, _d.float32, _d.float64)
+COMPLEX = (_d.complex64, _d.complex128)
+FLOAT_COMPLEX = FLOAT + COMPLEX
+SIGNED_INT = (_d.int8, _d.int16, _d.int32, _d.int64)
+UNSIGNED_INT = (_d.uint8, _d.uint16, _d.uint32, _d.uint64)
+INT = SIGNED_INT + UNSIGNED_INT
+REAL = FLOAT + INT
+NUMBER = REAL + COMPLEX
+SIGNED_NUMBER = FLOAT + SIGNED_INT + COMPLEX
+BOOL_ONLY = (_d.bool,)
+NUMBER_BOOL = NUMBER + (_d.bool,)
+ANY = None
+
+
+def same_shape(x, *_, **__):
+    """Shape rule of elementwise unary ops: output like the first input."""
+    return x.shape, x.dtype
+
+
+def unknown(dtype):
+    """A shape rule for outputs whose shape depends on values (e.g. `unique`)."""
+    return lambda *_, **__: (TensorShape(None), dtype)

@@ -1,0 +1,197 @@
+"""`Tensor`, the base of every tensor kind, and `EagerTensor`, a tensor holding an array.
+
+Operator overloads (``+``, ``[]``, ``==``...) are installed on `Tensor` by the
+ops layer, once, so eager and symbolic tensors share them.
+
+>>> t = EagerTensor._wrap(np.array([1, 2], np.int32))
+>>> t
+<tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+"""
+import numpy as np
+
+from eagerflow._src import backend
+from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.tensor_shape import TensorShape
+
+
+class Tensor:
+    """A multi-dimensional array with a fixed dtype and (static) shape."""
+
+    __slots__ = ()
+    # NumPy defers binary operators to us (ndarray + Tensor -> Tensor.__radd__).
+    __array_priority__ = 100
+    OVERLOADABLE_OPERATORS = frozenset()  # filled by the ops layer
+
+    @property
+    def ndim(self):
+        return self.shape.rank
+
+    def get_shape(self):
+        return self.shape
+
+    def ref(self):
+        """A hashable reference to this tensor, usable as a dict key or set member."""
+        return Reference(self)
+
+    experimental_ref = ref
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __copy__(self):
+        return self  # tensors are immutable
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class Reference:
+    """Hashable wrapper returned by `Tensor.ref()`; `deref()` gives the tensor back."""
+
+    __slots__ = ("_wrapped",)
+
+    def __init__(self, wrapped):
+        self._wrapped = wrapped
+
+    def deref(self):
+        return self._wrapped
+
+    def __eq__(self, other):
+        return isinstance(other, Reference) and self._wrapped is other._wrapped
+
+    def __hash__(self):
+        return id(self._wrapped)
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._wrapped!r}>"
+
+
+def _numpy_text(value, is_repr):
+    """How TensorFlow prints tensor values: NumPy's text, without blank lines between blocks."""
+    if value.ndim == 0:
+        text = repr(value.item()) if is_repr else str(value[()])
+    else:
+        text = repr(value) if is_repr else str(value)
+        text = text.replace("\n\n", "\n")
+    if "\n" in text:
+        text = "\n" + text
+    return text
+
+
+class EagerTensor(Tensor):
+    """A tensor with a concrete value: an array of the backend, on one device."""
+
+    __slots__ = ("_data", "__weakref__")
+
+    @staticmethod
+    def _wrap(data):
+        t = _new(EagerTensor)
+        t._data = data
+        return t
+
+    # -- metadata ---------------------------------------------------------
+    @property
+    def shape(self):
+        return TensorShape._from_tuple(self._data.shape)
+
+    @property
+    def dtype(self):
+        return _dtypes.from_numpy(self._data.dtype)
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    @property
+    def device(self):
+        return backend.device_string_of(self._data)
+
+    backing_device = device
+
+    def _shape_tuple(self):
+        return self._data.shape
+
+    def set_shape(self, shape):
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied "
+                             f"shape {TensorShape(shape)}.")
+
+    # -- values -----------------------------------------------------------
+    def numpy(self):
+        """The value as a NumPy array (a copy), or a NumPy scalar for 0-d tensors."""
+        data = backend.to_host(self._data)
+        if data.ndim == 0:
+            return data[()]
+        return data.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        data = np.asarray(backend.to_host(self._data))
+        if dtype is not None and data.dtype != dtype:
+            return data.astype(dtype)
+        return data.copy() if copy else data
+
+    def __bool__(self):
+        return bool(backend.to_host(self._data))
+
+    def __int__(self):
+        return int(backend.to_host(self._data))
+
+    def __float__(self):
+        return float(backend.to_host(self._data))
+
+    def __complex__(self):
+        return complex(backend.to_host(self._data))
+
+    def __index__(self):
+        data = self._data
+        if data.dtype.kind not in "iu" or data.ndim != 0:
+            raise TypeError("only integer scalar tensors can be converted to a scalar index")
+        return int(data)
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        return (self[i] for i in range(self._data.shape[0]))  # recorded like any slice
+
+    def __format__(self, format_spec):
+        if self._data.ndim == 0:
+            return format(backend.to_host(self._data)[()], format_spec)
+        return format(str(self), format_spec)
+
+    def __reduce__(self):
+        from eagerflow._src.core.convert import convert_to_tensor
+        return convert_to_tensor, (self.numpy(),)
+
+    # -- printing ---------------------------------------------------------
+    def __str__(self):
+        value = backend.to_host(self._data)
+        return (f"tf.Tensor({_numpy_text(np.asarray(value), False)}, shape={self.shape}, "
+                f"dtype={self.dtype.name})")
+
+    def __repr__(self):
+        value = backend.to_host(self._data)
+        return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+                f"numpy={_numpy_text(np.asarray(value), True)}>")
+
+    # -- graph-only attributes ---------------------------------------------
+    def _graph_only(name):
+        def get(self):
+            raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
+        return property(get)
+
+    name = _graph_only("name")
+    op = _graph_only("op")
+    graph = _graph_only("graph")
+    del _graph_only
+
+    def eval(self, feed_dict=None, session=None):
+        raise NotImplementedError("eval is not supported when eager execution is enabled, "
+                                  "is .numpy() what you're looking for?")
+
+
+_new = object.__new__

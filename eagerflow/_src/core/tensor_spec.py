@@ -1,0 +1,57 @@
+"""`TensorSpec`: the shape and dtype (and optional name) a tensor is expected to have.
+
+>>> TensorSpec([None, 2], float32)
+TensorSpec(shape=(None, 2), dtype=tf.float32, name=None)
+"""
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.tensor_shape import TensorShape
+
+
+class TensorSpec:
+    """Describes a tensor: `shape` (`TensorShape`), `dtype` (`DType`) and `name`."""
+
+    __slots__ = ("_shape", "_dtype", "_name")
+
+    def __init__(self, shape, dtype=_d.float32, name=None):
+        self._shape = TensorShape(shape)
+        self._dtype = _d.as_dtype(dtype)
+        self._name = name
+
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+    name = property(lambda self: self._name)
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tensor.shape, tensor.dtype, name if name is not None else
+                   getattr(tensor, "_spec_name", None))
+
+    @classmethod
+    def from_spec(cls, spec, name=None):
+        return cls(spec.shape, spec.dtype, name if name is not None else spec.name)
+
+    def is_compatible_with(self, spec_or_tensor):
+        """True when the dtypes match and the shapes are compatible."""
+        return (self._dtype == spec_or_tensor.dtype
+                and self._shape.is_compatible_with(spec_or_tensor.shape))
+
+    def most_specific_common_supertype(self, others):
+        shape, dtype = self._shape, self._dtype
+        for o in others:
+            if o.dtype != dtype:
+                return None
+            shape = shape.most_specific_compatible_shape(o.shape)
+        return TensorSpec(shape, dtype, self._name)
+
+    def __eq__(self, other):
+        return (type(other) is type(self) and self._shape == other._shape
+                and self._dtype == other._dtype and self._name == other._name)
+
+    def __hash__(self):
+        return hash((self._shape, self._dtype, self._name))
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self._shape}, dtype={self._dtype!r}, name={self._name!r})"
+
+    def __reduce__(self):
+        return TensorSpec, (self._shape, self._dtype, self._name)

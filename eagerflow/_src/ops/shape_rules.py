@@ -1,0 +1,82 @@
+"""Static shape/dtype rules shared by many ops (unknown dims are None).
+
+Each rule takes the op's inputs (anything with ``.shape`` and ``.dtype``) and
+its attrs, and returns ``(shape, dtype)``.
+"""
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+
+
+def broadcast_shapes(a, b, op_name="BroadcastTo"):
+    """NumPy broadcasting of two `TensorShape`s; InvalidArgumentError when impossible."""
+    if a.rank is None or b.rank is None:
+        return unknown_shape()
+    da, db = list(a), list(b)
+    n = max(len(da), len(db))
+    da = [1] * (n - len(da)) + da
+    db = [1] * (n - len(db)) + db
+    out = []
+    for x, y in zip(da, db):
+        if x == 1:
+            out.append(y)
+        elif y == 1:
+            out.append(x)
+        elif x is None or y is None:
+            out.append(x if y is None else y)
+        elif x == y:
+            out.append(x)
+        else:
+            raise errors.InvalidArgumentError(
+                None, op_name, f"Incompatible shapes: {list(a)} vs. {list(b)} [Op:{op_name}]")
+    return TensorShape(out)
+
+
+def binary(x, y, **_):
+    """Elementwise binary op: broadcast shape, dtype of the first input."""
+    return broadcast_shapes(x.shape, y.shape), x.dtype
+
+
+def binary_to(dtype):
+    """Elementwise binary op with a fixed result dtype (comparisons: bool)."""
+    return lambda x, y, **_: (broadcast_shapes(x.shape, y.shape), dtype)
+
+
+def unary_to(dtype):
+    """Elementwise unary op with a fixed result dtype (`is_nan`: bool)."""
+    return lambda x, **_: (x.shape, dtype)
+
+
+def unary_real(x, **_):
+    """Elementwise unary op mapping complex to real (`abs`)."""
+    return x.shape, x.dtype.real_dtype
+
+
+def normalize_axis(axis, rank, op_name):
+    """`axis` (int or sequence) as a sorted tuple of non-negative ints."""
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    out = []
+    for a in axes:
+        if not -rank <= a < max(rank, 1):
+            raise errors.InvalidArgumentError(
+                None, op_name, f"Invalid reduction dimension {a} for input with {rank} "
+                f"dimensions. [Op:{op_name}]")
+        out.append(a % rank if rank else 0)
+    return tuple(sorted(set(out)))
+
+
+def reduction(dtype=None):
+    """Reduction over attr `axis` (None: all) with attr `keepdims`."""
+    def rule(x, axis=None, keepdims=False, **_):
+        out_dtype = dtype or x.dtype
+        if x.shape.rank is None:
+            return unknown_shape(), out_dtype
+        dims = list(x.shape)
+        axes = range(len(dims)) if axis is None else normalize_axis(axis, len(dims), "Reduce")
+        if keepdims:
+            return TensorShape([1 if i in axes else d for i, d in enumerate(dims)]), out_dtype
+        return TensorShape([d for i, d in enumerate(dims) if i not in axes]), out_dtype
+    return rule
+
+
+BOOL = _d.bool

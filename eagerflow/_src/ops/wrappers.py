@@ -1,0 +1,50 @@
+"""Builders of public op functions: argument conversion in front of `dispatch`.
+
+>>> add = binary(get("AddV2"))   # add(x, y, name=None)
+"""
+from eagerflow._src.core.convert import convert_to_tensor, operand
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+
+
+def as_tensor(value, dtype=None):
+    """`value` as a tensor; variables are read, Python/NumPy values converted."""
+    if type(value) is EagerTensor and dtype is None:
+        return value
+    return convert_to_tensor(value, dtype)
+
+
+def binary_operands(x, y):
+    """Converts a pair of operands; a non-tensor adopts the other operand's dtype."""
+    if not isinstance(x, Tensor):
+        x = operand(x, y) if isinstance(y, Tensor) else convert_to_tensor(x)
+    if type(y) is not EagerTensor:
+        y = operand(y, x)
+    return x, y
+
+
+def binary(op, doc=None):
+    """``fn(x, y, name=None)`` running elementwise binary `op`."""
+    def fn(x, y, name=None):
+        if type(x) is not EagerTensor or type(y) is not EagerTensor:
+            x, y = binary_operands(x, y)
+        return dispatch(op, (x, y), name=name)
+    fn.__doc__ = doc
+    return fn
+
+
+def unary(op, doc=None):
+    """``fn(x, name=None)`` running elementwise unary `op`."""
+    def fn(x, name=None):
+        if type(x) is not EagerTensor:
+            x = convert_to_tensor(x)
+        return dispatch(op, (x,), name=name)
+    fn.__doc__ = doc
+    return fn
+
+
+def reflected(fn):
+    """The reflected operator of binary `fn`: ``other <op> self``."""
+    def method(self, other):
+        return fn(other, self)
+    return method
