@@ -1,5 +1,12 @@
 """Array modules: NumPy for the host, CuPy for CUDA devices (when present)."""
+import warnings
+
 import numpy
+
+# Kernels follow IEEE semantics silently (log(0) = -inf, x / 0 = inf), as TF
+# does; NumPy's floating-point warnings raised from this package's kernels are
+# dropped here, without touching the user's own NumPy error settings.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"eagerflow\._src\.")
 
 numpy_module = numpy
 

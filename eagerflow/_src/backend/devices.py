@@ -115,3 +115,15 @@ def device_string_of(array):
     if device is None or isinstance(device, str):  # NumPy arrays (device == 'cpu')
         return host_device()
     return f"{_JOB_PREFIX}GPU:{getattr(device, 'id', 0)}"
+
+
+def list_physical_devices(device_type=None):
+    """Physical devices of `device_type`, e.g. ``[PhysicalDevice('/physical_device:CPU:0', 'CPU')]``."""
+    return [PhysicalDevice("/physical_device:" + n.rsplit("device:", 1)[1],
+                           n.rsplit(":", 2)[-2]) for n in list_devices(device_type)]
+
+
+def list_logical_devices(device_type=None):
+    """Logical devices of `device_type`, e.g. ``[LogicalDevice('/device:CPU:0', 'CPU')]``."""
+    return [LogicalDevice("/device:" + n.rsplit("device:", 1)[1], n.rsplit(":", 2)[-2])
+            for n in list_devices(device_type)]

@@ -98,13 +98,39 @@ def building(graph):
     return _swap(graph=graph, recorders=())
 
 
-def name_scope(name):
+def scoped_name(name):
+    """`name` prefixed with the current name scope."""
+    return get().scope + name
+
+
+class name_scope:  # noqa: N801 (TF's public name)
+    """A context manager prefixing the names of variables created inside it.
+
+    >>> with name_scope("outer"):
+    ...     with name_scope("inner") as scope:
+    ...         print(scope)
+    outer/inner/
+    """
+
+    def __init__(self, name):
+        if not isinstance(name, str):
+            raise TypeError(f"name_scope name must be a string, got {name!r}")
+        self._name = name
+        self._swap = None
+
+    name = property(lambda self: self._name)
+
+    def __enter__(self):
+        self._swap = name_scope_push(self._name)
+        self._swap.__enter__()
+        return get().scope
+
+    def __exit__(self, *exc):
+        return self._swap.__exit__(*exc)
+
+
+def name_scope_push(name):
     """Enters name scope `name` (relative, or absolute when it ends with '/')."""
     if not name:
         return _swap(scope="")
     return _swap(scope=name if name.endswith("/") else get().scope + name + "/")
-
-
-def scoped_name(name):
-    """`name` prefixed with the current name scope."""
-    return get().scope + name

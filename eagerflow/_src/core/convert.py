@@ -22,6 +22,11 @@ _INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
 _conversion_functions = []  # (type, fn) pairs from register_tensor_conversion_function
 
 
+def is_tensor_like(value):
+    """True for tensors and objects that convert to one themselves (variables)."""
+    return isinstance(value, Tensor) or getattr(type(value), "__tf_tensor__", None) is not None
+
+
 def register_tensor_conversion_function(base_type, conversion_func, priority=100):
     """Registers ``conversion_func(value, dtype=None, name=None, as_ref=False)`` for a type."""
     _conversion_functions.append((priority, base_type, conversion_func))
@@ -54,6 +59,9 @@ def _python_to_array(value, dtype):
         raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.") \
             from None
     kind = arr.dtype.kind
+    if arr.size == 0 and kind == "f" and isinstance(value, (list, tuple)):
+        # an empty list has no element type: it takes any requested dtype (float32 if none)
+        return arr.astype(np.float32 if dtype is None else dtype.as_numpy_dtype)
     if kind == "O":
         if any(isinstance(v, (list, tuple)) for v in arr.reshape(-1)):
             raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
@@ -110,8 +118,29 @@ def _kname(dtype):
     return kernel_type_name(dtype)
 
 
+def _scalar_to_array(value, dtype):
+    """Fast path for a Python int/float/bool; None when the general path must decide."""
+    cls = type(value)
+    if dtype is None:
+        if cls is float:
+            return np.array(value, np.float32)
+        if cls is bool:
+            return np.array(value)
+        if cls is int and _INT32_MIN <= value <= _INT32_MAX:
+            return np.array(value, np.int32)
+    elif cls is float or cls is int:
+        kind = dtype._kind
+        if kind in ("f", "c") or (cls is int and kind in ("i", "u")
+                                  and _INT32_MIN <= value <= _INT32_MAX):
+            return np.array(value).astype(dtype._np)  # ints wrap into narrow types, like TF
+    return None
+
+
 def to_array(value, dtype=None):
     """A host NumPy array for `value` under TF's conversion rules (no tensors here)."""
+    arr = _scalar_to_array(value, dtype)
+    if arr is not None:
+        return arr
     if isinstance(value, (np.ndarray, np.generic)):
         if value.dtype.kind in "SUO":
             arr = _to_bytes_array(value)
@@ -180,7 +209,7 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
     return from_array(to_array(value, dtype))
 
 
-_SCALARS = {}  # (python number, numpy dtype) -> constant tensor: `x * 0.5` in a loop
+_SCALARS = {}  # (type, number, numpy dtype) -> constant tensor, for `x * 0.5` in loops
 
 
 def operand(value, like):
@@ -192,7 +221,7 @@ def operand(value, like):
     cls = type(value)
     if (cls is float or cls is int) and type(like) is EagerTensor and context.get().fast:
         np_dtype = like._data.dtype
-        key = (value, np_dtype)
+        key = (cls, value, np_dtype)  # 2 == 2.0, but only 2 converts to an int tensor
         t = _SCALARS.get(key)
         if t is not None:
             return t
@@ -206,8 +235,12 @@ def operand(value, like):
 
 
 def _operand(value, dtype):
+    if isinstance(value, Tensor):
+        return value
     if getattr(type(value), "__tf_tensor__", None) is not None:
         return convert_to_tensor(value)
+    if type(value) is bool and dtype is not _d.bool:
+        return from_array(to_array(value))  # a Python bool stays bool next to numbers
     try:
         return from_array(to_array(value, dtype))
     except (TypeError, ValueError):
@@ -244,3 +277,27 @@ def constant(value, dtype=None, shape=None, name="Const"):
                 f"(converted from {value}) has {arr.size} elements, but got `shape` "
                 f"{tuple(dims)} with {n} elements).")
     return from_array(arr)
+
+
+def is_tensor(x):
+    """True for tensors (eager or symbolic) and variables.
+
+    >>> is_tensor(constant(1)), is_tensor(1)
+    (True, False)
+    """
+    return is_tensor_like(x)
+
+
+def get_static_value(tensor, partial=False):
+    """The value of `tensor` as a NumPy array when it is known now (always, for eager tensors).
+
+    >>> get_static_value(constant([1, 2]))
+    array([1, 2], dtype=int32)
+    """
+    if isinstance(tensor, EagerTensor):
+        return tensor.numpy()
+    if not is_tensor_like(tensor):
+        return to_array(tensor)
+    if getattr(type(tensor), "__tf_tensor__", None) is not None:
+        return None  # a variable's value may change
+    return getattr(tensor, "static_value", lambda: None)()

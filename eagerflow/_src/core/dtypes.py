@@ -144,9 +144,16 @@ string = DType("string", 7, object, "s")
 resource = DType("resource", 20, object, "r")
 variant = DType("variant", 21, object, "r")
 bfloat16 = DType("bfloat16", 14, _bfloat16_type(), "f")
+# Quantized types: names and enums only (no kernels take them).
+qint8 = DType("qint8", 11, np.dtype([("qint8", "i1")]), "q")
+quint8 = DType("quint8", 12, np.dtype([("quint8", "u1")]), "q")
+qint32 = DType("qint32", 13, np.dtype([("qint32", "i4")]), "q")
+qint16 = DType("qint16", 15, np.dtype([("qint16", "i2")]), "q")
+quint16 = DType("quint16", 16, np.dtype([("quint16", "u2")]), "q")
 
 ALL = (float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, uint16,
-       uint32, uint64, bool, complex64, complex128, string, resource, variant)
+       uint32, uint64, bool, complex64, complex128, string, resource, variant, qint8, quint8,
+       qint16, quint16, qint32)
 
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update(half=float16, double=float64, float=float32)
@@ -187,13 +194,13 @@ def as_dtype(type_value):
             return d
     elif type_value in _BY_PYTHON:
         return _BY_PYTHON[type_value]
-    else:
+    elif type_value is not builtins.int:  # Python's int has no single width: TF rejects it
         try:
             np_dtype = np.dtype(type_value)
         except TypeError:
             np_dtype = None
-        if np_dtype is not None and np_dtype.kind not in "V":
-            d = _BY_NUMPY.get(np_dtype)
+        if np_dtype is not None:
+            d = _BY_NUMPY.get(np_dtype)  # includes bfloat16, whose NumPy kind is 'V'
             if d is not None:
                 return d
             if np_dtype.kind in "SU":

@@ -14,6 +14,9 @@ from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor_shape import TensorShape
 
 
+newaxis = None  # `t[newaxis]` inserts a dimension of size 1
+
+
 class Tensor:
     """A multi-dimensional array with a fixed dtype and (static) shape."""
 

@@ -15,7 +15,8 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     BOOL_ONLY, FLOAT, FLOAT_COMPLEX, INT, NUMBER, REAL, SIGNED_NUMBER, register, same_shape)
 from eagerflow._src.ops import shape_rules as rules
-from eagerflow._src.ops.wrappers import as_tensor, binary, binary_operands, unary
+from eagerflow._src.ops.wrappers import (
+    as_tensor, binary, binary_operands, name_functions, unary)
 
 _ANY_NUMBER_OR_STRING = NUMBER + (_d.string,)
 
@@ -310,3 +311,5 @@ is_inf = unary(_reg_unary("IsInf", "isinf", FLOAT, shape=rules.unary_to(_d.bool)
                           not_differentiable="boolean output"), "True where x is +-inf.")
 is_finite = unary(_reg_unary("IsFinite", "isfinite", FLOAT, shape=rules.unary_to(_d.bool),
                              not_differentiable="boolean output"), "True where x is finite.")
+
+name_functions(globals())

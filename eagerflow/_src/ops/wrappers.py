@@ -2,7 +2,7 @@
 
 >>> add = binary(get("AddV2"))   # add(x, y, name=None)
 """
-from eagerflow._src.core.convert import convert_to_tensor, operand
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like, operand
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 
@@ -17,7 +17,13 @@ def as_tensor(value, dtype=None):
 def binary_operands(x, y):
     """Converts a pair of operands; a non-tensor adopts the other operand's dtype."""
     if not isinstance(x, Tensor):
-        x = operand(x, y) if isinstance(y, Tensor) else convert_to_tensor(x)
+        if is_tensor_like(x):
+            x = convert_to_tensor(x)
+        elif is_tensor_like(y):
+            y = convert_to_tensor(y)
+            x = operand(x, y)
+        else:
+            x = convert_to_tensor(x)
     if type(y) is not EagerTensor:
         y = operand(y, x)
     return x, y
@@ -41,6 +47,18 @@ def unary(op, doc=None):
         return dispatch(op, (x,), name=name)
     fn.__doc__ = doc
     return fn
+
+
+def name_functions(namespace):
+    """Gives functions built by `binary`/`unary` in a module their public name and module.
+
+    Call at the end of a module: ``name_functions(globals())``.  Aliases defined
+    later (``mod = floormod``) keep the first name.
+    """
+    for name, value in list(namespace.items()):
+        if getattr(value, "__qualname__", "").startswith(("binary.", "unary.")):
+            value.__name__ = value.__qualname__ = name
+            value.__module__ = namespace["__name__"]
 
 
 def reflected(fn):

@@ -1,0 +1,265 @@
+"""`Variable`: a mutable tensor whose reads and writes are ops.
+
+A variable owns a `ResourceHandle` holding its current array.  Reading is
+the ``ReadVariableOp`` op and writing the ``Assign*VariableOp`` ops, so tapes
+see reads (and watch trainable variables) and graphs capture variables by
+reference.  Assignments replace the handle's array rather than writing into
+it, so every value read earlier stays a consistent snapshot.
+
+>>> v = Variable(1.0)
+>>> v.assign_add(2.0)
+<tf.Variable 'UnreadVariable' shape=() dtype=float32, numpy=3.0>
+"""
+import copy
+import enum
+
+import numpy as np
+
+from eagerflow._src import backend
+from eagerflow._src.core import context
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import register
+from eagerflow._src.core.tensor import Reference, _numpy_text
+from eagerflow._src.core.tensor_shape import TensorShape
+
+
+class VariableSynchronization(enum.Enum):
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+
+    def __hash__(self):
+        return self.value
+
+
+class ResourceHandle:
+    """The storage of one variable: its current array (replaced on every write)."""
+
+    __slots__ = ("value", "__weakref__")
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _read(xp, handle):
+    return handle.value
+
+
+def _assign(xp, handle, value):
+    handle.value = value
+    return ()
+
+
+def _assign_add(xp, handle, delta):
+    handle.value = handle.value + delta
+    return ()
+
+
+def _assign_sub(xp, handle, delta):
+    handle.value = handle.value - delta
+    return ()
+
+
+def _var_rule(var, **_):
+    return var.shape, var.dtype
+
+
+def _no_outputs(*_, **__):
+    return []
+
+
+_READ = register("ReadVariableOp", _read, _var_rule, tied=(), stateful=True)
+_ASSIGN = register("AssignVariableOp", _assign, _no_outputs, multi=True, tied=(),
+                   stateful=True, not_differentiable="variable update")
+_ASSIGN_ADD = register("AssignAddVariableOp", _assign_add, _no_outputs, multi=True, tied=(),
+                       stateful=True, not_differentiable="variable update")
+_ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
+                       stateful=True, not_differentiable="variable update")
+
+
+class Variable:
+    """A tensor-like value that persists and changes across calls (model weights).
+
+    >>> v = Variable([1.0, 2.0], name="w")
+    >>> v.name
+    'w:0'
+    >>> v * 2
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 4.], dtype=float32)>
+    """
+
+    __array_priority__ = 100
+
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None,
+                 synchronization=VariableSynchronization.AUTO,
+                 aggregation=VariableAggregation.NONE, shape=None,
+                 experimental_enable_variable_lifting=True):
+        if initial_value is None:
+            raise ValueError("The `initial_value` arg to `Variable` must be specified.")
+        if constraint is not None and not callable(constraint):
+            raise ValueError(f"The `constraint` argument must be a callable. Got: {constraint}")
+        if callable(initial_value):
+            initial_value = initial_value()
+        value = convert_to_tensor(initial_value, dtype=None if dtype is None else
+                                  _d.as_dtype(dtype))
+        if synchronization == VariableSynchronization.ON_READ and trainable:
+            raise ValueError("Synchronization value can be set to VariableSynchronization.ON_READ "
+                             "only for non-trainable variables.")
+        self._trainable = (synchronization != VariableSynchronization.ON_READ
+                           if trainable is None else bool(trainable))
+        self._dtype = value.dtype
+        if not validate_shape:
+            self._shape = TensorShape(None)
+        else:
+            self._shape = value.shape if shape is None else TensorShape(shape)
+        if not self._shape.is_compatible_with(value.shape):
+            raise ValueError(f"The initial value's shape ({value.shape}) is not compatible with "
+                             f"the explicitly supplied `shape` argument ({self._shape}).")
+        self._handle = ResourceHandle(value._data)
+        self._initial_value = value
+        self._name = context.scoped_name(name or "Variable") + ":0"
+        self._constraint = constraint
+        self._synchronization = synchronization
+        self._aggregation = aggregation
+        self._device = context.get().device_name
+
+    # The handle is what ops see when a variable is passed to `dispatch`.
+    _data = property(lambda self: self._handle)
+
+    # -- metadata -------------------------------------------------------------
+    name = property(lambda self: self._name)
+    dtype = property(lambda self: self._dtype)
+    shape = property(lambda self: self._shape)
+    trainable = property(lambda self: self._trainable)
+    constraint = property(lambda self: self._constraint)
+    synchronization = property(lambda self: self._synchronization)
+    aggregation = property(lambda self: self._aggregation)
+    initial_value = property(lambda self: self._initial_value)
+    handle = property(lambda self: self._handle)
+    device = property(lambda self: self._device)
+    initializer = None
+    op = None
+
+    @property
+    def ndim(self):
+        return self._shape.rank
+
+    def get_shape(self):
+        return self._shape
+
+    def is_initialized(self, name=None):
+        return True
+
+    # -- reads ------------------------------------------------------------------
+    def value(self):
+        """The current value as a tensor (a recorded read)."""
+        return dispatch(_READ, (self,))
+
+    def read_value(self):
+        return self.value()
+
+    def numpy(self):
+        return self.value().numpy()
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        if dtype is not None and dtype != self._dtype:
+            raise ValueError(f"Incompatible type conversion requested to type {dtype.name} for "
+                             f"`Variable of type {self._dtype.name}. (Variable: {self!r})")
+        return dispatch(_READ, (self,))
+
+    def __array__(self, dtype=None, copy=None):
+        return self.value().__array__(dtype, copy)
+
+    def __bool__(self):
+        return bool(self.value())
+
+    def __int__(self):
+        return int(self.value())
+
+    def __float__(self):
+        return float(self.value())
+
+    def __index__(self):
+        return self.value().__index__()
+
+    def __len__(self):
+        return len(self.value())
+
+    def __iter__(self):
+        return iter(self.value())
+
+    def __format__(self, format_spec):
+        return format(self.value(), format_spec)
+
+    # -- writes -----------------------------------------------------------------
+    def _write(self, op, value, read_value, name):
+        value = convert_to_tensor(value, dtype=self._dtype)
+        if op is _ASSIGN and not self._shape.is_compatible_with(value.shape):
+            raise ValueError(
+                f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
+                f"shape {self._shape}, and the assigned value shape {value.shape} are "
+                f"incompatible.")
+        dispatch(op, (self, value), name=name)
+        return _UnreadVariable(self) if read_value else None
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """Sets the value; returns the variable (for chaining) unless `read_value=False`."""
+        return self._write(_ASSIGN, value, read_value, name)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        """Adds `delta` to the value; returns the variable unless `read_value=False`."""
+        return self._write(_ASSIGN_ADD, delta, read_value, name)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        """Subtracts `delta` from the value; returns the variable unless `read_value=False`."""
+        return self._write(_ASSIGN_SUB, delta, read_value, name)
+
+    # -- identity -----------------------------------------------------------------
+    def ref(self):
+        return Reference(self)
+
+    experimental_ref = ref
+
+    def __hash__(self):
+        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. "
+                        f"(Variable: {self!r})")
+
+    def __deepcopy__(self, memo):
+        new = copy.copy(self)
+        new._handle = ResourceHandle(self._handle.value.copy())
+        memo[id(self)] = new
+        return new
+
+    def __repr__(self):
+        if not context.executing_eagerly():
+            return (f"<tf.Variable '{self._name}' shape={self._shape} "
+                    f"dtype={self._dtype.name}>")
+        value = np.asarray(backend.to_host(self._handle.value))
+        return (f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}, "
+                f"numpy={_numpy_text(value, True)}>")
+
+    __str__ = __repr__
+
+
+class _UnreadVariable(Variable):
+    """What an assignment returns: the same variable, printed as TF prints it."""
+
+    def __init__(self, var):
+        self.__dict__.update(var.__dict__)
+        self._name = "UnreadVariable"
+
+
+def is_variable(value):
+    return isinstance(value, Variable)
+

@@ -1,0 +1,1807 @@
+"""Array ops: shapes, joining and splitting, creation, padding, gathering and scattering.
+
+Each op is registered once with TensorFlow's op name; parameters that are not
+tensor data (shapes, axes, paddings, permutations) are static attrs, so
+public functions turn eager tensors given for them into Python ints.
+
+>>> reshape(range(6), [2, -1])
+<tf.Tensor: shape=(2, 3), dtype=int32, numpy=
+array([[0, 1, 2],
+       [3, 4, 5]], dtype=int32)>
+"""
+import builtins
+import math
+import operator
+
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import (
+    convert_to_tensor, from_array, is_tensor_like, operand, to_array)
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import (
+    ANY, COMPLEX, FLOAT, NUMBER_BOOL, REAL, NUMBER, kernel_type_name, register, same_shape)
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
+from eagerflow._src.ops import cast_ops, math_ops, shape_rules
+from eagerflow._src.ops.slicing import strided_slice  # noqa: F401 (re-exported)
+from eagerflow._src.ops.wrappers import as_tensor
+
+_InvalidArgument = errors.InvalidArgumentError
+_INDEX_TYPES = (_d.int32, _d.int64)
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+def _bad(message):
+    """An InvalidArgumentError raised inside a kernel (dispatch adds the op's name)."""
+    return _InvalidArgument(None, None, message)
+
+
+def _op_error(op_name, message):
+    return errors.op_error(_InvalidArgument, op_name, message)
+
+
+def _dims_text(shape):
+    """A shape as TensorFlow writes it in messages: ``[2,3]``."""
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _static(value):
+    """`value` (Python data, NumPy array, eager tensor, variable, TensorShape) as a NumPy array."""
+    if isinstance(value, TensorShape):
+        value = value.as_list()
+    if is_tensor_like(value):
+        return np.asarray(as_tensor(value))
+    if isinstance(value, (list, tuple)):
+        value = [v.value if isinstance(v, Dimension) else v for v in value]
+    return to_array(value)
+
+
+def _python_ints(value):
+    """(shape, flat ints) of an int or a (2-level) list/tuple of Python ints, else None.
+
+    The common static parameters take this path, without a trip through NumPy.
+    """
+    kind = type(value)
+    if kind is int:
+        return (), (value,)
+    if kind is not list and kind is not tuple:
+        return None
+    if all(type(v) is int for v in value):
+        return (len(value),), tuple(value)
+    rows = [v for v in value if type(v) in (list, tuple) and all(type(w) is int for w in v)]
+    if value and len(rows) == len(value) and len({len(r) for r in rows}) == 1:
+        return (len(rows), len(rows[0])), tuple(w for r in rows for w in r)
+    return None
+
+
+def _int_array(value, op_name, attr="Tidx"):
+    """(shape, flat tuple of Python ints) of a static integer parameter."""
+    fast = _python_ints(value)
+    if fast is not None:
+        return fast
+    arr = _static(value)
+    if arr.size and arr.dtype.kind not in "iu":
+        allowed = ", ".join(t.name for t in _INDEX_TYPES)
+        raise _op_error(op_name, f"Value for attr '{attr}' of "
+                                 f"{kernel_type_name(_d.from_numpy(arr.dtype))} is not in the "
+                                 f"list of allowed values: {allowed}")
+    return arr.shape, tuple(arr.reshape(-1).astype(np.int64).tolist())
+
+
+def _ints(value, op_name, attr="Tidx"):
+    """Static integer parameter(s) as a tuple of Python ints (flattened)."""
+    return _int_array(value, op_name, attr)[1]
+
+
+def _int(value, op_name="", attr="Tidx"):
+    """A static scalar integer parameter (an axis, a count) as a Python int."""
+    if type(value) is int:
+        return value
+    if isinstance(value, (int, np.integer, Dimension)) and not isinstance(value, bool):
+        return operator.index(value)
+    values = _ints(value, op_name, attr)
+    if len(values) != 1:
+        raise _op_error(op_name, f"'{attr}' must be a scalar, got {len(values)} values")
+    return values[0]
+
+
+def _axis_in(axis, rank):
+    """`axis` made non-negative for `rank` dims (left alone when the rank is unknown)."""
+    return axis + rank if axis < 0 and rank is not None else axis
+
+
+def _matching(values):
+    """Tensors for `values` sharing one dtype, as TF converts the inputs of one type attr.
+
+    The dtype is that of the first tensor, else that of the first converted
+    value; tensors of another dtype are left for the op to report.
+    """
+    values = [as_tensor(v) if is_tensor_like(v) else v for v in values]
+    like = next((v for v in values if isinstance(v, Tensor)), None)
+    out = []
+    for v in values:
+        if not isinstance(v, Tensor):
+            v = _convert_like(v, like)
+            if like is None:
+                like = v
+        out.append(v)
+    return out
+
+
+def _convert_like(value, like):
+    """`value` converted to the dtype of tensor `like` (if any), TypeError when it cannot be."""
+    if like is None:
+        return convert_to_tensor(value)
+    if type(value) in (int, float):
+        t = operand(value, like)  # cached for common scalars
+        if t.dtype == like.dtype:
+            return t
+    return convert_to_tensor(value, like.dtype)
+
+
+def _check_index_dtype(op_name, attr, tensor, allowed=(_d.int32, _d.int64)):
+    """InvalidArgumentError, as TF's type check, when `tensor` is not of an allowed dtype."""
+    if tensor.dtype not in allowed:
+        names = ", ".join(kernel_type_name(d) for d in allowed)
+        raise _op_error(op_name, f"Value for attr '{attr}' of {kernel_type_name(tensor.dtype)} "
+                                 f"is not in the list of allowed values: {names}")
+
+
+def _unknown_rank(*inputs):
+    return any(t.shape.rank is None for t in inputs)
+
+
+# -- reshaping and reordering ----------------------------------------------------------------
+
+def _resolve_shape(in_shape, size, shape):
+    """The concrete shape `shape` (one dim may be -1) gives `size` values, or TF's error."""
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    for i, d in enumerate(shape):
+        if d < -1:
+            raise _bad(f"Size {i} must be non-negative, not {d}")
+    if len(unknown) > 1:
+        raise _bad(f"Only one input size may be -1, not both {unknown[0]} and {unknown[1]}")
+    known = math.prod(d for d in shape if d != -1)
+    if not unknown:
+        if known != size:
+            raise _bad(f"Input to reshape is a tensor with {size} values, but the requested "
+                       f"shape has {known}")
+        return tuple(shape)
+    if known == 0:
+        if size != 0:
+            raise _bad(f"Input to reshape is a tensor with {size} values, but the requested "
+                       f"shape has 0")
+        # Zero values fit any size: -1 keeps the non-zero input dims' product, as TF does.
+        missing = math.prod(d for d in in_shape if d) // math.prod(d for d in shape if d > 0)
+    elif size % known:
+        raise _bad(f"Input to reshape is a tensor with {size} values, but the requested shape "
+                   f"requires a multiple of {known}")
+    else:
+        missing = size // known
+    return tuple(missing if d == -1 else d for d in shape)
+
+
+def _reshape_kernel(xp, x, shape):
+    if x.size and min(shape, default=0) >= -1:  # here NumPy's rules are TF's
+        try:
+            return x.reshape(shape)
+        except ValueError:
+            pass  # _resolve_shape raises TF's error
+    return x.reshape(_resolve_shape(x.shape, x.size, shape))
+
+
+def _reshape_rule(x, shape):
+    if x.shape.is_fully_defined():
+        dims = x.shape.as_list()
+        return TensorShape(_resolve_shape(dims, math.prod(dims), shape)), x.dtype
+    return TensorShape([None if d == -1 else d for d in shape]), x.dtype
+
+
+_RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=())
+
+
+def reshape(tensor, shape, name=None):
+    """Reshapes `tensor` to `shape`; one dimension may be -1 (inferred).
+
+    >>> reshape([1, 2, 3, 4], [2, -1]).shape
+    TensorShape([2, 2])
+    """
+    return dispatch(_RESHAPE, (as_tensor(tensor),), {"shape": _ints(shape, "Reshape", "Tshape")},
+                    name)
+
+
+def _check_perm(ndim, perm):
+    if len(perm) != ndim:
+        raise _bad(f"transpose expects a vector of size {ndim}. But input(1) is a vector of "
+                   f"size {len(perm)}")
+    normal = {p % ndim for p in perm if -ndim <= p < ndim}
+    for i in builtins.range(ndim):
+        if i not in normal:
+            raise _bad(f"{i} is missing from {{{','.join(map(str, perm))}}}.")
+
+
+def _transpose_kernel(conjugate):
+    def kernel(xp, x, perm):
+        try:
+            out = xp.transpose(x, perm)
+        except ValueError:
+            _check_perm(x.ndim, perm)
+            raise
+        return xp.conj(out) if conjugate else out
+    return kernel
+
+
+def _transpose_rule(x, perm):
+    if x.shape.rank is None:
+        return unknown_shape(None if perm is None else len(perm)), x.dtype
+    dims = x.shape.as_list()
+    if perm is None:
+        return TensorShape(dims[::-1]), x.dtype
+    return TensorShape([dims[p] for p in perm]), x.dtype
+
+
+_TRANSPOSE = register("Transpose", _transpose_kernel(False), _transpose_rule, tied=())
+_CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _transpose_rule,
+                                tied=())
+
+
+def transpose(a, perm=None, conjugate=False, name="transpose"):
+    """Permutes the dimensions of `a` (reversed when `perm` is None).
+
+    `conjugate=True` also conjugates complex values.
+
+    >>> transpose([[1, 2, 3]]).shape
+    TensorShape([3, 1])
+    """
+    a = as_tensor(a)
+    if perm is None:
+        rank = a.shape.rank
+        perm = None if rank is None else tuple(builtins.range(rank - 1, -1, -1))
+    else:
+        perm = _ints(perm, "Transpose", "Tperm")
+    op = _CONJUGATE_TRANSPOSE if conjugate and a.dtype.is_complex else _TRANSPOSE
+    return dispatch(op, (a,), {"perm": perm}, name)
+
+
+def _expand_dims_kernel(xp, x, axis):
+    if not -x.ndim - 1 <= axis <= x.ndim:
+        raise _bad(f"Tried to expand dim index {axis} for tensor with {x.ndim} dimensions.")
+    return xp.expand_dims(x, axis)
+
+
+def _expand_dims_rule(x, axis):
+    if x.shape.rank is None:
+        return unknown_shape(), x.dtype
+    dims = x.shape.as_list()
+    at = axis + len(dims) + 1 if axis < 0 else axis
+    return TensorShape(dims[:at] + [1] + dims[at:]), x.dtype
+
+
+_EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=())
+
+
+def expand_dims(input, axis, name=None):
+    """Inserts a dimension of size 1 at index `axis`.
+
+    >>> expand_dims([1, 2], -1).shape
+    TensorShape([2, 1])
+    """
+    axis = _ints(axis, "ExpandDims", "Tdim")
+    if len(axis) != 1:
+        raise _op_error("ExpandDims", "'dim' must be a tensor with a single value")
+    return dispatch(_EXPAND_DIMS, (as_tensor(input),), {"axis": axis[0]}, name)
+
+
+def _squeeze_axes(shape, squeeze_dims):
+    """The non-negative axes that `squeeze_dims` names, checked against `shape` (dims or None)."""
+    rank = len(shape)
+    axes = []
+    for d in squeeze_dims:
+        if not -rank <= d < rank:
+            raise _bad(f"Tried to squeeze dim index {d} for tensor with {rank} dimensions.")
+        d %= rank
+        if shape[d] not in (1, None):
+            raise _bad(f"Can not squeeze dim[{d}], expected a dimension of 1, got {shape[d]}")
+        axes.append(d)
+    return axes
+
+
+def _squeeze_kernel(xp, x, squeeze_dims):
+    if not squeeze_dims:
+        return xp.squeeze(x)
+    return xp.squeeze(x, tuple(_squeeze_axes(x.shape, squeeze_dims)))
+
+
+def _squeeze_rule(x, squeeze_dims):
+    if x.shape.rank is None:
+        return unknown_shape(), x.dtype
+    dims = x.shape.as_list()
+    if not squeeze_dims:
+        if None in dims:
+            return unknown_shape(), x.dtype  # which unknown dims are 1 is not known yet
+        return TensorShape([d for d in dims if d != 1]), x.dtype
+    axes = _squeeze_axes(dims, squeeze_dims)
+    return TensorShape([d for i, d in enumerate(dims) if i not in axes]), x.dtype
+
+
+_SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=())
+
+
+def squeeze(input, axis=None, name=None):
+    """Removes dimensions of size 1: all of them, or those listed in `axis`.
+
+    >>> squeeze(zeros([1, 2, 1])).shape
+    TensorShape([2])
+    """
+    dims = () if axis is None else _ints(axis, "Squeeze", "squeeze_dims")
+    return dispatch(_SQUEEZE, (as_tensor(input),), {"squeeze_dims": dims}, name)
+
+
+def _broadcast_to_kernel(xp, x, shape):
+    if x.ndim > len(shape):
+        raise _bad(f"Rank of input ({x.ndim}) must be no greater than rank of output shape "
+                   f"({len(shape)}).")
+    try:
+        return xp.broadcast_to(x, shape)
+    except ValueError:
+        raise _bad(f"Incompatible shapes: {_dims_text(x.shape)} vs. {_dims_text(shape)}") \
+            from None
+
+
+def _broadcast_to_rule(x, shape):
+    if x.shape.rank is not None:
+        shape_rules.broadcast_shapes(x.shape, TensorShape(shape), "BroadcastTo")
+    return TensorShape(shape), x.dtype
+
+
+_BROADCAST_TO = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_rule, tied=())
+
+
+def broadcast_to(input, shape, name=None):
+    """Broadcasts `input` to `shape` with NumPy's rules.
+
+    >>> broadcast_to([1, 2], [2, 2]).shape
+    TensorShape([2, 2])
+    """
+    return dispatch(_BROADCAST_TO, (as_tensor(input),),
+                    {"shape": _ints(shape, "BroadcastTo")}, name)
+
+
+def _tile_kernel(xp, x, multiples):
+    if len(multiples) != x.ndim:
+        raise _bad(f"Expected multiples argument to be a vector of length {x.ndim} but got "
+                   f"length {len(multiples)}")
+    for i, m in enumerate(multiples):
+        if m < 0:
+            raise _bad(f"Expected multiples[{i}] >= 0, but got {m}")
+    return xp.tile(x, multiples)
+
+
+def _tile_rule(x, multiples):
+    if x.shape.rank is None:
+        return unknown_shape(len(multiples)), x.dtype
+    return TensorShape([None if d is None else d * m
+                        for d, m in zip(x.shape, multiples)]), x.dtype
+
+
+_TILE = register("Tile", _tile_kernel, _tile_rule, tied=())
+
+
+def tile(input, multiples, name=None):
+    """Repeats `input` `multiples[i]` times along each dimension i.
+
+    >>> tile([[1, 2]], [2, 1]).shape
+    TensorShape([2, 2])
+    """
+    return dispatch(_TILE, (as_tensor(input),),
+                    {"multiples": _ints(multiples, "Tile", "Tmultiples")}, name)
+
+
+def _reverse_kernel(xp, x, axis):
+    seen = set()
+    for i, a in enumerate(axis):
+        if not -x.ndim <= a < x.ndim:
+            raise _bad(f"'axis'[{i}] = {a} is out of valid range [0, {x.ndim - 1}")
+        a %= x.ndim
+        if a in seen:
+            raise _bad(f"axis {a} specified more than once.")
+        seen.add(a)
+    return xp.flip(x, axis) if axis else x
+
+
+_REVERSE = register("ReverseV2", _reverse_kernel, same_shape, tied=())
+
+
+def reverse(tensor, axis, name=None):
+    """Reverses the order of elements along the dimensions listed in `axis`.
+
+    >>> reverse([[1, 2, 3]], [1])
+    <tf.Tensor: shape=(1, 3), dtype=int32, numpy=array([[3, 2, 1]], dtype=int32)>
+    """
+    dims, axis = _int_array(axis, "ReverseV2")
+    if len(dims) != 1:
+        raise _op_error("ReverseV2", f"'dims' must be 1-dimension, not {len(dims)}")
+    return dispatch(_REVERSE, (as_tensor(tensor),), {"axis": axis}, name)
+
+
+def _roll_kernel(xp, x, shift, axis):
+    if len(shift) != len(axis):
+        raise _bad("shift and axis must have the same size")
+    for a in axis:
+        if not -x.ndim <= a < x.ndim:
+            raise _bad(f"axis {a} is out of range")
+    return xp.roll(x, shift, axis) if axis else x
+
+
+_ROLL = register("Roll", _roll_kernel, same_shape, tied=())
+
+
+def roll(input, shift, axis, name=None):
+    """Rolls elements by `shift` along `axis` (shifts on one axis add up).
+
+    >>> roll([1, 2, 3], 1, 0)
+    <tf.Tensor: shape=(3,), dtype=int32, numpy=array([3, 1, 2], dtype=int32)>
+    """
+    return dispatch(_ROLL, (as_tensor(input),), {"shift": _ints(shift, "Roll", "Tshift"),
+                                                  "axis": _ints(axis, "Roll", "Taxis")}, name)
+
+
+# -- joining and splitting -----------------------------------------------------------------------
+
+def _concat_error(arrays, axis):
+    """TF's message for arrays that cannot be concatenated along `axis`."""
+    first = arrays[0].shape
+    rank = len(first)
+    if rank == 0:
+        return _bad("ConcatOp : Can't concatenate scalars (use tf.stack instead)")
+    if not -rank <= axis < rank:
+        return _bad(f"ConcatOp : Expected concatenating dimensions in the range [{-rank}, "
+                    f"{rank}), but got {axis}")
+    axis %= rank
+    for i, a in enumerate(arrays[1:], 1):
+        if a.ndim != rank:
+            return _bad(f"ConcatOp : Ranks of all input tensors should match: shape[0] = "
+                        f"{_dims_text(first)} vs. shape[{i}] = {_dims_text(a.shape)}")
+        for d in builtins.range(rank):
+            if d != axis and a.shape[d] != first[d]:
+                return _bad(f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] "
+                            f"= {_dims_text(first)} vs. shape[{i}] = {_dims_text(a.shape)}")
+    return _bad("ConcatOp : invalid inputs")
+
+
+def _concat_kernel(xp, *arrays, axis):
+    try:
+        return xp.concatenate(arrays, axis)
+    except (ValueError, IndexError):
+        raise _concat_error(arrays, axis) from None
+
+
+def _merge_dims(a, b):
+    return a if b is None else b
+
+
+def _concat_rule(*inputs, axis):
+    if _unknown_rank(*inputs):
+        return unknown_shape(), inputs[0].dtype
+    rank = inputs[0].shape.rank
+    axis = _axis_in(axis, rank)
+    dims = list(inputs[0].shape)
+    for t in inputs[1:]:
+        for d, n in enumerate(t.shape):
+            dims[d] = (None if dims[d] is None or n is None else dims[d] + n) if d == axis \
+                else _merge_dims(dims[d], n)
+    return TensorShape(dims), inputs[0].dtype
+
+
+_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all")
+
+
+def concat(values, axis, name="concat"):
+    """Concatenates tensors along dimension `axis`.
+
+    >>> concat([[1, 2], [3]], 0)
+    <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 2, 3], dtype=int32)>
+    """
+    if not isinstance(values, (list, tuple)):
+        values = [values]
+    tensors = _matching(values)
+    if len(tensors) == 1:
+        return cast_ops.identity(tensors[0], name=name)
+    return dispatch(_CONCAT, tensors, {"axis": _int(axis, "ConcatV2")}, name)
+
+
+def _stack_kernel(xp, *arrays, axis):
+    for i, a in enumerate(arrays[1:], 1):
+        if a.shape != arrays[0].shape:
+            raise _bad(f"Shapes of all inputs must match: values[0].shape = "
+                       f"{_dims_text(arrays[0].shape)} != values[{i}].shape = "
+                       f"{_dims_text(a.shape)}")
+    return xp.stack(arrays, axis)
+
+
+def _stack_rule(*inputs, axis):
+    shape = TensorShape(None)
+    for t in inputs:
+        shape = shape.merge_with(t.shape)
+    if shape.rank is None:
+        return unknown_shape(), inputs[0].dtype
+    dims = shape.as_list()
+    at = axis + len(dims) + 1 if axis < 0 else axis
+    return TensorShape(dims[:at] + [len(inputs)] + dims[at:]), inputs[0].dtype
+
+
+_PACK = register("Pack", _stack_kernel, _stack_rule, tied="all")
+
+
+def _check_axis_range(axis, low, high):
+    if not low <= axis < high:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{low}, {high})")
+
+
+def stack(values, axis=0, name="stack"):
+    """Stacks rank-R tensors into one rank-(R+1) tensor along a new dimension `axis`.
+
+    >>> stack([[1, 2], [3, 4]], axis=1)
+    <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
+    array([[1, 3],
+           [2, 4]], dtype=int32)>
+    """
+    axis = _int(axis)
+    if axis == 0 and not any(is_tensor_like(v) for v in values):
+        try:  # plain (nested) Python data: one conversion, as TF does
+            return convert_to_tensor(values)
+        except (TypeError, ValueError):
+            pass
+    tensors = _matching(values)
+    if not tensors:
+        raise ValueError("stack needs at least one value")
+    ndim = tensors[0].shape.rank
+    if ndim is not None:
+        _check_axis_range(axis, -ndim - 1, ndim + 1)
+    return dispatch(_PACK, tensors, {"axis": axis}, name)
+
+
+def _unstack_kernel(xp, x, num, axis):
+    if x.shape[axis] != num:
+        raise _bad(f"Input shape axis {axis % x.ndim} must equal {num}, got shape "
+                   f"{_dims_text(x.shape)}")
+    moved = xp.moveaxis(x, axis, 0)
+    return tuple(moved[i, ...] for i in builtins.range(num))  # views, never NumPy scalars
+
+
+def _unstack_rule(x, num, axis):
+    if x.shape.rank is None:
+        return [(unknown_shape(), x.dtype)] * num
+    dims = x.shape.as_list()
+    del dims[axis]
+    return [(TensorShape(dims), x.dtype)] * num
+
+
+_UNPACK = register("Unpack", _unstack_kernel, _unstack_rule, multi=True, tied=())
+
+
+def unstack(value, num=None, axis=0, name="unstack"):
+    """Splits `value` along `axis` into a list of `num` tensors of one rank less.
+
+    >>> unstack([[1, 2], [3, 4]])[1]
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
+    """
+    value = as_tensor(value)
+    axis = _int(axis)
+    ndim = value.shape.rank
+    if ndim is not None:
+        _check_axis_range(axis, -ndim, ndim)
+        axis %= ndim
+    if num is None:
+        num = value.shape[axis] if ndim is not None else None
+        if num is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {value.shape}")
+    return list(dispatch(_UNPACK, (value,), {"num": _int(num), "axis": axis}, name))
+
+
+def _split_axis(x, axis):
+    if not -x.ndim <= axis < x.ndim:
+        raise _bad(f"-input rank(-{x.ndim}) <= split_dim < input rank ({x.ndim}), but got "
+                   f"{axis}")
+    return axis % x.ndim
+
+
+def _split_kernel(xp, x, num_split, axis):
+    axis = _split_axis(x, axis)
+    if x.shape[axis] % num_split:
+        raise _bad(f"Number of ways to split should evenly divide the split dimension, but got "
+                   f"split_dim {axis} (size = {x.shape[axis]}) and num_split {num_split}")
+    return tuple(xp.split(x, num_split, axis))
+
+
+def _split_sizes(size_splits, total):
+    """`size_splits` with its -1 entry (at most one) resolved against `total`."""
+    if size_splits.count(-1) > 1:
+        raise _bad("There can only be one -1 in the input.")
+    given = sum(s for s in size_splits if s != -1)
+    if (given != total and -1 not in size_splits) or given > total:
+        raise _bad("Determined shape must either match input shape along split_dim exactly if "
+                   "fully specified, or be less than the size of the input along split_dim if "
+                   f"not fully specified.  Got: {given}")
+    return [total - given if s == -1 else s for s in size_splits]
+
+
+def _split_v_kernel(xp, x, size_splits, axis):
+    axis = _split_axis(x, axis)
+    sizes = _split_sizes(size_splits, x.shape[axis])
+    return tuple(xp.split(x, np.cumsum(sizes[:-1]).tolist(), axis))
+
+
+def _split_rule(x, axis, sizes):
+    if x.shape.rank is None:
+        return [(unknown_shape(), x.dtype)] * len(sizes)
+    dims = x.shape.as_list()
+    axis = _axis_in(axis, len(dims))
+    return [(TensorShape(dims[:axis] + [s] + dims[axis + 1:]), x.dtype) for s in sizes]
+
+
+def _split_even_rule(x, num_split, axis):
+    rank = x.shape.rank
+    n = None if rank is None else x.shape[_axis_in(axis, rank)]
+    return _split_rule(x, axis, [None if n is None else n // num_split] * num_split)
+
+
+def _split_v_rule(x, size_splits, axis):
+    rank = x.shape.rank
+    n = None if rank is None else x.shape[_axis_in(axis, rank)]
+    if n is None:
+        sizes = [None if s == -1 else s for s in size_splits]
+    else:
+        sizes = _split_sizes(list(size_splits), n)
+    return _split_rule(x, axis, sizes)
+
+
+_SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
+_SPLIT_V = register("SplitV", _split_v_kernel, _split_v_rule, multi=True, tied=())
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+    """Splits `value` along `axis` into equal parts (an int) or parts of the given sizes.
+
+    One of the sizes may be -1: it takes the remainder.
+
+    >>> [t.shape[0] for t in split(range(6), [1, -1, 2])]
+    [1, 3, 2]
+    """
+    value = as_tensor(value)
+    axis = _int(axis, "Split", "split_dim")
+    if isinstance(num_or_size_splits, (int, np.integer)):
+        num_split = int(num_or_size_splits)
+        if num_split < 1:
+            raise _op_error("Split", f"Value for attr 'num_split' of {num_split} must be at "
+                                     f"least minimum 1")
+        outs = dispatch(_SPLIT, (value,), {"num_split": num_split, "axis": axis}, name)
+    else:
+        if is_tensor_like(num_or_size_splits) and as_tensor(num_or_size_splits).ndim == 0:
+            raise ValueError(f"Rank-0 tensors are not supported as the num_or_size_splits "
+                             f"argument to split. Argument provided: "
+                             f"{str(num_or_size_splits)}")
+        sizes = _ints(num_or_size_splits, "SplitV", "Tlen")
+        outs = dispatch(_SPLIT_V, (value,), {"size_splits": sizes, "axis": axis}, name)
+    return list(outs)
+
+
+# -- creation --------------------------------------------------------------------------------
+
+def _fill_kernel(xp, value, dims):
+    if value.size != 1:
+        raise _bad(f"value must represent a scalar, got shape {_dims_text(value.shape)}")
+    return xp.full(dims, value.reshape(()), dtype=value.dtype)
+
+
+_FILL = register("Fill", _fill_kernel, lambda value, dims: (TensorShape(dims), value.dtype),
+                 tied=())
+
+
+def _shape_dims(value, op_name="Fill"):
+    """A static shape argument as a tuple of non-negative ints (TF's Fill checks)."""
+    value_shape, dims = _int_array(value, op_name, "index_type")
+    if len(value_shape) > 1:
+        raise _op_error(op_name, f"dims must represent a vector, got shape "
+                                 f"{_dims_text(value_shape)}")
+    for d in dims:
+        if d < 0:
+            raise _op_error(op_name, f"Dimension {d} must be >= 0")
+    return dims
+
+
+def _no_layout(layout):
+    if layout is not None:
+        raise NotImplementedError("DTensor layouts are not supported.")
+
+
+def fill(dims, value, name=None, layout=None):
+    """A tensor of shape `dims` filled with the scalar `value`.
+
+    >>> fill([2], 7)
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
+    """
+    _no_layout(layout)
+    return dispatch(_FILL, (as_tensor(value),), {"dims": _shape_dims(dims)}, name)
+
+
+def _scalar(value, dtype):
+    """A scalar tensor of `dtype` for the constant 0, 1 or b"" (when it converts)."""
+    if dtype.is_numeric or dtype.is_bool:
+        return from_array(np.asarray(value, dtype.as_numpy_dtype))  # known to fit: no checks
+    return convert_to_tensor(value, dtype)
+
+
+def _zero_of(dtype):
+    """The zero of `dtype`: the empty string for strings."""
+    return b"" if dtype == _d.string else 0
+
+
+def zeros(shape, dtype=_d.float32, name=None, layout=None):
+    """A tensor of `shape` with every element zero (empty strings for `string`).
+
+    >>> zeros([2], int32)
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 0], dtype=int32)>
+    """
+    _no_layout(layout)
+    dtype = _d.as_dtype(dtype)
+    return fill(shape, _scalar(_zero_of(dtype), dtype), name)
+
+
+def ones(shape, dtype=_d.float32, name=None, layout=None):
+    """A tensor of `shape` with every element one.
+
+    >>> ones([2])
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 1.], dtype=float32)>
+    """
+    _no_layout(layout)
+    dtype = _d.as_dtype(dtype)
+    return fill(shape, _scalar(1, dtype), name)
+
+
+def _zeros_like_kernel(xp, x):
+    if x.dtype == object:  # strings
+        return xp.full(x.shape, b"", dtype=object)
+    return xp.zeros_like(x)
+
+
+_ZEROS_LIKE = register("ZerosLike", _zeros_like_kernel, same_shape, tied=(),
+                       not_differentiable="constant output")
+_ONES_LIKE = register("OnesLike", lambda xp, x: xp.ones_like(x), same_shape, dtypes=NUMBER_BOOL,
+                      not_differentiable="constant output")
+
+
+def _like(op, make, input, dtype, name):
+    input = as_tensor(input)
+    if dtype is not None and _d.as_dtype(dtype) != input.dtype:
+        return make(input.shape.as_list(), _d.as_dtype(dtype), name)
+    return dispatch(op, (input,), name=name)
+
+
+def zeros_like(input, dtype=None, name=None, layout=None):
+    """Zeros with the shape of `input` (and its dtype unless `dtype` is given).
+
+    >>> zeros_like([1, 2])
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 0], dtype=int32)>
+    """
+    _no_layout(layout)
+    return _like(_ZEROS_LIKE, zeros, input, dtype, name)
+
+
+def ones_like(input, dtype=None, name=None, layout=None):
+    """Ones with the shape of `input` (and its dtype unless `dtype` is given).
+
+    >>> ones_like([1, 2], dtype=float32)
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 1.], dtype=float32)>
+    """
+    _no_layout(layout)
+    return _like(_ONES_LIKE, ones, input, dtype, name)
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=None):
+    """Identity matrix (or a batch of them): ones on the main diagonal.
+
+    >>> eye(2, 3)
+    <tf.Tensor: shape=(2, 3), dtype=float32, numpy=
+    array([[1., 0., 0.],
+           [0., 1., 0.]], dtype=float32)>
+    """
+    dtype = _d.as_dtype(dtype)
+    rows = _int(num_rows)
+    cols = rows if num_columns is None else _int(num_columns)
+    batch = () if batch_shape is None else _shape_dims(batch_shape)
+    for d in (rows, cols):
+        if d < 0:
+            raise _op_error("Fill", f"Dimension {d} must be >= 0")
+    matrix = np.eye(rows, cols, dtype=dtype.as_numpy_dtype)
+    return from_array(np.broadcast_to(matrix, batch + matrix.shape).copy())
+
+
+_RANGE_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int8, _d.int16, _d.int32,
+                _d.int64, _d.uint16, _d.uint32, _d.uint64)
+# The dtype `range` infers from its arguments: the widest of these.
+_RANGE_ORDER = {d: i for i, d in enumerate(
+    (_d.int32, _d.int64, _d.bfloat16, _d.float16, _d.float32, _d.float64))}
+
+
+def _number_text(v):
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def _range_kernel(xp, start, limit, delta):
+    s, l, d = start.item(), limit.item(), delta.item()
+    if d == 0:
+        raise _bad(f"Requires delta != 0: {_number_text(d)}")
+    if d > 0 and s > l:
+        raise _bad(f"Requires start <= limit when delta > 0: {_number_text(s)}/"
+                   f"{_number_text(l)}")
+    if d < 0 and s < l:
+        raise _bad(f"Requires start >= limit when delta < 0: {_number_text(s)}/"
+                   f"{_number_text(l)}")
+    if start.dtype.kind in "iu":
+        size = (abs(l - s) + abs(d) - 1) // abs(d)
+    else:  # computed in the dtype itself, as TF does: float32 rounding decides the length
+        size = int(xp.ceil(xp.abs((limit - start) / delta)))
+    return xp.arange(size, dtype=start.dtype) * delta + start
+
+
+_RANGE = register("Range", _range_kernel, lambda start, *_: (TensorShape([None]), start.dtype),
+                  tied=(0, 1, 2), dtypes=_RANGE_TYPES, not_differentiable="integer-like output")
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (TF's name)
+    """A 1-D sequence from `start` (inclusive) to `limit` (exclusive) in steps of `delta`.
+
+    Integers give int32, floats float32; mixed arguments take the widest dtype.
+
+    >>> range(1, 2, 0.25)
+    <tf.Tensor: shape=(4,), dtype=float32, numpy=array([1.  , 1.25, 1.5 , 1.75], dtype=float32)>
+    """
+    if limit is None:
+        start, limit = 0, start
+    if dtype is not None:
+        dtype = _d.as_dtype(dtype)
+    args = [as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, dtype)
+            for v in (start, limit, delta)]
+    if dtype is None:
+        dtype = max((t.dtype for t in args), key=lambda d: _RANGE_ORDER.get(d, -1))
+    return dispatch(_RANGE, [cast_ops.cast(t, dtype) for t in args], name=name)
+
+
+def _linspace_kernel(xp, start, stop, num, axis):
+    dtype = start.dtype
+    wide = dtype if dtype.itemsize >= 4 else xp.dtype(xp.float32)  # half types: in float32
+    start, stop = xp.broadcast_arrays(start.astype(wide), stop.astype(wide))
+    return xp.linspace(start, stop, num, axis=axis).astype(dtype, copy=False)
+
+
+def _linspace_rule(start, stop, num, axis):
+    shape = shape_rules.broadcast_shapes(start.shape, stop.shape, "LinSpace")
+    if shape.rank is None:
+        return unknown_shape(), start.dtype
+    dims = shape.as_list()
+    at = axis + len(dims) + 1 if axis < 0 else axis
+    return TensorShape(dims[:at] + [num] + dims[at:]), start.dtype
+
+
+_LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1),
+                     dtypes=FLOAT)
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """`num` evenly spaced values from `start` to `stop` (both included), along `axis`.
+
+    Integer bounds give float64 values; tensor bounds broadcast.
+
+    >>> linspace(0., 1., 3)
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0. , 0.5, 1. ], dtype=float32)>
+    """
+    start = as_tensor(start)
+    stop = convert_to_tensor(stop, start.dtype)
+    if start.dtype.is_integer:
+        start, stop = cast_ops.cast(start, _d.float64), cast_ops.cast(stop, _d.float64)
+    num = _int(num, "LinSpace", "Tidx")
+    if num < 0:
+        raise _op_error("LinSpace", f"Requires num >= 0, got {num}")
+    return dispatch(_LINSPACE, (start, stop), {"num": num, "axis": _int(axis)}, name)
+
+
+lin_space = linspace
+
+
+def _one_hot_kernel(xp, indices, on_value, off_value, depth, axis):
+    hot = indices[..., None] == xp.arange(depth, dtype=indices.dtype)
+    out = xp.where(hot, on_value, off_value)
+    return out if axis == -1 else xp.moveaxis(out, -1, axis)
+
+
+def _one_hot_rule(indices, on_value, off_value, depth, axis):
+    if indices.shape.rank is None:
+        return unknown_shape(), on_value.dtype
+    dims = indices.shape.as_list()
+    at = len(dims) if axis == -1 else axis
+    return TensorShape(dims[:at] + [depth] + dims[at:]), on_value.dtype
+
+
+_ONE_HOT = register("OneHot", _one_hot_kernel, _one_hot_rule, tied=(1, 2),
+                    not_differentiable="integer indices")
+
+
+def _one_hot_values(on_value, off_value, dtype):
+    """`on_value`/`off_value` as tensors of one dtype, with TF's checks and defaults."""
+    given = {k: as_tensor(v) for k, v in (("on_value", on_value), ("off_value", off_value))
+             if v is not None and is_tensor_like(v)}
+    if dtype is not None:
+        dtype = _d.as_dtype(dtype)
+        for k, t in given.items():
+            if t.dtype != dtype:
+                raise TypeError(f"dtype {t.dtype} of {k} does not match dtype parameter {dtype}")
+    on, off = (given[k] if k in given else None if v is None else convert_to_tensor(v, dtype)
+               for k, v in (("on_value", on_value), ("off_value", off_value)))
+    if on is not None and off is not None and on.dtype != off.dtype:
+        raise TypeError(f"dtype {on.dtype} of on_value does not match dtype {off.dtype} of "
+                        f"off_value")
+    dtype = dtype or (on.dtype if on is not None else off.dtype if off is not None
+                      else _d.float32)
+    # The defaults are the ints 1 and 0, even for bool (which then fails to convert, as in TF).
+    default = convert_to_tensor if dtype == _d.bool else _scalar
+    if on is None:
+        on = default(1, dtype)
+    if off is None:
+        off = default(0, dtype)
+    return on, off
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """One-hot encoding: `on_value` where the last axis equals `indices`, else `off_value`.
+
+    Indices outside [0, depth) give a row of `off_value`.
+
+    >>> one_hot([0, 2], 3)
+    <tf.Tensor: shape=(2, 3), dtype=float32, numpy=
+    array([[1., 0., 0.],
+           [0., 0., 1.]], dtype=float32)>
+    """
+    indices = as_tensor(indices)
+    _check_index_dtype("OneHot", "TI", indices, (_d.uint8, _d.int8, _d.int32, _d.int64))
+    on, off = _one_hot_values(on_value, off_value, dtype)
+    depth = _int(depth, "OneHot", "depth")
+    axis = -1 if axis is None else _int(axis)
+    rank = indices.shape.rank
+    if depth < 0:
+        raise _op_error("OneHot", f"depth must be non-negative, got: {depth}")
+    if axis != -1 and rank is not None and not 0 <= axis <= rank:
+        raise _op_error("OneHot", f"Expected axis to be -1 or between [0, {rank + 1}).  But "
+                                  f"received: {axis}")
+    return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis}, name)
+
+
+def meshgrid(*args, **kwargs):
+    """Coordinate grids from 1-D coordinate vectors; `indexing` is 'xy' (default) or 'ij'.
+
+    >>> [g.shape for g in meshgrid([1, 2, 3], [4, 5])]
+    [TensorShape([2, 3]), TensorShape([2, 3])]
+    """
+    indexing = kwargs.pop("indexing", "xy")
+    name = kwargs.pop("name", "meshgrid")
+    if kwargs:
+        raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this "
+                        f"function")
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Argument `indexing` parameter must be either 'xy' or 'ij', got "
+                         f"'{indexing}'")
+    vectors = [reshape(v, [-1]) for v in args]
+    axes = list(builtins.range(len(vectors)))
+    if indexing == "xy" and len(axes) > 1:
+        axes[0], axes[1] = 1, 0  # Cartesian: x varies along columns, y along rows
+    dims = [0] * len(vectors)
+    for v, at in zip(vectors, axes):
+        dims[at] = v.shape[0]
+    grids = []
+    for v, at in zip(vectors, axes):
+        view = [1] * len(vectors)
+        view[at] = -1
+        grids.append(broadcast_to(reshape(v, view), dims, name=name))
+    return grids
+
+
+# -- padding ---------------------------------------------------------------------------------
+
+def _check_paddings(x, paddings):
+    if len(paddings) != x.ndim:
+        raise _bad(f"The first dimension of paddings must be the rank of inputs"
+                   f"{_dims_text([len(paddings), 2])} {_dims_text(x.shape)}")
+    for before, after in paddings:
+        if before < 0 or after < 0:
+            raise _bad(f"Paddings must be non-negative: {before} {after}")
+
+
+def _pad_kernel(xp, x, constant_values, paddings):
+    _check_paddings(x, paddings)
+    shape = tuple(b + n + a for (b, a), n in zip(paddings, x.shape))
+    out = xp.full(shape, constant_values.reshape(()), dtype=x.dtype)
+    out[tuple(builtins.slice(b, b + n) for (b, _), n in zip(paddings, x.shape))] = x
+    return out
+
+
+def _mirror_pad_kernel(xp, x, paddings, mode):
+    _check_paddings(x, paddings)
+    offset = 0 if mode == "SYMMETRIC" else 1
+    for (before, after), n in zip(paddings, x.shape):
+        if max(before, after) > n - offset:
+            relation = "no greater than" if offset == 0 else "less than"
+            word = "greater than" if offset == 0 else "not less than"
+            raise _bad(f"paddings must be {relation} the dimension size: {before}, {after} "
+                       f"{word} {n}")
+    return xp.pad(x, paddings, mode=mode.lower())
+
+
+def _pad_rule(x, *_, paddings, **__):
+    if x.shape.rank is None:
+        return unknown_shape(len(paddings)), x.dtype
+    return TensorShape([None if n is None else b + n + a
+                        for (b, a), n in zip(paddings, x.shape)]), x.dtype
+
+
+_PAD = register("PadV2", _pad_kernel, _pad_rule, tied=(0, 1))
+_MIRROR_PAD = register("MirrorPad", _mirror_pad_kernel, _pad_rule, tied=())
+
+
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """Pads `tensor` by `paddings[i] = [before, after]` along each dimension i.
+
+    `mode` is 'CONSTANT' (with `constant_values`), 'REFLECT' or 'SYMMETRIC'
+    (any case).
+
+    >>> pad([[1, 2]], [[0, 0], [1, 1]])
+    <tf.Tensor: shape=(1, 4), dtype=int32, numpy=array([[0, 1, 2, 0]], dtype=int32)>
+    """
+    mode = str(mode).upper()
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", '
+                         f'"REFLECT", or "SYMMETRIC". Received `mode` = {mode}')
+    shape, flat = _int_array(paddings, "Pad", "Tpaddings")
+    if len(shape) != 2 or shape[1] != 2:
+        raise _op_error("Pad", f"paddings must be a matrix with 2 columns: {_dims_text(shape)}")
+    pairs = tuple(zip(flat[::2], flat[1::2]))
+    tensor = as_tensor(tensor)
+    if mode == "CONSTANT":
+        if type(constant_values) is int and constant_values == 0:  # the default: any dtype
+            value = _scalar(_zero_of(tensor.dtype), tensor.dtype)
+        else:
+            tensor, value = _matching([tensor, constant_values])
+        return dispatch(_PAD, (tensor, value), {"paddings": pairs}, name)
+    return dispatch(_MIRROR_PAD, (tensor,), {"paddings": pairs, "mode": mode}, name)
+
+
+# -- gathering -------------------------------------------------------------------------------
+
+def _where_text(position):
+    return ",".join(map(str, position))
+
+
+def _check_range(xp, indices, limit):
+    """TF's error for the first entry of `indices` outside [0, limit)."""
+    # Seen as unsigned, negative indices are huge: one reduction checks both bounds.
+    if indices.size and int(indices.view(indices.dtype.str.replace("i", "u")).max()) >= limit:
+        bad = (indices < 0) | (indices >= limit)
+        if bad.any():
+            at = tuple(int(i) for i in xp.argwhere(bad)[0])
+            raise _bad(f"indices[{_where_text(at)}] = {indices[at]} is not in [0, {limit})")
+
+
+def _gather_kernel(xp, params, indices, axis, batch_dims):
+    if params.ndim == 0:
+        raise _bad("params must be at least 1 dimensional")
+    if not -indices.ndim <= batch_dims <= indices.ndim:
+        raise _bad(f"Expected batch_dims in the range [{-indices.ndim}, {indices.ndim}], but "
+                   f"got {batch_dims}")
+    if batch_dims < 0:
+        batch_dims += indices.ndim
+    if not -params.ndim <= axis < params.ndim:
+        raise _bad(f"Shape must be at least rank {axis + 1 if axis >= 0 else -axis} but is "
+                   f"rank {params.ndim}")
+    axis %= params.ndim
+    if batch_dims >= params.ndim:
+        raise _bad(f"batch_dims ({batch_dims}) must be less than rank(params) "
+                   f"({params.ndim}).")
+    if axis < batch_dims:
+        batch_dims = 0  # TF then gathers without batching
+    for d in builtins.range(batch_dims):
+        if params.shape[d] != indices.shape[d]:
+            raise _bad(f"params.shape[{d}]: {params.shape[d]} should be equal to "
+                       f"indices.shape[{d}]: {indices.shape[d]}")
+    _check_range(xp, indices, params.shape[axis])
+    if batch_dims == 0:
+        out = xp.take(params, indices, axis)
+        # A scalar index into a vector gives a NumPy scalar: keep results arrays.
+        return out if isinstance(out, xp.ndarray) else xp.asarray(out, dtype=params.dtype)
+    return _batched_take(xp, params, indices, axis, batch_dims)
+
+
+def _batched_take(xp, params, indices, axis, batch_dims):
+    """Gather along `axis` with the leading `batch_dims` dims of both inputs paired."""
+    batch = params.shape[:batch_dims]
+    outer = params.shape[batch_dims:axis]
+    inner = params.shape[axis + 1:]
+    b, o = math.prod(batch), math.prod(outer)
+    flat = params.reshape(b, o, params.shape[axis], math.prod(inner))
+    idx = indices.reshape(b, 1, math.prod(indices.shape[batch_dims:]))
+    out = flat[xp.arange(b)[:, None, None], xp.arange(o)[None, :, None], idx]
+    return out.reshape(batch + outer + indices.shape[batch_dims:] + inner)
+
+
+def _gather_rule(params, indices, axis, batch_dims):
+    if _unknown_rank(params, indices):
+        return unknown_shape(), params.dtype
+    p, i = params.shape.as_list(), indices.shape.as_list()
+    axis = _axis_in(axis, len(p))
+    batch_dims = _axis_in(batch_dims, len(i))
+    if axis < batch_dims:
+        batch_dims = 0
+    return TensorShape(p[:axis] + i[batch_dims:] + p[axis + 1:]), params.dtype
+
+
+_GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=())
+
+
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """Gathers slices of `params` along `axis` at `indices`.
+
+    Out-of-range indices raise InvalidArgumentError (as on CPU);
+    `validate_indices` is ignored, as it is in TF 2.
+
+    >>> gather([10, 20, 30], [2, 0])
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([30, 10], dtype=int32)>
+    """
+    params, indices = as_tensor(params), as_tensor(indices)
+    _check_index_dtype("GatherV2", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
+    batch_dims = _int(batch_dims)
+    axis = batch_dims if axis is None else _int(axis, "GatherV2", "Taxis")
+    return dispatch(_GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims}, name)
+
+
+def _policy(bad_indices_policy):
+    policy = (bad_indices_policy or "DEFAULT").upper()
+    if policy not in ("DEFAULT", "ERROR", "IGNORE"):
+        raise ValueError(f"Unknown bad_indices_policy: {bad_indices_policy!r}")
+    return policy
+
+
+def _nd_valid(xp, rows, shape):
+    """Which rows of a (N, K) index array address an element of `shape`."""
+    limits = xp.asarray(shape[:rows.shape[1]], dtype=xp.int64)
+    return ((rows >= 0) & (rows < limits)).all(axis=1)
+
+
+def _bad_row_text(xp, valid, indices):
+    """``indices[i,j] = [a, b]`` for the first invalid index vector."""
+    lead = indices.shape[:-1]
+    at = tuple(int(i) for i in np.unravel_index(int(xp.argmin(valid)), lead)) if lead else ()
+    vector = ", ".join(str(int(v)) for v in indices[at])
+    return f"indices[{_where_text(at)}] = [{vector}]"
+
+
+def _gather_nd_kernel(xp, params, indices, batch_dims, bad_indices_policy):
+    if indices.ndim == 0:
+        raise _bad("indices must be at least a vector")
+    k = indices.shape[-1]
+    if k > params.ndim - batch_dims:
+        raise _bad(f"index innermost dimension length must be <= params rank; saw: {k} vs. "
+                   f"{params.ndim - batch_dims}")
+    batch = params.shape[:batch_dims]
+    b = math.prod(batch)
+    lead = indices.shape[batch_dims:-1]
+    flat = indices.reshape(b, math.prod(lead), k)
+    inner = params.reshape((b,) + params.shape[batch_dims:])
+    valid = _nd_valid(xp, flat.reshape(flat.shape[0] * flat.shape[1], k), inner.shape[1:])
+    if not valid.all() and bad_indices_policy != "IGNORE":
+        raise _bad(f"{_bad_row_text(xp, valid, indices)} does not index into param shape "
+                   f"{_dims_text(params.shape)}, node name: GatherNd")
+    valid = valid.reshape(flat.shape[:2])
+    safe = xp.where(valid[..., None], flat, 0)
+    rows = xp.broadcast_to(xp.arange(b)[:, None], flat.shape[:2])
+    out = inner[(rows,) + tuple(safe[..., j] for j in builtins.range(k))]
+    if not valid.all():
+        out = xp.where(valid.reshape(valid.shape + (1,) * (out.ndim - 2)), out,
+                       xp.zeros((), out.dtype))
+    return out.reshape(batch + lead + params.shape[batch_dims + k:])
+
+
+def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
+    if _unknown_rank(params, indices) or indices.shape[-1] is None:
+        return unknown_shape(), params.dtype
+    p, i = params.shape.as_list(), indices.shape.as_list()
+    return TensorShape(p[:batch_dims] + i[batch_dims:-1] + p[batch_dims + i[-1]:]), params.dtype
+
+
+_GATHER_ND = register("GatherNd", _gather_nd_kernel, _gather_nd_rule, tied=())
+
+
+def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
+    """Gathers slices of `params` addressed by the index vectors in the last axis of `indices`.
+
+    >>> gather_nd([[1, 2], [3, 4]], [[0, 1], [1, 0]])
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 3], dtype=int32)>
+    """
+    params, indices = as_tensor(params), as_tensor(indices)
+    _check_index_dtype("GatherNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
+    return dispatch(_GATHER_ND, (params, indices),
+                    {"batch_dims": _int(batch_dims),
+                     "bad_indices_policy": _policy(bad_indices_policy)}, name)
+
+
+# -- scattering ------------------------------------------------------------------------------
+
+def _scatter_rows(xp, indices, updates, shape, op_name, policy):
+    """`indices` (..., K) and `updates` as (N, K) rows and (N, slice...) values, checked."""
+    k = indices.shape[-1] if indices.ndim else 0
+    lead = indices.shape[:-1]
+    n = len(lead)
+    if updates.shape[:n] != lead or updates.shape[n:] != tuple(shape[k:]):
+        if op_name == "ScatterNd":
+            raise _bad(f"Dimensions [0,{n}) of indices[shape={_dims_text(indices.shape)}] must "
+                       f"match dimensions [0,{n}) of updates[shape={_dims_text(updates.shape)}]")
+        raise _bad(f"Outer dimensions of indices and update must match. Indices shape: "
+                   f"{_dims_text(indices.shape)}, updates shape:{_dims_text(updates.shape)}")
+    rows = indices.reshape(math.prod(lead), k)
+    values = updates.reshape((rows.shape[0],) + tuple(shape[k:]))
+    valid = _nd_valid(xp, rows, shape)
+    if not valid.all():
+        if policy != "IGNORE":
+            raise _bad(f"{_bad_row_text(xp, valid, indices)} does not index into shape "
+                       f"{_dims_text(shape)}")
+        rows, values = rows[valid], values[valid]
+    return tuple(rows[:, j] for j in builtins.range(k)), values
+
+
+def _scatter_into(xp, out, index, values, how):
+    if how == "update":
+        out[index] = values  # with duplicates, the last update wins
+    else:
+        getattr(xp, how).at(out, index, values)
+    return out
+
+
+def _scatter_nd_kernel(xp, indices, updates, shape, bad_indices_policy):
+    index, values = _scatter_rows(xp, indices, updates, shape, "ScatterNd",
+                                  bad_indices_policy)
+    out = xp.zeros(shape, updates.dtype)
+    return _scatter_into(xp, out, index, values, "logical_or" if updates.dtype == bool else "add")
+
+
+_SCATTER_ND = register("ScatterNd", _scatter_nd_kernel,
+                       lambda indices, updates, shape, **_: (TensorShape(shape), updates.dtype),
+                       tied=())
+
+
+def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
+    """Scatters `updates` into zeros of `shape` at `indices`; duplicate indices add up.
+
+    >>> scatter_nd([[0], [2], [0]], [1, 2, 3], [4])
+    <tf.Tensor: shape=(4,), dtype=int32, numpy=array([4, 0, 2, 0], dtype=int32)>
+    """
+    indices, updates = as_tensor(indices), as_tensor(updates)
+    _check_index_dtype("ScatterNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
+    return dispatch(_SCATTER_ND, (indices, updates),
+                    {"shape": _ints(shape, "ScatterNd", "Tindices"),
+                     "bad_indices_policy": _policy(bad_indices_policy)}, name)
+
+
+def _tensor_scatter_kernel(how, op_name):
+    def kernel(xp, tensor, indices, updates, bad_indices_policy):
+        index, values = _scatter_rows(xp, indices, updates, tensor.shape, op_name,
+                                      bad_indices_policy)
+        return _scatter_into(xp, tensor.copy(), index, values, how)
+    return kernel
+
+
+def _tensor_scatter(public_name, op_name, how, dtypes, doc):
+    """Registers `op_name` and returns its public function ``fn(tensor, indices, updates)``."""
+    op = register(op_name, _tensor_scatter_kernel(how, op_name),
+                  lambda tensor, *_, **__: (tensor.shape, tensor.dtype), tied=(0, 2),
+                  dtypes=dtypes)
+
+    def fn(tensor, indices, updates, bad_indices_policy="", name=None):
+        indices = as_tensor(indices)
+        _check_index_dtype(op_name, "Tindices", indices, (_d.int16, _d.int32, _d.int64))
+        tensor, updates = _matching([tensor, updates])
+        return dispatch(op, (tensor, indices, updates),
+                        {"bad_indices_policy": _policy(bad_indices_policy)}, name)
+    fn.__name__ = fn.__qualname__ = public_name
+    fn.__doc__ = doc
+    return fn
+
+
+tensor_scatter_nd_add = _tensor_scatter(
+    "tensor_scatter_nd_add", "TensorScatterAdd", "add", NUMBER, """
+    Adds `updates` into a copy of `tensor` at `indices` (duplicates add up).
+
+    >>> tensor_scatter_nd_add([1, 2, 3], [[0], [0]], [5, 5])
+    <tf.Tensor: shape=(3,), dtype=int32, numpy=array([11,  2,  3], dtype=int32)>
+    """)
+tensor_scatter_nd_sub = _tensor_scatter(
+    "tensor_scatter_nd_sub", "TensorScatterSub", "subtract", NUMBER,
+    "Subtracts `updates` from a copy of `tensor` at `indices`.")
+tensor_scatter_nd_max = _tensor_scatter(
+    "tensor_scatter_nd_max", "TensorScatterMax", "maximum", REAL,
+    "Element-wise max of a copy of `tensor` and `updates` at `indices`.")
+tensor_scatter_nd_min = _tensor_scatter(
+    "tensor_scatter_nd_min", "TensorScatterMin", "minimum", REAL,
+    "Element-wise min of a copy of `tensor` and `updates` at `indices`.")
+_tensor_scatter_nd_update = _tensor_scatter("tensor_scatter_nd_update", "TensorScatterUpdate",
+                                            "update", ANY, None)
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+    """A copy of `tensor` with `updates` written at `indices` (the last duplicate wins).
+
+    >>> tensor_scatter_nd_update([1, 2, 3], [[1]], [9])
+    <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 9, 3], dtype=int32)>
+    """
+    return _tensor_scatter_nd_update(tensor, indices, updates, name=name)
+
+
+# -- selection -------------------------------------------------------------------------------
+
+def _where_kernel(xp, condition):
+    if condition.ndim == 0:
+        raise _bad("WhereOp : Unhandled input dimensions: 0")
+    return xp.argwhere(condition).astype(xp.int64, copy=False)
+
+
+_WHERE = register("Where", _where_kernel,
+                  lambda x: (TensorShape([None, x.shape.rank]), _d.int64),
+                  dtypes=NUMBER_BOOL, not_differentiable="integer output")
+
+
+def _select_kernel(xp, condition, x, y):
+    try:
+        return xp.where(condition, x, y)
+    except ValueError:
+        raise _bad(f"condition {_dims_text(condition.shape)}, then {_dims_text(x.shape)}, and "
+                   f"else {_dims_text(y.shape)} must be broadcastable") from None
+
+
+def _select_rule(condition, x, y):
+    shape = shape_rules.broadcast_shapes(condition.shape, x.shape, "SelectV2")
+    return shape_rules.broadcast_shapes(shape, y.shape, "SelectV2"), x.dtype
+
+
+_SELECT = register("SelectV2", _select_kernel, _select_rule, tied=(1, 2))
+
+
+def where(condition, x=None, y=None, name=None):
+    """`x` where `condition` is True, else `y` (broadcast); or, with `condition` alone,
+    the int64 coordinates of its True (non-zero) elements.
+
+    >>> where([True, False], [1, 2], [3, 4])
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 4], dtype=int32)>
+    >>> where([True, False, True])
+    <tf.Tensor: shape=(2, 1), dtype=int64, numpy=
+    array([[0],
+           [2]])>
+    """
+    if x is None and y is None:
+        return dispatch(_WHERE, (as_tensor(condition),), name=name)
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    condition = convert_to_tensor(condition, _d.bool)
+    x, y = _matching([x, y])
+    return dispatch(_SELECT, (condition, x, y), name=name)
+
+
+def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
+    """The elements (or slices) of `tensor` where the k-D `mask` is True, flattened over
+    the masked dimensions `axis` .. `axis + k`.
+
+    >>> boolean_mask([[1, 2], [3, 4]], [True, False])
+    <tf.Tensor: shape=(1, 2), dtype=int32, numpy=array([[1, 2]], dtype=int32)>
+    """
+    tensor, mask = as_tensor(tensor), as_tensor(mask)
+    k = mask.shape.rank
+    if k == 0:
+        raise ValueError("mask cannot be scalar.")
+    axis = 0 if axis is None else _int(axis)
+    axis = _axis_in(axis, tensor.shape.rank)
+    masked = tensor.shape[axis:axis + k]
+    if not masked.is_compatible_with(mask.shape):
+        raise ValueError(f"Shapes {masked} and {mask.shape} are incompatible")
+    dims = tensor.shape.as_list()
+    flat = None if None in masked else math.prod(masked)
+    tensor = reshape(tensor, dims[:axis] + [-1 if flat is None else flat] + dims[axis + k:])
+    indices = squeeze(where(reshape(mask, [-1])), axis=[1])
+    return gather(tensor, indices, axis=axis, name=name)
+
+
+# -- slicing ---------------------------------------------------------------------------------
+
+def _slice_kernel(xp, x, begin, size):
+    if len(begin) != x.ndim or len(size) != x.ndim:
+        raise _bad(f"Expected begin and size arguments to be 1-D tensors of size {x.ndim}, "
+                   f"but got shapes [{len(begin)}] and [{len(size)}] instead.")
+    index = []
+    for i, (b, s, n) in enumerate(zip(begin, size, x.shape)):
+        if not 0 <= b <= n:
+            raise _bad(f"Expected begin[{i}] in [0, {n}], but got {b}")
+        if s == -1:
+            s = n - b
+        if not 0 <= s <= n - b:
+            raise _bad(f"Expected size[{i}] in [0, {n - b}], but got {s}")
+        index.append(builtins.slice(b, b + s))
+    return x[(*index, Ellipsis)]  # with an Ellipsis NumPy returns a view, never a scalar
+
+
+def _slice_rule(x, begin, size):
+    if x.shape.rank is None:
+        return unknown_shape(len(size)), x.dtype
+    return TensorShape([(None if n is None else n - b) if s == -1 else s
+                        for b, s, n in zip(begin, size, x.shape)]), x.dtype
+
+
+_SLICE = register("Slice", _slice_kernel, _slice_rule, tied=())
+
+
+def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
+    """The slice of `input_` of `size` starting at `begin` (size -1: to the end).
+
+    >>> slice([[1, 2, 3], [4, 5, 6]], [1, 0], [-1, 2])
+    <tf.Tensor: shape=(1, 2), dtype=int32, numpy=array([[4, 5]], dtype=int32)>
+    """
+    return dispatch(_SLICE, (as_tensor(input_),), {"begin": _ints(begin, "Slice", "Index"),
+                                                   "size": _ints(size, "Slice", "Index")}, name)
+
+
+# -- shapes ----------------------------------------------------------------------------------
+
+_SHAPE_TYPES = (_d.int32, _d.int64)
+
+
+def _out_type(out_type, op_name):
+    out_type = _d.int32 if out_type is None else _d.as_dtype(out_type)
+    if out_type not in _SHAPE_TYPES:
+        raise _op_error(op_name, f"Value for attr 'out_type' of {kernel_type_name(out_type)} is "
+                                 f"not in the list of allowed values: int32, int64")
+    return out_type
+
+
+_SHAPE = register("Shape", lambda xp, x, out_type: xp.asarray(x.shape, out_type.as_numpy_dtype),
+                  lambda x, out_type: (TensorShape([x.shape.rank]), out_type), tied=(),
+                  not_differentiable="shape")
+_SHAPE_N = register("ShapeN", lambda xp, *xs, out_type: tuple(
+    xp.asarray(x.shape, out_type.as_numpy_dtype) for x in xs),
+    lambda *xs, out_type: [(TensorShape([x.shape.rank]), out_type) for x in xs],
+    multi=True, tied=(), not_differentiable="shape")
+_SIZE = register("Size", lambda xp, x, out_type: xp.asarray(x.size, out_type.as_numpy_dtype),
+                 lambda x, out_type: (TensorShape([]), out_type), tied=(),
+                 not_differentiable="shape")
+_RANK = register("Rank", lambda xp, x: xp.asarray(x.ndim, xp.int32),
+                 lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape")
+
+
+def shape(input, out_type=None, name=None):
+    """The shape of `input` as a 1-D int32 (or `out_type`) tensor.
+
+    >>> shape([[1, 2, 3]])
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 3], dtype=int32)>
+    """
+    return dispatch(_SHAPE, (as_tensor(input),), {"out_type": _out_type(out_type, "Shape")},
+                    name)
+
+
+def shape_n(input, out_type=_d.int32, name=None):
+    """The shapes of a list of tensors.
+
+    >>> shape_n([[1, 2], 3])[0]
+    <tf.Tensor: shape=(1,), dtype=int32, numpy=array([2], dtype=int32)>
+    """
+    tensors = [as_tensor(t) for t in input]
+    return list(dispatch(_SHAPE_N, tensors, {"out_type": _out_type(out_type, "ShapeN")}, name))
+
+
+def size(input, out_type=None, name=None):
+    """The number of elements of `input` as a scalar int32 (or `out_type`) tensor.
+
+    >>> size([[1, 2, 3]])
+    <tf.Tensor: shape=(), dtype=int32, numpy=3>
+    """
+    return dispatch(_SIZE, (as_tensor(input),), {"out_type": _out_type(out_type, "Size")}, name)
+
+
+def rank(input, name=None):
+    """The number of dimensions of `input` as a scalar int32 tensor.
+
+    >>> rank([[1, 2, 3]])
+    <tf.Tensor: shape=(), dtype=int32, numpy=2>
+    """
+    return dispatch(_RANK, (as_tensor(input),), name=name)
+
+
+def broadcast_static_shape(shape_x, shape_y):
+    """The broadcast of two static `TensorShape`s (unknown dims stay unknown).
+
+    >>> broadcast_static_shape(TensorShape([None, 3]), TensorShape([2, 1]))
+    TensorShape([2, 3])
+    """
+    x, y = TensorShape(shape_x), TensorShape(shape_y)
+    try:
+        return shape_rules.broadcast_shapes(x, y)
+    except _InvalidArgument:
+        raise ValueError(f"Incompatible shapes for broadcasting. Two shapes are compatible if "
+                         f"for each dimension pair they are either equal or one of them is 1. "
+                         f"Received: {x} and {y}.") from None
+
+
+def _broadcast_args_kernel(xp, s0, s1):
+    a, b = s0.tolist(), s1.tolist()
+    try:
+        return xp.asarray(np.broadcast_shapes(tuple(a), tuple(b)), s0.dtype)
+    except ValueError:
+        raise _bad(f"Incompatible shapes: {_dims_text(a)} vs. {_dims_text(b)}") from None
+
+
+def _broadcast_args_rule(s0, s1):
+    lengths = [s.shape[0] for s in (s0, s1)]
+    return TensorShape([None if None in lengths else max(lengths)]), s0.dtype
+
+
+_BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args_kernel, _broadcast_args_rule,
+                           tied=(0, 1), dtypes=_SHAPE_TYPES, not_differentiable="shape")
+
+
+def broadcast_dynamic_shape(shape_x, shape_y):
+    """The broadcast of two shapes given as 1-D integer tensors.
+
+    >>> broadcast_dynamic_shape([2, 1], [3])
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 3], dtype=int32)>
+    """
+    return dispatch(_BROADCAST_ARGS, _matching([shape_x, shape_y]))
+
+
+# -- einsum and friends ----------------------------------------------------------------------
+
+_EINSUM_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int32, _d.int64) + COMPLEX
+
+
+def _einsum_parts(equation):
+    """The input subscripts and the output subscript of an explicit equation."""
+    inputs, output = equation.split("->")
+    return inputs.split(","), output
+
+
+def _check_einsum_dims(equation, shapes):
+    """TF's errors for ranks or labelled dimensions that do not agree (NumPy would broadcast)."""
+    subscripts, _ = _einsum_parts(equation)
+    sizes = {}
+    for n, (sub, dims) in enumerate(zip(subscripts, shapes)):
+        if dims is None:
+            continue  # unknown rank: nothing known
+        labels = sub.replace("...", "")
+        if "..." in sub:
+            if len(dims) < len(labels):
+                raise _bad(f"Expected input {n} to have rank at least {len(labels)} but got: "
+                           f"{len(dims)}")
+            before = sub.index("...")
+            dims = dims[:before] + dims[len(dims) - (len(labels) - before):]
+        elif len(dims) != len(labels):
+            raise _bad(f"Expected input {n} to have rank {len(labels)} but got: {len(dims)}")
+        for axis, (label, d) in enumerate(zip(labels, dims)):
+            expected = sizes.setdefault(label, d)
+            if d is not None and expected is not None and d != expected:
+                raise _bad(f"Expected dimension {expected} at axis {axis} of the input shaped "
+                           f"{_dims_text(dims)} but got dimension {d}")
+            if expected is None:
+                sizes[label] = d
+    return sizes
+
+
+def _einsum_kernel(xp, *arrays, equation):
+    _check_einsum_dims(equation, [a.shape for a in arrays])
+    dtype = arrays[0].dtype
+    if dtype.itemsize < 4 and dtype.kind == "f":  # half types: accumulate in float32
+        arrays = [a.astype(xp.float32) for a in arrays]
+    out = xp.einsum(equation, *arrays, optimize=len(arrays) > 1)
+    return xp.asarray(out).astype(dtype, copy=False)
+
+
+def _einsum_rule(*inputs, equation):
+    subscripts, output = _einsum_parts(equation)
+    dtype = inputs[0].dtype
+    if "..." in output and _unknown_rank(*inputs):
+        return unknown_shape(), dtype
+    sizes = _check_einsum_dims(equation, [None if t.shape.rank is None else t.shape.as_list()
+                                          for t in inputs])
+    ellipsis = TensorShape([])
+    if "..." in output:
+        for sub, t in zip(subscripts, inputs):
+            if "..." in sub:
+                n = t.shape.rank - len(sub.replace("...", ""))
+                start = sub.index("...")
+                ellipsis = shape_rules.broadcast_shapes(
+                    ellipsis, TensorShape(t.shape.as_list()[start:start + n]), "Einsum")
+    dims = []
+    for part in output.split("..."):
+        dims.append([sizes.get(label) for label in part])
+    out = dims[0] + (ellipsis.as_list() + dims[1] if len(dims) > 1 else [])
+    return TensorShape(out), dtype
+
+
+_EINSUM = register("Einsum", _einsum_kernel, _einsum_rule, tied="all", dtypes=_EINSUM_TYPES)
+
+
+def _explicit_equation(equation, count):
+    """`equation` without spaces and with its output spelled out, validated."""
+    equation = equation.replace(" ", "")
+    inputs = equation.split("->")[0].split(",")
+    if len(inputs) != count:
+        raise ValueError(f'Got {count} inputs for equation "{equation}", expecting '
+                         f'{len(inputs)}')
+    if "->" not in equation:
+        labels = "".join(inputs).replace(".", "")
+        once = sorted(c for c in set(labels) if labels.count(c) == 1)
+        prefix = "..." if "..." in equation else ""
+        return f"{equation}->{prefix}{''.join(once)}"
+    output = equation.split("->")[1]
+    for label in output.replace(".", ""):
+        if label not in equation.split("->")[0]:
+            raise ValueError(f"Output subscripts contain the label {label} not present in the "
+                             f"input subscripts.")
+    return equation
+
+
+def einsum(equation, *inputs, **kwargs):
+    """Tensor contraction in Einstein summation notation, e.g. ``'ij,jk->ik'``.
+
+    >>> einsum('ij,jk->ik', constant([[1., 2.]]), constant([[3.], [4.]]))
+    <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[11.]], dtype=float32)>
+    """
+    name = kwargs.pop("name", None)
+    kwargs.pop("optimize", None)  # contraction order is NumPy's choice
+    if kwargs:
+        raise TypeError(f"Invalid keyword arguments for this function: "
+                        f"{', '.join(sorted(kwargs))}. Expected: name, optimize")
+    tensors = _matching(inputs)
+    equation = _explicit_equation(equation, len(tensors))
+    return dispatch(_EINSUM, tensors, {"equation": equation}, name)
+
+
+def _tensordot_axes(axes, rank_a, rank_b, a):
+    """The contracted axes of `a` and `b` for tensordot's `axes` argument."""
+    if isinstance(axes, (int, np.integer)) or (is_tensor_like(axes) and
+                                               as_tensor(axes).ndim == 0):
+        n = _int(axes)
+        if n > min(rank_a, rank_b):
+            raise ValueError(f"`axes` must not be larger than the number of dimensions of "
+                             f"tensor {a}.  Received {n}, vs tensor dimensions {rank_a}.")
+        return list(builtins.range(rank_a - n, rank_a)), list(builtins.range(n))
+    pair = [_ints(ax, "Tensordot") for ax in axes]
+    if len(pair) != 2:
+        raise ValueError(f"`axes` must be an integer or have length 2. Received {axes}.")
+    if len(pair[0]) != len(pair[1]):
+        raise ValueError(f"Different number of contraction axes `a` and `b`, {len(pair[0])} "
+                         f"!= {len(pair[1])}.")
+    return [p % rank_a for p in pair[0]], [p % rank_b for p in pair[1]]
+
+
+def tensordot(a, b, axes, name=None):
+    """Sums the products of `a` and `b` over the given axes (an int: the last/first `axes`).
+
+    >>> tensordot(constant([[1., 2.]]), constant([[3.], [4.]]), 1)
+    <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[11.]], dtype=float32)>
+    """
+    a, b = _matching([a, b])
+    ra, rb = a.shape.rank, b.shape.rank
+    axes_a, axes_b = _tensordot_axes(axes, ra, rb, a)
+    letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    sub_a = [next(letters) for _ in builtins.range(ra)]
+    sub_b = [next(letters) for _ in builtins.range(rb)]
+    for i, j in zip(axes_a, axes_b):
+        sub_b[j] = sub_a[i]
+    free = [s for i, s in enumerate(sub_a) if i not in axes_a] + \
+        [s for j, s in enumerate(sub_b) if j not in axes_b]
+    equation = f"{''.join(sub_a)},{''.join(sub_b)}->{''.join(free)}"
+    return dispatch(_EINSUM, (a, b), {"equation": equation}, name)
+
+
+def _search_kernel(side):
+    def kernel(xp, sorted_inputs, values, out_type):
+        if values.ndim == 0 or sorted_inputs.ndim == 0:
+            raise _bad("Input sorted_inputs and values must have rank at least 1")
+        s = sorted_inputs.reshape(math.prod(sorted_inputs.shape[:-1]), sorted_inputs.shape[-1])
+        v = values.reshape(math.prod(values.shape[:-1]), values.shape[-1])
+        if s.shape[0] != v.shape[0]:
+            raise _bad("Leading dim_size of both tensors must match.")
+        return _batched_searchsorted(xp, s, v, side).reshape(values.shape) \
+            .astype(out_type.as_numpy_dtype)
+    return kernel
+
+
+def _batched_searchsorted(xp, s, v, side):
+    """Row-wise searchsorted of (B, M) `v` in the sorted rows of (B, K) `s`, vectorised.
+
+    Values are replaced by their rank among all values, and each row is offset
+    past the previous one, so one flat search serves every row.
+    """
+    if s.shape[0] == 1:
+        return xp.searchsorted(s[0], v[0], side)[None]
+    every = xp.unique(xp.concatenate([s.ravel(), v.ravel()]))
+    rows = xp.arange(s.shape[0])[:, None]
+    offset = rows * (every.size + 1)
+    rank_s = xp.searchsorted(every, s) + offset
+    rank_v = xp.searchsorted(every, v) + offset
+    found = xp.searchsorted(rank_s.ravel(), rank_v.ravel(), side).reshape(v.shape)
+    return found - rows * s.shape[1]
+
+
+def _search_rule(sorted_inputs, values, out_type):
+    return values.shape, out_type
+
+
+_LOWER_BOUND = register("LowerBound", _search_kernel("left"), _search_rule, tied=(0, 1),
+                        dtypes=REAL, not_differentiable="integer output")
+_UPPER_BOUND = register("UpperBound", _search_kernel("right"), _search_rule, tied=(0, 1),
+                        dtypes=REAL, not_differentiable="integer output")
+
+
+def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=None):
+    """Indices at which `values` would be inserted into the sorted innermost rows of
+    `sorted_sequence` to keep them sorted.
+
+    >>> searchsorted([1, 3, 5], [0, 3, 6])
+    <tf.Tensor: shape=(3,), dtype=int32, numpy=array([0, 1, 3], dtype=int32)>
+    """
+    if side not in ("left", "right"):
+        raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` "
+                         f"= '{side}'.")
+    op = _LOWER_BOUND if side == "left" else _UPPER_BOUND
+    sorted_sequence, values = _matching([sorted_sequence, values])
+    return dispatch(op, (sorted_sequence, values),
+                    {"out_type": _out_type(out_type, op.name)}, name)
+
+
+def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
+    """Mask of the first `lengths[i]` positions of each row: ``range(maxlen) < lengths[..., None]``.
+
+    >>> sequence_mask([1, 3], 4)
+    <tf.Tensor: shape=(2, 4), dtype=bool, numpy=
+    array([[ True, False, False, False],
+           [ True,  True,  True, False]])>
+    """
+    lengths = as_tensor(lengths)
+    if maxlen is None:
+        from eagerflow._src.ops.reduction_ops import reduce_max
+        maxlen = reduce_max(lengths)
+    maxlen = as_tensor(maxlen)
+    if maxlen.shape.rank not in (0, None):
+        raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received "
+                         f"`maxlen` = {np.asarray(maxlen).tolist()} with shape "
+                         f"'{tuple(maxlen.shape)}' instead")
+    row = range(maxlen)
+    mask = math_ops.less(row, cast_ops.cast(expand_dims(lengths, -1), maxlen.dtype))
+    return cast_ops.cast(mask, dtype, name=name)
+
+
+def repeat(input, repeats, axis=None, name=None):
+    """Repeats each element (or slice along `axis`) of `input` `repeats` times.
+
+    With `axis=None` the input is flattened first.
+
+    >>> repeat([1, 2], 2)
+    <tf.Tensor: shape=(4,), dtype=int32, numpy=array([1, 1, 2, 2], dtype=int32)>
+    """
+    input = as_tensor(input)
+    if axis is None:
+        input, axis = reshape(input, [-1]), 0
+    axis = _int(axis)
+    ndim = input.shape.rank
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis={axis} out of bounds: expected {-ndim}<=axis<{ndim}")
+    n = input.shape[axis]
+    counts = np.maximum(_static(repeats).astype(np.int64), 0)  # negative counts repeat 0 times
+    if counts.ndim and counts.size not in (1, n):
+        raise ValueError(f"Dimensions {n} and {counts.size} are not compatible")
+    indices = np.repeat(np.arange(n, dtype=np.int64), counts.reshape(-1))
+    return gather(input, from_array(indices), axis=axis, name=name)

@@ -1,0 +1,67 @@
+"""Bitwise operations on integer tensors (`tf.bitwise`).
+
+Shift amounts are clamped to [0, bits - 1] as TensorFlow's kernels do, so shifting
+by the bit width or more (or by a negative amount) is well defined.
+
+>>> bitwise_and(constant([12, 10]), constant([10, 6]))
+<tf.Tensor: shape=(2,), dtype=int32, numpy=array([8, 2], dtype=int32)>
+>>> left_shift(constant([1], int8), constant([9], int8))
+<tf.Tensor: shape=(1,), dtype=int8, numpy=array([-128], dtype=int8)>
+"""
+from eagerflow._src.core.registry import INT, register, same_shape
+from eagerflow._src.ops import shape_rules as rules
+from eagerflow._src.ops.wrappers import binary, name_functions, unary
+
+_NO_GRAD = "bitwise"
+
+
+def _shift(fn_name):
+    """A shift kernel with the amount clamped to [0, bits - 1]."""
+    def kernel(xp, x, y):
+        return getattr(xp, fn_name)(x, xp.clip(y, 0, x.dtype.itemsize * 8 - 1))
+    return kernel
+
+
+def _register_binary(tf_name, kernel):
+    return register(tf_name, kernel, rules.binary, tied=(0, 1), dtypes=INT,
+                    not_differentiable=_NO_GRAD)
+
+
+bitwise_and = binary(_register_binary("BitwiseAnd", "bitwise_and"), """Computes x & y.
+
+    >>> bitwise_and(constant([5], uint8), 3)
+    <tf.Tensor: shape=(1,), dtype=uint8, numpy=array([1], dtype=uint8)>
+    """)
+bitwise_or = binary(_register_binary("BitwiseOr", "bitwise_or"), """Computes x | y.
+
+    >>> bitwise_or(constant([5]), constant([3]))
+    <tf.Tensor: shape=(1,), dtype=int32, numpy=array([7], dtype=int32)>
+    """)
+bitwise_xor = binary(_register_binary("BitwiseXor", "bitwise_xor"), """Computes x ^ y.
+
+    >>> bitwise_xor(constant([5]), constant([3]))
+    <tf.Tensor: shape=(1,), dtype=int32, numpy=array([6], dtype=int32)>
+    """)
+left_shift = binary(_register_binary("LeftShift", _shift("left_shift")), """Computes x << y.
+
+    Bits shifted out are lost; `y` is clamped to [0, bits - 1].
+
+    >>> left_shift(constant([1, 3]), constant([4, 1]))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([16,  6], dtype=int32)>
+    """)
+right_shift = binary(_register_binary("RightShift", _shift("right_shift")), """Computes x >> y.
+
+    Signed tensors shift arithmetically (the sign fills in); `y` is clamped to
+    [0, bits - 1].
+
+    >>> right_shift(constant([-8, 8]), constant([1, 2]))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([-4,  2], dtype=int32)>
+    """)
+invert = unary(register("Invert", "invert", same_shape, dtypes=INT, not_differentiable=_NO_GRAD),
+               """Flips all bits of x (~x).
+
+    >>> invert(constant([0, 5], uint8))
+    <tf.Tensor: shape=(2,), dtype=uint8, numpy=array([255, 250], dtype=uint8)>
+    """)
+
+name_functions(globals())

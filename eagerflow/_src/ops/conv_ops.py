@@ -1,0 +1,780 @@
+"""Convolutions and pooling: a strided window view of the input and one matrix product.
+
+Kernels work on channels-last arrays ``(batch, *spatial, channels)``. `_patches`
+views every output position's window without copying; a convolution turns that
+view into columns once and contracts them with the filter in a single (grouped)
+GEMM; the input gradient scatters its columns back with one loop over kernel
+positions only; the filter gradient is again one GEMM. Depthwise convolution,
+whose per-channel filters are too small for a GEMM, accumulates over kernel
+positions; its gradients are those of a grouped convolution with one input
+channel per group.
+
+>>> x = constant(np.arange(9.0, dtype=np.float32).reshape(1, 3, 3, 1))
+>>> conv2d(x, constant(np.ones((2, 2, 1, 1), np.float32)), 1, "VALID").shape
+TensorShape([1, 2, 2, 1])
+"""
+import itertools
+import math
+
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import FLOAT, register
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops.nn_ops import matching, shape_text, static_ints, widened
+from eagerflow._src.ops.wrappers import as_tensor
+
+_CONV_TYPES = FLOAT + (_d.int32,)
+_MAX_POOL_TYPES = FLOAT + (_d.int8, _d.int16, _d.int32, _d.int64, _d.uint8, _d.uint16)
+_PADDINGS = ("SAME", "VALID", "EXPLICIT")
+
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _unimplemented(message):
+    return errors.UnimplementedError(None, None, message)
+
+
+# ----------------------------------------------------------------------------- geometry
+
+def _channels_first(data_format):
+    return data_format.startswith("NC")
+
+
+def _spatial(values, data_format):
+    """The spatial entries of a per-dimension attr (strides, dilations, ksize, paddings)."""
+    return tuple(values[2:]) if _channels_first(data_format) else tuple(values[1:-1])
+
+
+def _outer(values, data_format):
+    """The batch and channel entries of a per-dimension attr."""
+    return (values[0], values[1]) if _channels_first(data_format) else (values[0], values[-1])
+
+
+def _explicit_pairs(explicit_paddings, rank, data_format):
+    pairs = [tuple(explicit_paddings[2 * i:2 * i + 2]) for i in range(rank)]
+    if len(explicit_paddings) != 2 * rank:
+        raise _invalid(f"explicit_paddings attribute must contain {2 * rank} values, but got: "
+                       f"{len(explicit_paddings)}")
+    if any(p < 0 for p in explicit_paddings):
+        raise _invalid("All elements of explicit_paddings must be nonnegative")
+    if any(_outer(pairs, data_format)[i] != (0, 0) for i in range(2)):
+        raise _invalid("Nonzero explicit padding in the batch or depth dimensions is not "
+                       "supported")
+    return _spatial(pairs, data_format)
+
+
+def _window(sizes, ksize, strides, dilations, padding, pairs=None):
+    """Output sizes and (before, after) paddings of each spatial dim (None where unknown).
+
+    SAME pads so that ``out = ceil(size / stride)``, putting the odd element after;
+    sizes follow ``(size + pads - effective_kernel + stride) / stride`` truncated.
+    """
+    outs, pads = [], []
+    for i, (size, k, s, d) in enumerate(zip(sizes, ksize, strides, dilations)):
+        eff = None if k is None else (k - 1) * d + 1
+        if padding == "EXPLICIT":
+            pad = pairs[i]
+        elif padding == "VALID":
+            pad = (0, 0)
+        elif size is None or eff is None:
+            pad = None
+        else:
+            total = max((-(-size // s) - 1) * s + eff - size, 0)
+            pad = (total // 2, total - total // 2)
+        pads.append(pad)
+        if size is None or pad is None or eff is None:
+            outs.append(None)
+            continue
+        span = size + pad[0] + pad[1] - eff + s
+        out = span // s if span >= 0 else -(-span // s)  # C division truncates toward zero
+        if out < 0:
+            raise _invalid(f"Computed output size would be negative: {out} [input_size: {size}, "
+                           f"effective_filter_size: {eff}, stride: {s}]")
+        outs.append(out)
+    return outs, pads
+
+
+def _check_conv_attrs(strides, dilations, data_format):
+    if any(s != 1 for s in _outer(strides, data_format)):
+        raise _unimplemented("Current implementation does not yet support strides in the batch "
+                             "and depth dimensions.")
+    if any(s < 1 for s in strides):
+        raise _invalid("Row and column strides should be larger than 0.")
+    if any(d != 1 for d in _outer(dilations, data_format)):
+        raise _unimplemented("Current implementation does not yet support dilations in the batch "
+                             "and depth dimensions.")
+    if any(d < 1 for d in dilations):
+        raise _invalid("Dilated rates should be larger than 0.")
+
+
+def _dims(shape):
+    return None if shape.rank is None else list(shape)
+
+
+def _split(dims, nd, data_format):
+    """(leading batch dims, spatial dims, channels) of a data_format-ordered shape."""
+    if _channels_first(data_format):
+        return dims[:-nd - 1], dims[-nd:], dims[-nd - 1]
+    return dims[:-nd - 1], dims[-nd - 1:-1], dims[-1]
+
+
+def _join(lead, spatial, channels, data_format):
+    if _channels_first(data_format):
+        return [*lead, channels, *spatial]
+    return [*lead, *spatial, channels]
+
+
+def _divides(part, whole):
+    return part is None or whole is None or (part > 0 and whole % part == 0)
+
+
+def _conv_geometry(x_dims, w_dims, strides, padding, explicit_paddings, data_format, dilations,
+                   depthwise=False):
+    """Checks a forward convolution; returns (output dims or None, paddings).
+
+    `x_dims`/`w_dims` are lists of ints or None (None itself: unknown rank).
+    The filter is ``(*kernel, in_channels / groups, out_channels)``, or
+    ``(*kernel, in_channels, multiplier)`` when `depthwise`.
+    """
+    nd = len(strides) - 2
+    _check_conv_attrs(strides, dilations, data_format)
+    pairs = (_explicit_pairs(explicit_paddings, nd + 2, data_format)
+             if padding == "EXPLICIT" else None)
+    if x_dims is not None and len(x_dims) < nd + 2:
+        raise _invalid(f"convolution input must be {nd + 2}-dimensional: {shape_text(x_dims)}")
+    if w_dims is not None and len(w_dims) != nd + 2:
+        raise _invalid(f"convolution filter must be {nd + 2}-dimensional: {shape_text(w_dims)}")
+    ksize = [None] * nd if w_dims is None else w_dims[:nd]
+    w_in, w_out = (None, None) if w_dims is None else w_dims[nd:]
+    if x_dims is None:
+        return None, [None] * nd
+    lead, sizes, depth = _split(x_dims, nd, data_format)
+    if depthwise:
+        if None not in (depth, w_in) and depth != w_in:
+            raise _invalid(f"input and filter must have the same depth: {depth} vs {w_in}")
+        channels = None if None in (w_in, w_out) else w_in * w_out
+    else:
+        if not _divides(w_in, depth):
+            raise _invalid(f"input depth must be evenly divisible by filter depth: {depth} vs "
+                           f"{w_in}")
+        groups = None if None in (depth, w_in) else depth // w_in
+        if not _divides(groups, w_out):
+            raise _invalid(f"output depth must be evenly divisible by number of groups: {w_out} "
+                           f"vs {groups}")
+        channels = w_out
+    outs, pads = _window(sizes, ksize, _spatial(strides, data_format),
+                         _spatial(dilations, data_format), padding, pairs)
+    return _join(lead, outs, channels, data_format), pads
+
+
+# ----------------------------------------------------------------------------- array kernels
+
+def _pad(xp, x, pads, value=0):
+    """`x` (batch, *spatial, channels) padded by (before, after) pairs of spatial dims."""
+    if not any(any(p) for p in pads):
+        return x
+    return xp.pad(x, [(0, 0), *pads, (0, 0)], constant_values=value)
+
+
+def _patches(xp, x, ksize, strides, dilations):
+    """A copy-free view ``(batch, *out, *ksize, channels)`` of the windows of padded `x`.
+
+    Windows overlap in memory: the view is only ever read.
+    """
+    n, *sizes, c = x.shape
+    # no window fits when the kernel outgrows the input (TensorFlow's size is then 0)
+    outs = [max((size - (k - 1) * d - 1) // s + 1, 0) for size, k, s, d in
+            zip(sizes, ksize, strides, dilations)]
+    sn, *ss, sc = x.strides
+    return xp.lib.stride_tricks.as_strided(
+        x, (n, *outs, *ksize, c),
+        (sn, *(st * s for st, s in zip(ss, strides)), *(st * d for st, d in zip(ss, dilations)),
+         sc))
+
+
+def _columns(xp, patches, groups):
+    """Windows as GEMM operands ``(groups, positions, window * channels_per_group)``."""
+    nd = (patches.ndim - 2) // 2
+    cg = patches.shape[-1] // groups
+    split = patches.reshape(*patches.shape[:-1], groups, cg)
+    return xp.moveaxis(split, -2, 0).reshape(
+        groups, math.prod(patches.shape[:nd + 1]), math.prod(patches.shape[nd + 1:-1]) * cg)
+
+
+def _grouped_filter(w, groups):
+    """Filter ``(*k, cg, out)`` as ``(groups, window * cg, out / groups)``."""
+    *ksize, cg, out = w.shape
+    w = w.reshape(math.prod(ksize) * cg, groups, out // groups)
+    return w.transpose(1, 0, 2)
+
+
+def _conv(xp, x, w, strides, dilations, pads):
+    """Convolution of channels-last `x` (n, *sizes, c) with `w` (*k, cg, out)."""
+    nd = w.ndim - 2
+    groups = x.shape[-1] // w.shape[-2]
+    patches = _patches(xp, _pad(xp, x, pads), w.shape[:nd], strides, dilations)
+    y = xp.matmul(_columns(xp, patches, groups), _grouped_filter(w, groups))
+    return xp.moveaxis(y, 0, -2).reshape(*patches.shape[:nd + 1], w.shape[-1])
+
+
+def _depthwise(xp, x, w, strides, dilations, pads):
+    """Depthwise convolution of channels-last `x` (n, *sizes, c) with `w` (*k, c, multiplier).
+
+    Each channel has its own tiny filter, too small an inner dimension for a GEMM:
+    the windows are multiplied and accumulated one kernel position at a time.
+    """
+    nd = w.ndim - 2
+    patches = _patches(xp, _pad(xp, x, pads), w.shape[:nd], strides, dilations)
+    y = xp.empty((*patches.shape[:nd + 1], *w.shape[-2:]), x.dtype)
+    lead = (slice(None),) * (nd + 1)
+    for m in range(w.shape[-1]):  # one channel-contiguous accumulation per multiplier
+        acc = xp.zeros(y.shape[:-1], x.dtype)
+        for pos in itertools.product(*map(range, w.shape[:nd])):  # kernel positions only
+            acc += patches[lead + pos] * w[pos + (slice(None), m)]
+        y[..., m] = acc
+    return y.reshape(*y.shape[:-2], -1)  # output channel c * multiplier + m
+
+
+def _conv_input_grad(xp, dy, w, sizes, channels, strides, dilations, pads):
+    """The gradient of `_conv` with respect to its input of spatial `sizes`."""
+    nd = w.ndim - 2
+    ksize, cg = w.shape[:nd], w.shape[-2]
+    groups = channels // cg
+    n, *outs, o = dy.shape
+    dy = xp.moveaxis(dy.reshape(n * math.prod(outs), groups, o // groups), 1, 0)
+    cols = xp.matmul(dy, _grouped_filter(w, groups).transpose(0, 2, 1))
+    cols = xp.moveaxis(cols.reshape(groups, n, *outs, *ksize, cg), 0, -2)
+    padded = [size + b + a for size, (b, a) in zip(sizes, pads)]
+    dx = xp.zeros((n, *padded, groups, cg), dy.dtype)
+    whole = (slice(None),)
+    for pos in itertools.product(*map(range, ksize)):  # kernel positions only
+        region = tuple(slice(p * d, p * d + m * s, s)
+                       for p, d, m, s in zip(pos, dilations, outs, strides))
+        dx[whole + region] += cols[whole * (nd + 1) + pos]
+    crop = tuple(slice(b, b + size) for size, (b, _) in zip(sizes, pads))
+    return dx[whole + crop].reshape(n, *sizes, channels)
+
+
+def _conv_filter_grad(xp, x, dy, filter_shape, strides, dilations, pads):
+    """The gradient of `_conv` with respect to a filter of `filter_shape`: one GEMM."""
+    *ksize, cg, o = filter_shape
+    groups = x.shape[-1] // cg
+    cols = _columns(xp, _patches(xp, _pad(xp, x, pads), ksize, strides, dilations), groups)
+    dy = xp.moveaxis(dy.reshape(cols.shape[1], groups, o // groups), 1, 0)
+    dw = xp.matmul(cols.transpose(0, 2, 1), dy)  # (groups, window * cg, o / groups)
+    return dw.transpose(1, 0, 2).reshape(*ksize, cg, o)
+
+
+def _to_last(xp, x, nd, data_format):
+    """`x` channels-last with its leading batch dims flattened into one."""
+    if _channels_first(data_format):
+        x = xp.moveaxis(x, -nd - 1, -1)
+    return x.reshape(math.prod(x.shape[:-nd - 1]), *x.shape[-nd - 1:])
+
+
+def _from_last(xp, y, lead, nd, data_format):
+    y = y.reshape(*lead, *y.shape[1:])
+    return xp.moveaxis(y, -1, -nd - 1) if _channels_first(data_format) else y
+
+
+def _conv_kernel(depthwise):
+    @widened
+    def kernel(xp, x, w, strides, padding, explicit_paddings, data_format, dilations):
+        _, pads = _conv_geometry(list(x.shape), list(w.shape), strides, padding,
+                                 explicit_paddings, data_format, dilations, depthwise)
+        nd = len(strides) - 2
+        lead = x.shape[:-nd - 1]
+        y = (_depthwise if depthwise else _conv)(
+            xp, _to_last(xp, x, nd, data_format), w, _spatial(strides, data_format),
+            _spatial(dilations, data_format), pads)
+        return _from_last(xp, y, lead, nd, data_format)
+    return kernel
+
+
+def _conv_rule(depthwise):
+    def rule(x, w, strides, padding, explicit_paddings, data_format, dilations):
+        dims, _ = _conv_geometry(_dims(x.shape), _dims(w.shape), strides, padding,
+                                 explicit_paddings, data_format, dilations, depthwise)
+        return TensorShape(dims), x.dtype
+    return rule
+
+
+def _backprop_geometry(name, input_sizes, filter_dims, dy_dims, strides, padding,
+                       explicit_paddings, data_format, dilations):
+    """Checks a convolution backprop against the forward geometry; returns the paddings."""
+    nd = len(strides) - 2
+    try:
+        out_dims, pads = _conv_geometry(input_sizes, filter_dims, strides, padding,
+                                        explicit_paddings, data_format, dilations)
+    except errors.InvalidArgumentError as e:
+        raise _invalid(f"{name}: {e.message}") from None
+    if dy_dims is None or out_dims is None:
+        return pads
+    if len(dy_dims) != len(out_dims):
+        raise _invalid(f"{name}: out_backprop must be {len(out_dims)}-dimensional")
+    lead, outs, depth = _split(out_dims, nd, data_format)
+    _, dy_outs, dy_depth = _split(dy_dims, nd, data_format)
+    if None not in (depth, dy_depth) and depth != dy_depth:
+        raise _invalid(f"{name}: filter and out_backprop must have the same out_depth")
+    ksize = [None] * nd if filter_dims is None else filter_dims[:nd]
+    sizes = _split(input_sizes, nd, data_format)[1]
+    for i, (want, got) in enumerate(zip(outs, dy_outs)):
+        if None not in (want, got) and want != got:
+            axis = i + (2 if _channels_first(data_format) else 1)
+            raise _invalid(
+                f"{name}: Size of out_backprop doesn't match computed: actual = {got}, "
+                f"computed = {want} spatial_dim: {axis} input: {sizes[i]} filter: {ksize[i]} "
+                f"output: {got} stride: {_spatial(strides, data_format)[i]} "
+                f"dilation: {_spatial(dilations, data_format)[i]}")
+    return pads
+
+
+@widened
+def _backprop_input_kernel(xp, w, dy, input_sizes, strides, padding, explicit_paddings,
+                           data_format, dilations):
+    if input_sizes[0] is None:  # a batch unknown when traced: the gradient's own
+        input_sizes = (dy.shape[0], *input_sizes[1:])
+    pads = _backprop_geometry("Conv2DCustomBackpropInput", list(input_sizes), list(w.shape),
+                              list(dy.shape), strides, padding, explicit_paddings, data_format,
+                              dilations)
+    nd = len(strides) - 2
+    lead, sizes, channels = _split(list(input_sizes), nd, data_format)
+    dx = _conv_input_grad(xp, _to_last(xp, dy, nd, data_format), w, sizes, channels,
+                          _spatial(strides, data_format), _spatial(dilations, data_format), pads)
+    return _from_last(xp, dx, lead, nd, data_format)
+
+
+def _backprop_input_rule(w, dy, input_sizes, strides, padding, explicit_paddings, data_format,
+                         dilations):
+    _backprop_geometry("Conv2DCustomBackpropInput", list(input_sizes), _dims(w.shape),
+                       _dims(dy.shape), strides, padding, explicit_paddings, data_format,
+                       dilations)
+    return TensorShape(input_sizes), w.dtype
+
+
+@widened
+def _backprop_filter_kernel(xp, x, dy, filter_sizes, strides, padding, explicit_paddings,
+                            data_format, dilations):
+    pads = _backprop_geometry("Conv2DBackpropFilter", list(x.shape), list(filter_sizes),
+                              list(dy.shape), strides, padding, explicit_paddings, data_format,
+                              dilations)
+    nd = len(strides) - 2
+    return _conv_filter_grad(xp, _to_last(xp, x, nd, data_format),
+                             _to_last(xp, dy, nd, data_format), filter_sizes,
+                             _spatial(strides, data_format), _spatial(dilations, data_format),
+                             pads)
+
+
+def _backprop_filter_rule(x, dy, filter_sizes, strides, padding, explicit_paddings, data_format,
+                          dilations):
+    _backprop_geometry("Conv2DBackpropFilter", _dims(x.shape), list(filter_sizes),
+                       _dims(dy.shape), strides, padding, explicit_paddings, data_format,
+                       dilations)
+    return TensorShape(filter_sizes), x.dtype
+
+
+# ----------------------------------------------------------------------------- pooling
+
+def _pool_geometry(dims, ksize, strides, padding, explicit_paddings, data_format):
+    """Checks a pooling; returns (output dims or None, paddings)."""
+    nd = len(ksize) - 2
+    if ksize[0] != 1 or strides[0] != 1:
+        raise _unimplemented("Pooling is not yet supported on the batch dimension.")
+    if _outer(ksize, data_format)[1] != 1 or _outer(strides, data_format)[1] != 1:
+        raise _unimplemented("Pooling across the depth dimension is not supported.")
+    if any(k < 1 for k in ksize):
+        raise _invalid("Sliding window ksize must be positive. The specified or inferred ksize "
+                       f"is: {','.join(map(str, ksize))}")
+    if any(s < 1 for s in strides):
+        raise _invalid(f"Stride must be > 0, but got {min(strides)}")
+    pairs = (_explicit_pairs(explicit_paddings, nd + 2, data_format)
+             if padding == "EXPLICIT" else None)
+    if dims is None:
+        return None, [None] * nd
+    if len(dims) != nd + 2:
+        raise _invalid(f"input must be {nd + 2}-dimensional: {shape_text(dims)}")
+    lead, sizes, depth = _split(dims, nd, data_format)
+    kspatial = _spatial(ksize, data_format)
+    outs, pads = _window(sizes, kspatial, _spatial(strides, data_format), (1,) * nd, padding,
+                         pairs)
+    return _join(lead, outs, depth, data_format), pads
+
+
+def _valid_counts(xp, sizes, outs, ksize, strides, pads, dtype):
+    """How many real (unpadded) elements each output window covers, shaped (*outs, 1)."""
+    count = 1
+    for axis, (size, out, k, s, (before, _)) in enumerate(zip(sizes, outs, ksize, strides, pads)):
+        start = np.arange(out) * s - before
+        per_dim = np.minimum(start + k, size) - np.maximum(start, 0)
+        count = count * per_dim.reshape((-1,) + (1,) * (len(sizes) - axis - 1))
+    return xp.asarray(count[..., None], dtype)
+
+
+def _max_windows(xp, x, ksize, strides, pads):
+    """The max of each window; windows start from the lowest finite value and skip NaN."""
+    lowest = _d.from_numpy(x.dtype).min
+    if x.dtype.kind not in "iu":
+        x = xp.fmax(x, xp.asarray(lowest, x.dtype))
+    nd = len(ksize)
+    windows = _patches(xp, _pad(xp, x, pads, lowest), ksize, strides, (1,) * nd)
+    return windows.max(tuple(range(nd + 1, 2 * nd + 1)))
+
+
+def _avg_windows(xp, x, ksize, strides, pads):
+    """The mean of each window over its real (unpadded) elements."""
+    nd = len(ksize)
+    windows = _patches(xp, _pad(xp, x, pads), ksize, strides, (1,) * nd)
+    total = windows.sum(tuple(range(nd + 1, 2 * nd + 1)))
+    return total / _valid_counts(xp, x.shape[1:-1], total.shape[1:-1], ksize, strides, pads,
+                                 total.dtype)
+
+
+def _pool_kernel(window_op):
+    def kernel(xp, x, ksize, strides, padding, data_format, explicit_paddings=()):
+        _, pads = _pool_geometry(list(x.shape), ksize, strides, padding, explicit_paddings,
+                                 data_format)
+        nd = len(ksize) - 2
+        y = window_op(xp, _to_last(xp, x, nd, data_format), _spatial(ksize, data_format),
+                      _spatial(strides, data_format), pads)
+        return _from_last(xp, y, x.shape[:-nd - 1], nd, data_format)
+    return kernel
+
+
+def _pool_rule(x, ksize, strides, padding, data_format, explicit_paddings=()):
+    dims, _ = _pool_geometry(_dims(x.shape), ksize, strides, padding, explicit_paddings,
+                             data_format)
+    return TensorShape(dims), x.dtype
+
+
+_CONV2D = register("Conv2D", _conv_kernel(False), _conv_rule(False), tied=(0, 1),
+                   dtypes=_CONV_TYPES)
+_CONV3D = register("Conv3D", _conv_kernel(False), _conv_rule(False), tied=(0, 1), dtypes=FLOAT)
+_DEPTHWISE = register("DepthwiseConv2dNative", _conv_kernel(True), _conv_rule(True),
+                      tied=(0, 1), dtypes=FLOAT)
+_BACKPROP_INPUT = register("Conv2DBackpropInput", _backprop_input_kernel, _backprop_input_rule,
+                           tied=(0, 1), dtypes=_CONV_TYPES)
+_BACKPROP_FILTER = register("Conv2DBackpropFilter", _backprop_filter_kernel,
+                            _backprop_filter_rule, tied=(0, 1), dtypes=FLOAT)
+_MAX_POOL = register("MaxPool", _pool_kernel(_max_windows), _pool_rule, dtypes=_MAX_POOL_TYPES)
+_AVG_POOL = register("AvgPool", widened(_pool_kernel(_avg_windows)), _pool_rule, dtypes=FLOAT)
+_MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows), _pool_rule, dtypes=FLOAT)
+_AVG_POOL3D = register("AvgPool3D", widened(_pool_kernel(_avg_windows)), _pool_rule,
+                       dtypes=FLOAT)
+
+
+# ----------------------------------------------------------------------------- public API
+
+def _sequence(value, n, channels_first, name):
+    """An attr of length n + 2 from an int or a list of 1, n or n + 2 ints."""
+    if value is None:
+        return (1,) * (n + 2)
+    value = static_ints(value)
+    value = [value] if isinstance(value, int) else value
+    if len(value) == n + 2:
+        return tuple(value)
+    if len(value) not in (1, n):
+        raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: "
+                         f"{name}={value} of length {len(value)}")
+    spatial = value * n if len(value) == 1 else value
+    return tuple([1, 1] + spatial if channels_first else [1] + spatial + [1])
+
+
+def _check_choice(attr, value, allowed):
+    if value not in allowed:
+        options = ", ".join(f'"{a}"' for a in allowed)
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr '{attr}' of \"{value}\" is not in the list of allowed "
+                        f"values: {options}")
+
+
+def _padding(padding, rank, allowed=_PADDINGS):
+    """(padding attr, explicit_paddings attr) from "SAME"/"VALID" or a list of pairs."""
+    if isinstance(padding, str):
+        _check_choice("padding", padding, allowed)
+        return padding, ()
+    if "EXPLICIT" not in allowed:
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    padding = static_ints(padding)
+    if len(padding) != rank:
+        raise ValueError(f"When padding is a list, it must be of size {rank}. Received: "
+                         f"padding={padding} of size {len(padding)}")
+    for i, pair in enumerate(padding):
+        if len(pair) != 2:
+            raise ValueError("When `padding` is a list, each element of `padding` must be a "
+                             f"list/tuple of size 2. Received: padding={padding} with element "
+                             f"at index {i} of size {len(pair)}")
+    return "EXPLICIT", tuple(p for pair in padding for p in pair)
+
+
+def _conv_attrs(nd, strides, padding, data_format, dilations, formats):
+    _check_choice("data_format", data_format, formats)
+    first = _channels_first(data_format)
+    padding, explicit = _padding(padding, nd + 2)
+    return {"strides": _sequence(strides, nd, first, "strides"), "padding": padding,
+            "explicit_paddings": explicit, "data_format": data_format,
+            "dilations": _sequence(dilations, nd, first, "dilations")}
+
+
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
+    """Computes a 2-D convolution of `input` (N, H, W, C) with `filters` (kh, kw, C, out).
+
+    `padding` is "SAME", "VALID" or explicit ``[[0, 0], [top, bottom], [left, right],
+    [0, 0]]``; `strides` and `dilations` are ints or lists of 1, 2 or 4 ints. Inputs
+    with more than one leading batch dimension are accepted; `filters` with fewer
+    input channels than `input` make a grouped convolution.
+
+    >>> x = constant(np.ones((1, 4, 4, 1), np.float32))
+    >>> conv2d(x, constant(np.ones((3, 3, 1, 2), np.float32)), 2, "SAME").shape
+    TensorShape([1, 2, 2, 2])
+    """
+    x, w = matching(input, filters)
+    attrs = _conv_attrs(2, strides, padding, data_format, dilations, ("NHWC", "NCHW"))
+    return dispatch(_CONV2D, (x, w), attrs, name=name)
+
+
+def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None, name=None):
+    """Computes a 3-D convolution of `input` (N, D, H, W, C) with `filters` (kd, kh, kw, C, out).
+
+    >>> x = constant(np.ones((1, 3, 3, 3, 1), np.float32))
+    >>> conv3d(x, constant(np.ones((2, 2, 2, 1, 1), np.float32)), [1, 1, 1, 1, 1], "VALID").shape
+    TensorShape([1, 2, 2, 2, 1])
+    """
+    x, w = matching(input, filters)
+    attrs = _conv_attrs(3, strides, padding, data_format, dilations, ("NDHWC", "NCDHW"))
+    return dispatch(_CONV3D, (x, w), attrs, name=name)
+
+
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
+    """Computes a 1-D convolution of `input` (N, W, C) with `filters` (kw, C, out).
+
+    Runs as a 2-D convolution over a height of one, as TensorFlow does.
+
+    >>> x = constant(np.ones((1, 5, 1), np.float32))
+    >>> conv1d(x, constant(np.ones((3, 1, 1), np.float32)), 1, "VALID").shape
+    TensorShape([1, 3, 1])
+    """
+    from eagerflow._src.ops.array_ops import expand_dims, squeeze
+    _check_choice("data_format", data_format, ("NWC", "NCW"))
+    if not isinstance(padding, str):
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    x, w = matching(input, filters)
+    first = data_format == "NCW"
+    axis = -2 if first else -3
+    attrs = _conv_attrs(2, _lift(stride, first, "stride"), padding,
+                        "NCHW" if first else "NHWC", _lift(dilations, first, "dilations"),
+                        ("NHWC", "NCHW"))
+    y = dispatch(_CONV2D, (expand_dims(x, axis), expand_dims(w, 0)), attrs, name=name)
+    return squeeze(y, [axis])
+
+
+def _lift(value, channels_first, name):
+    """A 1-D stride/dilation (int or 1 or 3 ints) as its 2-D attr with a unit height."""
+    if value is None:
+        return None
+    spatial = _sequence(value, 1, channels_first, name)
+    return (1, 1, 1, spatial[2]) if channels_first else (1, 1, spatial[1], 1)
+
+
+def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
+                     name=None):
+    """Convolves each input channel with its own `channel_multiplier` filters.
+
+    `filter` is ``(kh, kw, in_channels, channel_multiplier)``; output channel
+    ``c * channel_multiplier + m`` comes from input channel c and filter m.
+
+    >>> x = constant(np.ones((1, 3, 3, 2), np.float32))
+    >>> depthwise_conv2d(x, constant(np.ones((2, 2, 2, 3), np.float32)), [1, 1, 1, 1],
+    ...                  "VALID").shape
+    TensorShape([1, 2, 2, 6])
+    """
+    x, w = matching(input, filter)
+    attrs = _conv_attrs(2, strides, padding, data_format or "NHWC", dilations,
+                        ("NHWC", "NCHW"))
+    return dispatch(_DEPTHWISE, (x, w), attrs, name=name)
+
+
+def _input_sizes(sizes, x, filters, data_format):
+    """A full input shape from 4 values, or from 2 spatial ones plus `x` and `filters`."""
+    sizes = static_ints(sizes)
+    if len(sizes) == 2:
+        batch = x.shape[0]
+        channels = filters.shape[2]
+        sizes = [batch, channels, *sizes] if _channels_first(data_format) \
+            else [batch, *sizes, channels]
+    if len(sizes) != 4:
+        raise errors.InvalidArgumentError(
+            None, "Conv2DBackpropInput", "Conv2DBackpropInput requires input_sizes to contain 4 "
+            f"values or 2 values, but got: {len(sizes)} [Op:Conv2DBackpropInput]")
+    return tuple(sizes)
+
+
+def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,
+                          padding=None, use_cudnn_on_gpu=True, data_format="NHWC",
+                          dilations=(1, 1, 1, 1), name=None, filters=None):
+    """The gradient of `conv2d` with respect to an input of shape `input_sizes`.
+
+    >>> dy = constant(np.ones((1, 2, 2, 1), np.float32))
+    >>> conv2d_backprop_input([1, 3, 3, 1], constant(np.ones((2, 2, 1, 1), np.float32)), dy,
+    ...                       [1, 1, 1, 1], "VALID").shape
+    TensorShape([1, 3, 3, 1])
+    """
+    w, dy = matching(filters if filter is None else filter, out_backprop)
+    attrs = _conv_attrs(2, strides, padding, data_format, dilations, ("NHWC", "NCHW"))
+    attrs["input_sizes"] = _input_sizes(input_sizes, dy, w, data_format)
+    return dispatch(_BACKPROP_INPUT, (w, dy), attrs, name=name)
+
+
+def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,
+                           use_cudnn_on_gpu=True, data_format="NHWC", dilations=(1, 1, 1, 1),
+                           name=None):
+    """The gradient of `conv2d` with respect to a filter of shape `filter_sizes`.
+
+    >>> x = constant(np.ones((1, 3, 3, 1), np.float32))
+    >>> dy = constant(np.ones((1, 2, 2, 1), np.float32))
+    >>> conv2d_backprop_filter(x, [2, 2, 1, 1], dy, [1, 1, 1, 1], "VALID").shape
+    TensorShape([2, 2, 1, 1])
+    """
+    x, dy = matching(input, out_backprop)
+    attrs = _conv_attrs(2, strides, padding, data_format, dilations, ("NHWC", "NCHW"))
+    attrs["filter_sizes"] = tuple(static_ints(filter_sizes))
+    return dispatch(_BACKPROP_FILTER, (x, dy), attrs, name=name)
+
+
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC",
+                     dilations=None, name=None):
+    """The transpose of `conv2d` (the gradient of `conv2d` with respect to its input).
+
+    `filters` is ``(kh, kw, out_channels, in_channels)``; `output_shape` has 4 values
+    or the 2 spatial ones.
+
+    >>> x = constant(np.ones((1, 2, 2, 1), np.float32))
+    >>> conv2d_transpose(x, constant(np.ones((3, 3, 1, 1), np.float32)), [1, 4, 4, 1], 2).shape
+    TensorShape([1, 4, 4, 1])
+    """
+    return conv2d_backprop_input(output_shape, filters, input, strides, padding,
+                                 data_format=data_format, dilations=dilations, name=name)
+
+
+def _pool(op, input, ksize, strides, padding, data_format, nd, formats, name):
+    x = as_tensor(input)
+    _check_choice("data_format", data_format, formats)
+    first = _channels_first(data_format)
+    padding, explicit = _padding(padding, nd + 2,
+                                 _PADDINGS if op is _MAX_POOL else _PADDINGS[:2])
+    attrs = {"ksize": _sequence(ksize, nd, first, "ksize"),
+             "strides": _sequence(strides, nd, first, "strides"), "padding": padding,
+             "data_format": data_format}
+    if padding == "EXPLICIT":
+        attrs["explicit_paddings"] = explicit
+    return dispatch(op, (x,), attrs, name=name)
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
+    """Max over each window of a 4-D `input`; SAME padding never wins a maximum.
+
+    >>> x = constant(np.arange(16.0, dtype=np.float32).reshape(1, 4, 4, 1))
+    >>> max_pool2d(x, 2, 2, "VALID").numpy().ravel()
+    array([ 5.,  7., 13., 15.], dtype=float32)
+    """
+    return _pool(_MAX_POOL, input, ksize, strides, padding, data_format, 2, ("NHWC", "NCHW"),
+                 name)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
+    """Mean over each window of a 4-D `input`; SAME windows average their real elements only.
+
+    >>> x = constant(np.arange(16.0, dtype=np.float32).reshape(1, 4, 4, 1))
+    >>> avg_pool2d(x, 2, 2, "VALID").numpy().ravel()
+    array([ 2.5,  4.5, 10.5, 12.5], dtype=float32)
+    """
+    return _pool(_AVG_POOL, input, ksize, strides, padding, data_format, 2, ("NHWC", "NCHW"),
+                 name)
+
+
+def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
+    """Max over each window of a 5-D `input`.
+
+    >>> max_pool3d(constant(np.ones((1, 4, 4, 4, 1), np.float32)), 2, 2, "SAME").shape
+    TensorShape([1, 2, 2, 2, 1])
+    """
+    return _pool(_MAX_POOL3D, input, ksize, strides, padding, data_format, 3,
+                 ("NDHWC", "NCDHW"), name)
+
+
+def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
+    """Mean over each window of a 5-D `input`.
+
+    >>> avg_pool3d(constant(np.ones((1, 4, 4, 4, 1), np.float32)), 2, 2, "SAME").shape
+    TensorShape([1, 2, 2, 2, 1])
+    """
+    return _pool(_AVG_POOL3D, input, ksize, strides, padding, data_format, 3,
+                 ("NDHWC", "NCDHW"), name)
+
+
+def _pool1d(pool2d, input, ksize, strides, padding, data_format, name):
+    """A 1-D pooling run as a 2-D one over a height of one, as TensorFlow does."""
+    from eagerflow._src.ops.array_ops import expand_dims, squeeze
+    _check_choice("data_format", data_format, ("NWC", "NCW"))
+    first = data_format == "NCW"
+    axis = -2 if first else -3
+    if not isinstance(padding, str):  # the unit height gets no padding
+        padding = [*padding[:axis + 4], (0, 0), *padding[axis + 4:]]
+    y = pool2d(expand_dims(as_tensor(input), axis), _lift(ksize, first, "ksize"),
+               _lift(strides, first, "strides"), padding, "NCHW" if first else "NHWC", name)
+    return squeeze(y, [axis])
+
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    """Max over each window of a 3-D `input` (N, W, C).
+
+    >>> max_pool1d(constant(np.ones((1, 5, 2), np.float32)), 2, 2, "SAME").shape
+    TensorShape([1, 3, 2])
+    """
+    return _pool1d(max_pool2d, input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    """Mean over each window of a 3-D `input` (N, W, C).
+
+    >>> avg_pool1d(constant(np.ones((1, 5, 2), np.float32)), 2, 2, "SAME").shape
+    TensorShape([1, 3, 2])
+    """
+    return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format, name)
+
+
+_BY_RANK = {3: (max_pool1d, avg_pool1d, "NWC"), 4: (max_pool2d, avg_pool2d, "NHWC"),
+            5: (max_pool3d, avg_pool3d, "NDHWC")}
+
+
+def _pool_by_rank(average, input, ksize, strides, padding, data_format, name):
+    x = as_tensor(input)
+    rank = x.shape.rank
+    if rank not in _BY_RANK:
+        raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: input.shape={x.shape} "
+                         f"of rank {rank}.")
+    max_fn, avg_fn, default = _BY_RANK[rank]
+    fn = avg_fn if average else max_fn
+    return fn(x, ksize, strides, padding, data_format or default, name)
+
+
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """Max pooling of a 3-D, 4-D or 5-D `input` (1, 2 or 3 spatial dims, by rank).
+
+    >>> max_pool(constant(np.ones((1, 4, 4, 1), np.float32)), 2, 2, "VALID").shape
+    TensorShape([1, 2, 2, 1])
+    """
+    return _pool_by_rank(False, input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """Average pooling of a 3-D, 4-D or 5-D `input` (1, 2 or 3 spatial dims, by rank).
+
+    >>> avg_pool(constant(np.ones((1, 4, 4, 1), np.float32)), 2, 2, "VALID").shape
+    TensorShape([1, 2, 2, 1])
+    """
+    return _pool_by_rank(True, input, ksize, strides, padding, data_format, name)

@@ -1,0 +1,878 @@
+"""Linear algebra: matmul, decompositions, solvers, norms and diagonal/band helpers.
+
+Kernels run on stacks of matrices (the last two dimensions); NumPy's `linalg`
+(or CuPy's) does the numerical work, half-precision inputs computing in
+float32. Errors carry the messages TensorFlow gives for the same inputs.
+
+>>> matmul(constant([[1.0, 2.0]]), constant([[3.0], [4.0]]))
+<tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[11.]], dtype=float32)>
+"""
+import ml_dtypes
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import NUMBER, NUMBER_BOOL, register, same_shape
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.ops import math_ops
+from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.shape_rules import broadcast_shapes, normalize_axis
+from eagerflow._src.ops.wrappers import as_tensor
+
+_HALF = frozenset({np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)})
+# TF's type lists: LAPACK-backed ops take half/float/double/complex.
+_LAPACK = (_d.float16, _d.float32, _d.float64, _d.complex64, _d.complex128)
+_MATMUL_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int32, _d.int64, _d.uint8,
+                 _d.uint16, _d.uint32, _d.uint64, _d.complex64, _d.complex128)
+_BATCH_MATMUL_TYPES = _MATMUL_TYPES + (_d.int16,)
+_NO_ATTRS = {}
+
+
+def _fmt(shape):
+    """A shape as TensorFlow prints it in messages: ``[2,3]``."""
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _adjoint(xp, x):
+    """The conjugate transpose of a stack of matrices."""
+    x = xp.swapaxes(x, -1, -2)
+    return xp.conj(x) if x.dtype.kind == "c" else x
+
+
+def _single_or_wider(fn):
+    """`fn` computing half-precision inputs in float32 (LAPACK has no half types), cast back."""
+    def kernel(xp, *arrays, **attrs):
+        dtype = arrays[0].dtype
+        if dtype not in _HALF:
+            return fn(xp, *arrays, **attrs)
+        out = fn(xp, *(a.astype(xp.float32) for a in arrays), **attrs)
+        if isinstance(out, tuple):
+            return tuple(o.astype(dtype) for o in out)
+        return out.astype(dtype)
+    kernel.__name__ = fn.__name__
+    return kernel
+
+
+# -- shape-rule helpers --------------------------------------------------------------------
+
+def _min(a, b):
+    return None if a is None or b is None else min(a, b)
+
+
+def _batch(shape):
+    """The batch part of a matrix stack's shape (all but the last two dims)."""
+    return unknown_shape() if shape.rank is None else shape[:-2]
+
+
+def _matrix(shape, adjoint=False):
+    """(rows, cols) of the matrices in `shape` (None when unknown), after an optional adjoint."""
+    if shape.rank is None or shape.rank < 2:
+        return None, None
+    rows, cols = shape[-2], shape[-1]
+    return (cols, rows) if adjoint else (rows, cols)
+
+
+def _with_matrix(batch, rows, cols):
+    return unknown_shape() if batch.rank is None else batch.concatenate(TensorShape([rows, cols]))
+
+
+def _with_vector(batch, n):
+    return unknown_shape() if batch.rank is None else batch.concatenate(TensorShape([n]))
+
+
+# -- matmul ---------------------------------------------------------------------------------
+
+def _check_rank2(a, b):
+    if a.ndim != b.ndim:
+        raise _invalid(f"In[0] and In[1] has different ndims: {_fmt(a.shape)} vs. {_fmt(b.shape)}")
+    if a.ndim != 2:
+        raise _invalid(f"In[0] and In[1] ndims must be == 2: {a.ndim}")
+
+
+def _size_incompatible(a, b):
+    return _invalid(f"Matrix size-incompatible: In[0]: {_fmt(a.shape)}, In[1]: {_fmt(b.shape)}")
+
+
+def _product(xp, a, b, x, y):
+    """``x @ y`` (operands `a`, `b` after transposition) in `a`'s dtype.
+
+    Size mismatches surface from the product itself so the common case pays for no checks.
+    """
+    try:
+        out = xp.matmul(x, y)
+    except ValueError:
+        raise _size_incompatible(a, b) from None
+    if out.dtype is not a.dtype:  # bfloat16 products come back as float32
+        out = out.astype(a.dtype, copy=False)
+    return out
+
+
+def _matmul_kernel(xp, a, b, transpose_a=False, transpose_b=False):
+    if a.ndim != 2 or b.ndim != 2:
+        _check_rank2(a, b)
+    return _product(xp, a, b, a.T if transpose_a else a, b.T if transpose_b else b)
+
+
+def _batch_matmul_kernel(xp, a, b, adj_x=False, adj_y=False):
+    for i, t in enumerate((a, b)):
+        if t.ndim < 2:
+            raise _invalid(f"In[{i}] ndims must be >= 2: {t.ndim}")
+    try:
+        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except ValueError:
+        raise _invalid(f"In[0] and In[1] must have compatible batch dimensions: {_fmt(a.shape)} "
+                       f"vs. {_fmt(b.shape)}") from None
+    return _product(xp, a, b, _adjoint(xp, a) if adj_x else a, _adjoint(xp, b) if adj_y else b)
+
+
+def _batch_matmul_v3_kernel(xp, a, b, adj_x=False, adj_y=False, Tout=None):
+    out = np.dtype(Tout.as_numpy_dtype)
+    return _batch_matmul_kernel(xp, a.astype(out), b.astype(out), adj_x, adj_y)
+
+
+def _matmul_rule(a, b, transpose_a=False, transpose_b=False, **_):
+    return TensorShape([_matrix(a.shape, transpose_a)[0], _matrix(b.shape, transpose_b)[1]]), \
+        a.dtype
+
+
+def _batch_matmul_rule(a, b, adj_x=False, adj_y=False, Tout=None, **_):
+    dtype = Tout or a.dtype
+    if a.shape.rank is None or b.shape.rank is None:
+        return unknown_shape(), dtype
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2], "BatchMatMulV2")
+    return _with_matrix(batch, _matrix(a.shape, adj_x)[0], _matrix(b.shape, adj_y)[1]), dtype
+
+
+_MATMUL = register("MatMul", _matmul_kernel, _matmul_rule, tied=(0, 1), dtypes=_MATMUL_TYPES)
+_BATCH_MATMUL = register("BatchMatMulV2", _batch_matmul_kernel, _batch_matmul_rule, tied=(0, 1),
+                         dtypes=_BATCH_MATMUL_TYPES)
+# Mixed input types with an explicit output type (int8 x int8 -> int32).
+_BATCH_MATMUL_V3 = register("BatchMatMulV3", _batch_matmul_v3_kernel, _batch_matmul_rule,
+                            tied=())
+
+
+def _check_flags(transpose, adjoint, which):
+    if transpose and adjoint:
+        raise ValueError(f"Only one of `transpose_{which}` and `adjoint_{which}` can be True. "
+                         f"Received `transpose_{which}`={transpose}, `adjoint_{which}`={adjoint}.")
+
+
+def _batched(a, b):
+    """True when TF's matmul takes the batched op: a rank above 2, or unknown."""
+    ra, rb = a.ndim, b.ndim
+    return ra is None or rb is None or ra > 2 or rb > 2
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
+           name=None):
+    """Multiplies matrix `a` by matrix `b` (stacks of matrices broadcast their batch dims).
+
+    `transpose_*` transposes, `adjoint_*` conjugate-transposes an operand first;
+    the sparsity and `grad_*` hints are accepted and ignored.
+
+    >>> matmul(constant([[1, 2], [3, 4]]), constant([[1, 0], [0, 1]]), transpose_a=True)
+    <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
+    array([[1, 3],
+           [2, 4]], dtype=int32)>
+    """
+    if type(a) is EagerTensor and type(b) is EagerTensor and a._data.ndim == 2 == b._data.ndim \
+            and not (transpose_a or transpose_b or adjoint_a or adjoint_b or output_type):
+        return dispatch(_MATMUL, (a, b), _NO_ATTRS, name)  # the common case, kept thin
+    a = as_tensor(a)
+    if not isinstance(b, Tensor):
+        b = convert_to_tensor(b, dtype_hint=a.dtype)
+    _check_flags(transpose_a, adjoint_a, "a")
+    _check_flags(transpose_b, adjoint_b, "b")
+    if output_type is not None and _d.as_dtype(output_type) != a.dtype:
+        return dispatch(_BATCH_MATMUL_V3, (a, b), {"adj_x": transpose_a or adjoint_a,
+                                                   "adj_y": transpose_b or adjoint_b,
+                                                   "Tout": _d.as_dtype(output_type)}, name)
+    conjugates = a.dtype.is_complex and (adjoint_a or adjoint_b)
+    if not _batched(a, b) and not conjugates:
+        attrs = {"transpose_a": transpose_a or adjoint_a, "transpose_b": transpose_b or adjoint_b}
+        return dispatch(_MATMUL, (a, b), attrs, name)
+    # The batched op only conjugate-transposes: plain transposes of complex matrices go first.
+    if a.dtype.is_complex and transpose_a:
+        a, transpose_a = matrix_transpose(a), False
+    if a.dtype.is_complex and transpose_b:
+        b, transpose_b = matrix_transpose(b), False
+    attrs = {"adj_x": transpose_a or adjoint_a, "adj_y": transpose_b or adjoint_b}
+    return dispatch(_BATCH_MATMUL, (a, b), attrs, name)
+
+
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
+           name=None):
+    """Multiplies matrix `a` by vector `b`: ``matmul(a, b[..., None])[..., 0]``.
+
+    >>> matvec(constant([[1.0, 2.0], [3.0, 4.0]]), constant([1.0, 1.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([3., 7.], dtype=float32)>
+    """
+    from eagerflow._src.ops.array_ops import expand_dims, squeeze
+    a = as_tensor(a)
+    b = expand_dims(as_tensor(b), -1)
+    return squeeze(matmul(a, b, transpose_a=transpose_a, adjoint_a=adjoint_a), -1, name=name)
+
+
+def matrix_transpose(a, name="matrix_transpose", conjugate=False):
+    """Transposes the last two dimensions of `a` (conjugating too when `conjugate`).
+
+    >>> matrix_transpose(constant([[1, 2, 3]])).shape
+    TensorShape([3, 1])
+    """
+    from eagerflow._src.ops.array_ops import transpose
+    a = as_tensor(a)
+    rank = a.shape.rank
+    if rank is None:
+        raise ValueError("matrix_transpose needs `a` to have a known rank.")
+    if rank < 2:
+        raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = "
+                         f"{np.asarray(a) if isinstance(a, EagerTensor) else a} with shape: "
+                         f"{a.shape}")
+    perm = list(range(rank - 2)) + [rank - 1, rank - 2]
+    return transpose(a, perm, conjugate=conjugate, name=name)
+
+
+def adjoint(matrix, name=None):
+    """The conjugate transpose of the last two dimensions of `matrix`.
+
+    >>> adjoint(constant([[1j, 2]]))
+    <tf.Tensor: shape=(2, 1), dtype=complex128, numpy=
+    array([[0.-1.j],
+           [2.-0.j]])>
+    """
+    return matrix_transpose(matrix, name=name or "adjoint", conjugate=True)
+
+
+# -- square-matrix ops ----------------------------------------------------------------------
+
+def _check_matrix(x, square=True):
+    if x.ndim < 2:
+        raise _invalid(f"Input tensor 0 must have rank >= 2, got {x.ndim}")
+    if square and x.shape[-1] != x.shape[-2]:
+        raise _invalid("Input matrix must be square.")
+
+
+def _inverse(xp, x, adjoint=False):
+    _check_matrix(x)
+    if adjoint:
+        x = _adjoint(xp, x)
+    try:
+        return xp.linalg.inv(x)
+    except np.linalg.LinAlgError:
+        raise _invalid("Input is not invertible.") from None
+
+
+def _determinant(xp, x):
+    _check_matrix(x)
+    return xp.linalg.det(x).astype(x.dtype, copy=False)
+
+
+def _log_determinant(xp, x):
+    _check_matrix(x)
+    sign, logabs = xp.linalg.slogdet(x)
+    return sign.astype(x.dtype, copy=False), logabs.astype(x.dtype)  # complex stays complex
+
+
+def _cholesky(xp, x):
+    """Lower Cholesky factors (only the lower triangle is read); NaN where not positive definite."""
+    _check_matrix(x)
+    try:
+        return xp.linalg.cholesky(x)
+    except np.linalg.LinAlgError:
+        # Rare path: factor each matrix alone to find the failing ones.
+        flat = x.reshape((-1,) + x.shape[-2:])
+        return xp.stack([_cholesky_or_nan(xp, m) for m in flat]).reshape(x.shape)
+
+
+def _cholesky_or_nan(xp, m):
+    try:
+        return xp.linalg.cholesky(m)
+    except np.linalg.LinAlgError:
+        lower = xp.tril(xp.ones(m.shape, bool))
+        return xp.where(lower, xp.asarray(xp.nan, m.dtype), xp.zeros((), m.dtype))
+
+
+def _eigh(xp, x, compute_v=True):
+    _check_matrix(x)
+    if not compute_v:
+        return xp.linalg.eigvalsh(x).astype(x.dtype), xp.zeros((0,), x.dtype)
+    e, v = xp.linalg.eigh(x)
+    return e.astype(x.dtype), v  # eigenvalues take the input's type, complex included
+
+
+def _qr(xp, x, full_matrices=False):
+    _check_matrix(x, square=False)
+    return tuple(xp.linalg.qr(x, mode="complete" if full_matrices else "reduced"))
+
+
+def _svd(xp, x, full_matrices=False, compute_uv=True):
+    _check_matrix(x, square=False)
+    if not compute_uv:
+        empty = xp.zeros((0,), x.dtype)
+        return xp.linalg.svd(x, compute_uv=False), empty, empty
+    u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
+    return s, u, _adjoint(xp, vh)  # TF's order (s, u, v), and v rather than v^H
+
+
+def _det_rule(x, **_):
+    return _batch(x.shape), x.dtype
+
+
+def _slogdet_rule(x, **_):
+    return [(_batch(x.shape), x.dtype)] * 2
+
+
+def _eigh_rule(x, compute_v=True, **_):
+    n = _matrix(x.shape)[1]
+    v = x.shape if compute_v else TensorShape([0])
+    return [(_with_vector(_batch(x.shape), n), x.dtype), (v, x.dtype)]
+
+
+def _qr_rule(x, full_matrices=False, **_):
+    m, n = _matrix(x.shape)
+    k = m if full_matrices else _min(m, n)
+    batch = _batch(x.shape)
+    return [(_with_matrix(batch, m, k), x.dtype), (_with_matrix(batch, k, n), x.dtype)]
+
+
+def _svd_rule(x, full_matrices=False, compute_uv=True, **_):
+    m, n = _matrix(x.shape)
+    batch = _batch(x.shape)
+    s = (_with_vector(batch, _min(m, n)), x.dtype.real_dtype)
+    if not compute_uv:
+        return [s, (TensorShape([0]), x.dtype), (TensorShape([0]), x.dtype)]
+    ku, kv = (m, n) if full_matrices else (_min(m, n), _min(m, n))
+    return [s, (_with_matrix(batch, m, ku), x.dtype), (_with_matrix(batch, n, kv), x.dtype)]
+
+
+_INVERSE = register("MatrixInverse", _single_or_wider(_inverse), same_shape, dtypes=_LAPACK)
+_DETERMINANT = register("MatrixDeterminant", _single_or_wider(_determinant), _det_rule,
+                        dtypes=_LAPACK)
+_LOG_DETERMINANT = register("LogMatrixDeterminant", _single_or_wider(_log_determinant),
+                            _slogdet_rule, multi=True, dtypes=_LAPACK)
+_CHOLESKY = register("Cholesky", _single_or_wider(_cholesky), same_shape, dtypes=_LAPACK)
+_EIGH = register("SelfAdjointEigV2", _single_or_wider(_eigh), _eigh_rule, multi=True,
+                 dtypes=_LAPACK)
+_QR = register("Qr", _single_or_wider(_qr), _qr_rule, multi=True, dtypes=_LAPACK)
+_SVD = register("Svd", _single_or_wider(_svd), _svd_rule, multi=True, dtypes=_LAPACK)
+
+
+def inv(input, adjoint=False, name=None):
+    """The inverse of each square matrix in `input` (of its adjoint when `adjoint`).
+
+    >>> inv(constant([[2.0, 0.0], [0.0, 4.0]]))
+    <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[0.5 , 0.  ],
+           [0.  , 0.25]], dtype=float32)>
+    """
+    return dispatch(_INVERSE, (as_tensor(input),), {"adjoint": bool(adjoint)}, name)
+
+
+def det(input, name=None):
+    """The determinant of each square matrix in `input`.
+
+    >>> det(constant([[1.0, 2.0], [3.0, 4.0]]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=-2.0>
+    """
+    return dispatch(_DETERMINANT, (as_tensor(input),), _NO_ATTRS, name)
+
+
+def slogdet(input, name=None):
+    """Sign and log of the absolute determinant of each square matrix: ``(sign, log_abs_det)``.
+
+    >>> sign, logabs = slogdet(constant([[0.0, 1.0], [1.0, 0.0]]))
+    >>> float(sign), float(logabs)
+    (-1.0, 0.0)
+    """
+    return dispatch(_LOG_DETERMINANT, (as_tensor(input),), _NO_ATTRS, name)
+
+
+def cholesky(input, name=None):
+    """The lower Cholesky factor of each Hermitian positive-definite matrix in `input`.
+
+    Only the lower triangle is read; matrices that are not positive definite give NaN.
+
+    >>> cholesky(constant([[4.0, 2.0], [2.0, 5.0]]))
+    <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[2., 0.],
+           [1., 2.]], dtype=float32)>
+    """
+    return dispatch(_CHOLESKY, (as_tensor(input),), _NO_ATTRS, name)
+
+
+def eigh(tensor, name=None):
+    """Eigen-decomposition of self-adjoint matrices: ``(e, v)``, eigenvalues ascending.
+
+    Only the lower triangle is read.
+
+    >>> e, v = eigh(constant([[2.0, 1.0], [1.0, 2.0]]))
+    >>> np.round(e.numpy(), 4)
+    array([1., 3.], dtype=float32)
+    """
+    return dispatch(_EIGH, (as_tensor(tensor),), {"compute_v": True}, name)
+
+
+def eigvalsh(tensor, name=None):
+    """The eigenvalues of self-adjoint matrices, ascending.
+
+    >>> np.round(eigvalsh(constant([[2.0, 1.0], [1.0, 2.0]])).numpy(), 4)
+    array([1., 3.], dtype=float32)
+    """
+    return dispatch(_EIGH, (as_tensor(tensor),), {"compute_v": False}, name)[0]
+
+
+def qr(input, full_matrices=False, name=None):
+    """QR decomposition of each matrix in `input`: ``(q, r)``.
+
+    >>> q, r = qr(constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+    >>> q.shape, r.shape
+    (TensorShape([3, 2]), TensorShape([2, 2]))
+    """
+    return dispatch(_QR, (as_tensor(input),), {"full_matrices": bool(full_matrices)}, name)
+
+
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    """Singular values (and vectors) of each matrix: ``s``, or ``(s, u, v)`` with a = u s v^H.
+
+    >>> s, u, v = svd(constant([[3.0, 0.0], [0.0, 4.0]]))
+    >>> s
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([4., 3.], dtype=float32)>
+    """
+    s, u, v = dispatch(_SVD, (as_tensor(tensor),), {"full_matrices": bool(full_matrices),
+                                                    "compute_uv": bool(compute_uv)}, name)
+    return (s, u, v) if compute_uv else s
+
+
+# -- solvers --------------------------------------------------------------------------------
+
+def _check_solve(matrix, rhs, square=True):
+    """TF's checks of the (unbroadcast) linear-system ops MatrixSolve and MatrixSolveLs."""
+    if matrix.ndim < 2:
+        raise _invalid(f"Input tensor 0 must have rank >= 2, got {matrix.ndim}")
+    if matrix.ndim != rhs.ndim:
+        raise _invalid("All input tensors must have the same rank.")
+    if matrix.shape[:-2] != rhs.shape[:-2]:
+        raise _invalid("All input tensors must have the same outer dimensions.")
+    if square and matrix.shape[-1] != matrix.shape[-2]:
+        raise _invalid("First input (lhs) must be a square matrix.")
+    if matrix.shape[-2] != rhs.shape[-2]:
+        raise _invalid("Input matrix and rhs are incompatible.")
+
+
+def _solve(xp, matrix, rhs, adjoint=False):
+    _check_solve(matrix, rhs)
+    if adjoint:
+        matrix = _adjoint(xp, matrix)
+    try:
+        return xp.linalg.solve(matrix, rhs)
+    except np.linalg.LinAlgError:
+        raise _invalid("Input matrix is not invertible.") from None
+
+
+def _solve_ls(xp, matrix, rhs):
+    """Minimum-norm least squares (the exact path of `lstsq(fast=False)`)."""
+    _check_solve(matrix, rhs, square=False)
+    return xp.matmul(xp.linalg.pinv(matrix), rhs)
+
+
+def _check_triangular(matrix, rhs, lower, adjoint):
+    for i, t in enumerate((matrix, rhs)):
+        if t.ndim < 2:
+            raise _invalid(f"In[{i}] ndims must be >= 2: {t.ndim}")
+    n, m = matrix.shape[-2:]
+    if n != m:
+        raise _invalid(f"In[0] matrices in the last dimensions must be square ({m} =/= {n})")
+    if rhs.shape[-2] != n:
+        raise _invalid(f"In[0] mismatch In[1] shape: {n} vs. {rhs.shape[-2]}: "
+                       f"{_fmt(matrix.shape)} {_fmt(rhs.shape)} {int(lower)} {int(adjoint)}")
+    try:
+        return np.broadcast_shapes(matrix.shape[:-2], rhs.shape[:-2])
+    except ValueError:
+        raise _invalid(f"In[0] and In[1] must have compatible batch dimensions: "
+                       f"{_fmt(matrix.shape)} vs. {_fmt(rhs.shape)}") from None
+
+
+def _triangular_solve(xp, matrix, rhs, lower=True, adjoint=False):
+    batch = _check_triangular(matrix, rhs, lower, adjoint)
+    t = xp.tril(matrix) if lower else xp.triu(matrix)
+    if adjoint:
+        t = _adjoint(xp, t)
+    try:
+        return xp.linalg.solve(t, rhs)  # batch dims broadcast
+    except np.linalg.LinAlgError:  # a zero on the diagonal: inf/nan as TF gives, no error
+        return _substitute(xp, t, rhs, batch, lower != adjoint)
+
+
+def _substitute(xp, t, rhs, batch, lower):
+    """Row-by-row forward (or back) substitution through triangular `t`."""
+    n = t.shape[-1]
+    x = xp.zeros(batch + rhs.shape[-2:], xp.result_type(t, rhs))
+    with np.errstate(all="ignore"):
+        for i in (range(n) if lower else range(n - 1, -1, -1)):
+            done = xp.matmul(t[..., i, :][..., None, :], x)[..., 0, :]  # unsolved rows are 0
+            x[..., i, :] = (rhs[..., i, :] - done) / t[..., i, i][..., None]
+    return x
+
+
+def _solve_rule(matrix, rhs, **_):
+    return rhs.shape, matrix.dtype
+
+
+def _solve_ls_rule(matrix, rhs, **_):
+    return _with_matrix(_batch(matrix.shape), _matrix(matrix.shape)[1], _matrix(rhs.shape)[1]), \
+        matrix.dtype
+
+
+def _triangular_rule(matrix, rhs, **_):
+    if matrix.shape.rank is None or rhs.shape.rank is None:
+        return unknown_shape(), matrix.dtype
+    batch = broadcast_shapes(matrix.shape[:-2], rhs.shape[:-2], "MatrixTriangularSolve")
+    return _with_matrix(batch, *_matrix(rhs.shape)), matrix.dtype
+
+
+_SOLVE = register("MatrixSolve", _single_or_wider(_solve), _solve_rule, tied=(0, 1),
+                  dtypes=_LAPACK)
+_SOLVE_LS = register("MatrixSolveLs", _single_or_wider(_solve_ls), _solve_ls_rule, tied=(0, 1),
+                     dtypes=_LAPACK)
+_TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangular_solve),
+                             _triangular_rule, tied=(0, 1), dtypes=(_d.bfloat16,) + _LAPACK)
+
+
+def solve(matrix, rhs, adjoint=False, name=None):
+    """Solves ``matrix @ x = rhs`` (``adjoint(matrix) @ x = rhs`` when `adjoint`).
+
+    >>> solve(constant([[2.0, 0.0], [0.0, 4.0]]), constant([[2.0], [2.0]]))
+    <tf.Tensor: shape=(2, 1), dtype=float32, numpy=
+    array([[1. ],
+           [0.5]], dtype=float32)>
+    """
+    return dispatch(_SOLVE, (as_tensor(matrix), as_tensor(rhs)), {"adjoint": bool(adjoint)}, name)
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """Solves a triangular system; only the `lower` (or upper) triangle of `matrix` is read.
+
+    Batch dimensions broadcast; a zero on the diagonal gives inf/nan, not an error.
+
+    >>> triangular_solve(constant([[1.0, 9.0], [2.0, 1.0]]), constant([[1.0], [1.0]]))
+    <tf.Tensor: shape=(2, 1), dtype=float32, numpy=
+    array([[ 1.],
+           [-1.]], dtype=float32)>
+    """
+    return dispatch(_TRIANGULAR_SOLVE, (as_tensor(matrix), as_tensor(rhs)),
+                    {"lower": bool(lower), "adjoint": bool(adjoint)}, name)
+
+
+def cholesky_solve(chol, rhs, name=None):
+    """Solves ``A x = rhs`` given the lower Cholesky factor `chol` of A.
+
+    >>> cholesky_solve(constant([[2.0, 0.0], [0.0, 2.0]]), constant([[4.0], [8.0]]))
+    <tf.Tensor: shape=(2, 1), dtype=float32, numpy=
+    array([[1.],
+           [2.]], dtype=float32)>
+    """
+    y = triangular_solve(chol, rhs, lower=True, adjoint=False)
+    return triangular_solve(chol, y, lower=True, adjoint=True, name=name)
+
+
+def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
+    """Least-squares solutions of ``matrix @ x = rhs``.
+
+    `fast` solves the (regularized) normal equations through a Cholesky
+    factorization; otherwise the minimum-norm solution is computed exactly
+    and `l2_regularizer` is ignored, as TensorFlow does.
+
+    >>> x = lstsq(constant([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), constant([[1.0], [2.0], [3.0]]))
+    >>> np.round(x.numpy(), 4).tolist()
+    [[1.0], [2.0]]
+    """
+    matrix, rhs = as_tensor(matrix), as_tensor(rhs)
+    if not fast:
+        return dispatch(_SOLVE_LS, (matrix, rhs), _NO_ATTRS, name)
+    m, n = _matrix(matrix.shape)
+    if m is None or n is None or m >= n:  # overdetermined: (A^H A + l2 I) x = A^H b
+        gram = _regularized(matmul(matrix, matrix, adjoint_a=True), l2_regularizer, n)
+        return cholesky_solve(cholesky(gram), matmul(matrix, rhs, adjoint_a=True), name=name)
+    # underdetermined: x = A^H (A A^H + l2 I)^-1 b
+    gram = _regularized(matmul(matrix, matrix, adjoint_b=True), l2_regularizer, m)
+    return matmul(matrix, cholesky_solve(cholesky(gram), rhs), adjoint_a=True, name=name)
+
+
+def _regularized(gram, l2_regularizer, n):
+    if isinstance(l2_regularizer, (int, float)) and l2_regularizer == 0:
+        return gram
+    eye = convert_to_tensor(np.eye(n, dtype=gram.dtype.as_numpy_dtype))
+    return math_ops.add(gram, math_ops.multiply(as_tensor(l2_regularizer, gram.dtype), eye))
+
+
+# -- diagonals and bands --------------------------------------------------------------------
+
+def _diag_size(length, k, num_rows, num_cols):
+    """(rows, cols) of the matrices holding diagonal `k` of `length`, as MatrixDiagV3 sizes them."""
+    if length is None:
+        return (None if num_rows < 0 else num_rows), (None if num_cols < 0 else num_cols)
+    min_rows, min_cols = length + max(-k, 0), length + max(k, 0)
+    if num_rows < 0 and num_cols < 0:
+        num_rows = num_cols = max(min_rows, min_cols)
+    elif num_rows < 0:
+        num_rows = min_rows
+    elif num_cols < 0:
+        num_cols = min_cols
+    if num_rows < min_rows:
+        raise _invalid("The number of rows is too small.")
+    if num_cols < min_cols:
+        raise _invalid("The number of columns is too small.")
+    if num_rows != min_rows and num_cols != min_cols:
+        raise _invalid("The number of rows or columns is not consistent with the specified "
+                       "d_lower, d_upper, and diagonal.")
+    return num_rows, num_cols
+
+
+def _matrix_diag(xp, diagonal, k=0, num_rows=-1, num_cols=-1, padding_value=0):
+    if diagonal.ndim < 1:
+        raise _invalid(f"diagonal must be at least 1-dim, received shape: {_fmt(diagonal.shape)}")
+    length = diagonal.shape[-1]
+    rows, cols = _diag_size(length, k, num_rows, num_cols)
+    out = xp.full(diagonal.shape[:-1] + (rows, cols), padding_value, diagonal.dtype)
+    i = xp.arange(length)
+    out[..., i + max(-k, 0), i + max(k, 0)] = diagonal
+    return out
+
+
+def _matrix_diag_part(xp, x, k=0):
+    if x.ndim < 2:
+        raise _invalid(f"input must be at least 2-dim, received shape: {_fmt(x.shape)}")
+    rows, cols = x.shape[-2:]
+    if k != 0 and not -rows < k < cols:
+        raise _invalid(f"lower_diag_index is out of bound: {k}. It must be between {-rows} and "
+                       f"{cols}")
+    return xp.diagonal(x, offset=k, axis1=-2, axis2=-1).copy()
+
+
+def _band_part(xp, x, num_lower, num_upper):
+    if x.ndim < 2:
+        raise _invalid(f"input must be at least 2-dim, received shape: {_fmt(x.shape)}")
+    rows, cols = x.shape[-2:]
+    if num_lower > rows:
+        raise _invalid(f"num_lower must be negative or less or equal to number of rows ({rows}) "
+                       f"got: {num_lower}")
+    if num_upper > cols:
+        raise _invalid(f"num_upper must be negative or less or equal to number of columns "
+                       f"({cols}) got: {num_upper}")
+    below = xp.arange(rows)[:, None] - xp.arange(cols)[None, :]  # i - j
+    keep = xp.ones((rows, cols), bool)
+    if num_lower >= 0:
+        keep &= below <= num_lower
+    if num_upper >= 0:
+        keep &= -below <= num_upper
+    return xp.where(keep, x, xp.zeros((), x.dtype))
+
+
+def _tensor_diag(xp, x):
+    if x.ndim < 1:
+        raise _invalid(f"Input must be at least rank 1, got {x.ndim}")
+    n = x.size
+    out = xp.zeros((n, n), x.dtype)
+    out[xp.arange(n), xp.arange(n)] = x.reshape(-1)
+    return out.reshape(x.shape * 2)
+
+
+def _tensor_diag_part(xp, x):
+    half = x.ndim // 2
+    if x.ndim % 2:
+        raise _invalid(f"The rank of the tensor should be even and positive, got shape "
+                       f"{_fmt(x.shape)}")
+    for i in range(half):
+        if x.shape[i] != x.shape[i + half]:
+            raise _invalid(f"Invalid shape {_fmt(x.shape)}: dimensions {i} and {i + half} do not "
+                           f"match.")
+    n = int(np.prod(x.shape[:half], dtype=np.int64))
+    return xp.diagonal(x.reshape(n, n)).reshape(x.shape[:half])
+
+
+def _matrix_diag_rule(d, k=0, num_rows=-1, num_cols=-1, **_):
+    if d.shape.rank is None:
+        return unknown_shape(), d.dtype
+    return _with_matrix(d.shape[:-1], *_diag_size(d.shape[-1], k, num_rows, num_cols)), d.dtype
+
+
+def _matrix_diag_part_rule(x, k=0, **_):
+    rows, cols = _matrix(x.shape)
+    length = None if rows is None or cols is None else max(0, min(rows + min(k, 0),
+                                                                  cols - max(k, 0)))
+    return _with_vector(_batch(x.shape), length), x.dtype
+
+
+def _tensor_diag_rule(x, **_):
+    return (unknown_shape() if x.shape.rank is None else x.shape.concatenate(x.shape)), x.dtype
+
+
+def _tensor_diag_part_rule(x, **_):
+    rank = x.shape.rank
+    return (unknown_shape() if rank is None else x.shape[:rank // 2]), x.dtype
+
+
+_MATRIX_DIAG = register("MatrixDiagV3", _matrix_diag, _matrix_diag_rule, dtypes=NUMBER_BOOL)
+_MATRIX_DIAG_PART = register("MatrixDiagPartV3", _matrix_diag_part, _matrix_diag_part_rule,
+                             dtypes=NUMBER_BOOL)
+_BAND_PART = register("MatrixBandPart", _band_part, same_shape, dtypes=NUMBER_BOOL)
+_TENSOR_DIAG = register("Diag", _tensor_diag, _tensor_diag_rule, dtypes=NUMBER)
+_TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_rule,
+                             dtypes=NUMBER)
+
+
+def _single_k(k):
+    """Diagonal offset `k` as an int; ranges of diagonals (k=(lo, hi)) are not supported."""
+    if isinstance(k, (tuple, list)):
+        if len(k) == 2 and int(k[0]) == int(k[1]):
+            return int(k[0])
+        raise errors.UnimplementedError(None, None, "Ranges of diagonals (k=(lo, hi)) are not "
+                                        "supported; pass a single diagonal offset.")
+    return int(k)
+
+
+def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
+         align="RIGHT_LEFT"):
+    """Batched matrices with `diagonal` on diagonal `k` and `padding_value` elsewhere.
+
+    >>> diag(constant([1, 2]))
+    <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
+    array([[1, 0],
+           [0, 2]], dtype=int32)>
+    """
+    diagonal = as_tensor(diagonal)
+    attrs = {"k": _single_k(k), "num_rows": int(num_rows), "num_cols": int(num_cols),
+             "padding_value": np.asarray(padding_value).item()}
+    return dispatch(_MATRIX_DIAG, (diagonal,), attrs, name)
+
+
+def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):
+    """Diagonal `k` of each matrix in `input`.
+
+    >>> diag_part(constant([[1, 2], [3, 4]]))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 4], dtype=int32)>
+    """
+    return dispatch(_MATRIX_DIAG_PART, (as_tensor(input),), {"k": _single_k(k)}, name)
+
+
+def band_part(input, num_lower, num_upper, name=None):
+    """Keeps `num_lower` sub- and `num_upper` superdiagonals (negative: all), zeroing the rest.
+
+    >>> band_part(constant([[1, 2], [3, 4]]), 0, -1)
+    <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
+    array([[1, 2],
+           [0, 4]], dtype=int32)>
+    """
+    return dispatch(_BAND_PART, (as_tensor(input),),
+                    {"num_lower": int(num_lower), "num_upper": int(num_upper)}, name)
+
+
+def tensor_diag(diagonal, name=None):
+    """A tensor of rank 2k with `diagonal` (rank k) on its diagonal.
+
+    >>> tensor_diag(constant([1, 2])).shape
+    TensorShape([2, 2])
+    """
+    return dispatch(_TENSOR_DIAG, (as_tensor(diagonal),), _NO_ATTRS, name)
+
+
+def tensor_diag_part(input, name=None):
+    """The diagonal of a rank-2k tensor: ``out[i..] = input[i.., i..]``.
+
+    >>> tensor_diag_part(constant([[1, 2], [3, 4]]))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 4], dtype=int32)>
+    """
+    return dispatch(_TENSOR_DIAG_PART, (as_tensor(input),), _NO_ATTRS, name)
+
+
+def trace(x, name=None):
+    """The sum of the main diagonal of each matrix in `x`.
+
+    >>> trace(constant([[1, 2], [3, 4]]))
+    <tf.Tensor: shape=(), dtype=int32, numpy=5>
+    """
+    from eagerflow._src.ops.reduction_ops import reduce_sum
+    return reduce_sum(diag_part(x), axis=-1, name=name)
+
+
+# -- norms ----------------------------------------------------------------------------------
+
+def _norm_axis(axis):
+    """`axis` as None, a 1-tuple (vector norm) or a 2-tuple (matrix norm)."""
+    if axis is None:
+        return None
+    if isinstance(axis, int) and not isinstance(axis, bool):
+        return (axis,)
+    if isinstance(axis, (tuple, list)) and len(axis) == 2 and \
+            all(isinstance(a, int) for a in axis) and axis[0] != axis[1]:
+        return tuple(axis)
+    raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got "
+                     f"{axis}")
+
+
+def _check_ord(ord, is_matrix):
+    number = isinstance(ord, (int, float, np.number)) and not isinstance(ord, bool)
+    if is_matrix:
+        if not (ord in ("euclidean", "fro") if isinstance(ord, str) else
+                number and ord in (1, 2, np.inf)):
+            raise ValueError(f"'ord' must be a supported matrix norm in "
+                             f"['euclidean', 'fro', 1, 2, inf], got {ord}")
+    elif not (ord == "euclidean" if isinstance(ord, str) else number and ord > 0):
+        raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
+
+
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
+    """Vector norms (over `axis`, or all elements) and matrix norms (over a pair of axes).
+
+    `ord`: 'euclidean' (= 'fro' for matrices), 1, 2, inf, or any p > 0 for vectors.
+    Euclidean norms keep a complex input's dtype, as TensorFlow does.
+
+    >>> norm(constant([3.0, 4.0]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
+    >>> norm(constant([[1.0, -2.0], [3.0, 4.0]]), ord=1, axis=[0, 1])
+    <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
+    """
+    from eagerflow._src.ops.reduction_ops import reduce_max, reduce_sum
+    axis = _norm_axis(axis)
+    is_matrix = axis is not None and len(axis) == 2
+    _check_ord(ord, is_matrix)
+    x = as_tensor(tensor)
+    keepdims = bool(keepdims)
+    if isinstance(ord, str) or (ord == 2 and not is_matrix):
+        # sqrt(sum(x * conj(x))): for complex x, |x|^2 cast back keeps the result complex
+        squares = math_ops.square(x) if not x.dtype.is_complex else \
+            cast(math_ops.square(math_ops.abs(x)), x.dtype)
+        return math_ops.sqrt(reduce_sum(squares, axis, keepdims=keepdims), name=name)
+    if is_matrix and ord == 2:
+        return _spectral_norm(x, axis, keepdims)
+    magnitude = math_ops.abs(x)
+    if is_matrix:  # ord 1: the largest column sum; inf: the largest row sum
+        summed = axis[0] if ord == 1 else axis[1]
+        return reduce_max(reduce_sum(magnitude, summed, keepdims=True), axis, keepdims=keepdims)
+    if ord == np.inf:
+        return reduce_max(magnitude, axis, keepdims=keepdims)
+    if ord == 1:
+        return reduce_sum(magnitude, axis, keepdims=keepdims)
+    total = reduce_sum(math_ops.pow(magnitude, ord), axis, keepdims=keepdims)
+    return math_ops.pow(total, 1.0 / ord, name=name)
+
+
+def _spectral_norm(x, axis, keepdims):
+    """The largest singular value of the matrices spanning the two `axis` dims."""
+    from eagerflow._src.ops.array_ops import expand_dims, transpose
+    from eagerflow._src.ops.reduction_ops import reduce_max
+    rank = x.shape.rank
+    pair = normalize_axis(axis, rank, "Max")  # sorted; the pair's order leaves s unchanged
+    perm = [i for i in range(rank) if i not in pair] + list(pair)
+    largest = reduce_max(svd(transpose(x, perm), compute_uv=False), -1)
+    for a in pair if keepdims else ():
+        largest = expand_dims(largest, a)
+    return largest

@@ -1,0 +1,629 @@
+"""Neural-network ops: activations, softmax, losses, normalization, dropout and lookups.
+
+Ops with a kernel of their own (`Relu`, `Softmax`, `SoftmaxCrossEntropyWithLogits`, ...)
+are registered under TensorFlow's names; the rest (`gelu`, `moments`, `dropout`,
+`batch_normalization`, ...) are composites of registered ops, as in TensorFlow,
+so their gradients come from the ops they use.
+
+>>> relu(constant([-1.0, 2.0]))
+<tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
+"""
+import numbers
+
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import FLOAT, NUMBER, REAL, register, same_shape
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.ops import math_ops
+from eagerflow._src.ops import shape_rules as rules
+from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.wrappers import as_tensor, name_functions, unary
+
+_HALF_TYPES = (np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def widened(kernel):
+    """A kernel running in float32 for 16-bit float inputs, cast back to their dtype.
+
+    Every 16-bit float input is widened; each output is cast to the first input's dtype.
+    """
+    def run(xp, *arrays, **attrs):
+        dtype = arrays[0].dtype
+        if dtype not in _HALF_TYPES:
+            return kernel(xp, *arrays, **attrs)
+        out = kernel(xp, *(a.astype(xp.float32) if a.dtype in _HALF_TYPES else a
+                           for a in arrays), **attrs)
+        if isinstance(out, tuple):
+            return tuple(o.astype(dtype) for o in out)
+        return out.astype(dtype)
+    return run
+
+
+def shape_text(dims):
+    """Dims as kernels print them in messages: ``[2,3]`` (``?`` for unknown)."""
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def static_ints(value):
+    """A Python int or (nested) list of ints from an int, sequence, shape or eager tensor."""
+    if isinstance(value, Tensor):
+        value = value.numpy().tolist()
+    if isinstance(value, TensorShape):
+        value = value.as_list()
+    if isinstance(value, (list, tuple)):
+        return [static_ints(v) for v in value]
+    return int(value)
+
+
+def matching(*values):
+    """`values` as tensors of one dtype, converted as TensorFlow converts an op's inputs.
+
+    The dtype of the first tensor among `values` (else of the first value converted)
+    is imposed on the others; a value that cannot take it raises TypeError.
+    """
+    dtype = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+    out = []
+    for v in values:
+        t = as_tensor(v, None if isinstance(v, Tensor) else dtype)
+        dtype = dtype or t.dtype
+        out.append(t)
+    return out
+
+
+# ----------------------------------------------------------------------------- activations
+
+def _relu(xp, x):
+    return xp.maximum(x, xp.zeros((), x.dtype))
+
+
+def _relu6(xp, x):
+    return xp.minimum(xp.maximum(x, xp.zeros((), x.dtype)), xp.asarray(6, x.dtype))
+
+
+def _leaky_relu(xp, x, alpha):
+    return xp.where(x > 0, x, x * xp.asarray(alpha, x.dtype))
+
+
+def _elu(xp, x):
+    # expm1 of the non-positive part only: no overflow on large inputs
+    return xp.where(x > 0, x, xp.expm1(xp.minimum(x, xp.zeros((), x.dtype))))
+
+
+def _selu(xp, x):
+    negative = xp.asarray(_SELU_ALPHA, x.dtype) * xp.expm1(xp.minimum(x, xp.zeros((), x.dtype)))
+    return xp.asarray(_SELU_SCALE, x.dtype) * xp.where(x > 0, x, negative)
+
+
+def _softsign(xp, x):
+    return x / (1 + xp.abs(x))
+
+
+_RELU = register("Relu", _relu, same_shape, dtypes=REAL)
+_RELU6 = register("Relu6", _relu6, same_shape, dtypes=REAL)
+_LEAKY_RELU = register("LeakyRelu", _leaky_relu, same_shape, dtypes=FLOAT)
+_ELU = register("Elu", _elu, same_shape, dtypes=FLOAT)
+_SELU = register("Selu", _selu, same_shape, dtypes=FLOAT)
+_SOFTSIGN = register("Softsign", _softsign, same_shape, dtypes=FLOAT)
+
+relu = unary(_RELU, """Computes max(features, 0) element-wise.
+
+    >>> relu(constant([-1, 2]))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 2], dtype=int32)>
+    """)
+relu6 = unary(_RELU6, """Computes min(max(features, 0), 6) element-wise.
+
+    >>> relu6(constant([-1.0, 3.0, 8.0]))
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0., 3., 6.], dtype=float32)>
+    """)
+elu = unary(_ELU, """Computes features if > 0 else exp(features) - 1.
+
+    >>> elu(constant([-1.0, 2.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.63212055,  2.        ], dtype=float32)>
+    """)
+selu = unary(_SELU, """Computes scale * (features if > 0 else alpha * (exp(features) - 1)).
+
+    >>> selu(constant([0.0, 1.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.       , 1.0507009], dtype=float32)>
+    """)
+softsign = unary(_SOFTSIGN, """Computes features / (abs(features) + 1).
+
+    >>> softsign(constant([-1.0, 3.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5 ,  0.75], dtype=float32)>
+    """)
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """Computes features if > 0 else alpha * features; integers are computed as float32.
+
+    >>> leaky_relu(constant([-1.0, 2.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.2,  2. ], dtype=float32)>
+    """
+    x = as_tensor(features)
+    if x.dtype.is_integer:
+        x = cast(x, _d.float32)
+    if isinstance(alpha, Tensor) or not isinstance(alpha, numbers.Real):
+        raise TypeError(f"Expected float for argument 'alpha' not {alpha!r}.")
+    return dispatch(_LEAKY_RELU, (x,), {"alpha": float(alpha)}, name=name)
+
+
+def _float_features(features):
+    x = as_tensor(features)
+    if not x.dtype.is_floating:
+        raise ValueError("`features.dtype` must be a floating point tensor."
+                         f"Received:features.dtype={x.dtype}")
+    return x
+
+
+def gelu(features, approximate=False, name=None):
+    """Gaussian error linear unit: features * P(X <= features) for X ~ N(0, 1).
+
+    With `approximate`, the tanh approximation is used.
+
+    >>> gelu(constant([-1.0, 0.5]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.15865526,  0.34573123], dtype=float32)>
+    """
+    x = _float_features(features)
+    if approximate:
+        inner = math_ops.multiply(0.7978845608028654,
+                                  math_ops.add(x, math_ops.multiply(0.044715, math_ops.pow(x, 3))))
+        cdf = math_ops.add(1.0, math_ops.tanh(inner))
+    else:
+        cdf = math_ops.add(1.0, math_ops.erf(math_ops.realdiv(x, 1.4142135623730951)))
+    return math_ops.multiply(math_ops.multiply(0.5, x), cdf)
+
+
+def silu(features, beta=1.0):
+    """Computes features * sigmoid(beta * features) (swish).
+
+    >>> silu(constant([-1.0, 0.0])).numpy().round(4)
+    array([-0.2689,  0.    ], dtype=float32)
+    """
+    x = as_tensor(features)
+    beta = cast(as_tensor(beta), x.dtype)
+    return math_ops.multiply(x, math_ops.sigmoid(math_ops.multiply(beta, x)))
+
+
+swish = silu
+
+
+# ----------------------------------------------------------------------------- softmax
+
+def _shifted(xp, x, axis):
+    """(x - max(x), log of the sum of exp of that) along `axis`: a stable log-normalizer."""
+    if x.ndim == 0:
+        raise _invalid("logits must have >= 1 dimension, got []")
+    if x.shape[axis] == 0:
+        return x, x.sum(axis, keepdims=True)
+    shifted = x - x.max(axis, keepdims=True)
+    return shifted, xp.log(xp.exp(shifted).sum(axis, keepdims=True))
+
+
+@widened
+def _softmax(xp, logits, axis):
+    if logits.ndim == 0:
+        raise _invalid("logits must have >= 1 dimension, got []")
+    if logits.shape[axis] == 0:
+        return logits
+    e = xp.exp(logits - logits.max(axis, keepdims=True))
+    return e / e.sum(axis, keepdims=True)
+
+
+@widened
+def _log_softmax(xp, logits, axis):
+    shifted, log_norm = _shifted(xp, logits, axis)
+    return shifted - log_norm
+
+
+_SOFTMAX = register("Softmax", _softmax, same_shape, dtypes=FLOAT)
+_LOG_SOFTMAX = register("LogSoftmax", _log_softmax, same_shape, dtypes=FLOAT)
+
+
+def _axis(axis, rank):
+    """A Python int axis (-1 for None), checked against `rank` when known."""
+    axis = -1 if axis is None else int(axis)
+    if axis != -1 and rank is not None and not -rank <= axis < rank:
+        raise _invalid(f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number "
+                       f"of dimensions in the input. Received: dim={axis}")
+    return axis
+
+
+def softmax(logits, axis=None, name=None):
+    """Computes exp(logits) / sum(exp(logits), axis) (default: the last axis).
+
+    >>> softmax(constant([0.0, 0.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
+    """
+    x = as_tensor(logits)
+    return dispatch(_SOFTMAX, (x,), {"axis": _axis(axis, x.shape.rank)}, name=name)
+
+
+def log_softmax(logits, axis=None, name=None):
+    """Computes logits - log(sum(exp(logits), axis)) (default: the last axis).
+
+    >>> log_softmax(constant([0.0, 0.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.6931472, -0.6931472], dtype=float32)>
+    """
+    x = as_tensor(logits)
+    return dispatch(_LOG_SOFTMAX, (x,), {"axis": _axis(axis, x.shape.rank)}, name=name)
+
+
+# ----------------------------------------------------------------------------- bias_add
+
+def _bias_axis(x_dims, bias_dims, data_format):
+    """Checks `bias_add` shapes (None: unknown rank); returns the input's channel axis."""
+    if bias_dims is not None and len(bias_dims) != 1:
+        raise _invalid(f"Biases must be 1D: {shape_text(bias_dims)}")
+    if x_dims is None:
+        return None
+    if len(x_dims) < 2:
+        raise _invalid(f"Input tensor must be at least 2D: {shape_text(x_dims)}")
+    axis = 1 if data_format == "NCHW" else len(x_dims) - 1
+    if bias_dims is not None and None not in (x_dims[axis], bias_dims[0]) \
+            and x_dims[axis] != bias_dims[0]:
+        where = "channel" if data_format == "NCHW" else "last"
+        raise _invalid(f"Must provide as many biases as the {where} dimension of the input "
+                       f"tensor: {shape_text(bias_dims)} vs. {shape_text(x_dims)}")
+    return axis
+
+
+def _bias_add(xp, value, bias, data_format):
+    axis = _bias_axis(value.shape, bias.shape, data_format)
+    return value + bias.reshape((-1,) + (1,) * (value.ndim - axis - 1))
+
+
+def _bias_add_rule(value, bias, data_format):
+    dims = None if value.shape.rank is None else list(value.shape)
+    bias_dims = None if bias.shape.rank is None else list(bias.shape)
+    axis = _bias_axis(dims, bias_dims, data_format)
+    if axis is None:
+        return unknown_shape(), value.dtype
+    if dims[axis] is None and bias_dims is not None:
+        dims[axis] = bias_dims[0]
+    return TensorShape(dims), value.dtype
+
+
+_BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER)
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """Adds the 1-D `bias` along the channel axis of `value` (last, or 1 for "NC...").
+
+    >>> bias_add(constant([[1.0, 2.0]]), constant([10.0, 20.0]))
+    <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[11., 22.]], dtype=float32)>
+    """
+    if data_format is not None and data_format.startswith("NC"):
+        data_format = "NCHW"
+    elif data_format is None or (data_format.startswith("N") and data_format.endswith("C")):
+        data_format = "NHWC"
+    else:
+        raise ValueError("`data_format` must be of the form `N...C` or `NC...`. Received: "
+                         f"data_format={data_format}")
+    value, bias = matching(value, bias)
+    return dispatch(_BIAS_ADD, (value, bias), {"data_format": data_format}, name=name)
+
+
+# ----------------------------------------------------------------------------- losses
+
+@widened
+def _softmax_xent(xp, features, labels, axis):
+    if features.ndim == 0:
+        raise _invalid("logits must have >= 1 dimension, got []")
+    try:
+        features, labels = xp.broadcast_arrays(features, labels)
+    except ValueError:
+        raise _invalid(f"logits and labels must be broadcastable: logits_size="
+                       f"{shape_text(features.shape)} labels_size="
+                       f"{shape_text(labels.shape)}") from None
+    shifted, log_norm = _shifted(xp, features, axis)
+    log_probs = shifted - log_norm
+    return -(labels * log_probs).sum(axis), xp.exp(log_probs) - labels
+
+
+def _softmax_xent_rule(features, labels, axis):
+    shape = rules.broadcast_shapes(features.shape, labels.shape,
+                                   "SoftmaxCrossEntropyWithLogits")
+    if not shape.rank:  # unknown, or a scalar the kernel rejects
+        return [(unknown_shape(), features.dtype), (shape, features.dtype)]
+    loss = [d for i, d in enumerate(shape) if i != axis % shape.rank]
+    return [(TensorShape(loss), features.dtype), (shape, features.dtype)]
+
+
+def _check_labels(labels, classes):
+    if labels.size and (labels.min() < 0 or labels.max() >= classes):
+        bad = labels.min() if labels.min() < 0 else labels.max()
+        values = " ".join(str(v) for v in labels.ravel().tolist())
+        raise _invalid(f"Received a label value of {bad} which is outside the valid range of "
+                       f"[0, {classes}).  Label values: {values}")
+
+
+@widened
+def _sparse_softmax_xent(xp, features, labels):
+    classes = features.shape[-1]
+    if classes == 0:
+        raise _invalid(f"Must have at least one class, but got logits shape "
+                       f"{shape_text(features.shape)}")
+    _check_labels(labels, classes)
+    shifted, log_norm = _shifted(xp, features, -1)
+    log_probs = shifted - log_norm
+    picked = xp.take_along_axis(log_probs, labels[..., None].astype(xp.intp), -1)[..., 0]
+    one_hot = (xp.arange(classes) == labels[..., None]).astype(features.dtype)
+    return -picked, xp.exp(log_probs) - one_hot
+
+
+def _sparse_softmax_xent_rule(features, labels):
+    return [(labels.shape, features.dtype), (features.shape, features.dtype)]
+
+
+def _l2_loss(xp, t):
+    return xp.asarray((t * t).sum() / 2, t.dtype)
+
+
+_SOFTMAX_XENT = register("SoftmaxCrossEntropyWithLogits", _softmax_xent, _softmax_xent_rule,
+                         multi=True, tied=(0, 1), dtypes=FLOAT)
+_SPARSE_SOFTMAX_XENT = register("SparseSoftmaxCrossEntropyWithLogits", _sparse_softmax_xent,
+                                _sparse_softmax_xent_rule, multi=True, dtypes=FLOAT)
+_L2_LOSS = register("L2Loss", widened(_l2_loss), lambda t: (TensorShape([]), t.dtype),
+                    dtypes=FLOAT)
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """Cross entropy between `labels` (a distribution along `axis`) and softmax(`logits`).
+
+    `labels` are cast to the dtype of `logits`; the result drops `axis`.
+
+    >>> softmax_cross_entropy_with_logits(constant([[0.0, 1.0]]), constant([[0.0, 0.0]]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.6931472], dtype=float32)>
+    """
+    logits = as_tensor(logits)
+    labels = cast(as_tensor(labels), logits.dtype)
+    axis = _axis(axis, logits.shape.rank)
+    loss, _ = dispatch(_SOFTMAX_XENT, (logits, labels), {"axis": axis}, name=name)
+    return loss
+
+
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+    """Cross entropy between class indices `labels` and softmax(`logits`) over the last axis.
+
+    Labels outside [0, num_classes) raise InvalidArgumentError.
+
+    >>> sparse_softmax_cross_entropy_with_logits(constant([1]), constant([[0.0, 0.0]]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.6931472], dtype=float32)>
+    """
+    logits_in = logits
+    labels, logits = as_tensor(labels), as_tensor(logits)
+    if labels.dtype not in (_d.int32, _d.int64):
+        raise errors.InvalidArgumentError(
+            None, _SPARSE_SOFTMAX_XENT.name,
+            f"Value for attr 'Tlabels' of {_kernel_name(labels.dtype)} is not in the list of "
+            f"allowed values: int32, int64 [Op:SparseSoftmaxCrossEntropyWithLogits]")
+    _check_sparse_shapes(labels.shape, logits.shape, logits_in)
+    loss, _ = dispatch(_SPARSE_SOFTMAX_XENT, (logits, labels), name=name)
+    return loss
+
+
+def _kernel_name(dtype):
+    from eagerflow._src.core.registry import kernel_type_name
+    return kernel_type_name(dtype)
+
+
+def _check_sparse_shapes(labels, logits, logits_in):
+    if logits.rank == 0:
+        raise ValueError(f"`logits` cannot be a scalar. Received logits={logits_in}`")
+    if labels.rank is None or logits.rank is None:
+        return
+    if labels.rank != logits.rank - 1:
+        raise ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                         f"labels.shape={labels} of rank {labels.rank} and "
+                         f"logits.shape={logits} of rank {logits.rank}")
+    if not labels.is_compatible_with(logits[:-1]):
+        raise ValueError("`labels.shape` must equal `logits.shape` except for the last "
+                         f"dimension. Received: labels.shape={labels} and logits.shape={logits}")
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """Cross entropy of independent binary `labels` and sigmoid(`logits`), element-wise.
+
+    Computed stably as max(x, 0) - x * z + log(1 + exp(-|x|)).
+
+    >>> sigmoid_cross_entropy_with_logits(labels=constant([1.0]), logits=constant([0.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.6931472], dtype=float32)>
+    """
+    logits, labels = as_tensor(logits), as_tensor(labels)
+    if not logits.shape.is_compatible_with(labels.shape):
+        raise ValueError(f"`logits` and `labels` must have the same shape, received "
+                         f"({logits.shape} vs {labels.shape}).")
+    # maximum/minimum rather than relu/abs: their gradients at 0 keep d/dx = sigmoid(x) - z
+    positive_part = math_ops.maximum(logits, 0)
+    neg_abs = math_ops.minimum(math_ops.negative(logits), logits)
+    return math_ops.add(math_ops.subtract(positive_part, math_ops.multiply(logits, labels)),
+                        math_ops.log1p(math_ops.exp(neg_abs)))
+
+
+def l2_loss(t, name=None):
+    """Computes sum(t ** 2) / 2.
+
+    >>> l2_loss(constant([1.0, 2.0, 3.0]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=7.0>
+    """
+    return dispatch(_L2_LOSS, (as_tensor(t),), name=name)
+
+
+# ----------------------------------------------------------------------------- in_top_k
+
+def _in_top_k(xp, predictions, targets, k):
+    if predictions.ndim != 2:
+        raise _invalid("predictions must be 2-dimensional")
+    if targets.ndim != 1:
+        raise _invalid("targets must be 1-dimensional")
+    if predictions.shape[0] != targets.shape[0]:
+        raise _invalid(f"First dimension of predictions {predictions.shape[0]} must match "
+                       f"length of targets {targets.shape[0]}")
+    classes = predictions.shape[1]
+    valid = (targets >= 0) & (targets < classes)
+    safe = xp.where(valid, targets, 0).astype(xp.intp)
+    target_score = xp.take_along_axis(predictions, safe[:, None], 1)
+    # ties are in; a row holding any non-finite score is never in the top k
+    rank = (predictions > target_score).sum(1)
+    return valid & xp.isfinite(predictions).all(1) & (rank < k)
+
+
+_IN_TOP_K = register("InTopKV2", _in_top_k, lambda p, t, k: (t.shape, _d.bool), tied=(),
+                     not_differentiable="boolean output")
+
+
+def in_top_k(targets, predictions, k, name=None):
+    """Whether each target class is among the `k` highest `predictions` of its row.
+
+    Ties with the k-th score count as in; out-of-range targets and rows with a
+    non-finite score give False.
+
+    >>> in_top_k(constant([1, 0]), constant([[0.1, 0.9], [0.1, 0.9]]), 1)
+    <tf.Tensor: shape=(2,), dtype=bool, numpy=array([ True, False])>
+    """
+    targets = as_tensor(targets)
+    predictions = as_tensor(predictions, _d.float32)
+    if targets.dtype not in (_d.int32, _d.int64):
+        raise errors.InvalidArgumentError(
+            None, _IN_TOP_K.name, f"Value for attr 'T' of {_kernel_name(targets.dtype)} is not "
+            "in the list of allowed values: int32, int64 [Op:InTopKV2]")
+    k = int(as_tensor(k, targets.dtype))
+    return dispatch(_IN_TOP_K, (predictions, targets), {"k": k}, name=name)
+
+
+# ----------------------------------------------------------------------------- composites
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """Mean and variance of `x` over `axes` (`shift` is unused, as in TensorFlow).
+
+    float16 inputs are reduced in float32.
+
+    >>> mean, variance = moments(constant([1.0, 3.0]), [0])
+    >>> float(mean), float(variance)
+    (2.0, 1.0)
+    """
+    from eagerflow._src.ops.array_ops import squeeze
+    from eagerflow._src.ops.reduction_ops import reduce_mean
+    x = as_tensor(x)
+    axes = static_ints(axes)
+    axes = [axes] if isinstance(axes, int) else axes
+    y = cast(x, _d.float32) if x.dtype == _d.float16 else x
+    mean = reduce_mean(y, axes, keepdims=True)
+    # (no gradient reaches the variance through `mean`: its deviations sum to zero)
+    variance = reduce_mean(math_ops.squared_difference(y, mean), axes, keepdims=True)
+    if not keepdims and axes:
+        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+    return cast(mean, x.dtype), cast(variance, x.dtype)
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """Normalizes: scale * (x - mean) / sqrt(variance + variance_epsilon) + offset.
+
+    `offset` and `scale` may be None (no shift, no scaling).
+
+    >>> batch_normalization(constant([3.0]), 1.0, 4.0, None, None, 0.0)
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
+    """
+    x = as_tensor(x)
+    inv = math_ops.rsqrt(math_ops.add(variance, variance_epsilon))
+    if scale is not None:
+        inv = math_ops.multiply(inv, scale)
+    shifted_mean = math_ops.multiply(mean, inv)
+    shift = (math_ops.negative(shifted_mean) if offset is None
+             else math_ops.subtract(offset, shifted_mean))
+    return math_ops.add(math_ops.multiply(x, cast(inv, x.dtype)), cast(shift, x.dtype))
+
+
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    """Zeroes each element with probability `rate` and scales the rest by 1 / (1 - rate).
+
+    `noise_shape` (broadcast against `x`) shares one draw across broadcast dims.
+
+    >>> dropout(constant([1.0, 2.0]), 0.0)
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
+    """
+    x = as_tensor(x)
+    if not x.dtype.is_floating:
+        raise ValueError("`x.dtype` must be a floating point tensor as `x` will be scaled. "
+                         f"Received: x_dtype={x.dtype}")
+    if isinstance(rate, numbers.Real):
+        if not 0 <= rate < 1:
+            raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). "
+                             f"Received: rate={rate}")
+        if rate == 0:
+            return x
+        scale = 1 / (1 - rate)
+    else:
+        rate = _rate_tensor(rate, x.dtype)
+        scale = math_ops.realdiv(1.0, math_ops.subtract(1.0, rate))
+    from eagerflow._src.ops.random_ops import uniform
+    noise = uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
+    keep = cast(math_ops.greater_equal(noise, rate), x.dtype)
+    # multiply_no_nan: dropped elements are 0 even where x is inf or NaN
+    return math_ops.multiply_no_nan(math_ops.multiply(x, scale), keep)
+
+
+def _rate_tensor(rate, dtype):
+    rate = as_tensor(rate)
+    if rate.shape.rank != 0:
+        raise ValueError(f"`rate` must be a scalar or scalar tensor. Received: rate={rate}")
+    if rate.dtype != dtype:
+        raise ValueError("`x.dtype` must be compatible with `rate.dtype`. Received: "
+                         f"x.dtype={dtype} and rate.dtype={rate.dtype}")
+    return rate
+
+
+def _noise_shape(x, noise_shape):
+    """The shape to draw: `x`'s, or `noise_shape` with its None dims taken from `x`."""
+    if noise_shape is None:
+        if x.shape.is_fully_defined():
+            return x.shape.as_list()
+        from eagerflow._src.ops.array_ops import shape
+        return shape(x)
+    dims = [None if d is None else static_ints(d) for d in
+            (noise_shape.numpy().tolist() if isinstance(noise_shape, Tensor) else noise_shape)]
+    if x.shape.rank is not None and len(dims) == x.shape.rank:
+        dims = [x.shape[i] if d is None else d for i, d in enumerate(dims)]
+    return dims
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Gathers rows of `params` at `ids`; a list of shards is split by contiguous ranges.
+
+    With `max_norm`, each looked-up embedding is rescaled to an l2-norm of at most `max_norm`.
+
+    >>> embedding_lookup(constant([[1.0, 2.0], [3.0, 4.0]]), constant([1]))
+    <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[3., 4.]], dtype=float32)>
+    """
+    from eagerflow._src.ops.array_ops import concat, gather
+    if isinstance(params, (list, tuple)):
+        if not params:
+            raise ValueError("Length of params is currently 0. Need at least one param.")
+        # shards hold consecutive id ranges ("div" partitioning): their concatenation is the table
+        params = params[0] if len(params) == 1 else concat(list(params), 0)
+    ids = as_tensor(ids)
+    result = gather(as_tensor(params), ids)
+    if max_norm is None:
+        return result
+    return _clip_rows(result, max_norm, ids.shape.rank)
+
+
+def _clip_rows(embeddings, max_norm, ids_rank):
+    """Rescales each embedding (the dims after the ids' dims) to an l2-norm <= max_norm."""
+    from eagerflow._src.ops.reduction_ops import reduce_sum
+    axes = list(range(ids_rank, embeddings.shape.rank))
+    norm = math_ops.sqrt(reduce_sum(math_ops.square(embeddings), axes, keepdims=True))
+    max_norm = as_tensor(max_norm, embeddings.dtype)
+    return math_ops.multiply(embeddings,
+                             math_ops.realdiv(max_norm, math_ops.maximum(norm, max_norm)))
+
+name_functions(globals())

@@ -1,0 +1,1050 @@
+"""Reductions and their relatives: sums and extremes over axes, arg-extremes, scans,
+sorting (`top_k`, `sort`, `argsort`), `unique`, `bincount`, segment reductions,
+clipping and norms.
+
+Axes, `k`, `num_segments` and the like are static attrs: eager tensors given for
+them are read as Python ints by the public functions.
+
+>>> reduce_sum(constant([[1, 2], [3, 4]]), axis=0)
+<tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 6], dtype=int32)>
+>>> reduce_mean(constant([1, 2]))  # integer means truncate
+<tf.Tensor: shape=(), dtype=int32, numpy=1>
+"""
+import collections
+from collections import abc
+
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import (
+    BOOL_ONLY, NUMBER, REAL, kernel_type_name, register, same_shape)
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.ops import bitwise_ops, math_ops
+from eagerflow._src.ops import shape_rules as rules
+from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.wrappers import as_tensor
+
+_HALF = frozenset(np.dtype(d.as_numpy_dtype) for d in (_d.float16, _d.bfloat16))
+_INDEX = (_d.int32, _d.int64)
+
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
+Unique = collections.namedtuple("Unique", ["y", "idx"])
+UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
+
+
+# --- argument helpers ------------------------------------------------------------------------
+
+def _invalid(message):
+    """An InvalidArgumentError raised inside a kernel (dispatch adds the op name)."""
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _static_ints(value, what):
+    """`value` (int, sequence, NumPy array or eager tensor of integers) as a tuple of ints."""
+    if isinstance(value, Tensor) and not isinstance(value, EagerTensor):
+        raise TypeError(f"`{what}` must be a constant value here, got the symbolic {value}.")
+    arr = np.asarray(value)
+    if arr.size and arr.dtype.kind not in "iu":
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32")
+    return tuple(int(a) for a in arr.reshape(-1))
+
+
+def _static_int(value, what):
+    """A scalar `value` (Python/NumPy int or eager integer tensor) as a Python int."""
+    if np.ndim(value) != 0:
+        raise TypeError(f"{what} must be int or Tensor with integer datatype")
+    return _static_ints(value, what)[0]
+
+
+def axis_attr(axis):
+    """The `axis` attr of reductions: None (all axes) or a tuple of ints."""
+    if axis is None:
+        return None
+    if type(axis) is int:  # the common cases, kept cheap
+        return (axis,)
+    if type(axis) in (list, tuple) and all(type(a) is int for a in axis):
+        return tuple(axis)
+    return _static_ints(axis, "axis")
+
+
+def check_attr_dtype(op_name, attr, dtype, allowed):
+    """TF's error for a dtype attribute outside its allowed list."""
+    if dtype not in allowed:
+        names = ", ".join(map(kernel_type_name, allowed))
+        raise errors.InvalidArgumentError(
+            None, op_name, f"Value for attr '{attr}' of {kernel_type_name(dtype)} is not in the "
+            f"list of allowed values: {names}; Op<name={op_name}> [Op:{op_name}]")
+
+
+def _index_tensor(value, op_name, attr="Tindices", allowed=_INDEX):
+    """An integer index tensor (segment ids, positions) checked against `allowed`."""
+    t = as_tensor(value)
+    check_attr_dtype(op_name, attr, t.dtype, allowed)
+    return t
+
+
+def _shape_text(shape):
+    return "[" + ",".join(map(str, shape)) + "]"
+
+
+# --- Sum, Mean, Max, Min, Prod, Any, All, EuclideanNorm -----------------------------------------
+
+def _check_axes(axis, ndim):
+    """TF's errors for reduction axes out of range or repeated."""
+    seen = set()
+    for a in axis:
+        if not -ndim <= a < ndim:
+            raise _invalid(f"Invalid reduction dimension ({a} for input with {ndim} "
+                           "dimension(s)")
+        if a % ndim in seen:
+            raise _invalid("Invalid reduction arguments: Axes contains duplicate dimension: "
+                           f"{a % ndim}")
+        seen.add(a % ndim)
+
+
+def _reduction(compute):
+    """A kernel ``(xp, x, axis, keepdims)`` with TF's messages for bad axes."""
+    def kernel(xp, x, axis=None, keepdims=False):
+        try:
+            return compute(xp, x, axis, keepdims)
+        except ValueError:  # NumPy's AxisError, or repeated axes: explain as TF does
+            _check_axes(axis, x.ndim)
+            raise
+    return kernel
+
+
+def _widened(compute):
+    """`compute` run in float32 for half-precision inputs (accuracy, and no NumPy warnings)."""
+    def run(xp, x, axis, keepdims):
+        if x.dtype in _HALF:
+            return compute(xp, x.astype(xp.float32), axis, keepdims).astype(x.dtype)
+        return compute(xp, x, axis, keepdims)
+    return run
+
+
+def _reduced_count(shape, axis):
+    """How many elements of `shape` each output element of a reduction over `axis` covers."""
+    dims = shape if axis is None else [shape[a] for a in axis]
+    return int(np.prod(dims, dtype=np.int64))
+
+
+def _truncating_divide(xp, total, count):
+    """Integer `total / count` rounded toward zero, as C does; `count` is positive."""
+    quotient = total // count
+    return quotient + ((total % count != 0) & (total < 0))
+
+
+def _sum(xp, x, axis, keepdims):
+    return xp.sum(x, axis, x.dtype, keepdims=keepdims)
+
+
+def _prod(xp, x, axis, keepdims):
+    return xp.prod(x, axis, x.dtype, keepdims=keepdims)
+
+
+def _mean(xp, x, axis, keepdims):
+    if x.dtype.kind in "iu":  # accumulate wide, then truncate: TF's integer mean
+        wide = xp.int64 if x.dtype.kind == "i" else xp.uint64
+        total = xp.sum(x, axis, wide, keepdims=keepdims)
+        count = _reduced_count(x.shape, axis)
+        return xp.asarray(_truncating_divide(xp, total, max(count, 1))).astype(x.dtype)
+    total = xp.sum(x, axis, x.dtype, keepdims=keepdims)
+    count = _reduced_count(x.shape, axis)
+    if count == 0:  # the mean of nothing is NaN
+        return xp.full(xp.shape(total), xp.nan, x.dtype)
+    return xp.asarray(total / count).astype(x.dtype, copy=False)
+
+
+def _extreme(fn_name, identity):
+    """Max or Min; an empty reduction gives `identity(dtype)` (-inf for reduce_max of floats)."""
+    def compute(xp, x, axis, keepdims):
+        if x.size == 0:  # NumPy refuses; TF returns the reduction's identity
+            shape = xp.shape(xp.sum(x, axis, keepdims=keepdims))
+            return xp.full(shape, identity(x.dtype), x.dtype)
+        return getattr(xp, fn_name)(x, axis, keepdims=keepdims)
+    return compute
+
+
+def _lowest(dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _highest(dtype):
+    return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+
+
+def _euclidean_norm(xp, x, axis, keepdims):
+    a = x.astype(xp.float64) if x.dtype.kind in "iu" else x
+    squares = xp.square(xp.abs(a))
+    return xp.sqrt(xp.sum(squares, axis, keepdims=keepdims)).astype(x.dtype)
+
+
+def _any(xp, x, axis, keepdims):
+    return xp.any(x, axis, keepdims=keepdims)
+
+
+def _all(xp, x, axis, keepdims):
+    return xp.all(x, axis, keepdims=keepdims)
+
+
+_REDUCE = rules.reduction()
+_SUM = register("Sum", _reduction(_widened(_sum)), _REDUCE, dtypes=NUMBER)
+_MEAN = register("Mean", _reduction(_widened(_mean)), _REDUCE, dtypes=NUMBER)
+_PROD = register("Prod", _reduction(_widened(_prod)), _REDUCE, dtypes=NUMBER)
+_MAX = register("Max", _reduction(_widened(_extreme("max", _lowest))), _REDUCE, dtypes=REAL)
+_MIN = register("Min", _reduction(_widened(_extreme("min", _highest))), _REDUCE, dtypes=REAL)
+_ANY = register("Any", _reduction(_any), _REDUCE, dtypes=BOOL_ONLY,
+                not_differentiable="boolean")
+_ALL = register("All", _reduction(_all), _REDUCE, dtypes=BOOL_ONLY,
+                not_differentiable="boolean")
+_EUCLIDEAN_NORM = register("EuclideanNorm", _reduction(_widened(_euclidean_norm)), _REDUCE,
+                           dtypes=NUMBER)
+
+
+def _reducer(op, doc, input_dtype=None):
+    """``fn(input_tensor, axis=None, keepdims=False, name=None)`` running reduction `op`.
+
+    `input_dtype`: the only dtype the op takes; Python values are converted to it.
+    """
+    def fn(input_tensor, axis=None, keepdims=False, name=None):
+        if type(input_tensor) is not EagerTensor:
+            input_tensor = as_tensor(
+                input_tensor, None if isinstance(input_tensor, Tensor) else input_dtype)
+        attrs = {"axis": axis_attr(axis), "keepdims": bool(keepdims)}
+        return dispatch(op, (input_tensor,), attrs, name)
+    fn.__doc__ = doc
+    return fn
+
+
+reduce_sum = _reducer(_SUM, """Computes the sum of elements across dimensions of a tensor.
+
+    `axis` (None: all) may be an int, a list or a tensor, negative axes count
+    from the end; `keepdims` keeps reduced dimensions with length 1.
+
+    >>> reduce_sum(constant([[1, 1, 1], [1, 1, 1]]), 1, keepdims=True)
+    <tf.Tensor: shape=(2, 1), dtype=int32, numpy=
+    array([[3],
+           [3]], dtype=int32)>
+    """)
+reduce_mean = _reducer(_MEAN, """Computes the mean of elements across dimensions of a tensor.
+
+    Integer means truncate toward zero; the mean of no floats is NaN.
+
+    >>> reduce_mean(constant([1.0, 2.0]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.5>
+    """)
+reduce_prod = _reducer(_PROD, """Computes the product of elements across dimensions.
+
+    >>> reduce_prod(constant([2, 3]))
+    <tf.Tensor: shape=(), dtype=int32, numpy=6>
+    """)
+reduce_max = _reducer(_MAX, """Computes the maximum of elements across dimensions.
+
+    An empty reduction gives the dtype's lowest value (-inf for floats).
+
+    >>> reduce_max(constant([1, 5, 3]))
+    <tf.Tensor: shape=(), dtype=int32, numpy=5>
+    """)
+reduce_min = _reducer(_MIN, """Computes the minimum of elements across dimensions.
+
+    >>> reduce_min(constant([[1.0, 5.0]]), axis=-1)
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
+    """)
+reduce_any = _reducer(_ANY, """Computes the logical OR of elements across dimensions.
+
+    >>> reduce_any(constant([False, True]))
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """, _d.bool)
+reduce_all = _reducer(_ALL, """Computes the logical AND of elements across dimensions.
+
+    >>> reduce_all(constant([False, True]))
+    <tf.Tensor: shape=(), dtype=bool, numpy=False>
+    """, _d.bool)
+reduce_euclidean_norm = _reducer(_EUCLIDEAN_NORM, """Computes sqrt(sum(|x|**2)) across dimensions.
+
+    >>> reduce_euclidean_norm(constant([3.0, 4.0]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
+    """)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """Computes log(sum(exp(x))) across dimensions, without overflow for large x.
+
+    >>> reduce_logsumexp(constant([1000.0, 1000.0]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=1000.6931762695312>
+    """
+    x = as_tensor(input_tensor)
+    # Shift by the max so exp never overflows; clamping an infinite max to the finite
+    # range keeps x - shift free of inf - inf.
+    shift = clip_by_value(reduce_max(x, axis, keepdims=True), x.dtype.min, x.dtype.max)
+    total = math_ops.log(reduce_sum(math_ops.exp(math_ops.subtract(x, shift)), axis, keepdims))
+    if not keepdims:
+        shift = reduce_sum(shift, axis)  # summing the kept length-1 axes drops them
+    return math_ops.add(total, shift, name=name)
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """Computes the variance (mean squared deviation) across dimensions.
+
+    Complex inputs give the real variance of their magnitude of deviation.
+
+    >>> reduce_variance(constant([1.0, 2.0, 3.0, 4.0]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.25>
+    """
+    x = as_tensor(input_tensor)
+    if x.dtype.is_integer:
+        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype}.")
+    means = reduce_mean(x, axis, keepdims=True)
+    deviations = math_ops.subtract(x, means)
+    if x.dtype.is_complex:
+        deviations = math_ops.abs(deviations)
+    return reduce_mean(math_ops.square(deviations), axis, keepdims, name=name)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """Computes the standard deviation across dimensions.
+
+    >>> reduce_std(constant([1.0, 3.0]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.0>
+    """
+    return math_ops.sqrt(reduce_variance(input_tensor, axis, keepdims), name=name)
+
+
+# --- ArgMax, ArgMin ------------------------------------------------------------------------------
+
+def _check_dimension(axis, rank):
+    if not -rank <= axis < rank:
+        raise _invalid(f"Expected dimension in the range [{-rank}, {rank}), but got {axis}")
+
+
+def _arg_extreme(fn_name, nan_fill):
+    """ArgMax/ArgMin: NaNs never win (as TF's kernels compare them), ties go to the first."""
+    def kernel(xp, x, axis, output_type):
+        _check_dimension(axis, x.ndim)
+        if x.shape[axis] == 0:
+            raise _invalid(f"Reduction axis {axis} is empty in shape {_shape_text(x.shape)}")
+        if x.dtype.kind == "f" or x.dtype in _HALF:
+            x = xp.where(xp.isnan(x), xp.asarray(nan_fill, x.dtype), x)
+        return getattr(xp, fn_name)(x, axis).astype(output_type.as_numpy_dtype)
+    return kernel
+
+
+def _arg_rule(x, axis, output_type):
+    rank = x.shape.rank
+    if rank is None:
+        return unknown_shape(), output_type
+    _check_dimension(axis, rank)
+    dims = list(x.shape)
+    del dims[axis % rank]
+    return TensorShape(dims), output_type
+
+
+_ARG_DTYPES = REAL + (_d.bool,)
+_ARG_MAX = register("ArgMax", _arg_extreme("argmax", -np.inf), _arg_rule, dtypes=_ARG_DTYPES,
+                    not_differentiable="index output")
+_ARG_MIN = register("ArgMin", _arg_extreme("argmin", np.inf), _arg_rule, dtypes=_ARG_DTYPES,
+                    not_differentiable="index output")
+_ARG_OUTPUT_TYPES = (_d.int16, _d.uint16, _d.int32, _d.int64)
+
+
+def _arg(op, input, axis, output_type, name):
+    output_type = _d.as_dtype(output_type)
+    check_attr_dtype(op.name, "output_type", output_type, _ARG_OUTPUT_TYPES)
+    axis = 0 if axis is None else _static_int(axis, "axis")
+    attrs = {"axis": axis, "output_type": output_type}
+    return dispatch(op, (as_tensor(input),), attrs, name)
+
+
+def argmax(input, axis=None, output_type=_d.int64, name=None):
+    """Returns the index of the largest value across `axis` (default 0); ties: first index.
+
+    >>> argmax(constant([[1, 5], [7, 2]]))
+    <tf.Tensor: shape=(2,), dtype=int64, numpy=array([1, 0])>
+    """
+    return _arg(_ARG_MAX, input, axis, output_type, name)
+
+
+def argmin(input, axis=None, output_type=_d.int64, name=None):
+    """Returns the index of the smallest value across `axis` (default 0); ties: first index.
+
+    >>> argmin(constant([3, 1, 1]), output_type=int32)
+    <tf.Tensor: shape=(), dtype=int32, numpy=1>
+    """
+    return _arg(_ARG_MIN, input, axis, output_type, name)
+
+
+# --- TopKV2, sort, argsort -----------------------------------------------------------------------
+
+def _top_k(xp, x, k, sorted, index_type):
+    if k < 0:
+        raise _invalid(f"Need k >= 0, got {k}")
+    if x.ndim < 1:
+        raise _invalid(f"input must be >= 1-D, got shape {_shape_text(x.shape)}")
+    if x.shape[-1] < k:
+        raise _invalid(f"input must have at least k columns. Had {x.shape[-1]}, needed {k}")
+    # An order-reversing key sorted stably: largest first, ties by index, NaN last.
+    key = -x if x.dtype.kind == "f" or x.dtype in _HALF else ~x
+    indices = xp.argsort(key, axis=-1, kind="stable")[..., :k]
+    return xp.take_along_axis(x, indices, -1), indices.astype(index_type.as_numpy_dtype)
+
+
+def _top_k_rule(x, k, sorted, index_type):
+    shape = unknown_shape() if x.shape.rank is None else x.shape[:-1].concatenate([k])
+    return [(shape, x.dtype), (shape, index_type)]
+
+
+_TOP_K = register("TopKV2", _top_k, _top_k_rule, multi=True, dtypes=REAL)
+
+
+def top_k(input, k=1, sorted=True, index_type=_d.int32, name=None):
+    """Finds the `k` largest entries of the last dimension, and their indices.
+
+    Equal values keep the order of their indices; NaNs come last.
+
+    >>> top_k(constant([1, 3, 3, 2]), k=2).indices
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+    """
+    index_type = _d.as_dtype(index_type)
+    check_attr_dtype("TopKV2", "index_type", index_type, (_d.int16, _d.int32, _d.int64))
+    attrs = {"k": _static_int(k, "k"), "sorted": bool(sorted), "index_type": index_type}
+    return TopKV2(*dispatch(_TOP_K, (as_tensor(input),), attrs, name))
+
+
+_DIRECTIONS = ("ASCENDING", "DESCENDING")
+
+
+def _sort_along(values, axis, direction, want_indices):
+    """Sorted values (or their indices) along `axis`: `top_k` over the whole axis, as TF does.
+
+    Ascending order sorts an order-reversing image of the values: their negation for
+    floats, their bitwise complement for integers (which cannot overflow).
+    """
+    if direction not in _DIRECTIONS:
+        raise ValueError("Argument `direction` should be one of ASCENDING, DESCENDING. "
+                         f"Received: direction={direction}")
+    x = as_tensor(values)
+    rank = x.shape.rank
+    axis = _static_int(axis, "axis")
+    if not -rank <= axis < rank:
+        raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
+                              f"slice index {axis} of dimension 0 out of bounds.")
+    perm = None
+    if axis % rank != rank - 1:
+        from eagerflow._src.ops.array_ops import transpose
+        perm = list(range(rank))
+        perm[axis], perm[-1] = perm[-1], perm[axis]
+        x = transpose(x, perm)
+    flip = math_ops.negative if x.dtype.is_floating else bitwise_ops.invert
+    ascending = direction == "ASCENDING"
+    result = top_k(flip(x) if ascending else x, k=x.shape[-1])
+    if want_indices:
+        out = result.indices
+    else:
+        out = flip(result.values) if ascending else result.values
+    return out if perm is None else transpose(out, perm)
+
+
+def sort(values, axis=-1, direction="ASCENDING", name=None):
+    """Sorts `values` along `axis` (NaNs last).
+
+    >>> sort(constant([3, 1, 2]))
+    <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 2, 3], dtype=int32)>
+    """
+    return _sort_along(values, axis, direction, want_indices=False)
+
+
+def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
+    """Returns the int32 indices that sort `values` along `axis`; always stable.
+
+    >>> argsort(constant([3, 1, 3, 1]))
+    <tf.Tensor: shape=(4,), dtype=int32, numpy=array([1, 3, 0, 2], dtype=int32)>
+    """
+    return _sort_along(values, axis, direction, want_indices=True)
+
+
+# --- Unique, UniqueWithCounts --------------------------------------------------------------------
+
+def _unique(with_counts):
+    """Unique values in order of first occurrence; NaNs are all distinct, as in TF."""
+    def kernel(xp, x, out_idx):
+        if x.ndim != 1:
+            raise _invalid("unique expects a 1D vector.")
+        _, first, inverse, counts = xp.unique(x, return_index=True, return_inverse=True,
+                                              return_counts=True, equal_nan=False)
+        order = xp.argsort(first)  # sorted-unique position -> first-occurrence position
+        rank = xp.empty_like(order)
+        rank[order] = xp.arange(order.size)
+        index_type = out_idx.as_numpy_dtype
+        outputs = (x[first[order]], rank[inverse].astype(index_type))
+        if with_counts:
+            outputs += (counts[order].astype(index_type),)
+        return outputs
+    return kernel
+
+
+def _unique_rule(with_counts):
+    def rule(x, out_idx):
+        outputs = [(TensorShape([None]), x.dtype), (x.shape, out_idx)]
+        if with_counts:
+            outputs.append((TensorShape([None]), out_idx))
+        return outputs
+    return rule
+
+
+_UNIQUE = register("Unique", _unique(False), _unique_rule(False), multi=True, tied=(),
+                   not_differentiable="index output")
+_UNIQUE_WITH_COUNTS = register("UniqueWithCounts", _unique(True), _unique_rule(True), multi=True,
+                               tied=(), not_differentiable="index output")
+
+
+def _run_unique(op, result_type, x, out_idx, name):
+    out_idx = _d.as_dtype(out_idx)
+    check_attr_dtype(op.name, "out_idx", out_idx, _INDEX)
+    return result_type(*dispatch(op, (as_tensor(x),), {"out_idx": out_idx}, name))
+
+
+def unique(x, out_idx=_d.int32, name=None):
+    """Finds the unique elements of a 1-D tensor, in order of first occurrence.
+
+    Returns ``(y, idx)`` with ``x == y[idx]``.
+
+    >>> unique(constant([3, 1, 3])).y
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 1], dtype=int32)>
+    """
+    return _run_unique(_UNIQUE, Unique, x, out_idx, name)
+
+
+def unique_with_counts(x, out_idx=_d.int32, name=None):
+    """Like `unique`, also counting each unique element: ``(y, idx, count)``.
+
+    >>> unique_with_counts(constant([3, 1, 3])).count
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 1], dtype=int32)>
+    """
+    return _run_unique(_UNIQUE_WITH_COUNTS, UniqueWithCounts, x, out_idx, name)
+
+
+# --- DenseBincount, count_nonzero ----------------------------------------------------------------
+
+def _bincount(xp, arr, weights, minlength, maxlength, binary_output, axis):
+    """Counts per value of `arr` (all of it, or per row when `axis` is -1)."""
+    if weights.size and weights.shape != arr.shape:
+        raise _invalid("`weights` must be the same shape as `arr` or a length-0 `Tensor`, in "
+                       "which case it acts as all weights equal to 1. Received "
+                       f"{_shape_text(weights.shape)}")
+    if axis is not None and arr.ndim > 2:
+        raise _invalid(f"Shape must be at most rank 2 but is rank {arr.ndim}")
+    if arr.size and arr.min() < 0:
+        raise _invalid("Input arr must be non-negative!")
+    size = int(arr.max()) + 1 if arr.size else 0
+    size = max(size, minlength or 0)
+    if maxlength is not None:
+        size = min(size, max(maxlength, 0))
+    per_row = axis is not None and arr.ndim == 2
+    rows = arr if per_row else arr.reshape(1, -1)
+    # One flat bincount: row r's value v lands in bin r * size + v (values >= size dropped).
+    keep = rows < size
+    bins = (xp.arange(rows.shape[0])[:, None] * size + rows)[keep]
+    w = weights.reshape(rows.shape)[keep] if weights.size else None
+    counts = xp.bincount(bins, w, minlength=rows.shape[0] * size)
+    if binary_output:
+        counts = counts > 0
+    counts = counts.astype(weights.dtype)
+    return counts.reshape(-1, size) if per_row else counts
+
+
+def _bincount_rule(arr, weights, minlength, maxlength, binary_output, axis):
+    if axis is None or arr.shape.rank == 1:
+        return TensorShape([None]), weights.dtype
+    if arr.shape.rank is None:
+        return unknown_shape(), weights.dtype
+    return TensorShape([arr.shape[0], None]), weights.dtype
+
+
+_DENSE_BINCOUNT = register("DenseBincount", _bincount, _bincount_rule, tied=(1,),
+                           dtypes=(_d.int32, _d.int64, _d.float32, _d.float64),
+                           not_differentiable="counts")
+
+
+def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32, name=None,
+             axis=None, binary_output=False):
+    """Counts the occurrences of each value in an integer tensor.
+
+    With `weights`, sums the weights of each value instead (the result takes their
+    dtype). `axis=-1` counts each row of a 2-D `arr` separately.
+
+    >>> bincount(constant([1, 1, 3]))
+    <tf.Tensor: shape=(4,), dtype=int32, numpy=array([0, 2, 0, 1], dtype=int32)>
+    """
+    if axis not in (None, 0, -1):
+        raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are "
+                         "currently supported.")
+    arr = as_tensor(arr)
+    if not arr.dtype.is_integer:
+        arr = cast(arr, _d.int32)
+    check_attr_dtype("DenseBincount", "Tidx", arr.dtype, _INDEX)
+    if weights is None:
+        weights = as_tensor(np.zeros(0, _d.as_dtype(dtype).as_numpy_dtype))  # all ones
+    elif binary_output:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
+                         "Please specify only one.")
+    else:
+        weights = as_tensor(weights)
+    attrs = {"minlength": None if minlength is None else _static_int(minlength, "minlength"),
+             "maxlength": None if maxlength is None else _static_int(maxlength, "maxlength"),
+             "binary_output": bool(binary_output), "axis": None if axis in (None, 0) else -1}
+    return dispatch(_DENSE_BINCOUNT, (arr, weights), attrs, name)
+
+
+def count_nonzero(input, axis=None, keepdims=None, dtype=_d.int64, name=None):
+    """Counts the non-zero (non-empty, for strings) elements across dimensions.
+
+    >>> count_nonzero(constant([[0, 1], [2, 0]]))
+    <tf.Tensor: shape=(), dtype=int64, numpy=2>
+    """
+    x = as_tensor(input)
+    zero = b"" if x.dtype == _d.string else np.zeros((), x.dtype.as_numpy_dtype)
+    nonzero = cast(math_ops.not_equal(x, as_tensor(zero)), _d.int64)
+    return cast(reduce_sum(nonzero, axis, bool(keepdims)), dtype, name=name)
+
+
+# --- segment reductions --------------------------------------------------------------------------
+
+def _segments_reduce(xp, ufunc_name, data, ids, num_segments, fill):
+    """`ufunc` over the rows of `data` that share an id of sorted 1-D `ids`.
+
+    Rows of the result that no id names are `fill`.
+    """
+    out = xp.full((num_segments,) + data.shape[1:], fill, data.dtype)
+    if ids.size:
+        starts = xp.flatnonzero(xp.concatenate([xp.ones(1, bool), ids[1:] != ids[:-1]]))
+        out[ids[starts]] = getattr(xp, ufunc_name).reduceat(data, starts, axis=0)
+    return out
+
+
+def _segment_mean(xp, data, ids, num_segments):
+    """Sum / count per segment (0 for empty segments); integer means truncate."""
+    total = _segments_reduce(xp, "add", data, ids, num_segments, 0)
+    count = xp.bincount(ids, minlength=num_segments).reshape((-1,) + (1,) * (data.ndim - 1))
+    count = xp.maximum(count, 1)
+    if data.dtype.kind in "iu":
+        return _truncating_divide(xp, total, count).astype(data.dtype)
+    return (total / count).astype(data.dtype)
+
+
+def _check_sorted_segments(xp, data, ids):
+    if data.ndim < 1:
+        raise _invalid("input must be at least rank 1")
+    if ids.ndim != 1:
+        raise _invalid("segment_ids should be a vector.")
+    if ids.shape[0] != data.shape[0]:
+        raise _invalid("segment_ids should be the same size as dimension 0 of input.")
+    if ids.size == 0:
+        return 0
+    num_segments = int(ids[-1]) + 1
+    if ids[0] < 0:
+        raise _invalid(f"Segment id {int(ids[0])} out of range [0, {num_segments}), possibly "
+                       "because 'segment_ids' input is not sorted.")
+    if xp.any(ids[1:] < ids[:-1]):
+        raise _invalid("segment ids are not increasing")
+    return num_segments
+
+
+def _sorted_segment_kernel(ufunc_name, fill):
+    def kernel(xp, data, ids):
+        num_segments = _check_sorted_segments(xp, data, ids)
+        if ufunc_name == "mean":
+            return _segment_mean(xp, data, ids, num_segments)
+        return _segments_reduce(xp, ufunc_name, data, ids, num_segments, fill)
+    return kernel
+
+
+def _sorted_segment_rule(data, ids):
+    return TensorShape([None]).concatenate(data.shape[1:]), data.dtype
+
+
+def _register_sorted_segment(tf_name, ufunc_name, fill, dtypes):
+    return register(tf_name, _sorted_segment_kernel(ufunc_name, fill), _sorted_segment_rule,
+                    dtypes=dtypes)
+
+
+_SEGMENT_SUM = _register_sorted_segment("SegmentSum", "add", 0, NUMBER)
+_SEGMENT_PROD = _register_sorted_segment("SegmentProd", "multiply", 1, NUMBER)
+_SEGMENT_MAX = _register_sorted_segment("SegmentMax", "maximum", 0, REAL)
+_SEGMENT_MIN = _register_sorted_segment("SegmentMin", "minimum", 0, REAL)
+_SEGMENT_MEAN = _register_sorted_segment("SegmentMean", "mean", 0, NUMBER)
+
+
+def _sorted_segment(op, doc):
+    """``fn(data, segment_ids, name=None)`` running sorted segment reduction `op`."""
+    def fn(data, segment_ids, name=None):
+        ids = _index_tensor(segment_ids, op.name)
+        return dispatch(op, (as_tensor(data), ids), name=name)
+    fn.__doc__ = doc
+    return fn
+
+
+segment_sum = _sorted_segment(_SEGMENT_SUM, """Sums the rows of `data` per segment.
+
+    `segment_ids` label the rows of `data` with sorted segment numbers; segments
+    that no row names are 0.
+
+    >>> segment_sum(constant([1, 2, 3, 4]), constant([0, 0, 2, 2]))
+    <tf.Tensor: shape=(3,), dtype=int32, numpy=array([3, 0, 7], dtype=int32)>
+    """)
+segment_prod = _sorted_segment(_SEGMENT_PROD, """Multiplies the rows of `data` per sorted segment.
+
+    Empty segments are 1.
+
+    >>> segment_prod(constant([2, 3, 4]), constant([0, 0, 1]))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([6, 4], dtype=int32)>
+    """)
+segment_max = _sorted_segment(_SEGMENT_MAX, """The maximum of the rows of `data` per sorted segment.
+
+    Empty segments are 0.
+
+    >>> segment_max(constant([2, 3, 4]), constant([0, 0, 1]))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
+    """)
+segment_min = _sorted_segment(_SEGMENT_MIN, """The minimum of the rows of `data` per sorted segment.
+
+    Empty segments are 0.
+
+    >>> segment_min(constant([2, 3, 4]), constant([0, 0, 1]))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
+    """)
+segment_mean = _sorted_segment(_SEGMENT_MEAN, """The mean of the rows of `data` per sorted segment.
+
+    Integer means truncate; empty segments are 0.
+
+    >>> segment_mean(constant([1.0, 2.0, 4.0]), constant([0, 0, 1]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 4. ], dtype=float32)>
+    """)
+
+
+def _unsorted_segment_kernel(ufunc_name, fill):
+    def kernel(xp, data, ids, num_segments):
+        if data.shape[:ids.ndim] != ids.shape:
+            raise _invalid(f"data.shape = {_shape_text(data.shape)} does not start with "
+                           f"segment_ids.shape = {_shape_text(ids.shape)}")
+        if num_segments < 0:
+            raise _invalid(f"Input num_segments == {num_segments} must not be negative.")
+        bad = xp.flatnonzero(ids >= num_segments)
+        if bad.size:
+            where = ",".join(str(int(i)) for i in xp.unravel_index(int(bad[0]), ids.shape))
+            raise _invalid(f"segment_ids[{where}] = {int(ids.reshape(-1)[bad[0]])} is out of "
+                           f"range [0, {num_segments})")
+        flat_ids = ids.reshape(-1)
+        rows = data.reshape(flat_ids.shape + data.shape[ids.ndim:])
+        kept = xp.flatnonzero(flat_ids >= 0)  # negative ids drop their rows
+        kept = kept[xp.argsort(flat_ids[kept], kind="stable")]
+        return _segments_reduce(xp, ufunc_name, rows[kept], flat_ids[kept], num_segments,
+                                fill(data.dtype))
+    return kernel
+
+
+def _unsorted_segment_rule(data, ids, num_segments):
+    if data.shape.rank is None or ids.shape.rank is None:
+        return unknown_shape(), data.dtype
+    return TensorShape([num_segments]).concatenate(data.shape[ids.shape.rank:]), data.dtype
+
+
+def _register_unsorted_segment(tf_name, ufunc_name, fill, dtypes):
+    return register(tf_name, _unsorted_segment_kernel(ufunc_name, fill),
+                    _unsorted_segment_rule, dtypes=dtypes)
+
+
+_UNSORTED_SEGMENT_SUM = _register_unsorted_segment("UnsortedSegmentSum", "add",
+                                                   lambda _: 0, NUMBER)
+_UNSORTED_SEGMENT_PROD = _register_unsorted_segment("UnsortedSegmentProd", "multiply",
+                                                    lambda _: 1, NUMBER)
+_UNSORTED_SEGMENT_MAX = _register_unsorted_segment(
+    "UnsortedSegmentMax", "maximum", lambda dtype: _d.from_numpy(dtype).min, REAL)
+_UNSORTED_SEGMENT_MIN = _register_unsorted_segment(
+    "UnsortedSegmentMin", "minimum", lambda dtype: _d.from_numpy(dtype).max, REAL)
+
+
+def _unsorted_segment(op, doc):
+    """``fn(data, segment_ids, num_segments, name=None)`` running unsorted segment `op`."""
+    def fn(data, segment_ids, num_segments, name=None):
+        ids = _index_tensor(segment_ids, op.name, allowed=(_d.int16,) + _INDEX)
+        if isinstance(num_segments, Tensor):
+            check_attr_dtype(op.name, "Tnumsegments", num_segments.dtype, _INDEX)
+        attrs = {"num_segments": _static_int(num_segments, "num_segments")}
+        return dispatch(op, (as_tensor(data), ids), attrs, name)
+    fn.__doc__ = doc
+    return fn
+
+
+unsorted_segment_sum = _unsorted_segment(_UNSORTED_SEGMENT_SUM, """Sums slices per segment id.
+
+    `segment_ids`' shape is a prefix of `data`'s; each id names the segment of the
+    slice of `data` at its position. Ids may come in any order, negative ids drop
+    their slice. The result has `num_segments` rows.
+
+    >>> unsorted_segment_sum(constant([1, 2, 3]), constant([1, 0, 1]), 2)
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
+    """)
+unsorted_segment_prod = _unsorted_segment(_UNSORTED_SEGMENT_PROD, """Multiplies per segment id.
+
+    Empty segments are 1.
+
+    >>> unsorted_segment_prod(constant([2, 3, 4]), constant([1, 0, 1]), 2)
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 8], dtype=int32)>
+    """)
+unsorted_segment_max = _unsorted_segment(_UNSORTED_SEGMENT_MAX, """The maximum per segment id.
+
+    Empty segments hold the dtype's lowest finite value.
+
+    >>> unsorted_segment_max(constant([2, 3, 4]), constant([1, 0, 1]), 2)
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
+    """)
+unsorted_segment_min = _unsorted_segment(_UNSORTED_SEGMENT_MIN, """The minimum per segment id.
+
+    Empty segments hold the dtype's largest finite value.
+
+    >>> unsorted_segment_min(constant([2, 3, 4]), constant([1, 0, 1]), 2)
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 2], dtype=int32)>
+    """)
+
+
+def _segment_counts(data, segment_ids, num_segments):
+    """Rows per segment, shaped to broadcast against the segment sums (at least 1)."""
+    from eagerflow._src.ops import array_ops
+    ids = as_tensor(segment_ids)
+    ones = array_ops.ones_like(ids, dtype=data.dtype)
+    counts = unsorted_segment_sum(ones, ids, num_segments)
+    extra = data.shape.rank - ids.shape.rank
+    counts = array_ops.reshape(counts, [-1] + [1] * extra)
+    return math_ops.maximum(counts, as_tensor(np.ones((), data.dtype.as_numpy_dtype)))
+
+
+def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
+    """The mean per segment id (0 for empty segments); integers give floats, as `truediv`.
+
+    >>> unsorted_segment_mean(constant([1.0, 2.0, 4.0]), constant([0, 0, 1]), 2)
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 4. ], dtype=float32)>
+    """
+    data = as_tensor(data)
+    total = unsorted_segment_sum(data, segment_ids, num_segments)
+    return math_ops.truediv(total, _segment_counts(data, segment_ids, num_segments), name)
+
+
+def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
+    """The sum per segment id divided by the square root of the segment's size.
+
+    >>> unsorted_segment_sqrt_n(constant([3.0, 1.0]), constant([0, 0]), 1)
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.828427], dtype=float32)>
+    """
+    data = as_tensor(data)
+    total = unsorted_segment_sum(data, segment_ids, num_segments)
+    counts = _segment_counts(data, segment_ids, num_segments)
+    return math_ops.truediv(total, math_ops.sqrt(counts), name)
+
+
+# --- Cumsum, Cumprod -----------------------------------------------------------------------------
+
+def _scan(fn_name, identity):
+    """Cumsum/Cumprod along `axis`; `exclusive` shifts in the identity, `reverse` runs back."""
+    def kernel(xp, x, axis, exclusive, reverse):
+        if not -x.ndim <= axis < x.ndim:
+            raise _invalid(f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), "
+                           f"but got {axis}")
+        if reverse:
+            x = xp.flip(x, axis)
+        out = getattr(xp, fn_name)(x, axis=axis, dtype=x.dtype)
+        if exclusive and x.shape[axis]:
+            out = xp.roll(out, 1, axis)
+            first = [slice(None)] * x.ndim
+            first[axis] = 0
+            out[tuple(first)] = identity
+        return xp.flip(out, axis) if reverse else out
+    return kernel
+
+
+_CUMSUM = register("Cumsum", _scan("cumsum", 0), same_shape, dtypes=NUMBER)
+_CUMPROD = register("Cumprod", _scan("cumprod", 1), same_shape, dtypes=NUMBER)
+
+
+def _scanner(op, doc):
+    def fn(x, axis=0, exclusive=False, reverse=False, name=None):
+        attrs = {"axis": _static_int(axis, "axis"), "exclusive": bool(exclusive),
+                 "reverse": bool(reverse)}
+        return dispatch(op, (as_tensor(x),), attrs, name)
+    fn.__doc__ = doc
+    return fn
+
+
+cumsum = _scanner(_CUMSUM, """Computes the cumulative sum of `x` along `axis`.
+
+    `exclusive` starts from 0 instead of the first element; `reverse` sums from the end.
+
+    >>> cumsum(constant([1, 2, 3]), exclusive=True, reverse=True)
+    <tf.Tensor: shape=(3,), dtype=int32, numpy=array([5, 3, 0], dtype=int32)>
+    """)
+cumprod = _scanner(_CUMPROD, """Computes the cumulative product of `x` along `axis`.
+
+    >>> cumprod(constant([1, 2, 3]), exclusive=True)
+    <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 1, 2], dtype=int32)>
+    """)
+
+
+# --- AddN, accumulate_n ------------------------------------------------------------------------
+
+def _add_n(xp, *arrays):
+    first = arrays[0]
+    for i, a in enumerate(arrays[1:], 1):
+        if a.shape != first.shape:
+            raise _invalid("Inputs to operation AddN of type AddN must have the same size and "
+                           f"shape.  Input 0: {_shape_text(first.shape)} != input {i}: "
+                           f"{_shape_text(a.shape)}")
+    total = xp.array(first, copy=True)
+    for a in arrays[1:]:
+        xp.add(total, a, out=total)
+    return total
+
+
+def _add_n_rule(*inputs):
+    shape = unknown_shape()
+    for t in inputs:
+        shape = shape.merge_with(t.shape)
+    return shape, inputs[0].dtype
+
+
+_ADD_N = register("AddN", _add_n, _add_n_rule, tied="all", dtypes=NUMBER)
+_ADD_N_ARGUMENT_ERROR = ("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
+                         "the same dtype and shape.")
+
+
+def add_n(inputs, name=None):
+    """Adds all input tensors element-wise (same shape and dtype, no broadcasting).
+
+    >>> add_n([constant([1, 2]), constant([3, 4]), constant([5, 6])])
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 9, 12], dtype=int32)>
+    """
+    if isinstance(inputs, Tensor):  # a tensor is a sequence of its rows
+        return reduce_sum(inputs, 0, name=name)
+    if not isinstance(inputs, abc.Iterable) or isinstance(inputs, (str, bytes)):
+        raise ValueError(_ADD_N_ARGUMENT_ERROR)
+    inputs = [as_tensor(t) for t in inputs]
+    if not inputs:
+        raise ValueError(_ADD_N_ARGUMENT_ERROR)
+    return dispatch(_ADD_N, inputs, name=name)
+
+
+def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+    """Adds a list of tensors element-wise, as `add_n`, checking `shape` and `tensor_dtype`.
+
+    >>> accumulate_n([constant([1, 2]), constant([3, 4])])
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 6], dtype=int32)>
+    """
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise ValueError("inputs must be a list of at least one Tensor/IndexedSlices with the "
+                         "same dtype and shape")
+    inputs = [as_tensor(t) for t in inputs]
+    if tensor_dtype is not None and _d.as_dtype(tensor_dtype) != inputs[0].dtype:
+        raise TypeError(f"The `tensor_dtype` argument is {_d.as_dtype(tensor_dtype)}, but "
+                        f"`input` is of type {inputs[0].dtype}. These must be equal. Try "
+                        "casting the input to the desired type.")
+    if shape is not None:
+        merged = TensorShape(shape)
+        for t in inputs:
+            merged = merged.merge_with(t.shape)
+    return add_n(inputs, name)
+
+
+# --- clipping and norms --------------------------------------------------------------------------
+
+def _like(value, t):
+    """`value` as a tensor of `t`'s dtype unless it already is a tensor (TF's conversion)."""
+    return value if isinstance(value, Tensor) else as_tensor(value, t.dtype)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """Clips `t` element-wise to [clip_value_min, clip_value_max].
+
+    The bounds may broadcast to `t` but must not change its shape.
+
+    >>> clip_by_value(constant([1, 5, 9]), 2, 6)
+    <tf.Tensor: shape=(3,), dtype=int32, numpy=array([2, 5, 6], dtype=int32)>
+    """
+    t = as_tensor(t)
+    clipped = math_ops.minimum(t, _like(clip_value_max, t))
+    t.shape.assert_is_compatible_with(clipped.shape)
+    clipped = math_ops.maximum(clipped, _like(clip_value_min, t), name=name)
+    t.shape.assert_is_compatible_with(clipped.shape)
+    return clipped
+
+
+def clip_by_norm(t, clip_norm, axes=None, name=None):
+    """Rescales `t` so that its L2 norm over `axes` (None: all) is at most `clip_norm`.
+
+    >>> clip_by_norm(constant([3.0, 4.0]), 1.0)
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
+    """
+    t = as_tensor(t)
+    l2sum = reduce_sum(math_ops.multiply(t, t), axes, keepdims=True)
+    # sqrt(l2sum + 1) * 0 where the sum is 0: a zero norm with a finite gradient.
+    nonzero = cast(math_ops.greater(l2sum, 0), t.dtype)
+    l2norm = math_ops.multiply(
+        math_ops.sqrt(math_ops.add(l2sum, math_ops.subtract(1, nonzero))), nonzero)
+    clip_norm = _like(clip_norm, t)
+    scaled = math_ops.multiply(t, clip_norm)
+    return math_ops.truediv(scaled, math_ops.maximum(l2norm, clip_norm), name=name)
+
+
+def _tensor_list(t_list):
+    if not isinstance(t_list, abc.Sequence) or isinstance(t_list, (str, bytes)):
+        raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
+    return [None if t is None else as_tensor(t) for t in t_list]
+
+
+def global_norm(t_list, name=None):
+    """Returns sqrt(sum of the squared L2 norms of the tensors of `t_list`); Nones are skipped.
+
+    >>> global_norm([constant([3.0]), constant([4.0])])
+    <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
+    """
+    squares = [reduce_sum(math_ops.square(t)) for t in _tensor_list(t_list) if t is not None]
+    if not squares:
+        return as_tensor(np.float32(0))
+    return math_ops.sqrt(add_n(squares), name=name)
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+    """Scales the tensors of `t_list` by clip_norm / max(global_norm, clip_norm).
+
+    Returns ``(list_clipped, global_norm)``; an infinite or NaN norm makes every
+    entry NaN. Nones stay None.
+
+    >>> clipped, norm = clip_by_global_norm([constant([3.0, 4.0])], 1.0)
+    >>> clipped[0]
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
+    """
+    tensors = _tensor_list(t_list)
+    use_norm = global_norm(tensors) if use_norm is None else as_tensor(use_norm)
+    clip_norm = _like(clip_norm, use_norm)
+    one = as_tensor(np.ones((), use_norm.dtype.as_numpy_dtype))
+    scale = math_ops.multiply(clip_norm, math_ops.minimum(math_ops.truediv(one, use_norm),
+                                                          math_ops.truediv(one, clip_norm)))
+    # use_norm - use_norm is NaN exactly when the norm is infinite or NaN.
+    scale = math_ops.add(scale, math_ops.subtract(use_norm, use_norm))
+    clipped = [None if t is None else math_ops.multiply(t, cast(scale, t.dtype))
+               for t in tensors]
+    return clipped, use_norm
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """Divides `x` by its L2 norm along `axis` (None: all), at least sqrt(epsilon).
+
+    >>> l2_normalize(constant([3.0, 4.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
+    """
+    x = as_tensor(x)
+    axis = dim if axis is None else axis
+    squares = math_ops.square(math_ops.abs(x) if x.dtype.is_complex else x)
+    total = reduce_sum(squares, axis, keepdims=True)
+    inverse_norm = math_ops.rsqrt(math_ops.maximum(total, _like(epsilon, total)))
+    return math_ops.multiply(x, cast(inverse_norm, x.dtype), name=name)

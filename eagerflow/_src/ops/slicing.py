@@ -1,0 +1,294 @@
+"""Tensor indexing: ``tensor[key]`` as TensorFlow does it, through one "StridedSlice" op.
+
+A key is an int, a slice, ``...``, ``None`` (new axis), a scalar integer
+tensor, or a tuple/list of those; a boolean tensor or array masks instead
+(`boolean_mask`). NumPy-style lists of indices are not supported (use
+`gather`). The key becomes the op's begin/end/strides and five bit masks, so
+the op is one node in a graph and one step for a tape; the kernel turns
+them back into a tuple of Python slices (cached) and indexes the array once.
+
+>>> getitem(constant([[1, 2, 3], [4, 5, 6]]), (1, slice(None, None, -1)))
+<tf.Tensor: shape=(3,), dtype=int32, numpy=array([6, 5, 4], dtype=int32)>
+"""
+import functools
+import numbers
+import operator
+
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import kernel_type_name, register
+from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
+from eagerflow._src.ops.wrappers import as_tensor
+
+_INDEX_DTYPES = (_d.int16, _d.int32, _d.int64)
+_BAD_KEY = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+            "tf.int32/tf.int64 tensors are valid indices, got {!r}")
+
+
+def _bad(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+# -- the op ----------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=4096)
+def _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                 shrink_axis_mask):
+    """The NumPy index (ints, slices, None, one Ellipsis) that the op's attrs spell."""
+    if not len(begin) == len(end) == len(strides):
+        raise _bad(f"Expected begin, end, and strides to be 1D equal size tensors, but got "
+                   f"shapes [{len(begin)}], [{len(end)}], and [{len(strides)}] instead.")
+    if ellipsis_mask & (ellipsis_mask - 1):
+        raise _bad("Multiple ellipses in slice spec not allowed")
+    index = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if s == 0:
+            raise _bad(f"strides[{i}] must be non-zero")
+        if ellipsis_mask & bit:
+            index.append(Ellipsis)
+        elif new_axis_mask & bit:
+            index.append(None)
+        elif shrink_axis_mask & bit:
+            if s != 1:
+                raise _bad("only stride 1 allowed on non-range indexing.")
+            index.append(b)
+        else:
+            index.append(slice(None if begin_mask & bit else b, None if end_mask & bit else e, s))
+    if not ellipsis_mask:
+        # Trailing dims are taken whole either way; with an Ellipsis NumPy always
+        # returns an array (a view), never a NumPy scalar.
+        index.append(Ellipsis)
+    return tuple(index)
+
+
+def _consumed(index):
+    """How many input dims the entries of `index` other than None/Ellipsis take."""
+    return sum(1 for item in index if item is not None and item is not Ellipsis)
+
+
+def _too_many(rank):
+    if rank == 0:
+        return _bad("Attempting to slice scalar input.")
+    return _bad(f"Index out of range using input dim {rank}; input has only {rank} dims")
+
+
+def _walk(index, dims):
+    """Yields (entry, input dim number) for each entry of `index`; Ellipsis spans its dims."""
+    spanned = len(dims) - _consumed(index)
+    if spanned < 0:
+        raise _too_many(len(dims))
+    dim = 0
+    for item in index:
+        yield item, dim
+        if item is Ellipsis:
+            dim += spanned
+        elif item is not None:
+            dim += 1
+
+
+def _index_error(shape, index):
+    """TF's error for `index` that NumPy refused on an array of `shape`."""
+    for item, dim in _walk(index, shape):
+        if isinstance(item, int) and not -shape[dim] <= item < shape[dim]:
+            where = item + shape[dim] if item < 0 else item
+            return _bad(f"slice index {where} of dimension {dim} out of bounds.")
+    return _bad(f"Invalid index for shape {list(shape)}")
+
+
+def _strided_slice_kernel(xp, x, begin, end, strides, begin_mask=0, end_mask=0,
+                          ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    index = _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask,
+                         new_axis_mask, shrink_axis_mask)
+    try:
+        return x[index]
+    except IndexError:
+        raise _index_error(x.shape, index) from None
+
+
+def _strided_slice_rule(x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                        new_axis_mask=0, shrink_axis_mask=0):
+    index = _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask,
+                         new_axis_mask, shrink_axis_mask)
+    if x.shape.rank is None:
+        return unknown_shape(), x.dtype
+    dims = x.shape.as_list()
+    out = []
+    for item, dim in _walk(index, dims):
+        if item is Ellipsis:
+            out.extend(dims[dim:dim + len(dims) - _consumed(index)])
+        elif item is None:
+            out.append(1)
+        elif isinstance(item, slice):
+            n = dims[dim]
+            out.append(None if n is None else len(range(*item.indices(n))))
+        elif dims[dim] is not None and not -dims[dim] <= item < dims[dim]:
+            raise _index_error(dims, index)
+    return TensorShape(out), x.dtype
+
+
+_STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_rule, tied=())
+
+
+def _index_vector(value):
+    """A begin/end/strides argument as a NumPy array (checked by `strided_slice`)."""
+    return np.asarray(as_tensor(value) if is_tensor_like(value) else convert_to_tensor(value))
+
+
+def _shape_text(shape):
+    return "[" + ",".join(map(str, shape)) + "]"
+
+
+def _static_bounds(begin, end, strides):
+    """begin/end/strides as equal-length tuples of ints, with TF's checks."""
+    arrays = [_index_vector(begin), _index_vector(end)]
+    arrays.append(np.ones_like(arrays[0]) if strides is None else _index_vector(strides))
+    if any(a.ndim != 1 for a in arrays) or len({a.shape for a in arrays}) != 1:
+        shapes = [_shape_text(a.shape) for a in arrays]
+        raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
+                              f"Expected begin, end, and strides to be 1D equal size tensors, "
+                              f"but got shapes {shapes[0]}, {shapes[1]}, and {shapes[2]} "
+                              f"instead.")
+    for a in arrays:
+        if a.dtype.kind not in "iu":
+            raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
+                                  f"Value for attr 'Index' of "
+                                  f"{kernel_type_name(_d.from_numpy(a.dtype))} is not in the "
+                                  f"list of allowed values: int16, int32, int64")
+    return tuple(tuple(a.tolist()) for a in arrays)
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    """The strided slice of `input_` from `begin` to `end` (exclusive) by `strides`.
+
+    Bit i of a mask applies to entry i: `begin_mask`/`end_mask` ignore the
+    bound (take the whole range), `ellipsis_mask` is ``...``, `new_axis_mask`
+    inserts a dimension of 1, and `shrink_axis_mask` takes index `begin[i]`
+    and drops the dimension. `var` is accepted for compatibility and unused.
+
+    >>> strided_slice([[1, 2, 3], [4, 5, 6]], [0, 2], [2, 0], [1, -1])
+    <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
+    array([[3, 2],
+           [6, 5]], dtype=int32)>
+    """
+    begin, end, strides = _static_bounds(begin, end, strides)
+    attrs = {"begin": begin, "end": end, "strides": strides, "begin_mask": int(begin_mask),
+             "end_mask": int(end_mask), "ellipsis_mask": int(ellipsis_mask),
+             "new_axis_mask": int(new_axis_mask), "shrink_axis_mask": int(shrink_axis_mask)}
+    return dispatch(_STRIDED_SLICE, (as_tensor(input_),), attrs, name)
+
+
+# -- tensor[key] -----------------------------------------------------------------------------
+
+def _index(item):
+    """An int from one index entry or slice bound, or TF's error for an invalid one."""
+    if isinstance(item, (numbers.Integral, Dimension)) and not isinstance(item, bool):
+        return operator.index(item)
+    dtype = getattr(item, "dtype", None)
+    if dtype is None or isinstance(item, bool):
+        raise TypeError(_BAD_KEY.format(item))
+    try:
+        dtype = _d.as_dtype(dtype)
+    except TypeError:
+        raise TypeError(_BAD_KEY.format(item)) from None
+    rank = len(item.shape)
+    if dtype not in _INDEX_DTYPES or rank == 1:
+        raise TypeError(_BAD_KEY.format(item))
+    if rank > 1:
+        raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
+                              f"Only scalar integer tensors can index a tensor, got shape "
+                              f"{list(item.shape)}")
+    return int(np.asarray(item))
+
+
+def _bound(value):
+    """A slice bound or step: None, or an int (checked like an index entry)."""
+    return value if value is None or type(value) is int else _index(value)
+
+
+def _key_attrs(key):
+    """The StridedSlice attrs spelling `key`, a tuple of index entries."""
+    begin, end, strides = [], [], []
+    begin_mask = end_mask = ellipsis_mask = new_axis_mask = shrink_axis_mask = 0
+    bit = 1
+    for item in key:
+        kind = type(item)
+        if kind is slice:
+            start, stop, step = _bound(item.start), _bound(item.stop), _bound(item.step)
+            if start is None:
+                begin_mask |= bit
+                start = 0
+            if stop is None:
+                end_mask |= bit
+                stop = 0
+            begin.append(start)
+            end.append(stop)
+            strides.append(1 if step is None else step)
+        elif item is None or item is Ellipsis:
+            if item is None:
+                new_axis_mask |= bit
+            else:
+                ellipsis_mask |= bit
+            begin.append(0)
+            end.append(0)
+            strides.append(1)
+        else:
+            at = item if kind is int else _index(item)
+            begin.append(at)
+            end.append(at + 1)
+            strides.append(1)
+            shrink_axis_mask |= bit
+        bit <<= 1
+    return {"begin": tuple(begin), "end": tuple(end), "strides": tuple(strides),
+            "begin_mask": begin_mask, "end_mask": end_mask, "ellipsis_mask": ellipsis_mask,
+            "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask}
+
+
+_INT_KEYS = {}  # int -> attrs of tensor[int], the most common key
+
+
+def _int_key_attrs(i):
+    attrs = _INT_KEYS.get(i)
+    if attrs is None:
+        attrs = _key_attrs((i,))
+        if len(_INT_KEYS) < 1024:
+            _INT_KEYS[i] = attrs
+    return attrs
+
+
+def _is_mask(key):
+    """Keys that select with a boolean mask rather than index."""
+    if isinstance(key, bool):
+        return True
+    if isinstance(key, np.ndarray):
+        return key.dtype == np.bool_
+    return is_tensor_like(key) and as_tensor(key).dtype == _d.bool
+
+
+def getitem(tensor, slice_spec):
+    """``tensor[slice_spec]`` with TensorFlow's semantics.
+
+    Out-of-range integer indices raise InvalidArgumentError; slices clamp like
+    Python's. A list key is read as a tuple (``t[[0, 1]]`` is ``t[0, 1]``).
+
+    >>> getitem(constant([[1, 2], [3, 4]]), (Ellipsis, 0))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 3], dtype=int32)>
+    """
+    if type(tensor) is not EagerTensor:
+        tensor = as_tensor(tensor)
+    if type(slice_spec) is int:
+        attrs = _int_key_attrs(slice_spec)
+    elif type(slice_spec) in (tuple, list):
+        attrs = _key_attrs(slice_spec)
+    elif _is_mask(slice_spec):
+        from eagerflow._src.ops.array_ops import boolean_mask
+        return boolean_mask(tensor, slice_spec)
+    else:
+        attrs = _key_attrs((slice_spec,))
+    return dispatch(_STRIDED_SLICE, (tensor,), attrs)

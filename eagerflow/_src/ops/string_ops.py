@@ -1,0 +1,522 @@
+"""String operations (`tf.strings`): joining, lengths, case, substrings, regular
+expressions, number parsing and formatting.
+
+String tensors are NumPy object arrays of `bytes`, and they always live on the
+host: these kernels use NumPy directly and apply Python's bytes operations
+element by element. Regular expressions follow RE2's conventions where Python's
+`re` differs: ``\\d``, ``\\w`` and ``\\s`` are ASCII-only, and rewrites name groups
+as ``\\1``.
+
+>>> join([constant(["a", "b"]), constant(["c", "d"])], separator="-")
+<tf.Tensor: shape=(2,), dtype=string, numpy=array([b'a-c', b'b-d'], dtype=object)>
+>>> length(constant(["abc", "é"]), unit="UTF8_CHAR")
+<tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 1], dtype=int32)>
+"""
+import functools
+import re
+
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import register
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import shape_rules as rules
+from eagerflow._src.ops.reduction_ops import axis_attr, check_attr_dtype
+from eagerflow._src.ops.wrappers import as_tensor, binary_operands
+
+_STRING = (_d.string,)
+_NO_GRAD = "string op"
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _map(fn, *arrays, dtype=object):
+    """`fn` applied to every element of `arrays` (broadcast), as an array of `dtype`."""
+    out = np.asarray(np.frompyfunc(fn, len(arrays), 1)(*arrays), dtype=object)
+    return out if dtype is object else out.astype(dtype)
+
+
+def _strings(value):
+    """`value` as a string tensor: Python values must convert to strings (TypeError if not)."""
+    return value if isinstance(value, Tensor) else as_tensor(value, _d.string)
+
+
+def _attr_bytes(value, name):
+    """A string attr as bytes; TypeError for non-strings."""
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, bytes):
+        return value
+    raise TypeError(f"Expected string for argument '{name}' not {value!r}.")
+
+
+def _check_unit(op_name, unit):
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise errors.InvalidArgumentError(
+            None, op_name, f'Value for attr \'unit\' of "{unit}" is not in the list of allowed '
+            f'values: "BYTE", "UTF8_CHAR" [Op:{op_name}]')
+
+
+def _decode(s):
+    return s.decode("utf-8", "surrogateescape")
+
+
+def _encode(text):
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _shape_text(shape):
+    return "[" + ",".join(map(str, shape)) + "]"
+
+
+def _lengths(flat, unit):
+    """Lengths of the bytes of 1-D object array `flat` in bytes or in UTF-8 characters."""
+    sizes = np.fromiter(map(len, flat), np.int64, count=flat.size)
+    if unit == "BYTE":
+        return sizes
+    # Characters are the bytes that do not continue a multi-byte sequence (0b10xxxxxx).
+    data = np.frombuffer(b"".join(flat), np.uint8)
+    starts = np.concatenate([np.zeros(1, np.int64), np.cumsum((data & 0xC0) != 0x80)])
+    ends = np.cumsum(sizes)
+    return starts[ends] - starts[ends - sizes]
+
+
+# --- StringJoin, ReduceJoin ----------------------------------------------------------------------
+
+def _string_join(xp, *arrays, separator):
+    shaped = [a for a in arrays if a.ndim]
+    for a in shaped[1:]:
+        if a.shape != shaped[0].shape:
+            raise _invalid(f"Input shapes do not match: {_shape_text(shaped[0].shape)} vs. "
+                           f"{_shape_text(a.shape)}")
+    return _map(lambda *parts: separator.join(parts), *arrays)
+
+
+def _string_join_rule(*inputs, separator):
+    shape = TensorShape([])
+    for t in inputs:
+        if t.shape.rank != 0:
+            shape = t.shape if shape.rank == 0 else shape.merge_with(t.shape)
+    return shape, _d.string
+
+
+_STRING_JOIN = register("StringJoin", _string_join, _string_join_rule, tied="all",
+                        dtypes=_STRING, not_differentiable=_NO_GRAD)
+
+
+def join(inputs, separator="", name=None):
+    """Joins the strings of `inputs` element-wise with `separator`.
+
+    Inputs are scalars or tensors of one shape; scalars repeat.
+
+    >>> join(["x", constant(["a", "b"])], separator=",")
+    <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'x,a', b'x,b'], dtype=object)>
+    """
+    separator = _attr_bytes(separator, "separator")
+    if isinstance(inputs, Tensor):  # a tensor is the sequence of its rows
+        return reduce_join(inputs, 0, separator=separator, name=name)
+    inputs = [_strings(t) for t in inputs]
+    if not inputs:
+        return as_tensor(b"")
+    return dispatch(_STRING_JOIN, inputs, {"separator": separator}, name)
+
+
+def _reduce_join(xp, x, axis, keepdims, separator):
+    """Joins along `axis` in order: the first listed axis varies fastest in each group."""
+    ndim = x.ndim
+    axes = tuple(range(ndim - 1, -1, -1)) if axis is None else axis
+    reduced = []
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise errors.OutOfRangeError(None, None, f"Invalid reduction dimension {a} for "
+                                                     f"input with {ndim} dimension(s)")
+        if a % ndim in reduced:
+            raise _invalid(f"Duplicate reduction dimension {a % ndim}")
+        reduced.append(a % ndim)
+    kept = [i for i in range(ndim) if i not in reduced]
+    kept_shape = [x.shape[i] for i in kept]
+    groups = np.transpose(x, kept + reduced[::-1]).reshape(
+        int(np.prod(kept_shape, dtype=np.int64)), int(np.prod([x.shape[i] for i in reduced])))
+    out = np.array([separator.join(g) for g in groups.tolist()], dtype=object)
+    if keepdims:
+        return out.reshape([1 if i in reduced else d for i, d in enumerate(x.shape)])
+    return out.reshape(kept_shape)
+
+
+_REDUCE_JOIN = register("ReduceJoin", _reduce_join, rules.reduction(), dtypes=_STRING,
+                        not_differentiable=_NO_GRAD)
+
+
+def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    """Joins the strings of `inputs` across `axis` (None: all, in row-major order).
+
+    Several axes join in the order given.
+
+    >>> reduce_join(constant([["a", "b"], ["c", "d"]]), axis=1, separator="-")
+    <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'a-b', b'c-d'], dtype=object)>
+    """
+    attrs = {"axis": axis_attr(axis), "keepdims": bool(keepdims),
+             "separator": _attr_bytes(separator, "separator")}
+    return dispatch(_REDUCE_JOIN, (_strings(inputs),), attrs, name)
+
+
+# --- StringLength, StringLower, StringUpper, StringStrip -----------------------------------------
+
+def _string_length(xp, x, unit):
+    return _lengths(x.reshape(-1), unit).astype(np.int32).reshape(x.shape)
+
+
+_STRING_LENGTH = register("StringLength", _string_length, rules.unary_to(_d.int32),
+                          dtypes=_STRING, not_differentiable=_NO_GRAD)
+
+
+def length(input, unit="BYTE", name=None):
+    """The length of each string, in bytes or (`unit="UTF8_CHAR"`) in characters.
+
+    >>> length(constant(["abc", "é"]))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 2], dtype=int32)>
+    """
+    _check_unit("StringLength", unit)
+    return dispatch(_STRING_LENGTH, (_strings(input),), {"unit": unit}, name)
+
+
+def _change_case(method):
+    """ASCII-only without an encoding (as bytes methods are); full Unicode for utf-8."""
+    def kernel(xp, x, encoding):
+        if encoding == "":
+            fn = getattr(bytes, method)
+        elif encoding == "utf-8":
+            def fn(s):
+                return _encode(getattr(_decode(s), method)())
+        else:
+            raise _invalid(f"only utf-8 or '' (no encoding) is supported, received {encoding}")
+        return _map(fn, x)
+    return kernel
+
+
+_UNARY_STRING = rules.unary_to(_d.string)
+_STRING_LOWER = register("StringLower", _change_case("lower"), _UNARY_STRING, dtypes=_STRING,
+                         not_differentiable=_NO_GRAD)
+_STRING_UPPER = register("StringUpper", _change_case("upper"), _UNARY_STRING, dtypes=_STRING,
+                         not_differentiable=_NO_GRAD)
+_STRING_STRIP = register("StringStrip", lambda xp, x: _map(bytes.strip, x), _UNARY_STRING,
+                         dtypes=_STRING, not_differentiable=_NO_GRAD)
+
+
+def lower(input, encoding="", name=None):
+    """Lower-cases each string (ASCII letters only unless `encoding="utf-8"`).
+
+    >>> lower(constant("AbC"))
+    <tf.Tensor: shape=(), dtype=string, numpy=b'abc'>
+    """
+    return dispatch(_STRING_LOWER, (_strings(input),), {"encoding": encoding}, name)
+
+
+def upper(input, encoding="", name=None):
+    """Upper-cases each string (ASCII letters only unless `encoding="utf-8"`).
+
+    >>> upper(constant("AbC"))
+    <tf.Tensor: shape=(), dtype=string, numpy=b'ABC'>
+    """
+    return dispatch(_STRING_UPPER, (_strings(input),), {"encoding": encoding}, name)
+
+
+def strip(input, name=None):
+    """Removes leading and trailing ASCII whitespace from each string.
+
+    >>> strip(constant(["  a b \\n"]))
+    <tf.Tensor: shape=(1,), dtype=string, numpy=array([b'a b'], dtype=object)>
+    """
+    return dispatch(_STRING_STRIP, (_strings(input),), name=name)
+
+
+# --- Substr --------------------------------------------------------------------------------------
+
+def _substr(xp, x, pos, size, unit):
+    if pos.shape != size.shape:
+        raise _invalid(f"pos and len should have the same shape, got: {_shape_text(pos.shape)} "
+                       f"vs. {_shape_text(size.shape)}")
+    x, pos, size = np.broadcast_arrays(x, pos, size)
+    lengths = _lengths(x.reshape(-1), unit).reshape(x.shape)
+    bad = np.flatnonzero((pos > lengths) | (pos < -lengths))
+    if bad.size:
+        i = int(bad[0])
+        shown = f" {x.reshape(-1)[i]!r}" if unit == "BYTE" else ""
+        raise _invalid(f"pos {int(pos.reshape(-1)[i])} out of range for string{shown} at "
+                       f"index {i}")
+    start = np.where(pos < 0, pos + lengths, pos)
+    end = np.where(size < 0, lengths, np.minimum(start + size, lengths))
+    if unit == "BYTE":
+        return _map(lambda s, a, b: s[a:b], x, start, end)
+    return _map(lambda s, a, b: _encode(_decode(s)[a:b]), x, start, end)
+
+
+def _substr_rule(x, pos, size, unit):
+    return rules.broadcast_shapes(x.shape, pos.shape, "Substr"), _d.string
+
+
+_SUBSTR = register("Substr", _substr, _substr_rule, tied=(1, 2), dtypes=(_d.int32, _d.int64),
+                   not_differentiable=_NO_GRAD)
+
+
+def substr(input, pos, len, unit="BYTE", name=None):
+    """The substrings of `len` bytes (or UTF-8 characters) from `pos` of each string.
+
+    Negative `pos` counts from the end; `len` past the end (or negative) takes the
+    rest. `pos` and `len` have one shape, which broadcasts with `input`.
+
+    >>> substr(constant(["hello", "world"]), 1, 3)
+    <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'ell', b'orl'], dtype=object)>
+    """
+    _check_unit("Substr", unit)
+    x = _strings(input)
+    if x.dtype != _d.string:
+        raise errors.InvalidArgumentError(
+            None, "Substr", "cannot compute Substr as input #0(zero-based) was expected to be a "
+            f"string tensor but is a {x.dtype.name} tensor [Op:Substr]")
+    pos, size = binary_operands(pos, len)
+    return dispatch(_SUBSTR, (x, pos, size), {"unit": unit}, name)
+
+
+# --- regular expressions -------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=256)
+def _compile(pattern):
+    text = _decode(pattern)
+    try:
+        return re.compile(text, re.ASCII)
+    except re.error as e:
+        raise _invalid(f"Invalid pattern: {text}, error: {e}") from None
+
+
+_REWRITE_TOKEN = re.compile(r"\\(\d)|\\(\\)|\\(.?)", re.S)
+
+
+@functools.lru_cache(maxsize=256)
+def _template(rewrite, groups):
+    """RE2's `rewrite` (``\\N`` a group, ``\\\\`` a backslash) as a template of Python's `re`.
+
+    None when it names a group the pattern lacks (RE2 then replaces nothing); any
+    other escape makes RE2 replace matches with nothing.
+    """
+    invalid = []
+
+    def convert(m):
+        if m.group(1) is not None:
+            if int(m.group(1)) > groups:
+                invalid.append("group")
+            return rf"\g<{m.group(1)}>"
+        if m.group(2) is not None:
+            return r"\\"
+        invalid.append("escape")
+        return ""
+    template = _REWRITE_TOKEN.sub(convert, _decode(rewrite))
+    if "group" in invalid:
+        return None
+    return "" if invalid else template
+
+
+def _scalar(array, what):
+    if array.ndim:
+        raise _invalid(f"{what} must be scalar, but received {_shape_text(array.shape)}")
+    return array[()]
+
+
+def _full_match(x, pattern):
+    regex = _compile(pattern)
+    return _map(lambda s: regex.fullmatch(_decode(s)) is not None, x, dtype=bool)
+
+
+def _replace(x, pattern, rewrite, replace_global):
+    regex = _compile(pattern)
+    template = _template(rewrite, regex.groups)
+    if template is None:
+        return x
+    count = 0 if replace_global else 1
+    return _map(lambda s: _encode(regex.sub(template, _decode(s), count)), x)
+
+
+_STATIC_REGEX_FULL_MATCH = register(
+    "StaticRegexFullMatch", lambda xp, x, pattern: _full_match(x, pattern),
+    rules.unary_to(_d.bool), dtypes=_STRING, not_differentiable=_NO_GRAD)
+_REGEX_FULL_MATCH = register(
+    "RegexFullMatch", lambda xp, x, pattern: _full_match(x, _scalar(pattern, "Pattern")),
+    lambda x, pattern: (x.shape, _d.bool), tied=(0, 1), dtypes=_STRING,
+    not_differentiable=_NO_GRAD)
+_STATIC_REGEX_REPLACE = register(
+    "StaticRegexReplace",
+    lambda xp, x, pattern, rewrite, replace_global: _replace(x, pattern, rewrite, replace_global),
+    _UNARY_STRING, dtypes=_STRING, not_differentiable=_NO_GRAD)
+_REGEX_REPLACE = register(
+    "RegexReplace",
+    lambda xp, x, pattern, rewrite, replace_global: _replace(
+        x, _scalar(pattern, "Pattern"), _scalar(rewrite, "Rewrite"), replace_global),
+    lambda x, pattern, rewrite, **_: (x.shape, _d.string), tied=(0, 1, 2), dtypes=_STRING,
+    not_differentiable=_NO_GRAD)
+
+
+def _is_text(value):
+    return isinstance(value, (str, bytes))
+
+
+def regex_full_match(input, pattern, name=None):
+    """True where the whole string matches the regular expression `pattern`.
+
+    >>> regex_full_match(constant(["abc", "abcd"]), "a.c")
+    <tf.Tensor: shape=(2,), dtype=bool, numpy=array([ True, False])>
+    """
+    x = _strings(input)
+    if _is_text(pattern):
+        attrs = {"pattern": _attr_bytes(pattern, "pattern")}
+        return dispatch(_STATIC_REGEX_FULL_MATCH, (x,), attrs, name)
+    return dispatch(_REGEX_FULL_MATCH, (x, _strings(pattern)), name=name)
+
+
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
+    """Replaces the matches of `pattern` with `rewrite` (``\\1`` names a group).
+
+    Only the first match of each string is replaced unless `replace_global`.
+
+    >>> regex_replace(constant(["ab12"]), r"(\\d)", r"<\\1>")
+    <tf.Tensor: shape=(1,), dtype=string, numpy=array([b'ab<1><2>'], dtype=object)>
+    """
+    x = _strings(input)
+    if _is_text(pattern) and _is_text(rewrite):
+        attrs = {"pattern": _attr_bytes(pattern, "pattern"),
+                 "rewrite": _attr_bytes(rewrite, "rewrite"),
+                 "replace_global": bool(replace_global)}
+        return dispatch(_STATIC_REGEX_REPLACE, (x,), attrs, name)
+    return dispatch(_REGEX_REPLACE, (x, _strings(pattern), _strings(rewrite)),
+                    {"replace_global": bool(replace_global)}, name)
+
+
+# --- StringToNumber, AsString --------------------------------------------------------------------
+
+def _not_a_number(s):
+    return _invalid(f"StringToNumberOp could not correctly convert string: "
+                    f"{s.decode('utf-8', 'replace')}")
+
+
+def _parse_float(s):
+    """Like C's strtod: decimal or hex (0x...) floats, inf and nan, surrounding spaces."""
+    if b"_" in s:  # Python accepts digit separators; C does not
+        raise _not_a_number(s)
+    try:
+        return float(s)
+    except ValueError:
+        body = s.strip()
+        if body.lstrip(b"+-")[:2].lower() == b"0x":
+            try:
+                return float.fromhex(body.decode("ascii"))
+            except ValueError:
+                pass
+        raise _not_a_number(s) from None
+
+
+def _integer_parser(dtype):
+    info = np.iinfo(dtype)
+
+    def parse(s):
+        if b"_" in s:
+            raise _not_a_number(s)
+        try:
+            value = int(s)
+        except ValueError:
+            raise _not_a_number(s) from None
+        if not info.min <= value <= info.max:
+            raise _not_a_number(s)
+        return value
+    return parse
+
+
+def _string_to_number(xp, x, out_type):
+    target = np.dtype(out_type.as_numpy_dtype)
+    parse = _parse_float if target.kind == "f" else _integer_parser(target)
+    with np.errstate(over="ignore"):  # 1e300 as float32 is inf, silently
+        return _map(parse, x, dtype=target)
+
+
+_STRING_TO_NUMBER = register("StringToNumber", _string_to_number,
+                             lambda x, out_type: (x.shape, out_type), dtypes=_STRING,
+                             not_differentiable=_NO_GRAD)
+_NUMBER_TYPES = (_d.float32, _d.float64, _d.int32, _d.int64, _d.uint32, _d.uint64)
+
+
+def to_number(input, out_type=_d.float32, name=None):
+    """Parses each string as a number of `out_type` (InvalidArgumentError if it is not one).
+
+    >>> to_number(constant(["1.5", " -2 ", "inf"]))
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([ 1.5, -2. ,  inf], dtype=float32)>
+    """
+    out_type = _d.as_dtype(out_type)
+    check_attr_dtype("StringToNumber", "out_type", out_type, _NUMBER_TYPES)
+    return dispatch(_STRING_TO_NUMBER, (_strings(input),), {"out_type": out_type}, name)
+
+
+def _as_string(xp, x, precision, scientific, shortest, width, fill):
+    """printf-style formatting: %d for integers, %f/%e/%g for floats, (re,im) for complex."""
+    kind = x.dtype.kind
+    if kind == "b":
+        return _map(lambda v: b"true" if v else b"false", x)
+    spec = "%" + fill + (str(width) if width >= 0 else "")
+    if kind in "iu":
+        fmt = spec + "d"
+        return _map(lambda v: (fmt % v).encode(), x.astype(object))
+    if kind == "O":
+        fmt = spec + "s"
+        return _map(lambda v: _encode(fmt % _decode(v)), x)
+    fmt = spec + (f".{precision}" if precision >= 0 else "") + \
+        ("e" if scientific else "g" if shortest else "f")
+    if kind == "c":
+        return _map(lambda v: f"({fmt % v.real},{fmt % v.imag})".encode(),
+                    x.astype(np.complex128))
+    return _map(lambda v: (fmt % v).encode(), x.astype(np.float64))
+
+
+_AS_STRING = register("AsString", _as_string, _UNARY_STRING, tied=(),
+                      not_differentiable=_NO_GRAD)
+_FILLS = ("", " ", "+", "-", "0", "#")
+
+
+def _as_string_attr_error(dtype, precision, scientific, shortest, fill):
+    """What is wrong with `as_string`'s formatting attrs for `dtype`, or None."""
+    if len(fill) > 1:
+        return "Fill string must be one or fewer characters"
+    if fill not in _FILLS:
+        return f'Fill argument not supported: "{fill}"'
+    if scientific and shortest:
+        return "Cannot select both scientific and shortest notation"
+    if dtype.is_floating or dtype.is_complex:
+        return None
+    if scientific or shortest:
+        return f"scientific and shortest format not supported for datatype {dtype.name}"
+    if precision >= 0:
+        return f"precision not supported for datatype {dtype.name}"
+    return None
+
+
+def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="",
+              name=None):
+    """Formats each element as a string, printf-style.
+
+    Floats print with 6 decimals unless `precision`, `scientific` (%e) or
+    `shortest` (%g) say otherwise; `width` pads, `fill` is a printf flag
+    (" ", "0", "-", "+" or "#"). Booleans print as true/false.
+
+    >>> as_string(constant([1.5, 2.0]), precision=2)
+    <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'1.50', b'2.00'], dtype=object)>
+    """
+    x = as_tensor(input)
+    error = _as_string_attr_error(x.dtype, precision, scientific, shortest, fill)
+    if error:
+        raise errors.op_error(errors.InvalidArgumentError, "AsString", error)
+    attrs = {"precision": int(precision), "scientific": bool(scientific),
+             "shortest": bool(shortest), "width": int(width), "fill": fill}
+    return dispatch(_AS_STRING, (x,), attrs, name)

@@ -1,0 +1,13 @@
+"""Neural-network ops (``tf.nn``)."""
+from eagerflow._src.ops.conv_ops import (  # noqa: F401
+    avg_pool, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv2d_transpose, conv3d,
+    depthwise_conv2d, max_pool, max_pool1d, max_pool2d, max_pool3d)
+from eagerflow._src.ops.math_ops import (  # noqa: F401
+    sigmoid, softplus, tanh)
+from eagerflow._src.ops.nn_ops import (  # noqa: F401
+    batch_normalization, bias_add, dropout, elu, embedding_lookup, gelu, in_top_k, l2_loss,
+    leaky_relu, log_softmax, moments, relu, relu6, selu, sigmoid_cross_entropy_with_logits,
+    silu, softmax, softmax_cross_entropy_with_logits, softsign,
+    sparse_softmax_cross_entropy_with_logits, swish)
+from eagerflow._src.ops.reduction_ops import (  # noqa: F401
+    l2_normalize, top_k)

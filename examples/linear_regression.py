@@ -1,0 +1,54 @@
+"""Linear regression on the diabetes data set (442 patients, 10 features), eagerly.
+
+The data ships with scikit-learn. Training is plain full-batch gradient
+descent on `Variable`s, with the gradient of the mean squared error written
+out with eagerflow ops:  dL/dW = 2/n * X^T (XW + b - y).
+
+    python examples/linear_regression.py
+"""
+import numpy as np
+from sklearn.datasets import load_diabetes
+
+import eagerflow as tf
+
+STEPS, LEARNING_RATE = 400, 0.1
+
+
+def standardize(train, test):
+    mean, std = train.mean(axis=0), train.std(axis=0)
+    return (train - mean) / std, (test - mean) / std
+
+
+def main():
+    features, target = load_diabetes(return_X_y=True)
+    order = np.random.default_rng(0).permutation(len(features))
+    train, test = order[:354], order[354:]
+    x_train, x_test = standardize(features[train], features[test])
+    y_train, y_test = standardize(target[train, None], target[test, None])
+    x, y = tf.constant(x_train, tf.float32), tf.constant(y_train, tf.float32)
+    x_eval, y_eval = tf.constant(x_test, tf.float32), tf.constant(y_test, tf.float32)
+    n = float(x.shape[0])
+
+    w = tf.Variable(tf.zeros([x.shape[1], 1]), name="weights")
+    b = tf.Variable(0.0, name="bias")
+    print(f"training {w.name} {w.shape} and {b.name} on {int(n)} patients, "
+          f"testing on {x_eval.shape[0]}")
+
+    def mse(inputs, labels):
+        return tf.reduce_mean(tf.square(tf.matmul(inputs, w) + b - labels))
+
+    for step in range(STEPS + 1):
+        error = tf.matmul(x, w) + b - y
+        if step % 50 == 0:
+            print(f"step {step:3d}  train mse {float(tf.reduce_mean(error ** 2)):.4f}")
+        w.assign_sub(LEARNING_RATE * 2.0 / n * tf.matmul(x, error, transpose_a=True))
+        b.assign_sub(LEARNING_RATE * 2.0 * tf.reduce_mean(error))
+
+    test_mse = float(mse(x_eval, y_eval))
+    r2 = 1.0 - test_mse / float(tf.math.reduce_variance(y_eval))
+    print(f"test mse {test_mse:.4f}  test R^2 {r2:.3f}")
+    print("largest weights:", tf.reshape(w, [-1]).numpy().round(2))
+
+
+if __name__ == "__main__":
+    main()

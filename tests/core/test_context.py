@@ -1,0 +1,53 @@
+import threading
+
+import eagerflow as tf
+from eagerflow._src.core import context
+
+
+class _Recorder:
+    def __init__(self):
+        self.ops = []
+
+    def record(self, op, inputs, attrs, outputs):
+        self.ops.append(op.name)
+
+
+def test_recorders_see_ops_in_their_block_only():
+    rec = _Recorder()
+    with context.recording(rec):
+        tf.constant(1.0) * 2.0
+    tf.constant(1.0) + 1.0
+    assert rec.ops == ["Mul"]
+    assert context.get().fast
+
+
+def test_recorders_are_per_thread():
+    rec, other = _Recorder(), []
+
+    def work():
+        other.append(context.get().recorders)
+        tf.constant(1.0) - 1.0
+
+    with context.recording(rec):
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+    assert other == [()] and rec.ops == []
+
+
+def test_variable_reads_and_writes_are_ops():
+    rec = _Recorder()
+    v = tf.Variable(1.0)
+    with context.recording(rec):
+        v + 1.0
+        v.assign_add(1.0)
+    assert rec.ops == ["ReadVariableOp", "AddV2", "AssignAddVariableOp"]
+
+
+def test_config_settings_round_trip():
+    tf.config.threading.set_intra_op_parallelism_threads(2)
+    assert tf.config.threading.get_intra_op_parallelism_threads() == 2
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.experimental.set_memory_growth(cpu, True)
+    assert tf.config.experimental.get_memory_growth(cpu)
+    assert tf.config.list_physical_devices("GPU") == [] or tf.config.get_visible_devices("GPU")

@@ -1,0 +1,192 @@
+"""Tensors: printing, dtype rules, conversions, NumPy interop (expected forms checked on TF)."""
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+@pytest.mark.parametrize("value, text", [
+    ([[4.0]], "tf.Tensor([[4.]], shape=(1, 1), dtype=float32)"),
+    (1, "tf.Tensor(1, shape=(), dtype=int32)"),
+    (2.5, "tf.Tensor(2.5, shape=(), dtype=float32)"),
+    (True, "tf.Tensor(True, shape=(), dtype=bool)"),
+    ([1, 2], "tf.Tensor([1 2], shape=(2,), dtype=int32)"),
+    ("ab", "tf.Tensor(b'ab', shape=(), dtype=string)"),
+    (1e10, "tf.Tensor(1e+10, shape=(), dtype=float32)"),
+    (np.zeros((0, 3)), "tf.Tensor([], shape=(0, 3), dtype=float64)"),
+    (np.zeros((2, 2, 2), np.int32),
+     "tf.Tensor(\n[[[0 0]\n  [0 0]]\n [[0 0]\n  [0 0]]], shape=(2, 2, 2), dtype=int32)"),
+])
+def test_str(value, text):
+    assert str(tf.constant(value)) == text
+
+
+@pytest.mark.parametrize("value, text", [
+    ([1, 2], "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>"),
+    (1.0, "<tf.Tensor: shape=(), dtype=float32, numpy=1.0>"),
+    (np.float32(0.1), "<tf.Tensor: shape=(), dtype=float32, numpy=0.10000000149011612>"),
+    (1e10, "<tf.Tensor: shape=(), dtype=float32, numpy=10000000000.0>"),
+    (["a"], "<tf.Tensor: shape=(1,), dtype=string, numpy=array([b'a'], dtype=object)>"),
+    (b"x", "<tf.Tensor: shape=(), dtype=string, numpy=b'x'>"),
+    (1 + 2j, "<tf.Tensor: shape=(), dtype=complex128, numpy=(1+2j)>"),
+    ([[1.5, 2], [3, 4]], "<tf.Tensor: shape=(2, 2), dtype=float32, numpy=\n"
+                         "array([[1.5, 2. ],\n       [3. , 4. ]], dtype=float32)>"),
+])
+def test_repr(value, text):
+    assert repr(tf.constant(value)) == text
+
+
+@pytest.mark.parametrize("value, dtype", [
+    (1, tf.int32), (2**40, tf.int64), ([1, 2**40], tf.int64), (1.5, tf.float32),
+    ([1, 2.5], tf.float32), (True, tf.bool), (1 + 2j, tf.complex128), ("s", tf.string),
+    (np.float64(2.0), tf.float64), (np.int64(3), tf.int64), (np.array([1], np.uint16), tf.uint16),
+    (np.float16(1.5), tf.float16),
+])
+def test_constant_dtype_inference(value, dtype):
+    assert tf.constant(value).dtype == dtype
+
+
+@pytest.mark.parametrize("value, kwargs, exc, match", [
+    ([1.5], {"dtype": "int32"}, TypeError, "Cannot convert"),
+    (1, {"dtype": "bool"}, TypeError, "Cannot convert 1 to EagerTensor of dtype bool"),
+    ("a", {"dtype": "float32"}, TypeError, "dtype float"),
+    ([True, 1], {}, ValueError, "mixed types"),
+    ([[1], [2, 3]], {}, ValueError, "non-rectangular"),
+    (None, {}, ValueError, "unsupported type"),
+    ({"a": 1}, {}, ValueError, "unsupported type"),
+    (2**70, {}, ValueError, "out-of-range integer"),
+    ([1, 2, 3], {"shape": [2, 2]}, TypeError, "has 3 elements"),
+])
+def test_constant_errors(value, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        tf.constant(value, **kwargs)
+
+
+def test_constant_casts_and_shapes():
+    assert tf.constant(300, dtype=tf.int8).numpy() == 44  # wraps like TF
+    np.testing.assert_array_equal(tf.constant(np.array([1.5]), dtype=tf.int32), [1])
+    assert tf.constant(True, dtype=tf.int32).numpy() == 1
+    np.testing.assert_array_equal(tf.constant(7, shape=[2, 3]), np.full((2, 3), 7))
+    assert tf.constant([1, 2, 3, 4], shape=[2, 2]).shape == (2, 2)
+
+
+def test_convert_to_tensor():
+    t = tf.constant(1)
+    assert tf.convert_to_tensor(t) is t
+    with pytest.raises(ValueError, match="requested dtype float32 for Tensor with dtype int32"):
+        tf.convert_to_tensor(t, dtype=tf.float32)
+    assert tf.convert_to_tensor(1, dtype_hint=tf.float32).dtype == tf.float32
+    assert tf.convert_to_tensor(1.5, dtype_hint=tf.int32).dtype == tf.float32
+    assert tf.convert_to_tensor([tf.constant(1), 2]).numpy().tolist() == [1, 2]
+
+
+def test_scalar_operands_adopt_dtype():
+    x = tf.constant([1, 2], tf.int8)
+    assert (x + 300).dtype == tf.int8 and (x + 300).numpy().tolist() == [45, 46]
+    f = tf.constant([1.0, 2.0])
+    assert (f + np.float64(1)).dtype == tf.float32
+    assert (f + np.array(1.0)).dtype == tf.float32
+    assert (np.array([1.0, 2.0]) + f).dtype == tf.float32
+    assert (2 ** tf.constant(3.0)).numpy() == 8.0
+
+
+@pytest.mark.parametrize("fn", [
+    lambda: tf.constant(1) + tf.constant(1.0),
+    lambda: tf.constant(1) + 2.5,
+    lambda: tf.constant([1, 2], tf.int8) + True,
+])
+def test_no_silent_promotion(fn):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"cannot compute AddV2 as input #1"
+                       r"\(zero-based\) was expected to be a \w+ tensor but is a \w+ tensor"):
+        fn()
+
+
+def test_int_overflow_wraps():
+    assert (tf.constant(np.int32(2**31 - 1)) + 1).numpy() == -2**31
+
+
+def test_truediv_and_floor_ops():
+    assert (tf.constant([1, 2]) / 2).dtype == tf.float64
+    assert (tf.constant([1, 2], tf.int8) / 2).dtype == tf.float32
+    assert (tf.constant(7) // 2).numpy() == 3 and (tf.constant(-7) % 3).numpy() == 2
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Integers to negative"):
+        tf.constant(2) ** -1
+
+
+def test_bool_int_float_index_len_iter():
+    assert bool(tf.constant(True)) and int(tf.constant(3)) == 3
+    assert float(tf.constant(2.5)) == 2.5
+    assert [10, 20, 30][tf.constant(1)] == 20
+    assert len(tf.constant([[1], [2]])) == 2
+    items = list(tf.constant([1, 2]))
+    assert [repr(i) for i in items] == ["<tf.Tensor: shape=(), dtype=int32, numpy=1>",
+                                        "<tf.Tensor: shape=(), dtype=int32, numpy=2>"]
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(tf.constant([1, 2]))
+    with pytest.raises(TypeError, match="len"):
+        len(tf.constant(1))
+    with pytest.raises(TypeError):
+        int(tf.constant([1, 2]))
+    with pytest.raises(TypeError):
+        [1][tf.constant(1.5)]
+    assert f"{tf.constant(1.5):.3f}" == "1.500"
+
+
+def test_numpy_interop():
+    a, b = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    out = np.multiply(a, b)
+    assert isinstance(out, np.ndarray) and out.tolist() == [3.0, 8.0]
+    assert np.asarray(a).dtype == np.float32
+    n = a.numpy()
+    n[0] = 100.0  # numpy() is a copy: the tensor stays unchanged
+    assert a.numpy()[0] == 1.0
+    assert isinstance(tf.constant(1.0).numpy(), np.float32)
+    assert tf.constant("ab").numpy() == b"ab"
+
+
+def test_hash_ref_copy_pickle():
+    t = tf.constant([1, 2])
+    with pytest.raises(TypeError, match=r"Tensor is unhashable. Instead, use tensor.ref\(\)"):
+        hash(t)
+    d = {t.ref(): 1}
+    assert d[t.ref()] == 1 and t.ref().deref() is t and t.experimental_ref() == t.ref()
+    assert copy.copy(t) is t and copy.deepcopy(t) is t
+    assert pickle.loads(pickle.dumps(t)).numpy().tolist() == [1, 2]
+
+
+def test_metadata():
+    t = tf.constant([[1.0, 2.0]])
+    assert t.shape == tf.TensorShape([1, 2]) and t.ndim == 2 and t.get_shape() == [1, 2]
+    assert t.dtype == tf.float32
+    assert t.device == "/job:localhost/replica:0/task:0/device:CPU:0"
+    with pytest.raises(AttributeError, match="eager execution"):
+        t.name
+    with pytest.raises(ValueError):
+        t.set_shape([3, 3])
+
+
+def test_equality_semantics():
+    t = tf.constant([1, 2])
+    assert (t == None) is False  # noqa: E711
+    assert (t != None) is True  # noqa: E711
+    assert repr(t == tf.constant([1, 2, 3])) == "<tf.Tensor: shape=(), dtype=bool, numpy=False>"
+    assert (t == tf.constant([1, 3])).numpy().tolist() == [True, False]
+    with pytest.raises(TypeError):
+        t == "a"
+
+
+def test_operators():
+    x = tf.constant(5)
+    assert (~x).numpy() == -6 and (x & 3).numpy() == 1 and (x | 2).numpy() == 7
+    assert (x ^ 1).numpy() == 4
+    assert (tf.constant(True) & False).numpy() == False  # noqa: E712
+    assert (~tf.constant(True)).numpy() == False  # noqa: E712
+    assert abs(tf.constant(-3)).numpy() == 3 and (-tf.constant(2.0)).numpy() == -2.0
+    assert (tf.constant(1.0) < 2).numpy()
+    m = tf.constant([[1.0, 2.0]]) @ tf.constant([[1.0], [2.0]])
+    assert m.numpy().tolist() == [[5.0]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="allowed values"):
+        -tf.constant(True)

@@ -1,0 +1,108 @@
+import copy
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def test_repr_and_names():
+    v = tf.Variable(1.0)
+    assert repr(v) == "<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=1.0>"
+    assert str(tf.Variable([1, 2])) == ("<tf.Variable 'Variable:0' shape=(2,) dtype=int32, "
+                                        "numpy=array([1, 2], dtype=int32)>")
+    assert tf.Variable(1.0, name="a").name == "a:0" == tf.Variable(2.0, name="a").name
+    with tf.name_scope("outer"):
+        with tf.name_scope("inner") as scope:
+            assert scope == "outer/inner/"
+            assert tf.Variable(1.0, name="w").name == "outer/inner/w:0"
+
+
+def test_assign_family_chains():
+    v = tf.Variable(1.0)
+    r = v.assign(2.0)
+    assert repr(r) == "<tf.Variable 'UnreadVariable' shape=() dtype=float32, numpy=2.0>"
+    assert v.assign(3.0, read_value=False) is None
+    v.assign_add(1).assign_sub(0.5)
+    assert v.numpy() == 3.5
+    assert v.assign(np.float64(2)).numpy() == 2.0
+
+
+def test_assign_errors():
+    v = tf.Variable([1.0, 2.0])
+    with pytest.raises(ValueError, match="Shape mismatch"):
+        v.assign([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match="Cannot convert 'a'"):
+        v.assign("a")
+    with pytest.raises(ValueError, match="initial_value"):
+        tf.Variable(None)
+
+
+def test_partial_shape_allows_resizing():
+    v = tf.Variable([1.0, 2.0], shape=[None])
+    v.assign([1.0, 2.0, 3.0])
+    assert v.shape.as_list() == [None] and v.numpy().tolist() == [1.0, 2.0, 3.0]
+    assert tf.Variable(1.0, shape=tf.TensorShape(None)).shape.rank is None
+
+
+def test_behaves_as_tensor():
+    v = tf.Variable([1.0, 2.0])
+    assert (v + 1).numpy().tolist() == [2.0, 3.0] and (1 + v).dtype == tf.float32
+    assert (v * v).numpy().tolist() == [1.0, 4.0]
+    assert tf.multiply(2, v).numpy().tolist() == [2.0, 4.0]
+    assert v[1].numpy() == 2.0
+    assert np.asarray(v).tolist() == [1.0, 2.0]
+    assert int(tf.Variable(3)) == 3 and float(tf.Variable(2.5)) == 2.5
+    assert isinstance(tf.convert_to_tensor(v), tf.Tensor)
+    with pytest.raises(ValueError, match="Incompatible type conversion"):
+        tf.convert_to_tensor(v, dtype=tf.int32)
+    with pytest.raises(TypeError, match="Variable is unhashable"):
+        hash(v)
+
+
+def test_reads_are_snapshots():
+    v = tf.Variable([1.0, 2.0])
+    before = v.value()
+    v.assign_add([1.0, 1.0])
+    assert before.numpy().tolist() == [1.0, 2.0] and v.numpy().tolist() == [2.0, 3.0]
+
+
+def test_init_options():
+    assert tf.Variable(lambda: tf.ones([2])).numpy().tolist() == [1.0, 1.0]
+    assert tf.Variable([1, 2], dtype=tf.float32).dtype == tf.float32
+    assert not tf.Variable(1.0, trainable=False).trainable
+    v = tf.Variable(1.0, constraint=lambda x: x)
+    assert callable(v.constraint)
+    assert v.synchronization == tf.VariableSynchronization.AUTO
+    assert v.aggregation == tf.VariableAggregation.NONE
+    with pytest.raises(ValueError, match="constraint"):
+        tf.Variable(1.0, constraint=3)
+
+
+def test_deepcopy_is_independent():
+    v = tf.Variable(2.0)
+    w = copy.deepcopy(v)
+    w.assign(100.0)
+    assert v.numpy() == 2.0 and w.numpy() == 100.0
+
+
+def test_module_collects_variables():
+    class Block(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.b = tf.Variable(1.0, name="b")
+            self.a = [tf.Variable(2.0, name="a", trainable=False)]
+            self.sub = tf.Module(name="sub")
+            self.sub.w = tf.Variable(3.0, name="w")
+            self.alias = self.b
+
+    m = Block()
+    assert m.name == "block" and m.name_scope.name == "block/"
+    # as in TF, __init__ does not enter the module's name scope by itself
+    assert [v.name for v in m.variables] == ["a:0", "b:0", "w:0"]
+    assert [v.name for v in m.trainable_variables] == ["b:0", "w:0"]
+    with m.name_scope:
+        assert tf.Variable(0.0, name="v").name == "block/v:0"
+    assert m.submodules == (m.sub,)
+    with pytest.raises(ValueError, match="valid module name"):
+        tf.Module(name="not valid")

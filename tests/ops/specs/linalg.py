@@ -1,0 +1,244 @@
+"""Specs of linear algebra (linalg_ops.py): values against NumPy's linalg."""
+import numpy as np
+
+from eagerflow._src.ops import linalg_ops as la
+from tests.ops.spec import OpSpec, rand
+
+F16, F32, F64, C64, C128 = np.float16, np.float32, np.float64, np.complex64, np.complex128
+I32 = np.int32
+_LOOSE = {"rtol": 1e-4, "atol": 1e-4}  # float32 factorizations
+
+
+def _well_conditioned(*shape, dtype=F32, seed=0):
+    """Random square matrices with a dominant diagonal (far from singular)."""
+    n = shape[-1]
+    return (rand(*shape, dtype=dtype, seed=seed) + n * np.eye(n)).astype(dtype)
+
+
+def _spd(*shape, dtype=F32, seed=0):
+    """Random Hermitian positive-definite matrices."""
+    a = rand(*shape, dtype=dtype, seed=seed)
+    n = shape[-1]
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
+
+
+def _adj(x):
+    return np.conj(np.swapaxes(x, -1, -2))
+
+
+def _in(dtype, fn):
+    """A reference computing `fn` in float32 for half inputs (NumPy's linalg has no halves)."""
+    def ref(*args):
+        wide = [a.astype(F32) if a.dtype == F16 else a for a in args]
+        out = fn(*wide)
+        if isinstance(out, tuple):
+            return tuple(np.asarray(o).astype(dtype) for o in out)
+        return np.asarray(out).astype(dtype)
+    return ref
+
+
+def _matmul_specs():
+    specs = [OpSpec("MatMul", la.matmul, [rand(3, 4, dtype=d), rand(4, 5, dtype=d, seed=1)],
+                    np.matmul, name=f"MatMul-{np.dtype(d).name}", **_LOOSE)
+             for d in (F32, F64, C64, I32)]
+    for ta, tb in ((True, False), (False, True), (True, True)):
+        a = rand(*((4, 3) if ta else (3, 4)))
+        b = rand(*((5, 4) if tb else (4, 5)), seed=1)
+        specs.append(OpSpec(
+            "MatMul", lambda x, y, ta=ta, tb=tb: la.matmul(x, y, transpose_a=ta, transpose_b=tb),
+            [a, b], lambda x, y, ta=ta, tb=tb: (x.T if ta else x) @ (y.T if tb else y),
+            name=f"MatMul-transpose{int(ta)}{int(tb)}", **_LOOSE))
+    specs += [
+        OpSpec("MatMul", la.matmul, [rand(2, 3, dtype=F16), rand(3, 2, dtype=F16, seed=1)],
+               _in(F16, np.matmul), name="MatMul-float16", rtol=1e-2, atol=1e-2),
+        OpSpec("BatchMatMulV2", la.matmul, [rand(2, 3, 4), rand(4, 5, seed=1)], np.matmul,
+               name="BatchMatMulV2-broadcast-rhs", **_LOOSE),
+        OpSpec("BatchMatMulV2", la.matmul, [rand(2, 1, 3, 4), rand(3, 4, 2, seed=1)], np.matmul,
+               name="BatchMatMulV2-broadcast-both", **_LOOSE),
+        OpSpec("BatchMatMulV2", lambda x, y: la.matmul(x, y, adjoint_a=True, adjoint_b=True),
+               [rand(2, 4, 3, dtype=C128), rand(2, 5, 4, dtype=C128, seed=1)],
+               lambda x, y: _adj(x) @ _adj(y), name="BatchMatMulV2-adjoint-complex"),
+        OpSpec("BatchMatMulV2", lambda x, y: la.matmul(x, y, adjoint_a=True),
+               [rand(4, 3, dtype=C64), rand(4, 2, dtype=C64, seed=1)],
+               lambda x, y: _adj(x) @ y, name="BatchMatMulV2-adjoint-rank2-complex", **_LOOSE),
+        OpSpec("BatchMatMulV3", lambda x, y: la.matmul(x, y, output_type=I32),
+               [rand(2, 3, dtype=np.int8, low=-9, high=9),
+                rand(3, 2, dtype=np.int8, low=-9, high=9, seed=1)],
+               lambda x, y: x.astype(I32) @ y.astype(I32), grad="integer"),
+        OpSpec("BatchMatMulV2", la.matvec, [rand(2, 3, 4), rand(4, seed=1)],
+               lambda m, v: m @ v, name="matvec-batched", **_LOOSE),
+    ]
+    return specs
+
+
+def _square_specs():
+    specs = []
+    for d in (F32, F64, C128):
+        m = _well_conditioned(2, 3, 3, dtype=d)
+        tol = _LOOSE if d == F32 else {}
+        specs += [
+            OpSpec("MatrixInverse", la.inv, [m], np.linalg.inv,
+                   name=f"MatrixInverse-{np.dtype(d).name}", **tol),
+            OpSpec("MatrixDeterminant", la.det, [m], lambda x: np.linalg.det(x).astype(x.dtype),
+                   name=f"MatrixDeterminant-{np.dtype(d).name}", **tol),
+            OpSpec("LogMatrixDeterminant", la.slogdet, [m],
+                   lambda x: tuple(v.astype(x.dtype) for v in np.linalg.slogdet(x)),
+                   name=f"LogMatrixDeterminant-{np.dtype(d).name}", **tol),
+        ]
+    specs += [
+        OpSpec("MatrixInverse", lambda x: la.inv(x, adjoint=True), [_well_conditioned(3, 3)],
+               lambda x: np.linalg.inv(x.T), name="MatrixInverse-adjoint", **_LOOSE),
+        OpSpec("MatrixInverse", la.inv, [_well_conditioned(3, 3, dtype=F16)],
+               _in(F16, np.linalg.inv), name="MatrixInverse-float16", rtol=1e-2, atol=1e-3),
+        OpSpec("Cholesky", la.cholesky, [_spd(2, 3, 3, dtype=F64)], np.linalg.cholesky),
+        OpSpec("Cholesky", la.cholesky, [_spd(3, 3, dtype=C64)], np.linalg.cholesky,
+               name="Cholesky-complex64", **_LOOSE),
+        OpSpec("SelfAdjointEigV2", la.eigh, [_spd(2, 3, 3, dtype=F64)],
+               lambda x: tuple(np.linalg.eigh(x))),
+        OpSpec("SelfAdjointEigV2", la.eigvalsh, [_spd(4, 4)],
+               lambda x: np.linalg.eigvalsh(x), name="eigvalsh", **_LOOSE),
+        OpSpec("SelfAdjointEigV2", la.eigvalsh, [_spd(3, 3, dtype=C128)],
+               lambda x: np.linalg.eigvalsh(x).astype(C128), name="eigvalsh-complex"),
+        OpSpec("Qr", la.qr, [rand(2, 5, 3, dtype=F64)], lambda x: tuple(np.linalg.qr(x))),
+        OpSpec("Qr", lambda x: la.qr(x, full_matrices=True), [rand(5, 3, dtype=F64)],
+               lambda x: tuple(np.linalg.qr(x, mode="complete")), name="Qr-full"),
+        OpSpec("Svd", lambda x: la.svd(x, compute_uv=False), [rand(2, 4, 3, dtype=F64)],
+               lambda x: np.linalg.svd(x, compute_uv=False), name="Svd-values"),
+        OpSpec("Svd", la.svd, [rand(3, 5, dtype=F64)], _svd(False), name="Svd-vectors"),
+        OpSpec("Svd", lambda x: la.svd(x, full_matrices=True), [rand(4, 2, dtype=C128)],
+               _svd(True), name="Svd-full-complex"),
+        OpSpec("Svd", lambda x: la.norm(x, ord=2, axis=[-2, -1]), [rand(2, 3, 4, dtype=F64)],
+               lambda x: np.linalg.norm(x, ord=2, axis=(-2, -1)), name="norm-spectral"),
+    ]
+    return specs
+
+
+def _svd(full):
+    def ref(x):
+        u, s, vh = np.linalg.svd(x, full_matrices=full)
+        return s, u, _adj(vh)
+    return ref
+
+
+def _solver_specs():
+    m = _well_conditioned(2, 3, 3, dtype=F64)
+    rhs = rand(2, 3, 2, dtype=F64, seed=1)
+    tall = rand(5, 3, dtype=F64)
+    return [
+        OpSpec("MatrixSolve", la.solve, [m, rhs], np.linalg.solve),
+        OpSpec("MatrixSolve", lambda a, b: la.solve(a, b, adjoint=True),
+               [_well_conditioned(3, 3, dtype=C128), rand(3, 1, dtype=C128)],
+               lambda a, b: np.linalg.solve(_adj(a), b), name="MatrixSolve-adjoint-complex"),
+        OpSpec("MatrixTriangularSolve", la.triangular_solve, [m, rhs],
+               lambda a, b: np.linalg.solve(np.tril(a), b), name="MatrixTriangularSolve-lower"),
+        OpSpec("MatrixTriangularSolve",
+               lambda a, b: la.triangular_solve(a, b, lower=False, adjoint=True),
+               [_well_conditioned(3, 3, dtype=F64), rand(2, 3, 2, dtype=F64)],
+               lambda a, b: np.linalg.solve(np.triu(a).T, b),
+               name="MatrixTriangularSolve-upper-adjoint-broadcast"),
+        OpSpec("MatrixTriangularSolve", la.cholesky_solve,
+               [np.linalg.cholesky(_spd(3, 3, dtype=F64)), rand(3, 2, dtype=F64)],
+               lambda c, b: np.linalg.solve(c @ c.T, b), name="cholesky_solve"),
+        OpSpec("MatrixSolveLs", lambda a, b: la.lstsq(a, b, fast=False), [tall, rand(5, 2)
+                                                                            .astype(F64)],
+               lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], name="lstsq-exact"),
+        OpSpec("MatrixSolveLs", lambda a, b: la.lstsq(a, b, fast=False),
+               [tall.T.copy(), rand(3, 1, dtype=F64)],
+               lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], name="lstsq-exact-minnorm"),
+        OpSpec("Cholesky", la.lstsq, [tall, rand(5, 2, dtype=F64)],
+               lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], name="lstsq-fast",
+               rtol=1e-6),
+        OpSpec("Cholesky", lambda a, b: la.lstsq(a, b, l2_regularizer=0.5),
+               [tall.T.copy(), rand(3, 1, dtype=F64)],
+               lambda a, b: a.T @ np.linalg.solve(a @ a.T + 0.5 * np.eye(3), b),
+               name="lstsq-fast-regularized-underdetermined", rtol=1e-6),
+    ]
+
+
+def _diag(k=0, rows=-1, cols=-1, pad=0):
+    def ref(d):
+        length = d.shape[-1]
+        min_rows, min_cols = length + max(-k, 0), length + max(k, 0)
+        r = rows if rows >= 0 else (min_rows if cols >= 0 else max(min_rows, min_cols))
+        c = cols if cols >= 0 else (min_cols if rows >= 0 else max(min_rows, min_cols))
+        out = np.full(d.shape[:-1] + (r, c), pad, d.dtype)
+        i = np.arange(length)
+        out[..., i + max(-k, 0), i + max(k, 0)] = d
+        return out
+    return ref
+
+
+def _band(lower, upper):
+    def ref(x):
+        i, j = np.indices(x.shape[-2:])
+        keep = ((lower < 0) | (i - j <= lower)) & ((upper < 0) | (j - i <= upper))
+        return np.where(keep, x, np.zeros((), x.dtype))
+    return ref
+
+
+def _diag_specs():
+    return [
+        OpSpec("MatrixDiagV3", la.diag, [rand(2, 3)], _diag()),
+        OpSpec("MatrixDiagV3", lambda d: la.diag(d, k=1, padding_value=7),
+               [rand(4, dtype=I32, low=-9, high=9)], _diag(k=1, pad=7), name="MatrixDiagV3-k1",
+               grad="integer"),
+        OpSpec("MatrixDiagV3", lambda d: la.diag(d, k=-1, num_cols=4), [rand(2, 3, dtype=F64)],
+               _diag(k=-1, cols=4), name="MatrixDiagV3-rectangular"),
+        OpSpec("MatrixDiagPartV3", la.diag_part, [rand(2, 3, 4)],
+               lambda x: np.diagonal(x, axis1=-2, axis2=-1).copy()),
+        OpSpec("MatrixDiagPartV3", lambda x: la.diag_part(x, k=-2), [rand(4, 3, dtype=C64)],
+               lambda x: np.diagonal(x, offset=-2).copy(), name="MatrixDiagPartV3-k-2"),
+        OpSpec("MatrixDiagPartV3", la.trace, [rand(2, 3, 3, dtype=F64)],
+               lambda x: np.trace(x, axis1=-2, axis2=-1), name="trace"),
+        OpSpec("MatrixBandPart", lambda x: la.band_part(x, 1, 0), [rand(2, 4, 4)], _band(1, 0)),
+        OpSpec("MatrixBandPart", lambda x: la.band_part(x, -1, 2), [rand(3, 5, dtype=I32)],
+               _band(-1, 2), name="MatrixBandPart-upper", grad="integer"),
+        OpSpec("MatrixBandPart", lambda x: la.band_part(x, 0, 0),
+               [rand(3, 3, dtype=np.bool_)], _band(0, 0), name="MatrixBandPart-bool",
+               grad="boolean"),
+        OpSpec("Diag", la.tensor_diag, [rand(2, 3)],
+               lambda d: np.diag(d.ravel()).reshape(d.shape * 2)),
+        OpSpec("DiagPart", la.tensor_diag_part, [rand(2, 3, 2, 3, dtype=F64)],
+               lambda x: np.diagonal(x.reshape(6, 6)).reshape(2, 3)),
+    ]
+
+
+def _norm(ord, axis, keepdims=False, euclidean_complex=False):
+    def ref(x):
+        if axis is None:
+            flat = x.reshape(-1)
+            out = np.linalg.norm(flat, None if ord == "euclidean" else ord)
+            out = np.reshape(out, (1,) * x.ndim) if keepdims else out
+        else:
+            numpy_ord = {"euclidean": None, "fro": "fro"}.get(ord, ord)
+            out = np.linalg.norm(x, numpy_ord, axis=axis, keepdims=keepdims)
+        return np.asarray(out).astype(x.dtype if euclidean_complex or x.dtype.kind == "f"
+                                      else x.real.dtype)
+    return ref
+
+
+def _norm_specs():
+    x = rand(3, 4)
+    return [
+        OpSpec("Sqrt", la.norm, [x], _norm("euclidean", None), name="norm-euclidean"),
+        OpSpec("Sqrt", lambda t: la.norm(t, keepdims=True), [x],
+               _norm("euclidean", None, keepdims=True), name="norm-euclidean-keepdims"),
+        OpSpec("Sqrt", lambda t: la.norm(t, axis=-1), [x], _norm("euclidean", -1),
+               name="norm-euclidean-axis"),
+        OpSpec("Sqrt", lambda t: la.norm(t, ord="fro", axis=(0, 1)), [x], _norm("fro", (0, 1)),
+               name="norm-fro"),
+        OpSpec("Sqrt", la.norm, [rand(3, dtype=C128)], _norm("euclidean", None, False, True),
+               name="norm-euclidean-complex"),
+        OpSpec("Sum", lambda t: la.norm(t, ord=1, axis=0), [x], _norm(1, 0), name="norm-1"),
+        OpSpec("Max", lambda t: la.norm(t, ord=np.inf, axis=1), [x], _norm(np.inf, 1),
+               name="norm-inf"),
+        OpSpec("Pow", lambda t: la.norm(t, ord=3, axis=1), [x], _norm(3, 1), name="norm-3"),
+        OpSpec("Max", lambda t: la.norm(t, ord=1, axis=[0, 1]), [x], _norm(1, (0, 1)),
+               name="norm-matrix-1"),
+        OpSpec("Max", lambda t: la.norm(t, ord=np.inf, axis=[1, 2], keepdims=True),
+               [rand(2, 3, 4, dtype=F64)], _norm(np.inf, (1, 2), keepdims=True),
+               name="norm-matrix-inf-keepdims"),
+    ]
+
+
+SPECS = _matmul_specs() + _square_specs() + _solver_specs() + _diag_specs() + _norm_specs()

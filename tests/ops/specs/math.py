@@ -1,0 +1,159 @@
+"""Specs of the elementwise math ops (math_ops.py) and casts (cast_ops.py)."""
+import numpy as np
+
+import eagerflow as tf
+from eagerflow._src.ops import cast_ops, math_ops as m
+from tests.ops.spec import OpSpec, positive, rand
+
+F32, F64 = np.float32, np.float64
+
+
+def _binary(op, fn, ref, dtypes=(F32, F64), shapes=((3, 4), (4,)), **kw):
+    return [OpSpec(op, fn, [rand(*shapes[0], dtype=d), rand(*shapes[1], dtype=d, seed=1)],
+                   ref, name=f"{op}-{np.dtype(d).name}", **kw) for d in dtypes]
+
+
+def _unary(op, fn, ref, data=rand, dtypes=(F32, F64), **kw):
+    return [OpSpec(op, fn, [data(2, 3, dtype=d)], ref, name=f"{op}-{np.dtype(d).name}", **kw)
+            for d in dtypes]
+
+
+def _nonzero(*shape, dtype, seed=0):
+    return rand(*shape, dtype=dtype, low=1, high=5, seed=seed)
+
+
+def _int_pair(shape_a=(3, 4), shape_b=(4,)):
+    return [rand(*shape_a, dtype=np.int32, low=-9, high=9),
+            _nonzero(*shape_b, dtype=np.int32, seed=1)]
+
+
+def _sigmoid(x):
+    return (1 / (1 + np.exp(-x.astype(F64)))).astype(x.dtype)
+
+
+def _erf(x):
+    from math import erf
+    return np.vectorize(erf)(x.astype(F64)).astype(x.dtype)
+
+
+def _erfc(x):
+    from math import erfc
+    return np.vectorize(erfc)(x.astype(F64)).astype(x.dtype)
+
+
+def _lgamma(x):
+    from math import lgamma
+    return np.vectorize(lgamma)(x.astype(F64)).astype(x.dtype)
+
+
+def _digamma(x):
+    # psi(x) = psi(x + N) - sum_{k<N} 1/(x+k), with the asymptotic series at x + N
+    x64 = x.astype(F64)
+    n = 1000.0
+    acc = -sum(1.0 / (x64 + k) for k in range(int(n)))
+    xn = x64 + n
+    return (acc + np.log(xn) - 1 / (2 * xn) - 1 / (12 * xn ** 2)).astype(x.dtype)
+
+
+def _squared_difference(x, y):
+    return ((x - y) ** 2).astype(x.dtype)
+
+
+SPECS = [
+    *_binary("AddV2", m.add, np.add),
+    OpSpec("AddV2", m.add, [np.array([b"a", b"b"], object), np.array([b"c", b"d"], object)],
+           lambda x, y: np.array([b"ac", b"bd"], object), name="AddV2-string", grad="strings"),
+    *_binary("AddV2", lambda x, y: x + y, np.add, dtypes=(np.int32, np.int64, np.uint8)),
+    *_binary("Sub", m.subtract, np.subtract, dtypes=(F32, F64, np.int32)),
+    *_binary("Mul", m.multiply, np.multiply, dtypes=(F32, F64, np.int64, np.complex64)),
+    *_binary("RealDiv", m.truediv, np.true_divide),
+    OpSpec("RealDiv", m.truediv, _int_pair(), lambda x, y: x / y, name="RealDiv-int-truediv"),
+    OpSpec("FloorDiv", m.floordiv, _int_pair(), np.floor_divide, name="FloorDiv-int",
+           grad="integer"),
+    *_binary("FloorDiv", m.floordiv, np.floor_divide, grad="piecewise constant"),
+    OpSpec("FloorMod", m.floormod, _int_pair(), np.mod, name="FloorMod-int", grad="integer"),
+    *_binary("FloorMod", m.floormod, np.mod),
+    OpSpec("TruncateDiv", m.truncatediv, _int_pair(),
+           lambda x, y: (np.trunc(x / y)).astype(np.int32), grad="integer"),
+    OpSpec("Pow", m.pow, [positive(3, 4), rand(4, seed=1)], np.power, name="Pow-f32"),
+    OpSpec("Pow", m.pow, [positive(3, 4, dtype=F64), rand(3, 1, dtype=F64)], np.power,
+           name="Pow-f64"),
+    OpSpec("Pow", m.pow, [rand(3, dtype=np.int32, low=-3, high=3),
+                          np.array([0, 1, 3], np.int32)], np.power, name="Pow-int",
+           grad="integer"),
+    *_binary("Maximum", m.maximum, np.maximum, dtypes=(F32, F64, np.int32)),
+    *_binary("Minimum", m.minimum, np.minimum, dtypes=(F32, F64, np.int64)),
+    *_binary("SquaredDifference", m.squared_difference, _squared_difference),
+    OpSpec("DivNoNan", m.divide_no_nan,
+           [rand(2, 3), np.array([[1.0, 0.0, 2.0], [0.0, -1.0, 4.0]], F32)],
+           lambda x, y: np.where(y == 0, 0, x / np.where(y == 0, 1, y)).astype(F32)),
+    OpSpec("MulNoNan", m.multiply_no_nan,
+           [np.array([np.nan, 2.0, np.inf], F32), np.array([0.0, 3.0, 0.0], F32)],
+           lambda x, y: np.array([0.0, 6.0, 0.0], F32)),
+    *_binary("Atan2", m.atan2, np.arctan2),
+    *_binary("Equal", m.equal, np.equal, dtypes=(F32, np.int32), grad="comparison"),
+    OpSpec("Equal", m.equal, [np.array([b"a", b"b"], object), np.array([b"a", b"c"], object)],
+           np.equal, name="Equal-string", grad="comparison"),
+    *_binary("NotEqual", m.not_equal, np.not_equal, dtypes=(F32, np.int32), grad="comparison"),
+    *_binary("Less", m.less, np.less, dtypes=(F32, np.int32), grad="comparison"),
+    *_binary("LessEqual", m.less_equal, np.less_equal, grad="comparison"),
+    *_binary("Greater", m.greater, np.greater, grad="comparison"),
+    *_binary("GreaterEqual", m.greater_equal, np.greater_equal, grad="comparison"),
+    *_binary("LogicalAnd", m.logical_and, np.logical_and, dtypes=(np.bool_,), grad="boolean"),
+    *_binary("LogicalOr", m.logical_or, np.logical_or, dtypes=(np.bool_,), grad="boolean"),
+    *_binary("LogicalAnd", m.logical_xor, np.logical_xor, dtypes=(np.bool_,), grad="boolean"),
+    *_unary("LogicalNot", m.logical_not, np.logical_not, dtypes=(np.bool_,), grad="boolean"),
+    *_unary("Abs", m.abs, np.abs, dtypes=(F32, F64, np.int32, np.int8)),
+    *_unary("ComplexAbs", m.abs, np.abs, dtypes=(np.complex64, np.complex128)),
+    *_unary("Neg", m.negative, np.negative, dtypes=(F32, F64, np.int32, np.complex128)),
+    *_unary("Sign", m.sign, np.sign, dtypes=(F32, F64, np.int32)),
+    *_unary("Square", m.square, np.square, dtypes=(F32, F64, np.int32)),
+    *_unary("Sqrt", m.sqrt, np.sqrt, data=positive),
+    *_unary("Rsqrt", m.rsqrt, lambda x: (1 / np.sqrt(x)).astype(x.dtype), data=positive),
+    *_unary("Exp", m.exp, np.exp, dtypes=(F32, F64, np.complex64)),
+    *_unary("Expm1", m.expm1, np.expm1),
+    *_unary("Log", m.log, np.log, data=positive),
+    *_unary("Log1p", m.log1p, np.log1p, data=positive),
+    *_unary("Sin", m.sin, np.sin),
+    *_unary("Cos", m.cos, np.cos),
+    *_unary("Tan", m.tan, np.tan),
+    *_unary("Asin", m.asin, np.arcsin, data=lambda *s, dtype: rand(*s, dtype=dtype) / 2.5),
+    *_unary("Acos", m.acos, np.arccos, data=lambda *s, dtype: rand(*s, dtype=dtype) / 2.5),
+    *_unary("Atan", m.atan, np.arctan),
+    *_unary("Sinh", m.sinh, np.sinh),
+    *_unary("Cosh", m.cosh, np.cosh),
+    *_unary("Tanh", m.tanh, np.tanh),
+    *_unary("Asinh", m.asinh, np.arcsinh),
+    *_unary("Acosh", m.acosh, np.arccosh, data=lambda *s, dtype: positive(*s, dtype=dtype) + 1),
+    *_unary("Atanh", m.atanh, np.arctanh, data=lambda *s, dtype: rand(*s, dtype=dtype) / 2.5),
+    *_unary("Erf", m.erf, _erf),
+    *_unary("Erfc", m.erfc, _erfc),
+    *_unary("Lgamma", m.lgamma, _lgamma, data=positive),
+    *_unary("Digamma", m.digamma, _digamma, data=positive, rtol=1e-4),
+    *_unary("Sigmoid", m.sigmoid, _sigmoid),
+    *_unary("Softplus", m.softplus,
+            lambda x: np.log1p(np.exp(x.astype(F64))).astype(x.dtype)),
+    OpSpec("Round", m.round, [np.array([0.5, 1.5, 2.5, -0.5, -1.7], F32)], np.round,
+           grad="piecewise constant"),
+    *_unary("Floor", m.floor, np.floor, grad="piecewise constant"),
+    *_unary("Ceil", m.ceil, np.ceil, grad="piecewise constant"),
+    OpSpec("Rint", m.rint, [np.array([0.5, 1.5, 2.5, -0.5, -1.7], F64)], np.rint,
+           grad="piecewise constant"),
+    *_unary("Reciprocal", m.reciprocal, np.reciprocal, data=positive),
+    *_unary("IsNan", m.is_nan, np.isnan, data=lambda *s, dtype: np.array(
+        [[np.nan, 1, np.inf], [0, -np.inf, 2]], dtype), grad="boolean"),
+    *_unary("IsInf", m.is_inf, np.isinf, data=lambda *s, dtype: np.array(
+        [[np.nan, 1, np.inf], [0, -np.inf, 2]], dtype), grad="boolean"),
+    *_unary("IsFinite", m.is_finite, np.isfinite, data=lambda *s, dtype: np.array(
+        [[np.nan, 1, np.inf], [0, -np.inf, 2]], dtype), grad="boolean"),
+    OpSpec("Cast", lambda x: cast_ops.cast(x, tf.int32), [np.array([1.7, -1.7, 0.2], F32)],
+           lambda x: np.trunc(x).astype(np.int32), name="Cast-f32-int32", grad="integer"),
+    OpSpec("Cast", lambda x: cast_ops.cast(x, tf.float64), [rand(2, 3)],
+           lambda x: x.astype(F64), name="Cast-f32-f64"),
+    OpSpec("Cast", lambda x: cast_ops.cast(x, tf.float32), [rand(3, dtype=np.complex64)],
+           lambda x: x.real.astype(F32), name="Cast-complex-real"),
+    OpSpec("Cast", lambda x: cast_ops.saturate_cast(x, tf.uint8),
+           [np.array([300.0, -5.0, 7.9], F32)], lambda x: np.array([255, 0, 7], np.uint8),
+           name="saturate_cast", grad="integer"),
+    OpSpec("Identity", cast_ops.identity, [rand(2, 3)], lambda x: x),
+]

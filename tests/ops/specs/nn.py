@@ -1,0 +1,407 @@
+"""Specs of the nn ops (nn_ops.py) and convolutions/pooling (conv_ops.py).
+
+The convolution and pooling references below loop over output and kernel
+positions directly (slow, obviously correct on tiny shapes); test_conv_ops.py
+reuses them.
+"""
+import numpy as np
+
+from eagerflow._src.ops import conv_ops as c
+from eagerflow._src.ops import nn_ops as n
+from tests.ops.spec import OpSpec, positive, rand
+
+F32, F64 = np.float32, np.float64
+FLOATS = (F32, F64)
+
+
+# ----------------------------------------------------------------------------- references
+
+def same_pads(sizes, ksize, strides, dilations=None):
+    """TensorFlow's SAME paddings: out = ceil(size / stride), the odd pad element after."""
+    dilations = dilations or [1] * len(sizes)
+    pads = []
+    for size, k, s, d in zip(sizes, ksize, strides, dilations):
+        out = -(-size // s)
+        total = max((out - 1) * s + (k - 1) * d + 1 - size, 0)
+        pads.append((total // 2, total - total // 2))
+    return pads
+
+
+def _outs(padded, ksize, strides, dilations):
+    return [(p - (k - 1) * d - 1) // s + 1 for p, k, s, d in zip(padded, ksize, strides,
+                                                                   dilations)]
+
+
+def ref_conv(x, w, strides, dilations, pads):
+    """Grouped N-D convolution of channels-last `x` with `w` (*k, c / groups, out)."""
+    nd = w.ndim - 2
+    xp = np.pad(x.astype(F64), [(0, 0), *pads, (0, 0)])
+    cg, o = w.shape[-2:]
+    groups = x.shape[-1] // cg
+    og = o // groups
+    outs = _outs(xp.shape[1:-1], w.shape[:nd], strides, dilations)
+    y = np.zeros((x.shape[0], *outs, o))
+    for pos in np.ndindex(*outs):
+        for kpos in np.ndindex(*w.shape[:nd]):
+            idx = tuple(p * s + k * d for p, s, k, d in zip(pos, strides, kpos, dilations))
+            window = xp[(slice(None), *idx)]
+            for g in range(groups):
+                y[(slice(None), *pos, slice(g * og, (g + 1) * og))] += (
+                    window[:, g * cg:(g + 1) * cg] @ w[kpos][:, g * og:(g + 1) * og])
+    return y.astype(x.dtype)
+
+
+def ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads):
+    """The adjoint of `ref_conv` with respect to its input (of shape `x_shape`)."""
+    nd = w.ndim - 2
+    cg, o = w.shape[-2:]
+    groups = x_shape[-1] // cg
+    og = o // groups
+    padded = [s + b + a for s, (b, a) in zip(x_shape[1:-1], pads)]
+    dx = np.zeros((x_shape[0], *padded, x_shape[-1]))
+    for pos in np.ndindex(*dy.shape[1:-1]):
+        for kpos in np.ndindex(*w.shape[:nd]):
+            idx = tuple(p * s + k * d for p, s, k, d in zip(pos, strides, kpos, dilations))
+            for g in range(groups):
+                dx[(slice(None), *idx, slice(g * cg, (g + 1) * cg))] += (
+                    dy[(slice(None), *pos, slice(g * og, (g + 1) * og))]
+                    @ w[kpos][:, g * og:(g + 1) * og].T)
+    crop = tuple(slice(b, b + s) for s, (b, _) in zip(x_shape[1:-1], pads))
+    return dx[(slice(None), *crop)].astype(dy.dtype)
+
+
+def ref_conv_filter_grad(x, dy, w_shape, strides, dilations, pads):
+    """The adjoint of `ref_conv` with respect to its filter (of shape `w_shape`)."""
+    nd = len(w_shape) - 2
+    cg, o = w_shape[-2:]
+    groups = x.shape[-1] // cg
+    og = o // groups
+    xp = np.pad(x.astype(F64), [(0, 0), *pads, (0, 0)])
+    dw = np.zeros(w_shape)
+    for pos in np.ndindex(*dy.shape[1:-1]):
+        for kpos in np.ndindex(*w_shape[:nd]):
+            idx = tuple(p * s + k * d for p, s, k, d in zip(pos, strides, kpos, dilations))
+            for g in range(groups):
+                dw[kpos][:, g * og:(g + 1) * og] += (
+                    xp[(slice(None), *idx, slice(g * cg, (g + 1) * cg))].T
+                    @ dy[(slice(None), *pos, slice(g * og, (g + 1) * og))])
+    return dw.astype(x.dtype)
+
+
+def ref_depthwise(x, w, strides, dilations, pads):
+    """Depthwise convolution: grouped with one input channel per group."""
+    return ref_conv(x, w.reshape(*w.shape[:-2], 1, -1), strides, dilations, pads)
+
+
+def ref_pool(x, ksize, strides, pads, kind):
+    """Max or mean of each window over its real (unpadded) elements, channels-last."""
+    nd = len(ksize)
+    sizes = x.shape[1:-1]
+    outs = _outs([s + b + a for s, (b, a) in zip(sizes, pads)], ksize, strides, [1] * nd)
+    y = np.zeros((x.shape[0], *outs, x.shape[-1]), x.dtype)
+    for pos in np.ndindex(*outs):
+        region = []
+        for p, s, k, size, (before, _) in zip(pos, strides, ksize, sizes, pads):
+            start = p * s - before
+            region.append(slice(max(start, 0), min(start + k, size)))
+        window = x[(slice(None), *region)].reshape(x.shape[0], -1, x.shape[-1])
+        y[(slice(None), *pos)] = window.max(1) if kind == "max" else window.mean(1)
+    return y
+
+
+def _log_softmax(x, axis=-1):
+    x64 = x.astype(F64)
+    shifted = x64 - x64.max(axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis, keepdims=True))
+
+
+def _cast_like(fn):
+    """A reference computed in float64 and returned in its first argument's dtype."""
+    return lambda x, *rest: np.asarray(fn(x.astype(F64), *rest)).astype(x.dtype)
+
+
+# ----------------------------------------------------------------------------- activations
+
+def _unary(op, fn, ref, dtypes=FLOATS, data=rand, shape=(3, 4), **kw):
+    return [OpSpec(op, fn, [data(*shape, dtype=d)], ref, name=f"{op}-{np.dtype(d).name}", **kw)
+            for d in dtypes]
+
+
+def _elu(x):
+    return np.where(x > 0, x, np.expm1(np.minimum(x, 0)))
+
+
+_ACTIVATIONS = [
+    *_unary("Relu", n.relu, lambda x: np.maximum(x, 0).astype(x.dtype),
+            dtypes=FLOATS + (np.int32, np.int64)),
+    *_unary("Relu6", n.relu6, lambda x: np.clip(x, 0, 6).astype(x.dtype),
+            data=lambda *s, dtype: rand(*s, dtype=dtype, low=-8, high=8),
+            dtypes=FLOATS + (np.int32,)),
+    *_unary("LeakyRelu", n.leaky_relu, _cast_like(lambda x: np.where(x > 0, x, 0.2 * x))),
+    OpSpec("LeakyRelu", lambda x: n.leaky_relu(x, alpha=1.5), [rand(3, 4, dtype=F64)],
+           lambda x: np.where(x > 0, x, 1.5 * x), name="LeakyRelu-alpha1.5"),
+    OpSpec("LeakyRelu", n.leaky_relu, [np.array([-2, 0, 3], np.int32)],
+           lambda x: np.array([-0.4, 0, 3], F32), name="LeakyRelu-int-as-float32"),
+    *_unary("Elu", n.elu, _cast_like(_elu)),
+    *_unary("Selu", n.selu, _cast_like(lambda x: 1.0507009873554805 * np.where(
+        x > 0, x, 1.6732632423543772 * np.expm1(np.minimum(x, 0))))),
+    *_unary("Softsign", n.softsign, _cast_like(lambda x: x / (1 + np.abs(x)))),
+]
+
+
+def _gelu(x, approximate=False):
+    from math import erf
+    if approximate:
+        return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+    return 0.5 * x * (1 + np.vectorize(erf)(x / np.sqrt(2)))
+
+
+_COMPOSITES = [
+    *[OpSpec("Erf", n.gelu, [rand(3, 4, dtype=d)], _cast_like(_gelu),
+             name=f"gelu-{np.dtype(d).name}") for d in FLOATS],
+    *[OpSpec("Tanh", lambda x: n.gelu(x, approximate=True), [rand(3, 4, dtype=d)],
+             _cast_like(lambda x: _gelu(x, True)), name=f"gelu-approximate-{np.dtype(d).name}")
+      for d in FLOATS],
+    *[OpSpec("Sigmoid", lambda x: n.silu(x, beta=1.5), [rand(3, 4, dtype=d)],
+             _cast_like(lambda x: x / (1 + np.exp(-1.5 * x))), name=f"silu-{np.dtype(d).name}")
+      for d in FLOATS],
+    *[OpSpec("Log1p", lambda z, x: n.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
+             [rand(3, 4, dtype=d, low=0, high=1), rand(3, 4, dtype=d, low=-30, high=30, seed=1)],
+             lambda z, x: (np.maximum(x, 0) - x * z + np.log1p(np.exp(-np.abs(x)))).astype(
+                 x.dtype),
+             name=f"sigmoid_cross_entropy-{np.dtype(d).name}") for d in FLOATS],
+    *[OpSpec("Rsqrt", lambda x, m, v, o, s: n.batch_normalization(x, m, v, o, s, 1e-3),
+             [rand(2, 3, dtype=d), rand(3, dtype=d, seed=1), positive(3, dtype=d, seed=2),
+              rand(3, dtype=d, seed=3), rand(3, dtype=d, seed=4)],
+             lambda x, m, v, o, s: ((x - m) / np.sqrt(v + 1e-3) * s + o).astype(x.dtype),
+             name=f"batch_normalization-{np.dtype(d).name}") for d in FLOATS],
+    OpSpec("Rsqrt", lambda x, m, v: n.batch_normalization(x, m, v, None, None, 0.5),
+           [rand(2, 3, dtype=F32), rand(3, dtype=F32, seed=1), positive(3, dtype=F32, seed=2)],
+           lambda x, m, v: ((x - m) / np.sqrt(v + 0.5)).astype(F32),
+           name="batch_normalization-no-offset-scale"),
+]
+
+
+# ----------------------------------------------------------------------------- softmax, losses
+
+def _softmax_specs():
+    specs = []
+    for d in FLOATS:
+        for axis in (None, 0, -2):
+            ax = -1 if axis is None else axis
+            specs += [
+                OpSpec("Softmax", lambda x, a=axis: n.softmax(x, a), [rand(3, 4, 2, dtype=d)],
+                       lambda x, a=ax: np.exp(_log_softmax(x, a)).astype(x.dtype),
+                       name=f"Softmax-{np.dtype(d).name}-axis{axis}"),
+                OpSpec("LogSoftmax", lambda x, a=axis: n.log_softmax(x, a),
+                       [rand(3, 4, 2, dtype=d)], lambda x, a=ax: _log_softmax(x, a).astype(x.dtype),
+                       name=f"LogSoftmax-{np.dtype(d).name}-axis{axis}")]
+    return specs
+
+
+def _xent(labels, logits, axis=-1):
+    return -(labels * _log_softmax(logits, axis)).sum(axis).astype(logits.dtype)
+
+
+def _sparse_xent(labels, logits):
+    picked = np.take_along_axis(_log_softmax(logits), labels[..., None].astype(np.intp), -1)
+    return -picked[..., 0].astype(logits.dtype)
+
+
+def _distribution(*shape, dtype, seed=0):
+    p = positive(*shape, dtype=dtype, seed=seed)
+    return (p / p.sum(-1, keepdims=True)).astype(dtype)
+
+
+_LOSSES = [
+    *[OpSpec("SoftmaxCrossEntropyWithLogits", n.softmax_cross_entropy_with_logits,
+             [_distribution(4, 5, dtype=d), rand(4, 5, dtype=d, seed=1)], _xent,
+             name=f"SoftmaxCrossEntropy-{np.dtype(d).name}") for d in FLOATS],
+    OpSpec("SoftmaxCrossEntropyWithLogits",
+           lambda z, x: n.softmax_cross_entropy_with_logits(z, x, axis=0),
+           [_distribution(5, 3, dtype=F64).T.copy(), rand(3, 5, dtype=F64, seed=1)],
+           lambda z, x: _xent(z, x, 0), name="SoftmaxCrossEntropy-axis0"),
+    OpSpec("SoftmaxCrossEntropyWithLogits", n.softmax_cross_entropy_with_logits,
+           [_distribution(1, 5, dtype=F32), rand(2, 3, 5, dtype=F32, seed=1)], _xent,
+           name="SoftmaxCrossEntropy-broadcast-labels"),
+    *[OpSpec("SparseSoftmaxCrossEntropyWithLogits", n.sparse_softmax_cross_entropy_with_logits,
+             [np.array([0, 4, 2, 1], it), rand(4, 5, dtype=d, seed=1)], _sparse_xent,
+             name=f"SparseSoftmaxCrossEntropy-{np.dtype(d).name}-{np.dtype(it).name}")
+      for d in FLOATS for it in (np.int32, np.int64)],
+    OpSpec("SparseSoftmaxCrossEntropyWithLogits", n.sparse_softmax_cross_entropy_with_logits,
+           [np.array([[0, 2], [1, 1]], np.int32), rand(2, 2, 3, dtype=F32)], _sparse_xent,
+           name="SparseSoftmaxCrossEntropy-3d"),
+    *_unary("L2Loss", n.l2_loss, lambda t: np.asarray((t.astype(F64) ** 2).sum() / 2, t.dtype)),
+]
+
+
+def _in_top_k(targets, predictions, k):
+    score = np.take_along_axis(predictions, targets[:, None].astype(np.intp), 1)
+    return (predictions > score).sum(1) < k
+
+
+_IN_TOP_K = [
+    OpSpec("InTopKV2", lambda t, p, k=k: n.in_top_k(t, p, k),
+           [np.array([0, 3, 1, 2, 4], it), rand(5, 6, dtype=F32, seed=3)],
+           lambda t, p, k=k: _in_top_k(t, p, k), grad="boolean output",
+           name=f"InTopKV2-k{k}-{np.dtype(it).name}")
+    for k in (1, 3) for it in (np.int32, np.int64)]
+
+
+_BIAS_ADD = [
+    *[OpSpec("BiasAdd", n.bias_add, [rand(2, 3, 4, dtype=d), rand(4, dtype=d, seed=1)],
+             lambda x, b: x + b, name=f"BiasAdd-{np.dtype(d).name}")
+      for d in FLOATS + (np.int32,)],
+    OpSpec("BiasAdd", lambda x, b: n.bias_add(x, b, data_format="NCHW"),
+           [rand(2, 3, 4, 5, dtype=F64), rand(3, dtype=F64, seed=1)],
+           lambda x, b: x + b[:, None, None], name="BiasAdd-NCHW"),
+]
+
+
+# ----------------------------------------------------------------------------- convolutions
+
+def _conv_spec(x_shape, w_shape, strides, padding, dilations=None, dtype=F64, name=None, **kw):
+    """A Conv2D/Conv3D spec; `padding` is "SAME", "VALID" or a list of spatial pairs."""
+    nd = len(w_shape) - 2
+    dilations = dilations or (1,) * nd
+    x, w = rand(*x_shape, dtype=dtype), rand(*w_shape, dtype=dtype, seed=1)
+    sizes = x_shape[-nd - 1:-1]
+    if padding == "SAME":
+        pads = same_pads(sizes, w_shape[:nd], strides, dilations)
+    elif padding == "VALID":
+        pads = [(0, 0)] * nd
+    else:
+        pads, padding = padding, [[0, 0], *padding, [0, 0]]
+    public = {2: c.conv2d, 3: c.conv3d}[nd]
+    call = lambda x, w: public(x, w, list(strides), padding, dilations=list(dilations))
+    lead = x_shape[:-nd - 1]
+
+    def ref(x, w):
+        y = ref_conv(x.reshape(-1, *x.shape[-nd - 1:]), w, strides, dilations, pads)
+        return y.reshape(*lead, *y.shape[1:])
+    return OpSpec({2: "Conv2D", 3: "Conv3D"}[nd], call, [x, w], ref,
+                  name=name or f"Conv{nd}D-{x_shape}-{w_shape}-{strides}-{padding}-{dilations}",
+                  **kw)
+
+
+def _nchw(fn):
+    """`fn` of channels-last args run through its NCHW form."""
+    def ref(x, w):
+        return np.moveaxis(fn(np.moveaxis(x, 1, -1), w), -1, 1)
+    return ref
+
+
+_CONVS = [
+    _conv_spec((2, 5, 6, 3), (3, 3, 3, 4), (2, 2), "SAME", dtype=F32, rtol=1e-4, atol=1e-5),
+    _conv_spec((1, 6, 5, 2), (3, 2, 2, 3), (1, 2), "SAME", dilations=(2, 1)),
+    _conv_spec((1, 7, 7, 2), (3, 3, 2, 2), (2, 2), "VALID", dilations=(2, 2)),
+    _conv_spec((2, 4, 5, 2), (2, 3, 2, 2), (1, 1), [(1, 2), (0, 1)]),
+    _conv_spec((1, 5, 5, 4), (3, 3, 2, 6), (1, 1), "SAME", name="Conv2D-grouped"),
+    _conv_spec((2, 1, 4, 4, 2), (2, 2, 2, 3), (1, 1), "VALID", name="Conv2D-batch-dims"),
+    _conv_spec((1, 4, 4, 2), (3, 3, 2, 2), (1, 1), "SAME", dtype=np.int32,
+               name="Conv2D-int32", grad="integer"),
+    OpSpec("Conv2D", lambda x, w: c.conv2d(x, w, 2, "SAME", data_format="NCHW"),
+           [rand(1, 3, 5, 4, dtype=F64), rand(3, 3, 3, 2, dtype=F64, seed=1)],
+           _nchw(lambda x, w: ref_conv(x, w, (2, 2), (1, 1), same_pads((5, 4), (3, 3), (2, 2)))),
+           name="Conv2D-NCHW"),
+    _conv_spec((1, 4, 5, 3, 2), (2, 3, 2, 2, 3), (1, 2, 1), "SAME"),
+    _conv_spec((1, 5, 4, 4, 1), (2, 2, 2, 1, 2), (2, 1, 1), "VALID", dilations=(1, 2, 1),
+               dtype=F32),
+]
+
+
+def _depthwise_spec(x_shape, w_shape, strides, padding, dilations=(1, 1), dtype=F64):
+    pads = (same_pads(x_shape[1:3], w_shape[:2], strides, dilations) if padding == "SAME"
+            else [(0, 0)] * 2)
+    return OpSpec("DepthwiseConv2dNative",
+                  lambda x, w: c.depthwise_conv2d(x, w, [1, *strides, 1], padding,
+                                                  dilations=list(dilations)),
+                  [rand(*x_shape, dtype=dtype), rand(*w_shape, dtype=dtype, seed=1)],
+                  lambda x, w: ref_depthwise(x, w, strides, dilations, pads),
+                  name=f"Depthwise-{x_shape}-{w_shape}-{strides}-{padding}-{dilations}")
+
+
+_DEPTHWISE = [
+    _depthwise_spec((2, 5, 5, 3), (3, 3, 3, 2), (2, 2), "SAME", dtype=F32),
+    _depthwise_spec((1, 6, 7, 2), (2, 3, 2, 1), (1, 1), "VALID", dilations=(2, 2)),
+    _depthwise_spec((1, 4, 6, 2), (3, 3, 2, 3), (1, 2), "SAME"),
+]
+
+
+def _transpose_spec(dy_shape, w_shape, x_shape, strides, padding, dilations=(1, 1), dtype=F64,
+                    two_sizes=False):
+    pads = (same_pads(x_shape[1:3], w_shape[:2], strides, dilations) if padding == "SAME"
+            else [(0, 0)] * 2)
+    sizes = x_shape[1:3] if two_sizes else x_shape
+    return OpSpec("Conv2DBackpropInput",
+                  lambda dy, w: c.conv2d_transpose(dy, w, list(sizes), list(strides), padding,
+                                                   dilations=list(dilations)),
+                  [rand(*dy_shape, dtype=dtype), rand(*w_shape, dtype=dtype, seed=1)],
+                  lambda dy, w: ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads),
+                  name=f"conv2d_transpose-{dy_shape}-{x_shape}-{strides}-{padding}")
+
+
+_BACKPROPS = [
+    _transpose_spec((1, 3, 3, 4), (3, 3, 2, 4), (1, 6, 6, 2), (2, 2), "SAME", dtype=F32),
+    _transpose_spec((2, 3, 2, 3), (2, 3, 2, 3), (2, 7, 6, 2), (2, 2), "VALID", two_sizes=True),
+    _transpose_spec((1, 4, 5, 2), (3, 3, 2, 2), (1, 4, 5, 2), (1, 1), "SAME", dilations=(2, 1)),
+    OpSpec("Conv2DBackpropInput",
+           lambda w, dy: c.conv2d_backprop_input([1, 5, 5, 4], w, dy, [1, 1, 1, 1], "SAME"),
+           [rand(3, 3, 2, 6, dtype=F64), rand(1, 5, 5, 6, dtype=F64, seed=1)],
+           lambda w, dy: ref_conv_input_grad(dy, w, (1, 5, 5, 4), (1, 1), (1, 1),
+                                             same_pads((5, 5), (3, 3), (1, 1))),
+           name="conv2d_backprop_input-grouped"),
+    OpSpec("Conv2DBackpropFilter",
+           lambda x, dy: c.conv2d_backprop_filter(x, [3, 3, 3, 2], dy, [1, 2, 2, 1], "SAME"),
+           [rand(2, 5, 6, 3, dtype=F32), rand(2, 3, 3, 2, dtype=F32, seed=1)],
+           lambda x, dy: ref_conv_filter_grad(x, dy, (3, 3, 3, 2), (2, 2), (1, 1),
+                                              same_pads((5, 6), (3, 3), (2, 2))),
+           rtol=1e-4, atol=1e-5, name="conv2d_backprop_filter-f32"),
+    OpSpec("Conv2DBackpropFilter",
+           lambda x, dy: c.conv2d_backprop_filter(x, [2, 2, 2, 4], dy, [1, 1, 1, 1], "VALID",
+                                                  dilations=[1, 2, 1, 1]),
+           [rand(1, 5, 4, 4, dtype=F64), rand(1, 3, 3, 4, dtype=F64, seed=1)],
+           lambda x, dy: ref_conv_filter_grad(x, dy, (2, 2, 2, 4), (1, 1), (2, 1),
+                                              [(0, 0), (0, 0)]),
+           name="conv2d_backprop_filter-grouped-dilated"),
+]
+
+
+# ----------------------------------------------------------------------------- pooling
+
+def _pool_spec(kind, x_shape, ksize, strides, padding, dtype=F64, **kw):
+    nd = len(ksize)
+    pads = (same_pads(x_shape[1:-1], ksize, strides) if padding == "SAME"
+            else [(0, 0)] * nd if padding == "VALID" else padding)
+    attr_padding = padding if isinstance(padding, str) else [[0, 0], *padding, [0, 0]]
+    public = {("max", 2): c.max_pool2d, ("avg", 2): c.avg_pool2d, ("max", 3): c.max_pool3d,
+              ("avg", 3): c.avg_pool3d}[kind, nd]
+    op = {"max": "MaxPool", "avg": "AvgPool"}[kind] + ("3D" if nd == 3 else "")
+    return OpSpec(op, lambda x: public(x, list(ksize), list(strides), attr_padding),
+                  [rand(*x_shape, dtype=dtype, low=-9, high=9)],
+                  lambda x: ref_pool(x, ksize, strides, pads, kind),
+                  name=f"{op}-{np.dtype(dtype).name}-{x_shape}-{ksize}-{strides}-{padding}",
+                  **kw)
+
+
+_POOLS = [
+    _pool_spec("max", (2, 5, 6, 3), (2, 2), (2, 2), "SAME", dtype=F32),
+    _pool_spec("max", (1, 5, 5, 2), (3, 2), (1, 2), "VALID"),
+    _pool_spec("max", (1, 5, 5, 2), (2, 2), (3, 3), "SAME"),
+    _pool_spec("max", (1, 4, 5, 1), (2, 2), (2, 2), [(1, 1), (0, 1)]),
+    _pool_spec("max", (1, 5, 5, 2), (3, 3), (2, 2), "SAME", dtype=np.int8, grad="integer"),
+    _pool_spec("avg", (2, 5, 6, 3), (3, 3), (2, 2), "SAME", dtype=F32),
+    _pool_spec("avg", (1, 5, 5, 2), (2, 3), (2, 1), "VALID"),
+    _pool_spec("avg", (1, 4, 4, 1), (3, 3), (1, 1), "SAME"),
+    OpSpec("AvgPool", lambda x: c.avg_pool(x, 2, 2, "SAME", data_format="NCHW"),
+           [rand(1, 2, 5, 5, dtype=F64)],
+           lambda x: np.moveaxis(ref_pool(np.moveaxis(x, 1, -1), (2, 2), (2, 2),
+                                          same_pads((5, 5), (2, 2), (2, 2)), "avg"), -1, 1),
+           name="AvgPool-NCHW"),
+    _pool_spec("max", (1, 4, 5, 3, 2), (2, 2, 2), (2, 2, 1), "SAME"),
+    _pool_spec("avg", (1, 4, 5, 3, 2), (2, 3, 2), (1, 2, 2), "SAME", dtype=F32),
+]
+
+
+SPECS = (_ACTIVATIONS + _COMPOSITES + _softmax_specs() + _LOSSES + _IN_TOP_K + _BIAS_ADD
+         + _CONVS + _DEPTHWISE + _BACKPROPS + _POOLS)

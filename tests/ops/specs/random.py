@@ -1,0 +1,167 @@
+"""Specs of random ops (random_ops.py): shapes, dtypes, ranges, moments and seeded determinism.
+
+Values cannot be compared with a reference, so each spec's `check` asserts properties with
+generous tolerances (10000 draws: a sample mean is within ~0.04 standard deviations).
+"""
+import numpy as np
+
+import eagerflow as tf
+from eagerflow._src.ops import random_ops as r
+from tests.ops.spec import OpSpec
+
+N = 10000
+_RANDOM = "random"
+
+
+def _pair(fn):
+    """Calls `fn` twice: seeded ops give two draws to compare."""
+    return lambda *args: (fn(*args), fn(*args))
+
+
+def _check(dtype, shape, low=None, high=None, mean=None, std=None, same=None, tol=0.05):
+    """A check of (first, second) draws: dtype, shape, range, moments, equal or not."""
+    def check(outs, args):
+        first, second = outs
+        for x in outs:
+            assert x.dtype == np.dtype(dtype) and x.shape == shape, (x.dtype, x.shape)
+            wide = x.astype(np.float64)
+            if low is not None:
+                assert wide.min() >= low
+            if high is not None:
+                assert wide.max() < high
+            if mean is not None:
+                assert abs(wide.mean() - mean) < tol * max(std or 1, 1), wide.mean()
+            if std is not None:
+                assert abs(wide.std() - std) < tol * std, wide.std()
+        if same is not None:
+            assert np.array_equal(first, second) == same
+    return check
+
+
+def _stateless(fn):
+    """`fn(seed)` called with a seed and again with the same seed: equal draws."""
+    return lambda: (fn(seed=[3, 4]), fn(seed=[3, 4]))
+
+
+def _uniform_specs():
+    return [
+        OpSpec("RandomUniform", _pair(lambda: r.uniform([N], seed=1)), [],
+               check=_check(np.float32, (N,), 0, 1, 0.5, 12 ** -0.5, same=False), grad=_RANDOM),
+        OpSpec("RandomUniform", _pair(lambda: r.uniform([100, 100], -3.0, 5.0, tf.float64)), [],
+               check=_check(np.float64, (100, 100), -3, 5, 1.0, 8 * 12 ** -0.5, same=False),
+               name="RandomUniform-range-float64", grad=_RANDOM),
+        OpSpec("RandomUniform", _pair(lambda: r.uniform([N], dtype=tf.float16)), [],
+               check=_check(np.float16, (N,), 0, 1, 0.5), name="RandomUniform-float16",
+               grad=_RANDOM),
+        OpSpec("RandomUniform", _pair(lambda: r.uniform([N], dtype=tf.bfloat16)), [],
+               check=_check(tf.bfloat16.as_numpy_dtype, (N,), 0, 1, 0.5),
+               name="RandomUniform-bfloat16", grad=_RANDOM),
+        OpSpec("StatelessRandomUniform", _stateless(lambda seed: r.stateless_uniform([N], seed)),
+               [], check=_check(np.float32, (N,), 0, 1, 0.5, 12 ** -0.5, same=True),
+               grad=_RANDOM),
+        OpSpec("RandomUniformInt", _pair(lambda: r.uniform([N], 5, 15, tf.int64, seed=2)), [],
+               check=_check(np.int64, (N,), 5, 15, 9.5, same=False), grad=_RANDOM),
+        OpSpec("StatelessRandomUniformInt",
+               _stateless(lambda seed: r.stateless_uniform([N], seed, -4, 4, tf.int32)), [],
+               check=_check(np.int32, (N,), -4, 4, -0.5, same=True), grad=_RANDOM),
+        OpSpec("StatelessRandomUniformFullInt",
+               _stateless(lambda seed: r.stateless_uniform([N], seed, None, None, tf.uint32)),
+               [], check=_check(np.uint32, (N,), 0, 2**32, 2**31 - 0.5, 2**32 * 12 ** -0.5,
+                                same=True), grad=_RANDOM),
+        OpSpec("StatefulUniformFullInt",
+               _pair(lambda: r.Generator.from_seed(7).uniform_full_int([N], tf.int64)), [],
+               check=_check(np.int64, (N,), -2**63, 2**63, 0, 2**64 * 12 ** -0.5, same=True),
+               grad=_RANDOM),
+    ]
+
+
+def _normal_specs():
+    return [
+        OpSpec("RandomStandardNormal", _pair(lambda: r.normal([N], 2.0, 3.0, seed=5)), [],
+               check=_check(np.float32, (N,), mean=2.0, std=3.0, same=False), grad=_RANDOM),
+        OpSpec("RandomStandardNormal",
+               _pair(lambda: r.Generator.from_seed(3).normal([N], dtype=tf.float64)), [],
+               check=_check(np.float64, (N,), mean=0.0, std=1.0, same=True),
+               name="RandomStandardNormal-generator", grad=_RANDOM),
+        OpSpec("StatelessRandomNormal",
+               _stateless(lambda seed: r.stateless_normal([100, 100], seed, dtype=tf.float16)),
+               [], check=_check(np.float16, (100, 100), mean=0.0, std=1.0, same=True),
+               grad=_RANDOM),
+        # a normal truncated at 2 standard deviations has std ~0.8796
+        OpSpec("TruncatedNormal", _pair(lambda: r.truncated_normal([N], 1.0, 2.0)), [],
+               check=_check(np.float32, (N,), -3.0, 5.0001, 1.0, 2 * 0.8796, same=False),
+               grad=_RANDOM),
+        OpSpec("StatelessTruncatedNormal",
+               _stateless(lambda seed: r.stateless_truncated_normal([N], seed)), [],
+               check=_check(np.float32, (N,), -2.0, 2.0001, 0.0, 0.8796, same=True),
+               grad=_RANDOM),
+    ]
+
+
+def _categorical_check(probs, dtype, same):
+    def check(outs, args):
+        first, second = outs
+        for x in outs:
+            assert x.dtype == np.dtype(dtype) and x.shape == (len(probs), N)
+            for row, p in zip(x, probs):
+                freq = np.bincount(row, minlength=len(p)) / N
+                np.testing.assert_allclose(freq, p, atol=0.03)
+        assert np.array_equal(first, second) == same
+    return check
+
+
+_LOGITS = np.log(np.array([[0.2, 0.3, 0.5], [1.0, 1e-30, 1e-30]], np.float32))
+
+
+def _other_specs():
+    probs = np.exp(_LOGITS.astype(np.float64))
+    return [
+        OpSpec("Multinomial", _pair(lambda logits: r.categorical(logits, N, seed=9)), [_LOGITS],
+               check=_categorical_check(probs, np.int64, same=False), grad=_RANDOM),
+        OpSpec("StatelessMultinomial",
+               lambda logits: (r.stateless_categorical(logits, N, [1, 2], dtype=tf.int32),
+                               r.stateless_categorical(logits, N, [1, 2], dtype=tf.int32)),
+               [_LOGITS], check=_categorical_check(probs, np.int32, same=True), grad=_RANDOM),
+        OpSpec("RandomShuffle", _pair(lambda x: r.shuffle(x, seed=4)),
+               [np.arange(2 * N, dtype=np.int32).reshape(N, 2)], check=_check_shuffle,
+               grad=_RANDOM),
+        OpSpec("RandomPoissonV2", _pair(lambda lam: r.poisson([N], lam, seed=1)),
+               [np.array([0.5, 4.0], np.float32)], check=_check_moments(
+                   np.float32, (N, 2), [0.5, 4.0], [0.5 ** 0.5, 2.0], integral=True),
+               grad=_RANDOM),
+        OpSpec("RandomPoissonV2", _pair(lambda lam: r.poisson([N], lam, dtype=tf.int64)),
+               [np.array(3, np.int32)], check=_check_moments(np.int64, (N,), 3.0, 3 ** 0.5),
+               name="RandomPoissonV2-int", grad=_RANDOM),
+        OpSpec("RandomGamma", _pair(lambda a, b: r.gamma([N], a, b, tf.float64, seed=2)),
+               [np.array([[1.0], [4.0]]), np.array([1.0, 2.0])],
+               check=_check_moments(np.float64, (N, 2, 2), [[1.0, 0.5], [4.0, 2.0]],
+                                    [[1.0, 0.5], [2.0, 1.0]]), grad=_RANDOM),
+    ]
+
+
+def _check_shuffle(outs, args):
+    (value,) = args
+    first, second = outs
+    for x in outs:
+        assert x.dtype == value.dtype and x.shape == value.shape
+        np.testing.assert_array_equal(x[:, 1] - x[:, 0], 1)  # rows move whole
+        np.testing.assert_array_equal(np.sort(x[:, 0]), value[:, 0])
+    assert not np.array_equal(first, value) and not np.array_equal(first, second)
+
+
+def _check_moments(dtype, shape, mean, std, integral=False):
+    """Per-column sample moments (over axis 0) of the first and second draws."""
+    def check(outs, args):
+        for x in outs:
+            assert x.dtype == np.dtype(dtype) and x.shape == shape
+            wide = x.astype(np.float64)
+            assert wide.min() >= 0
+            if integral:
+                np.testing.assert_array_equal(wide, np.round(wide))
+            np.testing.assert_allclose(wide.mean(axis=0), mean, rtol=0.1)
+            np.testing.assert_allclose(wide.std(axis=0), std, rtol=0.1)
+        assert not np.array_equal(*outs)
+    return check
+
+
+SPECS = _uniform_specs() + _normal_specs() + _other_specs()

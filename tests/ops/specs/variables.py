@@ -1,0 +1,26 @@
+"""Specs of the variable ops (core/variables.py): reads and writes through handles."""
+import numpy as np
+
+import eagerflow as tf
+from tests.ops.spec import OpSpec, rand
+
+
+def _assign(method):
+    def fn(x):
+        v = tf.Variable(np.zeros(x.shape, x.dtype.as_numpy_dtype))
+        getattr(v, method)(x)
+        return v.read_value()
+    return fn
+
+
+SPECS = [
+    OpSpec("ReadVariableOp", lambda x: tf.Variable(x).read_value(), [rand(2, 3)], lambda x: x),
+    OpSpec("ReadVariableOp", lambda x: tf.Variable(x) * 1, [rand(4, dtype=np.int32)],
+           lambda x: x, name="ReadVariableOp-int"),
+    OpSpec("AssignVariableOp", _assign("assign"), [rand(2, 2)], lambda x: x,
+           grad="variable update"),
+    OpSpec("AssignAddVariableOp", _assign("assign_add"), [rand(3)], lambda x: x,
+           grad="variable update"),
+    OpSpec("AssignSubVariableOp", _assign("assign_sub"), [rand(3, dtype=np.float64)],
+           lambda x: -x, grad="variable update"),
+]

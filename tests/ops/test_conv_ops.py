@@ -1,0 +1,440 @@
+"""Convolutions and pooling: TensorFlow's values, references, adjoints, errors, shape rules."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import eagerflow as tf
+from eagerflow._src.core import errors
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import conv_ops as c
+from tests.ops.specs.nn import (
+    ref_conv, ref_conv_filter_grad, ref_conv_input_grad, ref_depthwise, ref_pool, same_pads)
+
+F32, F64 = np.float32, np.float64
+
+
+def _rand(*shape, dtype=F64, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+def _pads(padding, sizes, ksize, strides, dilations):
+    if padding == "SAME":
+        return same_pads(sizes, ksize, strides, dilations)
+    if padding == "VALID":
+        return [(0, 0)] * len(sizes)
+    return padding
+
+
+def _attr_padding(padding):
+    return padding if isinstance(padding, str) else [[0, 0], *padding, [0, 0]]
+
+
+# ----------------------------------------------------------------------------- TensorFlow values
+
+# Inputs of the cases below, and outputs computed by TensorFlow 2 on CPU.
+_X = (np.arange(1 * 4 * 5 * 2).reshape(1, 4, 5, 2) % 7 - 3).astype(F32)
+_W = (np.arange(3 * 3 * 2 * 2).reshape(3, 3, 2, 2) % 5 - 2).astype(F32)
+_XT = (np.arange(1 * 2 * 3 * 2).reshape(1, 2, 3, 2) % 5 - 2).astype(F32)
+_WD = (np.arange(2 * 2 * 2 * 2).reshape(2, 2, 2, 2) % 3 - 1).astype(F32)
+
+_TF_CASES = {
+    "conv2d SAME stride 2": (lambda: c.conv2d(_X, _W, 2, "SAME"), [
+        [[-1, 16], [21, 0], [-6, -7]], [[8, -8], [1, -6], [-9, 9]]]),
+    "conv2d VALID dilation 2": (lambda: c.conv2d(_X, _W[:2], 1, "VALID", dilations=2), [
+        [[7, 8]], [[-13, 1]]]),
+    "conv2d explicit": (lambda: c.conv2d(_X, _W, [1, 2], [[0, 0], [1, 0], [0, 2], [0, 0]]), [
+        [[-14, 4], [1, -7], [-2, -2]], [[21, -3], [-7, -4], [4, 4]],
+        [[-14, 12], [21, -3], [-7, 2]]]),
+    "conv2d_transpose": (lambda: c.conv2d_transpose(_XT, _W, [1, 4, 5, 2], 2), [
+        [[-2, 2], [-5, 6], [-2, 0], [0, -3], [8, -2]],
+        [[2, -4], [6, -3], [0, 2], [-3, 9], [-2, -2]],
+        [[-6, 6], [-8, 2], [0, -2], [19, -9], [-4, 0]],
+        [[1, -1], [4, -2], [-1, 5], [-5, 0], [2, -4]]]),
+    "depthwise_conv2d": (lambda: c.depthwise_conv2d(_X, _WD, [1, 2, 2, 1], "SAME"), [
+        [[1, -1, 1, 0], [-3, 6, 5, -4], [3, -1, -1, 3]],
+        [[-5, -1, 0, 1], [5, -1, -3, -3], [3, 0, -2, 3]]]),
+    "avg_pool2d SAME": (lambda: c.avg_pool2d(_X, [2, 3], [2, 2], "SAME"), [
+        [[-0.5, 0.5], [1 / 6, 0], [0.25, -0.5]], [[0.25, -0.5], [1 / 3, 1 / 6], [-0.75, 0.25]]]),
+    "max_pool2d SAME": (lambda: c.max_pool2d(_X, 3, [1, 2], "SAME"), [
+        [[2, 3], [3, 3], [3, 2]], [[3, 3], [3, 3], [3, 3]], [[3, 3], [3, 3], [2, 3]],
+        [[3, 2], [3, 3], [2, 3]]]),
+    "conv2d_backprop_filter": (lambda: c.conv2d_backprop_filter(
+        _X, [3, 3, 2, 2], c.conv2d(_X, _W, 2, "SAME"), [1, 2, 2, 1], "SAME"), [
+        [[[-59, 9], [-10, 54]], [[87, -85], [45, -25]], [[50, -12], [-68, -10]]],
+        [[[67, -17], [74, -21]], [[-74, -17], [-67, 29]], [[-17, 36], [12, 38]]],
+        [[[-54, -14], [-39, -21]], [[15, 69], [36, -34]], [[44, -32], [64, -16]]]]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_TF_CASES))
+def test_matches_tensorflow(case):
+    fn, want = _TF_CASES[case]
+    got = fn()
+    assert got.dtype == tf.float32
+    want = np.asarray(want, F32)
+    np.testing.assert_allclose(got.numpy().reshape(want.shape[-3:] if want.ndim == 3 else
+                                                   want.shape), want, rtol=1e-6, atol=1e-6)
+
+
+# ----------------------------------------------------------------------------- references
+
+_GEOMETRIES = [((s1, s2), (d1, d2), padding)
+               for s1, s2 in [(1, 1), (2, 1), (3, 2)]
+               for d1, d2 in [(1, 1), (2, 1)]
+               for padding in ["SAME", "VALID", [(2, 0), (1, 3)]]]
+
+
+@pytest.mark.parametrize("strides,dilations,padding", _GEOMETRIES)
+@pytest.mark.parametrize("groups", [1, 2])
+def test_conv2d_matches_reference(strides, dilations, padding, groups):
+    x = _rand(2, 7, 6, 4)
+    w = _rand(3, 2, 4 // groups, 4, seed=1)
+    got = c.conv2d(x, w, list(strides), _attr_padding(padding), dilations=list(dilations))
+    pads = _pads(padding, (7, 6), (3, 2), strides, dilations)
+    np.testing.assert_allclose(got.numpy(), ref_conv(x, w, strides, dilations, pads), atol=1e-12)
+
+
+@pytest.mark.parametrize("strides,dilations,padding", _GEOMETRIES)
+def test_conv2d_transpose_matches_reference(strides, dilations, padding):
+    x_shape = (2, 7, 6, 3)
+    w = _rand(3, 2, 3, 4, seed=1)
+    pads = _pads(padding, x_shape[1:3], (3, 2), strides, dilations)
+    out_shape = ref_conv(np.zeros(x_shape), w, strides, dilations, pads).shape
+    dy = _rand(*out_shape, seed=2)
+    got = c.conv2d_transpose(dy, w, list(x_shape), list(strides), _attr_padding(padding),
+                             dilations=list(dilations))
+    np.testing.assert_allclose(got.numpy(),
+                               ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads),
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("strides,dilations,padding", _GEOMETRIES)
+def test_conv2d_backprop_filter_matches_reference(strides, dilations, padding):
+    x = _rand(2, 7, 6, 4)
+    pads = _pads(padding, (7, 6), (3, 2), strides, dilations)
+    out_shape = ref_conv(x, np.zeros((3, 2, 2, 6)), strides, dilations, pads).shape
+    dy = _rand(*out_shape, seed=2)
+    got = c.conv2d_backprop_filter(x, [3, 2, 2, 6], dy, [1, *strides, 1],
+                                   _attr_padding(padding), dilations=[1, *dilations, 1])
+    np.testing.assert_allclose(
+        got.numpy(), ref_conv_filter_grad(x, dy, (3, 2, 2, 6), strides, dilations, pads),
+        atol=1e-11)
+
+
+@pytest.mark.parametrize("strides,dilations,padding", _GEOMETRIES)
+def test_depthwise_matches_reference(strides, dilations, padding):
+    x, w = _rand(1, 6, 7, 3), _rand(2, 3, 3, 2, seed=1)
+    got = c.depthwise_conv2d(x, w, [1, *strides, 1], _attr_padding(padding),
+                             dilations=list(dilations))
+    pads = _pads(padding, (6, 7), (2, 3), strides, dilations)
+    np.testing.assert_allclose(got.numpy(), ref_depthwise(x, w, strides, dilations, pads),
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("ksize,strides,padding", [
+    ((2, 2), (2, 2), "SAME"), ((3, 3), (1, 1), "SAME"), ((3, 2), (2, 3), "SAME"),
+    ((2, 3), (1, 2), "VALID"), ((4, 1), (3, 1), "VALID"), ((1, 1), (2, 2), "SAME")])
+@pytest.mark.parametrize("kind", ["max", "avg"])
+def test_pool2d_matches_reference(ksize, strides, padding, kind):
+    x = _rand(2, 7, 5, 3)
+    fn = c.max_pool2d if kind == "max" else c.avg_pool2d
+    got = fn(x, list(ksize), list(strides), padding)
+    pads = _pads(padding, (7, 5), ksize, strides, (1, 1))
+    np.testing.assert_allclose(got.numpy(), ref_pool(x, ksize, strides, pads, kind), atol=1e-12)
+
+
+# ----------------------------------------------------------------------------- adjoint property
+
+@settings(max_examples=40, deadline=None)
+@given(size=st.tuples(st.integers(1, 7), st.integers(1, 7)),
+       ksize=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+       strides=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+       dilations=st.tuples(st.integers(1, 2), st.integers(1, 2)),
+       padding=st.sampled_from(["SAME", "VALID"]), groups=st.sampled_from([1, 2]))
+def test_gradients_are_adjoint_to_conv2d(size, ksize, strides, dilations, padding, groups):
+    """<conv(x, w), dy> == <x, input_grad(dy, w)> == <w, filter_grad(x, dy)>."""
+    eff = [(k - 1) * d + 1 for k, d in zip(ksize, dilations)]
+    if padding == "VALID" and any(s < e for s, e in zip(size, eff)):
+        return
+    x = _rand(2, *size, 2 * groups)
+    w = _rand(*ksize, 2, 2 * groups, seed=1)
+    y = c.conv2d(x, w, list(strides), padding, dilations=list(dilations)).numpy()
+    dy = _rand(*y.shape, seed=2)
+    dx = c.conv2d_backprop_input(list(x.shape), w, dy, [1, *strides, 1], padding,
+                                 dilations=[1, *dilations, 1]).numpy()
+    dw = c.conv2d_backprop_filter(x, list(w.shape), dy, [1, *strides, 1], padding,
+                                  dilations=[1, *dilations, 1]).numpy()
+    assert np.isclose((y * dy).sum(), (x * dx).sum())
+    assert np.isclose((y * dy).sum(), (w * dw).sum())
+
+
+# ----------------------------------------------------------------------------- layouts, dtypes
+
+def _nchw(a):
+    return np.moveaxis(a, -1, 1)
+
+
+def test_nchw_equals_nhwc():
+    x, w, wd = _rand(2, 6, 5, 4), _rand(3, 3, 2, 4, seed=1), _rand(2, 2, 4, 2, seed=2)
+    pairs = [
+        (c.conv2d(x, w, 2, "SAME"), c.conv2d(_nchw(x), w, 2, "SAME", data_format="NCHW")),
+        (c.conv2d(x, w, 1, [[0, 0], [1, 0], [2, 1], [0, 0]]),
+         c.conv2d(_nchw(x), w, 1, [[0, 0], [0, 0], [1, 0], [2, 1]], data_format="NCHW")),
+        (c.depthwise_conv2d(x, wd, [1, 2, 1, 1], "SAME"),
+         c.depthwise_conv2d(_nchw(x), wd, [1, 1, 2, 1], "SAME", data_format="NCHW")),
+        (c.max_pool2d(x, 3, 2, "SAME"), c.max_pool2d(_nchw(x), 3, 2, "SAME", data_format="NCHW")),
+        (c.avg_pool(x, 2, 1, "SAME"), c.avg_pool(_nchw(x), 2, 1, "SAME", data_format="NCHW")),
+    ]
+    for nhwc, nchw in pairs:
+        np.testing.assert_allclose(_nchw(nhwc.numpy()), nchw.numpy(), atol=1e-12)
+    y = c.conv2d(x, w, 2, "SAME").numpy()
+    np.testing.assert_allclose(
+        _nchw(c.conv2d_transpose(y, w, x.shape, 2).numpy()),
+        c.conv2d_transpose(_nchw(y), w, _nchw(x).shape, 2, data_format="NCHW").numpy(),
+        atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16])
+def test_half_precision_keeps_dtype(dtype):
+    x, w = _rand(1, 5, 5, 2), _rand(3, 3, 2, 3, seed=1)
+    xh, wh = tf.cast(tf.constant(x), dtype), tf.cast(tf.constant(w), dtype)
+    for got, want in [(c.conv2d(xh, wh, 1, "SAME"), c.conv2d(x, w, 1, "SAME")),
+                      (c.avg_pool2d(xh, 2, 2, "SAME"), c.avg_pool2d(x, 2, 2, "SAME")),
+                      (c.max_pool2d(xh, 2, 2, "SAME"), c.max_pool2d(x, 2, 2, "SAME"))]:
+        assert got.dtype == dtype
+        np.testing.assert_allclose(tf.cast(got, tf.float64).numpy(), want.numpy(), rtol=0.05,
+                                   atol=0.1)
+
+
+def test_int32_conv_is_exact():
+    x = np.arange(2 * 4 * 4 * 2, dtype=np.int32).reshape(2, 4, 4, 2) % 9 - 4
+    w = np.arange(2 * 2 * 2 * 3, dtype=np.int32).reshape(2, 2, 2, 3) % 5 - 2
+    got = c.conv2d(x, w, 1, "VALID")
+    assert got.dtype == tf.int32
+    np.testing.assert_array_equal(got.numpy(), ref_conv(x, w, (1, 1), (1, 1), [(0, 0)] * 2))
+
+
+def test_extra_batch_dims():
+    x, w = _rand(2, 3, 5, 5, 2), _rand(3, 3, 2, 4, seed=1)
+    got = c.conv2d(x, w, 1, "SAME")
+    assert got.shape == (2, 3, 5, 5, 4)
+    np.testing.assert_allclose(got.numpy()[1, 2], c.conv2d(x[1, 2:], w, 1, "SAME").numpy()[0])
+
+
+# ----------------------------------------------------------------------------- edge cases
+
+def test_empty_batch_and_empty_outputs():
+    w = _rand(3, 3, 2, 4)
+    assert c.conv2d(np.zeros((0, 5, 5, 2)), w, 1, "SAME").shape == (0, 5, 5, 4)
+    assert c.conv2d(np.zeros((1, 5, 5, 2)), _rand(8, 8, 2, 1), 2, "VALID").shape == (1, 0, 0, 1)
+    assert c.max_pool2d(np.zeros((1, 5, 5, 2)), 6, 1, "VALID").shape == (1, 0, 0, 2)
+    assert c.avg_pool2d(np.zeros((0, 4, 4, 1)), 2, 2, "SAME").shape == (0, 2, 2, 1)
+    dx = c.conv2d_transpose(np.zeros((1, 0, 0, 1)), _rand(8, 8, 2, 1), [1, 5, 5, 2], 2, "VALID")
+    np.testing.assert_array_equal(dx.numpy(), np.zeros((1, 5, 5, 2)))
+
+
+def test_max_pool_ignores_nan_and_starts_from_lowest():
+    x = np.array([np.nan, 1, np.nan, -np.inf, -np.inf, 2, -np.inf, np.nan], F32)
+    got = c.max_pool2d(x.reshape(1, 2, 4, 1), 2, 2, "SAME").numpy().ravel()
+    np.testing.assert_array_equal(got, [2, np.finfo(F32).min])
+
+
+def test_max_pool_padding_never_wins():
+    x = -np.arange(1, 26, dtype=np.int8).reshape(1, 5, 5, 1)
+    got = c.max_pool2d(x, 2, 2, "SAME")
+    assert got.dtype == tf.int8
+    np.testing.assert_array_equal(got.numpy()[0, :, :, 0],
+                                  [[-1, -3, -5], [-11, -13, -15], [-21, -23, -25]])
+
+
+def test_avg_pool_same_counts_real_elements_only():
+    x = np.ones((1, 3, 3, 1), F32)
+    np.testing.assert_array_equal(c.avg_pool2d(x, 3, 1, "SAME").numpy(), x)
+
+
+def test_max_pool_dispatches_by_rank():
+    assert c.max_pool(np.ones((1, 4, 4, 4, 1), F32), 2, 2, "SAME").shape == (1, 2, 2, 2, 1)
+    assert c.avg_pool(np.ones((1, 4, 4, 1), F32), 2, 2, "SAME").shape == (1, 2, 2, 1)
+    with pytest.raises(ValueError, match=r"`input.shape.rank` must be 3, 4 or 5. Received: "
+                                         r"input.shape=\(5, 2\) of rank 2."):
+        c.max_pool(np.ones((5, 2), F32), 2, 2, "SAME")
+
+
+def test_eager_tensors_as_attrs():
+    x, w = _rand(1, 5, 5, 1), _rand(3, 3, 1, 1, seed=1)
+    got = c.conv2d(x, w, tf.constant([2, 2]), "SAME", dilations=tf.constant(1))
+    np.testing.assert_array_equal(got.numpy(), c.conv2d(x, w, 2, "SAME").numpy())
+    out = c.conv2d_transpose(got, w, tf.constant([1, 5, 5, 1]), 2)
+    assert out.shape == (1, 5, 5, 1)
+
+
+# ----------------------------------------------------------------------------- 1-D
+
+def _needs_array_ops():
+    array_ops = pytest.importorskip("eagerflow._src.ops.array_ops")
+    if not all(hasattr(array_ops, n) for n in ("expand_dims", "squeeze")):
+        pytest.skip("array_ops.expand_dims/squeeze not available")
+
+
+@pytest.mark.parametrize("stride,dilation,padding", [(1, 1, "SAME"), (2, 1, "SAME"),
+                                                     (1, 2, "VALID"), (3, 1, "VALID")])
+def test_conv1d_matches_reference(stride, dilation, padding):
+    _needs_array_ops()
+    x, w = _rand(2, 9, 3), _rand(3, 3, 4, seed=1)
+    got = c.conv1d(x, w, stride, padding, dilations=dilation)
+    pads = _pads(padding, (9,), (3,), (stride,), (dilation,))
+    np.testing.assert_allclose(got.numpy(), ref_conv(x, w, (stride,), (dilation,), pads),
+                               atol=1e-12)
+    ncw = c.conv1d(np.moveaxis(x, -1, 1), w, [stride], padding, data_format="NCW",
+                   dilations=[dilation])
+    np.testing.assert_allclose(np.moveaxis(ncw.numpy(), 1, -1), got.numpy(), atol=1e-12)
+
+
+def test_pool1d_matches_tensorflow():
+    _needs_array_ops()
+    x = np.arange(10, dtype=F32).reshape(1, 5, 2)
+    np.testing.assert_array_equal(c.max_pool1d(x, 2, 2, "SAME").numpy(),
+                                  [[[2, 3], [6, 7], [8, 9]]])
+    np.testing.assert_array_equal(c.avg_pool1d(x, 3, 2, "SAME").numpy(),
+                                  [[[1, 2], [4, 5], [7, 8]]])
+    np.testing.assert_array_equal(c.max_pool(x, 2, 2, "SAME").numpy(), [[[2, 3], [6, 7], [8, 9]]])
+    np.testing.assert_array_equal(
+        c.max_pool1d(x, 2, 2, [[0, 0], [1, 0], [0, 0]]).numpy(), [[[0, 1], [4, 5], [8, 9]]])
+    ncw = c.avg_pool1d(np.moveaxis(x, -1, 1), 3, 2, "SAME", data_format="NCW")
+    np.testing.assert_array_equal(np.moveaxis(ncw.numpy(), 1, -1), [[[1, 2], [4, 5], [7, 8]]])
+
+
+def test_conv1d_rejects_explicit_padding():
+    _needs_array_ops()
+    with pytest.raises(TypeError, match="Expected string for argument 'padding'"):
+        c.conv1d(_rand(1, 5, 1), _rand(3, 1, 1), 1, [[0, 0], [1, 1], [0, 0]])
+
+
+# ----------------------------------------------------------------------------- errors
+
+_X4, _W4 = np.ones((1, 5, 5, 2), F32), np.ones((3, 3, 2, 4), F32)
+
+
+@pytest.mark.parametrize("call,error,message", [
+    (lambda: c.conv2d(np.ones((1, 5, 5, 3), F32), _W4, 1, "SAME"), errors.InvalidArgumentError,
+     r"input depth must be evenly divisible by filter depth: 3 vs 2 \[Op:Conv2D\]"),
+    (lambda: c.conv2d(np.ones((1, 5, 5, 4), F32), np.ones((3, 3, 2, 5), F32), 1, "SAME"),
+     errors.InvalidArgumentError, "output depth must be evenly divisible by number of groups: "
+                                  "5 vs 2"),
+    (lambda: c.conv2d(_X4, np.ones((7, 7, 2, 4), F32), 1, "VALID"), errors.InvalidArgumentError,
+     r"Computed output size would be negative: -1 \[input_size: 5, effective_filter_size: 7, "
+     r"stride: 1\]"),
+    (lambda: c.conv2d(np.ones((5, 5, 2), F32), _W4, 1, "VALID"), errors.InvalidArgumentError,
+     r"convolution input must be 4-dimensional: \[5,5,2\]"),
+    (lambda: c.conv2d(_X4, np.ones((3, 3, 2), F32), 1, "VALID"), errors.InvalidArgumentError,
+     r"convolution filter must be 4-dimensional: \[3,3,2\]"),
+    (lambda: c.conv2d(_X4, _W4, [1, 1, 1], "SAME"), ValueError,
+     r"strides should be of length 1, 2 or 4. Received: strides=\[1, 1, 1\] of length 3"),
+    (lambda: c.conv2d(_X4, _W4, [2, 1, 1, 1], "SAME"), errors.UnimplementedError,
+     "does not yet support strides in the batch and depth dimensions"),
+    (lambda: c.conv2d(_X4, _W4, 0, "SAME"), errors.InvalidArgumentError,
+     "Row and column strides should be larger than 0."),
+    (lambda: c.conv2d(_X4, _W4, 1, "SAME", dilations=0), errors.InvalidArgumentError,
+     "Dilated rates should be larger than 0."),
+    (lambda: c.conv2d(_X4, _W4, 1, "SAME", dilations=[2, 1, 1, 1]), errors.UnimplementedError,
+     "does not yet support dilations in the batch and depth dimensions"),
+    (lambda: c.conv2d(_X4, _W4, 1, "same"), errors.InvalidArgumentError,
+     "Value for attr 'padding' of \"same\" is not in the list of allowed values: \"SAME\", "
+     "\"VALID\", \"EXPLICIT\""),
+    (lambda: c.conv2d(_X4, _W4, 1, "SAME", data_format="HWCN"), errors.InvalidArgumentError,
+     "Value for attr 'data_format' of \"HWCN\""),
+    (lambda: c.conv2d(_X4, _W4, 1, [[1, 2], [0, 1]]), ValueError,
+     r"When padding is a list, it must be of size 4. Received: padding=\[\[1, 2\], \[0, 1\]\] "
+     r"of size 2"),
+    (lambda: c.conv2d(_X4, _W4, 1, [[0, 0], [1], [0, 0], [0, 0]]), ValueError,
+     "each element of `padding` must be a list/tuple of size 2"),
+    (lambda: c.conv2d(_X4, _W4, 1, [[1, 0], [1, 2], [0, 1], [0, 0]]),
+     errors.InvalidArgumentError,
+     "Nonzero explicit padding in the batch or depth dimensions is not supported"),
+    (lambda: c.conv2d(_X4, _W4, 1, [[0, 0], [-1, 0], [0, 0], [0, 0]]),
+     errors.InvalidArgumentError, "All elements of explicit_paddings must be nonnegative"),
+    (lambda: c.conv2d(tf.constant(_X4), tf.constant(_W4, tf.float64), 1, "VALID"),
+     errors.InvalidArgumentError, "cannot compute Conv2D as input #1"),
+    (lambda: c.conv2d(_X4.astype(bool), _W4.astype(bool), 1, "VALID"),
+     errors.InvalidArgumentError, "Value for attr 'T' of bool"),
+    (lambda: c.depthwise_conv2d(np.ones((1, 5, 5, 3), F32), np.ones((3, 3, 2, 3), F32),
+                                [1, 1, 1, 1], "SAME"), errors.InvalidArgumentError,
+     "input and filter must have the same depth: 3 vs 2"),
+    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [1, 8, 8, 2], 2),
+     errors.InvalidArgumentError,
+     r"Conv2DCustomBackpropInput: Size of out_backprop doesn't match computed: actual = 3, "
+     r"computed = 4 spatial_dim: 1 input: 8 filter: 3 output: 3 stride: 2 dilation: 1 "
+     r"\[Op:Conv2DBackpropInput\]"),
+    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 3), F32), _W4, [1, 6, 6, 2], 2),
+     errors.InvalidArgumentError,
+     "Conv2DCustomBackpropInput: filter and out_backprop must have the same out_depth"),
+    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [1, 6, 6, 3], 2),
+     errors.InvalidArgumentError,
+     "Conv2DCustomBackpropInput: input depth must be evenly divisible by filter depth"),
+    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [6, 6, 2], 2),
+     errors.InvalidArgumentError,
+     "Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: 3"),
+    (lambda: c.max_pool2d(_X4, [2, 2, 2, 1], 1, "SAME"), errors.UnimplementedError,
+     "Pooling is not yet supported on the batch dimension."),
+    (lambda: c.max_pool2d(_X4, [1, 2, 2, 2], 1, "SAME"), errors.UnimplementedError,
+     "depth dimension"),
+    (lambda: c.max_pool2d(_X4, 0, 2, "SAME"), errors.InvalidArgumentError,
+     "Sliding window ksize must be positive. The specified or inferred ksize is: 1,0,0,1"),
+    (lambda: c.max_pool2d(_X4, 2, 0, "SAME"), errors.InvalidArgumentError,
+     "Stride must be > 0, but got 0"),
+    (lambda: c.max_pool2d(_X4, [2, 2, 2], 2, "SAME"), ValueError,
+     r"ksize should be of length 1, 2 or 4. Received: ksize=\[2, 2, 2\] of length 3"),
+    (lambda: c.max_pool2d(np.ones((5, 5, 2), F32), 2, 2, "SAME"), errors.InvalidArgumentError,
+     r"input must be 4-dimensional: \[5,5,2\] \[Op:MaxPool\]"),
+    (lambda: c.avg_pool2d(_X4, 2, 2, [[0, 0], [1, 1], [1, 1], [0, 0]]), TypeError,
+     "Expected string for argument 'padding'"),
+    (lambda: c.avg_pool2d(_X4.astype(np.int32), 2, 2, "SAME"), errors.InvalidArgumentError,
+     "Value for attr 'T' of int32 is not in the list of allowed values"),
+    (lambda: c.max_pool2d(_X4.astype(bool), 2, 2, "SAME"), errors.InvalidArgumentError,
+     "Value for attr 'T' of bool is not in the list of allowed values"),
+])
+def test_errors(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+# ----------------------------------------------------------------------------- shape rules
+
+class _Static:
+    def __init__(self, shape, dtype=tf.float32):
+        self.shape, self.dtype = TensorShape(shape), dtype
+
+
+def _attrs(strides=(1, 1, 1, 1), padding="SAME", data_format="NHWC", dilations=(1, 1, 1, 1)):
+    return {"strides": strides, "padding": padding, "explicit_paddings": (),
+            "data_format": data_format, "dilations": dilations}
+
+
+def test_conv_rule_with_unknown_dims():
+    rule = c._CONV2D.shape
+    shape, dtype = rule(_Static([None, 7, None, 3]), _Static([3, 3, 3, 8]),
+                        **_attrs(strides=(1, 2, 2, 1)))
+    assert shape.as_list() == [None, 4, None, 8] and dtype == tf.float32
+    shape, _ = rule(_Static([2, 7, 7, 3]), _Static(None), **_attrs(padding="VALID"))
+    assert shape.as_list() == [2, None, None, None]
+    assert rule(_Static(None), _Static([3, 3, 3, 8]), **_attrs())[0].rank is None
+    shape, _ = rule(_Static([2, 3, 9, None]), _Static([3, 3, 3, 8]),
+                    **_attrs(data_format="NCHW", strides=(1, 1, 1, 2)))
+    assert shape.as_list() == [2, 8, 9, None]
+    with pytest.raises(errors.InvalidArgumentError, match="input depth must be evenly"):
+        rule(_Static([None, 7, 7, 3]), _Static([3, 3, 2, 8]), **_attrs())
+
+
+def test_backprop_and_pool_rules():
+    shape, _ = c._BACKPROP_INPUT.shape(_Static([3, 3, 2, 4]), _Static([None, None, None, 4]),
+                                       input_sizes=(1, 6, 6, 2), **_attrs(strides=(1, 2, 2, 1)))
+    assert shape.as_list() == [1, 6, 6, 2]
+    with pytest.raises(errors.InvalidArgumentError, match="doesn't match computed"):
+        c._BACKPROP_INPUT.shape(_Static([3, 3, 2, 4]), _Static([1, 3, 4, 4]),
+                                input_sizes=(1, 6, 6, 2), **_attrs(strides=(1, 2, 2, 1)))
+    shape, _ = c._BACKPROP_FILTER.shape(_Static(None), _Static(None), filter_sizes=(3, 3, 2, 4),
+                                        **_attrs())
+    assert shape.as_list() == [3, 3, 2, 4]
+    shape, _ = c._MAX_POOL.shape(_Static([None, 5, None, 2]), ksize=(1, 2, 2, 1),
+                                 strides=(1, 2, 2, 1), padding="SAME", data_format="NHWC")
+    assert shape.as_list() == [None, 3, None, 2]

@@ -1,0 +1,396 @@
+"""Linear algebra: matmul batching and flags, decompositions, errors and edge cases."""
+import itertools
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import eagerflow as tf
+from eagerflow._src.core import errors, registry
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import linalg_ops as la
+
+InvalidArgumentError = errors.InvalidArgumentError
+
+
+def _rand(*shape, dtype=np.float64, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    if np.issubdtype(dtype, np.complexfloating):
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def _adj(x):
+    return np.conj(np.swapaxes(x, -1, -2))
+
+
+class _Static:
+    def __init__(self, shape, dtype=tf.float32):
+        self.shape, self.dtype = TensorShape(shape), dtype
+
+
+# -- matmul: batching, broadcasting, flags -----------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(batch=hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3),
+       m=st.integers(0, 3), k=st.integers(0, 3), n=st.integers(0, 3))
+def test_batched_matmul_broadcasts_like_numpy(batch, m, k, n):
+    a_batch, b_batch = batch.input_shapes
+    a, b = _rand(*a_batch, m, k), _rand(*b_batch, k, n, seed=1)
+    got = la.matmul(a, b)
+    want = np.matmul(a, b)
+    assert got.shape == want.shape and got.dtype == tf.float64
+    np.testing.assert_allclose(got.numpy(), want, atol=1e-12)
+    op = registry.get("BatchMatMulV2" if a.ndim > 2 or b.ndim > 2 else "MatMul")
+    rule_shape, _ = op.shape(_Static(a.shape), _Static(b.shape))
+    assert rule_shape == want.shape
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+@pytest.mark.parametrize("a_batch,b_batch", [((), ()), ((2,), ()), ((), (3, 1)), ((2, 1), (3,))])
+@pytest.mark.parametrize("flags", list(itertools.product([None, "transpose", "adjoint"],
+                                                         repeat=2)))
+def test_transpose_and_adjoint_flags(dtype, a_batch, b_batch, flags):
+    def prepare(x, flag):  # the operand as stored, and the matrix the product uses
+        stored = {None: x, "transpose": np.swapaxes(x, -1, -2), "adjoint": _adj(x)}[flag]
+        return stored, x
+    a_stored, a = prepare(_rand(*a_batch, 2, 3, dtype=dtype), flags[0])
+    b_stored, b = prepare(_rand(*b_batch, 3, 4, dtype=dtype, seed=1), flags[1])
+    kwargs = {f"{flag}_{side}": True for flag, side in zip(flags, "ab") if flag}
+    got = la.matmul(a_stored, b_stored, **kwargs)
+    np.testing.assert_allclose(got.numpy(), np.matmul(a, b), rtol=1e-5, atol=1e-5)
+    assert got.dtype == tf.as_dtype(dtype)
+
+
+def test_complex_adjoint_conjugates_and_transpose_does_not():
+    a = np.array([[1 + 2j, 3j], [4, 5 - 1j]])
+    b = np.eye(2, dtype=complex)
+    np.testing.assert_allclose(la.matmul(a, b, adjoint_a=True).numpy(), _adj(a))
+    np.testing.assert_allclose(la.matmul(a, b, transpose_a=True).numpy(), a.T)
+    np.testing.assert_allclose(la.matmul(b, a, adjoint_b=True).numpy(), _adj(a))
+    np.testing.assert_allclose(la.adjoint(a).numpy(), _adj(a))
+    np.testing.assert_allclose(la.matrix_transpose(a).numpy(), a.T)
+    np.testing.assert_allclose(la.matrix_transpose(a, conjugate=True).numpy(), _adj(a))
+
+
+def test_matmul_converts_non_tensor_operands_to_the_first_dtype():
+    out = la.matmul([[1.0, 2.0]], [[3], [4]])
+    assert out.dtype == tf.float32 and out.numpy().tolist() == [[11.0]]
+    assert la.matmul(np.ones((1, 1), np.float32), np.ones((1, 1))).dtype == tf.float32
+    assert la.matmul([[1, 2]], [[3], [4]]).dtype == tf.int32
+
+
+def test_matmul_half_types_keep_their_dtype():
+    for dtype in (tf.float16, tf.bfloat16):
+        x = tf.constant(np.ones((3, 3)), dtype)
+        out = la.matmul(x, x)
+        assert out.dtype == dtype
+        np.testing.assert_array_equal(out.numpy().astype(np.float32), 3)
+
+
+def test_matmul_output_type_for_int8():
+    a = tf.constant(np.full((2, 2), 100, np.int8))
+    out = la.matmul(a, a, output_type=tf.int32)
+    assert out.dtype == tf.int32 and out.numpy().tolist() == [[20000, 20000]] * 2
+
+
+def test_matmul_with_empty_inner_dimension_gives_zeros():
+    out = la.matmul(np.ones((2, 0), np.float32), np.ones((0, 3), np.float32))
+    np.testing.assert_array_equal(out.numpy(), np.zeros((2, 3), np.float32))
+
+
+@pytest.mark.parametrize("a,b,op,message", [
+    ((2, 3), (2, 3), "MatMul", r"Matrix size-incompatible: In\[0\]: \[2,3\], In\[1\]: \[2,3\]"),
+    ((2,), (2, 1), "MatMul", r"In\[0\] and In\[1\] has different ndims: \[2\] vs. \[2,1\]"),
+    ((3,), (3,), "MatMul", r"In\[0\] and In\[1\] ndims must be == 2: 1"),
+    ((2, 3, 4), (4,), "BatchMatMulV2", r"In\[1\] ndims must be >= 2: 1"),
+    ((2, 2, 3), (2, 2, 3), "BatchMatMulV2",
+     r"Matrix size-incompatible: In\[0\]: \[2,2,3\], In\[1\]: \[2,2,3\]"),
+    ((2, 2, 3), (3, 3, 4), "BatchMatMulV2",
+     r"must have compatible batch dimensions: \[2,2,3\] vs. \[3,3,4\]"),
+])
+def test_matmul_shape_errors(a, b, op, message):
+    with pytest.raises(InvalidArgumentError, match=message + rf" \[Op:{op}\]"):
+        la.matmul(np.ones(a, np.float32), np.ones(b, np.float32))
+
+
+def test_matmul_type_errors():
+    with pytest.raises(InvalidArgumentError, match="Value for attr 'T' of int8"):
+        la.matmul(np.ones((2, 2), np.int8), np.ones((2, 2), np.int8))
+    with pytest.raises(InvalidArgumentError, match=r"input #1\(zero-based\) was expected to be "
+                                                   r"a float tensor but is a double tensor"):
+        la.matmul(tf.constant(np.ones((2, 2), np.float32)), tf.constant(np.ones((2, 2))))
+    with pytest.raises(ValueError, match="Only one of `transpose_b` and `adjoint_b`"):
+        la.matmul(np.ones((2, 2)), np.ones((2, 2)), transpose_b=True, adjoint_b=True)
+
+
+def test_matmul_rules_with_unknown_dims():
+    mm, bmm = registry.get("MatMul"), registry.get("BatchMatMulV2")
+    shape, dtype = mm.shape(_Static([None, 3]), _Static([3, None]), transpose_a=True)
+    assert shape.as_list() == [3, None] and dtype == tf.float32
+    shape, _ = bmm.shape(_Static([None, 1, 2, 3]), _Static([4, 3, None]))
+    assert shape.as_list() == [None, 4, 2, None]
+    assert bmm.shape(_Static(None), _Static([2, 2]))[0].rank is None
+
+
+def test_matvec():
+    a, v = _rand(2, 3, 4), _rand(4, seed=1)
+    np.testing.assert_allclose(la.matvec(a, v).numpy(), a @ v)
+    np.testing.assert_allclose(la.matvec(a, _rand(3, seed=2), transpose_a=True).numpy(),
+                               np.swapaxes(a, -1, -2) @ _rand(3, seed=2))
+
+
+# -- decompositions ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_decompositions_reconstruct_their_input(dtype):
+    tol = {"rtol": 1e-4, "atol": 1e-4} if dtype == np.float32 else {"atol": 1e-10}
+    x = _rand(2, 4, 3, dtype=dtype)
+    q, r = la.qr(x)
+    np.testing.assert_allclose((q.numpy() @ r.numpy()), x, **tol)
+    s, u, v = la.svd(x)
+    assert s.dtype == tf.as_dtype(dtype).real_dtype and v.shape == (2, 3, 3)
+    np.testing.assert_allclose(u.numpy() * s.numpy()[..., None, :] @ _adj(v.numpy()), x, **tol)
+    h = (x @ _adj(x) + np.eye(4)).astype(dtype)
+    e, vec = la.eigh(h)
+    assert e.dtype == tf.as_dtype(dtype)  # eigenvalues keep a complex input's dtype
+    np.testing.assert_allclose(vec.numpy() * e.numpy()[..., None, :] @ _adj(vec.numpy()), h,
+                               **tol)
+    chol = la.cholesky(h).numpy()
+    np.testing.assert_allclose(chol @ _adj(chol), h, **tol)
+    np.testing.assert_array_equal(np.triu(chol, 1), 0)
+
+
+def test_factorizations_read_only_the_lower_triangle():
+    m = np.array([[4.0, 100.0], [2.0, 5.0]])
+    np.testing.assert_allclose(la.cholesky(m).numpy(), [[2.0, 0.0], [1.0, 2.0]])
+    np.testing.assert_allclose(la.eigvalsh(np.array([[2.0, 100.0], [1.0, 2.0]])).numpy(),
+                               [1.0, 3.0])
+
+
+def test_cholesky_of_indefinite_matrices_is_nan_only_where_it_fails():
+    good = np.array([[4.0, 2.0], [2.0, 5.0]])
+    out = la.cholesky(np.stack([np.array([[1.0, 2.0], [2.0, 1.0]]), good])).numpy()
+    assert np.isnan(out[0][np.tril_indices(2)]).all()
+    np.testing.assert_allclose(out[1], np.linalg.cholesky(good))
+
+
+def test_qr_and_svd_full_matrices_shapes():
+    x = np.ones((5, 3))
+    assert [t.shape for t in la.qr(x, full_matrices=True)] == [(5, 5), (5, 3)]
+    s, u, v = la.svd(x.T, full_matrices=True)
+    assert (s.shape, u.shape, v.shape) == ((3,), (3, 3), (5, 5))
+    assert la.svd(x, compute_uv=False).shape == (3,)
+
+
+def test_determinants():
+    m = np.array([[[1.0, 2.0], [3.0, 4.0]], [[0.0, 1.0], [1.0, 0.0]]])
+    np.testing.assert_allclose(la.det(m).numpy(), [-2.0, -1.0])
+    sign, logabs = la.slogdet(m)
+    np.testing.assert_allclose(sign.numpy(), [-1.0, -1.0])
+    np.testing.assert_allclose(logabs.numpy(), [np.log(2.0), 0.0])
+    sign, logabs = la.slogdet(np.zeros((2, 2)))
+    assert sign.numpy() == 0 and logabs.numpy() == -np.inf
+    sign, logabs = la.slogdet(np.array([[1 + 1j, 2], [3, 4]]))
+    assert sign.dtype == logabs.dtype == tf.complex128
+
+
+def test_empty_matrices():
+    assert la.det(np.zeros((3, 0, 0), np.float32)).numpy().tolist() == [1.0, 1.0, 1.0]
+    assert la.inv(np.zeros((0, 0))).shape == (0, 0)
+    s, u, v = la.svd(np.zeros((0, 3), np.float32))
+    assert (s.shape, u.shape, v.shape) == ((0,), (0, 0), (3, 0))
+
+
+def test_half_precision_inputs_compute_in_float32():
+    x = tf.constant([[2.0, 0.0], [0.0, 4.0]], tf.float16)
+    out = la.inv(x)
+    assert out.dtype == tf.float16 and out.numpy().tolist() == [[0.5, 0.0], [0.0, 0.25]]
+
+
+@pytest.mark.parametrize("fn,x,op,message", [
+    (la.inv, np.zeros((2, 2)), "MatrixInverse", "Input is not invertible."),
+    (la.inv, np.zeros((2, 3)), "MatrixInverse", "Input matrix must be square."),
+    (la.inv, np.zeros(2), "MatrixInverse", "Input tensor 0 must have rank >= 2, got 1"),
+    (la.det, np.zeros((2, 3)), "MatrixDeterminant", "Input matrix must be square."),
+    (la.cholesky, np.zeros((3, 2)), "Cholesky", "Input matrix must be square."),
+    (la.eigh, np.zeros((3, 2)), "SelfAdjointEigV2", "Input matrix must be square."),
+    (la.qr, np.zeros(2), "Qr", "Input tensor 0 must have rank >= 2, got 1"),
+    (la.svd, np.zeros(2), "Svd", "Input tensor 0 must have rank >= 2, got 1"),
+])
+def test_square_matrix_errors(fn, x, op, message):
+    with pytest.raises(InvalidArgumentError, match=re.escape(f"{message} [Op:{op}]") + "$"):
+        fn(x)
+
+
+def test_ops_reject_integer_matrices():
+    with pytest.raises(InvalidArgumentError, match="Value for attr 'T' of int32 is not in the "
+                                                   "list of allowed values: half, float"):
+        la.inv([[1, 2], [3, 4]])
+
+
+# -- solvers ----------------------------------------------------------------------------------
+
+def test_solve_and_adjoint():
+    a, b = _rand(2, 3, 3, dtype=np.complex128) + 3 * np.eye(3), _rand(2, 3, 2, seed=1)
+    b = b.astype(np.complex128)
+    np.testing.assert_allclose(la.solve(a, b).numpy(), np.linalg.solve(a, b))
+    np.testing.assert_allclose(la.solve(a, b, adjoint=True).numpy(), np.linalg.solve(_adj(a), b))
+
+
+@pytest.mark.parametrize("a,b,message", [
+    ((2, 2), (3, 1), "Input matrix and rhs are incompatible."),
+    ((2, 3), (2, 1), "First input (lhs) must be a square matrix."),
+    ((2, 2), (2,), "All input tensors must have the same rank."),
+    ((3, 2, 2), (2, 2, 1), "All input tensors must have the same outer dimensions."),
+])
+def test_solve_shape_errors(a, b, message):
+    with pytest.raises(InvalidArgumentError) as info:
+        la.solve(np.ones(a), np.ones(b))
+    assert str(info.value) == f"{message} [Op:MatrixSolve]"
+
+
+def test_solve_singular():
+    with pytest.raises(InvalidArgumentError, match=r"Input matrix is not invertible\."):
+        la.solve(np.zeros((2, 2)), np.ones((2, 1)))
+
+
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("adjoint", [True, False])
+def test_triangular_solve_reads_one_triangle_and_broadcasts(lower, adjoint):
+    a = _rand(3, 3, dtype=np.complex128) + 3 * np.eye(3)
+    b = _rand(2, 3, 2, seed=1).astype(np.complex128)
+    tri = np.tril(a) if lower else np.triu(a)
+    want = np.linalg.solve(_adj(tri) if adjoint else tri, b)
+    got = la.triangular_solve(a, b, lower=lower, adjoint=adjoint)
+    np.testing.assert_allclose(got.numpy(), want, atol=1e-12)
+
+
+def test_triangular_solve_with_zero_pivot_gives_inf_not_error():
+    out = la.triangular_solve(np.array([[0.0, 0.0], [2.0, 1.0]]), np.ones((2, 1))).numpy()
+    assert out[0, 0] == np.inf and out[1, 0] == -np.inf
+
+
+def test_triangular_solve_errors():
+    with pytest.raises(InvalidArgumentError, match=r"In\[0\] mismatch In\[1\] shape: 2 vs. 3: "
+                                                   r"\[2,2\] \[3,1\] 0 1"):
+        la.triangular_solve(np.eye(2), np.ones((3, 1)), lower=False, adjoint=True)
+    with pytest.raises(InvalidArgumentError, match="must be square"):
+        la.triangular_solve(np.ones((2, 3)), np.ones((2, 1)))
+    with pytest.raises(InvalidArgumentError, match="compatible batch dimensions"):
+        la.triangular_solve(np.ones((3, 2, 2)), np.ones((2, 2, 1)))
+
+
+def test_lstsq_matches_numpy_and_fast_false_ignores_regularizer():
+    a, b = _rand(6, 3), _rand(6, 2, seed=1)
+    want = np.linalg.lstsq(a, b, rcond=None)[0]
+    np.testing.assert_allclose(la.lstsq(a, b).numpy(), want, atol=1e-10)
+    np.testing.assert_allclose(la.lstsq(a, b, l2_regularizer=3.0, fast=False).numpy(), want,
+                               atol=1e-10)
+    ridge = np.linalg.solve(a.T @ a + 3.0 * np.eye(3), a.T @ b)
+    np.testing.assert_allclose(la.lstsq(a, b, l2_regularizer=3.0).numpy(), ridge, atol=1e-10)
+
+
+# -- diagonals and bands -------------------------------------------------------------------------
+
+def test_diag_sizes_and_errors():
+    assert la.diag([1, 2], k=5).shape == (7, 7)
+    assert la.diag([1, 2], num_cols=4).numpy().tolist() == [[1, 0, 0, 0], [0, 2, 0, 0]]
+    with pytest.raises(InvalidArgumentError, match="The number of rows is too small."):
+        la.diag([1, 2], num_rows=1)
+    with pytest.raises(InvalidArgumentError, match="not consistent"):
+        la.diag([1, 2], num_rows=3, num_cols=4, k=1)
+    with pytest.raises(InvalidArgumentError, match=r"diagonal must be at least 1-dim"):
+        la.diag(1)
+    with pytest.raises(errors.UnimplementedError):
+        la.diag([[1, 2]], k=(0, 1))
+
+
+def test_diag_part_and_trace():
+    x = np.arange(12).reshape(4, 3)
+    assert la.diag_part(x).numpy().tolist() == [0, 4, 8]
+    assert la.diag_part(x, k=-1).numpy().tolist() == [3, 7, 11]
+    assert la.trace(x).numpy() == 12
+    with pytest.raises(InvalidArgumentError, match="lower_diag_index is out of bound: 3. It must "
+                                                   "be between -4 and 3"):
+        la.diag_part(x, k=3)
+    with pytest.raises(InvalidArgumentError, match=r"input must be at least 2-dim, received "
+                                                   r"shape: \[2\]"):
+        la.trace([1, 2])
+
+
+def test_band_part():
+    x = np.ones((3, 4), np.float32)
+    np.testing.assert_array_equal(la.band_part(x, 0, -1).numpy(), np.triu(x))
+    np.testing.assert_array_equal(la.band_part(x, -1, 0).numpy(), np.tril(x))
+    np.testing.assert_array_equal(la.band_part(x, 1, 1).numpy(), np.triu(np.tril(x, 1), -1))
+    with pytest.raises(InvalidArgumentError, match=r"num_upper must be negative or less or equal "
+                                                   r"to number of columns \(4\) got: 5"):
+        la.band_part(x, 0, 5)
+
+
+def test_tensor_diag_roundtrip_and_errors():
+    d = np.arange(6.0).reshape(2, 3)
+    full = la.tensor_diag(d)
+    assert full.shape == (2, 3, 2, 3)
+    np.testing.assert_array_equal(la.tensor_diag_part(full).numpy(), d)
+    with pytest.raises(InvalidArgumentError, match=r"dimensions 0 and 1 do not match"):
+        la.tensor_diag_part(np.ones((2, 3)))
+    with pytest.raises(InvalidArgumentError, match="even"):
+        la.tensor_diag_part(np.ones((2, 2, 2)))
+
+
+def test_diag_rules_with_unknown_dims():
+    diag_rule = registry.get("MatrixDiagV3").shape
+    assert diag_rule(_Static([2, None]), k=0, num_rows=-1, num_cols=-1)[0].as_list() == \
+        [2, None, None]
+    assert diag_rule(_Static([None, 3]), k=1, num_rows=-1, num_cols=-1)[0].as_list() == \
+        [None, 4, 4]
+    part_rule = registry.get("MatrixDiagPartV3").shape
+    assert part_rule(_Static([None, 4, 3]), k=-1)[0].as_list() == [None, 3]
+    assert part_rule(_Static([5, None, 3]), k=0)[0].as_list() == [5, None]
+
+
+# -- norms -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ord,axis", [
+    ("euclidean", None), (1, None), (np.inf, None), (3, 1), (0.5, 0),
+    ("fro", (0, 1)), (1, (0, 1)), (np.inf, (0, 1)), (2, (0, 1)), (1, (1, 0)), (np.inf, (-1, -2)),
+])
+def test_norm_matches_numpy(ord, axis):
+    x = _rand(3, 4)
+    got = la.norm(x, ord=ord, axis=axis)
+    numpy_ord = None if ord == "euclidean" else ord
+    flat = x.reshape(-1) if axis is None else x
+    want = np.linalg.norm(flat, numpy_ord, axis=axis)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+
+
+def test_norm_keepdims_and_dtypes():
+    assert la.norm(np.ones((2, 3, 4)), ord=2, axis=[0, 2], keepdims=True).shape == (1, 3, 1)
+    assert la.norm(np.ones((2, 3)), keepdims=True).shape == (1, 1)
+    euclidean = la.norm(np.array([3 + 4j]))
+    assert euclidean.dtype == tf.complex128 and euclidean.numpy() == 5
+    assert la.norm(np.array([3 + 4j]), ord=1).dtype == tf.float64
+    assert la.norm(tf.constant([3, -4]), ord=1).numpy() == 7
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"ord": "fro"}, "'ord' must be a supported vector norm, got fro"),
+    ({"ord": -1}, "'ord' must be a supported vector norm, got -1"),
+    ({"ord": 3, "axis": [0, 1]},
+     r"'ord' must be a supported matrix norm in \['euclidean', 'fro', 1, 2, inf\], got 3"),
+    ({"axis": [0, 1, 2]}, "'axis' must be None, an integer, or a tuple of 2 unique integers"),
+    ({"axis": (0, 0)}, "tuple of 2 unique integers, got \\(0, 0\\)"),
+])
+def test_norm_argument_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        la.norm(np.ones((2, 3)), **kwargs)
+
+
+def test_matrix_transpose_needs_a_matrix():
+    with pytest.raises(ValueError, match=r"should be a \(batch\) matrix with rank >= 2"):
+        la.matrix_transpose([1.0, 2.0])

@@ -1,0 +1,368 @@
+"""nn ops: TensorFlow's errors and edge cases, composites, dropout, lookups, shape rules."""
+import sys
+import types
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import eagerflow as tf
+from eagerflow._src.core import errors
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import nn_ops as n
+
+F32, F64 = np.float32, np.float64
+
+
+def _needs(module, *names):
+    mod = pytest.importorskip(f"eagerflow._src.ops.{module}")
+    missing = [name for name in names if not hasattr(mod, name)]
+    if missing:
+        pytest.skip(f"{module} lacks {missing}")
+
+
+# ----------------------------------------------------------------------------- activations
+
+def test_activations_do_not_overflow_or_warn():
+    x = tf.constant([-1000.0, -1.0, 0.0, 1000.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_allclose(n.elu(x).numpy(), [-1, np.expm1(-1), 0, 1000], rtol=1e-6)
+        assert np.isfinite(n.selu(x).numpy()).all()
+        np.testing.assert_allclose(n.log_softmax(tf.constant([1.0, 1000.0])).numpy(), [-999, 0])
+        np.testing.assert_allclose(n.softmax(tf.constant([0.0, 1000.0])).numpy(), [0, 1])
+
+
+def test_relu_family_dtypes():
+    assert n.relu(tf.constant([1, 2], tf.uint8)).dtype == tf.uint8
+    np.testing.assert_array_equal(n.relu6(tf.constant([1, 9], tf.uint8)).numpy(), [1, 6])
+    leaky = n.leaky_relu(tf.constant([-1, 7]))
+    assert leaky.dtype == tf.float32
+    np.testing.assert_allclose(leaky.numpy(), [-0.2, 7])
+    assert n.leaky_relu(tf.constant([-1.0], tf.float16)).dtype == tf.float16
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of bool"):
+        n.relu(tf.constant([True]))
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
+        n.elu(tf.constant([1]))
+
+
+def test_activation_argument_errors():
+    with pytest.raises(TypeError, match="Expected float for argument 'alpha'"):
+        n.leaky_relu(tf.constant([1.0]), tf.constant(0.5))
+    with pytest.raises(ValueError, match=r"`features.dtype` must be a floating point tensor."
+                                         r"Received:features.dtype=<dtype: 'int32'>"):
+        n.gelu(tf.constant([1]))
+    with pytest.raises(errors.InvalidArgumentError, match="Sigmoid"):
+        n.swish(tf.constant([1, 2]))
+    assert n.swish is n.silu
+
+
+def test_silu_beta_takes_the_features_dtype():
+    got = n.silu(tf.constant([-1.0, 9.0], tf.float64), 2.0)
+    assert got.dtype == tf.float64
+    np.testing.assert_allclose(got.numpy(), [-0.11920292, 8.99999986], rtol=1e-7)
+
+
+# ----------------------------------------------------------------------------- softmax
+
+@settings(max_examples=40, deadline=None)
+@given(x=hnp.arrays(F64, hnp.array_shapes(min_dims=1, max_dims=3, max_side=4),
+                    elements=st.floats(-50, 50)), data=st.data())
+def test_softmax_properties(x, data):
+    axis = data.draw(st.integers(-x.ndim, x.ndim - 1))
+    p = n.softmax(x, axis).numpy()
+    np.testing.assert_allclose(p.sum(axis), 1)
+    np.testing.assert_allclose(n.log_softmax(x, axis).numpy(), np.log(p), atol=1e-9)
+    np.testing.assert_allclose(n.softmax(x + 7.5, axis).numpy(), p, atol=1e-12)
+
+
+def test_softmax_errors_and_edges():
+    x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"`dim` must be in the range \[-2, 2\) where 2 is the number of "
+                             r"dimensions in the input. Received: dim=5"):
+        n.softmax(x, axis=5)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"logits must have >= 1 dimension, got \[\] \[Op:Softmax\]"):
+        n.softmax(tf.constant(1.0))
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
+        n.softmax(tf.constant([1, 2]))
+    assert n.softmax(np.zeros((2, 0), F32)).shape == (2, 0)
+    with warnings.catch_warnings():  # inf - inf
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert np.isnan(n.softmax(tf.constant([1.0, np.inf])).numpy()).all()
+    np.testing.assert_allclose(n.softmax(x, axis=tf.constant(0)).numpy(),
+                               n.softmax(x, axis=-2).numpy())
+    half = n.softmax(tf.constant([1.0, 2.0, 30.0], tf.float16))
+    assert half.dtype == tf.float16
+    np.testing.assert_array_equal(half.numpy(), [0, 0, 1])
+
+
+# ----------------------------------------------------------------------------- bias_add
+
+def test_bias_add_formats_and_errors():
+    ones = np.ones((1, 2, 3), F32)
+    for fmt in ("NCHW", "NCW", "NC"):
+        np.testing.assert_array_equal(n.bias_add(ones, [1.0, 2.0], data_format=fmt).numpy(),
+                                      [[[2, 2, 2], [3, 3, 3]]])
+    np.testing.assert_array_equal(n.bias_add(ones, [1.0, 2.0, 3.0], "NWC").numpy(),
+                                  [[[2, 3, 4]] * 2])
+    np.testing.assert_array_equal(n.bias_add(np.ones((2, 3), F32), [1.0, 2.0, 3.0], "NCHW"),
+                                  [[2, 3, 4]] * 2)
+    with pytest.raises(ValueError, match="`data_format` must be of the form `N...C` or `NC...`. "
+                                         "Received: data_format=HWC"):
+        n.bias_add(ones, [1.0], data_format="HWC")
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"Must provide as many biases as the last dimension of the input "
+                             r"tensor: \[2\] vs. \[2,3\] \[Op:BiasAdd\]"):
+        n.bias_add(np.ones((2, 3), F32), [1.0, 2.0])
+    with pytest.raises(errors.InvalidArgumentError, match=r"Biases must be 1D: \[1,3\]"):
+        n.bias_add(np.ones((2, 3), F32), [[1.0, 2.0, 3.0]])
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"Input tensor must be at least 2D: \[2\]"):
+        n.bias_add(np.ones(2, F32), [1.0, 2.0])
+    with pytest.raises(TypeError, match="Cannot convert"):
+        n.bias_add(tf.constant([[1, 2]]), [1.0, 2.0])
+
+
+# ----------------------------------------------------------------------------- losses
+
+def test_softmax_cross_entropy_semantics():
+    labels = [[0.0, 1.0, 0.0], [0.5, 0.5, 0.0]]
+    logits = tf.constant([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
+    np.testing.assert_allclose(n.softmax_cross_entropy_with_logits(labels, logits).numpy(),
+                               [1.4076059, 1.0986123], rtol=1e-6)
+    as_f64 = n.softmax_cross_entropy_with_logits([[0, 1]], tf.constant([[1.0, 2.0]], tf.float64))
+    assert as_f64.dtype == tf.float64  # labels take the logits' dtype
+    assert n.softmax_cross_entropy_with_logits([0.0, 1.0], [1.0, 2.0]).shape == ()
+    half = n.softmax_cross_entropy_with_logits(tf.constant([[0.0, 1.0]], tf.float16),
+                                               tf.constant([[1.0, 20.0]], tf.float16))
+    assert half.dtype == tf.float16 and half.numpy()[0] == 0
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"logits and labels must be broadcastable: logits_size=\[2,3\] "
+                             r"labels_size=\[2,2\]"):
+        n.softmax_cross_entropy_with_logits([[0.0, 1.0], [1.0, 0.0]], logits)
+
+
+def test_sparse_softmax_cross_entropy_errors():
+    logits = np.zeros((3, 3), F32)
+    for labels, bad in [([5, 0, 1], 5), ([0, 5, -1], -1), ([0, -1, 5], -1)]:
+        values = " ".join(map(str, labels))
+        with pytest.raises(errors.InvalidArgumentError,
+                           match=rf"Received a label value of {bad} which is outside the valid "
+                                 rf"range of \[0, 3\).  Label values: {values} "
+                                 r"\[Op:SparseSoftmaxCrossEntropyWithLogits\]"):
+            n.sparse_softmax_cross_entropy_with_logits(labels, logits)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match="Value for attr 'Tlabels' of float is not in the list of allowed "
+                             "values: int32, int64"):
+        n.sparse_softmax_cross_entropy_with_logits([1.0, 0.0, 0.0], logits)
+    with pytest.raises(ValueError, match=r"`labels.shape.rank` must equal `logits.shape.rank - "
+                                         r"1`. Received: labels.shape=\(1, 3\) of rank 2 and "
+                                         r"logits.shape=\(3, 3\) of rank 2"):
+        n.sparse_softmax_cross_entropy_with_logits([[2, 0, 1]], logits)
+    with pytest.raises(ValueError, match=r"`labels.shape` must equal `logits.shape` except for "
+                                         r"the last dimension. Received: labels.shape=\(2,\) "
+                                         r"and logits.shape=\(3, 3\)"):
+        n.sparse_softmax_cross_entropy_with_logits([2, 0], logits)
+    with pytest.raises(ValueError, match="`logits` cannot be a scalar. Received logits=2.0"):
+        n.sparse_softmax_cross_entropy_with_logits(1, 2.0)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"Must have at least one class, but got logits shape \[2,0\]"):
+        n.sparse_softmax_cross_entropy_with_logits([0, 0], np.zeros((2, 0), F32))
+
+
+def test_sparse_softmax_cross_entropy_edges():
+    empty = n.sparse_softmax_cross_entropy_with_logits(np.zeros(0, np.int32),
+                                                       np.zeros((0, 3), F32))
+    assert empty.shape == (0,) and empty.dtype == tf.float32
+    scalar = n.sparse_softmax_cross_entropy_with_logits(1, [1.0, 2.0])
+    np.testing.assert_allclose(scalar.numpy(), 0.31326166, rtol=1e-6)
+    half = n.sparse_softmax_cross_entropy_with_logits([1], tf.constant([[1.0, 20.0]], tf.float16))
+    assert half.dtype == tf.float16 and half.numpy()[0] == 0
+
+
+def test_sigmoid_cross_entropy():
+    got = n.sigmoid_cross_entropy_with_logits(labels=[0.0, 1.0, 0.5, 1.0],
+                                              logits=[-100.0, 100.0, 0.0, -100.0])
+    np.testing.assert_allclose(got.numpy(), [0, 0, np.log(2), 100], atol=1e-6)
+    with pytest.raises(ValueError, match=r"`logits` and `labels` must have the same shape, "
+                                         r"received \(\(3,\) vs \(2,\)\)."):
+        n.sigmoid_cross_entropy_with_logits(labels=[0.0, 1.0], logits=[1.0, 2.0, 3.0])
+    with pytest.raises(errors.InvalidArgumentError,
+                       match="cannot compute Mul as input #1.zero-based. was expected to be a "
+                             "float tensor but is a double tensor"):
+        n.sigmoid_cross_entropy_with_logits(labels=tf.constant([0.0], tf.float64), logits=[1.0])
+
+
+def test_l2_loss():
+    assert n.l2_loss(np.zeros(0, F32)).numpy() == 0
+    got = n.l2_loss(tf.constant([[1.0, 2.0], [3.0, 4.0]], tf.float64))
+    assert got.dtype == tf.float64 and got.numpy() == 15
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
+        n.l2_loss([1, 2])
+
+
+# ----------------------------------------------------------------------------- in_top_k
+
+def test_in_top_k_semantics():
+    p = tf.constant([[0.1, 0.3, 0.3, 0.2], [0.5, np.nan, 0.1, 0.2]])
+    cases = [([1, 0], 1, [True, False]),  # a non-finite row is never in
+             ([2, 0], 1, [True, False]),  # ties with the k-th score are in
+             ([3, 1], 2, [False, False]), ([4, 0], 1, [False, False]),
+             ([-1, 0], 1, [False, False]), ([1, 0], 0, [False, False]),
+             ([1, 0], -1, [False, False]), ([1, 0], 10, [True, False])]
+    for targets, k, want in cases:
+        np.testing.assert_array_equal(n.in_top_k(targets, p, k).numpy(), want)
+    assert n.in_top_k(tf.constant([0], tf.int64), [[1.0, 2.0]], tf.constant(2, tf.int64)).numpy()
+    assert not n.in_top_k([0], [[np.inf, 1.0]], 1).numpy()[0]
+
+
+def test_in_top_k_errors():
+    p = tf.constant([[0.1, 0.9], [0.5, 0.5]])
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype float32"):
+        n.in_top_k([0, 1], tf.cast(p, tf.float64), 1)
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of float"):
+        n.in_top_k([0.0, 1.0], p, 1)
+    with pytest.raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int32"):
+        n.in_top_k([0, 1], p, 2.0)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"predictions must be 2-dimensional \[Op:InTopKV2\]"):
+        n.in_top_k([0], [1.0, 2.0], 1)
+    with pytest.raises(errors.InvalidArgumentError, match="targets must be 1-dimensional"):
+        n.in_top_k([[0]], p, 1)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match="First dimension of predictions 2 must match length of targets 3"):
+        n.in_top_k([0, 1, 1], p, 1)
+
+
+# ----------------------------------------------------------------------------- composites
+
+def test_moments():
+    _needs("reduction_ops", "reduce_mean")
+    _needs("array_ops", "squeeze")
+    y = np.array([[1.0, 2.0, 3.0], [4.0, 6.0, 8.0]], F32)
+    mean, variance = n.moments(y, [0])
+    np.testing.assert_allclose(mean.numpy(), y.mean(0))
+    np.testing.assert_allclose(variance.numpy(), y.var(0))
+    mean, variance = n.moments(y, [0, 1], keepdims=True)
+    assert mean.shape == variance.shape == (1, 1)
+    np.testing.assert_allclose(variance.numpy(), [[y.var()]], rtol=1e-6)
+    mean, variance = n.moments(tf.cast(y, tf.float16), -1)
+    assert mean.dtype == variance.dtype == tf.float16
+    np.testing.assert_allclose(variance.numpy(), y.var(-1), rtol=1e-3)
+    mean, variance = n.moments(tf.constant([[1, 2], [3, 5]]), [1])
+    assert mean.dtype == tf.int32
+    np.testing.assert_array_equal([mean.numpy(), variance.numpy()], [[1, 4], [0, 1]])
+    mean, variance = n.moments(y, [])
+    np.testing.assert_array_equal(mean.numpy(), y)
+    np.testing.assert_array_equal(variance.numpy(), np.zeros_like(y))
+
+
+def test_batch_normalization():
+    y = np.array([[1.0, 2.0, 3.0], [4.0, 6.0, 8.0]], F32)
+    got = n.batch_normalization(y, 1.0, 4.0, 0.5, 2.0, 1e-3)
+    np.testing.assert_allclose(got.numpy(), (y - 1) / np.sqrt(4.001) * 2 + 0.5, rtol=1e-6)
+    half = n.batch_normalization(tf.cast(y, tf.float16), 1.0, 4.0, None, None, 1e-3)
+    assert half.dtype == tf.float16
+    with pytest.raises(errors.InvalidArgumentError, match="cannot compute Mul"):
+        n.batch_normalization(y, tf.constant(1.0, tf.float64), 4.0, None, None, 1e-3)
+
+
+def test_dropout_argument_errors():
+    x = np.ones((2, 3), F32)
+    for rate in (1.0, -0.1):
+        with pytest.raises(ValueError, match=r"`rate` must be a scalar tensor or a float in the "
+                                             rf"range \[0, 1\). Received: rate={rate}"):
+            n.dropout(x, rate)
+    with pytest.raises(ValueError, match="`x.dtype` must be a floating point tensor as `x` will "
+                                         "be scaled. Received: x_dtype=<dtype: 'int32'>"):
+        n.dropout(tf.constant([1, 2]), 0.5)
+    with pytest.raises(ValueError, match="`rate` must be a scalar or scalar tensor"):
+        n.dropout(x, [0.5, 0.5])
+    with pytest.raises(ValueError, match="`x.dtype` must be compatible with `rate.dtype`"):
+        n.dropout(x, tf.constant(0.5, tf.float64))
+    t = tf.constant(x)
+    assert n.dropout(t, 0.0) is t and n.dropout(t, 0) is t
+
+
+def test_dropout_masks_with_uniform_noise(monkeypatch):
+    """Keeps where noise >= rate, scales by 1 / (1 - rate), zeroes dropped NaNs."""
+    draws = []
+
+    def uniform(shape, dtype, seed):
+        draws.append((list(shape), dtype, seed))
+        return tf.constant(np.array([[0.1], [0.6]], F64))
+    monkeypatch.setitem(sys.modules, "eagerflow._src.ops.random_ops",
+                        types.SimpleNamespace(uniform=uniform))
+    x = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, np.inf]])
+    got = n.dropout(x, 0.5, noise_shape=[None, 1], seed=7)
+    assert draws == [([2, 1], tf.float64, 7)]
+    np.testing.assert_array_equal(got.numpy(), [[0, 0, 0], [8, 10, np.inf]])
+    got = n.dropout(x, tf.constant(0.5, tf.float64))
+    np.testing.assert_array_equal(got.numpy(), [[0, 0, 0], [8, 10, np.inf]])
+    assert draws[-1] == ([2, 3], tf.float64, None)
+
+
+def test_dropout_keeps_and_scales():
+    _needs("random_ops", "uniform")
+    x = np.full((200, 100), 3.0, F32)
+    x[0, :] = np.nan  # dropped NaNs become zeros
+    got = n.dropout(x, 0.25, seed=5).numpy()
+    kept = got[1:] != 0
+    np.testing.assert_allclose(got[1:][kept], 4.0)
+    assert 0.7 < kept.mean() < 0.8
+    assert (np.isnan(got[0]) | (got[0] == 0)).all()
+    rows = n.dropout(np.ones((50, 4), F64), tf.constant(0.5, tf.float64),
+                     noise_shape=[None, 1]).numpy()
+    assert (rows == rows[:, :1]).all() and set(np.unique(rows)) <= {0.0, 2.0}
+
+
+def test_embedding_lookup():
+    _needs("array_ops", "gather", "concat")
+    _needs("reduction_ops", "reduce_sum")
+    p = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], F32)
+    np.testing.assert_array_equal(n.embedding_lookup(p, [2, 0]).numpy(), p[[2, 0]])
+    assert n.embedding_lookup(p, [[2], [0]]).shape == (2, 1, 2)
+    assert n.embedding_lookup([p], 1).shape == (2,)
+    shards = [p[:2], p[:2] * 10, p[:1] * 100]  # ids 0-1, 2-3, 4: contiguous ranges
+    np.testing.assert_array_equal(n.embedding_lookup(shards, [4, 0, 3]).numpy(),
+                                  [[100, 200], [1, 2], [30, 40]])
+    np.testing.assert_allclose(n.embedding_lookup(p, [2, 0], max_norm=2.0).numpy(),
+                               [[1.2803688, 1.5364425], [0.8944272, 1.7888544]], rtol=1e-6)
+    table = np.arange(12.0, dtype=F32).reshape(3, 2, 2)  # the norm spans each whole embedding
+    np.testing.assert_allclose(n.embedding_lookup(table, [2], max_norm=2.0).numpy(),
+                               [[[0.8363334, 0.94087505], [1.0454167, 1.1499584]]], rtol=1e-6)
+    with pytest.raises(ValueError, match="Length of params is currently 0"):
+        n.embedding_lookup([], [1])
+    with pytest.raises(errors.InvalidArgumentError):
+        n.embedding_lookup(p, [3])
+
+
+# ----------------------------------------------------------------------------- shape rules
+
+class _Static:
+    def __init__(self, shape, dtype=tf.float32):
+        self.shape, self.dtype = TensorShape(shape), dtype
+
+
+def test_shape_rules_with_unknown_dims():
+    shape, _ = n._BIAS_ADD.shape(_Static([None, 4, None]), _Static([3]), data_format="NHWC")
+    assert shape.as_list() == [None, 4, 3]
+    shape, _ = n._BIAS_ADD.shape(_Static([2, None, 5]), _Static([None]), data_format="NCHW")
+    assert shape.as_list() == [2, None, 5]
+    with pytest.raises(errors.InvalidArgumentError, match="Must provide as many biases"):
+        n._BIAS_ADD.shape(_Static([None, 4]), _Static([3]), data_format="NHWC")
+    (loss, _), (backprop, _) = n._SOFTMAX_XENT.shape(_Static([None, 5]), _Static([1, 5]),
+                                                     axis=-1)
+    assert loss.as_list() == [None] and backprop.as_list() == [None, 5]
+    (loss, _), _ = n._SOFTMAX_XENT.shape(_Static(None), _Static([2, 5]), axis=0)
+    assert loss.rank is None
+    (loss, _), (backprop, _) = n._SPARSE_SOFTMAX_XENT.shape(_Static([None, 5]),
+                                                            _Static([None], tf.int32))
+    assert loss.as_list() == [None] and backprop.as_list() == [None, 5]
+    shape, dtype = n._IN_TOP_K.shape(_Static([None, 5]), _Static([None], tf.int32), k=1)
+    assert shape.as_list() == [None] and dtype == tf.bool
+    assert n._L2_LOSS.shape(_Static(None)) == (TensorShape([]), tf.float32)

@@ -1,0 +1,437 @@
+"""Reductions, sorting, unique, segments, scans and norms: TF semantics, errors, edge cases."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import eagerflow as tf
+from eagerflow._src.core import registry
+from eagerflow._src.core.errors import InvalidArgumentError
+from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.ops import reduction_ops as r
+
+
+class _Static:
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = TensorShape(shape), dtype
+
+
+def _rule(op_name, *inputs, **attrs):
+    return registry.get(op_name).shape(*inputs, **attrs)
+
+
+# --- reductions ----------------------------------------------------------------------------------
+
+@st.composite
+def _array_and_axes(draw):
+    x = draw(hnp.arrays(st.sampled_from([np.float32, np.int32]),
+                        hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=3),
+                        elements={"min_value": -100, "max_value": 100}))
+    rank = x.ndim
+    if draw(st.booleans()):
+        return x, None
+    axes = draw(st.lists(st.integers(0, max(rank - 1, 0)), unique=True, max_size=rank))
+    negate = draw(st.lists(st.booleans(), min_size=len(axes), max_size=len(axes)))
+    return x, [a - rank if n else a for a, n in zip(axes, negate)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=_array_and_axes(), keepdims=st.booleans(), which=st.sampled_from(["sum", "max"]))
+def test_reduce_sum_and_max_match_numpy_and_static_shape(data, keepdims, which):
+    x, axis = data
+    np_axis = None if axis is None else tuple(axis)
+    if which == "sum":
+        got = r.reduce_sum(x, axis, keepdims)
+        want = np.sum(x, np_axis, x.dtype, keepdims=keepdims)
+        op_name = "Sum"
+    else:
+        got = r.reduce_max(x, axis, keepdims)
+        lowest = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+        want = np.max(x, np_axis, keepdims=keepdims, initial=lowest)  # TF: empty -> lowest
+        op_name = "Max"
+    assert got.dtype == tf.as_dtype(x.dtype)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-5)
+    attrs = {"axis": None if axis is None else tuple(axis), "keepdims": keepdims}
+    shape, dtype = _rule(op_name, _Static(x.shape, got.dtype), **attrs)
+    assert shape == got.shape and dtype == got.dtype
+    blurred, _ = _rule(op_name, _Static([None] * x.ndim, got.dtype), **attrs)
+    assert blurred.is_compatible_with(got.shape) and blurred.rank == got.shape.rank
+
+
+def test_reduction_rule_with_unknown_rank():
+    shape, dtype = _rule("Sum", _Static(None, tf.float32), axis=(0,), keepdims=False)
+    assert shape.rank is None and dtype == tf.float32
+
+
+def test_integer_mean_truncates_toward_zero():
+    assert r.reduce_mean([-1, -2]).numpy() == -1
+    assert r.reduce_mean([1, 2]).numpy() == 1
+    np.testing.assert_array_equal(r.reduce_mean([[1, 2], [4, 8]], 0).numpy(), [2, 5])
+    # accumulated wide, as TF does: no int8 overflow
+    assert r.reduce_mean(tf.constant([100, 100], tf.int8)).numpy() == 100
+    assert r.reduce_sum(tf.constant([100, 100], tf.int8)).numpy() == -56  # sums wrap
+
+
+def test_empty_reductions():
+    empty = np.zeros((0, 3), np.float32)
+    assert r.reduce_max(empty).numpy() == -np.inf
+    assert r.reduce_min(empty).numpy() == np.inf
+    assert r.reduce_max(np.zeros(0, np.int32)).numpy() == np.iinfo(np.int32).min
+    assert r.reduce_min(np.zeros(0, np.uint8)).numpy() == 255
+    assert np.isnan(r.reduce_mean(empty).numpy())
+    assert r.reduce_mean(np.zeros(0, np.int32)).numpy() == 0
+    np.testing.assert_array_equal(r.reduce_prod(empty, 0).numpy(), [1, 1, 1])
+    assert r.reduce_sum(empty, 1).shape == (0,)
+    assert not r.reduce_any(np.zeros(0, bool)).numpy()
+    assert r.reduce_all(np.zeros(0, bool)).numpy()
+    with np.errstate(divide="ignore"):  # log(0) in the Log kernel
+        assert r.reduce_logsumexp(empty).numpy() == -np.inf
+
+
+def test_reduction_axis_errors():
+    x = tf.constant(np.ones((2, 3), np.float32))
+    with pytest.raises(InvalidArgumentError,
+                       match=r"Invalid reduction dimension \(2 for input with 2 dimension"):
+        r.reduce_sum(x, 2)
+    with pytest.raises(InvalidArgumentError, match=r"\(-3 for input.*\[Op:Max\]"):
+        r.reduce_max(x, -3)
+    with pytest.raises(InvalidArgumentError, match="duplicate dimension: 0"):
+        r.reduce_sum(x, [0, -2])
+    with pytest.raises(InvalidArgumentError, match=r"\(0 for input with 0 dimension"):
+        r.reduce_sum(5.0, 0)
+    with pytest.raises(TypeError, match="Cannot convert 0.0"):
+        r.reduce_sum(x, 0.0)
+
+
+def test_reduction_axis_forms():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(r.reduce_sum(x, tf.constant([1])).numpy(), [3, 12])
+    np.testing.assert_array_equal(r.reduce_sum(x, np.int64(-1)).numpy(), [3, 12])
+    assert r.reduce_sum(x, []).shape == (2, 3)
+    assert r.reduce_sum(x, keepdims=True).shape == (1, 1)
+
+
+def test_reduction_dtype_errors():
+    with pytest.raises(InvalidArgumentError, match="attr 'T' of bool"):
+        r.reduce_sum([True, False])
+    with pytest.raises(InvalidArgumentError, match="attr 'T' of complex"):
+        r.reduce_max(tf.constant([1j]))
+    with pytest.raises(TypeError, match="dtype bool"):
+        r.reduce_any([1.0])
+    with pytest.raises(TypeError, match="integer type"):
+        r.reduce_variance([1, 2])
+
+
+def test_logsumexp_is_stable_and_handles_infinities():
+    np.testing.assert_allclose(r.reduce_logsumexp([1000.0, 1000.0]).numpy(),
+                               1000 + np.log(2), rtol=1e-6)
+    np.testing.assert_allclose(r.reduce_logsumexp([-1000.0, -1000.0]).numpy(),
+                               -1000 + np.log(2), rtol=1e-6)
+    assert r.reduce_logsumexp([np.inf, 1.0]).numpy() == np.inf
+    assert r.reduce_logsumexp([-np.inf, 0.0]).numpy() == 0.0
+    assert r.reduce_logsumexp([[1.0, 2.0]], 1, keepdims=True).shape == (1, 1)
+
+
+def test_variance_of_complex_is_real():
+    v = r.reduce_variance(tf.constant([1 + 1j, 2 + 0j]))
+    assert v.dtype == tf.float64
+    np.testing.assert_allclose(v.numpy(), 0.5)
+
+
+# --- argmax / argmin -----------------------------------------------------------------------------
+
+def test_argmax_defaults_and_ties():
+    got = r.argmax([[1, 5], [7, 2]])
+    assert got.dtype == tf.int64
+    np.testing.assert_array_equal(got.numpy(), [1, 0])
+    assert r.argmax([3, 7, 7, 1]).numpy() == 1
+    assert r.argmin([3, 1, 7, 1], output_type=tf.int32).numpy() == 1
+
+
+def test_argmax_ignores_nan():
+    assert r.argmax([np.nan, 1.0, 3.0]).numpy() == 2
+    assert r.argmin([np.nan, 1.0, 3.0]).numpy() == 1
+    assert r.argmax([1.0, np.nan, 0.0]).numpy() == 0
+
+
+def test_argmax_errors():
+    with pytest.raises(InvalidArgumentError, match=r"Reduction axis 0 is empty in shape \[0\]"):
+        r.argmax(np.zeros(0, np.float32))
+    assert r.argmax(np.zeros((0, 3), np.float32), 1).shape == (0,)
+    with pytest.raises(InvalidArgumentError, match=r"range \[-2, 2\), but got 2"):
+        r.argmax(tf.constant(np.ones((2, 3), np.float32)), 2)
+    with pytest.raises(InvalidArgumentError, match="'output_type' of float"):
+        r.argmax([1, 2], output_type=tf.float32)
+    with pytest.raises(TypeError, match="axis must be int"):
+        r.argmax([[1, 2]], axis=[1])
+
+
+# --- top_k, sort, argsort ------------------------------------------------------------------------
+
+def test_top_k_tie_order_and_result_type():
+    result = r.top_k([1, 3, 3, 2, 3], k=3)
+    assert type(result).__name__ == "TopKV2"
+    np.testing.assert_array_equal(result.values.numpy(), [3, 3, 3])
+    np.testing.assert_array_equal(result.indices.numpy(), [1, 2, 4])
+    assert result.indices.dtype == tf.int32
+    assert r.top_k([1, 2], index_type=tf.int64).indices.dtype == tf.int64
+    zeros = r.top_k([0.0, -0.0, 0.0], k=3)
+    np.testing.assert_array_equal(zeros.indices.numpy(), [0, 1, 2])
+
+
+def test_top_k_puts_nan_last():
+    result = r.top_k([1.0, np.nan, 3.0], k=3)
+    np.testing.assert_array_equal(result.indices.numpy(), [2, 0, 1])
+
+
+def test_top_k_errors():
+    with pytest.raises(InvalidArgumentError, match="Had 3, needed 5"):
+        r.top_k([1, 2, 3], k=5)
+    with pytest.raises(InvalidArgumentError, match="Need k >= 0, got -1"):
+        r.top_k([1, 2, 3], k=-1)
+    with pytest.raises(InvalidArgumentError, match=r"input must be >= 1-D, got shape \[\]"):
+        r.top_k(3)
+    assert r.top_k(tf.constant(np.ones((2, 4), np.float32)), k=0).values.shape == (2, 0)
+
+
+def test_top_k_static_shape():
+    (values, _), (indices, index_type) = _rule("TopKV2", _Static([None, 7], tf.float32), k=2,
+                                               sorted=True, index_type=tf.int32)
+    assert values == [None, 2] and indices == [None, 2] and index_type == tf.int32
+
+
+def test_sort_extremes_of_integer_types():
+    np.testing.assert_array_equal(r.sort(tf.constant([1, 200, 0, 3], tf.uint8)).numpy(),
+                                  [0, 1, 3, 200])
+    low = np.iinfo(np.int32).min
+    np.testing.assert_array_equal(r.sort(tf.constant([0, low, 5])).numpy(), [low, 0, 5])
+    np.testing.assert_array_equal(
+        r.argsort(tf.constant([1, 200, 0, 3], tf.uint8), direction="DESCENDING").numpy(),
+        [1, 3, 0, 2])
+
+
+def test_sort_nan_last_both_directions():
+    np.testing.assert_array_equal(r.sort([1.0, np.nan, 0.0]).numpy(), [0, 1, np.nan])
+    np.testing.assert_array_equal(r.sort([1.0, np.nan, 0.0], direction="DESCENDING").numpy(),
+                                  [1, 0, np.nan])
+
+
+def test_argsort_is_stable():
+    np.testing.assert_array_equal(r.argsort([3, 1, 3, 1]).numpy(), [1, 3, 0, 2])
+    np.testing.assert_array_equal(r.argsort([3, 1, 3, 1], direction="DESCENDING").numpy(),
+                                  [0, 2, 1, 3])
+
+
+def test_sort_errors():
+    with pytest.raises(ValueError, match="Received: direction=UP"):
+        r.sort([1], direction="UP")
+    with pytest.raises(InvalidArgumentError, match="slice index 2 of dimension 0"):
+        r.sort([1], axis=2)
+    with pytest.raises(InvalidArgumentError):
+        r.sort([True, False])
+
+
+# --- unique --------------------------------------------------------------------------------------
+
+def test_unique_first_occurrence_order():
+    y, idx = r.unique([3, 1, 3, 2, 1])
+    np.testing.assert_array_equal(y.numpy(), [3, 1, 2])
+    np.testing.assert_array_equal(idx.numpy(), [0, 1, 0, 2, 1])
+    assert idx.dtype == tf.int32
+    y, idx, count = r.unique_with_counts(["b", "a", "b"], out_idx=tf.int64)
+    np.testing.assert_array_equal(y.numpy(), [b"b", b"a"])
+    np.testing.assert_array_equal(count.numpy(), [2, 1])
+    assert idx.dtype == count.dtype == tf.int64
+
+
+def test_unique_float_edge_cases():
+    y, idx = r.unique([np.nan, np.nan, 1.0])  # NaNs never equal each other
+    assert y.shape == (3,)
+    np.testing.assert_array_equal(idx.numpy(), [0, 1, 2])
+    y, idx = r.unique([0.0, -0.0])
+    assert y.shape == (1,)
+    y, idx = r.unique(np.zeros(0, np.float32))
+    assert y.shape == idx.shape == (0,)
+
+
+def test_unique_errors():
+    with pytest.raises(InvalidArgumentError, match="unique expects a 1D vector"):
+        r.unique([[1]])
+    with pytest.raises(InvalidArgumentError, match="'out_idx' of int16"):
+        r.unique([1], out_idx=tf.int16)
+
+
+# --- bincount, count_nonzero ---------------------------------------------------------------------
+
+def test_bincount_lengths_and_weights():
+    np.testing.assert_array_equal(r.bincount([1, 1, 3], minlength=6).numpy(),
+                                  [0, 2, 0, 1, 0, 0])
+    np.testing.assert_array_equal(r.bincount([1, 1, 3], maxlength=2).numpy(), [0, 2])
+    weighted = r.bincount([1, 1, 3], weights=[0.5, 0.25, 1.0], dtype=tf.float64)
+    assert weighted.dtype == tf.float32  # the weights' dtype wins
+    np.testing.assert_allclose(weighted.numpy(), [0, 0.75, 0, 1])
+    assert r.bincount(np.zeros(0, np.int32)).shape == (0,)
+    np.testing.assert_array_equal(
+        r.bincount([[1, 2, 2], [0, 0, 3]], axis=-1, binary_output=True).numpy(),
+        [[0, 1, 1, 0], [1, 0, 0, 1]])
+
+
+def test_bincount_errors():
+    with pytest.raises(InvalidArgumentError, match="must be non-negative"):
+        r.bincount([1, -1])
+    with pytest.raises(InvalidArgumentError, match="same shape as `arr`"):
+        r.bincount([1, 2], weights=[1.0])
+    with pytest.raises(ValueError, match="mutually exclusive"):
+        r.bincount([1, 2], weights=[1.0, 2.0], binary_output=True)
+    with pytest.raises(ValueError, match="Only 0 and -1"):
+        r.bincount([[1]], axis=1)
+    with pytest.raises(InvalidArgumentError, match="at most rank 2"):
+        r.bincount(np.zeros((2, 2, 2), np.int32), axis=-1)
+
+
+def test_count_nonzero():
+    assert r.count_nonzero([[0, 1], [2, 0]]).dtype == tf.int64
+    assert r.count_nonzero(["", "a", "b"]).numpy() == 2
+    assert r.count_nonzero([0.0, np.nan, -0.0]).numpy() == 1
+    assert r.count_nonzero([[0, 1]], axis=1, keepdims=True).shape == (1, 1)
+
+
+# --- segments ------------------------------------------------------------------------------------
+
+def test_sorted_segment_empty_segments():
+    np.testing.assert_array_equal(r.segment_max([1.0, 2, 3, 5], [0, 0, 2, 2]).numpy(),
+                                  [2, 0, 5])
+    np.testing.assert_array_equal(r.segment_prod([1, 2, 3, 5], [0, 0, 2, 2]).numpy(),
+                                  [2, 1, 15])
+    np.testing.assert_array_equal(r.segment_mean([1, 2, -3, -4], [0, 0, 1, 1]).numpy(),
+                                  [1, -3])  # truncated
+    empty = r.segment_sum(np.zeros((0, 2), np.float32), np.zeros(0, np.int32))
+    assert empty.shape == (0, 2)
+
+
+@pytest.mark.parametrize("ids, message", [
+    ([1, 0, 0], "segment ids are not increasing"),
+    ([-1, 0, 0], r"Segment id -1 out of range \[0, 1\)"),
+    ([0, 0], "should be the same size as dimension 0"),
+    ([[0, 0, 1]], "segment_ids should be a vector"),
+])
+def test_sorted_segment_errors(ids, message):
+    with pytest.raises(InvalidArgumentError, match=message):
+        r.segment_sum([1, 2, 3], ids)
+
+
+def test_sorted_segment_id_dtype():
+    with pytest.raises(InvalidArgumentError, match="'Tindices' of float"):
+        r.segment_sum([1.0], [0.0])
+
+
+def test_unsorted_segments():
+    np.testing.assert_array_equal(
+        r.unsorted_segment_sum([1, 2, 3, 4], [2, -1, 2, 0], 3).numpy(), [4, 0, 4])
+    np.testing.assert_array_equal(
+        r.unsorted_segment_sum([[1, 2], [3, 4]], [[0, 1], [1, 1]], 2).numpy(), [1, 9])
+    maxima = r.unsorted_segment_max([1.0, 2.0], [0, 0], 2).numpy()
+    np.testing.assert_array_equal(maxima, [2, np.finfo(np.float32).min])
+    mean = r.unsorted_segment_mean([1, 2, 3], [0, 0, 2], 4)
+    assert mean.dtype == tf.float64
+    np.testing.assert_allclose(mean.numpy(), [1.5, 0, 3, 0])
+
+
+def test_unsorted_segment_static_shape():
+    shape, _ = _rule("UnsortedSegmentSum", _Static([None, 3, 4], tf.float32),
+                     _Static([None, 3], tf.int32), num_segments=5)
+    assert shape == [5, 4]
+    shape, _ = _rule("SegmentSum", _Static([None, 4], tf.float32), _Static([None], tf.int32))
+    assert shape == [None, 4]
+
+
+def test_unsorted_segment_errors():
+    with pytest.raises(InvalidArgumentError, match=r"segment_ids\[3\] = 5 is out of range"):
+        r.unsorted_segment_sum([1, 2, 3, 4], [2, 0, 2, 5], 3)
+    with pytest.raises(InvalidArgumentError, match=r"segment_ids\[1,0\] = 5"):
+        r.unsorted_segment_sum([[1, 2], [3, 4]], [[0, 1], [5, 1]], 2)
+    with pytest.raises(InvalidArgumentError, match="does not start with segment_ids.shape"):
+        r.unsorted_segment_sum([[1, 2], [3, 4]], [0, 1, 1], 2)
+    with pytest.raises(InvalidArgumentError, match="num_segments == -1 must not be negative"):
+        r.unsorted_segment_sum([1.0], [0], -1)
+
+
+# --- scans ---------------------------------------------------------------------------------------
+
+def test_cumsum_exclusive_and_reverse():
+    np.testing.assert_array_equal(r.cumsum([1, 2, 3], exclusive=True, reverse=True).numpy(),
+                                  [5, 3, 0])
+    np.testing.assert_array_equal(r.cumprod([1, 2, 3], exclusive=True).numpy(), [1, 1, 2])
+    np.testing.assert_array_equal(r.cumsum(tf.constant([100, 100], tf.int8)).numpy(),
+                                  [100, -56])
+    assert r.cumsum(np.zeros((0, 2), np.float32), exclusive=True).shape == (0, 2)
+
+
+def test_cumsum_errors():
+    with pytest.raises(InvalidArgumentError, match=r"range \[-1, 1\), but got 1"):
+        r.cumsum([1, 2], axis=1)
+    with pytest.raises(InvalidArgumentError, match="attr 'T' of bool"):
+        r.cumsum([True])
+
+
+# --- add_n, clipping, norms ----------------------------------------------------------------------
+
+def test_add_n_errors():
+    with pytest.raises(ValueError, match="at least one Tensor"):
+        r.add_n([])
+    with pytest.raises(InvalidArgumentError, match=r"Input 0: \[2\] != input 1: \[3\]"):
+        r.add_n([tf.constant([1, 2]), tf.constant([1, 2, 3])])
+    with pytest.raises(InvalidArgumentError, match="expected to be a int32 tensor"):
+        r.add_n([tf.constant([1, 2]), tf.constant([1.0, 2.0])])
+    with pytest.raises(TypeError, match="`tensor_dtype` argument"):
+        r.accumulate_n([tf.constant([1])], tensor_dtype=tf.float32)
+
+
+def test_add_n_of_one_and_of_a_tensor():
+    np.testing.assert_array_equal(r.add_n([tf.constant([1, 2])]).numpy(), [1, 2])
+    np.testing.assert_array_equal(r.add_n(tf.constant([[1, 2], [3, 4]])).numpy(), [4, 6])
+    shape, _ = _rule("AddN", _Static([None, 3], tf.float32), _Static([2, None], tf.float32))
+    assert shape == [2, 3]
+
+
+def test_clip_by_value_conversion_and_shape():
+    with pytest.raises(TypeError, match="Cannot convert 2.5"):
+        r.clip_by_value([1, 5, 9], 2.5, 6)
+    with pytest.raises(ValueError, match=r"Shapes \(1, 3\) and \(2, 3\) are incompatible"):
+        r.clip_by_value([[1, 5, 9]], [[2], [3]], 6)
+    np.testing.assert_array_equal(r.clip_by_value([1, 5, 9], 6, 2).numpy(), [6, 6, 6])
+
+
+def test_clip_by_norm_of_zero_rows():
+    got = r.clip_by_norm([[3.0, 4.0], [0.0, 0.0]], 1.0, axes=[1]).numpy()
+    np.testing.assert_allclose(got, [[0.6, 0.8], [0, 0]])
+
+
+def test_clip_by_global_norm():
+    clipped, norm = r.clip_by_global_norm([tf.constant([3.0, 4.0]), None], 1.0)
+    assert clipped[1] is None and norm.numpy() == 5.0
+    np.testing.assert_allclose(clipped[0].numpy(), [0.6, 0.8])
+    with np.errstate(invalid="ignore"):
+        clipped, _ = r.clip_by_global_norm([tf.constant([np.inf, 4.0])], 1.0)
+    assert np.isnan(clipped[0].numpy()).all()
+    with pytest.raises(TypeError, match="should be a sequence"):
+        r.global_norm(tf.constant([3.0]))
+    assert r.global_norm([]).numpy() == 0.0
+
+
+def test_l2_normalize():
+    np.testing.assert_allclose(r.l2_normalize([[3.0, 4.0], [0, 0]], axis=1).numpy(),
+                               [[0.6, 0.8], [0, 0]])
+    np.testing.assert_allclose(r.l2_normalize(tf.constant([3 + 4j, 0])).numpy(),
+                               [0.6 + 0.8j, 0])
+    with pytest.raises(TypeError, match="Cannot convert 1e-12"):
+        r.l2_normalize([3, 4])
+
+
+def test_unknown_rank_rules():
+    assert _rule("ArgMax", _Static(None, tf.float32), axis=0,
+                 output_type=tf.int64)[0].rank is None
+    assert _rule("DenseBincount", _Static(None, tf.int32), _Static([0], tf.int32),
+                 minlength=None, maxlength=None, binary_output=False, axis=-1)[0].rank is None
+    assert _rule("UnsortedSegmentMax", _Static(None, tf.float32), _Static([3], tf.int32),
+                 num_segments=2)[0] == unknown_shape()

@@ -1,0 +1,194 @@
+"""String ops: bytes in and out, TF's parsing/formatting rules, regex conventions, errors."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow._src.core import registry
+from eagerflow._src.core.errors import InvalidArgumentError, OutOfRangeError
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import string_ops as s
+
+
+def _strings(*values):
+    return np.array([v.encode() if isinstance(v, str) else v for v in values], object)
+
+
+def _assert_strings(t, expected):
+    got = t.numpy()
+    assert t.dtype == tf.string
+    if isinstance(got, np.ndarray):
+        assert got.dtype == object and all(isinstance(v, bytes) for v in got.ravel())
+    np.testing.assert_array_equal(got, np.array(expected, object))
+
+
+def test_outputs_are_object_arrays_of_bytes():
+    _assert_strings(s.lower(["AB", "Cd"]), [b"ab", b"cd"])
+    _assert_strings(s.join(["a", ["b", "c"]], separator="-"), [b"a-b", b"a-c"])
+    _assert_strings(s.as_string([1, 2]), [b"1", b"2"])
+    _assert_strings(s.upper("ab"), b"AB")  # scalars stay scalars
+
+
+def test_join_shapes():
+    _assert_strings(s.join(["x", ["a", "b"], "y"], separator=","), [b"x,a,y", b"x,b,y"])
+    _assert_strings(s.join([]), b"")
+    _assert_strings(s.join(tf.constant(["a", "b"])), b"ab")
+    with pytest.raises(InvalidArgumentError, match=r"Input shapes do not match: \[2\] vs. \[3\]"):
+        s.join([["a", "b"], ["a", "b", "c"]])
+    with pytest.raises(TypeError, match="Expected string for argument 'separator'"):
+        s.join(["a"], separator=1)
+    with pytest.raises(TypeError, match="dtype string"):
+        s.join([["a"], [1]])
+
+
+def test_reduce_join_axes_order_and_errors():
+    grid = [["a", "b"], ["c", "d"]]
+    _assert_strings(s.reduce_join(grid), b"abcd")
+    _assert_strings(s.reduce_join(grid, axis=[0, 1]), b"acbd")
+    _assert_strings(s.reduce_join(grid, axis=[1, 0]), b"abcd")
+    _assert_strings(s.reduce_join(grid, axis=-1, separator="-"), [b"a-b", b"c-d"])
+    assert s.reduce_join(grid, keepdims=True).shape == (1, 1)
+    _assert_strings(s.reduce_join(np.zeros((2, 0), object), axis=1), [b"", b""])
+    with pytest.raises(OutOfRangeError, match="Invalid reduction dimension 2 for input with 2"):
+        s.reduce_join(grid, axis=2)
+    with pytest.raises(InvalidArgumentError, match="Duplicate reduction dimension 1"):
+        s.reduce_join(grid, axis=[1, -1])
+
+
+def test_lengths():
+    words = _strings("abc", "\u00e9", "", b"\xff\xfe", b"\x80a")
+    np.testing.assert_array_equal(s.length(words).numpy(), [3, 2, 0, 2, 2])
+    np.testing.assert_array_equal(s.length(words, unit="UTF8_CHAR").numpy(), [3, 1, 0, 2, 1])
+    assert s.length("abc").dtype == tf.int32
+    with pytest.raises(InvalidArgumentError, match='attr \'unit\' of "X"'):
+        s.length(["a"], unit="X")
+
+
+def test_case_changes():
+    _assert_strings(s.lower(["Ab\u00c9"]), ["ab\u00c9".encode()])  # ASCII only by default
+    _assert_strings(s.lower(["Ab\u00c9"], encoding="utf-8"), ["ab\u00e9".encode()])
+    _assert_strings(s.upper(["stra\u00dfe"], encoding="utf-8"), [b"STRASSE"])
+    with pytest.raises(InvalidArgumentError, match="only utf-8 or ''"):
+        s.lower(["A"], encoding="latin1")
+    _assert_strings(s.strip(["  a b \n\t", "\u00a0a"]), [b"a b", "\u00a0a".encode()])
+
+
+def test_substr():
+    _assert_strings(s.substr(["hello", "ab"], 1, 3), [b"ell", b"b"])
+    _assert_strings(s.substr("hello", -2, -1), b"lo")
+    _assert_strings(s.substr("hello", 5, 1), b"")
+    _assert_strings(s.substr(["hello", "world"], [[0], [1]], [[2], [2]]),
+                    [[b"he", b"wo"], [b"el", b"or"]])
+    _assert_strings(s.substr(["h\u00e9llo"], 1, 2, unit="UTF8_CHAR"), ["\u00e9l".encode()])
+    _assert_strings(s.substr("hello", tf.constant(1, tf.int64), 2), b"el")
+
+
+@pytest.mark.parametrize("args, message", [
+    ((["hello", "ab"], 3, 1), r"pos 3 out of range for string b'ab' at index 1"),
+    ((["hello"], -6, 1), r"pos -6 out of range for string b'hello' at index 0"),
+    ((["hello"], [0, 1], 2), r"pos and len should have the same shape, got: \[2\] vs. \[\]"),
+])
+def test_substr_errors(args, message):
+    with pytest.raises(InvalidArgumentError, match=message):
+        s.substr(*args)
+
+
+def test_substr_utf8_error_omits_the_string():
+    with pytest.raises(InvalidArgumentError, match="pos 3 out of range for string at index 0"):
+        s.substr("h\u00e9", 3, 1, unit="UTF8_CHAR")
+
+
+def test_regex_full_match():
+    np.testing.assert_array_equal(s.regex_full_match(["abc", "abcd"], "a.c").numpy(),
+                                  [True, False])
+    assert s.regex_full_match(["\u00e9"], ".").numpy()[0]  # one character, two bytes
+    assert not s.regex_full_match(["\u0663"], r"\d").numpy()[0]  # \d is ASCII-only
+    assert s.regex_full_match(["abc"], tf.constant("a.*")).numpy()[0]
+    with pytest.raises(InvalidArgumentError, match="Invalid pattern: a\\(c"):
+        s.regex_full_match(["abc"], "a(c")
+    with pytest.raises(InvalidArgumentError, match=r"Pattern must be scalar, but received \[2\]"):
+        s.regex_full_match(["a", "b"], tf.constant(["a", "b"]))
+
+
+def test_regex_replace_rewrites():
+    _assert_strings(s.regex_replace(["aaa bb"], "a", "x"), [b"xxx bb"])
+    _assert_strings(s.regex_replace(["aaa bb"], "a", "x", replace_global=False), [b"xaa bb"])
+    _assert_strings(s.regex_replace(["ab12"], r"(\d)", r"<\1>"), [b"ab<1><2>"])
+    _assert_strings(s.regex_replace(["ab12"], r"\d", r"[\0]"), [b"ab[1][2]"])
+    _assert_strings(s.regex_replace(["ab"], "a", r"\\"), [b"\\b"])
+    _assert_strings(s.regex_replace(["a$b"], r"\$", "$1"), [b"a$1b"])
+    _assert_strings(s.regex_replace(["ab"], "", "-"), [b"-a-b-"])
+    _assert_strings(s.regex_replace(["ab"], "a", r"\2"), [b"ab"])  # no such group: unchanged
+    _assert_strings(s.regex_replace(["ab"], tf.constant("a"), tf.constant("x")), [b"xb"])
+    with pytest.raises(InvalidArgumentError, match="Rewrite must be scalar"):
+        s.regex_replace(["ab"], "a", tf.constant(["x"]))
+
+
+def test_to_number_accepts_what_c_parsers_accept():
+    got = s.to_number(["1.5", " -2", "inf", "-nan", "1e400", "0x1p3", ".5", "1."]).numpy()
+    np.testing.assert_array_equal(got, np.array([1.5, -2, np.inf, np.nan, np.inf, 8, 0.5, 1],
+                                                np.float32))
+    np.testing.assert_array_equal(
+        s.to_number([" 7 ", "+0", "010", "-2147483648"], tf.int32).numpy(),
+        [7, 0, 10, -2**31])
+    assert s.to_number(["18446744073709551615"], tf.uint64).numpy()[0] == 2**64 - 1
+
+
+@pytest.mark.parametrize("text, out_type", [
+    ("abc", tf.float32), ("1_0", tf.float32), ("", tf.float32), ("1.5", tf.int32),
+    ("3000000000", tf.int32), ("-1", tf.uint32), ("0x10", tf.int64), ("1e2", tf.int64),
+])
+def test_to_number_errors(text, out_type):
+    with pytest.raises(InvalidArgumentError,
+                       match="StringToNumberOp could not correctly convert string"):
+        s.to_number([text], out_type)
+
+
+def test_to_number_out_type():
+    with pytest.raises(InvalidArgumentError, match="'out_type' of int16"):
+        s.to_number(["1"], tf.int16)
+
+
+def test_as_string_formats():
+    _assert_strings(s.as_string([1.5, 2.0]), [b"1.500000", b"2.000000"])
+    _assert_strings(s.as_string([314.159], scientific=True), [b"3.141590e+02"])
+    _assert_strings(s.as_string([0.1, 1e20, 3.0], shortest=True), [b"0.1", b"1e+20", b"3"])
+    _assert_strings(s.as_string([-3.14159], width=10, precision=2, fill="0"), [b"-000003.14"])
+    _assert_strings(s.as_string([7], width=4, fill="-"), [b"7   "])
+    _assert_strings(s.as_string([1 + 2j], width=10, precision=1),
+                    [b"(       1.0,       2.0)"])
+    _assert_strings(s.as_string([True, False]), [b"true", b"false"])
+    _assert_strings(s.as_string([np.nan, np.inf]), [b"nan", b"inf"])
+    _assert_strings(s.as_string(tf.constant([1.5], tf.bfloat16)), [b"1.500000"])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"fill": "ab"}, "Fill string must be one or fewer characters"),
+    ({"fill": "x"}, 'Fill argument not supported: "x"'),
+    ({"precision": 2}, "precision not supported for datatype int32"),
+    ({"scientific": True}, "scientific and shortest format not supported"),
+])
+def test_as_string_errors(kwargs, message):
+    with pytest.raises(InvalidArgumentError, match=message):
+        s.as_string([7], **kwargs)
+
+
+def test_string_ops_reject_numbers():
+    with pytest.raises(TypeError, match="dtype string"):
+        s.length([1])
+    with pytest.raises(InvalidArgumentError):
+        s.reduce_join(tf.constant([1, 2]))
+
+
+def test_static_shape_rules():
+    class Static:
+        def __init__(self, shape, dtype):
+            self.shape, self.dtype = TensorShape(shape), dtype
+
+    join_rule = registry.get("StringJoin").shape
+    shape, dtype = join_rule(Static([], tf.string), Static([None, 2], tf.string),
+                             Static([3, None], tf.string), separator=b"")
+    assert shape == [3, 2] and dtype == tf.string
+    substr_rule = registry.get("Substr").shape
+    shape, _ = substr_rule(Static([None, 1], tf.string), Static([4], tf.int32),
+                           Static([4], tf.int32), unit="BYTE")
+    assert shape == [None, 4]
