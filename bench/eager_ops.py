@@ -16,6 +16,8 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
 SMALL_OPS = 10_000  # `y = y * 1.0001 + 0.5` is two ops per iteration
 
 

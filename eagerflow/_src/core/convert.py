@@ -209,6 +209,7 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
     return from_array(to_array(value, dtype))
 
 
+_context = context._lookup
 _SCALARS = {}  # (type, number, numpy dtype) -> constant tensor, for `x * 0.5` in loops
 
 
@@ -219,7 +220,8 @@ def operand(value, like):
     op then reports the mismatch (as TF does).
     """
     cls = type(value)
-    if (cls is float or cls is int) and type(like) is EagerTensor and context.get().fast:
+    if (cls is float or cls is int) and type(like) is EagerTensor and (
+            _context(None) or context.get()).fast:
         np_dtype = like._data.dtype
         key = (cls, value, np_dtype)  # 2 == 2.0, but only 2 converts to an int tensor
         t = _SCALARS.get(key)

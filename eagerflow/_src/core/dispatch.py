@@ -40,15 +40,12 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
         arrays = (x._data, y._data)
     else:
         arrays = [t._data for t in inputs]
-    if op.tied:
-        # TF's type attribute: tied inputs share one allowed dtype (explained on failure).
-        first = arrays[op.tied[0]].dtype
-        if op.allowed is not None and first not in op.allowed:
+    if op.tied_pair:  # TF's type attribute, fast for the common (x, y) case
+        first = arrays[0].dtype
+        if arrays[1].dtype is not first or op.allowed is not None and first not in op.allowed:
             check_dtypes(op, [a.dtype for a in arrays])
-        for i in op.variadic and range(len(arrays)) or op.tied_rest:
-            if arrays[i].dtype is not first:
-                check_dtypes(op, [a.dtype for a in arrays])
-                break
+    elif op.tied:
+        _check_tied(op, arrays)
     try:
         out = kernel(*arrays, **attrs) if attrs else kernel(*arrays)
     except errors.OpError as e:
@@ -65,6 +62,18 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
     if s.fast:
         return result
     return _record(s, op, inputs, attrs, result)
+
+
+def _check_tied(op, arrays):
+    """Tied inputs share one allowed dtype; `check_dtypes` explains a failure."""
+    tied = op.tied
+    if tied[0] >= len(arrays):
+        return
+    first = arrays[tied[0]].dtype
+    if op.allowed is not None and first not in op.allowed or any(
+            arrays[i].dtype is not first
+            for i in (range(len(arrays)) if op.variadic else op.tied_rest)):
+        check_dtypes(op, [a.dtype for a in arrays])
 
 
 def _record(ctx, op, inputs, attrs, result):

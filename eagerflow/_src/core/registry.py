@@ -31,7 +31,7 @@ class OpDef:
     """Everything that defines one op. See the module docstring."""
 
     __slots__ = ("name", "kernel", "host_kernel", "shape", "multi", "tied", "tied_rest",
-                 "variadic", "allowed", "allowed_names", "stateful", "grad",
+                 "tied_pair", "variadic", "allowed", "allowed_names", "stateful", "grad",
                  "not_differentiable", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
@@ -48,6 +48,7 @@ class OpDef:
         self.variadic = tied == "all"  # every input shares input 0's dtype (AddN, ConcatV2)
         self.tied = (0,) if self.variadic else tuple(tied)
         self.tied_rest = self.tied[1:]
+        self.tied_pair = self.tied == (0, 1)  # dispatch's inline check
         self.allowed = None if dtypes is None else frozenset(_numpy_dtype(d) for d in dtypes)
         self.allowed_names = None if dtypes is None else ", ".join(map(kernel_type_name, dtypes))
         self.stateful = stateful

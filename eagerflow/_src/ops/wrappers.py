@@ -3,7 +3,7 @@
 >>> add = binary(get("AddV2"))   # add(x, y, name=None)
 """
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like, operand
-from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.dispatch import _NO_ATTRS, dispatch
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 
 
@@ -32,9 +32,12 @@ def binary_operands(x, y):
 def binary(op, doc=None):
     """``fn(x, y, name=None)`` running elementwise binary `op`."""
     def fn(x, y, name=None):
-        if type(x) is not EagerTensor or type(y) is not EagerTensor:
+        if type(x) is EagerTensor:
+            if type(y) is not EagerTensor:
+                y = operand(y, x)  # the hot case: `x * 0.5`
+        else:
             x, y = binary_operands(x, y)
-        return dispatch(op, (x, y), name=name)
+        return dispatch(op, (x, y), _NO_ATTRS, name)
     fn.__doc__ = doc
     return fn
 
