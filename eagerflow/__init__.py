@@ -29,14 +29,17 @@ from eagerflow._src.ops.array_ops import (  # noqa: F401
     tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scatter_nd_sub,
     tensor_scatter_nd_update, tensordot, tile, transpose, unstack, where, zeros, zeros_like)
 from eagerflow._src.ops.cast_ops import (  # noqa: F401
-    cast, identity, saturate_cast)
+    cast, ensure_shape, identity, identity_n, saturate_cast, stop_gradient)
+from eagerflow._src.ops.debugging_ops import (  # noqa: F401
+    assert_equal, assert_greater, assert_less, assert_rank)
 from eagerflow._src.ops.linalg_ops import (  # noqa: F401
     matmul, norm)
+from eagerflow._src.ops.logging_ops import print  # noqa: F401,A004 (TF's public name)
 from eagerflow._src.ops.math_ops import (  # noqa: F401
-    abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, cos, cosh, divide, equal, exp,
-    floor, greater, greater_equal, less, less_equal, logical_and, logical_not, logical_or,
-    maximum, minimum, multiply, negative, not_equal, pow, realdiv, round, sigmoid, sign, sin,
-    sinh, sqrt, square, subtract, tan, tanh, truediv, truncatediv)
+    abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, complex, cos, cosh, divide, equal,
+    exp, floor, greater, greater_equal, less, less_equal, logical_and, logical_not, logical_or,
+    maximum, minimum, multiply, negative, not_equal, pow, realdiv, round, scalar_mul, sigmoid,
+    sign, sin, sinh, sqrt, square, subtract, tan, tanh, truediv, truncatediv, truncatemod)
 from eagerflow._src.ops.reduction_ops import (  # noqa: F401
     add_n, argmax, argmin, argsort, clip_by_global_norm, clip_by_norm, clip_by_value, cumsum,
     reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod,
@@ -46,4 +49,4 @@ from eagerflow._src.ops.slicing import (  # noqa: F401
 from eagerflow._src.ops.string_ops import (  # noqa: F401
     as_string)
 from eagerflow import (  # noqa: F401,E402
-    bitwise, config, dtypes, errors, linalg, math, nn, random, strings)
+    bitwise, config, debugging, dtypes, errors, linalg, math, nn, random, strings)

@@ -11,7 +11,7 @@ from sklearn.datasets import load_diabetes
 
 import eagerflow as tf
 
-STEPS, LEARNING_RATE = 400, 0.1
+STEPS, LEARNING_RATE = 200, 0.1
 
 
 def standardize(train, test):
@@ -39,7 +39,7 @@ def main():
 
     for step in range(STEPS + 1):
         error = tf.matmul(x, w) + b - y
-        if step % 50 == 0:
+        if step % 25 == 0:
             print(f"step {step:3d}  train mse {float(tf.reduce_mean(error ** 2)):.4f}")
         w.assign_sub(LEARNING_RATE * 2.0 / n * tf.matmul(x, error, transpose_a=True))
         b.assign_sub(LEARNING_RATE * 2.0 * tf.reduce_mean(error))
@@ -47,7 +47,7 @@ def main():
     test_mse = float(mse(x_eval, y_eval))
     r2 = 1.0 - test_mse / float(tf.math.reduce_variance(y_eval))
     print(f"test mse {test_mse:.4f}  test R^2 {r2:.3f}")
-    print("largest weights:", tf.reshape(w, [-1]).numpy().round(2))
+    print("weights per feature:", tf.reshape(w, [-1]).numpy().round(2))
 
 
 if __name__ == "__main__":

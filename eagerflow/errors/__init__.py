@@ -6,5 +6,4 @@ from eagerflow._src.core.errors import (  # noqa: F401
     AlreadyExistsError, CancelledError, DataLossError, DeadlineExceededError,
     FailedPreconditionError, InternalError, InvalidArgumentError, NotFoundError, OpError,
     OutOfRangeError, PermissionDeniedError, ResourceExhaustedError, UnauthenticatedError,
-    UnavailableError, UnimplementedError, UnknownError, error_code_from_exception_type,
-    exception_type_from_error_code)
+    UnavailableError, UnimplementedError, UnknownError)

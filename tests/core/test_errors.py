@@ -3,6 +3,7 @@ import pickle
 import pytest
 
 import eagerflow as tf
+from eagerflow._src.core.errors import exception_type_from_error_code
 
 
 @pytest.mark.parametrize("cls, code", [
@@ -18,7 +19,7 @@ def test_hierarchy_and_codes(cls, code):
     e = cls(None, None, "boom")
     assert isinstance(e, tf.errors.OpError) and isinstance(e, Exception)
     assert e.error_code == code and e.message == "boom" and str(e) == "boom"
-    assert tf.errors.exception_type_from_error_code(code) is cls
+    assert exception_type_from_error_code(code) is cls
     assert type(pickle.loads(pickle.dumps(e))) is cls
 
 

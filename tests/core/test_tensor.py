@@ -18,7 +18,7 @@ import eagerflow as tf
     (1e10, "tf.Tensor(1e+10, shape=(), dtype=float32)"),
     (np.zeros((0, 3)), "tf.Tensor([], shape=(0, 3), dtype=float64)"),
     (np.zeros((2, 2, 2), np.int32),
-     "tf.Tensor(\n[[[0 0]\n  [0 0]]\n [[0 0]\n  [0 0]]], shape=(2, 2, 2), dtype=int32)"),
+     "tf.Tensor(\n[[[0 0]\n  [0 0]]\n\n [[0 0]\n  [0 0]]], shape=(2, 2, 2), dtype=int32)"),
 ])
 def test_str(value, text):
     assert str(tf.constant(value)) == text
@@ -54,15 +54,47 @@ def test_constant_dtype_inference(value, dtype):
     (1, {"dtype": "bool"}, TypeError, "Cannot convert 1 to EagerTensor of dtype bool"),
     ("a", {"dtype": "float32"}, TypeError, "dtype float"),
     ([True, 1], {}, ValueError, "mixed types"),
+    ([1, "a"], {}, ValueError, "mixed types"),
+    ([[1.0], ["a"]], {}, ValueError, "mixed types"),
+    (["a", [b"b"]], {}, ValueError, "non-rectangular"),
     ([[1], [2, 3]], {}, ValueError, "non-rectangular"),
     (None, {}, ValueError, "unsupported type"),
     ({"a": 1}, {}, ValueError, "unsupported type"),
     (2**70, {}, ValueError, "out-of-range integer"),
+    (1e40, {}, ValueError, "out of range for a double-precision float"),
+    ([1, -1e39], {}, ValueError, "out of range for a double-precision float"),
+    (tf.constant([1, 2]), {"dtype": "float32"}, TypeError, r"Expected tensor \[1 2\] with dtype"),
+    ([1.0, tf.constant(2)], {}, TypeError, "Cannot convert 1.0 to EagerTensor of dtype int32"),
+    ([tf.constant(1), tf.constant(2.0)], {}, tf.errors.InvalidArgumentError, "Pack"),
+    ([tf.constant([1, 2]), [3]], {}, tf.errors.InvalidArgumentError,
+     r"values\[0\].shape = \[2\] != values\[1\].shape = \[1\]"),
+    (tf.TensorShape([1, None]), {}, ValueError, r"partially known TensorShape \(1, None\)"),
     ([1, 2, 3], {"shape": [2, 2]}, TypeError, "has 3 elements"),
 ])
 def test_constant_errors(value, kwargs, exc, match):
     with pytest.raises(exc, match=match):
         tf.constant(value, **kwargs)
+
+
+def test_lists_holding_tensors_take_their_dtype():
+    assert tf.constant([tf.constant([1]), [2]]).dtype == tf.int32
+    assert tf.constant([tf.constant(1.0), 2]).numpy().tolist() == [1.0, 2.0]
+    assert tf.constant([tf.constant(1), np.float32(2.5)]).numpy().tolist() == [1, 2]
+    assert tf.constant([tf.constant(1), 2], dtype=tf.float32).dtype == tf.float32  # cast
+    assert tf.constant([tf.Variable(1.5)]).dtype == tf.float32
+
+
+def test_ranges_and_shapes_convert_to_int_vectors():
+    assert tf.constant(range(3)).numpy().tolist() == [0, 1, 2] and tf.constant(range(0)).dtype \
+        == tf.int32
+    assert tf.constant(tf.TensorShape([2, 3])).dtype == tf.int32
+    assert tf.constant(tf.TensorShape([2**40])).dtype == tf.int64
+    assert tf.constant(tf.Variable([1.5]), dtype=tf.int32).numpy().tolist() == [1]
+
+
+def test_strings_mixed_with_bytes():
+    t = tf.constant(["é", b"\xff"])
+    assert t.dtype == tf.string and t.numpy().tolist() == ["é".encode(), b"\xff"]
 
 
 def test_constant_casts_and_shapes():
@@ -130,9 +162,10 @@ def test_bool_int_float_index_len_iter():
         len(tf.constant(1))
     with pytest.raises(TypeError):
         int(tf.constant([1, 2]))
-    with pytest.raises(TypeError):
+    with pytest.raises(AttributeError):  # NumPy's float32 has no __index__, as in TF
         [1][tf.constant(1.5)]
     assert f"{tf.constant(1.5):.3f}" == "1.500"
+    assert f"{tf.constant([1, 2])}" == "[1 2]"  # NumPy's format of the values, as in TF
 
 
 def test_numpy_interop():

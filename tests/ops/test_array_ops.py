@@ -475,6 +475,8 @@ def test_shape_size_rank():
     assert a.rank([[1, 2]]).numpy() == 2 and a.rank([[1, 2]]).dtype == tf.int32
     s = a.shape_n([P, [1, 2]], out_type=tf.int64)
     assert [t.numpy().tolist() for t in s] == [[3, 4], [2]] and s[0].dtype == tf.int64
+    with pytest.raises(tf.errors.InvalidArgumentError):  # one dtype for all, as TF's ShapeN
+        a.shape_n([[1], [1.0]])
     assert a.broadcast_static_shape(TensorShape([None, 3]), TensorShape([2, 1])) == [2, 3]
     assert a.broadcast_static_shape(TensorShape([None]), TensorShape([1])).as_list() == [None]
 

@@ -394,3 +394,12 @@ def test_norm_argument_errors(kwargs, message):
 def test_matrix_transpose_needs_a_matrix():
     with pytest.raises(ValueError, match=r"should be a \(batch\) matrix with rank >= 2"):
         la.matrix_transpose([1.0, 2.0])
+
+
+def test_named_results_and_normalize():
+    from eagerflow._src.ops import linalg_ops as la
+    sign, logabs = la.slogdet(tf.constant([[0.0, 1.0], [1.0, 0.0]]))
+    assert repr(la.slogdet(tf.eye(2))).startswith("LogMatrixDeterminant(sign=<tf.Tensor")
+    assert la.qr(tf.eye(2))._fields == ("q", "r")
+    unit, norm = la.normalize(tf.constant([[3.0, 4.0], [6.0, 8.0]]), axis=1)
+    assert norm.shape == (2, 1) and np.allclose(unit.numpy(), [[0.6, 0.8], [0.6, 0.8]])

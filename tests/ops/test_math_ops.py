@@ -107,3 +107,116 @@ def test_special_values():
 def test_sign_and_neg_reject_bool_and_unsigned():
     with pytest.raises(tf.errors.InvalidArgumentError):
         m.negative(tf.constant([1], tf.uint8))
+
+
+# -- how operands convert (TF's rules, which differ between functions and operators) -------
+
+_INT = tf.constant([1, 2])
+
+
+@pytest.mark.parametrize("fn", [
+    lambda: _INT * 0.5, lambda: 0.5 * _INT, lambda: _INT - 1.5, lambda: 1.5 + _INT,
+    lambda: _INT / 1.5, lambda: 2.5 / _INT, lambda: _INT < 1.5, lambda: m.multiply(2.5, _INT),
+    lambda: m.maximum(_INT, 1.5), lambda: m.subtract(2, 3.5), lambda: m.logical_and(True, 1),
+])
+def test_python_values_must_take_the_tensor_dtype(fn):
+    with pytest.raises(TypeError, match="Cannot convert|must have the same dtype"):
+        fn()
+
+
+def test_add_converts_y_only_where_it_can():
+    # add/`+` converts x alone and y to x's dtype if possible: the op reports the mismatch.
+    for fn in (lambda: _INT + 1.5, lambda: m.add(_INT, 1.5), lambda: m.add(1.5, _INT),
+               lambda: m.add(2, tf.constant([1.0]))):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:AddV2\]"):
+            fn()
+    assert (tf.constant([5], tf.uint8) + 300).numpy().tolist() == [49]  # wraps, as TF
+
+
+def test_python_bools_convert_to_some_numeric_types():
+    assert (_INT + True).numpy().tolist() == [2, 3]
+    assert (True - tf.constant([1.0])).numpy().tolist() == [0.0]
+    assert tf.constant(True, tf.float64).numpy() == 1.0
+    with pytest.raises(TypeError):
+        tf.constant(True, tf.uint8)  # TF converts bools to few types
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.constant([1], tf.int8) + True
+
+
+def test_numpy_values_are_cast_to_the_tensor_dtype():
+    assert (_INT * np.array([1.5, 2.5])).numpy().tolist() == [1, 4]
+    assert (tf.constant([1.0]) + np.float64(0.5)).dtype == tf.float32
+
+
+def test_bool_tensors_multiply_as_int32():
+    b = tf.constant([True, False])
+    assert (b * 2).numpy().tolist() == [True, False]
+    assert (b * tf.constant([1.0, 1.0])).dtype == tf.bool
+    assert (b * 2**40).numpy().tolist() == [False, False]  # 2**40 as int32 is 0
+    with pytest.raises(TypeError):
+        2 * b
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        m.multiply(b, b)
+
+
+def test_division_dtypes():
+    assert m.divide_no_nan(tf.constant([1, 2]), 0).dtype == tf.float64
+    assert m.divide_no_nan(tf.constant([1], tf.int8), 2).dtype == tf.float32
+    assert m.divide(2, tf.constant([4])).numpy().tolist() == [0.5]
+    with pytest.raises(TypeError, match=r"Invalid dtype tf.bool in __truediv__"):
+        tf.constant([True]) / tf.constant([True])
+
+
+def test_float_floormod_has_the_sign_of_y():
+    got = m.floormod(tf.constant([1.0, -2.0, 7.0, -7.0]), tf.constant([-1.0, 2.0, -2.0, 2.0]))
+    assert [str(v) for v in got.numpy()] == ["0.0", "-0.0", "-1.0", "1.0"]
+
+
+def test_string_scalars_concatenate():
+    assert (tf.constant("a") + "b").numpy() == b"ab"
+    assert m.add(tf.constant(["a"]), tf.constant(["c"])).numpy().tolist() == [b"ac"]
+
+
+def test_complex_parts():
+    c = m.complex(tf.constant([1.0]), tf.constant([2.0]))
+    assert c.dtype == tf.complex64 and m.real(c).numpy().tolist() == [1.0]
+    assert m.imag(tf.constant([3])).numpy().tolist() == [0]
+    assert m.conj(tf.constant([1.5])).numpy().tolist() == [1.5]
+    with pytest.raises(TypeError, match="incorrect types"):
+        m.complex(1, 2)
+    with pytest.raises(TypeError, match="Expected numeric"):
+        m.conj(tf.constant([True]))
+
+
+def test_saturate_cast_ranges():
+    from eagerflow._src.ops.cast_ops import saturate_cast
+    big = tf.constant([1e40 + 1j], tf.complex128)
+    assert saturate_cast(big, tf.complex64).numpy()[0].real == np.finfo(np.float32).max
+    with pytest.raises(TypeError, match="Cannot find minimum value of <dtype: 'bool'>"):
+        saturate_cast(tf.constant([True]), tf.float32)
+    with pytest.raises(TypeError, match="Cannot find minimum value of <dtype: 'string'>"):
+        saturate_cast(tf.constant([1.0]), tf.string)
+
+
+def test_identities():
+    from eagerflow._src.ops import cast_ops
+    assert cast_ops.stop_gradient([1, 2]).numpy().tolist() == [1, 2]
+    assert [t.dtype for t in cast_ops.identity_n([1, 2.0])] == [tf.int32, tf.float32]
+    assert cast_ops.ensure_shape(tf.zeros([2, 3]), [None, 3]).shape == (2, 3)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"input \[2,3\] is not compatible with expected shape \[\?,4\]"):
+        cast_ops.ensure_shape(tf.zeros([2, 3]), [None, 4])
+
+
+def test_small_math_composites():
+    assert m.scalar_mul(2, tf.constant([1.5])).numpy().tolist() == [3.0]
+    with pytest.raises(ValueError, match="must be a 0-D value"):
+        m.scalar_mul(tf.constant([2.0]), tf.constant([1.0]))
+    assert m.zero_fraction(tf.constant([0, 1, 0, 3])).numpy() == 0.5
+    assert m.is_non_decreasing([1, 1, 2]).numpy() and not m.is_strictly_increasing([1, 1]).numpy()
+    assert m.polyval([1, 2], tf.constant(3)).numpy() == 5
+    assert m.invert_permutation([2, 0, 1]).numpy().tolist() == [1, 2, 0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="0 is duplicated"):
+        m.invert_permutation([0, 0])
+    assert m.reciprocal_no_nan(tf.constant([0.0, 4.0])).numpy().tolist() == [0.0, 0.25]
+    assert m.truncatemod(tf.constant([-7, 7]), 3).numpy().tolist() == [-1, 1]

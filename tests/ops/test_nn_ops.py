@@ -366,3 +366,30 @@ def test_shape_rules_with_unknown_dims():
     shape, dtype = n._IN_TOP_K.shape(_Static([None, 5]), _Static([None], tf.int32), k=1)
     assert shape.as_list() == [None] and dtype == tf.bool
     assert n._L2_LOSS.shape(_Static(None)) == (TensorShape([]), tf.float32)
+
+
+def test_average_and_statistics_composites():
+    from eagerflow._src.ops import nn_ops as nn
+    assert nn.compute_average_loss(tf.constant([1, 2])).dtype == tf.float64
+    assert float(nn.compute_average_loss(tf.constant([1.0, 2.0]), global_batch_size=0)) == 0.0
+    with pytest.raises(ValueError, match="at least rank 1"):
+        nn.compute_average_loss(tf.constant(1.0))
+    mean, variance = nn.weighted_moments(tf.constant([1.0, 2.0]), [0], tf.constant([3.0, 1.0]))
+    assert (float(mean), float(variance)) == (1.25, 0.1875)
+    counts, total, squares, _ = nn.sufficient_statistics(tf.constant([1.0, 3.0]), [0])
+    assert [float(v) for v in nn.normalize_moments(counts, total, squares, None)] == [2.0, 1.0]
+
+
+def test_space_depth_round_trip():
+    from eagerflow._src.ops import nn_ops as nn
+    x = tf.reshape(tf.range(32), [2, 2, 2, 4])
+    assert nn.space_to_depth(nn.depth_to_space(x, 2), 2).numpy().tolist() == x.numpy().tolist()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="should be divisible"):
+        nn.space_to_depth(tf.ones([1, 3, 3, 1]), 2)
+
+
+def test_perfect_fit_costs_positive_zero():
+    from eagerflow._src.ops import nn_ops as nn
+    loss = nn.softmax_cross_entropy_with_logits([[1.0, 0.0]], [[100.0, 0.0]])
+    sparse = nn.sparse_softmax_cross_entropy_with_logits([0], [[100.0, 0.0]])
+    assert str(loss.numpy()[0]) == "0.0" and str(sparse.numpy()[0]) == "0.0"

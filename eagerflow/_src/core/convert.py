@@ -14,11 +14,15 @@ import numbers
 import numpy as np
 
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import context
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
 
 _wrap = EagerTensor._wrap
 _INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+# The only types Python bools convert to, besides bool (as in TF).
+_BOOL_TARGETS = (_d.int32, _d.int64, _d.uint64, _d.float16, _d.float32, _d.float64, _d.complex128)
 _conversion_functions = []  # (type, fn) pairs from register_tensor_conversion_function
 
 
@@ -54,7 +58,11 @@ def _python_to_array(value, dtype):
     try:
         arr = np.asarray(value)
     except ValueError:
-        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+        try:  # str mixed with (non-UTF-8) bytes has no NumPy text type: try objects
+            arr = np.array(value, dtype=object)
+        except ValueError:
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") \
+                from None
     except OverflowError:
         raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.") \
             from None
@@ -73,6 +81,8 @@ def _python_to_array(value, dtype):
             raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                              f"({type(value)}) to a Tensor.")
     if kind in "SU":
+        if not all(isinstance(v, (str, bytes)) for v in _flatten([value])):
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
         if dtype is not None and dtype is not _d.string:
             raise TypeError(f"Cannot convert {_describe(value)} to EagerTensor of dtype "
                             f"{_kname(dtype)}")
@@ -81,7 +91,11 @@ def _python_to_array(value, dtype):
         raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if dtype is None:
         if kind == "f":
-            return arr.astype(np.float32)
+            narrow = arr.astype(np.float32)
+            if np.any(np.isinf(narrow) & np.isfinite(arr)):
+                raise ValueError("Can't convert Python sequence with a value out of range for a "
+                                 "double-precision float.")  # (sic) TF's message
+            return narrow
         if kind in "iu":
             if arr.size == 0 or (_INT32_MIN <= arr.min() and arr.max() <= _INT32_MAX):
                 return arr.astype(np.int32)
@@ -92,7 +106,8 @@ def _python_to_array(value, dtype):
         return arr
     target = dtype._kind
     if (kind == "f" and target in "iub") or (kind == "c" and target != "c") or \
-            (kind in "iu" and target == "b") or target in "sr":
+            (kind in "iu" and target == "b") or target in "sr" or \
+            (kind == "b" and target != "b" and dtype not in _BOOL_TARGETS):
         raise TypeError(f"Cannot convert {_describe(value)} to EagerTensor of dtype "
                         f"{_kname(dtype)}")
     if kind in "iu" and target in "iu":
@@ -122,8 +137,8 @@ def _scalar_to_array(value, dtype):
     """Fast path for a Python int/float/bool; None when the general path must decide."""
     cls = type(value)
     if dtype is None:
-        if cls is float:
-            return np.array(value, np.float32)
+        if cls is float and (abs(value) <= _FLOAT32_MAX or value != value):
+            return np.array(value, np.float32)  # (out of float32's range: a ValueError later)
         if cls is bool:
             return np.array(value)
         if cls is int and _INT32_MIN <= value <= _INT32_MAX:
@@ -134,6 +149,51 @@ def _scalar_to_array(value, dtype):
                                   and _INT32_MIN <= value <= _INT32_MAX):
             return np.array(value).astype(dtype._np)  # ints wrap into narrow types, like TF
     return None
+
+
+def _pack(value, dtype):
+    """Nested lists holding tensors, stacked as TF packs them: every element takes `dtype`
+    (Python values must convert to it, tensors must have it) and one shape.
+    """
+    parts = []
+    for i, v in enumerate(value):
+        if is_tensor_like(v):
+            arr = np.asarray(v)
+            if _d.from_numpy(arr.dtype) is not dtype:
+                raise errors.op_error(
+                    errors.InvalidArgumentError, "Pack",
+                    f"cannot compute Pack as input #{i}(zero-based) was expected to be a "
+                    f"{_kname(dtype)} tensor but is a {_kname(_d.from_numpy(arr.dtype))} tensor")
+        elif isinstance(v, (list, tuple)):
+            arr = _pack(v, dtype)
+        else:
+            arr = to_array(v, dtype)
+        if parts and arr.shape != parts[0].shape:
+            raise errors.op_error(
+                errors.InvalidArgumentError, "Pack",
+                f"Shapes of all inputs must match: values[0].shape = {_dims(parts[0].shape)} "
+                f"!= values[{i}].shape = {_dims(arr.shape)}")
+        parts.append(arr)
+    if not parts:
+        return np.zeros((0,), dtype.as_numpy_dtype)
+    return np.stack(parts)
+
+
+def _dims(shape):
+    return "[" + ",".join(map(str, shape)) + "]"
+
+
+def _ints_to_array(value, dtype):
+    """A `range`, or a fully known `TensorShape`, as a vector of int32 (int64 if needed)."""
+    if isinstance(value, TensorShape):
+        if not value.is_fully_defined():
+            raise ValueError(f"Cannot convert a partially known TensorShape {value} to a Tensor.")
+        value = value.as_list()
+    arr = np.array(list(value), np.int64)
+    if dtype is not None:
+        return to_array(arr, dtype)
+    fits = arr.size == 0 or (_INT32_MIN <= arr.min() and arr.max() <= _INT32_MAX)
+    return arr.astype(np.int32) if fits else arr
 
 
 def to_array(value, dtype=None):
@@ -160,8 +220,15 @@ def to_array(value, dtype=None):
                          f"({type(value)}) to a Tensor.")
     if hasattr(value, "__array__") and not isinstance(value, (list, tuple)):
         return to_array(np.asarray(value), dtype)
-    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flatten(value)):
-        return to_array(np.asarray([np.asarray(v) for v in value]), dtype)
+    if isinstance(value, (list, tuple)):
+        first = next((v for v in _flatten(value) if is_tensor_like(v)), None)
+        if first is not None:
+            inferred = convert_to_tensor(first).dtype
+            if dtype is None or dtype is inferred:
+                return _pack(value, inferred)
+            return to_array(np.asarray([np.asarray(v) for v in value]), dtype)  # cast
+    if isinstance(value, (range, TensorShape)):
+        return _ints_to_array(value, dtype)
     if not isinstance(value, (numbers.Number, str, bytes, list, tuple)):
         raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                          f"({type(value)}) to a Tensor.")
@@ -213,11 +280,12 @@ _context = context._lookup
 _SCALARS = {}  # (type, number, numpy dtype) -> constant tensor, for `x * 0.5` in loops
 
 
-def operand(value, like):
-    """Converts the non-tensor operand of a binary op, adopting tensor `like`'s dtype.
+def operand(value, like, fallback=False):
+    """Converts the non-tensor operand of a binary op to tensor `like`'s dtype.
 
-    Falls back to the value's own dtype when it cannot take that dtype, so the
-    op then reports the mismatch (as TF does).
+    As in TF, a value that cannot take that dtype (``0.5`` for an int32
+    tensor) raises TypeError; with `fallback` (``add``, ``truediv``) it keeps
+    its own dtype instead, so the op then reports the mismatch.
     """
     cls = type(value)
     if (cls is float or cls is int) and type(like) is EagerTensor and (
@@ -227,22 +295,23 @@ def operand(value, like):
         t = _SCALARS.get(key)
         if t is not None:
             return t
-        t = _operand(value, like.dtype)
-        if value and value == value:  # zeros (0.0 == -0.0) and NaN are not cached
+        t = _operand(value, like.dtype, fallback)
+        if value and value == value and t._data.dtype == np_dtype:
+            # zeros (0.0 == -0.0), NaN and fallbacks are not cached
             if len(_SCALARS) > 4096:
                 _SCALARS.clear()
             _SCALARS[key] = t
         return t
-    return _operand(value, like.dtype)
+    return _operand(value, like.dtype, fallback)
 
 
-def _operand(value, dtype):
+def _operand(value, dtype, fallback):
     if isinstance(value, Tensor):
         return value
     if getattr(type(value), "__tf_tensor__", None) is not None:
         return convert_to_tensor(value)
-    if type(value) is bool and dtype is not _d.bool:
-        return from_array(to_array(value))  # a Python bool stays bool next to numbers
+    if not fallback:
+        return from_array(to_array(value, dtype))
     try:
         return from_array(to_array(value, dtype))
     except (TypeError, ValueError):
@@ -260,8 +329,11 @@ def constant(value, dtype=None, shape=None, name="Const"):
     """
     if isinstance(value, Tensor) and not isinstance(value, EagerTensor):
         return convert_to_tensor(value, dtype)  # symbolic: already a graph value
+    if isinstance(value, EagerTensor) and dtype is not None and value.dtype != dtype:
+        raise TypeError(f"Expected tensor {np.asarray(value)} with dtype "
+                        f"{_d.as_dtype(dtype)!r}, but got dtype {value.dtype!r}.")
     if isinstance(value, EagerTensor) or getattr(type(value), "__tf_tensor__", None):
-        value = np.asarray(value)
+        value = np.asarray(value)  # variables are read, and cast to `dtype`
     if dtype is not None:
         dtype = _d.as_dtype(dtype)
     arr = to_array(value, dtype)

@@ -55,34 +55,28 @@ class DType:
     @property
     def size(self):
         if self._kind in ("s", "r"):
-            return 1
+            return 0
         return np.dtype(self._np).itemsize
 
-    @property
-    def min(self):
-        """Smallest value of the type; raises TypeError for non-numeric types."""
-        if self._kind in ("f", "c"):
-            return _finfo(self).min
+    def _limit(self, which):
+        """`which` ("min" or "max") of a real numeric type; TypeError for the others, as TF."""
+        if self._kind == "f":
+            return getattr(_finfo(self), which)
         if self._kind in ("i", "u"):
-            return int(np.iinfo(self._np).min)
-        if self._kind == "b":
-            return False
-        raise TypeError(f"Cannot find minimum value of {self}.")
+            return int(getattr(np.iinfo(self._np), which))
+        kind = "quantized type" if self._kind == "q" else "type"
+        raise TypeError(f"Cannot find {which}imum value of {self} with {kind} {self}.")
 
-    @property
-    def max(self):
-        """Largest value of the type; raises TypeError for non-numeric types."""
-        if self._kind in ("f", "c"):
-            return _finfo(self).max
-        if self._kind in ("i", "u"):
-            return int(np.iinfo(self._np).max)
-        if self._kind == "b":
-            return True
-        raise TypeError(f"Cannot find maximum value of {self}.")
+    min = property(lambda self: self._limit("min"), doc="Smallest value of the type.")
+    max = property(lambda self: self._limit("max"), doc="Largest value of the type.")
 
     @property
     def limits(self):
-        return self.min, self.max
+        """``(0, top)`` of the intensity range of image data of this type (top 1 for floats)."""
+        top = _INTENSITY_TOP.get(self._name)
+        if top is None:
+            raise ValueError(f"{self} does not have defined limits.")
+        return 0, top
 
     def is_compatible_with(self, other):
         """True when `other` converts to this same dtype."""
@@ -151,6 +145,11 @@ qint32 = DType("qint32", 13, np.dtype([("qint32", "i4")]), "q")
 qint16 = DType("qint16", 15, np.dtype([("qint16", "i2")]), "q")
 quint16 = DType("quint16", 16, np.dtype([("quint16", "u2")]), "q")
 
+# The top of the intensity range of image data, per type name (`DType.limits`).
+_INTENSITY_TOP = {"bool": True, "float32": 1, "float64": 1}
+_INTENSITY_TOP.update((d.name, int(np.iinfo(d.as_numpy_dtype).max)) for d in (
+    int8, int16, int32, int64, uint8, uint16, uint32, uint64))
+
 ALL = (float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, uint16,
        uint32, uint64, bool, complex64, complex128, string, resource, variant, qint8, quint8,
        qint16, quint16, qint32)
@@ -163,7 +162,8 @@ _BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in ALL if d._kind not in ("s", 
 _BY_NUMPY[np.dtype(object)] = string
 _BY_NUMPY[np.dtype("S")] = string
 _BY_NUMPY[np.dtype("U")] = string
-_BY_PYTHON = {builtins.float: float32, builtins.bool: bool, bytes: string, str: string}
+# Python's str and bytes are not accepted (NumPy's str_ and bytes_ are), as in TF.
+_BY_PYTHON = {builtins.float: float32, builtins.bool: bool}
 
 
 def from_numpy(np_dtype):
@@ -194,7 +194,9 @@ def as_dtype(type_value):
             return d
     elif type_value in _BY_PYTHON:
         return _BY_PYTHON[type_value]
-    elif type_value is not builtins.int:  # Python's int has no single width: TF rejects it
+    elif not any(type_value is t for t in (builtins.int, str, bytes, None)):
+        # Python's int has no single width, and np.dtype(None) would be float64: TF rejects them
+        # (by identity: NumPy dtypes compare equal to Python types)
         try:
             np_dtype = np.dtype(type_value)
         except TypeError:

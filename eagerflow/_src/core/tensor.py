@@ -70,12 +70,11 @@ class Reference:
 
 
 def _numpy_text(value, is_repr):
-    """How TensorFlow prints tensor values: NumPy's text, without blank lines between blocks."""
+    """How TensorFlow prints tensor values: NumPy's text, on its own lines when multi-line."""
     if value.ndim == 0:
         text = repr(value.item()) if is_repr else str(value[()])
     else:
         text = repr(value) if is_repr else str(value)
-        text = text.replace("\n\n", "\n")
     if "\n" in text:
         text = "\n" + text
     return text
@@ -84,7 +83,7 @@ def _numpy_text(value, is_repr):
 class EagerTensor(Tensor):
     """A tensor with a concrete value: an array of the backend, on one device."""
 
-    __slots__ = ("_data", "__weakref__")
+    __slots__ = ("_data", "__weakref__", "__dict__")  # users may set attributes, as in TF
 
     @staticmethod
     def _wrap(data):
@@ -146,10 +145,7 @@ class EagerTensor(Tensor):
         return complex(backend.to_host(self._data))
 
     def __index__(self):
-        data = self._data
-        if data.dtype.kind not in "iu" or data.ndim != 0:
-            raise TypeError("only integer scalar tensors can be converted to a scalar index")
-        return int(data)
+        return self.numpy().__index__()  # NumPy's errors, as TF gives them
 
     def __len__(self):
         if self._data.ndim == 0:
@@ -162,9 +158,7 @@ class EagerTensor(Tensor):
         return (self[i] for i in range(self._data.shape[0]))  # recorded like any slice
 
     def __format__(self, format_spec):
-        if self._data.ndim == 0:
-            return format(backend.to_host(self._data)[()], format_spec)
-        return format(str(self), format_spec)
+        return format(self.numpy(), format_spec)  # f"{t}" shows the values only, as in TF
 
     def __reduce__(self):
         from eagerflow._src.core.convert import convert_to_tensor

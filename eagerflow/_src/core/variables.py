@@ -145,7 +145,13 @@ class Variable:
     constraint = property(lambda self: self._constraint)
     synchronization = property(lambda self: self._synchronization)
     aggregation = property(lambda self: self._aggregation)
-    initial_value = property(lambda self: self._initial_value)
+
+    @property
+    def initial_value(self):
+        if context.executing_eagerly():
+            raise RuntimeError("This property is not supported when eager execution is enabled.")
+        return self._initial_value
+
     handle = property(lambda self: self._handle)
     device = property(lambda self: self._device)
     initializer = None

@@ -1474,7 +1474,7 @@ _SHAPE = register("Shape", lambda xp, x, out_type: xp.asarray(x.shape, out_type.
 _SHAPE_N = register("ShapeN", lambda xp, *xs, out_type: tuple(
     xp.asarray(x.shape, out_type.as_numpy_dtype) for x in xs),
     lambda *xs, out_type: [(TensorShape([x.shape.rank]), out_type) for x in xs],
-    multi=True, tied=(), not_differentiable="shape")
+    multi=True, tied="all", not_differentiable="shape")  # one dtype for all inputs, as in TF
 _SIZE = register("Size", lambda xp, x, out_type: xp.asarray(x.size, out_type.as_numpy_dtype),
                  lambda x, out_type: (TensorShape([]), out_type), tied=(),
                  not_differentiable="shape")

@@ -1,4 +1,5 @@
-"""Dtype conversion and identity: `cast`, `saturate_cast`, `identity`.
+"""Dtype conversion and identities: `cast`, `saturate_cast`, `identity`, `stop_gradient`,
+`identity_n`, `ensure_shape`.
 
 >>> cast(constant([1.7, -1.7]), int32)
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
@@ -6,8 +7,10 @@
 import numpy as np
 
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import register, same_shape
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops.wrappers import as_tensor
 
 
@@ -22,6 +25,8 @@ def _cast_kernel(xp, x, DstT):
 
 _CAST = register("Cast", _cast_kernel, lambda x, DstT, **_: (x.shape, DstT), tied=())
 _IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=())
+_STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
+                          not_differentiable="gradients stop here by definition")
 
 
 def cast(x, dtype, name=None):
@@ -35,7 +40,6 @@ def cast(x, dtype, name=None):
     if x.dtype == dtype:
         return x
     if x.dtype == _d.string or dtype == _d.string:
-        from eagerflow._src.core import errors
         raise errors.UnimplementedError(
             None, "Cast", f"Cast {x.dtype.name} to {dtype.name} is not supported [Op:Cast]")
     return dispatch(_CAST, (x,), {"DstT": dtype}, name=name)
@@ -52,6 +56,9 @@ def _bound_in(src, limit, toward):
 def saturate_cast(value, dtype, name=None):
     """Casts `value` to `dtype`, clamping to the target's range first.
 
+    Complex values keep only their real part unless `dtype` is complex too (then
+    both parts are clamped); bool and string values have no range (TypeError).
+
     >>> saturate_cast(constant([300.0, -5.0]), uint8)
     <tf.Tensor: shape=(2,), dtype=uint8, numpy=array([255,   0], dtype=uint8)>
     """
@@ -59,13 +66,20 @@ def saturate_cast(value, dtype, name=None):
     dtype = _d.as_dtype(dtype)
     value = as_tensor(value)
     if value.dtype.is_complex and not dtype.is_complex:
-        value = cast(value, value.dtype.real_dtype)
-    src = value.dtype
-    if src.is_numeric and not src.is_complex and dtype.is_numeric and not dtype.is_complex:
-        if src.min < dtype.min:
-            value = math_ops.maximum(value, _bound_in(src, dtype.min, 0))
-        if src.max > dtype.max:
-            value = math_ops.minimum(value, _bound_in(src, dtype.max, 0))
+        value = math_ops.real(value)
+    src, dst = value.dtype.real_dtype, dtype.real_dtype
+
+    def clamp(part):
+        if src.min < dst.min:
+            part = math_ops.maximum(part, _bound_in(src, dst.min, 0))
+        if src.max > dst.max:
+            part = math_ops.minimum(part, _bound_in(src, dst.max, 0))
+        return part
+
+    if value.dtype.is_complex:
+        value = math_ops.complex(clamp(math_ops.real(value)), clamp(math_ops.imag(value)))
+    else:
+        value = clamp(value)
     return cast(value, dtype, name=name)
 
 
@@ -76,3 +90,51 @@ def identity(input, name=None):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
     """
     return dispatch(_IDENTITY, (as_tensor(input),), name=name)
+
+
+def stop_gradient(input, name=None):
+    """Returns `input` unchanged, as a value gradients do not flow through.
+
+    >>> stop_gradient(constant([1.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
+    """
+    return dispatch(_STOP_GRADIENT, (as_tensor(input),), name=name)
+
+
+def identity_n(input, name=None):
+    """Returns the identity of each tensor of the list `input`.
+
+    >>> identity_n([constant(1), 2.0])
+    [<tf.Tensor: shape=(), dtype=int32, numpy=1>, <tf.Tensor: shape=(), dtype=float32, numpy=2.0>]
+    """
+    return [identity(t) for t in input]
+
+
+def _dims_text(dims):
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def _ensure_shape(xp, x, shape):
+    if not TensorShape(shape).is_compatible_with(x.shape):
+        raise errors.InvalidArgumentError(
+            None, None, f"Shape of tensor input {_dims_text(x.shape)} is not compatible with "
+                        f"expected shape {_dims_text(shape)}.")
+    return x
+
+
+def _ensure_shape_rule(x, shape):
+    return x.shape.merge_with(TensorShape(shape)), x.dtype
+
+
+_ENSURE_SHAPE = register("EnsureShape", _ensure_shape, _ensure_shape_rule, tied=())
+
+
+def ensure_shape(x, shape, name=None):
+    """Returns `x`, checking that its shape is compatible with `shape` (None: any size).
+
+    >>> ensure_shape(constant([1, 2]), [None])
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+    """
+    shape = TensorShape(shape)
+    dims = None if shape.rank is None else tuple(shape.as_list())
+    return dispatch(_ENSURE_SHAPE, (as_tensor(x),), {"shape": dims}, name=name)

@@ -7,6 +7,8 @@ float32. Errors carry the messages TensorFlow gives for the same inputs.
 >>> matmul(constant([[1.0, 2.0]]), constant([[3.0], [4.0]]))
 <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[11.]], dtype=float32)>
 """
+import collections
+
 import ml_dtypes
 import numpy as np
 
@@ -385,6 +387,12 @@ def det(input, name=None):
     return dispatch(_DETERMINANT, (as_tensor(input),), _NO_ATTRS, name)
 
 
+# Results with named fields, printed as TF prints them.
+LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant",
+                                              ["sign", "log_abs_determinant"])
+Qr = collections.namedtuple("Qr", ["q", "r"])
+
+
 def slogdet(input, name=None):
     """Sign and log of the absolute determinant of each square matrix: ``(sign, log_abs_det)``.
 
@@ -392,7 +400,8 @@ def slogdet(input, name=None):
     >>> float(sign), float(logabs)
     (-1.0, 0.0)
     """
-    return dispatch(_LOG_DETERMINANT, (as_tensor(input),), _NO_ATTRS, name)
+    return LogMatrixDeterminant(*dispatch(_LOG_DETERMINANT, (as_tensor(input),), _NO_ATTRS,
+                                          name))
 
 
 def cholesky(input, name=None):
@@ -436,7 +445,7 @@ def qr(input, full_matrices=False, name=None):
     >>> q.shape, r.shape
     (TensorShape([3, 2]), TensorShape([2, 2]))
     """
-    return dispatch(_QR, (as_tensor(input),), {"full_matrices": bool(full_matrices)}, name)
+    return Qr(*dispatch(_QR, (as_tensor(input),), {"full_matrices": bool(full_matrices)}, name))
 
 
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
@@ -863,6 +872,17 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
         return reduce_sum(magnitude, axis, keepdims=keepdims)
     total = reduce_sum(math_ops.pow(magnitude, ord), axis, keepdims=keepdims)
     return math_ops.pow(total, 1.0 / ord, name=name)
+
+
+def normalize(tensor, ord="euclidean", axis=None, name=None):
+    """`tensor` divided by its norm (see `norm`), and that norm with the reduced axes kept.
+
+    >>> normalize(constant([3.0, 4.0]))[0]
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
+    """
+    x = as_tensor(tensor)
+    magnitude = norm(x, ord, axis, keepdims=True)
+    return math_ops.truediv(x, magnitude, name=name), magnitude
 
 
 def _spectral_norm(x, axis, keepdims):

@@ -11,14 +11,15 @@ import numpy as np
 from eagerflow._src.backend import special
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    BOOL_ONLY, FLOAT, FLOAT_COMPLEX, INT, NUMBER, REAL, SIGNED_NUMBER, register, same_shape)
+    BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
+    register, same_shape)
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import (
-    as_tensor, binary, binary_operands, name_functions, unary)
-
-_ANY_NUMBER_OR_STRING = NUMBER + (_d.string,)
+    as_tensor, binary, binary_operands, hinted_operands, name_functions, unary)
 
 
 def _int_division(fn, zero_message="Integer division by zero"):
@@ -33,6 +34,14 @@ def _int_division(fn, zero_message="Integer division by zero"):
 def _div_no_nan(xp, x, y):
     safe = xp.where(y == 0, xp.ones((), y.dtype), y)
     return xp.where(y == 0, xp.zeros((), x.dtype), x / safe).astype(x.dtype, copy=False)
+
+
+def _floor_mod(xp, x, y):
+    if x.dtype.kind in "iu":
+        return xp.mod(x, y)
+    # the remainder of truncated division, moved into y's sign (exact zeros keep x's sign)
+    r = xp.fmod(x, y)
+    return xp.where((r != 0) & ((r < 0) != (y < 0)), r + y, r)
 
 
 def _mul_no_nan(xp, x, y):
@@ -74,25 +83,40 @@ def _pow(xp, x, y):
     return xp.power(x, y)
 
 
-_ADD = register("AddV2", "add", rules.binary, tied=(0, 1), dtypes=_ANY_NUMBER_OR_STRING)
+_ADD = register("AddV2", "add", rules.binary, tied=(0, 1), dtypes=NUMBER)
+# Strings concatenate with their own op; asarray keeps 0-d results arrays, not bytes.
+_ADD_STRINGS = register("Add", lambda xp, x, y: xp.asarray(xp.add(x, y), dtype=object),
+                        rules.binary, tied=(0, 1), dtypes=(_d.string,),
+                        not_differentiable="strings")
 _SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER)
 _MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER)
 _REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
 _FLOOR_DIV = register("FloorDiv", _int_division(lambda xp, x, y: xp.floor_divide(x, y)),
                       rules.binary, tied=(0, 1), dtypes=REAL)
-_FLOOR_MOD = register("FloorMod", _int_division(lambda xp, x, y: xp.mod(x, y)),
+_FLOOR_MOD = register("FloorMod", _int_division(_floor_mod),
                       rules.binary, tied=(0, 1), dtypes=REAL)
 _TRUNCATE_DIV = register("TruncateDiv", _int_division(
     lambda xp, x, y: xp.trunc(x / y).astype(x.dtype) if x.dtype.kind in "fc"
     else (xp.abs(x) // xp.abs(y)) * (xp.sign(x) * xp.sign(y))), rules.binary, tied=(0, 1),
     dtypes=REAL)
-_POW = register("Pow", _pow, rules.binary, tied=(0, 1), dtypes=NUMBER)
+_POW = register("Pow", _pow, rules.binary, tied=(0, 1),
+                dtypes=FLOAT + SIGNED_INT + (_d.complex64, _d.complex128))
 _MAXIMUM = register("Maximum", "maximum", rules.binary, tied=(0, 1), dtypes=REAL)
 _MINIMUM = register("Minimum", "minimum", rules.binary, tied=(0, 1), dtypes=REAL)
 _SQUARED_DIFFERENCE = register("SquaredDifference", _squared_difference, rules.binary,
-                               tied=(0, 1), dtypes=NUMBER)
+                               tied=(0, 1), dtypes=FLOAT + (_d.int32, _d.int64) + COMPLEX)
 _DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
 _MUL_NO_NAN = register("MulNoNan", _mul_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+_TRUNCATE_MOD = register("TruncateMod", _int_division(lambda xp, x, y: xp.fmod(x, y)),
+                         rules.binary, tied=(0, 1), dtypes=REAL)
+_XLOGY = register("Xlogy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
+                                                     x * xp.log(y)),
+                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+_XLOG1PY = register("Xlog1py", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
+                                                         x * xp.log1p(y)),
+                    rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+_XDIVY = register("Xdivy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype), x / y),
+                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
 _ATAN2 = register("Atan2", _float_kernel(lambda xp, y, x: xp.arctan2(y, x.astype(y.dtype))),
                   rules.binary, tied=(0, 1), dtypes=FLOAT)
 
@@ -115,11 +139,24 @@ _LOGICAL_OR = register("LogicalOr", "logical_or", rules.binary, tied=(0, 1), dty
 _LOGICAL_NOT = register("LogicalNot", "logical_not", same_shape, dtypes=BOOL_ONLY,
                         not_differentiable="boolean")
 
-add = binary(_ADD, """Returns x + y element-wise (strings concatenate).
+_add_numbers = binary(_ADD, fallback=True)
+_OBJECT = np.dtype(object)
+
+
+def add(x, y, name=None):
+    """Returns x + y element-wise (strings concatenate).
+
+    `y` takes x's dtype where it can; otherwise the op reports the mismatch.
 
     >>> add(constant([1.0, 2.0]), 1.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
-    """)
+    """
+    if type(x) is EagerTensor and x._data.dtype is not _OBJECT:  # the hot case
+        return _add_numbers(x, y, name)
+    x, y = hinted_operands(x, y)
+    return dispatch(_ADD_STRINGS if x.dtype is _d.string else _ADD, (x, y), name=name)
+
+
 subtract = binary(_SUB, "Returns x - y element-wise, with broadcasting.")
 multiply = binary(_MUL, """Returns x * y element-wise, with broadcasting.
 
@@ -139,11 +176,16 @@ pow = binary(_POW, """Returns x ** y element-wise.
 maximum = binary(_MAXIMUM, "Returns max(x, y) element-wise, with broadcasting.")
 minimum = binary(_MINIMUM, "Returns min(x, y) element-wise, with broadcasting.")
 squared_difference = binary(_SQUARED_DIFFERENCE, "Returns (x - y)(x - y) element-wise.")
-divide_no_nan = binary(_DIV_NO_NAN, """Returns x / y, or 0 where y is 0.
+truncatemod = binary(_TRUNCATE_MOD, """Returns the remainder of x / y rounded toward zero.
 
-    >>> divide_no_nan(constant([3.0, 1.0]), constant([2.0, 0.0]))
-    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 0. ], dtype=float32)>
+    The result has the sign of x (C's fmod).
+
+    >>> truncatemod(constant([7, -7]), 3)
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
     """)
+xlogy = binary(_XLOGY, "Returns x * log(y), or 0 where x is 0.")
+xlog1py = binary(_XLOG1PY, "Returns x * log1p(y), or 0 where x is 0.")
+xdivy = binary(_XDIVY, "Returns x / y, or 0 where x is 0.")
 multiply_no_nan = binary(_MUL_NO_NAN, "Returns x * y, or 0 where y is 0 (even if x is NaN).")
 _atan2 = binary(_ATAN2)
 
@@ -177,13 +219,27 @@ def logical_xor(x, y, name="LogicalXor"):
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
 
 
-def _truediv_dtype(dtype):
-    """TF's truediv casts integers to floats: small ints to float32, others to float64."""
-    if dtype in (_d.int8, _d.int16, _d.uint8, _d.uint16):
-        return _d.float32
-    if dtype in (_d.int32, _d.int64, _d.uint32, _d.uint64):
-        return _d.float64
-    return None
+_DIVISIBLE = (_d.uint8, _d.int8, _d.uint16, _d.int16, _d.uint32, _d.int32, _d.uint64, _d.int64,
+              _d.bfloat16, _d.float16, _d.float32, _d.float64, _d.complex64, _d.complex128)
+
+
+def _division_operands(x, y, fn_name, convert):
+    """Operands of `truediv`/`divide_no_nan`, converted by `convert`: one dtype, integers cast
+    to floats as TF does (small integers to float32, others to float64).
+    """
+    x, y = convert(x, y)
+    if x.dtype not in _DIVISIBLE:
+        expected = ", ".join(map(repr, _DIVISIBLE))
+        raise TypeError(f"Invalid dtype {x.dtype!r} in {fn_name}. Expected one of "
+                        f"{{{expected}}}.")
+    if y.dtype != x.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != "
+                        f"{y.dtype!r}.")
+    if x.dtype.is_integer:
+        from eagerflow._src.ops.cast_ops import cast
+        target = _d.float32 if x.dtype.size <= 2 else _d.float64
+        x, y = cast(x, target), cast(y, target)
+    return x, y
 
 
 def truediv(x, y, name=None):
@@ -192,24 +248,31 @@ def truediv(x, y, name=None):
     >>> truediv(constant([1, 2]), 2)
     <tf.Tensor: shape=(2,), dtype=float64, numpy=array([0.5, 1. ])>
     """
-    x, y = binary_operands(x, y)
-    target = _truediv_dtype(x.dtype)
-    if target is not None:
-        if y.dtype != x.dtype:
-            raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != "
-                            f"{y.dtype!r}.")
-        from eagerflow._src.ops.cast_ops import cast
-        x, y = cast(x, target), cast(y, target)
+    x, y = _division_operands(x, y, "__truediv__", hinted_operands)
     return dispatch(_REAL_DIV, (x, y), name=name)
 
 
 def divide(x, y, name=None):
     """Computes Python-style division of x by y (`x / y`).
 
+    A non-tensor `x` takes the dtype of tensor `y`.
+
     >>> divide(constant([4.0]), 2.0)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.], dtype=float32)>
     """
+    if not is_tensor_like(x) and is_tensor_like(y):
+        x = convert_to_tensor(x, as_tensor(y).dtype)
     return truediv(x, y, name)
+
+
+def divide_no_nan(x, y, name=None):
+    """Returns x / y, or 0 where y is 0; integers are cast to floats as in `truediv`.
+
+    >>> divide_no_nan(constant([3.0, 1.0]), constant([2.0, 0.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 0. ], dtype=float32)>
+    """
+    x, y = _division_operands(x, y, "tf.math.divide_no_nan", binary_operands)
+    return dispatch(_DIV_NO_NAN, (x, y), name=name)
 
 
 _ABS = register("Abs", "absolute", same_shape, dtypes=REAL)
@@ -225,6 +288,87 @@ def abs(x, name=None):
     """
     x = as_tensor(x)
     return dispatch(_COMPLEX_ABS if x.dtype.is_complex else _ABS, (x,), name=name)
+
+
+# -- complex numbers --------------------------------------------------------------------------
+
+_REAL = register("Real", "real", rules.unary_real, dtypes=COMPLEX)
+_IMAG = register("Imag", "imag", rules.unary_real, dtypes=COMPLEX)
+_CONJ = register("Conj", "conj", same_shape, dtypes=COMPLEX)
+_ANGLE = register("Angle", "angle", rules.unary_real, dtypes=COMPLEX)
+_COMPLEX = register(
+    "Complex", lambda xp, re, im: xp.asarray(re + 1j * im).astype(
+        xp.complex64 if re.dtype == xp.float32 else xp.complex128),
+    lambda re, im, **_: (rules.broadcast_shapes(re.shape, im.shape),
+                         _d.complex64 if re.dtype == _d.float32 else _d.complex128),
+    tied=(0, 1), dtypes=(_d.float32, _d.float64))
+
+
+def _numeric(x, message):
+    x = as_tensor(x)
+    if not x.dtype.is_numeric:
+        raise TypeError(message.format(x.dtype))
+    return x
+
+
+def complex(real, imag, name=None):
+    """The complex tensor ``real + imag * 1j`` (float32 parts give complex64, float64 complex128).
+
+    >>> complex(constant([1.0]), constant([2.0]))
+    <tf.Tensor: shape=(1,), dtype=complex64, numpy=array([1.+2.j], dtype=complex64)>
+    """
+    real, imag = as_tensor(real), as_tensor(imag)
+    if real.dtype != imag.dtype or real.dtype not in (_d.float32, _d.float64):
+        raise TypeError(f"The `real` and `imag` components have incorrect types: "
+                        f"{real.dtype.name} {imag.dtype.name}. They must be consistent, and one "
+                        f"of [tf.float32, tf.float64]")
+    return dispatch(_COMPLEX, (real, imag), name=name)
+
+
+def real(input, name=None):
+    """The real part of each element (a real tensor is returned as is).
+
+    >>> real(constant([1 + 2j]))
+    <tf.Tensor: shape=(1,), dtype=float64, numpy=array([1.])>
+    """
+    x = _numeric(input, "input must be a numeric tensor, but got tensor with dtype {}")
+    return dispatch(_REAL, (x,), name=name) if x.dtype.is_complex else x
+
+
+def imag(input, name=None):
+    """The imaginary part of each element (zeros for a real tensor).
+
+    >>> imag(constant([1 + 2j]))
+    <tf.Tensor: shape=(1,), dtype=float64, numpy=array([2.])>
+    """
+    x = as_tensor(input)
+    if x.dtype.is_complex:
+        return dispatch(_IMAG, (x,), name=name)
+    from eagerflow._src.ops.array_ops import zeros_like
+    return zeros_like(x)
+
+
+def conj(x, name=None):
+    """The complex conjugate of each element (a real tensor is returned as is).
+
+    >>> conj(constant([1 + 2j]))
+    <tf.Tensor: shape=(1,), dtype=complex128, numpy=array([1.-2.j])>
+    """
+    x = _numeric(x, "Expected numeric or variant tensor, got dtype {!r}.")
+    return dispatch(_CONJ, (x,), name=name) if x.dtype.is_complex else x
+
+
+def angle(input, name=None):
+    """The argument of each element: atan2(imag, real); pi for negative reals, else 0.
+
+    >>> angle(constant([-1.0, 2.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([3.1415927, 0.       ], dtype=float32)>
+    """
+    x = as_tensor(input)
+    if x.dtype.is_complex:
+        return dispatch(_ANGLE, (x,), name=name)
+    from eagerflow._src.ops.array_ops import where, zeros_like
+    return where(less(x, 0), convert_to_tensor(np.pi, x.dtype), zeros_like(x))
 
 
 def _sign(xp, x):
@@ -311,5 +455,130 @@ is_inf = unary(_reg_unary("IsInf", "isinf", FLOAT, shape=rules.unary_to(_d.bool)
                           not_differentiable="boolean output"), "True where x is +-inf.")
 is_finite = unary(_reg_unary("IsFinite", "isfinite", FLOAT, shape=rules.unary_to(_d.bool),
                              not_differentiable="boolean output"), "True where x is finite.")
+
+def log_sigmoid(x, name=None):
+    """Computes log(sigmoid(x)) = -softplus(-x), stable for large |x|.
+
+    >>> log_sigmoid(constant([0.0, -100.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([  -0.6931472, -100.       ], dtype=float32)>
+    """
+    return negative(softplus(negative(x)), name=name)
+
+
+def reciprocal_no_nan(x, name=None):
+    """Computes 1 / x, or 0 where x is 0 (floating and complex tensors).
+
+    >>> reciprocal_no_nan(constant([2.0, 0.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0. ], dtype=float32)>
+    """
+    x = as_tensor(x)
+    return dispatch(_DIV_NO_NAN, (convert_to_tensor(1, x.dtype), x), name=name)
+
+
+def scalar_mul(scalar, x, name=None):
+    """Multiplies `x` by `scalar`, a 0-D value converted to x's dtype.
+
+    >>> scalar_mul(2, constant([1.0, 2.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 4.], dtype=float32)>
+    """
+    x = as_tensor(x)
+    scalar = convert_to_tensor(scalar, x.dtype)
+    if scalar.shape.rank != 0:
+        raise ValueError(f"The input scalar must be a 0-D value. Received shape {scalar.shape}.")
+    return multiply(scalar, x, name=name)
+
+
+def zero_fraction(value, name=None):
+    """The fraction of elements of `value` that are zero, as float32 (NaN when empty).
+
+    >>> zero_fraction(constant([0, 1, 0, 3]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
+    """
+    from eagerflow._src.ops.cast_ops import cast
+    from eagerflow._src.ops.reduction_ops import reduce_mean
+    value = as_tensor(value)
+    return reduce_mean(cast(equal(value, convert_to_tensor(0, value.dtype)), _d.float32),
+                       name=name)
+
+
+def _consecutive(x, compare):
+    """True when `compare` holds for every pair of consecutive elements of flattened `x`."""
+    from eagerflow._src.ops.array_ops import reshape
+    from eagerflow._src.ops.reduction_ops import reduce_all
+    flat = reshape(as_tensor(x), [-1])
+    return reduce_all(compare(flat[:-1], flat[1:]))
+
+
+def is_non_decreasing(x, name=None):
+    """True when each element of flattened `x` is <= the next (True for < 2 elements).
+
+    >>> is_non_decreasing([1, 1, 2])
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
+    return _consecutive(x, less_equal)
+
+
+def is_strictly_increasing(x, name=None):
+    """True when each element of flattened `x` is < the next (True for < 2 elements).
+
+    >>> is_strictly_increasing([1, 1, 2])
+    <tf.Tensor: shape=(), dtype=bool, numpy=False>
+    """
+    return _consecutive(x, less)
+
+
+def polyval(coeffs, x, name=None):
+    """Evaluates the polynomial with `coeffs` (highest power first) at `x`, by Horner's rule.
+
+    >>> polyval([1.0, 2.0, 3.0], 2.0)
+    <tf.Tensor: shape=(), dtype=float32, numpy=11.0>
+    """
+    x = as_tensor(x)
+    if not coeffs:
+        from eagerflow._src.ops.array_ops import zeros_like
+        return zeros_like(x, name=name)
+    result = as_tensor(coeffs[0])
+    for c in coeffs[1:]:
+        result = add(c, multiply(result, x))
+    return result
+
+
+def _invert_permutation(xp, x):
+    n = x.shape[0]
+    bad = (x < 0) | (x >= n)
+    if xp.any(bad):
+        i = int(xp.argmax(bad))
+        raise errors.InvalidArgumentError(None, None, f"{int(x[i])} is not between 0 and {n}")
+    out = xp.full(n, -1, x.dtype)
+    out[x] = xp.arange(n, dtype=x.dtype)
+    if xp.any(out < 0):  # some value was written twice, so another never was
+        counts = xp.bincount(x, minlength=n)
+        raise errors.InvalidArgumentError(
+            None, None, f"{int(xp.argmax(counts > 1))} is duplicated in the input.")
+    return out
+
+
+def _invert_permutation_rule(x, **_):
+    if x.shape.rank is not None and x.shape.rank != 1:
+        raise errors.InvalidArgumentError(None, "InvertPermutation",
+                                          f"x must be a vector, got shape {x.shape}")
+    return x.shape, x.dtype
+
+
+_INVERT_PERMUTATION = register("InvertPermutation", _invert_permutation,
+                               _invert_permutation_rule, dtypes=(_d.int32, _d.int64),
+                               not_differentiable="integer permutation")
+
+
+def invert_permutation(x, name=None):
+    """The inverse of permutation `x` (a vector holding 0..n-1 once each): y[x[i]] = i.
+
+    >>> invert_permutation([3, 4, 0, 2, 1])
+    <tf.Tensor: shape=(5,), dtype=int32, numpy=array([2, 4, 3, 0, 1], dtype=int32)>
+    """
+    x = as_tensor(x)
+    _invert_permutation_rule(x)
+    return dispatch(_INVERT_PERMUTATION, (x,), name=name)
+
 
 name_functions(globals())

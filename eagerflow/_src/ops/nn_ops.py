@@ -176,9 +176,9 @@ def gelu(features, approximate=False, name=None):
     if approximate:
         inner = math_ops.multiply(0.7978845608028654,
                                   math_ops.add(x, math_ops.multiply(0.044715, math_ops.pow(x, 3))))
-        cdf = math_ops.add(1.0, math_ops.tanh(inner))
+        cdf = math_ops.add(math_ops.tanh(inner), 1.0)
     else:
-        cdf = math_ops.add(1.0, math_ops.erf(math_ops.realdiv(x, 1.4142135623730951)))
+        cdf = math_ops.add(math_ops.erf(math_ops.realdiv(x, 1.4142135623730951)), 1.0)
     return math_ops.multiply(math_ops.multiply(0.5, x), cdf)
 
 
@@ -257,6 +257,102 @@ def log_softmax(logits, axis=None, name=None):
     return dispatch(_LOG_SOFTMAX, (x,), {"axis": _axis(axis, x.shape.rank)}, name=name)
 
 
+def crelu(features, axis=-1, name=None):
+    """Concatenates relu(features) and relu(-features) along `axis`.
+
+    >>> crelu(constant([1.0, -2.0]))
+    <tf.Tensor: shape=(4,), dtype=float32, numpy=array([1., 0., 0., 2.], dtype=float32)>
+    """
+    from eagerflow._src.ops.array_ops import concat
+    x = as_tensor(features)
+    return concat([relu(x), relu(math_ops.negative(x))], axis, name=name)
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """Negative log-likelihood of `targets` under Poisson rates exp(`log_input`).
+
+    With `compute_full_loss`, Stirling's approximation of log(targets!) is added
+    where targets > 1.
+
+    >>> log_poisson_loss(constant([1.0]), constant([0.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
+    """
+    from eagerflow._src.ops.array_ops import where, zeros_like
+    log_input = as_tensor(log_input)
+    targets = as_tensor(targets, log_input.dtype)
+    loss = math_ops.subtract(math_ops.exp(log_input), math_ops.multiply(log_input, targets))
+    if not compute_full_loss:
+        return loss
+    stirling = math_ops.add(
+        math_ops.subtract(math_ops.multiply(targets, math_ops.log(targets)), targets),
+        math_ops.multiply(0.5, math_ops.log(math_ops.multiply(2 * np.pi, targets))))
+    return math_ops.add(loss, where(math_ops.greater(targets, 1.0), stirling,
+                                    zeros_like(targets)), name=name)
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """Sigmoid cross entropy with the positive term weighted by `pos_weight`.
+
+    >>> weighted_cross_entropy_with_logits(constant([1.0]), constant([0.0]), 2.0)
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.3862944], dtype=float32)>
+    """
+    logits = as_tensor(logits)
+    labels = as_tensor(labels, logits.dtype)
+    log_weight = math_ops.add(math_ops.multiply(math_ops.subtract(pos_weight, 1.0), labels), 1.0)
+    # log(1 + exp(-|x|)) + max(-x, 0) is log(1 + exp(-x)) without overflow
+    softplus_neg = math_ops.add(math_ops.log1p(math_ops.exp(math_ops.negative(
+        math_ops.abs(logits)))), relu(math_ops.negative(logits)))
+    return math_ops.add(math_ops.multiply(math_ops.subtract(1.0, labels), logits),
+                        math_ops.multiply(log_weight, softplus_neg), name=name)
+
+
+def _block_dims(x, block_size, data_format, op_name):
+    """(batch, height, width, depth) of NHWC `x`, checked for `block_size`."""
+    if data_format != "NHWC":
+        raise ValueError(f"{op_name} supports only data_format='NHWC', got {data_format!r}")
+    if block_size < 2:
+        raise _invalid(f"Value for attr 'block_size' of {block_size} must be at least min "
+                       f"value 2")
+    if x.shape.rank != 4:
+        raise _invalid(f"input rank should be: 4 instead of: {x.shape.rank}")
+    return x.shape.as_list()
+
+
+def space_to_depth(input, block_size, data_format="NHWC", name=None):
+    """Moves each block_size x block_size spatial block of NHWC `input` into the depth.
+
+    >>> space_to_depth(constant([[[[0], [1]], [[2], [3]]]]), 2)
+    <tf.Tensor: shape=(1, 1, 1, 4), dtype=int32, numpy=array([[[[0, 1, 2, 3]]]], dtype=int32)>
+    """
+    from eagerflow._src.ops.array_ops import reshape, transpose
+    x = as_tensor(input)
+    b, h, w, c = _block_dims(x, block_size, data_format, "space_to_depth")
+    if h % block_size or w % block_size:
+        raise _invalid(f"Image width {w} and height {h} should be divisible by block_size: "
+                       f"{block_size}")
+    blocks = reshape(x, [b, h // block_size, block_size, w // block_size, block_size, c])
+    return reshape(transpose(blocks, [0, 1, 3, 2, 4, 5]),
+                   [b, h // block_size, w // block_size, block_size * block_size * c], name=name)
+
+
+def depth_to_space(input, block_size, data_format="NHWC", name=None):
+    """Moves depth of NHWC `input` into block_size x block_size spatial blocks.
+
+    >>> depth_to_space(constant([[[[0, 1, 2, 3]]]]), 2).shape
+    TensorShape([1, 2, 2, 1])
+    """
+    from eagerflow._src.ops.array_ops import reshape, transpose
+    x = as_tensor(input)
+    b, h, w, c = _block_dims(x, block_size, data_format, "depth_to_space")
+    if c % (block_size * block_size):
+        raise _invalid(f"Input depth dimension {c} should be divisible by: "
+                       f"{block_size * block_size}")
+    depth = c // (block_size * block_size)
+    blocks = reshape(x, [b, h, w, block_size, block_size, depth])
+    return reshape(transpose(blocks, [0, 1, 3, 2, 4, 5]),
+                   [b, h * block_size, w * block_size, depth], name=name)
+
+
 # ----------------------------------------------------------------------------- bias_add
 
 def _bias_axis(x_dims, bias_dims, data_format):
@@ -325,8 +421,8 @@ def _softmax_xent(xp, features, labels, axis):
                        f"{shape_text(features.shape)} labels_size="
                        f"{shape_text(labels.shape)}") from None
     shifted, log_norm = _shifted(xp, features, axis)
-    log_probs = shifted - log_norm
-    return -(labels * log_probs).sum(axis), xp.exp(log_probs) - labels
+    neg_log_probs = log_norm - shifted  # not -(log probs): a perfect fit costs +0, not -0
+    return (labels * neg_log_probs).sum(axis), xp.exp(-neg_log_probs) - labels
 
 
 def _softmax_xent_rule(features, labels, axis):
@@ -354,10 +450,10 @@ def _sparse_softmax_xent(xp, features, labels):
                        f"{shape_text(features.shape)}")
     _check_labels(labels, classes)
     shifted, log_norm = _shifted(xp, features, -1)
-    log_probs = shifted - log_norm
-    picked = xp.take_along_axis(log_probs, labels[..., None].astype(xp.intp), -1)[..., 0]
+    neg_log_probs = log_norm - shifted  # not -(log probs): a perfect fit costs +0, not -0
+    picked = xp.take_along_axis(neg_log_probs, labels[..., None].astype(xp.intp), -1)[..., 0]
     one_hot = (xp.arange(classes) == labels[..., None]).astype(features.dtype)
-    return -picked, xp.exp(log_probs) - one_hot
+    return picked, xp.exp(-neg_log_probs) - one_hot
 
 
 def _sparse_softmax_xent_rule(features, labels):
@@ -458,6 +554,48 @@ def l2_loss(t, name=None):
     return dispatch(_L2_LOSS, (as_tensor(t),), name=name)
 
 
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """Sum of the (weighted) per-example losses over the global batch size.
+
+    The batch size defaults to the number of examples (one replica); a zero
+    batch size gives 0. Integer losses are averaged as float64.
+
+    >>> compute_average_loss(constant([1.0, 2.0, 3.0]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=2.0>
+    """
+    loss = as_tensor(per_example_loss)
+    if loss.shape.rank == 0:
+        raise ValueError(f"Invalid value passed for `per_example_loss`. Expected a tensor with "
+                         f"at least rank 1. Received per_example_loss={loss.numpy()} with rank 0")
+    if sample_weight is not None:
+        loss = math_ops.multiply(loss, sample_weight)
+    from eagerflow._src.ops.array_ops import shape
+    from eagerflow._src.ops.reduction_ops import reduce_sum
+    if global_batch_size is None:
+        global_batch_size = shape(loss)[0]
+    else:
+        size = as_tensor(global_batch_size)
+        if not size.dtype.is_integer:
+            raise TypeError(f"global_batch_size must be an integer. Found: tensor of dtype "
+                            f"{size.dtype}")
+        if size.numpy() < 0:
+            raise _invalid("global_batch_size must be non-negative.")
+    total = reduce_sum(loss)
+    return math_ops.divide_no_nan(total, cast(global_batch_size, total.dtype))
+
+
+def scale_regularization_loss(regularization_loss):
+    """Sums a list of regularization losses, scaled for one replica.
+
+    >>> scale_regularization_loss([constant(2.0), constant(1.0)])
+    <tf.Tensor: shape=(), dtype=float32, numpy=3.0>
+    """
+    if isinstance(regularization_loss, (list, tuple)):
+        from eagerflow._src.ops.reduction_ops import add_n
+        regularization_loss = add_n(regularization_loss)
+    return math_ops.truediv(regularization_loss, 1)
+
+
 # ----------------------------------------------------------------------------- in_top_k
 
 def _in_top_k(xp, predictions, targets, k):
@@ -523,6 +661,65 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     if not keepdims and axes:
         mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
+
+
+def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
+    """Mean and variance of `x` over `axes`, each element counted `frequency_weights` times.
+
+    >>> mean, variance = weighted_moments(constant([1.0, 2.0]), [0], constant([3.0, 1.0]))
+    >>> float(mean), float(variance)
+    (1.25, 0.1875)
+    """
+    from eagerflow._src.ops.array_ops import squeeze, zeros_like
+    from eagerflow._src.ops.reduction_ops import reduce_sum
+    x = as_tensor(x)
+    axes = static_ints(axes)
+    axes = [axes] if isinstance(axes, int) else axes
+    y = cast(x, _d.float32) if x.dtype == _d.float16 else x
+    weights = cast(as_tensor(frequency_weights), y.dtype)
+    weights = math_ops.add(weights, zeros_like(y))  # broadcast to x's shape
+    inverse_total = math_ops.reciprocal(reduce_sum(weights, axes, keepdims=True))
+    mean = math_ops.multiply(reduce_sum(math_ops.multiply(weights, y), axes, keepdims=True),
+                             inverse_total)
+    spread = reduce_sum(math_ops.multiply(weights, math_ops.squared_difference(y, mean)), axes,
+                        keepdims=True)
+    variance = math_ops.multiply(spread, inverse_total)
+    if not keepdims and axes:
+        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+    return cast(mean, x.dtype), cast(variance, x.dtype)
+
+
+def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
+    """(count, sum, sum of squares, shift) of `x` over `axes`, the sums taken of x - shift.
+
+    >>> [float(v) for v in sufficient_statistics(constant([1.0, 3.0]), [0])[:3]]
+    [2.0, 4.0, 10.0]
+    """
+    from eagerflow._src.ops.reduction_ops import reduce_sum
+    x = as_tensor(x)
+    axes = static_ints(axes)
+    axes = [axes] if isinstance(axes, int) else axes
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    counts = cast(count, x.dtype)
+    if shift is not None:
+        shift = cast(as_tensor(shift), x.dtype)
+        x = math_ops.subtract(x, shift)
+    return (counts, reduce_sum(x, axes, keepdims=keepdims),
+            reduce_sum(math_ops.square(x), axes, keepdims=keepdims), shift)
+
+
+def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
+    """Mean and variance from sufficient statistics (see `sufficient_statistics`).
+
+    >>> [float(v) for v in normalize_moments(constant(2.0), constant(4.0), constant(10.0), None)]
+    [2.0, 1.0]
+    """
+    inverse_count = math_ops.reciprocal(as_tensor(counts))
+    shifted_mean = math_ops.multiply(mean_ss, inverse_count)
+    mean = shifted_mean if shift is None else math_ops.add(shifted_mean, shift)
+    variance = math_ops.subtract(math_ops.multiply(variance_ss, inverse_count),
+                                 math_ops.square(shifted_mean))
+    return mean, variance
 
 
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):

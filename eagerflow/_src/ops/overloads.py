@@ -7,11 +7,14 @@ registered ops as the public functions.
 >>> constant([1, 2]) * 2 + 1
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 5], dtype=int32)>
 """
+import numpy as np
+
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor, is_tensor_like
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.ops import bitwise_ops, linalg_ops, math_ops, slicing
+from eagerflow._src.ops import (
+    bitwise_ops, cast_ops, linalg_ops, math_ops, slicing, variable_ops)
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands, reflected
 
@@ -22,6 +25,19 @@ def _bool_or_bitwise(logical, bitwise):
         x, y = binary_operands(x, y)
         return (logical if x.dtype == _d.bool else bitwise)(x, y)
     return fn
+
+
+_BOOL = np.dtype(bool)
+
+
+def _multiply(x, y):
+    """`*`: bool tensors multiply as int32 (any other operand too), giving bools back."""
+    if type(x) is EagerTensor and x._data.dtype is not _BOOL:  # the hot case
+        return math_ops.multiply(x, y)
+    if x.dtype is _d.bool:
+        x, y = (cast_ops.cast(as_tensor(v), _d.int32) for v in (x, y))
+        return cast_ops.cast(math_ops.multiply(x, y), _d.bool)
+    return math_ops.multiply(x, y)
 
 
 def _invert(x):
@@ -54,7 +70,7 @@ _or = _bool_or_bitwise(math_ops.logical_or, bitwise_ops.bitwise_or)
 _xor = _bool_or_bitwise(math_ops.logical_xor, bitwise_ops.bitwise_xor)
 
 _BINARY = {
-    "add": math_ops.add, "sub": math_ops.subtract, "mul": math_ops.multiply,
+    "add": math_ops.add, "sub": math_ops.subtract, "mul": _multiply,
     "truediv": math_ops.truediv, "floordiv": math_ops.floordiv, "mod": math_ops.floormod,
     "pow": math_ops.pow, "matmul": linalg_ops.matmul, "and": _and, "or": _or, "xor": _xor,
 }
@@ -72,4 +88,5 @@ for _name, _fn in _BINARY.items():
 for _cls in (Tensor, Variable):  # both keep their own __hash__, which raises (as TF2)
     for _name, _fn in _METHODS.items():
         setattr(_cls, _name, _fn)
+Variable.__getitem__ = variable_ops.getitem  # a variable's slices can be assigned to
 Tensor.OVERLOADABLE_OPERATORS = frozenset(_METHODS)

@@ -844,17 +844,19 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     return math_ops.truediv(total, math_ops.sqrt(counts), name)
 
 
-# --- Cumsum, Cumprod -----------------------------------------------------------------------------
+# --- Cumsum, Cumprod, CumulativeLogsumexp ------------------------------------------------------
 
-def _scan(fn_name, identity):
-    """Cumsum/Cumprod along `axis`; `exclusive` shifts in the identity, `reverse` runs back."""
+def _scan(accumulate, identity):
+    """A scan along `axis` by ``accumulate(xp, x, axis)``; `exclusive` shifts in the
+    identity, `reverse` runs from the end.
+    """
     def kernel(xp, x, axis, exclusive, reverse):
         if not -x.ndim <= axis < x.ndim:
             raise _invalid(f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), "
                            f"but got {axis}")
         if reverse:
             x = xp.flip(x, axis)
-        out = getattr(xp, fn_name)(x, axis=axis, dtype=x.dtype)
+        out = accumulate(xp, x, axis)
         if exclusive and x.shape[axis]:
             out = xp.roll(out, 1, axis)
             first = [slice(None)] * x.ndim
@@ -864,8 +866,13 @@ def _scan(fn_name, identity):
     return kernel
 
 
-_CUMSUM = register("Cumsum", _scan("cumsum", 0), same_shape, dtypes=NUMBER)
-_CUMPROD = register("Cumprod", _scan("cumprod", 1), same_shape, dtypes=NUMBER)
+_CUMSUM = register("Cumsum", _scan(lambda xp, x, axis: xp.cumsum(x, axis, x.dtype), 0),
+                   same_shape, dtypes=NUMBER)
+_CUMPROD = register("Cumprod", _scan(lambda xp, x, axis: xp.cumprod(x, axis, x.dtype), 1),
+                    same_shape, dtypes=NUMBER)
+_CUMULATIVE_LOGSUMEXP = register(
+    "CumulativeLogsumexp", _scan(lambda xp, x, axis: xp.logaddexp.accumulate(x, axis), -np.inf),
+    same_shape, dtypes=(_d.float16, _d.float32, _d.float64))
 
 
 def _scanner(op, doc):
@@ -888,6 +895,12 @@ cumprod = _scanner(_CUMPROD, """Computes the cumulative product of `x` along `ax
 
     >>> cumprod(constant([1, 2, 3]), exclusive=True)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 1, 2], dtype=int32)>
+    """)
+cumulative_logsumexp = _scanner(_CUMULATIVE_LOGSUMEXP, """Computes log(cumsum(exp(x))) along
+    `axis`, without overflow.
+
+    >>> cumulative_logsumexp(constant([0.0, 0.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.       , 0.6931472], dtype=float32)>
     """)
 
 

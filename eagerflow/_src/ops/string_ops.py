@@ -237,6 +237,55 @@ def strip(input, name=None):
     return dispatch(_STRING_STRIP, (_strings(input),), name=name)
 
 
+# --- StringSplitV2 ------------------------------------------------------------------------------
+
+def _string_split(xp, x, sep, maxsplit):
+    """Splits each string of vector `x`; the pieces as a sparse matrix (indices, values, shape).
+
+    An empty `sep` splits on runs of whitespace, ignoring leading and trailing ones.
+    """
+    if x.ndim != 1:
+        raise _invalid(f"input must be a vector, got shape: {_shape_text(x.shape)}")
+    pieces = [s.split(sep or None, maxsplit) for s in x]
+    counts = np.fromiter(map(len, pieces), np.int64, count=len(pieces))
+    rows = np.repeat(np.arange(len(pieces), dtype=np.int64), counts)
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+    cols = np.arange(rows.size, dtype=np.int64) - starts
+    values = np.empty(rows.size, object)
+    values[:] = [p for row in pieces for p in row]
+    shape = np.array([len(pieces), counts.max(initial=0)], np.int64)
+    return np.stack([rows, cols], axis=1), values, shape
+
+
+def _string_split_rule(x, sep, maxsplit):
+    return [(TensorShape([None, 2]), _d.int64), (TensorShape([None]), _d.string),
+            (TensorShape([2]), _d.int64)]
+
+
+_STRING_SPLIT = register("StringSplitV2", _string_split, _string_split_rule, multi=True,
+                         dtypes=_STRING, not_differentiable=_NO_GRAD)
+
+
+def split(input, sep=None, maxsplit=-1, name=None):
+    """Splits a scalar string at `sep` (default: runs of whitespace) into a vector of pieces.
+
+    At most `maxsplit` splits are made when it is not -1. Splitting a tensor of
+    strings gives ragged rows, which eagerflow does not represent: only scalars
+    are accepted.
+
+    >>> split(constant("a b  c"))
+    <tf.Tensor: shape=(3,), dtype=string, numpy=array([b'a', b'b', b'c'], dtype=object)>
+    """
+    input = _strings(input)
+    if input.shape.rank != 0:
+        raise NotImplementedError("tf.strings.split of a non-scalar tensor gives a RaggedTensor, "
+                                  "which eagerflow does not support; split each scalar.")
+    from eagerflow._src.ops.array_ops import reshape
+    attrs = {"sep": b"" if sep is None else _attr_bytes(sep, "sep"), "maxsplit": int(maxsplit)}
+    _, values, _ = dispatch(_STRING_SPLIT, (reshape(input, [1]),), attrs, name)
+    return values
+
+
 # --- Substr --------------------------------------------------------------------------------------
 
 def _substr(xp, x, pos, size, unit):

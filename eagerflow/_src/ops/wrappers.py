@@ -15,7 +15,10 @@ def as_tensor(value, dtype=None):
 
 
 def binary_operands(x, y):
-    """Converts a pair of operands; a non-tensor adopts the other operand's dtype."""
+    """Converts a pair of operands; a non-tensor takes the other operand's dtype (or TypeError).
+
+    With no tensor among them, `x` converts on its own and `y` takes its dtype.
+    """
     if not isinstance(x, Tensor):
         if is_tensor_like(x):
             x = convert_to_tensor(x)
@@ -29,12 +32,29 @@ def binary_operands(x, y):
     return x, y
 
 
-def binary(op, doc=None):
-    """``fn(x, y, name=None)`` running elementwise binary `op`."""
+def hinted_operands(x, y):
+    """`x` converted on its own, then `y` to x's dtype where it can, else to its own.
+
+    How ``add`` and ``truediv`` convert: ``add(1.5, int_tensor)`` reaches the op,
+    which reports the dtype mismatch.
+    """
+    x = as_tensor(x)
+    if type(y) is not EagerTensor:
+        y = operand(y, x, fallback=True)
+    return x, y
+
+
+def binary(op, doc=None, fallback=False):
+    """``fn(x, y, name=None)`` running elementwise binary `op`.
+
+    Operands convert with `binary_operands`, or with `hinted_operands` when `fallback`.
+    """
     def fn(x, y, name=None):
         if type(x) is EagerTensor:
             if type(y) is not EagerTensor:
-                y = operand(y, x)  # the hot case: `x * 0.5`
+                y = operand(y, x, fallback)  # the hot case: `x * 0.5`
+        elif fallback:
+            x, y = hinted_operands(x, y)
         else:
             x, y = binary_operands(x, y)
         return dispatch(op, (x, y), _NO_ATTRS, name)
@@ -65,7 +85,10 @@ def name_functions(namespace):
 
 
 def reflected(fn):
-    """The reflected operator of binary `fn`: ``other <op> self``."""
+    """The reflected operator of binary `fn`: ``other <op> self``.
+
+    `other` must convert to self's dtype (TypeError otherwise), as in TF.
+    """
     def method(self, other):
-        return fn(other, self)
+        return fn(operand(other, self), self)
     return method

@@ -77,4 +77,10 @@ SPECS = [
            lambda x: _bytes("0.1", "1e+20"), name="AsString-shortest", grad=_NO_GRAD),
     OpSpec("AsString", s.as_string, [np.array([True, False])],
            lambda x: _bytes("true", "false"), name="AsString-bool", grad=_NO_GRAD),
+    OpSpec("StringSplitV2", s.split, [np.array(b"a b  c", object)],
+           lambda x: _bytes("a", "b", "c"), grad=_NO_GRAD),
+    OpSpec("StringSplitV2", lambda x: s.split(x, ",", maxsplit=1), [np.array(b"a,,b", object)],
+           lambda x: _bytes("a", ",b"), name="StringSplitV2-sep", grad=_NO_GRAD),
+    OpSpec("StringSplitV2", s.split, [np.array(b"", object)], lambda x: _bytes(),
+           name="StringSplitV2-empty", grad=_NO_GRAD),
 ]

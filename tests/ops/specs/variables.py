@@ -13,6 +13,18 @@ def _assign(method):
     return fn
 
 
+def _slice_assign(x):
+    v = tf.Variable(np.zeros((3,) + x.shape, x.dtype.as_numpy_dtype))
+    v[1].assign(x)
+    return v.read_value()
+
+
+def _slice_assign_ref(x):
+    out = np.zeros((3,) + x.shape, x.dtype)
+    out[1] = x
+    return out
+
+
 SPECS = [
     OpSpec("ReadVariableOp", lambda x: tf.Variable(x).read_value(), [rand(2, 3)], lambda x: x),
     OpSpec("ReadVariableOp", lambda x: tf.Variable(x) * 1, [rand(4, dtype=np.int32)],
@@ -23,4 +35,8 @@ SPECS = [
            grad="variable update"),
     OpSpec("AssignSubVariableOp", _assign("assign_sub"), [rand(3, dtype=np.float64)],
            lambda x: -x, grad="variable update"),
+    OpSpec("ResourceStridedSliceAssign", _slice_assign, [rand(2, 2)], _slice_assign_ref,
+           grad="variable update"),
+    OpSpec("ResourceStridedSliceAssign", _slice_assign, [rand(4, dtype=np.int32)],
+           _slice_assign_ref, name="ResourceStridedSliceAssign-int", grad="variable update"),
 ]

@@ -1,0 +1,251 @@
+"""Runtime checks (``tf.debugging``): assertions on values, ranks, shapes and dtypes.
+
+In eager mode an assertion checks at once and returns None, raising TF's
+errors: InvalidArgumentError when values break the condition, ValueError for
+static shapes and ranks, TypeError for dtypes. `check_numerics` is an op.
+
+>>> assert_equal(constant([1, 2]), [1, 2]) is None
+True
+"""
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import FLOAT, register, same_shape
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.ops import math_ops
+from eagerflow._src.ops.wrappers import as_tensor, hinted_operands
+
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _prefixed(message, text):
+    return f"{message}\n{text}" if message else text
+
+
+def _first(t, summarize):
+    """The first `summarize` elements of `t` (3 by default), flat."""
+    return np.asarray(t).reshape(-1)[:3 if summarize is None else summarize]
+
+
+def _holds(condition):
+    from eagerflow._src.ops.reduction_ops import reduce_all
+    return bool(reduce_all(condition))
+
+
+# -- comparisons of two tensors --------------------------------------------------------------
+
+def _comparison(compare, symbol):
+    """An assertion that ``compare(x, y)`` holds element-wise (with broadcasting)."""
+    def check(x, y, message=None, summarize=None, name=None):
+        x, y = hinted_operands(x, y)  # a y of another dtype reaches the op, which reports it
+        holds = compare(x, y)
+        if not _holds(holds):
+            text = f"Condition x {symbol} y did not hold.\n"
+            if x.shape == y.shape and x.shape.rank:  # point at the first failing elements
+                where = np.argwhere(~np.asarray(holds))[:3 if summarize is None else summarize]
+                picked = tuple(where.T)
+                text += (f"Indices of first {len(where)} different values:\n{where}\n"
+                         f"Corresponding x values:\n{np.asarray(x)[picked]}\n"
+                         f"Corresponding y values:\n{np.asarray(y)[picked]}\n")
+            xs, ys = _first(x, summarize), _first(y, summarize)
+            raise _invalid(_prefixed(message, (
+                f"{text}First {xs.size} elements of x:\n{xs}\n"
+                f"First {ys.size} elements of y:\n{ys}")))
+    check.__doc__ = f"Asserts that x {symbol} y element-wise; InvalidArgumentError if not."
+    return check
+
+
+assert_equal = _comparison(math_ops.equal, "==")
+assert_none_equal = _comparison(math_ops.not_equal, "!=")
+assert_less = _comparison(math_ops.less, "<")
+assert_less_equal = _comparison(math_ops.less_equal, "<=")
+assert_greater = _comparison(math_ops.greater, ">")
+assert_greater_equal = _comparison(math_ops.greater_equal, ">=")
+
+
+def _sign_check(compare, symbol):
+    """An assertion that ``compare(x, 0)`` holds for every element of x."""
+    def check(x, message=None, summarize=None, name=None):
+        x = as_tensor(x)
+        if not _holds(compare(x, convert_to_tensor(0, x.dtype))):
+            values = [str(v) for v in _first(x, summarize).tolist()]
+            raise _invalid(f"{message or ''}\nCondition x {symbol} 0 did not hold element-wise:"
+                           f"\nx ({_described(x)}) = \n{values}")
+    check.__doc__ = f"Asserts that x {symbol} 0 element-wise; InvalidArgumentError if not."
+    return check
+
+
+assert_positive = _sign_check(math_ops.greater, ">")
+assert_negative = _sign_check(math_ops.less, "<")
+assert_non_negative = _sign_check(math_ops.greater_equal, ">=")
+assert_non_positive = _sign_check(math_ops.less_equal, "<=")
+
+
+def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
+    """Asserts |x - y| <= atol + rtol * |y| element-wise (tolerances default to 10 eps).
+
+    >>> assert_near(1.0, 1.0000001) is None
+    True
+    """
+    x = as_tensor(x)
+    y = convert_to_tensor(y, x.dtype)
+    eps = 10 * float(np.finfo(x.dtype.real_dtype.as_numpy_dtype).eps) if (
+        x.dtype.is_floating or x.dtype.is_complex) else 0
+    rtol = convert_to_tensor(eps if rtol is None else rtol, x.dtype.real_dtype)
+    atol = convert_to_tensor(eps if atol is None else atol, x.dtype.real_dtype)
+    gap = math_ops.abs(math_ops.subtract(x, y))
+    if not _holds(math_ops.less_equal(gap, math_ops.add(atol, math_ops.multiply(
+            rtol, math_ops.abs(y))))):
+        raise _invalid(_prefixed(message, (
+            f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}\n"
+            f"x ({_described(x)}) = \n{_first(x, summarize)}\n"
+            f"y ({_described(y)}) = \n{_first(y, summarize)}")))
+
+
+def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's public name)
+    """Raises InvalidArgumentError showing `data` when `condition` is false.
+
+    >>> Assert(True, ["never shown"]) is None
+    True
+    """
+    if not _holds(as_tensor(condition)):
+        shown = []
+        for item in data:
+            values = _first(as_tensor(item), summarize).tolist()
+            shown.append(", ".join(repr(v) if isinstance(v, bytes) else str(v) for v in values))
+        raise _invalid(f"Expected '{bool(np.asarray(condition))}' to be true. Summarized data: "
+                       + "\n".join(shown))
+
+
+# -- static checks: ranks, shapes, dtypes -------------------------------------------------------
+
+def _rank_error(x, wanted, message):
+    text = (f"Tensor  must have rank {wanted}.  Received rank {x.shape.rank}, "
+            f"shape {x.shape}")
+    return ValueError(f"{message}.  {text}" if message else text)
+
+
+def assert_rank(x, rank, message=None, name=None):
+    """Asserts that `x` has rank `rank`; ValueError if not.
+
+    >>> assert_rank(constant([1, 2]), 1) is None
+    True
+    """
+    x = as_tensor(x)
+    if x.shape.rank != int(rank):
+        raise _rank_error(x, int(rank), message)
+
+
+def assert_rank_at_least(x, rank, message=None, name=None):
+    """Asserts that `x` has rank `rank` or more; ValueError if not."""
+    x = as_tensor(x)
+    if x.shape.rank < int(rank):
+        raise _rank_error(x, f"at least {int(rank)}", message)
+
+
+def assert_rank_in(x, ranks, message=None, name=None):
+    """Asserts that the rank of `x` is one of `ranks`; ValueError if not."""
+    x = as_tensor(x)
+    ranks = tuple(int(r) for r in ranks)
+    if x.shape.rank not in ranks:
+        raise _rank_error(x, f"in {ranks}", message)
+
+
+def assert_scalar(tensor, message=None, name=None):
+    """Asserts that `tensor` is a scalar; ValueError if not."""
+    tensor = as_tensor(tensor)
+    if tensor.shape.rank != 0:
+        raise ValueError(f"{message or ''}Expected scalar shape, saw shape: {tensor.shape}.")
+
+
+def assert_type(tensor, tf_type, message=None, name=None):
+    """Asserts that `tensor` has dtype `tf_type`; TypeError if not."""
+    tensor, tf_type = as_tensor(tensor), _d.as_dtype(tf_type)
+    if tensor.dtype != tf_type:
+        text = f"tensor must be of type {tf_type!r}; got {tensor.dtype!r}"
+        raise TypeError(f"{message}.  {text}" if message else text)
+
+
+def assert_integer(x, message=None, name=None):
+    """Asserts that `x` has an integer dtype; TypeError if not."""
+    x = as_tensor(x)
+    if not x.dtype.is_integer:
+        raise TypeError(f'{message or ""}Expected "x" to be integer type.  Found: tensor of '
+                        f"dtype {x.dtype}")
+
+
+def is_numeric_tensor(tensor):
+    """True for tensors of a numeric dtype (not bool or string)."""
+    return isinstance(tensor, Tensor) and tensor.dtype.is_numeric
+
+
+def _described(x):
+    return f"shape={x.shape} dtype={x.dtype.name}"
+
+
+def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
+    """Asserts that tensors have the shapes in `shapes`: (tensor, dims) pairs (or a dict).
+
+    A dim is an int, a name that must mean the same size everywhere, or "." / "*"
+    for any size; a leading "..." stands for any number of dims.
+
+    >>> assert_shapes([(constant([[1, 2]]), ("N", 2))]) is None
+    True
+    """
+    pairs = shapes.items() if isinstance(shapes, dict) else shapes
+    sizes = {}  # symbol -> (size, the tensor that fixed it, its dim)
+    for x, spec in pairs:
+        x = as_tensor(getattr(x, "deref", lambda: x)())
+        spec = (spec,) if isinstance(spec, (str, int)) else tuple(spec)
+        ellipsis = bool(spec) and spec[0] == "..."
+        dims = spec[1:] if ellipsis else spec
+        rank = x.shape.rank
+        if rank < len(dims) or (not ellipsis and rank != len(dims)):
+            raise _rank_error(x, f"at least {len(dims)}" if ellipsis else len(dims), message)
+        for i, want in enumerate(dims, rank - len(dims)):
+            got = x.shape[i]
+            if want in (".", "*"):
+                continue
+            if isinstance(want, str) and want not in sizes:
+                sizes[want] = (got, x, i)
+                continue
+            size, source, dim = (want, None, None) if isinstance(want, int) else sizes[want]
+            if got != size:
+                origin = ("Specified explicitly." if source is None else
+                          f"Specified by tensor {_described(source)} dimension {dim}.")
+                text = (f"{origin}  Tensor {_described(x)} dimension {i} must have size "
+                        f"{size}.  Received size {got}, shape {x.shape}")
+                raise ValueError(f"{message}.  {text}" if message else text)
+
+
+# -- CheckNumerics ------------------------------------------------------------------------------
+
+def _check_numerics(xp, x, message):
+    nan, inf = bool(xp.isnan(x).any()), bool(xp.isinf(x).any())
+    if nan or inf:
+        found = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
+        raise _invalid(f"{message} : Tensor had {found} values")
+    return x
+
+
+_CHECK_NUMERICS = register("CheckNumerics", _check_numerics, same_shape, dtypes=FLOAT,
+                           stateful=True)
+
+
+def check_numerics(tensor, message, name=None):
+    """Returns `tensor`, raising InvalidArgumentError (with `message`) if it has NaN or Inf.
+
+    >>> check_numerics(constant([1.0]), "bad values")
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
+    """
+    return dispatch(_CHECK_NUMERICS, (as_tensor(tensor),), {"message": str(message)}, name)
+
+
+def assert_all_finite(x, message, name=None):
+    """Returns `x`, raising InvalidArgumentError (with `message`) if it has NaN or Inf."""
+    return check_numerics(x, message, name)

@@ -1,0 +1,241 @@
+"""Printing tensors: `print` (``tf.print``) and `format` (``tf.strings.format``).
+
+Tensors are written as TensorFlow writes them: nested brackets without
+commas, floats with the fewest of 6 or 9 significant digits (15 or 17 for
+float64) that read back exactly, bools as 1/0, strings quoted and C-escaped,
+and only the first and last `summarize` entries of each dimension.
+
+>>> format("x = {}", [constant(list(range(10)))])
+<tf.Tensor: shape=(), dtype=string, numpy=b'x = [0 1 2 ... 7 8 9]'>
+"""
+import collections.abc
+import sys
+
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.convert import is_tensor_like
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import register
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops.wrappers import as_tensor
+
+_NO_GRAD = "text output"
+
+
+# -- formatting one tensor -------------------------------------------------------------------
+
+def _float_text(value, digits, more_digits):
+    """The shorter of `digits` or `more_digits` significant digits that reads back as `value`."""
+    text = "%.*g" % (digits, value)
+    return text if type(value)(float(text)) == value else "%.*g" % (more_digits, value)
+
+
+_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"',
+            ord("'"): "\\'", ord("\\"): "\\\\"}
+
+
+def _string_text(value):
+    """A quoted string: quotes, backslashes and control bytes escaped (C style), the other
+    bytes kept (non-ASCII ones decoded as UTF-8).
+    """
+    text, run = [], bytearray()  # run: pending non-ASCII bytes, decoded together
+    for byte in value:
+        if byte >= 0x80:
+            run.append(byte)
+            continue
+        if run:
+            text.append(run.decode("utf-8", "replace"))
+            run.clear()
+        escaped = _ESCAPES.get(byte)
+        if escaped is None:
+            escaped = "\\%03o" % byte if byte < 0x20 or byte == 0x7F else chr(byte)
+        text.append(escaped)
+    text.append(run.decode("utf-8", "replace"))
+    return '"' + "".join(text) + '"'
+
+
+def _element_formatter(dtype):
+    """A function formatting one element of an array of NumPy `dtype`."""
+    if dtype == np.float64:
+        return lambda v: _float_text(v, 15, 17)
+    if dtype.kind == "f" or dtype == _d.bfloat16.as_numpy_dtype:
+        return lambda v: _float_text(np.float32(v), 6, 9)  # half types print as float32
+    if dtype.kind == "b":
+        return lambda v: "1" if v else "0"
+    if dtype.kind in "iu":
+        return str
+    if dtype.kind == "O":
+        return _string_text
+    return lambda v: "?"  # complex and other types have no text form
+
+
+def _dim_separator(depth, rank):
+    """What separates the entries of dimension `depth`: a space in the innermost one, else
+    newlines (more between larger blocks) and an indent."""
+    if depth == rank - 1:
+        return " "
+    return "\n" * (rank - depth - 1) + " " * (depth + 1)
+
+
+def tensor_text(array, summarize=3):
+    """`array` as TensorFlow prints it, eliding all but `summarize` entries at each end of
+    every dimension (-1: print everything).
+    """
+    array = np.asarray(array)
+    element = _element_formatter(array.dtype)
+    if array.ndim == 0:
+        return element(array[()])
+    keep = array.size if summarize < 0 else min(summarize, array.size)
+    rank = array.ndim
+
+    def dim_text(block, depth):
+        if depth == rank:
+            return element(block)
+        count, separator = block.shape[0], _dim_separator(depth, rank)
+        text = separator.join(dim_text(block[i], depth + 1) for i in range(min(keep, count)))
+        if count > 2 * keep:
+            text += separator + "..."  # a separator even when nothing precedes it
+        for i in range(max(keep, count - keep), count):
+            text += separator + dim_text(block[i], depth + 1)
+        return "[" + text + "]"
+
+    return dim_text(array, 0)
+
+
+# -- StringFormat ----------------------------------------------------------------------------
+
+def _string_format(xp, *arrays, template, placeholder, summarize):
+    pieces = template.split(placeholder)
+    out = [pieces[0]]
+    for array, piece in zip(arrays, pieces[1:]):
+        out += [tensor_text(np.asarray(array), summarize), piece]
+    return np.array("".join(out).encode("utf-8"), dtype=object)
+
+
+_STRING_FORMAT = register(
+    "StringFormat", _string_format, lambda *_, **__: (TensorShape([]), _d.string), tied=(),
+    not_differentiable=_NO_GRAD)
+
+
+def format(template, inputs, placeholder="{}", summarize=3, name=None):
+    """A scalar string: `template` with each `placeholder` replaced by the text of one input.
+
+    >>> format("{} and {}", ("a", 1))
+    <tf.Tensor: shape=(), dtype=string, numpy=b'"a" and 1'>
+    """
+    if is_tensor_like(inputs):
+        inputs = [inputs]
+    tensors = [as_tensor(t) for t in inputs]
+    wanted = template.count(placeholder)
+    if wanted != len(tensors):
+        raise ValueError(f"The template expects {wanted} tensors, but the inputs only has "
+                         f"{len(tensors)}. Please ensure the number of placeholders in template "
+                         f"matches inputs length.")
+    attrs = {"template": template, "placeholder": placeholder, "summarize": int(summarize)}
+    return dispatch(_STRING_FORMAT, tensors, attrs, name)
+
+
+# -- PrintV2 ---------------------------------------------------------------------------------
+
+def _write(xp, text, output_stream, end):
+    line = text[()].decode("utf-8", "replace") + end
+    if output_stream.startswith("file://"):
+        with open(output_stream[len("file://"):], "a", encoding="utf-8") as f:
+            f.write(line)
+    else:  # the stream current now, so redirections of sys.stdout/stderr see it
+        stream = sys.stdout if output_stream == "stdout" else sys.stderr
+        stream.write(line)
+        stream.flush()
+    return ()
+
+
+_PRINT = register("PrintV2", _write, lambda *_, **__: [], multi=True, tied=(), stateful=True,
+                  dtypes=(_d.string,), not_differentiable=_NO_GRAD)
+
+
+def _stream_name(output_stream):
+    """"stdout", "stderr" or "file://<path>" for `output_stream`; ValueError for others."""
+    if output_stream is sys.stdout or output_stream is sys.__stdout__:
+        return "stdout"
+    if output_stream in (sys.stderr, sys.__stderr__, _DEFAULT_STREAM):
+        return "stderr"
+    if isinstance(output_stream, str) and output_stream.startswith("file://"):
+        return output_stream
+    raise ValueError(f"Unsupported output stream, logging level, or file.{output_stream}. "
+                     f"Supported streams are sys.stdout, sys.stderr, tf.logging.info, "
+                     f"tf.logging.warning, tf.logging.error. File needs to be in the form of "
+                     f"'file://<filepath>'.")
+
+
+class _Slot:
+    """Stands for a tensor inside a printed structure: its repr is the placeholder, and
+    making it records the tensor, so tensors are listed in the order they print.
+    """
+
+    def __init__(self, tensor, placeholder, printed):
+        self._tensor, self._placeholder, self._printed = tensor, placeholder, printed
+
+    def __repr__(self):
+        self._printed.append(self._tensor)
+        return self._placeholder
+
+
+def _displayed(value, slot):
+    """`value` with each tensor replaced by ``slot(tensor)`` and dict keys sorted, as TF
+    shows structures."""
+    if is_tensor_like(value):
+        return slot(value)
+    if isinstance(value, collections.abc.Mapping):
+        try:
+            keys = sorted(value)
+        except TypeError:  # keys of mixed types
+            keys = sorted(value, key=repr)
+        return {k: _displayed(value[k], slot) for k in keys}
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):  # a namedtuple
+        return type(value)(*(_displayed(v, slot) for v in value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(_displayed(v, slot) for v in value)
+    return value
+
+
+def _placeholder(inputs):
+    """A placeholder that no string among `inputs` contains."""
+    text = repr(inputs)
+    mark = "{}"
+    while mark in text:
+        mark = "{" + mark + "}"
+    return mark
+
+
+_DEFAULT_STREAM = sys.stderr
+
+
+def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n", name=None):
+    """Prints `inputs` (tensors, strings, or structures of them) separated by `sep`.
+
+    Strings print as they are, tensors as TensorFlow formats them (a lone scalar
+    string tensor unquoted), other values as their repr (with the tensors inside
+    formatted). Writes to sys.stderr by default.
+
+    >>> print("x:", constant([1, 2]), output_stream=sys.stdout)
+    x: [1 2]
+    """
+    stream = _stream_name(output_stream)
+    if len(inputs) == 1 and is_tensor_like(inputs[0]):
+        only = as_tensor(inputs[0])
+        if only.dtype == _d.string and only.shape.rank == 0:  # printed as it is, unquoted
+            dispatch(_PRINT, (only,), {"output_stream": stream, "end": end}, name)
+            return
+    mark = _placeholder(inputs)
+    tensors, parts = [], []
+    for value in inputs:
+        if is_tensor_like(value):
+            tensors.append(as_tensor(value))
+            parts.append(mark)
+        elif isinstance(value, str):
+            parts.append(value)
+        else:
+            parts.append(repr(_displayed(value, lambda t: _Slot(as_tensor(t), mark, tensors))))
+    text = format(sep.join(parts), tensors, placeholder=mark, summarize=summarize)
+    dispatch(_PRINT, (text,), {"output_stream": stream, "end": end}, name)

@@ -1,0 +1,93 @@
+"""Variable methods built on ops: ``var[key].assign(value)``, scatter updates and lookups.
+
+Installed on `Variable` with the operator overloads. ``var[key]`` reads
+like any tensor slice, and the slice can be assigned to, writing that part of
+the variable in one "ResourceStridedSliceAssign" op.
+
+>>> v = Variable([1.0, 2.0, 3.0])
+>>> v[1].assign(7.0)
+<tf.Variable 'UnreadVariable' shape=(3,) dtype=float32, numpy=array([1., 7., 3.], dtype=float32)>
+"""
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import register
+from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.variables import Variable, _UnreadVariable
+from eagerflow._src.ops import array_ops, slicing
+
+
+def _strided_slice_assign(xp, handle, value, **attrs):
+    """Writes `value` (broadcast) into the slice of the variable that `attrs` spell."""
+    index = slicing._index_tuple(**attrs)
+    new = handle.value.copy()  # earlier reads keep their snapshot
+    target = new[index]
+    try:
+        value = xp.broadcast_to(value, target.shape)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"Cannot broadcast input shape {list(value.shape)} into final shape "
+                        f"{list(target.shape)}") from None
+    new[index] = value
+    handle.value = new
+    return ()
+
+
+def _no_outputs(*_, **__):
+    return []
+
+
+_STRIDED_SLICE_ASSIGN = register(
+    "ResourceStridedSliceAssign", _strided_slice_assign, _no_outputs, multi=True, tied=(),
+    stateful=True, not_differentiable="variable update")
+
+
+class _VariableSlice(EagerTensor):
+    """The value of ``var[key]``: a tensor whose `assign` writes that slice of `var`."""
+
+    __slots__ = ("_variable", "_attrs")
+
+    def assign(self, value, name=None):
+        """Writes `value` (broadcast to the slice's shape) into the slice; returns the variable."""
+        var = self._variable
+        value = convert_to_tensor(value, dtype=var.dtype)
+        dispatch(_STRIDED_SLICE_ASSIGN, (var, value), self._attrs, name)
+        return _UnreadVariable(var)
+
+
+def getitem(var, slice_spec):
+    """``var[slice_spec]``: the slice's value, assignable with ``.assign(value)``."""
+    value = slicing.getitem(var.value(), slice_spec)
+    if type(value) is not EagerTensor or slicing._is_mask(slice_spec):
+        return value  # symbolic, or a boolean mask: a plain read
+    key = slice_spec if type(slice_spec) in (tuple, list) else (slice_spec,)
+    out = object.__new__(_VariableSlice)
+    out._data, out._variable, out._attrs = value._data, var, slicing._key_attrs(key)
+    return out
+
+
+def _scatter_nd(update):
+    """A Variable method writing ``update(value, indices, updates)`` back to the variable."""
+    def method(self, indices, updates, name=None):
+        return self.assign(update(self.value(), indices, updates), name=name)
+    method.__doc__ = f"Assigns `{update.__name__}` of the variable's value; returns the variable."
+    return method
+
+
+def _gather_nd(self, indices, name=None):
+    """Gathers slices of the variable's value at `indices` (see `gather_nd`)."""
+    return array_ops.gather_nd(self.value(), indices, name=name)
+
+
+def _sparse_read(self, indices, name=None):
+    """Gathers rows of the variable's value at `indices` (see `gather`)."""
+    return array_ops.gather(self.value(), indices, name=name)
+
+
+Variable.scatter_nd_update = _scatter_nd(array_ops.tensor_scatter_nd_update)
+Variable.scatter_nd_add = _scatter_nd(array_ops.tensor_scatter_nd_add)
+Variable.scatter_nd_sub = _scatter_nd(array_ops.tensor_scatter_nd_sub)
+Variable.scatter_nd_max = _scatter_nd(array_ops.tensor_scatter_nd_max)
+Variable.scatter_nd_min = _scatter_nd(array_ops.tensor_scatter_nd_min)
+Variable.gather_nd = _gather_nd
+Variable.sparse_read = _sparse_read

@@ -1,0 +1,42 @@
+import tensorflow as tf
+
+x = tf.constant([[3.0, 1.0, 4.0], [1.0, 5.0, 9.0]])
+print(tf.argmax(x), tf.argmax(x, 1), tf.argmin(x, axis=1))
+print(tf.argmax(x, output_type=tf.int32))
+print(tf.math.argmax(tf.constant([1, 3, 3, 2])))
+print(tf.argmax(tf.constant([1.0, float("nan"), 3.0])))
+print(tf.sort(tf.constant([3, 1, 2])))
+print(tf.sort(x, direction="DESCENDING"))
+print(tf.sort(x, axis=0))
+print(tf.argsort(tf.constant([3, 1, 2, 1])))
+print(tf.argsort(tf.constant([3, 1, 2, 1]), direction="DESCENDING", stable=True))
+r = tf.math.top_k(tf.constant([1, 5, 3, 5, 2]), k=3)
+print(r)
+print(r.values, r.indices)
+values, indices = tf.nn.top_k(x, 2)
+print(values, indices)
+print(tf.math.top_k(x, k=1, sorted=True).indices)
+u = tf.unique(tf.constant([4, 1, 4, 2, 1, 7]))
+print(u)
+print(u.y, u.idx)
+y, idx = tf.unique(tf.constant(["b", "a", "b"]))
+print(y, idx)
+uc = tf.unique_with_counts(tf.constant([1, 1, 2, 3, 3, 3]))
+print(uc.y, uc.idx, uc.count)
+print(tf.unique(tf.constant([1, 2]), out_idx=tf.int64).idx)
+print(tf.searchsorted(tf.constant([1, 3, 5, 7]), tf.constant([2, 5, 8])))
+print(tf.searchsorted(tf.constant([1, 3, 5, 7]), tf.constant([2, 5, 8]), side="right"))
+print(tf.math.in_top_k(tf.constant([2, 0]), tf.constant([[0.1, 0.2, 0.7], [0.5, 0.3, 0.2]]), 1))
+
+def show(fn):
+    try:
+        print(fn())
+    except Exception as e:
+        print(type(e).__name__)
+
+show(lambda: tf.argmax(x, 2))
+show(lambda: tf.math.top_k(tf.constant([1, 2]), k=3))
+show(lambda: tf.math.top_k(tf.constant([1, 2]), k=-1))
+show(lambda: tf.sort(x, direction="UP"))
+show(lambda: tf.unique(x))
+show(lambda: tf.argmax(tf.zeros([0])))

@@ -1,0 +1,41 @@
+import tensorflow as tf
+
+f = tf.constant([-2.7, -0.5, 0.5, 1.5, 2.7, 300.0])
+print(tf.cast(f, tf.int32))
+print(tf.cast(f, tf.uint8))
+print(tf.cast(f, tf.int8))
+print(tf.cast(f, tf.bool))
+print(tf.cast(f, tf.float16))
+print(tf.cast(f, tf.bfloat16))
+print(tf.cast(f, tf.complex64))
+print(tf.cast(tf.constant([True, False]), tf.float32))
+print(tf.cast(tf.constant([1 + 2j, -3 - 4j]), tf.float32))
+print(tf.cast(tf.constant([256, -1, 1000]), tf.uint8))
+print(tf.cast(tf.constant([2**31 - 1]), tf.float32))
+print(tf.cast(tf.constant([1e10, -1e10]), tf.int32))
+print(tf.cast(tf.constant([float("nan"), float("inf")]), tf.int32).dtype)
+print(tf.cast(tf.constant([2**40], tf.int64), tf.int32))
+print(tf.cast(1.9, tf.int64), tf.cast([1, 2], tf.float64), tf.cast(True, tf.int8))
+print(tf.saturate_cast(f, tf.uint8))
+print(tf.saturate_cast(f, tf.int8))
+print(tf.saturate_cast(tf.constant([70000, -70000]), tf.int16))
+print(tf.saturate_cast(tf.constant([1e40], tf.float64), tf.float32))
+print(tf.dtypes.cast(tf.constant([1, 2]), "float32"))
+print(tf.cast(tf.constant([1, 2]), tf.int32) is not None)
+print(tf.cast(tf.constant(3), tf.int32).dtype)
+print(tf.identity(tf.constant([1, 2])))
+print(tf.cast(tf.constant([0.1], tf.float64), tf.float32))
+print(tf.cast(tf.constant([65504.0, 70000.0]), tf.float16))
+print(tf.cast(tf.constant([-1.5]), tf.uint32).dtype)
+
+def show(fn):
+    try:
+        print(fn())
+    except Exception as e:
+        print(type(e).__name__)
+
+show(lambda: tf.cast(tf.constant(["1"]), tf.int32))
+show(lambda: tf.cast(tf.constant([1]), tf.string))
+show(lambda: tf.cast(tf.constant([1]), "not_a_type"))
+show(lambda: tf.cast(tf.constant([1]), int))
+show(lambda: tf.saturate_cast(tf.constant([1.0]), tf.string))

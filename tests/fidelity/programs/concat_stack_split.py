@@ -1,0 +1,43 @@
+import tensorflow as tf
+
+a = tf.constant([[1, 2], [3, 4]])
+b = tf.constant([[5, 6], [7, 8]])
+print(tf.concat([a, b], axis=0))
+print(tf.concat([a, b], axis=1))
+print(tf.concat([a, b], -1))
+print(tf.concat([a], 0))
+print(tf.concat([[1, 2], [3]], 0))
+print(tf.stack([a, b]))
+print(tf.stack([a, b], axis=1))
+print(tf.stack([a, b], axis=-1).shape)
+print(tf.stack([1, 2, 3]))
+print(tf.stack([1.0, tf.constant(2.0)]))
+print(tf.unstack(a))
+print(tf.unstack(a, axis=1))
+print(len(tf.unstack(tf.zeros([4, 2]))))
+x = tf.reshape(tf.range(12), [3, 4])
+print(tf.split(x, 2, axis=1))
+print(tf.split(x, [1, 3], axis=1))
+print(tf.split(x, [1, -1], 1))
+print(tf.split(x, 3))
+print([t.shape for t in tf.split(tf.zeros([6, 2]), [2, 2, 2])])
+print(tf.tile(a, [2, 3]))
+print(tf.tile(tf.constant([1, 2]), [3]))
+print(tf.repeat(tf.constant([1, 2, 3]), 2))
+print(tf.repeat(a, [1, 2], axis=0))
+print(tf.repeat(a, 2, axis=1))
+
+def show(fn):
+    try:
+        print(fn())
+    except Exception as e:
+        print(type(e).__name__)
+
+show(lambda: tf.concat([a, tf.ones([2, 3], dtype=tf.int32)], 0))
+show(lambda: tf.concat([a, tf.constant([[1.0, 2.0]])], 0))
+show(lambda: tf.concat([a, b], 2))
+show(lambda: tf.concat([], 0))
+show(lambda: tf.stack([a, tf.ones([3, 2], tf.int32)]))
+show(lambda: tf.split(x, 5, axis=1))
+show(lambda: tf.split(x, [1, 2], axis=1))
+show(lambda: tf.tile(a, [2]))

@@ -1,0 +1,46 @@
+import tensorflow as tf
+import numpy as np
+
+print(repr(tf.convert_to_tensor([1, 2])))
+print(repr(tf.convert_to_tensor([1, 2.0])))
+print(repr(tf.convert_to_tensor(np.array([1, 2]))))
+print(repr(tf.convert_to_tensor(np.array([1.0, 2.0]))))
+print(repr(tf.convert_to_tensor(np.float32(3))))
+print(repr(tf.convert_to_tensor(1, dtype=tf.float64)))
+print(repr(tf.convert_to_tensor([1, 2], dtype=tf.int8)))
+print(repr(tf.convert_to_tensor(5, dtype_hint=tf.float32)))
+print(repr(tf.convert_to_tensor(5.5, dtype_hint=tf.int32)))
+print(repr(tf.convert_to_tensor((1, 2, 3))))
+print(repr(tf.convert_to_tensor([[1, 2], (3, 4)])))
+print(repr(tf.convert_to_tensor([tf.constant(1), tf.constant(2)])))
+print(repr(tf.constant(np.array([1, 2], dtype=np.int64), dtype=tf.float32)))
+print(repr(tf.constant([2**40])))
+print(repr(tf.constant(2**40)))
+print(tf.constant(1.0, dtype=tf.complex64))
+print(tf.constant(True, dtype=tf.bool))
+
+def show(fn):
+    try:
+        print(repr(fn()))
+    except Exception as e:
+        print(type(e).__name__)
+
+show(lambda: tf.constant(1.5, dtype=tf.int32))
+show(lambda: tf.constant([1, 2.5], dtype=tf.int32))
+show(lambda: tf.constant(1, dtype=tf.bool))
+show(lambda: tf.constant("a", dtype=tf.int32))
+show(lambda: tf.constant(1, dtype=tf.string))
+show(lambda: tf.constant([[1, 2], [3]]))
+show(lambda: tf.constant([1, "a"]))
+show(lambda: tf.constant(None))
+show(lambda: tf.constant({"a": 1}))
+show(lambda: tf.constant(2**70))
+show(lambda: tf.constant([1, 2, 3], shape=[2, 2]))
+show(lambda: tf.convert_to_tensor(tf.constant(1), dtype=tf.float32))
+show(lambda: tf.constant(1 + 1j, dtype=tf.float32))
+show(lambda: tf.constant(300, dtype=tf.uint8))
+show(lambda: tf.constant(-1, dtype=tf.uint32))
+show(lambda: tf.constant(np.array([1.5, 2.5]), dtype=tf.int32))
+show(lambda: tf.constant([True, 1]))
+print(tf.is_tensor(tf.constant(1)), tf.is_tensor(1), tf.is_tensor(np.array(1)))
+print(tf.get_static_value(tf.constant([1, 2])))

@@ -1,0 +1,23 @@
+import tensorflow as tf
+import numpy as np
+
+print(tf.constant([]))
+print(repr(tf.constant([])))
+print(repr(tf.constant([], dtype=tf.int32)))
+print(tf.zeros([0, 3]))
+print(repr(tf.zeros([2, 0])))
+print(repr(tf.zeros([2, 0, 3], dtype=tf.int64)))
+print(tf.ones([0]))
+print(repr(tf.constant([[]])))
+print(tf.constant(np.zeros((0,), dtype=np.bool_)))
+print(repr(tf.reshape(tf.constant([]), [0, 5])))
+print(tf.constant([[[]]]).shape)
+print(tf.zeros([3, 0]).shape, tf.size(tf.zeros([3, 0])))
+print(tf.reduce_sum(tf.zeros([0])))
+print(tf.reduce_max(tf.zeros([0, 3]), axis=0))
+print(tf.concat([tf.zeros([0, 2]), tf.ones([1, 2])], axis=0))
+print(tf.constant(3).shape, tf.constant(3).ndim)
+print(tf.constant([[1], [2]]).shape.as_list())
+print(tf.constant([1, 2, 3]).shape[0])
+print(len(tf.constant([[1, 2], [3, 4], [5, 6]])))
+print(tf.zeros([2, 3]).get_shape())

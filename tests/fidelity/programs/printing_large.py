@@ -1,0 +1,21 @@
+import tensorflow as tf
+import numpy as np
+
+print(tf.range(1000))
+print(tf.range(1001))
+print(repr(tf.range(2000)))
+print(tf.reshape(tf.range(2000), [40, 50]))
+print(repr(tf.reshape(tf.range(3000.0), [10, 10, 30])))
+print(tf.zeros([1200]))
+print(tf.ones([30, 40], dtype=tf.int64))
+print(repr(tf.linspace(0.0, 1.0, 1500)))
+print(tf.constant(np.arange(100).reshape(10, 10)))
+print(tf.constant(np.arange(120.0).reshape(4, 30) / 3))
+print(repr(tf.constant(np.arange(40).reshape(2, 20) * 1000)))
+print(tf.fill([5, 250], True))
+print(tf.strings.as_string(tf.range(1005)))
+print(tf.reshape(tf.range(24, dtype=tf.float32), [2, 3, 4]) / 3.0)
+print(tf.constant(np.linspace(-1, 1, 7)))
+print(tf.constant([1e-5, 1.0, 123456.0]))
+print(tf.constant([1.0, 2.0, 3.0]) / 7.0)
+print(tf.constant([100000000.0, 1.0]))

@@ -1,0 +1,23 @@
+import tensorflow as tf
+import numpy as np
+
+s = tf.constant("hello")
+print(s)
+print(repr(s))
+print(s.dtype, s.shape)
+print(tf.constant(["a", "bb", "ccc"]))
+print(repr(tf.constant([["x", "y"], ["z", "w"]])))
+print(tf.constant(["héllo", "wörld"]))
+print(repr(tf.constant("日本")))
+print(tf.constant([b"\x00\xff", b"ab"]))
+print(tf.constant(""))
+print(repr(tf.constant([""])))
+print(tf.constant(np.array(["np", "str"])))
+print(repr(tf.constant(np.array([b"np", b"bytes"]))))
+print(tf.constant("quote'd"))
+print(tf.constant('dbl"quote'))
+print(tf.constant(["new\nline", "tab\t"]))
+print(s.numpy())
+print(tf.constant(["a", "b"]).numpy())
+print(tf.constant("x", shape=[2, 2]))
+print(tf.constant([], dtype=tf.string))

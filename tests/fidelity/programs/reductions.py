@@ -1,0 +1,45 @@
+import tensorflow as tf
+import numpy as np
+
+x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+i = tf.constant([[1, 2, 3], [4, 5, 6]])
+print(tf.reduce_sum(x), tf.reduce_sum(x, 0), tf.reduce_sum(x, axis=1))
+print(tf.reduce_sum(x, axis=[0, 1]), tf.reduce_sum(x, axis=-1, keepdims=True))
+print(tf.reduce_sum(i), tf.reduce_sum(i, 1))
+print(tf.reduce_mean(x), tf.reduce_mean(x, 0), tf.reduce_mean(i), tf.reduce_mean(i, 0))
+print(tf.reduce_max(x, 1), tf.reduce_min(i, 0), tf.reduce_prod(i), tf.reduce_prod(x, 0))
+print(tf.reduce_all(tf.constant([True, False])), tf.reduce_any(tf.constant([[False], [True]]), 0))
+print(np.round(tf.reduce_logsumexp(x, 1).numpy(), 4))
+print(tf.math.reduce_std(x), tf.math.reduce_variance(x, 0))
+print(tf.math.reduce_euclidean_norm(x, 1))
+print(tf.reduce_sum(tf.constant([True, True]) if False else tf.cast(tf.constant([True, True]), tf.int32)))
+print(tf.reduce_sum(tf.ones([2, 3, 4]), axis=(0, 2)))
+print(tf.reduce_mean(tf.constant([1, 2], dtype=tf.int64)))
+print(tf.reduce_sum(tf.constant([1, 2], dtype=tf.uint8)))
+print(tf.reduce_sum(tf.constant([200, 100], dtype=tf.uint8)))
+print(tf.reduce_sum(tf.constant([1.5, 2.5], dtype=tf.float16)))
+print(tf.reduce_max(tf.constant([float("nan"), 1.0])))
+print(tf.reduce_max(tf.zeros([0])))
+print(tf.reduce_min(tf.zeros([0], tf.int32)))
+print(tf.reduce_prod(tf.zeros([0])))
+print(tf.reduce_mean(tf.zeros([0])))
+print(tf.math.count_nonzero(i > 2), tf.math.count_nonzero(x, axis=0))
+print(tf.add_n([x, x, x]))
+print(tf.math.reduce_sum(x, axis=None, keepdims=True))
+print(tf.reduce_sum(x, axis=tf.constant(1)))
+print(tf.reduce_sum(tf.constant(3.0)))
+print(tf.reduce_mean(tf.constant([[1 + 1j, 3 + 3j]])))
+
+def show(fn):
+    try:
+        print(fn())
+    except Exception as e:
+        print(type(e).__name__)
+
+show(lambda: tf.reduce_sum(x, 2))
+show(lambda: tf.reduce_sum(x, -3))
+show(lambda: tf.reduce_sum(tf.constant(["a"])))
+show(lambda: tf.reduce_all(i))
+show(lambda: tf.reduce_sum(x, 0.5))
+show(lambda: tf.add_n([x, i]))
+show(lambda: tf.add_n([]))

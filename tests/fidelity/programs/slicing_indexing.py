@@ -1,0 +1,48 @@
+import tensorflow as tf
+
+x = tf.reshape(tf.range(24), [2, 3, 4])
+print(x[0])
+print(x[1, 2])
+print(x[1, 2, 3])
+print(x[-1])
+print(x[:, 1])
+print(x[..., 0])
+print(x[0, ..., 1:3])
+print(x[:, ::2, ::-1])
+print(x[::-1])
+print(x[:, tf.newaxis, 0])
+print(x[None, 0, :, None].shape)
+print(x[1:, 1:, 1:])
+print(x[0, 5:10])
+print(x[:, -2:])
+print(x[0][1][2])
+v = tf.constant([10, 20, 30, 40, 50])
+print(v[1:4], v[-3:], v[::2], v[4:1:-1], v[:0])
+print(v[tf.constant(2)])
+print(v[tf.constant(1):tf.constant(3)])
+print(v[2].numpy(), type(v[2].numpy()).__name__)
+i = 3
+print(v[i - 1])
+s = tf.constant(["a", "b", "c"])
+print(s[1], s[::-1])
+b = tf.constant([[True, False], [False, True]])
+print(b[1])
+
+def show(fn):
+    try:
+        print(fn())
+    except Exception as e:
+        print(type(e).__name__)
+
+show(lambda: v[5])
+show(lambda: v[-6])
+show(lambda: x[0, 0, 0, 0])
+show(lambda: v[1.5])
+show(lambda: v["a"])
+show(lambda: v[[0, 1]])
+show(lambda: v[tf.constant(1.0)])
+show(lambda: tf.constant(5)[0])
+print(tf.strided_slice(v, [1], [4], [2]))
+print(tf.slice(x, [0, 1, 1], [1, 2, -1]))
+print(tf.slice(v, [1], [3]))
+show(lambda: tf.slice(v, [3], [4]))

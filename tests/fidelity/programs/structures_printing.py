@@ -1,0 +1,27 @@
+import tensorflow as tf
+
+a = tf.constant([1, 2])
+b = tf.constant(3.0)
+print([a, b])
+print((a, b))
+print({"x": a, "y": b})
+print({"nested": [a, (b, "s")]})
+print([tf.Variable(1.0)])
+print(tf.unstack(tf.constant([[1, 2], [3, 4]])))
+print(tf.split(tf.range(4), 2))
+print(tf.meshgrid([1, 2], [3]))
+print(tf.shape_n([a, tf.zeros([2, 3], tf.int32)]))
+try:
+    tf.shape_n([a, tf.zeros([2, 3])])
+except Exception as e:
+    print(type(e).__name__)
+print(str([tf.constant("s")]))
+print(repr(tf.zeros([2, 2, 2])))
+print([tf.TensorShape([1, None]), tf.TensorSpec([2])])
+print([tf.float32, tf.int64])
+print((tf.constant(True),))
+qr = tf.linalg.qr(tf.eye(2))
+print(type(qr).__name__, qr._fields, qr.q.shape, qr.r.dtype)
+print(type(tf.linalg.slogdet(tf.eye(2))).__name__)
+print(tf.math.top_k(tf.constant([3, 1, 2]), 2))
+print(tf.unique(tf.constant([1, 1, 2])))

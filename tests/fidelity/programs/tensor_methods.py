@@ -1,0 +1,47 @@
+import tensorflow as tf
+import numpy as np
+
+t = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+print(t.numpy(), type(t.numpy()).__name__)
+print(t.shape, t.dtype, t.ndim, len(t), t.device.endswith("CPU:0"))
+print(tf.constant(3.5).numpy(), type(tf.constant(3.5).numpy()).__name__)
+print(tf.constant(3).numpy().item(), type(tf.constant(3).numpy()).__name__)
+print(float(tf.constant(2.5)), int(tf.constant(7)), bool(tf.constant(1)), complex(tf.constant(1 + 2j)))
+print(f"{tf.constant(3.14159):.2f}", "{:d}".format(tf.constant(5)), f"{tf.constant([1, 2])}")
+print([r for r in t])
+print([int(x) for x in tf.constant([5, 6, 7])])
+print(np.array(t), np.asarray(tf.constant([1, 2])).dtype)
+print(np.sum(t), np.mean(tf.constant([1, 2, 3])))
+print(np.add(t, 1))
+print(np.float32(2.0) * t)
+print(t.numpy().tolist())
+print(tf.constant([1, 2]).numpy().sum())
+print(list(range(tf.constant(3))))
+print([1, 2, 3, 4][tf.constant(1)])
+print(t.get_shape(), t.shape.as_list())
+print(tf.constant([1, 2]).ref() == tf.constant([1, 2]).ref(), isinstance(t, tf.Tensor))
+x = tf.constant(1)
+print(x.ref().deref() is x, {x.ref(): "a"}[x.ref()])
+print(tf.constant("abc").numpy(), tf.constant("abc").numpy().decode())
+print(tf.constant([True]).numpy().dtype, tf.constant([1], tf.uint8).numpy().dtype)
+print(tf.constant(5.0).numpy() == 5.0, tf.constant([1.5]).numpy()[0])
+print(str(tf.constant(1.0)), repr(tf.constant(1.0)))
+print(max(tf.constant(3), tf.constant(4)))
+print(sorted([tf.constant(3).numpy(), tf.constant(1).numpy()]))
+print(tf.is_tensor(t), tf.is_tensor(t.numpy()))
+print(tf.constant([1, 2]).__array__().dtype)
+
+def show(fn):
+    try:
+        print(fn())
+    except Exception as e:
+        print(type(e).__name__)
+
+show(lambda: len(tf.constant(1)))
+show(lambda: iter(tf.constant(1)))
+show(lambda: int(tf.constant([1, 2])))
+show(lambda: [1, 2][tf.constant(1.0)])
+show(lambda: t.name)
+show(lambda: t.op)
+show(lambda: t.assign(1))
+show(lambda: setattr(t, "foo", 1))

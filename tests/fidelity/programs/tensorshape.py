@@ -1,0 +1,43 @@
+import tensorflow as tf
+
+s = tf.TensorShape([2, None, 3])
+print(s)
+print(repr(s))
+print(s.rank, s.ndims, len(s), s[0], s[1], s[-1])
+print(s.as_list(), s.is_fully_defined(), s.num_elements())
+print(s[1:], repr(s[1:]))
+print(tf.TensorShape([2, 3]).num_elements(), tf.TensorShape([]).num_elements())
+u = tf.TensorShape(None)
+print(u, repr(u), u.rank, u.is_fully_defined())
+print(tf.TensorShape([]), repr(tf.TensorShape([])), tf.TensorShape([5]))
+print(s.is_compatible_with([2, 7, 3]), s.is_compatible_with([2, 7]))
+print(s.merge_with([None, 4, 3]))
+print(s.concatenate([1]), s.concatenate(u))
+print(tf.TensorShape([1, 2]) == tf.TensorShape([1, 2]), tf.TensorShape([1, 2]) == [1, 2])
+print(tf.TensorShape([1, None]) == tf.TensorShape([1, None]))
+print(tf.TensorShape([1, 2]) != (1, 3))
+print(tf.TensorShape([4, 5]).as_list(), list(tf.TensorShape([4, 5])))
+print(tuple(tf.constant([[1, 2]]).shape), tf.constant([[1, 2]]).shape == (1, 2))
+print(tf.TensorShape([None, 3]).most_specific_compatible_shape([4, 3]))
+print(tf.TensorShape([3, 4]).with_rank(2), tf.TensorShape([3, 4]).with_rank_at_least(1))
+print(tf.TensorShape((2, 3)).dims)
+print(s[1] is None, type(s[0]).__name__)
+print(tf.TensorShape([tf.compat.v1.Dimension(3) if hasattr(tf, "compat") else 3]).as_list())
+print(bool(tf.TensorShape([])), bool(tf.TensorShape([0])))
+print(tf.zeros([2, 3]).shape[0] * 2, tf.zeros([2, 3]).shape[1] + 1)
+print(str(tf.TensorShape([1, None, None])))
+
+def show(fn):
+    try:
+        print(fn())
+    except Exception as e:
+        print(type(e).__name__)
+
+show(lambda: u.as_list())
+show(lambda: len(u))
+show(lambda: s.merge_with([1, 2, 3]))
+show(lambda: tf.TensorShape([3, 4]).with_rank(3))
+show(lambda: tf.TensorShape([1, 2])[5])
+show(lambda: tf.TensorShape("abc"))
+show(lambda: tf.TensorShape([1.5]))
+show(lambda: tf.TensorShape([-1]))

@@ -1,0 +1,41 @@
+"""Specs of the printing ops (logging_ops.py): formatting tensors as text and writing it."""
+import os
+import tempfile
+
+import numpy as np
+
+import eagerflow as tf
+from eagerflow._src.ops import logging_ops as lg
+from tests.ops.spec import OpSpec
+
+_NO_GRAD = "text output"
+
+
+def _printed(*inputs, **kwargs):
+    """What `print` writes for `inputs`, read back from a file, as a string tensor."""
+    fd, path = tempfile.mkstemp()
+    os.close(fd)
+    try:
+        lg.print(*inputs, output_stream=f"file://{path}", **kwargs)
+        with open(path, encoding="utf-8") as f:
+            return tf.constant(f.read())
+    finally:
+        os.remove(path)
+
+
+def _text(value):
+    return np.array(value.encode(), object)
+
+
+SPECS = [
+    OpSpec("StringFormat", lambda x: lg.format("x={}", x), [np.arange(10, dtype=np.int32)],
+           lambda x: _text("x=[0 1 2 ... 7 8 9]"), grad=_NO_GRAD),
+    OpSpec("StringFormat", lambda x, y: lg.format("{}; {}", [x, y], summarize=1),
+           [np.array([[1.5, 2.0], [3.0, 1 / 3]], np.float32), np.array([True, False])],
+           lambda x, y: _text("[[1.5 2]\n [3 0.333333343]]; [1 0]"),
+           name="StringFormat-floats-bools", grad=_NO_GRAD),
+    OpSpec("PrintV2", lambda x: _printed("v:", x, end="!"), [np.array([b"a", b""], object)],
+           lambda x: _text('v: ["a" ""]!'), grad=_NO_GRAD),
+    OpSpec("PrintV2", _printed, [np.array(b"raw", object)], lambda x: _text("raw\n"),
+           name="PrintV2-scalar-string", grad=_NO_GRAD),
+]

@@ -1,0 +1,71 @@
+"""tf.debugging: TF's error classes for failed value, rank, shape and dtype checks."""
+import pytest
+
+import eagerflow as tf
+
+
+def test_value_comparisons():
+    assert tf.debugging.assert_equal(tf.constant([1, 2]), [1, 2]) is None
+    assert tf.debugging.assert_less(1, 2) is None and tf.assert_greater([2, 3], 1) is None
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"boom\nCondition x == y did not hold.\nIndices of first 1"):
+        tf.debugging.assert_equal(tf.constant([1, 2]), tf.constant([1, 3]), message="boom")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x < y"):
+        tf.assert_less(2, 1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes"):
+        tf.debugging.assert_equal(tf.constant([1, 2]), tf.constant([1, 2, 3]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:Equal\]"):
+        tf.debugging.assert_equal(tf.constant([1]), 1.5)  # as `add` converts: the op reports
+
+
+def test_signs_and_tolerance():
+    tf.debugging.assert_positive([1, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x >= 0 did not hold"):
+        tf.debugging.assert_non_negative(tf.constant([-1.0]))
+    tf.debugging.assert_near(1.0, 1.0000001)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not equal to tolerance"):
+        tf.debugging.assert_near(1.0, 1.1)
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype float32"):
+        tf.debugging.assert_near(tf.constant([1.0]), tf.constant([1.0], tf.float64))
+
+
+def test_static_checks():
+    tf.assert_rank(tf.zeros([2, 3]), 2)
+    with pytest.raises(ValueError, match=r"must have rank 3.  Received rank 2, shape \(2, 3\)"):
+        tf.debugging.assert_rank(tf.zeros([2, 3]), 3)
+    with pytest.raises(ValueError, match="at least 2"):
+        tf.debugging.assert_rank_at_least(tf.zeros([2]), 2)
+    with pytest.raises(ValueError, match=r"in \(0, 2\)"):
+        tf.debugging.assert_rank_in(tf.zeros([2]), [0, 2])
+    with pytest.raises(ValueError, match="Expected scalar shape"):
+        tf.debugging.assert_scalar(tf.constant([1]))
+    with pytest.raises(TypeError, match="M.  tensor must be of type tf.float32; got tf.int32"):
+        tf.debugging.assert_type(tf.constant(1), tf.float32, message="M")
+    with pytest.raises(TypeError, match="to be integer type"):
+        tf.debugging.assert_integer(tf.constant(1.0))
+    assert tf.debugging.is_numeric_tensor(tf.constant(1))
+    assert not tf.debugging.is_numeric_tensor(tf.constant("a"))
+
+
+def test_assert_shapes():
+    x, y = tf.zeros([2, 3]), tf.zeros([3])
+    tf.debugging.assert_shapes([(x, ("N", 3)), (tf.zeros([2]), ("N",)), (x, ("...", 3)),
+                                (x, (".", 3)), (tf.zeros([]), ())])
+    with pytest.raises(ValueError, match="Specified explicitly.  Tensor shape=.* dimension 1"):
+        tf.debugging.assert_shapes([(x, ("N", 4))])
+    with pytest.raises(ValueError, match="Specified by tensor shape=\\(2, 3\\) dtype=float32"):
+        tf.debugging.assert_shapes([(x, ("N", 3)), (y, ("N",))])
+    with pytest.raises(ValueError, match="must have rank"):
+        tf.debugging.assert_shapes([(x, ("N",))])
+
+
+def test_check_numerics_and_assert():
+    assert tf.debugging.check_numerics(tf.constant([1.0]), "ok").numpy().tolist() == [1.0]
+    for values, found in (([float("nan")], "NaN"), ([float("inf")], "Inf"),
+                          ([float("inf"), float("nan")], "Inf and NaN")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=f"m : Tensor had {found} values"):
+            tf.debugging.assert_all_finite(tf.constant(values), "m")
+    tf.debugging.Assert(tf.constant([True]), ["never"])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Expected 'False' to be true. Summarized data: 1, 2\nb's'"):
+        tf.debugging.Assert(False, [tf.constant([1, 2]), "s"])

@@ -1,0 +1,64 @@
+"""tf.print and tf.strings.format: TensorFlow's text for tensors, streams and structures."""
+import sys
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow._src.ops.logging_ops import tensor_text
+
+
+@pytest.mark.parametrize("value, summarize, text", [
+    (np.arange(6), 3, "[0 1 2 3 4 5]"),
+    (np.arange(7), 3, "[0 1 2 ... 4 5 6]"),
+    (np.arange(7), -1, "[0 1 2 3 4 5 6]"),
+    (np.arange(7), 0, "[ ...]"),
+    (np.arange(8).reshape(2, 2, 2), 3, "[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]]"),
+    (np.arange(48).reshape(3, 8, 2), 1,
+     "[[[0 1]\n  ...\n  [14 15]]\n\n ...\n\n [[32 33]\n  ...\n  [46 47]]]"),
+    (np.zeros((0, 2)), 3, "[]"),
+    (np.zeros((2, 0)), 3, "[\n ...]"),
+    (np.array([True, False]), 3, "[1 0]"),
+    (np.array([1.5, 2.0, 1 / 3], np.float32), 3, "[1.5 2 0.333333343]"),
+    (np.array(1 / 3), 3, "0.33333333333333331"),
+    (np.array([1e20, -0.0, np.nan], np.float32), 3, "[1e+20 -0 nan]"),
+    (np.array([b"a\nb", b"q\"t", b"\x01", "é".encode()], object), 3,
+     '["a\\nb" "q\\"t" "\\001" "é"]'),
+    (np.array([1j]), 3, "[?]"),
+])
+def test_tensor_text(value, summarize, text):
+    assert tensor_text(value, summarize) == text
+
+
+def test_print_writes_to_the_current_stream(capsys):
+    tf.print("x:", tf.constant([1, 2]), output_stream=sys.stdout)
+    tf.print(tf.constant("raw"), tf.range(10), sep="|", end="!")
+    out = capsys.readouterr()
+    assert out.out == "x: [1 2]\n" and out.err == '"raw"|[0 1 2 ... 7 8 9]!'
+
+
+def test_print_structures_and_plain_values(capsys):
+    tf.print({"b": tf.constant(1), "a": [tf.constant(2.0), "s"]}, None, "{} kept",
+             output_stream=sys.stdout)
+    tf.print(tf.constant("lone scalar strings print unquoted"), output_stream=sys.stdout)
+    assert capsys.readouterr().out == ("{'a': [2, 's'], 'b': 1} None {} kept\n"
+                                       "lone scalar strings print unquoted\n")
+
+
+def test_print_to_a_file(tmp_path):
+    path = tmp_path / "log.txt"
+    tf.print(tf.constant([1.5]), output_stream=f"file://{path}")
+    tf.print("again", output_stream=f"file://{path}")
+    assert path.read_text() == "[1.5]\nagain\n"
+
+
+def test_print_rejects_other_streams():
+    with pytest.raises(ValueError, match="Unsupported output stream"):
+        tf.print(1, output_stream="bogus")
+
+
+def test_format():
+    assert tf.strings.format("{} and {}", ("a", 1)).numpy() == b'"a" and 1'
+    assert tf.strings.format("<>", tf.constant([1]), placeholder="<>").numpy() == b"[1]"
+    with pytest.raises(ValueError, match="template expects 2 tensors"):
+        tf.strings.format("{} {}", [tf.constant(1)])

@@ -1,0 +1,47 @@
+"""Variable slices that can be assigned to, and the scatter/gather methods of Variable."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def test_slice_assign_writes_only_the_slice():
+    v = tf.Variable([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    before = v.read_value()
+    out = v[0, 1].assign(7.0)
+    assert repr(out).startswith("<tf.Variable 'UnreadVariable' shape=(2, 3)")
+    v[1].assign([1, 2, 3])  # Python values convert to the variable's dtype
+    v[:, 0].assign(0.5)  # broadcast
+    assert v.numpy().tolist() == [[0.5, 7.0, 3.0], [0.5, 2.0, 3.0]]
+    assert before.numpy().tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]  # a snapshot
+
+
+def test_slice_assign_errors():
+    v = tf.Variable([1.0, 2.0, 3.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Cannot broadcast input shape"):
+        v[1:].assign([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype"):
+        v[0].assign(tf.constant(1))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of bounds"):
+        v[5].assign(1.0)
+
+
+def test_slice_reads_are_plain_tensor_values():
+    v = tf.Variable([1, 2, 3])
+    assert v[1:].numpy().tolist() == [2, 3] and (v[0] + 1).numpy() == 2
+    assert v[tf.constant([True, False, True])].numpy().tolist() == [1, 3]
+    assert not hasattr(v[0], "assign_add")
+
+
+def test_scatter_and_gather_methods():
+    v = tf.Variable(tf.zeros([2, 3]))
+    v.scatter_nd_update([[0, 0]], [5.0])
+    v.scatter_nd_add([[0, 0], [1, 1]], [1.0, 2.0])
+    v.scatter_nd_sub([[1, 1]], [0.5])
+    v.scatter_nd_max([[1, 2]], [-1.0])
+    v.scatter_nd_min([[0, 0]], [4.0])
+    np.testing.assert_array_equal(v.numpy(), [[4, 0, 0], [0, 1.5, 0]])
+    assert v.gather_nd([[1, 1]]).numpy().tolist() == [1.5]
+    assert v.sparse_read([1]).shape == (1, 3)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="does not index into shape"):
+        v.scatter_nd_update([[5, 0]], [1.0])
