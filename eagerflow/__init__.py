@@ -4,6 +4,7 @@
 >>> tf.constant([1, 2]) * 2
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
 """
+from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from eagerflow._src.backend.devices import DeviceSpec  # noqa: F401
 from eagerflow._src.core.context import (  # noqa: F401
     device, executing_eagerly, name_scope)
@@ -49,4 +50,5 @@ from eagerflow._src.ops.slicing import (  # noqa: F401
 from eagerflow._src.ops.string_ops import (  # noqa: F401
     as_string)
 from eagerflow import (  # noqa: F401,E402
-    bitwise, config, debugging, dtypes, errors, linalg, math, nn, random, strings)
+    autodiff, bitwise, config, debugging, dtypes, errors, linalg, math, nn, random, strings,
+    test)

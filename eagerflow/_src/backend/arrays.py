@@ -21,7 +21,8 @@ def xp_for_device(device_name):
 
 def is_array(value):
     """True for arrays and array scalars of a backend library."""
-    return isinstance(value, (numpy.ndarray, numpy.generic)) or hasattr(value, "__cuda_array_interface__")
+    return (isinstance(value, (numpy.ndarray, numpy.generic))
+            or hasattr(value, "__cuda_array_interface__"))
 
 
 def to_host(array):

@@ -118,7 +118,7 @@ def device_string_of(array):
 
 
 def list_physical_devices(device_type=None):
-    """Physical devices of `device_type`, e.g. ``[PhysicalDevice('/physical_device:CPU:0', 'CPU')]``."""
+    """Physical devices of `device_type`: ``[PhysicalDevice('/physical_device:CPU:0', 'CPU')]``."""
     return [PhysicalDevice("/physical_device:" + n.rsplit("device:", 1)[1],
                            n.rsplit(":", 2)[-2]) for n in list_devices(device_type)]
 

@@ -35,17 +35,17 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
         return _record(s, op, inputs, attrs, s.graph.create_op(op, inputs, attrs, name))
     else:
         kernel = functools.partial(op.kernel, s.xp)
-    if len(inputs) == 2:
+    if op.tied_pair and len(inputs) == 2:
+        # The common binary case, with TF's type attribute checked inline.
         x, y = inputs
-        arrays = (x._data, y._data)
+        x, y = arrays = (x._data, y._data)
+        first = x.dtype
+        if y.dtype is not first or op.allowed is not None and first not in op.allowed:
+            check_dtypes(op, [first, y.dtype])
     else:
         arrays = [t._data for t in inputs]
-    if op.tied_pair:  # TF's type attribute, fast for the common (x, y) case
-        first = arrays[0].dtype
-        if arrays[1].dtype is not first or op.allowed is not None and first not in op.allowed:
-            check_dtypes(op, [a.dtype for a in arrays])
-    elif op.tied:
-        _check_tied(op, arrays)
+        if op.tied:
+            _check_tied(op, arrays)
     try:
         out = kernel(*arrays, **attrs) if attrs else kernel(*arrays)
     except errors.OpError as e:

@@ -80,7 +80,8 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, statef
     """Registers op `name` and returns its `OpDef`.
 
     `tied`: indices of the inputs that share the type attribute (checked to
-    have one dtype), or "all" for variadic ops; `dtypes`: the dtypes that attribute allows (None: any);
+    have one dtype), or "all" for variadic ops; `dtypes`: the dtypes that attribute allows
+    (None: any);
     `not_differentiable`: a reason string for ops that have no gradient.
     """
     if name in _OPS:

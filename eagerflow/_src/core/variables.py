@@ -20,7 +20,7 @@ from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import register
+from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor import Reference, _numpy_text
 from eagerflow._src.core.tensor_shape import TensorShape
 
@@ -269,3 +269,6 @@ class _UnreadVariable(Variable):
 def is_variable(value):
     return isinstance(value, Variable)
 
+
+# A read passes its gradient to the variable it read.
+register_gradient("ReadVariableOp")(lambda op, dy: dy)

@@ -21,7 +21,8 @@ from eagerflow._src.core.convert import (
     convert_to_tensor, from_array, is_tensor_like, operand, to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    ANY, COMPLEX, FLOAT, NUMBER_BOOL, REAL, NUMBER, kernel_type_name, register, same_shape)
+    ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, kernel_type_name, register,
+    register_gradient, same_shape)
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.ops import cast_ops, math_ops, shape_rules
@@ -1805,3 +1806,25 @@ def repeat(input, repeats, axis=None, name=None):
         raise ValueError(f"Dimensions {n} and {counts.size} are not compatible")
     indices = np.repeat(np.arange(n, dtype=np.int64), counts.reshape(-1))
     return gather(input, from_array(indices), axis=axis, name=name)
+
+
+# -- gradients ---------------------------------------------------------------------------
+def _reshape_back(op, dy):
+    return reshape(dy, op.inputs[0].shape.as_list())
+
+
+for _name in ("Reshape", "ExpandDims", "Squeeze"):
+    register_gradient(_name)(_reshape_back)
+
+
+def _transpose_back(conjugate):
+    def grad(op, dy):
+        perm = op.attrs["perm"]
+        rank = len(perm) if perm is not None else 0
+        inverse = None if perm is None else [int(i) for i in np.argsort([p % rank for p in perm])]
+        return transpose(dy, inverse, conjugate=conjugate)
+    return grad
+
+
+register_gradient("Transpose")(_transpose_back(False))
+register_gradient("ConjugateTranspose")(_transpose_back(True))

@@ -9,7 +9,7 @@ import numpy as np
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import register, same_shape
+from eagerflow._src.core.registry import register, register_gradient, same_shape
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -138,3 +138,16 @@ def ensure_shape(x, shape, name=None):
     shape = TensorShape(shape)
     dims = None if shape.rank is None else tuple(shape.as_list())
     return dispatch(_ENSURE_SHAPE, (as_tensor(x),), {"shape": dims}, name=name)
+
+
+# -- gradients ---------------------------------------------------------------------------
+@register_gradient("Cast")
+def _cast_grad(op, dy):
+    """Casts between floating/complex types pass gradients back; others have none."""
+    src = op.inputs[0].dtype
+    if (src.is_floating or src.is_complex) and (dy.dtype.is_floating or dy.dtype.is_complex):
+        return cast(dy, src)
+    return None
+
+
+register_gradient("Identity")(lambda op, dy: dy)

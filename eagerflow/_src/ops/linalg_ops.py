@@ -16,7 +16,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import NUMBER, NUMBER_BOOL, register, same_shape
+from eagerflow._src.core.registry import (
+    NUMBER, NUMBER_BOOL, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import math_ops
@@ -896,3 +897,29 @@ def _spectral_norm(x, axis, keepdims):
     for a in pair if keepdims else ():
         largest = expand_dims(largest, a)
     return largest
+
+
+# -- gradients ---------------------------------------------------------------------------
+def _product_grads(a, b, dy, adj_a, adj_b):
+    """Gradients of ``op(a) @ op(b)`` where op is the adjoint when flagged."""
+    if not adj_a and not adj_b:
+        return matmul(dy, b, adjoint_b=True), matmul(a, dy, adjoint_a=True)
+    if not adj_a:
+        return matmul(dy, b), matmul(dy, a, adjoint_a=True)
+    if not adj_b:
+        return matmul(b, dy, adjoint_b=True), matmul(a, dy)
+    return matmul(b, dy, adjoint_a=True, adjoint_b=True), matmul(dy, a, adjoint_a=True,
+                                                                  adjoint_b=True)
+
+
+@register_gradient("MatMul")
+def _matmul_grad(op, dy):
+    a, b = op.inputs
+    return _product_grads(a, b, dy, op.attrs.get("transpose_a", False),
+                          op.attrs.get("transpose_b", False))
+
+
+@register_gradient("BatchMatMulV2")
+def _batch_matmul_grad(op, dy):
+    a, b = op.inputs  # broadcast batch dimensions are summed by backprop
+    return _product_grads(a, b, dy, op.attrs.get("adj_x", False), op.attrs.get("adj_y", False))

@@ -15,7 +15,7 @@ from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
-    register, same_shape)
+    register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import (
@@ -579,6 +579,155 @@ def invert_permutation(x, name=None):
     x = as_tensor(x)
     _invert_permutation_rule(x)
     return dispatch(_INVERT_PERMUTATION, (x,), name=name)
+
+
+# -- gradients ---------------------------------------------------------------------------
+# Written with the public ops so outer tapes record them (higher-order derivatives).
+# Broadcast inputs are reduced to their shapes by the backprop loop, not here.
+
+def _grad(name):
+    return register_gradient(name)
+
+
+@_grad("AddV2")
+def _add_grad(op, dy):
+    return dy, dy
+
+
+@_grad("Sub")
+def _sub_grad(op, dy):
+    return dy, negative(dy)
+
+
+@_grad("Mul")
+def _mul_grad(op, dy):
+    x, y = _conj_inputs(op)
+    return multiply(dy, y), multiply(x, dy)
+
+
+@_grad("RealDiv")
+def _real_div_grad(op, dy):
+    x, y = _conj_inputs(op)
+    return realdiv(dy, y), multiply(dy, realdiv(realdiv(negative(x), y), y))
+
+
+@_grad("DivNoNan")
+def _div_no_nan_grad(op, dy):
+    x, y = op.inputs
+    return divide_no_nan(dy, y), multiply(dy, divide_no_nan(divide_no_nan(negative(x), y), y))
+
+
+@_grad("MulNoNan")
+def _mul_no_nan_grad(op, dy):
+    x, y = op.inputs
+    return multiply_no_nan(dy, y), multiply_no_nan(x, dy)
+
+
+@_grad("FloorMod")
+def _floor_mod_grad(op, dy):
+    x, y = op.inputs
+    return dy, multiply(dy, negative(floordiv(x, y)))
+
+
+@_grad("Pow")
+def _pow_grad(op, dy):
+    x, y = op.inputs
+    z = op.outputs
+    dx = multiply(dy, multiply(y, pow(x, subtract(y, 1))))
+    # d/dy x**y = x**y log(x), taken as 0 where log(x) is undefined
+    positive = greater(x, 0) if not x.dtype.is_complex else not_equal(x, 0)
+    safe_x = _where(positive, x, _ones_like(x))
+    log_x = _where(positive, log(safe_x), _zeros_like(x))
+    return dx, multiply(dy, multiply(z, log_x))
+
+
+def _select_grad(mask_fn):
+    def grad(op, dy):
+        x, y = op.inputs
+        mask = mask_fn(x, y)
+        zeros = _zeros_like(dy)
+        return _where(mask, dy, zeros), _where(mask, zeros, dy)
+    return grad
+
+
+register_gradient("Maximum")(_select_grad(greater_equal))
+register_gradient("Minimum")(_select_grad(less_equal))
+
+
+@_grad("SquaredDifference")
+def _squared_difference_grad(op, dy):
+    x, y = op.inputs
+    d = multiply(multiply(dy, 2.0), subtract(x, y))
+    return d, negative(d)
+
+
+@_grad("Atan2")
+def _atan2_grad(op, dy):
+    y, x = op.inputs
+    inv = reciprocal(add(square(x), square(y)))
+    return multiply(dy, multiply(x, inv)), multiply(dy, multiply(negative(y), inv))
+
+
+def _unary_grad(name, fn):
+    """Registers d/dx of a unary op as ``fn(x, y, dy)`` (y: the op's output)."""
+    register_gradient(name)(lambda op, dy: fn(op.inputs[0], op.outputs, dy))
+
+
+_unary_grad("Neg", lambda x, y, dy: negative(dy))
+_unary_grad("Abs", lambda x, y, dy: multiply(dy, sign(x)))
+_unary_grad("Square", lambda x, y, dy: multiply(dy, multiply(x, 2.0)))
+_unary_grad("Sqrt", lambda x, y, dy: realdiv(multiply(dy, 0.5), y))
+_unary_grad("Rsqrt", lambda x, y, dy: multiply(dy, multiply(multiply(y, square(y)), -0.5)))
+_unary_grad("Exp", lambda x, y, dy: multiply(dy, y))
+_unary_grad("Expm1", lambda x, y, dy: multiply(dy, exp(x)))
+_unary_grad("Log", lambda x, y, dy: multiply(dy, reciprocal(x)))
+_unary_grad("Log1p", lambda x, y, dy: multiply(dy, reciprocal(add(x, 1.0))))
+_unary_grad("Sin", lambda x, y, dy: multiply(dy, cos(x)))
+_unary_grad("Cos", lambda x, y, dy: negative(multiply(dy, sin(x))))
+_unary_grad("Tan", lambda x, y, dy: multiply(dy, square(reciprocal(cos(x)))))
+_unary_grad("Asin", lambda x, y, dy: multiply(dy, rsqrt(subtract(1.0, square(x)))))
+_unary_grad("Acos", lambda x, y, dy: negative(multiply(dy, rsqrt(subtract(1.0, square(x))))))
+_unary_grad("Atan", lambda x, y, dy: multiply(dy, reciprocal(add(square(x), 1.0))))
+_unary_grad("Sinh", lambda x, y, dy: multiply(dy, cosh(x)))
+_unary_grad("Cosh", lambda x, y, dy: multiply(dy, sinh(x)))
+_unary_grad("Tanh", lambda x, y, dy: multiply(dy, subtract(1.0, square(y))))
+_unary_grad("Asinh", lambda x, y, dy: multiply(dy, reciprocal(cosh(y))))
+_unary_grad("Acosh", lambda x, y, dy: multiply(dy, reciprocal(sinh(y))))
+_unary_grad("Atanh", lambda x, y, dy: multiply(dy, reciprocal(subtract(1.0, square(x)))))
+_unary_grad("Erf", lambda x, y, dy: multiply(dy, multiply(exp(negative(square(x))),
+                                                          2.0 / np.sqrt(np.pi))))
+_unary_grad("Erfc", lambda x, y, dy: multiply(dy, multiply(exp(negative(square(x))),
+                                                           -2.0 / np.sqrt(np.pi))))
+_unary_grad("Lgamma", lambda x, y, dy: multiply(dy, digamma(x)))
+_unary_grad("Sigmoid", lambda x, y, dy: multiply(dy, multiply(y, subtract(1.0, y))))
+_unary_grad("Softplus", lambda x, y, dy: multiply(dy, sigmoid(x)))
+_unary_grad("Reciprocal", lambda x, y, dy: negative(multiply(dy, square(y))))
+
+
+def _conj_inputs(op):
+    x, y = op.inputs
+    return (conj(x), conj(y)) if x.dtype.is_complex else (x, y)
+
+
+def _where(cond, x, y):
+    from eagerflow._src.ops import array_ops  # array ops build on these math ops
+    return array_ops.where(cond, x, y)
+
+
+def _zeros_like(x):
+    from eagerflow._src.ops import array_ops
+    return array_ops.zeros_like(x)
+
+
+def _ones_like(x):
+    from eagerflow._src.ops import array_ops
+    return array_ops.ones_like(x)
+
+
+for _name in ("FloorDiv", "TruncateDiv", "Floor", "Ceil", "Round", "Rint"):
+    register_gradient(_name)(lambda op, dy: (None,) * len(op.inputs))  # piecewise constant
+_unary_grad("Sign", lambda x, y, dy: _zeros_like(x))
+_unary_grad("Conj", lambda x, y, dy: conj(dy))
 
 
 name_functions(globals())

@@ -19,7 +19,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    BOOL_ONLY, NUMBER, REAL, kernel_type_name, register, same_shape)
+    BOOL_ONLY, NUMBER, REAL, kernel_type_name, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import bitwise_ops, math_ops
@@ -1061,3 +1061,53 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     total = reduce_sum(squares, axis, keepdims=True)
     inverse_norm = math_ops.rsqrt(math_ops.maximum(total, _like(epsilon, total)))
     return math_ops.multiply(x, cast(inverse_norm, x.dtype), name=name)
+
+
+# -- gradients ---------------------------------------------------------------------------
+def _kept(dy, x, axis, keepdims):
+    """`dy` of a reduction reshaped so that it broadcasts against the input `x`."""
+    if keepdims:
+        return dy
+    rank = x.shape.rank
+    axes = range(rank) if axis is None else {a % rank for a in axis}
+    from eagerflow._src.ops import array_ops
+    return array_ops.reshape(dy, [1 if i in axes else d for i, d in enumerate(x.shape)])
+
+
+def _broadcast_back(op, dy):
+    from eagerflow._src.ops import array_ops
+    x = op.inputs[0]
+    return array_ops.broadcast_to(_kept(dy, x, op.attrs["axis"], op.attrs["keepdims"]),
+                                  x.shape.as_list())
+
+
+@register_gradient("Sum")
+def _sum_grad(op, dy):
+    return _broadcast_back(op, dy)
+
+
+@register_gradient("Mean")
+def _mean_grad(op, dy):
+    x, y = op.inputs[0], op.outputs
+    count = max(x.shape.num_elements(), 1) // max(y.shape.num_elements(), 1)
+    return math_ops.truediv(_broadcast_back(op, dy), cast(max(count, 1), dy.dtype))
+
+
+def _extreme_grad(op, dy):
+    """The gradient goes to the elements equal to the extreme, shared among ties."""
+    x = op.inputs[0]
+    axis, keepdims = op.attrs["axis"], op.attrs["keepdims"]
+    hits = cast(math_ops.equal(_kept(op.outputs, x, axis, keepdims), x), dy.dtype)
+    count = reduce_sum(hits, None if axis is None else list(axis), keepdims=True)
+    return math_ops.multiply(math_ops.truediv(hits, count), _kept(dy, x, axis, keepdims))
+
+
+register_gradient("Max")(_extreme_grad)
+register_gradient("Min")(_extreme_grad)
+register_gradient("AddN")(lambda op, dy: [dy] * len(op.inputs))
+
+
+@register_gradient("Cumsum")
+def _cumsum_grad(op, dy):
+    a = op.attrs
+    return cumsum(dy, a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"])

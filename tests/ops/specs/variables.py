@@ -26,9 +26,10 @@ def _slice_assign_ref(x):
 
 
 SPECS = [
-    OpSpec("ReadVariableOp", lambda x: tf.Variable(x).read_value(), [rand(2, 3)], lambda x: x),
+    OpSpec("ReadVariableOp", lambda x: tf.Variable(x).read_value(), [rand(2, 3)], lambda x: x,
+           grad="a variable copies its initial value: checked in tests/autodiff"),
     OpSpec("ReadVariableOp", lambda x: tf.Variable(x) * 1, [rand(4, dtype=np.int32)],
-           lambda x: x, name="ReadVariableOp-int"),
+           lambda x: x, name="ReadVariableOp-int", grad="integer"),
     OpSpec("AssignVariableOp", _assign("assign"), [rand(2, 2)], lambda x: x,
            grad="variable update"),
     OpSpec("AssignAddVariableOp", _assign("assign_add"), [rand(3)], lambda x: x,

@@ -1,0 +1,1 @@
+"""Automatic differentiation: the tape, `GradientTape`, backprop and custom gradients."""

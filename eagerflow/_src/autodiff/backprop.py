@@ -1,0 +1,93 @@
+"""Playing a tape backwards: reverse-mode accumulation of gradients.
+
+`backprop` walks recorded entries in reverse, calling each op's registered
+gradient ``grad(op, *output_grads)``.  Gradients are built from ops, so any
+tape still recording sees them (higher-order derivatives).  Reducing a
+broadcast gradient back to its input's shape happens here, once, for every op.
+"""
+from eagerflow._src.core import errors
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops
+
+
+class OpView:
+    """What a gradient function sees of one recorded op: inputs, outputs and attrs.
+
+    >>> # grad(op, dy): op.inputs[0], op.outputs[0], op.get_attr("axis")
+    """
+
+    __slots__ = ("op_def", "inputs", "outputs", "attrs")
+
+    def __init__(self, op_def, inputs, outputs, attrs):
+        self.op_def, self.inputs, self.outputs, self.attrs = op_def, inputs, outputs, attrs
+
+    @property
+    def type(self):
+        return self.op_def.name
+
+    name = type
+
+    def get_attr(self, name):
+        return self.attrs[name]
+
+
+def unbroadcast(grad, like):
+    """`grad` summed over the dimensions along which `like` was broadcast."""
+    gshape, shape = grad.shape, like.shape
+    if gshape == shape or shape.rank is None or gshape.rank is None:
+        return grad
+    lead = gshape.rank - shape.rank
+    axes = list(range(lead)) + [lead + i for i, d in enumerate(shape)
+                                if d == 1 and gshape[lead + i] != 1]
+    if axes:
+        grad = reduction_ops.reduce_sum(grad, axes, keepdims=False)
+    return array_ops.reshape(grad, shape.as_list()) if grad.shape != shape else grad
+
+
+def _connected(entries, sources):
+    """Ids of the tensors that depend on a source: only their gradients are needed."""
+    live = {id(s) for s in sources}
+    for op, inputs, attrs, outputs in entries:
+        for t in inputs:
+            if id(t) in live:
+                for o in (outputs if op.multi else (outputs,)):
+                    live.add(id(o))
+                break
+    return live
+
+
+def backprop(entries, targets, target_grads, sources):
+    """Gradients of sum(targets) with respect to `sources` (None where unconnected).
+
+    `entries` are ``(op, inputs, attrs, outputs)`` in the order they ran;
+    `target_grads` holds the incoming gradient of each target (None: ones).
+    """
+    live = _connected(entries, sources)
+    grads = {}
+    for t, g in zip(targets, target_grads):
+        if id(t) in live:
+            g = array_ops.ones_like(t) if g is None else g
+            grads[id(t)] = math_ops.add(grads[id(t)], g) if id(t) in grads else g
+    keep = {id(s) for s in sources}
+    for op, inputs, attrs, outputs in reversed(entries):
+        outs = outputs if op.multi else (outputs,)
+        out_grads = [grads.get(id(o)) if id(o) in keep else grads.pop(id(o), None)
+                     for o in outs]
+        if all(g is None for g in out_grads):
+            continue
+        if op.grad is None:
+            raise LookupError(f"No gradient defined for operation '{op.name}' "
+                              f"(op type: {op.name}).")
+        out_grads = [array_ops.zeros_like(o) if g is None else g for o, g in zip(outs, out_grads)]
+        in_grads = op.grad(OpView(op, inputs, outputs, attrs), *out_grads)
+        if not isinstance(in_grads, (list, tuple)):
+            in_grads = (in_grads,)
+        if len(in_grads) != len(inputs):
+            raise errors.InternalError(None, op.name, f"The gradient of {op.name} returned "
+                                       f"{len(in_grads)} values for {len(inputs)} inputs.")
+        for t, g in zip(inputs, in_grads):
+            if g is None or id(t) not in live:
+                continue
+            g = unbroadcast(g, t)
+            key = id(t)
+            grads[key] = math_ops.add(grads[key], g) if key in grads else g
+    return [grads.get(id(s)) for s in sources]

@@ -1,0 +1,237 @@
+"""`GradientTape`: records the ops run on watched tensors, then plays them backwards.
+
+A tape is a recorder of the per-thread context (see core/context.py): while
+it is active, `dispatch` shows it every op; it keeps only ops that touch a
+watched tensor, so work on unwatched values costs one membership test.
+
+>>> x = constant(3.0)
+>>> with GradientTape() as tape:
+...     tape.watch(x)
+...     y = x * x
+>>> tape.gradient(y, x)
+<tf.Tensor: shape=(), dtype=float32, numpy=6.0>
+"""
+import enum
+import logging
+
+from eagerflow._src.autodiff.backprop import backprop
+from eagerflow._src.core import context, nest
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
+from eagerflow._src.core.registry import get as get_op
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.ops import array_ops
+
+_logger = logging.getLogger("eagerflow")
+_READ = get_op("ReadVariableOp")
+_warned = set()
+
+
+def _warn_once(key, message):
+    if key not in _warned:
+        _warned.add(key)
+        _logger.warning(message)
+
+
+class UnconnectedGradients(enum.Enum):
+    """What `gradient` returns for a source the target does not depend on."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+class _Recorder:
+    """The recording part of a tape: watched values and the ops that touched them."""
+
+    __slots__ = ("entries", "watched", "variables", "watch_accessed_variables")
+
+    def __init__(self, watch_accessed_variables):
+        self.entries = []
+        self.watched = {}      # id -> watched tensor or variable (kept alive)
+        self.variables = {}    # id -> watched variable, in watch order
+        self.watch_accessed_variables = watch_accessed_variables
+
+    def watch(self, value):
+        self.watched[id(value)] = value
+        if isinstance(value, Variable):
+            self.variables[id(value)] = value
+
+    def record(self, op, inputs, attrs, outputs):
+        watched = self.watched
+        for t in inputs:
+            if id(t) in watched:
+                break
+        else:
+            if not (op is _READ and self.watch_accessed_variables and inputs[0].trainable):
+                return
+            self.watch(inputs[0])  # trainable variables are watched when read
+        if op.not_differentiable:
+            return  # its outputs stay unconnected: their gradients are None
+        self.entries.append((op, inputs, attrs, outputs))
+        for o in (outputs if op.multi else (outputs,)):
+            watched[id(o)] = o
+
+
+class GradientTape:
+    """Records operations for automatic differentiation.
+
+    Trainable variables read inside the block are watched automatically;
+    tensors must be watched with `watch`.  A non-persistent tape computes
+    gradients once; `persistent=True` allows several calls.
+    """
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = persistent
+        self._watch_accessed_variables = watch_accessed_variables
+        self._recorder = _Recorder(watch_accessed_variables)
+        self._recording = None   # the context swap while inside `with`
+        self._used = False
+
+    # -- context ----------------------------------------------------------------
+    def __enter__(self):
+        self._push()
+        return self
+
+    def __exit__(self, *exc):
+        if self._recording is not None:
+            self._pop()
+
+    def _push(self):
+        if self._recording is not None:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter "
+                             "an already-active tape.")
+        self._recording = context.recording(self._recorder)
+        self._recording.__enter__()
+
+    def _pop(self):
+        swap, self._recording = self._recording, None
+        swap.__exit__(None, None, None)
+
+    def stop_recording(self):
+        """A context manager in which this tape records nothing.
+
+        >>> with tape.stop_recording():  # doctest: +SKIP
+        ...     y = x * 2               # not differentiated
+        """
+        return _Paused(self)
+
+    def reset(self):
+        """Forgets everything recorded so far (the tape stays active)."""
+        self._recorder = _Recorder(self._watch_accessed_variables)
+        if self._recording is not None:
+            self._pop()
+            self._push()
+        self._used = False
+
+    # -- watching -----------------------------------------------------------------
+    def watch(self, tensor):
+        """Ensures `tensor` (or a nested structure of tensors/variables) is traced."""
+        for t in nest.flatten(tensor):
+            if not is_tensor_like(t):
+                raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
+                                 f"tf.Tensor or tf.Variable or ExtensionType.")
+            if not (t.dtype.is_floating or t.dtype.is_complex):
+                _warn_once(("watch", t.dtype), f"The dtype of the watched tensor must be "
+                           f"floating (e.g. tf.float32), got {t.dtype!r}")
+            self._recorder.watch(t)
+
+    def watched_variables(self):
+        """The variables this tape watches, in the order they were first watched."""
+        return tuple(self._recorder.variables.values())
+
+    # -- gradients ------------------------------------------------------------------
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """Gradients of `target` (summed over its leaves) with respect to `sources`.
+
+        `sources` and the result share one nested structure; `output_gradients`
+        weights each target leaf (default: ones).
+        """
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
+                               "set of gradients (or jacobians)")
+        if self._recording is not None:
+            if self._persistent:
+                _warn_once("inside", "Calling GradientTape.gradient on a persistent tape inside "
+                           "its context is significantly less efficient than calling it "
+                           "outside the context (it causes the gradient ops to be recorded on "
+                           "the tape, leading to increased CPU and memory usage). Only call "
+                           "GradientTape.gradient inside the context if you actually want to "
+                           "trace the gradient in order to compute higher order derivatives.")
+            else:
+                self._pop()  # a one-shot tape stops recording, as in TF
+        unconnected_gradients = UnconnectedGradients(unconnected_gradients)
+        targets = [_checked_target(t) for t in nest.flatten(target)]
+        flat_sources = nest.flatten(sources)
+        for s in flat_sources:
+            _check_source(s)
+        weights = _output_gradients(targets, output_gradients)
+        differentiable = [s for s in flat_sources if s.dtype.is_floating or s.dtype.is_complex]
+        for s in flat_sources:
+            if not (s.dtype.is_floating or s.dtype.is_complex):
+                _warn_once(("source", s.dtype), f"The dtype of the source tensor must be "
+                           f"floating (e.g. tf.float32) when calling GradientTape.gradient, "
+                           f"got {s.dtype!r}")
+        watched = self._recorder.watched  # unwatched sources have no gradient, as in TF
+        differentiable = [s for s in differentiable if id(s) in watched]
+        found = dict(zip(map(id, differentiable),
+                         backprop(self._recorder.entries, targets, weights, differentiable)))
+        if not self._persistent:
+            self._used = True
+            self._recorder.entries, self._recorder.watched = [], {}  # free the tape
+        results = []
+        for s in flat_sources:
+            g = found.get(id(s))
+            if g is None and unconnected_gradients is UnconnectedGradients.ZERO:
+                g = array_ops.zeros_like(s)
+            results.append(g)
+        return nest.pack_sequence_as(sources, results)
+
+
+class _Paused:
+    """`GradientTape.stop_recording()`: removes the tape from the active recorders."""
+
+    def __init__(self, tape):
+        self._tape = tape
+
+    def __enter__(self):
+        if self._tape._recording is None:
+            raise ValueError("Tape must be recording.")
+        self._tape._pop()
+
+    def __exit__(self, *exc):
+        self._tape._push()
+
+
+def _check_source(s):
+    if not is_tensor_like(s):
+        raise TypeError(f"GradientTape.gradient sources must be tensors or variables; got "
+                        f"{s!r} of type {type(s).__name__}.")
+
+
+def _checked_target(t):
+    if not is_tensor_like(t):
+        raise TypeError(f"GradientTape.gradient target must be a tensor or variable; got {t!r} "
+                        f"of type {type(t).__name__}.")
+    if not (t.dtype.is_floating or t.dtype.is_complex):
+        _warn_once(("target", t.dtype), f"The dtype of the target tensor must be floating "
+                   f"(e.g. tf.float32) when calling GradientTape.gradient, got {t.dtype!r}")
+    return t
+
+
+def _output_gradients(targets, output_gradients):
+    """The incoming gradient of each target leaf (None: ones), checked against its shape."""
+    if output_gradients is None:
+        return [None] * len(targets)
+    weights = nest.flatten(output_gradients)
+    if len(weights) != len(targets):
+        raise ValueError(f"output_gradients has {len(weights)} leaves, but target has "
+                         f"{len(targets)}.")
+    return [None if w is None else _as_like(w, t) for t, w in zip(targets, weights)]
+
+
+def _as_like(w, target):
+    w = convert_to_tensor(w, dtype=target.dtype)
+    if not w.shape.is_compatible_with(target.shape):
+        raise ValueError(f"Mismatch between the shape of output_gradients {w.shape} and the "
+                         f"shape of the target {target.shape}.")
+    return w

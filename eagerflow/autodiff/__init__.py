@@ -1,0 +1,2 @@
+"""Automatic differentiation (``tf.autodiff``)."""
+from eagerflow._src.autodiff.tape import GradientTape  # noqa: F401

@@ -1,0 +1,201 @@
+"""GradientTape semantics (the eager guide's examples and TF's rules)."""
+import gc
+import threading
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def test_guide_w_times_w():
+    w = tf.Variable([[1.0]])
+    with tf.GradientTape() as tape:
+        loss = w * w
+    grad = tape.gradient(loss, w)
+    assert repr(grad) == "<tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[2.]], " \
+                         "dtype=float32)>"
+
+
+def test_guide_persistent_tape():
+    x = tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as g:
+        g.watch(x)
+        y = x * x
+        z = y * y
+    assert g.gradient(z, x).numpy() == 108.0
+    assert g.gradient(y, x).numpy() == 6.0
+    del g
+
+
+def test_non_persistent_tape_is_one_shot():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = x * x
+    g.gradient(y, x)
+    with pytest.raises(RuntimeError, match="non-persistent GradientTape can only be used"):
+        g.gradient(y, x)
+
+
+def test_constants_need_watch_and_variables_are_auto_watched():
+    x = tf.constant(2.0)
+    v = tf.Variable(3.0)
+    frozen = tf.Variable(4.0, trainable=False)
+    with tf.GradientTape() as g:
+        y = x * v * frozen
+    dx, dv, dfrozen = g.gradient(y, [x, v, frozen])
+    assert dx is None and dv.numpy() == 8.0 and dfrozen is None
+    assert g.watched_variables() == (v,)
+
+
+def test_watch_accessed_variables_false():
+    v = tf.Variable(3.0)
+    with tf.GradientTape(watch_accessed_variables=False) as g:
+        y = v * v
+    assert g.gradient(y, v) is None
+    with tf.GradientTape(watch_accessed_variables=False) as g:
+        g.watch(v)
+        y = v * v
+    assert g.gradient(y, v).numpy() == 6.0
+
+
+def test_variable_replaced_by_tensor_is_no_longer_watched():
+    x = tf.Variable(2.0)
+    grads = []
+    for _ in range(2):
+        with tf.GradientTape() as g:
+            y = x + 1
+        grads.append(g.gradient(y, x))
+        x = x + 1  # the classic slip: x is now a Tensor, which no tape watches
+    assert grads[0].numpy() == 1.0 and grads[1] is None
+
+
+def test_nested_structures_and_multiple_targets():
+    a, b = tf.Variable(1.0), tf.Variable(2.0)
+    with tf.GradientTape() as g:
+        out = {"p": a * b, "q": [a * a, b]}
+    grads = g.gradient(out, {"x": a, "y": (b,)})
+    assert grads["x"].numpy() == 4.0 and grads["y"][0].numpy() == 2.0
+
+
+def test_unconnected_gradients():
+    x, y = tf.Variable(1.0), tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as g:
+        z = x * 2
+    assert g.gradient(z, y) is None
+    assert g.gradient(z, y, unconnected_gradients=tf.UnconnectedGradients.ZERO).numpy() == 0.0
+    assert g.gradient(z, y, unconnected_gradients="zero").numpy() == 0.0
+
+
+def test_output_gradients_weight_targets():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = x * x
+    got = g.gradient(y, x, output_gradients=tf.constant([10.0, 100.0]))
+    assert got.numpy().tolist() == [20.0, 400.0]
+
+
+def test_output_gradients_shape_mismatch():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = x * x
+    with pytest.raises(ValueError, match="shape of output_gradients"):
+        g.gradient(y, x, output_gradients=tf.constant([1.0, 2.0, 3.0]))
+
+
+def test_integer_sources_give_none(caplog):
+    x = tf.constant(2)
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = x * x
+    assert g.gradient(y, x) is None
+
+
+def test_bad_sources_and_targets():
+    x = tf.constant(1.0)
+    with tf.GradientTape(persistent=True) as g:
+        g.watch(x)
+        y = x * 2
+    with pytest.raises(TypeError, match="sources must be tensors or variables"):
+        g.gradient(y, 3.0)
+    with pytest.raises(ValueError, match="not tf.Tensor or tf.Variable"):
+        g.watch("a")
+
+
+def test_stop_recording_and_reset():
+    x = tf.constant(2.0)
+    with tf.GradientTape(persistent=True) as g:
+        g.watch(x)
+        with g.stop_recording():
+            y = x * x
+        z = x * 3
+    assert g.gradient(y, x) is None and g.gradient(z, x).numpy() == 3.0
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = x * x
+        g.reset()
+        g.watch(x)
+        z = x * 5
+    assert g.gradient(z, x).numpy() == 5.0
+
+
+def test_second_and_third_order():
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as t3:
+        with tf.GradientTape() as t2:
+            with tf.GradientTape() as t1:
+                y = x * x * x
+            dy = t1.gradient(y, x)
+        d2y = t2.gradient(dy, x)
+    d3y = t3.gradient(d2y, x)
+    assert (dy.numpy(), d2y.numpy(), d3y.numpy()) == (12.0, 12.0, 6.0)
+
+
+def test_broadcast_gradients_reduce_to_input_shape():
+    x = tf.Variable(np.ones((2, 3), np.float32))
+    b = tf.Variable(np.ones((3,), np.float32))
+    s = tf.Variable(2.0)
+    with tf.GradientTape() as g:
+        y = tf.reduce_sum(x * b * s + b)
+    dx, db, ds = g.gradient(y, [x, b, s])
+    assert dx.shape == (2, 3) and db.numpy().tolist() == [6.0, 6.0, 6.0] and ds.numpy() == 6.0
+
+
+def test_tapes_are_per_thread():
+    x = tf.constant(1.0)
+    seen = []
+
+    def other():
+        seen.append(x * 5)  # runs while the main thread's tape records: not seen by it
+
+    with tf.GradientTape(persistent=True) as g:
+        g.watch(x)
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        y = x * 2
+    assert g.gradient(seen[0], x) is None
+    assert g.gradient(y, x).numpy() == 2.0
+
+
+def test_unwatched_ops_are_not_recorded():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as g:
+        for _ in range(10):
+            x * 2.0
+    assert g._recorder.entries == []
+
+
+def test_tape_memory_is_released():
+    v = tf.Variable(np.ones(4, np.float32))
+    gc.collect()
+    before = len(gc.get_objects())
+    for _ in range(200):
+        with tf.GradientTape() as g:
+            loss = tf.reduce_sum(v * v)
+        g.gradient(loss, v)
+    gc.collect()
+    assert len(gc.get_objects()) - before < 50
