@@ -63,7 +63,49 @@ def conv2d(lib, make):
     return (lambda: lib.nn.conv2d(xs, ws, strides=1, padding="VALID")), 1
 
 
-CASES = {"small_ops": small_ops, "matmul_1024": matmul, "conv2d_32x28x28x16_to_32": conv2d}
+def tape_step(lib, make):
+    """The eager guide's linear regression step: loss, gradient wrt W and B, two updates."""
+    rng = np.random.default_rng(0)
+    xs = rng.normal(size=1000).astype(np.float32)
+    ys = (xs * 3 + 2 + rng.normal(size=1000)).astype(np.float32)
+    steps = 200
+    name = getattr(lib, "__name__", "")
+    if name == "numpy":
+        def run():
+            w, b = np.float32(5.0), np.float32(10.0)
+            for _ in range(steps):
+                err = xs * w + b - ys
+                dw, db = np.mean(2 * err * xs), np.mean(2 * err)
+                w, b = w - 0.01 * dw, b - 0.01 * db
+        return run, steps
+    if name == "torch":
+        import torch
+        x, y = torch.from_numpy(xs), torch.from_numpy(ys)
+
+        def run():
+            w = torch.tensor(5.0, requires_grad=True)
+            b = torch.tensor(10.0, requires_grad=True)
+            for _ in range(steps):
+                loss = torch.mean(torch.square(x * w + b - y))
+                dw, db = torch.autograd.grad(loss, [w, b])
+                with torch.no_grad():
+                    w -= dw * 0.01
+                    b -= db * 0.01
+        return run, steps
+    x, y = lib.constant(xs), lib.constant(ys)
+
+    def run():
+        w, b = lib.Variable(5.0), lib.Variable(10.0)
+        for _ in range(steps):
+            with lib.GradientTape() as tape:
+                loss = lib.reduce_mean(lib.square(x * w + b - y))
+            dw, db = tape.gradient(loss, [w, b])
+            w.assign_sub(dw * 0.01)
+            b.assign_sub(db * 0.01)
+    return run, steps
+
+
+CASES = {"small_ops": small_ops, "tape_step_linear_regression": tape_step, "matmul_1024": matmul, "conv2d_32x28x28x16_to_32": conv2d}
 
 
 def libraries():

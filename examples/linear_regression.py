@@ -1,8 +1,8 @@
 """Linear regression on the diabetes data set (442 patients, 10 features), eagerly.
 
-The data ships with scikit-learn. Training is plain full-batch gradient
-descent on `Variable`s, with the gradient of the mean squared error written
-out with eagerflow ops:  dL/dW = 2/n * X^T (XW + b - y).
+The data ships with scikit-learn. Training is full-batch gradient descent on
+`Variable`s: a `GradientTape` records the forward pass and gives the
+gradient of the mean squared error with respect to the weights and bias.
 
     python examples/linear_regression.py
 """
@@ -27,22 +27,23 @@ def main():
     y_train, y_test = standardize(target[train, None], target[test, None])
     x, y = tf.constant(x_train, tf.float32), tf.constant(y_train, tf.float32)
     x_eval, y_eval = tf.constant(x_test, tf.float32), tf.constant(y_test, tf.float32)
-    n = float(x.shape[0])
 
     w = tf.Variable(tf.zeros([x.shape[1], 1]), name="weights")
     b = tf.Variable(0.0, name="bias")
-    print(f"training {w.name} {w.shape} and {b.name} on {int(n)} patients, "
+    print(f"training {w.name} {w.shape} and {b.name} on {x.shape[0]} patients, "
           f"testing on {x_eval.shape[0]}")
 
     def mse(inputs, labels):
         return tf.reduce_mean(tf.square(tf.matmul(inputs, w) + b - labels))
 
     for step in range(STEPS + 1):
-        error = tf.matmul(x, w) + b - y
+        with tf.GradientTape() as tape:
+            loss = mse(x, y)
         if step % 25 == 0:
-            print(f"step {step:3d}  train mse {float(tf.reduce_mean(error ** 2)):.4f}")
-        w.assign_sub(LEARNING_RATE * 2.0 / n * tf.matmul(x, error, transpose_a=True))
-        b.assign_sub(LEARNING_RATE * 2.0 * tf.reduce_mean(error))
+            print(f"step {step:3d}  train mse {float(loss):.4f}")
+        grad_w, grad_b = tape.gradient(loss, [w, b])
+        w.assign_sub(LEARNING_RATE * grad_w)
+        b.assign_sub(LEARNING_RATE * grad_b)
 
     test_mse = float(mse(x_eval, y_eval))
     r2 = 1.0 - test_mse / float(tf.math.reduce_variance(y_eval))

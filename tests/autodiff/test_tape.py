@@ -199,3 +199,33 @@ def test_tape_memory_is_released():
         g.gradient(loss, v)
     gc.collect()
     assert len(gc.get_objects()) - before < 50
+
+
+def test_jacobian_matches_finite_structure():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape(persistent=True) as g:
+        g.watch(x)
+        y = x * x
+        z = tf.matmul(x, x)
+    jy = g.jacobian(y, x)
+    assert jy.shape == (2, 2, 2, 2)
+    np.testing.assert_allclose(tf.reshape(jy, [4, 4]).numpy(), np.diag([2.0, 4.0, 6.0, 8.0]))
+    jz = g.jacobian(z, x).numpy()
+    # dz[i,k]/dx[a,b] = delta_ia x[b,k] + x[i,a] delta_kb
+    xv = x.numpy()
+    want = np.einsum("ia,bk->ikab", np.eye(2), xv) + np.einsum("ia,kb->ikab", xv, np.eye(2))
+    np.testing.assert_allclose(jz, want)
+    assert g.jacobian(y, tf.constant(1.0)) is None
+
+
+def test_batch_jacobian():
+    x = tf.constant(np.arange(6.0, dtype=np.float32).reshape(3, 2))
+    w = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = tf.matmul(x, w)  # (3, 3): each row depends on its own x row only
+    bj = g.batch_jacobian(y, x)
+    assert bj.shape == (3, 3, 2)
+    np.testing.assert_allclose(bj.numpy(), np.broadcast_to(w.numpy().T, (3, 3, 2)))
+    with pytest.raises(RuntimeError):
+        g.batch_jacobian(y, x)

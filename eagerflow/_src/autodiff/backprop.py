@@ -30,8 +30,18 @@ class OpView:
         return self.attrs[name]
 
 
+def _dims(t):
+    """The concrete shape tuple of an eager tensor or variable, else None (symbolic)."""
+    data = getattr(t, "_data", None)
+    data = getattr(data, "value", data)  # a variable's handle holds its array
+    return getattr(data, "shape", None)
+
+
 def unbroadcast(grad, like):
     """`grad` summed over the dimensions along which `like` was broadcast."""
+    concrete = _dims(grad)
+    if concrete is not None and concrete == _dims(like):
+        return grad  # the common case, decided without building shapes
     gshape, shape = grad.shape, like.shape
     if gshape == shape or shape.rank is None or gshape.rank is None:
         return grad

@@ -14,6 +14,8 @@ watched tensor, so work on unwatched values costs one membership test.
 import enum
 import logging
 
+import numpy as np
+
 from eagerflow._src.autodiff.backprop import backprop
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
@@ -185,6 +187,84 @@ class GradientTape:
                 g = array_ops.zeros_like(s)
             results.append(g)
         return nest.pack_sequence_as(sources, results)
+
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d(target)/d(sources): for each source, shape ``target.shape + source.shape``.
+
+        One backward pass per element of `target` (the recorded tape is reused).
+        """
+        target = _checked_target(target)
+        n = target.shape.num_elements()
+        rows = self._backward_rows(target, nest.flatten(sources), [
+            np.eye(n, dtype=target.dtype.as_numpy_dtype)[i].reshape(target.shape.as_list())
+            for i in range(n)])
+        return nest.pack_sequence_as(sources, [
+            self._assemble(r, target.shape.as_list(), s, unconnected_gradients,
+                           lambda g, s=s: array_ops.reshape(
+                               g, target.shape.as_list() + s.shape.as_list()))
+            for r, s in zip(rows, nest.flatten(sources))])
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example Jacobians: ``target[b, y...]`` by ``source[b, x...]``.
+
+        Examples are independent, so each backward pass covers one output
+        position for the whole batch at once.
+        """
+        target = _checked_target(target)
+        dims = target.shape.as_list()
+        if source.shape.rank is None or not source.shape[:1].is_compatible_with(dims[:1]):
+            raise ValueError(f"Need first dimension of target shape ({target.shape}) and source "
+                             f"shape ({source.shape}) to match.")
+        per_example = int(np.prod(dims[1:], dtype=np.int64))
+        weights = []
+        for j in range(per_example):
+            w = np.zeros((dims[0], per_example), target.dtype.as_numpy_dtype)
+            w[:, j] = 1
+            weights.append(w.reshape(dims))
+        rows, = self._backward_rows(target, [source], weights)
+
+        def arrange(stacked):  # (y, b, x...) -> (b, y..., x...)
+            moved = array_ops.transpose(stacked, [1, 0] + list(range(2, source.shape.rank + 1)))
+            return array_ops.reshape(moved, dims + source.shape.as_list()[1:])
+        return self._assemble(rows, [per_example], source, unconnected_gradients, arrange,
+                              zeros_shape=dims + source.shape.as_list()[1:])
+
+    def _backward_rows(self, target, sources, weights):
+        """For each source, the list of gradients, one per weighting of `target`."""
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
+                               "set of gradients (or jacobians)")
+        if self._recording is not None and not self._persistent:
+            self._pop()
+        for s in sources:
+            _check_source(s)
+        watched = self._recorder.watched
+        live = [s for s in sources if id(s) in watched and (s.dtype.is_floating or
+                                                              s.dtype.is_complex)]
+        rows = {id(s): [] for s in live}
+        for w in weights:
+            grads = backprop(self._recorder.entries, [target],
+                             [convert_to_tensor(w, dtype=target.dtype)], live)
+            for s, g in zip(live, grads):
+                rows[id(s)].append(g)
+        if not self._persistent:
+            self._used = True
+            self._recorder.entries, self._recorder.watched = [], {}
+        return [rows.get(id(s)) for s in sources]
+
+    @staticmethod
+    def _assemble(rows, lead, source, unconnected, arrange, zeros_shape=None):
+        """Stacks per-row gradients (None rows: zeros) and arranges them."""
+        shape = zeros_shape or lead + source.shape.as_list()
+        if rows is None or all(g is None for g in rows):
+            if UnconnectedGradients(unconnected) is UnconnectedGradients.ZERO:
+                return array_ops.zeros(shape, source.dtype)
+            return None
+        rows = [array_ops.zeros_like(source) if g is None else g for g in rows]
+        return arrange(array_ops.stack(rows))
 
 
 class _Paused:

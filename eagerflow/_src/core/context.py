@@ -90,6 +90,11 @@ def recording(recorder):
     return _swap(recorders=get().recorders + (recorder,))
 
 
+def only_recorder(recorder):
+    """Makes `recorder` the only one seeing ops in the block (the others are paused)."""
+    return _swap(recorders=(recorder,))
+
+
 def building(graph):
     """Routes ops to `graph` instead of running them (used while tracing).
 

@@ -1,0 +1,95 @@
+"""`custom_gradient`: a function that supplies its own gradient.
+
+The decorated function runs unrecorded; its outputs pass through one
+identity op whose gradient is the user's ``grad_fn``, so tapes see a single
+op from the inputs (and the variables it read) to the outputs.
+
+>>> @custom_gradient
+... def log1pexp(x):
+...     e = exp(x)
+...     def grad(upstream):
+...         return upstream * (1 - 1 / (1 + e))
+...     return log(1 + e), grad
+"""
+import functools
+import inspect
+
+from eagerflow._src.autodiff.tape import _Recorder
+from eagerflow._src.core import context, nest
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import OpDef
+
+
+def custom_gradient(f=None):
+    """Decorator: ``f(*x)`` returns ``(y, grad_fn)``; ``grad_fn(*dy)`` gives d(y)/d(x).
+
+    When `f` reads variables, `grad_fn` must accept ``variables=`` and return
+    ``(input_grads, variable_grads)``.
+    """
+    if f is None:
+        return custom_gradient
+
+    @functools.wraps(f)
+    def decorated(*args, **kwargs):
+        spy = _Recorder(watch_accessed_variables=True)
+        with context.only_recorder(spy):  # f's own ops stay off every tape
+            result, grad_fn = f(*args, **kwargs)
+        inputs = [a for a in nest.flatten(args) if is_tensor_like(a)]
+        variables = [v for v in spy.variables.values()
+                     if not any(v is a for a in inputs)]
+        for recorder in context.get().recorders:  # outer tapes watch what f read, as usual
+            if isinstance(recorder, _Recorder) and recorder.watch_accessed_variables:
+                for v in variables:
+                    if v.trainable:
+                        recorder.watch(v)
+        if variables and "variables" not in inspect.signature(grad_fn).parameters:
+            raise TypeError(f"If using @custom_gradient with a function that uses variables, "
+                            f"then grad_fn must accept a keyword argument 'variables'. The "
+                            f"function {f.__name__!r} read {[v.name for v in variables]}.")
+        flat_out = [convert_to_tensor(o) for o in nest.flatten(result)]
+        op = _custom_op(f.__name__, grad_fn, len(inputs), variables, flat_out)
+        outs = dispatch(op, (*inputs, *variables, *flat_out))
+        return nest.pack_sequence_as(result, list(outs))
+    return decorated
+
+
+def _custom_op(name, grad_fn, n_inputs, variables, outputs):
+    """An identity op over (inputs, variables, outputs) whose gradient calls `grad_fn`.
+
+    Inputs and variables ride along only so tapes connect them to the outputs.
+    """
+    op = OpDef(f"CustomGradient[{name}]", _pass_outputs(n_inputs + len(variables)),
+               _pass_outputs_rule(n_inputs + len(variables)), True, (), None, False, None)
+
+    def grad(view, *dys):
+        for dy, y in zip(dys, outputs):
+            if not dy.shape.is_compatible_with(y.shape):
+                raise ValueError(f"The upstream gradient of {name} has shape {dy.shape}, but "
+                                 f"the output has shape {y.shape}.")
+        if variables:
+            in_grads, var_grads = grad_fn(*dys, variables=variables)
+            var_grads = list(var_grads)
+        else:
+            in_grads, var_grads = grad_fn(*dys), []
+        in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
+        if len(in_grads) != n_inputs or len(var_grads) != len(variables):
+            raise ValueError(f"custom_gradient function {name!r} expected to return "
+                             f"{n_inputs} gradient(s) for its inputs and {len(variables)} for "
+                             f"its variables, but returned {len(in_grads)} and "
+                             f"{len(var_grads)}.")
+        return in_grads + var_grads + [None] * len(outputs)
+    op.grad = grad
+    return op
+
+
+def _pass_outputs(skip):
+    def kernel(xp, *arrays):
+        return arrays[skip:]
+    return kernel
+
+
+def _pass_outputs_rule(skip):
+    def rule(*inputs, **_):
+        return [(x.shape, x.dtype) for x in inputs[skip:]]
+    return rule
