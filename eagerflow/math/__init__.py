@@ -5,7 +5,8 @@ from eagerflow._src.ops.math_ops import (  # noqa: F401
     greater_equal, imag, invert_permutation, is_finite, is_inf, is_nan, is_non_decreasing,
     is_strictly_increasing, less, less_equal, lgamma, log, log1p, log_sigmoid, logical_and,
     logical_not, logical_or, logical_xor, maximum, minimum, mod, multiply, multiply_no_nan,
-    negative, not_equal, polyval, pow, real, reciprocal, reciprocal_no_nan, rint, round, rsqrt,
+    negative, not_equal, polygamma, polyval, pow, real, reciprocal, reciprocal_no_nan, rint,
+    round, rsqrt,
     scalar_mul, sigmoid, sign, sin, sinh, softplus, sqrt, square, squared_difference, subtract,
     tan, tanh, truediv, xdivy, xlog1py, xlogy, zero_fraction)
 from eagerflow._src.ops.nn_ops import (  # noqa: F401

@@ -16,24 +16,7 @@ SPECS = all_specs()
 GRAD_SPECS = [s for s in SPECS if s.grad is True]
 
 # Differentiable ops whose gradients are not written yet.
-PENDING = frozenset({
-    'Angle', 'AvgPool', 'AvgPool3D', 'BatchMatMulV3', 'BiasAdd', 'BroadcastTo',
-    'CheckNumerics', 'Cholesky', 'Complex', 'ComplexAbs', 'ConcatV2', 'Conv2D',
-    'Conv2DBackpropFilter', 'Conv2DBackpropInput', 'Conv3D', 'Cumprod', 'CumulativeLogsumexp',
-    'DepthwiseConv2dNative', 'Diag', 'DiagPart', 'Digamma', 'Einsum', 'Elu', 'EnsureShape',
-    'EuclideanNorm', 'Fill', 'GatherNd', 'GatherV2', 'Imag', 'L2Loss', 'LeakyRelu', 'LinSpace',
-    'LogMatrixDeterminant', 'LogSoftmax', 'MatrixBandPart', 'MatrixDeterminant',
-    'MatrixDiagPartV3', 'MatrixDiagV3', 'MatrixInverse', 'MatrixSolve', 'MatrixSolveLs',
-    'MatrixTriangularSolve', 'MaxPool', 'MaxPool3D', 'MirrorPad', 'Pack', 'PadV2', 'Prod',
-    'Qr', 'Real', 'Relu', 'Relu6', 'ReverseV2', 'Roll', 'ScatterNd', 'SegmentMax',
-    'SegmentMean', 'SegmentMin', 'SegmentProd', 'SegmentSum', 'SelectV2', 'SelfAdjointEigV2',
-    'Selu', 'Slice', 'Softmax', 'SoftmaxCrossEntropyWithLogits', 'Softsign',
-    'SparseSoftmaxCrossEntropyWithLogits', 'Split', 'SplitV', 'StridedSlice', 'Svd',
-    'TensorScatterAdd', 'TensorScatterMax', 'TensorScatterMin', 'TensorScatterSub',
-    'TensorScatterUpdate', 'Tile', 'TopKV2', 'TruncateMod', 'Unpack', 'UnsortedSegmentMax',
-    'UnsortedSegmentMin', 'UnsortedSegmentProd', 'UnsortedSegmentSum', 'Xdivy', 'Xlog1py',
-    'Xlogy'
-})
+PENDING = frozenset()
 
 
 def _floating(a):

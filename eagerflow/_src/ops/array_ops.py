@@ -889,7 +889,7 @@ def _linspace_rule(start, stop, num, axis):
 
 
 _LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1),
-                     dtypes=FLOAT)
+                     dtypes=FLOAT, not_differentiable="no gradient in TensorFlow")
 
 
 def linspace(start, stop, num, name=None, axis=0):
@@ -1564,6 +1564,7 @@ def broadcast_dynamic_shape(shape_x, shape_y):
 
 # -- einsum and friends ----------------------------------------------------------------------
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # einsum labels
 _EINSUM_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int32, _d.int64) + COMPLEX
 
 
@@ -1696,7 +1697,7 @@ def tensordot(a, b, axes, name=None):
     a, b = _matching([a, b])
     ra, rb = a.shape.rank, b.shape.rank
     axes_a, axes_b = _tensordot_axes(axes, ra, rb, a)
-    letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    letters = iter(_LETTERS)
     sub_a = [next(letters) for _ in builtins.range(ra)]
     sub_b = [next(letters) for _ in builtins.range(rb)]
     for i, j in zip(axes_a, axes_b):
@@ -1828,3 +1829,242 @@ def _transpose_back(conjugate):
 
 register_gradient("Transpose")(_transpose_back(False))
 register_gradient("ConjugateTranspose")(_transpose_back(True))
+
+
+def _reduction_ops():
+    # reduction_ops reaches back into this module: imported when a gradient runs.
+    from eagerflow._src.ops import reduction_ops
+    return reduction_ops
+
+
+register_gradient("BroadcastTo")(lambda op, dy: dy)  # backprop sums over broadcast dims
+register_gradient("ReverseV2")(lambda op, dy: reverse(dy, op.attrs["axis"]))
+register_gradient("Roll")(lambda op, dy: roll(dy, [-s for s in op.attrs["shift"]],
+                                              op.attrs["axis"]))
+register_gradient("Fill")(lambda op, dy: reshape(_reduction_ops().reduce_sum(dy),
+                                                   op.inputs[0].shape.as_list()))
+register_gradient("Pack")(lambda op, dy: unstack(dy, len(op.inputs), op.attrs["axis"]))
+register_gradient("Unpack")(lambda op, *dys: stack(list(dys), op.attrs["axis"]))
+
+
+def _split_back(op, *dys):
+    return concat(list(dys), op.attrs["axis"])
+
+
+register_gradient("Split")(_split_back)
+register_gradient("SplitV")(_split_back)
+
+
+@register_gradient("ConcatV2")
+def _concat_grad(op, dy):
+    axis = op.attrs["axis"] % dy.shape.rank
+    return split(dy, [t.shape[axis] for t in op.inputs], axis)
+
+
+@register_gradient("Tile")
+def _tile_grad(op, dy):
+    # Each tiled axis becomes (multiple, size): summing the multiples undoes the tiling.
+    dims = op.inputs[0].shape.as_list()
+    multiples = op.attrs["multiples"]
+    split_dims = [n for pair in zip(multiples, dims) for n in pair]
+    summed = _reduction_ops().reduce_sum(reshape(dy, split_dims),
+                                         list(builtins.range(0, 2 * len(dims), 2)))
+    return reshape(summed, dims)
+
+
+@register_gradient("Slice")
+def _slice_grad(op, dy):
+    dims = op.inputs[0].shape.as_list()
+    begin = op.attrs["begin"]
+    return pad(dy, [[b, n - b - s] for b, s, n in zip(begin, dy.shape.as_list(), dims)])
+
+
+@register_gradient("PadV2")
+def _pad_grad(op, dy):
+    x = op.inputs[0]
+    dx = slice(dy, [b for b, _ in op.attrs["paddings"]], x.shape.as_list())
+    # The padding value fills every position that is not a copy of `x`.
+    reduce_sum = _reduction_ops().reduce_sum
+    return dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))
+
+
+@register_gradient("SelectV2")
+def _select_grad(op, dy):
+    condition = op.inputs[0]
+    zeros = zeros_like(dy)
+    return None, where(condition, dy, zeros), where(condition, zeros, dy)
+
+
+def _axis_part(x, axis, start, stop):
+    """`x[start:stop]` along `axis`."""
+    begin = [0] * x.shape.rank
+    size = [-1] * x.shape.rank
+    begin[axis], size[axis] = start, stop - start
+    return slice(x, begin, size)
+
+
+def _axis_pad(x, axis, before, after):
+    paddings = [[0, 0]] * x.shape.rank
+    paddings[axis] = [before, after]
+    return pad(x, paddings)
+
+
+@register_gradient("MirrorPad")
+def _mirror_pad_grad(op, dy):
+    # Along each axis the mirrored borders fold back, reversed, onto the values they copy.
+    offset = 1 if op.attrs["mode"] == "REFLECT" else 0
+    for axis, ((before, after), n) in enumerate(zip(op.attrs["paddings"],
+                                                    op.inputs[0].shape.as_list())):
+        middle = _axis_part(dy, axis, before, before + n)
+        if before:
+            left = reverse(_axis_part(dy, axis, 0, before), [axis])
+            middle = math_ops.add(middle, _axis_pad(left, axis, offset, n - offset - before))
+        if after:
+            right = reverse(_axis_part(dy, axis, before + n, before + n + after), [axis])
+            middle = math_ops.add(middle, _axis_pad(right, axis, n - offset - after, offset))
+        dy = middle
+    return dy
+
+
+def _with_batch_coords(indices, batch_dims):
+    """Index vectors (last axis of `indices`) prefixed with their first `batch_dims` coordinates.
+
+    This turns a batched gather's indices into full coordinates for `scatter_nd`.
+    """
+    if not batch_dims:
+        return indices
+    dims = indices.shape.as_list()
+    batch = dims[:batch_dims]
+    coords = np.moveaxis(np.indices(batch), 0, -1)
+    coords = coords.reshape(batch + [1] * (len(dims) - batch_dims - 1) + [batch_dims])
+    coords = np.broadcast_to(coords, dims[:-1] + [batch_dims])
+    return concat([from_array(coords.astype(indices.dtype.as_numpy_dtype)), indices], -1)
+
+
+def _moved(x, source, count, destination):
+    """`x` with its `count` dims from `source` moved to start at `destination`."""
+    order = [i for i in builtins.range(x.shape.rank) if not source <= i < source + count]
+    block = list(builtins.range(source, source + count))
+    order[destination:destination] = block
+    return x if order == sorted(order) else transpose(x, order)
+
+
+@register_gradient("GatherV2")
+def _gather_grad(op, dy):
+    # Scatter `dy` back: the gathered axis is moved to follow the batch dims, where
+    # scatter_nd can address it, and moved back afterwards.
+    params, indices = op.inputs
+    p = params.shape.as_list()
+    axis = op.attrs["axis"] % len(p)
+    batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
+    if axis < batch_dims:
+        batch_dims = 0
+    outer = axis - batch_dims
+    updates = _moved(dy, batch_dims + outer, indices.shape.rank - batch_dims, batch_dims)
+    coords = _with_batch_coords(expand_dims(indices, -1), batch_dims)
+    shape = p[:batch_dims] + [p[axis]] + p[batch_dims:axis] + p[axis + 1:]
+    return _moved(scatter_nd(coords, updates, shape), batch_dims, 1, axis), None
+
+
+@register_gradient("GatherNd")
+def _gather_nd_grad(op, dy):
+    params, indices = op.inputs
+    coords = _with_batch_coords(indices, op.attrs["batch_dims"])
+    return scatter_nd(coords, dy, params.shape.as_list()), None
+
+
+@register_gradient("ScatterNd")
+def _scatter_nd_grad(op, dy):
+    return None, gather_nd(dy, op.inputs[0])
+
+
+@register_gradient("TensorScatterAdd")
+def _tensor_scatter_add_grad(op, dy):
+    return dy, None, gather_nd(dy, op.inputs[1])
+
+
+@register_gradient("TensorScatterSub")
+def _tensor_scatter_sub_grad(op, dy):
+    return dy, None, math_ops.negative(gather_nd(dy, op.inputs[1]))
+
+
+@register_gradient("TensorScatterUpdate")
+def _tensor_scatter_update_grad(op, dy):
+    _, indices, updates = op.inputs
+    return tensor_scatter_nd_update(dy, indices, zeros_like(updates)), None, \
+        gather_nd(dy, indices)
+
+
+def _tensor_scatter_extreme_grad(op, dy):
+    # Like Max/Min: the gradient goes to the values equal to the result, shared among ties.
+    tensor, indices, updates = op.inputs
+    out = op.outputs
+    tensor_hits = cast_ops.cast(math_ops.equal(tensor, out), dy.dtype)
+    update_hits = cast_ops.cast(math_ops.equal(updates, gather_nd(out, indices)), dy.dtype)
+    count = math_ops.add(tensor_hits, scatter_nd(indices, update_hits, tensor.shape.as_list()))
+    share = math_ops.truediv(dy, count)
+    return (math_ops.multiply(share, tensor_hits), None,
+            math_ops.multiply(gather_nd(share, indices), update_hits))
+
+
+register_gradient("TensorScatterMax")(_tensor_scatter_extreme_grad)
+register_gradient("TensorScatterMin")(_tensor_scatter_extreme_grad)
+
+
+def _ellipsis_dims(subscript, x):
+    """The dims of `x` that the ``...`` of its `subscript` covers."""
+    if "..." not in subscript:
+        return []
+    start = subscript.index("...")
+    return x.shape.as_list()[start:start + x.shape.rank - len(subscript) + 3]
+
+
+def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
+    """The gradient of one einsum operand: an einsum of `dy` with the `others`
+    ((subscript, tensor) pairs) back to `subscript`.
+
+    Labels that einsum cannot output directly are made by extra operands: a
+    repeated label (a diagonal) by an identity matrix linking it to a fresh
+    label, and a label or ellipsis summed away by ones that broadcast it back.
+    """
+    operands = [(output, dy)] + others
+    target = []
+    for label in subscript.replace("...", "."):
+        if label in target and label != ".":
+            fresh = next(unused)
+            operands.append((label + fresh, eye(sizes[label], dtype=dy.dtype)))
+            label = fresh
+        target.append(label)
+    present = set("".join(s for s, _ in operands))
+    for label in dict.fromkeys(target):
+        if label == "." and "..." not in output:
+            operands.append(("...", ones(ellipsis, dy.dtype)))
+        elif label != "." and label not in present:
+            operands.append((label, ones([sizes[label]], dy.dtype)))
+    equation = ",".join(s for s, _ in operands) + "->" + "".join(target).replace(".", "...")
+    return einsum(equation, *[t for _, t in operands])
+
+
+@register_gradient("Einsum")
+def _einsum_grad(op, dy):
+    equation = op.attrs["equation"]
+    subscripts, output = _einsum_parts(equation)
+    sizes = _check_einsum_dims(equation, [t.shape.as_list() for t in op.inputs])
+    parts = [_ellipsis_dims(s, t) for s, t in zip(subscripts, op.inputs)]
+    ellipsis = list(np.broadcast_shapes(*map(tuple, parts)))
+    inputs = [math_ops.conj(t) if dy.dtype.is_complex else t for t in op.inputs]
+    grads = []
+    for i, (subscript, x) in enumerate(zip(subscripts, op.inputs)):
+        others = [(s, t) for j, (s, t) in enumerate(zip(subscripts, inputs)) if j != i]
+        unused = (c for c in _LETTERS if c not in equation)
+        grad = _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused)
+        # The ellipsis came back broadcast: sum it down to this operand's own dims.
+        if "..." in subscript:
+            start, lead = subscript.index("..."), len(ellipsis) - len(parts[i])
+            axes = list(builtins.range(start, start + lead)) + [
+                start + lead + k for k, d in enumerate(parts[i])
+                if d == 1 and ellipsis[lead + k] != 1]
+            if axes:
+                grad = reshape(_reduction_ops().reduce_sum(grad, axes), x.shape.as_list())
+        grads.append(grad)
+    return grads

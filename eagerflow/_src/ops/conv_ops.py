@@ -4,10 +4,10 @@ Kernels work on channels-last arrays ``(batch, *spatial, channels)``. `_patches`
 views every output position's window without copying; a convolution turns that
 view into columns once and contracts them with the filter in a single (grouped)
 GEMM; the input gradient scatters its columns back with one loop over kernel
-positions only; the filter gradient is again one GEMM. Depthwise convolution,
-whose per-channel filters are too small for a GEMM, accumulates over kernel
-positions; its gradients are those of a grouped convolution with one input
-channel per group.
+positions only; the filter gradient is again one GEMM. Pooling gradients fold each
+window's share back the same way. Depthwise convolution, whose per-channel filters
+are too small for a GEMM, accumulates over kernel positions; its gradients are
+those of a grouped convolution with one input channel per group.
 
 >>> x = constant(np.arange(9.0, dtype=np.float32).reshape(1, 3, 3, 1))
 >>> conv2d(x, constant(np.ones((2, 2, 1, 1), np.float32)), 1, "VALID").shape
@@ -21,8 +21,9 @@ import numpy as np
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import FLOAT, register
+from eagerflow._src.core.registry import FLOAT, register, register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import array_ops
 from eagerflow._src.ops.nn_ops import matching, shape_text, static_ints, widened
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -249,15 +250,23 @@ def _conv_input_grad(xp, dy, w, sizes, channels, strides, dilations, pads):
     dy = xp.moveaxis(dy.reshape(n * math.prod(outs), groups, o // groups), 1, 0)
     cols = xp.matmul(dy, _grouped_filter(w, groups).transpose(0, 2, 1))
     cols = xp.moveaxis(cols.reshape(groups, n, *outs, *ksize, cg), 0, -2)
+    return _fold(xp, cols, sizes, strides, dilations, pads).reshape(n, *sizes, channels)
+
+
+def _fold(xp, cols, sizes, strides, dilations, pads):
+    """The adjoint of `_patches` of `_pad`: window values ``(n, *outs, *ksize, *rest)``
+    summed back into the input positions they came from, ``(n, *sizes, *rest)``."""
+    nd = len(sizes)
+    n, outs, ksize = cols.shape[0], cols.shape[1:nd + 1], cols.shape[nd + 1:2 * nd + 1]
     padded = [size + b + a for size, (b, a) in zip(sizes, pads)]
-    dx = xp.zeros((n, *padded, groups, cg), dy.dtype)
+    dx = xp.zeros((n, *padded, *cols.shape[2 * nd + 1:]), cols.dtype)
     whole = (slice(None),)
     for pos in itertools.product(*map(range, ksize)):  # kernel positions only
         region = tuple(slice(p * d, p * d + m * s, s)
                        for p, d, m, s in zip(pos, dilations, outs, strides))
         dx[whole + region] += cols[whole * (nd + 1) + pos]
     crop = tuple(slice(b, b + size) for size, (b, _) in zip(sizes, pads))
-    return dx[whole + crop].reshape(n, *sizes, channels)
+    return dx[whole + crop]
 
 
 def _conv_filter_grad(xp, x, dy, filter_shape, strides, dilations, pads):
@@ -334,48 +343,47 @@ def _backprop_geometry(name, input_sizes, filter_dims, dy_dims, strides, padding
     return pads
 
 
-@widened
-def _backprop_input_kernel(xp, w, dy, input_sizes, strides, padding, explicit_paddings,
-                           data_format, dilations):
-    if input_sizes[0] is None:  # a batch unknown when traced: the gradient's own
-        input_sizes = (dy.shape[0], *input_sizes[1:])
-    pads = _backprop_geometry("Conv2DCustomBackpropInput", list(input_sizes), list(w.shape),
-                              list(dy.shape), strides, padding, explicit_paddings, data_format,
-                              dilations)
-    nd = len(strides) - 2
-    lead, sizes, channels = _split(list(input_sizes), nd, data_format)
-    dx = _conv_input_grad(xp, _to_last(xp, dy, nd, data_format), w, sizes, channels,
-                          _spatial(strides, data_format), _spatial(dilations, data_format), pads)
-    return _from_last(xp, dx, lead, nd, data_format)
+def _backprop_input(name):
+    """Kernel and shape rule of a convolution's input gradient (`name` leads its errors)."""
+    @widened
+    def kernel(xp, w, dy, input_sizes, strides, padding, explicit_paddings, data_format,
+               dilations):
+        if input_sizes[0] is None:  # a batch unknown when traced: the gradient's own
+            input_sizes = (dy.shape[0], *input_sizes[1:])
+        pads = _backprop_geometry(name, list(input_sizes), list(w.shape), list(dy.shape),
+                                  strides, padding, explicit_paddings, data_format, dilations)
+        nd = len(strides) - 2
+        lead, sizes, channels = _split(list(input_sizes), nd, data_format)
+        dx = _conv_input_grad(xp, _to_last(xp, dy, nd, data_format), w, sizes, channels,
+                              _spatial(strides, data_format), _spatial(dilations, data_format),
+                              pads)
+        return _from_last(xp, dx, lead, nd, data_format)
+
+    def rule(w, dy, input_sizes, strides, padding, explicit_paddings, data_format, dilations):
+        _backprop_geometry(name, list(input_sizes), _dims(w.shape), _dims(dy.shape), strides,
+                           padding, explicit_paddings, data_format, dilations)
+        return TensorShape(input_sizes), w.dtype
+    return kernel, rule
 
 
-def _backprop_input_rule(w, dy, input_sizes, strides, padding, explicit_paddings, data_format,
-                         dilations):
-    _backprop_geometry("Conv2DCustomBackpropInput", list(input_sizes), _dims(w.shape),
-                       _dims(dy.shape), strides, padding, explicit_paddings, data_format,
-                       dilations)
-    return TensorShape(input_sizes), w.dtype
+def _backprop_filter(name):
+    """Kernel and shape rule of a convolution's filter gradient (`name` leads its errors)."""
+    @widened
+    def kernel(xp, x, dy, filter_sizes, strides, padding, explicit_paddings, data_format,
+               dilations):
+        pads = _backprop_geometry(name, list(x.shape), list(filter_sizes), list(dy.shape),
+                                  strides, padding, explicit_paddings, data_format, dilations)
+        nd = len(strides) - 2
+        return _conv_filter_grad(xp, _to_last(xp, x, nd, data_format),
+                                 _to_last(xp, dy, nd, data_format), filter_sizes,
+                                 _spatial(strides, data_format), _spatial(dilations, data_format),
+                                 pads)
 
-
-@widened
-def _backprop_filter_kernel(xp, x, dy, filter_sizes, strides, padding, explicit_paddings,
-                            data_format, dilations):
-    pads = _backprop_geometry("Conv2DBackpropFilter", list(x.shape), list(filter_sizes),
-                              list(dy.shape), strides, padding, explicit_paddings, data_format,
-                              dilations)
-    nd = len(strides) - 2
-    return _conv_filter_grad(xp, _to_last(xp, x, nd, data_format),
-                             _to_last(xp, dy, nd, data_format), filter_sizes,
-                             _spatial(strides, data_format), _spatial(dilations, data_format),
-                             pads)
-
-
-def _backprop_filter_rule(x, dy, filter_sizes, strides, padding, explicit_paddings, data_format,
-                          dilations):
-    _backprop_geometry("Conv2DBackpropFilter", _dims(x.shape), list(filter_sizes),
-                       _dims(dy.shape), strides, padding, explicit_paddings, data_format,
-                       dilations)
-    return TensorShape(filter_sizes), x.dtype
+    def rule(x, dy, filter_sizes, strides, padding, explicit_paddings, data_format, dilations):
+        _backprop_geometry(name, _dims(x.shape), list(filter_sizes), _dims(dy.shape), strides,
+                           padding, explicit_paddings, data_format, dilations)
+        return TensorShape(filter_sizes), x.dtype
+    return kernel, rule
 
 
 # ----------------------------------------------------------------------------- pooling
@@ -445,6 +453,85 @@ def _pool_kernel(window_op):
     return kernel
 
 
+def _flat_windows(xp, x, ksize, strides, pads, pad_value=0):
+    """The pooling windows of `x` as ``(n, *outs, window, c)`` (flattening copies them)."""
+    nd = len(ksize)
+    windows = _patches(xp, _pad(xp, x, pads, pad_value), ksize, strides, (1,) * nd)
+    return windows.reshape(*windows.shape[:nd + 1], -1, x.shape[-1])
+
+
+def _first_max(xp, x, ksize, strides, pads):
+    """The flat index of each window's maximum, the first among ties, with padding and NaN
+    skipped as in `_max_windows`: where the window's gradient goes."""
+    lowest = _d.from_numpy(x.dtype).min
+    if x.dtype.kind not in "iu":
+        x = xp.fmax(x, xp.asarray(lowest, x.dtype))
+    return _flat_windows(xp, x, ksize, strides, pads, lowest).argmax(len(ksize) + 1)
+
+
+# The max pooling gradients take the pooled output `y` as an input, like the forward
+# op's outputs in the graph, but find the maxima again in `x`.
+
+def _max_scatter(xp, x, y, dy, ksize, strides, pads):
+    """The gradient of max pooling: each window's `dy` goes to its maximum."""
+    first = _first_max(xp, x, ksize, strides, pads)
+    hit = xp.arange(math.prod(ksize))[:, None] == first[..., None, :]
+    cols = xp.where(hit, dy[..., None, :], xp.zeros((), dy.dtype))
+    return _fold(xp, cols.reshape(*dy.shape[:-1], *ksize, dy.shape[-1]), x.shape[1:-1],
+                 strides, (1,) * len(ksize), pads)
+
+
+def _max_gather(xp, x, y, ddx, ksize, strides, pads):
+    """The gradient of `_max_scatter` with respect to its `dy`: `ddx` at each window's maximum."""
+    first = _first_max(xp, x, ksize, strides, pads)
+    windows = _flat_windows(xp, ddx, ksize, strides, pads)
+    return xp.take_along_axis(windows, first[..., None, :], len(ksize) + 1)[..., 0, :]
+
+
+def _avg_scatter(xp, dy, sizes, ksize, strides, pads):
+    """The gradient of average pooling: each window's `dy` shared among its real elements."""
+    nd = len(ksize)
+    share = dy / _valid_counts(xp, sizes, dy.shape[1:-1], ksize, strides, pads, dy.dtype)
+    cols = xp.broadcast_to(share.reshape(*share.shape[:-1], *(1,) * nd, share.shape[-1]),
+                           (*share.shape[:-1], *ksize, share.shape[-1]))
+    return _fold(xp, cols, sizes, strides, (1,) * nd, pads)
+
+
+def _pool_grad_kernel(backward):
+    """A pooling-gradient kernel around channels-last ``backward(xp, *arrays, ksize, ...)``.
+
+    The pooled input's shape is input 0's (max pooling) or the `orig_input_shape`
+    attr (average pooling, whose only input is the output gradient).
+    """
+    def kernel(xp, *arrays, ksize, strides, padding, data_format, explicit_paddings=(),
+               orig_input_shape=None):
+        nd = len(ksize) - 2
+        shape = arrays[0].shape if orig_input_shape is None else orig_input_shape
+        if shape[0] is None:  # a batch unknown when traced: the gradient's own
+            shape = (arrays[0].shape[0], *shape[1:])
+        _, pads = _pool_geometry(list(shape), ksize, strides, padding, explicit_paddings,
+                                 data_format)
+        last = [_to_last(xp, a, nd, data_format) for a in arrays]
+        if orig_input_shape is not None:
+            last.append(_split(list(shape), nd, data_format)[1])
+        y = backward(xp, *last, _spatial(ksize, data_format), _spatial(strides, data_format),
+                     pads)
+        return _from_last(xp, y, y.shape[:1], nd, data_format)
+    return kernel
+
+
+def _pool_grad_rule(like):
+    """The shape rule of a pooling gradient whose output is shaped like input `like`."""
+    def rule(*inputs, ksize, strides, padding, data_format, explicit_paddings=(),
+             orig_input_shape=None):
+        dims = _dims(inputs[0].shape) if orig_input_shape is None else list(orig_input_shape)
+        _pool_geometry(dims, ksize, strides, padding, explicit_paddings, data_format)
+        if orig_input_shape is not None:
+            return TensorShape(orig_input_shape), inputs[0].dtype
+        return inputs[like].shape, inputs[0].dtype
+    return rule
+
+
 def _pool_rule(x, ksize, strides, padding, data_format, explicit_paddings=()):
     dims, _ = _pool_geometry(_dims(x.shape), ksize, strides, padding, explicit_paddings,
                              data_format)
@@ -456,15 +543,35 @@ _CONV2D = register("Conv2D", _conv_kernel(False), _conv_rule(False), tied=(0, 1)
 _CONV3D = register("Conv3D", _conv_kernel(False), _conv_rule(False), tied=(0, 1), dtypes=FLOAT)
 _DEPTHWISE = register("DepthwiseConv2dNative", _conv_kernel(True), _conv_rule(True),
                       tied=(0, 1), dtypes=FLOAT)
-_BACKPROP_INPUT = register("Conv2DBackpropInput", _backprop_input_kernel, _backprop_input_rule,
+_BACKPROP_INPUT = register("Conv2DBackpropInput", *_backprop_input("Conv2DCustomBackpropInput"),
                            tied=(0, 1), dtypes=_CONV_TYPES)
-_BACKPROP_FILTER = register("Conv2DBackpropFilter", _backprop_filter_kernel,
-                            _backprop_filter_rule, tied=(0, 1), dtypes=FLOAT)
+_BACKPROP_FILTER = register("Conv2DBackpropFilter", *_backprop_filter("Conv2DBackpropFilter"),
+                            tied=(0, 1), dtypes=FLOAT)
+# the 3-D gradients take their sizes as attrs too, like the 2-D ones above
+_BACKPROP_INPUT3D = register("Conv3DBackpropInputV2", *_backprop_input("Conv3DBackpropInputOp"),
+                             tied=(0, 1), dtypes=FLOAT)
+_BACKPROP_FILTER3D = register("Conv3DBackpropFilterV2",
+                              *_backprop_filter("Conv3DBackpropFilterOp"), tied=(0, 1),
+                              dtypes=FLOAT)
 _MAX_POOL = register("MaxPool", _pool_kernel(_max_windows), _pool_rule, dtypes=_MAX_POOL_TYPES)
 _AVG_POOL = register("AvgPool", widened(_pool_kernel(_avg_windows)), _pool_rule, dtypes=FLOAT)
 _MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows), _pool_rule, dtypes=FLOAT)
 _AVG_POOL3D = register("AvgPool3D", widened(_pool_kernel(_avg_windows)), _pool_rule,
                        dtypes=FLOAT)
+
+
+def _register_pool_grads(suffix, max_types):
+    """Registers the gradient ops of max and average pooling (`suffix`: "" or "3D")."""
+    return (register(f"MaxPool{suffix}Grad", _pool_grad_kernel(_max_scatter), _pool_grad_rule(0),
+                     tied=(0, 1, 2), dtypes=max_types),
+            register(f"MaxPool{suffix}GradGrad", _pool_grad_kernel(_max_gather),
+                     _pool_grad_rule(1), tied=(0, 1, 2), dtypes=max_types),
+            register(f"AvgPool{suffix}Grad", widened(_pool_grad_kernel(_avg_scatter)),
+                     _pool_grad_rule(0), dtypes=FLOAT))
+
+
+_MAX_POOL_GRAD, _MAX_POOL_GRAD_GRAD, _AVG_POOL_GRAD = _register_pool_grads("", _MAX_POOL_TYPES)
+_MAX_POOL3D_GRAD, _MAX_POOL3D_GRAD_GRAD, _AVG_POOL3D_GRAD = _register_pool_grads("3D", FLOAT)
 
 
 # ----------------------------------------------------------------------------- public API
@@ -778,3 +885,115 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     TensorShape([1, 2, 2, 1])
     """
     return _pool_by_rank(True, input, ksize, strides, padding, data_format, name)
+
+
+# -- gradients ---------------------------------------------------------------------------
+# Written with ops so outer tapes record them. A convolution's input and filter gradients
+# are its backprop ops (one GEMM each), and each of those is differentiated by the other two.
+
+_WINDOW_ATTRS = ("strides", "padding", "explicit_paddings", "data_format", "dilations")
+# spatial rank -> (convolution, input gradient, filter gradient)
+_CONV_FAMILIES = {2: (_CONV2D, _BACKPROP_INPUT, _BACKPROP_FILTER),
+                  3: (_CONV3D, _BACKPROP_INPUT3D, _BACKPROP_FILTER3D)}
+
+
+def _family(op):
+    return _CONV_FAMILIES[len(op.attrs["strides"]) - 2]
+
+
+def _window_of(op, **extra):
+    return {**{k: op.attrs[k] for k in _WINDOW_ATTRS}, **extra}
+
+
+def _conv_of(op, x, w):
+    return dispatch(_family(op)[0], (x, w), _window_of(op))
+
+
+def _input_grad_of(op, w, dy, input_sizes):
+    return dispatch(_family(op)[1], (w, dy), _window_of(op, input_sizes=tuple(input_sizes)))
+
+
+def _filter_grad_of(op, x, dy, filter_sizes):
+    return dispatch(_family(op)[2], (x, dy), _window_of(op, filter_sizes=tuple(filter_sizes)))
+
+
+def _conv_grad(op, dy):
+    x, w = op.inputs
+    return (_input_grad_of(op, w, dy, x.shape.as_list()),
+            _filter_grad_of(op, x, dy, w.shape.as_list()))
+
+
+def _backprop_input_grad(op, ddx):
+    w, dy = op.inputs
+    return _filter_grad_of(op, ddx, dy, w.shape.as_list()), _conv_of(op, ddx, w)
+
+
+def _backprop_filter_grad(op, ddw):
+    x, dy = op.inputs
+    return _input_grad_of(op, ddw, dy, x.shape.as_list()), _conv_of(op, x, ddw)
+
+
+register_gradient("Conv2D")(_conv_grad)
+register_gradient("Conv3D")(_conv_grad)
+register_gradient("Conv2DBackpropInput")(_backprop_input_grad)
+register_gradient("Conv3DBackpropInputV2")(_backprop_input_grad)
+register_gradient("Conv2DBackpropFilter")(_backprop_filter_grad)
+register_gradient("Conv3DBackpropFilterV2")(_backprop_filter_grad)
+
+
+@register_gradient("DepthwiseConv2dNative")
+def _depthwise_grad(op, dy):
+    # a depthwise convolution is a grouped one with one input channel per group, whose
+    # filter (*k, c, multiplier) is laid out as (*k, 1, c * multiplier)
+    x, w = op.inputs
+    *ksize, channels, multiplier = w.shape.as_list()
+    grouped = [*ksize, 1, channels * multiplier]
+    dx = _input_grad_of(op, array_ops.reshape(w, grouped), dy, x.shape.as_list())
+    dw = _filter_grad_of(op, x, dy, grouped)
+    return dx, array_ops.reshape(dw, w.shape.as_list())
+
+
+_POOL_ATTRS = ("ksize", "strides", "padding", "data_format", "explicit_paddings")
+_POOL_GRADS = {"MaxPool": _MAX_POOL_GRAD, "MaxPool3D": _MAX_POOL3D_GRAD,
+               "AvgPool": _AVG_POOL_GRAD, "AvgPool3D": _AVG_POOL3D_GRAD}
+
+
+def _pooling(op):
+    return {k: op.attrs[k] for k in _POOL_ATTRS if k in op.attrs}
+
+
+def _max_pool_grad(op, dy):
+    return dispatch(_POOL_GRADS[op.name], (op.inputs[0], op.outputs, dy), _pooling(op))
+
+
+def _avg_pool_grad(op, dy):
+    shape = tuple(op.inputs[0].shape.as_list())
+    return dispatch(_POOL_GRADS[op.name], (dy,), {**_pooling(op), "orig_input_shape": shape})
+
+
+def _routing_grad(other):
+    """The gradient of MaxPool*Grad or MaxPool*GradGrad: which element is each window's
+    maximum is piecewise constant in the pooled input and output (zero gradients); the
+    routed tensor's gradient is the `other` routing op, its adjoint."""
+    def grad(op, g):
+        x, y, _ = op.inputs
+        return (array_ops.zeros_like(x), array_ops.zeros_like(y),
+                dispatch(other, (x, y, g), _pooling(op)))
+    return grad
+
+
+def _linear_grad(pool_op):
+    """The gradient of AvgPool*Grad: average pooling is linear, its adjoint's adjoint."""
+    return lambda op, g: dispatch(pool_op, (g,), _pooling(op))
+
+
+register_gradient("MaxPool")(_max_pool_grad)
+register_gradient("MaxPool3D")(_max_pool_grad)
+register_gradient("MaxPoolGrad")(_routing_grad(_MAX_POOL_GRAD_GRAD))
+register_gradient("MaxPoolGradGrad")(_routing_grad(_MAX_POOL_GRAD))
+register_gradient("MaxPool3DGrad")(_routing_grad(_MAX_POOL3D_GRAD_GRAD))
+register_gradient("MaxPool3DGradGrad")(_routing_grad(_MAX_POOL3D_GRAD))
+register_gradient("AvgPool")(_avg_pool_grad)
+register_gradient("AvgPool3D")(_avg_pool_grad)
+register_gradient("AvgPoolGrad")(_linear_grad(_AVG_POOL))
+register_gradient("AvgPool3DGrad")(_linear_grad(_AVG_POOL3D))

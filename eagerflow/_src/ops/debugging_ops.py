@@ -13,7 +13,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import FLOAT, register, same_shape
+from eagerflow._src.core.registry import FLOAT, register, register_gradient, same_shape
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.ops import math_ops
 from eagerflow._src.ops.wrappers import as_tensor, hinted_operands
@@ -249,3 +249,11 @@ def check_numerics(tensor, message, name=None):
 def assert_all_finite(x, message, name=None):
     """Returns `x`, raising InvalidArgumentError (with `message`) if it has NaN or Inf."""
     return check_numerics(x, message, name)
+
+
+# -- gradients ---------------------------------------------------------------------------
+@register_gradient("CheckNumerics")
+def _check_numerics_grad(op, dy):
+    """The identity, with the incoming gradient checked in turn."""
+    return check_numerics(dy, "Not a number (NaN) or infinity (Inf) values detected in "
+                              f"gradient. {op.attrs['message']}")

@@ -532,6 +532,10 @@ def _substitute(xp, t, rhs, batch, lower):
     return x
 
 
+# As in TF, only the normal-equations path of lstsq (fast=True) has a gradient.
+_NO_EXACT_LSTSQ_GRAD = "Gradient not defined for fast=False"
+
+
 def _solve_rule(matrix, rhs, **_):
     return rhs.shape, matrix.dtype
 
@@ -551,7 +555,7 @@ def _triangular_rule(matrix, rhs, **_):
 _SOLVE = register("MatrixSolve", _single_or_wider(_solve), _solve_rule, tied=(0, 1),
                   dtypes=_LAPACK)
 _SOLVE_LS = register("MatrixSolveLs", _single_or_wider(_solve_ls), _solve_ls_rule, tied=(0, 1),
-                     dtypes=_LAPACK)
+                     dtypes=_LAPACK, not_differentiable=_NO_EXACT_LSTSQ_GRAD)
 _TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangular_solve),
                              _triangular_rule, tied=(0, 1), dtypes=(_d.bfloat16,) + _LAPACK)
 
@@ -923,3 +927,220 @@ def _matmul_grad(op, dy):
 def _batch_matmul_grad(op, dy):
     a, b = op.inputs  # broadcast batch dimensions are summed by backprop
     return _product_grads(a, b, dy, op.attrs.get("adj_x", False), op.attrs.get("adj_y", False))
+
+
+@register_gradient("BatchMatMulV3")
+def _batch_matmul_v3_grad(op, dy):
+    a, b = op.inputs
+    if not (a.dtype.is_floating or a.dtype.is_complex):
+        return None, None  # integer operands
+    out = op.attrs["Tout"]
+    da, db = _product_grads(cast(a, out), cast(b, out), dy, op.attrs.get("adj_x", False),
+                            op.attrs.get("adj_y", False))
+    return cast(da, a.dtype), cast(db, b.dtype)
+
+
+@register_gradient("MatrixInverse")
+def _inverse_grad(op, dy):
+    # d(A^-1) = -A^-1 dA A^-1, read through the adjoint when the op inverted A^H
+    ainv, adj = op.outputs, op.attrs.get("adjoint", False)
+    return math_ops.negative(matmul(ainv, matmul(dy, ainv, adjoint_a=adj, adjoint_b=not adj),
+                                    adjoint_a=not adj))
+
+
+def _times_inverse_adjoint(a, scale):
+    """``scale[..., None, None] * inv(A)^H``: d(det A) = det A tr(A^-1 dA) and its log."""
+    from eagerflow._src.ops.array_ops import expand_dims
+    return math_ops.multiply(expand_dims(expand_dims(scale, -1), -1), inv(a, adjoint=True))
+
+
+@register_gradient("MatrixDeterminant")
+def _determinant_grad(op, dy):
+    return _times_inverse_adjoint(op.inputs[0], math_ops.multiply(dy, math_ops.conj(op.outputs)))
+
+
+@register_gradient("LogMatrixDeterminant")
+def _log_determinant_grad(op, dsign, dlogabs):
+    return _times_inverse_adjoint(op.inputs[0], dlogabs)
+
+
+@register_gradient("Cholesky")
+def _cholesky_grad(op, dy):
+    """The symmetric gradient of A = L L^H (both triangles of A share it)."""
+    low = op.outputs
+    eye = convert_to_tensor(np.eye(low.shape[-1], dtype=low.dtype.as_numpy_dtype))
+    low_inv = triangular_solve(low, eye, lower=True)  # the identity broadcasts over the batch
+    middle = _lower_half_diagonal(matmul(low, dy, adjoint_a=True))
+    grad = matmul(matmul(low_inv, middle, adjoint_a=True), low_inv)
+    return math_ops.multiply(math_ops.add(grad, adjoint(grad)), 0.5)
+
+
+def _lower_half_diagonal(m):
+    """The lower triangle of `m` with its diagonal halved."""
+    return math_ops.subtract(band_part(m, -1, 0), math_ops.multiply(diag(diag_part(m)), 0.5))
+
+
+def _solve_grads(op, dy, solve_adjoint, keep=None):
+    """Gradients of x = op(A)^-1 b: db = op(A)^-H dy, dA = -db x^H (or its adjoint).
+
+    `solve_adjoint(a, rhs)` solves the adjoint system; `keep` masks dA to the triangle read.
+    """
+    a = op.inputs[0]
+    x, adj = op.outputs, op.attrs.get("adjoint", False)
+    db = solve_adjoint(a, dy)
+    da = math_ops.negative(matmul(x, db, adjoint_b=True) if adj else
+                           matmul(db, x, adjoint_b=True))
+    return (keep(da) if keep else da), db
+
+
+@register_gradient("MatrixSolve")
+def _solve_grad(op, dy):
+    adj = op.attrs.get("adjoint", False)
+    return _solve_grads(op, dy, lambda a, rhs: solve(a, rhs, adjoint=not adj))
+
+
+@register_gradient("MatrixTriangularSolve")
+def _triangular_solve_grad(op, dy):
+    lower, adj = op.attrs.get("lower", True), op.attrs.get("adjoint", False)
+    return _solve_grads(
+        op, dy, lambda a, rhs: triangular_solve(a, rhs, lower=lower, adjoint=not adj),
+        lambda da: band_part(da, -1, 0) if lower else band_part(da, 0, -1))
+
+
+@register_gradient("MatrixBandPart")
+def _band_part_grad(op, dy):
+    return band_part(dy, op.attrs["num_lower"], op.attrs["num_upper"])
+
+
+@register_gradient("MatrixDiagV3")
+def _matrix_diag_grad(op, dy):
+    return diag_part(dy, k=op.attrs.get("k", 0))
+
+
+@register_gradient("MatrixDiagPartV3")
+def _matrix_diag_part_grad(op, dy):
+    rows, cols = op.inputs[0].shape[-2:]
+    return diag(dy, k=op.attrs.get("k", 0), num_rows=rows, num_cols=cols)
+
+
+register_gradient("Diag")(lambda op, dy: tensor_diag_part(dy))
+register_gradient("DiagPart")(lambda op, dy: tensor_diag(dy))
+
+
+def _safe_reciprocal(x, epsilon=1e-20):
+    """1 / x away from 0, and 0 at 0 (equal eigenvalues contribute nothing)."""
+    return math_ops.multiply(x, math_ops.reciprocal(math_ops.add(math_ops.multiply(x, x),
+                                                                 epsilon)))
+
+
+@register_gradient("SelfAdjointEigV2")
+def _eigh_grad(op, de, dv):
+    from eagerflow._src.ops.array_ops import expand_dims
+    e = op.outputs[0]
+    if op.attrs.get("compute_v", True):
+        v = op.outputs[1]
+        # f[i, j] = 1 / (e[j] - e[i]) off the diagonal
+        f = _safe_reciprocal(math_ops.subtract(expand_dims(e, -2), expand_dims(e, -1)))
+        inner = math_ops.add(diag(de), math_ops.multiply(f, matmul(v, dv, adjoint_a=True)))
+    else:
+        v = eigh(op.inputs[0])[1]
+        inner = diag(de)
+    grad = matmul(v, matmul(inner, v, adjoint_b=True))
+    # the op reads only the lower triangle: fold G + G^H onto it, the diagonal counted once
+    return _lower_half_diagonal(math_ops.add(grad, adjoint(grad)))
+
+
+def _not_implemented(message):
+    return errors.UnimplementedError(None, None, message)
+
+
+def _static_matrix(x, op_name):
+    rows, cols = _matrix(x.shape)
+    if rows is None or cols is None:
+        raise _not_implemented(f"The gradient of {op_name} needs static matrix dimensions; "
+                               f"got shape {x.shape}.")
+    return rows, cols
+
+
+@register_gradient("Svd")
+def _svd_grad(op, ds, du, dv):
+    """Singular values: u diag(ds) v^H. Vectors: the formula of Townsend's "Differentiating
+    the singular value decomposition" (distinct singular values; for complex input only
+    gauge-invariant losses are meaningful)."""
+    a = op.inputs[0]
+    ds = cast(ds, a.dtype)
+    if not op.attrs.get("compute_uv", True):
+        _, u, v = svd(a)
+        return matmul(u, matmul(diag(ds), v, adjoint_b=True))
+    m, n = _static_matrix(a, "Svd")
+    s, u, v = op.outputs
+    s = cast(s, a.dtype)
+    if op.attrs.get("full_matrices", False) and abs(m - n) > 1:
+        raise _not_implemented("svd gradient has not been implemented for abs(m - n) > 1 and "
+                               "full_matrices is True")
+    wide = m > n  # work on A^H = V S U^H, so that rows <= cols, and transpose back
+    if wide:
+        m, n, u, v, du, dv = n, m, v, u, dv, du
+    s_mat = diag(s)
+    s2 = math_ops.square(s)
+    from eagerflow._src.ops.array_ops import expand_dims
+    f = _safe_reciprocal(math_ops.subtract(expand_dims(s2, -2), expand_dims(s2, -1)))
+    v1, dv1 = v[..., :m], dv[..., :m]
+    f_u = math_ops.multiply(f, matmul(u, du, adjoint_a=True))
+    v_dv = matmul(v1, dv1, adjoint_a=True)
+    f_v = math_ops.multiply(f, v_dv)
+    inner = math_ops.add(math_ops.add(diag(ds), matmul(math_ops.add(f_u, adjoint(f_u)), s_mat)),
+                         matmul(s_mat, math_ops.add(f_v, adjoint(f_v))))
+    if a.dtype.is_complex:  # the imaginary diagonal of V^H dV
+        imag_diag = diag(diag_part(v_dv))
+        inner = math_ops.add(inner, math_ops.multiply(
+            matmul(diag(_safe_reciprocal(s)), math_ops.subtract(adjoint(imag_diag), imag_diag)),
+            0.5))
+    grad = matmul(u, matmul(inner, v1, adjoint_b=True))
+    if m != n:  # the part of dV orthogonal to V1
+        dv1_t = adjoint(dv1)
+        rest = math_ops.subtract(dv1_t, matmul(matmul(dv1_t, v1), v1, adjoint_b=True))
+        if op.attrs.get("full_matrices", False):
+            v2, dv2 = v[..., m:], dv[..., m:]
+            rest = math_ops.subtract(rest, matmul(matmul(v1, dv2, adjoint_a=True), v2,
+                                                  adjoint_b=True))
+        grad = math_ops.add(grad, matmul(matmul(u, diag(_safe_reciprocal(s))), rest))
+    return adjoint(grad) if wide else grad
+
+
+def _times_inverse_adjoint_r(x, r):
+    """``x @ inv(r)^H`` for upper triangular `r`, by a triangular solve."""
+    return adjoint(triangular_solve(r, adjoint(x), lower=False))
+
+
+def _qr_grad_tall(q, r, dq, dr):
+    """The gradient of reduced A = QR with rows >= cols."""
+    qdq = matmul(q, dq, adjoint_a=True)
+    rdr = matmul(r, dr, adjoint_b=True)
+    tril = band_part(math_ops.add(math_ops.subtract(qdq, adjoint(qdq)),
+                                  math_ops.subtract(rdr, adjoint(rdr))), -1, 0)
+    grad = math_ops.add(matmul(q, math_ops.add(dr, _times_inverse_adjoint_r(tril, r))),
+                        _times_inverse_adjoint_r(math_ops.subtract(dq, matmul(q, qdq)), r))
+    if q.dtype.is_complex:  # R's real diagonal fixes the phase of each column
+        d = diag(diag_part(math_ops.subtract(rdr, adjoint(qdq))))
+        correction = math_ops.subtract(d, cast(math_ops.real(d), q.dtype))
+        grad = math_ops.add(grad, _times_inverse_adjoint_r(
+            matmul(q, adjoint(correction)), r))
+    return grad
+
+
+@register_gradient("Qr")
+def _qr_grad(op, dq, dr):
+    q, r = op.outputs
+    rows, cols = _static_matrix(op.inputs[0], "Qr")
+    if rows >= cols:
+        if op.attrs.get("full_matrices", False) and rows > cols:
+            raise _not_implemented("QrGrad not implemented when nrows > ncols and "
+                                   "full_matrices is true.")
+        return _qr_grad_tall(q, r, dq, dr)
+    # A = [X, Y] with square X = Q U: reduce to the square case
+    from eagerflow._src.ops.array_ops import concat
+    y, dv = op.inputs[0][..., rows:], dr[..., rows:]
+    dx = _qr_grad_tall(q, r[..., :rows], math_ops.add(dq, matmul(y, dv, adjoint_b=True)),
+                       dr[..., :rows])
+    return concat([dx, matmul(q, dv)], -1)

@@ -435,6 +435,53 @@ lgamma = unary(_reg_unary("Lgamma", _float_kernel(lambda xp, x: special(xp, "gam
                           FLOAT), "Computes log(|Gamma(x)|) element-wise.")
 digamma = unary(_reg_unary("Digamma", _float_kernel(lambda xp, x: special(xp, "psi")(x)),
                            FLOAT), "Computes the derivative of lgamma element-wise.")
+
+
+# Bernoulli numbers B2, B4, ... B10 over (2j)!: the Euler-Maclaurin tail of the Hurwitz zeta.
+_ZETA_TAIL = tuple(b / np.prod(np.arange(1.0, 2 * j + 1)) for j, b in enumerate(
+    (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66), 1))
+
+
+def _hurwitz_zeta(xp, s, z):
+    """zeta(s, z) = sum_k (z + k)^-s for s > 1: terms summed until z >= 16, then the tail."""
+    acc = xp.zeros_like(z)
+    while True:
+        small = z < 16
+        if not small.any():
+            break
+        acc += xp.where(small, xp.where(small, z, 1.0) ** -s, 0.0)
+        z = xp.where(small, z + 1, z)
+    total = acc + z ** (1 - s) / (s - 1) + 0.5 * z ** -s
+    rising = s  # s (s + 1) ... (s + 2j - 2)
+    for j, coef in enumerate(_ZETA_TAIL, 1):
+        total += coef * rising * z ** (-s - 2 * j + 1)
+        rising = rising * (s + 2 * j - 1) * (s + 2 * j)
+    return total
+
+
+def _polygamma(xp, n, x):
+    """The n-th derivative of digamma: (-1)^(n+1) n! zeta(n+1, x); NaN unless n is a
+    non-negative integer."""
+    n64, x64 = xp.broadcast_arrays(n.astype(xp.float64), x.astype(xp.float64))
+    valid = (n64 >= 0) & (n64 == xp.floor(n64))
+    order = xp.where(valid & (n64 > 0), n64, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sign = xp.where(order % 2 == 1, 1.0, -1.0)
+        higher = sign * xp.exp(special(xp, "gammaln")(order + 1)) * _hurwitz_zeta(
+            xp, order + 1, x64.copy())
+        out = xp.where(n64 == 0, special(xp, "psi")(x64), higher)
+    return xp.where(valid, out, xp.nan).astype(x.dtype)
+
+
+polygamma = binary(register("Polygamma", _polygamma, rules.binary, tied=(0, 1),
+                            dtypes=(_d.float32, _d.float64)),
+                   """Computes the polygamma function psi^(a)(x), the a-th derivative of digamma.
+
+    `a` holds non-negative integers (NaN elsewhere).
+
+    >>> polygamma(constant([0.0, 1.0]), constant([1.0, 1.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5772157,  1.644934 ], dtype=float32)>
+    """)
 sigmoid = unary(_reg_unary("Sigmoid", _sigmoid, FLOAT_COMPLEX), """Computes 1 / (1 + exp(-x)).
 
     >>> sigmoid(constant([0.0]))
@@ -631,8 +678,8 @@ def _floor_mod_grad(op, dy):
 
 @_grad("Pow")
 def _pow_grad(op, dy):
-    x, y = op.inputs
-    z = op.outputs
+    x, y = _conj_inputs(op)
+    z = conj(op.outputs)
     dx = multiply(dy, multiply(y, pow(x, subtract(y, 1))))
     # d/dy x**y = x**y log(x), taken as 0 where log(x) is undefined
     positive = greater(x, 0) if not x.dtype.is_complex else not_equal(x, 0)
@@ -669,8 +716,15 @@ def _atan2_grad(op, dy):
 
 
 def _unary_grad(name, fn):
-    """Registers d/dx of a unary op as ``fn(x, y, dy)`` (y: the op's output)."""
-    register_gradient(name)(lambda op, dy: fn(op.inputs[0], op.outputs, dy))
+    """Registers d/dx of a unary op as ``fn(x, y, dy)`` (y: the op's output).
+
+    Complex x and y arrive conjugated: through a holomorphic f a real loss has the gradient
+    dy * conj(f'(x)), which is f'(conj(x)) for these functions (real power series).
+    """
+    def grad(op, dy):
+        x, y = op.inputs[0], op.outputs
+        return fn(conj(x), conj(y), dy) if x.dtype.is_complex else fn(x, y, dy)
+    register_gradient(name)(grad)
 
 
 _unary_grad("Neg", lambda x, y, dy: negative(dy))
@@ -728,6 +782,77 @@ for _name in ("FloorDiv", "TruncateDiv", "Floor", "Ceil", "Round", "Rint"):
     register_gradient(_name)(lambda op, dy: (None,) * len(op.inputs))  # piecewise constant
 _unary_grad("Sign", lambda x, y, dy: _zeros_like(x))
 _unary_grad("Conj", lambda x, y, dy: conj(dy))
+
+
+
+def _present(x):
+    """1 where x is nonzero, else 0, in x's dtype: the x-partials of Xlogy and its kin are 0
+    where x is 0, as the ops define their value there."""
+    return _cast(not_equal(x, _zeros_like(x)), x.dtype)
+
+
+def _cast(x, dtype):
+    from eagerflow._src.ops.cast_ops import cast  # casts build on these math ops
+    return cast(x, dtype)
+
+
+@_grad("Xlogy")
+def _xlogy_grad(op, dy):
+    x, y = _conj_inputs(op)
+    return multiply(dy, xlogy(_present(x), y)), multiply(dy, xdivy(x, y))
+
+
+@_grad("Xlog1py")
+def _xlog1py_grad(op, dy):
+    x, y = _conj_inputs(op)
+    return multiply(dy, xlog1py(_present(x), y)), multiply(dy, xdivy(x, add(y, 1.0)))
+
+
+@_grad("Xdivy")
+def _xdivy_grad(op, dy):
+    x, y = _conj_inputs(op)
+    return (multiply(dy, xdivy(_present(x), y)),
+            multiply(dy, xdivy(negative(x), square(y))))
+
+
+@_grad("TruncateMod")
+def _truncate_mod_grad(op, dy):
+    x, y = op.inputs
+    return dy, multiply(dy, negative(truncatediv(x, y)))
+
+
+# Complex parts: a real loss L of z = a + bi has the gradient dL/da + i dL/db.
+@_grad("Complex")
+def _complex_grad(op, dz):
+    return real(dz), imag(dz)
+
+
+def _complex_part_grad(name, fn):
+    """Registers the gradient ``fn(z, y, dy)`` of a real function of complex z (not
+    holomorphic: z is used as is)."""
+    register_gradient(name)(lambda op, dy: fn(op.inputs[0], op.outputs, dy))
+
+
+def _as_complex(x):
+    return complex(x, _zeros_like(x))
+
+
+_complex_part_grad("Real", lambda z, y, dy: _as_complex(dy))
+_complex_part_grad("Imag", lambda z, y, dy: complex(_zeros_like(dy), dy))
+_complex_part_grad("ComplexAbs", lambda z, y, dy: divide_no_nan(
+    multiply(_as_complex(dy), z), _as_complex(y)))
+# d angle = (a db - b da) / |z|^2, i.e. -dy / conj(i z) as a complex gradient
+_complex_part_grad("Angle", lambda z, y, dy: negative(multiply(
+    _as_complex(dy), reciprocal(complex(imag(z), real(z))))))
+
+
+@_grad("Polygamma")
+def _polygamma_grad(op, dy):
+    a, x = op.inputs
+    return None, multiply(dy, polygamma(add(a, 1.0), x))  # the order is a discrete index
+
+
+_unary_grad("Digamma", lambda x, y, dy: multiply(dy, polygamma(_ones_like(x), x)))
 
 
 name_functions(globals())

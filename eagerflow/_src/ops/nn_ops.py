@@ -15,10 +15,11 @@ import numpy as np
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import FLOAT, NUMBER, REAL, register, same_shape
+from eagerflow._src.core.registry import (
+    FLOAT, NUMBER, REAL, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import math_ops
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor, name_functions, unary
@@ -822,5 +823,82 @@ def _clip_rows(embeddings, max_norm, ids_rank):
     max_norm = as_tensor(max_norm, embeddings.dtype)
     return math_ops.multiply(embeddings,
                              math_ops.realdiv(max_norm, math_ops.maximum(norm, max_norm)))
+
+
+# -- gradients ---------------------------------------------------------------------------
+# Written with the public ops so outer tapes record them (higher-order derivatives).
+
+def _selected(cond, dy, other=None):
+    """`dy` where `cond` holds, else `other` (default zeros)."""
+    return array_ops.where(cond, dy, array_ops.zeros_like(dy) if other is None else other)
+
+
+def _activation_grad(name, fn):
+    """Registers d/dx of an activation as ``fn(x, y, dy, attrs)`` (y: the op's output)."""
+    register_gradient(name)(lambda op, dy: fn(op.inputs[0], op.outputs, dy, op.attrs))
+
+
+_activation_grad("Relu", lambda x, y, dy, a: _selected(math_ops.greater(y, 0), dy))
+_activation_grad("Relu6", lambda x, y, dy, a: _selected(
+    math_ops.logical_and(math_ops.greater(x, 0), math_ops.less(x, 6)), dy))
+_activation_grad("LeakyRelu", lambda x, y, dy, a: _selected(
+    math_ops.greater(x, 0), dy, math_ops.multiply(dy, a["alpha"])))
+# below zero, d/dx (exp(x) - 1) = y + 1: the output is reused
+_activation_grad("Elu", lambda x, y, dy, a: _selected(
+    math_ops.greater(x, 0), dy, math_ops.multiply(dy, math_ops.add(y, 1.0))))
+_activation_grad("Selu", lambda x, y, dy, a: _selected(
+    math_ops.greater(x, 0), math_ops.multiply(dy, _SELU_SCALE),
+    math_ops.multiply(dy, math_ops.add(y, _SELU_SCALE * _SELU_ALPHA))))
+_activation_grad("Softsign", lambda x, y, dy, a: math_ops.realdiv(
+    dy, math_ops.square(math_ops.add(math_ops.abs(x), 1.0))))
+_activation_grad("L2Loss", lambda x, y, dy, a: math_ops.multiply(x, dy))
+
+
+def _softmax_backward(softmax, dy, axis):
+    """The vector-Jacobian product of softmax along `axis`: (dy - <dy, softmax>) * softmax."""
+    inner = reduction_ops.reduce_sum(math_ops.multiply(dy, softmax), axis, keepdims=True)
+    return math_ops.multiply(math_ops.subtract(dy, inner), softmax)
+
+
+@register_gradient("Softmax")
+def _softmax_grad(op, dy):
+    return _softmax_backward(op.outputs, dy, op.attrs["axis"])
+
+
+@register_gradient("LogSoftmax")
+def _log_softmax_grad(op, dy):
+    total = reduction_ops.reduce_sum(dy, op.attrs["axis"], keepdims=True)
+    return math_ops.subtract(dy, math_ops.multiply(math_ops.exp(op.outputs), total))
+
+
+@register_gradient("BiasAdd")
+def _bias_add_grad(op, dy):
+    rank = dy.shape.rank
+    axis = 1 if op.attrs["data_format"] == "NCHW" else rank - 1
+    return dy, reduction_ops.reduce_sum(dy, [i for i in range(rank) if i != axis])
+
+
+def _xent_logits_grad(logits, loss_grad, backprop, backprop_grad, axis):
+    """d/d(logits) of a cross entropy's (loss, backprop = softmax - labels) outputs."""
+    grad = math_ops.multiply(array_ops.expand_dims(loss_grad, axis), backprop)
+    # backprop's own gradient: zeros unless something used it (second derivatives)
+    return math_ops.add(grad, _softmax_backward(softmax(logits, axis), backprop_grad, axis))
+
+
+@register_gradient("SoftmaxCrossEntropyWithLogits")
+def _softmax_xent_grad(op, loss_grad, backprop_grad):
+    logits, _ = op.inputs
+    axis = op.attrs["axis"]
+    d_logits = _xent_logits_grad(logits, loss_grad, op.outputs[1], backprop_grad, axis)
+    d_labels = math_ops.subtract(
+        math_ops.multiply(array_ops.expand_dims(loss_grad, axis), math_ops.negative(
+            log_softmax(logits, axis))), backprop_grad)
+    return d_logits, d_labels
+
+
+@register_gradient("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_softmax_xent_grad(op, loss_grad, backprop_grad):
+    return _xent_logits_grad(op.inputs[0], loss_grad, op.outputs[1], backprop_grad, -1), None
+
 
 name_functions(globals())

@@ -1111,3 +1111,144 @@ register_gradient("AddN")(lambda op, dy: [dy] * len(op.inputs))
 def _cumsum_grad(op, dy):
     a = op.attrs
     return cumsum(dy, a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"])
+
+
+def _array_ops():
+    from eagerflow._src.ops import array_ops  # array ops build on these reductions
+    return array_ops
+
+
+def _reduced_axes(x, axis):
+    rank = x.shape.rank
+    return list(range(rank)) if axis is None else sorted({a % rank for a in axis})
+
+
+@register_gradient("Prod")
+def _prod_grad(op, dy):
+    """The product of all other elements: exclusive products from both ends, so zeros work."""
+    a = _array_ops()
+    x = op.inputs[0]
+    reduced = _reduced_axes(x, op.attrs["axis"])
+    perm = reduced + [i for i in range(x.shape.rank) if i not in reduced]
+    moved = a.transpose(x, perm)
+    flat = a.reshape(moved, [_reduced_count(x.shape.as_list(), reduced), -1])
+    others = math_ops.multiply(cumprod(flat, 0, exclusive=True),
+                               cumprod(flat, 0, exclusive=True, reverse=True))
+    others = a.transpose(a.reshape(others, moved.shape.as_list()),
+                         [int(i) for i in np.argsort(perm)])
+    return math_ops.multiply(_broadcast_back(op, dy), math_ops.conj(others))
+
+
+@register_gradient("EuclideanNorm")
+def _euclidean_norm_grad(op, dy):
+    x = op.inputs[0]
+    axis, keepdims = op.attrs["axis"], op.attrs["keepdims"]
+    scale = math_ops.divide_no_nan(_kept(dy, x, axis, keepdims),
+                                   _kept(op.outputs, x, axis, keepdims))
+    return math_ops.multiply(x, scale)
+
+
+@register_gradient("Cumprod")
+def _cumprod_grad(op, dy):
+    # d/dx_i of sum_j dy_j y_j is sum_j dy_j y_j / x_i over the outputs j that include x_i
+    # (x nonzero), a cumulative sum in the other direction
+    x, a = op.inputs[0], op.attrs
+    y = cumprod(x, a["axis"], exclusive=a["exclusive"], reverse=a["reverse"])
+    total = cumsum(math_ops.multiply(math_ops.conj(y), dy), a["axis"], exclusive=a["exclusive"],
+                   reverse=not a["reverse"])
+    return math_ops.truediv(total, math_ops.conj(x))
+
+
+@register_gradient("CumulativeLogsumexp")
+def _cumulative_logsumexp_grad(op, dy):
+    # dy_j exp(x_i - y_j) summed over the outputs j that include x_i, split by the sign of
+    # dy so every term stays in log space
+    x, y, attrs, a = op.inputs[0], op.outputs, op.attrs, _array_ops()
+    lowest = as_tensor(np.asarray(x.dtype.min, x.dtype.as_numpy_dtype))
+
+    def part(mask, magnitude):
+        log_dy = a.where(mask, math_ops.log(a.where(mask, magnitude, a.ones_like(magnitude))),
+                         lowest)
+        acc = cumulative_logsumexp(math_ops.subtract(log_dy, y), attrs["axis"],
+                                   exclusive=attrs["exclusive"], reverse=not attrs["reverse"])
+        return math_ops.exp(math_ops.add(acc, x))
+
+    zero = a.zeros_like(dy)
+    return math_ops.subtract(part(math_ops.greater(dy, zero), dy),
+                             part(math_ops.less(dy, zero), math_ops.negative(dy)))
+
+
+@register_gradient("TopKV2")
+def _top_k_grad(op, dvalues, dindices):
+    """The values' gradient goes back to the positions they were taken from."""
+    a = _array_ops()
+    x, indices = op.inputs[0], op.outputs[1]
+    n = x.shape[-1]
+    rows = max(_reduced_count(x.shape.as_list()[:-1], None), 1)
+    flat = a.reshape(cast(indices, _d.int64), [rows, -1])
+    flat = math_ops.add(flat, a.reshape(a.range(0, rows * n, n, dtype=_d.int64), [rows, 1]))
+    scattered = unsorted_segment_sum(a.reshape(dvalues, [-1]), a.reshape(flat, [-1]), rows * n)
+    return a.reshape(scattered, x.shape.as_list())
+
+
+# Segment gradients: sorted ops are unsorted ops whose segment count is the output's length.
+
+def _segment_gather(values, ids):
+    """``values[ids]`` row-wise, zero where an id is negative (a dropped row)."""
+    a = _array_ops()
+    zero = as_tensor(np.zeros((), ids.dtype.as_numpy_dtype))
+    gathered = a.gather(values, math_ops.maximum(ids, zero))
+    keep = math_ops.greater_equal(ids, zero)
+    extra = gathered.shape.rank - ids.shape.rank
+    keep = a.reshape(keep, ids.shape.as_list() + [1] * extra)
+    return a.where(keep, gathered, a.zeros_like(gathered))
+
+
+def _num_segments(op):
+    return op.outputs.shape[0]
+
+
+def _segment_sum_grad(op, dy):
+    return _segment_gather(dy, op.inputs[1]), None
+
+
+def _segment_mean_grad(op, dy):
+    data, ids = op.inputs
+    counts = _segment_counts(data, ids, _num_segments(op))
+    return _segment_gather(math_ops.truediv(dy, counts), ids), None
+
+
+def _segment_extreme_grad(op, dy):
+    """Shared among the elements equal to their segment's extreme."""
+    a = _array_ops()
+    data, ids = op.inputs
+    hits = math_ops.equal(data, _segment_gather(op.outputs, ids))
+    count = unsorted_segment_sum(cast(hits, dy.dtype), ids, _num_segments(op))
+    share = _segment_gather(math_ops.divide_no_nan(dy, count), ids)
+    return a.where(hits, share, a.zeros_like(share)), None
+
+
+def _segment_prod_grad(op, dy):
+    """The product of the other elements of the segment, computed without dividing by zero."""
+    a = _array_ops()
+    data, ids = op.inputs
+    n = _num_segments(op)
+    zero = a.zeros_like(data)
+    is_zero = math_ops.equal(data, zero)
+    zeros = unsorted_segment_sum(cast(is_zero, _d.int32), ids, n)
+    nonzero = a.where(is_zero, a.ones_like(data), data)
+    nonzero_prod = _segment_gather(unsorted_segment_prod(nonzero, ids, n), ids)
+    # a segment with two zeros has zero gradient everywhere; with one, only at the zero
+    others = a.where(is_zero, nonzero_prod,
+                     math_ops.truediv(_segment_gather(op.outputs, ids), nonzero))
+    alone = math_ops.less_equal(_segment_gather(zeros, ids), 1)
+    grad = math_ops.multiply(_segment_gather(dy, ids), math_ops.conj(others))
+    return a.where(alone, grad, a.zeros_like(grad)), None
+
+
+for _kind, _grad in (("Sum", _segment_sum_grad), ("Mean", _segment_mean_grad),
+                     ("Max", _segment_extreme_grad), ("Min", _segment_extreme_grad),
+                     ("Prod", _segment_prod_grad)):
+    register_gradient("Segment" + _kind)(_grad)
+    if _kind != "Mean":
+        register_gradient("UnsortedSegment" + _kind)(_grad)

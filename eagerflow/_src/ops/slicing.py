@@ -20,7 +20,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import kernel_type_name, register
+from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.ops.wrappers import as_tensor
@@ -292,3 +292,43 @@ def getitem(tensor, slice_spec):
     else:
         attrs = _key_attrs((slice_spec,))
     return dispatch(_STRIDED_SLICE, (tensor,), attrs)
+
+
+# -- gradients ---------------------------------------------------------------------------
+
+def _strided_slice_grad_kernel(xp, dy, shape, **attrs):
+    out = xp.zeros(shape, dy.dtype)
+    out[_index_tuple(**attrs)] = dy
+    return out
+
+
+_STRIDED_SLICE_GRAD = register(
+    "StridedSliceGrad", _strided_slice_grad_kernel,
+    lambda dy, shape, **_: (TensorShape(shape), dy.dtype), tied=())
+
+
+def strided_slice_grad(dy, shape, begin, end, strides, begin_mask=0, end_mask=0,
+                       ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0, name=None):
+    """Zeros of `shape` with `dy` written at the strided slice the other arguments spell.
+
+    >>> strided_slice_grad(constant([5, 6]), [4], [1], [3], [1])
+    <tf.Tensor: shape=(4,), dtype=int32, numpy=array([0, 5, 6, 0], dtype=int32)>
+    """
+    begin, end, strides = _static_bounds(begin, end, strides)
+    attrs = {"shape": tuple(int(d) for d in shape), "begin": begin, "end": end,
+             "strides": strides, "begin_mask": int(begin_mask), "end_mask": int(end_mask),
+             "ellipsis_mask": int(ellipsis_mask), "new_axis_mask": int(new_axis_mask),
+             "shrink_axis_mask": int(shrink_axis_mask)}
+    return dispatch(_STRIDED_SLICE_GRAD, (as_tensor(dy),), attrs, name)
+
+
+@register_gradient("StridedSlice")
+def _strided_slice_backward(op, dy):
+    attrs = dict(op.attrs, shape=tuple(op.inputs[0].shape.as_list()))
+    return dispatch(_STRIDED_SLICE_GRAD, (dy,), attrs)
+
+
+@register_gradient("StridedSliceGrad")
+def _strided_slice_grad_backward(op, ddx):
+    attrs = {k: v for k, v in op.attrs.items() if k != "shape"}
+    return dispatch(_STRIDED_SLICE, (ddx,), attrs)

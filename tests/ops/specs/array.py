@@ -56,6 +56,12 @@ def _linspace_ref(start, stop, num=5, axis=0):
     return np.linspace(start, stop, num, axis=axis).astype(start.dtype)
 
 
+def _strided_slice_grad_ref(dy, shape, index):
+    out = np.zeros(shape, dy.dtype)
+    out[index] = dy
+    return out
+
+
 _SORTED = np.sort(rand(3, 6), axis=-1)
 
 SPECS = [
@@ -155,10 +161,11 @@ SPECS = [
            lambda s: np.arange(1, 4, dtype=F64), name="Range-dtype",
            grad="integer-like output"),
     OpSpec("LinSpace", lambda s, e: a.linspace(s, e, 5), [np.float32(-1), np.float32(3)],
-           _linspace_ref),
+           _linspace_ref, grad="no gradient in TensorFlow"),
     OpSpec("LinSpace", lambda s, e: a.linspace(s, e, 3, axis=-1),
            [rand(2, dtype=F64), np.float64(4)],
-           lambda s, e: _linspace_ref(s, np.broadcast_to(e, s.shape), 3, -1), name="LinSpace-nd"),
+           lambda s, e: _linspace_ref(s, np.broadcast_to(e, s.shape), 3, -1), name="LinSpace-nd",
+           grad="no gradient in TensorFlow"),
     OpSpec("LinSpace", lambda s, e: a.linspace(s, e, 4), [np.int32(0), np.int32(3)],
            lambda s, e: np.linspace(0, 3, 4), name="LinSpace-int", grad="integer"),
     OpSpec("OneHot", lambda i: a.one_hot(i, 4), [np.array([[0, 3], [-1, 5]], I32)],
@@ -198,6 +205,9 @@ SPECS = [
     OpSpec("GatherV2", lambda p, i: a.gather(p, i, axis=1, batch_dims=1),
            [rand(3, 4, 2), np.array([[0, 3], [2, 2], [1, 0]], I32)], _batch_gather_ref,
            name="GatherV2-batch"),
+    OpSpec("GatherV2", lambda p, i: a.gather(p, i, axis=2, batch_dims=1),
+           [rand(2, 3, 4), np.array([[0, 3, 3], [2, 1, 0]], I32)],
+           lambda p, i: np.stack([q[:, j] for q, j in zip(p, i)]), name="GatherV2-batch-outer"),
     OpSpec("GatherV2", a.gather, [_strings(3), np.int32(1)],
            lambda p, i: np.array(p[i], object), name="GatherV2-string-scalar", grad="strings"),
     OpSpec("GatherV2", a.boolean_mask,
@@ -232,6 +242,9 @@ SPECS = [
     OpSpec("TensorScatterMax", a.tensor_scatter_nd_max,
            [rand(5), np.array([[1], [3], [1]], I32), rand(3, seed=2)],
            _tensor_scatter_ref("maximum")),
+    OpSpec("TensorScatterMin", a.tensor_scatter_nd_min,
+           [rand(5), np.array([[1], [3], [1]], I32), rand(3, seed=3)],
+           _tensor_scatter_ref("minimum"), name="TensorScatterMin-float"),
     OpSpec("TensorScatterMin", a.tensor_scatter_nd_min,
            [_grid(5, dtype=I32), np.array([[1], [4]], I64), np.array([-3, 9], I32)],
            _tensor_scatter_ref("minimum"), grad="integer"),
@@ -268,6 +281,15 @@ SPECS = [
            lambda x: x[1, 2], name="getitem-scalar"),
     OpSpec("StridedSlice", lambda x: slicing.getitem(x, slice(1, None)), [_strings(3)],
            lambda x: x[1:], name="getitem-string", grad="strings"),
+    OpSpec("StridedSliceGrad", lambda d: slicing.strided_slice_grad(d, [4, 5], [0, 3], [3, 0],
+                                                                    [2, -1]),
+           [rand(2, 3)], lambda d: _strided_slice_grad_ref(d, (4, 5), np.s_[0:3:2, 3:0:-1])),
+    OpSpec("StridedSliceGrad",
+           lambda d: slicing.strided_slice_grad(d, [2, 3], [1, 0, 2], [0, 0, 3], [1, 1, 1],
+                                                begin_mask=1, end_mask=1, new_axis_mask=2,
+                                                shrink_axis_mask=4),
+           [rand(2, 1, dtype=F64)], lambda d: _strided_slice_grad_ref(d, (2, 3), np.s_[:, None, 2]),
+           name="StridedSliceGrad-masks"),
 
     # -- shapes
     OpSpec("Shape", a.shape, [rand(2, 0, 3)], lambda x: np.array(x.shape, I32), grad="shape"),
@@ -298,6 +320,11 @@ SPECS = [
            lambda x, y, z: np.einsum("i,j,k->ijk", x, y, z), name="Einsum-three"),
     OpSpec("Einsum", lambda x: a.einsum("bij->", x), [rand(2, 2, 2, dtype=np.complex64)],
            lambda x: np.array(x.sum(), x.dtype), name="Einsum-complex-sum"),
+    OpSpec("Einsum", lambda x: a.einsum("iji->j", x), [rand(3, 2, 3, dtype=F64)],
+           lambda x: np.einsum("iji->j", x), name="Einsum-diagonal"),
+    OpSpec("Einsum", lambda x, y: a.einsum("ab...,...b->...a", x, y),
+           [rand(2, 3, 4, 5), rand(1, 5, 3, seed=1)],
+           lambda x, y: np.einsum("ab...,...b->...a", x, y), name="Einsum-middle-ellipsis"),
     OpSpec("Einsum", lambda x, y: a.tensordot(x, y, [[1, 2], [1, 0]]),
            [rand(2, 3, 4), rand(4, 3, 5, seed=1)],
            lambda x, y: np.tensordot(x, y, [[1, 2], [1, 0]]), name="tensordot"),

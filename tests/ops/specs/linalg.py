@@ -22,6 +22,15 @@ def _spd(*shape, dtype=F32, seed=0):
     return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
 
 
+# Only the lower triangle is read, yet the gradient is symmetric (as TF's): finite
+# differences see it only through a symmetric input.
+_LOWER_ONLY = "symmetric gradient; checked by the -symmetrized spec"
+
+
+def _symmetrized(x):
+    return (x + la.matrix_transpose(x)) * 0.5
+
+
 def _adj(x):
     return np.conj(np.swapaxes(x, -1, -2))
 
@@ -90,7 +99,10 @@ def _square_specs():
                lambda x: np.linalg.inv(x.T), name="MatrixInverse-adjoint", **_LOOSE),
         OpSpec("MatrixInverse", la.inv, [_well_conditioned(3, 3, dtype=F16)],
                _in(F16, np.linalg.inv), name="MatrixInverse-float16", rtol=1e-2, atol=1e-3),
-        OpSpec("Cholesky", la.cholesky, [_spd(2, 3, 3, dtype=F64)], np.linalg.cholesky),
+        OpSpec("Cholesky", la.cholesky, [_spd(2, 3, 3, dtype=F64)], np.linalg.cholesky,
+               grad=_LOWER_ONLY),
+        OpSpec("Cholesky", lambda x: la.cholesky(_symmetrized(x)), [_spd(2, 3, 3, dtype=F64)],
+               np.linalg.cholesky, name="Cholesky-symmetrized"),
         OpSpec("Cholesky", la.cholesky, [_spd(3, 3, dtype=C64)], np.linalg.cholesky,
                name="Cholesky-complex64", **_LOOSE),
         OpSpec("SelfAdjointEigV2", la.eigh, [_spd(2, 3, 3, dtype=F64)],
@@ -101,10 +113,18 @@ def _square_specs():
                lambda x: np.linalg.eigvalsh(x).astype(C128), name="eigvalsh-complex"),
         OpSpec("Qr", la.qr, [rand(2, 5, 3, dtype=F64)], lambda x: tuple(np.linalg.qr(x))),
         OpSpec("Qr", lambda x: la.qr(x, full_matrices=True), [rand(5, 3, dtype=F64)],
-               lambda x: tuple(np.linalg.qr(x, mode="complete")), name="Qr-full"),
+               lambda x: tuple(np.linalg.qr(x, mode="complete")), name="Qr-full",
+               grad="not implemented for full_matrices with more rows than columns, as in TF"),
+        OpSpec("Qr", la.qr, [rand(3, 5, dtype=F64)], lambda x: tuple(np.linalg.qr(x)),
+               name="Qr-wide"),
+        OpSpec("Qr", lambda x: la.qr(x, full_matrices=True), [rand(2, 3, 3, dtype=F64)],
+               lambda x: tuple(np.linalg.qr(x, mode="complete")), name="Qr-full-square"),
         OpSpec("Svd", lambda x: la.svd(x, compute_uv=False), [rand(2, 4, 3, dtype=F64)],
                lambda x: np.linalg.svd(x, compute_uv=False), name="Svd-values"),
         OpSpec("Svd", la.svd, [rand(3, 5, dtype=F64)], _svd(False), name="Svd-vectors"),
+        OpSpec("Svd", la.svd, [rand(2, 4, 3, dtype=F64)], _svd(False), name="Svd-vectors-tall"),
+        OpSpec("Svd", lambda x: la.svd(x, full_matrices=True), [rand(3, 4, dtype=F64)],
+               _svd(True), name="Svd-full-wide"),
         OpSpec("Svd", lambda x: la.svd(x, full_matrices=True), [rand(4, 2, dtype=C128)],
                _svd(True), name="Svd-full-complex"),
         OpSpec("Svd", lambda x: la.norm(x, ord=2, axis=[-2, -1]), [rand(2, 3, 4, dtype=F64)],
@@ -141,10 +161,12 @@ def _solver_specs():
                lambda c, b: np.linalg.solve(c @ c.T, b), name="cholesky_solve"),
         OpSpec("MatrixSolveLs", lambda a, b: la.lstsq(a, b, fast=False), [tall, rand(5, 2)
                                                                             .astype(F64)],
-               lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], name="lstsq-exact"),
+               lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], name="lstsq-exact",
+               grad=la._NO_EXACT_LSTSQ_GRAD),
         OpSpec("MatrixSolveLs", lambda a, b: la.lstsq(a, b, fast=False),
                [tall.T.copy(), rand(3, 1, dtype=F64)],
-               lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], name="lstsq-exact-minnorm"),
+               lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], name="lstsq-exact-minnorm",
+               grad=la._NO_EXACT_LSTSQ_GRAD),
         OpSpec("Cholesky", la.lstsq, [tall, rand(5, 2, dtype=F64)],
                lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], name="lstsq-fast",
                rtol=1e-6),
@@ -188,6 +210,9 @@ def _diag_specs():
                lambda x: np.diagonal(x, axis1=-2, axis2=-1).copy()),
         OpSpec("MatrixDiagPartV3", lambda x: la.diag_part(x, k=-2), [rand(4, 3, dtype=C64)],
                lambda x: np.diagonal(x, offset=-2).copy(), name="MatrixDiagPartV3-k-2"),
+        OpSpec("MatrixDiagPartV3", lambda x: la.diag_part(x, k=1), [rand(2, 3, 4, dtype=F64)],
+               lambda x: np.diagonal(x, offset=1, axis1=-2, axis2=-1).copy(),
+               name="MatrixDiagPartV3-k1"),
         OpSpec("MatrixDiagPartV3", la.trace, [rand(2, 3, 3, dtype=F64)],
                lambda x: np.trace(x, axis1=-2, axis2=-1), name="trace"),
         OpSpec("MatrixBandPart", lambda x: la.band_part(x, 1, 0), [rand(2, 4, 4)], _band(1, 0)),

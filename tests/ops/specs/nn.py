@@ -6,6 +6,7 @@ reuses them.
 """
 import numpy as np
 
+import eagerflow as tf
 from eagerflow._src.ops import conv_ops as c
 from eagerflow._src.ops import nn_ops as n
 from tests.ops.spec import OpSpec, positive, rand
@@ -100,12 +101,52 @@ def ref_pool(x, ksize, strides, pads, kind):
     outs = _outs([s + b + a for s, (b, a) in zip(sizes, pads)], ksize, strides, [1] * nd)
     y = np.zeros((x.shape[0], *outs, x.shape[-1]), x.dtype)
     for pos in np.ndindex(*outs):
-        region = []
-        for p, s, k, size, (before, _) in zip(pos, strides, ksize, sizes, pads):
-            start = p * s - before
-            region.append(slice(max(start, 0), min(start + k, size)))
-        window = x[(slice(None), *region)].reshape(x.shape[0], -1, x.shape[-1])
+        window = x[(slice(None), *_region(pos, sizes, ksize, strides, pads))]
+        window = window.reshape(x.shape[0], -1, x.shape[-1])
         y[(slice(None), *pos)] = window.max(1) if kind == "max" else window.mean(1)
+    return y
+
+
+def _region(pos, sizes, ksize, strides, pads):
+    """The real (unpadded) input slices of the pooling window at output position `pos`."""
+    region = []
+    for p, s, k, size, (before, _) in zip(pos, strides, ksize, sizes, pads):
+        start = p * s - before
+        region.append(slice(max(start, 0), min(start + k, size)))
+    return tuple(region)
+
+
+def _first_maxima(x, out_sizes, ksize, strides, pads):
+    """Yields (output position, batch, channel, input index) of each window's first maximum."""
+    for pos in np.ndindex(*out_sizes):
+        region = _region(pos, x.shape[1:-1], ksize, strides, pads)
+        window = x[(slice(None), *region)]
+        for b, ch in np.ndindex(x.shape[0], x.shape[-1]):
+            at = np.unravel_index(window[b, ..., ch].argmax(), window.shape[1:-1])
+            yield pos, b, ch, (b, *(r.start + i for r, i in zip(region, at)), ch)
+
+
+def ref_pool_grad(x, dy, ksize, strides, pads, kind):
+    """The adjoint of `ref_pool` at `x`: each window's `dy` to its first maximum, or shared
+    evenly among its real elements."""
+    dx = np.zeros(x.shape)
+    if kind == "max":
+        for pos, b, ch, at in _first_maxima(x, dy.shape[1:-1], ksize, strides, pads):
+            dx[at] += dy[(b, *pos, ch)]
+        return dx.astype(dy.dtype)
+    for pos in np.ndindex(*dy.shape[1:-1]):
+        region = _region(pos, x.shape[1:-1], ksize, strides, pads)
+        count = np.prod([r.stop - r.start for r in region])
+        share = dy[(slice(None), *pos)] / count
+        dx[(slice(None), *region)] += share.reshape(len(share), *(1,) * len(pos), -1)
+    return dx.astype(dy.dtype)
+
+
+def ref_max_pool_grad_grad(x, ddx, out_sizes, ksize, strides, pads):
+    """`ddx` at each window's first maximum: the adjoint of max pooling's gradient."""
+    y = np.zeros((x.shape[0], *out_sizes, x.shape[-1]), ddx.dtype)
+    for pos, b, ch, at in _first_maxima(x, out_sizes, ksize, strides, pads):
+        y[(b, *pos, ch)] = ddx[at]
     return y
 
 
@@ -325,6 +366,12 @@ _DEPTHWISE = [
     _depthwise_spec((2, 5, 5, 3), (3, 3, 3, 2), (2, 2), "SAME", dtype=F32),
     _depthwise_spec((1, 6, 7, 2), (2, 3, 2, 1), (1, 1), "VALID", dilations=(2, 2)),
     _depthwise_spec((1, 4, 6, 2), (3, 3, 2, 3), (1, 2), "SAME"),
+    OpSpec("DepthwiseConv2dNative",
+           lambda x, w: c.depthwise_conv2d(x, w, [1, 1, 2, 1], "SAME", data_format="NCHW"),
+           [rand(2, 3, 5, 4, dtype=F64), rand(2, 3, 3, 2, dtype=F64, seed=1)],
+           _nchw(lambda x, w: ref_depthwise(x, w, (2, 1), (1, 1),
+                                            same_pads((5, 4), (2, 3), (2, 1)))),
+           name="Depthwise-NCHW"),
 ]
 
 
@@ -398,10 +445,96 @@ _POOLS = [
            lambda x: np.moveaxis(ref_pool(np.moveaxis(x, 1, -1), (2, 2), (2, 2),
                                           same_pads((5, 5), (2, 2), (2, 2)), "avg"), -1, 1),
            name="AvgPool-NCHW"),
+    OpSpec("MaxPool", lambda x: c.max_pool2d(x, [1, 1, 3, 2], [1, 1, 2, 1], "SAME",
+                                            data_format="NCHW"),
+           [rand(2, 3, 5, 4, dtype=F64)],
+           lambda x: np.moveaxis(ref_pool(np.moveaxis(x, 1, -1), (3, 2), (2, 1),
+                                          same_pads((5, 4), (3, 2), (2, 1)), "max"), -1, 1),
+           name="MaxPool-NCHW"),
     _pool_spec("max", (1, 4, 5, 3, 2), (2, 2, 2), (2, 2, 1), "SAME"),
     _pool_spec("avg", (1, 4, 5, 3, 2), (2, 3, 2), (1, 2, 2), "SAME", dtype=F32),
 ]
 
 
+# ----------------------------------------------------------------------------- gradient ops
+
+def _vjp(fn, x, dy):
+    """d<fn(x), dy>/dx by the tape: runs the gradient ops of the op that `fn` calls."""
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = fn(x)
+    return tape.gradient(y, x, output_gradients=dy)
+
+
+def _pads(padding, sizes, ksize, strides, dilations=None):
+    if padding == "SAME":
+        return same_pads(sizes, ksize, strides, dilations)
+    return [(0, 0)] * len(sizes) if padding == "VALID" else padding
+
+
+def _pool_grad_specs(kind, x_shape, ksize, strides, padding, dtype=F64):
+    """Specs of the gradient ops of max or average pooling, run through the tape."""
+    nd = len(ksize)
+    pads = _pads(padding, x_shape[1:-1], ksize, strides)
+    attr_padding = padding if isinstance(padding, str) else [[0, 0], *padding, [0, 0]]
+    public = {("max", 2): c.max_pool2d, ("avg", 2): c.avg_pool2d, ("max", 3): c.max_pool3d,
+              ("avg", 3): c.avg_pool3d}[kind, nd]
+
+    def pool(x):
+        return public(x, list(ksize), list(strides), attr_padding)
+    x = rand(*x_shape, dtype=dtype, low=-9, high=9)
+    out_sizes = ref_pool(x, ksize, strides, pads, kind).shape[1:-1]
+    dy = rand(x_shape[0], *out_sizes, x_shape[-1], dtype=dtype, seed=1)
+    op = {"max": "MaxPool", "avg": "AvgPool"}[kind] + ("3D" if nd == 3 else "") + "Grad"
+    name = f"{x_shape}-{ksize}-{strides}-{padding}"
+    if kind == "avg":  # the input's values do not matter, only its shape
+        zeros = np.zeros(x_shape, dtype)
+        return [OpSpec(op, lambda dy: _vjp(pool, tf.constant(zeros), dy), [dy],
+                       lambda dy: ref_pool_grad(zeros, dy, ksize, strides, pads, "avg"),
+                       name=f"{op}-{name}")]
+    return [
+        OpSpec(op, lambda x, dy: _vjp(pool, x, dy), [x, dy],
+               lambda x, dy: ref_pool_grad(x, dy, ksize, strides, pads, "max"),
+               name=f"{op}-{name}"),
+        OpSpec(op + "Grad", lambda x, dy, ddx: _vjp(lambda d: _vjp(pool, x, d), dy, ddx),
+               [x, dy, rand(*x_shape, dtype=dtype, seed=2)],
+               lambda x, dy, ddx: ref_max_pool_grad_grad(x, ddx, out_sizes, ksize, strides,
+                                                         pads),
+               name=f"{op}Grad-{name}")]
+
+
+def _conv3d_grad_specs(x_shape, w_shape, strides, padding, dilations=(1, 1, 1)):
+    """Specs of Conv3D's input and filter gradient ops, run through the tape."""
+    x, w = rand(*x_shape, dtype=F64), rand(*w_shape, dtype=F64, seed=1)
+    pads = _pads(padding, x_shape[1:-1], w_shape[:3], strides, dilations)
+
+    def conv(x, w):
+        return c.conv3d(x, w, [1, *strides, 1], padding, dilations=[1, *dilations, 1])
+    dy = rand(*ref_conv(x, w, strides, dilations, pads).shape, dtype=F64, seed=2)
+    name = f"{x_shape}-{w_shape}-{strides}-{padding}-{dilations}"
+    return [
+        OpSpec("Conv3DBackpropInputV2", lambda x, w, dy: _vjp(lambda x: conv(x, w), x, dy),
+               [x, w, dy], lambda x, w, dy: ref_conv_input_grad(dy, w, x.shape, strides,
+                                                                dilations, pads),
+               name=f"Conv3DBackpropInputV2-{name}"),
+        OpSpec("Conv3DBackpropFilterV2", lambda x, w, dy: _vjp(lambda w: conv(x, w), w, dy),
+               [x, w, dy], lambda x, w, dy: ref_conv_filter_grad(x, dy, w.shape, strides,
+                                                                 dilations, pads),
+               name=f"Conv3DBackpropFilterV2-{name}")]
+
+
+_GRADIENT_OPS = [
+    *_pool_grad_specs("max", (2, 5, 6, 3), (2, 2), (2, 2), "SAME"),
+    *_pool_grad_specs("max", (1, 5, 5, 2), (3, 2), (1, 2), "VALID"),
+    *_pool_grad_specs("max", (1, 4, 5, 1), (2, 2), (2, 2), [(1, 1), (0, 1)]),
+    *_pool_grad_specs("max", (1, 4, 5, 3, 2), (2, 2, 2), (2, 2, 1), "SAME"),
+    *_pool_grad_specs("avg", (2, 5, 6, 3), (3, 3), (2, 2), "SAME"),
+    *_pool_grad_specs("avg", (1, 5, 5, 2), (2, 3), (2, 1), "VALID", dtype=F32),
+    *_pool_grad_specs("avg", (1, 4, 5, 3, 2), (2, 3, 2), (1, 2, 2), "SAME"),
+    *_conv3d_grad_specs((1, 4, 5, 3, 2), (2, 3, 2, 2, 3), (1, 2, 1), "SAME"),
+    *_conv3d_grad_specs((2, 5, 4, 4, 1), (2, 2, 2, 1, 2), (2, 1, 1), "VALID", (1, 2, 1)),
+]
+
+
 SPECS = (_ACTIVATIONS + _COMPOSITES + _softmax_specs() + _LOSSES + _IN_TOP_K + _BIAS_ADD
-         + _CONVS + _DEPTHWISE + _BACKPROPS + _POOLS)
+         + _CONVS + _DEPTHWISE + _BACKPROPS + _POOLS + _GRADIENT_OPS)

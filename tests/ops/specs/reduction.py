@@ -90,6 +90,9 @@ def _l2_normalize(x):
 
 _SEGMENT_IDS = np.array([0, 0, 1, 3, 3, 3], I32)
 _UNSORTED_IDS = np.array([[2, 0, 2], [-1, 0, 4]], I64)
+_FULL_IDS = np.array([[2, 0, 2], [-1, 1, 1]], I32)  # every segment named
+# Empty segments hold the dtype's extreme: finite differences of the sum overflow there.
+_EMPTY_SEGMENTS = "empty segments overflow finite differences; see the -no-empty spec"
 _TIES = np.array([[1, 3, 3, 2, 3, 0], [5, 5, 1, 5, 0, 0]], I32)
 
 SPECS = [
@@ -203,9 +206,19 @@ SPECS = [
            [positive(2, 3), _UNSORTED_IDS], _segment_ref(np.prod, 1, 5)),
     OpSpec("UnsortedSegmentMax", lambda d, i: r.unsorted_segment_max(d, i, 5),
            [rand(2, 3, dtype=F64), _UNSORTED_IDS],
-           _segment_ref(np.max, np.finfo(F64).min, 5)),
+           _segment_ref(np.max, np.finfo(F64).min, 5), grad=_EMPTY_SEGMENTS),
+    OpSpec("UnsortedSegmentMax", lambda d, i: r.unsorted_segment_max(d, i, 3),
+           [rand(2, 3, dtype=F64), _FULL_IDS], _segment_ref(np.max, 0, 3),
+           name="UnsortedSegmentMax-no-empty"),
     OpSpec("UnsortedSegmentMin", lambda d, i: r.unsorted_segment_min(d, i, 5),
-           [rand(2, 3, 2), _UNSORTED_IDS], _segment_ref(np.min, np.finfo(F32).max, 5)),
+           [rand(2, 3, 2), _UNSORTED_IDS], _segment_ref(np.min, np.finfo(F32).max, 5),
+           grad=_EMPTY_SEGMENTS),
+    OpSpec("UnsortedSegmentMin", lambda d, i: r.unsorted_segment_min(d, i, 3),
+           [rand(2, 3, 2), _FULL_IDS], _segment_ref(np.min, 0, 3),
+           name="UnsortedSegmentMin-no-empty"),
+    OpSpec("UnsortedSegmentProd", lambda d, i: r.unsorted_segment_prod(d, i, 3),
+           [np.array([[0.0, 2.0, 3.0], [-1.5, 0.5, 0.0]]), _FULL_IDS],
+           _segment_ref(np.prod, 1, 3), name="UnsortedSegmentProd-zeros"),
     OpSpec("UnsortedSegmentMin", lambda d, i: r.unsorted_segment_min(d, i, 3),
            [rand(4, dtype=I32, low=-9, high=9), np.array([2, 0, 2, 0], I32)],
            _segment_ref(np.min, np.iinfo(I32).max, 3), name="UnsortedSegmentMin-int32",
@@ -233,7 +246,12 @@ SPECS = [
                                                                    reverse=True),
            [rand(4, dtype=F64)],
            lambda x: np.append(np.logaddexp.accumulate(x[::-1])[::-1][1:], -np.inf),
-           name="CumulativeLogsumexp-exclusive-reverse"),
+           name="CumulativeLogsumexp-exclusive-reverse",
+           grad="-inf output; see CumulativeLogsumexp-exclusive-exp"),
+    OpSpec("CumulativeLogsumexp", lambda x: tf.exp(r.cumulative_logsumexp(x, 1, exclusive=True)),
+           [rand(2, 4, dtype=F64)],
+           lambda x: np.concatenate([np.zeros((2, 1)), np.cumsum(np.exp(x), 1)[:, :-1]], 1),
+           name="CumulativeLogsumexp-exclusive-exp"),
     OpSpec("AddN", lambda a, b, c: r.add_n([a, b, c]), [rand(2, 3), rand(2, 3, seed=1),
                                                         rand(2, 3, seed=2)],
            lambda a, b, c: a + b + c),
