@@ -4,7 +4,8 @@
 >>> tf.constant([1, 2]) * 2
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
 """
-from eagerflow._src.autodiff.custom_gradient import custom_gradient  # noqa: F401
+from eagerflow._src.autodiff.custom_gradient import (  # noqa: F401
+    custom_gradient, grad_pass_through, recompute_grad)
 from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from eagerflow._src.backend.devices import DeviceSpec  # noqa: F401
 from eagerflow._src.core.context import (  # noqa: F401

@@ -88,3 +88,41 @@ def test_every_differentiable_op_has_a_gradient_or_is_pending():
     assert missing <= PENDING, f"no gradient and not pending: {sorted(missing - PENDING)}"
     done = {n for n in PENDING if ops[n].grad is not None}
     assert not done, f"gradients now exist, remove from PENDING: {sorted(done)}"
+
+
+# Second derivatives (gradients of gradients, through nested tapes) for the
+# elementwise and matmul families.
+SECOND_ORDER = frozenset({
+    "AddV2", "Sub", "Mul", "RealDiv", "Pow", "Maximum", "Minimum", "SquaredDifference",
+    "Atan2", "Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin",
+    "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Asinh", "Acosh", "Atanh",
+    "Erf", "Erfc", "Lgamma", "Sigmoid", "Softplus", "Reciprocal", "MatMul", "BatchMatMulV2",
+})
+
+
+class _FirstDerivative:
+    """A spec whose function is the tape gradient of another spec's (weighted) outputs."""
+
+    def __init__(self, spec):
+        self.name = f"d({spec.name})"
+        self._spec = spec
+
+    def fn(self, *tensors):
+        wrt = [t for t, a in zip(tensors, self._spec.args) if _floating(a)]
+        with tf.GradientTape() as inner:
+            inner.watch(wrt)
+            out = self._spec.fn(*tensors)
+            loss = _scalarize(out, _weights(out))
+        grads = inner.gradient(loss, wrt)
+        return [tf.zeros_like(w) if g is None else g for g, w in zip(grads, wrt)]
+
+
+@pytest.mark.parametrize("spec", [s for s in GRAD_SPECS if s.op in SECOND_ORDER],
+                         ids=lambda s: s.name)
+def test_second_derivative_matches_finite_differences(spec):
+    if not any(_floating(a) for a in spec.args):
+        pytest.skip("no floating input")
+    args = _as_float64(spec.args)
+    if spec.op == "Abs":
+        args = [a + np.sign(a) * 0.5 for a in args]  # keep away from the kink at 0
+    _check(_FirstDerivative(spec), args, rtol=1e-4, atol=1e-5)

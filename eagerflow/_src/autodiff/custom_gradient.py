@@ -93,3 +93,42 @@ def _pass_outputs_rule(skip):
     def rule(*inputs, **_):
         return [(x.shape, x.dtype) for x in inputs[skip:]]
     return rule
+
+
+def grad_pass_through(f):
+    """`f` forwards as usual, but its gradient is the identity (straight-through).
+
+    >>> round_st = grad_pass_through(round)   # d round_st(x) / dx == 1
+    """
+    @functools.wraps(f)
+    def wrapped(x):
+        @custom_gradient
+        def through(x):
+            return f(x), lambda dy: dy
+        return through(x)
+    return wrapped
+
+
+def recompute_grad(f):
+    """`f` without keeping its intermediate values: they are recomputed for the gradient.
+
+    Saves memory on long forward passes at the cost of running `f` twice.
+    """
+    from eagerflow._src.autodiff.tape import GradientTape
+
+    @functools.wraps(f)
+    def outer(*args, **kwargs):
+        @custom_gradient
+        def inner(*xs):
+            def grad(*dys, variables=None):
+                with GradientTape() as tape:
+                    tape.watch(list(xs))
+                    again = f(*xs, **kwargs)
+                sources = list(xs) + list(variables or [])
+                grads = tape.gradient(again, sources, output_gradients=list(dys))
+                if variables is None:
+                    return grads[:len(xs)]
+                return grads[:len(xs)], grads[len(xs):]
+            return f(*xs, **kwargs), grad
+        return inner(*args)
+    return outer
