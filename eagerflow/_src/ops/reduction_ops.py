@@ -1066,7 +1066,7 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
 # -- gradients ---------------------------------------------------------------------------
 def _kept(dy, x, axis, keepdims):
     """`dy` of a reduction reshaped so that it broadcasts against the input `x`."""
-    if keepdims:
+    if keepdims or dy.shape.rank == 0:  # a scalar broadcasts as it is
         return dy
     rank = x.shape.rank
     axes = range(rank) if axis is None else {a % rank for a in axis}
@@ -1089,8 +1089,11 @@ def _sum_grad(op, dy):
 @register_gradient("Mean")
 def _mean_grad(op, dy):
     x, y = op.inputs[0], op.outputs
+    if not (dy.dtype.is_floating or dy.dtype.is_complex):
+        return None  # integer means have no gradient
     count = max(x.shape.num_elements(), 1) // max(y.shape.num_elements(), 1)
-    return math_ops.truediv(_broadcast_back(op, dy), cast(max(count, 1), dy.dtype))
+    # scale the (small) incoming gradient before broadcasting it to the input's size
+    return _broadcast_back(op, math_ops.multiply(dy, 1.0 / max(count, 1)))
 
 
 def _extreme_grad(op, dy):
