@@ -131,9 +131,8 @@ class GradientTape:
             if not is_tensor_like(t):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  f"tf.Tensor or tf.Variable or ExtensionType.")
-            if not (t.dtype.is_floating or t.dtype.is_complex):
-                _warn_once(("watch", t.dtype), f"The dtype of the watched tensor must be "
-                           f"floating (e.g. tf.float32), got {t.dtype!r}")
+            if not _differentiable(t):
+                _warn_not_floating("watched", t, "")
             self._recorder.watch(t)
 
     def watched_variables(self):
@@ -167,12 +166,10 @@ class GradientTape:
         for s in flat_sources:
             _check_source(s)
         weights = _output_gradients(targets, output_gradients)
-        differentiable = [s for s in flat_sources if s.dtype.is_floating or s.dtype.is_complex]
+        differentiable = [s for s in flat_sources if _differentiable(s)]
         for s in flat_sources:
-            if not (s.dtype.is_floating or s.dtype.is_complex):
-                _warn_once(("source", s.dtype), f"The dtype of the source tensor must be "
-                           f"floating (e.g. tf.float32) when calling GradientTape.gradient, "
-                           f"got {s.dtype!r}")
+            if not _differentiable(s):
+                _warn_not_floating("source", s)
         watched = self._recorder.watched  # unwatched sources have no gradient, as in TF
         differentiable = [s for s in differentiable if id(s) in watched]
         found = dict(zip(map(id, differentiable),
@@ -242,8 +239,7 @@ class GradientTape:
         for s in sources:
             _check_source(s)
         watched = self._recorder.watched
-        live = [s for s in sources if id(s) in watched and (s.dtype.is_floating or
-                                                              s.dtype.is_complex)]
+        live = [s for s in sources if id(s) in watched and _differentiable(s)]
         rows = {id(s): [] for s in live}
         for w in weights:
             grads = backprop(self._recorder.entries, [target],
@@ -292,10 +288,18 @@ def _checked_target(t):
     if not is_tensor_like(t):
         raise TypeError(f"GradientTape.gradient target must be a tensor or variable; got {t!r} "
                         f"of type {type(t).__name__}.")
-    if not (t.dtype.is_floating or t.dtype.is_complex):
-        _warn_once(("target", t.dtype), f"The dtype of the target tensor must be floating "
-                   f"(e.g. tf.float32) when calling GradientTape.gradient, got {t.dtype!r}")
+    if not _differentiable(t):
+        _warn_not_floating("target", t)
     return t
+
+
+def _differentiable(t):
+    return t.dtype.is_floating or t.dtype.is_complex
+
+
+def _warn_not_floating(role, t, when=" when calling GradientTape.gradient"):
+    _warn_once((role, t.dtype), f"The dtype of the {role} tensor must be floating "
+               f"(e.g. tf.float32){when}, got {t.dtype!r}")
 
 
 def _output_gradients(targets, output_gradients):

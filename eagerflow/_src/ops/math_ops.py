@@ -670,10 +670,15 @@ def _mul_no_nan_grad(op, dy):
     return multiply_no_nan(dy, y), multiply_no_nan(x, dy)
 
 
-@_grad("FloorMod")
-def _floor_mod_grad(op, dy):
-    x, y = op.inputs
-    return dy, multiply(dy, negative(floordiv(x, y)))
+def _mod_grad(divide):
+    """x mod y = x - divide(x, y) * y, with `divide` piecewise constant."""
+    def grad(op, dy):
+        x, y = op.inputs
+        return dy, multiply(dy, negative(divide(x, y)))
+    return grad
+
+
+register_gradient("FloorMod")(_mod_grad(floordiv))
 
 
 @_grad("Pow")
@@ -815,10 +820,7 @@ def _xdivy_grad(op, dy):
             multiply(dy, xdivy(negative(x), square(y))))
 
 
-@_grad("TruncateMod")
-def _truncate_mod_grad(op, dy):
-    x, y = op.inputs
-    return dy, multiply(dy, negative(truncatediv(x, y)))
+register_gradient("TruncateMod")(_mod_grad(truncatediv))
 
 
 # Complex parts: a real loss L of z = a + bi has the gradient dL/da + i dL/db.
