@@ -1,4 +1,4 @@
-"""Eager op overhead, side by side with raw NumPy (the floor) and, when installed, TF/PyTorch.
+"""Eager op overhead and a tape training step, beside raw NumPy (the floor) and TF/PyTorch.
 
     python bench/eager_ops.py [--reps 5]
 
@@ -105,7 +105,8 @@ def tape_step(lib, make):
     return run, steps
 
 
-CASES = {"small_ops": small_ops, "tape_step_linear_regression": tape_step, "matmul_1024": matmul, "conv2d_32x28x28x16_to_32": conv2d}
+CASES = {"small_ops": small_ops, "tape_step_linear_regression": tape_step,
+         "matmul_1024": matmul, "conv2d_32x28x28x16_to_32": conv2d}
 
 
 def libraries():
