@@ -39,9 +39,11 @@ def _dims(t):
 
 def unbroadcast(grad, like):
     """`grad` summed over the dimensions along which `like` was broadcast."""
-    concrete = _dims(grad)
-    if concrete is not None and concrete == _dims(like):
+    concrete, target = _dims(grad), _dims(like)
+    if concrete is not None and concrete == target:
         return grad  # the common case, decided without building shapes
+    if target == ():
+        return reduction_ops.reduce_sum(grad)  # a scalar (a bias, a scale) took it all
     gshape, shape = grad.shape, like.shape
     if gshape == shape or shape.rank is None or gshape.rank is None:
         return grad
@@ -65,6 +67,12 @@ def _connected(entries, sources):
     return live
 
 
+def _take(grads, keep, tensor):
+    """The gradient reaching `tensor`, released unless it is a source."""
+    key = id(tensor)
+    return grads.get(key) if key in keep else grads.pop(key, None)
+
+
 def backprop(entries, targets, target_grads, sources):
     """Gradients of sum(targets) with respect to `sources` (None where unconnected).
 
@@ -79,25 +87,30 @@ def backprop(entries, targets, target_grads, sources):
             grads[id(t)] = math_ops.add(grads[id(t)], g) if id(t) in grads else g
     keep = {id(s) for s in sources}
     for op, inputs, attrs, outputs in reversed(entries):
-        outs = outputs if op.multi else (outputs,)
-        out_grads = [grads.get(id(o)) if id(o) in keep else grads.pop(id(o), None)
-                     for o in outs]
-        if all(g is None for g in out_grads):
-            continue
+        if op.multi:
+            out_grads = [_take(grads, keep, o) for o in outputs]
+            if all(g is None for g in out_grads):
+                continue
+            out_grads = [array_ops.zeros_like(o) if g is None else g
+                         for o, g in zip(outputs, out_grads)]
+        else:  # the common case, kept lean: one output
+            g = _take(grads, keep, outputs)
+            if g is None:
+                continue
+            out_grads = (g,)
         if op.grad is None:
             raise LookupError(f"No gradient defined for operation '{op.name}' "
                               f"(op type: {op.name}).")
-        out_grads = [array_ops.zeros_like(o) if g is None else g for o, g in zip(outs, out_grads)]
         in_grads = op.grad(OpView(op, inputs, outputs, attrs), *out_grads)
-        if not isinstance(in_grads, (list, tuple)):
+        if type(in_grads) is not tuple and type(in_grads) is not list:
             in_grads = (in_grads,)
         if len(in_grads) != len(inputs):
             raise errors.InternalError(None, op.name, f"The gradient of {op.name} returned "
                                        f"{len(in_grads)} values for {len(inputs)} inputs.")
         for t, g in zip(inputs, in_grads):
-            if g is None or id(t) not in live:
+            key = id(t)
+            if g is None or key not in live:
                 continue
             g = unbroadcast(g, t)
-            key = id(t)
             grads[key] = math_ops.add(grads[key], g) if key in grads else g
     return [grads.get(id(s)) for s in sources]
