@@ -17,6 +17,7 @@ from eagerflow._src.core.registry import check_dtypes
 from eagerflow._src.core.tensor import EagerTensor
 
 _NO_ATTRS = {}
+_numpy = np
 _new = object.__new__
 _context = context._lookup
 _get_context = context.get
@@ -33,6 +34,8 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
         kernel = op.host_kernel
     elif s.graph is not None:
         return _record(s, op, inputs, attrs, s.graph.create_op(op, inputs, attrs, name))
+    elif s.xp is _numpy:  # recording on the host: the same direct kernel
+        kernel = op.host_kernel
     else:
         kernel = functools.partial(op.kernel, s.xp)
     if op.tied_pair and len(inputs) == 2:
