@@ -147,44 +147,16 @@ class GradientTape:
         `sources` and the result share one nested structure; `output_gradients`
         weights each target leaf (default: ones).
         """
-        if self._used and not self._persistent:
-            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
-                               "set of gradients (or jacobians)")
-        if self._recording is not None:
-            if self._persistent:
-                _warn_once("inside", "Calling GradientTape.gradient on a persistent tape inside "
-                           "its context is significantly less efficient than calling it "
-                           "outside the context (it causes the gradient ops to be recorded on "
-                           "the tape, leading to increased CPU and memory usage). Only call "
-                           "GradientTape.gradient inside the context if you actually want to "
-                           "trace the gradient in order to compute higher order derivatives.")
-            else:
-                self._pop()  # a one-shot tape stops recording, as in TF
-        unconnected_gradients = UnconnectedGradients(unconnected_gradients)
         targets = [_checked_target(t) for t in nest.flatten(target)]
         flat_sources = nest.flatten(sources)
-        for s in flat_sources:
-            _check_source(s)
-        weights = _output_gradients(targets, output_gradients)
-        differentiable = [s for s in flat_sources if _differentiable(s)]
-        for s in flat_sources:
-            if not _differentiable(s):
-                _warn_not_floating("source", s)
-        watched = self._recorder.watched  # unwatched sources have no gradient, as in TF
-        differentiable = [s for s in differentiable if id(s) in watched]
-        found = dict(zip(map(id, differentiable),
-                         backprop(self._recorder.entries, targets, weights, differentiable)))
-        if not self._persistent:
-            self._used = True
-            self._recorder.entries, self._recorder.watched = [], {}  # free the tape
+        found = self._backward(targets, flat_sources,
+                               [_output_gradients(targets, output_gradients)])
+        zero = UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO
         results = []
-        for s in flat_sources:
-            g = found.get(id(s))
-            if g is None and unconnected_gradients is UnconnectedGradients.ZERO:
-                g = array_ops.zeros_like(s)
-            results.append(g)
+        for s, rows in zip(flat_sources, found):
+            g = None if rows is None else rows[0]
+            results.append(array_ops.zeros_like(s) if g is None and zero else g)
         return nest.pack_sequence_as(sources, results)
-
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
@@ -194,9 +166,8 @@ class GradientTape:
         """
         target = _checked_target(target)
         n = target.shape.num_elements()
-        rows = self._backward_rows(target, nest.flatten(sources), [
-            np.eye(n, dtype=target.dtype.as_numpy_dtype)[i].reshape(target.shape.as_list())
-            for i in range(n)])
+        rows = self._backward([target], nest.flatten(sources),
+                              [[_one_hot(n, i, target)] for i in range(n)])
         return nest.pack_sequence_as(sources, [
             self._assemble(r, target.shape.as_list(), s, unconnected_gradients,
                            lambda g, s=s: array_ops.reshape(
@@ -220,8 +191,8 @@ class GradientTape:
         for j in range(per_example):
             w = np.zeros((dims[0], per_example), target.dtype.as_numpy_dtype)
             w[:, j] = 1
-            weights.append(w.reshape(dims))
-        rows, = self._backward_rows(target, [source], weights)
+            weights.append(convert_to_tensor(w.reshape(dims)))
+        rows, = self._backward([target], [source], [[w] for w in weights])
 
         def arrange(stacked):  # (y, b, x...) -> (b, y..., x...)
             moved = array_ops.transpose(stacked, [1, 0] + list(range(2, source.shape.rank + 1)))
@@ -229,26 +200,38 @@ class GradientTape:
         return self._assemble(rows, [per_example], source, unconnected_gradients, arrange,
                               zeros_shape=dims + source.shape.as_list()[1:])
 
-    def _backward_rows(self, target, sources, weights):
-        """For each source, the list of gradients, one per weighting of `target`."""
+    def _backward(self, targets, sources, weightings):
+        """One backward pass per weighting of `targets`; for each source, its gradients.
+
+        A source gets None when no pass reaches it (unwatched, not floating or
+        unconnected).  A one-shot tape is released afterwards.
+        """
         if self._used and not self._persistent:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
                                "set of gradients (or jacobians)")
-        if self._recording is not None and not self._persistent:
-            self._pop()
+        if self._recording is not None:
+            if self._persistent:
+                _warn_once("inside", "Calling GradientTape.gradient on a persistent tape inside "
+                           "its context is significantly less efficient than calling it "
+                           "outside the context (it causes the gradient ops to be recorded on "
+                           "the tape, leading to increased CPU and memory usage). Only call "
+                           "GradientTape.gradient inside the context if you actually want to "
+                           "trace the gradient in order to compute higher order derivatives.")
+            else:
+                self._pop()  # a one-shot tape stops recording, as in TF
         for s in sources:
             _check_source(s)
-        watched = self._recorder.watched
+            if not _differentiable(s):
+                _warn_not_floating("source", s)
+        watched = self._recorder.watched  # unwatched sources have no gradient, as in TF
         live = [s for s in sources if id(s) in watched and _differentiable(s)]
         rows = {id(s): [] for s in live}
-        for w in weights:
-            grads = backprop(self._recorder.entries, [target],
-                             [convert_to_tensor(w, dtype=target.dtype)], live)
-            for s, g in zip(live, grads):
+        for weights in weightings:
+            for s, g in zip(live, backprop(self._recorder.entries, targets, weights, live)):
                 rows[id(s)].append(g)
         if not self._persistent:
             self._used = True
-            self._recorder.entries, self._recorder.watched = [], {}
+            self._recorder.entries, self._recorder.watched = [], {}  # free the tape
         return [rows.get(id(s)) for s in sources]
 
     @staticmethod
@@ -282,6 +265,13 @@ def _check_source(s):
     if not is_tensor_like(s):
         raise TypeError(f"GradientTape.gradient sources must be tensors or variables; got "
                         f"{s!r} of type {type(s).__name__}.")
+
+
+def _one_hot(n, i, target):
+    """A weighting of `target` selecting its i-th element (of n)."""
+    w = np.zeros(n, target.dtype.as_numpy_dtype)
+    w[i] = 1
+    return convert_to_tensor(w.reshape(target.shape.as_list()))
 
 
 def _checked_target(t):
