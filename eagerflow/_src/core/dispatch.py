@@ -38,19 +38,20 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
         kernel = op.host_kernel
     else:
         kernel = functools.partial(op.kernel, s.xp)
-    if op.tied_pair and len(inputs) == 2:
-        # The common binary case, with TF's type attribute checked inline.
-        x, y = inputs
-        x, y = arrays = (x._data, y._data)
-        first = x.dtype
-        if y.dtype is not first or op.allowed is not None and first not in op.allowed:
-            check_dtypes(op, [first, y.dtype])
-    else:
-        arrays = [t._data for t in inputs]
-        if op.tied:
-            _check_tied(op, arrays)
     try:
-        out = kernel(*arrays, **attrs) if attrs else kernel(*arrays)
+        if op.tied_pair and not attrs and len(inputs) == 2:
+            # The common binary case, with TF's type attribute checked inline.
+            x, y = inputs
+            x, y = arrays = (x._data, y._data)
+            first = x.dtype
+            if y.dtype is not first or op.allowed is not None and first not in op.allowed:
+                check_dtypes(op, [first, y.dtype])
+            out = kernel(x, y)
+        else:
+            arrays = [t._data for t in inputs]
+            if op.tied:
+                _check_tied(op, arrays)
+            out = kernel(*arrays, **attrs)
     except errors.OpError as e:
         if e.op is not None:
             raise
