@@ -32,10 +32,18 @@ def _sorted_keys(mapping):
         return sorted(mapping, key=repr)
 
 
+def _flat_sequence(structure):
+    """True for a plain list/tuple of leaves (the common case, handled without recursion)."""
+    cls = type(structure)
+    return (cls is list or cls is tuple) and not any(map(is_nested, structure))
+
+
 def flatten(structure, expand_composites=False):
     """The leaves of `structure`, depth first."""
     if not is_nested(structure):
         return [structure]
+    if _flat_sequence(structure):
+        return list(structure)
     out = []
     for child in _children(structure):
         out.extend(flatten(child))
@@ -62,6 +70,8 @@ def _defaultdict_like(template, keys, values):
 def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     """`flat_sequence` arranged in the shape of `structure`."""
     flat = list(flat_sequence)
+    if _flat_sequence(structure) and len(flat) == len(structure):
+        return type(structure)(flat)
     n = len(flatten(structure))
     if n != len(flat):
         raise ValueError(f"The target structure has {n} leaves, but the flat sequence has "
