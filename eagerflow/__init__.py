@@ -53,5 +53,4 @@ from eagerflow._src.ops.string_ops import (  # noqa: F401
     as_string)
 from eagerflow import (  # noqa: F401,E402
     autodiff, bitwise, config, debugging, dtypes, errors, linalg, math, nest, nn, random,
-    strings,
-    test)
+    strings, test)

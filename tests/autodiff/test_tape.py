@@ -229,3 +229,25 @@ def test_batch_jacobian():
     np.testing.assert_allclose(bj.numpy(), np.broadcast_to(w.numpy().T, (3, 3, 2)))
     with pytest.raises(RuntimeError):
         g.batch_jacobian(y, x)
+
+
+def test_gradients_no_source_needs_are_not_computed():
+    from eagerflow._src.core import context
+
+    class Count:
+        def __init__(self):
+            self.ops = []
+
+        def record(self, op, inputs, attrs, outputs):
+            self.ops.append(op.name)
+
+    x = tf.constant(np.ones((4, 3), np.float32))
+    w = tf.Variable(np.ones((3, 2), np.float32))
+    with tf.GradientTape() as g:
+        y = tf.reduce_sum(tf.matmul(x, w) * x[:, :2])
+    seen = Count()
+    with context.recording(seen):
+        dw = g.gradient(y, w)
+    assert dw.shape == (3, 2)
+    # one GEMM for dW; the data side (dX) of the matmul and of the product is skipped
+    assert seen.ops.count("MatMul") == 1

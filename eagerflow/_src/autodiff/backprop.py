@@ -12,13 +12,21 @@ from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 class OpView:
     """What a gradient function sees of one recorded op: inputs, outputs and attrs.
 
-    >>> # grad(op, dy): op.inputs[0], op.outputs[0], op.get_attr("axis")
+    `needs(i)` tells whether input i's gradient is wanted at all (it leads to
+    a source); a gradient function may return None for the others and skip
+    their work (e.g. the data-side GEMM of a first layer).
+
+    >>> # grad(op, dy): op.inputs[0], op.outputs, op.get_attr("axis"), op.needs(1)
     """
 
-    __slots__ = ("op_def", "inputs", "outputs", "attrs")
+    __slots__ = ("op_def", "inputs", "outputs", "attrs", "_live")
 
-    def __init__(self, op_def, inputs, outputs, attrs):
+    def __init__(self, op_def, inputs, outputs, attrs, live=None):
         self.op_def, self.inputs, self.outputs, self.attrs = op_def, inputs, outputs, attrs
+        self._live = live
+
+    def needs(self, i):
+        return self._live is None or id(self.inputs[i]) in self._live
 
     @property
     def type(self):
@@ -101,7 +109,7 @@ def backprop(entries, targets, target_grads, sources):
         if op.grad is None:
             raise LookupError(f"No gradient defined for operation '{op.name}' "
                               f"(op type: {op.name}).")
-        in_grads = op.grad(OpView(op, inputs, outputs, attrs), *out_grads)
+        in_grads = op.grad(OpView(op, inputs, outputs, attrs, live), *out_grads)
         if type(in_grads) is not tuple and type(in_grads) is not list:
             in_grads = (in_grads,)
         if len(in_grads) != len(inputs):

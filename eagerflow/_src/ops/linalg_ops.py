@@ -904,29 +904,35 @@ def _spectral_norm(x, axis, keepdims):
 
 
 # -- gradients ---------------------------------------------------------------------------
-def _product_grads(a, b, dy, adj_a, adj_b):
-    """Gradients of ``op(a) @ op(b)`` where op is the adjoint when flagged."""
+def _product_grads(op, a, b, dy, adj_a, adj_b):
+    """Gradients of ``op(a) @ op(b)`` where op is the adjoint when flagged.
+
+    Only the wanted ones are computed: a first layer needs no gradient for its data.
+    """
     if not adj_a and not adj_b:
-        return matmul(dy, b, adjoint_b=True), matmul(a, dy, adjoint_a=True)
-    if not adj_a:
-        return matmul(dy, b), matmul(dy, a, adjoint_a=True)
-    if not adj_b:
-        return matmul(b, dy, adjoint_b=True), matmul(a, dy)
-    return matmul(b, dy, adjoint_a=True, adjoint_b=True), matmul(dy, a, adjoint_a=True,
-                                                                  adjoint_b=True)
+        da, db = (lambda: matmul(dy, b, adjoint_b=True)), (lambda: matmul(a, dy, adjoint_a=True))
+    elif not adj_a:
+        da, db = (lambda: matmul(dy, b)), (lambda: matmul(dy, a, adjoint_a=True))
+    elif not adj_b:
+        da, db = (lambda: matmul(b, dy, adjoint_b=True)), (lambda: matmul(a, dy))
+    else:
+        da = lambda: matmul(b, dy, adjoint_a=True, adjoint_b=True)  # noqa: E731
+        db = lambda: matmul(dy, a, adjoint_a=True, adjoint_b=True)  # noqa: E731
+    return da() if op.needs(0) else None, db() if op.needs(1) else None
 
 
 @register_gradient("MatMul")
 def _matmul_grad(op, dy):
     a, b = op.inputs
-    return _product_grads(a, b, dy, op.attrs.get("transpose_a", False),
+    return _product_grads(op, a, b, dy, op.attrs.get("transpose_a", False),
                           op.attrs.get("transpose_b", False))
 
 
 @register_gradient("BatchMatMulV2")
 def _batch_matmul_grad(op, dy):
     a, b = op.inputs  # broadcast batch dimensions are summed by backprop
-    return _product_grads(a, b, dy, op.attrs.get("adj_x", False), op.attrs.get("adj_y", False))
+    return _product_grads(op, a, b, dy, op.attrs.get("adj_x", False),
+                          op.attrs.get("adj_y", False))
 
 
 @register_gradient("BatchMatMulV3")
@@ -935,9 +941,9 @@ def _batch_matmul_v3_grad(op, dy):
     if not (a.dtype.is_floating or a.dtype.is_complex):
         return None, None  # integer operands
     out = op.attrs["Tout"]
-    da, db = _product_grads(cast(a, out), cast(b, out), dy, op.attrs.get("adj_x", False),
+    da, db = _product_grads(op, cast(a, out), cast(b, out), dy, op.attrs.get("adj_x", False),
                             op.attrs.get("adj_y", False))
-    return cast(da, a.dtype), cast(db, b.dtype)
+    return (None if da is None else cast(da, a.dtype)), (None if db is None else cast(db, b.dtype))
 
 
 @register_gradient("MatrixInverse")

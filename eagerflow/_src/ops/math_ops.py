@@ -643,19 +643,21 @@ def _add_grad(op, dy):
 
 @_grad("Sub")
 def _sub_grad(op, dy):
-    return dy, negative(dy)
+    return dy, negative(dy) if op.needs(1) else None
 
 
 @_grad("Mul")
 def _mul_grad(op, dy):
     x, y = _conj_inputs(op)
-    return multiply(dy, y), multiply(x, dy)
+    return (multiply(dy, y) if op.needs(0) else None,
+            multiply(x, dy) if op.needs(1) else None)
 
 
 @_grad("RealDiv")
 def _real_div_grad(op, dy):
     x, y = _conj_inputs(op)
-    return realdiv(dy, y), multiply(dy, realdiv(realdiv(negative(x), y), y))
+    return (realdiv(dy, y) if op.needs(0) else None,
+            multiply(dy, realdiv(realdiv(negative(x), y), y)) if op.needs(1) else None)
 
 
 @_grad("DivNoNan")
