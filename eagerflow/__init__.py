@@ -21,6 +21,7 @@ from eagerflow._src.core.module import Module  # noqa: F401
 from eagerflow._src.core.tensor import Tensor, newaxis  # noqa: F401
 from eagerflow._src.core.tensor_shape import TensorShape  # noqa: F401
 from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: F401
+from eagerflow._src.ops.indexed_slices import IndexedSlices  # noqa: F401
 from eagerflow._src.core.variables import (  # noqa: F401
     Variable, VariableAggregation, VariableSynchronization)
 import eagerflow._src.ops.overloads  # noqa: F401,E402  (installs Tensor's operators)

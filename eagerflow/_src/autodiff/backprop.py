@@ -6,7 +6,12 @@ tape still recording sees them (higher-order derivatives).  Reducing a
 broadcast gradient back to its input's shape happens here, once, for every op.
 """
 from eagerflow._src.core import errors
-from eagerflow._src.ops import array_ops, math_ops, reduction_ops
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.ops import array_ops, reduction_ops
+from eagerflow._src.ops.indexed_slices import IndexedSlices, add_sparse_or_dense
+
+# Ops whose gradient hands a sparse incoming gradient on unchanged.
+_SPARSE_PASS_THROUGH = frozenset({"ReadVariableOp", "Identity"})
 
 
 class OpView:
@@ -92,19 +97,21 @@ def backprop(entries, targets, target_grads, sources):
     for t, g in zip(targets, target_grads):
         if id(t) in live:
             g = array_ops.ones_like(t) if g is None else g
-            grads[id(t)] = math_ops.add(grads[id(t)], g) if id(t) in grads else g
+            grads[id(t)] = add_sparse_or_dense(grads[id(t)], g) if id(t) in grads else g
     keep = {id(s) for s in sources}
     for op, inputs, attrs, outputs in reversed(entries):
         if op.multi:
             out_grads = [_take(grads, keep, o) for o in outputs]
             if all(g is None for g in out_grads):
                 continue
-            out_grads = [array_ops.zeros_like(o) if g is None else g
+            out_grads = [array_ops.zeros_like(o) if g is None else convert_to_tensor(g)
                          for o, g in zip(outputs, out_grads)]
         else:  # the common case, kept lean: one output
             g = _take(grads, keep, outputs)
             if g is None:
                 continue
+            if type(g) is IndexedSlices and op.name not in _SPARSE_PASS_THROUGH:
+                g = convert_to_tensor(g)
             out_grads = (g,)
         if op.grad is None:
             raise LookupError(f"No gradient defined for operation '{op.name}' "
@@ -119,6 +126,7 @@ def backprop(entries, targets, target_grads, sources):
             key = id(t)
             if g is None or key not in live:
                 continue
-            g = unbroadcast(g, t)
-            grads[key] = math_ops.add(grads[key], g) if key in grads else g
+            if type(g) is not IndexedSlices:
+                g = unbroadcast(g, t)
+            grads[key] = add_sparse_or_dense(grads[key], g) if key in grads else g
     return [grads.get(id(s)) for s in sources]

@@ -1957,13 +1957,17 @@ def _gather_grad(op, dy):
     p = params.shape.as_list()
     axis = op.attrs["axis"] % len(p)
     batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
+    if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
+        from eagerflow._src.ops.indexed_slices import IndexedSlices
+        return IndexedSlices(reshape(dy, [-1] + p[1:]), reshape(indices, [-1]),
+                             shape(params)), None
     if axis < batch_dims:
         batch_dims = 0
     outer = axis - batch_dims
     updates = _moved(dy, batch_dims + outer, indices.shape.rank - batch_dims, batch_dims)
     coords = _with_batch_coords(expand_dims(indices, -1), batch_dims)
-    shape = p[:batch_dims] + [p[axis]] + p[batch_dims:axis] + p[axis + 1:]
-    return _moved(scatter_nd(coords, updates, shape), batch_dims, 1, axis), None
+    moved_shape = p[:batch_dims] + [p[axis]] + p[batch_dims:axis] + p[axis + 1:]
+    return _moved(scatter_nd(coords, updates, moved_shape), batch_dims, 1, axis), None
 
 
 @register_gradient("GatherNd")

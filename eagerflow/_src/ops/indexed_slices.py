@@ -1,0 +1,56 @@
+"""`IndexedSlices`: a sparse gradient, rows `values` at positions `indices` of a dense tensor.
+
+The gradient of a gather along axis 0 is one: only the gathered rows get a
+value.  It converts to a dense tensor wherever a tensor is needed (duplicate
+indices add up).
+
+>>> s = IndexedSlices(constant([[1.0, 1.0]]), constant([2]), constant([3, 2]))
+>>> convert_to_tensor(s).numpy().tolist()
+[[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
+"""
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+
+
+class IndexedSlices:
+    """A sparse representation of a tensor of shape `dense_shape` (``tf.IndexedSlices``)."""
+
+    def __init__(self, values, indices, dense_shape=None):
+        self._values, self._indices, self._dense_shape = values, indices, dense_shape
+
+    values = property(lambda self: self._values)
+    indices = property(lambda self: self._indices)
+    dense_shape = property(lambda self: self._dense_shape)
+    dtype = property(lambda self: self._values.dtype)
+    device = property(lambda self: self._values.device)
+
+    @property
+    def shape(self):
+        if self._dense_shape is None:
+            return TensorShape([None]).concatenate(self._values.shape[1:])
+        return TensorShape([int(d) for d in self._dense_shape.numpy()])
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        from eagerflow._src.ops import reduction_ops
+        if self._dense_shape is None:
+            raise ValueError(f"Tensor conversion requested for IndexedSlices without "
+                             f"dense_shape: {self!s}")
+        dense = reduction_ops.unsorted_segment_sum(self._values, self._indices,
+                                                   int(self._dense_shape.numpy()[0]))
+        return convert_to_tensor(dense, dtype=dtype)
+
+    def __array__(self, dtype=None, copy=None):
+        return convert_to_tensor(self).__array__(dtype, copy)
+
+    def __str__(self):
+        dense = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!s}"
+        return f"IndexedSlices(indices={self._indices!s}, values={self._values!s}{dense})"
+
+
+def add_sparse_or_dense(a, b):
+    """`a + b` for gradients that may be `IndexedSlices` (two sparse ones stay sparse)."""
+    from eagerflow._src.ops import array_ops, math_ops
+    if isinstance(a, IndexedSlices) and isinstance(b, IndexedSlices):
+        return IndexedSlices(array_ops.concat([a.values, b.values], 0),
+                             array_ops.concat([a.indices, b.indices], 0), a.dense_shape)
+    return math_ops.add(convert_to_tensor(a), convert_to_tensor(b))

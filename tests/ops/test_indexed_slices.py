@@ -1,0 +1,52 @@
+"""IndexedSlices: sparse gather gradients, their conversion and accumulation."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def _gather_grad(params, fn):
+    with tf.GradientTape() as g:
+        if not isinstance(params, tf.Variable):
+            g.watch(params)
+        y = fn(params)
+    return g.gradient(y, params)
+
+
+def test_gather_gradient_is_sparse_and_prints_like_tf():
+    p = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    g = _gather_grad(p, lambda p: tf.reduce_sum(tf.gather(p, [2, 0, 2]) * 2.0))
+    assert type(g) is tf.IndexedSlices
+    assert str(g) == ("IndexedSlices(indices=tf.Tensor([2 0 2], shape=(3,), dtype=int32), "
+                      "values=tf.Tensor(\n[[2. 2.]\n [2. 2.]\n [2. 2.]], shape=(3, 2), "
+                      "dtype=float32), dense_shape=tf.Tensor([3 2], shape=(2,), dtype=int32))")
+    assert g.shape == (3, 2) and g.dtype == tf.float32
+    dense = tf.convert_to_tensor(g)
+    np.testing.assert_array_equal(dense.numpy(), [[2.0, 2.0], [0.0, 0.0], [4.0, 4.0]])
+    p.assign_sub(g)  # variables take sparse gradients as dense values
+    np.testing.assert_array_equal(p.numpy(), [[-1.0, 0.0], [3.0, 4.0], [1.0, 2.0]])
+    with pytest.raises(TypeError):
+        g * 0.1  # as in TF: convert first
+
+
+def test_accumulation_sparse_with_sparse_and_dense():
+    p = tf.constant([[1.0], [2.0], [3.0]])
+    both = _gather_grad(p, lambda p: tf.reduce_sum(tf.gather(p, [0])) +
+                        tf.reduce_sum(tf.gather(p, [2, 2])))
+    assert type(both) is tf.IndexedSlices
+    assert tf.convert_to_tensor(both).numpy().ravel().tolist() == [1.0, 0.0, 2.0]
+    mixed = _gather_grad(p, lambda p: tf.reduce_sum(tf.gather(p, [1])) + tf.reduce_sum(p * 3))
+    assert isinstance(mixed, tf.Tensor)
+    assert mixed.numpy().ravel().tolist() == [3.0, 4.0, 3.0]
+
+
+def test_sparse_gradients_flow_through_dense_consumers():
+    p = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    g = _gather_grad(p, lambda p: tf.reduce_sum(tf.square(tf.gather(p * 2.0, [1]))))
+    np.testing.assert_allclose(g.numpy(), [[0.0, 0.0], [24.0, 32.0]])
+
+
+def test_embedding_lookup_gradient_is_sparse():
+    table = tf.Variable(np.ones((5, 3), np.float32))
+    g = _gather_grad(table, lambda t: tf.reduce_sum(tf.nn.embedding_lookup(t, [[1, 4]])))
+    assert type(g) is tf.IndexedSlices and g.indices.numpy().tolist() == [1, 4]
