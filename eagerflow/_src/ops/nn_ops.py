@@ -652,16 +652,21 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     """
     from eagerflow._src.ops.array_ops import squeeze
     from eagerflow._src.ops.reduction_ops import reduce_mean
-    x = as_tensor(x)
-    axes = static_ints(axes)
-    axes = [axes] if isinstance(axes, int) else axes
-    y = cast(x, _d.float32) if x.dtype == _d.float16 else x
+    x, axes, y = _moments_input(x, axes)
     mean = reduce_mean(y, axes, keepdims=True)
     # (no gradient reaches the variance through `mean`: its deviations sum to zero)
     variance = reduce_mean(math_ops.squared_difference(y, mean), axes, keepdims=True)
     if not keepdims and axes:
         mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
+
+
+def _moments_input(x, axes):
+    """`x` as a tensor, `axes` as a list, and `x` widened for reduction (float16 -> float32)."""
+    x = as_tensor(x)
+    axes = static_ints(axes)
+    axes = [axes] if isinstance(axes, int) else axes
+    return x, axes, cast(x, _d.float32) if x.dtype == _d.float16 else x
 
 
 def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
@@ -673,10 +678,7 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     """
     from eagerflow._src.ops.array_ops import squeeze, zeros_like
     from eagerflow._src.ops.reduction_ops import reduce_sum
-    x = as_tensor(x)
-    axes = static_ints(axes)
-    axes = [axes] if isinstance(axes, int) else axes
-    y = cast(x, _d.float32) if x.dtype == _d.float16 else x
+    x, axes, y = _moments_input(x, axes)
     weights = cast(as_tensor(frequency_weights), y.dtype)
     weights = math_ops.add(weights, zeros_like(y))  # broadcast to x's shape
     inverse_total = math_ops.reciprocal(reduce_sum(weights, axes, keepdims=True))
