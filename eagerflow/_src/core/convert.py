@@ -338,7 +338,6 @@ def constant(value, dtype=None, shape=None, name="Const"):
         dtype = _d.as_dtype(dtype)
     arr = to_array(value, dtype)
     if shape is not None:
-        from eagerflow._src.core.tensor_shape import TensorShape
         dims = TensorShape(shape).as_list()
         n = int(np.prod(dims, dtype=np.int64))
         if arr.size == 1:

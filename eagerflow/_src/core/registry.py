@@ -20,6 +20,8 @@ True
 """
 import functools
 
+from eagerflow._src.backend import numpy_module as _numpy
+
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -37,12 +39,11 @@ class OpDef:
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
         self.name = name
         if isinstance(kernel, str):  # the name of an array-module function, e.g. "add"
-            import numpy
             self.kernel = _named_kernel(kernel)
-            self.host_kernel = getattr(numpy, kernel)
+            self.host_kernel = getattr(_numpy, kernel)
         else:
             self.kernel = kernel
-            self.host_kernel = functools.partial(kernel, _np())
+            self.host_kernel = functools.partial(kernel, _numpy)
         self.shape = shape
         self.multi = multi
         self.variadic = tied == "all"  # every input shares input 0's dtype (AddN, ConcatV2)
@@ -59,13 +60,8 @@ class OpDef:
         return f"<OpDef {self.name}>"
 
 
-def _np():
-    from eagerflow._src import backend
-    return backend.numpy_module
-
-
 def _numpy_dtype(d):
-    return _np().dtype(d.as_numpy_dtype)
+    return _numpy.dtype(d.as_numpy_dtype)
 
 
 def _named_kernel(fn_name):
