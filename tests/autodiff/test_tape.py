@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from eagerflow._src.core import context
 
 
 def test_guide_w_times_w():
@@ -140,6 +141,7 @@ def test_stop_recording_and_reset():
         g.watch(x)
         z = x * 5
     assert g.gradient(z, x).numpy() == 5.0
+    assert context.get().recorders == ()  # a reset tape leaves nothing recording behind
 
 
 def test_second_and_third_order():
@@ -191,14 +193,18 @@ def test_unwatched_ops_are_not_recorded():
 
 def test_tape_memory_is_released():
     v = tf.Variable(np.ones(4, np.float32))
-    gc.collect()
-    before = len(gc.get_objects())
-    for _ in range(200):
-        with tf.GradientTape() as g:
-            loss = tf.reduce_sum(v * v)
-        g.gradient(loss, v)
-    gc.collect()
-    assert len(gc.get_objects()) - before < 50
+
+    def steps(n):
+        for _ in range(n):
+            with tf.GradientTape() as g:
+                loss = tf.reduce_sum(v * v)
+            g.gradient(loss, v)
+        gc.collect()
+        return len(gc.get_objects())
+
+    before = steps(5)  # the first steps fill one-time caches (isinstance checks, ...)
+    grown = steps(200) - before
+    assert grown < 20
 
 
 def test_jacobian_matches_finite_structure():

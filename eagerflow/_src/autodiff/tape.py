@@ -16,10 +16,11 @@ import logging
 
 import numpy as np
 
-from eagerflow._src.autodiff.backprop import backprop
+from eagerflow._src.autodiff.backprop import backprop, connected
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.registry import get as get_op
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import array_ops
 
@@ -44,16 +45,18 @@ class UnconnectedGradients(enum.Enum):
 class _Recorder:
     """The recording part of a tape: watched values and the ops that touched them."""
 
-    __slots__ = ("entries", "watched", "variables", "watch_accessed_variables")
+    __slots__ = ("entries", "watched", "roots", "variables", "watch_accessed_variables")
 
     def __init__(self, watch_accessed_variables):
         self.entries = []
         self.watched = {}      # id -> watched tensor or variable (kept alive)
+        self.roots = set()     # ids of the values watched directly, not as an op's output
         self.variables = {}    # id -> watched variable, in watch order
         self.watch_accessed_variables = watch_accessed_variables
 
     def watch(self, value):
         self.watched[id(value)] = value
+        self.roots.add(id(value))
         if isinstance(value, Variable):
             self.variables[id(value)] = value
 
@@ -85,7 +88,7 @@ class GradientTape:
         self._persistent = persistent
         self._watch_accessed_variables = watch_accessed_variables
         self._recorder = _Recorder(watch_accessed_variables)
-        self._recording = None   # the context swap while inside `with`
+        self._recording = None   # while inside `with`: the context recorded into
         self._used = False
 
     # -- context ----------------------------------------------------------------
@@ -101,12 +104,11 @@ class GradientTape:
         if self._recording is not None:
             raise ValueError("Tape is still recording, This can happen if you try to re-enter "
                              "an already-active tape.")
-        self._recording = context.recording(self._recorder)
-        self._recording.__enter__()
+        self._recording = context.add_recorder(self._recorder)
 
     def _pop(self):
-        swap, self._recording = self._recording, None
-        swap.__exit__(None, None, None)
+        ctx, self._recording = self._recording, None
+        context.remove_recorder(ctx, self._recorder)
 
     def stop_recording(self):
         """A context manager in which this tape records nothing.
@@ -118,9 +120,11 @@ class GradientTape:
 
     def reset(self):
         """Forgets everything recorded so far (the tape stays active)."""
-        self._recorder = _Recorder(self._watch_accessed_variables)
-        if self._recording is not None:
+        active = self._recording is not None
+        if active:
             self._pop()
+        self._recorder = _Recorder(self._watch_accessed_variables)
+        if active:
             self._push()
         self._used = False
 
@@ -149,13 +153,14 @@ class GradientTape:
         """
         targets = [_checked_target(t) for t in nest.flatten(target)]
         flat_sources = nest.flatten(sources)
+        zero = (unconnected_gradients is not UnconnectedGradients.NONE
+                and UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO)
         found = self._backward(targets, flat_sources,
                                [_output_gradients(targets, output_gradients)])
-        zero = UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO
-        results = []
-        for s, rows in zip(flat_sources, found):
-            g = None if rows is None else rows[0]
-            results.append(array_ops.zeros_like(s) if g is None and zero else g)
+        results = [rows[0] if rows else None for rows in found]
+        if zero:
+            results = [array_ops.zeros_like(s) if g is None else g
+                       for s, g in zip(flat_sources, results)]
         return nest.pack_sequence_as(sources, results)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
@@ -219,19 +224,26 @@ class GradientTape:
                            "trace the gradient in order to compute higher order derivatives.")
             else:
                 self._pop()  # a one-shot tape stops recording, as in TF
+        recorder = self._recorder
+        watched = recorder.watched  # unwatched sources have no gradient, as in TF
+        live = []
         for s in sources:
             _check_source(s)
             if not _differentiable(s):
                 _warn_not_floating("source", s)
-        watched = self._recorder.watched  # unwatched sources have no gradient, as in TF
-        live = [s for s in sources if id(s) in watched and _differentiable(s)]
-        rows = {id(s): [] for s in live}
+            elif id(s) in watched:
+                live.append(s)
+        # Everything watched depends on a root; when every root is a source, the
+        # watched set is exactly what depends on the sources, with no walk.
+        ids = {id(s) for s in live}
+        reached = watched if recorder.roots <= ids else connected(recorder.entries, live)
+        rows = {key: [] for key in ids}
         for weights in weightings:
-            for s, g in zip(live, backprop(self._recorder.entries, targets, weights, live)):
+            for s, g in zip(live, backprop(recorder.entries, targets, weights, live, reached)):
                 rows[id(s)].append(g)
         if not self._persistent:
             self._used = True
-            self._recorder.entries, self._recorder.watched = [], {}  # free the tape
+            recorder.entries, recorder.watched = [], {}  # free the tape
         return [rows.get(id(s)) for s in sources]
 
     @staticmethod
@@ -262,7 +274,7 @@ class _Paused:
 
 
 def _check_source(s):
-    if not is_tensor_like(s):
+    if type(s) is not EagerTensor and not is_tensor_like(s):
         raise TypeError(f"GradientTape.gradient sources must be tensors or variables; got "
                         f"{s!r} of type {type(s).__name__}.")
 
@@ -275,7 +287,7 @@ def _one_hot(n, i, target):
 
 
 def _checked_target(t):
-    if not is_tensor_like(t):
+    if type(t) is not EagerTensor and not is_tensor_like(t):
         raise TypeError(f"GradientTape.gradient target must be a tensor or variable; got {t!r} "
                         f"of type {type(t).__name__}.")
     if not _differentiable(t):

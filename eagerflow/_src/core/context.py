@@ -85,9 +85,32 @@ def device(device_name):
     return _swap(device_name=name, device_spec=device_name, xp=backend.xp_for_device(name))
 
 
+def add_recorder(recorder):
+    """Makes `recorder` see every op the calling thread runs; returns that thread's context.
+
+    Tapes enter and leave often (every training step), so this is a plain
+    update rather than a context manager; `remove_recorder` undoes it.
+    """
+    ctx = get()
+    ctx.recorders += (recorder,)
+    ctx.fast = False
+    return ctx
+
+
+def remove_recorder(ctx, recorder):
+    """Stops `recorder` seeing the ops of `ctx` (other recorders stay, whatever their order)."""
+    ctx.recorders = tuple(r for r in ctx.recorders if r is not recorder)
+    ctx.refresh()
+
+
+@contextlib.contextmanager
 def recording(recorder):
-    """Makes `recorder` see every op run in the block (used by tapes)."""
-    return _swap(recorders=get().recorders + (recorder,))
+    """Makes `recorder` see every op run in the block."""
+    ctx = add_recorder(recorder)
+    try:
+        yield
+    finally:
+        remove_recorder(ctx, recorder)
 
 
 def only_recorder(recorder):

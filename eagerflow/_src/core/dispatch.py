@@ -39,7 +39,8 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
     else:
         kernel = functools.partial(op.kernel, s.xp)
     try:
-        if op.tied_pair and not attrs and len(inputs) == 2:
+        n = len(inputs)
+        if n == 2 and op.tied_pair and not attrs:
             # The common binary case, with TF's type attribute checked inline.
             x, y = inputs
             x, y = arrays = (x._data, y._data)
@@ -47,6 +48,12 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
             if y.dtype is not first or op.allowed is not None and first not in op.allowed:
                 check_dtypes(op, [first, y.dtype])
             out = kernel(x, y)
+        elif n == 1:  # unary ops, reductions, variable reads
+            arrays = (inputs[0]._data,)
+            if (op.allowed is not None and op.tied and op.tied[0] == 0
+                    and arrays[0].dtype not in op.allowed):
+                check_dtypes(op, [arrays[0].dtype])
+            out = kernel(arrays[0], **attrs)
         else:
             arrays = [t._data for t in inputs]
             if op.tied:
@@ -65,7 +72,9 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
         result._data = out
     if s.fast:
         return result
-    return _record(s, op, inputs, attrs, result)
+    for recorder in s.recorders:
+        recorder.record(op, inputs, attrs, result)
+    return result
 
 
 def _check_tied(op, arrays):

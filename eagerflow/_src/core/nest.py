@@ -14,9 +14,19 @@ def _is_namedtuple(value):
     return isinstance(value, tuple) and hasattr(type(value), "_fields")
 
 
+_NESTS = (list, tuple, collections.abc.Mapping)
+_nested_types = {}  # type -> whether it nests: spares the Mapping ABC check on every leaf
+
+
 def is_nested(value):
     """True for the containers that nest (list, tuple, dict, mapping)."""
-    return isinstance(value, (list, tuple, collections.abc.Mapping))
+    cls = type(value)
+    nested = _nested_types.get(cls)
+    if nested is None:
+        nested = issubclass(cls, _NESTS)
+        if len(_nested_types) < 1024:  # bounded, should classes be made on the fly
+            _nested_types[cls] = nested
+    return nested
 
 
 def _children(value):

@@ -13,6 +13,8 @@ from eagerflow._src import backend
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor_shape import TensorShape
 
+_BY_NUMPY = _dtypes._BY_NUMPY  # read on every `.dtype`: the common dtypes, without a call
+
 
 newaxis = None  # `t[newaxis]` inserts a dimension of size 1
 
@@ -98,7 +100,8 @@ class EagerTensor(Tensor):
 
     @property
     def dtype(self):
-        return _dtypes.from_numpy(self._data.dtype)
+        np_dtype = self._data.dtype
+        return _BY_NUMPY.get(np_dtype) or _dtypes.from_numpy(np_dtype)
 
     @property
     def ndim(self):

@@ -346,7 +346,11 @@ def _broadcast_to_kernel(xp, x, shape):
         raise _bad(f"Rank of input ({x.ndim}) must be no greater than rank of output shape "
                    f"({len(shape)}).")
     try:
-        return xp.broadcast_to(x, shape)
+        # A written copy, as TF's: several times cheaper to make than `xp.broadcast_to`'s
+        # read-only view, and the ops that follow read contiguous memory.
+        out = xp.empty(shape, x.dtype)
+        out[...] = x
+        return out
     except ValueError:
         raise _bad(f"Incompatible shapes: {_dims_text(x.shape)} vs. {_dims_text(shape)}") \
             from None
@@ -766,12 +770,18 @@ def ones(shape, dtype=_d.float32, name=None, layout=None):
 def _zeros_like_kernel(xp, x):
     if x.dtype == object:  # strings
         return xp.full(x.shape, b"", dtype=object)
-    return xp.zeros_like(x)
+    return xp.zeros(x.shape, x.dtype)  # unlike `zeros_like`, no Python-level NumPy code
+
+
+def _ones_like_kernel(xp, x):
+    out = xp.empty(x.shape, x.dtype)
+    out.fill(1)
+    return out
 
 
 _ZEROS_LIKE = register("ZerosLike", _zeros_like_kernel, same_shape, tied=(),
                        not_differentiable="constant output")
-_ONES_LIKE = register("OnesLike", lambda xp, x: xp.ones_like(x), same_shape, dtypes=NUMBER_BOOL,
+_ONES_LIKE = register("OnesLike", _ones_like_kernel, same_shape, dtypes=NUMBER_BOOL,
                       not_differentiable="constant output")
 
 
@@ -1837,7 +1847,7 @@ def _reduction_ops():
     return reduction_ops
 
 
-register_gradient("BroadcastTo")(lambda op, dy: dy)  # backprop sums over broadcast dims
+register_gradient("BroadcastTo")(lambda op, dy: _reduction_ops().unbroadcast(dy, op.inputs[0]))
 register_gradient("ReverseV2")(lambda op, dy: reverse(dy, op.attrs["axis"]))
 register_gradient("Roll")(lambda op, dy: roll(dy, [-s for s in op.attrs["shift"]],
                                               op.attrs["axis"]))

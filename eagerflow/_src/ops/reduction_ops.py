@@ -11,6 +11,7 @@ them are read as Python ints by the public functions.
 <tf.Tensor: shape=(), dtype=int32, numpy=1>
 """
 import collections
+import math
 from collections import abc
 
 import numpy as np
@@ -22,7 +23,7 @@ from eagerflow._src.core.registry import (
     BOOL_ONLY, NUMBER, REAL, kernel_type_name, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import bitwise_ops, math_ops
+from eagerflow._src.ops import array_ops, bitwise_ops, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor
@@ -106,9 +107,14 @@ def _check_axes(axis, ndim):
 
 
 def _reduction(compute):
-    """A kernel ``(xp, x, axis, keepdims)`` with TF's messages for bad axes."""
+    """A kernel ``(xp, x, axis, keepdims)`` with TF's messages for bad axes.
+
+    Half-precision inputs are reduced in float32 (accuracy, and no NumPy warnings).
+    """
     def kernel(xp, x, axis=None, keepdims=False):
         try:
+            if x.dtype in _HALF:
+                return compute(xp, x.astype(xp.float32), axis, keepdims).astype(x.dtype)
             return compute(xp, x, axis, keepdims)
         except ValueError:  # NumPy's AxisError, or repeated axes: explain as TF does
             _check_axes(axis, x.ndim)
@@ -116,19 +122,9 @@ def _reduction(compute):
     return kernel
 
 
-def _widened(compute):
-    """`compute` run in float32 for half-precision inputs (accuracy, and no NumPy warnings)."""
-    def run(xp, x, axis, keepdims):
-        if x.dtype in _HALF:
-            return compute(xp, x.astype(xp.float32), axis, keepdims).astype(x.dtype)
-        return compute(xp, x, axis, keepdims)
-    return run
-
-
 def _reduced_count(shape, axis):
     """How many elements of `shape` each output element of a reduction over `axis` covers."""
-    dims = shape if axis is None else [shape[a] for a in axis]
-    return int(np.prod(dims, dtype=np.int64))
+    return math.prod(shape if axis is None else [shape[a] for a in axis])
 
 
 def _truncating_divide(xp, total, count):
@@ -137,25 +133,27 @@ def _truncating_divide(xp, total, count):
     return quotient + ((total % count != 0) & (total < 0))
 
 
+# The ufuncs' own `reduce` (in NumPy and CuPy alike) skips the argument
+# handling of `xp.sum`/`xp.prod`, about half of a small reduction's cost.
 def _sum(xp, x, axis, keepdims):
-    return xp.sum(x, axis, x.dtype, keepdims=keepdims)
+    return xp.add.reduce(x, axis, x.dtype, keepdims=keepdims)
 
 
 def _prod(xp, x, axis, keepdims):
-    return xp.prod(x, axis, x.dtype, keepdims=keepdims)
+    return xp.multiply.reduce(x, axis, x.dtype, keepdims=keepdims)
 
 
 def _mean(xp, x, axis, keepdims):
     if x.dtype.kind in "iu":  # accumulate wide, then truncate: TF's integer mean
         wide = xp.int64 if x.dtype.kind == "i" else xp.uint64
-        total = xp.sum(x, axis, wide, keepdims=keepdims)
+        total = xp.add.reduce(x, axis, wide, keepdims=keepdims)
         count = _reduced_count(x.shape, axis)
         return xp.asarray(_truncating_divide(xp, total, max(count, 1))).astype(x.dtype)
-    total = xp.sum(x, axis, x.dtype, keepdims=keepdims)
+    total = _sum(xp, x, axis, keepdims)
     count = _reduced_count(x.shape, axis)
     if count == 0:  # the mean of nothing is NaN
         return xp.full(xp.shape(total), xp.nan, x.dtype)
-    return xp.asarray(total / count).astype(x.dtype, copy=False)
+    return total / count  # a float or complex dtype divided by a Python int keeps its dtype
 
 
 def _extreme(fn_name, identity):
@@ -191,16 +189,16 @@ def _all(xp, x, axis, keepdims):
 
 
 _REDUCE = rules.reduction()
-_SUM = register("Sum", _reduction(_widened(_sum)), _REDUCE, dtypes=NUMBER)
-_MEAN = register("Mean", _reduction(_widened(_mean)), _REDUCE, dtypes=NUMBER)
-_PROD = register("Prod", _reduction(_widened(_prod)), _REDUCE, dtypes=NUMBER)
-_MAX = register("Max", _reduction(_widened(_extreme("max", _lowest))), _REDUCE, dtypes=REAL)
-_MIN = register("Min", _reduction(_widened(_extreme("min", _highest))), _REDUCE, dtypes=REAL)
+_SUM = register("Sum", _reduction(_sum), _REDUCE, dtypes=NUMBER)
+_MEAN = register("Mean", _reduction(_mean), _REDUCE, dtypes=NUMBER)
+_PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER)
+_MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE, dtypes=REAL)
+_MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE, dtypes=REAL)
 _ANY = register("Any", _reduction(_any), _REDUCE, dtypes=BOOL_ONLY,
                 not_differentiable="boolean")
 _ALL = register("All", _reduction(_all), _REDUCE, dtypes=BOOL_ONLY,
                 not_differentiable="boolean")
-_EUCLIDEAN_NORM = register("EuclideanNorm", _reduction(_widened(_euclidean_norm)), _REDUCE,
+_EUCLIDEAN_NORM = register("EuclideanNorm", _reduction(_euclidean_norm), _REDUCE,
                            dtypes=NUMBER)
 
 
@@ -812,7 +810,6 @@ unsorted_segment_min = _unsorted_segment(_UNSORTED_SEGMENT_MIN, """The minimum p
 
 def _segment_counts(data, segment_ids, num_segments):
     """Rows per segment, shaped to broadcast against the segment sums (at least 1)."""
-    from eagerflow._src.ops import array_ops
     ids = as_tensor(segment_ids)
     ones = array_ops.ones_like(ids, dtype=data.dtype)
     counts = unsorted_segment_sum(ones, ids, num_segments)
@@ -1064,21 +1061,56 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
 
 
 # -- gradients ---------------------------------------------------------------------------
+def _dims(t):
+    """The concrete shape tuple of an eager tensor or variable, else None (symbolic)."""
+    if type(t) is EagerTensor:
+        return t._data.shape
+    data = getattr(t, "_data", None)
+    data = getattr(data, "value", data)  # a variable's handle holds its array
+    return getattr(data, "shape", None)
+
+
+def unbroadcast(grad, like):
+    """`grad` summed over the dimensions along which `like` was broadcast to grad's shape.
+
+    >>> unbroadcast(ones([2, 3]), constant([1.0, 2.0, 3.0])).numpy()
+    array([2., 2., 2.], dtype=float32)
+    """
+    concrete, target = _dims(grad), _dims(like)
+    if concrete is not None and concrete == target:
+        return grad  # the common case, decided without building shapes
+    if target == ():
+        return reduce_sum(grad)  # a scalar (a bias, a scale) took it all
+    gshape, shape = grad.shape, like.shape
+    if gshape == shape or shape.rank is None or gshape.rank is None:
+        return grad
+    lead = gshape.rank - shape.rank
+    axes = list(range(lead)) + [lead + i for i, d in enumerate(shape)
+                                if d == 1 and gshape[lead + i] != 1]
+    if axes:
+        grad = reduce_sum(grad, axes, keepdims=False)
+    return array_ops.reshape(grad, shape.as_list()) if grad.shape != shape else grad
+
+
 def _kept(dy, x, axis, keepdims):
     """`dy` of a reduction reshaped so that it broadcasts against the input `x`."""
-    if keepdims or dy.shape.rank == 0:  # a scalar broadcasts as it is
+    if keepdims or axis is None or dy.shape.rank == 0:  # a scalar broadcasts as it is
         return dy
     rank = x.shape.rank
-    axes = range(rank) if axis is None else {a % rank for a in axis}
-    from eagerflow._src.ops import array_ops
+    axes = {a % rank for a in axis}
     return array_ops.reshape(dy, [1 if i in axes else d for i, d in enumerate(x.shape)])
 
 
+def _shape_of(t):
+    """The shape of `t` as a tuple: its concrete one when eager."""
+    dims = _dims(t)
+    return tuple(t.shape.as_list()) if dims is None else dims
+
+
 def _broadcast_back(op, dy):
-    from eagerflow._src.ops import array_ops
     x = op.inputs[0]
     return array_ops.broadcast_to(_kept(dy, x, op.attrs["axis"], op.attrs["keepdims"]),
-                                  x.shape.as_list())
+                                  _shape_of(x))
 
 
 @register_gradient("Sum")
@@ -1088,10 +1120,10 @@ def _sum_grad(op, dy):
 
 @register_gradient("Mean")
 def _mean_grad(op, dy):
-    x, y = op.inputs[0], op.outputs
-    if not (dy.dtype.is_floating or dy.dtype.is_complex):
+    dtype = dy.dtype
+    if not (dtype.is_floating or dtype.is_complex):
         return None  # integer means have no gradient
-    count = max(x.shape.num_elements(), 1) // max(y.shape.num_elements(), 1)
+    count = math.prod(_shape_of(op.inputs[0])) // max(math.prod(_shape_of(op.outputs)), 1)
     # scale the (small) incoming gradient before broadcasting it to the input's size
     return _broadcast_back(op, math_ops.multiply(dy, 1.0 / max(count, 1)))
 
@@ -1117,7 +1149,6 @@ def _cumsum_grad(op, dy):
 
 
 def _array_ops():
-    from eagerflow._src.ops import array_ops  # array ops build on these reductions
     return array_ops
 
 
