@@ -302,14 +302,15 @@ def operand(value, like, fallback=False):
                 _SCALARS.clear()
             _SCALARS[key] = t
         return t
+    if isinstance(value, Tensor):
+        return value
+    convert = getattr(cls, "__tf_tensor__", None)
+    if convert is not None:  # a variable: its read
+        return convert(value)
     return _operand(value, like.dtype, fallback)
 
 
 def _operand(value, dtype, fallback):
-    if isinstance(value, Tensor):
-        return value
-    if getattr(type(value), "__tf_tensor__", None) is not None:
-        return convert_to_tensor(value)
     if not fallback:
         return from_array(to_array(value, dtype))
     try:

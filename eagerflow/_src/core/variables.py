@@ -21,7 +21,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import register, register_gradient
-from eagerflow._src.core.tensor import Reference, _numpy_text
+from eagerflow._src.core.tensor import EagerTensor, Reference, _numpy_text
 from eagerflow._src.core.tensor_shape import TensorShape
 
 
@@ -210,7 +210,8 @@ class Variable:
 
     # -- writes -----------------------------------------------------------------
     def _write(self, op, value, read_value, name):
-        value = convert_to_tensor(value, dtype=self._dtype)
+        if type(value) is not EagerTensor or value.dtype is not self._dtype:
+            value = convert_to_tensor(value, dtype=self._dtype)
         if op is _ASSIGN and not self._shape.is_compatible_with(value.shape):
             raise ValueError(
                 f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
