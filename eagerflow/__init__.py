@@ -9,7 +9,7 @@ from eagerflow._src.autodiff.custom_gradient import (  # noqa: F401
 from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from eagerflow._src.backend.devices import DeviceSpec  # noqa: F401
 from eagerflow._src.core.context import (  # noqa: F401
-    device, executing_eagerly, name_scope)
+    device, executing_eagerly, init_scope, name_scope)
 from eagerflow._src.core.convert import (  # noqa: F401
     constant, convert_to_tensor, get_static_value, is_tensor,
     register_tensor_conversion_function)
@@ -18,6 +18,7 @@ from eagerflow._src.core.dtypes import (  # noqa: F401
     half, int8, int16, int32, int64, qint8, qint16, qint32, quint8, quint16, resource, string,
     uint8, uint16, uint32, uint64, variant)
 from eagerflow._src.core.module import Module  # noqa: F401
+from eagerflow._src.function.polymorphic_function import function  # noqa: F401
 from eagerflow._src.core.tensor import Tensor, newaxis  # noqa: F401
 from eagerflow._src.core.tensor_shape import TensorShape  # noqa: F401
 from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: F401

@@ -5,5 +5,5 @@ from eagerflow._src.core.errors import (  # noqa: F401
     RESOURCE_EXHAUSTED, UNAUTHENTICATED, UNAVAILABLE, UNIMPLEMENTED, UNKNOWN, AbortedError,
     AlreadyExistsError, CancelledError, DataLossError, DeadlineExceededError,
     FailedPreconditionError, InternalError, InvalidArgumentError, NotFoundError, OpError,
-    OutOfRangeError, PermissionDeniedError, ResourceExhaustedError, UnauthenticatedError,
+    OperatorNotAllowedInGraphError, OutOfRangeError, PermissionDeniedError, ResourceExhaustedError, UnauthenticatedError,
     UnavailableError, UnimplementedError, UnknownError)

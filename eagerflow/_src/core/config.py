@@ -70,3 +70,16 @@ def set_soft_device_placement(enabled):
 
 def get_soft_device_placement():
     return _settings["soft_device_placement"]
+
+
+_run_functions_eagerly = [False]
+
+
+def run_functions_eagerly(run_eagerly):
+    """Makes every `function` run its Python body eagerly instead of its graph (debugging)."""
+    _run_functions_eagerly[0] = bool(run_eagerly)
+
+
+def functions_run_eagerly():
+    """Whether `run_functions_eagerly(True)` is in effect."""
+    return _run_functions_eagerly[0]

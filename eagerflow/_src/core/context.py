@@ -16,7 +16,8 @@ from eagerflow._src import backend
 class Context:
     """The execution state of one thread."""
 
-    __slots__ = ("graph", "recorders", "device_name", "device_spec", "xp", "scope", "fast")
+    __slots__ = ("graph", "recorders", "device_name", "device_spec", "xp", "scope", "fast",
+                 "new_variables")
 
     def __init__(self):
         self.graph = None        # the graph being built, or None when executing eagerly
@@ -26,6 +27,7 @@ class Context:
         self.xp = backend.numpy_module
         self.scope = ""          # current name scope: "" or ending with "/"
         self.fast = True         # eager, NumPy, no recorders: dispatch's fast path
+        self.new_variables = None  # while tracing: the list every variable created joins
 
     def refresh(self):
         self.fast = (self.graph is None and not self.recorders
@@ -123,7 +125,24 @@ def building(graph):
 
     Outer recorders do not see the symbolic ops of the graph.
     """
-    return _swap(graph=graph, recorders=())
+    return _swap(graph=graph, recorders=(), scope="")
+
+
+def init_scope():
+    """Leaves graph building for the block: ops run eagerly and no tape records them.
+
+    This is where a traced function creates its variables (``tf.init_scope``).
+
+    >>> with init_scope():
+    ...     executing_eagerly()
+    True
+    """
+    return _swap(graph=None, recorders=())
+
+
+def collecting_variables(into):
+    """Appends every variable created in the block to the list `into` (used while tracing)."""
+    return _swap(new_variables=into)
 
 
 def scoped_name(name):

@@ -64,7 +64,7 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
             raise
         raise type(e)(None, op.name, f"{e.message} [Op:{op.name}]") from None
     except _KERNEL_ERRORS as e:
-        raise _translate(op, arrays, e) from None
+        raise kernel_error(op, arrays, e) from None
     if op.multi:
         result = tuple(map(_wrap, out))
     else:
@@ -101,8 +101,13 @@ def _wrap(array):
     return t
 
 
-def _translate(op, arrays, exc):
-    """An InvalidArgumentError for a kernel's failure, naming the op and shapes."""
+def kernel_error(op, arrays, exc):
+    """TF's InvalidArgumentError for a kernel's failure, naming the op (and shapes).
+
+    None when `exc` is not one of the errors kernels raise for bad inputs.
+    """
+    if not isinstance(exc, _KERNEL_ERRORS):
+        return None
     msg = str(exc)
     if "could not be broadcast" in msg:
         shapes = " vs. ".join(str(list(a.shape)).replace(" ", "") for a in arrays[:2])

@@ -88,6 +88,10 @@ _BY_CODE = {c._code: c for c in (
     UnavailableError, DataLossError)}
 
 
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python operation (`bool`, iteration) applied to a symbolic tensor while tracing."""
+
+
 def exception_type_from_error_code(error_code):
     return _BY_CODE[error_code]
 

@@ -109,10 +109,15 @@ class Variable:
             raise ValueError("The `initial_value` arg to `Variable` must be specified.")
         if constraint is not None and not callable(constraint):
             raise ValueError(f"The `constraint` argument must be a callable. Got: {constraint}")
-        if callable(initial_value):
-            initial_value = initial_value()
-        value = convert_to_tensor(initial_value, dtype=None if dtype is None else
-                                  _d.as_dtype(dtype))
+        with context.init_scope():  # created eagerly, even while a function is traced
+            if callable(initial_value):
+                initial_value = initial_value()
+            value = convert_to_tensor(initial_value, dtype=None if dtype is None else
+                                      _d.as_dtype(dtype))
+        if type(value) is not EagerTensor:
+            raise ValueError(f"A variable's initial value must not depend on the inputs of "
+                             f"the traced function (got {value!r}); pass the value from "
+                             f"outside, or create the variable outside the function.")
         if synchronization == VariableSynchronization.ON_READ and trainable:
             raise ValueError("Synchronization value can be set to VariableSynchronization.ON_READ "
                              "only for non-trainable variables.")
@@ -132,7 +137,10 @@ class Variable:
         self._constraint = constraint
         self._synchronization = synchronization
         self._aggregation = aggregation
-        self._device = context.get().device_name
+        ctx = context.get()
+        self._device = ctx.device_name
+        if ctx.new_variables is not None:
+            ctx.new_variables.append(self)
 
     # The handle is what ops see when a variable is passed to `dispatch`.
     _data = property(lambda self: self._handle)

@@ -1,0 +1,1 @@
+"""`function`: tracing Python into graphs."""

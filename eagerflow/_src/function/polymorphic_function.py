@@ -1,0 +1,293 @@
+"""`function`: Python functions traced into graphs, one graph per input signature.
+
+A call computes the trace key of its arguments (see `trace_key`), reuses the
+`ConcreteFunction` traced for it or traces a new one, and runs it.  Every
+trace is kept with the reason it happened, so that repeated retracing can be
+explained argument by argument (`experimental_explain_retracing`).
+
+>>> @function
+... def f(x):
+...     return x * 2.0
+>>> f(constant(3.0))
+<tf.Tensor: shape=(), dtype=float32, numpy=6.0>
+"""
+import functools
+import inspect
+import logging
+import weakref
+
+import numpy as np
+
+from eagerflow._src.core import config, context, nest
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.function import trace_key
+from eagerflow._src.function.concrete_function import ConcreteFunction
+from eagerflow._src.graph.graph import Graph, SymbolicTensor
+from eagerflow._src.ops.cast_ops import identity
+
+_logger = logging.getLogger("eagerflow")
+_RETRACE_WARNING_AT = 5   # traces of one function before the explanation is logged
+_MAX_KEYS = 1024          # call keys remembered per function (shapes seen, for example)
+
+
+class Function:
+    """A callable that traces `python_function` into graphs (``tf.function``'s result)."""
+
+    def __init__(self, python_function, name=None, input_signature=None, autograph=True,
+                 jit_compile=None, reduce_retracing=False):
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._input_signature = (None if input_signature is None
+                                 else tuple(_as_spec(s) for s in input_signature))
+        self._autograph = autograph
+        self._jit_compile = jit_compile
+        self._reduce_retracing = reduce_retracing
+        self._cache = {}          # call key -> ConcreteFunction
+        self._traces = []         # (trace key, ConcreteFunction, reason), in trace order
+        self._made_variables = False
+        self._bound = weakref.WeakKeyDictionary()
+        try:
+            self._params = list(inspect.signature(python_function).parameters.values())
+        except (TypeError, ValueError):
+            self._params = []
+        functools.update_wrapper(self, python_function, updated=())
+
+    python_function = property(lambda self: self._python_function)
+    input_signature = property(lambda self: self._input_signature)
+
+    # -- calling -------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if config.functions_run_eagerly():
+            return self._python_function(*args, **kwargs)
+        if self._input_signature is not None:
+            tensors = self._bind(args, kwargs)
+            return self._signature_function().call_flat(tensors)
+        key, tensors = trace_key.call_key(args, kwargs)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._concrete_for(args, kwargs, key)
+        return concrete.call_flat(tensors)
+
+    def __get__(self, instance, owner=None):
+        """Methods trace per instance, as in TF."""
+        if instance is None:
+            return self
+        bound = self._bound.get(instance)
+        if bound is None:
+            bound = Function(self._python_function.__get__(instance, owner), self._name,
+                             self._input_signature, self._autograph, self._jit_compile,
+                             self._reduce_retracing)
+            self._bound[instance] = bound
+        return bound
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The `ConcreteFunction` for these arguments (`TensorSpec`s stand for tensors)."""
+        if self._input_signature is not None:
+            if args or kwargs:
+                self._bind(args, kwargs)
+            return self._signature_function()
+        key, _ = trace_key.call_key(args, kwargs)
+        return self._cache.get(key) or self._concrete_for(args, kwargs, key)
+
+    def experimental_get_tracing_count(self):
+        """How many times the Python function was traced."""
+        return len(self._traces)
+
+    def experimental_explain_retracing(self):
+        """Why each trace happened: the first call, then what changed for every retrace.
+
+        >>> print(f.experimental_explain_retracing())  # doctest: +SKIP
+        f was traced 2 times:
+          1. first call: x=int 1
+          2. x changed from int 1 to int 2
+        """
+        lines = [f"{self._name} was traced {len(self._traces)} time"
+                 f"{'' if len(self._traces) == 1 else 's'}:"]
+        lines += [f"  {i}. {reason}" for i, (_, _, reason) in enumerate(self._traces, 1)]
+        return "\n".join(lines)
+
+    # -- tracing ---------------------------------------------------------------------
+    def _concrete_for(self, args, kwargs, key):
+        """The concrete function for `key`: a general trace that covers it, or a new one."""
+        for general, concrete, _ in self._traces:
+            if trace_key.covers(general, key):
+                break
+        else:
+            general = key
+            if self._reduce_retracing:
+                for old, _, _ in self._traces:
+                    merged = trace_key.relaxed(old, key)
+                    if merged is not None:
+                        general = merged
+                        break
+            concrete = self._trace(args, kwargs, general, self._reason(general))
+        if len(self._cache) >= _MAX_KEYS:
+            self._cache.clear()
+        self._cache[key] = concrete
+        return concrete
+
+    def _signature_function(self):
+        if not self._traces:
+            specs = list(self._input_signature)
+            self._trace(specs, {}, None, "first call (input_signature)")
+        return self._traces[0][1]
+
+    def _bind(self, args, kwargs):
+        """The call's tensors for `input_signature`, or TF's TypeError when they do not fit."""
+        values = list(args)
+        for p in self._params[len(args):len(self._input_signature)]:
+            if p.name in kwargs:
+                values.append(kwargs[p.name])
+        extra = set(kwargs) - {p.name for p in self._params[:len(self._input_signature)]}
+        if len(values) != len(self._input_signature) or extra:
+            raise TypeError(f"{self._name}() takes {len(self._input_signature)} arguments as "
+                            f"given by its input_signature, got {len(args)} positional and "
+                            f"{sorted(kwargs)} keyword arguments.")
+        tensors = []
+        for value, spec in zip(nest.flatten(values), nest.flatten(self._input_signature)):
+            tensor = value if isinstance(value, Tensor) else convert_to_tensor(
+                value, dtype_hint=spec.dtype)
+            if not spec.is_compatible_with(tensor):
+                raise TypeError(
+                    f"Binding inputs to tf.function failed due to `Can not cast "
+                    f"{TensorSpec(tensor.shape, tensor.dtype)!r} to {spec!r}`. Received "
+                    f"args: {args!r} and kwargs: {kwargs!r} for signature: "
+                    f"{self._signature_text()}.")
+            tensors.append(tensor)
+        return tensors
+
+    def _signature_text(self):
+        names = [p.name for p in self._params] + [f"arg{i}" for i in range(
+            len(self._input_signature))]
+        return "(" + ", ".join(f"{n}: {s!r}" for n, s in zip(names, self._input_signature)) + ")"
+
+    def _reason(self, key):
+        """Why tracing `key` is needed: the first call, or what differs from the last trace."""
+        names = self._arg_names(len(key))
+        if not self._traces:
+            return "first call: " + ", ".join(
+                f"{n}={trace_key.describe(k)}" for n, k in zip(names, key))
+        last = self._traces[-1][0] or ()
+        changes = trace_key.differences(last, key, names)
+        return "; ".join(f"{n} changed from {old} to {new}" for n, old, new in changes)
+
+    def _arg_names(self, n):
+        names = [p.name for p in self._params if p.kind in (
+            p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        return (names + [f"argument {i}" for i in range(len(names), n)])[:n] + ["kwargs"]
+
+    def _trace(self, args, kwargs, key, reason):
+        graph = Graph(self._name)
+        names = self._arg_names(len(args))
+        leaves = iter(_key_leaves(key)) if key is not None else None
+        p_args = [_placeholders(a, leaves, graph, names[i]) for i, a in enumerate(args)]
+        p_kwargs = {k: _placeholders(kwargs[k], leaves, graph, k) for k in sorted(kwargs)}
+        created = []
+        with context.building(graph), context.collecting_variables(created):
+            result = self._python_function(*p_args, **p_kwargs)
+            outputs = nest.map_structure(lambda v: _graph_output(v, self._name), result)
+        if created and (self._traces or self._made_variables):
+            raise ValueError(
+                f"{self._name} created a variable on a trace after the first. A function "
+                f"traced by tf.function may only create variables the first time it runs: "
+                f"create them once (outside, or guarded by `if self.v is None`), then reuse "
+                f"them. Why this trace happened: {reason}.")
+        self._made_variables |= bool(created)
+        signature = (tuple(nest.map_structure(_spec_or_value, p_args)),
+                     nest.map_structure(_spec_or_value, p_kwargs))
+        concrete = ConcreteFunction(f"{self._name}", graph, graph.inputs, outputs, signature)
+        self._traces.append((key, concrete, reason))
+        if len(self._traces) == _RETRACE_WARNING_AT:
+            _logger.warning(
+                "%s\nRetracing builds and compiles a new graph each time. To trace less: pass "
+                "tensors rather than Python values that change, give the function an "
+                "input_signature with None for the dimensions that vary, or use "
+                "reduce_retracing=True.", self.experimental_explain_retracing())
+        return concrete
+
+    def __repr__(self):
+        return f"<eagerflow.function {self._name} at 0x{id(self):X}>"
+
+
+def _key_leaves(key):
+    """The tensor keys within a call key, in the order `call_key` met the tensors."""
+    if type(key) is not tuple:
+        return []
+    if key[:1] == ("T",):
+        return [key]
+    if key[:1] in (("P",), ("V",), ("O",)):
+        return []
+    return [leaf for part in key for leaf in _key_leaves(part)]
+
+
+def _placeholders(value, leaves, graph, name):
+    """`value` with every tensor (or spec) replaced by a placeholder of `graph`."""
+    if isinstance(value, (EagerTensor, TensorSpec, np.ndarray)) or (
+            isinstance(value, Tensor) and not isinstance(value, Variable)):
+        if leaves is None:
+            spec = value if isinstance(value, TensorSpec) else TensorSpec(value.shape, value.dtype)
+        else:
+            spec = trace_key.spec_of(next(leaves))
+        return graph.placeholder(spec.dtype, spec.shape,
+                                 getattr(value, "name", None) if isinstance(value, TensorSpec)
+                                 and value.name else name)
+    if isinstance(value, (list, tuple)) and not isinstance(value, str):
+        items = [_placeholders(v, leaves, graph, name) for v in value]
+        return type(value)(*items) if hasattr(type(value), "_fields") else type(value)(items)
+    if isinstance(value, dict):
+        return type(value)((k, _placeholders(value[k], leaves, graph, name))
+                           for k in sorted(value))
+    return value
+
+
+def _graph_output(value, name):
+    """A function result as a graph tensor (through an Identity, as TF does); None stays."""
+    if value is None:
+        return None
+    try:
+        tensor = convert_to_tensor(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"To be compatible with tf.function, Python functions must return "
+                        f"zero or more Tensors or ExtensionTypes or None values; in "
+                        f"compilation of {name}, found return value of type "
+                        f"{type(value).__name__}, which is not a Tensor or "
+                        f"ExtensionType.") from None
+    return identity(tensor)
+
+
+def _spec_or_value(value):
+    if isinstance(value, SymbolicTensor):
+        return TensorSpec(value.shape, value.dtype, value.op.name)
+    return value
+
+
+def _as_spec(spec):
+    if isinstance(spec, (list, tuple)):
+        return type(spec)(_as_spec(s) for s in spec)
+    if not isinstance(spec, TensorSpec):
+        raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec "
+                        f"objects, got {spec!r}.")
+    return spec
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None,
+             reduce_retracing=False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None,
+             experimental_follow_type_hints=None):
+    """Compiles `func` into graphs: use as ``@function``, ``@function(...)`` or ``function(f)``.
+
+    Traced once per input signature (tensors by dtype and shape, Python
+    values by value); `input_signature` fixes one signature, `reduce_retracing`
+    relaxes changing shapes to None.
+    """
+    reduce_retracing = reduce_retracing or bool(experimental_relax_shapes)
+    jit_compile = jit_compile if experimental_compile is None else experimental_compile
+
+    def decorate(f):
+        return Function(f, input_signature=input_signature, autograph=autograph,
+                        jit_compile=jit_compile, reduce_retracing=reduce_retracing)
+    return decorate if func is None else decorate(func)

@@ -1,0 +1,125 @@
+"""Trace keys: what about a call decides whether a traced graph can be reused.
+
+TF's rules: tensors count by dtype and shape, Python values by value (and
+type: ``1`` and ``1.0`` trace apart), variables and other objects by
+identity, and containers by their structure.  `call_key` walks the arguments
+once, giving the key and the tensors that feed the graph.
+
+>>> key, tensors = call_key((constant([1.0, 2.0]), 3), {})
+>>> key
+(('T', dtype('float32'), (2,)), ('P', <class 'int'>, 3))
+"""
+import collections.abc
+
+import numpy as np
+
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
+
+
+def call_key(args, kwargs):
+    """(key, tensors): the trace key of a call, and its tensor arguments in order."""
+    tensors = []
+    key = tuple(_leaf_key(a, tensors) for a in args)
+    if kwargs:
+        key += (("kwargs",) + tuple((k, _leaf_key(kwargs[k], tensors)) for k in sorted(kwargs)),)
+    return key, tensors
+
+
+def _leaf_key(value, tensors):
+    cls = type(value)
+    if cls is EagerTensor:
+        tensors.append(value)
+        data = value._data
+        return ("T", data.dtype, data.shape)
+    if cls is int or cls is float or cls is bool or cls is str or value is None:
+        return ("P", cls, value)
+    if isinstance(value, Tensor):  # a symbolic tensor: a function called while tracing
+        tensors.append(value)
+        return ("T", np.dtype(value.dtype.as_numpy_dtype), tuple(value.shape.as_list())
+                if value.shape.rank is not None else None)
+    if isinstance(value, TensorSpec):  # get_concrete_function(TensorSpec(...))
+        tensors.append(value)
+        shape = value.shape
+        return ("T", np.dtype(value.dtype.as_numpy_dtype),
+                tuple(shape.as_list()) if shape.rank is not None else None)
+    if isinstance(value, np.ndarray):  # arrays are passed as tensors, as in TF
+        tensors.append(value)
+        return ("T", value.dtype, value.shape)
+    if isinstance(value, Variable):
+        return ("V", id(value))
+    if isinstance(value, (list, tuple)):
+        return (cls,) + tuple(_leaf_key(v, tensors) for v in value)
+    if isinstance(value, collections.abc.Mapping):
+        return (cls,) + tuple((k, _leaf_key(value[k], tensors)) for k in sorted(value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("O", cls, id(value))
+    return ("O", cls, value)
+
+
+def spec_of(key_leaf):
+    """The `TensorSpec` of a tensor's key (shape None: unknown rank)."""
+    _, dtype, shape = key_leaf
+    return TensorSpec(TensorShape(None if shape is None else list(shape)), dtype)
+
+
+def relaxed(old, new):
+    """A key covering both `old` and `new`: tensor dims that differ become None.
+
+    None when the keys differ in anything but tensor shapes (no relaxation helps).
+    """
+    if old == new:
+        return old
+    if type(old) is not tuple or type(new) is not tuple or len(old) != len(new):
+        return None
+    if old[:1] == ("T",) and new[:1] == ("T",):
+        if old[1] != new[1]:
+            return None
+        a, b = old[2], new[2]
+        if a is None or b is None or len(a) != len(b):
+            return ("T", old[1], None)
+        return ("T", old[1], tuple(x if x == y else None for x, y in zip(a, b)))
+    parts = [relaxed(a, b) for a, b in zip(old, new)]
+    return None if any(p is None for p in parts) else tuple(parts)
+
+
+def covers(general, key):
+    """True when a trace for `general` (None dims) accepts calls with `key`."""
+    if general == key:
+        return True
+    if type(general) is not tuple or type(key) is not tuple or len(general) != len(key):
+        return False
+    if general[:1] == ("T",) and key[:1] == ("T",):
+        if general[1] != key[1]:
+            return False
+        return general[2] is None or key[2] is not None and len(general[2]) == len(key[2]) and all(
+            g is None or g == k for g, k in zip(general[2], key[2]))
+    return all(covers(g, k) for g, k in zip(general, key))
+
+
+def describe(key):
+    """A short readable form of one argument's key, for retracing explanations."""
+    if type(key) is not tuple or not key:
+        return repr(key)
+    if key[0] == "T":
+        return repr(spec_of(key))
+    if key[0] == "P":
+        return f"{key[1].__name__} {key[2]!r}"
+    if key[0] == "V":
+        return f"variable #{key[1]:x}"
+    if key[0] == "O":
+        return f"{key[1].__name__} object"
+    return f"{getattr(key[0], '__name__', key[0])} of {len(key) - 1}"
+
+
+def differences(old, new, names):
+    """Where `new` differs from `old`, as ``(argument name, old text, new text)`` triples."""
+    found = [(names[i] if i < len(names) else f"argument {i}", describe(a), describe(b))
+             for i, (a, b) in enumerate(zip(old, new)) if a != b]
+    if len(old) != len(new):
+        found.append(("arguments", f"{len(old)} given", f"{len(new)} given"))
+    return found

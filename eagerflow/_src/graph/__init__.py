@@ -1,0 +1,1 @@
+"""Graphs built by tracing, and their execution."""

@@ -1,0 +1,144 @@
+"""Running graphs: compiled to straight-line Python once, or replayed op by op.
+
+`compile_graph` turns the operations that the outputs (and the stateful ops)
+need into the source of one Python function, one line per operation, with
+kernels, constants and variable handles bound as globals, so a run costs a
+kernel call per node and nothing else:
+
+    def run(a0):
+        t1 = k1(a0, c0)        # Mul
+        t2 = k2(t1, c1)        # AddV2
+        return (t2,)
+
+A failure inside names the failing operation and the user's line that
+created it.  `replay` runs the same operations through `dispatch` instead,
+so that tapes record them or an enclosing graph inlines them.
+"""
+import functools
+import itertools
+
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import from_array
+from eagerflow._src.core.dispatch import dispatch, kernel_error
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph.graph import SymbolicTensor
+
+_programs = itertools.count()
+
+
+def needed_operations(graph, outputs):
+    """The operations the outputs depend on, and every stateful one, in creation order."""
+    wanted = set()
+    stack = [t.op for t in outputs if isinstance(t, SymbolicTensor)]
+    stack += [op for op in graph.get_operations() if op.stateful]
+    while stack:
+        op = stack.pop()
+        if id(op) in wanted:
+            continue
+        wanted.add(id(op))
+        stack.extend(t.op for t in op.inputs if isinstance(t, SymbolicTensor) and t.graph is graph)
+    return [op for op in graph.get_operations() if id(op) in wanted]
+
+
+def compile_graph(graph, inputs, outputs, name="graph"):
+    """A function ``run(*input_arrays) -> tuple of output arrays`` executing `graph`."""
+    names = {id(t): f"a{i}" for i, t in enumerate(inputs)}
+    env = {"_fail": None}
+    lines, at_line = [], {}
+
+    def ref(t):
+        if isinstance(t, Variable):  # by reference: assignments replace the handle's array
+            key = f"h{len(env)}"
+            env[key] = t._handle
+            return key
+        try:
+            return names[id(t)]
+        except KeyError:
+            raise errors.InvalidArgumentError(
+                None, None, f"The graph of {name!r} uses {t.name}, a tensor of another graph "
+                f"that is not available when it runs on its own.") from None
+
+    for op in needed_operations(graph, outputs):
+        if op.type == "Const":
+            names[id(op.outputs[0])] = key = f"c{len(env)}"
+            env[key] = op.value
+            continue
+        if op.op_def is None:  # a placeholder not fed: an argument or capture is missing
+            continue
+        kernel = f"k{len(env)}"
+        env[kernel] = (functools.partial(op.op_def.host_kernel, **op.attrs) if op.attrs
+                       else op.op_def.host_kernel)
+        call = f"{kernel}({', '.join(ref(t) for t in op.inputs)})"
+        outs = [f"t{len(names) + i}" for i in range(len(op.outputs))]
+        for t, var in zip(op.outputs, outs):
+            names[id(t)] = var
+        if not op.op_def.multi:
+            line = f"{outs[0]} = {call}"
+        elif outs:
+            line = f"({', '.join(outs)},) = {call}"
+        else:
+            line = call
+        at_line[len(lines) + 3] = op  # body lines start after "def" and "try"
+        lines.append(f"        {line}")
+    result = ", ".join(ref(t) for t in outputs)
+    args = ", ".join(f"a{i}" for i in range(len(inputs)))
+    source = "\n".join([
+        f"def run({args}):",
+        "    try:",
+        *lines,
+        f"        return ({result}{',' if outputs else ''})",
+        "    except Exception as e:",
+        "        _fail(e)",
+        "        raise",
+    ])
+    filename = f"<eagerflow graph {name} #{next(_programs)}>"
+    env["_fail"] = functools.partial(_raise_located, at_line, filename, name)
+    env["__name__"] = __name__  # NumPy warnings from kernels are filtered as the package's
+    exec(compile(source, filename, "exec"), env)  # noqa: S102 (source generated above)
+    return env["run"]
+
+
+def _raise_located(at_line, filename, name, exc):
+    """Re-raises a kernel failure as TF's error naming the op and the user's line."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
+        tb = tb.tb_next
+    op = at_line.get(tb.tb_lineno) if tb is not None else None
+    if op is None:
+        return
+    if isinstance(exc, errors.OpError):
+        cls, message = type(exc), exc.message.split(" [Op:")[0]
+    else:
+        translated = kernel_error(op.op_def, [], exc)
+        if translated is None:
+            return
+        cls, message = type(translated), translated.message.split(" [Op:")[0]
+    where = ""
+    if op.location is not None:
+        where = f'  File "{op.location[0]}", line {op.location[1]}\n'
+    raise cls(None, op.name,
+              f"Graph execution error:\n\nDetected at node {op.name} defined at (most recent "
+              f"call last):\n{where}\n{message}\n\t [[{{{{node {op.name}}}}}]] "
+              f"[Op:__inference_{name}]") from None
+
+
+def replay(graph, inputs, outputs, values):
+    """The outputs of `graph` for input `values`, each op run through `dispatch`.
+
+    Tapes see every op (gradients through a call), and while another graph is
+    being built the ops land in it (a function called inside a function).
+    """
+    env = {id(t): v for t, v in zip(inputs, values)}
+    for external, internal in graph.captures:
+        env.setdefault(id(internal), external)
+    for op in needed_operations(graph, outputs):
+        if op.type == "Const":
+            env[id(op.outputs[0])] = from_array(op.value)
+            continue
+        if op.op_def is None:
+            continue
+        args = tuple(t if isinstance(t, Variable) else env[id(t)] for t in op.inputs)
+        result = dispatch(op.op_def, args, op.attrs)
+        for t, v in zip(op.outputs, result if op.op_def.multi else (result,)):
+            env[id(t)] = v
+    return [t if isinstance(t, Variable) else env[id(t)] for t in outputs]

@@ -1,0 +1,244 @@
+"""Graphs built by tracing: operations in program order, symbolic tensors between them.
+
+While a graph is being built (`context.building(graph)`), `dispatch` hands
+every op to `Graph.create_op`, which infers the static shape and dtype of
+its outputs with the op's registered rule and returns `SymbolicTensor`s.
+Values from outside the graph become captures: eager tensors by value,
+variables by reference (a later assignment is seen by the next run), and
+tensors of an enclosing graph as placeholders fed by it.
+
+>>> g = Graph("f")
+>>> x = g.placeholder(float32, TensorShape([None]), "x")
+>>> x
+<tf.Tensor 'x:0' shape=(None,) dtype=float32>
+"""
+import os
+import re
+import sys
+
+import numpy as np
+
+from eagerflow._src.core import context, errors
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.registry import check_dtypes
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import Variable
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_FORBIDDEN_NAME = re.compile(r"[^A-Za-z0-9_.\-/>]")
+
+
+class Operation:
+    """One node of a graph (``tf.Operation``): an op, its inputs, attrs and outputs.
+
+    `type` is the registered op's name (``Mul``) or a graph-only kind
+    (``Placeholder``, ``Const``); `location` is the user's ``(file, line)``
+    that created it, for error messages.
+    """
+
+    __slots__ = ("graph", "op_def", "type", "name", "inputs", "attrs", "outputs", "location",
+                 "value", "stateful")
+
+    def __init__(self, graph, op_def, type_name, name, inputs, attrs, location, value=None):
+        self.graph, self.op_def, self.type, self.name = graph, op_def, type_name, name
+        self.inputs, self.attrs, self.location, self.value = inputs, attrs, location, value
+        self.stateful = op_def is not None and op_def.stateful
+        self.outputs = ()
+
+    def get_attr(self, name):
+        return self.attrs[name]
+
+    @property
+    def node_def(self):
+        return {"name": self.name, "op": self.type, "attr": dict(self.attrs)}
+
+    def __repr__(self):
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+class SymbolicTensor(Tensor):
+    """A tensor of a graph being built: an operation's output with a static shape and dtype."""
+
+    __slots__ = ("_op", "_index", "_shape", "_dtype", "__weakref__")
+
+    def __init__(self, op, index, shape, dtype):
+        self._op, self._index, self._shape, self._dtype = op, index, shape, dtype
+
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+    op = property(lambda self: self._op)
+    graph = property(lambda self: self._op.graph)
+    value_index = property(lambda self: self._index)
+    device = ""
+
+    @property
+    def name(self):
+        return f"{self._op.name}:{self._index}"
+
+    def set_shape(self, shape):
+        """Narrows the static shape (TF's ``Tensor.set_shape``)."""
+        shape = TensorShape(shape)
+        if not self._shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self._shape} is not compatible with supplied "
+                             f"shape {shape}.")
+        self._shape = self._shape.merge_with(shape)
+
+    def __bool__(self):
+        raise errors.OperatorNotAllowedInGraphError(
+            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt "
+            "the following resolutions to the problem: If you are running in Graph mode, use "
+            "Eager execution mode or decorate this function with @tf.function. If you are "
+            "using AutoGraph, you can try decorating this function with @tf.function. If that "
+            "does not work, then you may be using an unsupported feature or your source code "
+            "may not be visible to AutoGraph. (Symbolic tensor: " + self.name + ")")
+
+    def __iter__(self):
+        raise errors.OperatorNotAllowedInGraphError(
+            f"Iterating over a symbolic `tf.Tensor` ({self.name}) is not allowed: AutoGraph "
+            f"is disabled in this function. Use a tensor loop (tf.while_loop, tf.map_fn) or "
+            f"decorate the function with @tf.function(autograph=True).")
+
+    def __len__(self):
+        raise TypeError(f"len is not well defined for a symbolic Tensor ({self.name}). Please "
+                        f"call `x.shape` rather than `len(x)` for shape information.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(
+            f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This error "
+            f"may indicate that you're trying to pass a Tensor to a NumPy call, which is not "
+            f"supported.")
+
+    def __index__(self):
+        raise TypeError(f"A symbolic tensor ({self.name}) has no integer value while a graph "
+                        f"is being built.")
+
+    def numpy(self):
+        raise AttributeError(f"A symbolic tensor ({self.name}) has no value while its graph is "
+                             f"being built: `numpy()` is only available on eager tensors. "
+                             f"Return the tensor from the function, or use tf.print.")
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    def __str__(self):
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+
+
+class Graph:
+    """A graph of `Operation`s in the order they were created (``tf.Graph``/``FuncGraph``).
+
+    `captures` maps what the graph closed over to its inner placeholders:
+    ``(external, internal)`` pairs, in capture order.
+    """
+
+    def __init__(self, name="graph", outer=None):
+        self.name = name
+        self.outer = outer          # the graph being built when this one started, if any
+        self._operations = []
+        self._names = {}
+        self._captures = {}         # id(external) -> (external, internal placeholder or var)
+        self.inputs = []            # placeholders of the arguments, then of the captures
+        self.outputs = []
+        self.variables = []         # variables created while building (in init_scope)
+
+    # -- inspection --------------------------------------------------------------
+    def get_operations(self):
+        """The operations, in the order they were created."""
+        return list(self._operations)
+
+    def get_operation_by_name(self, name):
+        for op in self._operations:
+            if op.name == name:
+                return op
+        raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
+
+    def get_tensor_by_name(self, name):
+        op_name, _, index = name.partition(":")
+        return self.get_operation_by_name(op_name).outputs[int(index or 0)]
+
+    @property
+    def captures(self):
+        return [pair for pair in self._captures.values()]
+
+    def as_default(self):
+        """Builds ops into this graph inside the block."""
+        return context.building(self)
+
+    # -- building ----------------------------------------------------------------
+    def unique_name(self, name):
+        """`name` in the current name scope, made unique in this graph as TF does (``mul_1``)."""
+        name = _FORBIDDEN_NAME.sub("_", context.scoped_name(name)).rstrip("/")
+        base, n = name, self._names.get(name.lower(), 0)
+        self._names[base.lower()] = n + 1
+        if n:
+            name = f"{base}_{n}"
+            while name.lower() in self._names:
+                n += 1
+                name = f"{base}_{n}"
+            self._names[name.lower()] = 1
+        return name
+
+    def _add(self, op_def, type_name, name, inputs, attrs, specs, value=None):
+        op = Operation(self, op_def, type_name, self.unique_name(name or type_name), inputs,
+                       attrs, _user_location(), value)
+        op.outputs = tuple(SymbolicTensor(op, i, shape, dtype)
+                           for i, (shape, dtype) in enumerate(specs))
+        self._operations.append(op)
+        return op
+
+    def placeholder(self, dtype, shape, name="Placeholder"):
+        """A graph input of `dtype` and `shape` (an argument of the traced function)."""
+        op = self._add(None, "Placeholder", name, (), {"dtype": dtype, "shape": shape},
+                       [(TensorShape(shape), dtype)])
+        self.inputs.append(op.outputs[0])
+        return op.outputs[0]
+
+    def constant(self, array):
+        """A ``Const`` node holding `array` (what `constant` gives while tracing)."""
+        dtype = _d.from_numpy(array.dtype)
+        op = self._add(None, "Const", "Const", (), {"dtype": dtype},
+                       [(TensorShape(array.shape), dtype)], value=array)
+        return op.outputs[0]
+
+    def capture(self, value):
+        """The inner stand-in for `value` from outside the graph (captured once)."""
+        if isinstance(value, Variable):
+            key = id(value)
+            if key not in self._captures:
+                self._captures[key] = (value, value)  # by reference: read at every run
+            return value
+        if isinstance(value, SymbolicTensor) and value.graph is self:
+            return value
+        found = self._captures.get(id(value))
+        if found is not None:
+            return found[1]
+        if isinstance(value, EagerTensor):
+            # By value: a Const holding the array, which the passes may fold.
+            inner = self.constant(np.asarray(value._data))
+        else:  # a tensor of an enclosing graph, fed to this one when it runs inside it
+            inner = self.placeholder(value.dtype, value.shape, "Placeholder")
+            self.inputs.remove(inner)
+        self._captures[id(value)] = (value, inner)
+        return inner
+
+    def create_op(self, op_def, inputs, attrs, name=None):
+        """Adds `op_def` applied to `inputs`; returns its symbolic output(s), as `dispatch` does."""
+        inputs = tuple(self.capture(t) for t in inputs)
+        if op_def.tied:
+            check_dtypes(op_def, [np.dtype(t.dtype.as_numpy_dtype) for t in inputs])
+        specs = op_def.shape(*inputs, **attrs)
+        if not op_def.multi:
+            specs = [specs]
+        op = self._add(op_def, op_def.name, name, inputs, attrs, specs)
+        return op.outputs if op_def.multi else op.outputs[0]
+
+
+def _user_location():
+    """(file, line) of the innermost caller outside this package: where the user made the op."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return frame.f_code.co_filename, frame.f_lineno
