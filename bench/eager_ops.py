@@ -6,29 +6,13 @@ Prints, for each case, seconds per op for every library and the ratio to NumPy.
 TensorFlow is timed in its own interpreter when EF_BENCH_TF_PYTHON names one
 (a virtual environment with tensorflow-cpu), otherwise if it imports here.
 """
-import argparse
-import json
-import os
-import statistics
-import subprocess
 import sys
-import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import harness
 
 SMALL_OPS = 10_000  # `y = y * 1.0001 + 0.5` is two ops per iteration
-
-
-def timeit(fn, reps):
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def small_ops(lib, make):
@@ -51,6 +35,8 @@ def matmul(lib, make):
 
 
 def conv2d(lib, make):
+    if lib is np:
+        return None  # NumPy has no convolution: eagerflow's own time is the figure
     rng = np.random.default_rng(0)
     x = rng.random((32, 28, 28, 16), dtype=np.float32)
     w = rng.random((3, 3, 16, 32), dtype=np.float32)
@@ -109,79 +95,5 @@ CASES = {"small_ops": small_ops, "tape_step_linear_regression": tape_step,
          "matmul_1024": matmul, "conv2d_32x28x28x16_to_32": conv2d}
 
 
-def libraries():
-    """(name, module, make-tensor) for every library importable in this interpreter."""
-    import eagerflow
-    libs = [("numpy", np, lambda a: a), ("eagerflow", eagerflow, eagerflow.constant)]
-    try:
-        import torch
-        torch.set_num_threads(os.cpu_count() or 1)
-        libs.append(("torch", torch, torch.from_numpy))
-    except ImportError:
-        pass
-    return libs
-
-
-def measure(name, lib, make, reps):
-    out = {}
-    for case, build in CASES.items():
-        if name == "numpy" and case.startswith("conv2d"):
-            continue  # NumPy has no convolution: eagerflow's own is the floor-free figure
-        try:
-            fn, n = build(lib, make)
-            out[case] = timeit(fn, reps) / n
-        except Exception as e:  # a missing feature is a result too
-            out[case] = f"failed: {type(e).__name__}: {e}"
-    return out
-
-
-def tensorflow_results(reps):
-    """Times TF in the interpreter EF_BENCH_TF_PYTHON (or here, if it imports)."""
-    python = os.environ.get("EF_BENCH_TF_PYTHON")
-    if python:
-        proc = subprocess.run([python, __file__, "--tf-only", "--reps", str(reps)],
-                              capture_output=True, text=True)
-        lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
-        return json.loads(lines[-1]) if lines else {"error": proc.stderr[-300:]}
-    try:
-        import tensorflow as tf
-    except ImportError:
-        return None
-    return measure("tensorflow", tf, tf.constant, reps)
-
-
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--reps", type=int, default=5)
-    p.add_argument("--tf-only", action="store_true", help=argparse.SUPPRESS)
-    args = p.parse_args()
-    if args.tf_only:
-        import tensorflow as tf
-        print(json.dumps(measure("tensorflow", tf, tf.constant, args.reps)))
-        return
-    cold = subprocess.run([sys.executable, "-X", "importtime", "-c", "import eagerflow"],
-                          capture_output=True, text=True).stderr.splitlines()
-    print(f"import eagerflow: {int(cold[-1].split('|')[1]) / 1e6:.3f} s (cold, -X importtime)")
-    results = {name: measure(name, lib, make, args.reps) for name, lib, make in libraries()}
-    tf_results = tensorflow_results(args.reps)
-    if tf_results is not None:
-        results["tensorflow"] = tf_results
-    for case in CASES:
-        floor = results["numpy"].get(case)
-        print(f"{case}:")
-        for name, res in results.items():
-            v = res.get(case)
-            if v is None:
-                continue
-            if isinstance(v, str):
-                print(f"  {name:11s} {v}")
-                continue
-            ratio = f"  {v / floor:6.2f}x numpy" if isinstance(floor, float) else ""
-            ef = results["eagerflow"].get(case)
-            vs_ef = (f"  ({v / ef:6.2f}x eagerflow)" if name not in ("eagerflow", "numpy")
-                     and isinstance(ef, float) else "")
-            print(f"  {name:11s} {v * 1e6:10.2f} us/op{ratio}{vs_ef}")
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(harness.main(CASES, __file__))

@@ -1,0 +1,106 @@
+"""What the benchmarks share: timing, the libraries compared, TF in its own interpreter.
+
+A benchmark module defines ``CASES = {name: build}`` where ``build(lib, make)``
+returns ``(fn, n)`` (time `fn`, divide by `n`) or None when a library has no
+counterpart, and calls ``harness.main(CASES, __file__)``.  TensorFlow runs in
+the interpreter named by EF_BENCH_TF_PYTHON (a virtual environment with
+tensorflow-cpu), or here when it imports.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+
+def timeit(fn, reps):
+    """Median seconds of `reps` runs of `fn`, after one warm-up run."""
+    fn()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def libraries():
+    """(name, module, make-tensor) for every library importable in this interpreter."""
+    import eagerflow
+    libs = [("numpy", np, lambda a: a), ("eagerflow", eagerflow, eagerflow.constant)]
+    try:
+        import torch
+        torch.set_num_threads(os.cpu_count() or 1)
+        libs.append(("torch", torch, torch.from_numpy))
+    except ImportError:
+        pass
+    return libs
+
+
+def measure(cases, lib, make, reps):
+    out = {}
+    for case, build in cases.items():
+        try:
+            built = build(lib, make)
+            if built is not None:
+                fn, n = built
+                out[case] = timeit(fn, reps) / n
+        except Exception as e:  # a missing feature is a result too
+            out[case] = f"failed: {type(e).__name__}: {e}"
+    return out
+
+
+def tensorflow_results(cases, script, reps):
+    python = os.environ.get("EF_BENCH_TF_PYTHON")
+    if python:
+        proc = subprocess.run([python, script, "--tf-only", "--reps", str(reps)],
+                              capture_output=True, text=True,
+                              env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+        lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+        return json.loads(lines[-1]) if lines else {"error": proc.stderr[-300:]}
+    try:
+        import tensorflow as tf
+    except ImportError:
+        return None
+    return measure(cases, tf, tf.constant, reps)
+
+
+def main(cases, script, reps=5):
+    """Times every case in every library; prints per-op times and ratios to NumPy."""
+    p = argparse.ArgumentParser()
+    p.add_argument("--reps", type=int, default=reps)
+    p.add_argument("--tf-only", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.tf_only:
+        import tensorflow as tf
+        print(json.dumps(measure(cases, tf, tf.constant, args.reps)))
+        return 0
+    cold = subprocess.run([sys.executable, "-X", "importtime", "-c", "import eagerflow"],
+                          capture_output=True, text=True).stderr.splitlines()
+    print(f"import eagerflow: {int(cold[-1].split('|')[1]) / 1e6:.3f} s (cold, -X importtime)")
+    results = {name: measure(cases, lib, make, args.reps) for name, lib, make in libraries()}
+    tf_results = tensorflow_results(cases, script, args.reps)
+    if tf_results is not None:
+        results["tensorflow"] = tf_results
+    for case in cases:
+        floor = results["numpy"].get(case)
+        print(f"{case}:")
+        for name, res in results.items():
+            v = res.get(case)
+            if v is None:
+                continue
+            if isinstance(v, str):
+                print(f"  {name:11s} {v}")
+                continue
+            ratio = f"  {v / floor:6.2f}x numpy" if isinstance(floor, float) else ""
+            ef = results["eagerflow"].get(case)
+            vs_ef = (f"  ({v / ef:6.2f}x eagerflow)" if name not in ("eagerflow", "numpy")
+                     and isinstance(ef, float) else "")
+            print(f"  {name:11s} {v * 1e6:10.2f} us/op{ratio}{vs_ef}")
+    return 0
