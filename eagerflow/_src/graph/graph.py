@@ -76,6 +76,10 @@ class SymbolicTensor(Tensor):
     def name(self):
         return f"{self._op.name}:{self._index}"
 
+    def static_value(self):
+        """The value when constants alone determine it (static shapes count), else None."""
+        return _static_value(self)
+
     def set_shape(self, shape):
         """Narrows the static shape (TF's ``Tensor.set_shape``)."""
         shape = TensorShape(shape)
@@ -232,6 +236,36 @@ class Graph:
             specs = [specs]
         op = self._add(op_def, op_def.name, name, inputs, attrs, specs)
         return op.outputs if op_def.multi else op.outputs[0]
+
+
+# Ops whose value follows from their input's static shape alone.
+_SHAPE_OPS = {"Shape": lambda s: s.as_list(), "Size": lambda s: s.num_elements(),
+              "Rank": lambda s: s.rank}
+
+
+def _static_value(tensor):
+    """Evaluates `tensor` from Const nodes and static shapes, or None if it needs run time."""
+    op = tensor.op
+    if op.type == "Const":
+        return op.value
+    if op.op_def is None or op.stateful or op.op_def.multi:
+        return None
+    shape_of = _SHAPE_OPS.get(op.type)
+    if shape_of is not None:
+        shape = op.inputs[0].shape
+        if not shape.is_fully_defined():
+            return None
+        return np.asarray(shape_of(shape), tensor.dtype.as_numpy_dtype)
+    args = []
+    for t in op.inputs:
+        value = _static_value(t) if isinstance(t, SymbolicTensor) else None
+        if value is None:
+            return None
+        args.append(value)
+    try:
+        return np.asarray(op.op_def.host_kernel(*args, **op.attrs))
+    except Exception:  # noqa: BLE001 (then it is simply not known before run time)
+        return None
 
 
 def _user_location():

@@ -18,7 +18,7 @@ import numpy as np
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import (
-    convert_to_tensor, from_array, is_tensor_like, operand, to_array)
+    convert_to_tensor, from_array, get_static_value, is_tensor_like, operand, to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, kernel_type_name, register,
@@ -54,10 +54,22 @@ def _static(value):
     if isinstance(value, TensorShape):
         value = value.as_list()
     if is_tensor_like(value):
-        return np.asarray(as_tensor(value))
+        return _known(as_tensor(value))
     if isinstance(value, (list, tuple)):
-        value = [v.value if isinstance(v, Dimension) else v for v in value]
+        value = [v.value if isinstance(v, Dimension) else _known(v) if isinstance(v, Tensor)
+                 else v for v in value]
     return to_array(value)
+
+
+def _known(tensor):
+    """The value of a tensor argument that must be static (a shape, axes, paddings)."""
+    value = get_static_value(tensor)
+    if value is None:
+        raise NotImplementedError(
+            f"{tensor!r} is computed while the graph runs, but this argument must be known "
+            f"when the function is traced. Use a Python value or a static shape "
+            f"(x.shape) instead.")
+    return value
 
 
 def _python_ints(value):
