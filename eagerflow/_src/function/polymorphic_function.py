@@ -46,7 +46,8 @@ class Function:
         self._jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
         self._cache = {}          # call key -> ConcreteFunction
-        self._traces = []         # (trace key, ConcreteFunction, reason), in trace order
+        self._traces = []         # (trace key, ConcreteFunction), in trace order
+        self._reasons = []        # why each trace happened (a variable-making one traces twice)
         self._made_variables = False
         self._bound = weakref.WeakKeyDictionary()
         try:
@@ -94,7 +95,7 @@ class Function:
 
     def experimental_get_tracing_count(self):
         """How many times the Python function was traced."""
-        return len(self._traces)
+        return len(self._reasons)
 
     def experimental_explain_retracing(self):
         """Why each trace happened: the first call, then what changed for every retrace.
@@ -104,21 +105,21 @@ class Function:
           1. first call: x=int 1
           2. x changed from int 1 to int 2
         """
-        lines = [f"{self._name} was traced {len(self._traces)} time"
-                 f"{'' if len(self._traces) == 1 else 's'}:"]
-        lines += [f"  {i}. {reason}" for i, (_, _, reason) in enumerate(self._traces, 1)]
+        n = len(self._reasons)
+        lines = [f"{self._name} was traced {n} time{'' if n == 1 else 's'}:"]
+        lines += [f"  {i}. {reason}" for i, reason in enumerate(self._reasons, 1)]
         return "\n".join(lines)
 
     # -- tracing ---------------------------------------------------------------------
     def _concrete_for(self, args, kwargs, key):
         """The concrete function for `key`: a general trace that covers it, or a new one."""
-        for general, concrete, _ in self._traces:
+        for general, concrete in self._traces:
             if trace_key.covers(general, key):
                 break
         else:
             general = key
             if self._reduce_retracing:
-                for old, _, _ in self._traces:
+                for old, _ in self._traces:
                     merged = trace_key.relaxed(old, key)
                     if merged is not None:
                         general = merged
@@ -147,16 +148,27 @@ class Function:
                             f"given by its input_signature, got {len(args)} positional and "
                             f"{sorted(kwargs)} keyword arguments.")
         tensors = []
-        for value, spec in zip(nest.flatten(values), nest.flatten(self._input_signature)):
+
+        def bind(value, spec):
+            if isinstance(spec, (list, tuple)):  # a nested signature: match it part by part
+                if not isinstance(value, (list, tuple)) or len(value) != len(spec):
+                    fail(f"{value!r} does not match the structure {spec!r}")
+                for v, s in zip(value, spec):
+                    bind(v, s)
+                return
             tensor = value if isinstance(value, Tensor) else convert_to_tensor(
                 value, dtype_hint=spec.dtype)
             if not spec.is_compatible_with(tensor):
-                raise TypeError(
-                    f"Binding inputs to tf.function failed due to `Can not cast "
-                    f"{TensorSpec(tensor.shape, tensor.dtype)!r} to {spec!r}`. Received "
-                    f"args: {args!r} and kwargs: {kwargs!r} for signature: "
-                    f"{self._signature_text()}.")
+                fail(f"Can not cast {TensorSpec(tensor.shape, tensor.dtype)!r} to {spec!r}")
             tensors.append(tensor)
+
+        def fail(why):
+            raise TypeError(f"Binding inputs to tf.function failed due to `{why}`. Received "
+                            f"args: {args!r} and kwargs: {kwargs!r} for signature: "
+                            f"{self._signature_text()}.")
+
+        for value, spec in zip(values, self._input_signature):
+            bind(value, spec)
         return tensors
 
     def _signature_text(self):
@@ -167,7 +179,7 @@ class Function:
     def _reason(self, key):
         """Why tracing `key` is needed: the first call, or what differs from the last trace."""
         names = self._arg_names(len(key))
-        if not self._traces:
+        if not self._reasons:
             return "first call: " + ", ".join(
                 f"{n}={trace_key.describe(k)}" for n, k in zip(names, key))
         last = self._traces[-1][0] or ()
@@ -189,18 +201,24 @@ class Function:
         with context.building(graph), context.collecting_variables(created):
             result = self._python_function(*p_args, **p_kwargs)
             outputs = nest.map_structure(lambda v: _graph_output(v, self._name), result)
-        if created and (self._traces or self._made_variables):
-            raise ValueError(
-                f"{self._name} created a variable on a trace after the first. A function "
-                f"traced by tf.function may only create variables the first time it runs: "
-                f"create them once (outside, or guarded by `if self.v is None`), then reuse "
-                f"them. Why this trace happened: {reason}.")
-        self._made_variables |= bool(created)
+        if created:
+            if self._made_variables:
+                raise ValueError(
+                    f"tf.function only supports singleton tf.Variables created on the first "
+                    f"call. {self._name} created {len(created)} variable(s) again while it "
+                    f"was traced ({reason}): create them once, outside the function or "
+                    f"guarded by `if self.v is None`, and reuse them.")
+            # As in TF, a trace that made variables is traced again right away: a
+            # function that would make new ones on every call fails on its first call.
+            self._made_variables = True
+            self._reasons.append(reason)
+            return self._trace(args, kwargs, key, "traced again after creating variables")
         signature = (tuple(nest.map_structure(_spec_or_value, p_args)),
                      nest.map_structure(_spec_or_value, p_kwargs))
         concrete = ConcreteFunction(f"{self._name}", graph, graph.inputs, outputs, signature)
-        self._traces.append((key, concrete, reason))
-        if len(self._traces) == _RETRACE_WARNING_AT:
+        self._traces.append((key, concrete))
+        self._reasons.append(reason)
+        if len(self._reasons) == _RETRACE_WARNING_AT:
             _logger.warning(
                 "%s\nRetracing builds and compiles a new graph each time. To trace less: pass "
                 "tensors rather than Python values that change, give the function an "

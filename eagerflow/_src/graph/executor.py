@@ -68,7 +68,8 @@ def compile_graph(graph, inputs, outputs, name="graph"):
         kernel = f"k{len(env)}"
         env[kernel] = (functools.partial(op.op_def.host_kernel, **op.attrs) if op.attrs
                        else op.op_def.host_kernel)
-        call = f"{kernel}({', '.join(ref(t) for t in op.inputs)})"
+        args = [ref(t) for t in op.inputs]
+        call = f"{kernel}({', '.join(args)})"
         outs = [f"t{len(names) + i}" for i in range(len(op.outputs))]
         for t, var in zip(op.outputs, outs):
             names[id(t)] = var
@@ -78,7 +79,7 @@ def compile_graph(graph, inputs, outputs, name="graph"):
             line = f"({', '.join(outs)},) = {call}"
         else:
             line = call
-        at_line[len(lines) + 3] = op  # body lines start after "def" and "try"
+        at_line[len(lines) + 3] = op, args  # body lines start after "def" and "try"
         lines.append(f"        {line}")
     result = ", ".join(ref(t) for t in outputs)
     args = ", ".join(f"a{i}" for i in range(len(inputs)))
@@ -103,13 +104,15 @@ def _raise_located(at_line, filename, name, exc):
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != filename:
         tb = tb.tb_next
-    op = at_line.get(tb.tb_lineno) if tb is not None else None
-    if op is None:
+    found = at_line.get(tb.tb_lineno) if tb is not None else None
+    if found is None:
         return
+    op, args = found
     if isinstance(exc, errors.OpError):
         cls, message = type(exc), exc.message.split(" [Op:")[0]
     else:
-        translated = kernel_error(op.op_def, [], exc)
+        scope = {**tb.tb_frame.f_globals, **tb.tb_frame.f_locals}
+        translated = kernel_error(op.op_def, [scope.get(a) for a in args], exc)
         if translated is None:
             return
         cls, message = type(translated), translated.message.split(" [Op:")[0]

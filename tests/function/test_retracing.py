@@ -1,0 +1,63 @@
+"""Why a function retraced: the explanation kept for every trace, and the warning."""
+import logging
+
+import eagerflow as tf
+
+
+def test_explanation_names_the_argument_and_its_old_and_new_key():
+    @tf.function
+    def f(x, n):
+        return x * n
+
+    f(tf.constant([1.0, 2.0]), 2)
+    f(tf.constant([1.0, 2.0]), 3)
+    f(tf.constant([1, 2]), 3)
+    text = f.experimental_explain_retracing()
+    lines = text.splitlines()
+    assert lines[0] == "f was traced 3 times:"
+    assert lines[1].startswith("  1. first call: x=TensorSpec(shape=(2,), dtype=tf.float32")
+    assert lines[2] == "  2. n changed from int 2 to int 3"
+    assert lines[3] == ("  3. x changed from TensorSpec(shape=(2,), dtype=tf.float32, "
+                        "name=None) to TensorSpec(shape=(2,), dtype=tf.int32, name=None)")
+
+
+def test_reduce_retracing_explains_the_relaxed_trace():
+    f = tf.function(lambda x: x + 1.0, reduce_retracing=True)
+    f(tf.ones([2]))
+    f(tf.ones([3]))
+    f(tf.ones([4]))  # covered by the relaxed trace
+    assert f.experimental_get_tracing_count() == 2
+    assert "to TensorSpec(shape=(None,)" in f.experimental_explain_retracing()
+
+
+def test_repeated_retracing_logs_the_explanation_once(caplog):
+    @tf.function
+    def g(k):
+        return tf.constant(k)
+
+    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+        for k in range(7):
+            g(k)
+    warnings = [r.getMessage() for r in caplog.records]
+    assert len(warnings) == 1
+    assert "g was traced 5 times" in warnings[0]
+    assert "k changed from int 3 to int 4" in warnings[0]
+    assert "input_signature" in warnings[0] and "reduce_retracing" in warnings[0]
+
+
+def test_functions_creating_variables_trace_twice_and_say_so():
+    class Counter(tf.Module):
+        def __init__(self):
+            self.v = None
+
+        @tf.function
+        def __call__(self):
+            if self.v is None:
+                self.v = tf.Variable(0)
+            return self.v.assign_add(1)
+
+    c = Counter()
+    assert c().numpy() == 1 and c().numpy() == 2
+    f = type(c).__call__.__get__(c)
+    assert f.experimental_get_tracing_count() == 2
+    assert "traced again after creating variables" in f.experimental_explain_retracing()

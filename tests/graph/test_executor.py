@@ -1,0 +1,83 @@
+"""Running traced graphs: what runs, captures, static values and errors."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow._src.graph import executor
+
+
+def test_only_needed_and_stateful_operations_run():
+    v = tf.Variable(0.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        unused = tf.reshape(x, [7])  # would fail for 3 elements: pruned, never run
+        del unused
+        v.assign_add(1.0)  # stateful: runs although nothing uses it
+        return x * 2.0
+
+    cf = f.get_concrete_function()
+    ops = [op.type for op in executor.needed_operations(cf.graph, cf.outputs)]
+    assert "Reshape" not in ops and "AssignAddVariableOp" in ops
+    np.testing.assert_allclose(f(tf.constant([1.0, 2.0, 3.0])).numpy(), [2.0, 4.0, 6.0])
+    assert v.numpy() == 1.0
+
+
+def test_shapes_known_while_tracing_are_static_values():
+    @tf.function(input_signature=[tf.TensorSpec([2, 3], tf.float32)])
+    def f(x):
+        n = tf.shape(x)
+        return tf.reshape(x, [n[0] * n[1]]), tf.zeros(tf.shape(x)[::-1])
+
+    flat, zeros = f(tf.ones([2, 3]))
+    assert flat.shape == (6,) and zeros.shape == (3, 2)
+
+
+def test_a_shape_known_only_at_run_time_says_so():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def f(x):
+        return tf.zeros(tf.shape(x))
+
+    with pytest.raises(NotImplementedError, match="known when the function is traced"):
+        f(tf.ones([2, 3]))
+
+
+def test_a_function_called_while_tracing_is_inlined():
+    @tf.function
+    def inner(x):
+        return x * 3.0
+
+    @tf.function
+    def outer(x):
+        return inner(x) + 1.0
+
+    assert outer(tf.constant(2.0)).numpy() == 7.0
+    graph = outer.get_concrete_function(tf.TensorSpec([], tf.float32)).graph
+    assert [op.type for op in graph.get_operations()].count("Mul") == 1
+
+
+def test_a_leaked_symbolic_tensor_cannot_run():
+    leaked = []
+
+    @tf.function
+    def f(x):
+        leaked.append(x * 2.0)
+        return x
+
+    f(tf.constant(1.0))
+    g = tf.function(lambda: leaked[0] + 1.0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="tensor of another graph"):
+        g()
+
+
+def test_kernel_errors_keep_their_class_and_name_the_user_line():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32),
+                                  tf.TensorSpec([None], tf.float32)])
+    def f(a, b):
+        return a + b
+
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        f(tf.ones([2]), tf.ones([3]))
+    message = str(info.value)
+    assert "Incompatible shapes: [2] vs. [3]" in message
+    assert "test_executor.py" in message and "node AddV2" in message
