@@ -81,3 +81,18 @@ def test_kernel_errors_keep_their_class_and_name_the_user_line():
     message = str(info.value)
     assert "Incompatible shapes: [2] vs. [3]" in message
     assert "test_executor.py" in message and "node AddV2" in message
+
+
+def test_set_shape_narrows_a_static_shape():
+    seen = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def f(x):
+        x.set_shape([None, 3])
+        seen.append(x.shape.as_list())
+        with pytest.raises(ValueError, match="not compatible"):
+            x.set_shape([2, 4])
+        return x
+
+    f(tf.ones([2, 3]))
+    assert seen == [[None, 3]]

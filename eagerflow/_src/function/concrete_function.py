@@ -31,8 +31,7 @@ class ConcreteFunction:
         self.inputs = list(inputs)
         self.structured_outputs = structured_outputs
         self.structured_input_signature = input_signature
-        leaves = nest.flatten(structured_outputs)
-        self._template = [(i, leaf) for i, leaf in enumerate(leaves)]
+        leaves = self._leaves = nest.flatten(structured_outputs)
         self.outputs = [leaf for leaf in leaves if _is_symbolic(leaf)]
         self._single = len(leaves) == 1 and not nest.is_nested(structured_outputs)
         graph.outputs = self.outputs
@@ -78,7 +77,7 @@ class ConcreteFunction:
 
     def _pack(self, flat):
         values = iter(flat)
-        leaves = [next(values) if _is_symbolic(leaf) else leaf for _, leaf in self._template]
+        leaves = [next(values) if _is_symbolic(leaf) else leaf for leaf in self._leaves]
         return nest.pack_sequence_as(self.structured_outputs, leaves)
 
     def pretty_printed_signature(self, verbose=True):

@@ -249,9 +249,8 @@ def _placeholders(value, leaves, graph, name):
             spec = value if isinstance(value, TensorSpec) else TensorSpec(value.shape, value.dtype)
         else:
             spec = trace_key.spec_of(next(leaves))
-        return graph.placeholder(spec.dtype, spec.shape,
-                                 getattr(value, "name", None) if isinstance(value, TensorSpec)
-                                 and value.name else name)
+        named = isinstance(value, TensorSpec) and value.name  # a spec's own name wins
+        return graph.placeholder(spec.dtype, spec.shape, value.name if named else name)
     if isinstance(value, (list, tuple)) and not isinstance(value, str):
         items = [_placeholders(v, leaves, graph, name) for v in value]
         return type(value)(*items) if hasattr(type(value), "_fields") else type(value)(items)

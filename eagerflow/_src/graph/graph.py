@@ -49,10 +49,6 @@ class Operation:
     def get_attr(self, name):
         return self.attrs[name]
 
-    @property
-    def node_def(self):
-        return {"name": self.name, "op": self.type, "attr": dict(self.attrs)}
-
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
@@ -136,9 +132,8 @@ class Graph:
     ``(external, internal)`` pairs, in capture order.
     """
 
-    def __init__(self, name="graph", outer=None):
+    def __init__(self, name="graph"):
         self.name = name
-        self.outer = outer          # the graph being built when this one started, if any
         self._operations = []
         self._names = {}
         self._captures = {}         # id(external) -> (external, internal placeholder or var)
@@ -163,7 +158,7 @@ class Graph:
 
     @property
     def captures(self):
-        return [pair for pair in self._captures.values()]
+        return list(self._captures.values())
 
     def as_default(self):
         """Builds ops into this graph inside the block."""
