@@ -7,9 +7,6 @@ broadcast gradient back to its input's shape happens here, once, for every op
 with several inputs (a one-input op's gradient has its input's shape).
 """
 from eagerflow._src.core import errors
-from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import get as get_op
-from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.ops import array_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices, add_sparse_or_dense
@@ -17,7 +14,6 @@ from eagerflow._src.ops.reduction_ops import unbroadcast
 
 # Ops whose gradient hands a sparse incoming gradient on unchanged.
 _SPARSE_PASS_THROUGH = frozenset({"ReadVariableOp", "Identity"})
-_ONES_LIKE = get_op("OnesLike")  # the seed of a target without an output gradient
 
 
 class OpView:
@@ -74,7 +70,7 @@ def backprop(entries, targets, target_grads, sources, live):
         key = id(t)
         if key in live:
             if g is None:
-                g = dispatch(_ONES_LIKE, (t,)) if type(t) is EagerTensor else array_ops.ones_like(t)
+                g = array_ops.ones_like(t)  # the seed of a target without an output gradient
             grads[key] = add_sparse_or_dense(grads[key], g) if key in grads else g
     keep = {id(s) for s in sources}
     take, pop = grads.get, grads.pop
