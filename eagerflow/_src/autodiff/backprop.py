@@ -6,14 +6,38 @@ tape still recording sees them (higher-order derivatives).  Reducing a
 broadcast gradient back to its input's shape happens here, once, for every op
 with several inputs (a one-input op's gradient has its input's shape).
 """
+import numpy as np
+
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import array_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices, add_sparse_or_dense
 from eagerflow._src.ops.reduction_ops import unbroadcast
 
 # Ops whose gradient hands a sparse incoming gradient on unchanged.
 _SPARSE_PASS_THROUGH = frozenset({"ReadVariableOp", "Identity"})
+_HOST_SCALARS = (np.ndarray, np.generic)
+_new = object.__new__
+_ONES = {}  # NumPy dtype -> its scalar one (immutable, so seeds may share it)
+
+
+def seed(target):
+    """The incoming gradient of a target given none: ones like it.
+
+    A scalar loss on the host, the common case, takes a shared NumPy scalar
+    one instead of running an op.
+    """
+    if type(target) is EagerTensor:
+        data = target._data
+        if data.shape == () and isinstance(data, _HOST_SCALARS):
+            one = _ONES.get(data.dtype)
+            if one is None:
+                one = _ONES[data.dtype] = data.dtype.type(1)
+            t = _new(EagerTensor)
+            t._data = one
+            return t
+    return array_ops.ones_like(target)
 
 
 class OpView:
@@ -61,16 +85,17 @@ def backprop(entries, targets, target_grads, sources, live):
     """Gradients of sum(targets) with respect to `sources` (None where unconnected).
 
     `entries` are ``(op, inputs, attrs, outputs)`` in the order they ran;
-    `target_grads` holds the incoming gradient of each target (None: ones);
+    `target_grads` holds the incoming gradient of each target (None: ones for all, or
+    for that target);
     `live` holds the ids of the tensors that depend on a source (or a superset
     of them: see `connected`).
     """
     grads = {}
-    for t, g in zip(targets, target_grads):
+    for t, g in zip(targets, target_grads or [None] * len(targets)):
         key = id(t)
         if key in live:
             if g is None:
-                g = array_ops.ones_like(t)  # the seed of a target without an output gradient
+                g = seed(t)
             grads[key] = add_sparse_or_dense(grads[key], g) if key in grads else g
     keep = {id(s) for s in sources}
     take, pop = grads.get, grads.pop
@@ -105,7 +130,10 @@ def backprop(entries, targets, target_grads, sources, live):
             key = id(t)
             if g is None or key not in live:
                 continue
-            if several and type(g) is not IndexedSlices:
-                g = unbroadcast(g, t)
+            # an eager gradient already of its input's shape needs no reduction
+            if several and not (type(g) is EagerTensor and type(t) is EagerTensor
+                                and g._data.shape == t._data.shape):
+                if type(g) is not IndexedSlices:
+                    g = unbroadcast(g, t)
             grads[key] = add_sparse_or_dense(grads[key], g) if key in grads else g
     return [grads.get(id(s)) for s in sources]

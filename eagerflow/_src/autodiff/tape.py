@@ -17,7 +17,7 @@ import logging
 import numpy as np
 
 from eagerflow._src.autodiff.backprop import backprop, connected
-from eagerflow._src.core import context, nest
+from eagerflow._src.core import context, dtypes, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.registry import get as get_op
 from eagerflow._src.core.tensor import EagerTensor
@@ -26,6 +26,8 @@ from eagerflow._src.ops import array_ops
 
 _logger = logging.getLogger("eagerflow")
 _READ = get_op("ReadVariableOp")
+_DIFFERENTIABLE = frozenset(d for d in dtypes.ALL if d.is_floating or d.is_complex)
+_DIFFERENTIABLE_ARRAYS = frozenset(np.dtype(d.as_numpy_dtype) for d in _DIFFERENTIABLE)
 _warned = set()
 
 
@@ -151,14 +153,17 @@ class GradientTape:
         `sources` and the result share one nested structure; `output_gradients`
         weights each target leaf (default: ones).
         """
-        targets = [_checked_target(t) for t in nest.flatten(target)]
+        if type(target) is EagerTensor and target._data.dtype in _DIFFERENTIABLE_ARRAYS:
+            targets = [target]  # the common case: one floating loss
+        else:
+            targets = [_checked_target(t) for t in nest.flatten(target)]
         flat_sources = nest.flatten(sources)
-        zero = (unconnected_gradients is not UnconnectedGradients.NONE
-                and UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO)
-        found = self._backward(targets, flat_sources,
-                               [_output_gradients(targets, output_gradients)])
-        results = [rows[0] if rows else None for rows in found]
-        if zero:
+        weights = None if output_gradients is None else _output_gradients(targets,
+                                                                           output_gradients)
+        results = [rows[0] if rows else None
+                   for rows in self._backward(targets, flat_sources, [weights])]
+        if (unconnected_gradients is not UnconnectedGradients.NONE
+                and UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO):
             results = [array_ops.zeros_like(s) if g is None else g
                        for s, g in zip(flat_sources, results)]
         return nest.pack_sequence_as(sources, results)
@@ -228,8 +233,10 @@ class GradientTape:
         watched = recorder.watched  # unwatched sources have no gradient, as in TF
         live = []
         for s in sources:
-            _check_source(s)
-            if not _differentiable(s):
+            if type(s) is not EagerTensor and not is_tensor_like(s):
+                raise TypeError(f"GradientTape.gradient sources must be tensors or variables; "
+                                f"got {s!r} of type {type(s).__name__}.")
+            if s.dtype not in _DIFFERENTIABLE:
                 _warn_not_floating("source", s)
             elif id(s) in watched:
                 live.append(s)
@@ -237,14 +244,13 @@ class GradientTape:
         # watched set is exactly what depends on the sources, with no walk.
         ids = {id(s) for s in live}
         reached = watched if recorder.roots <= ids else connected(recorder.entries, live)
-        rows = {key: [] for key in ids}
-        for weights in weightings:
-            for s, g in zip(live, backprop(recorder.entries, targets, weights, live, reached)):
-                rows[id(s)].append(g)
+        passes = [backprop(recorder.entries, targets, weights, live, reached)
+                  for weights in weightings]
         if not self._persistent:
             self._used = True
             recorder.entries, recorder.watched = [], {}  # free the tape
-        return [rows.get(id(s)) for s in sources]
+        found = {id(s): rows for s, rows in zip(live, zip(*passes))}
+        return [found.get(id(s)) for s in sources]
 
     @staticmethod
     def _assemble(rows, lead, source, unconnected, arrange, zeros_shape=None):
@@ -273,12 +279,6 @@ class _Paused:
         self._tape._push()
 
 
-def _check_source(s):
-    if type(s) is not EagerTensor and not is_tensor_like(s):
-        raise TypeError(f"GradientTape.gradient sources must be tensors or variables; got "
-                        f"{s!r} of type {type(s).__name__}.")
-
-
 def _one_hot(n, i, target):
     """A weighting of `target` selecting its i-th element (of n)."""
     w = np.zeros(n, target.dtype.as_numpy_dtype)
@@ -296,7 +296,7 @@ def _checked_target(t):
 
 
 def _differentiable(t):
-    return t.dtype.is_floating or t.dtype.is_complex
+    return t.dtype in _DIFFERENTIABLE
 
 
 def _warn_not_floating(role, t, when=" when calling GradientTape.gradient"):
