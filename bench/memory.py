@@ -1,9 +1,11 @@
-"""Resident memory and live objects across many tape uses (no growth expected).
+"""Resident memory and live objects across many tape uses and function calls.
 
-    python bench/tape_memory.py [--steps 10000]
+    python bench/memory.py [--steps 10000] [--calls 100000]
 
-Runs the linear-regression step under a fresh tape each time, then reuses
-one persistent tape, reporting RSS (from /proc) and gc-tracked objects.
+Runs the linear-regression step under a fresh tape each time, reuses one
+persistent tape, calls a traced function, and runs the same step traced,
+reporting RSS (from /proc) and gc-tracked objects before and after each
+(no growth expected).
 """
 import argparse
 import gc
@@ -24,7 +26,8 @@ def rss_mib():
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--steps", type=int, default=10_000)
-    steps = p.parse_args().steps
+    p.add_argument("--calls", type=int, default=100_000)
+    args = p.parse_args()
     rng = np.random.default_rng(0)
     xs = rng.normal(size=1000).astype(np.float32)
     x, y = tf.constant(xs), tf.constant(xs * 3 + 2)
@@ -43,15 +46,22 @@ def main():
         tape.gradient(loss, w)
         tape.gradient(loss, b)
 
-    for name, fn in (("training steps", step), ("persistent tapes", persistent_use)):
+    add_one = tf.function(lambda v: v + 1.0)
+    scalar = tf.constant(1.0)
+    traced_step = tf.function(step)
+    cases = (("training steps", step, args.steps),
+             ("persistent tapes", persistent_use, args.steps),
+             ("calls of function(lambda x: x + 1.0)", lambda: add_one(scalar), args.calls),
+             ("traced training steps", traced_step, args.steps))
+    for name, fn, n in cases:
         for _ in range(100):
             fn()
         gc.collect()
         rss0, obj0 = rss_mib(), len(gc.get_objects())
-        for _ in range(steps):
+        for _ in range(n):
             fn()
         gc.collect()
-        print(f"{steps} {name}: RSS {rss0:.1f} -> {rss_mib():.1f} MiB, "
+        print(f"{n} {name}: RSS {rss0:.1f} -> {rss_mib():.1f} MiB, "
               f"gc objects {obj0} -> {len(gc.get_objects())}")
 
 
