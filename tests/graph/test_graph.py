@@ -3,11 +3,8 @@ import pytest
 
 import eagerflow as tf
 
-# Operators name their ops as the public functions do ('Mul'); TF names them after the
-# operator ('mul', 'add').
-operator_names = pytest.mark.xfail(strict=True, reason="operator op names are not TF's yet")
-
 _ROW3 = tf.TensorSpec([None, 3], tf.float32)
+_SQUARE = tf.TensorSpec([2, 2], tf.float32)
 
 
 def _graph(fn, *specs):
@@ -24,7 +21,6 @@ def _by_name(graph):
     return {op.name: op for op in graph.get_operations()}
 
 
-@operator_names
 def test_operations_listed_in_creation_order():
     graph = _graph(_product_then_matmul, _ROW3, _ROW3)
     kept = [(op.name, op.type) for op in graph.get_operations()
@@ -45,7 +41,6 @@ def test_operations_include_placeholders_and_constants():
     assert const.outputs[0].dtype == tf.float32
 
 
-@operator_names
 def test_op_names_are_uniquified():
     graph = _graph(_product_then_matmul, _ROW3, _ROW3)
     muls = [op.name for op in graph.get_operations() if op.type == "Mul"]
@@ -53,7 +48,6 @@ def test_op_names_are_uniquified():
     assert len({op.name for op in graph.get_operations()}) == len(graph.get_operations())
 
 
-@operator_names
 def test_op_inputs_and_outputs_are_symbolic_tensors():
     graph = _graph(_product_then_matmul, _ROW3, _ROW3)
     ops = _by_name(graph)
@@ -91,7 +85,6 @@ def test_unknown_dimension_propagates_through_matmul():
     assert ops["Sum"].outputs[0].shape.as_list() == []
 
 
-@operator_names
 def test_dtypes_propagate():
     graph = _graph(lambda x: tf.cast(x, tf.float64) * 2.0, tf.TensorSpec([2], tf.int32))
     ops = _by_name(graph)
@@ -108,3 +101,65 @@ def test_outputs_of_concrete_function_are_graph_tensors():
     assert all(t.op.name in names for t in cf.outputs)
     assert [t.shape.as_list() for t in cf.outputs] == [[None, 4], []]
     assert all(t.name.endswith(":0") for t in list(cf.inputs) + list(cf.outputs))
+
+
+def _names_and_types(fn, *specs):
+    return [(op.name, op.type) for op in _graph(fn, *specs).get_operations()
+            if op.type != "Placeholder"]
+
+
+def test_operators_name_their_ops_after_the_operator():
+    def f(x, y):
+        return (x + y, x - y, x / y, x // y, x % y, x ** y, x @ y, x[0], -x,
+                (x > y) & (y > x), (x > y) | (y > x))
+    names = dict(_names_and_types(f, _SQUARE, _SQUARE))
+    assert {n: names[n] for n in ("add", "sub", "truediv", "floordiv", "mod", "pow", "matmul",
+                                  "strided_slice", "Neg", "and", "or")} == {
+        "add": "AddV2", "sub": "Sub", "truediv": "RealDiv", "floordiv": "FloorDiv",
+        "mod": "FloorMod", "pow": "Pow", "matmul": "MatMul", "strided_slice": "StridedSlice",
+        "Neg": "Neg", "and": "LogicalAnd", "or": "LogicalOr"}
+
+
+def test_public_functions_name_their_ops_after_the_op():
+    names = _names_and_types(lambda x, y: (tf.multiply(x, y), tf.add(x, y), tf.matmul(x, y)),
+                             _SQUARE, _SQUARE)
+    assert names[:3] == [("Mul", "Mul"), ("AddV2", "AddV2"), ("MatMul", "MatMul")]
+
+
+def test_python_operands_become_consts_named_after_their_op():
+    def f(x):
+        a = x * 2.0
+        b = 3.0 - x
+        with tf.name_scope("block"):
+            c = tf.maximum(x, 0.0)
+        return a, b, c
+    assert _names_and_types(f, _SQUARE) == [
+        ("mul/y", "Const"), ("mul", "Mul"), ("sub/x", "Const"), ("sub", "Sub"),
+        ("block/Maximum/y", "Const"), ("block/Maximum", "Maximum"),
+        ("Identity", "Identity"), ("Identity_1", "Identity"), ("Identity_2", "Identity")]
+
+
+def test_a_const_used_first_by_another_op_keeps_its_name():
+    def f(x):
+        c = tf.constant(2.0)
+        return tf.reshape(c, [1]) * x
+    names = _names_and_types(f, tf.TensorSpec([1], tf.float32))
+    assert names[0] == ("Const", "Const")
+
+
+def test_static_value_is_partial_for_shapes_known_in_part():
+    seen = {}
+
+    def f(x):
+        s = tf.shape(x)
+        seen.update(shape=s, first=s[0], second=s[1], mixed=tf.stack([s[0], 4]),
+                    known=tf.stack([-1, s[1]]), product=s[1] * 2)
+        return x
+    _graph(f, _ROW3)
+    assert seen["shape"].static_value() is None
+    assert seen["shape"].static_value(partial=True).tolist() == [None, 3]
+    assert seen["first"].static_value(partial=True) is None
+    assert seen["second"].static_value() == 3
+    assert seen["mixed"].static_value(partial=True).tolist() == [None, 4]
+    assert seen["known"].static_value().tolist() == [-1, 3]
+    assert seen["product"].static_value() == 6

@@ -328,3 +328,71 @@ def test_random_shape_rules_with_unknown_dims():
     assert poisson(Static([None]), shape=(2,), dtype=tf.int64) == \
         (TensorShape([2, None]), tf.int64)
     assert poisson(Static(None), shape=(2,), dtype=tf.int64)[0].rank is None
+
+
+# -- random ops in graphs: each run draws the op's next values -------------------------------
+
+def _pair():
+    return r.uniform([3]), r.normal([3])
+
+
+def _runs(f, n=2):
+    return [[t.numpy() for t in f()] for _ in range(n)]
+
+
+def _all_same(runs_a, runs_b):
+    return all(_same(a, b) for ra, rb in zip(runs_a, runs_b) for a, b in zip(ra, rb))
+
+
+def test_a_function_draws_new_values_at_each_call():
+    f = tf.function(_pair)
+    first, second = _runs(f)
+    assert not _same(first[0], second[0]) and not _same(first[1], second[1])
+
+
+def test_global_seed_set_before_tracing_makes_the_calls_reproducible():
+    r.set_seed(1)
+    f = tf.function(_pair)
+    runs = _runs(f, 3)
+    assert not _same(runs[0][0], runs[1][0])
+    r.set_seed(1)  # restarts the sequence of the function already traced
+    assert _all_same(_runs(f, 3), runs)
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_functions_of_the_same_code_draw_the_same_sequence():
+    r.set_seed(7)
+    f, g = tf.function(_pair), tf.function(_pair)
+    assert _all_same(_runs(f), _runs(g))
+
+
+def test_graph_ops_with_one_op_seed_each_keep_their_own_stream():
+    f = tf.function(lambda: (r.uniform([2], seed=3), r.uniform([2], seed=3)))
+    (a1, b1), (a2, b2) = _runs(f)
+    assert _same(a1, b1) and _same(a2, b2)  # two ops, two states, from the same pair
+    assert not _same(a1, a2)
+    g = tf.function(lambda: (r.uniform([2], seed=3), r.uniform([2], seed=3)))
+    assert _same(g()[0], a1)  # an op seed alone is reproducible too
+
+
+def test_unseeded_graph_ops_stay_nondeterministic_under_set_seed():
+    f = tf.function(lambda: r.uniform([4]))
+    f()
+    r.set_seed(1)
+    a = f().numpy()
+    r.set_seed(1)
+    assert not _same(a, f())
+
+
+def test_a_generator_used_in_a_function_advances_its_state_at_each_run():
+    g = r.Generator.from_seed(5)
+    f = tf.function(lambda: g.normal([2]))
+    drawn = [f().numpy(), f().numpy(), g.normal([2]).numpy()]
+    fresh = r.Generator.from_seed(5)
+    assert all(_same(d, fresh.normal([2])) for d in drawn)
+
+
+def test_stateless_ops_in_a_function_repeat_their_values():
+    f = tf.function(lambda: r.stateless_normal([3], seed=[4, 2]))
+    assert _same(f(), f())
+    assert _same(f(), r.stateless_normal([3], seed=[4, 2]))

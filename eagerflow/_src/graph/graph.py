@@ -72,9 +72,18 @@ class SymbolicTensor(Tensor):
     def name(self):
         return f"{self._op.name}:{self._index}"
 
-    def static_value(self):
-        """The value when constants alone determine it (static shapes count), else None."""
-        return _static_value(self)
+    def static_value(self, partial=False):
+        """The value when constants alone determine it (static shapes count), else None.
+
+        With `partial`, a value only partly known is an object array holding None
+        where run time decides (``tf.get_static_value(t, partial=True)``): the
+        shape ``[tf.shape(x)[0], 3]`` of an ``x`` of shape (None, 3) is
+        ``array([None, 3], dtype=object)``.
+        """
+        found = _evaluate(self)
+        if found is None or not (partial or found[1]):
+            return None
+        return found[0]
 
     def set_shape(self, shape):
         """Narrows the static shape (TF's ``Tensor.set_shape``)."""
@@ -137,6 +146,7 @@ class Graph:
         self._operations = []
         self._names = {}
         self._captures = {}         # id(external) -> (external, internal placeholder or var)
+        self._unnamed = {}          # id(op) -> op: Consts converted from values, not yet used
         self.inputs = []            # placeholders of the arguments, then of the captures
         self.outputs = []
         self.variables = []         # variables created while building (in init_scope)
@@ -167,7 +177,10 @@ class Graph:
     # -- building ----------------------------------------------------------------
     def unique_name(self, name):
         """`name` in the current name scope, made unique in this graph as TF does (``mul_1``)."""
-        name = _FORBIDDEN_NAME.sub("_", context.scoped_name(name)).rstrip("/")
+        return self._unique(_FORBIDDEN_NAME.sub("_", context.scoped_name(name)).rstrip("/"))
+
+    def _unique(self, name):
+        """`name` (already scoped) made unique in this graph; names differing in case clash."""
         base, n = name, self._names.get(name.lower(), 0)
         self._names[base.lower()] = n + 1
         if n:
@@ -179,8 +192,8 @@ class Graph:
         return name
 
     def _add(self, op_def, type_name, name, inputs, attrs, specs, value=None):
-        op = Operation(self, op_def, type_name, self.unique_name(name or type_name), inputs,
-                       attrs, _user_location(), value)
+        """Appends an operation named `name` (unique, scoped) with outputs of `specs`."""
+        op = Operation(self, op_def, type_name, name, inputs, attrs, _user_location(), value)
         op.outputs = tuple(SymbolicTensor(op, i, shape, dtype)
                            for i, (shape, dtype) in enumerate(specs))
         self._operations.append(op)
@@ -188,16 +201,23 @@ class Graph:
 
     def placeholder(self, dtype, shape, name="Placeholder"):
         """A graph input of `dtype` and `shape` (an argument of the traced function)."""
-        op = self._add(None, "Placeholder", name, (), {"dtype": dtype, "shape": shape},
-                       [(TensorShape(shape), dtype)])
+        op = self._add(None, "Placeholder", self.unique_name(name), (),
+                       {"dtype": dtype, "shape": shape}, [(TensorShape(shape), dtype)])
         self.inputs.append(op.outputs[0])
         return op.outputs[0]
 
-    def constant(self, array):
-        """A ``Const`` node holding `array` (what `constant` gives while tracing)."""
+    def constant(self, array, name=None):
+        """A ``Const`` node holding `array` (what `constant` gives while tracing).
+
+        Unless `name` (scoped and unique) is given, it is ``Const`` until a
+        binary op first uses it, which names it as TensorFlow names a converted
+        operand: ``x * 2.0`` makes ``mul/y`` and ``mul``.
+        """
         dtype = _d.from_numpy(array.dtype)
-        op = self._add(None, "Const", "Const", (), {"dtype": dtype},
+        op = self._add(None, "Const", name or self.unique_name("Const"), (), {"dtype": dtype},
                        [(TensorShape(array.shape), dtype)], value=array)
+        if name is None:
+            self._unnamed[id(op)] = op
         return op.outputs[0]
 
     def capture(self, value):
@@ -217,13 +237,22 @@ class Graph:
             inner = self.constant(np.asarray(value._data))
         else:  # a tensor of an enclosing graph, fed to this one when it runs inside it
             inner = self.placeholder(value.dtype, value.shape, "Placeholder")
-            self.inputs.remove(inner)
+            self.inputs.pop()  # not an argument (`remove` would compare tensors with ==)
         self._captures[id(value)] = (value, inner)
         return inner
 
     def create_op(self, op_def, inputs, attrs, name=None):
-        """Adds `op_def` applied to `inputs`; returns its symbolic output(s), as `dispatch` does."""
+        """Adds `op_def` applied to `inputs`; returns its symbolic output(s), as `dispatch` does.
+
+        The op is named `name` (operators pass theirs: ``mul``), else after its
+        type; see `constant` for the names of its converted operands.
+        """
+        name = self.unique_name(name or op_def.name)
         inputs = tuple(self.capture(t) for t in inputs)
+        for i, t in enumerate(inputs):
+            fresh = self._unnamed.pop(id(t.op), None) if isinstance(t, SymbolicTensor) else None
+            if fresh is not None and op_def.tied_pair and len(inputs) == 2:  # `x * 2.0`
+                fresh.name = self._unique(f"{name}/{'xy'[i]}")
         if op_def.tied:
             check_dtypes(op_def, [np.dtype(t.dtype.as_numpy_dtype) for t in inputs])
         specs = op_def.shape(*inputs, **attrs)
@@ -236,31 +265,54 @@ class Graph:
 # Ops whose value follows from their input's static shape alone.
 _SHAPE_OPS = {"Shape": lambda s: s.as_list(), "Size": lambda s: s.num_elements(),
               "Rank": lambda s: s.rank}
+# Ops that only move their inputs' elements around: run on object arrays holding None for
+# the elements only run time knows, they say which elements of their output are known.
+_MOVING_OPS = frozenset({"Pack", "ConcatV2", "StridedSlice", "Slice", "GatherV2", "Identity",
+                         "Reshape", "ExpandDims", "Squeeze"})
 
 
-def _static_value(tensor):
-    """Evaluates `tensor` from Const nodes and static shapes, or None if it needs run time."""
+def _evaluate(tensor):
+    """``(value, complete)`` of `tensor` as far as Const nodes and static shapes determine it.
+
+    An incomplete value is an object array with None where run time decides;
+    None when nothing is known.
+    """
     op = tensor.op
     if op.type == "Const":
-        return op.value
+        return op.value, True
     if op.op_def is None or op.stateful or op.op_def.multi:
         return None
     shape_of = _SHAPE_OPS.get(op.type)
     if shape_of is not None:
         shape = op.inputs[0].shape
-        if not shape.is_fully_defined():
-            return None
-        return np.asarray(shape_of(shape), tensor.dtype.as_numpy_dtype)
-    args = []
+        if shape.is_fully_defined():
+            return np.asarray(shape_of(shape), tensor.dtype.as_numpy_dtype), True
+        if op.type == "Shape" and shape.rank is not None:
+            return np.array(shape.as_list(), object), False
+        return None
+    moving = op.type in _MOVING_OPS
+    args, complete = [], True
     for t in op.inputs:
-        value = _static_value(t) if isinstance(t, SymbolicTensor) else None
-        if value is None:
-            return None
-        args.append(value)
+        found = _evaluate(t) if isinstance(t, SymbolicTensor) else None
+        if found is None:
+            if not (moving and t.shape.is_fully_defined()):
+                return None
+            found = np.full(t.shape.as_list(), None, object), False  # elements to move
+        args.append(found[0])
+        complete = complete and found[1]
+    if not complete and not moving:
+        return None
     try:
-        return np.asarray(op.op_def.host_kernel(*args, **op.attrs))
+        value = np.asarray(op.op_def.host_kernel(*args, **op.attrs))
     except Exception:  # noqa: BLE001 (then it is simply not known before run time)
         return None
+    if not complete:
+        unknown = sum(v is None for v in value.flat)
+        if unknown == value.size and value.size:
+            return None
+        if not unknown:  # only the known parts were kept
+            return value.astype(tensor.dtype.as_numpy_dtype), True
+    return value, complete
 
 
 def _user_location():

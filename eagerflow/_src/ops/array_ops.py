@@ -2,7 +2,10 @@
 
 Each op is registered once with TensorFlow's op name; parameters that are not
 tensor data (shapes, axes, paddings, permutations) are static attrs, so
-public functions turn eager tensors given for them into Python ints.
+public functions turn eager tensors given for them into Python ints. In a
+graph, a shape known only at run time (``tf.shape(x)`` of an ``x`` with a
+None dimension) is given to Reshape, BroadcastTo, Fill and Tile as an input
+instead, as TensorFlow's ops take it: ``Reshape(tensor, shape)``.
 
 >>> reshape(range(6), [2, -1])
 <tf.Tensor: shape=(2, 3), dtype=int32, numpy=
@@ -23,7 +26,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, kernel_type_name, register,
     register_gradient, same_shape)
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.ops import cast_ops, math_ops, shape_rules
 from eagerflow._src.ops.slicing import strided_slice  # noqa: F401 (re-exported)
@@ -70,6 +73,55 @@ def _known(tensor):
             f"when the function is traced. Use a Python value or a static shape "
             f"(x.shape) instead.")
     return value
+
+
+def run_time_tensor(value):
+    """`value` as a tensor when only run time knows it, else None.
+
+    That is a symbolic tensor without a static value, or a list holding one
+    (packed into one tensor, as TensorFlow converts ``[tf.shape(x)[0], -1]``).
+    """
+    if type(value) is list or type(value) is tuple:
+        if any(run_time_tensor(v) is not None for v in value):
+            return stack([v.value if isinstance(v, Dimension) else v for v in value])
+        return None
+    if type(value) is EagerTensor or not is_tensor_like(value):
+        return None
+    tensor = as_tensor(value)
+    return tensor if get_static_value(tensor) is None else None
+
+
+def _ints_or_tensor(value, op_name, attr):
+    """A 1-D integer parameter (a shape, multiples) as a tuple of Python ints, or as an
+    int32/int64 tensor when only run time knows it."""
+    fast = _python_ints(value)
+    if fast is not None:
+        return fast[1]
+    tensor = run_time_tensor(value)
+    if tensor is None:
+        return _ints(value, op_name, attr)
+    _check_index_dtype(op_name, attr, tensor)
+    if tensor.shape.rank not in (None, 1):
+        raise _op_error(op_name, f"{attr} must be a vector, got shape {tensor.shape}")
+    return tensor
+
+
+def known_shape(tensor):
+    """The shape of `tensor` as a list of ints when known before run time, else as the
+    tensor ``shape(tensor)``: what gradients reshape and broadcast back to.
+
+    >>> known_shape(zeros([2, 3]))
+    [2, 3]
+    """
+    dims = tensor.shape
+    return dims.as_list() if dims.is_fully_defined() else shape(tensor)
+
+
+def _param_tensor(value, dtype=_d.int32):
+    """A 1-D integer parameter (a tuple of ints, or already a tensor) as a tensor."""
+    if isinstance(value, Tensor):
+        return value
+    return from_array(np.asarray(value, dtype.as_numpy_dtype).reshape(-1))
 
 
 def _python_ints(value):
@@ -207,10 +259,14 @@ def _reshape_kernel(xp, x, shape):
 
 
 def _reshape_rule(x, shape):
-    if x.shape.is_fully_defined():
+    if type(shape) is not tuple:  # a shape tensor: what is known of it before run time
+        shape = shape_rules.known_elements(shape)
+        if shape is None:
+            return unknown_shape(), x.dtype
+    if x.shape.is_fully_defined() and None not in shape:
         dims = x.shape.as_list()
         return TensorShape(_resolve_shape(dims, math.prod(dims), shape)), x.dtype
-    return TensorShape([None if d == -1 else d for d in shape]), x.dtype
+    return TensorShape([None if d is None or d == -1 else d for d in shape]), x.dtype
 
 
 _RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=())
@@ -222,8 +278,10 @@ def reshape(tensor, shape, name=None):
     >>> reshape([1, 2, 3, 4], [2, -1]).shape
     TensorShape([2, 2])
     """
-    return dispatch(_RESHAPE, (as_tensor(tensor),), {"shape": _ints(shape, "Reshape", "Tshape")},
-                    name)
+    shape = _ints_or_tensor(shape, "Reshape", "Tshape")
+    if type(shape) is tuple:
+        return dispatch(_RESHAPE, (as_tensor(tensor),), {"shape": shape}, name)
+    return dispatch(_RESHAPE, (as_tensor(tensor), shape), name=name)
 
 
 def _check_perm(ndim, perm):
@@ -369,7 +427,9 @@ def _broadcast_to_kernel(xp, x, shape):
 
 
 def _broadcast_to_rule(x, shape):
-    if x.shape.rank is not None:
+    if type(shape) is not tuple:
+        shape = shape_rules.known_elements(shape)
+    if x.shape.rank is not None and shape is not None:
         shape_rules.broadcast_shapes(x.shape, TensorShape(shape), "BroadcastTo")
     return TensorShape(shape), x.dtype
 
@@ -383,8 +443,10 @@ def broadcast_to(input, shape, name=None):
     >>> broadcast_to([1, 2], [2, 2]).shape
     TensorShape([2, 2])
     """
-    return dispatch(_BROADCAST_TO, (as_tensor(input),),
-                    {"shape": _ints(shape, "BroadcastTo")}, name)
+    shape = _ints_or_tensor(shape, "BroadcastTo", "Tidx")
+    if type(shape) is tuple:
+        return dispatch(_BROADCAST_TO, (as_tensor(input),), {"shape": shape}, name)
+    return dispatch(_BROADCAST_TO, (as_tensor(input), shape), name=name)
 
 
 def _tile_kernel(xp, x, multiples):
@@ -398,9 +460,13 @@ def _tile_kernel(xp, x, multiples):
 
 
 def _tile_rule(x, multiples):
+    if type(multiples) is not tuple:
+        multiples = shape_rules.known_elements(multiples)
+        if multiples is None:
+            return unknown_shape(x.shape.rank), x.dtype
     if x.shape.rank is None:
         return unknown_shape(len(multiples)), x.dtype
-    return TensorShape([None if d is None else d * m
+    return TensorShape([None if d is None or m is None else d * m
                         for d, m in zip(x.shape, multiples)]), x.dtype
 
 
@@ -413,8 +479,10 @@ def tile(input, multiples, name=None):
     >>> tile([[1, 2]], [2, 1]).shape
     TensorShape([2, 2])
     """
-    return dispatch(_TILE, (as_tensor(input),),
-                    {"multiples": _ints(multiples, "Tile", "Tmultiples")}, name)
+    multiples = _ints_or_tensor(multiples, "Tile", "Tmultiples")
+    if type(multiples) is tuple:
+        return dispatch(_TILE, (as_tensor(input),), {"multiples": multiples}, name)
+    return dispatch(_TILE, (as_tensor(input), multiples), name=name)
 
 
 def _reverse_kernel(xp, x, axis):
@@ -711,11 +779,24 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 def _fill_kernel(xp, value, dims):
     if value.size != 1:
         raise _bad(f"value must represent a scalar, got shape {_dims_text(value.shape)}")
+    if type(dims) is not tuple:  # given at run time: checked now
+        _check_dims(dims.tolist(), _bad)
     return xp.full(dims, value.reshape(()), dtype=value.dtype)
 
 
-_FILL = register("Fill", _fill_kernel, lambda value, dims: (TensorShape(dims), value.dtype),
-                 tied=())
+def _fill_rule(value, dims):
+    if type(dims) is not tuple:
+        dims = shape_rules.known_elements(dims)
+    return TensorShape(dims), value.dtype
+
+
+_FILL = register("Fill", _fill_kernel, _fill_rule, tied=())
+
+
+def _check_dims(dims, error):
+    for d in dims:
+        if d < 0:
+            raise error(f"Dimension {d} must be >= 0")
 
 
 def _shape_dims(value, op_name="Fill"):
@@ -724,9 +805,7 @@ def _shape_dims(value, op_name="Fill"):
     if len(value_shape) > 1:
         raise _op_error(op_name, f"dims must represent a vector, got shape "
                                  f"{_dims_text(value_shape)}")
-    for d in dims:
-        if d < 0:
-            raise _op_error(op_name, f"Dimension {d} must be >= 0")
+    _check_dims(dims, lambda message: _op_error(op_name, message))
     return dims
 
 
@@ -742,7 +821,11 @@ def fill(dims, value, name=None, layout=None):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
     """
     _no_layout(layout)
-    return dispatch(_FILL, (as_tensor(value),), {"dims": _shape_dims(dims)}, name)
+    run_time = run_time_tensor(dims)
+    if run_time is None:
+        return dispatch(_FILL, (as_tensor(value),), {"dims": _shape_dims(dims)}, name)
+    _check_index_dtype("Fill", "index_type", run_time)
+    return dispatch(_FILL, (as_tensor(value), run_time), name=name)
 
 
 def _scalar(value, dtype):
@@ -800,7 +883,7 @@ _ONES_LIKE = register("OnesLike", _ones_like_kernel, same_shape, dtypes=NUMBER_B
 def _like(op, make, input, dtype, name):
     input = as_tensor(input)
     if dtype is not None and _d.as_dtype(dtype) != input.dtype:
-        return make(input.shape.as_list(), _d.as_dtype(dtype), name)
+        return make(known_shape(input), _d.as_dtype(dtype), name)
     return dispatch(op, (input,), name=name)
 
 
@@ -1832,12 +1915,21 @@ def repeat(input, repeats, axis=None, name=None):
 
 
 # -- gradients ---------------------------------------------------------------------------
+def _shape_input_grad(grad):
+    """A gradient function for ops that may take their shape-like parameter as an input:
+    that input (integers) has no gradient."""
+    def fn(op, dy):
+        return (grad(op, dy), *[None] * (len(op.inputs) - 1))
+    return fn
+
+
 def _reshape_back(op, dy):
-    return reshape(dy, op.inputs[0].shape.as_list())
+    return reshape(dy, known_shape(op.inputs[0]))
 
 
-for _name in ("Reshape", "ExpandDims", "Squeeze"):
-    register_gradient(_name)(_reshape_back)
+register_gradient("Reshape")(_shape_input_grad(_reshape_back))
+register_gradient("ExpandDims")(_reshape_back)
+register_gradient("Squeeze")(_reshape_back)
 
 
 def _transpose_back(conjugate):
@@ -1859,12 +1951,13 @@ def _reduction_ops():
     return reduction_ops
 
 
-register_gradient("BroadcastTo")(lambda op, dy: _reduction_ops().unbroadcast(dy, op.inputs[0]))
+register_gradient("BroadcastTo")(_shape_input_grad(
+    lambda op, dy: _reduction_ops().unbroadcast(dy, op.inputs[0])))
 register_gradient("ReverseV2")(lambda op, dy: reverse(dy, op.attrs["axis"]))
 register_gradient("Roll")(lambda op, dy: roll(dy, [-s for s in op.attrs["shift"]],
                                               op.attrs["axis"]))
-register_gradient("Fill")(lambda op, dy: reshape(_reduction_ops().reduce_sum(dy),
-                                                   op.inputs[0].shape.as_list()))
+register_gradient("Fill")(_shape_input_grad(
+    lambda op, dy: reshape(_reduction_ops().reduce_sum(dy), known_shape(op.inputs[0]))))
 register_gradient("Pack")(lambda op, dy: unstack(dy, len(op.inputs), op.attrs["axis"]))
 register_gradient("Unpack")(lambda op, *dys: stack(list(dys), op.attrs["axis"]))
 
@@ -1884,13 +1977,19 @@ def _concat_grad(op, dy):
 
 
 @register_gradient("Tile")
+@_shape_input_grad
 def _tile_grad(op, dy):
     # Each tiled axis becomes (multiple, size): summing the multiples undoes the tiling.
-    dims = op.inputs[0].shape.as_list()
-    multiples = op.attrs["multiples"]
-    split_dims = [n for pair in zip(multiples, dims) for n in pair]
+    x = op.inputs[0]
+    dims = known_shape(x)
+    multiples = op.attrs["multiples"] if len(op.inputs) == 1 else op.inputs[1]
+    if type(dims) is list and type(multiples) is tuple:
+        split_dims = [n for pair in zip(multiples, dims) for n in pair]
+    else:  # interleaved at run time
+        multiples = _param_tensor(multiples)
+        split_dims = reshape(stack([multiples, shape(x, multiples.dtype)], 1), [-1])
     summed = _reduction_ops().reduce_sum(reshape(dy, split_dims),
-                                         list(builtins.range(0, 2 * len(dims), 2)))
+                                         list(builtins.range(0, 2 * x.shape.rank, 2)))
     return reshape(summed, dims)
 
 

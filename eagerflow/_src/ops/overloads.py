@@ -2,11 +2,15 @@
 
 `+`, `*`, `/`, `//`, `%`, `**`, `@`, unary `-`, `abs`, `~`, `&`, `|`, `^`,
 comparisons, `==`/`!=` (elementwise, as TF2) and `[]` all dispatch the same
-registered ops as the public functions.
+registered ops as the public functions. In graphs, the ops of binary operators
+are named after the operator (``mul``, ``add``, ``truediv``), as TensorFlow
+names them; the public functions name theirs after the op (``Mul``).
 
 >>> constant([1, 2]) * 2 + 1
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 5], dtype=int32)>
 """
+import types
+
 import numpy as np
 
 from eagerflow._src.core import dtypes as _d
@@ -19,25 +23,45 @@ from eagerflow._src.ops.shape_rules import broadcast_shapes
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands, reflected
 
 
-def _bool_or_bitwise(logical, bitwise):
+def _bool_or_bitwise(logical, bitwise, op_name):
     """`&`, `|`, `^`: logical ops on bool tensors, bitwise ops on integer tensors."""
-    def fn(x, y):
+    def fn(x, y, name=op_name):
         x, y = binary_operands(x, y)
-        return (logical if x.dtype == _d.bool else bitwise)(x, y)
+        return (logical if x.dtype == _d.bool else bitwise)(x, y, name)
     return fn
 
 
 _BOOL = np.dtype(bool)
 
 
+def _named(fn, name):
+    """A copy of public function `fn` whose `name` argument defaults to `name`.
+
+    The copy runs the same code, so an operator costs nothing more than the
+    function; only graphs see the difference, in the op's name.
+    """
+    code = fn.__code__
+    params = code.co_varnames[:code.co_argcount]
+    defaults = list(fn.__defaults__)
+    defaults[params.index("name") - (len(params) - len(defaults))] = name
+    copy = types.FunctionType(code, fn.__globals__, fn.__name__, tuple(defaults),
+                              fn.__closure__)
+    copy.__kwdefaults__, copy.__doc__ = fn.__kwdefaults__, fn.__doc__
+    copy.__qualname__, copy.__module__ = fn.__qualname__, fn.__module__
+    return copy
+
+
+_mul = _named(math_ops.multiply, "mul")
+
+
 def _multiply(x, y):
     """`*`: bool tensors multiply as int32 (any other operand too), giving bools back."""
     if type(x) is EagerTensor and x._data.dtype is not _BOOL:  # the hot case
-        return math_ops.multiply(x, y)
+        return _mul(x, y)
     if x.dtype is _d.bool:
         x, y = (cast_ops.cast(as_tensor(v), _d.int32) for v in (x, y))
-        return cast_ops.cast(math_ops.multiply(x, y), _d.bool)
-    return math_ops.multiply(x, y)
+        return cast_ops.cast(_mul(x, y), _d.bool)
+    return _mul(x, y)
 
 
 def _invert(x):
@@ -65,14 +89,15 @@ def _equality(op, incompatible):
     return fn
 
 
-_and = _bool_or_bitwise(math_ops.logical_and, bitwise_ops.bitwise_and)
-_or = _bool_or_bitwise(math_ops.logical_or, bitwise_ops.bitwise_or)
-_xor = _bool_or_bitwise(math_ops.logical_xor, bitwise_ops.bitwise_xor)
-
 _BINARY = {
-    "add": math_ops.add, "sub": math_ops.subtract, "mul": _multiply,
-    "truediv": math_ops.truediv, "floordiv": math_ops.floordiv, "mod": math_ops.floormod,
-    "pow": math_ops.pow, "matmul": linalg_ops.matmul, "and": _and, "or": _or, "xor": _xor,
+    "add": _named(math_ops.add, "add"), "sub": _named(math_ops.subtract, "sub"),
+    "mul": _multiply, "truediv": _named(math_ops.truediv, "truediv"),
+    "floordiv": _named(math_ops.floordiv, "floordiv"),
+    "mod": _named(math_ops.floormod, "mod"), "pow": _named(math_ops.pow, "pow"),
+    "matmul": _named(linalg_ops.matmul, "matmul"),
+    "and": _bool_or_bitwise(math_ops.logical_and, bitwise_ops.bitwise_and, "and"),
+    "or": _bool_or_bitwise(math_ops.logical_or, bitwise_ops.bitwise_or, "or"),
+    "xor": _bool_or_bitwise(math_ops.logical_xor, bitwise_ops.bitwise_xor, "xor"),
 }
 _METHODS = {
     "__neg__": math_ops.negative, "__abs__": math_ops.abs, "__invert__": _invert,

@@ -11,7 +11,15 @@ Seeding (`set_seed` plus each op's `seed`), as TensorFlow documents it:
 
 A stateful op's state is in its attrs: ``seed``, ``seed2`` (the pair) and
 ``stream`` (which call of that pair this is).  Kernels build a counter-based
-Philox generator from them, so a draw depends only on its attrs.
+Philox generator from them, so an eager draw depends only on its attrs.
+
+In a graph (a traced `function`) each random op keeps its own state, as
+TensorFlow's kernels do: every run of the graph draws the op's next stream,
+so a function returns new numbers on each call. With a global seed set before
+tracing, the ops' seeds are fixed (op seeds default to 0, 1, ... in the order
+the graph makes its random ops) and the sequence of calls is reproducible:
+`set_seed` restarts it. Without any seed each run draws from fresh entropy;
+a `Generator` used in a function advances its own state at every run.
 
 >>> set_seed(1)
 >>> a = uniform([2])
@@ -23,18 +31,22 @@ import enum
 import random as _py_random
 import secrets
 import threading
+import weakref
 
 import ml_dtypes
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import (
+    convert_to_tensor, get_static_value, is_tensor_like, to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import FLOAT, kernel_type_name, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import math_ops
+from eagerflow._src.ops import math_ops, shape_rules
+from eagerflow._src.ops.array_ops import run_time_tensor
 from eagerflow._src.ops.wrappers import as_tensor
 
 DEFAULT_GRAPH_SEED = 87654321  # the global seed of ops given only an op seed
@@ -55,12 +67,21 @@ class _SeedState:
 
     def __init__(self):
         self.lock = threading.Lock()
+        self.epoch = 0  # counts `set_seed` calls: graph ops restart their streams on a change
+        self.graph_op_seeds = weakref.WeakKeyDictionary()  # graph -> next default op seed
         self.reset(None)
 
     def reset(self, seed):
         self.global_seed = seed
         self.op_seeds = _py_random.Random(seed)
         self.streams = {}
+        self.epoch += 1
+
+    def next_graph_op_seed(self, graph):
+        with self.lock:
+            n = self.graph_op_seeds.get(graph, 0)
+            self.graph_op_seeds[graph] = n + 1
+            return n
 
     def next_op_seed(self):
         with self.lock:
@@ -91,21 +112,52 @@ def set_seed(seed):
 def get_seed(op_seed):
     """The (global, op) seed pair an op runs with; (None, None) when nondeterministic.
 
+    While a graph is built, a missing op seed is the number of random ops the
+    graph made before, so functions of the same code draw the same sequences.
+
     >>> set_seed(None)
     >>> get_seed(5)
     (87654321, 5)
     """
     global_seed = _STATE.global_seed
     if global_seed is not None:
-        return global_seed, (_STATE.next_op_seed() if op_seed is None else int(op_seed))
+        if op_seed is not None:
+            return global_seed, int(op_seed)
+        graph = context.get().graph
+        return global_seed, (_STATE.next_op_seed() if graph is None
+                             else _STATE.next_graph_op_seed(graph))
     if op_seed is not None:
         return DEFAULT_GRAPH_SEED, int(op_seed)
     return None, None
 
 
+class _OpState:
+    """The state of one random op in a graph: every run takes the next stream of its seed pair.
+
+    `set_seed` restarts it, as it restarts TensorFlow's kernels; an unseeded
+    op (seed pair 0, 0, as TF writes it) draws from fresh entropy at every run.
+    """
+
+    def __init__(self):
+        self._epoch, self._runs = _STATE.epoch, 0
+
+    def take(self, seed, seed2):
+        """``(seed, seed2, stream)`` of this run."""
+        if not (seed or seed2):
+            return secrets.randbits(63), secrets.randbits(63), 0
+        with _STATE.lock:
+            if self._epoch != _STATE.epoch:
+                self._epoch, self._runs = _STATE.epoch, 0
+            stream, self._runs = self._runs, self._runs + 1
+        return seed, seed2, stream
+
+
 def _seed_attrs(op_seed):
-    """Attrs seeding one call of a stateful op: the seed pair and the pair's next stream."""
+    """Attrs seeding one call of a stateful op: the seed pair and the pair's next stream
+    (in a graph, the op's `_OpState`, which picks the stream at each run)."""
     seed, seed2 = get_seed(op_seed)
+    if context.get().graph is not None:
+        return {"seed": seed or 0, "seed2": seed2 or 0, "stream": _OpState()}
     if seed is None:
         return {"seed": secrets.randbits(63), "seed2": secrets.randbits(63), "stream": 0}
     return {"seed": seed, "seed2": seed2, "stream": _STATE.next_stream((seed, seed2))}
@@ -222,8 +274,21 @@ def _draw_gamma(xp, rng, alpha, shape):
 
 # -- registration: a stateful op (seed attrs) and its stateless twin (seed input) -----------
 
+def _shape_last(draw):
+    """`draw` taking its ``shape`` as its last array when only run time knows it."""
+    def shaped_draw(xp, rng, *arrays, **attrs):
+        if "shape" not in attrs:
+            *arrays, shape = arrays
+            attrs["shape"] = tuple(shape.tolist())
+        return draw(xp, rng, *arrays, **attrs)
+    shaped_draw.__name__ = draw.__name__
+    return shaped_draw
+
+
 def _stateful(draw):
     def kernel(xp, *arrays, seed, seed2, stream, **attrs):
+        if type(stream) is not int:  # an op of a graph: its state picks this run's stream
+            seed, seed2, stream = stream.take(seed, seed2)
         return draw(xp, _rng(xp, seed, seed2, stream), *arrays, **attrs)
     kernel.__name__ = draw.__name__
     return kernel
@@ -237,13 +302,32 @@ def _stateless(draw):
     return kernel
 
 
-def _register(draw, rule, stateful_name, stateless_name=None, **kw):
-    """Registers `draw` as a stateful op and, given a name, as its stateless twin."""
-    ops = [register(stateful_name, _stateful(draw), rule, stateful=True,
+def _shape_input(rule, at):
+    """`rule` for an op that takes its ``shape`` attr as input `at` (counted from the end:
+    the stateless seed comes after it) when only run time knows it."""
+    def shape_rule(*inputs, **attrs):
+        if "shape" not in attrs:
+            inputs = list(inputs)
+            attrs["shape"] = shape_rules.known_elements(inputs.pop(at))
+        return rule(*inputs, **attrs)
+    return shape_rule
+
+
+def _register(draw, rule, stateful_name, stateless_name=None, shaped=True, **kw):
+    """Registers `draw` as a stateful op and, given a name, as its stateless twin.
+
+    `shaped`: the op has a ``shape`` attr, which may come as its last input instead
+    (before the seed of the stateless op), so that the type constraint keeps its indices.
+    """
+    stateful_rule = stateless_rule = rule
+    if shaped:
+        draw = _shape_last(draw)
+        stateful_rule, stateless_rule = _shape_input(rule, -1), _shape_input(rule, -2)
+    ops = [register(stateful_name, _stateful(draw), stateful_rule, stateful=True,
                     not_differentiable="random", **kw)]
     if stateless_name:
-        ops.append(register(stateless_name, _stateless(draw), rule, not_differentiable="random",
-                            **kw))
+        ops.append(register(stateless_name, _stateless(draw), stateless_rule,
+                            not_differentiable="random", **kw))
     return tuple(ops)
 
 
@@ -278,9 +362,9 @@ _UNIFORM_INT = _register(_draw_uniform_int, _shaped_like_min, "RandomUniformInt"
 _FULL_INT = _register(_draw_full_int, _shaped, "StatefulUniformFullInt",
                       "StatelessRandomUniformFullInt", tied=())
 _MULTINOMIAL = _register(_draw_multinomial, _multinomial_rule, "Multinomial",
-                         "StatelessMultinomial", dtypes=FLOAT)
+                         "StatelessMultinomial", shaped=False, dtypes=FLOAT)
 _SHUFFLE = _register(_draw_shuffle, lambda value, **_: (value.shape, value.dtype),
-                     "RandomShuffle")
+                     "RandomShuffle", shaped=False)
 _POISSON = _register(_draw_poisson, _extended, "RandomPoissonV2",
                      dtypes=_HALF_FLOAT_DOUBLE + _INTS)
 _GAMMA = _register(_draw_gamma, _extended, "RandomGamma", dtypes=_HALF_FLOAT_DOUBLE)
@@ -288,7 +372,12 @@ _GAMMA = _register(_draw_gamma, _extended, "RandomGamma", dtypes=_HALF_FLOAT_DOU
 
 def _run(ops, inputs, attrs, seed, name):
     """Runs the stateful op of `ops` with `seed` attrs (a dict), or the stateless twin with
-    `seed` (a tensor) as its last input."""
+    `seed` (a tensor) as its last input. A ``shape`` attr known only at run time (a
+    tensor) becomes an input, after the others."""
+    shape = attrs.get("shape")
+    if shape is not None and type(shape) is not tuple:
+        attrs = {k: v for k, v in attrs.items() if k != "shape"}
+        inputs = (*inputs, shape)
     if isinstance(seed, dict):
         return dispatch(ops[0], inputs, {**attrs, **seed}, name)
     return dispatch(ops[1], (*inputs, seed), attrs, name)
@@ -297,8 +386,18 @@ def _run(ops, inputs, attrs, seed, name):
 # -- argument checks --------------------------------------------------------------------------
 
 def _shape_attr(shape, op_name):
-    """`shape` (list, TensorShape or 1-D tensor) as a tuple of ints, checked as TF does."""
-    dims = np.asarray(as_tensor(shape.as_list() if isinstance(shape, TensorShape) else shape))
+    """`shape` (list, TensorShape or 1-D tensor) as a tuple of ints, checked as TF does;
+    a tensor when only run time knows it."""
+    run_time = run_time_tensor(shape)
+    if run_time is not None:
+        if run_time.dtype not in _INTS:
+            raise errors.op_error(errors.InvalidArgumentError, op_name,
+                                  f"Value for attr 'T' of {kernel_type_name(run_time.dtype)} "
+                                  f"is not in the list of allowed values: int32, int64")
+        return run_time
+    if isinstance(shape, TensorShape):
+        shape = shape.as_list()
+    dims = np.asarray(get_static_value(shape) if is_tensor_like(shape) else to_array(shape))
     if dims.ndim != 1:
         raise errors.op_error(errors.InvalidArgumentError, op_name,
                               f"shape must be a vector of {{int32,int64}}, got shape "
@@ -635,10 +734,17 @@ class Generator:
             self._counter += int(delta)
 
     def _next(self):
-        """The seed attrs of one call; advances the counter."""
+        """The seed attrs of one call; advances the counter (in a graph: at every run)."""
+        if context.get().graph is not None:
+            return {"seed": self._key, "seed2": _GENERATOR_SEED2, "stream": self}
+        seed, seed2, stream = self.take(self._key, _GENERATOR_SEED2)
+        return {"seed": seed, "seed2": seed2, "stream": stream}
+
+    def take(self, seed, seed2):
+        """``(key, seed2, stream)`` of the next call: the state a graph's op reads at each run."""
         with self._lock:
             stream, self._counter = self._counter, self._counter + 1
-        return {"seed": self._key, "seed2": _GENERATOR_SEED2, "stream": stream}
+        return self._key, seed2, stream
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_d.float32, name=None):
         """Normal values; see `normal`."""

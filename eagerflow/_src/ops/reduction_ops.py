@@ -1089,7 +1089,7 @@ def unbroadcast(grad, like):
                                 if d == 1 and gshape[lead + i] != 1]
     if axes:
         grad = reduce_sum(grad, axes, keepdims=False)
-    return array_ops.reshape(grad, shape.as_list()) if grad.shape != shape else grad
+    return array_ops.reshape(grad, array_ops.known_shape(like)) if grad.shape != shape else grad
 
 
 def _kept(dy, x, axis, keepdims):
@@ -1097,14 +1097,23 @@ def _kept(dy, x, axis, keepdims):
     if keepdims or axis is None or dy.shape.rank == 0:  # a scalar broadcasts as it is
         return dy
     rank = x.shape.rank
-    axes = {a % rank for a in axis}
-    return array_ops.reshape(dy, [1 if i in axes else d for i, d in enumerate(x.shape)])
+    axes = sorted({a % rank for a in axis})
+    kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
+    if None not in kept:
+        return array_ops.reshape(dy, kept)
+    for a in axes:  # other dims known only at run time: insert the reduced ones instead
+        dy = array_ops.expand_dims(dy, a)
+    return dy
 
 
 def _shape_of(t):
-    """The shape of `t` as a tuple: its concrete one when eager."""
+    """The shape of `t`: a tuple when known now (its concrete one when eager), else the
+    tensor ``shape(t)``."""
     dims = _dims(t)
-    return tuple(t.shape.as_list()) if dims is None else dims
+    if dims is not None:
+        return dims
+    static = t.shape
+    return tuple(static.as_list()) if static.is_fully_defined() else array_ops.shape(t)
 
 
 def _broadcast_back(op, dy):
@@ -1123,9 +1132,16 @@ def _mean_grad(op, dy):
     dtype = dy.dtype
     if not (dtype.is_floating or dtype.is_complex):
         return None  # integer means have no gradient
-    count = math.prod(_shape_of(op.inputs[0])) // max(math.prod(_shape_of(op.outputs)), 1)
+    shape_in, shape_out = _shape_of(op.inputs[0]), _shape_of(op.outputs)
+    if type(shape_in) is tuple and type(shape_out) is tuple:
+        scale = 1.0 / max(math.prod(shape_in) // max(math.prod(shape_out), 1), 1)
+    else:  # sizes known at run time
+        one = array_ops.ones([], _d.int32)
+        count = math_ops.floordiv(array_ops.size(op.inputs[0]),
+                                  math_ops.maximum(array_ops.size(op.outputs), one))
+        scale = math_ops.reciprocal(cast(math_ops.maximum(count, one), dtype))
     # scale the (small) incoming gradient before broadcasting it to the input's size
-    return _broadcast_back(op, math_ops.multiply(dy, 1.0 / max(count, 1)))
+    return _broadcast_back(op, math_ops.multiply(dy, scale))
 
 
 def _extreme_grad(op, dy):

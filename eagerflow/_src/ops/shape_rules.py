@@ -3,8 +3,11 @@
 Each rule takes the op's inputs (anything with ``.shape`` and ``.dtype``) and
 its attrs, and returns ``(shape, dtype)``.
 """
+import numpy as np
+
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 
 
@@ -30,6 +33,28 @@ def broadcast_shapes(a, b, op_name="BroadcastTo"):
             raise errors.InvalidArgumentError(
                 None, op_name, f"Incompatible shapes: {list(a)} vs. {list(b)} [Op:{op_name}]")
     return TensorShape(out)
+
+
+def known_elements(t):
+    """What is known before run time of the 1-D integer tensor `t` (a shape, multiples).
+
+    A list of ints with None for the elements only run time knows, or None
+    when even its length is unknown. `t` is an eager tensor (all known), a
+    symbolic one (partly known: see `static_value`) or anything with ``.shape``.
+
+    >>> known_elements(constant([2, -1]))
+    [2, -1]
+    """
+    if isinstance(t, EagerTensor):
+        data = t._data
+    else:
+        static_value = getattr(t, "static_value", None)
+        data = None if static_value is None else static_value(partial=True)
+    if data is not None:
+        return [None if v is None else int(v) for v in np.asarray(data).reshape(-1).tolist()]
+    if t.shape.rank == 1 and t.shape[0] is not None:
+        return [None] * t.shape[0]
+    return None
 
 
 def binary(x, y, **_):

@@ -291,7 +291,7 @@ def getitem(tensor, slice_spec):
         return boolean_mask(tensor, slice_spec)
     else:
         attrs = _key_attrs((slice_spec,))
-    return dispatch(_STRIDED_SLICE, (tensor,), attrs)
+    return dispatch(_STRIDED_SLICE, (tensor,), attrs, "strided_slice")
 
 
 # -- gradients ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Specs of the array ops (array_ops.py) and strided slicing (slicing.py)."""
 import numpy as np
 
+from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.ops import array_ops as a
 from eagerflow._src.ops import slicing
 from tests.ops.spec import OpSpec, rand
@@ -64,6 +65,12 @@ def _strided_slice_grad_ref(dy, shape, index):
 
 _SORTED = np.sort(rand(3, 6), axis=-1)
 
+def _shape_input(op):
+    """Runs `op` with its shape-like parameter as an input (the spec's last arg), as in a
+    function where only run time knows it."""
+    return lambda *tensors: dispatch(op, tensors)
+
+
 SPECS = [
     # -- reshaping and reordering
     *_per_dtype("Reshape", lambda x: a.reshape(x, [4, -1]), lambda d: [_grid(2, 3, 2, dtype=d)],
@@ -74,6 +81,8 @@ SPECS = [
            lambda x: x.reshape(0, 6), name="Reshape-empty"),
     OpSpec("Reshape", lambda x: a.reshape(x, [-1]), [_strings(2, 2)], lambda x: x.reshape(-1),
            name="Reshape-string", grad="strings"),
+    OpSpec("Reshape", _shape_input(a._RESHAPE), [rand(2, 3, 2), np.array([3, -1], I32)],
+           lambda x, s: x.reshape(s), name="Reshape-shape-input"),
     *_per_dtype("Transpose", a.transpose, lambda d: [_grid(2, 3, 4, dtype=d)], np.transpose),
     OpSpec("Transpose", lambda x: a.transpose(x, [1, 0, 2]), [rand(2, 3, 4)],
            lambda x: x.transpose(1, 0, 2), name="Transpose-perm"),
@@ -96,6 +105,10 @@ SPECS = [
                 lambda x: np.tile(x, (2, 3))),
     OpSpec("Tile", lambda x: a.tile(x, [0, 1]), [rand(2, 2)], lambda x: np.tile(x, (0, 1)),
            name="Tile-zero"),
+    OpSpec("Tile", _shape_input(a._TILE), [rand(2, 3), np.array([2, 1], I64)],
+           lambda x, m: np.tile(x, m), name="Tile-multiples-input"),
+    OpSpec("BroadcastTo", _shape_input(a._BROADCAST_TO), [rand(3, 1), np.array([2, 3, 4], I32)],
+           lambda x, s: np.broadcast_to(x, s), name="BroadcastTo-shape-input"),
     *_per_dtype("ReverseV2", lambda x: a.reverse(x, [0, -1]),
                 lambda d: [_grid(2, 3, 4, dtype=d)], lambda x: x[::-1, :, ::-1]),
     OpSpec("ReverseV2", lambda x: a.reverse(x, []), [rand(2, 3)], lambda x: x,
@@ -133,6 +146,8 @@ SPECS = [
 
     # -- creation
     OpSpec("Fill", lambda v: a.fill([2, 3], v), [np.float32(1.5)], lambda v: np.full((2, 3), v)),
+    OpSpec("Fill", _shape_input(a._FILL), [np.float32(1.5), np.array([2, 3], I32)],
+           lambda v, s: np.full(s, v), name="Fill-dims-input"),
     OpSpec("Fill", lambda v: a.fill([2], v), [np.int64(7)], lambda v: np.full(2, v),
            name="Fill-int64", grad="integer"),
     OpSpec("Fill", lambda v: a.zeros([2, 2], "float64"), [np.float64(3)],

@@ -164,4 +164,31 @@ def _check_moments(dtype, shape, mean, std, integral=False):
     return check
 
 
-SPECS = _uniform_specs() + _normal_specs() + _other_specs()
+def _with_shape_input(ops, attrs, *inputs, seed=None):
+    """Runs `ops` as a function does when only run time knows the shape: the shape tensor
+    (the spec's first arg) becomes an input of the op."""
+    def fn(shape):
+        return r._run(ops, inputs, {**attrs, "shape": shape},
+                      r._seed_attrs(None) if seed is None else seed, None)
+    return fn
+
+
+def _shape_input_specs():
+    shape = [np.array([N], np.int32)]
+    return [
+        OpSpec("RandomUniform", _pair(_with_shape_input(r._UNIFORM, {"dtype": tf.float32})),
+               shape, check=_check(np.float32, (N,), 0, 1, 0.5, 12 ** -0.5, same=False),
+               name="RandomUniform-shape-input", grad=_RANDOM),
+        OpSpec("RandomUniformInt",
+               _pair(_with_shape_input(r._UNIFORM_INT, {}, tf.constant(-2), tf.constant(3))),
+               shape, check=_check(np.int32, (N,), -2, 3, 0.0, 2 ** 0.5, same=False),
+               name="RandomUniformInt-shape-input", grad=_RANDOM),
+        OpSpec("StatelessRandomNormal",
+               _pair(_with_shape_input(r._NORMAL, {"dtype": tf.float32},
+                                       seed=tf.constant([3, 4]))),
+               [np.array([N], np.int64)], check=_check(np.float32, (N,), mean=0, std=1, same=True),
+               name="StatelessRandomNormal-shape-input", grad=_RANDOM),
+    ]
+
+
+SPECS = _uniform_specs() + _normal_specs() + _other_specs() + _shape_input_specs()
