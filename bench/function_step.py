@@ -9,6 +9,9 @@
   traced (or run eagerly); NumPy's floor is the same step derived by hand,
   PyTorch's its eager autograd step.
 
+Then eagerflow's traced step is timed with each graph pass switched off in
+turn (``tf.config.optimizer``), and with all off, as ratios to all on.
+
 TensorFlow runs in the interpreter named by EF_BENCH_TF_PYTHON (see harness.py).
 """
 import sys
@@ -128,5 +131,44 @@ def _mlp(traced):
 CASES = {"function_call": function_call, "mlp_step_function": _mlp(True),
          "mlp_step_eager": _mlp(False)}
 
+# Each graph pass's switch; "all passes" switches every one off at once.
+PASS_SWITCHES = {"constant_folding": {"constant_folding": False},
+                 "arithmetic (CSE, simplify)": {"arithmetic_optimization": False},
+                 "dead code": {"dependency_optimization": False},
+                 "remapping (fusion)": {"remapping": False},
+                 "memory (buffer reuse)": {"memory_optimization": False},
+                 "all passes": {"disable_meta_optimizer": True}}
+
+
+def pass_ablation(rounds=7):
+    """Prints the traced MLP step's time with each pass off, relative to all passes on.
+
+    The steps are compiled first, then timed in interleaved rounds (the
+    fastest round counts), so that load on the machine hits all alike.
+    """
+    import eagerflow as tf
+
+    steps = {}
+    for label, options in {"all on": {}, **PASS_SWITCHES}.items():
+        tf.config.optimizer.set_experimental_options(options)
+        try:
+            steps[label], n = _mlp(True)(tf, tf.constant)
+            steps[label]()  # traced and compiled under `options`
+        finally:
+            tf.config.optimizer.set_experimental_options(
+                {name: None for opts in PASS_SWITCHES.values() for name in opts})
+    best = dict.fromkeys(steps, float("inf"))
+    for _ in range(rounds):
+        for label, run in steps.items():
+            best[label] = min(best[label], harness.timeit(run, 1) / n)
+    base = best.pop("all on")
+    print(f"mlp_step_function, eagerflow, one pass off (all on: {base * 1e6:.2f} us/step):")
+    for label, t in best.items():
+        print(f"  without {label:27s} {t * 1e6:10.2f} us/step  {t / base:6.2f}x all on")
+
+
 if __name__ == "__main__":
-    sys.exit(harness.main(CASES, __file__))
+    status = harness.main(CASES, __file__)
+    if "--tf-only" not in sys.argv:
+        pass_ablation()
+    sys.exit(status)

@@ -83,3 +83,52 @@ def run_functions_eagerly(run_eagerly):
 def functions_run_eagerly():
     """Whether `run_functions_eagerly(True)` is in effect."""
     return _run_functions_eagerly[0]
+
+
+# Graph optimizer switches (``tf.config.optimizer``). Only what was set is
+# remembered; the passes read them when a concrete function is compiled.
+# The options TensorFlow reports back, in its order: toggles appear once set,
+# the two flags (True below) always.
+_REPORTED = (
+    ("layout_optimizer", False), ("constant_folding", False), ("shape_optimization", False),
+    ("remapping", False), ("arithmetic_optimization", False),
+    ("dependency_optimization", False), ("loop_optimization", False),
+    ("function_optimization", False), ("debug_stripper", False),
+    ("disable_model_pruning", True), ("scoped_allocator_optimization", False),
+    ("pin_to_host_optimization", False), ("implementation_selector", False),
+    ("auto_mixed_precision", False), ("use_plugin_optimizers", False),
+    ("disable_meta_optimizer", True), ("auto_mixed_precision_onednn_bfloat16", False),
+    ("auto_mixed_precision_mkl", False))
+_optimizer_options = {}
+
+
+def set_optimizer_experimental_options(options):
+    """Updates the graph optimizer's switches, e.g. ``{"constant_folding": False}``.
+
+    Applies to functions traced afterwards. Unknown names are accepted and
+    ignored, as TensorFlow does; ``memory_optimization`` (writing results into
+    dead intermediate buffers) is honoured but, as there, not reported back.
+
+    >>> set_optimizer_experimental_options({"remapping": False})
+    >>> get_optimizer_experimental_options()["remapping"]
+    False
+    """
+    _optimizer_options.update(options)
+
+
+def get_optimizer_experimental_options():
+    """The switches that were set, as TensorFlow reports them (the two flags always)."""
+    report = {}
+    for name, always in _REPORTED:
+        value = _optimizer_options.get(name)
+        if always or value is not None:
+            report[name] = bool(value)
+    if _optimizer_options.get("min_graph_nodes"):
+        report["min_graph_nodes"] = int(_optimizer_options["min_graph_nodes"])
+    return report
+
+
+def optimizer_option(name, default):
+    """The optimizer switch `name` as a bool (`default` when it was never set)."""
+    value = _optimizer_options.get(name)
+    return default if value is None else bool(value)

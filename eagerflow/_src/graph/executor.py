@@ -22,6 +22,7 @@ from eagerflow._src.core.convert import from_array
 from eagerflow._src.core.dispatch import dispatch, kernel_error
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph.graph import SymbolicTensor
+from eagerflow._src.graph.passes.pipeline import optimize
 
 _programs = itertools.count()
 
@@ -58,7 +59,8 @@ def compile_graph(graph, inputs, outputs, name="graph"):
                 None, None, f"The graph of {name!r} uses {t.name}, a tensor of another graph "
                 f"that is not available when it runs on its own.") from None
 
-    for op in needed_operations(graph, outputs):
+    program = optimize(graph, inputs, outputs)
+    for op in program.operations:
         if op.type == "Const":
             names[id(op.outputs[0])] = key = f"c{len(env)}"
             env[key] = op.value
@@ -69,7 +71,9 @@ def compile_graph(graph, inputs, outputs, name="graph"):
         env[kernel] = (functools.partial(op.op_def.host_kernel, **op.attrs) if op.attrs
                        else op.op_def.host_kernel)
         args = [ref(t) for t in op.inputs]
-        call = f"{kernel}({', '.join(args)})"
+        reused = program.reuse.get(op)  # a dead intermediate whose array takes the result
+        into = [] if reused is None else [f"out={ref(reused)}"]
+        call = f"{kernel}({', '.join(args + into)})"
         outs = [f"t{len(names) + i}" for i in range(len(op.outputs))]
         for t, var in zip(op.outputs, outs):
             names[id(t)] = var
@@ -81,7 +85,7 @@ def compile_graph(graph, inputs, outputs, name="graph"):
             line = call
         at_line[len(lines) + 3] = op, args  # body lines start after "def" and "try"
         lines.append(f"        {line}")
-    result = ", ".join(ref(t) for t in outputs)
+    result = ", ".join(ref(t) for t in program.outputs)
     args = ", ".join(f"a{i}" for i in range(len(inputs)))
     source = "\n".join([
         f"def run({args}):",
@@ -128,8 +132,8 @@ def _raise_located(at_line, filename, name, exc):
 def replay(graph, inputs, outputs, values):
     """The outputs of `graph` for input `values`, each op run through `dispatch`.
 
-    Tapes see every op (gradients through a call), and while another graph is
-    being built the ops land in it (a function called inside a function).
+    Tapes see every op, and while another graph is being built the ops land in
+    it (a function called inside a function, or traced for its gradient).
     """
     env = {id(t): v for t, v in zip(inputs, values)}
     for external, internal in graph.captures:

@@ -1,0 +1,158 @@
+"""Algebraic simplification: operations that leave a value unchanged are skipped.
+
+* ``x * 1``, ``1 * x``, ``x + 0``, ``0 + x``, ``x - 0``, ``x / 1`` become ``x``
+  when the result has ``x``'s shape and dtype (the constant does not
+  broadcast ``x`` to a bigger shape);
+* ``-(-x)`` is ``x``; two transposes compose into one, or none;
+* a reshape of a reshape is one reshape, a reshape to the shape ``x`` has is ``x``;
+* a cast of a cast through a type that holds every value exactly is one
+  cast, a cast to ``x``'s own dtype is ``x``;
+* ``Identity`` (and ``StopGradient``: gradients are built before a graph
+  runs) is its input.
+
+``x + 0`` gives ``+0.0`` where ``x`` is ``-0.0``; the simplified program gives
+``-0.0``, which compares equal.
+
+>>> [op.type for op in simplify(program).operations]  # tf.identity(-(-x)) * 1.0
+['Placeholder', 'Neg', 'Neg', 'Identity', 'Const', 'Mul']
+"""
+import ml_dtypes
+import numpy as np
+
+from eagerflow._src.graph.graph import SymbolicTensor
+from eagerflow._src.graph.passes.program import Rewriter, const_value, derive
+
+# op type -> (positions where a constant may stand, the value that makes it a no-op)
+_NEUTRAL = {"Mul": ((0, 1), 1), "AddV2": ((0, 1), 0), "Sub": ((1,), 0), "RealDiv": ((1,), 1)}
+
+
+def simplify(program):
+    """`program` with the no-op arithmetic above removed or merged."""
+    out = Rewriter(program)
+    for op in program.operations:
+        op = out.current(op)
+        result = _simplified(op)
+        if result is None:
+            out.emit(op)
+            continue
+        if not isinstance(result, SymbolicTensor):  # a cheaper operation in op's place
+            out.emit(result)
+            result = result.outputs[0]
+        out.replace(op.outputs[0], result)
+    return out.program()
+
+
+def _simplified(op):
+    """A tensor or new operation giving `op`'s single result, or None."""
+    if op.type in _NEUTRAL:
+        return _without_neutral(op)
+    if op.type in ("Identity", "StopGradient"):
+        return op.inputs[0] if isinstance(op.inputs[0], SymbolicTensor) else None
+    rule = _CHAINS.get(op.type)
+    if rule is None or not isinstance(op.inputs[0], SymbolicTensor):
+        return None
+    return rule(op)
+
+
+def _without_neutral(op):
+    positions, neutral = _NEUTRAL[op.type]
+    out = op.outputs[0]
+    for i in positions:
+        c = const_value(op.inputs[i])
+        x = op.inputs[1 - i]
+        if c is not None and _unchanged(x, out, c) and np.all(c == neutral):
+            return x
+    return None
+
+
+def _unchanged(x, out, c):
+    """Whether ``x (op) c`` has `x`'s dtype and shape (given `c` is the neutral element)."""
+    if not isinstance(x, SymbolicTensor) or x.dtype != out.dtype or x.shape.rank is None:
+        return False
+    dims = x.shape.as_list()
+    # Each of c's dims (aligned from the right) is 1 or x's own: c stretches to x, not x to c.
+    return c.ndim <= len(dims) and all(d == 1 or d == xd for d, xd in zip(c.shape[::-1],
+                                                                           dims[::-1]))
+
+
+def _double_neg(op):
+    inner = op.inputs[0].op
+    return inner.inputs[0] if inner.type == "Neg" else None
+
+
+def _double_transpose(op):
+    inner = op.inputs[0].op
+    x = inner.inputs[0] if inner.type == "Transpose" else None
+    if x is None or x.shape.rank is None:
+        return None
+    rank = x.shape.rank
+    first = _perm(inner.attrs["perm"], rank)
+    perm = [first[p] for p in _perm(op.attrs["perm"], rank)]
+    if perm == list(range(rank)):
+        return x
+    return derive(op, inputs=(x,), attrs={**op.attrs, "perm": perm})
+
+
+def _perm(perm, rank):
+    return list(range(rank))[::-1] if perm is None else [p % rank for p in perm]
+
+
+def _reshape(op):
+    x = op.inputs[0]
+    # With x's shape known statically, the trace already checked every reshape in the chain.
+    if not x.shape.is_fully_defined():
+        return None
+    if x.shape.as_list() == op.outputs[0].shape.as_list():
+        return x
+    inner = x.op
+    if inner.type != "Reshape" or not inner.inputs[0].shape.is_fully_defined():
+        return None
+    source = inner.inputs[0]
+    if source.shape.as_list() == op.outputs[0].shape.as_list():
+        return source
+    return derive(op, inputs=(source,))
+
+
+def _cast(op):
+    x = op.inputs[0]
+    target = op.attrs["DstT"]
+    if x.dtype == target:
+        return x
+    inner = x.op
+    if inner.type != "Cast" or not _lossless(inner.inputs[0].dtype, x.dtype):
+        return None
+    source = inner.inputs[0]
+    return source if source.dtype == target else derive(op, inputs=(source,))
+
+
+def _lossless(src, dst):
+    """Whether every value of dtype `src` converts to `dst` exactly."""
+    src, dst = np.dtype(src.as_numpy_dtype), np.dtype(dst.as_numpy_dtype)
+    if src == dst:
+        return True
+    if dst.kind == "c":  # a complex holds what its real part holds
+        dst = np.dtype(f"f{dst.itemsize // 2}")
+        src = np.dtype(f"f{src.itemsize // 2}") if src.kind == "c" else src
+    if src.kind == "b":
+        return dst.kind in "biu" or _is_float(dst)
+    if src.kind in "iu" and dst.kind in "iu":
+        s, d = np.iinfo(src), np.iinfo(dst)
+        return d.min <= s.min and s.max <= d.max
+    if not _is_float(dst):
+        return False
+    d = ml_dtypes.finfo(dst)
+    if src.kind in "iu":
+        return d.nmant + 1 >= np.iinfo(src).bits - (src.kind == "i")
+    if not _is_float(src):
+        return False
+    s = ml_dtypes.finfo(src)
+    return (d.nmant >= s.nmant and d.maxexp >= s.maxexp
+            and d.minexp - d.nmant <= s.minexp - s.nmant)
+
+
+def _is_float(dtype):
+    return dtype.kind == "f" or dtype.name == "bfloat16"
+
+
+_CHAINS = {"Neg": _double_neg, "Transpose": _double_transpose, "Reshape": _reshape,
+           "Cast": _cast}

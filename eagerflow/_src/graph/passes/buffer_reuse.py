@@ -1,0 +1,71 @@
+"""Buffer reuse: elementwise results written into intermediates that are already dead.
+
+An operation whose kernel is a NumPy ufunc (``AddV2``, ``Mul``, ``Neg``,
+``Exp``, ...) can write its result with ``out=`` into the array of a tensor
+read for the last time at or before it, with the same fully known shape and
+dtype, instead of allocating a new one. Only arrays nothing else can see
+qualify: made by an op known to allocate a new array (never an input,
+constant, capture or variable value), not returned, and read only by ops
+that keep no view of them (a reshape or a variable assignment would).
+
+>>> plan_buffer_reuse(program).reuse  # y = exp(x @ w) * 2.0: the product's array is reused twice
+{<tf.Operation 'Exp' type=Exp>: <tf.Tensor 'MatMul:0' ...>,
+ <tf.Operation 'Mul' type=Mul>: <tf.Tensor 'Exp:0' ...>}
+"""
+import numpy as np
+
+from eagerflow._src.graph.passes.program import Program
+
+# Non-ufunc ops whose results are new arrays and that keep no view of their inputs.
+_ALLOCATING = frozenset({"MatMul", "BatchMatMulV2", "_FusedMatMul", "BiasAdd"})
+# Ops that read their inputs without keeping them (an update makes a new array).
+_READ_ONLY = _ALLOCATING | {"AssignAddVariableOp", "AssignSubVariableOp"}
+
+
+def plan_buffer_reuse(program):
+    """`program` with `reuse` naming, per ufunc op, the dead tensor it overwrites."""
+    outputs = {id(t) for t in program.outputs}
+    produced = {id(t) for op in program.operations for t in op.outputs}
+    users = program.users()
+    last_use = {}
+    for i, op in enumerate(program.operations):
+        for t in op.inputs:
+            last_use[id(t)] = i
+
+    def reusable(t):
+        return (id(t) in produced and id(t) not in outputs and _allocates(t.op) and _fixed(t)
+                and all(_keeps_no_view(user) for user in users[id(t)]))
+
+    free = {}  # (shape, dtype) -> tensors whose arrays are dead
+    reuse = {}
+    for i, op in enumerate(program.operations):
+        for t in {id(t): t for t in op.inputs}.values():
+            if last_use[id(t)] == i and reusable(t):
+                free.setdefault(_slot(t), []).append(t)
+        if _ufunc(op) and _fixed(op.outputs[0]):
+            dead = free.get(_slot(op.outputs[0]))
+            if dead:
+                reuse[op] = dead.pop()
+    return Program(program.operations, program.inputs, program.outputs, reuse)
+
+
+def _ufunc(op):
+    kernel = op.op_def.host_kernel if op.op_def is not None else None
+    return isinstance(kernel, np.ufunc) and kernel.nout == 1 and not op.op_def.multi
+
+
+def _allocates(op):
+    return _ufunc(op) or op.type in _ALLOCATING
+
+
+def _keeps_no_view(op):
+    return op is not None and (_ufunc(op) or op.type in _READ_ONLY)
+
+
+def _fixed(t):
+    """A fully known shape with at least one dimension: NumPy gives arrays, not scalars."""
+    return t.shape.is_fully_defined() and t.shape.rank > 0
+
+
+def _slot(t):
+    return tuple(t.shape.as_list()), t.dtype

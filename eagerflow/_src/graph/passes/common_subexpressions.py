@@ -1,0 +1,64 @@
+"""Common-subexpression elimination: identical pure operations computed once.
+
+Two operations are identical when they run the same op on the same input
+tensors with equal attributes; two ``Const`` nodes when their values have
+the same dtype, shape and bytes. Stateful operations are never merged.
+
+>>> [op.type for op in eliminate_common_subexpressions(program).operations]  # x*x + x*x
+['Placeholder', 'Mul', 'AddV2']
+"""
+import numpy as np
+
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph.passes.constant_folding import MAX_FOLDED_ELEMENTS
+from eagerflow._src.graph.passes.program import Rewriter
+
+
+def eliminate_common_subexpressions(program):
+    """`program` where each operation identical to an earlier one reads that one's outputs."""
+    out = Rewriter(program)
+    first = {}
+    for op in program.operations:
+        op = out.current(op)
+        key = _key(op)
+        twin = None if key is None else first.setdefault(key, op)
+        if twin is None or twin is op:
+            out.emit(op)
+            continue
+        for t, kept in zip(op.outputs, twin.outputs):
+            out.replace(t, kept)
+    return out.program()
+
+
+def _key(op):
+    """What identifies `op`'s results, or None when they must not be shared."""
+    if op.type == "Const":
+        value = op.value
+        if value.dtype == object or value.size > MAX_FOLDED_ELEMENTS:
+            return None  # strings compare by content, not bytes; huge ones are not worth it
+        return "Const", value.dtype, value.shape, value.tobytes()
+    if op.op_def is None or op.stateful or any(isinstance(t, Variable) for t in op.inputs):
+        return None  # placeholders, side effects, and reads of a variable's current value
+    try:
+        attrs = _freeze(op.attrs)
+        hash(attrs)
+    except TypeError:
+        return None
+    # Inputs by identity: the operations remembered in `first` keep them alive.
+    return op.type, tuple(id(t) for t in op.inputs), attrs
+
+
+def _freeze(value):
+    """A hashable stand-in for an attribute value; equal values give equal stand-ins."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return type(value).__name__, tuple(_freeze(v) for v in value)
+    if isinstance(value, TensorShape):
+        return "TensorShape", None if value.rank is None else tuple(value.as_list())
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            raise TypeError("object arrays are compared by content")
+        return "ndarray", value.dtype, value.shape, value.tobytes()
+    return type(value).__name__, value  # 1, 1.0 and True are different attributes

@@ -1,0 +1,65 @@
+"""Constant folding: pure operations computable before run time become ``Const`` nodes.
+
+An operation folds when every input is a ``Const``, or when its result
+follows from its input's static shape alone (``Shape``, ``Size``, ``Rank``,
+``ZerosLike``, ``OnesLike`` of a fully known shape). Stateful operations never
+fold, nor do results above `MAX_FOLDED_ELEMENTS` (a small graph must not
+turn into a huge constant), nor operations whose kernel fails (the error
+belongs to run time, where it names the user's line).
+
+>>> [op.type for op in fold_constants(program).operations]  # x * (2.0 * 3.0)
+['Placeholder', 'Const', 'Const', 'Const', 'Mul']
+"""
+import numpy as np
+
+from eagerflow._src.graph.passes.program import Rewriter, const_value, derive
+
+MAX_FOLDED_ELEMENTS = 10 ** 6
+
+# Ops whose outputs depend only on the shape and dtype of their input.
+_SHAPE_ONLY = frozenset({"Shape", "Size", "Rank", "ZerosLike", "OnesLike"})
+
+
+def fold_constants(program):
+    """`program` with every foldable operation replaced by ``Const`` nodes of its results."""
+    out = Rewriter(program)
+    for op in program.operations:
+        op = out.current(op)
+        values = _evaluate(op)
+        if values is None:
+            out.emit(op)
+            continue
+        for t, value in zip(op.outputs, values):
+            name = op.name if len(op.outputs) == 1 else f"{op.name}_{t.value_index}"
+            const = derive(op, None, (), {"dtype": t.dtype}, type_name="Const", value=value,
+                           specs=[(t.shape, t.dtype)], name=name)
+            out.emit(const)
+            out.replace(t, const.outputs[0])
+    return out.program()
+
+
+def _evaluate(op):
+    """The output arrays of `op` if it folds, else None."""
+    if op.op_def is None or op.stateful or not op.outputs:
+        return None
+    if not all(t.shape.is_fully_defined() and t.shape.num_elements() <= MAX_FOLDED_ELEMENTS
+               for t in op.outputs):
+        return None
+    if op.type in _SHAPE_ONLY:
+        shape = op.inputs[0].shape
+        if not shape.is_fully_defined() or shape.num_elements() > MAX_FOLDED_ELEMENTS:
+            return None
+        args = [np.zeros(shape.as_list(), op.inputs[0].dtype.as_numpy_dtype)]
+    else:
+        args = [const_value(t) for t in op.inputs]
+        if any(a is None for a in args):
+            return None
+    try:
+        result = op.op_def.host_kernel(*args, **op.attrs)
+    except Exception:  # noqa: BLE001 (it fails again at run time, with the user's line)
+        return None
+    values = [np.asarray(v) for v in (result if op.op_def.multi else (result,))]
+    for t, v in zip(op.outputs, values):
+        if v.dtype != t.dtype.as_numpy_dtype or list(v.shape) != t.shape.as_list():
+            return None  # not what the graph promised: leave it to run time
+    return values

@@ -1,0 +1,96 @@
+"""Fusion: ``activation(matmul(a, b) + bias)`` becomes one ``_FusedMatMul``.
+
+The chain is a ``MatMul``, then a ``BiasAdd`` or an ``AddV2`` with a 1-D
+operand as long as the product's rows (the same sum), then optionally one of
+``Relu``, ``Relu6``, ``Elu``, ``LeakyRelu``, ``Tanh``, ``Sigmoid``. Every
+intermediate result must be read by the next op of the chain alone (and not
+be returned), since it is never materialised. The fused op takes the
+product's name and user location: shape errors come from the product.
+
+>>> [op.type for op in fuse_matmul_bias_activation(program).operations]
+['Placeholder', 'Placeholder', 'Placeholder', '_FusedMatMul']
+"""
+import numpy as np
+
+from eagerflow._src.graph.graph import SymbolicTensor
+from eagerflow._src.graph.passes.program import Rewriter, derive
+from eagerflow._src.ops.fused_ops import _FUSED_MATMUL, ACTIVATIONS
+
+
+def fuse_matmul_bias_activation(program):
+    """`program` with each matmul + bias (+ activation) chain computed by one op."""
+    users = program.users()
+    chains, absorbed = {}, set()
+    for op in program.operations:
+        chain = _chain(op, users)
+        if chain is not None:
+            chains[id(chain[-1])] = chain
+            absorbed.update(id(o) for o in chain)
+    out = Rewriter(program)
+    for op in program.operations:
+        chain = chains.get(id(op))
+        if chain is not None:
+            fused = _fused(chain, out.read)
+            out.emit(fused)
+            out.replace(op.outputs[0], fused.outputs[0])
+        elif id(op) not in absorbed:
+            out.emit(out.current(op))
+    return out.program()
+
+
+def _chain(op, users):
+    """(matmul, bias add[, activation]) starting at `op`, or None."""
+    if op.type != "MatMul":
+        return None
+    if np.dtype(op.outputs[0].dtype.as_numpy_dtype) not in _FUSED_MATMUL.allowed:
+        return None
+    product = op.outputs[0]
+    add = _sole_user(product, users)
+    if add is None or _bias(add, product) is None:
+        return None
+    activation = _sole_user(add.outputs[0], users)
+    if activation is None or activation.type.encode() not in ACTIVATIONS:
+        return op, add
+    return op, add, activation
+
+
+def _sole_user(t, users):
+    readers = users.get(id(t), ())
+    return readers[0] if len(readers) == 1 else None  # a returned tensor has None as a reader
+
+
+def _bias(add, product):
+    """The bias `add` adds to `product` along its last axis, or None."""
+    if add.type == "BiasAdd":
+        if add.attrs.get("data_format", "NHWC") != "NHWC" or add.inputs[0] is not product:
+            return None
+        bias = add.inputs[1]
+    elif add.type == "AddV2":
+        x, y = add.inputs
+        bias = y if x is product else x
+        if bias is product:
+            return None
+    else:
+        return None
+    columns = product.shape[-1]
+    if (not isinstance(bias, SymbolicTensor) or columns is None or bias.shape.rank != 1
+            or bias.shape[0] != columns
+            or add.outputs[0].shape.as_list() != product.shape.as_list()):
+        return None
+    return bias
+
+
+def _fused(chain, read):
+    """The `_FusedMatMul` computing `chain`, reading the current tensors through `read`."""
+    matmul, add = chain[:2]
+    fused_ops = [b"BiasAdd"]
+    attrs = {"transpose_a": matmul.attrs.get("transpose_a", False),
+             "transpose_b": matmul.attrs.get("transpose_b", False), "fused_ops": fused_ops}
+    if len(chain) == 3:
+        fused_ops.append(chain[2].type.encode())
+        if chain[2].type == "LeakyRelu":
+            attrs["leakyrelu_alpha"] = chain[2].attrs["alpha"]
+    a, b = matmul.inputs
+    inputs = (read(a), read(b), read(_bias(add, matmul.outputs[0])))
+    return derive(matmul, _FUSED_MATMUL, inputs, attrs, specs=[(t.shape, t.dtype)
+                                                               for t in chain[-1].outputs])

@@ -1,0 +1,52 @@
+"""`optimize`: the passes a traced graph goes through before it is compiled.
+
+Operations that neither the outputs nor a side effect need never run, as in
+TensorFlow's functions. Then each pass runs under its ``tf.config.optimizer``
+switch (on unless set off; all off with ``disable_meta_optimizer``):
+
+* ``constant_folding``: `fold_constants`;
+* ``arithmetic_optimization``: `eliminate_common_subexpressions`, `simplify`;
+* ``dependency_optimization``: `eliminate_dead_code` of what the rewrites
+  orphaned (also off with ``disable_model_pruning``);
+* ``remapping``: `fuse_matmul_bias_activation`;
+* ``memory_optimization``: `plan_buffer_reuse`.
+
+>>> program = optimize(cf.graph, cf.inputs, cf.outputs)
+>>> [op.type for op in program.operations]
+['Placeholder', 'Const', 'Mul']
+"""
+from eagerflow._src.core.config import optimizer_option
+from eagerflow._src.graph.passes.algebraic import simplify
+from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse
+from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_subexpressions
+from eagerflow._src.graph.passes.constant_folding import fold_constants
+from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
+from eagerflow._src.graph.passes.fusion import fuse_matmul_bias_activation
+from eagerflow._src.graph.passes.program import Program
+
+
+def optimize(graph, inputs, outputs):
+    """The `Program` that runs `graph` from `inputs` to `outputs`, optimized as configured."""
+    program = eliminate_dead_code(Program.from_graph(graph, inputs, outputs))
+    for pass_, on in _passes():
+        if on:
+            program = pass_(program)
+    return program
+
+
+def _passes():
+    """(pass, whether it runs), in pipeline order, from the current switches."""
+    enabled = not optimizer_option("disable_meta_optimizer", False)
+
+    def on(name):
+        return enabled and optimizer_option(name, True)
+
+    arithmetic = on("arithmetic_optimization")
+    pruning = on("dependency_optimization") and not optimizer_option("disable_model_pruning",
+                                                                     False)
+    return [(fold_constants, on("constant_folding")),
+            (eliminate_common_subexpressions, arithmetic),
+            (simplify, arithmetic),
+            (eliminate_dead_code, pruning),
+            (fuse_matmul_bias_activation, on("remapping")),
+            (plan_buffer_reuse, on("memory_optimization"))]

@@ -1,0 +1,100 @@
+"""Buffer reuse: ufunc results written into dead intermediates, never into visible arrays."""
+import numpy as np
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import eagerflow as tf
+from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse
+from tests.graph.passes.helpers import assert_same_results, evaluate, traced
+
+_MATRIX = tf.TensorSpec([2, 3], tf.float32)
+_W = tf.TensorSpec([3, 3], tf.float32)
+
+
+def _planned(fn, *specs):
+    before = traced(fn, *specs)
+    return before, plan_buffer_reuse(before)
+
+
+def _reused(program):
+    """(op type, type of the op that made the overwritten tensor) pairs."""
+    return sorted((op.type, t.op.type) for op, t in program.reuse.items())
+
+
+def test_elementwise_chains_reuse_dead_products():
+    before, after = _planned(lambda x, w: tf.exp(tf.matmul(x, w)) * 2.0 - 1.0, _MATRIX, _W)
+    assert _reused(after) == [("Exp", "MatMul"), ("Mul", "Exp"), ("Sub", "Mul")]
+    rng = np.random.default_rng(0)
+    assert_same_results(before, after, rng.normal(size=(2, 3)).astype(np.float32),
+                        rng.normal(size=(3, 3)).astype(np.float32))
+
+
+def test_inputs_consts_and_outputs_are_never_overwritten():
+    def f(x, w):
+        y = tf.matmul(x, w)
+        return y, tf.exp(y), x * 2.0, tf.constant(np.ones([2, 3], np.float32)) + 1.0
+
+    before, after = _planned(f, _MATRIX, _W)
+    assert after.reuse == {}
+    x = np.ones([2, 3], np.float32)
+    kept = x.copy()
+    evaluate(after, x, np.eye(3, dtype=np.float32))
+    np.testing.assert_array_equal(x, kept)
+
+
+def test_arrays_that_views_or_assignments_keep_are_never_overwritten():
+    v = tf.Variable(np.zeros([2, 3], np.float32))
+
+    def f(x, w):
+        y = tf.matmul(x, w)
+        r = tf.reshape(y, [6])  # a view of y's array
+        z = tf.exp(x) + 1.0  # AssignVariableOp keeps z's array as the variable's value
+        v.assign(z)
+        return r, tf.exp(y) * 2.0, tf.exp(z) * 2.0
+
+    before, after = _planned(f, _MATRIX, _W)
+    overwritten = {t.op.type for t in after.reuse.values()}
+    assert "MatMul" not in overwritten
+    assert all(t.op.type != "AddV2" for t in after.reuse.values())
+
+
+def test_captured_variable_arrays_are_never_overwritten():
+    v = tf.Variable(np.full([2, 3], 3.0, np.float32))
+
+    @tf.function
+    def f(x):
+        return (v * 2.0 + x) * 3.0, v.read_value() + 1.0
+
+    before = v.numpy()
+    for _ in range(3):
+        f(tf.ones([2, 3]))
+    np.testing.assert_array_equal(v.numpy(), before)
+
+
+def test_compiled_functions_run_with_reuse_and_keep_results(optimizer_options):
+    def f(x):
+        y = tf.square(x - 1.0)
+        return tf.tanh(y * y) + y, tf.reduce_sum(y)
+
+    x = tf.constant(np.linspace(-2, 2, 6, dtype=np.float32).reshape(2, 3))
+    optimizer_options.set_experimental_options({"memory_optimization": False})
+    want = tf.function(f)(x)
+    optimizer_options.set_experimental_options({"memory_optimization": True})
+    got = tf.function(f)(x)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g.numpy(), w.numpy())
+
+
+@settings(max_examples=25, deadline=None)
+@given(hnp.arrays(np.float32, (2, 3), elements=st.floats(-3, 3, width=32)))
+def test_reuse_keeps_results(x):
+    def f(v, w):
+        h = tf.matmul(v, w)
+        a = tf.exp(h) - h
+        b = tf.maximum(a, h) * a
+        return b + tf.reduce_sum(a), tf.negative(b)
+
+    w = np.linspace(-1, 1, 9, dtype=np.float32).reshape(3, 3)
+    before, after = _planned(f, _MATRIX, _W)
+    assert after.reuse
+    assert_same_results(before, after, x, w)

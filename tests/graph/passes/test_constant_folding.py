@@ -1,0 +1,79 @@
+"""Constant folding: Const-only pure ops and static-shape ops become Consts."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import eagerflow as tf
+from eagerflow._src.graph.passes import constant_folding
+from eagerflow._src.graph.passes.constant_folding import fold_constants
+from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
+from tests.graph.passes.helpers import assert_same_results, traced, types
+
+_MATRIX = tf.TensorSpec([2, 3], tf.float32)
+
+
+def _folded(fn, *specs):
+    before = traced(fn, *specs)
+    return before, eliminate_dead_code(fold_constants(before))
+
+
+def test_constant_subexpressions_fold_into_one_const():
+    before, after = _folded(lambda x: x * (tf.constant(2.0) * 3.0 + 1.0), _MATRIX)
+    assert types(before).count("Const") == 3 and types(after) == ["Const", "Mul"]
+    const = after.operations[1]
+    assert const.value == np.float32(7.0) and const.outputs[0].dtype == tf.float32
+    assert const.location == before.operations[-2].location  # the folded op's user line
+
+
+def test_shape_size_and_rank_of_static_shapes_fold():
+    def f(x):
+        return tf.cast(tf.shape(x), tf.float32), tf.size(x), tf.rank(x), tf.zeros_like(x)
+
+    before, after = _folded(f, _MATRIX)
+    assert types(after) == ["Const"] * 4
+    assert_same_results(before, after, np.ones([2, 3], np.float32))
+
+
+def test_dynamic_shapes_do_not_fold():
+    before, after = _folded(lambda x: tf.shape(x), tf.TensorSpec([None, 3], tf.float32))
+    assert types(after) == ["Shape"]
+
+
+def test_stateful_ops_never_fold():
+    before, after = _folded(lambda: tf.random.uniform([2]) + tf.constant(1.0))
+    assert "RandomUniform" in types(after) and "AddV2" in types(after)
+
+
+def test_large_results_stay_ops(monkeypatch):
+    monkeypatch.setattr(constant_folding, "MAX_FOLDED_ELEMENTS", 5)
+    before, after = _folded(lambda: tf.ones([2, 3]) * 2.0)
+    assert "Mul" in types(after)
+
+
+def test_failing_kernels_are_left_to_run_time():
+    def f():
+        return tf.constant(1) // tf.constant(0)
+
+    before, after = _folded(f)
+    assert types(after) == types(before)
+
+
+@settings(max_examples=25, deadline=None)
+@given(hnp.arrays(np.float32, (2, 3), elements=st.floats(-10, 10, width=32)),
+       hnp.arrays(np.float32, (3,), elements=st.floats(-10, 10, width=32)))
+def test_folding_keeps_results(x, c):
+    def f(v):
+        k = tf.constant(c)
+        return v * tf.exp(k) - tf.reduce_sum(k * k), tf.reshape(k, [3, 1]) + 0.0
+
+    before, after = _folded(f, _MATRIX)
+    assert "Exp" not in types(after)
+    assert_same_results(before, after, x)
+
+
+@pytest.mark.parametrize("dtype", [tf.int32, tf.float64])
+def test_folded_consts_keep_the_static_dtype(dtype):
+    before, after = _folded(lambda: tf.ones([2], dtype) + tf.ones([2], dtype))
+    [const] = after.operations
+    assert const.value.dtype == dtype.as_numpy_dtype

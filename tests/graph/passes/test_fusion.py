@@ -1,0 +1,85 @@
+"""Fusion: matmul + bias (+ activation) chains become one _FusedMatMul."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import eagerflow as tf
+from eagerflow._src.graph.passes.fusion import fuse_matmul_bias_activation
+from tests.graph.passes.helpers import assert_same_results, traced, types
+
+_X = tf.TensorSpec([None, 4], tf.float32)
+_W = tf.TensorSpec([4, 3], tf.float32)
+_B = tf.TensorSpec([3], tf.float32)
+_ACTIVATIONS = {"Relu": tf.nn.relu, "Relu6": tf.nn.relu6, "Elu": tf.nn.elu,
+                "LeakyRelu": lambda y: tf.nn.leaky_relu(y, 0.1), "Tanh": tf.tanh,
+                "Sigmoid": tf.sigmoid}
+
+
+def _fused(fn, *specs):
+    before = traced(fn, *specs)
+    return before, fuse_matmul_bias_activation(before)
+
+
+def _inputs(rows=5, seed=0):
+    rng = np.random.default_rng(seed)
+    return [rng.normal(size=s).astype(np.float32) for s in ((rows, 4), (4, 3), (3,))]
+
+
+@pytest.mark.parametrize("name", sorted(_ACTIVATIONS))
+def test_matmul_bias_activation_fuses(name):
+    before, after = _fused(lambda x, w, b: _ACTIVATIONS[name](tf.matmul(x, w) + b), _X, _W, _B)
+    assert types(after) == ["_FusedMatMul"]
+    fused = [op for op in after.operations if op.type == "_FusedMatMul"][0]
+    assert fused.attrs["fused_ops"] == [b"BiasAdd", name.encode()]
+    assert fused.name == "MatMul"
+    assert_same_results(before, after, *_inputs())
+
+
+def test_bias_add_and_a_bias_on_the_left_fuse_without_activation():
+    def f(x, w, b):
+        return tf.nn.bias_add(tf.matmul(x, w, transpose_b=True), b), b + tf.matmul(x, w)
+
+    before, after = _fused(f, tf.TensorSpec([5, 4], tf.float32),
+                           tf.TensorSpec([4, 4], tf.float32), tf.TensorSpec([4], tf.float32))
+    fused = [op for op in after.operations if op.type == "_FusedMatMul"]
+    assert len(fused) == 2 and fused[0].attrs["transpose_b"]
+    assert all(op.attrs["fused_ops"] == [b"BiasAdd"] for op in fused)
+    rng = np.random.default_rng(1)
+    assert_same_results(before, after, *[rng.normal(size=s).astype(np.float32)
+                                         for s in ((5, 4), (4, 4), (4,))])
+
+
+def test_intermediates_used_elsewhere_are_not_fused():
+    def product_reused(x, w, b):
+        y = tf.matmul(x, w)
+        return tf.nn.relu(y + b), y
+
+    def sum_reused(x, w, b):
+        y = tf.matmul(x, w) + b
+        return tf.nn.relu(y), y * 2.0
+
+    assert "_FusedMatMul" not in types(_fused(product_reused, _X, _W, _B)[1])
+    before, after = _fused(sum_reused, _X, _W, _B)
+    assert "Relu" in types(after) and "_FusedMatMul" in types(after)  # matmul + bias only
+    assert_same_results(before, after, *_inputs())
+
+
+def test_non_bias_adds_and_unsupported_dtypes_are_not_fused():
+    def full_add(x, w, c):
+        return tf.matmul(x, w) + c
+
+    assert "_FusedMatMul" not in types(
+        _fused(full_add, _X, _W, tf.TensorSpec([5, 3], tf.float32))[1])
+    f64 = [tf.TensorSpec(s.shape, tf.float64) for s in (_X, _W, _B)]
+    assert "_FusedMatMul" not in types(_fused(lambda x, w, b: tf.matmul(x, w) + b, *f64)[1])
+
+
+@settings(max_examples=20, deadline=None)
+@given(hnp.arrays(np.float32, (3, 4), elements=st.floats(-3, 3, width=32)),
+       hnp.arrays(np.float32, (3,), elements=st.floats(-3, 3, width=32)))
+def test_fusion_keeps_results(x, b):
+    w = np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3)
+    before, after = _fused(lambda x, w, b: tf.nn.relu6(tf.matmul(x, w) + b) * 2.0, _X, _W, _B)
+    assert "Relu6" not in types(after)
+    assert_same_results(before, after, x, w, b)

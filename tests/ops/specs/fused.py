@@ -1,0 +1,65 @@
+"""Specs of the fused kernels the graph passes substitute (fused_ops.py).
+
+The references compose NumPy's own matmul, bias add and activations, so each
+fused variant is checked against the chain of ops it replaces.
+"""
+import ml_dtypes
+import numpy as np
+
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.ops.fused_ops import _FUSED_MATMUL
+from tests.ops.spec import OpSpec, rand
+
+_NOT_DIFFERENTIABLE = "made by graph fusion after gradients are built"
+
+_ACTIVATIONS = {
+    None: lambda y: y,
+    b"Relu": lambda y: np.maximum(y, 0),
+    b"Relu6": lambda y: np.clip(y, 0, 6),
+    b"Elu": lambda y: np.where(y > 0, y, np.expm1(np.minimum(y, 0))),
+    b"LeakyRelu": lambda y: np.where(y > 0, y, 0.3 * y),
+    b"Tanh": np.tanh,
+    b"Sigmoid": lambda y: 1 / (1 + np.exp(-y)),
+}
+
+
+def _fused(activation, transpose_a=False, transpose_b=False):
+    attrs = {"transpose_a": transpose_a, "transpose_b": transpose_b,
+             "fused_ops": [b"BiasAdd"] + ([activation] if activation else []),
+             "leakyrelu_alpha": 0.3}
+    return lambda a, b, bias: dispatch(_FUSED_MATMUL, (a, b, bias), attrs)
+
+
+def _reference(activation, transpose_a=False, transpose_b=False):
+    def ref(a, b, bias):
+        wide = [x.astype(np.float64) for x in (a, b, bias)]
+        a64 = wide[0].T if transpose_a else wide[0]
+        b64 = wide[1].T if transpose_b else wide[1]
+        return _ACTIVATIONS[activation](a64 @ b64 + wide[2]).astype(a.dtype)
+    return ref
+
+
+def _spec(activation, dtype=np.float32, transpose_a=False, transpose_b=False, rtol=1e-5):
+    a = _data((5, 4) if transpose_a else (4, 5), dtype, 1)
+    b = _data((3, 5) if transpose_b else (5, 3), dtype, 2)
+    name = "-".join(["_FusedMatMul", (activation or b"BiasAdd").decode(), np.dtype(dtype).name]
+                    + ["ta"] * transpose_a + ["tb"] * transpose_b)
+    return OpSpec("_FusedMatMul", _fused(activation, transpose_a, transpose_b),
+                  [a, b, _data((3,), dtype, 3)],
+                  _reference(activation, transpose_a, transpose_b), rtol=rtol, atol=rtol,
+                  grad=_NOT_DIFFERENTIABLE, name=name)
+
+
+def _data(shape, dtype, seed):
+    """Random inputs; bfloat16 ones integral, so that every sum is exact (compared bitwise)."""
+    if dtype == ml_dtypes.bfloat16:
+        return rand(*shape, dtype=np.int32, seed=seed).astype(dtype)
+    return rand(*shape, dtype=dtype, seed=seed)
+
+
+SPECS = [
+    *[_spec(activation) for activation in _ACTIVATIONS],
+    _spec(b"Relu", transpose_a=True, transpose_b=True),
+    _spec(b"Relu", np.float16, rtol=1e-2),
+    _spec(None, ml_dtypes.bfloat16, rtol=5e-2),
+]
