@@ -47,14 +47,16 @@ class UnconnectedGradients(enum.Enum):
 class _Recorder:
     """The recording part of a tape: watched values and the ops that touched them."""
 
-    __slots__ = ("entries", "watched", "roots", "variables", "watch_accessed_variables")
+    __slots__ = ("entries", "watched", "roots", "variables", "watch_accessed_variables",
+                 "persistent")
 
-    def __init__(self, watch_accessed_variables):
+    def __init__(self, watch_accessed_variables, persistent=False):
         self.entries = []
         self.watched = {}      # id -> watched tensor or variable (kept alive)
         self.roots = set()     # ids of the values watched directly, not as an op's output
         self.variables = {}    # id -> watched variable, in watch order
         self.watch_accessed_variables = watch_accessed_variables
+        self.persistent = persistent  # its gradients may be differentiated again
 
     def watch(self, value):
         self.watched[id(value)] = value
@@ -89,7 +91,7 @@ class GradientTape:
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = persistent
         self._watch_accessed_variables = watch_accessed_variables
-        self._recorder = _Recorder(watch_accessed_variables)
+        self._recorder = _Recorder(watch_accessed_variables, persistent)
         self._recording = None   # while inside `with`: the context recorded into
         self._used = False
 
@@ -125,7 +127,7 @@ class GradientTape:
         active = self._recording is not None
         if active:
             self._pop()
-        self._recorder = _Recorder(self._watch_accessed_variables)
+        self._recorder = _Recorder(self._watch_accessed_variables, self._persistent)
         if active:
             self._push()
         self._used = False

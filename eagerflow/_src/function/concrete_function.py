@@ -1,15 +1,18 @@
 """`ConcreteFunction`: one traced graph of a `function`, compiled once and callable.
 
 Calls on eager tensors run the compiled program (arrays in, arrays out).
-With a tape recording, or while another function is being traced, the
-graph is replayed op by op through `dispatch` instead, so the tape sees the
-ops (gradients through the call) and the enclosing graph receives them.
+With a tape recording, a call is one op on the tape, differentiated by a
+backward graph traced once (see `call_gradient`).  While another function
+is being traced, the graph is replayed op by op through `dispatch`, so the
+enclosing graph receives its ops.
 """
 import numpy as np
 
+from eagerflow._src import backend
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.function.call_gradient import CallGradient
 from eagerflow._src.function.trace_key import call_key
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import SymbolicTensor
@@ -36,6 +39,7 @@ class ConcreteFunction:
         self._single = len(leaves) == 1 and not nest.is_nested(structured_outputs)
         graph.outputs = self.outputs
         self._run = executor.compile_graph(graph, self.inputs, self.outputs, name)
+        self._call_gradient = None  # made when a tape first records a call
 
     name = property(lambda self: self._name)
 
@@ -62,18 +66,26 @@ class ConcreteFunction:
                             f"got {len(tensors)}.")
         ctx = context._lookup(None) or context.get()
         if ctx.fast:
-            arrays = self._run(*[t._data if type(t) is EagerTensor else np.asarray(t)
-                                 for t in tensors])
-            flat = []
-            for a in arrays:
-                t = _new(EagerTensor)
-                t._data = a
-                flat.append(t)
+            flat = self._execute(tensors)
+        elif ctx.graph is None and ctx.xp is backend.numpy_module:  # a tape records
+            if self._call_gradient is None:
+                self._call_gradient = CallGradient(self)
+            flat = self._call_gradient.call(tensors, ctx.recorders)
         else:
             flat = executor.replay(self.graph, self.inputs, self.outputs, tensors)
         if self._single and self.outputs:
             return flat[0]
         return self._pack(flat)
+
+    def _execute(self, tensors):
+        """The flat outputs of the compiled program run on eager `tensors` (or arrays)."""
+        flat = []
+        for a in self._run(*[t._data if type(t) is EagerTensor else np.asarray(t)
+                             for t in tensors]):
+            t = _new(EagerTensor)
+            t._data = a
+            flat.append(t)
+        return flat
 
     def _pack(self, flat):
         values = iter(flat)

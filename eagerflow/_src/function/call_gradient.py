@@ -1,0 +1,243 @@
+"""Gradients through a call of a traced function: the call is one recorded op.
+
+While a tape records, a call of a `ConcreteFunction` on eager tensors runs a
+forward program that also returns the intermediate values its gradient
+needs, and the tapes record one op (``StatefulPartitionedCall``, or
+``PartitionedCall`` for a function without state, as TensorFlow names it).
+Its gradient runs a backward graph traced once per concrete function, and
+per set of inputs whose gradients are wanted (pruning, say, the gradient of
+a data batch nobody asked for).
+
+The backward graph is called as a `ConcreteFunction` too, so a tape that
+records the gradient computation sees one op again, with a gradient of its
+own.  When a gradient may itself be differentiated (two tapes watch the
+call, or a persistent one), the saved intermediates are outputs of the
+recorded op: gradients reaching them flow on to the inputs.
+
+>>> @function
+... def cube(x):
+...     return x * x * x
+>>> x = constant(2.0)
+>>> with GradientTape() as tape:
+...     tape.watch(x)
+...     y = cube(x)                 # one op on the tape
+>>> tape.gradient(y, x)
+<tf.Tensor: shape=(), dtype=float32, numpy=12.0>
+"""
+from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.core import context, errors
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.registry import OpDef
+from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph import executor
+from eagerflow._src.graph.graph import Graph, SymbolicTensor
+from eagerflow._src.ops.indexed_slices import IndexedSlices
+
+_new = object.__new__
+
+# Tracing a backward graph fails where the eager gradient would fail (an op
+# without a gradient, an argument that must be static).  Such a function's
+# calls are replayed op by op instead, so the failure comes, as in eager
+# execution, only if that gradient is taken.
+_NO_BACKWARD = (LookupError, NotImplementedError, errors.OpError,
+                errors.OperatorNotAllowedInGraphError)
+
+
+class CallGradient:
+    """Runs calls of one concrete function under tapes, each recorded as a single op.
+
+    The recorded forward ops and each backward graph are made on first need
+    and cached; `call` is what `ConcreteFunction.call_flat` does while a tape
+    records.
+    """
+
+    def __init__(self, concrete):
+        self._concrete = concrete
+        # As in TF, what the function captured (eager tensors by value, variables)
+        # are inputs of the op after the call's tensors, and can have gradients.
+        captures = [(outer, inner) for outer, inner in concrete.graph.captures
+                    if isinstance(outer, (EagerTensor, Variable))]
+        self._captured = tuple(outer for outer, _ in captures)
+        self._sources = [*concrete.inputs, *(inner for _, inner in captures)]
+        self._trainable = concrete.trainable_variables
+        self._n_outputs = len(concrete.outputs)
+        self._op = _call_op(concrete, self._gradient)
+        self._tape = None     # the graph's ops, recorded once
+        self._modes = {}      # higher order possible? -> _Mode, or None: replay instead
+
+    def call(self, tensors, recorders):
+        """The flat outputs of a call on eager `tensors`, recorded on `recorders` as one op."""
+        tensors = [t if isinstance(t, EagerTensor) else convert_to_tensor(t) for t in tensors]
+        for recorder in recorders:  # as in TF, a call reads every variable it captured
+            if recorder.watch_accessed_variables:
+                for v in self._trainable:
+                    recorder.watch(v)
+        inputs = (*tensors, *self._captured)
+        watching = [r for r in recorders if any(id(t) in r.watched for t in inputs)]
+        if not watching:
+            return self._concrete._execute(tensors)
+        higher = len(watching) > 1 or watching[0].persistent
+        mode = self._mode(higher)
+        if mode is None:
+            concrete = self._concrete
+            return executor.replay(concrete.graph, concrete.inputs, concrete.outputs, tensors)
+        flat = []
+        for array in mode.forward(*[t._data for t in tensors]):
+            t = _new(EagerTensor)
+            t._data = array
+            flat.append(t)
+        outputs, saved = flat[:self._n_outputs], tuple(flat[self._n_outputs:])
+        recorded = tuple(flat) if higher else tuple(outputs)
+        attrs = {"mode": mode, "saved": saved}
+        for recorder in recorders:
+            recorder.record(self._op, inputs, attrs, recorded)
+        return outputs
+
+    # -- the op's gradient -----------------------------------------------------------
+    def _gradient(self, view, *dys):
+        mode = view.attrs["mode"]
+        wanted = tuple(i for i in mode.sources if view.needs(i))
+        backward = mode.backwards.get(wanted)
+        if backward is None:
+            backward = mode.backwards[wanted] = self._backward_for(mode, wanted)
+        saved = view.attrs["saved"]
+        results = backward.function.call_flat(
+            [saved[i] for i in backward.saved] + [dys[i] for i in mode.dy_index])
+        grads = [None] * len(view.inputs)
+        for i, g in zip(backward.sources, results):
+            grads[i] = IndexedSlices(*g) if type(g) is tuple else g
+        return grads
+
+    def _backward_for(self, mode, wanted):
+        """The backward computing only the `wanted` sources' gradients (or, failing, all)."""
+        function, needs = self._trace_backward(wanted, mode.exposed)
+        index = [mode.saved_position.get(id(t)) for t in needs]
+        if None in index:  # it needs a value the forward does not keep
+            return mode.backwards[mode.sources]
+        return _Backward(function, index, wanted)
+
+    # -- tracing -----------------------------------------------------------------------
+    def _mode(self, higher):
+        if higher not in self._modes:
+            try:
+                self._modes[higher] = self._build_mode(higher)
+            except _NO_BACKWARD:
+                self._modes[higher] = None
+        return self._modes[higher]
+
+    def _build_mode(self, higher):
+        """Forward program and full backward, for first-order or higher-order use.
+
+        For higher order, the saved tensors become targets of the backward too;
+        their own backward may need more saved tensors, so this repeats until
+        the saved set stops growing.
+        """
+        if self._tape is None:
+            self._tape = self._record_forward()
+        concrete = self._concrete
+        outputs = concrete.outputs
+        everything = tuple(i for i, s in enumerate(self._sources) if _differentiable(s))
+        saved, exposed = [], ()
+        while True:
+            function, needs = self._trace_backward(everything, exposed)
+            kept = {id(t) for t in saved}
+            saved += [t for t in needs if id(t) not in kept]
+            if not higher or len(saved) == len(exposed):
+                break
+            exposed = tuple(saved)
+        forward = executor.compile_graph(concrete.graph, concrete.inputs, [*outputs, *saved],
+                                         concrete.name)
+        dy_index = [i for i, t in enumerate((*outputs, *exposed)) if _differentiable(t)]
+        mode = _Mode(forward, everything, exposed, {id(t): i for i, t in enumerate(saved)},
+                     dy_index)
+        index = [mode.saved_position[id(t)] for t in needs]
+        mode.backwards[everything] = _Backward(function, index, everything)
+        return mode
+
+    def _record_forward(self):
+        """A tape holding the ops of the function's graph, watching its inputs and captures.
+
+        The ops are recorded as `dispatch` records them while tracing, so the
+        gradients are the ones eager execution would compute.
+        """
+        concrete = self._concrete
+        tape = GradientTape(persistent=True, watch_accessed_variables=False)
+        with context.init_scope(), tape:  # this tape alone: the caller's tapes must not see them
+            tape.watch([s for s in self._sources if _differentiable(s)])
+            recorders = context.get().recorders
+            for op in executor.needed_operations(concrete.graph, concrete.outputs):
+                if op.op_def is not None:
+                    outputs = op.outputs if op.op_def.multi else op.outputs[0]
+                    for recorder in recorders:
+                        recorder.record(op.op_def, op.inputs, op.attrs, outputs)
+        return tape
+
+    def _trace_backward(self, wanted, exposed):
+        """The backward function for the gradients of sources `wanted`, and what it needs.
+
+        Its inputs are the forward tensors it needs (saved values), then the
+        gradients of the differentiable outputs and `exposed` tensors.
+        """
+        targets = [t for t in (*self._concrete.outputs, *exposed) if _differentiable(t)]
+        graph = Graph(f"__backward_{self._concrete.name}")
+        with context.building(graph):
+            dys = [graph.placeholder(t.dtype, t.shape, "grad") for t in targets]
+            grads = self._tape.gradient(targets, [self._sources[i] for i in wanted],
+                                        output_gradients=dys)
+        saved = [(outer, inner) for outer, inner in graph.captures
+                 if isinstance(outer, SymbolicTensor)]
+        inputs = [inner for _, inner in saved] + dys
+        structure = [(g.values, g.indices, g.dense_shape) if isinstance(g, IndexedSlices)
+                     else g for g in grads]
+        signature = (tuple(TensorSpec(t.shape, t.dtype, t.op.name) for t in inputs), {})
+        function = type(self._concrete)(graph.name, graph, inputs, structure, signature)
+        return function, [outer for outer, _ in saved]
+
+
+class _Mode:
+    """How calls are recorded: first-order, or with the saved tensors as outputs too.
+
+    `forward` returns the outputs then the saved tensors (`saved_position`:
+    id -> place); `sources` are the op inputs that can have gradients;
+    `dy_index` picks, from the recorded outputs' gradients, those the
+    backward functions take.
+    """
+
+    __slots__ = ("forward", "sources", "exposed", "saved_position", "dy_index", "backwards")
+
+    def __init__(self, forward, sources, exposed, saved_position, dy_index):
+        self.forward, self.sources, self.exposed = forward, sources, exposed
+        self.saved_position, self.dy_index = saved_position, dy_index
+        self.backwards = {}   # wanted sources -> _Backward
+
+
+class _Backward:
+    """A backward function, the saved tensors it takes and the sources it differentiates."""
+
+    __slots__ = ("function", "saved", "sources")
+
+    def __init__(self, function, saved, sources):
+        self.function, self.saved, self.sources = function, saved, sources
+
+
+def _call_op(concrete, grad):
+    """The op a call records: the function's tensors and variables in, its outputs out."""
+    stateful = any(op.stateful for op in concrete.graph.get_operations())
+    n = len(concrete.inputs)
+
+    def kernel(xp, *arrays):  # variables ride along as inputs; the program reads them itself
+        return concrete._run(*arrays[:n])
+
+    def shape(*_, **__):
+        return [(t.shape, t.dtype) for t in concrete.outputs]
+
+    op = OpDef("StatefulPartitionedCall" if stateful else "PartitionedCall", kernel, shape,
+               True, (), None, stateful, None)
+    op.grad = grad
+    return op
+
+
+def _differentiable(t):
+    return t.dtype.is_floating or t.dtype.is_complex
