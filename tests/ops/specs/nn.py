@@ -175,6 +175,13 @@ def _elu(x):
 _ACTIVATIONS = [
     *_unary("Relu", n.relu, lambda x: np.maximum(x, 0).astype(x.dtype),
             dtypes=FLOATS + (np.int32, np.int64)),
+    *[OpSpec("ReluGrad", n.relu_grad, [rand(3, 4, dtype=dt, seed=1), rand(3, 4, dtype=dt)],
+             lambda dy, x: dy * (x > 0), name=f"ReluGrad-{np.dtype(dt).name}")
+      for dt in FLOATS],
+    OpSpec("ReluGrad", n.relu_grad, [np.array([np.nan, np.inf, 1.0], F32),
+                                     np.array([-1.0, -1.0, 2.0], F32)],
+           lambda dy, x: np.array([np.nan, np.nan, 1.0], F32), grad="NaN inputs",
+           name="ReluGrad-nan-stays-nan"),
     *_unary("Relu6", n.relu6, lambda x: np.clip(x, 0, 6).astype(x.dtype),
             data=lambda *s, dtype: rand(*s, dtype=dtype, low=-8, high=8),
             dtypes=FLOATS + (np.int32,)),
