@@ -26,7 +26,7 @@ SHAPES = [(784, 256), (256, 128), (128, 10)]
 
 
 def function_call(lib, make):
-    x = make(np.float32(1.0))
+    x = make(np.array(1.0, np.float32))
     if lib is np:
         f = lambda v: v + 1.0  # noqa: E731
     elif hasattr(lib, "function"):

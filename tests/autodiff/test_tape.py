@@ -257,3 +257,14 @@ def test_gradients_no_source_needs_are_not_computed():
     assert dw.shape == (3, 2)
     # one GEMM for dW; the data side (dX) of the matmul and of the product is skipped
     assert seen.ops.count("MatMul") == 1
+
+
+def test_watched_variables_are_listed_in_creation_order():
+    a, b, c = tf.Variable(1.0, name="a"), tf.Variable(2.0, name="b"), tf.Variable(3.0, name="c")
+    with tf.GradientTape() as tape:
+        c * a + b  # read c, a, b
+    assert [v.name for v in tape.watched_variables()] == ["a:0", "b:0", "c:0"]
+    with tf.GradientTape() as tape:
+        for v in (b, c, a):
+            tape.watch(v)
+    assert [v.name for v in tape.watched_variables()] == ["a:0", "b:0", "c:0"]

@@ -144,8 +144,8 @@ class GradientTape:
             self._recorder.watch(t)
 
     def watched_variables(self):
-        """The variables this tape watches, in the order they were first watched."""
-        return tuple(self._recorder.variables.values())
+        """The variables this tape watches, in the order they were created (as TF)."""
+        return tuple(sorted(self._recorder.variables.values(), key=lambda v: v._unique_id))
 
     # -- gradients ------------------------------------------------------------------
     def gradient(self, target, sources, output_gradients=None,

@@ -12,6 +12,7 @@ it, so every value read earlier stays a consistent snapshot.
 """
 import copy
 import enum
+import itertools
 
 import numpy as np
 
@@ -78,6 +79,7 @@ def _no_outputs(*_, **__):
     return []
 
 
+_creation_order = itertools.count()  # variables' `_unique_id`: tapes list them in this order
 _READ = register("ReadVariableOp", _read, _var_rule, tied=(), stateful=True)
 _ASSIGN = register("AssignVariableOp", _assign, _no_outputs, multi=True, tied=(),
                    stateful=True, not_differentiable="variable update")
@@ -132,6 +134,7 @@ class Variable:
             raise ValueError(f"The initial value's shape ({value.shape}) is not compatible with "
                              f"the explicitly supplied `shape` argument ({self._shape}).")
         self._handle = ResourceHandle(value._data)
+        self._unique_id = next(_creation_order)
         self._initial_value = value
         self._name = context.scoped_name(name or "Variable") + ":0"
         self._constraint = constraint
@@ -253,6 +256,7 @@ class Variable:
     def __deepcopy__(self, memo):
         new = copy.copy(self)
         new._handle = ResourceHandle(self._handle.value.copy())
+        new._unique_id = next(_creation_order)
         memo[id(self)] = new
         return new
 
