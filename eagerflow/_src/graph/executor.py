@@ -1,13 +1,15 @@
 """Running graphs: compiled to straight-line Python once, or replayed op by op.
 
-`compile_graph` turns the operations that the outputs (and the stateful ops)
-need into the source of one Python function, one line per operation, with
-kernels, constants and variable handles bound as globals, so a run costs a
-kernel call per node and nothing else:
+`compile_graph` optimizes the operations that the outputs (and the stateful
+ops) need with the passes of `graph.passes` (constant folding, CSE,
+simplification, fusion, buffer reuse), then turns them into the source of one
+Python function, one line per operation, with kernels, constants and variable
+handles bound as globals, so a run costs a kernel call per node and nothing
+else (``out=`` names a dead intermediate the result may overwrite):
 
     def run(a0):
         t1 = k1(a0, c0)        # Mul
-        t2 = k2(t1, c1)        # AddV2
+        t2 = k2(t1, c1, out=t1)  # AddV2 into Mul's dead array
         return (t2,)
 
 A failure inside names the failing operation and the user's line that
@@ -22,23 +24,16 @@ from eagerflow._src.core.convert import from_array
 from eagerflow._src.core.dispatch import dispatch, kernel_error
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph.graph import SymbolicTensor
+from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
 from eagerflow._src.graph.passes.pipeline import optimize
+from eagerflow._src.graph.passes.program import Program
 
 _programs = itertools.count()
 
 
 def needed_operations(graph, outputs):
     """The operations the outputs depend on, and every stateful one, in creation order."""
-    wanted = set()
-    stack = [t.op for t in outputs if isinstance(t, SymbolicTensor)]
-    stack += [op for op in graph.get_operations() if op.stateful]
-    while stack:
-        op = stack.pop()
-        if id(op) in wanted:
-            continue
-        wanted.add(id(op))
-        stack.extend(t.op for t in op.inputs if isinstance(t, SymbolicTensor) and t.graph is graph)
-    return [op for op in graph.get_operations() if id(op) in wanted]
+    return eliminate_dead_code(Program.from_graph(graph, [], outputs)).operations
 
 
 def compile_graph(graph, inputs, outputs, name="graph"):
