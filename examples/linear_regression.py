@@ -1,8 +1,10 @@
-"""Linear regression on the diabetes data set (442 patients, 10 features), eagerly.
+"""Linear regression on the diabetes data set (442 patients, 10 features).
 
 The data ships with scikit-learn. Training is full-batch gradient descent on
 `Variable`s: a `GradientTape` records the forward pass and gives the
 gradient of the mean squared error with respect to the weights and bias.
+The whole step (forward, gradient, update) is traced once by `function`
+into one optimized graph; evaluation runs eagerly.
 
     python examples/linear_regression.py
 """
@@ -36,14 +38,22 @@ def main():
     def mse(inputs, labels):
         return tf.reduce_mean(tf.square(tf.matmul(inputs, w) + b - labels))
 
-    for step in range(STEPS + 1):
+    @tf.function
+    def train_step(inputs, labels):
         with tf.GradientTape() as tape:
-            loss = mse(x, y)
-        if step % 25 == 0:
-            print(f"step {step:3d}  train mse {float(loss):.4f}")
+            loss = mse(inputs, labels)
         grad_w, grad_b = tape.gradient(loss, [w, b])
         w.assign_sub(LEARNING_RATE * grad_w)
         b.assign_sub(LEARNING_RATE * grad_b)
+        return loss
+
+    for step in range(STEPS + 1):
+        loss = train_step(x, y)
+        if step % 25 == 0:
+            print(f"step {step:3d}  train mse {float(loss):.4f}")
+    graph = train_step.get_concrete_function(x, y).graph
+    print(f"train_step traced {train_step.experimental_get_tracing_count()} time(s) into a "
+          f"graph of {len(graph.get_operations())} ops")
 
     test_mse = float(mse(x_eval, y_eval))
     r2 = 1.0 - test_mse / float(tf.math.reduce_variance(y_eval))
