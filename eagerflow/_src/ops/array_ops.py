@@ -100,10 +100,19 @@ def _ints_or_tensor(value, op_name, attr):
     tensor = run_time_tensor(value)
     if tensor is None:
         return _ints(value, op_name, attr)
-    _check_index_dtype(op_name, attr, tensor)
+    check_index_dtype(op_name, attr, tensor)
     if tensor.shape.rank not in (None, 1):
         raise _op_error(op_name, f"{attr} must be a vector, got shape {tensor.shape}")
     return tensor
+
+
+def _dispatch_shaped(op, tensor, value, attr, type_attr, name):
+    """Runs `op` on `tensor` with its 1-D integer parameter `value` (a shape, multiples):
+    as attr `attr` when known before run time, else as the op's last input."""
+    value = _ints_or_tensor(value, op.name, type_attr)
+    if type(value) is tuple:
+        return dispatch(op, (as_tensor(tensor),), {attr: value}, name)
+    return dispatch(op, (as_tensor(tensor), value), name=name)
 
 
 def known_shape(tensor):
@@ -207,7 +216,7 @@ def _convert_like(value, like):
     return convert_to_tensor(value, like.dtype)
 
 
-def _check_index_dtype(op_name, attr, tensor, allowed=(_d.int32, _d.int64)):
+def check_index_dtype(op_name, attr, tensor, allowed=(_d.int32, _d.int64)):
     """InvalidArgumentError, as TF's type check, when `tensor` is not of an allowed dtype."""
     if tensor.dtype not in allowed:
         names = ", ".join(kernel_type_name(d) for d in allowed)
@@ -278,10 +287,7 @@ def reshape(tensor, shape, name=None):
     >>> reshape([1, 2, 3, 4], [2, -1]).shape
     TensorShape([2, 2])
     """
-    shape = _ints_or_tensor(shape, "Reshape", "Tshape")
-    if type(shape) is tuple:
-        return dispatch(_RESHAPE, (as_tensor(tensor),), {"shape": shape}, name)
-    return dispatch(_RESHAPE, (as_tensor(tensor), shape), name=name)
+    return _dispatch_shaped(_RESHAPE, tensor, shape, "shape", "Tshape", name)
 
 
 def _check_perm(ndim, perm):
@@ -443,10 +449,7 @@ def broadcast_to(input, shape, name=None):
     >>> broadcast_to([1, 2], [2, 2]).shape
     TensorShape([2, 2])
     """
-    shape = _ints_or_tensor(shape, "BroadcastTo", "Tidx")
-    if type(shape) is tuple:
-        return dispatch(_BROADCAST_TO, (as_tensor(input),), {"shape": shape}, name)
-    return dispatch(_BROADCAST_TO, (as_tensor(input), shape), name=name)
+    return _dispatch_shaped(_BROADCAST_TO, input, shape, "shape", "Tidx", name)
 
 
 def _tile_kernel(xp, x, multiples):
@@ -479,10 +482,7 @@ def tile(input, multiples, name=None):
     >>> tile([[1, 2]], [2, 1]).shape
     TensorShape([2, 2])
     """
-    multiples = _ints_or_tensor(multiples, "Tile", "Tmultiples")
-    if type(multiples) is tuple:
-        return dispatch(_TILE, (as_tensor(input),), {"multiples": multiples}, name)
-    return dispatch(_TILE, (as_tensor(input), multiples), name=name)
+    return _dispatch_shaped(_TILE, input, multiples, "multiples", "Tmultiples", name)
 
 
 def _reverse_kernel(xp, x, axis):
@@ -824,7 +824,7 @@ def fill(dims, value, name=None, layout=None):
     run_time = run_time_tensor(dims)
     if run_time is None:
         return dispatch(_FILL, (as_tensor(value),), {"dims": _shape_dims(dims)}, name)
-    _check_index_dtype("Fill", "index_type", run_time)
+    check_index_dtype("Fill", "index_type", run_time)
     return dispatch(_FILL, (as_tensor(value), run_time), name=name)
 
 
@@ -1072,7 +1072,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
            [0., 0., 1.]], dtype=float32)>
     """
     indices = as_tensor(indices)
-    _check_index_dtype("OneHot", "TI", indices, (_d.uint8, _d.int8, _d.int32, _d.int64))
+    check_index_dtype("OneHot", "TI", indices, (_d.uint8, _d.int8, _d.int32, _d.int64))
     on, off = _one_hot_values(on_value, off_value, dtype)
     depth = _int(depth, "OneHot", "depth")
     axis = -1 if axis is None else _int(axis)
@@ -1264,7 +1264,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([30, 10], dtype=int32)>
     """
     params, indices = as_tensor(params), as_tensor(indices)
-    _check_index_dtype("GatherV2", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
+    check_index_dtype("GatherV2", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
     batch_dims = _int(batch_dims)
     axis = batch_dims if axis is None else _int(axis, "GatherV2", "Taxis")
     return dispatch(_GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims}, name)
@@ -1334,7 +1334,7 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 3], dtype=int32)>
     """
     params, indices = as_tensor(params), as_tensor(indices)
-    _check_index_dtype("GatherNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
+    check_index_dtype("GatherNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
     return dispatch(_GATHER_ND, (params, indices),
                     {"batch_dims": _int(batch_dims),
                      "bad_indices_policy": _policy(bad_indices_policy)}, name)
@@ -1391,7 +1391,7 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     <tf.Tensor: shape=(4,), dtype=int32, numpy=array([4, 0, 2, 0], dtype=int32)>
     """
     indices, updates = as_tensor(indices), as_tensor(updates)
-    _check_index_dtype("ScatterNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
+    check_index_dtype("ScatterNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
     return dispatch(_SCATTER_ND, (indices, updates),
                     {"shape": _ints(shape, "ScatterNd", "Tindices"),
                      "bad_indices_policy": _policy(bad_indices_policy)}, name)
@@ -1413,7 +1413,7 @@ def _tensor_scatter(public_name, op_name, how, dtypes, doc):
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
         indices = as_tensor(indices)
-        _check_index_dtype(op_name, "Tindices", indices, (_d.int16, _d.int32, _d.int64))
+        check_index_dtype(op_name, "Tindices", indices, (_d.int16, _d.int32, _d.int64))
         tensor, updates = _matching([tensor, updates])
         return dispatch(op, (tensor, indices, updates),
                         {"bad_indices_policy": _policy(bad_indices_policy)}, name)

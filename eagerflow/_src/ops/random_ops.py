@@ -46,7 +46,7 @@ from eagerflow._src.core.registry import FLOAT, kernel_type_name, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import math_ops, shape_rules
-from eagerflow._src.ops.array_ops import run_time_tensor
+from eagerflow._src.ops.array_ops import check_index_dtype, run_time_tensor
 from eagerflow._src.ops.wrappers import as_tensor
 
 DEFAULT_GRAPH_SEED = 87654321  # the global seed of ops given only an op seed
@@ -390,10 +390,7 @@ def _shape_attr(shape, op_name):
     a tensor when only run time knows it."""
     run_time = run_time_tensor(shape)
     if run_time is not None:
-        if run_time.dtype not in _INTS:
-            raise errors.op_error(errors.InvalidArgumentError, op_name,
-                                  f"Value for attr 'T' of {kernel_type_name(run_time.dtype)} "
-                                  f"is not in the list of allowed values: int32, int64")
+        check_index_dtype(op_name, "T", run_time, _INTS)
         return run_time
     if isinstance(shape, TensorShape):
         shape = shape.as_list()

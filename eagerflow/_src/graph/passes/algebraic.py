@@ -20,7 +20,7 @@ import ml_dtypes
 import numpy as np
 
 from eagerflow._src.graph.graph import SymbolicTensor
-from eagerflow._src.graph.passes.program import Rewriter, const_value, derive
+from eagerflow._src.graph.passes.program import const_value, derive, rewrite
 
 # op type -> (positions where a constant may stand, the value that makes it a no-op)
 _NEUTRAL = {"Mul": ((0, 1), 1), "AddV2": ((0, 1), 0), "Sub": ((1,), 0), "RealDiv": ((1,), 1)}
@@ -28,18 +28,17 @@ _NEUTRAL = {"Mul": ((0, 1), 1), "AddV2": ((0, 1), 0), "Sub": ((1,), 0), "RealDiv
 
 def simplify(program):
     """`program` with the no-op arithmetic above removed or merged."""
-    out = Rewriter(program)
-    for op in program.operations:
-        op = out.current(op)
-        result = _simplified(op)
-        if result is None:
-            out.emit(op)
-            continue
-        if not isinstance(result, SymbolicTensor):  # a cheaper operation in op's place
-            out.emit(result)
-            result = result.outputs[0]
-        out.replace(op.outputs[0], result)
-    return out.program()
+    return rewrite(program, _replacement)
+
+
+def _replacement(op):
+    """What runs in `op`'s place, as `rewrite` takes it, or None."""
+    result = _simplified(op)
+    if result is None:
+        return None
+    if isinstance(result, SymbolicTensor):
+        return (), (result,)
+    return (result,), result.outputs  # a cheaper operation in op's place
 
 
 def _simplified(op):

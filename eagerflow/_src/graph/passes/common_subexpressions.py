@@ -12,23 +12,18 @@ import numpy as np
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph.passes.constant_folding import MAX_FOLDED_ELEMENTS
-from eagerflow._src.graph.passes.program import Rewriter
+from eagerflow._src.graph.passes.program import rewrite
 
 
 def eliminate_common_subexpressions(program):
     """`program` where each operation identical to an earlier one reads that one's outputs."""
-    out = Rewriter(program)
     first = {}
-    for op in program.operations:
-        op = out.current(op)
+
+    def merged(op):
         key = _key(op)
         twin = None if key is None else first.setdefault(key, op)
-        if twin is None or twin is op:
-            out.emit(op)
-            continue
-        for t, kept in zip(op.outputs, twin.outputs):
-            out.replace(t, kept)
-    return out.program()
+        return None if twin is None or twin is op else ((), twin.outputs)
+    return rewrite(program, merged)
 
 
 def _key(op):

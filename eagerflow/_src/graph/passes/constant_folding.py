@@ -12,7 +12,7 @@ belongs to run time, where it names the user's line).
 """
 import numpy as np
 
-from eagerflow._src.graph.passes.program import Rewriter, const_value, derive
+from eagerflow._src.graph.passes.program import const_value, derive, rewrite
 
 MAX_FOLDED_ELEMENTS = 10 ** 6
 
@@ -22,20 +22,19 @@ _SHAPE_ONLY = frozenset({"Shape", "Size", "Rank", "ZerosLike", "OnesLike"})
 
 def fold_constants(program):
     """`program` with every foldable operation replaced by ``Const`` nodes of its results."""
-    out = Rewriter(program)
-    for op in program.operations:
-        op = out.current(op)
-        values = _evaluate(op)
-        if values is None:
-            out.emit(op)
-            continue
-        for t, value in zip(op.outputs, values):
-            name = op.name if len(op.outputs) == 1 else f"{op.name}_{t.value_index}"
-            const = derive(op, None, (), {"dtype": t.dtype}, type_name="Const", value=value,
-                           specs=[(t.shape, t.dtype)], name=name)
-            out.emit(const)
-            out.replace(t, const.outputs[0])
-    return out.program()
+    return rewrite(program, _folded)
+
+
+def _folded(op):
+    """``Const`` nodes standing for `op`'s outputs, as `rewrite` takes them, or None."""
+    values = _evaluate(op)
+    if values is None:
+        return None
+    consts = [derive(op, None, (), {"dtype": t.dtype}, type_name="Const", value=value,
+                     specs=[(t.shape, t.dtype)],
+                     name=op.name if len(op.outputs) == 1 else f"{op.name}_{t.value_index}")
+              for t, value in zip(op.outputs, values)]
+    return consts, [c.outputs[0] for c in consts]
 
 
 def _evaluate(op):

@@ -5,16 +5,11 @@ those returned. Passes never modify the traced graph (users inspect it and
 gradients replay it): a pass returns a new `Program`, sharing every
 operation it leaves alone and building copies (`derive`) of those it changes.
 A `Rewriter` does the bookkeeping: it re-emits operations in order and
-redirects every use of a replaced tensor to its replacement.
+redirects every use of a replaced tensor to its replacement; `rewrite` runs
+the usual loop, asking a pass what stands in for each operation.
 
->>> out = Rewriter(program)
->>> for op in program.operations:
-...     op = out.current(op)
-...     if op.type == "Identity":
-...         out.replace(op.outputs[0], op.inputs[0])
-...     else:
-...         out.emit(op)
->>> without_identities = out.program()
+>>> without_identities = rewrite(
+...     program, lambda op: ((), op.inputs) if op.type == "Identity" else None)
 """
 from eagerflow._src.graph.graph import Operation, SymbolicTensor
 
@@ -114,3 +109,24 @@ class Rewriter:
     def program(self):
         source = self._source
         return Program(self._operations, source.inputs, [self.read(t) for t in source.outputs])
+
+
+def rewrite(program, replacement):
+    """`program` with each operation (reading the current tensors) kept or replaced.
+
+    ``replacement(op)`` returns None to keep `op`, or ``(operations, tensors)``:
+    the operations that run in its place and the tensors standing for its outputs.
+    """
+    out = Rewriter(program)
+    for op in program.operations:
+        op = out.current(op)
+        found = replacement(op)
+        if found is None:
+            out.emit(op)
+            continue
+        operations, tensors = found
+        for new in operations:
+            out.emit(new)
+        for old, new in zip(op.outputs, tensors):
+            out.replace(old, new)
+    return out.program()
