@@ -27,7 +27,6 @@ from eagerflow._src.ops import array_ops
 _logger = logging.getLogger("eagerflow")
 _READ = get_op("ReadVariableOp")
 _DIFFERENTIABLE = frozenset(d for d in dtypes.ALL if d.is_floating or d.is_complex)
-_DIFFERENTIABLE_ARRAYS = frozenset(np.dtype(d.as_numpy_dtype) for d in _DIFFERENTIABLE)
 _warned = set()
 
 
@@ -139,7 +138,7 @@ class GradientTape:
             if not is_tensor_like(t):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  f"tf.Tensor or tf.Variable or ExtensionType.")
-            if not _differentiable(t):
+            if not is_differentiable(t):
                 _warn_not_floating("watched", t, "")
             self._recorder.watch(t)
 
@@ -155,10 +154,7 @@ class GradientTape:
         `sources` and the result share one nested structure; `output_gradients`
         weights each target leaf (default: ones).
         """
-        if type(target) is EagerTensor and target._data.dtype in _DIFFERENTIABLE_ARRAYS:
-            targets = [target]  # the common case: one floating loss
-        else:
-            targets = [_checked_target(t) for t in nest.flatten(target)]
+        targets = [_checked_target(t) for t in nest.flatten(target)]
         flat_sources = nest.flatten(sources)
         weights = None if output_gradients is None else _output_gradients(targets,
                                                                            output_gradients)
@@ -238,7 +234,7 @@ class GradientTape:
             if type(s) is not EagerTensor and not is_tensor_like(s):
                 raise TypeError(f"GradientTape.gradient sources must be tensors or variables; "
                                 f"got {s!r} of type {type(s).__name__}.")
-            if s.dtype not in _DIFFERENTIABLE:
+            if not is_differentiable(s):
                 _warn_not_floating("source", s)
             elif id(s) in watched:
                 live.append(s)
@@ -292,12 +288,13 @@ def _checked_target(t):
     if type(t) is not EagerTensor and not is_tensor_like(t):
         raise TypeError(f"GradientTape.gradient target must be a tensor or variable; got {t!r} "
                         f"of type {type(t).__name__}.")
-    if not _differentiable(t):
+    if not is_differentiable(t):
         _warn_not_floating("target", t)
     return t
 
 
-def _differentiable(t):
+def is_differentiable(t):
+    """Whether gradients flow through tensor or variable `t`: floating or complex dtypes."""
     return t.dtype in _DIFFERENTIABLE
 
 

@@ -24,7 +24,7 @@ recorded op: gradients reaching them flow on to the inputs.
 >>> tape.gradient(y, x)
 <tf.Tensor: shape=(), dtype=float32, numpy=12.0>
 """
-from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.autodiff.tape import GradientTape, is_differentiable
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.registry import OpDef
@@ -138,7 +138,7 @@ class CallGradient:
             self._tape = self._record_forward()
         concrete = self._concrete
         outputs = concrete.outputs
-        everything = tuple(i for i, s in enumerate(self._sources) if _differentiable(s))
+        everything = tuple(i for i, s in enumerate(self._sources) if is_differentiable(s))
         saved, exposed = [], ()
         while True:
             function, needs = self._trace_backward(everything, exposed)
@@ -149,7 +149,7 @@ class CallGradient:
             exposed = tuple(saved)
         forward = executor.compile_graph(concrete.graph, concrete.inputs, [*outputs, *saved],
                                          concrete.name)
-        dy_index = [i for i, t in enumerate((*outputs, *exposed)) if _differentiable(t)]
+        dy_index = [i for i, t in enumerate((*outputs, *exposed)) if is_differentiable(t)]
         mode = _Mode(forward, everything, exposed, {id(t): i for i, t in enumerate(saved)},
                      dy_index)
         index = [mode.saved_position[id(t)] for t in needs]
@@ -165,7 +165,7 @@ class CallGradient:
         concrete = self._concrete
         tape = GradientTape(persistent=True, watch_accessed_variables=False)
         with context.init_scope(), tape:  # this tape alone: the caller's tapes must not see them
-            tape.watch([s for s in self._sources if _differentiable(s)])
+            tape.watch([s for s in self._sources if is_differentiable(s)])
             recorders = context.get().recorders
             for op in executor.needed_operations(concrete.graph, concrete.outputs):
                 if op.op_def is not None:
@@ -180,7 +180,7 @@ class CallGradient:
         Its inputs are the forward tensors it needs (saved values), then the
         gradients of the differentiable outputs and `exposed` tensors.
         """
-        targets = [t for t in (*self._concrete.outputs, *exposed) if _differentiable(t)]
+        targets = [t for t in (*self._concrete.outputs, *exposed) if is_differentiable(t)]
         graph = Graph(f"__backward_{self._concrete.name}")
         with context.building(graph):
             dys = [graph.placeholder(t.dtype, t.shape, "grad") for t in targets]
@@ -237,7 +237,3 @@ def _call_op(concrete, grad):
                True, (), None, stateful, None)
     op.grad = grad
     return op
-
-
-def _differentiable(t):
-    return t.dtype.is_floating or t.dtype.is_complex
