@@ -16,6 +16,7 @@ import logging
 
 import numpy as np
 
+from eagerflow._src.autodiff import compiled_backward
 from eagerflow._src.autodiff.backprop import backprop, connected
 from eagerflow._src.core import context, dtypes, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
@@ -240,10 +241,14 @@ class GradientTape:
                 live.append(s)
         # Everything watched depends on a root; when every root is a source, the
         # watched set is exactly what depends on the sources, with no walk.
-        ids = {id(s) for s in live}
-        reached = watched if recorder.roots <= ids else connected(recorder.entries, live)
-        passes = [backprop(recorder.entries, targets, weights, live, reached)
-                  for weights in weightings]
+        passes = None
+        if compiled_backward.run is not None:  # a compiled program, for tapes that repeat
+            passes = compiled_backward.run(recorder.entries, targets, weightings, live)
+        if passes is None:
+            ids = {id(s) for s in live}
+            reached = watched if recorder.roots <= ids else connected(recorder.entries, live)
+            passes = [backprop(recorder.entries, targets, weights, live, reached)
+                      for weights in weightings]
         if not self._persistent:
             self._used = True
             recorder.entries, recorder.watched = [], {}  # free the tape

@@ -34,7 +34,7 @@ class OpDef:
 
     __slots__ = ("name", "kernel", "host_kernel", "shape", "multi", "tied", "tied_rest",
                  "tied_pair", "variadic", "allowed", "allowed_names", "stateful", "grad",
-                 "not_differentiable", "__weakref__")
+                 "not_differentiable", "registered", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
         self.name = name
@@ -55,6 +55,9 @@ class OpDef:
         self.stateful = stateful
         self.grad = None
         self.not_differentiable = not_differentiable
+        # In the registry: its gradient depends on nothing but the op's inputs,
+        # outputs and attrs (unlike a custom gradient's closure).
+        self.registered = False
 
     def __repr__(self):
         return f"<OpDef {self.name}>"
@@ -83,6 +86,7 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, statef
     if name in _OPS:
         raise KeyError(f"Op {name!r} is already registered.")
     op = OpDef(name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable)
+    op.registered = True
     _OPS[name] = op
     return op
 

@@ -8,7 +8,7 @@ indices add up).
 >>> convert_to_tensor(s).numpy().tolist()
 [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
 """
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor_shape import TensorShape
 
 
@@ -28,15 +28,20 @@ class IndexedSlices:
     def shape(self):
         if self._dense_shape is None:
             return TensorShape([None]).concatenate(self._values.shape[1:])
-        return TensorShape([int(d) for d in self._dense_shape.numpy()])
+        value = get_static_value(self._dense_shape)
+        return TensorShape(None if value is None else [int(d) for d in value])
 
     def __tf_tensor__(self, dtype=None, name=None):
         from eagerflow._src.ops import reduction_ops
         if self._dense_shape is None:
             raise ValueError(f"Tensor conversion requested for IndexedSlices without "
                              f"dense_shape: {self!s}")
+        dense_shape = get_static_value(self._dense_shape)
+        if dense_shape is None:
+            raise NotImplementedError(f"Converting IndexedSlices to a dense tensor needs its "
+                                      f"dense_shape known while tracing: {self!s}")
         dense = reduction_ops.unsorted_segment_sum(self._values, self._indices,
-                                                   int(self._dense_shape.numpy()[0]))
+                                                   int(dense_shape[0]))
         return convert_to_tensor(dense, dtype=dtype)
 
     def __array__(self, dtype=None, copy=None):

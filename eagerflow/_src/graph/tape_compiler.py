@@ -1,0 +1,236 @@
+"""Compiled backward passes for eager tapes that repeat: a training step's gradient.
+
+An eager training loop records the same ops on the same shapes every step,
+so the backward pass it plays is the same program every step.  The second
+time a tape of one *structure* (its ops, attrs, wiring, shapes and dtypes,
+the targets and sources) asks for gradients, that backward pass is traced
+once into a graph, optimized by the graph passes and compiled by the
+executor; from then on a step's gradient is one call of straight-line code
+over the recorded arrays, with none of the per-op bookkeeping of playing the
+tape op by op.
+
+Tracing runs the very gradient functions `backprop` runs eagerly, on
+placeholders of the recorded shapes, so the result is the eager result.
+Tapes this cannot serve are played eagerly, as before: gradients that will
+be recorded (another tape is active: higher order), ops outside the
+registry (custom gradients, calls of traced functions), and structures
+whose backward fails to trace (the eager pass then raises the real error).
+
+>>> # enabled by importing this module: GradientTape.gradient uses it by itself
+"""
+import numpy as np
+
+from eagerflow._src.autodiff import backprop, compiled_backward
+from eagerflow._src.core import context, dtypes
+from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph import executor
+from eagerflow._src.graph.graph import Graph
+from eagerflow._src.ops.indexed_slices import IndexedSlices
+
+_new = object.__new__
+_MAX_PROGRAMS = 64  # structures kept; a loop over ever-new shapes must not grow memory
+_FAILED = object()  # a structure whose backward did not trace: always played eagerly
+_cache = {}         # structure -> times seen (int), a _Program, or _FAILED
+
+
+class _Unsupported(Exception):
+    """A tape this compiler does not serve (it is played op by op)."""
+
+
+def gradients(entries, targets, weightings, sources):
+    """For each weighting of `targets`, the gradients of `sources`; or None: play eagerly.
+
+    `entries` are the tape's ``(op, inputs, attrs, outputs)``; `sources` are
+    watched and differentiable.
+    """
+    if not context.get().fast:  # the gradient ops must be recorded or traced
+        return None
+    try:
+        key, values = _structure(entries, targets, weightings, sources)
+    except _Unsupported:
+        return None
+    program = _cache.get(key, 0)
+    if type(program) is int:  # times seen: compile on the second sighting (or for a jacobian)
+        if program == 0 and len(_cache) >= _MAX_PROGRAMS:
+            _cache.clear()
+        if program == 0 and len(weightings) == 1:
+            _cache[key] = 1
+            return None
+        program = _cache[key] = _compile(entries, targets, weightings, sources, values)
+    if program is _FAILED:
+        return None
+    try:
+        return [program.run(values, weights) for weights in weightings]
+    except Exception:  # noqa: BLE001 (played eagerly, the failing op raises as it would there)
+        return None
+
+
+def _structure(entries, targets, weightings, sources):
+    """A hashable description of the tape's backward problem, and the values of its slots.
+
+    Every tensor the tape mentions gets a slot, numbered in order of first
+    appearance; the key names ops and slots, never values.  (Run on every
+    gradient call, so written for speed: most inputs already have a slot.)
+    """
+    slots, values, key = {}, [], []
+    find = slots.get
+    for op, inputs, attrs, outputs in entries:
+        if not op.registered:
+            raise _Unsupported
+        wiring = []
+        for t in inputs:
+            i = find(id(t))
+            if i is None:  # an input from outside the tape: its spec joins the key
+                i = slots[id(t)] = len(values)
+                values.append(t)
+                key.append(_spec(t))
+            wiring.append(i)
+        if op.multi:
+            for o in outputs:
+                slots[id(o)] = len(values)
+                values.append(o)
+            specs = tuple(map(_spec, outputs))
+        else:
+            slots[id(outputs)] = len(values)
+            values.append(outputs)
+            data = outputs._data  # an op's output is an EagerTensor in eager mode
+            specs = data.shape, data.dtype
+        key.append((op, tuple(attrs.items()) if attrs else None, tuple(wiring),
+                    specs))
+    ends = [_slot(t, slots, values, key) for t in (*targets, *sources)]
+    # which targets have an explicit weight, and of what kind (the same in every pass)
+    weighted = {None if weights is None else tuple(None if w is None else _spec(w)
+                                                   for w in weights)
+                for weights in weightings}
+    if len(weighted) != 1:
+        raise _Unsupported
+    ends.append(weighted.pop())
+    key.append(tuple(ends))
+    key = tuple(key)
+    try:
+        hash(key)
+    except TypeError:  # an attr holds a list or an array: freeze them
+        key = tuple((p[0], _frozen(p[1]), *p[2:]) if len(p) == 4 and type(p[1]) is tuple else p
+                    for p in key)
+    return key, values
+
+
+def _slot(t, slots, values, key):
+    """The slot of `t`, made (its spec joining the key) if it is new: an outside input."""
+    i = slots.get(id(t))
+    if i is None:
+        i = slots[id(t)] = len(values)
+        values.append(t)
+        key.append(_spec(t))
+    return i
+
+
+def _spec(t):
+    if type(t) is EagerTensor:
+        data = t._data
+        return data.shape, data.dtype
+    if isinstance(t, Variable):
+        value = t._handle.value
+        return "variable", value.shape, value.dtype
+    raise _Unsupported
+
+
+def _frozen(items):
+    """Attr `items` made hashable (lists become tuples, arrays their bytes)."""
+    return tuple((k, _freeze(v)) for k, v in items)
+
+
+def _freeze(value):
+    if isinstance(value, (list, tuple)):
+        return tuple(map(_freeze, value))
+    if isinstance(value, np.ndarray):
+        return "ndarray", value.dtype.str, value.shape, value.tobytes()
+    try:
+        hash(value)
+    except TypeError:
+        raise _Unsupported from None
+    return value
+
+
+class _Program:
+    """A compiled backward pass: which slots it reads, and how its outputs become gradients."""
+
+    __slots__ = ("run_arrays", "reads", "n_weights", "layout")
+
+    def __init__(self, run_arrays, reads, n_weights, layout):
+        self.run_arrays, self.reads, self.n_weights = run_arrays, reads, n_weights
+        self.layout = layout  # per source: None, "dense" or "sparse" (with or without a shape)
+
+    def run(self, values, weights):
+        arrays = [values[i]._data for i in self.reads]
+        if self.n_weights:
+            arrays += [w._data for w in weights if w is not None]
+        flat = iter(self.run_arrays(*arrays))
+        grads = []
+        for kind in self.layout:
+            if kind is None:
+                grads.append(None)
+            elif kind == "dense":
+                grads.append(_tensor(next(flat)))
+            else:
+                values_, indices = _tensor(next(flat)), _tensor(next(flat))
+                shape = _tensor(next(flat)) if kind == "sparse+shape" else None
+                grads.append(IndexedSlices(values_, indices, shape))
+        return grads
+
+
+def _tensor(array):
+    t = _new(EagerTensor)
+    t._data = array
+    return t
+
+
+def _compile(entries, targets, weightings, sources, values):
+    """Traces the backward pass of this tape on placeholders and compiles it (or _FAILED)."""
+    graph = Graph("gradient_tape")
+    try:
+        with context.building(graph):
+            return _trace(graph, entries, targets, weightings[0], sources, values)
+    except Exception:  # noqa: BLE001 (the eager pass that follows raises the real error)
+        return _FAILED
+
+
+def _trace(graph, entries, targets, weights, sources, values):
+    """Runs `backprop` on placeholders standing for every slot; compiles what it builds."""
+    placeholders = [_placeholder(graph, v) for v in values]
+    slot = {id(v): p for v, p in zip(values, placeholders)}
+    traced = [(op, [slot[id(t)] for t in inputs], attrs,
+               tuple(slot[id(o)] for o in outputs) if op.multi else slot[id(outputs)])
+              for op, inputs, attrs, outputs in entries]
+    sources = [slot[id(s)] for s in sources]
+    if weights is not None:
+        weights = [None if w is None else graph.placeholder(w.dtype, w.shape, "weight")
+                   for w in weights]
+    grads = backprop.backprop(traced, [slot[id(t)] for t in targets], weights, sources,
+                              backprop.connected(traced, sources))
+    flat, layout = [], []
+    for g in grads:
+        if g is None:
+            layout.append(None)
+        elif isinstance(g, IndexedSlices):
+            flat += [g.values, g.indices] + ([] if g.dense_shape is None else [g.dense_shape])
+            layout.append("sparse" if g.dense_shape is None else "sparse+shape")
+        else:
+            flat.append(g)
+            layout.append("dense")
+    needed = {id(op) for op in executor.needed_operations(graph, flat)}
+    reads = [i for i, p in enumerate(placeholders) if id(p.op) in needed]
+    if any(isinstance(values[i], Variable) for i in reads):
+        raise _Unsupported  # a gradient that reads a variable's value: played eagerly
+    fed = [placeholders[i] for i in reads] + [w for w in weights or () if w is not None]
+    run_arrays = executor.compile_graph(graph, fed, flat, "gradient_tape")
+    return _Program(run_arrays, reads, weights is not None, layout)
+
+
+def _placeholder(graph, value):
+    shape = value.shape.as_list() if isinstance(value, Variable) else value._data.shape
+    return graph.placeholder(dtypes.as_dtype(value.dtype), shape, "slot")
+
+
+compiled_backward.run = gradients
