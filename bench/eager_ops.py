@@ -91,8 +91,34 @@ def tape_step(lib, make):
     return run, steps
 
 
+def jacobian(lib, make):
+    """d tanh(W @ x * x) / dx for 200 inputs: 200 rows, one batched backward pass."""
+    rng = np.random.default_rng(0)
+    xs = rng.random(200, dtype=np.float32)
+    ws = rng.random((200, 200), dtype=np.float32)
+    name = getattr(lib, "__name__", "")
+    if name == "numpy":  # the hand-derived jacobian
+        def run():
+            u = ws @ xs * xs
+            return (1 - np.tanh(u) ** 2)[:, None] * (ws * xs[:, None] + np.diag(ws @ xs))
+        return run, 1
+    if name == "torch":
+        import torch
+        x, w = torch.from_numpy(xs), torch.from_numpy(ws)
+        f = lambda v: torch.tanh(w @ v * v)  # noqa: E731
+        return (lambda: torch.autograd.functional.jacobian(f, x, vectorize=True)), 1
+    x, w = make(xs), make(ws)
+
+    def run():
+        with lib.GradientTape() as tape:
+            tape.watch(x)
+            y = lib.tanh(lib.linalg.matvec(w, x) * x)
+        return tape.jacobian(y, x)
+    return run, 1
+
+
 CASES = {"small_ops": small_ops, "tape_step_linear_regression": tape_step,
-         "matmul_1024": matmul, "conv2d_32x28x28x16_to_32": conv2d}
+         "jacobian_200": jacobian, "matmul_1024": matmul, "conv2d_32x28x28x16_to_32": conv2d}
 
 
 if __name__ == "__main__":

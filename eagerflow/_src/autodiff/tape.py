@@ -171,7 +171,9 @@ class GradientTape:
                  parallel_iterations=None, experimental_use_pfor=True):
         """d(target)/d(sources): for each source, shape ``target.shape + source.shape``.
 
-        One backward pass per element of `target` (the recorded tape is reused).
+        Each row is the backward pass of one element of `target`.  They run
+        as one batched pass (``graph.vectorize``) when the pass compiles, as
+        TF's pfor; otherwise one after another (the recorded tape is reused).
         """
         target = _checked_target(target)
         n = target.shape.num_elements()
@@ -188,7 +190,8 @@ class GradientTape:
         """Per-example Jacobians: ``target[b, y...]`` by ``source[b, x...]``.
 
         Examples are independent, so each backward pass covers one output
-        position for the whole batch at once.
+        position for the whole batch at once (and those passes run batched,
+        as `jacobian`'s rows do).
         """
         target = _checked_target(target)
         dims = target.shape.as_list()

@@ -24,7 +24,7 @@ from eagerflow._src.autodiff import backprop, compiled_backward
 from eagerflow._src.core import context, dtypes
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.graph import executor
+from eagerflow._src.graph import executor, vectorize
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
@@ -61,6 +61,8 @@ def gradients(entries, targets, weightings, sources):
     if program is _FAILED:
         return None
     try:
+        if len(weightings) > 1 and program.batch is not None:
+            return program.run_batch(values, weightings)
         return [program.run(values, weights) for weights in weightings]
     except Exception:  # noqa: BLE001 (played eagerly, the failing op raises as it would there)
         return None
@@ -154,19 +156,31 @@ def _freeze(value):
 
 
 class _Program:
-    """A compiled backward pass: which slots it reads, and how its outputs become gradients."""
+    """A compiled backward pass: which slots it reads, and how its outputs become gradients.
 
-    __slots__ = ("run_arrays", "reads", "n_weights", "layout")
+    `batch` runs the same pass for a stack of weightings at once (a jacobian's
+    rows), or is None when the pass takes no weighting.
+    """
 
-    def __init__(self, run_arrays, reads, n_weights, layout):
-        self.run_arrays, self.reads, self.n_weights = run_arrays, reads, n_weights
+    __slots__ = ("run_arrays", "reads", "weighted", "layout", "batch")
+
+    def __init__(self, run_arrays, reads, weighted, layout, batch):
+        self.run_arrays, self.reads, self.weighted = run_arrays, reads, weighted
         self.layout = layout  # per source: None, "dense" or "sparse" (with or without a shape)
+        self.batch = batch
 
     def run(self, values, weights):
         arrays = [values[i]._data for i in self.reads]
-        if self.n_weights:
-            arrays += [w._data for w in weights if w is not None]
-        flat = iter(self.run_arrays(*arrays))
+        arrays += [weights[i]._data for i in self.weighted]
+        return self._gradients(iter(self.run_arrays(*arrays)))
+
+    def run_batch(self, values, weightings):
+        arrays = [values[i]._data for i in self.reads]
+        arrays += [np.stack([w[i]._data for w in weightings]) for i in self.weighted]
+        flat = self.batch(*arrays)
+        return [self._gradients(a[row] for a in flat) for row in range(len(weightings))]
+
+    def _gradients(self, flat):
         grads = []
         for kind in self.layout:
             if kind is None:
@@ -219,13 +233,19 @@ def _trace(graph, entries, targets, weights, sources, values):
         else:
             flat.append(g)
             layout.append("dense")
-    needed = {id(op) for op in executor.needed_operations(graph, flat)}
+    operations = executor.needed_operations(graph, flat)
+    needed = {id(op) for op in operations}
     reads = [i for i, p in enumerate(placeholders) if id(p.op) in needed]
     if any(isinstance(values[i], Variable) for i in reads):
         raise _Unsupported  # a gradient that reads a variable's value: played eagerly
-    fed = [placeholders[i] for i in reads] + [w for w in weights or () if w is not None]
+    weighted = [i for i, w in enumerate(weights or ()) if w is not None]
+    fed = [placeholders[i] for i in reads] + [weights[i] for i in weighted]
     run_arrays = executor.compile_graph(graph, fed, flat, "gradient_tape")
-    return _Program(run_arrays, reads, weights is not None, layout)
+    batch = None
+    if weighted:
+        batch = vectorize.batched(operations, fed, flat,
+                                  set(range(len(reads), len(reads) + len(weighted))))
+    return _Program(run_arrays, reads, weighted, layout, batch)
 
 
 def _placeholder(graph, value):

@@ -11,6 +11,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import register, register_gradient, same_shape
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops.shape_rules import elementwise
 from eagerflow._src.ops.wrappers import as_tensor
 
 
@@ -23,7 +24,8 @@ def _cast_kernel(xp, x, DstT):
     return xp.asarray(x).astype(target)
 
 
-_CAST = register("Cast", _cast_kernel, lambda x, DstT, **_: (x.shape, DstT), tied=())
+_CAST = register("Cast", _cast_kernel, elementwise(lambda x, DstT, **_: (x.shape, DstT)),
+                 tied=())
 _IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=())
 _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
                           not_differentiable="gradients stop here by definition")

@@ -57,6 +57,14 @@ def known_elements(t):
     return None
 
 
+def elementwise(rule):
+    """Marks `rule` as the rule of elementwise ops, whose kernels broadcast as NumPy does
+    (so they take a leading batch dimension as they are: see `graph.vectorize`)."""
+    rule.elementwise = True
+    return rule
+
+
+@elementwise
 def binary(x, y, **_):
     """Elementwise binary op: broadcast shape, dtype of the first input."""
     return broadcast_shapes(x.shape, y.shape), x.dtype
@@ -64,14 +72,15 @@ def binary(x, y, **_):
 
 def binary_to(dtype):
     """Elementwise binary op with a fixed result dtype (comparisons: bool)."""
-    return lambda x, y, **_: (broadcast_shapes(x.shape, y.shape), dtype)
+    return elementwise(lambda x, y, **_: (broadcast_shapes(x.shape, y.shape), dtype))
 
 
 def unary_to(dtype):
     """Elementwise unary op with a fixed result dtype (`is_nan`: bool)."""
-    return lambda x, **_: (x.shape, dtype)
+    return elementwise(lambda x, **_: (x.shape, dtype))
 
 
+@elementwise
 def unary_real(x, **_):
     """Elementwise unary op mapping complex to real (`abs`)."""
     return x.shape, x.dtype.real_dtype
@@ -101,6 +110,7 @@ def reduction(dtype=None):
         if keepdims:
             return TensorShape([1 if i in axes else d for i, d in enumerate(dims)]), out_dtype
         return TensorShape([d for i, d in enumerate(dims) if i not in axes]), out_dtype
+    rule.reduction = True  # its kernel takes attrs `axis` and `keepdims` (see graph.vectorize)
     return rule
 
 
