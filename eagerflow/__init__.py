@@ -26,6 +26,8 @@ from eagerflow._src.ops.indexed_slices import IndexedSlices  # noqa: F401
 from eagerflow._src.core.variables import (  # noqa: F401
     Variable, VariableAggregation, VariableSynchronization)
 import eagerflow._src.ops.overloads  # noqa: F401,E402  (installs Tensor's operators)
+from eagerflow._src.graph.control_flow import (  # noqa: F401,E402
+    case, cond, switch_case, while_loop)
 import eagerflow._src.graph.tape_compiler  # noqa: F401,E402  (compiles repeated backward passes)
 from eagerflow._src.ops.array_ops import (  # noqa: F401
     boolean_mask, broadcast_dynamic_shape, broadcast_static_shape, broadcast_to, concat,

@@ -1,0 +1,376 @@
+"""Control flow: `cond`, `case`, `switch_case` and `while_loop`.
+
+Executing eagerly they are plain Python: the predicate is read and one branch
+runs (a tape then records just the ops that ran).  While a graph is built,
+each branch, loop condition and loop body is traced into a graph of its own,
+and one op stands for the whole construct: ``If``/``StatelessIf`` holds the
+two branches, ``While``/``StatelessWhile`` the condition and body.  Their
+inputs are the predicate or loop variables and every outer tensor the
+subgraphs captured; when the op runs, the subgraphs run as compiled code,
+a Python ``if`` or ``while`` around them.
+
+>>> cond(constant(2.0) > 0, lambda: 1.0, lambda: -1.0)
+1.0
+>>> while_loop(lambda i: i < 3, lambda i: i + 1, [constant(0)])
+[<tf.Tensor: shape=(), dtype=int32, numpy=3>]
+"""
+from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients
+from eagerflow._src.core import context, errors, nest
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import OpDef
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph import executor
+from eagerflow._src.graph.graph import Graph, SymbolicTensor
+from eagerflow._src.ops import array_ops
+
+_STRUCTURE_MESSAGE = ("true_fn and false_fn arguments to tf.cond must have the same number, "
+                      "type, and overall structure of return values.")
+
+
+# -- cond -----------------------------------------------------------------------------------
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """``true_fn()`` if `pred` else ``false_fn()``; in a graph, one ``If`` op.
+
+    Both branches must return the same structure of tensors of the same dtypes.
+
+    >>> cond(constant(True), lambda: constant(1), lambda: constant(2))
+    <tf.Tensor: shape=(), dtype=int32, numpy=1>
+    """
+    for role, fn in (("true_fn", true_fn), ("false_fn", false_fn)):
+        if not callable(fn):
+            raise TypeError(f"'{role}' must be callable.")
+    if context.executing_eagerly():
+        return true_fn() if _truth(pred) else false_fn()
+    if isinstance(pred, bool):
+        raise TypeError("pred must not be a Python bool")
+    pred = convert_to_tensor(pred)
+    if pred.shape.rank not in (None, 0):
+        raise ValueError(f"Shape must be rank 0 but is rank {pred.shape.rank} for "
+                         f"'{name or 'cond'}' (op: 'If') with input shapes: {pred.shape}.")
+    scope = name or "cond"
+    branches = [_Subgraph.trace(f"{scope}_true", true_fn),
+                _Subgraph.trace(f"{scope}_false", false_fn)]
+    structure = branches[0].structure
+    try:
+        nest.assert_same_structure(structure, branches[1].structure)
+    except (TypeError, ValueError):
+        raise TypeError(_STRUCTURE_MESSAGE) from None
+    specs = _merged_specs(branches[0].outputs, branches[1].outputs)
+    outer = _union_captures(branches)
+    stateful = any(b.stateful for b in branches)
+    op = OpDef("If" if stateful else "StatelessIf", _if_kernel(branches, outer),
+               lambda *_, **__: specs, True, (), None, stateful, None)
+    op.grad = _if_gradient(branches, outer)
+    flat = dispatch(op, (pred, *outer), name=scope)
+    return nest.pack_sequence_as(structure, list(flat))
+
+
+def _truth(pred):
+    """The Python truth of an eager predicate (a bool, or a scalar boolean tensor)."""
+    if is_tensor_like(pred):
+        pred = convert_to_tensor(pred)
+        if pred.shape.num_elements() != 1:
+            raise errors.InvalidArgumentError(
+                None, "cond", f"The predicate must be a scalar, but has shape {pred.shape}.")
+        return bool(pred.numpy().reshape(()))
+    return bool(pred)
+
+
+def _merged_specs(first, second):
+    specs = []
+    for a, b in zip(first, second):
+        if a.dtype != b.dtype:
+            raise TypeError(f"{_STRUCTURE_MESSAGE}\n\ntrue_fn output: {a}\nfalse_fn output: {b}")
+        specs.append((a.shape.most_specific_compatible_shape(b.shape), a.dtype))
+    if len(first) != len(second):
+        raise TypeError(_STRUCTURE_MESSAGE)
+    return specs
+
+
+def _if_kernel(branches, outer):
+    def kernel(xp, pred, *arrays):
+        return branches[0 if pred else 1].run(outer, arrays)
+    return kernel
+
+
+def _if_gradient(branches, outer):
+    """The If op's gradient: an If whose branches differentiate the branch that ran.
+
+    Each gradient branch replays its forward branch under a tape (recomputing
+    its intermediates) and takes the gradient with the incoming `dys`.
+    """
+    def grad(view, *dys):
+        pred, *inputs = view.inputs
+
+        def differentiate(branch):
+            def fn():
+                graph = context.get().graph
+                inner = [graph.capture(t) if graph is not None else t for t in inputs]
+                wanted = [t for i, t in enumerate(inner)
+                          if view.needs(i + 1) and t.dtype.is_floating]
+                with GradientTape() as tape:
+                    tape.watch(wanted)
+                    outs = branch.replay(outer, inner)
+                floating = [(o, d) for o, d in zip(outs, dys) if o.dtype.is_floating]
+                found = tape.gradient([o for o, _ in floating], wanted,
+                                      output_gradients=[d for _, d in floating],
+                                      unconnected_gradients=UnconnectedGradients.ZERO)
+                by_id = {id(t): g for t, g in zip(wanted, found)}
+                return [by_id.get(id(t)) if id(t) in by_id else array_ops.zeros_like(t)
+                        for t in inner]
+            return fn
+
+        grads = cond(pred, differentiate(branches[0]), differentiate(branches[1]),
+                     name="gradients/cond")
+        return [None, *(g if t.dtype.is_floating else None for t, g in zip(inputs, grads))]
+    return grad
+
+
+# -- case / switch_case -----------------------------------------------------------------------
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """The result of the first callable whose predicate is true (else `default`).
+
+    >>> case([(constant(False), lambda: 1.0), (constant(True), lambda: 2.0)], default=lambda: 3.0)
+    2.0
+    """
+    pairs = list(pred_fn_pairs.items() if isinstance(pred_fn_pairs, dict) else pred_fn_pairs)
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in pred_fn_pairs must be a 2-tuple. Got: {pair!r}")
+        if not callable(pair[1]):
+            raise TypeError("fn for pred %s must be callable." % (pair[0],))
+    if not pairs and default is None:
+        raise ValueError("pred_fn_pairs must not be empty.")
+    if exclusive and context.executing_eagerly():
+        true = [i for i, (p, _) in enumerate(pairs) if _truth(p)]
+        if len(true) > 1:
+            raise errors.InvalidArgumentError(
+                None, "case", f"Input error: exclusive=True and more than one predicate "
+                f"evaluated to True: {true}")
+    if default is None:
+        *pairs, (_, default) = pairs
+    result = default
+    for pred, fn in reversed(pairs):
+        result = _chained(pred, fn, result, name)
+    return result()
+
+
+def _chained(pred, fn, otherwise, name):
+    return lambda: cond(pred, fn, otherwise, name=name)
+
+
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """``branch_fns[branch_index]()``; an index out of range runs `default` (or the last).
+
+    >>> switch_case(constant(1), [lambda: 1.0, lambda: 2.0, lambda: 3.0])
+    2.0
+    """
+    if isinstance(branch_fns, dict):
+        fns = sorted(branch_fns.items())
+    else:
+        fns = [f if isinstance(f, tuple) else (i, f) for i, f in enumerate(branch_fns)]
+    if not fns:
+        raise ValueError("Must provide at least one item in branch_fns")
+    for key, fn in fns:
+        if not isinstance(key, int):
+            raise TypeError(f"branch_fns dict keys must be ints, got {key!r}")
+        if not callable(fn):
+            raise TypeError(f"br_fn must be callable, got {fn!r}")
+    if default is None:
+        default = fns[-1][1]
+    if context.executing_eagerly():
+        index = int(convert_to_tensor(branch_index).numpy())
+        return dict(fns).get(index, default)()
+    index = convert_to_tensor(branch_index)
+    return case([(index == key, fn) for key, fn in fns], default=default, name=name)
+
+
+# -- while_loop ---------------------------------------------------------------------------------
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns them.
+
+    In a graph the loop is one ``While`` op; each variable must keep its dtype,
+    and its shape unless `shape_invariants` allows it to change.
+
+    >>> while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), (0, 0))
+    (<tf.Tensor: shape=(), dtype=int32, numpy=4>, <tf.Tensor: shape=(), dtype=int32, numpy=6>)
+    """
+    if not callable(cond):
+        raise TypeError("cond must be callable.")
+    if not callable(body):
+        raise TypeError("body must be callable.")
+    if parallel_iterations < 1:
+        raise TypeError("parallel_iterations must be a positive integer.")
+    structure = loop_vars
+    flat = [convert_to_tensor(v) for v in nest.flatten(loop_vars)]
+    if context.executing_eagerly():
+        limit = None if maximum_iterations is None else int(maximum_iterations)
+        n = 0
+        while (limit is None or n < limit) and _truth(cond(*_packed(structure, flat))):
+            flat = _next_values(structure, body(*_packed(structure, flat)), flat)
+            n += 1
+        return nest.pack_sequence_as(structure, flat)
+    return _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations, name)
+
+
+def _packed(structure, flat):
+    """The loop variables as `cond` and `body` take them: one argument per top-level item."""
+    packed = nest.pack_sequence_as(structure, flat)
+    return tuple(packed) if isinstance(structure, (list, tuple)) else (packed,)
+
+
+def _next_values(structure, result, previous):
+    """`body`'s result, flat and checked against the loop variables' structure and dtypes."""
+    if isinstance(structure, (list, tuple)) and not isinstance(result, (list, tuple)):
+        result = [result]
+    try:
+        nest.assert_same_structure(structure, result, check_types=False)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"The loop variables {structure!r} and body's result {result!r} "
+                         f"must have the same nested structure. {e}") from None
+    flat = [convert_to_tensor(v) for v in nest.flatten(result)]
+    for i, (old, new) in enumerate(zip(previous, flat)):
+        if new.dtype != old.dtype:
+            raise TypeError(f"Loop var {i} enters the loop with type {old.dtype!r}, but has "
+                            f"type {new.dtype!r} after 1 iteration. All loop vars must have "
+                            f"fixed dtypes.")
+    return flat
+
+
+def _fits(shape, invariant):
+    """Whether every value of `shape` also has the shape `invariant` (None dims: any)."""
+    if invariant.rank is None:
+        return True
+    if shape.rank != invariant.rank:
+        return False
+    return all(b is None or a == b for a, b in zip(shape.as_list(), invariant.as_list()))
+
+
+def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations, name):
+    scope = name or "while"
+    if shape_invariants is None:
+        invariants = [t.shape for t in flat]
+    else:
+        invariants = [TensorShape(s) for s in nest.flatten(shape_invariants)]
+    specs = [(shape, t.dtype) for shape, t in zip(invariants, flat)]
+    for t, shape in zip(flat, invariants):
+        if not _fits(t.shape, shape):
+            raise ValueError(f"The shape invariant specified for {t.name} is not compatible "
+                             f"with the initial shape of the loop variable. It enters the loop "
+                             f"with shape {t.shape}, but the specified shape invariant is "
+                             f"{shape}.")
+
+    def traced_cond(*args):
+        return convert_to_tensor(cond(*_packed(structure, list(args))))
+
+    def traced_body(*args):
+        return _next_values(structure, body(*_packed(structure, list(args))), flat)
+
+    test = _Subgraph.trace(f"{scope}_cond", traced_cond, specs)
+    if test.outputs[0].dtype.name != "bool" or test.outputs[0].shape.rank not in (None, 0):
+        raise TypeError(f"The loop condition must return a scalar boolean tensor, got "
+                        f"{test.outputs[0]}")
+    step = _Subgraph.trace(f"{scope}_body", traced_body, specs)
+    for t, out, shape in zip(flat, step.outputs, invariants):
+        if not _fits(out.shape, shape):
+            raise ValueError(
+                f"Input tensor '{t.name}' enters the loop with shape {shape}, but has shape "
+                f"{out.shape} after one iteration. To allow the shape to vary across "
+                f"iterations, use the `shape_invariants` argument of tf.while_loop to specify "
+                f"a less-specific shape.")
+    outer = _union_captures([test, step])
+    limit = () if maximum_iterations is None else (convert_to_tensor(maximum_iterations),)
+    stateful = test.stateful or step.stateful
+    op = OpDef("While" if stateful else "StatelessWhile",
+               _while_kernel(test, step, outer, len(flat), bool(limit)),
+               lambda *_, **__: specs, True, (), None, stateful, None)
+    results = dispatch(op, (*flat, *limit, *outer), name=scope)
+    return nest.pack_sequence_as(structure, list(results))
+
+
+def _while_kernel(test, step, outer, n_vars, limited):
+    def kernel(xp, *arrays):
+        values = arrays[:n_vars]
+        limit = int(arrays[n_vars]) if limited else None
+        captured = arrays[n_vars + limited:]
+        n = 0
+        while (limit is None or n < limit) and test.run(outer, (*values, *captured))[0]:
+            values = step.run(outer, (*values, *captured))
+            n += 1
+        return tuple(values)
+    return kernel
+
+
+# -- subgraphs ----------------------------------------------------------------------------------
+
+class _Subgraph:
+    """A branch, loop condition or loop body traced into a graph of its own.
+
+    Its arguments are placeholders; the outer tensors it uses are captured
+    (placeholders too, fed by the enclosing op).  It compiles on first run.
+    """
+
+    def __init__(self, graph, arguments, outputs, structure):
+        self.graph, self.arguments, self.outputs = graph, arguments, outputs
+        self.structure = structure
+        self.stateful = any(op.stateful for op in graph.get_operations())
+        self._run = None  # compiled on first run
+
+    @classmethod
+    def trace(cls, name, fn, specs=()):
+        graph = Graph(name)
+        with context.building(graph):
+            arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
+            result = fn(*arguments)
+            structure = result
+            flat = [convert_to_tensor(t) for t in nest.flatten(result)]
+            # an argument or capture returned as it is still gets an op of its own
+            flat = [graph.capture(t) for t in flat]
+        for t in flat:
+            if isinstance(t, SymbolicTensor) and t.graph is not graph:
+                raise ValueError(f"{name} returned {t}, a tensor of another graph.")
+        return cls(graph, arguments, flat, structure)
+
+    def captured(self):
+        """The outer tensors and variables this subgraph captured, and their inner stand-ins.
+
+        Variables are read by reference when it runs; they are inputs of the
+        enclosing op all the same, so that gradients reach them.
+        """
+        return [(o, i) for o, i in self.graph.captures if isinstance(o, (SymbolicTensor,
+                                                                          Variable))]
+
+    def run(self, outer, arrays):
+        """The output arrays for the arguments then every outer tensor of `outer` (arrays)."""
+        if self._run is None:
+            inner = {id(o): i for o, i in self.captured() if isinstance(o, SymbolicTensor)}
+            feeds = [*self.arguments,  # a variable's or another subgraph's input: unused here
+                     *(inner[id(o)] if id(o) in inner
+                       else self.graph.placeholder(o.dtype, None, "unused") for o in outer)]
+            self._run = executor.compile_graph(self.graph, feeds, self.outputs, self.graph.name)
+        return self._run(*arrays)
+
+    def replay(self, outer, values):
+        """The outputs for `values` of the outer tensors, each op run through `dispatch`."""
+        inner = {id(o): i for o, i in self.captured() if isinstance(o, SymbolicTensor)}
+        feeds = [inner.get(id(o)) for o in outer]
+        pairs = [(i, v) for i, v in zip(feeds, values) if i is not None]
+        return executor.replay(self.graph, [i for i, _ in pairs], self.outputs,
+                               [v for _, v in pairs])
+
+
+def _union_captures(subgraphs):
+    """The outer tensors any of `subgraphs` captured, each once, in order of capture."""
+    seen, outer = set(), []
+    for sub in subgraphs:
+        for o, _ in sub.captured():
+            if id(o) not in seen:
+                seen.add(id(o))
+                outer.append(o)
+    return outer

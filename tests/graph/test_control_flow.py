@@ -1,0 +1,210 @@
+"""cond, case, switch_case and while_loop: eagerly as Python, in graphs as one op each."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def _op_types(fn, *specs):
+    return [op.type for op in fn.get_concrete_function(*specs).graph.get_operations()]
+
+
+SCALAR = tf.TensorSpec([], tf.float32)
+
+
+# -- cond -----------------------------------------------------------------------------------------
+
+def test_eager_cond_runs_one_branch_and_returns_its_value_as_is():
+    ran = []
+    out = tf.cond(tf.constant(True), lambda: ran.append("t") or 1, lambda: ran.append("f") or 2)
+    assert out == 1 and ran == ["t"]
+    assert tf.cond(False, lambda: 1.0, lambda: 2.0) == 2.0
+
+
+@pytest.mark.parametrize("x", [3.0, -3.0])
+def test_cond_in_a_graph_is_one_op_and_matches_eager(x):
+    def f(x):
+        return tf.cond(x > 0, lambda: x * 2.0, lambda: x - 1.0)
+    g = tf.function(f)
+    assert float(g(tf.constant(x))) == float(f(tf.constant(x)))
+    assert "StatelessIf" in _op_types(g, SCALAR)
+
+
+def test_cond_branches_capture_outer_tensors_and_variables():
+    v = tf.Variable(10.0)
+    c = tf.constant(5.0)
+
+    @tf.function
+    def f(x, y):
+        return tf.cond(x > y, lambda: (x * v, c), lambda: (y + v, x))
+
+    a, b = f(tf.constant(2.0), tf.constant(1.0))
+    assert (float(a), float(b)) == (20.0, 5.0)
+    a, b = f(tf.constant(1.0), tf.constant(2.0))
+    assert (float(a), float(b)) == (12.0, 1.0)
+
+
+def test_stateful_branches_run_only_when_taken():
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0, lambda: v.assign_add(1.0), lambda: v.assign_add(100.0))
+
+    f(tf.constant(1.0))
+    f(tf.constant(1.0))
+    assert float(v) == 2.0
+    assert "If" in _op_types(f, SCALAR)
+
+
+def test_cond_output_shapes_merge_to_the_most_specific_compatible():
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0, lambda: tf.zeros([2]), lambda: tf.zeros([3]))
+    out = f.get_concrete_function(SCALAR).structured_outputs
+    assert out.shape.as_list() == [None]
+    assert f(tf.constant(-1.0)).shape == [3]
+
+
+def test_cond_errors():
+    with pytest.raises(TypeError, match="'true_fn' must be callable"):
+        tf.cond(tf.constant(True), 1, lambda: 2)
+
+    @tf.function
+    def mixed(x):
+        return tf.cond(x > 0, lambda: x, lambda: tf.cast(x, tf.int32))
+    with pytest.raises(TypeError, match="same number, type, and overall structure"):
+        mixed(tf.constant(1.0))
+
+    @tf.function
+    def uneven(x):
+        return tf.cond(x > 0, lambda: (x, x), lambda: x)
+    with pytest.raises(TypeError, match="same number, type, and overall structure"):
+        uneven(tf.constant(1.0))
+
+
+@pytest.mark.parametrize("x", [2.0, -2.0])
+def test_gradient_through_cond_in_a_graph(x):
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.cond(x > 0, lambda: x * x * x, lambda: tf.sin(x) * 3.0)
+        return tape.gradient(y, x)
+
+    eps = 1e-3
+    f = (lambda v: v ** 3) if x > 0 else (lambda v: np.sin(v) * 3.0)
+    numeric = (f(x + eps) - f(x - eps)) / (2 * eps)
+    np.testing.assert_allclose(float(grad(tf.constant(x))), numeric, rtol=1e-3)
+
+
+def test_gradient_through_a_traced_function_with_cond():
+    @tf.function
+    def f(x, w):
+        return tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(x * w), lambda: w * 0.0)
+
+    x, w = tf.constant([1.0, 2.0]), tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = f(x, w)
+    assert float(tape.gradient(y, w)) == 3.0
+
+
+# -- case and switch_case -------------------------------------------------------------------------
+
+def test_case_takes_the_first_true_predicate_or_the_default():
+    def f(x):
+        return tf.case([(x < 0, lambda: -1.0), (x < 10, lambda: 1.0)], default=lambda: 10.0)
+    g = tf.function(f)
+    for x in (-5.0, 5.0, 50.0):
+        assert float(g(tf.constant(x))) == f(tf.constant(x))
+    assert [f(tf.constant(x)) for x in (-5.0, 5.0, 50.0)] == [-1.0, 1.0, 10.0]
+
+
+def test_case_exclusive_rejects_two_true_predicates_eagerly():
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.case([(tf.constant(True), lambda: 1.0), (tf.constant(True), lambda: 2.0)],
+                exclusive=True)
+
+
+def test_switch_case_and_its_default():
+    fns = [lambda: tf.constant(10), lambda: tf.constant(20), lambda: tf.constant(30)]
+    g = tf.function(lambda i: tf.switch_case(i, fns))
+    for i, expected in ((0, 10), (1, 20), (2, 30), (7, 30), (-1, 30)):
+        assert int(tf.switch_case(tf.constant(i), fns)) == expected
+        assert int(g(tf.constant(i))) == expected
+    assert int(tf.switch_case(5, {1: fns[0]}, default=fns[1])) == 20
+
+
+# -- while_loop -----------------------------------------------------------------------------------
+
+def _collatz(n):
+    return tf.while_loop(lambda n, steps: n != 1,
+                         lambda n, steps: (tf.where(n % 2 == 0, n // 2, 3 * n + 1), steps + 1),
+                         (n, tf.constant(0)))[1]
+
+
+def test_while_loop_eager_and_graph_agree():
+    g = tf.function(_collatz)
+    for n in (1, 6, 27, 77031):
+        assert int(g(tf.constant(n))) == int(_collatz(tf.constant(n)))
+    assert int(_collatz(tf.constant(77031))) == 350
+    assert "StatelessWhile" in _op_types(g, tf.TensorSpec([], tf.int32))
+
+
+def test_while_loop_keeps_the_loop_variables_structure():
+    out = tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)])
+    assert isinstance(out, list) and int(out[0]) == 3
+    out = tf.while_loop(lambda s: s["i"] < 2, lambda s: {"i": s["i"] + 1}, {"i": 0})
+    assert int(out["i"]) == 2
+
+
+def test_while_loop_maximum_iterations():
+    def f(limit):
+        return tf.while_loop(lambda i: True, lambda i: i + 1, [0], maximum_iterations=limit)[0]
+    assert int(f(4)) == 4
+    assert int(tf.function(f)(tf.constant(6))) == 6
+
+
+def test_while_loop_shape_must_stay_unless_an_invariant_allows_it():
+    def grow(x):
+        return tf.while_loop(lambda x: tf.shape(x)[0] < 4, lambda x: tf.concat([x, x], 0), [x])
+
+    with pytest.raises(ValueError, match="shape_invariants"):
+        tf.function(grow)(tf.constant([1.0]))
+
+    @tf.function
+    def allowed(x):
+        return tf.while_loop(lambda x: tf.shape(x)[0] < 4, lambda x: tf.concat([x, x], 0), [x],
+                             shape_invariants=[tf.TensorShape([None])])
+    assert allowed(tf.constant([1.0]))[0].shape == [4]
+
+
+def test_while_loop_dtype_must_stay():
+    @tf.function
+    def f(x):
+        return tf.while_loop(lambda x: x < 3, lambda x: tf.cast(x, tf.float32) + 1.0, [x])
+    with pytest.raises(TypeError, match="enters the loop with type"):
+        f(tf.constant(0))
+
+
+def test_while_loop_with_cond_inside_and_captures():
+    scale = tf.constant(2.0)
+
+    @tf.function
+    def f(x):
+        return tf.while_loop(
+            lambda i, acc: i < 5,
+            lambda i, acc: (i + 1, tf.cond(i % 2 == 0, lambda: acc + scale, lambda: acc * x)),
+            (tf.constant(0), tf.constant(0.0)))[1]
+
+    acc = 0.0
+    for i in range(5):
+        acc = acc + 2.0 if i % 2 == 0 else acc * 3.0
+    assert float(f(tf.constant(3.0))) == acc
+
+
+def test_while_loop_argument_errors():
+    with pytest.raises(TypeError, match="cond must be callable"):
+        tf.while_loop(1, lambda i: i, [0])
+    with pytest.raises(TypeError, match="body must be callable"):
+        tf.while_loop(lambda i: True, 1, [0])
