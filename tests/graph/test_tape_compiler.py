@@ -296,3 +296,16 @@ def test_errors_inside_the_program_keep_their_class():
     assert _compiled_count() == 1
     with pytest.raises(errors.InvalidArgumentError):
         tf.linalg.inv(tf.zeros([2, 3]))
+
+
+def test_unhashable_attrs_are_played_eagerly():
+    from eagerflow._src.core.dispatch import dispatch
+    transpose = registry.get("Transpose")
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(dispatch(transpose, (x,), {"perm": [1, 0]}) * [[1.0, 2.0],
+                                                                          [3.0, 4.0]])
+        np.testing.assert_allclose(tape.gradient(y, x).numpy(), [[1.0, 3.0], [2.0, 4.0]])
+    assert not tape_compiler._cache

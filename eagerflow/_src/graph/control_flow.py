@@ -16,7 +16,7 @@ a Python ``if`` or ``while`` around them.
 """
 from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients
 from eagerflow._src.core import context, errors, nest
-from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
+from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import OpDef
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -43,7 +43,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         if not callable(fn):
             raise TypeError(f"'{role}' must be callable.")
     if context.executing_eagerly():
-        return true_fn() if _truth(pred) else false_fn()
+        return true_fn() if pred else false_fn()  # a tensor's truth, as TF's eager cond
     if isinstance(pred, bool):
         raise TypeError("pred must not be a Python bool")
     pred = convert_to_tensor(pred)
@@ -68,25 +68,12 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     return nest.pack_sequence_as(structure, list(flat))
 
 
-def _truth(pred):
-    """The Python truth of an eager predicate (a bool, or a scalar boolean tensor)."""
-    if is_tensor_like(pred):
-        pred = convert_to_tensor(pred)
-        if pred.shape.num_elements() != 1:
-            raise errors.InvalidArgumentError(
-                None, "cond", f"The predicate must be a scalar, but has shape {pred.shape}.")
-        return bool(pred.numpy().reshape(()))
-    return bool(pred)
-
-
 def _merged_specs(first, second):
     specs = []
     for a, b in zip(first, second):
         if a.dtype != b.dtype:
             raise TypeError(f"{_STRUCTURE_MESSAGE}\n\ntrue_fn output: {a}\nfalse_fn output: {b}")
         specs.append((a.shape.most_specific_compatible_shape(b.shape), a.dtype))
-    if len(first) != len(second):
-        raise TypeError(_STRUCTURE_MESSAGE)
     return specs
 
 
@@ -146,7 +133,7 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     if not pairs and default is None:
         raise ValueError("pred_fn_pairs must not be empty.")
     if exclusive and context.executing_eagerly():
-        true = [i for i, (p, _) in enumerate(pairs) if _truth(p)]
+        true = [i for i, (p, _) in enumerate(pairs) if p]
         if len(true) > 1:
             raise errors.InvalidArgumentError(
                 None, "case", f"Input error: exclusive=True and more than one predicate "
@@ -212,7 +199,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     if context.executing_eagerly():
         limit = None if maximum_iterations is None else int(maximum_iterations)
         n = 0
-        while (limit is None or n < limit) and _truth(cond(*_packed(structure, flat))):
+        while (limit is None or n < limit) and cond(*_packed(structure, flat)):
             flat = _next_values(structure, body(*_packed(structure, flat)), flat)
             n += 1
         return nest.pack_sequence_as(structure, flat)
@@ -346,10 +333,14 @@ class _Subgraph:
         return [(o, i) for o, i in self.graph.captures if isinstance(o, (SymbolicTensor,
                                                                           Variable))]
 
+    def _placeholders(self):
+        """id(outer tensor) -> the placeholder standing for it (variables have none)."""
+        return {id(o): i for o, i in self.captured() if isinstance(o, SymbolicTensor)}
+
     def run(self, outer, arrays):
         """The output arrays for the arguments then every outer tensor of `outer` (arrays)."""
         if self._run is None:
-            inner = {id(o): i for o, i in self.captured() if isinstance(o, SymbolicTensor)}
+            inner = self._placeholders()
             feeds = [*self.arguments,  # a variable's or another subgraph's input: unused here
                      *(inner[id(o)] if id(o) in inner
                        else self.graph.placeholder(o.dtype, None, "unused") for o in outer)]
@@ -358,7 +349,7 @@ class _Subgraph:
 
     def replay(self, outer, values):
         """The outputs for `values` of the outer tensors, each op run through `dispatch`."""
-        inner = {id(o): i for o, i in self.captured() if isinstance(o, SymbolicTensor)}
+        inner = self._placeholders()
         feeds = [inner.get(id(o)) for o in outer]
         pairs = [(i, v) for i, v in zip(feeds, values) if i is not None]
         return executor.replay(self.graph, [i for i, _ in pairs], self.outputs,

@@ -50,7 +50,10 @@ def gradients(entries, targets, weightings, sources):
         key, values = _structure(entries, targets, weightings, sources)
     except _Unsupported:
         return None
-    program = _cache.get(key, 0)
+    try:
+        program = _cache.get(key, 0)
+    except TypeError:  # an attr holds an unhashable value (a list, an array)
+        return None
     if type(program) is int:  # times seen: compile on the second sighting (or for a jacobian)
         if program == 0 and len(_cache) >= _MAX_PROGRAMS:
             _cache.clear()
@@ -83,11 +86,7 @@ def _structure(entries, targets, weightings, sources):
         wiring = []
         for t in inputs:
             i = find(id(t))
-            if i is None:  # an input from outside the tape: its spec joins the key
-                i = slots[id(t)] = len(values)
-                values.append(t)
-                key.append(_spec(t))
-            wiring.append(i)
+            wiring.append(_slot(t, slots, values, key) if i is None else i)
         if op.multi:
             for o in outputs:
                 slots[id(o)] = len(values)
@@ -109,13 +108,7 @@ def _structure(entries, targets, weightings, sources):
         raise _Unsupported
     ends.append(weighted.pop())
     key.append(tuple(ends))
-    key = tuple(key)
-    try:
-        hash(key)
-    except TypeError:  # an attr holds a list or an array: freeze them
-        key = tuple((p[0], _frozen(p[1]), *p[2:]) if len(p) == 4 and type(p[1]) is tuple else p
-                    for p in key)
-    return key, values
+    return tuple(key), values
 
 
 def _slot(t, slots, values, key):
@@ -136,23 +129,6 @@ def _spec(t):
         value = t._handle.value
         return "variable", value.shape, value.dtype
     raise _Unsupported
-
-
-def _frozen(items):
-    """Attr `items` made hashable (lists become tuples, arrays their bytes)."""
-    return tuple((k, _freeze(v)) for k, v in items)
-
-
-def _freeze(value):
-    if isinstance(value, (list, tuple)):
-        return tuple(map(_freeze, value))
-    if isinstance(value, np.ndarray):
-        return "ndarray", value.dtype.str, value.shape, value.tobytes()
-    try:
-        hash(value)
-    except TypeError:
-        raise _Unsupported from None
-    return value
 
 
 class _Program:

@@ -57,9 +57,9 @@ def batched(operations, inputs, outputs, batched_inputs):
     return run
 
 
-def _run(op, arrays, attrs=None):
+def _run(op, arrays):
     """The op's kernel on `arrays`; its results as a list of (array, unbatched)."""
-    result = op.op_def.host_kernel(*arrays, **(op.attrs if attrs is None else attrs))
+    result = op.op_def.host_kernel(*arrays, **op.attrs)
     return [(r, False) for r in (result if op.op_def.multi else (result,))]
 
 
