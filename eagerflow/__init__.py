@@ -28,6 +28,9 @@ from eagerflow._src.core.variables import (  # noqa: F401
 import eagerflow._src.ops.overloads  # noqa: F401,E402  (installs Tensor's operators)
 from eagerflow._src.graph.control_flow import (  # noqa: F401,E402
     case, cond, switch_case, while_loop)
+from eagerflow._src.graph.functional_ops import (  # noqa: F401,E402
+    foldl, foldr, map_fn, scan, vectorized_map)
+from eagerflow._src.graph.tensor_array import TensorArray  # noqa: F401,E402
 import eagerflow._src.graph.tape_compiler  # noqa: F401,E402  (compiles repeated backward passes)
 from eagerflow._src.ops.array_ops import (  # noqa: F401
     boolean_mask, broadcast_dynamic_shape, broadcast_static_shape, broadcast_to, concat,
@@ -57,5 +60,5 @@ from eagerflow._src.ops.slicing import (  # noqa: F401
 from eagerflow._src.ops.string_ops import (  # noqa: F401
     as_string)
 from eagerflow import (  # noqa: F401,E402
-    autodiff, bitwise, config, debugging, dtypes, errors, linalg, math, nest, nn, random,
-    strings, test)
+    autodiff, autograph, bitwise, config, debugging, dtypes, errors, linalg, math, nest, nn,
+    random, strings, test)

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.graph.gradient_check import check_gradients
 
 
 def _op_types(fn, *specs):
@@ -42,6 +43,14 @@ def test_cond_branches_capture_outer_tensors_and_variables():
     assert (float(a), float(b)) == (20.0, 5.0)
     a, b = f(tf.constant(1.0), tf.constant(2.0))
     assert (float(a), float(b)) == (12.0, 1.0)
+
+
+def test_two_conds_on_the_same_inputs_stay_two():
+    @tf.function
+    def f(p):
+        return (tf.cond(p, lambda: tf.constant(1.0), lambda: tf.constant(2.0)),
+                tf.cond(p, lambda: tf.constant(10.0), lambda: tf.constant(20.0)))
+    assert [float(t) for t in f(tf.constant(True))] == [1.0, 10.0]
 
 
 def test_stateful_branches_run_only_when_taken():
@@ -99,6 +108,17 @@ def test_gradient_through_cond_in_a_graph(x):
     f = (lambda v: v ** 3) if x > 0 else (lambda v: np.sin(v) * 3.0)
     numeric = (f(x + eps) - f(x - eps)) / (2 * eps)
     np.testing.assert_allclose(float(grad(tf.constant(x))), numeric, rtol=1e-3)
+
+
+def test_a_tape_in_a_function_watches_variables_read_by_a_branch():
+    v = tf.Variable(3.0)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            y = tf.cond(x > 0, lambda: x * v, lambda: x)
+        return tape.gradient(y, v)
+    assert float(f(tf.constant(2.0))) == 2.0
 
 
 def test_gradient_through_a_traced_function_with_cond():
@@ -211,3 +231,121 @@ def test_while_loop_argument_errors():
         tf.while_loop(1, lambda i: i, [0])
     with pytest.raises(TypeError, match="body must be callable"):
         tf.while_loop(lambda i: True, 1, [0])
+
+
+# -- gradients through while_loop -----------------------------------------------------------------
+
+def _power(x, n):
+    """x ** n by repeated multiplication: the trip count is a tensor's value."""
+    return tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * x),
+                         (tf.constant(0), tf.ones_like(x)))[1]
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_gradient_of_a_loop_with_a_data_dependent_trip_count(n):
+    check_gradients(lambda x: _power(x, tf.constant(n)), [1.5, -0.7])
+
+
+def test_a_loop_keeps_its_iterations_only_under_a_tape():
+    def outputs(watched):
+        @tf.function
+        def f(x):
+            with tf.GradientTape() as tape:
+                tape.watch(watched(x))
+                return _power(x, tf.constant(3))
+        op, = [op for op in f.get_concrete_function(SCALAR).graph.get_operations()
+               if op.type == "StatelessWhile"]
+        return len(op.outputs)
+    assert outputs(lambda x: []) == 2  # the loop variables
+    assert outputs(lambda x: x) == 5   # and the count, and each variable's values by iteration
+
+
+def test_gradient_of_a_loop_whose_condition_reads_the_variable():
+    def grow(x):
+        return tf.while_loop(lambda v: v < 100.0, lambda v: [v * 1.5 + tf.sin(v)], [x])[0]
+    check_gradients(grow, 3.0)
+    check_gradients(grow, 150.0)  # no iteration: the identity
+
+
+def test_gradient_of_nested_loops():
+    def f(x):
+        def outer(i, acc):
+            inner = tf.while_loop(lambda j, a: j < i, lambda j, a: (j + 1, a * x + 1.0),
+                                  (tf.constant(0), acc))[1]
+            return i + 1, inner
+        return tf.while_loop(lambda i, acc: i < 3, outer, (tf.constant(0), x))[1]
+    check_gradients(f, [0.9, 1.1])
+
+
+def test_gradient_of_a_loop_with_a_cond_and_captured_tensors():
+    def f(x, w):
+        scale = w * 2.0  # computed outside, read by every iteration
+        return tf.while_loop(
+            lambda i, acc: i < 4,
+            lambda i, acc: (i + 1, tf.cond(i % 2 == 0, lambda: acc * scale,
+                                           lambda: tf.tanh(acc + x))),
+            (tf.constant(0), x))[1]
+    check_gradients(f, [0.3, -0.2], 0.8)
+
+
+def test_gradient_of_a_loop_with_maximum_iterations():
+    def f(x):
+        return tf.while_loop(lambda v: True, lambda v: [tf.sin(v) * 2.0], [x],
+                             maximum_iterations=tf.constant(3))[0]
+    check_gradients(f, [0.5, 1.0])
+
+
+def test_gradient_of_a_loop_whose_variables_change_shape():
+    def f(x):
+        return tf.while_loop(lambda v: tf.shape(v)[0] < 8, lambda v: [tf.tile(v, [2]) * x],
+                             [x], shape_invariants=[tf.TensorShape([None])])[0]
+    check_gradients(f, [1.2])
+
+
+def test_gradient_of_a_loop_reaches_a_captured_variable():
+    v = tf.Variable(0.9, dtype=tf.float64)
+
+    def f(x):
+        return tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * v + x),
+                             (0, x))[1]
+
+    @tf.function
+    def inside(x):
+        with tf.GradientTape() as tape:
+            y = f(x)
+        return tape.gradient(y, v)
+
+    def value(at):
+        v.assign(at)
+        return float(f(tf.constant(2.0, tf.float64)))
+    eps = 1e-6
+    numeric = (value(0.9 + eps) - value(0.9 - eps)) / (2 * eps)
+    v.assign(0.9)
+    traced = tf.function(f)
+    x = tf.constant(2.0, tf.float64)
+    with tf.GradientTape() as tape:
+        y = traced(x)
+    for got in (inside(x), tape.gradient(y, v)):
+        np.testing.assert_allclose(float(got), numeric, rtol=1e-6)
+
+
+def test_integer_loop_variables_get_no_gradient():
+    @tf.function
+    def f(x, n):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            i, y = tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * x), (0, x))
+        return tape.gradient(y, x), tape.gradient(tf.cast(i, tf.float32), x)
+    dy, di = f(tf.constant(2.0), tf.constant(3))
+    assert float(dy) == 32.0 and di is None
+
+
+def test_a_loop_without_back_prop_stops_gradients_in_graphs():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.while_loop(lambda v: v < 10.0, lambda v: [v * 2.0], [x], back_prop=False)[0]
+        return y, tape.gradient(y, x)
+    y, dy = f(tf.constant(3.0))
+    assert float(y) == 12.0 and dy is None

@@ -69,3 +69,15 @@ def test_check_numerics_and_assert():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Expected 'False' to be true. Summarized data: 1, 2\nb's'"):
         tf.debugging.Assert(False, [tf.constant([1, 2]), "s"])
+
+
+def test_assert_in_a_graph_checks_when_it_runs():
+    @tf.function
+    def positive(x):
+        tf.debugging.Assert(x > 0, ["not positive:", x, tf.constant([1.5, 2.0])])
+        return x + 1
+
+    assert positive(tf.constant(2)).numpy() == 3
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"assertion failed: \[not positive:\] \[-1\] \[1.5 2\]"):
+        positive(tf.constant(-1))

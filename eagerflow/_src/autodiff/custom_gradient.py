@@ -14,7 +14,7 @@ op from the inputs (and the variables it read) to the outputs.
 import functools
 import inspect
 
-from eagerflow._src.autodiff.tape import _Recorder
+from eagerflow._src.autodiff.tape import _Recorder, watch_accessed
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
@@ -38,11 +38,7 @@ def custom_gradient(f=None):
         inputs = [a for a in nest.flatten(args) if is_tensor_like(a)]
         variables = [v for v in spy.variables.values()
                      if not any(v is a for a in inputs)]
-        for recorder in context.get().recorders:  # outer tapes watch what f read, as usual
-            if isinstance(recorder, _Recorder) and recorder.watch_accessed_variables:
-                for v in variables:
-                    if v.trainable:
-                        recorder.watch(v)
+        watch_accessed(variables)  # outer tapes watch what f read, as usual
         if variables and "variables" not in inspect.signature(grad_fn).parameters:
             raise TypeError(f"If using @custom_gradient with a function that uses variables, "
                             f"then grad_fn must accept a keyword argument 'variables'. The "

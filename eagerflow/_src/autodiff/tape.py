@@ -27,7 +27,9 @@ from eagerflow._src.ops import array_ops
 
 _logger = logging.getLogger("eagerflow")
 _READ = get_op("ReadVariableOp")
-_DIFFERENTIABLE = frozenset(d for d in dtypes.ALL if d.is_floating or d.is_complex)
+# Lists (variant) carry the gradients of their elements.
+_DIFFERENTIABLE = frozenset(d for d in dtypes.ALL if d.is_floating or d.is_complex) | {
+    dtypes.variant}
 _warned = set()
 
 
@@ -78,6 +80,25 @@ class _Recorder:
         self.entries.append((op, inputs, attrs, outputs))
         for o in (outputs if op.multi else (outputs,)):
             watched[id(o)] = o
+
+
+def watch_accessed(variables):
+    """Every active tape that watches accessed variables watches the trainable `variables`.
+
+    For variables read where tapes do not see the read: inside a custom
+    gradient's function, a branch or a loop body.
+    """
+    for recorder in context.get().recorders:
+        if isinstance(recorder, _Recorder) and recorder.watch_accessed_variables:
+            for v in variables:
+                if v.trainable:
+                    recorder.watch(v)
+
+
+def records(inputs):
+    """Whether an active tape would record an op reading `inputs` (it watches one)."""
+    return any(isinstance(r, _Recorder) and any(id(t) in r.watched for t in inputs)
+               for r in context.get().recorders)
 
 
 class GradientTape:
@@ -302,7 +323,7 @@ def _checked_target(t):
 
 
 def is_differentiable(t):
-    """Whether gradients flow through tensor or variable `t`: floating or complex dtypes."""
+    """Whether gradients flow through tensor or variable `t`: floating, complex or variant."""
     return t.dtype in _DIFFERENTIABLE
 
 

@@ -162,6 +162,8 @@ _BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in ALL if d._kind not in ("s", 
 _BY_NUMPY[np.dtype(object)] = string
 _BY_NUMPY[np.dtype("S")] = string
 _BY_NUMPY[np.dtype("U")] = string
+# The value of a variant tensor (a list, ops/list_ops.py) is no array: it reports this DType.
+_BY_NUMPY[variant] = variant
 # Python's str and bytes are not accepted (NumPy's str_ and bytes_ are), as in TF.
 _BY_PYTHON = {builtins.float: float32, builtins.bool: bool}
 

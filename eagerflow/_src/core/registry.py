@@ -34,7 +34,7 @@ class OpDef:
 
     __slots__ = ("name", "kernel", "host_kernel", "shape", "multi", "tied", "tied_rest",
                  "tied_pair", "variadic", "allowed", "allowed_names", "stateful", "grad",
-                 "not_differentiable", "registered", "__weakref__")
+                 "not_differentiable", "registered", "inline", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
         self.name = name
@@ -58,6 +58,9 @@ class OpDef:
         # In the registry: its gradient depends on nothing but the op's inputs,
         # outputs and attrs (unlike a custom gradient's closure).
         self.registered = False
+        # For ops holding subgraphs (control flow): writes the op into a compiled
+        # program as Python statements instead of one kernel call (see graph.executor).
+        self.inline = None
 
     def __repr__(self):
         return f"<OpDef {self.name}>"

@@ -23,7 +23,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.function import trace_key
+from eagerflow._src.function import autograph_slot, trace_key
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops.cast_ops import identity
@@ -199,7 +199,10 @@ class Function:
         p_kwargs = {k: _placeholders(kwargs[k], leaves, graph, k) for k in sorted(kwargs)}
         created = []
         with context.building(graph), context.collecting_variables(created):
-            result = self._python_function(*p_args, **p_kwargs)
+            if self._autograph and autograph_slot.call is not None:
+                result = autograph_slot.call(self._python_function, p_args, p_kwargs)
+            else:
+                result = self._python_function(*p_args, **p_kwargs)
             outputs = nest.map_structure(lambda v: _graph_output(v, self._name), result)
         if created:
             if self._made_variables:

@@ -7,23 +7,36 @@ and one op stands for the whole construct: ``If``/``StatelessIf`` holds the
 two branches, ``While``/``StatelessWhile`` the condition and body.  Their
 inputs are the predicate or loop variables and every outer tensor the
 subgraphs captured; when the op runs, the subgraphs run as compiled code,
-a Python ``if`` or ``while`` around them.
+a Python ``if`` or ``while`` around them.  `TensorArray`s travel through
+them as their flows.
+
+Their gradients replay the subgraphs under a tape: an ``If``'s is an ``If``
+differentiating the branch that ran; a ``While``'s is a loop over the
+iterations backwards, replaying the body on the values each iteration
+started with, which the forward loop keeps when a tape records it.
 
 >>> cond(constant(2.0) > 0, lambda: 1.0, lambda: -1.0)
 1.0
 >>> while_loop(lambda i: i < 3, lambda i: i + 1, [constant(0)])
 [<tf.Tensor: shape=(), dtype=int32, numpy=3>]
 """
-from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients
+import numpy as np
+
+from eagerflow._src.autodiff.tape import (
+    GradientTape, UnconnectedGradients, is_differentiable, records, watch_accessed)
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.dtypes import int32, variant
 from eagerflow._src.core.registry import OpDef
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
-from eagerflow._src.ops import array_ops
+from eagerflow._src.graph.tensor_array import TensorArray, to_flow, with_flows
+from eagerflow._src.ops import array_ops, cast_ops, list_ops
+from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
+from eagerflow._src.ops.list_ops import TensorList
 
 _STRUCTURE_MESSAGE = ("true_fn and false_fn arguments to tf.cond must have the same number, "
                       "type, and overall structure of return values.")
@@ -64,8 +77,14 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     op = OpDef("If" if stateful else "StatelessIf", _if_kernel(branches, outer),
                lambda *_, **__: specs, True, (), None, stateful, None)
     op.grad = _if_gradient(branches, outer)
+    _watch_variables(outer)
     flat = dispatch(op, (pred, *outer), name=scope)
-    return nest.pack_sequence_as(structure, list(flat))
+    return nest.pack_sequence_as(structure, with_flows(nest.flatten(structure), flat))
+
+
+def _watch_variables(inputs):
+    """Tapes watch the trainable variables among `inputs`, as if they saw the reads inside."""
+    watch_accessed([t for t in inputs if isinstance(t, Variable)])
 
 
 def _merged_specs(first, second):
@@ -97,14 +116,11 @@ def _if_gradient(branches, outer):
                 graph = context.get().graph
                 inner = [graph.capture(t) if graph is not None else t for t in inputs]
                 wanted = [t for i, t in enumerate(inner)
-                          if view.needs(i + 1) and t.dtype.is_floating]
+                          if view.needs(i + 1) and is_differentiable(t)]
                 with GradientTape() as tape:
                     tape.watch(wanted)
                     outs = branch.replay(outer, inner)
-                floating = [(o, d) for o, d in zip(outs, dys) if o.dtype.is_floating]
-                found = tape.gradient([o for o, _ in floating], wanted,
-                                      output_gradients=[d for _, d in floating],
-                                      unconnected_gradients=UnconnectedGradients.ZERO)
+                found = _gradients(tape, outs, dys, wanted)
                 by_id = {id(t): g for t, g in zip(wanted, found)}
                 return [by_id.get(id(t)) if id(t) in by_id else array_ops.zeros_like(t)
                         for t in inner]
@@ -112,8 +128,20 @@ def _if_gradient(branches, outer):
 
         grads = cond(pred, differentiate(branches[0]), differentiate(branches[1]),
                      name="gradients/cond")
-        return [None, *(g if t.dtype.is_floating else None for t, g in zip(inputs, grads))]
+        return [None, *(g if is_differentiable(t) else None for t, g in zip(inputs, grads))]
     return grad
+
+
+def _gradients(tape, outputs, dys, sources):
+    """The gradients of `outputs` weighted by `dys`, for `sources` (zeros where unconnected).
+
+    Sparse ones are made dense: they become results of a branch or loop.
+    """
+    pairs = [(o, d) for o, d in zip(outputs, dys) if is_differentiable(o)]
+    found = tape.gradient([o for o, _ in pairs], sources,
+                          output_gradients=[d for _, d in pairs],
+                          unconnected_gradients=UnconnectedGradients.ZERO)
+    return [convert_to_tensor(g) for g in found]
 
 
 # -- case / switch_case -----------------------------------------------------------------------
@@ -183,7 +211,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns them.
 
     In a graph the loop is one ``While`` op; each variable must keep its dtype,
-    and its shape unless `shape_invariants` allows it to change.
+    and its shape unless `shape_invariants` allows it to change.  Loop
+    variables may be `TensorArray`s.
 
     >>> while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), (0, 0))
     (<tf.Tensor: shape=(), dtype=int32, numpy=4>, <tf.Tensor: shape=(), dtype=int32, numpy=6>)
@@ -195,7 +224,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     if parallel_iterations < 1:
         raise TypeError("parallel_iterations must be a positive integer.")
     structure = loop_vars
-    flat = [convert_to_tensor(v) for v in nest.flatten(loop_vars)]
+    flat = [_carried(v) for v in nest.flatten(loop_vars)]
     if context.executing_eagerly():
         limit = None if maximum_iterations is None else int(maximum_iterations)
         n = 0
@@ -203,7 +232,15 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             flat = _next_values(structure, body(*_packed(structure, flat)), flat)
             n += 1
         return nest.pack_sequence_as(structure, flat)
-    return _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations, name)
+    return _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations,
+                        back_prop, name)
+
+
+def _carried(value):
+    """A loop variable or result as control flow carries it: a tensor (a graph
+    `TensorArray`'s flow), or an eager `TensorArray` as it is."""
+    value = to_flow(value)
+    return value if isinstance(value, TensorArray) else convert_to_tensor(value)
 
 
 def _packed(structure, flat):
@@ -221,7 +258,7 @@ def _next_values(structure, result, previous):
     except (TypeError, ValueError) as e:
         raise ValueError(f"The loop variables {structure!r} and body's result {result!r} "
                          f"must have the same nested structure. {e}") from None
-    flat = [convert_to_tensor(v) for v in nest.flatten(result)]
+    flat = [_carried(v) for v in nest.flatten(result)]
     for i, (old, new) in enumerate(zip(previous, flat)):
         if new.dtype != old.dtype:
             raise TypeError(f"Loop var {i} enters the loop with type {old.dtype!r}, but has "
@@ -239,12 +276,14 @@ def _fits(shape, invariant):
     return all(b is None or a == b for a, b in zip(shape.as_list(), invariant.as_list()))
 
 
-def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations, name):
+def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations, back_prop,
+                 name):
     scope = name or "while"
     if shape_invariants is None:
         invariants = [t.shape for t in flat]
-    else:
-        invariants = [TensorShape(s) for s in nest.flatten(shape_invariants)]
+    else:  # a TensorArray's flow is a scalar whatever its invariant says of the elements
+        invariants = [t.shape if t.dtype is variant else TensorShape(s)
+                      for t, s in zip(flat, nest.flatten(shape_invariants))]
     specs = [(shape, t.dtype) for shape, t in zip(invariants, flat)]
     for t, shape in zip(flat, invariants):
         if not _fits(t.shape, shape):
@@ -252,12 +291,14 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
                              f"with the initial shape of the loop variable. It enters the loop "
                              f"with shape {t.shape}, but the specified shape invariant is "
                              f"{shape}.")
+    templates = nest.flatten(structure)  # where TensorArrays are rebuilt on the flows
 
     def traced_cond(*args):
-        return convert_to_tensor(cond(*_packed(structure, list(args))))
+        return convert_to_tensor(cond(*_packed(structure, with_flows(templates, args))))
 
     def traced_body(*args):
-        return _next_values(structure, body(*_packed(structure, list(args))), flat)
+        result = body(*_packed(structure, with_flows(templates, args)))
+        return _next_values(structure, result, flat)
 
     test = _Subgraph.trace(f"{scope}_cond", traced_cond, specs)
     if test.outputs[0].dtype.name != "bool" or test.outputs[0].shape.rank not in (None, 0):
@@ -273,25 +314,124 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
                 f"a less-specific shape.")
     outer = _union_captures([test, step])
     limit = () if maximum_iterations is None else (convert_to_tensor(maximum_iterations),)
-    stateful = test.stateful or step.stateful
-    op = OpDef("While" if stateful else "StatelessWhile",
-               _while_kernel(test, step, outer, len(flat), bool(limit)),
-               lambda *_, **__: specs, True, (), None, stateful, None)
-    results = dispatch(op, (*flat, *limit, *outer), name=scope)
-    return nest.pack_sequence_as(structure, list(results))
+    inputs = (*flat, *limit, *outer)
+    _watch_variables(outer)
+    loop = _Loop(test, step, outer, specs, bool(limit), scope)
+    results = dispatch(loop.op(keep=back_prop and records(inputs)), inputs, name=scope)
+    results = results[:len(flat)]
+    if not back_prop:  # as TF's graph loops (eagerly, TF ignores it too)
+        results = [cast_ops.stop_gradient(r) for r in results]
+    return nest.pack_sequence_as(structure, with_flows(templates, results))
 
 
-def _while_kernel(test, step, outer, n_vars, limited):
-    def kernel(xp, *arrays):
-        values = arrays[:n_vars]
-        limit = int(arrays[n_vars]) if limited else None
-        captured = arrays[n_vars + limited:]
-        n = 0
-        while (limit is None or n < limit) and test.run(outer, (*values, *captured))[0]:
-            values = step.run(outer, (*values, *captured))
-            n += 1
-        return tuple(values)
-    return kernel
+class _Loop:
+    """A while loop of a graph: its traced condition and body, and the ops that run it.
+
+    The op's inputs are the loop variables, the iteration limit if there is
+    one, then the outer tensors and variables the subgraphs captured.
+    """
+
+    def __init__(self, test, step, outer, specs, limited, name):
+        self.test, self.step, self.outer, self.specs = test, step, outer, specs
+        self.limited, self.name = limited, name
+        self.stateful = test.stateful or step.stateful
+        self._ops = {}
+        writes = {}  # id(argument) -> whether the body only writes it (a list it fills)
+        for op in step.graph.get_operations():
+            for t in op.inputs:
+                writes[id(t)] = writes.get(id(t), True) and op.type == "TensorListSetItem" and (
+                    not op.attrs["resize_if_index_out_of_bounds"])
+        # The variables the gradient replays the body on, iteration by iteration.  A list
+        # the body only writes (as map_fn's results) is not one: its writes' gradients do
+        # not depend on what it held, so its value entering the loop stands in for all.
+        self._kept = [i for i, a in enumerate(step.arguments)
+                      if a.dtype is not variant or not writes.get(id(a), False)]
+
+    def op(self, keep):
+        """The op running the loop.
+
+        With `keep` it also returns the number of iterations and, for each
+        variable the gradient replays the body on, the list of its values at
+        the start of every iteration.  A loop is built keeping them when a
+        tape records it; otherwise its gradient runs the loop again, keeping
+        them.
+        """
+        op = self._ops.get(keep)
+        if op is None:
+            specs = self.specs
+            if keep:
+                specs = [*specs, (TensorShape([]), int32),
+                         *[(TensorShape([]), variant)] * len(self._kept)]
+            op = OpDef("While" if self.stateful else "StatelessWhile", self._kernel(keep),
+                       lambda *_, **__: specs, True, (), None, self.stateful, None)
+            op.grad = self._gradient
+            self._ops[keep] = op
+        return op
+
+    def _kernel(self, keep):
+        test, step, outer, kept = self.test, self.step, self.outer, self._kept
+        n, limited = len(self.specs), self.limited
+
+        def kernel(xp, *arrays):
+            values, captured = arrays[:n], arrays[n + limited:]
+            limit = int(arrays[n]) if limited else None
+            history = []  # the variables at the start of each iteration, when kept
+            count = 0
+            while (limit is None or count < limit) and test.run(outer, (*values, *captured))[0]:
+                if keep:
+                    history.append(values)
+                values = step.run(outer, (*values, *captured))
+                count += 1
+            if keep:
+                return (*values, np.int32(count),
+                        *(TensorList(h[i] for h in history) for i in kept))
+            return tuple(values)
+        return kernel
+
+    def _gradient(self, view, *dys):
+        """A loop running the iterations backwards, from the last.
+
+        Each step replays the body under a tape on the variables the
+        iteration started with, turns the gradients of its results into those
+        of its variables, and adds those of the outer tensors and variables
+        it read to their sums.
+        """
+        n, inputs = len(self.specs), view.inputs
+        first = n + self.limited
+        captured = inputs[first:]
+        variables = [i for i in range(n) if is_differentiable(inputs[i])]
+        sources = [j for j, c in enumerate(captured)
+                   if is_differentiable(c) and view.needs(first + j)]
+        grads = [None] * len(inputs)
+        if not variables:
+            return grads
+        count, *histories = view.outputs[n:] or dispatch(self.op(keep=True), tuple(inputs))[n:]
+        histories = dict(zip(self._kept, histories))
+
+        def step_back(k, var_grads, source_grads):
+            k -= 1
+            values = [list_ops.get_item(histories[i], k, shape, dtype) if i in histories
+                      else inputs[i] for i, (shape, dtype) in enumerate(self.specs)]
+            wanted = [values[i] for i in variables] + [captured[j] for j in sources]
+            with GradientTape() as tape:
+                tape.watch(wanted)
+                outs = self.step.replay(self.outer, captured, values)
+            found = _gradients(tape, [outs[i] for i in variables], var_grads, wanted)
+            sums = [add_sparse_or_dense(a, g)
+                    for a, g in zip(source_grads, found[len(variables):])]
+            return k, found[:len(variables)], sums
+
+        start = (count, [dys[i] for i in variables],
+                 [array_ops.zeros_like(captured[j]) for j in sources])
+        invariants = (TensorShape([]), [self.specs[i][0] for i in variables],
+                      [captured[j].shape for j in sources])
+        _, var_grads, source_grads = while_loop(lambda k, *_: k > 0, step_back, start,
+                                                invariants, name=f"{self.name}_grad")
+        for i, g in zip(variables, var_grads):
+            grads[i] = g
+        for j, g in zip(sources, source_grads):
+            grads[first + j] = g
+        return grads
 
 
 # -- subgraphs ----------------------------------------------------------------------------------
@@ -316,7 +456,7 @@ class _Subgraph:
             arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
             result = fn(*arguments)
             structure = result
-            flat = [convert_to_tensor(t) for t in nest.flatten(result)]
+            flat = [_carried(t) for t in nest.flatten(result)]
             # an argument or capture returned as it is still gets an op of its own
             flat = [graph.capture(t) for t in flat]
         for t in flat:
@@ -347,13 +487,14 @@ class _Subgraph:
             self._run = executor.compile_graph(self.graph, feeds, self.outputs, self.graph.name)
         return self._run(*arrays)
 
-    def replay(self, outer, values):
-        """The outputs for `values` of the outer tensors, each op run through `dispatch`."""
+    def replay(self, outer, values, arguments=()):
+        """The outputs for `arguments` and `values` of the outer tensors, each op run through
+        `dispatch`."""
         inner = self._placeholders()
         feeds = [inner.get(id(o)) for o in outer]
         pairs = [(i, v) for i, v in zip(feeds, values) if i is not None]
-        return executor.replay(self.graph, [i for i, _ in pairs], self.outputs,
-                               [v for _, v in pairs])
+        return executor.replay(self.graph, [*self.arguments, *(i for i, _ in pairs)],
+                               self.outputs, [*arguments, *(v for _, v in pairs)])
 
 
 def _union_captures(subgraphs):

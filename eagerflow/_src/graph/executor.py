@@ -38,64 +38,105 @@ def needed_operations(graph, outputs):
 
 def compile_graph(graph, inputs, outputs, name="graph"):
     """A function ``run(*input_arrays) -> tuple of output arrays`` executing `graph`."""
-    names = {id(t): f"a{i}" for i, t in enumerate(inputs)}
-    env = {"_fail": None}
-    lines, at_line = [], {}
+    program = Emitter(name)
+    args = [f"a{i}" for i in range(len(inputs))]
+    result = program.emit(graph, inputs, outputs, args, indent=2)
+    return program.compile(args, result)
 
-    def ref(t):
-        if isinstance(t, Variable):  # by reference: assignments replace the handle's array
-            key = f"h{len(env)}"
-            env[key] = t._handle
-            return key
-        try:
-            return names[id(t)]
-        except KeyError:
-            raise errors.InvalidArgumentError(
-                None, None, f"The graph of {name!r} uses {t.name}, a tensor of another graph "
-                f"that is not available when it runs on its own.") from None
 
-    program = optimize(graph, inputs, outputs)
-    for op in program.operations:
-        if op.type == "Const":
-            names[id(op.outputs[0])] = key = f"c{len(env)}"
-            env[key] = op.value
-            continue
-        if op.op_def is None:  # a placeholder not fed: an argument or capture is missing
-            continue
-        kernel = f"k{len(env)}"
-        env[kernel] = (functools.partial(op.op_def.host_kernel, **op.attrs) if op.attrs
-                       else op.op_def.host_kernel)
-        args = [ref(t) for t in op.inputs]
-        reused = program.reuse.get(op)  # a dead intermediate whose array takes the result
-        into = [] if reused is None else [f"out={ref(reused)}"]
-        call = f"{kernel}({', '.join(args + into)})"
-        outs = [f"t{len(names) + i}" for i in range(len(op.outputs))]
-        for t, var in zip(op.outputs, outs):
-            names[id(t)] = var
+class Emitter:
+    """The source of one compiled program, written graph by graph.
+
+    `emit` writes the operations of a graph, one line each; an op whose
+    `OpDef` has an ``inline`` hook (control flow) writes its own statements
+    instead, emitting its subgraphs in place (a Python ``if``/``while``
+    around them), so a loop runs without a call per iteration.
+    """
+
+    def __init__(self, name):
+        self.name = name
+        self.env = {"_fail": None}
+        self.lines = []
+        self.at_line = {}  # line number -> (op, argument names), to locate failures
+        self._count = itertools.count()
+
+    def fresh(self, prefix="t"):
+        """A variable name not used before in this program."""
+        return f"{prefix}{next(self._count)}"
+
+    def bind(self, value, prefix):
+        """The global name bound to `value` (a kernel, constant or variable handle)."""
+        key = self.fresh(prefix)
+        self.env[key] = value
+        return key
+
+    def line(self, indent, text, op=None, args=()):
+        if op is not None:
+            self.at_line[len(self.lines) + 3] = op, args  # after "def" and "try"
+        self.lines.append("    " * indent + text)
+
+    def emit(self, graph, inputs, outputs, input_names, indent):
+        """Writes the operations `outputs` need, with `inputs` held in `input_names`;
+        returns the names holding the outputs."""
+        names = {id(t): n for t, n in zip(inputs, input_names)}
+
+        def ref(t):
+            if isinstance(t, Variable):  # by reference: assignments replace the handle's array
+                return self.bind(t._handle, "h")
+            try:
+                return names[id(t)]
+            except KeyError:
+                raise errors.InvalidArgumentError(
+                    None, None, f"The graph of {self.name!r} uses {t.name}, a tensor of another "
+                    f"graph that is not available when it runs on its own.") from None
+
+        program = optimize(graph, inputs, outputs)
+        for op in program.operations:
+            if op.type == "Const":
+                names[id(op.outputs[0])] = self.bind(op.value, "c")
+                continue
+            if op.op_def is None:  # a placeholder not fed: an argument or capture is missing
+                continue
+            args = [ref(t) for t in op.inputs]
+            if op.op_def.inline is not None:
+                outs = op.op_def.inline(self, args, indent)
+            else:
+                outs = self._call(op, args, [ref(program.reuse[op])] if op in program.reuse
+                                  else [], indent)
+            for t, var in zip(op.outputs, outs):
+                names[id(t)] = var
+        return [ref(t) for t in program.outputs]
+
+    def _call(self, op, args, into, indent):
+        kernel = self.bind(functools.partial(op.op_def.host_kernel, **op.attrs) if op.attrs
+                           else op.op_def.host_kernel, "k")
+        call = f"{kernel}({', '.join(args + [f'out={n}' for n in into])})"
+        outs = [self.fresh() for _ in op.outputs]
         if not op.op_def.multi:
-            line = f"{outs[0]} = {call}"
+            text = f"{outs[0]} = {call}"
         elif outs:
-            line = f"({', '.join(outs)},) = {call}"
+            text = f"({', '.join(outs)},) = {call}"
         else:
-            line = call
-        at_line[len(lines) + 3] = op, args  # body lines start after "def" and "try"
-        lines.append(f"        {line}")
-    result = ", ".join(ref(t) for t in program.outputs)
-    args = ", ".join(f"a{i}" for i in range(len(inputs)))
-    source = "\n".join([
-        f"def run({args}):",
-        "    try:",
-        *lines,
-        f"        return ({result}{',' if outputs else ''})",
-        "    except Exception as e:",
-        "        _fail(e)",
-        "        raise",
-    ])
-    filename = f"<eagerflow graph {name} #{next(_programs)}>"
-    env["_fail"] = functools.partial(_raise_located, at_line, filename, name)
-    env["__name__"] = __name__  # NumPy warnings from kernels are filtered as the package's
-    exec(compile(source, filename, "exec"), env)  # noqa: S102 (source generated above)
-    return env["run"]
+            text = call
+        self.line(indent, text, op, args)
+        return outs
+
+    def compile(self, args, result):
+        """The function ``run(*args)`` returning the arrays named `result`."""
+        source = "\n".join([
+            f"def run({', '.join(args)}):",
+            "    try:",
+            *self.lines,
+            f"        return ({', '.join(result)}{',' if result else ''})",
+            "    except Exception as e:",
+            "        _fail(e)",
+            "        raise",
+        ])
+        filename = f"<eagerflow graph {self.name} #{next(_programs)}>"
+        self.env["_fail"] = functools.partial(_raise_located, self.at_line, filename, self.name)
+        self.env["__name__"] = __name__  # NumPy warnings from kernels are filtered as ours
+        exec(compile(source, filename, "exec"), self.env)  # noqa: S102 (source made above)
+        return self.env["run"]
 
 
 def _raise_located(at_line, filename, name, exc):

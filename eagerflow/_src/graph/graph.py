@@ -280,6 +280,8 @@ def _evaluate(tensor):
     op = tensor.op
     if op.type == "Const":
         return op.value, True
+    if not tensor.dtype.is_numpy_compatible:
+        return None  # a list (variant) has no array value
     if op.op_def is None or op.stateful or op.op_def.multi:
         return None
     shape_of = _SHAPE_OPS.get(op.type)

@@ -863,6 +863,8 @@ def ones(shape, dtype=_d.float32, name=None, layout=None):
 
 
 def _zeros_like_kernel(xp, x):
+    if x.dtype is _d.variant:  # a list (ops/list_ops.py) knows its zeros, as TF's variants do
+        return x.zeros_like()
     if x.dtype == object:  # strings
         return xp.full(x.shape, b"", dtype=object)
     return xp.zeros(x.shape, x.dtype)  # unlike `zeros_like`, no Python-level NumPy code

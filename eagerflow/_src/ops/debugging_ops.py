@@ -10,12 +10,13 @@ True
 import numpy as np
 
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import FLOAT, register, register_gradient, same_shape
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.ops import math_ops
+from eagerflow._src.ops.logging_ops import tensor_text
 from eagerflow._src.ops.wrappers import as_tensor, hinted_operands
 
 
@@ -107,19 +108,43 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
             f"y ({_described(y)}) = \n{_first(y, summarize)}")))
 
 
+def _assert(xp, condition, *data, summarize, in_graph):
+    if bool(xp.all(condition)):
+        return ()
+    if in_graph:  # a graph reports the data as it formats tensors, each in brackets
+        shown = [_graph_text(np.asarray(d), 3 if summarize is None else summarize)
+                 for d in data]
+        raise _invalid("assertion failed: " + " ".join(
+            t if t.startswith("[") else f"[{t}]" for t in shown))
+    shown = []
+    for item in data:
+        values = _first(item, summarize).tolist()
+        shown.append(", ".join(repr(v) if isinstance(v, bytes) else str(v) for v in values))
+    raise _invalid(f"Expected '{bool(np.asarray(condition))}' to be true. Summarized data: "
+                   + "\n".join(shown))
+
+
+def _graph_text(array, summarize):
+    if array.ndim == 0 and isinstance(array.item(), bytes):  # a message: as it is
+        return array.item().decode("utf-8", "replace")
+    return tensor_text(array, summarize)
+
+
+_ASSERT = register("Assert", _assert, lambda *_, **__: [], multi=True, tied=(), stateful=True,
+                   not_differentiable="an assertion has no gradient")
+
+
 def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's public name)
     """Raises InvalidArgumentError showing `data` when `condition` is false.
+
+    Eagerly it checks at once and returns None; in a graph it is an op that
+    checks when the graph runs.
 
     >>> Assert(True, ["never shown"]) is None
     True
     """
-    if not _holds(as_tensor(condition)):
-        shown = []
-        for item in data:
-            values = _first(as_tensor(item), summarize).tolist()
-            shown.append(", ".join(repr(v) if isinstance(v, bytes) else str(v) for v in values))
-        raise _invalid(f"Expected '{bool(np.asarray(condition))}' to be true. Summarized data: "
-                       + "\n".join(shown))
+    attrs = {"summarize": summarize, "in_graph": not context.executing_eagerly()}
+    dispatch(_ASSERT, (as_tensor(condition), *(as_tensor(d) for d in data)), attrs, name)
 
 
 # -- static checks: ranks, shapes, dtypes -------------------------------------------------------

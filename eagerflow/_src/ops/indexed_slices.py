@@ -9,6 +9,7 @@ indices add up).
 [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
 """
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
+from eagerflow._src.core.dtypes import variant
 from eagerflow._src.core.tensor_shape import TensorShape
 
 
@@ -54,8 +55,10 @@ class IndexedSlices:
 
 def add_sparse_or_dense(a, b):
     """`a + b` for gradients that may be `IndexedSlices` (two sparse ones stay sparse)."""
-    from eagerflow._src.ops import array_ops, math_ops
+    from eagerflow._src.ops import array_ops, list_ops, math_ops
     if isinstance(a, IndexedSlices) and isinstance(b, IndexedSlices):
         return IndexedSlices(array_ops.concat([a.values, b.values], 0),
                              array_ops.concat([a.indices, b.indices], 0), a.dense_shape)
+    if a.dtype is variant:  # gradients of a list: summed element by element
+        return list_ops.add(a, b)
     return math_ops.add(convert_to_tensor(a), convert_to_tensor(b))

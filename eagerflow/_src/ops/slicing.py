@@ -296,15 +296,16 @@ def getitem(tensor, slice_spec):
 
 # -- gradients ---------------------------------------------------------------------------
 
-def _strided_slice_grad_kernel(xp, dy, shape, **attrs):
-    out = xp.zeros(shape, dy.dtype)
+def _strided_slice_grad_kernel(xp, dy, *run_time_shape, shape, **attrs):
+    # A shape not fully known while tracing comes as a second input.
+    out = xp.zeros(tuple(run_time_shape[0].tolist()) if run_time_shape else shape, dy.dtype)
     out[_index_tuple(**attrs)] = dy
     return out
 
 
 _STRIDED_SLICE_GRAD = register(
     "StridedSliceGrad", _strided_slice_grad_kernel,
-    lambda dy, shape, **_: (TensorShape(shape), dy.dtype), tied=())
+    lambda dy, *_, shape, **__: (TensorShape(shape), dy.dtype), tied=())
 
 
 def strided_slice_grad(dy, shape, begin, end, strides, begin_mask=0, end_mask=0,
@@ -324,11 +325,15 @@ def strided_slice_grad(dy, shape, begin, end, strides, begin_mask=0, end_mask=0,
 
 @register_gradient("StridedSlice")
 def _strided_slice_backward(op, dy):
-    attrs = dict(op.attrs, shape=tuple(op.inputs[0].shape.as_list()))
-    return dispatch(_STRIDED_SLICE_GRAD, (dy,), attrs)
+    x = op.inputs[0]
+    if x.shape.is_fully_defined():
+        return dispatch(_STRIDED_SLICE_GRAD, (dy,), dict(op.attrs, shape=tuple(x.shape)))
+    from eagerflow._src.ops.array_ops import shape  # array_ops imports this module
+    static = None if x.shape.rank is None else tuple(x.shape.as_list())
+    return dispatch(_STRIDED_SLICE_GRAD, (dy, shape(x)), dict(op.attrs, shape=static))
 
 
 @register_gradient("StridedSliceGrad")
 def _strided_slice_grad_backward(op, ddx):
     attrs = {k: v for k, v in op.attrs.items() if k != "shape"}
-    return dispatch(_STRIDED_SLICE, (ddx,), attrs)
+    return dispatch(_STRIDED_SLICE, (ddx,), attrs), *[None] * (len(op.inputs) - 1)

@@ -1,12 +1,22 @@
 """Specs of the runtime-check ops (debugging_ops.py)."""
 import numpy as np
 
+import eagerflow as tf
 from eagerflow._src.ops import debugging_ops as dbg
 from tests.ops.spec import OpSpec, rand
+
+
+def _asserted(condition, data):
+    """``Assert(condition, [data])``, then "ok" (a failing one raises: see test_debugging_ops)."""
+    dbg.Assert(condition, [data])
+    return tf.constant("ok")
+
 
 SPECS = [
     OpSpec("CheckNumerics", lambda x: dbg.check_numerics(x, "finite"), [rand(2, 3)],
            lambda x: x),
     OpSpec("CheckNumerics", lambda x: dbg.check_numerics(x, "finite"),
            [rand(4, dtype=np.float64)], lambda x: x, name="CheckNumerics-float64"),
+    OpSpec("Assert", _asserted, [np.array([True, True]), np.array([1, 2])],
+           lambda c, d: np.array(b"ok", object), grad="an assertion has no gradient"),
 ]

@@ -40,8 +40,9 @@ def _key(op):
         hash(attrs)
     except TypeError:
         return None
-    # Inputs by identity: the operations remembered in `first` keep them alive.
-    return op.type, tuple(id(t) for t in op.inputs), attrs
+    # Inputs by identity: the operations remembered in `first` keep them alive.  The op by
+    # identity too: two loops or branches share a type name, not their subgraphs.
+    return op.op_def, tuple(id(t) for t in op.inputs), attrs
 
 
 def _freeze(value):

@@ -41,6 +41,8 @@ def _evaluate(op):
     """The output arrays of `op` if it folds, else None."""
     if op.op_def is None or op.stateful or not op.outputs:
         return None
+    if not all(t.dtype.is_numpy_compatible for t in op.outputs):
+        return None  # a list (variant) is no array a Const could hold
     if not all(t.shape.is_fully_defined() and t.shape.num_elements() <= MAX_FOLDED_ELEMENTS
                for t in op.outputs):
         return None

@@ -1,0 +1,302 @@
+"""Converting user functions, and calling them from converted code.
+
+`convert` rewrites a function's syntax tree with the converters and compiles
+it so that it shares the original's globals and closure; the compiled code
+keeps the user's file name and line numbers, so tracebacks and error
+messages show the user's own lines.  `converted_call` is what every call in
+converted code goes through: user functions are converted (recursively, at
+first call), library code and builtins are called as they are.
+
+>>> def f(x):
+...     return -x if x < 0 else x
+>>> convert(f)(-3)  # doctest: +SKIP
+3
+"""
+import ast
+import functools
+import linecache
+import logging
+import os
+import sysconfig
+import types
+import weakref
+
+import eagerflow
+from eagerflow._src.autograph import operators
+from eagerflow._src.autograph.converters import (
+    asserts, break_statements, call_trees, conditional_expressions, continue_statements,
+    control_flow, directives, lists, logical_expressions, return_statements, variables)
+from eagerflow._src.autograph.operators import py_builtins
+from eagerflow._src.autograph.pyct import parser
+from eagerflow._src.autograph.pyct.naming import Namer
+from eagerflow._src.function import autograph_slot
+from eagerflow._src.function.polymorphic_function import Function
+
+_logger = logging.getLogger("eagerflow")
+
+# Code outside these folders and packages is the user's and gets converted.
+_LIBRARY_FOLDERS = tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
+    os.path.dirname(eagerflow.__file__), *(sysconfig.get_paths()[k] for k in (
+        "stdlib", "platstdlib"))})
+_LIBRARY_PACKAGES = {"numpy", "scipy", "ml_dtypes", "pandas", "tensorflow", "keras", "tf_keras",
+                     "torch", "jax", "pytest", "_pytest", "hypothesis", "pluggy", "absl"}
+
+
+class ConversionError(Exception):
+    """A function that cannot be converted (the reason is the message)."""
+
+
+# -- the converters, in order ---------------------------------------------------------------
+
+def _convert_tree(node):
+    """The converted syntax tree of the function or lambda `node` (changed in place)."""
+    if isinstance(node, ast.Lambda):
+        return _expressions(node)
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)):
+        raise ConversionError("generators are not supported; the function runs unconverted")
+    if isinstance(node, ast.AsyncFunctionDef):
+        raise ConversionError("async functions are not supported")
+    namer = Namer(node)
+    scopes = [n for n in ast.walk(node) if isinstance(n, ast.FunctionDef)]  # outermost first
+    for scope in scopes:
+        lists.transform(scope)  # before calls are wrapped: it looks for `l.append(x)`
+    node = _expressions(node)
+    for scope in scopes:
+        break_statements.transform(scope, namer)
+        continue_statements.transform(scope, namer)
+        return_statements.transform(scope, namer)
+        control_flow.annotate(scope)
+        variables.transform(scope, control_flow.modified_names(scope))
+        control_flow.transform(scope, namer)
+    return node
+
+
+def _expressions(node):
+    """The converters that work statement by statement, anywhere in the tree."""
+    for converter in (directives, asserts, call_trees, conditional_expressions,
+                      logical_expressions):
+        node = converter.transform(node)
+    return node
+
+
+# -- compiling ----------------------------------------------------------------------------------
+
+class _Converted:
+    """The converted code of one function's code object, and its readable source."""
+
+    def __init__(self, code, source):
+        self.code, self.source = code, source
+
+
+_cache = weakref.WeakKeyDictionary()   # original code object -> _Converted or ConversionError
+_AG = types.ModuleType("ag__", "What converted code calls.")
+
+
+def _compile(fn):
+    """The converted code of `fn` (cached per code object); ConversionError if it cannot be."""
+    found = _cache.get(fn.__code__)
+    if found is None:
+        try:
+            found = _compile_fresh(fn)
+        except (ConversionError, parser.SourceUnavailableError, SyntaxError) as e:
+            found = ConversionError(str(e))
+        _cache[fn.__code__] = found
+    if isinstance(found, ConversionError):
+        raise found
+    return found
+
+
+def _compile_fresh(fn):
+    node = _convert_tree(parser.parse_entity(fn))
+    freevars = fn.__code__.co_freevars
+    if isinstance(node, ast.Lambda):
+        inner = ast.Return(node)
+        source = ast.unparse(node)
+    else:
+        if "__class__" in freevars:  # keeps the cell zero-argument super() reads
+            node.body.insert(0, ast.Expr(ast.Name("__class__", ast.Load())))
+        inner = [node, ast.Return(ast.Name(node.name, ast.Load()))]
+        source = ast.unparse(node)
+    factory = ast.FunctionDef(
+        "ag__factory", ast.arguments([], [ast.arg(n) for n in ("ag__", *freevars)], None, [],
+                                     [], None, []),
+        inner if isinstance(inner, list) else [inner], [], None)
+    module = ast.fix_missing_locations(ast.Module([ast.copy_location(factory, node)], []))
+    code = compile(module, fn.__code__.co_filename, "exec")
+    factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    name = "<lambda>" if isinstance(node, ast.Lambda) else node.name
+    inner_code = next(c for c in factory_code.co_consts
+                      if isinstance(c, types.CodeType) and c.co_name == name)
+    _remember(inner_code)
+    return _Converted(inner_code, source)
+
+
+_converted_code = weakref.WeakSet()  # converted code objects and those nested in them
+
+
+def _remember(code):
+    _converted_code.add(code)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _remember(const)
+
+
+def _instantiate(fn, converted):
+    """A function running the converted code with `fn`'s globals, defaults and closure."""
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    closure = tuple(types.CellType(_AG) if n == "ag__" else cells[n]
+                    for n in converted.code.co_freevars)
+    new = types.FunctionType(converted.code, fn.__globals__, fn.__name__, fn.__defaults__,
+                             closure)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__dict__.update(fn.__dict__)
+    new.__wrapped__ = fn
+    new.__ag_converted__ = True
+    return new
+
+
+# -- what to convert ----------------------------------------------------------------------------
+
+def _is_user_function(fn):
+    if getattr(fn, "__ag_converted__", False) or getattr(fn, "__ag_do_not_convert__", False):
+        return False
+    module = (getattr(fn, "__module__", None) or "").split(".")[0]
+    if module in _LIBRARY_PACKAGES or module == "eagerflow":
+        return False
+    filename = os.path.normcase(os.path.realpath(fn.__code__.co_filename))
+    return not filename.startswith(_LIBRARY_FOLDERS)
+
+
+_warned = weakref.WeakSet()
+
+
+def _convert_function(fn):
+    """Python function `fn` converted, or `fn` itself when it is not user code or cannot be
+    converted (then it runs as it is, with one warning)."""
+    if not _is_user_function(fn):
+        return fn
+    try:
+        converted = _compile(fn)
+    except ConversionError as e:
+        if fn.__code__ not in _warned:
+            _warned.add(fn.__code__)
+            _logger.warning("AutoGraph could not transform %s and will run it as-is.\nCause: "
+                            "%s\nTo silence this warning, decorate the function with "
+                            "@eagerflow.autograph.experimental.do_not_convert", fn, e)
+        return fn
+    return _instantiate(fn, converted)
+
+
+def convert(f):
+    """What converted code calls for callable `f`: `f` converted when it is user code, the
+    tensor-aware version of a builtin, else `f` itself."""
+    if isinstance(f, (types.BuiltinFunctionType, type)):
+        return py_builtins.OVERRIDES.get(f, f)
+    if isinstance(f, Function) or getattr(f, "__ag_do_not_convert__", False):
+        return f
+    if isinstance(f, types.FunctionType):
+        return _convert_function(f)
+    if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
+        converted = _convert_function(f.__func__)
+        return f if converted is f.__func__ else types.MethodType(converted, f.__self__)
+    if isinstance(f, functools.partial):
+        inner = convert(f.func)
+        return f if inner is f.func else functools.partial(inner, *f.args, **f.keywords)
+    call = getattr(type(f), "__call__", None)
+    if isinstance(call, types.FunctionType) and _is_user_function(call):
+        return types.MethodType(_convert_function(call), f)
+    return f
+
+
+def converted_call(f, args, kwargs=None):
+    """``f(*args, **kwargs)`` as converted code makes it (see the module doc)."""
+    target = convert(f)
+    return target(*args, **kwargs) if kwargs else target(*args)
+
+
+def _fill_namespace():
+    for name in operators.__all__:
+        setattr(_AG, name, getattr(operators, name))
+    _AG.converted_call = converted_call
+
+
+_fill_namespace()
+
+
+# -- errors in user code -------------------------------------------------------------------------
+
+def _user_frames(traceback):
+    frames = []
+    for frame, line in _walk(traceback):
+        filename = frame.f_code.co_filename
+        path = os.path.normcase(os.path.realpath(filename))
+        if path.startswith(_LIBRARY_FOLDERS) or not os.path.exists(filename):
+            continue
+        converted = frame.f_code in _converted_code
+        frames.append((filename, line, frame.f_code.co_name, converted))
+    return frames
+
+
+def _walk(traceback):
+    while traceback is not None:
+        yield traceback.tb_frame, traceback.tb_lineno
+        traceback = traceback.tb_next
+
+
+def _framed(error):
+    """`error` with TF's "in user code" framing: the user's frames, then the message."""
+    lines = []
+    for filename, line, name, converted in _user_frames(error.__traceback__):
+        text = linecache.getline(filename, line).strip()
+        lines.append(f'    File "{filename}", line {line}, in {name}{"  *" if converted else ""}'
+                     f"\n        {text}\n")
+    if not lines:
+        return None
+    message = "in user code:\n\n" + "\n".join(lines) + f"\n    {type(error).__name__}: {error}"
+    try:
+        if isinstance(error, eagerflow.errors.OpError):
+            framed = type(error)(error.node_def, error.op, message)
+        else:
+            framed = type(error)(message)
+    except Exception:  # an exception class that takes other arguments: leave it as it is
+        return None
+    framed.ag_framed = True
+    return framed
+
+
+def call_traced(fn, args, kwargs):
+    """`fn` converted and called while a graph is traced; errors framed in the user's code."""
+    try:
+        return convert(fn)(*args, **kwargs)
+    except Exception as e:
+        if getattr(e, "ag_framed", False):
+            raise
+        framed = _framed(e)
+        if framed is None:
+            raise
+        raise framed.with_traceback(e.__traceback__) from None
+
+
+def to_code(entity):
+    """The source of `entity` converted: readable Python that calls ``ag__`` operators."""
+    entity = getattr(entity, "python_function", entity)
+    entity = getattr(entity, "__func__", entity)
+    try:
+        return _compile(entity).source + "\n"
+    except ConversionError as e:
+        raise ConversionError(f"could not convert {entity!r}: {e}") from None
+
+
+def do_not_convert(func=None):
+    """Marks `func` to run as it is in converted code (a decorator, with or without call)."""
+    if func is None:
+        return do_not_convert
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+    wrapper.__ag_do_not_convert__ = True
+    return wrapper
+
+
+autograph_slot.call = call_traced

@@ -1,0 +1,47 @@
+"""``break`` sets a flag that stops its loop; a loop's ``else`` runs when it is unset.
+
+>>> fn = ast.parse("def f(x):\\n    while x:\\n        break").body[0]
+>>> print(ast.unparse(transform(fn, Namer(fn)).body[0]))
+break_ = False
+"""
+import ast
+
+from eagerflow._src.autograph.converters import jumps
+from eagerflow._src.autograph.pyct import templates
+from eagerflow._src.autograph.pyct.naming import Namer  # noqa: F401 (used by the example)
+
+
+class _Breaks(ast.NodeTransformer):
+    def __init__(self, namer):
+        self.namer = namer
+
+    def _loop(self, node):
+        self.generic_visit(node)
+        orelse, node.orelse = node.orelse, []
+        node.ag_has_else = bool(orelse)
+        if not any(jumps.Jump(ast.Break, "", loops=False).contains(s) for s in node.body):
+            return [node, *orelse]
+        flag = self.namer.new("break_")
+        jump = jumps.Jump(ast.Break, flag, loops=False)
+        node.body = jumps.guard_block(node.body, jump) or [ast.Pass()]
+        jumps.add_loop_test(node, templates.locate(
+            [templates.replace_expr("ag__.not_(flag)", flag=flag)], node)[0])
+        before = templates.locate(templates.replace("flag = False", flag=flag), node)
+        return [*before, node, *(jump.guard(orelse, orelse[0]) if orelse else [])]
+
+    visit_While = visit_For = _loop
+
+    def _scope(self, node):
+        return node  # nested functions are converted on their own
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
+
+
+def transform(function, namer):
+    """Lowers the breaks of `function`'s own loops."""
+    function.body = [new for s in function.body for new in _as_list(_Breaks(namer).visit(s))]
+    return function
+
+
+def _as_list(result):
+    return result if isinstance(result, list) else [result]

@@ -1,0 +1,39 @@
+"""``continue`` sets a flag, reset at the top of each iteration, guarding the rest of the body.
+
+>>> fn = ast.parse("def f(x):\\n    for i in x:\\n        continue").body[0]
+>>> print(ast.unparse(transform(fn, Namer(fn)).body[0].body[0]))
+continue_ = False
+"""
+import ast
+
+from eagerflow._src.autograph.converters import jumps
+from eagerflow._src.autograph.pyct import templates
+from eagerflow._src.autograph.pyct.naming import Namer  # noqa: F401 (used by the example)
+
+
+class _Continues(ast.NodeTransformer):
+    def __init__(self, namer):
+        self.namer = namer
+
+    def _loop(self, node):
+        self.generic_visit(node)
+        if not any(jumps.Jump(ast.Continue, "", loops=False).contains(s) for s in node.body):
+            return node
+        flag = self.namer.new("continue_")
+        reset = templates.locate(templates.replace("flag = False", flag=flag), node.body[0])
+        node.body = reset + jumps.guard_block(node.body, jumps.Jump(ast.Continue, flag,
+                                                                     loops=False))
+        return node
+
+    visit_While = visit_For = _loop
+
+    def _scope(self, node):
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
+
+
+def transform(function, namer):
+    """Lowers the continues of `function`'s own loops."""
+    function.body = [_Continues(namer).visit(s) for s in function.body]
+    return function

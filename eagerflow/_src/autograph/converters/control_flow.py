@@ -1,0 +1,168 @@
+"""``if``, ``while`` and ``for`` become calls of ``ag__.if_stmt``/``while_stmt``/``for_stmt``.
+
+Branches and loop bodies move into local functions that declare the
+variables they modify ``nonlocal``; ``get_state``/``set_state`` read and
+write the ones the statement passes on (modified and live afterwards, or
+carried from one iteration to the next).  The operators decide at run time
+whether Python or graph control flow runs them.
+
+>>> fn = ast.parse("def f(x):\\n    if x > 0:\\n        x = -x\\n    return x").body[0]
+>>> print(ast.unparse(transform(fn, Namer(fn)).body[0]))  # doctest: +ELLIPSIS
+def if_body():
+    nonlocal x
+    x = -x
+...
+"""
+import ast
+
+from eagerflow._src.autograph.pyct import analysis, templates
+from eagerflow._src.autograph.pyct.naming import Namer  # noqa: F401 (used by the example)
+
+_IF = """
+def if_body():
+    nonlocal modified
+    global modified_globals
+    body
+def else_body():
+    nonlocal modified
+    global modified_globals
+    orelse
+get_state_and_set_state
+ag__.if_stmt(test, if_body, else_body, get_state, set_state, names, count)
+"""
+
+_STATE = """
+def get_state():
+    return state_values
+def set_state(vars_):
+    nonlocal state
+    global state_globals
+    assign_state
+"""
+
+_WHILE = """
+def loop_test():
+    return test
+def loop_body():
+    nonlocal modified
+    global modified_globals
+    body
+get_state_and_set_state
+ag__.while_stmt(loop_test, loop_body, get_state, set_state, names, options)
+"""
+
+_FOR = """
+extra_test_def
+def loop_body(itr):
+    nonlocal modified
+    global modified_globals
+    target = itr
+    body
+get_state_and_set_state
+ag__.for_stmt(iterated, extra_test_arg, loop_body, get_state, set_state, names, options)
+"""
+
+
+def annotate(function):
+    """Records on each own if/while/for what it modifies (``ag_modified``) and what is live."""
+    analysis.annotate_liveness(function.body)
+    for node in _own_control_flow(function):
+        parts = node.body + node.orelse + ([node.target] if isinstance(node, ast.For) else [])
+        node.ag_modified = analysis.stores(parts)
+
+
+def modified_names(function):
+    """Every name that some own if/while/for of `function` modifies."""
+    return set().union(*(n.ag_modified for n in _own_control_flow(function)))
+
+
+def _own_control_flow(function):
+    return [s for s in analysis.own_statements(function)
+            if isinstance(s, (ast.If, ast.While, ast.For))]
+
+
+class _ControlFlow(ast.NodeTransformer):
+    def __init__(self, namer, global_names):
+        self.names = {base: namer.fixed_name(base) for base in (
+            "if_body", "else_body", "get_state", "set_state", "vars_", "loop_test",
+            "loop_body", "extra_test", "itr")}
+        self.global_names = global_names
+
+    def _declarations(self, names, prefix):
+        """`names` split into the `nonlocal` and `global` declarations of a generated function."""
+        return {prefix: sorted(n for n in names if n not in self.global_names),
+                f"{prefix}_globals": sorted(set(names) & self.global_names)}
+
+    def _state(self, state):
+        state = sorted(state)
+        loads = ast.Tuple([ast.Name(n, ast.Load()) for n in state], ast.Load())
+        stores = ast.Tuple([ast.Name(n, ast.Store()) for n in state], ast.Store())
+        assign = templates.replace("target = vars_", target=stores, **self.names) if state \
+            else [ast.Pass()]
+        statements = templates.replace(_STATE, state_values=loads, assign_state=assign,
+                                       **self._declarations(state, "state"), **self.names)
+        names = ast.Tuple([ast.Constant(n) for n in state], ast.Load())
+        return statements, names, len(state)
+
+    def _fill(self, template, node, state, **replacements):
+        get_and_set, names, count = self._state(state)
+        statements = templates.replace(
+            template, get_state_and_set_state=get_and_set, names=names,
+            count=ast.Constant(count), **self._declarations(node.ag_modified, "modified"),
+            **replacements, **self.names)
+        return templates.locate(statements, node)
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        state = node.ag_modified & node.ag_live_out
+        return self._fill(_IF, node, state, test=node.test, body=node.body,
+                          orelse=node.orelse or [ast.Pass()])
+
+    def visit_While(self, node):
+        self.generic_visit(node)
+        state = node.ag_modified & node.ag_live_in
+        return self._fill(_WHILE, node, state, test=node.test, body=node.body,
+                          options=_options(node))
+
+    def visit_For(self, node):
+        self.generic_visit(node)
+        state = node.ag_modified & node.ag_live_in
+        tests = getattr(node, "ag_extra_tests", [])
+        if tests:
+            test = tests[-1]
+            for earlier in reversed(tests[:-1]):
+                test = templates.replace_expr("ag__.and_(lambda: a, lambda: b)", a=earlier,
+                                              b=test)
+            extra = templates.replace("def extra_test():\n    return test", test=test,
+                                      **self.names)
+            extra_name = self.names["extra_test"]
+        else:
+            extra, extra_name = [], ast.Constant(None)
+        return self._fill(_FOR, node, state, iterated=node.iter, target=node.target,
+                          body=node.body, options=_options(node), extra_test_def=extra,
+                          extra_test_arg=extra_name)
+
+    def _scope(self, node):
+        return node  # nested functions are converted on their own
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
+
+
+def _options(loop):
+    """The loop's options as a dict display: its `set_loop_options` and whether it had an else."""
+    keywords = getattr(loop, "ag_loop_options", [])
+    keys = [ast.Constant(k.arg) for k in keywords] + [ast.Constant("has_else")]
+    values = [k.value for k in keywords] + [ast.Constant(getattr(loop, "ag_has_else", False))]
+    return ast.Dict(keys, values)
+
+
+def transform(function, namer):
+    """Converts `function`'s own control flow (annotated by `annotate`)."""
+    converter = _ControlFlow(namer, analysis.global_names(function))
+    function.body = [new for s in function.body
+                     for new in _as_list(converter.visit(s))]
+    return function
+
+
+def _as_list(result):
+    return result if isinstance(result, list) else [result]

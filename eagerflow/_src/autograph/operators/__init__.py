@@ -1,0 +1,10 @@
+"""The runtime of converted code: every name it reaches through ``ag__``."""
+from eagerflow._src.autograph.operators.control_flow import for_stmt, if_stmt, while_stmt
+from eagerflow._src.autograph.operators.data_structures import list_append, list_pop
+from eagerflow._src.autograph.operators.exceptions import assert_stmt
+from eagerflow._src.autograph.operators.logical import and_, if_exp, not_, or_
+from eagerflow._src.autograph.operators.variables import (
+    Undefined, UndefinedReturnValue, ld, retval)
+
+__all__ = ["Undefined", "UndefinedReturnValue", "and_", "assert_stmt", "for_stmt", "if_exp",
+           "if_stmt", "ld", "list_append", "list_pop", "not_", "or_", "retval", "while_stmt"]

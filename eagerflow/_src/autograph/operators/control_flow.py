@@ -1,0 +1,304 @@
+"""What converted ``if``, ``while`` and ``for`` statements call.
+
+Each statement arrives as functions: the branches or the loop test and body,
+which modify the enclosing function's variables, and ``get_state`` /
+``set_state``, which read and write the variables the statement passes on.
+A Python condition or iterable runs the statement as Python would.  A tensor
+condition or iterable while a graph is built turns it into graph control
+flow: ``cond`` for an ``if``, ``while_loop`` for a loop, with the variables as
+the branch outputs or loop variables.
+
+>>> state = {"y": 0}
+>>> if_stmt(True, lambda: state.update(y=1), lambda: None, lambda: (), lambda v: None, (), 0)
+>>> state["y"]
+1
+"""
+from eagerflow._src.autograph.operators.variables import UndefinedReturnValue, is_undefined
+from eagerflow._src.core import context, errors, nest
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph import control_flow
+from eagerflow._src.graph.graph import Graph, SymbolicTensor
+from eagerflow._src.ops import array_ops, math_ops
+
+
+def is_graph_tensor(value):
+    """True for a value only known when the graph runs: it needs graph control flow."""
+    return isinstance(value, SymbolicTensor) or (
+        isinstance(value, Variable) and not context.executing_eagerly())
+
+
+# -- if ---------------------------------------------------------------------------------------
+
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    """``body()`` if `cond` else ``orelse()``; a graph tensor `cond` becomes one ``cond`` op."""
+    if is_graph_tensor(cond):
+        _graph_if(cond, body, orelse, get_state, set_state, symbol_names)
+    elif cond:
+        body()
+    else:
+        orelse()
+
+
+class _SwapBranches(Exception):
+    """The first branch traced left the return value unset: trace the other one first."""
+
+
+def _graph_if(cond, body, orelse, get_state, set_state, names):
+    initial = get_state()
+    try:
+        results = _traced_if(cond, (body, "main"), (orelse, "else"), initial, set_state,
+                             get_state, names)
+    except _SwapBranches:
+        results = _traced_if(math_ops.logical_not(cond), (orelse, "else"), (body, "main"),
+                             initial, set_state, get_state, names)
+    set_state(results)
+
+
+def _traced_if(cond, first, second, initial, set_state, get_state, names):
+    """Traces both branches with `cond` and returns the state they leave, reconciled."""
+    seen = {}  # the first branch's state, which the second is checked against
+
+    def branch(fn, label):
+        def traced():
+            set_state(initial)
+            fn()
+            values = list(get_state())
+            if not seen:
+                if any(type(v) is UndefinedReturnValue and v.guarded for v in values):
+                    raise _SwapBranches
+                seen.update(values=values, label=label)
+            else:
+                values = _reconcile(seen["values"], seen["label"], values, label, names)
+            return tuple(_as_tensors(v, n, f"at the end of the {label} branch")
+                         for v, n in zip(values, names)
+                         if not is_undefined(v))
+        return traced
+
+    outputs = iter(control_flow.cond(cond, branch(*first), branch(*second)) or ())
+    return tuple(v if is_undefined(v) else next(outputs) for v in seen["values"])
+
+
+def _reconcile(first, first_label, second, label, names):
+    """The second branch's values, checked against the first's (same kind, dtype, structure)."""
+    values = []
+    for a, b, name in zip(first, second, names):
+        if type(b) is UndefinedReturnValue and b.guarded and not is_undefined(a):
+            # this branch returns later: any value of the other branch's type will do
+            b = nest.map_structure(_zeros_of, _as_tensors(a, name, "in the other branch"))
+        elif is_undefined(a) != is_undefined(b):
+            missing = label if is_undefined(b) else first_label
+            if UndefinedReturnValue in (type(a), type(b)):
+                raise ValueError(f"the {missing} branch must also have a return statement.")
+            raise ValueError(f"'{name}' must also be initialized in the {missing} branch")
+        for value, where in ((a, first_label), (b, label)):
+            if value is None:
+                raise ValueError(f"'{name}' is None at the end of the {where} branch.")
+        if not is_undefined(a):
+            _check_same(name, _as_tensors(a, name, f"at the end of the {first_label} branch"),
+                        first_label, _as_tensors(b, name, f"at the end of the {label} branch"),
+                        label)
+        values.append(b)
+    return values
+
+
+def _check_same(name, a, first, b, second):
+    try:
+        nest.assert_same_structure(a, b, check_types=False)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"'{name}' must have the same nested structure in the {first} and "
+                        f"{second} branches:\n\n{e}") from None
+    for x, y in zip(nest.flatten(a), nest.flatten(b)):
+        if x.dtype != y.dtype:
+            raise TypeError(f"'{name}' has dtype {x.dtype.name} in the {first} branch, but "
+                            f"dtype {y.dtype.name} in the {second} branch")
+
+
+def _as_tensors(value, name, where):
+    """`value` with every leaf a tensor (or a TensorArray), or a TypeError naming `name`."""
+    def convert(leaf):
+        if hasattr(leaf, "flow"):  # a TensorArray travels as it is
+            return leaf
+        try:
+            return convert_to_tensor(leaf)
+        except (TypeError, ValueError):
+            raise TypeError(f"'{name}' must be a tensor, a Python number or a structure of "
+                            f"them to be used in graph control flow; {where} it is "
+                            f"{leaf!r}") from None
+    return nest.map_structure(convert, value)
+
+
+# -- while ------------------------------------------------------------------------------------
+
+def while_stmt(test, body, get_state, set_state, symbol_names, opts):
+    """``while test(): body()``; once `test` gives a graph tensor, the rest is a ``while_loop``."""
+    while True:
+        go = test()
+        if is_graph_tensor(go):
+            _graph_loop(test, body, get_state, set_state, symbol_names, opts)
+            return
+        if not go:
+            return
+        body()
+
+
+def _graph_loop(test, body, get_state, set_state, names, opts):
+    """Runs the loop as one ``while_loop`` whose loop variables are the state."""
+    if opts.get("has_else"):
+        raise errors.OperatorNotAllowedInGraphError(
+            "A loop over a tensor (or with a tensor condition) cannot have an else clause: "
+            "for/else and while/else run only in Python. Move the else body after the loop, "
+            "guarded by a flag the loop's break sets.")
+    initial = _defined_before(list(get_state()), body, set_state, get_state, names)
+    initial = [_as_tensors(v, n, "before the loop") for v, n in zip(initial, names)]
+    invariants = _shape_invariants(initial, opts)
+
+    def cond(*values):
+        set_state(values)
+        return test()
+
+    def step(*values):
+        set_state(values)
+        body()
+        after = list(get_state())
+        for name, old, new, shape in zip(names, initial, after, invariants):
+            _check_iteration(name, old, new, shape)
+        return tuple(_as_tensors(v, n, "after one iteration") for v, n in zip(after, names))
+
+    kwargs = {k: opts[k] for k in ("maximum_iterations", "parallel_iterations") if k in opts}
+    results = control_flow.while_loop(cond, step, tuple(initial),
+                                      shape_invariants=tuple(invariants), **kwargs)
+    set_state(results)
+
+
+def _defined_before(values, body, set_state, get_state, names):
+    """`values`, with a zero placeholder for each variable the loop defines but that has no
+    value yet; its type is learned by tracing the body once, in a graph that is dropped."""
+    missing = [i for i, v in enumerate(values) if is_undefined(v) or v is None]
+    if not missing:
+        return values
+    with context.building(Graph("loop_body_probe")):
+        probe = list(values)
+        for i, v in enumerate(values):
+            if i not in missing:
+                probe[i] = nest.map_structure(
+                    _probe_placeholder, _as_tensors(v, names[i], "before the loop"))
+        set_state(probe)
+        try:
+            body()
+        except Exception as e:  # the body reads the variable first: it must exist before
+            raise ValueError(f"'{names[missing[0]]}' must be defined before the loop\nThe "
+                             f"loop body could not run without it: "
+                             f"{type(e).__name__}: {e}") from None
+        after = list(get_state())
+    set_state(values)
+    for i in missing:
+        if is_undefined(after[i]) or after[i] is None:
+            raise ValueError(f"'{names[i]}' must be defined before the loop")
+        values[i] = nest.map_structure(
+            _zeros_of, _as_tensors(after[i], names[i], "after one iteration"))
+    return values
+
+
+def _probe_placeholder(t):
+    return t if hasattr(t, "flow") else context.get().graph.placeholder(t.dtype, t.shape)
+
+
+def _zeros_of(t):
+    """Zeros like `t`, made from its static type alone (`t` may belong to another graph)."""
+    if not t.shape.is_fully_defined():
+        raise ValueError(f"a value that control flow defines on one path only needs a static "
+                         f"shape to stand in on the others; {t} has shape {t.shape}")
+    return array_ops.zeros(t.shape.as_list(), t.dtype)
+
+
+def _shape_invariants(initial, opts):
+    """Per variable: its `set_loop_options` shape invariant, else its own shape."""
+    chosen = {id(v): TensorShape(s) for v, s in opts.get("shape_invariants", ())}
+    return [nest.map_structure(lambda t: chosen.get(id(t), _shape_of(t)), v) for v in initial]
+
+
+def _shape_of(value):
+    return value.flow.shape if hasattr(value, "flow") else value.shape
+
+
+def _check_iteration(name, before, after, invariant):
+    if is_undefined(after) or after is None:
+        raise ValueError(f"'{name}' is {'None' if after is None else 'undefined'} after one "
+                         f"iteration of the loop; it must stay a tensor")
+    after = _as_tensors(after, name, "after one iteration")
+    try:
+        nest.assert_same_structure(before, after, check_types=False)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"'{name}' does not have the same nested structure after one "
+                        f"iteration.\n\n{e}") from None
+    for old, new, shape in zip(nest.flatten(before), nest.flatten(after),
+                               nest.flatten(invariant)):
+        if old.dtype != new.dtype:
+            raise TypeError(f"'{name}' has dtype {old.dtype.name} before the loop, but dtype "
+                            f"{new.dtype.name} after one iteration")
+        if not hasattr(new, "flow") and not control_flow._fits(new.shape, shape):
+            raise ValueError(f"'{name}' has shape {old.shape} before the loop, but shape "
+                             f"{new.shape} after one iteration. Use "
+                             f"tf.autograph.experimental.set_loop_options to set shape "
+                             f"invariants.")
+
+
+# -- for --------------------------------------------------------------------------------------
+
+def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    """``for x in iter_: body(x)`` (stopping once ``extra_test()`` is false).
+
+    A graph tensor is iterated along its first dimension by a ``while_loop``.
+    A Python iterable unrolls; should `extra_test` become a graph tensor (a
+    ``break`` under a tensor condition), each later iteration runs under a
+    ``cond`` on it.
+    """
+    if is_graph_tensor(iter_):
+        _graph_for(convert_to_tensor(iter_), extra_test, body, get_state, set_state,
+                   symbol_names, opts)
+        return
+    for item in iter_:
+        go = True if extra_test is None else extra_test()
+        if is_graph_tensor(go):
+            if_stmt(go, _bound(body, item), _nothing, get_state, set_state, symbol_names,
+                    len(symbol_names))
+        elif not go:
+            break
+        else:
+            body(item)
+
+
+def _bound(body, item):
+    return lambda: body(item)
+
+
+def _nothing():
+    pass
+
+
+def _graph_for(tensor, extra_test, body, get_state, set_state, names, opts):
+    if tensor.shape.rank == 0:
+        raise TypeError("Cannot iterate over a scalar tensor.")
+    length = tensor.shape[0] if tensor.shape[0] is not None else array_ops.shape(tensor)[0]
+    index = [convert_to_tensor(0)]
+
+    def get_all():
+        return (index[0], *get_state())
+
+    def set_all(values):
+        index[0] = values[0]
+        set_state(values[1:])
+
+    def test():
+        more = index[0] < length
+        return more if extra_test is None else math_ops.logical_and(
+            more, convert_to_tensor(extra_test()))
+
+    def step():
+        body(array_ops.gather(tensor, index[0]))
+        index[0] = index[0] + 1
+
+    _graph_loop(test, step, get_all, set_all, ("<loop index>", *names), opts)
+

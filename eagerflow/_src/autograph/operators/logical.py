@@ -1,0 +1,47 @@
+"""What converted ``and``, ``or``, ``not`` and conditional expressions call.
+
+Operands arrive as functions so that evaluation stays lazy, as in Python: the
+second operand of ``and`` runs only when the first is true.  On graph tensors
+the laziness is kept by a ``cond``.
+
+>>> and_(lambda: 0, lambda: 1 / 0)
+0
+>>> if_exp(True, lambda: "yes", lambda: "no")
+'yes'
+"""
+from eagerflow._src.autograph.operators.control_flow import is_graph_tensor
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.graph import control_flow
+from eagerflow._src.ops import math_ops
+
+
+def and_(a, b):
+    """``a() and b()``."""
+    first = a()
+    if is_graph_tensor(first):
+        first = convert_to_tensor(first)
+        return control_flow.cond(first, lambda: convert_to_tensor(b()), lambda: first)
+    return first and b()
+
+
+def or_(a, b):
+    """``a() or b()``."""
+    first = a()
+    if is_graph_tensor(first):
+        first = convert_to_tensor(first)
+        return control_flow.cond(first, lambda: first, lambda: convert_to_tensor(b()))
+    return first or b()
+
+
+def not_(a):
+    """``not a``; a graph tensor gets ``logical_not``."""
+    if is_graph_tensor(a):
+        return math_ops.logical_not(a)
+    return not a
+
+
+def if_exp(cond, if_true, if_false):
+    """``if_true() if cond else if_false()``; a graph tensor `cond` becomes a ``cond``."""
+    if is_graph_tensor(cond):
+        return control_flow.cond(cond, if_true, if_false, name="if_exp")
+    return if_true() if cond else if_false()

@@ -1,0 +1,72 @@
+"""Python builtins as converted code calls them: on graph tensors, the matching ops.
+
+``len`` gives the static length or a length tensor; ``range`` with a tensor
+bound is ``tf.range``; ``int``/``float`` cast; ``abs``/``any``/``all`` reduce.
+``print`` stays Python's, as in TensorFlow 2: it runs while tracing (use
+``tf.print`` to print when the graph runs).
+
+>>> len_([1, 2, 3])
+3
+>>> OVERRIDES[len] is len_
+True
+"""
+import builtins
+from eagerflow._src.autograph.operators.control_flow import is_graph_tensor
+from eagerflow._src.core import dtypes
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+
+
+# -- len, range, int, float, abs, any, all --------------------------------------------------------
+
+def len_(s):
+    """``len(s)``: a tensor's static first dimension, else a tensor holding it."""
+    if hasattr(s, "flow") and hasattr(s, "size"):  # a TensorArray
+        return s.size()
+    if not is_graph_tensor(s):
+        return builtins.len(s)
+    s = convert_to_tensor(s)
+    if s.shape.rank == 0:
+        raise ValueError("len requires a non-scalar tensor, got one of shape ()")
+    if s.shape.rank is not None and s.shape[0] is not None:
+        return s.shape[0]
+    return array_ops.shape(s)[0]
+
+
+def range_(start_or_stop, stop=None, step=None):
+    """``range``; a tensor bound makes it ``tf.range``, which a loop runs in the graph."""
+    args = [a for a in (start_or_stop, stop, step) if a is not None]
+    if any(is_graph_tensor(a) for a in args):
+        return array_ops.range(*args)
+    return builtins.range(*args)
+
+
+def _cast_or(python_type, dtype):
+    def cast(x=0, *args):
+        if is_graph_tensor(x) and not args:
+            return cast_ops.cast(x, dtype)
+        return python_type(x, *args)
+    cast.__name__ = f"{python_type.__name__}_"
+    cast.__doc__ = f"``{python_type.__name__}(x)``; a graph tensor is cast to {dtype.name}."
+    return cast
+
+
+int_ = _cast_or(builtins.int, dtypes.int32)
+float_ = _cast_or(builtins.float, dtypes.float32)
+
+
+def _op_or(python_fn, op):
+    def call(x, *args):
+        return op(x) if is_graph_tensor(x) and not args else python_fn(x, *args)
+    call.__name__ = f"{python_fn.__name__}_"
+    call.__doc__ = f"``{python_fn.__name__}(x)``; a graph tensor gets the matching op."
+    return call
+
+
+abs_ = _op_or(builtins.abs, math_ops.abs)
+any_ = _op_or(builtins.any, reduction_ops.reduce_any)
+all_ = _op_or(builtins.all, reduction_ops.reduce_all)
+
+OVERRIDES = {builtins.len: len_, builtins.range: range_,
+             builtins.int: int_, builtins.float: float_, builtins.abs: abs_,
+             builtins.any: any_, builtins.all: all_}

@@ -1,0 +1,95 @@
+"""The syntax tree of a function or lambda, located where its source lives.
+
+Every node keeps the line and column it has in the user's file, so code
+compiled from a converted tree reports the user's own lines in tracebacks.
+
+>>> def f(x):
+...     return x
+>>> parse_entity(f).name  # doctest: +SKIP
+'f'
+"""
+import ast
+import inspect
+import re
+import textwrap
+
+
+class SourceUnavailableError(Exception):
+    """The function's source cannot be read (made in a REPL, by `exec`, or built in)."""
+
+
+def source_lines(fn):
+    """(lines, first line number) of `fn`'s definition, or SourceUnavailableError."""
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as e:
+        raise SourceUnavailableError(f"could not get the source code of {fn!r}: {e}") from None
+    return lines, max(first, 1)
+
+
+def parse_entity(fn):
+    """The `ast.FunctionDef` (or `ast.Lambda`) node defining `fn`, at its real location."""
+    lines, first = source_lines(fn)
+    text = "".join(lines)
+    dedented = textwrap.dedent(text)
+    indent = _indent_of(text) - _indent_of(dedented)
+    try:
+        tree = ast.parse(dedented)
+    except SyntaxError:
+        if fn.__name__ != "<lambda>":
+            raise SourceUnavailableError(f"could not parse the source code of {fn!r}") from None
+        tree = _parse_lambda_line(dedented)
+    _relocate(tree, first - 1, indent)
+    if fn.__name__ == "<lambda>":
+        return _the_lambda(tree, fn)
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        raise SourceUnavailableError(f"the source of {fn!r} is not a function definition")
+    node.decorator_list = []  # the decorators already ran; the conversion must not re-run them
+    return node
+
+
+def _indent_of(text):
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return len(first) - len(first.lstrip())
+
+
+def _parse_lambda_line(text):
+    """A lambda's lines are often part of a larger statement: keep the part that parses.
+
+    What precedes the lambda is blanked (newlines kept) so positions stay put,
+    and the rest is cut at the longest prefix that parses in parentheses.
+    """
+    start = text.index("lambda") if "lambda" in text else 0
+    blank = re.sub(r"[^\n]", " ", text[:start])
+    opening = "(" + blank[1:] if blank and blank[0] != "\n" else "(" + blank
+    for end in range(len(text), start, -1):
+        try:
+            return ast.parse(opening + text[start:end] + ")", mode="eval")
+        except SyntaxError:
+            continue
+    raise SourceUnavailableError("could not parse the lambda's source code")
+
+
+def _relocate(tree, line_offset, column_offset):
+    for node in ast.walk(tree):
+        if "lineno" in node._attributes:
+            node.lineno += line_offset
+            node.end_lineno = (node.end_lineno or node.lineno - line_offset) + line_offset
+            node.col_offset += column_offset
+            if node.end_col_offset is not None:
+                node.end_col_offset += column_offset
+
+
+def _the_lambda(tree, fn):
+    """The one lambda node of `tree` whose parameters are `fn`'s (several: ambiguous)."""
+    code = fn.__code__
+    names = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
+             and n.lineno == code.co_firstlineno
+             and [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs] == names]
+    if len(found) != 1:
+        raise SourceUnavailableError(
+            f"{len(found) or 'no'} lambdas with parameters {names} on line "
+            f"{code.co_firstlineno}: cannot tell which one is {fn!r}")
+    return found[0]

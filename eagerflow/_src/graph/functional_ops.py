@@ -1,0 +1,231 @@
+"""Higher-order functions over the rows of tensors: `map_fn`, `scan`, `foldl`, `foldr` and
+`vectorized_map`.
+
+Each is a `while_loop` reading the rows of `elems` from `TensorArray`s and,
+for `map_fn` and `scan`, writing results to others that are stacked at the
+end; so they run eagerly as Python loops and in graphs as one ``While`` op,
+and gradients flow through both.  `elems` may be a nested structure of
+tensors with the same number of rows, as may accumulators and results.
+
+>>> map_fn(lambda x: x * x, constant([1, 2, 3]))
+<tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 4, 9], dtype=int32)>
+>>> scan(lambda total, x: total + x, constant([1, 2, 3]))
+<tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 3, 6], dtype=int32)>
+"""
+from eagerflow._src.core import context, nest
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor_shape import Dimension
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.graph.control_flow import while_loop
+from eagerflow._src.graph.graph import Graph
+from eagerflow._src.graph.tensor_array import TensorArray
+from eagerflow._src.ops import array_ops
+
+
+def _check_callable(fn):
+    if not callable(fn):
+        raise TypeError("fn must be callable.")
+
+
+class _Rows:
+    """The rows of the tensors of `elems`, held in TensorArrays for a loop to read.
+
+    `count` is their number: an int when known now, else a tensor.
+    """
+
+    def __init__(self, elems):
+        flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
+        if not flat:
+            raise ValueError(f"elems must be a Tensor or (possibly nested) sequence of Tensors. "
+                             f"Got {elems}, which does not contain any Tensors.")
+        if any(t.shape.rank == 0 for t in flat):
+            raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
+        static = Dimension(None)
+        for t in flat:
+            if t.shape.rank is not None:
+                static = static.merge_with(t.shape[0])
+        self.count = static.value if static.value is not None else array_ops.shape(flat[0])[0]
+        self._structure = elems
+        self._arrays = [TensorArray(t.dtype, size=self.count, element_shape=_row_shape(t))
+                        .unstack(t) for t in flat]
+
+    @property
+    def dtypes(self):
+        return [ta.dtype for ta in self._arrays]
+
+    def __getitem__(self, i):
+        """Row `i` of every tensor, in the structure of `elems`."""
+        return nest.pack_sequence_as(self._structure, [ta.read(i) for ta in self._arrays])
+
+
+def _row_shape(t):
+    """The shape of a row of `t` (None: unknown rank)."""
+    return t.shape[1:] if t.shape.rank is not None else None
+
+
+def _spec(signature):
+    """A result's `TensorSpec` from a signature entry: a spec or a dtype."""
+    if isinstance(signature, TensorSpec):
+        return signature
+    return TensorSpec(None, _d.as_dtype(signature))
+
+
+def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
+           infer_shape=True, name=None, fn_output_signature=None):
+    """``fn`` applied to each row of `elems`, the results stacked.
+
+    Results have the structure and dtypes of `elems` unless
+    `fn_output_signature` (dtypes or `TensorSpec`s, nested as the results;
+    `dtype` is its deprecated name) says otherwise.
+
+    >>> map_fn(lambda x: x[0] * x[1], (constant([1, 2]), constant([3, 4])),
+    ...        fn_output_signature=int32)
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 8], dtype=int32)>
+    """
+    signature = dtype if fn_output_signature is None else fn_output_signature
+    _check_callable(fn)
+    rows = _Rows(elems)
+    if signature is None:
+        structure = elems
+        specs = [TensorSpec(None, dtype) for dtype in rows.dtypes]
+    else:
+        structure = signature
+        specs = [_spec(s) for s in nest.flatten(signature)]
+    results = [TensorArray(s.dtype, size=rows.count, infer_shape=infer_shape,
+                           element_shape=s.shape) for s in specs]
+
+    def compute(i, results):
+        result = fn(rows[i])
+        nest.assert_same_structure(structure, result)
+        return i + 1, [ta.write(i, v) for ta, v in zip(results, nest.flatten(result))]
+
+    _, results = while_loop(lambda i, _: i < rows.count, compute, (0, results),
+                            parallel_iterations=parallel_iterations or 10, back_prop=back_prop,
+                            swap_memory=swap_memory, name=name)
+    return nest.pack_sequence_as(structure, [ta.stack() for ta in results])
+
+
+def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
+         infer_shape=True, reverse=False, name=None):
+    """The running accumulation ``a = fn(a, row)`` over the rows of `elems`, stacked.
+
+    The accumulator starts as `initializer`, or else as the first row (the
+    last with `reverse`, which runs from the last row to the first).
+
+    >>> scan(lambda a, x: a * x, constant([1, 2, 3]), reverse=True)
+    <tf.Tensor: shape=(3,), dtype=int32, numpy=array([6, 6, 3], dtype=int32)>
+    """
+    _check_callable(fn)
+    rows = _Rows(elems)
+    last = rows.count - 1
+
+    def position(i):
+        return last - i if reverse else i
+
+    if initializer is None:
+        structure, start = elems, 1
+        accumulator = nest.flatten(rows[position(0)])
+    else:
+        structure, start = initializer, 0
+        accumulator = [convert_to_tensor(v) for v in nest.flatten(initializer)]
+    results = [TensorArray(a.dtype, size=rows.count, infer_shape=infer_shape,
+                           element_shape=a.shape if infer_shape else None) for a in accumulator]
+    if initializer is None:
+        results = [ta.write(position(0), a) for ta, a in zip(results, accumulator)]
+
+    def compute(i, accumulator, results):
+        result = fn(nest.pack_sequence_as(structure, accumulator), rows[position(i)])
+        nest.assert_same_structure(structure, result)
+        accumulator = nest.flatten(result)
+        return i + 1, accumulator, [ta.write(position(i), a)
+                                    for ta, a in zip(results, accumulator)]
+
+    _, _, results = while_loop(lambda i, *_: i < rows.count, compute,
+                               (start, accumulator, results),
+                               parallel_iterations=parallel_iterations, back_prop=back_prop,
+                               swap_memory=swap_memory, name=name)
+    return nest.pack_sequence_as(structure, [ta.stack() for ta in results])
+
+
+def _fold(fn, elems, initializer, reverse, parallel_iterations, back_prop, swap_memory, name):
+    """``a = fn(a, row)`` over the rows of `elems` (from the last with `reverse`); the last `a`."""
+    _check_callable(fn)
+    rows = _Rows(elems)
+    last = rows.count - 1
+
+    def row(i):
+        return rows[last - i if reverse else i]
+
+    if initializer is None:
+        accumulator, start = row(0), 1
+    else:
+        accumulator, start = initializer, 0
+    return while_loop(lambda i, _: i < rows.count, lambda i, a: (i + 1, fn(a, row(i))),
+                      (start, accumulator), parallel_iterations=parallel_iterations,
+                      back_prop=back_prop, swap_memory=swap_memory, name=name)[1]
+
+
+def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
+          swap_memory=False, name=None):
+    """``a = fn(a, row)`` over the rows of `elems`, first to last; returns the last `a`.
+
+    `a` starts as `initializer`, or else as the first row.
+
+    >>> foldl(lambda a, x: a - x, constant([1, 2, 3]), initializer=10)
+    <tf.Tensor: shape=(), dtype=int32, numpy=4>
+    """
+    return _fold(fn, elems, initializer, False, parallel_iterations, back_prop, swap_memory,
+                 name)
+
+
+def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
+          swap_memory=False, name=None):
+    """``a = fn(a, row)`` over the rows of `elems`, last to first; returns the last `a`.
+
+    `a` starts as `initializer`, or else as the last row.
+
+    >>> foldr(lambda a, x: a - x, constant([1, 2, 3]))
+    <tf.Tensor: shape=(), dtype=int32, numpy=0>
+    """
+    return _fold(fn, elems, initializer, True, parallel_iterations, back_prop, swap_memory,
+                 name)
+
+
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """``fn`` applied to each row of `elems`, the results stacked, run as `map_fn` does.
+
+    Tensors of `elems` that are scalars or have one row are broadcast: every
+    call of `fn` gets them whole (their row).  The results' signature comes
+    from tracing `fn` once on symbolic rows.
+
+    >>> vectorized_map(lambda x: x[0] * x[1], (constant([1, 2]), 3))
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
+    """
+    _check_callable(fn)
+    flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    positions = ([i for i, t in enumerate(flat) if t.shape.rank != 0 and t.shape[0] != 1]
+                 or [i for i, t in enumerate(flat) if t.shape.rank != 0])
+    if not positions:
+        raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
+
+    def call(rows):
+        rows = iter(rows)
+        values = [next(rows) if i in positions else t if t.shape.rank == 0 else t[0]
+                  for i, t in enumerate(flat)]  # the others are broadcast
+        return fn(nest.pack_sequence_as(elems, values))
+
+    mapped = [flat[i] for i in positions]
+    return map_fn(call, mapped, fn_output_signature=_traced_signature(call, mapped))
+
+
+def _traced_signature(fn, flat):
+    """The `TensorSpec`s (nested as its results) of ``fn(rows of flat)``, traced in a graph."""
+    def spec(value):
+        value = convert_to_tensor(value)
+        return TensorSpec(value.shape, value.dtype)
+
+    graph = Graph("signature")
+    with context.building(graph):
+        rows = [graph.placeholder(t.dtype, _row_shape(t), "row") for t in flat]
+        return nest.map_structure(spec, fn(rows))

@@ -1,0 +1,278 @@
+"""Conversion itself: what gets converted, readable code, directives, errors at user lines."""
+import logging
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow._src.autograph import conversion
+
+
+def _collatz(n):
+    count = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        count += 1
+    return count
+
+
+def test_collatz_runs_as_one_graph_loop():
+    f = tf.function(_collatz)
+    assert f(tf.constant(77031)).numpy() == 350 == _collatz(77031)
+    ops = [op.type for op in f.get_concrete_function(tf.constant(1)).graph.get_operations()]
+    assert "While" in ops or "StatelessWhile" in ops
+
+
+def test_to_code_is_readable_python():
+    code = tf.autograph.to_code(_collatz)
+    assert "ag__.while_stmt(" in code and "ag__.if_stmt(" in code
+    compile(code, "<to_code>", "exec")  # valid Python
+    assert tf.autograph.to_code(tf.function(_collatz)) == code
+
+
+def test_to_graph_gives_a_function_usable_eagerly_and_in_graphs():
+    converted = tf.autograph.to_graph(_collatz)
+    assert converted(6) == 8  # plain Python values: plain Python control flow
+    assert tf.function(converted, autograph=False)(tf.constant(6)).numpy() == 8
+
+
+def test_autograph_false_traces_python_as_it_is():
+    f = tf.function(_collatz, autograph=False)
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        f(tf.constant(6))
+
+
+def _absolute(x):
+    return x if x >= 0 else -x
+
+
+class _Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    def scale(self, x):
+        if x > 0:
+            return x * self.factor
+        return x
+
+    def __call__(self, x):
+        while x < 10:
+            x = self.scale(x) + 1
+        return x
+
+
+def test_user_functions_methods_callables_and_lambdas_convert_recursively():
+    scaler = _Scaler(2)
+    double_positive = lambda x: x * 2 if x > 0 else x  # noqa: E731
+
+    @tf.function
+    def f(x):
+        return _absolute(x) + scaler(x) + double_positive(x)
+
+    for x in (-3, 2):
+        assert f(tf.constant(x)).numpy() == _absolute(x) + scaler(x) + double_positive(x)
+
+
+def test_closures_and_nested_functions():
+    offset = 5
+
+    @tf.function
+    def f(x):
+        def inner(y):
+            if y > offset:
+                y = y - offset
+            return y
+        total = 0
+        for i in tf.range(x):
+            total += inner(i)
+        return total
+
+    assert f(tf.constant(8)).numpy() == sum(i - 5 if i > 5 else i for i in range(8))
+
+
+def test_library_code_is_not_converted():
+    assert conversion.convert(np.sum) is np.sum
+    assert conversion.convert(tf.reduce_sum) is tf.reduce_sum
+    assert conversion.convert(len) is not len  # builtins get their tensor-aware version
+
+
+def test_do_not_convert_runs_the_function_as_it_is():
+    @tf.autograph.experimental.do_not_convert
+    def python_only(x):
+        if x > 0:
+            return x
+        return -x
+
+    assert conversion.convert(python_only) is python_only
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        tf.function(lambda x: python_only(x))(tf.constant(1))
+
+
+def test_source_unavailable_warns_once_and_runs_as_it_is(caplog):
+    namespace = {}
+    exec("def made(x):\n    return x * 2\n", namespace)  # noqa: S102 (no source file)
+    f = tf.function(namespace["made"])
+    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+        assert f(tf.constant(2)).numpy() == 4
+        assert f(tf.constant(3.0)).numpy() == 6.0
+    warnings = [r for r in caplog.records if "could not transform" in r.getMessage()]
+    assert len(warnings) == 1 and "run it as-is" in warnings[0].getMessage()
+
+
+def _generator_user(x):
+    def gen():
+        yield 1
+    return x + sum(gen())
+
+
+def test_generators_stay_python():
+    assert tf.function(_generator_user)(tf.constant(1)).numpy() == 2
+
+
+# -- loop options and loop variables -------------------------------------------------------------
+
+def test_set_loop_options_maximum_iterations_and_shape_invariants():
+    @tf.function
+    def grow(x):
+        i = tf.constant(0)  # a tensor condition: a graph loop, which the options apply to
+        while i < 10:
+            tf.autograph.experimental.set_loop_options(
+                maximum_iterations=3, shape_invariants=[(x, tf.TensorShape([None]))])
+            x = tf.concat([x, x], 0)
+            i += 1
+        return x, i
+
+    x, i = grow(tf.constant([1]))
+    assert x.numpy().tolist() == [1] * 8 and i.numpy() == 3
+
+
+def test_shape_change_without_invariant_names_the_variable():
+    def grow(x):
+        while tf.reduce_sum(x) < 10:
+            x = tf.concat([x, x], 0)
+        return x
+
+    with pytest.raises(ValueError, match=r"'x' has shape \(1,\) before the loop, but shape "
+                                         r"\(2,\) after one iteration"):
+        tf.function(grow)(tf.constant([1]))
+
+
+def test_dtype_change_names_the_variable():
+    def f(x):
+        while x > 0:
+            x = tf.cast(x, tf.float32)
+        return x
+
+    with pytest.raises(TypeError, match="'x' has dtype int32 before the loop, but dtype "
+                                        "float32 after one iteration"):
+        tf.function(f)(tf.constant(1))
+
+
+def test_variable_first_defined_in_a_tensor_loop():
+    def f(x):
+        y = None
+        while x > 0:
+            x -= 1
+            y = x * 2
+        return y
+
+    assert tf.function(f)(tf.constant(3)).numpy() == 0
+
+
+def test_variable_read_before_defined_in_a_tensor_loop():
+    def f(x):
+        while x > 0:
+            x -= 1
+            y = y + 1  # noqa: F821
+        return y
+
+    with pytest.raises(ValueError, match="'y' must be defined before the loop"):
+        tf.function(f)(tf.constant(3))
+
+
+def test_for_else_over_tensors_is_refused_but_works_in_python():
+    def f(n):
+        s = 0
+        for i in range(n):
+            s += i
+        else:
+            s = -s
+        return s
+
+    assert f(3) == -3
+    assert tf.function(f)(3).numpy() == -3  # a Python loop (n is a Python int)
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="else clause"):
+        tf.function(f)(tf.constant(3))
+
+
+def test_loop_with_a_python_and_a_tensor_condition_switches_to_the_graph():
+    def f(x):
+        i = 0
+        while i < 2 or x < 100:  # Python while i < 2, then a tensor condition
+            x = x * 3
+            i += 1
+        return x, i
+
+    x, i = tf.function(f)(tf.constant(2))
+    assert (x.numpy(), i.numpy()) == f(2)
+
+
+# -- errors ------------------------------------------------------------------------------------
+
+def _one_sided(x):
+    if x > 0:
+        y = 1
+    return y
+
+
+def test_errors_point_at_the_user_line():
+    with pytest.raises(ValueError) as info:
+        tf.function(_one_sided)(tf.constant(1))
+    message = str(info.value)
+    assert message.startswith("in user code:")
+    assert "test_conversion.py" in message and "in _one_sided  *" in message
+    assert "if x > 0:" in message
+    assert "'y' must also be initialized in the else branch" in message
+    frames = [f for f in __import__("traceback").extract_tb(info.value.__traceback__)
+              if f.name == "_one_sided"]
+    assert frames and frames[0].line == "if x > 0:"  # the real traceback shows it too
+
+
+def test_errors_in_branches_name_their_kind():
+    def dtypes(x):
+        if x > 0:
+            y = 1.0
+        else:
+            y = 1
+        return y
+
+    def none(x):
+        if x > 0:
+            y = x
+        else:
+            y = None
+        return y
+
+    def structure(x):
+        if x > 0:
+            y = [x, x]
+        else:
+            y = [x]
+        return y
+
+    def missing_return(x):
+        if x > 0:
+            return x
+
+    for fn, error, text in (
+            (dtypes, TypeError, "'y' has dtype float32 in the main branch, but dtype int32 "
+                                "in the else branch"),
+            (none, ValueError, "'y' is None at the end of the else branch."),
+            (structure, TypeError, "'y' must have the same nested structure in the main and "
+                                   "else branches"),
+            (missing_return, ValueError, "the else branch must also have a return statement.")):
+        with pytest.raises(error, match=text.replace("(", r"\(").replace(".", r"\.")):
+            tf.function(fn)(tf.constant(1))

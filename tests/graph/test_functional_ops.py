@@ -1,0 +1,157 @@
+"""map_fn, scan, foldl, foldr and vectorized_map: eagerly, in graphs, and their gradients."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from tests.graph.gradient_check import check_gradients
+
+X = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 4.0]], np.float32)
+
+
+def _eager_and_traced(fn, *args):
+    """`fn(*args)` run eagerly and in a `tf.function`, as NumPy; both must agree."""
+    eager = tf.nest.map_structure(np.asarray, fn(*args))
+    traced = tf.nest.map_structure(np.asarray, tf.function(fn)(*args))
+    tf.nest.assert_same_structure(eager, traced)
+    for a, b in zip(tf.nest.flatten(eager), tf.nest.flatten(traced)):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+        assert a.dtype == b.dtype
+    return eager
+
+
+# -- map_fn ---------------------------------------------------------------------------------------
+
+def test_map_fn_applies_fn_to_each_row():
+    got = _eager_and_traced(lambda x: tf.map_fn(lambda row: tf.reduce_sum(row) * row, x),
+                            tf.constant(X))
+    np.testing.assert_allclose(got, X.sum(1, keepdims=True) * X)
+
+
+def test_map_fn_nested_elems_and_output_signature():
+    def f(x, n):
+        return tf.map_fn(lambda e: {"sum": e[0][0] + e[1] * tf.cast(e[0][1], tf.float32),
+                                    "cast": tf.cast(e[0][0], tf.int32)},
+                         ((x, n), x[:, 1]),
+                         fn_output_signature={"sum": tf.float32,
+                                              "cast": tf.TensorSpec([2], tf.int32)})
+    got = _eager_and_traced(f, tf.constant(X), tf.constant([1, 2, 3]))
+    np.testing.assert_allclose(got["sum"], X + X[:, 1:] * [[1], [2], [3]])
+    np.testing.assert_array_equal(got["cast"], X.astype(np.int32))
+
+
+def test_map_fn_deprecated_dtype_and_empty_elems():
+    got = _eager_and_traced(lambda x: tf.map_fn(lambda r: tf.cast(r, tf.int64), x,
+                                                dtype=tf.int64), tf.constant(X))
+    np.testing.assert_array_equal(got, X.astype(np.int64))
+    empty = tf.map_fn(lambda r: r * 2.0, tf.zeros([0, 3]),
+                      fn_output_signature=tf.TensorSpec([3], tf.float32))
+    assert empty.shape == [0, 3]
+
+
+def test_map_fn_static_shapes_in_graphs():
+    @tf.function
+    def f(x, y):
+        a = tf.map_fn(lambda r: r * 2.0, x)
+        b = tf.map_fn(lambda r: tf.reduce_sum(r), y)
+        assert a.shape.as_list() == [None, 3] and b.shape.as_list() == [4]
+        return a
+    f.get_concrete_function(tf.TensorSpec([None, 3]), tf.TensorSpec([4, None]))
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: tf.map_fn(1, tf.constant([1.0])), TypeError, "fn must be callable."),
+    (lambda: tf.map_fn(lambda x: x, ()), ValueError,
+     "elems must be a Tensor or (possibly nested) sequence of Tensors. Got (), which does not "
+     "contain any Tensors."),
+    (lambda: tf.map_fn(lambda x: x, tf.constant(1.0)), ValueError,
+     "Elements in elems must be 1+ dimensional Tensors, not scalars"),
+    (lambda: tf.map_fn(lambda x: x, (tf.constant([1.0, 2.0]), tf.constant([3.0]))), ValueError,
+     "Dimensions 2 and 1 are not compatible"),
+    (lambda: tf.map_fn(lambda x: tf.cast(x, tf.int32), tf.constant([1.0])),
+     tf.errors.InvalidArgumentError,
+     "TensorArray dtype is float32 but Op is trying to write dtype int32 "),
+    (lambda: tf.map_fn(lambda x: tf.range(x), tf.constant([1, 2])), ValueError,
+     "Incompatible shape for value ((2,)), expected ((1,))"),
+])
+def test_map_fn_errors_are_tensorflows(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value) == message
+    with pytest.raises(ValueError, match="don't have the same nested structure"):
+        tf.map_fn(lambda x: (x, x), tf.constant([1.0, 2.0]))
+
+
+# -- scan, foldl, foldr ---------------------------------------------------------------------------
+
+def test_scan():
+    def f(x):
+        return (tf.scan(lambda a, r: a + r, x),
+                tf.scan(lambda a, r: a * r, x, reverse=True),
+                tf.scan(lambda a, r: (a[0] + r[0], a[1] * r[1]), (x[:, 0], x[:, 1]),
+                        initializer=(10.0, 1.0)))
+    summed, product, (firsts, seconds) = _eager_and_traced(f, tf.constant(X))
+    np.testing.assert_allclose(summed, np.cumsum(X, 0))
+    np.testing.assert_allclose(product, np.cumprod(X[::-1], 0)[::-1])
+    np.testing.assert_allclose(firsts, 10 + np.cumsum(X[:, 0]))
+    np.testing.assert_allclose(seconds, np.cumprod(X[:, 1]))
+
+
+def test_scan_of_no_rows():
+    assert tf.scan(lambda a, r: a + r, tf.zeros([0]), initializer=1.0).shape == [0]
+    with pytest.raises(tf.errors.OutOfRangeError,
+                       match="Tried to read from index 0 but array size is: 0"):
+        tf.scan(lambda a, r: a + r, tf.zeros([0]))
+
+
+def test_folds():
+    def f(x):
+        return (tf.foldl(lambda a, r: a - r, x), tf.foldl(lambda a, r: a - r, x, 10.0),
+                tf.foldr(lambda a, r: a - r, x), tf.foldr(lambda a, r: a - r, x, 10.0),
+                tf.foldl(lambda a, r: (a[0] + r, a[1] + 1), x, initializer=(0.0, 0)))
+    left, left10, right, right10, (total, count) = _eager_and_traced(f, tf.constant([1.0, 2.0,
+                                                                                      3.0]))
+    assert (left, left10, right, right10) == (-4.0, 4.0, 0.0, 4.0)
+    assert (total, count) == (6.0, 3)
+    assert float(tf.foldl(lambda a, r: a + r, tf.zeros([0]), initializer=1.0)) == 1.0
+
+
+# -- vectorized_map --------------------------------------------------------------------------------
+
+def test_vectorized_map_broadcasts_scalars_and_single_rows():
+    def f(x):
+        return tf.vectorized_map(lambda e: e[0] * e[1] + e[2], (x, 3.0, tf.constant([[1.0, 2.0]])))
+    np.testing.assert_allclose(_eager_and_traced(f, tf.constant(X)), X * 3 + [1, 2])
+    assert tf.vectorized_map(lambda r: r, tf.zeros([0, 2])).shape == [0, 2]
+
+
+# -- gradients -------------------------------------------------------------------------------------
+
+GRADIENT_CASES = {
+    "map_fn": lambda x: tf.map_fn(lambda r: tf.sin(r) * tf.reduce_sum(r * r), x),
+    "map_fn-nested": lambda x: tf.map_fn(lambda e: e[0] * e[1], (x, tf.exp(x)),
+                                         fn_output_signature=tf.float64),
+    "scan": lambda x: tf.scan(lambda a, r: tf.tanh(a * r + 0.5), x),
+    "scan-reverse-initializer": lambda x: tf.stack(tf.scan(
+        lambda a, r: (a[0] * r, a[1] + a[0]), x, reverse=True,
+        initializer=(tf.ones([2], x.dtype), tf.zeros([2], x.dtype)))),
+    "foldl": lambda x: tf.foldl(lambda a, r: a * r + tf.sin(a), x),
+    "map_fn-of-foldl": lambda x: tf.map_fn(lambda r: tf.foldl(lambda a, v: a * v + 1.0, r), x),
+    "foldr": lambda x: tf.foldr(lambda a, r: a * r - r, x, initializer=tf.ones([2], x.dtype)),
+    "vectorized_map": lambda x: tf.vectorized_map(lambda e: e[0] @ e[1] * e[2],
+                                                  (x[:, None, :], x[:, :, None], x[:1])),
+}
+
+
+@pytest.mark.parametrize("name", GRADIENT_CASES)
+def test_gradients(name):
+    check_gradients(GRADIENT_CASES[name], X.astype(np.float64) / 2)
+
+
+def test_back_prop_false_stops_gradients_in_graphs():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.map_fn(lambda r: r * r, x, back_prop=False)
+        return tape.gradient(y, x)
+    assert f(tf.constant(X)) is None
