@@ -77,6 +77,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     op = OpDef("If" if stateful else "StatelessIf", _if_kernel(branches, outer),
                lambda *_, **__: specs, True, (), None, stateful, None)
     op.grad = _if_gradient(branches, outer)
+    op.inline = _if_inline(branches, outer)
     _watch_variables(outer)
     flat = dispatch(op, (pred, *outer), name=scope)
     return nest.pack_sequence_as(structure, with_flows(nest.flatten(structure), flat))
@@ -100,6 +101,24 @@ def _if_kernel(branches, outer):
     def kernel(xp, pred, *arrays):
         return branches[0 if pred else 1].run(outer, arrays)
     return kernel
+
+
+def _if_inline(branches, outer):
+    """Writes the If op into a compiled program as a Python ``if`` around its branches."""
+    def inline(program, args, indent):
+        pred, *outer_names = args
+        outs = [program.fresh() for _ in branches[0].outputs]
+        for keyword, branch in zip((f"if {pred}:", "else:"), branches):
+            program.line(indent, keyword)
+            results = branch.emit(program, outer, outer_names, (), indent + 1)
+            program.line(indent + 1, _assignment(outs, results))
+        return outs
+    return inline
+
+
+def _assignment(targets, values):
+    """``a, b, = x, y,`` (a statement even with nothing to assign)."""
+    return f"{', '.join(targets)}, = {', '.join(values)}," if targets else "pass"
 
 
 def _if_gradient(branches, outer):
@@ -365,6 +384,8 @@ class _Loop:
             op = OpDef("While" if self.stateful else "StatelessWhile", self._kernel(keep),
                        lambda *_, **__: specs, True, (), None, self.stateful, None)
             op.grad = self._gradient
+            if not keep:
+                op.inline = self._inline
             self._ops[keep] = op
         return op
 
@@ -387,6 +408,27 @@ class _Loop:
                         *(TensorList(h[i] for h in history) for i in kept))
             return tuple(values)
         return kernel
+
+    def _inline(self, program, args, indent):
+        """Writes the loop into a compiled program as a Python ``while`` around its condition
+        and body."""
+        n = len(self.specs)
+        values, captured = args[:n], args[n + self.limited:]
+        names = [program.fresh("v") for _ in values]
+        program.line(indent, _assignment(names, values))
+        if self.limited:
+            count, limit = program.fresh("n"), program.fresh("limit")
+            program.line(indent, f"{count}, {limit} = 0, int({args[n]})")
+        program.line(indent, "while True:")
+        if self.limited:
+            program.line(indent + 1, f"if {count} >= {limit}: break")
+        go, = self.test.emit(program, self.outer, captured, names, indent + 1)
+        program.line(indent + 1, f"if not {go}: break")
+        results = self.step.emit(program, self.outer, captured, names, indent + 1)
+        program.line(indent + 1, _assignment(names, results))
+        if self.limited:
+            program.line(indent + 1, f"{count} += 1")
+        return names
 
     def _gradient(self, view, *dys):
         """A loop running the iterations backwards, from the last.
@@ -486,6 +528,15 @@ class _Subgraph:
                        else self.graph.placeholder(o.dtype, None, "unused") for o in outer)]
             self._run = executor.compile_graph(self.graph, feeds, self.outputs, self.graph.name)
         return self._run(*arrays)
+
+    def emit(self, program, outer, outer_names, argument_names, indent):
+        """Writes this subgraph into `program` (an `executor.Emitter`) in place: its arguments
+        held in `argument_names`, the outer tensors of `outer` in `outer_names`; returns
+        the names holding its outputs."""
+        inner = self._placeholders()
+        fed = [(inner[id(o)], name) for o, name in zip(outer, outer_names) if id(o) in inner]
+        return program.emit(self.graph, [*self.arguments, *(p for p, _ in fed)], self.outputs,
+                            [*argument_names, *(n for _, n in fed)], indent)
 
     def replay(self, outer, values, arguments=()):
         """The outputs for `arguments` and `values` of the outer tensors, each op run through

@@ -92,8 +92,11 @@ class Emitter:
 
         program = optimize(graph, inputs, outputs)
         for op in program.operations:
-            if op.type == "Const":
-                names[id(op.outputs[0])] = self.bind(op.value, "c")
+            if op.type == "Const":  # a number as NumPy's scalar: kernels take it faster
+                value = op.value
+                if getattr(value, "ndim", None) == 0 and value.dtype.kind in "biufc":
+                    value = value[()]
+                names[id(op.outputs[0])] = self.bind(value, "c")
                 continue
             if op.op_def is None:  # a placeholder not fed: an argument or capture is missing
                 continue

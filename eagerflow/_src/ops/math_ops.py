@@ -25,7 +25,7 @@ from eagerflow._src.ops.wrappers import (
 def _int_division(fn, zero_message="Integer division by zero"):
     """`fn` with TF's error on integer division by zero (NumPy would return 0)."""
     def kernel(xp, x, y):
-        if y.dtype.kind in "iu" and not xp.all(y):
+        if y.dtype.kind in "iu" and not (y.all() if y.ndim else y):  # a scalar: its truth
             raise errors.InvalidArgumentError(None, None, zero_message)
         return fn(xp, x, y)
     return kernel
