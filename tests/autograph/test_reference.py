@@ -408,3 +408,51 @@ def test_variable_defined_in_one_branch():
         defined_in_one_branch(-1)
     with pytest.raises(ValueError, match="'y' must also be initialized in the else branch"):
         tf.function(defined_in_one_branch)(tf.constant(1))
+
+
+# -- lists built in loops ----------------------------------------------------------------------
+
+def list_building_for(n):
+    squares = []
+    for i in range(n):
+        squares.append(i * i)
+    return tf.stack(squares), len(squares)
+
+
+def list_building_while(n):
+    values = [100]
+    i = 0
+    while i < n:
+        values.append(i + 1)
+        i += 1
+    last = values.pop()
+    return tf.stack(values), last
+
+
+def list_of_fixed_length_in_loop(n):
+    pair = [0, 1]
+    for _ in range(n):
+        pair = [pair[1], pair[0] + pair[1]]
+    return pair
+
+
+@pytest.mark.parametrize("fn, args", [
+    (list_building_for, (4,)), (list_building_while, (3,)),
+    (list_of_fixed_length_in_loop, (6,)),
+])
+def test_lists(fn, args):
+    check(fn, *args)
+
+
+def test_original_autograph_list_example():
+    from eagerflow.autograph import experimental as ag
+
+    def squares(n):
+        z = []
+        ag.set_element_type(z, tf.int32)
+        for i in range(n):
+            z.append(i * i)
+        return ag.stack(z)
+
+    assert tf.function(squares)(tf.constant(5)).numpy().tolist() == [0, 1, 4, 9, 16]
+    assert ag.stack([1, 2]).numpy().tolist() == [1, 2]

@@ -26,7 +26,7 @@ from eagerflow._src.autograph import operators
 from eagerflow._src.autograph.converters import (
     asserts, break_statements, call_trees, conditional_expressions, continue_statements,
     control_flow, directives, lists, logical_expressions, return_statements, variables)
-from eagerflow._src.autograph.operators import py_builtins
+from eagerflow._src.autograph.operators import data_structures, py_builtins
 from eagerflow._src.autograph.pyct import parser
 from eagerflow._src.autograph.pyct.naming import Namer
 from eagerflow._src.function import autograph_slot
@@ -192,6 +192,8 @@ def convert(f):
     tensor-aware version of a builtin, else `f` itself."""
     if isinstance(f, (types.BuiltinFunctionType, type)):
         return py_builtins.OVERRIDES.get(f, f)
+    if isinstance(f, types.FunctionType) and f in data_structures.OVERRIDES:
+        return data_structures.OVERRIDES[f]
     if isinstance(f, Function) or getattr(f, "__ag_do_not_convert__", False):
         return f
     if isinstance(f, types.FunctionType):

@@ -39,9 +39,5 @@ class _Breaks(ast.NodeTransformer):
 
 def transform(function, namer):
     """Lowers the breaks of `function`'s own loops."""
-    function.body = [new for s in function.body for new in _as_list(_Breaks(namer).visit(s))]
+    function.body = templates.visit_block(_Breaks(namer), function.body)
     return function
-
-
-def _as_list(result):
-    return result if isinstance(result, list) else [result]

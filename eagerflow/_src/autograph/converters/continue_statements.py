@@ -35,5 +35,5 @@ class _Continues(ast.NodeTransformer):
 
 def transform(function, namer):
     """Lowers the continues of `function`'s own loops."""
-    function.body = [_Continues(namer).visit(s) for s in function.body]
+    function.body = templates.visit_block(_Continues(namer), function.body)
     return function

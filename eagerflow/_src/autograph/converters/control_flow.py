@@ -159,10 +159,5 @@ def _options(loop):
 def transform(function, namer):
     """Converts `function`'s own control flow (annotated by `annotate`)."""
     converter = _ControlFlow(namer, analysis.global_names(function))
-    function.body = [new for s in function.body
-                     for new in _as_list(converter.visit(s))]
+    function.body = templates.visit_block(converter, function.body)
     return function
-
-
-def _as_list(result):
-    return result if isinstance(result, list) else [result]

@@ -71,5 +71,5 @@ def transform(function):
     local = (analysis.parameters(function) | analysis.stores(function.body)) - \
         analysis.declared_names(function)
     lists = _Lists(local)
-    function.body = [lists.visit(s) for s in function.body]
+    function.body = templates.visit_block(lists, function.body)
     return function

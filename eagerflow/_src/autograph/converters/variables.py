@@ -53,7 +53,7 @@ def transform(function, modified):
     if not names:
         return function
     loads = _Loads(set(names))
-    function.body = [loads.visit(s) for s in function.body]
+    function.body = templates.visit_block(loads, function.body)
     first = function.body[0]
     bindings = templates.locate([s for n in names for s in templates.replace(
         "name = ag__.Undefined(text)", name=n, text=ast.Constant(n))], first)

@@ -13,6 +13,7 @@ the branch outputs or loop variables.
 >>> state["y"]
 1
 """
+from eagerflow._src.autograph.operators import data_structures
 from eagerflow._src.autograph.operators.variables import UndefinedReturnValue, is_undefined
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
@@ -173,13 +174,18 @@ def _graph_loop(test, body, get_state, set_state, names, opts):
 
 
 def _defined_before(values, body, set_state, get_state, names):
-    """`values`, with a zero placeholder for each variable the loop defines but that has no
-    value yet; its type is learned by tracing the body once, in a graph that is dropped."""
+    """`values` ready to enter a graph loop: a zero placeholder for each variable the loop
+    defines but that has no value yet, and a TensorArray for each Python list it grows.
+
+    What the loop makes of them is learned by tracing the body once, in a graph
+    that is then dropped.
+    """
     missing = [i for i, v in enumerate(values) if is_undefined(v) or v is None]
-    if not missing:
+    lists = [i for i, v in enumerate(values) if type(v) is list]
+    if not missing and not lists:
         return values
     with context.building(Graph("loop_body_probe")):
-        probe = list(values)
+        probe = list(values)  # placeholders (and copies of the lists, which the body grows)
         for i, v in enumerate(values):
             if i not in missing:
                 probe[i] = nest.map_structure(
@@ -188,16 +194,23 @@ def _defined_before(values, body, set_state, get_state, names):
         try:
             body()
         except Exception as e:  # the body reads the variable first: it must exist before
+            if not missing:
+                raise
             raise ValueError(f"'{names[missing[0]]}' must be defined before the loop\nThe "
                              f"loop body could not run without it: "
                              f"{type(e).__name__}: {e}") from None
         after = list(get_state())
     set_state(values)
+    values = list(values)
     for i in missing:
         if is_undefined(after[i]) or after[i] is None:
             raise ValueError(f"'{names[i]}' must be defined before the loop")
         values[i] = nest.map_structure(
             _zeros_of, _as_tensors(after[i], names[i], "after one iteration"))
+    for i in lists:
+        grown = after[i]
+        if isinstance(grown, list) and len(grown) > len(values[i]):
+            values[i] = data_structures.as_tensor_array(values[i], grown[-1])
     return values
 
 

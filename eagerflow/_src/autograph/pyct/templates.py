@@ -118,3 +118,15 @@ def locate(nodes, origin):
                 for attr in _POSITIONS:
                     setattr(node, attr, getattr(origin, attr, None))
     return nodes
+
+
+def visit_block(transformer, statements):
+    """`statements` through an `ast.NodeTransformer`, flat (a statement may become several)."""
+    out = []
+    for statement in statements:
+        result = transformer.visit(statement)
+        if isinstance(result, list):
+            out.extend(result)
+        elif result is not None:
+            out.append(result)
+    return out
