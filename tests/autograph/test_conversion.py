@@ -276,3 +276,26 @@ def test_errors_in_branches_name_their_kind():
             (missing_return, ValueError, "the else branch must also have a return statement.")):
         with pytest.raises(error, match=text.replace("(", r"\(").replace(".", r"\.")):
             tf.function(fn)(tf.constant(1))
+
+
+def test_gradients_flow_through_converted_control_flow():
+    @tf.function
+    def grad_of_power(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.constant(1.0, tf.float64)
+            i = 0
+            while i < n:  # x ** n by a loop with a data-dependent trip count
+                if x > 0:
+                    y = y * x
+                else:
+                    y = y * -x
+                i += 1
+        return tape.gradient(y, x)
+
+    x = tf.constant(1.5, tf.float64)
+    for n in (0, 1, 4):
+        eps = 1e-6
+        numeric = ((1.5 + eps) ** n - (1.5 - eps) ** n) / (2 * eps)
+        got = grad_of_power(x, tf.constant(n)).numpy()
+        assert got == pytest.approx(numeric, rel=1e-6)
