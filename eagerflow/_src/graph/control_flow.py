@@ -286,7 +286,7 @@ def _next_values(structure, result, previous):
     return flat
 
 
-def _fits(shape, invariant):
+def fits(shape, invariant):
     """Whether every value of `shape` also has the shape `invariant` (None dims: any)."""
     if invariant.rank is None:
         return True
@@ -305,7 +305,7 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
                       for t, s in zip(flat, nest.flatten(shape_invariants))]
     specs = [(shape, t.dtype) for shape, t in zip(invariants, flat)]
     for t, shape in zip(flat, invariants):
-        if not _fits(t.shape, shape):
+        if not fits(t.shape, shape):
             raise ValueError(f"The shape invariant specified for {t.name} is not compatible "
                              f"with the initial shape of the loop variable. It enters the loop "
                              f"with shape {t.shape}, but the specified shape invariant is "
@@ -325,7 +325,7 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
                         f"{test.outputs[0]}")
     step = _Subgraph.trace(f"{scope}_body", traced_body, specs)
     for t, out, shape in zip(flat, step.outputs, invariants):
-        if not _fits(out.shape, shape):
+        if not fits(out.shape, shape):
             raise ValueError(
                 f"Input tensor '{t.name}' enters the loop with shape {shape}, but has shape "
                 f"{out.shape} after one iteration. To allow the shape to vary across "

@@ -251,7 +251,7 @@ def _check_iteration(name, before, after, invariant):
         if old.dtype != new.dtype:
             raise TypeError(f"'{name}' has dtype {old.dtype.name} before the loop, but dtype "
                             f"{new.dtype.name} after one iteration")
-        if not hasattr(new, "flow") and not control_flow._fits(new.shape, shape):
+        if not hasattr(new, "flow") and not control_flow.fits(new.shape, shape):
             raise ValueError(f"'{name}' has shape {old.shape} before the loop, but shape "
                              f"{new.shape} after one iteration. Use "
                              f"tf.autograph.experimental.set_loop_options to set shape "
