@@ -256,6 +256,13 @@ def test_errors_in_branches_name_their_kind():
             y = None
         return y
 
+    def none_first(x):
+        if x > 0:
+            y = None
+        else:
+            y = x
+        return y
+
     def structure(x):
         if x > 0:
             y = [x, x]
@@ -271,6 +278,7 @@ def test_errors_in_branches_name_their_kind():
             (dtypes, TypeError, "'y' has dtype float32 in the main branch, but dtype int32 "
                                 "in the else branch"),
             (none, ValueError, "'y' is None at the end of the else branch."),
+            (none_first, ValueError, "'y' is None at the end of the main branch."),
             (structure, TypeError, "'y' must have the same nested structure in the main and "
                                    "else branches"),
             (missing_return, ValueError, "the else branch must also have a return statement.")):

@@ -10,6 +10,7 @@ True
 from eagerflow._src.autograph import conversion
 from eagerflow._src.autograph.operators.control_flow import is_graph_tensor
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops
 
 do_not_convert = conversion.do_not_convert
@@ -39,7 +40,7 @@ def set_element_type(entity, dtype, shape=None):
 
 def stack(list_or_tensor, element_dtype=None, strict=True):
     """A list (or a list a tensor loop built) stacked into one tensor; a tensor as it is."""
-    if hasattr(list_or_tensor, "flow") and hasattr(list_or_tensor, "stack"):
+    if isinstance(list_or_tensor, TensorArray):
         return list_or_tensor.stack()
     if isinstance(list_or_tensor, (list, tuple)):
         if not list_or_tensor and element_dtype is None:

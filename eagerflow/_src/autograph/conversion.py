@@ -65,8 +65,7 @@ def _convert_tree(node):
         break_statements.transform(scope, namer)
         continue_statements.transform(scope, namer)
         return_statements.transform(scope, namer)
-        control_flow.annotate(scope)
-        variables.transform(scope, control_flow.modified_names(scope))
+        variables.transform(scope, control_flow.annotate(scope))
         control_flow.transform(scope, namer)
     return node
 
@@ -108,19 +107,19 @@ def _compile(fn):
 
 def _compile_fresh(fn):
     node = _convert_tree(parser.parse_entity(fn))
+    source = ast.unparse(node)
     freevars = fn.__code__.co_freevars
     if isinstance(node, ast.Lambda):
-        inner = ast.Return(node)
-        source = ast.unparse(node)
+        inner = [ast.Return(node)]
     else:
         if "__class__" in freevars:  # keeps the cell zero-argument super() reads
             node.body.insert(0, ast.Expr(ast.Name("__class__", ast.Load())))
         inner = [node, ast.Return(ast.Name(node.name, ast.Load()))]
-        source = ast.unparse(node)
+    # The factory only shapes the code: its parameters make the closure's names free
+    # variables of the converted function; it is never called.
     factory = ast.FunctionDef(
         "ag__factory", ast.arguments([], [ast.arg(n) for n in ("ag__", *freevars)], None, [],
-                                     [], None, []),
-        inner if isinstance(inner, list) else [inner], [], None)
+                                     [], None, []), inner, [], None)
     module = ast.fix_missing_locations(ast.Module([ast.copy_location(factory, node)], []))
     code = compile(module, fn.__code__.co_filename, "exec")
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
@@ -163,8 +162,11 @@ def _is_user_function(fn):
     module = (getattr(fn, "__module__", None) or "").split(".")[0]
     if module in _LIBRARY_PACKAGES or module == "eagerflow":
         return False
-    filename = os.path.normcase(os.path.realpath(fn.__code__.co_filename))
-    return not filename.startswith(_LIBRARY_FOLDERS)
+    return not _in_library(fn.__code__.co_filename)
+
+
+def _in_library(filename):
+    return os.path.normcase(os.path.realpath(filename)).startswith(_LIBRARY_FOLDERS)
 
 
 _warned = weakref.WeakSet()
@@ -231,8 +233,7 @@ def _user_frames(traceback):
     frames = []
     for frame, line in _walk(traceback):
         filename = frame.f_code.co_filename
-        path = os.path.normcase(os.path.realpath(filename))
-        if path.startswith(_LIBRARY_FOLDERS) or not os.path.exists(filename):
+        if _in_library(filename) or not os.path.exists(filename):
             continue
         converted = frame.f_code in _converted_code
         frames.append((filename, line, frame.f_code.co_name, converted))

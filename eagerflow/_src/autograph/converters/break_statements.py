@@ -1,5 +1,6 @@
 """``break`` sets a flag that stops its loop; a loop's ``else`` runs when it is unset.
 
+>>> from eagerflow._src.autograph.pyct.naming import Namer
 >>> fn = ast.parse("def f(x):\\n    while x:\\n        break").body[0]
 >>> print(ast.unparse(transform(fn, Namer(fn)).body[0]))
 break_ = False
@@ -7,11 +8,10 @@ break_ = False
 import ast
 
 from eagerflow._src.autograph.converters import jumps
-from eagerflow._src.autograph.pyct import templates
-from eagerflow._src.autograph.pyct.naming import Namer  # noqa: F401 (used by the example)
+from eagerflow._src.autograph.pyct import analysis, templates
 
 
-class _Breaks(ast.NodeTransformer):
+class _Breaks(analysis.OwnScopeTransformer):
     def __init__(self, namer):
         self.namer = namer
 
@@ -30,11 +30,6 @@ class _Breaks(ast.NodeTransformer):
         return [*before, node, *(jump.guard(orelse, orelse[0]) if orelse else [])]
 
     visit_While = visit_For = _loop
-
-    def _scope(self, node):
-        return node  # nested functions are converted on their own
-
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
 
 
 def transform(function, namer):

@@ -1,5 +1,6 @@
 """``continue`` sets a flag, reset at the top of each iteration, guarding the rest of the body.
 
+>>> from eagerflow._src.autograph.pyct.naming import Namer
 >>> fn = ast.parse("def f(x):\\n    for i in x:\\n        continue").body[0]
 >>> print(ast.unparse(transform(fn, Namer(fn)).body[0].body[0]))
 continue_ = False
@@ -7,11 +8,10 @@ continue_ = False
 import ast
 
 from eagerflow._src.autograph.converters import jumps
-from eagerflow._src.autograph.pyct import templates
-from eagerflow._src.autograph.pyct.naming import Namer  # noqa: F401 (used by the example)
+from eagerflow._src.autograph.pyct import analysis, templates
 
 
-class _Continues(ast.NodeTransformer):
+class _Continues(analysis.OwnScopeTransformer):
     def __init__(self, namer):
         self.namer = namer
 
@@ -26,11 +26,6 @@ class _Continues(ast.NodeTransformer):
         return node
 
     visit_While = visit_For = _loop
-
-    def _scope(self, node):
-        return node
-
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
 
 
 def transform(function, namer):

@@ -6,17 +6,18 @@ write the ones the statement passes on (modified and live afterwards, or
 carried from one iteration to the next).  The operators decide at run time
 whether Python or graph control flow runs them.
 
+>>> from eagerflow._src.autograph.pyct.naming import Namer
 >>> fn = ast.parse("def f(x):\\n    if x > 0:\\n        x = -x\\n    return x").body[0]
->>> print(ast.unparse(transform(fn, Namer(fn)).body[0]))  # doctest: +ELLIPSIS
+>>> sorted(annotate(fn))
+['x']
+>>> print(ast.unparse(transform(fn, Namer(fn)).body[0]))
 def if_body():
     nonlocal x
     x = -x
-...
 """
 import ast
 
 from eagerflow._src.autograph.pyct import analysis, templates
-from eagerflow._src.autograph.pyct.naming import Namer  # noqa: F401 (used by the example)
 
 _IF = """
 def if_body():
@@ -64,24 +65,20 @@ ag__.for_stmt(iterated, extra_test_arg, loop_body, get_state, set_state, names, 
 
 
 def annotate(function):
-    """Records on each own if/while/for what it modifies (``ag_modified``) and what is live."""
+    """Records on each own if/while/for what it modifies (``ag_modified``) and what is live;
+    returns every name they modify."""
     analysis.annotate_liveness(function.body)
-    for node in _own_control_flow(function):
-        parts = node.body + node.orelse + ([node.target] if isinstance(node, ast.For) else [])
-        node.ag_modified = analysis.stores(parts)
+    modified = set()
+    for node in analysis.own_statements(function):
+        if isinstance(node, (ast.If, ast.While, ast.For)):
+            parts = node.body + node.orelse + ([node.target] if isinstance(node, ast.For)
+                                               else [])
+            node.ag_modified = analysis.stores(parts)
+            modified |= node.ag_modified
+    return modified
 
 
-def modified_names(function):
-    """Every name that some own if/while/for of `function` modifies."""
-    return set().union(*(n.ag_modified for n in _own_control_flow(function)))
-
-
-def _own_control_flow(function):
-    return [s for s in analysis.own_statements(function)
-            if isinstance(s, (ast.If, ast.While, ast.For))]
-
-
-class _ControlFlow(ast.NodeTransformer):
+class _ControlFlow(analysis.OwnScopeTransformer):
     def __init__(self, namer, global_names):
         self.names = {base: namer.fixed_name(base) for base in (
             "if_body", "else_body", "get_state", "set_state", "vars_", "loop_test",
@@ -141,11 +138,6 @@ class _ControlFlow(ast.NodeTransformer):
         return self._fill(_FOR, node, state, iterated=node.iter, target=node.target,
                           body=node.body, options=_options(node), extra_test_def=extra,
                           extra_test_arg=extra_name)
-
-    def _scope(self, node):
-        return node  # nested functions are converted on their own
-
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
 
 
 def _options(loop):

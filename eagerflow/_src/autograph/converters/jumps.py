@@ -15,9 +15,8 @@ if ag__.not_(stop):
 """
 import ast
 
-from eagerflow._src.autograph.pyct import templates
+from eagerflow._src.autograph.pyct import analysis, templates
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _LOOPS = (ast.While, ast.For)
 
 
@@ -33,7 +32,7 @@ class Jump:
         """Whether `node` holds a jump of this kind that leaves it."""
         if isinstance(node, self.kind):
             return True
-        if isinstance(node, _SCOPES) or (isinstance(node, _LOOPS) and not self.loops):
+        if isinstance(node, analysis.SCOPES) or (isinstance(node, _LOOPS) and not self.loops):
             return False
         return any(self.contains(child) for child in ast.iter_child_nodes(node))
 

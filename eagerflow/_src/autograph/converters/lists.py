@@ -9,7 +9,7 @@ make a global or closure list local.
 >>> print(ast.unparse(transform(fn)))
 def f(l, x):
     l = ag__.list_append(l, x)
-    (l, y) = ag__.list_pop(l, None)
+    l, y = ag__.list_pop(l, None)
 """
 import ast
 
@@ -25,7 +25,7 @@ def _method_call(node, method, names):
     return None
 
 
-class _Lists(ast.NodeTransformer):
+class _Lists(analysis.OwnScopeTransformer):
     def __init__(self, names):
         self.names = names
 
@@ -59,11 +59,6 @@ class _Lists(ast.NodeTransformer):
     def _located(template, node, **replacements):
         return templates.locate(templates.replace(template, **replacements), node)
 
-
-    def _scope(self, node):
-        return node  # nested functions are converted on their own
-
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
 
 
 def transform(function):

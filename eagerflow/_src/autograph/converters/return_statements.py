@@ -4,6 +4,7 @@
 guarded by ``do_return``, loops stop on it, and the function ends with
 ``return ag__.retval(retval_)``.
 
+>>> from eagerflow._src.autograph.pyct.naming import Namer
 >>> fn = ast.parse("def f(x):\\n    if x:\\n        return 1\\n    return 2").body[0]
 >>> print(ast.unparse(transform(fn, Namer(fn))))
 def f(x):
@@ -21,7 +22,6 @@ import ast
 
 from eagerflow._src.autograph.converters import jumps
 from eagerflow._src.autograph.pyct import analysis, templates
-from eagerflow._src.autograph.pyct.naming import Namer  # noqa: F401 (used by the example)
 
 
 def always_returns(block):
@@ -56,12 +56,8 @@ def transform(function, namer):
         function.body[0])
     end = templates.locate(templates.replace("return ag__.retval(value)", value=value),
                            function.body[-1])
-    docstring = function.body[:1] if _is_docstring(function.body[0]) else []
+    docstring = function.body[:1] if analysis.is_docstring(function.body[0]) else []
     function.body = docstring + start + jumps.guard_block(
         function.body[len(docstring):], jump) + end
     return function
 
-
-def _is_docstring(statement):
-    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and \
-        isinstance(statement.value.value, str)

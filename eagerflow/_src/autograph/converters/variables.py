@@ -19,7 +19,7 @@ import ast
 from eagerflow._src.autograph.pyct import analysis, templates
 
 
-class _Loads(ast.NodeTransformer):
+class _Loads(analysis.OwnScopeTransformer):
     def __init__(self, names):
         self.names = names
 
@@ -29,10 +29,8 @@ class _Loads(ast.NodeTransformer):
                                     node)[0]
         return node
 
-    def _scope(self, node):
-        return node  # a nested function reads the variable later, when it may be set
-
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _scope
+    # a lambda runs here and now; a nested function later, when the variable may be set
+    visit_Lambda = ast.NodeTransformer.generic_visit
 
 
 def _assigned_first(function):
@@ -57,7 +55,6 @@ def transform(function, modified):
     first = function.body[0]
     bindings = templates.locate([s for n in names for s in templates.replace(
         "name = ag__.Undefined(text)", name=n, text=ast.Constant(n))], first)
-    docstring = 1 if isinstance(first, ast.Expr) and isinstance(
-        getattr(first, "value", None), ast.Constant) and isinstance(first.value.value, str) else 0
+    docstring = int(analysis.is_docstring(first))
     function.body[docstring:docstring] = bindings
     return function

@@ -21,6 +21,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
+from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, math_ops
 
 
@@ -66,40 +67,42 @@ def _traced_if(cond, first, second, initial, set_state, get_state, names):
             set_state(initial)
             fn()
             values = list(get_state())
+            for value, name in zip(values, names):
+                if value is None:
+                    raise ValueError(f"'{name}' is None at the end of the {label} branch.")
             if not seen:
                 if any(type(v) is UndefinedReturnValue and v.guarded for v in values):
                     raise _SwapBranches
-                seen.update(values=values, label=label)
             else:
-                values = _reconcile(seen["values"], seen["label"], values, label, names)
-            return tuple(_as_tensors(v, n, f"at the end of the {label} branch")
-                         for v, n in zip(values, names)
-                         if not is_undefined(v))
+                values = _reconcile(seen, values, label, names)
+            tensors = [v if is_undefined(v) else
+                       _as_tensors(v, n, f"at the end of the {label} branch")
+                       for v, n in zip(values, names)]
+            if not seen:
+                seen.update(values=tensors, label=label)
+            return tuple(t for t in tensors if not is_undefined(t))
         return traced
 
     outputs = iter(control_flow.cond(cond, branch(*first), branch(*second)) or ())
     return tuple(v if is_undefined(v) else next(outputs) for v in seen["values"])
 
 
-def _reconcile(first, first_label, second, label, names):
-    """The second branch's values, checked against the first's (same kind, dtype, structure)."""
+def _reconcile(first, second, label, names):
+    """The second branch's values, checked against the `first` branch's (its tensors and
+    label): defined in both or neither, of one structure and dtype."""
     values = []
-    for a, b, name in zip(first, second, names):
+    for a, b, name in zip(first["values"], second, names):
         if type(b) is UndefinedReturnValue and b.guarded and not is_undefined(a):
             # this branch returns later: any value of the other branch's type will do
-            b = nest.map_structure(_zeros_of, _as_tensors(a, name, "in the other branch"))
+            b = nest.map_structure(_zeros_of, a)
         elif is_undefined(a) != is_undefined(b):
-            missing = label if is_undefined(b) else first_label
+            missing = label if is_undefined(b) else first["label"]
             if UndefinedReturnValue in (type(a), type(b)):
                 raise ValueError(f"the {missing} branch must also have a return statement.")
             raise ValueError(f"'{name}' must also be initialized in the {missing} branch")
-        for value, where in ((a, first_label), (b, label)):
-            if value is None:
-                raise ValueError(f"'{name}' is None at the end of the {where} branch.")
         if not is_undefined(a):
-            _check_same(name, _as_tensors(a, name, f"at the end of the {first_label} branch"),
-                        first_label, _as_tensors(b, name, f"at the end of the {label} branch"),
-                        label)
+            _check_same(name, a, first["label"],
+                        _as_tensors(b, name, f"at the end of the {label} branch"), label)
         values.append(b)
     return values
 
@@ -119,7 +122,7 @@ def _check_same(name, a, first, b, second):
 def _as_tensors(value, name, where):
     """`value` with every leaf a tensor (or a TensorArray), or a TypeError naming `name`."""
     def convert(leaf):
-        if hasattr(leaf, "flow"):  # a TensorArray travels as it is
+        if isinstance(leaf, TensorArray):  # it travels as it is
             return leaf
         try:
             return convert_to_tensor(leaf)
@@ -215,7 +218,8 @@ def _defined_before(values, body, set_state, get_state, names):
 
 
 def _probe_placeholder(t):
-    return t if hasattr(t, "flow") else context.get().graph.placeholder(t.dtype, t.shape)
+    return t if isinstance(t, TensorArray) else context.get().graph.placeholder(t.dtype,
+                                                                                t.shape)
 
 
 def _zeros_of(t):
@@ -233,7 +237,7 @@ def _shape_invariants(initial, opts):
 
 
 def _shape_of(value):
-    return value.flow.shape if hasattr(value, "flow") else value.shape
+    return value.flow.shape if isinstance(value, TensorArray) else value.shape
 
 
 def _check_iteration(name, before, after, invariant):
@@ -251,7 +255,7 @@ def _check_iteration(name, before, after, invariant):
         if old.dtype != new.dtype:
             raise TypeError(f"'{name}' has dtype {old.dtype.name} before the loop, but dtype "
                             f"{new.dtype.name} after one iteration")
-        if not hasattr(new, "flow") and not control_flow.fits(new.shape, shape):
+        if not isinstance(new, TensorArray) and not control_flow.fits(new.shape, shape):
             raise ValueError(f"'{name}' has shape {old.shape} before the loop, but shape "
                              f"{new.shape} after one iteration. Use "
                              f"tf.autograph.experimental.set_loop_options to set shape "

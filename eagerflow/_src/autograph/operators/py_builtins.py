@@ -11,9 +11,11 @@ bound is ``tf.range``; ``int``/``float`` cast; ``abs``/``any``/``all`` reduce.
 True
 """
 import builtins
+
 from eagerflow._src.autograph.operators.control_flow import is_graph_tensor
 from eagerflow._src.core import dtypes
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 
 
@@ -21,7 +23,7 @@ from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 
 def len_(s):
     """``len(s)``: a tensor's static first dimension, else a tensor holding it."""
-    if hasattr(s, "flow") and hasattr(s, "size"):  # a TensorArray
+    if isinstance(s, TensorArray):
         return s.size()
     if not is_graph_tensor(s):
         return builtins.len(s)

@@ -6,13 +6,14 @@ again need not be defined in the other.  The analysis is conservative: a
 name a nested function reads counts as read where the function is defined.
 
 >>> tree = ast.parse("y = 1\\nif c:\\n    t = 2\\n    y = t\\nprint(y)")
->>> annotate_liveness(tree.body)
+>>> sorted(annotate_liveness(tree.body))
+['c', 'print']
 >>> sorted(tree.body[1].ag_live_out)
 ['print', 'y']
 """
 import ast
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -112,10 +113,26 @@ def global_names(function):
             for name in node.names}
 
 
+class OwnScopeTransformer(ast.NodeTransformer):
+    """A transformer that stays in its scope: nested functions, classes and lambdas are
+    converted on their own."""
+
+    def _nested_scope(self, node):
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _nested_scope
+
+
+def is_docstring(statement):
+    """Whether `statement` is a docstring (a lone string constant)."""
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and \
+        isinstance(statement.value.value, str)
+
+
 def own_statements(node):
     """Every statement under `node` that belongs to its scope (nested scopes excluded)."""
     for child in ast.iter_child_nodes(node):
-        if isinstance(child, _SCOPES):
+        if isinstance(child, SCOPES):
             continue
         if isinstance(child, ast.stmt):
             yield child
@@ -127,7 +144,7 @@ def _own_nodes(function):
     while stack:
         node = stack.pop()
         yield node
-        if not isinstance(node, _SCOPES):
+        if not isinstance(node, SCOPES):
             stack.extend(ast.iter_child_nodes(node))
 
 

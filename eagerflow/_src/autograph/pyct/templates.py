@@ -5,7 +5,8 @@ name in it is replaced by a name (a str), an expression node, or (standing
 alone as a statement) a list of statements.  Generated nodes take the
 location of the user's node they stand for, so errors point at user lines.
 
->>> [ast.unparse(s) for s in replace("x = f(y)", x="total", y=ast.Constant(1))]
+>>> [ast.unparse(s) for s in locate(replace("x = f(y)", x="total", y=ast.Constant(1)),
+...                                   ast.parse("pass").body[0])]
 ['total = f(1)']
 """
 import ast
@@ -63,7 +64,8 @@ class _Filler(ast.NodeTransformer):
 
 
 def _set_context(node, ctx):
-    """Sets the context of a target: a tuple's elements are targets too, an attribute's base is not."""
+    """Sets a target's context: a tuple's elements are targets too, an attribute's base
+    is not."""
     node.ctx = ctx
     if isinstance(node, (ast.Tuple, ast.List)):
         for element in node.elts:
