@@ -307,3 +307,11 @@ def test_gradients_flow_through_converted_control_flow():
         numeric = ((1.5 + eps) ** n - (1.5 - eps) ** n) / (2 * eps)
         got = grad_of_power(x, tf.constant(n)).numpy()
         assert got == pytest.approx(numeric, rel=1e-6)
+
+
+def test_trace_prints_its_arguments_and_set_verbosity_takes_tf_arguments(capsys):
+    tf.autograph.trace("value:", 3)
+    assert capsys.readouterr().out == "value: 3\n"
+    tf.autograph.set_verbosity(3, alsologtostdout=True)
+    with pytest.raises(TypeError):
+        tf.autograph.set_verbosity()  # the level is required, as in TF
