@@ -62,3 +62,11 @@ from eagerflow._src.ops.string_ops import (  # noqa: F401
 from eagerflow import (  # noqa: F401,E402
     autodiff, autograph, bitwise, config, debugging, dtypes, errors, linalg, math, nest, nn,
     random, strings, test)
+
+
+def __getattr__(name):
+    # Keras loads on first use (``tf.keras``), keeping ``import eagerflow`` fast.
+    if name == "keras":
+        import importlib  # noqa: PLC0415
+        return importlib.import_module("eagerflow.keras")
+    raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")

@@ -65,6 +65,11 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
         raise type(e)(None, op.name, f"{e.message} [Op:{op.name}]") from None
     except _KERNEL_ERRORS as e:
         raise kernel_error(op, arrays, e) from None
+    except AttributeError:
+        graph = _graph_of(inputs)
+        if graph is None:
+            raise
+        return graph.create_op(op, inputs, attrs, name)
     if op.multi:
         result = tuple(map(_wrap, out))
     else:
@@ -93,6 +98,26 @@ def _record(ctx, op, inputs, attrs, result):
     for recorder in ctx.recorders:
         recorder.record(op, inputs, attrs, result)
     return result
+
+
+def _graph_of(inputs):
+    """The graph of the symbolic tensors among `inputs` when ops on them join it.
+
+    A graph whose tensors are meant to be combined by ordinary code (Keras's
+    functional-model graph) says so with `lifts_eager_ops`; a tensor that
+    leaked out of any other graph is an error.
+    """
+    for t in inputs:
+        if not hasattr(t, "_data"):
+            graph = getattr(t, "graph", None)
+            if graph is None:
+                return None
+            if not graph.lifts_eager_ops:
+                raise TypeError(f"The symbolic tensor {t.name} of graph {graph.name!r} was "
+                                f"used outside of it, where it has no value; return it from "
+                                f"the traced function instead.")
+            return graph
+    return None
 
 
 def _wrap(array):

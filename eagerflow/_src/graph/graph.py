@@ -56,7 +56,7 @@ class Operation:
 class SymbolicTensor(Tensor):
     """A tensor of a graph being built: an operation's output with a static shape and dtype."""
 
-    __slots__ = ("_op", "_index", "_shape", "_dtype", "__weakref__")
+    __slots__ = ("_op", "_index", "_shape", "_dtype", "__weakref__", "__dict__")
 
     def __init__(self, op, index, shape, dtype):
         self._op, self._index, self._shape, self._dtype = op, index, shape, dtype
@@ -141,6 +141,9 @@ class Graph:
     ``(external, internal)`` pairs, in capture order.
     """
 
+    tensor_type = SymbolicTensor  # the class of the outputs of its operations
+    lifts_eager_ops = False  # whether ops on its tensors run outside it join it (see dispatch)
+
     def __init__(self, name="graph"):
         self.name = name
         self._operations = []
@@ -194,7 +197,7 @@ class Graph:
     def _add(self, op_def, type_name, name, inputs, attrs, specs, value=None):
         """Appends an operation named `name` (unique, scoped) with outputs of `specs`."""
         op = Operation(self, op_def, type_name, name, inputs, attrs, _user_location(), value)
-        op.outputs = tuple(SymbolicTensor(op, i, shape, dtype)
+        op.outputs = tuple(self.tensor_type(op, i, shape, dtype)
                            for i, (shape, dtype) in enumerate(specs))
         self._operations.append(op)
         return op

@@ -1,0 +1,166 @@
+"""Keras training throughput: samples per second, beside PyTorch, TF and the GEMM floor.
+
+    python bench/keras_train.py [--reps 3]
+
+* ``mlp_step_function``: a 784-256-128-10 MLP, Adam, batch 128, 8192 samples:
+  a custom train step (tape, loss, ``apply_gradients``) under ``function``;
+* ``mlp_fit``: the same model and data through ``model.fit`` (one epoch);
+* ``cnn_step_function``: Conv2D(16)-Conv2D(32)-GAP-Dense(10) on 28x28x1,
+  batch 32, 1024 samples;
+* ``lstm_step_function``: LSTM(64)-Dense(10) over 32 steps of 16 features,
+  batch 64, 512 samples.
+
+Figures are seconds per sample (printed as us/op); the ``numpy`` row is the
+MLP's GEMM floor: the six matrix products of its forward and backward pass,
+nothing else. PyTorch runs the same models with ``torch.optim.Adam``.
+TensorFlow (tf.keras) runs in the interpreter named by EF_BENCH_TF_PYTHON.
+"""
+import sys
+
+import numpy as np
+
+import harness
+
+_RNG = np.random.default_rng(0)
+MLP_X = _RNG.random((8192, 784), dtype=np.float32)
+MLP_Y = _RNG.integers(0, 10, 8192).astype(np.int64)
+CNN_X = _RNG.random((1024, 28, 28, 1), dtype=np.float32)
+CNN_Y = _RNG.integers(0, 10, 1024).astype(np.int64)
+LSTM_X = _RNG.random((512, 32, 16), dtype=np.float32)
+LSTM_Y = _RNG.integers(0, 10, 512).astype(np.int64)
+
+
+def _batches(x, y, size, make):
+    return [(make(x[i:i + size]), make(y[i:i + size])) for i in range(0, len(x), size)]
+
+
+def _keras_step(tf, model, from_logits):
+    opt = tf.keras.optimizers.Adam(1e-3)
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=from_logits)
+
+    @tf.function
+    def step(xb, yb):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(yb, model(xb, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+    return step
+
+
+def _epoch(step, batches):
+    def run():
+        for xb, yb in batches:
+            loss = step(xb, yb)
+        return float(loss)
+    return run
+
+
+def _torch_epoch(torch, model, batches, log_softmax_applied=False):
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    loss_fn = torch.nn.NLLLoss() if log_softmax_applied else torch.nn.CrossEntropyLoss()
+
+    def run():
+        for xb, yb in batches:
+            opt.zero_grad()
+            loss = loss_fn(model(xb), yb)
+            loss.backward()
+            opt.step()
+        return float(loss)
+    return run
+
+
+def _mlp_floor():
+    """The six GEMMs of one MLP step per batch: the floor no framework can beat."""
+    w = [np.ones(s, np.float32) * 0.01 for s in ((784, 256), (256, 128), (128, 10))]
+    batches = [MLP_X[i:i + 128] for i in range(0, len(MLP_X), 128)]
+
+    def run():
+        for xb in batches:
+            h1 = xb @ w[0]
+            h2 = h1 @ w[1]
+            out = h2 @ w[2]
+            g2 = out @ w[2].T
+            g1 = g2 @ w[1].T
+            xb.T @ g1, h1.T @ g2, h2.T @ out  # noqa: B018 (the weight gradients)
+    return run
+
+
+def mlp_step_function(lib, make):
+    name = getattr(lib, "__name__", "")
+    if lib is np:
+        return _mlp_floor(), len(MLP_X)
+    if name == "torch":
+        model = lib.nn.Sequential(lib.nn.Linear(784, 256), lib.nn.ReLU(), lib.nn.Linear(256, 128),
+                                  lib.nn.ReLU(), lib.nn.Linear(128, 10))
+        return _torch_epoch(lib, model, _batches(MLP_X, MLP_Y, 128, lib.from_numpy)), len(MLP_X)
+    keras = lib.keras
+    model = keras.Sequential([keras.layers.Dense(256, activation="relu"),
+                              keras.layers.Dense(128, activation="relu"),
+                              keras.layers.Dense(10)])
+    return _epoch(_keras_step(lib, model, True), _batches(MLP_X, MLP_Y, 128, make)), len(MLP_X)
+
+
+def mlp_fit(lib, make):
+    if not hasattr(lib, "keras"):
+        return None
+    keras = lib.keras
+    model = keras.Sequential([keras.layers.Dense(256, activation="relu"),
+                              keras.layers.Dense(128, activation="relu"),
+                              keras.layers.Dense(10)])
+    model.compile(optimizer="adam",
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    return (lambda: model.fit(MLP_X, MLP_Y, batch_size=128, epochs=1, verbose=0)), len(MLP_X)
+
+
+def cnn_step_function(lib, make):
+    name = getattr(lib, "__name__", "")
+    if lib is np:
+        return None
+    if name == "torch":
+        nn = lib.nn
+        model = nn.Sequential(nn.Conv2d(1, 16, 3), nn.ReLU(), nn.Conv2d(16, 32, 3), nn.ReLU(),
+                              nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 10),
+                              nn.LogSoftmax(dim=1))
+        x = np.ascontiguousarray(CNN_X.transpose(0, 3, 1, 2))
+        return _torch_epoch(lib, model, _batches(x, CNN_Y, 32, lib.from_numpy), True), len(x)
+    keras = lib.keras
+    model = keras.Sequential([
+        keras.layers.Conv2D(16, (3, 3), activation="relu", input_shape=(28, 28, 1)),
+        keras.layers.Conv2D(32, (3, 3), activation="relu"),
+        keras.layers.GlobalAveragePooling2D(),
+        keras.layers.Dense(10, activation="softmax")])
+    return _epoch(_keras_step(lib, model, False), _batches(CNN_X, CNN_Y, 32, make)), len(CNN_X)
+
+
+def lstm_step_function(lib, make):
+    name = getattr(lib, "__name__", "")
+    if lib is np:
+        return None
+    if name == "torch":
+        class Net(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lstm = lib.nn.LSTM(16, 64, batch_first=True)
+                self.out = lib.nn.Linear(64, 10)
+
+            def forward(self, x):
+                return self.out(self.lstm(x)[0][:, -1])
+        return _torch_epoch(lib, Net(), _batches(LSTM_X, LSTM_Y, 64, lib.from_numpy)), \
+            len(LSTM_X)
+    keras = lib.keras
+    model = keras.Sequential([keras.layers.LSTM(64), keras.layers.Dense(10)])
+    return _epoch(_keras_step(lib, model, True), _batches(LSTM_X, LSTM_Y, 64, make)), \
+        len(LSTM_X)
+
+
+CASES = {
+    "mlp_step_function": mlp_step_function,
+    "mlp_fit": mlp_fit,
+    "cnn_step_function": cnn_step_function,
+    "lstm_step_function": lstm_step_function,
+}
+
+if __name__ == "__main__":
+    sys.exit(harness.main(CASES, __file__, reps=3))

@@ -1,0 +1,151 @@
+"""Keras's global settings and helpers (``tf.keras.backend``): float type, epsilon,
+image layout, layer-name counters and the learning phase.
+
+>>> floatx()
+'float32'
+>>> get_uid("dense"), get_uid("dense")
+(1, 2)
+"""
+import collections
+import threading
+
+import numpy as np
+
+from eagerflow._src.core import dtypes as _dtypes
+
+_FLOATX = "float32"
+_EPSILON = 1e-7
+_IMAGE_DATA_FORMAT = "channels_last"
+_state = threading.local()
+
+
+def floatx():
+    """The default float type of weights and inputs, as a string (``'float32'``)."""
+    return _FLOATX
+
+
+def set_floatx(value):
+    """Sets the default float type: ``'float16'``, ``'bfloat16'``, ``'float32'`` or ``'float64'``."""
+    global _FLOATX
+    accepted = ("float16", "bfloat16", "float32", "float64")
+    if value not in accepted:
+        raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {set(accepted)}")
+    _FLOATX = str(value)
+
+
+def epsilon():
+    """The fuzz factor added to denominators (1e-7)."""
+    return _EPSILON
+
+
+def set_epsilon(value):
+    global _EPSILON
+    _EPSILON = value
+
+
+def image_data_format():
+    """``'channels_last'`` (the default) or ``'channels_first'``."""
+    return _IMAGE_DATA_FORMAT
+
+
+def set_image_data_format(data_format):
+    global _IMAGE_DATA_FORMAT
+    if data_format not in ("channels_last", "channels_first"):
+        raise ValueError(f"The `data_format` argument must be one of {{'channels_first', "
+                         f"'channels_last'}}. Received: data_format={data_format}")
+    _IMAGE_DATA_FORMAT = str(data_format)
+
+
+def normalize_data_format(value):
+    """`value` lower-cased and checked, defaulting to `image_data_format()`."""
+    if value is None:
+        return image_data_format()
+    data_format = value.lower()
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError(f'The `data_format` argument must be one of "channels_first", '
+                         f'"channels_last". Received: {value}')
+    return data_format
+
+
+def _uids():
+    if not hasattr(_state, "uids"):
+        _state.uids = collections.defaultdict(int)
+    return _state.uids
+
+
+def get_uid(prefix=""):
+    """1, 2, 3, ... for successive calls with the same `prefix` (layer names ``dense_1``...)."""
+    uids = _uids()
+    uids[prefix] += 1
+    return uids[prefix]
+
+
+def reset_uids():
+    _uids().clear()
+
+
+def clear_session():
+    """Forgets layer-name counters (the next Dense is ``dense`` again) and the learning phase."""
+    reset_uids()
+    _state.learning_phase = None
+
+
+def learning_phase():
+    """0 (inference) or 1 (training) when set, else 0."""
+    phase = getattr(_state, "learning_phase", None)
+    return 0 if phase is None else phase
+
+
+def global_learning_phase():
+    """The phase set by `set_learning_phase`, or None."""
+    return getattr(_state, "learning_phase", None)
+
+
+def set_learning_phase(value):
+    if value not in (0, 1):
+        raise ValueError("Expected learning phase to be 0 or 1.")
+    _state.learning_phase = value
+
+
+def int_shape(x):
+    """The static shape of `x` as a tuple of ints and Nones."""
+    shape = x.shape
+    return tuple(shape.as_list()) if hasattr(shape, "as_list") else tuple(shape)
+
+
+def ndim(x):
+    return len(int_shape(x))
+
+
+def dtype(x):
+    """`x`'s dtype name (``'float32'``)."""
+    return _dtypes.as_dtype(x.dtype).name
+
+
+def count_params(x):
+    """The number of scalars in variable or tensor `x`."""
+    return int(np.prod(int_shape(x)))
+
+
+def get_value(x):
+    """`x` as a NumPy value."""
+    return x.numpy()
+
+
+def batch_get_value(tensors):
+    return [get_value(x) for x in tensors]
+
+
+def set_value(x, value):
+    """Assigns NumPy `value` to variable `x`."""
+    x.assign(np.asarray(value, dtype=_dtypes.as_dtype(x.dtype).as_numpy_dtype))
+
+
+def batch_set_value(tuples):
+    for x, value in tuples:
+        set_value(x, value)
+
+
+def cast_to_floatx(x):
+    """`x` as a NumPy array of the `floatx()` type."""
+    return np.asarray(x, dtype=_FLOATX)

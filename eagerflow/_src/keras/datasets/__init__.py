@@ -1,0 +1,1 @@
+"""Keras's small datasets (``tf.keras.datasets``), downloaded once into Keras's cache."""

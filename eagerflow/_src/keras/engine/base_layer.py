@@ -1,0 +1,623 @@
+"""`Layer`: the unit of Keras models: weights created on first call, a `call` method.
+
+On its first call a layer builds its weights for the input's shape (under the
+layer's name scope, so they are named ``dense/kernel:0``); every call checks
+the input against `input_spec`, casts floating inputs to the layer's compute
+dtype, passes ``training`` down to nested layers and propagates masks.
+
+>>> class Scale(Layer):
+...     def build(self, input_shape):
+...         self.w = self.add_weight("w", shape=(input_shape[-1],), initializer="ones")
+...     def call(self, inputs):
+...         return inputs * self.w
+>>> layer = Scale()
+>>> layer([[1.0, 2.0]]).numpy()
+array([[1., 2.]], dtype=float32)
+>>> [w.name for w in layer.weights]
+['scale/w:0']
+"""
+import functools
+import inspect
+import threading
+
+import numpy as np
+
+from eagerflow._src.core import context
+from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core import nest
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.module import Module, _snake_case
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.variables import Variable, VariableSynchronization
+from eagerflow._src.ops import array_ops, cast_ops
+from eagerflow._src.keras import backend
+from eagerflow._src.keras import initializers as initializers_mod
+from eagerflow._src.keras import regularizers as regularizers_mod
+from eagerflow._src.keras import constraints as constraints_mod
+from eagerflow._src.keras.engine import input_spec as input_spec_mod
+from eagerflow._src.keras.engine import keras_tensor
+from eagerflow._src.keras.mixed_precision import policy as policy_mod
+from eagerflow._src.keras.mixed_precision.autocast_variable import AutoCastVariable, autocast_to
+
+_ALLOWED_KWARGS = frozenset(("input_dim", "input_shape", "batch_input_shape", "batch_size",
+                             "weights", "activity_regularizer", "autocast", "implementation"))
+_state = threading.local()
+
+
+class CallContext:
+    """What the enclosing layer calls decided: the ``training`` value and the depth."""
+
+    __slots__ = ("training", "depth")
+
+    def __init__(self):
+        self.training, self.depth = None, 0
+
+
+def call_context():
+    ctx = getattr(_state, "ctx", None)
+    if ctx is None:
+        ctx = _state.ctx = CallContext()
+    return ctx
+
+
+class _CallSpec:
+    """What a `call` signature accepts: ``training``, ``mask``, and their defaults."""
+
+    def __init__(self, call):
+        params = list(inspect.signature(call).parameters.values())
+        names = [p.name for p in params]
+        varkw = any(p.kind is p.VAR_KEYWORD for p in params)
+        self.expects_training = "training" in names or varkw
+        self.expects_mask = "mask" in names or varkw
+        self.training_index = names.index("training") if "training" in names else None
+        self.training_default = (params[self.training_index].default
+                                 if self.training_index is not None
+                                 and params[self.training_index].default is not
+                                 inspect.Parameter.empty else None)
+        self.first_arg = names[0] if names else "inputs"
+
+
+@functools.lru_cache(maxsize=None)
+def _call_spec(call):
+    return _CallSpec(call)
+
+
+class Layer(Module):
+    """The base class of layers: weights, `build`, `call`, losses and configs."""
+
+    _TRACKED_AS_LAYER = True  # metrics set this False: they are not sub-layers
+
+    def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
+        for key in kwargs:
+            if key not in _ALLOWED_KWARGS:
+                raise TypeError("Keyword argument not understood:", key)
+        self._trainable_weights = []
+        self._non_trainable_weights = []
+        self._trainable = bool(trainable)
+        self._init_set_name(name)
+        self._dtype_policy = policy_mod.get(dtype)
+        self._autocast = kwargs.get("autocast", True)
+        self._dynamic = dynamic
+        self.built = False
+        self._input_spec = None
+        self.supports_masking = False
+        self.stateful = False
+        self._callable_losses = []
+        self._eager_losses = []
+        self._metrics = []
+        self._inbound_nodes = []
+        self._outbound_nodes = []
+        self._build_input_shape = None
+        self._activity_regularizer = regularizers_mod.get(kwargs.get("activity_regularizer"))
+        self._initial_weights = kwargs.get("weights")
+        self._batch_input_shape = _batch_input_shape(kwargs)
+
+    def _init_set_name(self, name):
+        if name is None:
+            base = _snake_case(type(self).__name__)
+            if base.startswith("_"):
+                base = "private" + base
+            uid = backend.get_uid(base)
+            name = base if uid == 1 else f"{base}_{uid - 1}"
+        elif not isinstance(name, str):
+            raise TypeError(f"Expected `name` argument to be a string, but got: {name}")
+        self._name = name
+        self._scope_name = name + "/"
+
+    # -- attribute tracking ---------------------------------------------------------
+    def __setattr__(self, name, value):
+        # variables assigned as attributes (directly or in containers) are the layer's own
+        if name[0] != "_" or name not in _UNTRACKED:
+            for leaf in _leaves(value):
+                if isinstance(leaf, Layer) and not leaf._TRACKED_AS_LAYER:  # a metric
+                    metrics = self.__dict__.get("_metrics")
+                    if metrics is not None and not any(m is leaf for m in metrics):
+                        metrics.append(leaf)
+                elif isinstance(leaf, Variable):
+                    own = self._trainable_weights if leaf.trainable else \
+                        self._non_trainable_weights
+                    if not any(w is leaf for w in self._trainable_weights) and \
+                            not any(w is leaf for w in self._non_trainable_weights):
+                        own.append(leaf)
+        object.__setattr__(self, name, value)
+
+    def _flatten_layers(self, include_self=True, recursive=True):
+        """This layer (when `include_self`) and its sub-layers, depth first, each once."""
+        seen = set()
+
+        def visit(layer, top):
+            if id(layer) in seen:
+                return
+            seen.add(id(layer))
+            if include_self or not top:
+                yield layer
+            if top or recursive:
+                for child in layer._direct_sublayers():
+                    yield from visit(child, False)
+        return list(visit(self, True))
+
+    def _direct_sublayers(self):
+        """Layers held by attributes (and lists, tuples and dicts of them), in assignment order."""
+        for key, value in vars(self).items():
+            if key in _UNTRACKED:
+                continue
+            for leaf in _leaves(value):
+                if isinstance(leaf, Layer) and leaf._TRACKED_AS_LAYER and leaf is not self:
+                    yield leaf
+
+    # -- properties ---------------------------------------------------------------
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def dtype(self):
+        """The dtype of the layer's weights (``'float32'``)."""
+        return self._dtype_policy.variable_dtype
+
+    @property
+    def compute_dtype(self):
+        return self._dtype_policy.compute_dtype
+
+    @property
+    def variable_dtype(self):
+        return self._dtype_policy.variable_dtype
+
+    @property
+    def dtype_policy(self):
+        return self._dtype_policy
+
+    @property
+    def dynamic(self):
+        return any(layer._dynamic for layer in self._flatten_layers())
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        for layer in self._flatten_layers():
+            layer._trainable = bool(value)
+
+    @property
+    def input_spec(self):
+        return self._input_spec
+
+    @input_spec.setter
+    def input_spec(self, value):
+        for spec in nest.flatten(value):
+            if spec is not None and not isinstance(spec, input_spec_mod.InputSpec):
+                raise TypeError(f"Layer input_spec must be an instance of InputSpec. "
+                                f"Got: {spec}")
+        self._input_spec = value
+
+    @property
+    def activity_regularizer(self):
+        return self._activity_regularizer
+
+    @activity_regularizer.setter
+    def activity_regularizer(self, regularizer):
+        self._activity_regularizer = regularizer
+
+    @property
+    def trainable_weights(self):
+        if not self._trainable:
+            return []
+        return _unique(w for layer in self._flatten_layers() if layer._trainable
+                       for w in layer._trainable_weights)
+
+    @property
+    def non_trainable_weights(self):
+        layers = self._flatten_layers()
+        if not self._trainable:
+            return _unique([w for layer in layers for w in layer._trainable_weights] +
+                           [w for layer in layers for w in layer._non_trainable_weights])
+        return _unique([w for layer in layers if not layer._trainable
+                        for w in layer._trainable_weights] +
+                       [w for layer in layers for w in layer._non_trainable_weights])
+
+    @property
+    def weights(self):
+        """Trainable weights first, then the others."""
+        return self.trainable_weights + self.non_trainable_weights
+
+    variables = weights
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+
+    @property
+    def submodules(self):
+        return tuple(self._flatten_layers(include_self=False))
+
+    @property
+    def losses(self):
+        """Losses added by `add_loss` and activity/weight regularizers, this layer's and
+        its sub-layers'."""
+        collected = []
+        for layer in self._flatten_layers():
+            collected.extend(layer._eager_losses)
+            for fn in layer._callable_losses:
+                loss = fn()
+                if loss is not None:
+                    collected.append(loss)
+        return collected
+
+    @property
+    def metrics(self):
+        return [m for layer in self._flatten_layers() for m in layer._metrics]
+
+    # -- weights ------------------------------------------------------------------
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
+                   trainable=None, constraint=None, use_resource=None,
+                   synchronization=VariableSynchronization.AUTO, aggregation=None, **kwargs):
+        """Creates a weight variable of this layer and tracks it (and its regularizer)."""
+        for key in kwargs:
+            if key not in ("getter", "collections", "experimental_autocast", "caching_device",
+                           "layout"):
+                raise TypeError("Unknown keyword argument:", key)
+        shape = () if shape is None else tuple(shape)
+        dtype = _dtypes.as_dtype(dtype or self.dtype or backend.floatx())
+        if synchronization == VariableSynchronization.ON_READ:
+            if trainable:
+                raise ValueError("Synchronization value can be set to "
+                                 "VariableSynchronization.ON_READ only for non-trainable "
+                                 "variables. You have specified trainable=True and "
+                                 "synchronization=VariableSynchronization.ON_READ.")
+            trainable = False
+        elif trainable is None:
+            trainable = True
+        if initializer is None:
+            if dtype.is_floating:
+                initializer = "glorot_uniform"
+            elif dtype.is_integer or dtype.is_unsigned or dtype.is_bool:
+                initializer = "zeros"
+            else:
+                raise ValueError(f"An initializer for variable {name} of type {dtype.name} "
+                                 f"is required for layer {self.name}")
+        initializer = initializers_mod.get(initializer)
+        mixed = dtype.is_floating and self._dtype_policy.compute_dtype not in (None, dtype.name)
+        variable = (AutoCastVariable if mixed else Variable)(
+            lambda: initializer(shape, dtype=dtype), name=name, trainable=trainable,
+            dtype=dtype, constraint=constraints_mod.get(constraint),
+            synchronization=synchronization)
+        (self._trainable_weights if trainable else self._non_trainable_weights).append(variable)
+        if regularizer is not None:
+            regularizer = regularizers_mod.get(regularizer)
+            self._callable_losses.append(
+                functools.partial(_regularization_loss, regularizer, variable, name))
+        return variable
+
+    add_variable = add_weight
+
+    def get_weights(self):
+        """The weights' values as NumPy arrays, in the order of `weights`."""
+        return [w.numpy() for w in self.weights]
+
+    def set_weights(self, weights):
+        """Assigns NumPy arrays to the weights, in the order of `weights`."""
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(f'You called `set_weights(weights)` on layer "{self.name}" with '
+                             f"a weight list of length {len(weights)}, but the layer was "
+                             f"expecting {len(params)} weights. Provided weights: "
+                             f"{str(weights)[:50]}...")
+        for param, value in zip(params, weights):
+            value = np.asarray(value)
+            if not param.shape.is_compatible_with(value.shape):
+                raise ValueError(f"Layer {self.name} weight shape "
+                                 f"{tuple(param.shape.as_list())} is not compatible with "
+                                 f"provided weight shape {value.shape}.")
+        for param, value in zip(params, weights):
+            param.assign(np.asarray(value, dtype=param.dtype.as_numpy_dtype))
+
+    def count_params(self):
+        """The number of scalars in the layer's weights."""
+        if not self.built:
+            if type(self).build is Layer.build:  # nothing to build: weights are final
+                self.built = True
+            else:
+                raise ValueError(f"You tried to call `count_params` on layer {self.name}, but "
+                                 f"the layer isn't built. You can build it manually via: "
+                                 f"`{self.name}.build(batch_input_shape)`.")
+        return int(sum(np.prod(w.shape.as_list(), dtype=np.int64) for w in self.weights))
+
+    # -- losses and metrics ---------------------------------------------------------
+    def add_loss(self, losses, **kwargs):
+        """Adds loss tensors, or zero-argument callables returning one, to `losses`."""
+        for loss in nest.flatten(losses):
+            if loss is None:
+                continue
+            if callable(loss):
+                self._callable_losses.append(loss)
+            else:
+                self._eager_losses.append(convert_to_tensor(loss, dtype=backend.floatx()))
+
+    def _clear_losses(self):
+        for layer in self._flatten_layers():
+            layer._eager_losses = []
+
+    def add_metric(self, value, name=None, aggregation=None, **kwargs):
+        """Tracks the mean of `value` over calls as metric `name` (shown by `fit`)."""
+        if aggregation not in (None, "mean"):
+            raise ValueError(f'We currently only support aggregation="mean". '
+                             f"Received: aggregation={aggregation}")
+        if name is None:
+            raise ValueError("Please provide a name for your metric like "
+                             "`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')`")
+        from eagerflow._src.keras import metrics as metrics_mod  # noqa: PLC0415 (metrics are layers)
+        metric = next((m for m in self._metrics if m.name == name), None)
+        if metric is None:
+            metric = metrics_mod.Mean(name=name)
+            self._metrics.append(metric)
+        metric.update_state(value)
+
+    # -- building and calling --------------------------------------------------------
+    def build(self, input_shape):
+        """Creates the weights for inputs of `input_shape`; the base only records it."""
+        self._build_input_shape = input_shape
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        """The layer's computation; the base returns its input."""
+        return inputs
+
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        shapes = nest.map_structure(lambda x: x.shape, inputs)
+        if not getattr(self.build, "_is_default", False):
+            with context.init_scope():  # weights are created eagerly, even while tracing
+                self.build(shapes)
+        self.built = True
+        if self._build_input_shape is None:
+            self._build_input_shape = shapes
+        if self._initial_weights is not None:
+            self.set_weights(self._initial_weights)
+            self._initial_weights = None
+
+    def __call__(self, *args, **kwargs):
+        spec = _call_spec(type(self).call)
+        if args:
+            inputs, args = args[0], args[1:]
+        elif "inputs" in kwargs:
+            inputs = kwargs.pop("inputs")
+        elif spec.first_arg in kwargs:
+            inputs = kwargs.pop(spec.first_arg)
+        else:
+            raise TypeError(f"Layer {self.name} was called without inputs.")
+        if any(keras_tensor.is_keras_tensor(x) for x in nest.flatten((inputs, args, kwargs))):
+            return keras_tensor.call_symbolically(self, inputs, args, kwargs)
+        return self._call(inputs, args, kwargs)
+
+    def _call(self, inputs, args, kwargs):
+        """`__call__` on tensors: check, build, cast, call, then losses and masks."""
+        spec = _call_spec(type(self).call)
+        flat = nest.flatten(inputs)
+        inputs = _to_tensors(inputs, flat)
+        flat = nest.flatten(inputs)
+        if self._input_spec is not None:
+            input_spec_mod.assert_input_compatibility(
+                self._input_spec, [x.shape for x in flat], self.name,
+                [x.dtype for x in flat])
+        ctx = call_context()
+        outer_training = ctx.training
+        training = kwargs.pop("training", None)
+        if spec.training_index is not None and len(args) >= spec.training_index:
+            training = args[spec.training_index - 1]  # passed positionally
+            args = args[:spec.training_index - 1] + args[spec.training_index:]
+        if training is None:
+            training = outer_training
+        if training is None:
+            training = backend.global_learning_phase()
+        if training is None:
+            training = spec.training_default
+        if spec.expects_training:
+            kwargs["training"] = training
+        mask = kwargs.get("mask")
+        if mask is None:
+            masks = [getattr(x, "_keras_mask", None) for x in flat]
+            if any(m is not None for m in masks):
+                mask = nest.pack_sequence_as(inputs, masks) if nest.is_nested(inputs) \
+                    else masks[0]
+                if spec.expects_mask:
+                    kwargs["mask"] = mask
+        if ctx.depth == 0:
+            self._clear_losses()
+        ctx.depth += 1
+        ctx.training = training
+        try:
+            with context.name_scope_push(self._name):
+                self._maybe_build(inputs)
+                if self._autocast:
+                    inputs = self._cast_inputs(inputs, flat)
+                if self._dtype_policy.compute_dtype != self._dtype_policy.variable_dtype:
+                    with autocast_to(self._dtype_policy.compute_dtype):
+                        outputs = self.call(inputs, *args, **kwargs)
+                else:
+                    outputs = self.call(inputs, *args, **kwargs)
+        finally:
+            ctx.depth -= 1
+            ctx.training = outer_training
+        if self._activity_regularizer is not None:
+            for output in nest.flatten(outputs):
+                self.add_loss(self._activity_regularizer(output) /
+                              cast_ops.cast(_batch_size(output), output.dtype))
+        if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
+            self._set_output_masks(inputs, outputs, mask)
+        return outputs
+
+    def _cast_inputs(self, inputs, flat):
+        """Floating tensors in `inputs` cast to the compute dtype."""
+        target = self._dtype_policy.compute_dtype
+        if target is None or not any(x.dtype.is_floating and x.dtype.name != target
+                                     for x in flat):
+            return inputs
+        return nest.map_structure(
+            lambda x: cast_ops.cast(x, target) if x.dtype.is_floating and
+            x.dtype.name != target else x, inputs)
+
+    def _set_output_masks(self, inputs, outputs, mask):
+        output_masks = self.compute_mask(inputs, mask)
+        if output_masks is None:
+            return
+        for output, output_mask in zip(nest.flatten(outputs), nest.flatten(output_masks)):
+            try:
+                output._keras_mask = output_mask
+            except AttributeError:  # a tensor type without a __dict__ slot
+                pass
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the outputs: the input mask when the layer supports masking."""
+        if not self.supports_masking:
+            if any(m is not None for m in nest.flatten(mask)):
+                raise TypeError(f"Layer {self.name} does not support masking, but was passed "
+                                f"an input_mask: {mask}")
+            return None
+        return mask
+
+    def compute_output_shape(self, input_shape):
+        """The output shape for `input_shape`, found by tracing `call` on placeholders."""
+        return keras_tensor.infer_output_shape(self, input_shape)
+
+    def compute_output_signature(self, input_signature):
+        return keras_tensor.infer_output_signature(self, input_signature)
+
+    # -- functional-graph properties ---------------------------------------------------
+    def _node_attribute(self, attr, what):
+        if not self._inbound_nodes:
+            raise AttributeError(f"Layer {self.name} is not connected, no {what} to return.")
+        values = [getattr(node, attr) for node in self._inbound_nodes]
+        if len(values) > 1 and what in ("input", "output"):
+            raise AttributeError(f'Layer "{self.name}" has multiple inbound nodes, hence the '
+                                 f'notion of "layer {what}" is ill-defined. Use '
+                                 f"`get_{what}_at(node_index)` instead.")
+        return values[0]
+
+    @property
+    def input(self):
+        return self._node_attribute("input_tensors", "input")
+
+    @property
+    def output(self):
+        return self._node_attribute("output_tensors", "output")
+
+    @property
+    def input_shape(self):
+        shapes = {str(s) for s in (n.input_shapes for n in self._inbound_nodes)}
+        if not self._inbound_nodes:
+            raise AttributeError(f'The layer "{self.name}" has never been called and thus '
+                                 f"has no defined input shape.")
+        if len(shapes) > 1:
+            raise AttributeError(f'The layer "{self.name}" has multiple inbound nodes, with '
+                                 f"different input shapes. Hence the notion of \"input "
+                                 f'shape" is ill-defined for the layer. Use '
+                                 f"`get_input_shape_at(node_index)` instead.")
+        return self._inbound_nodes[0].input_shapes
+
+    @property
+    def output_shape(self):
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has "
+                                 f"no defined output shape.")
+        return self._inbound_nodes[0].output_shapes
+
+    def get_input_at(self, node_index):
+        return self._inbound_nodes[node_index].input_tensors
+
+    def get_output_at(self, node_index):
+        return self._inbound_nodes[node_index].output_tensors
+
+    # -- config -------------------------------------------------------------------
+    def get_config(self):
+        """The constructor arguments that recreate this layer (with `from_config`)."""
+        config = {"name": self.name, "trainable": self.trainable}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = self._batch_input_shape
+        config["dtype"] = policy_mod.serialize(self._dtype_policy)
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
+
+
+# Internal attributes that never hold the layer's own sub-layers or weights.
+_UNTRACKED = frozenset(("_inbound_nodes", "_outbound_nodes", "_trainable_weights",
+                        "_non_trainable_weights", "_metrics", "_callable_losses",
+                        "_eager_losses", "_initial_weights"))
+
+
+def _leaves(value):
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _leaves(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _leaves(v)
+    else:
+        yield value
+
+
+def _unique(items):
+    seen, out = set(), []
+    for item in items:
+        if id(item) not in seen:
+            seen.add(id(item))
+            out.append(item)
+    return out
+
+
+def _batch_input_shape(kwargs):
+    """``(batch, *input_shape)`` from the ``input_shape``/``input_dim``/``batch_size`` args."""
+    if "batch_input_shape" in kwargs:
+        return tuple(kwargs["batch_input_shape"])
+    if "input_shape" in kwargs or "input_dim" in kwargs:
+        shape = kwargs["input_shape"] if "input_shape" in kwargs else (kwargs["input_dim"],)
+        return (kwargs.get("batch_size"),) + tuple(shape)
+    return None
+
+
+def _to_tensors(inputs, flat):
+    """NumPy arrays and Python numbers in `inputs` as tensors (floats keep their dtype)."""
+    if all(isinstance(x, (Tensor, Variable)) or x is None for x in flat):
+        return inputs
+    if not nest.is_nested(inputs) or isinstance(inputs, list) and \
+            all(isinstance(x, (int, float)) for x in flat):
+        return convert_to_tensor(inputs)
+    return nest.map_structure(
+        lambda x: convert_to_tensor(x) if isinstance(x, (np.ndarray, np.generic, int, float))
+        else x, inputs)
+
+
+def _batch_size(output):
+    return array_ops.shape(output)[0]
+
+
+def _regularization_loss(regularizer, variable, name):
+    with context.name_scope_push(f"{name}/Regularizer" if name else "Regularizer"):
+        return regularizer(variable)
+

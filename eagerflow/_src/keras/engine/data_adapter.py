@@ -1,0 +1,184 @@
+"""Batches for `fit`, `evaluate` and `predict`, from whatever data the user passes.
+
+Arrays and tensors (and lists/dicts of them) are sliced into batches, shuffled
+each epoch when asked; float64 arrays become float32 as in Keras. Generators,
+`keras.utils.Sequence` and any other iterable (such as a dataset) yield their
+own batches.
+
+>>> import numpy as np
+>>> handler = DataHandler(np.zeros((5, 2)), np.arange(5), batch_size=2)
+>>> [tuple(b[0].shape) for b in handler.batches()]
+[(2, 2), (2, 2), (1, 2)]
+"""
+import math
+import types
+
+import numpy as np
+
+from eagerflow._src.core import nest
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.keras import backend
+from eagerflow._src.keras.utils.data_utils import Sequence
+
+
+def _is_array(value):
+    return isinstance(value, (np.ndarray, Tensor)) or hasattr(value, "__array__") and \
+        hasattr(value, "shape") and not isinstance(value, (types.GeneratorType,))
+
+
+def _is_array_data(x):
+    flat = nest.flatten(x)
+    return bool(flat) and all(_is_array(v) or isinstance(v, (int, float)) for v in flat) \
+        and not isinstance(x, Sequence)
+
+
+def _as_array(value):
+    array = np.asarray(value)
+    if array.dtype == np.float64:
+        array = array.astype(backend.floatx())
+    return array
+
+
+class _Arrays:
+    """Batches sliced from arrays, in a fresh order each epoch when shuffling."""
+
+    def __init__(self, data, batch_size, shuffle):
+        self.data = nest.map_structure(_as_array, data)
+        sizes = {a.shape[0] for a in nest.flatten(self.data) if a.ndim}
+        if len(sizes) > 1:
+            raise ValueError(f"Data cardinality is ambiguous:\n  "
+                             f"{_describe_sizes(data)}\nMake sure all arrays contain the "
+                             f"same number of samples.")
+        self.size = sizes.pop() if sizes else 1
+        self.batch_size = batch_size or 32
+        self.shuffle = shuffle
+        self.steps = math.ceil(self.size / self.batch_size)
+
+    def epoch(self, limit=None):
+        data = self.data
+        if self.shuffle:
+            order = np.random.permutation(self.size)
+            if self.shuffle == "batch":
+                starts = np.random.permutation(self.steps) * self.batch_size
+                order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size))
+                                        for s in starts])
+            data = nest.map_structure(lambda a: a[order], data)
+        steps = self.steps if limit is None else min(limit, self.steps)
+        for i in range(steps):
+            start = i * self.batch_size
+            yield nest.map_structure(
+                lambda a: convert_to_tensor(a[start:start + self.batch_size]), data)
+
+
+def _describe_sizes(data):
+    parts = []
+    for name, value in (("x", data[0]), ("y", data[1] if len(data) > 1 else None)):
+        if value is not None:
+            sizes = ", ".join(str(np.shape(a)[0]) for a in nest.flatten(value))
+            parts.append(f"{name} sizes: {sizes}")
+    return "\n  ".join(parts)
+
+
+class _Iterable:
+    """Batches a generator, `Sequence` or other iterable yields."""
+
+    def __init__(self, data, steps):
+        self.data = data
+        self.steps = len(data) if isinstance(data, Sequence) else steps
+        self._iterator = None
+        self.reiterable = not isinstance(data, (types.GeneratorType,)) and \
+            not hasattr(data, "__next__")
+
+    def epoch(self, limit=None):
+        limit = self.steps if limit is None else limit
+        if self.reiterable or self._iterator is None:
+            self._iterator = iter(self.data)
+        count = 0
+        while limit is None or count < limit:
+            try:
+                batch = next(self._iterator)
+            except StopIteration:
+                self._iterator = None
+                return
+            count += 1
+            yield nest.map_structure(
+                lambda a: a if isinstance(a, Tensor) or a is None else
+                convert_to_tensor(_as_array(a)), tuple(batch) if isinstance(batch, list)
+                else batch)
+        if isinstance(self.data, Sequence):
+            self.data.on_epoch_end()
+
+
+class DataHandler:
+    """Epochs and batches for one `fit`, `evaluate` or `predict` call."""
+
+    def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
+                 initial_epoch=0, epochs=1, shuffle=False, class_weight=None):
+        self.initial_epoch, self.epochs = initial_epoch, epochs
+        self.steps_per_epoch = steps_per_epoch
+        if _is_array_data(x):
+            if y is not None or sample_weight is not None or class_weight is not None:
+                y_flat = nest.flatten(y) if y is not None else []
+                if class_weight is not None:
+                    sample_weight = _class_weights(y, class_weight, sample_weight)
+                data = (x,) if not y_flat else (x, y) if sample_weight is None else \
+                    (x, y, sample_weight)
+            else:
+                data = (x,)
+            self._adapter = _Arrays(data, batch_size, shuffle)
+        else:
+            if y is not None:
+                raise ValueError("`y` argument is not supported when using dataset as "
+                                 "input.")
+            if sample_weight is not None:
+                raise ValueError("`sample_weight` argument is not supported when using "
+                                 "dataset as input.")
+            if class_weight is not None:
+                raise ValueError("`class_weight` is not supported with a generator or "
+                                 "dataset input; pass per-sample weights from it instead.")
+            self._adapter = _Iterable(x, steps_per_epoch)
+        steps = self._adapter.steps
+        self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else steps
+
+    def enumerate_epochs(self):
+        return range(self.initial_epoch, self.epochs)
+
+    def batches(self):
+        """One epoch of batches (at most `steps_per_epoch`)."""
+        return self._adapter.epoch(self.steps_per_epoch)
+
+
+def _class_weights(y, class_weight, sample_weight):
+    """Per-sample weights from a ``{class: weight}`` dict (times any `sample_weight`)."""
+    labels = np.asarray(nest.flatten(y)[0])
+    if labels.ndim == 2 and labels.shape[1] > 1:
+        labels = labels.argmax(axis=1)
+    labels = labels.reshape(-1).astype(np.int64)
+    table = np.ones(max(max(class_weight) + 1, labels.max() + 1 if labels.size else 0),
+                    np.float32)
+    for cls, weight in class_weight.items():
+        table[int(cls)] = weight
+    weights = table[labels]
+    if sample_weight is not None:
+        weights = weights * np.asarray(sample_weight, np.float32).reshape(-1)
+    return weights
+
+
+def train_validation_split(arrays, validation_split):
+    """The first ``1 - validation_split`` of each array for training, the rest to validate."""
+    flat = [a for a in nest.flatten(arrays) if a is not None]
+    if not all(_is_array(a) for a in flat):
+        raise ValueError(f"`validation_split` is only supported for Tensors or NumPy arrays, "
+                         f"found following types in the input: {[type(a) for a in flat]}")
+    size = np.shape(flat[0])[0]
+    split = int(math.floor(size * (1.0 - validation_split)))
+    if split == 0 or split == size:
+        raise ValueError(f"Training data contains {size} samples, which is not sufficient to "
+                         f"split it into a validation and training set as specified by "
+                         f"`validation_split={validation_split}`. Either provide more data, "
+                         f"or a different value for the `validation_split` argument.")
+
+    def part(sl):
+        return nest.map_structure(lambda a: None if a is None else np.asarray(a)[sl], arrays)
+    return part(slice(None, split)), part(slice(split, None))

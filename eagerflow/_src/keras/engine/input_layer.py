@@ -1,0 +1,89 @@
+"""`Input` and `InputLayer`: the entry points of functional models.
+
+>>> x = Input(shape=(28, 28), name="pixels")
+>>> x.shape, x.dtype.name
+(TensorShape([None, 28, 28]), 'float32')
+"""
+from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.keras import backend
+from eagerflow._src.keras.engine import keras_tensor
+from eagerflow._src.keras.engine.base_layer import Layer
+
+
+class InputLayer(Layer):
+    """The layer behind `Input`: it owns the placeholder its model is fed through."""
+
+    def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
+                 sparse=None, name=None, ragged=None, type_spec=None, **kwargs):
+        if "batch_input_shape" in kwargs:
+            batch_input_shape = kwargs.pop("batch_input_shape")
+            if input_shape is not None and batch_input_shape is not None:
+                raise ValueError("Only provide the input_shape OR batch_input_shape argument "
+                                 "to InputLayer, not both at the same time.")
+            if batch_input_shape is not None:
+                batch_size, input_shape = batch_input_shape[0], batch_input_shape[1:]
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments: {list(kwargs)}")
+        if sparse or ragged:
+            raise NotImplementedError("Sparse and ragged inputs are not supported.")
+        if name is None:
+            name = f"input_{backend.get_uid('input')}"
+        if input_tensor is not None:
+            dtype = dtype or input_tensor.dtype.name
+        dtype = _dtypes.as_dtype(dtype or backend.floatx()).name
+        super().__init__(dtype=dtype, name=name)
+        self.built = True
+        self.sparse = self.ragged = False
+        if input_tensor is None:
+            if input_shape is None:
+                raise ValueError("Please provide to Input a `shape` or a `tensor` or a "
+                                 "`type_spec` argument. Note that `shape` does not include "
+                                 "the batch dimension.")
+            shape = TensorShape([batch_size, *TensorShape(input_shape).as_list()])
+            input_tensor = keras_tensor.keras_graph().placeholder(_dtypes.as_dtype(dtype),
+                                                                  shape, name)
+        elif not keras_tensor.is_keras_tensor(input_tensor):
+            raise ValueError(f"You should not pass an EagerTensor to `Input`. For example, "
+                             f"instead of creating an InputLayer, you should instantiate your "
+                             f"model and directly call it on your input. "
+                             f"Received: {input_tensor!r}")
+        self._batch_input_shape = tuple(input_tensor.shape.as_list())
+        self.is_placeholder = True
+        node = keras_tensor.Node(self, (input_tensor,), {}, input_tensor)
+        node.keras_inputs = []  # an input layer's node starts the graph
+
+    @property
+    def output_shape(self):
+        return [self._batch_input_shape]  # a list, as Keras reports it
+
+    def get_config(self):
+        return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
+                "sparse": self.sparse, "ragged": self.ragged, "name": self.name}
+
+
+def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None, tensor=None,  # noqa: N802
+          ragged=None, type_spec=None, **kwargs):
+    """A symbolic input of a functional model, of `shape` (without the batch dimension).
+
+    ``batch_shape`` may be given instead of `shape` and `batch_size`.
+    """
+    batch_shape = kwargs.pop("batch_shape", None)
+    if kwargs:
+        raise ValueError(f"Unrecognized keyword arguments: {list(kwargs)}")
+    if shape is not None and batch_shape is not None:
+        raise ValueError("Only provide the `shape` OR `batch_shape` argument to Input, "
+                         "not both at the same time.")
+    if shape is None and batch_shape is None and tensor is None and type_spec is None:
+        raise ValueError("Please provide to Input a `shape` or a `tensor` or a `type_spec` "
+                         "argument. Note that `shape` does not include the batch dimension.")
+    if type_spec is not None:
+        shape, dtype = type_spec.shape, type_spec.dtype
+        batch_shape, shape = shape.as_list(), None
+    if batch_shape is not None:
+        batch_size, shape = batch_shape[0], batch_shape[1:]
+    if isinstance(shape, int):
+        shape = (shape,)
+    layer = InputLayer(input_shape=shape, batch_size=batch_size, dtype=dtype, name=name,
+                       input_tensor=tensor, sparse=sparse, ragged=ragged)
+    return layer._inbound_nodes[0].outputs

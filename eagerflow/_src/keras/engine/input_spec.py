@@ -1,0 +1,100 @@
+"""`InputSpec`: what a layer accepts (rank, dtype, fixed axes), checked on every call.
+
+>>> spec = InputSpec(min_ndim=2, axes={-1: 4})
+>>> assert_input_compatibility([spec], [TensorShape([None, 4])], "dense")
+>>> assert_input_compatibility([spec], [TensorShape([2, 5])], "dense")
+Traceback (most recent call last):
+  ...
+ValueError: Input 0 of layer "dense" is incompatible with the layer: expected axis -1 of input shape to have value 4, but received input with shape (2, 5)
+"""
+from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core import nest
+from eagerflow._src.core.tensor_shape import TensorShape
+
+
+class InputSpec:
+    """The rank, dtype and known axis sizes a layer expects of one input."""
+
+    def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None,
+                 axes=None, allow_last_axis_squeeze=False, name=None):
+        self.dtype = _dtypes.as_dtype(dtype).name if dtype is not None else None
+        shape = TensorShape(shape)
+        if shape.rank is None:
+            self.shape = None
+        else:
+            self.shape = tuple(shape.as_list())
+            ndim = shape.rank
+        self.ndim, self.max_ndim, self.min_ndim = ndim, max_ndim, min_ndim
+        self.name = name
+        self.allow_last_axis_squeeze = allow_last_axis_squeeze
+        try:
+            self.axes = {int(k): v for k, v in (axes or {}).items()}
+        except (ValueError, TypeError):
+            raise TypeError(f"Argument `axes` must be a dict with integer keys. "
+                            f"Received: axes={axes}") from None
+        if self.axes and (ndim is not None or max_ndim is not None):
+            max_dim = (ndim if ndim is not None else max_ndim) - 1
+            if max(self.axes) > max_dim:
+                raise ValueError(f"Axis {max(self.axes)} is greater than the maximum allowed "
+                                 f"value: {max_dim}")
+
+    def __repr__(self):
+        parts = [f"{k}={v}" for k, v in (("dtype", self.dtype), ("shape", self.shape),
+                                          ("ndim", self.ndim), ("max_ndim", self.max_ndim),
+                                          ("min_ndim", self.min_ndim), ("axes", self.axes))
+                 if v]
+        return f"InputSpec({', '.join(parts)})"
+
+    def get_config(self):
+        return {"dtype": self.dtype, "shape": self.shape, "ndim": self.ndim,
+                "max_ndim": self.max_ndim, "min_ndim": self.min_ndim, "axes": self.axes}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+def assert_input_compatibility(input_spec, shapes, layer_name, dtypes=None):
+    """Raises ValueError naming `layer_name` when an input's shape breaks its spec.
+
+    `shapes` are the inputs' `TensorShape`s (flattened), `dtypes` their dtypes.
+    """
+    if not input_spec:
+        return
+    specs = nest.flatten(input_spec)
+    if len(shapes) != len(specs):
+        raise ValueError(f'Layer "{layer_name}" expects {len(specs)} input(s), but it '
+                         f"received {len(shapes)} input tensors.")
+    for index, (spec, shape) in enumerate(zip(specs, shapes)):
+        if spec is None:
+            continue
+        prefix = f'Input {index} of layer "{layer_name}" is incompatible with the layer: '
+        rank = shape.rank
+        if spec.ndim is not None and not spec.allow_last_axis_squeeze:
+            if rank != spec.ndim:
+                raise ValueError(f"{prefix}expected ndim={spec.ndim}, found ndim={rank}. "
+                                 f"Full shape received: {_shape_str(shape)}")
+        if spec.max_ndim is not None and rank is not None and rank > spec.max_ndim:
+            raise ValueError(f"{prefix}expected max_ndim={spec.max_ndim}, found ndim={rank}")
+        if spec.min_ndim is not None and rank is not None and rank < spec.min_ndim:
+            raise ValueError(f"{prefix}expected min_ndim={spec.min_ndim}, found ndim={rank}. "
+                             f"Full shape received: {_shape_str(shape)}")
+        if dtypes is not None and spec.dtype is not None and dtypes[index].name != spec.dtype:
+            raise ValueError(f"{prefix}expected dtype={spec.dtype}, found "
+                             f"dtype={dtypes[index].name}")
+        if rank is None:
+            continue
+        dims = shape.as_list()
+        for axis, value in spec.axes.items():
+            if value is not None and -rank <= axis < rank and dims[axis] not in (value, None):
+                raise ValueError(f"{prefix}expected axis {axis} of input shape to have value "
+                                 f"{value}, but received input with shape {_shape_str(shape)}")
+        if spec.shape is not None:
+            for want, got in zip(spec.shape, dims):
+                if want is not None and got is not None and want != got:
+                    raise ValueError(f"{prefix}expected shape={spec.shape}, found "
+                                     f"shape={_shape_str(shape)}")
+
+
+def _shape_str(shape):
+    return str(tuple(shape.as_list())) if shape.rank is not None else "None"

@@ -1,0 +1,428 @@
+"""`Model`: a layer that trains: `compile`, `fit`, `evaluate`, `predict` and friends.
+
+`fit` runs `train_step` on each batch; unless ``run_eagerly``, the step is
+traced once by `function` into one optimized graph (forward pass, gradient,
+optimizer update and metric updates), so a training step costs one call.
+
+>>> import numpy as np
+>>> from eagerflow._src.keras.layers.core import Dense
+>>> from eagerflow._src.keras.engine.sequential import Sequential
+>>> model = Sequential([Dense(1, input_shape=(2,), kernel_initializer="zeros")])
+>>> model.compile(optimizer="sgd", loss="mse")
+>>> history = model.fit(np.ones((8, 2)), np.ones((8, 1)), epochs=2, verbose=0)
+>>> sorted(history.history)
+['loss']
+"""
+import copy
+
+import numpy as np
+
+from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.core import nest
+from eagerflow._src.core.dtypes import as_dtype
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.function.polymorphic_function import function
+from eagerflow._src.graph.graph import Graph
+from eagerflow._src.keras import callbacks as callbacks_mod
+from eagerflow._src.keras import optimizers
+from eagerflow._src.keras.engine import compile_utils, data_adapter
+from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.utils import layer_utils
+from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
+
+
+class Model(Layer):
+    """A `Layer` with training: subclass it and write `call`, or build it functionally
+    with ``Model(inputs, outputs)``."""
+
+    _DEFAULT_NAME = None
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and (args or "inputs" in kwargs):
+            from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
+            return Functional.__new__(Functional)
+        return super().__new__(cls)
+
+    def __init__(self, *args, **kwargs):
+        trainable = kwargs.pop("trainable", True)
+        name = kwargs.pop("name", None)
+        if name is None and self._DEFAULT_NAME is not None:
+            from eagerflow._src.keras import backend  # noqa: PLC0415
+            uid = backend.get_uid(self._DEFAULT_NAME)
+            name = self._DEFAULT_NAME if uid == 1 else f"{self._DEFAULT_NAME}_{uid - 1}"
+        super().__init__(trainable=trainable, name=name, **kwargs)
+        self.optimizer = None
+        self.compiled_loss = self.compiled_metrics = None
+        self.loss = None
+        self.stop_training = False
+        self.history = None
+        self.train_function = self.test_function = self.predict_function = None
+        self._run_eagerly = None
+        self._jit_compile = None
+        self._is_compiled = False
+        self.inputs = self.outputs = None
+
+    # -- structure ------------------------------------------------------------------
+    @property
+    def layers(self):
+        return self._flatten_layers(include_self=False, recursive=False)
+
+    def get_layer(self, name=None, index=None):
+        """The layer called `name`, or at position `index` of `layers`."""
+        if index is not None and name is not None:
+            raise ValueError(f"Provide only a layer name or a layer index. Received: "
+                             f"index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model "
+                                 f"only has {len(self.layers)} layers.")
+            return self.layers[index]
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}. Existing layers are: "
+                         f"{[layer.name for layer in self.layers]}.")
+
+    def build(self, input_shape):
+        """Creates the weights by running `call` on placeholders of `input_shape`."""
+        if self.built:
+            return
+        if input_shape is None:
+            raise ValueError("Input shape must be defined when calling `build()` on a "
+                             "`Model` subclass.")
+        graph = Graph("build_graph")
+        dtype = as_dtype(self.compute_dtype or "float32")
+        with graph.as_default():
+            if isinstance(input_shape, dict):
+                inputs = {k: graph.placeholder(dtype, TensorShape(s), k)
+                          for k, s in input_shape.items()}
+            elif isinstance(input_shape, list) and input_shape and \
+                    not isinstance(input_shape[0], (int, type(None))):
+                inputs = [graph.placeholder(dtype, TensorShape(s))
+                          for s in input_shape]
+            else:
+                inputs = graph.placeholder(dtype, TensorShape(input_shape))
+            self.call(inputs)
+        self._build_input_shape = input_shape
+        self.built = True
+
+    build._is_default = True  # a model builds by being called, unless build is overridden
+
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                show_trainable=False, layer_range=None):
+        """Prints Keras's table of layers, output shapes and parameter counts."""
+        if not self.built:
+            raise ValueError("This model has not yet been built. Build the model first by "
+                             "calling `build()` or by calling the model on a batch of data.")
+        layer_utils.print_summary(self, line_length, positions, print_fn, show_trainable,
+                                  expand_nested, layer_range)
+
+    @property
+    def metrics(self):
+        """The loss tracker, compiled metrics, then metrics that layers added."""
+        found = []
+        if self._is_compiled:
+            found += self.compiled_loss.metrics + self.compiled_metrics.metrics
+        for layer in self._flatten_layers():
+            found.extend(layer._metrics)
+        return found
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    @property
+    def run_eagerly(self):
+        return bool(self._run_eagerly) or self.dynamic
+
+    @run_eagerly.setter
+    def run_eagerly(self, value):
+        self._run_eagerly = value
+
+    @property
+    def distribute_strategy(self):
+        return None
+
+    # -- compile ---------------------------------------------------------------------
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
+                weighted_metrics=None, run_eagerly=None, steps_per_execution=None,
+                jit_compile=None, pss_evaluation_shards=0, **kwargs):
+        """Sets the optimizer, loss and metrics that `fit` and `evaluate` use."""
+        for key in kwargs:
+            if key not in ("experimental_steps_per_execution", "sample_weight_mode"):
+                raise TypeError(f"Invalid keyword argument(s) in `compile()`: "
+                                f"{tuple(kwargs)}. Valid keyword arguments include "
+                                f'"cloning", "experimental_run_tf_function", "distribute", '
+                                f'"target_tensors", or "sample_weight_mode".')
+        self.optimizer = optimizers.get(optimizer)
+        self.loss = loss
+        names = getattr(self, "output_names", None)
+        self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, names)
+        self.compiled_metrics = compile_utils.MetricsContainer(metrics, weighted_metrics, names)
+        self._run_eagerly = run_eagerly
+        self._jit_compile = jit_compile
+        self._is_compiled = True
+        self.stop_training = False
+        self.train_function = self.test_function = self.predict_function = None
+
+    def _assert_compile_was_called(self):
+        if not self._is_compiled:
+            raise RuntimeError("You must compile your model before training/testing. Use "
+                               "`model.compile(optimizer, loss)`.")
+
+    # -- steps -----------------------------------------------------------------------
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
+        """The compiled loss of `y_pred` against `y`, plus the model's regularization losses."""
+        return self.compiled_loss(y, y_pred, sample_weight, regularization_losses=self.losses)
+
+    def compute_metrics(self, x, y, y_pred, sample_weight):
+        """Updates the compiled metrics; returns every metric's result by name."""
+        self.compiled_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self):
+        results = {}
+        for metric in self.metrics:
+            result = metric.result()
+            if isinstance(result, dict):
+                results.update(result)
+            else:
+                results[metric.name] = result
+        return results
+
+    def train_step(self, data):
+        """One optimization step on a batch: forward, loss, gradients, update, metrics."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight)
+        self._validate_target_and_loss(y, loss)
+        self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def _validate_target_and_loss(self, y, loss):
+        if y is None and loss is None:
+            raise ValueError("Target data is missing. Your model was compiled with loss="
+                             f"{self.loss}, and therefore expects target data to be provided "
+                             f"in `fit()`.")
+        if loss is None:
+            raise ValueError("No loss found. You may have forgotten to provide a `loss` "
+                             "argument in the `compile()` method.")
+
+    def test_step(self, data):
+        """Evaluates a batch: forward, loss (for the loss metric) and metrics."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        self.compute_loss(x, y, y_pred, sample_weight)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    def _compiled(self, step):
+        return step if self.run_eagerly else function(step, reduce_retracing=True)
+
+    def make_train_function(self, force=False):
+        """`train_step` as the function `fit` calls per batch (traced unless `run_eagerly`)."""
+        if self.train_function is None or force:
+            self.train_function = self._compiled(self.train_step)
+        return self.train_function
+
+    def make_test_function(self, force=False):
+        if self.test_function is None or force:
+            self.test_function = self._compiled(self.test_step)
+        return self.test_function
+
+    def make_predict_function(self, force=False):
+        if self.predict_function is None or force:
+            self.predict_function = self._compiled(self.predict_step)
+        return self.predict_function
+
+    def reset_metrics(self):
+        for metric in self.metrics:
+            metric.reset_state()
+
+    # -- loops -----------------------------------------------------------------------
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
+            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
+            validation_batch_size=None, validation_freq=1, max_queue_size=10, workers=1,
+            use_multiprocessing=False):
+        """Trains for `epochs` epochs; returns the `History` of losses and metrics."""
+        self._assert_compile_was_called()
+        verbose = _verbosity(verbose)
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = data_adapter.train_validation_split(
+                (x, y, sample_weight), validation_split)
+        handler = data_adapter.DataHandler(
+            x, y, sample_weight, batch_size, steps_per_epoch, initial_epoch, epochs, shuffle,
+            class_weight)
+        val_x = val_y = val_sw = None
+        if validation_data is not None:
+            val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
+        callbacks = callbacks_mod.CallbackList(
+            callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+            verbose=verbose, epochs=epochs, steps=handler.inferred_steps)
+        self.stop_training = False
+        train = self.make_train_function()
+        callbacks.on_train_begin()
+        logs = {}
+        for epoch in handler.enumerate_epochs():
+            self.reset_metrics()
+            callbacks.on_epoch_begin(epoch)
+            step = 0
+            for step, batch in enumerate(handler.batches()):
+                callbacks.on_train_batch_begin(step)
+                logs = train(batch)
+                callbacks.on_train_batch_end(step + 1, logs)
+                if self.stop_training:
+                    break
+            if step == 0 and not logs:
+                raise ValueError("Unexpected result of `train_function` (Empty logs). This "
+                                 "could be due to issues in input pipeline that resulted in "
+                                 "an empty dataset. Otherwise, please check the "
+                                 "implementation of your `train_step`.")
+            epoch_logs = _to_python(logs)
+            if val_x is not None and _should_validate(epoch, validation_freq):
+                val_logs = self.evaluate(
+                    val_x, val_y, sample_weight=val_sw,
+                    batch_size=validation_batch_size or batch_size, steps=validation_steps,
+                    callbacks=callbacks, verbose=0, return_dict=True, _in_fit=True)
+                epoch_logs.update({"val_" + k: v for k, v in val_logs.items()})
+            callbacks.on_epoch_end(epoch, epoch_logs)
+            if self.stop_training:
+                break
+        callbacks.on_train_end(epoch_logs if handler.enumerate_epochs() else logs)
+        return self.history
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
+                 steps=None, callbacks=None, max_queue_size=10, workers=1,
+                 use_multiprocessing=False, return_dict=False, **kwargs):
+        """The loss and metrics over the data: a scalar, a list, or a dict by name."""
+        self._assert_compile_was_called()
+        in_fit = kwargs.pop("_in_fit", False)
+        if kwargs:
+            raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
+        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps)
+        verbose = _verbosity(verbose)
+        if not isinstance(callbacks, callbacks_mod.CallbackList):
+            callbacks = callbacks_mod.CallbackList(
+                callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+                steps=handler.inferred_steps)
+        test = self.make_test_function()
+        self.reset_metrics()
+        callbacks.on_test_begin()
+        logs = {}
+        for step, batch in enumerate(handler.batches()):
+            callbacks.on_test_batch_begin(step)
+            logs = test(batch)
+            callbacks.on_test_batch_end(step + 1, logs)
+        logs = _to_python(logs)
+        callbacks.on_test_end(logs)
+        if return_dict or in_fit:
+            return logs
+        values = [logs[name] for name in self.metrics_names if name in logs] or \
+            list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
+                max_queue_size=10, workers=1, use_multiprocessing=False):
+        """The model's outputs for `x`, batch by batch, concatenated into NumPy arrays."""
+        handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps)
+        verbose = _verbosity(verbose)
+        callbacks = callbacks_mod.CallbackList(
+            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+            steps=handler.inferred_steps)
+        predict = self.make_predict_function()
+        callbacks.on_predict_begin()
+        outputs = []
+        for step, batch in enumerate(handler.batches()):
+            callbacks.on_predict_batch_begin(step)
+            out = predict(batch)
+            outputs.append(nest.map_structure(lambda t: t.numpy(), out))
+            callbacks.on_predict_batch_end(step + 1, {"outputs": out})
+        if not outputs:
+            raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). "
+                             "Please use `Model.compile(..., run_eagerly=True)`, or "
+                             "`tf.config.run_functions_eagerly(True)` for more information "
+                             "of where went wrong, or file a issue/bug to `tf.keras`.")
+        callbacks.on_predict_end()
+        return nest.map_structure(lambda *parts: np.concatenate(parts), *outputs)
+
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
+                       reset_metrics=True, return_dict=False):
+        """One `train_step` on one batch; returns the loss and metrics."""
+        self._assert_compile_was_called()
+        if reset_metrics:
+            self.reset_metrics()
+        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=_size(x),
+                                           class_weight=class_weight)
+        logs = {}
+        for batch in handler.batches():
+            logs = self.make_train_function()(batch)
+        return self._batch_result(logs, return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
+                      return_dict=False):
+        self._assert_compile_was_called()
+        if reset_metrics:
+            self.reset_metrics()
+        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=_size(x))
+        logs = {}
+        for batch in handler.batches():
+            logs = self.make_test_function()(batch)
+        return self._batch_result(logs, return_dict)
+
+    def predict_on_batch(self, x):
+        handler = data_adapter.DataHandler(x, batch_size=_size(x))
+        out = [self.make_predict_function()(b) for b in handler.batches()][0]
+        return nest.map_structure(lambda t: t.numpy(), out)
+
+    def _batch_result(self, logs, return_dict):
+        logs = _to_python(logs)
+        if return_dict:
+            return logs
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    # -- config -----------------------------------------------------------------------
+    def get_config(self):
+        """A subclassed model's config is its constructor's: override to make it cloneable."""
+        return {"name": self.name, "trainable": self.trainable}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        if "layers" in config and "input_layers" in config:  # a functional model's config
+            from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
+            return Functional.from_config(config, custom_objects)
+        return cls(**config)
+
+
+def _size(x):
+    return int(np.shape(nest.flatten(x)[0])[0])
+
+
+def _verbosity(verbose):
+    if verbose == "auto":
+        return 1
+    return verbose
+
+
+def _should_validate(epoch, freq):
+    if isinstance(freq, int):
+        return (epoch + 1) % freq == 0
+    return epoch + 1 in freq
+
+
+def _to_python(logs):
+    """Logs with tensors as Python floats (or NumPy arrays for non-scalars)."""
+    def convert(value):
+        if isinstance(value, Tensor) or hasattr(value, "numpy"):
+            value = value.numpy()
+        if isinstance(value, np.ndarray) and value.ndim == 0 or isinstance(value, np.generic):
+            return value.item()
+        return value
+    return {k: convert(v) for k, v in copy.copy(logs).items()}
+

@@ -1,0 +1,293 @@
+"""The core layers: Dense, Activation, Dropout, Flatten, Lambda and Embedding.
+
+>>> layer = Dense(2, kernel_initializer="ones", activation="relu")
+>>> layer([[1.0, -3.0]]).numpy()
+array([[0., 0.]], dtype=float32)
+"""
+import inspect
+import math
+
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, nn_ops
+from eagerflow._src.keras import activations, backend, constraints, initializers, regularizers
+from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine.input_spec import InputSpec
+from eagerflow._src.keras.utils import serialization
+
+
+def _serialize(module, value):
+    return None if value is None else module.serialize(value)
+
+
+class Dense(Layer):
+    """``activation(inputs @ kernel + bias)``, over the last axis of inputs of any rank."""
+
+    def __init__(self, units, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.units = int(units) if not isinstance(units, int) else units
+        if self.units < 0:
+            raise ValueError(f"Received an invalid value for `units`, expected a positive "
+                             f"integer. Received: units={units}")
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.input_spec = InputSpec(min_ndim=2)
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        input_shape = TensorShape(input_shape)
+        last_dim = input_shape[-1] if input_shape.rank else None
+        if last_dim is None:
+            raise ValueError(f"The last dimension of the inputs to a Dense layer should be "
+                             f"defined. Found None. Full input shape received: {input_shape}")
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: last_dim})
+        self.kernel = self.add_weight("kernel", shape=[last_dim, self.units],
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint, dtype=self.dtype,
+                                      trainable=True)
+        self.bias = self.add_weight("bias", shape=[self.units],
+                                    initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint, dtype=self.dtype,
+                                    trainable=True) if self.use_bias else None
+        self.built = True
+
+    def call(self, inputs):
+        if inputs.shape.rank == 2:
+            outputs = linalg_ops.matmul(inputs, self.kernel)
+        else:
+            outputs = array_ops.tensordot(inputs, self.kernel, [[inputs.shape.rank - 1], [0]])
+        if self.use_bias:
+            outputs = nn_ops.bias_add(outputs, self.bias)
+        if self.activation is not None:
+            outputs = self.activation(outputs)
+        return outputs
+
+    def compute_output_shape(self, input_shape):
+        input_shape = TensorShape(input_shape)
+        if input_shape[-1] is None:
+            raise ValueError(f"The last dimension of the input shape of a Dense layer should "
+                             f"be defined. Found None. Received: input_shape={input_shape}")
+        return input_shape[:-1].concatenate([self.units])
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "units": self.units, "activation": activations.serialize(self.activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": _serialize(regularizers, self.kernel_regularizer),
+            "bias_regularizer": _serialize(regularizers, self.bias_regularizer),
+            "activity_regularizer": _serialize(regularizers, self.activity_regularizer),
+            "kernel_constraint": _serialize(constraints, self.kernel_constraint),
+            "bias_constraint": _serialize(constraints, self.bias_constraint)})
+        return config
+
+
+class Activation(Layer):
+    """Applies an activation function: ``Activation('relu')``."""
+
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.activation = activations.get(activation)
+
+    def call(self, inputs):
+        return self.activation(inputs)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config["activation"] = activations.serialize(self.activation)
+        return config
+
+
+class Dropout(Layer):
+    """Zeroes a `rate` fraction of inputs while training, scaling the rest by 1/(1-rate)."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if isinstance(rate, (int, float)) and not 0 <= rate <= 1:
+            raise ValueError(f"Invalid value {rate} received for `rate`, expected a value "
+                             f"between 0 and 1.")
+        self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+        self.supports_masking = True
+
+    def _get_noise_shape(self, inputs):
+        if self.noise_shape is None:
+            return None
+        shape = array_ops.shape(inputs)
+        return [shape[i] if dim is None else dim for i, dim in enumerate(self.noise_shape)]
+
+    def call(self, inputs, training=None):
+        if not training or self.rate == 0:
+            return cast_ops.identity(inputs)
+        return nn_ops.dropout(inputs, rate=self.rate, noise_shape=self._get_noise_shape(inputs),
+                              seed=self.seed)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"rate": self.rate, "noise_shape": self.noise_shape, "seed": self.seed})
+        return config
+
+
+class Flatten(Layer):
+    """Flattens all but the batch axis: (n, 4, 5) -> (n, 20)."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = backend.normalize_data_format(data_format)
+        self.input_spec = InputSpec(min_ndim=1)
+
+    def call(self, inputs):
+        rank = inputs.shape.rank
+        if self.data_format == "channels_first" and rank is not None and rank > 2:
+            inputs = array_ops.transpose(inputs, [0, *range(2, rank), 1])
+        if rank == 1:
+            return array_ops.expand_dims(inputs, 1)
+        dims = inputs.shape.as_list()[1:] if rank is not None else [None]
+        if None not in dims:
+            return array_ops.reshape(inputs, (-1, math.prod(dims)))
+        return array_ops.reshape(inputs, array_ops.stack([array_ops.shape(inputs)[0], -1]))
+
+    def compute_output_shape(self, input_shape):
+        dims = TensorShape(input_shape).as_list()
+        rest = dims[1:]
+        return TensorShape([dims[0], None if None in rest else math.prod(rest)])
+
+    def get_config(self):
+        config = super().get_config()
+        config["data_format"] = self.data_format
+        return config
+
+
+class Lambda(Layer):
+    """Wraps a function of tensors as a layer: ``Lambda(lambda x: x ** 2)``."""
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        self.function = function
+        self.arguments = arguments or {}
+        self._output_shape = output_shape
+        self.mask = mask
+        params = inspect.signature(function).parameters
+        self._fn_expects_training = "training" in params
+        self._fn_expects_mask = "mask" in params
+        self.supports_masking = mask is not None
+
+    def call(self, inputs, mask=None, training=None):
+        kwargs = dict(self.arguments)
+        if self._fn_expects_mask:
+            kwargs["mask"] = mask
+        if self._fn_expects_training:
+            kwargs["training"] = training
+        return self.function(inputs, **kwargs)
+
+    def compute_mask(self, inputs, mask=None):
+        if callable(self.mask):
+            return self.mask(inputs, mask)
+        return self.mask
+
+    def compute_output_shape(self, input_shape):
+        if self._output_shape is None:
+            return super().compute_output_shape(input_shape)
+        if callable(self._output_shape):
+            return TensorShape(self._output_shape(input_shape))
+        return TensorShape([TensorShape(input_shape)[0], *self._output_shape])
+
+    def get_config(self):
+        config = super().get_config()
+        name = getattr(self.function, "__name__", None)
+        if name == "<lambda>" or name is None:
+            raise NotImplementedError(
+                f"The config of Lambda layer {self.name!r} would hold Python bytecode, which "
+                f"eagerflow does not serialize. Use a named function registered with "
+                f"`keras.utils.register_keras_serializable`, or a custom layer.")
+        config.update({"function": serialization.get_registered_name(self.function),
+                       "function_type": "function", "module": self.function.__module__,
+                       "output_shape": self._output_shape, "output_shape_type": "raw",
+                       "output_shape_module": None, "arguments": self.arguments})
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        name = config.pop("function")
+        function = serialization.get_registered_object(name, custom_objects)
+        if function is None:
+            module = __import__(config["module"], fromlist=[name])
+            function = getattr(module, name, None)
+        if function is None:
+            raise ValueError(f"Unknown function {name!r} in a Lambda layer's config.")
+        for key in ("function_type", "module", "output_shape_type", "output_shape_module"):
+            config.pop(key, None)
+        return cls(function, **config)
+
+
+class Embedding(Layer):
+    """Maps integer ids to dense vectors: ``Embedding(1000, 64)`` on (batch, length) ids."""
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
+                 embeddings_regularizer=None, activity_regularizer=None,
+                 embeddings_constraint=None, mask_zero=False, input_length=None,
+                 sparse=False, **kwargs):
+        if "input_shape" not in kwargs:
+            kwargs["input_shape"] = (input_length,) if input_length else (None,)
+        if input_dim <= 0 or output_dim <= 0:
+            raise ValueError(f"Both `input_dim` and `output_dim` should be positive, Received "
+                             f"input_dim = {input_dim} and output_dim = {output_dim}")
+        kwargs.setdefault("autocast", False)  # ids stay integers
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.input_dim, self.output_dim = input_dim, output_dim
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
+        self.mask_zero, self.input_length, self.sparse = mask_zero, input_length, sparse
+        self.supports_masking = mask_zero
+
+    def build(self, input_shape=None):
+        self.embeddings = self.add_weight(
+            "embeddings", shape=(self.input_dim, self.output_dim),
+            initializer=self.embeddings_initializer, regularizer=self.embeddings_regularizer,
+            constraint=self.embeddings_constraint)
+        self.built = True
+
+    def call(self, inputs):
+        if not inputs.dtype.is_integer:
+            inputs = cast_ops.cast(inputs, "int32")
+        return array_ops.gather(self.embeddings, inputs)
+
+    def compute_mask(self, inputs, mask=None):
+        if not self.mask_zero:
+            return None
+        return math_ops.not_equal(inputs, 0)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape).concatenate([self.output_dim])
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "input_dim": self.input_dim, "output_dim": self.output_dim,
+            "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
+            "embeddings_regularizer": _serialize(regularizers, self.embeddings_regularizer),
+            "activity_regularizer": _serialize(regularizers, self.activity_regularizer),
+            "embeddings_constraint": _serialize(constraints, self.embeddings_constraint),
+            "mask_zero": self.mask_zero, "input_length": self.input_length})
+        return config
+

@@ -1,0 +1,500 @@
+"""Normalization layers: BatchNormalization, LayerNormalization, GroupNormalization and
+UnitNormalization.
+
+Batch and layer normalization over one axis (or trailing axes) run the fused
+``FusedBatchNormV3`` kernel: one reduction per statistic and a closed-form gradient.
+
+>>> layer = BatchNormalization(epsilon=0.0)
+>>> layer(constant([[1.0], [3.0]]), training=True).numpy().ravel()
+array([-1.,  1.], dtype=float32)
+>>> [w.name for w in layer.weights]  # doctest: +NORMALIZE_WHITESPACE
+['batch_normalization/gamma:0', 'batch_normalization/beta:0',
+ 'batch_normalization/moving_mean:0', 'batch_normalization/moving_variance:0']
+"""
+import math
+import warnings
+
+from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import VariableAggregation, VariableSynchronization
+from eagerflow._src.graph import control_flow
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, nn_ops, reduction_ops
+from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm_v3
+from eagerflow._src.keras import backend, constraints, initializers, regularizers
+from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine.input_spec import InputSpec
+
+_HALF = (_dtypes.float16, _dtypes.bfloat16)
+
+
+def _axis_argument(axis):
+    """`axis` as given to a constructor: an int, or a list of ints."""
+    if isinstance(axis, (list, tuple)):
+        return list(axis)
+    if isinstance(axis, int):
+        return axis
+    raise TypeError(f"Expected an int or a list/tuple of ints for the argument 'axis', but "
+                    f"received: {axis!r}")
+
+
+def validate_axis(axis, input_shape):
+    """`axis` (an int or ints, maybe negative) as a list of axes of `input_shape`, checked."""
+    rank = TensorShape(input_shape).rank
+    if not rank:
+        raise ValueError(f"Input has undefined rank. Received: input_shape={input_shape}")
+    axes = [a + rank if a < 0 else a for a in ([axis] if isinstance(axis, int) else axis)]
+    for a in axes:
+        if not 0 <= a < rank:
+            raise ValueError(f"Invalid value for `axis` argument. Expected 0 <= axis < "
+                             f"inputs.rank (with inputs.rank={rank}). Received: "
+                             f"axis={tuple(axes)}")
+    if len(axes) != len(set(axes)):
+        raise ValueError(f"Duplicate axis: {tuple(axes)}")
+    return axes
+
+
+def _static_or_dynamic_shape(x):
+    return x.shape.as_list() if x.shape.is_fully_defined() else array_ops.shape(x)
+
+
+def _parameter_dtype(x):
+    """The dtype of the fused kernel's per-channel vectors for input `x`."""
+    return _dtypes.float64 if x.dtype == _dtypes.float64 else _dtypes.float32
+
+
+class _AffineNormalization(Layer):
+    """What batch, layer and group normalization share: epsilon, gamma, beta and the config.
+
+    `_CONFIG_HEAD` names the attributes the config lists before epsilon, and
+    `_MORE_INITIALIZERS` those listed after gamma's initializer, as Keras 2 orders them.
+    """
+
+    _CONFIG_HEAD = ("axis",)
+    _MORE_INITIALIZERS = ()
+
+    def __init__(self, epsilon, center, scale, beta_initializer, gamma_initializer,
+                 beta_regularizer, gamma_regularizer, beta_constraint, gamma_constraint,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.epsilon, self.center, self.scale = epsilon, center, scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
+        self.supports_masking = True
+
+    def _add_gamma_beta(self, shape, dtype=None):
+        self.gamma = self.add_weight(
+            "gamma", shape=shape, dtype=dtype, initializer=self.gamma_initializer,
+            regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
+            trainable=True, experimental_autocast=False) if self.scale else None
+        self.beta = self.add_weight(
+            "beta", shape=shape, dtype=dtype, initializer=self.beta_initializer,
+            regularizer=self.beta_regularizer, constraint=self.beta_constraint,
+            trainable=True, experimental_autocast=False) if self.center else None
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({key: getattr(self, key) for key in self._CONFIG_HEAD})
+        config.update({"epsilon": self.epsilon, "center": self.center, "scale": self.scale})
+        for key in ("beta_initializer", "gamma_initializer") + self._MORE_INITIALIZERS:
+            config[key] = initializers.serialize(getattr(self, key))
+        for key in ("beta_regularizer", "gamma_regularizer"):
+            config[key] = regularizers.serialize(getattr(self, key))
+        for key in ("beta_constraint", "gamma_constraint"):
+            config[key] = constraints.serialize(getattr(self, key))
+        return config
+
+
+class BatchNormalization(_AffineNormalization):
+    """Normalizes each feature of `axis` by batch statistics while training, moving ones after.
+
+    Training: ``gamma * (x - mean(x)) / sqrt(var(x) + epsilon) + beta`` with the batch
+    mean and variance, which also update ``moving = momentum * moving + (1 - momentum) *
+    batch``; inference (the default, and always when ``trainable=False``) uses the moving
+    statistics. As in Keras 2, 4-D/5-D inputs normalized over their channel axis
+    (``fused``) move the variance with its Bessel-corrected batch value.
+
+    >>> layer = BatchNormalization(momentum=0.5)
+    >>> _ = layer(constant([[0.0], [2.0]]), training=True)
+    >>> float(layer.moving_mean[0]), float(layer.moving_variance[0])
+    (0.5, 1.0)
+    """
+
+    _CONFIG_HEAD = ("axis", "momentum")
+    _MORE_INITIALIZERS = ("moving_mean_initializer", "moving_variance_initializer")
+
+    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones",
+                 moving_mean_initializer="zeros", moving_variance_initializer="ones",
+                 beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                 gamma_constraint=None, renorm=False, renorm_clipping=None,
+                 renorm_momentum=0.99, fused=None, trainable=True, virtual_batch_size=None,
+                 adjustment=None, name=None, synchronized=False, **kwargs):
+        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer,
+                         beta_regularizer, gamma_regularizer, beta_constraint, gamma_constraint,
+                         name=name, trainable=trainable, **kwargs)
+        if not isinstance(axis, (list, tuple, int)):
+            raise TypeError(f"Expected an int or a list/tuple of ints for the argument 'axis', "
+                            f"but received: {axis!r}")
+        self.axis = axis[:] if isinstance(axis, (list, tuple)) else axis
+        for option, value in (("renorm", renorm), ("virtual_batch_size", virtual_batch_size),
+                              ("adjustment", adjustment)):
+            if value not in (False, None):
+                raise NotImplementedError(f"BatchNormalization does not support `{option}`.")
+        if synchronized and fused:
+            raise ValueError("`fused=True` is not supported when `synchronized=True`.")
+        self.synchronized = synchronized
+        if synchronized:  # as in Keras 2: the per-replica (unfused) computation
+            fused = False
+        self.momentum = momentum
+        self.moving_mean_initializer = initializers.get(moving_mean_initializer)
+        self.moving_variance_initializer = initializers.get(moving_variance_initializer)
+        self.renorm = renorm
+        self.virtual_batch_size = virtual_batch_size
+        self.adjustment = adjustment
+        if fused:
+            self._raise_if_fused_cannot_be_used()
+        elif fused is None and not self._fused_can_be_used():
+            fused = False
+        self.fused = fused
+
+    # `fused` only decides Keras 2's semantics (which variance the moving one follows);
+    # every single-axis normalization runs the fused kernel.
+    def _raise_if_fused_cannot_be_used(self):
+        axis = [self.axis] if isinstance(self.axis, int) else self.axis
+        if len(axis) > 1 or axis[0] not in (-4, -3, -1, 1, 3, 4):
+            raise ValueError(f"Passing `fused=True` is only supported when axis is 1 or 3 for "
+                             f"input rank = 4 or 1 or 4 for input rank = 5. Got axis "
+                             f"{tuple(axis)}")
+        if self.compute_dtype not in ("float16", "bfloat16", "float32", None):
+            raise ValueError(f"Passing `fused=True` is only supported when the compute dtype "
+                             f"is float16, bfloat16, or float32. Got dtype: "
+                             f"{self.compute_dtype}")
+
+    def _fused_can_be_used(self):
+        try:
+            self._raise_if_fused_cannot_be_used()
+        except ValueError:
+            return False
+        return True
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+
+    @property
+    def _param_dtype(self):
+        dtype = _dtypes.as_dtype(self.dtype or backend.floatx())
+        return _dtypes.float32 if dtype in _HALF else dtype
+
+    def build(self, input_shape):
+        self.axis = validate_axis(self.axis, input_shape)
+        input_shape = TensorShape(input_shape)
+        rank = input_shape.rank
+        if self.fused is None:
+            self.fused = rank in (4, 5)
+        elif self.fused and rank not in (4, 5):
+            raise ValueError(f"Batch normalization layers with `fused=True` only support 4D or "
+                             f"5D input tensors. Received tensor with shape: "
+                             f"{tuple(input_shape.as_list())}")
+        if self.fused and self.axis not in ([1], [rank - 1]):
+            if rank == 5:
+                self.fused = False
+            else:
+                raise ValueError(f"Unsupported axis. The use of `fused=True` is only possible "
+                                 f"with `axis=1` or `axis=3` for 4D input tensors. Received: "
+                                 f"axis={tuple(self.axis)}")
+        dims = {a: input_shape[a] for a in self.axis}
+        if None in dims.values():
+            raise ValueError(f"Input has undefined `axis` dimension. Received input with shape "
+                             f"{tuple(input_shape.as_list())} and axis={tuple(self.axis)}")
+        self.input_spec = InputSpec(ndim=rank, axes=dims)
+        if len(dims) == 1:
+            self._param_shape = (dims[self.axis[0]],)
+        else:
+            self._param_shape = tuple(dims.get(i, 1) for i in range(rank))
+        self._add_gamma_beta(self._param_shape, self._param_dtype)
+        for name, initializer in (("moving_mean", self.moving_mean_initializer),
+                                  ("moving_variance", self.moving_variance_initializer)):
+            setattr(self, name, self.add_weight(
+                name, shape=self._param_shape, dtype=self._param_dtype, initializer=initializer,
+                synchronization=VariableSynchronization.ON_READ, trainable=False,
+                aggregation=VariableAggregation.MEAN, experimental_autocast=False))
+        self.built = True
+
+    def _get_training_value(self, training=None):
+        if training is None:
+            training = backend.learning_phase()
+        if isinstance(training, int):
+            training = bool(training)
+        if not self.trainable:  # Keras 2: a frozen layer runs in inference mode
+            training = False
+        return training
+
+    def call(self, inputs, training=None, mask=None):
+        training = self._get_training_value(training)
+        if isinstance(training, Tensor):  # decided when the (traced) program runs
+            return control_flow.cond(training, lambda: self._normalize(inputs, mask, True),
+                                     lambda: self._normalize(inputs, mask, False))
+        return self._normalize(inputs, mask, training)
+
+    def _normalize(self, inputs, mask, training):
+        if mask is not None and self.fused:
+            warnings.warn("Masking is not supported with `fused=True`. You should either turn "
+                          "off fusing (`fused=False`) or you should not pass a `mask` argument "
+                          "when calling the layer. For the moment `mask` will be ignored for "
+                          "the normalization.")
+            mask = None
+        layout = self._kernel_layout(inputs.shape) if mask is None else None
+        if layout is None:
+            return self._normalize_composite(inputs, mask, training)
+        data_format, kernel_shape = layout
+        x = inputs if kernel_shape is None else array_ops.reshape(inputs, kernel_shape)
+        dtype = self._param_dtype
+        gamma = self.gamma if self.scale else array_ops.ones(self._param_shape, dtype)
+        beta = self.beta if self.center else array_ops.zeros(self._param_shape, dtype)
+        outputs = fused_batch_norm_v3(
+            x, gamma, beta, self.moving_mean, self.moving_variance, self.epsilon,
+            # Keras 2's fused update: the kernel blends in the corrected variance
+            exponential_avg_factor=1.0 - self.momentum if training and self.fused else 1.0,
+            data_format=data_format, is_training=training)
+        if training and self.fused:
+            self.moving_mean.assign(outputs[1])
+            self.moving_variance.assign(outputs[2])
+        elif training:  # the biased batch variance, as Keras 2's unfused layer
+            self._assign_moving_average(self.moving_mean, outputs[3])
+            self._assign_moving_average(self.moving_variance, outputs[4])
+        y = outputs[0]
+        return y if kernel_shape is None else array_ops.reshape(
+            y, _static_or_dynamic_shape(inputs))
+
+    def _kernel_layout(self, shape):
+        """(data format, shape for the kernel or None) normalizing `shape`'s one axis."""
+        if len(self.axis) != 1:
+            return None
+        axis, rank = self.axis[0], shape.rank
+        if rank in (4, 5) and axis in (1, rank - 1):
+            channels_first = axis == 1
+            return ("NC" if channels_first else "N") + ("DHW" if rank == 5 else "HW") + \
+                ("" if channels_first else "C"), None
+        channels = shape[axis]
+        if axis == rank - 1:
+            return "NHWC", [-1, 1, 1, channels]
+        trailing = shape[axis + 1:].as_list()
+        if None in trailing:
+            return None
+        return "NCHW", [-1, channels, math.prod(trailing), 1]
+
+    def _assign_moving_average(self, variable, value):
+        decay = 1.0 - self.momentum
+        delta = math_ops.multiply(
+            math_ops.subtract(variable, cast_ops.cast(value, variable.dtype)),
+            cast_ops.cast(decay, variable.dtype))
+        variable.assign_sub(delta)
+
+    def _normalize_composite(self, inputs, mask, training):
+        """Multi-axis or masked normalization, from moments as Keras 2 computes them."""
+        input_dtype = inputs.dtype
+        x = cast_ops.cast(inputs, _dtypes.float32) if input_dtype in _HALF else inputs
+        rank = x.shape.rank
+        reduction_axes = [i for i in range(rank) if i not in self.axis]
+        broadcast_shape = [1] * rank
+        broadcast_shape[self.axis[0]] = x.shape[self.axis[0]]
+
+        def broadcast(v):
+            if v is not None and v.shape.rank != rank and \
+                    reduction_axes != list(range(rank - 1)):
+                return array_ops.reshape(v, broadcast_shape)
+            return v
+        if training:
+            keepdims = len(self.axis) > 1
+            statistics_input = cast_ops.cast(x, self._param_dtype)
+            if mask is None:
+                mean, variance = nn_ops.moments(statistics_input, reduction_axes,
+                                                keepdims=keepdims)
+            else:
+                weights = array_ops.expand_dims(cast_ops.cast(mask, self.compute_dtype), -1)
+                mean, variance = nn_ops.weighted_moments(
+                    statistics_input, reduction_axes, cast_ops.cast(weights, self._param_dtype),
+                    keepdims=keepdims)
+            self._assign_moving_average(self.moving_mean, mean)
+            self._assign_moving_average(self.moving_variance, variance)
+        else:
+            mean, variance = self.moving_mean, self.moving_variance
+        mean, variance, scale, offset = (
+            None if v is None else broadcast(cast_ops.cast(v, x.dtype))
+            for v in (mean, variance, self.gamma, self.beta))
+        outputs = nn_ops.batch_normalization(x, mean, variance, offset, scale, self.epsilon)
+        return cast_ops.cast(outputs, input_dtype)
+
+
+class LayerNormalization(_AffineNormalization):
+    """Normalizes each example over `axis` (the last by default), then scales and shifts.
+
+    ``gamma * (x - mean) / sqrt(var + epsilon) + beta``, statistics over `axis` per example;
+    gamma and beta have the shape of the normalized axes.
+
+    >>> LayerNormalization(epsilon=0.0)(constant([[1.0, 3.0]])).numpy()
+    array([[-1.,  1.]], dtype=float32)
+    """
+
+    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
+                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None, **kwargs):
+        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer,
+                         beta_regularizer, gamma_regularizer, beta_constraint, gamma_constraint,
+                         **kwargs)
+        self.axis = _axis_argument(axis)
+
+    def build(self, input_shape):
+        self.axis = validate_axis(self.axis, input_shape)
+        input_shape = TensorShape(input_shape)
+        self._add_gamma_beta([input_shape[a] for a in self.axis])
+        self.built = True
+
+    def call(self, inputs):
+        rank = inputs.shape.rank
+        broadcast_shape = [1] * rank
+        for a in self.axis:
+            broadcast_shape[a] = inputs.shape[a]
+
+        def broadcast(v):
+            if v is not None and v.shape.rank != rank and self.axis != [rank - 1]:
+                return array_ops.reshape(v, broadcast_shape)
+            return v
+        input_dtype = inputs.dtype
+        scale, offset = broadcast(self.gamma), broadcast(self.beta)
+        if sorted(self.axis) == list(range(rank - len(self.axis), rank)):
+            outputs = self._normalize_trailing(inputs)
+            if scale is not None:
+                outputs = math_ops.multiply(outputs, cast_ops.cast(scale, outputs.dtype))
+            if offset is not None:
+                outputs = math_ops.add(outputs, cast_ops.cast(offset, outputs.dtype))
+            return outputs
+        x = inputs
+        if input_dtype in _HALF and self.dtype == "float32":
+            x = cast_ops.cast(x, _dtypes.float32)
+        mean, variance = nn_ops.moments(x, self.axis, keepdims=True)
+        outputs = nn_ops.batch_normalization(x, mean, variance, offset, scale, self.epsilon)
+        return cast_ops.cast(outputs, input_dtype)
+
+    def _normalize_trailing(self, inputs):
+        """(x - mean) / sqrt(var + epsilon) over the trailing axes, by the fused kernel.
+
+        The rows are the kernel's channels: ``[1, rows, row size, 1]`` in NCHW.
+        """
+        row_size = math.prod(inputs.shape[a] for a in self.axis)
+        x = array_ops.reshape(inputs, [1, -1, row_size, 1])
+        rows = [x.shape[1]] if x.shape[1] is not None else array_ops.shape(x)[1:2]
+        dtype = _parameter_dtype(x)
+        normalized = fused_batch_norm_v3(
+            x, array_ops.ones(rows, dtype), array_ops.zeros(rows, dtype), [], [], self.epsilon,
+            data_format="NCHW")[0]
+        return array_ops.reshape(normalized, _static_or_dynamic_shape(inputs))
+
+
+class GroupNormalization(_AffineNormalization):
+    """Normalizes each example over groups of channels: ``groups`` groups along `axis`.
+
+    ``groups=-1`` is instance normalization (one channel per group); ``groups=1`` normalizes
+    over every channel together.
+
+    >>> GroupNormalization(groups=2, epsilon=0.0)(constant([[1.0, 3.0, 5.0, 9.0]])).numpy()
+    array([[-1., 1., -1., 1.]], dtype=float32)
+    """
+
+    _CONFIG_HEAD = ("groups", "axis")
+
+    def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
+                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None, **kwargs):
+        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer,
+                         beta_regularizer, gamma_regularizer, beta_constraint, gamma_constraint,
+                         **kwargs)
+        self.groups = groups
+        self.axis = axis
+
+    def build(self, input_shape):
+        validate_axis(self.axis, input_shape)
+        input_shape = TensorShape(input_shape)
+        dim = input_shape[self.axis]
+        if dim is None:
+            raise ValueError(f"Axis {self.axis} of input tensor should have a defined dimension "
+                             f"but the layer received an input with shape {input_shape}.")
+        if self.groups == -1:
+            self.groups = dim
+        if dim < self.groups:
+            raise ValueError(f"Number of groups ({self.groups}) cannot be more than the number "
+                             f"of channels ({dim}).")
+        if dim % self.groups != 0:
+            raise ValueError(f"Number of groups ({self.groups}) must be a multiple of the "
+                             f"number of channels ({dim}).")
+        self.input_spec = InputSpec(ndim=input_shape.rank, axes={self.axis: dim})
+        self._add_gamma_beta((dim,))
+        self.built = True
+
+    def call(self, inputs, mask=None):
+        rank = inputs.shape.rank
+        axis = self.axis % rank
+        shape = _static_or_dynamic_shape(inputs)
+        dims = [shape[i] for i in range(rank)]
+        grouped_shape = dims[:axis] + [self.groups, dims[axis] // self.groups] + dims[axis + 1:]
+        if isinstance(shape, Tensor):
+            grouped_shape = array_ops.stack(grouped_shape)
+        grouped = array_ops.reshape(inputs, grouped_shape)
+        weights = array_ops.ones_like(inputs) if mask is None else \
+            array_ops.broadcast_to(cast_ops.cast(mask, inputs.dtype), shape)
+        weights = cast_ops.cast(array_ops.reshape(weights, grouped_shape), inputs.dtype)
+        # statistics over everything but the batch and group axes
+        reduction_axes = [i for i in range(1, rank + 1) if i != axis]
+        mean, variance = nn_ops.weighted_moments(grouped, reduction_axes, weights,
+                                                 keepdims=True)
+        broadcast_shape = [1] * (rank + 1)
+        broadcast_shape[axis:axis + 2] = [self.groups, inputs.shape[axis] // self.groups]
+        gamma, beta = (None if v is None else array_ops.reshape(v, broadcast_shape)
+                       for v in (self.gamma, self.beta))
+        outputs = nn_ops.batch_normalization(grouped, mean, variance, beta, gamma, self.epsilon)
+        return array_ops.reshape(outputs, shape)
+
+
+class UnitNormalization(Layer):
+    """Scales each example to a unit L2 norm over `axis`.
+
+    >>> UnitNormalization()(constant([[3.0, 4.0]])).numpy()
+    array([[0.6, 0.8]], dtype=float32)
+    """
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        if isinstance(axis, (list, tuple)):
+            self.axis = list(axis)
+        elif isinstance(axis, int):
+            self.axis = axis
+        else:
+            raise TypeError(f"Invalid value for `axis` argument: expected an int or a "
+                            f"list/tuple of ints. Received: axis={axis}")
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        validate_axis(self.axis, input_shape)
+        self.built = True
+
+    def call(self, inputs):
+        return reduction_ops.l2_normalize(cast_ops.cast(inputs, self.compute_dtype), self.axis)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}

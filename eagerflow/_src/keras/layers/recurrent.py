@@ -1,0 +1,1209 @@
+"""Recurrent layers: the `RNN` loop over a cell, the SimpleRNN, LSTM and GRU cells and layers.
+
+`rnn` (``keras.backend.rnn``) is the one loop every recurrent layer runs: it
+steps a cell over the time axis, carrying the states, and applies the mask
+(a masked step keeps the states and repeats the previous output).  Executing
+eagerly it is a Python loop; while a graph is built it is unrolled into the
+graph when the number of steps is known and small (the fastest program), else
+a `while_loop`.
+
+The built-in cells split a step in two: the input part (``x @ kernel + bias``)
+runs for every step at once, as one matmul before the loop, and the recurrent
+part runs in the loop: one matmul of the previous output with the recurrent
+kernel holding every gate (Keras's gate order: i, f, c, o for LSTM; z, r, h
+for GRU), then the gates' activations.
+
+>>> layer = LSTM(4, return_sequences=True, return_state=True)
+>>> outputs, h, c = layer(tf.ones((2, 3, 5)))
+>>> outputs.shape, h.shape, c.shape
+(TensorShape([2, 3, 4]), TensorShape([2, 4]), TensorShape([2, 4]))
+>>> [w.name for w in layer.weights]
+['lstm/lstm_cell/kernel:0', 'lstm/lstm_cell/recurrent_kernel:0', 'lstm/lstm_cell/bias:0']
+"""
+import inspect
+
+import numpy as np
+
+from eagerflow._src.core import context, nest
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph import control_flow
+from eagerflow._src.graph.graph import SymbolicTensor
+from eagerflow._src.graph.tensor_array import TensorArray
+from eagerflow._src.ops import (
+    array_ops, cast_ops, linalg_ops, math_ops, nn_ops, reduction_ops)
+from eagerflow._src.keras import activations, backend, constraints, initializers, regularizers
+from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine.input_spec import InputSpec
+from eagerflow._src.keras.utils import serialization
+
+# Longest sequence a graph holds unrolled.  Unrolled, the steps are straight-line code with
+# no per-iteration bookkeeping (an LSTM training step runs ~25% faster than the while_loop,
+# whose gradient also replays each step's forward); beyond this, tracing and compiling the
+# graph costs more than a few hundred runs save.
+_MAX_UNROLLED_STEPS = 128
+
+
+# -- the loop -----------------------------------------------------------------------------------
+
+def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, constants=None,
+        unroll=False, input_length=None, time_major=False, zero_output_for_mask=False,
+        return_all_outputs=True):
+    """Iterates ``step_function(inputs_t, states) -> (output_t, new_states)`` over time.
+
+    `inputs` (a tensor or nested structure) is ``(batch, time, ...)``, or
+    ``(time, batch, ...)`` with `time_major`; `mask` is ``(batch, time)``
+    (booleans, in the same order), and where it is False the states carry
+    over and the output repeats the previous one (zeros with
+    `zero_output_for_mask`).  `constants` are appended to the states of every
+    step.  Returns ``(last_output, outputs, new_states)``; `outputs` holds
+    every step's output, or only the last one without `return_all_outputs`.
+
+    >>> step = lambda x, states: (states[0] + x, [states[0] + x])
+    >>> last, outputs, states = rnn(step, tf.ones((1, 3, 2)), [tf.zeros((1, 2))])
+    >>> last
+    <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[3., 3.]], dtype=float32)>
+    """
+    flat_inputs = nest.flatten(inputs)
+    if not time_major:
+        flat_inputs = [_swap_batch_time(x) for x in flat_inputs]
+    steps = flat_inputs[0].shape[0]
+    for x in flat_inputs:
+        if x.shape.rank is not None and x.shape.rank < 3:
+            raise ValueError(f"Shape must be at least rank 3 but is rank {x.shape.rank}")
+    if mask is not None:
+        mask = cast_ops.cast(mask, "bool") if mask.dtype.name != "bool" else mask
+        if mask.shape.rank == 2:
+            mask = array_ops.expand_dims(mask, -1)
+        if not time_major:
+            mask = _swap_batch_time(mask)
+    loop = _Loop(step_function, inputs, initial_states, tuple(constants or ()), mask,
+                 zero_output_for_mask)
+    if unroll and steps is None:
+        raise ValueError("Unrolling requires a fixed number of timesteps.")
+    if context.executing_eagerly() or steps is not None and (
+            unroll or steps <= _MAX_UNROLLED_STEPS):
+        last_output, outputs, states = loop.unrolled(flat_inputs, steps, go_backwards,
+                                                     return_all_outputs)
+    else:
+        last_output, outputs, states = loop.while_loop(flat_inputs, go_backwards,
+                                                       return_all_outputs)
+    if not time_major:
+        outputs = nest.map_structure(_swap_batch_time, outputs)
+    return last_output, outputs, states
+
+
+class _Loop:
+    """One step of `rnn` with the mask applied, and the two ways of running the steps."""
+
+    def __init__(self, step_function, inputs, initial_states, constants, mask, zero_output):
+        self.step_function, self.inputs, self.constants = step_function, inputs, constants
+        self.initial_states = initial_states
+        self.mask, self.zero_output = mask, zero_output
+
+    def step(self, flat_x, mask_t, flat_states, flat_previous):
+        """``(output, flat outputs, flat new states)`` of one step.
+
+        Where `mask_t` is False the states carry over and the outputs are
+        `flat_previous` (zeros when outputs are zeroed or there is none yet).
+        """
+        states = nest.pack_sequence_as(self.initial_states, flat_states)
+        output, new_states = self.step_function(
+            nest.pack_sequence_as(self.inputs, flat_x), tuple(states) + self.constants)
+        flat_output, flat_new = nest.flatten(output), nest.flatten(new_states)
+        if mask_t is None:
+            return output, flat_output, flat_new
+        if self.zero_output or flat_previous is None:
+            flat_previous = [array_ops.zeros_like(o) for o in flat_output]
+        flat_output = [array_ops.where(_expand_mask(mask_t, o), o, p)
+                       for o, p in zip(flat_output, flat_previous)]
+        flat_new = [array_ops.where(_expand_mask(mask_t, n), n, s)
+                    for n, s in zip(flat_new, flat_states)]
+        return output, flat_output, flat_new
+
+    def unrolled(self, flat_inputs, steps, go_backwards, return_all_outputs):
+        """Every step written out: a Python loop (eagerly, or unrolled into a graph)."""
+        if steps == 0:
+            raise ValueError("Cannot run a recurrent layer over 0 time steps.")
+        columns = [array_ops.unstack(x, steps) for x in flat_inputs]
+        masks = array_ops.unstack(self.mask, steps) if self.mask is not None else [None] * steps
+        order = range(steps - 1, -1, -1) if go_backwards else range(steps)
+        flat_states, flat_output, collected = nest.flatten(self.initial_states), None, []
+        for t in order:
+            output, flat_output, flat_states = self.step(
+                [c[t] for c in columns], masks[t], flat_states, flat_output)
+            if return_all_outputs:
+                collected.append(flat_output)
+        rows = zip(*collected) if return_all_outputs else ([o] for o in flat_output)
+        outputs = [array_ops.stack(list(r)) for r in rows]
+        return self._results(output, flat_output, outputs, flat_states)
+
+    def while_loop(self, flat_inputs, go_backwards, return_all_outputs):
+        """A `while_loop` over the steps after the first, which runs before it to give the
+        outputs' structure, dtypes and shapes."""
+        if go_backwards:
+            flat_inputs = [array_ops.reverse(x, [0]) for x in flat_inputs]
+        mask = self.mask
+        if mask is not None and go_backwards:
+            mask = array_ops.reverse(mask, [0])
+        steps = array_ops.shape(flat_inputs[0])[0]
+        inputs_ta = [TensorArray(x.dtype, size=steps).unstack(x) for x in flat_inputs]
+        mask_ta = TensorArray("bool", size=steps).unstack(mask) if mask is not None else None
+        output, flat_output, flat_states = self.step(
+            [x[0] for x in flat_inputs], mask[0] if mask is not None else None,
+            nest.flatten(self.initial_states), None)
+        outputs_ta = [TensorArray(o.dtype, size=steps, element_shape=o.shape).write(0, o)
+                      for o in flat_output] if return_all_outputs else []
+
+        def body(t, outputs_ta, flat_previous, flat_states):
+            _, flat_output, flat_states = self.step(
+                [ta.read(t) for ta in inputs_ta],
+                mask_ta.read(t) if mask_ta is not None else None, flat_states, flat_previous)
+            outputs_ta = [ta.write(t, o) for ta, o in zip(outputs_ta, flat_output)]
+            return t + 1, outputs_ta, flat_output, flat_states
+
+        _, outputs_ta, flat_output, flat_states = control_flow.while_loop(
+            lambda t, *_: t < steps, body,
+            (convert_to_tensor(1), outputs_ta, flat_output, flat_states))
+        if return_all_outputs:
+            outputs = [ta.stack() for ta in outputs_ta]
+        else:
+            outputs = [array_ops.expand_dims(o, 0) for o in flat_output]
+        return self._results(output, flat_output, outputs, flat_states)
+
+    def _results(self, output, flat_output, outputs, flat_states):
+        return (nest.pack_sequence_as(output, flat_output), nest.pack_sequence_as(output, outputs),
+                nest.pack_sequence_as(self.initial_states, flat_states))
+
+
+def _swap_batch_time(x):
+    return array_ops.transpose(x, [1, 0, *range(2, x.shape.rank)])
+
+
+def _expand_mask(mask_t, value):
+    """The ``(batch, 1)`` mask of a step, with as many axes as `value` (to broadcast)."""
+    for _ in range(value.shape.rank - mask_t.shape.rank):
+        mask_t = array_ops.expand_dims(mask_t, -1)
+    return mask_t
+
+
+# -- dropout of cells -----------------------------------------------------------------------------
+
+def _is_training(training):
+    """Whether dropout may apply: a true Python flag, or a flag only known when a graph runs."""
+    return isinstance(training, SymbolicTensor) or bool(training)
+
+
+class DropoutRNNCellMixin:
+    """Dropout masks of a cell, drawn once per sequence so every step drops the same units.
+
+    A recurrent layer resets them before it runs; a cell called by itself
+    keeps its masks until reset.  Outside training the masks are ones.
+
+    >>> cell = SimpleRNNCell(2, dropout=0.5)
+    >>> mask = cell.get_dropout_mask_for_cell(tf.ones((1, 4)), training=True)
+    >>> mask is cell.get_dropout_mask_for_cell(tf.ones((1, 4)), training=True)
+    True
+    """
+
+    def reset_dropout_mask(self):
+        """Forgets the inputs' mask: the next call draws a new one."""
+        self._masks.pop("dropout", None)
+
+    def reset_recurrent_dropout_mask(self):
+        """Forgets the recurrent states' mask: the next call draws a new one."""
+        self._masks.pop("recurrent_dropout", None)
+
+    def get_dropout_mask_for_cell(self, inputs, training, count=1):
+        """The mask of `inputs` (a list of `count` masks when `count` > 1), or None without
+        dropout."""
+        return self._mask("dropout", inputs, training, count)
+
+    def get_recurrent_dropout_mask_for_cell(self, inputs, training, count=1):
+        """The mask of the recurrent state `inputs`, as `get_dropout_mask_for_cell`."""
+        return self._mask("recurrent_dropout", inputs, training, count)
+
+    @property
+    def _masks(self):
+        masks = self.__dict__.get("_dropout_masks")
+        if masks is None:
+            masks = self._dropout_masks = {}
+        return masks
+
+    def _mask(self, kind, inputs, training, count):
+        rate = getattr(self, kind)
+        if rate == 0:
+            return None
+        # a mask belongs to the graph it was made in (or to eager execution)
+        graph = context.get().graph
+        cached = self._masks.get(kind)
+        if cached is None or cached[0] is not graph:
+            ones = array_ops.ones_like(inputs)
+            made = [_dropout_mask(ones, rate, training) for _ in range(count)]
+            cached = self._masks[kind] = (graph, made[0] if count == 1 else made)
+        return cached[1]
+
+
+def _dropout_mask(ones, rate, training):
+    if not _is_training(training) or rate >= 1:
+        return ones
+    if isinstance(training, SymbolicTensor):
+        return control_flow.cond(training, lambda: nn_ops.dropout(ones, rate), lambda: ones)
+    return nn_ops.dropout(ones, rate)
+
+
+def _step_masks(cell, input_dim, state, training):
+    """The input and recurrent dropout masks of a cell's steps (None where there is none).
+
+    They are drawn before the loop from the shapes of one step, so that
+    every step uses the same ones.
+    """
+    if not _is_training(training):
+        return None, None
+    batch = array_ops.shape(state)[0]
+    input_mask = recurrent_mask = None
+    if 0 < cell.dropout < 1:
+        input_mask = cell.get_dropout_mask_for_cell(
+            array_ops.ones([batch, input_dim], state.dtype), training)
+    if 0 < cell.recurrent_dropout < 1:
+        recurrent_mask = cell.get_recurrent_dropout_mask_for_cell(state, training)
+    return input_mask, recurrent_mask
+
+
+# -- cells ----------------------------------------------------------------------------------------
+
+def _serialized(key, value):
+    """A constructor argument of a cell as its config holds it."""
+    if key.endswith("activation"):
+        return activations.serialize(value)
+    for suffix, module in (("_initializer", initializers), ("_regularizer", regularizers),
+                           ("_constraint", constraints)):
+        if key.endswith(suffix):
+            return None if value is None else module.serialize(value)
+    return value
+
+
+def _zero_state(state_size, batch_size, dtype):
+    """Zeros of ``(batch_size, *size)`` for each size of `state_size` (one, or a structure)."""
+    if batch_size is None or dtype is None:
+        raise ValueError(f"batch_size and dtype cannot be None while constructing initial "
+                         f"state. Received: batch_size={batch_size}, dtype={dtype}")
+
+    def zeros(size):
+        return array_ops.zeros([batch_size, *TensorShape(size).as_list()], dtype)
+    return nest.map_structure(zeros, state_size) if nest.is_nested(state_size) \
+        else zeros(state_size)
+
+
+def _is_multiple_state(state_size):
+    return hasattr(state_size, "__len__") and not isinstance(state_size, TensorShape)
+
+
+class AbstractRNNCell(Layer):
+    """The base of custom cells: `call(inputs, states)`, `state_size` and `output_size`.
+
+    >>> class Accumulate(AbstractRNNCell):
+    ...     state_size = output_size = 2
+    ...     def call(self, inputs, states):
+    ...         return states[0] + inputs, [states[0] + inputs]
+    >>> RNN(Accumulate())(tf.ones((1, 3, 2))).numpy()
+    array([[3., 3.]], dtype=float32)
+    """
+
+    def call(self, inputs, states):
+        raise NotImplementedError
+
+    @property
+    def state_size(self):
+        raise NotImplementedError
+
+    @property
+    def output_size(self):
+        raise NotImplementedError
+
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+        return _initial_zeros(self, inputs, batch_size, dtype)
+
+
+def _initial_zeros(cell, inputs, batch_size, dtype):
+    """A cell's zero states, for a batch like `inputs` or of `batch_size` and `dtype`."""
+    if inputs is not None:
+        batch_size, dtype = array_ops.shape(inputs)[0], inputs.dtype
+    state = _zero_state(cell.state_size, batch_size, dtype)
+    return list(state) if isinstance(state, tuple) else state
+
+
+class _Cell(DropoutRNNCellMixin, Layer):
+    """What the built-in cells share: the kernels, dropout, and a step in two parts.
+
+    ``kernel`` is ``(input_dim, gates * units)``, ``recurrent_kernel``
+    ``(units, gates * units)``.  Subclasses define `_gates`, `_config_keys`
+    (their constructor arguments, in Keras's order) and `_recurrence`, and
+    where they differ `_bias_shape`, `_bias_initializer`, `_biases` and
+    `_recurrent_kernels`.
+    """
+
+    _gates = 1
+    _config_keys = ("units", "activation", "use_bias", "kernel_initializer",
+                    "recurrent_initializer", "bias_initializer", "kernel_regularizer",
+                    "recurrent_regularizer", "bias_regularizer", "kernel_constraint",
+                    "recurrent_constraint", "bias_constraint", "dropout", "recurrent_dropout")
+
+    def __init__(self, units, activation="tanh", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", kernel_regularizer=None, recurrent_regularizer=None,
+                 bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
+                 bias_constraint=None, dropout=0.0, recurrent_dropout=0.0, **kwargs):
+        if units <= 0:
+            raise ValueError(f"Received an invalid value for argument `units`, expected a "
+                             f"positive integer, got {units}.")
+        # only a device-placement hint in Keras; kept for the config
+        self._enable_caching_device = kwargs.pop("enable_caching_device", True)
+        super().__init__(**kwargs)
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.recurrent_constraint = constraints.get(recurrent_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.dropout = min(1.0, max(0.0, dropout))
+        self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
+        self.state_size = self.units
+        self.output_size = self.units
+
+    def build(self, input_shape):
+        input_dim = TensorShape(input_shape)[-1]
+        width = self._gates * self.units
+        self.kernel = self.add_weight(
+            "kernel", shape=(input_dim, width), initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
+        self.recurrent_kernel = self.add_weight(
+            "recurrent_kernel", shape=(self.units, width),
+            initializer=self.recurrent_initializer, regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint)
+        self.bias = self.add_weight(
+            "bias", shape=self._bias_shape(), initializer=self._bias_initializer(),
+            regularizer=self.bias_regularizer,
+            constraint=self.bias_constraint) if self.use_bias else None
+        self.built = True
+
+    def _bias_shape(self):
+        return (self._gates * self.units,)
+
+    def _bias_initializer(self):
+        return self.bias_initializer
+
+    def _biases(self, bias):
+        """The bias added to the input part, and the one added in the recurrent part."""
+        return bias, None
+
+    def _recurrent_kernels(self, recurrent_kernel):
+        """The recurrent kernel as `_recurrence` takes it."""
+        return recurrent_kernel
+
+    def _steps(self, states, training):
+        """``(project, step)``: the two parts of a step, with the weights read once.
+
+        ``project(x)`` is the input part for inputs of any leading shape (the
+        whole sequence at once, or one step); ``step(projected, states)`` is
+        ``(output, new_states)``.  Both use the same dropout masks.
+        """
+        state = nest.flatten(states)[0]
+        dtype = state.dtype
+        kernel = _read(self.kernel, dtype)
+        recurrent_kernel = self._recurrent_kernels(_read(self.recurrent_kernel, dtype))
+        input_bias, recurrent_bias = self._biases(
+            _read(self.bias, dtype) if self.use_bias else None)
+        input_mask, recurrent_mask = _step_masks(self, kernel.shape[0], state, training)
+
+        def project(x):
+            if input_mask is not None:
+                x = math_ops.multiply(x, input_mask)
+            return _dense(x, kernel, input_bias)
+
+        def step(projected, states):
+            return self._recurrence(projected, states, recurrent_kernel, recurrent_bias,
+                                    recurrent_mask)
+        return project, step
+
+    def call(self, inputs, states, training=None):
+        nested = nest.is_nested(states)
+        states = list(states) if nested else [states]
+        project, step = self._steps(states, training)
+        output, new_states = step(project(inputs), states)
+        return output, new_states if nested or len(new_states) > 1 else new_states[0]
+
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+        return _initial_zeros(self, inputs, batch_size, dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update((key, _serialized(key, getattr(self, key))) for key in self._config_keys)
+        if not self._enable_caching_device:
+            config["enable_caching_device"] = False
+        return config
+
+
+def _read(variable, dtype):
+    """A variable's value in `dtype` (the compute dtype under mixed precision)."""
+    value = convert_to_tensor(variable)
+    return value if value.dtype == dtype else cast_ops.cast(value, dtype)
+
+
+def _dense(x, kernel, bias):
+    """``x @ kernel + bias`` over the last axis of `x`, as one matmul whatever its rank."""
+    if x.shape.rank == 2:
+        y = linalg_ops.matmul(x, kernel)
+        return y if bias is None else nn_ops.bias_add(y, bias)
+    dims = x.shape.as_list()
+    lead = dims[:-1] if None not in dims[:-1] else array_ops.shape(x)[:-1]
+    y = linalg_ops.matmul(array_ops.reshape(x, [-1, dims[-1]]), kernel)
+    if bias is not None:
+        y = nn_ops.bias_add(y, bias)
+    width = kernel.shape[-1]
+    shape = [*lead, width] if isinstance(lead, list) else array_ops.concat([lead, [width]], 0)
+    return array_ops.reshape(y, shape)
+
+
+class SimpleRNNCell(_Cell):
+    """``output = activation(x @ kernel + h @ recurrent_kernel + bias)``, the new state too.
+
+    >>> cell = SimpleRNNCell(2, kernel_initializer="ones", recurrent_initializer="zeros")
+    >>> output, state = cell(tf.ones((1, 3)), [tf.zeros((1, 2))])
+    >>> output.numpy().round(4)
+    array([[0.9951, 0.9951]], dtype=float32)
+    """
+
+    def _recurrence(self, projected, states, recurrent_kernel, recurrent_bias, recurrent_mask):
+        h = states[0]
+        if recurrent_mask is not None:
+            h = math_ops.multiply(h, recurrent_mask)
+        output = self.activation(math_ops.add(projected, linalg_ops.matmul(h, recurrent_kernel)))
+        return output, [output]
+
+
+class _GatedCell(_Cell):
+    """A cell whose gates use `recurrent_activation` (LSTM and GRU)."""
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", **kwargs):
+        implementation = kwargs.pop("implementation", 2)
+        super().__init__(units, activation=activation, use_bias=use_bias,
+                         kernel_initializer=kernel_initializer,
+                         recurrent_initializer=recurrent_initializer,
+                         bias_initializer=bias_initializer, **kwargs)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        # Keras computes the gates one by one under recurrent dropout (the same values)
+        self.implementation = 1 if self.recurrent_dropout != 0 else implementation
+
+
+class LSTMCell(_GatedCell):
+    """The LSTM step: gates i, f, c, o from one matmul; states ``[h, c]``.
+
+    With `unit_forget_bias` the forget gate's bias starts at one.
+
+    >>> cell = LSTMCell(3)
+    >>> h, (h, c) = cell(tf.ones((2, 4)), [tf.zeros((2, 3)), tf.zeros((2, 3))])
+    >>> cell.kernel.shape, cell.recurrent_kernel.shape, cell.bias.numpy()[3:6]
+    (TensorShape([4, 12]), TensorShape([3, 12]), array([1., 1., 1.], dtype=float32))
+    """
+
+    _gates = 4
+    _config_keys = ("units", "activation", "recurrent_activation", "use_bias",
+                    "kernel_initializer", "recurrent_initializer", "bias_initializer",
+                    "unit_forget_bias", *_Cell._config_keys[6:], "implementation")
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", unit_forget_bias=True, **kwargs):
+        super().__init__(units, activation=activation, recurrent_activation=recurrent_activation,
+                         use_bias=use_bias, kernel_initializer=kernel_initializer,
+                         recurrent_initializer=recurrent_initializer,
+                         bias_initializer=bias_initializer, **kwargs)
+        self.unit_forget_bias = unit_forget_bias
+        self.state_size = [self.units, self.units]
+
+    def _bias_initializer(self):
+        if not self.unit_forget_bias:
+            return self.bias_initializer
+        units, init = self.units, self.bias_initializer
+
+        def forget_ones(_, dtype=None, **kwargs):
+            return array_ops.concat([init((units,), dtype=dtype, **kwargs),
+                                     array_ops.ones((units,), dtype=dtype),
+                                     init((2 * units,), dtype=dtype, **kwargs)], 0)
+        return forget_ones
+
+    def _recurrence(self, projected, states, recurrent_kernel, recurrent_bias, recurrent_mask):
+        h, c = states[0], states[1]
+        if recurrent_mask is not None:
+            h = math_ops.multiply(h, recurrent_mask)
+        z = math_ops.add(projected, linalg_ops.matmul(h, recurrent_kernel))
+        z_i, z_f, z_c, z_o = array_ops.split(z, 4, axis=-1)
+        gate = self.recurrent_activation
+        c = math_ops.add(math_ops.multiply(gate(z_f), c),
+                         math_ops.multiply(gate(z_i), self.activation(z_c)))
+        h = math_ops.multiply(gate(z_o), self.activation(c))
+        return h, [h, c]
+
+
+class GRUCell(_GatedCell):
+    """The GRU step: gates z, r, h; ``h = z * h_prev + (1 - z) * candidate``.
+
+    With `reset_after` (the default, as cuDNN) the reset gate multiplies the
+    recurrent part after its matmul, and the bias is ``(2, 3 * units)``: the
+    input bias and the recurrent bias.
+
+    >>> cell = GRUCell(2)
+    >>> output, state = cell(tf.ones((1, 3)), tf.zeros((1, 2)))
+    >>> cell.bias.shape, state.shape
+    (TensorShape([2, 6]), TensorShape([1, 2]))
+    """
+
+    _gates = 3
+    _config_keys = (*LSTMCell._config_keys[:7], *_Cell._config_keys[6:], "implementation",
+                    "reset_after")
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", *, reset_after=True, **kwargs):
+        super().__init__(units, activation=activation, recurrent_activation=recurrent_activation,
+                         use_bias=use_bias, kernel_initializer=kernel_initializer,
+                         recurrent_initializer=recurrent_initializer,
+                         bias_initializer=bias_initializer, **kwargs)
+        self.reset_after = reset_after
+
+    def _bias_shape(self):
+        return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+
+    def _biases(self, bias):
+        if bias is None or not self.reset_after:
+            return bias, None
+        return tuple(array_ops.unstack(bias, 2))
+
+    def _recurrent_kernels(self, recurrent_kernel):
+        if self.reset_after:
+            return recurrent_kernel
+        # the candidate's part multiplies the reset state: a matmul of its own
+        return recurrent_kernel[:, :2 * self.units], recurrent_kernel[:, 2 * self.units:]
+
+    def _recurrence(self, projected, states, recurrent_kernel, recurrent_bias, recurrent_mask):
+        h = states[0]
+        masked = h if recurrent_mask is None else math_ops.multiply(h, recurrent_mask)
+        x_z, x_r, x_h = array_ops.split(projected, 3, axis=-1)
+        gate = self.recurrent_activation
+        if self.reset_after:
+            inner = linalg_ops.matmul(masked, recurrent_kernel)
+            if recurrent_bias is not None:
+                inner = nn_ops.bias_add(inner, recurrent_bias)
+            r_z, r_r, r_h = array_ops.split(inner, 3, axis=-1)
+            z = gate(math_ops.add(x_z, r_z))
+            r_h = math_ops.multiply(gate(math_ops.add(x_r, r_r)), r_h)
+        else:
+            gates_kernel, candidate_kernel = recurrent_kernel
+            r_z, r_r = array_ops.split(linalg_ops.matmul(masked, gates_kernel), 2, axis=-1)
+            z = gate(math_ops.add(x_z, r_z))
+            r = gate(math_ops.add(x_r, r_r))
+            r_h = linalg_ops.matmul(math_ops.multiply(r, masked), candidate_kernel)
+        candidate = self.activation(math_ops.add(x_h, r_h))
+        h = math_ops.add(math_ops.multiply(z, h),
+                         math_ops.multiply(math_ops.subtract(1.0, z), candidate))
+        return h, [h]
+
+
+class StackedRNNCells(Layer):
+    """Cells run one after the other within each step: one cell to an `RNN`.
+
+    Its state is the tuple of the cells' states; its output the last cell's.
+
+    >>> cells = StackedRNNCells([LSTMCell(4), GRUCell(3)])
+    >>> RNN(cells)(tf.ones((2, 5, 6))).shape
+    TensorShape([2, 3])
+    """
+
+    def __init__(self, cells, **kwargs):
+        for cell in cells:
+            if "call" not in dir(cell):
+                raise ValueError(f"All cells must have a `call` method. Received cell without a "
+                                 f"`call` method: {cell}")
+            if "state_size" not in dir(cell):
+                raise ValueError(f"All cells must have a `state_size` attribute. Received cell "
+                                 f"without a `state_size`: {cell}")
+        self.cells = list(cells)
+        self.reverse_state_order = kwargs.pop("reverse_state_order", False)
+        super().__init__(**kwargs)
+
+    def _ordered(self, items):
+        return items[::-1] if self.reverse_state_order else items
+
+    @property
+    def state_size(self):
+        return tuple(c.state_size for c in self._ordered(self.cells))
+
+    @property
+    def output_size(self):
+        return _output_size(self.cells[-1])
+
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+        states = []
+        for cell in self._ordered(self.cells):
+            make = getattr(cell, "get_initial_state", None)
+            states.append(make(inputs=inputs, batch_size=batch_size, dtype=dtype) if make
+                          else _initial_zeros(cell, inputs, batch_size, dtype))
+        return tuple(states)
+
+    def build(self, input_shape):
+        if isinstance(input_shape, list):
+            input_shape = input_shape[0]
+        shape = TensorShape(input_shape)
+        for cell in self.cells:
+            if isinstance(cell, Layer) and not cell.built:
+                with context.name_scope_push(cell.name):
+                    cell.build(shape)
+                cell.built = True
+            shape = TensorShape([shape[0], *TensorShape(_output_size(cell)).as_list()])
+        self.built = True
+
+    def _per_cell(self, states):
+        """The flat `states` as one entry per cell, in the cells' order."""
+        size = self._ordered(list(self.state_size))
+        return nest.pack_sequence_as(size, nest.flatten(states))
+
+    def _steps(self, states, training):
+        """``(project, step)`` as a built-in cell's: the first cell's input part over the whole
+        sequence, every other part within the step."""
+        steps = [_cell_steps(cell, s if nest.is_nested(s) else [s], training)
+                 for cell, s in zip(self.cells, self._per_cell(states))]
+
+        def step(x, states):
+            new_states = []
+            for k, ((project, cell_step), s) in enumerate(zip(steps, self._per_cell(states))):
+                x, new = cell_step(project(x) if k else x, s if nest.is_nested(s) else [s])
+                new_states.append(new)
+            return x, self._packed(new_states)
+        return steps[0][0], step
+
+    def _packed(self, new_states):
+        return nest.pack_sequence_as(tuple(self._ordered(list(self.state_size))),
+                                     nest.flatten(new_states))
+
+    def call(self, inputs, states, constants=None, training=None, **kwargs):
+        new_states = []
+        for cell, s in zip(self.cells, self._per_cell(states)):
+            s = s if nest.is_nested(s) else [s]
+            args = {"training": training} if _accepts(cell, "training") else {}
+            if _accepts(cell, "constants"):
+                args["constants"] = constants
+            inputs, s = _call_cell(cell)(inputs, s, **args)
+            new_states.append(s)
+        return inputs, self._packed(new_states)
+
+    def get_config(self):
+        config = super().get_config()
+        config["cells"] = [serialization.serialize_keras_object(c) for c in self.cells]
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from eagerflow._src.keras.layers import deserialize  # noqa: PLC0415 (the registry imports us)
+        config = dict(config)
+        cells = [deserialize(c, custom_objects=custom_objects) for c in config.pop("cells")]
+        return cls(cells, **config)
+
+
+def _output_size(cell):
+    size = getattr(cell, "output_size", None)
+    if size is not None:
+        return size
+    return cell.state_size[0] if _is_multiple_state(cell.state_size) else cell.state_size
+
+
+def _accepts(cell, name):
+    params = inspect.signature(cell.call).parameters
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def _call_cell(cell):
+    return cell.__call__ if callable(cell) else cell.call
+
+
+def _cell_steps(cell, states, training, constants=None):
+    """``(project, step)`` of any cell: a built-in one's split step, else identity and a call
+    of the cell."""
+    split = getattr(cell, "_steps", None)
+    if split is not None and constants is None:
+        return split(states, training)
+    kwargs = {"training": training} if _accepts(cell, "training") else {}
+    if constants:
+        if not _accepts(cell, "constants"):
+            raise ValueError(f"RNN cell {cell} does not support constants. Received: "
+                             f"constants={constants}")
+        count = len(constants)
+
+        def step(x, states):
+            output, new = _call_cell(cell)(x, states[:-count], constants=states[-count:],
+                                           **kwargs)
+            return output, new if nest.is_nested(new) else [new]
+    else:
+        def step(x, states):
+            output, new = _call_cell(cell)(x, states, **kwargs)
+            return output, new if nest.is_nested(new) else [new]
+    return (lambda x: x), step
+
+
+# -- layers -------------------------------------------------------------------------------------
+
+def _standardize_args(inputs, initial_state, constants, num_constants):
+    """`inputs`, `initial_state` and `constants` apart, when passed as one list ``[x, *states]``."""
+    if isinstance(inputs, list):
+        if num_constants:
+            constants = inputs[-num_constants:]
+            inputs = inputs[:-num_constants]
+        if len(inputs) > 1:
+            initial_state = inputs[1:]
+            inputs = inputs[:1]
+        inputs = tuple(inputs) if len(inputs) > 1 else inputs[0]
+
+    def to_list_or_none(x):
+        if x is None or isinstance(x, list):
+            return x
+        return list(x) if isinstance(x, tuple) else [x]
+    return inputs, to_list_or_none(initial_state), to_list_or_none(constants)
+
+
+class RNN(Layer):
+    """Runs a cell over the time axis of ``(batch, time, features)`` inputs.
+
+    `cell` has ``call(inputs, states) -> (output, new_states)`` and a
+    `state_size` (a list of cells makes a `StackedRNNCells`).  The layer
+    returns the last output, every output with `return_sequences`, and the
+    final states after it with `return_state`; `go_backwards` reads the
+    sequence from its end, `stateful` starts each batch from the states the
+    previous one ended with (until `reset_states`), and a mask (from
+    `Masking` or ``Embedding(mask_zero=True)``) skips steps.
+
+    >>> layer = RNN(SimpleRNNCell(3), return_state=True)
+    >>> output, state = layer(tf.ones((2, 4, 5)))
+    >>> output.shape, state.shape
+    (TensorShape([2, 3]), TensorShape([2, 3]))
+    """
+
+    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
+                 stateful=False, unroll=False, time_major=False, **kwargs):
+        if isinstance(cell, (list, tuple)):
+            cell = StackedRNNCells(cell)
+        if "call" not in dir(cell):
+            raise ValueError(f"Argument `cell` should have a `call` method. The RNN was "
+                             f"passed: cell={cell}")
+        if "state_size" not in dir(cell):
+            raise ValueError(f"The RNN cell should have a `state_size` attribute (tuple of "
+                             f"integers, one integer per RNN state). Received: cell={cell}")
+        self.zero_output_for_mask = kwargs.pop("zero_output_for_mask", False)
+        num_constants = kwargs.pop("num_constants", 0)
+        if "input_shape" not in kwargs and ("input_dim" in kwargs or "input_length" in kwargs):
+            kwargs["input_shape"] = (kwargs.pop("input_length", None),
+                                     kwargs.pop("input_dim", None))
+        super().__init__(**kwargs)
+        self.cell = cell
+        self.return_sequences = return_sequences
+        self.return_state = return_state
+        self.go_backwards = go_backwards
+        self.stateful = stateful
+        self.unroll = unroll
+        self.time_major = time_major
+        self.supports_masking = True
+        self.input_spec = None
+        self.state_spec = None
+        self.constants_spec = None
+        self._num_constants = num_constants
+        # the states of a stateful layer are variables, but not weights: set past tracking
+        object.__setattr__(self, "_states", None)
+
+    @property
+    def states(self):
+        """The variables holding a stateful layer's states (Nones until it is built)."""
+        if self._states is None:
+            state = nest.map_structure(lambda _: None, self.cell.state_size)
+            return state if nest.is_nested(self.cell.state_size) else [state]
+        return self._states
+
+    @states.setter
+    def states(self, states):
+        object.__setattr__(self, "_states", states)
+
+    def _state_sizes(self):
+        size = self.cell.state_size
+        return list(size) if _is_multiple_state(size) else [size]
+
+    def compute_output_shape(self, input_shape):
+        if isinstance(input_shape, list) and input_shape and not isinstance(
+                input_shape[0], (int, type(None))):
+            input_shape = input_shape[0]
+        input_shape = TensorShape(nest.flatten(input_shape)[0]) if nest.is_nested(
+            input_shape) and not _is_shape(input_shape) else TensorShape(input_shape)
+        batch, steps = input_shape[0], input_shape[1]
+        if self.time_major:
+            batch, steps = steps, batch
+
+        def output_shape(size):
+            dims = TensorShape(size).as_list()
+            if not self.return_sequences:
+                return TensorShape([batch, *dims])
+            return TensorShape([steps, batch, *dims] if self.time_major
+                               else [batch, steps, *dims])
+        shapes = nest.flatten(nest.map_structure(output_shape, _output_size(self.cell)))
+        shape = shapes[0] if len(shapes) == 1 else shapes
+        if not self.return_state:
+            return shape
+        states = nest.map_structure(lambda s: TensorShape([batch, *TensorShape(s).as_list()]),
+                                    self._state_sizes())
+        return (shape if isinstance(shape, list) else [shape]) + nest.flatten(states)
+
+    def compute_mask(self, inputs, mask):
+        mask = nest.flatten(mask)[0] if mask is not None else None
+        output_mask = mask if self.return_sequences else None
+        if self.return_state:
+            return [output_mask] + [None for _ in nest.flatten(self.states)]
+        return output_mask
+
+    def build(self, input_shape):
+        if isinstance(input_shape, list):
+            input_shape = input_shape[0]
+        batch_axis, time_axis = (1, 0) if self.time_major else (0, 1)
+
+        def spec(shape):
+            dims = TensorShape(shape).as_list()
+            if not self.stateful:
+                dims[batch_axis] = None
+            dims[time_axis] = None
+            return InputSpec(shape=tuple(dims))
+
+        def step_shape(shape):
+            dims = TensorShape(shape).as_list()
+            return TensorShape(dims[1:] if self.time_major else [dims[0], *dims[2:]])
+        self.input_spec = [nest.map_structure(spec, input_shape)] if not _is_shape(
+            input_shape) else [spec(input_shape)]
+        step_input_shape = step_shape(input_shape) if _is_shape(input_shape) else \
+            nest.map_structure(step_shape, input_shape)
+        if isinstance(self.cell, Layer) and not self.cell.built:
+            with context.name_scope_push(self.cell.name):
+                self.cell.build(step_input_shape)
+            self.cell.built = True
+        self.state_spec = [InputSpec(shape=(None, *TensorShape(s).as_list()))
+                           for s in nest.flatten(self._state_sizes())]
+        if self.stateful:
+            self.reset_states()
+        self.built = True
+
+    def __call__(self, inputs, initial_state=None, constants=None, **kwargs):
+        inputs, initial_state, constants = _standardize_args(
+            inputs, initial_state, constants, self._num_constants)
+        if initial_state is not None:
+            kwargs["initial_state"] = initial_state
+        if constants is not None:
+            kwargs["constants"] = constants
+            self._num_constants = len(constants)
+        return super().__call__(inputs, **kwargs)
+
+    def get_initial_state(self, inputs):
+        """Zero states for a batch of `inputs` (or the cell's own `get_initial_state`)."""
+        inputs = nest.flatten(inputs)[0]
+        batch = array_ops.shape(inputs)[1 if self.time_major else 0]
+        make = getattr(self.cell, "get_initial_state", None)
+        if make is not None:
+            state = make(inputs=None, batch_size=batch, dtype=inputs.dtype)
+        else:
+            state = _zero_state(self.cell.state_size, batch, inputs.dtype)
+        return list(state) if nest.is_nested(state) else [state]
+
+    def _initial_state(self, inputs, initial_state):
+        """The states the loop starts from: given ones, a stateful layer's, or zeros."""
+        if self.stateful:
+            states = self.states
+            if initial_state is not None:  # as Keras: the given states until the layer has some
+                held = reduction_ops.reduce_any(array_ops.stack(
+                    [reduction_ops.reduce_any(math_ops.not_equal(s, 0))
+                     for s in nest.flatten(states)]))
+                states = control_flow.cond(held, lambda: nest.map_structure(
+                    convert_to_tensor, self.states), lambda: initial_state)
+            dtype = self.compute_dtype or nest.flatten(inputs)[0].dtype
+            initial_state = nest.map_structure(lambda v: cast_ops.cast(v, dtype), states)
+        elif initial_state is None:
+            initial_state = self.get_initial_state(inputs)
+        if len(initial_state) != len(self.states):
+            raise ValueError(f"Layer has {len(self.states)} states but was passed "
+                             f"{len(initial_state)} initial states. Received: "
+                             f"initial_state={initial_state}")
+        flat_sizes = nest.flatten(self._state_sizes())
+        flat_states = nest.flatten(initial_state)
+        if len(flat_states) != len(flat_sizes) or any(
+                not TensorShape(s.shape[1:]).is_compatible_with(TensorShape(size))
+                for s, size in zip(flat_states, flat_sizes)):
+            raise ValueError(f"An `initial_state` was passed that is not compatible with "
+                             f"`cell.state_size`. Received `state_spec`="
+                             f"{[InputSpec(shape=tuple(s.shape.as_list())) for s in flat_states]}"
+                             f"; however `cell.state_size` is {self.cell.state_size}")
+        return list(initial_state)
+
+    def call(self, inputs, mask=None, training=None, initial_state=None, constants=None):
+        if isinstance(inputs, list):  # [inputs, *initial_states, *constants] from a saved model
+            inputs, initial_state, constants = _standardize_args(
+                inputs, initial_state, constants, self._num_constants)
+        if initial_state is not None:
+            initial_state = nest.map_structure(convert_to_tensor, initial_state)
+        initial_state = self._initial_state(inputs, initial_state)
+        for cell in [self.cell, *getattr(self.cell, "cells", ())]:
+            if isinstance(cell, DropoutRNNCellMixin):
+                cell.reset_dropout_mask()
+                cell.reset_recurrent_dropout_mask()
+        if mask is not None:
+            mask = nest.flatten(mask)[0]
+        steps = nest.flatten(inputs)[0].shape[0 if self.time_major else 1]
+        if self.unroll and steps is None:
+            raise ValueError(
+                "Cannot unroll a RNN if the time dimension is undefined. \n- If using a "
+                "Sequential model, specify the time dimension by passing an `input_shape` or "
+                "`batch_input_shape` argument to your first layer. If your first layer is an "
+                "Embedding, you can also use the `input_length` argument.\n- If using the "
+                "functional API, specify the time dimension by passing a `shape` or "
+                "`batch_shape` argument to your Input layer.")
+        # the loop runs time-major: each step's input is then one contiguous slice
+        if not self.time_major:
+            inputs = nest.map_structure(_swap_batch_time, inputs)
+            if mask is not None:
+                mask = array_ops.transpose(mask, [1, 0, *range(2, mask.shape.rank)])
+        project, step = _cell_steps(self.cell, initial_state, training, constants)
+        last_output, outputs, states = rnn(
+            step, project(inputs), initial_state, go_backwards=self.go_backwards, mask=mask,
+            constants=constants, unroll=self.unroll, time_major=True,
+            zero_output_for_mask=self.zero_output_for_mask,
+            return_all_outputs=self.return_sequences)
+        if self.stateful:
+            for variable, state in zip(nest.flatten(self.states), nest.flatten(states)):
+                variable.assign(cast_ops.cast(state, variable.dtype))
+        if self.return_sequences:
+            output = outputs if self.time_major else nest.map_structure(_swap_batch_time,
+                                                                        outputs)
+        else:
+            output = last_output
+        if self.return_state:
+            states = list(states) if isinstance(states, (list, tuple)) else [states]
+            return (list(output) if isinstance(output, (list, tuple)) else [output]) + states
+        return output
+
+    def reset_states(self, states=None):
+        """Sets a stateful layer's states to zeros, or to `states` (NumPy arrays)."""
+        if not self.stateful:
+            raise AttributeError("Layer must be stateful.")
+        spec_shape = None
+        if self.input_spec is not None:
+            spec_shape = nest.flatten(self.input_spec[0])[0].shape
+        batch_size = None if spec_shape is None else spec_shape[1 if self.time_major else 0]
+        if not batch_size:
+            raise ValueError(
+                "If a RNN is stateful, it needs to know its batch size. Specify the batch size "
+                "of your input tensors: \n- If using a Sequential model, specify the batch size "
+                "by passing a `batch_input_shape` argument to your first layer.\n- If using the "
+                "functional API, specify the batch size by passing a `batch_shape` argument to "
+                "your Input layer.")
+        sizes = self.cell.state_size
+        if nest.flatten(self.states)[0] is None:
+            dtype = self.variable_dtype or backend.floatx()
+            make = getattr(self.cell, "get_initial_state", None)
+            with context.init_scope():
+                values = make(inputs=None, batch_size=batch_size, dtype=dtype) if make else \
+                    _zero_state(sizes, batch_size, dtype)
+                variables = [Variable(v, trainable=False) for v in nest.flatten(values)]
+            packed = nest.pack_sequence_as(sizes, variables)
+            self.states = packed if nest.is_nested(packed) else [packed]
+        elif states is None:
+            for variable, size in zip(nest.flatten(self.states), nest.flatten(sizes)):
+                variable.assign(np.zeros([batch_size, *TensorShape(size).as_list()],
+                                         variable.dtype.as_numpy_dtype))
+        else:
+            flat_states, flat_values = nest.flatten(self.states), nest.flatten(states)
+            if len(flat_values) != len(flat_states):
+                raise ValueError(f"Layer {self.name} expects {len(flat_states)} states, but it "
+                                 f"received {len(flat_values)} state values. States received: "
+                                 f"{states}")
+            for i, (value, variable) in enumerate(zip(flat_values, flat_states)):
+                value = np.asarray(value)
+                if value.shape != tuple(variable.shape.as_list()):
+                    raise ValueError(f"State {i} is incompatible with layer {self.name}: "
+                                     f"expected shape={(batch_size, variable)} but found "
+                                     f"shape={value.shape}")
+            for value, variable in zip(flat_values, flat_states):
+                variable.assign(np.asarray(value, variable.dtype.as_numpy_dtype))
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"return_sequences": self.return_sequences,
+                       "return_state": self.return_state, "go_backwards": self.go_backwards,
+                       "stateful": self.stateful, "unroll": self.unroll,
+                       "time_major": self.time_major})
+        if self._num_constants:
+            config["num_constants"] = self._num_constants
+        if self.zero_output_for_mask:
+            config["zero_output_for_mask"] = self.zero_output_for_mask
+        config["cell"] = serialization.serialize_keras_object(self.cell)
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from eagerflow._src.keras.layers import deserialize  # noqa: PLC0415 (the registry imports us)
+        config = dict(config)
+        cell = deserialize(config.pop("cell"), custom_objects=custom_objects)
+        return cls(cell, **config)
+
+
+def _is_shape(value):
+    """True for one shape (a TensorShape, or a tuple/list of ints and Nones)."""
+    if isinstance(value, TensorShape):
+        return True
+    return isinstance(value, (tuple, list)) and all(v is None or isinstance(v, int)
+                                                    for v in value)
+
+
+class _CellLayer(RNN):
+    """SimpleRNN, LSTM and GRU: an `RNN` over the cell their arguments make, whose
+    arguments they expose as attributes of their own (``layer.units``)."""
+
+    _cell_class = None
+    _cell_name = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for key in cls._cell_class._config_keys:
+            setattr(cls, key, property(lambda self, key=key: getattr(self.cell, key)))
+
+    def __init__(self, units, cell_args, activity_regularizer=None, **kwargs):
+        kwargs.pop("return_runtime", None)
+        cell_kwargs = {key: kwargs.pop(key) for key in ("enable_caching_device",
+                                                         "implementation") if key in kwargs}
+        if self._cell_class is SimpleRNNCell:
+            cell_kwargs.pop("implementation", None)  # deprecated in Keras, ignored
+        cell = self._cell_class(units, **cell_args, **cell_kwargs, dtype=kwargs.get("dtype"),
+                                trainable=kwargs.get("trainable", True), name=self._cell_name)
+        super().__init__(cell, **kwargs)
+        self.activity_regularizer = regularizers.get(activity_regularizer)
+        self.input_spec = [InputSpec(ndim=3)]
+
+    def get_config(self):
+        config = super().get_config()
+        del config["cell"]
+        cell_config = self.cell.get_config()
+        for key in self._cell_class._config_keys:
+            config[key] = cell_config[key]
+            if key == "bias_regularizer":
+                config["activity_regularizer"] = _serialized("activity_regularizer",
+                                                             self.activity_regularizer)
+        if "enable_caching_device" in cell_config:
+            config["enable_caching_device"] = cell_config["enable_caching_device"]
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        if config.get("implementation") == 0:
+            config = {**config, "implementation": 1}
+        return cls(**config)
+
+
+class SimpleRNN(_CellLayer):
+    """A fully connected recurrent layer: `RNN` over a `SimpleRNNCell`.
+
+    >>> SimpleRNN(4)(tf.ones((2, 3, 5))).shape
+    TensorShape([2, 4])
+    """
+
+    _cell_class = SimpleRNNCell
+    _cell_name = "simple_rnn_cell"
+
+    def __init__(self, units, activation="tanh", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", kernel_regularizer=None, recurrent_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+                 recurrent_constraint=None, bias_constraint=None, dropout=0.0,
+                 recurrent_dropout=0.0, return_sequences=False, return_state=False,
+                 go_backwards=False, stateful=False, unroll=False, **kwargs):
+        cell_args = dict(
+            activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint,
+            dropout=dropout, recurrent_dropout=recurrent_dropout)
+        super().__init__(units, cell_args, activity_regularizer=activity_regularizer,
+                         return_sequences=return_sequences, return_state=return_state,
+                         go_backwards=go_backwards, stateful=stateful, unroll=unroll, **kwargs)
+
+
+class LSTM(_CellLayer):
+    """Long short-term memory (Hochreiter 1997): `RNN` over an `LSTMCell`.
+
+    >>> lstm = LSTM(4, return_sequences=True)
+    >>> lstm(tf.ones((2, 3, 5))).shape
+    TensorShape([2, 3, 4])
+    """
+
+    _cell_class = LSTMCell
+    _cell_name = "lstm_cell"
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", unit_forget_bias=True, kernel_regularizer=None,
+                 recurrent_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, recurrent_constraint=None, bias_constraint=None,
+                 dropout=0.0, recurrent_dropout=0.0, return_sequences=False, return_state=False,
+                 go_backwards=False, stateful=False, time_major=False, unroll=False, **kwargs):
+        cell_args = dict(
+            activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
+            kernel_initializer=kernel_initializer, recurrent_initializer=recurrent_initializer,
+            unit_forget_bias=unit_forget_bias, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint,
+            dropout=dropout, recurrent_dropout=recurrent_dropout)
+        super().__init__(units, cell_args, activity_regularizer=activity_regularizer,
+                         return_sequences=return_sequences, return_state=return_state,
+                         go_backwards=go_backwards, stateful=stateful, time_major=time_major,
+                         unroll=unroll, **kwargs)
+
+
+class GRU(_CellLayer):
+    """Gated recurrent unit (Cho 2014): `RNN` over a `GRUCell` (`reset_after` by default).
+
+    >>> GRU(4, return_state=True)(tf.ones((2, 3, 5)))[1].shape
+    TensorShape([2, 4])
+    """
+
+    _cell_class = GRUCell
+    _cell_name = "gru_cell"
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", kernel_regularizer=None, recurrent_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+                 recurrent_constraint=None, bias_constraint=None, dropout=0.0,
+                 recurrent_dropout=0.0, return_sequences=False, return_state=False,
+                 go_backwards=False, stateful=False, unroll=False, time_major=False,
+                 reset_after=True, **kwargs):
+        cell_args = dict(
+            activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
+            kernel_initializer=kernel_initializer, recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer, bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint, recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint, dropout=dropout,
+            recurrent_dropout=recurrent_dropout, reset_after=reset_after)
+        super().__init__(units, cell_args, activity_regularizer=activity_regularizer,
+                         return_sequences=return_sequences, return_state=return_state,
+                         go_backwards=go_backwards, stateful=stateful, unroll=unroll,
+                         time_major=time_major, **kwargs)

@@ -1,0 +1,363 @@
+"""Layers wrapping a layer: `TimeDistributed` applies it to every time step, `Bidirectional`
+runs a recurrent layer forwards and backwards and merges the two.
+
+>>> layer = Bidirectional(LSTM(4, return_sequences=True))
+>>> layer(tf.ones((2, 3, 5))).shape
+TensorShape([2, 3, 8])
+>>> [w.name for w in layer.weights][:2]
+['bidirectional/forward_lstm/lstm_cell/kernel:0', 'bidirectional/forward_lstm/lstm_cell/recurrent_kernel:0']
+"""
+import copy
+import inspect
+
+from eagerflow._src.core import context, nest
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops
+from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine.input_spec import InputSpec
+from eagerflow._src.keras.layers.recurrent import _is_shape, _standardize_args, rnn
+from eagerflow._src.keras.utils import serialization
+
+
+def _accepts(layer, name):
+    params = inspect.signature(layer.call).parameters
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def _deserialize(config, custom_objects):
+    from eagerflow._src.keras.layers import deserialize  # noqa: PLC0415 (the registry imports us)
+    return deserialize(config, custom_objects=custom_objects)
+
+
+class Wrapper(Layer):
+    """The base of layers that wrap another: holds `layer` and builds it with itself."""
+
+    def __init__(self, layer, **kwargs):
+        if not isinstance(layer, Layer):
+            raise ValueError(f"Layer {layer} supplied to wrapper is not a supported layer type. "
+                             f"Please ensure wrapped layer is a valid TF-Keras layer.")
+        super().__init__(**kwargs)
+        self.layer = layer
+
+    def build(self, input_shape=None):
+        if not self.layer.built:
+            self.layer.build(input_shape)
+            self.layer.built = True
+        self.built = True
+
+    @property
+    def activity_regularizer(self):
+        return getattr(self.layer, "activity_regularizer", None)
+
+    def get_config(self):
+        config = super().get_config()
+        config["layer"] = serialization.serialize_keras_object(self.layer)
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = copy.deepcopy(config)
+        layer = _deserialize(config.pop("layer"), custom_objects)
+        return cls(layer, **config)
+
+
+def _shape_with(init, tensor, start):
+    """``init`` followed by `tensor`'s dims from `start`: static where known, else read
+    when it runs."""
+    dims = tensor.shape.as_list()[start:]
+    if None not in dims:
+        return [*init, *dims]
+    shape = array_ops.shape(tensor)
+    return [*init, *(shape[start + i] if d is None else d for i, d in enumerate(dims))]
+
+
+class TimeDistributed(Wrapper):
+    """Applies `layer` to every time step of ``(batch, time, ...)`` inputs.
+
+    Built-in layers see all steps at once as one batch of ``batch * time``;
+    other layers (which may depend on the batch) are called step by step.
+
+    >>> layer = TimeDistributed(Dense(2, kernel_initializer="ones"))
+    >>> layer(tf.ones((1, 3, 4))).numpy()[0]
+    array([[4., 4.],
+           [4., 4.],
+           [4., 4.]], dtype=float32)
+    """
+
+    def __init__(self, layer, **kwargs):
+        if not isinstance(layer, Layer):
+            raise ValueError(f"Please initialize `TimeDistributed` layer with a "
+                             f"`tf.keras.layers.Layer` instance. Received: {layer}")
+        super().__init__(layer, **kwargs)
+        self.supports_masking = True
+        builtin = type(layer).__module__.startswith("eagerflow._src.keras.")
+        self._always_use_reshape = builtin and not getattr(layer, "stateful", False)
+
+    @staticmethod
+    def _map_shapes(fn, input_shape):
+        return fn(TensorShape(input_shape)) if _is_shape(input_shape) else \
+            nest.map_structure(lambda s: fn(TensorShape(s)), input_shape)
+
+    def build(self, input_shape):
+        ranks = nest.flatten(self._map_shapes(lambda s: s.rank, input_shape))
+        if any(r is None or r < 3 for r in ranks):
+            raise ValueError(f"`TimeDistributed` Layer should be passed an `input_shape ` with "
+                             f"at least 3 dimensions, received: {input_shape}")
+        self.input_spec = self._map_shapes(
+            lambda s: InputSpec(shape=[None, None, *s.as_list()[2:]]), input_shape)
+        super().build(self._map_shapes(_without_time, input_shape))
+
+    def compute_output_shape(self, input_shape):
+        inner = self.layer.compute_output_shape(self._map_shapes(_without_time, input_shape))
+        steps = nest.flatten(self._map_shapes(lambda s: s[1], input_shape))[0]
+        return self._map_shapes(lambda s: TensorShape([s[0], steps, *s.as_list()[1:]]), inner)
+
+    def _reshapes(self, inputs):
+        """Whether all steps go through the layer as one batch (else step by step)."""
+        batch = nest.flatten(inputs)[0].shape[0]
+        return not batch or self._always_use_reshape
+
+    def call(self, inputs, training=None, mask=None):
+        kwargs = {"training": training} if _accepts(self.layer, "training") else {}
+        first = nest.flatten(inputs)[0]
+        if not self._reshapes(inputs):
+            _, outputs, _ = rnn(lambda x, _: (self.layer(x, **kwargs), []), inputs, [],
+                                mask=mask)
+            return outputs
+        steps = first.shape[1] or array_ops.shape(first)[1]
+        inner = nest.map_structure(lambda x: array_ops.reshape(x, _shape_with([-1], x, 2)),
+                                   inputs)
+        if mask is not None and _accepts(self.layer, "mask"):
+            kwargs["mask"] = array_ops.reshape(mask, _shape_with([-1], mask, 2))
+        outputs = self.layer(inner, **kwargs)
+        batch = first.shape[0] or -1
+        return nest.map_structure(
+            lambda y: array_ops.reshape(y, _shape_with([batch, steps], y, 1)), outputs)
+
+    def compute_mask(self, inputs, mask=None):
+        if not self._reshapes(inputs):
+            return mask
+        inner_mask = None if mask is None else array_ops.reshape(mask, _shape_with([-1], mask, 2))
+        inner = nest.map_structure(lambda x: array_ops.reshape(x, _shape_with([-1], x, 2)),
+                                   inputs)
+        output_mask = self.layer.compute_mask(inner, inner_mask)
+        if output_mask is None:
+            if mask is None:
+                return None
+            # a mask over more than (batch, time): a step counts if any of it does
+            for _ in range(2, mask.shape.rank):
+                mask = reduction_ops.reduce_any(mask, axis=-1)
+            return mask
+        first = nest.flatten(inputs)[0]
+        steps = first.shape[1] or array_ops.shape(first)[1]
+        return array_ops.reshape(output_mask,
+                                 _shape_with([first.shape[0] or -1, steps], output_mask, 1))
+
+
+def _without_time(shape):
+    dims = shape.as_list()
+    return TensorShape([dims[0], *dims[2:]])
+
+
+class Bidirectional(Wrapper):
+    """Runs a recurrent `layer` over the sequence and a copy of it over the reversed
+    sequence, and merges their outputs (`merge_mode`: ``'concat'``, ``'sum'``, ``'mul'``,
+    ``'ave'``, or None for a list of both).
+
+    The backward outputs are put back in time order before merging; with
+    `return_state` the forward states come first.  `backward_layer` replaces
+    the copy (it must read the sequence backwards).
+
+    >>> layer = Bidirectional(GRU(2, return_state=True), merge_mode="sum")
+    >>> [t.shape for t in layer(tf.ones((1, 3, 4)))]
+    [TensorShape([1, 2]), TensorShape([1, 2]), TensorShape([1, 2])]
+    """
+
+    def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
+        if not isinstance(layer, Layer):
+            raise ValueError(f"Please initialize `Bidirectional` layer with a "
+                             f"`tf.keras.layers.Layer` instance. Received: {layer}")
+        if backward_layer is not None and not isinstance(backward_layer, Layer):
+            raise ValueError(f"`backward_layer` need to be a `tf.keras.layers.Layer` instance. "
+                             f"Received: {backward_layer}")
+        if merge_mode not in ["sum", "mul", "ave", "concat", None]:
+            raise ValueError(f"Invalid merge mode. Received: {merge_mode}. Merge mode should be "
+                             f'one of {{"sum", "mul", "ave", "concat", None}}')
+        super().__init__(layer, **kwargs)
+        self.forward_layer = self._recreate_layer_from_config(layer)
+        if backward_layer is None:
+            self.backward_layer = self._recreate_layer_from_config(layer, go_backwards=True)
+        else:
+            self.backward_layer = backward_layer
+            self._backward_layer_config = serialization.serialize_keras_object(backward_layer)
+        self.forward_layer._name = "forward_" + self.forward_layer.name
+        self.backward_layer._name = "backward_" + self.backward_layer.name
+        self._verify_layer_config()
+        # a masked step of a merged sequence is zeros in both directions
+        for half in (self.forward_layer, self.backward_layer):
+            if getattr(half, "zero_output_for_mask", None) is not None:
+                half.zero_output_for_mask = half.return_sequences
+        self.merge_mode = merge_mode
+        if weights:
+            half = len(weights) // 2
+            self.forward_layer._initial_weights = weights[:half]
+            self.backward_layer._initial_weights = weights[half:]
+        self.stateful = layer.stateful
+        self.return_sequences = layer.return_sequences
+        self.return_state = layer.return_state
+        self.supports_masking = True
+        self._trainable = kwargs.get("trainable", layer.trainable)
+        self._num_constants = 0
+        self.input_spec = layer.input_spec
+
+    def _verify_layer_config(self):
+        forward, backward = self.forward_layer, self.backward_layer
+        if forward.go_backwards == backward.go_backwards:
+            raise ValueError(f"Forward layer and backward layer should have different "
+                             f"`go_backwards` value.forward_layer.go_backwards = "
+                             f"{forward.go_backwards},backward_layer.go_backwards = "
+                             f"{backward.go_backwards}")
+        for attr in ("stateful", "return_sequences", "return_state"):
+            forward_value, backward_value = getattr(forward, attr), getattr(backward, attr)
+            if forward_value != backward_value:
+                raise ValueError(f"Forward layer and backward layer are expected to have the "
+                                 f'same value for attribute "{attr}", got "{forward_value}" '
+                                 f'for forward layer and "{backward_value}" for backward layer')
+
+    @staticmethod
+    def _recreate_layer_from_config(layer, go_backwards=False):
+        config = layer.get_config()
+        if go_backwards:
+            config["go_backwards"] = not config["go_backwards"]
+        if "custom_objects" not in inspect.signature(type(layer).from_config).parameters:
+            return type(layer).from_config(config)
+        cell = getattr(layer, "cell", None)
+        custom_objects = {type(c).__name__: type(c)
+                          for c in ([cell, *getattr(cell, "cells", ())] if cell else [])}
+        return type(layer).from_config(config, custom_objects=custom_objects)
+
+    def compute_output_shape(self, input_shape):
+        output_shape = self.forward_layer.compute_output_shape(input_shape)
+        if self.return_state:
+            output_shape, state_shape = output_shape[0], list(output_shape[1:])
+        output_shape = TensorShape(output_shape)
+        if self.merge_mode == "concat":
+            dims = output_shape.as_list()
+            dims[-1] = None if dims[-1] is None else dims[-1] * 2
+            output_shape = TensorShape(dims)
+        elif self.merge_mode is None:
+            output_shape = [output_shape, copy.copy(output_shape)]
+        if not self.return_state:
+            return output_shape
+        if self.merge_mode is None:
+            return output_shape + state_shape + copy.copy(state_shape)
+        return [output_shape] + state_shape + copy.copy(state_shape)
+
+    def __call__(self, inputs, initial_state=None, constants=None, **kwargs):
+        inputs, initial_state, constants = _standardize_args(
+            inputs, initial_state, constants, self._num_constants)
+        if initial_state is not None:
+            if len(initial_state) % 2:
+                raise ValueError(f"When passing `initial_state` to a Bidirectional RNN, the "
+                                 f"state should be a list containing the states of the "
+                                 f"underlying RNNs. Received: {initial_state}")
+            kwargs["initial_state"] = initial_state
+        if constants is not None:
+            kwargs["constants"] = constants
+            self._num_constants = len(constants)
+            self.forward_layer._num_constants = self._num_constants
+            self.backward_layer._num_constants = self._num_constants
+        return super().__call__(inputs, **kwargs)
+
+    def call(self, inputs, training=None, mask=None, initial_state=None, constants=None):
+        kwargs = {}
+        for name, value in (("training", training), ("mask", mask), ("constants", constants)):
+            if _accepts(self.layer, name):
+                kwargs[name] = value
+        if _accepts(self.layer, "initial_state"):
+            forward_state = backward_state = None
+            if initial_state is not None:
+                half = len(initial_state) // 2
+                forward_state, backward_state = initial_state[:half], initial_state[half:]
+            y = self.forward_layer(inputs, initial_state=forward_state, **kwargs)
+            y_rev = self.backward_layer(inputs, initial_state=backward_state, **kwargs)
+        else:
+            y, y_rev = self.forward_layer(inputs, **kwargs), self.backward_layer(inputs, **kwargs)
+        if self.return_state:
+            states = list(y[1:]) + list(y_rev[1:])
+            y, y_rev = y[0], y_rev[0]
+        if self.return_sequences:
+            time_axis = 0 if getattr(self.forward_layer, "time_major", False) else 1
+            y_rev = array_ops.reverse(y_rev, [time_axis])
+        if self.merge_mode == "concat":
+            output = array_ops.concat([y, y_rev], -1)
+        elif self.merge_mode == "sum":
+            output = math_ops.add(y, y_rev)
+        elif self.merge_mode == "ave":
+            output = math_ops.truediv(math_ops.add(y, y_rev), 2)
+        elif self.merge_mode == "mul":
+            output = math_ops.multiply(y, y_rev)
+        else:
+            output = [y, y_rev]
+        if self.return_state:
+            return (output if self.merge_mode is None else [output]) + states
+        return output
+
+    def reset_states(self, states=None):
+        if not self.stateful:
+            raise AttributeError("Layer must be stateful.")
+        if states is None:
+            self.forward_layer.reset_states()
+            self.backward_layer.reset_states()
+            return
+        if not isinstance(states, (list, tuple)):
+            raise ValueError(f"Unrecognized value for `states`. Expected `states` to be list "
+                             f"or tuple. Received: {states}")
+        half = len(states) // 2
+        self.forward_layer.reset_states(states[:half])
+        self.backward_layer.reset_states(states[half:])
+
+    def build(self, input_shape):
+        for half in (self.forward_layer, self.backward_layer):
+            with context.name_scope_push(half.name):
+                half.build(input_shape)
+            half.built = True
+            if half._initial_weights is not None:
+                half.set_weights(half._initial_weights)
+                half._initial_weights = None
+        self.built = True
+
+    def compute_mask(self, inputs, mask):
+        if isinstance(mask, list):
+            mask = mask[0]
+        if self.return_sequences:
+            output_mask = [mask, mask] if not self.merge_mode else mask
+        else:
+            output_mask = [None, None] if not self.merge_mode else None
+        if not self.return_state:
+            return output_mask
+        state_mask = [None for _ in self.forward_layer.states]
+        if isinstance(output_mask, list):
+            return output_mask + state_mask * 2
+        return [output_mask] + state_mask * 2
+
+    def get_config(self):
+        config = super().get_config()
+        config["merge_mode"] = self.merge_mode
+        if self._num_constants:
+            config["num_constants"] = self._num_constants
+        if hasattr(self, "_backward_layer_config"):
+            config["backward_layer"] = self._backward_layer_config
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = copy.deepcopy(config)
+        num_constants = config.pop("num_constants", 0)
+        config["layer"] = _deserialize(config["layer"], custom_objects)
+        backward = config.pop("backward_layer", None)
+        if backward is not None:
+            config["backward_layer"] = _deserialize(backward, custom_objects)
+        layer = cls(**config)
+        layer._num_constants = num_constants
+        return layer

@@ -1,0 +1,150 @@
+"""Keras 2 metrics (``tf.keras.metrics``): `Metric` classes, the functions they average,
+and `get`/`serialize`/`deserialize`.
+
+String identifiers name a class (``'AUC'``, instantiated with its defaults) or a function
+(``'mse'``, ``'binary_accuracy'``); `get_metric_object` is what ``compile`` does with one,
+resolving ``'accuracy'`` and ``'crossentropy'`` by the shapes of an output.
+
+>>> get("AUC").curve
+<AUCCurve.ROC: 'ROC'>
+>>> get("mse").__name__
+'mean_squared_error'
+"""
+import warnings
+
+from eagerflow._src.keras import losses as _losses
+# Loss functions double as metric functions, under the same names and aliases.
+from eagerflow._src.keras.losses import (  # noqa: F401
+    binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
+    categorical_focal_crossentropy, categorical_hinge, hinge, kl_divergence, log_cosh,
+    mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
+    mean_squared_logarithmic_error, poisson, sparse_categorical_crossentropy, squared_hinge)
+from eagerflow._src.keras.metrics.accuracy_metrics import (  # noqa: F401
+    Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
+    SparseTopKCategoricalAccuracy, TopKCategoricalAccuracy, accuracy, binary_accuracy,
+    categorical_accuracy, sparse_categorical_accuracy, sparse_top_k_categorical_accuracy,
+    top_k_categorical_accuracy)
+from eagerflow._src.keras.metrics.base_metric import (  # noqa: F401
+    Mean, MeanMetricWrapper, MeanTensor, Metric, Reduce, Reduction, Sum)
+from eagerflow._src.keras.metrics.confusion_metrics import (  # noqa: F401
+    AUC, FalseNegatives, FalsePositives, Precision, PrecisionAtRecall, Recall,
+    RecallAtPrecision, SensitivityAtSpecificity, SensitivitySpecificityBase,
+    SpecificityAtSensitivity, TrueNegatives, TruePositives)
+from eagerflow._src.keras.metrics.f_score_metrics import F1Score, FBetaScore  # noqa: F401
+from eagerflow._src.keras.metrics.hinge_metrics import (  # noqa: F401
+    CategoricalHinge, Hinge, SquaredHinge)
+from eagerflow._src.keras.metrics.iou_metrics import (  # noqa: F401
+    BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU)
+from eagerflow._src.keras.metrics.probabilistic_metrics import (  # noqa: F401
+    BinaryCrossentropy, CategoricalCrossentropy, KLDivergence, Poisson,
+    SparseCategoricalCrossentropy)
+from eagerflow._src.keras.metrics.regression_metrics import (  # noqa: F401
+    CosineSimilarity, LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError,
+    MeanRelativeError, MeanSquaredError, MeanSquaredLogarithmicError, R2Score,
+    RootMeanSquaredError, cosine_similarity)
+from eagerflow._src.keras.utils import serialization
+
+
+acc = ACC = accuracy
+bce = BCE = binary_crossentropy
+mse = MSE = mean_squared_error
+mae = MAE = mean_absolute_error
+mape = MAPE = mean_absolute_percentage_error
+msle = MSLE = mean_squared_logarithmic_error
+kld = KLD = kullback_leibler_divergence = kl_divergence
+logcosh = log_cosh
+cosine_proximity = cosine_similarity
+
+_NOT_METRICS = {"Reduction", "serialize", "deserialize", "get", "get_metric_object"}
+
+
+def serialize(metric, use_legacy_format=False):
+    """A metric as a config dict (a function as its name).
+
+    >>> serialize(Mean())["config"]
+    {'name': 'mean', 'dtype': 'float32'}
+    """
+    if metric is None:
+        return None
+    if not isinstance(metric, Metric):
+        warnings.warn(f"The `keras.metrics.serialize()` API should only be used for objects "
+                      f"of type `keras.metrics.Metric`. Found an instance of type "
+                      f"{type(metric)}, which may lead to improper serialization.",
+                      stacklevel=2)
+    config = serialization.serialize_keras_object(metric)
+    if use_legacy_format and isinstance(config, dict):
+        return {"class_name": config["class_name"], "config": config["config"]}
+    return config
+
+
+def deserialize(config, custom_objects=None, use_legacy_format=False):
+    """The metric a name or config dict describes (classes are instantiated).
+
+    >>> deserialize({"class_name": "Precision", "config": {"thresholds": 0.7}}).thresholds
+    [0.7]
+    """
+    if isinstance(config, dict) and config.get("class_name") == "function":
+        config = config["config"]  # how Keras serializes a metric function
+    return serialization.deserialize_keras_object(config, _MODULE_OBJECTS, custom_objects,
+                                                  "metric function")
+
+
+def get(identifier):
+    """A metric from a name, a config dict or a callable.
+
+    >>> type(get("CategoricalCrossentropy")).__name__
+    'CategoricalCrossentropy'
+    >>> get("categorical_crossentropy").__name__
+    'categorical_crossentropy'
+    """
+    if isinstance(identifier, (dict, str)):
+        return deserialize(identifier)
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret metric identifier: {identifier}")
+
+
+def get_metric_object(identifier, y_true, y_pred):
+    """The `Metric` that ``compile(metrics=[identifier])`` tracks for an output with labels
+    like `y_true` and predictions like `y_pred` (anything with a ``shape``), or None.
+
+    ``'accuracy'``/``'acc'`` and ``'crossentropy'``/``'ce'`` mean the binary variant for
+    predictions with a last axis of 1, the sparse one for labels with fewer axes (or a last
+    axis of 1 against several classes), else the categorical one. Functions and losses are
+    averaged by a `MeanMetricWrapper` named as given.
+
+    >>> get_metric_object("acc", TensorSpec([None, 1]), TensorSpec([None, 10])).name
+    'acc'
+    """
+    if identifier is None:
+        return None
+    if str(identifier).lower() in ("accuracy", "acc", "crossentropy", "ce"):
+        true_shape, pred_shape = y_true.shape.as_list(), y_pred.shape.as_list()
+        is_binary = pred_shape[-1] == 1
+        is_sparse = len(true_shape) < len(pred_shape) or \
+            true_shape[-1] == 1 and pred_shape[-1] != 1
+        accuracy_named = str(identifier).lower() in ("accuracy", "acc")
+        if is_binary:
+            metric = binary_accuracy if accuracy_named else binary_crossentropy
+        elif is_sparse:
+            metric = sparse_categorical_accuracy if accuracy_named else \
+                sparse_categorical_crossentropy
+        else:
+            metric = categorical_accuracy if accuracy_named else categorical_crossentropy
+    else:
+        metric = get(identifier)
+    if isinstance(metric, Metric):
+        return metric
+    if isinstance(identifier, str):
+        name = identifier
+    elif isinstance(metric, _losses.Loss):
+        name = metric.name
+    else:
+        name = getattr(metric, "__name__", None)
+        if name is None:
+            raise ValueError(f"Metric should be a callable, received: {metric}")
+    return MeanMetricWrapper(metric, name=name)
+
+
+_MODULE_OBJECTS = {name: obj for name, obj in globals().items()
+                   if not name.startswith("_") and name not in _NOT_METRICS and callable(obj)}

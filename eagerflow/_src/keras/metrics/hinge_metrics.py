@@ -1,0 +1,40 @@
+"""Hinge metrics: the means of the hinge losses, for labels of -1 and 1 (or 0 and 1).
+
+>>> Hinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
+<tf.Tensor: shape=(), dtype=float32, numpy=1.3>
+"""
+from eagerflow._src.keras import losses
+from eagerflow._src.keras.metrics.base_metric import MeanMetricWrapper
+
+
+class Hinge(MeanMetricWrapper):
+    """The mean of ``max(1 - y_true * y_pred, 0)``.
+
+    >>> Hinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]], sample_weight=[1, 0])
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.1>
+    """
+
+    def __init__(self, name="hinge", dtype=None):
+        super().__init__(losses.hinge, name, dtype=dtype)
+
+
+class SquaredHinge(MeanMetricWrapper):
+    """The mean of ``max(1 - y_true * y_pred, 0) ** 2``.
+
+    >>> SquaredHinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.86>
+    """
+
+    def __init__(self, name="squared_hinge", dtype=None):
+        super().__init__(losses.squared_hinge, name, dtype=dtype)
+
+
+class CategoricalHinge(MeanMetricWrapper):
+    """The mean of ``max(0, 1 + max((1 - y_true) * y_pred) - sum(y_true * y_pred))``.
+
+    >>> CategoricalHinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.4000001>
+    """
+
+    def __init__(self, name="categorical_hinge", dtype=None):
+        super().__init__(losses.categorical_hinge, name, dtype=dtype)

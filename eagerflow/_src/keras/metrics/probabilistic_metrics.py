@@ -1,0 +1,69 @@
+"""Probabilistic metrics: the means of crossentropies, KL divergence and Poisson loss.
+
+>>> BinaryCrossentropy()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
+<tf.Tensor: shape=(), dtype=float32, numpy=0.81492424>
+"""
+from eagerflow._src.keras import losses
+from eagerflow._src.keras.metrics.base_metric import MeanMetricWrapper
+
+
+class Poisson(MeanMetricWrapper):
+    """The mean of ``y_pred - y_true * log(y_pred)``.
+
+    >>> Poisson()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.49999997>
+    """
+
+    def __init__(self, name="poisson", dtype=None):
+        super().__init__(losses.poisson, name, dtype=dtype)
+
+
+class KLDivergence(MeanMetricWrapper):
+    """The mean Kullback-Leibler divergence ``sum(y_true * log(y_true / y_pred))``.
+
+    >>> KLDivergence()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.45814306>
+    """
+
+    def __init__(self, name="kullback_leibler_divergence", dtype=None):
+        super().__init__(losses.kl_divergence, name, dtype=dtype)
+
+
+class BinaryCrossentropy(MeanMetricWrapper):
+    """The mean binary crossentropy of probabilities (or logits, `from_logits`).
+
+    >>> BinaryCrossentropy()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]], sample_weight=[1, 0])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.9162905>
+    """
+
+    def __init__(self, name="binary_crossentropy", dtype=None, from_logits=False,
+                 label_smoothing=0):
+        super().__init__(losses.binary_crossentropy, name, dtype=dtype,
+                         from_logits=from_logits, label_smoothing=label_smoothing)
+
+
+class CategoricalCrossentropy(MeanMetricWrapper):
+    """The mean crossentropy of one-hot labels and class probabilities (or logits).
+
+    >>> CategoricalCrossentropy()([[0, 1, 0], [0, 0, 1]], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.1769392>
+    """
+
+    def __init__(self, name="categorical_crossentropy", dtype=None, from_logits=False,
+                 label_smoothing=0, axis=-1):
+        super().__init__(losses.categorical_crossentropy, name, dtype=dtype,
+                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
+
+
+class SparseCategoricalCrossentropy(MeanMetricWrapper):
+    """The mean crossentropy of integer labels and class probabilities (or logits); labels
+    equal to `ignore_class` are left out.
+
+    >>> SparseCategoricalCrossentropy()([1, 2], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.1769392>
+    """
+
+    def __init__(self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False,
+                 ignore_class=None, axis=-1):
+        super().__init__(losses.sparse_categorical_crossentropy, name, dtype=dtype,
+                         from_logits=from_logits, ignore_class=ignore_class, axis=axis)

@@ -1,0 +1,50 @@
+"""`AutoCastVariable`: a float32 weight read in the layer's compute dtype inside its call.
+
+Under the ``mixed_float16`` policy a layer keeps float32 weights (so small
+updates are not lost) but computes in float16: while the layer's `call`
+runs, every read of such a weight is cast to float16 (a recorded `Cast`,
+so gradients reach the float32 variable); outside it reads as float32.
+
+>>> v = AutoCastVariable(1.5)
+>>> with autocast_to("float16"):
+...     (v * 2).dtype.name
+'float16'
+>>> (v * 2).dtype.name
+'float32'
+"""
+import contextlib
+import threading
+
+from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.ops import cast_ops
+
+_state = threading.local()
+
+
+@contextlib.contextmanager
+def autocast_to(dtype):
+    """Within the block, `AutoCastVariable`s read as `dtype` (None: as themselves)."""
+    outer = getattr(_state, "dtype", None)
+    _state.dtype = None if dtype is None else _dtypes.as_dtype(dtype)
+    try:
+        yield
+    finally:
+        _state.dtype = outer
+
+
+class AutoCastVariable(Variable):
+    """A floating variable whose reads follow `autocast_to`."""
+
+    def value(self):
+        read = super().value()
+        target = getattr(_state, "dtype", None)
+        if target is None or target == self.dtype:
+            return read
+        return cast_ops.cast(read, target)
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        target = getattr(_state, "dtype", None)
+        if target is None or dtype is not None and dtype == self.dtype:
+            return super().__tf_tensor__(dtype, name)
+        return self.value()

@@ -1,0 +1,96 @@
+"""Dtype policies (``tf.keras.mixed_precision``): the dtype a layer computes in and the
+dtype of its weights.
+
+>>> p = Policy("mixed_float16")
+>>> p.compute_dtype, p.variable_dtype
+('float16', 'float32')
+"""
+from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.keras import backend
+
+_MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
+_global_policy = None
+
+
+class Policy:
+    """A named pair of compute and variable dtypes: a dtype name, ``'mixed_float16'`` or
+    ``'mixed_bfloat16'``."""
+
+    def __init__(self, name):
+        if isinstance(name, _dtypes.DType):
+            raise TypeError(f"'name' must be a string, not a DType. Instead, pass "
+                            f"DType.name. Got: {name.name}")
+        if not isinstance(name, str):
+            raise TypeError(f"'name' must be a string, but got: {name}")
+        self._name = name
+        if name in _MIXED:
+            self._compute, self._variable = _MIXED[name], "float32"
+        elif name == "_infer":
+            self._compute = self._variable = None
+        else:
+            try:
+                dtype = _dtypes.as_dtype(name).name
+            except TypeError:
+                raise ValueError(f"Cannot convert value {name} to a mixed precision Policy. "
+                                 f"Valid policies include 'mixed_float16', 'mixed_bfloat16', "
+                                 f"and the name of any dtype such as 'float32'.") from None
+            self._compute = self._variable = dtype
+
+    name = property(lambda self: self._name)
+    compute_dtype = property(lambda self: self._compute)
+    variable_dtype = property(lambda self: self._variable)
+
+    def __repr__(self):
+        return f'<Policy "{self._name}">'
+
+    def __eq__(self, other):
+        return isinstance(other, Policy) and other._name == self._name
+
+    def __hash__(self):
+        return hash(self._name)
+
+    def get_config(self):
+        return {"name": self._name}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        return cls(**config)
+
+
+def global_policy():
+    """The policy new layers get: the one set by `set_global_policy`, else `floatx()`."""
+    return _global_policy or Policy(backend.floatx())
+
+
+def set_global_policy(policy):
+    """Sets the policy of layers created from now on (a `Policy`, a name, or None to reset)."""
+    global _global_policy
+    if policy is not None and not isinstance(policy, Policy):
+        policy = Policy(policy)
+    if policy is not None and policy.compute_dtype is not None and \
+            not _dtypes.as_dtype(policy.compute_dtype).is_floating:
+        raise ValueError(f"set_global_policy can only be used to set the global policy to "
+                         f"floating-point policies, such as 'float32' and 'mixed_float16', "
+                         f"but got policy: {policy.name}")
+    _global_policy = policy
+
+
+def get(identifier):
+    """A `Policy` from a policy, a dtype (name) or a serialized policy; None: the global one."""
+    if identifier is None:
+        return global_policy()
+    if isinstance(identifier, Policy):
+        return identifier
+    if isinstance(identifier, dict):
+        return Policy.from_config(identifier["config"])
+    if isinstance(identifier, str):
+        return Policy(identifier)
+    return Policy(_dtypes.as_dtype(identifier).name)
+
+
+def serialize(policy):
+    """A plain policy as its dtype name; a mixed one as a config dict (as layer configs hold)."""
+    if policy.name not in _MIXED:
+        return policy.name
+    return {"module": "keras.mixed_precision", "class_name": "Policy",
+            "config": policy.get_config(), "registered_name": None}

@@ -1,0 +1,47 @@
+"""Model-level utilities: `clone_model` and `model_from_config`.
+
+>>> from eagerflow._src.keras.layers.core import Dense
+>>> from eagerflow._src.keras.engine.sequential import Sequential
+>>> model = Sequential([Dense(2, input_shape=(3,))])
+>>> clone = clone_model(model)
+>>> [w.shape for w in clone.weights] == [w.shape for w in model.weights]
+True
+"""
+from eagerflow._src.keras import layers as layers_mod
+from eagerflow._src.keras.engine.functional import Functional
+from eagerflow._src.keras.engine.sequential import Sequential
+
+
+def model_from_config(config, custom_objects=None):
+    """The model (or layer) that a ``{'class_name', 'config'}`` dict describes."""
+    if isinstance(config, list):
+        raise TypeError("`model_from_config` expects a dictionary, not a list. "
+                        f"Received: config={config}. Did you meant to use "
+                        "`Sequential.from_config(config)`?")
+    return layers_mod.deserialize(config, custom_objects=custom_objects)
+
+
+def clone_model(model, input_tensors=None, clone_function=None):
+    """A new model with the same architecture and freshly initialized weights.
+
+    `clone_function(layer)` makes each new layer (default: from the layer's config).
+    """
+    if not isinstance(model, (Sequential, Functional)):
+        raise ValueError(f"Expected `model` argument to be a functional `Model` instance, "
+                         f"but got a subclassed model instead: {model}")
+    clone_function = clone_function or (lambda layer: type(layer).from_config(
+        layer.get_config()))
+    if isinstance(model, Sequential):
+        clone = Sequential(name=model.name)
+        for layer in model._self_tracked_layers:
+            if type(layer).__name__ == "InputLayer":
+                continue
+            clone.add(clone_function(layer))
+        if not clone.built and model._input_layer is not None:
+            clone.build(model._input_layer._batch_input_shape)
+        return clone
+    if input_tensors is not None:
+        raise NotImplementedError("clone_model of a functional model with new "
+                                  "`input_tensors` is not supported; clone, then call the "
+                                  "clone on them.")
+    return Functional.from_config(model.get_config())

@@ -1,0 +1,79 @@
+"""Keras optimizers (``tf.keras.optimizers``): the algorithms, and resolving them by name.
+
+>>> get("Adam").name
+'Adam'
+>>> type(get({"class_name": "SGD", "config": {"learning_rate": 0.5}})).__name__
+'SGD'
+"""
+import warnings
+
+from eagerflow._src.keras.optimizers.adadelta import Adadelta
+from eagerflow._src.keras.optimizers.adagrad import Adagrad
+from eagerflow._src.keras.optimizers.adam import Adam
+from eagerflow._src.keras.optimizers.adamax import Adamax
+from eagerflow._src.keras.optimizers.adamw import AdamW
+from eagerflow._src.keras.optimizers.ftrl import Ftrl
+from eagerflow._src.keras.optimizers.nadam import Nadam
+from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.keras.optimizers.rmsprop import RMSprop
+from eagerflow._src.keras.optimizers.sgd import SGD
+from eagerflow._src.keras.utils.serialization import (
+    deserialize_keras_object, serialize_keras_object)
+
+# Names resolve case-insensitively, as in tf_keras ('Adam', 'adam', 'ADAM').
+_BY_NAME = {
+    "adadelta": Adadelta, "adagrad": Adagrad, "adam": Adam, "adamw": AdamW, "adamax": Adamax,
+    "experimentaladadelta": Adadelta, "experimentaladagrad": Adagrad,
+    "experimentaladam": Adam, "experimentalsgd": SGD, "nadam": Nadam, "rmsprop": RMSprop,
+    "sgd": SGD, "ftrl": Ftrl,
+}
+
+
+def serialize(optimizer, use_legacy_format=False):
+    """The optimizer's config as ``{'module', 'class_name', 'config', 'registered_name'}``.
+
+    >>> serialize(SGD())["class_name"]
+    'SGD'
+    """
+    if optimizer is None:
+        return None
+    if not isinstance(optimizer, Optimizer):
+        warnings.warn(f"The `keras.optimizers.serialize()` API should only be used for objects "
+                      f"of type `keras.optimizers.Optimizer`. Found an instance of type "
+                      f"{type(optimizer)}, which may lead to improper serialization.")
+    return serialize_keras_object(optimizer)
+
+
+def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
+    """The optimizer a `serialize` result (or ``{'class_name', 'config'}``) describes.
+
+    >>> float(deserialize({"class_name": "adam", "config": {"learning_rate": 0.5}}).learning_rate)
+    0.5
+    """
+    kwargs.pop("use_legacy_optimizer", None)
+    if kwargs:
+        raise TypeError(f"Invalid keyword arguments: {kwargs}")
+    config = dict(config)
+    if config["class_name"].lower() in _BY_NAME:
+        config["class_name"] = config["class_name"].lower()
+    return deserialize_keras_object(config, module_objects=_BY_NAME,
+                                    custom_objects=custom_objects,
+                                    printable_module_name="optimizer")
+
+
+def get(identifier, **kwargs):
+    """An optimizer from an instance (returned as is), a name (``'adam'``) or a config dict.
+
+    >>> get("rmsprop").name
+    'RMSprop'
+    """
+    kwargs.pop("use_legacy_optimizer", None)
+    if kwargs:
+        raise TypeError(f"Invalid keyword arguments: {kwargs}")
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        return deserialize({"class_name": str(identifier), "config": {}})
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier}")

@@ -1,0 +1,42 @@
+"""Adadelta (``tf.keras.optimizers.Adadelta``): steps sized by moving RMS of past steps.
+
+>>> opt = Adadelta(learning_rate=1.0)
+>>> var = Variable(1.0)
+>>> opt.minimize(lambda: var ** 2, [var])
+>>> print(var.numpy())
+0.99858576
+"""
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.ops import training_ops
+
+
+class Adadelta(Optimizer):
+    """``accumulated_grad = rho * accumulated_grad + (1 - rho) * grad**2``,
+    ``delta = sqrt(accumulated_delta_var + epsilon) / sqrt(accumulated_grad + epsilon) * grad``,
+    ``accumulated_delta_var = rho * accumulated_delta_var + (1 - rho) * delta**2``,
+    ``var -= lr * delta``.
+
+    >>> Adadelta().get_slot_names()
+    ['accumulated_grad', 'accumulated_delta_var']
+    """
+
+    _config_keys = ("rho", "epsilon")
+    _slot_aliases = {"accum_grad": "accumulated_grad", "accum_var": "accumulated_delta_var"}
+
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, weight_decay=None,
+                 name="Adadelta", **kwargs):
+        super().__init__(name, weight_decay=weight_decay, **kwargs)
+        self._learning_rate = self._build_learning_rate(learning_rate)
+        self.rho = rho
+        self.epsilon = epsilon
+
+    def _slot_groups(self):
+        return [{"accumulated_grad": 0.0, "accumulated_delta_var": 0.0}]
+
+    def _coefficients(self, dtype):
+        return self._lr(dtype), self._rate(self.rho), self._constant(self.epsilon, dtype)
+
+    def _apply_dense(self, grad, var, slots, coefficients):
+        dispatch(training_ops.ADADELTA, (var, slots["accumulated_grad"],
+                                         slots["accumulated_delta_var"], *coefficients, grad))

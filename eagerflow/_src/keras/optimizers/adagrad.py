@@ -1,0 +1,44 @@
+"""Adagrad (``tf.keras.optimizers.Adagrad``): per-coordinate rates from summed squared
+gradients.
+
+>>> opt = Adagrad(learning_rate=0.1)
+>>> var = Variable(1.0)
+>>> opt.minimize(lambda: var ** 2, [var])
+>>> print(var.numpy())
+0.90122706
+"""
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.ops import training_ops
+
+
+class Adagrad(Optimizer):
+    """``accumulator += grad**2``, ``var -= lr * grad / sqrt(accumulator + epsilon)``, the
+    accumulator starting at `initial_accumulator_value`. A sparse gradient updates only its
+    rows.
+
+    >>> Adagrad().get_slot_names()
+    ['accumulator']
+    """
+
+    _config_keys = ("initial_accumulator_value", "epsilon")
+
+    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
+                 weight_decay=None, name="Adagrad", **kwargs):
+        super().__init__(name, weight_decay=weight_decay, **kwargs)
+        self._learning_rate = self._build_learning_rate(learning_rate)
+        self.initial_accumulator_value = initial_accumulator_value
+        self.epsilon = epsilon
+
+    def _slot_groups(self):
+        return [{"accumulator": self.initial_accumulator_value}]
+
+    def _coefficients(self, dtype):
+        return self._lr(dtype), self._constant(self.epsilon, dtype)
+
+    def _apply_dense(self, grad, var, slots, coefficients):
+        dispatch(training_ops.KERAS_ADAGRAD, (var, slots["accumulator"], *coefficients, grad))
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        dispatch(training_ops.SPARSE_KERAS_ADAGRAD,
+                 (var, slots["accumulator"], *coefficients, grad.values, grad.indices))

@@ -1,0 +1,42 @@
+"""Adamax (``tf.keras.optimizers.Adamax``): Adam with the infinity norm.
+
+>>> opt = Adamax(learning_rate=0.1)
+>>> var = Variable(1.0)
+>>> opt.minimize(lambda: var ** 2, [var])
+>>> print(var.numpy())
+0.90000004
+"""
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.ops import math_ops, training_ops
+
+
+class Adamax(Optimizer):
+    """``m`` the moving average of the gradient, ``u = max(beta_2 * u, |grad|)``,
+    ``var -= lr / (1 - beta_1**t) * m / (u + epsilon)``.
+
+    >>> Adamax().get_slot_names()
+    ['m', 'u']
+    """
+
+    _config_keys = ("beta_1", "beta_2", "epsilon")
+    _slot_aliases = {"v": "u"}
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 weight_decay=None, name="Adamax", **kwargs):
+        super().__init__(name, weight_decay=weight_decay, **kwargs)
+        self._learning_rate = self._build_learning_rate(learning_rate)
+        self.beta_1 = beta_1
+        self.beta_2 = beta_2
+        self.epsilon = epsilon
+
+    def _slot_groups(self):
+        return [{"m": 0.0, "u": 0.0}]
+
+    def _coefficients(self, dtype):
+        beta_1_power = math_ops.pow(self._constant(self.beta_1, dtype), self._local_step(dtype))
+        return (beta_1_power, self._lr(dtype), self._rate(self.beta_1),
+                self._constant(self.beta_2, dtype), self._constant(self.epsilon, dtype))
+
+    def _apply_dense(self, grad, var, slots, coefficients):
+        dispatch(training_ops.ADA_MAX, (var, slots["m"], slots["u"], *coefficients, grad))

@@ -1,0 +1,64 @@
+"""FTRL-proximal (``tf.keras.optimizers.Ftrl``): follow the regularized leader, with L1/L2.
+
+>>> opt = Ftrl(learning_rate=0.1)
+>>> var = Variable(1.0)
+>>> opt.minimize(lambda: var ** 2, [var])
+>>> print(var.numpy())
+0.7450533
+"""
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.ops import training_ops
+
+
+class Ftrl(Optimizer):
+    """McMahan et al.'s FTRL-proximal with slots ``accumulator`` (summed squared gradients,
+    from `initial_accumulator_value`) and ``linear``. `beta` adds ``beta / (2 lr)`` to the L2
+    strength; `l2_shrinkage_regularization_strength` adds ``2 * strength * var`` to the
+    gradient.
+
+    >>> Ftrl().get_slot_names()
+    ['accumulator', 'linear']
+    """
+
+    _config_keys = ("learning_rate_power", "initial_accumulator_value",
+                    "l1_regularization_strength", "l2_regularization_strength",
+                    "l2_shrinkage_regularization_strength", "beta")
+
+    def __init__(self, learning_rate=0.001, learning_rate_power=-0.5,
+                 initial_accumulator_value=0.1, l1_regularization_strength=0.0,
+                 l2_regularization_strength=0.0, l2_shrinkage_regularization_strength=0.0,
+                 beta=0.0, weight_decay=None, name="Ftrl", **kwargs):
+        super().__init__(name, weight_decay=weight_decay, **kwargs)
+        for arg, value, sign in (
+                ("initial_accumulator_value", initial_accumulator_value, 1),
+                ("learning_rate_power", learning_rate_power, -1),
+                ("l1_regularization_strength", l1_regularization_strength, 1),
+                ("l2_regularization_strength", l2_regularization_strength, 1),
+                ("l2_shrinkage_regularization_strength", l2_shrinkage_regularization_strength,
+                 1)):
+            if sign * value < 0.0:
+                raise ValueError(f"`{arg}` needs to be {'positive' if sign > 0 else 'negative'} "
+                                 f"or zero. Received: {arg}={value}.")
+        self._learning_rate = self._build_learning_rate(learning_rate)
+        self.learning_rate_power = learning_rate_power
+        self.initial_accumulator_value = initial_accumulator_value
+        self.l1_regularization_strength = l1_regularization_strength
+        self.l2_regularization_strength = l2_regularization_strength
+        self.l2_shrinkage_regularization_strength = l2_shrinkage_regularization_strength
+        self.beta = beta
+
+    def _slot_groups(self):
+        return [{"accumulator": self.initial_accumulator_value, "linear": 0.0}]
+
+    def _coefficients(self, dtype):
+        lr = self._lr(dtype)
+        l2 = (self._constant(self.l2_regularization_strength, dtype)
+              + self._constant(self.beta, dtype) / (2.0 * lr))
+        return (lr, self._constant(self.l1_regularization_strength, dtype), l2,
+                self._constant(self.l2_shrinkage_regularization_strength, dtype),
+                self._constant(self.learning_rate_power, dtype))
+
+    def _apply_dense(self, grad, var, slots, coefficients):
+        dispatch(training_ops.FTRL_V2,
+                 (var, slots["accumulator"], slots["linear"], grad, *coefficients))

@@ -1,0 +1,79 @@
+"""Nadam (``tf.keras.optimizers.Nadam``): Adam with Nesterov momentum.
+
+>>> opt = Nadam(learning_rate=0.1)
+>>> var = Variable(1.0)
+>>> opt.minimize(lambda: var ** 2, [var])
+>>> print(var.numpy())
+0.8937212
+"""
+from eagerflow._src.core import context
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.ops import array_ops, math_ops, training_ops
+from eagerflow._src.ops.cast_ops import cast
+
+
+class Nadam(Optimizer):
+    """Adam's moments with a momentum schedule ``u_t = beta_1 * (1 - 0.5 * 0.96**t)``
+    (Dozat): the step uses ``u_{t+1} m / (1 - prod u_1..u_{t+1}) +
+    (1 - u_t) grad / (1 - prod u_1..u_t)`` in place of Adam's ``m``.
+
+    The running product advances once per step, also inside a traced function
+    (where tf_keras advances it once per variable).
+
+    >>> Nadam().get_slot_names()
+    ['m', 'v']
+    """
+
+    _config_keys = ("beta_1", "beta_2", "epsilon")
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 weight_decay=None, name="Nadam", **kwargs):
+        super().__init__(name, weight_decay=weight_decay, **kwargs)
+        self._learning_rate = self._build_learning_rate(learning_rate)
+        self.beta_1 = beta_1
+        self.beta_2 = beta_2
+        self.epsilon = epsilon
+
+    def build(self, var_list):
+        super().build(var_list)
+        if getattr(self, "_built", False):
+            return
+        with context.init_scope():
+            self._u_product = Variable(1.0, dtype=var_list[0].dtype, trainable=False)
+            # The step `_u_product` last advanced at: it advances once per step, however
+            # many dtypes (or direct `update_step` calls) read it.
+            self._u_product_step = Variable(0, dtype=_d.int64, trainable=False)
+        self._built = True
+
+    def _slot_groups(self):
+        return [{"m": 0.0, "v": 0.0}]
+
+    def _momentum_at(self, step, dtype):
+        """u_step, in `dtype`."""
+        decay = self._constant(0.96, dtype)
+        return self._constant(self.beta_1, dtype) * (1.0 - 0.5 * math_ops.pow(decay, step))
+
+    def _u_product_until(self, step):
+        """prod u_1..u_step, with `step` the step being applied (an int64 tensor)."""
+        dtype = self._u_product.dtype
+        advanced = math_ops.equal(self._u_product_step, step)
+        u_product = array_ops.where(advanced, self._u_product.value(), self._u_product
+                                    * self._momentum_at(cast(step, dtype), dtype))
+        self._u_product.assign(u_product)
+        self._u_product_step.assign(step)
+        return u_product
+
+    def _coefficients(self, dtype):
+        step = self._local_step(dtype)
+        u_t, u_next = self._momentum_at(step, dtype), self._momentum_at(step + 1, dtype)
+        u_product = cast(self._u_product_until(self._iterations + 1), dtype)
+        beta_2 = self._constant(self.beta_2, dtype)
+        return (self._lr(dtype), self._constant(self.beta_1, dtype), beta_2,
+                math_ops.pow(beta_2, step), u_next / (1.0 - u_product * u_next),
+                (1.0 - u_t) / (1.0 - u_product), self._constant(self.epsilon, dtype))
+
+    def _apply_dense(self, grad, var, slots, coefficients):
+        dispatch(training_ops.KERAS_NADAM, (var, slots["m"], slots["v"], *coefficients, grad))

@@ -1,0 +1,62 @@
+"""Stochastic gradient descent, with (Nesterov) momentum (``tf.keras.optimizers.SGD``).
+
+>>> opt = SGD(learning_rate=0.1, momentum=0.9)
+>>> var = Variable(1.0)
+>>> opt.minimize(lambda: var ** 2 / 2.0, [var])
+>>> print(var.numpy())
+0.9
+"""
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.keras.optimizers.optimizer import Optimizer, _is_zero
+from eagerflow._src.ops import training_ops
+
+
+class SGD(Optimizer):
+    """``var -= learning_rate * grad``; with momentum,
+    ``m = momentum * m - learning_rate * grad`` and ``var += m``
+    (Nesterov: ``var += momentum * m - learning_rate * grad``).
+
+    Each variable gets a slot ``m`` as in tf_keras; without momentum it stays zero
+    and a sparse gradient updates only its rows.
+
+    >>> opt = SGD(learning_rate=0.1)
+    >>> var = Variable(1.0)
+    >>> opt.minimize(lambda: var ** 2 / 2.0, [var])
+    >>> print(var.numpy())
+    0.9
+    """
+
+    _config_keys = ("momentum", "nesterov")
+    _slot_aliases = {"momentum": "m"}
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None,
+                 name="SGD", **kwargs):
+        super().__init__(name, weight_decay=weight_decay, **kwargs)
+        self._learning_rate = self._build_learning_rate(learning_rate)
+        self.momentum = momentum
+        self.nesterov = nesterov
+        if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):
+            raise ValueError("`momentum` must be between [0, 1].")
+
+    def _slot_groups(self):
+        return [{"m": 0.0}]
+
+    def _coefficients(self, dtype):
+        # Without momentum, plain gradient descent: the same variable values as tf_keras.
+        momentum = None if _is_zero(self.momentum) else self._constant(self.momentum, dtype)
+        return self._lr(dtype), momentum
+
+    def _apply_dense(self, grad, var, slots, coefficients):
+        lr, momentum = coefficients
+        if momentum is None:
+            dispatch(training_ops.GRADIENT_DESCENT, (var, lr, grad))
+        else:
+            dispatch(training_ops.KERAS_MOMENTUM, (var, slots["m"], lr, grad, momentum),
+                     {"use_nesterov": bool(self.nesterov)})
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        lr, momentum = coefficients
+        if momentum is None:
+            dispatch(training_ops.SPARSE_GRADIENT_DESCENT, (var, lr, grad.values, grad.indices))
+        else:
+            super()._apply_sparse(grad, var, slots, coefficients)

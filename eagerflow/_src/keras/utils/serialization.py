@@ -1,0 +1,157 @@
+"""Turning Keras objects into configs and back, and resolving string identifiers.
+
+Every Keras module that accepts identifiers (activations, initializers,
+losses, metrics, optimizers, ...) resolves them here, so ``'relu'``,
+``{'class_name': 'GlorotUniform', 'config': {}}``, a class or a callable all
+mean the same thing everywhere, and an unknown name lists the known ones.
+
+>>> @register_keras_serializable(package="my")
+... def double(x):
+...     return 2 * x
+>>> get_registered_name(double)
+'my>double'
+"""
+import contextlib
+import inspect
+import threading
+
+_GLOBAL_CUSTOM_OBJECTS = {}
+_GLOBAL_CUSTOM_NAMES = {}
+_scope = threading.local()
+
+
+def register_keras_serializable(package="Custom", name=None):
+    """Decorator registering a class or function under ``'package>name'`` for deserialization."""
+    def decorate(obj):
+        key = f"{package}>{name or obj.__name__}"
+        if inspect.isclass(obj) and not hasattr(obj, "get_config"):
+            raise ValueError("Cannot register a class that does not have a get_config() method.")
+        _GLOBAL_CUSTOM_OBJECTS[key] = obj
+        _GLOBAL_CUSTOM_NAMES[obj] = key
+        return obj
+    return decorate
+
+
+def get_registered_name(obj):
+    """The name `obj` was registered under, else its own ``__name__``."""
+    return _GLOBAL_CUSTOM_NAMES.get(obj, getattr(obj, "__name__", None))
+
+
+def get_registered_object(name, custom_objects=None, module_objects=None):
+    """The object `name` refers to: scoped custom objects, then registered ones, then the module's."""
+    for table in (*_scopes(), _GLOBAL_CUSTOM_OBJECTS, custom_objects or {}, module_objects or {}):
+        if name in table:
+            return table[name]
+    return None
+
+
+def get_custom_objects():
+    """The global registry of custom objects (a mutable dict)."""
+    return _GLOBAL_CUSTOM_OBJECTS
+
+
+def _scopes():
+    return getattr(_scope, "stack", [])
+
+
+class CustomObjectScope(contextlib.ContextDecorator):
+    """Within this scope, the given names resolve to the given objects.
+
+    >>> with CustomObjectScope({"double": lambda x: 2 * x}):
+    ...     get_registered_object("double")(3)
+    6
+    """
+
+    def __init__(self, *custom_objects):
+        self.custom_objects = {}
+        for objects in custom_objects:
+            self.custom_objects.update(objects or {})
+
+    def __enter__(self):
+        _scope.stack = [*_scopes(), self.custom_objects]
+        return self
+
+    def __exit__(self, *exc):
+        _scope.stack = _scopes()[:-1]
+
+
+custom_object_scope = CustomObjectScope
+
+
+def serialize_keras_object(instance, module=None):
+    """``{'module', 'class_name', 'config', 'registered_name'}`` for objects, a name for functions."""
+    if instance is None:
+        return None
+    if not hasattr(instance, "get_config"):
+        name = get_registered_name(instance)
+        if name is None:
+            raise ValueError(f"Cannot serialize {instance!r}: it has no get_config() method "
+                             f"and no name.")
+        return name
+    cls = type(instance)
+    registered = _GLOBAL_CUSTOM_NAMES.get(cls)
+    return {"module": module or _public_module(cls), "class_name": cls.__name__,
+            "config": instance.get_config(), "registered_name": registered}
+
+
+def _public_module(cls):
+    """``keras.<family>`` for eagerflow's own classes, the defining module otherwise."""
+    parts = cls.__module__.split(".")
+    if parts[:3] == ["eagerflow", "_src", "keras"] and len(parts) > 3:
+        return "keras." + parts[3]
+    return cls.__module__
+
+
+def deserialize_keras_object(identifier, module_objects=None, custom_objects=None,
+                             printable_module_name="object"):
+    """The object a config dict or name describes; classes are instantiated from their config."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        if "class_name" not in identifier or "config" not in identifier:
+            raise ValueError(f"Improper config format for {identifier}. Expecting python "
+                             f"dict contains `class_name` and `config` as keys")
+        name = identifier.get("registered_name") or identifier["class_name"]
+        cls = get_registered_object(name, custom_objects, module_objects)
+        if cls is None:
+            cls = get_registered_object(identifier["class_name"], custom_objects, module_objects)
+        if cls is None:
+            raise ValueError(_unknown(printable_module_name, identifier["class_name"],
+                                      module_objects))
+        config = identifier["config"]
+        if hasattr(cls, "from_config"):
+            params = inspect.signature(cls.from_config).parameters
+            if "custom_objects" in params:
+                return cls.from_config(config, custom_objects=custom_objects)
+            return cls.from_config(config)
+        return cls(**config)
+    if isinstance(identifier, str):
+        obj = get_registered_object(identifier, custom_objects, module_objects)
+        if obj is None:
+            raise ValueError(_unknown(printable_module_name, identifier, module_objects))
+        return obj() if inspect.isclass(obj) else obj
+    raise ValueError(f"Could not interpret serialized {printable_module_name}: {identifier!r}")
+
+
+def _unknown(kind, name, module_objects):
+    known = sorted(k for k, v in (module_objects or {}).items()
+                   if not k.startswith("_") and callable(v))
+    listing = f" Known names: {', '.join(known)}." if known else ""
+    return (f"Unknown {kind}: {name!r}. Please ensure you are using a "
+            f"`keras.utils.custom_object_scope` and that this object is included in the "
+            f"scope.{listing}")
+
+
+def get(identifier, module_objects, kind, custom_objects=None):
+    """Resolves an identifier as every ``keras.<family>.get`` does.
+
+    None stays None; strings and config dicts are deserialized; callables and
+    instances pass through; anything else is a ValueError naming `kind`.
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, (str, dict)):
+        return deserialize_keras_object(identifier, module_objects, custom_objects, kind)
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}")

@@ -1,0 +1,24 @@
+"""Seeding every random number source a Keras program uses.
+
+>>> set_random_seed(42)
+"""
+import random
+
+import numpy as np
+
+from eagerflow._src.ops.random_ops import set_seed
+
+
+def set_random_seed(seed):
+    """Seeds Python's `random`, NumPy's global generator and ``tf.random`` with `seed`.
+
+    >>> set_random_seed(1); a = random.random(), np.random.rand()
+    >>> set_random_seed(1); a == (random.random(), np.random.rand())
+    True
+    """
+    if not isinstance(seed, int):
+        raise ValueError("Expected `seed` argument to be an integer. "
+                         f"Received: seed={seed} (of type {type(seed)})")
+    random.seed(seed)
+    np.random.seed(seed)
+    set_seed(seed)

@@ -1,0 +1,302 @@
+"""Fused batch normalization: ``FusedBatchNormV3`` and its gradient ``FusedBatchNormGradV3``.
+
+One kernel normalizes per channel (NHWC, NCHW, NDHWC or NCDHW) with one reduction
+for the mean and one for the centered variance, then scales and shifts the
+centered copy in place; the gradient kernel does the same for ``dx``, ``dscale``
+and ``doffset``. As TensorFlow's CPU kernels: the batch variance output is
+Bessel-corrected (for moving averages) while the normalization and
+``reserve_space_2`` use the biased one; 16-bit inputs are computed in float32.
+
+>>> y, mean, variance = fused_batch_norm(constant([[[[1.0], [3.0]]]]), [1.0], [0.0],
+...                                      epsilon=0.0)
+>>> y.numpy().ravel(), mean.numpy(), variance.numpy()
+(array([-1.,  1.], dtype=float32), array([2.], dtype=float32), array([2.], dtype=float32))
+"""
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.registry import register, register_gradient
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops
+from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.nn_ops import shape_text
+from eagerflow._src.ops.wrappers import as_tensor
+
+_RANKS = {"NHWC": 4, "NCHW": 4, "NDHWC": 5, "NCDHW": 5}
+_BLOCK = 2048
+
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _channels_first(data_format):
+    return data_format.startswith("NC")
+
+
+def _as_ncs(xp, x, data_format, dtype):
+    """`x` as an (N, C, S) array of `dtype`, and whether it is a private copy.
+
+    Channels-last data is (N*spatial, C, 1): every kernel then reduces over axes
+    0 and 2 and broadcasts per-channel vectors shaped (C, 1).
+    """
+    if _channels_first(data_format):
+        view = x.reshape(x.shape[0], x.shape[1], -1)
+    else:
+        view = x.reshape(-1, x.shape[-1], 1)
+    if view.dtype != dtype:
+        return view.astype(dtype), True
+    return view, False
+
+
+def _channel_sum(xp, a, b=None):
+    """Per-channel sum of (N, C, S) array `a` (or of ``a * b``), in `a`'s dtype.
+
+    Blocks of about 2048 elements per channel are summed in `a`'s dtype and the
+    block sums in float64: accurate on millions of elements, and as fast as one
+    plain reduction.
+    """
+    n, c, s = a.shape
+    block = max(1, _BLOCK // s)
+    whole = n // block * block
+    spec = "bncs->bc" if b is None else "bncs,bncs->bc"
+    operands = (a,) if b is None else (a, b)
+    total = xp.einsum(spec, *(t[:whole].reshape(-1, block, c, s) for t in operands)).sum(
+        0, dtype=xp.float64)
+    if whole < n:
+        total += xp.einsum(spec, *(t[None, whole:] for t in operands))[0]
+    return total.astype(a.dtype)
+
+
+def _check(x, data_format, **per_channel):
+    """TensorFlow's checks of the input rank and of the per-channel vectors' sizes."""
+    rank = _RANKS.get(data_format)
+    if rank is None:
+        raise _invalid(f"Invalid data format: {data_format}")
+    if x.ndim != rank:
+        raise _invalid(f"input must be {rank}-dimensional{shape_text(x.shape)}")
+    channels = x.shape[1 if _channels_first(data_format) else -1]
+    for role, v in per_channel.items():
+        if v.ndim != 1:
+            raise _invalid(f"{role} must be 1-dimensional{shape_text(v.shape)}")
+        if v.shape[0] != channels:
+            raise _invalid(f"{role} must have the same number of elements as the channels "
+                           f"of x, got {v.shape[0]} and {channels}")
+
+
+def _fused_batch_norm(xp, x, scale, offset, mean, variance, epsilon=1e-4,
+                      exponential_avg_factor=1.0, data_format="NHWC", is_training=True):
+    uses_stats = not is_training or exponential_avg_factor != 1.0
+    _check(x, data_format, scale=scale, offset=offset,
+           **({"mean": mean, "variance": variance} if uses_stats else {}))
+    dtype = scale.dtype
+    data, owned = _as_ncs(xp, x, data_format, dtype)
+    count = data.shape[0] * data.shape[2]
+    if is_training:
+        batch_mean = _channel_sum(xp, data) / dtype.type(max(count, 1))
+    else:
+        batch_mean = mean
+    # centered in place when `data` is already a private copy
+    y = xp.subtract(data, batch_mean[:, None], out=data if owned else None)
+    if is_training:
+        batch_var = _channel_sum(xp, y, y) / dtype.type(max(count, 1))
+        corrected = batch_var * dtype.type(count / (count - 1) if count > 1 else 1)
+        if exponential_avg_factor != 1.0:
+            keep = dtype.type(1 - exponential_avg_factor)
+            factor = dtype.type(exponential_avg_factor)
+            running_mean = keep * mean + factor * batch_mean
+            running_var = keep * variance + factor * corrected
+        else:
+            running_mean, running_var = batch_mean, corrected
+    else:
+        batch_var, running_mean, running_var = variance, mean.copy(), variance.copy()
+    multiplier = scale / xp.sqrt(batch_var + dtype.type(epsilon))
+    y *= multiplier[:, None]
+    if offset.any():  # a pass saved for layer normalization and center=False
+        y += offset[:, None]
+    y = y.reshape(x.shape).astype(x.dtype, copy=False)
+    # the reserve spaces are copies: no two outputs share a buffer
+    return (y, running_mean, running_var, batch_mean.copy(), batch_var.copy(),
+            xp.zeros((0,), dtype))
+
+
+def _fused_batch_norm_grad(xp, y_backprop, x, scale, reserve_space_1, reserve_space_2,
+                           reserve_space_3, epsilon=1e-4, data_format="NHWC", is_training=True):
+    _check(x, data_format, scale=scale, reserve_space_1=reserve_space_1,
+           reserve_space_2=reserve_space_2)
+    if y_backprop.shape != x.shape:
+        raise _invalid(f"x and y_backprop must have same shape, but x has shape "
+                       f"{shape_text(x.shape)} and y_backprop has shape "
+                       f"{shape_text(y_backprop.shape)}")
+    dtype = scale.dtype
+    dy, _ = _as_ncs(xp, y_backprop, data_format, dtype)
+    data, owned = _as_ncs(xp, x, data_format, dtype)
+    count = dtype.type(max(data.shape[0] * data.shape[2], 1))
+    inv_std = 1 / xp.sqrt(reserve_space_2 + dtype.type(epsilon))
+    offset_backprop = _channel_sum(xp, dy)
+    centered = xp.subtract(data, reserve_space_1[:, None], out=data if owned else None)
+    spread = _channel_sum(xp, dy, centered)  # sum(dy * (x - mean)) per channel
+    scale_backprop = spread * inv_std
+    multiplier = scale * inv_std
+    if is_training:
+        # dx = scale * inv_std * (dy - mean(dy) - x_hat * mean(dy * x_hat)), reusing `centered`
+        centered *= (-(inv_std * inv_std) * spread / count)[:, None]
+        centered += dy
+        centered -= (offset_backprop / count)[:, None]
+        centered *= multiplier[:, None]
+        dx = centered
+    else:
+        dx = dy * multiplier[:, None]
+    dx = dx.reshape(x.shape).astype(x.dtype, copy=False)
+    empty = xp.zeros((0,), dtype)
+    return dx, scale_backprop, offset_backprop, empty, empty
+
+
+def _channels(x, data_format):
+    if x.shape.rank is None:
+        return None
+    return x.shape[1 if _channels_first(data_format) else -1]
+
+
+def _fused_batch_norm_rule(x, scale, offset, mean, variance, data_format="NHWC", **_):
+    vector = (TensorShape([_channels(x, data_format)]), scale.dtype)
+    return [(x.shape, x.dtype), vector, vector, vector, vector,
+            (TensorShape([0]), scale.dtype)]
+
+
+def _fused_batch_norm_grad_rule(y_backprop, x, scale, *_, data_format="NHWC", **__):
+    vector = (TensorShape([_channels(x, data_format)]), scale.dtype)
+    empty = (TensorShape([0]), scale.dtype)
+    return [(x.shape, x.dtype), vector, vector, empty, empty]
+
+
+_FLOATS = (_d.float16, _d.bfloat16, _d.float32, _d.float64)
+_FUSED_BATCH_NORM = register("FusedBatchNormV3", _fused_batch_norm, _fused_batch_norm_rule,
+                             multi=True, dtypes=_FLOATS)
+_FUSED_BATCH_NORM_GRAD = register("FusedBatchNormGradV3", _fused_batch_norm_grad,
+                                  _fused_batch_norm_grad_rule, multi=True, tied=(0, 1),
+                                  dtypes=_FLOATS)
+
+
+def _parameter_dtype(x, tensors):
+    """Checks TF's attribute U: the per-channel tensors share float32 (float64 for float64 x)."""
+    expected = _d.float64 if x.dtype == _d.float64 else _d.float32
+    for t in tensors:
+        if t.dtype != expected:
+            name = {_d.float32: "float", _d.float64: "double"}.get(t.dtype, t.dtype.name)
+            raise errors.InvalidArgumentError(
+                None, "FusedBatchNormV3",
+                f"Value for attr 'U' of {name} is not in the list of allowed values: "
+                f"{'double' if expected == _d.float64 else 'float'} [Op:FusedBatchNormV3]")
+
+
+def fused_batch_norm_v3(x, scale, offset, mean, variance, epsilon=0.0001,
+                        exponential_avg_factor=1.0, data_format="NHWC", is_training=True,
+                        name=None):
+    """The six outputs of ``FusedBatchNormV3`` (as ``tf.raw_ops.FusedBatchNormV3``).
+
+    ``(y, batch_mean, batch_variance, reserve_space_1, reserve_space_2, reserve_space_3)``:
+    in training the reserve spaces hold the batch mean and the biased batch variance.
+
+    >>> outputs = fused_batch_norm_v3(constant([[[[1.0], [3.0]]]]), [1.0], [0.0], [], [])
+    >>> float(outputs[2]), float(outputs[4])
+    (2.0, 1.0)
+    """
+    x = as_tensor(x)
+    parameter = _d.float64 if x.dtype == _d.float64 else _d.float32
+    inputs = [x] + [as_tensor(v, None if hasattr(v, "dtype") else parameter)
+                    for v in (scale, offset, mean, variance)]
+    _parameter_dtype(x, inputs[1:])
+    return dispatch(_FUSED_BATCH_NORM, tuple(inputs),
+                    {"epsilon": float(epsilon), "exponential_avg_factor": float(exponential_avg_factor),
+                     "data_format": data_format, "is_training": bool(is_training)}, name=name)
+
+
+def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
+                     data_format="NHWC", is_training=True, name=None,
+                     exponential_avg_factor=1.0):
+    """Batch normalization of 4-D or 5-D `x` per channel: ``(y, running_mean, running_var)``.
+
+    Training normalizes with the batch statistics and returns them (the variance
+    Bessel-corrected), blended into `mean` and `variance` when
+    `exponential_avg_factor` is not 1; inference normalizes with `mean` and `variance`.
+
+    >>> fused_batch_norm(constant([[[[2.0]]]]), [2.0], [1.0], [1.0], [4.0], epsilon=0.0,
+    ...                  is_training=False)[0].numpy().ravel()
+    array([2.], dtype=float32)
+    """
+    if (not is_training or exponential_avg_factor != 1.0) and (mean is None or variance is None):
+        raise ValueError("Both `mean` and `variance` must be a 1D tensor when `is_training` is "
+                         "False or `exponential_avg_factor` != 1.0. Received: `mean` "
+                         f"{mean!r} and `variance` {variance!r}")
+    return fused_batch_norm_v3(x, scale, offset, [] if mean is None else mean,
+                               [] if variance is None else variance, epsilon,
+                               exponential_avg_factor, data_format, is_training, name)[:3]
+
+
+# -- gradients ---------------------------------------------------------------------------
+# As TensorFlow: no gradient reaches the statistics (inputs or outputs), only dy flows.
+
+@register_gradient("FusedBatchNormV3")
+def _fused_batch_norm_backprop(op, dy, *_):
+    x, scale = op.inputs[:2]
+    dx, dscale, doffset, _, _ = dispatch(
+        _FUSED_BATCH_NORM_GRAD, (dy, x, scale, *op.outputs[3:]),
+        {"epsilon": op.attrs["epsilon"], "data_format": op.attrs["data_format"],
+         "is_training": op.attrs["is_training"]})
+    return dx, dscale, doffset, None, None
+
+
+@register_gradient("FusedBatchNormGradV3")
+def _fused_batch_norm_grad_backprop(op, ddx, ddscale, ddoffset, *_):
+    """Second derivatives, in closed form; in training the statistics are those of x.
+
+    With x_hat = (x - mean) * r, r = 1 / sqrt(var + epsilon), m elements per channel,
+    sums per channel A = sum(dy), B = sum(dy x_hat), U = sum(ddx), P = sum(ddx x_hat),
+    Q = sum(ddx dy), the grad op computes dx = scale r / m (m dy - A - x_hat B).
+    """
+    dy, x, scale, mean, variance = op.inputs[:5]
+    data_format = op.attrs["data_format"]
+    dtype = scale.dtype
+    rank = x.shape.rank
+    channel_axis = 1 if _channels_first(data_format) else rank - 1
+    axes = [i for i in range(rank) if i != channel_axis]
+    per_channel = [-1 if i == channel_axis else 1 for i in range(rank)]
+
+    def widen(t):  # per-channel vector -> broadcastable against x
+        return array_ops.reshape(t, per_channel)
+
+    def total(t):
+        return reduction_ops.reduce_sum(t, axes)
+    dy, x, ddx = (cast(t, dtype) for t in (dy, x, ddx))
+    r = math_ops.rsqrt(math_ops.add(variance, op.attrs["epsilon"]))
+    x_hat = math_ops.multiply(math_ops.subtract(x, widen(mean)), widen(r))
+    ddscale_x_hat = math_ops.multiply(widen(ddscale), x_hat)
+    if not op.attrs["is_training"]:
+        d_dy = math_ops.add(math_ops.add(math_ops.multiply(widen(scale * r), ddx),
+                                         ddscale_x_hat), widen(ddoffset))
+        d_x = math_ops.multiply(widen(ddscale * r), dy)
+        d_scale = math_ops.multiply(r, total(math_ops.multiply(ddx, dy)))
+        return cast(d_dy, op.inputs[0].dtype), cast(d_x, op.inputs[1].dtype), d_scale, \
+            None, None, None
+    m = math_ops.realdiv(cast(array_ops.size(x), dtype), cast(array_ops.size(scale), dtype))
+    a, b = total(dy), total(math_ops.multiply(dy, x_hat))
+    u, p = total(ddx), total(math_ops.multiply(ddx, x_hat))
+    q = total(math_ops.multiply(ddx, dy))
+
+    def centered_combination(v, sum_v, sum_v_x_hat):  # m v - sum(v) - x_hat sum(v x_hat)
+        return math_ops.subtract(math_ops.subtract(math_ops.multiply(m, v), widen(sum_v)),
+                                 math_ops.multiply(x_hat, widen(sum_v_x_hat)))
+    d_dy = math_ops.add(math_ops.multiply(widen(scale * r / m), centered_combination(ddx, u, p)),
+                        math_ops.add(ddscale_x_hat, widen(ddoffset)))
+    d_scale = r / m * (m * q - u * a - p * b)
+    x_hat_coefficient = (a * u + 3.0 * b * p - m * q) / m
+    curvature = math_ops.add(
+        math_ops.subtract(math_ops.multiply(x_hat, widen(x_hat_coefficient)),
+                          math_ops.add(math_ops.multiply(widen(p), dy),
+                                       math_ops.multiply(widen(b), ddx))),
+        widen((p * a + b * u) / m))
+    d_x = math_ops.add(math_ops.multiply(widen(scale * r * r / m), curvature),
+                       math_ops.multiply(widen(ddscale * r / m), centered_combination(dy, a, b)))
+    return cast(d_dy, op.inputs[0].dtype), cast(d_x, op.inputs[1].dtype), d_scale, \
+        None, None, None

@@ -1,0 +1,370 @@
+"""Fused optimizer updates: each op updates a variable and its slot variables in one call.
+
+The ops take the variable and its slots (handles), the step's scalars (learning
+rate, decay rates, ...) and the gradient, and return nothing. They carry
+TensorFlow's op names and input orders where TensorFlow has the same update
+(``ResourceApplyAdam``); a ``Keras`` in the name marks tf_keras's formula where
+it differs from TensorFlow's kernel (Adagrad's epsilon under the square root).
+
+Kernels compute in place with ``out=``, allocating one or two temporaries per
+update, in tf_keras's order of operations so that float32 results agree with
+it to the last bit (but where TensorFlow's pow and rsqrt round differently).
+A variable's array is also the value of every tensor read from it, so it is
+written in place only while nothing else refers to it; otherwise the update
+goes to a copy that replaces it, and the earlier reads keep their snapshot.
+
+>>> v, m = Variable([1.0, 2.0]), Variable([0.0, 0.0])
+>>> dispatch(KERAS_MOMENTUM, (v, m, constant(0.1), constant([1.0, 1.0]), constant(0.9)))
+()
+>>> v.numpy()
+array([0.9, 1.9], dtype=float32)
+"""
+import sys
+
+from eagerflow._src.core import errors
+from eagerflow._src.core.registry import FLOAT, register
+from eagerflow._src.core.variables import ResourceHandle
+
+_refcount = sys.getrefcount
+
+
+def _own(xp, handle):
+    """The handle's array, safe to update in place (copied first when anything else holds it)."""
+    value = handle.value
+    # Three references when it is private: the handle's, `value` and getrefcount's argument.
+    # A view shares another array's memory, and a NumPy scalar cannot change in place.
+    if (_refcount(value) > 3 or value.base is not None
+            or not getattr(value.flags, "writeable", True)):
+        value = xp.array(value)
+        handle.value = value
+    return value
+
+
+def _scratch(xp, like):
+    """An uninitialized array like `like` (ufuncs on 0-d arrays return scalars, not arrays)."""
+    return xp.empty_like(like)
+
+
+def _complement(like, rate):
+    """``1 - rate`` in `like`'s dtype. A rate given in float64 keeps the precision of
+    tf_keras's ``1 - rate`` in Python (``1 - 0.999`` is 1e-3 to the last bit, ``1 -
+    float32(0.999)`` 1.3e-5 off)."""
+    return like.dtype.type(1 - rate)
+
+
+def _approach(xp, average, target, rate, t):
+    """``average += (target - average) * rate`` through scratch `t` (which may hold
+    `target`): tf_keras's moving averages of the gradient and its square."""
+    xp.subtract(target, average, out=t)
+    t *= rate
+    average += t
+
+
+def _dims(shape):
+    return "[" + ",".join(map(str, shape)) + "]"
+
+
+def _check_dense(var, grad):
+    if var.value.shape != grad.shape:
+        raise errors.InvalidArgumentError(
+            None, None, f"var and grad do not have the same shape{_dims(var.value.shape)} "
+                        f"{_dims(grad.shape)}")
+
+
+def _unique_rows(xp, var, values, indices):
+    """`values` summed per distinct row of `indices`, checked against `var`'s shape."""
+    shape = var.value.shape
+    if indices.ndim != 1 or values.shape != indices.shape + shape[1:]:
+        raise errors.InvalidArgumentError(
+            None, None, f"var and grad do not have the same shape{_dims(shape)} "
+                        f"{_dims(values.shape)} (indices {_dims(indices.shape)})")
+    if indices.size and (indices.min() < 0 or indices.max() >= shape[0]):
+        at = int(xp.argmax((indices < 0) | (indices >= shape[0])))
+        raise errors.InvalidArgumentError(
+            None, None, f"indices[{at}] = {int(indices[at])} is not in [0, {shape[0]})")
+    rows, inverse = xp.unique(indices, return_inverse=True)
+    if rows.size == indices.size:
+        return values, indices
+    summed = xp.zeros((rows.size,) + values.shape[1:], values.dtype)
+    xp.add.at(summed, inverse.reshape(-1), values)
+    return summed, rows
+
+
+# -- kernels ------------------------------------------------------------------------
+
+def _gradient_descent(xp, var, alpha, delta):
+    """var -= alpha * delta."""
+    _check_dense(var, delta)
+    w = _own(xp, var)
+    w -= xp.multiply(delta, alpha, out=_scratch(xp, w))
+    return ()
+
+
+def _sparse_gradient_descent(xp, var, alpha, values, indices):
+    """var[indices] -= alpha * values (duplicate indices add up)."""
+    values, indices = _unique_rows(xp, var, values, indices)
+    _own(xp, var)[indices] -= values * alpha
+    return ()
+
+
+def _keras_momentum(xp, var, accum, lr, grad, momentum, use_nesterov=False):
+    """accum = momentum * accum - lr * grad; var += accum, or with Nesterov momentum
+    var += momentum * accum - lr * grad."""
+    _check_dense(var, grad)
+    a, w = _own(xp, accum), _own(xp, var)
+    step = xp.multiply(grad, lr, out=_scratch(xp, w))
+    a *= momentum
+    a -= step
+    if use_nesterov:
+        xp.subtract(a * momentum, step, out=step)
+        w += step
+    else:
+        w += a
+    return ()
+
+
+def _adam(xp, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, vhat=None):
+    """m, v: moving averages of grad and grad**2; var -= lr_t * m / (sqrt(v) + epsilon),
+    lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power). AMSGrad divides by the running
+    maximum `vhat` of `v` instead."""
+    _check_dense(var, grad)
+    m, v, w = _own(xp, m), _own(xp, v), _own(xp, var)
+    alpha = lr * xp.sqrt(1 - beta2_power) / (1 - beta1_power)
+    t = _scratch(xp, w)
+    _approach(xp, m, grad, _complement(w, beta1), t)
+    _approach(xp, v, xp.multiply(grad, grad, out=t), _complement(w, beta2), t)
+    if vhat is not None:
+        vhat = _own(xp, vhat)
+        v = xp.maximum(vhat, v, out=vhat)
+    xp.sqrt(v, out=t)
+    t += epsilon
+    step = xp.multiply(m, alpha, out=_scratch(xp, w))
+    step /= t
+    w -= step
+    return ()
+
+
+def _adam_with_amsgrad(xp, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2,
+                       epsilon, grad):
+    return _adam(xp, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, vhat)
+
+
+def _ada_max(xp, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
+    """m += (grad - m)(1 - beta1); v = max(beta2 v, |grad|);
+    var -= lr m / ((1 - beta1_power)(v + epsilon))."""
+    _check_dense(var, grad)
+    m, v, w = _own(xp, m), _own(xp, v), _own(xp, var)
+    t = _scratch(xp, w)
+    _approach(xp, m, grad, _complement(w, beta1), t)
+    v *= beta2
+    xp.maximum(v, xp.abs(grad, out=t), out=v)
+    xp.add(v, epsilon, out=t)
+    t *= 1 - beta1_power
+    step = xp.multiply(m, lr, out=_scratch(xp, w))
+    step /= t
+    w -= step
+    return ()
+
+
+def _keras_nadam(xp, var, m, v, lr, beta1, beta2, beta2_power, m_scale, grad_scale, epsilon,
+                 grad):
+    """Adam's moments, then var -= lr m_hat / (sqrt(v / (1 - beta2_power)) + epsilon) with
+    the Nesterov estimate m_hat = m_scale * m + grad_scale * grad."""
+    _check_dense(var, grad)
+    m, v, w = _own(xp, m), _own(xp, v), _own(xp, var)
+    t = _scratch(xp, w)
+    _approach(xp, m, grad, 1 - beta1, t)
+    _approach(xp, v, xp.multiply(grad, grad, out=t), 1 - beta2, t)
+    m_hat = xp.multiply(m, m_scale, out=_scratch(xp, w))
+    m_hat += xp.multiply(grad, grad_scale, out=t)
+    xp.divide(v, 1 - beta2_power, out=t)
+    xp.sqrt(t, out=t)
+    t += epsilon
+    m_hat *= lr
+    m_hat /= t
+    w -= m_hat
+    return ()
+
+
+def _rms_prop(xp, var, ms, mom, lr, rho, momentum, epsilon, grad, mg=None):
+    """ms = rho ms + (1 - rho) grad**2; step = lr grad / sqrt(ms + epsilon); with a momentum
+    accumulator `mom` (a handle; anything else means none): mom = momentum mom + step and
+    var -= mom, else var -= step. Centered: the denominator is sqrt(ms - mg**2 + epsilon),
+    mg the moving average of grad."""
+    _check_dense(var, grad)
+    ms, w = _own(xp, ms), _own(xp, var)
+    decay, keep = _complement(w, rho), w.dtype.type(rho)
+    t = xp.multiply(grad, grad, out=_scratch(xp, w))
+    t *= decay
+    ms *= keep
+    ms += t
+    if mg is not None:
+        mg = _own(xp, mg)
+        mg *= keep
+        mg += grad * decay
+        xp.multiply(mg, mg, out=t)
+        xp.subtract(ms, t, out=t)
+        t += epsilon
+    else:
+        xp.add(ms, epsilon, out=t)
+    xp.sqrt(t, out=t)
+    step = xp.multiply(grad, lr, out=_scratch(xp, w))
+    step /= t
+    if type(mom) is ResourceHandle:
+        mom = _own(xp, mom)
+        mom *= momentum
+        mom += step
+        step = mom
+    w -= step
+    return ()
+
+
+def _centered_rms_prop(xp, var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
+    return _rms_prop(xp, var, ms, mom, lr, rho, momentum, epsilon, grad, mg)
+
+
+def _keras_adagrad(xp, var, accum, lr, epsilon, grad):
+    """accum += grad**2; var -= lr grad / sqrt(accum + epsilon)."""
+    _check_dense(var, grad)
+    a, w = _own(xp, accum), _own(xp, var)
+    t = xp.multiply(grad, grad, out=_scratch(xp, w))
+    a += t
+    xp.add(a, epsilon, out=t)
+    xp.sqrt(t, out=t)
+    step = xp.multiply(grad, lr, out=_scratch(xp, w))
+    step /= t
+    w -= step
+    return ()
+
+
+def _sparse_keras_adagrad(xp, var, accum, lr, epsilon, values, indices):
+    """Adagrad on the rows at `indices` only (duplicate indices add up first)."""
+    values, indices = _unique_rows(xp, var, values, indices)
+    a, w = _own(xp, accum), _own(xp, var)
+    rows = a[indices] + values * values
+    a[indices] = rows
+    rows += epsilon
+    xp.sqrt(rows, out=rows)
+    w[indices] -= values * lr / rows
+    return ()
+
+
+def _adadelta(xp, var, accum, accum_update, lr, rho, epsilon, grad):
+    """accum = rho accum + (1 - rho) grad**2;
+    update = sqrt(accum_update + epsilon) / sqrt(accum + epsilon) * grad;
+    accum_update = rho accum_update + (1 - rho) update**2; var -= lr update."""
+    _check_dense(var, grad)
+    a, u, w = _own(xp, accum), _own(xp, accum_update), _own(xp, var)
+    decay, keep = _complement(w, rho), w.dtype.type(rho)
+    t = xp.multiply(grad, decay, out=_scratch(xp, w))
+    t *= grad
+    a *= keep
+    a += t
+    update = xp.add(u, epsilon, out=_scratch(xp, w))
+    xp.sqrt(update, out=update)
+    update *= grad
+    xp.add(a, epsilon, out=t)
+    xp.sqrt(t, out=t)
+    update /= t
+    xp.multiply(update, decay, out=t)
+    t *= update
+    u *= keep
+    u += t
+    update *= lr
+    w -= update
+    return ()
+
+
+def _ftrl_v2(xp, var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    """FTRL-proximal: new_accum = accum + grad**2;
+    linear += grad + 2 l2_shrinkage var - (new_accum**-lr_power - accum**-lr_power) / lr * var;
+    var = (clip(linear, -l1, l1) - linear) / (new_accum**-lr_power / lr + 2 l2)."""
+    _check_dense(var, grad)
+    a, lin, w = _own(xp, accum), _own(xp, linear), _own(xp, var)
+    new_accum = xp.multiply(grad, grad, out=_scratch(xp, w))
+    new_accum += a
+    t = xp.power(new_accum, -lr_power, out=_scratch(xp, w))
+    sigma = xp.subtract(t, xp.power(a, -lr_power, out=a), out=_scratch(xp, w))
+    sigma /= lr
+    sigma *= w
+    xp.multiply(w, 2 * l2_shrinkage, out=a)  # the old accumulator is used up
+    a += grad
+    a -= sigma
+    lin += a
+    t /= lr
+    t += 2 * l2
+    xp.clip(lin, -l1, l1, out=sigma)
+    sigma -= lin
+    xp.divide(sigma, t, out=w)
+    a[...] = new_accum
+    return ()
+
+
+def _keras_weight_decay(xp, var, weight_decay, lr):
+    """var -= var * weight_decay * lr (decoupled weight decay, before the gradient step)."""
+    w = _own(xp, var)
+    t = xp.multiply(w, weight_decay, out=_scratch(xp, w))
+    t *= lr
+    w -= t
+    return ()
+
+
+# -- registration -------------------------------------------------------------------
+
+def _dense_rule(grad_index):
+    """The static check of a dense update: the gradient has the variable's shape."""
+    def rule(*inputs, **_):
+        var, grad = inputs[0], inputs[grad_index]
+        if not var.shape.is_compatible_with(grad.shape):
+            raise errors.InvalidArgumentError(
+                None, None, f"var and grad do not have the same shape{var.shape} {grad.shape}")
+        return []
+    return rule
+
+
+def _sparse_rule(*inputs, **_):
+    """The static check of a sparse update: rows of the variable's shape, one index each."""
+    var, values, indices = inputs[0], inputs[-2], inputs[-1]
+    if not (indices.shape.with_rank(1).concatenate(var.shape[1:])
+            .is_compatible_with(values.shape)):
+        raise errors.InvalidArgumentError(
+            None, None, f"var and grad do not have the same shape{var.shape} {values.shape}")
+    return []
+
+
+def _no_outputs(*_, **__):
+    return []
+
+
+def _register(name, kernel, tied, rule):
+    """A stateful update op: variables first, then the tensors at `tied`, of one float dtype
+    (the step's scalars and the gradient; not a sparse gradient's indices)."""
+    return register(name, kernel, rule, multi=True, tied=tuple(tied), dtypes=FLOAT,
+                    stateful=True, not_differentiable="variable update")
+
+
+GRADIENT_DESCENT = _register("ResourceApplyGradientDescent", _gradient_descent, (1, 2),
+                             _dense_rule(2))
+SPARSE_GRADIENT_DESCENT = _register("ResourceSparseApplyGradientDescent",
+                                    _sparse_gradient_descent, (1, 2), _sparse_rule)
+KERAS_MOMENTUM = _register("ResourceApplyKerasMomentum", _keras_momentum, (2, 3, 4),
+                           _dense_rule(3))
+# Rates whose complement `1 - rate` a kernel takes (beta1, beta2, rho) are not tied: they
+# may come in float64 (see `_complement`).
+ADAM = _register("ResourceApplyAdam", _adam, (3, 4, 5, 8, 9), _dense_rule(9))
+ADAM_WITH_AMSGRAD = _register("ResourceApplyAdamWithAmsgrad", _adam_with_amsgrad,
+                              (4, 5, 6, 9, 10), _dense_rule(10))
+ADA_MAX = _register("ResourceApplyAdaMax", _ada_max, (3, 4, 6, 7, 8), _dense_rule(8))
+KERAS_NADAM = _register("ResourceApplyKerasNadam", _keras_nadam, range(3, 11),
+                        _dense_rule(10))
+RMS_PROP = _register("ResourceApplyRMSProp", _rms_prop, (3, 5, 6, 7), _dense_rule(7))
+CENTERED_RMS_PROP = _register("ResourceApplyCenteredRMSProp", _centered_rms_prop,
+                              (4, 6, 7, 8), _dense_rule(8))
+KERAS_ADAGRAD = _register("ResourceApplyKerasAdagrad", _keras_adagrad, range(2, 5),
+                          _dense_rule(4))
+SPARSE_KERAS_ADAGRAD = _register("ResourceSparseApplyKerasAdagrad", _sparse_keras_adagrad,
+                                 range(2, 5), _sparse_rule)
+ADADELTA = _register("ResourceApplyAdadelta", _adadelta, (3, 5, 6), _dense_rule(6))
+FTRL_V2 = _register("ResourceApplyFtrlV2", _ftrl_v2, range(3, 9), _dense_rule(3))
+KERAS_WEIGHT_DECAY = _register("ResourceApplyKerasWeightDecay", _keras_weight_decay, (1, 2),
+                               _no_outputs)

@@ -1,0 +1,196 @@
+"""Layer: building, weights, tracking, training/mask propagation, losses and configs."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+keras = tf.keras
+
+
+class Scale(keras.layers.Layer):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+
+    def build(self, input_shape):
+        self.w = self.add_weight("w", shape=(input_shape[-1],), initializer="ones")
+        self.steps = self.add_weight("steps", shape=(), initializer="zeros", trainable=False)
+
+    def call(self, inputs):
+        return inputs * self.w
+
+
+class Recorder(keras.layers.Layer):
+    def call(self, inputs, training=None):
+        self.seen = training
+        return inputs
+
+
+class Block(keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.inner = [Scale(), Recorder()]
+        self.extra = {"last": keras.layers.Dense(2)}
+
+    def call(self, inputs):
+        for layer in self.inner:
+            inputs = layer(inputs)
+        return self.extra["last"](inputs)
+
+
+def test_build_on_first_call_names_weights_in_layer_scope():
+    keras.backend.clear_session()
+    layer = Scale()
+    assert not layer.built
+    out = layer(np.array([[1.0, 2.0]]))
+    assert layer.built
+    np.testing.assert_array_equal(out.numpy(), [[1.0, 2.0]])
+    assert out.dtype == tf.float32  # float64 input cast to the compute dtype
+    assert [w.name for w in layer.weights] == ["scale/w:0", "scale/steps:0"]
+    assert [w.name for w in layer.trainable_weights] == ["scale/w:0"]
+    assert [w.name for w in layer.non_trainable_weights] == ["scale/steps:0"]
+    assert Scale().name == "scale_1"
+
+
+def test_nested_layers_tracked_in_assignment_order_and_scoped():
+    keras.backend.clear_session()
+    block = Block()
+    block(np.ones((1, 3), "float32"))
+    assert [w.name for w in block.trainable_weights] == [
+        "block/scale/w:0", "block/dense/kernel:0", "block/dense/bias:0"]
+    assert [w.name for w in block.non_trainable_weights] == ["block/scale/steps:0"]
+    assert [type(m).__name__ for m in block.submodules] == ["Scale", "Recorder", "Dense"]
+
+
+def test_trainable_flag_propagates_to_sublayers():
+    block = Block()
+    block(np.ones((1, 3), "float32"))
+    block.trainable = False
+    assert block.trainable_weights == []
+    assert len(block.non_trainable_weights) == 4
+    assert not block.extra["last"].trainable
+
+
+def test_training_flag_reaches_nested_layers():
+    block = Block()
+    block(np.ones((1, 3), "float32"), training=True)
+    assert block.inner[1].seen is True
+    block(np.ones((1, 3), "float32"))
+    assert block.inner[1].seen is None
+    keras.backend.set_learning_phase(1)
+    try:
+        block(np.ones((1, 3), "float32"))
+        assert block.inner[1].seen == 1
+    finally:
+        keras.backend.clear_session()
+
+
+def test_get_and_set_weights():
+    layer = keras.layers.Dense(2)
+    layer.build((None, 3))
+    kernel = np.arange(6, dtype="float32").reshape(3, 2)
+    layer.set_weights([kernel, np.ones(2, "float32")])
+    np.testing.assert_array_equal(layer.get_weights()[0], kernel)
+    np.testing.assert_array_equal(layer(np.ones((1, 3), "float32")).numpy(), [[7.0, 10.0]])
+    with pytest.raises(ValueError, match="weight shape \\(3, 2\\) is not compatible with "
+                                         "provided weight shape \\(4, 2\\)"):
+        layer.set_weights([np.zeros((4, 2)), np.zeros(2)])
+    with pytest.raises(ValueError, match="with a weight list of length 1, but the layer was "
+                                         "expecting 2 weights"):
+        layer.set_weights([kernel])
+
+
+def test_count_params_needs_build():
+    layer = keras.layers.Dense(2, name="d")
+    with pytest.raises(ValueError, match="You tried to call `count_params` on layer d, but "
+                                         "the layer isn't built"):
+        layer.count_params()
+    layer.build((None, 3))
+    assert layer.count_params() == 8
+
+
+def test_input_spec_errors_name_the_layer():
+    layer = keras.layers.Dense(3, name="dense_x")
+    with pytest.raises(ValueError, match='Input 0 of layer "dense_x" is incompatible with the '
+                                         'layer: expected min_ndim=2, found ndim=1. Full shape '
+                                         'received: \\(1,\\)'):
+        layer(np.ones((1,), "float32"))
+    layer(np.ones((2, 4), "float32"))
+    with pytest.raises(ValueError, match="expected axis -1 of input shape to have value 4, but "
+                                         "received input with shape \\(2, 5\\)"):
+        layer(np.ones((2, 5), "float32"))
+
+
+def test_unknown_constructor_keyword():
+    with pytest.raises(TypeError, match="Keyword argument not understood"):
+        keras.layers.Dense(3, foo=1)
+
+
+def test_add_loss_and_regularizers():
+    class Penalized(keras.layers.Layer):
+        def call(self, inputs):
+            self.add_loss(tf.reduce_sum(inputs))
+            return inputs
+
+    layer = Penalized()
+    layer(tf.constant([1.0, 2.0]))
+    assert [float(l) for l in layer.losses] == [3.0]
+    layer(tf.constant([1.0]))  # a new top-level call starts afresh
+    assert [float(l) for l in layer.losses] == [1.0]
+    dense = keras.layers.Dense(1, kernel_initializer="ones", kernel_regularizer="l2")
+    dense(np.ones((1, 2), "float32"))
+    np.testing.assert_allclose([float(l) for l in dense.losses], [0.02], rtol=1e-6)
+
+
+def test_activity_regularizer_divides_by_batch():
+    dense = keras.layers.Dense(1, kernel_initializer="ones",
+                               activity_regularizer=keras.regularizers.L1(1.0))
+    dense(np.ones((4, 2), "float32"))
+    np.testing.assert_allclose(float(dense.losses[0]), 2.0)  # sum |2| * 4 / 4
+
+
+def test_masks_propagate():
+    embed = keras.layers.Embedding(5, 2, mask_zero=True)
+    out = embed(tf.constant([[1, 0, 2]]))
+    np.testing.assert_array_equal(out._keras_mask.numpy(), [[True, False, True]])
+    dense = keras.layers.Dense(3)
+    np.testing.assert_array_equal(dense(out)._keras_mask.numpy(), [[True, False, True]])
+
+
+def test_config_round_trip():
+    layer = keras.layers.Dense(3, activation="relu", name="x", input_shape=(4,))
+    config = layer.get_config()
+    assert config["batch_input_shape"] == (None, 4)
+    assert list(config)[:4] == ["name", "trainable", "batch_input_shape", "dtype"]
+    clone = keras.layers.Dense.from_config(config)
+    assert clone.get_config() == config
+    assert keras.layers.Layer().get_config()["dtype"] == "float32"
+
+
+def test_layer_inside_function_builds_eagerly():
+    layer = keras.layers.Dense(2, kernel_initializer="ones")
+
+    @tf.function
+    def run(x):
+        return layer(x)
+
+    np.testing.assert_array_equal(run(tf.ones((1, 3))).numpy(), [[3.0, 3.0]])
+    assert layer.kernel.numpy().shape == (3, 2)
+
+
+def test_mixed_precision_policy_is_accepted():
+    layer = keras.layers.Layer(dtype="mixed_float16")
+    assert layer.compute_dtype == "float16" and layer.dtype == "float32"
+    assert repr(layer.dtype_policy) == '<Policy "mixed_float16">'
+    assert layer(tf.constant([1.0])).dtype == tf.float16
+
+
+def test_mixed_float16_computes_in_half_and_keeps_float32_weights():
+    layer = keras.layers.Dense(2, dtype="mixed_float16", kernel_initializer="ones")
+    with tf.GradientTape() as tape:
+        out = layer(np.ones((1, 3), "float32"))
+        loss = tf.reduce_sum(tf.cast(out, "float32"))
+    assert out.dtype == tf.float16 and layer.kernel.dtype == tf.float32
+    np.testing.assert_array_equal(out.numpy(), [[3.0, 3.0]])
+    grads = tape.gradient(loss, layer.trainable_weights)
+    assert [g.dtype for g in grads] == [tf.float32, tf.float32]
+    assert (layer.kernel * 1).dtype == tf.float32  # outside the call: float32

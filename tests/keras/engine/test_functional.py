@@ -1,0 +1,143 @@
+"""The functional API, Sequential, summaries and configs."""
+import contextlib
+import io
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+keras = tf.keras
+
+
+def _summary(model):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        model.summary()
+    return out.getvalue()
+
+
+def test_keras_tensor_repr():
+    keras.backend.clear_session()
+    x = keras.Input(shape=(3,))
+    assert repr(x) == "<KerasTensor: shape=(None, 3) dtype=float32 (created by layer 'input_1')>"
+    assert str(x) == ("KerasTensor(type_spec=TensorSpec(shape=(None, 3), dtype=tf.float32, "
+                      "name='input_1'), name='input_1', description=\"created by layer "
+                      "'input_1'\")")
+    y = keras.layers.Dense(2, name="d")(x)
+    assert repr(y) == "<KerasTensor: shape=(None, 2) dtype=float32 (created by layer 'd')>"
+
+
+def test_functional_model_replays_layers_and_ops():
+    a = keras.Input((3,), name="a")
+    b = keras.Input((2,), name="b")
+    da, db = keras.layers.Dense(4, name="da"), keras.layers.Dense(4, name="db")
+    h = tf.concat([da(a), db(b)], axis=-1) * 2.0
+    out = keras.layers.Dense(1, name="out")(h)
+    model = keras.Model([a, b], out)
+    assert type(model).__name__ == "Functional"
+    xa, xb = np.ones((2, 3), "float32"), np.ones((2, 2), "float32")
+    got = model([xa, xb]).numpy()
+    expected = out_layer(model, "out", np.concatenate(
+        [da(xa).numpy(), db(xb).numpy()], axis=-1) * 2.0)
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+    assert [layer.name for layer in model.layers] == ["a", "b", "da", "db", "out"]
+    np.testing.assert_allclose(model({"a": xa, "b": xb}).numpy(), got)
+
+
+def out_layer(model, name, x):
+    return model.get_layer(name)(x).numpy()
+
+
+def test_shared_layer_and_nested_model():
+    shared = keras.layers.Dense(2, kernel_initializer="ones")
+    x = keras.Input((2,))
+    inner = keras.Model(x, shared(x))
+    y = keras.Input((2,))
+    outer = keras.Model(y, inner(y) + shared(y))
+    np.testing.assert_array_equal(outer(np.ones((1, 2), "float32")).numpy(), [[4.0, 4.0]])
+    assert len(outer.trainable_weights) == 2
+
+
+def test_graph_disconnected():
+    a, b = keras.Input((2,)), keras.Input((2,))
+    out = a + b
+    with pytest.raises(ValueError, match="Graph disconnected"):
+        keras.Model(a, keras.layers.Dense(1)(out))
+
+
+def test_sequential_weights_and_summary():
+    keras.backend.clear_session()
+    model = keras.Sequential([keras.layers.Dense(4, input_shape=(3,)), keras.layers.Dense(2)])
+    assert [w.name for w in model.weights] == [
+        "dense/kernel:0", "dense/bias:0", "dense_1/kernel:0", "dense_1/bias:0"]
+    assert _summary(model) == """\
+Model: "sequential"
+_________________________________________________________________
+ Layer (type)                Output Shape              Param #   
+=================================================================
+ dense (Dense)               (None, 4)                 16        
+                                                                 
+ dense_1 (Dense)             (None, 2)                 10        
+                                                                 
+=================================================================
+Total params: 26 (104.00 Byte)
+Trainable params: 26 (104.00 Byte)
+Non-trainable params: 0 (0.00 Byte)
+_________________________________________________________________
+"""
+
+
+def test_sequential_builds_on_first_call_and_pops():
+    model = keras.Sequential()
+    model.add(keras.layers.Dense(4))
+    model.add(keras.layers.Dense(2))
+    assert not model.built
+    assert model(np.zeros((5, 3), "float32")).shape == (5, 2)
+    assert model.output_shape == (None, 2)
+    model.pop()
+    assert model(np.zeros((5, 3), "float32")).shape == (5, 4)
+    with pytest.raises(ValueError, match="should have unique names"):
+        model.add(keras.layers.Dense(1, name=model.layers[0].name))
+
+
+def test_functional_summary_has_connections():
+    keras.backend.clear_session()
+    a, b = keras.Input((3,), name="a"), keras.Input((2,), name="b")
+    out = keras.layers.Dense(1, name="out")(keras.layers.Dense(3, name="h")(a))
+    model = keras.Model([a, b], [out, keras.layers.Dense(1, name="o2")(b)])
+    text = _summary(model)
+    assert " Layer (type)                   Output Shape         Param #     Connected to" in text
+    assert " a (InputLayer)                 [(None, 3)]          0           []" in text
+    assert " h (Dense)                      (None, 3)            12          ['a[0][0]']" in text
+
+
+def test_config_round_trip_rebuilds_the_graph():
+    x = keras.Input((3,))
+    h = keras.layers.Dense(4, activation="relu")(x)
+    model = keras.Model(x, keras.layers.Dense(2)(h))
+    clone = keras.Model.from_config(model.get_config())
+    assert [type(l).__name__ for l in clone.layers] == ["InputLayer", "Dense", "Dense"]
+    clone.set_weights(model.get_weights())
+    data = np.random.rand(2, 3).astype("float32")
+    np.testing.assert_allclose(clone(data).numpy(), model(data).numpy(), rtol=1e-6)
+    seq = keras.Sequential([keras.layers.Dense(2, input_shape=(3,))])
+    again = keras.Sequential.from_config(seq.get_config())
+    assert again.layers[0].get_config()["units"] == 2
+    assert keras.models.clone_model(seq).count_params() == seq.count_params()
+
+
+def test_subclassed_model_build():
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.d = keras.layers.Dense(2)
+
+        def call(self, x):
+            return self.d(x)
+
+    net = Net()
+    net.build((None, 5))
+    assert net.built and net.count_params() == 12
+    with pytest.raises(ValueError, match="has not yet been built"):
+        Net().summary()

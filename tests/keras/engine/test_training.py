@@ -1,0 +1,217 @@
+"""Model.compile/fit/evaluate/predict and the batch methods."""
+import contextlib
+import io
+import re
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow._src.keras.utils.progbar import Progbar
+
+keras = tf.keras
+
+
+def _linear_data(n=64, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 3)).astype("float32")
+    y = x @ np.array([[1.0], [-2.0], [0.5]], "float32") + 0.25
+    return x, y
+
+
+def _linear_model(**compile_kwargs):
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,), kernel_initializer="zeros")])
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse", **compile_kwargs)
+    return model
+
+
+def test_fit_learns_and_records_history():
+    x, y = _linear_data()
+    model = _linear_model(metrics=["mae"])
+    history = model.fit(x, y, batch_size=16, epochs=20, verbose=0)
+    assert sorted(history.history) == ["loss", "mae"]
+    assert history.epoch == list(range(20))
+    assert history.params == {"verbose": 0, "epochs": 20, "steps": 4}
+    assert history.history["loss"][-1] < 1e-3 < history.history["loss"][0]
+    np.testing.assert_allclose(model.layers[0].kernel.numpy().ravel(), [1.0, -2.0, 0.5],
+                               atol=0.02)
+    assert model.metrics_names == ["loss", "mae"]
+
+
+def test_eager_and_graph_steps_agree():
+    x, y = _linear_data()
+    results = []
+    for run_eagerly in (False, True):
+        model = _linear_model(run_eagerly=run_eagerly)
+        results.append(model.fit(x, y, batch_size=16, epochs=2, verbose=0,
+                                 shuffle=False).history["loss"])
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-5)
+
+
+def test_evaluate_and_predict():
+    x, y = _linear_data()
+    model = _linear_model(metrics=["mae"])
+    model.layers[0].set_weights([np.array([[1.0], [-2.0], [0.5]], "float32"),
+                                 np.array([0.0], "float32")])
+    loss, mae = model.evaluate(x, y, batch_size=10, verbose=0)
+    np.testing.assert_allclose([loss, mae], [0.0625, 0.25], rtol=1e-5)
+    assert model.evaluate(x, y, verbose=0, return_dict=True) == pytest.approx(
+        {"loss": 0.0625, "mae": 0.25}, rel=1e-5)
+    pred = model.predict(x, batch_size=7, verbose=0)
+    assert isinstance(pred, np.ndarray) and pred.shape == (64, 1)
+    np.testing.assert_allclose(pred, y - 0.25, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(model.predict_on_batch(x[:2]), y[:2] - 0.25, atol=1e-6)
+
+
+def test_sample_and_class_weights_weight_the_loss():
+    x = np.zeros((4, 3), "float32")
+    y = np.array([[0.0], [0.0], [2.0], [2.0]], "float32")
+    model = _linear_model()
+    sw = np.array([1.0, 1.0, 0.0, 0.0], "float32")
+    assert model.evaluate(x, y, sample_weight=sw, verbose=0) == pytest.approx(0.0)
+    assert model.evaluate(x, y, verbose=0) == pytest.approx(2.0)
+    labels = np.array([0, 0, 1, 1])
+    clf = keras.Sequential([keras.layers.Dense(2, input_shape=(3,), kernel_initializer="zeros")])
+    clf.compile("sgd", keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    before = clf.train_on_batch(x, labels, class_weight={0: 1.0, 1: 0.0})
+    np.testing.assert_allclose(before, np.log(2.0) / 2, rtol=1e-5)  # half the batch counts
+
+
+def test_validation_split_uses_the_last_part():
+    x, y = _linear_data(n=40)
+    model = _linear_model()
+    history = model.fit(x, y, epochs=1, validation_split=0.25, verbose=0, shuffle=False)
+    assert sorted(history.history) == ["loss", "val_loss"]
+    model2 = _linear_model()
+    h2 = model2.fit(x[:30], y[:30], epochs=1, validation_data=(x[30:], y[30:]), verbose=0,
+                    shuffle=False)
+    np.testing.assert_allclose(history.history["val_loss"], h2.history["val_loss"], rtol=1e-6)
+
+
+def test_accuracy_is_chosen_by_label_shape():
+    x = np.random.default_rng(1).normal(size=(32, 4)).astype("float32")
+    labels = (x[:, 0] > 0).astype("int32")
+    sparse = keras.Sequential([keras.layers.Dense(2, input_shape=(4,))])
+    sparse.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
+    sparse.fit(x, labels, verbose=0)
+    assert [type(m).__name__ for m in sparse.metrics] == ["Mean", "MeanMetricWrapper"]
+    assert sparse.metrics[1]._fn.__name__ == "sparse_categorical_accuracy"
+    binary = keras.Sequential([keras.layers.Dense(1, "sigmoid", input_shape=(4,))])
+    binary.compile("adam", "binary_crossentropy", metrics=["acc"])
+    binary.fit(x, labels, verbose=0)
+    assert binary.metrics_names == ["loss", "acc"]
+    assert binary.metrics[1]._fn.__name__ == "binary_accuracy"
+
+
+def test_generators_and_sequences():
+    x, y = _linear_data(n=32)
+
+    def batches():
+        while True:
+            for i in range(0, 32, 8):
+                yield x[i:i + 8], y[i:i + 8]
+
+    model = _linear_model()
+    history = model.fit(batches(), steps_per_epoch=4, epochs=3, verbose=0)
+    assert len(history.history["loss"]) == 3
+
+    class Batches(keras.utils.Sequence):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return x[i * 8:(i + 1) * 8], y[i * 8:(i + 1) * 8]
+
+    assert model.evaluate(Batches(), verbose=0) == pytest.approx(
+        model.evaluate(x, y, verbose=0), rel=1e-5)
+    with pytest.raises(ValueError, match="`validation_split` is only supported for Tensors"):
+        model.fit(batches(), steps_per_epoch=1, validation_split=0.5, verbose=0)
+
+
+def test_custom_train_step_and_stop_training():
+    class Custom(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+            self.calls = 0
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            self.calls += 1  # counted once per trace
+            return {"value": tf.constant(7.0)}
+
+    class Stop(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            if epoch == 1:
+                self.model.stop_training = True
+
+    model = Custom()
+    model.compile("sgd", "mse")
+    x, y = _linear_data(n=16)
+    history = model.fit(x, y, epochs=5, verbose=0, callbacks=[Stop()])
+    assert history.history == {"value": [7.0, 7.0]}
+    assert model.calls == 1
+
+
+def test_fit_requires_compile():
+    model = keras.Sequential([keras.layers.Dense(1)])
+    with pytest.raises(RuntimeError, match="You must compile your model before training"):
+        model.fit(np.zeros((2, 2)), np.zeros((2, 1)))
+
+
+def test_progress_output_verbose_2(monkeypatch):
+    clock = iter(np.arange(0.0, 100.0, 0.01))
+    monkeypatch.setattr(Progbar, "_time", staticmethod(lambda: next(clock)))
+    x, y = _linear_data(n=32)
+    model = _linear_model()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        model.fit(x, y, batch_size=16, epochs=2, verbose=2, shuffle=False)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Epoch 1/2"
+    assert re.fullmatch(r"2/2 - 0s - loss: \d\.\d{4} - 10ms/epoch - 5ms/step", lines[1])
+    assert lines[2] == "Epoch 2/2"
+
+
+def test_multiple_outputs_losses_and_metrics():
+    x = keras.Input((2,))
+    a = keras.layers.Dense(1, name="a", kernel_initializer="zeros")(x)
+    b = keras.layers.Dense(1, name="b", kernel_initializer="zeros")(x)
+    model = keras.Model(x, [a, b])
+    model.compile("sgd", loss={"a": "mse", "b": "mae"}, loss_weights=[1.0, 0.5],
+                  metrics={"b": "mse"})
+    data = np.ones((4, 2), "float32")
+    logs = model.evaluate(data, [np.full((4, 1), 2.0), np.full((4, 1), 4.0)], verbose=0,
+                          return_dict=True)
+    assert logs == pytest.approx({"loss": 4.0 + 0.5 * 4.0, "a_loss": 4.0, "b_loss": 4.0,
+                                  "b_mse": 16.0})
+
+
+def test_metrics_held_by_a_subclassed_model_are_reported():
+    class Tracked(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+            self.loss_tracker = keras.metrics.Mean(name="tracked_loss")
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(self(x, training=True) - y))
+            self.optimizer.apply_gradients(
+                zip(tape.gradient(loss, self.trainable_variables), self.trainable_variables))
+            self.loss_tracker.update_state(loss)
+            return {"tracked_loss": self.loss_tracker.result()}
+
+    model = Tracked()
+    model.compile("sgd")
+    x, y = _linear_data(n=16)
+    history = model.fit(x, y, epochs=2, verbose=0)
+    assert model.metrics_names == ["tracked_loss"]
+    assert len(history.history["tracked_loss"]) == 2
+    assert len(model.weights) == 2  # the metric's variables are not weights

@@ -1,0 +1,296 @@
+"""Reshaping layers against NumPy: Reshape, Permute, RepeatVector, zero padding, cropping
+and upsampling over layouts; shapes, configs, gradients, tracing and errors as tf_keras 2.21
+has them."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow._src.keras import backend
+from eagerflow._src.keras.layers import reshaping
+
+RNG = np.random.default_rng(0)
+FORMATS = ["channels_last", "channels_first"]
+
+
+def _layout(x, data_format):
+    return x if data_format == "channels_last" else np.moveaxis(x, -1, 1)
+
+
+def _check(layer, x, expected):
+    y = layer(x)
+    assert y.shape == layer.compute_output_shape(x.shape)
+    np.testing.assert_allclose(y.numpy(), expected, rtol=1e-6, atol=1e-6)
+
+
+# -- Reshape, Permute, RepeatVector ----------------------------------------------------------
+
+def test_reshape():
+    x = RNG.standard_normal((3, 4, 6)).astype(np.float32)
+    _check(reshaping.Reshape((-1, 3)), x, x.reshape(3, 8, 3))
+    _check(reshaping.Reshape((2, 2, 6)), x, x.reshape(3, 2, 2, 6))
+    _check(reshaping.Reshape([24]), x, x.reshape(3, 24))
+    assert reshaping.Reshape((2, -1)).compute_output_shape((None, 3, 4)).as_list() == \
+        [None, 2, 6]
+    assert reshaping.Reshape((-1, 2)).compute_output_shape((None, None, 4)).as_list() == \
+        [None, None, 2]
+
+
+def test_reshape_errors():
+    with pytest.raises(ValueError, match=r"^total size of new array must be unchanged, "
+                                         r"input_shape = \[3, 4\], output_shape = \[5, 2\]$"):
+        reshaping.Reshape((5, 2)).compute_output_shape((None, 3, 4))
+    with pytest.raises(ValueError, match=r"^There must be at most one unknown dimension in "
+                                         r"output_shape\. Received: output_shape=\[-1, -1\]\.$"):
+        reshaping.Reshape((-1, -1)).compute_output_shape((None, 3, 4))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Input to reshape is a tensor with 24 values, but the requested "
+                             "shape has 20"):
+        reshaping.Reshape((5, 2))(np.zeros((2, 3, 4), np.float32))
+
+
+def test_reshape_in_function_keeps_static_shape():
+    layer = reshaping.Reshape((-1, 2))
+    shapes = []
+
+    def fn(v):
+        y = layer(v)
+        shapes.append(y.shape.as_list())
+        return y
+    traced = tf.function(fn, input_signature=[tf.TensorSpec([None, 4, 3])])
+    x = RNG.standard_normal((2, 4, 3)).astype(np.float32)
+    np.testing.assert_array_equal(traced(x).numpy(), x.reshape(2, 6, 2))
+    assert shapes == [[None, 6, 2]]
+
+
+def test_permute():
+    x = RNG.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    _check(reshaping.Permute((3, 1, 2)), x, x.transpose(0, 3, 1, 2))
+    _check(reshaping.Permute((2, 1, 3)), x, x.transpose(0, 2, 1, 3))
+    assert reshaping.Permute((2, 1)).compute_output_shape((None, 3, 7)).as_list() == \
+        [None, 7, 3]
+    with pytest.raises(ValueError, match=r"^Invalid permutation argument `dims` for Permute "
+                                         r"Layer\. The set of indices in `dims` must be "
+                                         r"consecutive and start from 1\. Received "
+                                         r"dims=\(1, 3\)$"):
+        reshaping.Permute((1, 3))
+    with pytest.raises(ValueError, match='layer "permute_x".*expected ndim=3, found ndim=4'):
+        reshaping.Permute((2, 1), name="permute_x")(x)
+
+
+def test_repeat_vector():
+    x = RNG.standard_normal((2, 5)).astype(np.float32)
+    _check(reshaping.RepeatVector(3), x, np.repeat(x[:, None], 3, axis=1))
+    with pytest.raises(TypeError, match=r"^Expected an integer value for `n`, got "
+                                        r"<class 'float'>\.$"):
+        reshaping.RepeatVector(2.0)
+    with pytest.raises(ValueError, match="expected ndim=2, found ndim=3"):
+        reshaping.RepeatVector(2)(np.zeros((2, 3, 4), np.float32))
+
+
+# -- padding and cropping ----------------------------------------------------------------
+
+def _with_formats(cases):
+    """Each case with both layouts, but 1-D ones (always channels last) once."""
+    return [(data_format, *case) for case in cases for data_format in FORMATS
+            if case[0] > 1 or data_format == "channels_last"]
+
+
+def _format_kwargs(rank, data_format):
+    return {} if rank == 1 else {"data_format": data_format}
+
+
+PAD_CASES = [(1, "ZeroPadding1D", 2, [(2, 2)]),
+             (1, "ZeroPadding1D", (0, 3), [(0, 3)]),
+             (2, "ZeroPadding2D", 1, [(1, 1), (1, 1)]),
+             (2, "ZeroPadding2D", (1, 2), [(1, 1), (2, 2)]),
+             (2, "ZeroPadding2D", ((1, 0), (2, 3)), [(1, 0), (2, 3)]),
+             (3, "ZeroPadding3D", ((1, 0), 2, (0, 3)), [(1, 0), (2, 2), (0, 3)])]
+
+
+@pytest.mark.parametrize("data_format,rank,name,padding,pairs", _with_formats(PAD_CASES))
+def test_zero_padding(data_format, rank, name, padding, pairs):
+    kwargs = _format_kwargs(rank, data_format)
+    layer = getattr(reshaping, name)(padding, **kwargs)
+    x = RNG.standard_normal((2, *(5, 4, 3)[:rank], 3)).astype(np.float32)
+    expected = np.pad(x, [(0, 0)] + pairs + [(0, 0)])
+    _check(layer, _layout(x, data_format), _layout(expected, data_format))
+
+
+CROP_CASES = [(1, "Cropping1D", (2, 1), [(2, 1)]),
+              (1, "Cropping1D", (2, 0), [(2, 0)]),
+              (2, "Cropping2D", 1, [(1, 1), (1, 1)]),
+              (2, "Cropping2D", ((1, 0), (0, 2)), [(1, 0), (0, 2)]),
+              (2, "Cropping2D", ((0, 2), (1, 0)), [(0, 2), (1, 0)]),
+              (3, "Cropping3D", ((1, 0), 1, (0, 2)), [(1, 0), (1, 1), (0, 2)])]
+
+
+@pytest.mark.parametrize("data_format,rank,name,cropping,pairs", _with_formats(CROP_CASES))
+def test_cropping(data_format, rank, name, cropping, pairs):
+    kwargs = _format_kwargs(rank, data_format)
+    layer = getattr(reshaping, name)(cropping, **kwargs)
+    x = RNG.standard_normal((2, *(6, 5, 4)[:rank], 3)).astype(np.float32)
+    expected = x[(slice(None),) + tuple(slice(a, n - b) for (a, b), n in zip(pairs, x.shape[1:]))]
+    _check(layer, _layout(x, data_format), _layout(expected, data_format))
+
+
+def test_padding_and_cropping_shapes():
+    # tf_keras 2.21 output shapes
+    assert reshaping.ZeroPadding2D(((1, 0), (2, 2))).compute_output_shape(
+        (None, None, 3, 1)).as_list() == [None, None, 7, 1]
+    assert reshaping.ZeroPadding3D(1, data_format="channels_first").compute_output_shape(
+        (None, 2, 3, 4, 5)).as_list() == [None, 2, 5, 6, 7]
+    assert reshaping.Cropping2D(((1, 1), (0, 2))).compute_output_shape(
+        (None, 5, None, 1)).as_list() == [None, 3, None, 1]
+    assert reshaping.Cropping1D((1, 2)).compute_output_shape((4, 6, 2)).as_list() == [4, 3, 2]
+
+
+def test_padding_and_cropping_errors():
+    with pytest.raises(ValueError, match=r"^`padding` should have two elements\. "
+                                         r"Received: \(1, 2, 3\)\.$"):
+        reshaping.ZeroPadding2D((1, 2, 3))
+    with pytest.raises(ValueError, match=r"^`padding` should have two elements\. "
+                                         r"Received: a\.$"):
+        reshaping.ZeroPadding2D("a")
+    with pytest.raises(ValueError, match=r"^The `2nd entry of padding` argument must be a tuple "
+                                         r"of 2 integers\. Received: \(3,\)$"):
+        reshaping.ZeroPadding2D(((1, 2), (3,)))
+    with pytest.raises(ValueError, match=r"^`padding` should have 3 elements\. "
+                                         r"Received: \(1, 2\)\.$"):
+        reshaping.ZeroPadding3D((1, 2))
+    with pytest.raises(ValueError, match=r"^`cropping` should be either an int"):
+        reshaping.Cropping2D(1.5)
+    with pytest.raises(ValueError, match=r"^Argument `cropping` must be greater than the input "
+                                         r"shape\. Received: inputs\.shape=\(1, 5, 2\), and "
+                                         r"cropping=\(3, 3\)$"):
+        reshaping.Cropping1D((3, 3))(np.zeros((1, 5, 2), np.float32))
+    with pytest.raises(ValueError, match="expected ndim=4, found ndim=3"):
+        reshaping.ZeroPadding2D()(np.zeros((1, 5, 2), np.float32))
+
+
+# -- upsampling ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("data_format,rank,name,size", _with_formats(
+    [(1, "UpSampling1D", 3), (2, "UpSampling2D", (2, 3)), (3, "UpSampling3D", (2, 1, 3))]))
+def test_nearest_upsampling(data_format, rank, name, size):
+    kwargs = _format_kwargs(rank, data_format)
+    layer = getattr(reshaping, name)(size, **kwargs)
+    x = RNG.standard_normal((2, *(4, 3, 2)[:rank], 3)).astype(np.float32)
+    expected = x
+    for axis, n in enumerate(np.broadcast_to(size, (rank,))):
+        expected = np.repeat(expected, n, axis=axis + 1)
+    _check(layer, _layout(x, data_format), _layout(expected, data_format))
+
+
+def np_bilinear(x, sizes):
+    """TensorFlow's half-pixel-center bilinear resize of x (N, H, W, C) by integer `sizes`."""
+    for axis, n in ((2, sizes[1]), (1, sizes[0])):
+        length = x.shape[axis]
+        source = (np.arange(length * n) + 0.5) / n - 0.5
+        lower = np.clip(np.floor(source), 0, length - 1).astype(int)
+        upper = np.clip(np.ceil(source), 0, length - 1).astype(int)
+        weight = (source - np.floor(source)).reshape((-1,) + (1,) * (3 - axis))
+        before, after = np.take(x, lower, axis=axis), np.take(x, upper, axis=axis)
+        x = before + (after - before) * weight
+    return x
+
+
+@pytest.mark.parametrize("data_format", FORMATS)
+@pytest.mark.parametrize("size", [2, (3, 2), (1, 4)])
+def test_bilinear_upsampling(data_format, size):
+    layer = reshaping.UpSampling2D(size, data_format=data_format, interpolation="bilinear")
+    x = RNG.standard_normal((2, 3, 4, 2)).astype(np.float32)
+    expected = np_bilinear(x.astype(np.float64), np.broadcast_to(size, (2,)))
+    y = layer(_layout(x, data_format))
+    assert y.shape == layer.compute_output_shape(_layout(x, data_format).shape)
+    np.testing.assert_allclose(y.numpy(), _layout(expected, data_format), rtol=1e-5, atol=1e-6)
+
+
+def test_bilinear_literal_and_unknown_dimensions():
+    # tf_keras 2.21 output
+    expected = [[1.0, 1.25, 1.75, 2.0], [1.5, 1.8125, 2.4375, 2.75],
+                [2.5, 2.9375, 3.8125, 4.25], [3.0, 3.5, 4.5, 5.0]]
+    layer = reshaping.UpSampling2D(2, interpolation="bilinear")
+    x = np.array([[1, 2], [3, 5]], np.float32).reshape(1, 2, 2, 1)
+    np.testing.assert_array_equal(layer(x).numpy()[0, :, :, 0], expected)
+    traced = tf.function(lambda v: layer(v), input_signature=[tf.TensorSpec([None] * 4)])
+    np.testing.assert_array_equal(traced(x).numpy()[0, :, :, 0], expected)
+
+
+def test_upsampling_errors():
+    with pytest.raises(NotImplementedError, match="Value not recognized for `interpolation`: "
+                                                  "foo"):
+        reshaping.UpSampling2D(interpolation="foo")
+    with pytest.raises(ValueError, match=r"The `size` argument must be a tuple of 2 integers\. "
+                                         r"Received: \(2, 2, 2\)"):
+        reshaping.UpSampling2D((2, 2, 2))
+
+
+# -- configs, gradients, tracing --------------------------------------------------------------
+
+def test_configs_literal():
+    # tf_keras 2.21 configs, key order included
+    base = [("name", "l"), ("trainable", True), ("dtype", "float32")]
+    assert list(reshaping.ZeroPadding1D(name="l").get_config().items()) == \
+        base + [("padding", (1, 1))]
+    assert list(reshaping.ZeroPadding2D((1, 2), name="l").get_config().items()) == \
+        base + [("padding", ((1, 1), (2, 2))), ("data_format", "channels_last")]
+    assert list(reshaping.Cropping2D(1, name="l").get_config().items()) == \
+        base + [("cropping", ((1, 1), (1, 1))), ("data_format", "channels_last")]
+    assert list(reshaping.UpSampling1D(2.5, name="l").get_config().items()) == \
+        base + [("size", 2)]
+    assert list(reshaping.UpSampling2D(name="l", interpolation="Bilinear")
+                .get_config().items()) == base + [("size", (2, 2)),
+                                                  ("data_format", "channels_last"),
+                                                  ("interpolation", "bilinear")]
+    assert list(reshaping.UpSampling3D(name="l").get_config().items()) == \
+        base + [("size", (2, 2, 2)), ("data_format", "channels_last")]
+    assert reshaping.Reshape((-1, 2), name="l").get_config() == dict(base,
+                                                                     target_shape=(-1, 2))
+    assert reshaping.Permute([2, 1], name="l").get_config() == dict(base, dims=(2, 1))
+    assert reshaping.RepeatVector(3, name="l").get_config() == dict(base, n=3)
+
+
+ALL = [(reshaping.Reshape((-1,)), (2, 3, 4)), (reshaping.Permute((2, 1)), (2, 3, 4)),
+       (reshaping.RepeatVector(2), (2, 3)), (reshaping.ZeroPadding1D((1, 2)), (2, 3, 4)),
+       (reshaping.ZeroPadding2D(((1, 0), 2), "channels_first"), (2, 3, 4, 5)),
+       (reshaping.ZeroPadding3D(1), (1, 2, 3, 2, 2)), (reshaping.Cropping1D(1), (2, 4, 3)),
+       (reshaping.Cropping2D(((1, 0), (0, 1))), (2, 3, 4, 5)),
+       (reshaping.Cropping3D(((1, 0), 0, (0, 1)), "channels_first"), (1, 2, 3, 3, 3)),
+       (reshaping.UpSampling1D(), (2, 3, 4)),
+       (reshaping.UpSampling2D((2, 1), interpolation="bilinear"), (2, 3, 4, 2)),
+       (reshaping.UpSampling3D((1, 2, 1), "channels_first"), (1, 2, 2, 3, 2))]
+
+
+@pytest.mark.parametrize("layer,shape", ALL)
+def test_config_round_trip(layer, shape):
+    config = layer.get_config()
+    clone = type(layer).from_config(config)
+    assert clone.get_config() == config
+    x = RNG.standard_normal(shape).astype(np.float32)
+    np.testing.assert_array_equal(clone(x).numpy(), layer(x).numpy())
+
+
+@pytest.mark.parametrize("layer,shape", ALL)
+def test_gradients_and_function(layer, shape):
+    x = tf.constant(RNG.standard_normal(shape).astype(np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = layer(x)
+        loss = tf.reduce_sum(y * y)
+    grad = tape.gradient(loss, x)
+    assert grad is not None and grad.shape == x.shape
+    spec = tf.TensorSpec([None] * len(shape))
+    traced = tf.function(lambda v: layer(v), input_signature=[spec])
+    np.testing.assert_allclose(traced(x).numpy(), y.numpy(), rtol=1e-6)
+
+
+def test_one_dimensional_layers_ignore_image_data_format():
+    backend.set_image_data_format("channels_first")
+    try:
+        x = RNG.standard_normal((2, 4, 3)).astype(np.float32)
+        np.testing.assert_array_equal(reshaping.UpSampling1D()(x).numpy(),
+                                      np.repeat(x, 2, axis=1))
+        assert "data_format" not in reshaping.ZeroPadding1D().get_config()
+        assert reshaping.ZeroPadding2D().data_format == "channels_first"
+    finally:
+        backend.set_image_data_format("channels_last")

@@ -1,0 +1,23 @@
+"""The public names: ``tf.keras.optimizers``, ``.schedules`` and ``.legacy``."""
+import eagerflow as tf
+import eagerflow.keras  # noqa: F401
+from eagerflow._src.keras import optimizers
+from eagerflow._src.keras.optimizers import schedules
+
+
+def test_optimizers_namespace_matches_tf_keras():
+    public = tf.keras.optimizers
+    names = {"Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Nadam", "Optimizer",
+             "RMSprop", "SGD", "deserialize", "get", "serialize", "schedules", "legacy"}
+    assert names <= set(dir(public))
+    assert public.Adam is optimizers.Adam and public.get is optimizers.get
+    assert public.legacy.Adam is optimizers.Adam
+    assert public.legacy.Optimizer is optimizers.Optimizer
+
+
+def test_schedules_namespace():
+    public = tf.keras.optimizers.schedules
+    for name in ("CosineDecay", "CosineDecayRestarts", "ExponentialDecay", "InverseTimeDecay",
+                 "LearningRateSchedule", "PiecewiseConstantDecay", "PolynomialDecay",
+                 "serialize", "deserialize"):
+        assert getattr(public, name) is getattr(schedules, name)

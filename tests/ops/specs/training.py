@@ -1,0 +1,249 @@
+"""Specs of the fused optimizer updates (ops/training_ops.py).
+
+Each spec makes variables from its arrays, runs one update with fixed scalars
+and returns the updated variable and slots; the reference is the update's
+formula written in NumPy (float64, then rounded to the inputs' dtype).
+"""
+import numpy as np
+
+import eagerflow as tf
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.ops import training_ops as T
+from tests.ops.spec import OpSpec, positive, rand
+
+_LR, _B1, _B2, _EPS, _RHO, _MOMENTUM = 0.05, 0.9, 0.999, 1e-3, 0.8, 0.6
+_B1_POWER, _B2_POWER = 0.9 ** 3, 0.999 ** 3
+_NOT_DIFFERENTIABLE = "variable update"
+
+
+def _update(op, n_slots, scalars, attrs=None, grad_at=None):
+    """A spec function: variables from the first ``1 + n_slots`` tensors, then `op` on them,
+    the `scalars` (in the tensors' dtype) and the gradient (inserted at input `grad_at`)."""
+    def fn(*tensors):
+        dtype = tensors[0].dtype
+        variables = [tf.Variable(t) for t in tensors[:1 + n_slots]]
+        inputs = [*variables, *(tf.constant(s, dtype) for s in scalars)]
+        at = len(inputs) if grad_at is None else grad_at
+        inputs[at:at] = tensors[1 + n_slots:]
+        dispatch(op, tuple(inputs), attrs or {})
+        return tuple(v.read_value() for v in variables)
+    return fn
+
+
+def _in_dtype(ref):
+    """`ref` computed in float64 on the arrays, its results rounded back to their dtype."""
+    def wrapped(*arrays):
+        out = ref(*(np.asarray(a, np.float64) if a.dtype.kind == "f" else a for a in arrays))
+        return tuple(np.asarray(o).astype(arrays[0].dtype) for o in out)
+    return wrapped
+
+
+@_in_dtype
+def _gradient_descent(w, g):
+    return (w - _LR * g,)
+
+
+@_in_dtype
+def _sparse_gradient_descent(w, values, indices):
+    w = w.copy()
+    np.subtract.at(w, indices, _LR * values)
+    return (w,)
+
+
+def _momentum(nesterov):
+    @_in_dtype
+    def ref(w, a, g):
+        a = _MOMENTUM * a - _LR * g
+        return (w + (_MOMENTUM * a - _LR * g if nesterov else a)), a
+    return ref
+
+
+def _adam(amsgrad):
+    @_in_dtype
+    def ref(w, m, v, *rest):
+        vhat, g = rest if amsgrad else (None, rest[0])
+        m = m + (g - m) * (1 - _B1)
+        v = v + (g * g - v) * (1 - _B2)
+        alpha = _LR * np.sqrt(1 - _B2_POWER) / (1 - _B1_POWER)
+        if amsgrad:
+            vhat = np.maximum(vhat, v)
+            return w - alpha * m / (np.sqrt(vhat) + _EPS), m, v, vhat
+        return w - alpha * m / (np.sqrt(v) + _EPS), m, v
+    return ref
+
+
+@_in_dtype
+def _ada_max(w, m, u, g):
+    m = m + (g - m) * (1 - _B1)
+    u = np.maximum(_B2 * u, np.abs(g))
+    return w - _LR * m / ((1 - _B1_POWER) * (u + _EPS)), m, u
+
+
+_M_SCALE, _G_SCALE = 0.7, 0.2
+
+
+@_in_dtype
+def _nadam(w, m, v, g):
+    m = m + (g - m) * (1 - _B1)
+    v = v + (g * g - v) * (1 - _B2)
+    m_hat = _M_SCALE * m + _G_SCALE * g
+    return w - _LR * m_hat / (np.sqrt(v / (1 - _B2_POWER)) + _EPS), m, v
+
+
+def _rms_prop(centered, with_momentum):
+    @_in_dtype
+    def ref(w, *rest):
+        if centered:
+            mg, ms, mom, g = rest
+        elif with_momentum:
+            ms, mom, g = rest
+        else:
+            (ms, g), mom = rest, None
+        ms = _RHO * ms + (1 - _RHO) * g * g
+        denominator = ms + _EPS
+        if centered:
+            mg = _RHO * mg + (1 - _RHO) * g
+            denominator = ms - mg * mg + _EPS
+        step = _LR * g / np.sqrt(denominator)
+        if with_momentum:
+            mom = _MOMENTUM * mom + step
+            step = mom
+        out = (w - step,) + ((mg,) if centered else ()) + (ms,)
+        return out + ((mom,) if with_momentum else ())
+    return ref
+
+
+@_in_dtype
+def _adagrad(w, a, g):
+    a = a + g * g
+    return w - _LR * g / np.sqrt(a + _EPS), a
+
+
+@_in_dtype
+def _sparse_adagrad(w, a, values, indices):
+    rows, inverse = np.unique(indices, return_inverse=True)
+    summed = np.zeros((len(rows),) + values.shape[1:])
+    np.add.at(summed, inverse, values)
+    w, a = w.copy(), a.copy()
+    a[rows] += summed * summed
+    w[rows] -= _LR * summed / np.sqrt(a[rows] + _EPS)
+    return w, a
+
+
+@_in_dtype
+def _adadelta(w, a, u, g):
+    a = _RHO * a + (1 - _RHO) * g * g
+    update = np.sqrt(u + _EPS) / np.sqrt(a + _EPS) * g
+    u = _RHO * u + (1 - _RHO) * update * update
+    return w - _LR * update, a, u
+
+
+_L1, _L2, _SHRINK, _POWER = 0.01, 0.02, 0.03, -0.6
+
+
+@_in_dtype
+def _ftrl(w, a, linear, g):
+    new_a = a + g * g
+    linear = (linear + g + 2 * _SHRINK * w
+              - (new_a ** -_POWER - a ** -_POWER) / _LR * w)
+    quadratic = new_a ** -_POWER / _LR + 2 * _L2
+    w = np.where(np.abs(linear) > _L1, (np.sign(linear) * _L1 - linear) / quadratic, 0.0)
+    return w, new_a, linear
+
+
+@_in_dtype
+def _weight_decay(w):
+    return (w - w * 0.5 * 0.5,)
+
+
+def _adam_with_float64_rates(var, m, v, grad):
+    """Adam with beta1 and beta2 in float64: their complements keep double precision."""
+    variables = [tf.Variable(t) for t in (var, m, v)]
+    scalars = [tf.constant(s, var.dtype) for s in (_B1_POWER, _B2_POWER, _LR)]
+    rates = [tf.constant(s, tf.float64) for s in (_B1, 0.999999)]
+    dispatch(T.ADAM, (*variables, *scalars, *rates, tf.constant(_EPS, var.dtype), grad))
+    return tuple(v.read_value() for v in variables)
+
+
+@_in_dtype
+def _adam_float64_rates_ref(w, m, v, g):
+    m = m + (g - m) * np.float32(1 - _B1)
+    v = v + (g * g - v) * np.float32(1 - 0.999999)  # float32(1 - 0.999999) would be 1.2e-6
+    alpha = _LR * np.sqrt(1 - _B2_POWER) / (1 - _B1_POWER)
+    return w - alpha * m / (np.sqrt(v) + _EPS), m, v
+
+
+_INDICES = np.array([3, 0, 3], np.int32)  # a repeated row adds up
+
+SPECS = [
+    OpSpec("ResourceApplyGradientDescent", _update(T.GRADIENT_DESCENT, 0, [_LR]),
+           [rand(3, 2), rand(3, 2, seed=1)], _gradient_descent, grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyGradientDescent", _update(T.GRADIENT_DESCENT, 0, [_LR]),
+           [rand(4, dtype=np.float64), rand(4, dtype=np.float64, seed=1)], _gradient_descent,
+           name="ResourceApplyGradientDescent-float64", grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyGradientDescent",
+           _update(T.SPARSE_GRADIENT_DESCENT, 0, [_LR]),
+           [rand(5, 2), rand(3, 2, seed=1), _INDICES], _sparse_gradient_descent,
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyKerasMomentum",
+           _update(T.KERAS_MOMENTUM, 1, [_LR, _MOMENTUM], grad_at=3),
+           [rand(3, 2), rand(3, 2, seed=1), rand(3, 2, seed=2)], _momentum(False),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyKerasMomentum",
+           _update(T.KERAS_MOMENTUM, 1, [_LR, _MOMENTUM], {"use_nesterov": True}, grad_at=3),
+           [rand(4), rand(4, seed=1), rand(4, seed=2)], _momentum(True),
+           name="ResourceApplyKerasMomentum-nesterov", grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdam",
+           _update(T.ADAM, 2, [_B1_POWER, _B2_POWER, _LR, _B1, _B2, _EPS]),
+           [rand(3, 2), rand(3, 2, seed=1), positive(3, 2, seed=2), rand(3, 2, seed=3)],
+           _adam(False), grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdam",
+           _update(T.ADAM, 2, [_B1_POWER, _B2_POWER, _LR, _B1, _B2, _EPS]),
+           [np.float32(1.5), np.float32(0.5), np.float32(0.25), np.float32(-2.0)],
+           _adam(False), name="ResourceApplyAdam-scalar", grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdam", _adam_with_float64_rates,
+           [rand(3, 2), rand(3, 2, seed=1), positive(3, 2, seed=2), rand(3, 2, seed=3)],
+           _adam_float64_rates_ref, rtol=1e-6, name="ResourceApplyAdam-float64-rates",
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdamWithAmsgrad",
+           _update(T.ADAM_WITH_AMSGRAD, 3, [_B1_POWER, _B2_POWER, _LR, _B1, _B2, _EPS]),
+           [rand(3, 2), rand(3, 2, seed=1), positive(3, 2, seed=2), positive(3, 2, seed=4),
+            rand(3, 2, seed=3)], _adam(True), grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdaMax", _update(T.ADA_MAX, 2, [_B1_POWER, _LR, _B1, _B2, _EPS]),
+           [rand(3, 2), rand(3, 2, seed=1), positive(3, 2, seed=2), rand(3, 2, seed=3)],
+           _ada_max, grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyKerasNadam",
+           _update(T.KERAS_NADAM, 2, [_LR, _B1, _B2, _B2_POWER, _M_SCALE, _G_SCALE, _EPS]),
+           [rand(3, 2), rand(3, 2, seed=1), positive(3, 2, seed=2), rand(3, 2, seed=3)],
+           _nadam, grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyRMSProp",
+           _update(T.RMS_PROP, 2, [_LR, _RHO, _MOMENTUM, _EPS]),
+           [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2), rand(3, 2, seed=3)],
+           _rms_prop(False, True), grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyRMSProp",
+           # No momentum accumulator: the momentum scalar takes its place.
+           _update(T.RMS_PROP, 1, [0.0, _LR, _RHO, 0.0, _EPS]),
+           [rand(4), positive(4, seed=1), rand(4, seed=3)], _rms_prop(False, False),
+           name="ResourceApplyRMSProp-no-momentum", grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyCenteredRMSProp",
+           _update(T.CENTERED_RMS_PROP, 3, [_LR, _RHO, _MOMENTUM, _EPS]),
+           [rand(3, 2), rand(3, 2, seed=1, low=-0.1, high=0.1), positive(3, 2, seed=2),
+            rand(3, 2, seed=4), rand(3, 2, seed=3)], _rms_prop(True, True),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyKerasAdagrad", _update(T.KERAS_ADAGRAD, 1, [_LR, _EPS]),
+           [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2)], _adagrad,
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyKerasAdagrad",
+           _update(T.SPARSE_KERAS_ADAGRAD, 1, [_LR, _EPS]),
+           [rand(5, 2), positive(5, 2, seed=1), rand(3, 2, seed=2), _INDICES], _sparse_adagrad,
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdadelta", _update(T.ADADELTA, 2, [_LR, _RHO, _EPS]),
+           [rand(3, 2), positive(3, 2, seed=1), positive(3, 2, seed=2), rand(3, 2, seed=3)],
+           _adadelta, grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyFtrlV2",
+           _update(T.FTRL_V2, 2, [_LR, _L1, _L2, _SHRINK, _POWER], grad_at=3),
+           [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2), rand(3, 2, seed=3)],
+           _ftrl, grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyKerasWeightDecay", _update(T.KERAS_WEIGHT_DECAY, 0, [0.5, 0.5]),
+           [rand(3, 2)], _weight_decay, grad=_NOT_DIFFERENTIABLE),
+]
