@@ -91,7 +91,7 @@ def _check_tied(op, arrays):
     if op.allowed is not None and first not in op.allowed or any(
             arrays[i].dtype is not first
             for i in (range(len(arrays)) if op.variadic else op.tied_rest)):
-        check_dtypes(op, [a.dtype for a in arrays])
+        check_dtypes(op, [getattr(a, "dtype", None) for a in arrays])  # handles have none
 
 
 def _record(ctx, op, inputs, attrs, result):

@@ -91,6 +91,7 @@ class Emitter:
                     f"graph that is not available when it runs on its own.") from None
 
         program = optimize(graph, inputs, outputs)
+        releases = _released_reads(program)
         for op in program.operations:
             if op.type == "Const":  # a number as NumPy's scalar: kernels take it faster
                 value = op.value
@@ -108,6 +109,8 @@ class Emitter:
                                   else [], indent)
             for t, var in zip(op.outputs, outs):
                 names[id(t)] = var
+            for t in releases.get(op, ()):
+                self.line(indent, f"del {names[id(t)]}")
         return [ref(t) for t in program.outputs]
 
     def _call(self, op, args, into, indent):
@@ -140,6 +143,26 @@ class Emitter:
         self.env["__name__"] = __name__  # NumPy warnings from kernels are filtered as ours
         exec(compile(source, filename, "exec"), self.env)  # noqa: S102 (source made above)
         return self.env["run"]
+
+
+def _released_reads(program):
+    """``{op: [variable reads last used by op]}``: names the program drops after that op.
+
+    A read held until the program returns would keep the variable's array
+    shared, so a later in-place update (an optimizer's fused op) would have
+    to copy it.
+    """
+    last = {}
+    for op in program.operations:
+        for t in op.inputs:
+            if isinstance(t, SymbolicTensor) and t.op.type == "ReadVariableOp":
+                last[id(t)] = (op, t)
+    kept = {id(t) for t in program.outputs}
+    releases = {}
+    for op, t in last.values():
+        if id(t) not in kept:
+            releases.setdefault(op, []).append(t)
+    return releases
 
 
 def _raise_located(at_line, filename, name, exc):

@@ -16,6 +16,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import register, register_gradient
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
@@ -178,9 +179,14 @@ _FUSED_BATCH_NORM_GRAD = register("FusedBatchNormGradV3", _fused_batch_norm_grad
                                   dtypes=_FLOATS)
 
 
-def _parameter_dtype(x, tensors):
-    """Checks TF's attribute U: the per-channel tensors share float32 (float64 for float64 x)."""
-    expected = _d.float64 if x.dtype == _d.float64 else _d.float32
+def parameter_dtype(x_dtype):
+    """The dtype of the per-channel tensors (TF's attribute U) for inputs of `x_dtype`:
+    float32, or float64 for float64 inputs."""
+    return _d.float64 if x_dtype == _d.float64 else _d.float32
+
+
+def _check_parameter_dtypes(x, tensors):
+    expected = parameter_dtype(x.dtype)
     for t in tensors:
         if t.dtype != expected:
             name = {_d.float32: "float", _d.float64: "double"}.get(t.dtype, t.dtype.name)
@@ -199,17 +205,19 @@ def fused_batch_norm_v3(x, scale, offset, mean, variance, epsilon=0.0001,
     in training the reserve spaces hold the batch mean and the biased batch variance.
 
     >>> outputs = fused_batch_norm_v3(constant([[[[1.0], [3.0]]]]), [1.0], [0.0], [], [])
-    >>> float(outputs[2]), float(outputs[4])
-    (2.0, 1.0)
+    >>> outputs[2].numpy(), outputs[4].numpy()  # corrected and biased batch variance
+    (array([2.], dtype=float32), array([1.], dtype=float32))
     """
     x = as_tensor(x)
-    parameter = _d.float64 if x.dtype == _d.float64 else _d.float32
-    inputs = [x] + [as_tensor(v, None if hasattr(v, "dtype") else parameter)
+    parameter = parameter_dtype(x.dtype)
+    # Non-tensors convert to the parameter dtype: a float32 variable reads as float32
+    # even in a layer whose mixed policy reads weights as float16.
+    inputs = [x] + [as_tensor(v, None if isinstance(v, Tensor) else parameter)
                     for v in (scale, offset, mean, variance)]
-    _parameter_dtype(x, inputs[1:])
-    return dispatch(_FUSED_BATCH_NORM, tuple(inputs),
-                    {"epsilon": float(epsilon), "exponential_avg_factor": float(exponential_avg_factor),
-                     "data_format": data_format, "is_training": bool(is_training)}, name=name)
+    _check_parameter_dtypes(x, inputs[1:])
+    attrs = {"epsilon": float(epsilon), "exponential_avg_factor": float(exponential_avg_factor),
+             "data_format": data_format, "is_training": bool(is_training)}
+    return dispatch(_FUSED_BATCH_NORM, tuple(inputs), attrs, name=name)
 
 
 def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
@@ -251,9 +259,10 @@ def _fused_batch_norm_backprop(op, dy, *_):
 def _fused_batch_norm_grad_backprop(op, ddx, ddscale, ddoffset, *_):
     """Second derivatives, in closed form; in training the statistics are those of x.
 
-    With x_hat = (x - mean) * r, r = 1 / sqrt(var + epsilon), m elements per channel,
-    sums per channel A = sum(dy), B = sum(dy x_hat), U = sum(ddx), P = sum(ddx x_hat),
-    Q = sum(ddx dy), the grad op computes dx = scale r / m (m dy - A - x_hat B).
+    With x_hat = (x - mean) * r, r = 1 / sqrt(var + epsilon), m elements per channel
+    and the sums per channel a = sum(dy), b = sum(dy x_hat), u = sum(ddx),
+    p = sum(ddx x_hat), q = sum(ddx dy), the grad op computes
+    dx = scale r / m (m dy - a - x_hat b), dscale = b and doffset = a.
     """
     dy, x, scale, mean, variance = op.inputs[:5]
     data_format = op.attrs["data_format"]

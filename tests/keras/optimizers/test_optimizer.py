@@ -500,3 +500,16 @@ def test_add_variable():
     ones = opt.add_variable([2], initializer="ones", name="counts")
     assert ones.numpy().tolist() == [1.0, 1.0] and ones.dtype == tf.float32
     assert opt.variables[-1] is ones
+
+
+def test_steps_inside_a_graph_loop_follow_the_schedule():
+    w = tf.Variable(0.0)
+    opt = optimizers.SGD(schedules.PiecewiseConstantDecay([1, 2], [1.0, 0.5, 0.25]))
+
+    @tf.function
+    def train(n):
+        for _ in tf.range(n):  # the first step (building the slots) runs in the loop body
+            opt.apply_gradients([(tf.constant(-1.0), w)])
+
+    train(tf.constant(4))
+    assert w.numpy() == 2.75 and int(opt.iterations) == 4

@@ -64,7 +64,7 @@ class _CallSpec:
     """What a `call` signature accepts: ``training``, ``mask``, and their defaults."""
 
     def __init__(self, call):
-        params = list(inspect.signature(call).parameters.values())
+        params = list(inspect.signature(call).parameters.values())[1:]  # without `self`
         names = [p.name for p in params]
         varkw = any(p.kind is p.VAR_KEYWORD for p in params)
         self.expects_training = "training" in names or varkw
@@ -406,7 +406,10 @@ class Layer(Module):
             inputs = kwargs.pop(spec.first_arg)
         else:
             raise TypeError(f"Layer {self.name} was called without inputs.")
-        if any(keras_tensor.is_keras_tensor(x) for x in nest.flatten((inputs, args, kwargs))):
+        # Only calls made by the user record a functional-graph node; layers called inside
+        # another layer's call are part of that layer.
+        if call_context().depth == 0 and any(
+                keras_tensor.is_keras_tensor(x) for x in nest.flatten((inputs, args, kwargs))):
             return keras_tensor.call_symbolically(self, inputs, args, kwargs)
         return self._call(inputs, args, kwargs)
 

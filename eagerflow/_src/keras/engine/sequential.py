@@ -12,7 +12,7 @@ so `summary`, `inputs`, `outputs` and `output_shape` work as in Keras.
 from eagerflow._src.core import nest
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras.engine import input_layer
-from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine.base_layer import Layer, call_context
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.engine.training import Model
 
@@ -76,12 +76,17 @@ class Sequential(Functional):
     def _build_graph(self):
         """Connects the layers on the input layer's tensor: the functional view."""
         x = inputs = self._input_layer._inbound_nodes[0].outputs
-        for layer in self.layers:
-            x = layer(x)
-            if len(nest.flatten(x)) != 1:
-                raise ValueError("All layers in a Sequential model should have a single "
-                                 "output tensor. For multi-output layers, use the "
-                                 "functional API.")
+        ctx = call_context()
+        depth, ctx.depth = ctx.depth, 0  # connect the layers even when built by a call
+        try:
+            for layer in self.layers:
+                x = layer(x)
+                if len(nest.flatten(x)) != 1:
+                    raise ValueError("All layers in a Sequential model should have a single "
+                                     "output tensor. For multi-output layers, use the "
+                                     "functional API.")
+        finally:
+            ctx.depth = depth
         self._init_graph_network(inputs, x)
         self._self_tracked_layers = [self._input_layer] + self.layers
         self._graph_ready = True
@@ -105,14 +110,6 @@ class Sequential(Functional):
         for layer in self.layers:
             outputs = layer(outputs)  # masks travel on the tensors
         return outputs
-
-    @property
-    def input_spec(self):
-        return None
-
-    @input_spec.setter
-    def input_spec(self, value):
-        self._input_spec = value
 
     def get_config(self):
         layers = [{"module": "keras.layers", "class_name": type(layer).__name__,

@@ -387,6 +387,22 @@ class Model(Layer):
         values = list(logs.values())
         return values[0] if len(values) == 1 else values
 
+    # -- saving -----------------------------------------------------------------------
+    def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
+        """Writes the model's (and optimizer's) variables to `filepath`, under TF's keys."""
+        from eagerflow._src.keras.saving import weights  # noqa: PLC0415 (saving imports models)
+        weights.save_weights(self, filepath, overwrite, save_format, options)
+
+    def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
+        """Restores the variables `save_weights` (or `save`) wrote; returns a load status."""
+        from eagerflow._src.keras.saving import weights  # noqa: PLC0415 (saving imports models)
+        return weights.load_weights(self, filepath, skip_mismatch, by_name, options)
+
+    def save(self, filepath, overwrite=True, save_format=None, **kwargs):
+        """Saves architecture, compile arguments and weights to a `.keras` archive."""
+        from eagerflow._src.keras.saving import saving_lib  # noqa: PLC0415 (saving imports models)
+        saving_lib.save_model(self, filepath, overwrite, save_format, **kwargs)
+
     # -- config -----------------------------------------------------------------------
     def get_config(self):
         """A subclassed model's config is its constructor's: override to make it cloneable."""

@@ -15,23 +15,26 @@ import math
 import warnings
 
 from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import VariableAggregation, VariableSynchronization
 from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, nn_ops, reduction_ops
-from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm_v3
+from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm_v3, parameter_dtype
 from eagerflow._src.keras import backend, constraints, initializers, regularizers
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 
 _HALF = (_dtypes.float16, _dtypes.bfloat16)
+# (rank, normalized axis) -> the kernel's data format for inputs it takes as they are
+_DATA_FORMATS = {(4, 1): "NCHW", (4, 3): "NHWC", (5, 1): "NCDHW", (5, 4): "NDHWC"}
 
 
-def _axis_argument(axis):
-    """`axis` as given to a constructor: an int, or a list of ints."""
+def _axis_argument(axis, as_list=True):
+    """`axis` as given to a constructor: an int, or a list (else a copy) of ints."""
     if isinstance(axis, (list, tuple)):
-        return list(axis)
+        return list(axis) if as_list else axis[:]
     if isinstance(axis, int):
         return axis
     raise TypeError(f"Expected an int or a list/tuple of ints for the argument 'axis', but "
@@ -58,9 +61,14 @@ def _static_or_dynamic_shape(x):
     return x.shape.as_list() if x.shape.is_fully_defined() else array_ops.shape(x)
 
 
-def _parameter_dtype(x):
-    """The dtype of the fused kernel's per-channel vectors for input `x`."""
-    return _dtypes.float64 if x.dtype == _dtypes.float64 else _dtypes.float32
+def _read(weight):
+    """`weight` (or None) as a tensor of its own dtype.
+
+    Layers under a mixed policy read float weights in their compute dtype; the
+    statistics and affine parameters are used in float32, as Keras 2's
+    ``experimental_autocast=False`` weights are.
+    """
+    return None if weight is None else convert_to_tensor(weight, weight.dtype)
 
 
 class _AffineNormalization(Layer):
@@ -86,15 +94,15 @@ class _AffineNormalization(Layer):
         self.gamma_constraint = constraints.get(gamma_constraint)
         self.supports_masking = True
 
-    def _add_gamma_beta(self, shape, dtype=None):
+    def _add_gamma_beta(self, shape, dtype=None, autocast=False):
         self.gamma = self.add_weight(
             "gamma", shape=shape, dtype=dtype, initializer=self.gamma_initializer,
             regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
-            trainable=True, experimental_autocast=False) if self.scale else None
+            trainable=True, experimental_autocast=autocast) if self.scale else None
         self.beta = self.add_weight(
             "beta", shape=shape, dtype=dtype, initializer=self.beta_initializer,
             regularizer=self.beta_regularizer, constraint=self.beta_constraint,
-            trainable=True, experimental_autocast=False) if self.center else None
+            trainable=True, experimental_autocast=autocast) if self.center else None
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
@@ -140,10 +148,7 @@ class BatchNormalization(_AffineNormalization):
         super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer,
                          beta_regularizer, gamma_regularizer, beta_constraint, gamma_constraint,
                          name=name, trainable=trainable, **kwargs)
-        if not isinstance(axis, (list, tuple, int)):
-            raise TypeError(f"Expected an int or a list/tuple of ints for the argument 'axis', "
-                            f"but received: {axis!r}")
-        self.axis = axis[:] if isinstance(axis, (list, tuple)) else axis
+        self.axis = _axis_argument(axis, as_list=False)  # Keras 2 keeps a tuple a tuple
         for option, value in (("renorm", renorm), ("virtual_batch_size", virtual_batch_size),
                               ("adjustment", adjustment)):
             if value not in (False, None):
@@ -184,14 +189,6 @@ class BatchNormalization(_AffineNormalization):
         except ValueError:
             return False
         return True
-
-    @property
-    def trainable(self):
-        return self._trainable
-
-    @trainable.setter
-    def trainable(self, value):
-        self._trainable = bool(value)
 
     @property
     def _param_dtype(self):
@@ -284,10 +281,9 @@ class BatchNormalization(_AffineNormalization):
         if len(self.axis) != 1:
             return None
         axis, rank = self.axis[0], shape.rank
-        if rank in (4, 5) and axis in (1, rank - 1):
-            channels_first = axis == 1
-            return ("NC" if channels_first else "N") + ("DHW" if rank == 5 else "HW") + \
-                ("" if channels_first else "C"), None
+        data_format = _DATA_FORMATS.get((rank, axis))
+        if data_format is not None:
+            return data_format, None
         channels = shape[axis]
         if axis == rank - 1:
             return "NHWC", [-1, 1, 1, channels]
@@ -299,7 +295,7 @@ class BatchNormalization(_AffineNormalization):
     def _assign_moving_average(self, variable, value):
         decay = 1.0 - self.momentum
         delta = math_ops.multiply(
-            math_ops.subtract(variable, cast_ops.cast(value, variable.dtype)),
+            math_ops.subtract(_read(variable), cast_ops.cast(value, variable.dtype)),
             cast_ops.cast(decay, variable.dtype))
         variable.assign_sub(delta)
 
@@ -333,7 +329,7 @@ class BatchNormalization(_AffineNormalization):
         else:
             mean, variance = self.moving_mean, self.moving_variance
         mean, variance, scale, offset = (
-            None if v is None else broadcast(cast_ops.cast(v, x.dtype))
+            None if v is None else broadcast(cast_ops.cast(_read(v), x.dtype))
             for v in (mean, variance, self.gamma, self.beta))
         outputs = nn_ops.batch_normalization(x, mean, variance, offset, scale, self.epsilon)
         return cast_ops.cast(outputs, input_dtype)
@@ -374,7 +370,7 @@ class LayerNormalization(_AffineNormalization):
                 return array_ops.reshape(v, broadcast_shape)
             return v
         input_dtype = inputs.dtype
-        scale, offset = broadcast(self.gamma), broadcast(self.beta)
+        scale, offset = broadcast(_read(self.gamma)), broadcast(_read(self.beta))
         if sorted(self.axis) == list(range(rank - len(self.axis), rank)):
             outputs = self._normalize_trailing(inputs)
             if scale is not None:
@@ -397,7 +393,7 @@ class LayerNormalization(_AffineNormalization):
         row_size = math.prod(inputs.shape[a] for a in self.axis)
         x = array_ops.reshape(inputs, [1, -1, row_size, 1])
         rows = [x.shape[1]] if x.shape[1] is not None else array_ops.shape(x)[1:2]
-        dtype = _parameter_dtype(x)
+        dtype = parameter_dtype(x.dtype)
         normalized = fused_batch_norm_v3(
             x, array_ops.ones(rows, dtype), array_ops.zeros(rows, dtype), [], [], self.epsilon,
             data_format="NCHW")[0]
@@ -441,7 +437,7 @@ class GroupNormalization(_AffineNormalization):
             raise ValueError(f"Number of groups ({self.groups}) must be a multiple of the "
                              f"number of channels ({dim}).")
         self.input_spec = InputSpec(ndim=input_shape.rank, axes={self.axis: dim})
-        self._add_gamma_beta((dim,))
+        self._add_gamma_beta((dim,), autocast=True)
         self.built = True
 
     def call(self, inputs, mask=None):
@@ -453,13 +449,15 @@ class GroupNormalization(_AffineNormalization):
         if isinstance(shape, Tensor):
             grouped_shape = array_ops.stack(grouped_shape)
         grouped = array_ops.reshape(inputs, grouped_shape)
-        weights = array_ops.ones_like(inputs) if mask is None else \
-            array_ops.broadcast_to(cast_ops.cast(mask, inputs.dtype), shape)
-        weights = cast_ops.cast(array_ops.reshape(weights, grouped_shape), inputs.dtype)
         # statistics over everything but the batch and group axes
         reduction_axes = [i for i in range(1, rank + 1) if i != axis]
-        mean, variance = nn_ops.weighted_moments(grouped, reduction_axes, weights,
-                                                 keepdims=True)
+        if mask is None:
+            mean, variance = nn_ops.moments(grouped, reduction_axes, keepdims=True)
+        else:
+            weights = array_ops.broadcast_to(cast_ops.cast(mask, inputs.dtype), shape)
+            mean, variance = nn_ops.weighted_moments(
+                grouped, reduction_axes, array_ops.reshape(weights, grouped_shape),
+                keepdims=True)
         broadcast_shape = [1] * (rank + 1)
         broadcast_shape[axis:axis + 2] = [self.groups, inputs.shape[axis] // self.groups]
         gamma, beta = (None if v is None else array_ops.reshape(v, broadcast_shape)

@@ -65,7 +65,7 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
     >>> last
     <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[3., 3.]], dtype=float32)>
     """
-    flat_inputs = nest.flatten(inputs)
+    flat_inputs = [convert_to_tensor(x) for x in nest.flatten(inputs)]
     if not time_major:
         flat_inputs = [_swap_batch_time(x) for x in flat_inputs]
     steps = flat_inputs[0].shape[0]
@@ -73,15 +73,16 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
         if x.shape.rank is not None and x.shape.rank < 3:
             raise ValueError(f"Shape must be at least rank 3 but is rank {x.shape.rank}")
     if mask is not None:
+        mask = convert_to_tensor(mask)
         mask = cast_ops.cast(mask, "bool") if mask.dtype.name != "bool" else mask
         if mask.shape.rank == 2:
             mask = array_ops.expand_dims(mask, -1)
         if not time_major:
             mask = _swap_batch_time(mask)
-    loop = _Loop(step_function, inputs, initial_states, tuple(constants or ()), mask,
-                 zero_output_for_mask)
     if unroll and steps is None:
         raise ValueError("Unrolling requires a fixed number of timesteps.")
+    loop = _Loop(step_function, inputs, initial_states, tuple(constants or ()), mask,
+                 zero_output_for_mask)
     if context.executing_eagerly() or steps is not None and (
             unroll or steps <= _MAX_UNROLLED_STEPS):
         last_output, outputs, states = loop.unrolled(flat_inputs, steps, go_backwards,
@@ -101,6 +102,7 @@ class _Loop:
         self.step_function, self.inputs, self.constants = step_function, inputs, constants
         self.initial_states = initial_states
         self.mask, self.zero_output = mask, zero_output
+        self._zeros = None  # the outputs of masked steps when there are no others
 
     def step(self, flat_x, mask_t, flat_states, flat_previous):
         """``(output, flat outputs, flat new states)`` of one step.
@@ -115,7 +117,9 @@ class _Loop:
         if mask_t is None:
             return output, flat_output, flat_new
         if self.zero_output or flat_previous is None:
-            flat_previous = [array_ops.zeros_like(o) for o in flat_output]
+            if self._zeros is None:
+                self._zeros = [array_ops.zeros_like(o) for o in flat_output]
+            flat_previous = self._zeros
         flat_output = [array_ops.where(_expand_mask(mask_t, o), o, p)
                        for o, p in zip(flat_output, flat_previous)]
         flat_new = [array_ops.where(_expand_mask(mask_t, n), n, s)
@@ -459,17 +463,17 @@ def _read(variable, dtype):
 
 def _dense(x, kernel, bias):
     """``x @ kernel + bias`` over the last axis of `x`, as one matmul whatever its rank."""
-    if x.shape.rank == 2:
-        y = linalg_ops.matmul(x, kernel)
-        return y if bias is None else nn_ops.bias_add(y, bias)
-    dims = x.shape.as_list()
-    lead = dims[:-1] if None not in dims[:-1] else array_ops.shape(x)[:-1]
-    y = linalg_ops.matmul(array_ops.reshape(x, [-1, dims[-1]]), kernel)
+    rank = x.shape.rank
+    y = linalg_ops.matmul(x if rank == 2 else array_ops.reshape(x, [-1, x.shape[-1]]), kernel)
     if bias is not None:
         y = nn_ops.bias_add(y, bias)
-    width = kernel.shape[-1]
-    shape = [*lead, width] if isinstance(lead, list) else array_ops.concat([lead, [width]], 0)
-    return array_ops.reshape(y, shape)
+    if rank == 2:
+        return y
+    lead = x.shape.as_list()[:-1]
+    if None in lead:
+        return array_ops.reshape(y, array_ops.concat([array_ops.shape(x)[:-1],
+                                                      [kernel.shape[-1]]], 0))
+    return array_ops.reshape(y, [*lead, kernel.shape[-1]])
 
 
 class SimpleRNNCell(_Cell):
@@ -677,34 +681,25 @@ class StackedRNNCells(Layer):
         size = self._ordered(list(self.state_size))
         return nest.pack_sequence_as(size, nest.flatten(states))
 
-    def _steps(self, states, training):
-        """``(project, step)`` as a built-in cell's: the first cell's input part over the whole
-        sequence, every other part within the step."""
-        steps = [_cell_steps(cell, s if nest.is_nested(s) else [s], training)
+    def _steps(self, states, training, constants=None):
+        """``(project, step)`` as a built-in cell's: the first cell's input part (over the
+        whole sequence in an `RNN`), then every other part within the step."""
+        steps = [_cell_steps(cell, _as_list(s), training,
+                             constants if _accepts(cell, "constants") else None)
                  for cell, s in zip(self.cells, self._per_cell(states))]
 
         def step(x, states):
             new_states = []
             for k, ((project, cell_step), s) in enumerate(zip(steps, self._per_cell(states))):
-                x, new = cell_step(project(x) if k else x, s if nest.is_nested(s) else [s])
+                x, new = cell_step(project(x) if k else x, _as_list(s))
                 new_states.append(new)
-            return x, self._packed(new_states)
+            size = self._ordered(list(self.state_size))
+            return x, nest.pack_sequence_as(tuple(size), nest.flatten(new_states))
         return steps[0][0], step
 
-    def _packed(self, new_states):
-        return nest.pack_sequence_as(tuple(self._ordered(list(self.state_size))),
-                                     nest.flatten(new_states))
-
     def call(self, inputs, states, constants=None, training=None, **kwargs):
-        new_states = []
-        for cell, s in zip(self.cells, self._per_cell(states)):
-            s = s if nest.is_nested(s) else [s]
-            args = {"training": training} if _accepts(cell, "training") else {}
-            if _accepts(cell, "constants"):
-                args["constants"] = constants
-            inputs, s = _call_cell(cell)(inputs, s, **args)
-            new_states.append(s)
-        return inputs, self._packed(new_states)
+        project, step = self._steps(states, training, constants)
+        return step(project(inputs), states)
 
     def get_config(self):
         config = super().get_config()
@@ -731,31 +726,27 @@ def _accepts(cell, name):
     return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
-def _call_cell(cell):
-    return cell.__call__ if callable(cell) else cell.call
+def _as_list(states):
+    return states if nest.is_nested(states) else [states]
 
 
 def _cell_steps(cell, states, training, constants=None):
-    """``(project, step)`` of any cell: a built-in one's split step, else identity and a call
-    of the cell."""
+    """``(project, step)`` of any cell: a built-in one's split step, else the identity and a
+    call of the cell (given `constants`, if any)."""
     split = getattr(cell, "_steps", None)
     if split is not None and constants is None:
         return split(states, training)
     kwargs = {"training": training} if _accepts(cell, "training") else {}
-    if constants:
+    if constants is not None:
         if not _accepts(cell, "constants"):
             raise ValueError(f"RNN cell {cell} does not support constants. Received: "
                              f"constants={constants}")
-        count = len(constants)
+        kwargs["constants"] = constants
+    call = cell.__call__ if callable(cell) else cell.call
 
-        def step(x, states):
-            output, new = _call_cell(cell)(x, states[:-count], constants=states[-count:],
-                                           **kwargs)
-            return output, new if nest.is_nested(new) else [new]
-    else:
-        def step(x, states):
-            output, new = _call_cell(cell)(x, states, **kwargs)
-            return output, new if nest.is_nested(new) else [new]
+    def step(x, states):
+        output, new = call(x, states, **kwargs)
+        return output, _as_list(new)
     return (lambda x: x), step
 
 
@@ -824,8 +815,7 @@ class RNN(Layer):
         self.state_spec = None
         self.constants_spec = None
         self._num_constants = num_constants
-        # the states of a stateful layer are variables, but not weights: set past tracking
-        object.__setattr__(self, "_states", None)
+        self.states = None
 
     @property
     def states(self):
@@ -835,20 +825,22 @@ class RNN(Layer):
             return state if nest.is_nested(self.cell.state_size) else [state]
         return self._states
 
-    @states.setter
-    def states(self, states):
-        object.__setattr__(self, "_states", states)
+    def __setattr__(self, name, value):
+        # a stateful layer's states are variables, but not weights: they stay untracked
+        if name == "states":
+            object.__setattr__(self, "_states", value)
+        else:
+            super().__setattr__(name, value)
 
     def _state_sizes(self):
         size = self.cell.state_size
         return list(size) if _is_multiple_state(size) else [size]
 
     def compute_output_shape(self, input_shape):
-        if isinstance(input_shape, list) and input_shape and not isinstance(
-                input_shape[0], (int, type(None))):
-            input_shape = input_shape[0]
-        input_shape = TensorShape(nest.flatten(input_shape)[0]) if nest.is_nested(
-            input_shape) and not _is_shape(input_shape) else TensorShape(input_shape)
+        while not _is_shape(input_shape):  # the first input's, of several or of a structure
+            input_shape = input_shape[0] if isinstance(input_shape, (list, tuple)) else \
+                nest.flatten(input_shape)[0]
+        input_shape = TensorShape(input_shape)
         batch, steps = input_shape[0], input_shape[1]
         if self.time_major:
             batch, steps = steps, batch
@@ -918,10 +910,8 @@ class RNN(Layer):
         inputs = nest.flatten(inputs)[0]
         batch = array_ops.shape(inputs)[1 if self.time_major else 0]
         make = getattr(self.cell, "get_initial_state", None)
-        if make is not None:
-            state = make(inputs=None, batch_size=batch, dtype=inputs.dtype)
-        else:
-            state = _zero_state(self.cell.state_size, batch, inputs.dtype)
+        state = make(inputs=None, batch_size=batch, dtype=inputs.dtype) if make else \
+            _initial_zeros(self.cell, None, batch, inputs.dtype)
         return list(state) if nest.is_nested(state) else [state]
 
     def _initial_state(self, inputs, initial_state):
@@ -965,7 +955,7 @@ class RNN(Layer):
                 cell.reset_dropout_mask()
                 cell.reset_recurrent_dropout_mask()
         if mask is not None:
-            mask = nest.flatten(mask)[0]
+            mask = convert_to_tensor(nest.flatten(mask)[0])
         steps = nest.flatten(inputs)[0].shape[0 if self.time_major else 1]
         if self.unroll and steps is None:
             raise ValueError(
@@ -979,11 +969,11 @@ class RNN(Layer):
         if not self.time_major:
             inputs = nest.map_structure(_swap_batch_time, inputs)
             if mask is not None:
-                mask = array_ops.transpose(mask, [1, 0, *range(2, mask.shape.rank)])
+                mask = _swap_batch_time(mask)
         project, step = _cell_steps(self.cell, initial_state, training, constants)
         last_output, outputs, states = rnn(
             step, project(inputs), initial_state, go_backwards=self.go_backwards, mask=mask,
-            constants=constants, unroll=self.unroll, time_major=True,
+            unroll=self.unroll, time_major=True,
             zero_output_for_mask=self.zero_output_for_mask,
             return_all_outputs=self.return_sequences)
         if self.stateful:
@@ -1020,7 +1010,7 @@ class RNN(Layer):
             make = getattr(self.cell, "get_initial_state", None)
             with context.init_scope():
                 values = make(inputs=None, batch_size=batch_size, dtype=dtype) if make else \
-                    _zero_state(sizes, batch_size, dtype)
+                    _initial_zeros(self.cell, None, batch_size, dtype)
                 variables = [Variable(v, trainable=False) for v in nest.flatten(values)]
             packed = nest.pack_sequence_as(sizes, variables)
             self.states = packed if nest.is_nested(packed) else [packed]

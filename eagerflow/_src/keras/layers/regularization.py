@@ -20,7 +20,7 @@ _SELU_ALPHA = 1.6732632423543772
 _SELU_SCALE = 1.0507009873554805
 
 
-def in_train_phase(training_fn, inputs, training):
+def _in_train_phase(training_fn, inputs, training):
     """``training_fn()`` when `training` holds, else `inputs` (a tensor decides in a graph)."""
     if isinstance(training, Tensor):
         return control_flow.cond(training, training_fn, lambda: cast_ops.identity(inputs))
@@ -54,7 +54,7 @@ class GaussianNoise(_TrainingNoise):
         def noised():
             return math_ops.add(inputs, random_ops.normal(
                 array_ops.shape(inputs), 0.0, self.stddev, inputs.dtype, self.seed))
-        return in_train_phase(noised, inputs, training)
+        return _in_train_phase(noised, inputs, training)
 
     def get_config(self):
         return {**super().get_config(), "stddev": self.stddev, "seed": self.seed}
@@ -79,7 +79,7 @@ class GaussianDropout(_TrainingNoise):
             stddev = math.sqrt(self.rate / (1.0 - self.rate))
             return math_ops.multiply(inputs, random_ops.normal(
                 array_ops.shape(inputs), 1.0, stddev, inputs.dtype, self.seed))
-        return in_train_phase(noised, inputs, training)
+        return _in_train_phase(noised, inputs, training)
 
     def get_config(self):
         return {**super().get_config(), "rate": self.rate, "seed": self.seed}
@@ -115,7 +115,7 @@ class AlphaDropout(_TrainingNoise):
             x = math_ops.add(math_ops.multiply(inputs, kept),
                              math_ops.multiply(saturation, math_ops.subtract(1.0, kept)))
             return math_ops.add(math_ops.multiply(a, x), b)
-        return in_train_phase(dropped, inputs, training)
+        return _in_train_phase(dropped, inputs, training)
 
     def get_config(self):
         return {**super().get_config(), "rate": self.rate, "seed": self.seed}

@@ -1,0 +1,379 @@
+"""Preprocessing layers: Normalization (adapted to data), Rescaling, Resizing and CenterCrop.
+
+>>> layer = Normalization()
+>>> layer.adapt(np.array([[1.0], [3.0]]))
+>>> layer(constant([[5.0]])).numpy()
+array([[3.]], dtype=float32)
+"""
+import numpy as np
+
+from eagerflow._src.core import context
+from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph import control_flow
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, nn_ops, reduction_ops
+from eagerflow._src.keras import backend
+from eagerflow._src.keras.engine.base_layer import Layer
+
+_INTERPOLATIONS = ("bilinear", "nearest")
+# Keras 2's names, of which only _INTERPOLATIONS are implemented
+_KNOWN_INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5",
+                         "gaussian", "mitchellcubic")
+
+
+class PreprocessingLayer(Layer):
+    """A layer whose state is computed from data by `adapt` (``update_state`` per batch).
+
+    Subclasses define `update_state(batch)`, `reset_state()` and `finalize_state()`.
+
+    >>> layer = Normalization()
+    >>> layer.is_adapted, (layer.adapt(np.ones((4, 2))), layer.is_adapted)[1]
+    (False, True)
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._is_adapted = False
+
+    @property
+    def is_adapted(self):
+        return self._is_adapted
+
+    def update_state(self, data):
+        raise NotImplementedError
+
+    def reset_state(self):
+        raise NotImplementedError
+
+    def finalize_state(self):
+        """Derives what `call` uses from the accumulated state (after `adapt`)."""
+
+    def adapt(self, data, batch_size=None, steps=None):
+        """Computes the layer's state from `data`: an array or tensor, or an iterable of
+        batches (a dataset). Arrays are split into batches of `batch_size` (default: one
+        batch); at most `steps` batches are used."""
+        if not context.executing_eagerly():
+            raise RuntimeError(
+                "Detected a call to `PreprocessingLayer.adapt` inside a `tf.function`. "
+                "`PreprocessingLayer.adapt is a high-level endpoint that manages its own "
+                "`tf.function`. Please move the call to `PreprocessingLayer.adapt` outside of "
+                "all enclosing `tf.function`s. Note that you can call a `PreprocessingLayer` "
+                "directly on `Tensor`s inside a `tf.function` like: `layer(x)`, or update its "
+                "state like: `layer.update_state(x)`.")
+        if self.built:
+            self.reset_state()
+        for step, batch in enumerate(_batches(data, batch_size)):
+            if steps is not None and step >= steps:
+                break
+            if not self.built:
+                shape = TensorShape(np.shape(batch))
+                if self._batch_input_shape is None:
+                    self._batch_input_shape = (None,) * shape.rank
+                self.build(shape)
+                self.built = True
+            self.update_state(batch)
+        self.finalize_state()
+        self._is_adapted = True
+
+
+def _batches(data, batch_size):
+    """`data` as a sequence of batches: arrays sliced by `batch_size`, iterables as they are."""
+    if isinstance(data, (np.ndarray, Tensor, Variable, list, tuple)):
+        array = np.asarray(data)
+        if batch_size is None:
+            return [array]
+        return [array[i:i + batch_size] for i in range(0, max(len(array), 1), batch_size)]
+    return data
+
+
+class Normalization(PreprocessingLayer):
+    """Standardizes features: ``(x - mean) / sqrt(variance)`` per index of `axis`.
+
+    The statistics are given (`mean`, `variance`) or computed from data by `adapt`;
+    ``invert=True`` maps standardized values back.
+
+    >>> Normalization(mean=2.0, variance=4.0)(constant([[4.0]])).numpy()
+    array([[1.]], dtype=float32)
+    """
+
+    def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
+        super().__init__(**kwargs)
+        if axis is None:
+            axis = ()
+        elif isinstance(axis, int):
+            axis = (axis,)
+        else:
+            axis = tuple(axis)
+        self.axis = axis
+        for role, value in (("mean", mean), ("variance", variance)):
+            if isinstance(value, Variable):
+                raise ValueError(f"Normalization does not support passing a Variable for the "
+                                 f"`{role}` init arg.")
+        if (mean is not None) != (variance is not None):
+            raise ValueError(f"When setting values directly, both `mean` and `variance` must "
+                             f"be set. Got mean: {mean} and variance: {variance}")
+        self.input_mean, self.input_variance = mean, variance
+        self.invert = invert
+
+    def build(self, input_shape):
+        if isinstance(input_shape, (list, tuple)) and \
+                all(isinstance(shape, TensorShape) for shape in input_shape):
+            raise ValueError("Normalization only accepts a single input. If you are passing a "
+                             "python list or tuple as a single input, please convert to a numpy "
+                             "array or `tf.Tensor`.")
+        dims = TensorShape(input_shape).as_list()
+        ndim = len(dims)
+        if any(a < -ndim or a >= ndim for a in self.axis):
+            raise ValueError(f"All `axis` values must be in the range [-ndim, ndim). Found "
+                             f"ndim: `{ndim}`, axis: {self.axis}")
+        self._keep_axis = sorted(a + ndim if a < 0 else a for a in self.axis)
+        for a in self._keep_axis:
+            if dims[a] is None:
+                raise ValueError(f"All `axis` values to be kept must have known shape. Got "
+                                 f"axis: {self.axis}, input shape: {dims}, with unknown axis "
+                                 f"at index: {a}")
+        self._reduce_axis = [a for a in range(ndim) if a not in self._keep_axis]
+        self._broadcast_shape = [dims[a] if a in self._keep_axis else 1 for a in range(ndim)]
+        statistics_shape = tuple(dims[a] for a in self._keep_axis)
+        if self.input_mean is None:
+            self.adapt_mean = self.add_weight("mean", shape=statistics_shape,
+                                              dtype=self.compute_dtype, initializer="zeros",
+                                              trainable=False)
+            self.adapt_variance = self.add_weight("variance", shape=statistics_shape,
+                                                  dtype=self.compute_dtype, initializer="ones",
+                                                  trainable=False)
+            self.count = self.add_weight("count", shape=(), dtype=_dtypes.int64,
+                                         initializer="zeros", trainable=False)
+            self.built = True
+            self.finalize_state()
+        else:
+            ones = np.ones(statistics_shape)
+            self.mean, self.variance = (
+                cast_ops.cast(np.reshape(np.asarray(v) * ones, self._broadcast_shape),
+                              self.compute_dtype)
+                for v in (self.input_mean, self.input_variance))
+        self.built = True
+
+    def update_state(self, data):
+        """Merges the moments of batch `data` into the running mean, variance and count."""
+        if self.input_mean is not None:
+            raise ValueError(f"Cannot `adapt` a Normalization layer that is initialized with "
+                             f"static `mean` and `variance`, you passed mean "
+                             f"{self.input_mean} and variance {self.input_variance}.")
+        if not self.built:
+            raise RuntimeError("`build` must be called before `update_state`.")
+        data = cast_ops.cast(convert_to_tensor(data), self.adapt_mean.dtype)
+        batch_mean, batch_variance = nn_ops.moments(data, self._reduce_axis)
+        dims = array_ops.shape(data, out_type=_dtypes.int64)
+        batch_count = reduction_ops.reduce_prod(array_ops.gather(dims, self._reduce_axis)) \
+            if self._reduce_axis else 1
+        total_count = math_ops.add(self.count, batch_count)
+        batch_weight = math_ops.realdiv(cast_ops.cast(batch_count, self.compute_dtype),
+                                        cast_ops.cast(total_count, self.compute_dtype))
+        existing_weight = 1.0 - batch_weight
+        total_mean = self.adapt_mean * existing_weight + batch_mean * batch_weight
+        # each part's variance about the merged mean, weighted by its share of the count
+        total_variance = (
+            (self.adapt_variance + (self.adapt_mean - total_mean) ** 2) * existing_weight +
+            (batch_variance + (batch_mean - total_mean) ** 2) * batch_weight)
+        self.adapt_mean.assign(total_mean)
+        self.adapt_variance.assign(total_variance)
+        self.count.assign(total_count)
+
+    def reset_state(self):
+        self._is_adapted = False
+        if self.input_mean is not None or not self.built:
+            return
+        self.adapt_mean.assign(array_ops.zeros_like(self.adapt_mean))
+        self.adapt_variance.assign(array_ops.ones_like(self.adapt_variance))
+        self.count.assign(array_ops.zeros_like(self.count))
+
+    def finalize_state(self):
+        if self.input_mean is not None or not self.built:
+            return
+        self.mean, self.variance = (
+            cast_ops.cast(array_ops.reshape(v, self._broadcast_shape), self.compute_dtype)
+            for v in (self.adapt_mean, self.adapt_variance))
+
+    def call(self, inputs):
+        inputs = cast_ops.cast(convert_to_tensor(inputs), self.compute_dtype)
+        std = math_ops.maximum(math_ops.sqrt(self.variance), backend.epsilon())
+        if self.invert:
+            return math_ops.add(self.mean, math_ops.multiply(inputs, std))
+        return math_ops.realdiv(math_ops.subtract(inputs, self.mean), std)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "invert": self.invert,
+                "mean": _listified(self.input_mean), "variance": _listified(self.input_variance)}
+
+
+def _listified(value):
+    """Tensors and arrays in a config as (nested) lists."""
+    if isinstance(value, (Tensor, np.ndarray)):
+        return np.asarray(value).tolist()
+    return value
+
+
+class Rescaling(Layer):
+    """``inputs * scale + offset``, in the layer's dtype (``Rescaling(1 / 255)`` for images).
+
+    >>> Rescaling(0.5, offset=-1.0)(constant([4.0])).numpy()
+    array([1.], dtype=float32)
+    """
+
+    def __init__(self, scale, offset=0.0, **kwargs):
+        self.scale, self.offset = scale, offset
+        super().__init__(**kwargs)
+
+    def call(self, inputs):
+        dtype = self.compute_dtype
+        return math_ops.add(math_ops.multiply(cast_ops.cast(inputs, dtype),
+                                              cast_ops.cast(self.scale, dtype)),
+                            cast_ops.cast(self.offset, dtype))
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "scale": self.scale, "offset": self.offset}
+
+
+def _resize_axis(images, axis, size, interpolation):
+    """`images` resampled to `size` along `axis`, with half-pixel centers (as tf.image)."""
+    in_size = array_ops.shape(images)[axis]
+    scale = math_ops.realdiv(cast_ops.cast(in_size, _dtypes.float32), float(size))
+    centers = math_ops.multiply(math_ops.add(array_ops.range(size, dtype=_dtypes.float32), 0.5),
+                                scale)
+    last = math_ops.subtract(in_size, 1)
+    if interpolation == "nearest":
+        nearest = math_ops.minimum(cast_ops.cast(math_ops.floor(centers), _dtypes.int32), last)
+        return array_ops.gather(images, nearest, axis=axis)
+    source = math_ops.subtract(centers, 0.5)
+    lower = math_ops.floor(source)
+    weight = array_ops.reshape(math_ops.subtract(source, lower), [size] + [1] * (-axis - 1))
+    low = array_ops.gather(images, math_ops.maximum(cast_ops.cast(lower, _dtypes.int32), 0),
+                           axis=axis)
+    high = array_ops.gather(images, math_ops.minimum(
+        cast_ops.cast(math_ops.ceil(source), _dtypes.int32), last), axis=axis)
+    return math_ops.add(low, math_ops.multiply(math_ops.subtract(high, low), weight))
+
+
+def _resize(images, height, width, interpolation):
+    # widths first, then heights: the order of tf.image's bilinear interpolation
+    return _resize_axis(_resize_axis(images, -2, width, interpolation), -3, height,
+                        interpolation)
+
+
+def _crop(images, top, left, height, width):
+    for axis, start, size in ((-3, top, height), (-2, left, width)):
+        images = array_ops.gather(images, math_ops.add(array_ops.range(size), start), axis=axis)
+    return images
+
+
+def _smart_resize(images, height, width, interpolation="bilinear"):
+    """The largest centered crop of the target's aspect ratio, resized to (height, width)."""
+    dims = array_ops.shape(images)
+    in_height, in_width = (cast_ops.cast(dims[a], _dtypes.float32) for a in (-3, -2))
+    crop_height = math_ops.minimum(
+        dims[-3], cast_ops.cast(math_ops.realdiv(in_width * height, float(width)),
+                                _dtypes.int32))
+    crop_width = math_ops.minimum(
+        dims[-2], cast_ops.cast(math_ops.realdiv(in_height * width, float(height)),
+                                _dtypes.int32))
+    top, left = (cast_ops.cast(math_ops.realdiv(
+        cast_ops.cast(math_ops.subtract(dims[a], crop), _dtypes.float32), 2.0), _dtypes.int32)
+        for a, crop in ((-3, crop_height), (-2, crop_width)))
+    cropped = _crop(images, top, left, crop_height, crop_width)
+    return _resize(cropped, height, width, interpolation)
+
+
+def _spatial_output_shape(input_shape, height, width):
+    dims = TensorShape(input_shape).as_list()
+    dims[-3], dims[-2] = height, width
+    return TensorShape(dims)
+
+
+class Resizing(Layer):
+    """Resizes images (..., height, width, channels) to (`height`, `width`).
+
+    ``interpolation`` is "bilinear" or "nearest"; ``crop_to_aspect_ratio`` first crops
+    the largest centered window of the target's aspect ratio.
+
+    >>> Resizing(1, 2)(constant([[[1.0], [3.0]], [[5.0], [7.0]]])).numpy().ravel()
+    array([3., 5.], dtype=float32)
+    """
+
+    def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False,
+                 **kwargs):
+        self.height, self.width = height, width
+        self.interpolation = interpolation
+        self.crop_to_aspect_ratio = crop_to_aspect_ratio
+        method = interpolation.lower()
+        if method not in _KNOWN_INTERPOLATIONS:
+            raise NotImplementedError(f"Value not recognized for `interpolation`: "
+                                      f"{interpolation}. Supported values are: "
+                                      f"{dict.fromkeys(_KNOWN_INTERPOLATIONS).keys()}")
+        if method not in _INTERPOLATIONS:
+            raise NotImplementedError(f"Resizing with interpolation={interpolation!r} is not "
+                                      f"implemented; use one of {_INTERPOLATIONS}.")
+        self._method = method
+        super().__init__(**kwargs)
+
+    def call(self, inputs):
+        dtype = self.compute_dtype if self._method == "nearest" else _dtypes.float32
+        images = cast_ops.cast(inputs, dtype)
+        if self.crop_to_aspect_ratio:
+            outputs = _smart_resize(images, self.height, self.width, self._method)
+        else:
+            outputs = _resize(images, self.height, self.width, self._method)
+        return cast_ops.cast(outputs, self.compute_dtype)
+
+    def compute_output_shape(self, input_shape):
+        return _spatial_output_shape(input_shape, self.height, self.width)
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width,
+                "interpolation": self.interpolation,
+                "crop_to_aspect_ratio": self.crop_to_aspect_ratio}
+
+
+class CenterCrop(Layer):
+    """The central (`height`, `width`) window of images; smaller images are resized up
+    (after a centered crop to the target's aspect ratio).
+
+    >>> CenterCrop(1, 1)(constant([[[1.0], [2.0], [3.0]]])).numpy().ravel()
+    array([2.], dtype=float32)
+    """
+
+    def __init__(self, height, width, **kwargs):
+        self.height, self.width = height, width
+        super().__init__(**kwargs, autocast=False)
+
+    def call(self, inputs):
+        images = cast_ops.cast(inputs, self.compute_dtype)
+        dims = array_ops.shape(images)
+        height_diff = math_ops.subtract(dims[-3], self.height)
+        width_diff = math_ops.subtract(dims[-2], self.width)
+
+        def crop():
+            return _crop(images, math_ops.floordiv(height_diff, 2),
+                         math_ops.floordiv(width_diff, 2), self.height, self.width)
+
+        def upsize():
+            return cast_ops.cast(_smart_resize(images, self.height, self.width),
+                                 self.compute_dtype)
+        fits = math_ops.logical_and(math_ops.greater_equal(height_diff, 0),
+                                    math_ops.greater_equal(width_diff, 0))
+        return control_flow.cond(fits, crop, upsize)
+
+    def compute_output_shape(self, input_shape):
+        return _spatial_output_shape(input_shape, self.height, self.width)
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width}
