@@ -12,6 +12,8 @@ import threading
 import numpy as np
 
 from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.graph import control_flow
 
 _FLOATX = "float32"
 _EPSILON = 1e-7
@@ -105,6 +107,26 @@ def set_learning_phase(value):
     if value not in (0, 1):
         raise ValueError("Expected learning phase to be 0 or 1.")
     _state.learning_phase = value
+
+
+def in_train_phase(x, alt, training=None):
+    """`x` while training, else `alt` (either may be a zero-argument callable).
+
+    A tensor `training` decides when the graph runs (a `cond`); None means the
+    learning phase.
+    """
+    if training is None:
+        training = learning_phase()
+    if isinstance(training, Tensor):
+        return control_flow.cond(training, x if callable(x) else lambda: x,
+                                 alt if callable(alt) else lambda: alt)
+    chosen = x if training else alt
+    return chosen() if callable(chosen) else chosen
+
+
+def in_test_phase(x, alt, training=None):
+    """`x` in inference, else `alt` (see `in_train_phase`)."""
+    return in_train_phase(alt, x, training)
 
 
 def int_shape(x):

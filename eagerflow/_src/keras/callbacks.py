@@ -1,5 +1,11 @@
 """Callbacks: hooks `fit`, `evaluate` and `predict` call at each epoch and batch.
 
+`CallbackList` calls the callbacks in order: the user's, then `History`, then
+`ProgbarLogger`, so a callback that adds to the logs (``lr``) is recorded and
+printed, and messages that start with a newline break the progress bar's
+line as in Keras. Batch indices are 0-based. Batch hooks that no callback
+overrides are not called at all.
+
 >>> class Count(Callback):
 ...     def on_epoch_end(self, epoch, logs=None):
 ...         print("epoch", epoch, sorted(logs))
@@ -7,14 +13,55 @@
 >>> calls.on_epoch_end(0, {"loss": 0.5})
 epoch 0 ['loss']
 """
+import collections
+import copy
+import csv
+import logging
+import os
+
 import numpy as np
 
+from eagerflow._src.core import nest
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils.io_utils import print_msg
 from eagerflow._src.keras.utils.progbar import Progbar
 
+_logger = logging.getLogger("eagerflow")
+
+
+def _default(method):
+    """Marks a `Callback` hook as the base class's no-op, so a `CallbackList` can skip it."""
+    method._is_default = True
+    return method
+
+
+def _overridden(*hooks):
+    return any(not getattr(hook, "_is_default", False) for hook in hooks)
+
+
+def sync_to_numpy_or_python_type(structure):
+    """`structure` with tensors as NumPy values and scalars as Python numbers.
+
+    >>> sync_to_numpy_or_python_type({"loss": np.float32(0.5)})
+    {'loss': 0.5}
+    """
+    def convert(value):
+        if isinstance(value, Tensor):
+            value = value.numpy()
+        if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
+            return value.item()
+        return value
+    return nest.map_structure(convert, structure)
+
 
 class Callback:
-    """Base class: override any `on_*` hook; `model` and `params` are set before training."""
+    """Base class: override any `on_*` hook; `model` and `params` are set before training.
+
+    `params` holds ``verbose``, ``epochs`` and ``steps``. With
+    `_supports_tf_logs` True, a callback receives the logs as `fit` has them
+    (possibly tensors) instead of Python numbers.
+    """
 
     def __init__(self):
         self.validation_data = None
@@ -28,9 +75,11 @@ class Callback:
     def set_model(self, model):
         self.model = model
 
+    @_default
     def on_batch_begin(self, batch, logs=None):
         """A backwards-compatible alias of `on_train_batch_begin`."""
 
+    @_default
     def on_batch_end(self, batch, logs=None):
         """A backwards-compatible alias of `on_train_batch_end`."""
 
@@ -40,29 +89,35 @@ class Callback:
     def on_epoch_end(self, epoch, logs=None):
         """Called at the end of an epoch of `fit`, with the epoch's (and validation) logs."""
 
+    @_default
     def on_train_batch_begin(self, batch, logs=None):
         self.on_batch_begin(batch, logs=logs)
 
+    @_default
     def on_train_batch_end(self, batch, logs=None):
         self.on_batch_end(batch, logs=logs)
 
+    @_default
     def on_test_batch_begin(self, batch, logs=None):
         """Called before each batch of `evaluate` (and of validation in `fit`)."""
 
+    @_default
     def on_test_batch_end(self, batch, logs=None):
-        """Called after each batch of `evaluate`."""
+        """Called after each batch of `evaluate`, with the metrics so far."""
 
+    @_default
     def on_predict_batch_begin(self, batch, logs=None):
         """Called before each batch of `predict`."""
 
+    @_default
     def on_predict_batch_end(self, batch, logs=None):
-        """Called after each batch of `predict`."""
+        """Called after each batch of `predict`, with ``{'outputs': ...}``."""
 
     def on_train_begin(self, logs=None):
         """Called when `fit` starts."""
 
     def on_train_end(self, logs=None):
-        """Called when `fit` ends."""
+        """Called when `fit` ends, with the last epoch's logs."""
 
     def on_test_begin(self, logs=None):
         """Called when `evaluate` (or validation) starts."""
@@ -76,32 +131,50 @@ class Callback:
     def on_predict_end(self, logs=None):
         """Called when `predict` ends."""
 
+    def _implements_train_batch_hooks(self):
+        return _overridden(self.on_batch_begin, self.on_batch_end, self.on_train_batch_begin,
+                           self.on_train_batch_end)
 
-_HOOKS = ("on_batch_begin", "on_batch_end", "on_epoch_begin", "on_epoch_end",
-          "on_train_batch_begin", "on_train_batch_end", "on_test_batch_begin",
-          "on_test_batch_end", "on_predict_batch_begin", "on_predict_batch_end",
-          "on_train_begin", "on_train_end", "on_test_begin", "on_test_end",
-          "on_predict_begin", "on_predict_end")
+    def _implements_test_batch_hooks(self):
+        return _overridden(self.on_test_batch_begin, self.on_test_batch_end)
+
+    def _implements_predict_batch_hooks(self):
+        return _overridden(self.on_predict_batch_begin, self.on_predict_batch_end)
 
 
 class CallbackList:
-    """Calls each hook on every callback in order; adds the progress bar and `History`."""
+    """Calls each hook on every callback in order; adds `History` and the progress bar.
+
+    Logs reach the callbacks as Python numbers unless all of them take tensors.
+    """
 
     def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None,
                  **params):
-        self.callbacks = list(callbacks or [])
-        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
-            self.callbacks.insert(0, ProgbarLogger(count_mode="steps"))
-        if add_history and not any(isinstance(c, History) for c in self.callbacks):
-            self.callbacks.append(History())
-        self.model = model
-        self.params = params
+        self.callbacks = nest.flatten(callbacks) if callbacks else []
+        self._history = next((c for c in self.callbacks if isinstance(c, History)), None)
+        progbar = next((c for c in self.callbacks if isinstance(c, ProgbarLogger)), None)
+        if self._history is None and add_history:
+            self._history = History()
+            self.callbacks.append(self._history)
+        if progbar is None and add_progbar:
+            self.callbacks.append(ProgbarLogger(count_mode="steps"))
+        self.model = None
+        self.params = {}
         if model is not None:
             self.set_model(model)
         if params:
             self.set_params(params)
-        for hook in _HOOKS:
-            setattr(self, hook, self._broadcast(hook))
+        self._supports_tf_logs = all(c._supports_tf_logs for c in self.callbacks)
+        self._batch_hooks_support_tf_logs = all(
+            c._supports_tf_logs for c in self.callbacks
+            if c._implements_train_batch_hooks() or c._implements_test_batch_hooks()
+            or c._implements_predict_batch_hooks())
+        self._calls_train_batch_hooks = any(
+            c._implements_train_batch_hooks() for c in self.callbacks)
+        self._calls_test_batch_hooks = any(
+            c._implements_test_batch_hooks() for c in self.callbacks)
+        self._calls_predict_batch_hooks = any(
+            c._implements_predict_batch_hooks() for c in self.callbacks)
 
     def append(self, callback):
         self.callbacks.append(callback)
@@ -113,18 +186,265 @@ class CallbackList:
 
     def set_model(self, model):
         self.model = model
+        if self._history is not None:
+            model.history = self._history
         for callback in self.callbacks:
             callback.set_model(model)
 
-    def _broadcast(self, hook):
-        def call(*args, **kwargs):
-            for callback in self.callbacks:
-                getattr(callback, hook)(*args, **kwargs)
-        call.__name__ = hook
-        return call
-
     def __iter__(self):
         return iter(self.callbacks)
+
+    def _process_logs(self, logs, is_batch_hook=False):
+        if logs is None:
+            return {}
+        if self._supports_tf_logs or is_batch_hook and self._batch_hooks_support_tf_logs:
+            return logs
+        return sync_to_numpy_or_python_type(logs)
+
+    def _call(self, hook, logs, *index):
+        logs = self._process_logs(logs)
+        for callback in self.callbacks:
+            getattr(callback, hook)(*index, logs)
+
+    def _call_batch(self, hook, batch, logs):
+        logs = self._process_logs(logs, is_batch_hook=True)
+        for callback in self.callbacks:
+            getattr(callback, hook)(batch, logs)
+
+    def on_train_batch_begin(self, batch, logs=None):
+        if self._calls_train_batch_hooks:
+            self._call_batch("on_train_batch_begin", batch, logs)
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self._calls_train_batch_hooks:
+            self._call_batch("on_train_batch_end", batch, logs)
+
+    on_batch_begin = on_train_batch_begin
+    on_batch_end = on_train_batch_end
+
+    def on_test_batch_begin(self, batch, logs=None):
+        if self._calls_test_batch_hooks:
+            self._call_batch("on_test_batch_begin", batch, logs)
+
+    def on_test_batch_end(self, batch, logs=None):
+        if self._calls_test_batch_hooks:
+            self._call_batch("on_test_batch_end", batch, logs)
+
+    def on_predict_batch_begin(self, batch, logs=None):
+        if self._calls_predict_batch_hooks:
+            self._call_batch("on_predict_batch_begin", batch, logs)
+
+    def on_predict_batch_end(self, batch, logs=None):
+        if self._calls_predict_batch_hooks:
+            self._call_batch("on_predict_batch_end", batch, logs)
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._call("on_epoch_begin", logs, epoch)
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._call("on_epoch_end", logs, epoch)
+
+    def on_train_begin(self, logs=None):
+        self._call("on_train_begin", logs)
+
+    def on_train_end(self, logs=None):
+        self._call("on_train_end", logs)
+
+    def on_test_begin(self, logs=None):
+        self._call("on_test_begin", logs)
+
+    def on_test_end(self, logs=None):
+        self._call("on_test_end", logs)
+
+    def on_predict_begin(self, logs=None):
+        self._call("on_predict_begin", logs)
+
+    def on_predict_end(self, logs=None):
+        self._call("on_predict_end", logs)
+
+
+class BaseLogger(Callback):
+    """Averages the batch logs over each epoch, weighted by each batch's ``size`` entry.
+
+    Values named in `stateful_metrics` are taken as last logged.
+
+    >>> logger = BaseLogger()
+    >>> logger.on_epoch_begin(0)
+    >>> logger.on_batch_end(0, {"size": 2, "loss": 1.0})
+    >>> logger.on_batch_end(1, {"size": 2, "loss": 3.0})
+    >>> logs = {}
+    >>> logger.on_epoch_end(0, logs)
+    >>> logs["loss"]
+    2.0
+    """
+
+    def __init__(self, stateful_metrics=None):
+        super().__init__()
+        self.stateful_metrics = set(stateful_metrics or [])
+        self.seen = 0
+        self.totals = {}
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self.seen = 0
+        self.totals = {}
+
+    def on_batch_end(self, batch, logs=None):
+        logs = logs or {}
+        size = logs.get("size", 0)
+        self.seen += size * logs.get("num_steps", 1)
+        for key, value in logs.items():
+            if key in self.stateful_metrics:
+                self.totals[key] = value
+            else:
+                self.totals[key] = self.totals.get(key, 0) + value * size
+
+    def on_epoch_end(self, epoch, logs=None):
+        if logs is None:
+            return
+        # Keras 1's params listed the metrics; without that list every logged value is kept.
+        for key in self.params.get("metrics", list(self.totals)):
+            if key in self.stateful_metrics:
+                logs[key] = self.totals[key]
+            elif key in self.totals:
+                logs[key] = self.totals[key] / self.seen
+
+
+class TerminateOnNaN(Callback):
+    """Stops training at the first batch whose ``loss`` is NaN or infinite.
+
+    >>> callback = TerminateOnNaN()
+    >>> callback.set_model(type("Model", (), {"stop_training": False})())
+    >>> callback.on_batch_end(3, {"loss": float("nan")})
+    Batch 3: Invalid loss, terminating training
+    """
+
+    def __init__(self):
+        super().__init__()
+        self._supports_tf_logs = True
+
+    def on_batch_end(self, batch, logs=None):
+        loss = (logs or {}).get("loss")
+        if loss is not None:
+            loss = sync_to_numpy_or_python_type(loss)
+            if np.isnan(loss) or np.isinf(loss):
+                print_msg(f"Batch {batch}: Invalid loss, terminating training")
+                self.model.stop_training = True
+
+
+class ProgbarLogger(Callback):
+    """Prints Keras's progress bar (``verbose=1``) or one line per epoch (``verbose=2``).
+
+    `count_mode` is ``'steps'`` (what `fit` uses) or ``'samples'`` (counting
+    the ``size`` entry of the batch logs). Values named in
+    `stateful_metrics`, and the model's metrics, are shown as logged; the
+    others are averaged over the epoch.
+    """
+
+    def __init__(self, count_mode="samples", stateful_metrics=None):
+        super().__init__()
+        self._supports_tf_logs = True
+        if count_mode not in ("samples", "steps"):
+            raise ValueError(f'Unknown `count_mode`: {count_mode}. Expected values are '
+                             f'["samples", "steps"]')
+        self.use_steps = count_mode == "steps"
+        self.stateful_metrics = set(stateful_metrics or ())
+        self.seen = 0
+        self.progbar = None
+        self.target = None
+        self.verbose = 1
+        self.epochs = 1
+        self._call_batch_hooks = True
+        self._called_in_fit = False  # validation inside fit prints nothing of its own
+
+    def set_params(self, params):
+        super().set_params(params)
+        self.verbose = params["verbose"]
+        self.epochs = params["epochs"]
+        self.target = params.get("steps") if self.use_steps else params.get("samples")
+        # verbose=2 prints at epoch ends only; an unknown target is counted batch by batch.
+        self._call_batch_hooks = self.verbose == 1 or self.target is None
+
+    def _implements_train_batch_hooks(self):
+        return self._call_batch_hooks
+
+    def _implements_test_batch_hooks(self):
+        return self._call_batch_hooks
+
+    def _implements_predict_batch_hooks(self):
+        return self._call_batch_hooks
+
+    def on_train_begin(self, logs=None):
+        self._called_in_fit = True
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._reset_progbar()
+        self._maybe_init_progbar()
+        if self.verbose and self.epochs > 1:
+            print_msg(f"Epoch {epoch + 1}/{self.epochs}")
+
+    def on_test_begin(self, logs=None):
+        if not self._called_in_fit:
+            self._reset_progbar()
+            self._maybe_init_progbar()
+
+    def on_predict_begin(self, logs=None):
+        self._reset_progbar()
+        self._maybe_init_progbar()
+
+    def on_train_batch_end(self, batch, logs=None):
+        self._batch_update_progbar(batch, logs)
+
+    def on_test_batch_end(self, batch, logs=None):
+        if not self._called_in_fit:
+            self._batch_update_progbar(batch, logs)
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self._batch_update_progbar(batch, None)  # the predictions are no metrics
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._finalize_progbar(logs)
+
+    def on_test_end(self, logs=None):
+        if not self._called_in_fit:
+            self._finalize_progbar(logs)
+
+    def on_predict_end(self, logs=None):
+        self._finalize_progbar(logs)
+
+    def _reset_progbar(self):
+        self.seen = 0
+        self.progbar = None
+
+    def _maybe_init_progbar(self):
+        # The model's metrics may only exist after the first step built them.
+        if self.model is not None:
+            self.stateful_metrics.update(m.name for m in self.model.metrics)
+        if self.progbar is None:
+            self.progbar = Progbar(target=self.target, verbose=self.verbose,
+                                   stateful_metrics=self.stateful_metrics,
+                                   unit_name="step" if self.use_steps else "sample")
+        self.progbar._update_stateful_metrics(self.stateful_metrics)
+
+    def _batch_update_progbar(self, batch, logs):
+        logs = logs or {}
+        self._maybe_init_progbar()
+        if self.use_steps:
+            self.seen = batch + 1
+        else:
+            logs = copy.copy(logs)
+            size = logs.pop("size", 0)
+            self.seen += logs.pop("num_steps", 1) * size
+            logs.pop("batch", None)
+        if self.verbose == 1:
+            logs = sync_to_numpy_or_python_type(logs)
+            self.progbar.update(self.seen, list(logs.items()), finalize=False)
+
+    def _finalize_progbar(self, logs):
+        logs = sync_to_numpy_or_python_type(logs or {})
+        if self.target is None:
+            self.target = self.seen
+            self.progbar.target = self.target
+        self.progbar.update(self.target, list(logs.items()), finalize=True)
 
 
 class History(Callback):
@@ -142,105 +462,437 @@ class History(Callback):
         self.epoch.append(epoch)
         for key, value in (logs or {}).items():
             self.history.setdefault(key, []).append(value)
-
-    def set_model(self, model):
-        super().set_model(model)
-        model.history = self
+        self.model.history = self
 
 
-class ProgbarLogger(Callback):
-    """Prints Keras's progress bar and epoch lines (``verbose`` 1 or 2 of `fit`)."""
+class _Monitor:
+    """The quantity a callback watches: which way it improves, and its value in the logs.
 
-    def __init__(self, count_mode="samples", stateful_metrics=None):
+    `maximize` decides ``'auto'`` mode from the quantity's name: each callback
+    keeps Keras's own rule. `delta` is the signed margin an improvement must
+    pass (positive when maximizing).
+
+    >>> monitor = _Monitor("EarlyStopping", "val_accuracy", "auto",
+    ...                    lambda name: name.endswith("accuracy"), min_delta=0.1, missing="")
+    >>> bool(monitor.better(0.9 - monitor.delta, 0.85)), monitor.worst
+    (False, -inf)
+    """
+
+    def __init__(self, owner, monitor, mode, maximize, min_delta, missing):
+        if mode not in ("auto", "min", "max"):
+            _logger.warning(f"{owner} mode {mode} is unknown, fallback to auto mode.")
+            mode = "auto"
+        self.monitor = monitor
+        self.maximizes = mode == "max" or mode == "auto" and maximize(monitor)
+        self.better = np.greater if self.maximizes else np.less
+        self.delta = min_delta if self.maximizes else -min_delta
+        self.worst = -np.inf if self.maximizes else np.inf
+        self._missing = missing
+
+    def value(self, logs):
+        """The quantity in `logs`, or None (with a warning) when it is not there."""
+        logs = logs or {}
+        value = logs.get(self.monitor)
+        if value is None:
+            _logger.warning(self._missing.format(monitor=self.monitor,
+                                                 available=",".join(logs)))
+        return value
+
+
+class ModelCheckpoint(Callback):
+    """Saves the model (or only its weights) every epoch, or every `save_freq` batches.
+
+    `filepath` may hold ``{epoch}`` (1-based), ``{batch}`` and any logged
+    value (``'w-{epoch:02d}-{val_loss:.2f}'``). With `save_best_only`, only a
+    save whose `monitor` value beats the best so far (and
+    `initial_value_threshold`) is written; `mode` says whether lower
+    (``'min'``) or higher (``'max'``) is better (``'auto'``: higher when the
+    name holds ``acc``). Whole models go to `.keras` archives, weights to
+    `save_weights` files. `options` is accepted and ignored.
+
+    >>> checkpoint = ModelCheckpoint("best.weights", save_best_only=True, mode="min")
+    >>> checkpoint.best
+    inf
+    """
+
+    def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
+                 save_weights_only=False, mode="auto", save_freq="epoch", options=None,
+                 initial_value_threshold=None, **kwargs):
         super().__init__()
-        if count_mode not in ("samples", "steps"):
-            raise ValueError(f'Unknown `count_mode`: {count_mode}. Expected values are '
-                             f'["samples", "steps"]')
-        self.use_steps = count_mode == "steps"
-        self.stateful_metrics = set(stateful_metrics or ())
-        self.seen = 0
-        self.progbar = None
-        self.target = None
-        self.verbose = 1
-        self.epochs = 1
-        self._called_in_fit = False  # validation inside fit prints nothing of its own
+        self._supports_tf_logs = True
+        if kwargs.get("load_weights_on_restart"):
+            raise NotImplementedError("`load_weights_on_restart` is not supported: call "
+                                      "`model.load_weights(path)` before `model.fit()`.")
+        if save_freq != "epoch" and not isinstance(save_freq, int):
+            raise ValueError(f'Unrecognized save_freq: {save_freq}. Expected save_freq are '
+                             f'"epoch" or integer')
+        if "period" in kwargs:
+            _logger.warning("`period` argument is deprecated. Please use `save_freq` to "
+                            "specify the frequency in number of batches seen.")
+        self.period = kwargs.get("period", 1)
+        self.monitor = monitor
+        self.verbose = verbose
+        self.filepath = os.fspath(filepath)
+        self.save_best_only = save_best_only
+        self.save_weights_only = save_weights_only
+        self.save_freq = save_freq
+        self.epochs_since_last_save = 0
+        self._batches_seen_since_last_saving = 0
+        self._last_batch_seen = -1
+        self._current_epoch = 0
+        self._monitor = _Monitor(
+            "ModelCheckpoint", monitor, mode,
+            lambda name: "acc" in name or name.startswith("fmeasure"), 0,
+            "Can save best model only with {monitor} available, skipping.")
+        self.monitor_op = self._monitor.better
+        self.best = self._monitor.worst if initial_value_threshold is None \
+            else initial_value_threshold
 
-    def set_params(self, params):
-        self.verbose = params.get("verbose", 1)
-        self.epochs = params.get("epochs", 1)
-        self.target = params.get("steps") if self.use_steps else params.get("samples")
-
-    def _start(self):
-        self.seen = 0
-        self.progbar = Progbar(target=self.target, verbose=self.verbose,
-                               stateful_metrics=self._stateful(),
-                               unit_name="step" if self.use_steps else "sample")
-
-    def _stateful(self):
-        names = set(self.stateful_metrics)
-        if self.model is not None:
-            names.update(m.name for m in self.model.metrics)
-        return names
-
-    def on_train_begin(self, logs=None):
-        self._called_in_fit = True
+    def _implements_train_batch_hooks(self):
+        return self.save_freq != "epoch"
 
     def on_epoch_begin(self, epoch, logs=None):
-        self._start()
-        if self.verbose and self.epochs > 1:
-            print_msg(f"Epoch {epoch + 1}/{self.epochs}")
+        self._current_epoch = epoch
 
     def on_train_batch_end(self, batch, logs=None):
-        self._update(batch, logs)
-
-    def on_test_begin(self, logs=None):
-        if not self._called_in_fit:
-            self._start()
-
-    def on_test_batch_end(self, batch, logs=None):
-        if not self._called_in_fit:
-            self._update(batch, logs)
-
-    def on_predict_begin(self, logs=None):
-        self._start()
-
-    def on_predict_batch_end(self, batch, logs=None):
-        self._update(batch, None)
+        if self._should_save_on_batch(batch):
+            self._save_model(self._current_epoch, batch, logs)
 
     def on_epoch_end(self, epoch, logs=None):
-        self._finalize(logs)
+        self.epochs_since_last_save += 1
+        if self.save_freq == "epoch":
+            self._save_model(epoch, None, logs)
 
-    def on_test_end(self, logs=None):
-        if not self._called_in_fit:
-            self._finalize(logs)
+    def _should_save_on_batch(self, batch):
+        """Counts batches across epochs (a batch index that goes back means a new epoch)."""
+        if self.save_freq == "epoch":
+            return False
+        if batch <= self._last_batch_seen:
+            self._batches_seen_since_last_saving += batch + 1
+        else:
+            self._batches_seen_since_last_saving += batch - self._last_batch_seen
+        self._last_batch_seen = batch
+        if self._batches_seen_since_last_saving >= self.save_freq:
+            self._batches_seen_since_last_saving = 0
+            return True
+        return False
 
-    def on_predict_end(self, logs=None):
-        self._finalize(None)
+    def _save_model(self, epoch, batch, logs):
+        if not isinstance(self.save_freq, int) and self.epochs_since_last_save < self.period:
+            return
+        logs = sync_to_numpy_or_python_type(logs or {})
+        self.epochs_since_last_save = 0
+        filepath = self._get_file_path(epoch, batch, logs)
+        directory = os.path.dirname(filepath)
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        if not self.save_best_only:
+            if self.verbose > 0:
+                print_msg(f"\nEpoch {epoch + 1}: saving model to {filepath}")
+            self._save(filepath)
+            return
+        current = self._monitor.value(logs)
+        if current is None:
+            return
+        if self.monitor_op(current, self.best):
+            if self.verbose > 0:
+                print_msg(f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} "
+                          f"to {current:.5f}, saving model to {filepath}")
+            self.best = current
+            self._save(filepath)
+        elif self.verbose > 0:
+            print_msg(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from "
+                      f"{self.best:.5f}")
 
-    def _update(self, batch, logs):
-        if self.progbar is None:
-            self._start()
-        self.seen = batch if self.use_steps else self.seen + batch
-        if self.verbose == 1:
-            self.progbar._update_stateful_metrics(self._stateful())
-            self.progbar.update(self.seen, _values(logs), finalize=False)
+    def _save(self, filepath):
+        try:
+            if self.save_weights_only:
+                self.model.save_weights(filepath, overwrite=True)
+            else:
+                self.model.save(filepath, overwrite=True)
+        except IsADirectoryError:
+            raise OSError(f"Please specify a non-directory filepath for ModelCheckpoint. "
+                          f"Filepath used is an existing directory: {filepath}") from None
 
-    def _finalize(self, logs):
-        if self.progbar is None:
-            self._start()
-        self.progbar._update_stateful_metrics(self._stateful())
-        if self.progbar.target is None:
-            self.progbar.target = self.seen
-        self.progbar.update(self.progbar.target, _values(logs), finalize=True)
+    def _get_file_path(self, epoch, batch, logs):
+        try:
+            if batch is None or "batch" in logs:
+                return self.filepath.format(epoch=epoch + 1, **logs)
+            return self.filepath.format(epoch=epoch + 1, batch=batch + 1, **logs)
+        except KeyError as e:
+            raise KeyError(f'Failed to format this callback filepath: "{self.filepath}". '
+                           f"Reason: {e}") from None
 
 
-def _values(logs):
-    """Logs as ``(name, number)`` pairs for the progress bar."""
-    pairs = []
-    for key, value in (logs or {}).items():
-        if hasattr(value, "numpy"):
-            value = value.numpy()
-        if isinstance(value, np.ndarray) and value.ndim == 0:
-            value = value.item()
-        pairs.append((key, value))
-    return pairs
+class EarlyStopping(Callback):
+    """Stops training when `monitor` has not improved for `patience` epochs.
+
+    An improvement must beat the best value by more than `min_delta`; `mode`
+    says which way is better (``'auto'``: higher for names ending in
+    ``acc``, ``accuracy`` or ``auc``). With `baseline`, the patience only
+    resets on improvements that also beat the baseline. Epochs before
+    `start_from_epoch` are not watched. With `restore_best_weights`, the
+    weights of the best epoch are restored when training ends.
+
+    >>> stop = EarlyStopping(monitor="loss", patience=2)
+    >>> stop.on_train_begin()
+    >>> stop.set_model(type("Model", (), {"stop_training": False})())
+    >>> for epoch, loss in enumerate([1.0, 0.5, 0.6, 0.7]):
+    ...     stop.on_epoch_end(epoch, {"loss": loss})
+    >>> stop.stopped_epoch, stop.best_epoch
+    (3, 1)
+    """
+
+    def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",
+                 baseline=None, restore_best_weights=False, start_from_epoch=0):
+        super().__init__()
+        self.monitor = monitor
+        self.patience = patience
+        self.verbose = verbose
+        self.baseline = baseline
+        self.restore_best_weights = restore_best_weights
+        self.start_from_epoch = start_from_epoch
+        self._monitor = _Monitor(
+            "EarlyStopping", monitor, mode,
+            lambda name: name.endswith(("acc", "accuracy", "auc")), abs(min_delta),
+            "Early stopping conditioned on metric `{monitor}` which is not available. "
+            "Available metrics are: {available}")
+        self.monitor_op = self._monitor.better
+        self.min_delta = self._monitor.delta
+        self.wait = 0
+        self.stopped_epoch = 0
+        self.best = self._monitor.worst
+        self.best_weights = None
+        self.best_epoch = 0
+
+    def on_train_begin(self, logs=None):
+        self.wait = 0
+        self.stopped_epoch = 0
+        self.best = self._monitor.worst
+        self.best_weights = None
+        self.best_epoch = 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        current = self.get_monitor_value(logs)
+        if current is None or epoch < self.start_from_epoch:
+            return
+        if self.restore_best_weights and self.best_weights is None:
+            # Until something improves, the first watched epoch counts as the best.
+            self.best_weights = self.model.get_weights()
+            self.best_epoch = epoch
+        self.wait += 1
+        if self._is_improvement(current, self.best):
+            self.best = current
+            self.best_epoch = epoch
+            if self.restore_best_weights:
+                self.best_weights = self.model.get_weights()
+            if self.baseline is None or self._is_improvement(current, self.baseline):
+                self.wait = 0
+            return
+        if self.wait >= self.patience and epoch > 0:
+            self.stopped_epoch = epoch
+            self.model.stop_training = True
+
+    def on_train_end(self, logs=None):
+        if self.stopped_epoch > 0 and self.verbose > 0:
+            print_msg(f"Epoch {self.stopped_epoch + 1}: early stopping")
+        if self.restore_best_weights and self.best_weights is not None:
+            if self.verbose > 0:
+                print_msg(f"Restoring model weights from the end of the best epoch: "
+                          f"{self.best_epoch + 1}.")
+            self.model.set_weights(self.best_weights)
+
+    def get_monitor_value(self, logs):
+        return self._monitor.value(logs)
+
+    def _is_improvement(self, value, reference):
+        return self._monitor.better(value - self._monitor.delta, reference)
+
+
+class LearningRateScheduler(Callback):
+    """Sets the optimizer's learning rate at each epoch's start to `schedule(epoch, lr)`
+    (or `schedule(epoch)`), and logs it as ``lr``.
+
+    >>> scheduler = LearningRateScheduler(lambda epoch, lr: lr * 0.5)
+    """
+
+    def __init__(self, schedule, verbose=0):
+        super().__init__()
+        self.schedule = schedule
+        self.verbose = verbose
+
+    def on_epoch_begin(self, epoch, logs=None):
+        optimizer = self.model.optimizer
+        if not hasattr(optimizer, "lr"):
+            raise ValueError('Optimizer must have a "lr" attribute.')
+        try:  # a schedule taking only the epoch raises TypeError when given the rate
+            lr = self.schedule(epoch, float(backend.get_value(optimizer.lr)))
+        except TypeError:
+            lr = self.schedule(epoch)
+        if not isinstance(lr, (Tensor, float, np.float32, np.float64)):
+            raise ValueError(f'The output of the "schedule" function should be float. '
+                             f"Got: {lr}")
+        if isinstance(lr, Tensor) and not lr.dtype.is_floating:
+            raise ValueError(f"The dtype of `lr` Tensor should be float. Got: {lr.dtype}")
+        backend.set_value(optimizer.lr, lr)
+        if self.verbose > 0:
+            print_msg(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to "
+                      f"{lr}.")
+
+    def on_epoch_end(self, epoch, logs=None):
+        if logs is not None:
+            logs["lr"] = backend.get_value(self.model.optimizer.lr)
+
+
+class ReduceLROnPlateau(Callback):
+    """Multiplies the learning rate by `factor` when `monitor` has not improved for
+    `patience` epochs, then waits `cooldown` epochs; never below `min_lr`.
+
+    An improvement must beat the best value by more than `min_delta`; `mode`
+    says which way is better (``'auto'``: higher when the name holds ``acc``).
+    The current rate is logged as ``lr``.
+
+    >>> reduce = ReduceLROnPlateau(monitor="val_loss", factor=0.2, patience=5, min_lr=0.001)
+    """
+
+    def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto",
+                 min_delta=1e-4, cooldown=0, min_lr=0, **kwargs):
+        super().__init__()
+        if factor >= 1.0:
+            raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Got {factor}")
+        if "epsilon" in kwargs:
+            min_delta = kwargs.pop("epsilon")
+            _logger.warning("`epsilon` argument is deprecated and will be removed, use "
+                            "`min_delta` instead.")
+        self.monitor = monitor
+        self.factor = factor
+        self.min_lr = min_lr
+        self.min_delta = min_delta
+        self.patience = patience
+        self.verbose = verbose
+        self.cooldown = cooldown
+        self.mode = mode
+        self._reset()
+
+    def _reset(self):
+        self._monitor = _Monitor(
+            "Learning rate reduction", self.monitor, self.mode, lambda name: "acc" in name,
+            self.min_delta,
+            "Learning rate reduction is conditioned on metric `{monitor}` which is not "
+            "available. Available metrics are: {available}")
+        self.best = self._monitor.worst
+        self.cooldown_counter = 0
+        self.wait = 0
+
+    def on_train_begin(self, logs=None):
+        self._reset()
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs if logs is not None else {}
+        logs["lr"] = backend.get_value(self.model.optimizer.lr)
+        current = self._monitor.value(logs)
+        if current is None:
+            return
+        if self.in_cooldown():
+            self.cooldown_counter -= 1
+            self.wait = 0
+        if self._monitor.better(current, self.best + self._monitor.delta):
+            self.best = current
+            self.wait = 0
+        elif not self.in_cooldown():
+            self.wait += 1
+            if self.wait >= self.patience:
+                self._reduce(epoch)
+
+    def _reduce(self, epoch):
+        old_lr = backend.get_value(self.model.optimizer.lr)
+        if old_lr > np.float32(self.min_lr):
+            # float32 arithmetic, as the message Keras prints comes out of it.
+            new_lr = max(old_lr * self.factor, self.min_lr)
+            backend.set_value(self.model.optimizer.lr, new_lr)
+            if self.verbose > 0:
+                print_msg(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to "
+                          f"{new_lr}.")
+            self.cooldown_counter = self.cooldown
+            self.wait = 0
+
+    def in_cooldown(self):
+        return self.cooldown_counter > 0
+
+
+class CSVLogger(Callback):
+    """Writes one CSV row per epoch (``epoch`` then the logs, sorted by name) to `filename`.
+
+    With `append`, rows are added to an existing file (without a second
+    header).
+
+    >>> logger = CSVLogger("training.log", separator=";")
+    """
+
+    def __init__(self, filename, separator=",", append=False):
+        super().__init__()
+        self.sep = separator
+        self.filename = os.fspath(filename)
+        self.append = append
+        self.writer = None
+        self.keys = None
+        self.append_header = True
+        self.csv_file = None
+
+    def on_train_begin(self, logs=None):
+        if self.append and os.path.exists(self.filename):
+            with open(self.filename) as f:
+                self.append_header = not f.readline()
+        # newline="": the csv module writes its own "\r\n" row endings.
+        self.csv_file = open(self.filename, "a" if self.append else "w", newline="")
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs or {}
+        if self.keys is None:
+            self.keys = sorted(logs)
+            # Without validation in the first epoch, Keras still makes room for it.
+            if not any(key.startswith("val_") for key in self.keys):
+                self.keys += ["val_" + key for key in self.keys]
+        if self.writer is None:
+            dialect = type("Dialect", (csv.excel,), {"delimiter": self.sep})
+            self.writer = csv.DictWriter(self.csv_file, fieldnames=["epoch"] + self.keys,
+                                         dialect=dialect)
+            if self.append_header:
+                self.writer.writeheader()
+        row = collections.OrderedDict(epoch=epoch)
+        row.update((key, _csv_value(logs.get(key, "NA"))) for key in self.keys)
+        self.writer.writerow(row)
+        self.csv_file.flush()
+
+    def on_train_end(self, logs=None):
+        self.csv_file.close()
+        self.writer = None
+
+
+def _csv_value(value):
+    """A CSV cell: sequences as ``"[1, 2]"``, everything else as is."""
+    if isinstance(value, str) or isinstance(value, np.ndarray) and value.ndim == 0:
+        return value
+    if isinstance(value, collections.abc.Iterable):
+        return f'"[{", ".join(map(str, value))}]"'
+    return value
+
+
+class LambdaCallback(Callback):
+    """A callback made of the given functions: ``on_epoch_end(epoch, logs)``,
+    ``on_batch_end(batch, logs)``, ``on_train_begin(logs)``, ...; other hooks
+    (``on_test_end=...``) may be passed by keyword too.
+
+    >>> callback = LambdaCallback(on_epoch_end=lambda epoch, logs: print(epoch, logs))
+    >>> callback.on_epoch_end(0, {"loss": 0.5})
+    0 {'loss': 0.5}
+    """
+
+    def __init__(self, on_epoch_begin=None, on_epoch_end=None, on_batch_begin=None,
+                 on_batch_end=None, on_train_begin=None, on_train_end=None, **kwargs):
+        super().__init__()
+        self.__dict__.update(kwargs)
+        hooks = {"on_epoch_begin": on_epoch_begin, "on_epoch_end": on_epoch_end,
+                 "on_batch_begin": on_batch_begin, "on_batch_end": on_batch_end,
+                 "on_train_begin": on_train_begin, "on_train_end": on_train_end}
+        self.__dict__.update((name, hook) for name, hook in hooks.items() if hook is not None)

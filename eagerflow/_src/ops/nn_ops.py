@@ -17,6 +17,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     FLOAT, NUMBER, REAL, register, register_gradient, same_shape)
+from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
@@ -801,17 +802,33 @@ def _rate_tensor(rate, dtype):
 
 
 def _noise_shape(x, noise_shape):
-    """The shape to draw: `x`'s, or `noise_shape` with its None dims taken from `x`."""
+    """The shape to draw: `x`'s, or `noise_shape` with its None dims taken from `x`.
+
+    A list of ints when every dim is known while tracing, else a shape tensor
+    (dims only known at run time come from ``shape(x)``).
+    """
     if noise_shape is None:
         if x.shape.is_fully_defined():
             return x.shape.as_list()
-        from eagerflow._src.ops.array_ops import shape
-        return shape(x)
-    dims = [None if d is None else static_ints(d) for d in
-            (noise_shape.numpy().tolist() if isinstance(noise_shape, Tensor) else noise_shape)]
-    if x.shape.rank is not None and len(dims) == x.shape.rank:
-        dims = [x.shape[i] if d is None else d for i, d in enumerate(dims)]
-    return dims
+        return array_ops.shape(x)
+    if isinstance(noise_shape, Tensor):
+        known = get_static_value(noise_shape)
+        if known is None:
+            return noise_shape
+        noise_shape = known.tolist()
+    dims = []
+    for i, d in enumerate(noise_shape):
+        if d is None and x.shape.rank is not None:
+            d = x.shape[i]
+        elif isinstance(d, Tensor):
+            known = get_static_value(d)
+            d = d if known is None else int(known)
+        dims.append(d)
+    if all(isinstance(d, numbers.Integral) for d in dims):
+        return [int(d) for d in dims]
+    runtime = array_ops.shape(x)
+    return array_ops.stack([runtime[i] if d is None else cast(d, _d.int32) if
+                            isinstance(d, Tensor) else d for i, d in enumerate(dims)])
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None):

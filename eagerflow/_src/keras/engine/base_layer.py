@@ -19,6 +19,7 @@ array([[1., 2.]], dtype=float32)
 import functools
 import inspect
 import threading
+import weakref
 
 import numpy as np
 
@@ -42,6 +43,7 @@ from eagerflow._src.keras.mixed_precision.autocast_variable import AutoCastVaria
 _ALLOWED_KWARGS = frozenset(("input_dim", "input_shape", "batch_input_shape", "batch_size",
                              "weights", "activity_regularizer", "autocast", "implementation"))
 _state = threading.local()
+_holding_losses = weakref.WeakSet()  # layers with losses from their last call
 
 
 class CallContext:
@@ -296,7 +298,8 @@ class Layer(Module):
                 raise ValueError(f"An initializer for variable {name} of type {dtype.name} "
                                  f"is required for layer {self.name}")
         initializer = initializers_mod.get(initializer)
-        mixed = dtype.is_floating and self._dtype_policy.compute_dtype not in (None, dtype.name)
+        mixed = dtype.is_floating and kwargs.get("experimental_autocast", True) and \
+            self._dtype_policy.compute_dtype not in (None, dtype.name)
         variable = (AutoCastVariable if mixed else Variable)(
             lambda: initializer(shape, dtype=dtype), name=name, trainable=trainable,
             dtype=dtype, constraint=constraints_mod.get(constraint),
@@ -352,10 +355,15 @@ class Layer(Module):
                 self._callable_losses.append(loss)
             else:
                 self._eager_losses.append(convert_to_tensor(loss, dtype=backend.floatx()))
+                _holding_losses.add(self)
 
     def _clear_losses(self):
+        if not _holding_losses:  # the common case: nothing to clear, no walk over sub-layers
+            return
         for layer in self._flatten_layers():
-            layer._eager_losses = []
+            if layer._eager_losses:
+                layer._eager_losses = []
+                _holding_losses.discard(layer)
 
     def add_metric(self, value, name=None, aggregation=None, **kwargs):
         """Tracks the mean of `value` over calls as metric `name` (shown by `fit`)."""

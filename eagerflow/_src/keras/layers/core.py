@@ -132,10 +132,12 @@ class Dropout(Layer):
         return [shape[i] if dim is None else dim for i, dim in enumerate(self.noise_shape)]
 
     def call(self, inputs, training=None):
-        if not training or self.rate == 0:
+        if self.rate == 0:
             return cast_ops.identity(inputs)
-        return nn_ops.dropout(inputs, rate=self.rate, noise_shape=self._get_noise_shape(inputs),
-                              seed=self.seed)
+        return backend.in_train_phase(
+            lambda: nn_ops.dropout(inputs, rate=self.rate,
+                                   noise_shape=self._get_noise_shape(inputs), seed=self.seed),
+            lambda: cast_ops.identity(inputs), training)
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)

@@ -9,7 +9,6 @@ import math
 
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, random_ops
 from eagerflow._src.keras import backend, regularizers
 from eagerflow._src.keras.engine.base_layer import Layer
@@ -18,13 +17,6 @@ from eagerflow._src.keras.layers.core import Dropout
 
 _SELU_ALPHA = 1.6732632423543772
 _SELU_SCALE = 1.0507009873554805
-
-
-def _in_train_phase(training_fn, inputs, training):
-    """``training_fn()`` when `training` holds, else `inputs` (a tensor decides in a graph)."""
-    if isinstance(training, Tensor):
-        return control_flow.cond(training, training_fn, lambda: cast_ops.identity(inputs))
-    return training_fn() if training else inputs
 
 
 class _TrainingNoise(Layer):
@@ -54,7 +46,7 @@ class GaussianNoise(_TrainingNoise):
         def noised():
             return math_ops.add(inputs, random_ops.normal(
                 array_ops.shape(inputs), 0.0, self.stddev, inputs.dtype, self.seed))
-        return _in_train_phase(noised, inputs, training)
+        return backend.in_train_phase(noised, lambda: cast_ops.identity(inputs), training)
 
     def get_config(self):
         return {**super().get_config(), "stddev": self.stddev, "seed": self.seed}
@@ -79,7 +71,7 @@ class GaussianDropout(_TrainingNoise):
             stddev = math.sqrt(self.rate / (1.0 - self.rate))
             return math_ops.multiply(inputs, random_ops.normal(
                 array_ops.shape(inputs), 1.0, stddev, inputs.dtype, self.seed))
-        return _in_train_phase(noised, inputs, training)
+        return backend.in_train_phase(noised, lambda: cast_ops.identity(inputs), training)
 
     def get_config(self):
         return {**super().get_config(), "rate": self.rate, "seed": self.seed}
@@ -115,7 +107,7 @@ class AlphaDropout(_TrainingNoise):
             x = math_ops.add(math_ops.multiply(inputs, kept),
                              math_ops.multiply(saturation, math_ops.subtract(1.0, kept)))
             return math_ops.add(math_ops.multiply(a, x), b)
-        return _in_train_phase(dropped, inputs, training)
+        return backend.in_train_phase(dropped, lambda: cast_ops.identity(inputs), training)
 
     def get_config(self):
         return {**super().get_config(), "rate": self.rate, "seed": self.seed}
