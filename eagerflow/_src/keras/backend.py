@@ -90,6 +90,8 @@ def clear_session():
     """Forgets layer-name counters (the next Dense is ``dense`` again) and the learning phase."""
     reset_uids()
     _state.learning_phase = None
+    from eagerflow._src.keras.engine import keras_tensor  # noqa: PLC0415 (the engine uses this module)
+    keras_tensor.reset_graph()
 
 
 def learning_phase():

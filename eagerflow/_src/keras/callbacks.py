@@ -13,11 +13,11 @@ overrides are not called at all.
 >>> calls.on_epoch_end(0, {"loss": 0.5})
 epoch 0 ['loss']
 """
-import collections
 import copy
 import csv
 import logging
 import os
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -26,6 +26,10 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils.io_utils import print_msg
 from eagerflow._src.keras.utils.progbar import Progbar
+
+__all__ = ["BaseLogger", "CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History",
+           "LambdaCallback", "LearningRateScheduler", "ModelCheckpoint", "ProgbarLogger",
+           "ReduceLROnPlateau", "TerminateOnNaN"]
 
 _logger = logging.getLogger("eagerflow")
 
@@ -301,8 +305,11 @@ class BaseLogger(Callback):
     def on_epoch_end(self, epoch, logs=None):
         if logs is None:
             return
-        # Keras 1's params listed the metrics; without that list every logged value is kept.
-        for key in self.params.get("metrics", list(self.totals)):
+        # Keras 1's params listed the metrics; without that list every logged value but the
+        # batch bookkeeping is averaged.
+        metrics = self.params.get("metrics") or [
+            key for key in self.totals if key not in ("batch", "size", "num_steps")]
+        for key in metrics:
             if key in self.stateful_metrics:
                 logs[key] = self.totals[key]
             elif key in self.totals:
@@ -859,7 +866,7 @@ class CSVLogger(Callback):
                                          dialect=dialect)
             if self.append_header:
                 self.writer.writeheader()
-        row = collections.OrderedDict(epoch=epoch)
+        row = {"epoch": epoch}
         row.update((key, _csv_value(logs.get(key, "NA"))) for key in self.keys)
         self.writer.writerow(row)
         self.csv_file.flush()
@@ -873,7 +880,7 @@ def _csv_value(value):
     """A CSV cell: sequences as ``"[1, 2]"``, everything else as is."""
     if isinstance(value, str) or isinstance(value, np.ndarray) and value.ndim == 0:
         return value
-    if isinstance(value, collections.abc.Iterable):
+    if isinstance(value, Iterable):
         return f'"[{", ".join(map(str, value))}]"'
     return value
 

@@ -54,10 +54,16 @@ def _squared_difference(xp, x, y):
 
 
 def _sigmoid(xp, x):
+    # e = exp(-|x|) never overflows; 1/(1+e) for x >= 0 and e/(1+e) below keep full
+    # relative precision on both tails (sigmoid(-30) is exactly exp(-30) in float32)
     if x.dtype.kind == "c":
         return 1 / (1 + xp.exp(-x))
-    # exp(-log(1 + exp(-x))) stays finite for large |x|
-    return xp.exp(-xp.logaddexp(xp.zeros((), x.dtype), -x)).astype(x.dtype, copy=False)
+    e = xp.asarray(xp.abs(x))  # an array even for 0-d input, so that `out=` works
+    xp.negative(e, out=e)
+    xp.exp(e, out=e)
+    numerator = xp.where(x >= 0, xp.ones((), e.dtype), e)
+    e += 1
+    return xp.divide(numerator, e, out=numerator)
 
 
 def _softplus(xp, x):

@@ -82,6 +82,12 @@ def keras_graph():
     return _graph
 
 
+def reset_graph():
+    """Starts a new scratch graph (`clear_session`): input names count from 1 again."""
+    global _graph
+    _graph = None
+
+
 def is_keras_tensor(value):
     return isinstance(value, KerasTensor) and value.graph is _graph
 

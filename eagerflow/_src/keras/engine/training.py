@@ -276,7 +276,7 @@ class Model(Layer):
             for step, batch in enumerate(handler.batches()):
                 callbacks.on_train_batch_begin(step)
                 logs = train(batch)
-                callbacks.on_train_batch_end(step + 1, logs)
+                callbacks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
             if step == 0 and not logs:
@@ -318,7 +318,7 @@ class Model(Layer):
         for step, batch in enumerate(handler.batches()):
             callbacks.on_test_batch_begin(step)
             logs = test(batch)
-            callbacks.on_test_batch_end(step + 1, logs)
+            callbacks.on_test_batch_end(step, logs)
         logs = _to_python(logs)
         callbacks.on_test_end(logs)
         if return_dict or in_fit:
@@ -342,7 +342,7 @@ class Model(Layer):
             callbacks.on_predict_batch_begin(step)
             out = predict(batch)
             outputs.append(nest.map_structure(lambda t: t.numpy(), out))
-            callbacks.on_predict_batch_end(step + 1, {"outputs": out})
+            callbacks.on_predict_batch_end(step, {"outputs": out})
         if not outputs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). "
                              "Please use `Model.compile(..., run_eagerly=True)`, or "

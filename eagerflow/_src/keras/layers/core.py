@@ -230,12 +230,12 @@ class Lambda(Layer):
     def from_config(cls, config, custom_objects=None):
         config = dict(config)
         name = config.pop("function")
+        # Only registered or given functions: a config must not import modules it names.
         function = serialization.get_registered_object(name, custom_objects)
         if function is None:
-            module = __import__(config["module"], fromlist=[name])
-            function = getattr(module, name, None)
-        if function is None:
-            raise ValueError(f"Unknown function {name!r} in a Lambda layer's config.")
+            raise ValueError(f"Unknown function {name!r} in a Lambda layer's config: register "
+                             f"it with `keras.utils.register_keras_serializable` or pass it "
+                             f"in `custom_objects`.")
         for key in ("function_type", "module", "output_shape_type", "output_shape_module"):
             config.pop(key, None)
         return cls(function, **config)

@@ -4,8 +4,8 @@ runs a recurrent layer forwards and backwards and merges the two.
 >>> layer = Bidirectional(LSTM(4, return_sequences=True))
 >>> layer(tf.ones((2, 3, 5))).shape
 TensorShape([2, 3, 8])
->>> [w.name for w in layer.weights][:2]
-['bidirectional/forward_lstm/lstm_cell/kernel:0', 'bidirectional/forward_lstm/lstm_cell/recurrent_kernel:0']
+>>> [w.name for w in layer.weights][0]
+'bidirectional/forward_lstm/lstm_cell/kernel:0'
 """
 import copy
 import inspect
@@ -15,18 +15,9 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
-from eagerflow._src.keras.layers.recurrent import _is_shape, _standardize_args, rnn
+from eagerflow._src.keras.layers.recurrent import (
+    _accepts, _deserialize, _is_shape, _standardize_args, rnn)
 from eagerflow._src.keras.utils import serialization
-
-
-def _accepts(layer, name):
-    params = inspect.signature(layer.call).parameters
-    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
-def _deserialize(config, custom_objects):
-    from eagerflow._src.keras.layers import deserialize  # noqa: PLC0415 (the registry imports us)
-    return deserialize(config, custom_objects=custom_objects)
 
 
 class Wrapper(Layer):
@@ -69,6 +60,18 @@ def _shape_with(init, tensor, start):
         return [*init, *dims]
     shape = array_ops.shape(tensor)
     return [*init, *(shape[start + i] if d is None else d for i, d in enumerate(dims))]
+
+
+def _merge_time(x):
+    """``(batch, time, ...)`` as ``(batch * time, ...)``."""
+    return array_ops.reshape(x, _shape_with([-1], x, 2))
+
+
+def _split_time(y, inputs):
+    """``(batch * time, ...)`` back to ``(batch, time, ...)``, as the first of `inputs`."""
+    first = nest.flatten(inputs)[0]
+    steps = first.shape[1] or array_ops.shape(first)[1]
+    return array_ops.reshape(y, _shape_with([first.shape[0] or -1, steps], y, 1))
 
 
 class TimeDistributed(Wrapper):
@@ -119,39 +122,28 @@ class TimeDistributed(Wrapper):
 
     def call(self, inputs, training=None, mask=None):
         kwargs = {"training": training} if _accepts(self.layer, "training") else {}
-        first = nest.flatten(inputs)[0]
         if not self._reshapes(inputs):
             _, outputs, _ = rnn(lambda x, _: (self.layer(x, **kwargs), []), inputs, [],
                                 mask=mask)
             return outputs
-        steps = first.shape[1] or array_ops.shape(first)[1]
-        inner = nest.map_structure(lambda x: array_ops.reshape(x, _shape_with([-1], x, 2)),
-                                   inputs)
         if mask is not None and _accepts(self.layer, "mask"):
-            kwargs["mask"] = array_ops.reshape(mask, _shape_with([-1], mask, 2))
-        outputs = self.layer(inner, **kwargs)
-        batch = first.shape[0] or -1
-        return nest.map_structure(
-            lambda y: array_ops.reshape(y, _shape_with([batch, steps], y, 1)), outputs)
+            kwargs["mask"] = _merge_time(mask)
+        outputs = self.layer(nest.map_structure(_merge_time, inputs), **kwargs)
+        return nest.map_structure(lambda y: _split_time(y, inputs), outputs)
 
     def compute_mask(self, inputs, mask=None):
         if not self._reshapes(inputs):
             return mask
-        inner_mask = None if mask is None else array_ops.reshape(mask, _shape_with([-1], mask, 2))
-        inner = nest.map_structure(lambda x: array_ops.reshape(x, _shape_with([-1], x, 2)),
-                                   inputs)
-        output_mask = self.layer.compute_mask(inner, inner_mask)
-        if output_mask is None:
-            if mask is None:
-                return None
-            # a mask over more than (batch, time): a step counts if any of it does
-            for _ in range(2, mask.shape.rank):
-                mask = reduction_ops.reduce_any(mask, axis=-1)
-            return mask
-        first = nest.flatten(inputs)[0]
-        steps = first.shape[1] or array_ops.shape(first)[1]
-        return array_ops.reshape(output_mask,
-                                 _shape_with([first.shape[0] or -1, steps], output_mask, 1))
+        output_mask = self.layer.compute_mask(nest.map_structure(_merge_time, inputs),
+                                              None if mask is None else _merge_time(mask))
+        if output_mask is not None:
+            return _split_time(output_mask, inputs)
+        if mask is None:
+            return None
+        # a mask over more than (batch, time): a step counts if any of it does
+        for _ in range(2, mask.shape.rank):
+            mask = reduction_ops.reduce_any(mask, axis=-1)
+        return mask
 
 
 def _without_time(shape):

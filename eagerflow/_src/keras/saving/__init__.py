@@ -1,0 +1,1 @@
+"""Saving Keras models and weights: `.keras` archives and safetensors weight files."""

@@ -1,0 +1,178 @@
+"""`save_model` / `load_model`: a whole model in one `.keras` zip archive.
+
+The archive holds ``config.json`` (the model's ``{"class_name", "config"}``,
+how to build it, and its compile arguments), ``metadata.json`` (Keras
+version and date) and ``model.weights.safetensors`` (the weights and the
+optimizer's state, keyed as `save_weights` keys them). It is written
+atomically; `load_model` rebuilds the model from its config, compiles it and
+restores the weights, or raises before returning anything half-loaded.
+
+>>> import os, tempfile
+>>> from eagerflow._src.keras.layers.core import Dense
+>>> from eagerflow._src.keras.engine.sequential import Sequential
+>>> model = Sequential([Dense(2, input_shape=(3,))])
+>>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+>>> save_model(model, path)
+>>> [w.shape for w in load_model(path).weights] == [w.shape for w in model.weights]
+True
+"""
+import datetime
+import io
+import json
+import logging
+import os
+import zipfile
+
+from eagerflow._src.core import errors
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.keras import layers as layers_mod
+from eagerflow._src.keras import losses as losses_mod
+from eagerflow._src.keras import metrics as metrics_mod
+from eagerflow._src.keras import optimizers
+from eagerflow._src.keras.saving import safetensors_format, weights
+from eagerflow._src.keras.utils import serialization
+
+_logger = logging.getLogger("eagerflow")
+_CONFIG = "config.json"
+_METADATA = "metadata.json"
+_KERAS_VERSION = "2.21.0"
+
+
+def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
+    """Saves `model`'s architecture, compile arguments and weights to the archive `filepath`.
+
+    Any path other than HDF5 (``.h5``) gets the `.keras` archive, also the
+    paths where TF would write a SavedModel directory. SavedModel-only
+    arguments (`include_optimizer`, `signatures`, `options`, `save_traces`)
+    are accepted and ignored.
+    """
+    filepath = weights.check_path(filepath, "save the model to", save_format)
+    if save_format not in (None, "keras", "keras_v3", "tf", "tensorflow"):
+        raise ValueError(f"Unknown `save_format` argument. Expected one of 'keras', 'tf', or "
+                         f"'h5'. Received: save_format={save_format}")
+    if not weights.may_write(filepath, overwrite):
+        return
+    config = layers_mod.serialize(model)
+    config["build_config"] = _build_config(model)
+    compile_config = _compile_config(model)
+    if compile_config is not None:
+        config["compile_config"] = compile_config
+    tensors, metadata = weights.weights_file(model)
+    metadata_json = {"keras_version": _KERAS_VERSION,
+                     "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr(_METADATA, json.dumps(metadata_json))
+        archive.writestr(_CONFIG, json.dumps(config, default=_json_default))
+        archive.writestr(weights.ARCHIVE_WEIGHTS,
+                         safetensors_format.serialize(tensors, metadata))
+    safetensors_format.atomic_write(filepath, buffer.getvalue())
+
+
+def _json_default(value):
+    """JSON for the values configs hold besides JSON's own: shapes and NumPy values."""
+    if isinstance(value, TensorShape):
+        return value.as_list() if value.rank is not None else None
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"Cannot serialize {value!r} (of type {type(value).__name__}) to JSON.")
+
+
+def _build_config(model):
+    """``{"input_shape": ...}``: what `build` needs to recreate a subclassed model's weights."""
+    if model._build_input_shape is None:
+        return None
+    return {"input_shape": model._build_input_shape}
+
+
+def _compile_config(model):
+    """The arguments `model` was compiled with, serialized, or None if it was not compiled
+    (or a loss or metric cannot be serialized: the model then loads uncompiled)."""
+    if not model._is_compiled:
+        return None
+    try:
+        return {"optimizer": optimizers.serialize(model.optimizer),
+                "loss": _serialize(model.compiled_loss._user_losses),
+                "metrics": _serialize(model.compiled_metrics._user_metrics),
+                "loss_weights": _serialize(model.compiled_loss._user_weights),
+                "weighted_metrics": _serialize(model.compiled_metrics._user_weighted),
+                "run_eagerly": model._run_eagerly,
+                "steps_per_execution": None,
+                "jit_compile": model._jit_compile}
+    except (ValueError, TypeError) as e:
+        _logger.warning(f"The model's compile arguments cannot be saved ({e}); the model will "
+                        f"load uncompiled.")
+        return None
+
+
+def _serialize(value):
+    """Strings (Keras's names), numbers and None as they are; containers element by element;
+    functions by name, marked as functions; other objects by their config."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_serialize(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _serialize(v) for k, v in value.items()}
+    if not hasattr(value, "get_config"):
+        return {"class_name": "function", "config": serialization.get_registered_name(value)}
+    return serialization.serialize_keras_object(value)
+
+
+def _deserialize(value, module):
+    """`_serialize` undone with `module`'s `get` and `deserialize` (inside the custom objects'
+    scope, so custom functions and classes are found)."""
+    if isinstance(value, list):
+        return [_deserialize(v, module) for v in value]
+    if isinstance(value, dict) and value.get("class_name") == "function":
+        return module.get(value["config"])
+    if isinstance(value, dict) and "class_name" in value:
+        return module.deserialize(value)
+    if isinstance(value, dict):
+        return {k: _deserialize(v, module) for k, v in value.items()}
+    return value
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kwargs):
+    """The model saved in the `.keras` archive `filepath`, compiled unless `compile` is False.
+
+    `custom_objects` maps the names of custom layers, losses and metrics to
+    their classes or functions. Archives never hold Python bytecode, so
+    `safe_mode` has nothing to refuse; it and TF's SavedModel-only arguments
+    are accepted and ignored.
+    """
+    filepath = weights.check_path(filepath, "load a model from")
+    if not os.path.exists(filepath):
+        raise OSError(f"No file or directory found at {filepath}")
+    if os.path.isdir(filepath):
+        raise OSError(f"Cannot load {filepath}: it is a directory (a SavedModel). Models "
+                      f"load from `.keras` archives written by `model.save`.")
+    try:
+        with zipfile.ZipFile(filepath) as archive:
+            config = json.loads(archive.read(_CONFIG))
+            data = archive.read(weights.ARCHIVE_WEIGHTS)
+    except (zipfile.BadZipFile, KeyError, ValueError) as e:
+        raise errors.DataLossError(None, None, f"Unable to load model from {filepath}: it is "
+                                               f"not a complete `.keras` archive ({e}). The "
+                                               f"file is truncated or corrupt.") from None
+    tensors, metadata = safetensors_format.deserialize(data, filepath)
+    with serialization.CustomObjectScope(custom_objects or {}):
+        model = layers_mod.deserialize(config)
+        build_config = config.get("build_config")
+        if not model.built and build_config:
+            model.build(build_config["input_shape"])
+        compile_config = config.get("compile_config")
+        if compile and compile_config:
+            model.compile(**_compile_arguments(compile_config))
+    weights.restore(model, tensors, metadata)
+    return model
+
+
+def _compile_arguments(config):
+    """`model.compile`'s keyword arguments from a saved compile config."""
+    arguments = dict(config)
+    arguments["optimizer"] = optimizers.deserialize(config["optimizer"])
+    arguments["loss"] = _deserialize(config["loss"], losses_mod)
+    arguments["metrics"] = _deserialize(config["metrics"], metrics_mod)
+    arguments["weighted_metrics"] = _deserialize(config["weighted_metrics"], metrics_mod)
+    return arguments

@@ -1,0 +1,315 @@
+"""`save_weights` / `load_weights`: a model's variables under TensorFlow's checkpoint keys.
+
+Each variable is keyed by the path TF's object-based checkpoints give it:
+the attribute (or list index, or dict key) names from the model down to the
+variable, found breadth first, plus ``/.ATTRIBUTES/VARIABLE_VALUE``. The
+layers of a functional or `Sequential` model are ``layer_with_weights-<i>``
+(counting the layers that have weights), a weight created by `add_weight`
+is named by its ``name``, and the optimizer's state is under ``optimizer/``.
+The values go to one safetensors file, written atomically. Loading checks
+every key, shape and dtype first and assigns only when all match.
+
+>>> import os, tempfile
+>>> from eagerflow._src.keras.layers.core import Dense
+>>> from eagerflow._src.keras.engine.sequential import Sequential
+>>> model = Sequential([Dense(2, input_shape=(3,))])
+>>> sorted(checkpoint_keys(model))
+['layer_with_weights-0/bias/.ATTRIBUTES/VARIABLE_VALUE', \
+'layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE']
+>>> path = os.path.join(tempfile.mkdtemp(), "ckpt")
+>>> save_weights(model, path)
+>>> status = load_weights(model, path)
+"""
+import collections
+import json
+import logging
+import os
+import re
+import zipfile
+
+import numpy as np
+
+from eagerflow._src.core import errors
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.keras.engine import base_layer
+from eagerflow._src.keras.engine.functional import Functional
+from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.keras.saving import safetensors_format
+from eagerflow._src.keras.utils.io_utils import print_msg
+
+_logger = logging.getLogger("eagerflow")
+_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+_OPTIMIZER = "optimizer/"
+# The name TF gives a variable created without one: such a variable is
+# tracked by the attribute holding it, not by its name.
+_DEFAULT_NAME = re.compile(r"Variable(_\d+)?")
+ARCHIVE_WEIGHTS = "model.weights.safetensors"  # the weights inside a `.keras` archive
+
+
+def checkpoint_keys(root):
+    """``{key: variable}`` for every variable reachable from `root`, keyed as TF keys it.
+
+    The first path found breadth first names a variable, as in TF, so a
+    layer shared by two attributes is saved once, under the shorter path.
+    """
+    found = {}
+    seen = {id(root)}
+    queue = collections.deque([("", root)])
+    while queue:
+        prefix, obj = queue.popleft()
+        for name, child in _children(obj):
+            if id(child) in seen:
+                continue
+            seen.add(id(child))
+            path = prefix + name.replace(".", "..").replace("/", ".S")  # TF's escaping
+            if not isinstance(child, Variable):
+                queue.append((path + "/", child))
+            elif path + _SUFFIX in found:
+                raise ValueError(f"Cannot save weights: variables {found[path + _SUFFIX].name} "
+                                 f"and {child.name} would both be saved as {path}. Give the "
+                                 f"weights of a layer distinct names (`add_weight(name=...)`).")
+            else:
+                found[path + _SUFFIX] = child
+    return found
+
+
+def _children(obj):
+    """``(name, object)`` pairs of what `obj` tracks, in TF's order."""
+    if isinstance(obj, (list, tuple)):
+        return [(str(i), v) for i, v in enumerate(obj) if _tracks(v)]
+    if isinstance(obj, dict):
+        return [(str(k), v) for k, v in obj.items() if _tracks(v)]
+    if isinstance(obj, Functional):
+        weighted = [layer for layer in obj.layers if layer.weights]
+        children = [(f"layer_with_weights-{i}", layer) for i, layer in enumerate(weighted)]
+        if obj.optimizer is not None:
+            children.append(("optimizer", obj.optimizer))
+        return children
+    if isinstance(obj, base_layer.Layer):
+        attributes = [(k, v) for k, v in vars(obj).items()
+                      if k not in base_layer._UNTRACKED and _tracks(v)]
+        held = {id(leaf) for _, v in attributes for leaf in base_layer._leaves(v)}
+        own = [(_local_name(v), v) for v in obj._trainable_weights + obj._non_trainable_weights
+               if not (_DEFAULT_NAME.fullmatch(_local_name(v)) and id(v) in held)]
+        return own + attributes
+    if isinstance(obj, Optimizer):
+        return [(k, v) for k, v in vars(obj).items() if _tracks(v)]
+    return []
+
+
+def _tracks(value):
+    """Whether `value` is, or holds, something a checkpoint saves."""
+    return any(isinstance(leaf, (Variable, base_layer.Layer, Optimizer))
+               for leaf in base_layer._leaves(value))
+
+
+def _local_name(variable):
+    """``kernel`` for ``dense/kernel:0``: the name `add_weight` was given."""
+    return variable.name.rpartition(":")[0].rpartition("/")[2]
+
+
+def _layer_index(model, keys_by_variable):
+    """``[[layer name, [keys of its weights in `weights` order]], ...]`` for `by_name` loading."""
+    return [[layer.name, [keys_by_variable[id(w)] for w in layer.weights]]
+            for layer in getattr(model, "layers", []) if layer.weights]
+
+
+def weights_file(model):
+    """``(tensors, metadata)``: what `save_weights` writes for `model`."""
+    keys = checkpoint_keys(model)
+    by_variable = {id(v): k for k, v in keys.items()}
+    tensors = {key: variable.numpy() for key, variable in keys.items()}
+    return tensors, {"layers": json.dumps(_layer_index(model, by_variable))}
+
+
+def check_path(filepath, what, save_format=None):
+    """`filepath` as a string; a ValueError for HDF5 (by path or `save_format`): not supported."""
+    filepath = os.fspath(filepath)
+    if save_format in ("h5", "hdf5") or filepath.endswith((".h5", ".hdf5")):
+        raise ValueError(f"Cannot {what} {filepath!r}: the HDF5 format is not supported. "
+                         f"Use a path ending in `.keras` for whole models "
+                         f"(`model.save('model.keras')`), or any other path for weights.")
+    return filepath
+
+
+def may_write(filepath, overwrite):
+    """Whether to write `filepath`: yes unless it exists and the user declines overwriting it."""
+    if overwrite or not os.path.exists(filepath):
+        return True
+    answer = input(f"[WARNING] {filepath} already exists - overwrite? [y/n]").strip().lower()
+    while answer not in ("y", "n"):
+        answer = input('Enter "y" (overwrite) or "n" (cancel).').strip().lower()
+    if answer == "n":
+        return False
+    print_msg("[TIP] Next time specify overwrite=True!")
+    return True
+
+
+def save_weights(model, filepath, overwrite=True, save_format=None, options=None):
+    """Writes the values of `model`'s variables (and its optimizer's) to the file `filepath`.
+
+    The file is a safetensors file keyed as TF checkpoints are; `load_weights`
+    reads it back. `options` is accepted for compatibility and ignored.
+    """
+    filepath = check_path(filepath, "save weights to", save_format)
+    if save_format not in (None, "tf", "tensorflow"):
+        raise ValueError(f'Unknown format. Received: `save_format`={save_format}. Was '
+                         f'expecting one of {{"tf", "h5"}}.')
+    if may_write(filepath, overwrite):
+        tensors, metadata = weights_file(model)
+        safetensors_format.save_file(tensors, filepath, metadata)
+
+
+class LoadStatus:
+    """What `load_weights` returns, as TF's checkpoint load status: everything the model
+    has was restored (or loading raised); saved values it did not use are `unused`."""
+
+    def __init__(self, unused):
+        self.unused = sorted(unused)
+
+    def assert_consumed(self):
+        if self.unused:
+            raise AssertionError(f"Unresolved values in the checkpoint: {self.unused}")
+        return self
+
+    def assert_existing_objects_matched(self):
+        return self
+
+    def assert_nontrivial_match(self):
+        return self
+
+    def expect_partial(self):
+        return self
+
+    def run_restore_ops(self, session=None):
+        """Nothing to run: values are assigned when loading."""
+
+    def initialize_or_restore(self, session=None):
+        """Nothing to run: values are assigned when loading."""
+
+
+def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=None):
+    """Assigns the values in `filepath` (from `save_weights`, or a `.keras` archive) to `model`.
+
+    By default every variable of the model must be in the file with the same
+    shape and dtype (a ValueError otherwise, before anything is assigned);
+    the optimizer's state is restored when the file has it and it fits.
+    With `by_name`, layers take the weights saved by the layer of the same
+    name, and `skip_mismatch` skips (with a warning) those that do not fit.
+    """
+    if skip_mismatch and not by_name:
+        raise ValueError("When calling model.load_weights, skip_mismatch can only be set to "
+                         "True when by_name is True.")
+    filepath = check_path(filepath, "load weights from")
+    tensors, metadata = read_weights(filepath)
+    return restore(model, tensors, metadata, by_name, skip_mismatch)
+
+
+def read_weights(filepath):
+    """``(tensors, metadata)`` from a weights file or a `.keras` archive."""
+    if not os.path.exists(filepath):
+        raise errors.NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: "
+                                               f"Failed to find any matching files for "
+                                               f"{filepath}")
+    if filepath.endswith(".keras") and zipfile.is_zipfile(filepath):
+        with zipfile.ZipFile(filepath) as archive:
+            return safetensors_format.deserialize(archive.read(ARCHIVE_WEIGHTS), filepath)
+    return safetensors_format.load_file(filepath)
+
+
+def restore(model, tensors, metadata, by_name=False, skip_mismatch=False):
+    """Checks, then assigns, saved `tensors` to `model`'s variables; returns a `LoadStatus`."""
+    matched = (_match_by_name(model, tensors, metadata, skip_mismatch) if by_name
+               else _match_by_key(model, tensors))
+    for _, variable, value in matched:
+        variable.assign(value)
+    return LoadStatus(set(tensors) - {key for key, _, _ in matched})
+
+
+def _match_by_key(model, tensors):
+    """``[(key, variable, value)]``: every weight of the model must be saved, and fit."""
+    keys = checkpoint_keys(model)
+    weights = {k: v for k, v in keys.items() if not k.startswith(_OPTIMIZER)}
+    saved = {k for k in tensors if not k.startswith(_OPTIMIZER)}
+    if not weights and saved:
+        raise ValueError("Cannot load weights into a model that has not created its weights "
+                         "yet: build it first (call it on a batch of data, or call `build`).")
+    missing, unexpected = sorted(weights.keys() - saved), sorted(saved - weights.keys())
+    if missing or unexpected:
+        raise ValueError(f"The saved weights do not match the model's: model weights missing "
+                         f"from the file: {missing}; saved weights the model does not have: "
+                         f"{unexpected}.")
+    matched = [(k, v, _checked(v, tensors[k])) for k, v in weights.items()]
+    return matched + _match_optimizer(model, keys, tensors)
+
+
+def _checked(variable, value):
+    """`value`, if its shape and dtype fit `variable`; else a ValueError naming both."""
+    if not variable.shape.is_compatible_with(value.shape):
+        raise ValueError(f"Received incompatible tensor with shape {value.shape} when attempting "
+                         f"to restore variable with shape {tuple(variable.shape.as_list())} and "
+                         f"name {variable.name}.")
+    if value.dtype != np.dtype(variable.dtype.as_numpy_dtype):
+        raise ValueError(f"Received tensor of dtype {value.dtype} when attempting to restore "
+                         f"variable {variable.name} of dtype {variable.dtype.name}.")
+    return value
+
+
+def _match_optimizer(model, keys, tensors):
+    """``[(key, variable, value)]`` restoring the optimizer's saved state, when it fits.
+
+    When the file holds slots the optimizer has not created yet, it creates
+    them for the model's trainable variables, as its first step would. A
+    state that does not fit (another optimizer's) is skipped with a warning,
+    as the optimizer's own `load_own_variables` does.
+    """
+    saved = {k for k in tensors if k.startswith(_OPTIMIZER)}
+    optimizer = getattr(model, "optimizer", None)
+    if not saved or not isinstance(optimizer, Optimizer):
+        return []
+    if not saved <= keys.keys():
+        optimizer.build(model.trainable_variables)
+        keys = checkpoint_keys(model)
+    if saved <= keys.keys():
+        try:
+            return [(k, keys[k], _checked(keys[k], tensors[k])) for k in sorted(saved)]
+        except ValueError:
+            pass
+    _logger.warning(f"Skipping variable loading for optimizer '{optimizer.name}', because its "
+                    f"variables do not match the saved optimizer's.")
+    return []
+
+
+def _match_by_name(model, tensors, metadata, skip_mismatch):
+    """``[(key, variable, value)]`` for the layers whose names were saved, matched as Keras's
+    HDF5 loader matches them: weights in `weights` order, counts and shapes checked."""
+    index = {}
+    for layer in model.layers:
+        index.setdefault(layer.name, []).append(layer)
+    matched = []
+    for k, (name, keys) in enumerate(json.loads(metadata.get("layers", "[]"))):
+        for layer in index.get(name, []):
+            weights = layer.weights
+            if len(weights) != len(keys):
+                counts = (f"Layer expects {len(weights)} weight(s). Received {len(keys)} saved "
+                          f"weight(s)")
+                if not skip_mismatch:
+                    raise ValueError(f"Weight count mismatch for layer #{k} (named "
+                                     f"{layer.name}). {counts}")
+                _logger.warning(f"Skipping loading of weights for layer #{k} (named "
+                                f"{layer.name}) due to mismatch in number of weights. {counts}")
+                continue
+            for weight, key in zip(weights, keys):
+                value = tensors[key]
+                expected = tuple(weight.shape.as_list())
+                if expected != value.shape:
+                    shapes = (f"for weight {weight.name}. Weight expects shape {expected}. "
+                              f"Received saved weight with shape {value.shape}")
+                    if not skip_mismatch:
+                        raise ValueError(f"Shape mismatch in layer #{k} (named {layer.name}) "
+                                         f"{shapes}")
+                    _logger.warning(f"Skipping loading weights for layer #{k} (named "
+                                    f"{layer.name}) due to mismatch in shape {shapes}")
+                    continue
+                matched.append((key, weight, value))
+    return matched

@@ -1,0 +1,420 @@
+"""Weights and models saved to safetensors files and `.keras` archives.
+
+The checkpoint keys were listed from tf_keras 2.21 (``model.save_weights`` in
+TF format, then ``tf.train.list_variables``) for the same models.
+"""
+import json
+import logging
+import os
+import zipfile
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow import keras
+from eagerflow.keras import saving
+from eagerflow._src.keras.saving import safetensors_format
+from eagerflow._src.keras.saving.weights import checkpoint_keys
+
+SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+
+
+def _keys(model):
+    return sorted(key[:-len(SUFFIX)] for key in checkpoint_keys(model))
+
+
+def _data(n=16):
+    x = np.linspace(-1, 1, 2 * n).reshape(n, 2).astype("float32")
+    return x, (x[:, :1] * 2 - x[:, 1:] + 1).astype("float32")
+
+
+def _model(optimizer="adam"):
+    model = keras.Sequential([keras.layers.Dense(3, input_shape=(2,)),
+                              keras.layers.BatchNormalization(), keras.layers.Dense(1)])
+    model.compile(optimizer, "mse", metrics=["mae"])
+    return model
+
+
+# -- the safetensors format -------------------------------------------------------------------
+
+def test_safetensors_round_trips_every_dtype(tmp_path):
+    tensors = {"f32": np.arange(6, dtype="float32").reshape(2, 3),
+               "bf16": np.array([1.5, -2], ml_dtypes.bfloat16), "bool": np.array([True, False]),
+               "i8": np.array([1, -2, 3], "int8"), "scalar": np.array(3.25),
+               "empty": np.zeros((0, 4), "int64"), "c64": np.array([1 + 2j], "complex64"),
+               "u16": np.array([7], "uint16"), "f16": np.array([0.5], "float16"),
+               "big_endian": np.array([1.0, 2.0], ">f4")}
+    path = tmp_path / "t.safetensors"
+    safetensors_format.save_file(tensors, path, {"format": "np"})
+    loaded, metadata = safetensors_format.load_file(path)
+    assert metadata == {"format": "np"}
+    assert loaded.keys() == tensors.keys()
+    for name, value in tensors.items():
+        assert loaded[name].dtype == value.dtype.newbyteorder("=")
+        np.testing.assert_array_equal(loaded[name], value)
+    data = path.read_bytes()
+    header = int.from_bytes(data[:8], "little")
+    assert header % 8 == 0  # the data starts 8-byte aligned, and each tensor in it too
+    entries = json.loads(data[8:8 + header])
+    assert entries["f32"]["dtype"] == "F32" and entries["f32"]["shape"] == [2, 3]
+    assert all(entries[name]["data_offsets"][0] % value.dtype.itemsize == 0
+               for name, value in tensors.items())
+
+
+def test_safetensors_reads_the_reference_implementations_files():
+    # Written by the `safetensors` package 0.8 (safetensors.numpy.save_file).
+    data = (b'\xc0\x00\x00\x00\x00\x00\x00\x00{"__metadata__":{"x":"y"},"b":{"dtype":"I64",'
+            b'"shape":[1,2],"data_offsets":[0,16]},"a":{"dtype":"F32","shape":[3],'
+            b'"data_offsets":[16,28]},"e":{"dtype":"F16","shape":[0],"data_offsets":[28,28]}}'
+            b'\x01\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
+            b'\x00\x00\x80?\x00\x00\x00@')
+    tensors, metadata = safetensors_format.deserialize(data)
+    assert metadata == {"x": "y"}
+    np.testing.assert_array_equal(tensors["b"], [[1, 2]])
+    np.testing.assert_array_equal(tensors["a"], np.arange(3, dtype="float32"))
+    assert tensors["e"].shape == (0,) and tensors["e"].dtype == np.float16
+
+
+def _file(header, body=b""):
+    text = json.dumps(header).encode()
+    return len(text).to_bytes(8, "little") + text + body
+
+
+@pytest.mark.parametrize("data, why", [
+    (b"\x05\x00", "too short"),
+    (b"\xff" * 8 + b"{}", "the header claims"),
+    (_file({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}}, b"\0" * 4),
+     "the tensors cover 8 bytes of data but the file holds 4"),
+    (_file({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 4]}}, b"\0" * 4),
+     "needs 8 bytes, its offsets span 4"),
+    (_file({"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},
+            "b": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}, b"\0" * 8),
+     "starts at byte 0, expected 4"),
+    (_file({"a": {"dtype": "Q7", "shape": [1], "data_offsets": [0, 1]}}, b"\0"),
+     "unknown dtype 'Q7'"),
+    (_file({"a": {"dtype": "U8", "shape": [-1], "data_offsets": [0, 1]}}, b"\0"),
+     "invalid shape"),
+    (_file({"a": [1, 2]}), "must hold exactly dtype, shape and data_offsets"),
+    (_file({"__metadata__": {"a": 1}}), "__metadata__ must map strings to strings"),
+    (b"\x04\x00\x00\x00\x00\x00\x00\x00{{{{", "not valid JSON"),
+])
+def test_safetensors_reports_corrupt_files(data, why):
+    with pytest.raises(tf.errors.DataLossError, match="truncated or corrupt") as error:
+        safetensors_format.deserialize(data, "w.safetensors")
+    assert why in str(error.value) and "w.safetensors" in str(error.value)
+
+
+def test_safetensors_writes_atomically(tmp_path, monkeypatch):
+    path = tmp_path / "w.safetensors"
+    safetensors_format.save_file({"a": np.ones(2)}, path)
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match="dtype complex128 has no safetensors equivalent"):
+        safetensors_format.save_file({"a": np.ones(2), "b": np.ones(1, "complex128")}, path)
+
+    def crash(src, dst):
+        raise OSError("disk full")
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError, match="disk full"):
+        safetensors_format.save_file({"a": np.zeros(3)}, path)
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["w.safetensors"]  # no temporary file left behind
+
+
+# -- checkpoint keys ---------------------------------------------------------------------------
+
+def test_keys_of_a_trained_sequential_model_and_its_optimizer():
+    model = _model()
+    model.fit(*_data(), epochs=1, verbose=0)
+    layers = ["layer_with_weights-0/bias", "layer_with_weights-0/kernel",
+              "layer_with_weights-1/beta", "layer_with_weights-1/gamma",
+              "layer_with_weights-1/moving_mean", "layer_with_weights-1/moving_variance",
+              "layer_with_weights-2/bias", "layer_with_weights-2/kernel"]
+    optimizer = ["optimizer/_iterations", "optimizer/_learning_rate"] + sorted(
+        f"optimizer/_variables/{i}" for i in range(1, 13))
+    assert _keys(model) == layers + optimizer
+
+
+def test_keys_of_subclassed_models_follow_attributes_and_weight_names():
+    class Block(keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight(name="w0", shape=(2,))  # tracked by its name
+            self.vs = [tf.Variable(1.0), tf.Variable(2.0)]  # by the attribute and index
+            self.named = tf.Variable(1.0)
+            self.add_weight(name="loose", shape=())
+            self.inner = keras.layers.Dense(2)
+            self.d = {"b": keras.layers.Dense(1), "a": keras.layers.Dense(1)}
+
+        def call(self, x):
+            return x * self.w + self.inner(x) + self.d["a"](x) + self.d["b"](x)
+
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.block = Block()
+            self.shared = self.block  # saved once, under the first name
+            self.blocks = [keras.layers.Dense(2), keras.layers.Dense(2)]
+            self.tracker = keras.metrics.Mean()
+            self.odd = {"a.b": keras.layers.Dense(1), "c/d": keras.layers.Dense(1)}  # escaped
+
+        def call(self, x):
+            x = self.block(x)
+            for block in self.blocks:
+                x = block(x)
+            return x + self.odd["a.b"](x) + self.odd["c/d"](x)
+
+    net = Net()
+    net(np.ones((1, 2), "float32"))
+    assert _keys(net) == [
+        "block/d/a/bias", "block/d/a/kernel", "block/d/b/bias", "block/d/b/kernel",
+        "block/inner/bias", "block/inner/kernel", "block/loose", "block/named", "block/vs/0",
+        "block/vs/1", "block/w0", "blocks/0/bias", "blocks/0/kernel", "blocks/1/bias",
+        "blocks/1/kernel", "odd/a..b/bias", "odd/a..b/kernel", "odd/c.Sd/bias",
+        "odd/c.Sd/kernel", "tracker/count", "tracker/total"]
+
+
+def test_keys_of_nested_models_and_wrapped_layers():
+    inner = keras.Sequential([keras.layers.Dense(2, input_shape=(2,)), keras.layers.Dense(2)])
+    x = keras.Input((2,))
+    outer = keras.Model(x, keras.layers.Dense(1)(inner(x)))
+    assert _keys(outer) == [
+        "layer_with_weights-0/layer_with_weights-0/bias",
+        "layer_with_weights-0/layer_with_weights-0/kernel",
+        "layer_with_weights-0/layer_with_weights-1/bias",
+        "layer_with_weights-0/layer_with_weights-1/kernel",
+        "layer_with_weights-1/bias", "layer_with_weights-1/kernel"]
+    rnn = keras.Sequential([
+        keras.Input((3, 2)), keras.layers.LSTM(2, return_sequences=True),
+        keras.layers.TimeDistributed(keras.layers.Dense(1)),
+        keras.layers.Bidirectional(keras.layers.GRU(2))])
+    assert _keys(rnn) == [
+        "layer_with_weights-0/cell/bias", "layer_with_weights-0/cell/kernel",
+        "layer_with_weights-0/cell/recurrent_kernel", "layer_with_weights-1/layer/bias",
+        "layer_with_weights-1/layer/kernel",
+        *(f"layer_with_weights-2/{direction}_layer/cell/{name}"
+          for direction in ("backward", "forward")
+          for name in ("bias", "kernel", "recurrent_kernel"))]
+
+
+def test_an_optimizer_with_a_schedule_saves_its_current_rate():
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    model.compile(keras.optimizers.Adam(keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.9)),
+                  "mse")
+    assert _keys(model)[-2:] == ["optimizer/_current_learning_rate", "optimizer/_iterations"]
+
+
+# -- save_weights / load_weights ------------------------------------------------------------
+
+def test_weights_and_optimizer_state_round_trip(tmp_path):
+    x, y = _data()
+    model = _model()
+    model.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+    path = str(tmp_path / "ckpt")
+    model.save_weights(path)
+    model.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False)
+
+    resumed = _model()
+    status = resumed.load_weights(path)
+    assert status.assert_consumed() is status
+    assert int(resumed.optimizer.iterations) == 8
+    resumed.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False)
+    for a, b in zip(model.get_weights(), resumed.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_loading_checks_everything_before_assigning(tmp_path):
+    path = str(tmp_path / "ckpt")
+    keras.Sequential([keras.layers.Dense(3, input_shape=(2,)),
+                      keras.layers.Dense(3)]).save_weights(path)
+    model = keras.Sequential([keras.layers.Dense(3, input_shape=(2,)),
+                              keras.layers.Dense(4, name="wide")])
+    before = model.get_weights()
+    with pytest.raises(ValueError, match=r"Received incompatible tensor with shape \(3, 3\) when "
+                                         r"attempting to restore variable with shape \(3, 4\) "
+                                         r"and name wide/kernel:0"):
+        model.load_weights(path)
+    for a, b in zip(before, model.get_weights()):  # not even the first layer was assigned
+        np.testing.assert_array_equal(a, b)
+    bigger = keras.Sequential([keras.layers.Dense(3, input_shape=(2,)), keras.layers.Dense(3),
+                               keras.layers.Dense(1)])
+    with pytest.raises(ValueError, match=r"model weights missing from the file: "
+                                         r"\['layer_with_weights-2/bias"):
+        bigger.load_weights(path)
+    with pytest.raises(ValueError, match="has not created its weights yet"):
+        keras.Sequential([keras.layers.Dense(3), keras.layers.Dense(3)]).load_weights(path)
+
+
+def test_a_truncated_file_leaves_the_model_untouched(tmp_path):
+    model = _model()
+    path = tmp_path / "ckpt"
+    model.save_weights(path)
+    path.write_bytes(path.read_bytes()[:-5])
+    before = model.get_weights()
+    with pytest.raises(tf.errors.DataLossError, match="truncated or corrupt"):
+        model.load_weights(path)
+    for a, b in zip(before, model.get_weights()):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_optimizer_state_is_restored_only_when_it_fits(tmp_path, caplog):
+    x, y = _data()
+    trained = _model()
+    trained.fit(x, y, epochs=1, verbose=0)
+    path = str(tmp_path / "ckpt")
+    trained.save_weights(path)
+
+    uncompiled = keras.Sequential([keras.layers.Dense(3, input_shape=(2,)),
+                                   keras.layers.BatchNormalization(), keras.layers.Dense(1)])
+    status = uncompiled.load_weights(path)
+    assert "optimizer/_iterations" + SUFFIX in status.unused
+    with pytest.raises(AssertionError, match="Unresolved values in the checkpoint"):
+        status.assert_consumed()
+    assert status.expect_partial() is status
+
+    with caplog.at_level(logging.WARNING, "eagerflow"):
+        plain = _model(optimizer="sgd")
+        plain.load_weights(path)
+    assert "Skipping variable loading for optimizer 'SGD'" in caplog.text
+    assert int(plain.optimizer.iterations) == 0
+    np.testing.assert_array_equal(plain.get_weights()[0], trained.get_weights()[0])
+
+
+def test_load_by_name(tmp_path, caplog):
+    path = str(tmp_path / "ckpt")
+    source = keras.Sequential([keras.layers.Dense(3, input_shape=(2,), name="a"),
+                               keras.layers.Dense(1, name="b")])
+    source.save_weights(path)
+    target = keras.Sequential([keras.layers.Dense(3, input_shape=(2,), name="a"),
+                               keras.layers.Dense(5, name="b"), keras.layers.Dense(1, name="c")])
+    with pytest.raises(ValueError, match="When calling model.load_weights, skip_mismatch can "
+                                         "only be set to True when by_name is True."):
+        target.load_weights(path, skip_mismatch=True)
+    with pytest.raises(ValueError, match=r"Shape mismatch in layer #1 \(named b\) for weight "
+                                         r"b/kernel:0. Weight expects shape \(3, 5\). Received "
+                                         r"saved weight with shape \(3, 1\)"):
+        target.load_weights(path, by_name=True)
+    with caplog.at_level(logging.WARNING, "eagerflow"):
+        target.load_weights(path, by_name=True, skip_mismatch=True)
+    assert "Skipping loading weights for layer #1 (named b) due to mismatch in shape" in \
+        caplog.text
+    np.testing.assert_array_equal(target.get_layer("a").kernel.numpy(),
+                                  source.get_layer("a").kernel.numpy())
+
+
+def test_weight_paths_errors(tmp_path):
+    model = _model()
+    with pytest.raises(ValueError, match="the HDF5 format is not supported"):
+        model.save_weights(str(tmp_path / "w.h5"))
+    with pytest.raises(ValueError, match="the HDF5 format is not supported"):
+        model.save_weights(str(tmp_path / "w"), save_format="h5")
+    with pytest.raises(ValueError, match='Unknown format. Received: `save_format`=zzz'):
+        model.save_weights(str(tmp_path / "w"), save_format="zzz")
+    with pytest.raises(tf.errors.NotFoundError, match="Failed to find any matching files for"):
+        model.load_weights(str(tmp_path / "nothing"))
+
+
+def test_overwrite_false_asks_first(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "w"
+    model = _model()
+    model.save_weights(path)
+    before = path.read_bytes()
+    answers = iter(["maybe", "n"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    keras.Sequential([keras.layers.Dense(1, input_shape=(2,))]).save_weights(path,
+                                                                             overwrite=False)
+    assert path.read_bytes() == before
+    monkeypatch.setattr("builtins.input", lambda prompt: "y")
+    keras.Sequential([keras.layers.Dense(1, input_shape=(2,))]).save_weights(path,
+                                                                             overwrite=False)
+    assert path.read_bytes() != before
+    assert capsys.readouterr().out == "[TIP] Next time specify overwrite=True!\n"
+
+
+# -- save_model / load_model -----------------------------------------------------------------
+
+def test_a_compiled_model_round_trips_through_a_keras_archive(tmp_path):
+    x, y = _data()
+    model = _model(keras.optimizers.Adam(0.01))
+    model.fit(x, y, epochs=1, verbose=0)
+    path = tmp_path / "model.keras"
+    model.save(path)
+    with zipfile.ZipFile(path) as archive:
+        assert sorted(archive.namelist()) == ["config.json", "metadata.json",
+                                              "model.weights.safetensors"]
+        assert {info.compress_type for info in archive.infolist()} == {zipfile.ZIP_STORED}
+        config = json.loads(archive.read("config.json"))
+    assert config["class_name"] == "Sequential"
+    assert config["compile_config"]["loss"] == "mse"
+    assert config["compile_config"]["metrics"] == ["mae"]
+
+    loaded = saving.load_model(path)
+    assert type(loaded.optimizer).__name__ == "Adam"
+    assert float(loaded.optimizer.learning_rate) == pytest.approx(0.01)
+    assert int(loaded.optimizer.iterations) == int(model.optimizer.iterations)
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
+    assert loaded.evaluate(x, y, verbose=0) == pytest.approx(model.evaluate(x, y, verbose=0))
+    assert not saving.load_model(path, compile=False)._is_compiled
+    loaded.load_weights(path)  # the archive's weights alone
+
+
+def test_compile_arguments_round_trip_with_custom_functions(tmp_path):
+    def my_loss(y, p):
+        return tf.reduce_mean(tf.abs(y - p))
+
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    model.compile(keras.optimizers.RMSprop(0.003), my_loss, loss_weights=[0.5],
+                  metrics=[keras.metrics.RootMeanSquaredError(), keras.metrics.mean_absolute_error])
+    model.save(tmp_path / "m.keras")
+    with pytest.raises(ValueError, match="Unknown loss function: 'my_loss'"):
+        saving.load_model(tmp_path / "m.keras")
+    loaded = saving.load_model(tmp_path / "m.keras", custom_objects={"my_loss": my_loss})
+    assert loaded.loss is my_loss
+    assert type(loaded.optimizer).__name__ == "RMSprop"
+    x, y = _data()
+    history = loaded.fit(x, y, verbose=0)
+    assert sorted(history.history) == ["loss", "mean_absolute_error", "root_mean_squared_error"]
+
+
+def test_functional_and_subclassed_models_round_trip(tmp_path):
+    x = keras.Input((2,))
+    functional = keras.Model(x, keras.layers.Dense(1, name="out")(keras.layers.Dense(4)(x)))
+    saving.save_model(functional, tmp_path / "f.keras")
+    data = np.ones((3, 2), "float32")
+    np.testing.assert_allclose(saving.load_model(tmp_path / "f.keras").predict(data, verbose=0),
+                               functional.predict(data, verbose=0))
+
+    class Twice(keras.Model):
+        def __init__(self, units, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+            self.dense = keras.layers.Dense(units)
+
+        def call(self, x):
+            return 2 * self.dense(x)
+
+        def get_config(self):
+            return {"units": self.units, "name": self.name}
+
+    model = Twice(3)
+    model(data)
+    model.save(tmp_path / "sub")  # no extension: still an archive
+    loaded = saving.load_model(tmp_path / "sub", custom_objects={"Twice": Twice})
+    assert isinstance(loaded, Twice)
+    np.testing.assert_allclose(loaded(data).numpy(), model(data).numpy())
+
+
+def test_load_model_errors(tmp_path):
+    with pytest.raises(OSError, match="No file or directory found at"):
+        saving.load_model(tmp_path / "missing.keras")
+    with pytest.raises(ValueError, match=r"HDF5 format is not supported.*`\.keras`"):
+        _model().save(tmp_path / "m.h5")
+    with pytest.raises(ValueError, match="Unknown `save_format` argument"):
+        _model().save(tmp_path / "m", save_format="zzz")
+    path = tmp_path / "m.keras"
+    _model().save(path)
+    path.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(tf.errors.DataLossError, match="not a complete `.keras` archive"):
+        saving.load_model(path)
+    with pytest.raises(OSError, match="it is a directory"):
+        saving.load_model(tmp_path)
