@@ -8,7 +8,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import conv_ops as c
 from tests.ops.specs.nn import (
-    ref_conv, ref_conv_filter_grad, ref_conv_input_grad, ref_depthwise, ref_pool, same_pads)
+    ref_conv, ref_conv_filter_grad, ref_conv_input_grad, ref_depthwise, ref_max_pool_grad_grad,
+    ref_pool, ref_pool_grad, same_pads)
 
 F32, F64 = np.float32, np.float64
 
@@ -166,6 +167,92 @@ def test_gradients_are_adjoint_to_conv2d(size, ksize, strides, dilations, paddin
                                   dilations=[1, *dilations, 1]).numpy()
     assert np.isclose((y * dy).sum(), (x * dx).sum())
     assert np.isclose((y * dy).sum(), (w * dw).sum())
+
+
+@pytest.mark.parametrize("strides,padding,groups", [((1, 1), "SAME", 2), ((2, 1), "VALID", 1),
+                                                    ((1, 1), "VALID", 1)])
+def test_batch_chunks_match_reference(monkeypatch, strides, padding, groups):
+    """GEMMs over chunks of the batch, the last one smaller, reusing one buffer."""
+    monkeypatch.setattr(c, "_CHUNK_BYTES", 2 * 7 * 6 * 6 * 4 * 8)  # about 2 images a chunk
+    x, w = _rand(5, 7, 6, 4), _rand(3, 2, 4 // groups, 6, seed=1)
+    pads = _pads(padding, (7, 6), (3, 2), strides, (1, 1))
+    y = c.conv2d(x, w, list(strides), padding).numpy()
+    np.testing.assert_allclose(y, ref_conv(x, w, strides, (1, 1), pads), atol=1e-12)
+    dy = _rand(*y.shape, seed=2)
+    attrs = ([1, *strides, 1], padding)
+    np.testing.assert_allclose(c.conv2d_backprop_input(x.shape, w, dy, *attrs).numpy(),
+                               ref_conv_input_grad(dy, w, x.shape, strides, (1, 1), pads),
+                               atol=1e-12)
+    np.testing.assert_allclose(c.conv2d_backprop_filter(x, w.shape, dy, *attrs).numpy(),
+                               ref_conv_filter_grad(x, dy, w.shape, strides, (1, 1), pads),
+                               atol=1e-11)
+    one = _rand(2, 4, 4, 6, seed=3)  # one kernel position: a channels-last product
+    np.testing.assert_allclose(
+        c.conv2d_transpose(one, w[:1, :1], [2, 4, 4, 4], 1, "VALID").numpy(),
+        ref_conv_input_grad(one, w[:1, :1], (2, 4, 4, 4), (1, 1), (1, 1), [(0, 0)] * 2),
+        atol=1e-12)
+
+
+@pytest.mark.parametrize("strides,padding", [((1, 1), "SAME"), ((2, 1), "VALID")])
+@pytest.mark.parametrize("groups", [1, 2])
+def test_input_gradient_of_many_channels_matches_reference(strides, padding, groups):
+    """Channels enough per group for the kernel positions' values to be summed channels-last."""
+    x_shape, w = (2, 5, 4, 64 * groups), _rand(3, 2, 64, 4, seed=1)
+    pads = _pads(padding, (5, 4), (3, 2), strides, (1, 1))
+    dy = _rand(*ref_conv(np.zeros(x_shape), w, strides, (1, 1), pads).shape, seed=2)
+    got = c.conv2d_backprop_input(list(x_shape), w, dy, [1, *strides, 1], padding)
+    np.testing.assert_allclose(
+        got.numpy(), ref_conv_input_grad(dy, w, x_shape, strides, (1, 1), pads), atol=1e-12)
+
+
+def _pool_vjp(kind, x, ksize, strides, padding, dy, ddx=None):
+    """The pooling gradient at `x` for `dy`; with `ddx`, that gradient's own vjp in `dy`."""
+    pool = c.max_pool2d if kind == "max" else c.avg_pool2d
+    x, dy = tf.constant(x), tf.constant(dy)
+    with tf.GradientTape() as outer:
+        outer.watch(dy)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = pool(x, list(ksize), list(strides), padding)
+        dx = inner.gradient(y, x, output_gradients=dy)
+    return dx if ddx is None else outer.gradient(dx, dy, output_gradients=tf.constant(ddx))
+
+
+@settings(max_examples=60, deadline=None)
+@given(size=st.tuples(st.integers(1, 8), st.integers(1, 8)),
+       ksize=st.tuples(st.integers(1, 4), st.integers(1, 4)),
+       strides=st.tuples(st.integers(1, 4), st.integers(1, 4)),
+       padding=st.sampled_from(["SAME", "VALID"]), kind=st.sampled_from(["max", "avg"]),
+       ties=st.booleans())
+def test_pool_gradients_match_reference(size, ksize, strides, padding, kind, ties):
+    """Overlapping, disjoint and gapped windows, each window's first maximum among ties."""
+    if padding == "VALID" and any(s < k for s, k in zip(size, ksize)):
+        return
+    x = _rand(2, *size, 3)
+    if ties:
+        x = np.round(x)
+    pads = _pads(padding, size, ksize, strides, (1, 1))
+    out_sizes = ref_pool(x, ksize, strides, pads, kind).shape[1:-1]
+    dy = _rand(2, *out_sizes, 3, seed=1)
+    np.testing.assert_allclose(_pool_vjp(kind, x, ksize, strides, padding, dy).numpy(),
+                               ref_pool_grad(x, dy, ksize, strides, pads, kind), atol=1e-12)
+    if kind == "max":
+        ddx = _rand(*x.shape, seed=2)
+        np.testing.assert_array_equal(
+            _pool_vjp(kind, x, ksize, strides, padding, dy, ddx).numpy(),
+            ref_max_pool_grad_grad(x, ddx, out_sizes, ksize, strides, pads))
+
+
+def test_max_pool_gradients_route_values_exactly():
+    """inf, NaN and -0.0 reach each window's first maximum unchanged, and nowhere else."""
+    x = np.array([[3, 3, 1, 5], [0, 3, 5, 5]], F32).reshape(1, 2, 4, 1)
+    dy = np.array([np.inf, np.nan], F32).reshape(1, 1, 2, 1)
+    dx = _pool_vjp("max", x, (2, 2), (2, 2), "VALID", dy).numpy().reshape(2, 4)
+    np.testing.assert_array_equal(dx, [[np.inf, 0, 0, np.nan], [0, 0, 0, 0]])
+    ddx = np.array([[-0.0, np.inf, 1, 2], [3, 4, 5, 6]], F32).reshape(x.shape)
+    ddy = _pool_vjp("max", x, (2, 2), (2, 2), "VALID", dy, ddx).numpy().ravel()
+    np.testing.assert_array_equal(ddy, [0, 2])
+    assert np.signbit(ddy[0])
 
 
 # ----------------------------------------------------------------------------- layouts, dtypes
