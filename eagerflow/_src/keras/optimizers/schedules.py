@@ -49,13 +49,9 @@ def _start(initial_learning_rate, step):
     return initial, cast(step, initial.dtype)
 
 
-class ExponentialDecay(LearningRateSchedule):
-    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (an integer power with
-    `staircase`).
-
-    >>> float(ExponentialDecay(1.0, 2, 0.5, staircase=True)(3))
-    0.5
-    """
+class _StepDecay(LearningRateSchedule):
+    """A rate decaying with ``step / decay_steps`` (floored with `staircase`): subclasses
+    say how, in `_decay(initial, decay_rate, progress)`."""
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
                  name=None):
@@ -66,17 +62,29 @@ class ExponentialDecay(LearningRateSchedule):
         self.name = name
 
     def __call__(self, step):
-        with name_scope(self.name or "ExponentialDecay"):
+        with name_scope(self.name or type(self).__name__):
             initial, step = _start(self.initial_learning_rate, step)
             p = step / cast(self.decay_steps, initial.dtype)
             if self.staircase:
                 p = math_ops.floor(p)
-            return initial * math_ops.pow(cast(self.decay_rate, initial.dtype), p)
+            return self._decay(initial, cast(self.decay_rate, initial.dtype), p)
 
     def get_config(self):
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
                 "staircase": self.staircase, "name": self.name}
+
+
+class ExponentialDecay(_StepDecay):
+    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (an integer power with
+    `staircase`).
+
+    >>> float(ExponentialDecay(1.0, 2, 0.5, staircase=True)(3))
+    0.5
+    """
+
+    def _decay(self, initial, decay_rate, progress):
+        return initial * math_ops.pow(decay_rate, progress)
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
@@ -150,7 +158,7 @@ class PolynomialDecay(LearningRateSchedule):
                 "power": self.power, "cycle": self.cycle, "name": self.name}
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_StepDecay):
     """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (the quotient
     floored with `staircase`).
 
@@ -158,26 +166,8 @@ class InverseTimeDecay(LearningRateSchedule):
     0.5
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name=None):
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
-
-    def __call__(self, step):
-        with name_scope(self.name or "InverseTimeDecay"):
-            initial, step = _start(self.initial_learning_rate, step)
-            p = step / cast(self.decay_steps, initial.dtype)
-            if self.staircase:
-                p = math_ops.floor(p)
-            return initial / (1 + cast(self.decay_rate, initial.dtype) * p)
-
-    def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
+    def _decay(self, initial, decay_rate, progress):
+        return initial / (1 + decay_rate * progress)
 
 
 def _cosine(fraction, dtype):
