@@ -6,7 +6,8 @@ array([-0.3,  2. ], dtype=float32)
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, nn_ops, reduction_ops
-from eagerflow._src.keras import activations, backend, constraints, initializers, regularizers
+from eagerflow._src.keras import activations, backend
+from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 
@@ -149,9 +150,9 @@ class PReLU(_Activation):
     def __init__(self, alpha_initializer="zeros", alpha_regularizer=None, alpha_constraint=None,
                  shared_axes=None, **kwargs):
         super().__init__(**kwargs)
-        self.alpha_initializer = initializers.get(alpha_initializer)
-        self.alpha_regularizer = regularizers.get(alpha_regularizer)
-        self.alpha_constraint = constraints.get(alpha_constraint)
+        weight_arguments.resolve(self, alpha_initializer=alpha_initializer,
+                                 alpha_regularizer=alpha_regularizer,
+                                 alpha_constraint=alpha_constraint)
         if shared_axes is None:
             self.shared_axes = None
         elif isinstance(shared_axes, (list, tuple)):
@@ -180,9 +181,7 @@ class PReLU(_Activation):
 
     def get_config(self):
         return {**super().get_config(),
-                "alpha_initializer": initializers.serialize(self.alpha_initializer),
-                "alpha_regularizer": regularizers.serialize(self.alpha_regularizer),
-                "alpha_constraint": constraints.serialize(self.alpha_constraint),
+                **weight_arguments.config(self, ("alpha",), activity=False),
                 "shared_axes": self.shared_axes}
 
 

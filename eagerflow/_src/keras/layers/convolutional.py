@@ -12,7 +12,8 @@ TensorShape([1, 4, 4, 2])
 ['conv2d/kernel:0', 'conv2d/bias:0']
 """
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.keras import activations, backend, constraints, initializers, regularizers
+from eagerflow._src.keras import activations, backend
+from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.ops import array_ops, conv_ops, nn_ops
@@ -135,12 +136,10 @@ class Conv(Layer):
         self.dilation_rate = normalize_tuple(dilation_rate, rank, "dilation_rate")
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        weight_arguments.resolve(
+            self, kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
         self.input_spec = InputSpec(min_ndim=rank + 2)
         self._validate_init()
 
@@ -294,13 +293,7 @@ class Conv(Layer):
             "padding": self.padding, "data_format": self.data_format,
             "dilation_rate": self.dilation_rate, "groups": self.groups,
             "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint)})
+            **weight_arguments.config(self, ("kernel", "bias"))})
         return config
 
 
@@ -465,9 +458,9 @@ class DepthwiseConv(Conv):
                          activity_regularizer=activity_regularizer,
                          bias_constraint=bias_constraint, **kwargs)
         self.depth_multiplier = depth_multiplier
-        self.depthwise_initializer = initializers.get(depthwise_initializer)
-        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
-        self.depthwise_constraint = constraints.get(depthwise_constraint)
+        weight_arguments.resolve(self, depthwise_initializer=depthwise_initializer,
+                                 depthwise_regularizer=depthwise_regularizer,
+                                 depthwise_constraint=depthwise_constraint)
 
     def _output_channels(self, input_channels):
         return None if input_channels is None else input_channels * self.depth_multiplier
@@ -492,9 +485,7 @@ class DepthwiseConv(Conv):
             config.pop(key)
         config.update({
             "depth_multiplier": self.depth_multiplier,
-            "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
-            "depthwise_regularizer": regularizers.serialize(self.depthwise_regularizer),
-            "depthwise_constraint": constraints.serialize(self.depthwise_constraint)})
+            **weight_arguments.config(self, ("depthwise",), activity=False)})
         return config
 
 
@@ -554,12 +545,12 @@ class SeparableConv(Conv):
                          activity_regularizer=activity_regularizer,
                          bias_constraint=bias_constraint, **kwargs)
         self.depth_multiplier = depth_multiplier
-        self.depthwise_initializer = initializers.get(depthwise_initializer)
-        self.pointwise_initializer = initializers.get(pointwise_initializer)
-        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
-        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
-        self.depthwise_constraint = constraints.get(depthwise_constraint)
-        self.pointwise_constraint = constraints.get(pointwise_constraint)
+        weight_arguments.resolve(
+            self, depthwise_initializer=depthwise_initializer,
+            pointwise_initializer=pointwise_initializer,
+            depthwise_regularizer=depthwise_regularizer,
+            pointwise_regularizer=pointwise_regularizer,
+            depthwise_constraint=depthwise_constraint, pointwise_constraint=pointwise_constraint)
 
     def _create_weights(self, channels, input_shape):
         self.depthwise_kernel = self._add_kernel(
@@ -584,12 +575,7 @@ class SeparableConv(Conv):
         config = super().get_config()
         config.update({
             "depth_multiplier": self.depth_multiplier,
-            "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
-            "pointwise_initializer": initializers.serialize(self.pointwise_initializer),
-            "depthwise_regularizer": regularizers.serialize(self.depthwise_regularizer),
-            "pointwise_regularizer": regularizers.serialize(self.pointwise_regularizer),
-            "depthwise_constraint": constraints.serialize(self.depthwise_constraint),
-            "pointwise_constraint": constraints.serialize(self.pointwise_constraint)})
+            **weight_arguments.config(self, ("depthwise", "pointwise"), activity=False)})
         return config
 
 

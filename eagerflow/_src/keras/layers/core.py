@@ -9,14 +9,11 @@ import math
 
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, nn_ops
-from eagerflow._src.keras import activations, backend, constraints, initializers, regularizers
+from eagerflow._src.keras import activations, backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
+from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.utils import serialization
-
-
-def _serialize(module, value):
-    return None if value is None else module.serialize(value)
 
 
 class Dense(Layer):
@@ -33,12 +30,10 @@ class Dense(Layer):
                              f"integer. Received: units={units}")
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        weight_arguments.resolve(
+            self, kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
         self.input_spec = InputSpec(min_ndim=2)
         self.supports_masking = True
 
@@ -83,14 +78,7 @@ class Dense(Layer):
         config = super().get_config()
         config.update({
             "units": self.units, "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": _serialize(regularizers, self.kernel_regularizer),
-            "bias_regularizer": _serialize(regularizers, self.bias_regularizer),
-            "activity_regularizer": _serialize(regularizers, self.activity_regularizer),
-            "kernel_constraint": _serialize(constraints, self.kernel_constraint),
-            "bias_constraint": _serialize(constraints, self.bias_constraint)})
+            "use_bias": self.use_bias, **weight_arguments.config(self, ("kernel", "bias"))})
         return config
 
 
@@ -256,9 +244,9 @@ class Embedding(Layer):
         kwargs.setdefault("autocast", False)  # ids stay integers
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.input_dim, self.output_dim = input_dim, output_dim
-        self.embeddings_initializer = initializers.get(embeddings_initializer)
-        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
-        self.embeddings_constraint = constraints.get(embeddings_constraint)
+        weight_arguments.resolve(self, embeddings_initializer=embeddings_initializer,
+                                 embeddings_regularizer=embeddings_regularizer,
+                                 embeddings_constraint=embeddings_constraint)
         self.mask_zero, self.input_length, self.sparse = mask_zero, input_length, sparse
         self.supports_masking = mask_zero
 
@@ -286,10 +274,6 @@ class Embedding(Layer):
         config = super().get_config()
         config.update({
             "input_dim": self.input_dim, "output_dim": self.output_dim,
-            "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
-            "embeddings_regularizer": _serialize(regularizers, self.embeddings_regularizer),
-            "activity_regularizer": _serialize(regularizers, self.activity_regularizer),
-            "embeddings_constraint": _serialize(constraints, self.embeddings_constraint),
-            "mask_zero": self.mask_zero, "input_length": self.input_length})
+            **weight_arguments.config(self, ("embeddings",)), "mask_zero": self.mask_zero, "input_length": self.input_length})
         return config
 

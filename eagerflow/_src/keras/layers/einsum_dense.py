@@ -15,7 +15,8 @@ TensorShape([1, 3, 2, 4])
 import re
 
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.keras import activations, constraints, initializers, regularizers
+from eagerflow._src.keras import activations
+from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.ops import array_ops
 
@@ -118,12 +119,10 @@ class EinsumDense(Layer):
                                      else list(output_shape))
         self.bias_axes = bias_axes
         self.activation = activations.get(activation)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        weight_arguments.resolve(
+            self, kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
 
     def build(self, input_shape):
         kernel_shape, bias_shape, self.full_output_shape = analyze_equation(
@@ -157,11 +156,5 @@ class EinsumDense(Layer):
         config.update({
             "output_shape": self.partial_output_shape, "equation": self.equation,
             "activation": activations.serialize(self.activation), "bias_axes": self.bias_axes,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint)})
+            **weight_arguments.config(self, ("kernel", "bias"))})
         return config

@@ -22,7 +22,8 @@ from eagerflow._src.core.variables import VariableAggregation, VariableSynchroni
 from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm_v3, parameter_dtype
-from eagerflow._src.keras import backend, constraints, initializers, regularizers
+from eagerflow._src.keras import backend
+from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 
@@ -86,12 +87,10 @@ class _AffineNormalization(Layer):
                  **kwargs):
         super().__init__(**kwargs)
         self.epsilon, self.center, self.scale = epsilon, center, scale
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = constraints.get(beta_constraint)
-        self.gamma_constraint = constraints.get(gamma_constraint)
+        weight_arguments.resolve(
+            self, beta_initializer=beta_initializer, gamma_initializer=gamma_initializer,
+            beta_regularizer=beta_regularizer, gamma_regularizer=gamma_regularizer,
+            beta_constraint=beta_constraint, gamma_constraint=gamma_constraint)
         self.supports_masking = True
 
     def _add_gamma_beta(self, shape, dtype=None, autocast=False):
@@ -111,12 +110,9 @@ class _AffineNormalization(Layer):
         config = super().get_config()
         config.update({key: getattr(self, key) for key in self._CONFIG_HEAD})
         config.update({"epsilon": self.epsilon, "center": self.center, "scale": self.scale})
-        for key in ("beta_initializer", "gamma_initializer") + self._MORE_INITIALIZERS:
-            config[key] = initializers.serialize(getattr(self, key))
-        for key in ("beta_regularizer", "gamma_regularizer"):
-            config[key] = regularizers.serialize(getattr(self, key))
-        for key in ("beta_constraint", "gamma_constraint"):
-            config[key] = constraints.serialize(getattr(self, key))
+        for key in ("beta_initializer", "gamma_initializer") + self._MORE_INITIALIZERS + (
+                "beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint"):
+            config[key] = weight_arguments.serialize(key, getattr(self, key))
         return config
 
 
@@ -159,8 +155,8 @@ class BatchNormalization(_AffineNormalization):
         if synchronized:  # as in Keras 2: the per-replica (unfused) computation
             fused = False
         self.momentum = momentum
-        self.moving_mean_initializer = initializers.get(moving_mean_initializer)
-        self.moving_variance_initializer = initializers.get(moving_variance_initializer)
+        weight_arguments.resolve(self, moving_mean_initializer=moving_mean_initializer,
+                                 moving_variance_initializer=moving_variance_initializer)
         self.renorm = renorm
         self.virtual_batch_size = virtual_batch_size
         self.adjustment = adjustment

@@ -33,7 +33,8 @@ from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import (
     array_ops, cast_ops, linalg_ops, math_ops, nn_ops, reduction_ops)
-from eagerflow._src.keras import activations, backend, constraints, initializers, regularizers
+from eagerflow._src.keras import activations, backend, regularizers
+from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.utils import serialization
@@ -286,11 +287,8 @@ def _serialized(key, value):
     """A constructor argument of a cell as its config holds it."""
     if key.endswith("activation"):
         return activations.serialize(value)
-    for suffix, module in (("_initializer", initializers), ("_regularizer", regularizers),
-                           ("_constraint", constraints)):
-        if key.endswith(suffix):
-            return None if value is None else module.serialize(value)
-    return value
+    return weight_arguments.serialize(key, value) if weight_arguments.is_argument(key) \
+        else value
 
 
 def _zero_state(state_size, batch_size, dtype):
@@ -373,15 +371,12 @@ class _Cell(DropoutRNNCellMixin, Layer):
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.recurrent_constraint = constraints.get(recurrent_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        weight_arguments.resolve(
+            self, kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint)
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
         self.state_size = self.units

@@ -7,7 +7,6 @@ array([1., 2.], dtype=float32)
 """
 import math
 
-from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, random_ops
 from eagerflow._src.keras import backend, regularizers
