@@ -33,6 +33,14 @@ def _factor(value, default=None):
     return backend.cast_to_floatx(value)
 
 
+def _single_factor(value, kwargs):
+    """The factor of `L1`/`L2`, which also accept it as ``l`` (its name before TF 2.3)."""
+    value = kwargs.pop("l", value)
+    if kwargs:
+        raise TypeError(f"Argument(s) not recognized: {kwargs}")
+    return _factor(value, 0.01)
+
+
 def _l1(factor, x):
     return factor * reduction_ops.reduce_sum(math_ops.abs(x))
 
@@ -99,10 +107,7 @@ class L1(Regularizer):
     """
 
     def __init__(self, l1=0.01, **kwargs):
-        l1 = kwargs.pop("l", l1)  # the argument's name before TF 2.3
-        if kwargs:
-            raise TypeError(f"Argument(s) not recognized: {kwargs}")
-        self.l1 = _factor(l1, 0.01)
+        self.l1 = _single_factor(l1, kwargs)
 
     def __call__(self, x):
         return _l1(self.l1, x)
@@ -119,10 +124,7 @@ class L2(Regularizer):
     """
 
     def __init__(self, l2=0.01, **kwargs):
-        l2 = kwargs.pop("l", l2)  # the argument's name before TF 2.3
-        if kwargs:
-            raise TypeError(f"Argument(s) not recognized: {kwargs}")
-        self.l2 = _factor(l2, 0.01)
+        self.l2 = _single_factor(l2, kwargs)
 
     def __call__(self, x):
         return _l2(self.l2, x)

@@ -15,10 +15,12 @@ import warnings
 from eagerflow._src.keras import losses as _losses
 # Loss functions double as metric functions, under the same names and aliases.
 from eagerflow._src.keras.losses import (  # noqa: F401
-    binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
-    categorical_focal_crossentropy, categorical_hinge, hinge, kl_divergence, log_cosh,
+    BCE, KLD, MAE, MAPE, MSE, MSLE, bce, binary_crossentropy, binary_focal_crossentropy,
+    categorical_crossentropy, categorical_focal_crossentropy, categorical_hinge, hinge,
+    kl_divergence, kld, kullback_leibler_divergence, log_cosh, logcosh, mae, mape,
     mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
-    mean_squared_logarithmic_error, poisson, sparse_categorical_crossentropy, squared_hinge)
+    mean_squared_logarithmic_error, mse, msle, poisson, sparse_categorical_crossentropy,
+    squared_hinge)
 from eagerflow._src.keras.metrics.accuracy_metrics import (  # noqa: F401
     Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
     SparseTopKCategoricalAccuracy, TopKCategoricalAccuracy, accuracy, binary_accuracy,
@@ -46,13 +48,6 @@ from eagerflow._src.keras.utils import serialization
 
 
 acc = ACC = accuracy
-bce = BCE = binary_crossentropy
-mse = MSE = mean_squared_error
-mae = MAE = mean_absolute_error
-mape = MAPE = mean_absolute_percentage_error
-msle = MSLE = mean_squared_logarithmic_error
-kld = KLD = kullback_leibler_divergence = kl_divergence
-logcosh = log_cosh
 cosine_proximity = cosine_similarity
 
 _NOT_METRICS = {"Reduction", "serialize", "deserialize", "get", "get_metric_object"}

@@ -169,6 +169,19 @@ def _result_tensors(metric, value):
 
 # ----------------------------------------------------------------------------- weighting
 
+def check_2d_shapes(metric_name, y_true_shape, y_pred_shape):
+    """Raises Keras's ValueError unless both shapes are (batch_size, known output_dim)."""
+    if len(y_pred_shape) != 2 or len(y_true_shape) != 2:
+        raise ValueError(f"{metric_name} expects 2D inputs with shape (batch_size, "
+                         f"output_dim). Received input shapes: y_pred.shape="
+                         f"{y_pred_shape} and y_true.shape={y_true_shape}.")
+    if y_pred_shape[-1] is None or y_true_shape[-1] is None:
+        raise ValueError(f"{metric_name} expects 2D inputs with shape (batch_size, "
+                         f"output_dim), with output_dim fully defined (not None). "
+                         f"Received input shapes: y_pred.shape={y_pred_shape} and "
+                         f"y_true.shape={y_true_shape}.")
+
+
 def broadcast_weights(weights, values):
     """`weights` broadcast to the shape of `values`; a ValueError when Keras would refuse
     (weights must be a scalar or have the same rank, each axis 1 or matching)."""

@@ -6,7 +6,7 @@
 array([0.5      , 0.8      , 0.6666667], dtype=float32)
 """
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.keras.metrics.base_metric import Metric
+from eagerflow._src.keras.metrics.base_metric import Metric, check_2d_shapes
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 
@@ -50,15 +50,7 @@ class FBetaScore(Metric):
         self.built = False
 
     def build(self, y_true_shape, y_pred_shape):
-        if len(y_pred_shape) != 2 or len(y_true_shape) != 2:
-            raise ValueError(f"FBetaScore expects 2D inputs with shape (batch_size, "
-                             f"output_dim). Received input shapes: y_pred.shape="
-                             f"{y_pred_shape} and y_true.shape={y_true_shape}.")
-        if y_pred_shape[-1] is None or y_true_shape[-1] is None:
-            raise ValueError(f"FBetaScore expects 2D inputs with shape (batch_size, "
-                             f"output_dim), with output_dim fully defined (not None). "
-                             f"Received input shapes: y_pred.shape={y_pred_shape} and "
-                             f"y_true.shape={y_true_shape}.")
+        check_2d_shapes("FBetaScore", y_true_shape, y_pred_shape)
         shape = [] if self.average == "micro" else [y_pred_shape[-1]]
         for name in ("true_positives", "false_positives", "false_negatives",
                      "intermediate_weights"):

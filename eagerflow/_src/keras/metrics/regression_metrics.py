@@ -8,7 +8,8 @@ import warnings
 
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.keras import losses
-from eagerflow._src.keras.metrics.base_metric import Mean, MeanMetricWrapper, Metric
+from eagerflow._src.keras.metrics.base_metric import (
+    Mean, MeanMetricWrapper, Metric, check_2d_shapes)
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 
@@ -163,15 +164,7 @@ class R2Score(Metric):
         self.built = False
 
     def build(self, y_true_shape, y_pred_shape):
-        if len(y_pred_shape) != 2 or len(y_true_shape) != 2:
-            raise ValueError(f"R2Score expects 2D inputs with shape (batch_size, output_dim). "
-                             f"Received input shapes: y_pred.shape={y_pred_shape} and "
-                             f"y_true.shape={y_true_shape}.")
-        if y_pred_shape[-1] is None or y_true_shape[-1] is None:
-            raise ValueError(f"R2Score expects 2D inputs with shape (batch_size, output_dim), "
-                             f"with output_dim fully defined (not None). Received input "
-                             f"shapes: y_pred.shape={y_pred_shape} and "
-                             f"y_true.shape={y_true_shape}.")
+        check_2d_shapes("R2Score", y_true_shape, y_pred_shape)
         outputs = [y_pred_shape[-1]]
         self.squared_sum = self.add_weight("squared_sum", shape=outputs, initializer="zeros")
         self.sum = self.add_weight("sum", shape=outputs, initializer="zeros")
