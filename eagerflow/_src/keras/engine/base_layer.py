@@ -88,6 +88,7 @@ class Layer(Module):
     """The base class of layers: weights, `build`, `call`, losses and configs."""
 
     _TRACKED_AS_LAYER = True  # metrics set this False: they are not sub-layers
+    _DEFAULT_NAME = None  # the base of generated names, when not the class's snake_case
 
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
         for key in kwargs:
@@ -116,7 +117,7 @@ class Layer(Module):
 
     def _init_set_name(self, name):
         if name is None:
-            base = _snake_case(type(self).__name__)
+            base = self._DEFAULT_NAME or _snake_case(type(self).__name__)
             if base.startswith("_"):
                 base = "private" + base
             uid = backend.get_uid(base)

@@ -24,7 +24,7 @@ from eagerflow._src.keras.utils.data_utils import Sequence
 
 def _is_array(value):
     return isinstance(value, (np.ndarray, Tensor)) or hasattr(value, "__array__") and \
-        hasattr(value, "shape") and not isinstance(value, (types.GeneratorType,))
+        hasattr(value, "shape")
 
 
 def _is_array_data(x):

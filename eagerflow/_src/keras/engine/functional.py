@@ -13,7 +13,8 @@ model replays them on real tensors, each layer through its own `__call__`
 array([[2., 4.]], dtype=float32)
 """
 from eagerflow._src.core import nest
-from eagerflow._src.core.convert import constant
+from eagerflow._src.core.convert import constant, convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.keras.engine import keras_tensor
@@ -217,10 +218,8 @@ def _unique_names(names):
 
 def _conform(tensor, ref):
     """`tensor` with the dtype (and rank, when one short) of the input `ref` it feeds."""
-    if not hasattr(tensor, "dtype") or not hasattr(tensor, "shape"):
-        tensor = constant(tensor)
-    elif not isinstance(tensor, keras_tensor.SymbolicTensor) and not hasattr(tensor, "_data"):
-        tensor = constant(tensor)
+    if not isinstance(tensor, Tensor):
+        tensor = convert_to_tensor(tensor)
     if tensor.dtype != ref.dtype and tensor.dtype.is_floating == ref.dtype.is_floating:
         tensor = cast_ops.cast(tensor, ref.dtype)
     rank, ref_rank = tensor.shape.rank, ref.shape.rank

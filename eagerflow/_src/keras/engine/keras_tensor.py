@@ -128,8 +128,7 @@ class Node:
 
 
 def _shapes(tensors):
-    shapes = nest.map_structure(lambda t: tuple(t.shape.as_list()), tensors)
-    return shapes
+    return nest.map_structure(lambda t: tuple(t.shape.as_list()), tensors)
 
 
 def call_symbolically(layer, inputs, args, kwargs):

@@ -36,8 +36,6 @@ class Model(Layer):
     """A `Layer` with training: subclass it and write `call`, or build it functionally
     with ``Model(inputs, outputs)``."""
 
-    _DEFAULT_NAME = None
-
     def __new__(cls, *args, **kwargs):
         if cls is Model and (args or "inputs" in kwargs):
             from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
@@ -46,12 +44,7 @@ class Model(Layer):
 
     def __init__(self, *args, **kwargs):
         trainable = kwargs.pop("trainable", True)
-        name = kwargs.pop("name", None)
-        if name is None and self._DEFAULT_NAME is not None:
-            from eagerflow._src.keras import backend  # noqa: PLC0415
-            uid = backend.get_uid(self._DEFAULT_NAME)
-            name = self._DEFAULT_NAME if uid == 1 else f"{self._DEFAULT_NAME}_{uid - 1}"
-        super().__init__(trainable=trainable, name=name, **kwargs)
+        super().__init__(trainable=trainable, name=kwargs.pop("name", None), **kwargs)
         self.optimizer = None
         self.compiled_loss = self.compiled_metrics = None
         self.loss = None
@@ -268,18 +261,17 @@ class Model(Layer):
         self.stop_training = False
         train = self.make_train_function()
         callbacks.on_train_begin()
-        logs = {}
+        logs, epoch_logs = None, {}
         for epoch in handler.enumerate_epochs():
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            step = 0
             for step, batch in enumerate(handler.batches()):
                 callbacks.on_train_batch_begin(step)
                 logs = train(batch)
                 callbacks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
-            if step == 0 and not logs:
+            if logs is None:  # no batch ever came
                 raise ValueError("Unexpected result of `train_function` (Empty logs). This "
                                  "could be due to issues in input pipeline that resulted in "
                                  "an empty dataset. Otherwise, please check the "
@@ -294,7 +286,7 @@ class Model(Layer):
             callbacks.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break
-        callbacks.on_train_end(epoch_logs if handler.enumerate_epochs() else logs)
+        callbacks.on_train_end(epoch_logs)
         return self.history
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,

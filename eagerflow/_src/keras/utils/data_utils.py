@@ -278,7 +278,7 @@ class Sequence:
     returning batch `i`, `on_epoch_end` called after each epoch."""
 
     def __init__(self, workers=1, use_multiprocessing=False, max_queue_size=10):
-        self._workers = workers
+        del workers, use_multiprocessing, max_queue_size  # Keras's; batches load in this thread
 
     def __getitem__(self, index):
         raise NotImplementedError
