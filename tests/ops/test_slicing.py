@@ -251,3 +251,64 @@ def test_strided_slice_mask_precedence():
     out = strided_slice(x, [1], [0], [1], shrink_axis_mask=1, begin_mask=1, end_mask=1)
     np.testing.assert_array_equal(out.numpy(), x[1])
     np.testing.assert_array_equal(strided_slice(x, [1], [2]).numpy(), x[1:2])
+
+
+# -- indices known only when a traced graph runs ---------------------------------------------
+
+_GRID = np.arange(24, dtype=np.float32).reshape(4, 6)
+_RUN_TIME_KEYS = [
+    (lambda x, i: x[i], lambda x, i: x[i], [6]),
+    (lambda x, i: x[:, i], lambda x, i: x[:, i], [4]),
+    (lambda x, i: x[i:i + 2, 1::2], lambda x, i: x[i:i + 2, 1::2], [None, None]),  # as TF
+    (lambda x, i: x[i, i], lambda x, i: x[i, i], []),
+    (lambda x, i: x[..., i, None], lambda x, i: x[..., i, None], [4, 1]),
+    (lambda x, i: x[-i], lambda x, i: x[-i], [6]),
+]
+
+
+@pytest.mark.parametrize("key, ref, static", _RUN_TIME_KEYS)
+@pytest.mark.parametrize("dtype", [tf.int32, tf.int64])
+def test_traced_tensor_index_is_read_when_the_graph_runs(key, ref, static, dtype):
+    f = tf.function(key)
+    concrete = f.get_concrete_function(tf.TensorSpec([4, 6]), tf.TensorSpec([], dtype))
+    assert concrete.outputs[0].shape.as_list() == static
+    for i in (1, 2):  # one trace serves every index
+        np.testing.assert_array_equal(f(tf.constant(_GRID), tf.constant(i, dtype)).numpy(),
+                                      ref(_GRID, i))
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_traced_tensor_index_out_of_range_raises_when_run():
+    f = tf.function(lambda x, i: x[i])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of bounds"):
+        f(tf.constant(_GRID), tf.constant(7))
+
+
+def test_gradient_through_a_traced_tensor_index():
+    x = tf.constant(_GRID)
+
+    @tf.function
+    def f(x, i):
+        return tf.reduce_sum(x[i, 1:] * 2.0)
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x, tf.constant(2))
+    expected = np.zeros_like(_GRID)
+    expected[2, 1:] = 2.0
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), expected)
+
+
+def test_variable_index_is_read_when_the_graph_runs():
+    i = tf.Variable(0)
+    f = tf.function(lambda x: x[i])
+    x = tf.constant(_GRID)
+    np.testing.assert_array_equal(f(x).numpy(), _GRID[0])
+    i.assign(3)
+    np.testing.assert_array_equal(f(x).numpy(), _GRID[3])
+
+
+def test_strided_slice_with_traced_bounds():
+    f = tf.function(lambda x, b, e: tf.strided_slice(x, b, e, [1, 2]))
+    out = f(tf.constant(_GRID), tf.constant([1, 0]), tf.constant([3, 5]))
+    np.testing.assert_array_equal(out.numpy(), _GRID[1:3, 0:5:2])

@@ -33,21 +33,76 @@ from eagerflow._src.ops.wrappers import as_tensor
 _LIST = (TensorShape([]), _d.variant)
 
 
-class TensorList(tuple):
+class TensorList:
     """The value of a list tensor: the elements' arrays in order, None where not written.
+
+    Values are immutable, yet a write costs O(1) when, as in a loop, each
+    version is written once and then dropped: the newest version owns one
+    Python list, which a write changes in place, and every older version
+    keeps only the slice that differs from its successor.  Reading an old
+    version swaps it back to owning the list (a gradient walking a loop's
+    history backwards pays O(1) per step).
 
     It passes for a scalar array of dtype ``variant`` (`shape`, `ndim`,
     `dtype`) wherever tensors look at their value's metadata.
+
+    >>> a = TensorList([None, None]); b = a.replaced(1, 2, [7])
+    >>> list(a), list(b)
+    ([None, None], [None, 7])
     """
 
-    __slots__ = ()
+    __slots__ = ("_items", "_diff")
     shape = ()
     ndim = 0
     dtype = _d.variant
 
+    def __init__(self, items=()):
+        self._items = list(items)
+        self._diff = None  # or (start, stop, items, newer): this is newer with [start:stop] = items
+
+    def _list(self):
+        """The elements, making this version the owner of the shared list."""
+        if self._diff is None:
+            return self._items
+        path, node = [], self
+        while node._diff is not None:
+            path.append(node)
+            node = node._diff[3]
+        items = node._items
+        for older in reversed(path):  # hand the list one version back at a time
+            start, stop, old, _ = older._diff
+            node._diff = (start, start + len(old), items[start:stop], older)
+            node._items = None
+            items[start:stop] = old
+            older._items, older._diff = items, None
+            node = older
+        return items
+
+    def replaced(self, start, stop, items):
+        """A new version with elements ``[start:stop]`` replaced by `items`."""
+        current = self._list()
+        newer = TensorList.__new__(TensorList)
+        newer._diff = None
+        self._diff = (start, start + len(items), current[start:stop], newer)
+        current[start:stop] = items
+        newer._items, self._items = current, None
+        return newer
+
+    def __len__(self):
+        return len(self._list())
+
+    def __getitem__(self, index):
+        return self._list()[index]
+
+    def __iter__(self):
+        return iter(self._list())
+
+    def __repr__(self):
+        return f"TensorList({self._list()!r})"
+
     def zeros_like(self):
         """A list as long as this one whose elements are all zero (None)."""
-        return TensorList((None,) * len(self))
+        return TensorList([None] * len(self))
 
 
 def _error(message):
@@ -137,12 +192,11 @@ def _reserve_kernel(xp, element_shape, num_elements, element_dtype):
 
 
 def _set_item_kernel(xp, lst, index, item, resize_if_index_out_of_bounds):
-    i = int(index)
-    items = list(lst)
-    if resize_if_index_out_of_bounds and i >= len(items):
-        items += [None] * (i + 1 - len(items))
-    items[_index_in(i, len(items), "modify")] = item
-    return TensorList(items)
+    i, n = int(index), len(lst)
+    if resize_if_index_out_of_bounds and i >= n:  # grows the list, unwritten up to i
+        return lst.replaced(n, n, [None] * (i - n) + [item])
+    i = _index_in(i, n, "modify")
+    return lst.replaced(i, i + 1, [item])
 
 
 def _get_item_kernel(xp, lst, index, element_shape, element_dtype):
@@ -235,17 +289,20 @@ def _split_kernel(xp, tensor, element_shape, lengths):
 
 def _resize_kernel(xp, lst, size):
     n = int(size)
-    return TensorList(lst[:n] + (None,) * (n - len(lst)))
+    return TensorList(lst[:n] + [None] * (n - len(lst)))
 
 
 def _add_kernel(xp, a, b):
     if len(a) < len(b):
         a, b = b, a
-    items = list(a)
     # b's written elements, found at C speed: a loop's gradient adds lists with one each
-    for i in itertools.compress(range(len(b)), map(operator.is_not, b, itertools.repeat(None))):
-        items[i] = b[i] if items[i] is None else items[i] + b[i]
-    return TensorList(items)
+    b_items = list(b)
+    written = list(itertools.compress(range(len(b_items)),
+                                      map(operator.is_not, b_items, itertools.repeat(None))))
+    for i in written:
+        old = a[i]
+        a = a.replaced(i, i + 1, [b_items[i] if old is None else old + b_items[i]])
+    return a
 
 
 _CONSTANT_LIST = "a new list's elements are unwritten: nothing to differentiate"

@@ -23,6 +23,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
+from eagerflow._src.ops import cast_ops
 from eagerflow._src.ops.wrappers import as_tensor
 
 _INDEX_DTYPES = (_d.int16, _d.int32, _d.int64)
@@ -35,6 +36,8 @@ def _bad(message):
 
 
 # -- the op ----------------------------------------------------------------------------------
+
+_UNKNOWN = type("_Unknown", (), {"__repr__": lambda self: "?"})()  # a bound known at run time
 
 @functools.lru_cache(maxsize=4096)
 def _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
@@ -55,7 +58,7 @@ def _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_a
         elif new_axis_mask & bit:
             index.append(None)
         elif shrink_axis_mask & bit:
-            if s != 1:
+            if s != 1 and s is not _UNKNOWN:
                 raise _bad("only stride 1 allowed on non-range indexing.")
             index.append(b)
         else:
@@ -101,8 +104,17 @@ def _index_error(shape, index):
     return _bad(f"Invalid index for shape {list(shape)}")
 
 
-def _strided_slice_kernel(xp, x, begin, end, strides, begin_mask=0, end_mask=0,
+def _bounds_of(bounds, begin, end, strides):
+    """begin/end/strides: the attrs, or the three run-time vectors when the op has them."""
+    if bounds:
+        return tuple(tuple(b.tolist()) for b in bounds)
+    return begin, end, strides
+
+
+def _strided_slice_kernel(xp, x, *bounds, begin, end, strides, begin_mask=0, end_mask=0,
                           ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    # bounds: begin/end/strides known only at run time (the attrs then hold None for those)
+    begin, end, strides = _bounds_of(bounds, begin, end, strides)
     index = _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask,
                          new_axis_mask, shrink_axis_mask)
     try:
@@ -111,8 +123,12 @@ def _strided_slice_kernel(xp, x, begin, end, strides, begin_mask=0, end_mask=0,
         raise _index_error(x.shape, index) from None
 
 
-def _strided_slice_rule(x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0,
-                        new_axis_mask=0, shrink_axis_mask=0):
+def _strided_slice_rule(x, *bounds, begin, end, strides, begin_mask=0, end_mask=0,
+                        ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    if bounds:  # the attrs hold None for the entries known only at run time
+        # As in TF, a vector with one such entry is unknown as a whole (masks still apply).
+        begin, end, strides = ((_UNKNOWN,) * len(t) if None in t else t
+                               for t in (begin, end, strides))
     index = _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask,
                          new_axis_mask, shrink_axis_mask)
     if x.shape.rank is None:
@@ -126,7 +142,10 @@ def _strided_slice_rule(x, begin, end, strides, begin_mask=0, end_mask=0, ellips
             out.append(1)
         elif isinstance(item, slice):
             n = dims[dim]
-            out.append(None if n is None else len(range(*item.indices(n))))
+            known = n is not None and _UNKNOWN not in (item.start, item.stop, item.step)
+            out.append(len(range(*item.indices(n))) if known else None)
+        elif item is _UNKNOWN:
+            continue  # an index known at run time: the dimension goes either way
         elif dims[dim] is not None and not -dims[dim] <= item < dims[dim]:
             raise _index_error(dims, index)
     return TensorShape(out), x.dtype
@@ -177,11 +196,28 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     array([[3, 2],
            [6, 5]], dtype=int32)>
     """
-    begin, end, strides = _static_bounds(begin, end, strides)
-    attrs = {"begin": begin, "end": end, "strides": strides, "begin_mask": int(begin_mask),
-             "end_mask": int(end_mask), "ellipsis_mask": int(ellipsis_mask),
-             "new_axis_mask": int(new_axis_mask), "shrink_axis_mask": int(shrink_axis_mask)}
-    return dispatch(_STRIDED_SLICE, (as_tensor(input_),), attrs, name)
+    masks = {"begin_mask": int(begin_mask), "end_mask": int(end_mask),
+             "ellipsis_mask": int(ellipsis_mask), "new_axis_mask": int(new_axis_mask),
+             "shrink_axis_mask": int(shrink_axis_mask)}
+    if not any(_symbolic(v) for v in (begin, end, strides)):
+        begin, end, strides = _static_bounds(begin, end, strides)
+        return dispatch(_STRIDED_SLICE, (as_tensor(input_),),
+                        dict(masks, begin=begin, end=end, strides=strides), name)
+    # Bounds known only when the graph runs: entry by entry, as `tensor[key]` passes them.
+    from eagerflow._src.ops.array_ops import ones_like, unstack  # array_ops imports this module
+    vectors = [as_tensor(begin), as_tensor(end)]
+    vectors.append(ones_like(vectors[0]) if strides is None else as_tensor(strides))
+    if any(v.shape.rank != 1 or v.shape[0] is None for v in vectors):
+        raise ValueError(f"strided_slice needs begin, end and strides of known length while "
+                         f"tracing; got shapes {[v.shape for v in vectors]}.")
+    entries = [tuple(unstack(v)) for v in vectors]
+    return _slice(as_tensor(input_),
+                  dict(masks, begin=entries[0], end=entries[1], strides=entries[2]), name)
+
+
+def _symbolic(value):
+    """Whether `value` is a tensor with no value yet (while tracing)."""
+    return is_tensor_like(value) and type(as_tensor(value)) is not EagerTensor
 
 
 # -- tensor[key] -----------------------------------------------------------------------------
@@ -204,6 +240,10 @@ def _index(item):
         raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
                               f"Only scalar integer tensors can index a tensor, got shape "
                               f"{list(item.shape)}")
+    if not isinstance(item, (np.ndarray, np.generic, EagerTensor)):
+        item = as_tensor(item)  # a variable is read: a symbolic read while tracing
+        if type(item) is not EagerTensor:
+            return item  # known when the graph runs: the op takes the bounds as inputs
     return int(np.asarray(item))
 
 
@@ -250,6 +290,27 @@ def _key_attrs(key):
             "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask}
 
 
+def _slice(tensor, attrs, name):
+    """Runs StridedSlice; bounds that are symbolic tensors become the op's run-time inputs.
+
+    The attrs then keep the entries known while tracing and None for the
+    others, so the static shape stays as precise as it can be.
+    """
+    vectors = (attrs["begin"], attrs["end"], attrs["strides"])
+    if all(type(v) is int for vector in vectors for v in vector):
+        return dispatch(_STRIDED_SLICE, (tensor,), attrs, name)
+    from eagerflow._src.ops.array_ops import stack  # array_ops imports this module
+    kinds = {v.dtype for vector in vectors for v in vector if not isinstance(v, int)}
+    dtype = _d.int64 if _d.int64 in kinds else _d.int32
+    bounds = [stack([convert_to_tensor(v, dtype) if isinstance(v, int) else cast_ops.cast(v, dtype)
+                     for v in vector])
+              if vector else convert_to_tensor(np.zeros(0, dtype.as_numpy_dtype))
+              for vector in vectors]
+    attrs = dict(attrs, **{key: tuple(v if isinstance(v, int) else None for v in vector)
+                           for key, vector in zip(("begin", "end", "strides"), vectors)})
+    return dispatch(_STRIDED_SLICE, (tensor, *bounds), attrs, name)
+
+
 _INT_KEYS = {}  # int -> attrs of tensor[int], the most common key
 
 
@@ -285,21 +346,24 @@ def getitem(tensor, slice_spec):
     if type(slice_spec) is int:
         attrs = _int_key_attrs(slice_spec)
     elif type(slice_spec) in (tuple, list):
-        attrs = _key_attrs(slice_spec)
+        return _slice(tensor, _key_attrs(slice_spec), "strided_slice")
     elif _is_mask(slice_spec):
         from eagerflow._src.ops.array_ops import boolean_mask
         return boolean_mask(tensor, slice_spec)
     else:
         attrs = _key_attrs((slice_spec,))
-    return dispatch(_STRIDED_SLICE, (tensor,), attrs, "strided_slice")
+    return _slice(tensor, attrs, "strided_slice")
 
 
 # -- gradients ---------------------------------------------------------------------------
 
-def _strided_slice_grad_kernel(xp, dy, *run_time_shape, shape, **attrs):
-    # A shape not fully known while tracing comes as a second input.
-    out = xp.zeros(tuple(run_time_shape[0].tolist()) if run_time_shape else shape, dy.dtype)
-    out[_index_tuple(**attrs)] = dy
+def _strided_slice_grad_kernel(xp, dy, *extra, shape, begin, end, strides, **masks):
+    # extra: the input's shape when not fully known while tracing, then the run-time bounds
+    # when the sliced op had them: (), (shape,), (begin, end, strides) or all four.
+    if len(extra) in (1, 4):
+        shape, extra = tuple(extra[0].tolist()), extra[1:]
+    out = xp.zeros(shape, dy.dtype)
+    out[_index_tuple(*_bounds_of(extra, begin, end, strides), **masks)] = dy
     return out
 
 
@@ -325,15 +389,20 @@ def strided_slice_grad(dy, shape, begin, end, strides, begin_mask=0, end_mask=0,
 
 @register_gradient("StridedSlice")
 def _strided_slice_backward(op, dy):
-    x = op.inputs[0]
+    x, bounds = op.inputs[0], tuple(op.inputs[1:])
     if x.shape.is_fully_defined():
-        return dispatch(_STRIDED_SLICE_GRAD, (dy,), dict(op.attrs, shape=tuple(x.shape)))
-    from eagerflow._src.ops.array_ops import shape  # array_ops imports this module
-    static = None if x.shape.rank is None else tuple(x.shape.as_list())
-    return dispatch(_STRIDED_SLICE_GRAD, (dy, shape(x)), dict(op.attrs, shape=static))
+        grad = dispatch(_STRIDED_SLICE_GRAD, (dy, *bounds), dict(op.attrs, shape=tuple(x.shape)))
+    else:
+        from eagerflow._src.ops.array_ops import shape  # array_ops imports this module
+        static = None if x.shape.rank is None else tuple(x.shape.as_list())
+        grad = dispatch(_STRIDED_SLICE_GRAD, (dy, shape(x), *bounds),
+                        dict(op.attrs, shape=static))
+    return (grad, *[None] * len(bounds)) if bounds else grad
 
 
 @register_gradient("StridedSliceGrad")
 def _strided_slice_grad_backward(op, ddx):
+    extra = op.inputs[1:]
+    bounds = extra[1:] if len(extra) in (1, 4) else extra
     attrs = {k: v for k, v in op.attrs.items() if k != "shape"}
-    return dispatch(_STRIDED_SLICE, (ddx,), attrs), *[None] * (len(op.inputs) - 1)
+    return dispatch(_STRIDED_SLICE, (ddx, *bounds), attrs), *[None] * len(extra)

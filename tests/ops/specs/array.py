@@ -296,6 +296,12 @@ SPECS = [
            lambda x: x[1, 2], name="getitem-scalar"),
     OpSpec("StridedSlice", lambda x: slicing.getitem(x, slice(1, None)), [_strings(3)],
            lambda x: x[1:], name="getitem-string", grad="strings"),
+    # bounds as run-time inputs (how a traced `x[i]` passes a symbolic index)
+    OpSpec("StridedSlice",
+           lambda x, i: slicing._slice(x, {"begin": (i, 1), "end": (i + 1, -1), "strides": (1, 2),
+                                           "begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0,
+                                           "new_axis_mask": 0, "shrink_axis_mask": 1}, None),
+           [rand(3, 6), np.int64(2)], lambda x, i: x[i, 1:-1:2], name="StridedSlice-run-time"),
     OpSpec("StridedSliceGrad", lambda d: slicing.strided_slice_grad(d, [4, 5], [0, 3], [3, 0],
                                                                     [2, -1]),
            [rand(2, 3)], lambda d: _strided_slice_grad_ref(d, (4, 5), np.s_[0:3:2, 3:0:-1])),
