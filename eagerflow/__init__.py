@@ -64,6 +64,10 @@ from eagerflow import (  # noqa: F401,E402
     random, strings, test)
 
 
+from eagerflow import version  # noqa: E402
+from eagerflow.version import VERSION as __version__  # noqa: E402,F401
+
+
 def __getattr__(name):
     # Keras loads on first use (``tf.keras``), keeping ``import eagerflow`` fast.
     if name == "keras":

@@ -184,7 +184,7 @@ def _convert_function(fn):
             _warned.add(fn.__code__)
             _logger.warning("AutoGraph could not transform %s and will run it as-is.\nCause: "
                             "%s\nTo silence this warning, decorate the function with "
-                            "@eagerflow.autograph.experimental.do_not_convert", fn, e)
+                            "@tf.autograph.experimental.do_not_convert", fn, e)
         return fn
     return _instantiate(fn, converted)
 

@@ -11,6 +11,7 @@ import numpy as np
 from eagerflow._src import backend
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.call_gradient import CallGradient
 from eagerflow._src.function.trace_key import call_key
@@ -28,8 +29,11 @@ class ConcreteFunction:
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([2., 4., 6.], dtype=float32)>
     """
 
-    def __init__(self, name, graph, inputs, structured_outputs, input_signature):
+    def __init__(self, name, graph, inputs, structured_outputs, input_signature,
+                 python_parameters=None, declared_names=frozenset()):
         self._name = name
+        self._python_parameters = python_parameters  # the traced function's, for printing
+        self._declared_names = declared_names  # spec names an input_signature gave
         self.graph = graph
         self.inputs = list(inputs)
         self.structured_outputs = structured_outputs
@@ -92,25 +96,89 @@ class ConcreteFunction:
         leaves = [next(values) if _is_symbolic(leaf) else leaf for leaf in self._leaves]
         return nest.pack_sequence_as(self.structured_outputs, leaves)
 
-    def pretty_printed_signature(self, verbose=True):
+    def _parameters(self):
+        """``(name, kind, value)`` of each parameter this trace bound: a spec or a literal.
+
+        Listed as TF lists them: the Python signature's parameters (all
+        positional ones positional-only when there is a ``*args``), with
+        defaults for those the call left out; ``*args``/``**kwargs`` only
+        by their entries.
+        """
         args, kwargs = self.structured_input_signature
+        params = self._python_parameters
+        if params is None:  # no Python signature: argument positions
+            return ([(f"arg{i}", "POSITIONAL_ONLY", a) for i, a in enumerate(args)]
+                    + [(k, "KEYWORD_ONLY", v) for k, v in kwargs.items()])
+        varargs = any(p.kind is p.VAR_POSITIONAL for p in params)
+        out, positional = [], list(args)
+        for p in params:
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                kind = "POSITIONAL_ONLY" if varargs else p.kind.name
+                value = (positional.pop(0) if positional
+                         else kwargs.get(p.name, p.default))
+                out.append((p.name, kind, value))
+            elif p.kind is p.KEYWORD_ONLY:
+                out.append((p.name, "KEYWORD_ONLY", kwargs.get(p.name, p.default)))
+            elif p.kind is p.VAR_POSITIONAL:
+                out += [(f"{p.name}_{i}", "POSITIONAL_ONLY", a) for i, a in enumerate(positional)]
+        named = {p.name for p in params}
+        out += [(k, "KEYWORD_ONLY", v) for k, v in kwargs.items() if k not in named]
+        return out
+
+    def pretty_printed_signature(self, verbose=True):
+        """The inputs, output type and captures, as TF prints a concrete function.
+
+        >>> print(function(lambda x: x).get_concrete_function(TensorSpec([])))  # doctest: +SKIP
+        ConcreteFunction Input Parameters:
+          x (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=tf.float32, name=None)
+        Output Type:
+          TensorSpec(shape=(), dtype=tf.float32, name=None)
+        Captures:
+          None
+        """
         lines = ["Input Parameters:"]
-        for i, spec in enumerate(args):
-            lines.append(f"  {getattr(spec, 'name', None) or f'arg{i}'}: {spec!r}")
-        for k, spec in kwargs.items():
-            lines.append(f"  {k}: {spec!r}")
-        lines.append("Output Type:")
-        lines.append(f"  {self.structured_outputs!r}")
+        lines += [f"  {name} ({kind}): {self._type_text(value)}"
+                  for name, kind, value in self._parameters()]
+        lines += ["Output Type:", f"  {self._type_text(self.structured_outputs)}", "Captures:"]
         captures = self.captured_inputs
-        lines.append("Captures:")
-        lines.append("  None" if not captures else "\n".join(f"  {c!r}" for c in captures))
+        lines += [f"  {id(c)}: {_spec_text(c)}" for c in captures] or ["  None"]
         return "\n".join(lines)
 
+    def _type_text(self, value):
+        return _type_text(value, self._declared_names)
+
     def __repr__(self):
-        return f"<ConcreteFunction {self._name} at 0x{id(self):X}>"
+        inputs = ", ".join(f"{name}: {self._type_text(value)}"
+                           for name, _, value in self._parameters())
+        return (f"<ConcreteFunction ({inputs}) -> {self._type_text(self.structured_outputs)} "
+                f"at 0x{id(self):X}>")
 
     def __str__(self):
         return f"ConcreteFunction {self.pretty_printed_signature()}"
+
+
+def _type_text(value, declared=frozenset()):
+    """TF's type notation of a nested value: TensorSpec(...), Literal[...], List[...], ..."""
+    if isinstance(value, (TensorSpec, SymbolicTensor)):
+        return _spec_text(value, declared)
+    if isinstance(value, dict):
+        items = ", ".join(f"[{k!r}, {_type_text(value[k], declared)}]" for k in sorted(value))
+        return f"Dict[{items}]"
+    if isinstance(value, (list, tuple)):
+        kind = "List" if isinstance(value, list) else "Tuple"
+        return f"{kind}[{', '.join(_type_text(v, declared) for v in value)}]"
+    return f"Literal[{value!r}]"
+
+
+def _spec_text(value, declared=frozenset()):
+    """A tensor's spec as TF prints it in signatures (names only where the user gave them)."""
+    if isinstance(value, Variable):
+        return "TensorSpec(shape=(), dtype=tf.resource, name=None)"
+    name = getattr(value, "name", None) if isinstance(value, TensorSpec) else None
+    shape = tuple(value.shape.as_list()) if value.shape.rank is not None else None
+    return (f"TensorSpec(shape={shape}, dtype={value.dtype!r}, "
+            f"name={name if name in declared else None!r})")
+
 
 
 def _is_symbolic(value):

@@ -93,6 +93,11 @@ class Function:
         key, _ = trace_key.call_key(args, kwargs)
         return self._cache.get(key) or self._concrete_for(args, kwargs, key)
 
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Every traced signature, in trace order, as `ConcreteFunction` prints them."""
+        return "\n\n".join(concrete.pretty_printed_signature(verbose)
+                           for _, concrete in self._traces)
+
     def experimental_get_tracing_count(self):
         """How many times the Python function was traced."""
         return len(self._reasons)
@@ -218,7 +223,10 @@ class Function:
             return self._trace(args, kwargs, key, "traced again after creating variables")
         signature = (tuple(nest.map_structure(_spec_or_value, p_args)),
                      nest.map_structure(_spec_or_value, p_kwargs))
-        concrete = ConcreteFunction(f"{self._name}", graph, graph.inputs, outputs, signature)
+        declared = frozenset(v.name for v in nest.flatten((args, kwargs, self._input_signature))
+                             if isinstance(v, TensorSpec) and v.name)  # shown when printed
+        concrete = ConcreteFunction(f"{self._name}", graph, graph.inputs, outputs, signature,
+                                    self._params if self._params else None, declared)
         self._traces.append((key, concrete))
         self._reasons.append(reason)
         if len(self._reasons) == _RETRACE_WARNING_AT:

@@ -160,7 +160,7 @@ def test_config_round_trip():
     layer = keras.layers.Dense(3, activation="relu", name="x", input_shape=(4,))
     config = layer.get_config()
     assert config["batch_input_shape"] == (None, 4)
-    assert list(config)[:4] == ["name", "trainable", "batch_input_shape", "dtype"]
+    assert list(config)[:4] == ["name", "trainable", "dtype", "batch_input_shape"]
     clone = keras.layers.Dense.from_config(config)
     assert clone.get_config() == config
     assert keras.layers.Layer().get_config()["dtype"] == "float32"

@@ -563,10 +563,10 @@ class Layer(Module):
     # -- config -------------------------------------------------------------------
     def get_config(self):
         """The constructor arguments that recreate this layer (with `from_config`)."""
-        config = {"name": self.name, "trainable": self.trainable}
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": policy_mod.serialize(self._dtype_policy)}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
-        config["dtype"] = policy_mod.serialize(self._dtype_policy)
         return config
 
     @classmethod
