@@ -28,6 +28,7 @@ from eagerflow._src.keras import callbacks as callbacks_mod
 from eagerflow._src.keras import optimizers
 from eagerflow._src.keras.engine import compile_utils, data_adapter
 from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from eagerflow._src.keras.utils import layer_utils
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
 
@@ -149,6 +150,10 @@ class Model(Layer):
                                 f'"cloning", "experimental_run_tf_function", "distribute", '
                                 f'"target_tensors", or "sample_weight_mode".')
         self.optimizer = optimizers.get(optimizer)
+        if self.dtype_policy.compute_dtype == "float16" and \
+                not isinstance(self.optimizer, LossScaleOptimizer):
+            # float16 gradients underflow without loss scaling (`minimize` then scales).
+            self.optimizer = LossScaleOptimizer(self.optimizer)
         self.loss = loss
         names = getattr(self, "output_names", None)
         self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, names)

@@ -56,7 +56,12 @@ def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
     config = dict(config)
     if config["class_name"].lower() in _BY_NAME:
         config["class_name"] = config["class_name"].lower()
-    return deserialize_keras_object(config, module_objects=_BY_NAME,
+    # The loss-scaling wrapper (under the name tf_keras writes for it too) needs this module.
+    from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import (  # noqa: PLC0415
+        LossScaleOptimizer)
+    wrappers = {"LossScaleOptimizer": LossScaleOptimizer,
+                "LossScaleOptimizerV3": LossScaleOptimizer}
+    return deserialize_keras_object(config, module_objects={**_BY_NAME, **wrappers},
                                     custom_objects=custom_objects,
                                     printable_module_name="optimizer")
 

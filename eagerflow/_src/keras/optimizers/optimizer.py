@@ -520,6 +520,11 @@ class Optimizer:
         if self.use_ema:
             self._overwrite_model_variables_with_average_value(var_list)
 
+    def _checkpoint_items(self):
+        """``(name, value)`` of the attributes a checkpoint looks into for this optimizer's
+        variables (a wrapper names those of the optimizer it wraps)."""
+        return list(vars(self).items())
+
     # -- configuration ------------------------------------------------------------------
     def _serialize_hyperparameter(self, hyperparameter):
         if isinstance(hyperparameter, schedules.LearningRateSchedule):

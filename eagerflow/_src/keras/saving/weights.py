@@ -93,7 +93,7 @@ def _children(obj):
                if not (_DEFAULT_NAME.fullmatch(_local_name(v)) and id(v) in held)]
         return own + attributes
     if isinstance(obj, Optimizer):
-        return [(k, v) for k, v in vars(obj).items() if _tracks(v)]
+        return [(k, v) for k, v in obj._checkpoint_items() if _tracks(v)]
     return []
 
 
