@@ -3,43 +3,32 @@
 At construction the calls that lead from the inputs to the outputs are put
 in an order of execution (by depth, as Keras orders its layers); calling the
 model replays them on real tensors, each layer through its own `__call__`
-(so ``training`` and masks reach it) and each op between layers through
-`dispatch`.
+(so ``training`` and masks reach it), TF functions applied between layers
+included (as `TFOpLambda` layers). Its config lists the layers and, for each
+call, the arguments it was made with, in Keras's format.
 
 >>> from eagerflow._src.keras.engine.input_layer import Input
 >>> x = Input(shape=(2,))
 >>> model = Functional(x, x * 2.0)
 >>> model([[1.0, 2.0]]).numpy()
 array([[2., 4.]], dtype=float32)
+>>> [layer.name for layer in model.layers]
+['input_1', 'tf.math.multiply']
 """
+import inspect
+
+import numpy as np
+
 from eagerflow._src.core import nest
-from eagerflow._src.core.convert import constant, convert_to_tensor
-from eagerflow._src.core.tensor import Tensor
-from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dtypes import DType
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.training import Model
 
-
-class _OpStep:
-    """A graph op between layers, replayed with `dispatch` (``x * 2`` in a model)."""
-
-    def __init__(self, op):
-        self.op = op
-        self.keras_inputs = [t for t in op.inputs if keras_tensor.is_keras_tensor(t)
-                             and t.op.type != "Const"]
-        self.outputs = op.outputs
-
-    def run(self, values):
-        inputs = [values[id(t)] if id(t) in values else _const(t) for t in self.op.inputs]
-        out = dispatch(self.op.op_def, inputs, self.op.attrs)
-        return out if self.op.op_def.multi else (out,)
-
-
-def _const(tensor):
-    op = getattr(tensor, "op", None)
-    return constant(op.value) if op is not None and op.type == "Const" else tensor
+_CONSTANT = "_CONSTANT_VALUE"  # a config's mark for a call's argument that is no layer's output
 
 
 class Functional(Model):
@@ -65,12 +54,8 @@ class Functional(Model):
                 raise ValueError(f"Output tensors of a Functional model must be the output "
                                  f"of a TensorFlow `Layer` (thus holding past layer "
                                  f"metadata). Found: {x}")
-        self._steps, self._depths = _schedule(self.inputs, self.outputs)
-        layers = [x.node.layer for x in self.inputs]
-        for step in self._steps:
-            if isinstance(step, keras_tensor.Node) and step.layer not in layers:
-                layers.append(step.layer)
-        self._self_tracked_layers = layers
+        self._steps, self._depths, self._self_tracked_layers = _schedule(self.inputs,
+                                                                         self.outputs)
         self._input_layers = [x.node.layer for x in self.inputs]
         self.output_names = _unique_names([x.node.layer.name if x.node is not None
                                            else x.op.name for x in self.outputs])
@@ -111,13 +96,10 @@ class Functional(Model):
         for ref, x in zip(self.inputs, self._flatten_inputs(inputs)):
             values[id(ref)] = _conform(x, ref)
         for step in self._steps:
-            if isinstance(step, _OpStep):
-                outputs = step.run(values)
-            else:
-                args, kwargs = nest.map_structure(
-                    lambda v: values[id(v)] if keras_tensor.is_keras_tensor(v) and
-                    id(v) in values else _const(v), (step.args, step.kwargs))
-                outputs = nest.flatten(step.layer(*args, **kwargs))
+            args, kwargs = nest.map_structure(
+                lambda v: values[id(v)] if keras_tensor.is_keras_tensor(v) and
+                id(v) in values else keras_tensor.constant_value(v), (step.args, step.kwargs))
+            outputs = nest.flatten(step.layer(*args, **kwargs))
             for ref, value in zip(nest.flatten(step.outputs), outputs):
                 values[id(ref)] = value
         return nest.pack_sequence_as(self._nested_outputs,
@@ -142,23 +124,31 @@ class Functional(Model):
         return nest.map_structure(lambda x: x.shape, self._nested_outputs)
 
     def get_config(self):
-        """Layers with their inbound connections, inputs and outputs (Keras's format)."""
-        index = {}
-        layer_configs = []
+        """Layers with their calls (``inbound_nodes``), inputs and outputs, in Keras's format.
+
+        A call is ``[layer name, node index, tensor index, keywords]`` for each
+        tensor of its first argument; the keywords hold its other arguments
+        (a tensor among them as ``[layer name, node index, tensor index]``).
+        """
+        from eagerflow._src.keras import layers  # noqa: PLC0415 (layers import the engine)
         own = self._node_set()
+        index = {}  # id(node) -> its index among the layer's nodes in this model
         for layer in self.layers:
-            nodes = [n for n in layer._inbound_nodes if id(n) in own]
-            for i, node in enumerate(nodes):
+            for i, node in enumerate(n for n in layer._inbound_nodes if id(n) in own):
                 index[id(node)] = i
-            layer_configs.append({
-                "class_name": type(layer).__name__, "config": layer.get_config(),
-                "name": layer.name,
-                "inbound_nodes": [] if isinstance(layer, InputLayer) else
-                [[_tensor_ref(x, index) for x in node.keras_inputs] for node in nodes]})
+        layer_configs = []
+        for layer in self.layers:
+            nodes = [] if isinstance(layer, InputLayer) else [
+                _serialize_node(node, index) for node in layer._inbound_nodes if id(node) in own]
+            layer_configs.append({**layers.serialize(layer), "name": layer.name,
+                                  "inbound_nodes": nodes})
 
         def refs(tensors):
-            return [_tensor_ref(x, index) for x in nest.flatten(tensors)]
-        return {"name": self.name, "layers": layer_configs,
+            found = nest.map_structure(lambda x: _tensor_ref(x, index), tensors)
+            if not nest.is_nested(tensors):
+                return [found]
+            return list(found) if isinstance(found, tuple) else found
+        return {"name": self.name, "trainable": self.trainable, "layers": layer_configs,
                 "input_layers": refs(self._nested_inputs),
                 "output_layers": refs(self._nested_outputs)}
 
@@ -168,40 +158,137 @@ class Functional(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from eagerflow._src.keras.layers import deserialize  # noqa: PLC0415 (layers import engine)
+        from eagerflow._src.keras.layers import deserialize, tf_op_layers  # noqa: PLC0415
+        custom_objects = {**tf_op_layers.CLASSES, **(custom_objects or {})}
         tensors = {}  # (layer name, node index, output index) -> tensor
+        pending = []  # [layer, its calls not yet made], in the config's order
         for spec in config["layers"]:
             layer = deserialize({"class_name": spec["class_name"], "config": spec["config"]},
                                 custom_objects=custom_objects)
             if isinstance(layer, InputLayer):
                 tensors[(layer.name, 0, 0)] = layer._inbound_nodes[0].outputs
-                continue
-            for node_index, node in enumerate(spec["inbound_nodes"]):
-                try:
-                    args = [tensors[tuple(ref[:3])] for ref in node]
-                except KeyError as e:
-                    raise ValueError(f"Layer {spec['name']!r} is called on {e.args[0]}, which "
-                                     f"no earlier layer of the config produces.") from None
-                result = layer(args[0] if len(args) == 1 else args)
-                for i, out in enumerate(nest.flatten(result)):
-                    tensors[(layer.name, node_index, i)] = out
+            else:
+                pending.append([layer, list(spec["inbound_nodes"])])
+        # A layer's call may use layers listed after it: make calls as their inputs appear.
+        while any(calls for _, calls in pending):
+            progress = False
+            for entry in pending:
+                layer, calls = entry
+                while calls and _call_from_config(layer, calls[0], tensors):
+                    calls.pop(0)
+                    progress = True
+            if not progress:
+                layer, calls = next(e for e in pending if e[1])
+                raise ValueError(f"Layer {layer.name!r} is called on tensors that no layer of "
+                                 f"the config produces: {calls[0]}")
+        inputs, outputs = (_map_refs(lambda ref: tensors[tuple(ref[:3])], config[key])
+                           for key in ("input_layers", "output_layers"))
+        return cls(_unwrap(inputs), _unwrap(outputs), name=config.get("name"),
+                   trainable=config.get("trainable", True))
 
-        def pick(refs):
-            found = [tensors[tuple(ref[:3])] for ref in refs]
-            return found[0] if len(found) == 1 else found
-        return cls(pick(config["input_layers"]), pick(config["output_layers"]),
-                   name=config.get("name"))
+
+def _serialize_node(node, index):
+    """One call in a config: Keras keeps the first argument's structure for TF functions, and
+    lists the tensors of other layers' first argument."""
+    kwargs = _serialize(_keywords(node), index)
+
+    def first(value):
+        if keras_tensor.is_keras_tensor(value) and hasattr(value, "_keras_history"):
+            return [*_tensor_ref(value, index), kwargs]
+        return [_CONSTANT, -1, _serialize(value, index), kwargs]
+    if getattr(node.layer, "_preserve_input_structure", False):
+        return nest.map_structure(first, node.input_tensors)
+    return [first(x) for x in nest.flatten(node.input_tensors)]
+
+
+def _keywords(node):
+    """A call's arguments after the first, by name (``*args`` as a list under its name)."""
+    signature = getattr(node.layer, "_function_signature", None) or \
+        inspect.signature(node.layer.call)
+    params = list(signature.parameters.values())[1:]
+    kwargs = {}
+    for i, value in enumerate(node.args[1:]):
+        param = params[i] if i < len(params) else None
+        if param is not None and param.kind is param.VAR_POSITIONAL:
+            kwargs[param.name] = list(node.args[1 + i:])
+            break
+        if param is None or param.kind not in (param.POSITIONAL_ONLY,
+                                               param.POSITIONAL_OR_KEYWORD):
+            raise NotImplementedError(
+                f"Layer {node.layer.name!r} is called with more positional arguments than its "
+                f"`call` names, so the call has no config; pass them by keyword.")
+        kwargs[param.name] = value
+    kwargs.update(node.kwargs)
+    return kwargs
+
+
+def _serialize(value, index):
+    """`value` for a config: tensors of the model as references, the others as JSON would
+    hold them (dtypes by name), as Keras saves them."""
+    if keras_tensor.is_keras_tensor(value):
+        if value.op.type == "Const":
+            return value.op.value.tolist()
+        return _tensor_ref(value, index)
+    if isinstance(value, (EagerTensor, np.ndarray, np.generic)):
+        return np.asarray(value).tolist()
+    if value is Ellipsis:
+        return {"class_name": "__ellipsis__"}
+    if isinstance(value, DType):
+        return value.name
+    if isinstance(value, dict):
+        return {k: _serialize(v, index) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        items = [_serialize(v, index) for v in value]
+        return items if isinstance(value, list) else tuple(items)
+    return value
 
 
 def _tensor_ref(tensor, node_index):
-    if not hasattr(tensor, "_keras_history"):
-        raise NotImplementedError(
-            f"This model applies {tensor._creator()} between its layers; such ops have no "
-            f"config. Wrap the computation in a `Lambda` layer or a custom layer to make the "
-            f"model serializable.")
     layer, _, i = tensor._keras_history
-    node = tensor.node
-    return [layer.name, node_index.get(id(node), 0), i, {}]
+    return [layer.name, node_index.get(id(tensor.node), 0), i]
+
+
+def _is_ref(value):
+    """True for ``[layer name, node index, tensor index(, keywords)]`` (or a constant's)."""
+    return isinstance(value, list) and len(value) in (3, 4) and isinstance(value[0], str) and \
+        isinstance(value[1], int) and (value[0] == _CONSTANT or isinstance(value[2], int))
+
+
+def _map_refs(fn, structure):
+    """`structure` (lists and dicts) with `fn` applied to each tensor reference."""
+    if _is_ref(structure):
+        return fn(structure)
+    if isinstance(structure, dict):
+        return {k: _map_refs(fn, v) for k, v in structure.items()}
+    if isinstance(structure, (list, tuple)):
+        return [_map_refs(fn, v) for v in structure]
+    return structure
+
+
+def _unwrap(structure):
+    return structure[0] if isinstance(structure, list) and len(structure) == 1 else structure
+
+
+def _call_from_config(layer, call, tensors):
+    """Calls `layer` as a config's `call` describes; False when an input is not made yet."""
+    found = {}
+
+    def argument(ref):
+        if len(ref) > 3:
+            found.update(ref[3])
+        return ref[2] if ref[0] == _CONSTANT else tensors[tuple(ref[:3])]
+    try:
+        first = _map_refs(argument, call)
+        kwargs = _map_refs(lambda ref: tensors[tuple(ref[:3])], found)
+    except KeyError:
+        return False
+    if not getattr(layer, "_preserve_input_structure", False):
+        first = _unwrap(first)
+    result = layer(first, **kwargs)
+    node_index = len(layer._inbound_nodes) - 1
+    for i, out in enumerate(nest.flatten(result)):
+        tensors[(layer.name, node_index, i)] = out
+    return True
 
 
 def _unique_names(names):
@@ -230,14 +317,17 @@ def _conform(tensor, ref):
 
 
 def _schedule(inputs, outputs):
-    """The layer calls (`Node`s) and ops leading from `inputs` to `outputs`, deepest first,
-    and the depth of each (by id; the inputs' nodes included).
+    """The layer calls (`Node`s) leading from `inputs` to `outputs`, deepest first; the depth of
+    each (by id; the inputs' nodes included); and the layers, in Keras's order.
 
     Depth as Keras counts it: outputs' producers are at 0, a step's producers one
-    deeper than the deepest step consuming them; ties keep discovery order.
+    deeper than the deepest step consuming them; ties keep the order in which a
+    walk from the outputs first meets them. A layer is as deep as its deepest
+    call; inputs that no output needs come first among the shallowest.
     """
     input_ids = {id(x) for x in inputs}
-    depth, order, producers = {}, [], {}
+    depth, order = {}, []
+    met = {}  # id(layer) -> (layer, order in which the walk first met it)
 
     def producer(tensor):
         if id(tensor) in input_ids:
@@ -248,23 +338,23 @@ def _schedule(inputs, outputs):
                 raise ValueError(f"Graph disconnected: cannot obtain value for tensor "
                                  f"{tensor} at layer \"{node.layer.name}\". The following "
                                  f"previous layers were accessed without issue: "
-                                 f"{[s.layer.name for s in order if hasattr(s, 'layer')]}")
+                                 f"{[s.layer.name for s in order]}")
             return node
         if tensor.op.type == "Const":
             return None
-        key = id(tensor.op)
-        if key not in producers:
-            producers[key] = _OpStep(tensor.op)
-        return producers[key]
+        raise ValueError(f"The tensor {tensor} is not the output of a layer or of a TF "
+                         f"function's call; it cannot be computed by a model.")
 
     def visit(step, d):
         if isinstance(step, keras_tensor.KerasTensor):  # a model input: its layer's depth
+            met.setdefault(id(step.node.layer), (step.node.layer, len(met)))
             depth[id(step.node)] = max(depth.get(id(step.node), 0), d)
             return
         if depth.get(id(step), -1) >= d:
             return
         if id(step) not in depth:
             order.append(step)
+            met.setdefault(id(step.layer), (step.layer, len(met)))
         depth[id(step)] = d
         for tensor in step.keras_inputs:
             parent = producer(tensor) if id(tensor) not in input_ids else tensor
@@ -272,8 +362,18 @@ def _schedule(inputs, outputs):
                 visit(parent, d + 1)
 
     for tensor in outputs:
-        step = producer(tensor)
+        step = producer(tensor) if id(tensor) not in input_ids else tensor
         if step is not None:
             visit(step, 0)
+    for x in inputs:  # inputs no output needs
+        if id(x.node) not in depth:
+            depth[id(x.node)] = 0
+            met[id(x.node.layer)] = (x.node.layer, -1)
+    layer_depth = {}
+    for node in order + [x.node for x in inputs]:
+        layer_depth[id(node.layer)] = max(layer_depth.get(id(node.layer), 0), depth[id(node)])
     position = {id(s): i for i, s in enumerate(order)}
-    return sorted(order, key=lambda s: (-depth[id(s)], position[id(s)])), depth
+    steps = sorted(order, key=lambda s: (-depth[id(s)], position[id(s)]))
+    layers = [layer for layer, _ in sorted(met.values(), key=lambda entry: (
+        -layer_depth[id(entry[0])], entry[1]))]
+    return steps, depth, layers

@@ -15,7 +15,7 @@ class InputLayer(Layer):
     """The layer behind `Input`: it owns the placeholder its model is fed through."""
 
     def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
-                 sparse=None, name=None, ragged=None, type_spec=None, **kwargs):
+                 sparse=None, name=None, ragged=None, type_spec=None, optional=False, **kwargs):
         if "batch_input_shape" in kwargs:
             batch_input_shape = kwargs.pop("batch_input_shape")
             if input_shape is not None and batch_input_shape is not None:
@@ -35,6 +35,7 @@ class InputLayer(Layer):
         super().__init__(dtype=dtype, name=name)
         self.built = True
         self.sparse = self.ragged = False
+        self.optional = optional  # whether the model may be fed None here (kept for configs)
         if input_tensor is None:
             if input_shape is None:
                 raise ValueError("Please provide to Input a `shape` or a `tensor` or a "
@@ -59,11 +60,12 @@ class InputLayer(Layer):
 
     def get_config(self):
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
-                "sparse": self.sparse, "ragged": self.ragged, "name": self.name}
+                "sparse": self.sparse, "ragged": self.ragged, "name": self.name,
+                "optional": self.optional}
 
 
 def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None, tensor=None,  # noqa: N802
-          ragged=None, type_spec=None, **kwargs):
+          ragged=None, type_spec=None, optional=False, **kwargs):
     """A symbolic input of a functional model, of `shape` (without the batch dimension).
 
     ``batch_shape`` may be given instead of `shape` and `batch_size`.
@@ -85,5 +87,5 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None, tenso
     if isinstance(shape, int):
         shape = (shape,)
     layer = InputLayer(input_shape=shape, batch_size=batch_size, dtype=dtype, name=name,
-                       input_tensor=tensor, sparse=sparse, ragged=ragged)
+                       input_tensor=tensor, sparse=sparse, ragged=ragged, optional=optional)
     return layer._inbound_nodes[0].outputs

@@ -3,27 +3,23 @@
 ``keras.Input`` makes a placeholder of one process-wide scratch graph; a layer
 called on such tensors runs its `call` into that graph (learning its output
 shapes and building its weights) and records a `Node`: which layer turned
-which tensors into which. Plain ops on these tensors (``x * 2``,
-``tf.concat``) join the same graph. `Functional` models later replay the
-layers and ops on real tensors.
+which tensors into which. TF functions and operators applied to these tensors
+(``x * 2``, ``tf.concat``) join the same graph as layers of their own
+(`TFOpLambda`, see ``layers/tf_op_layers.py``). `Functional` models later
+replay the layers on real tensors.
 
 >>> from eagerflow._src.keras.engine import input_layer
 >>> x = input_layer.Input(shape=(3,))
 >>> x * 2
 <KerasTensor: shape=(None, 3) dtype=float32 (created by layer 'tf.math.multiply')>
 """
-from eagerflow._src.core import nest
+from eagerflow._src.core import context, nest
+from eagerflow._src.core.convert import constant
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import cast_ops
-
-# TF's public names of the ops a functional model may apply between layers.
-_OP_NAMES = {"AddV2": "tf.__operators__.add", "Sub": "tf.math.subtract",
-             "Mul": "tf.math.multiply", "RealDiv": "tf.math.truediv",
-             "StridedSlice": "tf.__operators__.getitem", "ConcatV2": "tf.concat",
-             "Reshape": "tf.reshape", "Cast": "tf.cast", "Neg": "tf.math.negative",
-             "MatMul": "tf.linalg.matmul", "Transpose": "tf.compat.v1.transpose"}
 
 
 class KerasTensor(SymbolicTensor):
@@ -47,9 +43,7 @@ class KerasTensor(SymbolicTensor):
 
     def _creator(self):
         history = getattr(self, "_keras_history", None)
-        if history is not None:
-            return history[0].name
-        return _OP_NAMES.get(self.op.type, f"tf.raw_ops.{self.op.type}")
+        return self.op.name if history is None else history[0].name
 
     def __repr__(self):
         return (f"<KerasTensor: shape={self.shape} dtype={self.dtype.name} "
@@ -66,9 +60,34 @@ class KerasTensor(SymbolicTensor):
         return id(self)
 
 
+def _operator(name):
+    method = getattr(Tensor, name)
+
+    def operator(self, *other):
+        return method(self, *other)
+    operator.__name__ = operator.__qualname__ = name
+    return operator
+
+
+# Each operator of Keras tensors runs in a frame of its own, by which `tf_op_layers` knows the
+# ops it makes for the operator's.
+for _name in Tensor.OVERLOADABLE_OPERATORS:
+    setattr(KerasTensor, _name, _operator(_name))
+
+
 class _KerasGraph(Graph):
     tensor_type = KerasTensor
     lifts_eager_ops = True
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.op_calls = {}  # frame -> the call of a TF function running there (tf_op_layers)
+
+    def create_op(self, op_def, inputs, attrs, name=None):
+        if context.get().graph is self:  # a layer's call, traced into this graph
+            return super().create_op(op_def, inputs, attrs, name)
+        from eagerflow._src.keras.layers import tf_op_layers  # noqa: PLC0415 (it uses the engine)
+        return tf_op_layers.lift(self, super().create_op, op_def, inputs, attrs, name)
 
 
 _graph = None
@@ -90,6 +109,12 @@ def reset_graph():
 
 def is_keras_tensor(value):
     return isinstance(value, KerasTensor) and value.graph is _graph
+
+
+def constant_value(value):
+    """`value`, or its value as an eager tensor when it is a Const of a graph."""
+    op = getattr(value, "op", None)
+    return constant(op.value) if op is not None and op.type == "Const" else value
 
 
 class Node:
@@ -114,6 +139,29 @@ class Node:
         for i, out in enumerate(nest.flatten(outputs)):
             out._keras_history = (layer, self.index, i)
 
+    def set_outputs(self, outputs):
+        """Makes `outputs` the node's outputs in place of the current ones."""
+        kept = {id(t) for t in nest.flatten(outputs)}
+        for out in nest.flatten(self.outputs):
+            if id(out) not in kept:
+                del out._keras_history
+        self.outputs = self.output_tensors = outputs
+        for i, out in enumerate(nest.flatten(outputs)):
+            out._keras_history = (self.layer, self.index, i)
+
+    def discard(self):
+        """Undoes the node: its layer and its inputs' producers forget it."""
+        self.layer._inbound_nodes.remove(self)
+        for x in self.keras_inputs:
+            producer = getattr(x, "_keras_history", None)
+            if producer is not None:
+                producer[0]._outbound_nodes.remove(self)
+        for out in nest.flatten(self.outputs):
+            del out._keras_history
+
+    call_args = property(lambda self: self.args)
+    call_kwargs = property(lambda self: self.kwargs)
+
     @property
     def input_shapes(self):
         return _shapes(self.input_tensors)
@@ -128,7 +176,8 @@ class Node:
 
 
 def _shapes(tensors):
-    return nest.map_structure(lambda t: tuple(t.shape.as_list()), tensors)
+    return nest.map_structure(
+        lambda t: tuple(t.shape.as_list()) if isinstance(t, Tensor) else None, tensors)
 
 
 def call_symbolically(layer, inputs, args, kwargs):

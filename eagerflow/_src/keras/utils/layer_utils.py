@@ -35,8 +35,10 @@ def _row(fields, positions, print_fn):
         line = ""
         for col, text in enumerate(pending):
             start = positions[col - 1] if col else 0
-            gap = 2 if col != len(positions) - 1 else 0
-            width = positions[col] - start - gap
+            last = col == len(positions) - 1
+            gap = 0 if last else 2
+            # Columns but the last keep one more space: the row's leading one, or alignment.
+            width = positions[col] - start - gap - (0 if last else 1)
             piece = text[:width]
             breaks = [piece.find(b) + len(b) for b in ("),", "},", "],", "',")
                       if piece.find(b) >= 0]
@@ -84,14 +86,14 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
         header = ["Layer (type)", "Output Shape", "Param #"]
     else:
         line_length = line_length or 98
-        positions = positions or [0.33, 0.55, 0.67, 1.0]
+        positions = positions or [0.3, 0.6, 0.7, 1.0]
         header = ["Layer (type)", "Output Shape", "Param #", "Connected to"]
-    if show_trainable:
-        line_length += 11
-        positions = [p * 0.88 for p in positions] + [1.0]
-        header.append("Trainable")
     if positions[-1] <= 1:
         positions = [int(line_length * p) for p in positions]
+    if show_trainable:  # a column of 11 more characters
+        line_length += 11
+        positions = [*positions, line_length]
+        header.append("Trainable")
     layers = model.layers
     if layer_range is not None:
         names = [layer.name for layer in layers]
