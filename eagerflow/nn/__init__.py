@@ -1,7 +1,7 @@
 """Neural-network ops (``tf.nn``)."""
 from eagerflow._src.ops.conv_ops import (  # noqa: F401
     avg_pool, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv2d_transpose, conv3d,
-    depthwise_conv2d, max_pool, max_pool1d, max_pool2d, max_pool3d)
+    conv3d_transpose, depthwise_conv2d, max_pool, max_pool1d, max_pool2d, max_pool3d)
 from eagerflow._src.ops.math_ops import (  # noqa: F401
     sigmoid, softplus, tanh, zero_fraction)
 from eagerflow._src.ops.nn_ops import (  # noqa: F401

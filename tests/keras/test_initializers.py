@@ -1,6 +1,7 @@
 """tf.keras.initializers: values and statistics, fans, seeding, dtypes, errors, identifiers
 and configs, as tf_keras 2.21 has them."""
 import math
+import random
 import warnings
 
 import numpy as np
@@ -9,6 +10,7 @@ import pytest
 import eagerflow as tf
 from eagerflow._src.keras import backend
 from eagerflow._src.keras import initializers as init_src
+from eagerflow._src.keras.utils.tf_utils import set_random_seed
 from eagerflow.keras import initializers
 
 TRUNCATED_STD = 0.87962566103423978  # std of a standard normal truncated to [-2, 2]
@@ -245,23 +247,38 @@ def test_unseeded_initializer_reused_warns_and_repeats(cls):
     assert not np.array_equal(a, cls()((8, 5)).numpy())  # a new instance: new values
 
 
-def test_global_seed_makes_unseeded_initializers_reproducible():
+def test_keras_seed_makes_unseeded_initializers_reproducible():
     def draw():
         return [initializers.get(name)((4, 3)).numpy()
                 for name in ("glorot_uniform", "he_normal", "orthogonal", "random_normal")]
     try:
-        tf.random.set_seed(123)
+        set_random_seed(123)
         first = draw()
-        tf.random.set_seed(123)
+        set_random_seed(123)
         second = draw()
-        tf.random.set_seed(124)
+        set_random_seed(124)
         third = draw()
     finally:
         tf.random.set_seed(None)
+        backend._SEED_GENERATOR.generator = None
     for a, b, c in zip(first, second, third):
         np.testing.assert_array_equal(a, b)
         assert not np.array_equal(a, c)
     assert not np.array_equal(first[0], initializers.GlorotUniform()((4, 3)).numpy())
+
+
+def test_unseeded_initializers_take_seeds_from_python_random_not_the_global_seed():
+    # As tf_keras: `tf.random.set_seed` alone leaves them to Python's `random`.
+    try:
+        random.seed(5)
+        tf.random.set_seed(1)
+        a = initializers.GlorotUniform()((3,)).numpy()
+        random.seed(5)
+        tf.random.set_seed(2)
+        b = initializers.GlorotUniform()((3,)).numpy()
+    finally:
+        tf.random.set_seed(None)
+    np.testing.assert_array_equal(a, b)
 
 
 def test_partitions():
@@ -415,3 +432,57 @@ def test_initializer_inside_function():
     def make():
         return init((3, 2))
     np.testing.assert_array_equal(make().numpy(), init((3, 2)).numpy())
+
+
+@pytest.mark.parametrize("init,shape,dtype,want", [  # tf_keras 2.21's values
+    (initializers.GlorotUniform(seed=0), (2, 3), None,
+     [[-0.6331334114074707, 0.4513453245162964, 0.6574059724807739],
+      [0.5932761430740356, -0.2440900206565857, 0.8114168643951416]]),
+    (initializers.GlorotNormal(seed=0), (2, 3), None,
+     [[-1.2201765775680542, -0.3461124300956726, -0.47615188360214233],
+      [0.0625615119934082, -0.19111014902591705, 0.06503364443778992]]),
+    (initializers.HeNormal(seed=1), (3, 2), None,
+     [[0.11756084859371185, -0.45763370394706726], [0.5858913660049438, -0.7322325110435486],
+      [-0.8445576429367065, -0.37051767110824585]]),
+    (initializers.LecunUniform(seed=2), (3,), None,
+     [0.6019580364227295, 0.40943360328674316, 0.39435648918151855]),
+    (initializers.RandomNormal(0.0, 0.1, seed=3), (4,), None,
+     [-0.06715848296880722, 0.16760504245758057, -0.0944245457649231, 0.06079389527440071]),
+    (initializers.RandomUniform(-1.0, 1.0, seed=4), (4,), None,
+     [0.1611955165863037, 0.811577558517456, -0.42471790313720703, 0.5399966239929199]),
+    (initializers.RandomUniform(0, 9, seed=4), (4,), "int32", [6, 1, 8, 8]),
+    (initializers.TruncatedNormal(0.0, 1.0, seed=5), (4,), None,
+     [1.158187747001648, 0.19160862267017365, -0.1297789067029953, 0.9068471789360046]),
+    (initializers.VarianceScaling(2.0, "fan_out", "untruncated_normal", seed=6), (2, 2), None,
+     [[1.2832610607147217, -0.4712347388267517], [0.4933731257915497, -0.22908936440944672]]),
+])
+def test_seeded_values_are_tf_keras(init, shape, dtype, want):
+    got = init(shape, dtype=dtype).numpy()
+    np.testing.assert_array_equal(got, np.asarray(want, got.dtype))
+
+
+def test_orthogonal_values_are_tf_keras_up_to_the_qr_rounding():
+    want = [[-0.3343079090118408, 0.06508983671665192, -0.9402134418487549],
+            [-0.7303764224052429, -0.6483879089355469, 0.21480995416641235],
+            [-0.5956411957740784, 0.7585225105285645, 0.2643013298511505]]
+    np.testing.assert_allclose(initializers.Orthogonal(seed=7)((3, 3)).numpy(), want, atol=1e-6)
+
+
+def test_keras_seed_gives_tf_keras_initial_weights():
+    try:
+        set_random_seed(0)
+        model = tf.keras.Sequential([
+            tf.keras.layers.Dense(4, input_shape=(3,)),
+            tf.keras.layers.Dense(2, kernel_initializer="he_normal")])
+        kernel, bias, kernel2, _ = model.get_weights()
+    finally:
+        tf.random.set_seed(None)
+        backend._SEED_GENERATOR.generator = None
+    np.testing.assert_array_equal(kernel, np.float32(
+        [[0.029041826725006104, -0.35354846715927124, 0.6275290250778198, -0.7284318804740906],
+         [-0.19455158710479736, -0.5800946354866028, -0.0017217397689819336, 0.9012525081634521],
+         [0.10046720504760742, -0.11580634117126465, 0.5202245712280273, 0.14508628845214844]]))
+    np.testing.assert_array_equal(bias, np.zeros(4, np.float32))
+    np.testing.assert_array_equal(kernel2, np.float32(
+        [[1.1413003206253052, 0.39859500527381897], [-1.171875238418579, -0.5213996767997742],
+         [0.29117727279663086, 0.6825621128082275], [-0.22890402376651764, 0.771791398525238]]))

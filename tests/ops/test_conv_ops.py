@@ -37,6 +37,8 @@ _X = (np.arange(1 * 4 * 5 * 2).reshape(1, 4, 5, 2) % 7 - 3).astype(F32)
 _W = (np.arange(3 * 3 * 2 * 2).reshape(3, 3, 2, 2) % 5 - 2).astype(F32)
 _XT = (np.arange(1 * 2 * 3 * 2).reshape(1, 2, 3, 2) % 5 - 2).astype(F32)
 _WD = (np.arange(2 * 2 * 2 * 2).reshape(2, 2, 2, 2) % 3 - 1).astype(F32)
+_X3 = (np.arange(1 * 2 * 2 * 3 * 2).reshape(1, 2, 2, 3, 2) % 5 - 2).astype(F32)
+_W3 = (np.arange(2 * 3 * 2 * 1 * 2).reshape(2, 3, 2, 1, 2) % 3 - 1).astype(F32)
 
 _TF_CASES = {
     "conv2d SAME stride 2": (lambda: c.conv2d(_X, _W, 2, "SAME"), [
@@ -51,6 +53,18 @@ _TF_CASES = {
         [[2, -4], [6, -3], [0, 2], [-3, 9], [-2, -2]],
         [[-6, 6], [-8, 2], [0, -2], [19, -9], [-4, 0]],
         [[1, -1], [4, -2], [-1, 5], [-5, 0], [2, -4]]]),
+    "conv3d_transpose SAME": (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1],
+                                                         [1, 2, 2, 2, 1]), [
+        [[2, -1, 0, -1, -2], [-1, 2, 1, 0, -2], [0, -2, -2, 0, 6], [0, 1, 2, -1, -1]],
+        [[2, -1, 0, -1, -2], [-1, 2, 1, 0, -2], [0, -2, -2, 0, 6], [0, 1, 2, -1, -1]],
+        [[0, -1, -2, 4, 1], [1, 0, -2, -2, 0], [-2, 0, 6, -3, -1], [2, -1, -1, 2, 1]]]),
+    "conv3d_transpose VALID": (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 6, 1],
+                                                          [1, 1, 2], "VALID"), [
+        [[2, -1, 0, -1, -2, 4], [0, 1, 0, -1, 0, -3], [-1, 0, 1, 0, 3, 0],
+         [-1, 0, -1, 2, -1, -1]],
+        [[2, -2, -2, 3, -1, 3], [0, 0, 0, -4, 0, -3], [0, 0, 4, 0, 3, 0], [-2, 2, -2, 1, -2, 0]],
+        [[0, -1, -2, 4, 1, -1], [0, -1, 0, -3, 0, 0], [1, 0, 3, 0, 0, 0],
+         [-1, 2, -1, -1, -1, 1]]]),
     "depthwise_conv2d": (lambda: c.depthwise_conv2d(_X, _WD, [1, 2, 2, 1], "SAME"), [
         [[1, -1, 1, 0], [-3, 6, 5, -4], [3, -1, -1, 3]],
         [[-5, -1, 0, 1], [5, -1, -3, -3], [3, 0, -2, 3]]]),
@@ -107,6 +121,38 @@ def test_conv2d_transpose_matches_reference(strides, dilations, padding):
     np.testing.assert_allclose(got.numpy(),
                                ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads),
                                atol=1e-12)
+
+
+@pytest.mark.parametrize("strides,dilations,padding", [
+    ((1, 1, 1), (1, 1, 1), "SAME"), ((2, 1, 3), (1, 1, 1), "SAME"), ((2, 2, 1), (1, 1, 1), "VALID"),
+    ((1, 1, 1), (2, 1, 2), "SAME"), ((1, 1, 1), (1, 2, 1), "VALID")])
+@pytest.mark.parametrize("channels_first", [False, True])
+def test_conv3d_transpose_matches_reference(strides, dilations, padding, channels_first):
+    x_shape = (2, 5, 4, 6, 3)
+    w = _rand(3, 2, 2, 3, 4, seed=1)
+    pads = _pads(padding, x_shape[1:4], (3, 2, 2), strides, dilations)
+    dy = _rand(*ref_conv(np.zeros(x_shape), w, strides, dilations, pads).shape, seed=2)
+    want = ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads)
+    if channels_first:
+        got = c.conv3d_transpose(_nchw(dy), w, list(_nchw(np.zeros(x_shape)).shape),
+                                 list(strides), padding, "NCDHW", list(dilations))
+        np.testing.assert_allclose(np.moveaxis(got.numpy(), 1, -1), want, atol=1e-12)
+    else:
+        got = c.conv3d_transpose(dy, w, list(x_shape), list(strides), padding,
+                                 dilations=list(dilations))
+        np.testing.assert_allclose(got.numpy(), want, atol=1e-12)
+
+
+def test_conv3d_transpose_is_conv3d_input_gradient():
+    x, w = tf.constant(_rand(1, 4, 5, 3, 2)), tf.constant(_rand(2, 3, 2, 2, 3, seed=1))
+    dy = tf.constant(_rand(1, 2, 3, 2, 3, seed=2))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = c.conv3d(x, w, [1, 2, 2, 2, 1], "SAME")
+    np.testing.assert_allclose(
+        tape.gradient(y, x, output_gradients=dy).numpy(),
+        c.conv3d_transpose(dy, w, x.shape, 2).numpy(), atol=1e-12)
+    assert tf.nn.conv3d_transpose is c.conv3d_transpose
 
 
 @pytest.mark.parametrize("strides,dilations,padding", _GEOMETRIES)
@@ -355,6 +401,73 @@ def test_eager_tensors_as_attrs():
     assert out.shape == (1, 5, 5, 1)
 
 
+# ----------------------------------------------------------------------------- run-time shapes
+
+def test_transpose_output_shape_known_at_run_time():
+    """An output shape from ``tf.shape`` becomes the op's input: the static shape keeps
+    what is known, the values equal the eager ones."""
+    w = _rand(3, 3, 3, 2, 1, seed=1).astype(F32)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None, 2, None, 1])])
+    def fn(x):
+        s = tf.shape(x)
+        y = c.conv3d_transpose(x, w, [s[0], 2 * s[1], 4, 2 * s[3], 2], 2)
+        assert y.shape.as_list() == [None, None, 4, None, 2]
+        return y
+    for shape in [(1, 2, 2, 3, 1), (2, 3, 2, 1, 1)]:
+        x = _rand(*shape).astype(F32)
+        sizes = [shape[0], 2 * shape[1], 4, 2 * shape[3], 2]
+        np.testing.assert_allclose(fn(x).numpy(), c.conv3d_transpose(x, w, sizes, 2).numpy(),
+                                   rtol=1e-6, atol=1e-6)
+
+
+def test_conv2d_transpose_spatial_sizes_known_at_run_time():
+    w = _rand(3, 3, 2, 4, seed=1).astype(F32)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None, None, 4])])
+    def fn(x):
+        s = tf.shape(x)
+        y = c.conv2d_transpose(x, w, tf.stack([2 * s[1] + 1, 2 * s[2] + 1]), 2, "VALID")
+        assert y.shape.as_list() == [None, None, None, 2]
+        return y
+    x = _rand(2, 3, 2, 4).astype(F32)
+    np.testing.assert_allclose(fn(x).numpy(),
+                               c.conv2d_transpose(x, w, [7, 5], 2, "VALID").numpy(), atol=1e-5)
+    with pytest.raises(errors.InvalidArgumentError, match="Size of out_backprop doesn't match"):
+        tf.function(lambda x, s: c.conv3d_transpose(x, w[None], s, 1, "VALID"))(
+            np.ones((1, 2, 2, 2, 4), F32), tf.constant([1, 9, 9, 9, 2]))
+
+
+def _conv_of_x(x, w):
+    return c.conv2d(x, w, 2, "SAME")
+
+
+def _transpose_of_x(x, w):
+    s = tf.shape(x)
+    return c.conv2d_transpose(x, tf.transpose(w, [0, 1, 3, 2]),
+                              [s[0], 2 * s[1], 2 * s[2], 2], 2)
+
+
+@pytest.mark.parametrize("op", [_conv_of_x, _transpose_of_x])
+def test_gradients_with_spatial_sizes_known_at_run_time(op):
+    """The input gradients of a convolution, and of its transpose, take ``shape(x)`` when
+    only run time knows the sizes of `x`."""
+    w = tf.constant(_rand(3, 2, 3, 2, seed=1))
+
+    def loss_and_grads(x):
+        with tf.GradientTape() as tape:
+            tape.watch([x, w])
+            loss = tf.reduce_sum(tf.sin(op(x, w)))
+        return tape.gradient(loss, [x, w])
+
+    fn = tf.function(loss_and_grads, input_signature=[tf.TensorSpec([None, None, None, 3],
+                                                                    tf.float64)])
+    for shape in [(1, 4, 5, 3), (2, 3, 3, 3)]:
+        x = tf.constant(_rand(*shape, seed=2))
+        for got, want in zip(fn(x), loss_and_grads(x)):
+            np.testing.assert_allclose(got.numpy(), want.numpy(), atol=1e-12)
+
+
 # ----------------------------------------------------------------------------- 1-D
 
 def _needs_array_ops():
@@ -461,6 +574,37 @@ _X4, _W4 = np.ones((1, 5, 5, 2), F32), np.ones((3, 3, 2, 4), F32)
     (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [6, 6, 2], 2),
      errors.InvalidArgumentError,
      "Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: 3"),
+    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [2, 6, 6, 2], 2),
+     errors.InvalidArgumentError,
+     r"Conv2DCustomBackpropInput: input and out_backprop must have the same batch size. Input "
+     r"batch: 2, outbackprop batch: 1, batch_dim: 0 \[Op:Conv2DBackpropInput\]"),
+    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, tf.constant([1., 6, 6, 2]), 2),
+     errors.InvalidArgumentError,
+     "Value for attr 'Tshape' of float is not in the list of allowed values: int32, int64"),
+    (lambda: c.conv3d_transpose(_X3, _W3, [3, 4, 5], 2), errors.InvalidArgumentError,
+     r"^input tensor must have 5 dimensions \[Op:Conv3DBackpropInputV2\]$"),
+    (lambda: c.conv3d_transpose(_X3, _W3, [1, 5, 4, 5, 1], 2), errors.InvalidArgumentError,
+     r"Conv3DBackpropInputOp: Size of out_backprop doesn't match computed: actual = 2, "
+     r"computed = 3 spatial_dim: 1 input: 5 filter: 2 output: 2 stride: 2 dilation: 1 "
+     r"\[Op:Conv3DBackpropInputV2\]"),
+    (lambda: c.conv3d_transpose(_X3, _W3, [2, 3, 4, 5, 1], 2), errors.InvalidArgumentError,
+     "Conv3DBackpropInputOp: input and out_backprop must have the same batch size. Input "
+     "batch: 2, outbackprop batch: 1, batch_dim: 0"),
+    (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], 2, "same"),
+     errors.InvalidArgumentError, "Value for attr 'padding' of \"same\" is not in the list of "
+                                  "allowed values: \"SAME\", \"VALID\"$"),
+    (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], 2, [[0, 0]] * 5), TypeError,
+     "Expected string for argument 'padding'"),
+    (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], 2, data_format="NHWC"),
+     errors.InvalidArgumentError, "Value for attr 'data_format' of \"NHWC\" is not in the list "
+                                  "of allowed values: \"NDHWC\", \"NCDHW\""),
+    (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], [2, 2]), ValueError,
+     r"strides should be of length 1, 3 or 5. Received: strides=\[2, 2\] of length 2"),
+    (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], [1, 2, 2, 2, 2]),
+     errors.UnimplementedError, "does not yet support strides in the batch and depth"),
+    (lambda: c.conv3d_transpose(_X3.astype(np.int32), _W3.astype(np.int32), [1, 3, 4, 5, 1],
+                                2), errors.InvalidArgumentError,
+     "Value for attr 'T' of int32 is not in the list of allowed values"),
     (lambda: c.max_pool2d(_X4, [2, 2, 2, 1], 1, "SAME"), errors.UnimplementedError,
      "Pooling is not yet supported on the batch dimension."),
     (lambda: c.max_pool2d(_X4, [1, 2, 2, 2], 1, "SAME"), errors.UnimplementedError,
@@ -519,6 +663,16 @@ def test_backprop_and_pool_rules():
     with pytest.raises(errors.InvalidArgumentError, match="doesn't match computed"):
         c._BACKPROP_INPUT.shape(_Static([3, 3, 2, 4]), _Static([1, 3, 4, 4]),
                                 input_sizes=(1, 6, 6, 2), **_attrs(strides=(1, 2, 2, 1)))
+    attrs3 = dict(strides=(1, 2, 2, 1, 1), padding="SAME", explicit_paddings=(),
+                  data_format="NDHWC", dilations=(1,) * 5)
+    shape, _ = c._BACKPROP_INPUT3D.shape(_Static([3, 3, 3, 2, 4]), _Static([None, 3, 3, 3, 4]),
+                                         _Static([5], tf.int32), **attrs3)
+    assert shape.as_list() == [None] * 5
+    shape, _ = c._BACKPROP_INPUT3D.shape(_Static([3, 3, 3, 2, 4]), _Static([None, 3, 3, 3, 4]),
+                                         tf.constant([2, 6, 5, 3, 2]), **attrs3)
+    assert shape.as_list() == [2, 6, 5, 3, 2]
+    with pytest.raises(errors.InvalidArgumentError, match="input tensor must have 5 dimensions"):
+        c._BACKPROP_INPUT3D.shape(_Static(None), _Static(None), _Static([4], tf.int32), **attrs3)
     shape, _ = c._BACKPROP_FILTER.shape(_Static(None), _Static(None), filter_sizes=(3, 3, 2, 4),
                                         **_attrs())
     assert shape.as_list() == [3, 3, 2, 4]

@@ -97,6 +97,7 @@ SECOND_ORDER = frozenset({
     "Atan2", "Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin",
     "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Asinh", "Acosh", "Atanh",
     "Erf", "Erfc", "Lgamma", "Sigmoid", "Softplus", "Reciprocal", "MatMul", "BatchMatMulV2",
+    "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "SoftsignGrad",
 })
 
 

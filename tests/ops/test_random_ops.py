@@ -171,7 +171,7 @@ def test_generator_from_seed_is_reproducible_and_advances_per_call():
     assert not _same(a, b)
     h = r.Generator.from_seed(1)
     assert _same(a, h.normal([3])) and _same(b, h.normal([3]))
-    assert g.state.numpy().tolist() == [2, 0, 1] and g.algorithm == 1
+    assert g.state.numpy().tolist() == [1 + 2 * 3 * 256, 0, 0] and g.algorithm == 1
 
 
 def test_generator_ignores_the_global_seed():
@@ -189,7 +189,7 @@ def test_generator_state_copy_skip_and_reset():
     want = g.uniform([2])
     assert _same(want, copy.uniform([2])) and _same(want, from_state.uniform([2]))
     skipped = r.Generator.from_seed(4)
-    skipped.skip(1)
+    skipped.skip(2)  # as if 2 values had been drawn
     assert _same(want, skipped.uniform([2]))
     g.reset_from_seed(4)
     assert _same(g.uniform([2]), r.Generator.from_seed(4).uniform([2]))
@@ -396,3 +396,164 @@ def test_stateless_ops_in_a_function_repeat_their_values():
     f = tf.function(lambda: r.stateless_normal([3], seed=[4, 2]))
     assert _same(f(), f())
     assert _same(f(), r.stateless_normal([3], seed=[4, 2]))
+
+
+# -- values: TensorFlow 2.21's on CPU, to the last bit ---------------------------------------
+
+def _equal(got, want, dtype=None):
+    got = np.asarray(got)
+    np.testing.assert_array_equal(got, np.asarray(want, dtype or got.dtype))
+
+
+_SEED = [7, 11]
+
+
+@pytest.mark.parametrize("dtype,uniform,normal,truncated", [
+    (tf.float32, [0.7251373529434204, 0.07715070247650146, 0.5419409275054932,
+                  0.26232099533081055, 0.5479346513748169],
+     [0.3736024796962738, 0.7093726396560669, 1.103570818901062, -0.08560418337583542,
+      0.7084914445877075],
+     [0.3736024796962738, 0.7093726396560669, 1.103570818901062, -0.08560418337583542,
+      0.11584892868995667]),
+    (tf.float64, [0.8010994197375154, 0.3355276235608775, 0.3834773681838828,
+                  0.962810050529932, 0.6294192064909627],
+     [0.5721170971858979, -0.3409141641154505, -0.32059098871919944, 1.3469115655857593,
+      -0.6998264265709605],
+     [0.5721170971858979, -0.3409141641154505, -1.4383148326660065, -0.30746722339271454,
+      -1.061688353490174]),
+    (tf.float16, [0.3251953125, 0.0185546875, 0.580078125, 0.93359375, 0.6806640625],
+     [0.37353515625, 0.70947265625, 1.103515625, -0.08563232421875, 0.70849609375],
+     [0.37353515625, 0.70947265625, 1.103515625, -0.08563232421875, 0.1158447265625]),
+    (tf.bfloat16, [0.6015625, 0.1484375, 0.640625, 0.46875, 0.4453125],
+     [0.373046875, 0.7109375, 1.1015625, -0.08544921875, 0.70703125],
+     [0.373046875, 0.7109375, 1.1015625, -0.08544921875, 0.11572265625]),
+])
+def test_stateless_float_values_are_tensorflows(dtype, uniform, normal, truncated):
+    for fn, want in ((r.stateless_uniform, uniform), (r.stateless_normal, normal),
+                     (r.stateless_truncated_normal, truncated)):
+        _equal(fn([5], _SEED, dtype=dtype).numpy().astype(np.float64), want)
+
+
+def test_stateless_values_are_tensorflows():
+    _equal(r.stateless_uniform([2], seed=[1, 2]), [0.8440604, 0.19204533], np.float32)
+    _equal(r.stateless_uniform([2, 3], _SEED, minval=-2.0, maxval=3.0),
+           [[1.6256866455078125, -1.6142464876174927, 0.7097046375274658],
+            [-0.6883950233459473, 0.7396731376647949, -0.05879533290863037]])
+    _equal(r.stateless_normal([4], _SEED, mean=1.0, stddev=0.5),
+           [1.1868011951446533, 1.3546862602233887, 1.5517854690551758, 0.957197904586792])
+    _equal(r.stateless_uniform([6], _SEED, minval=-5, maxval=100, dtype=tf.int32),
+           [25, 17, -3, 20, 97, 53])
+    _equal(r.stateless_uniform([6], _SEED, minval=-5, maxval=100, dtype=tf.int64),
+           [92, 97, 35, 35, 22, 3])
+    _equal(r.stateless_uniform([3], _SEED, minval=None, maxval=None, dtype=tf.uint32),
+           [3478966605, 2685001747, 3603258962])
+    _equal(r.stateless_uniform([3], _SEED, minval=None, maxval=None, dtype=tf.int64),
+           [-6914749377162718899, 3936589988564917842, 3040406804523000505])
+    _equal(r.stateless_uniform([3], tf.constant([-1, 2**40], tf.int64)),
+           [0.49345242977142334, 0.21545755863189697, 0.07238852977752686])
+    logits = tf.math.log([[0.1, 0.2, 0.7], [0.5, 0.5, 0.0]])
+    _equal(r.stateless_categorical(logits, 6, _SEED), [[2, 2, 2, 2, 2, 2], [1, 1, 0, 1, 0, 1]])
+    _equal(r.split(_SEED, 3), [[-816000691, -1609965549], [-691708334, 916558780],
+                               [1145447097, 707899873]])
+    _equal(r.fold_in(_SEED, 5), [-816000691, 5])
+    assert r.fold_in(tf.constant(_SEED, tf.int64), 5).dtype == tf.int32  # data's dtype
+
+
+def test_global_seed_values_are_tensorflows():
+    r.set_seed(42)
+    _equal(r.uniform([3]), [0.6645621061325073, 0.44100677967071533, 0.3528825044631958])
+    _equal(r.normal([3]), [0.08422458171844482, -0.8609037399291992, 0.37812304496765137])
+    _equal(r.truncated_normal([3]), [-0.5590973496437073, -0.5347213745117188,
+                                     -1.572593092918396])
+    _equal(r.uniform([4], minval=0, maxval=10, dtype=tf.int32), [4, 0, 4, 4])
+    _equal(r.shuffle(tf.range(8)), [1, 7, 2, 6, 5, 4, 0, 3])
+    _equal(r.categorical(tf.math.log([[0.2, 0.3, 0.5]]), 8), [[2, 2, 2, 2, 2, 2, 2, 0]])
+    # one pair's kernel continues its stream; a new dtype is a new kernel
+    _equal(r.uniform([2], seed=1), [0.15012848377227783, 0.6399253606796265])
+    _equal(r.uniform([2], seed=1), [0.3665804862976074, 0.8912454843521118])
+    _equal(r.uniform([2], dtype=tf.float64), [0.48444366739106415, 0.9739749507365789])
+    _equal(r.normal([3], dtype=tf.float16), [1.14453125, -1.609375, -1.34765625])
+    r.set_seed(None)
+    _equal(r.uniform([2], seed=3), [0.38692939281463623, 0.3600262403488159])
+    r.set_seed(0)  # the pair (0, 0) means "unseeded" to kernels: it becomes (0, 2**31 - 1)
+    assert r.get_seed(0) == (0, 2**31 - 1)
+    _equal(r.uniform([2]), [0.29197514057159424, 0.2065664529800415])
+    _equal(tf.nn.dropout(tf.ones([2, 4]), 0.5, seed=3), [[0, 2, 2, 2], [2, 2, 0, 0]])
+    _equal(r.shuffle(tf.reshape(tf.range(12), [6, 2]), seed=7),
+           [[10, 11], [0, 1], [2, 3], [4, 5], [6, 7], [8, 9]])
+
+
+def test_seeds_are_taken_modulo_2_31_minus_1():
+    r.set_seed(2**33 + 5)
+    assert r.get_seed(2**40) == (9, 512)
+    _equal(r.uniform([2], seed=2**40), [0.9580652713775635, 0.9981238842010498])
+
+
+def test_function_values_are_tensorflows():
+    r.set_seed(1)
+    f = tf.function(lambda: (r.uniform([2]), r.normal([2])))
+    _equal([t.numpy() for t in f()], [[0.8126964569091797, 0.07857465744018555],
+                                      [0.2818339467048645, 2.3878283500671387]], np.float32)
+    _equal([t.numpy() for t in f()], [[0.8489425182342529, 0.09832477569580078],
+                                      [1.0040135383605957, -0.301073282957077]], np.float32)
+
+
+def test_generator_values_and_state_are_tensorflows():
+    g = r.Generator.from_seed(1)
+    _equal(g.normal([3]), [0.4384227395057678, -0.5343984365463257, -0.07710261642932892])
+    _equal(g.state, [769, 0, 0])  # 256 blocks per value drawn
+    _equal(g.uniform([3], minval=2.0, maxval=5.0),
+           [4.082402229309082, 4.340141773223877, 3.008127212524414])
+    _equal(g.uniform([3], minval=2, maxval=50, dtype=tf.int64), [28, 5, 33])
+    _equal(g.uniform_full_int([2], dtype=tf.int32), [-1594009972, -632736865])
+    _equal(g.truncated_normal([3]), [-1.0439486503601074, -0.2353706657886505,
+                                     0.5547064542770386])
+    _equal(g.normal([3], dtype=tf.float64),
+           [1.2073635193018872, -1.0319164694102183, -0.8748989991687405])
+    _equal(g.make_seeds(2), [[-3206527474837102847, -822974215341821412], [0, 0]])
+    _equal([c.state.numpy() for c in g.split(2)],
+           [[0, 0, -7204024886673235746], [0, 0, -4472212563072582704]])
+    _equal(g.state, [5377, 0, 0])
+    _equal(r.Generator.from_seed(-5).state, [-5, -1, -1])
+    _equal(r.Generator.from_seed(2**64 + 3).state, [3, 1, 0])
+    _equal(r.Generator.from_key_counter(5, [7, 0], r.Algorithm.PHILOX).state, [7, 0, 5])
+
+
+def test_algorithms():
+    want = r.stateless_uniform([2], [1, 2]).numpy()
+    for alg in ("philox", "auto_select", r.Algorithm.PHILOX, 3):
+        _equal(r.stateless_uniform([2], [1, 2], alg=alg), want)
+    with pytest.raises(InvalidArgumentError, match="counter must be a vector"):
+        r.stateless_uniform([2], [1, 2], alg="threefry")
+    with pytest.raises(ValueError, match="Argument `alg` got unsupported value bogus"):
+        r.stateless_normal([2], [1, 2], alg="bogus")
+    g = r.Generator.from_seed(1, alg="auto_select")
+    assert g.algorithm == 3
+    _equal(g.normal([2]), [0.4384227395057678, -0.5343984365463257], np.float32)
+    with pytest.raises(errors.UnimplementedError, match="Non-XLA devices don't support"):
+        r.Generator.from_seed(1, alg="threefry").normal([2])
+
+
+def test_multinomial_rows_split_as_a_thread_pool_splits_them(monkeypatch):
+    # 300 rows of 50 samples: two threads take blocks of 38 rows, each block reading its
+    # own part of the stream (as TensorFlow on a two-core machine).
+    monkeypatch.setattr(r, "_threads", lambda: 2)
+    out = r.stateless_categorical(tf.zeros([300, 10]), 50, seed=[1, 2]).numpy()
+    _equal(out[0, :10], [7, 9, 1, 8, 5, 6, 8, 2, 8, 8])
+    _equal(out[38, :10], [8, 4, 9, 3, 4, 1, 7, 4, 1, 5])
+    _equal(out[299, -5:], [2, 5, 7, 5, 2])
+
+
+def test_gamma_and_poisson_values_are_tensorflows():
+    _equal(r.gamma([2], [0.5, 1.0, 3.0], seed=5),
+           [[0.027734944596886635, 0.5686103105545044, 2.823315382003784],
+            [0.08037696033716202, 0.5916012525558472, 2.1533925533294678]])
+    _equal(r.gamma([2], [[0.5], [2.0]], beta=[1.0, 3.0], seed=5, dtype=tf.float64),
+           [[[0.027734944165202002, 0.03495884262003155],
+             [1.7911356662918902, 0.19623340388214616]],
+            [[0.08037696213740272, 0.0077303621792135825],
+             [1.268402662629048, 1.0113453769393244]]])
+    _equal(r.poisson([2], [0.5, 3.0, 25.0], seed=5), [[0, 4, 29], [0, 3, 26]])
+    _equal(r.poisson([2], tf.constant([2, 12]), seed=5, dtype=tf.int32), [[1, 11], [2, 11]])
+    r.set_seed(3)  # rates from 10 up: Hormann's rejection
+    _equal(r.poisson([2], [1e6, 150.0, 10.0]), [[1003205, 123, 5], [999942, 140, 16]])

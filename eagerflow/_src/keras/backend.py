@@ -1,5 +1,6 @@
 """Keras's global settings and helpers (``tf.keras.backend``): float type, epsilon,
-image layout, layer-name counters and the learning phase.
+image layout, layer-name counters, the learning phase and the random generators of
+initializers and noise layers.
 
 >>> floatx()
 'float32'
@@ -7,6 +8,7 @@ image layout, layer-name counters and the learning phase.
 (1, 2)
 """
 import collections
+import random
 import threading
 
 import numpy as np
@@ -14,11 +16,15 @@ import numpy as np
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.graph import control_flow
+from eagerflow._src.ops import random_ops
 
 _FLOATX = "float32"
 _EPSILON = 1e-7
 _IMAGE_DATA_FORMAT = "channels_last"
 _state = threading.local()
+# `keras.utils.set_random_seed` puts a `random.Random` here: the seeds of unseeded
+# initializers come from it (else from Python's global `random`).
+_SEED_GENERATOR = threading.local()
 
 
 def floatx():
@@ -173,3 +179,58 @@ def batch_set_value(tuples):
 def cast_to_floatx(x):
     """`x` as a NumPy array of the `floatx()` type."""
     return np.asarray(x, dtype=_FLOATX)
+
+
+
+class RandomGenerator:
+    """The random numbers of an initializer or layer, given its `seed` (or None).
+
+    `rng_type` ``"stateless"`` (initializers): stateless ops keyed by ``[seed, 0]``, an
+    unseeded generator taking its seed at first use from the generator that
+    `keras.utils.set_random_seed` makes (else from Python's `random`), so each call gives
+    the same values. ``"legacy_stateful"`` (layers, the default): the global-seed ops with
+    op seed `seed`, counting up by one at every call.
+
+    >>> RandomGenerator(0, "stateless").random_uniform((2,)).numpy()
+    array([0.21101546, 0.70601   ], dtype=float32)
+    """
+
+    def __init__(self, seed=None, rng_type="legacy_stateful"):
+        if rng_type not in ("stateless", "legacy_stateful"):
+            raise ValueError(f'Invalid `rng_type` received. Valid `rng_type` are ["stateless", '
+                             f'"legacy_stateful"]. Got: {rng_type}')
+        self._seed, self._stateless = seed, rng_type == "stateless"
+
+    def make_seed_for_stateless_op(self):
+        """``[seed, 0]``, the seed drawn at the first call when none was given."""
+        if self._seed is None:
+            source = getattr(_SEED_GENERATOR, "generator", None) or random
+            self._seed = source.randint(1, int(1e9))
+        return [self._seed, 0]
+
+    def make_legacy_seed(self):
+        """The op seed of the next stateful call: `seed`, then ``seed + 1``, ...; or None."""
+        if self._seed is None:
+            return None
+        seed, self._seed = self._seed, self._seed + 1
+        return seed
+
+    def _draw(self, stateless, stateful, nonce, **kwargs):
+        if not self._stateless:
+            return stateful(seed=self.make_legacy_seed(), **kwargs)
+        seed = self.make_seed_for_stateless_op()
+        if nonce:
+            seed = random_ops.fold_in(seed, nonce)
+        return stateless(seed=seed, **kwargs)
+
+    def random_normal(self, shape, mean=0.0, stddev=1.0, dtype=None, nonce=None):
+        return self._draw(random_ops.stateless_normal, random_ops.normal, nonce, shape=shape,
+                          mean=mean, stddev=stddev, dtype=dtype or floatx())
+
+    def random_uniform(self, shape, minval=0.0, maxval=None, dtype=None, nonce=None):
+        return self._draw(random_ops.stateless_uniform, random_ops.uniform, nonce, shape=shape,
+                          minval=minval, maxval=maxval, dtype=dtype or floatx())
+
+    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=None, nonce=None):
+        return self._draw(random_ops.stateless_truncated_normal, random_ops.truncated_normal,
+                          nonce, shape=shape, mean=mean, stddev=stddev, dtype=dtype or floatx())

@@ -2,29 +2,31 @@
 
 An initializer is a callable ``init(shape, dtype=None)`` returning a tensor
 (of `backend.floatx()` unless `dtype` says otherwise). Random initializers
-draw with stateless ops from a seed fixed once per instance: the given
-`seed`, else one taken at the first call from the global seeding state (so
-`tf.random.set_seed` makes initial weights reproducible). An instance
-therefore returns the same values on every call, and an unseeded one reused
-warns, as in tf_keras.
+draw with stateless ops from the seed ``[seed, 0]``, fixed once per instance:
+the given `seed`, else one drawn at the first call from the generator of
+`tf.keras.utils.set_random_seed` (which makes initial weights reproducible),
+or from Python's `random` without one. An instance therefore returns the same
+values on every call, and an unseeded one reused warns, as in tf_keras.
 
 >>> init = get("glorot_uniform")
 >>> init((2, 3)).shape
 TensorShape([2, 3])
 >>> serialize(RandomNormal(stddev=0.1, seed=1))["config"]
 {'mean': 0.0, 'stddev': 0.1, 'seed': 1}
+>>> GlorotUniform(seed=0)((2, 3)).numpy()
+array([[-0.6331334 ,  0.45134532,  0.657406  ],
+       [ 0.59327614, -0.24409002,  0.81141686]], dtype=float32)
 """
 import inspect
 import math
 import re
-import secrets
 import warnings
 
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core import convert
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils import serialization
-from eagerflow._src.ops import array_ops, linalg_ops, math_ops, random_ops
+from eagerflow._src.ops import array_ops, linalg_ops, math_ops
 
 _PARTITION_SHAPE = "partition_shape"
 _PARTITION_OFFSET = "partition_offset"
@@ -144,23 +146,16 @@ class _Random(Initializer):
 
     def __init__(self, seed):
         self.seed = seed
-        self._seed_pair = None if seed is None else [seed, 0]
+        self._random_generator = backend.RandomGenerator(seed, rng_type="stateless")
         self._used = False
 
-    def _stateless_seed(self, kwargs):
-        """The seed of this call; the partition's offset is folded in, so that partitions
-        of one variable differ."""
+    def _nonce(self, kwargs):
+        """What a partition's offset folds into the seed, so that partitions of one variable
+        differ (None for a whole variable)."""
         offset = kwargs.get(_PARTITION_OFFSET)
         if offset is None:  # partitions of one variable legitimately share the instance
             self._warn_reuse()
-        if self._seed_pair is None:
-            global_seed, op_seed = random_ops.get_seed(None)
-            self._seed_pair = ([secrets.randbits(31), 0] if global_seed is None
-                               else [global_seed, op_seed])
-        if offset:
-            return random_ops.fold_in(convert.constant(self._seed_pair, _dtypes.int64),
-                                      hash(tuple(offset)))
-        return self._seed_pair
+        return hash(tuple(offset)) if offset else None
 
     def _warn_reuse(self):
         if self._used and self.seed is None:
@@ -188,8 +183,8 @@ class RandomUniform(_Random):
 
     def __call__(self, shape, dtype=None, **kwargs):
         shape, dtype = _prepare(self, shape, dtype, kwargs, _float_or_int)
-        return random_ops.stateless_uniform(shape, self._stateless_seed(kwargs), self.minval,
-                                            self.maxval, dtype)
+        return self._random_generator.random_uniform(shape, self.minval, self.maxval, dtype,
+                                                     self._nonce(kwargs))
 
     def get_config(self):
         return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
@@ -197,7 +192,7 @@ class RandomUniform(_Random):
 
 class _Normal(_Random):
     """Values of a normal distribution of mean `mean` and standard deviation `stddev`,
-    drawn by `_draw`."""
+    drawn by the generator's method `_draw`."""
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         super().__init__(seed)
@@ -206,7 +201,8 @@ class _Normal(_Random):
 
     def __call__(self, shape, dtype=None, **kwargs):
         shape, dtype = _prepare(self, shape, dtype, kwargs, _floating)
-        return self._draw(shape, self._stateless_seed(kwargs), self.mean, self.stddev, dtype)
+        draw = getattr(self._random_generator, self._draw)
+        return draw(shape, self.mean, self.stddev, dtype, self._nonce(kwargs))
 
     def get_config(self):
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
@@ -219,7 +215,7 @@ class RandomNormal(_Normal):
     array([1., 1.], dtype=float32)
     """
 
-    _draw = staticmethod(random_ops.stateless_normal)
+    _draw = "random_normal"
 
 
 class TruncatedNormal(_Normal):
@@ -230,7 +226,7 @@ class TruncatedNormal(_Normal):
     True
     """
 
-    _draw = staticmethod(random_ops.stateless_truncated_normal)
+    _draw = "truncated_normal"
 
 
 def _compute_fans(shape):
@@ -281,17 +277,17 @@ class VarianceScaling(_Random):
 
     def __call__(self, shape, dtype=None, **kwargs):
         shape, dtype = _prepare(self, shape, dtype, kwargs, _floating)
-        seed = self._stateless_seed(kwargs)
+        nonce, rng = self._nonce(kwargs), self._random_generator
         fan_in, fan_out = _compute_fans(shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}
         variance = self.scale / max(1.0, fan[self.mode])
         if self.distribution == "truncated_normal":
-            return random_ops.stateless_truncated_normal(
-                shape, seed, 0.0, math.sqrt(variance) / _TRUNCATED_STDDEV, dtype)
+            stddev = math.sqrt(variance) / _TRUNCATED_STDDEV
+            return rng.truncated_normal(shape, 0.0, stddev, dtype, nonce)
         if self.distribution == "untruncated_normal":
-            return random_ops.stateless_normal(shape, seed, 0.0, math.sqrt(variance), dtype)
+            return rng.random_normal(shape, 0.0, math.sqrt(variance), dtype, nonce)
         limit = math.sqrt(3.0 * variance)
-        return random_ops.stateless_uniform(shape, seed, -limit, limit, dtype)
+        return rng.random_uniform(shape, -limit, limit, dtype, nonce)
 
     def get_config(self):
         return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
@@ -388,9 +384,10 @@ class Orthogonal(_Random):
         if len(shape) < 2:
             raise ValueError(f"The tensor to initialize must be at least two-dimensional. "
                              f"Received: shape={shape} of rank {len(shape)}.")
-        seed = self._stateless_seed(kwargs)
+        self._warn_reuse()
         rows, cols = math.prod(shape[:-1]), shape[-1]
-        a = random_ops.stateless_normal((max(rows, cols), min(rows, cols)), seed, dtype=dtype)
+        a = self._random_generator.random_normal((max(rows, cols), min(rows, cols)),
+                                                 dtype=dtype)
         q, r = linalg_ops.qr(a)
         # QR is unique only up to the signs of r's diagonal; fixing them makes q uniformly
         # distributed over orthogonal matrices.

@@ -24,8 +24,9 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import FLOAT, register, register_gradient
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops
+from eagerflow._src.ops import array_ops, shape_rules
 from eagerflow._src.ops.nn_ops import matching, shape_text, static_ints, widened
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -456,7 +457,11 @@ def _backprop_geometry(name, input_sizes, filter_dims, dy_dims, strides, padding
     if len(dy_dims) != len(out_dims):
         raise _invalid(f"{name}: out_backprop must be {len(out_dims)}-dimensional")
     lead, outs, depth = _split(out_dims, nd, data_format)
-    _, dy_outs, dy_depth = _split(dy_dims, nd, data_format)
+    dy_lead, dy_outs, dy_depth = _split(dy_dims, nd, data_format)
+    for i, (want, got) in enumerate(zip(lead, dy_lead)):
+        if None not in (want, got) and want != got:
+            raise _invalid(f"{name}: input and out_backprop must have the same batch size. "
+                           f"Input batch: {want}, outbackprop batch: {got}, batch_dim: {i}")
     if None not in (depth, dy_depth) and depth != dy_depth:
         raise _invalid(f"{name}: filter and out_backprop must have the same out_depth")
     ksize = [None] * nd if filter_dims is None else filter_dims[:nd]
@@ -472,26 +477,54 @@ def _backprop_geometry(name, input_sizes, filter_dims, dy_dims, strides, padding
     return pads
 
 
+def _full_sizes(sizes, nd, dy_dims, w_dims, data_format):
+    """The input shape of a convolution's input gradient from its `input_sizes`: all dims
+    (nd + 2, or more with several batch dims), or (2-D only) the spatial ones, with the
+    batch of out_backprop and the channels of the filter. Entries may be None (unknown
+    before run time)."""
+    if nd == 2 and len(sizes) == 2:
+        return _join([None if dy_dims is None else dy_dims[0]], list(sizes),
+                     None if w_dims is None else w_dims[2], data_format)
+    if len(sizes) < nd + 2:
+        raise _invalid("Conv2DBackpropInput requires input_sizes to contain 4 values or 2 "
+                       f"values, but got: {len(sizes)}" if nd == 2 else
+                       f"input tensor must have {nd + 2} dimensions")
+    return list(sizes)
+
+
 def _backprop_input(name):
-    """Kernel and shape rule of a convolution's input gradient (`name` leads its errors)."""
+    """Kernel and shape rule of a convolution's input gradient (`name` leads its errors).
+
+    The input's shape is the attr `input_sizes` when known before run time (its batch
+    may be None: out_backprop's), else a third input, an integer vector.
+    """
     @widened
     def kernel(xp, w, dy, input_sizes, strides, padding, explicit_paddings, data_format,
                dilations):
-        if input_sizes[0] is None:  # a batch unknown when traced: the gradient's own
-            input_sizes = (dy.shape[0], *input_sizes[1:])
-        pads = _backprop_geometry(name, list(input_sizes), list(w.shape), list(dy.shape),
-                                  strides, padding, explicit_paddings, data_format, dilations)
         nd = len(strides) - 2
-        lead, sizes, channels = _split(list(input_sizes), nd, data_format)
-        dx = _conv_input_grad(xp, _to_last(xp, dy, nd, data_format), w, sizes, channels,
+        if type(input_sizes) is not tuple:  # given at run time
+            input_sizes = input_sizes.tolist()
+        sizes = _full_sizes(input_sizes, nd, dy.shape, w.shape, data_format)
+        if sizes[0] is None:  # a batch unknown when traced: the gradient's own
+            sizes[0] = dy.shape[0]
+        pads = _backprop_geometry(name, sizes, list(w.shape), list(dy.shape), strides, padding,
+                                  explicit_paddings, data_format, dilations)
+        lead, spatial, channels = _split(sizes, nd, data_format)
+        dx = _conv_input_grad(xp, _to_last(xp, dy, nd, data_format), w, spatial, channels,
                               _spatial(strides, data_format), _spatial(dilations, data_format),
                               pads)
         return _from_last(xp, dx, lead, nd, data_format)
 
     def rule(w, dy, input_sizes, strides, padding, explicit_paddings, data_format, dilations):
-        _backprop_geometry(name, list(input_sizes), _dims(w.shape), _dims(dy.shape), strides,
-                           padding, explicit_paddings, data_format, dilations)
-        return TensorShape(input_sizes), w.dtype
+        nd = len(strides) - 2
+        if type(input_sizes) is not tuple:  # a tensor: what is known of it before run time
+            input_sizes = shape_rules.known_elements(input_sizes)
+            if input_sizes is None:  # even its length unknown: the op's rank it must have
+                input_sizes = [None] * (nd + 2)
+        sizes = _full_sizes(input_sizes, nd, _dims(dy.shape), _dims(w.shape), data_format)
+        _backprop_geometry(name, sizes, _dims(w.shape), _dims(dy.shape), strides, padding,
+                           explicit_paddings, data_format, dilations)
+        return TensorShape(sizes), w.dtype
     return kernel, rule
 
 
@@ -774,10 +807,10 @@ def _padding(padding, rank, allowed=_PADDINGS):
     return "EXPLICIT", tuple(p for pair in padding for p in pair)
 
 
-def _conv_attrs(nd, strides, padding, data_format, dilations, formats):
+def _conv_attrs(nd, strides, padding, data_format, dilations, formats, paddings=_PADDINGS):
     _check_choice("data_format", data_format, formats)
     first = _channels_first(data_format)
-    padding, explicit = _padding(padding, nd + 2)
+    padding, explicit = _padding(padding, nd + 2, paddings)
     return {"strides": _sequence(strides, nd, first, "strides"), "padding": padding,
             "explicit_paddings": explicit, "data_format": data_format,
             "dilations": _sequence(dilations, nd, first, "dilations")}
@@ -861,35 +894,36 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     return dispatch(_DEPTHWISE, (x, w), attrs, name=name)
 
 
-def _input_sizes(sizes, x, filters, data_format):
-    """A full input shape from 4 values, or from 2 spatial ones plus `x` and `filters`."""
-    sizes = static_ints(sizes)
-    if len(sizes) == 2:
-        batch = x.shape[0]
-        channels = filters.shape[2]
-        sizes = [batch, channels, *sizes] if _channels_first(data_format) \
-            else [batch, *sizes, channels]
-    if len(sizes) != 4:
-        raise errors.InvalidArgumentError(
-            None, "Conv2DBackpropInput", "Conv2DBackpropInput requires input_sizes to contain 4 "
-            f"values or 2 values, but got: {len(sizes)} [Op:Conv2DBackpropInput]")
-    return tuple(sizes)
+def _backprop_input_of(nd, input_sizes, filters, out_backprop, strides, padding, data_format,
+                       dilations, name, paddings=_PADDINGS):
+    """Runs the `nd`-D input gradient op: `input_sizes` as its attr when known before run
+    time, else as its third input."""
+    op = _BACKPROP_INPUT if nd == 2 else _BACKPROP_INPUT3D
+    w, dy = matching(filters, out_backprop)
+    formats = ("NHWC", "NCHW") if nd == 2 else ("NDHWC", "NCDHW")
+    attrs = _conv_attrs(nd, strides, padding, data_format, dilations, formats, paddings)
+    if isinstance(input_sizes, Tensor):
+        array_ops.check_index_dtype(op.name, "Tshape", input_sizes)
+    sizes = array_ops.run_time_tensor(input_sizes)
+    if sizes is None:
+        attrs["input_sizes"] = tuple(static_ints(input_sizes))
+        return dispatch(op, (w, dy), attrs, name=name)
+    return dispatch(op, (w, dy, sizes), attrs, name=name)
 
 
 def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,
                           padding=None, use_cudnn_on_gpu=True, data_format="NHWC",
                           dilations=(1, 1, 1, 1), name=None, filters=None):
-    """The gradient of `conv2d` with respect to an input of shape `input_sizes`.
+    """The gradient of `conv2d` with respect to an input of shape `input_sizes` (4 values,
+    or the 2 spatial ones; a tensor known only at run time is fine).
 
     >>> dy = constant(np.ones((1, 2, 2, 1), np.float32))
     >>> conv2d_backprop_input([1, 3, 3, 1], constant(np.ones((2, 2, 1, 1), np.float32)), dy,
     ...                       [1, 1, 1, 1], "VALID").shape
     TensorShape([1, 3, 3, 1])
     """
-    w, dy = matching(filters if filter is None else filter, out_backprop)
-    attrs = _conv_attrs(2, strides, padding, data_format, dilations, ("NHWC", "NCHW"))
-    attrs["input_sizes"] = _input_sizes(input_sizes, dy, w, data_format)
-    return dispatch(_BACKPROP_INPUT, (w, dy), attrs, name=name)
+    return _backprop_input_of(2, input_sizes, filters if filter is None else filter,
+                              out_backprop, strides, padding, data_format, dilations, name)
 
 
 def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,
@@ -921,6 +955,21 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
     """
     return conv2d_backprop_input(output_shape, filters, input, strides, padding,
                                  data_format=data_format, dilations=dilations, name=name)
+
+
+def conv3d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NDHWC",
+                     dilations=None, name=None):
+    """The transpose of `conv3d` (the gradient of `conv3d` with respect to its input).
+
+    `filters` is ``(kd, kh, kw, out_channels, in_channels)``; `output_shape` has 5 values.
+
+    >>> x = constant(np.ones((1, 2, 2, 2, 1), np.float32))
+    >>> w = constant(np.ones((3, 3, 3, 4, 1), np.float32))
+    >>> conv3d_transpose(x, w, [1, 4, 4, 4, 4], 2).shape
+    TensorShape([1, 4, 4, 4, 4])
+    """
+    return _backprop_input_of(3, output_shape, filters, input, strides, padding, data_format,
+                              dilations, name, _PADDINGS[:2])
 
 
 def _pool(op, input, ksize, strides, padding, data_format, nd, formats, name):
@@ -1066,27 +1115,37 @@ def _conv_of(op, x, w):
 
 
 def _input_grad_of(op, w, dy, input_sizes):
-    return dispatch(_family(op)[1], (w, dy), _window_of(op, input_sizes=tuple(input_sizes)))
+    attrs = _window_of(op)
+    if isinstance(input_sizes, list):
+        return dispatch(_family(op)[1], (w, dy), {**attrs, "input_sizes": tuple(input_sizes)})
+    return dispatch(_family(op)[1], (w, dy, input_sizes), attrs)
 
 
 def _filter_grad_of(op, x, dy, filter_sizes):
     return dispatch(_family(op)[2], (x, dy), _window_of(op, filter_sizes=tuple(filter_sizes)))
 
 
+def _sizes_of(x):
+    """The shape of `x` as an input gradient's `input_sizes`: a list when only its batch
+    may be unknown before run time (the gradient's own), else the tensor ``shape(x)``."""
+    dims = _dims(x.shape)
+    return dims if dims is not None and None not in dims[1:] else array_ops.shape(x)
+
+
 def _conv_grad(op, dy):
     x, w = op.inputs
-    return (_input_grad_of(op, w, dy, x.shape.as_list()),
-            _filter_grad_of(op, x, dy, w.shape.as_list()))
+    return _input_grad_of(op, w, dy, _sizes_of(x)), _filter_grad_of(op, x, dy, w.shape.as_list())
 
 
 def _backprop_input_grad(op, ddx):
-    w, dy = op.inputs
-    return _filter_grad_of(op, ddx, dy, w.shape.as_list()), _conv_of(op, ddx, w)
+    w, dy = op.inputs[:2]
+    grads = _filter_grad_of(op, ddx, dy, w.shape.as_list()), _conv_of(op, ddx, w)
+    return grads + (None,) * (len(op.inputs) - 2)  # sizes given as an input: integers
 
 
 def _backprop_filter_grad(op, ddw):
     x, dy = op.inputs
-    return _input_grad_of(op, ddw, dy, x.shape.as_list()), _conv_of(op, x, ddw)
+    return _input_grad_of(op, ddw, dy, _sizes_of(x)), _conv_of(op, x, ddw)
 
 
 register_gradient("Conv2D")(_conv_grad)
@@ -1104,7 +1163,7 @@ def _depthwise_grad(op, dy):
     x, w = op.inputs
     *ksize, channels, multiplier = w.shape.as_list()
     grouped = [*ksize, 1, channels * multiplier]
-    dx = _input_grad_of(op, array_ops.reshape(w, grouped), dy, x.shape.as_list())
+    dx = _input_grad_of(op, array_ops.reshape(w, grouped), dy, _sizes_of(x))
     dw = _filter_grad_of(op, x, dy, grouped)
     return dx, array_ops.reshape(dw, w.shape.as_list())
 

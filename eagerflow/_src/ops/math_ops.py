@@ -17,6 +17,7 @@ from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
     register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.ops import float_math
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import (
     as_tensor, binary, binary_operands, hinted_operands, name_functions, unary)
@@ -53,23 +54,6 @@ def _squared_difference(xp, x, y):
     return (d * xp.conj(d)) if d.dtype.kind == "c" else d * d
 
 
-def _sigmoid(xp, x):
-    # e = exp(-|x|) never overflows; 1/(1+e) for x >= 0 and e/(1+e) below keep full
-    # relative precision on both tails (sigmoid(-30) is exactly exp(-30) in float32)
-    if x.dtype.kind == "c":
-        return 1 / (1 + xp.exp(-x))
-    e = xp.asarray(xp.abs(x))  # an array even for 0-d input, so that `out=` works
-    xp.negative(e, out=e)
-    xp.exp(e, out=e)
-    numerator = xp.where(x >= 0, xp.ones((), e.dtype), e)
-    e += 1
-    return xp.divide(numerator, e, out=numerator)
-
-
-def _softplus(xp, x):
-    return xp.logaddexp(xp.zeros((), x.dtype), x).astype(x.dtype, copy=False)
-
-
 def _float_kernel(fn):
     """A kernel computing in at least float32 and returning the input's dtype."""
     def kernel(xp, x, *rest):
@@ -86,11 +70,7 @@ def _pow(xp, x, y):
     if x.dtype.kind in "iu" and xp.any(y < 0):
         raise errors.InvalidArgumentError(None, None,
                                           "Integers to negative integer powers are not allowed")
-    if x.dtype == xp.float32:
-        # NumPy's vectorized float32 power can be an ulp off; TF's is correctly rounded
-        # on these inputs, so compute in float64 and round once.
-        return xp.power(x, y, dtype=xp.float64).astype(xp.float32)
-    return xp.power(x, y)
+    return float_math.pow(xp, x, y)
 
 
 _ADD = register("AddV2", "add", rules.binary, tied=(0, 1), dtypes=NUMBER)
@@ -397,11 +377,7 @@ def _reciprocal(xp, x):
         if not xp.all(x):
             raise errors.InvalidArgumentError(None, None, "Integer division by zero")
         return (1 // x).astype(x.dtype)
-    return xp.reciprocal(x)
-
-
-def _rsqrt(xp, x):
-    return (1 / xp.sqrt(x)).astype(x.dtype, copy=False)
+    return float_math.reciprocal(xp, x)
 
 
 def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, **kw):
@@ -418,28 +394,31 @@ sqrt = unary(_reg_unary("Sqrt", "sqrt", FLOAT_COMPLEX), """Computes the square r
     >>> sqrt(constant([4.0, 9.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
     """)
-rsqrt = unary(_reg_unary("Rsqrt", _rsqrt, FLOAT_COMPLEX), "Computes 1 / sqrt(x) element-wise.")
-exp = unary(_reg_unary("Exp", "exp", FLOAT_COMPLEX), "Computes e ** x element-wise.")
-expm1 = unary(_reg_unary("Expm1", "expm1", FLOAT_COMPLEX), "Computes e ** x - 1 element-wise.")
-log = unary(_reg_unary("Log", "log", FLOAT_COMPLEX), "Computes the natural log of x.")
-log1p = unary(_reg_unary("Log1p", "log1p", FLOAT_COMPLEX), "Computes log(1 + x) element-wise.")
-sin = unary(_reg_unary("Sin", "sin", FLOAT_COMPLEX), "Computes sine element-wise.")
-cos = unary(_reg_unary("Cos", "cos", FLOAT_COMPLEX), "Computes cosine element-wise.")
+rsqrt = unary(_reg_unary("Rsqrt", float_math.rsqrt, FLOAT_COMPLEX),
+              "Computes 1 / sqrt(x) element-wise.")
+exp = unary(_reg_unary("Exp", float_math.exp, FLOAT_COMPLEX), "Computes e ** x element-wise.")
+expm1 = unary(_reg_unary("Expm1", float_math.expm1, FLOAT_COMPLEX),
+              "Computes e ** x - 1 element-wise.")
+log = unary(_reg_unary("Log", float_math.log, FLOAT_COMPLEX), "Computes the natural log of x.")
+log1p = unary(_reg_unary("Log1p", float_math.log1p, FLOAT_COMPLEX),
+              "Computes log(1 + x) element-wise.")
+sin = unary(_reg_unary("Sin", float_math.sin, FLOAT_COMPLEX), "Computes sine element-wise.")
+cos = unary(_reg_unary("Cos", float_math.cos, FLOAT_COMPLEX), "Computes cosine element-wise.")
 tan = unary(_reg_unary("Tan", "tan", FLOAT_COMPLEX), "Computes tangent element-wise.")
 asin = unary(_reg_unary("Asin", "arcsin", FLOAT_COMPLEX), "Computes arcsine element-wise.")
 acos = unary(_reg_unary("Acos", "arccos", FLOAT_COMPLEX), "Computes arccosine element-wise.")
 atan = unary(_reg_unary("Atan", "arctan", FLOAT_COMPLEX), "Computes arctangent element-wise.")
 sinh = unary(_reg_unary("Sinh", "sinh", FLOAT_COMPLEX), "Computes hyperbolic sine.")
 cosh = unary(_reg_unary("Cosh", "cosh", FLOAT_COMPLEX), "Computes hyperbolic cosine.")
-tanh = unary(_reg_unary("Tanh", "tanh", FLOAT_COMPLEX), "Computes hyperbolic tangent.")
+tanh = unary(_reg_unary("Tanh", float_math.tanh, FLOAT_COMPLEX), "Computes hyperbolic tangent.")
 asinh = unary(_reg_unary("Asinh", "arcsinh", FLOAT_COMPLEX), "Computes inverse hyperbolic sine.")
 acosh = unary(_reg_unary("Acosh", "arccosh", FLOAT_COMPLEX),
               "Computes inverse hyperbolic cosine.")
 atanh = unary(_reg_unary("Atanh", "arctanh", FLOAT_COMPLEX),
               "Computes inverse hyperbolic tangent.")
-erf = unary(_reg_unary("Erf", _float_kernel(lambda xp, x: special(xp, "erf")(x)), FLOAT),
+erf = unary(_reg_unary("Erf", float_math.erf, FLOAT),
             "Computes the Gauss error function element-wise.")
-erfc = unary(_reg_unary("Erfc", _float_kernel(lambda xp, x: special(xp, "erfc")(x)), FLOAT),
+erfc = unary(_reg_unary("Erfc", float_math.erfc, FLOAT),
              "Computes the complementary error function element-wise.")
 lgamma = unary(_reg_unary("Lgamma", _float_kernel(lambda xp, x: special(xp, "gammaln")(x)),
                           FLOAT), "Computes log(|Gamma(x)|) element-wise.")
@@ -492,12 +471,13 @@ polygamma = binary(register("Polygamma", _polygamma, rules.binary, tied=(0, 1),
     >>> polygamma(constant([0.0, 1.0]), constant([1.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5772157,  1.644934 ], dtype=float32)>
     """)
-sigmoid = unary(_reg_unary("Sigmoid", _sigmoid, FLOAT_COMPLEX), """Computes 1 / (1 + exp(-x)).
+sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX),
+                """Computes 1 / (1 + exp(-x)).
 
     >>> sigmoid(constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
-softplus = unary(_reg_unary("Softplus", _softplus, FLOAT), "Computes log(exp(x) + 1).")
+softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT), "Computes log(exp(x) + 1).")
 round = unary(_reg_unary("Round", _round, SIGNED_NUMBER),
               "Rounds half to even element-wise (banker's rounding).")
 floor = unary(_reg_unary("Floor", "floor", FLOAT), "Returns the largest integer <= x.")
@@ -512,6 +492,69 @@ is_inf = unary(_reg_unary("IsInf", "isinf", FLOAT, shape=rules.unary_to(_d.bool)
                           not_differentiable="boolean output"), "True where x is +-inf.")
 is_finite = unary(_reg_unary("IsFinite", "isfinite", FLOAT, shape=rules.unary_to(_d.bool),
                              not_differentiable="boolean output"), "True where x is finite.")
+
+# -- gradients of unary functions from their output y, as ops of their own -------------------
+# One op where the composite takes three or four, with one new array written in place: a
+# recurrent layer runs the sigmoid and tanh gradients at every step.
+
+def _sigmoid_grad(xp, y, dy):
+    out = xp.asarray(xp.subtract(1, y))  # an array even for 0-d input, for the in-place steps
+    out *= y
+    out *= dy
+    return out
+
+
+def _tanh_grad(xp, y, dy):
+    out = xp.asarray(xp.multiply(y, y))
+    xp.subtract(1, out, out=out)
+    out *= dy
+    return out
+
+
+def _rsqrt_grad(xp, y, dy):
+    out = xp.asarray(xp.multiply(y, y))
+    out *= y
+    out *= dy
+    out *= -0.5
+    return out
+
+
+def _reciprocal_grad(xp, y, dy):
+    out = xp.asarray(xp.multiply(y, y))
+    out *= dy
+    return xp.negative(out, out=out)
+
+
+def _reg_unary_grad(tf_name, kernel):
+    """Registers ``kernel(xp, y, dy)``: y is the function's output, dy the upstream gradient."""
+    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+
+
+sigmoid_grad = binary(_reg_unary_grad("SigmoidGrad", _sigmoid_grad),
+                      """The gradient of `sigmoid` from its output y: dy * y * (1 - y).
+
+    >>> sigmoid_grad(constant([0.5]), constant([2.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
+    """)
+tanh_grad = binary(_reg_unary_grad("TanhGrad", _tanh_grad),
+                   """The gradient of `tanh` from its output y: dy * (1 - y * y).
+
+    >>> tanh_grad(constant([0.5]), constant([2.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.5], dtype=float32)>
+    """)
+rsqrt_grad = binary(_reg_unary_grad("RsqrtGrad", _rsqrt_grad),
+                    """The gradient of `rsqrt` from its output y: dy * -0.5 * y ** 3.
+
+    >>> rsqrt_grad(constant([0.5]), constant([2.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([-0.125], dtype=float32)>
+    """)
+reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad),
+                         """The gradient of `reciprocal` from its output y: -dy * y * y.
+
+    >>> reciprocal_grad(constant([0.5]), constant([2.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([-0.5], dtype=float32)>
+    """)
+
 
 def log_sigmoid(x, name=None):
     """Computes log(sigmoid(x)) = -softplus(-x), stable for large |x|.
@@ -748,7 +791,7 @@ _unary_grad("Neg", lambda x, y, dy: negative(dy))
 _unary_grad("Abs", lambda x, y, dy: multiply(dy, sign(x)))
 _unary_grad("Square", lambda x, y, dy: multiply(dy, multiply(x, 2.0)))
 _unary_grad("Sqrt", lambda x, y, dy: realdiv(multiply(dy, 0.5), y))
-_unary_grad("Rsqrt", lambda x, y, dy: multiply(dy, multiply(multiply(y, square(y)), -0.5)))
+_unary_grad("Rsqrt", lambda x, y, dy: rsqrt_grad(y, dy))
 _unary_grad("Exp", lambda x, y, dy: multiply(dy, y))
 _unary_grad("Expm1", lambda x, y, dy: multiply(dy, exp(x)))
 _unary_grad("Log", lambda x, y, dy: multiply(dy, reciprocal(x)))
@@ -761,7 +804,7 @@ _unary_grad("Acos", lambda x, y, dy: negative(multiply(dy, rsqrt(subtract(1.0, s
 _unary_grad("Atan", lambda x, y, dy: multiply(dy, reciprocal(add(square(x), 1.0))))
 _unary_grad("Sinh", lambda x, y, dy: multiply(dy, cosh(x)))
 _unary_grad("Cosh", lambda x, y, dy: multiply(dy, sinh(x)))
-_unary_grad("Tanh", lambda x, y, dy: multiply(dy, subtract(1.0, square(y))))
+_unary_grad("Tanh", lambda x, y, dy: tanh_grad(y, dy))
 _unary_grad("Asinh", lambda x, y, dy: multiply(dy, reciprocal(cosh(y))))
 _unary_grad("Acosh", lambda x, y, dy: multiply(dy, reciprocal(sinh(y))))
 _unary_grad("Atanh", lambda x, y, dy: multiply(dy, reciprocal(subtract(1.0, square(x)))))
@@ -770,9 +813,32 @@ _unary_grad("Erf", lambda x, y, dy: multiply(dy, multiply(exp(negative(square(x)
 _unary_grad("Erfc", lambda x, y, dy: multiply(dy, multiply(exp(negative(square(x))),
                                                            -2.0 / np.sqrt(np.pi))))
 _unary_grad("Lgamma", lambda x, y, dy: multiply(dy, digamma(x)))
-_unary_grad("Sigmoid", lambda x, y, dy: multiply(dy, multiply(y, subtract(1.0, y))))
+_unary_grad("Sigmoid", lambda x, y, dy: sigmoid_grad(y, dy))
 _unary_grad("Softplus", lambda x, y, dy: multiply(dy, sigmoid(x)))
-_unary_grad("Reciprocal", lambda x, y, dy: negative(multiply(dy, square(y))))
+_unary_grad("Reciprocal", lambda x, y, dy: reciprocal_grad(y, dy))
+
+
+def _unary_grad_grad(name, fn):
+    """Registers the gradient of a unary function's gradient op ``name(y, dy)`` as
+    ``fn(y, dy, ddz) -> (d/dy, d/d(dy))``, y and dy conjugated for complex types."""
+    def grad(op, ddz):
+        y, dy = _conj_inputs(op)
+        return fn(y, dy, ddz)
+    register_gradient(name)(grad)
+
+
+# z = dy * y * (1 - y): dz/dy = dy * (1 - 2y), dz/d(dy) = y * (1 - y)
+_unary_grad_grad("SigmoidGrad", lambda y, dy, ddz: (
+    multiply(multiply(ddz, dy), subtract(1.0, multiply(y, 2.0))), sigmoid_grad(y, ddz)))
+# z = dy * (1 - y^2): dz/dy = -2 y dy
+_unary_grad_grad("TanhGrad", lambda y, dy, ddz: (
+    multiply(multiply(ddz, dy), multiply(y, -2.0)), tanh_grad(y, ddz)))
+# z = -0.5 dy y^3: dz/dy = -1.5 dy y^2
+_unary_grad_grad("RsqrtGrad", lambda y, dy, ddz: (
+    multiply(multiply(ddz, dy), multiply(square(y), -1.5)), rsqrt_grad(y, ddz)))
+# z = -dy y^2: dz/dy = -2 dy y
+_unary_grad_grad("ReciprocalGrad", lambda y, dy, ddz: (
+    multiply(multiply(ddz, dy), multiply(y, -2.0)), reciprocal_grad(y, ddz)))
 
 
 def _conj_inputs(op):

@@ -20,12 +20,20 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import array_ops, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, float_math, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor, name_functions, unary
 
 _HALF_TYPES = (np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
+# softmax and cross entropy kernels with TensorFlow's rounding (16-bit floats widen to float32)
+_EXACT_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _exact(xp, a):
+    """Whether `a` takes TF's exact float routines (see `float_math.EXACT_MAX_SIZE`)."""
+    return xp is np and a.dtype in _EXACT_TYPES and a.size <= float_math.EXACT_MAX_SIZE
+
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
@@ -96,16 +104,6 @@ def _leaky_relu(xp, x, alpha):
     return xp.where(x > 0, x, x * xp.asarray(alpha, x.dtype))
 
 
-def _elu(xp, x):
-    # expm1 of the non-positive part only: no overflow on large inputs
-    return xp.where(x > 0, x, xp.expm1(xp.minimum(x, xp.zeros((), x.dtype))))
-
-
-def _selu(xp, x):
-    negative = xp.asarray(_SELU_ALPHA, x.dtype) * xp.expm1(xp.minimum(x, xp.zeros((), x.dtype)))
-    return xp.asarray(_SELU_SCALE, x.dtype) * xp.where(x > 0, x, negative)
-
-
 def _softsign(xp, x):
     return x / (1 + xp.abs(x))
 
@@ -113,8 +111,8 @@ def _softsign(xp, x):
 _RELU = register("Relu", _relu, same_shape, dtypes=REAL)
 _RELU6 = register("Relu6", _relu6, same_shape, dtypes=REAL)
 _LEAKY_RELU = register("LeakyRelu", _leaky_relu, same_shape, dtypes=FLOAT)
-_ELU = register("Elu", _elu, same_shape, dtypes=FLOAT)
-_SELU = register("Selu", _selu, same_shape, dtypes=FLOAT)
+_ELU = register("Elu", float_math.elu, same_shape, dtypes=FLOAT)
+_SELU = register("Selu", float_math.selu, same_shape, dtypes=FLOAT)
 _SOFTSIGN = register("Softsign", _softsign, same_shape, dtypes=FLOAT)
 
 
@@ -134,6 +132,94 @@ def relu_grad(gradients, features, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
     """
     return dispatch(_RELU_GRAD, (as_tensor(gradients), as_tensor(features)), name=name)
+
+
+# The other activations' gradients are ops of their own too: one kernel where the
+# composite takes three to five ops (comparisons, a select, products).
+
+def _relu6_grad(xp, gradients, features):
+    return gradients * ((features > 0) & (features < 6))  # a product, as ReluGrad
+
+
+def _leaky_relu_grad(xp, gradients, features, alpha):
+    return xp.where(features > 0, gradients, gradients * xp.asarray(alpha, gradients.dtype))
+
+
+def _elu_grad(xp, gradients, outputs):
+    # below zero, d/dx (exp(x) - 1) = outputs + 1
+    return xp.where(outputs < 0, gradients * (outputs + 1), gradients)
+
+
+def _selu_grad(xp, gradients, outputs):
+    scale = xp.asarray(_SELU_SCALE, gradients.dtype)
+    below = gradients * (outputs + xp.asarray(_SELU_SCALE * _SELU_ALPHA, outputs.dtype))
+    return xp.where(outputs < 0, below, gradients * scale)
+
+
+def _softsign_grad(xp, gradients, features):
+    d = xp.asarray(xp.abs(features))  # (1 + |x|)^2, in place
+    d += 1
+    d *= d
+    return xp.divide(gradients, d, out=d)
+
+
+def _activation_grad_op(tf_name, kernel, dtypes=FLOAT):
+    """Registers ``kernel(xp, gradients, features_or_outputs, **attrs)`` as an op."""
+    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes)
+
+
+_RELU6_GRAD = _activation_grad_op("Relu6Grad", _relu6_grad, REAL)
+_LEAKY_RELU_GRAD = _activation_grad_op("LeakyReluGrad", _leaky_relu_grad)
+_ELU_GRAD = _activation_grad_op("EluGrad", _elu_grad)
+_SELU_GRAD = _activation_grad_op("SeluGrad", _selu_grad)
+_SOFTSIGN_GRAD = _activation_grad_op("SoftsignGrad", _softsign_grad)
+
+
+def relu6_grad(gradients, features, name=None):
+    """The gradient of `relu6` given its upstream `gradients` and its input `features`.
+
+    >>> relu6_grad(constant([1.0, 2.0, 3.0]), constant([-1.0, 3.0, 7.0]))
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0., 2., 0.], dtype=float32)>
+    """
+    return dispatch(_RELU6_GRAD, matching(gradients, features), name=name)
+
+
+def leaky_relu_grad(gradients, features, alpha=0.2, name=None):
+    """The gradient of `leaky_relu` given its upstream `gradients` and its input `features`.
+
+    >>> leaky_relu_grad(constant([1.0, 2.0]), constant([-1.0, 3.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.2, 2. ], dtype=float32)>
+    """
+    return dispatch(_LEAKY_RELU_GRAD, matching(gradients, features), {"alpha": float(alpha)},
+                    name=name)
+
+
+def elu_grad(gradients, outputs, name=None):
+    """The gradient of `elu` given its upstream `gradients` and its `outputs`.
+
+    >>> elu_grad(constant([1.0, 2.0]), constant([-0.5, 3.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 2. ], dtype=float32)>
+    """
+    return dispatch(_ELU_GRAD, matching(gradients, outputs), name=name)
+
+
+def selu_grad(gradients, outputs, name=None):
+    """The gradient of `selu` given its upstream `gradients` and its `outputs`.
+
+    >>> selu_grad(constant([1.0]), constant([2.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.050701], dtype=float32)>
+    """
+    return dispatch(_SELU_GRAD, matching(gradients, outputs), name=name)
+
+
+def softsign_grad(gradients, features, name=None):
+    """The gradient of `softsign` given its upstream `gradients` and its input `features`.
+
+    >>> softsign_grad(constant([4.0]), constant([-1.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
+    """
+    return dispatch(_SOFTSIGN_GRAD, matching(gradients, features), name=name)
+
 
 relu = unary(_RELU, """Computes max(features, 0) element-wise.
 
@@ -184,6 +270,10 @@ def _float_features(features):
     return x
 
 
+_GELU_CUBIC = float(np.float32(0.044715))
+_GELU_SQRT_HALF = float(np.float32(0.7071067811865476))
+
+
 def gelu(features, approximate=False, name=None):
     """Gaussian error linear unit: features * P(X <= features) for X ~ N(0, 1).
 
@@ -193,12 +283,14 @@ def gelu(features, approximate=False, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.15865526,  0.34573123], dtype=float32)>
     """
     x = _float_features(features)
+    # the constants TensorFlow casts to the features' dtype are float32 numbers first
     if approximate:
-        inner = math_ops.multiply(0.7978845608028654,
-                                  math_ops.add(x, math_ops.multiply(0.044715, math_ops.pow(x, 3))))
+        cubic = math_ops.multiply(_GELU_CUBIC, math_ops.pow(x, 3))
+        inner = math_ops.multiply(0.7978845608028654, math_ops.add(x, cubic))
         cdf = math_ops.add(math_ops.tanh(inner), 1.0)
     else:
-        cdf = math_ops.add(math_ops.erf(math_ops.realdiv(x, 1.4142135623730951)), 1.0)
+        # erfc(-x / sqrt(2)) = 1 + erf(x / sqrt(2)), without the cancellation for x < 0
+        cdf = math_ops.erfc(math_ops.multiply(math_ops.negative(x), _GELU_SQRT_HALF))
     return math_ops.multiply(math_ops.multiply(0.5, x), cdf)
 
 
@@ -234,12 +326,16 @@ def _softmax(xp, logits, axis):
         raise _invalid("logits must have >= 1 dimension, got []")
     if logits.shape[axis] == 0:
         return logits
+    if _exact(xp, logits):
+        return float_math.softmax(logits, axis)
     e = xp.exp(logits - logits.max(axis, keepdims=True))
     return e / e.sum(axis, keepdims=True)
 
 
 @widened
 def _log_softmax(xp, logits, axis):
+    if _exact(xp, logits) and logits.ndim and logits.shape[axis]:
+        return float_math.log_softmax(logits, axis)
     shifted, log_norm = _shifted(xp, logits, axis)
     return shifted - log_norm
 
@@ -440,6 +536,13 @@ def _softmax_xent(xp, features, labels, axis):
         raise _invalid(f"logits and labels must be broadcastable: logits_size="
                        f"{shape_text(features.shape)} labels_size="
                        f"{shape_text(labels.shape)}") from None
+    if _exact(xp, features) and features.shape[axis]:
+        # as rows of a matrix, the class axis last
+        rows = [np.moveaxis(a, axis, -1) for a in (features, labels)]
+        shape = rows[0].shape
+        loss, backprop = float_math.softmax_cross_entropy(
+            *(r.reshape(-1, shape[-1]) for r in rows))
+        return loss.reshape(shape[:-1]), np.moveaxis(backprop.reshape(shape), -1, axis)
     shifted, log_norm = _shifted(xp, features, axis)
     neg_log_probs = log_norm - shifted  # not -(log probs): a perfect fit costs +0, not -0
     return (labels * neg_log_probs).sum(axis), xp.exp(-neg_log_probs) - labels
@@ -469,6 +572,10 @@ def _sparse_softmax_xent(xp, features, labels):
         raise _invalid(f"Must have at least one class, but got logits shape "
                        f"{shape_text(features.shape)}")
     _check_labels(labels, classes)
+    if _exact(xp, features):
+        loss, backprop = float_math.sparse_softmax_cross_entropy(
+            features.reshape(-1, classes), labels.reshape(-1))
+        return loss.reshape(labels.shape), backprop.reshape(features.shape)
     shifted, log_norm = _shifted(xp, features, -1)
     neg_log_probs = log_norm - shifted  # not -(log probs): a perfect fit costs +0, not -0
     picked = xp.take_along_axis(neg_log_probs, labels[..., None].astype(xp.intp), -1)[..., 0]
@@ -876,24 +983,54 @@ def _activation_grad(name, fn):
 
 
 register_gradient("Relu")(lambda op, dy: relu_grad(dy, op.outputs))
+_activation_grad("Relu6", lambda x, y, dy, a: relu6_grad(dy, x))
+_activation_grad("LeakyRelu", lambda x, y, dy, a: leaky_relu_grad(dy, x, a["alpha"]))
+_activation_grad("Elu", lambda x, y, dy, a: elu_grad(dy, y))
+_activation_grad("Selu", lambda x, y, dy, a: selu_grad(dy, y))
+_activation_grad("Softsign", lambda x, y, dy, a: softsign_grad(dy, x))
 
 
-@register_gradient("ReluGrad")
-def _relu_grad_grad(op, ddy):
-    features = op.inputs[1]
-    return relu_grad(ddy, features), array_ops.zeros_like(features) if op.needs(1) else None
-_activation_grad("Relu6", lambda x, y, dy, a: _selected(
-    math_ops.logical_and(math_ops.greater(x, 0), math_ops.less(x, 6)), dy))
-_activation_grad("LeakyRelu", lambda x, y, dy, a: _selected(
-    math_ops.greater(x, 0), dy, math_ops.multiply(dy, a["alpha"])))
-# below zero, d/dx (exp(x) - 1) = y + 1: the output is reused
-_activation_grad("Elu", lambda x, y, dy, a: _selected(
-    math_ops.greater(x, 0), dy, math_ops.multiply(dy, math_ops.add(y, 1.0))))
-_activation_grad("Selu", lambda x, y, dy, a: _selected(
-    math_ops.greater(x, 0), math_ops.multiply(dy, _SELU_SCALE),
-    math_ops.multiply(dy, math_ops.add(y, _SELU_SCALE * _SELU_ALPHA))))
-_activation_grad("Softsign", lambda x, y, dy, a: math_ops.realdiv(
-    dy, math_ops.square(math_ops.add(math_ops.abs(x), 1.0))))
+def _masked_grad_grad(name, grad):
+    """Registers the gradient of a gradient op ``name(gradients, features)`` that is linear in
+    `gradients` with a slope that is piecewise constant in `features`."""
+    def grad_grad(op, ddz):
+        features = op.inputs[1]
+        return (grad(ddz, features, op.attrs),
+                array_ops.zeros_like(features) if op.needs(1) else None)
+    register_gradient(name)(grad_grad)
+
+
+_masked_grad_grad("ReluGrad", lambda ddz, x, a: relu_grad(ddz, x))
+_masked_grad_grad("Relu6Grad", lambda ddz, x, a: relu6_grad(ddz, x))
+_masked_grad_grad("LeakyReluGrad", lambda ddz, x, a: leaky_relu_grad(ddz, x, a["alpha"]))
+
+
+def _exponential_grad_grad(name, grad):
+    """Registers the gradient of EluGrad/SeluGrad ``(gradients, outputs)``: below zero the
+    result is ``gradients * (outputs + c)``, whose slope in `outputs` is `gradients`."""
+    def grad_grad(op, ddz):
+        gradients, outputs = op.inputs
+        return grad(ddz, outputs), _selected(math_ops.less(outputs, 0),
+                                             math_ops.multiply(ddz, gradients))
+    register_gradient(name)(grad_grad)
+
+
+_exponential_grad_grad("EluGrad", elu_grad)
+_exponential_grad_grad("SeluGrad", selu_grad)
+
+
+@register_gradient("SoftsignGrad")
+def _softsign_grad_grad(op, ddz):
+    # z = g / (1 + |x|)^2: dz/dx = -2 g sign(x) / (1 + |x|)^3
+    gradients, features = op.inputs
+    denominator = math_ops.add(math_ops.abs(features), 1.0)
+    d_features = math_ops.realdiv(
+        math_ops.multiply(math_ops.multiply(ddz, gradients),
+                          math_ops.multiply(math_ops.sign(features), -2.0)),
+        math_ops.multiply(math_ops.square(denominator), denominator))
+    return softsign_grad(ddz, features), d_features
+
+
 _activation_grad("L2Loss", lambda x, y, dy, a: math_ops.multiply(x, dy))
 
 

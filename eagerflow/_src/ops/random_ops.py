@@ -1,41 +1,38 @@
-"""Random numbers: seeded ops, stateless ops and `Generator`, with TensorFlow's seeding rules.
+"""Random numbers: seeded ops, stateless ops and `Generator`, with TensorFlow's seeding rules
+and TensorFlow's values (see `philox`: the same Philox streams, drawn the same way).
 
 Seeding (`set_seed` plus each op's `seed`), as TensorFlow documents it:
 
 * neither seed set: every call draws from fresh entropy;
-* global seed only: ops take op seeds from a sequence that `set_seed` restarts,
-  so a program re-run with the same global seed repeats its random values;
+* global seed only: ops take op seeds from a sequence that `set_seed` restarts
+  (eagerly: Python's ``random.Random(global_seed)``; in a graph: 0, 1, ... in the
+  order the graph makes its random ops), so a re-run repeats its random values;
 * op seed only: the global seed defaults to a fixed value;
-* a (global, op) seed pair used again gives the next values of that pair's
-  stream; `set_seed` restarts every stream.
+* a (global, op) seed pair keys the Philox stream ``key = seed, counter = seed2 * 2**64``.
+  The kernel of an op kind (and dtype) with that pair draws from it in turn: each call
+  reserves its part of the stream (mostly 256 blocks per value), so a pair used again
+  gives new values; `set_seed` restarts every stream.
 
-A stateful op's state is in its attrs: ``seed``, ``seed2`` (the pair) and
-``stream`` (which call of that pair this is).  Kernels build a counter-based
-Philox generator from them, so an eager draw depends only on its attrs.
+A stateful op's state is in its attrs: ``seed``, ``seed2`` (the pair) and ``stream`` (the
+counter offset of this call), so an eager draw depends only on its attrs. In a graph
+(a traced `function`) each random op keeps its own state, as TensorFlow's kernels do:
+every run draws the op's next values. A `Generator` holds a key and a counter itself.
 
-In a graph (a traced `function`) each random op keeps its own state, as
-TensorFlow's kernels do: every run of the graph draws the op's next stream,
-so a function returns new numbers on each call. With a global seed set before
-tracing, the ops' seeds are fixed (op seeds default to 0, 1, ... in the order
-the graph makes its random ops) and the sequence of calls is reproducible:
-`set_seed` restarts it. Without any seed each run draws from fresh entropy;
-a `Generator` used in a function advances its own state at every run.
-
->>> set_seed(1)
->>> a = uniform([2])
->>> set_seed(1)
->>> bool((uniform([2]).numpy() == a.numpy()).all())
-True
+>>> set_seed(42)
+>>> uniform([3]).numpy()
+array([0.6645621 , 0.44100678, 0.3528825 ], dtype=float32)
 """
 import enum
+import math
+import os
 import random as _py_random
 import secrets
 import threading
 import weakref
 
-import ml_dtypes
 import numpy as np
 
+from eagerflow._src.core import config
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -45,15 +42,13 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import FLOAT, kernel_type_name, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import math_ops, shape_rules
+from eagerflow._src.ops import math_ops, philox, shape_rules
 from eagerflow._src.ops.array_ops import check_index_dtype, run_time_tensor
 from eagerflow._src.ops.wrappers import as_tensor
 
 DEFAULT_GRAPH_SEED = 87654321  # the global seed of ops given only an op seed
 _MAXINT32 = 2**31 - 1
 _U64 = 2**64 - 1
-_HALF_BITS = {np.dtype(np.float16): 11, np.dtype(ml_dtypes.bfloat16): 8}  # significand bits
-_NUMPY_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _INTS = (_d.int32, _d.int64)
 _FULL_INTS = (_d.int32, _d.int64, _d.uint32, _d.uint64)
 _HALF_FLOAT_DOUBLE = (_d.float16, _d.float32, _d.float64)
@@ -63,7 +58,8 @@ _NO_ATTRS = {}
 # -- seeding --------------------------------------------------------------------------------
 
 class _SeedState:
-    """The program's seeding state: global seed, op-seed sequence and per-pair streams."""
+    """The program's seeding state: global seed, op-seed sequence and the eager kernels'
+    stream offsets."""
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -74,7 +70,7 @@ class _SeedState:
     def reset(self, seed):
         self.global_seed = seed
         self.op_seeds = _py_random.Random(seed)
-        self.streams = {}
+        self.offsets = {}  # eager kernel (op, seed pair, dtypes) -> its next counter offset
         self.epoch += 1
 
     def next_graph_op_seed(self, graph):
@@ -87,11 +83,12 @@ class _SeedState:
         with self.lock:
             return self.op_seeds.randint(0, _MAXINT32)
 
-    def next_stream(self, pair):
+    def reserve(self, kernel, samples):
+        """The offset of `kernel`'s next call, which takes `samples` blocks."""
         with self.lock:
-            n = self.streams.get(pair, 0)
-            self.streams[pair] = n + 1
-            return n
+            offset = self.offsets.get(kernel, 0)
+            self.offsets[kernel] = offset + samples
+            return offset
 
 
 _STATE = _SeedState()
@@ -112,8 +109,8 @@ def set_seed(seed):
 def get_seed(op_seed):
     """The (global, op) seed pair an op runs with; (None, None) when nondeterministic.
 
-    While a graph is built, a missing op seed is the number of random ops the
-    graph made before, so functions of the same code draw the same sequences.
+    Seeds are taken modulo 2**31 - 1, and the pair (0, 0), which kernels read as "no
+    seed", becomes (0, 2**31 - 1).
 
     >>> set_seed(None)
     >>> get_seed(5)
@@ -121,93 +118,80 @@ def get_seed(op_seed):
     """
     global_seed = _STATE.global_seed
     if global_seed is not None:
-        if op_seed is not None:
-            return global_seed, int(op_seed)
-        graph = context.get().graph
-        return global_seed, (_STATE.next_op_seed() if graph is None
-                             else _STATE.next_graph_op_seed(graph))
-    if op_seed is not None:
-        return DEFAULT_GRAPH_SEED, int(op_seed)
-    return None, None
+        if op_seed is None:
+            graph = context.get().graph
+            op_seed = (_STATE.next_op_seed() if graph is None
+                       else _STATE.next_graph_op_seed(graph))
+        seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
+    elif op_seed is not None:
+        seeds = DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
+    else:
+        return None, None
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
 class _OpState:
-    """The state of one random op in a graph: every run takes the next stream of its seed pair.
+    """The state of one random op in a graph: each run takes the next part of its stream.
 
     `set_seed` restarts it, as it restarts TensorFlow's kernels; an unseeded
     op (seed pair 0, 0, as TF writes it) draws from fresh entropy at every run.
     """
 
     def __init__(self):
-        self._epoch, self._runs = _STATE.epoch, 0
+        self._epoch, self._offset = _STATE.epoch, 0
 
-    def take(self, seed, seed2):
-        """``(seed, seed2, stream)`` of this run."""
+    def take(self, seed, seed2, samples):
+        """``(seed, seed2, offset)`` of this run, which takes `samples` blocks."""
         if not (seed or seed2):
-            return secrets.randbits(63), secrets.randbits(63), 0
+            return secrets.randbits(64), secrets.randbits(64), 0
         with _STATE.lock:
             if self._epoch != _STATE.epoch:
-                self._epoch, self._runs = _STATE.epoch, 0
-            stream, self._runs = self._runs, self._runs + 1
-        return seed, seed2, stream
+                self._epoch, self._offset = _STATE.epoch, 0
+            offset, self._offset = self._offset, self._offset + samples
+        return seed, seed2, offset
 
 
 def _seed_attrs(op_seed):
-    """Attrs seeding one call of a stateful op: the seed pair and the pair's next stream
-    (in a graph, the op's `_OpState`, which picks the stream at each run)."""
+    """Attrs seeding one call of a stateful op: the seed pair and its stream, which `_run`
+    fixes for an eager call (None: the pair's kernel reserves it) and a graph's op state
+    picks at each run."""
     seed, seed2 = get_seed(op_seed)
     if context.get().graph is not None:
         return {"seed": seed or 0, "seed2": seed2 or 0, "stream": _OpState()}
     if seed is None:
-        return {"seed": secrets.randbits(63), "seed2": secrets.randbits(63), "stream": 0}
-    return {"seed": seed, "seed2": seed2, "stream": _STATE.next_stream((seed, seed2))}
+        return {"seed": secrets.randbits(64), "seed2": secrets.randbits(64), "stream": 0}
+    return {"seed": seed, "seed2": seed2, "stream": None}
 
 
-def _rng(xp, seed, seed2, stream):
-    """The generator of stream `stream` of key (seed, seed2): the one backend-specific piece.
-
-    NumPy: Philox keyed by the pair, each stream starting 2**128 counter steps apart.
-    """
-    if xp is np:
-        key = ((seed & _U64) << 64) | (seed2 & _U64)
-        return np.random.Generator(np.random.Philox(key=key, counter=(stream & _U64) << 128))
-    state = np.random.SeedSequence([seed & _U64, seed2 & _U64, stream & _U64]).generate_state(1)
-    return xp.random.default_rng(int(state[0]))
+def _threads():
+    """The size of the thread pool TensorFlow would split multinomial sampling over."""
+    threads = config.get_intra_op_parallelism_threads()
+    if threads:
+        return threads
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
-# -- draws: the values of each op, given a generator ----------------------------------------
+# -- draws: the values of each op from a Philox stream --------------------------------------
 
-def _unit_uniform(xp, rng, shape, dtype):
+def _np_dtype(dtype):
+    return np.dtype(dtype.as_numpy_dtype)
+
+
+def _draw_uniform(xp, key, counter, shape, dtype):
     """Uniform values in [0, 1); half types use exactly representable values (never 1.0)."""
-    np_dtype = np.dtype(dtype.as_numpy_dtype)
-    if np_dtype in _NUMPY_FLOATS:
-        return rng.random(shape, dtype=np_dtype)
-    bits = _HALF_BITS[np_dtype]
-    return (rng.integers(0, 2**bits, shape) * 2.0**-bits).astype(np_dtype)
+    return philox.uniform(xp, key, counter, shape, _np_dtype(dtype))
 
 
-def _wide_float(dtype):
-    """The float type NumPy's generators draw in for `dtype` (float32 for half types)."""
-    np_dtype = np.dtype(dtype.as_numpy_dtype)
-    return np_dtype if np_dtype in _NUMPY_FLOATS else np.dtype(np.float32)
+def _draw_normal(xp, key, counter, shape, dtype):
+    return philox.normal(xp, key, counter, shape, _np_dtype(dtype))
 
 
-def _draw_normal(xp, rng, shape, dtype):
-    return rng.standard_normal(shape, dtype=_wide_float(dtype)).astype(dtype.as_numpy_dtype)
+def _draw_truncated_normal(xp, key, counter, shape, dtype):
+    """Standard normal values within 2 standard deviations."""
+    return philox.truncated_normal(xp, key, counter, shape, _np_dtype(dtype))
 
 
-def _draw_truncated_normal(xp, rng, shape, dtype):
-    """Standard normal values, those beyond 2 standard deviations re-drawn."""
-    wide = _wide_float(dtype)
-    x = rng.standard_normal(shape, dtype=wide)
-    outside = xp.abs(x) > 2
-    while outside.any():  # each round re-draws only the ~5% still outside
-        x[outside] = rng.standard_normal(int(outside.sum()), dtype=wide)
-        outside = xp.abs(x) > 2
-    return x.astype(dtype.as_numpy_dtype)
-
-
-def _draw_uniform_int(xp, rng, minval, maxval, shape):
+def _draw_uniform_int(xp, key, counter, minval, maxval, shape):
     for name, v in (("minval", minval), ("maxval", maxval)):
         if v.ndim:
             raise errors.InvalidArgumentError(
@@ -216,88 +200,95 @@ def _draw_uniform_int(xp, rng, minval, maxval, shape):
     if lo >= hi:
         raise errors.InvalidArgumentError(None, None,
                                           f"Need minval < maxval, got {lo} >= {hi}")
-    return rng.integers(lo, hi, shape, dtype=minval.dtype)
+    return philox.uniform_int(xp, key, counter, shape, lo, hi, minval.dtype)
 
 
-def _draw_full_int(xp, rng, shape, dtype):
-    info = np.iinfo(dtype.as_numpy_dtype)
-    return rng.integers(int(info.min), int(info.max), shape, dtype=info.dtype, endpoint=True)
+def _draw_full_int(xp, key, counter, shape, dtype):
+    return philox.full_int(xp, key, counter, shape, _np_dtype(dtype))
 
 
-def _draw_multinomial(xp, rng, logits, num_samples, output_dtype):
+def _draw_multinomial(xp, key, counter, logits, num_samples, output_dtype):
     """Samples of the categorical distributions with log-probabilities `logits` (one per row)."""
     if logits.ndim != 2:
         raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
                                           f"[{','.join(map(str, logits.shape))}]")
-    batch, classes = logits.shape
+    classes = logits.shape[1]
     if classes <= 0:
         raise errors.InvalidArgumentError(
             None, None, f"num_classes should be positive, got {classes}")
     if num_samples < 0:
         raise errors.InvalidArgumentError(
             None, None, f"num_samples should be non-negative, got {num_samples}")
-    with np.errstate(all="ignore"):
-        z = logits.astype(xp.float64)
-        cdf = xp.cumsum(xp.exp(z - z.max(axis=1, keepdims=True)), axis=1)
-        cdf /= cdf[:, -1:]
-    invalid = ~xp.isfinite(cdf[:, -1])  # no finite logit: no distribution to sample
-    cdf[invalid] = 1.0
-    # One search over all rows at once: row i's values are shifted into [i, i + 1].
-    offset = xp.arange(batch, dtype=xp.float64)[:, None]
-    u = rng.random((batch, num_samples)) + offset
-    found = xp.searchsorted((cdf + offset).reshape(-1), u.reshape(-1), side="right")
-    samples = xp.minimum(found.reshape(u.shape) - classes * offset.astype(found.dtype),
-                         classes - 1)
-    samples[invalid] = classes  # as TensorFlow: an out-of-range class for such rows
+    samples = philox.multinomial(xp, key, counter, logits, num_samples, _threads())
     return samples.astype(output_dtype.as_numpy_dtype)
 
 
-def _draw_shuffle(xp, rng, value):
-    if value.ndim == 0:
+def _draw_shuffle(xp, key, counter, value):
+    if value.ndim == 0 or value.shape[0] <= 1:
         return value
-    return value[xp.argsort(rng.random(value.shape[0]))]
+    return value[philox.permutation(xp, key, counter, value.shape[0])]
 
 
-def _draw_poisson(xp, rng, rate, shape, dtype):
-    lam = rate.astype(xp.float64)
-    lam = xp.where(lam > 0, lam, 0.0)  # non-positive rates give 0 (NaN rates too)
-    return rng.poisson(lam, shape + rate.shape).astype(dtype.as_numpy_dtype)
+def _draw_poisson(xp, key, counter, rate, shape, dtype):
+    return philox.poisson(xp, key, counter, shape, rate, _np_dtype(dtype))
 
 
-def _draw_gamma(xp, rng, alpha, shape):
-    wide = _wide_float(_d.from_numpy(alpha.dtype))
-    valid = alpha >= 0
-    draws = rng.standard_gamma(xp.where(valid, alpha, 1).astype(wide), shape + alpha.shape,
-                               dtype=wide)
-    return xp.where(valid, draws, xp.nan).astype(alpha.dtype)  # negative alpha: NaN
+def _draw_gamma(xp, key, counter, alpha, shape):
+    return philox.gamma(xp, key, counter, shape, alpha)
+
+
+# -- the blocks each call reserves of its kernel's stream ------------------------------------
+
+def _per_value(shapes, attrs):
+    return math.prod(attrs["shape"]) * philox.RESERVED_PER_VALUE
+
+
+def _per_param_value(shapes, attrs):
+    return math.prod(attrs["shape"]) * math.prod(shapes[0]) * philox.RESERVED_PER_VALUE
+
+
+def _per_sample(shapes, attrs):
+    """Two words per sample, rounded up to whole blocks per row."""
+    rows = shapes[0][0] if shapes[0] else 0
+    return rows * -(-attrs["num_samples"] // 4) * 4 * 2 * philox.RESERVED_PER_VALUE
+
+
+def _per_swap(shapes, attrs):
+    """One word per element (none when there is nothing to shuffle)."""
+    n = shapes[0][0] if shapes[0] else 0
+    return -(-n // 4) if n > 1 else 0
 
 
 # -- registration: a stateful op (seed attrs) and its stateless twin (seed input) -----------
 
-def _shape_last(draw):
-    """`draw` taking its ``shape`` as its last array when only run time knows it."""
-    def shaped_draw(xp, rng, *arrays, **attrs):
-        if "shape" not in attrs:
-            *arrays, shape = arrays
-            attrs["shape"] = tuple(shape.tolist())
-        return draw(xp, rng, *arrays, **attrs)
-    shaped_draw.__name__ = draw.__name__
-    return shaped_draw
+def _with_shape(arrays, attrs):
+    """Arrays and attrs with a ``shape`` given as the last array moved into the attrs."""
+    if "shape" in attrs:
+        return arrays, attrs
+    *arrays, shape = arrays
+    return arrays, {**attrs, "shape": tuple(int(d) for d in shape.tolist())}
 
 
-def _stateful(draw):
+def _stateful(draw, samples, shaped):
     def kernel(xp, *arrays, seed, seed2, stream, **attrs):
+        if shaped:
+            arrays, attrs = _with_shape(arrays, attrs)
         if type(stream) is not int:  # an op of a graph: its state picks this run's stream
-            seed, seed2, stream = stream.take(seed, seed2)
-        return draw(xp, _rng(xp, seed, seed2, stream), *arrays, **attrs)
+            seed, seed2, stream = stream.take(
+                seed, seed2, samples([a.shape for a in arrays], attrs))
+        counter = ((seed2 & _U64) << 64) + stream
+        return draw(xp, seed & _U64, counter, *arrays, **attrs)
     kernel.__name__ = draw.__name__
     return kernel
 
 
-def _stateless(draw):
+def _stateless(draw, shaped):
     def kernel(xp, *arrays, **attrs):
         *arrays, seed = arrays  # the seed tensor is the last input
-        return draw(xp, _rng(xp, int(seed[0]), int(seed[1]), 0), *arrays, **attrs)
+        if shaped:
+            arrays, attrs = _with_shape(arrays, attrs)
+        key, counter = philox.stateless_key_counter(int(seed[0]), int(seed[1]))
+        return draw(xp, key, counter, *arrays, **attrs)
     kernel.__name__ = draw.__name__
     return kernel
 
@@ -313,20 +304,24 @@ def _shape_input(rule, at):
     return shape_rule
 
 
-def _register(draw, rule, stateful_name, stateless_name=None, shaped=True, **kw):
+_SAMPLES = {}  # stateful op name -> blocks(input shapes, attrs) a call reserves
+
+
+def _register(draw, rule, samples, stateful_name, stateless_name=None, shaped=True, **kw):
     """Registers `draw` as a stateful op and, given a name, as its stateless twin.
 
-    `shaped`: the op has a ``shape`` attr, which may come as its last input instead
-    (before the seed of the stateless op), so that the type constraint keeps its indices.
+    `samples`: the blocks a stateful call reserves of its stream; `shaped`: the op has a
+    ``shape`` attr, which may come as its last input instead (before the seed of the
+    stateless op), so that the type constraint keeps its indices.
     """
     stateful_rule = stateless_rule = rule
     if shaped:
-        draw = _shape_last(draw)
         stateful_rule, stateless_rule = _shape_input(rule, -1), _shape_input(rule, -2)
-    ops = [register(stateful_name, _stateful(draw), stateful_rule, stateful=True,
-                    not_differentiable="random", **kw)]
+    _SAMPLES[stateful_name] = samples
+    ops = [register(stateful_name, _stateful(draw, samples, shaped), stateful_rule,
+                    stateful=True, not_differentiable="random", **kw)]
     if stateless_name:
-        ops.append(register(stateless_name, _stateless(draw), stateless_rule,
+        ops.append(register(stateless_name, _stateless(draw, shaped), stateless_rule,
                             not_differentiable="random", **kw))
     return tuple(ops)
 
@@ -351,23 +346,39 @@ def _extended(param, *_, shape, dtype=None, **__):
     return out, dtype or param.dtype
 
 
-_UNIFORM = _register(_unit_uniform, _shaped, "RandomUniform", "StatelessRandomUniform",
-                     tied=())
-_NORMAL = _register(_draw_normal, _shaped, "RandomStandardNormal", "StatelessRandomNormal",
-                    tied=())
-_TRUNCATED = _register(_draw_truncated_normal, _shaped, "TruncatedNormal",
+_UNIFORM = _register(_draw_uniform, _shaped, _per_value, "RandomUniform",
+                     "StatelessRandomUniform", tied=())
+_NORMAL = _register(_draw_normal, _shaped, _per_value, "RandomStandardNormal",
+                    "StatelessRandomNormal", tied=())
+_TRUNCATED = _register(_draw_truncated_normal, _shaped, _per_value, "TruncatedNormal",
                        "StatelessTruncatedNormal", tied=())
-_UNIFORM_INT = _register(_draw_uniform_int, _shaped_like_min, "RandomUniformInt",
+_UNIFORM_INT = _register(_draw_uniform_int, _shaped_like_min, _per_value, "RandomUniformInt",
                          "StatelessRandomUniformInt", tied=(0, 1), dtypes=_FULL_INTS)
-_FULL_INT = _register(_draw_full_int, _shaped, "StatefulUniformFullInt",
+_FULL_INT = _register(_draw_full_int, _shaped, _per_value, "StatefulUniformFullInt",
                       "StatelessRandomUniformFullInt", tied=())
-_MULTINOMIAL = _register(_draw_multinomial, _multinomial_rule, "Multinomial",
+_MULTINOMIAL = _register(_draw_multinomial, _multinomial_rule, _per_sample, "Multinomial",
                          "StatelessMultinomial", shaped=False, dtypes=FLOAT)
-_SHUFFLE = _register(_draw_shuffle, lambda value, **_: (value.shape, value.dtype),
+_SHUFFLE = _register(_draw_shuffle, lambda value, **_: (value.shape, value.dtype), _per_swap,
                      "RandomShuffle", shaped=False)
-_POISSON = _register(_draw_poisson, _extended, "RandomPoissonV2",
+_POISSON = _register(_draw_poisson, _extended, _per_param_value, "RandomPoissonV2",
                      dtypes=_HALF_FLOAT_DOUBLE + _INTS)
-_GAMMA = _register(_draw_gamma, _extended, "RandomGamma", dtypes=_HALF_FLOAT_DOUBLE)
+_GAMMA = _register(_draw_gamma, _extended, _per_param_value, "RandomGamma",
+                   dtypes=_HALF_FLOAT_DOUBLE)
+
+
+def _eager_stream(op, inputs, attrs, seed):
+    """The seed attrs of an eager call: its counter offset fixed now, from the pair's kernel
+    (or the `Generator`) in `seed`."""
+    stream = seed["stream"]
+    if type(stream) is int:
+        return seed
+    samples = _SAMPLES[op.name]([tuple(t.shape) for t in inputs], attrs)
+    if stream is None:
+        kernel = (op.name, seed["seed"], seed["seed2"], attrs.get("dtype"),
+                  attrs.get("output_dtype"), tuple(t.dtype for t in inputs))
+        return {**seed, "stream": _STATE.reserve(kernel, samples)}
+    key, high, low = stream.take(0, 0, samples)
+    return {"seed": key, "seed2": high, "stream": low}
 
 
 def _run(ops, inputs, attrs, seed, name):
@@ -379,6 +390,8 @@ def _run(ops, inputs, attrs, seed, name):
         attrs = {k: v for k, v in attrs.items() if k != "shape"}
         inputs = (*inputs, shape)
     if isinstance(seed, dict):
+        if context.get().graph is None:
+            seed = _eager_stream(ops[0], inputs, attrs, seed)
         return dispatch(ops[0], inputs, {**attrs, **seed}, name)
     return dispatch(ops[1], (*inputs, seed), attrs, name)
 
@@ -562,10 +575,73 @@ def gamma(shape, alpha, beta=None, dtype=_d.float32, seed=None, name=None):
     return math_ops.maximum(draws, as_tensor(np.finfo(dtype.as_numpy_dtype).tiny, dtype))
 
 
+class ShuffleStream:
+    """The permutations of ``range(size)`` that a `shuffle` op of a function traced now draws,
+    one per run: its seed pair is that of a graph's first unseeded random op. Keras's `fit`
+    orders its epochs so (the op is in its dataset's map function).
+
+    >>> set_seed(0)
+    >>> ShuffleStream(10).next().tolist()
+    [2, 0, 5, 8, 7, 1, 9, 6, 3, 4]
+    """
+
+    def __init__(self, size):
+        self.size = size
+        self._state = _OpState()
+        global_seed = _STATE.global_seed
+        if global_seed is None:
+            self._seeds = 0, 0
+        else:
+            self._seeds = (global_seed % _MAXINT32, 0) if global_seed % _MAXINT32 else \
+                (0, _MAXINT32)
+
+    def next(self):
+        """The next permutation (an int64 array)."""
+        seed, seed2, offset = self._state.take(*self._seeds, _per_swap([(self.size,)], {}))
+        return philox.permutation(np, seed & _U64, ((seed2 & _U64) << 64) + offset, self.size)
+
+
 # -- stateless functions: the same seed gives the same values ---------------------------------
 
-def _seed_input(seed, op_name):
+class Algorithm(enum.Enum):
+    """Random number algorithms: Philox runs everywhere, ThreeFry only under XLA."""
+    PHILOX = 1
+    THREEFRY = 2
+    AUTO_SELECT = 3
+
+
+_ALG_NAMES = {"philox": Algorithm.PHILOX, "threefry": Algorithm.THREEFRY,
+              "auto_select": Algorithm.AUTO_SELECT}
+
+
+def _algorithm(alg):
+    """`alg` (a name, `Algorithm` or its value) as an `Algorithm`."""
+    if isinstance(alg, Algorithm):
+        return alg
+    if isinstance(alg, str):
+        if alg.lower() not in _ALG_NAMES:
+            raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are "
+                             f"philox for the Philox algorithm, threefry for the ThreeFry "
+                             f"algorithm, and auto_select for auto-selection.")
+        return _ALG_NAMES[alg.lower()]
+    try:
+        return Algorithm(int(alg))
+    except ValueError:
+        raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are "
+                         f"{[a.value for a in Algorithm]}.") from None
+
+
+def _stateless_alg(alg, op_name):
+    """Checks a stateless op's `alg`: Philox (or auto-selected, which is Philox here)."""
+    if _algorithm(alg) is Algorithm.THREEFRY:
+        raise errors.op_error(errors.InvalidArgumentError, op_name,
+                              "counter must be a vector with length at least 2; got shape: [1]."
+                              " (Note that batched counters are not supported yet.)")
+
+
+def _seed_input(seed, op_name, alg="auto_select"):
     """The stateless seed: an int32/int64 tensor of shape [2]."""
+    _stateless_alg(alg, op_name)
     seed = as_tensor(seed)
     if seed.dtype not in _INTS:
         raise errors.op_error(errors.InvalidArgumentError, op_name,
@@ -588,17 +664,16 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name
     """Uniform values determined by `seed` (shape [2]); integers take both bounds, or neither
     for the type's whole range.
 
-    >>> a = stateless_uniform([2], seed=[1, 2])
-    >>> bool((a.numpy() == stateless_uniform([2], seed=[1, 2]).numpy()).all())
-    True
+    >>> stateless_uniform([2], seed=[1, 2]).numpy()
+    array([0.8440604 , 0.19204533], dtype=float32)
     """
     dtype = _accepted(dtype, FLOAT + _FULL_INTS)
     _check_int_bounds(dtype, minval, maxval, (
         "For integer `dtype` argument {dtype}, argument `minval` and `maxval` must be both None "
         "or not None. Got `minval`={minval} and `maxval`={maxval}."))
     shape = _shape_attr(shape, "StatelessRandomUniform")
-    return _uniform(shape, minval, maxval, dtype, _seed_input(seed, "StatelessRandomUniform"),
-                    name, True)
+    seed = _seed_input(seed, "StatelessRandomUniformV2", alg)
+    return _uniform(shape, minval, maxval, dtype, seed, name, True)
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float32, name=None,
@@ -609,7 +684,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float32, name=N
     TensorShape([3])
     """
     return _normal(_NORMAL, _shape_attr(shape, "StatelessRandomNormal"), mean, stddev,
-                   _d.as_dtype(dtype), _seed_input(seed, "StatelessRandomNormal"), name)
+                   _d.as_dtype(dtype), _seed_input(seed, "StatelessRandomNormalV2", alg), name)
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float32, name=None,
@@ -620,7 +695,8 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float
     True
     """
     return _normal(_TRUNCATED, _shape_attr(shape, "StatelessTruncatedNormal"), mean, stddev,
-                   _d.as_dtype(dtype), _seed_input(seed, "StatelessTruncatedNormal"), name)
+                   _d.as_dtype(dtype),
+                   _seed_input(seed, "StatelessTruncatedNormalV2", alg), name)
 
 
 def stateless_categorical(logits, num_samples, seed, dtype=_d.int64, name=None):
@@ -636,112 +712,132 @@ def stateless_categorical(logits, num_samples, seed, dtype=_d.int64, name=None):
 def split(seed, num=2, alg="auto_select"):
     """`num` new stateless seeds derived from `seed`: shape [num, 2], `seed`'s dtype.
 
-    >>> split([1, 2], num=3).shape
-    TensorShape([3, 2])
+    >>> split([1, 2], num=3)[0].numpy()
+    array([1105988140, 1738052849], dtype=int32)
     """
-    seed = _seed_input(seed, "StatelessRandomUniformFullInt")
-    return stateless_uniform([int(num), 2], seed, None, None, seed.dtype)
+    seed = _seed_input(seed, "StatelessRandomUniformFullIntV2", alg)
+    return stateless_uniform([int(num), 2], seed, None, None, seed.dtype, alg=alg)
 
 
 def fold_in(seed, data, alg="auto_select"):
-    """A new stateless seed combining `seed` with the integer `data`.
+    """A new stateless seed combining `seed` with the integer `data` (of `data`'s dtype).
 
-    >>> fold_in([1, 2], 7).numpy()[1]
-    np.int32(7)
+    >>> fold_in([1, 2], 7).numpy()
+    array([1105988140,          7], dtype=int32)
     """
     from eagerflow._src.ops.array_ops import stack
-    seed = _seed_input(seed, "StatelessRandomUniformFullInt")
-    mixed = stateless_uniform([], seed, None, None, seed.dtype)
-    return stack([mixed, as_tensor(data, seed.dtype)])
+    data = as_tensor(data)
+    mixed = stateless_uniform([], seed, None, None, data.dtype, alg=alg)
+    return stack([mixed, data])
 
 
 # -- Generator --------------------------------------------------------------------------------
 
-class Algorithm(enum.Enum):
-    """Random number algorithms; every generator here runs Philox."""
-    PHILOX = 1
-    THREEFRY = 2
-    AUTO_SELECT = 3
-
-
-_GENERATOR_SEED2 = 0x5EED  # keeps Generator streams apart from the global-seed ones
+def _state_from_seed(seed):
+    """A Philox state ``[counter low, counter high, key]`` from an integer (its 64-bit chunks,
+    two's complement, low first) or a sequence (cut or zero-padded to 3)."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        seed = int(seed)
+        return [(seed >> (64 * i)) & _U64 for i in range(3)]
+    values = np.asarray(seed.numpy() if isinstance(seed, Tensor) else seed)
+    if values.ndim != 1:
+        raise ValueError(f"seed should only have one dimension; got shape: {values.shape}")
+    values = [int(v) & _U64 for v in values.tolist()[:3]]
+    return values + [0] * (3 - len(values))
 
 
 class Generator:
-    """A random number generator whose state (a key and a counter) advances with each call.
+    """A random number generator whose state (a Philox key and counter) advances with each
+    call by 256 blocks per value drawn.
 
-    >>> g = Generator.from_seed(1)
-    >>> a, b = g.normal([2]), g.normal([2])
-    >>> bool((a.numpy() == Generator.from_seed(1).normal([2]).numpy()).all())
-    True
+    >>> Generator.from_seed(1).normal([3]).numpy()
+    array([ 0.43842274, -0.53439844, -0.07710262], dtype=float32)
     """
 
     def __init__(self, copy_from=None, state=None, alg=None):
         if copy_from is not None:
-            state = [copy_from._counter, 0, copy_from._key]
+            if state is not None or alg is not None:
+                raise ValueError("When `copy_from` is not None, neither `state` nor `alg` "
+                                 "should be given.")
+            state, alg = copy_from.state.numpy(), copy_from._alg
         if state is None:
             raise ValueError("Generator needs `copy_from` or `state` (or use `from_seed`).")
+        self._alg = Algorithm.PHILOX if alg is None else _algorithm(alg)
         self._lock = threading.Lock()
         self.reset(state)
 
     @classmethod
     def from_seed(cls, seed, alg=None):
-        return cls(state=[0, 0, int(seed)])
+        """A generator whose state is `seed` cut into 64-bit chunks.
+
+        >>> Generator.from_seed(1).state.numpy()
+        array([1, 0, 0])
+        """
+        return cls(state=_state_from_seed(seed), alg=alg)
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
-        return cls(state=[0, 0, secrets.randbits(63)])
+        return cls(state=[secrets.randbits(64) for _ in range(3)], alg=alg)
 
     @classmethod
     def from_state(cls, state, alg):
-        return cls(state=state)
+        return cls(state=state, alg=alg)
 
     @classmethod
     def from_key_counter(cls, key, counter, alg):
-        return cls(state=[np.asarray(counter).reshape(-1)[0], 0, key])
+        return cls(state=[*np.asarray(counter).reshape(-1).tolist(), int(key)], alg=alg)
 
     def reset(self, state):
-        """Replaces the state: ``[counter, 0, key]`` (int64)."""
-        state = np.asarray(state, np.int64).reshape(-1)
-        if state.shape != (3,):
-            raise ValueError(f"A Philox state has 3 elements, got {state.size}.")
-        self._counter, self._key = int(state[0]), int(state[2])
+        """Replaces the state: ``[counter low, counter high, key]`` (64 bits each)."""
+        values = np.asarray(state.numpy() if isinstance(state, Tensor) else state).reshape(-1)
+        if values.shape != (3,):
+            raise ValueError(f"A Philox state has 3 elements, got {values.size}.")
+        low, high, key = (int(v) & _U64 for v in values.tolist())
+        with self._lock:
+            self._counter, self._key = low | high << 64, key
 
     def reset_from_seed(self, seed):
-        self.reset([0, 0, int(seed)])
+        self.reset(_state_from_seed(seed))
 
     def reset_from_key_counter(self, key, counter):
-        self.reset([np.asarray(counter).reshape(-1)[0], 0, key])
+        self.reset([*np.asarray(counter).reshape(-1).tolist(), int(key)])
 
     @property
     def state(self):
-        return convert_to_tensor(np.array([self._counter, 0, self._key], np.int64))
+        """``[counter low, counter high, key]`` as int64.
+
+        >>> g = Generator.from_seed(1); _ = g.normal([3]); g.state.numpy()
+        array([769,   0,   0])
+        """
+        words = [self._counter & _U64, self._counter >> 64, self._key]
+        return convert_to_tensor(np.array(words, np.uint64).view(np.int64))
 
     @property
     def key(self):
-        return convert_to_tensor(np.int64(self._key))
+        return convert_to_tensor(np.array(self._key, np.uint64).view(np.int64))
 
     @property
     def algorithm(self):
-        return Algorithm.PHILOX.value
+        return self._alg.value
 
     def skip(self, delta):
-        """Advances the state as if `delta` calls had been made."""
+        """Advances the state as if `delta` values had been drawn."""
         with self._lock:
-            self._counter += int(delta)
+            self._counter = (self._counter + int(delta) * philox.RESERVED_PER_VALUE) % 2**128
+
+    def take(self, seed, seed2, samples):
+        """``(key, counter high, counter low)`` of the next call, which takes `samples` blocks
+        (the state a graph's op reads at each run; `seed` and `seed2` are unused)."""
+        with self._lock:
+            counter, self._counter = self._counter, (self._counter + samples) % 2**128
+        return self._key, counter >> 64, counter & _U64
 
     def _next(self):
-        """The seed attrs of one call; advances the counter (in a graph: at every run)."""
-        if context.get().graph is not None:
-            return {"seed": self._key, "seed2": _GENERATOR_SEED2, "stream": self}
-        seed, seed2, stream = self.take(self._key, _GENERATOR_SEED2)
-        return {"seed": seed, "seed2": seed2, "stream": stream}
-
-    def take(self, seed, seed2):
-        """``(key, seed2, stream)`` of the next call: the state a graph's op reads at each run."""
-        with self._lock:
-            stream, self._counter = self._counter, self._counter + 1
-        return self._key, seed2, stream
+        """The seed attrs of one call: the stream is taken when it runs."""
+        if self._alg is Algorithm.THREEFRY:
+            raise errors.op_error(errors.UnimplementedError, "RngReadAndSkip",
+                                  "Non-XLA devices don't support the ThreeFry algorithm.")
+        return {"seed": 0, "seed2": 0, "stream": self}
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_d.float32, name=None):
         """Normal values; see `normal`."""
@@ -773,13 +869,18 @@ class Generator:
         return _run(_FULL_INT, (), attrs, self._next(), name)
 
     def make_seeds(self, count=1):
-        """`count` new seeds for stateless ops: an int64 tensor of shape [2, count]."""
-        return self.uniform_full_int([2, count], dtype=_d.int64)
+        """`count` new seeds for stateless ops: int64 of shape [2, count], keys over zeros.
+
+        >>> Generator.from_seed(0).make_seeds(2).numpy()[1]
+        array([0, 0])
+        """
+        keys = self.uniform_full_int([count], dtype=_d.int64).numpy()
+        return convert_to_tensor(np.stack([keys, np.zeros_like(keys)]))
 
     def split(self, count=1):
-        """`count` new generators, independent of this one and of each other."""
-        seeds = self.make_seeds(count).numpy()
-        return [Generator(state=[seeds[1, i], 0, seeds[0, i]]) for i in range(count)]
+        """`count` new generators, of state ``[0, 0, key]`` with keys drawn from this one."""
+        keys = self.uniform_full_int([count], dtype=_d.int64).numpy()
+        return [Generator(state=[0, 0, int(k)], alg=self._alg) for k in keys]
 
 
 _GLOBAL_GENERATOR = []  # holds the global generator once made

@@ -8,10 +8,10 @@ from eagerflow._src.keras.layers.activation import (  # noqa: F401
 from eagerflow._src.keras.layers.attention import (  # noqa: F401
     AdditiveAttention, Attention, MultiHeadAttention)
 from eagerflow._src.keras.layers.convolutional import (  # noqa: F401
-    Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Convolution1D,
+    Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose, Convolution1D,
     Convolution1DTranspose, Convolution2D, Convolution2DTranspose, Convolution3D,
-    DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D, SeparableConvolution1D,
-    SeparableConvolution2D)
+    Convolution3DTranspose, DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D,
+    SeparableConvolution1D, SeparableConvolution2D)
 from eagerflow._src.keras.layers.core import (  # noqa: F401
     Activation, Dense, Dropout, Embedding, Flatten, Lambda)
 from eagerflow._src.keras.layers.einsum_dense import EinsumDense  # noqa: F401

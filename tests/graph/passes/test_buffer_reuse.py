@@ -23,7 +23,8 @@ def _reused(program):
 
 def test_elementwise_chains_reuse_dead_products():
     before, after = _planned(lambda x, w: tf.exp(tf.matmul(x, w)) * 2.0 - 1.0, _MATRIX, _W)
-    assert _reused(after) == [("Exp", "MatMul"), ("Mul", "Exp"), ("Sub", "Mul")]
+    # Exp makes a new array (it is not a ufunc that could write into MatMul's)
+    assert _reused(after) == [("Mul", "Exp"), ("Sub", "Mul")]
     rng = np.random.default_rng(0)
     assert_same_results(before, after, rng.normal(size=(2, 3)).astype(np.float32),
                         rng.normal(size=(3, 3)).astype(np.float32))

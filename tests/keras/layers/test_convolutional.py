@@ -167,22 +167,24 @@ def test_conv2d_values_literal():
                                                [[-153, -89], [-173, -125]]]])
 
 
-@pytest.mark.parametrize("rank", [1, 2])
+@pytest.mark.parametrize("rank", [1, 2, 3])
 @pytest.mark.parametrize("data_format", FORMATS)
 @pytest.mark.parametrize("padding", ["valid", "same"])
 @pytest.mark.parametrize("strides,dilation,output_padding",
                          [(1, 1, None), (2, 1, None), (2, 1, 1), (3, 1, 2), (1, 2, None),
                           (2, 1, 0)])
 def test_conv_transpose_values(rank, data_format, padding, strides, dilation, output_padding):
-    cls = conv.Conv1DTranspose if rank == 1 else conv.Conv2DTranspose
+    cls = {1: conv.Conv1DTranspose, 2: conv.Conv2DTranspose, 3: conv.Conv3DTranspose}[rank]
     kernel = (3,) * rank
-    x = _input((2, *(5, 4)[:rank], 3), data_format)
+    x = _input((2, *(5, 4, 3)[:rank], 3), data_format)
     layer = cls(4, kernel, strides=strides, padding=padding, output_padding=output_padding,
                 data_format=data_format, dilation_rate=dilation)
     w, b = _set_random_weights(layer, x.shape)
     assert w.shape == kernel + (4, 3)
     out_shape = layer.compute_output_shape(x.shape).as_list()
     out_sizes = out_shape[1:-1] if data_format == "channels_last" else out_shape[2:]
+    if rank == 3:  # tf_keras's Conv3DTranspose does not apply its dilation rate
+        dilation = 1
     ref = _reference(np_conv_transpose, x, data_format, w, (strides,) * rank, padding,
                      (dilation,) * rank, out_sizes)
     _check(layer, x, ref + (b if data_format == "channels_last" else
@@ -199,6 +201,45 @@ def test_conv_transpose_output_shapes():
              ({"dilation_rate": 2}, (2, 9, 8, 2))]
     for kwargs, expected in cases:
         assert conv.Conv2DTranspose(2, 3, **kwargs)(x).shape == expected, kwargs
+
+
+def test_conv3d_transpose_output_shapes():
+    # tf_keras 2.21 output shapes; the dilation rate changes nothing
+    x = np.zeros((1, 3, 4, 2, 3), np.float32)
+    cases = [({}, (1, 5, 6, 4, 2)), ({"strides": 2}, (1, 7, 9, 5, 2)),
+             ({"strides": 2, "padding": "same"}, (1, 6, 8, 4, 2)),
+             ({"strides": (2, 1, 3), "output_padding": (1, 0, 2)}, (1, 8, 6, 8, 2)),
+             ({"dilation_rate": 2}, (1, 5, 6, 4, 2)),
+             ({"dilation_rate": (2, 1, 1), "padding": "same"}, (1, 3, 4, 2, 2))]
+    for kwargs, expected in cases:
+        assert conv.Conv3DTranspose(2, 3, **kwargs)(x).shape == expected, kwargs
+    assert conv.Conv3DTranspose(2, 3, data_format="channels_first").compute_output_shape(
+        x.shape) == (1, 2, 6, 4, 5)
+
+
+def test_conv3d_transpose_ignores_dilation_rate():
+    # tf_keras 2.21: checked and kept as an attribute, not applied, not in the config
+    x = _input((1, 3, 4, 2, 3), "channels_last")
+    dilated = conv.Conv3DTranspose(2, 3, dilation_rate=2)
+    plain = conv.Conv3DTranspose(2, 3)
+    _set_random_weights(dilated, x.shape)
+    plain.build(x.shape)
+    plain.set_weights(dilated.get_weights())
+    np.testing.assert_array_equal(dilated(x).numpy(), plain(x).numpy())
+    assert dilated.dilation_rate == (2, 2, 2) and "dilation_rate" not in dilated.get_config()
+
+
+def test_conv3d_transpose_values_literal():
+    # tf_keras 2.21 output for these weights
+    layer = conv.Conv3DTranspose(1, 3, strides=(1, 2, 2), padding="same",
+                                 output_padding=(0, 1, 0))
+    layer.build((1, 2, 2, 2, 1))
+    layer.set_weights([np.arange(27, dtype=np.float32).reshape(3, 3, 3, 1, 1) % 7 - 3,
+                       np.array([0.5], np.float32)])
+    y = layer(np.array([1, 2, 3, 4, -1, 0, 2, 1], np.float32).reshape(1, 2, 2, 2, 1))
+    np.testing.assert_array_equal(y.numpy()[0, ..., 0], [
+        [[2.5, 0.5, 0.5], [2.5, -0.5, 6.5], [-1.5, -7.5, -3.5], [11.5, 3.5, 13.5]],
+        [[2.5, 4.5, 4.5], [-4.5, -3.5, -3.5], [8.5, 16.5, 10.5], [0.5, -18.5, -4.5]]])
 
 
 def test_conv_transpose_values_literal():
@@ -290,7 +331,8 @@ def test_extra_batch_dimensions():
     (conv.Conv1D, (2, 3), 1), (conv.Conv2D, (2, 3), 2), (conv.Conv3D, (2, 3), 3),
     (conv.DepthwiseConv1D, (3,), 1), (conv.DepthwiseConv2D, (3,), 2),
     (conv.SeparableConv1D, (2, 3), 1), (conv.SeparableConv2D, (2, 3), 2),
-    (conv.Conv1DTranspose, (2, 3), 1), (conv.Conv2DTranspose, (2, 3), 2)])
+    (conv.Conv1DTranspose, (2, 3), 1), (conv.Conv2DTranspose, (2, 3), 2),
+    (conv.Conv3DTranspose, (2, 3), 3)])
 def test_output_shape_matches_compute_output_shape(cls, args, rank):
     for data_format, padding, strides in itertools.product(FORMATS, ["valid", "same"], [1, 2]):
         layer = cls(*args, padding=padding, strides=strides, data_format=data_format)
@@ -328,6 +370,8 @@ def test_weight_names_and_shapes():
              (conv.Conv1DTranspose(2, 3), (1, 5, 3), [("kernel", (3, 2, 3)), ("bias", (2,))]),
              (conv.Conv2DTranspose(2, 3), (1, 5, 5, 3),
               [("kernel", (3, 3, 2, 3)), ("bias", (2,))]),
+             (conv.Conv3DTranspose(2, 3), (1, 3, 4, 2, 3),
+              [("kernel", (3, 3, 3, 2, 3)), ("bias", (2,))]),
              (conv.DepthwiseConv1D(3), (1, 5, 3),
               [("depthwise_kernel", (3, 3, 1)), ("bias", (3,))]),
              (conv.DepthwiseConv2D(3, depth_multiplier=2), (1, 5, 5, 3),
@@ -385,6 +429,9 @@ def test_config_keys_literal():
               "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint"]
     assert list(conv.Conv2DTranspose(2, 3).get_config()) == \
         base + ["filters"] + geometry + kernel + ["output_padding"]
+    assert list(conv.Conv3DTranspose(2, 3).get_config()) == \
+        base + ["filters"] + [k for k in geometry if k != "dilation_rate"] + kernel + \
+        ["output_padding"]
     assert list(conv.DepthwiseConv2D(3).get_config()) == base + geometry + [
         "bias_initializer", "bias_regularizer", "activity_regularizer", "bias_constraint",
         "depth_multiplier", "depthwise_initializer", "depthwise_regularizer",
@@ -403,6 +450,8 @@ def test_config_keys_literal():
     conv.Conv3D(2, 2, strides=(1, 2, 1), data_format="channels_first"),
     conv.Conv1DTranspose(2, 3, strides=2, output_padding=1),
     conv.Conv2DTranspose(2, 3, strides=(2, 3), padding="same", output_padding=(1, 2)),
+    conv.Conv3DTranspose(2, (2, 3, 2), strides=(1, 2, 3), output_padding=(0, 1, 2),
+                         data_format="channels_first", activation="tanh"),
     conv.DepthwiseConv1D(3, depth_multiplier=2, depthwise_initializer="ones"),
     conv.DepthwiseConv2D(3, depthwise_regularizer="l2", depthwise_constraint="max_norm"),
     conv.SeparableConv1D(2, 3, padding="causal", pointwise_initializer="zeros"),
@@ -424,6 +473,9 @@ def test_aliases():
     assert conv.Convolution3D is conv.Conv3D
     assert conv.Convolution2DTranspose is conv.Conv2DTranspose
     assert conv.Convolution1DTranspose is conv.Conv1DTranspose
+    assert conv.Convolution3DTranspose is conv.Conv3DTranspose
+    assert tf.keras.layers.Convolution3DTranspose is conv.Conv3DTranspose
+    assert isinstance(conv.Conv3DTranspose(1, 1), conv.Conv3D)
     assert conv.SeparableConvolution1D is conv.SeparableConv1D
     assert conv.SeparableConvolution2D is conv.SeparableConv2D
     assert isinstance(conv.Conv2DTranspose(1, 1), conv.Conv2D)
@@ -446,6 +498,7 @@ TRAINABLE = [(conv.Conv1D(2, 3, padding="causal"), (2, 6, 3)),
              (conv.Conv3D(2, 2), (1, 3, 3, 3, 2)),
              (conv.Conv1DTranspose(2, 3, strides=2), (2, 4, 3)),
              (conv.Conv2DTranspose(2, 3, strides=2, padding="same"), (2, 4, 4, 3)),
+             (conv.Conv3DTranspose(2, 2, strides=(1, 2, 1)), (1, 2, 3, 2, 2)),
              (conv.DepthwiseConv1D(3), (2, 5, 3)),
              (conv.DepthwiseConv2D(3, depth_multiplier=2), (2, 5, 5, 3)),
              (conv.SeparableConv1D(2, 3), (2, 5, 3)),
@@ -502,11 +555,49 @@ def test_function_with_unknown_dimensions():
     np.testing.assert_allclose(fn(x).numpy(), causal(x).numpy(), rtol=1e-5, atol=1e-6)
 
 
-def test_transpose_needs_known_spatial_dimensions():
-    layer = conv.Conv2DTranspose(2, 3)
-    fn = tf.function(lambda v: layer(v), input_signature=[tf.TensorSpec([None, None, 4, 1])])
-    with pytest.raises(ValueError, match="Conv2DTranspose needs the spatial dimensions"):
-        fn.get_concrete_function()
+@pytest.mark.parametrize("make,spec,static", [
+    # tf_keras 2.21 static output shapes
+    (lambda: conv.Conv2DTranspose(2, 3, strides=2, padding="same"), (None, None, 3),
+     [None, None, None, 2]),
+    (lambda: conv.Conv2DTranspose(2, (3, 2), strides=(2, 3), output_padding=(1, 2),
+                                  data_format="channels_first"), (3, None, 5),
+     [None, 2, None, 16]),
+    (lambda: conv.Conv1DTranspose(2, 3, strides=2, padding="same", output_padding=1),
+     (None, 3), [None, None, 2]),
+    (lambda: conv.Conv3DTranspose(2, (2, 3, 2), strides=(1, 2, 3)), (None, 4, None, 3),
+     [None, None, 9, None, 2])])
+def test_transpose_with_sizes_known_at_run_time(make, spec, static):
+    """Spatial sizes unknown when traced: the output shape comes from the input's."""
+    layer = make()
+    inputs = tf.keras.Input(spec)
+    outputs = layer(inputs)
+    assert outputs.shape.as_list() == static
+    model = tf.keras.Model(inputs, outputs)
+    fn = tf.function(lambda v: model(v), input_signature=[tf.TensorSpec((None,) + spec)])
+    assert fn.get_concrete_function().structured_outputs.shape.as_list() == static
+    for sizes in [(2, 4, 3, 5, 6, 1), (3, 1, 7, 2, 2, 4)]:
+        shape = [sizes[0]] + [d if d is not None else sizes[1 + i] for i, d in enumerate(spec)]
+        x = RNG.standard_normal(shape).astype(np.float32)
+        eager = layer(x).numpy()
+        assert eager.shape == layer.compute_output_shape(x.shape)
+        for got in (model(x), fn(x), model.predict(x, verbose=0)):
+            np.testing.assert_allclose(np.asarray(got), eager, rtol=1e-5, atol=1e-5)
+
+
+def test_transpose_trains_with_sizes_known_at_run_time():
+    inputs = tf.keras.Input((None, None, 3))
+    model = tf.keras.Model(inputs, conv.Conv2DTranspose(2, 3, strides=2, padding="same")(inputs))
+    model.compile("sgd", "mse")
+    kernel = model.layers[1].kernel.numpy()
+    model.fit(RNG.standard_normal((4, 3, 5, 3)).astype(np.float32),
+              np.zeros((4, 6, 10, 2), np.float32), epochs=1, verbose=0)
+    assert not np.allclose(model.layers[1].kernel.numpy(), kernel)
+
+
+def test_conv3d_transpose_deserializes():
+    layer = conv.Conv3DTranspose(2, 3, strides=(1, 2, 1), output_padding=(0, 1, 0), name="c3t")
+    clone = tf.keras.layers.deserialize(tf.keras.layers.serialize(layer))
+    assert type(clone) is conv.Conv3DTranspose and clone.get_config() == layer.get_config()
 
 
 # -- errors --------------------------------------------------------------------------------
@@ -522,6 +613,11 @@ def test_bad_input_rank_names_the_layer():
     with pytest.raises(ValueError, match=r"^Inputs should have rank 4\. Received "
                                          r"input_shape=\(1, 2, 2, 2, 3\)\.$"):
         conv.Conv2DTranspose(4, 3)(np.zeros((1, 2, 2, 2, 3), np.float32))
+    with pytest.raises(ValueError, match=r"^Inputs should have rank 5\. Received "
+                                         r"input_shape=\(1, 2, 2, 2, 2, 3\)\.$"):
+        conv.Conv3DTranspose(4, 3)(np.zeros((1, 2, 2, 2, 2, 3), np.float32))
+    with pytest.raises(ValueError, match="expected min_ndim=5, found ndim=4"):
+        conv.Conv3DTranspose(4, 3)(np.zeros((1, 2, 2, 2), np.float32))
 
 
 @pytest.mark.parametrize("make,message", [
@@ -562,6 +658,24 @@ def test_bad_input_rank_names_the_layer():
      "output_padding=(2, 2)."),
     (lambda: conv.DepthwiseConv2D(3)(np.zeros((1, 2, 5, 5, 3), np.float32)),
      "Inputs should have rank 4. Received input_shape=(1, 2, 5, 5, 3)."),
+    (lambda: conv.Conv3DTranspose(2, 3).build((None, 2, 2, 2, None)),
+     "The channel dimension of the inputs to `Conv3DTranspose` should be defined. The "
+     "input_shape received is (None, 2, 2, 2, None), where axis -1 (0-based) is the channel "
+     "dimension, which found to be `None`."),
+    (lambda: conv.Conv2DTranspose(2, 3, data_format="channels_first").build((None, None, 2, 2)),
+     "The channel dimension of the inputs to `Conv2DTranspose` should be defined. The "
+     "input_shape received is (None, None, 2, 2), where axis -3 (0-based) is the channel "
+     "dimension, which found to be `None`."),
+    (lambda: conv.Conv3DTranspose(2, (3, 3)),
+     "The `kernel_size` argument must be a tuple of 3 integers. Received: (3, 3)"),
+    (lambda: conv.Conv3DTranspose(2, 3, output_padding=1),
+     "Strides must be greater than output padding. Received strides=(1, 1, 1), "
+     "output_padding=(1, 1, 1)."),
+    (lambda: conv.Conv3DTranspose(2, 3, strides=2, dilation_rate=2),
+     "`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
+     "strides=(2, 2, 2) and dilation_rate=(2, 2, 2)"),
+    (lambda: conv.Conv3DTranspose(2, 3, padding="causal"),
+     "Causal padding is only supported for `Conv1D`and `SeparableConv1D`."),
 ])
 def test_argument_errors(make, message):
     with pytest.raises(ValueError) as info:

@@ -146,3 +146,16 @@ def test_noise_gradient_passes_through():
         scaled = GaussianDropout(0.5)(x, training=True)
     close(tape.gradient(noisy, x), np.ones((2, 100)))
     close(tape.gradient(scaled, x), scaled)
+
+
+def test_noise_values_are_tf_keras_and_seeds_count_up_per_call():
+    tf.random.set_seed(0)
+    layer = GaussianNoise(1.0, seed=2)
+    zeros = tf.zeros([3])
+    try:
+        np.testing.assert_array_equal(layer(zeros, training=True).numpy(), np.float32(
+            [0.08629926294088364, 0.7280054092407227, 0.29053789377212524]))
+        np.testing.assert_array_equal(layer(zeros, training=True).numpy(), np.float32(  # seed 3
+            [-1.4095544815063477, -0.5366827845573425, -0.5652378797531128]))
+    finally:
+        tf.random.set_seed(None)

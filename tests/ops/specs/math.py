@@ -34,6 +34,19 @@ def _int_pair(shape_a=(3, 4), shape_b=(4,)):
             _nonzero(*shape_b, dtype=np.int32, seed=1)]
 
 
+def _grad_op(op, fn, ref, data=rand):
+    """Specs of a unary function's gradient op ``fn(y, dy)`` (y: the function's output): real
+    dtypes checked with their gradient, half and complex ones for values."""
+    def spec(dtype, rtol):
+        def expected(y, dy):
+            wide = np.complex128 if np.dtype(dtype).kind == "c" else F64
+            return ref(y.astype(wide), dy.astype(wide)).astype(dtype)
+        return OpSpec(op, fn, [data(3, 4, dtype=dtype), rand(3, 4, dtype=dtype, seed=1)],
+                      expected, rtol=rtol, atol=rtol, name=f"{op}-{np.dtype(dtype).name}")
+    return [spec(F32, 1e-5), spec(F64, 1e-5), spec(np.float16, 2e-3),
+            spec(np.complex64, 1e-5)]
+
+
 def _sigmoid(x):
     return (1 / (1 + np.exp(-x.astype(F64)))).astype(x.dtype)
 
@@ -161,6 +174,12 @@ SPECS = [
             lambda x: _polygamma(np.full(x.shape, 2.0, x.dtype), x), data=positive,
             rtol=1e-4, name_suffix="-x"),
     *_unary("Sigmoid", m.sigmoid, _sigmoid),
+    *_grad_op("SigmoidGrad", m.sigmoid_grad, lambda y, dy: dy * y * (1 - y),
+              data=lambda *s, dtype: rand(*s, dtype=dtype, low=0.0, high=1.0)),
+    *_grad_op("TanhGrad", m.tanh_grad, lambda y, dy: dy * (1 - y * y),
+              data=lambda *s, dtype: rand(*s, dtype=dtype, low=-1.0, high=1.0)),
+    *_grad_op("RsqrtGrad", m.rsqrt_grad, lambda y, dy: dy * -0.5 * y ** 3, data=positive),
+    *_grad_op("ReciprocalGrad", m.reciprocal_grad, lambda y, dy: -dy * y * y, data=positive),
     *_unary("Softplus", m.softplus,
             lambda x: np.log1p(np.exp(x.astype(F64))).astype(x.dtype)),
     OpSpec("Round", m.round, [np.array([0.5, 1.5, 2.5, -0.5, -1.7], F32)], np.round,

@@ -7,6 +7,8 @@ reuses them.
 import numpy as np
 
 import eagerflow as tf
+from eagerflow._src.core import registry
+from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.ops import conv_ops as c
 from eagerflow._src.ops import nn_ops as n
 from tests.ops.spec import OpSpec, positive, rand
@@ -182,6 +184,27 @@ _ACTIVATIONS = [
                                      np.array([-1.0, -1.0, 2.0], F32)],
            lambda dy, x: np.array([np.nan, np.nan, 1.0], F32), grad="NaN inputs",
            name="ReluGrad-nan-stays-nan"),
+    *[OpSpec("Relu6Grad", n.relu6_grad,
+             [rand(3, 4, dtype=dt, seed=1), rand(3, 4, dtype=dt, low=-8, high=8)],
+             lambda dy, x: dy * ((x > 0) & (x < 6)), name=f"Relu6Grad-{np.dtype(dt).name}",
+             grad="integer" if dt == np.int32 else True) for dt in FLOATS + (np.int32,)],
+    *[OpSpec("LeakyReluGrad", lambda dy, x: n.leaky_relu_grad(dy, x, alpha), [
+        rand(3, 4, dtype=dt, seed=1), rand(3, 4, dtype=dt)],
+        _cast_like(lambda dy, x: np.where(x > 0, dy, alpha * dy)),
+        name=f"LeakyReluGrad-{alpha}-{np.dtype(dt).name}")
+      for dt in FLOATS for alpha in (0.2, 1.5)],
+    *[OpSpec("EluGrad", n.elu_grad,
+             [rand(3, 4, dtype=dt, seed=1), rand(3, 4, dtype=dt, low=-0.9, high=2)],
+             _cast_like(lambda dy, y: np.where(y < 0, dy * (y + 1), dy)),
+             name=f"EluGrad-{np.dtype(dt).name}") for dt in FLOATS],
+    *[OpSpec("SeluGrad", n.selu_grad,
+             [rand(3, 4, dtype=dt, seed=1), rand(3, 4, dtype=dt, low=-1.7, high=2)],
+             _cast_like(lambda dy, y: np.where(y < 0, dy * (y + 1.7580993408473766),
+                                               dy * 1.0507009873554805)),
+             name=f"SeluGrad-{np.dtype(dt).name}") for dt in FLOATS],
+    *[OpSpec("SoftsignGrad", n.softsign_grad, [rand(3, 4, dtype=dt, seed=1), rand(3, 4, dtype=dt)],
+             _cast_like(lambda dy, x: dy / (1 + np.abs(x)) ** 2),
+             name=f"SoftsignGrad-{np.dtype(dt).name}") for dt in FLOATS],
     *_unary("Relu6", n.relu6, lambda x: np.clip(x, 0, 6).astype(x.dtype),
             data=lambda *s, dtype: rand(*s, dtype=dtype, low=-8, high=8),
             dtypes=FLOATS + (np.int32,)),
@@ -205,7 +228,7 @@ def _gelu(x, approximate=False):
 
 
 _COMPOSITES = [
-    *[OpSpec("Erf", n.gelu, [rand(3, 4, dtype=d)], _cast_like(_gelu),
+    *[OpSpec("Erfc", n.gelu, [rand(3, 4, dtype=d)], _cast_like(_gelu),
              name=f"gelu-{np.dtype(d).name}") for d in FLOATS],
     *[OpSpec("Tanh", lambda x: n.gelu(x, approximate=True), [rand(3, 4, dtype=d)],
              _cast_like(lambda x: _gelu(x, True)), name=f"gelu-approximate-{np.dtype(d).name}")
@@ -382,23 +405,56 @@ _DEPTHWISE = [
 ]
 
 
-def _transpose_spec(dy_shape, w_shape, x_shape, strides, padding, dilations=(1, 1), dtype=F64,
-                    two_sizes=False):
-    pads = (same_pads(x_shape[1:3], w_shape[:2], strides, dilations) if padding == "SAME"
-            else [(0, 0)] * 2)
-    sizes = x_shape[1:3] if two_sizes else x_shape
-    return OpSpec("Conv2DBackpropInput",
-                  lambda dy, w: c.conv2d_transpose(dy, w, list(sizes), list(strides), padding,
-                                                   dilations=list(dilations)),
-                  [rand(*dy_shape, dtype=dtype), rand(*w_shape, dtype=dtype, seed=1)],
-                  lambda dy, w: ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads),
-                  name=f"conv2d_transpose-{dy_shape}-{x_shape}-{strides}-{padding}")
+def _transpose_spec(x_shape, w_shape, strides, padding, dilations=None, dtype=F64,
+                    two_sizes=False, channels_first=False, run_time_sizes=False):
+    """A Conv2DBackpropInput/Conv3DBackpropInputV2 spec through conv2d/conv3d_transpose, or
+    (`run_time_sizes`) with the output shape as the op's third input, as in a function
+    where only run time knows it. `x_shape` (the output's) is channels-last."""
+    nd = len(w_shape) - 2
+    dilations = dilations or (1,) * nd
+    pads = (same_pads(x_shape[1:-1], w_shape[:nd], strides, dilations) if padding == "SAME"
+            else [(0, 0)] * nd)
+    outs = _outs([n + b + a for n, (b, a) in zip(x_shape[1:-1], pads)], w_shape[:nd], strides,
+                 dilations)
+    dy_shape = (x_shape[0], *outs, w_shape[-1])
+    op = {2: "Conv2DBackpropInput", 3: "Conv3DBackpropInputV2"}[nd]
+    public = {2: c.conv2d_transpose, 3: c.conv3d_transpose}[nd]
+    ref = lambda dy, w: ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads)
+    sizes = list(x_shape[1:-1] if two_sizes else x_shape)
+    data_format = {2: "NHWC", 3: "NDHWC"}[nd]
+    if channels_first:
+        data_format = data_format[0] + "C" + data_format[1:-1]
+        dy_shape, sizes = _first(dy_shape), _first(sizes)
+        ref = _nchw(ref)
+    args = [rand(*dy_shape, dtype=dtype), rand(*w_shape, dtype=dtype, seed=1)]
+    attrs = dict(strides=list(strides), padding=padding, data_format=data_format,
+                 dilations=list(dilations))
+    fn = lambda dy, w: public(dy, w, sizes, **attrs)
+    if run_time_sizes:
+        attrs = c._conv_attrs(nd, attrs.pop("strides"), attrs.pop("padding"), data_format,
+                              attrs.pop("dilations"), (data_format,))
+        fn = lambda dy, w, sizes: dispatch(registry.get(op), (w, dy, sizes), attrs)
+        args.append(np.array(sizes, np.int64))
+    return OpSpec(op, fn, args, lambda dy, w, *_: ref(dy, w),
+                  name=f"{op}-{x_shape}-{w_shape}-{strides}-{padding}-{dilations}-"
+                       f"{data_format}{'-run-time' if run_time_sizes else ''}")
+
+
+def _first(shape):
+    """A channels-last shape (or per-dim list) in channels-first order."""
+    return [shape[0], shape[-1], *shape[1:-1]]
 
 
 _BACKPROPS = [
-    _transpose_spec((1, 3, 3, 4), (3, 3, 2, 4), (1, 6, 6, 2), (2, 2), "SAME", dtype=F32),
-    _transpose_spec((2, 3, 2, 3), (2, 3, 2, 3), (2, 7, 6, 2), (2, 2), "VALID", two_sizes=True),
-    _transpose_spec((1, 4, 5, 2), (3, 3, 2, 2), (1, 4, 5, 2), (1, 1), "SAME", dilations=(2, 1)),
+    _transpose_spec((1, 6, 6, 2), (3, 3, 2, 4), (2, 2), "SAME", dtype=F32),
+    _transpose_spec((2, 7, 6, 2), (2, 3, 2, 3), (2, 2), "VALID", two_sizes=True),
+    _transpose_spec((1, 4, 5, 2), (3, 3, 2, 2), (1, 1), "SAME", dilations=(2, 1)),
+    _transpose_spec((1, 5, 6, 3), (3, 2, 3, 2), (2, 2), "SAME", run_time_sizes=True),
+    _transpose_spec((1, 4, 5, 3, 2), (3, 2, 3, 2, 3), (2, 2, 2), "SAME", dtype=F32),
+    _transpose_spec((2, 4, 5, 4, 3), (2, 3, 2, 3, 2), (2, 2, 1), "VALID"),
+    _transpose_spec((1, 3, 2, 3, 1), (2, 2, 2, 1, 2), (1, 1, 1), "SAME", dilations=(2, 1, 2)),
+    _transpose_spec((1, 4, 3, 3, 2), (3, 2, 2, 2, 2), (2, 1, 1), "SAME", channels_first=True),
+    _transpose_spec((1, 5, 3, 3, 2), (3, 2, 2, 2, 2), (2, 2, 1), "VALID", run_time_sizes=True),
     OpSpec("Conv2DBackpropInput",
            lambda w, dy: c.conv2d_backprop_input([1, 5, 5, 4], w, dy, [1, 1, 1, 1], "SAME"),
            [rand(3, 3, 2, 6, dtype=F64), rand(1, 5, 5, 6, dtype=F64, seed=1)],

@@ -5,7 +5,8 @@ TensorFlow's functions. Then each pass runs under its ``tf.config.optimizer``
 switch (on unless set off; all off with ``disable_meta_optimizer``):
 
 * ``constant_folding``: `fold_constants`;
-* ``arithmetic_optimization``: `eliminate_common_subexpressions`, `simplify`;
+* ``arithmetic_optimization``: `eliminate_common_subexpressions`, `simplify`,
+  `merge_matmul_sums`;
 * ``dependency_optimization``: `eliminate_dead_code` of what the rewrites
   orphaned (also off with ``disable_model_pruning``);
 * ``remapping``: `fuse_matmul_bias_activation`;
@@ -22,6 +23,7 @@ from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_s
 from eagerflow._src.graph.passes.constant_folding import fold_constants
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
 from eagerflow._src.graph.passes.fusion import fuse_matmul_bias_activation
+from eagerflow._src.graph.passes.matmul_sums import merge_matmul_sums
 from eagerflow._src.graph.passes.program import Program
 
 
@@ -47,6 +49,7 @@ def _passes():
     return [(fold_constants, on("constant_folding")),
             (eliminate_common_subexpressions, arithmetic),
             (simplify, arithmetic),
+            (merge_matmul_sums, arithmetic),
             (eliminate_dead_code, pruning),
             (fuse_matmul_bias_activation, on("remapping")),
             (plan_buffer_reuse, on("memory_optimization"))]

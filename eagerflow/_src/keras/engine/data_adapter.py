@@ -20,6 +20,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils.data_utils import Sequence
+from eagerflow._src.ops import random_ops
 
 
 def _is_array(value):
@@ -54,15 +55,19 @@ class _Arrays:
         self.batch_size = batch_size or 32
         self.shuffle = shuffle
         self.steps = math.ceil(self.size / self.batch_size)
+        # As Keras: each epoch's order drawn by `tf.random.shuffle` under the global seed.
+        self._orders = random_ops.ShuffleStream(self.size) if shuffle and shuffle != "batch" \
+            else None
 
     def epoch(self, limit=None):
         data = self.data
-        if self.shuffle:
-            order = np.random.permutation(self.size)
-            if self.shuffle == "batch":
-                starts = np.random.permutation(self.steps) * self.batch_size
-                order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size))
-                                        for s in starts])
+        if self.shuffle == "batch":
+            starts = np.random.permutation(self.steps) * self.batch_size
+            order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size))
+                                    for s in starts])
+            data = nest.map_structure(lambda a: a[order], data)
+        elif self.shuffle:
+            order = self._orders.next()
             data = nest.map_structure(lambda a: a[order], data)
         steps = self.steps if limit is None else min(limit, self.steps)
         for i in range(steps):

@@ -185,6 +185,8 @@ class Conv(Layer):
     def _op_format(self):
         return tf_data_format(self.data_format, max(self.rank, 2))
 
+    _inputs_text = "inputs"
+
     def _output_length(self, axis, length):
         return conv_output_length(length, self.kernel_size[axis], self.padding,
                                   self.strides[axis], self.dilation_rate[axis])
@@ -215,8 +217,8 @@ class Conv(Layer):
                              f"Received input_shape={input_shape}.")
         channels = input_shape[self._channel_axis]
         if channels is None:
-            raise ValueError(f"The channel dimension of the inputs should be defined. The "
-                             f"input_shape received is {input_shape}, where axis "
+            raise ValueError(f"The channel dimension of the {self._inputs_text} should be "
+                             f"defined. The input_shape received is {input_shape}, where axis "
                              f"{self._channel_axis} (0-based) is the channel dimension, which "
                              f"found to be `None`.")
         self.compute_output_shape(input_shape)
@@ -356,12 +358,22 @@ class Conv3D(Conv):
 class _ConvTranspose:
     """What a transposed convolution changes in its `Conv`: kernel layout
     ``(*kernel_size, filters, input_channels)``, the output length rule and
-    `output_padding` (the extra length on one side, below the stride)."""
+    `output_padding` (the extra length on one side, below the stride). Spatial input
+    sizes unknown before run time are read from the input's dynamic shape."""
 
     _allows_causal = False
     _exact_rank = True
 
-    def _init_output_padding(self, output_padding):
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
+                 data_format=None, dilation_rate=1, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        # configs carry the base's `groups` entry
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                         kwargs.pop("groups", 1), activation, use_bias, kernel_initializer,
+                         bias_initializer, kernel_regularizer, bias_regularizer,
+                         activity_regularizer, kernel_constraint, bias_constraint, **kwargs)
         self.output_padding = output_padding
         if output_padding is not None:
             self.output_padding = normalize_tuple(output_padding, self.rank, "output_padding",
@@ -370,6 +382,14 @@ class _ConvTranspose:
                 raise ValueError(f"Strides must be greater than output padding. Received "
                                  f"strides={self.strides}, "
                                  f"output_padding={self.output_padding}.")
+
+    @property
+    def _inputs_text(self):
+        return f"inputs to `{type(self).__name__}`"
+
+    @property
+    def _op_dilations(self):
+        return self.dilation_rate
 
     def _create_weights(self, channels, input_shape):
         self.kernel = self._add_kernel("kernel", (self.filters, channels),
@@ -381,17 +401,20 @@ class _ConvTranspose:
         return deconv_output_length(
             length, self.kernel_size[axis], self.padding,
             None if self.output_padding is None else self.output_padding[axis],
-            self.strides[axis], self.dilation_rate[axis])
+            self.strides[axis], self._op_dilations[axis])
 
     def _convolve(self, inputs, kernel):
         dims = inputs.shape.as_list()
-        sizes = [self._output_length(i, n) for i, n in enumerate(self._spatial_dims(dims))]
-        if None in sizes:  # the op takes a static output shape
-            raise ValueError(f"{type(self).__name__} needs the spatial dimensions of its "
-                             f"inputs to be known. Received: inputs.shape={inputs.shape}")
-        return conv_ops.conv2d_transpose(inputs, kernel, self._lift(sizes),
-                                         self._lift(self.strides), self._op_padding,
-                                         self._op_format, self._lift(self.dilation_rate))
+        if None in dims:  # sizes known at run time only: the output's come from them then
+            shape = array_ops.shape(inputs)
+            dims = [shape[i] if d is None else d for i, d in enumerate(dims)]
+        sizes = self._lift(self._output_length(i, n)
+                           for i, n in enumerate(self._spatial_dims(dims)))
+        output_shape = [dims[0], self.filters, *sizes] if self.data_format == "channels_first" \
+            else [dims[0], *sizes, self.filters]
+        op = conv_ops.conv3d_transpose if self.rank == 3 else conv_ops.conv2d_transpose
+        return op(inputs, kernel, output_shape, self._lift(self.strides), self._op_padding,
+                  self._op_format, self._lift(self._op_dilations))
 
     def get_config(self):
         config = super().get_config()
@@ -406,18 +429,6 @@ class Conv1DTranspose(_ConvTranspose, Conv1D):
     TensorShape([1, 8, 2])
     """
 
-    def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
-                 data_format=None, dilation_rate=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):
-        # configs carry the base's `groups` entry
-        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
-                         kwargs.pop("groups", 1), activation, use_bias, kernel_initializer,
-                         bias_initializer, kernel_regularizer, bias_regularizer,
-                         activity_regularizer, kernel_constraint, bias_constraint, **kwargs)
-        self._init_output_padding(output_padding)
-
 
 class Conv2DTranspose(_ConvTranspose, Conv2D):
     """Transposed 2-D convolution ("deconvolution"): upsamples images.
@@ -426,17 +437,26 @@ class Conv2DTranspose(_ConvTranspose, Conv2D):
     TensorShape([1, 9, 9, 2])
     """
 
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
-                 output_padding=None, data_format=None, dilation_rate=(1, 1), activation=None,
-                 use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):
-        # configs carry the base's `groups` entry
-        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
-                         kwargs.pop("groups", 1), activation, use_bias, kernel_initializer,
-                         bias_initializer, kernel_regularizer, bias_regularizer,
-                         activity_regularizer, kernel_constraint, bias_constraint, **kwargs)
-        self._init_output_padding(output_padding)
+
+class Conv3DTranspose(_ConvTranspose, Conv3D):
+    """Transposed 3-D convolution: upsamples volumes.
+
+    As in tf_keras, `dilation_rate` is checked but not applied (the output is that of
+    a dilation rate of 1) and is left out of the config.
+
+    >>> layer = Conv3DTranspose(2, 3, strides=2, padding="same")
+    >>> layer(np.ones((1, 2, 3, 4, 1), np.float32)).shape
+    TensorShape([1, 4, 6, 8, 2])
+    """
+
+    @property
+    def _op_dilations(self):
+        return (1,) * self.rank
+
+    def get_config(self):
+        config = super().get_config()
+        del config["dilation_rate"]
+        return config
 
 
 class DepthwiseConv(Conv):
@@ -628,5 +648,6 @@ Convolution2D = Conv2D
 Convolution3D = Conv3D
 Convolution1DTranspose = Conv1DTranspose
 Convolution2DTranspose = Conv2DTranspose
+Convolution3DTranspose = Conv3DTranspose
 SeparableConvolution1D = SeparableConv1D
 SeparableConvolution2D = SeparableConv2D

@@ -112,6 +112,7 @@ class Dropout(Layer):
                              f"between 0 and 1.")
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
         self.supports_masking = True
+        self._random_generator = backend.RandomGenerator(seed)  # seed, seed + 1, ... per call
 
     def _get_noise_shape(self, inputs):
         if self.noise_shape is None:
@@ -124,7 +125,8 @@ class Dropout(Layer):
             return cast_ops.identity(inputs)
         return backend.in_train_phase(
             lambda: nn_ops.dropout(inputs, rate=self.rate,
-                                   noise_shape=self._get_noise_shape(inputs), seed=self.seed),
+                                   noise_shape=self._get_noise_shape(inputs),
+                                   seed=self._random_generator.make_legacy_seed()),
             lambda: cast_ops.identity(inputs), training)
 
     def compute_output_shape(self, input_shape):

@@ -8,7 +8,7 @@ array([1., 2.], dtype=float32)
 import math
 
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, random_ops
+from eagerflow._src.ops import array_ops, cast_ops, math_ops
 from eagerflow._src.keras import backend, regularizers
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
@@ -24,6 +24,8 @@ class _TrainingNoise(Layer):
     def __init__(self, seed=None, **kwargs):
         super().__init__(**kwargs)
         self.seed = seed
+        # Each call draws with the next op seed: seed, seed + 1, ... (unseeded: None).
+        self._random_generator = backend.RandomGenerator(seed)
         self.supports_masking = True
 
     def compute_output_shape(self, input_shape):
@@ -43,8 +45,8 @@ class GaussianNoise(_TrainingNoise):
 
     def call(self, inputs, training=None):
         def noised():
-            return math_ops.add(inputs, random_ops.normal(
-                array_ops.shape(inputs), 0.0, self.stddev, inputs.dtype, self.seed))
+            return math_ops.add(inputs, self._random_generator.random_normal(
+                array_ops.shape(inputs), 0.0, self.stddev, inputs.dtype))
         return backend.in_train_phase(noised, lambda: cast_ops.identity(inputs), training)
 
     def get_config(self):
@@ -68,8 +70,8 @@ class GaussianDropout(_TrainingNoise):
 
         def noised():
             stddev = math.sqrt(self.rate / (1.0 - self.rate))
-            return math_ops.multiply(inputs, random_ops.normal(
-                array_ops.shape(inputs), 1.0, stddev, inputs.dtype, self.seed))
+            return math_ops.multiply(inputs, self._random_generator.random_normal(
+                array_ops.shape(inputs), 1.0, stddev, inputs.dtype))
         return backend.in_train_phase(noised, lambda: cast_ops.identity(inputs), training)
 
     def get_config(self):
@@ -99,7 +101,7 @@ class AlphaDropout(_TrainingNoise):
         def dropped():
             noise_shape = self.noise_shape if self.noise_shape else array_ops.shape(inputs)
             kept = cast_ops.cast(math_ops.greater_equal(
-                random_ops.uniform(noise_shape, seed=self.seed), rate), inputs.dtype)
+                self._random_generator.random_uniform(noise_shape), rate), inputs.dtype)
             saturation = -_SELU_ALPHA * _SELU_SCALE
             a = ((1 - rate) * (1 + rate * saturation ** 2)) ** -0.5
             b = -a * saturation * rate

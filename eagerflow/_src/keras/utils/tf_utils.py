@@ -6,11 +6,13 @@ import random
 
 import numpy as np
 
+from eagerflow._src.keras import backend
 from eagerflow._src.ops.random_ops import set_seed
 
 
 def set_random_seed(seed):
-    """Seeds Python's `random`, NumPy's global generator and ``tf.random`` with `seed`.
+    """Seeds Python's `random`, NumPy's global generator, ``tf.random`` and the generator
+    that unseeded initializers draw their seeds from, with `seed`.
 
     >>> set_random_seed(1); a = random.random(), np.random.rand()
     >>> set_random_seed(1); a == (random.random(), np.random.rand())
@@ -22,3 +24,4 @@ def set_random_seed(seed):
     random.seed(seed)
     np.random.seed(seed)
     set_seed(seed)
+    backend._SEED_GENERATOR.generator = random.Random(seed)

@@ -1,0 +1,55 @@
+"""Batching for `fit`: each epoch's shuffled order, as tf_keras draws it."""
+import numpy as np
+
+import eagerflow as tf
+from eagerflow._src.keras import backend
+from eagerflow._src.keras.engine.data_adapter import DataHandler
+
+
+def _orders(epochs, **kwargs):
+    x = np.arange(10, dtype=np.float32).reshape(10, 1)
+    handler = DataHandler(x, x, batch_size=4, epochs=epochs, shuffle=True, **kwargs)
+    return [[b[0].numpy().ravel().astype(int).tolist() for b in handler.batches()]
+            for _ in handler.enumerate_epochs()]
+
+
+def test_epochs_are_shuffled_as_tf_keras_shuffles_them():
+    try:
+        tf.keras.utils.set_random_seed(0)  # global seed 0: the shuffle's seed pair (0, 2**31 - 1)
+        assert _orders(3) == [[[2, 0, 5, 8], [7, 1, 9, 6], [3, 4]],
+                              [[2, 9, 4, 7], [1, 8, 5, 6], [0, 3]],
+                              [[4, 7, 6, 0], [1, 2, 8, 5], [3, 9]]]
+        tf.random.set_seed(5)
+        assert _orders(2) == [[[7, 4, 5, 9], [1, 2, 8, 6], [0, 3]],
+                              [[6, 4, 9, 0], [3, 5, 2, 1], [7, 8]]]
+        assert _orders(1) == _orders(1)  # each fit starts the same sequence again
+    finally:
+        tf.random.set_seed(None)
+        backend._SEED_GENERATOR.generator = None
+
+
+def test_fit_shuffles_each_epoch_as_tf_keras():
+    seen = []
+
+    class Recording(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            seen.append(data[0].numpy().ravel().astype(int).tolist())
+            return {}
+
+    x = np.arange(10, dtype=np.float32).reshape(10, 1)
+    model = Recording()
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    try:
+        tf.keras.utils.set_random_seed(0)
+        model.fit(x, x, batch_size=4, epochs=2, shuffle=True, verbose=0)
+    finally:
+        tf.random.set_seed(None)
+        backend._SEED_GENERATOR.generator = None
+    assert seen == [[2, 0, 5, 8], [7, 1, 9, 6], [3, 4], [2, 9, 4, 7], [1, 8, 5, 6], [0, 3]]
