@@ -73,6 +73,13 @@ def checkpoint_keys(root):
     return found
 
 
+def _mismatch(skip, error, warning):
+    """Raises ValueError(`error`); with `skip`, logs `warning` instead (the weights stay)."""
+    if not skip:
+        raise ValueError(error)
+    _logger.warning(warning)
+
+
 def _children(obj):
     """``(name, object)`` pairs of what `obj` tracks, in TF's order."""
     if isinstance(obj, (list, tuple)):
@@ -293,11 +300,10 @@ def _match_by_name(model, tensors, metadata, skip_mismatch):
             if len(weights) != len(keys):
                 counts = (f"Layer expects {len(weights)} weight(s). Received {len(keys)} saved "
                           f"weight(s)")
-                if not skip_mismatch:
-                    raise ValueError(f"Weight count mismatch for layer #{k} (named "
-                                     f"{layer.name}). {counts}")
-                _logger.warning(f"Skipping loading of weights for layer #{k} (named "
-                                f"{layer.name}) due to mismatch in number of weights. {counts}")
+                _mismatch(skip_mismatch,
+                          f"Weight count mismatch for layer #{k} (named {layer.name}). {counts}",
+                          f"Skipping loading of weights for layer #{k} (named {layer.name}) "
+                          f"due to mismatch in number of weights. {counts}")
                 continue
             for weight, key in zip(weights, keys):
                 value = tensors[key]
@@ -305,11 +311,10 @@ def _match_by_name(model, tensors, metadata, skip_mismatch):
                 if expected != value.shape:
                     shapes = (f"for weight {weight.name}. Weight expects shape {expected}. "
                               f"Received saved weight with shape {value.shape}")
-                    if not skip_mismatch:
-                        raise ValueError(f"Shape mismatch in layer #{k} (named {layer.name}) "
-                                         f"{shapes}")
-                    _logger.warning(f"Skipping loading weights for layer #{k} (named "
-                                    f"{layer.name}) due to mismatch in shape {shapes}")
+                    _mismatch(skip_mismatch,
+                              f"Shape mismatch in layer #{k} (named {layer.name}) {shapes}",
+                              f"Skipping loading weights for layer #{k} (named {layer.name}) "
+                              f"due to mismatch in shape {shapes}")
                     continue
                 matched.append((key, weight, value))
     return matched
