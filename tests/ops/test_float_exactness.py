@@ -912,3 +912,11 @@ def test_large_tensors_take_numpy_functions_with_the_same_limits(dtype):
                                else 1e-6, atol=0)
     np.testing.assert_allclose(tf.exp(tf.constant(x[:20])).numpy()[:4],
                                np.exp(x[:4].astype(np.float64)).astype(dtype), rtol=1e-6)
+
+
+def test_pow_takes_numpy_for_a_large_broadcast_result():
+    # operands of 40 elements each, a 1,600-element result: past EXACT_MAX_SIZE
+    x = np.linspace(0.1, 3.0, 40, dtype=np.float32)[:, None]
+    y = np.linspace(-2.0, 2.0, 40, dtype=np.float32)[None, :]
+    got = tf.pow(tf.constant(x), tf.constant(y)).numpy()
+    np.testing.assert_array_equal(got, np.power(x, y, dtype=np.float64).astype(np.float32))

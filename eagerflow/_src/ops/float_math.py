@@ -18,6 +18,7 @@ array([2.7182817, 7.389056 ], dtype=float32)
 """
 import ctypes
 import ctypes.util
+import math
 
 import numpy as np
 
@@ -967,7 +968,7 @@ def pow(xp, x, y):
     """
     if xp is not np or x.dtype not in (_F32, _F64):
         return xp.power(x, y)
-    if max(x.size, y.size) > EXACT_MAX_SIZE:
+    if math.prod(np.broadcast_shapes(x.shape, y.shape)) > EXACT_MAX_SIZE:  # the result's size
         # rounded once from float64: correctly rounded where NumPy's float32 power may not be
         return xp.power(x, y, dtype=np.float64).astype(x.dtype, copy=False)
     if x.dtype == _F32:
