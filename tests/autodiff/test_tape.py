@@ -268,3 +268,26 @@ def test_watched_variables_are_listed_in_creation_order():
         for v in (b, c, a):
             tape.watch(v)
     assert [v.name for v in tape.watched_variables()] == ["a:0", "b:0", "c:0"]
+
+
+def test_integer_sources_get_none_and_only_watching_them_is_logged(caplog, monkeypatch):
+    from eagerflow._src.autodiff import tape as tape_module
+    monkeypatch.setattr(tape_module, "_warnings_given", {})
+    i, v = tf.constant(3), tf.Variable(3)
+    for _ in range(7):
+        with tf.GradientTape() as tape:
+            tape.watch(i)
+            y = tf.cast(v, tf.float32) * tf.cast(i, tf.float32)
+        assert tape.gradient(y, [i, v]) == [None, None]
+    # as TF: the watch warning at most 5 times, integer sources and targets silently
+    assert [r.getMessage() for r in caplog.records] == [
+        "The dtype of the watched tensor must be floating (e.g. tf.float32), got tf.int32"] * 5
+
+
+def test_a_none_target_is_a_type_error():
+    with tf.GradientTape() as tape:
+        pass
+    with pytest.raises(TypeError, match=r"^Argument `target` should be a list or nested "
+                                        r"structure of Tensors, Variables or CompositeTensors "
+                                        r"to be differentiated, but received None.$"):
+        tape.gradient(None, tf.Variable(1.0))

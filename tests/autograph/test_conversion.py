@@ -315,3 +315,31 @@ def test_trace_prints_its_arguments_and_set_verbosity_takes_tf_arguments(capsys)
     tf.autograph.set_verbosity(3, alsologtostdout=True)
     with pytest.raises(TypeError):
         tf.autograph.set_verbosity()  # the level is required, as in TF
+
+
+def _adds_half(v):
+    return v + 0.5
+
+
+def _loop_calling_a_helper(n):
+    x = 0
+    for i in tf.range(n):
+        if i > 1:
+            x = _adds_half(x)
+    return x
+
+
+def test_error_frames_are_the_user_functions_as_tf_shows_them():
+    """Generated loop and branch bodies count as the function they come from (its innermost
+    line), frames follow each other, and every line of the message is indented."""
+    with pytest.raises(TypeError) as info:
+        tf.function(_loop_calling_a_helper)(tf.constant(3))
+    path = __file__
+    assert str(info.value) == (
+        f'in user code:\n\n'
+        f'    File "{path}", line {_loop_calling_a_helper.__code__.co_firstlineno + 4}, in '
+        f'_loop_calling_a_helper  *\n        x = _adds_half(x)\n'
+        f'    File "{path}", line {_adds_half.__code__.co_firstlineno + 1}, in _adds_half  *\n'
+        f'        return v + 0.5\n\n'
+        f"    TypeError: Input 'y' of 'AddV2' Op has type float32 that does not match type int32 "
+        f"of argument 'x'.\n")

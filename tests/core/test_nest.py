@@ -19,8 +19,14 @@ def test_pack_keeps_container_types_and_key_order():
     assert packed == {"b": [1, 2], "a": 3} and list(packed) == ["b", "a"]
     assert tf.nest.pack_sequence_as(Point(0, (0,)), [1, 2]) == Point(1, (2,))
     assert tf.nest.pack_sequence_as([0, 0], (7, 8)) == [7, 8]
-    with pytest.raises(ValueError, match="2 leaves"):
+    with pytest.raises(ValueError, match=r"^Could not pack sequence. Structure had 2 atoms, but "
+                                         r"flat_sequence had 1 items.  Structure: \[0, 0\], "
+                                         r"flat_sequence: \[1\].$"):
         tf.nest.pack_sequence_as([0, 0], [1])
+    with pytest.raises(ValueError, match="However the input is a sequence"):
+        tf.nest.pack_sequence_as(0, [1, 2])
+    with pytest.raises(TypeError, match="found incompatible type `<class 'int'>`"):
+        tf.nest.pack_sequence_as([0], 5)
 
 
 def test_map_structure_and_assert_same_structure():
@@ -30,4 +36,24 @@ def test_map_structure_and_assert_same_structure():
     with pytest.raises(TypeError):
         tf.nest.assert_same_structure([1], (1,))
     tf.nest.assert_same_structure([1], (1,), check_types=False)
+
+
+def test_assert_same_structure_message_shows_where_and_the_shapes():
+    with pytest.raises(ValueError) as info:
+        tf.nest.assert_same_structure([1, (1, 2)], [1, (1, 2, 3)])
+    assert str(info.value) == (
+        "The two structures don't have the same nested structure.\n\n"
+        "First structure: type=list str=[1, (1, 2)]\n\n"
+        "Second structure: type=list str=[1, (1, 2, 3)]\n\n"
+        "More specifically: The two structures don't have the same number of elements. First "
+        "structure: type=tuple str=(1, 2). Second structure: type=tuple str=(1, 2, 3)\n"
+        "Entire first structure:\n[., (., .)]\nEntire second structure:\n[., (., ., .)]")
+    with pytest.raises(ValueError, match=r'"type=tuple str=\(2,\)" is a sequence, while '
+                                         r'substructure "type=str str=s" is not'):
+        tf.nest.assert_same_structure([None, "s"], [1, (2,)])
+    with pytest.raises(ValueError, match=r"keys type=list str=\['a', 'b'\], while second "
+                                         r"structure has keys type=list str=\['a', 'c'\]"):
+        tf.nest.assert_same_structure({"a": 1, "b": 2}, {"a": 1, "c": 2})
+    with pytest.raises(TypeError, match="has type Point, while second structure type=tuple"):
+        tf.nest.assert_same_structure(Point(1, 2), (1, 2))
     assert tf.nest.is_nested([]) and not tf.nest.is_nested(tf.constant(1))

@@ -115,6 +115,26 @@ def test_convert_to_tensor():
     assert tf.convert_to_tensor([tf.constant(1), 2]).numpy().tolist() == [1, 2]
 
 
+def test_lists_holding_tensors_pack_as_ops():
+    """As TF packs them: tapes see the tensors inside, and graph tensors can be inside."""
+    x, c = tf.Variable(2.0), tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(c)
+        y = tf.convert_to_tensor([x, [c, 1.0]][:1] + [c])
+        z = tf.reduce_sum(tf.constant([[1.0, 2.0]]) * [c, x])
+    assert y.numpy().tolist() == [2.0, 3.0] and float(tape.gradient(y, x)) == 1.0
+    assert [float(g) for g in tape.gradient(z, [x, c])] == [2.0, 1.0]
+
+    @tf.function
+    def f(a):
+        return tf.concat([a, [a[0] * 2]], 0), tf.reshape(a, [tf.shape(a)[0], -1])
+    packed, reshaped = f(tf.constant([1.0, 2.0]))
+    assert packed.numpy().tolist() == [1.0, 2.0, 2.0] and reshaped.shape == (2, 1)
+    # a requested dtype other than the tensors' converts them as constants (cast)
+    assert tf.convert_to_tensor([tf.constant(1), 2], dtype_hint=tf.float32).dtype == tf.float32
+    assert (tf.constant([1.0]) * [tf.constant(1)]).dtype == tf.float32
+
+
 def test_scalar_operands_adopt_dtype():
     x = tf.constant([1, 2], tf.int8)
     assert (x + 300).dtype == tf.int8 and (x + 300).numpy().tolist() == [45, 46]

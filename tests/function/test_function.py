@@ -283,7 +283,12 @@ def test_new_variable_on_every_call_raises():
         w = tf.Variable(1.0)
         return w * x
 
-    with pytest.raises(ValueError, match="only supports singleton tf.Variables"):
+    with pytest.raises(ValueError, match=r"w = tf.Variable\(1.0\)\n\n    ValueError: "
+                                         r"tf.function only supports singleton tf.Variables "
+                                         r"created on the first call. Make sure the tf.Variable "
+                                         r"is only created once or created outside tf.function. "
+                                         r"See https://www.tensorflow.org/guide/function#creating"
+                                         r"_tfvariables for more information.\n$"):
         f(tf.constant(1.0))
         f(tf.constant([1.0, 2.0]))
 

@@ -1,6 +1,8 @@
 """Why a function retraced: the explanation kept for every trace, and the warning."""
 import logging
 
+import pytest
+
 import eagerflow as tf
 
 
@@ -61,3 +63,30 @@ def test_functions_creating_variables_trace_twice_and_say_so():
     f = type(c).__call__.__get__(c)
     assert f.experimental_get_tracing_count() == 2
     assert "traced again after creating variables" in f.experimental_explain_retracing()
+
+
+def test_calls_are_bound_to_the_signature_before_keying():
+    @tf.function
+    def h(x, training=False, *, k=1):
+        return x
+
+    for args, kwargs in (((1,), {}), ((1, False), {}), ((1,), {"training": False, "k": 1}),
+                         ((), {"x": 1}), ((1,), {"k": 1.0})):
+        h(*args, **kwargs)
+    assert h.experimental_get_tracing_count() == 1  # defaults filled in, 1.0 == 1
+    h(1, True)
+    h(1, 1)  # 1 == True: the same trace, as in TF
+    assert h.experimental_get_tracing_count() == 2
+
+
+def test_a_call_that_does_not_bind_is_tfs_type_error():
+    @tf.function
+    def h(x, training=False, *, k=1):
+        return x
+
+    with pytest.raises(TypeError) as info:
+        h(1, 2, 3)
+    assert str(info.value) == (
+        "Binding inputs to tf.function failed due to `too many positional arguments`. Received "
+        "args: (1, 2, 3) and kwargs: {} for signature: (x, training=<captured_default_value>, *, "
+        "k=<captured_default_value>).")

@@ -143,10 +143,38 @@ def test_case_takes_the_first_true_predicate_or_the_default():
     assert [f(tf.constant(x)) for x in (-5.0, 5.0, 50.0)] == [-1.0, 1.0, 10.0]
 
 
-def test_case_exclusive_rejects_two_true_predicates_eagerly():
-    with pytest.raises(tf.errors.InvalidArgumentError):
-        tf.case([(tf.constant(True), lambda: 1.0), (tf.constant(True), lambda: 2.0)],
-                exclusive=True)
+def test_case_exclusive_checks_the_predicates_before_the_default():
+    true = tf.constant(True)
+    pairs = [(true, lambda: tf.constant(1)), (true, lambda: tf.constant(2))]
+    # Without a default the last pair is the default, outside the check (as in TF).
+    assert int(tf.case(pairs, exclusive=True)) == 1
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"more than 1 conditions \(\?, \?\) evaluated as True:'\nTrue, True"):
+        tf.case(pairs, default=lambda: tf.constant(3), exclusive=True)
+    g = tf.function(lambda a, b: tf.case([(a, pairs[0][1]), (b, pairs[1][1])],
+                                         default=lambda: tf.constant(3), exclusive=True))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\(a:0, b:0\).*\] \[1 1\]"):
+        g(true, true)
+
+
+def test_case_without_default_asserts_that_a_predicate_holds():
+    false = tf.constant(False)
+    pairs = [(false, lambda: tf.constant(1)), (false, lambda: tf.constant(2))]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=(
+            r"Expected 'tf.Tensor\(False, shape=\(\), dtype=bool\)' to be true. Summarized "
+            r"data: b'Input error: None of conditions evaluated as True:'\nFalse, False")):
+        tf.case(pairs)
+    g = tf.function(lambda a, b: tf.case([(a, pairs[0][1]), (b, pairs[1][1])]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"True:\] \[0 0\]"):
+        g(false, false)
+    assert int(g(false, tf.constant(True))) == 2
+
+
+def test_case_argument_errors():
+    with pytest.raises(TypeError, match="pred must be a Tensor, got: True"):
+        tf.case([(True, lambda: 1)])
+    with pytest.raises(TypeError, match="must be a 2-tuple. Received False."):
+        tf.case((tf.constant(False), lambda: 1))
 
 
 def test_switch_case_and_its_default():
@@ -155,7 +183,20 @@ def test_switch_case_and_its_default():
     for i, expected in ((0, 10), (1, 20), (2, 30), (7, 30), (-1, 30)):
         assert int(tf.switch_case(tf.constant(i), fns)) == expected
         assert int(g(tf.constant(i))) == expected
-    assert int(tf.switch_case(5, {1: fns[0]}, default=fns[1])) == 20
+    assert int(tf.switch_case(tf.constant(5), {1: fns[0], 0: fns[2]}, default=fns[1])) == 20
+    assert int(tf.switch_case(tf.constant(1), ((1, fns[0]), (0, fns[2])))) == 10
+
+
+def test_switch_case_argument_errors():
+    fns = [lambda: 1, lambda: 2]
+    with pytest.raises(TypeError, match="'branch_index' must be a Tensor, got <class 'int'>"):
+        tf.switch_case(1, fns)
+    with pytest.raises(TypeError, match="must be an integer Tensor, got <dtype: 'float32'>"):
+        tf.switch_case(tf.constant(1.0), fns)
+    with pytest.raises(ValueError, match=r"contiguous range of \[0 to 2\) but found \{0,3\}"):
+        tf.switch_case(tf.constant(0), {0: fns[0], 3: fns[1]})
+    with pytest.raises(ValueError, match="at least one item in 'branch_fns'"):
+        tf.switch_case(tf.constant(0), [])
 
 
 # -- while_loop -----------------------------------------------------------------------------------
@@ -177,6 +218,23 @@ def test_while_loop_eager_and_graph_agree():
 def test_while_loop_keeps_the_loop_variables_structure():
     out = tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)])
     assert isinstance(out, list) and int(out[0]) == 3
+    out = tf.function(lambda: tf.while_loop(lambda i: i < 3, lambda i: (i + 1,), [0]))()
+    assert isinstance(out, list) and int(out[0]) == 3
+
+
+def test_eager_while_loop_runs_as_python():
+    """As TF eagerly: values reach the body unconverted, and the result has the body's
+    structure (the loop variables' when the body never runs), made tensors."""
+    seen = []
+
+    def body(i, x):
+        seen.append(type(x))
+        return i + 1, x * 2.5
+    out = tf.while_loop(lambda i, x: i < 2, body, [0, 1])
+    assert seen == [int, float] and isinstance(out, tuple)
+    assert out[1].dtype == tf.float32 and float(out[1]) == 6.25
+    out = tf.while_loop(lambda i: i > 5, lambda i: (i + 1,), [0])
+    assert isinstance(out, list) and out[0].dtype == tf.int32
     out = tf.while_loop(lambda s: s["i"] < 2, lambda s: {"i": s["i"] + 1}, {"i": 0})
     assert int(out["i"]) == 2
 
@@ -206,7 +264,8 @@ def test_while_loop_dtype_must_stay():
     @tf.function
     def f(x):
         return tf.while_loop(lambda x: x < 3, lambda x: tf.cast(x, tf.float32) + 1.0, [x])
-    with pytest.raises(TypeError, match="enters the loop with type"):
+    with pytest.raises(TypeError, match="enters the loop with type <dtype: .int32.> but has type "
+                                        "<dtype: .float32.> after 1 iteration"):
         f(tf.constant(0))
 
 

@@ -163,3 +163,46 @@ def test_static_value_is_partial_for_shapes_known_in_part():
     assert seen["mixed"].static_value(partial=True).tolist() == [None, 4]
     assert seen["known"].static_value().tolist() == [-1, 3]
     assert seen["product"].static_value() == 6
+
+
+def test_dtype_errors_while_building_are_tfs_type_errors():
+    cases = [
+        (lambda x: x - tf.constant(1.0),
+         "Input 'y' of 'Sub' Op has type float32 that does not match type int32 of argument 'x'."),
+        (lambda x: tf.matmul(tf.reshape(x, [1, 1]), tf.constant([[1.0]])),
+         "Input 'b' of 'MatMul' Op has type float32 that does not match type int32 of "
+         "argument 'a'."),
+        (lambda x: tf.add_n([x, tf.constant(1.0)]),
+         "Tensors in list passed to 'inputs' of 'AddN' Op have types [int32, float32] that "
+         "don't all match."),
+        (lambda x: tf.sqrt(x),
+         "Value passed to parameter 'x' has DataType int32 not in list of allowed values: "
+         "bfloat16, float16, float32, float64, complex64, complex128"),
+    ]
+    for fn, message in cases:
+        with pytest.raises(TypeError) as info:
+            tf.function(fn, autograph=False)(tf.constant(1))
+        assert str(info.value).endswith(message)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="bfloat16, half, float, double, complex64, complex128"):
+        tf.sqrt(tf.constant(1))  # eagerly, the kernel's error
+
+
+def test_python_uses_of_graph_tensors_fail_with_tfs_message():
+    def iterate(x):
+        return [v for v in x]  # a comprehension: not converted, even with AutoGraph on
+
+    for fn, what in ((iterate, "Iterating over a symbolic `tf.Tensor`"),
+                     (lambda x: bool(x), "Using a symbolic `tf.Tensor` as a Python `bool`")):
+        for autograph in (True, False):
+            with pytest.raises(tf.errors.OperatorNotAllowedInGraphError) as info:
+                tf.function(fn, autograph=autograph)(tf.constant([1]))
+            assert str(info.value).rstrip().endswith(
+                f"{what} is not allowed. You can attempt the following resolutions to the "
+                f"problem: If you are running in Graph mode, use Eager execution mode or decorate "
+                f"this function with @tf.function. If you are using AutoGraph, you can try "
+                f"decorating this function with @tf.function. If that does not work, then you "
+                f"may be using an unsupported feature or your source code may not be visible to "
+                f"AutoGraph. See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/"
+                f"python/autograph/g3doc/reference/limitations.md#access-to-source-code for more "
+                f"information.")

@@ -69,6 +69,13 @@ def test_check_numerics_and_assert():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Expected 'False' to be true. Summarized data: 1, 2\nb's'"):
         tf.debugging.Assert(False, [tf.constant([1, 2]), "s"])
+    # eagerly a tensor condition is shown as printed, and several values are ambiguous
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^Expected 'tf.Tensor\(False, shape=\(\), dtype=bool\)' to be "
+                             r"true. Summarized data: b'm'$"):
+        tf.debugging.Assert(tf.constant(False), ["m"])
+    with pytest.raises(ValueError, match="truth value"):
+        tf.debugging.Assert(tf.constant([True, False]), ["m"])
 
 
 def test_assert_in_a_graph_checks_when_it_runs():

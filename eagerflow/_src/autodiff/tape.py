@@ -30,12 +30,14 @@ _READ = get_op("ReadVariableOp")
 # Lists (variant) carry the gradients of their elements.
 _DIFFERENTIABLE = frozenset(d for d in dtypes.ALL if d.is_floating or d.is_complex) | {
     dtypes.variant}
-_warned = set()
+_warnings_given = {}  # kind -> how many times it was logged
 
 
-def _warn_once(key, message):
-    if key not in _warned:
-        _warned.add(key)
+def _warn_first(kind, message, n=5):
+    """Logs `message` if warnings of its `kind` were logged fewer than `n` times (as TF)."""
+    given = _warnings_given.get(kind, 0)
+    if given < n:
+        _warnings_given[kind] = given + 1
         _logger.warning(message)
 
 
@@ -161,7 +163,8 @@ class GradientTape:
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  f"tf.Tensor or tf.Variable or ExtensionType.")
             if not is_differentiable(t):
-                _warn_not_floating("watched", t, "")
+                _warn_first("watched", f"The dtype of the watched tensor must be floating (e.g. "
+                            f"tf.float32), got {t.dtype!r}")
             self._recorder.watch(t)
 
     def watched_variables(self):
@@ -176,6 +179,10 @@ class GradientTape:
         `sources` and the result share one nested structure; `output_gradients`
         weights each target leaf (default: ones).
         """
+        if target is None:
+            raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
+                            "Variables or CompositeTensors to be differentiated, but received "
+                            "None.")
         targets = [_checked_target(t) for t in nest.flatten(target)]
         flat_sources = nest.flatten(sources)
         weights = None if output_gradients is None else _output_gradients(targets,
@@ -244,7 +251,7 @@ class GradientTape:
                                "set of gradients (or jacobians)")
         if self._recording is not None:
             if self._persistent:
-                _warn_once("inside", "Calling GradientTape.gradient on a persistent tape inside "
+                _warn_first("inside", "Calling GradientTape.gradient on a persistent tape inside "
                            "its context is significantly less efficient than calling it "
                            "outside the context (it causes the gradient ops to be recorded on "
                            "the tape, leading to increased CPU and memory usage). Only call "
@@ -259,9 +266,7 @@ class GradientTape:
             if type(s) is not EagerTensor and not is_tensor_like(s):
                 raise TypeError(f"GradientTape.gradient sources must be tensors or variables; "
                                 f"got {s!r} of type {type(s).__name__}.")
-            if not is_differentiable(s):
-                _warn_not_floating("source", s)
-            elif id(s) in watched:
+            if is_differentiable(s) and id(s) in watched:  # (TF is silent on integer ones)
                 live.append(s)
         # Everything watched depends on a root; when every root is a source, the
         # watched set is exactly what depends on the sources, with no walk.
@@ -317,19 +322,12 @@ def _checked_target(t):
     if type(t) is not EagerTensor and not is_tensor_like(t):
         raise TypeError(f"GradientTape.gradient target must be a tensor or variable; got {t!r} "
                         f"of type {type(t).__name__}.")
-    if not is_differentiable(t):
-        _warn_not_floating("target", t)
     return t
 
 
 def is_differentiable(t):
     """Whether gradients flow through tensor or variable `t`: floating, complex or variant."""
     return t.dtype in _DIFFERENTIABLE
-
-
-def _warn_not_floating(role, t, when=" when calling GradientTape.gradient"):
-    _warn_once((role, t.dtype), f"The dtype of the {role} tensor must be floating "
-               f"(e.g. tf.float32){when}, got {t.dtype!r}")
 
 
 def _output_gradients(targets, output_gradients):

@@ -126,18 +126,19 @@ def _compile_fresh(fn):
     name = "<lambda>" if isinstance(node, ast.Lambda) else node.name
     inner_code = next(c for c in factory_code.co_consts
                       if isinstance(c, types.CodeType) and c.co_name == name)
-    _remember(inner_code)
+    _remember(inner_code, name)
     return _Converted(inner_code, source)
 
 
-_converted_code = weakref.WeakSet()  # converted code objects and those nested in them
+# Converted code objects and those nested in them -> the user function they come from.
+_converted_code = weakref.WeakKeyDictionary()
 
 
-def _remember(code):
-    _converted_code.add(code)
+def _remember(code, name):
+    _converted_code[code] = name
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            _remember(const)
+            _remember(const, name)
 
 
 def _instantiate(fn, converted):
@@ -230,13 +231,23 @@ _fill_namespace()
 # -- errors in user code -------------------------------------------------------------------------
 
 def _user_frames(traceback):
+    """``(filename, line, function name, converted)`` of the user's frames, outermost first.
+
+    The functions that converted control flow generates (loop and branch
+    bodies) count as the user function they come from: of consecutive frames
+    in one function, the innermost stands for them.
+    """
     frames = []
     for frame, line in _walk(traceback):
         filename = frame.f_code.co_filename
         if _in_library(filename) or not os.path.exists(filename):
             continue
-        converted = frame.f_code in _converted_code
-        frames.append((filename, line, frame.f_code.co_name, converted))
+        name = _converted_code.get(frame.f_code)
+        entry = (filename, line, name or frame.f_code.co_name, name is not None)
+        if name is not None and frames and frames[-1][::2] == entry[::2] and frames[-1][3]:
+            frames[-1] = entry
+        else:
+            frames.append(entry)
     return frames
 
 
@@ -255,7 +266,8 @@ def _framed(error):
                      f"\n        {text}\n")
     if not lines:
         return None
-    message = "in user code:\n\n" + "\n".join(lines) + f"\n    {type(error).__name__}: {error}"
+    shown = "\n".join(f"    {line}" for line in f"{type(error).__name__}: {error}".split("\n"))
+    message = "in user code:\n\n" + "".join(lines) + f"\n{shown}\n"
     try:
         if isinstance(error, eagerflow.errors.OpError):
             framed = type(error)(error.node_def, error.op, message)

@@ -14,7 +14,8 @@ import numbers
 import numpy as np
 
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import context, errors
+from eagerflow._src.core import context, errors, registry
+from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -180,6 +181,26 @@ def _pack(value, dtype):
     return np.stack(parts)
 
 
+def _packed(value, dtype):
+    """A (nested) list holding tensors as ``Pack`` ops, as TF packs it, so that graphs and
+    tapes see the tensors in it; Python values in it take the tensors' dtype.
+
+    None when it holds no tensor, or tensors of a dtype other than `dtype` (which
+    converting its values as constants then casts, eagerly).
+    """
+    first = next((v for v in _flatten(value) if is_tensor_like(v)), None)
+    if first is None or dtype is not None and _d.as_dtype(first.dtype) is not dtype:
+        return None
+    dtype = _d.as_dtype(first.dtype)
+    parts = []
+    for v in value:
+        part = _packed(v, dtype) if isinstance(v, (list, tuple)) else None
+        if part is None:
+            part = convert_to_tensor(v) if is_tensor_like(v) else from_array(to_array(v, dtype))
+        parts.append(part)
+    return dispatch(registry.get("Pack"), parts, {"axis": 0})
+
+
 def _ints_to_array(value, dtype):
     """A `range`, or a fully known `TensorShape`, as a vector of int32 (int64 if needed)."""
     if isinstance(value, TensorShape):
@@ -267,10 +288,16 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
             return fn(value, dtype=dtype, name=name, as_ref=False)
     if dtype is None and dtype_hint is not None:
         try:
-            return from_array(to_array(value, _d.as_dtype(dtype_hint)))
-        except (TypeError, ValueError):
+            return _converted(value, _d.as_dtype(dtype_hint))
+        except (TypeError, ValueError, NotImplementedError):  # (a graph tensor of another dtype)
             pass
-    return from_array(to_array(value, dtype))
+    return _converted(value, dtype)
+
+
+def _converted(value, dtype):
+    """`value` (not a tensor) as a tensor of `dtype` (None: its own)."""
+    packed = _packed(value, dtype) if isinstance(value, (list, tuple)) else None
+    return packed if packed is not None else from_array(to_array(value, dtype))
 
 
 _context = context._lookup
@@ -309,11 +336,11 @@ def operand(value, like, fallback=False):
 
 def _operand(value, dtype, fallback):
     if not fallback:
-        return from_array(to_array(value, dtype))
+        return _converted(value, dtype)
     try:
-        return from_array(to_array(value, dtype))
+        return _converted(value, dtype)
     except (TypeError, ValueError):
-        return from_array(to_array(value))
+        return _converted(value, None)
 
 
 def constant(value, dtype=None, shape=None, name="Const"):

@@ -79,13 +79,22 @@ def _defaultdict_like(template, keys, values):
 
 def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     """`flat_sequence` arranged in the shape of `structure`."""
+    if not is_nested(flat_sequence):
+        raise TypeError(f"Attempted to pack value:\n  {flat_sequence}\ninto a structure, but "
+                        f"found incompatible type `{type(flat_sequence)}` instead.")
     flat = list(flat_sequence)
     if _flat_sequence(structure) and len(flat) == len(structure):
         return type(structure)(flat)
+    if not is_nested(structure) and len(flat) != 1:
+        raise ValueError(f"The target structure is of type `{type(structure)}`\n  {structure}\n"
+                         f"However the input is a sequence ({type(flat_sequence)}) of length "
+                         f"{len(flat)}.\n  {flat_sequence}\nnest cannot guarantee that it is "
+                         f"safe to map one to the other.")
     n = len(flatten(structure))
     if n != len(flat):
-        raise ValueError(f"The target structure has {n} leaves, but the flat sequence has "
-                         f"{len(flat)} items.")
+        raise ValueError(f"Could not pack sequence. Structure had {n} atoms, but flat_sequence "
+                         f"had {len(flat)} items.  Structure: {structure}, flat_sequence: "
+                         f"{flat_sequence}.")
     it = iter(flat)
 
     def build(node):
@@ -106,22 +115,59 @@ def map_structure(func, *structures, **kwargs):
 
 
 def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
-    """Raises ValueError (or TypeError for differing container types) on a mismatch."""
-    if is_nested(nest1) != is_nested(nest2):
-        raise ValueError(f"The two structures don't have the same nested structure.\n\n"
-                         f"First structure: {nest1!r}\n\nSecond structure: {nest2!r}")
-    if not is_nested(nest1):
+    """Raises ValueError (TypeError for differing container types) on a mismatch, with TF's
+    message: both structures, where they first differ, and their shapes with leaves as dots.
+    """
+    found = _mismatch(nest1, nest2, check_types)
+    if found is None:
         return
-    if check_types and type(nest1) is not type(nest2) and not (
-            isinstance(nest1, collections.abc.Mapping) and isinstance(nest2,
-                                                                      collections.abc.Mapping)):
-        raise TypeError(f"The two structures don't have the same sequence type. Input structure "
-                        f"has type {type(nest1)}, while shallow structure has type "
-                        f"{type(nest2)}.")
-    c1, c2 = _children(nest1), _children(nest2)
-    if len(c1) != len(c2) or (isinstance(nest1, collections.abc.Mapping)
-                              and _sorted_keys(nest1) != _sorted_keys(nest2)):
-        raise ValueError(f"The two structures don't have the same nested structure.\n\n"
-                         f"First structure: {nest1!r}\n\nSecond structure: {nest2!r}")
-    for a, b in zip(c1, c2):
-        assert_same_structure(a, b, check_types)
+    cls, detail = found
+    raise cls(f"The two structures don't have the same nested structure.\n\n"
+              f"First structure: {_described(nest1)}\n\n"
+              f"Second structure: {_described(nest2)}\n\n"
+              f"More specifically: {detail}\n"
+              f"Entire first structure:\n{_dotted(nest1)}\n"
+              f"Entire second structure:\n{_dotted(nest2)}")
+
+
+def _mismatch(a, b, check_types):
+    """``(exception class, what differs)`` where `a` and `b` first differ, or None."""
+    if is_nested(a) != is_nested(b):
+        seq, other = (a, b) if is_nested(a) else (b, a)
+        return ValueError, (f'Substructure "{_described(seq)}" is a sequence, while '
+                            f'substructure "{_described(other)}" is not')
+    if not is_nested(a):
+        return None
+    mappings = isinstance(a, collections.abc.Mapping) and isinstance(b, collections.abc.Mapping)
+    if check_types and type(a) is not type(b) and not mappings:
+        return TypeError, (f"The two namedtuples don't have the same sequence type. First "
+                           f"structure {_described(a)} has type {type(a).__name__}, while "
+                           f"second structure {_described(b)} has type {type(b).__name__}")
+    if mappings and _sorted_keys(a) != _sorted_keys(b):
+        return ValueError, (f"The two dictionaries don't have the same set of keys. First "
+                            f"structure has keys {_described(_sorted_keys(a))}, while second "
+                            f"structure has keys {_described(_sorted_keys(b))}")
+    for x, y in zip(_children(a), _children(b)):
+        found = _mismatch(x, y, check_types)
+        if found is not None:
+            return found
+    if len(a) != len(b):
+        return ValueError, (f"The two structures don't have the same number of elements. "
+                            f"First structure: {_described(a)}. Second structure: "
+                            f"{_described(b)}")
+    return None
+
+
+def _described(value):
+    return f"type={type(value).__name__} str={value!s}"
+
+
+class _Dot:
+    """A leaf drawn as ``.`` when a structure's shape is shown."""
+
+    def __repr__(self):
+        return "."
+
+
+def _dotted(structure):
+    return str(pack_sequence_as(structure, [_Dot()] * len(flatten(structure))))

@@ -33,7 +33,7 @@ class OpDef:
     """Everything that defines one op. See the module docstring."""
 
     __slots__ = ("name", "kernel", "host_kernel", "shape", "multi", "tied", "tied_rest",
-                 "tied_pair", "variadic", "allowed", "allowed_names", "stateful", "grad",
+                 "tied_pair", "variadic", "allowed", "allowed_dtypes", "stateful", "grad",
                  "not_differentiable", "registered", "inline", "grad_takes_none", "type_attr",
                  "__weakref__")
 
@@ -52,7 +52,7 @@ class OpDef:
         self.tied_rest = self.tied[1:]
         self.tied_pair = self.tied == (0, 1)  # dispatch's inline check
         self.allowed = None if dtypes is None else frozenset(_numpy_dtype(d) for d in dtypes)
-        self.allowed_names = None if dtypes is None else ", ".join(map(kernel_type_name, dtypes))
+        self.allowed_dtypes = None if dtypes is None else tuple(dtypes)
         self.stateful = stateful
         self.grad = None
         self.not_differentiable = not_differentiable
@@ -134,33 +134,63 @@ def kernel_type_name(dtype):
     return _KERNEL_TYPE_NAMES.get(dtype, dtype.name)
 
 
-def check_dtypes(op, dtypes):
+def check_dtypes(op, dtypes, building=False):
     """Raises InvalidArgumentError when input dtypes break `op`'s type constraint.
 
-    `dtypes` are the NumPy dtypes of the inputs, in order.
+    `dtypes` are the NumPy dtypes of the inputs, in order.  While a graph is
+    `building`, the error is the TypeError TF raises when it adds the op.
     """
     tied = range(len(dtypes)) if op.variadic else op.tied
     if not tied or len(dtypes) <= tied[0]:
         return
     first = dtypes[tied[0]]
     if op.allowed is not None and first not in op.allowed:
-        name = kernel_type_name(_d.from_numpy(first))
+        dtype = _d.from_numpy(first)
+        if building:
+            raise TypeError(f"Value passed to parameter '{_input_names(op)[0]}' has DataType "
+                            f"{dtype.name} not in list of allowed values: "
+                            f"{', '.join(d.name for d in op.allowed_dtypes)}")
         raise errors.InvalidArgumentError(
             None, op.name,
-            f"Value for attr '{op.type_attr}' of {name} is not in the list of allowed values: "
-            f"{op.allowed_names}; Op<name={op.name}> [Op:{op.name}]")
+            f"Value for attr '{op.type_attr}' of {kernel_type_name(dtype)} is not in the list of "
+            f"allowed values: {', '.join(map(kernel_type_name, op.allowed_dtypes))}; "
+            f"Op<name={op.name}> [Op:{op.name}]")
     for i in tied[1:]:
         if i < len(dtypes) and dtypes[i] != first:
-            expected = kernel_type_name(_d.from_numpy(first))
-            got = kernel_type_name(_d.from_numpy(dtypes[i]))
+            expected, got = _d.from_numpy(first), _d.from_numpy(dtypes[i])
+            if building:
+                raise _graph_mismatch(op, tied, dtypes, i, expected, got)
             raise errors.InvalidArgumentError(
                 None, op.name,
                 f"cannot compute {op.name} as input #{i}(zero-based) was expected to be a "
-                f"{expected} tensor but is a {got} tensor [Op:{op.name}]")
+                f"{kernel_type_name(expected)} tensor but is a {kernel_type_name(got)} tensor "
+                f"[Op:{op.name}]")
+
+
+# TF's names of the inputs a dtype error names, where they are not ``x`` and ``y``.
+_INPUT_NAMES = {"MatMul": ("a", "b"), "AddN": ("inputs",)}
+
+
+def _input_names(op):
+    return _INPUT_NAMES.get(op.name, ("values",) if op.variadic else ("x", "y"))
+
+
+def _graph_mismatch(op, tied, dtypes, i, expected, got):
+    """TF's TypeError for inputs of one type attribute that differ, as a graph is built."""
+    names = _input_names(op)
+    if op.variadic:
+        found = ", ".join(_d.from_numpy(dtypes[j]).name for j in tied)
+        return TypeError(f"Tensors in list passed to '{names[0]}' of '{op.name}' Op have types "
+                         f"[{found}] that don't all match.")
+    if op.tied_pair:
+        return TypeError(f"Input '{names[1]}' of '{op.name}' Op has type {got.name} that does "
+                         f"not match type {expected.name} of argument '{names[0]}'.")
+    return TypeError(f"Input #{i} of '{op.name}' Op has type {got.name} that does not match "
+                     f"type {expected.name} of the inputs before it.")
 
 
 # Dtype groups used as `dtypes=` constraints.
-FLOAT = (_d.float16, _d.bfloat16, _d.float32, _d.float64)
+FLOAT = (_d.bfloat16, _d.float16, _d.float32, _d.float64)  # TF's order, as errors list them
 COMPLEX = (_d.complex64, _d.complex128)
 FLOAT_COMPLEX = FLOAT + COMPLEX
 SIGNED_INT = (_d.int8, _d.int16, _d.int32, _d.int64)

@@ -13,8 +13,8 @@ from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.function import binding
 from eagerflow._src.function.call_gradient import CallGradient
-from eagerflow._src.function.trace_key import call_key
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import SymbolicTensor
 
@@ -61,7 +61,7 @@ class ConcreteFunction:
         return tuple(v for v in self.variables if v.trainable)
 
     def __call__(self, *args, **kwargs):
-        return self.call_flat(call_key(args, kwargs)[1])
+        return self.call_flat(binding.bind(self, args, kwargs))
 
     def call_flat(self, tensors):
         """Runs the graph on `tensors` (one per input placeholder) and packs the outputs."""

@@ -51,9 +51,14 @@ class Function:
         self._made_variables = False
         self._bound = weakref.WeakKeyDictionary()
         try:
-            self._params = list(inspect.signature(python_function).parameters.values())
+            self._signature = inspect.signature(python_function)
         except (TypeError, ValueError):
-            self._params = []
+            self._signature = None
+        self._params = [] if self._signature is None else list(
+            self._signature.parameters.values())
+        # Calls giving exactly these positional arguments need no binding to the signature.
+        self._plain_arity = len(self._params) if all(
+            p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in self._params) else -1
         functools.update_wrapper(self, python_function, updated=())
 
     python_function = property(lambda self: self._python_function)
@@ -66,11 +71,29 @@ class Function:
         if self._input_signature is not None:
             tensors = self._bind(args, kwargs)
             return self._signature_function().call_flat(tensors)
+        if kwargs or len(args) != self._plain_arity:
+            args, kwargs = self._canonical(args, kwargs)
         key, tensors = trace_key.call_key(args, kwargs)
         concrete = self._cache.get(key)
         if concrete is None:
             concrete = self._concrete_for(args, kwargs, key)
         return concrete.call_flat(tensors)
+
+    def _canonical(self, args, kwargs):
+        """The call as TF keys it: bound to the parameters (positionally where they can
+        be), defaults filled in, so that ``f(x)``, ``f(x, k=1)`` and ``f(x, 1)`` agree."""
+        if self._signature is None:
+            return args, kwargs
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            shown = self._signature.replace(parameters=[
+                p.replace(annotation=p.empty, default=p.default if p.default is p.empty
+                          else _CAPTURED_DEFAULT) for p in self._params])
+            raise TypeError(f"Binding inputs to tf.function failed due to `{e}`. Received args: "
+                            f"{args!r} and kwargs: {kwargs!r} for signature: {shown}.") from None
+        bound.apply_defaults()
+        return bound.args, bound.kwargs
 
     def __get__(self, instance, owner=None):
         """Methods trace per instance, as in TF."""
@@ -90,6 +113,7 @@ class Function:
             if args or kwargs:
                 self._bind(args, kwargs)
             return self._signature_function()
+        args, kwargs = self._canonical(args, kwargs)
         key, _ = trace_key.call_key(args, kwargs)
         return self._cache.get(key) or self._concrete_for(args, kwargs, key)
 
@@ -194,7 +218,8 @@ class Function:
     def _arg_names(self, n):
         names = [p.name for p in self._params if p.kind in (
             p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        return (names + [f"argument {i}" for i in range(len(names), n)])[:n] + ["kwargs"]
+        rest = next((p.name for p in self._params if p.kind is p.VAR_POSITIONAL), "args")
+        return (names + [f"{rest}_{i}" for i in range(n - len(names))])[:n] + ["kwargs"]
 
     def _trace(self, args, kwargs, key, reason):
         graph = Graph(self._name)
@@ -202,7 +227,7 @@ class Function:
         leaves = iter(_key_leaves(key)) if key is not None else None
         p_args = [_placeholders(a, leaves, graph, names[i]) for i, a in enumerate(args)]
         p_kwargs = {k: _placeholders(kwargs[k], leaves, graph, k) for k in sorted(kwargs)}
-        created = []
+        created = _NoMoreVariables() if self._made_variables else []
         with context.building(graph), context.collecting_variables(created):
             if self._autograph and autograph_slot.call is not None:
                 result = autograph_slot.call(self._python_function, p_args, p_kwargs)
@@ -210,12 +235,6 @@ class Function:
                 result = self._python_function(*p_args, **p_kwargs)
             outputs = nest.map_structure(lambda v: _graph_output(v, self._name), result)
         if created:
-            if self._made_variables:
-                raise ValueError(
-                    f"tf.function only supports singleton tf.Variables created on the first "
-                    f"call. {self._name} created {len(created)} variable(s) again while it "
-                    f"was traced ({reason}): create them once, outside the function or "
-                    f"guarded by `if self.v is None`, and reuse them.")
             # As in TF, a trace that made variables is traced again right away: a
             # function that would make new ones on every call fails on its first call.
             self._made_variables = True
@@ -239,6 +258,28 @@ class Function:
 
     def __repr__(self):
         return f"<eagerflow.function {self._name} at 0x{id(self):X}>"
+
+
+class _NoMoreVariables(list):
+    """Where the variables made while a function traces go once it has made its own: a new
+    one fails where it is created (so the error points at the user's line)."""
+
+    def append(self, variable):
+        raise ValueError(
+            "tf.function only supports singleton tf.Variables created on the first call. Make "
+            "sure the tf.Variable is only created once or created outside tf.function. See "
+            "https://www.tensorflow.org/guide/function#creating_tfvariables for more "
+            "information.")
+
+
+class _CapturedDefault:
+    """How a binding error shows a parameter's default value, as TF does."""
+
+    def __repr__(self):
+        return "<captured_default_value>"
+
+
+_CAPTURED_DEFAULT = _CapturedDefault()
 
 
 def _key_leaves(key):

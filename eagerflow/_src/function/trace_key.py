@@ -1,13 +1,13 @@
 """Trace keys: what about a call decides whether a traced graph can be reused.
 
-TF's rules: tensors count by dtype and shape, Python values by value (and
-type: ``1`` and ``1.0`` trace apart), variables and other objects by
-identity, and containers by their structure.  `call_key` walks the arguments
+TF's rules: tensors count by dtype and shape, Python values by value (``1``,
+``1.0`` and ``True`` are equal, so they share a trace), variables and other
+objects by identity, and containers by their structure.  `call_key` walks the arguments
 once, giving the key and the tensors that feed the graph.
 
 >>> key, tensors = call_key((constant([1.0, 2.0]), 3), {})
 >>> key
-(('T', dtype('float32'), (2,)), ('P', <class 'int'>, 3))
+(('T', dtype('float32'), (2,)), ('P', 3))
 """
 import collections.abc
 
@@ -35,7 +35,7 @@ def _leaf_key(value, tensors):
         data = value._data
         return ("T", data.dtype, data.shape)
     if cls is int or cls is float or cls is bool or cls is str or value is None:
-        return ("P", cls, value)
+        return ("P", value)  # by value alone: 1, 1.0 and True share a trace, as in TF
     if isinstance(value, Tensor):  # a symbolic tensor: a function called while tracing
         tensors.append(value)
         return ("T", np.dtype(value.dtype.as_numpy_dtype), tuple(value.shape.as_list())
@@ -108,7 +108,7 @@ def describe(key):
     if key[0] == "T":
         return repr(spec_of(key))
     if key[0] == "P":
-        return f"{key[1].__name__} {key[2]!r}"
+        return f"{type(key[1]).__name__} {key[1]!r}"
     if key[0] == "V":
         return f"variable #{key[1]:x}"
     if key[0] == "O":

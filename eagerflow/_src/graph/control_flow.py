@@ -24,7 +24,7 @@ import numpy as np
 
 from eagerflow._src.autodiff.tape import (
     GradientTape, UnconnectedGradients, is_differentiable, records, watch_accessed)
-from eagerflow._src.core import context, errors, nest
+from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.dtypes import int32, variant
@@ -34,7 +34,8 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.graph.tensor_array import TensorArray, to_flow, with_flows
-from eagerflow._src.ops import array_ops, cast_ops, list_ops
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, list_ops, reduction_ops
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
 from eagerflow._src.ops.list_ops import TensorList
 
@@ -69,8 +70,13 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     structure = branches[0].structure
     try:
         nest.assert_same_structure(structure, branches[1].structure)
-    except (TypeError, ValueError):
-        raise TypeError(_STRUCTURE_MESSAGE) from None
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{_STRUCTURE_MESSAGE}\n\ntrue_fn output: {structure}\nfalse_fn output: "
+                        f"{branches[1].structure}\n\nError details:\n{e}") from None
+    if len(branches[0].outputs) != len(branches[1].outputs):  # a None against a tensor
+        raise ValueError(f"Lengths of branch outputs of cond must match.\n"
+                         f"len(graphs[0].outputs): {len(branches[0].outputs)}\n"
+                         f"len(graphs[1].outputs): {len(branches[1].outputs)}")
     specs = _merged_specs(branches[0].outputs, branches[1].outputs)
     outer = _union_captures(branches)
     stateful = any(b.stateful for b in branches)
@@ -80,7 +86,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     op.inline = _if_inline(branches, outer)
     _watch_variables(outer)
     flat = dispatch(op, (pred, *outer), name=scope)
-    return nest.pack_sequence_as(structure, with_flows(nest.flatten(structure), flat))
+    leaves = nest.flatten(structure)
+    values = iter(with_flows([v for v in leaves if v is not None], flat))
+    return nest.pack_sequence_as(structure, [None if v is None else next(values) for v in leaves])
 
 
 def _watch_variables(inputs):
@@ -92,7 +100,8 @@ def _merged_specs(first, second):
     specs = []
     for a, b in zip(first, second):
         if a.dtype != b.dtype:
-            raise TypeError(f"{_STRUCTURE_MESSAGE}\n\ntrue_fn output: {a}\nfalse_fn output: {b}")
+            raise TypeError(f"{_STRUCTURE_MESSAGE}\n\ntrue_fn output: {a}\nfalse_fn output: {b}"
+                            f"\n\nError details:\n{a} and {b} have different types")
         specs.append((a.shape.most_specific_compatible_shape(b.shape), a.dtype))
     return specs
 
@@ -168,29 +177,47 @@ def _gradients(tape, outputs, dys, sources):
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
     """The result of the first callable whose predicate is true (else `default`).
 
+    Without `default` the last pair's callable is the default, asserting that
+    its predicate holds (InvalidArgumentError if none does); `exclusive`
+    asserts that at most one of the other predicates holds.
+
     >>> case([(constant(False), lambda: 1.0), (constant(True), lambda: 2.0)], default=lambda: 3.0)
     2.0
     """
     pairs = list(pred_fn_pairs.items() if isinstance(pred_fn_pairs, dict) else pred_fn_pairs)
     for pair in pairs:
         if not isinstance(pair, tuple) or len(pair) != 2:
-            raise TypeError(f"Each entry in pred_fn_pairs must be a 2-tuple. Got: {pair!r}")
+            raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
+        if not isinstance(pair[0], Tensor):
+            raise TypeError(f"pred must be a Tensor, got: {pair[0]}")
         if not callable(pair[1]):
             raise TypeError("fn for pred %s must be callable." % (pair[0],))
     if not pairs and default is None:
         raise ValueError("pred_fn_pairs must not be empty.")
-    if exclusive and context.executing_eagerly():
-        true = [i for i, (p, _) in enumerate(pairs) if p]
-        if len(true) > 1:
-            raise errors.InvalidArgumentError(
-                None, "case", f"Input error: exclusive=True and more than one predicate "
-                f"evaluated to True: {true}")
+    preds = [p for p, _ in pairs]
     if default is None:
-        *pairs, (_, default) = pairs
+        *pairs, (last, fn) = pairs
+        default = _asserting(last, fn, "Input error: None of conditions evaluated as True:",
+                             preds)
+    if exclusive and len(pairs) > 1:
+        checked = array_ops.stack([p for p, _ in pairs])
+        names = ", ".join("?" if context.executing_eagerly() else p.name for p, _ in pairs)
+        debugging_ops.Assert(
+            reduction_ops.reduce_sum(cast_ops.cast(checked, int32)) <= 1,
+            [f"Input error: exclusive=True: more than 1 conditions ({names}) evaluated as "
+             f"True:", checked], summarize=len(pairs))
     result = default
     for pred, fn in reversed(pairs):
         result = _chained(pred, fn, result, name)
     return result()
+
+
+def _asserting(condition, fn, message, preds):
+    """`fn`, asserting `condition` first (the predicates are the assertion's data)."""
+    def checked():
+        debugging_ops.Assert(condition, [message, array_ops.stack(preds)], summarize=len(preds))
+        return fn()
+    return checked
 
 
 def _chained(pred, fn, otherwise, name):
@@ -203,24 +230,44 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     >>> switch_case(constant(1), [lambda: 1.0, lambda: 2.0, lambda: 3.0])
     2.0
     """
+    if not isinstance(branch_index, Tensor):
+        raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
+    if not branch_index.dtype.is_integer:
+        raise TypeError(f"'branch_index' must be an integer Tensor, got {branch_index.dtype}")
+    fns = _indexed_branches(branch_fns)
+    if default is None:
+        default = fns[-1]
+    if context.executing_eagerly():
+        index = int(branch_index.numpy())
+        return (fns[index] if 0 <= index < len(fns) else default)()
+    return case([(branch_index == key, fn) for key, fn in enumerate(fns)], default=default,
+                name=name)
+
+
+def _indexed_branches(branch_fns):
+    """The branch callables in index order: from a list of them, or of (index, callable)
+    pairs, or a dict by index; the indices must be 0, 1, 2, ..."""
+    if not branch_fns:
+        raise ValueError("Must provide at least one item in 'branch_fns'")
     if isinstance(branch_fns, dict):
-        fns = sorted(branch_fns.items())
+        pairs = list(branch_fns.items())
+    elif all(callable(fn) for fn in branch_fns):
+        pairs = list(enumerate(branch_fns))
     else:
-        fns = [f if isinstance(f, tuple) else (i, f) for i, f in enumerate(branch_fns)]
-    if not fns:
-        raise ValueError("Must provide at least one item in branch_fns")
-    for key, fn in fns:
+        pairs = list(branch_fns)
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'branch_fns' must be a 2-tuple. Received {pair}.")
+        key, fn = pair
         if not isinstance(key, int):
-            raise TypeError(f"branch_fns dict keys must be ints, got {key!r}")
+            raise TypeError(f"key must be a Python `int`, got {type(key)}")
         if not callable(fn):
             raise TypeError(f"br_fn must be callable, got {fn!r}")
-    if default is None:
-        default = fns[-1][1]
-    if context.executing_eagerly():
-        index = int(convert_to_tensor(branch_index).numpy())
-        return dict(fns).get(index, default)()
-    index = convert_to_tensor(branch_index)
-    return case([(index == key, fn) for key, fn in fns], default=default, name=name)
+    keys = sorted(key for key, _ in pairs)
+    if keys != list(range(len(pairs))):
+        raise ValueError(f"branch indices (keys) must form contiguous range of [0 to "
+                         f"{len(pairs)}) but found {{{','.join(map(str, keys))}}}")
+    return [fn for _, fn in sorted(pairs, key=lambda pair: pair[0])]
 
 
 # -- while_loop ---------------------------------------------------------------------------------
@@ -242,17 +289,32 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("body must be callable.")
     if parallel_iterations < 1:
         raise TypeError("parallel_iterations must be a positive integer.")
+    if context.executing_eagerly():
+        return _eager_while(cond, body, loop_vars, maximum_iterations)
     structure = loop_vars
     flat = [_carried(v) for v in nest.flatten(loop_vars)]
-    if context.executing_eagerly():
-        limit = None if maximum_iterations is None else int(maximum_iterations)
-        n = 0
-        while (limit is None or n < limit) and cond(*_packed(structure, flat)):
-            flat = _next_values(structure, body(*_packed(structure, flat)), flat)
-            n += 1
-        return nest.pack_sequence_as(structure, flat)
     return _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations,
                         back_prop, name)
+
+
+def _eager_while(cond, body, loop_vars, maximum_iterations):
+    """The loop in plain Python, as TF runs it eagerly.
+
+    `cond` and `body` see the values as they are (Python numbers stay
+    numbers, dtypes may change); the result has the structure of the body's
+    last result, its leaves made tensors.
+    """
+    limit = None if maximum_iterations is None else int(maximum_iterations)
+    values, n = loop_vars, 0
+    while (limit is None or n < limit) and cond(*_arguments(loop_vars, values)):
+        values = _same_structure(loop_vars, body(*_arguments(loop_vars, values)))
+        n += 1
+    return nest.map_structure(_carried, values)
+
+
+def _arguments(structure, values):
+    """The loop variables as `cond` and `body` take them: one argument per top-level item."""
+    return tuple(values) if isinstance(structure, (list, tuple)) else (values,)
 
 
 def _carried(value):
@@ -263,26 +325,33 @@ def _carried(value):
 
 
 def _packed(structure, flat):
-    """The loop variables as `cond` and `body` take them: one argument per top-level item."""
-    packed = nest.pack_sequence_as(structure, flat)
-    return tuple(packed) if isinstance(structure, (list, tuple)) else (packed,)
+    """`_arguments` of the loop variables `flat` holds."""
+    return _arguments(structure, nest.pack_sequence_as(structure, flat))
 
 
-def _next_values(structure, result, previous):
-    """`body`'s result, flat and checked against the loop variables' structure and dtypes."""
+def _same_structure(structure, result):
+    """`body`'s result, checked to have the loop variables' structure.
+
+    A lone value stands for a one-item list or tuple of loop variables.
+    """
     if isinstance(structure, (list, tuple)) and not isinstance(result, (list, tuple)):
-        result = [result]
+        result = [result] if isinstance(structure, list) else (result,)
     try:
         nest.assert_same_structure(structure, result, check_types=False)
     except (TypeError, ValueError) as e:
         raise ValueError(f"The loop variables {structure!r} and body's result {result!r} "
                          f"must have the same nested structure. {e}") from None
-    flat = [_carried(v) for v in nest.flatten(result)]
-    for i, (old, new) in enumerate(zip(previous, flat)):
+    return result
+
+
+def _next_values(structure, result, previous):
+    """`body`'s result, flat and checked against the loop variables' structure and dtypes."""
+    flat = [_carried(v) for v in nest.flatten(_same_structure(structure, result))]
+    for old, new in zip(previous, flat):
         if new.dtype != old.dtype:
-            raise TypeError(f"Loop var {i} enters the loop with type {old.dtype!r}, but has "
-                            f"type {new.dtype!r} after 1 iteration. All loop vars must have "
-                            f"fixed dtypes.")
+            raise TypeError(f"Loop var {old.name} enters the loop with type {old.dtype} but "
+                            f"has type {new.dtype} after 1 iteration. {old.name} type should "
+                            f"remain constant.")
     return flat
 
 
@@ -498,7 +567,7 @@ class _Subgraph:
             arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
             result = fn(*arguments)
             structure = result
-            flat = [_carried(t) for t in nest.flatten(result)]
+            flat = [_carried(t) for t in nest.flatten(result) if t is not None]  # None stays
             # an argument or capture returned as it is still gets an op of its own
             flat = [graph.capture(t) for t in flat]
         for t in flat:

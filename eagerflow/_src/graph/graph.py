@@ -94,19 +94,10 @@ class SymbolicTensor(Tensor):
         self._shape = self._shape.merge_with(shape)
 
     def __bool__(self):
-        raise errors.OperatorNotAllowedInGraphError(
-            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt "
-            "the following resolutions to the problem: If you are running in Graph mode, use "
-            "Eager execution mode or decorate this function with @tf.function. If you are "
-            "using AutoGraph, you can try decorating this function with @tf.function. If that "
-            "does not work, then you may be using an unsupported feature or your source code "
-            "may not be visible to AutoGraph. (Symbolic tensor: " + self.name + ")")
+        raise _not_allowed("Using a symbolic `tf.Tensor` as a Python `bool`")
 
     def __iter__(self):
-        raise errors.OperatorNotAllowedInGraphError(
-            f"Iterating over a symbolic `tf.Tensor` ({self.name}) is not allowed: AutoGraph "
-            f"is disabled in this function. Use a tensor loop (tf.while_loop, tf.map_fn) or "
-            f"decorate the function with @tf.function(autograph=True).")
+        raise _not_allowed("Iterating over a symbolic `tf.Tensor`")
 
     def __len__(self):
         raise TypeError(f"len is not well defined for a symbolic Tensor ({self.name}). Please "
@@ -132,6 +123,18 @@ class SymbolicTensor(Tensor):
 
     def __str__(self):
         return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+
+
+def _not_allowed(what):
+    """TF's error for Python using a graph tensor's value (the traceback shows where)."""
+    return errors.OperatorNotAllowedInGraphError(
+        f"{what} is not allowed. You can attempt the following resolutions to the problem: "
+        f"If you are running in Graph mode, use Eager execution mode or decorate this function "
+        f"with @tf.function. If you are using AutoGraph, you can try decorating this function "
+        f"with @tf.function. If that does not work, then you may be using an unsupported "
+        f"feature or your source code may not be visible to AutoGraph. See https://github.com/"
+        f"tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/"
+        f"limitations.md#access-to-source-code for more information.")
 
 
 class Graph:
@@ -257,7 +260,7 @@ class Graph:
             if fresh is not None and op_def.tied_pair and len(inputs) == 2:  # `x * 2.0`
                 fresh.name = self._unique(f"{name}/{'xy'[i]}")
         if op_def.tied:
-            check_dtypes(op_def, [np.dtype(t.dtype.as_numpy_dtype) for t in inputs])
+            check_dtypes(op_def, [np.dtype(t.dtype.as_numpy_dtype) for t in inputs], True)
         specs = op_def.shape(*inputs, **attrs)
         if not op_def.multi:
             specs = [specs]

@@ -122,10 +122,12 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
             f"y ({_described(y)}) = \n{_first(y, summarize)}")))
 
 
-def _assert(xp, condition, *data, summarize, in_graph):
+def _assert(xp, condition, *data, summarize, condition_text):
+    """Raises when `condition` fails: eagerly naming it by `condition_text`, in a graph
+    showing the data as TF formats tensors, each in brackets."""
     if bool(xp.all(condition)):
         return ()
-    if in_graph:  # a graph reports the data as it formats tensors, each in brackets
+    if condition_text is None:
         shown = [_graph_text(np.asarray(d), 3 if summarize is None else summarize)
                  for d in data]
         raise _invalid("assertion failed: " + " ".join(
@@ -134,8 +136,8 @@ def _assert(xp, condition, *data, summarize, in_graph):
     for item in data:
         values = _first(item, summarize).tolist()
         shown.append(", ".join(repr(v) if isinstance(v, bytes) else str(v) for v in values))
-    raise _invalid(f"Expected '{bool(np.asarray(condition))}' to be true. Summarized data: "
-                   + "\n".join(shown))
+    raise errors.InvalidArgumentError(None, "Assert", f"Expected '{condition_text}' to be true. "
+                                      f"Summarized data: " + "\n".join(shown))
 
 
 def _graph_text(array, summarize):
@@ -157,8 +159,12 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's publ
     >>> Assert(True, ["never shown"]) is None
     True
     """
-    attrs = {"summarize": summarize, "in_graph": not context.executing_eagerly()}
-    dispatch(_ASSERT, (as_tensor(condition), *(as_tensor(d) for d in data)), attrs, name)
+    text = None
+    if context.executing_eagerly():  # as `if not condition`: TF's eager check
+        bool(condition)  # ValueError for a condition of several values
+        text = str(condition)  # a tensor as it prints, or a Python bool
+    dispatch(_ASSERT, (as_tensor(condition), *(as_tensor(d) for d in data)),
+             {"summarize": summarize, "condition_text": text}, name)
 
 
 # -- static checks: ranks, shapes, dtypes -------------------------------------------------------

@@ -53,6 +53,7 @@ DEFAULT_GRAPH_SEED = 87654321  # the global seed of ops given only an op seed
 _MAXINT32 = 2**31 - 1
 _U64 = 2**64 - 1
 _INTS = (_d.int32, _d.int64)
+_FLOATS = (_d.float16, _d.bfloat16, _d.float32, _d.float64)  # as the dtype errors list them
 _FULL_INTS = (_d.int32, _d.int64, _d.uint32, _d.uint64)
 _HALF_FLOAT_DOUBLE = (_d.float16, _d.float32, _d.float64)
 _INDEX_TYPES = (_d.int32, _d.uint32, _d.int64, _d.uint64)  # of index shuffles and their seeds
@@ -752,7 +753,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None
     >>> x.shape, bool((x.numpy() >= -1).all() and (x.numpy() < 1).all())
     (TensorShape([2, 3]), True)
     """
-    dtype = _accepted(dtype, FLOAT + _INTS)
+    dtype = _accepted(dtype, _FLOATS + _INTS)
     if dtype.is_integer and maxval is None:
         raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
     shape = _shape_attr(shape, "RandomUniformInt" if dtype.is_integer else "RandomUniform")
@@ -924,7 +925,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name
     >>> stateless_uniform([2], seed=[1, 2]).numpy()
     array([0.8440604 , 0.19204533], dtype=float32)
     """
-    dtype = _accepted(dtype, FLOAT + _FULL_INTS)
+    dtype = _accepted(dtype, _FLOATS + _FULL_INTS)
     _check_int_bounds(dtype, minval, maxval, (
         "For integer `dtype` argument {dtype}, argument `minval` and `maxval` must be both None "
         "or not None. Got `minval`={minval} and `maxval`={maxval}."))

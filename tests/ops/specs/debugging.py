@@ -17,6 +17,6 @@ SPECS = [
            lambda x: x),
     OpSpec("CheckNumerics", lambda x: dbg.check_numerics(x, "finite"),
            [rand(4, dtype=np.float64)], lambda x: x, name="CheckNumerics-float64"),
-    OpSpec("Assert", _asserted, [np.array([True, True]), np.array([1, 2])],
+    OpSpec("Assert", _asserted, [np.array(True), np.array([1, 2])],
            lambda c, d: np.array(b"ok", object), grad="an assertion has no gradient"),
 ]

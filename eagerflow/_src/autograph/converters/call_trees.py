@@ -9,6 +9,8 @@ meaning depends on the calling frame (``super()``, ``locals()``...) stay.
 """
 import ast
 
+from eagerflow._src.autograph.pyct import templates
+
 _FRAME_BUILTINS = {"super", "locals", "globals", "vars", "eval", "exec", "dir"}
 
 
@@ -31,7 +33,8 @@ class _Calls(ast.NodeTransformer):
             kwargs = ast.Constant(None)
         call = ast.Call(ast.Attribute(ast.Name("ag__", ast.Load()), "converted_call",
                                       ast.Load()), [func, args, kwargs], [])
-        return ast.copy_location(call, node)
+        # All of it where the call was: a traceback through it shows the call's line.
+        return templates.locate([call], node)[0]
 
 
 def transform(node):

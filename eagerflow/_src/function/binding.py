@@ -1,0 +1,125 @@
+"""Binding a call of a `ConcreteFunction` to its graph inputs, with TF's errors.
+
+As in TF, a call is first bound to the structured signature (every traced
+parameter required, literals compared by value, tensors of any shape, Python
+values converted and checked against their spec); failing that, to the flat
+signature (the graph's tensor inputs, passed positionally as tensors).  When
+both fail the error names both reasons.
+"""
+import collections.abc
+import inspect
+
+import numpy as np
+
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.registry import kernel_type_name
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
+
+
+def bind(concrete, args, kwargs):
+    """The tensors feeding `concrete`'s graph for this call (TypeError when it does not fit)."""
+    try:
+        tensors = _bind_structured(concrete, args, kwargs)
+    except TypeError as structured:
+        try:
+            tensors = _bind_flat(concrete, args, kwargs)
+        except TypeError as flat:
+            raise TypeError(f"{structured}\nFallback to flat signature also failed due to: "
+                            f"{flat}") from None
+    _check_dtypes(concrete, tensors)
+    return tensors
+
+
+def _check_dtypes(concrete, tensors):
+    """TF's InvalidArgumentError for a tensor whose dtype is not its input's."""
+    for i, (tensor, inp) in enumerate(zip(tensors, concrete.inputs)):
+        if isinstance(tensor, Tensor) and tensor.dtype != inp.dtype:
+            op = f"__inference_{concrete.name}"
+            raise errors.InvalidArgumentError(
+                None, op, f"cannot compute {op} as input #{i}(zero-based) was expected to be "
+                f"a {kernel_type_name(inp.dtype)} tensor but is a "
+                f"{kernel_type_name(tensor.dtype)} tensor [Op:{op}]")
+
+
+def _bind_structured(concrete, args, kwargs):
+    params = concrete._parameters()
+    signature = inspect.Signature([inspect.Parameter(name, getattr(inspect.Parameter, kind))
+                                   for name, kind, _ in params])
+    tensors = []
+    try:
+        bound = signature.bind(*args, **kwargs).arguments
+        for name, _, expected in params:
+            _cast(bound[name], expected, tensors, concrete._type_text)
+    except TypeError as e:
+        raise TypeError(f"Binding inputs to tf.function failed due to `{e}`. Received args: "
+                        f"{args!r} and kwargs: {kwargs!r} for signature: "
+                        f"{_signature_text(concrete, params)}.") from None
+    return tensors
+
+
+def _cast(value, expected, tensors, type_text):
+    """Appends the tensors of `value` to `tensors`, checking it against the traced `expected`."""
+    if isinstance(expected, TensorSpec):
+        if not isinstance(value, (Tensor, np.ndarray)) or isinstance(value, Variable):
+            tensor = convert_to_tensor(value, dtype_hint=expected.dtype)
+            if not expected.is_compatible_with(tensor):
+                raise TypeError(f"Can not cast {TensorSpec(tensor.shape, tensor.dtype)!r} to "
+                                f"{type_text(expected)}")
+            value = tensor
+        tensors.append(value)  # a tensor's dtype is checked when the graph runs, as in TF
+    elif isinstance(expected, dict):
+        if not isinstance(value, collections.abc.Mapping):
+            raise TypeError(f"Can not cast {value!r} to a Dict type.")
+        if set(value) != set(expected):
+            raise TypeError(f"{value!r} has different keys with the TraceType "
+                            f"{type_text(expected)}.")
+        for k in sorted(expected):
+            _cast(value[k], expected[k], tensors, type_text)
+    elif isinstance(expected, (list, tuple)):
+        kind = "List" if isinstance(expected, list) else "Tuple"
+        if not isinstance(value, (list, tuple)) or len(value) != len(expected):
+            raise TypeError(f"Can not cast {value!r} to {kind}[...] of length {len(expected)}.")
+        for v, e in zip(value, expected):
+            _cast(v, e, tensors, type_text)
+    elif not isinstance(expected, Variable) and value != expected:
+        raise TypeError(f"Can not cast {value!r} to {type_text(expected)}")
+
+
+def _signature_text(concrete, params):
+    """``(x: TensorSpec(...), *, k: Literal[1]) -> TensorSpec(...)``, as TF words it."""
+    parts, keyword_only, positional_only = [], False, False
+    for name, kind, value in params:
+        if kind == "KEYWORD_ONLY" and not keyword_only:
+            if positional_only:
+                parts.append("/")
+                positional_only = False
+            parts.append("*")
+            keyword_only = True
+        positional_only = positional_only or kind == "POSITIONAL_ONLY"
+        parts.append(f"{name}: {concrete._type_text(value)}")
+    if positional_only:
+        parts.append("/")
+    return f"({', '.join(parts)}) -> {concrete._type_text(concrete.structured_outputs)}"
+
+
+def _bind_flat(concrete, args, kwargs):
+    """The call as the graph's tensor inputs, named by their placeholders, in order."""
+    names = [t.op.name for t in concrete.inputs]
+    summary = f"{concrete.name}({', '.join(names)})"
+    if len(args) > len(names):
+        raise TypeError(f"{summary} takes {len(names)} positional arguments, got {len(args)}.")
+    unexpected = [k for k in kwargs if k not in names[len(args):]]
+    if unexpected:
+        raise TypeError(f"{summary} got unexpected keyword arguments: {', '.join(unexpected)}.")
+    missing = [n for n in names[len(args):] if n not in kwargs]
+    if missing:
+        raise TypeError(f"{summary} missing required arguments: {', '.join(missing)}.")
+    values = list(args) + [kwargs[n] for n in names[len(args):]]
+    for i, value in enumerate(values):
+        if not isinstance(value, Tensor) or isinstance(value, Variable):
+            raise TypeError(f"{summary}: expected argument #{i}(zero-based) to be a Tensor; "
+                            f"got {type(value).__name__} ({value!r}).")
+    return values
