@@ -1,8 +1,8 @@
 """Regenerates ``programs/<name>.expected``: each program's stdout under real TensorFlow.
 
-Not run by the tests.  Needs a Python with TensorFlow installed (default
-``/opt/tfvenv/bin/python``, or ``$TF_PYTHON``); TensorFlow's log lines go to
-stderr and are dropped.  Run from anywhere:
+Not run by the tests.  Needs a Python with TensorFlow and tf_keras installed
+(default ``/opt/tfvenv/bin/python``, or ``$TF_PYTHON``); ``tf.keras`` is
+tf_keras there.  TensorFlow's log lines go to stderr and are dropped.  Run from anywhere:
 
     python tests/fidelity/regenerate.py                  # every program
     python tests/fidelity/regenerate.py strings_ops      # only the programs named
@@ -21,7 +21,9 @@ TF_PYTHON = os.environ.get("TF_PYTHON", "/opt/tfvenv/bin/python")
 
 def regenerate(program):
     """Runs `program` under TensorFlow and writes its `.expected` file; True on success."""
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
+    # tf.keras is tf_keras (Keras 2), the Keras eagerflow reproduces.
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="",
+               TF_USE_LEGACY_KERAS="1")
     proc = subprocess.run([TF_PYTHON, program.name], cwd=PROGRAMS, env=env,
                           capture_output=True, text=True)
     if proc.returncode != 0:

@@ -95,7 +95,7 @@ def test_sequential_builds_on_first_call_and_pops():
     model.add(keras.layers.Dense(2))
     assert not model.built
     assert model(np.zeros((5, 3), "float32")).shape == (5, 2)
-    assert model.output_shape == (None, 2)
+    assert model.output_shape == (5, 2)  # the batch size of the first call, as in Keras
     model.pop()
     assert model(np.zeros((5, 3), "float32")).shape == (5, 4)
     with pytest.raises(ValueError, match="should have unique names"):

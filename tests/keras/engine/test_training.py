@@ -215,3 +215,121 @@ def test_metrics_held_by_a_subclassed_model_are_reported():
     assert model.metrics_names == ["tracked_loss"]
     assert len(history.history["tracked_loss"]) == 2
     assert len(model.weights) == 2  # the metric's variables are not weights
+
+
+# -- compile: losses and metrics per output (names as tf_keras gives them) ---------------------
+
+def test_labels_without_a_last_axis_are_not_broadcast_against_predictions():
+    rng = np.random.RandomState(0)
+    x = rng.rand(20, 4).astype("float32")
+    y = (x.sum(1) > 2).astype("float32")  # (20,) against predictions of (20, 1)
+    model = keras.Sequential([keras.layers.Dense(1, activation="sigmoid", input_shape=(4,))])
+    model.compile("sgd", "binary_crossentropy", metrics=["accuracy"])
+    predicted = (model.predict(x, verbose=0)[:, 0] > 0.5) == y
+    _, accuracy = model.evaluate(x, y, batch_size=8, verbose=0)  # a partial last batch
+    assert accuracy == pytest.approx(predicted.mean())
+
+
+def _two_outputs(as_dict=False):
+    inp = keras.Input((4,))
+    hidden = keras.layers.Dense(6)(inp)
+    score = keras.layers.Dense(1, name="score")(hidden)
+    kind = keras.layers.Dense(3, activation="softmax", name="kind")(hidden)
+    return keras.Model(inp, {"value": score, "label": kind} if as_dict else [score, kind])
+
+
+def _targets(n=8):
+    rng = np.random.RandomState(1)
+    return rng.rand(n, 4).astype("float32"), rng.rand(n, 1), rng.randint(0, 3, n)
+
+
+def test_dict_outputs_take_losses_metrics_and_targets_by_key():
+    x, y_score, y_kind = _targets()
+    model = _two_outputs(as_dict=True)
+    model.compile("sgd", loss={"value": "mse", "label": "sparse_categorical_crossentropy"},
+                  metrics={"label": ["accuracy"]})
+    history = model.fit(x, {"value": y_score, "label": y_kind}, verbose=0)
+    assert model.output_names == ["kind", "score"]  # by key: label, value
+    assert list(history.history) == ["loss", "kind_loss", "score_loss", "kind_accuracy"]
+
+
+def test_per_output_metrics_then_weighted_metrics_output_by_output():
+    x, y_score, y_kind = _targets()
+    model = _two_outputs()
+    model.compile("sgd", ["mse", "sparse_categorical_crossentropy"], metrics=["mae"],
+                  weighted_metrics=["mae"])
+    model.fit(x, [y_score, y_kind], sample_weight=np.ones(8), verbose=0)
+    assert model.metrics_names == ["loss", "score_loss", "kind_loss", "score_mae",
+                                   "score_weighted_mae", "kind_mae", "kind_weighted_mae"]
+    single = _linear_model(metrics=["mae"], weighted_metrics=["mae", "mse"])
+    single.fit(*_linear_data(8), verbose=0)
+    assert single.metrics_names == ["loss", "mae", "weighted_mae", "mse"]
+
+
+def test_metric_objects_are_copied_for_each_output():
+    x, y_score, y_kind = _targets()
+    model = _two_outputs()
+    error = keras.metrics.MeanAbsoluteError(name="err")
+    model.compile("sgd", "mse", metrics=[error])
+    model.fit(x, [y_score, y_kind], verbose=0)
+    err = [m for m in model.metrics if m.name.endswith("_err")]
+    assert [m.name for m in err] == ["score_err", "kind_err"]
+    assert err[0] is not err[1] and error.name == "err"
+
+
+def test_a_subclassed_model_names_its_outputs_by_position_or_key():
+    class Heads(keras.Model):
+        def __init__(self, as_dict):
+            super().__init__()
+            self.a, self.b, self.as_dict = keras.layers.Dense(1), keras.layers.Dense(2), as_dict
+
+        def call(self, x):
+            a, b = self.a(x), self.b(x)
+            return {"first": a, "second": b} if self.as_dict else (a, b)
+    x, y, _ = _targets()
+    listed = Heads(False)
+    listed.compile("sgd", {"output_1": "mse", "output_2": "mae"})
+    assert list(listed.fit(x, (y, np.hstack([y, y])), verbose=0).history) == [
+        "loss", "output_1_loss", "output_2_loss"]
+    keyed = Heads(True)
+    keyed.compile("sgd", "mse", metrics={"second": "mae"})
+    assert list(keyed.fit(x, {"first": y, "second": np.hstack([y, y])}, verbose=0).history) == [
+        "loss", "first_loss", "second_loss", "second_mae"]
+
+
+def test_losses_pair_with_outputs_in_order():
+    x, y_score, y_kind = _targets()
+    model = _two_outputs()
+    model.compile("sgd", ["mse"])  # a shorter list leaves the other output without a loss
+    assert list(model.fit(x, [y_score, y_kind], verbose=0).history) == ["loss", "score_loss"]
+    model.compile("sgd", {"score": "mse", "other": "mae"})
+    with pytest.raises(ValueError, match=r"^Found unexpected losses or metrics that do not "
+                                         r"correspond to any Model output: "
+                                         r"dict_keys\(\['other'\]\)\. Valid mode output names: "
+                                         r"\['score', 'kind'\]\. Received struct is: "
+                                         r"\{'other': 'mae'\}\.$"):
+        model.fit(x, [y_score, y_kind], verbose=0)
+
+
+def test_missing_targets_and_missing_losses():
+    x, y = _linear_data(8)
+    with pytest.raises(ValueError, match=r"^Target data is missing\. Your model was compiled "
+                                         r"with loss=mse, and therefore expects target data"):
+        _linear_model().fit(x, verbose=0)
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd")
+    with pytest.raises(ValueError, match=r"^No loss found\. You may have forgotten"):
+        model.fit(x, y, verbose=0)
+
+
+def test_json_round_trip_and_build_configs():
+    model = keras.Sequential([keras.layers.Dense(2, input_shape=(3,), name="h")], name="clf")
+    text = model.to_json()
+    assert text.startswith('{"class_name": "Sequential", "config": {"name": "clf", "layers": '
+                           '[{"module": "keras.layers", "class_name": "InputLayer"')
+    assert text.endswith('"registered_name": null, "build_config": {"input_shape": [null, 3]}}'
+                         ']}, "keras_version": "2.21.0", "backend": "tensorflow"}')
+    restored = keras.models.model_from_json(text)
+    assert restored.name == "clf" and [w.shape for w in restored.weights] == [(3, 2), (2,)]
+    assert model.layers[0].get_build_config() == {"input_shape": (None, 3)}
+    assert keras.layers.Dense(1).get_build_config() is None

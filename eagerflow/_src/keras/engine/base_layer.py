@@ -27,8 +27,10 @@ from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.errors import OpError
 from eagerflow._src.core.module import Module, _snake_case
 from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable, VariableSynchronization
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.keras import backend
@@ -428,10 +430,7 @@ class Layer(Module):
         flat = nest.flatten(inputs)
         inputs = _to_tensors(inputs, flat)
         flat = nest.flatten(inputs)
-        if self._input_spec is not None:
-            input_spec_mod.assert_input_compatibility(
-                self._input_spec, [x.shape for x in flat], self.name,
-                [x.dtype for x in flat])
+        input_spec_mod.assert_input_compatibility(self.input_spec, inputs, self.name)
         ctx = call_context()
         outer_training = ctx.training
         training = kwargs.pop("training", None)
@@ -465,9 +464,9 @@ class Layer(Module):
                     inputs = self._cast_inputs(inputs, flat)
                 if self._dtype_policy.compute_dtype != self._dtype_policy.variable_dtype:
                     with autocast_to(self._dtype_policy.compute_dtype):
-                        outputs = self.call(inputs, *args, **kwargs)
+                        outputs = self._call_reporting_arguments(inputs, args, kwargs)
                 else:
-                    outputs = self.call(inputs, *args, **kwargs)
+                    outputs = self._call_reporting_arguments(inputs, args, kwargs)
         finally:
             ctx.depth -= 1
             ctx.training = outer_training
@@ -478,6 +477,19 @@ class Layer(Module):
         if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
             self._set_output_masks(inputs, outputs, mask)
         return outputs
+
+    def _call_reporting_arguments(self, inputs, args, kwargs):
+        """`call`; an error raised in it is raised again with the call's arguments described,
+        as Keras reports it (by the innermost layer whose `call` failed)."""
+        try:
+            return self.call(inputs, *args, **kwargs)
+        except Exception as error:
+            if getattr(error, "_keras_call_info_injected", False):
+                raise
+            described = _with_call_arguments(error, self, (inputs, *args), kwargs)
+            if described is error:
+                raise
+            raise described.with_traceback(error.__traceback__) from None
 
     def _cast_inputs(self, inputs, flat):
         """Floating tensors in `inputs` cast to the compute dtype."""
@@ -573,6 +585,19 @@ class Layer(Module):
     def from_config(cls, config):
         return cls(**config)
 
+    def get_build_config(self):
+        """``{'input_shape': ...}``, the shape the layer was built for (None if unbuilt)."""
+        if self._build_input_shape is None:
+            return None
+        return {"input_shape": nest.map_structure(
+            lambda s: tuple(s.as_list()) if isinstance(s, TensorShape) and s.rank else s,
+            self._build_input_shape)}
+
+    def build_from_config(self, config):
+        """Builds the layer for the shape a `get_build_config` holds."""
+        if config["input_shape"] is not None:
+            self.build(config["input_shape"])
+
     def __repr__(self):
         return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
 
@@ -623,6 +648,44 @@ def _to_tensors(inputs, flat):
     return nest.map_structure(
         lambda x: convert_to_tensor(x) if isinstance(x, (np.ndarray, np.generic, int, float))
         else x, inputs)
+
+
+def _with_call_arguments(error, layer, args, kwargs):
+    """A copy of `error` whose message names `layer` and lists the arguments of its call;
+    `error` itself when the arguments do not fit the signature of `call`."""
+    try:
+        bound = inspect.signature(layer.call).bind(*args, **kwargs)
+    except TypeError:
+        return error
+    lines = [f"  \u2022 {name}=" + str(nest.map_structure(_describe, bound.arguments[name])
+                                       if name in bound.arguments else param.default)
+             for name, param in bound.signature.parameters.items()]
+    if not lines:
+        return error
+    # Keras quotes the name differently for the layer it is connecting into a functional
+    # model (not for the layers that one calls).
+    connecting = keras_tensor.building_symbolically() and call_context().depth == 1
+    quote = '"' if connecting else "'"
+    where = f"layer {quote}{layer.name}{quote} (type {type(layer).__name__})"
+    message = error.message if isinstance(error, OpError) else \
+        error.args[0] if error.args else ""
+    text = (f"Exception encountered when calling {where}.\n\n{message}\n\n"
+            f"Call arguments received by {where}:\n" + "\n".join(lines))
+    if isinstance(error, OpError):
+        described = type(error)(error.node_def, error.op, text, error.error_code)
+    else:
+        try:
+            described = type(error)(text)
+        except TypeError:  # an exception class that takes other arguments
+            described = RuntimeError(text)
+    described._keras_call_info_injected = True
+    return described
+
+
+def _describe(value):
+    if isinstance(value, Tensor):
+        return f"tf.Tensor(shape={value.shape}, dtype={value.dtype.name})"
+    return repr(value)
 
 
 def _batch_size(output):

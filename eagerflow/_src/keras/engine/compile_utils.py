@@ -1,11 +1,11 @@
 """What `Model.compile` turns its `loss` and `metrics` arguments into.
 
 `LossesContainer` maps losses onto the model's outputs (one loss for all, a
-list in output order, or a dict by output name), weights and sums them with
-the regularization losses, and tracks their mean as the ``loss`` metric.
-`MetricsContainer` does the same for metrics, created on the first batch,
-when the shapes of labels and predictions tell which accuracy ``'accuracy'``
-means.
+list in output order, or a dict by output name or by the key of a dict of
+outputs), weights and sums them with the regularization losses, and tracks
+their mean as the ``loss`` metric. `MetricsContainer` does the same for
+metrics, created on the first batch, when the shapes of labels and
+predictions tell which accuracy ``'accuracy'`` means.
 
 >>> from eagerflow._src.core.convert import constant
 >>> container = LossesContainer("mse")
@@ -19,98 +19,121 @@ from eagerflow._src.keras import losses as losses_mod
 from eagerflow._src.keras import metrics as metrics_mod
 
 
-def _per_output(spec, output_names, kind):
-    """`spec` (one value, a list in output order, or a dict by name) as a list per output."""
-    if output_names is None or len(output_names) == 1:
-        if isinstance(spec, dict):
-            if output_names is None or set(spec) - set(output_names):
-                raise ValueError(f"Found unexpected {kind} keys {sorted(spec)}. Expected: "
-                                 f"{output_names}")
-            return [spec.get(name) for name in output_names]
-        if isinstance(spec, (list, tuple)) and kind == "losses" and len(spec) == 1:
-            return [spec[0]]
-        return [spec]
-    if isinstance(spec, dict):
-        unknown = set(spec) - set(output_names)
-        if unknown:
-            raise ValueError(f"Found unexpected {kind} keys {sorted(unknown)}. Valid output "
-                             f"names are: {output_names}")
-        return [spec.get(name) for name in output_names]
-    if isinstance(spec, (list, tuple)):
-        if len(spec) != len(output_names):
-            raise ValueError(f"When passing a list as {kind}, it should have one entry per "
-                             f"model output. The model has {len(output_names)} outputs, but "
-                             f"you passed {kind}={spec}")
-        return list(spec)
-    return [spec] * len(output_names)
+class _Outputs:
+    """How a model's outputs are named, and how per-output arguments map onto them.
+
+    `names` name the outputs in metrics (``dense_1_loss``): the model's output names, or
+    for a subclassed model the outputs' paths (``output_1``, or a dict's keys). A dict
+    argument is matched by the keys of a dict of outputs, else by `names`.
+    """
+
+    def __init__(self, y_pred, output_names):
+        self.count = len(nest.flatten(y_pred))
+        self.names = output_names if output_names is not None and \
+            len(output_names) == self.count else _pseudo_names(y_pred)
+        self.keys = sorted(y_pred) if isinstance(y_pred, dict) else None
+
+    def conform(self, struct):
+        """`struct` as one entry per output (None for an output it leaves out)."""
+        if struct is None:
+            return [None] * self.count
+        if isinstance(struct, dict):
+            if self.keys is not None:
+                return [struct.get(key) for key in self.keys]
+            unknown = {k: v for k, v in struct.items() if k not in self.names}
+            if unknown:
+                raise ValueError(f"Found unexpected losses or metrics that do not correspond "
+                                 f"to any Model output: {unknown.keys()}. Valid mode output "
+                                 f"names: {self.names}. Received struct is: {unknown}.")
+            return [struct.get(name) for name in self.names]
+        if not nest.is_nested(struct):
+            return [struct] * self.count
+        # Entries pair with outputs in order; those without a partner are left out.
+        return (list(struct) + [None] * self.count)[:self.count]
+
+    def broadcast(self, objects, nested_ok):
+        """One copy of `objects` per output when it is a single loss or metric (or, with
+        `nested_ok`, a flat list of metrics); otherwise `objects` as given per output."""
+        single = not nest.is_nested(objects) or nested_ok and \
+            isinstance(objects, (list, tuple)) and not any(nest.is_nested(o) for o in objects)
+        if not single:
+            return self.conform(objects)
+        if self.count == 1:
+            return [objects]
+        return [_copy(objects) for _ in range(self.count)]
 
 
-def _match(targets, outputs, output_names):
-    """`targets` as a list aligned with the flat `outputs` (dicts are matched by name)."""
-    if isinstance(targets, dict) and output_names is not None:
-        return [targets.get(name) for name in output_names]
-    flat = nest.flatten(targets)
-    if len(flat) == 1 and len(outputs) > 1:
-        return flat * len(outputs)
-    return flat
+def _pseudo_names(y_pred):
+    """``output_1``, ``output_2``, ... for a list of outputs; a dict's keys for a dict."""
+    if not nest.is_nested(y_pred):
+        return ["output_1"]
+    if isinstance(y_pred, dict):
+        return [str(key) for key in sorted(y_pred)]
+    return [f"output_{i + 1}" for i in range(len(nest.flatten(y_pred)))]
+
+
+def _copy(value):
+    """`value` with each loss and metric object replaced by a new one of the same config
+    (every output tracks its own); names of losses and metrics are kept."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(_copy(v) for v in value)
+    if isinstance(value, (losses_mod.Loss, metrics_mod.Metric)):
+        return type(value).from_config(value.get_config())
+    return value
 
 
 class LossesContainer:
-    """The compiled loss: callable on ``(y_true, y_pred, sample_weight)``; returns the total."""
+    """The compiled loss: callable on ``(y_true, y_pred, sample_weight)``; returns the total,
+    or None when no output has both a loss and a target."""
 
     def __init__(self, losses, loss_weights=None, output_names=None):
         self._user_losses, self._user_weights = losses, loss_weights
         self._output_names = output_names
-        self._losses = None
+        self._outputs = None
         self._loss_metric = metrics_mod.Mean(name="loss")
         self._per_output_metrics = []
 
     def build(self, y_pred):
-        names = self._output_names
-        flat = nest.flatten(y_pred)
-        if names is None or len(names) != len(flat):
-            names = None if len(flat) == 1 else [f"output_{i + 1}" for i in range(len(flat))]
-            self._output_names = names
-        self._losses = [None if l is None else _loss_object(l)
-                        for l in _per_output(self._user_losses, names, "losses")]
-        weights = self._user_weights
-        self._weights = [1.0] * len(self._losses) if weights is None else \
-            [1.0 if w is None else w for w in _per_output(weights, names, "loss_weights")]
-        if len(flat) > 1:
+        self._outputs = outputs = _Outputs(y_pred, self._output_names)
+        self._losses = [None if loss is None else _loss_object(loss)
+                        for loss in outputs.broadcast(self._user_losses, nested_ok=False)]
+        self._weights = outputs.broadcast(self._user_weights, nested_ok=False)
+        if outputs.count > 1:
             self._per_output_metrics = [
                 metrics_mod.Mean(name=f"{name}_loss") if loss is not None else None
-                for name, loss in zip(names, self._losses)]
+                for name, loss in zip(outputs.names, self._losses)]
 
     @property
     def metrics(self):
-        if self._losses is None:
+        if self._outputs is None:
             return []
         return [self._loss_metric] + [m for m in self._per_output_metrics if m is not None]
 
     def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
-        if self._losses is None:
+        if self._outputs is None:
             self.build(y_pred)
         outputs = nest.flatten(y_pred)
-        targets = _match(y_true, outputs, self._output_names)
-        weights = _match(sample_weight, outputs, self._output_names) if \
-            sample_weight is not None else [None] * len(outputs)
+        targets = self._outputs.conform(y_true)
+        weights = self._outputs.conform(sample_weight)
         total, batch = [], None
         for i, (loss, w, yt, yp, sw) in enumerate(zip(self._losses, self._weights, targets,
                                                       outputs, weights)):
             if loss is None or yt is None:
                 continue
+            yt, sw = _match_dtype_and_rank(yt, yp, sw)
             value = loss(yt, yp, sample_weight=sw)  # the loss applies the mask
+            if batch is None:
+                batch = cast_ops.cast(array_ops.shape(yt)[0], "float32")
             if self._per_output_metrics:
-                self._per_output_metrics[i].update_state(value, sample_weight=_batch(yp))
-            total.append(value if w == 1 else value * w)
-            batch = yp if batch is None else batch
+                self._per_output_metrics[i].update_state(value, sample_weight=batch)
+            total.append(value if w is None else value * w)
         if regularization_losses:
             total.append(reduction_ops.add_n([cast_ops.cast(l, "float32")
-                                         for l in regularization_losses]))
+                                              for l in regularization_losses]))
         if not total:
-            raise ValueError("The model cannot be compiled because it has no loss to optimize.")
+            return None
         loss = total[0] if len(total) == 1 else reduction_ops.add_n(total)
-        self._loss_metric.update_state(loss, sample_weight=_batch(batch))
+        self._loss_metric.update_state(loss, sample_weight=batch)
         return loss
 
     def reset_state(self):
@@ -124,57 +147,78 @@ class MetricsContainer:
     def __init__(self, metrics=None, weighted_metrics=None, output_names=None):
         self._user_metrics, self._user_weighted = metrics, weighted_metrics
         self._output_names = output_names
-        self._metrics = self._weighted = None
+        self._outputs = None
 
     def build(self, y_true, y_pred):
+        self._outputs = outputs = _Outputs(y_pred, self._output_names)
+        targets = outputs.conform(y_true)
         flat = nest.flatten(y_pred)
-        names = self._output_names
-        if names is None or len(names) != len(flat):
-            names = None if len(flat) == 1 else [f"output_{i + 1}" for i in range(len(flat))]
-        targets = _match(y_true, flat, names)
-        multi = len(flat) > 1
 
         def make(spec):
-            count = len(flat)
-            if spec is None:
-                per_output = [[]] * count
-            elif isinstance(spec, dict):
-                per_output = _per_output(spec, names, "metrics")
-            elif isinstance(spec, (list, tuple)) and multi and \
-                    any(isinstance(m, (list, tuple, dict)) for m in spec):
-                per_output = _per_output(list(spec), names, "metrics")  # one entry per output
-            else:  # the same metrics for every output
-                per_output = [spec] * count
-            return [[_metric_object(m, targets[i], flat[i], names[i] if multi else None)
-                     for m in ([] if ms is None else ms if isinstance(ms, (list, tuple))
-                               else [ms])]
-                    for i, ms in enumerate(per_output)]
+            return [[metrics_mod.get_metric_object(m, yt, yp) for m in nest.flatten(ms)]
+                    for ms, yt, yp in zip(outputs.broadcast(spec, nested_ok=True), targets,
+                                          flat)]
         self._metrics = make(self._user_metrics)
         self._weighted = make(self._user_weighted)
+        self._set_names()
+
+    def _set_names(self):
+        """Prefixes the output's name in multi-output models, and ``weighted_`` to a weighted
+        metric whose name is taken; two metrics may not share a name."""
+        taken = set()
+        multi = self._outputs.count > 1
+        for name, plain, weighted in zip(self._outputs.names, self._metrics, self._weighted):
+            for m in plain:
+                if m is None:
+                    continue
+                if multi:
+                    m._name = f"{name}_{m.name}"
+                if m.name in taken:
+                    raise ValueError(f"Found two metrics with the same name: {m.name}. All "
+                                     f"the metrics added to the model need to have unique "
+                                     f"names.")
+                taken.add(m.name)
+            for m in weighted:
+                if m is None:
+                    continue
+                if multi:
+                    m._name = f"{name}_weighted_{m.name}" if f"{name}_{m.name}" in taken \
+                        else f"{name}_{m.name}"
+                elif m.name in taken:
+                    m._name = f"weighted_{m.name}"
+                if m.name in taken:
+                    raise ValueError(f"Found two weighted metrics with the same name: "
+                                     f"{m.name}.All the metrics added to the model need to "
+                                     f"have unique names.")
+                taken.add(m.name)
 
     @property
     def metrics(self):
-        if self._metrics is None:
+        """Each output's metrics, then its weighted metrics, output by output."""
+        if self._outputs is None:
             return []
-        return [m for group in (self._metrics, self._weighted) for ms in group for m in ms]
+        return [m for plain, weighted in zip(self._metrics, self._weighted)
+                for m in plain + weighted if m is not None]
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        if self._metrics is None:
+        if self._outputs is None:
             self.build(y_true, y_pred)
         outputs = nest.flatten(y_pred)
-        targets = _match(y_true, outputs, self._output_names)
-        weights = _match(sample_weight, outputs, self._output_names) if \
-            sample_weight is not None else [None] * len(outputs)
+        targets = self._outputs.conform(y_true)
+        weights = self._outputs.conform(sample_weight)
         for yt, yp, sw, plain, weighted in zip(targets, outputs, weights, self._metrics,
                                                self._weighted):
             if yt is None:
                 continue
+            yt, sw = _match_dtype_and_rank(yt, yp, sw)
             mask = getattr(yp, "_keras_mask", None)
             for m in plain:
-                m.update_state(yt, yp, sample_weight=_with_mask(None, yp) if mask is not None
-                               else None)
+                if m is not None:
+                    m.update_state(yt, yp, sample_weight=_with_mask(None, yp)
+                                   if mask is not None else None)
             for m in weighted:
-                m.update_state(yt, yp, sample_weight=_with_mask(sw, yp))
+                if m is not None:
+                    m.update_state(yt, yp, sample_weight=_with_mask(sw, yp))
 
     def reset_state(self):
         for m in self.metrics:
@@ -192,17 +236,25 @@ def _loss_object(loss):
     return losses_mod.LossFunctionWrapper(fn, name=name)
 
 
-def _metric_object(metric, y_true, y_pred, output_name):
-    """The metric for `metric` (``'accuracy'`` chosen by label shapes), prefixed with the
-    output's name in multi-output models."""
-    made = metrics_mod.get_metric_object(metric, y_true, y_pred)
-    if output_name is not None:
-        made._name = f"{output_name}_{made.name}"
-    return made
+def _match_dtype_and_rank(y_true, y_pred, sample_weight):
+    """Labels (and weights) of shape ``(batch,)`` for predictions of shape ``(batch, n)``
+    get a last axis, and take the predictions' dtype within the same kind (float or int).
 
-
-def _batch(y_pred):
-    return cast_ops.cast(array_ops.shape(y_pred)[0], "float32")
+    Keras does this before any loss or metric sees the labels, so a ``(batch,)`` label
+    never broadcasts against a ``(batch, 1)`` prediction.
+    """
+    y_true = convert_to_tensor(y_true)
+    if y_true.shape.rank == 1 and y_pred.shape.rank == 2:
+        y_true = array_ops.expand_dims(y_true, -1)
+    if (y_true.dtype.is_floating and y_pred.dtype.is_floating) or \
+            (y_true.dtype.is_integer and y_pred.dtype.is_integer):
+        y_true = cast_ops.cast(y_true, y_pred.dtype)
+    if sample_weight is not None:
+        sample_weight = convert_to_tensor(sample_weight)
+        if sample_weight.shape.rank == 1 and y_pred.shape.rank == 2:
+            sample_weight = array_ops.expand_dims(sample_weight, -1)
+        sample_weight = cast_ops.cast(sample_weight, y_pred.dtype)
+    return y_true, sample_weight
 
 
 def _with_mask(sample_weight, y_pred):

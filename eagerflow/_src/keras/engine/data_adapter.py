@@ -18,6 +18,7 @@ import numpy as np
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils.data_utils import Sequence
 from eagerflow._src.ops import random_ops
@@ -145,6 +146,19 @@ class DataHandler:
             self._adapter = _Iterable(x, steps_per_epoch)
         steps = self._adapter.steps
         self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else steps
+
+    def batch_spec(self, batch):
+        """What every batch is known to be, as TF knows a dataset's elements: array data
+        has batches of any size, a generator's batches any shape of the first one's rank."""
+        keep_inner = isinstance(self._adapter, _Arrays)
+
+        def spec(tensor):
+            if not isinstance(tensor, Tensor) or tensor.shape.rank is None:
+                return tensor
+            dims = tensor.shape.as_list()
+            dims = [None, *dims[1:]] if keep_inner and dims else [None] * len(dims)
+            return TensorSpec(dims, tensor.dtype)
+        return nest.map_structure(spec, batch)
 
     def enumerate_epochs(self):
         return range(self.initial_epoch, self.epochs)

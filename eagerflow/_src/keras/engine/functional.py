@@ -26,6 +26,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.input_layer import InputLayer
+from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.engine.training import Model
 
 _CONSTANT = "_CONSTANT_VALUE"  # a config's mark for a call's argument that is no layer's output
@@ -85,7 +86,19 @@ class Functional(Model):
 
     @property
     def input_spec(self):
-        return None
+        """One spec per `Input` (any batch size; a last axis of 1 may be left out), unless
+        one was set; None for inputs nested deeper than a list or dict."""
+        if self._input_spec is not None:
+            return self._input_spec
+        nested = self._nested_inputs
+        if isinstance(nested, (dict, list, tuple)) and len(nested) != len(self.inputs):
+            return None
+        if isinstance(nested, dict):
+            named = [(name, nested[name]) for name in sorted(nested)]
+        else:
+            named = [(x.node.layer.name, x) for x in self.inputs]
+        return [InputSpec(shape=_without_batch(x.shape), allow_last_axis_squeeze=True,
+                          name=name) for name, x in named]
 
     @input_spec.setter
     def input_spec(self, value):
@@ -303,16 +316,24 @@ def _unique_names(names):
     return out
 
 
+def _without_batch(shape):
+    dims = shape.as_list() if shape.rank is not None else None
+    return [None, *dims[1:]] if dims else dims
+
+
 def _conform(tensor, ref):
-    """`tensor` with the dtype (and rank, when one short) of the input `ref` it feeds."""
+    """`tensor` with the dtype of the input `ref` it feeds, and its rank when they differ
+    by a last axis of 1."""
     if not isinstance(tensor, Tensor):
         tensor = convert_to_tensor(tensor)
-    if tensor.dtype != ref.dtype and tensor.dtype.is_floating == ref.dtype.is_floating:
-        tensor = cast_ops.cast(tensor, ref.dtype)
     rank, ref_rank = tensor.shape.rank, ref.shape.rank
-    if rank is not None and ref_rank is not None and rank == ref_rank - 1 and \
-            ref.shape.as_list()[-1] == 1:
-        tensor = array_ops.expand_dims(tensor, -1)
+    if rank is not None and ref_rank is not None:
+        if rank == ref_rank + 1 and tensor.shape.as_list()[-1] == 1:
+            tensor = array_ops.squeeze(tensor, -1)
+        elif rank == ref_rank - 1 and ref.shape.as_list()[-1] == 1:
+            tensor = array_ops.expand_dims(tensor, -1)
+    if tensor.dtype != ref.dtype:
+        tensor = cast_ops.cast(tensor, ref.dtype)
     return tensor
 
 

@@ -1,8 +1,9 @@
 """`InputSpec`: what a layer accepts (rank, dtype, fixed axes), checked on every call.
 
+>>> from eagerflow._src.core.tensor_spec import TensorSpec
 >>> spec = InputSpec(min_ndim=2, axes={-1: 4})
->>> assert_input_compatibility([spec], [TensorShape([None, 4])], "dense")
->>> assert_input_compatibility([spec], [TensorShape([2, 5])], "dense")
+>>> assert_input_compatibility([spec], [TensorSpec([None, 4])], "dense")
+>>> assert_input_compatibility([spec], [TensorSpec([2, 5])], "dense")
 Traceback (most recent call last):
   ...
 ValueError: Input 0 of layer "dense" is incompatible with the layer: expected axis -1 of input shape to have value 4, but received input with shape (2, 5)
@@ -54,46 +55,65 @@ class InputSpec:
         return cls(**config)
 
 
-def assert_input_compatibility(input_spec, shapes, layer_name, dtypes=None):
-    """Raises ValueError naming `layer_name` when an input's shape breaks its spec.
+def assert_input_compatibility(input_spec, inputs, layer_name):
+    """Raises ValueError naming `layer_name` when one of `inputs` breaks its spec.
 
-    `shapes` are the inputs' `TensorShape`s (flattened), `dtypes` their dtypes.
+    A dict of inputs is matched to the specs by name when every spec has one.
     """
     if not input_spec:
         return
     specs = nest.flatten(input_spec)
-    if len(shapes) != len(specs):
+    if isinstance(inputs, dict) and all(spec.name for spec in specs):
+        names = [spec.name for spec in specs]
+        missing = [name for name in names if name not in inputs]
+        if missing:
+            raise ValueError(f'Missing data for input "{missing[0]}". You passed a data '
+                             f"dictionary with keys {list(inputs)}. Expected the following "
+                             f"keys: {names}")
+        inputs = [inputs[name] for name in names]
+    inputs = nest.flatten(inputs)
+    for x in inputs:
+        if not hasattr(x, "shape"):
+            raise TypeError(f"Inputs to a layer should be tensors. Got '{x}' (of type "
+                            f"{type(x)}) as input for layer '{layer_name}'.")
+    if len(inputs) != len(specs):
         raise ValueError(f'Layer "{layer_name}" expects {len(specs)} input(s), but it '
-                         f"received {len(shapes)} input tensors.")
-    for index, (spec, shape) in enumerate(zip(specs, shapes)):
-        if spec is None:
-            continue
-        prefix = f'Input {index} of layer "{layer_name}" is incompatible with the layer: '
-        rank = shape.rank
-        if spec.ndim is not None and not spec.allow_last_axis_squeeze:
-            if rank != spec.ndim:
-                raise ValueError(f"{prefix}expected ndim={spec.ndim}, found ndim={rank}. "
-                                 f"Full shape received: {_shape_str(shape)}")
-        if spec.max_ndim is not None and rank is not None and rank > spec.max_ndim:
-            raise ValueError(f"{prefix}expected max_ndim={spec.max_ndim}, found ndim={rank}")
-        if spec.min_ndim is not None and rank is not None and rank < spec.min_ndim:
-            raise ValueError(f"{prefix}expected min_ndim={spec.min_ndim}, found ndim={rank}. "
-                             f"Full shape received: {_shape_str(shape)}")
-        if dtypes is not None and spec.dtype is not None and dtypes[index].name != spec.dtype:
-            raise ValueError(f"{prefix}expected dtype={spec.dtype}, found "
-                             f"dtype={dtypes[index].name}")
-        if rank is None:
-            continue
-        dims = shape.as_list()
-        for axis, value in spec.axes.items():
-            if value is not None and -rank <= axis < rank and dims[axis] not in (value, None):
-                raise ValueError(f"{prefix}expected axis {axis} of input shape to have value "
-                                 f"{value}, but received input with shape {_shape_str(shape)}")
-        if spec.shape is not None:
-            for want, got in zip(spec.shape, dims):
-                if want is not None and got is not None and want != got:
-                    raise ValueError(f"{prefix}expected shape={spec.shape}, found "
-                                     f"shape={_shape_str(shape)}")
+                         f"received {len(inputs)} input tensors. Inputs received: {inputs}")
+    for index, (spec, x) in enumerate(zip(specs, inputs)):
+        if spec is not None:
+            _check(spec, TensorShape(x.shape), x.dtype,
+                   f'Input {index} of layer "{layer_name}" is incompatible with the layer: ')
+
+
+def _check(spec, shape, dtype, prefix):
+    rank = shape.rank
+    if rank is None:
+        return
+    if spec.ndim is not None and not spec.allow_last_axis_squeeze and rank != spec.ndim:
+        raise ValueError(f"{prefix}expected ndim={spec.ndim}, found ndim={rank}. "
+                         f"Full shape received: {_shape_str(shape)}")
+    if spec.max_ndim is not None and rank > spec.max_ndim:
+        raise ValueError(f"{prefix}expected max_ndim={spec.max_ndim}, found ndim={rank}")
+    if spec.min_ndim is not None and rank < spec.min_ndim:
+        raise ValueError(f"{prefix}expected min_ndim={spec.min_ndim}, found ndim={rank}. "
+                         f"Full shape received: {_shape_str(shape)}")
+    if spec.dtype is not None and _dtypes.as_dtype(dtype).name != spec.dtype:
+        raise ValueError(f"{prefix}expected dtype={spec.dtype}, found "
+                         f"dtype={_dtypes.as_dtype(dtype)}")
+    dims = shape.as_list()
+    for axis, value in spec.axes.items():
+        if value is not None and -rank <= axis < rank and dims[axis] not in (value, None):
+            raise ValueError(f"{prefix}expected axis {axis} of input shape to have value "
+                             f"{value}, but received input with shape {_shape_str(shape)}")
+    if spec.shape is not None:
+        wanted = list(spec.shape)
+        if spec.allow_last_axis_squeeze:  # (batch, n, 1) and (batch, n) are taken as alike
+            dims = dims[:-1] if dims and dims[-1] == 1 else dims
+            wanted = wanted[:-1] if wanted and wanted[-1] == 1 else wanted
+        for want, got in zip(wanted, dims):
+            if want is not None and got is not None and want != got:
+                raise ValueError(f"{prefix}expected shape={spec.shape}, found "
+                                 f"shape={_shape_str(shape)}")
 
 
 def _shape_str(shape):

@@ -101,6 +101,11 @@ def keras_graph():
     return _graph
 
 
+def building_symbolically():
+    """Whether a layer is being connected into a functional model right now."""
+    return _graph is not None and context.get().graph is _graph
+
+
 def reset_graph():
     """Starts a new scratch graph (`clear_session`): input names count from 1 again."""
     global _graph

@@ -10,24 +10,35 @@ so `summary`, `inputs`, `outputs` and `output_shape` work as in Keras.
 [(3, 4), (4,), (4, 2), (2,)]
 """
 from eagerflow._src.core import nest
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras.engine import input_layer
 from eagerflow._src.keras.engine.base_layer import Layer, call_context
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.engine.training import Model
 
+_SINGLE_OUTPUT = ("All layers in a Sequential model should have a single output tensor. For "
+                  "multi-output layers, use the functional API.")
+
 
 class Sequential(Functional):
-    """A linear stack of layers: ``Sequential([Dense(64, activation='relu'), Dense(10)])``."""
+    """A linear stack of layers: ``Sequential([Dense(64, activation='relu'), Dense(10)])``.
+
+    Without an explicit input shape, the graph is inferred from the shape and dtype of
+    what the model is built or called with (batch size included), and relaxed, axis by
+    axis, when a call brings a different shape of the same rank.
+    """
 
     _DEFAULT_NAME = "sequential"
-    _is_sequential = True
 
     def __init__(self, layers=None, name=None):
         Model.__init__(self, name=name)
         self._self_tracked_layers = []
         self._input_layer = None
         self._graph_ready = False
+        self._inferred_input_shape = None
+        self._graph_failed = False  # a layer refused symbolic inputs: call layers one by one
+        self._nodes = []  # the calls of the layers that make the graph, in order
         self.supports_masking = True
         for layer in layers or ():
             self.add(layer)
@@ -36,6 +47,18 @@ class Sequential(Functional):
     def layers(self):
         return [layer for layer in self._self_tracked_layers
                 if not isinstance(layer, input_layer.InputLayer)]
+
+    @property
+    def _has_explicit_input_shape(self):
+        return self._input_layer is not None and self._inferred_input_shape is None
+
+    def _get_input_spec(self):
+        # An inferred graph checks nothing: a call of another shape relaxes it instead.
+        if self._has_explicit_input_shape or self._input_spec is not None:
+            return Functional.input_spec.fget(self)
+        return None
+
+    input_spec = property(_get_input_spec, Functional.input_spec.fset)
 
     def add(self, layer):
         """Appends `layer` (or the `InputLayer` behind a `keras.Input` tensor)."""
@@ -50,7 +73,6 @@ class Sequential(Functional):
                              f'names. Name "{layer.name}" is already the name of a layer in '
                              f'this model. Update the `name` argument to pass a unique name.')
         self._self_tracked_layers.append(layer)
-        self._graph_ready = False
         self.built = False
         if isinstance(layer, input_layer.InputLayer):
             self._input_layer = layer
@@ -60,36 +82,74 @@ class Sequential(Functional):
                 batch_input_shape=layer._batch_input_shape, dtype=layer.dtype,
                 name=f"{layer.name}_input")
             self._self_tracked_layers.insert(0, self._input_layer)
-        if self._input_layer is not None:
-            self._build_graph()
+        if self._graph_ready:
+            self._connect([layer])
+        elif self._input_layer is not None:
+            self._connect(self.layers)
 
     def pop(self):
         """Removes the last layer."""
         if not self.layers:
             raise TypeError("There are no layers in the model.")
         self._self_tracked_layers.pop()
-        self._graph_ready = False
-        self.built = False
-        if self.layers and self._input_layer is not None:
-            self._build_graph()
+        if not self._graph_ready:
+            return
+        self._nodes.pop().discard()
+        if self._nodes:
+            self._init_graph_network(self.inputs[0], self._nodes[-1].outputs)
+        else:
+            self._graph_ready = self.built = False
+            self.inputs = self.outputs = None
+            self._inferred_input_shape = None
 
-    def _build_graph(self):
-        """Connects the layers on the input layer's tensor: the functional view."""
-        x = inputs = self._input_layer._inbound_nodes[0].outputs
+    def _connect(self, layers):
+        """Calls `layers` in turn on the graph's output (or input): the functional view."""
+        x = self.outputs[0] if self._graph_ready else \
+            self._input_layer._inbound_nodes[0].outputs
         ctx = call_context()
         depth, ctx.depth = ctx.depth, 0  # connect the layers even when built by a call
         try:
-            for layer in self.layers:
+            for layer in layers:
                 x = layer(x)
+                self._nodes.append(layer._inbound_nodes[-1])
                 if len(nest.flatten(x)) != 1:
-                    raise ValueError("All layers in a Sequential model should have a single "
-                                     "output tensor. For multi-output layers, use the "
-                                     "functional API.")
+                    raise ValueError(_SINGLE_OUTPUT)
         finally:
             ctx.depth = depth
-        self._init_graph_network(inputs, x)
+        self._init_graph_network(self._input_layer._inbound_nodes[0].outputs, x)
         self._self_tracked_layers = [self._input_layer] + self.layers
         self._graph_ready = True
+
+    def _infer_graph(self, shape, dtype=None):
+        """(Re)builds the graph for inputs of `shape`, relaxed against the shape seen before."""
+        if self._has_explicit_input_shape or self._graph_failed or not self.layers:
+            return
+        shape = tuple(TensorShape(shape).as_list())
+        if self._inferred_input_shape is not None:
+            shape = _relaxed(self._inferred_input_shape, shape)
+            if shape is None or shape == self._inferred_input_shape:
+                return
+        self._discard_graph()
+        self._input_layer = input_layer.InputLayer(
+            batch_input_shape=shape, dtype=dtype, name=f"{self.layers[0].name}_input")
+        self._inferred_input_shape = shape
+        try:
+            self._connect(self.layers)
+        except Exception as error:  # noqa: BLE001 (any failure: as Keras, no graph then)
+            if error.args[:1] == (_SINGLE_OUTPUT,):
+                raise
+            # A layer that cannot take symbolic inputs leaves the model without a graph;
+            # it then calls its layers in turn.
+            self._discard_graph()
+            self._graph_failed = True
+
+    def _discard_graph(self):
+        for node in self._nodes:
+            node.discard()
+        self._nodes = []
+        self._graph_ready = False
+        self._input_layer = None
+        self._self_tracked_layers = self.layers
 
     def build(self, input_shape=None):
         """Builds the layers for inputs of `input_shape` (batch dimension included)."""
@@ -97,25 +157,23 @@ class Sequential(Functional):
             return
         if input_shape is None:
             raise ValueError("You must provide an `input_shape` argument.")
-        shape = TensorShape(input_shape).as_list()
-        self._input_layer = input_layer.InputLayer(batch_input_shape=[None] + shape[1:])
-        self._self_tracked_layers.insert(0, self._input_layer)
-        self._build_graph()
+        self._infer_graph(input_shape)
+        self.built = True
 
     def call(self, inputs, training=None, mask=None):
-        if not self._graph_ready and self._input_layer is None and \
-                hasattr(inputs, "shape") and inputs.shape.rank is not None:
-            self.build(inputs.shape)
+        if isinstance(inputs, Tensor):
+            self._infer_graph(inputs.shape, inputs.dtype)
+        if self._graph_ready:
+            return super().call(inputs, training=training, mask=mask)
         outputs = inputs
         for layer in self.layers:
             outputs = layer(outputs)  # masks travel on the tensors
         return outputs
 
     def get_config(self):
-        layers = [{"module": "keras.layers", "class_name": type(layer).__name__,
-                   "config": layer.get_config(), "registered_name": None}
-                  for layer in self._self_tracked_layers]
-        return {"name": self.name, "layers": layers}
+        from eagerflow._src.keras.layers import serialize  # noqa: PLC0415 (layers import engine)
+        return {"name": self.name,
+                "layers": [serialize(layer) for layer in self._self_tracked_layers]}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
@@ -124,3 +182,10 @@ class Sequential(Functional):
         for spec in config["layers"]:
             model.add(deserialize(spec, custom_objects=custom_objects))
         return model
+
+
+def _relaxed(old, new):
+    """`old` with the axes that differ in `new` unknown; None when the ranks differ."""
+    if len(old) != len(new):
+        return None
+    return tuple(a if a == b else None for a, b in zip(old, new))

@@ -22,12 +22,12 @@ from eagerflow._src.core import nest
 from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.function.polymorphic_function import function
+from eagerflow._src.function.polymorphic_function import Function, function
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.keras import callbacks as callbacks_mod
 from eagerflow._src.keras import optimizers
 from eagerflow._src.keras.engine import compile_utils, data_adapter
-from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine.base_layer import Layer, _unique
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from eagerflow._src.keras.utils import layer_utils
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
@@ -60,7 +60,48 @@ class Model(Layer):
     # -- structure ------------------------------------------------------------------
     @property
     def layers(self):
+        return self._direct_layers()
+
+    # Keras lists a model's weights layer by layer (each layer's trainable weights, then its
+    # others), the model's own last; `get_weights` and checkpoints follow this order.
+    @property
+    def trainable_weights(self):
+        self._assert_weights_created()
+        if not self._trainable:
+            return []
+        return _unique([w for layer in self._direct_layers() for w in layer.trainable_weights]
+                       + self._trainable_weights)
+
+    @property
+    def non_trainable_weights(self):
+        self._assert_weights_created()
+        layers = self._direct_layers()
+        fixed = [w for layer in layers for w in layer.non_trainable_weights]
+        if not self._trainable:
+            fixed = [w for layer in layers for w in layer.trainable_weights] + \
+                self._trainable_weights + fixed
+        return _unique(fixed + self._non_trainable_weights)
+
+    @property
+    def weights(self):
+        self._assert_weights_created()
+        return _unique([w for layer in self._direct_layers() for w in layer.weights]
+                       + self._trainable_weights + self._non_trainable_weights)
+
+    variables = weights
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+
+    def _direct_layers(self):
         return self._flatten_layers(include_self=False, recursive=False)
+
+    def _assert_weights_created(self):
+        # Only a model class that defines `build` itself is known to create weights there.
+        if "build" in type(self).__dict__ and type(self) is not Model and not self.built \
+                and not self.dynamic:
+            raise ValueError(f"Weights for model '{self.name}' have not yet been created. "
+                             f"Weights are created when the model is first called on inputs "
+                             f"or `build()` is called with an `input_shape`.")
 
     def get_layer(self, name=None, index=None):
         """The layer called `name`, or at position `index` of `layers`."""
@@ -200,7 +241,7 @@ class Model(Layer):
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def _validate_target_and_loss(self, y, loss):
-        if y is None and loss is None:
+        if self.loss and y is None:
             raise ValueError("Target data is missing. Your model was compiled with loss="
                              f"{self.loss}, and therefore expects target data to be provided "
                              f"in `fit()`.")
@@ -272,6 +313,8 @@ class Model(Layer):
             callbacks.on_epoch_begin(epoch)
             for step, batch in enumerate(handler.batches()):
                 callbacks.on_train_batch_begin(step)
+                if step == 0:
+                    _trace_for_every_batch(train, handler, batch)
                 logs = train(batch)
                 callbacks.on_train_batch_end(step, logs)
                 if self.stop_training:
@@ -314,6 +357,8 @@ class Model(Layer):
         logs = {}
         for step, batch in enumerate(handler.batches()):
             callbacks.on_test_batch_begin(step)
+            if step == 0:
+                _trace_for_every_batch(test, handler, batch)
             logs = test(batch)
             callbacks.on_test_batch_end(step, logs)
         logs = _to_python(logs)
@@ -337,6 +382,8 @@ class Model(Layer):
         outputs = []
         for step, batch in enumerate(handler.batches()):
             callbacks.on_predict_batch_begin(step)
+            if step == 0:
+                _trace_for_every_batch(predict, handler, batch)
             out = predict(batch)
             outputs.append(nest.map_structure(lambda t: t.numpy(), out))
             callbacks.on_predict_batch_end(step, {"outputs": out})
@@ -400,6 +447,11 @@ class Model(Layer):
         from eagerflow._src.keras.saving import saving_lib  # noqa: PLC0415 (saving imports models)
         saving_lib.save_model(self, filepath, overwrite, save_format, **kwargs)
 
+    def to_json(self, **kwargs):
+        """The model's class and config as JSON (``keras.models.model_from_json`` reads it)."""
+        from eagerflow._src.keras.saving import saving_lib  # noqa: PLC0415 (saving imports models)
+        return saving_lib.model_to_json(self, **kwargs)
+
     # -- config -----------------------------------------------------------------------
     def get_config(self):
         """A subclassed model's config is its constructor's: override to make it cloneable."""
@@ -415,6 +467,13 @@ class Model(Layer):
 
 def _size(x):
     return int(np.shape(nest.flatten(x)[0])[0])
+
+
+def _trace_for_every_batch(step, handler, batch):
+    """Traces a compiled `step` for any batch of `handler`, as TF traces for a dataset's
+    element spec: the model then sees an unknown batch size, and no batch retraces."""
+    if isinstance(step, Function):
+        step.get_concrete_function(handler.batch_spec(batch))
 
 
 def _verbosity(verbose):

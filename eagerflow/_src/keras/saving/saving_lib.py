@@ -53,7 +53,7 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     if not weights.may_write(filepath, overwrite):
         return
     config = layers_mod.serialize(model)
-    config["build_config"] = _build_config(model)
+    config["build_config"] = model.get_build_config()
     compile_config = _compile_config(model)
     if compile_config is not None:
         config["compile_config"] = compile_config
@@ -69,6 +69,19 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     safetensors_format.atomic_write(filepath, buffer.getvalue())
 
 
+def model_to_json(model, **kwargs):
+    """`model`'s class and config as JSON text; `kwargs` go to `json.dumps`."""
+    config = {"class_name": type(model).__name__, "config": model.get_config(),
+              "keras_version": _KERAS_VERSION, "backend": "tensorflow"}
+    return json.dumps(config, default=_json_default, **kwargs)
+
+
+def model_from_json(json_string, custom_objects=None):
+    """The model (with fresh weights) that `model_to_json` described."""
+    with serialization.CustomObjectScope(custom_objects or {}):
+        return layers_mod.deserialize(json.loads(json_string))
+
+
 def _json_default(value):
     """JSON for the values configs hold besides JSON's own: shapes and NumPy values."""
     if isinstance(value, TensorShape):
@@ -76,13 +89,6 @@ def _json_default(value):
     if hasattr(value, "tolist"):
         return value.tolist()
     raise TypeError(f"Cannot serialize {value!r} (of type {type(value).__name__}) to JSON.")
-
-
-def _build_config(model):
-    """``{"input_shape": ...}``: what `build` needs to recreate a subclassed model's weights."""
-    if model._build_input_shape is None:
-        return None
-    return {"input_shape": model._build_input_shape}
 
 
 def _compile_config(model):

@@ -3,6 +3,8 @@
 Columns are cut at fixed fractions of the line; text too long for its
 column wraps onto further lines, preferably after a closing bracket.
 """
+import re
+
 import numpy as np
 
 
@@ -28,17 +30,22 @@ def _weight_memory(weights):
     return sum(np.prod(w.shape.as_list(), dtype=np.int64) * w.dtype.size for w in seen.values())
 
 
-def _row(fields, positions, print_fn):
-    """Prints `fields` in columns ending at `positions`, wrapping what does not fit."""
+def _row(fields, positions, print_fn, level=0):
+    """Prints `fields` in columns ending at `positions`, wrapping what does not fit.
+
+    A row of a layer nested `level` deep is framed by `level` bars on each side.
+    """
     pending = [str(f) for f in fields]
+    last = len(positions) - 1
     while any(pending):
         line = ""
         for col, text in enumerate(pending):
             start = positions[col - 1] if col else 0
-            last = col == len(positions) - 1
-            gap = 0 if last else 2
+            gap = 0 if col == last else 2
             # Columns but the last keep one more space: the row's leading one, or alignment.
-            width = positions[col] - start - gap - (0 if last else 1)
+            width = positions[col] - start - gap - (0 if col == last else 1)
+            if col == 0:
+                width -= level
             piece = text[:width]
             breaks = [piece.find(b) + len(b) for b in ("),", "},", "],", "',")
                       if piece.find(b) >= 0]
@@ -46,11 +53,11 @@ def _row(fields, positions, print_fn):
                 width = min(breaks)
                 piece = piece[:width]
             if col == 0:
-                line += " "
+                line += "|" * level + " "
             line += piece + " " * gap
             pending[col] = text[width:]
-            line += " " * (positions[col] - len(line))
-        print_fn(line)
+            line += " " * (positions[col] - len(line) - (level if col == last else 0))
+        print_fn(line + "|" * level)
 
 
 def _shape_text(layer):
@@ -64,7 +71,7 @@ def _shape_text(layer):
 
 
 def _is_sequential_like(model):
-    if getattr(model, "_is_sequential", False) or not hasattr(model, "_steps"):
+    if type(model).__name__ == "Sequential" or not hasattr(model, "_steps"):
         return True
     # Keras's rule: one call per depth, each with one input, and no layer called twice
     if any(len(s.keras_inputs) > 1 for s in model._steps):
@@ -75,12 +82,74 @@ def _is_sequential_like(model):
     return all(len(layer._inbound_nodes) <= 1 for layer in model.layers)
 
 
+def _layer_range(layers, layer_range):
+    """The layers from the first whose name matches ``layer_range[0]`` (a regular expression,
+    matched at the start) to the last matching ``layer_range[1]``."""
+    if layer_range is None:
+        return layers
+    if len(layer_range) != 2:
+        raise ValueError(f"layer_range must be a list or tuple of length 2. Received: "
+                         f"layer_range = {layer_range} of length {len(layer_range)}")
+    if not all(isinstance(name, str) for name in layer_range):
+        raise ValueError(f"layer_range should contain string type only. Received: "
+                         f"{layer_range}")
+    lower, upper = ([i for i, layer in enumerate(layers) if re.match(pattern, layer.name)]
+                    for pattern in layer_range)
+    if not lower or not upper:
+        raise ValueError(f"Passed layer_names do not match the layer names in the model. "
+                         f"Received: {layer_range}")
+    if min(lower) > max(upper):
+        return layers[min(upper):max(lower) + 1]
+    return layers[min(lower):max(upper) + 1]
+
+
+class _Table:
+    """The rows of one summary: the layers of a model, and (when expanded) of nested models."""
+
+    def __init__(self, model, line_length, positions, print_fn, show_trainable,
+                 expand_nested):
+        self.line_length, self.positions, self.print_fn = line_length, positions, print_fn
+        self.show_trainable, self.expand_nested = show_trainable, expand_nested
+        # Connections are listed for the calls made in `model` only.
+        self.nodes = None if _is_sequential_like(model) else \
+            {id(step) for step in model._steps}
+
+    def layer(self, layer, level=0, last_in_nested=False):
+        self._fields(layer, level)
+        if self.expand_nested and getattr(layer, "layers", None):
+            width = self.line_length - 2 * level
+            self.print_fn("|" * (level + 1) + "\u00af" * (width - 2) + "|" * (level + 1))
+            inner = layer.layers
+            for i, sublayer in enumerate(inner):
+                self.layer(sublayer, level + 1, i == len(inner) - 1)
+            self.print_fn("|" * level + "\u00af" * width + "|" * level)
+            last_in_nested = True  # as Keras: a nested block needs no blank line after it
+        if not last_in_nested:
+            self.print_fn("|" * level + " " * (self.line_length - 2 * level) + "|" * level)
+
+    def _fields(self, layer, level):
+        if self.nodes is None:
+            unused = not layer.built and not hasattr(layer, "_steps")
+            params = "0 (unused)" if unused else layer.count_params()
+            fields = [f"{layer.name} ({type(layer).__name__})", _shape_text(layer), params]
+        else:
+            fields = [f"{layer.name} ({type(layer).__name__})", _shape_text(layer),
+                      layer.count_params(), str(self._connections(layer))]
+        if self.show_trainable:
+            fields.append("Y" if layer.trainable else "N")
+        _row(fields, self.positions, self.print_fn, level)
+
+    def _connections(self, layer):
+        return [f"{x._keras_history[0].name}[{x._keras_history[1]}][{x._keras_history[2]}]"
+                for node in layer._inbound_nodes if id(node) in self.nodes
+                for x in node.keras_inputs if hasattr(x, "_keras_history")]
+
+
 def print_summary(model, line_length=None, positions=None, print_fn=None,
                   show_trainable=False, expand_nested=False, layer_range=None):
     """Prints the summary table of `model` (see `Model.summary`)."""
     print_fn = print_fn or print
-    sequential_like = _is_sequential_like(model)
-    if sequential_like:
+    if _is_sequential_like(model):
         line_length = line_length or 65
         positions = positions or [0.45, 0.85, 1.0]
         header = ["Layer (type)", "Output Shape", "Param #"]
@@ -94,26 +163,14 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
         line_length += 11
         positions = [*positions, line_length]
         header.append("Trainable")
-    layers = model.layers
-    if layer_range is not None:
-        names = [layer.name for layer in layers]
-        layers = layers[names.index(layer_range[0]):names.index(layer_range[1]) + 1]
+    layers = _layer_range(model.layers, layer_range)
     print_fn(f'Model: "{model.name}"')
     print_fn("_" * line_length)
     _row(header, positions, print_fn)
     print_fn("=" * line_length)
+    table = _Table(model, line_length, positions, print_fn, show_trainable, expand_nested)
     for layer in layers:
-        fields = [f"{layer.name} ({type(layer).__name__})", _shape_text(layer),
-                  layer.count_params() if layer.built else 0]
-        if not sequential_like:
-            fields.append(str([
-                f"{x._keras_history[0].name}[{x._keras_history[1]}][{x._keras_history[2]}]"
-                for node in layer._inbound_nodes for x in node.keras_inputs
-                if hasattr(x, "_keras_history")]))
-        if show_trainable:
-            fields.append("Y" if layer.trainable else "N")
-        _row(fields, positions, print_fn)
-        print_fn(" " * line_length)
+        table.layer(layer)
     trainable = model.trainable_weights
     non_trainable = model.non_trainable_weights
     n_train, n_fixed = count_params(trainable), count_params(non_trainable)
@@ -124,4 +181,3 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
     print_fn(f"Trainable params: {n_train} ({readable_memory_size(mem_train)})")
     print_fn(f"Non-trainable params: {n_fixed} ({readable_memory_size(mem_fixed)})")
     print_fn("_" * line_length)
-

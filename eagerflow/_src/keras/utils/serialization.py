@@ -79,7 +79,8 @@ custom_object_scope = CustomObjectScope
 
 
 def serialize_keras_object(instance, module=None):
-    """``{'module', 'class_name', 'config', 'registered_name'}`` for objects, a name for functions."""
+    """``{'module', 'class_name', 'config', 'registered_name'}`` for objects (and the
+    ``build_config`` of built layers), a name for functions."""
     if instance is None:
         return None
     if not hasattr(instance, "get_config"):
@@ -90,8 +91,13 @@ def serialize_keras_object(instance, module=None):
         return name
     cls = type(instance)
     registered = _GLOBAL_CUSTOM_NAMES.get(cls)
-    return {"module": module or _public_module(cls), "class_name": cls.__name__,
-            "config": instance.get_config(), "registered_name": registered}
+    config = {"module": module or _public_module(cls), "class_name": cls.__name__,
+              "config": instance.get_config(), "registered_name": registered}
+    build_config = instance.get_build_config() if hasattr(instance, "get_build_config") \
+        else None
+    if build_config is not None:
+        config["build_config"] = build_config
+    return config
 
 
 def _public_module(cls):

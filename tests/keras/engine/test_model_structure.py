@@ -1,0 +1,207 @@
+"""Models as tf_keras 2.21 shows them: summaries, weight order, inferred Sequential graphs,
+input checks and the errors of failing calls.
+
+Expected strings were captured from tf_keras running the same code.
+"""
+import contextlib
+import io
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+keras = tf.keras
+
+
+@pytest.fixture(autouse=True)
+def fresh_names():
+    keras.backend.clear_session()
+
+
+def _summary(model, **kwargs):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        model.summary(**kwargs)
+    return out.getvalue()
+
+
+def _nested():
+    inner = keras.Sequential([keras.layers.Dense(8), keras.layers.Dense(4)], name="inner")
+    return keras.Sequential([keras.Input((6,)), inner, keras.layers.Dense(1)])
+
+
+def test_summary_expands_nested_models():
+    top, bottom = "|" + "\u00af" * 74 + "|", "\u00af" * 76
+    assert _summary(_nested(), expand_nested=True, show_trainable=True) == f"""\
+Model: "sequential"
+____________________________________________________________________________
+ Layer (type)                Output Shape              Param #   Trainable  
+============================================================================
+ inner (Sequential)          (None, 4)                 92        Y          
+{top}
+| dense (Dense)              (None, 8)                 56        Y         |
+|                                                                          |
+| dense_1 (Dense)            (None, 4)                 36        Y         |
+{bottom}
+ dense_2 (Dense)             (None, 1)                 5         Y          
+                                                                            
+============================================================================
+Total params: 97 (388.00 Byte)
+Trainable params: 97 (388.00 Byte)
+Non-trainable params: 0 (0.00 Byte)
+____________________________________________________________________________
+"""
+
+
+def test_summary_layer_range_matches_names_as_patterns():
+    text = _summary(_nested(), layer_range=["dense", "dense"])
+    assert " dense_2 (Dense)" in text and "inner" not in text
+    with pytest.raises(ValueError, match="do not match the layer names"):
+        _summary(_nested(), layer_range=["x", "y"])
+
+
+def test_summary_marks_layers_a_subclassed_model_never_called():
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.used, self.unused = keras.layers.Dense(2), keras.layers.Dense(3)
+
+        def call(self, x):
+            return self.used(x)
+    net = Net()
+    net(np.zeros((1, 4), "float32"))
+    assert " dense_1 (Dense)             multiple                  0 (unused)" in _summary(net)
+
+
+def test_model_weights_are_listed_layer_by_layer():
+    model = keras.Sequential([keras.layers.Dense(2, input_shape=(3,)),
+                              keras.layers.BatchNormalization(), keras.layers.Dense(1)])
+    assert [w.name for w in model.weights] == [
+        "dense/kernel:0", "dense/bias:0", "batch_normalization/gamma:0",
+        "batch_normalization/beta:0", "batch_normalization/moving_mean:0",
+        "batch_normalization/moving_variance:0", "dense_1/kernel:0", "dense_1/bias:0"]
+    assert [w.shape for w in model.get_weights()][3:5] == [(2,), (2,)]
+    model.layers[1].trainable = False
+    assert [w.name for w in model.non_trainable_weights] == [
+        "batch_normalization/gamma:0", "batch_normalization/beta:0",
+        "batch_normalization/moving_mean:0", "batch_normalization/moving_variance:0"]
+
+
+def test_weights_of_an_unbuilt_sequential_model():
+    with pytest.raises(ValueError, match="Weights for model 'sequential' have not yet been "
+                                         "created. Weights are created when the model is first "
+                                         "called on inputs or `build\\(\\)` is called"):
+        keras.Sequential([keras.layers.Dense(2)]).weights
+
+
+def test_sequential_infers_its_input_from_the_first_call_then_relaxes_it():
+    model = keras.Sequential([keras.layers.Dense(3), keras.layers.Dense(2)])
+    model(np.zeros((2, 5), "float32"))
+    assert model.input_shape == (2, 5) and model.output_shape == (2, 2)
+    assert model.get_config()["layers"][0]["config"]["name"] == "dense_input"
+    model(np.zeros((3, 5), "float32"))
+    assert model.input_shape == (None, 5)
+    assert [len(layer._inbound_nodes) for layer in model.layers] == [1, 1]
+    built = keras.Sequential([keras.layers.Dense(3)])
+    built.build((4, 2))
+    assert built.output_shape == (4, 3)
+
+
+def test_sequential_connects_each_added_layer_once():
+    model = keras.Sequential([keras.Input((3,))] + [keras.layers.Dense(2) for _ in range(3)])
+    assert [len(layer._inbound_nodes) for layer in model.layers] == [1, 1, 1]
+    model.pop()
+    assert model.output_shape == (None, 2) and len(model.layers) == 2
+
+
+def test_fit_and_predict_see_any_batch_size():
+    shapes = []
+
+    class Probe(keras.layers.Layer):
+        def call(self, x):
+            shapes.append(tuple(x.shape))
+            return x
+    model = keras.Sequential([Probe(), keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    model.fit(np.zeros((10, 3)), np.zeros((10, 1)), batch_size=4, verbose=0)
+    model.predict(np.zeros((10, 3)), batch_size=4, verbose=0)
+    assert set(shapes) == {(None, 3)}
+    assert model.output_shape == (None, 1)
+
+
+def test_functional_models_check_their_inputs():
+    a, b = keras.Input((3,), name="a"), keras.Input((2,), name="b")
+    model = keras.Model([a, b], keras.layers.Concatenate()([a, b]))
+    assert repr(model.input_spec) == "[InputSpec(shape=(None, 3), ndim=2), " \
+                                     "InputSpec(shape=(None, 2), ndim=2)]"
+    with pytest.raises(ValueError, match=r'^Input 1 of layer "model" is incompatible with the '
+                                         r"layer: expected shape=\(None, 2\), found "
+                                         r"shape=\(4, 3\)$"):
+        model([np.zeros((4, 3)), np.zeros((4, 3))])
+    with pytest.raises(ValueError, match='^Missing data for input "a". You passed a data '
+                                         "dictionary with keys \\['b', 'c'\\]"):
+        model({"b": np.zeros((4, 2)), "c": np.zeros((4, 3))})
+    assert model({"b": np.zeros((4, 2)), "a": np.zeros((4, 3))}).shape == (4, 5)
+    with pytest.raises(ValueError, match=r"expects 2 input\(s\), but it received 1 input "
+                                         r"tensors. Inputs received: \[<tf.Tensor: "
+                                         r"shape=\(4, 3\), dtype=float64"):
+        model([np.zeros((4, 3))])
+
+
+def test_functional_inputs_lose_or_gain_a_last_axis_of_one_and_take_the_input_dtype():
+    x = keras.Input((3,))
+    model = keras.Model(x, keras.layers.Dense(1)(x))
+    assert model(np.zeros((4, 3, 1))).shape == (4, 1)
+    ints = keras.Input((2,), dtype="int32")
+    assert keras.Model(ints, ints * 2)(np.array([[1.5, 2.5]])).numpy().tolist() == [[2, 4]]
+
+
+def test_an_explicit_sequential_input_is_checked_against_its_shape():
+    model = keras.Sequential([keras.layers.Dense(4, input_shape=(3,))])
+    with pytest.raises(ValueError, match=r'^Input 0 of layer "sequential" is incompatible with '
+                                         r"the layer: expected shape=\(None, 3\), found "
+                                         r"shape=\(4, 2, 3\)$"):
+        model(np.zeros((4, 2, 3), "float32"))
+
+
+def test_errors_in_call_name_the_layer_and_its_arguments():
+    class Bad(keras.layers.Layer):
+        def call(self, x, training=None, **kwargs):
+            raise ValueError("bad input")
+    with pytest.raises(ValueError) as info:
+        Bad()(np.zeros((2, 3), "float32"), training=True, foo=3)
+    assert str(info.value) == """\
+Exception encountered when calling layer 'bad' (type Bad).
+
+bad input
+
+Call arguments received by layer 'bad' (type Bad):
+  \u2022 x=tf.Tensor(shape=(2, 3), dtype=float32)
+  \u2022 training=True
+  \u2022 kwargs={'foo': '3'}"""
+
+
+def test_only_the_innermost_failing_call_is_described():
+    model = keras.Sequential([keras.layers.Dense(4), keras.layers.Dense(2)])
+    model(np.zeros((2, 3), "float32"))
+    with pytest.raises(ValueError) as info:
+        model(np.zeros((4, 5), "float32"))
+    assert str(info.value) == """\
+Exception encountered when calling layer 'sequential' (type Sequential).
+
+Input 0 of layer "dense" is incompatible with the layer: expected axis -1 of input shape to \
+have value 3, but received input with shape (4, 5)
+
+Call arguments received by layer 'sequential' (type Sequential):
+  \u2022 inputs=tf.Tensor(shape=(4, 5), dtype=float32)
+  \u2022 training=None
+  \u2022 mask=None"""
+
+
+def test_connecting_a_layer_that_fails_quotes_its_name_twice():
+    class Bad(keras.layers.Layer):
+        def call(self, x):
+            raise TypeError("no")
+    with pytest.raises(TypeError, match='^Exception encountered when calling layer "bad" '):
+        Bad()(keras.Input((2,)))
