@@ -80,3 +80,80 @@ def test_dtype_policies():
     finally:
         tf.keras.mixed_precision.set_global_policy(None)
     assert tf.keras.mixed_precision.global_policy().name == "float32"
+
+
+# -- tensor functions ----------------------------------------------------------------------
+
+def test_reductions_and_their_bool_and_default_axes():
+    x = K.constant([[1.0, -2.0, 3.0], [0.5, 0.0, -1.5]])
+    assert x.dtype == tf.float32 and K.constant([1, 2]).dtype == tf.float32  # floatx
+    assert float(K.sum(x)) == 1.0 and K.sum(x, axis=1, keepdims=True).shape == (2, 1)
+    assert float(K.mean(K.greater(x, 0.0))) == 0.5  # booleans count as floatx
+    np.testing.assert_allclose(K.std(x).numpy(), np.std(x.numpy()), rtol=1e-6)
+    np.testing.assert_array_equal(K.any(x, axis=1).numpy(), [True, True])
+    assert not bool(K.all(x))
+    np.testing.assert_array_equal(K.argmax(x).numpy(), [2, 0])
+
+
+def test_sqrt_of_negatives_and_clip_bounds():
+    x = K.constant([-4.0, 0.25, 9.0])
+    np.testing.assert_array_equal(K.sqrt(x).numpy(), [0.0, 0.5, 3.0])
+    np.testing.assert_array_equal(K.clip(x, 2, 1).numpy(), [2.0, 2.0, 2.0])
+    np.testing.assert_array_equal(K.clip(x, None, 0.5).numpy(), [-4.0, 0.25, 0.5])
+
+
+def test_shapes_and_products():
+    x = K.constant(np.arange(6).reshape(2, 3))
+    assert K.batch_flatten(K.ones((2, 2, 3))).shape == (2, 6)
+    assert K.flatten(x).shape == (6,)
+    np.testing.assert_array_equal(K.repeat_elements(x, 2, axis=1).numpy()[0],
+                                  [0, 0, 1, 1, 2, 2])
+    assert K.repeat(x, 4).shape == (2, 4, 3)
+    assert K.concatenate([x, x]).shape == (2, 6)
+    assert K.dot(K.ones((2, 3, 4)), K.ones((4, 5))).shape == (2, 3, 5)
+    assert K.dot(K.ones((3, 4)), K.ones((2, 4, 5))).shape == (3, 2, 5)
+
+
+def test_zeros_and_ones_are_variables_unless_empty():
+    z = K.zeros((2, 3))
+    assert isinstance(z, tf.Variable) and z.dtype == tf.float32
+    assert isinstance(K.ones((2,), dtype="int32"), tf.Variable)
+    assert not isinstance(K.zeros((0, 2)), tf.Variable)
+    v = K.variable([[1, 2], [3, 4]])
+    K.moving_average_update(v, K.zeros((2, 2)), 0.9)
+    np.testing.assert_allclose(K.eval(v), [[0.9, 1.8], [2.7, 3.6]], rtol=1e-6)
+
+
+def test_switch_scalar_and_tiled_conditions():
+    x = K.constant([[1.0, -2.0, 3.0], [0.5, 0.0, -1.5]])
+    np.testing.assert_array_equal(K.switch(K.constant(False, dtype="bool"), x, -x).numpy(),
+                                  -x.numpy())
+    rows = K.constant([[True], [False]], dtype="bool")  # tiled along the last axis
+    np.testing.assert_array_equal(K.switch(rows, x, -x).numpy(),
+                                  [[1.0, -2.0, 3.0], [-0.5, -0.0, 1.5]])
+    with pytest.raises(ValueError, match="Rank of `condition` should be less than"):
+        K.switch(K.ones((2, 2, 2), dtype="bool"), x, x)
+
+
+def test_keras_activations_and_bias_add():
+    x = K.constant([[-1.0, 0.5, 3.0]])
+    np.testing.assert_allclose(K.relu(x, alpha=0.1, max_value=2.0).numpy(), [[-0.1, 0.5, 2.0]])
+    np.testing.assert_allclose(K.hard_sigmoid(x).numpy(), [[0.3, 0.6, 1.0]], rtol=1e-6)
+    np.testing.assert_array_equal(K.bias_add(x, K.constant([1.0, 2.0, 3.0])).numpy(),
+                                  [[0.0, 2.5, 6.0]])
+    np.testing.assert_array_equal(K.in_top_k(x, [2], 1).numpy(), [True])
+
+
+def test_unseeded_random_functions_take_numpy_seeds():
+    def draw(numpy_seed):
+        tf.random.set_seed(1)
+        np.random.seed(numpy_seed)
+        return K.random_uniform((3,)).numpy()
+    np.testing.assert_array_equal(draw(0), draw(0))
+    assert not np.array_equal(draw(0), draw(1))
+
+
+def test_print_tensor_writes_to_stdout(capsys):
+    x = K.constant([1.0, 2.0])
+    assert K.print_tensor(x, message="x =") is x
+    assert capsys.readouterr().out == "x = [1 2]\n"

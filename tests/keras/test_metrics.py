@@ -620,8 +620,23 @@ def test_configs_round_trip():
     assert restored([[1.0]], [[0.3]]).numpy() == 1.0
 
 
+def test_iou_configs_list_arguments_in_keras_order():
+    # MeanIoU and the other subclasses follow their signature; IoU begins with name, dtype
+    assert list(M.MeanIoU(3).get_config()) == [
+        "num_classes", "name", "dtype", "ignore_class", "sparse_y_true", "sparse_y_pred", "axis"]
+    assert list(M.OneHotIoU(3, [1]).get_config()) == [
+        "num_classes", "target_class_ids", "name", "dtype", "ignore_class", "sparse_y_pred",
+        "axis"]
+    assert list(M.OneHotMeanIoU(3).get_config())[:2] == ["num_classes", "name"]
+    assert list(M.IoU(3, [0]).get_config())[:4] == [
+        "name", "dtype", "num_classes", "target_class_ids"]
+
+
 def test_thresholds_and_lazy_build():
     assert M.AUC(num_thresholds=3).thresholds == pytest.approx([-1e-7, 0.5, 1 + 1e-7])
+    # NumPy floats, as tf_keras's list of its threshold array
+    assert repr(M.AUC(thresholds=[0.2]).thresholds[1]) == "np.float64(0.2)"
+    assert repr(M.AUC(thresholds=[0.2]).get_config()["thresholds"]) == "[np.float64(0.2)]"
     assert M.Precision().thresholds == [0.5]
     assert M.Precision(top_k=3).thresholds == [confusion_metrics.NEG_INF]
     m = M.AUC(multi_label=True)

@@ -207,6 +207,9 @@ def deserialize(name, custom_objects=None, use_legacy_format=False):
     >>> deserialize("tanh") is tanh
     True
     """
+    if isinstance(name, str) and serialization.get_registered_object(
+            name, custom_objects, _MODULE_OBJECTS) is None:
+        raise ValueError(f"Unknown activation function '{name}' cannot be deserialized.")
     return serialization.deserialize_keras_object(name, _MODULE_OBJECTS, custom_objects,
                                                   "activation function")
 
@@ -221,6 +224,8 @@ def get(identifier):
         return linear
     if not isinstance(identifier, (str, dict)) and not callable(identifier):
         raise TypeError(f"Could not interpret activation function identifier: {identifier}")
+    if isinstance(identifier, str):
+        return deserialize(identifier)
     return serialization.get(identifier, _MODULE_OBJECTS, "activation function")
 
 

@@ -7,16 +7,23 @@ initializers and noise layers.
 >>> get_uid("dense"), get_uid("dense")
 (1, 2)
 """
+import builtins
 import collections
 import random
+import sys
 import threading
 
 import numpy as np
 
 from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.context import init_scope
+from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
-from eagerflow._src.ops import random_ops
+from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, logging_ops, math_ops, nn_ops,
+                                random_ops, reduction_ops)
+from eagerflow._src.ops.wrappers import as_tensor
 
 _FLOATX = "float32"
 _EPSILON = 1e-7
@@ -33,7 +40,8 @@ def floatx():
 
 
 def set_floatx(value):
-    """Sets the default float type: ``'float16'``, ``'bfloat16'``, ``'float32'`` or ``'float64'``."""
+    """Sets the default float type: ``'float16'``, ``'bfloat16'``, ``'float32'`` or
+    ``'float64'``."""
     global _FLOATX
     accepted = ("float16", "bfloat16", "float32", "float64")
     if value not in accepted:
@@ -96,7 +104,8 @@ def clear_session():
     """Forgets layer-name counters (the next Dense is ``dense`` again) and the learning phase."""
     reset_uids()
     _state.learning_phase = None
-    from eagerflow._src.keras.engine import keras_tensor  # noqa: PLC0415 (the engine uses this module)
+    # imported here: the engine imports this module
+    from eagerflow._src.keras.engine import keras_tensor  # noqa: PLC0415
     keras_tensor.reset_graph()
 
 
@@ -179,6 +188,362 @@ def batch_set_value(tuples):
 def cast_to_floatx(x):
     """`x` as a NumPy array of the `floatx()` type."""
     return np.asarray(x, dtype=_FLOATX)
+
+
+# -- tensor functions (``K.sum``, ``K.clip``, ...), as the Keras 2 backend defines them -------
+def variable(value, dtype=None, name=None, constraint=None):
+    """A variable holding `value`, of `dtype` (default `floatx()`)."""
+    return Variable(value, dtype=_dtypes.as_dtype(dtype or floatx()), name=name,
+                    constraint=constraint)
+
+
+def constant(value, dtype=None, shape=None, name=None):
+    """A constant tensor of `dtype` (default `floatx()`)."""
+    return _constant(value, dtype=dtype or floatx(), shape=shape, name=name)
+
+
+def _filled(fill, shape, dtype, name):
+    # a fully defined shape gives a variable, as in Keras 2
+    with init_scope():
+        value = fill(shape=shape, dtype=_dtypes.as_dtype(dtype or floatx()), name=name)
+        if builtins.all(value.shape.as_list()):
+            return variable(value, dtype=dtype, name=name)
+        return value
+
+
+def zeros(shape, dtype=None, name=None):
+    """A variable of zeros (a tensor when `shape` has a zero dimension)."""
+    return _filled(array_ops.zeros, shape, dtype, name)
+
+
+def ones(shape, dtype=None, name=None):
+    """A variable of ones (a tensor when `shape` has a zero dimension)."""
+    return _filled(array_ops.ones, shape, dtype, name)
+
+
+def eval(x):  # noqa: A001 (Keras's name)
+    """The value of tensor or variable `x`, as NumPy."""
+    return get_value(x)
+
+
+def shape(x):
+    """The dynamic shape of `x`, an int32 tensor."""
+    return array_ops.shape(x)
+
+
+def _float_if_bool(x):
+    x = as_tensor(x)
+    return cast_ops.cast(x, floatx()) if x.dtype == _dtypes.bool else x
+
+
+def sum(x, axis=None, keepdims=False):  # noqa: A001
+    return reduction_ops.reduce_sum(x, axis, keepdims)
+
+
+def prod(x, axis=None, keepdims=False):
+    return reduction_ops.reduce_prod(x, axis, keepdims)
+
+
+def max(x, axis=None, keepdims=False):  # noqa: A001
+    return reduction_ops.reduce_max(x, axis, keepdims)
+
+
+def min(x, axis=None, keepdims=False):  # noqa: A001
+    return reduction_ops.reduce_min(x, axis, keepdims)
+
+
+def mean(x, axis=None, keepdims=False):
+    """The mean of `x` (booleans counted as `floatx()` ones and zeros)."""
+    return reduction_ops.reduce_mean(_float_if_bool(x), axis, keepdims)
+
+
+def var(x, axis=None, keepdims=False):
+    return reduction_ops.reduce_variance(_float_if_bool(x), axis=axis, keepdims=keepdims)
+
+
+def std(x, axis=None, keepdims=False):
+    return reduction_ops.reduce_std(_float_if_bool(x), axis=axis, keepdims=keepdims)
+
+
+def any(x, axis=None, keepdims=False):  # noqa: A001
+    return reduction_ops.reduce_any(cast_ops.cast(x, _dtypes.bool), axis, keepdims)
+
+
+def all(x, axis=None, keepdims=False):  # noqa: A001
+    return reduction_ops.reduce_all(cast_ops.cast(x, _dtypes.bool), axis, keepdims)
+
+
+def argmax(x, axis=-1):
+    return reduction_ops.argmax(x, axis)
+
+
+def argmin(x, axis=-1):
+    return reduction_ops.argmin(x, axis)
+
+
+def cumsum(x, axis=0):
+    return reduction_ops.cumsum(x, axis=axis)
+
+
+def cumprod(x, axis=0):
+    return reduction_ops.cumprod(x, axis=axis)
+
+
+def sqrt(x):
+    """The square root of `x`, negative values read as 0."""
+    x = as_tensor(x)
+    return math_ops.sqrt(math_ops.maximum(x, _constant(0.0, x.dtype)))
+
+
+def clip(x, min_value, max_value):
+    """`x` clipped to [min_value, max_value]; None means unbounded, and a `max_value`
+    below `min_value` is raised to it."""
+    numbers = (int, float)
+    if isinstance(min_value, numbers) and isinstance(max_value, numbers) \
+            and max_value < min_value:
+        max_value = min_value
+    min_value = -np.inf if min_value is None else min_value
+    max_value = np.inf if max_value is None else max_value
+    return reduction_ops.clip_by_value(x, min_value, max_value)
+
+
+# the backend's names for the ops themselves
+square = math_ops.square
+abs = math_ops.abs  # noqa: A001
+exp = math_ops.exp
+log = math_ops.log
+round = math_ops.round  # noqa: A001
+sign = math_ops.sign
+pow = math_ops.pow  # noqa: A001
+sin = math_ops.sin
+cos = math_ops.cos
+equal = math_ops.equal
+not_equal = math_ops.not_equal
+greater = math_ops.greater
+greater_equal = math_ops.greater_equal
+less = math_ops.less
+less_equal = math_ops.less_equal
+maximum = math_ops.maximum
+minimum = math_ops.minimum
+sigmoid = math_ops.sigmoid
+tanh = math_ops.tanh
+softplus = math_ops.softplus
+softsign = nn_ops.softsign
+cast = cast_ops.cast
+zeros_like = array_ops.zeros_like
+ones_like = array_ops.ones_like
+gather = array_ops.gather
+reshape = array_ops.reshape
+transpose = array_ops.transpose
+
+
+def stop_gradient(variables):
+    """`variables` (a tensor, or a list or tuple of them) cut from the gradient."""
+    if isinstance(variables, (list, tuple)):
+        return map(cast_ops.stop_gradient, variables)
+    return cast_ops.stop_gradient(variables)
+
+
+def permute_dimensions(x, pattern):
+    return array_ops.transpose(x, perm=pattern)
+
+
+def expand_dims(x, axis=-1):
+    return array_ops.expand_dims(x, axis)
+
+
+def squeeze(x, axis):
+    return array_ops.squeeze(x, [axis])
+
+
+def stack(x, axis=0):
+    return array_ops.stack(x, axis=axis)
+
+
+def concatenate(tensors, axis=-1):
+    """`tensors` joined along `axis` (a negative axis counts from the first one's rank)."""
+    if axis < 0:
+        rank = ndim(tensors[0])
+        axis = axis % rank if rank else 0
+    return array_ops.concat(list(tensors), axis)
+
+
+def flatten(x):
+    """`x` as a vector."""
+    return array_ops.reshape(x, [-1])
+
+
+def batch_flatten(x):
+    """`x` as a matrix of one row per sample."""
+    return array_ops.reshape(x, array_ops.stack([-1, prod(shape(x)[1:])]))
+
+
+def tile(x, n):
+    return array_ops.tile(x, [n] if isinstance(n, int) else n)
+
+
+def repeat(x, n):
+    """Matrix `x` (samples, dim) repeated `n` times along a new axis 1."""
+    if ndim(x) != 2:
+        raise AssertionError()
+    return array_ops.tile(array_ops.expand_dims(x, 1), array_ops.stack([1, n, 1]))
+
+
+def repeat_elements(x, rep, axis):
+    """Each slice of `x` along `axis` repeated `rep` times in place (``np.repeat``)."""
+    return array_ops.repeat(x, rep, axis=axis)
+
+
+def one_hot(indices, num_classes):
+    return array_ops.one_hot(indices, depth=num_classes, axis=-1)
+
+
+def dot(x, y):
+    """The matrix product, contracting the last axis of `x` with the second to last of `y`
+    (so ``(2, 3, 4) . (4, 5)`` is ``(2, 3, 5)`` and ``(3, 4) . (2, 4, 5)`` is ``(3, 2, 5)``)."""
+    x, y = as_tensor(x), as_tensor(y)
+    if ndim(x) <= 2 and ndim(y) <= 2:
+        return linalg_ops.matmul(x, y)
+    x_shape, y_shape = _known_dims(x), _known_dims(y)
+    order = list(range(ndim(y)))
+    order = [order.pop(-2)] + order
+    xt = array_ops.reshape(x, [-1, x_shape[-1]])
+    yt = array_ops.reshape(array_ops.transpose(y, perm=order), [y_shape[-2], -1])
+    return array_ops.reshape(linalg_ops.matmul(xt, yt),
+                             x_shape[:-1] + y_shape[:-2] + y_shape[-1:])
+
+
+def _known_dims(x):
+    """`x`'s dimensions: ints where static, scalar tensors elsewhere."""
+    dynamic = array_ops.shape(x)
+    return [dynamic[i] if d is None else d for i, d in enumerate(int_shape(x))]
+
+
+def switch(condition, then_expression, else_expression):
+    """`then_expression` where `condition`, else `else_expression`: a `cond` for a scalar
+    condition (either may be a callable), an elementwise choice otherwise."""
+    condition = as_tensor(condition)
+    if condition.dtype != _dtypes.bool:
+        condition = cast_ops.cast(condition, _dtypes.bool)
+    if not ndim(condition):
+        return control_flow.cond(condition, _thunk(then_expression), _thunk(else_expression))
+    then_expression, else_expression = (as_tensor(_thunk(e)()) for e in (then_expression,
+                                                                         else_expression))
+    cond_ndim, expr_ndim = ndim(condition), ndim(then_expression)
+    if cond_ndim > expr_ndim:
+        raise ValueError(f"Rank of `condition` should be less than or equal to rank of "
+                         f"`then_expression` and `else_expression`. ndim(condition)="
+                         f"{cond_ndim}, ndim(then_expression)={expr_ndim}")
+    if cond_ndim > 1:
+        # a condition of rank 2 or more gets trailing axes, tiled to the expressions' shape
+        # (a vector condition is broadcast as it is, against the expressions' last axis)
+        cond_shape = array_ops.concat([shape(condition), [1] * (expr_ndim - cond_ndim)], 0)
+        condition = array_ops.reshape(condition, cond_shape)
+        expr_shape = shape(then_expression)
+        condition = array_ops.tile(condition, array_ops.where(
+            expr_shape - cond_shape > 0, expr_shape, array_ops.ones_like(expr_shape)))
+    return array_ops.where(condition, then_expression, else_expression)
+
+
+def _thunk(value):
+    return value if callable(value) else lambda: value
+
+
+def relu(x, alpha=0.0, max_value=None, threshold=0.0):
+    """The Keras rectifier: leaky below `threshold`, capped at `max_value`."""
+    from eagerflow._src.keras import activations  # noqa: PLC0415 (activations use backend names)
+    return activations.relu(x, alpha=alpha, max_value=max_value, threshold=threshold)
+
+
+def elu(x, alpha=1.0):
+    from eagerflow._src.keras import activations  # noqa: PLC0415
+    return activations.elu(x, alpha)
+
+
+def softmax(x, axis=-1):
+    from eagerflow._src.keras import activations  # noqa: PLC0415
+    return activations.softmax(x, axis)
+
+
+def hard_sigmoid(x):
+    from eagerflow._src.keras import activations  # noqa: PLC0415
+    return activations.hard_sigmoid(x)
+
+
+def l2_normalize(x, axis=None):
+    return reduction_ops.l2_normalize(x, axis=axis)
+
+
+def in_top_k(predictions, targets, k):
+    """Whether each target is among the `k` largest of its row of `predictions`."""
+    return nn_ops.in_top_k(targets, predictions, k)
+
+
+def bias_add(x, bias, data_format=None):
+    """`x` plus `bias` along its channels axis; a bias of rank above 1 is reshaped (not
+    transposed) to put its last axis first with channels-first data, as Keras 2 does."""
+    data_format = normalize_data_format(data_format)
+    bias = as_tensor(bias)
+    bias_shape = int_shape(bias)
+    if len(bias_shape) != 1 and len(bias_shape) != ndim(x) - 1:
+        raise ValueError(f"Unexpected bias dimensions {len(bias_shape)}. Expected it to be 1 "
+                         f"or {ndim(x) - 1} dimensions")
+    if len(bias_shape) == 1:
+        return nn_ops.bias_add(x, bias, data_format="NCHW" if data_format == "channels_first"
+                               and ndim(x) > 2 else "NHWC")
+    if data_format == "channels_first":
+        return math_ops.add(x, array_ops.reshape(bias, (1, bias_shape[-1]) + bias_shape[:-1]))
+    return math_ops.add(x, array_ops.reshape(bias, (1,) + bias_shape))
+
+
+def _seed_or_draw(seed):
+    # unseeded calls take a seed from NumPy's global generator, as Keras 2 does
+    return np.random.randint(10e6) if seed is None else seed
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    return random_ops.normal(shape, mean=mean, stddev=stddev, dtype=dtype or floatx(),
+                             seed=_seed_or_draw(seed))
+
+
+def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+    return random_ops.uniform(shape, minval=minval, maxval=maxval, dtype=dtype or floatx(),
+                              seed=_seed_or_draw(seed))
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    return random_ops.truncated_normal(shape, mean=mean, stddev=stddev,
+                                       dtype=dtype or floatx(), seed=_seed_or_draw(seed))
+
+
+def dropout(x, level, noise_shape=None, seed=None):
+    """`x` with a fraction `level` of its entries zeroed, the others scaled up."""
+    return nn_ops.dropout(x, rate=level, noise_shape=noise_shape, seed=_seed_or_draw(seed))
+
+
+def print_tensor(x, message="", summarize=3):
+    """Prints `message` and `x` to standard output; returns `x`."""
+    logging_ops.print(message, x, output_stream=sys.stdout, summarize=summarize)
+    return x
+
+
+def update(x, new_x):
+    return x.assign(new_x)
+
+
+def update_add(x, increment):
+    return x.assign_add(increment)
+
+
+def update_sub(x, decrement):
+    return x.assign_sub(decrement)
+
+
+def moving_average_update(x, value, momentum):
+    """``x -= (x - value) * (1 - momentum)``."""
+    momentum = cast_ops.cast(momentum, x.dtype)
+    value = cast_ops.cast(value, x.dtype)
+    return x.assign_sub((x - value) * (1 - momentum))
 
 
 

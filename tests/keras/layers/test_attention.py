@@ -404,7 +404,9 @@ def test_dense_attention_in_functional_model_and_traced():
 def test_dense_attention_errors(call, message):
     with pytest.raises(ValueError) as info:
         call(attention.Attention(), tf.ones((2, 3, 4)), tf.ones((2, 5, 4)))
-    assert str(info.value).startswith(message)
+    # raised in `call`: the message follows the layer's "Exception encountered" header
+    assert str(info.value).startswith("Exception encountered when calling layer 'attention")
+    assert f"\n\n{message}" in str(info.value)
 
 
 def test_score_mode_error():

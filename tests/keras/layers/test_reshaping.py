@@ -159,10 +159,16 @@ def test_padding_and_cropping_errors():
         reshaping.ZeroPadding3D((1, 2))
     with pytest.raises(ValueError, match=r"^`cropping` should be either an int"):
         reshaping.Cropping2D(1.5)
-    with pytest.raises(ValueError, match=r"^Argument `cropping` must be greater than the input "
-                                         r"shape\. Received: inputs\.shape=\(1, 5, 2\), and "
-                                         r"cropping=\(3, 3\)$"):
+    # errors raised in `call` come wrapped in the layer's "Exception encountered" text
+    with pytest.raises(ValueError, match=r"\n\ncropping parameter of Cropping layer must be "
+                                         r"greater than the input shape\. Received: inputs\."
+                                         r"shape=\(1, 5, 2\), and cropping=\(3, 3\)\n\n"):
         reshaping.Cropping1D((3, 3))(np.zeros((1, 5, 2), np.float32))
+    with pytest.raises(ValueError, match=r"\n\nArgument `cropping` must be greater than the "
+                                         r"input shape\. Received: inputs\.shape=\(1, 5, 4, 1\)"):
+        reshaping.Cropping2D((3, 0))(np.zeros((1, 5, 4, 1), np.float32))
+    assert reshaping.Cropping3D((3, 0, 0))(np.zeros((1, 5, 4, 4, 1), np.float32)).shape == (
+        1, 0, 4, 4, 1)
     with pytest.raises(ValueError, match="expected ndim=4, found ndim=3"):
         reshaping.ZeroPadding2D()(np.zeros((1, 5, 2), np.float32))
 

@@ -11,7 +11,7 @@ from eagerflow._src.keras.optimizers import schedules
 
 ALL = [optimizers.SGD, optimizers.Adam, optimizers.AdamW, optimizers.Adamax,
        optimizers.Nadam, optimizers.RMSprop, optimizers.Adagrad, optimizers.Adadelta,
-       optimizers.Ftrl]
+       optimizers.Ftrl, optimizers.Adafactor, optimizers.Lion]
 
 
 def _step(opt, *pairs):
@@ -362,6 +362,18 @@ def test_config_round_trip(cls):
     assert serialized["module"] == "keras.optimizers"
     assert serialized["class_name"] == cls.__name__ and serialized["registered_name"] is None
     assert optimizers.deserialize(serialized).get_config() == opt.get_config()
+
+
+def test_lion_and_adafactor_configs_and_errors():
+    assert list(optimizers.Adafactor().get_config())[-6:] == [
+        "learning_rate", "beta_2_decay", "epsilon_1", "epsilon_2", "clip_threshold",
+        "relative_step"]
+    assert list(optimizers.Lion().get_config())[-3:] == ["learning_rate", "beta_1", "beta_2"]
+    with pytest.raises(ValueError, match=r"^`beta_1`=0.0 must be between \]0, 1\]. Otherwise"):
+        optimizers.Lion(beta_1=0.0)
+    with pytest.raises(ValueError, match="Unknown optimizer: 'lion'"):
+        optimizers.get("lion")  # as in tf_keras: by class name only
+    assert type(optimizers.get("Lion")) is optimizers.Lion
 
 
 def test_schedule_in_a_config_round_trips():

@@ -7,8 +7,9 @@ from eagerflow._src.keras.optimizers import schedules
 
 def test_optimizers_namespace_matches_tf_keras():
     public = tf.keras.optimizers
-    names = {"Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Nadam", "Optimizer",
-             "RMSprop", "SGD", "deserialize", "get", "serialize", "schedules", "legacy"}
+    names = {"Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lion",
+             "Nadam", "Optimizer", "RMSprop", "SGD", "deserialize", "get", "serialize",
+             "schedules", "legacy"}
     assert names <= set(dir(public))
     assert public.Adam is optimizers.Adam and public.get is optimizers.get
     assert public.legacy.Adam is optimizers.Adam

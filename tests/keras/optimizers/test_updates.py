@@ -45,6 +45,15 @@ TF_KERAS = [
               'l2_regularization_strength': 0.02, 'l2_shrinkage_regularization_strength': 0.03,
               'beta': 0.5, 'learning_rate_power': -0.7},
      [0.2429000735282898, -1.0620648860931396, 0.33580681681632996]),
+    ("Adafactor", {'learning_rate': 0.1},
+     [0.9188858866691589, -1.9904093742370605, 0.43124550580978394]),
+    ("Adafactor", {'learning_rate': 0.5, 'relative_step': False, 'clip_threshold': 0.5,
+                   'epsilon_2': 0.1, 'beta_2_decay': -0.5},
+     [0.8490793704986572, -2.1032280921936035, 0.2817162573337555]),
+    ("Lion", {'learning_rate': 0.1},
+     [0.8999999761581421, -2.0999999046325684, 0.4000000059604645]),
+    ("Lion", {'learning_rate': 0.01, 'beta_1': 0.5, 'beta_2': 0.8, 'weight_decay': 0.1},
+     [0.9870129823684692, -2.0040159225463867, 0.4885315001010895]),
 ]
 IDS = [f"{name}-{i}" for i, (name, _, _) in enumerate(TF_KERAS)]
 
@@ -68,6 +77,20 @@ def _train(name, kwargs, grads, traced, w0=(1.0, -2.0, 0.5), dtype=tf.float32):
 def test_matches_tf_keras(name, kwargs, expected, traced):
     got, _ = _train(name, kwargs, GRADS, traced)
     np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-7)
+
+
+def test_adafactor_factors_the_second_moment_of_matrices():
+    # from tf_keras 2.21: the same steps on a matrix, each row getting the gradient reversed
+    w = tf.Variable([[1.0, -2.0, 0.5], [0.3, 0.2, -0.1]], name="w")
+    opt = optimizers.Adafactor(0.1)
+    for g in GRADS:
+        opt.apply_gradients([(tf.constant([g, g[::-1]]), w)])
+    np.testing.assert_allclose(w.numpy(), [
+        [0.9847331643104553, -1.9941604137420654, 0.4319308400154114],
+        [0.23193086683750153, 0.2058396190404892, -0.115266814827919]], rtol=1e-6)
+    assert [(v.name, v.shape.as_list()) for v in opt.variables] == [
+        ("iteration:0", []), ("Adafactor/r/w:0", [2]), ("Adafactor/c/w:0", [3]),
+        ("Adafactor/v/w:0", [2, 3])]
 
 
 def _reference(name, cfg, w, grads):
@@ -128,7 +151,28 @@ def _reference(name, cfg, w, grads):
                       - (new_acc ** -power - s["acc"] ** -power) / lr * w)
             w = (np.clip(s["m"], -l1, l1) - s["m"]) / (new_acc ** -power / lr + 2 * l2)
             s["acc"] = new_acc
+        elif name == "Lion":
+            w = w - lr * np.sign(b1 * s["m"] + (1 - b1) * g)
+            s["m"] = cfg.get("beta_2", 0.99) * s["m"] + (1 - cfg.get("beta_2", 0.99)) * g
+        elif name == "Adafactor":
+            w = _adafactor_step(cfg, lr, t, s, w, g)
     return w
+
+
+def _adafactor_step(cfg, lr, t, s, w, g):
+    """One Adafactor step by its documented formula; `s` keeps ``r``, ``c`` and ``v``."""
+    beta = 1 - t ** cfg.get("beta_2_decay", -0.8)
+    squared = g * g + cfg.get("epsilon_1", 1e-30)
+    if w.ndim >= 2:
+        s["r"] = beta * s.get("r", 0.0) + (1 - beta) * squared.mean(-1)
+        s["c"] = beta * s.get("c", 0.0) + (1 - beta) * squared.mean(-2)
+        v = (s["r"] / s["r"].mean(-1, keepdims=True))[..., None] * s["c"][..., None, :]
+    else:
+        v = s["v"] = beta * s["v"] + (1 - beta) * squared
+    update = g / np.sqrt(v)
+    update = update / max(1.0, np.sqrt(np.mean(update ** 2)) / cfg.get("clip_threshold", 1.0))
+    step_size = min(lr, t ** -0.5) * max(cfg.get("epsilon_2", 1e-3), np.sqrt(np.mean(w ** 2)))
+    return w - step_size * update
 
 
 _RNG = np.random.default_rng(7)

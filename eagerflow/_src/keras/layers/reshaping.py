@@ -249,10 +249,14 @@ class _Cropping(_SpatialLayer):
     def call(self, inputs):
         first = self._first_spatial_axis
         slices = [slice(None)] * (self.rank + 2)
+        # as in Keras 2, Cropping3D crops to empty without complaint, and Cropping1D words
+        # its complaint differently from Cropping2D's
+        subject = "cropping parameter of Cropping layer" if self.rank == 1 else \
+            "Argument `cropping`"
         for axis, (start, end) in enumerate(self._pairs):
             length = inputs.shape[first + axis]
-            if length is not None and start + end >= length:
-                raise ValueError(f"Argument `cropping` must be greater than the input shape. "
+            if self.rank < 3 and length is not None and start + end >= length:
+                raise ValueError(f"{subject} must be greater than the input shape. "
                                  f"Received: inputs.shape={inputs.shape}, and "
                                  f"cropping={self.cropping}")
             slices[first + axis] = slice(start, -end if end else None)

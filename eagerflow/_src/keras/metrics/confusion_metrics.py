@@ -533,8 +533,8 @@ class AUC(_ConfusionMatrixMetric):
 
     @property
     def thresholds(self):
-        """The thresholds, the two just outside [0, 1] included."""
-        return self._thresholds.tolist()
+        """The thresholds (NumPy floats), the two just outside [0, 1] included."""
+        return list(self._thresholds)
 
     def _build(self, shape):
         if self.multi_label:

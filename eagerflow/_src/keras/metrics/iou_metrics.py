@@ -83,13 +83,16 @@ class IoU(_IoUBase):
         return math_ops.divide_no_nan(reduction_ops.reduce_sum(iou), occurred)
 
     def get_config(self):
-        # each IoU class's config holds exactly its constructor's arguments
-        config = {**super().get_config(), "num_classes": self.num_classes,
+        # each IoU class's config holds exactly its constructor's arguments, in their order,
+        # except that IoU's own begins with the base config (name and dtype), as in Keras
+        values = {**super().get_config(), "num_classes": self.num_classes,
                   "target_class_ids": self.target_class_ids, "ignore_class": self.ignore_class,
                   "sparse_y_true": self.sparse_y_true, "sparse_y_pred": self.sparse_y_pred,
                   "axis": self.axis, "threshold": getattr(self, "threshold", None)}
-        accepted = inspect.signature(type(self).__init__).parameters
-        return {k: v for k, v in config.items() if k in accepted}
+        order = list(inspect.signature(type(self).__init__).parameters)
+        if type(self).__init__ is IoU.__init__:
+            order = ["name", "dtype", *order]
+        return {k: values[k] for k in order if k in values}
 
 
 class BinaryIoU(IoU):

@@ -8,11 +8,13 @@
 import warnings
 
 from eagerflow._src.keras.optimizers.adadelta import Adadelta
+from eagerflow._src.keras.optimizers.adafactor import Adafactor
 from eagerflow._src.keras.optimizers.adagrad import Adagrad
 from eagerflow._src.keras.optimizers.adam import Adam
 from eagerflow._src.keras.optimizers.adamax import Adamax
 from eagerflow._src.keras.optimizers.adamw import AdamW
 from eagerflow._src.keras.optimizers.ftrl import Ftrl
+from eagerflow._src.keras.optimizers.lion import Lion
 from eagerflow._src.keras.optimizers.nadam import Nadam
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.optimizers.rmsprop import RMSprop
@@ -59,9 +61,11 @@ def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
     # The loss-scaling wrapper (under the name tf_keras writes for it too) needs this module.
     from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import (  # noqa: PLC0415
         LossScaleOptimizer)
-    wrappers = {"LossScaleOptimizer": LossScaleOptimizer,
-                "LossScaleOptimizerV3": LossScaleOptimizer}
-    return deserialize_keras_object(config, module_objects={**_BY_NAME, **wrappers},
+    # Adafactor and Lion resolve by class name only: tf_keras's `get` knows no 'lion'.
+    by_class_name = {"LossScaleOptimizer": LossScaleOptimizer,
+                     "LossScaleOptimizerV3": LossScaleOptimizer,
+                     "Adafactor": Adafactor, "Lion": Lion}
+    return deserialize_keras_object(config, module_objects={**_BY_NAME, **by_class_name},
                                     custom_objects=custom_objects,
                                     printable_module_name="optimizer")
 
