@@ -17,6 +17,7 @@ from eagerflow._src.function import binding
 from eagerflow._src.function.call_gradient import CallGradient
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import SymbolicTensor
+from eagerflow._src.graph.specialize import ShapeSpecialized
 
 _new = object.__new__
 
@@ -42,7 +43,10 @@ class ConcreteFunction:
         self.outputs = [leaf for leaf in leaves if _is_symbolic(leaf)]
         self._single = len(leaves) == 1 and not nest.is_nested(structured_outputs)
         graph.outputs = self.outputs
-        self._run = executor.compile_graph(graph, self.inputs, self.outputs, name)
+        if all(t.shape.is_fully_defined() for t in self.inputs):
+            self._run = executor.compile_graph(graph, self.inputs, self.outputs, name)
+        else:  # a program per input shape the calls repeat
+            self._run = ShapeSpecialized(graph, self.inputs, self.outputs, name)
         self._call_gradient = None  # made when a tape first records a call
 
     name = property(lambda self: self._name)

@@ -1,0 +1,90 @@
+"""Programs specialized to the input shapes a graph runs on.
+
+A function traced with unknown dimensions (a ``TensorSpec([None, 784])``
+signature, or Keras's ``fit``, which traces its step with an unknown batch
+size as TF does) gives a graph whose shape arithmetic (``Shape``, ``Size``,
+the casts and slices around them) runs on every call, and whose
+intermediates cannot share buffers, their sizes being unknown when the
+program is compiled.  `ShapeSpecialized` runs such a graph with one program
+per input shape seen repeatedly: the graph copied with its placeholders'
+shapes made concrete (`specialize`), so that shape inference, constant
+folding and buffer reuse see the real sizes.  What the traced Python code
+saw is unchanged: it ran once, on the unknown shapes.
+
+>>> run = ShapeSpecialized(graph, inputs, outputs, "step")  # doctest: +SKIP
+>>> run(x_batch_of_128)   # the generic program; the next call with 128 rows compiles one
+"""
+from eagerflow._src.core import context
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph import executor
+from eagerflow._src.graph.graph import Graph
+
+_MAX_SHAPES = 8  # specialized programs per graph; further shapes run the generic one
+
+
+class ShapeSpecialized:
+    """``run(*arrays)`` for a graph with unknown input dimensions: the program compiled
+    for the arrays' shapes once they have been seen twice, else the generic one."""
+
+    def __init__(self, graph, inputs, outputs, name):
+        self._graph, self._inputs, self._outputs, self._name = graph, inputs, outputs, name
+        self._generic = executor.compile_graph(graph, inputs, outputs, name)
+        self._programs = {}  # shapes -> their program (the generic one past _MAX_SHAPES)
+        self._seen = set()   # shapes seen once
+
+    def __call__(self, *arrays):
+        shapes = tuple([a.shape for a in arrays])
+        run = self._programs.get(shapes)
+        if run is None:
+            run = self._sighted(shapes)
+        return run(*arrays)
+
+    def _sighted(self, shapes):
+        """The generic program on a first sighting of `shapes`; on the second, the one
+        specialized to them (the generic one when that fails or too many exist)."""
+        if shapes not in self._seen:
+            if len(self._seen) < 4 * _MAX_SHAPES:  # one-off shapes stay one-off
+                self._seen.add(shapes)
+            return self._generic
+        run = self._generic
+        if len(self._programs) < _MAX_SHAPES:
+            try:
+                run = executor.compile_graph(
+                    *specialize(self._graph, self._inputs, self._outputs, shapes), self._name)
+            except Exception:  # noqa: BLE001 (the generic program reports any real error)
+                pass
+        self._programs[shapes] = run
+        return run
+
+
+def specialize(graph, inputs, outputs, shapes):
+    """A copy of what `outputs` need of `graph`, its `inputs` of the given `shapes`.
+
+    Returns ``(graph, inputs, outputs)`` of the copy.  Its operations keep their
+    names, attrs and the user's locations (errors read as the original's);
+    shapes are inferred anew by the ops' rules.
+    """
+    copy = Graph(graph.name)
+    env = {}
+    with context.building(copy):
+        for t, shape in zip(inputs, shapes):
+            if not t.shape.is_compatible_with(shape):
+                raise ValueError(f"{t.name} of shape {t.shape} cannot take {shape}")
+            env[id(t)] = copy.placeholder(t.dtype, shape, t.op.name)
+            env[id(t)].op.location = t.op.location
+        for op in executor.needed_operations(graph, outputs):
+            if op.outputs and id(op.outputs[0]) in env:  # an input, made above
+                continue
+            if op.type == "Const":
+                copy.constant(op.value, op.name)
+            elif op.op_def is None:  # a placeholder no input feeds
+                copy.placeholder(op.attrs["dtype"], op.attrs["shape"], op.name)
+            else:
+                copy.create_op(op.op_def, [t if isinstance(t, Variable) else env[id(t)]
+                                           for t in op.inputs], op.attrs, op.name)
+            made = copy._operations[-1]
+            made.location = op.location
+            for old, new in zip(op.outputs, made.outputs):
+                env[id(old)] = new
+    return copy, [env[id(t)] for t in inputs], [
+        t if isinstance(t, Variable) else env[id(t)] for t in outputs]
