@@ -266,7 +266,11 @@ class GradientTape:
             if type(s) is not EagerTensor and not is_tensor_like(s):
                 raise TypeError(f"GradientTape.gradient sources must be tensors or variables; "
                                 f"got {s!r} of type {type(s).__name__}.")
-            if is_differentiable(s) and id(s) in watched:  # (TF is silent on integer ones)
+            if not is_differentiable(s):  # None, said once per dtype (TF says nothing)
+                _warn_first(("source", s.dtype), f"The dtype of the source tensor must be "
+                            f"floating (e.g. tf.float32) when calling GradientTape.gradient, "
+                            f"got {s.dtype!r}; its gradient is None.", n=1)
+            elif id(s) in watched:
                 live.append(s)
         # Everything watched depends on a root; when every root is a source, the
         # watched set is exactly what depends on the sources, with no walk.
