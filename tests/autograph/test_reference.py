@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from eagerflow._src.core.errors import InaccessibleTensorError
 
 
 def _run(fn, args):
@@ -442,6 +443,31 @@ def list_of_fixed_length_in_loop(n):
 ])
 def test_lists(fn, args):
     check(fn, *args)
+
+
+def list_returned_for(n):
+    out = []
+    for i in range(n):
+        out.append(i)
+    return out, n
+
+
+def list_returned_while(n):
+    out = []
+    i = 0
+    while i < n:
+        out.append(i)
+        i += 1
+    return {"values": out}
+
+
+@pytest.mark.parametrize("fn", [list_returned_for, list_returned_while])
+def test_a_returned_list_grown_by_a_tensor_loop_is_out_of_scope(fn):
+    # as TF: its elements are the loop body's tensors, which the function cannot return
+    with pytest.raises(InaccessibleTensorError, match=r"^<tf.Tensor '.*' shape=\(\) dtype=int32> "
+                       r"is out of scope and cannot be used here\. Use return values, explicit "
+                       r"Python locals or TensorFlow collections to access it\.\n"):
+        tf.function(fn)(tf.constant(3))
 
 
 def test_original_autograph_list_example():

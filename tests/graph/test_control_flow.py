@@ -95,6 +95,36 @@ def test_cond_errors():
         uneven(tf.constant(1.0))
 
 
+@pytest.mark.parametrize("spec", [tf.TensorSpec([1], tf.bool), tf.TensorSpec([1, 1], tf.bool),
+                                  tf.TensorSpec(None, tf.bool), tf.TensorSpec([None], tf.bool)])
+def test_graph_cond_takes_a_predicate_of_one_element_of_any_shape(spec):
+    # as TF's If: the predicate's shape is checked when the op runs, not when it is built
+    g = tf.function(lambda p, x: tf.cond(p, lambda: x * 2.0, lambda: -x), input_signature=[
+        spec, SCALAR])
+    shape = [1] * (spec.shape.rank or 1)
+    assert float(g(tf.fill(shape, True), tf.constant(3.0))) == 6.0
+    assert float(g(tf.fill(shape, False), tf.constant(3.0))) == -3.0
+    if spec.shape.rank is None or spec.shape[0] is None:
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"The second input must be a scalar, but it has shape \[2\]"):
+            g(tf.constant([True, False]), tf.constant(3.0))
+    with tf.GradientTape() as tape:
+        x = tf.constant(3.0)
+        tape.watch(x)
+        y = tf.function(lambda p, x: tf.cond(p, lambda: x * x, lambda: x))(
+            tf.constant([True]), x)
+    assert float(tape.gradient(y, x)) == 6.0
+
+
+@pytest.mark.parametrize("dtype", [tf.int32, tf.float32])
+def test_graph_cond_rejects_a_predicate_that_is_not_bool_when_it_runs(dtype):
+    g = tf.function(lambda p: tf.cond(p, lambda: 1, lambda: 2))
+    name = "int32" if dtype == tf.int32 else "float"
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=f"Input 'pred' passed {name} expected bool while building NodeDef"):
+        g(tf.constant(1, dtype))
+
+
 @pytest.mark.parametrize("x", [2.0, -2.0])
 def test_gradient_through_cond_in_a_graph(x):
     @tf.function
@@ -185,6 +215,33 @@ def test_switch_case_and_its_default():
         assert int(g(tf.constant(i))) == expected
     assert int(tf.switch_case(tf.constant(5), {1: fns[0], 0: fns[2]}, default=fns[1])) == 20
     assert int(tf.switch_case(tf.constant(1), ((1, fns[0]), (0, fns[2])))) == 10
+
+
+def test_graph_switch_case_is_one_op_over_all_branches():
+    fns = [lambda x: lambda: x * 1.0, lambda x: lambda: x * 2.0, lambda x: lambda: x * 3.0]
+    g = tf.function(lambda i, x: tf.switch_case(i, [f(x) for f in fns[:2]], default=fns[2](x)))
+    ops = _op_types(g, tf.TensorSpec([], tf.int32), SCALAR)
+    assert "StatelessCase" in ops and "StatelessIf" not in ops
+    for i, want in ((0, 2.0), (1, 4.0), (2, 6.0), (-1, 6.0)):
+        with tf.GradientTape() as tape:
+            x = tf.constant(2.0)
+            tape.watch(x)
+            y = g(tf.constant(i), x)
+        assert float(y) == want and float(tape.gradient(y, x)) == want / 2
+
+
+def test_graph_switch_case_errors_name_the_branches():
+    def call(*fns):
+        return tf.function(lambda i: tf.switch_case(i, list(fns)))(tf.constant(0))
+    one, two = (lambda: tf.constant(1)), (lambda: tf.constant(2.0))
+    with pytest.raises(TypeError, match=r"TypeError: branches\[0\] and branches\[2\] arguments to "
+                       r"tf.switch_case must have the same number, type, and overall structure"):
+        call(one, one, two)
+    with pytest.raises(TypeError, match=r"branches\[1\] output: \["):
+        call(lambda: (one(), one()), lambda: [one(), one()])
+    with pytest.raises(ValueError, match=r"Lengths of branch outputs of case must match\.\n *"
+                                         r"len\(graphs\[0\]\.outputs\): 1\n"):
+        call(one, lambda: None)
 
 
 def test_switch_case_argument_errors():

@@ -157,6 +157,20 @@ def test_documented_function_forms():
                                [0.916, 0.714], atol=1e-3)
 
 
+def test_sparse_top_k_metric_in_fit():
+    # the metric runs in_top_k inside the traced train step (values from tf_keras 2.21)
+    x = np.random.RandomState(0).rand(32, 4).astype("float32")
+    y = np.random.RandomState(1).randint(0, 10, 32)
+    kernel = tf.keras.initializers.Constant(np.random.RandomState(2).randn(4, 10))
+    model = tf.keras.Sequential([tf.keras.layers.Dense(10, activation="softmax",
+                                                       kernel_initializer=kernel)])
+    model.compile("sgd", "sparse_categorical_crossentropy",
+                  metrics=["sparse_top_k_categorical_accuracy"])
+    history = model.fit(x, y, epochs=2, batch_size=8, verbose=0, shuffle=False).history
+    np.testing.assert_allclose(history["sparse_top_k_categorical_accuracy"], [0.53125] * 2)
+    np.testing.assert_allclose(history["loss"], [2.99935, 2.97731], atol=1e-5)
+
+
 # ----------------------------------------------------------------------------- reference
 
 _rs = np.random.RandomState(0)

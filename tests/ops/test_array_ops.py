@@ -371,6 +371,45 @@ def test_reshape_of_empty_tensors_infers_like_tensorflow():
     assert a.reshape(a.zeros([0]), [-1]).shape == (0,)
 
 
+@pytest.mark.parametrize("spec,shape,want", [
+    ([None, 3], [-1, 7], [None, 7]), ([None, 3], [6, 2], [6, 2]), ([None, 6], [4, -1], [4, None]),
+    ([None, 3], [0, 7], [0, 7]), ([None, 0], [-1, 7], [0, 7]), ([2, 3], [-1, -1], [None, None]),
+    ([0, 3], [0, -1], [0, None]), ([2, 0], [-1, 3], [0, 3]), ([None, None], [3, 4], [3, 4]),
+    ([None], [], []), ([], [-1], [1]), ([2, 3], [3, -1], [3, 2])])
+def test_reshape_rule_infers_what_the_element_counts_fix(spec, shape, want):
+    # TF's inference: only an unknown dim the counts determine is filled in
+    graph = tf.function(lambda x: a.reshape(x, shape), input_signature=[tf.TensorSpec(spec)])
+    assert graph.get_concrete_function().structured_outputs.shape.as_list() == want
+
+
+@pytest.mark.parametrize("spec,shape,message", [
+    ([None, 3], [7, 7], "Dimension size must be evenly divisible by 3 but is 49 for 'Reshape' "
+                        r"\(op: 'Reshape'\) with input shapes: \[\?,3\], \[2\] and with input "
+                        r"tensors computed as partial shapes: input\[1\] = \[7,7\]\.$"),
+    ([None, 2, 3], [5, 7], "evenly divisible by 6 but is 35"),
+    ([2, 3], [-1, 4], r"evenly divisible by 4 but is 6 .* input\[1\] = \[\?,4\]\.$"),
+    ([2, 3], [7, 7], r"Cannot reshape a tensor with 6 elements to shape \[7,7\] \(49 elements\)"),
+    ([None, 0], [7, 7], r"Cannot reshape a tensor with 0 elements to shape \[7,7\]"),
+    ([6], [-1, 0], r"Cannot reshape a tensor with 6 elements to shape \[\?,0\] \(0 elements\)"),
+    ([2, 3], [], r"shape \[\] \(1 elements\) .* input shapes: \[2,3\], \[0\]\.$"),
+    ([None, 3], [-2, 3], "Invalid value in tensor used for shape: -2")])
+def test_reshape_rule_rejects_counts_that_cannot_match(spec, shape, message):
+    graph = tf.function(lambda x: a.reshape(x, shape), input_signature=[tf.TensorSpec(spec)])
+    with pytest.raises(ValueError, match=message):
+        graph.get_concrete_function()
+
+
+def test_reshape_rule_with_a_partly_known_shape_tensor():
+    def reshaped(x, n):
+        return a.reshape(x, a.stack([n, 4]))
+    specs = [tf.TensorSpec([2, 3]), tf.TensorSpec([], tf.int32)]
+    with pytest.raises(ValueError, match=r"evenly divisible by 4 but is 6 .* = \[\?,4\]\.$"):
+        tf.function(reshaped, input_signature=specs).get_concrete_function()
+    specs[0] = tf.TensorSpec([2, 4])
+    out = tf.function(reshaped, input_signature=specs).get_concrete_function().structured_outputs
+    assert out.shape.as_list() == [2, 4]
+
+
 def test_reshape_accepts_tensor_and_shape_arguments():
     x = tf.constant([1, 2, 3, 4])
     assert a.reshape(x, tf.constant([2, 2], tf.int64)).shape == (2, 2)
@@ -629,7 +668,7 @@ def test_multi_output_rules_with_unknown_dims():
 
 
 def test_rules_reject_static_mismatches():
-    with pytest.raises(InvalidArgument):
+    with pytest.raises(ValueError, match="evenly divisible by 4 but is 6"):
         _rule("Reshape")(_Static([2, 3]), shape=(4, -1))
     with pytest.raises(InvalidArgument):
         _rule("Einsum")(_Static([2, 3]), _Static([4, 5]), equation="ij,jk->ik")

@@ -323,6 +323,41 @@ def test_in_top_k_errors():
         n.in_top_k([0, 1, 1], p, 1)
 
 
+def test_in_top_k_in_graphs():
+    # k is an input of the op: a Python k is a constant of the graph, a tensor k may be computed
+    p = tf.constant([[0.1, 0.5, 0.4], [0.5, 0.3, 0.2]])
+    graph = tf.function(lambda t, k: (n.in_top_k(t, p, 2), n.in_top_k(t, p, k + 1)))
+    top2, top1 = graph(tf.constant([2, 1]), tf.constant(0))
+    np.testing.assert_array_equal(top2.numpy(), [True, True])
+    np.testing.assert_array_equal(top1.numpy(), [False, False])
+    unknown = tf.function(lambda t, p, k: n.in_top_k(t, p, k), input_signature=[
+        tf.TensorSpec(None, tf.int32), tf.TensorSpec(None), tf.TensorSpec(None, tf.int32)])
+    assert unknown.get_concrete_function().structured_outputs.shape.as_list() == [None]
+    with pytest.raises(errors.InvalidArgumentError, match=r"k must be 0-D, got shape \[1\]"):
+        unknown(tf.constant([0, 1]), p, tf.constant([1]))
+
+
+def test_in_top_k_graph_errors():
+    p = tf.constant([[0.1, 0.5, 0.4], [0.5, 0.3, 0.2]])
+    call = tf.function(lambda t, p, k: n.in_top_k(t, p, k))
+    with pytest.raises(TypeError, match="Value passed to parameter 'targets' has DataType "
+                                        "float32 not in list of allowed values: int32, int64"):
+        call(tf.constant([0.0, 2.0]), p, 1)
+    with pytest.raises(TypeError, match="Input 'k' of 'InTopKV2' Op has type int32 that does "
+                                        "not match type int64 of argument 'targets'"):
+        call(tf.constant([0, 2], tf.int64), p, tf.constant(1))
+    with pytest.raises(errors.InvalidArgumentError, match="as input #2.* int64 tensor but is a "
+                                                          "int32 tensor"):
+        n.in_top_k(tf.constant([0, 2], tf.int64), p, tf.constant(1))
+    with pytest.raises(ValueError, match=r"Shape must be rank 2 but is rank 1 for 'InTopKV2' .*"
+                                         r"input shapes: \[2\], \[1\], \[\]\."):
+        call(tf.constant([0]), tf.constant([1.0, 2.0]), 1)
+    with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
+        call(tf.constant([[0]]), tf.constant([[1.0, 2.0]]), 1)
+    with pytest.raises(ValueError, match="Dimensions must be equal, but are 2 and 3"):
+        call(tf.constant([0, 1, 1]), p, 1)
+
+
 # ----------------------------------------------------------------------------- composites
 
 def test_moments():
@@ -448,8 +483,10 @@ def test_shape_rules_with_unknown_dims():
     (loss, _), (backprop, _) = n._SPARSE_SOFTMAX_XENT.shape(_Static([None, 5]),
                                                             _Static([None], tf.int32))
     assert loss.as_list() == [None] and backprop.as_list() == [None, 5]
-    shape, dtype = n._IN_TOP_K.shape(_Static([None, 5]), _Static([None], tf.int32), k=1)
+    k = _Static([], tf.int32)
+    shape, dtype = n._IN_TOP_K.shape(_Static([None, 5]), _Static([None], tf.int32), k)
     assert shape.as_list() == [None] and dtype == tf.bool
+    assert n._IN_TOP_K.shape(_Static([3, 5]), _Static(None), k)[0].as_list() == [3]
     assert n._L2_LOSS.shape(_Static(None)) == (TensorShape([]), tf.float32)
     shape, _ = n._BIAS_ADD_GRAD.shape(_Static([None, 5, None]), data_format="NCHW")
     assert shape.as_list() == [5]

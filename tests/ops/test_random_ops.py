@@ -306,6 +306,16 @@ def test_shuffle_permutes_the_first_dimension_only():
     assert sorted(r.shuffle([b"a", b"b"]).numpy().tolist()) == [b"a", b"b"]
 
 
+def test_shuffle_reserves_one_word_per_swap():
+    # n elements take n - 1 swaps: the stream of a seeded op moves on by ceil((n - 1) / 4)
+    # blocks, which shows from n = 5 on its second call (values from TF 2.21)
+    r.set_seed(5)
+    assert [r.shuffle(tf.range(5), seed=7).numpy().tolist() for _ in range(3)] == \
+        [[0, 4, 3, 2, 1], [4, 1, 0, 3, 2], [2, 3, 0, 4, 1]]
+    assert [r.shuffle(tf.range(9), seed=7).numpy().tolist() for _ in range(3)] == \
+        [[2, 1, 6, 3, 8, 7, 0, 5, 4], [3, 7, 1, 4, 6, 2, 8, 0, 5], [3, 6, 8, 4, 7, 0, 5, 2, 1]]
+
+
 def test_poisson_and_gamma_edges():
     assert (r.poisson([5], [-1.0, 0.0]).numpy() == 0).all()  # non-positive rates give 0
     assert r.poisson([2], [1, 5]).dtype == tf.float32

@@ -282,7 +282,7 @@ def _framed(error):
 def call_traced(fn, args, kwargs):
     """`fn` converted and called while a graph is traced; errors framed in the user's code."""
     try:
-        return convert(fn)(*args, **kwargs)
+        result = convert(fn)(*args, **kwargs)
     except Exception as e:
         if getattr(e, "ag_framed", False):
             raise
@@ -290,6 +290,8 @@ def call_traced(fn, args, kwargs):
         if framed is None:
             raise
         raise framed.with_traceback(e.__traceback__) from None
+    data_structures.check_returned(result)
+    return result
 
 
 def to_code(entity):

@@ -92,6 +92,10 @@ class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation (`bool`, iteration) applied to a symbolic tensor while tracing."""
 
 
+class InaccessibleTensorError(ValueError):
+    """A tensor used outside the graph that made it (a loop body's, a branch's)."""
+
+
 def exception_type_from_error_code(error_code):
     return _BY_CODE[error_code]
 
@@ -106,9 +110,9 @@ def op_error(cls, op_name, message):
 
 
 def shape_text(shape):
-    """A shape as TensorFlow writes it in messages.
+    """A shape as TensorFlow writes it in messages (``?`` for an unknown dim).
 
-    >>> shape_text((2, 3))
-    '[2,3]'
+    >>> shape_text((2, None))
+    '[2,?]'
     """
-    return "[" + ",".join(map(str, shape)) + "]"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"

@@ -167,8 +167,9 @@ def check_dtypes(op, dtypes, building=False):
                 f"[Op:{op.name}]")
 
 
-# TF's names of the inputs a dtype error names, where they are not ``x`` and ``y``.
-_INPUT_NAMES = {"MatMul": ("a", "b"), "AddN": ("inputs",)}
+# TF's names of the inputs that share the type attribute, in order, as dtype errors give
+# them, where they are not ``x`` and ``y``.
+_INPUT_NAMES = {"MatMul": ("a", "b"), "AddN": ("inputs",), "InTopKV2": ("targets", "k")}
 
 
 def _input_names(op):
@@ -182,9 +183,9 @@ def _graph_mismatch(op, tied, dtypes, i, expected, got):
         found = ", ".join(_d.from_numpy(dtypes[j]).name for j in tied)
         return TypeError(f"Tensors in list passed to '{names[0]}' of '{op.name}' Op have types "
                          f"[{found}] that don't all match.")
-    if op.tied_pair:
-        return TypeError(f"Input '{names[1]}' of '{op.name}' Op has type {got.name} that does "
-                         f"not match type {expected.name} of argument '{names[0]}'.")
+    if op.tied_pair or op.name in _INPUT_NAMES:
+        return TypeError(f"Input '{names[tied.index(i)]}' of '{op.name}' Op has type {got.name} "
+                         f"that does not match type {expected.name} of argument '{names[0]}'.")
     return TypeError(f"Input #{i} of '{op.name}' Op has type {got.name} that does not match "
                      f"type {expected.name} of the inputs before it.")
 

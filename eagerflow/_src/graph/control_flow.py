@@ -4,14 +4,15 @@ Executing eagerly they are plain Python: the predicate is read and one branch
 runs (a tape then records just the ops that ran).  While a graph is built,
 each branch, loop condition and loop body is traced into a graph of its own,
 and one op stands for the whole construct: ``If``/``StatelessIf`` holds the
-two branches, ``While``/``StatelessWhile`` the condition and body.  Their
+two branches, ``Case``/``StatelessCase`` those of `switch_case`,
+``While``/``StatelessWhile`` the condition and body.  Their
 inputs are the predicate or loop variables and every outer tensor the
 subgraphs captured; when the op runs, the subgraphs run as compiled code,
 a Python ``if`` or ``while`` around them.  `TensorArray`s travel through
 them as their flows.
 
-Their gradients replay the subgraphs under a tape: an ``If``'s is an ``If``
-differentiating the branch that ran; a ``While``'s is a loop over the
+Their gradients replay the subgraphs under a tape: an ``If``'s (a ``Case``'s) is
+the same op over branches differentiating the forward ones; a ``While``'s is a loop over the
 iterations backwards, replaying the body on the values each iteration
 started with, which the forward loop keeps when a tape records it.
 
@@ -20,15 +21,18 @@ started with, which the forward loop keeps when a tape records it.
 >>> while_loop(lambda i: i < 3, lambda i: i + 1, [constant(0)])
 [<tf.Tensor: shape=(), dtype=int32, numpy=3>]
 """
+import collections
+import functools
+
 import numpy as np
 
 from eagerflow._src.autodiff.tape import (
     GradientTape, UnconnectedGradients, is_differentiable, records, watch_accessed)
-from eagerflow._src.core import context, nest
+from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.dtypes import int32, variant
-from eagerflow._src.core.registry import OpDef
+from eagerflow._src.core.registry import OpDef, kernel_type_name
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
@@ -39,8 +43,11 @@ from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, list_ops, red
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
 from eagerflow._src.ops.list_ops import TensorList
 
-_STRUCTURE_MESSAGE = ("true_fn and false_fn arguments to tf.cond must have the same number, "
-                      "type, and overall structure of return values.")
+# How a branching op differs by kind: its op type (``Stateless`` prepended when no branch has
+# state), the names of its branches' graphs and of the branches and the function in errors,
+# and `pick`: the number of the branch its key array selects (None: a scalar bool key, true
+# for branch 0).
+_Branching = collections.namedtuple("_Branching", "op_type scope graphs roles api kind pick")
 
 
 # -- cond -----------------------------------------------------------------------------------
@@ -61,34 +68,88 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     if isinstance(pred, bool):
         raise TypeError("pred must not be a Python bool")
     pred = convert_to_tensor(pred)
-    if pred.shape.rank not in (None, 0):
-        raise ValueError(f"Shape must be rank 0 but is rank {pred.shape.rank} for "
-                         f"'{name or 'cond'}' (op: 'If') with input shapes: {pred.shape}.")
     scope = name or "cond"
-    branches = [_Subgraph.trace(f"{scope}_true", true_fn),
-                _Subgraph.trace(f"{scope}_false", false_fn)]
-    structure = branches[0].structure
-    try:
-        nest.assert_same_structure(structure, branches[1].structure)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"{_STRUCTURE_MESSAGE}\n\ntrue_fn output: {structure}\nfalse_fn output: "
-                        f"{branches[1].structure}\n\nError details:\n{e}") from None
-    if len(branches[0].outputs) != len(branches[1].outputs):  # a None against a tensor
-        raise ValueError(f"Lengths of branch outputs of cond must match.\n"
-                         f"len(graphs[0].outputs): {len(branches[0].outputs)}\n"
-                         f"len(graphs[1].outputs): {len(branches[1].outputs)}")
-    specs = _merged_specs(branches[0].outputs, branches[1].outputs)
+    kind = _Branching("If", scope, (f"{scope}_true", f"{scope}_false"), ("true_fn", "false_fn"),
+                      "tf.cond", "cond", _truth(pred, scope))
+    return _branched(pred, [true_fn, false_fn], kind)
+
+
+def _truth(pred, scope):
+    """`pick` for a predicate that only run time shows to be a bool scalar (TF's If takes
+    any one-element bool tensor), else None."""
+    if not pred.dtype.is_bool:
+        message = (f"Input 'pred' passed {kernel_type_name(pred.dtype)} expected bool while "
+                   f"building NodeDef '{scope}/switch_pred/_2' using Op<name=Switch; "
+                   "signature=data:T, pred:bool -> output_false:T, output_true:T; "
+                   "attr=T:type>")
+
+        def refuse(value):
+            raise errors.InvalidArgumentError(None, None, message)
+        return refuse
+    if pred.shape.rank == 0:
+        return None
+
+    def pick(value):
+        if value.size != 1:
+            raise errors.InvalidArgumentError(
+                None, None, f"The second input must be a scalar, but it has shape "
+                f"{errors.shape_text(value.shape)}")
+        return 0 if value.reshape(()) else 1
+    return pick
+
+
+def _branched(key, fns, kind):
+    """The outputs of the branch of `fns` that `key` selects, through one op of `kind`."""
+    branches = [_Subgraph.trace(graph, fn) for graph, fn in zip(kind.graphs, fns)]
+    _check_branches(branches, kind)
+    specs = _merged_specs(branches)
     outer = _union_captures(branches)
     stateful = any(b.stateful for b in branches)
-    op = OpDef("If" if stateful else "StatelessIf", _if_kernel(branches, outer),
-               lambda *_, **__: specs, True, (), None, stateful, None)
-    op.grad = _if_gradient(branches, outer)
-    op.inline = _if_inline(branches, outer)
+    op = OpDef(kind.op_type if stateful else f"Stateless{kind.op_type}",
+               _branch_kernel(branches, outer, kind.pick), lambda *_, **__: specs, True, (),
+               None, stateful, None)
+    op.grad = _branch_gradient(branches, outer, kind)
+    op.inline = _branch_inline(branches, outer, kind.pick)
     _watch_variables(outer)
-    flat = dispatch(op, (pred, *outer), name=scope)
+    flat = dispatch(op, (key, *outer), name=kind.scope)
+    structure = branches[0].structure
     leaves = nest.flatten(structure)
     values = iter(with_flows([v for v in leaves if v is not None], flat))
     return nest.pack_sequence_as(structure, [None if v is None else next(values) for v in leaves])
+
+
+def _check_branches(branches, kind):
+    """Every branch returns what the first does: its structure, outputs and their dtypes."""
+    first = branches[0]
+    for i, branch in enumerate(branches[1:], 1):
+        def fail(details):
+            return TypeError(
+                f"{kind.roles[0]} and {kind.roles[i]} arguments to {kind.api} must have the "
+                f"same number, type, and overall structure of return values.\n\n"
+                f"{kind.roles[0]} output: {first.structure}\n{kind.roles[i]} output: "
+                f"{branch.structure}\n\nError details:\n{details}")
+        try:
+            nest.assert_same_structure(first.structure, branch.structure)
+        except (TypeError, ValueError) as e:
+            raise fail(e) from None
+        if len(first.outputs) != len(branch.outputs):  # a None against a tensor
+            raise ValueError(f"Lengths of branch outputs of {kind.kind} must match.\n"
+                             f"len(graphs[0].outputs): {len(first.outputs)}\n"
+                             f"len(graphs[{i}].outputs): {len(branch.outputs)}\n")
+        for a, b in zip(first.outputs, branch.outputs):
+            if a.dtype != b.dtype:
+                raise fail(f"{a} and {b} have different types")
+
+
+def _merged_specs(branches):
+    """(shape, dtype) of each output: the shape all branches are compatible with."""
+    specs = []
+    for outputs in zip(*(b.outputs for b in branches)):
+        shape = outputs[0].shape
+        for t in outputs[1:]:
+            shape = shape.most_specific_compatible_shape(t.shape)
+        specs.append((shape, outputs[0].dtype))
+    return specs
 
 
 def _watch_variables(inputs):
@@ -96,28 +157,26 @@ def _watch_variables(inputs):
     watch_accessed([t for t in inputs if isinstance(t, Variable)])
 
 
-def _merged_specs(first, second):
-    specs = []
-    for a, b in zip(first, second):
-        if a.dtype != b.dtype:
-            raise TypeError(f"{_STRUCTURE_MESSAGE}\n\ntrue_fn output: {a}\nfalse_fn output: {b}"
-                            f"\n\nError details:\n{a} and {b} have different types")
-        specs.append((a.shape.most_specific_compatible_shape(b.shape), a.dtype))
-    return specs
-
-
-def _if_kernel(branches, outer):
-    def kernel(xp, pred, *arrays):
-        return branches[0 if pred else 1].run(outer, arrays)
+def _branch_kernel(branches, outer, pick):
+    def kernel(xp, key, *arrays):
+        chosen = (0 if key else 1) if pick is None else pick(key)
+        return branches[chosen].run(outer, arrays)
     return kernel
 
 
-def _if_inline(branches, outer):
-    """Writes the If op into a compiled program as a Python ``if`` around its branches."""
+def _branch_inline(branches, outer, pick):
+    """Writes a branching op into a compiled program as a Python ``if``/``elif`` chain around
+    its branches, the last one under ``else``."""
     def inline(program, args, indent):
-        pred, *outer_names = args
+        key, *outer_names = args
+        if pick is None:
+            tests = [f"if {key}:"]
+        else:
+            chosen = program.fresh()
+            program.line(indent, f"{chosen} = {program.bind(pick, 'k')}({key})")
+            tests = [f"{'el' if i else ''}if {chosen} == {i}:" for i in range(len(branches) - 1)]
         outs = [program.fresh() for _ in branches[0].outputs]
-        for keyword, branch in zip((f"if {pred}:", "else:"), branches):
+        for keyword, branch in zip([*tests, "else:"], branches):
             program.line(indent, keyword)
             results = branch.emit(program, outer, outer_names, (), indent + 1)
             program.line(indent + 1, _assignment(outs, results))
@@ -130,14 +189,15 @@ def _assignment(targets, values):
     return f"{', '.join(targets)}, = {', '.join(values)}," if targets else "pass"
 
 
-def _if_gradient(branches, outer):
-    """The If op's gradient: an If whose branches differentiate the branch that ran.
+def _branch_gradient(branches, outer, kind):
+    """A branching op's gradient: the same branching over branches that differentiate the
+    forward ones.
 
     Each gradient branch replays its forward branch under a tape (recomputing
     its intermediates) and takes the gradient with the incoming `dys`.
     """
     def grad(view, *dys):
-        pred, *inputs = view.inputs
+        key, *inputs = view.inputs
 
         def differentiate(branch):
             def fn():
@@ -154,8 +214,9 @@ def _if_gradient(branches, outer):
                         for t in inner]
             return fn
 
-        grads = cond(pred, differentiate(branches[0]), differentiate(branches[1]),
-                     name="gradients/cond")
+        scope = f"gradients/{kind.scope}"
+        backward = kind._replace(scope=scope, graphs=[f"gradients/{g}" for g in kind.graphs])
+        grads = _branched(key, [differentiate(b) for b in branches], backward)
         return [None, *(g if is_differentiable(t) else None for t, g in zip(inputs, grads))]
     return grad
 
@@ -240,8 +301,18 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     if context.executing_eagerly():
         index = int(branch_index.numpy())
         return (fns[index] if 0 <= index < len(fns) else default)()
-    return case([(branch_index == key, fn) for key, fn in enumerate(fns)], default=default,
-                name=name)
+    if default is not fns[-1]:
+        fns = [*fns, default]
+    n = len(fns)
+    kind = _Branching("Case", name, [f"{name}_branch{i}" for i in range(n)],
+                      [f"branches[{i}]" for i in range(n)], "tf.switch_case", "case",
+                      functools.partial(_case_pick, n))
+    return _branched(branch_index, fns, kind)
+
+
+def _case_pick(n, index):
+    """The branch an index selects: out of range, the last (the default)."""
+    return int(index) if 0 <= index < n - 1 else n - 1
 
 
 def _indexed_branches(branch_fns):

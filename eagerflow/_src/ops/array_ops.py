@@ -268,10 +268,51 @@ def _reshape_rule(x, shape):
         shape = shape_rules.known_elements(shape)
         if shape is None:
             return unknown_shape(), x.dtype
-    if x.shape.is_fully_defined() and None not in shape:
-        dims = x.shape.as_list()
-        return TensorShape(_resolve_shape(dims, math.prod(dims), shape)), x.dtype
-    return TensorShape([None if d is None or d == -1 else d for d in shape]), x.dtype
+    bad = next((d for d in shape if d is not None and d < -1), None)
+    if bad is not None:
+        raise ValueError(f"Invalid value in tensor used for shape: {bad}")
+    out = [None if d is None or d == -1 else d for d in shape]
+    if x.shape.rank is not None:
+        _infer_reshaped(x.shape, out)
+    return TensorShape(out), x.dtype
+
+
+def _element_count(dims):
+    """``(product of the known dims, index of the unknown one or -1)``, None when several
+    are unknown; a 0 dim makes the count 0 whatever the others are."""
+    if 0 in dims:
+        return 0, -1
+    unknown = [i for i, d in enumerate(dims) if d is None]
+    if len(unknown) > 1:
+        return None
+    return math.prod(d for d in dims if d is not None), unknown[0] if unknown else -1
+
+
+def _infer_reshaped(in_shape, out):
+    """Fills the unknown dim of `out` that the element counts determine, as TF's shape
+    inference does, or raises its ValueError when the counts cannot match."""
+    counts = _element_count(in_shape.as_list()), _element_count(out)
+    if None in counts:
+        return
+    (n_in, in_unknown), (n_out, out_unknown) = counts
+
+    def fail(sentence):
+        raise shape_rules.shape_error("Reshape", sentence, [in_shape, TensorShape([len(out)])],
+                                      (1, out) if out else None)  # TF leaves out a scalar's
+
+    def divide(size, by):
+        if size % by:
+            fail(f"Dimension size must be evenly divisible by {by} but is {size}")
+        return size // by
+
+    if in_unknown < 0 and out_unknown < 0:
+        if n_in != n_out:
+            fail(f"Cannot reshape a tensor with {n_in} elements to shape {shape_text(out)} "
+                 f"({n_out} elements)")
+    elif in_unknown < 0 and n_out > 0:
+        out[out_unknown] = divide(n_in, n_out)
+    elif out_unknown < 0 and n_in > 0:
+        divide(n_out, n_in)  # the input's unknown dim must come out whole
 
 
 _RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=())

@@ -14,6 +14,7 @@ import numpy as np
 
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     FLOAT, NUMBER, REAL, register, register_gradient, same_shape)
@@ -57,11 +58,6 @@ def widened(kernel):
             return tuple(o.astype(dtype) for o in out)
         return out.astype(dtype)
     return run
-
-
-def shape_text(dims):
-    """Dims as kernels print them in messages: ``[2,3]`` (``?`` for unknown)."""
-    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def static_ints(value):
@@ -760,6 +756,8 @@ def scale_regularization_loss(regularization_loss):
 # ----------------------------------------------------------------------------- in_top_k
 
 def _in_top_k(xp, predictions, targets, k):
+    if k.ndim != 0:
+        raise _invalid(f"k must be 0-D, got shape {shape_text(k.shape)}")
     if predictions.ndim != 2:
         raise _invalid("predictions must be 2-dimensional")
     if targets.ndim != 1:
@@ -776,8 +774,24 @@ def _in_top_k(xp, predictions, targets, k):
     return valid & xp.isfinite(predictions).all(1) & (rank < k)
 
 
-_IN_TOP_K = register("InTopKV2", _in_top_k, lambda p, t, k: (t.shape, _d.bool), tied=(),
-                     not_differentiable="boolean output")
+def _in_top_k_shape(predictions, targets, k):
+    """A vector with one entry per row; ranks and the batch size are checked as TF does."""
+    shapes = [t.shape for t in (predictions, targets, k)]
+    for shape, rank in zip(shapes, (2, 1)):  # k's rank is the kernel's to check
+        if shape.rank not in (None, rank):
+            raise rules.shape_error(
+                "InTopKV2", f"Shape must be rank {rank} but is rank {shape.rank}", shapes)
+    rows = None if predictions.shape.rank is None else predictions.shape[0]
+    batch = None if targets.shape.rank is None else targets.shape[0]
+    if None not in (rows, batch) and rows != batch:
+        raise rules.shape_error(
+            "InTopKV2", f"Dimensions must be equal, but are {rows} and {batch}", shapes)
+    return TensorShape([batch if batch is not None else rows]), _d.bool
+
+
+# k is an input, not an attr: a graph may compute it
+_IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_shape, tied=(1, 2),
+                     dtypes=(_d.int32, _d.int64), not_differentiable="boolean output")
 
 
 def in_top_k(targets, predictions, k, name=None):
@@ -791,12 +805,9 @@ def in_top_k(targets, predictions, k, name=None):
     """
     targets = as_tensor(targets)
     predictions = as_tensor(predictions, _d.float32)
-    if targets.dtype not in (_d.int32, _d.int64):
-        raise errors.InvalidArgumentError(
-            None, _IN_TOP_K.name, f"Value for attr 'T' of {_kernel_name(targets.dtype)} is not "
-            "in the list of allowed values: int32, int64 [Op:InTopKV2]")
-    k = int(as_tensor(k, targets.dtype))
-    return dispatch(_IN_TOP_K, (predictions, targets), {"k": k}, name=name)
+    # a Python k takes the targets' dtype; a tensor k keeps its own (the op checks they match)
+    k = k if isinstance(k, Tensor) else as_tensor(k, targets.dtype)
+    return dispatch(_IN_TOP_K, (predictions, targets, k), name=name)
 
 
 # ----------------------------------------------------------------------------- composites

@@ -336,9 +336,9 @@ def _per_binomial(shapes, attrs):
 
 
 def _per_swap(shapes, attrs):
-    """One word per element (none when there is nothing to shuffle)."""
+    """One word per swap: n - 1 of them for n elements, none for 0 or 1 element."""
     n = shapes[0][0] if shapes[0] else 0
-    return -(-n // 4) if n > 1 else 0
+    return -(-(n - 1) // 4) if n > 1 else 0
 
 
 # -- registration: a stateful op (seed attrs) and its stateless twin (seed input) -----------

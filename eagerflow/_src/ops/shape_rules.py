@@ -57,6 +57,20 @@ def known_elements(t):
     return None
 
 
+def shape_error(op_name, sentence, shapes, partial=None):
+    """TF's ValueError for inputs whose static `shapes` break `op_name`'s rule.
+
+    `partial`: ``(index, dims)`` of an input whose known values took part (a shape).
+    """
+    shapes = ", ".join("?" if s.rank is None else errors.shape_text(s.as_list())
+                       for s in shapes)
+    values = "" if partial is None else (
+        f" and with input tensors computed as partial shapes: input[{partial[0]}] = "
+        f"{errors.shape_text(partial[1])}")
+    return ValueError(f"{sentence} for '{op_name}' (op: '{op_name}') with input shapes: "
+                      f"{shapes}{values}.")
+
+
 def elementwise(rule):
     """Marks `rule` as the rule of elementwise ops, whose kernels broadcast as NumPy does
     (so they take a leading batch dimension as they are: see `graph.vectorize`)."""

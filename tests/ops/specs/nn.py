@@ -316,7 +316,11 @@ _IN_TOP_K = [
            [np.array([0, 3, 1, 2, 4], it), rand(5, 6, dtype=F32, seed=3)],
            lambda t, p, k=k: _in_top_k(t, p, k), grad="boolean output",
            name=f"InTopKV2-k{k}-{np.dtype(it).name}")
-    for k in (1, 3) for it in (np.int32, np.int64)]
+    for k in (1, 3) for it in (np.int32, np.int64)] + [
+    OpSpec("InTopKV2", n.in_top_k,
+           [np.array([0, 3, 1, 2, 4], it), rand(5, 6, dtype=F32, seed=3), np.array(2, it)],
+           _in_top_k, grad="boolean output", name=f"InTopKV2-k-tensor-{np.dtype(it).name}")
+    for it in (np.int32, np.int64)]
 
 
 _BIAS_ADD = [

@@ -10,6 +10,7 @@ known when the graph runs), so the loop carries it as a `TensorArray`
 >>> list_append(l, 1) is l, l
 (True, [1])
 """
+from eagerflow._src.core import errors, nest
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, list_ops
 
@@ -41,9 +42,24 @@ def list_pop(target, index=None):
 def as_tensor_array(items, like):
     """The Python list `items` as a growable TensorArray of elements like tensor `like`."""
     array = TensorArray(like.dtype, size=0, dynamic_size=True, element_shape=like.shape)
+    array._grown_from = like  # the arrays written from it copy this: `check_returned` sees it
     for i, item in enumerate(items):
         array = array.write(i, item)
     return array
+
+
+def check_returned(result):
+    """Raises TF's error for a list grown in a loop over tensors that a traced function
+    returns: its elements are the loop body's tensors, which the function cannot see."""
+    for leaf in nest.flatten(result):
+        element = getattr(leaf, "_grown_from", None) if isinstance(leaf, TensorArray) else None
+        if element is not None:
+            raise errors.InaccessibleTensorError(
+                f"{element!r} is out of scope and cannot be used here. Use return values, "
+                "explicit Python locals or TensorFlow collections to access it.\nPlease see "
+                "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_"
+                "return_values for more information.\n\nIt is an element of a Python list that "
+                "a loop over tensors appended to; return tf.stack(the_list) instead.")
 
 
 def stack(values, axis=0, name="stack"):
