@@ -57,3 +57,11 @@ def test_assert_same_structure_message_shows_where_and_the_shapes():
     with pytest.raises(TypeError, match="has type Point, while second structure type=tuple"):
         tf.nest.assert_same_structure(Point(1, 2), (1, 2))
     assert tf.nest.is_nested([]) and not tf.nest.is_nested(tf.constant(1))
+
+
+def test_list_subclasses_have_the_structure_of_lists():
+    class Items(list):
+        pass
+    tf.nest.assert_same_structure(Items([1]), [2])
+    with pytest.raises(TypeError, match="don't have the same sequence type"):
+        tf.nest.assert_same_structure((1,), [2])

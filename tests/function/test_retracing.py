@@ -90,3 +90,18 @@ def test_a_call_that_does_not_bind_is_tfs_type_error():
         "Binding inputs to tf.function failed due to `too many positional arguments`. Received "
         "args: (1, 2, 3) and kwargs: {} for signature: (x, training=<captured_default_value>, *, "
         "k=<captured_default_value>).")
+
+
+def test_tracked_containers_share_a_trace_with_plain_ones():
+    module = tf.Module()
+    module.items = [tf.constant(1.0), {"b": tf.constant(2.0)}]
+    traces = []
+
+    @tf.function
+    def total(items):
+        traces.append(1)
+        return items[0] + items[1]["b"]
+
+    assert total(module.items).numpy() == 3.0
+    assert total([tf.constant(4.0), {"b": tf.constant(5.0)}]).numpy() == 9.0
+    assert len(traces) == 1

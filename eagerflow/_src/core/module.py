@@ -1,12 +1,23 @@
 """`Module`: a named container of variables and sub-modules (``tf.Module``).
 
+Lists, dicts and tuples assigned to a module's attributes are wrapped, as TF
+wraps them: `ListWrapper`, `DictWrapper` and `TupleWrapper` are subclasses of
+the built-in types that print as TF prints them and wrap what is put into them
+later, so that the variables and modules they come to hold are found too.
+A wrapper is a copy: unlike TF's, it does not see later changes made through
+the original list or dict.
+
 >>> class Dense(Module):
 ...     def __init__(self):
 ...         super().__init__()
 ...         self.w = Variable([[1.0]], name="w")
+...         self.sizes = [2]
 >>> [v.name for v in Dense().variables]
-['dense/w:0']
+['w:0']
+>>> Dense().sizes
+ListWrapper([2])
 """
+import copy
 import functools
 import re
 
@@ -29,6 +40,8 @@ class Module:
     """
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset(("_scope_name", "_name"))
+    # Attributes stored as given: internal bookkeeping, never wrapped nor walked.
+    _UNTRACKED_ATTRIBUTES = frozenset()
 
     def __init__(self, name=None):
         if name is None:
@@ -39,6 +52,15 @@ class Module:
         self._name = name
         with name_scope(name) as scope:
             self._scope_name = scope
+
+    def __setattr__(self, name, value):
+        if self._tracks_attribute(name):
+            value = wrap(value)
+        object.__setattr__(self, name, value)
+
+    def _tracks_attribute(self, name):
+        # Class attributes (properties among them) are set as they are, as in TF.
+        return name not in self._UNTRACKED_ATTRIBUTES and not hasattr(type(self), name)
 
     @property
     def name(self):
@@ -74,9 +96,10 @@ class Module:
         while queue:
             module = queue.pop(0)
             for key in sorted(vars(module)):
-                if key in module._TF_MODULE_IGNORED_PROPERTIES:
+                if key in module._TF_MODULE_IGNORED_PROPERTIES or \
+                        key in module._UNTRACKED_ATTRIBUTES:
                     continue
-                for leaf in _leaves(vars(module)[key]):
+                for leaf in leaves(vars(module)[key]):
                     if predicate(leaf) and id(leaf) not in found:
                         found.add(id(leaf))
                         yield leaf
@@ -94,13 +117,137 @@ class Module:
         return wrapped
 
 
-def _leaves(value):
+def leaves(value):
     """Values inside (nested) lists, tuples and dicts; dicts in sorted key order."""
     if isinstance(value, dict):
-        for k in sorted(value, key=repr):
-            yield from _leaves(value[k])
+        for key in _sorted_keys(value):
+            yield from leaves(value[key])
     elif isinstance(value, (list, tuple)):
         for v in value:
-            yield from _leaves(v)
+            yield from leaves(v)
     else:
         yield value
+
+
+def _sorted_keys(mapping):
+    try:
+        return sorted(mapping)
+    except TypeError:  # keys of mixed types
+        return sorted(mapping, key=repr)
+
+
+# -- wrappers of the containers held by attributes -------------------------------------
+
+class ListWrapper(list):
+    """A list held by a module: lists, dicts and tuples put into it are wrapped too."""
+
+    def __init__(self, values=()):
+        super().__init__(map(wrap, values))
+
+    def append(self, value):
+        super().append(wrap(value))
+
+    def extend(self, values):
+        super().extend(map(wrap, values))
+
+    def insert(self, index, value):
+        super().insert(index, wrap(value))
+
+    def __setitem__(self, index, value):
+        super().__setitem__(index, list(map(wrap, value)) if isinstance(index, slice)
+                            else wrap(value))
+
+    def __iadd__(self, values):
+        self.extend(values)
+        return self
+
+    def copy(self):
+        return ListWrapper(self)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        result = memo[id(self)] = ListWrapper()
+        result.extend(copy.deepcopy(v, memo) for v in self)
+        return result
+
+    def __repr__(self):
+        return f"ListWrapper({list.__repr__(self)})"
+
+
+class DictWrapper(dict):
+    """A dict held by a module; prints as a dict, represents itself as ``DictWrapper``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        self.update(*args, **kwargs)
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, wrap(value))
+
+    def update(self, *args, **kwargs):
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+    def copy(self):
+        return DictWrapper(self)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        result = memo[id(self)] = DictWrapper()
+        result.update((copy.deepcopy(k, memo), copy.deepcopy(v, memo)) for k, v in self.items())
+        return result
+
+    def __repr__(self):
+        return f"DictWrapper({dict.__repr__(self)})"
+
+    def __str__(self):
+        return dict.__repr__(self)
+
+
+class TupleWrapper(tuple):
+    """A tuple held by a module that holds lists, dicts or trackables (wrapped)."""
+
+    def __new__(cls, values=()):
+        return super().__new__(cls, map(wrap, values))
+
+    def __repr__(self):
+        return f"_TupleWrapper({tuple.__repr__(self)})"
+
+    def __str__(self):
+        return tuple.__repr__(self)
+
+
+WRAPPER_TYPES = (ListWrapper, DictWrapper, TupleWrapper)
+
+
+def wrap(value):
+    """`value` with its lists and dicts (and tuples holding them) as wrappers.
+
+    Only plain lists, dicts and tuples are wrapped; subclasses are kept as they are.
+    """
+    cls = type(value)
+    if cls is list:
+        return ListWrapper(value)
+    if cls is dict:
+        return DictWrapper(value)
+    if isinstance(value, tuple) and cls is not TupleWrapper and _holds_trackables(value):
+        if hasattr(cls, "_fields"):  # a namedtuple keeps its type
+            return cls(*map(wrap, value))
+        return TupleWrapper(value)
+    return value
+
+
+def _holds_trackables(values):
+    return any(type(v) in (list, dict) or isinstance(v, (Module, Variable, *WRAPPER_TYPES)) or
+               isinstance(v, tuple) and _holds_trackables(v) for v in values)

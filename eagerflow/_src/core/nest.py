@@ -139,7 +139,8 @@ def _mismatch(a, b, check_types):
     if not is_nested(a):
         return None
     mappings = isinstance(a, collections.abc.Mapping) and isinstance(b, collections.abc.Mapping)
-    if check_types and type(a) is not type(b) and not mappings:
+    lists = isinstance(a, list) and isinstance(b, list)  # list subclasses nest as lists in TF
+    if check_types and type(a) is not type(b) and not (mappings or lists):
         return TypeError, (f"The two namedtuples don't have the same sequence type. First "
                            f"structure {_described(a)} has type {type(a).__name__}, while "
                            f"second structure {_described(b)} has type {type(b).__name__}")

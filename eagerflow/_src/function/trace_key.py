@@ -13,6 +13,7 @@ import collections.abc
 
 import numpy as np
 
+from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -26,6 +27,11 @@ def call_key(args, kwargs):
     if kwargs:
         key += (("kwargs",) + tuple((k, _leaf_key(kwargs[k], tensors)) for k in sorted(kwargs)),)
     return key, tensors
+
+
+# A layer's tracked containers key as the plain ones they wrap (`f(layer.items)`, then
+# `f([...])`, share a trace).
+_UNWRAPPED = {ListWrapper: list, DictWrapper: dict, TupleWrapper: tuple}
 
 
 def _leaf_key(value, tensors):
@@ -51,9 +57,10 @@ def _leaf_key(value, tensors):
     if isinstance(value, Variable):
         return ("V", id(value))
     if isinstance(value, (list, tuple)):
-        return (cls,) + tuple(_leaf_key(v, tensors) for v in value)
+        return (_UNWRAPPED.get(cls, cls),) + tuple(_leaf_key(v, tensors) for v in value)
     if isinstance(value, collections.abc.Mapping):
-        return (cls,) + tuple((k, _leaf_key(value[k], tensors)) for k in sorted(value))
+        return (_UNWRAPPED.get(cls, cls),) + tuple((k, _leaf_key(value[k], tensors))
+                                                   for k in sorted(value))
     try:
         hash(value)
     except TypeError:

@@ -9,6 +9,7 @@ initializers and noise layers.
 """
 import builtins
 import collections
+import contextlib
 import random
 import sys
 import threading
@@ -98,6 +99,18 @@ def get_uid(prefix=""):
 
 def reset_uids():
     _uids().clear()
+
+
+@contextlib.contextmanager
+def separate_uids():
+    """Names generated inside count from scratch, and leave the outer counters alone (Keras
+    counts the names made while a layer is connected into a functional model apart)."""
+    outer = _uids()
+    _state.uids = collections.defaultdict(int)
+    try:
+        yield
+    finally:
+        _state.uids = outer
 
 
 def clear_session():

@@ -194,3 +194,87 @@ def test_mixed_float16_computes_in_half_and_keeps_float32_weights():
     grads = tape.gradient(loss, layer.trainable_weights)
     assert [g.dtype for g in grads] == [tf.float32, tf.float32]
     assert (layer.kernel * 1).dtype == tf.float32  # outside the call: float32
+
+
+# ----------------------------------------------------------------------------- containers
+# Expected values are what tf_keras 2.x shows for the same code.
+
+class _Holder(keras.layers.Layer):
+    def build(self, input_shape):
+        self.v1 = tf.Variable(1.0, name="v1")
+        self.vs = [tf.Variable(2.0, name="v2")]
+        self.w = self.add_weight("w", ())
+        self.sub = [keras.layers.Dense(1, name="da")]
+        self.d = {"b": keras.layers.Dense(1, name="db"), "a": keras.layers.Dense(1, name="dc")}
+        self.vs.append(tf.Variable(3.0, name="v3"))
+        self.vs.append(tf.Variable(4.0, name="v4", trainable=False))
+        self.sub.append(keras.layers.Dense(1, name="dd"))
+        self.d["c"] = tf.Variable(5.0, name="v5")
+        self.late = tf.Variable(6.0, name="v6")
+
+    def call(self, x):
+        for layer in self.sub:
+            x = layer(x)
+        return self.d["a"](self.d["b"](x))
+
+
+def test_attribute_containers_print_as_wrappers():
+    layer = keras.layers.Layer()
+    layer.a, layer.d = [1], {"x": [2]}
+    assert str(layer.a) == "ListWrapper([1])" and isinstance(layer.a, list)
+    assert str(layer.d) == "{'x': ListWrapper([2])}" and isinstance(layer.d, dict)
+    bn = keras.layers.BatchNormalization(axis=-1)
+    bn(np.zeros((2, 3, 4), "float32"))
+    assert str(bn.get_config()["axis"]) == "ListWrapper([2])"
+    assert str(keras.metrics.Precision(thresholds=0.3).thresholds) == "ListWrapper([0.3])"
+    assert str(keras.metrics.TruePositives(thresholds=[0.3, 0.6]).get_config()["thresholds"]) \
+        == "ListWrapper([0.3, 0.6])"
+
+
+def test_containers_mutated_after_assignment_are_tracked():
+    layer = _Holder(name="l")
+    layer(tf.ones((1, 1)))
+    assert [w.name for w in layer.trainable_weights] == [
+        "l/v1:0", "l/v2:0", "l/w:0", "l/v6:0", "l/v3:0", "l/v5:0", "l/da/kernel:0",
+        "l/da/bias:0", "l/dd/kernel:0", "l/dd/bias:0", "l/dc/kernel:0", "l/dc/bias:0",
+        "l/db/kernel:0", "l/db/bias:0"]
+    assert [w.name for w in layer.non_trainable_weights] == ["l/v4:0"]
+    assert [m.name for m in layer.submodules] == ["da", "dd", "dc", "db"]
+
+
+def test_containers_mutated_after_assignment_are_tracked_by_models():
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.blocks = []
+            self.blocks.append(keras.layers.Dense(2, name="first"))
+            self.extra = []
+
+        def call(self, x):
+            return self.blocks[0](x)
+
+    net = Net()
+    net(np.zeros((1, 3), "float32"))
+    net.extra.append(tf.Variable(1.0, name="extra"))
+    assert [layer.name for layer in net.layers] == ["first"]
+    assert [w.name for w in net.weights] == ["net/first/kernel:0", "net/first/bias:0",
+                                             "extra:0"]
+
+
+def test_a_reassigned_attribute_moves_last():
+    layer = keras.layers.Layer()
+    layer.a = keras.layers.Dense(1, name="first")
+    layer.b = keras.layers.Dense(1, name="second")
+    layer.a = keras.layers.Dense(1, name="third")
+    assert [m.name for m in layer.submodules] == ["second", "third"]
+
+
+def test_graph_lists_of_models_stay_plain():
+    x = keras.Input((3,))
+    model = keras.Model(x, keras.layers.Dense(2)(x))
+    for value in (model.inputs, model.outputs, model.input_names, model.output_names):
+        assert type(value) is list
+    assert type(keras.layers.Lambda(lambda t: t, arguments={"k": 1}).arguments) is dict
+    rnn = keras.layers.LSTM(2)
+    rnn(np.zeros((1, 2, 3), "float32"))
+    assert type(rnn.input_spec) is list

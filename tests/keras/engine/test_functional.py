@@ -143,3 +143,23 @@ def test_subclassed_model_build():
     assert net.built and net.count_params() == 12
     with pytest.raises(ValueError, match="has not yet been built"):
         Net().summary()
+
+
+def test_layers_made_while_connecting_count_their_names_apart():
+    # tf_keras counts the names made inside a layer connected into a functional model apart
+    class Outer(keras.layers.Layer):
+        def build(self, input_shape):
+            self.inner = keras.layers.Dense(2)
+
+        def call(self, x):
+            return self.inner(x)
+
+    keras.backend.clear_session()
+    x = keras.Input((3,))
+    first, second = Outer(), Outer()
+    second(first(x))
+    assert first.inner.name == second.inner.name == "dense"
+    assert keras.layers.Dense(1).name == "dense"
+    eager = Outer()
+    eager(tf.ones((1, 3)))
+    assert eager.inner.name == "dense_1"

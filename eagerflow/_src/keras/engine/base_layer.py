@@ -28,7 +28,7 @@ from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.errors import OpError
-from eagerflow._src.core.module import Module, _snake_case
+from eagerflow._src.core.module import WRAPPER_TYPES, Module, _snake_case, leaves
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable, VariableSynchronization
@@ -130,21 +130,39 @@ class Layer(Module):
         self._scope_name = name + "/"
 
     # -- attribute tracking ---------------------------------------------------------
+    # Internal attributes that never hold the layer's own sub-layers or weights.
+    _UNTRACKED_ATTRIBUTES = frozenset((
+        "_inbound_nodes", "_outbound_nodes", "_trainable_weights", "_non_trainable_weights",
+        "_metrics", "_callable_losses", "_eager_losses", "_initial_weights",
+        "_build_input_shape", "_input_spec"))
+
     def __setattr__(self, name, value):
-        # variables assigned as attributes (directly or in containers) are the layer's own
-        if name[0] != "_" or name not in _UNTRACKED:
-            for leaf in _leaves(value):
+        if self._tracks_attribute(name):
+            self.__dict__.pop(name, None)  # as in Keras, a reassigned attribute moves last
+            for leaf in leaves(value):
                 if isinstance(leaf, Layer) and not leaf._TRACKED_AS_LAYER:  # a metric
                     metrics = self.__dict__.get("_metrics")
                     if metrics is not None and not any(m is leaf for m in metrics):
                         metrics.append(leaf)
                 elif isinstance(leaf, Variable):
-                    own = self._trainable_weights if leaf.trainable else \
-                        self._non_trainable_weights
-                    if not any(w is leaf for w in self._trainable_weights) and \
-                            not any(w is leaf for w in self._non_trainable_weights):
-                        own.append(leaf)
-        object.__setattr__(self, name, value)
+                    self._track_variable(leaf)
+        super().__setattr__(name, value)
+
+    def _track_variable(self, variable):
+        """Makes `variable` one of this layer's own weights (once)."""
+        if not any(w is variable for w in self._trainable_weights) and \
+                not any(w is variable for w in self._non_trainable_weights):
+            (self._trainable_weights if variable.trainable else
+             self._non_trainable_weights).append(variable)
+
+    def _track_container_variables(self):
+        """Tracks the variables put into this layer's lists and dicts after their assignment
+        (Keras finds them when its weights are asked for)."""
+        for key, value in vars(self).items():
+            if isinstance(value, WRAPPER_TYPES) and key not in self._UNTRACKED_ATTRIBUTES:
+                for leaf in leaves(value):
+                    if isinstance(leaf, Variable):
+                        self._track_variable(leaf)
 
     def _flatten_layers(self, include_self=True, recursive=True):
         """This layer (when `include_self`) and its sub-layers, depth first, each once."""
@@ -161,12 +179,20 @@ class Layer(Module):
                     yield from visit(child, False)
         return list(visit(self, True))
 
+    def _weighted_layers(self):
+        """`_flatten_layers()`, with each layer's own weights brought up to date."""
+        layers = self._flatten_layers()
+        for layer in layers:
+            layer._track_container_variables()
+        return layers
+
     def _direct_sublayers(self):
-        """Layers held by attributes (and lists, tuples and dicts of them), in assignment order."""
+        """Layers held by attributes (and lists, tuples and dicts of them), in assignment order
+        (a dict's by sorted key)."""
         for key, value in vars(self).items():
-            if key in _UNTRACKED:
+            if key in self._UNTRACKED_ATTRIBUTES:
                 continue
-            for leaf in _leaves(value):
+            for leaf in leaves(value):
                 if isinstance(leaf, Layer) and leaf._TRACKED_AS_LAYER and leaf is not self:
                     yield leaf
 
@@ -229,12 +255,12 @@ class Layer(Module):
     def trainable_weights(self):
         if not self._trainable:
             return []
-        return _unique(w for layer in self._flatten_layers() if layer._trainable
+        return _unique(w for layer in self._weighted_layers() if layer._trainable
                        for w in layer._trainable_weights)
 
     @property
     def non_trainable_weights(self):
-        layers = self._flatten_layers()
+        layers = self._weighted_layers()
         if not self._trainable:
             return _unique([w for layer in layers for w in layer._trainable_weights] +
                            [w for layer in layers for w in layer._non_trainable_weights])
@@ -600,23 +626,6 @@ class Layer(Module):
 
     def __repr__(self):
         return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
-
-
-# Internal attributes that never hold the layer's own sub-layers or weights.
-_UNTRACKED = frozenset(("_inbound_nodes", "_outbound_nodes", "_trainable_weights",
-                        "_non_trainable_weights", "_metrics", "_callable_losses",
-                        "_eager_losses", "_initial_weights"))
-
-
-def _leaves(value):
-    if isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _leaves(v)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _leaves(v)
-    else:
-        yield value
 
 
 def _unique(items):

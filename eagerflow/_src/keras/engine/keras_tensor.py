@@ -20,6 +20,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import cast_ops
+from eagerflow._src.keras import backend
 
 
 class KerasTensor(SymbolicTensor):
@@ -189,7 +190,7 @@ def call_symbolically(layer, inputs, args, kwargs):
     """Calls `layer` on `KerasTensor` inputs: traces `call` into the scratch graph and
     records the `Node`; returns `KerasTensor` outputs."""
     graph = keras_graph()
-    with graph.as_default():
+    with graph.as_default(), backend.separate_uids():
         outputs = layer._call(inputs, args, dict(kwargs))
     inputs_flat = {id(x) for x in nest.flatten((inputs, args, kwargs))}
     outputs = nest.map_structure(

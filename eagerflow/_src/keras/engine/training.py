@@ -37,6 +37,11 @@ class Model(Layer):
     """A `Layer` with training: subclass it and write `call`, or build it functionally
     with ``Model(inputs, outputs)``."""
 
+    # The graph of a functional model is kept in plain lists and dicts, as in Keras.
+    _UNTRACKED_ATTRIBUTES = Layer._UNTRACKED_ATTRIBUTES | frozenset((
+        "inputs", "outputs", "input_names", "output_names", "_input_layers", "_nested_inputs",
+        "_nested_outputs", "_steps", "_depths", "_nodes"))
+
     def __new__(cls, *args, **kwargs):
         if cls is Model and (args or "inputs" in kwargs):
             from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
@@ -66,7 +71,7 @@ class Model(Layer):
     # others), the model's own last; `get_weights` and checkpoints follow this order.
     @property
     def trainable_weights(self):
-        self._assert_weights_created()
+        self._update_weights()
         if not self._trainable:
             return []
         return _unique([w for layer in self._direct_layers() for w in layer.trainable_weights]
@@ -74,7 +79,7 @@ class Model(Layer):
 
     @property
     def non_trainable_weights(self):
-        self._assert_weights_created()
+        self._update_weights()
         layers = self._direct_layers()
         fixed = [w for layer in layers for w in layer.non_trainable_weights]
         if not self._trainable:
@@ -84,7 +89,7 @@ class Model(Layer):
 
     @property
     def weights(self):
-        self._assert_weights_created()
+        self._update_weights()
         return _unique([w for layer in self._direct_layers() for w in layer.weights]
                        + self._trainable_weights + self._non_trainable_weights)
 
@@ -94,6 +99,11 @@ class Model(Layer):
 
     def _direct_layers(self):
         return self._flatten_layers(include_self=False, recursive=False)
+
+    def _update_weights(self):
+        """Checks that the weights exist, then tracks those put into containers since."""
+        self._assert_weights_created()
+        self._track_container_variables()
 
     def _assert_weights_created(self):
         # Only a model class that defines `build` itself is known to create weights there.

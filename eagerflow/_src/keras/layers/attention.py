@@ -301,9 +301,8 @@ class MultiHeadAttention(Layer):
             "activity_regularizer": regularizers.serialize(self.activity_regularizer),
             "kernel_constraint": constraints.serialize(self._kernel_constraint),
             "bias_constraint": constraints.serialize(self._bias_constraint),
-            "query_shape": _shape_config(self._query_shape),
-            "key_shape": _shape_config(self._key_shape),
-            "value_shape": _shape_config(self._value_shape),
+            "query_shape": self._query_shape, "key_shape": self._key_shape,
+            "value_shape": self._value_shape,
             "softmax_robust_masking": self._softmax_robust_masking})
         return config
 
@@ -461,7 +460,3 @@ class MultiHeadAttention(Layer):
                              f"be equal. Received {value_shape} and {key_shape}")
         dims = self._custom_output_dims()
         return query_shape if dims is None else query_shape[:-1].concatenate(dims)
-
-
-def _shape_config(shape):
-    return None if shape is None else shape.as_list()

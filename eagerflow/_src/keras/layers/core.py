@@ -171,6 +171,8 @@ class Flatten(Layer):
 class Lambda(Layer):
     """Wraps a function of tensors as a layer: ``Lambda(lambda x: x ** 2)``."""
 
+    _UNTRACKED_ATTRIBUTES = Layer._UNTRACKED_ATTRIBUTES | {"arguments"}  # a plain dict in Keras
+
     def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         super().__init__(**kwargs)
         self.function = function

@@ -30,6 +30,7 @@ import zipfile
 import numpy as np
 
 from eagerflow._src.core import errors
+from eagerflow._src.core.module import leaves
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.engine.functional import Functional
@@ -94,8 +95,8 @@ def _children(obj):
         return children
     if isinstance(obj, base_layer.Layer):
         attributes = [(k, v) for k, v in vars(obj).items()
-                      if k not in base_layer._UNTRACKED and _tracks(v)]
-        held = {id(leaf) for _, v in attributes for leaf in base_layer._leaves(v)}
+                      if k not in obj._UNTRACKED_ATTRIBUTES and _tracks(v)]
+        held = {id(leaf) for _, v in attributes for leaf in leaves(v)}
         own = [(_local_name(v), v) for v in obj._trainable_weights + obj._non_trainable_weights
                if not (_DEFAULT_NAME.fullmatch(_local_name(v)) and id(v) in held)]
         return own + attributes
@@ -107,7 +108,7 @@ def _children(obj):
 def _tracks(value):
     """Whether `value` is, or holds, something a checkpoint saves."""
     return any(isinstance(leaf, (Variable, base_layer.Layer, Optimizer))
-               for leaf in base_layer._leaves(value))
+               for leaf in leaves(value))
 
 
 def _local_name(variable):

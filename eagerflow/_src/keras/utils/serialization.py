@@ -15,6 +15,12 @@ import contextlib
 import inspect
 import threading
 
+import numpy as np
+
+from eagerflow._src.core.dtypes import DType
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+
 _GLOBAL_CUSTOM_OBJECTS = {}
 _GLOBAL_CUSTOM_NAMES = {}
 _scope = threading.local()
@@ -92,12 +98,40 @@ def serialize_keras_object(instance, module=None):
     cls = type(instance)
     registered = _GLOBAL_CUSTOM_NAMES.get(cls)
     config = {"module": module or _public_module(cls), "class_name": cls.__name__,
-              "config": instance.get_config(), "registered_name": registered}
+              "config": _serialize_value(instance.get_config()), "registered_name": registered}
     build_config = instance.get_build_config() if hasattr(instance, "get_build_config") \
         else None
     if build_config is not None:
         config["build_config"] = build_config
     return config
+
+
+def _serialize_value(value):
+    """A config value in the types JSON holds, as Keras converts it: containers item by item
+    (tuples stay tuples), shapes as lists, NumPy values and tensors as Python values or
+    ``__numpy__``/``__tensor__`` dicts, dtypes by name, objects with a config serialized."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, (list, tuple)):
+        items = [_serialize_value(v) for v in value]
+        return tuple(items) if isinstance(value, tuple) else items
+    if isinstance(value, dict):
+        return {key: _serialize_value(v) for key, v in value.items()}
+    if isinstance(value, TensorShape):
+        return value.as_list() if value.rank is not None else None
+    if isinstance(value, Tensor):
+        return {"class_name": "__tensor__",
+                "config": {"value": value.numpy().tolist(), "dtype": value.dtype.name}}
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        return {"class_name": "__numpy__",
+                "config": {"value": value.tolist(), "dtype": value.dtype.name}}
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.item()
+    if isinstance(value, DType):
+        return value.name
+    if hasattr(value, "get_config") and not inspect.isclass(value):
+        return serialize_keras_object(value)
+    return value
 
 
 def _public_module(cls):

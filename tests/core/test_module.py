@@ -1,0 +1,84 @@
+"""Module: attribute containers wrapped as TF wraps them, and what is tracked through them."""
+import collections
+import copy
+import json
+
+import eagerflow as tf
+from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper
+
+
+def _module(**attributes):
+    module = tf.Module()
+    for name, value in attributes.items():
+        setattr(module, name, value)
+    return module
+
+
+def test_lists_and_dicts_print_as_wrappers():
+    m = _module(a=[1], d={"x": 1, "y": [2, 3]}, t=(1, [2]), n=[[1, 2], [3]])
+    assert str(m.a) == repr(m.a) == "ListWrapper([1])"
+    assert str(m.d) == "{'x': 1, 'y': ListWrapper([2, 3])}"
+    assert repr(m.d) == "DictWrapper({'x': 1, 'y': ListWrapper([2, 3])})"
+    assert str(m.t) == "(1, ListWrapper([2]))"
+    assert repr(m.t) == "_TupleWrapper((1, ListWrapper([2])))"
+    assert str(m.n) == "ListWrapper([ListWrapper([1, 2]), ListWrapper([3])])"
+
+
+def test_wrappers_stay_builtin_containers():
+    m = _module(a=[1], d={"k": [1]}, t=(1, [2]))
+    assert isinstance(m.a, list) and isinstance(m.d, dict) and isinstance(m.t, tuple)
+    assert m.a == [1] and [1] == m.a and m.d == {"k": [1]} and m.t == (1, [2])
+    assert json.dumps({"a": m.a, "d": m.d}) == '{"a": [1], "d": {"k": [1]}}'
+    assert type(m.a + [2]) is list and type(m.a[:]) is list and type(m.a * 2) is list
+
+
+def test_only_plain_containers_and_tuples_of_trackables_are_wrapped():
+    point = collections.namedtuple("Point", "x y")
+    m = _module(t=(1, 2), s={1}, p=point([1], 2), sub=collections.OrderedDict(a=1),
+                v=(1, tf.Variable(1.0)))
+    assert type(m.t) is tuple and type(m.s) is set and type(m.sub) is collections.OrderedDict
+    assert type(m.p) is point and str(m.p) == "Point(x=ListWrapper([1]), y=2)"
+    assert type(m.v) is TupleWrapper
+
+
+def test_mutations_wrap_what_they_add():
+    m = _module(a=[1], d={})
+    m.a.append([5])
+    m.a += [[6]]
+    m.a.insert(0, {"k": 1})
+    m.a[1:2] = [[7]]
+    m.d["z"] = [7]
+    m.d.update(q={"r": 1})
+    m.d.setdefault("s", [])
+    assert [type(v) for v in m.a] == [DictWrapper, ListWrapper, ListWrapper, ListWrapper]
+    assert type(m.a) is ListWrapper
+    assert all(type(m.d[k]) is w for k, w in
+               (("z", ListWrapper), ("q", DictWrapper), ("s", ListWrapper)))
+
+
+def test_copies_stay_wrappers():
+    m = _module(a=[[1]], d={"k": [1]})
+    for copied in (m.a.copy(), copy.copy(m.a), copy.deepcopy(m.a)):
+        assert type(copied) is ListWrapper and copied == [[1]]
+    assert type(copy.deepcopy(m.a)[0]) is ListWrapper
+    for copied in (m.d.copy(), copy.copy(m.d), copy.deepcopy(m.d)):
+        assert type(copied) is DictWrapper and copied == {"k": [1]}
+
+
+def test_nest_keeps_wrappers_and_matches_lists():
+    m = _module(a=[1, 2], d={"x": 1, "y": [2]})
+    doubled = tf.nest.map_structure(lambda v: 2 * v, m.a)
+    assert type(doubled) is ListWrapper and doubled == [2, 4]
+    assert type(tf.nest.map_structure(lambda v: v, m.d)) is DictWrapper
+    assert tf.nest.flatten(m.d) == [1, 2]
+    tf.nest.assert_same_structure(m.a, [3, 4])
+    assert type(tf.nest.map_structure(lambda x, y: x + y, [1, 2], m.a)) is list
+
+
+def test_variables_and_modules_added_after_assignment_are_tracked():
+    m = _module(vs=[], d={})
+    m.vs.append(tf.Variable(1.0, name="a"))
+    m.d["k"] = tf.Module(name="inner")
+    m.d["k"].v = tf.Variable(2.0, name="b")
+    assert [v.name for v in m.variables] == ["a:0", "b:0"]
+    assert [s.name for s in m.submodules] == ["inner"]
