@@ -109,10 +109,14 @@ class Functional(Model):
         for ref, x in zip(self.inputs, self._flatten_inputs(inputs)):
             values[id(ref)] = _conform(x, ref)
         for step in self._steps:
-            args, kwargs = nest.map_structure(
-                lambda v: values[id(v)] if keras_tensor.is_keras_tensor(v) and
-                id(v) in values else keras_tensor.constant_value(v), (step.args, step.kwargs))
-            outputs = nest.flatten(step.layer(*args, **kwargs))
+            lone = step.lone_input
+            if lone is not None and id(lone) in values:
+                outputs = nest.flatten(step.layer(values[id(lone)]))
+            else:
+                args, kwargs = nest.map_structure(
+                    lambda v: values[id(v)] if keras_tensor.is_keras_tensor(v) and
+                    id(v) in values else keras_tensor.constant_value(v), (step.args, step.kwargs))
+                outputs = nest.flatten(step.layer(*args, **kwargs))
             for ref, value in zip(nest.flatten(step.outputs), outputs):
                 values[id(ref)] = value
         return nest.pack_sequence_as(self._nested_outputs,

@@ -135,6 +135,9 @@ class Node:
         self.layer, self.args, self.kwargs, self.outputs = layer, args, kwargs, outputs
         self.input_tensors = args[0]
         self.keras_inputs = [x for x in nest.flatten((args, kwargs)) if is_keras_tensor(x)]
+        # the common call, on one tensor alone: models run it without walking the arguments
+        self.lone_input = args[0] if len(args) == 1 and not kwargs and is_keras_tensor(
+            args[0]) else None
         self.output_tensors = outputs
         self.index = len(layer._inbound_nodes)
         layer._inbound_nodes.append(self)
