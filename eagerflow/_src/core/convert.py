@@ -181,22 +181,25 @@ def _pack(value, dtype):
     return np.stack(parts)
 
 
-def _packed(value, dtype):
-    """A (nested) list holding tensors as ``Pack`` ops, as TF packs it, so that graphs and
-    tapes see the tensors in it; Python values in it take the tensors' dtype.
+def _first_tensor(value):
+    """The first tensor (or variable) in nested lists `value`, or None."""
+    return next((v for v in _flatten(value) if is_tensor_like(v)), None)
 
-    None when it holds no tensor, or tensors of a dtype other than `dtype` (which
-    converting its values as constants then casts, eagerly).
+
+def _packed(value, dtype):
+    """Nested lists holding tensors of `dtype` as ``Pack`` ops, as TF packs them, so that
+    graphs and tapes see the tensors in them; Python values in them take `dtype`.
+
+    An inner list whose tensors have another dtype converts as constants (cast, eagerly).
     """
-    first = next((v for v in _flatten(value) if is_tensor_like(v)), None)
-    if first is None or dtype is not None and _d.as_dtype(first.dtype) is not dtype:
-        return None
-    dtype = _d.as_dtype(first.dtype)
     parts = []
     for v in value:
-        part = _packed(v, dtype) if isinstance(v, (list, tuple)) else None
-        if part is None:
-            part = convert_to_tensor(v) if is_tensor_like(v) else from_array(to_array(v, dtype))
+        if is_tensor_like(v):
+            part = convert_to_tensor(v)
+        else:
+            inner = _first_tensor(v) if isinstance(v, (list, tuple)) else None
+            part = (_packed(v, dtype) if inner is not None and _d.as_dtype(inner.dtype) is dtype
+                    else from_array(to_array(v, dtype)))
         parts.append(part)
     return dispatch(registry.get("Pack"), parts, {"axis": 0})
 
@@ -239,7 +242,7 @@ def to_array(value, dtype=None):
     if hasattr(value, "__array__") and not isinstance(value, (list, tuple)):
         return to_array(np.asarray(value), dtype)
     if isinstance(value, (list, tuple)):
-        first = next((v for v in _flatten(value) if is_tensor_like(v)), None)
+        first = _first_tensor(value)
         if first is not None:
             inferred = convert_to_tensor(first).dtype
             if dtype is None or dtype is inferred:
@@ -295,9 +298,15 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
 
 
 def _converted(value, dtype):
-    """`value` (not a tensor) as a tensor of `dtype` (None: its own)."""
-    packed = _packed(value, dtype) if isinstance(value, (list, tuple)) else None
-    return packed if packed is not None else from_array(to_array(value, dtype))
+    """`value` (not a tensor) as a tensor of `dtype` (None: its own): lists holding tensors
+    of that dtype as `_packed`, found in one walk of the list."""
+    if isinstance(value, (list, tuple)):
+        first = _first_tensor(value)
+        if first is None:
+            return from_array(_python_to_array(value, dtype))
+        if dtype is None or _d.as_dtype(first.dtype) is dtype:
+            return _packed(value, _d.as_dtype(first.dtype))
+    return from_array(to_array(value, dtype))
 
 
 _context = context._lookup
