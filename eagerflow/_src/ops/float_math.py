@@ -204,17 +204,24 @@ def _scale(y, m):
 def _exp_vector(x):
     # clamped to where the result is +inf or 0: the reduction stays exact
     m, r = _reduce(np.clip(x, _F(-104.5), _F(88.723)))
+    p = _exp_polynomial(r, [1.37449637986719608306884765625e-3, 4.166965186595916748046875e-2,
+                            0.49999988079071044921875],
+                        [8.36894474923610687255859375e-3, 0.16666518151760101318359375])
+    return _scale(p, m)
+
+
+def _exp_polynomial(r, even, odd):
+    """exp(r) for a reduced `r`: ``1 + r + r^2 (even(r^2) + r odd(r^2))``, the two halves'
+    coefficients highest first, in TF's order of operations (`r` is overwritten)."""
     r2 = r * r
-    even = _horner(r2, [1.37449637986719608306884765625e-3, 4.166965186595916748046875e-2,
-                        0.49999988079071044921875])
-    odd = r2 * _F(8.36894474923610687255859375e-3)
-    odd += _F(0.16666518151760101318359375)
-    odd *= r
-    odd += even
-    odd *= r2
+    e = _horner(r2, even)
+    o = _horner(r2, odd)
+    o *= r
+    o += e
+    o *= r2
     r += _F(1)
-    odd += r
-    return _scale(odd, m)
+    o += r
+    return o
 
 
 def _exp_scalar(v):
@@ -308,17 +315,8 @@ def _sigmoid_vector(x):
     xc = np.clip(x, _F(-104.5), _F(16.6355324))
     xc *= _F(0.5)
     m, r = _reduce(xc)
-    r2 = r * r
-    even = r2 * _F(4.1898667812347412109375e-2)
-    even += _F(0.49999141693115234375)
-    odd = r2 * _F(8.33471305668354034423828125e-3)
-    odd += _F(0.16666877269744873046875)
-    odd *= r
-    odd += even
-    odd *= r2
-    r += _F(1)
-    odd += r
-    e = _scale(odd, m)
+    e = _scale(_exp_polynomial(r, [4.1898667812347412109375e-2, 0.49999141693115234375],
+                               [8.33471305668354034423828125e-3, 0.16666877269744873046875]), m)
     e *= e
     if np.fmin.reduce(m, initial=0, axis=None) < -62:
         e[e < _TINY] = 0
