@@ -103,7 +103,7 @@ def test_output_gradients_shape_mismatch():
     with tf.GradientTape() as g:
         g.watch(x)
         y = x * x
-    with pytest.raises(ValueError, match="shape of output_gradients"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="shape of output_gradients"):
         g.gradient(y, x, output_gradients=tf.constant([1.0, 2.0, 3.0]))
 
 

@@ -12,7 +12,7 @@ import eagerflow as tf
 
 def check_gradients(f, *args, rtol=1e-6, atol=1e-8):
     xs = [tf.constant(np.asarray(a, np.float64)) for a in args]
-    theoretical, numerical = tf.test.compute_gradient(f, xs)
+    theoretical, numerical = tf.test.compute_gradient(f, xs, delta=1e-6)
     for got, want in zip(theoretical, numerical):
         np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg="eager")
     weights = tf.constant(np.random.default_rng(0).uniform(0.5, 1.5, np.shape(f(*xs))))

@@ -247,7 +247,7 @@ def test_cross_entropy_second_derivatives(sparse):
             tape.watch(x)
             loss = tf.reduce_sum(xent(labels, x) * tf.constant([1.0, 2.0, 3.0], tf.float64))
         return tf.reduce_sum(tf.square(tape.gradient(loss, x)))
-    theoretical, numerical = tf.test.compute_gradient(first, [logits])
+    theoretical, numerical = tf.test.compute_gradient(first, [logits], delta=1e-6)
     np.testing.assert_allclose(theoretical[0], numerical[0], rtol=1e-6, atol=1e-8)
     if not sparse:  # the labels' gradient, first and second order
         def by_labels(y):
@@ -255,7 +255,7 @@ def test_cross_entropy_second_derivatives(sparse):
                 tape.watch(y)
                 loss = tf.reduce_sum(n.softmax_cross_entropy_with_logits(y, logits))
             return tf.reduce_sum(tape.gradient(loss, y) * logits)
-        theoretical, numerical = tf.test.compute_gradient(by_labels, [labels])
+        theoretical, numerical = tf.test.compute_gradient(by_labels, [labels], delta=1e-6)
         np.testing.assert_allclose(theoretical[0], numerical[0], rtol=1e-6, atol=1e-8)
 
 

@@ -11,8 +11,9 @@ from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.core.convert import constant, convert_to_tensor
 
 
-def _default_delta(dtype):
-    return {np.dtype(np.float16): 1e-1, np.dtype(np.float32): 1e-3}.get(np.dtype(dtype), 1e-6)
+# TF's default step: a power of two, so ``x +- delta`` and the division are exact where
+# the dtype allows (the numerical Jacobian of ``x * x`` is then exactly ``2 * x``).
+_DEFAULT_DELTA = 1.0 / 1024
 
 
 def compute_gradient(f, x, delta=None):
@@ -35,14 +36,15 @@ def compute_gradient(f, x, delta=None):
         return np.zeros(xs[i].size, xs[i].dtype) if g is None else np.asarray(g).ravel()
 
     def numerical_row(i):
-        step = delta if delta is not None else _default_delta(xs[i].dtype)
+        # central differences in the argument's own dtype, as TF computes them
+        step = np.asarray(_DEFAULT_DELTA if delta is None else delta, xs[i].dtype)
         cols = []
         for j in range(xs[i].size):
             plus, minus = [v.copy() for v in xs], [v.copy() for v in xs]
             plus[i].reshape(-1)[j] += step
             minus[i].reshape(-1)[j] -= step
-            fp = np.asarray(f(*[constant(v) for v in plus]), np.float64)
-            fm = np.asarray(f(*[constant(v) for v in minus]), np.float64)
+            fp = np.asarray(f(*[constant(v) for v in plus]))
+            fm = np.asarray(f(*[constant(v) for v in minus]))
             cols.append(((fp - fm) / (2 * step)).ravel())
         return np.stack(cols, axis=1).astype(xs[i].dtype) if cols else np.zeros(
             (y_size, 0), xs[i].dtype)

@@ -18,7 +18,7 @@ import numpy as np
 
 from eagerflow._src.autodiff import compiled_backward
 from eagerflow._src.autodiff.backprop import backprop, connected
-from eagerflow._src.core import context, dtypes, nest
+from eagerflow._src.core import context, dtypes, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.registry import get as get_op
 from eagerflow._src.core.tensor import EagerTensor
@@ -205,8 +205,9 @@ class GradientTape:
         """
         target = _checked_target(target)
         n = target.shape.num_elements()
+        eye = np.eye(n, dtype=target.dtype.as_numpy_dtype)
         rows = self._backward([target], nest.flatten(sources),
-                              [[_one_hot(n, i, target)] for i in range(n)])
+                              compiled_backward.Rows([eye.reshape([n] + target.shape.as_list())]))
         return nest.pack_sequence_as(sources, [
             self._assemble(r, target.shape.as_list(), s, unconnected_gradients,
                            lambda g, s=s: array_ops.reshape(
@@ -227,12 +228,11 @@ class GradientTape:
             raise ValueError(f"Need first dimension of target shape ({target.shape}) and source "
                              f"shape ({source.shape}) to match.")
         per_example = int(np.prod(dims[1:], dtype=np.int64))
-        weights = []
-        for j in range(per_example):
-            w = np.zeros((dims[0], per_example), target.dtype.as_numpy_dtype)
-            w[:, j] = 1
-            weights.append(convert_to_tensor(w.reshape(dims)))
-        rows, = self._backward([target], [source], [[w] for w in weights])
+        # pass j weights output position j of every example
+        eye = np.eye(per_example, dtype=target.dtype.as_numpy_dtype)[:, None, :]
+        weights = np.broadcast_to(eye, (per_example, dims[0], per_example))
+        rows, = self._backward([target], [source], compiled_backward.Rows(
+            [weights.reshape([per_example] + dims)]))
 
         def arrange(stacked):  # (y, b, x...) -> (b, y..., x...)
             moved = array_ops.transpose(stacked, [1, 0] + list(range(2, source.shape.rank + 1)))
@@ -285,12 +285,18 @@ class GradientTape:
         if not self._persistent:
             self._used = True
             recorder.entries, recorder.watched = [], {}  # free the tape
-        found = {id(s): rows for s, rows in zip(live, zip(*passes))}
+        if type(passes) is compiled_backward.Stacked:
+            found = dict(zip(map(id, live), passes))
+        else:
+            found = {id(s): rows for s, rows in zip(live, zip(*passes))}
         return [found.get(id(s)) for s in sources]
 
     @staticmethod
     def _assemble(rows, lead, source, unconnected, arrange, zeros_shape=None):
-        """Stacks per-row gradients (None rows: zeros) and arranges them."""
+        """Stacks per-row gradients (None rows: zeros), unless stacked already, and arranges
+        them."""
+        if type(rows) is EagerTensor:
+            return arrange(rows)
         shape = zeros_shape or lead + source.shape.as_list()
         if rows is None or all(g is None for g in rows):
             if UnconnectedGradients(unconnected) is UnconnectedGradients.ZERO:
@@ -313,13 +319,6 @@ class _Paused:
 
     def __exit__(self, *exc):
         self._tape._push()
-
-
-def _one_hot(n, i, target):
-    """A weighting of `target` selecting its i-th element (of n)."""
-    w = np.zeros(n, target.dtype.as_numpy_dtype)
-    w[i] = 1
-    return convert_to_tensor(w.reshape(target.shape.as_list()))
 
 
 def _checked_target(t):
@@ -347,7 +346,8 @@ def _output_gradients(targets, output_gradients):
 
 def _as_like(w, target):
     w = convert_to_tensor(w, dtype=target.dtype)
-    if not w.shape.is_compatible_with(target.shape):
-        raise ValueError(f"Mismatch between the shape of output_gradients {w.shape} and the "
-                         f"shape of the target {target.shape}.")
+    if not w.shape.is_compatible_with(target.shape):  # TF's class, from its failing op
+        raise errors.InvalidArgumentError(
+            None, None, f"Mismatch between the shape of output_gradients {w.shape} and the "
+                        f"shape of the target {target.shape}.")
     return w

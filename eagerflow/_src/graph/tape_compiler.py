@@ -101,9 +101,12 @@ def _structure(entries, targets, weightings, sources):
                     specs))
     ends = [_slot(t, slots, values, key) for t in (*targets, *sources)]
     # which targets have an explicit weight, and of what kind (the same in every pass)
-    weighted = {None if weights is None else tuple(None if w is None else _spec(w)
-                                                   for w in weights)
-                for weights in weightings}
+    if type(weightings) is compiled_backward.Rows:
+        weighted = {tuple((a.shape[1:], a.dtype) for a in weightings.stacked)}
+    else:
+        weighted = {None if weights is None else tuple(None if w is None else _spec(w)
+                                                       for w in weights)
+                    for weights in weightings}
     if len(weighted) != 1:
         raise _Unsupported
     ends.append(weighted.pop())
@@ -151,9 +154,17 @@ class _Program:
         return self._gradients(iter(self.run_arrays(*arrays)))
 
     def run_batch(self, values, weightings):
+        """The passes of every weighting at once: `Stacked` gradients for `Rows` (sparse
+        ones excepted), else one list of gradients per weighting."""
         arrays = [values[i]._data for i in self.reads]
-        arrays += [np.stack([w[i]._data for w in weightings]) for i in self.weighted]
+        rows = type(weightings) is compiled_backward.Rows
+        arrays += [weightings.stacked[i] if rows else np.stack([w[i]._data for w in weightings])
+                   for i in self.weighted]
         flat = self.batch(*arrays)
+        if rows and all(kind in (None, "dense") for kind in self.layout):
+            # results that no weighting reaches come back as read-only broadcasts
+            return compiled_backward.Stacked(self._gradients(
+                a if a.flags.writeable else a.copy() for a in flat))
         return [self._gradients(a[row] for a in flat) for row in range(len(weightings))]
 
     def _gradients(self, flat):

@@ -21,16 +21,19 @@ Values that do not depend on a batched input are computed once.
 """
 import numpy as np
 
-from eagerflow._src.core import registry
+from eagerflow._src.core import dtypes, registry
 from eagerflow._src.ops import shape_rules
 
 
 def batched(operations, inputs, outputs, batched_inputs):
-    """``run(*arrays) -> output arrays``, the batched inputs' arrays having a leading axis.
+    """``run(*arrays) -> output arrays``, the batched inputs' arrays having a leading axis;
+    None for graphs that hold lists of tensors (a list's value has no batch axis).
 
     `operations` run in order; `batched_inputs` holds the positions of the
     inputs fed with a batch.  Every output comes back with the leading axis.
     """
+    if any(t.dtype == dtypes.variant for op in operations for t in op.outputs):
+        return None
     def run(*arrays):
         n = len(arrays[next(iter(batched_inputs))])
         env = {}  # id(tensor) -> (array, whether it has the batch axis)
@@ -98,7 +101,12 @@ def _aligned(args, rank):
 
 def _elementwise(op, args):
     rank = max(len(t.shape) for t in op.outputs)
-    return _outputs(op, op.op_def.host_kernel(*_aligned(args, rank), **op.attrs))
+    arrays = _aligned(args, rank)
+    if len(arrays) > 1 and not isinstance(op.op_def.host_kernel, np.ufunc):
+        # a kernel may work in place in a temporary shaped like one operand (the activation
+        # gradients do): every operand gets the batched shape, as views
+        arrays = np.broadcast_arrays(*arrays)
+    return _outputs(op, op.op_def.host_kernel(*arrays, **op.attrs))
 
 
 def _outputs(op, result):

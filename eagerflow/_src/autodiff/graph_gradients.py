@@ -1,0 +1,49 @@
+"""`gradients`: symbolic derivatives inside a graph being built (``tf.gradients``).
+
+The graph's operations are replayed, in creation order, into a tape that
+watches `xs`, as `dispatch` would have recorded them while they were built;
+the tape's backward pass then adds the gradient ops to the same graph, under
+the name scope `name`.
+"""
+from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients
+from eagerflow._src.core import context, nest
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
+              aggregation_method=None, stop_gradients=None,
+              unconnected_gradients=UnconnectedGradients.NONE):
+    """The derivatives of ``sum(ys)`` with respect to each of `xs`: a list as long as `xs`.
+
+    Only inside a `function` (TF2 has no other graphs): eagerly, use a
+    `GradientTape`. `grad_ys` weights each of `ys`; `stop_gradients` are
+    tensors held constant; an `x` that `ys` do not depend on gets None, or
+    zeros with ``unconnected_gradients="zero"``.
+
+    >>> @function
+    ... def f(x):
+    ...     return gradients(x * x, x)
+    >>> f(constant(3.0))
+    [<tf.Tensor: shape=(), dtype=float32, numpy=6.0>]
+    """
+    del gate_gradients, aggregation_method  # scheduling hints: the result is the same
+    graph = context.get().graph
+    if graph is None:
+        raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
+                           "Use tf.GradientTape instead.")
+    ys, xs = nest.flatten(ys), nest.flatten(xs)
+    held = {id(t) for t in nest.flatten(stop_gradients or [])}
+    # never entered: the tape records only the operations given to it below
+    tape = GradientTape(persistent=False, watch_accessed_variables=False)
+    recorder = tape._recorder
+    for x in xs:
+        recorder.watch(x)
+    for op in graph.get_operations():
+        if op.op_def is None:  # placeholders and constants
+            continue
+        outputs = op.outputs if op.op_def.multi else op.outputs[0]
+        # a held tensor's own gradient is still wanted, but none flows through its op
+        if not any(id(o) in held for o in op.outputs):
+            recorder.record(op.op_def, op.inputs, op.attrs, outputs)
+    with context.name_scope(name):
+        return tape.gradient(ys, xs, output_gradients=grad_ys,
+                             unconnected_gradients=unconnected_gradients)
