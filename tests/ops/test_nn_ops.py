@@ -349,8 +349,9 @@ def test_in_top_k_graph_errors():
     with pytest.raises(errors.InvalidArgumentError, match="as input #2.* int64 tensor but is a "
                                                           "int32 tensor"):
         n.in_top_k(tf.constant([0, 2], tf.int64), p, tf.constant(1))
-    with pytest.raises(ValueError, match=r"Shape must be rank 2 but is rank 1 for 'InTopKV2' .*"
-                                         r"input shapes: \[2\], \[1\], \[\]\."):
+    with pytest.raises(ValueError, match=r"Shape must be rank 2 but is rank 1 for '\{\{node "
+                                         r"InTopKV2\}\} = InTopKV2\[T=DT_INT32\]\(p, t, Const\)' "
+                                         r"with input shapes: \[2\], \[1\], \[\]\."):
         call(tf.constant([0]), tf.constant([1.0, 2.0]), 1)
     with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
         call(tf.constant([[0]]), tf.constant([[1.0, 2.0]]), 1)

@@ -24,6 +24,7 @@ from eagerflow._src.core.registry import check_dtypes
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph import node_def
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _FORBIDDEN_NAME = re.compile(r"[^A-Za-z0-9_.\-/>]")
@@ -261,7 +262,15 @@ class Graph:
                 fresh.name = self._unique(f"{name}/{'xy'[i]}")
         if op_def.tied:
             check_dtypes(op_def, [np.dtype(t.dtype.as_numpy_dtype) for t in inputs], True)
-        specs = op_def.shape(*inputs, **attrs)
+        try:
+            specs = op_def.shape(*inputs, **attrs)
+        except ValueError as e:  # TF's text names the node, which only the graph knows
+            rule = getattr(e, "shape_rule", None)
+            if rule is None:
+                raise
+            sentence, detail = rule
+            raise ValueError(f"{sentence} for '{node_def.node_text(name, op_def, inputs, attrs)}'"
+                             f" with input shapes: {detail}.") from None
         if not op_def.multi:
             specs = [specs]
         op = self._add(op_def, op_def.name, name, inputs, attrs, specs)

@@ -60,15 +60,19 @@ def known_elements(t):
 def shape_error(op_name, sentence, shapes, partial=None):
     """TF's ValueError for inputs whose static `shapes` break `op_name`'s rule.
 
-    `partial`: ``(index, dims)`` of an input whose known values took part (a shape).
+    `partial`: ``(index, dims)`` of an input whose known values took part (a
+    shape). A graph building the op rewrites the text to name its node, from
+    the error's ``shape_rule``: ``(sentence, shapes text)``.
     """
     shapes = ", ".join("?" if s.rank is None else errors.shape_text(s.as_list())
                        for s in shapes)
     values = "" if partial is None else (
         f" and with input tensors computed as partial shapes: input[{partial[0]}] = "
         f"{errors.shape_text(partial[1])}")
-    return ValueError(f"{sentence} for '{op_name}' (op: '{op_name}') with input shapes: "
-                      f"{shapes}{values}.")
+    error = ValueError(f"{sentence} for '{op_name}' (op: '{op_name}') with input shapes: "
+                       f"{shapes}{values}.")
+    error.shape_rule = sentence, shapes + values
+    return error
 
 
 def elementwise(rule):
@@ -78,15 +82,30 @@ def elementwise(rule):
     return rule
 
 
+def _broadcast_operands(x, y, op_name):
+    """The shape of elementwise `op_name` on `x` and `y`; TF's shape error names the first
+    pair of dims, left to right, that do not broadcast."""
+    try:
+        return broadcast_shapes(x.shape, y.shape, op_name)
+    except errors.InvalidArgumentError:
+        a, b = x.shape.as_list(), y.shape.as_list()
+        n = max(len(a), len(b))
+        a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+        p, q = next((p, q) for p, q in zip(a, b)
+                    if 1 not in (p, q) and None not in (p, q) and p != q)
+        raise shape_error(op_name, f"Dimensions must be equal, but are {p} and {q}",
+                          [x.shape, y.shape]) from None
+
+
 @elementwise
 def binary(x, y, **_):
     """Elementwise binary op: broadcast shape, dtype of the first input."""
-    return broadcast_shapes(x.shape, y.shape), x.dtype
+    return _broadcast_operands(x, y, "BroadcastTo"), x.dtype
 
 
 def binary_to(dtype):
     """Elementwise binary op with a fixed result dtype (comparisons: bool)."""
-    return elementwise(lambda x, y, **_: (broadcast_shapes(x.shape, y.shape), dtype))
+    return elementwise(lambda x, y, **_: (_broadcast_operands(x, y, "BroadcastTo"), dtype))
 
 
 def unary_to(dtype):

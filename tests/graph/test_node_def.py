@@ -1,0 +1,31 @@
+"""Shape errors raised while a graph is built quote the node as TF writes it."""
+import pytest
+
+import eagerflow as tf
+
+
+def _error(fn, *shapes, dtype=tf.float32):
+    with pytest.raises(ValueError) as info:
+        tf.function(fn)(*[tf.ones(s, dtype) for s in shapes])
+    return str(info.value).strip().splitlines()[-1].strip()
+
+
+def test_broadcast_errors_name_the_node_its_inputs_and_the_first_bad_dims():
+    assert _error(lambda a, b: a + b, [2, 3], [4, 5]) == (
+        "ValueError: Dimensions must be equal, but are 2 and 4 for '{{node add}} = "
+        "AddV2[T=DT_FLOAT](a, b)' with input shapes: [2,3], [4,5].")
+    assert "are 7 and 8" in _error(lambda a, b: a + b, [2, 3, 7], [3, 8])
+    assert "'{{node sub_1}} = Sub[T=DT_INT32](sub, b)'" in _error(
+        lambda a, b: (a - 1) - b, [2, 3], [4, 3], dtype=tf.int32)
+    assert "'{{node NotEqual}} = NotEqual[T=DT_FLOAT, incompatible_shape_error=true](x, y)'" in \
+        _error(tf.math.not_equal, [2, 3], [4, 3])
+
+
+def test_scoped_names_and_inputs_held_as_attrs():
+    def scoped(a, b):
+        with tf.name_scope("block"):
+            return tf.multiply(a, b, name="prod")
+    assert "'{{node block/prod}} = Mul[T=DT_DOUBLE](a, b)'" in _error(
+        scoped, [2], [3], dtype=tf.float64)
+    assert ("'{{node Reshape}} = Reshape[T=DT_FLOAT, Tshape=DT_INT32](a, Reshape/shape)'"
+            in _error(lambda a: tf.reshape(a, [5, -1]), [2, 3]))
