@@ -38,6 +38,15 @@ def test_map_structure_and_assert_same_structure():
     tf.nest.assert_same_structure([1], (1,), check_types=False)
 
 
+def test_map_structure_check_types_and_unknown_keywords():
+    assert tf.nest.map_structure(lambda a, b: a + b, [1, 2], (3, 4), check_types=False) == [4, 6]
+    with pytest.raises(TypeError):
+        tf.nest.map_structure(lambda a, b: a + b, [1, 2], (3, 4))
+    with pytest.raises(ValueError, match="Only valid keyword arguments are `check_types` and "
+                                         "`expand_composites`, not: `bad`"):
+        tf.nest.map_structure(lambda a: a, [1], bad=1)
+
+
 def test_assert_same_structure_message_shows_where_and_the_shapes():
     with pytest.raises(ValueError) as info:
         tf.nest.assert_same_structure([1, (1, 2)], [1, (1, 2, 3)])

@@ -277,6 +277,28 @@ def test_variable_created_on_first_trace():
     assert m(tf.constant(4.0)).numpy() == 2.0
 
 
+def test_variable_initial_value_built_from_constant_ops_inside_function():
+    holder = []
+
+    @tf.function
+    def f(x):
+        if not holder:
+            holder.append(tf.Variable(tf.zeros([2]) + tf.ones([2])))
+        return holder[0].assign_add(x)
+
+    assert f(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 3.0]
+    assert holder[0].dtype == tf.float32 and holder[0].shape == (2,)
+
+
+def test_variable_initial_value_from_function_inputs_raises():
+    @tf.function
+    def f(x):
+        return tf.Variable(x * 2.0)
+
+    with pytest.raises(ValueError, match="must not depend on the inputs"):
+        f(tf.constant(1.0))
+
+
 def test_new_variable_on_every_call_raises():
     @tf.function
     def f(x):

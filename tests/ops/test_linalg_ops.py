@@ -104,8 +104,9 @@ def test_matmul_with_empty_inner_dimension_gives_zeros():
 
 @pytest.mark.parametrize("a,b,op,message", [
     ((2, 3), (2, 3), "MatMul", r"Matrix size-incompatible: In\[0\]: \[2,3\], In\[1\]: \[2,3\]"),
-    ((2,), (2, 1), "MatMul", r"In\[0\] and In\[1\] has different ndims: \[2\] vs. \[2,1\]"),
-    ((3,), (3,), "MatMul", r"In\[0\] and In\[1\] ndims must be == 2: 1"),
+    ((2,), (2, 1), "MatMul", r"In\[0\] ndims must be >= 2"),
+    ((2, 2), (2,), "MatMul", r"In\[1\] ndims must be >= 2"),
+    ((3,), (3,), "MatMul", r"In\[0\] ndims must be >= 2"),
     ((2, 3, 4), (4,), "BatchMatMulV2", r"In\[1\] ndims must be >= 2: 1"),
     ((2, 2, 3), (2, 2, 3), "BatchMatMulV2",
      r"Matrix size-incompatible: In\[0\]: \[2,2,3\], In\[1\]: \[2,2,3\]"),
@@ -403,3 +404,60 @@ def test_named_results_and_normalize():
     assert la.qr(tf.eye(2))._fields == ("q", "r")
     unit, norm = la.normalize(tf.constant([[3.0, 4.0], [6.0, 8.0]]), axis=1)
     assert norm.shape == (2, 1) and np.allclose(unit.numpy(), [[0.6, 0.8], [0.6, 0.8]])
+
+
+# --- set_diag, cross, logdet, pinv, matrix_rank -----------------------------------------------
+
+
+def test_set_diag_checks_the_diagonal_shape_and_offset():
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "diagonal.shape[:-1] is not equal to the longests diagonal in range "
+            "[lower_diag_index:upper_diag_index].\nInput shape: [2,2,3]\nDiagonal shape: [3,2]"
+            "\nExpected diagonal shape: [2,2] [Op:MatrixSetDiagV3]")):
+        tf.linalg.set_diag(tf.ones([2, 2, 3]), tf.ones([3, 2]))
+    with pytest.raises(InvalidArgumentError, match="out of bound: 5 It must be between -2 and 3"):
+        tf.linalg.set_diag(tf.ones([2, 3]), [1.0, 2.0], k=5)
+    with pytest.raises(InvalidArgumentError, match="at least 2-dim, received shape: \\[3\\]"):
+        tf.linalg.set_diag(tf.ones([3]), [1.0])
+
+
+def test_set_diag_gradient_splits_between_input_and_diagonal():
+    x, d = tf.ones([2, 3]), tf.constant([5.0, 6.0])
+    with tf.GradientTape() as tape:
+        tape.watch([x, d])
+        y = tf.linalg.set_diag(x, d, k=1) * tf.reshape(tf.range(6.0), [2, 3])
+    dx, dd = tape.gradient(y, [x, d])
+    assert dx.numpy().tolist() == [[0.0, 0.0, 2.0], [3.0, 4.0, 0.0]]
+    assert dd.numpy().tolist() == [1.0, 5.0]
+
+
+def test_cross_errors_follow_tensorflow():
+    with pytest.raises(errors.FailedPreconditionError, match="only defined for 3-element"):
+        tf.linalg.cross(tf.ones([2]), tf.ones([2]))
+    with pytest.raises(InvalidArgumentError, match=re.escape("same shape: [2,3] vs. [3]")):
+        tf.linalg.cross(tf.ones([2, 3]), tf.ones([3]))
+    with pytest.raises(InvalidArgumentError, match="int32 tensor but is a float tensor"):
+        tf.linalg.cross(tf.ones([3], tf.int32), tf.ones([3]))
+
+
+def test_logdet_is_real_for_complex_input():
+    out = tf.linalg.logdet(tf.constant([[4.0, 2.0], [2.0, 3.0]], tf.complex64))
+    assert out.dtype == tf.float32
+    assert np.isclose(out.numpy(), np.log(8.0))
+
+
+def test_pinv_and_matrix_rank_of_a_singular_matrix():
+    a = tf.constant([[1.0, 2.0], [2.0, 4.0]], tf.float64)
+    np.testing.assert_allclose(tf.linalg.pinv(a).numpy(), np.linalg.pinv(a.numpy()))
+    assert tf.linalg.matrix_rank(a).numpy() == 1
+    assert tf.linalg.matrix_rank(tf.eye(3), tol=2.0).numpy() == 0
+    with pytest.raises(TypeError, match="must have `float`-like `dtype` \\(saw int32\\)"):
+        tf.linalg.pinv(tf.ones([2, 2], tf.int32))
+    with pytest.raises(ValueError, match="at least 2 dimensions \\(saw: 1\\)"):
+        tf.linalg.matrix_rank(tf.ones([3]))
+
+
+def test_pinv_inside_function_with_unknown_shape():
+    f = tf.function(tf.linalg.pinv, input_signature=[tf.TensorSpec([None, None], tf.float64)])
+    a = np.array([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]])
+    np.testing.assert_allclose(f(a).numpy(), np.linalg.pinv(a))

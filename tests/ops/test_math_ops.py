@@ -67,9 +67,21 @@ def test_incompatible_shapes_error_names_op_and_shapes():
 
 def test_disallowed_dtype_names_op():
     with pytest.raises(tf.errors.InvalidArgumentError,
-                       match=r"Value for attr 'T' of int32 is not in the list of allowed values.*"
-                             r"\[Op:Sqrt\]"):
+                       match=r"Value for attr 'T' of int32 is not in the list of allowed values: "
+                             r"bfloat16, half, float, double, complex64, complex128\n\t; "
+                             r"NodeDef: \{\{node Sqrt\}\}; Op<name=Sqrt> \[Op:Sqrt\]"):
         m.sqrt(tf.constant(4))
+
+
+def test_fixed_type_inputs_name_the_input_not_a_type_attr():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^cannot compute LogicalAnd as input #0\(zero-based\) was expected "
+                             r"to be a bool tensor but is a int32 tensor \[Op:LogicalAnd\]$"):
+        m.logical_and(tf.constant([1]), tf.constant([True]))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^cannot compute StringLength as input #0\(zero-based\) was "
+                             r"expected to be a string tensor but is a int32 tensor"):
+        tf.strings.length(tf.constant(1))
 
 
 def test_integer_division_by_zero():

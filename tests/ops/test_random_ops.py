@@ -254,7 +254,7 @@ def test_uniform_shapes_dtypes_and_ranges():
      r"minval must be 0-D, got shape \[3\]"),
     (lambda: r.normal([2], dtype=tf.int32), TypeError, "Cannot convert 0.0"),
     (lambda: r.normal([2], dtype=tf.complex64), InvalidArgumentError,
-     r"'dtype' of complex64 is not in the list.*\[Op:RandomStandardNormal\]"),
+     r"'dtype' of complex64 is not in the list(.|\n)*\[Op:RandomStandardNormal\]"),
     (lambda: r.poisson([2], [1.0], dtype=tf.int8), InvalidArgumentError,
      "'dtype' of int8 is not in the list of allowed values: half, float, double, int32, int64"),
     (lambda: r.gamma([2], 1.0, dtype=tf.int32), TypeError, "Cannot convert 1.0"),

@@ -309,7 +309,7 @@ def test_poisson_and_binomial_samples_have_no_gradient():
      "Cannot convert 1.0 to EagerTensor of dtype int32"),
     (lambda: tf.random.stateless_gamma([2], [1, 2], alpha=1.0, dtype=tf.bfloat16),
      InvalidArgumentError, r"'dtype' of bfloat16 is not in the list of allowed values: half, "
-     r"float, double \[Op:StatelessRandomGammaV3\]"),
+     r"float, double\n\t; NodeDef: \{\{node StatelessRandomGammaV3\}\}"),
     (lambda: tf.random.stateless_gamma([2], [1, 2, 3], alpha=1.0), InvalidArgumentError,
      r"seed must have shape \[2\], not \[3\] \[Op:StatelessRandomGetKeyCounter\]"),
     (lambda: tf.random.stateless_poisson([3], [1, 2], lam=[1.0, 2.0]), InvalidArgumentError,

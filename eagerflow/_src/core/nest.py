@@ -104,12 +104,19 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     return build(structure)
 
 
-def map_structure(func, *structures, **kwargs):
-    """Applies `func` leafwise to structures of the same shape."""
+def map_structure(func, *structures, check_types=True, expand_composites=False, **kwargs):
+    """Applies `func` leafwise to structures of the same shape; the result has the first's.
+
+    >>> map_structure(lambda a, b: a + b, [1, 2], (3, 4), check_types=False)
+    [4, 6]
+    """
+    if kwargs:
+        raise ValueError(f"Only valid keyword arguments are `check_types` and "
+                         f"`expand_composites`, not: `{'`, `'.join(kwargs)}`")
     if not structures:
         raise ValueError("Must provide at least one structure")
     for s in structures[1:]:
-        assert_same_structure(structures[0], s)
+        assert_same_structure(structures[0], s, check_types)
     flats = [flatten(s) for s in structures]
     return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])
 

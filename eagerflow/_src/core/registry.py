@@ -134,6 +134,21 @@ def kernel_type_name(dtype):
     return _KERNEL_TYPE_NAMES.get(dtype, dtype.name)
 
 
+def attr_dtype_error(op_name, attr, dtype, allowed):
+    """TF's InvalidArgumentError for a type attribute `attr` of `op_name` whose `dtype` is
+    not among the `allowed` dtypes: the list, then the op on a line of its own.
+
+    >>> print(attr_dtype_error("Log", "T", _d.int32, (_d.float32,)).message)
+    Value for attr 'T' of int32 is not in the list of allowed values: float
+    	; NodeDef: {{node Log}}; Op<name=Log> [Op:Log]
+    """
+    return errors.InvalidArgumentError(
+        None, op_name,
+        f"Value for attr '{attr}' of {kernel_type_name(dtype)} is not in the list of allowed "
+        f"values: {', '.join(map(kernel_type_name, allowed))}\n\t; NodeDef: {{{{node {op_name}}}}}"
+        f"; Op<name={op_name}> [Op:{op_name}]")
+
+
 def check_dtypes(op, dtypes, building=False):
     """Raises InvalidArgumentError when input dtypes break `op`'s type constraint.
 
@@ -146,25 +161,29 @@ def check_dtypes(op, dtypes, building=False):
     first = dtypes[tied[0]]
     if op.allowed is not None and first not in op.allowed:
         dtype = _d.from_numpy(first)
+        if len(op.allowed) == 1 and not building:
+            # one allowed dtype: in TF the inputs have that fixed type (``input: bool``)
+            # rather than a type attribute, and the error names the input
+            raise _wrong_input_type(op, tied[0], op.allowed_dtypes[0], dtype)
         if building:
             raise TypeError(f"Value passed to parameter '{_input_names(op)[0]}' has DataType "
                             f"{dtype.name} not in list of allowed values: "
                             f"{', '.join(d.name for d in op.allowed_dtypes)}")
-        raise errors.InvalidArgumentError(
-            None, op.name,
-            f"Value for attr '{op.type_attr}' of {kernel_type_name(dtype)} is not in the list of "
-            f"allowed values: {', '.join(map(kernel_type_name, op.allowed_dtypes))}; "
-            f"Op<name={op.name}> [Op:{op.name}]")
+        raise attr_dtype_error(op.name, op.type_attr, dtype, op.allowed_dtypes)
     for i in tied[1:]:
         if i < len(dtypes) and dtypes[i] != first:
             expected, got = _d.from_numpy(first), _d.from_numpy(dtypes[i])
             if building:
                 raise _graph_mismatch(op, tied, dtypes, i, expected, got)
-            raise errors.InvalidArgumentError(
-                None, op.name,
-                f"cannot compute {op.name} as input #{i}(zero-based) was expected to be a "
-                f"{kernel_type_name(expected)} tensor but is a {kernel_type_name(got)} tensor "
-                f"[Op:{op.name}]")
+            raise _wrong_input_type(op, i, expected, got)
+
+
+def _wrong_input_type(op, i, expected, got):
+    return errors.InvalidArgumentError(
+        None, op.name,
+        f"cannot compute {op.name} as input #{i}(zero-based) was expected to be a "
+        f"{kernel_type_name(expected)} tensor but is a {kernel_type_name(got)} tensor "
+        f"[Op:{op.name}]")
 
 
 # TF's names of the inputs that share the type attribute, in order, as dtype errors give

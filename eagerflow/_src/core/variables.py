@@ -19,7 +19,7 @@ import numpy as np
 from eagerflow._src import backend
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, from_array, get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor, Reference, _numpy_text
@@ -116,6 +116,11 @@ class Variable:
                 initial_value = initial_value()
             value = convert_to_tensor(initial_value, dtype=None if dtype is None else
                                       _d.as_dtype(dtype))
+            if type(value) is not EagerTensor:
+                # A traced initial value fixed by constants alone (``tf.zeros([2])``
+                # written inside a function) is as good as an eager one.
+                known = get_static_value(value)
+                value = value if known is None else from_array(known)
         if type(value) is not EagerTensor:
             raise ValueError(f"A variable's initial value must not depend on the inputs of "
                              f"the traced function (got {value!r}); pass the value from "

@@ -25,7 +25,7 @@ from eagerflow._src.core.convert import (
     convert_to_tensor, from_array, get_static_value, is_tensor_like, operand, to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, kernel_type_name, register,
+    ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, kernel_type_name, register,
     register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
@@ -215,9 +215,7 @@ def _convert_like(value, like):
 def check_index_dtype(op_name, attr, tensor, allowed=(_d.int32, _d.int64)):
     """InvalidArgumentError, as TF's type check, when `tensor` is not of an allowed dtype."""
     if tensor.dtype not in allowed:
-        names = ", ".join(kernel_type_name(d) for d in allowed)
-        raise _op_error(op_name, f"Value for attr '{attr}' of {kernel_type_name(tensor.dtype)} "
-                                 f"is not in the list of allowed values: {names}")
+        raise attr_dtype_error(op_name, attr, tensor.dtype, allowed)
 
 
 def _unknown_rank(*inputs):
@@ -331,7 +329,10 @@ def _check_perm(ndim, perm):
     if len(perm) != ndim:
         raise _bad(f"transpose expects a vector of size {ndim}. But input(1) is a vector of "
                    f"size {len(perm)}")
-    normal = {p % ndim for p in perm if -ndim <= p < ndim}
+    for p in perm:  # TF names an entry out of range before a missing one
+        if not -ndim <= p < ndim:
+            raise _bad(f"{p} is out of range [0 .. {ndim})")
+    normal = {p % ndim for p in perm}
     for i in builtins.range(ndim):
         if i not in normal:
             raise _bad(f"{i} is missing from {{{','.join(map(str, perm))}}}.")
@@ -1234,8 +1235,9 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
 
 # -- gathering -------------------------------------------------------------------------------
 
-def _where_text(position):
-    return ",".join(map(str, position))
+def _indices_text(position):
+    """``indices[1,2]`` for an entry of `indices`; plain ``indices`` for the only one."""
+    return f"indices[{','.join(map(str, position))}]" if position else "indices"
 
 
 def _check_range(xp, indices, limit):
@@ -1245,7 +1247,7 @@ def _check_range(xp, indices, limit):
         bad = (indices < 0) | (indices >= limit)
         if bad.any():
             at = tuple(int(i) for i in xp.argwhere(bad)[0])
-            raise _bad(f"indices[{_where_text(at)}] = {indices[at]} is not in [0, {limit})")
+            raise _bad(f"{_indices_text(at)} = {indices[at]} is not in [0, {limit})")
 
 
 def _gather_kernel(xp, params, indices, axis, batch_dims):
@@ -1337,7 +1339,7 @@ def _bad_row_text(xp, valid, indices):
     lead = indices.shape[:-1]
     at = tuple(int(i) for i in np.unravel_index(int(xp.argmin(valid)), lead)) if lead else ()
     vector = ", ".join(str(int(v)) for v in indices[at])
-    return f"indices[{_where_text(at)}] = [{vector}]"
+    return f"{_indices_text(at)} = [{vector}]"
 
 
 def _gather_nd_kernel(xp, params, indices, batch_dims, bad_indices_policy):
@@ -1618,8 +1620,7 @@ _SHAPE_TYPES = (_d.int32, _d.int64)
 def _out_type(out_type, op_name):
     out_type = _d.int32 if out_type is None else _d.as_dtype(out_type)
     if out_type not in _SHAPE_TYPES:
-        raise _op_error(op_name, f"Value for attr 'out_type' of {kernel_type_name(out_type)} is "
-                                 f"not in the list of allowed values: int32, int64")
+        raise attr_dtype_error(op_name, "out_type", out_type, _SHAPE_TYPES)
     return out_type
 
 

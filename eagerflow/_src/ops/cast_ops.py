@@ -9,7 +9,7 @@ import numpy as np
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import register, register_gradient, same_shape
+from eagerflow._src.core.registry import kernel_type_name, register, register_gradient, same_shape
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops.shape_rules import elementwise
 from eagerflow._src.ops.wrappers import as_tensor
@@ -43,7 +43,8 @@ def cast(x, dtype, name=None):
         return x
     if x.dtype == _d.string or dtype == _d.string:
         raise errors.UnimplementedError(
-            None, "Cast", f"Cast {x.dtype.name} to {dtype.name} is not supported [Op:Cast]")
+            None, "Cast", f"Cast {kernel_type_name(x.dtype)} to {kernel_type_name(dtype)} is not "
+                          f"supported [Op:Cast]")
     return dispatch(_CAST, (x,), {"DstT": dtype}, name=name)
 
 

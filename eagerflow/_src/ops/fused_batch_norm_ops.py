@@ -15,7 +15,7 @@ Bessel-corrected (for moving averages) while the normalization and
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import register, register_gradient
+from eagerflow._src.core.registry import attr_dtype_error, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
@@ -189,11 +189,7 @@ def _check_parameter_dtypes(x, tensors):
     expected = parameter_dtype(x.dtype)
     for t in tensors:
         if t.dtype != expected:
-            name = {_d.float32: "float", _d.float64: "double"}.get(t.dtype, t.dtype.name)
-            raise errors.InvalidArgumentError(
-                None, "FusedBatchNormV3",
-                f"Value for attr 'U' of {name} is not in the list of allowed values: "
-                f"{'double' if expected == _d.float64 else 'float'} [Op:FusedBatchNormV3]")
+            raise attr_dtype_error("FusedBatchNormV3", "U", t.dtype, (expected,))
 
 
 def fused_batch_norm_v3(x, scale, offset, mean, variance, epsilon=0.0001,

@@ -15,7 +15,7 @@ import numpy as np
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, operand
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     NUMBER, NUMBER_BOOL, register, register_gradient, same_shape)
@@ -89,11 +89,10 @@ def _with_vector(batch, n):
 # -- matmul ---------------------------------------------------------------------------------
 
 def _check_rank2(a, b):
-    if a.ndim != b.ndim:
-        raise _invalid(f"In[0] and In[1] has different ndims: {shape_text(a.shape)} vs. "
-                       f"{shape_text(b.shape)}")
-    if a.ndim != 2:
-        raise _invalid(f"In[0] and In[1] ndims must be == 2: {a.ndim}")
+    # the message of TF's default (oneDNN) CPU kernel
+    for i, t in enumerate((a, b)):
+        if t.ndim != 2:
+            raise _invalid(f"In[{i}] ndims must be >= 2")
 
 
 def _size_incompatible(a, b):
@@ -459,6 +458,70 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     return (s, u, v) if compute_uv else s
 
 
+def logdet(matrix, name=None):
+    """The log-determinant of each Hermitian positive-definite matrix (through Cholesky).
+
+    >>> logdet(constant([[4.0, 2.0], [2.0, 3.0]]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=2.0794415>
+    """
+    from eagerflow._src.ops.reduction_ops import reduce_sum
+    diagonal = math_ops.real(diag_part(cholesky(matrix)))
+    return math_ops.multiply(reduce_sum(math_ops.log(diagonal), axis=-1), 2.0, name=name)
+
+
+def _check_pinv_input(a):
+    """TF's argument checks of `pinv` and `matrix_rank`."""
+    a = as_tensor(a)
+    if not a.dtype.is_floating:
+        raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {a.dtype.name}).")
+    if a.shape.rank is not None and a.shape.rank < 2:
+        raise ValueError(f"Input `a` must have at least 2 dimensions (saw: {a.shape.rank}).")
+    return a
+
+
+def _eps_times_size(a):
+    """Machine epsilon of `a`'s dtype times its larger matrix dimension, as a tensor."""
+    from eagerflow._src.ops.array_ops import shape
+    from eagerflow._src.ops.reduction_ops import reduce_max
+    size = cast(reduce_max(shape(a)[-2:]), a.dtype)
+    return math_ops.multiply(size, float(np.finfo(a.dtype.as_numpy_dtype).eps))
+
+
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The number of singular values of each matrix above `tol` (default: eps * size * max s).
+
+    >>> matrix_rank(constant([[1.0, 2.0], [2.0, 4.0]]))
+    <tf.Tensor: shape=(), dtype=int32, numpy=1>
+    """
+    from eagerflow._src.ops.reduction_ops import reduce_max, reduce_sum
+    a = _check_pinv_input(a)
+    s = svd(a, compute_uv=False)
+    if tol is None:
+        tol = math_ops.multiply(_eps_times_size(a), reduce_max(s, axis=-1, keepdims=True))
+    return reduce_sum(cast(math_ops.greater(s, tol), _d.int32), axis=-1, name=name)
+
+
+def pinv(a, rcond=None, validate_args=False, name=None):
+    """The Moore-Penrose pseudo-inverse of each matrix, ignoring singular values below
+    ``rcond * max(s)`` (default `rcond`: 10 * eps * size).
+
+    >>> pinv(constant([[1.0, 0.0], [0.0, 2.0]]))
+    <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[1. , 0. ],
+           [0. , 0.5]], dtype=float32)>
+    """
+    from eagerflow._src.ops.array_ops import expand_dims, where
+    from eagerflow._src.ops.reduction_ops import reduce_max
+    a = _check_pinv_input(a)
+    if rcond is None:
+        rcond = math_ops.multiply(_eps_times_size(a), 10.0)
+    s, u, v = svd(a)
+    cutoff = expand_dims(math_ops.multiply(rcond, reduce_max(s, axis=-1)), -1)
+    # a singular value at or below the cutoff contributes 1/inf = 0
+    s = where(math_ops.greater(s, cutoff), s, np.inf)
+    return matmul(math_ops.truediv(v, expand_dims(s, -2)), u, adjoint_b=True, name=name)
+
+
 # -- solvers --------------------------------------------------------------------------------
 
 def _check_solve(matrix, rhs, square=True):
@@ -712,6 +775,34 @@ def _tensor_diag_part(xp, x):
     return xp.diagonal(x.reshape(n, n)).reshape(x.shape[:half])
 
 
+def _diag_length(rows, cols, k):
+    """The length of diagonal `k` of a rows x cols matrix (None when a size is unknown)."""
+    if rows is None or cols is None:
+        return None
+    return max(0, min(rows + min(k, 0), cols - max(k, 0)))
+
+
+def _set_diag(xp, x, diagonal, k=0):
+    if x.ndim < 2:
+        raise _invalid(f"input must be at least 2-dim, received shape: {shape_text(x.shape)}")
+    rows, cols = x.shape[-2:]
+    if k != 0 and not -rows < k < cols:
+        raise _invalid(f"lower_diag_index is out of bound: {k} It must be between {-rows} and "
+                       f"{cols}")
+    expected = x.shape[:-2] + (_diag_length(rows, cols, k),)
+    if diagonal.shape != expected:
+        raise _invalid(
+            f"Either first dimensions of diagonal don't match input.shape[:-2], or "
+            f"diagonal.shape[:-1] is not equal to the longests diagonal in range "
+            f"[lower_diag_index:upper_diag_index].\nInput shape: {shape_text(x.shape)}\n"
+            f"Diagonal shape: {shape_text(diagonal.shape)}\nExpected diagonal shape: "
+            f"{shape_text(expected)}")
+    out = x.copy()
+    i = xp.arange(expected[-1])
+    out[..., i + max(-k, 0), i + max(k, 0)] = diagonal
+    return out
+
+
 def _matrix_diag_rule(d, k=0, num_rows=-1, num_cols=-1, **_):
     if d.shape.rank is None:
         return unknown_shape(), d.dtype
@@ -719,10 +810,11 @@ def _matrix_diag_rule(d, k=0, num_rows=-1, num_cols=-1, **_):
 
 
 def _matrix_diag_part_rule(x, k=0, **_):
-    rows, cols = _matrix(x.shape)
-    length = None if rows is None or cols is None else max(0, min(rows + min(k, 0),
-                                                                  cols - max(k, 0)))
-    return _with_vector(_batch(x.shape), length), x.dtype
+    return _with_vector(_batch(x.shape), _diag_length(*_matrix(x.shape), k)), x.dtype
+
+
+def _set_diag_rule(x, diagonal, **_):
+    return x.shape, x.dtype
 
 
 def _tensor_diag_rule(x, **_):
@@ -737,6 +829,8 @@ def _tensor_diag_part_rule(x, **_):
 _MATRIX_DIAG = register("MatrixDiagV3", _matrix_diag, _matrix_diag_rule, dtypes=NUMBER_BOOL)
 _MATRIX_DIAG_PART = register("MatrixDiagPartV3", _matrix_diag_part, _matrix_diag_part_rule,
                              dtypes=NUMBER_BOOL)
+_SET_DIAG = register("MatrixSetDiagV3", _set_diag, _set_diag_rule, tied=(0, 1),
+                     dtypes=NUMBER_BOOL)
 _BAND_PART = register("MatrixBandPart", _band_part, same_shape, dtypes=NUMBER_BOOL)
 _TENSOR_DIAG = register("Diag", _tensor_diag, _tensor_diag_rule, dtypes=NUMBER)
 _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_rule,
@@ -777,6 +871,19 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     return dispatch(_MATRIX_DIAG_PART, (as_tensor(input),), {"k": _single_k(k)}, name)
 
 
+def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
+    """`input` with diagonal `k` of each matrix replaced by `diagonal`.
+
+    >>> set_diag(constant([[1, 2], [3, 4]]), [0, 0])
+    <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
+    array([[0, 2],
+           [3, 0]], dtype=int32)>
+    """
+    input = as_tensor(input)
+    return dispatch(_SET_DIAG, (input, operand(diagonal, input)),
+                    {"k": _single_k(k)}, name)
+
+
 def band_part(input, num_lower, num_upper, name=None):
     """Keeps `num_lower` sub- and `num_upper` superdiagonals (negative: all), zeroing the rest.
 
@@ -815,6 +922,39 @@ def trace(x, name=None):
     """
     from eagerflow._src.ops.reduction_ops import reduce_sum
     return reduce_sum(diag_part(x), axis=-1, name=name)
+
+
+# -- cross product --------------------------------------------------------------------------
+
+def _cross(xp, a, b):
+    if a.shape != b.shape:
+        raise _invalid(f"Both inputs must be of same shape: {shape_text(a.shape)} vs. "
+                       f"{shape_text(b.shape)}")
+    if a.ndim < 1 or a.shape[-1] != 3:
+        raise errors.FailedPreconditionError(
+            None, None, "Cross-products are only defined for 3-element vectors.")
+    return xp.cross(a, b)
+
+
+def _cross_rule(a, b, **_):
+    return (a.shape.merge_with(b.shape) if a.shape.is_compatible_with(b.shape) else a.shape,
+            a.dtype)
+
+
+# TF's list, in its order (as dtype errors give it)
+_CROSS = register("Cross", _cross, _cross_rule, tied=(0, 1), dtypes=(
+    _d.float32, _d.float64, _d.int32, _d.uint8, _d.int16, _d.int8, _d.int64, _d.bfloat16,
+    _d.uint16, _d.float16, _d.uint32, _d.uint64))
+
+
+def cross(a, b, name=None):
+    """Cross products of the 3-element vectors in the last dimension of `a` and `b`.
+
+    >>> cross(constant([1.0, 0.0, 0.0]), constant([0.0, 1.0, 0.0]))
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0., 0., 1.], dtype=float32)>
+    """
+    a = as_tensor(a)
+    return dispatch(_CROSS, (a, operand(b, a)), _NO_ATTRS, name)
 
 
 # -- norms ----------------------------------------------------------------------------------
@@ -1029,6 +1169,14 @@ def _matrix_diag_part_grad(op, dy):
     return diag(dy, k=op.attrs.get("k", 0), num_rows=rows, num_cols=cols)
 
 
+@register_gradient("MatrixSetDiagV3")
+def _set_diag_grad(op, dy):
+    from eagerflow._src.ops.array_ops import zeros_like
+    k = op.attrs.get("k", 0)
+    return set_diag(dy, zeros_like(op.inputs[1]), k=k), diag_part(dy, k=k)
+
+
+register_gradient("Cross")(lambda op, dy: (cross(op.inputs[1], dy), cross(dy, op.inputs[0])))
 register_gradient("Diag")(lambda op, dy: tensor_diag_part(dy))
 register_gradient("DiagPart")(lambda op, dy: tensor_diag(dy))
 

@@ -41,7 +41,8 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import (
     convert_to_tensor, get_static_value, is_tensor_like, to_array)
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import FLOAT, kernel_type_name, register, register_gradient
+from eagerflow._src.core.registry import (
+    FLOAT, attr_dtype_error, kernel_type_name, register, register_gradient)
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import array_ops, math_ops, philox, shape_rules
@@ -660,9 +661,7 @@ def _shape_attr(shape, op_name):
                               f"shape must be a vector of {{int32,int64}}, got shape "
                               f"{shape_text(dims.shape)}")
     if dims.size and dims.dtype.kind not in "iu":
-        raise errors.op_error(errors.InvalidArgumentError, op_name,
-                              f"Value for attr 'T' of {kernel_type_name(_d.from_numpy(dims.dtype))}"
-                              f" is not in the list of allowed values: int32, int64")
+        raise attr_dtype_error(op_name, "T", _d.from_numpy(dims.dtype), (_d.int32, _d.int64))
     for d in dims.tolist():
         if d < 0:
             raise errors.op_error(errors.InvalidArgumentError, op_name,
@@ -682,10 +681,7 @@ def _op_dtype(dtype, allowed, op_name, attr="dtype"):
     """`dtype` checked against an op's type attr list (InvalidArgumentError, as TF)."""
     dtype = _d.as_dtype(dtype)
     if dtype not in allowed:
-        names = ", ".join(kernel_type_name(d) for d in allowed)
-        raise errors.op_error(errors.InvalidArgumentError, op_name,
-                              f"Value for attr '{attr}' of {kernel_type_name(dtype)} is not in "
-                              f"the list of allowed values: {names}")
+        raise attr_dtype_error(op_name, attr, dtype, allowed)
     return dtype
 
 

@@ -21,7 +21,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    BOOL_ONLY, NUMBER, REAL, kernel_type_name, register, register_gradient, same_shape)
+    BOOL_ONLY, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import array_ops, bitwise_ops, math_ops
@@ -75,10 +75,7 @@ def axis_attr(axis):
 def check_attr_dtype(op_name, attr, dtype, allowed):
     """TF's error for a dtype attribute outside its allowed list."""
     if dtype not in allowed:
-        names = ", ".join(map(kernel_type_name, allowed))
-        raise errors.InvalidArgumentError(
-            None, op_name, f"Value for attr '{attr}' of {kernel_type_name(dtype)} is not in the "
-            f"list of allowed values: {names}; Op<name={op_name}> [Op:{op_name}]")
+        raise attr_dtype_error(op_name, attr, dtype, allowed)
 
 
 def _index_tensor(value, op_name, attr="Tindices", allowed=_INDEX):

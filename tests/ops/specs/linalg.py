@@ -198,6 +198,23 @@ def _band(lower, upper):
     return ref
 
 
+def _set_diag(k):
+    def ref(x, d):
+        out = x.copy()
+        i = np.arange(d.shape[-1])
+        out[..., i + max(-k, 0), i + max(k, 0)] = d
+        return out
+    return ref
+
+
+def _cross_specs():
+    return [
+        OpSpec("Cross", la.cross, [rand(2, 3), rand(2, 3, seed=1)], np.cross),
+        OpSpec("Cross", la.cross, [rand(4, 3, dtype=I32), rand(4, 3, dtype=I32, seed=1)],
+               np.cross, name="Cross-int", grad="integer"),
+    ]
+
+
 def _diag_specs():
     return [
         OpSpec("MatrixDiagV3", la.diag, [rand(2, 3)], _diag()),
@@ -221,6 +238,14 @@ def _diag_specs():
         OpSpec("MatrixBandPart", lambda x: la.band_part(x, 0, 0),
                [rand(3, 3, dtype=np.bool_)], _band(0, 0), name="MatrixBandPart-bool",
                grad="boolean"),
+        OpSpec("MatrixSetDiagV3", la.set_diag, [rand(2, 3, 4), rand(2, 3, seed=1)],
+               _set_diag(0)),
+        OpSpec("MatrixSetDiagV3", lambda x, d: la.set_diag(x, d, k=-1),
+               [rand(4, 3, dtype=F64), rand(3, dtype=F64, seed=1)], _set_diag(-1),
+               name="MatrixSetDiagV3-k-1"),
+        OpSpec("MatrixSetDiagV3", lambda x, d: la.set_diag(x, d, k=2),
+               [rand(3, 4, dtype=I32), rand(2, dtype=I32, seed=1)], _set_diag(2),
+               name="MatrixSetDiagV3-int", grad="integer"),
         OpSpec("Diag", la.tensor_diag, [rand(2, 3)],
                lambda d: np.diag(d.ravel()).reshape(d.shape * 2)),
         OpSpec("DiagPart", la.tensor_diag_part, [rand(2, 3, 2, 3, dtype=F64)],
@@ -266,4 +291,5 @@ def _norm_specs():
     ]
 
 
-SPECS = _matmul_specs() + _square_specs() + _solver_specs() + _diag_specs() + _norm_specs()
+SPECS = (_matmul_specs() + _square_specs() + _solver_specs() + _diag_specs() + _cross_specs()
+         + _norm_specs())
