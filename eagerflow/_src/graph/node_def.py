@@ -46,6 +46,7 @@ def _with(**extra):
 _TF_FORMS = {
     "Reshape": _attr_input("shape", "Tshape"),
     "ConcatV2": _attr_input("axis", "Tidx", count="N"),
+    "Pack": lambda name, names, attrs, inputs: ({**attrs, "N": len(names)}, names),
     "MatMul": _with(grad_a=False, grad_b=False),
     "BatchMatMulV2": _with(grad_x=False, grad_y=False),
     "Equal": _with(incompatible_shape_error=True),

@@ -610,6 +610,12 @@ def _concat_rule(*inputs, axis):
     if _unknown_rank(*inputs):
         return unknown_shape(), inputs[0].dtype
     rank = inputs[0].shape.rank
+    shapes = [t.shape for t in inputs] + [TensorShape([])]  # the axis is TF's last input
+    for t in inputs[1:]:
+        if t.shape.rank != rank:
+            raise shape_rules.shape_error(
+                "ConcatV2", f"Shape must be rank {rank} but is rank {t.shape.rank}", shapes)
+    _check_concat_dims(inputs, _axis_in(axis, rank), shapes, axis)
     axis = _axis_in(axis, rank)
     dims = list(inputs[0].shape)
     for t in inputs[1:]:
@@ -617,6 +623,31 @@ def _concat_rule(*inputs, axis):
             dims[d] = (None if dims[d] is None or n is None else dims[d] + n) if d == axis \
                 else _merge_dims(dims[d], n)
     return TensorShape(dims), inputs[0].dtype
+
+
+def _merge_failure(a, b):
+    """Why TF cannot merge known shapes `a` and `b`: their ranks, or the first dims that
+    differ."""
+    if a.rank != b.rank:
+        return f"Shapes must be equal rank, but are {a.rank} and {b.rank}"
+    d, (x, y) = next((d, (x, y)) for d, (x, y) in enumerate(zip(a.as_list(), b.as_list()))
+                     if None not in (x, y) and x != y)
+    return (f"Dimension {d} in both shapes must be equal, but are {x} and {y}. Shapes are "
+            f"{shape_text(a.as_list())} and {shape_text(b.as_list())}.")
+
+
+def _check_concat_dims(inputs, at, shapes, axis):
+    """TF's error for inputs whose dims off the concat axis (`at`) are known to differ: it
+    merges them from the last input back to the first."""
+    def off_axis(t):
+        return [d for i, d in enumerate(t.shape.as_list()) if i != at]
+    merged = TensorShape(off_axis(inputs[-1]))
+    for t in reversed(inputs[:-1]):
+        dims = TensorShape(off_axis(t))
+        if not dims.is_compatible_with(merged):
+            raise shape_rules.shape_error("ConcatV2", _merge_failure(dims, merged), shapes,
+                                          computed=(len(inputs), axis))
+        merged = dims.merge_with(merged)
 
 
 _CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all")
@@ -646,8 +677,12 @@ def _stack_kernel(xp, *arrays, axis):
 
 
 def _stack_rule(*inputs, axis):
-    shape = TensorShape(None)
-    for t in inputs:
+    shape = inputs[-1].shape  # TF merges each input, first to last, into the last one
+    for i, t in enumerate(inputs):
+        if not shape.is_compatible_with(t.shape):
+            raise shape_rules.shape_error(
+                "Pack", f"{_merge_failure(t.shape, shape)}\n\tFrom merging shape {i} with other "
+                        f"shapes.", [t.shape for t in inputs])
         shape = shape.merge_with(t.shape)
     if shape.rank is None:
         return unknown_shape(), inputs[0].dtype

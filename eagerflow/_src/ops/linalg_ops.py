@@ -23,7 +23,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import math_ops
 from eagerflow._src.ops.cast_ops import cast
-from eagerflow._src.ops.shape_rules import broadcast_shapes, normalize_axis
+from eagerflow._src.ops.shape_rules import broadcast_shapes, normalize_axis, shape_error
 from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF = frozenset({np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)})
@@ -137,17 +137,27 @@ def _batch_matmul_v3_kernel(xp, a, b, adj_x=False, adj_y=False, Tout=None):
     return _batch_matmul_kernel(xp, a.astype(out), b.astype(out), adj_x, adj_y)
 
 
+def _product_matrix(op_name, a, b, flip_a, flip_b):
+    """(rows, cols) of the product of the matrices of `a` and `b`, each flipped (transposed)
+    first as its flag says; TF's shape error when their inner dims are known to differ."""
+    (rows, inner_a), (inner_b, cols) = _matrix(a.shape, flip_a), _matrix(b.shape, flip_b)
+    if None not in (inner_a, inner_b) and inner_a != inner_b:
+        raise shape_error(op_name, f"Dimensions must be equal, but are {inner_a} and {inner_b}",
+                          [a.shape, b.shape])
+    return rows, cols
+
+
 def _matmul_rule(a, b, transpose_a=False, transpose_b=False, **_):
-    return TensorShape([_matrix(a.shape, transpose_a)[0], _matrix(b.shape, transpose_b)[1]]), \
-        a.dtype
+    return TensorShape(_product_matrix("MatMul", a, b, transpose_a, transpose_b)), a.dtype
 
 
 def _batch_matmul_rule(a, b, adj_x=False, adj_y=False, Tout=None, **_):
     dtype = Tout or a.dtype
     if a.shape.rank is None or b.shape.rank is None:
         return unknown_shape(), dtype
+    rows, cols = _product_matrix("BatchMatMulV2", a, b, adj_x, adj_y)
     batch = broadcast_shapes(a.shape[:-2], b.shape[:-2], "BatchMatMulV2")
-    return _with_matrix(batch, _matrix(a.shape, adj_x)[0], _matrix(b.shape, adj_y)[1]), dtype
+    return _with_matrix(batch, rows, cols), dtype
 
 
 _MATMUL = register("MatMul", _matmul_kernel, _matmul_rule, tied=(0, 1), dtypes=_MATMUL_TYPES)
@@ -205,7 +215,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if a.dtype.is_complex and transpose_b:
         b, transpose_b = matrix_transpose(b), False
     attrs = {"adj_x": transpose_a or adjoint_a, "adj_y": transpose_b or adjoint_b}
-    return dispatch(_BATCH_MATMUL, (a, b), attrs, name)
+    return dispatch(_BATCH_MATMUL, (a, b), attrs, name or "MatMul")  # TF's node name
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,

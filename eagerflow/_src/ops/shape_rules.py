@@ -57,21 +57,24 @@ def known_elements(t):
     return None
 
 
-def shape_error(op_name, sentence, shapes, partial=None):
+def shape_error(op_name, sentence, shapes, partial=None, computed=None):
     """TF's ValueError for inputs whose static `shapes` break `op_name`'s rule.
 
     `partial`: ``(index, dims)`` of an input whose known values took part (a
-    shape). A graph building the op rewrites the text to name its node, from
+    shape); `computed`: ``(index, value)`` of a constant input that did (an
+    axis). A graph building the op rewrites the text to name its node, from
     the error's ``shape_rule``: ``(sentence, shapes text)``.
     """
     shapes = ", ".join("?" if s.rank is None else errors.shape_text(s.as_list())
                        for s in shapes)
-    values = "" if partial is None else (
-        f" and with input tensors computed as partial shapes: input[{partial[0]}] = "
-        f"{errors.shape_text(partial[1])}")
+    if partial is not None:
+        shapes += (f" and with input tensors computed as partial shapes: input[{partial[0]}] = "
+                   f"{errors.shape_text(partial[1])}")
+    if computed is not None:
+        shapes += f" and with computed input tensors: input[{computed[0]}] = <{computed[1]}>"
     error = ValueError(f"{sentence} for '{op_name}' (op: '{op_name}') with input shapes: "
-                       f"{shapes}{values}.")
-    error.shape_rule = sentence, shapes + values
+                       f"{shapes}.")
+    error.shape_rule = sentence, shapes
     return error
 
 
