@@ -205,3 +205,73 @@ def test_connecting_a_layer_that_fails_quotes_its_name_twice():
             raise TypeError("no")
     with pytest.raises(TypeError, match='^Exception encountered when calling layer "bad" '):
         Bad()(keras.Input((2,)))
+
+
+def test_a_sequential_starting_with_a_model_takes_its_input_shape():
+    inner = keras.Sequential([keras.layers.Flatten(input_shape=(6, 6)), keras.layers.Dense(4)])
+    outer = keras.Sequential([inner, keras.layers.Softmax()])
+    assert outer.input_shape == (None, 6, 6) and outer.output_shape == (None, 4)
+    outer(np.zeros((5, 6, 6), "float32"))
+    assert outer.output_shape == (None, 4)  # not inferred from the call's batch
+    with pytest.raises(ValueError, match="An empty Model cannot be used as a Layer."):
+        keras.Sequential([keras.Sequential()])
+
+
+def test_a_model_subclass_built_from_inputs_and_outputs_is_functional():
+    class Mixin:
+        pass
+
+    class Sub(Mixin, keras.Model):
+        pass
+
+    class SubSub(Sub):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.extra = 1
+
+    inputs = keras.Input((2,))
+    outputs = keras.layers.Dense(1)(inputs)
+    model = SubSub(inputs, outputs)
+    assert isinstance(model, keras.Model) and model.extra == 1
+    assert [c.__name__ for c in type(model).__mro__[:5]] == [
+        "SubSub", "Sub", "Mixin", "Functional", "Model"]
+    assert model.name == "sub_sub" and model.output_shape == (None, 1)
+    assert len(model.layers) == 2
+    assert Sub(inputs=inputs, outputs=outputs).name == "sub"
+    assert model(np.ones((3, 2), "float32")).shape == (3, 1)
+
+
+def test_subclasses_of_sequential_are_named_after_their_class():
+    class Tower(keras.Sequential):
+        pass
+
+    assert keras.Sequential().name == "sequential"
+    assert Tower().name == "tower"
+
+
+def test_metric_attributes_count_among_a_models_weights_but_not_a_sequentials():
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.total = keras.metrics.Sum()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+    net = Net()
+    net(np.ones((1, 2), "float32"))
+    assert [w.name.split("/")[-1] for w in net.weights] == ["total:0", "kernel:0", "bias:0"]
+    assert [w.name for w in net.non_trainable_weights] == ["total:0"]
+    assert len(net.get_weights()) == 3 and net.count_params() == 4
+    seq = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    seq.tracker = keras.metrics.Mean()
+    assert len(seq.weights) == 2
+
+
+def test_an_input_layer_reports_its_input_shape_in_a_list():
+    inputs = keras.Input((3,), name="features")
+    model = keras.Model(inputs, keras.layers.Dense(1)(inputs))
+    layer = model.get_layer("features")
+    assert layer.input_shape == [(None, 3)] and layer.output_shape == [(None, 3)]
+    assert model.layers[1].input_shape == (None, 3)

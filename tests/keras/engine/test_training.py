@@ -214,7 +214,10 @@ def test_metrics_held_by_a_subclassed_model_are_reported():
     history = model.fit(x, y, epochs=2, verbose=0)
     assert model.metrics_names == ["tracked_loss"]
     assert len(history.history["tracked_loss"]) == 2
-    assert len(model.weights) == 2  # the metric's variables are not weights
+    # As in tf_keras, a model's metric attributes count among its (non-trainable) weights.
+    assert [w.name.split("/")[-1] for w in model.weights] == [
+        "kernel:0", "bias:0", "total:0", "count:0"]
+    assert len(model.trainable_weights) == 2
 
 
 # -- compile: losses and metrics per output (names as tf_keras gives them) ---------------------
@@ -333,3 +336,42 @@ def test_json_round_trip_and_build_configs():
     assert restored.name == "clf" and [w.shape for w in restored.weights] == [(3, 2), (2,)]
     assert model.layers[0].get_build_config() == {"input_shape": (None, 3)}
     assert keras.layers.Dense(1).get_build_config() is None
+
+
+def test_train_step_gets_x_alone_when_fit_has_no_targets():
+    seen = []
+
+    class Probe(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def train_step(self, data):
+            seen.append(type(data).__name__ if isinstance(data, (tuple, dict)) else "tensor")
+            return {}
+
+    model = Probe()
+    model.compile(run_eagerly=True)  # every step runs the Python code (2 steps per fit)
+    x = np.ones((8, 2), "float32")
+    model.fit(x, epochs=1, batch_size=4, verbose=0)
+    model.fit((x, x), epochs=1, batch_size=4, verbose=0)  # a tuple x comes as (x,)
+    model.fit({"a": x}, epochs=1, batch_size=4, verbose=0)
+    model.fit(x, x, epochs=1, batch_size=4, verbose=0)
+    model.fit([x, x], epochs=1, batch_size=4, verbose=0)  # a list too, as a tuple
+    assert seen[::2] == ["tensor", "tuple", "dict", "tuple", "tuple"]
+
+
+def test_predict_takes_a_list_of_inputs():
+    a, b = tf.keras.Input((2,)), tf.keras.Input((3,))
+    model = tf.keras.Model([a, b], tf.keras.layers.concatenate([a, b]))
+    out = model.predict([np.ones((4, 2), "float32"), np.zeros((4, 3), "float32")], verbose=0)
+    assert out.shape == (4, 5)
+
+
+def test_compile_without_a_loss_sets_an_empty_one():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    assert not hasattr(model, "loss")  # as in tf_keras: set by compile
+    model.compile()
+    assert model.loss == {} and str(model.loss) == "{}"
+    model.compile(loss="mse")
+    assert model.loss == "mse"

@@ -395,8 +395,11 @@ def test_dense_attention_in_functional_model_and_traced():
     (lambda layer, q, v: layer([q, v, v, v]), "Attention layer accepts inputs list of length "
                                               "2 or 3, namely [query, value] or [query, value, "
                                               "key]. Received length: 4."),
-    (lambda layer, q, v: layer([q, v], mask=np.ones((2, 3), bool)),
+    (lambda layer, q, v: layer([q, v], mask=np.ones((1, 1), bool)),
      "Attention layer mask must be a list, namely [query_mask, value_mask]. Received: "),
+    # as Keras, which tests a mask's truth value first
+    (lambda layer, q, v: layer([q, v], mask=np.ones((2, 3), bool)),
+     "The truth value of an array with more than one element is ambiguous."),
     (lambda layer, q, v: layer([q, v], mask=[np.ones((2, 3), bool)]),
      "Attention layer mask must be a list of length 2, namely [query_mask, value_mask]. "
      "Received length: 1."),
@@ -407,6 +410,17 @@ def test_dense_attention_errors(call, message):
     # raised in `call`: the message follows the layer's "Exception encountered" header
     assert str(info.value).startswith("Exception encountered when calling layer 'attention")
     assert f"\n\n{message}" in str(info.value)
+
+
+def test_mha_softmax_is_a_sublayer():
+    layer = attention.MultiHeadAttention(num_heads=2, key_dim=2)
+    layer(tf.ones((2, 3, 4)), tf.ones((2, 5, 4)))
+    subs = list(layer._flatten_layers())
+    assert [type(sub).__name__ for sub in subs][4:6] == ["Softmax", "Dropout"]
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:  # a mask of the wrong shape
+        layer(tf.ones((2, 3, 4)), tf.ones((2, 5, 4)), attention_mask=np.ones((2, 3, 2), bool))
+    assert str(info.value).startswith(f"Exception encountered when calling layer "
+                                      f"'{subs[4].name}' (type Softmax)")
 
 
 def test_score_mode_error():

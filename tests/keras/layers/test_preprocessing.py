@@ -205,6 +205,12 @@ def test_center_crop():
     assert CenterCrop(2, 3).get_config()["height"] == 2
 
 
+def test_center_crop_static_shape_of_symbolic_images():
+    # a Flatten and a Dense after the crop need the cropped size before any image comes
+    images = tf.keras.Input(shape=(None, None, 3))
+    assert CenterCrop(2, 4)(images).shape.as_list() == [None, 2, 4, 3]
+
+
 def test_center_crop_upsizes_small_images():
     y = CenterCrop(9, 4)(IMAGES)  # taller than the input: the central 7x3 (9:4), resized up
     close(y, np_resize(IMAGES[:, :, 1:4], 9, 4), rtol=1e-4, atol=1e-3)

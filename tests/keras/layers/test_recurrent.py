@@ -315,6 +315,18 @@ def test_stateful_carries_states():
         unbatched(input_layer.Input(shape=(None, 4)))
 
 
+def test_stateful_states_are_not_weights_of_a_model():
+    model = tf.keras.Sequential([LSTM(3, stateful=True, batch_input_shape=(2, None, 4))])
+    assert model.non_trainable_weights == [] and len(model.weights) == 3
+    assert len(model.layers[0].states) == 2
+
+
+def test_builtin_layers_take_no_constants():
+    with pytest.raises(ValueError, match="initial states") as info:
+        GRU(2)(X, initial_state=[zeros(2)[0]] * 2)
+    assert "initial_state=" in str(info.value) and "constants" not in str(info.value)
+
+
 def test_stateful_in_function():
     layer = LSTM(2, stateful=True)
     set_weights(layer, X)

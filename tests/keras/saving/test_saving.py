@@ -241,8 +241,21 @@ def test_loading_checks_everything_before_assigning(tmp_path):
     with pytest.raises(ValueError, match=r"model weights missing from the file: "
                                          r"\['layer_with_weights-2/bias"):
         bigger.load_weights(path)
-    with pytest.raises(ValueError, match="has not created its weights yet"):
-        keras.Sequential([keras.layers.Dense(3), keras.layers.Dense(3)]).load_weights(path)
+
+
+def test_loading_into_a_model_not_built_yet_restores_as_the_weights_get_created(tmp_path):
+    path = str(tmp_path / "sub" / "ckpt")  # missing directories are created
+    saved = keras.Sequential([keras.layers.Dense(3, input_shape=(2,)), keras.layers.Dense(3)])
+    saved.save_weights(path)
+    model = keras.Sequential([keras.layers.Dense(3), keras.layers.Dense(3)])
+    status = model.load_weights(path)
+    assert type(status).__name__ == "CheckpointLoadStatus"
+    with pytest.raises(AssertionError):
+        status.assert_consumed()
+    x = np.ones((1, 2), "float32")
+    # The first call already computes with the saved values.
+    np.testing.assert_array_equal(model(x).numpy(), saved(x).numpy())
+    assert status.assert_consumed() is status
 
 
 def test_a_truncated_file_leaves_the_model_untouched(tmp_path):

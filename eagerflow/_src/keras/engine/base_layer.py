@@ -42,6 +42,10 @@ from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.mixed_precision import policy as policy_mod
 from eagerflow._src.keras.mixed_precision.autocast_variable import AutoCastVariable, autocast_to
 
+# Called with every weight `add_weight` creates: where `load_weights` into a model without
+# weights yet waits for them (TF restores a checkpoint's values as variables get created).
+WEIGHT_CREATION_HOOKS = []
+
 _ALLOWED_KWARGS = frozenset(("input_dim", "input_shape", "batch_input_shape", "batch_size",
                              "weights", "activity_regularizer", "autocast", "implementation"))
 _state = threading.local()
@@ -90,7 +94,9 @@ class Layer(Module):
     """The base class of layers: weights, `build`, `call`, losses and configs."""
 
     _TRACKED_AS_LAYER = True  # metrics set this False: they are not sub-layers
-    _DEFAULT_NAME = None  # the base of generated names, when not the class's snake_case
+    # The base of generated names, when not the class's snake_case; read from the class
+    # itself only, so that subclasses (of `Sequential`, say) are named after themselves.
+    _DEFAULT_NAME = None
 
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
         for key in kwargs:
@@ -119,7 +125,7 @@ class Layer(Module):
 
     def _init_set_name(self, name):
         if name is None:
-            base = self._DEFAULT_NAME or _snake_case(type(self).__name__)
+            base = type(self).__dict__.get("_DEFAULT_NAME") or _snake_case(type(self).__name__)
             if base.startswith("_"):
                 base = "private" + base
             uid = backend.get_uid(base)
@@ -186,14 +192,15 @@ class Layer(Module):
             layer._track_container_variables()
         return layers
 
-    def _direct_sublayers(self):
-        """Layers held by attributes (and lists, tuples and dicts of them), in assignment order
-        (a dict's by sorted key)."""
+    def _direct_sublayers(self, metrics=False):
+        """Layers (and, with `metrics`, metrics) held by attributes (and lists, tuples and
+        dicts of them), in assignment order (a dict's by sorted key)."""
         for key, value in vars(self).items():
             if key in self._UNTRACKED_ATTRIBUTES:
                 continue
             for leaf in leaves(value):
-                if isinstance(leaf, Layer) and leaf._TRACKED_AS_LAYER and leaf is not self:
+                if isinstance(leaf, Layer) and (metrics or leaf._TRACKED_AS_LAYER) and \
+                        leaf is not self:
                     yield leaf
 
     # -- properties ---------------------------------------------------------------
@@ -338,6 +345,8 @@ class Layer(Module):
             regularizer = regularizers_mod.get(regularizer)
             self._callable_losses.append(
                 functools.partial(_regularization_loss, regularizer, variable, name))
+        for hook in tuple(WEIGHT_CREATION_HOOKS):
+            hook(variable)
         return variable
 
     add_variable = add_weight
@@ -402,7 +411,7 @@ class Layer(Module):
         if name is None:
             raise ValueError("Please provide a name for your metric like "
                              "`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')`")
-        from eagerflow._src.keras import metrics as metrics_mod  # noqa: PLC0415 (metrics are layers)
+        from eagerflow._src.keras import metrics as metrics_mod  # noqa: PLC0415 (a cycle)
         metric = next((m for m in self._metrics if m.name == name), None)
         if metric is None:
             metric = metrics_mod.Mean(name=name)

@@ -20,7 +20,8 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.keras import backend
-from eagerflow._src.keras.utils.data_utils import Sequence
+from eagerflow._src.keras.utils.data_utils import (
+    Sequence, pack_x_y_sample_weight, unpack_x_y_sample_weight)
 from eagerflow._src.ops import random_ops
 
 
@@ -79,7 +80,8 @@ class _Arrays:
 
 def _describe_sizes(data):
     parts = []
-    for name, value in (("x", data[0]), ("y", data[1] if len(data) > 1 else None)):
+    x, y, _ = unpack_x_y_sample_weight(data)
+    for name, value in (("x", x), ("y", y)):
         if value is not None:
             sizes = ", ".join(str(np.shape(a)[0]) for a in nest.flatten(value))
             parts.append(f"{name} sizes: {sizes}")
@@ -128,10 +130,11 @@ class DataHandler:
                 y_flat = nest.flatten(y) if y is not None else []
                 if class_weight is not None:
                     sample_weight = _class_weights(y, class_weight, sample_weight)
-                data = (x,) if not y_flat else (x, y) if sample_weight is None else \
-                    (x, y, sample_weight)
+                data = pack_x_y_sample_weight(x, y if y_flat else None, sample_weight)
             else:
-                data = (x,)
+                # As Keras: `train_step` gets `x` alone when there is no `y`, as a tuple
+                # in a 1-tuple when it is a list or tuple (of several inputs).
+                data = pack_x_y_sample_weight(tuple(x) if isinstance(x, list) else x)
             self._adapter = _Arrays(data, batch_size, shuffle)
         else:
             if y is not None:

@@ -58,14 +58,16 @@ class InputLayer(Layer):
     def output_shape(self):
         return [self._batch_input_shape]  # a list, as Keras reports it
 
+    input_shape = output_shape
+
     def get_config(self):
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
                 "sparse": self.sparse, "ragged": self.ragged, "name": self.name,
                 "optional": self.optional}
 
 
-def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None, tensor=None,  # noqa: N802
-          ragged=None, type_spec=None, optional=False, **kwargs):
+def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None,  # noqa: N802
+          tensor=None, ragged=None, type_spec=None, optional=False, **kwargs):
     """A symbolic input of a functional model, of `shape` (without the batch dimension).
 
     ``batch_shape`` may be given instead of `shape` and `batch_size`.

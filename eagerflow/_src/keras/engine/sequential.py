@@ -48,6 +48,9 @@ class Sequential(Functional):
         return [layer for layer in self._self_tracked_layers
                 if not isinstance(layer, input_layer.InputLayer)]
 
+    def _weight_holders(self):
+        return self.layers  # unlike other models', no metric attributes (as in Keras)
+
     @property
     def _has_explicit_input_shape(self):
         return self._input_layer is not None and self._inferred_input_shape is None
@@ -77,9 +80,10 @@ class Sequential(Functional):
         if isinstance(layer, input_layer.InputLayer):
             self._input_layer = layer
         elif self._input_layer is None and len(self._self_tracked_layers) == 1 and \
-                layer._batch_input_shape is not None:
+                _input_layer_of(layer)._batch_input_shape is not None:
+            first = _input_layer_of(layer)
             self._input_layer = input_layer.InputLayer(
-                batch_input_shape=layer._batch_input_shape, dtype=layer.dtype,
+                batch_input_shape=first._batch_input_shape, dtype=first.dtype,
                 name=f"{layer.name}_input")
             self._self_tracked_layers.insert(0, self._input_layer)
         if self._graph_ready:
@@ -182,6 +186,15 @@ class Sequential(Functional):
         for spec in config["layers"]:
             model.add(deserialize(spec, custom_objects=custom_objects))
         return model
+
+
+def _input_layer_of(layer):
+    """The layer that states `layer`'s input shape: a nested model's first layer, deepest first."""
+    while isinstance(layer, Functional):
+        if not layer.layers:
+            raise ValueError("An empty Model cannot be used as a Layer.")
+        layer = layer.layers[0]
+    return layer
 
 
 def _relaxed(old, new):

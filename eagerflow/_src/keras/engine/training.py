@@ -43,17 +43,24 @@ class Model(Layer):
         "_nested_outputs", "_steps", "_depths", "_nodes"))
 
     def __new__(cls, *args, **kwargs):
-        if cls is Model and (args or "inputs" in kwargs):
+        if cls is Model and _functional_arguments(args, kwargs):
             from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
             return Functional.__new__(Functional)
         return super().__new__(cls)
 
     def __init__(self, *args, **kwargs):
+        if _functional_arguments(args, kwargs):
+            from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
+            if not isinstance(self, Functional):
+                # A subclass of Model built from inputs and outputs: as in Keras, its
+                # classes derive from Functional from now on.
+                _derive_from(type(self), Functional)
+                Functional.__init__(self, *args, **kwargs)
+                return
         trainable = kwargs.pop("trainable", True)
         super().__init__(trainable=trainable, name=kwargs.pop("name", None), **kwargs)
         self.optimizer = None
         self.compiled_loss = self.compiled_metrics = None
-        self.loss = None
         self.stop_training = False
         self.history = None
         self.train_function = self.test_function = self.predict_function = None
@@ -80,17 +87,17 @@ class Model(Layer):
     @property
     def non_trainable_weights(self):
         self._update_weights()
-        layers = self._direct_layers()
-        fixed = [w for layer in layers for w in layer.non_trainable_weights]
+        holders = self._weight_holders()
+        fixed = [w for layer in holders for w in layer.non_trainable_weights]
         if not self._trainable:
-            fixed = [w for layer in layers for w in layer.trainable_weights] + \
+            fixed = [w for layer in holders for w in layer.trainable_weights] + \
                 self._trainable_weights + fixed
         return _unique(fixed + self._non_trainable_weights)
 
     @property
     def weights(self):
         self._update_weights()
-        return _unique([w for layer in self._direct_layers() for w in layer.weights]
+        return _unique([w for layer in self._weight_holders() for w in layer.weights]
                        + self._trainable_weights + self._non_trainable_weights)
 
     variables = weights
@@ -99,6 +106,11 @@ class Model(Layer):
 
     def _direct_layers(self):
         return self._flatten_layers(include_self=False, recursive=False)
+
+    def _weight_holders(self):
+        """The layers and metrics whose weights are the model's: as in Keras, the metrics
+        a model (not a plain layer) holds in attributes count among its weights."""
+        return _unique(self._direct_sublayers(metrics=True))
 
     def _update_weights(self):
         """Checks that the weights exist, then tracks those put into containers since."""
@@ -205,7 +217,7 @@ class Model(Layer):
                 not isinstance(self.optimizer, LossScaleOptimizer):
             # float16 gradients underflow without loss scaling (`minimize` then scales).
             self.optimizer = LossScaleOptimizer(self.optimizer)
-        self.loss = loss
+        self.loss = loss or {}
         names = getattr(self, "output_names", None)
         self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, names)
         self.compiled_metrics = compile_utils.MetricsContainer(metrics, weighted_metrics, names)
@@ -508,3 +520,18 @@ def _to_python(logs):
         return value
     return {k: convert(v) for k, v in copy.copy(logs).items()}
 
+
+
+def _functional_arguments(args, kwargs):
+    """Whether a model's constructor arguments are the inputs and outputs of a graph."""
+    return len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or \
+        ("inputs" in kwargs and "outputs" in kwargs)
+
+
+def _derive_from(cls, functional):
+    """Puts `functional` in place of `Model` among the bases of `cls` and its ancestors."""
+    if cls is Model:
+        return functional
+    if issubclass(cls, Model) and functional not in cls.__mro__:
+        cls.__bases__ = tuple(_derive_from(base, functional) for base in cls.__bases__)
+    return cls

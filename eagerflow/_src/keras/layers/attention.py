@@ -21,6 +21,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import constraints, initializers, regularizers
 from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.layers.activation import Softmax
 from eagerflow._src.keras.layers.core import Dropout
 from eagerflow._src.keras.layers.einsum_dense import EinsumDense
 from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, math_ops, nn_ops,
@@ -118,12 +119,12 @@ class BaseDenseAttention(Layer):
             raise ValueError(f"{name} layer accepts inputs list of length 2 or 3, namely "
                              f"[query, value] or [query, value, key]. Received length: "
                              f"{len(inputs)}.")
-        if mask is None:
+        if not mask:  # as Keras: a mask tensor is judged by its truth value here
             return
         if not isinstance(mask, list):
             raise ValueError(f"{name} layer mask must be a list, namely [query_mask, "
                              f"value_mask]. Received: {mask}.")
-        if mask and not 2 <= len(mask) <= len(inputs):
+        if not 2 <= len(mask) <= len(inputs):
             raise ValueError(f"{name} layer mask must be a list of length 2, namely "
                              f"[query_mask, value_mask]. Received length: {len(mask)}.")
 
@@ -372,11 +373,14 @@ class MultiHeadAttention(Layer):
         axes = tuple(a % rank for a in self._attention_axes)
         self._dot_product_equation, self._combine_equation, scores_rank = \
             _attention_equations(rank, axes)
-        self._softmax_axes = tuple(range(scores_rank - len(axes), scores_rank))
+        self._softmax = Softmax(axis=tuple(range(scores_rank - len(axes), scores_rank)),
+                                robust_masking=self._softmax_robust_masking,
+                                dtype=self._dtype_policy)
         self._dropout_layer = Dropout(rate=self._dropout, dtype=self._dtype_policy)
 
     def _masked_softmax(self, attention_scores, attention_mask=None):
-        """Softmax over the attended key axes, ignoring key steps `attention_mask` hides.
+        """The `Softmax` sub-layer over the attended key axes, ignoring key steps
+        `attention_mask` hides.
 
         The mask lacks the heads axis (and may lack leading ones): it gains unit
         axes before its query axes until it has the scores' rank.
@@ -386,12 +390,7 @@ class MultiHeadAttention(Layer):
             axis = -len(self._attention_axes) * 2 - 1
             for _ in range(attention_scores.shape.rank - attention_mask.shape.rank):
                 attention_mask = array_ops.expand_dims(attention_mask, axis)
-            attention_scores = _masked_scores(attention_scores, attention_mask,
-                                              self._softmax_robust_masking)
-        if len(self._softmax_axes) == 1:
-            return nn_ops.softmax(attention_scores, axis=self._softmax_axes[0])
-        return math_ops.exp(attention_scores - reduction_ops.reduce_logsumexp(
-            attention_scores, axis=self._softmax_axes, keepdims=True))
+        return self._softmax(attention_scores, attention_mask)
 
     def _compute_attention(self, query, key, value, attention_mask=None, training=None):
         """Attention of projected ``(B, T, N, key_dim)`` query over projected key and value:

@@ -272,7 +272,10 @@ def _resize(images, height, width, interpolation):
 
 def _crop(images, top, left, height, width):
     for axis, start, size in ((-3, top, height), (-2, left, width)):
-        images = array_ops.gather(images, math_ops.add(array_ops.range(size), start), axis=axis)
+        # NumPy indices for a Python size: their length is then known statically when tracing
+        indices = np.arange(size, dtype=np.int32) if isinstance(size, int) else \
+            array_ops.range(size)
+        images = array_ops.gather(images, math_ops.add(indices, start), axis=axis)
     return images
 
 

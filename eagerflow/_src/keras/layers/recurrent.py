@@ -829,8 +829,10 @@ class RNN(Layer):
             return state if nest.is_nested(self.cell.state_size) else [state]
         return self._states
 
+    # a stateful layer's states are variables, but not weights: they stay untracked
+    _UNTRACKED_ATTRIBUTES = Layer._UNTRACKED_ATTRIBUTES | {"_states"}
+
     def __setattr__(self, name, value):
-        # a stateful layer's states are variables, but not weights: they stay untracked
         if name == "states":
             object.__setattr__(self, "_states", value)
         else:
@@ -1091,6 +1093,10 @@ class _CellLayer(RNN):
         super().__init__(cell, **kwargs)
         self.activity_regularizer = regularizers.get(activity_regularizer)
         self.input_spec = [InputSpec(ndim=3)]
+
+    def call(self, inputs, mask=None, training=None, initial_state=None):
+        # no `constants`: Keras' built-in layers take none (error messages list call arguments)
+        return super().call(inputs, mask=mask, training=training, initial_state=initial_state)
 
     def get_config(self):
         config = super().get_config()

@@ -25,11 +25,12 @@ import json
 import logging
 import os
 import re
+import weakref
 import zipfile
 
 import numpy as np
 
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.module import leaves
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras.engine import base_layer
@@ -165,15 +166,22 @@ def save_weights(model, filepath, overwrite=True, save_format=None, options=None
                          f'expecting one of {{"tf", "h5"}}.')
     if may_write(filepath, overwrite):
         tensors, metadata = weights_file(model)
+        # As TF's checkpoint writer: missing directories of the prefix are created.
+        os.makedirs(os.path.dirname(filepath) or ".", exist_ok=True)
         safetensors_format.save_file(tensors, filepath, metadata)
 
 
-class LoadStatus:
+class CheckpointLoadStatus:
     """What `load_weights` returns, as TF's checkpoint load status: everything the model
-    has was restored (or loading raised); saved values it did not use are `unused`."""
+    has was restored (or loading raised, or waits for the model's variables); saved values
+    not used (yet) are `unused`."""
 
     def __init__(self, unused):
-        self.unused = sorted(unused)
+        self._unused = unused  # a set that a deferred restoration empties as it goes
+
+    @property
+    def unused(self):
+        return sorted(self._unused)
 
     def assert_consumed(self):
         if self.unused:
@@ -226,12 +234,38 @@ def read_weights(filepath):
 
 
 def restore(model, tensors, metadata, by_name=False, skip_mismatch=False):
-    """Checks, then assigns, saved `tensors` to `model`'s variables; returns a `LoadStatus`."""
+    """Checks, then assigns, saved `tensors` to `model`'s variables; returns a
+    `CheckpointLoadStatus`."""
+    if not by_name and all(k.startswith(_OPTIMIZER) for k in checkpoint_keys(model)):
+        return _restore_on_creation(model, tensors)
     matched = (_match_by_name(model, tensors, metadata, skip_mismatch) if by_name
                else _match_by_key(model, tensors))
     for _, variable, value in matched:
         variable.assign(value)
-    return LoadStatus(set(tensors) - {key for key, _, _ in matched})
+    return CheckpointLoadStatus(set(tensors) - {key for key, _, _ in matched})
+
+
+def _restore_on_creation(model, tensors):
+    """Restores saved `tensors` into `model`'s variables as they get created (a model not
+    built yet), as TF restores a checkpoint: the first call already sees the saved values."""
+    pending = {k: v for k, v in tensors.items() if not k.startswith(_OPTIMIZER)}
+    unused = set(tensors)
+    root = weakref.ref(model)
+
+    def hook(variable):
+        owner = root()
+        if owner is not None:
+            for key, candidate in checkpoint_keys(owner).items():
+                if candidate is variable and key in pending:
+                    with context.init_scope():  # also when created while tracing
+                        variable.assign(_checked(variable, pending.pop(key)))
+                    unused.discard(key)
+        if owner is None or not pending:
+            base_layer.WEIGHT_CREATION_HOOKS.remove(hook)
+
+    if pending:
+        base_layer.WEIGHT_CREATION_HOOKS.append(hook)
+    return CheckpointLoadStatus(unused)
 
 
 def _match_by_key(model, tensors):
@@ -239,9 +273,6 @@ def _match_by_key(model, tensors):
     keys = checkpoint_keys(model)
     weights = {k: v for k, v in keys.items() if not k.startswith(_OPTIMIZER)}
     saved = {k for k in tensors if not k.startswith(_OPTIMIZER)}
-    if not weights and saved:
-        raise ValueError("Cannot load weights into a model that has not created its weights "
-                         "yet: build it first (call it on a batch of data, or call `build`).")
     missing, unexpected = sorted(weights.keys() - saved), sorted(saved - weights.keys())
     if missing or unexpected:
         raise ValueError(f"The saved weights do not match the model's: model weights missing "
