@@ -85,30 +85,31 @@ def elementwise(rule):
     return rule
 
 
-def _broadcast_operands(x, y, op_name):
-    """The shape of elementwise `op_name` on `x` and `y`; TF's shape error names the first
-    pair of dims, left to right, that do not broadcast."""
+def _broadcast_operands(x, y):
+    """The shape of an elementwise op on `x` and `y`; TF's shape error (which a graph
+    completes with the node) names the first pair of dims, left to right, that do not
+    broadcast."""
     try:
-        return broadcast_shapes(x.shape, y.shape, op_name)
+        return broadcast_shapes(x.shape, y.shape)
     except errors.InvalidArgumentError:
         a, b = x.shape.as_list(), y.shape.as_list()
         n = max(len(a), len(b))
         a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
         p, q = next((p, q) for p, q in zip(a, b)
                     if 1 not in (p, q) and None not in (p, q) and p != q)
-        raise shape_error(op_name, f"Dimensions must be equal, but are {p} and {q}",
+        raise shape_error("BroadcastTo", f"Dimensions must be equal, but are {p} and {q}",
                           [x.shape, y.shape]) from None
 
 
 @elementwise
 def binary(x, y, **_):
     """Elementwise binary op: broadcast shape, dtype of the first input."""
-    return _broadcast_operands(x, y, "BroadcastTo"), x.dtype
+    return _broadcast_operands(x, y), x.dtype
 
 
 def binary_to(dtype):
     """Elementwise binary op with a fixed result dtype (comparisons: bool)."""
-    return elementwise(lambda x, y, **_: (_broadcast_operands(x, y, "BroadcastTo"), dtype))
+    return elementwise(lambda x, y, **_: (_broadcast_operands(x, y), dtype))
 
 
 def unary_to(dtype):
