@@ -152,3 +152,51 @@ def test_random_draws_take_a_run_time_shape():
     a, b, c = f(tf.ones([4, 3]))
     assert (a.shape, b.shape, c.shape) == ((4, 3), (4, 2), (4, 3))
     np.testing.assert_array_equal(c.numpy(), tf.random.stateless_uniform([4, 3], [1, 2]).numpy())
+
+
+_SHAPE_OPS = [
+    lambda n: tf.random.normal(shape=(n, 2)),
+    lambda n: tf.random.uniform([n, 2], seed=5),
+    lambda n: tf.random.uniform([n, 2], maxval=10, dtype=tf.int32),
+    lambda n: tf.random.truncated_normal([n, 2]),
+    lambda n: tf.random.stateless_normal([n, 2], seed=[1, 2]),
+    lambda n: tf.zeros([n, 2]),
+    lambda n: tf.fill((n, 2), 1.5),
+    lambda n: tf.broadcast_to(1.0, [n, 2]),
+]
+
+
+@pytest.mark.parametrize("op", _SHAPE_OPS)
+@pytest.mark.parametrize("spec, static", [((4, 1), [4, 2]), ((None, 1), [None, 2])])
+def test_shape_lists_mix_ints_and_scalar_tensors(op, spec, static):
+    # a GAN's `tf.random.normal((tf.shape(x)[0], noise_dim))`: known as far as the trace knows
+    f, shapes = _traced(lambda x: op(tf.shape(x)[0]), tf.TensorSpec(spec))
+    assert shapes == [static]
+    assert f(tf.ones((4, 1))).shape == (4, 2)
+
+
+@pytest.mark.parametrize("spec, static", [((4, 1), [4, 4]), ((None, 1), [None, None])])
+def test_categorical_samples_known_only_at_run_time(spec, static):
+    def fn(x):
+        n = tf.shape(x)[0]
+        return tf.random.categorical(tf.zeros([n, 3]), n, seed=3)
+    f, shapes = _traced(fn, tf.TensorSpec(spec))
+    assert shapes == [static]
+    assert f(tf.ones((4, 1))).shape == (4, 4)
+
+
+@pytest.mark.parametrize("args, length", [
+    ((2,), 2), ((5, 1, -2), 2), ((0.0, 1.0, 0.3), 4), ((0,), 0), ((2.5,), 3),
+    ((1.0, 0.0, -0.25), 4), ((10, 0, -3), 4), ((2, 2), 0), ((1, 2, 0.3), 4)])
+def test_range_of_constants_has_a_static_length(args, length):
+    out = tf.function(lambda: tf.range(*args)).get_concrete_function().structured_outputs
+    assert out.shape == (length,) and len(tf.range(*args).numpy()) == length
+
+
+def test_range_of_bad_constants_fails_while_tracing():
+    with pytest.raises(ValueError, match=r"Requires start <= limit when delta > 0: 3/1 .*"
+                       r"computed input tensors: input\[0\] = <3>, input\[1\] = <1>, "
+                       r"input\[2\] = <1>\."):
+        tf.function(lambda: tf.range(3, 1)).get_concrete_function()
+    with pytest.raises(ValueError, match=r"Requires delta != 0 for"):
+        tf.function(lambda: tf.range(1.0, 2.0, 0.0)).get_concrete_function()

@@ -61,3 +61,27 @@ Captures:
             f"{i32}]") in str(concrete)
     assert repr(concrete).startswith(f"<ConcreteFunction (a: List[{f32}, {i32}], "
                                      f"b: Literal[True]) -> Tuple[")
+
+
+def test_a_variable_making_trace_runs_the_body_twice_and_both_traces_list(capsys):
+    class Lazy(tf.Module):
+        w = None
+
+        @tf.function
+        def __call__(self, x):
+            print("tracing", x.shape)
+            if self.w is None:
+                self.w = tf.Variable(tf.ones([x.shape[-1], 2]))
+            return x @ self.w
+
+    m = Lazy()
+    m(tf.ones([1, 3]))
+    m(tf.ones([1, 3]))
+    m(tf.ones([2, 3]))
+    assert capsys.readouterr().out == "tracing (1, 3)\ntracing (1, 3)\ntracing (2, 3)\n"
+    assert m.__call__.experimental_get_tracing_count() == 3
+    one = "(x: TensorSpec(shape=(1, 3), dtype=tf.float32, name=None)) -> " \
+          "TensorSpec(shape=(1, 2), dtype=tf.float32, name=None)"
+    two = one.replace("(1, ", "(2, ")
+    assert m.__call__.pretty_printed_concrete_signatures(verbose=False) == "\n".join(
+        [one, one, two])

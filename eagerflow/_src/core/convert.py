@@ -160,7 +160,7 @@ def _pack(value, dtype):
     parts = []
     for i, v in enumerate(value):
         if is_tensor_like(v):
-            arr = np.asarray(v)
+            arr = _known_array(v)
             if _d.from_numpy(arr.dtype) is not dtype:
                 raise errors.op_error(
                     errors.InvalidArgumentError, "Pack",
@@ -179,6 +179,17 @@ def _pack(value, dtype):
     if not parts:
         return np.zeros((0,), dtype.as_numpy_dtype)
     return np.stack(parts)
+
+
+def _known_array(tensor):
+    """`tensor`'s value as an array when known before run time (a symbolic tensor's static
+    value: ``tf.shape(x)[0]`` of a traced `x` of known shape); np.asarray raises TF's
+    NotImplementedError for a symbolic tensor only run time knows."""
+    if isinstance(tensor, Tensor) and not isinstance(tensor, EagerTensor):
+        value = get_static_value(tensor)
+        if value is not None:
+            return np.asarray(value)
+    return np.asarray(tensor)
 
 
 def _first_tensor(value):

@@ -140,6 +140,8 @@ class ConcreteFunction:
         Captures:
           None
         """
+        if not verbose:
+            return self._summary()
         lines = ["Input Parameters:"]
         lines += [f"  {name} ({kind}): {self._type_text(value)}"
                   for name, kind, value in self._parameters()]
@@ -151,11 +153,14 @@ class ConcreteFunction:
     def _type_text(self, value):
         return _type_text(value, self._declared_names)
 
-    def __repr__(self):
+    def _summary(self):
+        """``(x: TensorSpec(...)) -> TensorSpec(...)``: the one-line signature."""
         inputs = ", ".join(f"{name}: {self._type_text(value)}"
                            for name, _, value in self._parameters())
-        return (f"<ConcreteFunction ({inputs}) -> {self._type_text(self.structured_outputs)} "
-                f"at 0x{id(self):X}>")
+        return f"({inputs}) -> {self._type_text(self.structured_outputs)}"
+
+    def __repr__(self):
+        return f"<ConcreteFunction {self._summary()} at 0x{id(self):X}>"
 
     def __str__(self):
         return f"ConcreteFunction {self.pretty_printed_signature()}"

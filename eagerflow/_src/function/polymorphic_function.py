@@ -47,6 +47,7 @@ class Function:
         self._reduce_retracing = reduce_retracing
         self._cache = {}          # call key -> ConcreteFunction
         self._traces = []         # (trace key, ConcreteFunction), in trace order
+        self._signatures = []     # every ConcreteFunction traced, variable-making ones too
         self._reasons = []        # why each trace happened (a variable-making one traces twice)
         self._made_variables = False
         self._bound = weakref.WeakKeyDictionary()
@@ -119,8 +120,8 @@ class Function:
 
     def pretty_printed_concrete_signatures(self, verbose=True):
         """Every traced signature, in trace order, as `ConcreteFunction` prints them."""
-        return "\n\n".join(concrete.pretty_printed_signature(verbose)
-                           for _, concrete in self._traces)
+        return ("\n\n" if verbose else "\n").join(concrete.pretty_printed_signature(verbose)
+                                                 for concrete in self._signatures)
 
     def experimental_get_tracing_count(self):
         """How many times the Python function was traced."""
@@ -234,20 +235,21 @@ class Function:
             else:
                 result = self._python_function(*p_args, **p_kwargs)
             outputs = nest.map_structure(lambda v: _graph_output(v, self._name), result)
-        if created:
-            # As in TF, a trace that made variables is traced again right away: a
-            # function that would make new ones on every call fails on its first call.
-            self._made_variables = True
-            self._reasons.append(reason)
-            return self._trace(args, kwargs, key, "traced again after creating variables")
         signature = (tuple(nest.map_structure(_spec_or_value, p_args)),
                      nest.map_structure(_spec_or_value, p_kwargs))
         declared = frozenset(v.name for v in nest.flatten((args, kwargs, self._input_signature))
                              if isinstance(v, TensorSpec) and v.name)  # shown when printed
         concrete = ConcreteFunction(f"{self._name}", graph, graph.inputs, outputs, signature,
                                     self._params if self._params else None, declared)
-        self._traces.append((key, concrete))
+        self._signatures.append(concrete)
         self._reasons.append(reason)
+        if created:
+            # As in TF, a trace that made variables is traced again right away (its Python
+            # body runs twice; both traces count and print): a function that would make new
+            # ones on every call fails on its first call.
+            self._made_variables = True
+            return self._trace(args, kwargs, key, "traced again after creating variables")
+        self._traces.append((key, concrete))
         if len(self._reasons) == _RETRACE_WARNING_AT:
             _logger.warning(
                 "%s\nRetracing builds and compiles a new graph each time. To trace less: pass "

@@ -646,7 +646,7 @@ def _check_concat_dims(inputs, at, shapes, axis):
         dims = TensorShape(off_axis(t))
         if not dims.is_compatible_with(merged):
             raise shape_rules.shape_error("ConcatV2", _merge_failure(dims, merged), shapes,
-                                          computed=(len(inputs), axis))
+                                          computed=[(len(inputs), axis)])
         merged = dims.merge_with(merged)
 
 
@@ -1022,7 +1022,9 @@ def _number_text(v):
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
 
-def _range_kernel(xp, start, limit, delta):
+def _range_size(start, limit, delta):
+    """The length of the range of 0-d arrays `start`, `limit`, `delta`; checked as TF does
+    (an InvalidArgumentError whose message is TF's)."""
     s, l, d = start.item(), limit.item(), delta.item()
     if d == 0:
         raise _bad(f"Requires delta != 0: {_number_text(d)}")
@@ -1033,13 +1035,37 @@ def _range_kernel(xp, start, limit, delta):
         raise _bad(f"Requires start >= limit when delta < 0: {_number_text(s)}/"
                    f"{_number_text(l)}")
     if start.dtype.kind in "iu":
-        size = (abs(l - s) + abs(d) - 1) // abs(d)
-    else:  # computed in the dtype itself, as TF does: float32 rounding decides the length
-        size = int(xp.ceil(xp.abs((limit - start) / delta)))
-    return xp.arange(size, dtype=start.dtype) * delta + start
+        return (abs(l - s) + abs(d) - 1) // abs(d)
+    # computed in the dtype itself, as TF does: float32 rounding decides the length
+    return math.ceil(abs(float((limit - start) / delta)))
 
 
-_RANGE = register("Range", _range_kernel, lambda start, *_: (TensorShape([None]), start.dtype),
+def _range_kernel(xp, start, limit, delta):
+    return xp.arange(_range_size(start, limit, delta), dtype=start.dtype) * delta + start
+
+
+def _range_rule(start, limit, delta):
+    """A length known before run time when the three arguments are (as in TF, which also
+    reports bad constant arguments then: a ValueError).
+
+    >>> _range_rule(*(convert_to_tensor(v) for v in (5, 1, -2)))
+    (TensorShape([2]), tf.int32)
+    """
+    inputs = (start, limit, delta)
+    values = [get_static_value(t) if is_tensor_like(t) else None for t in inputs]
+    if any(v is None or np.ndim(v) for v in values):
+        return TensorShape([None]), start.dtype
+    try:
+        size = _range_size(*(np.asarray(v) for v in values))
+    except errors.InvalidArgumentError as e:
+        sentence = e.message if "delta != 0" not in e.message else "Requires delta != 0"
+        raise shape_rules.shape_error(
+            "Range", sentence, [t.shape for t in inputs],
+            computed=[(i, _number_text(v)) for i, v in enumerate(values)]) from None
+    return TensorShape([size]), start.dtype
+
+
+_RANGE = register("Range", _range_kernel, _range_rule,
                   tied=(0, 1, 2), dtypes=_RANGE_TYPES, not_differentiable="integer-like output")
 
 

@@ -344,18 +344,20 @@ def _per_swap(shapes, attrs):
 
 # -- registration: a stateful op (seed attrs) and its stateless twin (seed input) -----------
 
-def _with_shape(arrays, attrs):
-    """Arrays and attrs with a ``shape`` given as the last array moved into the attrs."""
-    if "shape" in attrs:
+def _with_attr(arrays, attrs, name):
+    """Arrays and attrs with attr `name` (a shape, or a number of samples) given as the last
+    array moved into the attrs, as a tuple of ints or an int."""
+    if name is None or name in attrs:
         return arrays, attrs
-    *arrays, shape = arrays
-    return arrays, {**attrs, "shape": tuple(int(d) for d in shape.tolist())}
+    *arrays, value = arrays
+    value = value.tolist()
+    value = tuple(int(d) for d in value) if isinstance(value, list) else int(value)
+    return arrays, {**attrs, name: value}
 
 
-def _stateful(draw, samples, shaped):
+def _stateful(draw, samples, run_time_attr):
     def kernel(xp, *arrays, seed, seed2, stream, **attrs):
-        if shaped:
-            arrays, attrs = _with_shape(arrays, attrs)
+        arrays, attrs = _with_attr(arrays, attrs, run_time_attr)
         if type(stream) is not int:  # an op of a graph: its state picks this run's stream
             seed, seed2, stream = stream.take(
                 seed, seed2, samples([a.shape for a in arrays], attrs))
@@ -365,50 +367,54 @@ def _stateful(draw, samples, shaped):
     return kernel
 
 
-def _stateless(draw, shaped):
+def _stateless(draw, run_time_attr):
     def kernel(xp, *arrays, **attrs):
         *arrays, seed = arrays  # the seed tensor is the last input
-        if shaped:
-            arrays, attrs = _with_shape(arrays, attrs)
+        arrays, attrs = _with_attr(arrays, attrs, run_time_attr)
         key, counter = philox.stateless_key_counter(int(seed[0]), int(seed[1]))
         return draw(xp, key, counter, *arrays, **attrs)
     kernel.__name__ = draw.__name__
     return kernel
 
 
-def _shape_input(rule, at):
-    """`rule` for an op that takes its ``shape`` attr as input `at` (counted from the end:
-    the stateless seed comes after it) when only run time knows it."""
-    def shape_rule(*inputs, **attrs):
-        if "shape" not in attrs:
+def _attr_input(rule, name, at):
+    """`rule` for an op that takes its attr `name` as input `at` (counted from the end: the
+    stateless seed comes after it) when only run time knows it."""
+    def attr_rule(*inputs, **attrs):
+        if name not in attrs:
             inputs = list(inputs)
-            attrs["shape"] = shape_rules.known_elements(inputs.pop(at))
+            known = shape_rules.known_elements(inputs.pop(at))
+            if name == "shape":
+                attrs[name] = known
+            else:  # a scalar
+                attrs[name] = known[0] if known else None
         return rule(*inputs, **attrs)
-    return shape_rule
+    return attr_rule
 
 
 _SAMPLES = {}  # stateful op name -> blocks(input shapes, attrs) a call reserves
 
 
-def _register(draw, rule, samples, stateful_name, stateless_name=None, shaped=True,
+def _register(draw, rule, samples, stateful_name, stateless_name=None, run_time_attr="shape",
               not_differentiable="random", **kw):
     """Registers `draw` as a stateful op and, given a name, as its stateless twin (either
     name may be None: no such op).
 
-    `samples`: the blocks a stateful call reserves of its stream; `shaped`: the op has a
-    ``shape`` attr, which may come as its last input instead (before the seed of the
-    stateless op), so that the type constraint keeps its indices.
+    `samples`: the blocks a stateful call reserves of its stream; `run_time_attr`: an attr
+    (``shape`` unless None) which may come as its last input instead (before the seed of
+    the stateless op), so that the type constraint keeps its indices.
     """
     stateful_rule = stateless_rule = rule
-    if shaped:
-        stateful_rule, stateless_rule = _shape_input(rule, -1), _shape_input(rule, -2)
+    if run_time_attr:
+        stateful_rule = _attr_input(rule, run_time_attr, -1)
+        stateless_rule = _attr_input(rule, run_time_attr, -2)
     ops = [None, None]
     if stateful_name:
         _SAMPLES[stateful_name] = samples
-        ops[0] = register(stateful_name, _stateful(draw, samples, shaped), stateful_rule,
+        ops[0] = register(stateful_name, _stateful(draw, samples, run_time_attr), stateful_rule,
                           stateful=True, not_differentiable=not_differentiable, **kw)
     if stateless_name:
-        ops[1] = register(stateless_name, _stateless(draw, shaped), stateless_rule,
+        ops[1] = register(stateless_name, _stateless(draw, run_time_attr), stateless_rule,
                           not_differentiable=not_differentiable, **kw)
     return tuple(ops)
 
@@ -461,9 +467,9 @@ _UNIFORM_INT = _register(_draw_uniform_int, _shaped_like_min, _per_value, "Rando
 _FULL_INT = _register(_draw_full_int, _shaped, _per_value, "StatefulUniformFullInt",
                       "StatelessRandomUniformFullInt", tied=())
 _MULTINOMIAL = _register(_draw_multinomial, _multinomial_rule, _per_sample, "Multinomial",
-                         "StatelessMultinomial", shaped=False, dtypes=FLOAT)
+                         "StatelessMultinomial", run_time_attr="num_samples", dtypes=FLOAT)
 _SHUFFLE = _register(_draw_shuffle, lambda value, *_, **__: (value.shape, value.dtype),
-                     _per_swap, "RandomShuffle", "StatelessShuffle", shaped=False)
+                     _per_swap, "RandomShuffle", "StatelessShuffle", run_time_attr=None)
 _POISSON = _register(_draw_poisson, _extended, _per_param_value, "RandomPoissonV2",
                      dtypes=_HALF_FLOAT_DOUBLE + _INTS)
 _GAMMA = _register(_draw_gamma, _extended, _per_param_value, "RandomGamma",
@@ -631,12 +637,12 @@ def _eager_stream(op, inputs, attrs, seed):
 
 def _run(ops, inputs, attrs, seed, name):
     """Runs the stateful op of `ops` with `seed` attrs (a dict), or the stateless twin with
-    `seed` (a tensor) as its last input. A ``shape`` attr known only at run time (a
-    tensor) becomes an input, after the others."""
-    shape = attrs.get("shape")
-    if shape is not None and type(shape) is not tuple:
-        attrs = {k: v for k, v in attrs.items() if k != "shape"}
-        inputs = (*inputs, shape)
+    `seed` (a tensor) as its last input. An attr known only at run time (a tensor: a
+    shape, a number of samples) becomes an input, after the others."""
+    run_time = [k for k, v in attrs.items() if isinstance(v, Tensor)]
+    if run_time:
+        inputs = (*inputs, attrs[run_time[0]])
+        attrs = {k: v for k, v in attrs.items() if k != run_time[0]}
     if isinstance(seed, dict):
         if context.get().graph is None:
             seed = _eager_stream(ops[0], inputs, attrs, seed)
@@ -702,7 +708,11 @@ def _is(value, number):
 
 
 def _int_arg(value):
-    return int(value.numpy()) if isinstance(value, Tensor) else int(value)
+    """A Python int from `value`, or a scalar tensor when only run time knows it."""
+    if not isinstance(value, Tensor):
+        return int(value)
+    known = get_static_value(value)
+    return value if known is None else int(known)
 
 
 # -- shared bodies of the global-seed, Generator and stateless functions ----------------------

@@ -61,7 +61,7 @@ def shape_error(op_name, sentence, shapes, partial=None, computed=None):
     """TF's ValueError for inputs whose static `shapes` break `op_name`'s rule.
 
     `partial`: ``(index, dims)`` of an input whose known values took part (a
-    shape); `computed`: ``(index, value)`` of a constant input that did (an
+    shape); `computed`: ``(index, value)`` pairs of constant inputs that did (an
     axis). A graph building the op rewrites the text to name its node, from
     the error's ``shape_rule``: ``(sentence, shapes text)``.
     """
@@ -71,7 +71,8 @@ def shape_error(op_name, sentence, shapes, partial=None, computed=None):
         shapes += (f" and with input tensors computed as partial shapes: input[{partial[0]}] = "
                    f"{errors.shape_text(partial[1])}")
     if computed is not None:
-        shapes += f" and with computed input tensors: input[{computed[0]}] = <{computed[1]}>"
+        shapes += " and with computed input tensors: " + ", ".join(
+            f"input[{i}] = <{v}>" for i, v in computed)
     error = ValueError(f"{sentence} for '{op_name}' (op: '{op_name}') with input shapes: "
                        f"{shapes}.")
     error.shape_rule = sentence, shapes
