@@ -566,7 +566,7 @@ def test_metrics_are_not_sub_layers():
     block = Block()
     block(tf.ones((2, 3)))
     assert not M.Metric._TRACKED_AS_LAYER
-    assert block.submodules == () and block.weights == []
+    assert block.submodules == (block.tracker,) and block.weights == []  # as in TF
     assert block.tracker.result().numpy() == 1.0
 
 

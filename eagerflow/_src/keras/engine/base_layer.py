@@ -98,6 +98,12 @@ class Layer(Module):
     # itself only, so that subclasses (of `Sequential`, say) are named after themselves.
     _DEFAULT_NAME = None
 
+    def __new__(cls, *args, **kwargs):
+        layer = super().__new__(cls)
+        # The default `get_config` returns the arguments the layer was constructed with.
+        object.__setattr__(layer, "_auto_config", _explicit_arguments(cls, args, kwargs))
+        return layer
+
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
         for key in kwargs:
             if key not in _ALLOWED_KWARGS:
@@ -140,7 +146,7 @@ class Layer(Module):
     _UNTRACKED_ATTRIBUTES = frozenset((
         "_inbound_nodes", "_outbound_nodes", "_trainable_weights", "_non_trainable_weights",
         "_metrics", "_callable_losses", "_eager_losses", "_initial_weights",
-        "_build_input_shape", "_input_spec"))
+        "_build_input_shape", "_input_spec", "_auto_config"))
 
     def __setattr__(self, name, value):
         if self._tracks_attribute(name):
@@ -286,7 +292,26 @@ class Layer(Module):
 
     @property
     def submodules(self):
-        return tuple(self._flatten_layers(include_self=False))
+        """Sub-layers and metrics, each once, in the order of TF's module walk: a layer's
+        children (`_module_children`), then each child's descendants."""
+        seen, found = {id(self)}, []
+
+        def visit(layer):
+            children = []
+            for child in layer._module_children():
+                if id(child) not in seen:
+                    seen.add(id(child))
+                    children.append(child)
+            found.extend(children)
+            for child in children:
+                visit(child)
+        visit(self)
+        return tuple(found)
+
+    def _module_children(self):
+        """The children `submodules` finds: Keras keeps metrics in an attribute that TF's
+        walk (in attribute-name order) reaches before the one holding the sub-layers."""
+        return [*self._metrics, *self._direct_sublayers()]
 
     @property
     def losses(self):
@@ -563,58 +588,107 @@ class Layer(Module):
         return keras_tensor.infer_output_signature(self, input_signature)
 
     # -- functional-graph properties ---------------------------------------------------
-    def _node_attribute(self, attr, what):
-        if not self._inbound_nodes:
-            raise AttributeError(f"Layer {self.name} is not connected, no {what} to return.")
-        values = [getattr(node, attr) for node in self._inbound_nodes]
-        if len(values) > 1 and what in ("input", "output"):
-            raise AttributeError(f'Layer "{self.name}" has multiple inbound nodes, hence the '
-                                 f'notion of "layer {what}" is ill-defined. Use '
-                                 f"`get_{what}_at(node_index)` instead.")
-        return values[0]
+    @property
+    def inbound_nodes(self):
+        """The nodes of the functional calls of this layer, in call order."""
+        return self._inbound_nodes
 
     @property
+    def outbound_nodes(self):
+        """The nodes of the functional calls that consume this layer's outputs."""
+        return self._outbound_nodes
+
+    def _node_attribute_at(self, node_index, attr, what):
+        if not self._inbound_nodes:
+            raise RuntimeError(f"The layer {self.name} has never been called and thus has no "
+                               f"defined {what}.")
+        if node_index >= len(self._inbound_nodes):
+            raise ValueError(f"Asked to get {what} at node {node_index}, but the layer has "
+                             f"only {len(self._inbound_nodes)} inbound nodes.")
+        return getattr(self._inbound_nodes[node_index], attr)
+
+    def _node_shape(self, attr, what):
+        """The `what` shape of every inbound node, when they all agree."""
+        if not self._inbound_nodes:
+            note = (" Note that the `input_shape` property is only available for Functional "
+                    "and Sequential models.") if what == "input" else ""
+            raise AttributeError(f'The layer "{self.name}" has never been called and thus '
+                                 f"has no defined {what} shape.{note}")
+        if len({str(getattr(node, attr)) for node in self._inbound_nodes}) > 1:
+            raise AttributeError(f'The layer "{self.name}" has multiple inbound nodes, with '
+                                 f'different {what} shapes. Hence the notion of "{what} '
+                                 f'shape" is ill-defined for the layer. Use '
+                                 f"`get_{what}_shape_at(node_index)` instead.")
+        return getattr(self._inbound_nodes[0], attr)
+
+    # As in Keras, `input` and `output` are those of the first call of a shared layer.
+    @property
     def input(self):
-        return self._node_attribute("input_tensors", "input")
+        if not self._inbound_nodes:
+            raise AttributeError(f"Layer {self.name} is not connected, no input to return.")
+        return self.get_input_at(0)
 
     @property
     def output(self):
-        return self._node_attribute("output_tensors", "output")
+        if not self._inbound_nodes:
+            raise AttributeError(f"Layer {self.name} has no inbound nodes.")
+        return self.get_output_at(0)
 
     @property
     def input_shape(self):
-        shapes = {str(s) for s in (n.input_shapes for n in self._inbound_nodes)}
-        if not self._inbound_nodes:
-            raise AttributeError(f'The layer "{self.name}" has never been called and thus '
-                                 f"has no defined input shape.")
-        if len(shapes) > 1:
-            raise AttributeError(f'The layer "{self.name}" has multiple inbound nodes, with '
-                                 f"different input shapes. Hence the notion of \"input "
-                                 f'shape" is ill-defined for the layer. Use '
-                                 f"`get_input_shape_at(node_index)` instead.")
-        return self._inbound_nodes[0].input_shapes
+        return self._node_shape("input_shapes", "input")
 
     @property
     def output_shape(self):
-        if not self._inbound_nodes:
-            raise AttributeError(f"The layer {self.name} has never been called and thus has "
-                                 f"no defined output shape.")
-        return self._inbound_nodes[0].output_shapes
+        return self._node_shape("output_shapes", "output")
+
+    @property
+    def input_mask(self):
+        return _masks(self.input)
+
+    @property
+    def output_mask(self):
+        return _masks(self.output)
 
     def get_input_at(self, node_index):
-        return self._inbound_nodes[node_index].input_tensors
+        return self._node_attribute_at(node_index, "input_tensors", "input")
 
     def get_output_at(self, node_index):
-        return self._inbound_nodes[node_index].output_tensors
+        return self._node_attribute_at(node_index, "output_tensors", "output")
+
+    def get_input_shape_at(self, node_index):
+        return self._node_attribute_at(node_index, "input_shapes", "input shape")
+
+    def get_output_shape_at(self, node_index):
+        return self._node_attribute_at(node_index, "output_shapes", "output shape")
+
+    def get_input_mask_at(self, node_index):
+        return _masks(self.get_input_at(node_index))
+
+    def get_output_mask_at(self, node_index):
+        return _masks(self.get_output_at(node_index))
 
     # -- config -------------------------------------------------------------------
     def get_config(self):
-        """The constructor arguments that recreate this layer (with `from_config`)."""
+        """The constructor arguments that recreate this layer (with `from_config`); by default
+        those it was given, when they are plain Python values."""
         config = {"name": self.name, "trainable": self.trainable,
                   "dtype": policy_mod.serialize(self._dtype_policy)}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
+        if not getattr(type(self).get_config, "_is_default", False):
+            return config  # an override adds its own arguments
+        if self._auto_config is None:
+            raise NotImplementedError(_NOT_SERIALIZABLE % type(self).__name__)
+        base_keys = set(config)
+        config.update(self._auto_config)
+        spec = inspect.getfullargspec(type(self).__init__)
+        if spec.varkw != "kwargs":  # as in Keras, only a `**kwargs` passes the base keys on
+            for key in base_keys - set(spec.args[1:]):
+                config.pop(key, None)
         return config
+
+    get_config._is_default = True
 
     @classmethod
     def from_config(cls, config):
@@ -644,6 +718,50 @@ def _unique(items):
             seen.add(id(item))
             out.append(item)
     return out
+
+
+_NOT_SERIALIZABLE = """
+Layer %s was created by passing
+non-serializable argument values in `__init__()`,
+and therefore the layer must override `get_config()` in
+order to be serializable. Please implement `get_config()`.
+
+Example:
+
+class CustomLayer(keras.layers.Layer):
+    def __init__(self, arg1, arg2, **kwargs):
+        super().__init__(**kwargs)
+        self.arg1 = arg1
+        self.arg2 = arg2
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "arg1": self.arg1,
+            "arg2": self.arg2,
+        })
+        return config"""
+
+
+def _explicit_arguments(cls, args, kwargs):
+    """The arguments of a constructor call by name, keywords first (Keras's order); None when
+    one is not a plain Python value (nor a list, tuple or dict of them)."""
+    if not all(isinstance(x, (str, int, float, type(None)))
+               for x in nest.flatten((args, kwargs))):
+        return None
+    config = dict(kwargs)
+    if args:
+        names = [p.name for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        config.update(zip(names, args))
+    return config
+
+
+def _masks(tensors):
+    """The `_keras_mask` of `tensors` (a list of them for a list)."""
+    if isinstance(tensors, list):
+        return [getattr(x, "_keras_mask", None) for x in tensors]
+    return getattr(tensors, "_keras_mask", None)
 
 
 def _batch_input_shape(kwargs):

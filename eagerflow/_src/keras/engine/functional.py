@@ -68,6 +68,13 @@ class Functional(Model):
     def layers(self):
         return list(self._self_tracked_layers)
 
+    def _module_children(self):
+        if self.outputs is None:  # a Sequential not built yet
+            return super()._module_children()
+        # Keras's attributes of the input and output layers sort around that of the metrics.
+        outputs = [x.node.layer for x in self.outputs if x.node is not None]
+        return [*self._input_layers, *self._metrics, *outputs, *self._direct_sublayers()]
+
     @property
     def input(self):
         return self._nested_inputs

@@ -43,19 +43,22 @@ class KerasTensor(SymbolicTensor):
         return None if history is None else history[0]._inbound_nodes[history[1]]
 
     def _creator(self):
+        """The name of the layer that made this tensor; None for one no layer made (a mask)."""
         history = getattr(self, "_keras_history", None)
-        return self.op.name if history is None else history[0].name
+        return None if history is None else history[0].name
 
     def __repr__(self):
-        return (f"<KerasTensor: shape={self.shape} dtype={self.dtype.name} "
-                f"(created by layer '{self._creator()}')>")
+        creator = self._creator()
+        made_by = "" if creator is None else f" (created by layer '{creator}')"
+        return f"<KerasTensor: shape={self.shape} dtype={self.dtype.name}{made_by}>"
 
     def __str__(self):
         name = self._spec_name()
         spec = (f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, "
                 f"name={name!r})")
-        return (f"KerasTensor(type_spec={spec}, name={self.name!r}, "
-                f"description=\"created by layer '{self._creator()}'\")")
+        creator = self._creator()
+        made_by = "" if creator is None else f", description=\"created by layer '{creator}'\""
+        return f"KerasTensor(type_spec={spec}, name={self.name!r}{made_by})"
 
     def __hash__(self):
         return id(self)

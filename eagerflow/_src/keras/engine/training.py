@@ -46,7 +46,7 @@ class Model(Layer):
         if cls is Model and _functional_arguments(args, kwargs):
             from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
             return Functional.__new__(Functional)
-        return super().__new__(cls)
+        return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args, **kwargs):
         if _functional_arguments(args, kwargs):
@@ -474,10 +474,22 @@ class Model(Layer):
         from eagerflow._src.keras.saving import saving_lib  # noqa: PLC0415 (saving imports models)
         return saving_lib.model_to_json(self, **kwargs)
 
+    def reset_states(self):
+        """Resets the states of the stateful layers (those of nested models included)."""
+        for layer in self.layers:
+            if isinstance(layer, Model) or layer.stateful and hasattr(layer, "reset_states"):
+                layer.reset_states()
+
     # -- config -----------------------------------------------------------------------
     def get_config(self):
-        """A subclassed model's config is its constructor's: override to make it cloneable."""
-        return {"name": self.name, "trainable": self.trainable}
+        """A subclassed model's config is the arguments it was constructed with (override to
+        make it cloneable); empty when they are not plain Python values."""
+        try:
+            return super().get_config()
+        except NotImplementedError:
+            return {}
+
+    get_config._is_default = True
 
     @classmethod
     def from_config(cls, config, custom_objects=None):

@@ -156,8 +156,7 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
         if cls is None:
             cls = get_registered_object(identifier["class_name"], custom_objects, module_objects)
         if cls is None:
-            raise ValueError(_unknown(printable_module_name, identifier["class_name"],
-                                      module_objects))
+            raise ValueError(_unknown(printable_module_name, identifier["class_name"]))
         config = identifier["config"]
         if hasattr(cls, "from_config"):
             params = inspect.signature(cls.from_config).parameters
@@ -168,18 +167,16 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
     if isinstance(identifier, str):
         obj = get_registered_object(identifier, custom_objects, module_objects)
         if obj is None:
-            raise ValueError(_unknown(printable_module_name, identifier, module_objects))
+            raise ValueError(_unknown(printable_module_name, identifier))
         return obj() if inspect.isclass(obj) else obj
     raise ValueError(f"Could not interpret serialized {printable_module_name}: {identifier!r}")
 
 
-def _unknown(kind, name, module_objects):
-    known = sorted(k for k, v in (module_objects or {}).items()
-                   if not k.startswith("_") and callable(v))
-    listing = f" Known names: {', '.join(known)}." if known else ""
+def _unknown(kind, name):
     return (f"Unknown {kind}: {name!r}. Please ensure you are using a "
             f"`keras.utils.custom_object_scope` and that this object is included in the "
-            f"scope.{listing}")
+            f"scope. See https://www.tensorflow.org/guide/keras/save_and_serialize"
+            f"#registering_the_custom_object for details.")
 
 
 def get(identifier, module_objects, kind, custom_objects=None):
