@@ -734,13 +734,20 @@ def _matrix_diag(xp, diagonal, k=0, num_rows=-1, num_cols=-1, padding_value=0):
     return out
 
 
-def _matrix_diag_part(xp, x, k=0):
+def _diagonal_of(x, k, after):
+    """(rows, cols) of the matrices of `x`, with TF's errors for a rank below 2 or a diagonal
+    `k` outside them (`after` k: ". " or " ", as TF's ops differ)."""
     if x.ndim < 2:
         raise _invalid(f"input must be at least 2-dim, received shape: {shape_text(x.shape)}")
     rows, cols = x.shape[-2:]
     if k != 0 and not -rows < k < cols:
-        raise _invalid(f"lower_diag_index is out of bound: {k}. It must be between {-rows} and "
-                       f"{cols}")
+        raise _invalid(f"lower_diag_index is out of bound: {k}{after}It must be between {-rows} "
+                       f"and {cols}")
+    return rows, cols
+
+
+def _matrix_diag_part(xp, x, k=0):
+    _diagonal_of(x, k, ". ")
     return xp.diagonal(x, offset=k, axis1=-2, axis2=-1).copy()
 
 
@@ -793,12 +800,7 @@ def _diag_length(rows, cols, k):
 
 
 def _set_diag(xp, x, diagonal, k=0):
-    if x.ndim < 2:
-        raise _invalid(f"input must be at least 2-dim, received shape: {shape_text(x.shape)}")
-    rows, cols = x.shape[-2:]
-    if k != 0 and not -rows < k < cols:
-        raise _invalid(f"lower_diag_index is out of bound: {k} It must be between {-rows} and "
-                       f"{cols}")
+    rows, cols = _diagonal_of(x, k, " ")
     expected = x.shape[:-2] + (_diag_length(rows, cols, k),)
     if diagonal.shape != expected:
         raise _invalid(
