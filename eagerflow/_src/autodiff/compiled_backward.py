@@ -33,15 +33,9 @@ class Rows:
         return len(self.stacked[0])
 
     def __getitem__(self, i):
-        return [_tensor(a[i]) for a in self.stacked]  # a[i] raises IndexError past the end
+        return [EagerTensor._wrap(a[i]) for a in self.stacked]  # a[i] raises IndexError past the end
 
 
 class Stacked(list):
     """``run``'s result for `Rows`: per source, the stacked gradients of every pass (a tensor
     with the passes' leading axis), or None where no pass reaches the source."""
-
-
-def _tensor(array):
-    t = object.__new__(EagerTensor)
-    t._data = array
-    return t

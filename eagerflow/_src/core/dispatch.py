@@ -19,6 +19,7 @@ from eagerflow._src.core.tensor import EagerTensor
 _NO_ATTRS = {}
 _numpy = np
 _new = object.__new__
+_wrap = EagerTensor._wrap
 _context = context._lookup
 _get_context = context.get
 _KERNEL_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError, np.linalg.LinAlgError)
@@ -118,12 +119,6 @@ def _graph_of(inputs):
                                 f"the traced function instead.")
             return graph
     return None
-
-
-def _wrap(array):
-    t = _new(EagerTensor)
-    t._data = array
-    return t
 
 
 def kernel_error(op, arrays, exc):

@@ -9,12 +9,11 @@ below gives each such op TF's form.
 '{{node add}} = AddV2[T=DT_FLOAT](a, b)'
 """
 from eagerflow._src.core import dtypes as _d
-
-_DT_NAMES = {"float32": "FLOAT", "float64": "DOUBLE", "float16": "HALF"}
+from eagerflow._src.core.registry import kernel_type_name
 
 
 def _dtype_text(dtype):
-    return "DT_" + _DT_NAMES.get(dtype.name, dtype.name.upper())
+    return "DT_" + kernel_type_name(dtype).upper()  # DT_FLOAT, DT_INT32
 
 
 def _value_text(value):

@@ -28,7 +28,7 @@ from eagerflow._src.graph import executor, vectorize
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
-_new = object.__new__
+_wrap = EagerTensor._wrap
 _MAX_PROGRAMS = 64  # structures kept; a loop over ever-new shapes must not grow memory
 _FAILED = object()  # a structure whose backward did not trace: always played eagerly
 _cache = {}         # structure -> times seen (int), a _Program, or _FAILED
@@ -173,18 +173,12 @@ class _Program:
             if kind is None:
                 grads.append(None)
             elif kind == "dense":
-                grads.append(_tensor(next(flat)))
+                grads.append(_wrap(next(flat)))
             else:
-                values_, indices = _tensor(next(flat)), _tensor(next(flat))
-                shape = _tensor(next(flat)) if kind == "sparse+shape" else None
+                values_, indices = _wrap(next(flat)), _wrap(next(flat))
+                shape = _wrap(next(flat)) if kind == "sparse+shape" else None
                 grads.append(IndexedSlices(values_, indices, shape))
         return grads
-
-
-def _tensor(array):
-    t = _new(EagerTensor)
-    t._data = array
-    return t
 
 
 def _compile(entries, targets, weightings, sources, values):
