@@ -31,19 +31,12 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
                            "Use tf.GradientTape instead.")
     ys, xs = nest.flatten(ys), nest.flatten(xs)
-    held = {id(t) for t in nest.flatten(stop_gradients or [])}
     # never entered: the tape records only the operations given to it below
     tape = GradientTape(persistent=False, watch_accessed_variables=False)
-    recorder = tape._recorder
     for x in xs:
-        recorder.watch(x)
-    for op in graph.get_operations():
-        if op.op_def is None:  # placeholders and constants
-            continue
-        outputs = op.outputs if op.op_def.multi else op.outputs[0]
-        # a held tensor's own gradient is still wanted, but none flows through its op
-        if not any(id(o) in held for o in op.outputs):
-            recorder.record(op.op_def, op.inputs, op.attrs, outputs)
+        tape._recorder.watch(x)
+    # a held tensor's own gradient is still wanted, but none flows through its op
+    tape._record_operations(graph.get_operations(), nest.flatten(stop_gradients or []))
     with context.name_scope(name):
         return tape.gradient(ys, xs, output_gradients=grad_ys,
                              unconnected_gradients=unconnected_gradients)

@@ -167,6 +167,17 @@ class GradientTape:
                             f"tf.float32), got {t.dtype!r}")
             self._recorder.watch(t)
 
+    def _record_operations(self, operations, held=()):
+        """Records graph `operations` (in creation order) as `dispatch` recorded them while
+        they were built; no gradient flows through the operations of the tensors `held`."""
+        held = {id(t) for t in held}
+        for op in operations:
+            if op.op_def is None:  # placeholders and constants
+                continue
+            if not any(id(o) in held for o in op.outputs):
+                self._recorder.record(op.op_def, op.inputs, op.attrs,
+                                      op.outputs if op.op_def.multi else op.outputs[0])
+
     def watched_variables(self):
         """The variables this tape watches, in the order they were created (as TF)."""
         return tuple(sorted(self._recorder.variables.values(), key=lambda v: v._unique_id))

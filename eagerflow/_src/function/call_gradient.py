@@ -163,15 +163,10 @@ class CallGradient:
         gradients are the ones eager execution would compute.
         """
         concrete = self._concrete
+        # never entered: this tape alone records them (the caller's tapes must not see them)
         tape = GradientTape(persistent=True, watch_accessed_variables=False)
-        with context.init_scope(), tape:  # this tape alone: the caller's tapes must not see them
-            tape.watch([s for s in self._sources if is_differentiable(s)])
-            recorders = context.get().recorders
-            for op in executor.needed_operations(concrete.graph, concrete.outputs):
-                if op.op_def is not None:
-                    outputs = op.outputs if op.op_def.multi else op.outputs[0]
-                    for recorder in recorders:
-                        recorder.record(op.op_def, op.inputs, op.attrs, outputs)
+        tape.watch([s for s in self._sources if is_differentiable(s)])
+        tape._record_operations(executor.needed_operations(concrete.graph, concrete.outputs))
         return tape
 
     def _trace_backward(self, wanted, exposed):
