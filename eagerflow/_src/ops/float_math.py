@@ -230,12 +230,18 @@ def _exp_scalar(v):
 
 # -------------------------------------------------------------------------------------- log
 
-def _log_vector(x):
+def _mantissa_exponent(x):
+    """``(m, e)`` of positive float32 `x` = m * 2 ** e, m in [0.5, 1), e as float32 (read off
+    the bits: normal `x` only)."""
     bits = x.view(_I)
     e = np.subtract(bits >> 23, _F(126), dtype=_F)
     m = bits & 0x007fffff
     m |= 0x3f000000
-    m = m.view(_F)  # x = m * 2 ** e, m in [0.5, 1)
+    return m.view(_F), e
+
+
+def _log_vector(x):
+    m, e = _mantissa_exponent(x)
     low = m < _F(0.707106781186547524)
     shift = m * low  # m in [sqrt(1/2), sqrt(2)), minus 1
     m -= _F(1)
@@ -868,11 +874,7 @@ def _integer_and_rest(hi, lo):
 
 def _pow_positive(x, y):
     """x ** y for x > 0 (and the other x as they come out)."""
-    bits = x.view(_I)
-    e = np.subtract(bits >> 23, _F(126), dtype=_F)
-    m = bits & 0x007fffff
-    m |= 0x3f000000
-    m = m.view(_F)  # x = m * 2 ** e, m in [0.5, 1)
+    m, e = _mantissa_exponent(x)
     low = m < _F(0.70710678118654752440)
     m *= low + _F(1)  # into [sqrt(1/2), sqrt(2))
     e -= low
