@@ -27,3 +27,19 @@ def test_op_errors_name_the_op():
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         tf.constant([1.0, 2.0]) + tf.constant([1.0, 2.0, 3.0])
     assert info.value.op == "AddV2" and str(info.value).endswith("[Op:AddV2]")
+
+
+def test_error_classes_print_as_public_names():
+    """A traceback names the class as users import it, and pickling finds it there."""
+    import traceback
+    try:
+        tf.constant(1) + tf.constant(1.0)
+    except tf.errors.InvalidArgumentError:
+        text = traceback.format_exc()
+    assert "eagerflow.errors.InvalidArgumentError: cannot compute AddV2" in text
+    for cls in (tf.errors.OpError, tf.errors.NotFoundError, tf.errors.DataLossError,
+                tf.errors.OperatorNotAllowedInGraphError):
+        assert cls.__module__ == "eagerflow.errors"
+        assert getattr(tf.errors, cls.__name__) is cls
+    err = pickle.loads(pickle.dumps(tf.errors.NotFoundError(None, None, "gone")))
+    assert type(err) is tf.errors.NotFoundError and str(err) == "gone"

@@ -1,6 +1,7 @@
 """Tensors: printing, dtype rules, conversions, NumPy interop (expected forms checked on TF)."""
 import copy
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -158,6 +159,35 @@ def test_no_silent_promotion(fn):
 
 def test_int_overflow_wraps():
     assert (tf.constant(np.int32(2**31 - 1)) + 1).numpy() == -2**31
+
+
+OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tf.constant([1, 2**63]),                    # NumPy would make this float64
+    lambda: tf.constant([[1], [-2**63 - 1]]),
+    lambda: tf.constant(2**64),
+    lambda: tf.constant([1, 2]) + 2**63,                # NumPy would wrap it to [1, 2]
+    lambda: tf.constant([1, 2], tf.int64) - 2**63,
+    lambda: tf.convert_to_tensor([1, 2**63], tf.int64),
+    lambda: tf.constant([1, 2**63], tf.complex64),
+    lambda: tf.constant([-1, 2**63], tf.uint64),
+    lambda: tf.constant([1], tf.uint64) + 2**64,
+])
+def test_python_ints_beyond_int64_raise(make):
+    with pytest.raises(ValueError, match=re.escape(OUT_OF_RANGE)):
+        make()
+
+
+def test_python_ints_beyond_int64_fit_uint64_and_floats():
+    assert tf.constant([1, 2**63], tf.uint64).numpy().tolist() == [1, 2**63]
+    assert (tf.constant([1], tf.uint64) + 2**63).numpy().tolist() == [2**63 + 1]
+    assert tf.constant(2**64 - 1, tf.uint64).numpy() == 2**64 - 1
+    assert tf.constant([1, 2**63], tf.float32).dtype == tf.float32
+    mixed = tf.constant([1.0, 2**63])  # a float among them: a float list
+    assert mixed.dtype == tf.float32 and mixed.numpy()[1] == np.float32(2.0**63)
+    assert tf.constant(-2**63).dtype == tf.int64
 
 
 def test_truediv_and_floor_ops():

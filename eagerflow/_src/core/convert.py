@@ -68,6 +68,9 @@ def _python_to_array(value, dtype):
     except OverflowError:
         raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.") \
             from None
+    if arr.dtype == np.uint64 or (arr.dtype == np.float64 and arr.size
+                                  and not np.abs(arr).max() < 2.0 ** 63):
+        arr = _wide_ints(arr, value, dtype)
     kind = arr.dtype.kind
     if arr.size == 0 and kind == "f" and isinstance(value, (list, tuple)):
         # an empty list has no element type: it takes any requested dtype (float32 if none)
@@ -115,6 +118,22 @@ def _python_to_array(value, dtype):
     if kind in "iu" and target in "iu":
         return arr.astype(np.int64).astype(dtype.as_numpy_dtype)  # wraps like TF
     return arr.astype(dtype.as_numpy_dtype)
+
+
+def _wide_ints(arr, value, dtype):
+    """`arr` from Python data where NumPy met an int beyond int64 (it chose uint64, or float64
+    for a list of ints): TF converts such ints only into uint64 (or a requested float type);
+    a list mixing them with Python floats is a float list.
+    """
+    if dtype is not None and dtype._kind == "f":
+        return arr
+    ints = list(_flatten([value]))
+    if not all(type(v) is int for v in ints):
+        return arr  # floats among them: converted as floats, as TF does
+    low, high = (0, 2**64) if dtype is _d.uint64 else (-2**63, 2**63)
+    if not all(low <= v < high for v in ints):
+        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+    return np.array(value, np.uint64) if dtype is _d.uint64 else arr
 
 
 def _mixes_bools(arr, value):

@@ -23,8 +23,14 @@ DATA_LOSS = 15
 UNAUTHENTICATED = 16
 
 
+# Tracebacks name a class by its module: users see (and catch) these as `eagerflow.errors.X`.
+_PUBLIC_MODULE = "eagerflow.errors"
+
+
 class OpError(Exception):
     """An error raised while running an op: `op`, `node_def`, `message` and `error_code`."""
+
+    __module__ = _PUBLIC_MODULE
 
     def __init__(self, node_def, op, message, *args):
         super().__init__(message, *args)
@@ -51,7 +57,7 @@ def _error_class(name, code, doc):
     def __init__(self, node_def=None, op=None, message="", *args):
         OpError.__init__(self, node_def, op, message, *args)
     return type(name, (OpError,), {"__init__": __init__, "_code": code, "__doc__": doc,
-                                   "__module__": __name__})
+                                   "__module__": _PUBLIC_MODULE})
 
 
 CancelledError = _error_class("CancelledError", CANCELLED, "An operation was cancelled.")
@@ -90,6 +96,8 @@ _BY_CODE = {c._code: c for c in (
 
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation (`bool`, iteration) applied to a symbolic tensor while tracing."""
+
+    __module__ = _PUBLIC_MODULE
 
 
 class InaccessibleTensorError(ValueError):
