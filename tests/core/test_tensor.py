@@ -273,3 +273,13 @@ def test_operators():
     assert m.numpy().tolist() == [[5.0]]
     with pytest.raises(tf.errors.InvalidArgumentError, match="allowed values"):
         -tf.constant(True)
+
+
+def test_numpy_object_arrays_convert_as_text_or_to_a_requested_dtype():
+    assert tf.constant(np.array(["a", b"b"], dtype=object)).numpy().tolist() == [b"a", b"b"]
+    assert tf.constant(np.array([1, 2], dtype=object), tf.float32).numpy().tolist() == [1.0, 2.0]
+    for arr, kind in ((np.array([1, 2], dtype=object), "int"),
+                      (np.array([[None], [1]], dtype=object), "NoneType")):
+        with pytest.raises(ValueError, match=re.escape(
+                f"Failed to convert a NumPy array to a Tensor (Unsupported object type {kind}).")):
+            tf.convert_to_tensor(arr)

@@ -253,6 +253,8 @@ def to_array(value, dtype=None):
     if arr is not None:
         return arr
     if isinstance(value, (np.ndarray, np.generic)):
+        if value.dtype.kind == "O":
+            value = _object_array(value, dtype)
         if value.dtype.kind in "SUO":
             arr = _to_bytes_array(value)
             if dtype is not None and dtype is not _d.string:
@@ -284,6 +286,21 @@ def to_array(value, dtype=None):
         raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                          f"({type(value)}) to a Tensor.")
     return _python_to_array(value, dtype)
+
+
+def _object_array(value, dtype):
+    """A NumPy object array holds text (a string tensor), or numbers only a requested
+    numeric dtype can take."""
+    if dtype is not None and dtype is not _d.string:
+        try:
+            return value.astype(dtype.as_numpy_dtype)
+        except (TypeError, ValueError, OverflowError):
+            pass
+    for v in value.reshape(-1):
+        if not isinstance(v, (str, bytes)):
+            raise ValueError("Failed to convert a NumPy array to a Tensor (Unsupported object "
+                             f"type {type(v).__name__}).")
+    return value
 
 
 def from_array(array):
