@@ -82,3 +82,122 @@ def test_wrong_number_of_gradients_is_a_clear_error():
         z = f(x, y)
     with pytest.raises(ValueError, match="expected to return 2 gradient"):
         g.gradient(z, [x, y])
+
+
+@tf.custom_gradient
+def _clip_gradient_by_norm(x, norm):
+    y = tf.identity(x)
+
+    def grad_fn(dresult):
+        return [tf.clip_by_norm(dresult, norm), None]
+    return y, grad_fn
+
+
+@pytest.mark.parametrize("traced", [False, True])
+@pytest.mark.parametrize("norm", [1.0, tf.constant(1.0)], ids=["python", "tensor"])
+def test_guide_clip_gradient_by_norm_counts_every_positional_argument(norm, traced):
+    x = tf.constant([3.0, 4.0])
+
+    def run():
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = _clip_gradient_by_norm(x, norm) * [3.0, 4.0]
+        return t.gradient(y, x)
+    g = tf.function(run)() if traced else run()
+    np.testing.assert_allclose(g.numpy(), [0.6, 0.8], rtol=1e-6)
+
+
+@pytest.mark.parametrize("returned", [1, 3])
+@pytest.mark.parametrize("norm", [1.0, tf.constant(1.0)], ids=["python", "tensor"])
+def test_wrong_gradient_count_with_python_arguments(norm, returned):
+    @tf.custom_gradient
+    def clip(x, norm):
+        def grad_fn(dy):
+            return [dy, None, None][:returned]
+        return tf.identity(x), grad_fn
+
+    x = tf.constant([3.0, 4.0])
+
+    def run():
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = clip(x, norm)
+        return t.gradient(y, x)
+    with pytest.raises(ValueError, match=f"^custom_gradient function expected to return 2 "
+                                         f"gradients, but returned {returned} instead.$"):
+        run()
+    # Traced, TF reports the recorded op's count (its outputs, inputs and variables).
+    with pytest.raises(tf.errors.InternalError,
+                       match=f"Recorded operation 'clip' returned too few gradients. Expected "
+                             f"3 but received {1 + returned}"):
+        tf.function(run)()
+
+
+def test_python_arguments_and_keywords():
+    x = tf.constant(2.0)
+
+    @tf.custom_gradient
+    def scaled(x, s, mode, scale=1.0):
+        def grad_fn(dy):
+            return dy * s * scale, tf.reduce_sum(dy * x), None  # ignored for Python values
+        return x * s * scale, grad_fn
+
+    for run in (lambda f: f(), lambda f: tf.function(f)()):
+        def body():
+            with tf.GradientTape() as t:
+                t.watch(x)
+                y = scaled(x, 3, "mode", scale=2.0)  # keywords are not inputs
+            return t.gradient(y, x)
+        assert run(body).numpy() == 6.0
+
+
+def test_variable_argument_is_differentiated():
+    v = tf.Variable(2.0)
+
+    @tf.custom_gradient
+    def square(x):
+        return x * x, lambda dy: dy * 2.0 * x
+
+    for run in (lambda f: f(), lambda f: tf.function(f)()):
+        def body():
+            with tf.GradientTape() as t:
+                y = square(v)
+            return t.gradient(y, v)
+        assert run(body).numpy() == 4.0
+
+
+def test_variable_gradients_count_and_keyword_forms():
+    v = tf.Variable(2.0)
+    x = tf.constant([1.0, 2.0])
+
+    @tf.custom_gradient
+    def missing(x):
+        return x * v, lambda dy, variables=None: (dy * v, [])
+
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = missing(x)
+    with pytest.raises(ValueError, match="^Must return gradient for each variable from "
+                                         "@custom_gradient grad_fn.$"):
+        t.gradient(y, [x, v])
+
+    @tf.custom_gradient
+    def any_keywords(x):
+        def grad_fn(dy, **kwargs):  # accepts `variables` too
+            return dy * v, [tf.reduce_sum(dy * x)]
+        return x * v, grad_fn
+
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = any_keywords(x)
+    dx, dv = t.gradient(y, [x, v])
+    np.testing.assert_array_equal(dx.numpy(), [2.0, 2.0])
+    assert dv.numpy() == 3.0
+
+    @tf.custom_gradient
+    def no_keyword(x):
+        return x * v, lambda dy: dy
+    with pytest.raises(TypeError, match="^@tf.custom_gradient grad_fn must accept keyword "
+                                        "argument 'variables', since function uses "
+                                        "variables: \\[<tf.Variable 'Variable:0'"):
+        no_keyword(x)

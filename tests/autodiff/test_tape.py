@@ -294,3 +294,85 @@ def test_a_none_target_is_a_type_error():
                                         r"structure of Tensors, Variables or CompositeTensors "
                                         r"to be differentiated, but received None.$"):
         tape.gradient(None, tf.Variable(1.0))
+
+
+# A target that is itself a source: its gradient includes the target's own incoming
+# gradient, even when the tape never saw it (TF 2.21's values).
+def test_variable_target_gets_its_identity_gradient():
+    v0, v1 = tf.Variable(2.0), tf.Variable(3.0)
+    with tf.GradientTape() as t:
+        result = v0
+    g0, g1 = t.gradient(result, [v0, v1])
+    assert g0.numpy() == 1.0 and g1 is None
+    with tf.GradientTape() as t:
+        pass
+    assert t.gradient(v0, v0).numpy() == 1.0
+    with tf.GradientTape() as t:
+        result = v0
+    assert [g.numpy() for g in t.gradient(result, [v0, v1],
+                                           unconnected_gradients="zero")] == [1.0, 0.0]
+
+
+def test_structured_targets_holding_variables():
+    v0, v1 = tf.Variable(2.0), tf.Variable(3.0)
+    with tf.GradientTape() as t:
+        y = v1 * 2.0
+    g = t.gradient({"a": [v0], "b": y}, {"x": v0, "y": v1})
+    assert (g["x"].numpy(), g["y"].numpy()) == (1.0, 2.0)
+    with tf.GradientTape() as t:
+        y = v0 * 1.0
+    g0, g1 = t.gradient([v0, y], [v0, v1])  # the identity and the path through y add up
+    assert g0.numpy() == 2.0 and g1 is None
+    with tf.GradientTape() as t:
+        pass
+    assert [g.numpy() for g in t.gradient([v0, v0], [v0, v0])] == [2.0, 2.0]
+
+
+def test_target_as_source_in_every_kind_of_tape():
+    v = tf.Variable(2.0)
+    w = tf.Variable([[1.0, 2.0]])
+    frozen = tf.Variable(5.0, trainable=False)
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape(watch_accessed_variables=False) as t:
+        pass
+    assert t.gradient(v, v).numpy() == 1.0
+    with tf.GradientTape() as t:
+        pass
+    assert t.gradient(frozen, frozen).numpy() == 1.0
+    with tf.GradientTape() as t:
+        pass
+    np.testing.assert_array_equal(t.gradient(x, x).numpy(), [1.0, 1.0])
+    with tf.GradientTape() as t:
+        pass
+    assert t.gradient(v, v, output_gradients=tf.constant(5.0)).numpy() == 5.0
+    with tf.GradientTape(persistent=True) as t:
+        y = v * v
+    assert t.gradient(v, v).numpy() == 1.0 and t.gradient([v, y], v).numpy() == 5.0
+    with tf.GradientTape() as t:
+        pass
+    np.testing.assert_array_equal(t.jacobian(w, w).numpy().reshape(2, 2), np.eye(2))
+    with tf.GradientTape() as t:
+        pass
+    np.testing.assert_array_equal(t.batch_jacobian(w, w).numpy(), [np.eye(2)])
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            result = v
+        g = t1.gradient(result, v)
+    assert g.numpy() == 1.0 and t2.gradient(g, v) is None
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as t:
+            result = v
+        return t.gradient(result, [v, frozen])
+    g, none = step()
+    assert g.numpy() == 1.0 and none is None
+
+
+def test_target_as_source_repeatedly():
+    v0, v1 = tf.Variable(2.0), tf.Variable(3.0)
+    for _ in range(3):  # a repeated tape may run a compiled backward pass
+        with tf.GradientTape() as t:
+            y = v1 * v1
+        g0, g1 = t.gradient([v0, y], [v0, v1])
+        assert (g0.numpy(), g1.numpy()) == (1.0, 6.0)

@@ -312,3 +312,11 @@ def test_strided_slice_with_traced_bounds():
     f = tf.function(lambda x, b, e: tf.strided_slice(x, b, e, [1, 2]))
     out = f(tf.constant(_GRID), tf.constant([1, 0]), tf.constant([3, 5]))
     np.testing.assert_array_equal(out.numpy(), _GRID[1:3, 0:5:2])
+
+
+def test_strided_slice_with_python_bounds_in_a_function():
+    # Python lists are constants while tracing: the op keeps them as attributes.
+    f = tf.function(lambda x: tf.strided_slice(x, [1, 0], [3, 5], [1, 2]))
+    np.testing.assert_array_equal(f(tf.constant(_GRID)).numpy(), _GRID[1:3, 0:5:2])
+    g = tf.function(lambda x: tf.strided_slice(x, [1, 0], [3, 5], [1, 2]))
+    np.testing.assert_array_equal(g(tf.Variable(_GRID)).numpy(), _GRID[1:3, 0:5:2])

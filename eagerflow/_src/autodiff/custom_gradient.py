@@ -15,8 +15,8 @@ import functools
 import inspect
 
 from eagerflow._src.autodiff.tape import _Recorder, watch_accessed
-from eagerflow._src.core import context, nest
-from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
+from eagerflow._src.core import context, errors, nest
+from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import OpDef
 
@@ -24,8 +24,11 @@ from eagerflow._src.core.registry import OpDef
 def custom_gradient(f=None):
     """Decorator: ``f(*x)`` returns ``(y, grad_fn)``; ``grad_fn(*dy)`` gives d(y)/d(x).
 
-    When `f` reads variables, `grad_fn` must accept ``variables=`` and return
-    ``(input_grads, variable_grads)``.
+    Every positional argument is an input (as in TF): Python numbers and other
+    values convert to tensors, and `grad_fn` returns one gradient for each
+    leaf of them (None for those not differentiated).  Keyword arguments are
+    not inputs.  When `f` reads variables, `grad_fn` must accept
+    ``variables=`` and return ``(input_grads, variable_grads)``.
     """
     if f is None:
         return custom_gradient
@@ -35,19 +38,25 @@ def custom_gradient(f=None):
         spy = _Recorder(watch_accessed_variables=True)
         with context.only_recorder(spy):  # f's own ops stay off every tape
             result, grad_fn = f(*args, **kwargs)
-        inputs = [a for a in nest.flatten(args) if is_tensor_like(a)]
-        variables = [v for v in spy.variables.values()
-                     if not any(v is a for a in inputs)]
+        flat_args = nest.flatten(args)
+        passed = flat_args + nest.flatten(kwargs)
+        variables = [v for v in spy.variables.values() if not any(v is a for a in passed)]
+        if variables and not _takes_variables(grad_fn):
+            raise TypeError(f"@tf.custom_gradient grad_fn must accept keyword argument "
+                            f"'variables', since function uses variables: {variables}")
         watch_accessed(variables)  # outer tapes watch what f read, as usual
-        if variables and "variables" not in inspect.signature(grad_fn).parameters:
-            raise TypeError(f"If using @custom_gradient with a function that uses variables, "
-                            f"then grad_fn must accept a keyword argument 'variables'. The "
-                            f"function {f.__name__!r} read {[v.name for v in variables]}.")
+        # (a variable argument is read here, where tapes see the read)
+        inputs = [convert_to_tensor(a) for a in flat_args]
         flat_out = [convert_to_tensor(o) for o in nest.flatten(result)]
         op = _custom_op(f.__name__, grad_fn, len(inputs), variables, flat_out)
         outs = dispatch(op, (*inputs, *variables, *flat_out))
         return nest.pack_sequence_as(result, list(outs))
     return decorated
+
+
+def _takes_variables(grad_fn):
+    params = inspect.signature(grad_fn).parameters
+    return "variables" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
 def _custom_op(name, grad_fn, n_inputs, variables, outputs):
@@ -66,14 +75,21 @@ def _custom_op(name, grad_fn, n_inputs, variables, outputs):
         if variables:
             in_grads, var_grads = grad_fn(*dys, variables=variables)
             var_grads = list(var_grads)
+            if len(var_grads) != len(variables):
+                raise ValueError("Must return gradient for each variable from "
+                                 "@custom_gradient grad_fn.")
         else:
             in_grads, var_grads = grad_fn(*dys), []
-        in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
-        if len(in_grads) != n_inputs or len(var_grads) != len(variables):
-            raise ValueError(f"custom_gradient function {name!r} expected to return "
-                             f"{n_inputs} gradient(s) for its inputs and {len(variables)} for "
-                             f"its variables, but returned {len(in_grads)} and "
-                             f"{len(var_grads)}.")
+        in_grads = nest.flatten(in_grads)
+        if len(in_grads) != n_inputs:
+            if context.get().graph is not None:  # TF's error where the tape was traced
+                expected = len(outputs) + n_inputs + len(variables)
+                raise errors.InternalError(
+                    None, None, f"Recorded operation '{name}' returned too few gradients. "
+                                f"Expected {expected} but received "
+                                f"{len(outputs) + len(in_grads) + len(var_grads)}")
+            raise ValueError(f"custom_gradient function expected to return {n_inputs} "
+                             f"gradients, but returned {len(in_grads)} instead.")
         return in_grads + var_grads + [None] * len(outputs)
     op.grad = grad
     return op

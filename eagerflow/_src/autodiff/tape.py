@@ -272,12 +272,18 @@ class GradientTape:
                 self._pop()  # a one-shot tape stops recording, as in TF
         recorder = self._recorder
         watched = recorder.watched  # unwatched sources have no gradient, as in TF
-        live = []
+        # ... unless the source is a target itself: its gradient is (at least) the target's
+        # incoming gradient, whatever the tape saw, as in TF (``tape.gradient(v, v)`` is 1).
+        targeted = {id(t) for t in targets}
+        live, unwatched = [], False
         for s in sources:
             if type(s) is not EagerTensor and not is_tensor_like(s):
                 raise TypeError(f"GradientTape.gradient sources must be tensors or variables; "
                                 f"got {s!r} of type {type(s).__name__}.")
-            if not is_differentiable(s):  # None, said once per dtype (TF says nothing)
+            if id(s) in targeted:
+                live.append(s)
+                unwatched = unwatched or id(s) not in watched
+            elif not is_differentiable(s):  # None, said once per dtype (TF says nothing)
                 _warn_first(("source", s.dtype), f"The dtype of the source tensor must be "
                             f"floating (e.g. tf.float32) when calling GradientTape.gradient, "
                             f"got {s.dtype!r}; its gradient is None.", n=1)
@@ -286,11 +292,12 @@ class GradientTape:
         # Everything watched depends on a root; when every root is a source, the
         # watched set is exactly what depends on the sources, with no walk.
         passes = None
-        if compiled_backward.run is not None:  # a compiled program, for tapes that repeat
+        if compiled_backward.run is not None and not unwatched:  # for tapes that repeat
             passes = compiled_backward.run(recorder.entries, targets, weightings, live)
         if passes is None:
             ids = {id(s) for s in live}
-            reached = watched if recorder.roots <= ids else connected(recorder.entries, live)
+            reached = (watched if recorder.roots <= ids and not unwatched
+                       else connected(recorder.entries, live))
             passes = [backprop(recorder.entries, targets, weights, live, reached)
                       for weights in weightings]
         if not self._persistent:

@@ -19,7 +19,7 @@ import numpy as np
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
-from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor
@@ -156,14 +156,20 @@ _STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_
 
 
 def _index_vector(value):
-    """A begin/end/strides argument as a NumPy array (checked by `strided_slice`)."""
-    return np.asarray(as_tensor(value) if is_tensor_like(value) else convert_to_tensor(value))
+    """A begin/end/strides argument as a NumPy array; None while tracing when it is known
+    only at run time (a Python list or constant is known: a Const while tracing)."""
+    return get_static_value(as_tensor(value))
 
 
 def _static_bounds(begin, end, strides):
-    """begin/end/strides as equal-length tuples of ints, with TF's checks."""
+    """begin/end/strides as equal-length tuples of ints, with TF's checks; None when one
+    is known only at run time."""
     arrays = [_index_vector(begin), _index_vector(end)]
+    if arrays[0] is None or arrays[1] is None:
+        return None
     arrays.append(np.ones_like(arrays[0]) if strides is None else _index_vector(strides))
+    if arrays[2] is None:
+        return None
     if any(a.ndim != 1 for a in arrays) or len({a.shape for a in arrays}) != 1:
         shapes = [shape_text(a.shape) for a in arrays]
         raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
@@ -196,8 +202,9 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     masks = {"begin_mask": int(begin_mask), "end_mask": int(end_mask),
              "ellipsis_mask": int(ellipsis_mask), "new_axis_mask": int(new_axis_mask),
              "shrink_axis_mask": int(shrink_axis_mask)}
-    if not any(_symbolic(v) for v in (begin, end, strides)):
-        begin, end, strides = _static_bounds(begin, end, strides)
+    bounds = _static_bounds(begin, end, strides)
+    if bounds is not None:
+        begin, end, strides = bounds
         return dispatch(_STRIDED_SLICE, (as_tensor(input_),),
                         dict(masks, begin=begin, end=end, strides=strides), name)
     # Bounds known only when the graph runs: entry by entry, as `tensor[key]` passes them.
@@ -210,11 +217,6 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     entries = [tuple(unstack(v)) for v in vectors]
     return _slice(as_tensor(input_),
                   dict(masks, begin=entries[0], end=entries[1], strides=entries[2]), name)
-
-
-def _symbolic(value):
-    """Whether `value` is a tensor with no value yet (while tracing)."""
-    return is_tensor_like(value) and type(as_tensor(value)) is not EagerTensor
 
 
 # -- tensor[key] -----------------------------------------------------------------------------
@@ -287,24 +289,28 @@ def _key_attrs(key):
             "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask}
 
 
-def _slice(tensor, attrs, name):
-    """Runs StridedSlice; bounds that are symbolic tensors become the op's run-time inputs.
-
-    The attrs then keep the entries known while tracing and None for the
-    others, so the static shape stays as precise as it can be.
-    """
+def _run_time_bounds(attrs):
+    """`attrs` and the op's extra inputs: none when every bound is an int; else the
+    begin/end/strides vectors, with attrs keeping the entries known while tracing (None
+    for the others), so the static shape stays as precise as it can be."""
     vectors = (attrs["begin"], attrs["end"], attrs["strides"])
     if all(type(v) is int for vector in vectors for v in vector):
-        return dispatch(_STRIDED_SLICE, (tensor,), attrs, name)
+        return attrs, ()
     from eagerflow._src.ops.array_ops import stack  # array_ops imports this module
     kinds = {v.dtype for vector in vectors for v in vector if not isinstance(v, int)}
     dtype = _d.int64 if _d.int64 in kinds else _d.int32
-    bounds = [stack([convert_to_tensor(v, dtype) if isinstance(v, int) else cast_ops.cast(v, dtype)
-                     for v in vector])
-              if vector else convert_to_tensor(np.zeros(0, dtype.as_numpy_dtype))
-              for vector in vectors]
+    bounds = tuple(stack([convert_to_tensor(v, dtype) if isinstance(v, int)
+                          else cast_ops.cast(v, dtype) for v in vector])
+                   if vector else convert_to_tensor(np.zeros(0, dtype.as_numpy_dtype))
+                   for vector in vectors)
     attrs = dict(attrs, **{key: tuple(v if isinstance(v, int) else None for v in vector)
                            for key, vector in zip(("begin", "end", "strides"), vectors)})
+    return attrs, bounds
+
+
+def _slice(tensor, attrs, name):
+    """Runs StridedSlice; bounds that are symbolic tensors become the op's run-time inputs."""
+    attrs, bounds = _run_time_bounds(attrs)
     return dispatch(_STRIDED_SLICE, (tensor, *bounds), attrs, name)
 
 
@@ -376,7 +382,10 @@ def strided_slice_grad(dy, shape, begin, end, strides, begin_mask=0, end_mask=0,
     >>> strided_slice_grad(constant([5, 6]), [4], [1], [3], [1])
     <tf.Tensor: shape=(4,), dtype=int32, numpy=array([0, 5, 6, 0], dtype=int32)>
     """
-    begin, end, strides = _static_bounds(begin, end, strides)
+    bounds = _static_bounds(begin, end, strides)
+    if bounds is None:
+        raise ValueError("strided_slice_grad needs begin, end and strides known while tracing.")
+    begin, end, strides = bounds
     attrs = {"shape": tuple(int(d) for d in shape), "begin": begin, "end": end,
              "strides": strides, "begin_mask": int(begin_mask), "end_mask": int(end_mask),
              "ellipsis_mask": int(ellipsis_mask), "new_axis_mask": int(new_axis_mask),

@@ -12,14 +12,16 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import register
-from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import Variable, _UnreadVariable
 from eagerflow._src.ops import array_ops, slicing
 
 
-def _strided_slice_assign(xp, handle, value, **attrs):
-    """Writes `value` (broadcast) into the slice of the variable that `attrs` spell."""
-    index = slicing._index_tuple(**attrs)
+def _strided_slice_assign(xp, handle, value, *bounds, begin, end, strides, **masks):
+    """Writes `value` (broadcast) into the slice of the variable that the attrs spell.
+
+    `bounds`: begin/end/strides known only at run time (the attrs then hold None there).
+    """
+    index = slicing._index_tuple(*slicing._bounds_of(bounds, begin, end, strides), **masks)
     new = handle.value.copy()  # earlier reads keep their snapshot
     target = new[index]
     try:
@@ -42,28 +44,29 @@ _STRIDED_SLICE_ASSIGN = register(
     stateful=True, not_differentiable="variable update")
 
 
-class _VariableSlice(EagerTensor):
-    """The value of ``var[key]``: a tensor whose `assign` writes that slice of `var`."""
-
-    __slots__ = ("_variable", "_attrs")
-
-    def assign(self, value, name=None):
-        """Writes `value` (broadcast to the slice's shape) into the slice; returns the variable."""
-        var = self._variable
+def _slice_assigner(var, slice_spec):
+    """The `assign` of ``var[slice_spec]``: writes `value` (broadcast to the slice's shape)
+    into that slice of `var` and returns the variable."""
+    def assign(value, name=None):
         value = convert_to_tensor(value, dtype=var.dtype)
-        dispatch(_STRIDED_SLICE_ASSIGN, (var, value), self._attrs, name)
+        key = slice_spec if type(slice_spec) in (tuple, list) else (slice_spec,)
+        attrs, bounds = slicing._run_time_bounds(slicing._key_attrs(key))
+        dispatch(_STRIDED_SLICE_ASSIGN, (var, value, *bounds), attrs, name)
         return _UnreadVariable(var)
+    return assign
 
 
 def getitem(var, slice_spec):
-    """``var[slice_spec]``: the slice's value, assignable with ``.assign(value)``."""
+    """``var[slice_spec]``: the slice's value, assignable with ``.assign(value)``.
+
+    The value is the slicing op's own output, as tapes recorded it, so
+    gradients flow from it to the variable; `assign` is set on it as on any
+    Python object (TF does the same).
+    """
     value = slicing.getitem(var.value(), slice_spec)
-    if type(value) is not EagerTensor or slicing._is_mask(slice_spec):
-        return value  # symbolic, or a boolean mask: a plain read
-    key = slice_spec if type(slice_spec) in (tuple, list) else (slice_spec,)
-    out = object.__new__(_VariableSlice)
-    out._data, out._variable, out._attrs = value._data, var, slicing._key_attrs(key)
-    return out
+    if not slicing._is_mask(slice_spec):  # a boolean mask's selection is a plain read
+        value.assign = _slice_assigner(var, slice_spec)
+    return value
 
 
 def _scatter_nd(update):
