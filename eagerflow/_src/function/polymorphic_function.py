@@ -50,6 +50,8 @@ class Function:
         self._signatures = []     # every ConcreteFunction traced, variable-making ones too
         self._reasons = []        # why each trace happened (a variable-making one traces twice)
         self._made_variables = False
+        self._last_key = None     # the key of the latest trace started
+        self._eager_traces = 0    # traces for calls from eager code
         self._bound = weakref.WeakKeyDictionary()
         try:
             self._signature = inspect.signature(python_function)
@@ -212,7 +214,7 @@ class Function:
         if not self._reasons:
             return "first call: " + ", ".join(
                 f"{n}={trace_key.describe(k)}" for n, k in zip(names, key))
-        last = self._traces[-1][0] or ()
+        last = self._last_key or ()
         changes = trace_key.differences(last, key, names)
         return "; ".join(f"{n} changed from {old} to {new}" for n, old, new in changes)
 
@@ -229,12 +231,22 @@ class Function:
         p_args = [_placeholders(a, leaves, graph, names[i]) for i, a in enumerate(args)]
         p_kwargs = {k: _placeholders(kwargs[k], leaves, graph, k) for k in sorted(kwargs)}
         created = _NoMoreVariables() if self._made_variables else []
-        with context.building(graph), context.collecting_variables(created):
-            if self._autograph and autograph_slot.call is not None:
-                result = autograph_slot.call(self._python_function, p_args, p_kwargs)
-            else:
-                result = self._python_function(*p_args, **p_kwargs)
-            outputs = nest.map_structure(lambda v: _graph_output(v, self._name), result)
+        eager = context.executing_eagerly()
+        # The reason is listed when the trace starts (a recursive function's own calls trace
+        # inside it) and dropped if the trace fails: only finished traces count, as in TF.
+        at = len(self._reasons)
+        self._reasons.append(reason)
+        self._last_key = key
+        try:
+            with context.building(graph), context.collecting_variables(created):
+                if self._autograph and autograph_slot.call is not None:
+                    result = autograph_slot.call(self._python_function, p_args, p_kwargs)
+                else:
+                    result = self._python_function(*p_args, **p_kwargs)
+                outputs = nest.map_structure(lambda v: _graph_output(v, self._name), result)
+        except BaseException:
+            del self._reasons[at]
+            raise
         signature = (tuple(nest.map_structure(_spec_or_value, p_args)),
                      nest.map_structure(_spec_or_value, p_kwargs))
         declared = frozenset(v.name for v in nest.flatten((args, kwargs, self._input_signature))
@@ -242,7 +254,6 @@ class Function:
         concrete = ConcreteFunction(f"{self._name}", graph, graph.inputs, outputs, signature,
                                     self._params if self._params else None, declared)
         self._signatures.append(concrete)
-        self._reasons.append(reason)
         if created:
             # As in TF, a trace that made variables is traced again right away (its Python
             # body runs twice; both traces count and print): a function that would make new
@@ -250,7 +261,10 @@ class Function:
             self._made_variables = True
             return self._trace(args, kwargs, key, "traced again after creating variables")
         self._traces.append((key, concrete))
-        if len(self._reasons) == _RETRACE_WARNING_AT:
+        # As in TF, only traces for calls from eager code count (not those of calls made
+        # while tracing, as a recursive function makes).
+        self._eager_traces += eager
+        if eager and self._eager_traces == _RETRACE_WARNING_AT:
             _logger.warning(
                 "%s\nRetracing builds and compiles a new graph each time. To trace less: pass "
                 "tensors rather than Python values that change, give the function an "
@@ -359,6 +373,8 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     jit_compile = jit_compile if experimental_compile is None else experimental_compile
 
     def decorate(f):
+        if not callable(f):
+            raise TypeError(f"{f!r} is not a callable object")
         return Function(f, input_signature=input_signature, autograph=autograph,
                         jit_compile=jit_compile, reduce_retracing=reduce_retracing)
     return decorate if func is None else decorate(func)
