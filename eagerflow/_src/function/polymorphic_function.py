@@ -226,6 +226,7 @@ class Function:
 
     def _trace(self, args, kwargs, key, reason):
         graph = Graph(self._name)
+        graph.variable_arguments = {}  # its own (a function traced inside another's trace)
         names = self._arg_names(len(args))
         leaves = iter(_key_leaves(key)) if key is not None else None
         p_args = [_placeholders(a, leaves, graph, names[i]) for i, a in enumerate(args)]
@@ -247,8 +248,8 @@ class Function:
         except BaseException:
             del self._reasons[at]
             raise
-        signature = (tuple(nest.map_structure(_spec_or_value, p_args)),
-                     nest.map_structure(_spec_or_value, p_kwargs))
+        signature = (tuple(nest.map_structure(lambda v: _spec_or_value(v, graph), p_args)),
+                     nest.map_structure(lambda v: _spec_or_value(v, graph), p_kwargs))
         declared = frozenset(v.name for v in nest.flatten((args, kwargs, self._input_signature))
                              if isinstance(v, TensorSpec) and v.name)  # shown when printed
         concrete = ConcreteFunction(f"{self._name}", graph, graph.inputs, outputs, signature,
@@ -302,15 +303,23 @@ def _key_leaves(key):
     """The tensor keys within a call key, in the order `call_key` met the tensors."""
     if type(key) is not tuple:
         return []
-    if key[:1] == ("T",):
+    if key[:1] in (("T",), ("V",)):
         return [key]
-    if key[:1] in (("P",), ("V",), ("O",)):
+    if key[:1] in (("P",), ("O",)):
         return []
     return [leaf for part in key for leaf in _key_leaves(part)]
 
 
 def _placeholders(value, leaves, graph, name):
-    """`value` with every tensor (or spec) replaced by a placeholder of `graph`."""
+    """`value` with every tensor (or spec) replaced by a placeholder of `graph`.
+
+    A variable stays itself, as in TF; the graph reaches it through a stand-in
+    that each call binds to the variable it passes.
+    """
+    if isinstance(value, Variable):
+        spec = trace_key.spec_of(next(leaves)) if leaves is not None else value
+        graph.variable_argument(value, spec.shape)
+        return value
     if isinstance(value, (EagerTensor, TensorSpec, np.ndarray)) or (
             isinstance(value, Tensor) and not isinstance(value, Variable)):
         if leaves is None:
@@ -343,9 +352,14 @@ def _graph_output(value, name):
     return identity(tensor)
 
 
-def _spec_or_value(value):
+def _spec_or_value(value, graph):
     if isinstance(value, SymbolicTensor):
         return TensorSpec(value.shape, value.dtype, value.op.name)
+    if isinstance(value, Variable):
+        stand_in = graph.variable_arguments[id(value._handle)]
+        return trace_key.VariableSpec(stand_in.shape, stand_in.dtype, stand_in.trainable,
+                                      next(i for i, s in enumerate(graph.variable_inputs)
+                                           if s is stand_in))
     return value
 
 
