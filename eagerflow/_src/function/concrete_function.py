@@ -46,7 +46,14 @@ class ConcreteFunction:
         graph.outputs = self.outputs
         # Stand-ins of the variables passed as arguments: each call binds them to its own.
         self._variable_inputs = tuple(getattr(graph, "variable_inputs", ()))
-        if all(t.shape.is_fully_defined() for t in self.inputs):
+        # Tensors of graphs built outside this one (a function traced inside another) that
+        # no input feeds: it can run only replayed there, never on its own.
+        fed = {id(t) for t in self.inputs}
+        self._foreign = [t for t, inner in graph.captures
+                         if isinstance(t, SymbolicTensor) and id(inner) not in fed]
+        if self._foreign:
+            self._run = self._out_of_scope
+        elif all(t.shape.is_fully_defined() for t in self.inputs):
             self._run = executor.compile_graph(graph, self.inputs, self.outputs, name)
         else:  # a program per input shape the calls repeat
             self._run = ShapeSpecialized(graph, self.inputs, self.outputs, name)
@@ -87,6 +94,8 @@ class ConcreteFunction:
         if ctx.fast and not variables:
             flat = self._execute(tensors)
         elif ctx.graph is None and ctx.xp is backend.numpy_module:
+            if self._foreign:
+                self._out_of_scope()
             saved = self._bind([v._handle for v in variables])
             try:
                 if ctx.fast:
@@ -103,6 +112,19 @@ class ConcreteFunction:
         if self._single and self.outputs:
             return flat[0]
         return self._pack(flat)
+
+    def _out_of_scope(self, *_):
+        """TF's TypeError for running, outside of its graph, a tensor this function captured."""
+        t = self._foreign[0]
+        where = t.op.location
+        frame = f'    File "{where[0]}", line {where[1]}\n' if where else ""
+        raise TypeError(
+            f"{t!r} is out of scope and cannot be used here. Use return values, explicit "
+            f"Python locals or TensorFlow collections to access it.\nPlease see "
+            f"https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_"
+            f"return_values for more information.\n\n{t!r} was defined here:\n{frame}\n"
+            f"The tensor {t!r} cannot be accessed from here, because it was defined in "
+            f"FuncGraph(name={t.graph.name}, id={id(t.graph)}), which is out of scope.")
 
     def _bind(self, handles):
         """Points the variable arguments' stand-ins at `handles`; returns what they were at."""
