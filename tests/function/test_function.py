@@ -535,3 +535,54 @@ def test_repeated_calls_do_not_grow_objects():
     gc.collect()
     assert len(gc.get_objects()) - before < 50
     assert f.experimental_get_tracing_count() == 1
+
+
+# --- tensors of other graphs ------------------------------------------------------------------
+
+
+def test_a_tensor_leaked_from_another_trace_is_out_of_scope():
+    leaked = []
+
+    @tf.function
+    def f(x):
+        y = x * 2
+        leaked.append(y)
+        return y
+
+    f(tf.constant(1.0))
+
+    @tf.function
+    def g(x):
+        return x + leaked[0]
+
+    cf = g.get_concrete_function(tf.TensorSpec([]))  # as in TF, tracing it succeeds
+    for call in (lambda: g(tf.constant(1.0)), lambda: cf(tf.constant(1.0))):
+        with pytest.raises(TypeError) as info:
+            call()
+        message = str(info.value)
+        assert message.startswith(
+            "<tf.Tensor 'mul:0' shape=() dtype=float32> is out of scope and cannot be used "
+            "here. Use return values, explicit Python locals or TensorFlow collections to "
+            "access it.\n")
+        assert "was defined here:\n    File \"" in message
+        assert message.endswith("because it was defined in FuncGraph(name=f, id="
+                                f"{id(leaked[0].graph)}), which is out of scope.")
+    with tf.GradientTape() as tape:  # a recording tape raises the same
+        x = tf.constant(1.0)
+        tape.watch(x)
+        with pytest.raises(TypeError, match="is out of scope"):
+            g(x)
+
+
+def test_a_function_traced_inside_another_captures_its_tensors():
+    @tf.function
+    def outer(x):
+        y = x * 2
+
+        @tf.function
+        def inner():
+            return y + 1
+        return inner()
+
+    assert outer(tf.constant(1.0)).numpy() == 3.0
+    assert outer(tf.constant(2.0)).numpy() == 5.0

@@ -115,6 +115,10 @@ def _compile_fresh(fn):
         if "__class__" in freevars:  # keeps the cell zero-argument super() reads
             node.body.insert(0, ast.Expr(ast.Name("__class__", ast.Load())))
         inner = [node, ast.Return(ast.Name(node.name, ast.Load()))]
+        if node.name not in freevars:
+            # The def binds its name in the factory; declared global there, the name stays
+            # what it is in the user's code (a recursive function finds itself as a global).
+            inner.insert(0, ast.Global([node.name]))
     # The factory only shapes the code: its parameters make the closure's names free
     # variables of the converted function; it is never called.
     factory = ast.FunctionDef(

@@ -17,12 +17,15 @@ from eagerflow._src.core.registry import kernel_type_name
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.function.trace_key import VariableSpec
 
 
 def bind(concrete, args, kwargs):
     """The tensors feeding `concrete`'s graph for this call (TypeError when it does not fit)."""
     try:
         tensors = _bind_structured(concrete, args, kwargs)
+    except _InputTypeError as e:
+        raise e.at(concrete) from None
     except TypeError as structured:
         try:
             tensors = _bind_flat(concrete, args, kwargs)
@@ -35,13 +38,25 @@ def bind(concrete, args, kwargs):
 
 def _check_dtypes(concrete, tensors):
     """TF's InvalidArgumentError for a tensor whose dtype is not its input's."""
+    tensors = [t for t in tensors if not isinstance(t, Variable)]
     for i, (tensor, inp) in enumerate(zip(tensors, concrete.inputs)):
         if isinstance(tensor, Tensor) and tensor.dtype != inp.dtype:
-            op = f"__inference_{concrete.name}"
-            raise errors.InvalidArgumentError(
-                None, op, f"cannot compute {op} as input #{i}(zero-based) was expected to be "
-                f"a {kernel_type_name(inp.dtype)} tensor but is a "
-                f"{kernel_type_name(tensor.dtype)} tensor [Op:{op}]")
+            raise _InputTypeError(i, kernel_type_name(inp.dtype),
+                                  kernel_type_name(tensor.dtype)).at(concrete)
+
+
+class _InputTypeError(Exception):
+    """An input of the wrong type, found while binding; `at` gives TF's error for it."""
+
+    def __init__(self, index, expected, got):
+        super().__init__(index, expected, got)
+        self.index, self.expected, self.got = index, expected, got
+
+    def at(self, concrete):
+        op = f"__inference_{concrete.name}"
+        return errors.InvalidArgumentError(
+            None, op, f"cannot compute {op} as input #{self.index}(zero-based) was expected to "
+            f"be a {self.expected} tensor but is a {self.got} tensor [Op:{op}]")
 
 
 def _bind_structured(concrete, args, kwargs):
@@ -61,8 +76,23 @@ def _bind_structured(concrete, args, kwargs):
 
 
 def _cast(value, expected, tensors, type_text):
-    """Appends the tensors of `value` to `tensors`, checking it against the traced `expected`."""
-    if isinstance(expected, TensorSpec):
+    """Appends the tensors of `value` to `tensors`, checking it against the traced `expected`.
+
+    A variable argument is appended too, the first time its alias appears.
+    """
+    if isinstance(expected, VariableSpec):
+        if not isinstance(value, Variable):  # TF's error when the graph runs
+            tensor = value if isinstance(value, Tensor) else convert_to_tensor(value)
+            raise _InputTypeError(len(tensors), "resource", kernel_type_name(tensor.dtype))
+        if value.dtype != expected.dtype:  # TF fails reading it, with this text
+            raise errors.InvalidArgumentError(
+                None, "ReadVariableOp", f"Trying to read variable with wrong dtype. Expected "
+                f"{kernel_type_name(expected.dtype)} got {kernel_type_name(value.dtype)}")
+        if not expected.shape.is_compatible_with(value.shape):
+            raise TypeError(f"Can not cast {value!r} to {type_text(expected)}")
+        if expected.alias_id == sum(isinstance(t, Variable) for t in tensors):
+            tensors.append(value)
+    elif isinstance(expected, TensorSpec):
         if not isinstance(value, (Tensor, np.ndarray)) or isinstance(value, Variable):
             tensor = convert_to_tensor(value, dtype_hint=expected.dtype)
             if not expected.is_compatible_with(tensor):

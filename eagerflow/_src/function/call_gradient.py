@@ -60,21 +60,27 @@ class CallGradient:
         captures = [(outer, inner) for outer, inner in concrete.graph.captures
                     if isinstance(outer, (EagerTensor, Variable))]
         self._captured = tuple(outer for outer, _ in captures)
-        self._sources = [*concrete.inputs, *(inner for _, inner in captures)]
+        # The op's inputs: the call's tensors, its variable arguments, then the captures.
+        self._n_tensors = len(concrete.inputs)
+        self._n_variables = len(concrete._variable_inputs)
+        self._sources = [*concrete.inputs, *concrete._variable_inputs,
+                         *(inner for _, inner in captures)]
         self._trainable = concrete.trainable_variables
         self._n_outputs = len(concrete.outputs)
         self._op = _call_op(concrete, self._gradient)
         self._tape = None     # the graph's ops, recorded once
         self._modes = {}      # higher order possible? -> _Mode, or None: replay instead
 
-    def call(self, tensors, recorders):
-        """The flat outputs of a call on eager `tensors`, recorded on `recorders` as one op."""
+    def call(self, tensors, recorders, variables=()):
+        """The flat outputs of a call on eager `tensors` (and the variables its variable
+        arguments are bound to), recorded on `recorders` as one op."""
         tensors = [t if isinstance(t, EagerTensor) else convert_to_tensor(t) for t in tensors]
-        for recorder in recorders:  # as in TF, a call reads every variable it captured
+        trainable = (*(v for v in variables if v.trainable), *self._trainable)
+        for recorder in recorders:  # as in TF, a call reads every variable it is given
             if recorder.watch_accessed_variables:
-                for v in self._trainable:
+                for v in trainable:
                     recorder.watch(v)
-        inputs = (*tensors, *self._captured)
+        inputs = (*tensors, *variables, *self._captured)
         watching = [r for r in recorders if any(id(t) in r.watched for t in inputs)]
         if not watching:
             return self._concrete._execute(tensors)
@@ -82,7 +88,8 @@ class CallGradient:
         mode = self._mode(higher)
         if mode is None:
             concrete = self._concrete
-            return executor.replay(concrete.graph, concrete.inputs, concrete.outputs, tensors)
+            return executor.replay(concrete.graph, [*concrete.inputs, *concrete._variable_inputs],
+                                   concrete.outputs, [*tensors, *variables])
         flat = []
         for array in mode.forward(*[t._data for t in tensors]):
             t = _new(EagerTensor)
@@ -103,8 +110,15 @@ class CallGradient:
         if backward is None:
             backward = mode.backwards[wanted] = self._backward_for(mode, wanted)
         saved = view.attrs["saved"]
-        results = backward.function.call_flat(
-            [saved[i] for i in backward.saved] + [dys[i] for i in mode.dy_index])
+        # A backward that reads a variable argument reads the one this call was given.
+        start = self._n_tensors
+        bound = self._concrete._bind(
+            [v._handle for v in view.inputs[start:start + self._n_variables]])
+        try:
+            results = backward.function.call_flat(
+                [saved[i] for i in backward.saved] + [dys[i] for i in mode.dy_index])
+        finally:
+            self._concrete._bind(bound)
         grads = [None] * len(view.inputs)
         for i, g in zip(backward.sources, results):
             grads[i] = IndexedSlices(*g) if type(g) is tuple else g
@@ -220,10 +234,14 @@ class _Backward:
 def _call_op(concrete, grad):
     """The op a call records: the function's tensors and variables in, its outputs out."""
     stateful = any(op.stateful for op in concrete.graph.get_operations())
-    n = len(concrete.inputs)
+    n, k = len(concrete.inputs), len(concrete._variable_inputs)
 
-    def kernel(xp, *arrays):  # variables ride along as inputs; the program reads them itself
-        return concrete._run(*arrays[:n])
+    def kernel(xp, *arrays):  # variables ride along as inputs (their handles)
+        bound = concrete._bind(arrays[n:n + k])
+        try:
+            return concrete._run(*arrays[:n])
+        finally:
+            concrete._bind(bound)
 
     def shape(*_, **__):
         return [(t.shape, t.dtype) for t in concrete.outputs]

@@ -15,6 +15,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function import binding
 from eagerflow._src.function.call_gradient import CallGradient
+from eagerflow._src.function.trace_key import VariableSpec
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.specialize import ShapeSpecialized
@@ -43,7 +44,16 @@ class ConcreteFunction:
         self.outputs = [leaf for leaf in leaves if _is_symbolic(leaf)]
         self._single = len(leaves) == 1 and not nest.is_nested(structured_outputs)
         graph.outputs = self.outputs
-        if all(t.shape.is_fully_defined() for t in self.inputs):
+        # Stand-ins of the variables passed as arguments: each call binds them to its own.
+        self._variable_inputs = tuple(getattr(graph, "variable_inputs", ()))
+        # Tensors of graphs built outside this one (a function traced inside another) that
+        # no input feeds: it can run only replayed there, never on its own.
+        fed = {id(t) for t in self.inputs}
+        self._foreign = [t for t, inner in graph.captures
+                         if isinstance(t, SymbolicTensor) and id(inner) not in fed]
+        if self._foreign:
+            self._run = self._out_of_scope
+        elif all(t.shape.is_fully_defined() for t in self.inputs):
             self._run = executor.compile_graph(graph, self.inputs, self.outputs, name)
         else:  # a program per input shape the calls repeat
             self._run = ShapeSpecialized(graph, self.inputs, self.outputs, name)
@@ -68,22 +78,62 @@ class ConcreteFunction:
         return self.call_flat(binding.bind(self, args, kwargs))
 
     def call_flat(self, tensors):
-        """Runs the graph on `tensors` (one per input placeholder) and packs the outputs."""
+        """Runs the graph on `tensors` (one per input placeholder, with each variable
+        argument among them, in argument order) and packs the outputs."""
+        variables = ()
+        if self._variable_inputs:
+            variables = [t for t in tensors if isinstance(t, Variable)]
+            tensors = [t for t in tensors if not isinstance(t, Variable)]
+            if len(variables) != len(self._variable_inputs):
+                raise TypeError(f"{self._name} takes {len(self._variable_inputs)} variable "
+                                f"arguments, got {len(variables)}.")
         if len(tensors) != len(self.inputs):
             raise TypeError(f"{self._name} takes {len(self.inputs)} tensor arguments, "
                             f"got {len(tensors)}.")
         ctx = context._lookup(None) or context.get()
-        if ctx.fast:
+        if ctx.fast and not variables:
             flat = self._execute(tensors)
-        elif ctx.graph is None and ctx.xp is backend.numpy_module:  # a tape records
-            if self._call_gradient is None:
-                self._call_gradient = CallGradient(self)
-            flat = self._call_gradient.call(tensors, ctx.recorders)
+        elif ctx.graph is None and ctx.xp is backend.numpy_module:
+            if self._foreign:
+                self._out_of_scope()
+            saved = self._bind([v._handle for v in variables])
+            try:
+                if ctx.fast:
+                    flat = self._execute(tensors)
+                else:  # a tape records
+                    if self._call_gradient is None:
+                        self._call_gradient = CallGradient(self)
+                    flat = self._call_gradient.call(tensors, ctx.recorders, variables)
+            finally:
+                self._bind(saved)
         else:
-            flat = executor.replay(self.graph, self.inputs, self.outputs, tensors)
+            flat = executor.replay(self.graph, [*self.inputs, *self._variable_inputs],
+                                   self.outputs, [*tensors, *variables])
         if self._single and self.outputs:
             return flat[0]
         return self._pack(flat)
+
+    def _out_of_scope(self, *_):
+        """TF's TypeError for running, outside of its graph, a tensor this function captured."""
+        t = self._foreign[0]
+        where = t.op.location
+        frame = f'    File "{where[0]}", line {where[1]}\n' if where else ""
+        raise TypeError(
+            f"{t!r} is out of scope and cannot be used here. Use return values, explicit "
+            f"Python locals or TensorFlow collections to access it.\nPlease see "
+            f"https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_"
+            f"return_values for more information.\n\n{t!r} was defined here:\n{frame}\n"
+            f"The tensor {t!r} cannot be accessed from here, because it was defined in "
+            f"FuncGraph(name={t.graph.name}, id={id(t.graph)}), which is out of scope.")
+
+    def _bind(self, handles):
+        """Points the variable arguments' stand-ins at `handles`; returns what they were at."""
+        saved = []
+        for stand_in, handle in zip(self._variable_inputs, handles):
+            forwarding = stand_in._handle
+            saved.append(forwarding.target)
+            forwarding.target = handle
+        return saved
 
     def _execute(self, tensors):
         """The flat outputs of the compiled program run on eager `tensors` (or arrays)."""
@@ -170,6 +220,8 @@ def _type_text(value, declared=frozenset()):
     """TF's type notation of a nested value: TensorSpec(...), Literal[...], List[...], ..."""
     if isinstance(value, (TensorSpec, SymbolicTensor)):
         return _spec_text(value, declared)
+    if isinstance(value, VariableSpec):
+        return repr(value)
     if isinstance(value, dict):
         items = ", ".join(f"[{k!r}, {_type_text(value[k], declared)}]" for k in sorted(value))
         return f"Dict[{items}]"

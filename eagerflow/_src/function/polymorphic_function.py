@@ -50,6 +50,8 @@ class Function:
         self._signatures = []     # every ConcreteFunction traced, variable-making ones too
         self._reasons = []        # why each trace happened (a variable-making one traces twice)
         self._made_variables = False
+        self._last_key = None     # the key of the latest trace started
+        self._eager_traces = 0    # traces for calls from eager code
         self._bound = weakref.WeakKeyDictionary()
         try:
             self._signature = inspect.signature(python_function)
@@ -212,7 +214,7 @@ class Function:
         if not self._reasons:
             return "first call: " + ", ".join(
                 f"{n}={trace_key.describe(k)}" for n, k in zip(names, key))
-        last = self._traces[-1][0] or ()
+        last = self._last_key or ()
         changes = trace_key.differences(last, key, names)
         return "; ".join(f"{n} changed from {old} to {new}" for n, old, new in changes)
 
@@ -224,25 +226,35 @@ class Function:
 
     def _trace(self, args, kwargs, key, reason):
         graph = Graph(self._name)
+        graph.variable_arguments = {}  # its own (a function traced inside another's trace)
         names = self._arg_names(len(args))
         leaves = iter(_key_leaves(key)) if key is not None else None
         p_args = [_placeholders(a, leaves, graph, names[i]) for i, a in enumerate(args)]
         p_kwargs = {k: _placeholders(kwargs[k], leaves, graph, k) for k in sorted(kwargs)}
         created = _NoMoreVariables() if self._made_variables else []
-        with context.building(graph), context.collecting_variables(created):
-            if self._autograph and autograph_slot.call is not None:
-                result = autograph_slot.call(self._python_function, p_args, p_kwargs)
-            else:
-                result = self._python_function(*p_args, **p_kwargs)
-            outputs = nest.map_structure(lambda v: _graph_output(v, self._name), result)
-        signature = (tuple(nest.map_structure(_spec_or_value, p_args)),
-                     nest.map_structure(_spec_or_value, p_kwargs))
+        eager = context.executing_eagerly()
+        # The reason is listed when the trace starts (a recursive function's own calls trace
+        # inside it) and dropped if the trace fails: only finished traces count, as in TF.
+        at = len(self._reasons)
+        self._reasons.append(reason)
+        self._last_key = key
+        try:
+            with context.building(graph), context.collecting_variables(created):
+                if self._autograph and autograph_slot.call is not None:
+                    result = autograph_slot.call(self._python_function, p_args, p_kwargs)
+                else:
+                    result = self._python_function(*p_args, **p_kwargs)
+                outputs = nest.map_structure(lambda v: _graph_output(v, self._name), result)
+        except BaseException:
+            del self._reasons[at]
+            raise
+        signature = (tuple(nest.map_structure(lambda v: _spec_or_value(v, graph), p_args)),
+                     nest.map_structure(lambda v: _spec_or_value(v, graph), p_kwargs))
         declared = frozenset(v.name for v in nest.flatten((args, kwargs, self._input_signature))
                              if isinstance(v, TensorSpec) and v.name)  # shown when printed
         concrete = ConcreteFunction(f"{self._name}", graph, graph.inputs, outputs, signature,
                                     self._params if self._params else None, declared)
         self._signatures.append(concrete)
-        self._reasons.append(reason)
         if created:
             # As in TF, a trace that made variables is traced again right away (its Python
             # body runs twice; both traces count and print): a function that would make new
@@ -250,7 +262,10 @@ class Function:
             self._made_variables = True
             return self._trace(args, kwargs, key, "traced again after creating variables")
         self._traces.append((key, concrete))
-        if len(self._reasons) == _RETRACE_WARNING_AT:
+        # As in TF, only traces for calls from eager code count (not those of calls made
+        # while tracing, as a recursive function makes).
+        self._eager_traces += eager
+        if eager and self._eager_traces == _RETRACE_WARNING_AT:
             _logger.warning(
                 "%s\nRetracing builds and compiles a new graph each time. To trace less: pass "
                 "tensors rather than Python values that change, give the function an "
@@ -288,15 +303,23 @@ def _key_leaves(key):
     """The tensor keys within a call key, in the order `call_key` met the tensors."""
     if type(key) is not tuple:
         return []
-    if key[:1] == ("T",):
+    if key[:1] in (("T",), ("V",)):
         return [key]
-    if key[:1] in (("P",), ("V",), ("O",)):
+    if key[:1] in (("P",), ("O",)):
         return []
     return [leaf for part in key for leaf in _key_leaves(part)]
 
 
 def _placeholders(value, leaves, graph, name):
-    """`value` with every tensor (or spec) replaced by a placeholder of `graph`."""
+    """`value` with every tensor (or spec) replaced by a placeholder of `graph`.
+
+    A variable stays itself, as in TF; the graph reaches it through a stand-in
+    that each call binds to the variable it passes.
+    """
+    if isinstance(value, Variable):
+        spec = trace_key.spec_of(next(leaves)) if leaves is not None else value
+        graph.variable_argument(value, spec.shape)
+        return value
     if isinstance(value, (EagerTensor, TensorSpec, np.ndarray)) or (
             isinstance(value, Tensor) and not isinstance(value, Variable)):
         if leaves is None:
@@ -329,9 +352,14 @@ def _graph_output(value, name):
     return identity(tensor)
 
 
-def _spec_or_value(value):
+def _spec_or_value(value, graph):
     if isinstance(value, SymbolicTensor):
         return TensorSpec(value.shape, value.dtype, value.op.name)
+    if isinstance(value, Variable):
+        stand_in = graph.variable_arguments[id(value._handle)]
+        return trace_key.VariableSpec(stand_in.shape, stand_in.dtype, stand_in.trainable,
+                                      next(i for i, s in enumerate(graph.variable_inputs)
+                                           if s is stand_in))
     return value
 
 
@@ -359,6 +387,8 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     jit_compile = jit_compile if experimental_compile is None else experimental_compile
 
     def decorate(f):
+        if not callable(f):
+            raise TypeError(f"{f!r} is not a callable object")
         return Function(f, input_signature=input_signature, autograph=autograph,
                         jit_compile=jit_compile, reduce_retracing=reduce_retracing)
     return decorate if func is None else decorate(func)

@@ -1,9 +1,11 @@
 """Trace keys: what about a call decides whether a traced graph can be reused.
 
 TF's rules: tensors count by dtype and shape, Python values by value (``1``,
-``1.0`` and ``True`` are equal, so they share a trace), variables and other
-objects by identity, and containers by their structure.  `call_key` walks the arguments
-once, giving the key and the tensors that feed the graph.
+``1.0`` and ``True`` are equal, so they share a trace), variables by dtype,
+shape, trainability and which arguments are the same variable, other objects
+by identity, and containers by their structure.  `call_key` walks the
+arguments once, giving the key and what feeds the graph: the tensors, and
+each variable once.
 
 >>> key, tensors = call_key((constant([1.0, 2.0]), 3), {})
 >>> key
@@ -55,7 +57,14 @@ def _leaf_key(value, tensors):
         tensors.append(value)
         return ("T", value.dtype, value.shape)
     if isinstance(value, Variable):
-        return ("V", id(value))
+        variables = [t for t in tensors if isinstance(t, Variable)]
+        alias = next((i for i, v in enumerate(variables) if v is value), None)
+        if alias is None:
+            alias = len(variables)
+            tensors.append(value)
+        shape = value.shape
+        return ("V", value.dtype, tuple(shape.as_list()) if shape.rank is not None else None,
+                value.trainable, alias)
     if isinstance(value, (list, tuple)):
         return (_UNWRAPPED.get(cls, cls),) + tuple(_leaf_key(v, tensors) for v in value)
     if isinstance(value, collections.abc.Mapping):
@@ -69,9 +78,36 @@ def _leaf_key(value, tensors):
 
 
 def spec_of(key_leaf):
-    """The `TensorSpec` of a tensor's key (shape None: unknown rank)."""
-    _, dtype, shape = key_leaf
-    return TensorSpec(TensorShape(None if shape is None else list(shape)), dtype)
+    """The `TensorSpec` of a tensor's key, or `VariableSpec` of a variable's (shape None:
+    unknown rank)."""
+    shape = TensorShape(None if key_leaf[2] is None else list(key_leaf[2]))
+    if key_leaf[0] == "V":
+        return VariableSpec(shape, key_leaf[1], key_leaf[3], key_leaf[4])
+    return TensorSpec(shape, key_leaf[1])
+
+
+class VariableSpec:
+    """What a trace knows of a variable argument (TF's ``VariableSpec``)."""
+
+    def __init__(self, shape, dtype, trainable=True, alias_id=None):
+        self.shape, self.dtype = TensorShape(shape), dtype
+        self.trainable, self.alias_id = trainable, alias_id
+
+    def is_compatible_with(self, variable):
+        return (isinstance(variable, Variable) and variable.dtype == self.dtype
+                and self.shape.is_compatible_with(variable.shape))
+
+    def __eq__(self, other):
+        return (type(other) is VariableSpec and self.dtype == other.dtype
+                and self.shape == other.shape and self.trainable == other.trainable
+                and self.alias_id == other.alias_id)
+
+    __hash__ = None
+
+    def __repr__(self):
+        shape = tuple(self.shape.as_list()) if self.shape.rank is not None else None
+        return (f"VariableSpec(shape={shape}, dtype={self.dtype!r}, "
+                f"trainable={self.trainable}, alias_id={self.alias_id})")
 
 
 def relaxed(old, new):
@@ -83,15 +119,18 @@ def relaxed(old, new):
         return old
     if type(old) is not tuple or type(new) is not tuple or len(old) != len(new):
         return None
-    if old[:1] == ("T",) and new[:1] == ("T",):
-        if old[1] != new[1]:
+    if old[:1] in _SHAPED and new[:1] == old[:1]:
+        if old[1] != new[1] or old[3:] != new[3:]:
             return None
         a, b = old[2], new[2]
         if a is None or b is None or len(a) != len(b):
-            return ("T", old[1], None)
-        return ("T", old[1], tuple(x if x == y else None for x, y in zip(a, b)))
+            return (old[0], old[1], None, *old[3:])
+        return (old[0], old[1], tuple(x if x == y else None for x, y in zip(a, b)), *old[3:])
     parts = [relaxed(a, b) for a, b in zip(old, new)]
     return None if any(p is None for p in parts) else tuple(parts)
+
+
+_SHAPED = (("T",), ("V",))  # keys of a dtype and a shape (then, for variables, the rest)
 
 
 def covers(general, key):
@@ -100,8 +139,8 @@ def covers(general, key):
         return True
     if type(general) is not tuple or type(key) is not tuple or len(general) != len(key):
         return False
-    if general[:1] == ("T",) and key[:1] == ("T",):
-        if general[1] != key[1]:
+    if general[:1] in _SHAPED and key[:1] == general[:1]:
+        if general[1] != key[1] or general[3:] != key[3:]:
             return False
         return general[2] is None or key[2] is not None and len(general[2]) == len(key[2]) and all(
             g is None or g == k for g, k in zip(general[2], key[2]))
@@ -112,12 +151,10 @@ def describe(key):
     """A short readable form of one argument's key, for retracing explanations."""
     if type(key) is not tuple or not key:
         return repr(key)
-    if key[0] == "T":
+    if key[0] in ("T", "V"):
         return repr(spec_of(key))
     if key[0] == "P":
         return f"{type(key[1]).__name__} {key[1]!r}"
-    if key[0] == "V":
-        return f"variable #{key[1]:x}"
     if key[0] == "O":
         return f"{key[1].__name__} object"
     return f"{getattr(key[0], '__name__', key[0])} of {len(key) - 1}"

@@ -206,8 +206,10 @@ def replay(graph, inputs, outputs, values):
             continue
         if op.op_def is None:
             continue
-        args = tuple(t if isinstance(t, Variable) else env[id(t)] for t in op.inputs)
+        # A variable is itself, unless it stands for a variable argument given in `values`.
+        args = tuple(env.get(id(t), t) if isinstance(t, Variable) else env[id(t)]
+                     for t in op.inputs)
         result = dispatch(op.op_def, args, op.attrs)
         for t, v in zip(op.outputs, result if op.op_def.multi else (result,)):
             env[id(t)] = v
-    return [t if isinstance(t, Variable) else env[id(t)] for t in outputs]
+    return [env.get(id(t), t) if isinstance(t, Variable) else env[id(t)] for t in outputs]

@@ -5,7 +5,9 @@ every op to `Graph.create_op`, which infers the static shape and dtype of
 its outputs with the op's registered rule and returns `SymbolicTensor`s.
 Values from outside the graph become captures: eager tensors by value,
 variables by reference (a later assignment is seen by the next run), and
-tensors of an enclosing graph as placeholders fed by it.
+tensors of an enclosing graph as placeholders fed by it.  A variable passed
+as an argument of the traced function is reached through a stand-in
+(`VariableArgument`) that each call binds to the variable it passes.
 
 >>> g = Graph("f")
 >>> x = g.placeholder(float32, TensorShape([None]), "x")
@@ -20,10 +22,11 @@ import numpy as np
 
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.registry import check_dtypes
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.variables import Variable
+from eagerflow._src.core.variables import ResourceHandle, Variable
 from eagerflow._src.graph import node_def
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -157,6 +160,12 @@ class Graph:
         self.inputs = []            # placeholders of the arguments, then of the captures
         self.outputs = []
         self.variables = []         # variables created while building (in init_scope)
+        # Variables passed as arguments, by their handle's id (an assignment's result shares
+        # it), and their stand-ins -> the stand-in.  The graphs of control flow built inside
+        # share the mapping (a branch reads the stand-in).
+        outer = context.get().graph
+        self.variable_arguments = getattr(outer, "variable_arguments", None) or {}
+        self.variable_inputs = []   # this graph's own stand-ins, in the order they were made
 
     # -- inspection --------------------------------------------------------------
     def get_operations(self):
@@ -227,9 +236,23 @@ class Graph:
             self._unnamed[id(op)] = op
         return op.outputs[0]
 
+    def variable_argument(self, variable, shape):
+        """The stand-in through which this graph reaches `variable`, an argument (of `shape`)
+        of the function it traces: made once, it reaches the variable of each call."""
+        arguments = self.variable_arguments
+        found = arguments.get(id(variable._handle))
+        if found is None or found.graph is not self:
+            found = VariableArgument(variable, self, shape)
+            arguments[id(variable._handle)] = arguments[id(found._handle)] = found
+            self.variable_inputs.append(found)
+        return found
+
     def capture(self, value):
         """The inner stand-in for `value` from outside the graph (captured once)."""
         if isinstance(value, Variable):
+            value = self.variable_arguments.get(id(value._handle), value)
+            if isinstance(value, VariableArgument) and value.graph is self:
+                return value  # an argument, not a capture
             key = id(value)
             if key not in self._captures:
                 self._captures[key] = (value, value)  # by reference: read at every run
@@ -275,6 +298,39 @@ class Graph:
             specs = [specs]
         op = self._add(op_def, op_def.name, name, inputs, attrs, specs)
         return op.outputs if op_def.multi else op.outputs[0]
+
+
+class _ForwardingHandle(ResourceHandle):
+    """A handle that reads and writes the handle it is bound to (`target`)."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, target):
+        self.target = target
+
+    @property
+    def value(self):
+        return self.target.value
+
+    @value.setter
+    def value(self, array):
+        self.target.value = array
+
+
+class VariableArgument(Variable):
+    """A variable passed to a traced function, as the function's graph holds it.
+
+    As in TF, a trace serves any variable of the same dtype, shape and
+    trainability: its ops read and write the variable bound for the current
+    call (`ConcreteFunction` binds it), not the one seen while tracing.
+    """
+
+    def __init__(self, variable, graph, shape):
+        self.__dict__.update(variable.__dict__)
+        self._shape = TensorShape(shape)
+        self._handle = _ForwardingHandle(variable._handle)
+        self._unique_id = next(_variables._creation_order)
+        self.graph = graph
 
 
 # Ops whose value follows from their input's static shape alone.
