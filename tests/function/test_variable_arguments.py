@@ -255,3 +255,49 @@ def test_retracing_explanation_names_the_variable_specs():
         "  1. first call: v=VariableSpec(shape=(), dtype=tf.int32, trainable=True, alias_id=0)",
         "  2. v changed from VariableSpec(shape=(), dtype=tf.int32, trainable=True, alias_id=0) "
         "to VariableSpec(shape=(), dtype=tf.float32, trainable=True, alias_id=0)"]
+
+
+def test_threads_calling_one_trace_with_their_own_variables(monkeypatch):
+    """Each thread's call reads and writes the variable it passed, never another thread's.
+
+    Both calls meet inside the graph (a print that waits for the other thread), so each has
+    bound its variable before either writes the second time, and the first to bind goes on
+    first.
+    """
+    import sys
+    import threading
+    import time
+
+    meet, arrived = threading.Barrier(2, timeout=10), []
+
+    class Rendezvous:
+        def write(self, text):
+            if "meet" in text:
+                arrived.append(threading.current_thread())
+                meet.wait()
+                if arrived[-1] is threading.current_thread():
+                    time.sleep(0.2)  # the thread that bound last lets the other go on first
+
+        def flush(self):
+            pass
+
+    @tf.function
+    def bump_twice(v):
+        v.assign_add(1.0)
+        tf.print("meet", output_stream=sys.stdout)
+        v.assign_add(1.0)
+        return v.read_value()
+
+    monkeypatch.setattr(sys, "stdout", Rendezvous())
+    a, b = tf.Variable(0.0), tf.Variable(100.0)
+    bump_twice.get_concrete_function(a)  # one trace, before the threads
+    results = {}
+    threads = [threading.Thread(target=lambda v=v: results.update({id(v): bump_twice(v)}))
+               for v in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert (a.numpy(), b.numpy()) == (2.0, 102.0)
+    assert results[id(a)].numpy() == 2.0 and results[id(b)].numpy() == 102.0
+    assert bump_twice.experimental_get_tracing_count() == 1

@@ -17,6 +17,7 @@ as an argument of the traced function is reached through a stand-in
 import os
 import re
 import sys
+import threading
 
 import numpy as np
 
@@ -301,12 +302,25 @@ class Graph:
 
 
 class _ForwardingHandle(ResourceHandle):
-    """A handle that reads and writes the handle it is bound to (`target`)."""
+    """A handle that reads and writes the handle it is bound to (`target`).
 
-    __slots__ = ("target",)
+    The binding is per thread: threads calling one concrete function with different
+    variables each reach their own.
+    """
+
+    __slots__ = ("_traced", "_bound")
 
     def __init__(self, target):
-        self.target = target
+        self._traced = target  # the variable seen while tracing, until a call binds another
+        self._bound = threading.local()
+
+    @property
+    def target(self):
+        return getattr(self._bound, "target", self._traced)
+
+    @target.setter
+    def target(self, handle):
+        self._bound.target = handle
 
     @property
     def value(self):
