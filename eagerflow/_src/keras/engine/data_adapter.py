@@ -32,8 +32,29 @@ def _is_array(value):
 
 def _is_array_data(x):
     flat = nest.flatten(x)
-    return bool(flat) and all(_is_array(v) or isinstance(v, (int, float)) for v in flat) \
-        and not isinstance(x, Sequence)
+    return bool(flat) and all(_is_array(v) for v in flat) and not isinstance(x, Sequence)
+
+
+_SCALARS = (int, float, str, bytes, bytearray)
+
+
+def is_list_of_scalars(x):
+    """True for a Python number (or string) or a non-empty list or tuple whose first entry
+    (recursively) is one: data Keras takes as one array, as ``np.asarray`` makes it."""
+    while isinstance(x, (list, tuple)) and x:
+        x = x[0]
+    return isinstance(x, _SCALARS)
+
+
+def _type_name(x):
+    """How Keras names the type of data it cannot take: containers with their contents."""
+    if isinstance(x, dict):
+        keys = {_type_name(k) for k in x}
+        values = {_type_name(v) for v in x.values()}
+        return f"({type(x)} containing {keys} keys and {values} values)"
+    if isinstance(x, (list, tuple)):
+        return f"({type(x)} containing values of types {set(map(_type_name, x))})"
+    return str(type(x))
 
 
 def _as_array(value):
@@ -125,6 +146,16 @@ class DataHandler:
                  initial_epoch=0, epochs=1, shuffle=False, class_weight=None):
         self.initial_epoch, self.epochs = initial_epoch, epochs
         self.steps_per_epoch = steps_per_epoch
+        if is_list_of_scalars(x) and (y is None or is_list_of_scalars(y)):
+            # As Keras: lists of numbers (of lists...) are arrays; a list of several
+            # inputs' lists is one array too, so NumPy's error if their shapes differ
+            x = np.asarray(x)
+            y = None if y is None else np.asarray(y)
+        elif any(isinstance(v, _SCALARS) for v in nest.flatten((x, y))):
+            raise ValueError(f"Failed to find data adapter that can handle input: "
+                             f"{_type_name(x)}, {_type_name(y)}")
+        if is_list_of_scalars(sample_weight):
+            sample_weight = np.asarray(sample_weight)
         if _is_array_data(x):
             if y is not None or sample_weight is not None or class_weight is not None:
                 y_flat = nest.flatten(y) if y is not None else []

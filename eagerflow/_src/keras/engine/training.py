@@ -500,7 +500,7 @@ class Model(Layer):
 
 
 def _size(x):
-    return int(np.shape(nest.flatten(x)[0])[0])
+    return int(np.shape(x if data_adapter.is_list_of_scalars(x) else nest.flatten(x)[0])[0])
 
 
 def _trace_for_every_batch(step, handler, batch):
