@@ -423,8 +423,8 @@ class Model(Layer):
         self._assert_compile_was_called()
         if reset_metrics:
             self.reset_metrics()
-        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=_size(x),
-                                           class_weight=class_weight)
+        handler = data_adapter.DataHandler(x, y, sample_weight, class_weight=class_weight,
+                                           single_batch=True)
         logs = {}
         for batch in handler.batches():
             logs = self.make_train_function()(batch)
@@ -435,14 +435,14 @@ class Model(Layer):
         self._assert_compile_was_called()
         if reset_metrics:
             self.reset_metrics()
-        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=_size(x))
+        handler = data_adapter.DataHandler(x, y, sample_weight, single_batch=True)
         logs = {}
         for batch in handler.batches():
             logs = self.make_test_function()(batch)
         return self._batch_result(logs, return_dict)
 
     def predict_on_batch(self, x):
-        handler = data_adapter.DataHandler(x, batch_size=_size(x))
+        handler = data_adapter.DataHandler(x, single_batch=True)
         out = [self.make_predict_function()(b) for b in handler.batches()][0]
         return nest.map_structure(lambda t: t.numpy(), out)
 
@@ -497,10 +497,6 @@ class Model(Layer):
             from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
             return Functional.from_config(config, custom_objects)
         return cls(**config)
-
-
-def _size(x):
-    return int(np.shape(x if data_adapter.is_list_of_scalars(x) else nest.flatten(x)[0])[0])
 
 
 def _trace_for_every_batch(step, handler, batch):
