@@ -28,6 +28,16 @@ def test_batch_size_must_be_positive(call, n):
         call(_model(), n)
 
 
+@pytest.mark.parametrize("name, call", [
+    ("workers", lambda m: m.fit(X, Y, workers=0, verbose=0)),
+    ("max_queue_size", lambda m: m.fit(X, Y, max_queue_size=0, verbose=0)),
+    ("workers", lambda m: m.evaluate(X, Y, workers=0, verbose=0)),
+    ("max_queue_size", lambda m: m.predict(X, max_queue_size=0, verbose=0))])
+def test_workers_and_queue_size_must_be_positive(name, call):
+    with pytest.raises(ValueError, match=rf"^Expected {name} to be positive. Received is 0\.$"):
+        call(_model())
+
+
 @pytest.mark.parametrize("n", [0, -2])
 def test_epochs_must_be_positive(n):
     model = _model()

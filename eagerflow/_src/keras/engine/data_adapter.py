@@ -144,7 +144,7 @@ class DataHandler:
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
                  initial_epoch=0, epochs=1, shuffle=False, class_weight=None,
-                 single_batch=False):
+                 max_queue_size=10, workers=1, single_batch=False):
         """`single_batch`: all the data in one batch, even none (``*_on_batch``)."""
         if not single_batch:
             if batch_size is not None:
@@ -155,6 +155,8 @@ class DataHandler:
             if initial_epoch < 0:
                 raise ValueError(f"Expected initial_epoch to be non-negative. Received is "
                                  f"{initial_epoch}.")
+            _check_positive("max_queue_size", max_queue_size)
+            _check_positive("workers", workers)
             _check_positive("epochs", epochs)
         self.initial_epoch, self.epochs = initial_epoch, epochs
         self.steps_per_epoch = steps_per_epoch

@@ -319,7 +319,7 @@ class Model(Layer):
                 (x, y, sample_weight), validation_split)
         handler = data_adapter.DataHandler(
             x, y, sample_weight, batch_size, steps_per_epoch, initial_epoch, epochs, shuffle,
-            class_weight)
+            class_weight, max_queue_size, workers)
         val_x = val_y = val_sw = None
         if validation_data is not None:
             val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
@@ -367,7 +367,8 @@ class Model(Layer):
         in_fit = kwargs.pop("_in_fit", False)
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
-        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps)
+        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps,
+                                           max_queue_size=max_queue_size, workers=workers)
         verbose = _verbosity(verbose)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
             callbacks = callbacks_mod.CallbackList(
@@ -394,7 +395,8 @@ class Model(Layer):
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
                 max_queue_size=10, workers=1, use_multiprocessing=False):
         """The model's outputs for `x`, batch by batch, concatenated into NumPy arrays."""
-        handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps)
+        handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps,
+                                           max_queue_size=max_queue_size, workers=workers)
         verbose = _verbosity(verbose)
         callbacks = callbacks_mod.CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
