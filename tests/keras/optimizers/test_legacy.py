@@ -208,3 +208,19 @@ def test_a_subclass_in_the_legacy_style():
     np.testing.assert_allclose(opt.get_slot(var, "acc").numpy(), [3.2, 6.4], rtol=1e-6)
     assert [v.name for v in opt.variables()] == ["Scaled/iter:0", "Scaled/w/acc:0"]
     assert opt.get_slot_names() == ["acc"] and int(opt.iterations) == 2
+
+
+def test_set_weights_after_a_step():
+    model = keras.Sequential([keras.layers.Dense(10, input_shape=(20,))])
+    opt = L.RMSprop()
+    model.compile(opt, loss="mse")
+    model.fit(np.arange(100.0).reshape(5, 20), np.zeros(5), verbose=0)
+    opt.set_weights([np.array(10), np.ones([20, 10]), np.zeros([10])])
+    assert int(opt.iterations) == 10 and opt.get_weights()[1].sum() == 200
+    with pytest.raises(ValueError, match=r"^You called `set_weights\(weights\)` on optimizer "
+                                         r"RMSprop with a  weight list of length 1, but the "
+                                         r"optimizer was expecting 3 weights"):
+        opt.set_weights([np.array(10)])
+    with pytest.raises(ValueError, match=r"^Optimizer weight shape \(20, 10\) not compatible "
+                                         r"with provided weight shape \(2,\)\.$"):
+        opt.set_weights([np.array(10), np.ones(2), np.zeros([10])])

@@ -169,6 +169,21 @@ class OptimizerV2(optimizer.Optimizer):
         """`iterations`, then the slots in the order they were made."""
         return self.variables
 
+    def set_weights(self, weights):
+        """Assigns `weights` (arrays, in the order of `weights`): as many as there are."""
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(f"You called `set_weights(weights)` on optimizer {self.name} with a "
+                             f" weight list of length {len(weights)}, but the optimizer was "
+                             f"expecting {len(params)} weights. Provided weights: "
+                             f"{str(weights)[:50]}...")
+        for param, weight in zip(params, weights):
+            if tuple(param.shape) != np.shape(weight):
+                raise ValueError(f"Optimizer weight shape {tuple(param.shape)} not compatible "
+                                 f"with provided weight shape {np.shape(weight)}.")
+        for param, weight in zip(params, weights):
+            param.assign(weight)
+
     # -- steps ---------------------------------------------------------------------------
     def minimize(self, loss, var_list, grad_loss=None, name=None, tape=None):
         """One step down the gradient of `loss`; returns the step (`iterations` after it)."""
