@@ -8,7 +8,11 @@
 * ``cnn_step_function``: Conv2D(16)-Conv2D(32)-GAP-Dense(10) on 28x28x1,
   batch 32, 1024 samples;
 * ``lstm_step_function``: LSTM(64)-Dense(10) over 32 steps of 16 features,
-  batch 64, 512 samples.
+  batch 64, 512 samples;
+* ``mixed_float16_fit``: the model of TF's mixed-precision guide (784-4096-4096-10,
+  a float32 softmax, RMSprop) under the ``mixed_float16`` policy through ``fit``:
+  one step of batch 8192 on synthetic data of MNIST's shape;
+* ``float32_fit``: the same model and data under the ``float32`` policy.
 
 Figures are seconds per sample (printed as us/op); the ``numpy`` row is the
 MLP's GEMM floor: the six matrix products of its forward and backward pass,
@@ -155,11 +159,46 @@ def lstm_step_function(lib, make):
         len(LSTM_X)
 
 
+GUIDE_X = _RNG.random((8192, 784), dtype=np.float32)
+GUIDE_Y = _RNG.integers(0, 10, 8192).astype(np.int64)
+
+
+def _guide_fit(lib, policy):
+    """TF's mixed-precision guide model built under `policy`, one `fit` step of 8192."""
+    if not hasattr(lib, "keras"):
+        return None
+    keras = lib.keras
+    keras.mixed_precision.set_global_policy(policy)
+    try:
+        inputs = keras.Input(shape=(784,))
+        x = keras.layers.Dense(4096, activation="relu")(inputs)
+        x = keras.layers.Dense(4096, activation="relu")(x)
+        x = keras.layers.Dense(10)(x)
+        outputs = keras.layers.Activation("softmax", dtype="float32")(x)
+        model = keras.Model(inputs, outputs)
+    finally:
+        keras.mixed_precision.set_global_policy("float32")
+    model.compile(loss="sparse_categorical_crossentropy", optimizer=keras.optimizers.RMSprop(),
+                  metrics=["accuracy"])
+    return (lambda: model.fit(GUIDE_X, GUIDE_Y, batch_size=8192, epochs=1, verbose=0)), \
+        len(GUIDE_X)
+
+
+def mixed_float16_fit(lib, make):
+    return _guide_fit(lib, "mixed_float16")
+
+
+def float32_fit(lib, make):
+    return _guide_fit(lib, "float32")
+
+
 CASES = {
     "mlp_step_function": mlp_step_function,
     "mlp_fit": mlp_fit,
     "cnn_step_function": cnn_step_function,
     "lstm_step_function": lstm_step_function,
+    "mixed_float16_fit": mixed_float16_fit,
+    "float32_fit": float32_fit,
 }
 
 if __name__ == "__main__":

@@ -115,12 +115,20 @@ def _product(xp, a, b, x, y):
 
 
 def _matmul_kernel(xp, a, b, transpose_a=False, transpose_b=False):
+    if a.dtype in _HALF:
+        # NumPy has no BLAS for half types (a naive loop, hundreds of times slower):
+        # multiply in float32 and round the product, as TF's CPU kernels accumulate
+        return _matmul_kernel(xp, a.astype(xp.float32), b.astype(xp.float32), transpose_a,
+                              transpose_b).astype(a.dtype)
     if a.ndim != 2 or b.ndim != 2:
         _check_rank2(a, b)
     return _product(xp, a, b, a.T if transpose_a else a, b.T if transpose_b else b)
 
 
 def _batch_matmul_kernel(xp, a, b, adj_x=False, adj_y=False):
+    if a.dtype in _HALF:  # in float32, as _matmul_kernel
+        return _batch_matmul_kernel(xp, a.astype(xp.float32), b.astype(xp.float32), adj_x,
+                                    adj_y).astype(a.dtype)
     for i, t in enumerate((a, b)):
         if t.ndim < 2:
             raise _invalid(f"In[{i}] ndims must be >= 2: {t.ndim}")

@@ -12,8 +12,13 @@ def test_optimizers_namespace_matches_tf_keras():
              "schedules", "legacy"}
     assert names <= set(dir(public))
     assert public.Adam is optimizers.Adam and public.get is optimizers.get
-    assert public.legacy.Adam is optimizers.Adam
-    assert public.legacy.Optimizer is optimizers.Optimizer
+    # the legacy names are tf_keras's OptimizerV2 classes, not the current ones
+    for name in ("Adadelta", "Adagrad", "Adam", "Adamax", "Ftrl", "Nadam", "RMSprop", "SGD"):
+        legacy = getattr(public.legacy, name)
+        assert legacy is not getattr(optimizers, name)
+        assert issubclass(legacy, public.legacy.Optimizer)
+        assert not issubclass(getattr(optimizers, name), public.legacy.Optimizer)
+    assert public.legacy.Optimizer is not optimizers.Optimizer
 
 
 def test_schedules_namespace():

@@ -15,7 +15,7 @@ import types
 
 import numpy as np
 
-from eagerflow._src.core import nest
+from eagerflow._src.core import errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -32,8 +32,29 @@ def _is_array(value):
 
 def _is_array_data(x):
     flat = nest.flatten(x)
-    return bool(flat) and all(_is_array(v) or isinstance(v, (int, float)) for v in flat) \
-        and not isinstance(x, Sequence)
+    return bool(flat) and all(_is_array(v) for v in flat) and not isinstance(x, Sequence)
+
+
+_SCALARS = (int, float, str, bytes, bytearray)
+
+
+def is_list_of_scalars(x):
+    """True for a Python number (or string) or a non-empty list or tuple whose first entry
+    (recursively) is one: data Keras takes as one array, as ``np.asarray`` makes it."""
+    while isinstance(x, (list, tuple)) and x:
+        x = x[0]
+    return isinstance(x, _SCALARS)
+
+
+def _type_name(x):
+    """How Keras names the type of data it cannot take: containers with their contents."""
+    if isinstance(x, dict):
+        keys = {_type_name(k) for k in x}
+        values = {_type_name(v) for v in x.values()}
+        return f"({type(x)} containing {keys} keys and {values} values)"
+    if isinstance(x, (list, tuple)):
+        return f"({type(x)} containing values of types {set(map(_type_name, x))})"
+    return str(type(x))
 
 
 def _as_array(value):
@@ -46,7 +67,7 @@ def _as_array(value):
 class _Arrays:
     """Batches sliced from arrays, in a fresh order each epoch when shuffling."""
 
-    def __init__(self, data, batch_size, shuffle):
+    def __init__(self, data, batch_size, shuffle, single_batch=False):
         self.data = nest.map_structure(_as_array, data)
         sizes = {a.shape[0] for a in nest.flatten(self.data) if a.ndim}
         if len(sizes) > 1:
@@ -54,9 +75,9 @@ class _Arrays:
                              f"{_describe_sizes(data)}\nMake sure all arrays contain the "
                              f"same number of samples.")
         self.size = sizes.pop() if sizes else 1
-        self.batch_size = batch_size or 32
+        self.batch_size = max(self.size, 1) if single_batch else batch_size or 32
         self.shuffle = shuffle
-        self.steps = math.ceil(self.size / self.batch_size)
+        self.steps = math.ceil(self.size / self.batch_size) or int(single_batch)
         # As Keras: each epoch's order drawn by `tf.random.shuffle` under the global seed.
         self._orders = random_ops.ShuffleStream(self.size) if shuffle and shuffle != "batch" \
             else None
@@ -122,20 +143,44 @@ class DataHandler:
     """Epochs and batches for one `fit`, `evaluate` or `predict` call."""
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
-                 initial_epoch=0, epochs=1, shuffle=False, class_weight=None):
+                 initial_epoch=0, epochs=1, shuffle=False, class_weight=None,
+                 max_queue_size=10, workers=1, single_batch=False):
+        """`single_batch`: all the data in one batch, even none (``*_on_batch``)."""
+        if not single_batch:
+            if batch_size is not None:
+                _check_positive("batch_size", batch_size)
+            if steps_per_epoch not in (None, -1) and steps_per_epoch <= 0:
+                raise ValueError(f"steps_per_epoch must be positive, None or -1. Received "
+                                 f"{steps_per_epoch}. See `Model.fit`.")
+            if initial_epoch < 0:
+                raise ValueError(f"Expected initial_epoch to be non-negative. Received is "
+                                 f"{initial_epoch}.")
+            _check_positive("max_queue_size", max_queue_size)
+            _check_positive("workers", workers)
+            _check_positive("epochs", epochs)
         self.initial_epoch, self.epochs = initial_epoch, epochs
         self.steps_per_epoch = steps_per_epoch
+        if is_list_of_scalars(x) and (y is None or is_list_of_scalars(y)):
+            # As Keras: lists of numbers (of lists...) are arrays; a list of several
+            # inputs' lists is one array too, so NumPy's error if their shapes differ
+            x = np.asarray(x)
+            y = None if y is None else np.asarray(y)
+        elif any(isinstance(v, _SCALARS) for v in nest.flatten((x, y))):
+            raise ValueError(f"Failed to find data adapter that can handle input: "
+                             f"{_type_name(x)}, {_type_name(y)}")
+        if is_list_of_scalars(sample_weight):
+            sample_weight = np.asarray(sample_weight)
         if _is_array_data(x):
-            if y is not None or sample_weight is not None or class_weight is not None:
+            if y is not None or sample_weight is not None or class_weight:
                 y_flat = nest.flatten(y) if y is not None else []
-                if class_weight is not None:
+                if class_weight:
                     sample_weight = _class_weights(y, class_weight, sample_weight)
                 data = pack_x_y_sample_weight(x, y if y_flat else None, sample_weight)
             else:
                 # As Keras: `train_step` gets `x` alone when there is no `y`, as a tuple
                 # in a 1-tuple when it is a list or tuple (of several inputs).
                 data = pack_x_y_sample_weight(tuple(x) if isinstance(x, list) else x)
-            self._adapter = _Arrays(data, batch_size, shuffle)
+            self._adapter = _Arrays(data, batch_size, shuffle, single_batch)
         else:
             if y is not None:
                 raise ValueError("`y` argument is not supported when using dataset as "
@@ -143,12 +188,14 @@ class DataHandler:
             if sample_weight is not None:
                 raise ValueError("`sample_weight` argument is not supported when using "
                                  "dataset as input.")
-            if class_weight is not None:
+            if class_weight:
                 raise ValueError("`class_weight` is not supported with a generator or "
                                  "dataset input; pass per-sample weights from it instead.")
             self._adapter = _Iterable(x, steps_per_epoch)
         steps = self._adapter.steps
         self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else steps
+        if self.inferred_steps == 0:
+            raise ValueError("Expected input data to be non-empty.")
 
     def batch_spec(self, batch):
         """What every batch is known to be, as TF knows a dataset's elements: array data
@@ -172,19 +219,40 @@ class DataHandler:
 
 
 def _class_weights(y, class_weight, sample_weight):
-    """Per-sample weights from a ``{class: weight}`` dict (times any `sample_weight`)."""
+    """Per-sample weights from a ``{class: weight}`` dict (times any `sample_weight`): the
+    classes of `y` (sparse, or one-hot along its last axis) must be 0 to len - 1."""
+    if len(nest.flatten(y)) > 1:
+        raise ValueError("`class_weight` is only supported for Models with a single output.")
+    ids = sorted(class_weight.keys())
+    if ids != list(range(len(ids))):
+        raise ValueError(f"Expected `class_weight` to be a dict with keys from 0 to one less "
+                         f"than the number of classes, found {class_weight}")
+    table = np.asarray([class_weight[int(c)] for c in ids], np.float32)
     labels = np.asarray(nest.flatten(y)[0])
-    if labels.ndim == 2 and labels.shape[1] > 1:
-        labels = labels.argmax(axis=1)
-    labels = labels.reshape(-1).astype(np.int64)
-    table = np.ones(max(max(class_weight) + 1, labels.max() + 1 if labels.size else 0),
-                    np.float32)
-    for cls, weight in class_weight.items():
-        table[int(cls)] = weight
+    if labels.ndim >= 2:
+        labels = labels.argmax(-1) if labels.shape[-1] > 1 else np.round(labels[..., 0])
+    else:
+        labels = np.round(labels)
+    labels = labels.astype(np.int64)
+    outside = np.argwhere((labels < 0) | (labels >= len(table)))
+    if outside.size:  # as the gather of a weight for each label fails
+        where = tuple(outside[0])
+        raise errors.InvalidArgumentError(
+            None, None, f"indices[{','.join(map(str, where))}] = {labels[where]} is not in "
+                        f"[0, {len(table)})")
     weights = table[labels]
     if sample_weight is not None:
-        weights = weights * np.asarray(sample_weight, np.float32).reshape(-1)
+        sample_weight = np.asarray(sample_weight)
+        weights = weights.astype(sample_weight.dtype)
+        sample_weight = sample_weight.reshape(
+            sample_weight.shape + (1,) * (weights.ndim - sample_weight.ndim))
+        weights = sample_weight * weights
     return weights
+
+
+def _check_positive(name, value):
+    if value <= 0:
+        raise ValueError(f"Expected {name} to be positive. Received is {value}.")
 
 
 def train_validation_split(arrays, validation_split):

@@ -319,7 +319,7 @@ class Model(Layer):
                 (x, y, sample_weight), validation_split)
         handler = data_adapter.DataHandler(
             x, y, sample_weight, batch_size, steps_per_epoch, initial_epoch, epochs, shuffle,
-            class_weight)
+            class_weight, max_queue_size, workers)
         val_x = val_y = val_sw = None
         if validation_data is not None:
             val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
@@ -367,7 +367,8 @@ class Model(Layer):
         in_fit = kwargs.pop("_in_fit", False)
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
-        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps)
+        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps,
+                                           max_queue_size=max_queue_size, workers=workers)
         verbose = _verbosity(verbose)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
             callbacks = callbacks_mod.CallbackList(
@@ -394,7 +395,8 @@ class Model(Layer):
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
                 max_queue_size=10, workers=1, use_multiprocessing=False):
         """The model's outputs for `x`, batch by batch, concatenated into NumPy arrays."""
-        handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps)
+        handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps,
+                                           max_queue_size=max_queue_size, workers=workers)
         verbose = _verbosity(verbose)
         callbacks = callbacks_mod.CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
@@ -423,8 +425,8 @@ class Model(Layer):
         self._assert_compile_was_called()
         if reset_metrics:
             self.reset_metrics()
-        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=_size(x),
-                                           class_weight=class_weight)
+        handler = data_adapter.DataHandler(x, y, sample_weight, class_weight=class_weight,
+                                           single_batch=True)
         logs = {}
         for batch in handler.batches():
             logs = self.make_train_function()(batch)
@@ -435,14 +437,14 @@ class Model(Layer):
         self._assert_compile_was_called()
         if reset_metrics:
             self.reset_metrics()
-        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=_size(x))
+        handler = data_adapter.DataHandler(x, y, sample_weight, single_batch=True)
         logs = {}
         for batch in handler.batches():
             logs = self.make_test_function()(batch)
         return self._batch_result(logs, return_dict)
 
     def predict_on_batch(self, x):
-        handler = data_adapter.DataHandler(x, batch_size=_size(x))
+        handler = data_adapter.DataHandler(x, single_batch=True)
         out = [self.make_predict_function()(b) for b in handler.batches()][0]
         return nest.map_structure(lambda t: t.numpy(), out)
 
@@ -497,10 +499,6 @@ class Model(Layer):
             from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
             return Functional.from_config(config, custom_objects)
         return cls(**config)
-
-
-def _size(x):
-    return int(np.shape(nest.flatten(x)[0])[0])
 
 
 def _trace_for_every_batch(step, handler, batch):

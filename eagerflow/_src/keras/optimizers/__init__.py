@@ -52,11 +52,18 @@ def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
     >>> float(deserialize({"class_name": "adam", "config": {"learning_rate": 0.5}}).learning_rate)
     0.5
     """
-    kwargs.pop("use_legacy_optimizer", None)
+    use_legacy = kwargs.pop("use_legacy_optimizer", False)
     if kwargs:
         raise TypeError(f"Invalid keyword arguments: {kwargs}")
     config = dict(config)
-    if config["class_name"].lower() in _BY_NAME:
+    if config.get("config"):
+        # As tf_keras: a config without the key is a legacy optimizer's
+        use_legacy = config["config"].get("is_legacy_optimizer", True)
+    by_name = dict(_BY_NAME)
+    if use_legacy:
+        from eagerflow._src.keras.optimizers import legacy  # noqa: PLC0415 (it imports this)
+        by_name.update(legacy.BY_NAME)
+    if config["class_name"].lower() in by_name:
         config["class_name"] = config["class_name"].lower()
     # The loss-scaling wrapper (under the name tf_keras writes for it too) needs this module.
     from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import (  # noqa: PLC0415
@@ -65,7 +72,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
     by_class_name = {"LossScaleOptimizer": LossScaleOptimizer,
                      "LossScaleOptimizerV3": LossScaleOptimizer,
                      "Adafactor": Adafactor, "Lion": Lion}
-    return deserialize_keras_object(config, module_objects={**_BY_NAME, **by_class_name},
+    return deserialize_keras_object(config, module_objects={**by_name, **by_class_name},
                                     custom_objects=custom_objects,
                                     printable_module_name="optimizer")
 
@@ -76,13 +83,14 @@ def get(identifier, **kwargs):
     >>> get("rmsprop").name
     'RMSprop'
     """
-    kwargs.pop("use_legacy_optimizer", None)
+    use_legacy = kwargs.pop("use_legacy_optimizer", False)
     if kwargs:
         raise TypeError(f"Invalid keyword arguments: {kwargs}")
     if isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, dict):
-        return deserialize(identifier)
+        return deserialize(identifier, use_legacy_optimizer=use_legacy)
     if isinstance(identifier, str):
-        return deserialize({"class_name": str(identifier), "config": {}})
+        return deserialize({"class_name": str(identifier), "config": {}},
+                           use_legacy_optimizer=use_legacy)
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")

@@ -91,6 +91,8 @@ class Optimizer:
     _config_keys = ()
     # Legacy (optimizer_v2) slot names `get_slot` also accepts.
     _slot_aliases = {}
+    # The name of the `iterations` variable.
+    _ITERATIONS_NAME = "iteration"
 
     def __init__(self, name, weight_decay=0, clipnorm=None, clipvalue=None, global_clipnorm=None,
                  use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None,
@@ -118,7 +120,8 @@ class Optimizer:
         self._variables = []
         self._constants = {}  # (number, dtype) -> scalar tensor, made once
         with context.init_scope():
-            self._iterations = Variable(0, name="iteration", dtype=_d.int64, trainable=False)
+            self._iterations = Variable(0, name=self._ITERATIONS_NAME.format(name=name),
+                                        dtype=_d.int64, trainable=False)
         self._variables.append(self._iterations)
         self._process_kwargs(kwargs)
 

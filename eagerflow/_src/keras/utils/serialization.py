@@ -138,6 +138,8 @@ def _public_module(cls):
     """``keras.<family>`` for eagerflow's own classes, the defining module otherwise."""
     parts = cls.__module__.split(".")
     if parts[:3] == ["eagerflow", "_src", "keras"] and len(parts) > 3:
+        if parts[3:] == ["optimizers", "legacy"]:
+            return "keras.optimizers.legacy"
         return "keras." + parts[3]
     return cls.__module__
 

@@ -1,0 +1,349 @@
+"""The pre-2.11 Keras optimizers (``tf.keras.optimizers.legacy``, tf_keras's OptimizerV2).
+
+Each algorithm is the current one's update (the same fused op) with the legacy
+optimizer's behaviour around it:
+
+* slots are made for any variable on its first step (no `build` over the whole
+  variable list first, so no KeyError for a variable seen late), named
+  ``<optimizer>/<variable>/<slot>`` under the legacy slot names (RMSprop's
+  ``rms``, SGD's ``momentum`` only with momentum), slot by slot;
+* ``decay`` divides the learning rate by ``1 + decay * iterations``; ``lr`` is
+  the learning rate's old name; no weight decay or moving averages;
+* `get_config` has the legacy keys (``decay``; clipping only when set);
+  `minimize` returns the step; `get_updates`, `get_gradients`, `add_slot`,
+  `variables()` and `weights` as in Keras 2.
+
+A subclass in the legacy style (``_create_slots`` with `add_slot`,
+``_resource_apply_dense(grad, var, apply_state)``, ``_set_hyper``) runs too.
+
+>>> opt = SGD(learning_rate=1.0, decay=0.5)
+>>> var = Variable(1.0)
+>>> for _ in range(2):
+...     _ = opt.apply_gradients([(constant(1.0), var)])
+>>> print(var.numpy(), opt.iterations.name)
+-0.6666667 SGD/iter:0
+"""
+import numbers
+import warnings
+
+import numpy as np
+
+from eagerflow._src.autodiff.graph_gradients import gradients
+from eagerflow._src.core import context
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.keras import backend, initializers
+from eagerflow._src.keras.optimizers import (
+    adadelta, adagrad, adam, adamax, ftrl, nadam, optimizer, rmsprop, schedules, sgd)
+from eagerflow._src.ops import math_ops
+from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.indexed_slices import IndexedSlices
+
+_ALLOWED_KWARGS = {"clipnorm", "clipvalue", "global_clipnorm", "decay", "lr"}
+
+
+class OptimizerV2(optimizer.Optimizer):
+    """The base class of the legacy optimizers (``tf.keras.optimizers.legacy.Optimizer``)."""
+
+    _ITERATIONS_NAME = "{name}/iter"
+    # Legacy slot order: slot by slot over the variables (False: variable by variable).
+    _slot_major = True
+
+    def __init__(self, name, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, ema_overwrite_frequency=None, gradient_aggregator=None,
+                 gradient_transformers=None, **kwargs):
+        if weight_decay is not None:
+            kwargs["weight_decay"] = weight_decay
+        for key in kwargs:
+            if key not in _ALLOWED_KWARGS:
+                raise TypeError(f"Unexpected keyword argument passed to optimizer: {key}. "
+                                f"Allowed kwargs are {_ALLOWED_KWARGS}.")
+        if clipnorm is not None and global_clipnorm is not None:
+            raise ValueError(f"Cannot accept both `clipnorm` and `global_clipnorm`. Received: "
+                             f"`clipnorm`={clipnorm}, `global_clipnorm`={global_clipnorm}.")
+        decay = kwargs.pop("decay", 0.0)
+        if decay < 0.0:
+            raise ValueError(f"decay cannot be less than 0. Received: decay={decay}.")
+        self._initial_decay = decay
+        self._renamed_lr = kwargs.pop("lr", None)
+        if self._renamed_lr is not None:
+            warnings.warn("The `lr` argument is deprecated, use `learning_rate` instead.")
+        self._hyper = {}
+        self._slot_names = []
+        self._index_dict, self._slots = {}, []
+        super().__init__(name, weight_decay=None, clipnorm=clipnorm, clipvalue=clipvalue,
+                         global_clipnorm=global_clipnorm)
+
+    def _build_learning_rate(self, learning_rate):
+        if self._renamed_lr is not None:
+            learning_rate = self._renamed_lr
+        self._initial_learning_rate = learning_rate
+        return super()._build_learning_rate(learning_rate)
+
+    def _lr(self, dtype):
+        """This step's rate, decayed by `decay` over the steps taken."""
+        lr = super()._lr(dtype)
+        if self._initial_decay > 0:
+            decay = self._constant(self._initial_decay, dtype)
+            lr = lr / (1.0 + decay * cast(self._iterations, dtype))
+        return lr
+
+    # -- hyperparameters -------------------------------------------------------------
+    def _set_hyper(self, name, value):
+        if name in ("learning_rate", "lr"):
+            if getattr(self, "_learning_rate", None) is None:
+                self._learning_rate = self._build_learning_rate(value)
+            else:
+                self.learning_rate = value
+            return
+        self._hyper[name] = value
+
+    def _get_hyper(self, name, dtype=None):
+        if name in ("learning_rate", "lr"):
+            value = self.learning_rate
+        else:
+            value = self._hyper[name]
+            if callable(value) and not isinstance(value, Variable):
+                value = value()
+        return value if dtype is None else cast(value, dtype)
+
+    # -- slots -------------------------------------------------------------------------
+    def _legacy_slot_name(self, name):
+        renamed = {new: old for old, new in self._slot_aliases.items()}
+        return renamed.get(name, name)
+
+    def build(self, var_list):
+        """Makes the slots of the variables in `var_list` that have none yet."""
+        new = []
+        for var in var_list:
+            key = self._var_key(var)
+            if key not in self._index_dict:
+                self._index_dict[key] = len(self._slots)
+                self._slots.append({})
+                new.append(var)
+        if not new:
+            return
+        if type(self)._create_slots is not OptimizerV2._create_slots:
+            self._create_slots(new)
+            return
+        groups = self._slot_groups()
+        if self._slot_major:
+            groups = [{name: initial} for group in groups for name, initial in group.items()]
+        for group in groups:
+            for var in new:
+                for name, initial in group.items():
+                    self.add_slot(var, name, initial)
+
+    def _create_slots(self, var_list):
+        """Makes each variable's slots with `add_slot` (what a legacy subclass overrides)."""
+
+    def add_slot(self, var, slot_name, initializer="zeros", shape=None):
+        """The slot `slot_name` of `var`, made on first use (``<optimizer>/<var>/<slot>``)."""
+        index = self._index_dict.get(self._var_key(var))
+        if index is None:
+            self._index_dict[self._var_key(var)] = index = len(self._slots)
+            self._slots.append({})
+        slots = self._slots[index]
+        if slot_name in slots:
+            return slots[slot_name]
+        legacy_name = self._legacy_slot_name(slot_name)
+        if legacy_name not in self._slot_names:
+            self._slot_names.append(legacy_name)
+        shape = var.shape if shape is None else shape
+        if isinstance(initializer, numbers.Real):
+            initial = np.full(shape, initializer, var.dtype.as_numpy_dtype)
+        else:
+            initial = initializers.get(initializer)(shape, var.dtype)
+        with context.init_scope(), context.name_scope(f"{self.name}/"):  # absolute
+            slot = Variable(initial, name=f"{optimizer._shared_name(var)}/{legacy_name}",
+                            dtype=var.dtype, trainable=False)
+        self._variables.append(slot)
+        slots[slot_name] = slot
+        return slot
+
+    def get_slot_names(self):
+        """The names of the slots made so far (``['m', 'v']`` for Adam after a step)."""
+        return list(self._slot_names)
+
+    @property
+    def weights(self):
+        """`iterations`, then the slots in the order they were made."""
+        return self.variables
+
+    def set_weights(self, weights):
+        """Assigns `weights` (arrays, in the order of `weights`): as many as there are."""
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(f"You called `set_weights(weights)` on optimizer {self.name} with a "
+                             f" weight list of length {len(weights)}, but the optimizer was "
+                             f"expecting {len(params)} weights. Provided weights: "
+                             f"{str(weights)[:50]}...")
+        for param, weight in zip(params, weights):
+            if tuple(param.shape) != np.shape(weight):
+                raise ValueError(f"Optimizer weight shape {tuple(param.shape)} not compatible "
+                                 f"with provided weight shape {np.shape(weight)}.")
+        for param, weight in zip(params, weights):
+            param.assign(weight)
+
+    # -- steps ---------------------------------------------------------------------------
+    def minimize(self, loss, var_list, grad_loss=None, name=None, tape=None):
+        """One step down the gradient of `loss`; returns the step (`iterations` after it)."""
+        return self.apply_gradients(self.compute_gradients(loss, var_list, tape), name=name)
+
+    def get_gradients(self, loss, params):
+        """The gradients of `loss` with respect to `params` (in a graph, as Keras 1 code)."""
+        grads = gradients(loss, params)
+        for grad, param in zip(grads, params):
+            if grad is None:
+                raise ValueError(f"Variable {param} has `None` for gradient. Please make sure "
+                                 f"that all of your ops have a gradient defined (i.e. are "
+                                 f"differentiable). Common ops without gradient: K.argmax, "
+                                 f"K.round, K.eval.")
+        return self._clip_gradients(grads)
+
+    def get_updates(self, loss, params):
+        """``[step]``: the update of `params` down the gradient of `loss` (Keras 1 style)."""
+        return [self.apply_gradients(zip(self.get_gradients(loss, params), params))]
+
+    def _internal_apply_gradients(self, grads_and_vars):
+        if type(self)._resource_apply_dense is OptimizerV2._resource_apply_dense:
+            return super()._internal_apply_gradients(grads_and_vars)
+        apply_state = {}
+        for grad, var in grads_and_vars:
+            key = (var.device, var.dtype)
+            if key not in apply_state:
+                apply_state[key] = {}
+                self._prepare_local(var.device, var.dtype, apply_state)
+            if isinstance(grad, IndexedSlices):
+                self._resource_apply_sparse(grad.values, var, grad.indices,
+                                            apply_state=apply_state)
+            else:
+                self._resource_apply_dense(grad, var, apply_state=apply_state)
+        return self._iterations.assign_add(1)
+
+    def _prepare_local(self, var_device, var_dtype, apply_state):
+        apply_state[(var_device, var_dtype)]["lr_t"] = self._lr(var_dtype)
+
+    def _resource_apply_dense(self, grad, handle, apply_state):
+        """Updates `handle` with dense `grad` (what a legacy subclass overrides)."""
+        raise NotImplementedError("Must be implemented in subclasses.")
+
+    def _resource_apply_sparse(self, grad, handle, indices, apply_state):
+        """Updates the rows `indices` of `handle` (a legacy subclass may override)."""
+        dense = math_ops.unsorted_segment_sum(grad, indices, handle.shape[0])
+        self._resource_apply_dense(dense, handle, apply_state)
+
+    # -- configuration --------------------------------------------------------------------
+    def get_config(self):
+        """The legacy keys: name, clipping (when set), learning_rate, decay, then the
+        algorithm's."""
+        config = {"name": self.name}
+        for key in ("clipnorm", "clipvalue", "global_clipnorm"):
+            if getattr(self, key) is not None:
+                config[key] = getattr(self, key)
+        if getattr(self, "_learning_rate", None) is not None:
+            rate = self._serialize_hyperparameter(self._learning_rate)
+            # a Python number until it changes, as the legacy optimizers make the variable late
+            initial = self._initial_learning_rate
+            if isinstance(initial, numbers.Real) and np.float32(initial) == rate:
+                rate = initial
+            config["learning_rate"] = rate
+        config["decay"] = self._initial_decay
+        config.update({key: getattr(self, key) for key in self._config_keys})
+        return config
+
+
+class SGD(sgd.SGD, OptimizerV2):
+    """Gradient descent with optional (Nesterov) momentum; a ``momentum`` slot only with
+    momentum."""
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+        if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):
+            raise ValueError(f"`momentum` must be between [0, 1]. Received: "
+                             f"momentum={momentum} (of type {type(momentum)}).")
+        super().__init__(learning_rate=learning_rate, momentum=momentum, nesterov=nesterov,
+                         name=name, **kwargs)
+
+    def _slot_groups(self):
+        return [] if optimizer._is_zero(self.momentum) else super()._slot_groups()
+
+
+class Adam(adam.Adam, OptimizerV2):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, name="Adam", **kwargs):
+        super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
+                         epsilon=epsilon, amsgrad=amsgrad, name=name, **kwargs)
+
+
+class RMSprop(rmsprop.RMSprop, OptimizerV2):
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
+                 centered=False, name="RMSprop", **kwargs):
+        super().__init__(learning_rate=learning_rate, rho=rho, momentum=momentum,
+                         epsilon=epsilon, centered=centered, name=name, **kwargs)
+
+
+class Adagrad(adagrad.Adagrad, OptimizerV2):
+    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
+                 name="Adagrad", **kwargs):
+        if initial_accumulator_value < 0.0:
+            raise ValueError(f"initial_accumulator_value must be non-negative: "
+                             f"{initial_accumulator_value}")
+        super().__init__(learning_rate=learning_rate,
+                         initial_accumulator_value=initial_accumulator_value, epsilon=epsilon,
+                         name=name, **kwargs)
+
+
+class Adadelta(adadelta.Adadelta, OptimizerV2):
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name="Adadelta",
+                 **kwargs):
+        super().__init__(learning_rate=learning_rate, rho=rho, epsilon=epsilon, name=name,
+                         **kwargs)
+
+
+class Adamax(adamax.Adamax, OptimizerV2):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 name="Adamax", **kwargs):
+        super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
+                         epsilon=epsilon, name=name, **kwargs)
+
+
+class Nadam(nadam.Nadam, OptimizerV2):
+    """Nadam whose momentum schedule decays at `decay` (the legacy ``schedule_decay``,
+    0.004) per step; the learning rate itself is not decayed."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 name="Nadam", **kwargs):
+        kwargs["decay"] = kwargs.pop("schedule_decay", kwargs.get("decay", 0.004))
+        super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
+                         epsilon=epsilon, name=name, **kwargs)
+
+    def _momentum_at(self, step, dtype):
+        return super()._momentum_at(step * self._constant(self._initial_decay, dtype), dtype)
+
+    def _lr(self, dtype):
+        return optimizer.Optimizer._lr(self, dtype)
+
+
+class Ftrl(ftrl.Ftrl, OptimizerV2):
+    _config_keys = ("initial_accumulator_value", "learning_rate_power",
+                    "l1_regularization_strength", "l2_regularization_strength", "beta",
+                    "l2_shrinkage_regularization_strength")
+    _slot_major = False
+
+    def __init__(self, learning_rate=0.001, learning_rate_power=-0.5,
+                 initial_accumulator_value=0.1, l1_regularization_strength=0.0,
+                 l2_regularization_strength=0.0, name="Ftrl",
+                 l2_shrinkage_regularization_strength=0.0, beta=0.0, **kwargs):
+        super().__init__(
+            learning_rate=learning_rate, learning_rate_power=learning_rate_power,
+            initial_accumulator_value=initial_accumulator_value,
+            l1_regularization_strength=l1_regularization_strength,
+            l2_regularization_strength=l2_regularization_strength,
+            l2_shrinkage_regularization_strength=l2_shrinkage_regularization_strength, beta=beta,
+            name=name, **kwargs)
+
+
+Optimizer = OptimizerV2
+
+# `deserialize` resolves these names to the legacy classes for a legacy config.
+BY_NAME = {"adadelta": Adadelta, "adagrad": Adagrad, "adam": Adam, "adamax": Adamax,
+           "nadam": Nadam, "rmsprop": RMSprop, "sgd": SGD, "ftrl": Ftrl}

@@ -1,0 +1,113 @@
+"""What `fit`, `evaluate` and `predict` refuse, with tf_keras's errors: sizes and counts
+that are not positive, empty data, class weights that do not cover the labels."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+keras = tf.keras
+X = np.random.default_rng(0).random((10, 3)).astype(np.float32)
+Y = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2, 0])
+EMPTY_X, EMPTY_Y = np.zeros((0, 3), np.float32), np.zeros((0,), np.int64)
+
+
+def _model(loss="SparseCategoricalCrossentropy"):
+    model = keras.Sequential([keras.layers.Dense(3, input_shape=(3,), kernel_initializer="ones")])
+    model.compile("sgd", getattr(keras.losses, loss)(from_logits=True))
+    return model
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, n: m.fit(X, Y, batch_size=n, verbose=0),
+    lambda m, n: m.evaluate(X, Y, batch_size=n, verbose=0),
+    lambda m, n: m.predict(X, batch_size=n, verbose=0)])
+@pytest.mark.parametrize("n", [0, -1])
+def test_batch_size_must_be_positive(call, n):
+    with pytest.raises(ValueError, match=rf"^Expected batch_size to be positive. Received is "
+                                         rf"{n}\.$"):
+        call(_model(), n)
+
+
+@pytest.mark.parametrize("name, call", [
+    ("workers", lambda m: m.fit(X, Y, workers=0, verbose=0)),
+    ("max_queue_size", lambda m: m.fit(X, Y, max_queue_size=0, verbose=0)),
+    ("workers", lambda m: m.evaluate(X, Y, workers=0, verbose=0)),
+    ("max_queue_size", lambda m: m.predict(X, max_queue_size=0, verbose=0))])
+def test_workers_and_queue_size_must_be_positive(name, call):
+    with pytest.raises(ValueError, match=rf"^Expected {name} to be positive. Received is 0\.$"):
+        call(_model())
+
+
+@pytest.mark.parametrize("n", [0, -2])
+def test_epochs_must_be_positive(n):
+    model = _model()
+    with pytest.raises(ValueError, match=rf"^Expected epochs to be positive. Received is {n}\.$"):
+        model.fit(X, Y, epochs=n, verbose=0)
+    assert model.fit(X, Y, epochs=1, initial_epoch=2, verbose=0).history == {}  # no epoch left
+    with pytest.raises(ValueError, match=r"^Expected initial_epoch to be non-negative. "
+                                         r"Received is -1\.$"):
+        model.fit(X, Y, initial_epoch=-1, verbose=0)
+
+
+def test_steps_must_be_positive():
+    with pytest.raises(ValueError, match=r"^steps_per_epoch must be positive, None or -1. "
+                                         r"Received 0. See `Model.fit`\.$"):
+        _model().fit(X, Y, steps_per_epoch=0, verbose=0)
+    with pytest.raises(ValueError, match="Received 0"):
+        _model().predict(X, steps=0, verbose=0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.fit(EMPTY_X, EMPTY_Y, verbose=0),
+    lambda m: m.evaluate(EMPTY_X, EMPTY_Y, verbose=0),
+    lambda m: m.predict(EMPTY_X, verbose=0),
+    lambda m: m.fit(X, Y, validation_data=(EMPTY_X, EMPTY_Y), verbose=0)])
+def test_empty_data_is_refused(call):
+    with pytest.raises(ValueError, match=r"^Expected input data to be non-empty\.$"):
+        call(_model())
+
+
+def test_an_empty_batch_runs_on_batch():
+    model = _model()
+    assert model.train_on_batch(EMPTY_X, EMPTY_Y) == 0.0
+    assert model.test_on_batch(EMPTY_X, EMPTY_Y) == 0.0
+    assert model.predict_on_batch(EMPTY_X).shape == (0, 3)
+
+
+def _weighted_loss(class_weight, sample_weight=None):
+    model = _model()
+    model.fit(X, Y, class_weight=class_weight, sample_weight=sample_weight, shuffle=False,
+              batch_size=10, verbose=0)
+    return model.get_weights()[0]
+
+
+def test_class_weight_keys_are_the_classes_from_zero():
+    message = (r"^Expected `class_weight` to be a dict with keys from 0 to one less than the "
+               r"number of classes, found \{%s\}$")
+    with pytest.raises(ValueError, match=message % r"0: 1.0, 1: 2.0, 2: 1.0, 5: 3.0"):
+        _model().fit(X, Y, class_weight={0: 1.0, 1: 2.0, 2: 1.0, 5: 3.0}, verbose=0)
+    with pytest.raises(ValueError, match=message % r"-1: 1.0, 0: 1.0, 1: 2.0, 2: 1.0"):
+        _model().fit(X, Y, class_weight={-1: 1.0, 0: 1.0, 1: 2.0, 2: 1.0}, verbose=0)
+    # float keys naming the classes, negative weights, and an empty dict (no weighting) pass
+    np.testing.assert_array_equal(_weighted_loss({0.0: 1.0, 1.0: -2.0, 2.0: 1.0}),
+                                  _weighted_loss({0: 1.0, 1: -2.0, 2: 1.0}))
+    np.testing.assert_array_equal(_weighted_loss({}), _weighted_loss(None))
+    np.testing.assert_array_equal(_weighted_loss({0: 3.0, 1: 3.0, 2: 3.0}),
+                                  _weighted_loss(None, np.full(10, 3.0)))
+
+
+@pytest.mark.parametrize("labels, loss", [(Y, "SparseCategoricalCrossentropy"),
+                                          (np.eye(3)[Y], "CategoricalCrossentropy")])
+def test_a_label_without_a_class_weight_fails_the_gather(labels, loss):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"^indices\[2\] = 2 is not in "
+                                                             r"\[0, 2\)$"):
+        _model(loss).fit(X, labels, class_weight={0: 1.0, 1: 2.0}, verbose=0)
+
+
+def test_class_weight_needs_a_single_output():
+    a = keras.Input((3,))
+    model = keras.Model(a, [keras.layers.Dense(1)(a), keras.layers.Dense(1)(a)])
+    model.compile("sgd", "mse")
+    with pytest.raises(ValueError, match=r"^`class_weight` is only supported for Models with a "
+                                         r"single output\.$"):
+        model.fit(X, [Y, Y], class_weight={0: 1.0, 1: 1.0, 2: 1.0}, verbose=0)

@@ -1,0 +1,226 @@
+"""``tf.keras.optimizers.legacy``: tf_keras's OptimizerV2 classes, the current algorithms'
+updates with the legacy optimizers' slots, decay, configs and API (values from tf_keras)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+keras = tf.keras
+L = keras.optimizers.legacy
+
+
+def test_legacy_classes_are_their_own():
+    for name in ("Adadelta", "Adagrad", "Adam", "Adamax", "Ftrl", "Nadam", "RMSprop", "SGD"):
+        assert getattr(L, name) is not getattr(keras.optimizers, name)
+        assert isinstance(getattr(L, name)(), L.Optimizer)
+        assert not isinstance(getattr(keras.optimizers, name)(), L.Optimizer)
+
+
+@pytest.mark.parametrize("name, config", [
+    ("SGD", {"momentum": 0.0, "nesterov": False}),
+    ("Adam", {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07, "amsgrad": False}),
+    ("RMSprop", {"rho": 0.9, "momentum": 0.0, "epsilon": 1e-07, "centered": False}),
+    ("Adagrad", {"initial_accumulator_value": 0.1, "epsilon": 1e-07}),
+    ("Adadelta", {"rho": 0.95, "epsilon": 1e-07}),
+    ("Adamax", {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07}),
+    ("Nadam", {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07}),
+    ("Ftrl", {"initial_accumulator_value": 0.1, "learning_rate_power": -0.5,
+              "l1_regularization_strength": 0.0, "l2_regularization_strength": 0.0,
+              "beta": 0.0, "l2_shrinkage_regularization_strength": 0.0})])
+def test_config_has_the_legacy_keys(name, config):
+    got = getattr(L, name)().get_config()
+    lr = 0.01 if name == "SGD" else 0.001
+    want = {"name": name, "learning_rate": lr, "decay": 0.004 if name == "Nadam" else 0.0,
+            **config}
+    assert got == want and list(got) == list(want)
+    assert type(got["learning_rate"]) is float
+
+
+def test_config_with_clipping_decay_and_round_trip():
+    config = L.SGD(0.1, momentum=0.9, decay=0.01, clipnorm=1.0).get_config()
+    assert list(config.items()) == [("name", "SGD"), ("clipnorm", 1.0), ("learning_rate", 0.1),
+                                    ("decay", 0.01), ("momentum", 0.9), ("nesterov", False)]
+    assert L.SGD.from_config(config).get_config() == config
+    serialized = keras.optimizers.serialize(L.Adam())
+    assert serialized["module"] == "keras.optimizers.legacy"
+    # as tf_keras: a config without `is_legacy_optimizer` is a legacy optimizer's
+    assert type(keras.optimizers.deserialize(serialized)) is L.Adam
+    assert type(keras.optimizers.get("adam", use_legacy_optimizer=True)) is L.Adam
+    assert type(keras.optimizers.get("adam")) is keras.optimizers.Adam
+    new = keras.optimizers.serialize(keras.optimizers.Adam())
+    assert type(keras.optimizers.deserialize(new)) is keras.optimizers.Adam
+
+
+def test_decay_and_the_old_learning_rate_name():
+    opt, var = L.SGD(1.0, decay=0.5), tf.Variable(1.0)
+    values = []
+    for _ in range(3):
+        opt.apply_gradients([(tf.constant(1.0), var)])
+        values.append(float(var.numpy()))
+    np.testing.assert_allclose(values, [0.0, -2 / 3, -7 / 6], rtol=1e-6)
+    assert opt.iterations.name == "SGD/iter:0" and int(opt.iterations) == 3
+    with pytest.warns(UserWarning, match="The `lr` argument is deprecated"):
+        opt = L.Adam(lr=0.5)
+    assert float(opt.lr) == 0.5 and opt.get_config()["learning_rate"] == 0.5
+
+
+@pytest.mark.parametrize("make, error, message", [
+    (lambda: L.SGD(foo=1), TypeError, "Unexpected keyword argument passed to optimizer: foo. "
+                                      "Allowed kwargs are "),
+    (lambda: L.Adam(weight_decay=0.1), TypeError, "Unexpected keyword argument passed to "
+                                                  "optimizer: weight_decay"),
+    (lambda: L.SGD(clipnorm=1.0, global_clipnorm=3.0), ValueError,
+     "Cannot accept both `clipnorm` and `global_clipnorm`. Received: `clipnorm`=1.0, "
+     "`global_clipnorm`=3.0."),
+    (lambda: L.SGD(decay=-1.0), ValueError, "decay cannot be less than 0. Received: decay=-1.0."),
+    (lambda: L.SGD(momentum=2.0), ValueError, "`momentum` must be between [0, 1]. Received: "
+                                              "momentum=2.0 (of type <class 'float'>)."),
+])
+def test_argument_errors(make, error, message):
+    with pytest.raises(error) as info:
+        make()
+    assert str(info.value).startswith(message)
+
+
+def test_variables_seen_late_get_slots_instead_of_a_key_error():
+    v, w = tf.Variable(1.0), tf.Variable(2.0)
+    opt = keras.optimizers.Adam()
+    opt.apply_gradients([(tf.constant(1.0), v)])
+    with pytest.raises(KeyError, match=r"use legacy optimizer `tf.keras.optimizers.legacy.Adam"):
+        opt.apply_gradients([(tf.constant(1.0), w)])
+    v, w = tf.Variable(1.0), tf.Variable(2.0)
+    opt = L.Adam()
+    opt.apply_gradients([(tf.constant(1.0), v)])
+    opt.apply_gradients([(tf.constant(1.0), w)])
+    np.testing.assert_allclose([v.numpy(), w.numpy()], [0.999, 1.9992559], rtol=1e-6)
+    assert int(opt.iterations) == 2 and len(opt.variables()) == 5
+
+
+def test_slots_are_named_and_ordered_as_tf_keras_makes_them():
+    a, b = tf.Variable([1.0], name="a"), tf.Variable([2.0], name="b")
+    names = {}
+    for opt in (L.Adam(), L.Ftrl(), L.RMSprop(momentum=0.5, centered=True), L.SGD(),
+                L.SGD(momentum=0.5)):
+        assert opt.get_slot_names() == []  # none before the first step
+        opt.minimize(lambda: tf.reduce_sum(a * b), [a, b])
+        names[opt.name, len(opt.get_slot_names())] = [v.name for v in opt.variables()]
+        assert [v.name for v in opt.weights] == [v.name for v in opt.variables]
+    assert names == {
+        ("Adam", 2): ["Adam/iter:0", "Adam/a/m:0", "Adam/b/m:0", "Adam/a/v:0", "Adam/b/v:0"],
+        ("Ftrl", 2): ["Ftrl/iter:0", "Ftrl/a/accumulator:0", "Ftrl/a/linear:0",
+                      "Ftrl/b/accumulator:0", "Ftrl/b/linear:0"],
+        ("RMSprop", 3): ["RMSprop/iter:0", "RMSprop/a/rms:0", "RMSprop/b/rms:0",
+                         "RMSprop/a/momentum:0", "RMSprop/b/momentum:0", "RMSprop/a/mg:0",
+                         "RMSprop/b/mg:0"],
+        ("SGD", 0): ["SGD/iter:0"],
+        ("SGD", 1): ["SGD/iter:0", "SGD/a/momentum:0", "SGD/b/momentum:0"]}
+    opt = L.RMSprop(momentum=0.5, centered=True)
+    opt.minimize(lambda: tf.reduce_sum(a * b), [a, b])
+    assert opt.get_slot_names() == ["rms", "momentum", "mg"]
+    assert opt.get_slot(a, "rms").name == "RMSprop/a/rms:0"
+
+
+_RNG = np.random.default_rng(0)
+_W0 = _RNG.standard_normal((4, 3)).astype(np.float32)
+_GRADS = [_RNG.standard_normal((4, 3)).astype(np.float32) for _ in range(4)]
+
+
+@pytest.mark.parametrize("name, kwargs, first_row", [
+    ("SGD", {"momentum": 0.9, "nesterov": True}, [0.6020272, -0.28958273, 1.1259655]),
+    ("Adam", {"amsgrad": True}, [0.29933965, 0.00419599, 0.88619775]),
+    ("RMSprop", {"momentum": 0.5, "centered": True}, [0.4751104, 0.19364393, 1.2692164]),
+    ("Adagrad", {}, [0.15706657, -0.16317204, 0.7199141]),
+    ("Adadelta", {}, [0.12572432, -0.13216949, 0.6405035]),
+    ("Adamax", {}, [0.27695304, 0.00557137, 0.85629594]),
+    ("Nadam", {}, [0.16500145, -0.12499173, 0.7377876]),
+    ("Ftrl", {"l1_regularization_strength": 0.01, "l2_regularization_strength": 0.1,
+              "beta": 0.2, "l2_shrinkage_regularization_strength": 0.05},
+     [0.1242867, -0.05469356, 0.4658414])])
+def test_updates_are_tf_keras_legacy_ones(name, kwargs, first_row):
+    opt, var = getattr(L, name)(learning_rate=0.1, **kwargs), tf.Variable(_W0)
+    for grad in _GRADS:
+        opt.apply_gradients([(tf.constant(grad), var)])
+    np.testing.assert_allclose(var.numpy()[0], first_row, rtol=2e-5, atol=2e-6)
+
+
+def test_fit_traced_loops_and_loss_scaling():
+    model = keras.Sequential([keras.layers.Dense(2, input_shape=(3,), kernel_initializer="ones")])
+    opt = L.Adam(0.1, decay=0.1)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(model(x) ** 2)
+        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables),
+                                model.trainable_variables))
+        return loss
+    for _ in range(3):
+        step(tf.ones((2, 3)))
+    np.testing.assert_allclose(model.get_weights()[0][0], [0.72774696] * 2, rtol=1e-5)
+    for opt in (L.RMSprop(0.01, decay=0.1),
+                keras.mixed_precision.LossScaleOptimizer(L.SGD(0.1, momentum=0.9))):
+        model = keras.Sequential([keras.layers.Dense(2, input_shape=(3,),
+                                                     kernel_initializer="ones")])
+        model.compile(opt, "mse")
+        model.fit(np.ones((4, 3)), np.zeros((4, 2)), verbose=0, epochs=2)
+    np.testing.assert_allclose(model.get_weights()[0][0], [0.25, 0.25], rtol=1e-6)
+
+
+def test_minimize_returns_the_step_and_get_updates_in_a_graph():
+    var = tf.Variable(3.0)
+    opt = L.SGD(0.1)
+    assert int(opt.minimize(lambda: var * var, [var])) == 1
+    np.testing.assert_allclose(var.numpy(), 2.4)
+
+    @tf.function
+    def updates():
+        return opt.get_updates(var * var, [var])
+    assert int(updates()[0]) == 2
+    np.testing.assert_allclose(var.numpy(), 1.92, rtol=1e-6)
+    with pytest.raises(RuntimeError, match="tf.gradients is not supported when eager"):
+        opt.get_updates(var * var, [var])
+
+
+def test_a_subclass_in_the_legacy_style():
+    class Scaled(L.Optimizer):
+        def __init__(self, learning_rate=0.1, name="Scaled", **kwargs):
+            super().__init__(name, **kwargs)
+            self._set_hyper("learning_rate", learning_rate)
+            self._set_hyper("scale", 2.0)
+
+        def _create_slots(self, var_list):
+            for var in var_list:
+                self.add_slot(var, "acc")
+
+        def _resource_apply_dense(self, grad, var, apply_state=None):
+            self.get_slot(var, "acc").assign_add(grad)
+            lr = self._get_hyper("learning_rate", var.dtype)
+            return var.assign_sub(lr * self._get_hyper("scale", var.dtype) * grad)
+
+    opt, var = Scaled(), tf.Variable([1.0, 2.0], name="w")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(2):
+            opt.minimize(lambda: tf.reduce_sum(var * var), [var])
+    np.testing.assert_allclose(var.numpy(), [0.36, 0.72], rtol=1e-6)
+    np.testing.assert_allclose(opt.get_slot(var, "acc").numpy(), [3.2, 6.4], rtol=1e-6)
+    assert [v.name for v in opt.variables()] == ["Scaled/iter:0", "Scaled/w/acc:0"]
+    assert opt.get_slot_names() == ["acc"] and int(opt.iterations) == 2
+
+
+def test_set_weights_after_a_step():
+    model = keras.Sequential([keras.layers.Dense(10, input_shape=(20,))])
+    opt = L.RMSprop()
+    model.compile(opt, loss="mse")
+    model.fit(np.arange(100.0).reshape(5, 20), np.zeros(5), verbose=0)
+    opt.set_weights([np.array(10), np.ones([20, 10]), np.zeros([10])])
+    assert int(opt.iterations) == 10 and opt.get_weights()[1].sum() == 200
+    with pytest.raises(ValueError, match=r"^You called `set_weights\(weights\)` on optimizer "
+                                         r"RMSprop with a  weight list of length 1, but the "
+                                         r"optimizer was expecting 3 weights"):
+        opt.set_weights([np.array(10)])
+    with pytest.raises(ValueError, match=r"^Optimizer weight shape \(20, 10\) not compatible "
+                                         r"with provided weight shape \(2,\)\.$"):
+        opt.set_weights([np.array(10), np.ones(2), np.zeros([10])])
