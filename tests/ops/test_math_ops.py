@@ -358,8 +358,8 @@ def _gradients(fn, *args):
 
 def test_special_function_gradients():
     da, dx = _gradients(tf.math.igamma, [0.5, 2.0, 3.0], [1.0, 3.0, 0.5])
-    assert repr(dx) == ("<tf.Tensor: shape=(3,), dtype=float32, numpy=array([0.20755376, "
-                        "0.14936121, 0.07581633], dtype=float32)>")
+    assert dx.dtype == tf.float32 and dx.shape == (3,)
+    np.testing.assert_allclose(dx, [0.20755376, 0.14936121, 0.07581633], rtol=1e-6)
     np.testing.assert_allclose(da, [-0.38983727, -0.19742544, -0.02852023], rtol=1e-6)
     np.testing.assert_allclose(np.concatenate(_gradients(tf.math.igammac, [0.5, 2.0], [1.0, 3.0])),
                                [0.38983727, 0.19742544, -0.20755376, -0.14936121], rtol=1e-6)

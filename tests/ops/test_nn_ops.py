@@ -100,9 +100,6 @@ def test_softmax_errors_and_edges():
     with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
         n.softmax(tf.constant([1, 2]))
     assert n.softmax(np.zeros((2, 0), F32)).shape == (2, 0)
-    with warnings.catch_warnings():  # inf - inf
-        warnings.simplefilter("ignore", RuntimeWarning)
-        assert np.isnan(n.softmax(tf.constant([1.0, np.inf])).numpy()).all()
     np.testing.assert_allclose(n.softmax(x, axis=tf.constant(0)).numpy(),
                                n.softmax(x, axis=-2).numpy())
     half = n.softmax(tf.constant([1.0, 2.0, 30.0], tf.float16))
@@ -520,3 +517,37 @@ def test_perfect_fit_costs_positive_zero():
     loss = nn.softmax_cross_entropy_with_logits([[1.0, 0.0]], [[100.0, 0.0]])
     sparse = nn.sparse_softmax_cross_entropy_with_logits([0], [[100.0, 0.0]])
     assert str(loss.numpy()[0]) == "0.0" and str(sparse.numpy()[0]) == "0.0"
+
+
+INF, NAN = np.inf, np.nan
+
+
+@pytest.mark.parametrize("logits, dtype, softmax, log_softmax", [  # TF 2.21's values
+    ([1.5, INF], tf.float32, [0, NAN], [NAN, NAN]),
+    ([1.5, INF], tf.float16, [0, NAN], [NAN, NAN]),
+    ([1.5, INF], tf.float64, [NAN, NAN], [NAN, NAN]),
+    ([1.5, -INF], tf.float32, [1, 0], [0, -INF]),
+    ([1.0, -INF, 2.0], tf.float32, [0.26894143, 0, 0.7310586], [-1.3132616, -INF, -0.31326166]),
+    ([-INF, -INF], tf.float32, [NAN, NAN], [NAN, NAN]),
+    ([INF, INF], tf.float32, [NAN, NAN], [NAN, NAN]),
+])
+def test_softmax_of_infinite_logits(logits, dtype, softmax, log_softmax):
+    x = tf.constant(logits, dtype)
+    for fn, want in ((n.softmax, softmax), (n.log_softmax, log_softmax)):
+        got = fn(x)
+        assert got.dtype == dtype
+        np.testing.assert_allclose(got.numpy().astype(np.float64), want, rtol=1e-6)
+        # the same in a batch of rows, and traced
+        batch = fn(tf.stack([x, tf.zeros_like(x)])).numpy()[0].astype(np.float64)
+        np.testing.assert_allclose(batch, want, rtol=1e-6)
+        traced = tf.function(fn)(x).numpy().astype(np.float64)
+        np.testing.assert_allclose(traced, want, rtol=1e-6)
+
+
+def test_cross_entropy_of_infinite_logits():
+    dense = n.softmax_cross_entropy_with_logits
+    sparse = n.sparse_softmax_cross_entropy_with_logits
+    assert np.isnan(dense([[0.5, 0.5]], [[1.5, INF]]).numpy()).all()
+    assert np.isnan(dense([[1.0, 0.0]], [[1.5, -INF]]).numpy()).all()  # 0 * inf
+    assert sparse([0], [[1.5, -INF]]).numpy().tolist() == [0.0]
+    assert np.isnan(sparse([0], [[1.5, INF]]).numpy()).all()

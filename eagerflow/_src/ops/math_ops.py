@@ -183,8 +183,8 @@ _atan2 = binary(_ATAN2)
 def atan2(y, x, name=None):
     """Returns arctan(y / x) element-wise, using the signs of both for the quadrant.
 
-    >>> atan2(constant([1.0]), constant([1.0]))
-    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.7853982], dtype=float32)>
+    >>> atan2(constant([1.0]), constant([-1.0])).numpy().round(6)
+    array([2.356194], dtype=float32)
     """
     return _atan2(y, x, name)
 

@@ -32,8 +32,9 @@ _EXACT_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _exact(xp, a):
-    """Whether `a` takes TF's exact float routines (see `float_math.EXACT_MAX_SIZE`)."""
-    return xp is np and a.dtype in _EXACT_TYPES and a.size <= float_math.EXACT_MAX_SIZE
+    """Whether `a` takes the kernels that reproduce TF's CPU results bit for bit (only when
+    `config.experimental.enable_tf_cpu_float_emulation` is on)."""
+    return a.dtype in _EXACT_TYPES and float_math.emulating(xp, a)
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -241,7 +242,7 @@ elu = unary(_ELU, """Computes features if > 0 else exp(features) - 1.
 selu = unary(_SELU, """Computes scale * (features if > 0 else alpha * (exp(features) - 1)).
 
     >>> selu(constant([0.0, 1.0]))
-    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.       , 1.0507009], dtype=float32)>
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.      , 1.050701], dtype=float32)>
     """)
 softsign = unary(_SOFTSIGN, """Computes features / (abs(features) + 1).
 
@@ -330,8 +331,15 @@ def _softmax(xp, logits, axis):
         return logits
     if _exact(xp, logits):
         return float_math.softmax(logits, axis)
-    e = xp.exp(logits - logits.max(axis, keepdims=True))
-    return e / e.sum(axis, keepdims=True)
+    shifted = xp.asarray(logits - logits.max(axis, keepdims=True))
+    e = xp.exp(shifted)
+    sums = e.sum(axis, keepdims=True)
+    out = xp.divide(e, sums, out=e)
+    if logits.dtype != np.float64 and not xp.isfinite(sums).all():
+        # with a +inf logit, the others are 0 rather than NaN (TF's float32 kernel; its
+        # float64 kernel keeps NaN)
+        out = xp.where(shifted == -xp.inf, xp.zeros((), out.dtype), out)
+    return out
 
 
 @widened
