@@ -412,3 +412,31 @@ def test_special_function_namespaces():
                                               "lbeta", "confusion_matrix"])
     assert not any(hasattr(tf.math, n) for n in ["bessel_j0", "dawsn", "spence"])
     assert not any(hasattr(tf, n) for n in ["lbeta", "igamma", "betainc", "confusion_matrix"])
+
+
+@pytest.fixture(params=[False, True], ids=["numpy", "emulated"])
+def float_kernels(request):
+    """Each test twice: with NumPy's kernels, and emulating TensorFlow's."""
+    tf.config.experimental.enable_tf_cpu_float_emulation(request.param)
+    yield
+    tf.config.experimental.enable_tf_cpu_float_emulation(False)
+
+
+ZERO_SIZE_UNARY = ["exp", "expm1", "log", "log1p", "reciprocal", "rsqrt", "sqrt", "tanh", "sin",
+                   "cos", "sigmoid", "softplus", "erf", "erfc", "round", "floor", "abs",
+                   "square", "negative", "log_sigmoid", "lgamma", "is_nan"]
+ZERO_SIZE_BINARY = ["pow", "floordiv", "floormod", "truediv", "divide_no_nan", "maximum",
+                    "squared_difference", "xlogy", "atan2", "add", "multiply"]
+
+
+@pytest.mark.usefixtures("float_kernels")
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64, tf.float16, tf.bfloat16])
+@pytest.mark.parametrize("shape", [[0], [0, 3], [3, 0]])
+def test_zero_size_inputs_give_empty_results(shape, dtype):
+    z = tf.zeros(shape, dtype)
+    for name in ZERO_SIZE_UNARY:
+        got = getattr(tf.math, name)(z)
+        assert got.shape == shape, name
+    for name in ZERO_SIZE_BINARY:
+        assert getattr(tf.math, name)(z, z).shape == shape, name
+        assert getattr(tf.math, name)(z, tf.ones([], dtype)).shape == shape, name

@@ -424,6 +424,7 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     """
     logits = as_tensor(logits)
     labels = as_tensor(labels, logits.dtype)
+    pos_weight = as_tensor(pos_weight, None if isinstance(pos_weight, Tensor) else logits.dtype)
     log_weight = math_ops.add(math_ops.multiply(math_ops.subtract(pos_weight, 1.0), labels), 1.0)
     # log(1 + exp(-|x|)) + max(-x, 0) is log(1 + exp(-x)) without overflow
     softplus_neg = math_ops.add(math_ops.log1p(math_ops.exp(math_ops.negative(
@@ -835,16 +836,19 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     mean = reduce_mean(y, axes, keepdims=True)
     # (no gradient reaches the variance through `mean`: its deviations sum to zero)
     variance = reduce_mean(math_ops.squared_difference(y, mean), axes, keepdims=True)
-    if not keepdims and axes:
+    if not keepdims and (axes is None or axes):
         mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
 
 
 def _moments_input(x, axes):
-    """`x` as a tensor, `axes` as a list, and `x` widened for reduction (float16 -> float32)."""
+    """`x` as a tensor, `axes` as a list (None: all), and `x` widened for reduction (float16 -> float32)."""
     x = as_tensor(x)
-    axes = static_ints(axes)
-    axes = [axes] if isinstance(axes, int) else axes
+    if axes is None:  # every axis (None where the rank is unknown: reductions take all)
+        axes = None if x.shape.rank is None else list(range(x.shape.rank))
+    else:
+        axes = static_ints(axes)
+        axes = [axes] if isinstance(axes, int) else axes
     return x, axes, cast(x, _d.float32) if x.dtype == _d.float16 else x
 
 
@@ -866,7 +870,7 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     spread = reduce_sum(math_ops.multiply(weights, math_ops.squared_difference(y, mean)), axes,
                         keepdims=True)
     variance = math_ops.multiply(spread, inverse_total)
-    if not keepdims and axes:
+    if not keepdims and (axes is None or axes):
         mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
 
