@@ -440,3 +440,18 @@ def test_zero_size_inputs_give_empty_results(shape, dtype):
     for name in ZERO_SIZE_BINARY:
         assert getattr(tf.math, name)(z, z).shape == shape, name
         assert getattr(tf.math, name)(z, tf.ones([], dtype)).shape == shape, name
+
+
+@pytest.mark.parametrize("dtype", [tf.bfloat16, tf.float16, tf.float32, tf.float64])
+def test_round_is_half_to_even_in_every_float_dtype(dtype):
+    x = tf.constant([0.5, 1.5, 2.5, -0.5, -1.5, 2.4, 2.6, -2.6, 3.75, np.inf, -np.inf, np.nan],
+                    dtype)
+    want = [0.0, 2.0, 2.0, -0.0, -2.0, 2.0, 3.0, -3.0, 4.0, np.inf, -np.inf, np.nan]  # TF's
+    for got in (tf.round(x), tf.function(tf.round)(x), tf.round(tf.Variable(x))):
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got.numpy().astype(np.float64), want)
+        assert np.signbit(got.numpy().astype(np.float64)[3])
+    # past the last odd integer of the dtype, every value is an integer already
+    big = tf.constant([255.5, 256.5, 257.0, 0.25, 0.75], dtype)
+    np.testing.assert_array_equal(tf.round(big).numpy().astype(np.float64),
+                                  np.rint(big.numpy().astype(np.float64)))

@@ -369,7 +369,8 @@ def _sign(xp, x):
 
 
 def _round(xp, x):
-    return xp.round(x) if x.dtype.kind == "f" else x
+    # rint, half to even, for every float dtype (bfloat16's NumPy kind is "V", not "f")
+    return x if x.dtype.kind in "iub" else xp.rint(x)
 
 
 def _reciprocal(xp, x):
