@@ -455,3 +455,54 @@ def test_round_is_half_to_even_in_every_float_dtype(dtype):
     big = tf.constant([255.5, 256.5, 257.0, 0.25, 0.75], dtype)
     np.testing.assert_array_equal(tf.round(big).numpy().astype(np.float64),
                                   np.rint(big.numpy().astype(np.float64)))
+
+
+_DIV_X = [np.inf, -3.795, np.inf, -np.inf, 5.0, -5.0, 5.0, -5.0, 0.0, 5.0, np.nan, 3.0, -0.0, 7.5,
+          -7.5, 1.0, -1.0, 0.0]
+_DIV_Y = [-2.0, np.inf, np.inf, 2.0, -np.inf, np.inf, np.inf, -np.inf, np.inf, 0.0, 1.0, np.nan,
+          3.0, -2.0, 2.0, 0.1, 0.1, 0.0]
+# TF 2.21's results
+_FLOOR_DIV_TF = [-np.inf, -0.0, np.nan, -np.inf, -0.0, -0.0, 0.0, 0.0, 0.0, np.inf, np.nan,
+                 np.nan, -0.0, -4.0, -4.0, 10.0, -10.0, np.nan]
+_FLOOR_MOD_TF = [np.nan, np.inf, np.nan, np.nan, -np.inf, np.inf, 5.0, -5.0, 0.0, np.nan, np.nan,
+                 np.nan, -0.0, -0.5, 0.5, None, None, np.nan]
+
+
+def _same_floats(got, want):
+    got = np.asarray(got, np.float64)
+    keep = np.array([w is not None for w in want])
+    want = np.array([np.nan if w is None else w for w in want])
+    np.testing.assert_array_equal(got[keep], want[keep])
+    signed = keep & ~np.isnan(want)  # zeros' signs too (a NaN's sign is unspecified)
+    np.testing.assert_array_equal(np.signbit(got[signed]), np.signbit(want[signed]))
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64, tf.float16, tf.bfloat16])
+def test_floordiv_and_floormod_of_floats_follow_tf_not_python(dtype):
+    x, y = tf.constant(_DIV_X, dtype), tf.constant(_DIV_Y, dtype)
+    for floordiv in (tf.math.floordiv, lambda a, b: a // b, tf.function(tf.math.floordiv)):
+        _same_floats(floordiv(x, y).numpy(), _FLOOR_DIV_TF)
+    for floormod in (tf.math.floormod, lambda a, b: a % b, tf.function(tf.math.floormod)):
+        _same_floats(floormod(x, y).numpy(), _FLOOR_MOD_TF)
+    _same_floats((tf.Variable(x) // 2.0).numpy()[:4], [np.inf, -2.0, np.inf, -np.inf])
+
+
+@pytest.mark.parametrize("dtype", [tf.int8, tf.int32, tf.int64, tf.uint8, tf.uint32])
+def test_floordiv_and_floormod_of_integers(dtype):
+    if dtype.is_unsigned:
+        x, y = tf.constant([7, 6, 0], dtype), tf.constant([2, 4, 3], dtype)
+        assert (x // y).numpy().tolist() == [3, 1, 0] and (x % y).numpy().tolist() == [1, 2, 0]
+    else:
+        x, y = tf.constant([7, -7, 7, -7], dtype), tf.constant([2, 2, -2, -2], dtype)
+        assert (x // y).numpy().tolist() == [3, -4, -4, 3]
+        assert (x % y).numpy().tolist() == [1, 1, -1, -1]
+    zero = tf.constant([2, 0], dtype)
+    for op in (tf.math.floordiv, tf.math.floormod, tf.function(tf.math.floordiv)):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
+            op(tf.constant([7, 6], dtype), zero)
+
+
+def test_floordiv_of_the_most_negative_integer_by_minus_one_wraps():
+    lowest = tf.constant([-2 ** 31], tf.int32)
+    assert (lowest // -1).numpy().tolist() == [-2 ** 31]
+    assert (lowest % -1).numpy().tolist() == [0]

@@ -37,6 +37,15 @@ def _div_no_nan(xp, x, y):
     return xp.where(y == 0, xp.zeros((), x.dtype), x / safe).astype(x.dtype, copy=False)
 
 
+def _floor_div(xp, x, y):
+    if x.dtype.kind in "iu":
+        return xp.floor_divide(x, y)
+    # floor(x / y), as TF: NumPy's floor_divide follows Python's divmod (-3.8 // inf is -1,
+    # inf // -2 NaN; TF's are -0 and -inf), and floor(1 / 0.1) is 10, not divmod's 9
+    out = xp.asarray(xp.divide(x, y))
+    return xp.floor(out, out=out)
+
+
 def _floor_mod(xp, x, y):
     if x.dtype.kind in "iu":
         return xp.mod(x, y)
@@ -81,7 +90,7 @@ _ADD_STRINGS = register("Add", lambda xp, x, y: xp.asarray(xp.add(x, y), dtype=o
 _SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER)
 _MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER)
 _REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
-_FLOOR_DIV = register("FloorDiv", _int_division(lambda xp, x, y: xp.floor_divide(x, y)),
+_FLOOR_DIV = register("FloorDiv", _int_division(_floor_div),
                       rules.binary, tied=(0, 1), dtypes=REAL)
 _FLOOR_MOD = register("FloorMod", _int_division(_floor_mod),
                       rules.binary, tied=(0, 1), dtypes=REAL)
