@@ -26,7 +26,7 @@ import numpy as np
 
 from eagerflow._src.backend import special
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core.config import tf_cpu_float_emulation_enabled
+from eagerflow._src.core.config import _settings as _config
 
 _F = np.float32
 _I = np.int32
@@ -141,7 +141,7 @@ _F64 = np.dtype(np.float64)
 def emulating(xp, x):
     """Whether `x` takes the kernels that reproduce TensorFlow's CPU results bit for bit: only
     when `config.experimental.enable_tf_cpu_float_emulation` is on (NumPy arrays, not empty)."""
-    return xp is np and x.size and tf_cpu_float_emulation_enabled()
+    return _config["tf_cpu_float_emulation"] and xp is np and x.size
 
 
 def _in_float32(xp, fn, x):
@@ -157,7 +157,10 @@ def _unary(vector, scalar, default, half_scalar=None, float64=None):
     (`half_scalar` in their own dtype instead of `scalar`, where given), and the pair
     `float64` for float64, where given."""
     def kernel(xp, x):
-        if not emulating(xp, x):
+        if not (_config["tf_cpu_float_emulation"] and xp is np and x.size):
+            dtype = x.dtype
+            if dtype is _F32 or dtype is _F64:  # the common case, first
+                return default(xp, x)
             return _in_float32(xp, default, x)
         if x.dtype == _F64 and float64 is not None:
             return _lanes64(x, *float64)
@@ -174,7 +177,8 @@ def _unary(vector, scalar, default, half_scalar=None, float64=None):
 
 
 def _numpy(name):
-    return lambda xp, x: getattr(xp, name)(x)
+    ufunc = getattr(np, name)
+    return lambda xp, x: ufunc(x) if xp is np else getattr(xp, name)(x)
 
 
 # -------------------------------------------------------------------------------------- exp
@@ -349,14 +353,16 @@ def _sigmoid_numpy(xp, x):
     # exp(x) / (1 + exp(x)) in four passes, x capped where exp would overflow (the result
     # is then 1, and -inf gives 0): no overflow, no NaN for finite or infinite x; small
     # values keep their relative precision, as exp(x) / 1
-    e = xp.asarray(xp.minimum(x, xp.asarray(_EXP_CAP.get(x.dtype, 88.0), x.dtype)))
+    e = xp.minimum(x, _EXP_CAP.get(x.dtype, 88.0))
+    if not x.ndim:  # (a NumPy scalar, which takes no out=)
+        e = xp.asarray(e)
     xp.exp(e, out=e)
-    return xp.divide(e, e + xp.ones((), e.dtype), out=e)
+    return xp.divide(e, e + 1, out=e)
 
 
 # one below where exp overflows: exp(cap) + 1 stays finite and the quotient rounds to 1
-_EXP_CAP = {np.dtype(t): np.log(np.finfo(t).max) - 1 for t in (np.float16, np.float32,
-                                                                 np.float64)}
+_EXP_CAP = {np.dtype(t): float(np.log(np.finfo(t).max) - 1)
+            for t in (np.float16, np.float32, np.float64)}
 
 
 def sigmoid(xp, x):
@@ -368,6 +374,8 @@ def sigmoid(xp, x):
     if x.dtype.kind == "c":
         return 1 / (1 + xp.exp(-x))
     if not emulating(xp, x):
+        if x.dtype is _F32 or x.dtype is _F64:
+            return _sigmoid_numpy(xp, x)
         return _in_float32(xp, _sigmoid_numpy, x)
     if x.dtype == _F32:
         return _lanes(x, _sigmoid_vector, _sigmoid_scalar)

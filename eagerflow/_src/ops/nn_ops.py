@@ -34,7 +34,7 @@ _EXACT_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 def _exact(xp, a):
     """Whether `a` takes the kernels that reproduce TF's CPU results bit for bit (only when
     `config.experimental.enable_tf_cpu_float_emulation` is on)."""
-    return a.dtype in _EXACT_TYPES and float_math.emulating(xp, a)
+    return float_math.emulating(xp, a) and a.dtype in _EXACT_TYPES
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
