@@ -1094,3 +1094,28 @@ def test_emulation_is_off_by_default_and_switches_kernels():
     assert emulated.view(np.uint32)[0] == 0x402df854
     assert_same_bits(traced, emulated, one.numpy())
     assert_same_bits(tf.exp(one).numpy(), default, one.numpy())
+
+
+@pytest.mark.usefixtures("emulated")
+@pytest.mark.parametrize("name", ["exp", "log", "log1p", "expm1", "tanh", "sigmoid", "softplus",
+                                  "erf", "erfc", "reciprocal", "rsqrt", "sin", "cos"])
+def test_emulation_applies_at_every_size_within_a_few_ulps(name):
+    # past the block size of the vector kernels, with a scalar tail: TF's arithmetic at every
+    # size, each element as in a small tensor
+    op, reference = REFERENCES[name]
+    x = np.resize(_default_inputs(np.float32), 70_005)
+    got = op(tf.constant(x)).numpy()
+    assert_same_bits(got[:256], op(tf.constant(x[:256])).numpy(), x[:256])
+    with np.errstate(all="ignore"):
+        want = np.asarray(reference(x.astype(np.float64)), np.longdouble)
+    normal = ~(np.abs(x) < np.finfo(np.float32).tiny) & (np.abs(want) >= np.finfo(np.float32).tiny)
+    assert (_ulps(got[normal], want[normal], np.float32) <= MAX_ULPS).all()
+
+
+@pytest.mark.usefixtures("emulated")
+def test_emulated_softmax_of_long_rows_is_close_to_float64():
+    logits = (np.random.default_rng(3).standard_normal((3, 20_000)) * 8).astype(np.float32)
+    wide = logits.astype(np.float64)
+    want = np.exp(wide - wide.max(-1, keepdims=True))
+    want /= want.sum(-1, keepdims=True)
+    np.testing.assert_allclose(tf.nn.softmax(logits).numpy(), want, rtol=4e-6, atol=1e-30)
