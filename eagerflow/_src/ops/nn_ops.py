@@ -331,15 +331,14 @@ def _softmax(xp, logits, axis):
         return logits
     if _exact(xp, logits):
         return float_math.softmax(logits, axis)
-    shifted = xp.asarray(logits - logits.max(axis, keepdims=True))
-    e = xp.exp(shifted)
+    e = xp.asarray(logits - logits.max(axis, keepdims=True))
+    xp.exp(e, out=e)  # in place: one array allocated
     sums = e.sum(axis, keepdims=True)
-    out = xp.divide(e, sums, out=e)
     if logits.dtype != np.float64 and not xp.isfinite(sums).all():
         # with a +inf logit, the others are 0 rather than NaN (TF's float32 kernel; its
         # float64 kernel keeps NaN)
-        out = xp.where(shifted == -xp.inf, xp.zeros((), out.dtype), out)
-    return out
+        return xp.where(e == 0, e, e / sums)
+    return xp.divide(e, sums, out=e)
 
 
 @widened
