@@ -506,3 +506,17 @@ def test_floordiv_of_the_most_negative_integer_by_minus_one_wraps():
     lowest = tf.constant([-2 ** 31], tf.int32)
     assert (lowest // -1).numpy().tolist() == [-2 ** 31]
     assert (lowest % -1).numpy().tolist() == [0]
+
+
+def test_round_returns_integers_unchanged_and_has_no_complex_kernel():
+    for dtype in (tf.uint8, tf.uint32, tf.int8, tf.int64):  # as TF: no op, so any integer
+        x = tf.constant([1, 2], dtype)
+        assert tf.round(x) is x
+    with pytest.raises(tf.errors.NotFoundError,
+                       match=r"Could not find device for node: \{\{node Round\}\} = "
+                             r"Round\[T=DT_COMPLEX64\] \[Op:Round\]"):
+        tf.round(tf.constant([1.5 + 2.5j], tf.complex64))
+    v = tf.Variable([0.4, 2.5])
+    with tf.GradientTape() as tape:
+        y = tf.round(v)
+    assert y.numpy().tolist() == [0.0, 2.0] and tape.gradient(y, v) is None

@@ -378,6 +378,9 @@ def _sign(xp, x):
 
 
 def _round(xp, x):
+    if x.dtype.kind == "c":  # the op allows complex types, but no CPU kernel takes them
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node Round}}}} "
+                                   f"= Round[T=DT_{x.dtype.name.upper()}]")
     # rint, half to even, for every float dtype (bfloat16's NumPy kind is "V", not "f")
     return x if x.dtype.kind in "iub" else xp.rint(x)
 
@@ -720,8 +723,19 @@ sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX),
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
 softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT), "Computes log(exp(x) + 1).")
-round = unary(_reg_unary("Round", _round, SIGNED_NUMBER),
-              "Rounds half to even element-wise (banker's rounding).")
+_round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER))
+
+
+def round(x, name=None):  # noqa: A001
+    """Rounds half to even element-wise (banker's rounding); integers come back unchanged.
+
+    >>> round(constant([0.5, 1.5, 2.5, -2.6]))
+    <tf.Tensor: shape=(4,), dtype=float32, numpy=array([ 0.,  2.,  2., -3.], dtype=float32)>
+    """
+    x = as_tensor(x)
+    if x.dtype.is_integer:  # as TF: no op at all (so unsigned integers too)
+        return x
+    return _round_op(x, name=name)
 floor = unary(_reg_unary("Floor", "floor", FLOAT), "Returns the largest integer <= x.")
 ceil = unary(_reg_unary("Ceil", "ceil", FLOAT), "Returns the smallest integer >= x.")
 rint = unary(_reg_unary("Rint", "rint", FLOAT),
