@@ -1,11 +1,17 @@
-"""Float kernels give TensorFlow's CPU results bit for bit.
+"""Float kernels: within a few ulps of the exact result by default, TF's bits when emulating.
 
-The expected values were recorded from TensorFlow 2.21 on an x86-64 CPU with AVX-512 (as
+By default the elementwise float kernels are NumPy's ufuncs: the tests at the end check them
+against float64 (long double for float64) references on tiny, denormal, huge and non-finite
+inputs, and that an element's result does not depend on the size of its tensor.
+
+With ``config.experimental.enable_tf_cpu_float_emulation(True)`` they give TensorFlow's CPU
+results bit for bit. The expected values were recorded from TensorFlow 2.21 on an x86-64 CPU with AVX-512 (as
 float bit patterns in hex). TensorFlow computes a tensor's whole 8-element vectors and its
 last n % 8 elements by different routes, so each function is checked on a tensor whose size is
 a multiple of 8 (the vector route) and on one-element tensors (the scalar route).
 """
 import hashlib
+import warnings
 
 import numpy as np
 import pytest
@@ -804,17 +810,28 @@ def _one_at_a_time(fn, values, dtype=tf.float32):
 X = _floats(POINTS)
 
 
+@pytest.fixture
+def emulated():
+    """TensorFlow's CPU float arithmetic, switched on for the test."""
+    tf.config.experimental.enable_tf_cpu_float_emulation(True)
+    yield
+    tf.config.experimental.enable_tf_cpu_float_emulation(False)
+
+
+@pytest.mark.usefixtures("emulated")
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_vector_route(name):
     assert_same_bits(UNARY_OPS[name](tf.constant(X)).numpy(), _floats(UNARY[name][0]), X)
 
 
+@pytest.mark.usefixtures("emulated")
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_scalar_route(name):
     x = X[SCALAR_POINTS]
     assert_same_bits(_one_at_a_time(UNARY_OPS[name], x), _floats(UNARY[name][1]), x)
 
 
+@pytest.mark.usefixtures("emulated")
 @pytest.mark.parametrize("name", ["exp", "tanh", "sigmoid", "erfc", "reciprocal"])
 def test_last_elements_take_the_scalar_route(name):
     # 2-D, with 5 elements past the last whole vector
@@ -824,6 +841,7 @@ def test_last_elements_take_the_scalar_route(name):
     assert_same_bits(got, expected, x)
 
 
+@pytest.mark.usefixtures("emulated")
 @pytest.mark.parametrize("name", sorted(COMPOSITE))
 def test_composites(name):
     x = X[64:128]
@@ -832,6 +850,7 @@ def test_composites(name):
     assert_same_bits(_one_at_a_time(COMPOSITE_OPS[name], x[:16]), scalar, x[:16])
 
 
+@pytest.mark.usefixtures("emulated")
 def test_pow():
     x, y = _floats(POW_X), _floats(POW_Y)
     assert_same_bits(tf.pow(tf.constant(x), tf.constant(y)).numpy(), _floats(POW), x)
@@ -845,6 +864,7 @@ def _logits(rows, classes, scale):
     return (((i * 7919) % 1009 - 504) * scale / 64).astype(np.float32).reshape(rows, classes)
 
 
+@pytest.mark.usefixtures("emulated")
 @pytest.mark.parametrize("shape", sorted(SOFTMAX_DIGESTS))
 def test_softmax_and_cross_entropy(shape):
     rows, classes, scale, dtype = shape
@@ -863,6 +883,8 @@ def test_softmax_and_cross_entropy(shape):
     assert digests == list(SOFTMAX_DIGESTS[shape])
 
 
+@pytest.mark.usefixtures("emulated")
+@pytest.mark.usefixtures("emulated")
 @pytest.mark.parametrize("dtype", sorted(HALF_DTYPES))
 @pytest.mark.parametrize("name", sorted(HALF_OPS))
 def test_16_bit_floats(dtype, name):
@@ -874,6 +896,7 @@ def test_16_bit_floats(dtype, name):
     assert_same_bits(_one_at_a_time(fn, x[:16], HALF_DTYPES[dtype]), scalar, x[:16])
 
 
+@pytest.mark.usefixtures("emulated")
 @pytest.mark.parametrize("name", sorted(FLOAT64))
 def test_float64(name):
     # 4-element vectors, the last n % 4 elements one at a time
@@ -883,6 +906,7 @@ def test_float64(name):
     assert_same_bits(_one_at_a_time(UNARY_OPS[name], x[:8], tf.float64), scalar, x[:8])
 
 
+@pytest.mark.usefixtures("emulated")
 def test_float64_pow():
     x, y = _floats(POW_X).astype(np.float64), _floats(POW_Y).astype(np.float64)
     vector, alone = (_floats(t, np.float64) for t in POW64)
@@ -900,23 +924,198 @@ def test_a_one_ulp_difference_fails():
     assert_same_bits(expected, expected, X)  # NaN matches NaN
 
 
-@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-def test_large_tensors_take_numpy_functions_with_the_same_limits(dtype):
-    # above EXACT_MAX_SIZE elements: NumPy's functions, still exact at the extremes
-    x = np.tile(np.array([-1e4, -30, -1, 0, 1, 30, 89, 1e4, np.inf, -np.inf], dtype), 200)
-    assert x.size > float_math.EXACT_MAX_SIZE
-    got = tf.sigmoid(tf.constant(x)).numpy()
+
+
+# ------------------------------------------------------------------ the default: NumPy's ufuncs
+
+def _sigmoid64(x):
     with np.errstate(over="ignore"):
-        want = (1 / (1 + np.exp(-x.astype(np.float64)))).astype(dtype).astype(np.float64)
-    np.testing.assert_allclose(got.astype(np.float64), want, rtol=2e-3 if dtype == np.float16
-                               else 1e-6, atol=0)
-    np.testing.assert_allclose(tf.exp(tf.constant(x[:20])).numpy()[:4],
-                               np.exp(x[:4].astype(np.float64)).astype(dtype), rtol=1e-6)
+        return 1 / (1 + np.exp(-x))
 
 
-def test_pow_takes_numpy_for_a_large_broadcast_result():
-    # operands of 40 elements each, a 1,600-element result: past EXACT_MAX_SIZE
-    x = np.linspace(0.1, 3.0, 40, dtype=np.float32)[:, None]
-    y = np.linspace(-2.0, 2.0, 40, dtype=np.float32)[None, :]
+def _softplus64(x):
+    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+
+def _erf64(x):
+    import scipy.special
+    return scipy.special.erf(x)
+
+
+def _erfc64(x):
+    import scipy.special
+    return scipy.special.erfc(x)
+
+
+# op, its reference in float64 (or long double), and the largest error in ulps of the result
+REFERENCES = {
+    "exp": (tf.exp, np.exp), "log": (tf.math.log, np.log), "log1p": (tf.math.log1p, np.log1p),
+    "expm1": (tf.math.expm1, np.expm1), "tanh": (tf.tanh, np.tanh),
+    "sin": (tf.sin, np.sin), "cos": (tf.cos, np.cos), "sqrt": (tf.sqrt, np.sqrt),
+    "reciprocal": (tf.math.reciprocal, lambda x: 1 / x),
+    "rsqrt": (tf.math.rsqrt, lambda x: 1 / np.sqrt(x)),
+    "sigmoid": (tf.sigmoid, _sigmoid64), "softplus": (tf.nn.softplus, _softplus64),
+    "elu": (tf.nn.elu, lambda x: np.where(x < 0, np.expm1(np.minimum(x, 0)), x)),
+    "erf": (tf.math.erf, _erf64), "erfc": (tf.math.erfc, _erfc64),
+}
+NO_LONG_DOUBLE = {"erf", "erfc"}  # SciPy has them in float64 only
+MAX_ULPS = 4
+F32_EDGES = np.array([
+    0.0, -0.0, 1e-30, -1e-30, 1e-40, -1e-40, 1.4e-45, -1.4e-45, 1.1754944e-38, 1e-7, -1e-7,
+    0.5, -0.5, 1.0, -1.0, 2.5, -2.5, 10.0, -10.0, 30.0, -30.0, 80.0, -80.0, 88.7, -88.7, 89.0,
+    -104.0, 1e4, -1e4, 1e30, -1e30, 3.4e38, -3.4e38, np.inf, -np.inf, np.nan], np.float32)
+
+
+def _default_inputs(dtype):
+    rng = np.random.default_rng(0)
+    spread = (rng.standard_normal(200) * np.exp(rng.uniform(-8, 8, 200))).astype(np.float32)
+    x = np.concatenate([F32_EDGES, spread])
+    if dtype == np.float64:
+        x = np.concatenate([x.astype(np.float64), [1e-310, -1e-310, 5e-324, 1e300, -1e300,
+                                                   700.0, -745.0, 1e-200]])
+    return x.astype(dtype)
+
+
+def _ulps(got, want, dtype):
+    """|got - want| in units in the last place of `want` rounded to `dtype` (non-finite
+    values must match exactly: inf, -inf, NaN)."""
+    got = got.astype(np.longdouble)
+    with np.errstate(all="ignore"):
+        rounded = want.astype(dtype)  # (inf where it overflows)
+        finite = np.isfinite(rounded)
+        spacing = np.abs(np.spacing(rounded)).astype(np.longdouble)
+    want = np.where(finite, want, rounded.astype(np.longdouble))
+    out = np.zeros(want.shape, np.longdouble)
+    out[finite] = np.abs(got[finite] - want[finite]) / spacing[finite]
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    out[~finite & ~same] = np.inf
+    out[finite & ~np.isfinite(got)] = np.inf
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_default_is_within_a_few_ulps_of_the_exact_result(name, dtype):
+    op, reference = REFERENCES[name]
+    x = _default_inputs(dtype)
+    wide = np.float64 if dtype == np.float32 or name in NO_LONG_DOUBLE else np.longdouble
+    with np.errstate(all="ignore"):
+        want = np.asarray(reference(x.astype(wide)), np.longdouble)
+    got = op(tf.constant(x)).numpy()
+    assert got.dtype == dtype
+    ulps = _ulps(got, want, dtype)
+    bad = ulps > MAX_ULPS
+    assert not bad.any(), [(float(a), float(g), float(w), float(u))
+                           for a, g, w, u in zip(x[bad], got[bad], want[bad], ulps[bad])][:8]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_default_16_bit_floats_round_the_float32_result(name, dtype):
+    op, reference = REFERENCES[name]
+    np_dtype = HALF_DTYPES[dtype].as_numpy_dtype
+    with np.errstate(over="ignore"):
+        x = F32_EDGES.astype(np_dtype)
+    with np.errstate(all="ignore"):
+        want = np.asarray(reference(x.astype(np.float64)), np.longdouble)
+    got = op(tf.constant(x)).numpy()
+    assert got.dtype == np_dtype
+    # a float32 result within a few ulps, rounded to 16 bits: at most one ulp off
+    ulps = _ulps(got.astype(np.float64), want, np_dtype)
+    assert (ulps <= 1).all(), list(zip(x[ulps > 1], got[ulps > 1]))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, "bfloat16"])
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_an_elements_result_does_not_depend_on_its_tensors_size(name, dtype):
+    op = REFERENCES[name][0]
+    dtype = HALF_DTYPES[dtype].as_numpy_dtype if isinstance(dtype, str) else dtype
+    edges = _default_inputs(np.float32).astype(dtype)
+    x = np.resize(edges, 100_003)  # past any size threshold, and not a whole number of vectors
+    whole = op(tf.constant(x)).numpy()
+    for part in (x[:1000], x[:1001], x[:16], x[:7].reshape(7, 1)):
+        assert_same_bits(op(tf.constant(part)).numpy().ravel(), whole[:part.size], part.ravel())
+    alone = np.array([op(tf.constant(v)).numpy() for v in edges], dtype)
+    assert_same_bits(alone, whole[:edges.size], edges)
+
+
+def test_default_pow_is_within_a_few_ulps_and_independent_of_size():
+    rng = np.random.default_rng(1)
+    x = np.abs(rng.standard_normal(3000) * 10).astype(np.float32)
+    y = (rng.standard_normal(3000) * 4).astype(np.float32)
+    x[:6], y[:6] = [0, 0, np.inf, 1, -2, 1e-40], [-1, 2, -1, np.nan, 3, 0.5]
     got = tf.pow(tf.constant(x), tf.constant(y)).numpy()
-    np.testing.assert_array_equal(got, np.power(x, y, dtype=np.float64).astype(np.float32))
+    with np.errstate(all="ignore"):
+        want = np.power(x.astype(np.longdouble), y.astype(np.longdouble))
+    assert (_ulps(got, want, np.float32) <= MAX_ULPS).all()
+    alone = np.array([tf.pow(tf.constant(a), tf.constant(b)).numpy() for a, b in
+                      zip(x[:20], y[:20])], np.float32)
+    assert_same_bits(alone, got[:20], x[:20])
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16, tf.float32, tf.float64])
+def test_default_sigmoid_saturates_without_nan(dtype):
+    x = tf.constant([-1e4, -200.0, -90.0, 0.0, 90.0, 200.0, 1e4, np.inf, -np.inf, np.nan], dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = tf.sigmoid(x).numpy().astype(np.float64)
+    np.testing.assert_array_equal(got[[0, 3, 5, 6, 7, 8]], [0, 0.5, 1, 1, 1, 0])
+    assert 0 <= got[1] <= got[2] < 1e-38 and got[4] == 1 and np.isnan(got[9])
+
+
+@pytest.mark.parametrize("shape", [(32, 10), (4, 1000), (1, 100_000)])
+def test_default_softmax_and_log_softmax_are_close_to_float64(shape):
+    rng = np.random.default_rng(2)
+    logits = (rng.standard_normal(shape) * 8).astype(np.float32)
+    wide = logits.astype(np.float64)
+    shifted = wide - wide.max(-1, keepdims=True)
+    log_norm = np.log(np.exp(shifted).sum(-1, keepdims=True))
+    np.testing.assert_allclose(tf.nn.softmax(logits).numpy(), np.exp(shifted - log_norm),
+                               rtol=4e-6, atol=1e-30)
+    np.testing.assert_allclose(tf.nn.log_softmax(logits).numpy(), shifted - log_norm,
+                               rtol=4e-6, atol=1e-5)
+    # a row's result does not depend on the other rows
+    first = tf.nn.softmax(logits[:1]).numpy()
+    np.testing.assert_array_equal(first, tf.nn.softmax(logits).numpy()[:1])
+
+
+def test_emulation_is_off_by_default_and_switches_kernels():
+    one = tf.constant([1.0, 2.0] * 4)
+    assert not tf.config.experimental.tf_cpu_float_emulation_enabled()
+    default = tf.exp(one).numpy()
+    np.testing.assert_array_equal(default, np.exp(np.float32([1.0, 2.0] * 4)))
+    tf.config.experimental.enable_tf_cpu_float_emulation(True)
+    try:
+        emulated = tf.exp(one).numpy()
+        traced = tf.function(tf.exp)(one).numpy()
+    finally:
+        tf.config.experimental.enable_tf_cpu_float_emulation(False)
+    # TensorFlow's exp(1.0) is 0x402df854; the exact value rounds to it too
+    assert emulated.view(np.uint32)[0] == 0x402df854
+    assert_same_bits(traced, emulated, one.numpy())
+    assert_same_bits(tf.exp(one).numpy(), default, one.numpy())
+
+
+@pytest.mark.usefixtures("emulated")
+@pytest.mark.parametrize("name", ["exp", "log", "log1p", "expm1", "tanh", "sigmoid", "softplus",
+                                  "erf", "erfc", "reciprocal", "rsqrt", "sin", "cos"])
+def test_emulation_applies_at_every_size_within_a_few_ulps(name):
+    # past the block size of the vector kernels, with a scalar tail: TF's arithmetic at every
+    # size, each element as in a small tensor
+    op, reference = REFERENCES[name]
+    x = np.resize(_default_inputs(np.float32), 70_005)
+    got = op(tf.constant(x)).numpy()
+    assert_same_bits(got[:256], op(tf.constant(x[:256])).numpy(), x[:256])
+    with np.errstate(all="ignore"):
+        want = np.asarray(reference(x.astype(np.float64)), np.longdouble)
+    normal = ~(np.abs(x) < np.finfo(np.float32).tiny) & (np.abs(want) >= np.finfo(np.float32).tiny)
+    assert (_ulps(got[normal], want[normal], np.float32) <= MAX_ULPS).all()
+
+
+@pytest.mark.usefixtures("emulated")
+def test_emulated_softmax_of_long_rows_is_close_to_float64():
+    logits = (np.random.default_rng(3).standard_normal((3, 20_000)) * 8).astype(np.float32)
+    wide = logits.astype(np.float64)
+    want = np.exp(wide - wide.max(-1, keepdims=True))
+    want /= want.sum(-1, keepdims=True)
+    np.testing.assert_allclose(tf.nn.softmax(logits).numpy(), want, rtol=4e-6, atol=1e-30)

@@ -358,8 +358,8 @@ def _gradients(fn, *args):
 
 def test_special_function_gradients():
     da, dx = _gradients(tf.math.igamma, [0.5, 2.0, 3.0], [1.0, 3.0, 0.5])
-    assert repr(dx) == ("<tf.Tensor: shape=(3,), dtype=float32, numpy=array([0.20755376, "
-                        "0.14936121, 0.07581633], dtype=float32)>")
+    assert dx.dtype == tf.float32 and dx.shape == (3,)
+    np.testing.assert_allclose(dx, [0.20755376, 0.14936121, 0.07581633], rtol=1e-6)
     np.testing.assert_allclose(da, [-0.38983727, -0.19742544, -0.02852023], rtol=1e-6)
     np.testing.assert_allclose(np.concatenate(_gradients(tf.math.igammac, [0.5, 2.0], [1.0, 3.0])),
                                [0.38983727, 0.19742544, -0.20755376, -0.14936121], rtol=1e-6)
@@ -412,3 +412,111 @@ def test_special_function_namespaces():
                                               "lbeta", "confusion_matrix"])
     assert not any(hasattr(tf.math, n) for n in ["bessel_j0", "dawsn", "spence"])
     assert not any(hasattr(tf, n) for n in ["lbeta", "igamma", "betainc", "confusion_matrix"])
+
+
+@pytest.fixture(params=[False, True], ids=["numpy", "emulated"])
+def float_kernels(request):
+    """Each test twice: with NumPy's kernels, and emulating TensorFlow's."""
+    tf.config.experimental.enable_tf_cpu_float_emulation(request.param)
+    yield
+    tf.config.experimental.enable_tf_cpu_float_emulation(False)
+
+
+ZERO_SIZE_UNARY = ["exp", "expm1", "log", "log1p", "reciprocal", "rsqrt", "sqrt", "tanh", "sin",
+                   "cos", "sigmoid", "softplus", "erf", "erfc", "round", "floor", "abs",
+                   "square", "negative", "log_sigmoid", "lgamma", "is_nan"]
+ZERO_SIZE_BINARY = ["pow", "floordiv", "floormod", "truediv", "divide_no_nan", "maximum",
+                    "squared_difference", "xlogy", "atan2", "add", "multiply"]
+
+
+@pytest.mark.usefixtures("float_kernels")
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64, tf.float16, tf.bfloat16])
+@pytest.mark.parametrize("shape", [[0], [0, 3], [3, 0]])
+def test_zero_size_inputs_give_empty_results(shape, dtype):
+    z = tf.zeros(shape, dtype)
+    for name in ZERO_SIZE_UNARY:
+        got = getattr(tf.math, name)(z)
+        assert got.shape == shape, name
+    for name in ZERO_SIZE_BINARY:
+        assert getattr(tf.math, name)(z, z).shape == shape, name
+        assert getattr(tf.math, name)(z, tf.ones([], dtype)).shape == shape, name
+
+
+@pytest.mark.parametrize("dtype", [tf.bfloat16, tf.float16, tf.float32, tf.float64])
+def test_round_is_half_to_even_in_every_float_dtype(dtype):
+    x = tf.constant([0.5, 1.5, 2.5, -0.5, -1.5, 2.4, 2.6, -2.6, 3.75, np.inf, -np.inf, np.nan],
+                    dtype)
+    want = [0.0, 2.0, 2.0, -0.0, -2.0, 2.0, 3.0, -3.0, 4.0, np.inf, -np.inf, np.nan]  # TF's
+    for got in (tf.round(x), tf.function(tf.round)(x), tf.round(tf.Variable(x))):
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got.numpy().astype(np.float64), want)
+        assert np.signbit(got.numpy().astype(np.float64)[3])
+    # past the last odd integer of the dtype, every value is an integer already
+    big = tf.constant([255.5, 256.5, 257.0, 0.25, 0.75], dtype)
+    np.testing.assert_array_equal(tf.round(big).numpy().astype(np.float64),
+                                  np.rint(big.numpy().astype(np.float64)))
+
+
+_DIV_X = [np.inf, -3.795, np.inf, -np.inf, 5.0, -5.0, 5.0, -5.0, 0.0, 5.0, np.nan, 3.0, -0.0, 7.5,
+          -7.5, 1.0, -1.0, 0.0]
+_DIV_Y = [-2.0, np.inf, np.inf, 2.0, -np.inf, np.inf, np.inf, -np.inf, np.inf, 0.0, 1.0, np.nan,
+          3.0, -2.0, 2.0, 0.1, 0.1, 0.0]
+# TF 2.21's results
+_FLOOR_DIV_TF = [-np.inf, -0.0, np.nan, -np.inf, -0.0, -0.0, 0.0, 0.0, 0.0, np.inf, np.nan,
+                 np.nan, -0.0, -4.0, -4.0, 10.0, -10.0, np.nan]
+_FLOOR_MOD_TF = [np.nan, np.inf, np.nan, np.nan, -np.inf, np.inf, 5.0, -5.0, 0.0, np.nan, np.nan,
+                 np.nan, -0.0, -0.5, 0.5, None, None, np.nan]
+
+
+def _same_floats(got, want):
+    got = np.asarray(got, np.float64)
+    keep = np.array([w is not None for w in want])
+    want = np.array([np.nan if w is None else w for w in want])
+    np.testing.assert_array_equal(got[keep], want[keep])
+    signed = keep & ~np.isnan(want)  # zeros' signs too (a NaN's sign is unspecified)
+    np.testing.assert_array_equal(np.signbit(got[signed]), np.signbit(want[signed]))
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64, tf.float16, tf.bfloat16])
+def test_floordiv_and_floormod_of_floats_follow_tf_not_python(dtype):
+    x, y = tf.constant(_DIV_X, dtype), tf.constant(_DIV_Y, dtype)
+    for floordiv in (tf.math.floordiv, lambda a, b: a // b, tf.function(tf.math.floordiv)):
+        _same_floats(floordiv(x, y).numpy(), _FLOOR_DIV_TF)
+    for floormod in (tf.math.floormod, lambda a, b: a % b, tf.function(tf.math.floormod)):
+        _same_floats(floormod(x, y).numpy(), _FLOOR_MOD_TF)
+    _same_floats((tf.Variable(x) // 2.0).numpy()[:4], [np.inf, -2.0, np.inf, -np.inf])
+
+
+@pytest.mark.parametrize("dtype", [tf.int8, tf.int32, tf.int64, tf.uint8, tf.uint32])
+def test_floordiv_and_floormod_of_integers(dtype):
+    if dtype.is_unsigned:
+        x, y = tf.constant([7, 6, 0], dtype), tf.constant([2, 4, 3], dtype)
+        assert (x // y).numpy().tolist() == [3, 1, 0] and (x % y).numpy().tolist() == [1, 2, 0]
+    else:
+        x, y = tf.constant([7, -7, 7, -7], dtype), tf.constant([2, 2, -2, -2], dtype)
+        assert (x // y).numpy().tolist() == [3, -4, -4, 3]
+        assert (x % y).numpy().tolist() == [1, 1, -1, -1]
+    zero = tf.constant([2, 0], dtype)
+    for op in (tf.math.floordiv, tf.math.floormod, tf.function(tf.math.floordiv)):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
+            op(tf.constant([7, 6], dtype), zero)
+
+
+def test_floordiv_of_the_most_negative_integer_by_minus_one_wraps():
+    lowest = tf.constant([-2 ** 31], tf.int32)
+    assert (lowest // -1).numpy().tolist() == [-2 ** 31]
+    assert (lowest % -1).numpy().tolist() == [0]
+
+
+def test_round_returns_integers_unchanged_and_has_no_complex_kernel():
+    for dtype in (tf.uint8, tf.uint32, tf.int8, tf.int64):  # as TF: no op, so any integer
+        x = tf.constant([1, 2], dtype)
+        assert tf.round(x) is x
+    with pytest.raises(tf.errors.NotFoundError,
+                       match=r"Could not find device for node: \{\{node Round\}\} = "
+                             r"Round\[T=DT_COMPLEX64\] \[Op:Round\]"):
+        tf.round(tf.constant([1.5 + 2.5j], tf.complex64))
+    v = tf.Variable([0.4, 2.5])
+    with tf.GradientTape() as tape:
+        y = tf.round(v)
+    assert y.numpy().tolist() == [0.0, 2.0] and tape.gradient(y, v) is None

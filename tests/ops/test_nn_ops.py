@@ -100,9 +100,6 @@ def test_softmax_errors_and_edges():
     with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
         n.softmax(tf.constant([1, 2]))
     assert n.softmax(np.zeros((2, 0), F32)).shape == (2, 0)
-    with warnings.catch_warnings():  # inf - inf
-        warnings.simplefilter("ignore", RuntimeWarning)
-        assert np.isnan(n.softmax(tf.constant([1.0, np.inf])).numpy()).all()
     np.testing.assert_allclose(n.softmax(x, axis=tf.constant(0)).numpy(),
                                n.softmax(x, axis=-2).numpy())
     half = n.softmax(tf.constant([1.0, 2.0, 30.0], tf.float16))
@@ -520,3 +517,91 @@ def test_perfect_fit_costs_positive_zero():
     loss = nn.softmax_cross_entropy_with_logits([[1.0, 0.0]], [[100.0, 0.0]])
     sparse = nn.sparse_softmax_cross_entropy_with_logits([0], [[100.0, 0.0]])
     assert str(loss.numpy()[0]) == "0.0" and str(sparse.numpy()[0]) == "0.0"
+
+
+INF, NAN = np.inf, np.nan
+
+
+@pytest.mark.parametrize("logits, dtype, softmax, log_softmax", [  # TF 2.21's values
+    ([1.5, INF], tf.float32, [0, NAN], [NAN, NAN]),
+    ([1.5, INF], tf.float16, [0, NAN], [NAN, NAN]),
+    ([1.5, INF], tf.float64, [NAN, NAN], [NAN, NAN]),
+    ([1.5, -INF], tf.float32, [1, 0], [0, -INF]),
+    ([1.0, -INF, 2.0], tf.float32, [0.26894143, 0, 0.7310586], [-1.3132616, -INF, -0.31326166]),
+    ([-INF, -INF], tf.float32, [NAN, NAN], [NAN, NAN]),
+    ([INF, INF], tf.float32, [NAN, NAN], [NAN, NAN]),
+])
+def test_softmax_of_infinite_logits(logits, dtype, softmax, log_softmax):
+    x = tf.constant(logits, dtype)
+    for fn, want in ((n.softmax, softmax), (n.log_softmax, log_softmax)):
+        got = fn(x)
+        assert got.dtype == dtype
+        np.testing.assert_allclose(got.numpy().astype(np.float64), want, rtol=1e-6)
+        # the same in a batch of rows, and traced
+        batch = fn(tf.stack([x, tf.zeros_like(x)])).numpy()[0].astype(np.float64)
+        np.testing.assert_allclose(batch, want, rtol=1e-6)
+        traced = tf.function(fn)(x).numpy().astype(np.float64)
+        np.testing.assert_allclose(traced, want, rtol=1e-6)
+
+
+def test_cross_entropy_of_infinite_logits():
+    dense = n.softmax_cross_entropy_with_logits
+    sparse = n.sparse_softmax_cross_entropy_with_logits
+    assert np.isnan(dense([[0.5, 0.5]], [[1.5, INF]]).numpy()).all()
+    assert np.isnan(dense([[1.0, 0.0]], [[1.5, -INF]]).numpy()).all()  # 0 * inf
+    assert sparse([0], [[1.5, -INF]]).numpy().tolist() == [0.0]
+    assert np.isnan(sparse([0], [[1.5, INF]]).numpy()).all()
+
+
+@pytest.mark.parametrize("keepdims, shape", [(False, ()), (True, (1, 1))])
+def test_moments_over_every_axis_when_axes_is_none(keepdims, shape):
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    for fn in (lambda t: n.moments(t, axes=None, keepdims=keepdims),
+               lambda t: n.weighted_moments(t, None, 1.0, keepdims=keepdims),
+               tf.function(lambda t: n.moments(t, axes=None, keepdims=keepdims))):
+        mean, variance = fn(x)
+        assert mean.shape == variance.shape == shape
+        assert (float(tf.reshape(mean, [])), float(tf.reshape(variance, []))) == (2.5, 1.25)
+    unknown = tf.function(lambda t: n.moments(t, None), input_signature=[tf.TensorSpec(None)])
+    assert [float(v) for v in unknown(x)] == [2.5, 1.25]
+
+
+@pytest.fixture(params=[False, True], ids=["numpy", "emulated"])
+def float_kernels(request):
+    """Each test twice: with NumPy's kernels, and emulating TensorFlow's."""
+    tf.config.experimental.enable_tf_cpu_float_emulation(request.param)
+    yield
+    tf.config.experimental.enable_tf_cpu_float_emulation(False)
+
+
+ZERO_SIZE_NN = {
+    "softmax": n.softmax, "log_softmax": n.log_softmax, "softplus": tf.nn.softplus, "elu": n.elu,
+    "selu": n.selu, "relu": n.relu, "relu6": n.relu6, "leaky_relu": n.leaky_relu,
+    "softsign": n.softsign, "sigmoid": tf.sigmoid, "gelu": n.gelu, "silu": n.silu,
+    "log_sigmoid": tf.math.log_sigmoid,
+    "sigmoid_xent": lambda t: n.sigmoid_cross_entropy_with_logits(t, t),
+    "weighted_xent": lambda t: n.weighted_cross_entropy_with_logits(t, t, 2.0),
+}
+
+
+@pytest.mark.usefixtures("float_kernels")
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64, tf.float16, tf.bfloat16])
+@pytest.mark.parametrize("shape", [[0], [0, 3], [3, 0]])
+@pytest.mark.parametrize("name", sorted(ZERO_SIZE_NN))
+def test_zero_size_inputs_give_empty_results(name, shape, dtype):
+    got = ZERO_SIZE_NN[name](tf.zeros(shape, dtype))
+    assert got.shape == shape and got.dtype == dtype
+
+
+@pytest.mark.usefixtures("float_kernels")
+@pytest.mark.parametrize("shape", [[0, 3], [3, 0]])
+def test_zero_size_cross_entropies(shape):
+    z = tf.zeros(shape)
+    loss = n.softmax_cross_entropy_with_logits(z, z)
+    assert loss.shape == shape[:1] and not loss.numpy().any()  # no classes: a loss of 0
+    if shape[1]:
+        sparse = n.sparse_softmax_cross_entropy_with_logits(tf.zeros([0], tf.int32), z)
+        assert sparse.shape == [0]
+    mean, variance = n.moments(z, [0])
+    assert mean.shape == variance.shape == shape[1:]
+    assert np.isnan(mean.numpy()).all() and np.isnan(variance.numpy()).all()  # 0 / 0

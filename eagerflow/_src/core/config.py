@@ -12,7 +12,8 @@ list_physical_devices = backend.list_physical_devices
 list_logical_devices = backend.list_logical_devices
 
 _settings = {"intra_op_parallelism_threads": 0, "inter_op_parallelism_threads": 0,
-             "op_determinism": False, "soft_device_placement": True}
+             "op_determinism": False, "soft_device_placement": True,
+             "tf_cpu_float_emulation": False}
 _visible = {}
 _memory_growth = {}
 
@@ -62,6 +63,31 @@ def get_inter_op_parallelism_threads():
 def enable_op_determinism():
     """Kernels here are deterministic already; the request is recorded."""
     _settings["op_determinism"] = True
+
+
+def enable_tf_cpu_float_emulation(enabled=True):
+    """Makes float kernels reproduce TensorFlow's x86-64 CPU results bit for bit (off by default).
+
+    By default exp, log, tanh, sigmoid, softplus, softmax, pow, reciprocal, rsqrt, erf and
+    the other elementwise float functions use NumPy's ufuncs: the same algorithm at every
+    tensor size, within a few ulps of the exact result, so results may differ from
+    TensorFlow's in the last bits. Enabled, float32 and float64 kernels (16-bit floats
+    through float32) repeat TensorFlow's own vectorized approximations step by step instead,
+    for exact agreement with programs' recorded output, at several times the cost (tens of
+    microseconds for a small tensor). It applies to ops run afterwards, eagerly or in a
+    `function` (constants folded while tracing keep the setting they were folded with).
+
+    >>> enable_tf_cpu_float_emulation(True)
+    >>> tf_cpu_float_emulation_enabled()
+    True
+    >>> enable_tf_cpu_float_emulation(False)
+    """
+    _settings["tf_cpu_float_emulation"] = bool(enabled)
+
+
+def tf_cpu_float_emulation_enabled():
+    """Whether `enable_tf_cpu_float_emulation(True)` is in effect."""
+    return _settings["tf_cpu_float_emulation"]
 
 
 def set_soft_device_placement(enabled):

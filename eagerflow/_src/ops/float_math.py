@@ -1,29 +1,32 @@
-"""Elementwise float kernels whose results match TensorFlow's CPU kernels bit for bit.
+"""Elementwise float kernels: NumPy's functions by default, TensorFlow's CPU arithmetic on request.
 
-TensorFlow evaluates float32 transcendental functions in 8-lane vectors (float64 in 4-lane
-ones) with polynomial and rational approximations, each multiply-add a multiply then an add,
-and the last ``n % 8`` (``n % 4``) elements of a tensor of n elements one at a time with the C
-library's functions. Denormal inputs read as zero and denormal results flush to zero. The
-kernels here take the same steps in NumPy arithmetic of the same precision, whole arrays at a
-time, so that results, and printed tensors, are the same. float16 and bfloat16 go through
-float32, as TensorFlow's do; other dtypes, and array modules other than NumPy, use the array
-module's own functions.
+By default every kernel here is NumPy's ufunc for the dtype (SciPy's for erf and erfc), the
+same algorithm whatever the tensor's size: results are within a few ulps of the exact value
+(usually correctly rounded), and may differ from TensorFlow's in the last bits. float16 and
+bfloat16 are computed in float32 and rounded back, as TensorFlow's kernels do.
 
-Some kernels follow the processor more closely: float32 reciprocal and rsqrt (and erfc) refine
-the 12-bit estimates that Intel's x86 processors give, and float32 softmax runs as on AVX-512
-processors.
+``config.experimental.enable_tf_cpu_float_emulation(True)`` switches float32 and float64 (and
+16-bit floats, through float32) to kernels that reproduce TensorFlow's x86-64 CPU results bit
+for bit, at several times NumPy's cost. TensorFlow evaluates float32 transcendental functions in
+8-lane vectors (float64 in 4-lane ones) with polynomial and rational approximations, each
+multiply-add a multiply then an add, and the last ``n % 8`` (``n % 4``) elements of a tensor of
+n elements one at a time with the C library's functions. Denormal inputs read as zero and
+denormal results flush to zero. The emulating kernels take the same steps in NumPy arithmetic of
+the same precision, whole arrays at a time. Some follow the processor more closely: float32
+reciprocal and rsqrt (and erfc) refine the 12-bit estimates that Intel's x86 processors give,
+and float32 softmax runs as on AVX-512 processors.
 
->>> exp(np, np.array([1.0, 2.0], np.float32))
-array([2.7182817, 7.389056 ], dtype=float32)
+>>> exp(np, np.array([1.0, 2.0], np.float32)).round(5)
+array([2.71828, 7.38906], dtype=float32)
 """
 import ctypes
 import ctypes.util
-import math
 
 import numpy as np
 
 from eagerflow._src.backend import special
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.config import _settings as _config
 
 _F = np.float32
 _I = np.int32
@@ -135,24 +138,34 @@ def _lanes(x, vector, scalar):
 _F64 = np.dtype(np.float64)
 
 
-# Tensors of up to this many elements, those NumPy prints in full, get TensorFlow's exact
-# results. Larger ones take NumPy's functions: correctly rounded (within a few ulps of
-# TensorFlow's), and 5-10x faster than reproducing TensorFlow's arithmetic step by step.
-EXACT_MAX_SIZE = 1000
+def emulating(xp, x):
+    """Whether `x` takes the kernels that reproduce TensorFlow's CPU results bit for bit: only
+    when `config.experimental.enable_tf_cpu_float_emulation` is on (NumPy arrays, not empty)."""
+    return _config["tf_cpu_float_emulation"] and xp is np and x.size
 
 
-def _unary(vector, scalar, fallback, half_scalar=None, float64=None):
-    """A kernel ``(xp, x)``: `vector`/`scalar` for float32, and for 16-bit floats through
-    float32 (`half_scalar` in their own dtype instead of `scalar`, where given); the pair
-    `float64` for float64, where given; `fallback(xp, x)` for other dtypes and array
-    modules, and for tensors of more than `EXACT_MAX_SIZE` elements."""
+def _in_float32(xp, fn, x):
+    """fn(x), 16-bit floats computed in float32 and rounded back to their dtype."""
+    if x.dtype in _HALF:
+        return fn(xp, x.astype(np.float32)).astype(x.dtype)
+    return fn(xp, x)
+
+
+def _unary(vector, scalar, default, half_scalar=None, float64=None):
+    """A kernel ``(xp, x)``: `default(xp, x)` (16-bit floats through float32); when emulating
+    TensorFlow, `vector`/`scalar` for float32, and for 16-bit floats through float32
+    (`half_scalar` in their own dtype instead of `scalar`, where given), and the pair
+    `float64` for float64, where given."""
     def kernel(xp, x):
-        if x.size > EXACT_MAX_SIZE:
-            return fallback(xp, x)
-        if xp is np and x.dtype == _F64 and float64 is not None:
+        if not (_config["tf_cpu_float_emulation"] and xp is np and x.size):
+            dtype = x.dtype
+            if dtype is _F32 or dtype is _F64:  # the common case, first
+                return default(xp, x)
+            return _in_float32(xp, default, x)
+        if x.dtype == _F64 and float64 is not None:
             return _lanes64(x, *float64)
-        if xp is not np or (x.dtype != _F32 and x.dtype not in _HALF):
-            return fallback(xp, x)
+        if x.dtype != _F32 and x.dtype not in _HALF:
+            return default(xp, x)
         if x.dtype == _F32:
             return _lanes(x, vector, scalar)
         out = _lanes(x.astype(_F), vector, scalar).astype(x.dtype)
@@ -164,7 +177,8 @@ def _unary(vector, scalar, fallback, half_scalar=None, float64=None):
 
 
 def _numpy(name):
-    return lambda xp, x: getattr(xp, name)(x)
+    ufunc = getattr(np, name)
+    return lambda xp, x: ufunc(x) if xp is np else getattr(xp, name)(x)
 
 
 # -------------------------------------------------------------------------------------- exp
@@ -337,15 +351,18 @@ def _sigmoid_scalar(v):
 
 def _sigmoid_numpy(xp, x):
     # exp(x) / (1 + exp(x)) in four passes, x capped where exp would overflow (the result
-    # is then 1); small values keep their relative precision, as exp(x) / 1
-    e = xp.minimum(x, xp.asarray(_EXP_CAP.get(x.dtype, 88.0), x.dtype))
+    # is then 1, and -inf gives 0): no overflow, no NaN for finite or infinite x; small
+    # values keep their relative precision, as exp(x) / 1
+    e = xp.minimum(x, _EXP_CAP.get(x.dtype, 88.0))
+    if not x.ndim:  # (a NumPy scalar, which takes no out=)
+        e = xp.asarray(e)
     xp.exp(e, out=e)
-    return xp.divide(e, e + xp.ones((), e.dtype), out=e)
+    return xp.divide(e, e + 1, out=e)
 
 
 # one below where exp overflows: exp(cap) + 1 stays finite and the quotient rounds to 1
-_EXP_CAP = {np.dtype(t): np.log(np.finfo(t).max) - 1 for t in (np.float16, np.float32,
-                                                                 np.float64)}
+_EXP_CAP = {np.dtype(t): float(np.log(np.finfo(t).max) - 1)
+            for t in (np.float16, np.float32, np.float64)}
 
 
 def sigmoid(xp, x):
@@ -356,9 +373,11 @@ def sigmoid(xp, x):
     """
     if x.dtype.kind == "c":
         return 1 / (1 + xp.exp(-x))
-    if x.size > EXACT_MAX_SIZE:
-        return _sigmoid_numpy(xp, x)
-    if xp is np and x.dtype == _F32:
+    if not emulating(xp, x):
+        if x.dtype is _F32 or x.dtype is _F64:
+            return _sigmoid_numpy(xp, x)
+        return _in_float32(xp, _sigmoid_numpy, x)
+    if x.dtype == _F32:
         return _lanes(x, _sigmoid_vector, _sigmoid_scalar)
     e = exp(xp, x)
     one = xp.ones((), x.dtype)
@@ -738,12 +757,22 @@ def softplus(xp, x):
     >>> softplus(np, np.array([-20.0, 0.0, 20.0], np.float32))
     array([2.0611537e-09, 6.9314718e-01, 2.0000000e+01], dtype=float32)
     """
-    if x.dtype.kind != "f" and x.dtype not in _HALF or x.size > EXACT_MAX_SIZE:
-        return xp.logaddexp(xp.zeros((), x.dtype), x).astype(x.dtype, copy=False)
+    if not emulating(xp, x) or x.dtype.kind != "f" and x.dtype not in _HALF:
+        return _in_float32(xp, _softplus_numpy, x)
     t = _SOFTPLUS_THRESHOLDS[x.dtype]
     e = exp(xp, x)
     out = log1p(xp, e)
     return _select(xp, x > -t, x, _select(xp, x < t, e, out))
+
+
+def _softplus_numpy(xp, x):
+    # max(x, 0) + log1p(exp(-|x|)): no overflow, and exp(x) to full precision for x << 0
+    out = xp.asarray(xp.abs(x))
+    xp.negative(out, out=out)
+    xp.exp(out, out=out)
+    xp.log1p(out, out=out)
+    out += xp.maximum(x, xp.zeros((), x.dtype))
+    return out
 
 
 def _softplus_thresholds():
@@ -774,9 +803,15 @@ def elu(xp, x):
     >>> elu(np, np.array([-1.0, 2.0], np.float32))
     array([-0.63212055,  2.        ], dtype=float32)
     """
+    if not emulating(xp, x):
+        return _in_float32(xp, _elu_numpy, x)
     e = exp(xp, x)
     e -= xp.ones((), x.dtype)
     return _select(xp, _below_zero(x), e, x)
+
+
+def _elu_numpy(xp, x):
+    return xp.where(x < 0, xp.expm1(xp.minimum(x, xp.zeros((), x.dtype))), x)
 
 
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -789,6 +824,8 @@ def selu(xp, x):
     >>> selu(np, np.array([-1.0, 2.0], np.float32))
     array([-1.1113307,  2.101402 ], dtype=float32)
     """
+    if not emulating(xp, x):
+        return _in_float32(xp, _selu_numpy, x)
     e = exp(xp, x)
     e -= xp.ones((), x.dtype)
     e *= xp.asarray(_SELU_SCALE_ALPHA, x.dtype)
@@ -797,6 +834,12 @@ def selu(xp, x):
     if tiny is not None and xp is np:
         out = _zero_denormal_inputs(out, x, tiny)
     return _select(xp, _below_zero(x), e, out)
+
+
+def _selu_numpy(xp, x):
+    negative = xp.expm1(xp.minimum(x, xp.zeros((), x.dtype)))
+    negative *= xp.asarray(_SELU_SCALE_ALPHA, x.dtype)
+    return xp.where(x < 0, negative, x * xp.asarray(_SELU_SCALE, x.dtype))
 
 
 # -------------------------------------------------------------------------------------- pow
@@ -968,16 +1011,18 @@ def _pow_scalar(x, y):
 
 
 def pow(xp, x, y):
-    """x ** y with broadcasting; float32 and float64 as TensorFlow computes them.
+    """x ** y with broadcasting (16-bit floats in float32); when emulating TensorFlow,
+    float32 and float64 as TensorFlow computes them.
 
     >>> pow(np, np.array([2.0, 3.0], np.float32), np.array(1.5, np.float32))
     array([2.828427, 5.196152], dtype=float32)
     """
-    if xp is not np or x.dtype not in (_F32, _F64):
+    if x.dtype in _HALF or x.dtype == _F32 and not (emulating(xp, x) and emulating(xp, y)):
+        # in float64, rounded once: correctly rounded, where NumPy's float32 power (a
+        # vectorized approximation) is not even for 3.5 ** -1
+        return xp.power(x, y, dtype=xp.float64).astype(x.dtype)
+    if x.dtype not in (_F32, _F64) or not (emulating(xp, x) and emulating(xp, y)):
         return xp.power(x, y)
-    if math.prod(np.broadcast_shapes(x.shape, y.shape)) > EXACT_MAX_SIZE:  # the result's size
-        # rounded once from float64: correctly rounded where NumPy's float32 power may not be
-        return xp.power(x, y, dtype=np.float64).astype(x.dtype, copy=False)
     if x.dtype == _F32:
         lanes, vector, scalar = _LANES, _pow_vector, _pow_scalar
     else:
@@ -1163,12 +1208,13 @@ def _rsqrt_scalar(v):
     return _flush(_F(1) / np.sqrt(_read_denormals_as_zero(v)))
 
 
-def _reciprocal_other(xp, x):
+def _reciprocal_numpy(xp, x):
     return xp.reciprocal(x)
 
 
-def _rsqrt_other(xp, x):
-    return (1 / xp.sqrt(x)).astype(x.dtype, copy=False)
+def _rsqrt_numpy(xp, x):
+    out = xp.asarray(xp.sqrt(x))
+    return xp.divide(xp.ones((), x.dtype), out, out=out)
 
 
 # ---------------------------------------------------------------------------------- softmax
@@ -1411,7 +1457,7 @@ erfc = _unary(lambda v: _erfc(v, _exp_vector, _reciprocal_vector),
               float64=(lambda v: _erfc64(v, _exp64_vector), lambda v: _erfc64(v, _exp64)))
 sin = _unary(_sin_vector, _sinf, _numpy("sin"))
 cos = _unary(lambda v: _sincos(v, False), _cosf, _numpy("cos"))
-reciprocal = _unary(_reciprocal_vector, _reciprocal_scalar, _reciprocal_other)
+reciprocal = _unary(_reciprocal_vector, _reciprocal_scalar, _reciprocal_numpy)
 # 16-bit floats: the square root rounded to their dtype, then divided in it
-rsqrt = _unary(_rsqrt_vector, _rsqrt_scalar, _rsqrt_other,
+rsqrt = _unary(_rsqrt_vector, _rsqrt_scalar, _rsqrt_numpy,
                lambda v: np.ones((), v.dtype) / np.sqrt(_read_denormals_as_zero(v)))

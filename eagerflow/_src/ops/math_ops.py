@@ -37,6 +37,15 @@ def _div_no_nan(xp, x, y):
     return xp.where(y == 0, xp.zeros((), x.dtype), x / safe).astype(x.dtype, copy=False)
 
 
+def _floor_div(xp, x, y):
+    if x.dtype.kind in "iu":
+        return xp.floor_divide(x, y)
+    # floor(x / y), as TF: NumPy's floor_divide follows Python's divmod (-3.8 // inf is -1,
+    # inf // -2 NaN; TF's are -0 and -inf), and floor(1 / 0.1) is 10, not divmod's 9
+    out = xp.asarray(xp.divide(x, y))
+    return xp.floor(out, out=out)
+
+
 def _floor_mod(xp, x, y):
     if x.dtype.kind in "iu":
         return xp.mod(x, y)
@@ -81,7 +90,7 @@ _ADD_STRINGS = register("Add", lambda xp, x, y: xp.asarray(xp.add(x, y), dtype=o
 _SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER)
 _MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER)
 _REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
-_FLOOR_DIV = register("FloorDiv", _int_division(lambda xp, x, y: xp.floor_divide(x, y)),
+_FLOOR_DIV = register("FloorDiv", _int_division(_floor_div),
                       rules.binary, tied=(0, 1), dtypes=REAL)
 _FLOOR_MOD = register("FloorMod", _int_division(_floor_mod),
                       rules.binary, tied=(0, 1), dtypes=REAL)
@@ -183,8 +192,8 @@ _atan2 = binary(_ATAN2)
 def atan2(y, x, name=None):
     """Returns arctan(y / x) element-wise, using the signs of both for the quadrant.
 
-    >>> atan2(constant([1.0]), constant([1.0]))
-    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.7853982], dtype=float32)>
+    >>> atan2(constant([1.0]), constant([-1.0])).numpy().round(6)
+    array([2.356194], dtype=float32)
     """
     return _atan2(y, x, name)
 
@@ -369,7 +378,11 @@ def _sign(xp, x):
 
 
 def _round(xp, x):
-    return xp.round(x) if x.dtype.kind == "f" else x
+    if x.dtype.kind == "c":  # the op allows complex types, but no CPU kernel takes them
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node Round}}}} "
+                                   f"= Round[T=DT_{x.dtype.name.upper()}]")
+    # rint, half to even, for every float dtype (bfloat16's NumPy kind is "V", not "f")
+    return x if x.dtype.kind in "iub" else xp.rint(x)
 
 
 def _reciprocal(xp, x):
@@ -710,8 +723,19 @@ sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX),
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
 softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT), "Computes log(exp(x) + 1).")
-round = unary(_reg_unary("Round", _round, SIGNED_NUMBER),
-              "Rounds half to even element-wise (banker's rounding).")
+_round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER))
+
+
+def round(x, name=None):  # noqa: A001
+    """Rounds half to even element-wise (banker's rounding); integers come back unchanged.
+
+    >>> round(constant([0.5, 1.5, 2.5, -2.6]))
+    <tf.Tensor: shape=(4,), dtype=float32, numpy=array([ 0.,  2.,  2., -3.], dtype=float32)>
+    """
+    x = as_tensor(x)
+    if x.dtype.is_integer:  # as TF: no op at all (so unsigned integers too)
+        return x
+    return _round_op(x, name=name)
 floor = unary(_reg_unary("Floor", "floor", FLOAT), "Returns the largest integer <= x.")
 ceil = unary(_reg_unary("Ceil", "ceil", FLOAT), "Returns the smallest integer >= x.")
 rint = unary(_reg_unary("Rint", "rint", FLOAT),

@@ -32,8 +32,9 @@ _EXACT_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _exact(xp, a):
-    """Whether `a` takes TF's exact float routines (see `float_math.EXACT_MAX_SIZE`)."""
-    return xp is np and a.dtype in _EXACT_TYPES and a.size <= float_math.EXACT_MAX_SIZE
+    """Whether `a` takes the kernels that reproduce TF's CPU results bit for bit (only when
+    `config.experimental.enable_tf_cpu_float_emulation` is on)."""
+    return float_math.emulating(xp, a) and a.dtype in _EXACT_TYPES
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -241,7 +242,7 @@ elu = unary(_ELU, """Computes features if > 0 else exp(features) - 1.
 selu = unary(_SELU, """Computes scale * (features if > 0 else alpha * (exp(features) - 1)).
 
     >>> selu(constant([0.0, 1.0]))
-    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.       , 1.0507009], dtype=float32)>
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.      , 1.050701], dtype=float32)>
     """)
 softsign = unary(_SOFTSIGN, """Computes features / (abs(features) + 1).
 
@@ -330,8 +331,14 @@ def _softmax(xp, logits, axis):
         return logits
     if _exact(xp, logits):
         return float_math.softmax(logits, axis)
-    e = xp.exp(logits - logits.max(axis, keepdims=True))
-    return e / e.sum(axis, keepdims=True)
+    e = xp.asarray(logits - logits.max(axis, keepdims=True))
+    xp.exp(e, out=e)  # in place: one array allocated
+    sums = e.sum(axis, keepdims=True)
+    if logits.dtype != np.float64 and not xp.isfinite(sums).all():
+        # with a +inf logit, the others are 0 rather than NaN (TF's float32 kernel; its
+        # float64 kernel keeps NaN)
+        return xp.where(e == 0, e, e / sums)
+    return xp.divide(e, sums, out=e)
 
 
 @widened
@@ -416,6 +423,7 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     """
     logits = as_tensor(logits)
     labels = as_tensor(labels, logits.dtype)
+    pos_weight = as_tensor(pos_weight, None if isinstance(pos_weight, Tensor) else logits.dtype)
     log_weight = math_ops.add(math_ops.multiply(math_ops.subtract(pos_weight, 1.0), labels), 1.0)
     # log(1 + exp(-|x|)) + max(-x, 0) is log(1 + exp(-x)) without overflow
     softplus_neg = math_ops.add(math_ops.log1p(math_ops.exp(math_ops.negative(
@@ -827,16 +835,19 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     mean = reduce_mean(y, axes, keepdims=True)
     # (no gradient reaches the variance through `mean`: its deviations sum to zero)
     variance = reduce_mean(math_ops.squared_difference(y, mean), axes, keepdims=True)
-    if not keepdims and axes:
+    if not keepdims and (axes is None or axes):
         mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
 
 
 def _moments_input(x, axes):
-    """`x` as a tensor, `axes` as a list, and `x` widened for reduction (float16 -> float32)."""
+    """`x` as a tensor, `axes` as a list (None: all), and `x` widened for reduction (float16 -> float32)."""
     x = as_tensor(x)
-    axes = static_ints(axes)
-    axes = [axes] if isinstance(axes, int) else axes
+    if axes is None:  # every axis (None where the rank is unknown: reductions take all)
+        axes = None if x.shape.rank is None else list(range(x.shape.rank))
+    else:
+        axes = static_ints(axes)
+        axes = [axes] if isinstance(axes, int) else axes
     return x, axes, cast(x, _d.float32) if x.dtype == _d.float16 else x
 
 
@@ -858,7 +869,7 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     spread = reduce_sum(math_ops.multiply(weights, math_ops.squared_difference(y, mean)), axes,
                         keepdims=True)
     variance = math_ops.multiply(spread, inverse_total)
-    if not keepdims and axes:
+    if not keepdims and (axes is None or axes):
         mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
 
