@@ -1,0 +1,97 @@
+"""Runs the sweep on eagerflow and compares it with TF's recording."""
+import contextlib
+import fnmatch
+import signal
+import threading
+import zlib
+
+from .cases import all_cases
+from .compare import compare
+from .harness import modes_for, run
+from .known import KNOWN, TF_WRONG
+from .record_tf import load
+
+# The CI run takes every eager case, every known discrepancy, and a fixed
+# 1-in-CI_EVERY sample of the other modes (chosen by a hash of the key, so the
+# sample is stable and spread over all ops).
+CI_EVERY = 4
+
+
+# A case that takes longer than this is reported as a hang (all take milliseconds).
+CASE_SECONDS = 10
+
+
+class _Hang(BaseException):
+    """Raised by the alarm; a BaseException so the harness's `except Exception` lets it through."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds):
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def alarm(signum, frame):
+        raise _Hang()
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def keys(cases=None):
+    """Every "case@mode" key of the table."""
+    return [f"{c.id}@{m}" for c in (cases or all_cases()) for m in modes_for(c)]
+
+
+def matches(pattern, key):
+    """A KNOWN pattern names "case@mode" keys, or case ids (every mode)."""
+    return fnmatch.fnmatchcase(key, pattern) or fnmatch.fnmatchcase(key.rsplit("@", 1)[0], pattern)
+
+
+def known_reason(key):
+    """The KNOWN entry (pattern, reason) covering `key`, or None."""
+    for pat, reason in KNOWN.items():
+        if matches(pat, key):
+            return pat, reason
+    return None
+
+
+def tf_wrong(key):
+    """The TF_WRONG reason for `key` (TF itself is wrong: not compared), or None."""
+    for pat, reason in TF_WRONG.items():
+        if matches(pat, key):
+            return reason
+    return None
+
+
+def in_ci(key):
+    mode = key.rsplit("@", 1)[1]
+    return (mode == "eager" or known_reason(key) is not None
+            or zlib.crc32(key.encode()) % CI_EVERY == 0)
+
+
+def check(key, recorded, case_by_id):
+    """(category, detail) or None for one key, running eagerflow now."""
+    import eagerflow
+    cid, mode = key.rsplit("@", 1)
+    case = case_by_id[cid]
+    expected = recorded.get(key)
+    if expected is None:
+        return "unrecorded", "no TF outcome recorded: run record_tf"
+    if expected.get("err") == "TFCrash":
+        return None
+    try:
+        with _deadline(CASE_SECONDS):
+            actual = run(eagerflow, case, mode)
+    except _Hang:
+        return "hang", f"no result after {CASE_SECONDS} s"
+    return compare(expected, actual, case.fn, mode)
+
+
+def recorded():
+    return load()
