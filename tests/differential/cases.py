@@ -9,6 +9,7 @@ ranks.  Case ids are "<op path>:<argument set name>".
 """
 from collections import namedtuple
 
+from . import cases_array, cases_more
 from .harness import T
 from .inputs import Py
 
@@ -101,6 +102,8 @@ def _unary_sets(domain):
         ("nonfinite64", ["f64nf"], False),
         ("extreme", ["f32ex"], False),
         ("extreme64", ["f64ex"], False),
+        ("denormal", ["f32den"], False),
+        ("denormal64", ["f64den"], False),
         ("empty", ["f32e0"], True),
         ("empty03", ["f32e03"], False),
         ("scalar", ["f32s"], True),
@@ -163,6 +166,7 @@ def _binary_sets():
         ("bf16", ["bf16", "bf16pos"], False),
         ("nonfinite", ["f32nf", "f32nfb"], True),
         ("extreme", ["f32ex", "f32exb"], False),
+        ("denormal", ["f32den", "f32denb"], False),
         ("empty", ["f32e0", "f32e0"], True),
         ("empty_bcast", ["f32e03", "f32row"], True),
         ("pylist", ["f32", Py([1.0, 2.0, 3.0])], False),
@@ -227,6 +231,7 @@ def _reduction_sets(keepdims):
         ("bf16", ["bf16"], {"axis": 1}, False),
         ("nonfinite", ["f32nf"], {}, True),
         ("extreme", ["f32ex"], {}, False),
+        ("denormal", ["f32den"], {}, False),
         ("empty", ["f32e0"], {}, True),
         ("empty03_axis0", ["f32e03"], {"axis": 0}, True),
         ("empty03_axis1", ["f32e03"], {"axis": 1}, False),
@@ -305,6 +310,17 @@ for _set, _args, _kw, _g in [("f32", ["f32"], {}, True), ("axis1", ["f32"], {"ax
                              ("ord1", ["f32"], {"ord": 1, "axis": 0}, True), ("nonfinite", ["f32nf"], {}, False),
                              ("empty", ["f32e0"], {}, False), ("int32", ["i32"], {}, False)]:
     add("linalg.normalize", _set, *_args, family="normalize", grad=_g, **_kw)
+
+
+def _add_rows(rows, family):
+    for nss, name, setname, args, kwargs, grad in rows:
+        for path in _in(nss, [name]):
+            fam = family or (path.split(".")[0] if "." in path else "top")
+            add(path, setname, *args, family=fam, grad=grad, **kwargs)
+
+
+_add_rows(cases_array.ROWS, "array")
+_add_rows(cases_more.ROWS, None)  # family: the namespace
 
 
 def all_cases():

@@ -32,8 +32,12 @@ INPUTS = {
     "f32e3": np.zeros([3, 0], np.float32),
     "f32nf": np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0], np.float32),
     "f32nfb": np.array([1.0, np.inf, np.inf, -np.inf, np.nan, 0.0], np.float32),
-    "f32ex": np.array([F32.max, -F32.max, F32.tiny, 1e-45, -F32.tiny, 1e30], np.float32),
-    "f32exb": np.array([F32.max, F32.max, 1e-45, F32.tiny, -1e30, 1e-30], np.float32),
+    # extremes: the largest finite and smallest normal magnitudes (no denormals: see f32den)
+    "f32ex": np.array([F32.max, -F32.max, F32.tiny, -F32.tiny, 1e30, -1e-30], np.float32),
+    "f32exb": np.array([F32.max, F32.max, F32.tiny, 1e-30, -1e30, 3.0], np.float32),
+    # denormals, kept apart because TF's CPU kernels flush them to zero (known.TF_WRONG)
+    "f32den": np.array([1e-45, -1e-45, 1e-40, 0.0, 1.0, F32.tiny], np.float32),
+    "f32denb": np.array([1.0, 1e-45, 2.0, 1e-40, 1e-45, 1e-40], np.float32),
     "f32r3": np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 8.0 - 1.0,
     "f32r4": (np.arange(2 * 4 * 4 * 3, dtype=np.float32).reshape(2, 4, 4, 3) % 7) / 4.0 - 0.5,
     # float64 / float16 / bfloat16
@@ -42,7 +46,8 @@ INPUTS = {
     "f64unit": np.array(_unit, np.float64),
     "f64b": np.array(_y, np.float64),
     "f64nf": np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0], np.float64),
-    "f64ex": np.array([F64.max, -F64.max, F64.tiny, 5e-324, -F64.tiny, 1e300], np.float64),
+    "f64ex": np.array([F64.max, -F64.max, F64.tiny, -F64.tiny, 1e300, -1e-300], np.float64),
+    "f64den": np.array([5e-324, -5e-324, 1e-310, 0.0, 1.0, F64.tiny], np.float64),
     "f16": np.array(_x, np.float16),
     "f16pos": np.array(_pos, np.float16),
     "bf16": np.array(_x, BF16),
@@ -87,6 +92,7 @@ INPUTS = {
     "bool": np.array([[True, False, True], [False, False, True]]),
     "boolb": np.array([[True, True, False], [False, True, True]]),
     "boolv": np.array([True, False, True, True]),
+    "bools": np.array(True),
     "c64": np.array([[1 + 2j, -0.5j, 3.0], [0.0, -1 - 1j, 2 + 0.5j]], np.complex64),
     "c128": np.array([1 + 2j, -0.5j, 3.0, -1 - 1j], np.complex128),
     "str": np.array([b"Hello", b"tf", b"", b"  x Y  "], dtype=object),
