@@ -34,6 +34,7 @@ def main(argv=None):
     p.add_argument("--all", action="store_true", help="every mode of every case (default: CI subset)")
     p.add_argument("--only", help="case ids starting with this")
     p.add_argument("--verbose", "-v", action="store_true", help="list every mismatch")
+    p.add_argument("--json", help="also write the new mismatches to this file")
     a = p.parse_args(argv)
     data = recorded()
     results = data["results"]
@@ -79,6 +80,10 @@ def main(argv=None):
         print(f"{len(fixed)} known entries now match (remove them from known.KNOWN):")
         for key, pat in fixed[:50]:
             print(f"  {key}  ({pat})")
+    if a.json:
+        import json
+        with open(a.json, "w") as f:
+            json.dump(found, f, indent=0)
     if a.verbose:
         for key, cat, detail in found:
             print(f"{cat:<11} {key}: {detail}")
