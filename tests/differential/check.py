@@ -18,7 +18,7 @@ CI_EVERY = 8
 
 
 # A case that takes longer than this is reported as a hang (all take milliseconds).
-CASE_SECONDS = 10
+CASE_SECONDS = 2
 
 
 class _Hang(BaseException):
@@ -53,21 +53,41 @@ def matches(pattern, key):
     return fnmatch.fnmatchcase(key, pattern) or fnmatch.fnmatchcase(key.rsplit("@", 1)[0], pattern)
 
 
+class _Table:
+    """Pattern lookup: exact entries by dict, only the few wildcards by fnmatch."""
+
+    def __init__(self, *tables):
+        self.exact, self.wild = {}, []
+        for table in tables:
+            for pat, reason in table.items():
+                if any(c in pat for c in "*?["):
+                    self.wild.append((pat, reason))
+                else:
+                    self.exact.setdefault(pat, (pat, reason))
+
+    def find(self, key):
+        hit = self.exact.get(key) or self.exact.get(key.rsplit("@", 1)[0])
+        if hit:
+            return hit
+        for pat, reason in self.wild:
+            if matches(pat, key):
+                return pat, reason
+        return None
+
+
+_KNOWN = _Table(KNOWN)
+_SKIPPED = _Table(TF_WRONG, NOT_COMPARED)
+
+
 def known_reason(key):
     """The KNOWN entry (pattern, reason) covering `key`, or None."""
-    for pat, reason in KNOWN.items():
-        if matches(pat, key):
-            return pat, reason
-    return None
+    return _KNOWN.find(key)
 
 
 def tf_wrong(key):
     """Why `key` is not compared (known.TF_WRONG or known.NOT_COMPARED), or None."""
-    for table in (TF_WRONG, NOT_COMPARED):
-        for pat, reason in table.items():
-            if matches(pat, key):
-                return reason
-    return None
+    hit = _SKIPPED.find(key)
+    return hit and hit[1]
 
 
 def in_ci(key):
