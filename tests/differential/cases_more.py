@@ -365,3 +365,41 @@ ROWS += [
     (TOP, "while_loop", "non_bool_cond", [Py(lambda i: i), Py(lambda i: i - 1), ["i32s"]], {}, N),
     (TOP, "while_loop", "max_iter", [Py(lambda i: i < 50), Py(lambda i: i + 1), ["i32s"]], {"maximum_iterations": 3}, N),
 ]
+
+# Python operators on Tensors and Variables (the var and grad_var modes make
+# the first operand a tf.Variable): indexing, arithmetic, comparison.
+OPS = ["operator"]
+ROWS += [
+    (OPS, "getitem", "int", ["f32", Py(1)], {}, G),
+    (OPS, "getitem", "negative", ["f32", Py(-1)], {}, G),
+    (OPS, "getitem", "slice", ["f32", Py(slice(1, None))], {}, G),
+    (OPS, "getitem", "step", ["f32", Py((slice(None), slice(None, None, -2)))], {}, G),
+    (OPS, "getitem", "ellipsis", ["f32r3", Py((Ellipsis, 1))], {}, G),
+    (OPS, "getitem", "newaxis", ["f32", Py((None, 0))], {}, G),
+    (OPS, "getitem", "tensor_index", ["f32", "i32s"], {}, N),
+    (OPS, "getitem", "oob", ["f32", Py(5)], {}, N),
+    (OPS, "getitem", "too_many", ["f32", Py((0, 0, 0))], {}, N),
+    (OPS, "getitem", "float_index", ["f32", Py(1.0)], {}, N),
+    (OPS, "getitem", "list_index", ["f32", Py([0, 1])], {}, N),
+    (OPS, "getitem", "bool_mask", ["f32", "bool"], {}, N),
+    (OPS, "getitem", "empty", ["f32e03", Py(slice(0, 1))], {}, G),
+    (OPS, "getitem", "scalar", ["f32s", Py(0)], {}, N),
+    (OPS, "add", "f32", ["f32", "f32b"], {}, G), (OPS, "add", "py", ["f32", Py(1)], {}, G),
+    (OPS, "add", "mixed", ["f32", "i32"], {}, N), (OPS, "add", "string", ["str", "str"], {}, N),
+    (OPS, "sub", "py_first", [Py(2.0), "f32"], {}, G),
+    (OPS, "mul", "bcast", ["f32", "f32row"], {}, G),
+    (OPS, "truediv", "int", ["i32", "i32b"], {}, N), (OPS, "truediv", "int_zero", ["i32", "i32z"], {}, N),
+    (OPS, "truediv", "f32", ["f32", "f32b"], {}, G),
+    (OPS, "floordiv", "f32", ["f32", "f32b"], {}, N), (OPS, "floordiv", "int_zero", ["i32", "i32z"], {}, N),
+    (OPS, "floordiv", "nonfinite", ["f32nf", "f32nfb"], {}, N),
+    (OPS, "mod", "f32", ["f32", "f32b"], {}, N), (OPS, "mod", "nonfinite", ["f32nf", "f32nfb"], {}, N),
+    (OPS, "pow", "f32", ["f32pos", "f32"], {}, G), (OPS, "pow", "int_negative", ["i32", Py(-1)], {}, N),
+    (OPS, "matmul", "f32", ["m23", "m32"], {}, G), (OPS, "matmul", "bad", ["m23", "m23"], {}, N),
+    (OPS, "neg", "f32", ["f32"], {}, G), (OPS, "abs", "i32ex", ["i32ex"], {}, N),
+    (OPS, "invert", "bool", ["bool"], {}, N), (OPS, "invert", "i32", ["i32"], {}, N),
+    (OPS, "and_", "bool", ["bool", "boolb"], {}, N), (OPS, "or_", "int", ["i32", "i32b"], {}, N),
+    (OPS, "xor", "float", ["f32", "f32b"], {}, N),
+    (OPS, "lt", "f32", ["f32", "f32b"], {}, N), (OPS, "ge", "nonfinite", ["f32nf", "f32nfb"], {}, N),
+    (OPS, "eq", "f32", ["f32", "f32"], {}, N), (OPS, "eq", "bad_shape", ["f32", "f32two"], {}, N),
+    (OPS, "ne", "none", ["f32", Py(None)], {}, N),
+]

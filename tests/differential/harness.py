@@ -38,7 +38,10 @@ class T:
 
 
 def resolve(lib, path):
-    """`lib.math.sin` for path "math.sin"."""
+    """`lib.math.sin` for path "math.sin"; "operator.X" is Python's operator X (x + y, x[i])."""
+    if path.startswith("operator."):
+        import operator
+        return getattr(operator, path.split(".", 1)[1])
     obj = lib
     for part in path.split("."):
         obj = getattr(obj, part)

@@ -45,6 +45,8 @@ TF_WRONG = {
     "nn.conv2d:empty_batch": "TF returns a result of the input's shape [0, 4, 4, 3] for an empty batch",
     "cond:mismatched@fn": "TF raises an internal AssertionError for branches of different structure",
     "linalg.diag:rect@fn_unk": "TF rejects a valid num_rows/num_cols when the diagonal's length is unknown",
+    "operator.pow:int_negative@fn*": "TF raises NotFoundError in function for int ** negative (InvalidArgumentError eagerly)",
+    "operator.ne:none@var": "TF's Variable != None raises ValueError while Tensor != None returns True",
     "reshape:two_minus_one@fn": "TF's graph optimizer drops an invalid Reshape([-1, -1]) of a static shape and returns the input",
 }
 
@@ -175,7 +177,18 @@ _DTYPE_WIDTH = (
     'int32) '
 )
 
+_VAR_INDEX_GRAD = "indexing a Variable (v[1], v[1:], v[..., 1], v[None, 0]) records no gradient to the Variable"
+_EQ_INCOMPATIBLE = ("in function with unknown dims, == of incompatible shapes raises; TF's __eq__ uses "
+                    "Equal(incompatible_shape_error=False) and returns False")
+
 _BY_CAUSE = {
+    _VAR_INDEX_GRAD: [
+        'operator.getitem:int@grad_var', 'operator.getitem:negative@grad_var',
+        'operator.getitem:slice@grad_var', 'operator.getitem:step@grad_var',
+        'operator.getitem:ellipsis@grad_var', 'operator.getitem:newaxis@grad_var',
+        'operator.getitem:empty@grad_var',
+    ],
+    _EQ_INCOMPATIBLE: ['operator.eq:bad_shape@fn_unk'],
     _EMPTY: [
         'acosh:empty@grad', 'acosh:empty@grad2', 'acosh:empty@grad_var', 'asinh:empty@grad',
         'asinh:empty@grad2', 'asinh:empty@grad_var', 'atan2:empty@grad', 'atan2:empty@grad_var',
@@ -319,6 +332,8 @@ _BY_CAUSE = {
         'strided_slice:zero_stride@fn_unk'
     ],
     _GRAPH_SHAPE: [
+        'operator.getitem:oob@fn', 'operator.getitem:too_many@fn', 'operator.getitem:too_many@fn_unk',
+        'operator.getitem:scalar@fn', 'operator.getitem:scalar@fn_unk',
         'argmax:axis_oob@fn', 'argmax:axis_oob@fn_unk', 'argmin:axis_list@fn',
         'argmin:axis_list@fn_unk', 'argmin:axis_oob@fn', 'argmin:axis_oob@fn_unk',
         'broadcast_to:bad@fn', 'concat:axis_oob@fn', 'concat:axis_oob@fn_unk', 'concat:scalars@fn',
