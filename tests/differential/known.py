@@ -173,8 +173,8 @@ _EMPTY_LIST_DTYPE = (
     '(logical_not([[]]) fails; TF makes it bool) '
 )
 _DTYPE_WIDTH = (
-    "dtype constraint wider or narrower than TF's (truncatemod accepts uint8; matrix_rank rejects "
-    'int32) '
+    "dtype handling differs: truncatemod accepts uint8 (TF: InvalidArgumentError); "
+    "matrix_rank([[1, 2], [3, 4]]) keeps the Python ints as int32 and raises TypeError (TF converts to float32)"
 )
 
 _VAR_INDEX_GRAD = "indexing a Variable (v[1], v[1:], v[..., 1], v[None, 0]) records no gradient to the Variable"
