@@ -17,8 +17,11 @@ from .record_tf import load
 CI_EVERY = 8
 
 
-# A case that takes longer than this is reported as a hang (all take milliseconds).
-CASE_SECONDS = 2
+# A case that takes longer than this is reported as a hang (all take
+# milliseconds; the margin is for loaded machines).  Known failures, which
+# include the known hangs, get a short budget so that they cost little.
+CASE_SECONDS = 30
+KNOWN_CASE_SECONDS = 2
 
 
 class _Hang(BaseException):
@@ -106,11 +109,12 @@ def check(key, recorded, case_by_id):
         return "unrecorded", "no TF outcome recorded: run record_tf"
     if expected.get("err") == "TFCrash":
         return None
+    seconds = KNOWN_CASE_SECONDS if known_reason(key) else CASE_SECONDS
     try:
-        with _deadline(CASE_SECONDS):
+        with _deadline(seconds):
             actual = run(eagerflow, case, mode)
     except _Hang:
-        return "hang", f"no result after {CASE_SECONDS} s"
+        return "hang", f"no result after {seconds} s"
     return compare(expected, actual, case.fn, mode)
 
 

@@ -29,6 +29,15 @@ def _params():
     return out
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _functions_traced():
+    """The function modes need real tracing, whatever an earlier test left set."""
+    was = tf.config.functions_run_eagerly()
+    tf.config.run_functions_eagerly(False)
+    yield
+    tf.config.run_functions_eagerly(was)
+
+
 @pytest.mark.parametrize("key", _params())
 def test_matches_tf(key):
     mismatch = check.check(key, RESULTS, CASES)
