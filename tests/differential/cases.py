@@ -312,11 +312,26 @@ for _set, _args, _kw, _g in [("f32", ["f32"], {}, True), ("axis1", ["f32"], {"ax
     add("linalg.normalize", _set, *_args, family="normalize", grad=_g, **_kw)
 
 
+# Row-table cases whose second derivative is compared too (nested tapes
+# through matrix, convolution, pooling, indexing and loss gradients).
+GRAD2 = {
+    ("linalg.det", "m33"), ("linalg.inv", "m33"), ("linalg.slogdet", "spd"), ("linalg.logdet", "spd"),
+    ("linalg.cholesky", "spd"), ("linalg.eigvalsh", "spd"), ("linalg.trace", "m33"),
+    ("linalg.pinv", "m33"), ("linalg.solve", "f32"), ("matmul", "f32"), ("einsum", "matmul"),
+    ("tensordot", "axes1"), ("nn.conv2d", "valid"), ("nn.max_pool2d", "valid"),
+    ("nn.avg_pool2d", "valid"), ("gather", "f32"), ("operator.getitem", "slice"),
+    ("concat", "axis0"), ("nn.softmax_cross_entropy_with_logits", "f32"),
+    ("nn.sparse_softmax_cross_entropy_with_logits", "f32"), ("nn.batch_normalization", "none_offsets"),
+    ("clip_by_norm", "f32"), ("norm", "f32"), ("nn.moments", "axis0"), ("where", "select"),
+}
+
+
 def _add_rows(rows, family):
     for nss, name, setname, args, kwargs, grad in rows:
         for path in _in(nss, [name]):
             fam = family or (path.split(".")[0] if "." in path else "top")
-            add(path, setname, *args, family=fam, grad=grad, **kwargs)
+            add(path, setname, *args, family=fam, grad=grad,
+                grad2=grad and (path, setname) in GRAD2, **kwargs)
 
 
 _add_rows(cases_array.ROWS, "array")
