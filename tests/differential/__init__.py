@@ -1,0 +1,1 @@
+"""Differential sweep: eagerflow's public ops against values recorded from TensorFlow."""
