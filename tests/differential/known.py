@@ -79,8 +79,8 @@ _LEAK = (
     '(compute_average_loss(global_batch_size=) in function calls numpy()) '
 )
 _SOFTMAX_INF = (
-    'softmax with an inf logit gives all NaN (TF: NaN only in rows with NaN/two infs, 0 '
-    'elsewhere) '
+    'softmax of a row holding NaN and +inf logits: eagerflow gives NaN for the whole row, TF '
+    "NaN at those logits and 0 at the finite ones (its CPU kernel's handling, no IEEE rule) "
 )
 _PYSCALAR_FIRST = (
     'in function, tf.op(3, float_tensor): TF converts the leading Python int to int32 and raises '
