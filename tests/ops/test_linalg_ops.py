@@ -461,3 +461,137 @@ def test_pinv_inside_function_with_unknown_shape():
     f = tf.function(tf.linalg.pinv, input_signature=[tf.TensorSpec([None, None], tf.float64)])
     a = np.array([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]])
     np.testing.assert_allclose(f(a).numpy(), np.linalg.pinv(a))
+
+
+# -- non-finite inputs (TF's results: NaN where TF gives NaN, its error where it raises) ------
+
+_SPD = np.array([[4.0, 1, 0], [1, 3, 1], [0, 1, 2]], np.float32)
+
+
+def _with(value, *positions, base=_SPD):
+    x = base.copy()
+    for pos in positions:
+        x[pos] = value
+    return x
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+def test_slogdet_of_a_nan_log_determinant_has_a_nan_sign(value):
+    sign, logabs = tf.linalg.slogdet(_with(value, (0, 2)))
+    assert np.isnan(sign.numpy()) and np.isnan(logabs.numpy())
+    sign, logabs = tf.linalg.slogdet(np.stack([_SPD, np.full((3, 3), np.nan, np.float32)]))
+    np.testing.assert_array_equal(np.isnan(sign.numpy()), [False, True])
+    assert sign.numpy()[0] == 1.0
+
+
+@pytest.mark.parametrize("op, message", [
+    (lambda x: tf.linalg.inv(x), "Input is not invertible. [Op:MatrixInverse]"),
+    (lambda x: tf.linalg.solve(x, np.ones((3, 1), np.float32)),
+     "Input matrix is not invertible. [Op:MatrixSolve]")])
+def test_lu_ops_reject_a_nan_first_pivot_and_propagate_later_nans(op, message):
+    for x in (_with(np.nan, (0, 0)), np.full((3, 3), np.nan, np.float32)):
+        with pytest.raises(InvalidArgumentError) as info:
+            op(x)
+        assert str(info.value) == message
+    assert np.isnan(op(_with(np.nan, (2, 0))).numpy()).all()
+    assert np.isfinite(op(_with(np.inf, (0, 0))).numpy()).all()  # TF: 1/inf = 0, no error
+
+
+@pytest.mark.parametrize("compute_v", [True, False])
+def test_eigh_of_non_finite_lower_triangles_fails_as_tf_does(compute_v):
+    op = tf.linalg.eigh if compute_v else tf.linalg.eigvalsh
+    for x in (_with(np.nan, (0, 0)), _with(np.inf, (2, 0)), _with(np.nan, (1, 1)),
+              _with(np.inf, (0, 0), (2, 2)), np.stack([_SPD, _with(-np.inf, (2, 0))])):
+        with pytest.raises(InvalidArgumentError, match=r"^Self-adjoint eigen decomposition was not "
+                           r"successful. The input might not be valid. \[Op:SelfAdjointEigV2\]"):
+            op(x)
+    # the upper triangle is not read; a lone infinite first entry leaves a diagonal matrix
+    np.testing.assert_allclose(tf.linalg.eigvalsh(_with(np.nan, (0, 2))),
+                               np.linalg.eigvalsh(_SPD), rtol=1e-5)
+    e, v = tf.linalg.eigh(np.stack([_with(np.inf, (0, 0)), _SPD]))
+    assert np.isnan(e.numpy()[0]).all() and np.isfinite(e.numpy()[1]).all()
+    np.testing.assert_array_equal(v.numpy()[0], np.eye(3))
+
+
+@pytest.mark.parametrize("position", [(0, 0), (2, 0), (0, 2)])
+def test_svd_of_a_nan_matrix_is_all_nan(position, value=np.nan):
+    # (infinite entries are checked in a subprocess below: LAPACK could hang on them)
+    x = np.stack([_SPD, _with(value, position)])
+    s, u, v = tf.linalg.svd(x)
+    for out in (s, u, v, tf.linalg.svd(x, compute_uv=False)):
+        assert np.isfinite(out.numpy()[0]).all() and np.isnan(out.numpy()[1]).all()
+    np.testing.assert_array_equal(tf.linalg.matrix_rank(x), [3, 0])
+    pinv = tf.linalg.pinv(x).numpy()
+    assert np.isfinite(pinv[0]).all() and np.isnan(pinv[1]).all()
+    norm = tf.norm(x, ord=2, axis=[-2, -1]).numpy()
+    assert np.isfinite(norm[0]) and np.isnan(norm[1])
+    # TF's exact least squares finds rank 0, so a zero solution
+    np.testing.assert_array_equal(
+        tf.linalg.lstsq(x, np.ones((2, 3, 1), np.float32), fast=False).numpy()[1], 0)
+
+
+_SVD_CALLS = """
+import numpy as np, eagerflow as tf
+for value in (np.inf, -np.inf):
+    for position in ((0, 0), (2, 0), (0, 2)):
+        x = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 2.0]], np.float32)
+        x[position] = value
+        for out in (*tf.linalg.svd(x), tf.linalg.svd(x, compute_uv=False), tf.linalg.pinv(x),
+                    tf.norm(x, ord=2, axis=[0, 1])):
+            assert np.isnan(out.numpy()).all()
+        assert tf.linalg.matrix_rank(x).numpy() == 0
+        lstsq = tf.linalg.lstsq(x, np.ones((3, 1), np.float32), fast=False)
+        assert (lstsq.numpy() == 0).all()
+print("returned")
+"""
+
+
+def test_svd_based_ops_return_on_infinite_inputs():
+    """LAPACK's SVD can loop forever on an infinite entry; a hang shows here as a timeout."""
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=root)
+    out = subprocess.run([sys.executable, "-c", _SVD_CALLS], capture_output=True, text=True,
+                         timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "returned"
+
+
+def test_qr_of_non_finite_matrices_places_nans_as_tf_does():
+    q, r = tf.linalg.qr(_with(np.inf, (0, 0)))
+    assert np.isnan(q.numpy()).all()
+    np.testing.assert_array_equal(r.numpy(), [[-np.inf, np.nan, np.nan], [0, np.nan, np.nan],
+                                              [0, 0, np.nan]])
+    q, r = tf.linalg.qr(_with(np.inf, (0, 2)))  # only the last column is touched
+    assert np.isfinite(q.numpy()).all()
+    np.testing.assert_array_equal(np.isnan(r.numpy()), [[0, 0, 1], [0, 0, 1], [0, 0, 1]])
+    # the reduced Q applies each reflector to whole rows, the full Q to its trailing corner
+    x = _with(np.nan, (1, 1))
+    assert np.isnan(tf.linalg.qr(x).q.numpy()).all()
+    q = tf.linalg.qr(x, full_matrices=True).q.numpy()
+    np.testing.assert_allclose(q[:, 0], [-0.9701425, -0.2425356, 0.0], rtol=1e-5)
+    assert np.isnan(q[:, 1:]).all()
+
+
+def test_cholesky_and_logdet_propagate_infinities_as_tf_does():
+    out = tf.linalg.cholesky(np.full((3, 3), np.inf, np.float32)).numpy()
+    np.testing.assert_array_equal(out, [[np.inf, 0, 0], [np.nan, np.nan, 0],
+                                        [np.nan, np.nan, np.nan]])
+    assert np.isnan(tf.linalg.logdet(np.full((3, 3), np.inf, np.float32)).numpy())
+    assert tf.linalg.logdet(_with(np.inf, (0, 0))).numpy() == np.inf
+
+
+def test_triangular_solve_keeps_non_finite_entries_in_their_rows():
+    rhs = np.ones((3, 2), np.float32)
+    out = tf.linalg.triangular_solve(_with(np.nan, (2, 0)), rhs).numpy()
+    assert np.isfinite(out[:2]).all() and np.isnan(out[2]).all()  # no pivoting spreads them
+    assert np.isnan(tf.linalg.triangular_solve(_with(np.nan, (0, 0)), rhs).numpy()).all()
+    out = tf.linalg.triangular_solve(np.full((3, 3), np.inf, np.float32), rhs).numpy()
+    np.testing.assert_array_equal(out[0], 0)
+    assert np.isnan(out[1:]).all()
+    out = tf.linalg.triangular_solve(_with(np.inf, (0, 2)), rhs, lower=False).numpy()
+    assert (out[0] == -np.inf).all() and np.isfinite(out[1:]).all()
+    np.testing.assert_allclose(tf.linalg.triangular_solve(_with(np.inf, (0, 0)), rhs)[:, 0],
+                               [0, 1 / 3, 1 / 3], rtol=1e-6)

@@ -270,8 +270,21 @@ def _check_matrix(x, square=True):
         raise _invalid("Input matrix must be square.")
 
 
+def _nonfinite(xp, x):
+    """Per matrix of the stack `x`: whether it holds a nan or an infinity."""
+    return ~xp.isfinite(x).all(axis=(-2, -1))
+
+
+def _check_first_pivot(xp, x, message):
+    """TF's LU-based ops reject a NaN first pivot (the smallest pivot magnitude is then NaN,
+    which fails their ``> 0`` check); later NaNs only propagate into the result."""
+    if x.shape[-1] and xp.isnan(x[..., 0, 0]).any():
+        raise _invalid(message)
+
+
 def _inverse(xp, x, adjoint=False):
     _check_matrix(x)
+    _check_first_pivot(xp, x, "Input is not invertible.")
     if adjoint:
         x = _adjoint(xp, x)
     try:
@@ -287,49 +300,168 @@ def _determinant(xp, x):
 
 def _log_determinant(xp, x):
     _check_matrix(x)
-    sign, logabs = xp.linalg.slogdet(x)
+    with np.errstate(invalid="ignore"):  # nan and inf give NaN, as in TF
+        sign, logabs = xp.linalg.slogdet(x)
+    # a NaN log-determinant has a NaN sign in TF (NumPy reports 0 or +-1)
+    sign = xp.where(xp.isnan(logabs), xp.asarray(xp.nan, sign.dtype), sign)
     return sign.astype(x.dtype, copy=False), logabs.astype(x.dtype)  # complex stays complex
 
 
 def _cholesky(xp, x):
     """Lower Cholesky factors (only the lower triangle is read); NaN where not positive definite."""
     _check_matrix(x)
-    try:
-        return xp.linalg.cholesky(x)
-    except np.linalg.LinAlgError:
-        # Rare path: factor each matrix alone to find the failing ones.
-        flat = x.reshape((-1,) + x.shape[-2:])
-        return xp.stack([_cholesky_or_nan(xp, m) for m in flat]).reshape(x.shape)
+    bad = _nonfinite(xp, xp.tril(x))
+    if not bad.any():
+        try:
+            return xp.linalg.cholesky(x)
+        except np.linalg.LinAlgError:
+            pass
+    # Rare path: factor each matrix alone to find the failing or non-finite ones.
+    flat = x.reshape((-1,) + x.shape[-2:])
+    bad = bad.reshape(-1)
+    return xp.stack([_cholesky_unblocked(xp, m) if b else _cholesky_or_nan(xp, m)
+                     for m, b in zip(flat, bad)]).reshape(x.shape)
 
 
 def _cholesky_or_nan(xp, m):
     try:
         return xp.linalg.cholesky(m)
     except np.linalg.LinAlgError:
-        lower = xp.tril(xp.ones(m.shape, bool))
-        return xp.where(lower, xp.asarray(xp.nan, m.dtype), xp.zeros((), m.dtype))
+        return _failed_cholesky(xp, m)
+
+
+def _failed_cholesky(xp, m):
+    lower = xp.tril(xp.ones(m.shape, bool))
+    return xp.where(lower, xp.asarray(xp.nan, m.dtype), xp.zeros((), m.dtype))
+
+
+def _cholesky_unblocked(xp, m):
+    """Column-by-column Cholesky of one matrix holding nan or inf, propagating them as TF's
+    factorization does (LAPACK's blocked one places them differently)."""
+    n = m.shape[-1]
+    low = xp.zeros_like(m)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            row = low[k, :k]
+            pivot = m[k, k].real - xp.vdot(row, row).real
+            if pivot <= 0:  # not positive definite (a NaN pivot carries on, as in TF)
+                return _failed_cholesky(xp, m)
+            low[k, k] = xp.sqrt(pivot)
+            low[k + 1:, k] = (m[k + 1:, k] - low[k + 1:, :k] @ row.conj()) / low[k, k]
+    return low
 
 
 def _eigh(xp, x, compute_v=True):
     _check_matrix(x)
-    if not compute_v:
-        return xp.linalg.eigvalsh(x).astype(x.dtype), xp.zeros((0,), x.dtype)
-    e, v = xp.linalg.eigh(x)
+    bad = _nonfinite(xp, xp.tril(x))
+    if bad.any():
+        return _eigh_nonfinite(xp, x, bad, compute_v)
+    try:
+        if not compute_v:
+            return xp.linalg.eigvalsh(x).astype(x.dtype), xp.zeros((0,), x.dtype)
+        e, v = xp.linalg.eigh(x)
+    except np.linalg.LinAlgError:
+        raise _invalid(_EIGH_FAILED) from None
     return e.astype(x.dtype), v  # eigenvalues take the input's type, complex included
+
+
+_EIGH_FAILED = "Self-adjoint eigen decomposition was not successful. The input might not be valid."
+
+
+def _eigh_nonfinite(xp, x, bad, compute_v):
+    """TF's results for matrices whose lower triangle holds nan or inf.
+
+    TF scales each matrix by its largest magnitude: an infinity there turns every finite entry
+    into 0 and every infinite one into NaN. Only a lone infinite (0, 0) entry survives that (a
+    diagonal matrix: NaN eigenvalues, identity eigenvectors); anything else fails to converge.
+    """
+    lower = xp.tril(x)
+    lone = xp.isinf(lower[..., 0, 0]) & ((~xp.isfinite(lower)).sum(axis=(-2, -1)) == 1)
+    if (bad & ~lone).any():
+        raise _invalid(_EIGH_FAILED)
+    e = xp.zeros(x.shape[:-1], x.dtype)
+    v = xp.broadcast_to(xp.eye(x.shape[-1], dtype=x.dtype), x.shape).copy()
+    finite = ~bad
+    if finite.any():
+        e[finite], v[finite] = xp.linalg.eigh(x[finite])
+    e[bad] = xp.nan
+    return (e, v) if compute_v else (e, xp.zeros((0,), x.dtype))
 
 
 def _qr(xp, x, full_matrices=False):
     _check_matrix(x, square=False)
-    return tuple(xp.linalg.qr(x, mode="complete" if full_matrices else "reduced"))
+    bad = _nonfinite(xp, x)
+    mode = "complete" if full_matrices else "reduced"
+    if not bad.any():
+        return tuple(xp.linalg.qr(x, mode=mode))
+    # Rare path: matrices holding nan or inf go through a plain Householder QR, so the NaNs land
+    # where TF's do (LAPACK's reflectors place them differently).
+    flat, bad = x.reshape((-1,) + x.shape[-2:]), bad.reshape(-1)
+    pairs = [_householder_qr(xp, m, full_matrices) if b else xp.linalg.qr(m, mode=mode)
+             for m, b in zip(flat, bad)]
+    return tuple(xp.stack([p[i] for p in pairs]).reshape(x.shape[:-2] + pairs[0][i].shape)
+                 for i in (0, 1))
+
+
+def _householder_qr(xp, a, full):
+    """Unblocked Householder QR of one matrix: ``(q, r)``, NaN propagating as in TF."""
+    m, n = a.shape
+    k = min(m, n)
+    r = a.copy()
+    vs, taus = [], []
+    tiny = np.finfo(a.dtype).tiny
+    with np.errstate(all="ignore"):
+        for j in range(k):
+            c0, tail = r[j, j], r[j + 1:, j]
+            tail_norm = xp.vdot(tail, tail).real
+            if tail_norm <= tiny and c0.imag ** 2 <= tiny:  # already triangular here
+                tau, beta, essential = 0, c0.real, xp.zeros_like(tail)
+            else:
+                beta = xp.sqrt(abs(c0) ** 2 + tail_norm)
+                beta = -beta if c0.real >= 0 else beta
+                essential = tail / (c0 - beta)
+                tau = xp.conj((beta - c0) / beta)
+            v = xp.concatenate([xp.ones(1, a.dtype), essential])
+            r[j, j], r[j + 1:, j] = beta, 0
+            _reflect(xp, r[j:, j + 1:], v, tau)
+            vs.append(v)
+            taus.append(tau)
+        q = xp.eye(m, m if full else k, dtype=a.dtype)
+        for j in reversed(range(k)):
+            # TF's full Q updates only the trailing corner; its reduced Q whole rows
+            _reflect(xp, q[j:, j:] if full else q[j:], vs[j], taus[j])
+    return q, (r if full else r[:k])
+
+
+def _reflect(xp, block, v, tau):
+    """Applies ``I - tau v v^H`` to `block` in place, from the left."""
+    if block.shape[0] == 1:
+        block *= 1 - tau
+    elif tau != 0:
+        block -= tau * xp.outer(v, v.conj() @ block)
 
 
 def _svd(xp, x, full_matrices=False, compute_uv=True):
     _check_matrix(x, square=False)
+    # LAPACK's SVD loops forever on some infinite inputs: matrices holding nan or inf are not
+    # given to it, and come out all NaN as in TF.
+    bad = _nonfinite(xp, x)
+    if bad.any():
+        x = xp.where(bad[..., None, None], xp.zeros((), x.dtype), x)
     if not compute_uv:
         empty = xp.zeros((0,), x.dtype)
-        return xp.linalg.svd(x, compute_uv=False), empty, empty
+        return _nan_where(xp, bad, xp.linalg.svd(x, compute_uv=False), 1), empty, empty
     u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
-    return s, u, _adjoint(xp, vh)  # TF's order (s, u, v), and v rather than v^H
+    # TF's order (s, u, v), and v rather than v^H
+    return (_nan_where(xp, bad, s, 1), _nan_where(xp, bad, u, 2),
+            _nan_where(xp, bad, _adjoint(xp, vh), 2))
+
+
+def _nan_where(xp, bad, out, inner):
+    """`out` with NaN in the entries of the matrices flagged `bad` (`inner`: out's own dims)."""
+    if not bad.any():
+        return out
+    return xp.where(bad.reshape(bad.shape + (1,) * inner), xp.asarray(xp.nan, out.dtype), out)
 
 
 def _det_rule(x, **_):
@@ -550,6 +682,7 @@ def _check_solve(matrix, rhs, square=True):
 
 def _solve(xp, matrix, rhs, adjoint=False):
     _check_solve(matrix, rhs)
+    _check_first_pivot(xp, matrix, "Input matrix is not invertible.")
     if adjoint:
         matrix = _adjoint(xp, matrix)
     try:
@@ -561,6 +694,11 @@ def _solve(xp, matrix, rhs, adjoint=False):
 def _solve_ls(xp, matrix, rhs):
     """Minimum-norm least squares (the exact path of `lstsq(fast=False)`)."""
     _check_solve(matrix, rhs, square=False)
+    # TF's rank-revealing factorization finds rank 0 in a matrix holding nan or inf (every
+    # comparison with NaN fails), so its solution is 0; LAPACK's SVD could loop forever on it.
+    bad = _nonfinite(xp, matrix)
+    if bad.any():
+        matrix = xp.where(bad[..., None, None], xp.zeros((), matrix.dtype), matrix)
     return xp.matmul(xp.linalg.pinv(matrix), rhs)
 
 
@@ -587,10 +725,13 @@ def _triangular_solve(xp, matrix, rhs, lower=True, adjoint=False):
     t = xp.tril(matrix) if lower else xp.triu(matrix)
     if adjoint:
         t = _adjoint(xp, t)
-    try:
-        return xp.linalg.solve(t, rhs)  # batch dims broadcast
-    except np.linalg.LinAlgError:  # a zero on the diagonal: inf/nan as TF gives, no error
-        return _substitute(xp, t, rhs, batch, lower != adjoint)
+    if xp.isfinite(t).all():
+        try:
+            return xp.linalg.solve(t, rhs)  # batch dims broadcast
+        except np.linalg.LinAlgError:  # a zero on the diagonal: inf/nan as TF gives, no error
+            pass
+    # substitution also keeps nan and inf where TF's do (LU's pivoting would spread them)
+    return _substitute(xp, t, rhs, batch, lower != adjoint)
 
 
 def _substitute(xp, t, rhs, batch, lower):
@@ -599,7 +740,8 @@ def _substitute(xp, t, rhs, batch, lower):
     x = xp.zeros(batch + rhs.shape[-2:], xp.result_type(t, rhs))
     with np.errstate(all="ignore"):
         for i in (range(n) if lower else range(n - 1, -1, -1)):
-            done = xp.matmul(t[..., i, :][..., None, :], x)[..., 0, :]  # unsolved rows are 0
+            known = slice(0, i) if lower else slice(i + 1, n)
+            done = xp.matmul(t[..., i, None, known], x[..., known, :])[..., 0, :]
             x[..., i, :] = (rhs[..., i, :] - done) / t[..., i, i][..., None]
     return x
 
