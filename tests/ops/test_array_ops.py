@@ -675,3 +675,25 @@ def test_rules_reject_static_mismatches():
         _rule("Einsum")(_Static([2, 3]), _Static([4, 5]), equation="ij,jk->ik")
     with pytest.raises(InvalidArgument):
         _rule("BroadcastTo")(_Static([3]), shape=(2, 2))
+
+
+def test_gather_into_an_empty_result_reads_no_indices():
+    # TF fills a zero-size result without checking the indices against the gathered axis
+    out = tf.gather(tf.zeros([1, 0, 0, 2]), [0], axis=2)
+    assert out.shape == (1, 0, 1, 2)
+    assert tf.gather(tf.zeros([1, 0, 3, 2]), [5], axis=2).shape == (1, 0, 1, 2)
+    assert tf.gather(tf.zeros([2, 0]), [3], axis=0).shape == (1, 0)
+    assert tf.function(lambda: tf.gather(tf.zeros([1, 0, 0, 2]), [0], axis=2))().shape == \
+        (1, 0, 1, 2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[0\] = 0 is not in \[0, 0\)"):
+        tf.gather(tf.zeros([0, 3]), [0], axis=0)  # a non-empty result still checks them
+
+
+@pytest.mark.parametrize("params, indices", [([0, 3], [[0]]), ([2, 0], [[1]]), ([2, 0, 2], [[5]])])
+def test_gather_nd_from_empty_params_with_indices_fails(params, indices):
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.gather_nd(tf.zeros(params), indices)
+    text = ",".join(map(str, params))
+    assert str(info.value) == (f"Requested more than 0 entries, but params is empty.  Params "
+                               f"shape: [{text}] [Op:GatherNd]")
+    assert tf.gather_nd(tf.zeros(params), np.zeros((0, 1), np.int32)).shape[0] == 0

@@ -595,3 +595,21 @@ def test_triangular_solve_keeps_non_finite_entries_in_their_rows():
     assert (out[0] == -np.inf).all() and np.isfinite(out[1:]).all()
     np.testing.assert_allclose(tf.linalg.triangular_solve(_with(np.inf, (0, 0)), rhs)[:, 0],
                                [0, 1 / 3, 1 / 3], rtol=1e-6)
+
+
+# -- empty matrices and batches ----------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3, 3), (2, 0, 0)])
+def test_logdet_and_determinants_of_empty_matrices(shape):
+    batch = shape[:-2]
+    x = np.zeros(shape, np.float32)
+    for out in (tf.linalg.logdet(x), tf.linalg.slogdet(x).log_abs_determinant):
+        assert out.shape == batch and out.dtype == tf.float32
+        np.testing.assert_array_equal(out, np.zeros(batch))
+    np.testing.assert_array_equal(tf.linalg.det(x), np.ones(batch))
+    np.testing.assert_array_equal(tf.linalg.slogdet(x).sign, np.ones(batch))
+    assert tf.function(tf.linalg.logdet)(x).shape == batch
+    for op in (tf.linalg.inv, tf.linalg.cholesky):
+        assert op(x).shape == shape
+    assert tf.linalg.eigvalsh(x).shape == shape[:-1]
+    assert tf.linalg.svd(x, compute_uv=False).shape == shape[:-1]

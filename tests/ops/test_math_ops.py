@@ -412,3 +412,11 @@ def test_special_function_namespaces():
                                               "lbeta", "confusion_matrix"])
     assert not any(hasattr(tf.math, n) for n in ["bessel_j0", "dawsn", "spence"])
     assert not any(hasattr(tf, n) for n in ["lbeta", "igamma", "betainc", "confusion_matrix"])
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16, tf.float32, tf.float64])
+@pytest.mark.parametrize("fn", [tf.math.log, tf.math.log1p, tf.math.expm1, tf.math.softplus,
+                                tf.math.log_sigmoid, tf.math.reciprocal])
+def test_float_kernels_of_empty_tensors_are_empty(fn, dtype):
+    out = fn(tf.zeros([0, 2], dtype))
+    assert out.shape == (0, 2) and out.dtype == dtype

@@ -1332,6 +1332,9 @@ def _gather_kernel(xp, params, indices, axis, batch_dims):
         if params.shape[d] != indices.shape[d]:
             raise _bad(f"params.shape[{d}]: {params.shape[d]} should be equal to "
                        f"indices.shape[{d}]: {indices.shape[d]}")
+    out_shape = params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis + 1:]
+    if not math.prod(out_shape):  # TF fills an empty result without reading the indices
+        return xp.zeros(out_shape, params.dtype)
     _check_range(xp, indices, params.shape[axis])
     if batch_dims == 0:
         out = xp.take(params, indices, axis)
@@ -1410,6 +1413,9 @@ def _gather_nd_kernel(xp, params, indices, batch_dims, bad_indices_policy):
     if k > params.ndim - batch_dims:
         raise _bad(f"index innermost dimension length must be <= params rank; saw: {k} vs. "
                    f"{params.ndim - batch_dims}")
+    if not params.size and math.prod(indices.shape[:-1]):
+        raise _bad(f"Requested more than 0 entries, but params is empty.  Params shape: "
+                   f"{shape_text(params.shape)}")
     batch = params.shape[:batch_dims]
     b = math.prod(batch)
     lead = indices.shape[batch_dims:-1]
