@@ -697,3 +697,95 @@ def test_gather_nd_from_empty_params_with_indices_fails(params, indices):
     assert str(info.value) == (f"Requested more than 0 entries, but params is empty.  Params "
                                f"shape: [{text}] [Op:GatherNd]")
     assert tf.gather_nd(tf.zeros(params), np.zeros((0, 1), np.int32)).shape[0] == 0
+
+
+# -- bad arguments: TF's error classes eagerly and when traced, never a stray Python error ----
+
+def _traced(fn, shape):
+    """`fn` traced for float32 inputs of `shape` (None: unknown rank)."""
+    return tf.function(fn, input_signature=[tf.TensorSpec(shape, tf.float32)])
+
+
+def test_concat_of_no_tensors():
+    with pytest.raises(IndexError, match="concat needs at least one tensor"):
+        tf.concat([], 0)  # TF's eager path fails with an IndexError too
+    with pytest.raises(ValueError, match=r"List argument 'values' to 'ConcatV2' Op with length 0 "
+                                         r"shorter than minimum length 2\."):
+        tf.function(lambda: tf.concat([], 0))()
+
+
+@pytest.mark.parametrize("shape", [[], [None]])
+def test_split_of_scalars_and_axes_out_of_range_fail_when_traced(shape):
+    x = np.zeros([4] * len(shape), np.float32)
+    if not shape:
+        with pytest.raises(ValueError, match=r"Dimension size, given by scalar input 0 must be "
+                                             r"in range \[-0, 0\) for '.*Split.*' with input "
+                                             r"shapes: \[\], \[\] and with computed input "
+                                             r"tensors: input\[0\] = <0>\."):
+            _traced(lambda t: tf.split(t, 2), shape)(x)
+        with pytest.raises(ValueError, match=r"Can't split scalars for '.*SplitV"):
+            _traced(lambda t: tf.split(t, [1, 1]), shape)(x)
+        with pytest.raises(InvalidArgument, match=r"-input rank\(-0\) <= split_dim < input "
+                                                  r"rank \(0\), but got 0"):
+            tf.split(tf.constant(3.0), 2)
+    else:
+        with pytest.raises(ValueError, match=r"Dimension size, given by scalar input 3 must be "
+                                             r"in range \[-1, 1\)"):
+            _traced(lambda t: tf.split(t, 2, axis=3), shape)(x)
+        with pytest.raises(ValueError, match=r"Dimension size, given by scalar input -3 must be "
+                                             r"in range \[-1, 1\)"):
+            _traced(lambda t: tf.split(t, [2, 2], axis=-3), shape)(x)
+    # unknown rank: checked when run
+    with pytest.raises(InvalidArgument):
+        _traced(lambda t: tf.split(t, 2, axis=3), None)(x)
+
+
+@pytest.mark.parametrize("shape, perm, message", [
+    ([], [1, 2, 0], r"Dimension must be 0 but is 3 for '.*Transpose.*' with input shapes: "
+                    r"\[\], \[3\]\."),
+    ([None], [1, 0], r"Dimension must be 1 but is 2 .* with input shapes: \[\?\], \[2\]\."),
+    ([2, 3], [0, 5], r"perm dim 5 is out of range of input rank 2 .* with input shapes: \[2,3\], "
+                     r"\[2\] and with computed input tensors: input\[1\] = <0 5>\."),
+    (None, [0, 5], r"perm dim 5 is out of range of input rank 2 .* with input shapes: \?, \[2\]")])
+def test_transpose_with_a_perm_not_matching_the_rank_fails_when_traced(shape, perm, message):
+    x = np.zeros([2] * len(perm) if shape is None else [d or 2 for d in shape], np.float32)
+    with pytest.raises(ValueError, match=message):
+        _traced(lambda t: tf.transpose(t, perm), shape)(x)
+
+
+def test_transpose_with_a_perm_not_matching_the_rank_fails_eagerly():
+    with pytest.raises(InvalidArgument, match=r"transpose expects a vector of size 0\. But "
+                                              r"input\(1\) is a vector of size 3"):
+        tf.transpose(tf.constant(3.0), [1, 2, 0])
+    assert _traced(lambda t: tf.transpose(t, [1, 0]), [2, None])(np.zeros((2, 3), np.float32)) \
+        .shape == (3, 2)
+
+
+@pytest.mark.parametrize("shape", ["eager", [], [None]])
+def test_tensordot_axes_outside_the_ranks(shape):
+    def run(fn, x):
+        return fn(tf.constant(x)) if shape == "eager" else \
+            _traced(fn, [None] * x.ndim if shape else x.shape)(x)
+    scalar, vector = np.float32(3.0), np.arange(4, dtype=np.float32)
+    with pytest.raises(IndexError, match=r"tensordot: axis 0 of `a` is out of range for a "
+                                         r"tensor of rank 0"):  # TF: an IndexError too
+        run(lambda t: tf.tensordot(t, t, axes=[[0], [0]]), scalar)
+    with pytest.raises(IndexError, match="axis 1 of `a` is out of range for a tensor of rank 1"):
+        run(lambda t: tf.tensordot(t, t, axes=[[1], [0]]), vector)
+    with pytest.raises(ValueError, match=r"`axes` must be at least 0\. Received: -1\."):
+        run(lambda t: tf.tensordot(t, t, axes=-1), vector)
+    with pytest.raises(ValueError, match=r"`axes` must not be larger than the number of "
+                                         r"dimensions of tensor"):
+        run(lambda t: tf.tensordot(t, t, axes=1), scalar)
+    assert float(run(lambda t: tf.tensordot(t, t, axes=[[-1], [0]]), vector)) == 14.0
+
+
+def test_tensordot_of_unknown_rank_says_so():
+    with pytest.raises(ValueError, match="tensordot needs the ranks of `a` and `b` to be known"):
+        _traced(lambda t: tf.tensordot(t, t, axes=[[0], [0]]), None)(np.zeros(3, np.float32))
+
+
+def test_reverse_of_a_scalar_is_the_scalar():
+    # TF's kernel returns a scalar as it is, before reading `axis`
+    assert float(tf.reverse(tf.constant(3.0), [0])) == 3.0
+    assert float(_traced(lambda t: tf.reverse(t, [0]), None)(np.float32(3.0))) == 3.0

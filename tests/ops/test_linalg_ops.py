@@ -613,3 +613,39 @@ def test_logdet_and_determinants_of_empty_matrices(shape):
         assert op(x).shape == shape
     assert tf.linalg.eigvalsh(x).shape == shape[:-1]
     assert tf.linalg.svd(x, compute_uv=False).shape == shape[:-1]
+
+
+# -- ranks: TF's graph-time ValueError, and its eager errors ---------------------------------
+
+def _traced(fn, shape):
+    return tf.function(fn, input_signature=[tf.TensorSpec(shape, tf.float32)])
+
+
+@pytest.mark.parametrize("fn, op, rank", [
+    (tf.linalg.diag, "MatrixDiagV3", 1), (tf.linalg.diag_part, "MatrixDiagPartV3", 2),
+    (lambda t: tf.linalg.set_diag(t, t), "MatrixSetDiagV3", 2), (tf.linalg.trace, "", 2),
+    (tf.linalg.inv, "MatrixInverse", 2), (tf.linalg.det, "MatrixDeterminant", 2),
+    (tf.linalg.cholesky, "Cholesky", 2), (tf.linalg.eigvalsh, "SelfAdjointEigV2", 2),
+    (tf.linalg.qr, "Qr", 2), (lambda t: tf.linalg.svd(t, compute_uv=False), "Svd", 2),
+    (lambda t: tf.linalg.cross(t, t), "Cross", 1),
+    (lambda t: tf.linalg.matmul(t, t), "MatMul", 2)])
+@pytest.mark.parametrize("dims", [[], [None]])
+def test_inputs_of_too_low_rank_fail_when_traced(fn, op, rank, dims):
+    dims = dims[:rank - 1]
+    exact = "" if op == "MatMul" else "at least "
+    with pytest.raises(ValueError, match=rf"Shape must be {exact}rank {rank} but is rank "
+                                         rf"{len(dims)} for '.*{op}"):
+        _traced(fn, dims)(np.zeros([3] * len(dims), np.float32))
+
+
+def test_non_square_matrices_fail_when_traced():
+    with pytest.raises(ValueError, match=r"Dimensions must be equal, but are 2 and 3 for "
+                                         r"'.*MatrixInverse.*' with input shapes: \[2,3\]\."):
+        _traced(tf.linalg.inv, [2, 3])(np.zeros((2, 3), np.float32))
+    assert _traced(tf.linalg.inv, [None, None]).get_concrete_function() is not None
+
+
+def test_cross_of_scalars_fails_as_tf_does():
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.linalg.cross(tf.constant(1.0), tf.constant(2.0))
+    assert str(info.value) == "Input must be at least 1D[] [Op:Cross]"

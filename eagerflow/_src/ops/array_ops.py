@@ -19,7 +19,7 @@ import operator
 import numpy as np
 
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import (
     convert_to_tensor, from_array, get_static_value, is_tensor_like, operand, to_array)
@@ -350,11 +350,22 @@ def _transpose_kernel(conjugate):
 
 
 def _transpose_rule(x, perm):
-    if x.shape.rank is None:
-        return unknown_shape(None if perm is None else len(perm)), x.dtype
-    dims = x.shape.as_list()
+    rank = x.shape.rank
     if perm is None:
-        return TensorShape(dims[::-1]), x.dtype
+        return (unknown_shape() if rank is None else TensorShape(x.shape.as_list()[::-1])), \
+            x.dtype
+    shapes = [x.shape, TensorShape([len(perm)])]
+    if rank is not None and len(perm) != rank:
+        raise shape_rules.shape_error("Transpose", f"Dimension must be {rank} but is "
+                                                   f"{len(perm)}", shapes)
+    for p in perm:  # the rank of an unknown shape follows from perm's length
+        if not -len(perm) <= p < len(perm):
+            raise shape_rules.shape_error(
+                "Transpose", f"perm dim {p} is out of range of input rank {len(perm)}", shapes,
+                computed=[(1, " ".join(map(str, perm)))])
+    if rank is None:
+        return unknown_shape(len(perm)), x.dtype
+    dims = x.shape.as_list()
     return TensorShape([dims[p] for p in perm]), x.dtype
 
 
@@ -524,6 +535,8 @@ def tile(input, multiples, name=None):
 
 
 def _reverse_kernel(xp, x, axis):
+    if x.ndim == 0:  # TF returns a scalar as it is, whatever `axis` says
+        return x
     seen = set()
     for i, a in enumerate(axis):
         if not -x.ndim <= a < x.ndim:
@@ -661,6 +674,11 @@ def concat(values, axis, name="concat"):
     """
     if not isinstance(values, (list, tuple)):
         values = [values]
+    if not values:  # TF's eager path fails indexing the list; its graph builder names the op
+        if context.executing_eagerly():
+            raise IndexError("list index out of range: concat needs at least one tensor")
+        raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than "
+                         "minimum length 2.")
     tensors = _matching(values)
     if len(tensors) == 1:
         return cast_ops.identity(tensors[0], name=name)
@@ -811,13 +829,30 @@ def _split_rule(x, axis, sizes):
     return [(TensorShape(dims[:axis] + [s] + dims[axis + 1:]), x.dtype) for s in sizes]
 
 
+def _check_split_dim(op_name, x, axis, shapes, computed):
+    """TF's graph-time error for a scalar, or a split axis outside `x`'s known rank."""
+    rank = x.shape.rank
+    if rank is None:
+        return
+    if rank == 0 and op_name == "SplitV":
+        raise shape_rules.shape_error(op_name, "Can't split scalars", shapes)
+    if not -rank <= axis < rank:
+        raise shape_rules.shape_error(
+            op_name, f"Dimension size, given by scalar input {axis} must be in range "
+                     f"[-{rank}, {rank})", shapes, computed=computed)
+
+
 def _split_even_rule(x, num_split, axis):
+    _check_split_dim("Split", x, axis, [TensorShape([]), x.shape], [(0, axis)])
     rank = x.shape.rank
     n = None if rank is None else x.shape[_axis_in(axis, rank)]
     return _split_rule(x, axis, [None if n is None else n // num_split] * num_split)
 
 
 def _split_v_rule(x, size_splits, axis):
+    _check_split_dim("SplitV", x, axis,
+                     [x.shape, TensorShape([len(size_splits)]), TensorShape([])],
+                     [(1, " ".join(map(str, size_splits))), (2, axis)])
     rank = x.shape.rank
     n = None if rank is None else x.shape[_axis_in(axis, rank)]
     if n is None:
@@ -1897,6 +1932,10 @@ def _tensordot_axes(axes, rank_a, rank_b, a):
     if isinstance(axes, (int, np.integer)) or (is_tensor_like(axes) and
                                                as_tensor(axes).ndim == 0):
         n = _int(axes)
+        if n < 0:
+            raise ValueError(f"`axes` must be at least 0. Received: {n}.")
+        if rank_a is None or rank_b is None:
+            raise _unknown_tensordot_rank(rank_a, rank_b)
         if n > min(rank_a, rank_b):
             raise ValueError(f"`axes` must not be larger than the number of dimensions of "
                              f"tensor {a}.  Received {n}, vs tensor dimensions {rank_a}.")
@@ -1907,7 +1946,19 @@ def _tensordot_axes(axes, rank_a, rank_b, a):
     if len(pair[0]) != len(pair[1]):
         raise ValueError(f"Different number of contraction axes `a` and `b`, {len(pair[0])} "
                          f"!= {len(pair[1])}.")
+    if rank_a is None or rank_b is None:
+        raise _unknown_tensordot_rank(rank_a, rank_b)
+    for which, rank, listed in (("a", rank_a, pair[0]), ("b", rank_b, pair[1])):
+        for p in listed:
+            if not -rank <= p < rank:  # TF fails indexing the shape: an IndexError too
+                raise IndexError(f"tensordot: axis {p} of `{which}` is out of range for a "
+                                 f"tensor of rank {rank}")
     return [p % rank_a for p in pair[0]], [p % rank_b for p in pair[1]]
+
+
+def _unknown_tensordot_rank(rank_a, rank_b):
+    return ValueError(f"tensordot needs the ranks of `a` and `b` to be known when traced; got "
+                      f"{rank_a} and {rank_b}")
 
 
 def tensordot(a, b, axes, name=None):

@@ -78,6 +78,27 @@ def _matrix(shape, adjoint=False):
     return (cols, rows) if adjoint else (rows, cols)
 
 
+def _check_rank(op_name, x, rank, shapes, exact=False):
+    """TF's graph-time error for an input `x` of known rank below `rank` (or not `rank`)."""
+    r = x.shape.rank
+    if r is not None and (r != rank if exact else r < rank):
+        raise shape_error(op_name, f"Shape must be {'' if exact else 'at least '}rank {rank} but "
+                                   f"is rank {r}", shapes)
+
+
+def _matrix_op_rule(op_name, rule, square=True):
+    """`rule` of a one-input op on stacks of (`square`) matrices, after TF's rank and
+    squareness checks."""
+    def checked(x, **attrs):
+        _check_rank(op_name, x, 2, [x.shape])
+        rows, cols = _matrix(x.shape)
+        if square and None not in (rows, cols) and rows != cols:
+            raise shape_error(op_name, f"Dimensions must be equal, but are {rows} and {cols}",
+                              [x.shape])
+        return rule(x, **attrs)
+    return checked
+
+
 def _with_matrix(batch, rows, cols):
     return unknown_shape() if batch.rank is None else batch.concatenate(TensorShape([rows, cols]))
 
@@ -148,11 +169,15 @@ def _product_matrix(op_name, a, b, flip_a, flip_b):
 
 
 def _matmul_rule(a, b, transpose_a=False, transpose_b=False, **_):
+    for t in (a, b):
+        _check_rank("MatMul", t, 2, [a.shape, b.shape], exact=True)
     return TensorShape(_product_matrix("MatMul", a, b, transpose_a, transpose_b)), a.dtype
 
 
 def _batch_matmul_rule(a, b, adj_x=False, adj_y=False, Tout=None, **_):
     dtype = Tout or a.dtype
+    for t in (a, b):
+        _check_rank("BatchMatMulV2", t, 2, [a.shape, b.shape])
     if a.shape.rank is None or b.shape.rank is None:
         return unknown_shape(), dtype
     rows, cols = _product_matrix("BatchMatMulV2", a, b, adj_x, adj_y)
@@ -495,16 +520,21 @@ def _svd_rule(x, full_matrices=False, compute_uv=True, **_):
     return [s, (_with_matrix(batch, m, ku), x.dtype), (_with_matrix(batch, n, kv), x.dtype)]
 
 
-_INVERSE = register("MatrixInverse", _single_or_wider(_inverse), same_shape, dtypes=_LAPACK)
-_DETERMINANT = register("MatrixDeterminant", _single_or_wider(_determinant), _det_rule,
-                        dtypes=_LAPACK)
+_INVERSE = register("MatrixInverse", _single_or_wider(_inverse),
+                    _matrix_op_rule("MatrixInverse", same_shape), dtypes=_LAPACK)
+_DETERMINANT = register("MatrixDeterminant", _single_or_wider(_determinant),
+                        _matrix_op_rule("MatrixDeterminant", _det_rule), dtypes=_LAPACK)
 _LOG_DETERMINANT = register("LogMatrixDeterminant", _single_or_wider(_log_determinant),
-                            _slogdet_rule, multi=True, dtypes=_LAPACK)
-_CHOLESKY = register("Cholesky", _single_or_wider(_cholesky), same_shape, dtypes=_LAPACK)
-_EIGH = register("SelfAdjointEigV2", _single_or_wider(_eigh), _eigh_rule, multi=True,
-                 dtypes=_LAPACK)
-_QR = register("Qr", _single_or_wider(_qr), _qr_rule, multi=True, dtypes=_LAPACK)
-_SVD = register("Svd", _single_or_wider(_svd), _svd_rule, multi=True, dtypes=_LAPACK)
+                            _matrix_op_rule("LogMatrixDeterminant", _slogdet_rule), multi=True,
+                            dtypes=_LAPACK)
+_CHOLESKY = register("Cholesky", _single_or_wider(_cholesky),
+                     _matrix_op_rule("Cholesky", same_shape), dtypes=_LAPACK)
+_EIGH = register("SelfAdjointEigV2", _single_or_wider(_eigh),
+                 _matrix_op_rule("SelfAdjointEigV2", _eigh_rule), multi=True, dtypes=_LAPACK)
+_QR = register("Qr", _single_or_wider(_qr), _matrix_op_rule("Qr", _qr_rule, square=False),
+               multi=True, dtypes=_LAPACK)
+_SVD = register("Svd", _single_or_wider(_svd), _matrix_op_rule("Svd", _svd_rule, square=False),
+                multi=True, dtypes=_LAPACK)
 
 
 def inv(input, adjoint=False, name=None):
@@ -958,16 +988,19 @@ def _set_diag(xp, x, diagonal, k=0):
 
 
 def _matrix_diag_rule(d, k=0, num_rows=-1, num_cols=-1, **_):
+    _check_rank("MatrixDiagV3", d, 1, [d.shape] + [TensorShape([])] * 4)
     if d.shape.rank is None:
         return unknown_shape(), d.dtype
     return _with_matrix(d.shape[:-1], *_diag_size(d.shape[-1], k, num_rows, num_cols)), d.dtype
 
 
 def _matrix_diag_part_rule(x, k=0, **_):
+    _check_rank("MatrixDiagPartV3", x, 2, [x.shape, TensorShape([]), TensorShape([])])
     return _with_vector(_batch(x.shape), _diag_length(*_matrix(x.shape), k)), x.dtype
 
 
 def _set_diag_rule(x, diagonal, **_):
+    _check_rank("MatrixSetDiagV3", x, 2, [x.shape, diagonal.shape, TensorShape([])])
     return x.shape, x.dtype
 
 
@@ -1084,13 +1117,17 @@ def _cross(xp, a, b):
     if a.shape != b.shape:
         raise _invalid(f"Both inputs must be of same shape: {shape_text(a.shape)} vs. "
                        f"{shape_text(b.shape)}")
-    if a.ndim < 1 or a.shape[-1] != 3:
+    if a.ndim < 1:
+        raise _invalid(f"Input must be at least 1D{shape_text(a.shape)}")
+    if a.shape[-1] != 3:
         raise errors.FailedPreconditionError(
             None, None, "Cross-products are only defined for 3-element vectors.")
     return xp.cross(a, b)
 
 
 def _cross_rule(a, b, **_):
+    for t in (a, b):
+        _check_rank("Cross", t, 1, [a.shape, b.shape])
     return (a.shape.merge_with(b.shape) if a.shape.is_compatible_with(b.shape) else a.shape,
             a.dtype)
 
