@@ -789,3 +789,44 @@ def test_reverse_of_a_scalar_is_the_scalar():
     # TF's kernel returns a scalar as it is, before reading `axis`
     assert float(tf.reverse(tf.constant(3.0), [0])) == 3.0
     assert float(_traced(lambda t: tf.reverse(t, [0]), None)(np.float32(3.0))) == 3.0
+
+
+@pytest.mark.parametrize("shape", [[None], None])
+def test_repeat_with_dims_or_counts_known_only_at_run_time(shape):
+    x = np.arange(4, dtype=np.float32)
+    out = _traced(lambda t: tf.repeat(t, [1, 0, 2, 3], axis=0), shape)(x)
+    np.testing.assert_array_equal(out, [0, 2, 2, 3, 3, 3])
+    np.testing.assert_array_equal(_traced(lambda t: tf.repeat(t, 2), shape)(x),
+                                  np.repeat(x, 2))
+    counts = tf.function(lambda t, c: tf.repeat(t, c, axis=0))
+    np.testing.assert_array_equal(counts(x, tf.constant([2, 0, 1, -1])), [0, 0, 2])
+    m = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = _traced(lambda t: tf.repeat(t, [2, 1, 0], axis=1), None if shape is None else
+                  [None, None])(m)
+    np.testing.assert_array_equal(out, [[0, 0, 1], [3, 3, 4]])
+
+
+def test_repeat_of_a_scalar_and_bad_counts():
+    np.testing.assert_array_equal(tf.repeat(tf.constant(3.0), 2, axis=0), [3, 3])
+    np.testing.assert_array_equal(_traced(lambda t: tf.repeat(t, 2, axis=0), [])(np.float32(3)),
+                                  [3, 3])
+    with pytest.raises(ValueError, match=r"Shape \(1, 1\) must have rank at most 1"):
+        tf.repeat(tf.constant([1.0]), [[3]], axis=0)
+    with pytest.raises(ValueError, match=r"axis=3 out of bounds: expected -1<=axis<1"):
+        _traced(lambda t: tf.repeat(t, 2, axis=3), [None])(np.zeros(2, np.float32))
+
+
+@pytest.mark.parametrize("shape", [[None, None], None])
+def test_boolean_mask_and_meshgrid_with_unknown_dims(shape):
+    m = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(
+        _traced(lambda t: tf.boolean_mask(t, [True, False]), shape)(m), [[0, 1, 2]])
+    np.testing.assert_array_equal(
+        _traced(lambda t: tf.boolean_mask(t, [True, False, True], axis=1), shape)(m),
+        [[0, 2], [3, 5]])
+    v = np.arange(3, dtype=np.float32)
+    for indexing in ("xy", "ij"):
+        grids = _traced(lambda t: tf.meshgrid(t, t[:2], indexing=indexing),
+                        None if shape is None else [None])(v)
+        for got, want in zip(grids, np.meshgrid(v, v[:2], indexing=indexing)):
+            np.testing.assert_array_equal(got, want)

@@ -1252,6 +1252,9 @@ def meshgrid(*args, **kwargs):
     dims = [0] * len(vectors)
     for v, at in zip(vectors, axes):
         dims[at] = v.shape[0]
+    if None in dims:  # lengths known when the graph runs
+        dims = stack([size(v) for v in vectors])
+        dims = gather(dims, [axes.index(at) for at in builtins.range(len(vectors))])
     grids = []
     for v, at in zip(vectors, axes):
         view = [1] * len(vectors)
@@ -1669,9 +1672,13 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     masked = tensor.shape[axis:axis + k]
     if not masked.is_compatible_with(mask.shape):
         raise ValueError(f"Shapes {masked} and {mask.shape} are incompatible")
-    dims = tensor.shape.as_list()
-    flat = None if None in masked else math.prod(masked)
-    tensor = reshape(tensor, dims[:axis] + [-1 if flat is None else flat] + dims[axis + k:])
+    dims = None if tensor.shape.rank is None else tensor.shape.as_list()
+    if dims is None or None in dims[:axis] + dims[axis + k:]:  # known when the graph runs
+        whole = shape(tensor)
+        new_shape = concat([whole[:axis], [-1], whole[axis + k:]], 0)
+    else:
+        new_shape = dims[:axis] + [-1 if None in masked else math.prod(masked)] + dims[axis + k:]
+    tensor = reshape(tensor, new_shape)
     indices = squeeze(where(reshape(mask, [-1])), axis=[1])
     return gather(tensor, indices, axis=axis, name=name)
 
@@ -2071,15 +2078,34 @@ def repeat(input, repeats, axis=None, name=None):
     if axis is None:
         input, axis = reshape(input, [-1]), 0
     axis = _int(axis)
+    if input.shape.rank == 0:  # TF repeats a scalar as a 1-vector
+        input = reshape(input, [1])
     ndim = input.shape.rank
-    if not -ndim <= axis < ndim:
+    if ndim is not None and not -ndim <= axis < ndim:
         raise ValueError(f"axis={axis} out of bounds: expected {-ndim}<=axis<{ndim}")
-    n = input.shape[axis]
-    counts = np.maximum(_static(repeats).astype(np.int64), 0)  # negative counts repeat 0 times
+    n = None if ndim is None else input.shape[axis]
+    counts = get_static_value(repeats) if is_tensor_like(repeats) else to_array(repeats)
+    if counts is not None and np.ndim(counts) > 1:
+        raise ValueError(f"Shape {np.shape(counts)} must have rank at most 1")
+    if n is None or counts is None:
+        return _repeat_at_run_time(input, repeats, axis, name)
+    counts = np.maximum(np.asarray(counts, np.int64), 0)  # negative counts repeat 0 times
     if counts.ndim and counts.size not in (1, n):
         raise ValueError(f"Dimensions {n} and {counts.size} are not compatible")
     indices = np.repeat(np.arange(n, dtype=np.int64), counts.reshape(-1))
     return gather(input, from_array(indices), axis=axis, name=name)
+
+
+def _repeat_at_run_time(input, repeats, axis, name):
+    """`repeat` when the repeated dim or the counts are known only when the graph runs."""
+    from eagerflow._src.ops.reduction_ops import cumsum, reduce_sum
+    n = shape(input, out_type=_d.int64)[axis]
+    counts = math_ops.maximum(cast_ops.cast(as_tensor(repeats), _d.int64), 0)
+    counts = math_ops.multiply(counts, ones([n], _d.int64))  # one count: every slice's
+    ends = cumsum(counts)
+    positions = range(reduce_sum(counts), dtype=_d.int64)
+    return gather(input, searchsorted(ends, positions, side="right", out_type=_d.int64),
+                  axis=axis, name=name)
 
 
 # -- gradients ---------------------------------------------------------------------------
