@@ -830,3 +830,26 @@ def test_boolean_mask_and_meshgrid_with_unknown_dims(shape):
                         None if shape is None else [None])(v)
         for got, want in zip(grids, np.meshgrid(v, v[:2], indexing=indexing)):
             np.testing.assert_array_equal(got, want)
+
+
+def test_boolean_mask_needs_the_mask_rank():
+    f = tf.function(lambda t, m: tf.boolean_mask(t, m), input_signature=[
+        tf.TensorSpec(None, tf.float32), tf.TensorSpec(None, tf.bool)])
+    with pytest.raises(ValueError, match=r"Number of mask dimensions must be specified, even if "
+                                         r"some dimensions are None\.  E\.g\. shape=\[None\] is "
+                                         r"ok, but shape=None is not\."):
+        f.get_concrete_function()
+
+
+@pytest.mark.parametrize("shape", [[None, None], None])
+def test_eye_and_tensordot_with_sizes_known_at_run_time(shape):
+    m = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(_traced(lambda t: tf.eye(tf.shape(t)[0]), shape)(m), np.eye(2))
+    np.testing.assert_array_equal(
+        _traced(lambda t: tf.eye(tf.shape(t)[1], tf.shape(t)[0], batch_shape=[2]), shape)(m),
+        np.broadcast_to(np.eye(3, 2), (2, 3, 2)))
+    for n in (0, 2):
+        np.testing.assert_allclose(_traced(lambda t: tf.tensordot(t, t, n), shape)(m),
+                                   np.tensordot(m, m, n))
+    out = _traced(lambda t: tf.tensordot(t, tf.transpose(t), 1), shape)(m)
+    np.testing.assert_allclose(out, m @ m.T)

@@ -649,3 +649,16 @@ def test_cross_of_scalars_fails_as_tf_does():
     with pytest.raises(InvalidArgumentError) as info:
         tf.linalg.cross(tf.constant(1.0), tf.constant(2.0))
     assert str(info.value) == "Input must be at least 1D[] [Op:Cross]"
+
+
+def test_matrix_transpose_and_spectral_norm_of_unknown_rank():
+    x = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
+    np.testing.assert_array_equal(_traced(tf.linalg.matrix_transpose, None)(x),
+                                  np.swapaxes(x, -1, -2))
+    norm = _traced(lambda t: tf.norm(t, ord=2, axis=[-2, -1]), None)(x)
+    np.testing.assert_allclose(norm, np.linalg.norm(x, 2, axis=(-2, -1)), rtol=1e-5)
+    norm = _traced(lambda t: tf.norm(t, ord=2, axis=[-1, -2], keepdims=True), None)(x)
+    assert norm.shape == (2, 1, 1)
+    with pytest.raises(ValueError, match=r"norm\(ord=2\) needs `tensor` to have a known rank "
+                                         r"for axis \[0, 1\]"):
+        _traced(lambda t: tf.norm(t, ord=2, axis=[0, 1]), None)(x)

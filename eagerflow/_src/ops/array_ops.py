@@ -1036,6 +1036,9 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
            [0., 1., 0.]], dtype=float32)>
     """
     dtype = _d.as_dtype(dtype)
+    if any(isinstance(n, Tensor) and get_static_value(n) is None
+           for n in (num_rows, num_columns)):
+        return _eye_at_run_time(num_rows, num_columns, batch_shape, dtype, name)
     rows = _int(num_rows)
     cols = rows if num_columns is None else _int(num_columns)
     batch = () if batch_shape is None else _shape_dims(batch_shape)
@@ -1044,6 +1047,16 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
             raise _op_error("Fill", f"Dimension {d} must be >= 0")
     matrix = np.eye(rows, cols, dtype=dtype.as_numpy_dtype)
     return from_array(np.broadcast_to(matrix, batch + matrix.shape).copy())
+
+
+def _eye_at_run_time(num_rows, num_columns, batch_shape, dtype, name):
+    """`eye` for sizes known only when the graph runs: row index == column index."""
+    rows = range(num_rows)
+    cols = rows if num_columns is None else range(num_columns)
+    matrix = cast_ops.cast(math_ops.equal(expand_dims(rows, 1), expand_dims(cols, 0)), dtype)
+    if batch_shape is None:
+        return cast_ops.identity(matrix, name=name)
+    return broadcast_to(matrix, concat([batch_shape, shape(matrix)], 0), name=name)
 
 
 _RANGE_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int8, _d.int16, _d.int32,
@@ -1665,6 +1678,9 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """
     tensor, mask = as_tensor(tensor), as_tensor(mask)
     k = mask.shape.rank
+    if k is None:
+        raise ValueError("Number of mask dimensions must be specified, even if some dimensions "
+                         "are None.  E.g. shape=[None] is ok, but shape=None is not.")
     if k == 0:
         raise ValueError("mask cannot be scalar.")
     axis = 0 if axis is None else _int(axis)
@@ -1963,6 +1979,18 @@ def _tensordot_axes(axes, rank_a, rank_b, a):
     return [p % rank_a for p in pair[0]], [p % rank_b for p in pair[1]]
 
 
+def _tensordot_at_run_time(a, b, n, name):
+    """tensordot over the last `n` dims of `a` and the first `n` of `b`, of ranks known only
+    when the graph runs: one matrix product of `a` and `b` reshaped to matrices."""
+    from eagerflow._src.ops.linalg_ops import matmul
+    from eagerflow._src.ops.reduction_ops import reduce_prod
+    shape_a, shape_b = shape(a), shape(b)
+    free_a, free_b = shape_a[:size(shape_a) - n], shape_b[n:]
+    inner = reduce_prod(shape_b[:n])
+    product = matmul(reshape(a, stack([-1, inner])), reshape(b, stack([inner, -1])))
+    return reshape(product, concat([free_a, free_b], 0), name=name)
+
+
 def _unknown_tensordot_rank(rank_a, rank_b):
     return ValueError(f"tensordot needs the ranks of `a` and `b` to be known when traced; got "
                       f"{rank_a} and {rank_b}")
@@ -1976,6 +2004,8 @@ def tensordot(a, b, axes, name=None):
     """
     a, b = _matching([a, b])
     ra, rb = a.shape.rank, b.shape.rank
+    if (ra is None or rb is None) and isinstance(axes, (int, np.integer)) and axes >= 0:
+        return _tensordot_at_run_time(a, b, int(axes), name)
     axes_a, axes_b = _tensordot_axes(axes, ra, rb, a)
     letters = iter(_LETTERS)
     sub_a = [next(letters) for _ in builtins.range(ra)]

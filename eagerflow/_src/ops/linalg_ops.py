@@ -22,7 +22,7 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import math_ops
-from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.cast_ops import cast, identity
 from eagerflow._src.ops.shape_rules import broadcast_shapes, normalize_axis, shape_error
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -265,8 +265,11 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     from eagerflow._src.ops.array_ops import transpose
     a = as_tensor(a)
     rank = a.shape.rank
-    if rank is None:
-        raise ValueError("matrix_transpose needs `a` to have a known rank.")
+    if rank is None:  # the rank is known when the graph runs
+        from eagerflow._src.ops.array_ops import einsum
+        out = einsum("...ij->...ji", a)
+        return (math_ops.conj(out, name=name) if conjugate and a.dtype.is_complex else
+                identity(out, name=name))
     if rank < 2:
         raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = "
                          f"{np.asarray(a) if isinstance(a, EagerTensor) else a} with shape: "
@@ -1226,6 +1229,12 @@ def _spectral_norm(x, axis, keepdims):
     from eagerflow._src.ops.array_ops import expand_dims, transpose
     from eagerflow._src.ops.reduction_ops import reduce_max
     rank = x.shape.rank
+    if rank is None:  # only the last two axes can be told apart without the rank
+        if sorted(axis) != [-2, -1]:
+            raise ValueError(f"norm(ord=2) needs `tensor` to have a known rank for axis "
+                             f"{list(axis)}")
+        largest = reduce_max(svd(x, compute_uv=False), -1)
+        return expand_dims(expand_dims(largest, -1), -1) if keepdims else largest
     pair = normalize_axis(axis, rank, "Max")  # sorted; the pair's order leaves s unchanged
     perm = [i for i in range(rank) if i not in pair] + list(pair)
     largest = reduce_max(svd(transpose(x, perm), compute_uv=False), -1)
