@@ -853,3 +853,23 @@ def test_eye_and_tensordot_with_sizes_known_at_run_time(shape):
                                    np.tensordot(m, m, n))
     out = _traced(lambda t: tf.tensordot(t, tf.transpose(t), 1), shape)(m)
     np.testing.assert_allclose(out, m @ m.T)
+
+
+def test_float_counts_and_sizes_are_type_errors():
+    with pytest.raises(TypeError, match=r"Argument `tensor` \(name: repeats\) must be of type "
+                                        r"integer\. Received `tensor` = 1\.5 of dtype: "
+                                        r"<dtype: 'float32'>"):
+        tf.repeat(tf.constant([1.0, 2.0]), 1.5)
+    with pytest.raises(TypeError, match="must be of type integer"):
+        tf.function(lambda c: tf.repeat(tf.constant([1.0]), c))(tf.constant([2.0]))
+    assert tf.repeat(tf.constant([], tf.float32), []).shape == (0,)
+    with pytest.raises(TypeError, match=r"Arguments `num_rows` and `num_columns` must be "
+                                        r"positive integer values\. Received: num_rows=2\.5, "
+                                        r"num_columns=2\.5"):
+        tf.eye(2.5)
+
+
+def test_gather_nd_with_scalar_indices_fails_when_traced():
+    with pytest.raises(ValueError, match=r"Shape must be at least rank 1 but is rank 0 for "
+                                         r"'.*GatherNd.*' with input shapes: \[2,3\], \[\]\."):
+        _traced(lambda t: tf.gather_nd(t, 0), [2, 3])(np.zeros((2, 3), np.float32))

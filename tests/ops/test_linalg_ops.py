@@ -662,3 +662,19 @@ def test_matrix_transpose_and_spectral_norm_of_unknown_rank():
     with pytest.raises(ValueError, match=r"norm\(ord=2\) needs `tensor` to have a known rank "
                                          r"for axis \[0, 1\]"):
         _traced(lambda t: tf.norm(t, ord=2, axis=[0, 1]), None)(x)
+
+
+def test_float_band_widths_and_diagonal_offsets_are_type_errors():
+    with pytest.raises(TypeError, match=r"^Cannot convert 0\.5 to EagerTensor of dtype int64$"):
+        tf.linalg.band_part(tf.eye(2), 0.5, 0)
+    with pytest.raises(TypeError, match=r"Cannot convert 0\.5 to EagerTensor of dtype int32"):
+        tf.linalg.diag([1.0, 2.0], k=0.5)
+    with pytest.raises(TypeError, match=r"Expected int32 passed to parameter 'k' of op "
+                                        r"'MatrixDiagPartV3', got 0\.5 of type 'float'"):
+        tf.function(lambda: tf.linalg.diag_part(tf.eye(2), k=0.5))()
+    with pytest.raises(InvalidArgumentError, match=r"lower_diag_index must not be larger than "
+                                                   r"upper_diag_index: 1 > 0"):
+        tf.linalg.diag([1.0, 2.0], k=(1, 0))
+    np.testing.assert_array_equal(tf.linalg.band_part(tf.ones([3, 3]), tf.constant(0), -1),
+                                  np.triu(np.ones((3, 3))))
+    np.testing.assert_array_equal(tf.linalg.diag([1.0], k=np.int64(1)), [[0, 1], [0, 0]])

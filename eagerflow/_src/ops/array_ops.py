@@ -1039,6 +1039,12 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
     if any(isinstance(n, Tensor) and get_static_value(n) is None
            for n in (num_rows, num_columns)):
         return _eye_at_run_time(num_rows, num_columns, batch_shape, dtype, name)
+    for n in (num_rows, num_columns):
+        if n is not None and np.asarray(get_static_value(n) if is_tensor_like(n) else n) \
+                .dtype.kind not in "iu":
+            raise TypeError(f"Arguments `num_rows` and `num_columns` must be positive integer "
+                            f"values. Received: num_rows={num_rows}, num_columns="
+                            f"{num_rows if num_columns is None else num_columns}")
     rows = _int(num_rows)
     cols = rows if num_columns is None else _int(num_columns)
     batch = () if batch_shape is None else _shape_dims(batch_shape)
@@ -1487,6 +1493,9 @@ def _gather_nd_kernel(xp, params, indices, batch_dims, bad_indices_policy):
 
 
 def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
+    if indices.shape.rank == 0:
+        raise shape_rules.shape_error("GatherNd", "Shape must be at least rank 1 but is rank 0",
+                                      [params.shape, indices.shape])
     if _unknown_rank(params, indices) or indices.shape[-1] is None:
         return unknown_shape(), params.dtype
     p, i = params.shape.as_list(), indices.shape.as_list()
@@ -2115,6 +2124,12 @@ def repeat(input, repeats, axis=None, name=None):
         raise ValueError(f"axis={axis} out of bounds: expected {-ndim}<=axis<{ndim}")
     n = None if ndim is None else input.shape[axis]
     counts = get_static_value(repeats) if is_tensor_like(repeats) else to_array(repeats)
+    dtype = as_tensor(repeats).dtype if is_tensor_like(repeats) else \
+        _d.from_numpy(np.asarray(counts).dtype)
+    if not dtype.is_integer and np.size(counts):  # (an empty list converts as integers)
+        raise TypeError(f"Argument `tensor` (name: repeats) must be of type integer. Received "
+                        f"`tensor` = {repeats if counts is None else counts} of dtype: "
+                        f"<dtype: '{dtype.name}'>")
     if counts is not None and np.ndim(counts) > 1:
         raise ValueError(f"Shape {np.shape(counts)} must have rank at most 1")
     if n is None or counts is None:

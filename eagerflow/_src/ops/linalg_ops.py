@@ -1027,14 +1027,36 @@ _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_ru
                              dtypes=NUMBER)
 
 
-def _single_k(k):
+def _static_int(value, param, op_name, dtype=_d.int32):
+    """An integer parameter (a diagonal offset, a band width) as a Python int, with TF's
+    TypeError for a float."""
+    from eagerflow._src.core import context
+    from eagerflow._src.ops.array_ops import _known
+    if isinstance(value, Tensor):
+        value = _known(value)
+    array = np.asarray(value)
+    if array.dtype.kind not in "iub" or array.ndim:
+        if array.ndim == 0 and array.dtype.kind == "f" and context.executing_eagerly():
+            raise TypeError(f"Cannot convert {value} to EagerTensor of dtype {dtype.name}")
+        if array.ndim == 0:
+            raise TypeError(f"Expected {dtype.name} passed to parameter '{param}' of op "
+                            f"'{op_name}', got {value} of type '{type(value).__name__}' instead.")
+        raise _invalid(f"{param} must be a scalar, got shape {shape_text(array.shape)}")
+    return int(array)
+
+
+def _single_k(k, op_name):
     """Diagonal offset `k` as an int; ranges of diagonals (k=(lo, hi)) are not supported."""
     if isinstance(k, (tuple, list)):
-        if len(k) == 2 and int(k[0]) == int(k[1]):
-            return int(k[0])
+        lo, hi = (_static_int(v, "k", op_name) for v in k) if len(k) == 2 else (0, 1)
+        if lo > hi:
+            raise _invalid(f"lower_diag_index must not be larger than upper_diag_index: "
+                           f"{lo} > {hi}")
+        if len(k) == 2 and lo == hi:
+            return lo
         raise errors.UnimplementedError(None, None, "Ranges of diagonals (k=(lo, hi)) are not "
                                         "supported; pass a single diagonal offset.")
-    return int(k)
+    return _static_int(k, "k", op_name)
 
 
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
@@ -1047,7 +1069,9 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
            [0, 2]], dtype=int32)>
     """
     diagonal = as_tensor(diagonal)
-    attrs = {"k": _single_k(k), "num_rows": int(num_rows), "num_cols": int(num_cols),
+    attrs = {"k": _single_k(k, "MatrixDiagV3"),
+             "num_rows": _static_int(num_rows, "num_rows", "MatrixDiagV3"),
+             "num_cols": _static_int(num_cols, "num_cols", "MatrixDiagV3"),
              "padding_value": np.asarray(padding_value).item()}
     return dispatch(_MATRIX_DIAG, (diagonal,), attrs, name)
 
@@ -1058,7 +1082,8 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     >>> diag_part(constant([[1, 2], [3, 4]]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 4], dtype=int32)>
     """
-    return dispatch(_MATRIX_DIAG_PART, (as_tensor(input),), {"k": _single_k(k)}, name)
+    return dispatch(_MATRIX_DIAG_PART, (as_tensor(input),),
+                    {"k": _single_k(k, "MatrixDiagPartV3")}, name)
 
 
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
@@ -1071,7 +1096,7 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     """
     input = as_tensor(input)
     return dispatch(_SET_DIAG, (input, operand(diagonal, input)),
-                    {"k": _single_k(k)}, name)
+                    {"k": _single_k(k, "MatrixSetDiagV3")}, name)
 
 
 def band_part(input, num_lower, num_upper, name=None):
@@ -1082,8 +1107,9 @@ def band_part(input, num_lower, num_upper, name=None):
     array([[1, 2],
            [0, 4]], dtype=int32)>
     """
-    return dispatch(_BAND_PART, (as_tensor(input),),
-                    {"num_lower": int(num_lower), "num_upper": int(num_upper)}, name)
+    attrs = {"num_lower": _static_int(num_lower, "num_lower", "MatrixBandPart", _d.int64),
+             "num_upper": _static_int(num_upper, "num_upper", "MatrixBandPart", _d.int64)}
+    return dispatch(_BAND_PART, (as_tensor(input),), attrs, name)
 
 
 def tensor_diag(diagonal, name=None):
