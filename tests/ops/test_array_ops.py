@@ -873,3 +873,11 @@ def test_gather_nd_with_scalar_indices_fails_when_traced():
     with pytest.raises(ValueError, match=r"Shape must be at least rank 1 but is rank 0 for "
                                          r"'.*GatherNd.*' with input shapes: \[2,3\], \[\]\."):
         _traced(lambda t: tf.gather_nd(t, 0), [2, 3])(np.zeros((2, 3), np.float32))
+
+
+def test_shape_n_of_no_tensors():
+    with pytest.raises(InvalidArgument, match="Value for attr 'N' of 0 must be at least minimum 1"):
+        tf.shape_n([])
+    with pytest.raises(ValueError, match=r"List argument 'input' to 'ShapeN' Op with length 0 "
+                                         r"shorter than minimum length 1\."):
+        tf.function(lambda: tf.shape_n([]))()

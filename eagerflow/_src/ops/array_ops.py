@@ -1789,6 +1789,11 @@ def shape_n(input, out_type=_d.int32, name=None):
     <tf.Tensor: shape=(1,), dtype=int32, numpy=array([2], dtype=int32)>
     """
     tensors = [as_tensor(t) for t in input]
+    if not tensors:  # ShapeN takes at least one input
+        if context.executing_eagerly():
+            raise _op_error("ShapeN", "Value for attr 'N' of 0 must be at least minimum 1")
+        raise ValueError("List argument 'input' to 'ShapeN' Op with length 0 shorter than "
+                         "minimum length 1.")
     return list(dispatch(_SHAPE_N, tensors, {"out_type": _out_type(out_type, "ShapeN")}, name))
 
 
