@@ -707,8 +707,9 @@ def _traced(fn, shape):
 
 
 def test_concat_of_no_tensors():
-    with pytest.raises(IndexError, match="concat needs at least one tensor"):
-        tf.concat([], 0)  # TF's eager path fails with an IndexError too
+    with pytest.raises(InvalidArgument, match=r"concat needs at least one tensor; got an empty "
+                                              r"list \[Op:ConcatV2\]"):
+        tf.concat([], 0)
     with pytest.raises(ValueError, match=r"List argument 'values' to 'ConcatV2' Op with length 0 "
                                          r"shorter than minimum length 2\."):
         tf.function(lambda: tf.concat([], 0))()

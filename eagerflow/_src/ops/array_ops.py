@@ -674,9 +674,9 @@ def concat(values, axis, name="concat"):
     """
     if not isinstance(values, (list, tuple)):
         values = [values]
-    if not values:  # TF's eager path fails indexing the list; its graph builder names the op
+    if not values:  # TF's kernel lookup fails on it eagerly; its graph builder names the op
         if context.executing_eagerly():
-            raise IndexError("list index out of range: concat needs at least one tensor")
+            raise _op_error("ConcatV2", "concat needs at least one tensor; got an empty list")
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than "
                          "minimum length 2.")
     tensors = _matching(values)
