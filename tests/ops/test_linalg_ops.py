@@ -678,3 +678,15 @@ def test_float_band_widths_and_diagonal_offsets_are_type_errors():
     np.testing.assert_array_equal(tf.linalg.band_part(tf.ones([3, 3]), tf.constant(0), -1),
                                   np.triu(np.ones((3, 3))))
     np.testing.assert_array_equal(tf.linalg.diag([1.0], k=np.int64(1)), [[0, 1], [0, 0]])
+
+
+@pytest.mark.parametrize("shape, message", [
+    ([4], r"Input must have even and non-zero rank, input rank is 1 for '.*DiagPart.*' with "
+          r"input shapes: \[4\]\."),
+    ([2, 3, 2, 2], r"Dimensions must be equal, but are 3 and 2 for '.*DiagPart.*' with input "
+                   r"shapes: \[2,3,2,2\]\.")])
+def test_tensor_diag_part_of_bad_shapes_fails_when_traced(shape, message):
+    with pytest.raises(ValueError, match=message):
+        _traced(tf.linalg.tensor_diag_part, shape)(np.zeros(shape, np.float32))
+    assert _traced(tf.linalg.tensor_diag_part, [None, None])(np.eye(2, dtype=np.float32)) \
+        .shape == (2,)

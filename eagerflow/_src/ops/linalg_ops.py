@@ -1013,7 +1013,17 @@ def _tensor_diag_rule(x, **_):
 
 def _tensor_diag_part_rule(x, **_):
     rank = x.shape.rank
-    return (unknown_shape() if rank is None else x.shape[:rank // 2]), x.dtype
+    if rank is None:
+        return unknown_shape(), x.dtype
+    if rank % 2 or not rank:
+        raise shape_error("DiagPart", f"Input must have even and non-zero rank, input rank is "
+                                      f"{rank}", [x.shape])
+    half = rank // 2
+    for a, b in zip(x.shape[:half], x.shape[half:]):
+        if None not in (a, b) and a != b:
+            raise shape_error("DiagPart", f"Dimensions must be equal, but are {a} and {b}",
+                              [x.shape])
+    return x.shape[:half], x.dtype
 
 
 _MATRIX_DIAG = register("MatrixDiagV3", _matrix_diag, _matrix_diag_rule, dtypes=NUMBER_BOOL)
