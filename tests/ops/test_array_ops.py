@@ -882,3 +882,40 @@ def test_shape_n_of_no_tensors():
     with pytest.raises(ValueError, match=r"List argument 'input' to 'ShapeN' Op with length 0 "
                                          r"shorter than minimum length 1\."):
         tf.function(lambda: tf.shape_n([]))()
+
+
+@pytest.mark.parametrize("shape, fn, message", [
+    ([], lambda t: tf.concat([t, t], 0), r"Can't concatenate scalars \(use tf\.stack instead\) "
+                                         r"for '.*ConcatV2.*' with input shapes: \[\], \[\], \[\]\."),
+    ([None], lambda t: tf.concat([t, t], -3), r"Shape must be at least rank 3 but is rank 1 .* "
+                                              r"input\[2\] = <-3>\."),
+    ([4], lambda t: tf.expand_dims(t, 5), r"dim 5 not in the interval \[-2, 1\]\. for "
+                                          r"'.*ExpandDims.*' with input shapes: \[4\], \[\]"),
+    ([None], lambda t: tf.squeeze(t, 3), r"squeeze_dims\[0\] not in \[-1,1\)\. for '.*Squeeze"),
+    ([4], lambda t: tf.squeeze(t, 0), r"Can not squeeze dim\[0\], expected a dimension of 1, "
+                                      r"got 4 for '.*Squeeze"),
+    ([4], lambda t: tf.reverse(t, [3]), r"'axis'\[0\] = 3 is out of valid range \[0, 0 for "
+                                        r"'.*ReverseV2"),
+    ([], lambda t: tf.roll(t, 1, 0), r"Shape must be at least rank 1 but is rank 0 for '.*Roll"),
+    ([None], lambda t: tf.tile(t, [2, 2]), r"Shape must be rank 1 but is rank 2 for '.*Tile.*' "
+                                           r"with input shapes: \[\?\], \[2\]\."),
+    ([], lambda t: tf.pad(t, [[1, 1]]), r"Shape must be rank 1 but is rank 0 for '.*Pad.*' with "
+                                        r"input shapes: \[\], \[1,2\]\."),
+    ([4], lambda t: tf.slice(t, [0, 0], [1, 1]), r"Shape must be rank 2 but is rank 1 for "
+                                                 r"'.*Slice"),
+    ([4], lambda t: tf.gather(t, [0], axis=3), r"Shape must be at least rank 4 but is rank 1 "
+                                               r"for '.*GatherV2.*input\[2\] = <3>\."),
+    ([], lambda t: tf.gather(t, [0]), r"Shape must be at least rank 1 but is rank 0 for "
+                                      r"'.*GatherV2")])
+def test_bad_ranks_and_axes_fail_when_traced(shape, fn, message):
+    with pytest.raises(ValueError, match=message):
+        _traced(fn, shape).get_concrete_function()
+
+
+@pytest.mark.parametrize("shape, fn", [
+    ([None], lambda t: tf.concat([t, t], -1)), ([None], lambda t: tf.expand_dims(t, -2)),
+    ([None, 1], lambda t: tf.squeeze(t, -1)), ([None, 2], lambda t: tf.reverse(t, [-1, 0])),
+    ([None], lambda t: tf.tile(t, [2])), ([None, 2], lambda t: tf.gather(t, [0], axis=-1)),
+    ([None], lambda t: tf.roll(t, 1, -1)), (None, lambda t: tf.gather(t, [0], axis=5))])
+def test_valid_or_unknown_ranks_still_trace(shape, fn):
+    assert _traced(fn, shape).get_concrete_function() is not None

@@ -178,6 +178,21 @@ def _int(value, op_name="", attr="Tidx"):
     return values[0]
 
 
+def _rank_mismatch(op_name, rank, wanted, shapes):
+    """TF's graph-time error for an input of known `rank` that must be `wanted`."""
+    if rank is not None and rank != wanted:
+        raise shape_rules.shape_error(op_name, f"Shape must be rank {wanted} but is rank {rank}",
+                                      shapes)
+
+
+def _axis_beyond(op_name, axis, rank, shapes, computed):
+    """TF's graph-time error for an `axis` past a known `rank` (its "at least rank" form)."""
+    if rank is not None and not -rank <= axis < rank:
+        raise shape_rules.shape_error(
+            op_name, f"Shape must be at least rank {axis + 1 if axis >= 0 else -axis} but is "
+                     f"rank {rank}", shapes, computed=computed)
+
+
 def _axis_in(axis, rank):
     """`axis` made non-negative for `rank` dims (left alone when the rank is unknown)."""
     return axis + rank if axis < 0 and rank is not None else axis
@@ -402,6 +417,10 @@ def _expand_dims_rule(x, axis):
     if x.shape.rank is None:
         return unknown_shape(), x.dtype
     dims = x.shape.as_list()
+    if not -len(dims) - 1 <= axis <= len(dims):
+        raise shape_rules.shape_error(
+            "ExpandDims", f"dim {axis} not in the interval [{-len(dims) - 1}, {len(dims)}].",
+            [x.shape, TensorShape([])], computed=[(1, axis)])
     at = axis + len(dims) + 1 if axis < 0 else axis
     return TensorShape(dims[:at] + [1] + dims[at:]), x.dtype
 
@@ -449,6 +468,14 @@ def _squeeze_rule(x, squeeze_dims):
         if None in dims:
             return unknown_shape(), x.dtype  # which unknown dims are 1 is not known yet
         return TensorShape([d for d in dims if d != 1]), x.dtype
+    rank = len(dims)
+    for i, d in enumerate(squeeze_dims):
+        if not -rank <= d < rank:
+            raise shape_rules.shape_error("Squeeze", f"squeeze_dims[{i}] not in [{-rank},{rank}).",
+                                          [x.shape])
+        if dims[d] not in (1, None):
+            raise shape_rules.shape_error("Squeeze", f"Can not squeeze dim[{d % rank}], expected "
+                                                     f"a dimension of 1, got {dims[d]}", [x.shape])
     axes = _squeeze_axes(dims, squeeze_dims)
     return TensorShape([d for i, d in enumerate(dims) if i not in axes]), x.dtype
 
@@ -518,6 +545,8 @@ def _tile_rule(x, multiples):
             return unknown_shape(x.shape.rank), x.dtype
     if x.shape.rank is None:
         return unknown_shape(len(multiples)), x.dtype
+    _rank_mismatch("Tile", len(multiples), x.shape.rank,
+                   [x.shape, TensorShape([len(multiples)])])
     return TensorShape([None if d is None or m is None else d * m
                         for d, m in zip(x.shape, multiples)]), x.dtype
 
@@ -548,7 +577,17 @@ def _reverse_kernel(xp, x, axis):
     return xp.flip(x, axis) if axis else x
 
 
-_REVERSE = register("ReverseV2", _reverse_kernel, same_shape, tied=())
+def _reverse_rule(x, axis):
+    rank = x.shape.rank
+    for i, a in enumerate(axis if rank is not None else ()):
+        if not -rank <= a < rank:
+            raise shape_rules.shape_error(
+                "ReverseV2", f"'axis'[{i}] = {a} is out of valid range [0, {rank - 1}",
+                [x.shape, TensorShape([len(axis)])], computed=[(1, " ".join(map(str, axis)))])
+    return x.shape, x.dtype
+
+
+_REVERSE = register("ReverseV2", _reverse_kernel, _reverse_rule, tied=())
 
 
 def reverse(tensor, axis, name=None):
@@ -572,7 +611,14 @@ def _roll_kernel(xp, x, shift, axis):
     return xp.roll(x, shift, axis) if axis else x
 
 
-_ROLL = register("Roll", _roll_kernel, same_shape, tied=())
+def _roll_rule(x, shift, axis):
+    if x.shape.rank == 0:
+        raise shape_rules.shape_error("Roll", "Shape must be at least rank 1 but is rank 0",
+                                      [x.shape, TensorShape([]), TensorShape([])])
+    return x.shape, x.dtype
+
+
+_ROLL = register("Roll", _roll_kernel, _roll_rule, tied=())
 
 
 def roll(input, shift, axis, name=None):
@@ -624,6 +670,10 @@ def _concat_rule(*inputs, axis):
         return unknown_shape(), inputs[0].dtype
     rank = inputs[0].shape.rank
     shapes = [t.shape for t in inputs] + [TensorShape([])]  # the axis is TF's last input
+    if rank == 0:
+        raise shape_rules.shape_error("ConcatV2", "Can't concatenate scalars (use tf.stack "
+                                                  "instead)", shapes)
+    _axis_beyond("ConcatV2", axis, rank, shapes, [(len(inputs), axis)])
     for t in inputs[1:]:
         if t.shape.rank != rank:
             raise shape_rules.shape_error(
@@ -1316,6 +1366,8 @@ def _mirror_pad_kernel(xp, x, paddings, mode):
 def _pad_rule(x, *_, paddings, **__):
     if x.shape.rank is None:
         return unknown_shape(len(paddings)), x.dtype
+    _rank_mismatch("Pad", x.shape.rank, len(paddings),
+                   [x.shape, TensorShape([len(paddings), 2])])
     return TensorShape([None if n is None else b + n + a
                         for (b, a), n in zip(paddings, x.shape)]), x.dtype
 
@@ -1413,6 +1465,11 @@ def _batched_take(xp, params, indices, axis, batch_dims):
 
 
 def _gather_rule(params, indices, axis, batch_dims):
+    shapes = [params.shape, indices.shape, TensorShape([])]
+    if params.shape.rank == 0:
+        raise shape_rules.shape_error("GatherV2", "Shape must be at least rank 1 but is rank 0",
+                                      shapes)
+    _axis_beyond("GatherV2", axis, params.shape.rank, shapes, [(2, axis)])
     if _unknown_rank(params, indices):
         return unknown_shape(), params.dtype
     p, i = params.shape.as_list(), indices.shape.as_list()
@@ -1729,6 +1786,8 @@ def _slice_kernel(xp, x, begin, size):
 def _slice_rule(x, begin, size):
     if x.shape.rank is None:
         return unknown_shape(len(size)), x.dtype
+    _rank_mismatch("Slice", x.shape.rank, len(begin),
+                   [x.shape, TensorShape([len(begin)]), TensorShape([len(size)])])
     return TensorShape([(None if n is None else n - b) if s == -1 else s
                         for b, s, n in zip(begin, size, x.shape)]), x.dtype
 
