@@ -690,3 +690,38 @@ def test_tensor_diag_part_of_bad_shapes_fails_when_traced(shape, message):
         _traced(tf.linalg.tensor_diag_part, shape)(np.zeros(shape, np.float32))
     assert _traced(tf.linalg.tensor_diag_part, [None, None])(np.eye(2, dtype=np.float32)) \
         .shape == (2,)
+
+
+def _traced2(fn, shape_a, shape_b):
+    return tf.function(fn, input_signature=[tf.TensorSpec(shape_a, tf.float32),
+                                            tf.TensorSpec(shape_b, tf.float32)])
+
+
+@pytest.mark.parametrize("fn, shape_a, shape_b, message", [
+    (tf.linalg.solve, [3], [3, 1], r"Shape must be at least rank 2 but is rank 1 for "
+                                   r"'.*MatrixSolve.*' with input shapes: \[3\], \[3,1\]\."),
+    (tf.linalg.solve, [2, 3], [2, 1], r"Dimensions must be equal, but are 2 and 3 for "
+                                      r"'.*MatrixSolve"),
+    (tf.linalg.solve, [3, 3], [2, 1], r"Dimensions must be equal, but are 3 and 2"),
+    (tf.linalg.triangular_solve, [None, None], [None], r"Shape must be at least rank 2 but is "
+                                                       r"rank 1 for '.*MatrixTriangularSolve"),
+    (tf.linalg.cholesky_solve, [3, 3], [2, 1], r"Dimensions must be equal, but are 3 and 2 for "
+                                               r"'.*MatrixTriangularSolve"),
+    (lambda a, b: tf.linalg.lstsq(a, b, fast=False), [3, 2], [2, 1],
+     r"Dimensions must be equal, but are 3 and 2 for '.*MatrixSolveLs.*' with input shapes: "
+     r"\[3,2\], \[2,1\], \[\]\."),
+    (tf.linalg.matmul, [2, 2, 3], [3, 3, 2], r"Dimensions must be equal, but are 2 and 3 for "
+                                             r"'.*BatchMatMulV2"),
+    (tf.linalg.cross, [2], [2], r"Dimension must be 3 but is 2 for '.*Cross"),
+    (tf.linalg.cross, [None], [None, None], r"Shapes must be equal rank, but are 1 and 2")])
+def test_linear_systems_and_products_of_bad_shapes_fail_when_traced(fn, shape_a, shape_b,
+                                                                     message):
+    with pytest.raises(ValueError, match=message):
+        _traced2(fn, shape_a, shape_b).get_concrete_function()
+
+
+def test_linear_systems_of_unknown_sizes_still_trace():
+    for fn in (tf.linalg.solve, tf.linalg.triangular_solve, tf.linalg.cross, tf.linalg.matmul,
+               lambda a, b: tf.linalg.lstsq(a, b, fast=False)):
+        assert _traced2(fn, [None, None, None], [None, None, None]).get_concrete_function()
+    assert _traced2(tf.linalg.matmul, [1, 2, 3], [4, 3, 2]).get_concrete_function()

@@ -180,6 +180,10 @@ def _batch_matmul_rule(a, b, adj_x=False, adj_y=False, Tout=None, **_):
         _check_rank("BatchMatMulV2", t, 2, [a.shape, b.shape])
     if a.shape.rank is None or b.shape.rank is None:
         return unknown_shape(), dtype
+    for x, y in zip(reversed(a.shape[:-2].as_list()), reversed(b.shape[:-2].as_list())):
+        if None not in (x, y) and x != y and 1 not in (x, y):
+            raise shape_error("BatchMatMulV2", f"Dimensions must be equal, but are {x} and {y}",
+                              [a.shape, b.shape])
     rows, cols = _product_matrix("BatchMatMulV2", a, b, adj_x, adj_y)
     batch = broadcast_shapes(a.shape[:-2], b.shape[:-2], "BatchMatMulV2")
     return _with_matrix(batch, rows, cols), dtype
@@ -783,16 +787,30 @@ def _substitute(xp, t, rhs, batch, lower):
 _NO_EXACT_LSTSQ_GRAD = "Gradient not defined for fast=False"
 
 
+def _check_system(op_name, matrix, rhs, square=True, extra=()):
+    """TF's graph-time checks of a linear system's ranks and known sizes."""
+    shapes = [matrix.shape, rhs.shape, *extra]
+    for t in (matrix, rhs):
+        _check_rank(op_name, t, 2, shapes)
+    (rows, cols), (rhs_rows, _) = _matrix(matrix.shape), _matrix(rhs.shape)
+    for a, b in ((rows, cols) if square else (None, None), (rows, rhs_rows)):
+        if None not in (a, b) and a != b:
+            raise shape_error(op_name, f"Dimensions must be equal, but are {a} and {b}", shapes)
+
+
 def _solve_rule(matrix, rhs, **_):
+    _check_system("MatrixSolve", matrix, rhs)
     return rhs.shape, matrix.dtype
 
 
 def _solve_ls_rule(matrix, rhs, **_):
+    _check_system("MatrixSolveLs", matrix, rhs, square=False, extra=[TensorShape([])])
     return _with_matrix(_batch(matrix.shape), _matrix(matrix.shape)[1], _matrix(rhs.shape)[1]), \
         matrix.dtype
 
 
 def _triangular_rule(matrix, rhs, **_):
+    _check_system("MatrixTriangularSolve", matrix, rhs)
     if matrix.shape.rank is None or rhs.shape.rank is None:
         return unknown_shape(), matrix.dtype
     batch = broadcast_shapes(matrix.shape[:-2], rhs.shape[:-2], "MatrixTriangularSolve")
@@ -1165,8 +1183,15 @@ def _cross(xp, a, b):
 
 
 def _cross_rule(a, b, **_):
+    shapes = [a.shape, b.shape]
     for t in (a, b):
-        _check_rank("Cross", t, 1, [a.shape, b.shape])
+        _check_rank("Cross", t, 1, shapes)
+    if None not in (a.shape.rank, b.shape.rank) and a.shape.rank != b.shape.rank:
+        raise shape_error("Cross", f"Shapes must be equal rank, but are {a.shape.rank} and "
+                                   f"{b.shape.rank}", shapes)
+    for t in (a, b):
+        if t.shape.rank and t.shape[-1] not in (None, 3):
+            raise shape_error("Cross", f"Dimension must be 3 but is {t.shape[-1]}", shapes)
     return (a.shape.merge_with(b.shape) if a.shape.is_compatible_with(b.shape) else a.shape,
             a.dtype)
 
