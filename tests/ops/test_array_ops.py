@@ -919,3 +919,21 @@ def test_bad_ranks_and_axes_fail_when_traced(shape, fn, message):
     ([None], lambda t: tf.roll(t, 1, -1)), (None, lambda t: tf.gather(t, [0], axis=5))])
 def test_valid_or_unknown_ranks_still_trace(shape, fn):
     assert _traced(fn, shape).get_concrete_function() is not None
+
+
+@pytest.mark.parametrize("fn, message", [
+    (lambda t: tf.split(t, 3), r"Number of ways to split should evenly divide the split "
+                               r"dimension for '.*Split"),
+    (lambda t: tf.split(t, [1, 1]), r"can't split axis of size 4 into pieces of size \[1,1\]"),
+    (lambda t: tf.split(t, [5, -1]), r"Split size at index 1 must be >= 0\. Got: -1"),
+    (lambda t: tf.split(t, [-1, -1]), r"size_splits can only have one -1 for '.*SplitV")])
+def test_split_sizes_not_fitting_fail_when_traced(fn, message):
+    with pytest.raises(ValueError, match=message):
+        _traced(fn, [4]).get_concrete_function()
+    with pytest.raises(InvalidArgument):
+        fn(tf.zeros([4]))
+
+
+def test_tensordot_of_unknown_rank_checks_the_ranks_when_run():
+    with pytest.raises(InvalidArgument):
+        _traced(lambda t: tf.tensordot(t, t, 2), None)(np.arange(4, dtype=np.float32))

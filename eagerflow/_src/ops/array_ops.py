@@ -893,23 +893,43 @@ def _check_split_dim(op_name, x, axis, shapes, computed):
 
 
 def _split_even_rule(x, num_split, axis):
-    _check_split_dim("Split", x, axis, [TensorShape([]), x.shape], [(0, axis)])
+    shapes, computed = [TensorShape([]), x.shape], [(0, axis)]
+    _check_split_dim("Split", x, axis, shapes, computed)
     rank = x.shape.rank
     n = None if rank is None else x.shape[_axis_in(axis, rank)]
+    if n is not None and n % num_split:
+        raise shape_rules.shape_error("Split", "Number of ways to split should evenly divide the "
+                                               "split dimension", shapes, computed=computed)
     return _split_rule(x, axis, [None if n is None else n // num_split] * num_split)
 
 
 def _split_v_rule(x, size_splits, axis):
-    _check_split_dim("SplitV", x, axis,
-                     [x.shape, TensorShape([len(size_splits)]), TensorShape([])],
-                     [(1, " ".join(map(str, size_splits))), (2, axis)])
+    shapes = [x.shape, TensorShape([len(size_splits)]), TensorShape([])]
+    computed = [(1, " ".join(map(str, size_splits))), (2, axis)]
+    _check_split_dim("SplitV", x, axis, shapes, computed)
     rank = x.shape.rank
     n = None if rank is None else x.shape[_axis_in(axis, rank)]
-    if n is None:
-        sizes = [None if s == -1 else s for s in size_splits]
-    else:
-        sizes = _split_sizes(list(size_splits), n)
+    sizes = [None if s == -1 else s for s in size_splits]
+    if n is not None:
+        sizes = _split_sizes_when_traced(list(size_splits), n, shapes, computed)
     return _split_rule(x, axis, sizes)
+
+
+def _split_sizes_when_traced(size_splits, n, shapes, computed):
+    """`_split_sizes` for a known split dim `n`, with TF's graph-time ValueErrors."""
+    def fail(sentence):
+        return shape_rules.shape_error("SplitV", sentence, shapes, computed=computed)
+    if size_splits.count(-1) > 1:
+        raise fail("size_splits can only have one -1")
+    given = sum(s for s in size_splits if s != -1)
+    if -1 in size_splits:
+        if given > n:
+            raise fail(f"Split size at index {size_splits.index(-1)} must be >= 0. Got: "
+                       f"{n - given}")
+    elif given != n:
+        raise fail(f"can't split axis of size {n} into pieces of size "
+                   f"[{','.join(map(str, size_splits))}]")
+    return [n - given if s == -1 else s for s in size_splits]
 
 
 _SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
@@ -2059,8 +2079,12 @@ def _tensordot_at_run_time(a, b, n, name):
     from eagerflow._src.ops.reduction_ops import reduce_prod
     shape_a, shape_b = shape(a), shape(b)
     free_a, free_b = shape_a[:size(shape_a) - n], shape_b[n:]
-    inner = reduce_prod(shape_b[:n])
-    product = matmul(reshape(a, stack([-1, inner])), reshape(b, stack([inner, -1])))
+    if n:  # reshaped to n dims: fails when run if either tensor has fewer
+        inner_a, inner_b = (reduce_prod(reshape(dims, [n])) for dims in (shape_a[-n:],
+                                                                           shape_b[:n]))
+    else:
+        inner_a = inner_b = 1
+    product = matmul(reshape(a, stack([-1, inner_a])), reshape(b, stack([inner_b, -1])))
     return reshape(product, concat([free_a, free_b], 0), name=name)
 
 
