@@ -671,7 +671,7 @@ def test_multi_output_rules_with_unknown_dims():
 def test_rules_reject_static_mismatches():
     with pytest.raises(ValueError, match="evenly divisible by 4 but is 6"):
         _rule("Reshape")(_Static([2, 3]), shape=(4, -1))
-    with pytest.raises(InvalidArgument):
+    with pytest.raises(ValueError, match="Dimensions must be equal, but are 3 and 4"):
         _rule("Einsum")(_Static([2, 3]), _Static([4, 5]), equation="ij,jk->ik")
     with pytest.raises(InvalidArgument):
         _rule("BroadcastTo")(_Static([3]), shape=(2, 2))
@@ -937,3 +937,17 @@ def test_split_sizes_not_fitting_fail_when_traced(fn, message):
 def test_tensordot_of_unknown_rank_checks_the_ranks_when_run():
     with pytest.raises(InvalidArgument):
         _traced(lambda t: tf.tensordot(t, t, 2), None)(np.arange(4, dtype=np.float32))
+
+
+@pytest.mark.parametrize("equation, shape, message", [
+    ("ij->i", [4], r"Shape must be rank 2 but is rank 1\n\s*\t for 0th input and equation: ij->i "
+                   r"for '.*Einsum.*' with input shapes: \[4\]\."),
+    ("...ij->i", [None], r"Shape must be at least rank 2 but is rank 1\n\s*\t for 0th input"),
+    ("ij,ij->i", [2, 3], r"Dimensions must be equal, but are 2 and 3 for '.*Einsum")])
+def test_einsum_of_mismatched_shapes_fails_when_traced(equation, shape, message):
+    fn = (lambda t: tf.einsum(equation, t, tf.transpose(t))) if "," in equation else \
+        (lambda t: tf.einsum(equation, t))
+    with pytest.raises(ValueError, match=message):
+        _traced(fn, shape).get_concrete_function()
+    with pytest.raises(InvalidArgument, match=r"Expected"):  # eagerly: TF's kernel error
+        fn(tf.zeros([d or 2 for d in shape]))

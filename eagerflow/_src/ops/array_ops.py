@@ -1947,24 +1947,35 @@ def _einsum_parts(equation):
     return inputs.split(","), output
 
 
-def _check_einsum_dims(equation, shapes):
-    """TF's errors for ranks or labelled dimensions that do not agree (NumPy would broadcast)."""
+def _check_einsum_dims(equation, shapes, traced=None):
+    """TF's errors for ranks or labelled dimensions that do not agree (NumPy would broadcast):
+    its graph-time ValueErrors when `traced` (the inputs' static shapes) is given."""
     subscripts, _ = _einsum_parts(equation)
     sizes = {}
+
+    def rank_error(n, at_least, wanted, got):
+        if traced is None:
+            return _bad(f"Expected input {n} to have rank {at_least}{wanted} but got: {got}")
+        return shape_rules.shape_error(
+            "Einsum", f"Shape must be {at_least}rank {wanted} but is rank {got}\n\t for {n}th "
+                      f"input and equation: {equation}", traced)
+
     for n, (sub, dims) in enumerate(zip(subscripts, shapes)):
         if dims is None:
             continue  # unknown rank: nothing known
         labels = sub.replace("...", "")
         if "..." in sub:
             if len(dims) < len(labels):
-                raise _bad(f"Expected input {n} to have rank at least {len(labels)} but got: "
-                           f"{len(dims)}")
+                raise rank_error(n, "at least ", len(labels), len(dims))
             before = sub.index("...")
             dims = dims[:before] + dims[len(dims) - (len(labels) - before):]
         elif len(dims) != len(labels):
-            raise _bad(f"Expected input {n} to have rank {len(labels)} but got: {len(dims)}")
+            raise rank_error(n, "", len(labels), len(dims))
         for axis, (label, d) in enumerate(zip(labels, dims)):
             expected = sizes.setdefault(label, d)
+            if d is not None and expected is not None and d != expected and traced is not None:
+                raise shape_rules.shape_error(
+                    "Einsum", f"Dimensions must be equal, but are {expected} and {d}", traced)
             if d is not None and expected is not None and d != expected:
                 raise _bad(f"Expected dimension {expected} at axis {axis} of the input shaped "
                            f"{shape_text(dims)} but got dimension {d}")
@@ -1988,7 +1999,7 @@ def _einsum_rule(*inputs, equation):
     if "..." in output and _unknown_rank(*inputs):
         return unknown_shape(), dtype
     sizes = _check_einsum_dims(equation, [None if t.shape.rank is None else t.shape.as_list()
-                                          for t in inputs])
+                                          for t in inputs], [t.shape for t in inputs])
     ellipsis = TensorShape([])
     if "..." in output:
         for sub, t in zip(subscripts, inputs):
