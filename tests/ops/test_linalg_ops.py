@@ -725,3 +725,14 @@ def test_linear_systems_of_unknown_sizes_still_trace():
                lambda a, b: tf.linalg.lstsq(a, b, fast=False)):
         assert _traced2(fn, [None, None, None], [None, None, None]).get_concrete_function()
     assert _traced2(tf.linalg.matmul, [1, 2, 3], [4, 3, 2]).get_concrete_function()
+
+
+def test_triangular_solve_keeps_non_finite_right_hand_sides_in_their_rows():
+    low = np.array([[1.0, 0, 0], [5, 1, 0], [7, 8, 1]], np.float32)  # LU would swap its rows
+    rhs = np.array([[1.0], [np.nan], [2.0]], np.float32)
+    np.testing.assert_array_equal(tf.linalg.triangular_solve(low, rhs)[:, 0], [1, np.nan, np.nan])
+    np.testing.assert_array_equal(tf.linalg.triangular_solve(low.T, rhs, lower=False)[:, 0],
+                                  [np.nan, np.nan, 2])
+    rhs = np.array([[np.inf], [1.0], [2.0]], np.float32)
+    np.testing.assert_array_equal(tf.linalg.triangular_solve(low, rhs)[:, 0],
+                                  [np.inf, -np.inf, np.nan])

@@ -762,7 +762,7 @@ def _triangular_solve(xp, matrix, rhs, lower=True, adjoint=False):
     t = xp.tril(matrix) if lower else xp.triu(matrix)
     if adjoint:
         t = _adjoint(xp, t)
-    if xp.isfinite(t).all():
+    if xp.isfinite(t).all() and xp.isfinite(rhs).all():
         try:
             return xp.linalg.solve(t, rhs)  # batch dims broadcast
         except np.linalg.LinAlgError:  # a zero on the diagonal: inf/nan as TF gives, no error
