@@ -952,3 +952,11 @@ def test_einsum_of_mismatched_shapes_fails_when_traced(equation, shape, message)
         _traced(fn, shape).get_concrete_function()
     with pytest.raises(InvalidArgument, match=r"Expected"):  # eagerly: TF's kernel error
         fn(tf.zeros([d or 2 for d in shape]))
+
+
+def test_repeat_of_a_scalar_of_unknown_rank():
+    np.testing.assert_array_equal(_traced(lambda t: tf.repeat(t, 2, axis=0), None)(np.float32(3)),
+                                  [3, 3])
+    np.testing.assert_array_equal(
+        _traced(lambda t: tf.repeat(t, [1, 2], axis=-1), None)(np.float32([[1, 2]])),
+        [[1, 2, 2]])

@@ -2218,6 +2218,9 @@ def repeat(input, repeats, axis=None, name=None):
     axis = _int(axis)
     if input.shape.rank == 0:  # TF repeats a scalar as a 1-vector
         input = reshape(input, [1])
+    elif input.shape.rank is None:  # ... also when only run time knows it is one
+        missing = math_ops.maximum(math_ops.subtract(1, rank(input)), 0)
+        input = reshape(input, concat([shape(input), ones(reshape(missing, [1]), _d.int32)], 0))
     ndim = input.shape.rank
     if ndim is not None and not -ndim <= axis < ndim:
         raise ValueError(f"axis={axis} out of bounds: expected {-ndim}<=axis<{ndim}")
