@@ -267,7 +267,7 @@ def _log_vector(x):
     p /= q
     e *= _F(0.693147180559945309)
     e += p
-    if not (x.min() >= _TINY and x.max() < np.inf):  # (False with a NaN)
+    if not (x.min(initial=np.inf) >= _TINY and x.max(initial=0) < np.inf):  # (NaN: False)
         # negative (and NaN) inputs give NaN, +inf gives +inf; zeros and denormals give -inf
         np.copyto(e, _F(np.nan), where=~(x >= 0))
         np.copyto(e, x, where=x == np.inf)
@@ -619,7 +619,7 @@ def _log64_vector(x):
     m += y
     e *= 0.693147180559945309
     e += m
-    if not (x.min() >= _TINY64 and x.max() < np.inf):
+    if not (x.min(initial=np.inf) >= _TINY64 and x.max(initial=0) < np.inf):
         np.copyto(e, np.nan, where=~(x >= 0))
         np.copyto(e, x, where=x == np.inf)
         np.copyto(e, -np.inf, where=np.abs(x) < _TINY64)
@@ -1167,7 +1167,7 @@ def _reciprocal_vector(a):
     np.subtract(_F(1), t, out=t)
     refined = x * t
     big = _F(2.0 ** 100)
-    if not -big < np.fmin.reduce(a, axis=None) <= np.fmax.reduce(a, axis=None) < big:
+    if not -big < np.fmin.reduce(a, None, initial=0) <= np.fmax.reduce(a, None, initial=0) < big:
         _flush(refined)  # the correction to a result near 2 ** -126 underflows
     refined += x
     return _select(np, np.isnan(t), x, refined)
