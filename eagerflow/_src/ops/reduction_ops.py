@@ -18,6 +18,7 @@ import numpy as np
 
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
@@ -45,9 +46,15 @@ def _invalid(message):
 
 
 def _static_ints(value, what):
-    """`value` (int, sequence, NumPy array or eager tensor of integers) as a tuple of ints."""
+    """`value` (int, sequence, NumPy array or tensor of integers) as a tuple of ints.
+
+    A symbolic tensor must have a value known when traced (a constant, ``rank(x) - 1``).
+    """
     if isinstance(value, Tensor) and not isinstance(value, EagerTensor):
-        raise TypeError(f"`{what}` must be a constant value here, got the symbolic {value}.")
+        known = get_static_value(value)
+        if known is None:
+            raise TypeError(f"`{what}` must be a constant value here, got the symbolic {value}.")
+        value = known
     arr = np.asarray(value)
     if arr.size and arr.dtype.kind not in "iu":
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32")
