@@ -45,3 +45,67 @@ def test_tensor_arguments_known_when_traced_are_read_as_their_values(fn):
     graph = tf.function(fn, input_signature=UNKNOWN)(tf.constant(X))
     assert graph.shape == eager.shape and graph.dtype == eager.dtype
     np.testing.assert_array_equal(graph.numpy(), eager.numpy())
+
+
+@pytest.mark.parametrize("fn", [
+    lambda z: tf.reduce_prod(z, 1),
+    lambda z: tf.reduce_prod(z),
+    lambda z: tf.reduce_prod(z, [0], keepdims=True),
+    lambda z: tf.math.top_k(z, 2).values,
+    lambda z: tf.sort(z),
+    lambda z: tf.sort(z, axis=0, direction="DESCENDING"),
+    lambda z: tf.cast(tf.argsort(z), tf.float32) * z,
+    lambda z: tf.math.segment_sum(z, [0, 0]),
+    lambda z: tf.math.segment_mean(z, [0, 1]),
+    lambda z: tf.math.segment_max(z, [0, 1]),
+    lambda z: tf.math.segment_min(z, [1, 1]),
+    lambda z: tf.math.segment_prod(z, [0, 0]),
+    lambda z: tf.math.unsorted_segment_max(z, [2, 0], 3),
+    lambda z: tf.math.unsorted_segment_prod(z, [2, 0], 3),
+], ids=["prod-1", "prod-all", "prod-keep", "top_k", "sort", "sort-0", "argsort", "seg-sum",
+        "seg-mean", "seg-max", "seg-min", "seg-prod", "useg-max", "useg-prod"])
+def test_values_and_gradients_over_dimensions_known_at_run_time(fn):
+    _assert_same(*_eager_and_graph(fn))
+
+
+def test_num_segments_and_k_known_only_at_run_time():
+    def aggregate(nodes, receivers):
+        with tf.GradientTape() as tape:
+            tape.watch(nodes)
+            messages = tf.gather(nodes, receivers)  # a sparse gradient, made dense below
+            n = tf.shape(nodes)[0]
+            total = tf.math.unsorted_segment_sum(messages, receivers, num_segments=n)
+            mean = tf.math.unsorted_segment_mean(messages, receivers, n)
+            top = tf.math.top_k(nodes, k=tf.shape(nodes)[0] - 1).values
+            loss = tf.reduce_sum(total * mean) + tf.reduce_sum(top * top)
+        return total, mean, top, tf.convert_to_tensor(tape.gradient(loss, nodes))
+
+    traced = tf.function(aggregate, input_signature=[tf.TensorSpec([None, 3], tf.float32),
+                                                     tf.TensorSpec([None], tf.int32)])
+    concrete = traced.get_concrete_function()
+    assert [t.shape.as_list() for t in concrete.outputs[:3]] == [[None, 3]] * 2 + [[None, None]]
+    args = tf.constant([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]]), tf.constant([0, 2, 2, 0])
+    total, mean, top, grad = traced(*args)
+    np.testing.assert_array_equal(total.numpy(), [[2, 4, 6], [0, 0, 0], [14, 16, 18]])
+    np.testing.assert_array_equal(mean.numpy(), [[1, 2, 3], [0, 0, 0], [7, 8, 9]])
+    np.testing.assert_array_equal(top.numpy(), [[3, 2], [6, 5], [9, 8]])
+    np.testing.assert_array_equal(grad.numpy(), [[4, 12, 18], [0, 10, 12], [28, 48, 54]])
+    np.testing.assert_array_equal(aggregate(*args)[3].numpy(), grad.numpy())
+
+
+def test_run_time_num_segments_and_k_are_checked_when_run():
+    segments = tf.function(lambda d, n: tf.math.unsorted_segment_sum(d, [0, 1], n))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of range"):
+        segments(tf.constant([1., 2.]), tf.constant(1))
+    top = tf.function(lambda d, k: tf.math.top_k(d, k).values)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="at least k columns"):
+        top(tf.constant([1., 2.]), tf.constant(3))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: tf.math.unsorted_segment_sum([1., 2.], [0, 1], 3.0),
+    lambda: tf.math.top_k([1., 2.], 1.0),
+], ids=["num_segments", "k"])
+def test_float_counts_are_rejected_by_their_type_attribute(call):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="is not in the list of allowed"):
+        call()

@@ -2,8 +2,9 @@
 sorting (`top_k`, `sort`, `argsort`), `unique`, `bincount`, segment reductions,
 clipping and norms.
 
-Axes, `k`, `num_segments` and the like are static attrs: eager tensors given for
-them are read as Python ints by the public functions.
+Axes, `k`, `num_segments` and the like are static attrs: tensors given for them are
+read as Python ints by the public functions when their value is known before run time;
+`k` and `num_segments` known only at run time become the op's last input instead.
 
 >>> reduce_sum(constant([[1, 2], [3, 4]]), axis=0)
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 6], dtype=int32)>
@@ -66,6 +67,36 @@ def _static_int(value, what):
     if np.ndim(value) != 0:
         raise TypeError(f"{what} must be int or Tensor with integer datatype")
     return _static_ints(value, what)[0]
+
+
+def _int_or_tensor(value, op_name, attr, what, allowed=_INDEX):
+    """A scalar integer parameter (`k`, `num_segments`) as a Python int, or as an
+    integer tensor when only run time knows it (then the op's last input); its dtype
+    (`attr`) must be one of `allowed`."""
+    if type(value) is int:
+        return value
+    tensor = as_tensor(value)
+    check_attr_dtype(op_name, attr, tensor.dtype, allowed)
+    if array_ops.run_time_tensor(tensor) is not None:
+        return tensor
+    return _static_int(tensor, what)
+
+
+def _known_int(value):
+    """A scalar integer parameter given as attr (an int) or input (a tensor): its value when
+    known before run time, else None."""
+    if type(value) is int:
+        return value
+    known = get_static_value(value)
+    return None if known is None else int(known)
+
+
+def _dispatch_with(op, inputs, attrs, param, value, name):
+    """Runs `op` with the scalar parameter `param` as an attr when an int, else as the last
+    input."""
+    if type(value) is int:
+        return dispatch(op, inputs, {**attrs, param: value}, name)
+    return dispatch(op, (*inputs, value), attrs, name)
 
 
 def axis_attr(axis):
@@ -420,6 +451,7 @@ def argmin(input, axis=None, output_type=_d.int64, name=None):
 # --- TopKV2, sort, argsort -----------------------------------------------------------------------
 
 def _top_k(xp, x, k, sorted, index_type):
+    k = int(k)
     if k < 0:
         raise _invalid(f"Need k >= 0, got {k}")
     if x.ndim < 1:
@@ -433,6 +465,7 @@ def _top_k(xp, x, k, sorted, index_type):
 
 
 def _top_k_rule(x, k, sorted, index_type):
+    k = _known_int(k)
     shape = unknown_shape() if x.shape.rank is None else x.shape[:-1].concatenate([k])
     return [(shape, x.dtype), (shape, index_type)]
 
@@ -450,8 +483,9 @@ def top_k(input, k=1, sorted=True, index_type=_d.int32, name=None):
     """
     index_type = _d.as_dtype(index_type)
     check_attr_dtype("TopKV2", "index_type", index_type, (_d.int16, _d.int32, _d.int64))
-    attrs = {"k": _static_int(k, "k"), "sorted": bool(sorted), "index_type": index_type}
-    return TopKV2(*dispatch(_TOP_K, (as_tensor(input),), attrs, name))
+    k = _int_or_tensor(k, "TopKV2", "Tk", "k", (_d.int16,) + _INDEX)
+    attrs = {"sorted": bool(sorted), "index_type": index_type}
+    return TopKV2(*_dispatch_with(_TOP_K, (as_tensor(input),), attrs, "k", k, name))
 
 
 _DIRECTIONS = ("ASCENDING", "DESCENDING")
@@ -480,7 +514,9 @@ def _sort_along(values, axis, direction, want_indices):
         x = transpose(x, perm)
     flip = math_ops.negative if x.dtype.is_floating else bitwise_ops.invert
     ascending = direction == "ASCENDING"
-    result = top_k(flip(x) if ascending else x, k=x.shape[-1])
+    n = x.shape[-1]
+    result = top_k(flip(x) if ascending else x,
+                   k=array_ops.shape(x)[-1] if n is None else n)
     if want_indices:
         out = result.indices
     else:
@@ -767,6 +803,7 @@ segment_mean = _sorted_segment(_SEGMENT_MEAN, """The mean of the rows of `data` 
 
 def _unsorted_segment_kernel(ufunc_name, fill):
     def kernel(xp, data, ids, num_segments):
+        num_segments = int(num_segments)
         if data.shape[:ids.ndim] != ids.shape:
             raise _invalid(f"data.shape = {shape_text(data.shape)} does not start with "
                            f"segment_ids.shape = {shape_text(ids.shape)}")
@@ -789,7 +826,8 @@ def _unsorted_segment_kernel(ufunc_name, fill):
 def _unsorted_segment_rule(data, ids, num_segments):
     if data.shape.rank is None or ids.shape.rank is None:
         return unknown_shape(), data.dtype
-    return TensorShape([num_segments]).concatenate(data.shape[ids.shape.rank:]), data.dtype
+    rows = TensorShape([_known_int(num_segments)])
+    return rows.concatenate(data.shape[ids.shape.rank:]), data.dtype
 
 
 def _register_unsorted_segment(tf_name, ufunc_name, fill, dtypes):
@@ -811,10 +849,9 @@ def _unsorted_segment(op, doc):
     """``fn(data, segment_ids, num_segments, name=None)`` running unsorted segment `op`."""
     def fn(data, segment_ids, num_segments, name=None):
         ids = _index_tensor(segment_ids, op.name, allowed=(_d.int16,) + _INDEX)
-        if isinstance(num_segments, Tensor):
-            check_attr_dtype(op.name, "Tnumsegments", num_segments.dtype, _INDEX)
-        attrs = {"num_segments": _static_int(num_segments, "num_segments")}
-        return dispatch(op, (as_tensor(data), ids), attrs, name)
+        num_segments = _int_or_tensor(num_segments, op.name, "Tnumsegments", "num_segments")
+        return _dispatch_with(op, (as_tensor(data), ids), {}, "num_segments", num_segments,
+                              name)
     fn.__doc__ = doc
     return fn
 
@@ -1224,11 +1261,15 @@ def _prod_grad(op, dy):
     reduced = _reduced_axes(x, op.attrs["axis"])
     perm = reduced + [i for i in range(x.shape.rank) if i not in reduced]
     moved = a.transpose(x, perm)
-    flat = a.reshape(moved, [_reduced_count(x.shape.as_list(), reduced), -1])
+    shape = _shape_of(moved)
+    if type(shape) is tuple:
+        count = math.prod(shape[:len(reduced)])
+    else:  # sizes known at run time
+        count = reduce_prod(shape[:len(reduced)])
+    flat = a.reshape(moved, [count, -1])
     others = math_ops.multiply(cumprod(flat, 0, exclusive=True),
                                cumprod(flat, 0, exclusive=True, reverse=True))
-    others = a.transpose(a.reshape(others, moved.shape.as_list()),
-                         [int(i) for i in np.argsort(perm)])
+    others = a.transpose(a.reshape(others, shape), [int(i) for i in np.argsort(perm)])
     return math_ops.multiply(_broadcast_back(op, dy), math_ops.conj(others))
 
 
@@ -1276,12 +1317,21 @@ def _top_k_grad(op, dvalues, dindices):
     """The values' gradient goes back to the positions they were taken from."""
     a = _array_ops()
     x, indices = op.inputs[0], op.outputs[1]
-    n = x.shape[-1]
-    rows = max(_reduced_count(x.shape.as_list()[:-1], None), 1)
-    flat = a.reshape(cast(indices, _d.int64), [rows, -1])
-    flat = math_ops.add(flat, a.reshape(a.range(0, rows * n, n, dtype=_d.int64), [rows, 1]))
-    scattered = unsorted_segment_sum(a.reshape(dvalues, [-1]), a.reshape(flat, [-1]), rows * n)
-    return a.reshape(scattered, x.shape.as_list())
+    shape, k = _shape_of(x), _shape_of(indices)
+    if type(shape) is tuple and type(k) is tuple:
+        rows, n, k = math.prod(shape[:-1]), shape[-1], k[-1]
+    else:  # sizes known at run time
+        shape = a.shape(x, out_type=_d.int64)
+        rows, n = reduce_prod(shape[:-1]), shape[-1]
+        k = a.shape(indices, out_type=_d.int64)[-1]
+    # the position of each value in the flattened input: its index plus its row's offset
+    offsets = math_ops.multiply(a.range(rows, dtype=_d.int64), n)
+    flat = math_ops.add(a.reshape(cast(indices, _d.int64), [rows, k]),
+                        a.reshape(offsets, [rows, 1]))
+    scattered = unsorted_segment_sum(a.reshape(dvalues, [-1]), a.reshape(flat, [-1]),
+                                     math_ops.multiply(rows, n) if type(n) is not int
+                                     else rows * n)
+    return (a.reshape(scattered, shape), *[None] * (len(op.inputs) - 1))
 
 
 # Segment gradients: sorted ops are unsorted ops whose segment count is the output's length.
@@ -1292,39 +1342,49 @@ def _segment_gather(values, ids):
     zero = as_tensor(np.zeros((), ids.dtype.as_numpy_dtype))
     gathered = a.gather(values, math_ops.maximum(ids, zero))
     keep = math_ops.greater_equal(ids, zero)
-    extra = gathered.shape.rank - ids.shape.rank
-    keep = a.reshape(keep, ids.shape.as_list() + [1] * extra)
+    for _ in range(gathered.shape.rank - ids.shape.rank):
+        keep = a.expand_dims(keep, -1)
     return a.where(keep, gathered, a.zeros_like(gathered))
 
 
 def _num_segments(op):
-    return op.outputs.shape[0]
+    """The segment count of a segment op: an int when known before run time, else a tensor."""
+    rows = op.outputs.shape[0]
+    return rows if rows is not None else _array_ops().shape(op.outputs)[0]
+
+
+def _segment_grad(grad):
+    """A segment op's gradient: `grad(op, dy)` for the data; ids and a run-time segment
+    count (integers) have none."""
+    def fn(op, dy):
+        return (grad(op, dy), *[None] * (len(op.inputs) - 1))
+    return fn
 
 
 def _segment_sum_grad(op, dy):
-    return _segment_gather(dy, op.inputs[1]), None
+    return _segment_gather(dy, op.inputs[1])
 
 
 def _segment_mean_grad(op, dy):
-    data, ids = op.inputs
+    data, ids = op.inputs[:2]
     counts = _segment_counts(data, ids, _num_segments(op))
-    return _segment_gather(math_ops.truediv(dy, counts), ids), None
+    return _segment_gather(math_ops.truediv(dy, counts), ids)
 
 
 def _segment_extreme_grad(op, dy):
     """Shared among the elements equal to their segment's extreme."""
     a = _array_ops()
-    data, ids = op.inputs
+    data, ids = op.inputs[:2]
     hits = math_ops.equal(data, _segment_gather(op.outputs, ids))
     count = unsorted_segment_sum(cast(hits, dy.dtype), ids, _num_segments(op))
     share = _segment_gather(math_ops.divide_no_nan(dy, count), ids)
-    return a.where(hits, share, a.zeros_like(share)), None
+    return a.where(hits, share, a.zeros_like(share))
 
 
 def _segment_prod_grad(op, dy):
     """The product of the other elements of the segment, computed without dividing by zero."""
     a = _array_ops()
-    data, ids = op.inputs
+    data, ids = op.inputs[:2]
     n = _num_segments(op)
     zero = a.zeros_like(data)
     is_zero = math_ops.equal(data, zero)
@@ -1336,12 +1396,12 @@ def _segment_prod_grad(op, dy):
                      math_ops.truediv(_segment_gather(op.outputs, ids), nonzero))
     alone = math_ops.less_equal(_segment_gather(zeros, ids), 1)
     grad = math_ops.multiply(_segment_gather(dy, ids), math_ops.conj(others))
-    return a.where(alone, grad, a.zeros_like(grad)), None
+    return a.where(alone, grad, a.zeros_like(grad))
 
 
 for _kind, _grad in (("Sum", _segment_sum_grad), ("Mean", _segment_mean_grad),
                      ("Max", _segment_extreme_grad), ("Min", _segment_extreme_grad),
                      ("Prod", _segment_prod_grad)):
-    register_gradient("Segment" + _kind)(_grad)
+    register_gradient("Segment" + _kind)(_segment_grad(_grad))
     if _kind != "Mean":
-        register_gradient("UnsortedSegment" + _kind)(_grad)
+        register_gradient("UnsortedSegment" + _kind)(_segment_grad(_grad))
