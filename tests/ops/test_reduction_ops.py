@@ -477,3 +477,25 @@ def test_unknown_rank_rules():
                  minlength=None, maxlength=None, binary_output=False, axis=-1)[0].rank is None
     assert _rule("UnsortedSegmentMax", _Static(None, tf.float32), _Static([3], tf.int32),
                  num_segments=2)[0] == unknown_shape()
+
+
+@pytest.mark.parametrize("values, maximum, minimum", [
+    ([np.nan, 1.0], 1.0, 1.0),
+    ([2.0, np.nan, 1.0], 1.0, 1.0),   # a NaN restarts the segment's running extreme
+    ([np.nan, 1.0, 2.0], 2.0, 1.0),
+    ([1.0, np.nan], np.nan, np.nan),  # ... and is the result when nothing follows it
+    ([np.nan, -np.inf], -np.inf, -np.inf),
+    ([-np.inf, 3.0], 3.0, -np.inf),
+])
+def test_segment_extremes_with_nan_as_tensorflow(values, maximum, minimum):
+    ids = [0] * len(values)
+    data = np.stack([np.array(values, np.float32), np.arange(len(values), dtype=np.float32)], 1)
+    for op, want in ((r.segment_max, maximum), (r.segment_min, minimum)):
+        np.testing.assert_array_equal(op(data, ids).numpy()[0, 0], np.float32(want))
+    for op, want in ((r.unsorted_segment_max, maximum), (r.unsorted_segment_min, minimum)):
+        got = op(data, ids, 2).numpy()  # segment 1 is empty
+        np.testing.assert_array_equal(got[0, 0], np.float32(want))
+        empty = np.finfo(np.float32).min if op is r.unsorted_segment_max else np.finfo(np.float32).max
+        assert got[1, 0] == empty
+    np.testing.assert_array_equal(  # other columns keep the plain extreme
+        r.segment_max(data, ids).numpy()[0, 1], len(values) - 1)

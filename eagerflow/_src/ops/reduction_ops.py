@@ -697,8 +697,30 @@ def _segments_reduce(xp, ufunc_name, data, ids, num_segments, fill):
     out = xp.full((num_segments,) + data.shape[1:], fill, data.dtype)
     if ids.size:
         starts = xp.flatnonzero(xp.concatenate([xp.ones(1, bool), ids[1:] != ids[:-1]]))
-        out[ids[starts]] = getattr(xp, ufunc_name).reduceat(data, starts, axis=0)
+        if ufunc_name in ("maximum", "minimum") and data.dtype.kind not in "biu":
+            out[ids[starts]] = _nan_restarting_extreme(xp, ufunc_name, data, starts)
+        else:
+            out[ids[starts]] = getattr(xp, ufunc_name).reduceat(data, starts, axis=0)
     return out
+
+
+def _nan_restarting_extreme(xp, ufunc_name, data, starts):
+    """Segment max/min as TF's kernels compare: a NaN replaces the running extreme and the
+    next value replaces the NaN, so each segment's extreme is over the values after its last
+    NaN (NaN when the NaN is the segment's last value)."""
+    ufunc = getattr(xp, ufunc_name)
+    nan = xp.isnan(data)
+    if not nan.any():
+        return ufunc.reduceat(data, starts, axis=0)
+    position = xp.arange(1, data.shape[0] + 1).reshape((-1,) + (1,) * (data.ndim - 1))
+    last_nan = xp.maximum.reduceat(xp.where(nan, position, 0), starts, axis=0)
+    segment = xp.cumsum(xp.isin(xp.arange(data.shape[0]), starts)) - 1
+    after = position > last_nan[segment]
+    identity = -np.inf if ufunc_name == "maximum" else np.inf
+    extreme = ufunc.reduceat(xp.where(after, data, xp.asarray(identity, data.dtype)), starts,
+                             axis=0)
+    return xp.where(xp.logical_or.reduceat(after, starts, axis=0), extreme,
+                    xp.asarray(np.nan, data.dtype))
 
 
 def _segment_mean(xp, data, ids, num_segments):
