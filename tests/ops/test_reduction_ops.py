@@ -499,3 +499,21 @@ def test_segment_extremes_with_nan_as_tensorflow(values, maximum, minimum):
         assert got[1, 0] == empty
     np.testing.assert_array_equal(  # other columns keep the plain extreme
         r.segment_max(data, ids).numpy()[0, 1], len(values) - 1)
+
+
+@pytest.mark.parametrize("values, exclusive, reverse, want", [
+    ([np.nan, 1.0], False, False, [-np.inf, 1.0]),    # a NaN adds nothing to -inf
+    ([1.0, np.nan], False, False, [1.0, 1.0 + np.log(2.0)]),  # ... and log 2 to a value
+    ([2.0, np.nan, 1.0], True, True, [1.0 + np.log(2.0), 1.0, -np.inf]),
+    ([np.inf, np.inf], False, False, [np.inf, np.nan]),
+    ([np.inf, 1.0], False, False, [np.inf, np.inf]),
+    ([-np.inf, -np.inf, 1.0], False, False, [-np.inf, -np.inf, 1.0]),
+])
+def test_cumulative_logsumexp_non_finite_as_tensorflow(values, exclusive, reverse, want):
+    for dtype in (np.float32, np.float64):
+        data = np.stack([np.array(values, dtype), np.zeros(len(values), dtype)], 1)
+        got = r.cumulative_logsumexp(data, 0, exclusive=exclusive, reverse=reverse).numpy()
+        np.testing.assert_allclose(got[:, 0], np.array(want, dtype), rtol=1e-6)
+        np.testing.assert_allclose(  # the finite column is the plain running log-sum-exp
+            got[:, 1], r.cumulative_logsumexp(data[:, 1], 0, exclusive=exclusive,
+                                              reverse=reverse).numpy())

@@ -969,8 +969,31 @@ _CUMSUM = register("Cumsum", _scan(lambda xp, x, axis: xp.cumsum(x, axis, x.dtyp
                    same_shape, dtypes=NUMBER)
 _CUMPROD = register("Cumprod", _scan(lambda xp, x, axis: xp.cumprod(x, axis, x.dtype), 1),
                     same_shape, dtypes=NUMBER)
+
+
+def _logsumexp_accumulate(xp, x, axis):
+    """The running log-sum-exp along `axis`, with NaN and +inf treated as TF's kernel does.
+
+    Each step takes the larger and the smaller of the running value and the next element by
+    `<` (so a NaN element compares as equal to the running value: +log 2, or nothing while
+    the running value is still -inf) and then gives ``larger + log1p(exp(smaller - larger))``
+    (NaN for two +inf). Without NaN or +inf that is NumPy's `logaddexp`.
+    """
+    if not (xp.isnan(x).any() or xp.isposinf(x).any()):
+        return xp.logaddexp.accumulate(x, axis)
+    x = xp.moveaxis(x, axis, 0)
+    out = xp.empty_like(x)
+    total = xp.full(x.shape[1:], -np.inf, x.dtype)
+    with np.errstate(invalid="ignore"):
+        for i, t in enumerate(x):
+            low, high = xp.where(t < total, t, total), xp.where(total < t, t, total)
+            total = xp.where(high == -np.inf, high, xp.log1p(xp.exp(low - high)) + high)
+            out[i] = total
+    return xp.moveaxis(out, 0, axis)
+
+
 _CUMULATIVE_LOGSUMEXP = register(
-    "CumulativeLogsumexp", _scan(lambda xp, x, axis: xp.logaddexp.accumulate(x, axis), -np.inf),
+    "CumulativeLogsumexp", _scan(_logsumexp_accumulate, -np.inf),
     same_shape, dtypes=(_d.float16, _d.float32, _d.float64))
 
 
