@@ -517,3 +517,28 @@ def test_cumulative_logsumexp_non_finite_as_tensorflow(values, exclusive, revers
         np.testing.assert_allclose(  # the finite column is the plain running log-sum-exp
             got[:, 1], r.cumulative_logsumexp(data[:, 1], 0, exclusive=exclusive,
                                               reverse=reverse).numpy())
+
+
+def test_float16_mean_divides_the_half_precision_sum_as_tensorflow():
+    x = np.array([1000.0, 1001.0, 1002.0], np.float16)  # the sum 3003 rounds to 3004 in half
+    assert r.reduce_mean(x).numpy() == np.float16(1001.5)
+    assert r.reduce_mean(x.reshape(1, 3), 1, keepdims=True).numpy()[0, 0] == np.float16(1001.5)
+    assert r.reduce_variance(x).numpy() == np.float16(2.75) / np.float16(3)
+    assert np.isinf(r.reduce_mean(np.full(100, 1000.0, np.float16)).numpy())  # the sum overflows
+    assert np.isnan(r.reduce_mean(np.zeros([0], np.float16)).numpy())
+    # bfloat16 keeps the sum in float32 until the division
+    assert r.reduce_mean(x.astype(tf.bfloat16.as_numpy_dtype)).numpy() == 1000
+
+
+@pytest.mark.parametrize("values, dtype, want", [
+    ([3, 4], np.int32, 5),
+    ([100, 100], np.int8, 5),        # each square wraps to 16 in int8: sqrt(32)
+    ([-3, -4], np.uint32, 5),        # (2**32 - 3)**2 wraps to 9
+    ([50000, 50000], np.int32, 26552),
+    ([46341, 0], np.int32, -2 ** 31),  # a negative (wrapped) sum has a NaN root
+    ([46341, 0], np.int64, 46341),
+])
+def test_integer_euclidean_norm_wraps_in_its_type_as_tensorflow(values, dtype, want):
+    x = np.array(values, np.int64).astype(dtype)
+    got = r.reduce_euclidean_norm(x)
+    assert got.dtype == tf.as_dtype(dtype) and got.numpy() == np.array(want).astype(dtype)

@@ -32,6 +32,7 @@ from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF = frozenset(np.dtype(d.as_numpy_dtype) for d in (_d.float16, _d.bfloat16))
+_FLOAT16 = np.dtype(np.float16)
 _INDEX = (_d.int32, _d.int64)
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
@@ -138,14 +139,15 @@ def _check_axes(axis, ndim):
         seen.add(a % ndim)
 
 
-def _reduction(compute):
+def _reduction(compute, upcast_half=True):
     """A kernel ``(xp, x, axis, keepdims)`` with TF's messages for bad axes.
 
-    Half-precision inputs are reduced in float32 (accuracy, and no NumPy warnings).
+    Half-precision inputs are reduced in float32 (accuracy, and no NumPy warnings) unless
+    `compute` handles them itself (`upcast_half` False).
     """
     def kernel(xp, x, axis=None, keepdims=False):
         try:
-            if x.dtype in _HALF:
+            if upcast_half and x.dtype in _HALF:
                 return compute(xp, x.astype(xp.float32), axis, keepdims).astype(x.dtype)
             return compute(xp, x, axis, keepdims)
         except ValueError:  # NumPy's AxisError, or repeated axes: explain as TF does
@@ -223,6 +225,12 @@ def _mean(xp, x, axis, keepdims):
         total = xp.add.reduce(x, axis, wide, keepdims=keepdims)
         count = _reduced_count(x.shape, axis)
         return xp.asarray(_truncating_divide(xp, total, max(count, 1))).astype(x.dtype)
+    if x.dtype in _HALF:
+        total = add_reduce(xp, x.astype(xp.float32), axis, keepdims)
+        if x.dtype == _FLOAT16:  # TF rounds the sum to half, then divides in half
+            with np.errstate(invalid="ignore", divide="ignore"):  # 0/0 is NaN, as in TF
+                return total.astype(x.dtype) / x.dtype.type(_reduced_count(x.shape, axis))
+        return (total / _reduced_count(x.shape, axis)).astype(x.dtype)
     total = add_reduce(xp, x, axis, keepdims)
     count = _reduced_count(x.shape, axis)
     if count == 0:  # the mean of nothing is NaN
@@ -249,8 +257,16 @@ def _highest(dtype):
 
 
 def _euclidean_norm(xp, x, axis, keepdims):
-    a = x.astype(xp.float64) if x.dtype.kind in "iu" else x
-    squares = xp.square(xp.abs(a))
+    if x.dtype.kind in "iu":
+        # TF squares and sums in the integer type (wrapping around), then truncates the
+        # square root taken in double precision; the root of a negative sum converts as
+        # the CPU converts NaN, to the lowest int32 or int64 (cut to the type's width).
+        total = xp.add.reduce(x * x, axis, x.dtype, keepdims=keepdims)
+        with np.errstate(invalid="ignore"):
+            root = xp.sqrt(total.astype(xp.float64))
+        root = xp.where(xp.isnan(root), -2.0 ** (63 if x.dtype.itemsize == 8 else 31), root)
+        return root.astype(xp.int64).astype(x.dtype)
+    squares = xp.square(xp.abs(x))
     return xp.sqrt(xp.sum(squares, axis, keepdims=keepdims)).astype(x.dtype)
 
 
@@ -264,7 +280,7 @@ def _all(xp, x, axis, keepdims):
 
 _REDUCE = rules.reduction()
 _SUM = register("Sum", _reduction(add_reduce), _REDUCE, dtypes=NUMBER)
-_MEAN = register("Mean", _reduction(_mean), _REDUCE, dtypes=NUMBER)
+_MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER)
 _PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER)
 _MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE, dtypes=REAL)
 _MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE, dtypes=REAL)
