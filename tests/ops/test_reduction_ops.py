@@ -542,3 +542,41 @@ def test_integer_euclidean_norm_wraps_in_its_type_as_tensorflow(values, dtype, w
     x = np.array(values, np.int64).astype(dtype)
     got = r.reduce_euclidean_norm(x)
     assert got.dtype == tf.as_dtype(dtype) and got.numpy() == np.array(want).astype(dtype)
+
+
+def _embedding_gradients():
+    """The sparse gradient of a gather that takes row 0 twice, and a dense one."""
+    table, w = tf.Variable([[1., 2.], [3., 4.], [5., 6.]]), tf.Variable([[1., 1.]])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.gather(table, [0, 2, 0]) * 3.) + tf.reduce_sum(w * 10.)
+    return tape.gradient(loss, [table, w])
+
+
+def test_norm_clipping_of_sparse_gradients_works_on_their_values_as_tensorflow():
+    sparse, dense = _embedding_gradients()
+    assert isinstance(sparse, tf.IndexedSlices)
+    # TF's norms take the slices' values as they are: row 0 counts twice, unsummed
+    norm = np.sqrt(6 * 9.0 + 2 * 100.0)
+    np.testing.assert_allclose(tf.linalg.global_norm([sparse, dense]).numpy(), norm, rtol=1e-6)
+    clipped = tf.clip_by_norm(sparse, 1.0)
+    assert isinstance(clipped, tf.IndexedSlices)
+    np.testing.assert_array_equal(clipped.indices.numpy(), [0, 2, 0])
+    np.testing.assert_allclose(clipped.values.numpy(), np.full((3, 2), 3 / np.sqrt(54)),
+                               rtol=1e-6)
+    (clipped_sparse, clipped_dense), got_norm = tf.clip_by_global_norm([sparse, dense], 1.0)
+    assert isinstance(clipped_sparse, tf.IndexedSlices)
+    np.testing.assert_allclose(got_norm.numpy(), norm, rtol=1e-6)
+    np.testing.assert_allclose(clipped_sparse.values.numpy(), np.full((3, 2), 3 / norm),
+                               rtol=1e-6)
+    np.testing.assert_allclose(clipped_dense.numpy(), [[10 / norm, 10 / norm]], rtol=1e-6)
+
+
+@pytest.mark.parametrize("clip_norm", [-1.0, tf.constant(-1.0), tf.constant(-1)])
+def test_clip_by_norm_takes_a_negative_clip_norm_as_zero(clip_norm):
+    np.testing.assert_array_equal(tf.clip_by_norm([3., 4.], clip_norm).numpy(), [0., 0.])
+
+
+def test_clip_by_norm_casts_a_clip_norm_tensor_to_the_values_dtype():
+    got = tf.clip_by_norm(tf.constant([3., 4.], tf.float64), tf.constant(1.0))
+    assert got.dtype == tf.float64
+    np.testing.assert_allclose(got.numpy(), [0.6, 0.8])

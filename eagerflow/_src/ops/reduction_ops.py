@@ -29,6 +29,7 @@ from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import array_ops, bitwise_ops, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF = frozenset(np.dtype(d.as_numpy_dtype) for d in (_d.float16, _d.bfloat16))
@@ -1129,31 +1130,57 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     return clipped
 
 
+def _slices_values(t):
+    """The values of an `IndexedSlices` (norms take them as they are, repeated rows and
+    all, as TF does), else `t` as a tensor; None stays None."""
+    if t is None:
+        return None
+    return as_tensor(t.values if isinstance(t, IndexedSlices) else t)
+
+
+def _like_slices(values, t):
+    """`values` in the form of `t`: an `IndexedSlices` with `t`'s indices, or a tensor."""
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(values, t.indices, t.dense_shape)
+    return values
+
+
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """Rescales `t` so that its L2 norm over `axes` (None: all) is at most `clip_norm`.
+
+    A negative `clip_norm` counts as 0. An `IndexedSlices` gives one, its values
+    clipped by their own norm.
 
     >>> clip_by_norm(constant([3.0, 4.0]), 1.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
     """
-    t = as_tensor(t)
-    l2sum = reduce_sum(math_ops.multiply(t, t), axes, keepdims=True)
+    values = _slices_values(t)
+    if isinstance(clip_norm, Tensor):
+        clip_norm = cast(math_ops.maximum(clip_norm, array_ops.zeros_like(clip_norm)),
+                         values.dtype)
+    elif np.ndim(clip_norm) == 0 and clip_norm < 0:
+        clip_norm = 0
+    l2sum = reduce_sum(math_ops.multiply(values, values), axes, keepdims=True)
     # sqrt(l2sum + 1) * 0 where the sum is 0: a zero norm with a finite gradient.
-    nonzero = cast(math_ops.greater(l2sum, 0), t.dtype)
+    nonzero = cast(math_ops.greater(l2sum, 0), values.dtype)
     l2norm = math_ops.multiply(
         math_ops.sqrt(math_ops.add(l2sum, math_ops.subtract(1, nonzero))), nonzero)
-    clip_norm = _like(clip_norm, t)
-    scaled = math_ops.multiply(t, clip_norm)
-    return math_ops.truediv(scaled, math_ops.maximum(l2norm, clip_norm), name=name)
+    clip_norm = _like(clip_norm, values)
+    scaled = math_ops.multiply(values, clip_norm)
+    clipped = math_ops.truediv(scaled, math_ops.maximum(l2norm, clip_norm), name=name)
+    return _like_slices(clipped, t)
 
 
 def _tensor_list(t_list):
     if not isinstance(t_list, abc.Sequence) or isinstance(t_list, (str, bytes)):
         raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
-    return [None if t is None else as_tensor(t) for t in t_list]
+    return [_slices_values(t) for t in t_list]
 
 
 def global_norm(t_list, name=None):
     """Returns sqrt(sum of the squared L2 norms of the tensors of `t_list`); Nones are skipped.
+
+    `IndexedSlices` count by their values (a repeated row counts each time).
 
     >>> global_norm([constant([3.0]), constant([4.0])])
     <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
@@ -1168,7 +1195,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """Scales the tensors of `t_list` by clip_norm / max(global_norm, clip_norm).
 
     Returns ``(list_clipped, global_norm)``; an infinite or NaN norm makes every
-    entry NaN. Nones stay None.
+    entry NaN. Nones stay None, `IndexedSlices` stay `IndexedSlices`.
 
     >>> clipped, norm = clip_by_global_norm([constant([3.0, 4.0])], 1.0)
     >>> clipped[0]
@@ -1182,8 +1209,9 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
                                                           math_ops.truediv(one, clip_norm)))
     # use_norm - use_norm is NaN exactly when the norm is infinite or NaN.
     scale = math_ops.add(scale, math_ops.subtract(use_norm, use_norm))
-    clipped = [None if t is None else math_ops.multiply(t, cast(scale, t.dtype))
-               for t in tensors]
+    clipped = [None if v is None else
+               _like_slices(math_ops.multiply(v, cast(scale, v.dtype)), t)
+               for v, t in zip(tensors, t_list)]
     return clipped, use_norm
 
 
