@@ -580,3 +580,20 @@ def test_clip_by_norm_casts_a_clip_norm_tensor_to_the_values_dtype():
     got = tf.clip_by_norm(tf.constant([3., 4.], tf.float64), tf.constant(1.0))
     assert got.dtype == tf.float64
     np.testing.assert_allclose(got.numpy(), [0.6, 0.8])
+
+
+def test_cumulative_logsumexp_of_bfloat16_and_its_gradient():
+    x = tf.constant([1.0, 2.0, 3.0], tf.bfloat16)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = r.cumulative_logsumexp(x)
+    assert y.dtype == tf.bfloat16
+    np.testing.assert_allclose(y.numpy().astype(np.float32), [1, 2.3125, 3.40625])
+    grad = tape.gradient(y, x)
+    assert grad.dtype == tf.bfloat16
+    with tf.GradientTape() as tape:
+        x32 = tf.cast(x, tf.float32)
+        tape.watch(x32)
+        want = r.cumulative_logsumexp(x32)
+    np.testing.assert_allclose(grad.numpy().astype(np.float32),
+                               tape.gradient(want, x32).numpy(), rtol=2e-2)

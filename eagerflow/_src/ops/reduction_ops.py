@@ -1011,7 +1011,7 @@ def _logsumexp_accumulate(xp, x, axis):
 
 _CUMULATIVE_LOGSUMEXP = register(
     "CumulativeLogsumexp", _scan(_logsumexp_accumulate, -np.inf),
-    same_shape, dtypes=(_d.float16, _d.float32, _d.float64))
+    same_shape, dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64))
 
 
 def _scanner(op, doc):
