@@ -465,3 +465,29 @@ def test_a_loop_without_back_prop_stops_gradients_in_graphs():
         return y, tape.gradient(y, x)
     y, dy = f(tf.constant(3.0))
     assert float(y) == 12.0 and dy is None
+
+
+# -- captured eager tensors a tape watches --------------------------------------------------------
+
+_OUTER = tf.constant(3.0)
+
+
+@pytest.mark.parametrize("construct", ["cond", "while", "switch_case"])
+def test_watched_eager_tensor_captured_by_a_branch_or_body_gets_its_gradient(construct):
+    def build(n):
+        if construct == "cond":
+            return tf.cond(n > 0, lambda: _OUTER * _OUTER, lambda: _OUTER)
+        if construct == "switch_case":
+            return tf.switch_case(n - 1, [lambda: _OUTER, lambda: _OUTER * _OUTER])
+        return tf.while_loop(lambda i, a: i < n, lambda i, a: (i + 1, a * _OUTER),
+                             (0, tf.constant(1.0)))[1]
+
+    def grad(n):
+        with tf.GradientTape() as tape:
+            tape.watch(_OUTER)
+            y = build(n)
+        return tape.gradient(y, _OUTER)
+
+    eager = grad(tf.constant(2))
+    traced = tf.function(grad)(tf.constant(2))
+    assert traced is not None and float(traced) == float(eager) == 6.0
