@@ -524,6 +524,7 @@ class _Loop:
             op = OpDef("While" if self.stateful else "StatelessWhile", self._kernel(keep),
                        lambda *_, **__: specs, True, (), None, self.stateful, None)
             op.grad = self._gradient
+            op.grad_takes_none = True  # the kept lists mostly get none
             if not keep:
                 op.inline = self._inline
             self._ops[keep] = op
@@ -576,9 +577,14 @@ class _Loop:
         Each step replays the body under a tape on the variables the
         iteration started with, turns the gradients of its results into those
         of its variables, and adds those of the outer tensors and variables
-        it read to their sums.
+        it read to their sums.  When the kept values themselves have gradients
+        (a higher-order derivative differentiates a gradient loop that read
+        them), each iteration's share joins the gradients of its variables.
         """
         n, inputs = len(self.specs), view.inputs
+        kept_grads = dict(zip(self._kept, dys[n + 1:]))
+        dys = [array_ops.zeros_like(o) if d is None and i < n else d
+               for i, (o, d) in enumerate(zip(view.outputs, dys))]
         first = n + self.limited
         captured = inputs[first:]
         variables = [i for i in range(n) if is_differentiable(inputs[i])]
@@ -599,6 +605,11 @@ class _Loop:
                 tape.watch(wanted)
                 outs = self.step.replay(self.outer, captured, values)
             found = _gradients(tape, [outs[i] for i in variables], var_grads, wanted)
+            for pos, i in enumerate(variables):
+                if kept_grads.get(i) is not None:
+                    shape, dtype = self.specs[i]
+                    share = list_ops.get_item(kept_grads[i], k, shape, dtype)
+                    found[pos] = add_sparse_or_dense(found[pos], share)
             sums = [add_sparse_or_dense(a, g)
                     for a, g in zip(source_grads, found[len(variables):])]
             return k, found[:len(variables)], sums
