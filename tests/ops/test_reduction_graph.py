@@ -109,3 +109,46 @@ def test_run_time_num_segments_and_k_are_checked_when_run():
 def test_float_counts_are_rejected_by_their_type_attribute(call):
     with pytest.raises(tf.errors.InvalidArgumentError, match="is not in the list of allowed"):
         call()
+
+
+UNKNOWN_RANK = [tf.TensorSpec(None, tf.float32)]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda z: tf.reduce_sum(z, 1),
+    lambda z: tf.reduce_sum(z, -1, keepdims=True),
+    lambda z: tf.reduce_mean(z, 1),
+    lambda z: tf.reduce_max(z, 1),
+    lambda z: tf.reduce_logsumexp(z, 1),
+    lambda z: tf.math.reduce_std(z, 0),
+    lambda z: tf.math.reduce_euclidean_norm(z, 1),
+    lambda z: tf.math.l2_normalize(z, 1),
+    lambda z: tf.clip_by_norm(z, 1.0, axes=[1]),
+    lambda z: z * tf.reduce_max(z, 0),  # a broadcast product
+], ids=["sum", "sum-keep", "mean", "max", "logsumexp", "std", "norm", "l2_normalize",
+        "clip_by_norm", "broadcast"])
+def test_values_and_gradients_over_an_unknown_rank(fn):
+    _assert_same(*_eager_and_graph(fn, signature=UNKNOWN_RANK))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda z: tf.reduce_sum(z, axis=tf.shape(z)[0] - 1),
+    lambda z: tf.reduce_max(z, axis=tf.shape(z)[:1] - 1, keepdims=True),
+    lambda z: tf.reduce_mean(z, axis=tf.range(tf.rank(z) - 1)),
+], ids=["sum", "max-keep", "mean"])
+def test_axes_known_only_at_run_time(fn):
+    eager, graph = _eager_and_graph(fn)
+    _assert_same(eager, graph)
+
+
+def test_broadcast_gradient_over_an_unknown_rank_is_summed_to_the_operand_shape():
+    @tf.function(input_signature=UNKNOWN_RANK * 2)
+    def grads(a, b):
+        with tf.GradientTape() as tape:
+            tape.watch([a, b])
+            y = a * b
+        return tape.gradient(y, [a, b])
+
+    da, db = grads(tf.ones([2, 3]), tf.constant([[1.0], [2.0]]))
+    np.testing.assert_array_equal(da.numpy(), [[1, 1, 1], [2, 2, 2]])
+    np.testing.assert_array_equal(db.numpy(), [[3], [3]])

@@ -147,6 +147,8 @@ def _reduction(compute, upcast_half=True):
     `compute` handles them itself (`upcast_half` False).
     """
     def kernel(xp, x, axis=None, keepdims=False):
+        if axis is not None and type(axis) is not tuple:  # a run-time input
+            axis = tuple(int(a) for a in np.ravel(axis))
         try:
             if upcast_half and x.dtype in _HALF:
                 return compute(xp, x.astype(xp.float32), axis, keepdims).astype(x.dtype)
@@ -302,6 +304,12 @@ def _reducer(op, doc, input_dtype=None):
         if type(input_tensor) is not EagerTensor:
             input_tensor = as_tensor(
                 input_tensor, None if isinstance(input_tensor, Tensor) else input_dtype)
+        if axis is not None and type(axis) is not int:
+            dynamic = array_ops.run_time_tensor(axis)
+            if dynamic is not None:  # the axes become the op's input, as in TF
+                check_attr_dtype(op.name, "Tidx", dynamic.dtype, _INDEX)
+                return dispatch(op, (input_tensor, dynamic), {"keepdims": bool(keepdims)},
+                                name)
         attrs = {"axis": axis_attr(axis), "keepdims": bool(keepdims)}
         return dispatch(op, (input_tensor,), attrs, name)
     fn.__doc__ = doc
@@ -1251,7 +1259,9 @@ def unbroadcast(grad, like):
     if target == ():
         return reduce_sum(grad)  # a scalar (a bias, a scale) took it all
     gshape, shape = grad.shape, like.shape
-    if gshape == shape or shape.rank is None or gshape.rank is None:
+    if shape.rank is None or gshape.rank is None:
+        return _unbroadcast_at_run_time(grad, like)
+    if gshape == shape:
         return grad
     lead = gshape.rank - shape.rank
     axes = list(range(lead)) + [lead + i for i, d in enumerate(shape)
@@ -1261,10 +1271,36 @@ def unbroadcast(grad, like):
     return array_ops.reshape(grad, array_ops.known_shape(like)) if grad.shape != shape else grad
 
 
+def _unbroadcast_at_run_time(grad, like):
+    """`unbroadcast` for ranks known only at run time: the axes to sum are computed then."""
+    a = array_ops
+    grad_shape, shape = a.shape(grad), a.shape(like)
+    rank = a.size(grad_shape)
+    lead = math_ops.subtract(rank, a.size(shape))
+    padded = a.concat([a.ones(a.reshape(lead, [1]), _d.int32), shape], 0)
+    positions = a.range(rank)
+    summed = math_ops.logical_or(
+        math_ops.less(positions, lead),
+        math_ops.logical_and(math_ops.equal(padded, 1), math_ops.not_equal(grad_shape, 1)))
+    axes = a.reshape(cast(a.where(summed), _d.int32), [-1])
+    return a.reshape(reduce_sum(grad, axes, keepdims=True), shape)
+
+
 def _kept(dy, x, axis, keepdims):
-    """`dy` of a reduction reshaped so that it broadcasts against the input `x`."""
+    """`dy` of a reduction reshaped so that it broadcasts against the input `x`; `axis` is
+    None (all), a tuple of ints or a tensor of axes known only at run time."""
     if keepdims or axis is None or dy.shape.rank == 0:  # a scalar broadcasts as it is
         return dy
+    if x.shape.rank is None and not isinstance(axis, Tensor):
+        axis = as_tensor(np.asarray(axis, np.int32))  # the rank too is known at run time
+    if isinstance(axis, Tensor):  # 1 at the reduced axes, else the input's dims
+        shape = array_ops.shape(x)
+        rank = array_ops.size(shape)
+        axes = math_ops.floormod(array_ops.reshape(cast(axis, _d.int32), [-1]), rank)
+        reduced = reduce_any(math_ops.equal(array_ops.expand_dims(array_ops.range(rank), 1),
+                                            array_ops.expand_dims(axes, 0)), 1)
+        return array_ops.reshape(dy, array_ops.where(reduced, array_ops.ones_like(shape),
+                                                     shape))
     rank = x.shape.rank
     axes = sorted({a % rank for a in axis})
     kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
@@ -1285,18 +1321,33 @@ def _shape_of(t):
     return tuple(static.as_list()) if static.is_fully_defined() else array_ops.shape(t)
 
 
+def _op_axis(op):
+    """A reduction's axes: its `axis` attr, or its second input when only run time knows
+    them."""
+    return op.inputs[1] if len(op.inputs) > 1 else op.attrs["axis"]
+
+
+def _reduction_grad(grad):
+    """A reduction's gradient `grad(op, dy)` for its input; run-time axes have none."""
+    def fn(op, dy):
+        return (grad(op, dy), *[None] * (len(op.inputs) - 1))
+    return fn
+
+
 def _broadcast_back(op, dy):
     x = op.inputs[0]
-    return array_ops.broadcast_to(_kept(dy, x, op.attrs["axis"], op.attrs["keepdims"]),
+    return array_ops.broadcast_to(_kept(dy, x, _op_axis(op), op.attrs["keepdims"]),
                                   _shape_of(x))
 
 
 @register_gradient("Sum")
+@_reduction_grad
 def _sum_grad(op, dy):
     return _broadcast_back(op, dy)
 
 
 @register_gradient("Mean")
+@_reduction_grad
 def _mean_grad(op, dy):
     dtype = dy.dtype
     if not (dtype.is_floating or dtype.is_complex):
@@ -1316,14 +1367,15 @@ def _mean_grad(op, dy):
 def _extreme_grad(op, dy):
     """The gradient goes to the elements equal to the extreme, shared among ties."""
     x = op.inputs[0]
-    axis, keepdims = op.attrs["axis"], op.attrs["keepdims"]
+    axis, keepdims = _op_axis(op), op.attrs["keepdims"]
     hits = cast(math_ops.equal(_kept(op.outputs, x, axis, keepdims), x), dy.dtype)
-    count = reduce_sum(hits, None if axis is None else list(axis), keepdims=True)
+    count = reduce_sum(hits, None if axis is None else
+                       axis if isinstance(axis, Tensor) else list(axis), keepdims=True)
     return math_ops.multiply(math_ops.truediv(hits, count), _kept(dy, x, axis, keepdims))
 
 
-register_gradient("Max")(_extreme_grad)
-register_gradient("Min")(_extreme_grad)
+register_gradient("Max")(_reduction_grad(_extreme_grad))
+register_gradient("Min")(_reduction_grad(_extreme_grad))
 register_gradient("AddN")(lambda op, dy: [dy] * len(op.inputs))
 
 
@@ -1363,9 +1415,10 @@ def _prod_grad(op, dy):
 
 
 @register_gradient("EuclideanNorm")
+@_reduction_grad
 def _euclidean_norm_grad(op, dy):
     x = op.inputs[0]
-    axis, keepdims = op.attrs["axis"], op.attrs["keepdims"]
+    axis, keepdims = _op_axis(op), op.attrs["keepdims"]
     scale = math_ops.divide_no_nan(_kept(dy, x, axis, keepdims),
                                    _kept(op.outputs, x, axis, keepdims))
     return math_ops.multiply(x, scale)
