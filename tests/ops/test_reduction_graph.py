@@ -152,3 +152,17 @@ def test_broadcast_gradient_over_an_unknown_rank_is_summed_to_the_operand_shape(
     da, db = grads(tf.ones([2, 3]), tf.constant([[1.0], [2.0]]))
     np.testing.assert_array_equal(da.numpy(), [[1, 1, 1], [2, 2, 2]])
     np.testing.assert_array_equal(db.numpy(), [[3], [3]])
+
+
+def test_broadcast_gradient_over_a_dimension_known_only_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32),
+                                  tf.TensorSpec([None, None], tf.float32)])
+    def grads(a, b):
+        with tf.GradientTape() as tape:
+            tape.watch([a, b])
+            y = a * b
+        return tape.gradient(y, [a, b])
+
+    da, db = grads(tf.ones([2, 3]), tf.constant([[1.0], [2.0]]))  # b broadcasts along dim 1
+    np.testing.assert_array_equal(da.numpy(), [[1, 1, 1], [2, 2, 2]])
+    np.testing.assert_array_equal(db.numpy(), [[3], [3]])

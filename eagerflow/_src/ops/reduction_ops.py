@@ -1263,6 +1263,8 @@ def unbroadcast(grad, like):
         return _unbroadcast_at_run_time(grad, like)
     if gshape == shape:
         return grad
+    if None in shape.as_list():  # a dim of `like` that may be 1 (broadcast) at run time
+        return _unbroadcast_at_run_time(grad, like)
     lead = gshape.rank - shape.rank
     axes = list(range(lead)) + [lead + i for i, d in enumerate(shape)
                                 if d == 1 and gshape[lead + i] != 1]
