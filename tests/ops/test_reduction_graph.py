@@ -166,3 +166,18 @@ def test_broadcast_gradient_over_a_dimension_known_only_at_run_time():
     da, db = grads(tf.ones([2, 3]), tf.constant([[1.0], [2.0]]))  # b broadcasts along dim 1
     np.testing.assert_array_equal(da.numpy(), [[1, 1, 1], [2, 2, 2]])
     np.testing.assert_array_equal(db.numpy(), [[3], [3]])
+
+
+@pytest.mark.parametrize("fn", [
+    lambda z: tf.sort(z),
+    lambda z: tf.sort(z, direction="DESCENDING"),
+    lambda z: tf.cast(tf.argsort(z), tf.float32) * z,
+], ids=["sort", "sort-descending", "argsort"])
+def test_sort_along_the_last_axis_of_an_unknown_rank(fn):
+    _assert_same(*_eager_and_graph(fn, signature=UNKNOWN_RANK))
+
+
+def test_sort_along_another_axis_of_an_unknown_rank_needs_the_rank():
+    with pytest.raises(ValueError, match="needs the rank"):
+        sort = tf.function(lambda z: tf.sort(z, axis=0), input_signature=UNKNOWN_RANK)
+        sort.get_concrete_function()

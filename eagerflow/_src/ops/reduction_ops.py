@@ -528,18 +528,22 @@ def _sort_along(values, axis, direction, want_indices):
     x = as_tensor(values)
     rank = x.shape.rank
     axis = _static_int(axis, "axis")
-    if not -rank <= axis < rank:
+    perm = None
+    if rank is None:  # the last axis needs no rank; another would be moved there
+        if axis != -1:
+            raise ValueError(f"sort along axis {axis} needs the rank of its input known, "
+                             f"got shape {x.shape}")
+    elif not -rank <= axis < rank:
         raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
                               f"slice index {axis} of dimension 0 out of bounds.")
-    perm = None
-    if axis % rank != rank - 1:
+    elif axis % rank != rank - 1:
         from eagerflow._src.ops.array_ops import transpose
         perm = list(range(rank))
         perm[axis], perm[-1] = perm[-1], perm[axis]
         x = transpose(x, perm)
     flip = math_ops.negative if x.dtype.is_floating else bitwise_ops.invert
     ascending = direction == "ASCENDING"
-    n = x.shape[-1]
+    n = None if rank is None else x.shape[-1]
     result = top_k(flip(x) if ascending else x,
                    k=array_ops.shape(x)[-1] if n is None else n)
     if want_indices:
