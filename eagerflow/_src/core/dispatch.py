@@ -5,7 +5,10 @@
 3. recording: let every active recorder (tape) see the op, in both modes.
 
 The eager path with no tape active is a handful of attribute lookups on top
-of the kernel call.
+of the kernel call. Elementwise ops' public functions are built here
+(`unary_function`, `binary_function`): with no tape, graph or device in the
+way they call the op's direct host function themselves (`OpDef.direct`, the
+NumPy ufunc for most), and hand every other case to `dispatch`.
 """
 import functools
 
