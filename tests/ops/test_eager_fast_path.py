@@ -18,11 +18,12 @@ def _python_calls(fn, *args):
     def profile(frame, event, arg):
         if event == "call":
             seen.append(frame.f_code.co_name)
+    previous = sys.getprofile()
     sys.setprofile(profile)
     try:
         fn(*args)
     finally:
-        sys.setprofile(None)
+        sys.setprofile(previous)
     return seen[1:]  # the first is `fn` itself
 
 
