@@ -371,7 +371,8 @@ def softmax(logits, axis=None, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
     """
     x = as_tensor(logits)
-    return dispatch(_SOFTMAX, (x,), {"axis": _axis(axis, x.shape.rank)}, name=name)
+    axis = -1 if axis is None else _axis(axis, x.shape.rank)
+    return dispatch(_SOFTMAX, (x,), {"axis": axis}, name=name)
 
 
 def log_softmax(logits, axis=None, name=None):
@@ -381,7 +382,8 @@ def log_softmax(logits, axis=None, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.6931472, -0.6931472], dtype=float32)>
     """
     x = as_tensor(logits)
-    return dispatch(_LOG_SOFTMAX, (x,), {"axis": _axis(axis, x.shape.rank)}, name=name)
+    axis = -1 if axis is None else _axis(axis, x.shape.rank)
+    return dispatch(_LOG_SOFTMAX, (x,), {"axis": axis}, name=name)
 
 
 def crelu(features, axis=-1, name=None):
