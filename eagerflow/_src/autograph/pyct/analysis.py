@@ -174,7 +174,9 @@ def _statement(node, out):
         while True:  # a fixed point: what the loop reads may be live on the back edge
             body = _block(node.body, head | after)
             if isinstance(node, ast.For):
-                body = (body - stores([node.target])) | loads([node.iter])
+                # the tests that jumps add (`ag_extra_tests`) run before every item
+                body = (body - stores([node.target])) | loads(
+                    [node.iter, *getattr(node, "ag_extra_tests", ())])
             else:
                 body |= loads([node.test])
             new = body | after
