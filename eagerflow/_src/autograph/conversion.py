@@ -160,6 +160,8 @@ def _instantiate(fn, converted):
 def _is_user_function(fn):
     if getattr(fn, "__ag_converted__", False) or getattr(fn, "__ag_do_not_convert__", False):
         return False
+    if fn.__code__ in _converted_code:  # made by converted code: converted with it
+        return False
     module = (getattr(fn, "__module__", None) or "").split(".")[0]
     if module in _LIBRARY_PACKAGES or module == "eagerflow":
         return False
