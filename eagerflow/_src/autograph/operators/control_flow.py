@@ -13,10 +13,13 @@ the branch outputs or loop variables.
 >>> state["y"]
 1
 """
+import numpy as np
+
 from eagerflow._src.autograph.operators import data_structures
 from eagerflow._src.autograph.operators.variables import UndefinedReturnValue, is_undefined
-from eagerflow._src.core import context, errors, nest
+from eagerflow._src.core import context, dtypes, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
@@ -29,6 +32,12 @@ def is_graph_tensor(value):
     """True for a value only known when the graph runs: it needs graph control flow."""
     return isinstance(value, SymbolicTensor) or (
         isinstance(value, Variable) and not context.executing_eagerly())
+
+
+def _is_tensor_loop(value):
+    """Whether a loop on `value` runs as a ``while_loop``: a graph tensor, or (as TF, where
+    converted code runs eagerly) an eager tensor, whose loop variables become tensors."""
+    return is_graph_tensor(value) or isinstance(value, Tensor)
 
 
 # -- if ---------------------------------------------------------------------------------------
@@ -47,7 +56,26 @@ class _SwapBranches(Exception):
     """The first branch traced left the return value unset: trace the other one first."""
 
 
+def _condition(cond, statement):
+    """`cond` as the scalar bool a graph ``if`` or ``while`` needs; a ValueError (at trace
+    time, as TF) for another dtype or more than one element."""
+    cond = convert_to_tensor(cond)
+    hint = "to check for None, use `is not None`"
+    if cond.dtype != dtypes.bool:
+        raise ValueError(f"condition of {statement} expected to be `tf.bool` scalar, got "
+                         f"{cond}; to use as boolean Tensor, use `tf.cast`; {hint}")
+    if cond.shape.rank == 0:
+        return cond
+    known = [d for d in (cond.shape.as_list() if cond.shape.rank is not None else [])
+             if d is not None]
+    if int(np.prod(known)) > 1:
+        raise ValueError(f"condition of {statement} expected to be `tf.bool` scalar, got "
+                         f"{cond}; {hint}")
+    return array_ops.reshape(cond, [])  # one element (or unknown: checked when it runs)
+
+
 def _graph_if(cond, body, orelse, get_state, set_state, names):
+    cond = _condition(cond, "if statement")
     initial = get_state()
     try:
         results = _traced_if(cond, (body, "main"), (orelse, "else"), initial, set_state,
@@ -139,16 +167,18 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     """``while test(): body()``; once `test` gives a graph tensor, the rest is a ``while_loop``."""
     while True:
         go = test()
-        if is_graph_tensor(go):
-            _graph_loop(test, body, get_state, set_state, symbol_names, opts)
+        if _is_tensor_loop(go):
+            _graph_loop(test, body, get_state, set_state, symbol_names, opts,
+                        statement="while loop")
             return
         if not go:
             return
         body()
 
 
-def _graph_loop(test, body, get_state, set_state, names, opts):
-    """Runs the loop as one ``while_loop`` whose loop variables are the state."""
+def _graph_loop(test, body, get_state, set_state, names, opts, statement=None):
+    """Runs the loop as one ``while_loop`` whose loop variables are the state; the user's
+    `statement` condition is checked to be a scalar bool."""
     if opts.get("has_else"):
         raise errors.OperatorNotAllowedInGraphError(
             "A loop over a tensor (or with a tensor condition) cannot have an else clause: "
@@ -160,7 +190,8 @@ def _graph_loop(test, body, get_state, set_state, names, opts):
 
     def cond(*values):
         set_state(values)
-        return test()
+        go = test()
+        return go if statement is None else _condition(go, statement)
 
     def step(*values):
         set_state(values)
@@ -272,7 +303,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     ``break`` under a tensor condition), each later iteration runs under a
     ``cond`` on it.
     """
-    if is_graph_tensor(iter_):
+    if _is_tensor_loop(iter_):
         _graph_for(convert_to_tensor(iter_), extra_test, body, get_state, set_state,
                    symbol_names, opts)
         return
