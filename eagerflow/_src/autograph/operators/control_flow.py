@@ -81,13 +81,15 @@ def _graph_if(cond, body, orelse, get_state, set_state, names):
         results = _traced_if(cond, (body, "main"), (orelse, "else"), initial, set_state,
                              get_state, names)
     except _SwapBranches:
+        # neither branch may return (both leave the value unset): then it stays unset
         results = _traced_if(math_ops.logical_not(cond), (orelse, "else"), (body, "main"),
-                             initial, set_state, get_state, names)
+                             initial, set_state, get_state, names, swap=False)
     set_state(results)
 
 
-def _traced_if(cond, first, second, initial, set_state, get_state, names):
-    """Traces both branches with `cond` and returns the state they leave, reconciled."""
+def _traced_if(cond, first, second, initial, set_state, get_state, names, swap=True):
+    """Traces both branches with `cond` and returns the state they leave, reconciled; with
+    `swap`, _SwapBranches if the first leaves the return value unset."""
     seen = {}  # the first branch's state, which the second is checked against
 
     def branch(fn, label):
@@ -99,7 +101,8 @@ def _traced_if(cond, first, second, initial, set_state, get_state, names):
                 if value is None:
                     raise ValueError(f"'{name}' is None at the end of the {label} branch.")
             if not seen:
-                if any(type(v) is UndefinedReturnValue and v.guarded for v in values):
+                if swap and any(type(v) is UndefinedReturnValue and v.guarded
+                                for v in values):
                     raise _SwapBranches
             else:
                 values = _reconcile(seen, values, label, names)

@@ -165,8 +165,18 @@ def _block(statements, live):
 
 def _statement(node, out):
     if isinstance(node, ast.If):
-        node.ag_live_out = set(out)
-        return loads([node.test]) | _block(node.body, out) | _block(node.orelse, out)
+        # A graph if traces both branches, one after the other, each from the state before
+        # the if: what one branch modifies and the other reads is passed on (reset between
+        # them) as if it were live after the if, at the end of both branches.
+        live = set(out)
+        while True:
+            body, orelse = _block(node.body, live), _block(node.orelse, live)
+            new = out | (stores(node.body) & orelse) | (stores(node.orelse) & body)
+            if new == live:
+                break
+            live = new
+        node.ag_live_out = live
+        return loads([node.test]) | body | orelse
     if isinstance(node, (ast.While, ast.For)):
         node.ag_live_out = set(out)
         after = _block(node.orelse, out) | out
