@@ -188,6 +188,11 @@ def _graph_loop(test, body, get_state, set_state, names, opts, statement=None):
             "for/else and while/else run only in Python. Move the else body after the loop, "
             "guarded by a flag the loop's break sets.")
     initial = _defined_before(list(get_state()), body, set_state, get_state, names)
+    if any(is_undefined(v) for v in initial):
+        # a return value the loop never sets (its returns are under false Python
+        # conditions) stays unset and out of the loop variables
+        get_state, set_state, names, initial = _without_unset(get_state, set_state, names,
+                                                              initial)
     initial = [_as_tensors(v, n, "before the loop") for v, n in zip(initial, names)]
     invariants = _shape_invariants(initial, opts)
 
@@ -208,6 +213,23 @@ def _graph_loop(test, body, get_state, set_state, names, opts, statement=None):
     results = control_flow.while_loop(cond, step, tuple(initial),
                                       shape_invariants=tuple(invariants), **kwargs)
     set_state(results)
+
+
+def _without_unset(get_state, set_state, names, values):
+    """`get_state`, `set_state`, `names` and `values` for the variables of `values` that are
+    set; the others keep their unset values."""
+    kept = [i for i, v in enumerate(values) if not is_undefined(v)]
+
+    def get_kept():
+        state = get_state()
+        return tuple(state[i] for i in kept)
+
+    def set_kept(new):
+        state = list(values)
+        for i, v in zip(kept, new):
+            state[i] = v
+        set_state(state)
+    return get_kept, set_kept, [names[i] for i in kept], [values[i] for i in kept]
 
 
 def _defined_before(values, body, set_state, get_state, names):
@@ -240,6 +262,8 @@ def _defined_before(values, body, set_state, get_state, names):
     set_state(values)
     values = list(values)
     for i in missing:
+        if type(values[i]) is UndefinedReturnValue and is_undefined(after[i]):
+            continue  # the loop does not return: the value stays unset
         if is_undefined(after[i]) or after[i] is None:
             raise ValueError(f"'{names[i]}' must be defined before the loop")
         values[i] = nest.map_structure(

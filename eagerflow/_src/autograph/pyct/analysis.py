@@ -165,13 +165,13 @@ def _block(statements, live):
 
 def _statement(node, out):
     if isinstance(node, ast.If):
-        # A graph if traces both branches, one after the other, each from the state before
-        # the if: what one branch modifies and the other reads is passed on (reset between
-        # them) as if it were live after the if, at the end of both branches.
-        live = set(out)
+        # A graph if traces each branch from the state before the if, one after the other
+        # (and a branch again after a retry): what the if modifies and a branch reads before
+        # it writes it is passed on, reset before each branch, as if live after the if.
+        live, modified = set(out), stores(node.body + node.orelse)
         while True:
             body, orelse = _block(node.body, live), _block(node.orelse, live)
-            new = out | (stores(node.body) & orelse) | (stores(node.orelse) & body)
+            new = out | (modified & (body | orelse))
             if new == live:
                 break
             live = new
