@@ -5,7 +5,8 @@
 if/elif/else, while loops, for loops over ``range``, ``tf.range`` and Python
 lists, break, continue and return inside loops and branches, lambdas (several
 on one line), list and dict comprehensions, conditional expressions, boolean
-operators and augmented assignment, on tensors and Python values alike.
+operators, augmented and tuple assignment, and a nested function that returns
+from a branch, on tensors and Python values alike.
 
 Every program is one TF can run in a graph: the variables are all defined
 before any control flow and stay integers (assignments reduce them modulo a
@@ -16,8 +17,10 @@ inside it, and every return gives the same four-element tuple.
 `check(source, inputs)` runs the program as plain Python (eagerly) and as a
 ``tf.function``, and describes the first difference, or returns None.
 """
+import atexit
 import itertools
 import os
+import shutil
 import tempfile
 
 import numpy as np
@@ -32,6 +35,11 @@ PREAMBLE = """\
 def f(a, b, p):
     ops = {"add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y % 97}
     inc, dec = lambda x, k=1: x + k, lambda x: x - 1
+
+    def helper(x, y=1):
+        if x > y:
+            return x - y
+        return x + y
     v0 = a
     v1 = b
     v2 = p
@@ -75,7 +83,8 @@ def _expression(draw, ctx, depth=2):
         op = draw(st.sampled_from(["+", "-", "*"]))
         return f"({sub()} {op} {sub()})"
     if kind == "call":
-        form = draw(st.sampled_from(["ops", "inc", "inc_k", "dec", "inline"]))
+        form = draw(st.sampled_from(["ops", "inc", "inc_k", "dec", "inline", "helper",
+                                     "helper_y"]))
         if form == "ops":
             return f'ops["{draw(st.sampled_from(["add", "sub", "mul"]))}"]({sub()}, {sub()})'
         if form == "inc":
@@ -84,6 +93,10 @@ def _expression(draw, ctx, depth=2):
             return f"inc({sub()}, k={draw(st.integers(-2, 3))})"
         if form == "dec":
             return f"dec({sub()})"
+        if form == "helper":
+            return f"helper({sub()})"
+        if form == "helper_y":
+            return f"helper({sub()}, y={sub()})"
         return f"(lambda u, w=2: u * w - 1)({sub()})"
     if kind == "ternary":
         return f"({sub()} if {_condition(draw, ctx, 1)} else {sub()})"
@@ -118,7 +131,7 @@ def _block(draw, ctx, indent, size=None):
 
 def _statement(draw, ctx, indent):
     pad = "    " * indent
-    kinds = ["assign", "assign", "augassign"]
+    kinds = ["assign", "assign", "augassign", "swap"]
     if ctx.depth < 3:
         kinds += ["if", "if", "for", "while"]
     if ctx.loop_depth:
@@ -131,6 +144,9 @@ def _statement(draw, ctx, indent):
     if kind == "augassign":
         op = draw(st.sampled_from(["+=", "-="]))
         return [f"{pad}{draw(st.sampled_from(VARIABLES))} {op} {_leaf(draw, ctx)}"]
+    if kind == "swap":
+        first, second = draw(st.permutations(VARIABLES))[:2]
+        return [f"{pad}{first}, {second} = {second}, {first}"]
     if kind == "return":
         return [f"{pad}return {RESULT}"]
     if kind == "jump":  # under a condition, else what follows never runs
@@ -150,7 +166,7 @@ def _statement(draw, ctx, indent):
         iterable = draw(st.sampled_from([
             f"range({draw(st.integers(0, 3))})", f"tf.range({draw(st.integers(0, 3))})",
             "tf.range(a % 3)", "[1, -2, 3]", "tf.constant([2, 0, -1])",
-            "range(p % 3)"]))
+            "range(p % 3)", "[a, b]"]))
         body = _block(draw, ctx.nested(target, loop=True), indent + 1)
         return [f"{pad}for {target} in {iterable}:", *body]
     counter = f"w{n}"
@@ -182,6 +198,7 @@ def load(source):
     global _folder
     if _folder is None:
         _folder = tempfile.mkdtemp(prefix="autograph_programs_")
+        atexit.register(shutil.rmtree, _folder, True)
     path = os.path.join(_folder, f"program_{next(_numbers)}.py")
     with open(path, "w") as file:
         file.write(source)
