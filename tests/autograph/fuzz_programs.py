@@ -25,13 +25,14 @@ def main():
     parser.add_argument("--keep-going", action="store_true")
     args = parser.parse_args()
     logging.getLogger("eagerflow").setLevel(logging.ERROR)
-    failures = []
+    failures, checked = [], [0]
 
     @settings(max_examples=args.examples, deadline=None, database=None,
               suppress_health_check=list(HealthCheck),
               phases=[Phase.generate] if args.keep_going else list(Phase))
     @given(programs.programs(), programs.inputs)
     def run(source, cases):
+        checked[0] += 1
         difference = programs.check(source, cases)
         if difference is not None:
             if not args.keep_going:
@@ -42,7 +43,7 @@ def main():
     if args.seed is not None:
         run = hypothesis_seed(args.seed)(run)
     run()
-    print(f"{args.examples} examples, {len(failures)} differences")
+    print(f"{checked[0]} programs checked, {len(failures)} differences")
     return 1 if failures else 0
 
 
