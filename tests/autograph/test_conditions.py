@@ -74,3 +74,17 @@ def test_to_graph_keeps_python_results_that_no_loop_touches():
     assert type(tf.autograph.to_graph(_branch)(1)) is int
     result = tf.autograph.to_graph(_branch)(tf.constant(1))
     np.testing.assert_equal(result.numpy(), 2)
+
+
+def _accumulate(values):
+    total = 0
+    for v in values:
+        total += v
+    return total
+
+
+def test_to_graph_loop_changing_a_dtype_fails_as_in_tf():
+    with pytest.raises(TypeError, match="'total' has dtype int32 before the loop, but dtype "
+                                        "float32 after one iteration"):
+        tf.autograph.to_graph(_accumulate)(tf.constant([1.0, 2.0]))
+    assert tf.autograph.to_graph(_accumulate)(tf.constant([1, 2])).numpy() == 3

@@ -193,6 +193,9 @@ def _graph_loop(test, body, get_state, set_state, names, opts, statement=None):
         # conditions) stays unset and out of the loop variables
         get_state, set_state, names, initial = _without_unset(get_state, set_state, names,
                                                               initial)
+    # Eagerly, as in TF, the first iteration sees the values as they are (Python numbers
+    # stay numbers); what they become is checked against their tensor form.
+    start = tuple(initial) if context.executing_eagerly() else None
     initial = [_as_tensors(v, n, "before the loop") for v, n in zip(initial, names)]
     invariants = _shape_invariants(initial, opts)
 
@@ -210,7 +213,7 @@ def _graph_loop(test, body, get_state, set_state, names, opts, statement=None):
         return tuple(_as_tensors(v, n, "after one iteration") for v, n in zip(after, names))
 
     kwargs = {k: opts[k] for k in ("maximum_iterations", "parallel_iterations") if k in opts}
-    results = control_flow.while_loop(cond, step, tuple(initial),
+    results = control_flow.while_loop(cond, step, start or tuple(initial),
                                       shape_invariants=tuple(invariants), **kwargs)
     set_state(results)
 
