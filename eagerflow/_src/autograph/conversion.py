@@ -22,7 +22,6 @@ import sysconfig
 import types
 import weakref
 
-import eagerflow
 from eagerflow._src.autograph import operators
 from eagerflow._src.autograph.converters import (
     asserts, break_statements, call_trees, conditional_expressions, continue_statements,
@@ -30,14 +29,17 @@ from eagerflow._src.autograph.converters import (
 from eagerflow._src.autograph.operators import data_structures, py_builtins
 from eagerflow._src.autograph.pyct import parser
 from eagerflow._src.autograph.pyct.naming import Namer
+from eagerflow._src.core import errors
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.function.polymorphic_function import Function
 
 _logger = logging.getLogger("eagerflow")
 
+# eagerflow's own folder: three up from eagerflow/_src/autograph/conversion.py
+_PACKAGE_FOLDER = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Code outside these folders and packages is the user's and gets converted.
 _LIBRARY_FOLDERS = tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
-    os.path.dirname(eagerflow.__file__), *(sysconfig.get_paths()[k] for k in (
+    _PACKAGE_FOLDER, *(sysconfig.get_paths()[k] for k in (
         "stdlib", "platstdlib"))})
 _LIBRARY_PACKAGES = {"numpy", "scipy", "ml_dtypes", "pandas", "tensorflow", "keras", "tf_keras",
                      "torch", "jax", "pytest", "_pytest", "hypothesis", "pluggy", "absl"}
@@ -320,7 +322,7 @@ def _framed(error):
     shown = "\n".join(f"    {line}" for line in f"{type(error).__name__}: {error}".split("\n"))
     message = "in user code:\n\n" + "".join(lines) + f"\n{shown}\n"
     try:
-        if isinstance(error, eagerflow.errors.OpError):
+        if isinstance(error, errors.OpError):
             framed = type(error)(error.node_def, error.op, message)
         else:
             framed = type(error)(message)
