@@ -73,38 +73,3 @@ def test_retraced_branches_and_unset_returns_match_python(fn, a, b):
     expected = [np.asarray(v) for v in fn(tf.constant(a), tf.constant(b))]
     got = [v.numpy() for v in tf.function(fn)(tf.constant(a), tf.constant(b))]
     np.testing.assert_equal(got, expected)
-
-
-def _branch_retraced_after_a_loop(a, b, limit=0):
-    v0, v1, v2 = a, b, limit
-    if 0 < v0:
-        for i in tf.constant([2, 0, -1]):
-            if v2 > a:
-                v1 = -2
-            else:
-                v2 = v1 + 1
-        if v1 <= 0:
-            v0 = v1
-        elif limit > 2:  # Python: no return here, so the branches are traced again swapped
-            return v0, v1, v2
-    v1 = v0 % 101
-    return v0, v1, v2
-
-
-def _loop_whose_return_does_not_run(a, b, limit=4):
-    v0, i = a, 0
-    while i < a % 3 + 1:
-        i += 1
-        if limit < 2:  # Python: false, the loop never returns
-            return v0, b
-        v0 += b
-    return v0, b
-
-
-@pytest.mark.parametrize("fn", [_branch_retraced_after_a_loop,
-                                _loop_whose_return_does_not_run])
-@pytest.mark.parametrize("a, b", [(5, 3), (-1, 4)])
-def test_retraced_branches_and_unset_returns_match_python(fn, a, b):
-    expected = [np.asarray(v) for v in fn(tf.constant(a), tf.constant(b))]
-    got = [v.numpy() for v in tf.function(fn)(tf.constant(a), tf.constant(b))]
-    np.testing.assert_equal(got, expected)
