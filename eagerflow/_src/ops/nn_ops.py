@@ -371,8 +371,9 @@ def softmax(logits, axis=None, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
     """
     x = as_tensor(logits)
-    axis = -1 if axis is None else _axis(axis, x.shape.rank)
-    return dispatch(_SOFTMAX, (x,), {"axis": axis}, name=name)
+    # (a new name: Keras reads this frame's arguments as the call made them)
+    dim = -1 if axis is None else _axis(axis, x.shape.rank)
+    return dispatch(_SOFTMAX, (x,), {"axis": dim}, name=name)
 
 
 def log_softmax(logits, axis=None, name=None):
@@ -382,8 +383,9 @@ def log_softmax(logits, axis=None, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.6931472, -0.6931472], dtype=float32)>
     """
     x = as_tensor(logits)
-    axis = -1 if axis is None else _axis(axis, x.shape.rank)
-    return dispatch(_LOG_SOFTMAX, (x,), {"axis": axis}, name=name)
+    # (a new name: Keras reads this frame's arguments as the call made them)
+    dim = -1 if axis is None else _axis(axis, x.shape.rank)
+    return dispatch(_LOG_SOFTMAX, (x,), {"axis": dim}, name=name)
 
 
 def crelu(features, axis=-1, name=None):
