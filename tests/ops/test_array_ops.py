@@ -960,3 +960,48 @@ def test_repeat_of_a_scalar_of_unknown_rank():
     np.testing.assert_array_equal(
         _traced(lambda t: tf.repeat(t, [1, 2], axis=-1), None)(np.float32([[1, 2]])),
         [[1, 2, 2]])
+
+
+def test_gather_gradients_with_unknown_static_dims():
+    params = tf.reshape(tf.range(24.0), [2, 3, 4])
+    gathers = [
+        lambda p: tf.gather(p, [[1, 0]]),
+        lambda p: tf.gather(p, [2, 0, 2], axis=1),
+        lambda p: tf.gather(p, [[0, 2], [1, 1]], axis=1, batch_dims=1),
+        lambda p: tf.gather_nd(p, [[0, 1], [1, 2]]),
+    ]
+    for fn in gathers:
+        def grad(p):
+            with tf.GradientTape() as tape:
+                tape.watch(p)
+                y = tf.reduce_sum(fn(p) * fn(p))
+            return tf.convert_to_tensor(tape.gradient(y, p))
+
+        want = grad(params).numpy()
+        traced = tf.function(grad, input_signature=[tf.TensorSpec([None, None, None])])
+        np.testing.assert_array_equal(traced(params).numpy(), want)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None]), tf.TensorSpec([None], tf.int32)])
+    def segment_grad2(p, ids):
+        with tf.GradientTape() as outer:
+            outer.watch(p)
+            with tf.GradientTape() as inner:
+                inner.watch(p)
+                y = tf.reduce_sum(tf.math.segment_max(p * p, ids))
+            s = tf.reduce_sum(inner.gradient(y, p) ** 2)
+        return outer.gradient(s, p)
+
+    got = segment_grad2(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), tf.constant([0, 1, 1]))
+    assert got.numpy().tolist() == [[8.0, 16.0], [0.0, 0.0], [40.0, 48.0]]
+
+
+def test_scatter_nd_with_a_run_time_shape():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+    def scatter(shape):
+        return tf.scatter_nd([[0], [1]], [1.0, 2.0], shape)
+
+    assert scatter(tf.constant([3])).numpy().tolist() == [1.0, 2.0, 0.0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Dimension -3 must be >= 0"):
+        scatter(tf.constant([-3]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="does not index into shape"):
+        scatter(tf.constant([1]))

@@ -1628,15 +1628,25 @@ def _scatter_into(xp, out, index, values, how):
 
 
 def _scatter_nd_kernel(xp, indices, updates, shape, bad_indices_policy):
+    if type(shape) is not tuple:  # a shape known only at run time
+        shape = tuple(int(d) for d in shape)
+        bad = next((d for d in shape if d < 0), None)
+        if bad is not None:
+            raise _bad(f"Dimension {bad} must be >= 0")
     index, values = _scatter_rows(xp, indices, updates, shape, "ScatterNd",
                                   bad_indices_policy)
     out = xp.zeros(shape, updates.dtype)
     return _scatter_into(xp, out, index, values, "logical_or" if updates.dtype == bool else "add")
 
 
-_SCATTER_ND = register("ScatterNd", _scatter_nd_kernel,
-                       lambda indices, updates, shape, **_: (TensorShape(shape), updates.dtype),
-                       tied=())
+def _scatter_nd_rule(indices, updates, shape, **_):
+    if type(shape) is not tuple:  # a shape tensor: what is known of it before run time
+        known = shape_rules.known_elements(shape)
+        return (unknown_shape() if known is None else TensorShape(known)), updates.dtype
+    return TensorShape(shape), updates.dtype
+
+
+_SCATTER_ND = register("ScatterNd", _scatter_nd_kernel, _scatter_nd_rule, tied=())
 
 
 def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
@@ -1647,9 +1657,11 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     """
     indices, updates = as_tensor(indices), as_tensor(updates)
     check_index_dtype("ScatterNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
-    return dispatch(_SCATTER_ND, (indices, updates),
-                    {"shape": _ints(shape, "ScatterNd", "Tindices"),
-                     "bad_indices_policy": _policy(bad_indices_policy)}, name)
+    shape = _ints_or_tensor(shape, "ScatterNd", "Tindices")
+    attrs = {"bad_indices_policy": _policy(bad_indices_policy)}
+    if type(shape) is tuple:
+        return dispatch(_SCATTER_ND, (indices, updates), {"shape": shape, **attrs}, name)
+    return dispatch(_SCATTER_ND, (indices, updates, shape), attrs, name)
 
 
 def _tensor_scatter_kernel(how, op_name):
@@ -2416,19 +2428,22 @@ def _gather_grad(op, dy):
     # Scatter `dy` back: the gathered axis is moved to follow the batch dims, where
     # scatter_nd can address it, and moved back afterwards.
     params, indices = op.inputs
-    p = params.shape.as_list()
-    axis = op.attrs["axis"] % len(p)
+    p = known_shape(params)  # a Tensor where a static dim is unknown
+    rank = params.shape.rank
+    axis = op.attrs["axis"] % rank
     batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
     if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
         from eagerflow._src.ops.indexed_slices import IndexedSlices
-        return IndexedSlices(reshape(dy, [-1] + p[1:]), reshape(indices, [-1]),
-                             shape(params)), None
+        rows = [-1] + p[1:] if isinstance(p, list) else concat([[-1], p[1:]], 0)
+        return IndexedSlices(reshape(dy, rows), reshape(indices, [-1]), shape(params)), None
     if axis < batch_dims:
         batch_dims = 0
     outer = axis - batch_dims
     updates = _moved(dy, batch_dims + outer, indices.shape.rank - batch_dims, batch_dims)
     coords = _with_batch_coords(expand_dims(indices, -1), batch_dims)
-    moved_shape = p[:batch_dims] + [p[axis]] + p[batch_dims:axis] + p[axis + 1:]
+    order = [*builtins.range(batch_dims), axis, *builtins.range(batch_dims, axis),
+             *builtins.range(axis + 1, rank)]
+    moved_shape = [p[i] for i in order] if isinstance(p, list) else gather(p, order)
     return _moved(scatter_nd(coords, updates, moved_shape), batch_dims, 1, axis), None
 
 
@@ -2436,7 +2451,7 @@ def _gather_grad(op, dy):
 def _gather_nd_grad(op, dy):
     params, indices = op.inputs
     coords = _with_batch_coords(indices, op.attrs["batch_dims"])
-    return scatter_nd(coords, dy, params.shape.as_list()), None
+    return scatter_nd(coords, dy, known_shape(params)), None
 
 
 @register_gradient("ScatterNd")
