@@ -1005,3 +1005,17 @@ def test_scatter_nd_with_a_run_time_shape():
         scatter(tf.constant([-3]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="does not index into shape"):
         scatter(tf.constant([1]))
+
+
+def test_concat_gradient_with_unknown_static_dims():
+    @tf.function(input_signature=[tf.TensorSpec([None, None]), tf.TensorSpec([None, None])])
+    def grads(a, b):
+        with tf.GradientTape() as tape:
+            tape.watch([a, b])
+            y = tf.concat([a, b], 1)
+            loss = tf.reduce_sum(y * tf.range(5.0))
+        return tape.gradient(loss, [a, b])
+
+    da, db = grads(tf.ones([2, 2]), tf.ones([2, 3]))
+    assert da.numpy().tolist() == [[0.0, 1.0]] * 2
+    assert db.numpy().tolist() == [[2.0, 3.0, 4.0]] * 2

@@ -603,6 +603,8 @@ def reverse(tensor, axis, name=None):
 
 
 def _roll_kernel(xp, x, shift, axis):
+    if type(shift) is not tuple:  # known only at run time
+        shift = tuple(int(v) for v in xp.reshape(shift, -1))
     if len(shift) != len(axis):
         raise _bad("shift and axis must have the same size")
     for a in axis:
@@ -611,7 +613,7 @@ def _roll_kernel(xp, x, shift, axis):
     return xp.roll(x, shift, axis) if axis else x
 
 
-def _roll_rule(x, shift, axis):
+def _roll_rule(x, shift, axis, **_):
     if x.shape.rank == 0:
         raise shape_rules.shape_error("Roll", "Shape must be at least rank 1 but is rank 0",
                                       [x.shape, TensorShape([]), TensorShape([])])
@@ -627,8 +629,12 @@ def roll(input, shift, axis, name=None):
     >>> roll([1, 2, 3], 1, 0)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([3, 1, 2], dtype=int32)>
     """
-    return dispatch(_ROLL, (as_tensor(input),), {"shift": _ints(shift, "Roll", "Tshift"),
-                                                  "axis": _ints(axis, "Roll", "Taxis")}, name)
+    axis = _ints(axis, "Roll", "Taxis")
+    shift = _ints_or_tensor(reshape(shift, [-1]) if isinstance(shift, Tensor) and
+                            shift.shape.rank == 0 else shift, "Roll", "Tshift")
+    if type(shift) is tuple:
+        return dispatch(_ROLL, (as_tensor(input),), {"shift": shift, "axis": axis}, name)
+    return dispatch(_ROLL, (as_tensor(input), shift), {"axis": axis}, name)
 
 
 # -- joining and splitting -----------------------------------------------------------------------
@@ -2307,8 +2313,11 @@ def _reduction_ops():
 register_gradient("BroadcastTo")(_shape_input_grad(
     lambda op, dy: _reduction_ops().unbroadcast(dy, op.inputs[0])))
 register_gradient("ReverseV2")(lambda op, dy: reverse(dy, op.attrs["axis"]))
-register_gradient("Roll")(lambda op, dy: roll(dy, [-s for s in op.attrs["shift"]],
-                                              op.attrs["axis"]))
+@register_gradient("Roll")
+def _roll_grad(op, dy):
+    if len(op.inputs) == 2:  # a run-time shift
+        return roll(dy, math_ops.negative(op.inputs[1]), op.attrs["axis"]), None
+    return roll(dy, [-s for s in op.attrs["shift"]], op.attrs["axis"])
 register_gradient("Fill")(_shape_input_grad(
     lambda op, dy: reshape(_reduction_ops().reduce_sum(dy), known_shape(op.inputs[0]))))
 register_gradient("Pack")(lambda op, dy: unstack(dy, len(op.inputs), op.attrs["axis"]))
@@ -2326,7 +2335,16 @@ register_gradient("SplitV")(_split_back)
 @register_gradient("ConcatV2")
 def _concat_grad(op, dy):
     axis = op.attrs["axis"] % dy.shape.rank
-    return split(dy, [t.shape[axis] for t in op.inputs], axis)
+    sizes = [t.shape[axis] for t in op.inputs]
+    if None not in sizes:
+        return split(dy, sizes, axis)
+    # Sizes known only at run time: each input's rows of dy, gathered.
+    pieces, start = [], 0
+    for t in op.inputs:
+        end = start + shape(t)[axis]
+        pieces.append(gather(dy, range(start, end), axis=axis))
+        start = end
+    return pieces
 
 
 @register_gradient("Tile")
