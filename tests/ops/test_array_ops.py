@@ -1019,3 +1019,22 @@ def test_concat_gradient_with_unknown_static_dims():
     da, db = grads(tf.ones([2, 2]), tf.ones([2, 3]))
     assert da.numpy().tolist() == [[0.0, 1.0]] * 2
     assert db.numpy().tolist() == [[2.0, 3.0, 4.0]] * 2
+
+
+def test_repeat_with_a_negative_count_raises_like_tile():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"multiples\[2\] >= 0, but got -1"):
+        tf.repeat(x, -1, axis=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"multiples\[1\] >= 0, but got -1"):
+        tf.function(lambda t: tf.repeat(t, [-1], axis=0),
+                    input_signature=[tf.TensorSpec([None, None])])(x)
+    # In a vector of counts a negative one repeats 0 times, as in TF.
+    assert tf.repeat(x, [1, -1], axis=0).numpy().tolist() == [[1.0, 2.0]]
+
+
+def test_sequence_mask_of_empty_lengths():
+    assert tf.sequence_mask(tf.zeros([0], tf.int32)).shape == (0, 0)
+    assert tf.sequence_mask(tf.zeros([2, 0], tf.int64)).shape == (2, 0, 0)
+    got = tf.function(tf.sequence_mask, input_signature=[tf.TensorSpec([None], tf.int32)])(
+        tf.zeros([0], tf.int32))
+    assert got.shape == (0, 0) and got.dtype == tf.bool

@@ -605,3 +605,11 @@ def test_zero_size_cross_entropies(shape):
     mean, variance = n.moments(z, [0])
     assert mean.shape == variance.shape == shape[1:]
     assert np.isnan(mean.numpy()).all() and np.isnan(variance.numpy()).all()  # 0 / 0
+
+
+def test_compute_average_loss_with_global_batch_size_inside_function():
+    x = tf.constant([1.0, 2.0, 3.0, 9.0])
+    f = tf.function(lambda t: tf.nn.compute_average_loss(t, global_batch_size=8))
+    assert float(f(x)) == 1.875
+    with pytest.raises(ValueError, match=r"at least rank 1. Received per_example_loss=Tensor"):
+        tf.function(tf.nn.compute_average_loss)(tf.constant(1.0))

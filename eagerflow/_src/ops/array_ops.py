@@ -2211,7 +2211,8 @@ def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     lengths = as_tensor(lengths)
     if maxlen is None:
         from eagerflow._src.ops.reduction_ops import reduce_max
-        maxlen = reduce_max(lengths)
+        # Empty lengths reduce to the dtype's minimum: as in TF, the mask is then 0 wide.
+        maxlen = math_ops.maximum(reduce_max(lengths), 0)
     maxlen = as_tensor(maxlen)
     if maxlen.shape.rank not in (0, None):
         raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received "
@@ -2252,6 +2253,13 @@ def repeat(input, repeats, axis=None, name=None):
                         f"<dtype: '{dtype.name}'>")
     if counts is not None and np.ndim(counts) > 1:
         raise ValueError(f"Shape {np.shape(counts)} must have rank at most 1")
+    if counts is not None and np.size(counts) == 1 and np.reshape(counts, -1)[0] < 0:
+        # TF tiles by a single count, and Tile rejects a negative multiple (a negative
+        # count in a vector of them repeats 0 times).
+        where = axis % ndim + 1 if ndim is not None else axis + 1
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected multiples[{where}] >= 0, but got "
+            f"{int(np.reshape(counts, -1)[0])}")
     if n is None or counts is None:
         return _repeat_at_run_time(input, repeats, axis, name)
     counts = np.maximum(np.asarray(counts, np.int64), 0)  # negative counts repeat 0 times

@@ -19,7 +19,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     FLOAT, NUMBER, REAL, register, register_gradient, same_shape)
 from eagerflow._src.core.convert import get_static_value
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import array_ops, float_math, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
@@ -731,7 +731,8 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     loss = as_tensor(per_example_loss)
     if loss.shape.rank == 0:
         raise ValueError(f"Invalid value passed for `per_example_loss`. Expected a tensor with "
-                         f"at least rank 1. Received per_example_loss={loss.numpy()} with rank 0")
+                         f"at least rank 1. Received per_example_loss="
+                         f"{loss.numpy() if isinstance(loss, EagerTensor) else loss} with rank 0")
     if sample_weight is not None:
         loss = math_ops.multiply(loss, sample_weight)
     from eagerflow._src.ops.array_ops import shape
@@ -743,7 +744,8 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
         if not size.dtype.is_integer:
             raise TypeError(f"global_batch_size must be an integer. Found: tensor of dtype "
                             f"{size.dtype}")
-        if size.numpy() < 0:
+        known = get_static_value(size)  # None inside a function when only run time knows it
+        if known is not None and known < 0:
             raise _invalid("global_batch_size must be non-negative.")
     total = reduce_sum(loss)
     return math_ops.divide_no_nan(total, cast(global_batch_size, total.dtype))
