@@ -736,3 +736,12 @@ def test_triangular_solve_keeps_non_finite_right_hand_sides_in_their_rows():
     rhs = np.array([[np.inf], [1.0], [2.0]], np.float32)
     np.testing.assert_array_equal(tf.linalg.triangular_solve(low, rhs)[:, 0],
                                   [np.inf, -np.inf, np.nan])
+
+
+def test_lstsq_with_l2_regularizer_and_unknown_static_dims():
+    a = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]])
+    b = tf.constant([[1.0], [2.0], [3.0]])
+    want = tf.linalg.lstsq(a, b, l2_regularizer=0.5)
+    got = tf.function(lambda m, r: tf.linalg.lstsq(m, r, l2_regularizer=0.5),
+                      input_signature=[tf.TensorSpec([None, None])] * 2)(a, b)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5)

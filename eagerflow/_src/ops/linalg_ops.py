@@ -896,6 +896,9 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
 def _regularized(gram, l2_regularizer, n):
     if isinstance(l2_regularizer, (int, float)) and l2_regularizer == 0:
         return gram
+    if n is None:  # the size is known only at run time: add to the diagonal in place
+        l2 = as_tensor(l2_regularizer, gram.dtype)
+        return set_diag(gram, math_ops.add(diag_part(gram), l2))
     eye = convert_to_tensor(np.eye(n, dtype=gram.dtype.as_numpy_dtype))
     return math_ops.add(gram, math_ops.multiply(as_tensor(l2_regularizer, gram.dtype), eye))
 

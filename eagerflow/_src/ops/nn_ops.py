@@ -441,7 +441,17 @@ def _block_dims(x, block_size, data_format, op_name):
                        f"value 2")
     if x.shape.rank != 4:
         raise _invalid(f"input rank should be: 4 instead of: {x.shape.rank}")
-    return x.shape.as_list()
+    dims = x.shape.as_list()
+    if None in dims:  # known only at run time: the dims as scalar tensors
+        from eagerflow._src.ops.array_ops import shape, unstack
+        dims = [d if d is not None else t for d, t in zip(dims, unstack(shape(x), num=4))]
+    return dims
+
+
+def _divides(block, dim):
+    """Whether `block` divides `dim`; True for a dim only run time knows (then the
+    reshape that follows fails when it does not)."""
+    return isinstance(dim, Tensor) or dim % block == 0
 
 
 def space_to_depth(input, block_size, data_format="NHWC", name=None):
@@ -453,7 +463,7 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):
     from eagerflow._src.ops.array_ops import reshape, transpose
     x = as_tensor(input)
     b, h, w, c = _block_dims(x, block_size, data_format, "space_to_depth")
-    if h % block_size or w % block_size:
+    if not (_divides(block_size, h) and _divides(block_size, w)):
         raise _invalid(f"Image width {w} and height {h} should be divisible by block_size: "
                        f"{block_size}")
     blocks = reshape(x, [b, h // block_size, block_size, w // block_size, block_size, c])
@@ -470,7 +480,7 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None):
     from eagerflow._src.ops.array_ops import reshape, transpose
     x = as_tensor(input)
     b, h, w, c = _block_dims(x, block_size, data_format, "depth_to_space")
-    if c % (block_size * block_size):
+    if not _divides(block_size * block_size, c):
         raise _invalid(f"Input depth dimension {c} should be divisible by: "
                        f"{block_size * block_size}")
     depth = c // (block_size * block_size)
@@ -886,8 +896,12 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     x = as_tensor(x)
     axes = static_ints(axes)
     axes = [axes] if isinstance(axes, int) else axes
-    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-    counts = cast(count, x.dtype)
+    dims = [x.shape[a] for a in axes]
+    if None in dims:  # known only at run time
+        from eagerflow._src.ops.reduction_ops import reduce_prod
+        counts = cast(reduce_prod(array_ops.gather(array_ops.shape(x), axes)), x.dtype)
+    else:
+        counts = cast(int(np.prod(dims, dtype=np.int64)), x.dtype)
     if shift is not None:
         shift = cast(as_tensor(shift), x.dtype)
         x = math_ops.subtract(x, shift)
