@@ -745,3 +745,24 @@ def test_lstsq_with_l2_regularizer_and_unknown_static_dims():
     got = tf.function(lambda m, r: tf.linalg.lstsq(m, r, l2_regularizer=0.5),
                       input_signature=[tf.TensorSpec([None, None])] * 2)(a, b)
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5)
+
+
+def test_diag_part_of_a_range_of_diagonals():
+    x = tf.reshape(tf.range(12.0), [3, 4])
+    # Rows: diagonals 2, 1, 0, -1; superdiagonals aligned right, subdiagonals left.
+    want = [[7.0, 2.0, 7.0], [1.0, 6.0, 11.0], [0.0, 5.0, 10.0], [4.0, 9.0, 7.0]]
+    assert tf.linalg.diag_part(x, k=(-1, 2), padding_value=7.0).numpy().tolist() == want
+    got = tf.function(lambda m: tf.linalg.diag_part(m, k=(-1, 2), padding_value=7.0),
+                      input_signature=[tf.TensorSpec([None, None])])(x)
+    assert got.numpy().tolist() == want
+    batch = tf.reshape(tf.range(24.0), [2, 3, 4])
+    left = tf.linalg.diag_part(batch, k=(-2, 1), align="LEFT_LEFT")
+    assert left.shape == (2, 4, 3)
+    assert left.numpy()[0].tolist() == [[1.0, 6.0, 11.0], [0.0, 5.0, 10.0], [4.0, 9.0, 0.0],
+                                        [8.0, 0.0, 0.0]]
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.diag_part(v, k=(0, 1)))
+    assert tape.gradient(y, v).numpy().tolist() == [[1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 1]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="lower_diag_index is out of bound"):
+        tf.linalg.diag_part(x, k=(-5, 1))
