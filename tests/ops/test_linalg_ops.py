@@ -766,3 +766,26 @@ def test_diag_part_of_a_range_of_diagonals():
     assert tape.gradient(y, v).numpy().tolist() == [[1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 1]]
     with pytest.raises(tf.errors.InvalidArgumentError, match="lower_diag_index is out of bound"):
         tf.linalg.diag_part(x, k=(-5, 1))
+
+
+def test_second_derivatives_through_svd_and_eigh():
+    m = tf.constant([[4.0, 1.0, -1.0], [2.0, 5.0, 0.5], [-1.0, 0.5, 3.0]])
+
+    def second(fn, x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(fn(x))
+            z = tf.reduce_sum(inner.gradient(y, x))
+        return outer.gradient(z, x).numpy()
+
+    # pinv is the inverse here: d/dm of sum(-inv^T 1 1^T inv^T), which the inverse's own
+    # (SVD-free) gradients give exactly.
+    np.testing.assert_allclose(second(tf.linalg.pinv, m), second(tf.linalg.inv, m),
+                               rtol=1e-4, atol=1e-6)
+    sym = m + tf.transpose(m)
+    np.testing.assert_allclose(
+        second(lambda x: tf.linalg.eigh(x)[1] ** 2 * [1.0, 2.0, 3.0], sym),
+        second(lambda x: tf.linalg.eigh(tf.cast(x, tf.float64))[1] ** 2 * [1.0, 2.0, 3.0],
+               tf.cast(sym, tf.float64)), rtol=1e-3, atol=1e-4)

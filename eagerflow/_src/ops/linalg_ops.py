@@ -1505,14 +1505,22 @@ def _safe_reciprocal(x, epsilon=1e-20):
                                                                  epsilon)))
 
 
+def _reciprocal_gaps(values):
+    """``f[i, j] = 1 / (values[j] - values[i])`` off the diagonal (0 for equal values), and 0
+    on it. The diagonal is set rather than computed: there the derivative of the safe
+    reciprocal is 1 / epsilon, and at second order those huge terms cancel only in exact
+    arithmetic."""
+    from eagerflow._src.ops.array_ops import expand_dims, zeros_like
+    gaps = math_ops.subtract(expand_dims(values, -2), expand_dims(values, -1))
+    return set_diag(_safe_reciprocal(gaps), zeros_like(values))
+
+
 @register_gradient("SelfAdjointEigV2")
 def _eigh_grad(op, de, dv):
-    from eagerflow._src.ops.array_ops import expand_dims
     e = op.outputs[0]
     if op.attrs.get("compute_v", True):
         v = op.outputs[1]
-        # f[i, j] = 1 / (e[j] - e[i]) off the diagonal
-        f = _safe_reciprocal(math_ops.subtract(expand_dims(e, -2), expand_dims(e, -1)))
+        f = _reciprocal_gaps(e)
         inner = math_ops.add(diag(de), math_ops.multiply(f, matmul(v, dv, adjoint_a=True)))
     else:
         v = eigh(op.inputs[0])[1]
@@ -1555,8 +1563,7 @@ def _svd_grad(op, ds, du, dv):
         m, n, u, v, du, dv = n, m, v, u, dv, du
     s_mat = diag(s)
     s2 = math_ops.square(s)
-    from eagerflow._src.ops.array_ops import expand_dims
-    f = _safe_reciprocal(math_ops.subtract(expand_dims(s2, -2), expand_dims(s2, -1)))
+    f = _reciprocal_gaps(s2)
     v1, dv1 = v[..., :m], dv[..., :m]
     f_u = math_ops.multiply(f, matmul(u, du, adjoint_a=True))
     v_dv = matmul(v1, dv1, adjoint_a=True)
