@@ -392,9 +392,14 @@ def _eager_structure_check(loop_vars, counted):
     the result's items (``list(result)``: a lone scalar tensor is a TypeError) must have the
     variables' nested structure, container types included. With `maximum_iterations`
     (`counted`) TF compares the result itself, so a tuple for a list is a TypeError too."""
-    specs = nest.map_structure(
-        lambda v: v if isinstance(v, TensorArray) else TensorSpec.from_tensor(_carried(v)),
-        loop_vars)
+    def spec(v):
+        if v is None or isinstance(v, TensorArray):
+            return v
+        try:
+            return TensorSpec.from_tensor(_carried(v))
+        except (TypeError, ValueError):  # not a tensor value: compared as it is
+            return v
+    specs = nest.map_structure(spec, loop_vars)
 
     def check(result):
         if counted:
