@@ -73,10 +73,6 @@ _LEAK = (
     'in function), ZeroDivisionError (signal.frame step 0), AttributeError '
     '(compute_average_loss(global_batch_size=) in function calls numpy()) '
 )
-_SOFTMAX_INF = (
-    'softmax of a row holding NaN and +inf logits: eagerflow gives NaN for the whole row, TF '
-    "NaN at those logits and 0 at the finite ones (its CPU kernel's handling, no IEEE rule) "
-)
 _PYSCALAR_FIRST = (
     'in function, tf.op(3, float_tensor): TF converts the leading Python int to int32 and raises '
     "TypeError; eagerflow takes the tensor's dtype as in eager mode "
@@ -177,11 +173,6 @@ _BY_CAUSE = {
     _LEAK: [
         'nn.compute_average_loss:global_batch@fn', 'nn.compute_average_loss:global_batch@fn_unk',
         'signal.frame:zero_step@eager', 'signal.frame:zero_step@fn', 'signal.frame:zero_step@var'
-    ],
-    _SOFTMAX_INF: [
-        'math.softmax:nonfinite@eager', 'math.softmax:nonfinite@fn', 'math.softmax:nonfinite@fn_unk',
-        'math.softmax:nonfinite@var', 'nn.softmax:nonfinite@eager', 'nn.softmax:nonfinite@fn',
-        'nn.softmax:nonfinite@fn_unk', 'nn.softmax:nonfinite@var'
     ],
     _PYSCALAR_FIRST: [
         'atan2:pyint_first@fn', 'atan2:pyint_first@fn_unk', 'equal:pyint_first@fn',
