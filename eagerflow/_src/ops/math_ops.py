@@ -185,7 +185,24 @@ truncatemod = binary(_TRUNCATE_MOD, """Returns the remainder of x / y rounded to
 xlogy = binary(_XLOGY, "Returns x * log(y), or 0 where x is 0.")
 xlog1py = binary(_XLOG1PY, "Returns x * log1p(y), or 0 where x is 0.")
 xdivy = binary(_XDIVY, "Returns x / y, or 0 where x is 0.")
-multiply_no_nan = binary(_MUL_NO_NAN, "Returns x * y, or 0 where y is 0 (even if x is NaN).")
+
+
+def multiply_no_nan(x, y, name=None):
+    """Returns x * y, or 0 where y is 0 (even if x is NaN).
+
+    As in TF, `x` converts on its own and `y` must convert to its dtype
+    (ValueError otherwise: ``multiply_no_nan(3, float_tensor)``).
+    """
+    x = as_tensor(x)
+    try:
+        y = convert_to_tensor(y, x.dtype)
+    except ValueError as e:
+        if str(e).startswith("Tensor conversion requested"):
+            raise ValueError(f"y: {e}") from None
+        raise
+    return dispatch(_MUL_NO_NAN, (x, y), name=name)
+
+
 _atan2 = binary(_ATAN2)
 
 
@@ -270,6 +287,8 @@ def divide_no_nan(x, y, name=None):
     >>> divide_no_nan(constant([3.0, 1.0]), constant([2.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 0. ], dtype=float32)>
     """
+    if not is_tensor_like(x) and is_tensor_like(y):  # as `divide`: x takes y's dtype
+        x = convert_to_tensor(x, as_tensor(y).dtype)
     x, y = _division_operands(x, y, "tf.math.divide_no_nan", binary_operands)
     return dispatch(_DIV_NO_NAN, (x, y), name=name)
 

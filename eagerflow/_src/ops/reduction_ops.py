@@ -1035,7 +1035,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     # sqrt(l2sum + 1) * 0 where the sum is 0: a zero norm with a finite gradient.
     nonzero = cast(math_ops.greater(l2sum, 0), t.dtype)
     l2norm = math_ops.multiply(
-        math_ops.sqrt(math_ops.add(l2sum, math_ops.subtract(1, nonzero))), nonzero)
+        math_ops.sqrt(math_ops.add(l2sum, math_ops.subtract(_like(1, t), nonzero))), nonzero)
     clip_norm = _like(clip_norm, t)
     scaled = math_ops.multiply(t, clip_norm)
     return math_ops.truediv(scaled, math_ops.maximum(l2norm, clip_norm), name=name)

@@ -1,0 +1,63 @@
+"""Errors TF reports while a function is traced: dtype and static shape checks."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def _trace(fn, *args, signature=None):
+    return tf.function(fn, input_signature=signature)(*args)
+
+
+X = tf.constant([1.0, 2.0])
+UNKNOWN = [tf.TensorSpec([None], tf.float32)]
+
+
+@pytest.mark.parametrize("signature", [None, UNKNOWN])
+@pytest.mark.parametrize("fn, op", [
+    (tf.subtract, "Sub"), (tf.maximum, "Maximum"), (tf.math.equal, "Equal"),
+    (tf.math.floormod, "FloorMod"), (tf.pow, "Pow"),
+])
+def test_leading_python_int_converts_on_its_own(fn, op, signature):
+    with pytest.raises(TypeError, match=f"Input 'y' of '{op}' Op has type float32 that does "
+                                        f"not match type int32 of argument 'x'"):
+        _trace(lambda x: fn(3, x), X, signature=signature)
+
+
+def test_leading_list_and_numpy_array_convert_on_their_own():
+    with pytest.raises(TypeError, match="has type float32 that does not match type int64"):
+        _trace(lambda x: tf.subtract(np.array([1, 2]), x), X)
+    with pytest.raises(TypeError, match="has type float32 that does not match type int32"):
+        _trace(lambda x: tf.subtract([1, 2], x), X)
+    with pytest.raises(TypeError, match="has type float32 that does not match type int32"):
+        _trace(lambda x: tf.maximum(3, x), tf.Variable([1.0, 2.0]))
+
+
+def test_leading_python_float_and_reflected_operators_still_work():
+    assert _trace(lambda x: tf.subtract(3.0, x), X).numpy().tolist() == [2.0, 1.0]
+    assert _trace(lambda x: 3 - x, X).numpy().tolist() == [2.0, 1.0]
+    # eagerly the Python value takes the tensor's dtype
+    assert tf.subtract(3, X).numpy().tolist() == [2.0, 1.0]
+
+
+def test_leading_python_int_outside_the_allowed_dtypes():
+    with pytest.raises(TypeError, match="Value passed to parameter '.*' has DataType int32 "
+                                        "not in list of allowed values"):
+        _trace(lambda x: tf.math.xlogy(3, x), X)
+
+
+@pytest.mark.parametrize("trace", [True, False])
+def test_multiply_no_nan_converts_y_to_the_dtype_of_x(trace):
+    fn = lambda x: tf.math.multiply_no_nan(3, x)  # noqa: E731
+    with pytest.raises(ValueError, match="y: Tensor conversion requested dtype int32 for "
+                                         "Tensor with dtype float32"):
+        _trace(fn, X) if trace else fn(X)
+    assert tf.math.multiply_no_nan(X, 2.0).numpy().tolist() == [2.0, 4.0]
+
+
+def test_library_functions_with_python_scalars_trace():
+    f64 = tf.constant([1.0, -2.0], tf.float64)
+    assert _trace(lambda x: tf.nn.gelu(x), f64).dtype == tf.float64
+    assert _trace(lambda x: tf.clip_by_norm(x, 1.0), X).numpy().tolist() == pytest.approx(
+        [0.4472136, 0.8944272])
+    assert _trace(lambda x: tf.math.divide_no_nan(3, x), X).numpy().tolist() == [3.0, 1.5]
