@@ -61,3 +61,21 @@ def test_library_functions_with_python_scalars_trace():
     assert _trace(lambda x: tf.clip_by_norm(x, 1.0), X).numpy().tolist() == pytest.approx(
         [0.4472136, 0.8944272])
     assert _trace(lambda x: tf.math.divide_no_nan(3, x), X).numpy().tolist() == [3.0, 1.5]
+
+
+M = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+M_UNKNOWN = [tf.TensorSpec([None, None], tf.float32)]
+
+
+@pytest.mark.parametrize("signature", [None, M_UNKNOWN])
+@pytest.mark.parametrize("fn, message", [
+    (lambda x: tf.reduce_sum(x, axis=2), r"Invalid reduction dimension 2 for input with 2 "
+                                         r"dimensions. for '\{\{node Sum\}\} = Sum\["),
+    (lambda x: tf.argmax(x, axis=2), "for '{{node ArgMax}}"),
+    (lambda x: tf.squeeze(x, axis=3), "for '{{node Squeeze}}"),
+    (lambda x: tf.nn.l2_normalize(x, axis=3), "Invalid reduction dimension 3"),
+])
+def test_static_errors_of_shape_rules_are_value_errors_while_tracing(fn, message, signature):
+    traced = tf.function(fn, input_signature=signature)
+    with pytest.raises(ValueError, match=message):
+        traced.get_concrete_function() if signature else traced.get_concrete_function(M)
