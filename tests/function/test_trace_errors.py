@@ -79,3 +79,36 @@ def test_static_errors_of_shape_rules_are_value_errors_while_tracing(fn, message
     traced = tf.function(fn, input_signature=signature)
     with pytest.raises(ValueError, match=message):
         traced.get_concrete_function() if signature else traced.get_concrete_function(M)
+
+
+IMAGES = tf.zeros([2, 4, 4, 3])
+
+
+@pytest.mark.parametrize("fn, message", [
+    (lambda x: tf.nn.max_pool2d(x, 2, 2, "FULL"), "Value for attr 'padding' of \"FULL\""),
+    (lambda x: tf.nn.avg_pool2d(x, 2, 0, "VALID"), "Stride must be > 0"),
+    (lambda x: tf.nn.depth_to_space(x, 2), "should be divisible by"),
+    (lambda x: tf.nn.bias_add(x, tf.zeros([2])), "Must provide as many biases"),
+])
+def test_static_checks_of_op_wrappers_are_value_errors_while_tracing(fn, message):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        fn(IMAGES)
+    with pytest.raises(ValueError, match=message):
+        tf.function(fn).get_concrete_function(IMAGES)
+
+
+def test_pooling_window_larger_than_the_input_is_a_value_error_while_tracing():
+    pool = lambda x: tf.nn.avg_pool2d(x, 5, 1, "VALID")  # noqa: E731
+    assert pool(IMAGES).shape == [2, 0, 0, 3]  # eagerly TF's kernel gives an empty result
+    with pytest.raises(ValueError, match=r"Negative dimension size caused by subtracting 5 "
+                                         r"from 4 for '\{\{node AvgPool"):
+        tf.function(pool).get_concrete_function(IMAGES)
+    unknown = tf.TensorSpec([None, None, None, 3])
+    out = tf.function(pool).get_concrete_function(unknown).structured_outputs
+    assert out.shape.as_list() == [None, None, None, 3]
+
+
+def test_softmax_axis_out_of_range_stays_invalid_argument_while_tracing():
+    # TF's softmax wrapper raises InvalidArgumentError itself, in graphs as well
+    with pytest.raises(tf.errors.InvalidArgumentError, match="`dim` must be in the range"):
+        tf.function(lambda x: tf.nn.softmax(x, axis=3)).get_concrete_function(M)

@@ -41,7 +41,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _invalid(message):
-    return errors.InvalidArgumentError(None, None, message)
+    return rules.static_error(message)
 
 
 def widened(kernel):
@@ -357,8 +357,10 @@ def _axis(axis, rank):
     """A Python int axis (-1 for None), checked against `rank` when known."""
     axis = -1 if axis is None else int(axis)
     if axis != -1 and rank is not None and not -rank <= axis < rank:
-        raise _invalid(f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number "
-                       f"of dimensions in the input. Received: dim={axis}")
+        # TF's Python wrapper raises this one itself, in graphs too
+        raise errors.InvalidArgumentError(
+            None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the "
+                        f"number of dimensions in the input. Received: dim={axis}")
     return axis
 
 

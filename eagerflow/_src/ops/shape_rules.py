@@ -5,6 +5,7 @@ its attrs, and returns ``(shape, dtype)``.
 """
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.tensor import EagerTensor
@@ -77,6 +78,15 @@ def shape_error(op_name, sentence, shapes, partial=None, computed=None):
                        f"{shapes}.")
     error.shape_rule = sentence, shapes
     return error
+
+
+def static_error(message, op_name=None):
+    """The error for arguments an op rejects before looking at any value (a bad attr,
+    a rank or dims its rule forbids): InvalidArgumentError eagerly, but TF's
+    ValueError while a graph is built, as TF's shape functions reject them then."""
+    if context.executing_eagerly():
+        return errors.InvalidArgumentError(None, op_name, message)
+    return ValueError(message)
 
 
 def elementwise(rule):
