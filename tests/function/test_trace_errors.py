@@ -112,3 +112,18 @@ def test_softmax_axis_out_of_range_stays_invalid_argument_while_tracing():
     # TF's softmax wrapper raises InvalidArgumentError itself, in graphs as well
     with pytest.raises(tf.errors.InvalidArgumentError, match="`dim` must be in the range"):
         tf.function(lambda x: tf.nn.softmax(x, axis=3)).get_concrete_function(M)
+
+
+@pytest.mark.parametrize("fn, param", [
+    (lambda x: tf.gather(x, tf.constant([0.0])), "indices"),
+    (lambda x: tf.math.segment_sum(x, tf.constant([0.0, 0.0])), "segment_ids"),
+    (lambda x: tf.one_hot(tf.constant([0.0]), 2), "indices"),
+    (lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(tf.constant([0.0, 1.0]), x),
+     "labels"),
+])
+def test_index_dtype_outside_the_allowed_list_is_a_type_error_while_tracing(fn, param):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="is not in the list of allowed"):
+        fn(M)
+    with pytest.raises(TypeError, match=f"Value passed to parameter '{param}' has DataType "
+                                        f"float32 not in list of allowed values: "):
+        tf.function(fn).get_concrete_function(M)

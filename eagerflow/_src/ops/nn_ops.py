@@ -12,12 +12,13 @@ import numbers
 
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    FLOAT, NUMBER, REAL, register, register_gradient, same_shape)
+    FLOAT, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
@@ -665,6 +666,9 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     logits_in = logits
     labels, logits = as_tensor(labels), as_tensor(logits)
     if labels.dtype not in (_d.int32, _d.int64):
+        if not context.executing_eagerly():  # TF's TypeError as the op is added
+            raise attr_dtype_error(_SPARSE_SOFTMAX_XENT.name, "Tlabels", labels.dtype,
+                                   (_d.int32, _d.int64))
         raise errors.InvalidArgumentError(
             None, _SPARSE_SOFTMAX_XENT.name,
             f"Value for attr 'Tlabels' of {_kernel_name(labels.dtype)} is not in the list of "
