@@ -127,3 +127,30 @@ def test_index_dtype_outside_the_allowed_list_is_a_type_error_while_tracing(fn, 
     with pytest.raises(TypeError, match=f"Value passed to parameter '{param}' has DataType "
                                         f"float32 not in list of allowed values: "):
         tf.function(fn).get_concrete_function(M)
+
+
+@pytest.mark.parametrize("fn, args, message", [
+    (tf.nn.softmax, [tf.constant(1.0)], "Shape must be at least rank 1 but is rank 0 for "
+                                        "'{{node Softmax}}"),
+    (tf.nn.log_softmax, [tf.constant(1.0)], "Shape must be at least rank 1 but is rank 0"),
+    (lambda x: tf.math.top_k(x, 9), [tf.zeros([2, 4])], "input must have last dimension >= "
+                                                         "k = 9 but is 4"),
+    (lambda x: tf.math.top_k(x, 1), [tf.constant(1.0)], "Shape must be at least rank 1"),
+    (lambda x: tf.unique(x), [M], "Shape must be rank 1 but is rank 2 for '{{node Unique}}"),
+    (lambda x: tf.math.unsorted_segment_sum(x, tf.constant([0, 1, 0, 1]), 2), [tf.zeros([3, 2])],
+     "Dimensions must be equal, but are 3 and 4"),
+    (lambda a, x: tf.math.betainc(a, tf.ones([2]), x), [M, M],
+     "Shapes must be equal rank, but are 2 and 1"),
+])
+def test_shape_rules_check_what_tf_checks_while_tracing(fn, args, message):
+    with pytest.raises(ValueError, match=message.replace("{", r"\{").replace("}", r"\}")):
+        tf.function(fn).get_concrete_function(*args)
+
+
+def test_checked_shape_rules_accept_unknown_dims():
+    spec = tf.TensorSpec([None, None])
+    assert tf.function(tf.nn.softmax).get_concrete_function(spec).structured_outputs.shape.rank == 2
+    top = tf.function(lambda x: tf.math.top_k(x, 9).values).get_concrete_function(spec)
+    assert top.structured_outputs.shape.as_list() == [None, 9]
+    seg = tf.function(lambda x: tf.math.unsorted_segment_sum(x, tf.constant([0, 1, 0]), 2))
+    assert seg(tf.ones([3, 2])).numpy().tolist() == [[2.0, 2.0], [1.0, 1.0]]

@@ -680,7 +680,19 @@ _igamma_grad_a = binary(_IGAMMA_GRAD_A, "d/da of igamma(a, x) (TF's op IgammaGra
 
 
 def _betainc_rule(a, b, x, **_):
-    # Betainc does not broadcast: its non-scalar inputs share one shape (checked by the kernel).
+    # Betainc does not broadcast: its non-scalar inputs share one shape.
+    shaped = [t.shape for t in (a, b, x) if t.shape.rank]
+    for other in shaped[1:]:
+        if other.rank != shaped[0].rank:
+            raise rules.shape_error("Betainc", f"Shapes must be equal rank, but are "
+                                    f"{shaped[0].rank} and {other.rank}",
+                                    [a.shape, b.shape, x.shape])
+        for i, (p, q) in enumerate(zip(shaped[0], other)):
+            if p is not None and q is not None and p != q:
+                raise rules.shape_error(
+                    "Betainc", f"Dimension {i} in both shapes must be equal, but are {p} and "
+                    f"{q}. Shapes are {errors.shape_text(shaped[0])} and "
+                    f"{errors.shape_text(other)}", [a.shape, b.shape, x.shape])
     shape = next((t.shape for t in (a, b, x) if t.shape.rank != 0), a.shape)
     return shape, a.dtype
 

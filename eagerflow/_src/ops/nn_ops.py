@@ -350,8 +350,9 @@ def _log_softmax(xp, logits, axis):
     return shifted - log_norm
 
 
-_SOFTMAX = register("Softmax", _softmax, same_shape, dtypes=FLOAT)
-_LOG_SOFTMAX = register("LogSoftmax", _log_softmax, same_shape, dtypes=FLOAT)
+_SOFTMAX = register("Softmax", _softmax, rules.at_least_rank(1, "Softmax"), dtypes=FLOAT)
+_LOG_SOFTMAX = register("LogSoftmax", _log_softmax, rules.at_least_rank(1, "LogSoftmax"),
+                       dtypes=FLOAT)
 
 
 def _axis(axis, rank):

@@ -426,6 +426,10 @@ def _top_k(xp, x, k, sorted, index_type):
 
 
 def _top_k_rule(x, k, sorted, index_type):
+    rules.check_rank("TopKV2", [x], 0, at_least=1)
+    if x.shape.rank and x.shape[-1] is not None and x.shape[-1] < k:
+        raise rules.shape_error("TopKV2", f"input must have last dimension >= k = {k} but is "
+                                          f"{x.shape[-1]}", [x.shape, TensorShape([])])
     shape = unknown_shape() if x.shape.rank is None else x.shape[:-1].concatenate([k])
     return [(shape, x.dtype), (shape, index_type)]
 
@@ -521,6 +525,8 @@ def _unique(with_counts):
 
 def _unique_rule(with_counts):
     def rule(x, out_idx):
+        if not with_counts:  # TF's UniqueWithCounts checks the rank only when it runs
+            rules.check_rank("Unique", [x], 0, rank=1)
         outputs = [(TensorShape([None]), x.dtype), (x.shape, out_idx)]
         if with_counts:
             outputs.append((TensorShape([None]), out_idx))
@@ -782,6 +788,15 @@ def _unsorted_segment_kernel(ufunc_name, fill):
 def _unsorted_segment_rule(data, ids, num_segments):
     if data.shape.rank is None or ids.shape.rank is None:
         return unknown_shape(), data.dtype
+    # segment_ids' shape is a prefix of data's
+    shapes = [data.shape, ids.shape, TensorShape([])]
+    if ids.shape.rank > data.shape.rank:
+        raise rules.shape_error("UnsortedSegmentSum", f"Shape must be at least rank "
+                                f"{ids.shape.rank} but is rank {data.shape.rank}", shapes)
+    for d, i in zip(data.shape, ids.shape):
+        if d is not None and i is not None and d != i:
+            raise rules.shape_error("UnsortedSegmentSum",
+                                    f"Dimensions must be equal, but are {d} and {i}", shapes)
     return TensorShape([num_segments]).concatenate(data.shape[ids.shape.rank:]), data.dtype
 
 

@@ -89,6 +89,29 @@ def static_error(message, op_name=None):
     return ValueError(message)
 
 
+def check_rank(op_name, inputs, index, rank=None, at_least=None):
+    """TF's shape error when input `index` of `inputs` is known not to have `rank` (or at
+    least rank `at_least`)."""
+    have = inputs[index].shape.rank
+    if have is None:
+        return
+    if rank is not None and have != rank:
+        sentence = f"Shape must be rank {rank} but is rank {have}"
+    elif at_least is not None and have < at_least:
+        sentence = f"Shape must be at least rank {at_least} but is rank {have}"
+    else:
+        return
+    raise shape_error(op_name, sentence, [t.shape for t in inputs])
+
+
+def at_least_rank(n, op_name):
+    """The rule of op `op_name`, whose output is shaped like its input of at least rank `n`."""
+    def rule(x, **_):
+        check_rank(op_name, [x], 0, at_least=n)
+        return x.shape, x.dtype
+    return rule
+
+
 def elementwise(rule):
     """Marks `rule` as the rule of elementwise ops, whose kernels broadcast as NumPy does
     (so they take a leading batch dimension as they are: see `graph.vectorize`)."""
