@@ -154,3 +154,17 @@ def test_checked_shape_rules_accept_unknown_dims():
     assert top.structured_outputs.shape.as_list() == [None, 9]
     seg = tf.function(lambda x: tf.math.unsorted_segment_sum(x, tf.constant([0, 1, 0]), 2))
     assert seg(tf.ones([3, 2])).numpy().tolist() == [[2.0, 2.0], [1.0, 1.0]]
+
+
+@pytest.mark.parametrize("fn, message", [
+    (lambda x: tf.nn.log_poisson_loss(tf.zeros([3]), x), "`log_input` and `targets` must have "
+                                                         "the same shape"),
+    (lambda x: tf.nn.weighted_cross_entropy_with_logits(tf.zeros([3]), x, 2.0),
+     "`logits` and `labels` must have the same shape"),
+    (lambda x: tf.math.polyval(tf.constant([1.0, 2.0]), x), "Argument coeffs must be list type"),
+])
+def test_python_checks_of_nn_and_math_wrappers_hold_for_unknown_dims(fn, message):
+    with pytest.raises(ValueError, match=message):
+        tf.function(fn, input_signature=M_UNKNOWN).get_concrete_function()
+    with pytest.raises(ValueError, match=message):
+        fn(M)

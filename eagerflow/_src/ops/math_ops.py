@@ -920,6 +920,8 @@ def polyval(coeffs, x, name=None):
     >>> polyval([1.0, 2.0, 3.0], 2.0)
     <tf.Tensor: shape=(), dtype=float32, numpy=11.0>
     """
+    if not isinstance(coeffs, list):  # as TF: a tensor of coefficients is refused
+        raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
     x = as_tensor(x)
     if not coeffs:
         from eagerflow._src.ops.array_ops import zeros_like
