@@ -16,6 +16,7 @@ from collections import abc
 
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -52,6 +53,10 @@ def _static_ints(value, what):
     if arr.size and arr.dtype.kind not in "iu":
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32")
     return tuple(int(a) for a in arr.reshape(-1))
+
+
+def _is_symbolic(value):
+    return isinstance(value, Tensor) and not isinstance(value, EagerTensor)
 
 
 def _static_int(value, what):
@@ -387,6 +392,14 @@ _ARG_OUTPUT_TYPES = (_d.int16, _d.uint16, _d.int32, _d.int64)
 def _arg(op, input, axis, output_type, name):
     output_type = _d.as_dtype(output_type)
     check_attr_dtype(op.name, "output_type", output_type, _ARG_OUTPUT_TYPES)
+    if axis is not None and not _is_symbolic(axis) and np.ndim(axis) != 0:
+        dims = errors.shape_text(np.shape(axis))
+        if context.executing_eagerly():
+            raise errors.InvalidArgumentError(
+                None, op.name, f"dim must be a scalar, but received tensor of shape: {dims} "
+                               f"[Op:{op.name}]")
+        raise ValueError(f"Shape must be rank 0 but is rank {np.ndim(axis)} for '{op.name}' "
+                         f"(op: '{op.name}') with input shapes: [], {dims}.")
     axis = 0 if axis is None else _static_int(axis, "axis")
     attrs = {"axis": axis, "output_type": output_type}
     return dispatch(op, (as_tensor(input),), attrs, name)
