@@ -173,7 +173,13 @@ def test_python_checks_of_nn_and_math_wrappers_hold_for_unknown_dims(fn, message
 def test_argmin_with_a_list_axis():
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"dim must be a scalar, but "
                                                              r"received tensor of shape: \[2\]"):
-        tf.argmin(M, axis=[0, 1])
+        tf.argmin(M, axis=tf.constant([0, 1]))
+    with pytest.raises(ValueError, match="Shape must be rank 0 but is rank 1"):
+        tf.function(lambda x: tf.argmin(x, axis=tf.constant([0, 1]))).get_concrete_function(M)
     with pytest.raises(ValueError, match="Shape must be rank 0 but is rank 1"):
         tf.function(lambda x: tf.argmin(x, axis=[0, 1])).get_concrete_function(M)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="dim must be a scalar"):
+        tf.argmin(M, axis=[0, 1])
+    with pytest.raises(TypeError, match="axis must be int or Tensor with integer datatype"):
+        tf.argmax(M, axis=[0, 1])
     assert tf.argmin(M, axis=tf.constant(1)).numpy().tolist() == [0, 0]

@@ -55,10 +55,6 @@ def _static_ints(value, what):
     return tuple(int(a) for a in arr.reshape(-1))
 
 
-def _is_symbolic(value):
-    return isinstance(value, Tensor) and not isinstance(value, EagerTensor)
-
-
 def _static_int(value, what):
     """A scalar `value` (Python/NumPy int or eager integer tensor) as a Python int."""
     if np.ndim(value) != 0:
@@ -392,8 +388,12 @@ _ARG_OUTPUT_TYPES = (_d.int16, _d.uint16, _d.int32, _d.int64)
 def _arg(op, input, axis, output_type, name):
     output_type = _d.as_dtype(output_type)
     check_attr_dtype(op.name, "output_type", output_type, _ARG_OUTPUT_TYPES)
-    if axis is not None and not _is_symbolic(axis) and np.ndim(axis) != 0:
-        dims = errors.shape_text(np.shape(axis))
+    # TF's argmax wrapper refuses a Python list with TypeError (below); argmin passes it on
+    if isinstance(axis, Tensor) and axis.shape.rank not in (0, None) or (
+            op is _ARG_MIN and isinstance(axis, (list, tuple, np.ndarray))
+            and np.ndim(axis) != 0):
+        dims = errors.shape_text(np.shape(axis) if not isinstance(axis, Tensor)
+                                 else axis.shape)
         if context.executing_eagerly():
             raise errors.InvalidArgumentError(
                 None, op.name, f"dim must be a scalar, but received tensor of shape: {dims} "
