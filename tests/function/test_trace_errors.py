@@ -183,3 +183,11 @@ def test_argmin_with_a_list_axis():
     with pytest.raises(TypeError, match="axis must be int or Tensor with integer datatype"):
         tf.argmax(M, axis=[0, 1])
     assert tf.argmin(M, axis=tf.constant(1)).numpy().tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("fn, rank", [(tf.signal.fft2d, 2), (tf.signal.ifft3d, 3)])
+def test_fft_of_too_low_a_rank_is_a_value_error_while_tracing(fn, rank):
+    x = tf.constant([1.0, 2.0], tf.complex64)
+    with pytest.raises(ValueError, match=f"Shape must be at least rank {rank} but is rank 1"):
+        tf.function(fn).get_concrete_function(x)
+    assert tf.function(fn).get_concrete_function(tf.TensorSpec(None, x.dtype)) is not None
