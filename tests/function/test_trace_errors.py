@@ -191,3 +191,19 @@ def test_fft_of_too_low_a_rank_is_a_value_error_while_tracing(fn, rank):
     with pytest.raises(ValueError, match=f"Shape must be at least rank {rank} but is rank 1"):
         tf.function(fn).get_concrete_function(x)
     assert tf.function(fn).get_concrete_function(tf.TensorSpec(None, x.dtype)) is not None
+
+
+def test_equality_operators_of_unknown_shapes_that_do_not_broadcast_are_unequal():
+    spec = [tf.TensorSpec([None, None])] * 2
+    eq = tf.function(lambda x, y: x == y, input_signature=spec)
+    ne = tf.function(lambda x, y: x != y, input_signature=spec)
+    a, b = tf.zeros([2, 3]), tf.zeros([3, 2])
+    assert eq(a, b).numpy().tolist() is False and eq(a, b).shape == []
+    assert ne(a, b).numpy().tolist() is True
+    assert eq(a, a).numpy().tolist() == [[True] * 3] * 2
+    assert eq.get_concrete_function().structured_outputs.shape.as_list() == [None, None]
+    partly = tf.function(lambda x, y: x == y,
+                         input_signature=[tf.TensorSpec([2, 3]), tf.TensorSpec([None, 3])])
+    assert partly.get_concrete_function().structured_outputs.shape.rank is None
+    with pytest.raises(tf.errors.InvalidArgumentError):  # tf.equal keeps raising
+        tf.function(tf.equal, input_signature=spec)(a, b)

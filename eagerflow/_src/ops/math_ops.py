@@ -15,7 +15,7 @@ from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
-    kernel_type_name, register, register_gradient, same_shape)
+    OpDef, kernel_type_name, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import float_math
 from eagerflow._src.ops import shape_rules as rules
@@ -123,6 +123,23 @@ _EQUAL = register("Equal", "equal", rules.binary_to(_d.bool), tied=(0, 1),
                   not_differentiable="comparison")
 _NOT_EQUAL = register("NotEqual", "not_equal", rules.binary_to(_d.bool), tied=(0, 1),
                       not_differentiable="comparison")
+
+
+def _lenient(name, fn_name, incompatible):
+    """`name` as TF's ``==`` and ``!=`` build it in graphs, with attr
+    ``incompatible_shape_error=False``: shapes that do not broadcast give the scalar
+    `incompatible` when the graph runs (not registered: ``Equal`` is that op)."""
+    def kernel(xp, x, y):
+        try:
+            np.broadcast_shapes(x.shape, y.shape)
+        except ValueError:
+            return xp.asarray(incompatible)
+        return getattr(xp, fn_name)(x, y)
+    return OpDef(name, kernel, rules.lenient_broadcast, False, (0, 1), None, False, "comparison")
+
+
+EQUAL_LENIENT = _lenient("Equal", "equal", False)
+NOT_EQUAL_LENIENT = _lenient("NotEqual", "not_equal", True)
 _LESS = register("Less", "less", rules.binary_to(_d.bool), tied=(0, 1), dtypes=REAL,
                  not_differentiable="comparison")
 _LESS_EQUAL = register("LessEqual", "less_equal", rules.binary_to(_d.bool), tied=(0, 1),

@@ -141,6 +141,28 @@ def binary(x, y, **_):
     return _broadcast_operands(x, y), x.dtype
 
 
+def lenient_broadcast(x, y, **_):
+    """The shape of ``Equal(incompatible_shape_error=False)`` (TF's ``==``), which gives a
+    scalar where `x` and `y` do not broadcast: unknown where run time decides."""
+    a, b = x.shape.as_list() if x.shape.rank is not None else None, \
+        y.shape.as_list() if y.shape.rank is not None else None
+    if a is None or b is None:
+        return unknown_shape(), _d.bool
+    n = max(len(a), len(b))
+    a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    out = []
+    for p, q in zip(a, b):
+        if p == 1 or p == q:
+            out.append(q)
+        elif q == 1:
+            out.append(p)
+        elif p is None or q is None:
+            return unknown_shape(), _d.bool
+        else:
+            return TensorShape([]), _d.bool
+    return TensorShape(out), _d.bool
+
+
 def binary_to(dtype):
     """Elementwise binary op with a fixed result dtype (comparisons: bool)."""
     return elementwise(lambda x, y, **_: (_broadcast_operands(x, y), dtype))
