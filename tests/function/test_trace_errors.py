@@ -207,3 +207,10 @@ def test_equality_operators_of_unknown_shapes_that_do_not_broadcast_are_unequal(
     assert partly.get_concrete_function().structured_outputs.shape.rank is None
     with pytest.raises(tf.errors.InvalidArgumentError):  # tf.equal keeps raising
         tf.function(tf.equal, input_signature=spec)(a, b)
+
+
+def test_sort_of_a_scalar():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="slice index -1 of dimension 0"):
+        tf.sort(tf.constant(1.0))
+    with pytest.raises(ValueError, match="slice index -1 of dimension 0 out of bounds"):
+        tf.function(tf.sort).get_concrete_function(tf.constant(1.0))

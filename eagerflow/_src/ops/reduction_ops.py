@@ -479,9 +479,11 @@ def _sort_along(values, axis, direction, want_indices):
     x = as_tensor(values)
     rank = x.shape.rank
     axis = _static_int(axis, "axis")
-    if not -rank <= axis < rank:
-        raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
-                              f"slice index {axis} of dimension 0 out of bounds.")
+    if not -rank <= axis < rank:  # TF's sort slices the shape at `axis`
+        message = f"slice index {axis} of dimension 0 out of bounds."
+        if not context.executing_eagerly():  # the slice's shape function, as it is added
+            raise ValueError(f"{message} for 'sort/strided_slice' (op: 'StridedSlice')")
+        raise errors.op_error(errors.InvalidArgumentError, "StridedSlice", message)
     perm = None
     if axis % rank != rank - 1:
         from eagerflow._src.ops.array_ops import transpose
