@@ -520,3 +520,11 @@ def test_round_returns_integers_unchanged_and_has_no_complex_kernel():
     with tf.GradientTape() as tape:
         y = tf.round(v)
     assert y.numpy().tolist() == [0.0, 2.0] and tape.gradient(y, v) is None
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16, tf.float32, tf.float64])
+@pytest.mark.parametrize("fn", [tf.math.log, tf.math.log1p, tf.math.expm1, tf.math.softplus,
+                                tf.math.log_sigmoid, tf.math.reciprocal])
+def test_float_kernels_of_empty_tensors_are_empty(fn, dtype):
+    out = fn(tf.zeros([0, 2], dtype))
+    assert out.shape == (0, 2) and out.dtype == dtype
