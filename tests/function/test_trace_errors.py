@@ -214,3 +214,31 @@ def test_sort_of_a_scalar():
         tf.sort(tf.constant(1.0))
     with pytest.raises(ValueError, match="slice index -1 of dimension 0 out of bounds"):
         tf.function(tf.sort).get_concrete_function(tf.constant(1.0))
+
+
+AXIS_SPEC = [tf.TensorSpec([None, None]), tf.TensorSpec([], tf.int32)]
+
+
+@pytest.mark.parametrize("fn", [tf.argmax, tf.argmin, tf.cumsum, tf.math.cumprod,
+                                tf.math.cumulative_logsumexp])
+def test_axis_known_only_at_run_time(fn):
+    traced = tf.function(lambda x, axis: fn(x, axis), input_signature=AXIS_SPEC)
+    for axis in (0, 1, -1):
+        want = fn(M, axis).numpy()
+        assert np.allclose(traced(M, tf.constant(axis)).numpy(), want)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        traced(M, tf.constant(2))
+
+
+def test_gradient_of_a_scan_along_a_run_time_axis():
+    @tf.function(input_signature=AXIS_SPEC)
+    def grads(x, axis):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.cumsum(x, axis) * tf.math.cumprod(x, axis))
+        return tape.gradient(y, x)
+
+    with tf.GradientTape() as tape:
+        tape.watch(M)
+        y = tf.reduce_sum(tf.cumsum(M, 1) * tf.math.cumprod(M, 1))
+    assert np.allclose(grads(M, tf.constant(1)).numpy(), tape.gradient(y, M).numpy())

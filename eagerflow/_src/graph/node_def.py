@@ -44,11 +44,15 @@ def _reduction(index, renamed=()):
     form = _attr_input("axis", "Tidx")
 
     def reduction(name, names, attrs, inputs):
-        attrs, names = form(name, names, attrs, inputs)
+        if "axis" in attrs:
+            attrs, names = form(name, names, attrs, inputs)
+            names = [*names[:-1], f"{name}/{index}"]
+        else:  # the axes are already an input, known only at run time
+            attrs = {**attrs, "Tidx": inputs[-1].dtype}
         for ours, theirs in renamed:
             if ours in attrs:
                 attrs[theirs] = attrs.pop(ours)
-        return attrs, [*names[:-1], f"{name}/{index}"]
+        return attrs, names
     return reduction
 
 

@@ -421,6 +421,7 @@ def _check_dimension(axis, rank):
 def _arg_extreme(fn_name, nan_fill):
     """ArgMax/ArgMin: NaNs never win (as TF's kernels compare them), ties go to the first."""
     def kernel(xp, x, axis, output_type):
+        axis = int(axis)  # an attr, or a run-time input
         _check_dimension(axis, x.ndim)
         if x.shape[axis] == 0:
             raise _invalid(f"Reduction axis {axis} is empty in shape {shape_text(x.shape)}")
@@ -434,6 +435,8 @@ def _arg_rule(x, axis, output_type):
     rank = x.shape.rank
     if rank is None:
         return unknown_shape(), output_type
+    if not isinstance(axis, int):  # a run-time input: which dim goes is unknown
+        return TensorShape([None] * max(rank - 1, 0)), output_type
     _check_dimension(axis, rank)
     dims = list(x.shape)
     del dims[axis % rank]
@@ -463,6 +466,10 @@ def _arg(op, input, axis, output_type, name):
                                f"[Op:{op.name}]")
         raise ValueError(f"Shape must be rank 0 but is rank {np.ndim(axis)} for '{op.name}' "
                          f"(op: '{op.name}') with input shapes: [], {dims}.")
+    dynamic = None if axis is None or type(axis) is int else array_ops.run_time_tensor(axis)
+    if dynamic is not None:  # the axis becomes the op's input, as in TF
+        check_attr_dtype(op.name, "Tidx", dynamic.dtype, _INDEX)
+        return dispatch(op, (as_tensor(input), dynamic), {"output_type": output_type}, name)
     axis = 0 if axis is None else _static_int(axis, "axis")
     attrs = {"axis": axis, "output_type": output_type}
     return dispatch(op, (as_tensor(input),), attrs, name)
@@ -1009,6 +1016,7 @@ def _scan(accumulate, identity):
     identity, `reverse` runs from the end.
     """
     def kernel(xp, x, axis, exclusive, reverse):
+        axis = int(axis)  # an attr, or a run-time input
         if not -x.ndim <= axis < x.ndim:
             raise _invalid(f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), "
                            f"but got {axis}")
@@ -1058,9 +1066,13 @@ _CUMULATIVE_LOGSUMEXP = register(
 
 def _scanner(op, doc):
     def fn(x, axis=0, exclusive=False, reverse=False, name=None):
-        attrs = {"axis": _static_int(axis, "axis"), "exclusive": bool(exclusive),
-                 "reverse": bool(reverse)}
-        return dispatch(op, (as_tensor(x),), attrs, name)
+        attrs = {"exclusive": bool(exclusive), "reverse": bool(reverse)}
+        dynamic = None if type(axis) is int else array_ops.run_time_tensor(axis)
+        if dynamic is not None:  # the axis becomes the op's input, as in TF
+            check_attr_dtype(op.name, "Tidx", dynamic.dtype, _INDEX)
+            return dispatch(op, (as_tensor(x), dynamic), attrs, name)
+        return dispatch(op, (as_tensor(x),), {"axis": _static_int(axis, "axis"), **attrs},
+                        name)
     fn.__doc__ = doc
     return fn
 
@@ -1419,7 +1431,8 @@ register_gradient("AddN")(lambda op, dy: [dy] * len(op.inputs))
 @register_gradient("Cumsum")
 def _cumsum_grad(op, dy):
     a = op.attrs
-    return cumsum(dy, a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"])
+    grad = cumsum(dy, _op_axis(op), exclusive=a["exclusive"], reverse=not a["reverse"])
+    return (grad, *[None] * (len(op.inputs) - 1))  # none for a run-time axis
 
 
 def _array_ops():
@@ -1466,10 +1479,11 @@ def _cumprod_grad(op, dy):
     # d/dx_i of sum_j dy_j y_j is sum_j dy_j y_j / x_i over the outputs j that include x_i
     # (x nonzero), a cumulative sum in the other direction
     x, a = op.inputs[0], op.attrs
-    y = cumprod(x, a["axis"], exclusive=a["exclusive"], reverse=a["reverse"])
-    total = cumsum(math_ops.multiply(math_ops.conj(y), dy), a["axis"], exclusive=a["exclusive"],
+    y = cumprod(x, _op_axis(op), exclusive=a["exclusive"], reverse=a["reverse"])
+    total = cumsum(math_ops.multiply(math_ops.conj(y), dy), _op_axis(op),
+                   exclusive=a["exclusive"],
                    reverse=not a["reverse"])
-    return math_ops.truediv(total, math_ops.conj(x))
+    return (math_ops.truediv(total, math_ops.conj(x)), *[None] * (len(op.inputs) - 1))
 
 
 @register_gradient("CumulativeLogsumexp")
@@ -1482,13 +1496,14 @@ def _cumulative_logsumexp_grad(op, dy):
     def part(mask, magnitude):
         log_dy = a.where(mask, math_ops.log(a.where(mask, magnitude, a.ones_like(magnitude))),
                          lowest)
-        acc = cumulative_logsumexp(math_ops.subtract(log_dy, y), attrs["axis"],
+        acc = cumulative_logsumexp(math_ops.subtract(log_dy, y), _op_axis(op),
                                    exclusive=attrs["exclusive"], reverse=not attrs["reverse"])
         return math_ops.exp(math_ops.add(acc, x))
 
     zero = a.zeros_like(dy)
-    return math_ops.subtract(part(math_ops.greater(dy, zero), dy),
+    grad = math_ops.subtract(part(math_ops.greater(dy, zero), dy),
                              part(math_ops.less(dy, zero), math_ops.negative(dy)))
+    return (grad, *[None] * (len(op.inputs) - 1))
 
 
 @register_gradient("TopKV2")
