@@ -603,6 +603,8 @@ def reverse(tensor, axis, name=None):
 
 
 def _roll_kernel(xp, x, shift, axis):
+    if type(shift) is not tuple:  # known only at run time
+        shift = tuple(int(v) for v in xp.reshape(shift, -1))
     if len(shift) != len(axis):
         raise _bad("shift and axis must have the same size")
     for a in axis:
@@ -611,7 +613,7 @@ def _roll_kernel(xp, x, shift, axis):
     return xp.roll(x, shift, axis) if axis else x
 
 
-def _roll_rule(x, shift, axis):
+def _roll_rule(x, shift, axis, **_):
     if x.shape.rank == 0:
         raise shape_rules.shape_error("Roll", "Shape must be at least rank 1 but is rank 0",
                                       [x.shape, TensorShape([]), TensorShape([])])
@@ -627,8 +629,12 @@ def roll(input, shift, axis, name=None):
     >>> roll([1, 2, 3], 1, 0)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([3, 1, 2], dtype=int32)>
     """
-    return dispatch(_ROLL, (as_tensor(input),), {"shift": _ints(shift, "Roll", "Tshift"),
-                                                  "axis": _ints(axis, "Roll", "Taxis")}, name)
+    axis = _ints(axis, "Roll", "Taxis")
+    shift = _ints_or_tensor(reshape(shift, [-1]) if isinstance(shift, Tensor) and
+                            shift.shape.rank == 0 else shift, "Roll", "Tshift")
+    if type(shift) is tuple:
+        return dispatch(_ROLL, (as_tensor(input),), {"shift": shift, "axis": axis}, name)
+    return dispatch(_ROLL, (as_tensor(input), shift), {"axis": axis}, name)
 
 
 # -- joining and splitting -----------------------------------------------------------------------
@@ -1628,15 +1634,25 @@ def _scatter_into(xp, out, index, values, how):
 
 
 def _scatter_nd_kernel(xp, indices, updates, shape, bad_indices_policy):
+    if type(shape) is not tuple:  # a shape known only at run time
+        shape = tuple(int(d) for d in shape)
+        bad = next((d for d in shape if d < 0), None)
+        if bad is not None:
+            raise _bad(f"Dimension {bad} must be >= 0")
     index, values = _scatter_rows(xp, indices, updates, shape, "ScatterNd",
                                   bad_indices_policy)
     out = xp.zeros(shape, updates.dtype)
     return _scatter_into(xp, out, index, values, "logical_or" if updates.dtype == bool else "add")
 
 
-_SCATTER_ND = register("ScatterNd", _scatter_nd_kernel,
-                       lambda indices, updates, shape, **_: (TensorShape(shape), updates.dtype),
-                       tied=())
+def _scatter_nd_rule(indices, updates, shape, **_):
+    if type(shape) is not tuple:  # a shape tensor: what is known of it before run time
+        known = shape_rules.known_elements(shape)
+        return (unknown_shape() if known is None else TensorShape(known)), updates.dtype
+    return TensorShape(shape), updates.dtype
+
+
+_SCATTER_ND = register("ScatterNd", _scatter_nd_kernel, _scatter_nd_rule, tied=())
 
 
 def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
@@ -1647,9 +1663,11 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     """
     indices, updates = as_tensor(indices), as_tensor(updates)
     check_index_dtype("ScatterNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
-    return dispatch(_SCATTER_ND, (indices, updates),
-                    {"shape": _ints(shape, "ScatterNd", "Tindices"),
-                     "bad_indices_policy": _policy(bad_indices_policy)}, name)
+    shape = _ints_or_tensor(shape, "ScatterNd", "Tindices")
+    attrs = {"bad_indices_policy": _policy(bad_indices_policy)}
+    if type(shape) is tuple:
+        return dispatch(_SCATTER_ND, (indices, updates), {"shape": shape, **attrs}, name)
+    return dispatch(_SCATTER_ND, (indices, updates, shape), attrs, name)
 
 
 def _tensor_scatter_kernel(how, op_name):
@@ -2193,7 +2211,8 @@ def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     lengths = as_tensor(lengths)
     if maxlen is None:
         from eagerflow._src.ops.reduction_ops import reduce_max
-        maxlen = reduce_max(lengths)
+        # Empty lengths reduce to the dtype's minimum: as in TF, the mask is then 0 wide.
+        maxlen = math_ops.maximum(reduce_max(lengths), 0)
     maxlen = as_tensor(maxlen)
     if maxlen.shape.rank not in (0, None):
         raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received "
@@ -2234,6 +2253,13 @@ def repeat(input, repeats, axis=None, name=None):
                         f"<dtype: '{dtype.name}'>")
     if counts is not None and np.ndim(counts) > 1:
         raise ValueError(f"Shape {np.shape(counts)} must have rank at most 1")
+    if counts is not None and np.size(counts) == 1 and np.reshape(counts, -1)[0] < 0:
+        # TF tiles by a single count, and Tile rejects a negative multiple (a negative
+        # count in a vector of them repeats 0 times).
+        where = axis % ndim + 1 if ndim is not None else axis + 1
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected multiples[{where}] >= 0, but got "
+            f"{int(np.reshape(counts, -1)[0])}")
     if n is None or counts is None:
         return _repeat_at_run_time(input, repeats, axis, name)
     counts = np.maximum(np.asarray(counts, np.int64), 0)  # negative counts repeat 0 times
@@ -2295,8 +2321,11 @@ def _reduction_ops():
 register_gradient("BroadcastTo")(_shape_input_grad(
     lambda op, dy: _reduction_ops().unbroadcast(dy, op.inputs[0])))
 register_gradient("ReverseV2")(lambda op, dy: reverse(dy, op.attrs["axis"]))
-register_gradient("Roll")(lambda op, dy: roll(dy, [-s for s in op.attrs["shift"]],
-                                              op.attrs["axis"]))
+@register_gradient("Roll")
+def _roll_grad(op, dy):
+    if len(op.inputs) == 2:  # a run-time shift
+        return roll(dy, math_ops.negative(op.inputs[1]), op.attrs["axis"]), None
+    return roll(dy, [-s for s in op.attrs["shift"]], op.attrs["axis"])
 register_gradient("Fill")(_shape_input_grad(
     lambda op, dy: reshape(_reduction_ops().reduce_sum(dy), known_shape(op.inputs[0]))))
 register_gradient("Pack")(lambda op, dy: unstack(dy, len(op.inputs), op.attrs["axis"]))
@@ -2314,7 +2343,16 @@ register_gradient("SplitV")(_split_back)
 @register_gradient("ConcatV2")
 def _concat_grad(op, dy):
     axis = op.attrs["axis"] % dy.shape.rank
-    return split(dy, [t.shape[axis] for t in op.inputs], axis)
+    sizes = [t.shape[axis] for t in op.inputs]
+    if None not in sizes:
+        return split(dy, sizes, axis)
+    # Sizes known only at run time: each input's rows of dy, gathered.
+    pieces, start = [], 0
+    for t in op.inputs:
+        end = start + shape(t)[axis]
+        pieces.append(gather(dy, range(start, end), axis=axis))
+        start = end
+    return pieces
 
 
 @register_gradient("Tile")
@@ -2416,19 +2454,22 @@ def _gather_grad(op, dy):
     # Scatter `dy` back: the gathered axis is moved to follow the batch dims, where
     # scatter_nd can address it, and moved back afterwards.
     params, indices = op.inputs
-    p = params.shape.as_list()
-    axis = op.attrs["axis"] % len(p)
+    p = known_shape(params)  # a Tensor where a static dim is unknown
+    rank = params.shape.rank
+    axis = op.attrs["axis"] % rank
     batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
     if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
         from eagerflow._src.ops.indexed_slices import IndexedSlices
-        return IndexedSlices(reshape(dy, [-1] + p[1:]), reshape(indices, [-1]),
-                             shape(params)), None
+        rows = [-1] + p[1:] if isinstance(p, list) else concat([[-1], p[1:]], 0)
+        return IndexedSlices(reshape(dy, rows), reshape(indices, [-1]), shape(params)), None
     if axis < batch_dims:
         batch_dims = 0
     outer = axis - batch_dims
     updates = _moved(dy, batch_dims + outer, indices.shape.rank - batch_dims, batch_dims)
     coords = _with_batch_coords(expand_dims(indices, -1), batch_dims)
-    moved_shape = p[:batch_dims] + [p[axis]] + p[batch_dims:axis] + p[axis + 1:]
+    order = [*builtins.range(batch_dims), axis, *builtins.range(batch_dims, axis),
+             *builtins.range(axis + 1, rank)]
+    moved_shape = [p[i] for i in order] if isinstance(p, list) else gather(p, order)
     return _moved(scatter_nd(coords, updates, moved_shape), batch_dims, 1, axis), None
 
 
@@ -2436,7 +2477,7 @@ def _gather_grad(op, dy):
 def _gather_nd_grad(op, dy):
     params, indices = op.inputs
     coords = _with_batch_coords(indices, op.attrs["batch_dims"])
-    return scatter_nd(coords, dy, params.shape.as_list()), None
+    return scatter_nd(coords, dy, known_shape(params)), None
 
 
 @register_gradient("ScatterNd")

@@ -815,18 +815,33 @@ def _tanh_grad(xp, y, dy):
     return out
 
 
+def _zero_where_dy_zero(xp, out, dy):
+    # TF's Sqrt/Rsqrt/Reciprocal gradients are exactly 0 where dy is 0, even where the
+    # derivative itself is infinite (y at 0 or inf): an unused branch gives no NaN.
+    zero = dy == 0
+    if xp.any(zero):
+        out = xp.where(zero, xp.zeros((), out.dtype), out)
+    return out
+
+
+def _sqrt_grad(xp, y, dy):
+    out = xp.asarray(xp.multiply(dy, 0.5, dtype=y.dtype))
+    out /= y
+    return _zero_where_dy_zero(xp, out, dy)
+
+
 def _rsqrt_grad(xp, y, dy):
     out = xp.asarray(xp.multiply(y, y))
     out *= y
     out *= dy
     out *= -0.5
-    return out
+    return _zero_where_dy_zero(xp, out, dy)
 
 
 def _reciprocal_grad(xp, y, dy):
     out = xp.asarray(xp.multiply(y, y))
     out *= dy
-    return xp.negative(out, out=out)
+    return _zero_where_dy_zero(xp, xp.negative(out, out=out), dy)
 
 
 def _reg_unary_grad(tf_name, kernel):
@@ -845,6 +860,12 @@ tanh_grad = binary(_reg_unary_grad("TanhGrad", _tanh_grad),
 
     >>> tanh_grad(constant([0.5]), constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.5], dtype=float32)>
+    """)
+sqrt_grad = binary(_reg_unary_grad("SqrtGrad", _sqrt_grad),
+                   """The gradient of `sqrt` from its output y: 0.5 * dy / y (0 where dy is 0).
+
+    >>> sqrt_grad(constant([0.5]), constant([2.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.], dtype=float32)>
     """)
 rsqrt_grad = binary(_reg_unary_grad("RsqrtGrad", _rsqrt_grad),
                     """The gradient of `rsqrt` from its output y: dy * -0.5 * y ** 3.
@@ -1096,7 +1117,7 @@ def _unary_grad(name, fn):
 _unary_grad("Neg", lambda x, y, dy: negative(dy))
 _unary_grad("Abs", lambda x, y, dy: multiply(dy, sign(x)))
 _unary_grad("Square", lambda x, y, dy: multiply(dy, multiply(x, 2.0)))
-_unary_grad("Sqrt", lambda x, y, dy: realdiv(multiply(dy, 0.5), y))
+_unary_grad("Sqrt", lambda x, y, dy: sqrt_grad(y, dy))
 _unary_grad("Rsqrt", lambda x, y, dy: rsqrt_grad(y, dy))
 _unary_grad("Exp", lambda x, y, dy: multiply(dy, y))
 _unary_grad("Expm1", lambda x, y, dy: multiply(dy, exp(x)))
@@ -1139,6 +1160,9 @@ _unary_grad_grad("SigmoidGrad", lambda y, dy, ddz: (
 # z = dy * (1 - y^2): dz/dy = -2 y dy
 _unary_grad_grad("TanhGrad", lambda y, dy, ddz: (
     multiply(multiply(ddz, dy), multiply(y, -2.0)), tanh_grad(y, ddz)))
+# z = 0.5 dy / y: dz/dy = -z / y, dz/d(dy) = 0.5 / y
+_unary_grad_grad("SqrtGrad", lambda y, dy, ddz: (
+    negative(multiply(ddz, realdiv(sqrt_grad(y, dy), y))), sqrt_grad(y, ddz)))
 # z = -0.5 dy y^3: dz/dy = -1.5 dy y^2
 _unary_grad_grad("RsqrtGrad", lambda y, dy, ddz: (
     multiply(multiply(ddz, dy), multiply(square(y), -1.5)), rsqrt_grad(y, ddz)))

@@ -20,7 +20,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     FLOAT, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.convert import get_static_value
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import array_ops, float_math, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
@@ -375,8 +375,9 @@ def softmax(logits, axis=None, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
     """
     x = as_tensor(logits)
-    axis = -1 if axis is None else _axis(axis, x.shape.rank)
-    return dispatch(_SOFTMAX, (x,), {"axis": axis}, name=name)
+    # (a new name: Keras reads this frame's arguments as the call made them)
+    dim = -1 if axis is None else _axis(axis, x.shape.rank)
+    return dispatch(_SOFTMAX, (x,), {"axis": dim}, name=name)
 
 
 def log_softmax(logits, axis=None, name=None):
@@ -386,8 +387,9 @@ def log_softmax(logits, axis=None, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.6931472, -0.6931472], dtype=float32)>
     """
     x = as_tensor(logits)
-    axis = -1 if axis is None else _axis(axis, x.shape.rank)
-    return dispatch(_LOG_SOFTMAX, (x,), {"axis": axis}, name=name)
+    # (a new name: Keras reads this frame's arguments as the call made them)
+    dim = -1 if axis is None else _axis(axis, x.shape.rank)
+    return dispatch(_LOG_SOFTMAX, (x,), {"axis": dim}, name=name)
 
 
 def crelu(features, axis=-1, name=None):
@@ -455,7 +457,17 @@ def _block_dims(x, block_size, data_format, op_name):
                        f"value 2")
     if x.shape.rank != 4:
         raise _invalid(f"input rank should be: 4 instead of: {x.shape.rank}")
-    return x.shape.as_list()
+    dims = x.shape.as_list()
+    if None in dims:  # known only at run time: the dims as scalar tensors
+        from eagerflow._src.ops.array_ops import shape, unstack
+        dims = [d if d is not None else t for d, t in zip(dims, unstack(shape(x), num=4))]
+    return dims
+
+
+def _divides(block, dim):
+    """Whether `block` divides `dim`; True for a dim only run time knows (then the
+    reshape that follows fails when it does not)."""
+    return isinstance(dim, Tensor) or dim % block == 0
 
 
 def space_to_depth(input, block_size, data_format="NHWC", name=None):
@@ -467,7 +479,7 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):
     from eagerflow._src.ops.array_ops import reshape, transpose
     x = as_tensor(input)
     b, h, w, c = _block_dims(x, block_size, data_format, "space_to_depth")
-    if h % block_size or w % block_size:
+    if not (_divides(block_size, h) and _divides(block_size, w)):
         raise _invalid(f"Image width {w} and height {h} should be divisible by block_size: "
                        f"{block_size}")
     blocks = reshape(x, [b, h // block_size, block_size, w // block_size, block_size, c])
@@ -484,7 +496,7 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None):
     from eagerflow._src.ops.array_ops import reshape, transpose
     x = as_tensor(input)
     b, h, w, c = _block_dims(x, block_size, data_format, "depth_to_space")
-    if c % (block_size * block_size):
+    if not _divides(block_size * block_size, c):
         raise _invalid(f"Input depth dimension {c} should be divisible by: "
                        f"{block_size * block_size}")
     depth = c // (block_size * block_size)
@@ -748,7 +760,8 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     loss = as_tensor(per_example_loss)
     if loss.shape.rank == 0:
         raise ValueError(f"Invalid value passed for `per_example_loss`. Expected a tensor with "
-                         f"at least rank 1. Received per_example_loss={loss.numpy()} with rank 0")
+                         f"at least rank 1. Received per_example_loss="
+                         f"{loss.numpy() if isinstance(loss, EagerTensor) else loss} with rank 0")
     if sample_weight is not None:
         loss = math_ops.multiply(loss, sample_weight)
     from eagerflow._src.ops.array_ops import shape
@@ -760,7 +773,8 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
         if not size.dtype.is_integer:
             raise TypeError(f"global_batch_size must be an integer. Found: tensor of dtype "
                             f"{size.dtype}")
-        if size.numpy() < 0:
+        known = get_static_value(size)  # None inside a function when only run time knows it
+        if known is not None and known < 0:
             raise _invalid("global_batch_size must be non-negative.")
     total = reduce_sum(loss)
     return math_ops.divide_no_nan(total, cast(global_batch_size, total.dtype))
@@ -901,8 +915,12 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     x = as_tensor(x)
     axes = static_ints(axes)
     axes = [axes] if isinstance(axes, int) else axes
-    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-    counts = cast(count, x.dtype)
+    dims = [x.shape[a] for a in axes]
+    if None in dims:  # known only at run time
+        from eagerflow._src.ops.reduction_ops import reduce_prod
+        counts = cast(reduce_prod(array_ops.gather(array_ops.shape(x), axes)), x.dtype)
+    else:
+        counts = cast(int(np.prod(dims, dtype=np.int64)), x.dtype)
     if shift is not None:
         shift = cast(as_tensor(shift), x.dtype)
         x = math_ops.subtract(x, shift)
