@@ -242,3 +242,45 @@ def test_gradient_of_a_scan_along_a_run_time_axis():
         tape.watch(M)
         y = tf.reduce_sum(tf.cumsum(M, 1) * tf.math.cumprod(M, 1))
     assert np.allclose(grads(M, tf.constant(1)).numpy(), tape.gradient(y, M).numpy())
+
+
+@pytest.mark.parametrize("fn, message", [
+    (lambda x: tf.unstack(x, num=3), "Dimension must be 3 but is 2"),
+    (lambda x: tf.split(x, 0), "Attr 'num_split' of 'Split' Op passed 0 less than minimum 1"),
+    (lambda x: tf.fill([2], x), "Shape must be rank 0 but is rank 2"),
+    (lambda x: tf.one_hot([0], -1), "must be non-negative but is -1"),
+    (lambda x: tf.pad(x, [[1, 1], [-1, 0]]), "Paddings must be non-negative"),
+    (lambda x: tf.gather_nd(x, [[0, 0, 0]]), r"indices.shape\[-1\] must be <= params.rank"),
+    (lambda x: tf.reverse(x, [0, -2]), "axis 0 specified more than once"),
+    (lambda x: tf.roll(x, [1, 1], [0]), "Dimension 0 in both shapes must be equal, but are 2 "
+                                        "and 1"),
+    (lambda x: tf.linalg.tensor_diag(x[0, 0]), "Shape must be at least rank 1 but is rank 0"),
+])
+def test_array_shape_rules_check_what_tf_checks_while_tracing(fn, message):
+    with pytest.raises(ValueError, match=message):
+        tf.function(fn).get_concrete_function(M)
+
+
+def test_array_checks_leave_eager_errors_and_unknown_dims_alone():
+    for fn in (lambda: tf.split(M, 0), lambda: tf.roll(M, [1, 1], [0]),
+               lambda: tf.one_hot([0], -1), lambda: tf.unstack(M, num=3)):
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            fn()
+    spec = tf.TensorSpec([None, None])
+    assert tf.function(lambda x: tf.unstack(x, num=3)).get_concrete_function(spec) is not None
+
+
+def test_expand_dims_at_a_run_time_axis():
+    traced = tf.function(lambda x, axis: tf.expand_dims(x, axis), input_signature=AXIS_SPEC)
+    for axis in (0, 2, -1):
+        assert traced(M, tf.constant(axis)).shape == tf.expand_dims(M, axis).shape
+    assert traced.get_concrete_function().structured_outputs.shape.as_list() == [None] * 3
+
+    @tf.function(input_signature=AXIS_SPEC)
+    def grad(x, axis):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.expand_dims(x, axis) * 2.0)
+        return tape.gradient(y, x)
+
+    assert grad(M, tf.constant(1)).numpy().tolist() == [[2.0] * 3] * 2
