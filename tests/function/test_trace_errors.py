@@ -284,3 +284,18 @@ def test_expand_dims_at_a_run_time_axis():
         return tape.gradient(y, x)
 
     assert grad(M, tf.constant(1)).numpy().tolist() == [[2.0] * 3] * 2
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: tf.scatter_nd([[0], [1]], x, [4]),
+    lambda x: tf.tensor_scatter_nd_add(tf.zeros([4]), [[0], [1]], x),
+    lambda x: tf.tensor_scatter_nd_update(tf.zeros([4]), [[0], [1]], x),
+])
+def test_scatter_with_updates_not_matching_the_indices(fn):
+    x = tf.ones([3])
+    with pytest.raises(ValueError, match=r"Dimensions \[0,1\) of indices\[shape=\[2,1\]\] = "
+                                         r"\[2\] must match dimensions \[0,1\) of updates"):
+        tf.function(fn).get_concrete_function(x)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        fn(x)
+    assert tf.function(fn).get_concrete_function(tf.TensorSpec([None])) is not None

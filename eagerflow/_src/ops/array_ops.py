@@ -1690,7 +1690,26 @@ def _scatter_nd_kernel(xp, indices, updates, shape, bad_indices_policy):
     return _scatter_into(xp, out, index, values, "logical_or" if updates.dtype == bool else "add")
 
 
+def _check_scatter(op_name, indices, updates, shapes):
+    """TF's shape error when the batch dims of `indices` (all but the last) are known not to
+    lead the shape of `updates`."""
+    i, u = indices.shape, updates.shape
+    if i.rank is None or u.rank is None or not i.rank:
+        return
+    n = i.rank - 1
+    lead = u[:n] if u.rank >= n else None
+    for a, b in zip(i[:n], [] if lead is None else lead):
+        if None not in (a, b) and a != b:
+            raise shape_rules.shape_error(
+                op_name, f"Dimensions [0,{n}) of indices[shape={errors.shape_text(i)}] = "
+                f"{errors.shape_text(i[:n])} must match dimensions [0,{n}) of updates[shape="
+                f"{errors.shape_text(u)}] = {errors.shape_text(lead)}: Dimension 0 in both "
+                f"shapes must be equal, but are {a} and {b}", shapes)
+
+
 def _scatter_nd_rule(indices, updates, shape, **_):
+    _check_scatter("ScatterNd", indices, updates,
+                   [indices.shape, updates.shape, TensorShape([None])])
     if type(shape) is not tuple:  # a shape tensor: what is known of it before run time
         known = shape_rules.known_elements(shape)
         return (unknown_shape() if known is None else TensorShape(known)), updates.dtype
@@ -1725,8 +1744,11 @@ def _tensor_scatter_kernel(how, op_name):
 
 def _tensor_scatter(public_name, op_name, how, dtypes, doc):
     """Registers `op_name` and returns its public function ``fn(tensor, indices, updates)``."""
-    op = register(op_name, _tensor_scatter_kernel(how, op_name),
-                  lambda tensor, *_, **__: (tensor.shape, tensor.dtype), tied=(0, 2),
+    def rule(tensor, indices, updates, **_):
+        _check_scatter(op_name, indices, updates, [tensor.shape, indices.shape, updates.shape])
+        return tensor.shape, tensor.dtype
+
+    op = register(op_name, _tensor_scatter_kernel(how, op_name), rule, tied=(0, 2),
                   dtypes=dtypes)
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
