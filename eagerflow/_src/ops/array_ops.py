@@ -18,6 +18,7 @@ import operator
 
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
@@ -408,6 +409,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
 
 
 def _expand_dims_kernel(xp, x, axis):
+    axis = int(np.reshape(axis, -1)[0]) if type(axis) is not int else axis  # or an input
     if not -x.ndim - 1 <= axis <= x.ndim:
         raise _bad(f"Tried to expand dim index {axis} for tensor with {x.ndim} dimensions.")
     return xp.expand_dims(x, axis)
@@ -416,6 +418,8 @@ def _expand_dims_kernel(xp, x, axis):
 def _expand_dims_rule(x, axis):
     if x.shape.rank is None:
         return unknown_shape(), x.dtype
+    if not isinstance(axis, int):  # a run-time input: where the new dim goes is unknown
+        return unknown_shape(x.shape.rank + 1), x.dtype
     dims = x.shape.as_list()
     if not -len(dims) - 1 <= axis <= len(dims):
         raise shape_rules.shape_error(
@@ -434,6 +438,12 @@ def expand_dims(input, axis, name=None):
     >>> expand_dims([1, 2], -1).shape
     TensorShape([2, 1])
     """
+    dynamic = None if type(axis) is int else run_time_tensor(axis)
+    if dynamic is not None:  # the axis becomes the op's input, as in TF
+        if dynamic.shape.num_elements() not in (1, None):
+            raise _op_error("ExpandDims", "'dim' must be a tensor with a single value")
+        check_index_dtype("ExpandDims", "Tdim", dynamic)
+        return dispatch(_EXPAND_DIMS, (as_tensor(input), dynamic), {}, name)
     axis = _ints(axis, "ExpandDims", "Tdim")
     if len(axis) != 1:
         raise _op_error("ExpandDims", "'dim' must be a tensor with a single value")
@@ -579,11 +589,15 @@ def _reverse_kernel(xp, x, axis):
 
 def _reverse_rule(x, axis):
     rank = x.shape.rank
+    seen = set()
     for i, a in enumerate(axis if rank is not None else ()):
-        if not -rank <= a < rank:
+        if not -rank <= a < rank or a % rank in seen:
+            message = (f"axis {a % rank} specified more than once." if -rank <= a < rank
+                       else f"'axis'[{i}] = {a} is out of valid range [0, {rank - 1}")
             raise shape_rules.shape_error(
-                "ReverseV2", f"'axis'[{i}] = {a} is out of valid range [0, {rank - 1}",
+                "ReverseV2", message,
                 [x.shape, TensorShape([len(axis)])], computed=[(1, " ".join(map(str, axis)))])
+        seen.add(a % rank)
     return x.shape, x.dtype
 
 
@@ -613,7 +627,20 @@ def _roll_kernel(xp, x, shift, axis):
     return xp.roll(x, shift, axis) if axis else x
 
 
+def _length(values):
+    """How many values a static tuple or a vector input holds (None: unknown)."""
+    if type(values) is tuple:
+        return len(values)
+    shape = getattr(values, "shape", None)
+    return shape[0] if shape is not None and shape.rank == 1 else None
+
+
 def _roll_rule(x, shift, axis, **_):
+    n, m = _length(shift), _length(axis)
+    if None not in (n, m) and n != m:
+        raise shape_rules.shape_error(
+            "Roll", f"Dimension 0 in both shapes must be equal, but are {n} and {m}. Shapes "
+            f"are [{n}] and [{m}].", [x.shape, TensorShape([n]), TensorShape([m])])
     if x.shape.rank == 0:
         raise shape_rules.shape_error("Roll", "Shape must be at least rank 1 but is rank 0",
                                       [x.shape, TensorShape([]), TensorShape([])])
@@ -808,6 +835,9 @@ def _unstack_rule(x, num, axis):
     if x.shape.rank is None:
         return [(unknown_shape(), x.dtype)] * num
     dims = x.shape.as_list()
+    if dims[axis] is not None and dims[axis] != num:
+        raise shape_rules.shape_error("Unpack", f"Dimension must be {num} but is {dims[axis]}",
+                                      [x.shape])
     del dims[axis]
     return [(TensorShape(dims), x.dtype)] * num
 
@@ -955,6 +985,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     if isinstance(num_or_size_splits, (int, np.integer)):
         num_split = int(num_or_size_splits)
         if num_split < 1:
+            if not context.executing_eagerly():  # TF's check as the op is added
+                raise ValueError(f"Attr 'num_split' of 'Split' Op passed {num_split} less "
+                                 f"than minimum 1.")
             raise _op_error("Split", f"Value for attr 'num_split' of {num_split} must be at "
                                      f"least minimum 1")
         outs = dispatch(_SPLIT, (value,), {"num_split": num_split, "axis": axis}, name)
@@ -979,6 +1012,7 @@ def _fill_kernel(xp, value, dims):
 
 
 def _fill_rule(value, dims):
+    shape_rules.check_rank("Fill", [value], 0, rank=0)
     if type(dims) is not tuple:
         dims = shape_rules.known_elements(dims)
     return TensorShape(dims), value.dtype
@@ -1319,6 +1353,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     axis = -1 if axis is None else _int(axis)
     rank = indices.shape.rank
     if depth < 0:
+        if not context.executing_eagerly():  # TF's shape function, as the op is added
+            raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative "
+                             f"but is {depth}")
         raise _op_error("OneHot", f"depth must be non-negative, got: {depth}")
     if axis != -1 and rank is not None and not 0 <= axis <= rank:
         raise _op_error("OneHot", f"Expected axis to be -1 or between [0, {rank + 1}).  But "
@@ -1390,6 +1427,9 @@ def _mirror_pad_kernel(xp, x, paddings, mode):
 
 
 def _pad_rule(x, *_, paddings, **__):
+    if any(b < 0 or a < 0 for b, a in paddings):
+        raise shape_rules.shape_error("Pad", "Paddings must be non-negative",
+                                      [x.shape, TensorShape([len(paddings), 2])])
     if x.shape.rank is None:
         return unknown_shape(len(paddings)), x.dtype
     _rank_mismatch("Pad", x.shape.rank, len(paddings),
@@ -1582,6 +1622,11 @@ def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
     if _unknown_rank(params, indices) or indices.shape[-1] is None:
         return unknown_shape(), params.dtype
     p, i = params.shape.as_list(), indices.shape.as_list()
+    if i[-1] > len(p) - batch_dims:
+        raise shape_rules.shape_error(
+            "GatherNd", f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
+            f"{errors.shape_text(i)} and params shape: {errors.shape_text(p)}",
+            [params.shape, indices.shape])
     return TensorShape(p[:batch_dims] + i[batch_dims:-1] + p[batch_dims + i[-1]:]), params.dtype
 
 
@@ -1645,7 +1690,26 @@ def _scatter_nd_kernel(xp, indices, updates, shape, bad_indices_policy):
     return _scatter_into(xp, out, index, values, "logical_or" if updates.dtype == bool else "add")
 
 
+def _check_scatter(op_name, indices, updates, shapes):
+    """TF's shape error when the batch dims of `indices` (all but the last) are known not to
+    lead the shape of `updates`."""
+    i, u = indices.shape, updates.shape
+    if i.rank is None or u.rank is None or not i.rank:
+        return
+    n = i.rank - 1
+    lead = u[:n] if u.rank >= n else None
+    for a, b in zip(i[:n], [] if lead is None else lead):
+        if None not in (a, b) and a != b:
+            raise shape_rules.shape_error(
+                op_name, f"Dimensions [0,{n}) of indices[shape={errors.shape_text(i)}] = "
+                f"{errors.shape_text(i[:n])} must match dimensions [0,{n}) of updates[shape="
+                f"{errors.shape_text(u)}] = {errors.shape_text(lead)}: Dimension 0 in both "
+                f"shapes must be equal, but are {a} and {b}", shapes)
+
+
 def _scatter_nd_rule(indices, updates, shape, **_):
+    _check_scatter("ScatterNd", indices, updates,
+                   [indices.shape, updates.shape, TensorShape([None])])
     if type(shape) is not tuple:  # a shape tensor: what is known of it before run time
         known = shape_rules.known_elements(shape)
         return (unknown_shape() if known is None else TensorShape(known)), updates.dtype
@@ -1680,8 +1744,11 @@ def _tensor_scatter_kernel(how, op_name):
 
 def _tensor_scatter(public_name, op_name, how, dtypes, doc):
     """Registers `op_name` and returns its public function ``fn(tensor, indices, updates)``."""
-    op = register(op_name, _tensor_scatter_kernel(how, op_name),
-                  lambda tensor, *_, **__: (tensor.shape, tensor.dtype), tied=(0, 2),
+    def rule(tensor, indices, updates, **_):
+        _check_scatter(op_name, indices, updates, [tensor.shape, indices.shape, updates.shape])
+        return tensor.shape, tensor.dtype
+
+    op = register(op_name, _tensor_scatter_kernel(how, op_name), rule, tied=(0, 2),
                   dtypes=dtypes)
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
@@ -2295,7 +2362,7 @@ def _reshape_back(op, dy):
 
 
 register_gradient("Reshape")(_shape_input_grad(_reshape_back))
-register_gradient("ExpandDims")(_reshape_back)
+register_gradient("ExpandDims")(_shape_input_grad(_reshape_back))
 register_gradient("Squeeze")(_reshape_back)
 
 

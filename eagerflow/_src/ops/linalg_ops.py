@@ -1037,6 +1037,8 @@ def _set_diag_rule(x, diagonal, **_):
 
 
 def _tensor_diag_rule(x, **_):
+    if x.shape.rank == 0:
+        raise shape_error("Diag", "Shape must be at least rank 1 but is rank 0", [x.shape])
     return (unknown_shape() if x.shape.rank is None else x.shape.concatenate(x.shape)), x.dtype
 
 

@@ -15,7 +15,7 @@ from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
-    kernel_type_name, register, register_gradient, same_shape)
+    OpDef, kernel_type_name, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import float_math
 from eagerflow._src.ops import shape_rules as rules
@@ -123,6 +123,23 @@ _EQUAL = register("Equal", "equal", rules.binary_to(_d.bool), tied=(0, 1),
                   not_differentiable="comparison")
 _NOT_EQUAL = register("NotEqual", "not_equal", rules.binary_to(_d.bool), tied=(0, 1),
                       not_differentiable="comparison")
+
+
+def _lenient(name, fn_name, incompatible):
+    """`name` as TF's ``==`` and ``!=`` build it in graphs, with attr
+    ``incompatible_shape_error=False``: shapes that do not broadcast give the scalar
+    `incompatible` when the graph runs (not registered: ``Equal`` is that op)."""
+    def kernel(xp, x, y):
+        try:
+            np.broadcast_shapes(x.shape, y.shape)
+        except ValueError:
+            return xp.asarray(incompatible)
+        return getattr(xp, fn_name)(x, y)
+    return OpDef(name, kernel, rules.lenient_broadcast, False, (0, 1), None, False, "comparison")
+
+
+EQUAL_LENIENT = _lenient("Equal", "equal", False)
+NOT_EQUAL_LENIENT = _lenient("NotEqual", "not_equal", True)
 _LESS = register("Less", "less", rules.binary_to(_d.bool), tied=(0, 1), dtypes=REAL,
                  not_differentiable="comparison")
 _LESS_EQUAL = register("LessEqual", "less_equal", rules.binary_to(_d.bool), tied=(0, 1),
@@ -185,7 +202,24 @@ truncatemod = binary(_TRUNCATE_MOD, """Returns the remainder of x / y rounded to
 xlogy = binary(_XLOGY, "Returns x * log(y), or 0 where x is 0.")
 xlog1py = binary(_XLOG1PY, "Returns x * log1p(y), or 0 where x is 0.")
 xdivy = binary(_XDIVY, "Returns x / y, or 0 where x is 0.")
-multiply_no_nan = binary(_MUL_NO_NAN, "Returns x * y, or 0 where y is 0 (even if x is NaN).")
+
+
+def multiply_no_nan(x, y, name=None):
+    """Returns x * y, or 0 where y is 0 (even if x is NaN).
+
+    As in TF, `x` converts on its own and `y` must convert to its dtype
+    (ValueError otherwise: ``multiply_no_nan(3, float_tensor)``).
+    """
+    x = as_tensor(x)
+    try:
+        y = convert_to_tensor(y, x.dtype)
+    except ValueError as e:
+        if str(e).startswith("Tensor conversion requested"):
+            raise ValueError(f"y: {e}") from None
+        raise
+    return dispatch(_MUL_NO_NAN, (x, y), name=name)
+
+
 _atan2 = binary(_ATAN2)
 
 
@@ -270,6 +304,8 @@ def divide_no_nan(x, y, name=None):
     >>> divide_no_nan(constant([3.0, 1.0]), constant([2.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 0. ], dtype=float32)>
     """
+    if not is_tensor_like(x) and is_tensor_like(y):  # as `divide`: x takes y's dtype
+        x = convert_to_tensor(x, as_tensor(y).dtype)
     x, y = _division_operands(x, y, "tf.math.divide_no_nan", binary_operands)
     return dispatch(_DIV_NO_NAN, (x, y), name=name)
 
@@ -661,7 +697,19 @@ _igamma_grad_a = binary(_IGAMMA_GRAD_A, "d/da of igamma(a, x) (TF's op IgammaGra
 
 
 def _betainc_rule(a, b, x, **_):
-    # Betainc does not broadcast: its non-scalar inputs share one shape (checked by the kernel).
+    # Betainc does not broadcast: its non-scalar inputs share one shape.
+    shaped = [t.shape for t in (a, b, x) if t.shape.rank]
+    for other in shaped[1:]:
+        if other.rank != shaped[0].rank:
+            raise rules.shape_error("Betainc", f"Shapes must be equal rank, but are "
+                                    f"{shaped[0].rank} and {other.rank}",
+                                    [a.shape, b.shape, x.shape])
+        for i, (p, q) in enumerate(zip(shaped[0], other)):
+            if p is not None and q is not None and p != q:
+                raise rules.shape_error(
+                    "Betainc", f"Dimension {i} in both shapes must be equal, but are {p} and "
+                    f"{q}. Shapes are {errors.shape_text(shaped[0])} and "
+                    f"{errors.shape_text(other)}", [a.shape, b.shape, x.shape])
     shape = next((t.shape for t in (a, b, x) if t.shape.rank != 0), a.shape)
     return shape, a.dtype
 
@@ -910,6 +958,8 @@ def polyval(coeffs, x, name=None):
     >>> polyval([1.0, 2.0, 3.0], 2.0)
     <tf.Tensor: shape=(), dtype=float32, numpy=11.0>
     """
+    if not isinstance(coeffs, list):  # as TF: a tensor of coefficients is refused
+        raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
     x = as_tensor(x)
     if not coeffs:
         from eagerflow._src.ops.array_ops import zeros_like

@@ -12,12 +12,13 @@ import numbers
 
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    FLOAT, NUMBER, REAL, register, register_gradient, same_shape)
+    FLOAT, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
@@ -41,7 +42,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _invalid(message):
-    return errors.InvalidArgumentError(None, None, message)
+    return rules.static_error(message)
 
 
 def widened(kernel):
@@ -351,16 +352,19 @@ def _log_softmax(xp, logits, axis):
     return shifted - log_norm
 
 
-_SOFTMAX = register("Softmax", _softmax, same_shape, dtypes=FLOAT)
-_LOG_SOFTMAX = register("LogSoftmax", _log_softmax, same_shape, dtypes=FLOAT)
+_SOFTMAX = register("Softmax", _softmax, rules.at_least_rank(1, "Softmax"), dtypes=FLOAT)
+_LOG_SOFTMAX = register("LogSoftmax", _log_softmax, rules.at_least_rank(1, "LogSoftmax"),
+                       dtypes=FLOAT)
 
 
 def _axis(axis, rank):
     """A Python int axis (-1 for None), checked against `rank` when known."""
     axis = -1 if axis is None else int(axis)
     if axis != -1 and rank is not None and not -rank <= axis < rank:
-        raise _invalid(f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number "
-                       f"of dimensions in the input. Received: dim={axis}")
+        # TF's Python wrapper raises this one itself, in graphs too
+        raise errors.InvalidArgumentError(
+            None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the "
+                        f"number of dimensions in the input. Received: dim={axis}")
     return axis
 
 
@@ -411,6 +415,9 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     from eagerflow._src.ops.array_ops import where, zeros_like
     log_input = as_tensor(log_input)
     targets = as_tensor(targets, log_input.dtype)
+    if not log_input.shape.is_compatible_with(targets.shape):
+        raise ValueError(f"`log_input` and `targets` must have the same shape, received "
+                         f"({log_input.shape} vs {targets.shape}).")
     loss = math_ops.subtract(math_ops.exp(log_input), math_ops.multiply(log_input, targets))
     if not compute_full_loss:
         return loss
@@ -429,6 +436,9 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     """
     logits = as_tensor(logits)
     labels = as_tensor(labels, logits.dtype)
+    if not logits.shape.is_compatible_with(labels.shape):
+        raise ValueError(f"`logits` and `labels` must have the same shape, received "
+                         f"({logits.shape} vs {labels.shape}).")
     pos_weight = as_tensor(pos_weight, None if isinstance(pos_weight, Tensor) else logits.dtype)
     log_weight = math_ops.add(math_ops.multiply(math_ops.subtract(pos_weight, 1.0), labels), 1.0)
     # log(1 + exp(-|x|)) + max(-x, 0) is log(1 + exp(-x)) without overflow
@@ -679,6 +689,9 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     logits_in = logits
     labels, logits = as_tensor(labels), as_tensor(logits)
     if labels.dtype not in (_d.int32, _d.int64):
+        if not context.executing_eagerly():  # TF's TypeError as the op is added
+            raise attr_dtype_error(_SPARSE_SOFTMAX_XENT.name, "Tlabels", labels.dtype,
+                                   (_d.int32, _d.int64))
         raise errors.InvalidArgumentError(
             None, _SPARSE_SOFTMAX_XENT.name,
             f"Value for attr 'Tlabels' of {_kernel_name(labels.dtype)} is not in the list of "

@@ -20,6 +20,7 @@ from eagerflow._src.core.registry import COMPLEX, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops
+from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.array_ops import _int, _ints
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor
@@ -85,7 +86,8 @@ def _rule(kind, rank):
 
     def rule(x, fft_length=None):
         dtype = out_dtype(x.dtype)
-        if x.shape.rank is None or x.shape.rank < rank:  # the kernel reports a low rank
+        rules.check_rank(f"{kind}{_SUFFIX[rank]}", [x], 0, at_least=rank)
+        if x.shape.rank is None:
             return TensorShape(None), dtype
         dims = x.shape.as_list()
         return TensorShape(dims[:-rank] + _output_dims(kind, dims[-rank:], fft_length)), dtype
