@@ -69,10 +69,6 @@ NOT_COMPARED = {
 # ---------------------------------------------------------------- KNOWN
 # Root causes: one reason each, then the cases it explains.
 
-_PYSCALAR_FIRST = (
-    'in function, tf.op(3, float_tensor): TF converts the leading Python int to int32 and raises '
-    "TypeError; eagerflow takes the tensor's dtype as in eager mode "
-)
 _NOKERNEL = (
     'dtype the op declares but TF has no CPU kernel for: TF raises NotFoundError eagerly and '
     "InvalidArgumentError ('No OpKernel') in function; eagerflow computes, or raises another "
@@ -81,14 +77,6 @@ _NOKERNEL = (
 _VAR_DTYPE = (
     "a Variable of a dtype the op rejects: eagerflow raises ValueError from the Variable's "
     "conversion, TF InvalidArgumentError from the op's dtype check "
-)
-_TENSOR_AXIS = (
-    'a Tensor axis (reductions, argmax, cumsum, expand_dims) inside function: eagerflow requires '
-    "a constant ('must be a constant value here'), TF takes it at run time "
-)
-_STRIDED_SLICE_FN = (
-    'tf.strided_slice inside function with a zero stride or an out-of-range shrink axis: TF '
-    "raises ValueError while tracing, eagerflow InvalidArgumentError when the function runs "
 )
 _GRAPH_SHAPE = (
     'in function, a static shape or attr error (rank, axis out of range, mismatched dims, bad '
@@ -143,42 +131,8 @@ _DTYPE_WIDTH = (
     "matrix_rank([[1, 2], [3, 4]]) keeps the Python ints as int32 and raises TypeError (TF converts to float32)"
 )
 
-_EQ_INCOMPATIBLE = ("in function with unknown dims, == of incompatible shapes raises; TF's __eq__ uses "
-                    "Equal(incompatible_shape_error=False) and returns False")
 
 _BY_CAUSE = {
-    _EQ_INCOMPATIBLE: ['operator.eq:bad_shape@fn_unk'],
-    _PYSCALAR_FIRST: [
-        'atan2:pyint_first@fn', 'atan2:pyint_first@fn_unk', 'equal:pyint_first@fn',
-        'equal:pyint_first@fn_unk', 'greater:pyint_first@fn', 'greater:pyint_first@fn_unk',
-        'greater_equal:pyint_first@fn', 'greater_equal:pyint_first@fn_unk', 'less:pyint_first@fn',
-        'less:pyint_first@fn_unk', 'less_equal:pyint_first@fn', 'less_equal:pyint_first@fn_unk',
-        'math.atan2:pyint_first@fn', 'math.atan2:pyint_first@fn_unk', 'math.equal:pyint_first@fn',
-        'math.equal:pyint_first@fn_unk', 'math.floordiv:pyint_first@fn',
-        'math.floordiv:pyint_first@fn_unk', 'math.floormod:pyint_first@fn',
-        'math.floormod:pyint_first@fn_unk', 'math.greater:pyint_first@fn',
-        'math.greater:pyint_first@fn_unk', 'math.greater_equal:pyint_first@fn',
-        'math.greater_equal:pyint_first@fn_unk', 'math.igamma:pyint_first@fn',
-        'math.igamma:pyint_first@fn_unk', 'math.igammac:pyint_first@fn',
-        'math.igammac:pyint_first@fn_unk', 'math.less:pyint_first@fn', 'math.less:pyint_first@fn_unk',
-        'math.less_equal:pyint_first@fn', 'math.less_equal:pyint_first@fn_unk',
-        'math.maximum:pyint_first@fn', 'math.maximum:pyint_first@fn_unk', 'math.minimum:pyint_first@fn',
-        'math.minimum:pyint_first@fn_unk', 'math.mod:pyint_first@fn', 'math.mod:pyint_first@fn_unk',
-        'math.multiply:pyint_first@fn', 'math.multiply:pyint_first@fn_unk',
-        'math.multiply_no_nan:pyint_first@fn', 'math.multiply_no_nan:pyint_first@fn_unk',
-        'math.not_equal:pyint_first@fn', 'math.not_equal:pyint_first@fn_unk', 'math.pow:pyint_first@fn',
-        'math.pow:pyint_first@fn_unk', 'math.squared_difference:pyint_first@fn',
-        'math.squared_difference:pyint_first@fn_unk', 'math.subtract:pyint_first@fn',
-        'math.subtract:pyint_first@fn_unk', 'math.xdivy:pyint_first@fn',
-        'math.xdivy:pyint_first@fn_unk', 'math.xlog1py:pyint_first@fn',
-        'math.xlog1py:pyint_first@fn_unk', 'math.xlogy:pyint_first@fn', 'math.xlogy:pyint_first@fn_unk',
-        'maximum:pyint_first@fn', 'maximum:pyint_first@fn_unk', 'minimum:pyint_first@fn',
-        'minimum:pyint_first@fn_unk', 'multiply:pyint_first@fn', 'multiply:pyint_first@fn_unk',
-        'not_equal:pyint_first@fn', 'not_equal:pyint_first@fn_unk', 'pow:pyint_first@fn',
-        'pow:pyint_first@fn_unk', 'realdiv:pyint_first@fn', 'realdiv:pyint_first@fn_unk',
-        'subtract:pyint_first@fn', 'subtract:pyint_first@fn_unk', 'truncatediv:pyint_first@fn',
-        'truncatediv:pyint_first@fn_unk', 'truncatemod:pyint_first@fn', 'truncatemod:pyint_first@fn_unk'
-    ],
     _NOKERNEL: [
         'math.bessel_i0:bf16@fn', 'math.bessel_i0:bf16@fn_unk', 'math.bessel_i0e:bf16@fn',
         'math.bessel_i0e:bf16@fn_unk', 'math.bessel_i1:bf16@fn', 'math.bessel_i1:bf16@fn_unk',
@@ -191,14 +145,15 @@ _BY_CAUSE = {
         'truncatemod:bf16', 'truncatemod:f16'
     ],
     _VAR_DTYPE: [
-        'math.multiply_no_nan:pyint_first@var', 'math.reduce_all:all@var', 'math.reduce_all:axis0@var',
-        'math.reduce_all:axis1_keep@var', 'math.reduce_all:axis_neg@var',
-        'math.reduce_all:axis_oob@var', 'math.reduce_all:axis_tensor@var', 'math.reduce_all:bf16@var',
+        'math.reduce_all:all@var', 'math.reduce_all:axis0@var', 'math.reduce_all:axis1_keep@var',
+        'math.reduce_all:axis_neg@var', 'math.reduce_all:axis_oob@var',
+        'math.reduce_all:axis_tensor@var', 'math.reduce_all:bf16@var',
         'math.reduce_all:empty03_axis0@var', 'math.reduce_all:empty03_axis1@var',
         'math.reduce_all:empty@var', 'math.reduce_all:extreme@var', 'math.reduce_all:f16@var',
         'math.reduce_all:f64@var', 'math.reduce_all:nonfinite@var', 'math.reduce_any:all@var',
-        'math.reduce_any:axis0@var', 'math.reduce_any:axis1_keep@var', 'math.reduce_any:axis_neg@var',
-        'math.reduce_any:axis_oob@var', 'math.reduce_any:axis_tensor@var', 'math.reduce_any:bf16@var',
+        'math.reduce_any:axis0@var', 'math.reduce_any:axis1_keep@var',
+        'math.reduce_any:axis_neg@var', 'math.reduce_any:axis_oob@var',
+        'math.reduce_any:axis_tensor@var', 'math.reduce_any:bf16@var',
         'math.reduce_any:empty03_axis0@var', 'math.reduce_any:empty03_axis1@var',
         'math.reduce_any:empty@var', 'math.reduce_any:extreme@var', 'math.reduce_any:f16@var',
         'math.reduce_any:f64@var', 'math.reduce_any:nonfinite@var', 'reduce_all:all@var',
@@ -213,108 +168,14 @@ _BY_CAUSE = {
         'reduce_any:f16@var', 'reduce_any:f64@var', 'reduce_any:nonfinite@var',
         'strings.length:float@var', 'where:float_cond@var'
     ],
-    _TENSOR_AXIS: [
-        'argmax:axis_tensor@fn', 'argmax:axis_tensor@fn_unk', 'argmin:axis_tensor@fn',
-        'argmin:axis_tensor@fn_unk', 'cumsum:axis_tensor@fn', 'cumsum:axis_tensor@fn_unk',
-        'expand_dims:axis_tensor@fn', 'expand_dims:axis_tensor@fn_unk',
-        'math.argmax:axis_tensor@fn', 'math.argmax:axis_tensor@fn_unk',
-        'math.argmin:axis_tensor@fn', 'math.argmin:axis_tensor@fn_unk',
-        'math.cumprod:axis_tensor@fn', 'math.cumprod:axis_tensor@fn_unk',
-        'math.cumsum:axis_tensor@fn', 'math.cumsum:axis_tensor@fn_unk',
-        'math.cumulative_logsumexp:axis_tensor@fn', 'math.cumulative_logsumexp:axis_tensor@fn_unk'
-    ],
-    _STRIDED_SLICE_FN: [
-        'strided_slice:shrink_oob@fn', 'strided_slice:zero_stride@fn',
-        'strided_slice:zero_stride@fn_unk'
-    ],
     _GRAPH_SHAPE: [
-        'nn.convolution:bad_channels@fn', 'nn.separable_conv2d:bad_pointwise@fn',
-        'nn.separable_conv2d:bad_pointwise@fn_unk',
-        'operator.getitem:oob@fn', 'operator.getitem:too_many@fn',
-        'operator.getitem:too_many@fn_unk', 'operator.getitem:scalar@fn',
-        'operator.getitem:scalar@fn_unk', 'argmax:axis_oob@fn', 'argmax:axis_oob@fn_unk',
-        'argmin:axis_list@fn', 'argmin:axis_list@fn_unk', 'argmin:axis_oob@fn',
-        'argmin:axis_oob@fn_unk', 'broadcast_to:bad@fn', 'dynamic_partition:bad_shape@fn',
-        'dynamic_stitch:bad_len@fn', 'fill:non_scalar@fn', 'fill:non_scalar@fn_unk',
-        'gather_nd:too_deep@fn', 'gather_nd:too_deep@fn_unk', 'histogram_fixed_width:zero_bins@fn',
-        'histogram_fixed_width:zero_bins@fn_unk', 'linalg.diag:bad_rows@fn',
-        'linalg.diag_part:k_oob@fn', 'linalg.l2_normalize:axis_oob@fn',
-        'linalg.l2_normalize:axis_oob@fn_unk', 'linalg.tensor_diag:scalar@fn',
-        'linalg.tensor_diag:scalar@fn_unk', 'math.argmax:axis_oob@fn',
-        'math.argmax:axis_oob@fn_unk', 'math.argmin:axis_list@fn', 'math.argmin:axis_list@fn_unk',
-        'math.argmin:axis_oob@fn', 'math.argmin:axis_oob@fn_unk', 'math.betainc:bad_shape@fn',
-        'math.betainc:bad_shape@fn_unk', 'math.count_nonzero:axis_oob@fn',
-        'math.count_nonzero:axis_oob@fn_unk', 'math.l2_normalize:axis_oob@fn',
-        'math.l2_normalize:axis_oob@fn_unk', 'math.log_softmax:scalar@fn',
-        'math.log_softmax:scalar@fn_unk', 'math.multiply_no_nan:mixed_dtype@fn',
-        'math.multiply_no_nan:mixed_dtype@fn_unk', 'math.polyval:not_list@fn',
-        'math.polyval:not_list@fn_unk', 'math.reduce_euclidean_norm:axis_oob@fn',
-        'math.reduce_euclidean_norm:axis_oob@fn_unk', 'math.reduce_logsumexp:axis_oob@fn',
-        'math.reduce_logsumexp:axis_oob@fn_unk', 'math.reduce_max:axis_oob@fn',
-        'math.reduce_max:axis_oob@fn_unk', 'math.reduce_mean:axis_oob@fn',
-        'math.reduce_mean:axis_oob@fn_unk', 'math.reduce_min:axis_oob@fn',
-        'math.reduce_min:axis_oob@fn_unk', 'math.reduce_prod:axis_oob@fn',
-        'math.reduce_prod:axis_oob@fn_unk', 'math.reduce_std:axis_oob@fn',
-        'math.reduce_std:axis_oob@fn_unk', 'math.reduce_sum:axis_oob@fn',
-        'math.reduce_sum:axis_oob@fn_unk', 'math.reduce_variance:axis_oob@fn',
-        'math.reduce_variance:axis_oob@fn_unk', 'math.softmax:scalar@fn',
-        'math.softmax:scalar@fn_unk', 'math.top_k:k_too_big@fn', 'math.top_k:scalar@fn',
-        'math.top_k:scalar@fn_unk', 'math.unsorted_segment_max:bad_len@fn',
-        'math.unsorted_segment_mean:bad_len@fn', 'math.unsorted_segment_min:bad_len@fn',
-        'math.unsorted_segment_prod:bad_len@fn', 'math.unsorted_segment_sqrt_n:bad_len@fn',
-        'math.unsorted_segment_sum:bad_len@fn', 'nn.avg_pool2d:bad_padding@fn',
-        'nn.avg_pool2d:bad_padding@fn_unk', 'nn.avg_pool2d:bad_rank@fn',
-        'nn.avg_pool2d:bad_rank@fn_unk', 'nn.avg_pool2d:window_too_big@fn',
-        'nn.avg_pool2d:zero_stride@fn', 'nn.avg_pool2d:zero_stride@fn_unk',
-        'nn.avg_pool3d:bad_rank@fn', 'nn.avg_pool3d:bad_rank@fn_unk', 'nn.avg_pool:bad_padding@fn',
-        'nn.avg_pool:bad_padding@fn_unk', 'nn.avg_pool:window_too_big@fn',
-        'nn.avg_pool:zero_stride@fn', 'nn.avg_pool:zero_stride@fn_unk', 'nn.bias_add:bad@fn',
-        'nn.bias_add:bias_rank2@fn', 'nn.bias_add:bias_rank2@fn_unk', 'nn.bias_add:rank1@fn',
-        'nn.bias_add:rank1@fn_unk', 'nn.conv2d:bad_channels@fn', 'nn.conv2d:bad_padding@fn',
-        'nn.conv2d:bad_padding@fn_unk', 'nn.depth_to_space:bad@fn', 'nn.depthwise_conv2d:bad@fn',
-        'nn.l2_normalize:axis_oob@fn', 'nn.l2_normalize:axis_oob@fn_unk',
-        'nn.log_poisson_loss:bad@fn_unk', 'nn.log_softmax:scalar@fn',
-        'nn.log_softmax:scalar@fn_unk', 'nn.max_pool2d:bad_padding@fn',
-        'nn.max_pool2d:bad_padding@fn_unk', 'nn.max_pool2d:bad_rank@fn',
-        'nn.max_pool2d:bad_rank@fn_unk', 'nn.max_pool2d:zero_stride@fn',
-        'nn.max_pool2d:zero_stride@fn_unk', 'nn.max_pool3d:bad_rank@fn',
-        'nn.max_pool3d:bad_rank@fn_unk', 'nn.max_pool:bad_padding@fn',
-        'nn.max_pool:bad_padding@fn_unk', 'nn.max_pool:zero_stride@fn',
-        'nn.max_pool:zero_stride@fn_unk', 'nn.moments:axis_oob@fn', 'nn.moments:axis_oob@fn_unk',
-        'nn.softmax:scalar@fn', 'nn.softmax:scalar@fn_unk', 'nn.space_to_depth:bad@fn',
-        'nn.top_k:k_too_big@fn', 'nn.top_k:scalar@fn', 'nn.top_k:scalar@fn_unk',
-        'nn.weighted_cross_entropy_with_logits:bad@fn_unk', 'one_hot:negative_depth@fn',
-        'one_hot:negative_depth@fn_unk', 'pad:negative@fn', 'pad:negative@fn_unk',
-        'reduce_logsumexp:axis_oob@fn', 'reduce_logsumexp:axis_oob@fn_unk',
-        'reduce_max:axis_oob@fn', 'reduce_max:axis_oob@fn_unk', 'reduce_mean:axis_oob@fn',
-        'reduce_mean:axis_oob@fn_unk', 'reduce_min:axis_oob@fn', 'reduce_min:axis_oob@fn_unk',
-        'reduce_prod:axis_oob@fn', 'reduce_prod:axis_oob@fn_unk', 'reduce_sum:axis_oob@fn',
-        'reduce_sum:axis_oob@fn_unk', 'reverse:dup@fn', 'reverse:dup@fn_unk', 'roll:bad_len@fn',
-        'roll:bad_len@fn_unk', 'scatter_nd:bad_updates@fn', 'signal.fft2d:rank1@fn',
-        'signal.fft2d:rank1@fn_unk', 'signal.fft3d:rank1@fn', 'signal.fft3d:rank1@fn_unk',
-        'signal.ifft2d:rank1@fn', 'signal.ifft2d:rank1@fn_unk', 'signal.ifft3d:rank1@fn',
-        'signal.ifft3d:rank1@fn_unk', 'sort:scalar@fn', 'sort:scalar@fn_unk', 'split:zero@fn',
-        'split:zero@fn_unk', 'strings.reduce_join:axis_oob@fn',
-        'strings.reduce_join:axis_oob@fn_unk', 'tensor_scatter_nd_add:bad_updates@fn',
-        'tensor_scatter_nd_max:bad_updates@fn', 'tensor_scatter_nd_min:bad_updates@fn',
-        'tensor_scatter_nd_sub:bad_updates@fn', 'tensor_scatter_nd_update:bad_updates@fn',
-        'unique:rank2@fn', 'unique:rank2@fn_unk', 'unstack:bad_num@fn', 'where:bad_shape@fn'
+        'dynamic_partition:bad_shape@fn', 'dynamic_stitch:bad_len@fn',
+        'histogram_fixed_width:zero_bins@fn', 'histogram_fixed_width:zero_bins@fn_unk',
+        'linalg.diag_part:k_oob@fn'
     ],
     _GRAPH_DTYPE: [
-        'gather:float_indices@fn', 'gather:float_indices@fn_unk', 'math.segment_max:float_ids@fn',
-        'math.segment_max:float_ids@fn_unk', 'math.segment_mean:float_ids@fn',
-        'math.segment_mean:float_ids@fn_unk', 'math.segment_min:float_ids@fn',
-        'math.segment_min:float_ids@fn_unk', 'math.segment_prod:float_ids@fn',
-        'math.segment_prod:float_ids@fn_unk', 'math.segment_sum:float_ids@fn',
-        'math.segment_sum:float_ids@fn_unk', 'nn.silu:string@fn', 'nn.silu:string@fn_unk',
-        'nn.sparse_softmax_cross_entropy_with_logits:float_labels@fn',
-        'nn.sparse_softmax_cross_entropy_with_logits:float_labels@fn_unk', 'nn.swish:string@fn',
-        'nn.swish:string@fn_unk', 'one_hot:float_indices@fn', 'one_hot:float_indices@fn_unk',
-        'tensor_scatter_nd_add:empty_indices@fn', 'tensor_scatter_nd_add:empty_indices@fn_unk',
-        'tensor_scatter_nd_max:empty_indices@fn', 'tensor_scatter_nd_max:empty_indices@fn_unk',
-        'tensor_scatter_nd_min:empty_indices@fn', 'tensor_scatter_nd_min:empty_indices@fn_unk',
-        'tensor_scatter_nd_sub:empty_indices@fn', 'tensor_scatter_nd_sub:empty_indices@fn_unk',
-        'tensor_scatter_nd_update:empty_indices@fn', 'tensor_scatter_nd_update:empty_indices@fn_unk'
+        'nn.silu:string@fn', 'nn.silu:string@fn_unk', 'nn.swish:string@fn',
+        'nn.swish:string@fn_unk'
     ],
     _UNKNOWN_DIMS: [
         'where:float_cond@fn_unk'
@@ -346,14 +207,8 @@ _BY_CAUSE = {
         'strings.split:whitespace'
     ],
     _ERRCLASS: [
-        'argmin:axis_list@eager', 'argmin:axis_list@var', 'math.argmin:axis_list@eager',
-        'math.argmin:axis_list@var', 'math.is_non_decreasing:string@eager',
-        'math.is_strictly_increasing:string@eager', 'math.multiply_no_nan:mixed_dtype@eager',
-        'math.multiply_no_nan:mixed_dtype@var', 'math.multiply_no_nan:pyint_first@eager',
-        'math.reduce_all:axis_list@eager', 'math.reduce_any:axis_list@eager',
-        'nn.log_poisson_loss:bad@eager', 'nn.log_poisson_loss:bad@var',
-        'nn.weighted_cross_entropy_with_logits:bad@eager',
-        'nn.weighted_cross_entropy_with_logits:bad@var', 'ones:float_shape',
+        'math.is_non_decreasing:string@eager', 'math.is_strictly_increasing:string@eager',
+        'math.reduce_all:axis_list@eager', 'math.reduce_any:axis_list@eager', 'ones:float_shape',
         'reduce_all:axis_list@eager', 'reduce_any:axis_list@eager', 'tile:negative@fn',
         'where:float_cond@eager', 'where:float_cond@fn'
     ],

@@ -10,7 +10,7 @@ by the keys that still differ. A root cause left with no keys is removed with
 its reason. Nothing is ever added: new discrepancies are for a person to read.
 """
 import argparse
-import re
+import ast
 import sys
 from pathlib import Path
 
@@ -55,17 +55,26 @@ def _list_source(items):
 
 
 def rewrite(source, causes):
-    """`source` of known.py with each `_CAUSE: [...]` list replaced by causes[name]."""
-    for name, items in causes.items():
-        # one line (`_X: ['a'],`) or several, closed by the indented bracket
-        entry = re.compile(rf"^    {name}: \[([^\n]*\]|\n.*?\n    \]),?\n", re.S | re.M)
-        if items:
-            source = entry.sub(lambda m: f"    {name}: {_list_source(items)},\n", source, count=1)
-        else:
-            source = entry.sub("", source, count=1)
-            source = re.sub(rf"^{name} = (\(\n.*?\n\)|.*?)\n+", "", source, count=1,
-                            flags=re.S | re.M)
-    return source
+    """`source` of known.py with each `_CAUSE: [...]` entry of `_BY_CAUSE` replaced by the list
+    causes[name], or removed with its reason's definition when that list is empty."""
+    tree = ast.parse(source)
+    spans = {}  # line ranges (first, last), 1-based, to replace: name -> [(first, last, text)]
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name in causes and not causes[name]:
+                spans[node.lineno] = (node.end_lineno, "")
+            if name == "_BY_CAUSE":
+                for key, value in zip(node.value.keys, node.value.values):
+                    if isinstance(key, ast.Name) and key.id in causes:
+                        items = causes[key.id]
+                        text = f"    {key.id}: {_list_source(items)},\n" if items else ""
+                        spans[key.lineno] = (value.end_lineno, text)
+    lines = source.splitlines(keepends=True)
+    for first in sorted(spans, reverse=True):
+        last, text = spans[first]
+        lines[first - 1:last] = [text]
+    return "".join(lines)
 
 
 def main(argv=None):

@@ -29,3 +29,10 @@ def test_a_multiline_cause_is_narrowed_or_removed():
 def test_patterns_partly_fixed_become_the_keys_that_still_differ():
     status = {"a*": (["a1", "a2"], ["a2"]), "b": (["b"], ["b"]), "c": (["c"], [])}
     assert narrowed(["a*", "b", "c"], status) == ["a2", "b"]
+
+
+def test_a_reason_written_over_several_lines_goes_whole():
+    source = SOURCE.replace('_A = "a reason"', '_A = ("a reason "\n      "on two lines")')
+    out = rewrite(source, {"_A": []})
+    assert "two lines" not in out and "_A" not in out.replace("_BY_CAUSE", "")
+    compile(out, "known.py", "exec")
