@@ -520,3 +520,62 @@ def test_round_returns_integers_unchanged_and_has_no_complex_kernel():
     with tf.GradientTape() as tape:
         y = tf.round(v)
     assert y.numpy().tolist() == [0.0, 2.0] and tape.gradient(y, v) is None
+
+
+_NONFINITE = [np.nan, np.inf, -np.inf, 0.0, -0.0, -2.0, -1e300, -2.5, -1e6 - 0.5, 1e6]
+
+
+@pytest.mark.parametrize("scipy", [True, False], ids=["scipy", "numpy_fallbacks"])
+def test_polygamma_returns_on_every_input(scipy):
+    # The Hurwitz zeta summed its terms up to 16 one at a time, forever from -inf; in a
+    # subprocess (with SciPy hidden for the NumPy fallbacks) so a regression fails, not hangs.
+    code = ("import sys\n"
+            + ("" if scipy else "sys.modules['scipy'] = sys.modules['scipy.special'] = None\n")
+            + "import eagerflow as tf\n"
+            f"x = tf.constant({_NONFINITE!r}, tf.float64)\n"
+            "for n in (0.0, 1.0, 2.0, 3.0, 1.5, -1.0):\n"
+            "    print(tf.math.polygamma(tf.fill([10], tf.constant(n, tf.float64)), x)"
+            ".numpy().tolist())\n")
+    code = code.replace("nan", "float('nan')").replace("inf", "float('inf')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    got = np.array([eval(line, {"nan": np.nan, "inf": np.inf})
+                    for line in proc.stdout.splitlines()])
+    nan, inf = np.nan, np.inf
+    # TF 2.21: inf or NaN at the poles (by the parity of n), its values at negative non-integers
+    want = [[nan, inf, nan, nan, nan, nan, nan, 1.1031566406452432, 13.815511557963802,
+             13.815510057964311],
+            [nan, 0.0, inf, inf, inf, inf, inf, 9.539246644251039, 9.869603401, 1.0000005e-06],
+            [nan, -0.0, nan, nan, nan, nan, nan, -0.10820405249914, -9.99998e-13, -1.000001e-12],
+            [nan, 0.0, inf, inf, inf, inf, inf, 194.74787622, 194.81818207, 2.000003e-18],
+            [nan] * 10, [nan] * 10]
+    np.testing.assert_allclose(got, want, rtol=1e-6, equal_nan=True)
+
+
+def test_polygamma_at_negative_non_integers_any_distance_from_zero():
+    x = tf.constant([-0.5, -0.3, -7.25, -1e15 - 0.25], tf.float64)
+    got = tf.math.polygamma(tf.constant([1.0, 2.0, 3.0, 4.0], tf.float64), x)
+    np.testing.assert_allclose(got.numpy(), [8.934802200544704, 67.63908117, 1558.5411952,
+                                             24481.574851], rtol=1e-6)
+
+
+def test_lgamma_and_digamma_at_poles_and_infinities():
+    for dtype in (tf.float32, tf.float64):
+        x = tf.constant([-np.inf, np.inf, 0.0, -0.0, -3.0, np.nan], dtype)
+        np.testing.assert_array_equal(tf.math.lgamma(x).numpy(),
+                                      [np.inf, np.inf, np.inf, np.inf, np.inf, np.nan])
+        # NaN at every pole, as TF (not +-inf at 0)
+        np.testing.assert_array_equal(tf.math.digamma(x).numpy(),
+                                      [np.nan, np.inf, np.nan, np.nan, np.nan, np.nan])
+
+
+def test_lgamma_derivatives_at_infinities():
+    x = tf.constant([-np.inf, np.inf, 0.0, -2.5])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.math.lgamma(x)
+        dy = inner.gradient(y, x)
+    np.testing.assert_array_equal(dy.numpy()[:3], [np.nan, np.inf, np.nan])
+    np.testing.assert_allclose(outer.gradient(dy, x).numpy(), [np.inf, 0.0, np.inf, 9.539247])

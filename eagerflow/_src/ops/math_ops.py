@@ -433,10 +433,23 @@ erf = unary(_reg_unary("Erf", float_math.erf, FLOAT),
             "Computes the Gauss error function element-wise.")
 erfc = unary(_reg_unary("Erfc", float_math.erfc, FLOAT),
              "Computes the complementary error function element-wise.")
-lgamma = unary(_reg_unary("Lgamma", _float_kernel(lambda xp, x: special(xp, "gammaln")(x)),
-                          FLOAT), "Computes log(|Gamma(x)|) element-wise.")
-digamma = unary(_reg_unary("Digamma", _float_kernel(lambda xp, x: special(xp, "psi")(x)),
-                           FLOAT), "Computes the derivative of lgamma element-wise.")
+def _lgamma(xp, x):
+    # SciPy's gammaln(-inf) is -inf; TF's +inf, as at the other poles
+    with np.errstate(invalid="ignore"):
+        return xp.where(x == -xp.inf, xp.inf, special(xp, "gammaln")(x))
+
+
+def _digamma(xp, x):
+    # NaN at the poles (0, -0.0, negative integers, -inf), where SciPy gives +-inf at 0
+    with np.errstate(invalid="ignore"):
+        pole = (x <= 0) & (x == xp.floor(x))
+        return xp.where(pole, xp.nan, special(xp, "psi")(x))
+
+
+lgamma = unary(_reg_unary("Lgamma", _float_kernel(_lgamma), FLOAT),
+               "Computes log(|Gamma(x)|) element-wise.")
+digamma = unary(_reg_unary("Digamma", _float_kernel(_digamma), FLOAT),
+                "Computes the derivative of lgamma element-wise.")
 
 
 # Bernoulli numbers B2, B4, ... B10 over (2j)!: the Euler-Maclaurin tail of the Hurwitz zeta.
@@ -444,10 +457,11 @@ _ZETA_TAIL = tuple(b / np.prod(np.arange(1.0, 2 * j + 1)) for j, b in enumerate(
     (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66), 1))
 
 
-def _hurwitz_zeta(xp, s, z):
-    """zeta(s, z) = sum_k (z + k)^-s for s > 1: terms summed until z >= 16, then the tail."""
+def _zeta_positive(xp, s, z):
+    """zeta(s, z) = sum_k (z + k)^-s for s > 1 and z > 0: the terms below z = 16 (at most
+    16), then the Euler-Maclaurin tail."""
     acc = xp.zeros_like(z)
-    while True:
+    for _ in range(16):
         small = z < 16
         if not small.any():
             break
@@ -461,17 +475,37 @@ def _hurwitz_zeta(xp, s, z):
     return total
 
 
+def _hurwitz_zeta(xp, s, q):
+    """zeta(s, q) for s > 1 with TF's values off the positive axis: at q a non-positive
+    integer (or -inf) inf for even s, NaN for odd; for other q < 0, NaN unless s is an
+    integer, when the terms below 0 are summed in closed form (any number of them)."""
+    pole = (q <= 0) & (q == xp.floor(q))
+    negative = (q < 0) & ~pole & xp.isfinite(q)
+    integral = s == xp.floor(s)
+    even = integral & (s % 2 == 0)
+    out = xp.where(q > 0, _zeta_positive(xp, s, xp.where(q > 0, q, 1.0)), xp.nan)
+    # q = r - m with 0 < r < 1: the terms (r - m + k)^-s for k < m are (-1)^s (1 - r + j)^-s,
+    # j < m, which sum to (-1)^s (zeta(s, 1 - r) - zeta(s, 1 - q))
+    # (summed in this order: for r = 1/2 and odd s the first two cancel exactly)
+    r = xp.where(negative, q - xp.floor(q), 0.5)
+    sign = xp.where(even, 1.0, -1.0)
+    reflected = ((_zeta_positive(xp, s, r) + sign * _zeta_positive(xp, s, 1 - r))
+                 - sign * _zeta_positive(xp, s, xp.where(negative, 1 - q, 1.0)))
+    out = xp.where(negative, xp.where(integral, reflected, xp.nan), out)
+    return xp.where(pole, xp.where(even, xp.inf, xp.nan), out)
+
+
 def _polygamma(xp, n, x):
     """The n-th derivative of digamma: (-1)^(n+1) n! zeta(n+1, x); NaN unless n is a
     non-negative integer."""
     n64, x64 = xp.broadcast_arrays(n.astype(xp.float64), x.astype(xp.float64))
-    valid = (n64 >= 0) & (n64 == xp.floor(n64))
-    order = xp.where(valid & (n64 > 0), n64, 1.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(all="ignore"):
+        valid = (n64 >= 0) & (n64 == xp.floor(n64))
+        order = xp.where(valid & (n64 > 0), n64, 1.0)
         sign = xp.where(order % 2 == 1, 1.0, -1.0)
         higher = sign * xp.exp(special(xp, "gammaln")(order + 1)) * _hurwitz_zeta(
-            xp, order + 1, x64.copy())
-        out = xp.where(n64 == 0, special(xp, "psi")(x64), higher)
+            xp, order + 1, x64)
+        out = xp.where(n64 == 0, _digamma(xp, x64), higher)
     return xp.where(valid, out, xp.nan).astype(x.dtype)
 
 
