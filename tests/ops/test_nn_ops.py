@@ -605,3 +605,13 @@ def test_zero_size_cross_entropies(shape):
     mean, variance = n.moments(z, [0])
     assert mean.shape == variance.shape == shape[1:]
     assert np.isnan(mean.numpy()).all() and np.isnan(variance.numpy()).all()  # 0 / 0
+
+
+def test_leaky_relu_alpha_is_a_float32_attr_for_float64_features():
+    # TF rounds alpha to float32: 0.2 is 0.20000000298023224 on float64 features
+    x = tf.Variable([-1.0, 2.0], dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        y = tf.nn.leaky_relu(x, 0.2)
+    assert y.numpy().tolist() == [-0.20000000298023224, 2.0]
+    assert tape.gradient(y, x).numpy().tolist() == [0.20000000298023224, 1.0]
+    assert tf.function(tf.nn.leaky_relu)(x, 1e-50).numpy().tolist() == [-0.0, 2.0]

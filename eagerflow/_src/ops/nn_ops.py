@@ -97,8 +97,14 @@ def _relu6(xp, x):
     return xp.minimum(xp.maximum(x, xp.zeros((), x.dtype)), xp.asarray(6, x.dtype))
 
 
+def _alpha(xp, alpha, dtype):
+    # TF's alpha attr is a float32: float64 features see 0.2 as 0.20000000298...
+    with np.errstate(over="ignore", under="ignore"):
+        return xp.asarray(np.float32(alpha), dtype)
+
+
 def _leaky_relu(xp, x, alpha):
-    return xp.where(x > 0, x, x * xp.asarray(alpha, x.dtype))
+    return xp.where(x > 0, x, x * _alpha(xp, alpha, x.dtype))
 
 
 def _softsign(xp, x):
@@ -145,7 +151,7 @@ def _relu6_grad(xp, gradients, features):
 
 
 def _leaky_relu_grad(xp, gradients, features, alpha):
-    return xp.where(features > 0, gradients, gradients * xp.asarray(alpha, gradients.dtype))
+    return xp.where(features > 0, gradients, gradients * _alpha(xp, alpha, gradients.dtype))
 
 
 def _elu_grad(xp, gradients, outputs):
