@@ -579,3 +579,34 @@ def test_lgamma_derivatives_at_infinities():
         dy = inner.gradient(y, x)
     np.testing.assert_array_equal(dy.numpy()[:3], [np.nan, np.inf, np.nan])
     np.testing.assert_allclose(outer.gradient(dy, x).numpy(), [np.inf, 0.0, np.inf, 9.539247])
+
+
+def test_saturate_cast_of_non_finite_floats_matches_tf():
+    inf, nan = np.inf, np.nan
+    x = tf.constant([inf, -inf, nan, 1e30, -1.5], tf.float32)
+    want = {tf.int8: [127, -128, 0, 127, -1], tf.uint8: [255, 0, 0, 255, 0],
+            tf.int16: [32767, -32768, 0, 32767, -1], tf.uint16: [65535, 0, 0, 65535, 0],
+            # the float32 bounds nearest the range: 2147483520, not INT32_MIN
+            tf.int32: [2147483520, -2147483648, -2147483648, 2147483520, -1],
+            tf.uint32: [4294967040, 0, 0, 4294967040, 0],
+            # 2**63 is TF's bound for the 64-bit types, which the cast wraps
+            tf.int64: [-2 ** 63, -2 ** 63, -2 ** 63, -2 ** 63, -1],
+            tf.uint64: [2 ** 63, 0, 2 ** 63, 2 ** 63, 0]}
+    for dtype, values in want.items():
+        assert tf.saturate_cast(x, dtype).numpy().tolist() == values, dtype
+    assert tf.function(lambda v: tf.saturate_cast(v, tf.int32))(x).numpy()[0] == 2147483520
+    half = tf.constant([inf, -inf, nan], tf.float16)
+    assert tf.saturate_cast(half, tf.int32).numpy().tolist() == [65504, -65504, -2 ** 31]
+    assert tf.saturate_cast(half, tf.int16).numpy().tolist() == [32752, -32768, 0]
+    bf16 = tf.constant([inf, -inf], tf.bfloat16)
+    assert tf.saturate_cast(bf16, tf.int32).numpy().tolist() == [2139095040, -2 ** 31]
+    # clamped even to a wider float type, as TF
+    assert tf.saturate_cast(x[:1], tf.float64).numpy()[0] == np.finfo(np.float32).max
+    assert tf.saturate_cast(tf.constant([inf], tf.float64), tf.float16).numpy()[0] == 65504
+
+
+def test_cast_of_non_finite_floats_to_wide_unsigned_types():
+    x = tf.constant([np.inf, -np.inf, np.nan, 5e9, -1.0], tf.float64)
+    assert tf.cast(x, tf.uint32).numpy().tolist() == [0, 0, 0, 705032704, 4294967295]
+    assert tf.cast(x, tf.uint64).numpy().tolist() == [2 ** 63] * 3 + [5 * 10 ** 9, 2 ** 64 - 1]
+    assert tf.cast(tf.constant([np.inf], tf.bfloat16), tf.uint64).numpy().tolist() == [2 ** 63]
