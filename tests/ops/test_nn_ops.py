@@ -615,3 +615,16 @@ def test_leaky_relu_alpha_is_a_float32_attr_for_float64_features():
     assert y.numpy().tolist() == [-0.20000000298023224, 2.0]
     assert tape.gradient(y, x).numpy().tolist() == [0.20000000298023224, 1.0]
     assert tf.function(tf.nn.leaky_relu)(x, 1e-50).numpy().tolist() == [-0.0, 2.0]
+
+
+def test_weighted_moments_of_all_zero_weights_are_zero():
+    x = tf.Variable([[1.0, 2.0], [3.0, 5.0]])
+    weights = tf.Variable([[0.0, 0.0], [1.0, 3.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        mean, variance = tf.nn.weighted_moments(x, [1], weights)
+        total = tf.reduce_sum(mean) + tf.reduce_sum(variance)
+    assert mean.numpy().tolist() == [0.0, 4.5] and variance.numpy().tolist() == [0.0, 0.75]
+    assert tape.gradient(total, x).numpy().tolist() == [[0.0, 0.0], [-0.5, 1.5]]
+    assert tape.gradient(total, weights).numpy().tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    moments = tf.nn.weighted_moments(tf.constant([1.0, 2.0]), [0], tf.constant(0.0))
+    assert [float(v) for v in moments] == [0.0, 0.0]

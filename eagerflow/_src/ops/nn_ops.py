@@ -869,12 +869,13 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     x, axes, y = _moments_input(x, axes)
     weights = cast(as_tensor(frequency_weights), y.dtype)
     weights = math_ops.add(weights, zeros_like(y))  # broadcast to x's shape
-    inverse_total = math_ops.reciprocal(reduce_sum(weights, axes, keepdims=True))
-    mean = math_ops.multiply(reduce_sum(math_ops.multiply(weights, y), axes, keepdims=True),
-                             inverse_total)
+    total = reduce_sum(weights, axes, keepdims=True)
+    # divide_no_nan, as TF: all-zero weights give a mean and variance of 0, not NaN
+    mean = math_ops.divide_no_nan(
+        reduce_sum(math_ops.multiply(weights, y), axes, keepdims=True), total)
     spread = reduce_sum(math_ops.multiply(weights, math_ops.squared_difference(y, mean)), axes,
                         keepdims=True)
-    variance = math_ops.multiply(spread, inverse_total)
+    variance = math_ops.divide_no_nan(spread, total)
     if not keepdims and (axes is None or axes):
         mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
