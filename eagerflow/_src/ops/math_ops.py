@@ -15,7 +15,7 @@ from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
-    kernel_type_name, register, register_gradient, same_shape)
+    register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import float_math
 from eagerflow._src.ops import shape_rules as rules
@@ -89,7 +89,12 @@ _ADD_STRINGS = register("Add", lambda xp, x, y: xp.asarray(xp.add(x, y), dtype=o
                         not_differentiable="strings")
 _SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER)
 _MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER)
-_REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+# TF's type lists of RealDiv (and Reciprocal) take integers, which have no CPU kernel.
+_ALL_NUMBERS = FLOAT + (_d.uint8, _d.int8, _d.uint16, _d.int16, _d.int32, _d.uint32, _d.uint64,
+                        _d.int64) + COMPLEX
+_F64, _F32, _F16, _BF16 = _d.float64, _d.float32, _d.float16, _d.bfloat16
+_REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS,
+                     kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32))
 _FLOOR_DIV = register("FloorDiv", _int_division(_floor_div),
                       rules.binary, tied=(0, 1), dtypes=REAL)
 _FLOOR_MOD = register("FloorMod", _int_division(_floor_mod),
@@ -107,7 +112,9 @@ _SQUARED_DIFFERENCE = register("SquaredDifference", _squared_difference, rules.b
 _DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
 _MUL_NO_NAN = register("MulNoNan", _mul_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
 _TRUNCATE_MOD = register("TruncateMod", _int_division(lambda xp, x, y: xp.fmod(x, y)),
-                         rules.binary, tied=(0, 1), dtypes=REAL)
+                         rules.binary, tied=(0, 1),
+                         dtypes=(_d.int32, _d.int64, _BF16, _F16, _F32, _F64),
+                         kernels=(_F64, _F32, _d.int64, _d.int32))
 _XLOGY = register("Xlogy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                      x * xp.log(y)),
                   rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
@@ -385,14 +392,6 @@ def _round(xp, x):
     return x if x.dtype.kind in "iub" else xp.rint(x)
 
 
-def _reciprocal(xp, x):
-    if x.dtype.kind in "iu":
-        if not xp.all(x):
-            raise errors.InvalidArgumentError(None, None, "Integer division by zero")
-        return (1 // x).astype(x.dtype)
-    return float_math.reciprocal(xp, x)
-
-
 def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, **kw):
     """Registers an elementwise unary op."""
     return register(tf_name, kernel, shape, dtypes=dtypes, **kw)
@@ -446,9 +445,10 @@ def _digamma(xp, x):
         return xp.where(pole, xp.nan, special(xp, "psi")(x))
 
 
-lgamma = unary(_reg_unary("Lgamma", _float_kernel(_lgamma), FLOAT),
+lgamma = unary(_reg_unary("Lgamma", _float_kernel(_lgamma), FLOAT, kernels=(_F64, _F16, _F32)),
                "Computes log(|Gamma(x)|) element-wise.")
-digamma = unary(_reg_unary("Digamma", _float_kernel(_digamma), FLOAT),
+digamma = unary(_reg_unary("Digamma", _float_kernel(_digamma), FLOAT,
+                           kernels=(_F64, _F16, _F32)),
                 "Computes the derivative of lgamma element-wise.")
 
 
@@ -527,22 +527,7 @@ polygamma = binary(register("Polygamma", _polygamma, rules.binary, tied=(0, 1),
 _SPECIAL_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64)  # TF's order, for messages
 
 
-def _tf_type_name(dtype):
-    """``DOUBLE``, ``HALF``, ...: a NumPy dtype as TF's DataType enum names it."""
-    return kernel_type_name(_d.from_numpy(dtype)).upper()
-
-
-def _check_kernel(name, dtype, kernels):
-    """TF's NotFoundError for a dtype that the type attribute allows but no CPU kernel takes."""
-    if dtype not in kernels:
-        listed = "".join(f"  device='CPU'; T in [DT_{_tf_type_name(k)}]\n" for k in kernels)
-        raise errors.NotFoundError(
-            None, None, f"Could not find device for node: {{{{node {name}}}}} = "
-                        f"{name}[T=DT_{_tf_type_name(dtype)}]\n"
-                        f"All kernels registered for op {name}:\n{listed}")
-
-
-_WITH_HALF = tuple(map(np.dtype, (np.float64, np.float32, np.float16)))
+_WITH_HALF = (_F64, _F32, _F16)
 _FLOAT_DOUBLE = _WITH_HALF[:2]
 
 
@@ -560,16 +545,16 @@ def _special_op(name, fn, inputs=1, kernels=_WITH_HALF, dtypes=_SPECIAL_TYPES, *
     the inputs' own) for the dtypes that have `kernels`."""
     def kernel(xp, *arrays):
         dtype = arrays[0].dtype
-        _check_kernel(name, dtype, kernels)
         if inputs == 2:  # SciPy and the NumPy fallbacks would word this differently
             _check_broadcast(*arrays)
         with np.errstate(all="ignore"):
             out = fn(xp, *(a.astype(xp.float64) for a in arrays), dtype)
         return xp.asarray(out).astype(dtype, copy=False)
     if inputs == 1:
-        return register(name, kernel, same_shape, dtypes=dtypes, **kw)
+        return register(name, kernel, same_shape, dtypes=dtypes, kernels=kernels, **kw)
     shape = rules.binary if inputs == 2 else _betainc_rule
-    return register(name, kernel, shape, tied=tuple(range(inputs)), dtypes=dtypes, **kw)
+    return register(name, kernel, shape, tied=tuple(range(inputs)), dtypes=dtypes,
+                    kernels=kernels, **kw)
 
 
 def _unscaled_i(scipy_name):
@@ -772,9 +757,10 @@ def round(x, name=None):  # noqa: A001
     return _round_op(x, name=name)
 floor = unary(_reg_unary("Floor", "floor", FLOAT), "Returns the largest integer <= x.")
 ceil = unary(_reg_unary("Ceil", "ceil", FLOAT), "Returns the smallest integer >= x.")
-rint = unary(_reg_unary("Rint", "rint", FLOAT),
+rint = unary(_reg_unary("Rint", "rint", FLOAT, kernels=(_F64, _F32)),
              "Returns the closest integer to x, half to even.")
-reciprocal = unary(_reg_unary("Reciprocal", _reciprocal, SIGNED_NUMBER),
+reciprocal = unary(_reg_unary("Reciprocal", float_math.reciprocal, SIGNED_NUMBER,
+                              kernels=(_d.complex128, _d.complex64, _F64, _BF16, _F16, _F32)),
                    "Computes 1 / x element-wise.")
 is_nan = unary(_reg_unary("IsNan", "isnan", FLOAT, shape=rules.unary_to(_d.bool),
                           not_differentiable="boolean output"), "True where x is NaN.")
