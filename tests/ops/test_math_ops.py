@@ -652,3 +652,22 @@ def test_truncatemod_allows_only_tf_dtypes():
                              "int32, int64, bfloat16, half, float, double"):
         tf.truncatemod(x, x)
     assert tf.truncatemod(tf.constant([7, -7]), 3).numpy().tolist() == [1, -1]
+
+
+def test_variable_of_a_dtype_the_op_rejects_reaches_the_op_check():
+    # as TF's eager ops: the variable is read in its own dtype and the op's type check
+    # raises InvalidArgumentError (not the ValueError of converting it to bool)
+    v = tf.Variable([[1.0, 0.0]])
+    for fn, op in ((tf.math.reduce_all, "All"), (tf.reduce_any, "Any")):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=rf"cannot compute {op} as input #0\(zero-based\) was expected "
+                                 r"to be a bool tensor but is a float tensor"):
+            fn(v, axis=0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a string tensor"):
+        tf.strings.length(tf.Variable([1.0]))
+    # a list axis takes TF's slower path, which converts the variable to bool first
+    with pytest.raises(ValueError, match="Incompatible type conversion requested to type bool"):
+        tf.reduce_all(v, axis=[0, 1])
+    assert tf.reduce_all(tf.Variable([True, False])).numpy() == False  # noqa: E712
+    with pytest.raises(TypeError):  # Python values still convert to bool
+        tf.reduce_all([1, 0])

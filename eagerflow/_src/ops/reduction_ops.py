@@ -19,6 +19,7 @@ import numpy as np
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
+from eagerflow._src.core.convert import convert_input
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     BOOL_ONLY, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
@@ -245,8 +246,12 @@ def _reducer(op, doc, input_dtype=None):
     """
     def fn(input_tensor, axis=None, keepdims=False, name=None):
         if type(input_tensor) is not EagerTensor:
-            input_tensor = as_tensor(
-                input_tensor, None if isinstance(input_tensor, Tensor) else input_dtype)
+            if isinstance(axis, (list, tuple)) and not isinstance(input_tensor, Tensor):
+                # TF's eager fast path rejects a list axis; its fallback converts a
+                # variable to the op's dtype (ValueError if it has another)
+                input_tensor = as_tensor(input_tensor, input_dtype)
+            else:
+                input_tensor = convert_input(input_tensor, input_dtype)
         attrs = {"axis": axis_attr(axis), "keepdims": bool(keepdims)}
         return dispatch(op, (input_tensor,), attrs, name)
     fn.__doc__ = doc
