@@ -671,3 +671,15 @@ def test_variable_of_a_dtype_the_op_rejects_reaches_the_op_check():
     assert tf.reduce_all(tf.Variable([True, False])).numpy() == False  # noqa: E712
     with pytest.raises(TypeError):  # Python values still convert to bool
         tf.reduce_all([1, 0])
+
+
+def test_logical_ops_convert_python_values_to_bool():
+    # the inputs are bool, so an empty list is a bool tensor (not float32) and ints fail
+    assert tf.logical_not([[]]).dtype == tf.bool and tf.logical_not([[]]).shape == [1, 0]
+    assert tf.logical_and([], []).shape == [0] and tf.math.logical_or([], True).dtype == tf.bool
+    assert tf.math.logical_xor([], []).shape == [0]
+    with pytest.raises(TypeError, match="Cannot convert"):
+        tf.logical_not([1, 0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a bool tensor"):
+        tf.logical_not(tf.Variable([1.0]))
+    assert tf.function(tf.logical_not)([[]]).dtype == tf.bool

@@ -11,7 +11,7 @@ import numpy as np
 from eagerflow._src.backend import special
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
+from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
@@ -211,9 +211,31 @@ less = binary(_LESS, "Returns the truth value of (x < y) element-wise.")
 less_equal = binary(_LESS_EQUAL, "Returns the truth value of (x <= y) element-wise.")
 greater = binary(_GREATER, "Returns the truth value of (x > y) element-wise.")
 greater_equal = binary(_GREATER_EQUAL, "Returns the truth value of (x >= y) element-wise.")
-logical_and = binary(_LOGICAL_AND, "Returns x AND y element-wise (bool tensors).")
-logical_or = binary(_LOGICAL_OR, "Returns x OR y element-wise (bool tensors).")
-logical_not = unary(_LOGICAL_NOT, "Returns NOT x element-wise (bool tensors).")
+
+
+# The logical ops' inputs are bool, not a type attribute: as in TF, Python values convert to
+# bool (an empty list too, which would otherwise be float32), and ints raise TypeError.
+def _bools(*values):
+    return [v if type(v) is EagerTensor else convert_input(v, _d.bool) for v in values]
+
+
+def logical_and(x, y, name=None):
+    """Returns x AND y element-wise (bool tensors)."""
+    return dispatch(_LOGICAL_AND, _bools(x, y), name=name)
+
+
+def logical_or(x, y, name=None):
+    """Returns x OR y element-wise (bool tensors)."""
+    return dispatch(_LOGICAL_OR, _bools(x, y), name=name)
+
+
+def logical_not(x, name=None):
+    """Returns NOT x element-wise (bool tensors).
+
+    >>> logical_not([[]])
+    <tf.Tensor: shape=(1, 0), dtype=bool, numpy=array([], shape=(1, 0), dtype=bool)>
+    """
+    return dispatch(_LOGICAL_NOT, _bools(x), name=name)
 
 
 def logical_xor(x, y, name="LogicalXor"):
