@@ -668,6 +668,8 @@ def test_variable_of_a_dtype_the_op_rejects_reaches_the_op_check():
     # a list axis takes TF's slower path, which converts the variable to bool first
     with pytest.raises(ValueError, match="Incompatible type conversion requested to type bool"):
         tf.reduce_all(v, axis=[0, 1])
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype bool for Tensor"):
+        tf.reduce_any(tf.constant([[1.0]]), axis=[0])
     assert tf.reduce_all(tf.Variable([True, False])).numpy() == False  # noqa: E712
     with pytest.raises(TypeError):  # Python values still convert to bool
         tf.reduce_all([1, 0])
@@ -683,3 +685,37 @@ def test_logical_ops_convert_python_values_to_bool():
     with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a bool tensor"):
         tf.logical_not(tf.Variable([1.0]))
     assert tf.function(tf.logical_not)([[]]).dtype == tf.bool
+
+
+def test_multiply_no_nan_converts_y_to_x_dtype():
+    x = tf.constant([1.0, np.nan])
+    with pytest.raises(ValueError, match="^y: Tensor conversion requested dtype int32 for "
+                                         "Tensor with dtype float32"):
+        tf.math.multiply_no_nan(3, x)
+    with pytest.raises(ValueError, match="^y: Tensor conversion requested dtype float32"):
+        tf.math.multiply_no_nan(x, tf.constant([1, 0]))
+    with pytest.raises(ValueError, match="Incompatible type conversion requested to type float32"):
+        tf.math.multiply_no_nan(x, tf.Variable([1, 0]))
+    assert tf.math.multiply_no_nan(x, [2, 0]).numpy().tolist() == [2.0, 0.0]
+
+
+def test_monotonic_checks_reject_non_numeric_tensors():
+    for fn in (tf.math.is_non_decreasing, tf.math.is_strictly_increasing):
+        with pytest.raises(TypeError, match=r"^Expected x to be numeric, instead found: "
+                                            r"tf.Tensor\(\[b'a' b'b'\], shape=\(2,\)"):
+            fn(tf.constant(["a", "b"]))
+        with pytest.raises(TypeError, match="Expected x to be numeric"):
+            fn([True, False])
+
+
+def test_argmin_and_argmax_with_a_list_axis():
+    x = tf.constant([[1.0, 2.0], [3.0, 0.0]])
+    # TF's argmin converts the list and its kernel rejects it; argmax checks it in Python
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^dim must be a scalar, but received tensor of shape: \[2\] "
+                             r"\[Op:ArgMin\]$"):
+        tf.math.argmin(tf.Variable(x), axis=[0, 1])
+    with pytest.raises(TypeError, match="Cannot convert"):
+        tf.argmin(x, axis=[0.5])
+    with pytest.raises(TypeError, match="axis must be int or Tensor with integer datatype"):
+        tf.argmax(x, axis=[0])

@@ -628,3 +628,13 @@ def test_weighted_moments_of_all_zero_weights_are_zero():
     assert tape.gradient(total, weights).numpy().tolist() == [[0.0, 0.0], [0.0, 0.0]]
     moments = tf.nn.weighted_moments(tf.constant([1.0, 2.0]), [0], tf.constant(0.0))
     assert [float(v) for v in moments] == [0.0, 0.0]
+
+
+def test_poisson_and_weighted_cross_entropy_losses_check_shapes():
+    a, b = tf.zeros([2]), tf.Variable(tf.zeros([2, 3]))
+    with pytest.raises(ValueError, match=r"^`log_input` and `targets` must have the same "
+                                         r"shape, received \(\(2,\) vs \(2, 3\)\)\.$"):
+        tf.nn.log_poisson_loss(b, a)
+    with pytest.raises(ValueError, match=r"^`logits` and `labels` must have the same shape, "
+                                         r"received \(\(2, 3\) vs \(2,\)\)\.$"):
+        tf.nn.weighted_cross_entropy_with_logits(a, b, 2.0)

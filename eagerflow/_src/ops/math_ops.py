@@ -192,7 +192,25 @@ truncatemod = binary(_TRUNCATE_MOD, """Returns the remainder of x / y rounded to
 xlogy = binary(_XLOGY, "Returns x * log(y), or 0 where x is 0.")
 xlog1py = binary(_XLOG1PY, "Returns x * log1p(y), or 0 where x is 0.")
 xdivy = binary(_XDIVY, "Returns x / y, or 0 where x is 0.")
-multiply_no_nan = binary(_MUL_NO_NAN, "Returns x * y, or 0 where y is 0 (even if x is NaN).")
+
+
+def multiply_no_nan(x, y, name=None):
+    """Returns x * y, or 0 where y is 0 (even if x is NaN).
+
+    As TF, `y` converts to x's dtype: a tensor or variable of another dtype is a ValueError.
+
+    >>> multiply_no_nan(constant([float("nan"), 2.0]), constant([0.0, 3.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 6.], dtype=float32)>
+    """
+    x = as_tensor(x)
+    if type(y) is not EagerTensor or y.dtype != x.dtype:
+        try:
+            y = convert_to_tensor(y, x.dtype)
+        except ValueError as e:
+            if not str(e).startswith("Tensor conversion"):
+                raise
+            raise ValueError(f"y: {e}") from None
+    return dispatch(_MUL_NO_NAN, (x, y), name=name)
 _atan2 = binary(_ATAN2)
 
 
@@ -903,7 +921,10 @@ def _consecutive(x, compare):
     """True when `compare` holds for every pair of consecutive elements of flattened `x`."""
     from eagerflow._src.ops.array_ops import reshape
     from eagerflow._src.ops.reduction_ops import reduce_all
-    flat = reshape(as_tensor(x), [-1])
+    x = as_tensor(x)
+    if not x.dtype.is_numeric:
+        raise TypeError(f"Expected x to be numeric, instead found: {x!s}")
+    flat = reshape(x, [-1])
     return reduce_all(compare(flat[:-1], flat[1:]))
 
 

@@ -411,6 +411,9 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     from eagerflow._src.ops.array_ops import where, zeros_like
     log_input = as_tensor(log_input)
     targets = as_tensor(targets, log_input.dtype)
+    if not targets.shape.is_compatible_with(log_input.shape):
+        raise ValueError(f"`log_input` and `targets` must have the same shape, received "
+                         f"({log_input.shape} vs {targets.shape}).")
     loss = math_ops.subtract(math_ops.exp(log_input), math_ops.multiply(log_input, targets))
     if not compute_full_loss:
         return loss
@@ -429,6 +432,9 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     """
     logits = as_tensor(logits)
     labels = as_tensor(labels, logits.dtype)
+    if not labels.shape.is_compatible_with(logits.shape):
+        raise ValueError(f"`logits` and `labels` must have the same shape, received "
+                         f"({logits.shape} vs {labels.shape}).")
     pos_weight = as_tensor(pos_weight, None if isinstance(pos_weight, Tensor) else logits.dtype)
     log_weight = math_ops.add(math_ops.multiply(math_ops.subtract(pos_weight, 1.0), labels), 1.0)
     # log(1 + exp(-|x|)) + max(-x, 0) is log(1 + exp(-x)) without overflow

@@ -16,6 +16,7 @@ from collections import abc
 
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -245,13 +246,13 @@ def _reducer(op, doc, input_dtype=None):
     `input_dtype`: the only dtype the op takes; Python values are converted to it.
     """
     def fn(input_tensor, axis=None, keepdims=False, name=None):
-        if type(input_tensor) is not EagerTensor:
-            if isinstance(axis, (list, tuple)) and not isinstance(input_tensor, Tensor):
-                # TF's eager fast path rejects a list axis; its fallback converts a
-                # variable to the op's dtype (ValueError if it has another)
-                input_tensor = as_tensor(input_tensor, input_dtype)
-            else:
-                input_tensor = convert_input(input_tensor, input_dtype)
+        if (input_dtype is not None and isinstance(axis, (list, tuple))
+                and context.executing_eagerly()):
+            # TF's eager fast path rejects a list axis; its fallback converts the input to
+            # the op's dtype (ValueError for a tensor or variable of another)
+            input_tensor = as_tensor(input_tensor, input_dtype)
+        elif type(input_tensor) is not EagerTensor:
+            input_tensor = convert_input(input_tensor, input_dtype)
         attrs = {"axis": axis_attr(axis), "keepdims": bool(keepdims)}
         return dispatch(op, (input_tensor,), attrs, name)
     fn.__doc__ = doc
@@ -392,7 +393,16 @@ _ARG_OUTPUT_TYPES = (_d.int16, _d.uint16, _d.int32, _d.int64)
 def _arg(op, input, axis, output_type, name):
     output_type = _d.as_dtype(output_type)
     check_attr_dtype(op.name, "output_type", output_type, _ARG_OUTPUT_TYPES)
-    axis = 0 if axis is None else _static_int(axis, "axis")
+    if axis is None:
+        axis = 0
+    elif op is _ARG_MIN and np.ndim(axis) != 0:
+        # TF's argmax checks that axis is a scalar; argmin converts it, and its kernel fails
+        _static_ints(axis, "axis")  # integers (TypeError if not)
+        shape = shape_text(np.shape(axis))
+        raise errors.op_error(errors.InvalidArgumentError, op.name,
+                              f"dim must be a scalar, but received tensor of shape: {shape}")
+    else:
+        axis = _static_int(axis, "axis")
     attrs = {"axis": axis, "output_type": output_type}
     return dispatch(op, (as_tensor(input),), attrs, name)
 
