@@ -719,3 +719,11 @@ def test_argmin_and_argmax_with_a_list_axis():
         tf.argmin(x, axis=[0.5])
     with pytest.raises(TypeError, match="axis must be int or Tensor with integer datatype"):
         tf.argmax(x, axis=[0])
+
+
+def test_abs_allows_only_signed_types():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Value for attr 'T' of uint8 is not in the list of allowed values: "
+                             "bfloat16, half, float, double, int8, int16, int32, int64"):
+        tf.abs(tf.constant([1], tf.uint8))
+    assert tf.abs(tf.constant([-3], tf.int8)).numpy().tolist() == [3]

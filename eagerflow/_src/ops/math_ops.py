@@ -321,7 +321,7 @@ def divide_no_nan(x, y, name=None):
     return dispatch(_DIV_NO_NAN, (x, y), name=name)
 
 
-_ABS = register("Abs", "absolute", same_shape, dtypes=REAL)
+_ABS = register("Abs", "absolute", same_shape, dtypes=FLOAT + SIGNED_INT)
 _COMPLEX_ABS = register("ComplexAbs", "absolute", rules.unary_real,
                         dtypes=(_d.complex64, _d.complex128))
 
