@@ -727,3 +727,14 @@ def test_abs_allows_only_signed_types():
                              "bfloat16, half, float, double, int8, int16, int32, int64"):
         tf.abs(tf.constant([1], tf.uint8))
     assert tf.abs(tf.constant([-3], tf.int8)).numpy().tolist() == [3]
+
+
+def test_betainc_at_the_ends_of_the_interval_with_non_finite_parameters():
+    a = tf.constant([np.nan, np.inf, 0.5, 0.5, -1.0, np.inf], tf.float64)
+    b = tf.constant([0.5, 0.5, np.nan, np.inf, 0.5, 0.5], tf.float64)
+    # TF: 0 at x = 0 and 1 at x = 1 unless a or b <= 0; NaN inside for NaN or inf a, b
+    assert np.array_equal(tf.math.betainc(a, b, tf.zeros([6], tf.float64)).numpy(),
+                          [0, 0, 0, 0, np.nan, 0], equal_nan=True)
+    assert np.array_equal(tf.math.betainc(a, b, tf.ones([6], tf.float64)).numpy(),
+                          [1, 1, 1, 1, np.nan, 1], equal_nan=True)
+    assert np.isnan(tf.math.betainc(a, b, tf.fill([6], tf.constant(0.5, tf.float64)))).all()

@@ -733,10 +733,11 @@ def _betainc(xp, a, b, x, dtype):
             raise errors.InvalidArgumentError(None, None, f"Shapes of {p} and {q} are "
                                               f"inconsistent: {dims[0]} vs. {dims[1]}")
     y = special(xp, "betainc")(a, b, x)
-    # NaN outside a, b > 0 and 0 <= x <= 1 (SciPy gives values at some edges), and for
-    # infinite a or b
-    bad = ~((a > 0) & (b > 0) & (x >= 0) & (x <= 1)) | xp.isinf(a) | xp.isinf(b)
-    return xp.where(bad, xp.nan, y)
+    # TF's edges: NaN for a <= 0, b <= 0 or x outside [0, 1]; else 0 at x = 0 and 1 at x = 1
+    # (even for NaN or infinite a and b); NaN for NaN or infinite a or b inside
+    bad = (a <= 0) | (b <= 0) | ~((x >= 0) & (x <= 1))
+    y = xp.where(xp.isfinite(a) & xp.isfinite(b), y, xp.nan)
+    return xp.where(bad, xp.nan, xp.where(x == 0, 0.0, xp.where(x == 1, 1.0, y)))
 
 
 _BETAINC = _special_op("Betainc", _betainc, 3, kernels=_FLOAT_DOUBLE,
