@@ -738,3 +738,9 @@ def test_betainc_at_the_ends_of_the_interval_with_non_finite_parameters():
     assert np.array_equal(tf.math.betainc(a, b, tf.ones([6], tf.float64)).numpy(),
                           [1, 1, 1, 1, np.nan, 1], equal_nan=True)
     assert np.isnan(tf.math.betainc(a, b, tf.fill([6], tf.constant(0.5, tf.float64)))).all()
+
+
+def test_fresnel_integrals_at_huge_arguments():
+    x = tf.constant([1e300, -1e300, -np.inf, 1e5], tf.float64)
+    for fn in (tf.math.special.fresnel_cos, tf.math.special.fresnel_sin):
+        np.testing.assert_allclose(fn(x).numpy(), [0.5, -0.5, -0.5, 0.5], atol=4e-6)

@@ -646,10 +646,19 @@ _BESSEL_K1E = _special_op("BesselK1e", _decaying("k1e"))
 _DAWSN = _special_op("Dawsn", lambda xp, x, dtype: special(xp, "dawsn")(x),
                      kernels=_FLOAT_DOUBLE)
 _EXPINT = _special_op("Expint", _expint, kernels=_FLOAT_DOUBLE)
-_FRESNEL_COS = _special_op("FresnelCos", lambda xp, x, dtype: special(xp, "fresnel")(x)[1],
-                           kernels=_FLOAT_DOUBLE)
-_FRESNEL_SIN = _special_op("FresnelSin", lambda xp, x, dtype: special(xp, "fresnel")(x)[0],
-                           kernels=_FLOAT_DOUBLE)
+
+
+def _fresnel(part):
+    # +-1/2 beyond 1e100, where SciPy's (and the fallback's) x^2 overflows to NaN
+    def fn(xp, x, dtype):
+        huge = xp.abs(x) > 1e100
+        y = special(xp, "fresnel")(xp.where(huge, 0.0, x))[part]
+        return xp.where(huge, xp.sign(x) * 0.5, y)
+    return fn
+
+
+_FRESNEL_COS = _special_op("FresnelCos", _fresnel(1), kernels=_FLOAT_DOUBLE)
+_FRESNEL_SIN = _special_op("FresnelSin", _fresnel(0), kernels=_FLOAT_DOUBLE)
 # Spence's function is NaN at +inf in TF.
 _SPENCE = _special_op("Spence", lambda xp, x, dtype: xp.where(
     xp.isinf(x), xp.nan, special(xp, "spence")(x)), kernels=_FLOAT_DOUBLE)
