@@ -425,9 +425,6 @@ def _sign(xp, x):
 
 
 def _round(xp, x):
-    if x.dtype.kind == "c":  # the op allows complex types, but no CPU kernel takes them
-        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node Round}}}} "
-                                   f"= Round[T=DT_{x.dtype.name.upper()}]")
     # rint, half to even, for every float dtype (bfloat16's NumPy kind is "V", not "f")
     return x if x.dtype.kind in "iub" else xp.rint(x)
 
@@ -792,7 +789,9 @@ sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX),
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
 softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT), "Computes log(exp(x) + 1).")
-_round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER))
+# the op allows complex types and small integers, but no CPU kernel takes them
+_round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER,
+                             kernels=(_d.int64, _d.int32, _BF16, _F64, _F32, _F16)))
 
 
 def round(x, name=None):  # noqa: A001
