@@ -2,11 +2,11 @@
 
     python bench/float_math.py [--reps 5]
 
-Each case times exp, log, tanh, sigmoid or softmax on one float32 tensor, eagerly and as a
-traced `function` (`_fn` cases), and prints seconds per call for every library and the ratio
-to the same computation written in NumPy (sigmoid as 1 / (1 + exp(-x)), softmax as exp of
-the shifted logits over their sum). TensorFlow is timed in its own interpreter when
-EF_BENCH_TF_PYTHON names one (see harness.py).
+Each case times exp, log, tanh, sigmoid, softmax, ``t * t`` (square) or ``t + 1.0``
+(add_scalar) on one float32 tensor, eagerly and as a traced `function` (`_fn` cases), and
+prints seconds per call for every library and the ratio to the same computation written in
+NumPy (sigmoid as 1 / (1 + exp(-x)), softmax as exp of the shifted logits over their sum).
+TensorFlow is timed in its own interpreter when EF_BENCH_TF_PYTHON names one (see harness.py).
 """
 import sys
 
@@ -30,6 +30,8 @@ OPS = {
     "sigmoid": (lambda x: 1 / (1 + np.exp(-x)), lambda lib, name: lib.sigmoid, False),
     "softmax": (_np_softmax, lambda lib, name: (lambda t: lib.softmax(t, -1)) if name == "torch"
                 else lib.nn.softmax, False),
+    "square": (lambda x: x * x, lambda lib, name: lambda t: t * t, False),
+    "add_scalar": (lambda x: x + 1.0, lambda lib, name: lambda t: t + 1.0, False),
 }
 
 

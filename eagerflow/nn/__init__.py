@@ -1,7 +1,8 @@
 """Neural-network ops (``tf.nn``)."""
 from eagerflow._src.ops.conv_ops import (  # noqa: F401
-    avg_pool, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv2d_transpose, conv3d,
-    conv3d_transpose, depthwise_conv2d, max_pool, max_pool1d, max_pool2d, max_pool3d)
+    avg_pool, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv1d_transpose, conv2d,
+    conv2d_transpose, conv3d, conv3d_transpose, convolution, depthwise_conv2d, max_pool,
+    max_pool1d, max_pool2d, max_pool3d, separable_conv2d)
 from eagerflow._src.ops.math_ops import (  # noqa: F401
     sigmoid, softplus, tanh, zero_fraction)
 from eagerflow._src.ops.nn_ops import (  # noqa: F401

@@ -82,3 +82,13 @@ def test_variables_and_modules_added_after_assignment_are_tracked():
     m.d["k"].v = tf.Variable(2.0, name="b")
     assert [v.name for v in m.variables] == ["a:0", "b:0"]
     assert [s.name for s in m.submodules] == ["inner"]
+
+
+def test_a_module_reachable_from_its_submodules_is_not_its_own_submodule():
+    root = tf.Module()
+    root.v = tf.Variable(1.0)
+    root.child = tf.Module()
+    root.child.w = tf.Variable(2.0)
+    root.child.parent = root  # a cycle
+    assert root.submodules == (root.child,)
+    assert [float(v) for v in root.variables] == [1.0, 2.0]

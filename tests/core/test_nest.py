@@ -74,3 +74,15 @@ def test_list_subclasses_have_the_structure_of_lists():
     tf.nest.assert_same_structure(Items([1]), [2])
     with pytest.raises(TypeError, match="don't have the same sequence type"):
         tf.nest.assert_same_structure((1,), [2])
+
+
+def test_a_dicts_views_nest_as_lists_of_their_elements():
+    d = {"b": 1, "a": [2, 3]}
+    assert tf.nest.is_nested(d.values())
+    assert tf.nest.flatten(d.values()) == [1, 2, 3]
+    assert tf.nest.flatten(d.keys()) == ["b", "a"]
+    assert tf.nest.flatten(d.items()) == ["b", 1, "a", 2, 3]
+    assert tf.nest.map_structure(lambda x: x * 2, d.values()) == [2, [4, 6]]
+    assert tf.nest.pack_sequence_as(d.values(), [7, 8, 9]) == [7, [8, 9]]
+    with pytest.raises(TypeError, match="don't have the same nested structure"):
+        tf.nest.assert_same_structure(d.values(), [1, [2, 3]])

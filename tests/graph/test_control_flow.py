@@ -465,3 +465,71 @@ def test_a_loop_without_back_prop_stops_gradients_in_graphs():
         return y, tape.gradient(y, x)
     y, dy = f(tf.constant(3.0))
     assert float(y) == 12.0 and dy is None
+
+
+# -- captured eager tensors a tape watches --------------------------------------------------------
+
+_OUTER = tf.constant(3.0)
+
+
+@pytest.mark.parametrize("construct", ["cond", "while", "switch_case"])
+def test_watched_eager_tensor_captured_by_a_branch_or_body_gets_its_gradient(construct):
+    def build(n):
+        if construct == "cond":
+            return tf.cond(n > 0, lambda: _OUTER * _OUTER, lambda: _OUTER)
+        if construct == "switch_case":
+            return tf.switch_case(n - 1, [lambda: _OUTER, lambda: _OUTER * _OUTER])
+        return tf.while_loop(lambda i, a: i < n, lambda i, a: (i + 1, a * _OUTER),
+                             (0, tf.constant(1.0)))[1]
+
+    def grad(n):
+        with tf.GradientTape() as tape:
+            tape.watch(_OUTER)
+            y = build(n)
+        return tape.gradient(y, _OUTER)
+
+    eager = grad(tf.constant(2))
+    traced = tf.function(grad)(tf.constant(2))
+    assert traced is not None and float(traced) == float(eager) == 6.0
+
+
+# -- higher-order gradients of graph loops --------------------------------------------------------
+
+def _second_derivative(body, x, n=3):
+    """d2/dx2 of the loop value after `n` steps of `body(a, x)` from x."""
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            _, y = tf.while_loop(lambda i, a: i < n, lambda i, a: (i + 1, body(a, x)), (0, x))
+        g = inner.gradient(y, x)
+    return g, outer.gradient(g, x)
+
+
+@pytest.mark.parametrize("body, want", [
+    (lambda a, x: a * x, (4 * 27.0, 12 * 9.0)),          # x**4
+    (lambda a, x: a * a, (8 * 3.0 ** 7, 56 * 3.0 ** 6)),  # x**8: through the kept values only
+    (lambda a, x: tf.sin(a) + x, None),
+])
+def test_second_derivative_of_a_graph_while_loop_matches_eager(body, want):
+    x = tf.constant(3.0)
+    eager = _second_derivative(body, x)
+    traced = tf.function(_second_derivative, autograph=False)(body, x)
+    if want is not None:
+        np.testing.assert_allclose([float(eager[0]), float(eager[1])], want, rtol=1e-6)
+    np.testing.assert_allclose([float(traced[0]), float(traced[1])],
+                               [float(eager[0]), float(eager[1])], rtol=1e-5)
+
+
+def test_hessian_of_scan_in_a_function_matches_eager():
+    def hessian(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(tf.scan(lambda a, e: a * e + e * e, x))
+            g = inner.gradient(y, x)
+        return outer.jacobian(g, x)
+
+    x = tf.constant([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(tf.function(hessian)(x).numpy(), hessian(x).numpy(), rtol=1e-6)

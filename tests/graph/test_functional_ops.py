@@ -155,3 +155,14 @@ def test_back_prop_false_stops_gradients_in_graphs():
             y = tf.map_fn(lambda r: r * r, x, back_prop=False)
         return tape.gradient(y, x)
     assert f(tf.constant(X)) is None
+
+
+def test_traced_scan_whose_fn_changes_the_accumulator_dtype_raises_the_loop_type_error():
+    elems = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    scan = tf.function(lambda: tf.scan(lambda a, e: tf.cast(e, tf.int32), elems,
+                                       initializer=tf.zeros(2)))
+    with pytest.raises(TypeError, match="enters the loop with type <dtype: 'float32'> but has "
+                                        "type <dtype: 'int32'> after 1 iteration"):
+        scan()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="TensorArray dtype is float32"):
+        tf.scan(lambda a, e: tf.cast(e, tf.int32), elems, initializer=tf.zeros(2))

@@ -671,7 +671,292 @@ def test_multi_output_rules_with_unknown_dims():
 def test_rules_reject_static_mismatches():
     with pytest.raises(ValueError, match="evenly divisible by 4 but is 6"):
         _rule("Reshape")(_Static([2, 3]), shape=(4, -1))
-    with pytest.raises(InvalidArgument):
+    with pytest.raises(ValueError, match="Dimensions must be equal, but are 3 and 4"):
         _rule("Einsum")(_Static([2, 3]), _Static([4, 5]), equation="ij,jk->ik")
     with pytest.raises(InvalidArgument):
         _rule("BroadcastTo")(_Static([3]), shape=(2, 2))
+
+
+def test_gather_into_an_empty_result_reads_no_indices():
+    # TF fills a zero-size result without checking the indices against the gathered axis
+    out = tf.gather(tf.zeros([1, 0, 0, 2]), [0], axis=2)
+    assert out.shape == (1, 0, 1, 2)
+    assert tf.gather(tf.zeros([1, 0, 3, 2]), [5], axis=2).shape == (1, 0, 1, 2)
+    assert tf.gather(tf.zeros([2, 0]), [3], axis=0).shape == (1, 0)
+    assert tf.function(lambda: tf.gather(tf.zeros([1, 0, 0, 2]), [0], axis=2))().shape == \
+        (1, 0, 1, 2)
+    with pytest.raises(InvalidArgument, match=r"indices\[0\] = 0 is not in \[0, 0\)"):
+        tf.gather(tf.zeros([0, 3]), [0], axis=0)  # a non-empty result still checks them
+
+
+@pytest.mark.parametrize("params, indices", [([0, 3], [[0]]), ([2, 0], [[1]]), ([2, 0, 2], [[5]])])
+def test_gather_nd_from_empty_params_with_indices_fails(params, indices):
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.gather_nd(tf.zeros(params), indices)
+    text = ",".join(map(str, params))
+    assert str(info.value) == (f"Requested more than 0 entries, but params is empty.  Params "
+                               f"shape: [{text}] [Op:GatherNd]")
+    assert tf.gather_nd(tf.zeros(params), np.zeros((0, 1), np.int32)).shape[0] == 0
+
+
+# -- bad arguments: TF's error classes eagerly and when traced, never a stray Python error ----
+
+def _traced(fn, shape):
+    """`fn` traced for float32 inputs of `shape` (None: unknown rank)."""
+    return tf.function(fn, input_signature=[tf.TensorSpec(shape, tf.float32)])
+
+
+def test_concat_of_no_tensors():
+    with pytest.raises(InvalidArgument, match=r"concat needs at least one tensor; got an empty "
+                                              r"list \[Op:ConcatV2\]"):
+        tf.concat([], 0)
+    with pytest.raises(ValueError, match=r"List argument 'values' to 'ConcatV2' Op with length 0 "
+                                         r"shorter than minimum length 2\."):
+        tf.function(lambda: tf.concat([], 0))()
+
+
+@pytest.mark.parametrize("shape", [[], [None]])
+def test_split_of_scalars_and_axes_out_of_range_fail_when_traced(shape):
+    x = np.zeros([4] * len(shape), np.float32)
+    if not shape:
+        with pytest.raises(ValueError, match=r"Dimension size, given by scalar input 0 must be "
+                                             r"in range \[-0, 0\) for '.*Split.*' with input "
+                                             r"shapes: \[\], \[\] and with computed input "
+                                             r"tensors: input\[0\] = <0>\."):
+            _traced(lambda t: tf.split(t, 2), shape)(x)
+        with pytest.raises(ValueError, match=r"Can't split scalars for '.*SplitV"):
+            _traced(lambda t: tf.split(t, [1, 1]), shape)(x)
+        with pytest.raises(InvalidArgument, match=r"-input rank\(-0\) <= split_dim < input "
+                                                  r"rank \(0\), but got 0"):
+            tf.split(tf.constant(3.0), 2)
+    else:
+        with pytest.raises(ValueError, match=r"Dimension size, given by scalar input 3 must be "
+                                             r"in range \[-1, 1\)"):
+            _traced(lambda t: tf.split(t, 2, axis=3), shape)(x)
+        with pytest.raises(ValueError, match=r"Dimension size, given by scalar input -3 must be "
+                                             r"in range \[-1, 1\)"):
+            _traced(lambda t: tf.split(t, [2, 2], axis=-3), shape)(x)
+    # unknown rank: checked when run
+    with pytest.raises(InvalidArgument):
+        _traced(lambda t: tf.split(t, 2, axis=3), None)(x)
+
+
+@pytest.mark.parametrize("shape, perm, message", [
+    ([], [1, 2, 0], r"Dimension must be 0 but is 3 for '.*Transpose.*' with input shapes: "
+                    r"\[\], \[3\]\."),
+    ([None], [1, 0], r"Dimension must be 1 but is 2 .* with input shapes: \[\?\], \[2\]\."),
+    ([2, 3], [0, 5], r"perm dim 5 is out of range of input rank 2 .* with input shapes: \[2,3\], "
+                     r"\[2\] and with computed input tensors: input\[1\] = <0 5>\."),
+    (None, [0, 5], r"perm dim 5 is out of range of input rank 2 .* with input shapes: \?, \[2\]")])
+def test_transpose_with_a_perm_not_matching_the_rank_fails_when_traced(shape, perm, message):
+    x = np.zeros([2] * len(perm) if shape is None else [d or 2 for d in shape], np.float32)
+    with pytest.raises(ValueError, match=message):
+        _traced(lambda t: tf.transpose(t, perm), shape)(x)
+
+
+def test_transpose_with_a_perm_not_matching_the_rank_fails_eagerly():
+    with pytest.raises(InvalidArgument, match=r"transpose expects a vector of size 0\. But "
+                                              r"input\(1\) is a vector of size 3"):
+        tf.transpose(tf.constant(3.0), [1, 2, 0])
+    assert _traced(lambda t: tf.transpose(t, [1, 0]), [2, None])(np.zeros((2, 3), np.float32)) \
+        .shape == (3, 2)
+
+
+@pytest.mark.parametrize("shape", ["eager", [], [None]])
+def test_tensordot_axes_outside_the_ranks(shape):
+    def run(fn, x):
+        return fn(tf.constant(x)) if shape == "eager" else \
+            _traced(fn, [None] * x.ndim if shape else x.shape)(x)
+    scalar, vector = np.float32(3.0), np.arange(4, dtype=np.float32)
+    with pytest.raises(IndexError, match=r"tensordot: axis 0 of `a` is out of range for a "
+                                         r"tensor of rank 0"):  # TF: an IndexError too
+        run(lambda t: tf.tensordot(t, t, axes=[[0], [0]]), scalar)
+    with pytest.raises(IndexError, match="axis 1 of `a` is out of range for a tensor of rank 1"):
+        run(lambda t: tf.tensordot(t, t, axes=[[1], [0]]), vector)
+    with pytest.raises(ValueError, match=r"`axes` must be at least 0\. Received: -1\."):
+        run(lambda t: tf.tensordot(t, t, axes=-1), vector)
+    with pytest.raises(ValueError, match=r"`axes` must not be larger than the number of "
+                                         r"dimensions of tensor"):
+        run(lambda t: tf.tensordot(t, t, axes=1), scalar)
+    assert float(run(lambda t: tf.tensordot(t, t, axes=[[-1], [0]]), vector)) == 14.0
+
+
+def test_tensordot_of_unknown_rank_says_so():
+    with pytest.raises(ValueError, match="tensordot needs the ranks of `a` and `b` to be known"):
+        _traced(lambda t: tf.tensordot(t, t, axes=[[0], [0]]), None)(np.zeros(3, np.float32))
+
+
+def test_reverse_of_a_scalar_is_the_scalar():
+    # TF's kernel returns a scalar as it is, before reading `axis`
+    assert float(tf.reverse(tf.constant(3.0), [0])) == 3.0
+    assert float(_traced(lambda t: tf.reverse(t, [0]), None)(np.float32(3.0))) == 3.0
+
+
+@pytest.mark.parametrize("shape", [[None], None])
+def test_repeat_with_dims_or_counts_known_only_at_run_time(shape):
+    x = np.arange(4, dtype=np.float32)
+    out = _traced(lambda t: tf.repeat(t, [1, 0, 2, 3], axis=0), shape)(x)
+    np.testing.assert_array_equal(out, [0, 2, 2, 3, 3, 3])
+    np.testing.assert_array_equal(_traced(lambda t: tf.repeat(t, 2), shape)(x),
+                                  np.repeat(x, 2))
+    counts = tf.function(lambda t, c: tf.repeat(t, c, axis=0))
+    np.testing.assert_array_equal(counts(x, tf.constant([2, 0, 1, -1])), [0, 0, 2])
+    m = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = _traced(lambda t: tf.repeat(t, [2, 1, 0], axis=1), None if shape is None else
+                  [None, None])(m)
+    np.testing.assert_array_equal(out, [[0, 0, 1], [3, 3, 4]])
+
+
+def test_repeat_of_a_scalar_and_bad_counts():
+    np.testing.assert_array_equal(tf.repeat(tf.constant(3.0), 2, axis=0), [3, 3])
+    np.testing.assert_array_equal(_traced(lambda t: tf.repeat(t, 2, axis=0), [])(np.float32(3)),
+                                  [3, 3])
+    with pytest.raises(ValueError, match=r"Shape \(1, 1\) must have rank at most 1"):
+        tf.repeat(tf.constant([1.0]), [[3]], axis=0)
+    with pytest.raises(ValueError, match=r"axis=3 out of bounds: expected -1<=axis<1"):
+        _traced(lambda t: tf.repeat(t, 2, axis=3), [None])(np.zeros(2, np.float32))
+
+
+@pytest.mark.parametrize("shape", [[None, None], None])
+def test_boolean_mask_and_meshgrid_with_unknown_dims(shape):
+    m = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(
+        _traced(lambda t: tf.boolean_mask(t, [True, False]), shape)(m), [[0, 1, 2]])
+    np.testing.assert_array_equal(
+        _traced(lambda t: tf.boolean_mask(t, [True, False, True], axis=1), shape)(m),
+        [[0, 2], [3, 5]])
+    v = np.arange(3, dtype=np.float32)
+    for indexing in ("xy", "ij"):
+        grids = _traced(lambda t: tf.meshgrid(t, t[:2], indexing=indexing),
+                        None if shape is None else [None])(v)
+        for got, want in zip(grids, np.meshgrid(v, v[:2], indexing=indexing)):
+            np.testing.assert_array_equal(got, want)
+
+
+def test_boolean_mask_needs_the_mask_rank():
+    f = tf.function(lambda t, m: tf.boolean_mask(t, m), input_signature=[
+        tf.TensorSpec(None, tf.float32), tf.TensorSpec(None, tf.bool)])
+    with pytest.raises(ValueError, match=r"Number of mask dimensions must be specified, even if "
+                                         r"some dimensions are None\.  E\.g\. shape=\[None\] is "
+                                         r"ok, but shape=None is not\."):
+        f.get_concrete_function()
+
+
+@pytest.mark.parametrize("shape", [[None, None], None])
+def test_eye_and_tensordot_with_sizes_known_at_run_time(shape):
+    m = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(_traced(lambda t: tf.eye(tf.shape(t)[0]), shape)(m), np.eye(2))
+    np.testing.assert_array_equal(
+        _traced(lambda t: tf.eye(tf.shape(t)[1], tf.shape(t)[0], batch_shape=[2]), shape)(m),
+        np.broadcast_to(np.eye(3, 2), (2, 3, 2)))
+    for n in (0, 2):
+        np.testing.assert_allclose(_traced(lambda t: tf.tensordot(t, t, n), shape)(m),
+                                   np.tensordot(m, m, n))
+    out = _traced(lambda t: tf.tensordot(t, tf.transpose(t), 1), shape)(m)
+    np.testing.assert_allclose(out, m @ m.T)
+
+
+def test_float_counts_and_sizes_are_type_errors():
+    with pytest.raises(TypeError, match=r"Argument `tensor` \(name: repeats\) must be of type "
+                                        r"integer\. Received `tensor` = 1\.5 of dtype: "
+                                        r"<dtype: 'float32'>"):
+        tf.repeat(tf.constant([1.0, 2.0]), 1.5)
+    with pytest.raises(TypeError, match="must be of type integer"):
+        tf.function(lambda c: tf.repeat(tf.constant([1.0]), c))(tf.constant([2.0]))
+    assert tf.repeat(tf.constant([], tf.float32), []).shape == (0,)
+    with pytest.raises(TypeError, match=r"Arguments `num_rows` and `num_columns` must be "
+                                        r"positive integer values\. Received: num_rows=2\.5, "
+                                        r"num_columns=2\.5"):
+        tf.eye(2.5)
+
+
+def test_gather_nd_with_scalar_indices_fails_when_traced():
+    with pytest.raises(ValueError, match=r"Shape must be at least rank 1 but is rank 0 for "
+                                         r"'.*GatherNd.*' with input shapes: \[2,3\], \[\]\."):
+        _traced(lambda t: tf.gather_nd(t, 0), [2, 3])(np.zeros((2, 3), np.float32))
+
+
+def test_shape_n_of_no_tensors():
+    with pytest.raises(InvalidArgument, match="Value for attr 'N' of 0 must be at least minimum 1"):
+        tf.shape_n([])
+    with pytest.raises(ValueError, match=r"List argument 'input' to 'ShapeN' Op with length 0 "
+                                         r"shorter than minimum length 1\."):
+        tf.function(lambda: tf.shape_n([]))()
+
+
+@pytest.mark.parametrize("shape, fn, message", [
+    ([], lambda t: tf.concat([t, t], 0), r"Can't concatenate scalars \(use tf\.stack instead\) "
+                                         r"for '.*ConcatV2.*' with input shapes: \[\], \[\], "
+                                         r"\[\]\."),
+    ([None], lambda t: tf.concat([t, t], -3), r"Shape must be at least rank 3 but is rank 1 .* "
+                                              r"input\[2\] = <-3>\."),
+    ([4], lambda t: tf.expand_dims(t, 5), r"dim 5 not in the interval \[-2, 1\]\. for "
+                                          r"'.*ExpandDims.*' with input shapes: \[4\], \[\]"),
+    ([None], lambda t: tf.squeeze(t, 3), r"squeeze_dims\[0\] not in \[-1,1\)\. for '.*Squeeze"),
+    ([4], lambda t: tf.squeeze(t, 0), r"Can not squeeze dim\[0\], expected a dimension of 1, "
+                                      r"got 4 for '.*Squeeze"),
+    ([4], lambda t: tf.reverse(t, [3]), r"'axis'\[0\] = 3 is out of valid range \[0, 0 for "
+                                        r"'.*ReverseV2"),
+    ([], lambda t: tf.roll(t, 1, 0), r"Shape must be at least rank 1 but is rank 0 for '.*Roll"),
+    ([None], lambda t: tf.tile(t, [2, 2]), r"Shape must be rank 1 but is rank 2 for '.*Tile.*' "
+                                           r"with input shapes: \[\?\], \[2\]\."),
+    ([], lambda t: tf.pad(t, [[1, 1]]), r"Shape must be rank 1 but is rank 0 for '.*Pad.*' with "
+                                        r"input shapes: \[\], \[1,2\]\."),
+    ([4], lambda t: tf.slice(t, [0, 0], [1, 1]), r"Shape must be rank 2 but is rank 1 for "
+                                                 r"'.*Slice"),
+    ([4], lambda t: tf.gather(t, [0], axis=3), r"Shape must be at least rank 4 but is rank 1 "
+                                               r"for '.*GatherV2.*input\[2\] = <3>\."),
+    ([], lambda t: tf.gather(t, [0]), r"Shape must be at least rank 1 but is rank 0 for "
+                                      r"'.*GatherV2")])
+def test_bad_ranks_and_axes_fail_when_traced(shape, fn, message):
+    with pytest.raises(ValueError, match=message):
+        _traced(fn, shape).get_concrete_function()
+
+
+@pytest.mark.parametrize("shape, fn", [
+    ([None], lambda t: tf.concat([t, t], -1)), ([None], lambda t: tf.expand_dims(t, -2)),
+    ([None, 1], lambda t: tf.squeeze(t, -1)), ([None, 2], lambda t: tf.reverse(t, [-1, 0])),
+    ([None], lambda t: tf.tile(t, [2])), ([None, 2], lambda t: tf.gather(t, [0], axis=-1)),
+    ([None], lambda t: tf.roll(t, 1, -1)), (None, lambda t: tf.gather(t, [0], axis=5))])
+def test_valid_or_unknown_ranks_still_trace(shape, fn):
+    assert _traced(fn, shape).get_concrete_function() is not None
+
+
+@pytest.mark.parametrize("fn, message", [
+    (lambda t: tf.split(t, 3), r"Number of ways to split should evenly divide the split "
+                               r"dimension for '.*Split"),
+    (lambda t: tf.split(t, [1, 1]), r"can't split axis of size 4 into pieces of size \[1,1\]"),
+    (lambda t: tf.split(t, [5, -1]), r"Split size at index 1 must be >= 0\. Got: -1"),
+    (lambda t: tf.split(t, [-1, -1]), r"size_splits can only have one -1 for '.*SplitV")])
+def test_split_sizes_not_fitting_fail_when_traced(fn, message):
+    with pytest.raises(ValueError, match=message):
+        _traced(fn, [4]).get_concrete_function()
+    with pytest.raises(InvalidArgument):
+        fn(tf.zeros([4]))
+
+
+def test_tensordot_of_unknown_rank_checks_the_ranks_when_run():
+    with pytest.raises(InvalidArgument):
+        _traced(lambda t: tf.tensordot(t, t, 2), None)(np.arange(4, dtype=np.float32))
+
+
+@pytest.mark.parametrize("equation, shape, message", [
+    ("ij->i", [4], r"Shape must be rank 2 but is rank 1\n\s*\t for 0th input and equation: ij->i "
+                   r"for '.*Einsum.*' with input shapes: \[4\]\."),
+    ("...ij->i", [None], r"Shape must be at least rank 2 but is rank 1\n\s*\t for 0th input"),
+    ("ij,ij->i", [2, 3], r"Dimensions must be equal, but are 2 and 3 for '.*Einsum")])
+def test_einsum_of_mismatched_shapes_fails_when_traced(equation, shape, message):
+    fn = (lambda t: tf.einsum(equation, t, tf.transpose(t))) if "," in equation else \
+        (lambda t: tf.einsum(equation, t))
+    with pytest.raises(ValueError, match=message):
+        _traced(fn, shape).get_concrete_function()
+    with pytest.raises(InvalidArgument, match=r"Expected"):  # eagerly: TF's kernel error
+        fn(tf.zeros([d or 2 for d in shape]))
+
+
+def test_repeat_of_a_scalar_of_unknown_rank():
+    np.testing.assert_array_equal(_traced(lambda t: tf.repeat(t, 2, axis=0), None)(np.float32(3)),
+                                  [3, 3])
+    np.testing.assert_array_equal(
+        _traced(lambda t: tf.repeat(t, [1, 2], axis=-1), None)(np.float32([[1, 2]])),
+        [[1, 2, 2]])

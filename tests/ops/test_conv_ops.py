@@ -679,3 +679,49 @@ def test_backprop_and_pool_rules():
     shape, _ = c._MAX_POOL.shape(_Static([None, 5, None, 2]), ksize=(1, 2, 2, 1),
                                  strides=(1, 2, 2, 1), padding="SAME", data_format="NHWC")
     assert shape.as_list() == [None, 3, None, 2]
+
+
+# -- convolution, separable_conv2d, conv1d_transpose ----------------------------------------------
+
+def _normal(*shape, seed=0):
+    return tf.constant(np.random.default_rng(seed).normal(size=shape).astype(np.float32))
+
+
+def test_convolution_runs_the_convolution_of_the_filters_rank():
+    x, w = _normal(2, 5, 6, 3), _normal(3, 2, 3, 4, seed=1)
+    np.testing.assert_array_equal(tf.nn.convolution(x, w, padding="SAME", strides=2).numpy(),
+                                  tf.nn.conv2d(x, w, 2, "SAME").numpy())
+    np.testing.assert_array_equal(tf.nn.convolution(x[:, 0], w[0], dilations=2).numpy(),
+                                  tf.nn.conv1d(x[:, 0], w[0], 1, "VALID", dilations=2).numpy())
+    x3, w3 = tf.reshape(x, [2, 5, 6, 3, 1]), _normal(2, 2, 2, 1, 2, seed=2)
+    np.testing.assert_array_equal(tf.nn.convolution(x3, w3).numpy(),
+                                  tf.nn.conv3d(x3, w3, [1] * 5, "VALID").numpy())
+    with pytest.raises(ValueError, match="not supported in conjunction with `dilation_rate"):
+        tf.nn.convolution(x, w, strides=2, dilations=2)
+    with pytest.raises(ValueError, match="must be 1, 2, or 3"):
+        tf.nn.convolution(x, tf.ones([3, 3]))
+
+
+def test_separable_conv2d_is_a_depthwise_then_a_pointwise_convolution():
+    x, dw, pw = _normal(2, 5, 6, 3), _normal(2, 2, 3, 2, seed=1), _normal(1, 1, 6, 4, seed=2)
+    with tf.GradientTape() as tape:
+        tape.watch([dw, pw])
+        y = tf.nn.separable_conv2d(x, dw, pw, [1, 2, 2, 1], "SAME")
+    want = tf.nn.conv2d(tf.nn.depthwise_conv2d(x, dw, [1, 2, 2, 1], "SAME"), pw, 1, "VALID")
+    np.testing.assert_allclose(y.numpy(), want.numpy(), rtol=1e-6)
+    assert all(g is not None for g in tape.gradient(y, [dw, pw]))
+    with pytest.raises(ValueError, match="Dimensions 2 and 1 are not compatible"):
+        tf.nn.separable_conv2d(x, dw, tf.ones([2, 1, 6, 4]), [1, 1, 1, 1], "SAME")
+
+
+@pytest.mark.parametrize("data_format", ["NWC", "NCW"])
+def test_conv1d_transpose_is_conv2d_transpose_over_a_unit_height(data_format):
+    x, w = _normal(2, 6, 3), _normal(3, 2, 3, seed=1)
+    want = tf.nn.conv2d_transpose(x[:, None], w[None], [2, 1, 12, 2], [1, 1, 2, 1], "SAME")[:, 0]
+    if data_format == "NCW":
+        got = tf.nn.conv1d_transpose(tf.transpose(x, [0, 2, 1]), w, [2, 2, 12], 2,
+                                     data_format="NCW")
+        got = tf.transpose(got, [0, 2, 1])
+    else:
+        got = tf.nn.conv1d_transpose(x, w, tf.constant([2, 12, 2]), 2)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)

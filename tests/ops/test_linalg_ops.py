@@ -461,3 +461,278 @@ def test_pinv_inside_function_with_unknown_shape():
     f = tf.function(tf.linalg.pinv, input_signature=[tf.TensorSpec([None, None], tf.float64)])
     a = np.array([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]])
     np.testing.assert_allclose(f(a).numpy(), np.linalg.pinv(a))
+
+
+# -- non-finite inputs (TF's results: NaN where TF gives NaN, its error where it raises) ------
+
+_SPD = np.array([[4.0, 1, 0], [1, 3, 1], [0, 1, 2]], np.float32)
+
+
+def _with(value, *positions, base=_SPD):
+    x = base.copy()
+    for pos in positions:
+        x[pos] = value
+    return x
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+def test_slogdet_of_a_nan_log_determinant_has_a_nan_sign(value):
+    sign, logabs = tf.linalg.slogdet(_with(value, (0, 2)))
+    assert np.isnan(sign.numpy()) and np.isnan(logabs.numpy())
+    sign, logabs = tf.linalg.slogdet(np.stack([_SPD, np.full((3, 3), np.nan, np.float32)]))
+    np.testing.assert_array_equal(np.isnan(sign.numpy()), [False, True])
+    assert sign.numpy()[0] == 1.0
+
+
+@pytest.mark.parametrize("op, message", [
+    (lambda x: tf.linalg.inv(x), "Input is not invertible. [Op:MatrixInverse]"),
+    (lambda x: tf.linalg.solve(x, np.ones((3, 1), np.float32)),
+     "Input matrix is not invertible. [Op:MatrixSolve]")])
+def test_lu_ops_reject_a_nan_first_pivot_and_propagate_later_nans(op, message):
+    for x in (_with(np.nan, (0, 0)), np.full((3, 3), np.nan, np.float32)):
+        with pytest.raises(InvalidArgumentError) as info:
+            op(x)
+        assert str(info.value) == message
+    assert np.isnan(op(_with(np.nan, (2, 0))).numpy()).all()
+    assert np.isfinite(op(_with(np.inf, (0, 0))).numpy()).all()  # TF: 1/inf = 0, no error
+
+
+@pytest.mark.parametrize("compute_v", [True, False])
+def test_eigh_of_non_finite_lower_triangles_fails_as_tf_does(compute_v):
+    op = tf.linalg.eigh if compute_v else tf.linalg.eigvalsh
+    for x in (_with(np.nan, (0, 0)), _with(np.inf, (2, 0)), _with(np.nan, (1, 1)),
+              _with(np.inf, (0, 0), (2, 2)), np.stack([_SPD, _with(-np.inf, (2, 0))])):
+        with pytest.raises(InvalidArgumentError, match=r"^Self-adjoint eigen decomposition was not "
+                           r"successful. The input might not be valid. \[Op:SelfAdjointEigV2\]"):
+            op(x)
+    # the upper triangle is not read; a lone infinite first entry leaves a diagonal matrix
+    np.testing.assert_allclose(tf.linalg.eigvalsh(_with(np.nan, (0, 2))),
+                               np.linalg.eigvalsh(_SPD), rtol=1e-5)
+    e, v = tf.linalg.eigh(np.stack([_with(np.inf, (0, 0)), _SPD]))
+    assert np.isnan(e.numpy()[0]).all() and np.isfinite(e.numpy()[1]).all()
+    np.testing.assert_array_equal(v.numpy()[0], np.eye(3))
+
+
+@pytest.mark.parametrize("position", [(0, 0), (2, 0), (0, 2)])
+def test_svd_of_a_nan_matrix_is_all_nan(position, value=np.nan):
+    # (infinite entries are checked in a subprocess below: LAPACK could hang on them)
+    x = np.stack([_SPD, _with(value, position)])
+    s, u, v = tf.linalg.svd(x)
+    for out in (s, u, v, tf.linalg.svd(x, compute_uv=False)):
+        assert np.isfinite(out.numpy()[0]).all() and np.isnan(out.numpy()[1]).all()
+    np.testing.assert_array_equal(tf.linalg.matrix_rank(x), [3, 0])
+    pinv = tf.linalg.pinv(x).numpy()
+    assert np.isfinite(pinv[0]).all() and np.isnan(pinv[1]).all()
+    norm = tf.norm(x, ord=2, axis=[-2, -1]).numpy()
+    assert np.isfinite(norm[0]) and np.isnan(norm[1])
+    # TF's exact least squares finds rank 0, so a zero solution
+    np.testing.assert_array_equal(
+        tf.linalg.lstsq(x, np.ones((2, 3, 1), np.float32), fast=False).numpy()[1], 0)
+
+
+_SVD_CALLS = """
+import numpy as np, eagerflow as tf
+for value in (np.inf, -np.inf):
+    for position in ((0, 0), (2, 0), (0, 2)):
+        x = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 2.0]], np.float32)
+        x[position] = value
+        for out in (*tf.linalg.svd(x), tf.linalg.svd(x, compute_uv=False), tf.linalg.pinv(x),
+                    tf.norm(x, ord=2, axis=[0, 1])):
+            assert np.isnan(out.numpy()).all()
+        assert tf.linalg.matrix_rank(x).numpy() == 0
+        lstsq = tf.linalg.lstsq(x, np.ones((3, 1), np.float32), fast=False)
+        assert (lstsq.numpy() == 0).all()
+print("returned")
+"""
+
+
+def test_svd_based_ops_return_on_infinite_inputs():
+    """LAPACK's SVD can loop forever on an infinite entry; a hang shows here as a timeout."""
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=root)
+    out = subprocess.run([sys.executable, "-c", _SVD_CALLS], capture_output=True, text=True,
+                         timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "returned"
+
+
+def test_qr_of_non_finite_matrices_places_nans_as_tf_does():
+    q, r = tf.linalg.qr(_with(np.inf, (0, 0)))
+    assert np.isnan(q.numpy()).all()
+    np.testing.assert_array_equal(r.numpy(), [[-np.inf, np.nan, np.nan], [0, np.nan, np.nan],
+                                              [0, 0, np.nan]])
+    q, r = tf.linalg.qr(_with(np.inf, (0, 2)))  # only the last column is touched
+    assert np.isfinite(q.numpy()).all()
+    np.testing.assert_array_equal(np.isnan(r.numpy()), [[0, 0, 1], [0, 0, 1], [0, 0, 1]])
+    # the reduced Q applies each reflector to whole rows, the full Q to its trailing corner
+    x = _with(np.nan, (1, 1))
+    assert np.isnan(tf.linalg.qr(x).q.numpy()).all()
+    q = tf.linalg.qr(x, full_matrices=True).q.numpy()
+    np.testing.assert_allclose(q[:, 0], [-0.9701425, -0.2425356, 0.0], rtol=1e-5)
+    assert np.isnan(q[:, 1:]).all()
+
+
+def test_cholesky_and_logdet_propagate_infinities_as_tf_does():
+    out = tf.linalg.cholesky(np.full((3, 3), np.inf, np.float32)).numpy()
+    np.testing.assert_array_equal(out, [[np.inf, 0, 0], [np.nan, np.nan, 0],
+                                        [np.nan, np.nan, np.nan]])
+    assert np.isnan(tf.linalg.logdet(np.full((3, 3), np.inf, np.float32)).numpy())
+    assert tf.linalg.logdet(_with(np.inf, (0, 0))).numpy() == np.inf
+
+
+def test_triangular_solve_keeps_non_finite_entries_in_their_rows():
+    rhs = np.ones((3, 2), np.float32)
+    out = tf.linalg.triangular_solve(_with(np.nan, (2, 0)), rhs).numpy()
+    assert np.isfinite(out[:2]).all() and np.isnan(out[2]).all()  # no pivoting spreads them
+    assert np.isnan(tf.linalg.triangular_solve(_with(np.nan, (0, 0)), rhs).numpy()).all()
+    out = tf.linalg.triangular_solve(np.full((3, 3), np.inf, np.float32), rhs).numpy()
+    np.testing.assert_array_equal(out[0], 0)
+    assert np.isnan(out[1:]).all()
+    out = tf.linalg.triangular_solve(_with(np.inf, (0, 2)), rhs, lower=False).numpy()
+    assert (out[0] == -np.inf).all() and np.isfinite(out[1:]).all()
+    np.testing.assert_allclose(tf.linalg.triangular_solve(_with(np.inf, (0, 0)), rhs)[:, 0],
+                               [0, 1 / 3, 1 / 3], rtol=1e-6)
+
+
+# -- empty matrices and batches ----------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3, 3), (2, 0, 0)])
+def test_logdet_and_determinants_of_empty_matrices(shape):
+    batch = shape[:-2]
+    x = np.zeros(shape, np.float32)
+    for out in (tf.linalg.logdet(x), tf.linalg.slogdet(x).log_abs_determinant):
+        assert out.shape == batch and out.dtype == tf.float32
+        np.testing.assert_array_equal(out, np.zeros(batch))
+    np.testing.assert_array_equal(tf.linalg.det(x), np.ones(batch))
+    np.testing.assert_array_equal(tf.linalg.slogdet(x).sign, np.ones(batch))
+    assert tf.function(tf.linalg.logdet)(x).shape == batch
+    for op in (tf.linalg.inv, tf.linalg.cholesky):
+        assert op(x).shape == shape
+    assert tf.linalg.eigvalsh(x).shape == shape[:-1]
+    assert tf.linalg.svd(x, compute_uv=False).shape == shape[:-1]
+
+
+# -- ranks: TF's graph-time ValueError, and its eager errors ---------------------------------
+
+def _traced(fn, shape):
+    return tf.function(fn, input_signature=[tf.TensorSpec(shape, tf.float32)])
+
+
+@pytest.mark.parametrize("fn, op, rank", [
+    (tf.linalg.diag, "MatrixDiagV3", 1), (tf.linalg.diag_part, "MatrixDiagPartV3", 2),
+    (lambda t: tf.linalg.set_diag(t, t), "MatrixSetDiagV3", 2), (tf.linalg.trace, "", 2),
+    (tf.linalg.inv, "MatrixInverse", 2), (tf.linalg.det, "MatrixDeterminant", 2),
+    (tf.linalg.cholesky, "Cholesky", 2), (tf.linalg.eigvalsh, "SelfAdjointEigV2", 2),
+    (tf.linalg.qr, "Qr", 2), (lambda t: tf.linalg.svd(t, compute_uv=False), "Svd", 2),
+    (lambda t: tf.linalg.cross(t, t), "Cross", 1),
+    (lambda t: tf.linalg.matmul(t, t), "MatMul", 2)])
+@pytest.mark.parametrize("dims", [[], [None]])
+def test_inputs_of_too_low_rank_fail_when_traced(fn, op, rank, dims):
+    dims = dims[:rank - 1]
+    exact = "" if op == "MatMul" else "at least "
+    with pytest.raises(ValueError, match=rf"Shape must be {exact}rank {rank} but is rank "
+                                         rf"{len(dims)} for '.*{op}"):
+        _traced(fn, dims)(np.zeros([3] * len(dims), np.float32))
+
+
+def test_non_square_matrices_fail_when_traced():
+    with pytest.raises(ValueError, match=r"Dimensions must be equal, but are 2 and 3 for "
+                                         r"'.*MatrixInverse.*' with input shapes: \[2,3\]\."):
+        _traced(tf.linalg.inv, [2, 3])(np.zeros((2, 3), np.float32))
+    assert _traced(tf.linalg.inv, [None, None]).get_concrete_function() is not None
+
+
+def test_cross_of_scalars_fails_as_tf_does():
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.linalg.cross(tf.constant(1.0), tf.constant(2.0))
+    assert str(info.value) == "Input must be at least 1D[] [Op:Cross]"
+
+
+def test_matrix_transpose_and_spectral_norm_of_unknown_rank():
+    x = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
+    np.testing.assert_array_equal(_traced(tf.linalg.matrix_transpose, None)(x),
+                                  np.swapaxes(x, -1, -2))
+    norm = _traced(lambda t: tf.norm(t, ord=2, axis=[-2, -1]), None)(x)
+    np.testing.assert_allclose(norm, np.linalg.norm(x, 2, axis=(-2, -1)), rtol=1e-5)
+    norm = _traced(lambda t: tf.norm(t, ord=2, axis=[-1, -2], keepdims=True), None)(x)
+    assert norm.shape == (2, 1, 1)
+    with pytest.raises(ValueError, match=r"norm\(ord=2\) needs `tensor` to have a known rank "
+                                         r"for axis \[0, 1\]"):
+        _traced(lambda t: tf.norm(t, ord=2, axis=[0, 1]), None)(x)
+
+
+def test_float_band_widths_and_diagonal_offsets_are_type_errors():
+    with pytest.raises(TypeError, match=r"^Cannot convert 0\.5 to EagerTensor of dtype int64$"):
+        tf.linalg.band_part(tf.eye(2), 0.5, 0)
+    with pytest.raises(TypeError, match=r"Cannot convert 0\.5 to EagerTensor of dtype int32"):
+        tf.linalg.diag([1.0, 2.0], k=0.5)
+    with pytest.raises(TypeError, match=r"Expected int32 passed to parameter 'k' of op "
+                                        r"'MatrixDiagPartV3', got 0\.5 of type 'float'"):
+        tf.function(lambda: tf.linalg.diag_part(tf.eye(2), k=0.5))()
+    with pytest.raises(InvalidArgumentError, match=r"lower_diag_index must not be larger than "
+                                                   r"upper_diag_index: 1 > 0"):
+        tf.linalg.diag([1.0, 2.0], k=(1, 0))
+    np.testing.assert_array_equal(tf.linalg.band_part(tf.ones([3, 3]), tf.constant(0), -1),
+                                  np.triu(np.ones((3, 3))))
+    np.testing.assert_array_equal(tf.linalg.diag([1.0], k=np.int64(1)), [[0, 1], [0, 0]])
+
+
+@pytest.mark.parametrize("shape, message", [
+    ([4], r"Input must have even and non-zero rank, input rank is 1 for '.*DiagPart.*' with "
+          r"input shapes: \[4\]\."),
+    ([2, 3, 2, 2], r"Dimensions must be equal, but are 3 and 2 for '.*DiagPart.*' with input "
+                   r"shapes: \[2,3,2,2\]\.")])
+def test_tensor_diag_part_of_bad_shapes_fails_when_traced(shape, message):
+    with pytest.raises(ValueError, match=message):
+        _traced(tf.linalg.tensor_diag_part, shape)(np.zeros(shape, np.float32))
+    assert _traced(tf.linalg.tensor_diag_part, [None, None])(np.eye(2, dtype=np.float32)) \
+        .shape == (2,)
+
+
+def _traced2(fn, shape_a, shape_b):
+    return tf.function(fn, input_signature=[tf.TensorSpec(shape_a, tf.float32),
+                                            tf.TensorSpec(shape_b, tf.float32)])
+
+
+@pytest.mark.parametrize("fn, shape_a, shape_b, message", [
+    (tf.linalg.solve, [3], [3, 1], r"Shape must be at least rank 2 but is rank 1 for "
+                                   r"'.*MatrixSolve.*' with input shapes: \[3\], \[3,1\]\."),
+    (tf.linalg.solve, [2, 3], [2, 1], r"Dimensions must be equal, but are 2 and 3 for "
+                                      r"'.*MatrixSolve"),
+    (tf.linalg.solve, [3, 3], [2, 1], r"Dimensions must be equal, but are 3 and 2"),
+    (tf.linalg.triangular_solve, [None, None], [None], r"Shape must be at least rank 2 but is "
+                                                       r"rank 1 for '.*MatrixTriangularSolve"),
+    (tf.linalg.cholesky_solve, [3, 3], [2, 1], r"Dimensions must be equal, but are 3 and 2 for "
+                                               r"'.*MatrixTriangularSolve"),
+    (lambda a, b: tf.linalg.lstsq(a, b, fast=False), [3, 2], [2, 1],
+     r"Dimensions must be equal, but are 3 and 2 for '.*MatrixSolveLs.*' with input shapes: "
+     r"\[3,2\], \[2,1\], \[\]\."),
+    (tf.linalg.matmul, [2, 2, 3], [3, 3, 2], r"Dimensions must be equal, but are 2 and 3 for "
+                                             r"'.*BatchMatMulV2"),
+    (tf.linalg.cross, [2], [2], r"Dimension must be 3 but is 2 for '.*Cross"),
+    (tf.linalg.cross, [None], [None, None], r"Shapes must be equal rank, but are 1 and 2")])
+def test_linear_systems_and_products_of_bad_shapes_fail_when_traced(fn, shape_a, shape_b,
+                                                                     message):
+    with pytest.raises(ValueError, match=message):
+        _traced2(fn, shape_a, shape_b).get_concrete_function()
+
+
+def test_linear_systems_of_unknown_sizes_still_trace():
+    for fn in (tf.linalg.solve, tf.linalg.triangular_solve, tf.linalg.cross, tf.linalg.matmul,
+               lambda a, b: tf.linalg.lstsq(a, b, fast=False)):
+        assert _traced2(fn, [None, None, None], [None, None, None]).get_concrete_function()
+    assert _traced2(tf.linalg.matmul, [1, 2, 3], [4, 3, 2]).get_concrete_function()
+
+
+def test_triangular_solve_keeps_non_finite_right_hand_sides_in_their_rows():
+    low = np.array([[1.0, 0, 0], [5, 1, 0], [7, 8, 1]], np.float32)  # LU would swap its rows
+    rhs = np.array([[1.0], [np.nan], [2.0]], np.float32)
+    np.testing.assert_array_equal(tf.linalg.triangular_solve(low, rhs)[:, 0], [1, np.nan, np.nan])
+    np.testing.assert_array_equal(tf.linalg.triangular_solve(low.T, rhs, lower=False)[:, 0],
+                                  [np.nan, np.nan, 2])
+    rhs = np.array([[np.inf], [1.0], [2.0]], np.float32)
+    np.testing.assert_array_equal(tf.linalg.triangular_solve(low, rhs)[:, 0],
+                                  [np.inf, -np.inf, np.nan])

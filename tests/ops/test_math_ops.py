@@ -745,3 +745,11 @@ def test_fresnel_integrals_at_huge_arguments():
     x = tf.constant([1e300, -1e300, -np.inf, 1e5], tf.float64)
     for fn in (tf.math.special.fresnel_cos, tf.math.special.fresnel_sin):
         np.testing.assert_allclose(fn(x).numpy(), [0.5, -0.5, -0.5, 0.5], atol=4e-6)
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16, tf.float32, tf.float64])
+@pytest.mark.parametrize("fn", [tf.math.log, tf.math.log1p, tf.math.expm1, tf.math.softplus,
+                                tf.math.log_sigmoid, tf.math.reciprocal])
+def test_float_kernels_of_empty_tensors_are_empty(fn, dtype):
+    out = fn(tf.zeros([0, 2], dtype))
+    assert out.shape == (0, 2) and out.dtype == dtype

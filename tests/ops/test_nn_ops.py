@@ -638,3 +638,30 @@ def test_poisson_and_weighted_cross_entropy_losses_check_shapes():
     with pytest.raises(ValueError, match=r"^`logits` and `labels` must have the same shape, "
                                          r"received \(\(2, 3\) vs \(2,\)\)\.$"):
         tf.nn.weighted_cross_entropy_with_logits(a, b, 2.0)
+
+
+# TF 2.21's softmax of rows holding non-finite logits: its float32 (and 16-bit) kernel is NaN at
+# NaN and +inf logits (every logit of an all -inf row) and 0 at the others; float64 is all NaN.
+_INF, _NAN = np.inf, np.nan
+_NONFINITE_ROWS = [
+    ([1.5, _INF], [0, _NAN]),
+    ([_NAN, 1.0], [_NAN, 0]),
+    ([_NAN, _INF, -_INF, 0.0, -0.0, 1.0], [_NAN, _NAN, 0, 0, 0, 0]),
+    ([-_INF, -_INF], [_NAN, _NAN]),
+    ([_INF, _INF, 1.0], [_NAN, _NAN, 0]),
+    ([_INF, -_INF], [_NAN, 0]),
+    ([_NAN, -_INF, 2.0], [_NAN, 0, 0]),
+    ([-_INF, 1.0], [0, 1]),
+]
+
+
+@pytest.mark.parametrize("row, expected", _NONFINITE_ROWS)
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float16, tf.float64])
+def test_softmax_of_non_finite_rows_as_tf(row, expected, dtype):
+    finite_row = [1.0, 2.0]
+    x = tf.constant([row, finite_row + [-_INF] * (len(row) - 2)], dtype)
+    out = tf.nn.softmax(x).numpy().astype(np.float64)
+    if dtype == tf.float64 and not np.all(np.isfinite(row) | (np.array(row) == -_INF)):
+        expected = [_NAN] * len(row)
+    np.testing.assert_array_equal(out[0], np.array(expected, np.float64))
+    np.testing.assert_allclose(out[1][:2], [0.26894142, 0.73105858], rtol=1e-3)  # untouched

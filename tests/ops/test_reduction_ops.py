@@ -477,3 +477,123 @@ def test_unknown_rank_rules():
                  minlength=None, maxlength=None, binary_output=False, axis=-1)[0].rank is None
     assert _rule("UnsortedSegmentMax", _Static(None, tf.float32), _Static([3], tf.int32),
                  num_segments=2)[0] == unknown_shape()
+
+
+@pytest.mark.parametrize("values, maximum, minimum", [
+    ([np.nan, 1.0], 1.0, 1.0),
+    ([2.0, np.nan, 1.0], 1.0, 1.0),   # a NaN restarts the segment's running extreme
+    ([np.nan, 1.0, 2.0], 2.0, 1.0),
+    ([1.0, np.nan], np.nan, np.nan),  # ... and is the result when nothing follows it
+    ([np.nan, -np.inf], -np.inf, -np.inf),
+    ([-np.inf, 3.0], 3.0, -np.inf),
+])
+def test_segment_extremes_with_nan_as_tensorflow(values, maximum, minimum):
+    ids = [0] * len(values)
+    data = np.stack([np.array(values, np.float32), np.arange(len(values), dtype=np.float32)], 1)
+    for op, want in ((r.segment_max, maximum), (r.segment_min, minimum)):
+        np.testing.assert_array_equal(op(data, ids).numpy()[0, 0], np.float32(want))
+    for op, want in ((r.unsorted_segment_max, maximum), (r.unsorted_segment_min, minimum)):
+        got = op(data, ids, 2).numpy()  # segment 1 is empty
+        np.testing.assert_array_equal(got[0, 0], np.float32(want))
+        empty = np.finfo(np.float32).min if op is r.unsorted_segment_max else np.finfo(np.float32).max
+        assert got[1, 0] == empty
+    np.testing.assert_array_equal(  # other columns keep the plain extreme
+        r.segment_max(data, ids).numpy()[0, 1], len(values) - 1)
+
+
+@pytest.mark.parametrize("values, exclusive, reverse, want", [
+    ([np.nan, 1.0], False, False, [-np.inf, 1.0]),    # a NaN adds nothing to -inf
+    ([1.0, np.nan], False, False, [1.0, 1.0 + np.log(2.0)]),  # ... and log 2 to a value
+    ([2.0, np.nan, 1.0], True, True, [1.0 + np.log(2.0), 1.0, -np.inf]),
+    ([np.inf, np.inf], False, False, [np.inf, np.nan]),
+    ([np.inf, 1.0], False, False, [np.inf, np.inf]),
+    ([-np.inf, -np.inf, 1.0], False, False, [-np.inf, -np.inf, 1.0]),
+])
+def test_cumulative_logsumexp_non_finite_as_tensorflow(values, exclusive, reverse, want):
+    for dtype in (np.float32, np.float64):
+        data = np.stack([np.array(values, dtype), np.zeros(len(values), dtype)], 1)
+        got = r.cumulative_logsumexp(data, 0, exclusive=exclusive, reverse=reverse).numpy()
+        np.testing.assert_allclose(got[:, 0], np.array(want, dtype), rtol=1e-6)
+        np.testing.assert_allclose(  # the finite column is the plain running log-sum-exp
+            got[:, 1], r.cumulative_logsumexp(data[:, 1], 0, exclusive=exclusive,
+                                              reverse=reverse).numpy())
+
+
+def test_float16_mean_divides_the_half_precision_sum_as_tensorflow():
+    x = np.array([1000.0, 1001.0, 1002.0], np.float16)  # the sum 3003 rounds to 3004 in half
+    assert r.reduce_mean(x).numpy() == np.float16(1001.5)
+    assert r.reduce_mean(x.reshape(1, 3), 1, keepdims=True).numpy()[0, 0] == np.float16(1001.5)
+    assert r.reduce_variance(x).numpy() == np.float16(2.75) / np.float16(3)
+    assert np.isinf(r.reduce_mean(np.full(100, 1000.0, np.float16)).numpy())  # the sum overflows
+    assert np.isnan(r.reduce_mean(np.zeros([0], np.float16)).numpy())
+    # bfloat16 keeps the sum in float32 until the division
+    assert r.reduce_mean(x.astype(tf.bfloat16.as_numpy_dtype)).numpy() == 1000
+
+
+@pytest.mark.parametrize("values, dtype, want", [
+    ([3, 4], np.int32, 5),
+    ([100, 100], np.int8, 5),        # each square wraps to 16 in int8: sqrt(32)
+    ([-3, -4], np.uint32, 5),        # (2**32 - 3)**2 wraps to 9
+    ([50000, 50000], np.int32, 26552),
+    ([46341, 0], np.int32, -2 ** 31),  # a negative (wrapped) sum has a NaN root
+    ([46341, 0], np.int64, 46341),
+])
+def test_integer_euclidean_norm_wraps_in_its_type_as_tensorflow(values, dtype, want):
+    x = np.array(values, np.int64).astype(dtype)
+    got = r.reduce_euclidean_norm(x)
+    assert got.dtype == tf.as_dtype(dtype) and got.numpy() == np.array(want).astype(dtype)
+
+
+def _embedding_gradients():
+    """The sparse gradient of a gather that takes row 0 twice, and a dense one."""
+    table, w = tf.Variable([[1., 2.], [3., 4.], [5., 6.]]), tf.Variable([[1., 1.]])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.gather(table, [0, 2, 0]) * 3.) + tf.reduce_sum(w * 10.)
+    return tape.gradient(loss, [table, w])
+
+
+def test_norm_clipping_of_sparse_gradients_works_on_their_values_as_tensorflow():
+    sparse, dense = _embedding_gradients()
+    assert isinstance(sparse, tf.IndexedSlices)
+    # TF's norms take the slices' values as they are: row 0 counts twice, unsummed
+    norm = np.sqrt(6 * 9.0 + 2 * 100.0)
+    np.testing.assert_allclose(tf.linalg.global_norm([sparse, dense]).numpy(), norm, rtol=1e-6)
+    clipped = tf.clip_by_norm(sparse, 1.0)
+    assert isinstance(clipped, tf.IndexedSlices)
+    np.testing.assert_array_equal(clipped.indices.numpy(), [0, 2, 0])
+    np.testing.assert_allclose(clipped.values.numpy(), np.full((3, 2), 3 / np.sqrt(54)),
+                               rtol=1e-6)
+    (clipped_sparse, clipped_dense), got_norm = tf.clip_by_global_norm([sparse, dense], 1.0)
+    assert isinstance(clipped_sparse, tf.IndexedSlices)
+    np.testing.assert_allclose(got_norm.numpy(), norm, rtol=1e-6)
+    np.testing.assert_allclose(clipped_sparse.values.numpy(), np.full((3, 2), 3 / norm),
+                               rtol=1e-6)
+    np.testing.assert_allclose(clipped_dense.numpy(), [[10 / norm, 10 / norm]], rtol=1e-6)
+
+
+@pytest.mark.parametrize("clip_norm", [-1.0, tf.constant(-1.0), tf.constant(-1)])
+def test_clip_by_norm_takes_a_negative_clip_norm_as_zero(clip_norm):
+    np.testing.assert_array_equal(tf.clip_by_norm([3., 4.], clip_norm).numpy(), [0., 0.])
+
+
+def test_clip_by_norm_casts_a_clip_norm_tensor_to_the_values_dtype():
+    got = tf.clip_by_norm(tf.constant([3., 4.], tf.float64), tf.constant(1.0))
+    assert got.dtype == tf.float64
+    np.testing.assert_allclose(got.numpy(), [0.6, 0.8])
+
+
+def test_cumulative_logsumexp_of_bfloat16_and_its_gradient():
+    x = tf.constant([1.0, 2.0, 3.0], tf.bfloat16)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = r.cumulative_logsumexp(x)
+    assert y.dtype == tf.bfloat16
+    np.testing.assert_allclose(y.numpy().astype(np.float32), [1, 2.3125, 3.40625])
+    grad = tape.gradient(y, x)
+    assert grad.dtype == tf.bfloat16
+    with tf.GradientTape() as tape:
+        x32 = tf.cast(x, tf.float32)
+        tape.watch(x32)
+        want = r.cumulative_logsumexp(x32)
+    np.testing.assert_allclose(grad.numpy().astype(np.float32),
+                               tape.gradient(want, x32).numpy(), rtol=2e-2)

@@ -159,3 +159,13 @@ def test_frame_like_tf():
         "tf.Tensor(\n[[[ 0  1  2]\n  [ 5  6  0]]\n\n [[ 7  8  9]\n  [12 13  0]]], "
         "shape=(2, 2, 3), dtype=int32)")
     assert S.frame(tf.reshape(tf.range(24.), [2, 3, 4]), 2, 1, axis=1).shape == [2, 2, 2, 4]
+
+
+@pytest.mark.parametrize("axis", [0, -1])
+def test_frame_gradient_is_a_dense_tensor(axis):
+    x = tf.Variable([1.0, 2.0, 3.0, 4.0, 5.0])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.signal.frame(x, 2, 1, axis=axis) * 2.0)
+    grad = tape.gradient(y, x)
+    assert isinstance(grad, tf.Tensor)
+    np.testing.assert_array_equal(grad.numpy(), [2, 4, 4, 4, 2])

@@ -14,6 +14,7 @@ from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops
 
 do_not_convert = conversion.do_not_convert
+Feature = conversion.Feature
 
 
 def to_graph(entity, recursive=True, experimental_optional_features=None):
@@ -21,12 +22,13 @@ def to_graph(entity, recursive=True, experimental_optional_features=None):
     control flow when it runs while a graph is built."""
     if not callable(entity):
         raise ValueError(f"Expected a function or a method, got {entity!r}")
-    return conversion.convert(getattr(entity, "python_function", entity))
+    return conversion.convert(getattr(entity, "python_function", entity),
+                              conversion.features(experimental_optional_features))
 
 
 def to_code(entity, recursive=True, experimental_optional_features=None):
     """The converted source of `entity`, as a string."""
-    return conversion.to_code(entity)
+    return conversion.to_code(entity, conversion.features(experimental_optional_features))
 
 
 def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None,

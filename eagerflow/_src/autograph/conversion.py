@@ -13,6 +13,7 @@ first call), library code and builtins are called as they are.
 3
 """
 import ast
+import enum
 import functools
 import linecache
 import logging
@@ -21,7 +22,6 @@ import sysconfig
 import types
 import weakref
 
-import eagerflow
 from eagerflow._src.autograph import operators
 from eagerflow._src.autograph.converters import (
     asserts, break_statements, call_trees, conditional_expressions, continue_statements,
@@ -29,14 +29,17 @@ from eagerflow._src.autograph.converters import (
 from eagerflow._src.autograph.operators import data_structures, py_builtins
 from eagerflow._src.autograph.pyct import parser
 from eagerflow._src.autograph.pyct.naming import Namer
+from eagerflow._src.core import errors
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.function.polymorphic_function import Function
 
 _logger = logging.getLogger("eagerflow")
 
+# eagerflow's own folder: three up from eagerflow/_src/autograph/conversion.py
+_PACKAGE_FOLDER = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Code outside these folders and packages is the user's and gets converted.
 _LIBRARY_FOLDERS = tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
-    os.path.dirname(eagerflow.__file__), *(sysconfig.get_paths()[k] for k in (
+    _PACKAGE_FOLDER, *(sysconfig.get_paths()[k] for k in (
         "stdlib", "platstdlib"))})
 _LIBRARY_PACKAGES = {"numpy", "scipy", "ml_dtypes", "pandas", "tensorflow", "keras", "tf_keras",
                      "torch", "jax", "pytest", "_pytest", "hypothesis", "pluggy", "absl"}
@@ -46,21 +49,57 @@ class ConversionError(Exception):
     """A function that cannot be converted (the reason is the message)."""
 
 
+class Feature(enum.Enum):
+    """Optional parts of the conversion (``tf.autograph.experimental.Feature``).
+
+    ``tf.function`` converts with all of them unless its
+    ``experimental_autograph_options`` names some; ``tf.autograph.to_graph``
+    and ``to_code`` with none unless ``experimental_optional_features`` does.
+    ``ASSERT_STATEMENTS`` turns ``assert`` into ``tf.debugging.Assert`` and
+    ``LISTS`` lets tensor loops grow Python lists; the others are accepted.
+    """
+    ALL = "ALL"
+    AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
+    ASSERT_STATEMENTS = "ASSERT_STATEMENTS"
+    BUILTIN_FUNCTIONS = "BUILTIN_FUNCTIONS"
+    EQUALITY_OPERATORS = "EQUALITY_OPERATORS"
+    LISTS = "LISTS"
+    NAME_SCOPES = "NAME_SCOPES"
+
+
+ALL_FEATURES = frozenset(Feature) - {Feature.ALL}
+
+
+def features(optional):
+    """The set of features that `optional` (None, a Feature, or several) turns on."""
+    if optional is None:
+        return frozenset()
+    chosen = [optional] if isinstance(optional, Feature) else list(optional) \
+        if isinstance(optional, (list, tuple, set, frozenset)) else [optional]
+    for feature in chosen:
+        if not isinstance(feature, Feature):
+            raise ValueError(f"optional features must be tf.autograph.experimental.Feature "
+                             f"members, got {feature!r}")
+    return ALL_FEATURES if Feature.ALL in chosen else frozenset(chosen)
+
+
 # -- the converters, in order ---------------------------------------------------------------
 
-def _convert_tree(node):
-    """The converted syntax tree of the function or lambda `node` (changed in place)."""
+def _convert_tree(node, optional=ALL_FEATURES):
+    """The converted syntax tree of the function or lambda `node` (changed in place), with
+    the `optional` features."""
     if isinstance(node, ast.Lambda):
-        return _expressions(node)
+        return _expressions(node, optional)
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)):
         raise ConversionError("generators are not supported; the function runs unconverted")
     if isinstance(node, ast.AsyncFunctionDef):
         raise ConversionError("async functions are not supported")
     namer = Namer(node)
     scopes = [n for n in ast.walk(node) if isinstance(n, ast.FunctionDef)]  # outermost first
-    for scope in scopes:
-        lists.transform(scope)  # before calls are wrapped: it looks for `l.append(x)`
-    node = _expressions(node)
+    if Feature.LISTS in optional:
+        for scope in scopes:
+            lists.transform(scope)  # before calls are wrapped: it looks for `l.append(x)`
+    node = _expressions(node, optional)
     for scope in scopes:
         break_statements.transform(scope, namer)
         continue_statements.transform(scope, namer)
@@ -70,11 +109,12 @@ def _convert_tree(node):
     return node
 
 
-def _expressions(node):
+def _expressions(node, optional):
     """The converters that work statement by statement, anywhere in the tree."""
     for converter in (directives, asserts, call_trees, conditional_expressions,
                       logical_expressions):
-        node = converter.transform(node)
+        if converter is not asserts or Feature.ASSERT_STATEMENTS in optional:
+            node = converter.transform(node)
     return node
 
 
@@ -87,26 +127,28 @@ class _Converted:
         self.code, self.source = code, source
 
 
-_cache = weakref.WeakKeyDictionary()   # original code object -> _Converted or ConversionError
-_AG = types.ModuleType("ag__", "What converted code calls.")
+# original code object -> {features: _Converted or ConversionError}
+_cache = weakref.WeakKeyDictionary()
 
 
-def _compile(fn):
-    """The converted code of `fn` (cached per code object); ConversionError if it cannot be."""
-    found = _cache.get(fn.__code__)
+def _compile(fn, optional=ALL_FEATURES):
+    """The converted code of `fn` with the `optional` features (cached per code object);
+    ConversionError if it cannot be."""
+    versions = _cache.setdefault(fn.__code__, {})
+    found = versions.get(optional)
     if found is None:
         try:
-            found = _compile_fresh(fn)
+            found = _compile_fresh(fn, optional)
         except (ConversionError, parser.SourceUnavailableError, SyntaxError) as e:
             found = ConversionError(str(e))
-        _cache[fn.__code__] = found
+        versions[optional] = found
     if isinstance(found, ConversionError):
         raise found
     return found
 
 
-def _compile_fresh(fn):
-    node = _convert_tree(parser.parse_entity(fn))
+def _compile_fresh(fn, optional):
+    node = _convert_tree(parser.parse_entity(fn), optional)
     source = ast.unparse(node)
     freevars = fn.__code__.co_freevars
     if isinstance(node, ast.Lambda):
@@ -145,10 +187,11 @@ def _remember(code, name):
             _remember(const, name)
 
 
-def _instantiate(fn, converted):
-    """A function running the converted code with `fn`'s globals, defaults and closure."""
+def _instantiate(fn, converted, optional):
+    """A function running the converted code with `fn`'s globals, defaults and closure; the
+    functions it calls are converted with the `optional` features too."""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    closure = tuple(types.CellType(_AG) if n == "ag__" else cells[n]
+    closure = tuple(types.CellType(_namespace(optional)) if n == "ag__" else cells[n]
                     for n in converted.code.co_freevars)
     new = types.FunctionType(converted.code, fn.__globals__, fn.__name__, fn.__defaults__,
                              closure)
@@ -164,6 +207,8 @@ def _instantiate(fn, converted):
 def _is_user_function(fn):
     if getattr(fn, "__ag_converted__", False) or getattr(fn, "__ag_do_not_convert__", False):
         return False
+    if fn.__code__ in _converted_code:  # made by converted code: converted with it
+        return False
     module = (getattr(fn, "__module__", None) or "").split(".")[0]
     if module in _LIBRARY_PACKAGES or module == "eagerflow":
         return False
@@ -177,13 +222,13 @@ def _in_library(filename):
 _warned = weakref.WeakSet()
 
 
-def _convert_function(fn):
+def _convert_function(fn, optional):
     """Python function `fn` converted, or `fn` itself when it is not user code or cannot be
     converted (then it runs as it is, with one warning)."""
     if not _is_user_function(fn):
         return fn
     try:
-        converted = _compile(fn)
+        converted = _compile(fn, optional)
     except ConversionError as e:
         if fn.__code__ not in _warned:
             _warned.add(fn.__code__)
@@ -191,12 +236,12 @@ def _convert_function(fn):
                             "%s\nTo silence this warning, decorate the function with "
                             "@tf.autograph.experimental.do_not_convert", fn, e)
         return fn
-    return _instantiate(fn, converted)
+    return _instantiate(fn, converted, optional)
 
 
-def convert(f):
-    """What converted code calls for callable `f`: `f` converted when it is user code, the
-    tensor-aware version of a builtin, else `f` itself."""
+def convert(f, optional=ALL_FEATURES):
+    """What converted code calls for callable `f`: `f` converted (with the `optional`
+    features) when it is user code, the tensor-aware version of a builtin, else `f` itself."""
     if isinstance(f, (types.BuiltinFunctionType, type)):
         return py_builtins.OVERRIDES.get(f, f)
     if isinstance(f, types.FunctionType) and f in data_structures.OVERRIDES:
@@ -204,32 +249,36 @@ def convert(f):
     if isinstance(f, Function) or getattr(f, "__ag_do_not_convert__", False):
         return f
     if isinstance(f, types.FunctionType):
-        return _convert_function(f)
+        return _convert_function(f, optional)
     if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
-        converted = _convert_function(f.__func__)
+        converted = _convert_function(f.__func__, optional)
         return f if converted is f.__func__ else types.MethodType(converted, f.__self__)
     if isinstance(f, functools.partial):
-        inner = convert(f.func)
+        inner = convert(f.func, optional)
         return f if inner is f.func else functools.partial(inner, *f.args, **f.keywords)
     call = getattr(type(f), "__call__", None)
     if isinstance(call, types.FunctionType) and _is_user_function(call):
-        return types.MethodType(_convert_function(call), f)
+        return types.MethodType(_convert_function(call, optional), f)
     return f
 
 
-def converted_call(f, args, kwargs=None):
+def converted_call(f, args, kwargs=None, optional=ALL_FEATURES):
     """``f(*args, **kwargs)`` as converted code makes it (see the module doc)."""
-    target = convert(f)
+    target = convert(f, optional)
     return target(*args, **kwargs) if kwargs else target(*args)
 
 
-def _fill_namespace():
-    for name in operators.__all__:
-        setattr(_AG, name, getattr(operators, name))
-    _AG.converted_call = converted_call
+_namespaces = {}  # features -> the ``ag__`` module that code converted with them calls
 
 
-_fill_namespace()
+def _namespace(optional):
+    found = _namespaces.get(optional)
+    if found is None:
+        found = _namespaces[optional] = types.ModuleType("ag__", "What converted code calls.")
+        for name in operators.__all__:
+            setattr(found, name, getattr(operators, name))
+        found.converted_call = functools.partial(converted_call, optional=optional)
+    return found
 
 
 # -- errors in user code -------------------------------------------------------------------------
@@ -273,7 +322,7 @@ def _framed(error):
     shown = "\n".join(f"    {line}" for line in f"{type(error).__name__}: {error}".split("\n"))
     message = "in user code:\n\n" + "".join(lines) + f"\n{shown}\n"
     try:
-        if isinstance(error, eagerflow.errors.OpError):
+        if isinstance(error, errors.OpError):
             framed = type(error)(error.node_def, error.op, message)
         else:
             framed = type(error)(message)
@@ -283,10 +332,12 @@ def _framed(error):
     return framed
 
 
-def call_traced(fn, args, kwargs):
-    """`fn` converted and called while a graph is traced; errors framed in the user's code."""
+def call_traced(fn, args, kwargs, options=None):
+    """`fn` converted (with the features of `options`, default all) and called while a graph
+    is traced; errors framed in the user's code."""
+    optional = ALL_FEATURES if options is None else features(options)
     try:
-        result = convert(fn)(*args, **kwargs)
+        result = convert(fn, optional)(*args, **kwargs)
     except Exception as e:
         if getattr(e, "ag_framed", False):
             raise
@@ -298,12 +349,12 @@ def call_traced(fn, args, kwargs):
     return result
 
 
-def to_code(entity):
+def to_code(entity, optional=ALL_FEATURES):
     """The source of `entity` converted: readable Python that calls ``ag__`` operators."""
     entity = getattr(entity, "python_function", entity)
     entity = getattr(entity, "__func__", entity)
     try:
-        return _compile(entity).source + "\n"
+        return _compile(entity, optional).source + "\n"
     except ConversionError as e:
         raise ConversionError(f"could not convert {entity!r}: {e}") from None
 

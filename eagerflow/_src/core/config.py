@@ -15,6 +15,9 @@ _settings = {"intra_op_parallelism_threads": 0, "inter_op_parallelism_threads": 
              "op_determinism": False, "soft_device_placement": True,
              "tf_cpu_float_emulation": False}
 _visible = {}
+# Called after a setting that kernels read changes: the registry rebinds the functions that
+# eager dispatch calls directly.
+on_float_setting_change = []
 _memory_growth = {}
 
 
@@ -83,6 +86,8 @@ def enable_tf_cpu_float_emulation(enabled=True):
     >>> enable_tf_cpu_float_emulation(False)
     """
     _settings["tf_cpu_float_emulation"] = bool(enabled)
+    for fn in on_float_setting_change:
+        fn()
 
 
 def tf_cpu_float_emulation_enabled():

@@ -5,7 +5,10 @@
 3. recording: let every active recorder (tape) see the op, in both modes.
 
 The eager path with no tape active is a handful of attribute lookups on top
-of the kernel call.
+of the kernel call. Elementwise ops' public functions are built here
+(`unary_function`, `binary_function`): with no tape, graph or device in the
+way they call the op's direct host function themselves (`OpDef.direct`, the
+NumPy ufunc for most), and hand every other case to `dispatch`.
 """
 import functools
 
@@ -23,6 +26,7 @@ _wrap = EagerTensor._wrap
 _context = context._lookup
 _get_context = context.get
 _KERNEL_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError, np.linalg.LinAlgError)
+_FAILURES = (errors.OpError,) + _KERNEL_ERRORS
 
 
 def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
@@ -60,12 +64,8 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
             if op.tied:
                 _check_tied(op, arrays)
             out = kernel(*arrays, **attrs)
-    except errors.OpError as e:
-        if e.op is not None:
-            raise
-        raise type(e)(None, op.name, f"{e.message} [Op:{op.name}]") from None
-    except _KERNEL_ERRORS as e:
-        raise kernel_error(op, arrays, e) from None
+    except _FAILURES as e:
+        raise _named_error(op, arrays, e) from None
     except AttributeError:
         graph = _graph_of(inputs)
         if graph is None:
@@ -81,6 +81,66 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
     for recorder in s.recorders:
         recorder.record(op, inputs, attrs, result)
     return result
+
+
+def unary_function(op, convert):
+    """``fn(x, name=None)``: `dispatch` of one-input `op` without attrs, a non-`EagerTensor` `x`
+    made a tensor by ``convert(x)`` first.
+
+    Elementwise ops' eager path: in the fast context (no tape, no graph, host arrays) it
+    calls the op's direct host function for x's dtype (see `OpDef.direct`), one call in all.
+    """
+    def fn(x, name=None):
+        if type(x) is not EagerTensor:
+            return dispatch(op, (convert(x),), _NO_ATTRS, name)
+        if (_context(None) or _get_context()).fast:
+            data = x._data
+            kernel = op.direct.get(data.dtype)
+            if kernel is not None:
+                try:
+                    out = kernel(data)
+                except _FAILURES as e:
+                    raise _named_error(op, (data,), e) from None
+                result = EagerTensor()  # (no __init__: cheaper than object.__new__)
+                result._data = out
+                return result
+        return dispatch(op, (x,), _NO_ATTRS, name)
+    return fn
+
+
+def binary_function(op, convert):
+    """``fn(x, y, name=None)``: `dispatch` of two-input `op` without attrs, the operands made
+    tensors by ``convert(x, y)`` unless both are `EagerTensor`s; as `unary_function`, it calls
+    the op's direct host function when both have one dtype."""
+    def fn(x, y, name=None):
+        if type(x) is not EagerTensor or type(y) is not EagerTensor:
+            x, y = convert(x, y)
+            if type(x) is not EagerTensor or type(y) is not EagerTensor:
+                return dispatch(op, (x, y), _NO_ATTRS, name)
+        if (_context(None) or _get_context()).fast:
+            a = x._data
+            b = y._data
+            dtype = a.dtype
+            kernel = op.direct.get(dtype) if b.dtype is dtype else None
+            if kernel is not None:
+                try:
+                    out = kernel(a, b)
+                except _FAILURES as e:
+                    raise _named_error(op, (a, b), e) from None
+                result = EagerTensor()
+                result._data = out
+                return result
+        return dispatch(op, (x, y), _NO_ATTRS, name)
+    return fn
+
+
+def _named_error(op, arrays, exc):
+    """The TF error to raise for kernel failure `exc`, naming the op."""
+    if isinstance(exc, errors.OpError):
+        if exc.op is not None:
+            return exc
+        return type(exc)(None, op.name, f"{exc.message} [Op:{op.name}]")
+    return kernel_error(op, arrays, exc)
 
 
 def _check_tied(op, arrays):

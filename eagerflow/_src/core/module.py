@@ -91,7 +91,7 @@ class Module:
 
     def _flatten(self, predicate):
         """Leaves matching `predicate`: this module's attributes first, then sub-modules'."""
-        seen, found = {id(self)}, set()
+        seen, found = {id(self)}, {id(self)}  # a cycle back to this module does not list it
         queue = [self]
         while queue:
             module = queue.pop(0)

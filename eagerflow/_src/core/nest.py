@@ -14,12 +14,13 @@ def _is_namedtuple(value):
     return isinstance(value, tuple) and hasattr(type(value), "_fields")
 
 
-_NESTS = (list, tuple, collections.abc.Mapping)
+# A dict's keys(), values() and items() nest too, as lists of their elements (TF's rule).
+_NESTS = (list, tuple, collections.abc.Mapping, collections.abc.MappingView)
 _nested_types = {}  # type -> whether it nests: spares the Mapping ABC check on every leaf
 
 
 def is_nested(value):
-    """True for the containers that nest (list, tuple, dict, mapping)."""
+    """True for the containers that nest (list, tuple, dict, mapping, a mapping's views)."""
     cls = type(value)
     nested = _nested_types.get(cls)
     if nested is None:
@@ -68,6 +69,8 @@ def _rebuild(template, children):
             template, collections.defaultdict) else _defaultdict_like(template, keys, values)
     if _is_namedtuple(template):
         return type(template)(*children)
+    if isinstance(template, collections.abc.MappingView):
+        return list(children)
     return type(template)(children)
 
 

@@ -5,7 +5,9 @@ An op is registered with
 * ``name``: TensorFlow's op name where one exists (``AddV2``, ``MatMul``);
 * ``kernel(xp, *arrays, **attrs)``: computes the outputs with the array module
   ``xp`` (NumPy or CuPy) and returns one array, or a tuple for multi-output ops;
-  a string names a function of ``xp`` (``"add"``), called without a wrapper;
+  a string names a function of ``xp`` (``"add"``), called without a wrapper.
+  A kernel may offer NumPy functions that compute it for some input dtypes
+  directly, with ``kernel.direct(dtype)`` returning one or None (see `OpDef.direct`);
 * ``shape(*inputs, **attrs)``: the static rule, given objects with ``.shape``
   (`TensorShape`, dims may be None) and ``.dtype``, returning ``(shape, dtype)``
   or a list of them;
@@ -20,24 +22,26 @@ An op is registered with
 True
 """
 import functools
+import weakref
 
 from eagerflow._src.backend import numpy_module as _numpy
 
+from eagerflow._src.core import config
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.tensor_shape import TensorShape
 
 _OPS = {}
+_SETTING_DEPENDENT = weakref.WeakSet()  # ops whose kernels choose their direct functions
 
 
 class OpDef:
     """Everything that defines one op. See the module docstring."""
 
-    __slots__ = ("name", "kernel", "host_kernel", "shape", "multi", "tied", "tied_rest",
-                 "tied_pair", "variadic", "allowed", "allowed_dtypes", "declared",
-                 "kernel_dtypes", "stateful", "grad",
-                 "not_differentiable", "registered", "inline", "grad_takes_none", "type_attr",
-                 "__weakref__")
+    __slots__ = ("name", "kernel", "host_kernel", "direct", "_direct_of", "shape", "multi",
+                 "tied", "tied_rest", "tied_pair", "variadic", "allowed", "allowed_dtypes",
+                 "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable", "registered", "inline",
+                 "grad_takes_none", "type_attr", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
         self.name = name
@@ -47,6 +51,9 @@ class OpDef:
         else:
             self.kernel = kernel
             self.host_kernel = functools.partial(kernel, _numpy)
+        self._direct_of = getattr(kernel, "direct", None)
+        if self._direct_of is not None:
+            _SETTING_DEPENDENT.add(self)
         self.shape = shape
         self.multi = multi
         self.variadic = tied == "all"  # every input shares input 0's dtype (AddN, ConcatV2)
@@ -69,9 +76,31 @@ class OpDef:
         self.inline = None
         self.grad_takes_none = False  # see `register`
         self.type_attr = "T"  # see `register`
+        self.bind_direct()
 
     def __repr__(self):
         return f"<OpDef {self.name}>"
+
+    def bind_direct(self):
+        """Fills `direct`: input dtype -> the host function of the input arrays alone (no
+        attrs) computing the op's one output for inputs of that dtype.
+
+        Eager dispatch calls it in place of `host_kernel`, one call instead of a wrapper's
+        several: the kernel's own ``direct(dtype)`` where it gives one (a NumPy ufunc), else
+        `host_kernel`. Dtypes outside the type constraint are absent, so finding a function
+        also checks the dtype; multi-output ops have none. Rebound when settings the kernels'
+        choice depends on change.
+        """
+        direct = {}
+        if not self.multi:
+            for dtype in _TENSOR_DTYPES if self.allowed is None else self.allowed:
+                fn = self._direct_of(dtype) if self._direct_of is not None else None
+                direct[dtype] = self.host_kernel if fn is None else fn
+        self.direct = direct
+
+
+# The NumPy dtypes of tensors' arrays: what an op without a type constraint takes directly.
+_TENSOR_DTYPES = frozenset(d for d in _d._BY_NUMPY if isinstance(d, _numpy.dtype))
 
 
 def _numpy_dtype(d):
@@ -109,6 +138,7 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
         op.kernel_dtypes = tuple(kernels)
         op.allowed = frozenset(_numpy_dtype(d) for d in kernels)
         op.kernel, op.host_kernel = _with_kernel_check(op, op.kernel, op.host_kernel)
+        op.bind_direct()  # (the dtypes without a kernel are not among its direct ones)
     _OPS[name] = op
     return op
 
@@ -132,6 +162,14 @@ def _with_kernel_check(op, kernel, host_kernel):
         check(arrays)
         return host_kernel(*arrays, **attrs)
     return checked, host_checked
+
+
+def _rebind_all():
+    for op in list(_SETTING_DEPENDENT):
+        op.bind_direct()
+
+
+config.on_float_setting_change.append(_rebind_all)
 
 
 def get(name):

@@ -37,12 +37,13 @@ class Function:
     """A callable that traces `python_function` into graphs (``tf.function``'s result)."""
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
-                 jit_compile=None, reduce_retracing=False):
+                 jit_compile=None, reduce_retracing=False, autograph_options=None):
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._input_signature = (None if input_signature is None
                                  else tuple(_as_spec(s) for s in input_signature))
         self._autograph = autograph
+        self._autograph_options = autograph_options  # AutoGraph's optional features
         self._jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
         self._cache = {}          # call key -> ConcreteFunction
@@ -241,7 +242,8 @@ class Function:
         try:
             with context.building(graph), context.collecting_variables(created):
                 if self._autograph and autograph_slot.call is not None:
-                    result = autograph_slot.call(self._python_function, p_args, p_kwargs)
+                    result = autograph_slot.call(self._python_function, p_args, p_kwargs,
+                                                 self._autograph_options)
                 else:
                     result = self._python_function(*p_args, **p_kwargs)
                 outputs = nest.map_structure(lambda v: _graph_output(v, self._name), result)
@@ -390,5 +392,6 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
         if not callable(f):
             raise TypeError(f"{f!r} is not a callable object")
         return Function(f, input_signature=input_signature, autograph=autograph,
-                        jit_compile=jit_compile, reduce_retracing=reduce_retracing)
+                        jit_compile=jit_compile, reduce_retracing=reduce_retracing,
+                        autograph_options=experimental_autograph_options)
     return decorate if func is None else decorate(func)

@@ -38,7 +38,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.graph.tensor_array import TensorArray, to_flow, with_flows
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, list_ops, reduction_ops
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
 from eagerflow._src.ops.list_ops import TensorList
@@ -524,6 +524,7 @@ class _Loop:
             op = OpDef("While" if self.stateful else "StatelessWhile", self._kernel(keep),
                        lambda *_, **__: specs, True, (), None, self.stateful, None)
             op.grad = self._gradient
+            op.grad_takes_none = True  # the kept lists mostly get none
             if not keep:
                 op.inline = self._inline
             self._ops[keep] = op
@@ -576,9 +577,14 @@ class _Loop:
         Each step replays the body under a tape on the variables the
         iteration started with, turns the gradients of its results into those
         of its variables, and adds those of the outer tensors and variables
-        it read to their sums.
+        it read to their sums.  When the kept values themselves have gradients
+        (a higher-order derivative differentiates a gradient loop that read
+        them), each iteration's share joins the gradients of its variables.
         """
         n, inputs = len(self.specs), view.inputs
+        kept_grads = dict(zip(self._kept, dys[n + 1:]))
+        dys = [array_ops.zeros_like(o) if d is None and i < n else d
+               for i, (o, d) in enumerate(zip(view.outputs, dys))]
         first = n + self.limited
         captured = inputs[first:]
         variables = [i for i in range(n) if is_differentiable(inputs[i])]
@@ -599,6 +605,11 @@ class _Loop:
                 tape.watch(wanted)
                 outs = self.step.replay(self.outer, captured, values)
             found = _gradients(tape, [outs[i] for i in variables], var_grads, wanted)
+            for pos, i in enumerate(variables):
+                if kept_grads.get(i) is not None:
+                    shape, dtype = self.specs[i]
+                    share = list_ops.get_item(kept_grads[i], k, shape, dtype)
+                    found[pos] = add_sparse_or_dense(found[pos], share)
             sums = [add_sparse_or_dense(a, g)
                     for a, g in zip(source_grads, found[len(variables):])]
             return k, found[:len(variables)], sums
@@ -618,6 +629,26 @@ class _Loop:
 
 # -- subgraphs ----------------------------------------------------------------------------------
 
+class _SubgraphGraph(Graph):
+    """The graph of a branch or loop: an eager tensor a tape watches is captured as a
+    placeholder fed by the enclosing op (not as a constant), so that the op takes it as an
+    input and gradients reach it."""
+
+    def __init__(self, name):
+        super().__init__(name)
+        # the tapes around the construct (tracing hides them)
+        self._recorders = context.get().recorders
+
+    def capture(self, value):
+        if (type(value) is EagerTensor and id(value) not in self._captures
+                and any(id(value) in getattr(r, "watched", ()) for r in self._recorders)):
+            inner = self.placeholder(value.dtype, value.shape, "Placeholder")
+            self.inputs.pop()  # not an argument
+            self._captures[id(value)] = (value, inner)
+            return inner
+        return super().capture(value)
+
+
 class _Subgraph:
     """A branch, loop condition or loop body traced into a graph of its own.
 
@@ -633,7 +664,7 @@ class _Subgraph:
 
     @classmethod
     def trace(cls, name, fn, specs=()):
-        graph = Graph(name)
+        graph = _SubgraphGraph(name)
         with context.building(graph):
             arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
             result = fn(*arguments)
@@ -652,12 +683,12 @@ class _Subgraph:
         Variables are read by reference when it runs; they are inputs of the
         enclosing op all the same, so that gradients reach them.
         """
-        return [(o, i) for o, i in self.graph.captures if isinstance(o, (SymbolicTensor,
-                                                                          Variable))]
+        return [(o, i) for o, i in self.graph.captures
+                if isinstance(o, (SymbolicTensor, Variable)) or i.op.type == "Placeholder"]
 
     def _placeholders(self):
         """id(outer tensor) -> the placeholder standing for it (variables have none)."""
-        return {id(o): i for o, i in self.captured() if isinstance(o, SymbolicTensor)}
+        return {id(o): i for o, i in self.captured() if not isinstance(o, Variable)}
 
     def run(self, outer, arrays):
         """The output arrays for the arguments then every outer tensor of `outer` (arrays)."""

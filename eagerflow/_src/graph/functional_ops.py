@@ -134,10 +134,20 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
     if initializer is None:
         results = [ta.write(position(0), a) for ta, a in zip(results, accumulator)]
 
+    initial = accumulator
+
     def compute(i, accumulator, results):
         result = fn(nest.pack_sequence_as(structure, accumulator), rows[position(i)])
         nest.assert_same_structure(structure, result)
         accumulator = nest.flatten(result)
+        if not context.executing_eagerly():  # the loop's own error, before the writes'
+            for old, new in zip(initial, accumulator):
+                new = convert_to_tensor(new)
+                if new.dtype != old.dtype:
+                    raise TypeError(
+                        f"Loop var {old.name} enters the loop with type {old.dtype} but has "
+                        f"type {new.dtype} after 1 iteration. {old.name} type should remain "
+                        f"constant.")
         return i + 1, accumulator, [ta.write(position(i), a)
                                     for ta, a in zip(results, accumulator)]
 

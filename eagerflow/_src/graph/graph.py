@@ -372,7 +372,7 @@ def _evaluate(tensor):
     shape_of = _SHAPE_OPS.get(op.type)
     if shape_of is not None:
         shape = op.inputs[0].shape
-        if shape.is_fully_defined():
+        if shape.is_fully_defined() or op.type == "Rank" and shape.rank is not None:
             return np.asarray(shape_of(shape), tensor.dtype.as_numpy_dtype), True
         if op.type == "Shape" and shape.rank is not None:
             return np.array(shape.as_list(), object), False

@@ -84,7 +84,7 @@ def _rule(op):
         return _elementwise
     if shape is registry.same_shape and not op.attrs:
         return _elementwise
-    if getattr(shape, "reduction", False):
+    if getattr(shape, "reduction", False) and len(op.inputs) == 1:  # axes as attrs
         return _reduction
     return None
 

@@ -19,7 +19,7 @@ import operator
 import numpy as np
 
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import (
     convert_to_tensor, from_array, get_static_value, is_tensor_like, operand, to_array)
@@ -176,6 +176,21 @@ def _int(value, op_name="", attr="Tidx"):
     if len(values) != 1:
         raise _op_error(op_name, f"'{attr}' must be a scalar, got {len(values)} values")
     return values[0]
+
+
+def _rank_mismatch(op_name, rank, wanted, shapes):
+    """TF's graph-time error for an input of known `rank` that must be `wanted`."""
+    if rank is not None and rank != wanted:
+        raise shape_rules.shape_error(op_name, f"Shape must be rank {wanted} but is rank {rank}",
+                                      shapes)
+
+
+def _axis_beyond(op_name, axis, rank, shapes, computed):
+    """TF's graph-time error for an `axis` past a known `rank` (its "at least rank" form)."""
+    if rank is not None and not -rank <= axis < rank:
+        raise shape_rules.shape_error(
+            op_name, f"Shape must be at least rank {axis + 1 if axis >= 0 else -axis} but is "
+                     f"rank {rank}", shapes, computed=computed)
 
 
 def _axis_in(axis, rank):
@@ -350,11 +365,22 @@ def _transpose_kernel(conjugate):
 
 
 def _transpose_rule(x, perm):
-    if x.shape.rank is None:
-        return unknown_shape(None if perm is None else len(perm)), x.dtype
-    dims = x.shape.as_list()
+    rank = x.shape.rank
     if perm is None:
-        return TensorShape(dims[::-1]), x.dtype
+        return (unknown_shape() if rank is None else TensorShape(x.shape.as_list()[::-1])), \
+            x.dtype
+    shapes = [x.shape, TensorShape([len(perm)])]
+    if rank is not None and len(perm) != rank:
+        raise shape_rules.shape_error("Transpose", f"Dimension must be {rank} but is "
+                                                   f"{len(perm)}", shapes)
+    for p in perm:  # the rank of an unknown shape follows from perm's length
+        if not -len(perm) <= p < len(perm):
+            raise shape_rules.shape_error(
+                "Transpose", f"perm dim {p} is out of range of input rank {len(perm)}", shapes,
+                computed=[(1, " ".join(map(str, perm)))])
+    if rank is None:
+        return unknown_shape(len(perm)), x.dtype
+    dims = x.shape.as_list()
     return TensorShape([dims[p] for p in perm]), x.dtype
 
 
@@ -391,6 +417,10 @@ def _expand_dims_rule(x, axis):
     if x.shape.rank is None:
         return unknown_shape(), x.dtype
     dims = x.shape.as_list()
+    if not -len(dims) - 1 <= axis <= len(dims):
+        raise shape_rules.shape_error(
+            "ExpandDims", f"dim {axis} not in the interval [{-len(dims) - 1}, {len(dims)}].",
+            [x.shape, TensorShape([])], computed=[(1, axis)])
     at = axis + len(dims) + 1 if axis < 0 else axis
     return TensorShape(dims[:at] + [1] + dims[at:]), x.dtype
 
@@ -438,6 +468,14 @@ def _squeeze_rule(x, squeeze_dims):
         if None in dims:
             return unknown_shape(), x.dtype  # which unknown dims are 1 is not known yet
         return TensorShape([d for d in dims if d != 1]), x.dtype
+    rank = len(dims)
+    for i, d in enumerate(squeeze_dims):
+        if not -rank <= d < rank:
+            raise shape_rules.shape_error("Squeeze", f"squeeze_dims[{i}] not in [{-rank},{rank}).",
+                                          [x.shape])
+        if dims[d] not in (1, None):
+            raise shape_rules.shape_error("Squeeze", f"Can not squeeze dim[{d % rank}], expected "
+                                                     f"a dimension of 1, got {dims[d]}", [x.shape])
     axes = _squeeze_axes(dims, squeeze_dims)
     return TensorShape([d for i, d in enumerate(dims) if i not in axes]), x.dtype
 
@@ -507,6 +545,8 @@ def _tile_rule(x, multiples):
             return unknown_shape(x.shape.rank), x.dtype
     if x.shape.rank is None:
         return unknown_shape(len(multiples)), x.dtype
+    _rank_mismatch("Tile", len(multiples), x.shape.rank,
+                   [x.shape, TensorShape([len(multiples)])])
     return TensorShape([None if d is None or m is None else d * m
                         for d, m in zip(x.shape, multiples)]), x.dtype
 
@@ -524,6 +564,8 @@ def tile(input, multiples, name=None):
 
 
 def _reverse_kernel(xp, x, axis):
+    if x.ndim == 0:  # TF returns a scalar as it is, whatever `axis` says
+        return x
     seen = set()
     for i, a in enumerate(axis):
         if not -x.ndim <= a < x.ndim:
@@ -535,7 +577,17 @@ def _reverse_kernel(xp, x, axis):
     return xp.flip(x, axis) if axis else x
 
 
-_REVERSE = register("ReverseV2", _reverse_kernel, same_shape, tied=())
+def _reverse_rule(x, axis):
+    rank = x.shape.rank
+    for i, a in enumerate(axis if rank is not None else ()):
+        if not -rank <= a < rank:
+            raise shape_rules.shape_error(
+                "ReverseV2", f"'axis'[{i}] = {a} is out of valid range [0, {rank - 1}",
+                [x.shape, TensorShape([len(axis)])], computed=[(1, " ".join(map(str, axis)))])
+    return x.shape, x.dtype
+
+
+_REVERSE = register("ReverseV2", _reverse_kernel, _reverse_rule, tied=())
 
 
 def reverse(tensor, axis, name=None):
@@ -559,7 +611,14 @@ def _roll_kernel(xp, x, shift, axis):
     return xp.roll(x, shift, axis) if axis else x
 
 
-_ROLL = register("Roll", _roll_kernel, same_shape, tied=())
+def _roll_rule(x, shift, axis):
+    if x.shape.rank == 0:
+        raise shape_rules.shape_error("Roll", "Shape must be at least rank 1 but is rank 0",
+                                      [x.shape, TensorShape([]), TensorShape([])])
+    return x.shape, x.dtype
+
+
+_ROLL = register("Roll", _roll_kernel, _roll_rule, tied=())
 
 
 def roll(input, shift, axis, name=None):
@@ -611,6 +670,10 @@ def _concat_rule(*inputs, axis):
         return unknown_shape(), inputs[0].dtype
     rank = inputs[0].shape.rank
     shapes = [t.shape for t in inputs] + [TensorShape([])]  # the axis is TF's last input
+    if rank == 0:
+        raise shape_rules.shape_error("ConcatV2", "Can't concatenate scalars (use tf.stack "
+                                                  "instead)", shapes)
+    _axis_beyond("ConcatV2", axis, rank, shapes, [(len(inputs), axis)])
     for t in inputs[1:]:
         if t.shape.rank != rank:
             raise shape_rules.shape_error(
@@ -661,6 +724,11 @@ def concat(values, axis, name="concat"):
     """
     if not isinstance(values, (list, tuple)):
         values = [values]
+    if not values:  # TF's kernel lookup fails on it eagerly; its graph builder names the op
+        if context.executing_eagerly():
+            raise _op_error("ConcatV2", "concat needs at least one tensor; got an empty list")
+        raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than "
+                         "minimum length 2.")
     tensors = _matching(values)
     if len(tensors) == 1:
         return cast_ops.identity(tensors[0], name=name)
@@ -811,20 +879,57 @@ def _split_rule(x, axis, sizes):
     return [(TensorShape(dims[:axis] + [s] + dims[axis + 1:]), x.dtype) for s in sizes]
 
 
+def _check_split_dim(op_name, x, axis, shapes, computed):
+    """TF's graph-time error for a scalar, or a split axis outside `x`'s known rank."""
+    rank = x.shape.rank
+    if rank is None:
+        return
+    if rank == 0 and op_name == "SplitV":
+        raise shape_rules.shape_error(op_name, "Can't split scalars", shapes)
+    if not -rank <= axis < rank:
+        raise shape_rules.shape_error(
+            op_name, f"Dimension size, given by scalar input {axis} must be in range "
+                     f"[-{rank}, {rank})", shapes, computed=computed)
+
+
 def _split_even_rule(x, num_split, axis):
+    shapes, computed = [TensorShape([]), x.shape], [(0, axis)]
+    _check_split_dim("Split", x, axis, shapes, computed)
     rank = x.shape.rank
     n = None if rank is None else x.shape[_axis_in(axis, rank)]
+    if n is not None and n % num_split:
+        raise shape_rules.shape_error("Split", "Number of ways to split should evenly divide the "
+                                               "split dimension", shapes, computed=computed)
     return _split_rule(x, axis, [None if n is None else n // num_split] * num_split)
 
 
 def _split_v_rule(x, size_splits, axis):
+    shapes = [x.shape, TensorShape([len(size_splits)]), TensorShape([])]
+    computed = [(1, " ".join(map(str, size_splits))), (2, axis)]
+    _check_split_dim("SplitV", x, axis, shapes, computed)
     rank = x.shape.rank
     n = None if rank is None else x.shape[_axis_in(axis, rank)]
-    if n is None:
-        sizes = [None if s == -1 else s for s in size_splits]
-    else:
-        sizes = _split_sizes(list(size_splits), n)
+    sizes = [None if s == -1 else s for s in size_splits]
+    if n is not None:
+        sizes = _split_sizes_when_traced(list(size_splits), n, shapes, computed)
     return _split_rule(x, axis, sizes)
+
+
+def _split_sizes_when_traced(size_splits, n, shapes, computed):
+    """`_split_sizes` for a known split dim `n`, with TF's graph-time ValueErrors."""
+    def fail(sentence):
+        return shape_rules.shape_error("SplitV", sentence, shapes, computed=computed)
+    if size_splits.count(-1) > 1:
+        raise fail("size_splits can only have one -1")
+    given = sum(s for s in size_splits if s != -1)
+    if -1 in size_splits:
+        if given > n:
+            raise fail(f"Split size at index {size_splits.index(-1)} must be >= 0. Got: "
+                       f"{n - given}")
+    elif given != n:
+        raise fail(f"can't split axis of size {n} into pieces of size "
+                   f"[{','.join(map(str, size_splits))}]")
+    return [n - given if s == -1 else s for s in size_splits]
 
 
 _SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
@@ -1001,6 +1106,15 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
            [0., 1., 0.]], dtype=float32)>
     """
     dtype = _d.as_dtype(dtype)
+    if any(isinstance(n, Tensor) and get_static_value(n) is None
+           for n in (num_rows, num_columns)):
+        return _eye_at_run_time(num_rows, num_columns, batch_shape, dtype, name)
+    for n in (num_rows, num_columns):
+        if n is not None and np.asarray(get_static_value(n) if is_tensor_like(n) else n) \
+                .dtype.kind not in "iu":
+            raise TypeError(f"Arguments `num_rows` and `num_columns` must be positive integer "
+                            f"values. Received: num_rows={num_rows}, num_columns="
+                            f"{num_rows if num_columns is None else num_columns}")
     rows = _int(num_rows)
     cols = rows if num_columns is None else _int(num_columns)
     batch = () if batch_shape is None else _shape_dims(batch_shape)
@@ -1009,6 +1123,16 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
             raise _op_error("Fill", f"Dimension {d} must be >= 0")
     matrix = np.eye(rows, cols, dtype=dtype.as_numpy_dtype)
     return from_array(np.broadcast_to(matrix, batch + matrix.shape).copy())
+
+
+def _eye_at_run_time(num_rows, num_columns, batch_shape, dtype, name):
+    """`eye` for sizes known only when the graph runs: row index == column index."""
+    rows = range(num_rows)
+    cols = rows if num_columns is None else range(num_columns)
+    matrix = cast_ops.cast(math_ops.equal(expand_dims(rows, 1), expand_dims(cols, 0)), dtype)
+    if batch_shape is None:
+        return cast_ops.identity(matrix, name=name)
+    return broadcast_to(matrix, concat([batch_shape, shape(matrix)], 0), name=name)
 
 
 _RANGE_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int8, _d.int16, _d.int32,
@@ -1217,6 +1341,9 @@ def meshgrid(*args, **kwargs):
     dims = [0] * len(vectors)
     for v, at in zip(vectors, axes):
         dims[at] = v.shape[0]
+    if None in dims:  # lengths known when the graph runs
+        dims = stack([size(v) for v in vectors])
+        dims = gather(dims, [axes.index(at) for at in builtins.range(len(vectors))])
     grids = []
     for v, at in zip(vectors, axes):
         view = [1] * len(vectors)
@@ -1259,6 +1386,8 @@ def _mirror_pad_kernel(xp, x, paddings, mode):
 def _pad_rule(x, *_, paddings, **__):
     if x.shape.rank is None:
         return unknown_shape(len(paddings)), x.dtype
+    _rank_mismatch("Pad", x.shape.rank, len(paddings),
+                   [x.shape, TensorShape([len(paddings), 2])])
     return TensorShape([None if n is None else b + n + a
                         for (b, a), n in zip(paddings, x.shape)]), x.dtype
 
@@ -1332,6 +1461,9 @@ def _gather_kernel(xp, params, indices, axis, batch_dims):
         if params.shape[d] != indices.shape[d]:
             raise _bad(f"params.shape[{d}]: {params.shape[d]} should be equal to "
                        f"indices.shape[{d}]: {indices.shape[d]}")
+    out_shape = params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis + 1:]
+    if not math.prod(out_shape):  # TF fills an empty result without reading the indices
+        return xp.zeros(out_shape, params.dtype)
     _check_range(xp, indices, params.shape[axis])
     if batch_dims == 0:
         out = xp.take(params, indices, axis)
@@ -1353,6 +1485,11 @@ def _batched_take(xp, params, indices, axis, batch_dims):
 
 
 def _gather_rule(params, indices, axis, batch_dims):
+    shapes = [params.shape, indices.shape, TensorShape([])]
+    if params.shape.rank == 0:
+        raise shape_rules.shape_error("GatherV2", "Shape must be at least rank 1 but is rank 0",
+                                      shapes)
+    _axis_beyond("GatherV2", axis, params.shape.rank, shapes, [(2, axis)])
     if _unknown_rank(params, indices):
         return unknown_shape(), params.dtype
     p, i = params.shape.as_list(), indices.shape.as_list()
@@ -1410,6 +1547,9 @@ def _gather_nd_kernel(xp, params, indices, batch_dims, bad_indices_policy):
     if k > params.ndim - batch_dims:
         raise _bad(f"index innermost dimension length must be <= params rank; saw: {k} vs. "
                    f"{params.ndim - batch_dims}")
+    if not params.size and math.prod(indices.shape[:-1]):
+        raise _bad(f"Requested more than 0 entries, but params is empty.  Params shape: "
+                   f"{shape_text(params.shape)}")
     batch = params.shape[:batch_dims]
     b = math.prod(batch)
     lead = indices.shape[batch_dims:-1]
@@ -1430,6 +1570,9 @@ def _gather_nd_kernel(xp, params, indices, batch_dims, bad_indices_policy):
 
 
 def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
+    if indices.shape.rank == 0:
+        raise shape_rules.shape_error("GatherNd", "Shape must be at least rank 1 but is rank 0",
+                                      [params.shape, indices.shape])
     if _unknown_rank(params, indices) or indices.shape[-1] is None:
         return unknown_shape(), params.dtype
     p, i = params.shape.as_list(), indices.shape.as_list()
@@ -1621,6 +1764,9 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """
     tensor, mask = as_tensor(tensor), as_tensor(mask)
     k = mask.shape.rank
+    if k is None:
+        raise ValueError("Number of mask dimensions must be specified, even if some dimensions "
+                         "are None.  E.g. shape=[None] is ok, but shape=None is not.")
     if k == 0:
         raise ValueError("mask cannot be scalar.")
     axis = 0 if axis is None else _int(axis)
@@ -1628,9 +1774,13 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     masked = tensor.shape[axis:axis + k]
     if not masked.is_compatible_with(mask.shape):
         raise ValueError(f"Shapes {masked} and {mask.shape} are incompatible")
-    dims = tensor.shape.as_list()
-    flat = None if None in masked else math.prod(masked)
-    tensor = reshape(tensor, dims[:axis] + [-1 if flat is None else flat] + dims[axis + k:])
+    dims = None if tensor.shape.rank is None else tensor.shape.as_list()
+    if dims is None or None in dims[:axis] + dims[axis + k:]:  # known when the graph runs
+        whole = shape(tensor)
+        new_shape = concat([whole[:axis], [-1], whole[axis + k:]], 0)
+    else:
+        new_shape = dims[:axis] + [-1 if None in masked else math.prod(masked)] + dims[axis + k:]
+    tensor = reshape(tensor, new_shape)
     indices = squeeze(where(reshape(mask, [-1])), axis=[1])
     return gather(tensor, indices, axis=axis, name=name)
 
@@ -1656,6 +1806,8 @@ def _slice_kernel(xp, x, begin, size):
 def _slice_rule(x, begin, size):
     if x.shape.rank is None:
         return unknown_shape(len(size)), x.dtype
+    _rank_mismatch("Slice", x.shape.rank, len(begin),
+                   [x.shape, TensorShape([len(begin)]), TensorShape([len(size)])])
     return TensorShape([(None if n is None else n - b) if s == -1 else s
                         for b, s, n in zip(begin, size, x.shape)]), x.dtype
 
@@ -1716,6 +1868,11 @@ def shape_n(input, out_type=_d.int32, name=None):
     <tf.Tensor: shape=(1,), dtype=int32, numpy=array([2], dtype=int32)>
     """
     tensors = [as_tensor(t) for t in input]
+    if not tensors:  # ShapeN takes at least one input
+        if context.executing_eagerly():
+            raise _op_error("ShapeN", "Value for attr 'N' of 0 must be at least minimum 1")
+        raise ValueError("List argument 'input' to 'ShapeN' Op with length 0 shorter than "
+                         "minimum length 1.")
     return list(dispatch(_SHAPE_N, tensors, {"out_type": _out_type(out_type, "ShapeN")}, name))
 
 
@@ -1790,24 +1947,35 @@ def _einsum_parts(equation):
     return inputs.split(","), output
 
 
-def _check_einsum_dims(equation, shapes):
-    """TF's errors for ranks or labelled dimensions that do not agree (NumPy would broadcast)."""
+def _check_einsum_dims(equation, shapes, traced=None):
+    """TF's errors for ranks or labelled dimensions that do not agree (NumPy would broadcast):
+    its graph-time ValueErrors when `traced` (the inputs' static shapes) is given."""
     subscripts, _ = _einsum_parts(equation)
     sizes = {}
+
+    def rank_error(n, at_least, wanted, got):
+        if traced is None:
+            return _bad(f"Expected input {n} to have rank {at_least}{wanted} but got: {got}")
+        return shape_rules.shape_error(
+            "Einsum", f"Shape must be {at_least}rank {wanted} but is rank {got}\n\t for {n}th "
+                      f"input and equation: {equation}", traced)
+
     for n, (sub, dims) in enumerate(zip(subscripts, shapes)):
         if dims is None:
             continue  # unknown rank: nothing known
         labels = sub.replace("...", "")
         if "..." in sub:
             if len(dims) < len(labels):
-                raise _bad(f"Expected input {n} to have rank at least {len(labels)} but got: "
-                           f"{len(dims)}")
+                raise rank_error(n, "at least ", len(labels), len(dims))
             before = sub.index("...")
             dims = dims[:before] + dims[len(dims) - (len(labels) - before):]
         elif len(dims) != len(labels):
-            raise _bad(f"Expected input {n} to have rank {len(labels)} but got: {len(dims)}")
+            raise rank_error(n, "", len(labels), len(dims))
         for axis, (label, d) in enumerate(zip(labels, dims)):
             expected = sizes.setdefault(label, d)
+            if d is not None and expected is not None and d != expected and traced is not None:
+                raise shape_rules.shape_error(
+                    "Einsum", f"Dimensions must be equal, but are {expected} and {d}", traced)
             if d is not None and expected is not None and d != expected:
                 raise _bad(f"Expected dimension {expected} at axis {axis} of the input shaped "
                            f"{shape_text(dims)} but got dimension {d}")
@@ -1831,7 +1999,7 @@ def _einsum_rule(*inputs, equation):
     if "..." in output and _unknown_rank(*inputs):
         return unknown_shape(), dtype
     sizes = _check_einsum_dims(equation, [None if t.shape.rank is None else t.shape.as_list()
-                                          for t in inputs])
+                                          for t in inputs], [t.shape for t in inputs])
     ellipsis = TensorShape([])
     if "..." in output:
         for sub, t in zip(subscripts, inputs):
@@ -1891,6 +2059,10 @@ def _tensordot_axes(axes, rank_a, rank_b, a):
     if isinstance(axes, (int, np.integer)) or (is_tensor_like(axes) and
                                                as_tensor(axes).ndim == 0):
         n = _int(axes)
+        if n < 0:
+            raise ValueError(f"`axes` must be at least 0. Received: {n}.")
+        if rank_a is None or rank_b is None:
+            raise _unknown_tensordot_rank(rank_a, rank_b)
         if n > min(rank_a, rank_b):
             raise ValueError(f"`axes` must not be larger than the number of dimensions of "
                              f"tensor {a}.  Received {n}, vs tensor dimensions {rank_a}.")
@@ -1901,7 +2073,35 @@ def _tensordot_axes(axes, rank_a, rank_b, a):
     if len(pair[0]) != len(pair[1]):
         raise ValueError(f"Different number of contraction axes `a` and `b`, {len(pair[0])} "
                          f"!= {len(pair[1])}.")
+    if rank_a is None or rank_b is None:
+        raise _unknown_tensordot_rank(rank_a, rank_b)
+    for which, rank, listed in (("a", rank_a, pair[0]), ("b", rank_b, pair[1])):
+        for p in listed:
+            if not -rank <= p < rank:  # TF fails indexing the shape: an IndexError too
+                raise IndexError(f"tensordot: axis {p} of `{which}` is out of range for a "
+                                 f"tensor of rank {rank}")
     return [p % rank_a for p in pair[0]], [p % rank_b for p in pair[1]]
+
+
+def _tensordot_at_run_time(a, b, n, name):
+    """tensordot over the last `n` dims of `a` and the first `n` of `b`, of ranks known only
+    when the graph runs: one matrix product of `a` and `b` reshaped to matrices."""
+    from eagerflow._src.ops.linalg_ops import matmul
+    from eagerflow._src.ops.reduction_ops import reduce_prod
+    shape_a, shape_b = shape(a), shape(b)
+    free_a, free_b = shape_a[:size(shape_a) - n], shape_b[n:]
+    if n:  # reshaped to n dims: fails when run if either tensor has fewer
+        inner_a, inner_b = (reduce_prod(reshape(dims, [n])) for dims in (shape_a[-n:],
+                                                                           shape_b[:n]))
+    else:
+        inner_a = inner_b = 1
+    product = matmul(reshape(a, stack([-1, inner_a])), reshape(b, stack([inner_b, -1])))
+    return reshape(product, concat([free_a, free_b], 0), name=name)
+
+
+def _unknown_tensordot_rank(rank_a, rank_b):
+    return ValueError(f"tensordot needs the ranks of `a` and `b` to be known when traced; got "
+                      f"{rank_a} and {rank_b}")
 
 
 def tensordot(a, b, axes, name=None):
@@ -1912,6 +2112,8 @@ def tensordot(a, b, axes, name=None):
     """
     a, b = _matching([a, b])
     ra, rb = a.shape.rank, b.shape.rank
+    if (ra is None or rb is None) and isinstance(axes, (int, np.integer)) and axes >= 0:
+        return _tensordot_at_run_time(a, b, int(axes), name)
     axes_a, axes_b = _tensordot_axes(axes, ra, rb, a)
     letters = iter(_LETTERS)
     sub_a = [next(letters) for _ in builtins.range(ra)]
@@ -2014,15 +2216,43 @@ def repeat(input, repeats, axis=None, name=None):
     if axis is None:
         input, axis = reshape(input, [-1]), 0
     axis = _int(axis)
+    if input.shape.rank == 0:  # TF repeats a scalar as a 1-vector
+        input = reshape(input, [1])
+    elif input.shape.rank is None:  # ... also when only run time knows it is one
+        missing = math_ops.maximum(math_ops.subtract(1, rank(input)), 0)
+        input = reshape(input, concat([shape(input), ones(reshape(missing, [1]), _d.int32)], 0))
     ndim = input.shape.rank
-    if not -ndim <= axis < ndim:
+    if ndim is not None and not -ndim <= axis < ndim:
         raise ValueError(f"axis={axis} out of bounds: expected {-ndim}<=axis<{ndim}")
-    n = input.shape[axis]
-    counts = np.maximum(_static(repeats).astype(np.int64), 0)  # negative counts repeat 0 times
+    n = None if ndim is None else input.shape[axis]
+    counts = get_static_value(repeats) if is_tensor_like(repeats) else to_array(repeats)
+    dtype = as_tensor(repeats).dtype if is_tensor_like(repeats) else \
+        _d.from_numpy(np.asarray(counts).dtype)
+    if not dtype.is_integer and np.size(counts):  # (an empty list converts as integers)
+        raise TypeError(f"Argument `tensor` (name: repeats) must be of type integer. Received "
+                        f"`tensor` = {repeats if counts is None else counts} of dtype: "
+                        f"<dtype: '{dtype.name}'>")
+    if counts is not None and np.ndim(counts) > 1:
+        raise ValueError(f"Shape {np.shape(counts)} must have rank at most 1")
+    if n is None or counts is None:
+        return _repeat_at_run_time(input, repeats, axis, name)
+    counts = np.maximum(np.asarray(counts, np.int64), 0)  # negative counts repeat 0 times
     if counts.ndim and counts.size not in (1, n):
         raise ValueError(f"Dimensions {n} and {counts.size} are not compatible")
     indices = np.repeat(np.arange(n, dtype=np.int64), counts.reshape(-1))
     return gather(input, from_array(indices), axis=axis, name=name)
+
+
+def _repeat_at_run_time(input, repeats, axis, name):
+    """`repeat` when the repeated dim or the counts are known only when the graph runs."""
+    from eagerflow._src.ops.reduction_ops import cumsum, reduce_sum
+    n = shape(input, out_type=_d.int64)[axis]
+    counts = math_ops.maximum(cast_ops.cast(as_tensor(repeats), _d.int64), 0)
+    counts = math_ops.multiply(counts, ones([n], _d.int64))  # one count: every slice's
+    ends = cumsum(counts)
+    positions = range(reduce_sum(counts), dtype=_d.int64)
+    return gather(input, searchsorted(ends, positions, side="right", out_type=_d.int64),
+                  axis=axis, name=name)
 
 
 # -- gradients ---------------------------------------------------------------------------

@@ -894,6 +894,92 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     return dispatch(_DEPTHWISE, (x, w), attrs, name=name)
 
 
+def convolution(input, filters, strides=None, padding="VALID", data_format=None,
+                dilations=None, name=None):
+    """A 1-, 2- or 3-D convolution, as `filters`' rank (or else `input`'s) says.
+
+    >>> x = constant(np.ones((1, 5, 5, 1), np.float32))
+    >>> convolution(x, constant(np.ones((3, 3, 1, 2), np.float32)), padding="SAME").shape
+    TensorShape([1, 5, 5, 2])
+    """
+    x, w = as_tensor(input), as_tensor(filters)
+    rank = w.shape.rank if w.shape.rank is not None else x.shape.rank
+    if rank is None:
+        raise ValueError("When `num_spatial_dims` is not set, one of `input.shape.rank` or "
+                         "`filters.shape.rank` must be known. Received: input.shape="
+                         f"{x.shape} of rank None and filters.shape={w.shape} of rank None")
+    nd = rank - 2
+    if nd not in (1, 2, 3):
+        raise ValueError(f"`num_spatial_dims` must be 1, 2, or 3. Received: "
+                         f"num_spatial_dims={nd}.")
+    first = data_format is not None and data_format.startswith("NC")
+    strides = 1 if strides is None else strides
+    spatial = slice(2, None) if first else slice(1, -1)
+    stride_list = _sequence(strides, nd, first, "strides")[spatial]
+    dilation_list = _sequence(1 if dilations is None else dilations, nd, first,
+                              "dilations")[spatial]
+    if any(d != 1 for d in dilation_list) and any(t != 1 for t in stride_list):
+        raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
+                         f"Received: strides={np.array(stride_list)} and "
+                         f"dilation_rate={np.array(dilation_list)}")
+    if nd == 1:
+        return conv1d(x, w, strides, padding, "NCW" if first else "NWC", dilations, name)
+    if nd == 2:
+        return conv2d(x, w, strides, padding, "NCHW" if first else "NHWC", dilations, name)
+    return conv3d(x, w, strides, padding, "NCDHW" if first else "NDHWC", dilations, name)
+
+
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,
+                     data_format=None, dilations=None, name=None):
+    """A depthwise convolution followed by a 1x1 convolution mixing its channels.
+
+    `depthwise_filter` is ``(kh, kw, in_channels, multiplier)``, `pointwise_filter`
+    ``(1, 1, in_channels * multiplier, out_channels)``.
+
+    >>> x = constant(np.ones((1, 3, 3, 2), np.float32))
+    >>> separable_conv2d(x, constant(np.ones((2, 2, 2, 1), np.float32)),
+    ...                  constant(np.ones((1, 1, 2, 4), np.float32)), [1, 1, 1, 1], "VALID").shape
+    TensorShape([1, 2, 2, 4])
+    """
+    depthwise_filter = as_tensor(depthwise_filter)
+    pointwise_filter = as_tensor(pointwise_filter)
+    pw = pointwise_filter.shape
+    for d in (pw[:2] if pw.rank is not None else ()):
+        if d not in (1, None):
+            raise ValueError(f"Dimensions {d} and 1 are not compatible")
+    depthwise = depthwise_conv2d(input, depthwise_filter, strides, padding,
+                                 data_format=data_format, dilations=dilations)
+    return conv2d(depthwise, pointwise_filter, [1, 1, 1, 1], "VALID",
+                  data_format=data_format or "NHWC", name=name)
+
+
+def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NWC",
+                     dilations=None, name=None):
+    """The transpose of `conv1d` (its gradient with respect to its input).
+
+    `filters` is ``(kw, out_channels, in_channels)``; `output_shape` has 3 values.
+
+    >>> x = constant(np.ones((1, 2, 1), np.float32))
+    >>> conv1d_transpose(x, constant(np.ones((3, 4, 1), np.float32)), [1, 4, 4], 2).shape
+    TensorShape([1, 4, 4])
+    """
+    from eagerflow._src.ops.array_ops import expand_dims, squeeze
+    _check_choice("data_format", data_format, ("NWC", "NCW"))
+    first = data_format == "NCW"
+    axis = 2 if first else 1
+    if isinstance(output_shape, Tensor):
+        sizes = array_ops.concat([output_shape[:axis], [1], output_shape[axis:]], 0)
+    else:
+        sizes = list(output_shape)
+        sizes = sizes[:axis] + [1] + sizes[axis:]
+    y = conv2d_backprop_input(sizes, expand_dims(as_tensor(filters), 0),
+                              expand_dims(as_tensor(input), axis), _lift(strides, first, "strides"),
+                              padding, data_format="NCHW" if first else "NHWC",
+                              dilations=_lift(dilations, first, "dilations") or (1, 1, 1, 1),
+                              name=name)
+    return squeeze(y, [axis])
+
+
 def _backprop_input_of(nd, input_sizes, filters, out_backprop, strides, padding, data_format,
                        dilations, name, paddings=_PADDINGS):
     """Runs the `nd`-D input gradient op: `input_sizes` as its attr when known before run

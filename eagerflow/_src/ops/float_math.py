@@ -21,6 +21,7 @@ array([2.71828, 7.38906], dtype=float32)
 """
 import ctypes
 import ctypes.util
+import functools
 
 import numpy as np
 
@@ -32,6 +33,7 @@ _F = np.float32
 _I = np.int32
 _HALF = (np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
 _F32 = np.dtype(np.float32)
+_C64, _C128 = np.dtype(np.complex64), np.dtype(np.complex128)
 _LANES = 8  # float32 elements per vector: the last n % 8 elements take the scalar route
 _TINY = _F(2.0 ** -126)  # the smallest normal float32
 _SIGN = _I(-2 ** 31)
@@ -173,12 +175,26 @@ def _unary(vector, scalar, default, half_scalar=None, float64=None):
         if half_scalar is not None and tail < x.size:
             out.reshape(-1)[tail:] = half_scalar(x.reshape(-1)[tail:])
         return out
+    # what the kernel does for these dtypes unless emulating: one call of `default`
+    kernel.direct = _direct(getattr(default, "ufunc", None) or functools.partial(default, np),
+                            (_F32, _F64, _C64, _C128))
     return kernel
 
 
+def _direct(fn, dtypes):
+    """``direct(dtype)`` for a kernel (see the registry): NumPy function `fn` of the input,
+    for inputs of `dtypes`, while TensorFlow's CPU arithmetic is not being emulated."""
+    def direct(dtype):
+        return None if _config["tf_cpu_float_emulation"] or dtype not in dtypes else fn
+    return direct
+
+
 def _numpy(name):
+    """The default kernel ``(xp, x)``: array-module function `name` (a ufunc for NumPy)."""
     ufunc = getattr(np, name)
-    return lambda xp, x: ufunc(x) if xp is np else getattr(xp, name)(x)
+    default = lambda xp, x: ufunc(x) if xp is np else getattr(xp, name)(x)  # noqa: E731
+    default.ufunc = ufunc
+    return default
 
 
 # -------------------------------------------------------------------------------------- exp
@@ -267,7 +283,7 @@ def _log_vector(x):
     p /= q
     e *= _F(0.693147180559945309)
     e += p
-    if not (x.min() >= _TINY and x.max() < np.inf):  # (False with a NaN)
+    if not (x.min(initial=np.inf) >= _TINY and x.max(initial=0) < np.inf):  # (NaN: False)
         # negative (and NaN) inputs give NaN, +inf gives +inf; zeros and denormals give -inf
         np.copyto(e, _F(np.nan), where=~(x >= 0))
         np.copyto(e, x, where=x == np.inf)
@@ -384,6 +400,9 @@ def sigmoid(xp, x):
     with np.errstate(invalid="ignore"):
         out = e / (e + one)
     return xp.where(xp.isinf(e), one, out)
+
+
+sigmoid.direct = _direct(functools.partial(_sigmoid_numpy, np), (_F32, _F64))
 
 
 # -------------------------------------------------------------------------------- erf, erfc
@@ -619,7 +638,7 @@ def _log64_vector(x):
     m += y
     e *= 0.693147180559945309
     e += m
-    if not (x.min() >= _TINY64 and x.max() < np.inf):
+    if not (x.min(initial=np.inf) >= _TINY64 and x.max(initial=0) < np.inf):
         np.copyto(e, np.nan, where=~(x >= 0))
         np.copyto(e, x, where=x == np.inf)
         np.copyto(e, -np.inf, where=np.abs(x) < _TINY64)
@@ -1167,7 +1186,7 @@ def _reciprocal_vector(a):
     np.subtract(_F(1), t, out=t)
     refined = x * t
     big = _F(2.0 ** 100)
-    if not -big < np.fmin.reduce(a, axis=None) <= np.fmax.reduce(a, axis=None) < big:
+    if not -big < np.fmin.reduce(a, None, initial=0) <= np.fmax.reduce(a, None, initial=0) < big:
         _flush(refined)  # the correction to a result near 2 ** -126 underflows
     refined += x
     return _select(np, np.isnan(t), x, refined)

@@ -38,11 +38,8 @@ class IndexedSlices:
             raise ValueError(f"Tensor conversion requested for IndexedSlices without "
                              f"dense_shape: {self!s}")
         dense_shape = get_static_value(self._dense_shape)
-        if dense_shape is None:
-            raise NotImplementedError(f"Converting IndexedSlices to a dense tensor needs its "
-                                      f"dense_shape known while tracing: {self!s}")
-        dense = reduction_ops.unsorted_segment_sum(self._values, self._indices,
-                                                   int(dense_shape[0]))
+        rows = self._dense_shape[0] if dense_shape is None else int(dense_shape[0])
+        dense = reduction_ops.unsorted_segment_sum(self._values, self._indices, rows)
         return convert_to_tensor(dense, dtype=dtype)
 
     def __array__(self, dtype=None, copy=None):

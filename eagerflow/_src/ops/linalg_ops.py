@@ -22,7 +22,7 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import math_ops
-from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.cast_ops import cast, identity
 from eagerflow._src.ops.shape_rules import broadcast_shapes, normalize_axis, shape_error
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -76,6 +76,27 @@ def _matrix(shape, adjoint=False):
         return None, None
     rows, cols = shape[-2], shape[-1]
     return (cols, rows) if adjoint else (rows, cols)
+
+
+def _check_rank(op_name, x, rank, shapes, exact=False):
+    """TF's graph-time error for an input `x` of known rank below `rank` (or not `rank`)."""
+    r = x.shape.rank
+    if r is not None and (r != rank if exact else r < rank):
+        raise shape_error(op_name, f"Shape must be {'' if exact else 'at least '}rank {rank} but "
+                                   f"is rank {r}", shapes)
+
+
+def _matrix_op_rule(op_name, rule, square=True):
+    """`rule` of a one-input op on stacks of (`square`) matrices, after TF's rank and
+    squareness checks."""
+    def checked(x, **attrs):
+        _check_rank(op_name, x, 2, [x.shape])
+        rows, cols = _matrix(x.shape)
+        if square and None not in (rows, cols) and rows != cols:
+            raise shape_error(op_name, f"Dimensions must be equal, but are {rows} and {cols}",
+                              [x.shape])
+        return rule(x, **attrs)
+    return checked
 
 
 def _with_matrix(batch, rows, cols):
@@ -156,13 +177,21 @@ def _product_matrix(op_name, a, b, flip_a, flip_b):
 
 
 def _matmul_rule(a, b, transpose_a=False, transpose_b=False, **_):
+    for t in (a, b):
+        _check_rank("MatMul", t, 2, [a.shape, b.shape], exact=True)
     return TensorShape(_product_matrix("MatMul", a, b, transpose_a, transpose_b)), a.dtype
 
 
 def _batch_matmul_rule(a, b, adj_x=False, adj_y=False, Tout=None, **_):
     dtype = Tout or a.dtype
+    for t in (a, b):
+        _check_rank("BatchMatMulV2", t, 2, [a.shape, b.shape])
     if a.shape.rank is None or b.shape.rank is None:
         return unknown_shape(), dtype
+    for x, y in zip(reversed(a.shape[:-2].as_list()), reversed(b.shape[:-2].as_list())):
+        if None not in (x, y) and x != y and 1 not in (x, y):
+            raise shape_error("BatchMatMulV2", f"Dimensions must be equal, but are {x} and {y}",
+                              [a.shape, b.shape])
     rows, cols = _product_matrix("BatchMatMulV2", a, b, adj_x, adj_y)
     batch = broadcast_shapes(a.shape[:-2], b.shape[:-2], "BatchMatMulV2")
     return _with_matrix(batch, rows, cols), dtype
@@ -248,8 +277,11 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     from eagerflow._src.ops.array_ops import transpose
     a = as_tensor(a)
     rank = a.shape.rank
-    if rank is None:
-        raise ValueError("matrix_transpose needs `a` to have a known rank.")
+    if rank is None:  # the rank is known when the graph runs
+        from eagerflow._src.ops.array_ops import einsum
+        out = einsum("...ij->...ji", a)
+        return (math_ops.conj(out, name=name) if conjugate and a.dtype.is_complex else
+                identity(out, name=name))
     if rank < 2:
         raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = "
                          f"{np.asarray(a) if isinstance(a, EagerTensor) else a} with shape: "
@@ -278,8 +310,21 @@ def _check_matrix(x, square=True):
         raise _invalid("Input matrix must be square.")
 
 
+def _nonfinite(xp, x):
+    """Per matrix of the stack `x`: whether it holds a nan or an infinity."""
+    return ~xp.isfinite(x).all(axis=(-2, -1))
+
+
+def _check_first_pivot(xp, x, message):
+    """TF's LU-based ops reject a NaN first pivot (the smallest pivot magnitude is then NaN,
+    which fails their ``> 0`` check); later NaNs only propagate into the result."""
+    if x.shape[-1] and xp.isnan(x[..., 0, 0]).any():
+        raise _invalid(message)
+
+
 def _inverse(xp, x, adjoint=False):
     _check_matrix(x)
+    _check_first_pivot(xp, x, "Input is not invertible.")
     if adjoint:
         x = _adjoint(xp, x)
     try:
@@ -295,49 +340,168 @@ def _determinant(xp, x):
 
 def _log_determinant(xp, x):
     _check_matrix(x)
-    sign, logabs = xp.linalg.slogdet(x)
+    with np.errstate(invalid="ignore"):  # nan and inf give NaN, as in TF
+        sign, logabs = xp.linalg.slogdet(x)
+    # a NaN log-determinant has a NaN sign in TF (NumPy reports 0 or +-1)
+    sign = xp.where(xp.isnan(logabs), xp.asarray(xp.nan, sign.dtype), sign)
     return sign.astype(x.dtype, copy=False), logabs.astype(x.dtype)  # complex stays complex
 
 
 def _cholesky(xp, x):
     """Lower Cholesky factors (only the lower triangle is read); NaN where not positive definite."""
     _check_matrix(x)
-    try:
-        return xp.linalg.cholesky(x)
-    except np.linalg.LinAlgError:
-        # Rare path: factor each matrix alone to find the failing ones.
-        flat = x.reshape((-1,) + x.shape[-2:])
-        return xp.stack([_cholesky_or_nan(xp, m) for m in flat]).reshape(x.shape)
+    bad = _nonfinite(xp, xp.tril(x))
+    if not bad.any():
+        try:
+            return xp.linalg.cholesky(x)
+        except np.linalg.LinAlgError:
+            pass
+    # Rare path: factor each matrix alone to find the failing or non-finite ones.
+    flat = x.reshape((-1,) + x.shape[-2:])
+    bad = bad.reshape(-1)
+    return xp.stack([_cholesky_unblocked(xp, m) if b else _cholesky_or_nan(xp, m)
+                     for m, b in zip(flat, bad)]).reshape(x.shape)
 
 
 def _cholesky_or_nan(xp, m):
     try:
         return xp.linalg.cholesky(m)
     except np.linalg.LinAlgError:
-        lower = xp.tril(xp.ones(m.shape, bool))
-        return xp.where(lower, xp.asarray(xp.nan, m.dtype), xp.zeros((), m.dtype))
+        return _failed_cholesky(xp, m)
+
+
+def _failed_cholesky(xp, m):
+    lower = xp.tril(xp.ones(m.shape, bool))
+    return xp.where(lower, xp.asarray(xp.nan, m.dtype), xp.zeros((), m.dtype))
+
+
+def _cholesky_unblocked(xp, m):
+    """Column-by-column Cholesky of one matrix holding nan or inf, propagating them as TF's
+    factorization does (LAPACK's blocked one places them differently)."""
+    n = m.shape[-1]
+    low = xp.zeros_like(m)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            row = low[k, :k]
+            pivot = m[k, k].real - xp.vdot(row, row).real
+            if pivot <= 0:  # not positive definite (a NaN pivot carries on, as in TF)
+                return _failed_cholesky(xp, m)
+            low[k, k] = xp.sqrt(pivot)
+            low[k + 1:, k] = (m[k + 1:, k] - low[k + 1:, :k] @ row.conj()) / low[k, k]
+    return low
 
 
 def _eigh(xp, x, compute_v=True):
     _check_matrix(x)
-    if not compute_v:
-        return xp.linalg.eigvalsh(x).astype(x.dtype), xp.zeros((0,), x.dtype)
-    e, v = xp.linalg.eigh(x)
+    bad = _nonfinite(xp, xp.tril(x))
+    if bad.any():
+        return _eigh_nonfinite(xp, x, bad, compute_v)
+    try:
+        if not compute_v:
+            return xp.linalg.eigvalsh(x).astype(x.dtype), xp.zeros((0,), x.dtype)
+        e, v = xp.linalg.eigh(x)
+    except np.linalg.LinAlgError:
+        raise _invalid(_EIGH_FAILED) from None
     return e.astype(x.dtype), v  # eigenvalues take the input's type, complex included
+
+
+_EIGH_FAILED = "Self-adjoint eigen decomposition was not successful. The input might not be valid."
+
+
+def _eigh_nonfinite(xp, x, bad, compute_v):
+    """TF's results for matrices whose lower triangle holds nan or inf.
+
+    TF scales each matrix by its largest magnitude: an infinity there turns every finite entry
+    into 0 and every infinite one into NaN. Only a lone infinite (0, 0) entry survives that (a
+    diagonal matrix: NaN eigenvalues, identity eigenvectors); anything else fails to converge.
+    """
+    lower = xp.tril(x)
+    lone = xp.isinf(lower[..., 0, 0]) & ((~xp.isfinite(lower)).sum(axis=(-2, -1)) == 1)
+    if (bad & ~lone).any():
+        raise _invalid(_EIGH_FAILED)
+    e = xp.zeros(x.shape[:-1], x.dtype)
+    v = xp.broadcast_to(xp.eye(x.shape[-1], dtype=x.dtype), x.shape).copy()
+    finite = ~bad
+    if finite.any():
+        e[finite], v[finite] = xp.linalg.eigh(x[finite])
+    e[bad] = xp.nan
+    return (e, v) if compute_v else (e, xp.zeros((0,), x.dtype))
 
 
 def _qr(xp, x, full_matrices=False):
     _check_matrix(x, square=False)
-    return tuple(xp.linalg.qr(x, mode="complete" if full_matrices else "reduced"))
+    bad = _nonfinite(xp, x)
+    mode = "complete" if full_matrices else "reduced"
+    if not bad.any():
+        return tuple(xp.linalg.qr(x, mode=mode))
+    # Rare path: matrices holding nan or inf go through a plain Householder QR, so the NaNs land
+    # where TF's do (LAPACK's reflectors place them differently).
+    flat, bad = x.reshape((-1,) + x.shape[-2:]), bad.reshape(-1)
+    pairs = [_householder_qr(xp, m, full_matrices) if b else xp.linalg.qr(m, mode=mode)
+             for m, b in zip(flat, bad)]
+    return tuple(xp.stack([p[i] for p in pairs]).reshape(x.shape[:-2] + pairs[0][i].shape)
+                 for i in (0, 1))
+
+
+def _householder_qr(xp, a, full):
+    """Unblocked Householder QR of one matrix: ``(q, r)``, NaN propagating as in TF."""
+    m, n = a.shape
+    k = min(m, n)
+    r = a.copy()
+    vs, taus = [], []
+    tiny = np.finfo(a.dtype).tiny
+    with np.errstate(all="ignore"):
+        for j in range(k):
+            c0, tail = r[j, j], r[j + 1:, j]
+            tail_norm = xp.vdot(tail, tail).real
+            if tail_norm <= tiny and c0.imag ** 2 <= tiny:  # already triangular here
+                tau, beta, essential = 0, c0.real, xp.zeros_like(tail)
+            else:
+                beta = xp.sqrt(abs(c0) ** 2 + tail_norm)
+                beta = -beta if c0.real >= 0 else beta
+                essential = tail / (c0 - beta)
+                tau = xp.conj((beta - c0) / beta)
+            v = xp.concatenate([xp.ones(1, a.dtype), essential])
+            r[j, j], r[j + 1:, j] = beta, 0
+            _reflect(xp, r[j:, j + 1:], v, tau)
+            vs.append(v)
+            taus.append(tau)
+        q = xp.eye(m, m if full else k, dtype=a.dtype)
+        for j in reversed(range(k)):
+            # TF's full Q updates only the trailing corner; its reduced Q whole rows
+            _reflect(xp, q[j:, j:] if full else q[j:], vs[j], taus[j])
+    return q, (r if full else r[:k])
+
+
+def _reflect(xp, block, v, tau):
+    """Applies ``I - tau v v^H`` to `block` in place, from the left."""
+    if block.shape[0] == 1:
+        block *= 1 - tau
+    elif tau != 0:
+        block -= tau * xp.outer(v, v.conj() @ block)
 
 
 def _svd(xp, x, full_matrices=False, compute_uv=True):
     _check_matrix(x, square=False)
+    # LAPACK's SVD loops forever on some infinite inputs: matrices holding nan or inf are not
+    # given to it, and come out all NaN as in TF.
+    bad = _nonfinite(xp, x)
+    if bad.any():
+        x = xp.where(bad[..., None, None], xp.zeros((), x.dtype), x)
     if not compute_uv:
         empty = xp.zeros((0,), x.dtype)
-        return xp.linalg.svd(x, compute_uv=False), empty, empty
+        return _nan_where(xp, bad, xp.linalg.svd(x, compute_uv=False), 1), empty, empty
     u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
-    return s, u, _adjoint(xp, vh)  # TF's order (s, u, v), and v rather than v^H
+    # TF's order (s, u, v), and v rather than v^H
+    return (_nan_where(xp, bad, s, 1), _nan_where(xp, bad, u, 2),
+            _nan_where(xp, bad, _adjoint(xp, vh), 2))
+
+
+def _nan_where(xp, bad, out, inner):
+    """`out` with NaN in the entries of the matrices flagged `bad` (`inner`: out's own dims)."""
+    if not bad.any():
+        return out
+    return xp.where(bad.reshape(bad.shape + (1,) * inner), xp.asarray(xp.nan, out.dtype), out)
 
 
 def _det_rule(x, **_):
@@ -371,16 +535,21 @@ def _svd_rule(x, full_matrices=False, compute_uv=True, **_):
     return [s, (_with_matrix(batch, m, ku), x.dtype), (_with_matrix(batch, n, kv), x.dtype)]
 
 
-_INVERSE = register("MatrixInverse", _single_or_wider(_inverse), same_shape, dtypes=_LAPACK)
-_DETERMINANT = register("MatrixDeterminant", _single_or_wider(_determinant), _det_rule,
-                        dtypes=_LAPACK)
+_INVERSE = register("MatrixInverse", _single_or_wider(_inverse),
+                    _matrix_op_rule("MatrixInverse", same_shape), dtypes=_LAPACK)
+_DETERMINANT = register("MatrixDeterminant", _single_or_wider(_determinant),
+                        _matrix_op_rule("MatrixDeterminant", _det_rule), dtypes=_LAPACK)
 _LOG_DETERMINANT = register("LogMatrixDeterminant", _single_or_wider(_log_determinant),
-                            _slogdet_rule, multi=True, dtypes=_LAPACK)
-_CHOLESKY = register("Cholesky", _single_or_wider(_cholesky), same_shape, dtypes=_LAPACK)
-_EIGH = register("SelfAdjointEigV2", _single_or_wider(_eigh), _eigh_rule, multi=True,
-                 dtypes=_LAPACK)
-_QR = register("Qr", _single_or_wider(_qr), _qr_rule, multi=True, dtypes=_LAPACK)
-_SVD = register("Svd", _single_or_wider(_svd), _svd_rule, multi=True, dtypes=_LAPACK)
+                            _matrix_op_rule("LogMatrixDeterminant", _slogdet_rule), multi=True,
+                            dtypes=_LAPACK)
+_CHOLESKY = register("Cholesky", _single_or_wider(_cholesky),
+                     _matrix_op_rule("Cholesky", same_shape), dtypes=_LAPACK)
+_EIGH = register("SelfAdjointEigV2", _single_or_wider(_eigh),
+                 _matrix_op_rule("SelfAdjointEigV2", _eigh_rule), multi=True, dtypes=_LAPACK)
+_QR = register("Qr", _single_or_wider(_qr), _matrix_op_rule("Qr", _qr_rule, square=False),
+               multi=True, dtypes=_LAPACK)
+_SVD = register("Svd", _single_or_wider(_svd), _matrix_op_rule("Svd", _svd_rule, square=False),
+                multi=True, dtypes=_LAPACK)
 
 
 def inv(input, adjoint=False, name=None):
@@ -558,6 +727,7 @@ def _check_solve(matrix, rhs, square=True):
 
 def _solve(xp, matrix, rhs, adjoint=False):
     _check_solve(matrix, rhs)
+    _check_first_pivot(xp, matrix, "Input matrix is not invertible.")
     if adjoint:
         matrix = _adjoint(xp, matrix)
     try:
@@ -569,6 +739,11 @@ def _solve(xp, matrix, rhs, adjoint=False):
 def _solve_ls(xp, matrix, rhs):
     """Minimum-norm least squares (the exact path of `lstsq(fast=False)`)."""
     _check_solve(matrix, rhs, square=False)
+    # TF's rank-revealing factorization finds rank 0 in a matrix holding nan or inf (every
+    # comparison with NaN fails), so its solution is 0; LAPACK's SVD could loop forever on it.
+    bad = _nonfinite(xp, matrix)
+    if bad.any():
+        matrix = xp.where(bad[..., None, None], xp.zeros((), matrix.dtype), matrix)
     return xp.matmul(xp.linalg.pinv(matrix), rhs)
 
 
@@ -595,10 +770,13 @@ def _triangular_solve(xp, matrix, rhs, lower=True, adjoint=False):
     t = xp.tril(matrix) if lower else xp.triu(matrix)
     if adjoint:
         t = _adjoint(xp, t)
-    try:
-        return xp.linalg.solve(t, rhs)  # batch dims broadcast
-    except np.linalg.LinAlgError:  # a zero on the diagonal: inf/nan as TF gives, no error
-        return _substitute(xp, t, rhs, batch, lower != adjoint)
+    if xp.isfinite(t).all() and xp.isfinite(rhs).all():
+        try:
+            return xp.linalg.solve(t, rhs)  # batch dims broadcast
+        except np.linalg.LinAlgError:  # a zero on the diagonal: inf/nan as TF gives, no error
+            pass
+    # substitution also keeps nan and inf where TF's do (LU's pivoting would spread them)
+    return _substitute(xp, t, rhs, batch, lower != adjoint)
 
 
 def _substitute(xp, t, rhs, batch, lower):
@@ -607,7 +785,8 @@ def _substitute(xp, t, rhs, batch, lower):
     x = xp.zeros(batch + rhs.shape[-2:], xp.result_type(t, rhs))
     with np.errstate(all="ignore"):
         for i in (range(n) if lower else range(n - 1, -1, -1)):
-            done = xp.matmul(t[..., i, :][..., None, :], x)[..., 0, :]  # unsolved rows are 0
+            known = slice(0, i) if lower else slice(i + 1, n)
+            done = xp.matmul(t[..., i, None, known], x[..., known, :])[..., 0, :]
             x[..., i, :] = (rhs[..., i, :] - done) / t[..., i, i][..., None]
     return x
 
@@ -616,16 +795,30 @@ def _substitute(xp, t, rhs, batch, lower):
 _NO_EXACT_LSTSQ_GRAD = "Gradient not defined for fast=False"
 
 
+def _check_system(op_name, matrix, rhs, square=True, extra=()):
+    """TF's graph-time checks of a linear system's ranks and known sizes."""
+    shapes = [matrix.shape, rhs.shape, *extra]
+    for t in (matrix, rhs):
+        _check_rank(op_name, t, 2, shapes)
+    (rows, cols), (rhs_rows, _) = _matrix(matrix.shape), _matrix(rhs.shape)
+    for a, b in ((rows, cols) if square else (None, None), (rows, rhs_rows)):
+        if None not in (a, b) and a != b:
+            raise shape_error(op_name, f"Dimensions must be equal, but are {a} and {b}", shapes)
+
+
 def _solve_rule(matrix, rhs, **_):
+    _check_system("MatrixSolve", matrix, rhs)
     return rhs.shape, matrix.dtype
 
 
 def _solve_ls_rule(matrix, rhs, **_):
+    _check_system("MatrixSolveLs", matrix, rhs, square=False, extra=[TensorShape([])])
     return _with_matrix(_batch(matrix.shape), _matrix(matrix.shape)[1], _matrix(rhs.shape)[1]), \
         matrix.dtype
 
 
 def _triangular_rule(matrix, rhs, **_):
+    _check_system("MatrixTriangularSolve", matrix, rhs)
     if matrix.shape.rank is None or rhs.shape.rank is None:
         return unknown_shape(), matrix.dtype
     batch = broadcast_shapes(matrix.shape[:-2], rhs.shape[:-2], "MatrixTriangularSolve")
@@ -824,16 +1017,19 @@ def _set_diag(xp, x, diagonal, k=0):
 
 
 def _matrix_diag_rule(d, k=0, num_rows=-1, num_cols=-1, **_):
+    _check_rank("MatrixDiagV3", d, 1, [d.shape] + [TensorShape([])] * 4)
     if d.shape.rank is None:
         return unknown_shape(), d.dtype
     return _with_matrix(d.shape[:-1], *_diag_size(d.shape[-1], k, num_rows, num_cols)), d.dtype
 
 
 def _matrix_diag_part_rule(x, k=0, **_):
+    _check_rank("MatrixDiagPartV3", x, 2, [x.shape, TensorShape([]), TensorShape([])])
     return _with_vector(_batch(x.shape), _diag_length(*_matrix(x.shape), k)), x.dtype
 
 
 def _set_diag_rule(x, diagonal, **_):
+    _check_rank("MatrixSetDiagV3", x, 2, [x.shape, diagonal.shape, TensorShape([])])
     return x.shape, x.dtype
 
 
@@ -843,7 +1039,17 @@ def _tensor_diag_rule(x, **_):
 
 def _tensor_diag_part_rule(x, **_):
     rank = x.shape.rank
-    return (unknown_shape() if rank is None else x.shape[:rank // 2]), x.dtype
+    if rank is None:
+        return unknown_shape(), x.dtype
+    if rank % 2 or not rank:
+        raise shape_error("DiagPart", f"Input must have even and non-zero rank, input rank is "
+                                      f"{rank}", [x.shape])
+    half = rank // 2
+    for a, b in zip(x.shape[:half], x.shape[half:]):
+        if None not in (a, b) and a != b:
+            raise shape_error("DiagPart", f"Dimensions must be equal, but are {a} and {b}",
+                              [x.shape])
+    return x.shape[:half], x.dtype
 
 
 _MATRIX_DIAG = register("MatrixDiagV3", _matrix_diag, _matrix_diag_rule, dtypes=NUMBER_BOOL)
@@ -857,14 +1063,36 @@ _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_ru
                              dtypes=NUMBER)
 
 
-def _single_k(k):
+def _static_int(value, param, op_name, dtype=_d.int32):
+    """An integer parameter (a diagonal offset, a band width) as a Python int, with TF's
+    TypeError for a float."""
+    from eagerflow._src.core import context
+    from eagerflow._src.ops.array_ops import _known
+    if isinstance(value, Tensor):
+        value = _known(value)
+    array = np.asarray(value)
+    if array.dtype.kind not in "iub" or array.ndim:
+        if array.ndim == 0 and array.dtype.kind == "f" and context.executing_eagerly():
+            raise TypeError(f"Cannot convert {value} to EagerTensor of dtype {dtype.name}")
+        if array.ndim == 0:
+            raise TypeError(f"Expected {dtype.name} passed to parameter '{param}' of op "
+                            f"'{op_name}', got {value} of type '{type(value).__name__}' instead.")
+        raise _invalid(f"{param} must be a scalar, got shape {shape_text(array.shape)}")
+    return int(array)
+
+
+def _single_k(k, op_name):
     """Diagonal offset `k` as an int; ranges of diagonals (k=(lo, hi)) are not supported."""
     if isinstance(k, (tuple, list)):
-        if len(k) == 2 and int(k[0]) == int(k[1]):
-            return int(k[0])
+        lo, hi = (_static_int(v, "k", op_name) for v in k) if len(k) == 2 else (0, 1)
+        if lo > hi:
+            raise _invalid(f"lower_diag_index must not be larger than upper_diag_index: "
+                           f"{lo} > {hi}")
+        if len(k) == 2 and lo == hi:
+            return lo
         raise errors.UnimplementedError(None, None, "Ranges of diagonals (k=(lo, hi)) are not "
                                         "supported; pass a single diagonal offset.")
-    return int(k)
+    return _static_int(k, "k", op_name)
 
 
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
@@ -877,7 +1105,9 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
            [0, 2]], dtype=int32)>
     """
     diagonal = as_tensor(diagonal)
-    attrs = {"k": _single_k(k), "num_rows": int(num_rows), "num_cols": int(num_cols),
+    attrs = {"k": _single_k(k, "MatrixDiagV3"),
+             "num_rows": _static_int(num_rows, "num_rows", "MatrixDiagV3"),
+             "num_cols": _static_int(num_cols, "num_cols", "MatrixDiagV3"),
              "padding_value": np.asarray(padding_value).item()}
     return dispatch(_MATRIX_DIAG, (diagonal,), attrs, name)
 
@@ -888,7 +1118,8 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     >>> diag_part(constant([[1, 2], [3, 4]]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 4], dtype=int32)>
     """
-    return dispatch(_MATRIX_DIAG_PART, (as_tensor(input),), {"k": _single_k(k)}, name)
+    return dispatch(_MATRIX_DIAG_PART, (as_tensor(input),),
+                    {"k": _single_k(k, "MatrixDiagPartV3")}, name)
 
 
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
@@ -901,7 +1132,7 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     """
     input = as_tensor(input)
     return dispatch(_SET_DIAG, (input, operand(diagonal, input)),
-                    {"k": _single_k(k)}, name)
+                    {"k": _single_k(k, "MatrixSetDiagV3")}, name)
 
 
 def band_part(input, num_lower, num_upper, name=None):
@@ -912,8 +1143,9 @@ def band_part(input, num_lower, num_upper, name=None):
     array([[1, 2],
            [0, 4]], dtype=int32)>
     """
-    return dispatch(_BAND_PART, (as_tensor(input),),
-                    {"num_lower": int(num_lower), "num_upper": int(num_upper)}, name)
+    attrs = {"num_lower": _static_int(num_lower, "num_lower", "MatrixBandPart", _d.int64),
+             "num_upper": _static_int(num_upper, "num_upper", "MatrixBandPart", _d.int64)}
+    return dispatch(_BAND_PART, (as_tensor(input),), attrs, name)
 
 
 def tensor_diag(diagonal, name=None):
@@ -950,13 +1182,24 @@ def _cross(xp, a, b):
     if a.shape != b.shape:
         raise _invalid(f"Both inputs must be of same shape: {shape_text(a.shape)} vs. "
                        f"{shape_text(b.shape)}")
-    if a.ndim < 1 or a.shape[-1] != 3:
+    if a.ndim < 1:
+        raise _invalid(f"Input must be at least 1D{shape_text(a.shape)}")
+    if a.shape[-1] != 3:
         raise errors.FailedPreconditionError(
             None, None, "Cross-products are only defined for 3-element vectors.")
     return xp.cross(a, b)
 
 
 def _cross_rule(a, b, **_):
+    shapes = [a.shape, b.shape]
+    for t in (a, b):
+        _check_rank("Cross", t, 1, shapes)
+    if None not in (a.shape.rank, b.shape.rank) and a.shape.rank != b.shape.rank:
+        raise shape_error("Cross", f"Shapes must be equal rank, but are {a.shape.rank} and "
+                                   f"{b.shape.rank}", shapes)
+    for t in (a, b):
+        if t.shape.rank and t.shape[-1] not in (None, 3):
+            raise shape_error("Cross", f"Dimension must be 3 but is {t.shape[-1]}", shapes)
     return (a.shape.merge_with(b.shape) if a.shape.is_compatible_with(b.shape) else a.shape,
             a.dtype)
 
@@ -1055,6 +1298,12 @@ def _spectral_norm(x, axis, keepdims):
     from eagerflow._src.ops.array_ops import expand_dims, transpose
     from eagerflow._src.ops.reduction_ops import reduce_max
     rank = x.shape.rank
+    if rank is None:  # only the last two axes can be told apart without the rank
+        if sorted(axis) != [-2, -1]:
+            raise ValueError(f"norm(ord=2) needs `tensor` to have a known rank for axis "
+                             f"{list(axis)}")
+        largest = reduce_max(svd(x, compute_uv=False), -1)
+        return expand_dims(expand_dims(largest, -1), -1) if keepdims else largest
     pair = normalize_axis(axis, rank, "Max")  # sorted; the pair's order leaves s unchanged
     perm = [i for i in range(rank) if i not in pair] + list(pair)
     largest = reduce_max(svd(transpose(x, perm), compute_uv=False), -1)

@@ -337,13 +337,15 @@ def _softmax(xp, logits, axis):
         return logits
     if _exact(xp, logits):
         return float_math.softmax(logits, axis)
-    e = xp.asarray(logits - logits.max(axis, keepdims=True))
+    # the shift ignores NaN logits, so that a row's finite logits stay finite below
+    e = xp.asarray(logits - xp.fmax.reduce(logits, axis, keepdims=True))
     xp.exp(e, out=e)  # in place: one array allocated
     sums = e.sum(axis, keepdims=True)
     if logits.dtype != np.float64 and not xp.isfinite(sums).all():
-        # with a +inf logit, the others are 0 rather than NaN (TF's float32 kernel; its
-        # float64 kernel keeps NaN)
-        return xp.where(e == 0, e, e / sums)
+        # TF's float32 kernel: a row holding NaN or +inf (or only -inf) is NaN at those
+        # logits and 0 elsewhere; its float64 kernel makes the whole row NaN
+        broken = xp.where(xp.isnan(e), e, xp.zeros_like(e))
+        return xp.where(xp.isfinite(sums), e / sums, broken)
     return xp.divide(e, sums, out=e)
 
 
@@ -375,7 +377,8 @@ def softmax(logits, axis=None, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
     """
     x = as_tensor(logits)
-    return dispatch(_SOFTMAX, (x,), {"axis": _axis(axis, x.shape.rank)}, name=name)
+    axis = -1 if axis is None else _axis(axis, x.shape.rank)
+    return dispatch(_SOFTMAX, (x,), {"axis": axis}, name=name)
 
 
 def log_softmax(logits, axis=None, name=None):
@@ -385,7 +388,8 @@ def log_softmax(logits, axis=None, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.6931472, -0.6931472], dtype=float32)>
     """
     x = as_tensor(logits)
-    return dispatch(_LOG_SOFTMAX, (x,), {"axis": _axis(axis, x.shape.rank)}, name=name)
+    axis = -1 if axis is None else _axis(axis, x.shape.rank)
+    return dispatch(_LOG_SOFTMAX, (x,), {"axis": axis}, name=name)
 
 
 def crelu(features, axis=-1, name=None):

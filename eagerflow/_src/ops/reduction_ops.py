@@ -2,8 +2,9 @@
 sorting (`top_k`, `sort`, `argsort`), `unique`, `bincount`, segment reductions,
 clipping and norms.
 
-Axes, `k`, `num_segments` and the like are static attrs: eager tensors given for
-them are read as Python ints by the public functions.
+Axes, `k`, `num_segments` and the like are static attrs: tensors given for them are
+read as Python ints by the public functions when their value is known before run time;
+`k` and `num_segments` known only at run time become the op's last input instead.
 
 >>> reduce_sum(constant([[1, 2], [3, 4]]), axis=0)
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 6], dtype=int32)>
@@ -19,8 +20,8 @@ import numpy as np
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_input, get_static_value
 from eagerflow._src.core.errors import shape_text
-from eagerflow._src.core.convert import convert_input
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     BOOL_ONLY, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
@@ -29,9 +30,11 @@ from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import array_ops, bitwise_ops, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF = frozenset(np.dtype(d.as_numpy_dtype) for d in (_d.float16, _d.bfloat16))
+_FLOAT16 = np.dtype(np.float16)
 _INDEX = (_d.int32, _d.int64)
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
@@ -47,9 +50,15 @@ def _invalid(message):
 
 
 def _static_ints(value, what):
-    """`value` (int, sequence, NumPy array or eager tensor of integers) as a tuple of ints."""
+    """`value` (int, sequence, NumPy array or tensor of integers) as a tuple of ints.
+
+    A symbolic tensor must have a value known when traced (a constant, ``rank(x) - 1``).
+    """
     if isinstance(value, Tensor) and not isinstance(value, EagerTensor):
-        raise TypeError(f"`{what}` must be a constant value here, got the symbolic {value}.")
+        known = get_static_value(value)
+        if known is None:
+            raise TypeError(f"`{what}` must be a constant value here, got the symbolic {value}.")
+        value = known
     arr = np.asarray(value)
     if arr.size and arr.dtype.kind not in "iu":
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32")
@@ -61,6 +70,36 @@ def _static_int(value, what):
     if np.ndim(value) != 0:
         raise TypeError(f"{what} must be int or Tensor with integer datatype")
     return _static_ints(value, what)[0]
+
+
+def _int_or_tensor(value, op_name, attr, what, allowed=_INDEX):
+    """A scalar integer parameter (`k`, `num_segments`) as a Python int, or as an
+    integer tensor when only run time knows it (then the op's last input); its dtype
+    (`attr`) must be one of `allowed`."""
+    if type(value) is int:
+        return value
+    tensor = as_tensor(value)
+    check_attr_dtype(op_name, attr, tensor.dtype, allowed)
+    if array_ops.run_time_tensor(tensor) is not None:
+        return tensor
+    return _static_int(tensor, what)
+
+
+def _known_int(value):
+    """A scalar integer parameter given as attr (an int) or input (a tensor): its value when
+    known before run time, else None."""
+    if type(value) is int:
+        return value
+    known = get_static_value(value)
+    return None if known is None else int(known)
+
+
+def _dispatch_with(op, inputs, attrs, param, value, name):
+    """Runs `op` with the scalar parameter `param` as an attr when an int, else as the last
+    input."""
+    if type(value) is int:
+        return dispatch(op, inputs, {**attrs, param: value}, name)
+    return dispatch(op, (*inputs, value), attrs, name)
 
 
 def axis_attr(axis):
@@ -102,14 +141,17 @@ def _check_axes(axis, ndim):
         seen.add(a % ndim)
 
 
-def _reduction(compute):
+def _reduction(compute, upcast_half=True):
     """A kernel ``(xp, x, axis, keepdims)`` with TF's messages for bad axes.
 
-    Half-precision inputs are reduced in float32 (accuracy, and no NumPy warnings).
+    Half-precision inputs are reduced in float32 (accuracy, and no NumPy warnings) unless
+    `compute` handles them itself (`upcast_half` False).
     """
     def kernel(xp, x, axis=None, keepdims=False):
+        if axis is not None and type(axis) is not tuple:  # a run-time input
+            axis = tuple(int(a) for a in np.ravel(axis))
         try:
-            if x.dtype in _HALF:
+            if upcast_half and x.dtype in _HALF:
                 return compute(xp, x.astype(xp.float32), axis, keepdims).astype(x.dtype)
             return compute(xp, x, axis, keepdims)
         except ValueError:  # NumPy's AxisError, or repeated axes: explain as TF does
@@ -187,6 +229,12 @@ def _mean(xp, x, axis, keepdims):
         total = xp.add.reduce(x, axis, wide, keepdims=keepdims)
         count = _reduced_count(x.shape, axis)
         return xp.asarray(_truncating_divide(xp, total, max(count, 1))).astype(x.dtype)
+    if x.dtype in _HALF:
+        total = add_reduce(xp, x.astype(xp.float32), axis, keepdims)
+        if x.dtype == _FLOAT16:  # TF rounds the sum to half, then divides in half
+            with np.errstate(invalid="ignore", divide="ignore"):  # 0/0 is NaN, as in TF
+                return total.astype(x.dtype) / x.dtype.type(_reduced_count(x.shape, axis))
+        return (total / _reduced_count(x.shape, axis)).astype(x.dtype)
     total = add_reduce(xp, x, axis, keepdims)
     count = _reduced_count(x.shape, axis)
     if count == 0:  # the mean of nothing is NaN
@@ -213,8 +261,16 @@ def _highest(dtype):
 
 
 def _euclidean_norm(xp, x, axis, keepdims):
-    a = x.astype(xp.float64) if x.dtype.kind in "iu" else x
-    squares = xp.square(xp.abs(a))
+    if x.dtype.kind in "iu":
+        # TF squares and sums in the integer type (wrapping around), then truncates the
+        # square root taken in double precision; the root of a negative sum converts as
+        # the CPU converts NaN, to the lowest int32 or int64 (cut to the type's width).
+        total = xp.add.reduce(x * x, axis, x.dtype, keepdims=keepdims)
+        with np.errstate(invalid="ignore"):
+            root = xp.sqrt(total.astype(xp.float64))
+        root = xp.where(xp.isnan(root), -2.0 ** (63 if x.dtype.itemsize == 8 else 31), root)
+        return root.astype(xp.int64).astype(x.dtype)
+    squares = xp.square(xp.abs(x))
     return xp.sqrt(xp.sum(squares, axis, keepdims=keepdims)).astype(x.dtype)
 
 
@@ -228,7 +284,7 @@ def _all(xp, x, axis, keepdims):
 
 _REDUCE = rules.reduction()
 _SUM = register("Sum", _reduction(add_reduce), _REDUCE, dtypes=NUMBER)
-_MEAN = register("Mean", _reduction(_mean), _REDUCE, dtypes=NUMBER)
+_MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER)
 _PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER)
 _MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE, dtypes=REAL)
 _MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE, dtypes=REAL)
@@ -253,6 +309,12 @@ def _reducer(op, doc, input_dtype=None):
             input_tensor = as_tensor(input_tensor, input_dtype)
         elif type(input_tensor) is not EagerTensor:
             input_tensor = convert_input(input_tensor, input_dtype)
+        if axis is not None and type(axis) is not int:
+            dynamic = array_ops.run_time_tensor(axis)
+            if dynamic is not None:  # the axes become the op's input, as in TF
+                check_attr_dtype(op.name, "Tidx", dynamic.dtype, _INDEX)
+                return dispatch(op, (input_tensor, dynamic), {"keepdims": bool(keepdims)},
+                                name)
         attrs = {"axis": axis_attr(axis), "keepdims": bool(keepdims)}
         return dispatch(op, (input_tensor,), attrs, name)
     fn.__doc__ = doc
@@ -428,6 +490,7 @@ def argmin(input, axis=None, output_type=_d.int64, name=None):
 # --- TopKV2, sort, argsort -----------------------------------------------------------------------
 
 def _top_k(xp, x, k, sorted, index_type):
+    k = int(k)
     if k < 0:
         raise _invalid(f"Need k >= 0, got {k}")
     if x.ndim < 1:
@@ -441,6 +504,7 @@ def _top_k(xp, x, k, sorted, index_type):
 
 
 def _top_k_rule(x, k, sorted, index_type):
+    k = _known_int(k)
     shape = unknown_shape() if x.shape.rank is None else x.shape[:-1].concatenate([k])
     return [(shape, x.dtype), (shape, index_type)]
 
@@ -458,8 +522,9 @@ def top_k(input, k=1, sorted=True, index_type=_d.int32, name=None):
     """
     index_type = _d.as_dtype(index_type)
     check_attr_dtype("TopKV2", "index_type", index_type, (_d.int16, _d.int32, _d.int64))
-    attrs = {"k": _static_int(k, "k"), "sorted": bool(sorted), "index_type": index_type}
-    return TopKV2(*dispatch(_TOP_K, (as_tensor(input),), attrs, name))
+    k = _int_or_tensor(k, "TopKV2", "Tk", "k", (_d.int16,) + _INDEX)
+    attrs = {"sorted": bool(sorted), "index_type": index_type}
+    return TopKV2(*_dispatch_with(_TOP_K, (as_tensor(input),), attrs, "k", k, name))
 
 
 _DIRECTIONS = ("ASCENDING", "DESCENDING")
@@ -477,18 +542,24 @@ def _sort_along(values, axis, direction, want_indices):
     x = as_tensor(values)
     rank = x.shape.rank
     axis = _static_int(axis, "axis")
-    if not -rank <= axis < rank:
+    perm = None
+    if rank is None:  # the last axis needs no rank; another would be moved there
+        if axis != -1:
+            raise ValueError(f"sort along axis {axis} needs the rank of its input known, "
+                             f"got shape {x.shape}")
+    elif not -rank <= axis < rank:
         raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
                               f"slice index {axis} of dimension 0 out of bounds.")
-    perm = None
-    if axis % rank != rank - 1:
+    elif axis % rank != rank - 1:
         from eagerflow._src.ops.array_ops import transpose
         perm = list(range(rank))
         perm[axis], perm[-1] = perm[-1], perm[axis]
         x = transpose(x, perm)
     flip = math_ops.negative if x.dtype.is_floating else bitwise_ops.invert
     ascending = direction == "ASCENDING"
-    result = top_k(flip(x) if ascending else x, k=x.shape[-1])
+    n = None if rank is None else x.shape[-1]
+    result = top_k(flip(x) if ascending else x,
+                   k=array_ops.shape(x)[-1] if n is None else n)
     if want_indices:
         out = result.indices
     else:
@@ -669,8 +740,30 @@ def _segments_reduce(xp, ufunc_name, data, ids, num_segments, fill):
     out = xp.full((num_segments,) + data.shape[1:], fill, data.dtype)
     if ids.size:
         starts = xp.flatnonzero(xp.concatenate([xp.ones(1, bool), ids[1:] != ids[:-1]]))
-        out[ids[starts]] = getattr(xp, ufunc_name).reduceat(data, starts, axis=0)
+        if ufunc_name in ("maximum", "minimum") and data.dtype.kind not in "biu":
+            out[ids[starts]] = _nan_restarting_extreme(xp, ufunc_name, data, starts)
+        else:
+            out[ids[starts]] = getattr(xp, ufunc_name).reduceat(data, starts, axis=0)
     return out
+
+
+def _nan_restarting_extreme(xp, ufunc_name, data, starts):
+    """Segment max/min as TF's kernels compare: a NaN replaces the running extreme and the
+    next value replaces the NaN, so each segment's extreme is over the values after its last
+    NaN (NaN when the NaN is the segment's last value)."""
+    ufunc = getattr(xp, ufunc_name)
+    nan = xp.isnan(data)
+    if not nan.any():
+        return ufunc.reduceat(data, starts, axis=0)
+    position = xp.arange(1, data.shape[0] + 1).reshape((-1,) + (1,) * (data.ndim - 1))
+    last_nan = xp.maximum.reduceat(xp.where(nan, position, 0), starts, axis=0)
+    segment = xp.cumsum(xp.isin(xp.arange(data.shape[0]), starts)) - 1
+    after = position > last_nan[segment]
+    identity = -np.inf if ufunc_name == "maximum" else np.inf
+    extreme = ufunc.reduceat(xp.where(after, data, xp.asarray(identity, data.dtype)), starts,
+                             axis=0)
+    return xp.where(xp.logical_or.reduceat(after, starts, axis=0), extreme,
+                    xp.asarray(np.nan, data.dtype))
 
 
 def _segment_mean(xp, data, ids, num_segments):
@@ -775,6 +868,7 @@ segment_mean = _sorted_segment(_SEGMENT_MEAN, """The mean of the rows of `data` 
 
 def _unsorted_segment_kernel(ufunc_name, fill):
     def kernel(xp, data, ids, num_segments):
+        num_segments = int(num_segments)
         if data.shape[:ids.ndim] != ids.shape:
             raise _invalid(f"data.shape = {shape_text(data.shape)} does not start with "
                            f"segment_ids.shape = {shape_text(ids.shape)}")
@@ -797,7 +891,8 @@ def _unsorted_segment_kernel(ufunc_name, fill):
 def _unsorted_segment_rule(data, ids, num_segments):
     if data.shape.rank is None or ids.shape.rank is None:
         return unknown_shape(), data.dtype
-    return TensorShape([num_segments]).concatenate(data.shape[ids.shape.rank:]), data.dtype
+    rows = TensorShape([_known_int(num_segments)])
+    return rows.concatenate(data.shape[ids.shape.rank:]), data.dtype
 
 
 def _register_unsorted_segment(tf_name, ufunc_name, fill, dtypes):
@@ -819,10 +914,9 @@ def _unsorted_segment(op, doc):
     """``fn(data, segment_ids, num_segments, name=None)`` running unsorted segment `op`."""
     def fn(data, segment_ids, num_segments, name=None):
         ids = _index_tensor(segment_ids, op.name, allowed=(_d.int16,) + _INDEX)
-        if isinstance(num_segments, Tensor):
-            check_attr_dtype(op.name, "Tnumsegments", num_segments.dtype, _INDEX)
-        attrs = {"num_segments": _static_int(num_segments, "num_segments")}
-        return dispatch(op, (as_tensor(data), ids), attrs, name)
+        num_segments = _int_or_tensor(num_segments, op.name, "Tnumsegments", "num_segments")
+        return _dispatch_with(op, (as_tensor(data), ids), {}, "num_segments", num_segments,
+                              name)
     fn.__doc__ = doc
     return fn
 
@@ -918,9 +1012,32 @@ _CUMSUM = register("Cumsum", _scan(lambda xp, x, axis: xp.cumsum(x, axis, x.dtyp
                    same_shape, dtypes=NUMBER)
 _CUMPROD = register("Cumprod", _scan(lambda xp, x, axis: xp.cumprod(x, axis, x.dtype), 1),
                     same_shape, dtypes=NUMBER)
+
+
+def _logsumexp_accumulate(xp, x, axis):
+    """The running log-sum-exp along `axis`, with NaN and +inf treated as TF's kernel does.
+
+    Each step takes the larger and the smaller of the running value and the next element by
+    `<` (so a NaN element compares as equal to the running value: +log 2, or nothing while
+    the running value is still -inf) and then gives ``larger + log1p(exp(smaller - larger))``
+    (NaN for two +inf). Without NaN or +inf that is NumPy's `logaddexp`.
+    """
+    if not (xp.isnan(x).any() or xp.isposinf(x).any()):
+        return xp.logaddexp.accumulate(x, axis)
+    x = xp.moveaxis(x, axis, 0)
+    out = xp.empty_like(x)
+    total = xp.full(x.shape[1:], -np.inf, x.dtype)
+    with np.errstate(invalid="ignore"):
+        for i, t in enumerate(x):
+            low, high = xp.where(t < total, t, total), xp.where(total < t, t, total)
+            total = xp.where(high == -np.inf, high, xp.log1p(xp.exp(low - high)) + high)
+            out[i] = total
+    return xp.moveaxis(out, 0, axis)
+
+
 _CUMULATIVE_LOGSUMEXP = register(
-    "CumulativeLogsumexp", _scan(lambda xp, x, axis: xp.logaddexp.accumulate(x, axis), -np.inf),
-    same_shape, dtypes=(_d.float16, _d.float32, _d.float64))
+    "CumulativeLogsumexp", _scan(_logsumexp_accumulate, -np.inf),
+    same_shape, dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64))
 
 
 def _scanner(op, doc):
@@ -1039,31 +1156,57 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     return clipped
 
 
+def _slices_values(t):
+    """The values of an `IndexedSlices` (norms take them as they are, repeated rows and
+    all, as TF does), else `t` as a tensor; None stays None."""
+    if t is None:
+        return None
+    return as_tensor(t.values if isinstance(t, IndexedSlices) else t)
+
+
+def _like_slices(values, t):
+    """`values` in the form of `t`: an `IndexedSlices` with `t`'s indices, or a tensor."""
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(values, t.indices, t.dense_shape)
+    return values
+
+
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """Rescales `t` so that its L2 norm over `axes` (None: all) is at most `clip_norm`.
+
+    A negative `clip_norm` counts as 0. An `IndexedSlices` gives one, its values
+    clipped by their own norm.
 
     >>> clip_by_norm(constant([3.0, 4.0]), 1.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
     """
-    t = as_tensor(t)
-    l2sum = reduce_sum(math_ops.multiply(t, t), axes, keepdims=True)
+    values = _slices_values(t)
+    if isinstance(clip_norm, Tensor):
+        clip_norm = cast(math_ops.maximum(clip_norm, array_ops.zeros_like(clip_norm)),
+                         values.dtype)
+    elif np.ndim(clip_norm) == 0 and clip_norm < 0:
+        clip_norm = 0
+    l2sum = reduce_sum(math_ops.multiply(values, values), axes, keepdims=True)
     # sqrt(l2sum + 1) * 0 where the sum is 0: a zero norm with a finite gradient.
-    nonzero = cast(math_ops.greater(l2sum, 0), t.dtype)
+    nonzero = cast(math_ops.greater(l2sum, 0), values.dtype)
     l2norm = math_ops.multiply(
         math_ops.sqrt(math_ops.add(l2sum, math_ops.subtract(1, nonzero))), nonzero)
-    clip_norm = _like(clip_norm, t)
-    scaled = math_ops.multiply(t, clip_norm)
-    return math_ops.truediv(scaled, math_ops.maximum(l2norm, clip_norm), name=name)
+    clip_norm = _like(clip_norm, values)
+    scaled = math_ops.multiply(values, clip_norm)
+    clipped = math_ops.truediv(scaled, math_ops.maximum(l2norm, clip_norm), name=name)
+    return _like_slices(clipped, t)
 
 
 def _tensor_list(t_list):
     if not isinstance(t_list, abc.Sequence) or isinstance(t_list, (str, bytes)):
         raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
-    return [None if t is None else as_tensor(t) for t in t_list]
+    return [_slices_values(t) for t in t_list]
 
 
 def global_norm(t_list, name=None):
     """Returns sqrt(sum of the squared L2 norms of the tensors of `t_list`); Nones are skipped.
+
+    `IndexedSlices` count by their values (a repeated row counts each time).
 
     >>> global_norm([constant([3.0]), constant([4.0])])
     <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
@@ -1078,7 +1221,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """Scales the tensors of `t_list` by clip_norm / max(global_norm, clip_norm).
 
     Returns ``(list_clipped, global_norm)``; an infinite or NaN norm makes every
-    entry NaN. Nones stay None.
+    entry NaN. Nones stay None, `IndexedSlices` stay `IndexedSlices`.
 
     >>> clipped, norm = clip_by_global_norm([constant([3.0, 4.0])], 1.0)
     >>> clipped[0]
@@ -1092,8 +1235,9 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
                                                           math_ops.truediv(one, clip_norm)))
     # use_norm - use_norm is NaN exactly when the norm is infinite or NaN.
     scale = math_ops.add(scale, math_ops.subtract(use_norm, use_norm))
-    clipped = [None if t is None else math_ops.multiply(t, cast(scale, t.dtype))
-               for t in tensors]
+    clipped = [None if v is None else
+               _like_slices(math_ops.multiply(v, cast(scale, v.dtype)), t)
+               for v, t in zip(tensors, t_list)]
     return clipped, use_norm
 
 
@@ -1133,8 +1277,12 @@ def unbroadcast(grad, like):
     if target == ():
         return reduce_sum(grad)  # a scalar (a bias, a scale) took it all
     gshape, shape = grad.shape, like.shape
-    if gshape == shape or shape.rank is None or gshape.rank is None:
+    if shape.rank is None or gshape.rank is None:
+        return _unbroadcast_at_run_time(grad, like)
+    if gshape == shape:
         return grad
+    if None in shape.as_list():  # a dim of `like` that may be 1 (broadcast) at run time
+        return _unbroadcast_at_run_time(grad, like)
     lead = gshape.rank - shape.rank
     axes = list(range(lead)) + [lead + i for i, d in enumerate(shape)
                                 if d == 1 and gshape[lead + i] != 1]
@@ -1143,10 +1291,36 @@ def unbroadcast(grad, like):
     return array_ops.reshape(grad, array_ops.known_shape(like)) if grad.shape != shape else grad
 
 
+def _unbroadcast_at_run_time(grad, like):
+    """`unbroadcast` for ranks known only at run time: the axes to sum are computed then."""
+    a = array_ops
+    grad_shape, shape = a.shape(grad), a.shape(like)
+    rank = a.size(grad_shape)
+    lead = math_ops.subtract(rank, a.size(shape))
+    padded = a.concat([a.ones(a.reshape(lead, [1]), _d.int32), shape], 0)
+    positions = a.range(rank)
+    summed = math_ops.logical_or(
+        math_ops.less(positions, lead),
+        math_ops.logical_and(math_ops.equal(padded, 1), math_ops.not_equal(grad_shape, 1)))
+    axes = a.reshape(cast(a.where(summed), _d.int32), [-1])
+    return a.reshape(reduce_sum(grad, axes, keepdims=True), shape)
+
+
 def _kept(dy, x, axis, keepdims):
-    """`dy` of a reduction reshaped so that it broadcasts against the input `x`."""
+    """`dy` of a reduction reshaped so that it broadcasts against the input `x`; `axis` is
+    None (all), a tuple of ints or a tensor of axes known only at run time."""
     if keepdims or axis is None or dy.shape.rank == 0:  # a scalar broadcasts as it is
         return dy
+    if x.shape.rank is None and not isinstance(axis, Tensor):
+        axis = as_tensor(np.asarray(axis, np.int32))  # the rank too is known at run time
+    if isinstance(axis, Tensor):  # 1 at the reduced axes, else the input's dims
+        shape = array_ops.shape(x)
+        rank = array_ops.size(shape)
+        axes = math_ops.floormod(array_ops.reshape(cast(axis, _d.int32), [-1]), rank)
+        reduced = reduce_any(math_ops.equal(array_ops.expand_dims(array_ops.range(rank), 1),
+                                            array_ops.expand_dims(axes, 0)), 1)
+        return array_ops.reshape(dy, array_ops.where(reduced, array_ops.ones_like(shape),
+                                                     shape))
     rank = x.shape.rank
     axes = sorted({a % rank for a in axis})
     kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
@@ -1167,18 +1341,33 @@ def _shape_of(t):
     return tuple(static.as_list()) if static.is_fully_defined() else array_ops.shape(t)
 
 
+def _op_axis(op):
+    """A reduction's axes: its `axis` attr, or its second input when only run time knows
+    them."""
+    return op.inputs[1] if len(op.inputs) > 1 else op.attrs["axis"]
+
+
+def _reduction_grad(grad):
+    """A reduction's gradient `grad(op, dy)` for its input; run-time axes have none."""
+    def fn(op, dy):
+        return (grad(op, dy), *[None] * (len(op.inputs) - 1))
+    return fn
+
+
 def _broadcast_back(op, dy):
     x = op.inputs[0]
-    return array_ops.broadcast_to(_kept(dy, x, op.attrs["axis"], op.attrs["keepdims"]),
+    return array_ops.broadcast_to(_kept(dy, x, _op_axis(op), op.attrs["keepdims"]),
                                   _shape_of(x))
 
 
 @register_gradient("Sum")
+@_reduction_grad
 def _sum_grad(op, dy):
     return _broadcast_back(op, dy)
 
 
 @register_gradient("Mean")
+@_reduction_grad
 def _mean_grad(op, dy):
     dtype = dy.dtype
     if not (dtype.is_floating or dtype.is_complex):
@@ -1198,14 +1387,15 @@ def _mean_grad(op, dy):
 def _extreme_grad(op, dy):
     """The gradient goes to the elements equal to the extreme, shared among ties."""
     x = op.inputs[0]
-    axis, keepdims = op.attrs["axis"], op.attrs["keepdims"]
+    axis, keepdims = _op_axis(op), op.attrs["keepdims"]
     hits = cast(math_ops.equal(_kept(op.outputs, x, axis, keepdims), x), dy.dtype)
-    count = reduce_sum(hits, None if axis is None else list(axis), keepdims=True)
+    count = reduce_sum(hits, None if axis is None else
+                       axis if isinstance(axis, Tensor) else list(axis), keepdims=True)
     return math_ops.multiply(math_ops.truediv(hits, count), _kept(dy, x, axis, keepdims))
 
 
-register_gradient("Max")(_extreme_grad)
-register_gradient("Min")(_extreme_grad)
+register_gradient("Max")(_reduction_grad(_extreme_grad))
+register_gradient("Min")(_reduction_grad(_extreme_grad))
 register_gradient("AddN")(lambda op, dy: [dy] * len(op.inputs))
 
 
@@ -1232,18 +1422,23 @@ def _prod_grad(op, dy):
     reduced = _reduced_axes(x, op.attrs["axis"])
     perm = reduced + [i for i in range(x.shape.rank) if i not in reduced]
     moved = a.transpose(x, perm)
-    flat = a.reshape(moved, [_reduced_count(x.shape.as_list(), reduced), -1])
+    shape = _shape_of(moved)
+    if type(shape) is tuple:
+        count = math.prod(shape[:len(reduced)])
+    else:  # sizes known at run time
+        count = reduce_prod(shape[:len(reduced)])
+    flat = a.reshape(moved, [count, -1])
     others = math_ops.multiply(cumprod(flat, 0, exclusive=True),
                                cumprod(flat, 0, exclusive=True, reverse=True))
-    others = a.transpose(a.reshape(others, moved.shape.as_list()),
-                         [int(i) for i in np.argsort(perm)])
+    others = a.transpose(a.reshape(others, shape), [int(i) for i in np.argsort(perm)])
     return math_ops.multiply(_broadcast_back(op, dy), math_ops.conj(others))
 
 
 @register_gradient("EuclideanNorm")
+@_reduction_grad
 def _euclidean_norm_grad(op, dy):
     x = op.inputs[0]
-    axis, keepdims = op.attrs["axis"], op.attrs["keepdims"]
+    axis, keepdims = _op_axis(op), op.attrs["keepdims"]
     scale = math_ops.divide_no_nan(_kept(dy, x, axis, keepdims),
                                    _kept(op.outputs, x, axis, keepdims))
     return math_ops.multiply(x, scale)
@@ -1284,12 +1479,21 @@ def _top_k_grad(op, dvalues, dindices):
     """The values' gradient goes back to the positions they were taken from."""
     a = _array_ops()
     x, indices = op.inputs[0], op.outputs[1]
-    n = x.shape[-1]
-    rows = max(_reduced_count(x.shape.as_list()[:-1], None), 1)
-    flat = a.reshape(cast(indices, _d.int64), [rows, -1])
-    flat = math_ops.add(flat, a.reshape(a.range(0, rows * n, n, dtype=_d.int64), [rows, 1]))
-    scattered = unsorted_segment_sum(a.reshape(dvalues, [-1]), a.reshape(flat, [-1]), rows * n)
-    return a.reshape(scattered, x.shape.as_list())
+    shape, k = _shape_of(x), _shape_of(indices)
+    if type(shape) is tuple and type(k) is tuple:
+        rows, n, k = math.prod(shape[:-1]), shape[-1], k[-1]
+    else:  # sizes known at run time
+        shape = a.shape(x, out_type=_d.int64)
+        rows, n = reduce_prod(shape[:-1]), shape[-1]
+        k = a.shape(indices, out_type=_d.int64)[-1]
+    # the position of each value in the flattened input: its index plus its row's offset
+    offsets = math_ops.multiply(a.range(rows, dtype=_d.int64), n)
+    flat = math_ops.add(a.reshape(cast(indices, _d.int64), [rows, k]),
+                        a.reshape(offsets, [rows, 1]))
+    scattered = unsorted_segment_sum(a.reshape(dvalues, [-1]), a.reshape(flat, [-1]),
+                                     math_ops.multiply(rows, n) if type(n) is not int
+                                     else rows * n)
+    return (a.reshape(scattered, shape), *[None] * (len(op.inputs) - 1))
 
 
 # Segment gradients: sorted ops are unsorted ops whose segment count is the output's length.
@@ -1300,39 +1504,49 @@ def _segment_gather(values, ids):
     zero = as_tensor(np.zeros((), ids.dtype.as_numpy_dtype))
     gathered = a.gather(values, math_ops.maximum(ids, zero))
     keep = math_ops.greater_equal(ids, zero)
-    extra = gathered.shape.rank - ids.shape.rank
-    keep = a.reshape(keep, ids.shape.as_list() + [1] * extra)
+    for _ in range(gathered.shape.rank - ids.shape.rank):
+        keep = a.expand_dims(keep, -1)
     return a.where(keep, gathered, a.zeros_like(gathered))
 
 
 def _num_segments(op):
-    return op.outputs.shape[0]
+    """The segment count of a segment op: an int when known before run time, else a tensor."""
+    rows = op.outputs.shape[0]
+    return rows if rows is not None else _array_ops().shape(op.outputs)[0]
+
+
+def _segment_grad(grad):
+    """A segment op's gradient: `grad(op, dy)` for the data; ids and a run-time segment
+    count (integers) have none."""
+    def fn(op, dy):
+        return (grad(op, dy), *[None] * (len(op.inputs) - 1))
+    return fn
 
 
 def _segment_sum_grad(op, dy):
-    return _segment_gather(dy, op.inputs[1]), None
+    return _segment_gather(dy, op.inputs[1])
 
 
 def _segment_mean_grad(op, dy):
-    data, ids = op.inputs
+    data, ids = op.inputs[:2]
     counts = _segment_counts(data, ids, _num_segments(op))
-    return _segment_gather(math_ops.truediv(dy, counts), ids), None
+    return _segment_gather(math_ops.truediv(dy, counts), ids)
 
 
 def _segment_extreme_grad(op, dy):
     """Shared among the elements equal to their segment's extreme."""
     a = _array_ops()
-    data, ids = op.inputs
+    data, ids = op.inputs[:2]
     hits = math_ops.equal(data, _segment_gather(op.outputs, ids))
     count = unsorted_segment_sum(cast(hits, dy.dtype), ids, _num_segments(op))
     share = _segment_gather(math_ops.divide_no_nan(dy, count), ids)
-    return a.where(hits, share, a.zeros_like(share)), None
+    return a.where(hits, share, a.zeros_like(share))
 
 
 def _segment_prod_grad(op, dy):
     """The product of the other elements of the segment, computed without dividing by zero."""
     a = _array_ops()
-    data, ids = op.inputs
+    data, ids = op.inputs[:2]
     n = _num_segments(op)
     zero = a.zeros_like(data)
     is_zero = math_ops.equal(data, zero)
@@ -1344,12 +1558,12 @@ def _segment_prod_grad(op, dy):
                      math_ops.truediv(_segment_gather(op.outputs, ids), nonzero))
     alone = math_ops.less_equal(_segment_gather(zeros, ids), 1)
     grad = math_ops.multiply(_segment_gather(dy, ids), math_ops.conj(others))
-    return a.where(alone, grad, a.zeros_like(grad)), None
+    return a.where(alone, grad, a.zeros_like(grad))
 
 
 for _kind, _grad in (("Sum", _segment_sum_grad), ("Mean", _segment_mean_grad),
                      ("Max", _segment_extreme_grad), ("Min", _segment_extreme_grad),
                      ("Prod", _segment_prod_grad)):
-    register_gradient("Segment" + _kind)(_grad)
+    register_gradient("Segment" + _kind)(_segment_grad(_grad))
     if _kind != "Mean":
-        register_gradient("UnsortedSegment" + _kind)(_grad)
+        register_gradient("UnsortedSegment" + _kind)(_segment_grad(_grad))

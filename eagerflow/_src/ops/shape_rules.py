@@ -143,6 +143,10 @@ def reduction(dtype=None):
         out_dtype = dtype or x.dtype
         if x.shape.rank is None:
             return unknown_shape(), out_dtype
+        if axis is not None and not isinstance(axis, (tuple, list, int)):
+            # axes that only run time knows (an input): which dims go is unknown
+            return (TensorShape([None] * x.shape.rank) if keepdims else unknown_shape(),
+                    out_dtype)
         dims = list(x.shape)
         axes = range(len(dims)) if axis is None else normalize_axis(axis, len(dims), "Reduce")
         if keepdims:

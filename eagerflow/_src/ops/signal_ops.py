@@ -413,4 +413,7 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
         count = 1 + (samples - length) // step if samples >= length else 0
     starts = np.arange(count, dtype=np.int32)[:, None] * step
     indices = starts + np.arange(length, dtype=np.int32)[None, :]
+    if axis == 0:  # gathered from a leading unit axis: a dense gradient, as TF's frame has
+        framed = array_ops.gather(array_ops.expand_dims(signal, 0), indices, axis=1)
+        return array_ops.squeeze(framed, [0])
     return array_ops.gather(signal, indices, axis=axis)

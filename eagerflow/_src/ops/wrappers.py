@@ -3,7 +3,7 @@
 >>> add = binary(get("AddV2"))   # add(x, y, name=None)
 """
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like, operand
-from eagerflow._src.core.dispatch import _NO_ATTRS, dispatch
+from eagerflow._src.core.dispatch import binary_function, unary_function
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 
 
@@ -49,25 +49,20 @@ def binary(op, doc=None, fallback=False):
 
     Operands convert with `binary_operands`, or with `hinted_operands` when `fallback`.
     """
-    def fn(x, y, name=None):
+    def convert(x, y):
         if type(x) is EagerTensor:
-            if type(y) is not EagerTensor:
-                y = operand(y, x, fallback)  # the hot case: `x * 0.5`
-        elif fallback:
-            x, y = hinted_operands(x, y)
-        else:
-            x, y = binary_operands(x, y)
-        return dispatch(op, (x, y), _NO_ATTRS, name)
+            return x, operand(y, x, fallback)  # the hot case: `x * 0.5`
+        return hinted_operands(x, y) if fallback else binary_operands(x, y)
+    fn = binary_function(op, convert)
+    fn.__qualname__ = "binary.fn"  # see name_functions
     fn.__doc__ = doc
     return fn
 
 
 def unary(op, doc=None):
     """``fn(x, name=None)`` running elementwise unary `op`."""
-    def fn(x, name=None):
-        if type(x) is not EagerTensor:
-            x = convert_to_tensor(x)
-        return dispatch(op, (x,), name=name)
+    fn = unary_function(op, convert_to_tensor)
+    fn.__qualname__ = "unary.fn"  # see name_functions
     fn.__doc__ = doc
     return fn
 

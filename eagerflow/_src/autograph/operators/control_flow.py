@@ -13,10 +13,13 @@ the branch outputs or loop variables.
 >>> state["y"]
 1
 """
+import numpy as np
+
 from eagerflow._src.autograph.operators import data_structures
 from eagerflow._src.autograph.operators.variables import UndefinedReturnValue, is_undefined
-from eagerflow._src.core import context, errors, nest
+from eagerflow._src.core import context, dtypes, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
@@ -29,6 +32,12 @@ def is_graph_tensor(value):
     """True for a value only known when the graph runs: it needs graph control flow."""
     return isinstance(value, SymbolicTensor) or (
         isinstance(value, Variable) and not context.executing_eagerly())
+
+
+def _is_tensor_loop(value):
+    """Whether a loop on `value` runs as a ``while_loop``: a graph tensor, or (as TF, where
+    converted code runs eagerly) an eager tensor, whose loop variables become tensors."""
+    return is_graph_tensor(value) or isinstance(value, Tensor)
 
 
 # -- if ---------------------------------------------------------------------------------------
@@ -47,19 +56,40 @@ class _SwapBranches(Exception):
     """The first branch traced left the return value unset: trace the other one first."""
 
 
+def _condition(cond, statement):
+    """`cond` as the scalar bool a graph ``if`` or ``while`` needs; a ValueError (at trace
+    time, as TF) for another dtype or more than one element."""
+    cond = convert_to_tensor(cond)
+    hint = "to check for None, use `is not None`"
+    if cond.dtype != dtypes.bool:
+        raise ValueError(f"condition of {statement} expected to be `tf.bool` scalar, got "
+                         f"{cond}; to use as boolean Tensor, use `tf.cast`; {hint}")
+    if cond.shape.rank == 0:
+        return cond
+    known = [d for d in (cond.shape.as_list() if cond.shape.rank is not None else [])
+             if d is not None]
+    if int(np.prod(known)) > 1:
+        raise ValueError(f"condition of {statement} expected to be `tf.bool` scalar, got "
+                         f"{cond}; {hint}")
+    return array_ops.reshape(cond, [])  # one element (or unknown: checked when it runs)
+
+
 def _graph_if(cond, body, orelse, get_state, set_state, names):
+    cond = _condition(cond, "if statement")
     initial = get_state()
     try:
         results = _traced_if(cond, (body, "main"), (orelse, "else"), initial, set_state,
                              get_state, names)
     except _SwapBranches:
+        # neither branch may return (both leave the value unset): then it stays unset
         results = _traced_if(math_ops.logical_not(cond), (orelse, "else"), (body, "main"),
-                             initial, set_state, get_state, names)
+                             initial, set_state, get_state, names, swap=False)
     set_state(results)
 
 
-def _traced_if(cond, first, second, initial, set_state, get_state, names):
-    """Traces both branches with `cond` and returns the state they leave, reconciled."""
+def _traced_if(cond, first, second, initial, set_state, get_state, names, swap=True):
+    """Traces both branches with `cond` and returns the state they leave, reconciled; with
+    `swap`, _SwapBranches if the first leaves the return value unset."""
     seen = {}  # the first branch's state, which the second is checked against
 
     def branch(fn, label):
@@ -71,7 +101,8 @@ def _traced_if(cond, first, second, initial, set_state, get_state, names):
                 if value is None:
                     raise ValueError(f"'{name}' is None at the end of the {label} branch.")
             if not seen:
-                if any(type(v) is UndefinedReturnValue and v.guarded for v in values):
+                if swap and any(type(v) is UndefinedReturnValue and v.guarded
+                                for v in values):
                     raise _SwapBranches
             else:
                 values = _reconcile(seen, values, label, names)
@@ -139,28 +170,39 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     """``while test(): body()``; once `test` gives a graph tensor, the rest is a ``while_loop``."""
     while True:
         go = test()
-        if is_graph_tensor(go):
-            _graph_loop(test, body, get_state, set_state, symbol_names, opts)
+        if _is_tensor_loop(go):
+            _graph_loop(test, body, get_state, set_state, symbol_names, opts,
+                        statement="while loop")
             return
         if not go:
             return
         body()
 
 
-def _graph_loop(test, body, get_state, set_state, names, opts):
-    """Runs the loop as one ``while_loop`` whose loop variables are the state."""
+def _graph_loop(test, body, get_state, set_state, names, opts, statement=None):
+    """Runs the loop as one ``while_loop`` whose loop variables are the state; the user's
+    `statement` condition is checked to be a scalar bool."""
     if opts.get("has_else"):
         raise errors.OperatorNotAllowedInGraphError(
             "A loop over a tensor (or with a tensor condition) cannot have an else clause: "
             "for/else and while/else run only in Python. Move the else body after the loop, "
             "guarded by a flag the loop's break sets.")
     initial = _defined_before(list(get_state()), body, set_state, get_state, names)
+    if any(is_undefined(v) for v in initial):
+        # a return value the loop never sets (its returns are under false Python
+        # conditions) stays unset and out of the loop variables
+        get_state, set_state, names, initial = _without_unset(get_state, set_state, names,
+                                                              initial)
+    # Eagerly, as in TF, the first iteration sees the values as they are (Python numbers
+    # stay numbers); what they become is checked against their tensor form.
+    start = tuple(initial) if context.executing_eagerly() else None
     initial = [_as_tensors(v, n, "before the loop") for v, n in zip(initial, names)]
     invariants = _shape_invariants(initial, opts)
 
     def cond(*values):
         set_state(values)
-        return test()
+        go = test()
+        return go if statement is None else _condition(go, statement)
 
     def step(*values):
         set_state(values)
@@ -171,9 +213,26 @@ def _graph_loop(test, body, get_state, set_state, names, opts):
         return tuple(_as_tensors(v, n, "after one iteration") for v, n in zip(after, names))
 
     kwargs = {k: opts[k] for k in ("maximum_iterations", "parallel_iterations") if k in opts}
-    results = control_flow.while_loop(cond, step, tuple(initial),
+    results = control_flow.while_loop(cond, step, start or tuple(initial),
                                       shape_invariants=tuple(invariants), **kwargs)
     set_state(results)
+
+
+def _without_unset(get_state, set_state, names, values):
+    """`get_state`, `set_state`, `names` and `values` for the variables of `values` that are
+    set; the others keep their unset values."""
+    kept = [i for i, v in enumerate(values) if not is_undefined(v)]
+
+    def get_kept():
+        state = get_state()
+        return tuple(state[i] for i in kept)
+
+    def set_kept(new):
+        state = list(values)
+        for i, v in zip(kept, new):
+            state[i] = v
+        set_state(state)
+    return get_kept, set_kept, [names[i] for i in kept], [values[i] for i in kept]
 
 
 def _defined_before(values, body, set_state, get_state, names):
@@ -206,6 +265,8 @@ def _defined_before(values, body, set_state, get_state, names):
     set_state(values)
     values = list(values)
     for i in missing:
+        if type(values[i]) is UndefinedReturnValue and is_undefined(after[i]):
+            continue  # the loop does not return: the value stays unset
         if is_undefined(after[i]) or after[i] is None:
             raise ValueError(f"'{names[i]}' must be defined before the loop")
         values[i] = nest.map_structure(
@@ -272,7 +333,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     ``break`` under a tensor condition), each later iteration runs under a
     ``cond`` on it.
     """
-    if is_graph_tensor(iter_):
+    if _is_tensor_loop(iter_):
         _graph_for(convert_to_tensor(iter_), extra_test, body, get_state, set_state,
                    symbol_names, opts)
         return

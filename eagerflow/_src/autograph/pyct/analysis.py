@@ -165,8 +165,18 @@ def _block(statements, live):
 
 def _statement(node, out):
     if isinstance(node, ast.If):
-        node.ag_live_out = set(out)
-        return loads([node.test]) | _block(node.body, out) | _block(node.orelse, out)
+        # A graph if traces each branch from the state before the if, one after the other
+        # (and a branch again after a retry): what the if modifies and a branch reads before
+        # it writes it is passed on, reset before each branch, as if live after the if.
+        live, modified = set(out), stores(node.body + node.orelse)
+        while True:
+            body, orelse = _block(node.body, live), _block(node.orelse, live)
+            new = out | (modified & (body | orelse))
+            if new == live:
+                break
+            live = new
+        node.ag_live_out = live
+        return loads([node.test]) | body | orelse
     if isinstance(node, (ast.While, ast.For)):
         node.ag_live_out = set(out)
         after = _block(node.orelse, out) | out
@@ -174,7 +184,9 @@ def _statement(node, out):
         while True:  # a fixed point: what the loop reads may be live on the back edge
             body = _block(node.body, head | after)
             if isinstance(node, ast.For):
-                body = (body - stores([node.target])) | loads([node.iter])
+                # the tests that jumps add (`ag_extra_tests`) run before every item
+                body = (body - stores([node.target])) | loads(
+                    [node.iter, *getattr(node, "ag_extra_tests", ())])
             else:
                 body |= loads([node.test])
             new = body | after

@@ -1,0 +1,37 @@
+"""Generated programs (see `programs`) give under ``tf.function`` what they give as Python.
+
+A longer run of the same check: ``python tests/autograph/fuzz_programs.py --examples 5000``.
+"""
+import logging
+import re
+
+from hypothesis import HealthCheck, given, settings
+
+from tests.autograph import programs
+
+
+@settings(max_examples=60, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(programs.programs(), programs.inputs)
+def test_function_runs_generated_programs_as_python(source, cases):
+    logging.getLogger("eagerflow").setLevel(logging.ERROR)
+    difference = programs.check(source, cases)
+    assert difference is None, f"{difference}\n{source}"
+
+
+def test_generated_programs_cover_the_constructs():
+    """The generator reaches every construct it is meant to (so the check above can fail)."""
+    constructs = [re.escape(c) for c in (
+        "elif ", "else:", "while ", "in range(", "in tf.range(", "in [1, ", "in [a, b]",
+        "break", "continue", "return (v0", "lambda u", 'ops["', " if ", " for w in ",
+        " for j in ", " and ", " or ", "not (", "+=", "-=", "helper(")] + [
+        r"v\d, v\d = v\d, v\d"]
+    seen = set()
+
+    @settings(max_examples=150, deadline=None, database=None)
+    @given(programs.programs())
+    def collect(source):
+        body = source.split("    v3 = ", 1)[1]
+        seen.update(c for c in constructs if re.search(c, body))
+    collect()
+    assert seen == set(constructs), set(constructs) - seen

@@ -1,0 +1,114 @@
+"""break, continue and return inside tensor loops: the flags they set are loop variables."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def _find_first_for(x, target):
+    found = tf.constant(-1)
+    for i in tf.range(tf.shape(x)[0]):
+        if x[i] == target:
+            found = i
+            break
+    return found
+
+
+def _find_first_while(x, target):
+    found = tf.constant(-1)
+    i = tf.constant(0)
+    while i < tf.shape(x)[0]:
+        if x[i] == target:
+            found = i
+            break
+        i += 1
+    return found
+
+
+def _find_first_nested_if(x, target):
+    found = tf.constant(-1)
+    for i in tf.range(tf.shape(x)[0]):
+        if x[i] >= 0:
+            if x[i] == target:
+                found = i
+                if found >= 0:
+                    break
+    return found
+
+
+def _sum_skipping(x, target):
+    total = tf.constant(0)
+    for i in tf.range(tf.shape(x)[0]):
+        if x[i] == target:
+            continue
+        total += x[i]
+    return total
+
+
+def _sum_until_while_continue(x, target):
+    total = tf.constant(0)
+    i = tf.constant(-1)
+    while i < tf.shape(x)[0] - 1:
+        i += 1
+        if x[i] == target:
+            continue
+        if total > 12:
+            break
+        total += x[i]
+    return total
+
+
+def _return_in_loop(x, target):
+    for i in tf.range(tf.shape(x)[0]):
+        if x[i] == target:
+            return i
+    return tf.constant(-1)
+
+
+def _return_in_while(x, target):
+    i = tf.constant(0)
+    while i < tf.shape(x)[0]:
+        if x[i] == target:
+            return i * 10
+        i += 1
+    return tf.constant(-1)
+
+
+def _nested_loops(x, target):
+    count = tf.constant(0)
+    last = tf.constant(-1)
+    for i in tf.range(3):
+        for j in tf.range(tf.shape(x)[0]):
+            if x[j] == target:
+                last = j + i
+                break
+            count += 1
+        if i == 1:
+            break
+    return count, last
+
+
+def _python_loop_tensor_break(x, target):
+    found = tf.constant(-1)
+    for i in range(5):
+        if x[i] == target:
+            found = tf.constant(i)
+            break
+    return found
+
+
+@pytest.mark.parametrize("fn", [
+    _find_first_for, _find_first_while, _find_first_nested_if, _sum_skipping,
+    _sum_until_while_continue, _return_in_loop, _return_in_while, _nested_loops,
+    _python_loop_tensor_break])
+@pytest.mark.parametrize("target", [3, 1, 7])
+def test_jumps_in_tensor_loops_match_python(fn, target):
+    x, t = tf.constant([5, 3, 9, 3, 1]), tf.constant(target)
+    expected = tf.nest.map_structure(lambda v: np.asarray(v), fn(x, t))
+    got = tf.nest.map_structure(lambda v: v.numpy(), tf.function(fn)(x, t))
+    np.testing.assert_equal(got, expected)
+
+
+def test_break_flag_is_a_loop_variable():
+    code = tf.autograph.to_code(_find_first_for)
+    assert "('break_', 'found')" in code
