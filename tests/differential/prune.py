@@ -57,7 +57,8 @@ def _list_source(items):
 def rewrite(source, causes):
     """`source` of known.py with each `_CAUSE: [...]` list replaced by causes[name]."""
     for name, items in causes.items():
-        entry = re.compile(rf"^    {name}: \[.*?\n?    \],?\n", re.S | re.M)
+        # one line (`_X: ['a'],`) or several, closed by the indented bracket
+        entry = re.compile(rf"^    {name}: \[([^\n]*\]|\n.*?\n    \]),?\n", re.S | re.M)
         if items:
             source = entry.sub(lambda m: f"    {name}: {_list_source(items)},\n", source, count=1)
         else:

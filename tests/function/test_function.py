@@ -290,12 +290,45 @@ def test_variable_initial_value_built_from_constant_ops_inside_function():
     assert holder[0].dtype == tf.float32 and holder[0].shape == (2,)
 
 
-def test_variable_initial_value_from_function_inputs_raises():
+def test_variable_initial_value_from_function_inputs_uses_the_first_call():
+    class Accumulator(tf.Module):
+        def __init__(self):
+            self.v = None
+
+        @tf.function
+        def __call__(self, x):
+            if self.v is None:
+                self.v = tf.Variable(tf.ones_like(x) * 2.0)
+            self.v.assign_add(x)
+            return self.v.read_value()
+
+    acc = Accumulator()
+    assert acc(tf.constant([1.0, 2.0])).numpy().tolist() == [3.0, 4.0]
+    assert acc(tf.constant([1.0, 2.0])).numpy().tolist() == [4.0, 6.0]
+    assert acc.v.numpy().tolist() == [4.0, 6.0]
+
+    class Offset(tf.Module):
+        def __init__(self):
+            self.v = None
+
+        @tf.function(input_signature=[tf.TensorSpec([None])])
+        def __call__(self, x):
+            if self.v is None:
+                self.v = tf.Variable(x + 1.0)
+            return self.v + 0.0
+
+    offset = Offset()
+    assert offset(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 3.0]
+    assert offset.v.shape.as_list() == [None]  # as TF: the signature's shape
+    assert offset(tf.constant([5.0, 6.0])).numpy().tolist() == [2.0, 3.0]
+
+
+def test_variable_from_function_inputs_on_every_call_raises():
     @tf.function
     def f(x):
         return tf.Variable(x * 2.0)
 
-    with pytest.raises(ValueError, match="must not depend on the inputs"):
+    with pytest.raises(ValueError, match="only supports singleton tf.Variables"):
         f(tf.constant(1.0))
 
 

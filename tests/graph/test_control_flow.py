@@ -273,10 +273,43 @@ def test_while_loop_eager_and_graph_agree():
 
 
 def test_while_loop_keeps_the_loop_variables_structure():
-    out = tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)])
+    out = tf.while_loop(lambda i: i < 3, lambda i: [i + 1], [tf.constant(0)])
     assert isinstance(out, list) and int(out[0]) == 3
     out = tf.function(lambda: tf.while_loop(lambda i: i < 3, lambda i: (i + 1,), [0]))()
     assert isinstance(out, list) and int(out[0]) == 3
+    # A lone tensor for a one-item list: a function accepts it, eager TF iterates over it.
+    out = tf.function(lambda: tf.while_loop(lambda i: i < 3, lambda i: i + 1, [0]))()
+    assert isinstance(out, list) and int(out[0]) == 3
+
+
+def test_eager_while_loop_checks_the_body_result_structure():
+    # As TF eagerly: list(result) must have the structure of the loop variables.
+    with pytest.raises(TypeError, match="Cannot iterate over a scalar tensor"):
+        tf.while_loop(lambda i: i < 5, lambda i: i + 1, [tf.constant(0)])
+    with pytest.raises(ValueError, match="don't have the same nested structure"):
+        tf.while_loop(lambda i, j: i < 5, lambda i, j: [i + 1], [tf.constant(0), 1.0])
+    with pytest.raises(ValueError, match="don't have the same nested structure"):
+        tf.while_loop(lambda i: i < 5, lambda i: tf.constant([1, 2]), [tf.constant(0)])
+    with pytest.raises(TypeError, match="not iterable"):
+        tf.while_loop(lambda i: i < 5, lambda i: 5.0, [tf.constant(0)])
+    # With maximum_iterations TF compares the result itself: its container type counts.
+    with pytest.raises(TypeError, match="don't have the same nested structure"):
+        tf.while_loop(lambda i, j: i < 5, lambda i, j: (i + 1, j), [tf.constant(0), 1.0],
+                      maximum_iterations=3)
+    out = tf.while_loop(lambda i, j: i < 5, lambda i, j: (i + 1, j), [tf.constant(0), 1.0])
+    assert isinstance(out, tuple) and int(out[0]) == 5
+    # The body never runs: nothing to check.
+    assert int(tf.while_loop(lambda i: i > 5, lambda i: i + 1, [0])[0]) == 0
+
+
+def test_while_loop_condition_must_be_a_scalar_bool_in_a_function():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="passed int32 expected bool"):
+        tf.function(lambda: tf.while_loop(lambda i: i, lambda i: [i - 1], [tf.constant(3)]))()
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"must be a scalar.*\[2\]"):
+        tf.function(lambda: tf.while_loop(lambda i: tf.constant([True, False]),
+                                          lambda i: [i - 1], [tf.constant(3)]))()
+    # Eagerly the condition is Python truthiness, as in TF.
+    assert int(tf.while_loop(lambda i: i, lambda i: [i - 1], [tf.constant(3)])[0]) == 0
 
 
 def test_eager_while_loop_runs_as_python():
@@ -298,7 +331,7 @@ def test_eager_while_loop_runs_as_python():
 
 def test_while_loop_maximum_iterations():
     def f(limit):
-        return tf.while_loop(lambda i: True, lambda i: i + 1, [0], maximum_iterations=limit)[0]
+        return tf.while_loop(lambda i: True, lambda i: [i + 1], [0], maximum_iterations=limit)[0]
     assert int(f(4)) == 4
     assert int(tf.function(f)(tf.constant(6))) == 6
 

@@ -960,3 +960,81 @@ def test_repeat_of_a_scalar_of_unknown_rank():
     np.testing.assert_array_equal(
         _traced(lambda t: tf.repeat(t, [1, 2], axis=-1), None)(np.float32([[1, 2]])),
         [[1, 2, 2]])
+
+
+def test_gather_gradients_with_unknown_static_dims():
+    params = tf.reshape(tf.range(24.0), [2, 3, 4])
+    gathers = [
+        lambda p: tf.gather(p, [[1, 0]]),
+        lambda p: tf.gather(p, [2, 0, 2], axis=1),
+        lambda p: tf.gather(p, [[0, 2], [1, 1]], axis=1, batch_dims=1),
+        lambda p: tf.gather_nd(p, [[0, 1], [1, 2]]),
+    ]
+    for fn in gathers:
+        def grad(p):
+            with tf.GradientTape() as tape:
+                tape.watch(p)
+                y = tf.reduce_sum(fn(p) * fn(p))
+            return tf.convert_to_tensor(tape.gradient(y, p))
+
+        want = grad(params).numpy()
+        traced = tf.function(grad, input_signature=[tf.TensorSpec([None, None, None])])
+        np.testing.assert_array_equal(traced(params).numpy(), want)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None]), tf.TensorSpec([None], tf.int32)])
+    def segment_grad2(p, ids):
+        with tf.GradientTape() as outer:
+            outer.watch(p)
+            with tf.GradientTape() as inner:
+                inner.watch(p)
+                y = tf.reduce_sum(tf.math.segment_max(p * p, ids))
+            s = tf.reduce_sum(inner.gradient(y, p) ** 2)
+        return outer.gradient(s, p)
+
+    got = segment_grad2(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), tf.constant([0, 1, 1]))
+    assert got.numpy().tolist() == [[8.0, 16.0], [0.0, 0.0], [40.0, 48.0]]
+
+
+def test_scatter_nd_with_a_run_time_shape():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+    def scatter(shape):
+        return tf.scatter_nd([[0], [1]], [1.0, 2.0], shape)
+
+    assert scatter(tf.constant([3])).numpy().tolist() == [1.0, 2.0, 0.0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Dimension -3 must be >= 0"):
+        scatter(tf.constant([-3]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="does not index into shape"):
+        scatter(tf.constant([1]))
+
+
+def test_concat_gradient_with_unknown_static_dims():
+    @tf.function(input_signature=[tf.TensorSpec([None, None]), tf.TensorSpec([None, None])])
+    def grads(a, b):
+        with tf.GradientTape() as tape:
+            tape.watch([a, b])
+            y = tf.concat([a, b], 1)
+            loss = tf.reduce_sum(y * tf.range(5.0))
+        return tape.gradient(loss, [a, b])
+
+    da, db = grads(tf.ones([2, 2]), tf.ones([2, 3]))
+    assert da.numpy().tolist() == [[0.0, 1.0]] * 2
+    assert db.numpy().tolist() == [[2.0, 3.0, 4.0]] * 2
+
+
+def test_repeat_with_a_negative_count_raises_like_tile():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"multiples\[2\] >= 0, but got -1"):
+        tf.repeat(x, -1, axis=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"multiples\[1\] >= 0, but got -1"):
+        tf.function(lambda t: tf.repeat(t, [-1], axis=0),
+                    input_signature=[tf.TensorSpec([None, None])])(x)
+    # In a vector of counts a negative one repeats 0 times, as in TF.
+    assert tf.repeat(x, [1, -1], axis=0).numpy().tolist() == [[1.0, 2.0]]
+
+
+def test_sequence_mask_of_empty_lengths():
+    assert tf.sequence_mask(tf.zeros([0], tf.int32)).shape == (0, 0)
+    assert tf.sequence_mask(tf.zeros([2, 0], tf.int64)).shape == (2, 0, 0)
+    got = tf.function(tf.sequence_mask, input_signature=[tf.TensorSpec([None], tf.int32)])(
+        tf.zeros([0], tf.int32))
+    assert got.shape == (0, 0) and got.dtype == tf.bool

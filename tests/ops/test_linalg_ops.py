@@ -736,3 +736,56 @@ def test_triangular_solve_keeps_non_finite_right_hand_sides_in_their_rows():
     rhs = np.array([[np.inf], [1.0], [2.0]], np.float32)
     np.testing.assert_array_equal(tf.linalg.triangular_solve(low, rhs)[:, 0],
                                   [np.inf, -np.inf, np.nan])
+
+
+def test_lstsq_with_l2_regularizer_and_unknown_static_dims():
+    a = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]])
+    b = tf.constant([[1.0], [2.0], [3.0]])
+    want = tf.linalg.lstsq(a, b, l2_regularizer=0.5)
+    got = tf.function(lambda m, r: tf.linalg.lstsq(m, r, l2_regularizer=0.5),
+                      input_signature=[tf.TensorSpec([None, None])] * 2)(a, b)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5)
+
+
+def test_diag_part_of_a_range_of_diagonals():
+    x = tf.reshape(tf.range(12.0), [3, 4])
+    # Rows: diagonals 2, 1, 0, -1; superdiagonals aligned right, subdiagonals left.
+    want = [[7.0, 2.0, 7.0], [1.0, 6.0, 11.0], [0.0, 5.0, 10.0], [4.0, 9.0, 7.0]]
+    assert tf.linalg.diag_part(x, k=(-1, 2), padding_value=7.0).numpy().tolist() == want
+    got = tf.function(lambda m: tf.linalg.diag_part(m, k=(-1, 2), padding_value=7.0),
+                      input_signature=[tf.TensorSpec([None, None])])(x)
+    assert got.numpy().tolist() == want
+    batch = tf.reshape(tf.range(24.0), [2, 3, 4])
+    left = tf.linalg.diag_part(batch, k=(-2, 1), align="LEFT_LEFT")
+    assert left.shape == (2, 4, 3)
+    assert left.numpy()[0].tolist() == [[1.0, 6.0, 11.0], [0.0, 5.0, 10.0], [4.0, 9.0, 0.0],
+                                        [8.0, 0.0, 0.0]]
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.diag_part(v, k=(0, 1)))
+    assert tape.gradient(y, v).numpy().tolist() == [[1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 1]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="lower_diag_index is out of bound"):
+        tf.linalg.diag_part(x, k=(-5, 1))
+
+
+def test_second_derivatives_through_svd_and_eigh():
+    m = tf.constant([[4.0, 1.0, -1.0], [2.0, 5.0, 0.5], [-1.0, 0.5, 3.0]])
+
+    def second(fn, x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(fn(x))
+            z = tf.reduce_sum(inner.gradient(y, x))
+        return outer.gradient(z, x).numpy()
+
+    # pinv is the inverse here: d/dm of sum(-inv^T 1 1^T inv^T), which the inverse's own
+    # (SVD-free) gradients give exactly.
+    np.testing.assert_allclose(second(tf.linalg.pinv, m), second(tf.linalg.inv, m),
+                               rtol=1e-4, atol=1e-6)
+    sym = m + tf.transpose(m)
+    np.testing.assert_allclose(
+        second(lambda x: tf.linalg.eigh(x)[1] ** 2 * [1.0, 2.0, 3.0], sym),
+        second(lambda x: tf.linalg.eigh(tf.cast(x, tf.float64))[1] ** 2 * [1.0, 2.0, 3.0],
+               tf.cast(sym, tf.float64)), rtol=1e-3, atol=1e-4)

@@ -753,3 +753,33 @@ def test_fresnel_integrals_at_huge_arguments():
 def test_float_kernels_of_empty_tensors_are_empty(fn, dtype):
     out = fn(tf.zeros([0, 2], dtype))
     assert out.shape == (0, 2) and out.dtype == dtype
+
+
+def test_sqrt_rsqrt_reciprocal_gradient_is_zero_where_upstream_is_zero():
+    # TF: an unused singular branch (y at 0 or inf) contributes 0, not 0 * inf = NaN.
+    x = tf.constant([4.0, 4.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.sqrt(tf.reduce_sum(x * 0.0)) ** 2
+    assert tape.gradient(y, x).numpy().tolist() == [0.0, 0.0, 0.0]
+    for fn in (tf.sqrt, tf.math.rsqrt, tf.math.reciprocal):
+        a = tf.Variable([0.0, np.inf, -np.inf, np.nan, 4.0])
+        with tf.GradientTape() as tape:
+            y = fn(a) * tf.constant([0.0, 0.0, 0.0, 0.0, 1.0])
+        g = tape.gradient(y, a).numpy()
+        assert g[:4].tolist() == [0.0, 0.0, 0.0, 0.0], fn
+        assert np.isfinite(g[4])
+
+    @tf.function(input_signature=[tf.TensorSpec([None])])
+    def second(a):
+        with tf.GradientTape() as outer:
+            outer.watch(a)
+            with tf.GradientTape() as inner:
+                inner.watch(a)
+                y = tf.sqrt(a) * 2.0
+            g = inner.gradient(y, a)
+        return g, outer.gradient(g, a)
+
+    g, gg = second(tf.constant([4.0, 0.0]))
+    np.testing.assert_allclose(g.numpy(), [0.5, np.inf])
+    np.testing.assert_allclose(gg.numpy(), [-0.0625, -np.inf])

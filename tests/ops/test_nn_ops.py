@@ -640,6 +640,32 @@ def test_poisson_and_weighted_cross_entropy_losses_check_shapes():
         tf.nn.weighted_cross_entropy_with_logits(a, b, 2.0)
 
 
+def test_compute_average_loss_with_global_batch_size_inside_function():
+    x = tf.constant([1.0, 2.0, 3.0, 9.0])
+    f = tf.function(lambda t: tf.nn.compute_average_loss(t, global_batch_size=8))
+    assert float(f(x)) == 1.875
+    with pytest.raises(ValueError, match=r"at least rank 1. Received per_example_loss=Tensor"):
+        tf.function(tf.nn.compute_average_loss)(tf.constant(1.0))
+
+
+def test_block_and_statistics_wrappers_with_unknown_static_dims():
+    image = tf.reshape(tf.range(96.0), [2, 4, 4, 3])
+    unknown = [tf.TensorSpec([None] * 4)]
+    for fn in (lambda x: tf.nn.space_to_depth(x, 2),
+               lambda x: tf.nn.depth_to_space(tf.nn.space_to_depth(x, 2), 2)):
+        got = tf.function(fn, input_signature=unknown)(image)
+        np.testing.assert_array_equal(got.numpy(), fn(image).numpy())
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.function(lambda x: tf.nn.space_to_depth(x, 3), input_signature=unknown)(image)
+
+    x = tf.reshape(tf.range(6.0), [2, 3])
+    stats = tf.function(lambda t: tf.nn.sufficient_statistics(t, [0], shift=0.5)[:3],
+                        input_signature=[tf.TensorSpec([None, None])])(x)
+    want = tf.nn.sufficient_statistics(x, [0], shift=0.5)[:3]
+    for got, expected in zip(stats, want):
+        np.testing.assert_array_equal(got.numpy(), expected.numpy())
+
+
 # TF 2.21's softmax of rows holding non-finite logits: its float32 (and 16-bit) kernel is NaN at
 # NaN and +inf logits (every logit of an all -inf row) and 0 at the others; float64 is all NaN.
 _INF, _NAN = np.inf, np.nan

@@ -597,3 +597,21 @@ def test_cumulative_logsumexp_of_bfloat16_and_its_gradient():
         want = r.cumulative_logsumexp(x32)
     np.testing.assert_allclose(grad.numpy().astype(np.float32),
                                tape.gradient(want, x32).numpy(), rtol=2e-2)
+
+
+def test_cumprod_gradient_is_finite_at_zeros_as_in_tf():
+    # TF divides by x with divide_no_nan: 0 at the zeros, finite elsewhere.
+    x = tf.constant([2.0, 0.0, 3.0, 4.0])
+    weights = tf.constant([1.0, 2.0, 3.0, 4.0])
+    want = {(): [1.0, 0.0, 0.0, 0.0], (True, False): [2.0, 0.0, 0.0, 0.0],
+            (False, True): [0.0, 0.0, 12.0, 13.0], (True, True): [0.0, 0.0, 8.0, 9.0]}
+    for flags, expected in want.items():
+        exclusive, reverse = flags or (False, False)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.math.cumprod(x, exclusive=exclusive, reverse=reverse) * weights)
+        assert tape.gradient(y, x).numpy().tolist() == expected, flags
+    v = tf.Variable([1.0, np.inf, 2.0, 0.0])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.math.cumprod(v))
+    assert tape.gradient(y, v).numpy()[3] == 0.0

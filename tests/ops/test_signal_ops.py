@@ -169,3 +169,50 @@ def test_frame_gradient_is_a_dense_tensor(axis):
     grad = tape.gradient(y, x)
     assert isinstance(grad, tf.Tensor)
     np.testing.assert_array_equal(grad.numpy(), [2, 4, 4, 4, 2])
+
+
+def test_fftshift_and_frame_with_unknown_static_dims():
+    x = tf.reshape(tf.range(12.0), [3, 4])
+    unknown = [tf.TensorSpec([None, None])]
+    for fn in (tf.signal.fftshift, tf.signal.ifftshift,
+               lambda s: tf.signal.fftshift(s, axes=1),
+               lambda s: tf.signal.frame(s, 2, 1),
+               lambda s: tf.signal.frame(s, 3, 2, pad_end=True, pad_value=-1.0),
+               lambda s: tf.signal.frame(s, 9, 1),
+               lambda s: tf.signal.frame(s, 2, 1, axis=0)):
+        want = fn(x)
+        got = tf.function(fn, input_signature=unknown)(x)
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+    @tf.function(input_signature=unknown)
+    def frame_grad(s):
+        with tf.GradientTape() as tape:
+            tape.watch(s)
+            y = tf.reduce_sum(tf.signal.frame(s, 3, 2, pad_end=True))
+        return tape.gradient(y, s)
+
+    assert frame_grad(x).numpy().tolist() == [[1.0, 1.0, 2.0, 1.0]] * 3
+
+
+def test_frame_with_a_zero_step_raises_invalid_argument():
+    signal = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
+        tf.signal.frame(signal, 2, 0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
+        tf.function(lambda s: tf.signal.frame(s, 2, 0),
+                    input_signature=[tf.TensorSpec([None])])(signal)
+
+
+def test_roll_with_a_run_time_shift():
+    @tf.function(input_signature=[tf.TensorSpec([None]), tf.TensorSpec([], tf.int32)])
+    def rolled(x, shift):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.roll(x, shift, 0)
+            loss = tf.reduce_sum(y * [1.0, 2.0, 3.0])
+        return y, tape.gradient(loss, x)
+
+    y, dx = rolled(tf.constant([1.0, 2.0, 3.0]), tf.constant(1))
+    assert y.numpy().tolist() == [3.0, 1.0, 2.0]
+    assert dx.numpy().tolist() == [2.0, 3.0, 1.0]

@@ -27,6 +27,7 @@ import weakref
 from eagerflow._src.backend import numpy_module as _numpy
 
 from eagerflow._src.core import config
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -204,14 +205,27 @@ def kernel_type_name(dtype):
     return _KERNEL_TYPE_NAMES.get(dtype, dtype.name)
 
 
-def attr_dtype_error(op_name, attr, dtype, allowed):
+# The input whose dtype a type attribute gives, as TF's graph-time dtype errors name it.
+_ATTR_INPUTS = {"Tindices": "indices", "Tshape": "shape", "TI": "indices", "Tlabels": "labels", "Tidx": "axis",
+                "Tpaddings": "paddings", "Tmultiples": "multiples", "Tperm": "perm"}
+
+
+def attr_dtype_error(op_name, attr, dtype, allowed, param=None):
     """TF's InvalidArgumentError for a type attribute `attr` of `op_name` whose `dtype` is
     not among the `allowed` dtypes: the list, then the op on a line of its own.
 
     >>> print(attr_dtype_error("Log", "T", _d.int32, (_d.float32,)).message)
     Value for attr 'T' of int32 is not in the list of allowed values: float
     	; NodeDef: {{node Log}}; Op<name=Log> [Op:Log]
+
+    While a graph is built it is the TypeError TF raises as it adds the op, which
+    names the input (`param`, by default the usual input of `attr`).
     """
+    if not context.executing_eagerly():
+        if param is None:
+            param = "segment_ids" if "Segment" in op_name else _ATTR_INPUTS.get(attr, "x")
+        return TypeError(f"Value passed to parameter '{param}' has DataType {dtype.name} not in "
+                         f"list of allowed values: {', '.join(d.name for d in allowed)}")
     return errors.InvalidArgumentError(
         None, op_name,
         f"Value for attr '{attr}' of {kernel_type_name(dtype)} is not in the list of allowed "

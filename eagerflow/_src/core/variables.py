@@ -19,6 +19,7 @@ import numpy as np
 from eagerflow._src import backend
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, from_array, get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import register, register_gradient
@@ -53,6 +54,11 @@ class ResourceHandle:
 
 
 def _read(xp, handle):
+    if handle.value is None:
+        raise errors.FailedPreconditionError(
+            None, None, "Could not read from a variable that is not initialized yet: its "
+            "initial value depends on the inputs of the function that creates it, and is "
+            "assigned when that function is first called.")
     return handle.value
 
 
@@ -121,7 +127,9 @@ class Variable:
                 # written inside a function) is as good as an eager one.
                 known = get_static_value(value)
                 value = value if known is None else from_array(known)
-        if type(value) is not EagerTensor:
+        ctx = context.get()
+        from_inputs = type(value) is not EagerTensor
+        if from_inputs and (ctx.graph is None or ctx.new_variables is None):
             raise ValueError(f"A variable's initial value must not depend on the inputs of "
                              f"the traced function (got {value!r}); pass the value from "
                              f"outside, or create the variable outside the function.")
@@ -138,17 +146,20 @@ class Variable:
         if not self._shape.is_compatible_with(value.shape):
             raise ValueError(f"The initial value's shape ({value.shape}) is not compatible with "
                              f"the explicitly supplied `shape` argument ({self._shape}).")
-        self._handle = ResourceHandle(value._data)
+        self._handle = ResourceHandle(None if from_inputs else value._data)
         self._unique_id = next(_creation_order)
         self._initial_value = value
         self._name = context.scoped_name(name or "Variable") + ":0"
         self._constraint = constraint
         self._synchronization = synchronization
         self._aggregation = aggregation
-        ctx = context.get()
         self._device = ctx.device_name
         if ctx.new_variables is not None:
             ctx.new_variables.append(self)
+        if from_inputs:
+            # As in TF, an initial value computed from a function's inputs is assigned by
+            # the trace that creates the variable, which runs for the first call only.
+            dispatch(_ASSIGN, (self, value))
 
     # The handle is what ops see when a variable is passed to `dispatch`.
     _data = property(lambda self: self._handle)

@@ -51,6 +51,7 @@ class Function:
         self._signatures = []     # every ConcreteFunction traced, variable-making ones too
         self._reasons = []        # why each trace happened (a variable-making one traces twice)
         self._made_variables = False
+        self._initializer = None  # a trace to run once first: it assigns initial values
         self._last_key = None     # the key of the latest trace started
         self._eager_traces = 0    # traces for calls from eager code
         self._bound = weakref.WeakKeyDictionary()
@@ -74,13 +75,16 @@ class Function:
             return self._python_function(*args, **kwargs)
         if self._input_signature is not None:
             tensors = self._bind(args, kwargs)
-            return self._signature_function().call_flat(tensors)
-        if kwargs or len(args) != self._plain_arity:
-            args, kwargs = self._canonical(args, kwargs)
-        key, tensors = trace_key.call_key(args, kwargs)
-        concrete = self._cache.get(key)
-        if concrete is None:
-            concrete = self._concrete_for(args, kwargs, key)
+            concrete = self._signature_function()
+        else:
+            if kwargs or len(args) != self._plain_arity:
+                args, kwargs = self._canonical(args, kwargs)
+            key, tensors = trace_key.call_key(args, kwargs)
+            concrete = self._cache.get(key)
+            if concrete is None:
+                concrete = self._concrete_for(args, kwargs, key)
+        if self._initializer is not None:
+            concrete, self._initializer = self._initializer, None
         return concrete.call_flat(tensors)
 
     def _canonical(self, args, kwargs):
@@ -262,6 +266,15 @@ class Function:
             # body runs twice; both traces count and print): a function that would make new
             # ones on every call fails on its first call.
             self._made_variables = True
+            if any(v.handle.value is None for v in created):
+                # Initial values computed from the inputs: the first call runs this trace,
+                # which assigns them (later calls, the one that follows, as TF does).
+                if not eager:
+                    raise ValueError(
+                        f"A variable's initial value must not depend on the inputs of the "
+                        f"traced function {self._name!r} when it is called while another "
+                        f"function traces; create the variable outside the function.")
+                self._initializer = concrete
             return self._trace(args, kwargs, key, "traced again after creating variables")
         self._traces.append((key, concrete))
         # As in TF, only traces for calls from eager code count (not those of calls made

@@ -34,6 +34,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.dtypes import int32, variant
 from eagerflow._src.core.registry import OpDef, kernel_type_name
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
@@ -377,10 +378,36 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
     """
     limit = None if maximum_iterations is None else int(maximum_iterations)
     values, n = loop_vars, 0
+    check = (_eager_structure_check(loop_vars, limit is not None)
+             if isinstance(loop_vars, (list, tuple))
+             else functools.partial(_same_structure, loop_vars))
     while (limit is None or n < limit) and cond(*_arguments(loop_vars, values)):
-        values = _same_structure(loop_vars, body(*_arguments(loop_vars, values)))
+        values = check(body(*_arguments(loop_vars, values)))
         n += 1
     return nest.map_structure(_carried, values)
+
+
+def _eager_structure_check(loop_vars, counted):
+    """Checks a body's result against a list or tuple of loop variables as TF does eagerly:
+    the result's items (``list(result)``: a lone scalar tensor is a TypeError) must have the
+    variables' nested structure, container types included. With `maximum_iterations`
+    (`counted`) TF compares the result itself, so a tuple for a list is a TypeError too."""
+    def spec(v):
+        if v is None or isinstance(v, TensorArray):
+            return v
+        try:
+            return TensorSpec.from_tensor(_carried(v))
+        except (TypeError, ValueError):  # not a tensor value: compared as it is
+            return v
+    specs = nest.map_structure(spec, loop_vars)
+
+    def check(result):
+        if counted:
+            nest.assert_same_structure(specs, result)
+        else:
+            nest.assert_same_structure(list(specs), list(result))
+        return result
+    return check
 
 
 def _arguments(structure, values):
@@ -460,9 +487,18 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
         return _next_values(structure, result, flat)
 
     test = _Subgraph.trace(f"{scope}_cond", traced_cond, specs)
-    if test.outputs[0].dtype.name != "bool" or test.outputs[0].shape.rank not in (None, 0):
-        raise TypeError(f"The loop condition must return a scalar boolean tensor, got "
-                        f"{test.outputs[0]}")
+    # TF's While op rejects a condition that is not a scalar bool when the function runs,
+    # as InvalidArgumentError.
+    verdict = test.outputs[0]
+    if verdict.dtype.name != "bool":
+        raise errors.InvalidArgumentError(
+            None, None, f"Input 'input' passed {kernel_type_name(verdict.dtype)} expected bool "
+            f"while building NodeDef '{scope}/LoopCond' using Op<name=LoopCond; "
+            f"signature=input:bool -> output:bool>")
+    if verdict.shape.rank not in (None, 0):
+        raise errors.InvalidArgumentError(
+            None, None, "The second input must be a scalar, but it has shape ["
+            + ",".join("?" if d is None else str(d) for d in verdict.shape.as_list()) + "]")
     step = _Subgraph.trace(f"{scope}_body", traced_body, specs)
     for t, out, shape in zip(flat, step.outputs, invariants):
         if not fits(out.shape, shape):

@@ -38,6 +38,24 @@ def _attr_input(attr, index_attr, count=None):
     return form
 
 
+def _reduction(index, renamed=()):
+    """A reduction holding TF's input `index` (``reduction_indices``) as attr ``axis``,
+    with attrs `renamed` ``(ours, TF's)``."""
+    form = _attr_input("axis", "Tidx")
+
+    def reduction(name, names, attrs, inputs):
+        if "axis" in attrs:
+            attrs, names = form(name, names, attrs, inputs)
+            names = [*names[:-1], f"{name}/{index}"]
+        else:  # the axes are already an input, known only at run time
+            attrs = {**attrs, "Tidx": inputs[-1].dtype}
+        for ours, theirs in renamed:
+            if ours in attrs:
+                attrs[theirs] = attrs.pop(ours)
+        return attrs, names
+    return reduction
+
+
 def _with(**extra):
     return lambda name, names, attrs, inputs: ({**attrs, **extra}, names)
 
@@ -50,6 +68,10 @@ _TF_FORMS = {
     "BatchMatMulV2": _with(grad_x=False, grad_y=False),
     "Equal": _with(incompatible_shape_error=True),
     "NotEqual": _with(incompatible_shape_error=True),
+    **{op: _reduction("reduction_indices", [("keepdims", "keep_dims")])
+       for op in ("Sum", "Mean", "Prod", "Max", "Min", "Any", "All", "EuclideanNorm")},
+    "ArgMax": _reduction("dimension"),
+    "ArgMin": _reduction("dimension"),
     "InTopKV2": lambda name, names, attrs, inputs: ({**attrs, "T": inputs[1].dtype}, names),
 }
 

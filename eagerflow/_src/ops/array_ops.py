@@ -18,6 +18,7 @@ import operator
 
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
@@ -408,6 +409,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
 
 
 def _expand_dims_kernel(xp, x, axis):
+    axis = int(np.reshape(axis, -1)[0]) if type(axis) is not int else axis  # or an input
     if not -x.ndim - 1 <= axis <= x.ndim:
         raise _bad(f"Tried to expand dim index {axis} for tensor with {x.ndim} dimensions.")
     return xp.expand_dims(x, axis)
@@ -416,6 +418,8 @@ def _expand_dims_kernel(xp, x, axis):
 def _expand_dims_rule(x, axis):
     if x.shape.rank is None:
         return unknown_shape(), x.dtype
+    if not isinstance(axis, int):  # a run-time input: where the new dim goes is unknown
+        return unknown_shape(x.shape.rank + 1), x.dtype
     dims = x.shape.as_list()
     if not -len(dims) - 1 <= axis <= len(dims):
         raise shape_rules.shape_error(
@@ -434,6 +438,12 @@ def expand_dims(input, axis, name=None):
     >>> expand_dims([1, 2], -1).shape
     TensorShape([2, 1])
     """
+    dynamic = None if type(axis) is int else run_time_tensor(axis)
+    if dynamic is not None:  # the axis becomes the op's input, as in TF
+        if dynamic.shape.num_elements() not in (1, None):
+            raise _op_error("ExpandDims", "'dim' must be a tensor with a single value")
+        check_index_dtype("ExpandDims", "Tdim", dynamic)
+        return dispatch(_EXPAND_DIMS, (as_tensor(input), dynamic), {}, name)
     axis = _ints(axis, "ExpandDims", "Tdim")
     if len(axis) != 1:
         raise _op_error("ExpandDims", "'dim' must be a tensor with a single value")
@@ -579,11 +589,15 @@ def _reverse_kernel(xp, x, axis):
 
 def _reverse_rule(x, axis):
     rank = x.shape.rank
+    seen = set()
     for i, a in enumerate(axis if rank is not None else ()):
-        if not -rank <= a < rank:
+        if not -rank <= a < rank or a % rank in seen:
+            message = (f"axis {a % rank} specified more than once." if -rank <= a < rank
+                       else f"'axis'[{i}] = {a} is out of valid range [0, {rank - 1}")
             raise shape_rules.shape_error(
-                "ReverseV2", f"'axis'[{i}] = {a} is out of valid range [0, {rank - 1}",
+                "ReverseV2", message,
                 [x.shape, TensorShape([len(axis)])], computed=[(1, " ".join(map(str, axis)))])
+        seen.add(a % rank)
     return x.shape, x.dtype
 
 
@@ -603,6 +617,8 @@ def reverse(tensor, axis, name=None):
 
 
 def _roll_kernel(xp, x, shift, axis):
+    if type(shift) is not tuple:  # known only at run time
+        shift = tuple(int(v) for v in xp.reshape(shift, -1))
     if len(shift) != len(axis):
         raise _bad("shift and axis must have the same size")
     for a in axis:
@@ -611,7 +627,20 @@ def _roll_kernel(xp, x, shift, axis):
     return xp.roll(x, shift, axis) if axis else x
 
 
-def _roll_rule(x, shift, axis):
+def _length(values):
+    """How many values a static tuple or a vector input holds (None: unknown)."""
+    if type(values) is tuple:
+        return len(values)
+    shape = getattr(values, "shape", None)
+    return shape[0] if shape is not None and shape.rank == 1 else None
+
+
+def _roll_rule(x, shift, axis, **_):
+    n, m = _length(shift), _length(axis)
+    if None not in (n, m) and n != m:
+        raise shape_rules.shape_error(
+            "Roll", f"Dimension 0 in both shapes must be equal, but are {n} and {m}. Shapes "
+            f"are [{n}] and [{m}].", [x.shape, TensorShape([n]), TensorShape([m])])
     if x.shape.rank == 0:
         raise shape_rules.shape_error("Roll", "Shape must be at least rank 1 but is rank 0",
                                       [x.shape, TensorShape([]), TensorShape([])])
@@ -627,8 +656,12 @@ def roll(input, shift, axis, name=None):
     >>> roll([1, 2, 3], 1, 0)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([3, 1, 2], dtype=int32)>
     """
-    return dispatch(_ROLL, (as_tensor(input),), {"shift": _ints(shift, "Roll", "Tshift"),
-                                                  "axis": _ints(axis, "Roll", "Taxis")}, name)
+    axis = _ints(axis, "Roll", "Taxis")
+    shift = _ints_or_tensor(reshape(shift, [-1]) if isinstance(shift, Tensor) and
+                            shift.shape.rank == 0 else shift, "Roll", "Tshift")
+    if type(shift) is tuple:
+        return dispatch(_ROLL, (as_tensor(input),), {"shift": shift, "axis": axis}, name)
+    return dispatch(_ROLL, (as_tensor(input), shift), {"axis": axis}, name)
 
 
 # -- joining and splitting -----------------------------------------------------------------------
@@ -802,6 +835,9 @@ def _unstack_rule(x, num, axis):
     if x.shape.rank is None:
         return [(unknown_shape(), x.dtype)] * num
     dims = x.shape.as_list()
+    if dims[axis] is not None and dims[axis] != num:
+        raise shape_rules.shape_error("Unpack", f"Dimension must be {num} but is {dims[axis]}",
+                                      [x.shape])
     del dims[axis]
     return [(TensorShape(dims), x.dtype)] * num
 
@@ -949,6 +985,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     if isinstance(num_or_size_splits, (int, np.integer)):
         num_split = int(num_or_size_splits)
         if num_split < 1:
+            if not context.executing_eagerly():  # TF's check as the op is added
+                raise ValueError(f"Attr 'num_split' of 'Split' Op passed {num_split} less "
+                                 f"than minimum 1.")
             raise _op_error("Split", f"Value for attr 'num_split' of {num_split} must be at "
                                      f"least minimum 1")
         outs = dispatch(_SPLIT, (value,), {"num_split": num_split, "axis": axis}, name)
@@ -973,6 +1012,7 @@ def _fill_kernel(xp, value, dims):
 
 
 def _fill_rule(value, dims):
+    shape_rules.check_rank("Fill", [value], 0, rank=0)
     if type(dims) is not tuple:
         dims = shape_rules.known_elements(dims)
     return TensorShape(dims), value.dtype
@@ -1313,6 +1353,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     axis = -1 if axis is None else _int(axis)
     rank = indices.shape.rank
     if depth < 0:
+        if not context.executing_eagerly():  # TF's shape function, as the op is added
+            raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative "
+                             f"but is {depth}")
         raise _op_error("OneHot", f"depth must be non-negative, got: {depth}")
     if axis != -1 and rank is not None and not 0 <= axis <= rank:
         raise _op_error("OneHot", f"Expected axis to be -1 or between [0, {rank + 1}).  But "
@@ -1384,6 +1427,9 @@ def _mirror_pad_kernel(xp, x, paddings, mode):
 
 
 def _pad_rule(x, *_, paddings, **__):
+    if any(b < 0 or a < 0 for b, a in paddings):
+        raise shape_rules.shape_error("Pad", "Paddings must be non-negative",
+                                      [x.shape, TensorShape([len(paddings), 2])])
     if x.shape.rank is None:
         return unknown_shape(len(paddings)), x.dtype
     _rank_mismatch("Pad", x.shape.rank, len(paddings),
@@ -1576,6 +1622,11 @@ def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
     if _unknown_rank(params, indices) or indices.shape[-1] is None:
         return unknown_shape(), params.dtype
     p, i = params.shape.as_list(), indices.shape.as_list()
+    if i[-1] > len(p) - batch_dims:
+        raise shape_rules.shape_error(
+            "GatherNd", f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
+            f"{errors.shape_text(i)} and params shape: {errors.shape_text(p)}",
+            [params.shape, indices.shape])
     return TensorShape(p[:batch_dims] + i[batch_dims:-1] + p[batch_dims + i[-1]:]), params.dtype
 
 
@@ -1628,15 +1679,44 @@ def _scatter_into(xp, out, index, values, how):
 
 
 def _scatter_nd_kernel(xp, indices, updates, shape, bad_indices_policy):
+    if type(shape) is not tuple:  # a shape known only at run time
+        shape = tuple(int(d) for d in shape)
+        bad = next((d for d in shape if d < 0), None)
+        if bad is not None:
+            raise _bad(f"Dimension {bad} must be >= 0")
     index, values = _scatter_rows(xp, indices, updates, shape, "ScatterNd",
                                   bad_indices_policy)
     out = xp.zeros(shape, updates.dtype)
     return _scatter_into(xp, out, index, values, "logical_or" if updates.dtype == bool else "add")
 
 
-_SCATTER_ND = register("ScatterNd", _scatter_nd_kernel,
-                       lambda indices, updates, shape, **_: (TensorShape(shape), updates.dtype),
-                       tied=())
+def _check_scatter(op_name, indices, updates, shapes):
+    """TF's shape error when the batch dims of `indices` (all but the last) are known not to
+    lead the shape of `updates`."""
+    i, u = indices.shape, updates.shape
+    if i.rank is None or u.rank is None or not i.rank:
+        return
+    n = i.rank - 1
+    lead = u[:n] if u.rank >= n else None
+    for a, b in zip(i[:n], [] if lead is None else lead):
+        if None not in (a, b) and a != b:
+            raise shape_rules.shape_error(
+                op_name, f"Dimensions [0,{n}) of indices[shape={errors.shape_text(i)}] = "
+                f"{errors.shape_text(i[:n])} must match dimensions [0,{n}) of updates[shape="
+                f"{errors.shape_text(u)}] = {errors.shape_text(lead)}: Dimension 0 in both "
+                f"shapes must be equal, but are {a} and {b}", shapes)
+
+
+def _scatter_nd_rule(indices, updates, shape, **_):
+    _check_scatter("ScatterNd", indices, updates,
+                   [indices.shape, updates.shape, TensorShape([None])])
+    if type(shape) is not tuple:  # a shape tensor: what is known of it before run time
+        known = shape_rules.known_elements(shape)
+        return (unknown_shape() if known is None else TensorShape(known)), updates.dtype
+    return TensorShape(shape), updates.dtype
+
+
+_SCATTER_ND = register("ScatterNd", _scatter_nd_kernel, _scatter_nd_rule, tied=())
 
 
 def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
@@ -1647,9 +1727,11 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     """
     indices, updates = as_tensor(indices), as_tensor(updates)
     check_index_dtype("ScatterNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
-    return dispatch(_SCATTER_ND, (indices, updates),
-                    {"shape": _ints(shape, "ScatterNd", "Tindices"),
-                     "bad_indices_policy": _policy(bad_indices_policy)}, name)
+    shape = _ints_or_tensor(shape, "ScatterNd", "Tindices")
+    attrs = {"bad_indices_policy": _policy(bad_indices_policy)}
+    if type(shape) is tuple:
+        return dispatch(_SCATTER_ND, (indices, updates), {"shape": shape, **attrs}, name)
+    return dispatch(_SCATTER_ND, (indices, updates, shape), attrs, name)
 
 
 def _tensor_scatter_kernel(how, op_name):
@@ -1662,8 +1744,11 @@ def _tensor_scatter_kernel(how, op_name):
 
 def _tensor_scatter(public_name, op_name, how, dtypes, doc):
     """Registers `op_name` and returns its public function ``fn(tensor, indices, updates)``."""
-    op = register(op_name, _tensor_scatter_kernel(how, op_name),
-                  lambda tensor, *_, **__: (tensor.shape, tensor.dtype), tied=(0, 2),
+    def rule(tensor, indices, updates, **_):
+        _check_scatter(op_name, indices, updates, [tensor.shape, indices.shape, updates.shape])
+        return tensor.shape, tensor.dtype
+
+    op = register(op_name, _tensor_scatter_kernel(how, op_name), rule, tied=(0, 2),
                   dtypes=dtypes)
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
@@ -2193,7 +2278,8 @@ def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     lengths = as_tensor(lengths)
     if maxlen is None:
         from eagerflow._src.ops.reduction_ops import reduce_max
-        maxlen = reduce_max(lengths)
+        # Empty lengths reduce to the dtype's minimum: as in TF, the mask is then 0 wide.
+        maxlen = math_ops.maximum(reduce_max(lengths), 0)
     maxlen = as_tensor(maxlen)
     if maxlen.shape.rank not in (0, None):
         raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received "
@@ -2234,6 +2320,13 @@ def repeat(input, repeats, axis=None, name=None):
                         f"<dtype: '{dtype.name}'>")
     if counts is not None and np.ndim(counts) > 1:
         raise ValueError(f"Shape {np.shape(counts)} must have rank at most 1")
+    if counts is not None and np.size(counts) == 1 and np.reshape(counts, -1)[0] < 0:
+        # TF tiles by a single count, and Tile rejects a negative multiple (a negative
+        # count in a vector of them repeats 0 times).
+        where = axis % ndim + 1 if ndim is not None else axis + 1
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected multiples[{where}] >= 0, but got "
+            f"{int(np.reshape(counts, -1)[0])}")
     if n is None or counts is None:
         return _repeat_at_run_time(input, repeats, axis, name)
     counts = np.maximum(np.asarray(counts, np.int64), 0)  # negative counts repeat 0 times
@@ -2269,7 +2362,7 @@ def _reshape_back(op, dy):
 
 
 register_gradient("Reshape")(_shape_input_grad(_reshape_back))
-register_gradient("ExpandDims")(_reshape_back)
+register_gradient("ExpandDims")(_shape_input_grad(_reshape_back))
 register_gradient("Squeeze")(_reshape_back)
 
 
@@ -2295,8 +2388,11 @@ def _reduction_ops():
 register_gradient("BroadcastTo")(_shape_input_grad(
     lambda op, dy: _reduction_ops().unbroadcast(dy, op.inputs[0])))
 register_gradient("ReverseV2")(lambda op, dy: reverse(dy, op.attrs["axis"]))
-register_gradient("Roll")(lambda op, dy: roll(dy, [-s for s in op.attrs["shift"]],
-                                              op.attrs["axis"]))
+@register_gradient("Roll")
+def _roll_grad(op, dy):
+    if len(op.inputs) == 2:  # a run-time shift
+        return roll(dy, math_ops.negative(op.inputs[1]), op.attrs["axis"]), None
+    return roll(dy, [-s for s in op.attrs["shift"]], op.attrs["axis"])
 register_gradient("Fill")(_shape_input_grad(
     lambda op, dy: reshape(_reduction_ops().reduce_sum(dy), known_shape(op.inputs[0]))))
 register_gradient("Pack")(lambda op, dy: unstack(dy, len(op.inputs), op.attrs["axis"]))
@@ -2314,7 +2410,16 @@ register_gradient("SplitV")(_split_back)
 @register_gradient("ConcatV2")
 def _concat_grad(op, dy):
     axis = op.attrs["axis"] % dy.shape.rank
-    return split(dy, [t.shape[axis] for t in op.inputs], axis)
+    sizes = [t.shape[axis] for t in op.inputs]
+    if None not in sizes:
+        return split(dy, sizes, axis)
+    # Sizes known only at run time: each input's rows of dy, gathered.
+    pieces, start = [], 0
+    for t in op.inputs:
+        end = start + shape(t)[axis]
+        pieces.append(gather(dy, range(start, end), axis=axis))
+        start = end
+    return pieces
 
 
 @register_gradient("Tile")
@@ -2416,19 +2521,22 @@ def _gather_grad(op, dy):
     # Scatter `dy` back: the gathered axis is moved to follow the batch dims, where
     # scatter_nd can address it, and moved back afterwards.
     params, indices = op.inputs
-    p = params.shape.as_list()
-    axis = op.attrs["axis"] % len(p)
+    p = known_shape(params)  # a Tensor where a static dim is unknown
+    rank = params.shape.rank
+    axis = op.attrs["axis"] % rank
     batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
     if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
         from eagerflow._src.ops.indexed_slices import IndexedSlices
-        return IndexedSlices(reshape(dy, [-1] + p[1:]), reshape(indices, [-1]),
-                             shape(params)), None
+        rows = [-1] + p[1:] if isinstance(p, list) else concat([[-1], p[1:]], 0)
+        return IndexedSlices(reshape(dy, rows), reshape(indices, [-1]), shape(params)), None
     if axis < batch_dims:
         batch_dims = 0
     outer = axis - batch_dims
     updates = _moved(dy, batch_dims + outer, indices.shape.rank - batch_dims, batch_dims)
     coords = _with_batch_coords(expand_dims(indices, -1), batch_dims)
-    moved_shape = p[:batch_dims] + [p[axis]] + p[batch_dims:axis] + p[axis + 1:]
+    order = [*builtins.range(batch_dims), axis, *builtins.range(batch_dims, axis),
+             *builtins.range(axis + 1, rank)]
+    moved_shape = [p[i] for i in order] if isinstance(p, list) else gather(p, order)
     return _moved(scatter_nd(coords, updates, moved_shape), batch_dims, 1, axis), None
 
 
@@ -2436,7 +2544,7 @@ def _gather_grad(op, dy):
 def _gather_nd_grad(op, dy):
     params, indices = op.inputs
     coords = _with_batch_coords(indices, op.attrs["batch_dims"])
-    return scatter_nd(coords, dy, params.shape.as_list()), None
+    return scatter_nd(coords, dy, known_shape(params)), None
 
 
 @register_gradient("ScatterNd")

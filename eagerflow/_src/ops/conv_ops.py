@@ -36,7 +36,7 @@ _PADDINGS = ("SAME", "VALID", "EXPLICIT")
 
 
 def _invalid(message):
-    return errors.InvalidArgumentError(None, None, message)
+    return shape_rules.static_error(message)
 
 
 def _unimplemented(message):
@@ -724,6 +724,15 @@ def _pool_grad_rule(like):
 def _pool_rule(x, ksize, strides, padding, data_format, explicit_paddings=()):
     dims, _ = _pool_geometry(_dims(x.shape), ksize, strides, padding, explicit_paddings,
                              data_format)
+    if padding == "VALID" and x.shape.rank is not None:
+        # TF's shape function rejects a window larger than the input (its kernel gives
+        # an empty result); eagerly only the kernel runs
+        nd = len(ksize) - 2
+        sizes = _split(_dims(x.shape), nd, data_format)[1]
+        for size, k in zip(sizes, _spatial(ksize, data_format)):
+            if size is not None and size < k:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Negative dimension size caused by subtracting {k} from {size}")
     return TensorShape(dims), x.dtype
 
 
@@ -783,9 +792,8 @@ def _sequence(value, n, channels_first, name):
 def _check_choice(attr, value, allowed):
     if value not in allowed:
         options = ", ".join(f'"{a}"' for a in allowed)
-        raise errors.InvalidArgumentError(
-            None, None, f"Value for attr '{attr}' of \"{value}\" is not in the list of allowed "
-                        f"values: {options}")
+        raise shape_rules.static_error(f"Value for attr '{attr}' of \"{value}\" is not in the list of "
+                                 f"allowed values: {options}")
 
 
 def _padding(padding, rank, allowed=_PADDINGS):

@@ -896,6 +896,9 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
 def _regularized(gram, l2_regularizer, n):
     if isinstance(l2_regularizer, (int, float)) and l2_regularizer == 0:
         return gram
+    if n is None:  # the size is known only at run time: add to the diagonal in place
+        l2 = as_tensor(l2_regularizer, gram.dtype)
+        return set_diag(gram, math_ops.add(diag_part(gram), l2))
     eye = convert_to_tensor(np.eye(n, dtype=gram.dtype.as_numpy_dtype))
     return math_ops.add(gram, math_ops.multiply(as_tensor(l2_regularizer, gram.dtype), eye))
 
@@ -1034,6 +1037,8 @@ def _set_diag_rule(x, diagonal, **_):
 
 
 def _tensor_diag_rule(x, **_):
+    if x.shape.rank == 0:
+        raise shape_error("Diag", "Shape must be at least rank 1 but is rank 0", [x.shape])
     return (unknown_shape() if x.shape.rank is None else x.shape.concatenate(x.shape)), x.dtype
 
 
@@ -1081,8 +1086,9 @@ def _static_int(value, param, op_name, dtype=_d.int32):
     return int(array)
 
 
-def _single_k(k, op_name):
-    """Diagonal offset `k` as an int; ranges of diagonals (k=(lo, hi)) are not supported."""
+def _single_k(k, op_name, ranges=False):
+    """Diagonal offset `k` as an int; a range of diagonals (k=(lo, hi)) as a (lo, hi) tuple
+    where `ranges` allows it, otherwise not supported."""
     if isinstance(k, (tuple, list)):
         lo, hi = (_static_int(v, "k", op_name) for v in k) if len(k) == 2 else (0, 1)
         if lo > hi:
@@ -1090,9 +1096,51 @@ def _single_k(k, op_name):
                            f"{lo} > {hi}")
         if len(k) == 2 and lo == hi:
             return lo
+        if ranges and len(k) == 2:
+            return lo, hi
         raise errors.UnimplementedError(None, None, "Ranges of diagonals (k=(lo, hi)) are not "
                                         "supported; pass a single diagonal offset.")
     return _static_int(k, "k", op_name)
+
+
+_ALIGNS = ("LEFT_LEFT", "LEFT_RIGHT", "RIGHT_LEFT", "RIGHT_RIGHT")
+
+
+def _diag_range(x, lo, hi, padding_value, align):
+    """Diagonals `hi` down to `lo` of each matrix of `x`, stacked on a new second-to-last
+    axis, each padded with `padding_value` to the longest: superdiagonals (and the main
+    one) on the side `align` names first, subdiagonals on the second."""
+    from eagerflow._src.ops import array_ops as a
+    if align not in _ALIGNS:
+        raise _invalid(f"Value for attr 'align' of \"{align}\" is not in the list of allowed "
+                       f"values: \"LEFT_RIGHT\", \"RIGHT_LEFT\", \"LEFT_LEFT\", "
+                       f"\"RIGHT_RIGHT\"")
+    rows, cols = x.shape[-2:] if x.shape.rank is not None else (None, None)
+    known = rows is not None and cols is not None and x.shape.is_fully_defined()
+
+    def length(d):
+        if known:
+            return _diag_length(rows, cols, d)
+        r, c = a.shape(x)[-2], a.shape(x)[-1]
+        return math_ops.maximum(0, math_ops.minimum(r + min(d, 0), c - max(d, 0)))
+
+    if known:  # TF checks the range's ends, the lower first
+        for which, d, after in (("lower", lo, ". "), ("upper", hi, " ")):
+            if d != 0 and not -rows < d < cols:
+                raise _invalid(f"{which}_diag_index is out of bound: {d}{after}It must be "
+                               f"between {-rows} and {cols}")
+    width = length(0) if lo <= 0 <= hi else length(hi if hi < 0 else lo)
+    pad = cast(padding_value, x.dtype)
+    parts = []
+    for d in range(hi, lo - 1, -1):
+        part = diag_part(x, k=d)
+        missing = width - length(d)
+        batch = x.shape[:-2].as_list() if known else a.shape(x)[:-2]
+        dims = batch + [missing] if known else a.concat([batch, a.reshape(missing, [1])], 0)
+        block = a.fill(dims, pad)
+        right = (align.split("_")[0] if d >= 0 else align.split("_")[1]) == "RIGHT"
+        parts.append(a.concat([block, part] if right else [part, block], -1))
+    return a.stack(parts, -2)
 
 
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
@@ -1118,8 +1166,11 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     >>> diag_part(constant([[1, 2], [3, 4]]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 4], dtype=int32)>
     """
-    return dispatch(_MATRIX_DIAG_PART, (as_tensor(input),),
-                    {"k": _single_k(k, "MatrixDiagPartV3")}, name)
+    input = as_tensor(input)
+    k = _single_k(k, "MatrixDiagPartV3", ranges=True)
+    if isinstance(k, tuple):
+        return _diag_range(input, *k, padding_value, align)
+    return dispatch(_MATRIX_DIAG_PART, (input,), {"k": k}, name)
 
 
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
@@ -1456,14 +1507,22 @@ def _safe_reciprocal(x, epsilon=1e-20):
                                                                  epsilon)))
 
 
+def _reciprocal_gaps(values):
+    """``f[i, j] = 1 / (values[j] - values[i])`` off the diagonal (0 for equal values), and 0
+    on it. The diagonal is set rather than computed: there the derivative of the safe
+    reciprocal is 1 / epsilon, and at second order those huge terms cancel only in exact
+    arithmetic."""
+    from eagerflow._src.ops.array_ops import expand_dims, zeros_like
+    gaps = math_ops.subtract(expand_dims(values, -2), expand_dims(values, -1))
+    return set_diag(_safe_reciprocal(gaps), zeros_like(values))
+
+
 @register_gradient("SelfAdjointEigV2")
 def _eigh_grad(op, de, dv):
-    from eagerflow._src.ops.array_ops import expand_dims
     e = op.outputs[0]
     if op.attrs.get("compute_v", True):
         v = op.outputs[1]
-        # f[i, j] = 1 / (e[j] - e[i]) off the diagonal
-        f = _safe_reciprocal(math_ops.subtract(expand_dims(e, -2), expand_dims(e, -1)))
+        f = _reciprocal_gaps(e)
         inner = math_ops.add(diag(de), math_ops.multiply(f, matmul(v, dv, adjoint_a=True)))
     else:
         v = eigh(op.inputs[0])[1]
@@ -1506,8 +1565,7 @@ def _svd_grad(op, ds, du, dv):
         m, n, u, v, du, dv = n, m, v, u, dv, du
     s_mat = diag(s)
     s2 = math_ops.square(s)
-    from eagerflow._src.ops.array_ops import expand_dims
-    f = _safe_reciprocal(math_ops.subtract(expand_dims(s2, -2), expand_dims(s2, -1)))
+    f = _reciprocal_gaps(s2)
     v1, dv1 = v[..., :m], dv[..., :m]
     f_u = math_ops.multiply(f, matmul(u, du, adjoint_a=True))
     v_dv = matmul(v1, dv1, adjoint_a=True)

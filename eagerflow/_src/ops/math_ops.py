@@ -15,7 +15,7 @@ from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_ten
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
-    register, register_gradient, same_shape)
+    OpDef, kernel_type_name, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import float_math
 from eagerflow._src.ops import shape_rules as rules
@@ -130,6 +130,23 @@ _EQUAL = register("Equal", "equal", rules.binary_to(_d.bool), tied=(0, 1),
                   not_differentiable="comparison")
 _NOT_EQUAL = register("NotEqual", "not_equal", rules.binary_to(_d.bool), tied=(0, 1),
                       not_differentiable="comparison")
+
+
+def _lenient(name, fn_name, incompatible):
+    """`name` as TF's ``==`` and ``!=`` build it in graphs, with attr
+    ``incompatible_shape_error=False``: shapes that do not broadcast give the scalar
+    `incompatible` when the graph runs (not registered: ``Equal`` is that op)."""
+    def kernel(xp, x, y):
+        try:
+            np.broadcast_shapes(x.shape, y.shape)
+        except ValueError:
+            return xp.asarray(incompatible)
+        return getattr(xp, fn_name)(x, y)
+    return OpDef(name, kernel, rules.lenient_broadcast, False, (0, 1), None, False, "comparison")
+
+
+EQUAL_LENIENT = _lenient("Equal", "equal", False)
+NOT_EQUAL_LENIENT = _lenient("NotEqual", "not_equal", True)
 _LESS = register("Less", "less", rules.binary_to(_d.bool), tied=(0, 1), dtypes=REAL,
                  not_differentiable="comparison")
 _LESS_EQUAL = register("LessEqual", "less_equal", rules.binary_to(_d.bool), tied=(0, 1),
@@ -197,20 +214,19 @@ xdivy = binary(_XDIVY, "Returns x / y, or 0 where x is 0.")
 def multiply_no_nan(x, y, name=None):
     """Returns x * y, or 0 where y is 0 (even if x is NaN).
 
-    As TF, `y` converts to x's dtype: a tensor or variable of another dtype is a ValueError.
-
-    >>> multiply_no_nan(constant([float("nan"), 2.0]), constant([0.0, 3.0]))
-    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 6.], dtype=float32)>
+    As in TF, `x` converts on its own and `y` must convert to its dtype
+    (ValueError otherwise: ``multiply_no_nan(3, float_tensor)``).
     """
     x = as_tensor(x)
-    if type(y) is not EagerTensor or y.dtype != x.dtype:
-        try:
-            y = convert_to_tensor(y, x.dtype)
-        except ValueError as e:
-            if not str(e).startswith("Tensor conversion"):
-                raise
+    try:
+        y = convert_to_tensor(y, x.dtype)
+    except ValueError as e:
+        if str(e).startswith("Tensor conversion requested"):
             raise ValueError(f"y: {e}") from None
+        raise
     return dispatch(_MUL_NO_NAN, (x, y), name=name)
+
+
 _atan2 = binary(_ATAN2)
 
 
@@ -317,6 +333,8 @@ def divide_no_nan(x, y, name=None):
     >>> divide_no_nan(constant([3.0, 1.0]), constant([2.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 0. ], dtype=float32)>
     """
+    if not is_tensor_like(x) and is_tensor_like(y):  # as `divide`: x takes y's dtype
+        x = convert_to_tensor(x, as_tensor(y).dtype)
     x, y = _division_operands(x, y, "tf.math.divide_no_nan", binary_operands)
     return dispatch(_DIV_NO_NAN, (x, y), name=name)
 
@@ -726,7 +744,19 @@ _igamma_grad_a = binary(_IGAMMA_GRAD_A, "d/da of igamma(a, x) (TF's op IgammaGra
 
 
 def _betainc_rule(a, b, x, **_):
-    # Betainc does not broadcast: its non-scalar inputs share one shape (checked by the kernel).
+    # Betainc does not broadcast: its non-scalar inputs share one shape.
+    shaped = [t.shape for t in (a, b, x) if t.shape.rank]
+    for other in shaped[1:]:
+        if other.rank != shaped[0].rank:
+            raise rules.shape_error("Betainc", f"Shapes must be equal rank, but are "
+                                    f"{shaped[0].rank} and {other.rank}",
+                                    [a.shape, b.shape, x.shape])
+        for i, (p, q) in enumerate(zip(shaped[0], other)):
+            if p is not None and q is not None and p != q:
+                raise rules.shape_error(
+                    "Betainc", f"Dimension {i} in both shapes must be equal, but are {p} and "
+                    f"{q}. Shapes are {errors.shape_text(shaped[0])} and "
+                    f"{errors.shape_text(other)}", [a.shape, b.shape, x.shape])
     shape = next((t.shape for t in (a, b, x) if t.shape.rank != 0), a.shape)
     return shape, a.dtype
 
@@ -836,18 +866,33 @@ def _tanh_grad(xp, y, dy):
     return out
 
 
+def _zero_where_dy_zero(xp, out, dy):
+    # TF's Sqrt/Rsqrt/Reciprocal gradients are exactly 0 where dy is 0, even where the
+    # derivative itself is infinite (y at 0 or inf): an unused branch gives no NaN.
+    zero = dy == 0
+    if xp.any(zero):
+        out = xp.where(zero, xp.zeros((), out.dtype), out)
+    return out
+
+
+def _sqrt_grad(xp, y, dy):
+    out = xp.asarray(xp.multiply(dy, 0.5, dtype=y.dtype))
+    out /= y
+    return _zero_where_dy_zero(xp, out, dy)
+
+
 def _rsqrt_grad(xp, y, dy):
     out = xp.asarray(xp.multiply(y, y))
     out *= y
     out *= dy
     out *= -0.5
-    return out
+    return _zero_where_dy_zero(xp, out, dy)
 
 
 def _reciprocal_grad(xp, y, dy):
     out = xp.asarray(xp.multiply(y, y))
     out *= dy
-    return xp.negative(out, out=out)
+    return _zero_where_dy_zero(xp, xp.negative(out, out=out), dy)
 
 
 def _reg_unary_grad(tf_name, kernel):
@@ -866,6 +911,12 @@ tanh_grad = binary(_reg_unary_grad("TanhGrad", _tanh_grad),
 
     >>> tanh_grad(constant([0.5]), constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.5], dtype=float32)>
+    """)
+sqrt_grad = binary(_reg_unary_grad("SqrtGrad", _sqrt_grad),
+                   """The gradient of `sqrt` from its output y: 0.5 * dy / y (0 where dy is 0).
+
+    >>> sqrt_grad(constant([0.5]), constant([2.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.], dtype=float32)>
     """)
 rsqrt_grad = binary(_reg_unary_grad("RsqrtGrad", _rsqrt_grad),
                     """The gradient of `rsqrt` from its output y: dy * -0.5 * y ** 3.
@@ -961,6 +1012,8 @@ def polyval(coeffs, x, name=None):
     >>> polyval([1.0, 2.0, 3.0], 2.0)
     <tf.Tensor: shape=(), dtype=float32, numpy=11.0>
     """
+    if not isinstance(coeffs, list):  # as TF: a tensor of coefficients is refused
+        raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
     x = as_tensor(x)
     if not coeffs:
         from eagerflow._src.ops.array_ops import zeros_like
@@ -1118,7 +1171,7 @@ def _unary_grad(name, fn):
 _unary_grad("Neg", lambda x, y, dy: negative(dy))
 _unary_grad("Abs", lambda x, y, dy: multiply(dy, sign(x)))
 _unary_grad("Square", lambda x, y, dy: multiply(dy, multiply(x, 2.0)))
-_unary_grad("Sqrt", lambda x, y, dy: realdiv(multiply(dy, 0.5), y))
+_unary_grad("Sqrt", lambda x, y, dy: sqrt_grad(y, dy))
 _unary_grad("Rsqrt", lambda x, y, dy: rsqrt_grad(y, dy))
 _unary_grad("Exp", lambda x, y, dy: multiply(dy, y))
 _unary_grad("Expm1", lambda x, y, dy: multiply(dy, exp(x)))
@@ -1161,6 +1214,9 @@ _unary_grad_grad("SigmoidGrad", lambda y, dy, ddz: (
 # z = dy * (1 - y^2): dz/dy = -2 y dy
 _unary_grad_grad("TanhGrad", lambda y, dy, ddz: (
     multiply(multiply(ddz, dy), multiply(y, -2.0)), tanh_grad(y, ddz)))
+# z = 0.5 dy / y: dz/dy = -z / y, dz/d(dy) = 0.5 / y
+_unary_grad_grad("SqrtGrad", lambda y, dy, ddz: (
+    negative(multiply(ddz, realdiv(sqrt_grad(y, dy), y))), sqrt_grad(y, ddz)))
 # z = -0.5 dy y^3: dz/dy = -1.5 dy y^2
 _unary_grad_grad("RsqrtGrad", lambda y, dy, ddz: (
     multiply(multiply(ddz, dy), multiply(square(y), -1.5)), rsqrt_grad(y, ddz)))

@@ -12,14 +12,15 @@ import numbers
 
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    FLOAT, NUMBER, REAL, register, register_gradient, same_shape)
+    FLOAT, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.convert import get_static_value
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import array_ops, float_math, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
@@ -41,7 +42,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _invalid(message):
-    return errors.InvalidArgumentError(None, None, message)
+    return rules.static_error(message)
 
 
 def widened(kernel):
@@ -357,16 +358,19 @@ def _log_softmax(xp, logits, axis):
     return shifted - log_norm
 
 
-_SOFTMAX = register("Softmax", _softmax, same_shape, dtypes=FLOAT)
-_LOG_SOFTMAX = register("LogSoftmax", _log_softmax, same_shape, dtypes=FLOAT)
+_SOFTMAX = register("Softmax", _softmax, rules.at_least_rank(1, "Softmax"), dtypes=FLOAT)
+_LOG_SOFTMAX = register("LogSoftmax", _log_softmax, rules.at_least_rank(1, "LogSoftmax"),
+                       dtypes=FLOAT)
 
 
 def _axis(axis, rank):
     """A Python int axis (-1 for None), checked against `rank` when known."""
     axis = -1 if axis is None else int(axis)
     if axis != -1 and rank is not None and not -rank <= axis < rank:
-        raise _invalid(f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number "
-                       f"of dimensions in the input. Received: dim={axis}")
+        # TF's Python wrapper raises this one itself, in graphs too
+        raise errors.InvalidArgumentError(
+            None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the "
+                        f"number of dimensions in the input. Received: dim={axis}")
     return axis
 
 
@@ -377,8 +381,9 @@ def softmax(logits, axis=None, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
     """
     x = as_tensor(logits)
-    axis = -1 if axis is None else _axis(axis, x.shape.rank)
-    return dispatch(_SOFTMAX, (x,), {"axis": axis}, name=name)
+    # (a new name: Keras reads this frame's arguments as the call made them)
+    dim = -1 if axis is None else _axis(axis, x.shape.rank)
+    return dispatch(_SOFTMAX, (x,), {"axis": dim}, name=name)
 
 
 def log_softmax(logits, axis=None, name=None):
@@ -388,8 +393,9 @@ def log_softmax(logits, axis=None, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.6931472, -0.6931472], dtype=float32)>
     """
     x = as_tensor(logits)
-    axis = -1 if axis is None else _axis(axis, x.shape.rank)
-    return dispatch(_LOG_SOFTMAX, (x,), {"axis": axis}, name=name)
+    # (a new name: Keras reads this frame's arguments as the call made them)
+    dim = -1 if axis is None else _axis(axis, x.shape.rank)
+    return dispatch(_LOG_SOFTMAX, (x,), {"axis": dim}, name=name)
 
 
 def crelu(features, axis=-1, name=None):
@@ -415,7 +421,7 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     from eagerflow._src.ops.array_ops import where, zeros_like
     log_input = as_tensor(log_input)
     targets = as_tensor(targets, log_input.dtype)
-    if not targets.shape.is_compatible_with(log_input.shape):
+    if not log_input.shape.is_compatible_with(targets.shape):
         raise ValueError(f"`log_input` and `targets` must have the same shape, received "
                          f"({log_input.shape} vs {targets.shape}).")
     loss = math_ops.subtract(math_ops.exp(log_input), math_ops.multiply(log_input, targets))
@@ -436,7 +442,7 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     """
     logits = as_tensor(logits)
     labels = as_tensor(labels, logits.dtype)
-    if not labels.shape.is_compatible_with(logits.shape):
+    if not logits.shape.is_compatible_with(labels.shape):
         raise ValueError(f"`logits` and `labels` must have the same shape, received "
                          f"({logits.shape} vs {labels.shape}).")
     pos_weight = as_tensor(pos_weight, None if isinstance(pos_weight, Tensor) else logits.dtype)
@@ -457,7 +463,17 @@ def _block_dims(x, block_size, data_format, op_name):
                        f"value 2")
     if x.shape.rank != 4:
         raise _invalid(f"input rank should be: 4 instead of: {x.shape.rank}")
-    return x.shape.as_list()
+    dims = x.shape.as_list()
+    if None in dims:  # known only at run time: the dims as scalar tensors
+        from eagerflow._src.ops.array_ops import shape, unstack
+        dims = [d if d is not None else t for d, t in zip(dims, unstack(shape(x), num=4))]
+    return dims
+
+
+def _divides(block, dim):
+    """Whether `block` divides `dim`; True for a dim only run time knows (then the
+    reshape that follows fails when it does not)."""
+    return isinstance(dim, Tensor) or dim % block == 0
 
 
 def space_to_depth(input, block_size, data_format="NHWC", name=None):
@@ -469,7 +485,7 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):
     from eagerflow._src.ops.array_ops import reshape, transpose
     x = as_tensor(input)
     b, h, w, c = _block_dims(x, block_size, data_format, "space_to_depth")
-    if h % block_size or w % block_size:
+    if not (_divides(block_size, h) and _divides(block_size, w)):
         raise _invalid(f"Image width {w} and height {h} should be divisible by block_size: "
                        f"{block_size}")
     blocks = reshape(x, [b, h // block_size, block_size, w // block_size, block_size, c])
@@ -486,7 +502,7 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None):
     from eagerflow._src.ops.array_ops import reshape, transpose
     x = as_tensor(input)
     b, h, w, c = _block_dims(x, block_size, data_format, "depth_to_space")
-    if c % (block_size * block_size):
+    if not _divides(block_size * block_size, c):
         raise _invalid(f"Input depth dimension {c} should be divisible by: "
                        f"{block_size * block_size}")
     depth = c // (block_size * block_size)
@@ -679,6 +695,9 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     logits_in = logits
     labels, logits = as_tensor(labels), as_tensor(logits)
     if labels.dtype not in (_d.int32, _d.int64):
+        if not context.executing_eagerly():  # TF's TypeError as the op is added
+            raise attr_dtype_error(_SPARSE_SOFTMAX_XENT.name, "Tlabels", labels.dtype,
+                                   (_d.int32, _d.int64))
         raise errors.InvalidArgumentError(
             None, _SPARSE_SOFTMAX_XENT.name,
             f"Value for attr 'Tlabels' of {_kernel_name(labels.dtype)} is not in the list of "
@@ -747,7 +766,8 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     loss = as_tensor(per_example_loss)
     if loss.shape.rank == 0:
         raise ValueError(f"Invalid value passed for `per_example_loss`. Expected a tensor with "
-                         f"at least rank 1. Received per_example_loss={loss.numpy()} with rank 0")
+                         f"at least rank 1. Received per_example_loss="
+                         f"{loss.numpy() if isinstance(loss, EagerTensor) else loss} with rank 0")
     if sample_weight is not None:
         loss = math_ops.multiply(loss, sample_weight)
     from eagerflow._src.ops.array_ops import shape
@@ -759,7 +779,8 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
         if not size.dtype.is_integer:
             raise TypeError(f"global_batch_size must be an integer. Found: tensor of dtype "
                             f"{size.dtype}")
-        if size.numpy() < 0:
+        known = get_static_value(size)  # None inside a function when only run time knows it
+        if known is not None and known < 0:
             raise _invalid("global_batch_size must be non-negative.")
     total = reduce_sum(loss)
     return math_ops.divide_no_nan(total, cast(global_batch_size, total.dtype))
@@ -901,8 +922,12 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     x = as_tensor(x)
     axes = static_ints(axes)
     axes = [axes] if isinstance(axes, int) else axes
-    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-    counts = cast(count, x.dtype)
+    dims = [x.shape[a] for a in axes]
+    if None in dims:  # known only at run time
+        from eagerflow._src.ops.reduction_ops import reduce_prod
+        counts = cast(reduce_prod(array_ops.gather(array_ops.shape(x), axes)), x.dtype)
+    else:
+        counts = cast(int(np.prod(dims, dtype=np.int64)), x.dtype)
     if shift is not None:
         shift = cast(as_tensor(shift), x.dtype)
         x = math_ops.subtract(x, shift)

@@ -13,8 +13,10 @@ import types
 
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor, is_tensor_like
+from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import (
@@ -69,11 +71,12 @@ def _invert(x):
     return math_ops.logical_not(x) if x.dtype == _d.bool else bitwise_ops.invert(x)
 
 
-def _equality(op, incompatible):
+def _equality(op, lenient, incompatible):
     """`==` / `!=`: elementwise; None compares unequal, as do unbroadcastable shapes.
 
     Unlike arithmetic, a non-tensor operand must convert to the tensor's dtype
-    (TypeError otherwise), as in TF.
+    (TypeError otherwise), as in TF. In a graph, shapes not fully known take the
+    `lenient` op, which compares unbroadcastable shapes unequal when it runs.
     """
     def fn(self, other):
         if other is None:
@@ -85,6 +88,10 @@ def _equality(op, incompatible):
             broadcast_shapes(x.shape, y.shape)
         except Exception:  # shapes that never broadcast are simply unequal
             return constant(incompatible)
+        if not (x.shape.is_fully_defined() and y.shape.is_fully_defined()):
+            if not context.executing_eagerly():
+                return dispatch(lenient, (x, y), name="Equal" if incompatible is False
+                                else "NotEqual")
         return op(x, y)
     return fn
 
@@ -103,7 +110,8 @@ _METHODS = {
     "__neg__": math_ops.negative, "__abs__": math_ops.abs, "__invert__": _invert,
     "__lt__": math_ops.less, "__le__": math_ops.less_equal, "__gt__": math_ops.greater,
     "__ge__": math_ops.greater_equal,
-    "__eq__": _equality(math_ops.equal, False), "__ne__": _equality(math_ops.not_equal, True),
+    "__eq__": _equality(math_ops.equal, math_ops.EQUAL_LENIENT, False),
+    "__ne__": _equality(math_ops.not_equal, math_ops.NOT_EQUAL_LENIENT, True),
     "__getitem__": slicing.getitem,
 }
 for _name, _fn in _BINARY.items():

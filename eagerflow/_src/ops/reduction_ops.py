@@ -425,6 +425,7 @@ def _check_dimension(axis, rank):
 def _arg_extreme(fn_name, nan_fill):
     """ArgMax/ArgMin: NaNs never win (as TF's kernels compare them), ties go to the first."""
     def kernel(xp, x, axis, output_type):
+        axis = int(axis)  # an attr, or a run-time input
         _check_dimension(axis, x.ndim)
         if x.shape[axis] == 0:
             raise _invalid(f"Reduction axis {axis} is empty in shape {shape_text(x.shape)}")
@@ -438,6 +439,8 @@ def _arg_rule(x, axis, output_type):
     rank = x.shape.rank
     if rank is None:
         return unknown_shape(), output_type
+    if not isinstance(axis, int):  # a run-time input: which dim goes is unknown
+        return TensorShape([None] * max(rank - 1, 0)), output_type
     _check_dimension(axis, rank)
     dims = list(x.shape)
     del dims[axis % rank]
@@ -455,16 +458,25 @@ _ARG_OUTPUT_TYPES = (_d.int16, _d.uint16, _d.int32, _d.int64)
 def _arg(op, input, axis, output_type, name):
     output_type = _d.as_dtype(output_type)
     check_attr_dtype(op.name, "output_type", output_type, _ARG_OUTPUT_TYPES)
-    if axis is None:
-        axis = 0
-    elif op is _ARG_MIN and np.ndim(axis) != 0:
-        # TF's argmax checks that axis is a scalar; argmin converts it, and its kernel fails
-        _static_ints(axis, "axis")  # integers (TypeError if not)
-        shape = shape_text(np.shape(axis))
-        raise errors.op_error(errors.InvalidArgumentError, op.name,
-                              f"dim must be a scalar, but received tensor of shape: {shape}")
-    else:
-        axis = _static_int(axis, "axis")
+    # TF's argmax wrapper refuses a Python list with TypeError (below); argmin passes it on
+    if isinstance(axis, Tensor) and axis.shape.rank not in (0, None) or (
+            op is _ARG_MIN and isinstance(axis, (list, tuple, np.ndarray))
+            and np.ndim(axis) != 0):
+        if not isinstance(axis, Tensor):
+            _static_ints(axis, "axis")  # TF converts the list first (TypeError for [0.5])
+        dims = errors.shape_text(np.shape(axis) if not isinstance(axis, Tensor)
+                                 else axis.shape)
+        if context.executing_eagerly():
+            raise errors.InvalidArgumentError(
+                None, op.name, f"dim must be a scalar, but received tensor of shape: {dims} "
+                               f"[Op:{op.name}]")
+        raise ValueError(f"Shape must be rank 0 but is rank {np.ndim(axis)} for '{op.name}' "
+                         f"(op: '{op.name}') with input shapes: [], {dims}.")
+    dynamic = None if axis is None or type(axis) is int else array_ops.run_time_tensor(axis)
+    if dynamic is not None:  # the axis becomes the op's input, as in TF
+        check_attr_dtype(op.name, "Tidx", dynamic.dtype, _INDEX)
+        return dispatch(op, (as_tensor(input), dynamic), {"output_type": output_type}, name)
+    axis = 0 if axis is None else _static_int(axis, "axis")
     attrs = {"axis": axis, "output_type": output_type}
     return dispatch(op, (as_tensor(input),), attrs, name)
 
@@ -505,6 +517,10 @@ def _top_k(xp, x, k, sorted, index_type):
 
 def _top_k_rule(x, k, sorted, index_type):
     k = _known_int(k)
+    rules.check_rank("TopKV2", [x], 0, at_least=1)
+    if k is not None and x.shape.rank and x.shape[-1] is not None and x.shape[-1] < k:
+        raise rules.shape_error("TopKV2", f"input must have last dimension >= k = {k} but is "
+                                          f"{x.shape[-1]}", [x.shape, TensorShape([])])
     shape = unknown_shape() if x.shape.rank is None else x.shape[:-1].concatenate([k])
     return [(shape, x.dtype), (shape, index_type)]
 
@@ -547,9 +563,11 @@ def _sort_along(values, axis, direction, want_indices):
         if axis != -1:
             raise ValueError(f"sort along axis {axis} needs the rank of its input known, "
                              f"got shape {x.shape}")
-    elif not -rank <= axis < rank:
-        raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
-                              f"slice index {axis} of dimension 0 out of bounds.")
+    elif not -rank <= axis < rank:  # TF's sort slices the shape at `axis`
+        message = f"slice index {axis} of dimension 0 out of bounds."
+        if not context.executing_eagerly():  # the slice's shape function, as it is added
+            raise ValueError(f"{message} for 'sort/strided_slice' (op: 'StridedSlice')")
+        raise errors.op_error(errors.InvalidArgumentError, "StridedSlice", message)
     elif axis % rank != rank - 1:
         from eagerflow._src.ops.array_ops import transpose
         perm = list(range(rank))
@@ -607,6 +625,8 @@ def _unique(with_counts):
 
 def _unique_rule(with_counts):
     def rule(x, out_idx):
+        if not with_counts:  # TF's UniqueWithCounts checks the rank only when it runs
+            rules.check_rank("Unique", [x], 0, rank=1)
         outputs = [(TensorShape([None]), x.dtype), (x.shape, out_idx)]
         if with_counts:
             outputs.append((TensorShape([None]), out_idx))
@@ -891,6 +911,15 @@ def _unsorted_segment_kernel(ufunc_name, fill):
 def _unsorted_segment_rule(data, ids, num_segments):
     if data.shape.rank is None or ids.shape.rank is None:
         return unknown_shape(), data.dtype
+    # segment_ids' shape is a prefix of data's
+    shapes = [data.shape, ids.shape, TensorShape([])]
+    if ids.shape.rank > data.shape.rank:
+        raise rules.shape_error("UnsortedSegmentSum", f"Shape must be at least rank "
+                                f"{ids.shape.rank} but is rank {data.shape.rank}", shapes)
+    for d, i in zip(data.shape, ids.shape):
+        if d is not None and i is not None and d != i:
+            raise rules.shape_error("UnsortedSegmentSum",
+                                    f"Dimensions must be equal, but are {d} and {i}", shapes)
     rows = TensorShape([_known_int(num_segments)])
     return rows.concatenate(data.shape[ids.shape.rank:]), data.dtype
 
@@ -993,6 +1022,7 @@ def _scan(accumulate, identity):
     identity, `reverse` runs from the end.
     """
     def kernel(xp, x, axis, exclusive, reverse):
+        axis = int(axis)  # an attr, or a run-time input
         if not -x.ndim <= axis < x.ndim:
             raise _invalid(f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), "
                            f"but got {axis}")
@@ -1042,9 +1072,13 @@ _CUMULATIVE_LOGSUMEXP = register(
 
 def _scanner(op, doc):
     def fn(x, axis=0, exclusive=False, reverse=False, name=None):
-        attrs = {"axis": _static_int(axis, "axis"), "exclusive": bool(exclusive),
-                 "reverse": bool(reverse)}
-        return dispatch(op, (as_tensor(x),), attrs, name)
+        attrs = {"exclusive": bool(exclusive), "reverse": bool(reverse)}
+        dynamic = None if type(axis) is int else array_ops.run_time_tensor(axis)
+        if dynamic is not None:  # the axis becomes the op's input, as in TF
+            check_attr_dtype(op.name, "Tidx", dynamic.dtype, _INDEX)
+            return dispatch(op, (as_tensor(x), dynamic), attrs, name)
+        return dispatch(op, (as_tensor(x),), {"axis": _static_int(axis, "axis"), **attrs},
+                        name)
     fn.__doc__ = doc
     return fn
 
@@ -1190,7 +1224,8 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     # sqrt(l2sum + 1) * 0 where the sum is 0: a zero norm with a finite gradient.
     nonzero = cast(math_ops.greater(l2sum, 0), values.dtype)
     l2norm = math_ops.multiply(
-        math_ops.sqrt(math_ops.add(l2sum, math_ops.subtract(1, nonzero))), nonzero)
+        math_ops.sqrt(math_ops.add(l2sum, math_ops.subtract(_like(1, values), nonzero))),
+        nonzero)
     clip_norm = _like(clip_norm, values)
     scaled = math_ops.multiply(values, clip_norm)
     clipped = math_ops.truediv(scaled, math_ops.maximum(l2norm, clip_norm), name=name)
@@ -1402,7 +1437,8 @@ register_gradient("AddN")(lambda op, dy: [dy] * len(op.inputs))
 @register_gradient("Cumsum")
 def _cumsum_grad(op, dy):
     a = op.attrs
-    return cumsum(dy, a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"])
+    grad = cumsum(dy, _op_axis(op), exclusive=a["exclusive"], reverse=not a["reverse"])
+    return (grad, *[None] * (len(op.inputs) - 1))  # none for a run-time axis
 
 
 def _array_ops():
@@ -1447,12 +1483,14 @@ def _euclidean_norm_grad(op, dy):
 @register_gradient("Cumprod")
 def _cumprod_grad(op, dy):
     # d/dx_i of sum_j dy_j y_j is sum_j dy_j y_j / x_i over the outputs j that include x_i
-    # (x nonzero), a cumulative sum in the other direction
+    # (x nonzero), a cumulative sum in the other direction. As TF does, the division is
+    # divide_no_nan: 0 where x is 0 (not the true derivative there, but finite).
     x, a = op.inputs[0], op.attrs
-    y = cumprod(x, a["axis"], exclusive=a["exclusive"], reverse=a["reverse"])
-    total = cumsum(math_ops.multiply(math_ops.conj(y), dy), a["axis"], exclusive=a["exclusive"],
+    y = cumprod(x, _op_axis(op), exclusive=a["exclusive"], reverse=a["reverse"])
+    total = cumsum(math_ops.multiply(math_ops.conj(y), dy), _op_axis(op),
+                   exclusive=a["exclusive"],
                    reverse=not a["reverse"])
-    return math_ops.truediv(total, math_ops.conj(x))
+    return (math_ops.divide_no_nan(total, math_ops.conj(x)), *[None] * (len(op.inputs) - 1))
 
 
 @register_gradient("CumulativeLogsumexp")
@@ -1465,13 +1503,14 @@ def _cumulative_logsumexp_grad(op, dy):
     def part(mask, magnitude):
         log_dy = a.where(mask, math_ops.log(a.where(mask, magnitude, a.ones_like(magnitude))),
                          lowest)
-        acc = cumulative_logsumexp(math_ops.subtract(log_dy, y), attrs["axis"],
+        acc = cumulative_logsumexp(math_ops.subtract(log_dy, y), _op_axis(op),
                                    exclusive=attrs["exclusive"], reverse=not attrs["reverse"])
         return math_ops.exp(math_ops.add(acc, x))
 
     zero = a.zeros_like(dy)
-    return math_ops.subtract(part(math_ops.greater(dy, zero), dy),
+    grad = math_ops.subtract(part(math_ops.greater(dy, zero), dy),
                              part(math_ops.less(dy, zero), math_ops.negative(dy)))
+    return (grad, *[None] * (len(op.inputs) - 1))
 
 
 @register_gradient("TopKV2")

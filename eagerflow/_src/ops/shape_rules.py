@@ -5,6 +5,7 @@ its attrs, and returns ``(shape, dtype)``.
 """
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.tensor import EagerTensor
@@ -79,6 +80,38 @@ def shape_error(op_name, sentence, shapes, partial=None, computed=None):
     return error
 
 
+def static_error(message, op_name=None):
+    """The error for arguments an op rejects before looking at any value (a bad attr,
+    a rank or dims its rule forbids): InvalidArgumentError eagerly, but TF's
+    ValueError while a graph is built, as TF's shape functions reject them then."""
+    if context.executing_eagerly():
+        return errors.InvalidArgumentError(None, op_name, message)
+    return ValueError(message)
+
+
+def check_rank(op_name, inputs, index, rank=None, at_least=None):
+    """TF's shape error when input `index` of `inputs` is known not to have `rank` (or at
+    least rank `at_least`)."""
+    have = inputs[index].shape.rank
+    if have is None:
+        return
+    if rank is not None and have != rank:
+        sentence = f"Shape must be rank {rank} but is rank {have}"
+    elif at_least is not None and have < at_least:
+        sentence = f"Shape must be at least rank {at_least} but is rank {have}"
+    else:
+        return
+    raise shape_error(op_name, sentence, [t.shape for t in inputs])
+
+
+def at_least_rank(n, op_name):
+    """The rule of op `op_name`, whose output is shaped like its input of at least rank `n`."""
+    def rule(x, **_):
+        check_rank(op_name, [x], 0, at_least=n)
+        return x.shape, x.dtype
+    return rule
+
+
 def elementwise(rule):
     """Marks `rule` as the rule of elementwise ops, whose kernels broadcast as NumPy does
     (so they take a leading batch dimension as they are: see `graph.vectorize`)."""
@@ -106,6 +139,28 @@ def _broadcast_operands(x, y):
 def binary(x, y, **_):
     """Elementwise binary op: broadcast shape, dtype of the first input."""
     return _broadcast_operands(x, y), x.dtype
+
+
+def lenient_broadcast(x, y, **_):
+    """The shape of ``Equal(incompatible_shape_error=False)`` (TF's ``==``), which gives a
+    scalar where `x` and `y` do not broadcast: unknown where run time decides."""
+    a, b = x.shape.as_list() if x.shape.rank is not None else None, \
+        y.shape.as_list() if y.shape.rank is not None else None
+    if a is None or b is None:
+        return unknown_shape(), _d.bool
+    n = max(len(a), len(b))
+    a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    out = []
+    for p, q in zip(a, b):
+        if p == 1 or p == q:
+            out.append(q)
+        elif q == 1:
+            out.append(p)
+        elif p is None or q is None:
+            return unknown_shape(), _d.bool
+        else:
+            return TensorShape([]), _d.bool
+    return TensorShape(out), _d.bool
 
 
 def binary_to(dtype):

@@ -20,6 +20,7 @@ from eagerflow._src.core.registry import COMPLEX, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops
+from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.array_ops import _int, _ints
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor
@@ -85,7 +86,8 @@ def _rule(kind, rank):
 
     def rule(x, fft_length=None):
         dtype = out_dtype(x.dtype)
-        if x.shape.rank is None or x.shape.rank < rank:  # the kernel reports a low rank
+        rules.check_rank(f"{kind}{_SUFFIX[rank]}", [x], 0, at_least=rank)
+        if x.shape.rank is None:
             return TensorShape(None), dtype
         dims = x.shape.as_list()
         return TensorShape(dims[:-rank] + _output_dims(kind, dims[-rank:], fft_length)), dtype
@@ -247,8 +249,11 @@ def _shift(x, axes, sign):
     if axes is None:
         axes = list(range(x.shape.rank))
     axes = list(_ints(axes, "Roll", "Taxis"))
-    shift = [sign * (x.shape[a] // 2) for a in axes]
-    return array_ops.roll(x, shift, axes)
+    dims = [x.shape[a] for a in axes]
+    if None in dims:  # sizes known only at run time
+        half = math_ops.floordiv(array_ops.gather(array_ops.shape(x), axes), 2)
+        return array_ops.roll(x, half if sign > 0 else math_ops.negative(half), axes)
+    return array_ops.roll(x, [sign * (d // 2) for d in dims], axes)
 
 
 def fftshift(x, axes=None, name=None):
@@ -400,18 +405,32 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
                                                                     "frame_step")
     rank = signal.shape.rank
     axis = axis + rank if axis < 0 else axis
+    if step == 0:  # TF's frame count divides by the step
+        raise errors.InvalidArgumentError(None, None, "Integer division by zero")
     samples = signal.shape[axis]
-    if samples is None:
-        raise ValueError(f"frame needs the size of axis {axis} known, got shape {signal.shape}")
+    if samples is None:  # known only at run time: the same arithmetic on tensors
+        samples = array_ops.shape(signal)[axis]
+    def at_least_0(v):
+        return max(v, 0) if isinstance(v, int) else math_ops.maximum(v, 0)
+
     if pad_end:
         count = -(-samples // step)
-        extra = max((count - 1) * step + length - samples, 0)
-        paddings = [[0, 0]] * rank
-        paddings[axis] = [0, extra]
-        signal = array_ops.pad(signal, paddings, constant_values=pad_value)
+        extra = at_least_0((count - 1) * step + length - samples)
+        if isinstance(extra, int):
+            paddings = [[0, 0]] * rank
+            paddings[axis] = [0, extra]
+            signal = array_ops.pad(signal, paddings, constant_values=pad_value)
+        else:  # the padding's size is known only at run time: append a filled block
+            dims = array_ops.tensor_scatter_nd_update(array_ops.shape(signal), [[axis]],
+                                                      array_ops.reshape(extra, [1]))
+            block = array_ops.fill(dims, cast(pad_value, signal.dtype))
+            signal = array_ops.concat([signal, block], axis)
     else:
-        count = 1 + (samples - length) // step if samples >= length else 0
-    starts = np.arange(count, dtype=np.int32)[:, None] * step
+        count = at_least_0(1 + (samples - length) // step)
+    if isinstance(count, int):
+        starts = np.arange(count, dtype=np.int32)[:, None] * step
+    else:
+        starts = array_ops.expand_dims(array_ops.range(count), 1) * step
     indices = starts + np.arange(length, dtype=np.int32)[None, :]
     if axis == 0:  # gathered from a leading unit axis: a dense gradient, as TF's frame has
         framed = array_ops.gather(array_ops.expand_dims(signal, 0), indices, axis=1)

@@ -2,6 +2,7 @@
 
 >>> add = binary(get("AddV2"))   # add(x, y, name=None)
 """
+from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like, operand
 from eagerflow._src.core.dispatch import binary_function, unary_function
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -18,13 +19,21 @@ def binary_operands(x, y):
     """Converts a pair of operands; a non-tensor takes the other operand's dtype (or TypeError).
 
     With no tensor among them, `x` converts on its own and `y` takes its dtype.
+    While a graph is built, a non-tensor `x` converts on its own, as TF's
+    graph-mode op wrappers convert inputs in order: ``subtract(3, float_tensor)``
+    then raises TF's TypeError for mismatched inputs. A Python float still takes
+    the tensor's dtype (TF would raise for a float64 tensor), since library code
+    writes ``subtract(1.0, x)`` for an x of any float dtype.
     """
     if not isinstance(x, Tensor):
         if is_tensor_like(x):
             x = convert_to_tensor(x)
         elif is_tensor_like(y):
             y = convert_to_tensor(y)
-            x = operand(x, y)
+            if type(x) is float or context.executing_eagerly():
+                x = operand(x, y)
+            else:
+                x = convert_to_tensor(x)
         else:
             x = convert_to_tensor(x)
     if type(y) is not EagerTensor:

@@ -178,6 +178,7 @@ SPECS = [
               data=lambda *s, dtype: rand(*s, dtype=dtype, low=0.0, high=1.0)),
     *_grad_op("TanhGrad", m.tanh_grad, lambda y, dy: dy * (1 - y * y),
               data=lambda *s, dtype: rand(*s, dtype=dtype, low=-1.0, high=1.0)),
+    *_grad_op("SqrtGrad", m.sqrt_grad, lambda y, dy: 0.5 * dy / y, data=positive),
     *_grad_op("RsqrtGrad", m.rsqrt_grad, lambda y, dy: dy * -0.5 * y ** 3, data=positive),
     *_grad_op("ReciprocalGrad", m.reciprocal_grad, lambda y, dy: -dy * y * y, data=positive),
     *_unary("Softplus", m.softplus,
