@@ -783,3 +783,28 @@ def test_sqrt_rsqrt_reciprocal_gradient_is_zero_where_upstream_is_zero():
     g, gg = second(tf.constant([4.0, 0.0]))
     np.testing.assert_allclose(g.numpy(), [0.5, np.inf])
     np.testing.assert_allclose(gg.numpy(), [-0.0625, -np.inf])
+
+
+def test_where_checks_its_condition_is_bool():
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"cannot compute SelectV2 as input #0\(zero-based\) was expected "
+                             r"to be a bool tensor but is a float tensor"):
+        tf.where(tf.constant([1.0, 0.0]), x, y)
+    with pytest.raises(TypeError, match="Input 'condition' of 'SelectV2' Op has type float32 "
+                                        "that does not match expected type of bool."):
+        tf.function(lambda c: tf.where(c, x, y))(tf.constant([1.0, 0.0]))
+    with pytest.raises(TypeError, match="Cannot convert"):
+        tf.where([1.0, 0.0], x, y)
+    # with Python x and y, TF's fallback path converts the condition first
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype bool"):
+        tf.where(tf.constant([1.0, 0.0]), [1.0, 2.0], 3.0)
+    assert tf.where([True, False], x, y).numpy().tolist() == [1.0, 4.0]
+
+
+def test_matrix_rank_converts_python_values_to_float32():
+    assert tf.linalg.matrix_rank([[1, 2], [2, 4]]).numpy() == 1
+    with pytest.raises(TypeError, match=r"Input `a` must have `float`-like `dtype` \(saw int32\)"):
+        tf.linalg.matrix_rank(tf.constant([[1, 2], [2, 4]]))
+    with pytest.raises(TypeError, match="float`-like"):
+        tf.linalg.pinv([[1, 2], [2, 4]])

@@ -296,6 +296,15 @@ def no_kernel_error(op_name, attrs, kernels, graph=False):
                        f"{listed} [Op:{op_name}]")
 
 
+def fixed_input_error(op, i, input_name, expected, got, building=False):
+    """TF's error for input `i` (`input_name`) of fixed type `expected` given a `got`
+    tensor: InvalidArgumentError eagerly, TypeError while a graph is built."""
+    if building:
+        return TypeError(f"Input '{input_name}' of '{op.name}' Op has type {got.name} that does "
+                         f"not match expected type of {expected.name}.")
+    return _wrong_input_type(op, i, expected, got)
+
+
 def _wrong_input_type(op, i, expected, got):
     return errors.InvalidArgumentError(
         None, op.name,
