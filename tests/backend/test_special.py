@@ -93,3 +93,12 @@ def test_gammainc_grad_a():
     # at an integer a the continued fraction's value stops changing before its a-derivative
     np.testing.assert_allclose(gammainc_grad_a(np.array([2.0, 4.0]), np.array([3.0, 10.0])),
                                [-0.19742541957920247, -0.012038728748537201], rtol=1e-13)
+
+
+def test_fallbacks_at_non_finite_arguments():
+    x = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, -3.0, -1e300, 1e300])
+    np.testing.assert_array_equal(
+        _FALLBACKS["gammaln"](x), [np.nan, np.inf, np.inf, np.inf, np.inf, np.inf, np.inf,
+                                   math.lgamma(1e300)])
+    assert np.isnan(_FALLBACKS["psi"](x[[0, 5, 6]])).all()
+    assert _FALLBACKS["psi"](x[1:2])[0] == np.inf

@@ -113,7 +113,6 @@ def test_special_values():
     assert m.logical_xor(True, False).numpy() and not m.logical_xor(True, True).numpy()
     assert m.abs(tf.constant(3 + 4j)).dtype == tf.float64
     np.testing.assert_allclose(m.sign(tf.constant([3 + 4j, 0j])).numpy(), [0.6 + 0.8j, 0j])
-    assert m.reciprocal(tf.constant([2, 1, -1])).numpy().tolist() == [0, 1, -1]
 
 
 def test_sign_and_neg_reject_bool_and_unsigned():
@@ -435,6 +434,8 @@ ZERO_SIZE_BINARY = ["pow", "floordiv", "floormod", "truediv", "divide_no_nan", "
 def test_zero_size_inputs_give_empty_results(shape, dtype):
     z = tf.zeros(shape, dtype)
     for name in ZERO_SIZE_UNARY:
+        if name == "lgamma" and dtype == tf.bfloat16:  # TF has no kernel for it
+            continue
         got = getattr(tf.math, name)(z)
         assert got.shape == shape, name
     for name in ZERO_SIZE_BINARY:
@@ -514,12 +515,236 @@ def test_round_returns_integers_unchanged_and_has_no_complex_kernel():
         assert tf.round(x) is x
     with pytest.raises(tf.errors.NotFoundError,
                        match=r"Could not find device for node: \{\{node Round\}\} = "
-                             r"Round\[T=DT_COMPLEX64\] \[Op:Round\]"):
+                             r"Round\[T=DT_COMPLEX64\]\nAll kernels registered for op Round:"):
         tf.round(tf.constant([1.5 + 2.5j], tf.complex64))
     v = tf.Variable([0.4, 2.5])
     with tf.GradientTape() as tape:
         y = tf.round(v)
     assert y.numpy().tolist() == [0.0, 2.0] and tape.gradient(y, v) is None
+
+
+_NONFINITE = [np.nan, np.inf, -np.inf, 0.0, -0.0, -2.0, -1e300, -2.5, -1e6 - 0.5, 1e6]
+
+
+@pytest.mark.parametrize("scipy", [True, False], ids=["scipy", "numpy_fallbacks"])
+def test_polygamma_returns_on_every_input(scipy):
+    # The Hurwitz zeta summed its terms up to 16 one at a time, forever from -inf; in a
+    # subprocess (with SciPy hidden for the NumPy fallbacks) so a regression fails, not hangs.
+    code = ("import sys\n"
+            + ("" if scipy else "sys.modules['scipy'] = sys.modules['scipy.special'] = None\n")
+            + "import eagerflow as tf\n"
+            f"x = tf.constant({_NONFINITE!r}, tf.float64)\n"
+            "for n in (0.0, 1.0, 2.0, 3.0, 1.5, -1.0):\n"
+            "    print(tf.math.polygamma(tf.fill([10], tf.constant(n, tf.float64)), x)"
+            ".numpy().tolist())\n")
+    code = code.replace("nan", "float('nan')").replace("inf", "float('inf')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    got = np.array([eval(line, {"nan": np.nan, "inf": np.inf})
+                    for line in proc.stdout.splitlines()])
+    nan, inf = np.nan, np.inf
+    # TF 2.21: inf or NaN at the poles (by the parity of n), its values at negative non-integers
+    want = [[nan, inf, nan, nan, nan, nan, nan, 1.1031566406452432, 13.815511557963802,
+             13.815510057964311],
+            [nan, 0.0, inf, inf, inf, inf, inf, 9.539246644251039, 9.869603401, 1.0000005e-06],
+            [nan, -0.0, nan, nan, nan, nan, nan, -0.10820405249914, -9.99998e-13, -1.000001e-12],
+            [nan, 0.0, inf, inf, inf, inf, inf, 194.74787622, 194.81818207, 2.000003e-18],
+            [nan] * 10, [nan] * 10]
+    np.testing.assert_allclose(got, want, rtol=1e-6, equal_nan=True)
+
+
+def test_polygamma_at_negative_non_integers_any_distance_from_zero():
+    x = tf.constant([-0.5, -0.3, -7.25, -1e15 - 0.25], tf.float64)
+    got = tf.math.polygamma(tf.constant([1.0, 2.0, 3.0, 4.0], tf.float64), x)
+    np.testing.assert_allclose(got.numpy(), [8.934802200544704, 67.63908117, 1558.5411952,
+                                             24481.574851], rtol=1e-6)
+
+
+def test_lgamma_and_digamma_at_poles_and_infinities():
+    for dtype in (tf.float32, tf.float64):
+        x = tf.constant([-np.inf, np.inf, 0.0, -0.0, -3.0, np.nan], dtype)
+        np.testing.assert_array_equal(tf.math.lgamma(x).numpy(),
+                                      [np.inf, np.inf, np.inf, np.inf, np.inf, np.nan])
+        # NaN at every pole, as TF (not +-inf at 0)
+        np.testing.assert_array_equal(tf.math.digamma(x).numpy(),
+                                      [np.nan, np.inf, np.nan, np.nan, np.nan, np.nan])
+
+
+def test_lgamma_derivatives_at_infinities():
+    x = tf.constant([-np.inf, np.inf, 0.0, -2.5])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.math.lgamma(x)
+        dy = inner.gradient(y, x)
+    np.testing.assert_array_equal(dy.numpy()[:3], [np.nan, np.inf, np.nan])
+    np.testing.assert_allclose(outer.gradient(dy, x).numpy(), [np.inf, 0.0, np.inf, 9.539247])
+
+
+def test_saturate_cast_of_non_finite_floats_matches_tf():
+    inf, nan = np.inf, np.nan
+    x = tf.constant([inf, -inf, nan, 1e30, -1.5], tf.float32)
+    want = {tf.int8: [127, -128, 0, 127, -1], tf.uint8: [255, 0, 0, 255, 0],
+            tf.int16: [32767, -32768, 0, 32767, -1], tf.uint16: [65535, 0, 0, 65535, 0],
+            # the float32 bounds nearest the range: 2147483520, not INT32_MIN
+            tf.int32: [2147483520, -2147483648, -2147483648, 2147483520, -1],
+            tf.uint32: [4294967040, 0, 0, 4294967040, 0],
+            # 2**63 is TF's bound for the 64-bit types, which the cast wraps
+            tf.int64: [-2 ** 63, -2 ** 63, -2 ** 63, -2 ** 63, -1],
+            tf.uint64: [2 ** 63, 0, 2 ** 63, 2 ** 63, 0]}
+    for dtype, values in want.items():
+        assert tf.saturate_cast(x, dtype).numpy().tolist() == values, dtype
+    assert tf.function(lambda v: tf.saturate_cast(v, tf.int32))(x).numpy()[0] == 2147483520
+    half = tf.constant([inf, -inf, nan], tf.float16)
+    assert tf.saturate_cast(half, tf.int32).numpy().tolist() == [65504, -65504, -2 ** 31]
+    assert tf.saturate_cast(half, tf.int16).numpy().tolist() == [32752, -32768, 0]
+    bf16 = tf.constant([inf, -inf], tf.bfloat16)
+    assert tf.saturate_cast(bf16, tf.int32).numpy().tolist() == [2139095040, -2 ** 31]
+    # clamped even to a wider float type, as TF
+    assert tf.saturate_cast(x[:1], tf.float64).numpy()[0] == np.finfo(np.float32).max
+    assert tf.saturate_cast(tf.constant([inf], tf.float64), tf.float16).numpy()[0] == 65504
+
+
+def test_cast_of_non_finite_floats_to_wide_unsigned_types():
+    x = tf.constant([np.inf, -np.inf, np.nan, 5e9, -1.0], tf.float64)
+    assert tf.cast(x, tf.uint32).numpy().tolist() == [0, 0, 0, 705032704, 4294967295]
+    assert tf.cast(x, tf.uint64).numpy().tolist() == [2 ** 63] * 3 + [5 * 10 ** 9, 2 ** 64 - 1]
+    assert tf.cast(tf.constant([np.inf], tf.bfloat16), tf.uint64).numpy().tolist() == [2 ** 63]
+
+
+_NO_KERNEL_CASES = [
+    (tf.math.rint, [tf.constant([1.5], tf.float16)], "Rint", "DT_HALF"),
+    (tf.math.rint, [tf.constant([1.5], tf.bfloat16)], "Rint", "DT_BFLOAT16"),
+    (tf.math.lgamma, [tf.constant([1.5], tf.bfloat16)], "Lgamma", "DT_BFLOAT16"),
+    (tf.math.digamma, [tf.constant([1.5], tf.bfloat16)], "Digamma", "DT_BFLOAT16"),
+    (tf.truncatemod, [tf.constant([1.5], tf.float16)] * 2, "TruncateMod", "DT_HALF"),
+    (tf.realdiv, [tf.constant([1, 2]), tf.constant([2, 1])], "RealDiv", "DT_INT32"),
+    (tf.math.reciprocal, [tf.constant([1, 2])], "Reciprocal", "DT_INT32"),
+    (tf.math.bessel_i0, [tf.constant([1.5], tf.bfloat16)], "BesselI0", "DT_BFLOAT16"),
+    (tf.math.igamma, [tf.constant([1.5], tf.float16)] * 2, "Igamma", "DT_HALF"),
+    (tf.round, [tf.constant([1.5 + 1j], tf.complex64)], "Round", "DT_COMPLEX64"),
+]
+
+
+@pytest.mark.parametrize("fn, args, op, dtype", _NO_KERNEL_CASES,
+                         ids=[f"{c[2]}-{c[3]}" for c in _NO_KERNEL_CASES])
+def test_dtypes_without_a_kernel_raise_tf_errors(fn, args, op, dtype):
+    # allowed by the op's type attribute, but TF has no CPU kernel: NotFoundError eagerly,
+    # and in a function (which traces) InvalidArgumentError when it runs
+    with pytest.raises(tf.errors.NotFoundError,
+                       match=rf"^Could not find device for node: \{{\{{node {op}\}}\}} = "
+                             rf"{op}\[T={dtype}\]\nAll kernels registered for op {op}:\n"):
+        fn(*args)
+    with pytest.raises(tf.errors.NotFoundError):
+        fn(*[tf.Variable(a) for a in args])
+    traced = tf.function(lambda *a: fn(*a))
+    assert traced.get_concrete_function(*args) is not None
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=rf"No OpKernel was registered to support Op '{op}' used by "
+                             rf"\{{\{{node {op}\}}\}} with these attrs: \[T={dtype}\]"):
+        traced(*args)
+
+
+def test_truncatemod_allows_only_tf_dtypes():
+    x = tf.constant([7, -7], tf.uint8)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Value for attr 'T' of uint8 is not in the list of allowed values: "
+                             "int32, int64, bfloat16, half, float, double"):
+        tf.truncatemod(x, x)
+    assert tf.truncatemod(tf.constant([7, -7]), 3).numpy().tolist() == [1, -1]
+
+
+def test_variable_of_a_dtype_the_op_rejects_reaches_the_op_check():
+    # as TF's eager ops: the variable is read in its own dtype and the op's type check
+    # raises InvalidArgumentError (not the ValueError of converting it to bool)
+    v = tf.Variable([[1.0, 0.0]])
+    for fn, op in ((tf.math.reduce_all, "All"), (tf.reduce_any, "Any")):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=rf"cannot compute {op} as input #0\(zero-based\) was expected "
+                                 r"to be a bool tensor but is a float tensor"):
+            fn(v, axis=0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a string tensor"):
+        tf.strings.length(tf.Variable([1.0]))
+    # a list axis takes TF's slower path, which converts the variable to bool first
+    with pytest.raises(ValueError, match="Incompatible type conversion requested to type bool"):
+        tf.reduce_all(v, axis=[0, 1])
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype bool for Tensor"):
+        tf.reduce_any(tf.constant([[1.0]]), axis=[0])
+    assert tf.reduce_all(tf.Variable([True, False])).numpy() == False  # noqa: E712
+    with pytest.raises(TypeError):  # Python values still convert to bool
+        tf.reduce_all([1, 0])
+
+
+def test_logical_ops_convert_python_values_to_bool():
+    # the inputs are bool, so an empty list is a bool tensor (not float32) and ints fail
+    assert tf.logical_not([[]]).dtype == tf.bool and tf.logical_not([[]]).shape == [1, 0]
+    assert tf.logical_and([], []).shape == [0] and tf.math.logical_or([], True).dtype == tf.bool
+    assert tf.math.logical_xor([], []).shape == [0]
+    with pytest.raises(TypeError, match="Cannot convert"):
+        tf.logical_not([1, 0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a bool tensor"):
+        tf.logical_not(tf.Variable([1.0]))
+    assert tf.function(tf.logical_not)([[]]).dtype == tf.bool
+
+
+def test_multiply_no_nan_converts_y_to_x_dtype():
+    x = tf.constant([1.0, np.nan])
+    with pytest.raises(ValueError, match="^y: Tensor conversion requested dtype int32 for "
+                                         "Tensor with dtype float32"):
+        tf.math.multiply_no_nan(3, x)
+    with pytest.raises(ValueError, match="^y: Tensor conversion requested dtype float32"):
+        tf.math.multiply_no_nan(x, tf.constant([1, 0]))
+    with pytest.raises(ValueError, match="Incompatible type conversion requested to type float32"):
+        tf.math.multiply_no_nan(x, tf.Variable([1, 0]))
+    assert tf.math.multiply_no_nan(x, [2, 0]).numpy().tolist() == [2.0, 0.0]
+
+
+def test_monotonic_checks_reject_non_numeric_tensors():
+    for fn in (tf.math.is_non_decreasing, tf.math.is_strictly_increasing):
+        with pytest.raises(TypeError, match=r"^Expected x to be numeric, instead found: "
+                                            r"tf.Tensor\(\[b'a' b'b'\], shape=\(2,\)"):
+            fn(tf.constant(["a", "b"]))
+        with pytest.raises(TypeError, match="Expected x to be numeric"):
+            fn([True, False])
+
+
+def test_argmin_and_argmax_with_a_list_axis():
+    x = tf.constant([[1.0, 2.0], [3.0, 0.0]])
+    # TF's argmin converts the list and its kernel rejects it; argmax checks it in Python
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^dim must be a scalar, but received tensor of shape: \[2\] "
+                             r"\[Op:ArgMin\]$"):
+        tf.math.argmin(tf.Variable(x), axis=[0, 1])
+    with pytest.raises(TypeError, match="Cannot convert"):
+        tf.argmin(x, axis=[0.5])
+    with pytest.raises(TypeError, match="axis must be int or Tensor with integer datatype"):
+        tf.argmax(x, axis=[0])
+
+
+def test_abs_allows_only_signed_types():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Value for attr 'T' of uint8 is not in the list of allowed values: "
+                             "bfloat16, half, float, double, int8, int16, int32, int64"):
+        tf.abs(tf.constant([1], tf.uint8))
+    assert tf.abs(tf.constant([-3], tf.int8)).numpy().tolist() == [3]
+
+
+def test_betainc_at_the_ends_of_the_interval_with_non_finite_parameters():
+    a = tf.constant([np.nan, np.inf, 0.5, 0.5, -1.0, np.inf], tf.float64)
+    b = tf.constant([0.5, 0.5, np.nan, np.inf, 0.5, 0.5], tf.float64)
+    # TF: 0 at x = 0 and 1 at x = 1 unless a or b <= 0; NaN inside for NaN or inf a, b
+    assert np.array_equal(tf.math.betainc(a, b, tf.zeros([6], tf.float64)).numpy(),
+                          [0, 0, 0, 0, np.nan, 0], equal_nan=True)
+    assert np.array_equal(tf.math.betainc(a, b, tf.ones([6], tf.float64)).numpy(),
+                          [1, 1, 1, 1, np.nan, 1], equal_nan=True)
+    assert np.isnan(tf.math.betainc(a, b, tf.fill([6], tf.constant(0.5, tf.float64)))).all()
+
+
+def test_fresnel_integrals_at_huge_arguments():
+    x = tf.constant([1e300, -1e300, -np.inf, 1e5], tf.float64)
+    for fn in (tf.math.special.fresnel_cos, tf.math.special.fresnel_sin):
+        np.testing.assert_allclose(fn(x).numpy(), [0.5, -0.5, -0.5, 0.5], atol=4e-6)
 
 
 @pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16, tf.float32, tf.float64])
@@ -558,3 +783,28 @@ def test_sqrt_rsqrt_reciprocal_gradient_is_zero_where_upstream_is_zero():
     g, gg = second(tf.constant([4.0, 0.0]))
     np.testing.assert_allclose(g.numpy(), [0.5, np.inf])
     np.testing.assert_allclose(gg.numpy(), [-0.0625, -np.inf])
+
+
+def test_where_checks_its_condition_is_bool():
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"cannot compute SelectV2 as input #0\(zero-based\) was expected "
+                             r"to be a bool tensor but is a float tensor"):
+        tf.where(tf.constant([1.0, 0.0]), x, y)
+    with pytest.raises(TypeError, match="Input 'condition' of 'SelectV2' Op has type float32 "
+                                        "that does not match expected type of bool."):
+        tf.function(lambda c: tf.where(c, x, y))(tf.constant([1.0, 0.0]))
+    with pytest.raises(TypeError, match="Cannot convert"):
+        tf.where([1.0, 0.0], x, y)
+    # with Python x and y, TF's fallback path converts the condition first
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype bool"):
+        tf.where(tf.constant([1.0, 0.0]), [1.0, 2.0], 3.0)
+    assert tf.where([True, False], x, y).numpy().tolist() == [1.0, 4.0]
+
+
+def test_matrix_rank_converts_python_values_to_float32():
+    assert tf.linalg.matrix_rank([[1, 2], [2, 4]]).numpy() == 1
+    with pytest.raises(TypeError, match=r"Input `a` must have `float`-like `dtype` \(saw int32\)"):
+        tf.linalg.matrix_rank(tf.constant([[1, 2], [2, 4]]))
+    with pytest.raises(TypeError, match="float`-like"):
+        tf.linalg.pinv([[1, 2], [2, 4]])

@@ -607,6 +607,39 @@ def test_zero_size_cross_entropies(shape):
     assert np.isnan(mean.numpy()).all() and np.isnan(variance.numpy()).all()  # 0 / 0
 
 
+def test_leaky_relu_alpha_is_a_float32_attr_for_float64_features():
+    # TF rounds alpha to float32: 0.2 is 0.20000000298023224 on float64 features
+    x = tf.Variable([-1.0, 2.0], dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        y = tf.nn.leaky_relu(x, 0.2)
+    assert y.numpy().tolist() == [-0.20000000298023224, 2.0]
+    assert tape.gradient(y, x).numpy().tolist() == [0.20000000298023224, 1.0]
+    assert tf.function(tf.nn.leaky_relu)(x, 1e-50).numpy().tolist() == [-0.0, 2.0]
+
+
+def test_weighted_moments_of_all_zero_weights_are_zero():
+    x = tf.Variable([[1.0, 2.0], [3.0, 5.0]])
+    weights = tf.Variable([[0.0, 0.0], [1.0, 3.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        mean, variance = tf.nn.weighted_moments(x, [1], weights)
+        total = tf.reduce_sum(mean) + tf.reduce_sum(variance)
+    assert mean.numpy().tolist() == [0.0, 4.5] and variance.numpy().tolist() == [0.0, 0.75]
+    assert tape.gradient(total, x).numpy().tolist() == [[0.0, 0.0], [-0.5, 1.5]]
+    assert tape.gradient(total, weights).numpy().tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    moments = tf.nn.weighted_moments(tf.constant([1.0, 2.0]), [0], tf.constant(0.0))
+    assert [float(v) for v in moments] == [0.0, 0.0]
+
+
+def test_poisson_and_weighted_cross_entropy_losses_check_shapes():
+    a, b = tf.zeros([2]), tf.Variable(tf.zeros([2, 3]))
+    with pytest.raises(ValueError, match=r"^`log_input` and `targets` must have the same "
+                                         r"shape, received \(\(2,\) vs \(2, 3\)\)\.$"):
+        tf.nn.log_poisson_loss(b, a)
+    with pytest.raises(ValueError, match=r"^`logits` and `labels` must have the same shape, "
+                                         r"received \(\(2, 3\) vs \(2,\)\)\.$"):
+        tf.nn.weighted_cross_entropy_with_logits(a, b, 2.0)
+
+
 def test_compute_average_loss_with_global_batch_size_inside_function():
     x = tf.constant([1.0, 2.0, 3.0, 9.0])
     f = tf.function(lambda t: tf.nn.compute_average_loss(t, global_batch_size=8))

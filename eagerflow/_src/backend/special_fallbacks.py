@@ -34,7 +34,7 @@ def _vectorized(fn):
 
 _erf = _vectorized(math.erf)
 _erfc = _vectorized(math.erfc)
-_gammaln = _vectorized(lambda v: math.lgamma(v) if not (v <= 0 and v == int(v)) else math.inf)
+_gammaln = _vectorized(lambda v: math.inf if v <= 0 and float(v).is_integer() else math.lgamma(v))
 
 
 def _psi(x):

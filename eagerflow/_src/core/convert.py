@@ -344,6 +344,22 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
     return _converted(value, dtype)
 
 
+def convert_input(value, dtype):
+    """`value` as an input of an op whose input has the fixed type `dtype`, as TF's eager
+    ops convert: a tensor, or a variable's read, keeps its dtype (the op's type check then
+    raises InvalidArgumentError); other values convert to `dtype`.
+
+    >>> convert_input([True], bool).dtype
+    tf.bool
+    """
+    if isinstance(value, Tensor):
+        return value
+    convert = getattr(type(value), "__tf_tensor__", None)
+    if convert is not None:
+        return convert(value)
+    return convert_to_tensor(value, dtype)
+
+
 def _converted(value, dtype):
     """`value` (not a tensor) as a tensor of `dtype` (None: its own): lists holding tensors
     of that dtype as `_packed`, found in one walk of the list."""

@@ -12,7 +12,8 @@ An op is registered with
   (`TensorShape`, dims may be None) and ``.dtype``, returning ``(shape, dtype)``
   or a list of them;
 * a type constraint: the inputs at ``tied`` share one dtype, drawn from
-  ``dtypes`` (TensorFlow's type attribute ``T``);
+  ``dtypes`` (TensorFlow's type attribute ``T``), of which ``kernels`` (all by
+  default) are computed: TF declares some dtypes for which it has no CPU kernel;
 * the gradient slot, ``grad(op, *output_grads)``, filled by the autodiff layer
   with `register_gradient`, or a reason why the op is not differentiable.
 
@@ -40,7 +41,7 @@ class OpDef:
 
     __slots__ = ("name", "kernel", "host_kernel", "direct", "_direct_of", "shape", "multi",
                  "tied", "tied_rest", "tied_pair", "variadic", "allowed", "allowed_dtypes",
-                 "stateful", "grad", "not_differentiable", "registered", "inline",
+                 "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable", "registered", "inline",
                  "grad_takes_none", "type_attr", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
@@ -60,8 +61,11 @@ class OpDef:
         self.tied = (0,) if self.variadic else tuple(tied)
         self.tied_rest = self.tied[1:]
         self.tied_pair = self.tied == (0, 1)  # dispatch's inline check
-        self.allowed = None if dtypes is None else frozenset(_numpy_dtype(d) for d in dtypes)
+        # declared: the dtypes the type attribute allows; allowed: those with a kernel
+        self.declared = None if dtypes is None else frozenset(_numpy_dtype(d) for d in dtypes)
         self.allowed_dtypes = None if dtypes is None else tuple(dtypes)
+        self.kernel_dtypes = None
+        self.allowed = self.declared
         self.stateful = stateful
         self.grad = None
         self.not_differentiable = not_differentiable
@@ -111,13 +115,15 @@ def _named_kernel(fn_name):
     return kernel
 
 
-def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, stateful=False,
-             not_differentiable=None, grad_takes_none=False, type_attr="T"):
+def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernels=None,
+             stateful=False, not_differentiable=None, grad_takes_none=False, type_attr="T"):
     """Registers op `name` and returns its `OpDef`.
 
     `tied`: indices of the inputs that share the type attribute (checked to
     have one dtype), or "all" for variadic ops; `dtypes`: the dtypes that attribute allows
-    (None: any);
+    (None: any); `kernels`: those of `dtypes` TF has a CPU kernel for, in the order TF's
+    errors list them (None: all): the others raise TF's NotFoundError eagerly and its
+    InvalidArgumentError ('No OpKernel') in a graph;
     `not_differentiable`: a reason string for ops that have no gradient;
     `grad_takes_none`: a multi-output op's gradient takes None for the outputs no gradient
     reaches (else zeros are made for them), to skip their share of the work;
@@ -129,8 +135,34 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, statef
     op.registered = True
     op.grad_takes_none = grad_takes_none
     op.type_attr = type_attr
+    if kernels is not None:
+        op.kernel_dtypes = tuple(kernels)
+        op.allowed = frozenset(_numpy_dtype(d) for d in kernels)
+        op.kernel, op.host_kernel = _with_kernel_check(op, op.kernel, op.host_kernel)
+        op.bind_direct()  # (the dtypes without a kernel are not among its direct ones)
     _OPS[name] = op
     return op
+
+
+def _with_kernel_check(op, kernel, host_kernel):
+    """`op`'s kernels failing for the dtypes without one. Eagerly, dispatch's dtype check
+    raises first (NotFoundError); a graph is built (as in TF) and fails when it runs."""
+    first = op.tied[0]
+
+    def check(arrays):
+        dtype = arrays[first].dtype
+        if dtype not in op.allowed:
+            raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(dtype)},
+                                  op.kernel_dtypes, graph=True)
+
+    def checked(xp, *arrays, **attrs):
+        check(arrays)
+        return kernel(xp, *arrays, **attrs)
+
+    def host_checked(*arrays, **attrs):
+        check(arrays)
+        return host_kernel(*arrays, **attrs)
+    return checked, host_checked
 
 
 def _rebind_all():
@@ -211,9 +243,11 @@ def check_dtypes(op, dtypes, building=False):
     if not tied or len(dtypes) <= tied[0]:
         return
     first = dtypes[tied[0]]
-    if op.allowed is not None and first not in op.allowed:
+    # a declared dtype without a kernel: TF's NotFoundError eagerly; a graph takes it
+    no_kernel = op.allowed is not None and first in op.declared and first not in op.allowed
+    if op.allowed is not None and first not in op.allowed and not no_kernel:
         dtype = _d.from_numpy(first)
-        if len(op.allowed) == 1 and not building:
+        if len(op.declared) == 1 and not building:
             # one allowed dtype: in TF the inputs have that fixed type (``input: bool``)
             # rather than a type attribute, and the error names the input
             raise _wrong_input_type(op, tied[0], op.allowed_dtypes[0], dtype)
@@ -228,6 +262,47 @@ def check_dtypes(op, dtypes, building=False):
             if building:
                 raise _graph_mismatch(op, tied, dtypes, i, expected, got)
             raise _wrong_input_type(op, i, expected, got)
+    if no_kernel and not building:
+        raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(first)}, op.kernel_dtypes)
+
+
+def _enum_name(dtype):
+    return "DT_" + kernel_type_name(dtype).upper()
+
+
+def no_kernel_error(op_name, attrs, kernels, graph=False):
+    """TF's error for an op whose type attributes `attrs` ({name: dtype}) are allowed but
+    have no CPU kernel (`kernels`: the dtypes of the first attribute that have one):
+    NotFoundError eagerly, InvalidArgumentError when a `graph` runs.
+
+    >>> print(no_kernel_error("Rint", {"T": _d.float16}, (_d.float64, _d.float32)).message)
+    Could not find device for node: {{node Rint}} = Rint[T=DT_HALF]
+    All kernels registered for op Rint:
+      device='CPU'; T in [DT_DOUBLE]
+      device='CPU'; T in [DT_FLOAT]
+     [Op:Rint]
+    """
+    first = next(iter(attrs))
+    listed = "".join(f"  device='CPU'; {first} in [{_enum_name(k)}]\n" for k in kernels)
+    values = ", ".join(f"{k}={_enum_name(v)}" for k, v in attrs.items())
+    if graph:
+        return errors.InvalidArgumentError(
+            None, op_name, f"No OpKernel was registered to support Op '{op_name}' used by "
+                           f"{{{{node {op_name}}}}} with these attrs: [{values}]\nRegistered "
+                           f"devices: [CPU]\nRegistered kernels:\n{listed}")
+    return errors.NotFoundError(
+        None, op_name, f"Could not find device for node: {{{{node {op_name}}}}} = "
+                       f"{op_name}[{values}]\nAll kernels registered for op {op_name}:\n"
+                       f"{listed} [Op:{op_name}]")
+
+
+def fixed_input_error(op, i, input_name, expected, got, building=False):
+    """TF's error for input `i` (`input_name`) of fixed type `expected` given a `got`
+    tensor: InvalidArgumentError eagerly, TypeError while a graph is built."""
+    if building:
+        return TypeError(f"Input '{input_name}' of '{op.name}' Op has type {got.name} that does "
+                         f"not match expected type of {expected.name}.")
+    return _wrong_input_type(op, i, expected, got)
 
 
 def _wrong_input_type(op, i, expected, got):

@@ -23,11 +23,11 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import (
-    convert_to_tensor, from_array, get_static_value, is_tensor_like, operand, to_array)
+    convert_input, convert_to_tensor, from_array, get_static_value, is_tensor_like, operand, to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, kernel_type_name, register,
-    register_gradient, same_shape)
+    ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
+    kernel_type_name, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.ops import cast_ops, math_ops, shape_rules
@@ -1835,8 +1835,16 @@ def where(condition, x=None, y=None, name=None):
         return dispatch(_WHERE, (as_tensor(condition),), name=name)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
-    condition = convert_to_tensor(condition, _d.bool)
+    if context.executing_eagerly() and not (is_tensor_like(x) and is_tensor_like(y)):
+        # TF's eager fast path takes tensors only; its fallback converts the condition to
+        # bool (ValueError for a tensor of another dtype)
+        condition = convert_to_tensor(condition, _d.bool)
+    else:  # as TF's op: a tensor condition keeps its dtype for the check below
+        condition = convert_input(condition, _d.bool)
     x, y = _matching([x, y])
+    if condition.dtype != _d.bool:
+        raise fixed_input_error(_SELECT, 0, "condition", _d.bool, condition.dtype,
+                                building=not isinstance(condition, EagerTensor))
     return dispatch(_SELECT, (condition, x, y), name=name)
 
 

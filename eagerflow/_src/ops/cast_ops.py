@@ -19,8 +19,20 @@ def _cast_kernel(xp, x, DstT):
     target = np.dtype(DstT.as_numpy_dtype)
     if x.dtype.kind == "c" and target.kind != "c":
         x = x.real  # TF drops the imaginary part
-    if x.dtype.kind == "f" and target.kind in "iu":
+    if x.dtype.kind in "fV" and target.kind in "iu":  # bfloat16's kind is "V"
         x = xp.trunc(x)  # toward zero, as C casts
+        if target.kind == "u" and target.itemsize >= 4:
+            # TF converts through int64, whose x86 conversion gives 2**63 for NaN, +-inf
+            # and values out of its range; uint32 keeps its low half, 0 (NumPy's values
+            # differ by sign)
+            wide = x.astype(xp.float64)
+            bad = ~((wide >= -2.0 ** 63) & (wide < 2.0 ** (64 if target.itemsize == 8 else 63)))
+            wide = xp.asarray(xp.where(bad, 0, wide))
+            # (in range, float64 to uint64 is exact; to uint32 modular through int64, which
+            # NumPy's direct conversion is not always)
+            out = (wide if target.itemsize == 8 else wide.astype(xp.int64)).astype(target)
+            return xp.where(bad, xp.asarray(0 if target.itemsize == 4 else 2 ** 63, target),
+                            out)
     return xp.asarray(x).astype(target)
 
 
@@ -56,11 +68,32 @@ def _bound_in(src, limit, toward):
     return v
 
 
+def _float_limits(src, dst):
+    """TF's clamp bounds of float dtype `src` for a cast to real dtype `dst`: the range's
+    ends rounded to `src` and stepped toward 0 where rounding overshot, compared in the
+    dtypes' promoted type (float64 with bfloat16). There, 2**63 is not above int64's max,
+    so TF's bound for int64 and uint64 stays 2**63, which the cast wraps (to INT64_MIN and
+    2**63): TF's results, kept."""
+    np_src, np_dst = np.dtype(src.as_numpy_dtype), np.dtype(dst.as_numpy_dtype)
+    promoted = (np.float64 if _d.bfloat16 in (src, dst) else np.promote_types(np_src, np_dst))
+    with np.errstate(over="ignore"):
+        lo = np.asarray(max(src.min, dst.min), np_src)
+        hi = np.asarray(min(float(src.max), float(dst.max)), np_src)
+        if np.asarray(lo, promoted) < np.asarray(dst.min, promoted):
+            lo = np.nextafter(lo, np.zeros((), np_src))
+        if np.asarray(hi, promoted) > np.asarray(dst.max, promoted):
+            hi = np.nextafter(hi, np.zeros((), np_src))
+    return lo, hi
+
+
 def saturate_cast(value, dtype, name=None):
     """Casts `value` to `dtype`, clamping to the target's range first.
 
     Complex values keep only their real part unless `dtype` is complex too (then
-    both parts are clamped); bool and string values have no range (TypeError).
+    both parts are clamped); bool and string values have no range (TypeError). As in TF,
+    floats are clamped to the bounds nearest the target's range that they can hold
+    (inf to int32 is 2147483520 from float32), even to a wider float type (inf to float64
+    is float32's max from float32).
 
     >>> saturate_cast(constant([300.0, -5.0]), uint8)
     <tf.Tensor: shape=(2,), dtype=uint8, numpy=array([255,   0], dtype=uint8)>
@@ -73,6 +106,9 @@ def saturate_cast(value, dtype, name=None):
     src, dst = value.dtype.real_dtype, dtype.real_dtype
 
     def clamp(part):
+        if src.is_floating and not value.dtype.is_complex:
+            lo, hi = _float_limits(src, dst)
+            return math_ops.minimum(math_ops.maximum(part, lo), hi)
         if src.min < dst.min:
             part = math_ops.maximum(part, _bound_in(src, dst.min, 0))
         if src.max > dst.max:

@@ -656,9 +656,10 @@ def logdet(matrix, name=None):
     return math_ops.multiply(reduce_sum(math_ops.log(diagonal), axis=-1), 2.0, name=name)
 
 
-def _check_pinv_input(a):
-    """TF's argument checks of `pinv` and `matrix_rank`."""
-    a = as_tensor(a)
+def _check_pinv_input(a, dtype_hint=None):
+    """TF's argument checks of `pinv` and `matrix_rank` (which converts Python values with
+    a float32 `dtype_hint`)."""
+    a = convert_to_tensor(a, dtype_hint=dtype_hint)
     if not a.dtype.is_floating:
         raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {a.dtype.name}).")
     if a.shape.rank is not None and a.shape.rank < 2:
@@ -681,7 +682,7 @@ def matrix_rank(a, tol=None, validate_args=False, name=None):
     <tf.Tensor: shape=(), dtype=int32, numpy=1>
     """
     from eagerflow._src.ops.reduction_ops import reduce_max, reduce_sum
-    a = _check_pinv_input(a)
+    a = _check_pinv_input(a, _d.float32)
     s = svd(a, compute_uv=False)
     if tol is None:
         tol = math_ops.multiply(_eps_times_size(a), reduce_max(s, axis=-1, keepdims=True))

@@ -11,7 +11,7 @@ import numpy as np
 from eagerflow._src.backend import special
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
+from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
@@ -89,7 +89,12 @@ _ADD_STRINGS = register("Add", lambda xp, x, y: xp.asarray(xp.add(x, y), dtype=o
                         not_differentiable="strings")
 _SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER)
 _MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER)
-_REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+# TF's type lists of RealDiv (and Reciprocal) take integers, which have no CPU kernel.
+_ALL_NUMBERS = FLOAT + (_d.uint8, _d.int8, _d.uint16, _d.int16, _d.int32, _d.uint32, _d.uint64,
+                        _d.int64) + COMPLEX
+_F64, _F32, _F16, _BF16 = _d.float64, _d.float32, _d.float16, _d.bfloat16
+_REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS,
+                     kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32))
 _FLOOR_DIV = register("FloorDiv", _int_division(_floor_div),
                       rules.binary, tied=(0, 1), dtypes=REAL)
 _FLOOR_MOD = register("FloorMod", _int_division(_floor_mod),
@@ -107,7 +112,9 @@ _SQUARED_DIFFERENCE = register("SquaredDifference", _squared_difference, rules.b
 _DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
 _MUL_NO_NAN = register("MulNoNan", _mul_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
 _TRUNCATE_MOD = register("TruncateMod", _int_division(lambda xp, x, y: xp.fmod(x, y)),
-                         rules.binary, tied=(0, 1), dtypes=REAL)
+                         rules.binary, tied=(0, 1),
+                         dtypes=(_d.int32, _d.int64, _BF16, _F16, _F32, _F64),
+                         kernels=(_F64, _F32, _d.int64, _d.int32))
 _XLOGY = register("Xlogy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                      x * xp.log(y)),
                   rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
@@ -238,9 +245,31 @@ less = binary(_LESS, "Returns the truth value of (x < y) element-wise.")
 less_equal = binary(_LESS_EQUAL, "Returns the truth value of (x <= y) element-wise.")
 greater = binary(_GREATER, "Returns the truth value of (x > y) element-wise.")
 greater_equal = binary(_GREATER_EQUAL, "Returns the truth value of (x >= y) element-wise.")
-logical_and = binary(_LOGICAL_AND, "Returns x AND y element-wise (bool tensors).")
-logical_or = binary(_LOGICAL_OR, "Returns x OR y element-wise (bool tensors).")
-logical_not = unary(_LOGICAL_NOT, "Returns NOT x element-wise (bool tensors).")
+
+
+# The logical ops' inputs are bool, not a type attribute: as in TF, Python values convert to
+# bool (an empty list too, which would otherwise be float32), and ints raise TypeError.
+def _bools(*values):
+    return [v if type(v) is EagerTensor else convert_input(v, _d.bool) for v in values]
+
+
+def logical_and(x, y, name=None):
+    """Returns x AND y element-wise (bool tensors)."""
+    return dispatch(_LOGICAL_AND, _bools(x, y), name=name)
+
+
+def logical_or(x, y, name=None):
+    """Returns x OR y element-wise (bool tensors)."""
+    return dispatch(_LOGICAL_OR, _bools(x, y), name=name)
+
+
+def logical_not(x, name=None):
+    """Returns NOT x element-wise (bool tensors).
+
+    >>> logical_not([[]])
+    <tf.Tensor: shape=(1, 0), dtype=bool, numpy=array([], shape=(1, 0), dtype=bool)>
+    """
+    return dispatch(_LOGICAL_NOT, _bools(x), name=name)
 
 
 def logical_xor(x, y, name="LogicalXor"):
@@ -310,7 +339,7 @@ def divide_no_nan(x, y, name=None):
     return dispatch(_DIV_NO_NAN, (x, y), name=name)
 
 
-_ABS = register("Abs", "absolute", same_shape, dtypes=REAL)
+_ABS = register("Abs", "absolute", same_shape, dtypes=FLOAT + SIGNED_INT)
 _COMPLEX_ABS = register("ComplexAbs", "absolute", rules.unary_real,
                         dtypes=(_d.complex64, _d.complex128))
 
@@ -414,19 +443,8 @@ def _sign(xp, x):
 
 
 def _round(xp, x):
-    if x.dtype.kind == "c":  # the op allows complex types, but no CPU kernel takes them
-        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node Round}}}} "
-                                   f"= Round[T=DT_{x.dtype.name.upper()}]")
     # rint, half to even, for every float dtype (bfloat16's NumPy kind is "V", not "f")
     return x if x.dtype.kind in "iub" else xp.rint(x)
-
-
-def _reciprocal(xp, x):
-    if x.dtype.kind in "iu":
-        if not xp.all(x):
-            raise errors.InvalidArgumentError(None, None, "Integer division by zero")
-        return (1 // x).astype(x.dtype)
-    return float_math.reciprocal(xp, x)
 
 
 def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, **kw):
@@ -469,10 +487,24 @@ erf = unary(_reg_unary("Erf", float_math.erf, FLOAT),
             "Computes the Gauss error function element-wise.")
 erfc = unary(_reg_unary("Erfc", float_math.erfc, FLOAT),
              "Computes the complementary error function element-wise.")
-lgamma = unary(_reg_unary("Lgamma", _float_kernel(lambda xp, x: special(xp, "gammaln")(x)),
-                          FLOAT), "Computes log(|Gamma(x)|) element-wise.")
-digamma = unary(_reg_unary("Digamma", _float_kernel(lambda xp, x: special(xp, "psi")(x)),
-                           FLOAT), "Computes the derivative of lgamma element-wise.")
+def _lgamma(xp, x):
+    # SciPy's gammaln(-inf) is -inf; TF's +inf, as at the other poles
+    with np.errstate(invalid="ignore"):
+        return xp.where(x == -xp.inf, xp.inf, special(xp, "gammaln")(x))
+
+
+def _digamma(xp, x):
+    # NaN at the poles (0, -0.0, negative integers, -inf), where SciPy gives +-inf at 0
+    with np.errstate(invalid="ignore"):
+        pole = (x <= 0) & (x == xp.floor(x))
+        return xp.where(pole, xp.nan, special(xp, "psi")(x))
+
+
+lgamma = unary(_reg_unary("Lgamma", _float_kernel(_lgamma), FLOAT, kernels=(_F64, _F16, _F32)),
+               "Computes log(|Gamma(x)|) element-wise.")
+digamma = unary(_reg_unary("Digamma", _float_kernel(_digamma), FLOAT,
+                           kernels=(_F64, _F16, _F32)),
+                "Computes the derivative of lgamma element-wise.")
 
 
 # Bernoulli numbers B2, B4, ... B10 over (2j)!: the Euler-Maclaurin tail of the Hurwitz zeta.
@@ -480,10 +512,11 @@ _ZETA_TAIL = tuple(b / np.prod(np.arange(1.0, 2 * j + 1)) for j, b in enumerate(
     (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66), 1))
 
 
-def _hurwitz_zeta(xp, s, z):
-    """zeta(s, z) = sum_k (z + k)^-s for s > 1: terms summed until z >= 16, then the tail."""
+def _zeta_positive(xp, s, z):
+    """zeta(s, z) = sum_k (z + k)^-s for s > 1 and z > 0: the terms below z = 16 (at most
+    16), then the Euler-Maclaurin tail."""
     acc = xp.zeros_like(z)
-    while True:
+    for _ in range(16):
         small = z < 16
         if not small.any():
             break
@@ -497,17 +530,37 @@ def _hurwitz_zeta(xp, s, z):
     return total
 
 
+def _hurwitz_zeta(xp, s, q):
+    """zeta(s, q) for s > 1 with TF's values off the positive axis: at q a non-positive
+    integer (or -inf) inf for even s, NaN for odd; for other q < 0, NaN unless s is an
+    integer, when the terms below 0 are summed in closed form (any number of them)."""
+    pole = (q <= 0) & (q == xp.floor(q))
+    negative = (q < 0) & ~pole & xp.isfinite(q)
+    integral = s == xp.floor(s)
+    even = integral & (s % 2 == 0)
+    out = xp.where(q > 0, _zeta_positive(xp, s, xp.where(q > 0, q, 1.0)), xp.nan)
+    # q = r - m with 0 < r < 1: the terms (r - m + k)^-s for k < m are (-1)^s (1 - r + j)^-s,
+    # j < m, which sum to (-1)^s (zeta(s, 1 - r) - zeta(s, 1 - q))
+    # (summed in this order: for r = 1/2 and odd s the first two cancel exactly)
+    r = xp.where(negative, q - xp.floor(q), 0.5)
+    sign = xp.where(even, 1.0, -1.0)
+    reflected = ((_zeta_positive(xp, s, r) + sign * _zeta_positive(xp, s, 1 - r))
+                 - sign * _zeta_positive(xp, s, xp.where(negative, 1 - q, 1.0)))
+    out = xp.where(negative, xp.where(integral, reflected, xp.nan), out)
+    return xp.where(pole, xp.where(even, xp.inf, xp.nan), out)
+
+
 def _polygamma(xp, n, x):
     """The n-th derivative of digamma: (-1)^(n+1) n! zeta(n+1, x); NaN unless n is a
     non-negative integer."""
     n64, x64 = xp.broadcast_arrays(n.astype(xp.float64), x.astype(xp.float64))
-    valid = (n64 >= 0) & (n64 == xp.floor(n64))
-    order = xp.where(valid & (n64 > 0), n64, 1.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(all="ignore"):
+        valid = (n64 >= 0) & (n64 == xp.floor(n64))
+        order = xp.where(valid & (n64 > 0), n64, 1.0)
         sign = xp.where(order % 2 == 1, 1.0, -1.0)
         higher = sign * xp.exp(special(xp, "gammaln")(order + 1)) * _hurwitz_zeta(
-            xp, order + 1, x64.copy())
-        out = xp.where(n64 == 0, special(xp, "psi")(x64), higher)
+            xp, order + 1, x64)
+        out = xp.where(n64 == 0, _digamma(xp, x64), higher)
     return xp.where(valid, out, xp.nan).astype(x.dtype)
 
 
@@ -529,22 +582,7 @@ polygamma = binary(register("Polygamma", _polygamma, rules.binary, tied=(0, 1),
 _SPECIAL_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64)  # TF's order, for messages
 
 
-def _tf_type_name(dtype):
-    """``DOUBLE``, ``HALF``, ...: a NumPy dtype as TF's DataType enum names it."""
-    return kernel_type_name(_d.from_numpy(dtype)).upper()
-
-
-def _check_kernel(name, dtype, kernels):
-    """TF's NotFoundError for a dtype that the type attribute allows but no CPU kernel takes."""
-    if dtype not in kernels:
-        listed = "".join(f"  device='CPU'; T in [DT_{_tf_type_name(k)}]\n" for k in kernels)
-        raise errors.NotFoundError(
-            None, None, f"Could not find device for node: {{{{node {name}}}}} = "
-                        f"{name}[T=DT_{_tf_type_name(dtype)}]\n"
-                        f"All kernels registered for op {name}:\n{listed}")
-
-
-_WITH_HALF = tuple(map(np.dtype, (np.float64, np.float32, np.float16)))
+_WITH_HALF = (_F64, _F32, _F16)
 _FLOAT_DOUBLE = _WITH_HALF[:2]
 
 
@@ -562,16 +600,16 @@ def _special_op(name, fn, inputs=1, kernels=_WITH_HALF, dtypes=_SPECIAL_TYPES, *
     the inputs' own) for the dtypes that have `kernels`."""
     def kernel(xp, *arrays):
         dtype = arrays[0].dtype
-        _check_kernel(name, dtype, kernels)
         if inputs == 2:  # SciPy and the NumPy fallbacks would word this differently
             _check_broadcast(*arrays)
         with np.errstate(all="ignore"):
             out = fn(xp, *(a.astype(xp.float64) for a in arrays), dtype)
         return xp.asarray(out).astype(dtype, copy=False)
     if inputs == 1:
-        return register(name, kernel, same_shape, dtypes=dtypes, **kw)
+        return register(name, kernel, same_shape, dtypes=dtypes, kernels=kernels, **kw)
     shape = rules.binary if inputs == 2 else _betainc_rule
-    return register(name, kernel, shape, tied=tuple(range(inputs)), dtypes=dtypes, **kw)
+    return register(name, kernel, shape, tied=tuple(range(inputs)), dtypes=dtypes,
+                    kernels=kernels, **kw)
 
 
 def _unscaled_i(scipy_name):
@@ -623,10 +661,19 @@ _BESSEL_K1E = _special_op("BesselK1e", _decaying("k1e"))
 _DAWSN = _special_op("Dawsn", lambda xp, x, dtype: special(xp, "dawsn")(x),
                      kernels=_FLOAT_DOUBLE)
 _EXPINT = _special_op("Expint", _expint, kernels=_FLOAT_DOUBLE)
-_FRESNEL_COS = _special_op("FresnelCos", lambda xp, x, dtype: special(xp, "fresnel")(x)[1],
-                           kernels=_FLOAT_DOUBLE)
-_FRESNEL_SIN = _special_op("FresnelSin", lambda xp, x, dtype: special(xp, "fresnel")(x)[0],
-                           kernels=_FLOAT_DOUBLE)
+
+
+def _fresnel(part):
+    # +-1/2 beyond 1e100, where SciPy's (and the fallback's) x^2 overflows to NaN
+    def fn(xp, x, dtype):
+        huge = xp.abs(x) > 1e100
+        y = special(xp, "fresnel")(xp.where(huge, 0.0, x))[part]
+        return xp.where(huge, xp.sign(x) * 0.5, y)
+    return fn
+
+
+_FRESNEL_COS = _special_op("FresnelCos", _fresnel(1), kernels=_FLOAT_DOUBLE)
+_FRESNEL_SIN = _special_op("FresnelSin", _fresnel(0), kernels=_FLOAT_DOUBLE)
 # Spence's function is NaN at +inf in TF.
 _SPENCE = _special_op("Spence", lambda xp, x, dtype: xp.where(
     xp.isinf(x), xp.nan, special(xp, "spence")(x)), kernels=_FLOAT_DOUBLE)
@@ -722,10 +769,11 @@ def _betainc(xp, a, b, x, dtype):
             raise errors.InvalidArgumentError(None, None, f"Shapes of {p} and {q} are "
                                               f"inconsistent: {dims[0]} vs. {dims[1]}")
     y = special(xp, "betainc")(a, b, x)
-    # NaN outside a, b > 0 and 0 <= x <= 1 (SciPy gives values at some edges), and for
-    # infinite a or b
-    bad = ~((a > 0) & (b > 0) & (x >= 0) & (x <= 1)) | xp.isinf(a) | xp.isinf(b)
-    return xp.where(bad, xp.nan, y)
+    # TF's edges: NaN for a <= 0, b <= 0 or x outside [0, 1]; else 0 at x = 0 and 1 at x = 1
+    # (even for NaN or infinite a and b); NaN for NaN or infinite a or b inside
+    bad = (a <= 0) | (b <= 0) | ~((x >= 0) & (x <= 1))
+    y = xp.where(xp.isfinite(a) & xp.isfinite(b), y, xp.nan)
+    return xp.where(bad, xp.nan, xp.where(x == 0, 0.0, xp.where(x == 1, 1.0, y)))
 
 
 _BETAINC = _special_op("Betainc", _betainc, 3, kernels=_FLOAT_DOUBLE,
@@ -771,7 +819,9 @@ sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX),
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
 softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT), "Computes log(exp(x) + 1).")
-_round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER))
+# the op allows complex types and small integers, but no CPU kernel takes them
+_round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER,
+                             kernels=(_d.int64, _d.int32, _BF16, _F64, _F32, _F16)))
 
 
 def round(x, name=None):  # noqa: A001
@@ -786,9 +836,10 @@ def round(x, name=None):  # noqa: A001
     return _round_op(x, name=name)
 floor = unary(_reg_unary("Floor", "floor", FLOAT), "Returns the largest integer <= x.")
 ceil = unary(_reg_unary("Ceil", "ceil", FLOAT), "Returns the smallest integer >= x.")
-rint = unary(_reg_unary("Rint", "rint", FLOAT),
+rint = unary(_reg_unary("Rint", "rint", FLOAT, kernels=(_F64, _F32)),
              "Returns the closest integer to x, half to even.")
-reciprocal = unary(_reg_unary("Reciprocal", _reciprocal, SIGNED_NUMBER),
+reciprocal = unary(_reg_unary("Reciprocal", float_math.reciprocal, SIGNED_NUMBER,
+                              kernels=(_d.complex128, _d.complex64, _F64, _BF16, _F16, _F32)),
                    "Computes 1 / x element-wise.")
 is_nan = unary(_reg_unary("IsNan", "isnan", FLOAT, shape=rules.unary_to(_d.bool),
                           not_differentiable="boolean output"), "True where x is NaN.")
@@ -930,7 +981,10 @@ def _consecutive(x, compare):
     """True when `compare` holds for every pair of consecutive elements of flattened `x`."""
     from eagerflow._src.ops.array_ops import reshape
     from eagerflow._src.ops.reduction_ops import reduce_all
-    flat = reshape(as_tensor(x), [-1])
+    x = as_tensor(x)
+    if not x.dtype.is_numeric:
+        raise TypeError(f"Expected x to be numeric, instead found: {x!s}")
+    flat = reshape(x, [-1])
     return reduce_all(compare(flat[:-1], flat[1:]))
 
 

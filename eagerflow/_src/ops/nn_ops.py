@@ -98,8 +98,14 @@ def _relu6(xp, x):
     return xp.minimum(xp.maximum(x, xp.zeros((), x.dtype)), xp.asarray(6, x.dtype))
 
 
+def _alpha(xp, alpha, dtype):
+    # TF's alpha attr is a float32: float64 features see 0.2 as 0.20000000298...
+    with np.errstate(over="ignore", under="ignore"):
+        return xp.asarray(np.float32(alpha), dtype)
+
+
 def _leaky_relu(xp, x, alpha):
-    return xp.where(x > 0, x, x * xp.asarray(alpha, x.dtype))
+    return xp.where(x > 0, x, x * _alpha(xp, alpha, x.dtype))
 
 
 def _softsign(xp, x):
@@ -146,7 +152,7 @@ def _relu6_grad(xp, gradients, features):
 
 
 def _leaky_relu_grad(xp, gradients, features, alpha):
-    return xp.where(features > 0, gradients, gradients * xp.asarray(alpha, gradients.dtype))
+    return xp.where(features > 0, gradients, gradients * _alpha(xp, alpha, gradients.dtype))
 
 
 def _elu_grad(xp, gradients, outputs):
@@ -894,12 +900,13 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     x, axes, y = _moments_input(x, axes)
     weights = cast(as_tensor(frequency_weights), y.dtype)
     weights = math_ops.add(weights, zeros_like(y))  # broadcast to x's shape
-    inverse_total = math_ops.reciprocal(reduce_sum(weights, axes, keepdims=True))
-    mean = math_ops.multiply(reduce_sum(math_ops.multiply(weights, y), axes, keepdims=True),
-                             inverse_total)
+    total = reduce_sum(weights, axes, keepdims=True)
+    # divide_no_nan, as TF: all-zero weights give a mean and variance of 0, not NaN
+    mean = math_ops.divide_no_nan(
+        reduce_sum(math_ops.multiply(weights, y), axes, keepdims=True), total)
     spread = reduce_sum(math_ops.multiply(weights, math_ops.squared_difference(y, mean)), axes,
                         keepdims=True)
-    variance = math_ops.multiply(spread, inverse_total)
+    variance = math_ops.divide_no_nan(spread, total)
     if not keepdims and (axes is None or axes):
         mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)

@@ -20,7 +20,7 @@ import numpy as np
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import get_static_value
+from eagerflow._src.core.convert import convert_input, get_static_value
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
@@ -302,9 +302,13 @@ def _reducer(op, doc, input_dtype=None):
     `input_dtype`: the only dtype the op takes; Python values are converted to it.
     """
     def fn(input_tensor, axis=None, keepdims=False, name=None):
-        if type(input_tensor) is not EagerTensor:
-            input_tensor = as_tensor(
-                input_tensor, None if isinstance(input_tensor, Tensor) else input_dtype)
+        if (input_dtype is not None and isinstance(axis, (list, tuple))
+                and context.executing_eagerly()):
+            # TF's eager fast path rejects a list axis; its fallback converts the input to
+            # the op's dtype (ValueError for a tensor or variable of another)
+            input_tensor = as_tensor(input_tensor, input_dtype)
+        elif type(input_tensor) is not EagerTensor:
+            input_tensor = convert_input(input_tensor, input_dtype)
         if axis is not None and type(axis) is not int:
             dynamic = array_ops.run_time_tensor(axis)
             if dynamic is not None:  # the axes become the op's input, as in TF
@@ -458,6 +462,8 @@ def _arg(op, input, axis, output_type, name):
     if isinstance(axis, Tensor) and axis.shape.rank not in (0, None) or (
             op is _ARG_MIN and isinstance(axis, (list, tuple, np.ndarray))
             and np.ndim(axis) != 0):
+        if not isinstance(axis, Tensor):
+            _static_ints(axis, "axis")  # TF converts the list first (TypeError for [0.5])
         dims = errors.shape_text(np.shape(axis) if not isinstance(axis, Tensor)
                                  else axis.shape)
         if context.executing_eagerly():

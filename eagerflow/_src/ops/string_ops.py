@@ -20,6 +20,7 @@ import numpy as np
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
+from eagerflow._src.core.convert import convert_input
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import Tensor
@@ -46,7 +47,7 @@ def _map(fn, *arrays, dtype=object):
 
 def _strings(value):
     """`value` as a string tensor: Python values must convert to strings (TypeError if not)."""
-    return value if isinstance(value, Tensor) else as_tensor(value, _d.string)
+    return convert_input(value, _d.string)
 
 
 def _attr_bytes(value, name):
