@@ -69,105 +69,30 @@ NOT_COMPARED = {
 # ---------------------------------------------------------------- KNOWN
 # Root causes: one reason each, then the cases it explains.
 
-_NOKERNEL = (
-    'dtype the op declares but TF has no CPU kernel for: TF raises NotFoundError eagerly and '
-    "InvalidArgumentError ('No OpKernel') in function; eagerflow computes, or raises another "
-    'class '
-)
-_VAR_DTYPE = (
-    "a Variable of a dtype the op rejects: eagerflow raises ValueError from the Variable's "
-    "conversion, TF InvalidArgumentError from the op's dtype check "
-)
 _GRAPH_SHAPE = (
-    'in function, a static shape or attr error (rank, axis out of range, mismatched dims, bad '
-    "padding/stride) is not raised as TF's ValueError while tracing; eagerflow raises "
-    'InvalidArgumentError when the graph runs, or computes (pooling window larger than the input) '
+    "in function, a static error TF's shape functions raise while tracing (ValueError): "
+    'dynamic_partition/dynamic_stitch shapes, histogram_fixed_width with nbins=0, diag_part with '
+    "k out of range; eagerflow raises InvalidArgumentError when the graph runs "
 )
 _GRAPH_DTYPE = (
-    "in function, an input dtype outside the op's allowed list is TF's TypeError ('Value passed "
-    "to parameter ... not in list of allowed values') while tracing; eagerflow raises "
-    'InvalidArgumentError '
-)
-_UNKNOWN_DIMS = (
-    'Python-level wrappers do arithmetic on static dims that are None under input_signature '
-    '[None]*rank (sort, argsort, repeat, boolean_mask, meshgrid, fftshift, frame, space_to_depth, '
-    'sufficient_statistics, lstsq) '
+    'in function, silu/swish of a string tensor: TF rejects the dtype while tracing (TypeError), '
+    "eagerflow's cast of its float beta to string raises UnimplementedError "
 )
 _NAN_ORDER = (
     "NaN ordering: TF's sort/argsort/top_k order NaN as the largest value and searchsorted places "
     'NaN first; eagerflow follows NumPy (NaN last) '
 )
-_SPECIAL_NONFINITE = (
-    'lgamma(-inf) is -inf (TF +inf); digamma(0), digamma(-0.0), digamma(-inf) are +-inf (TF NaN) '
-)
-_POLYGAMMA_HANG = (
-    'polygamma(1, -inf) (second derivative of lgamma, derivative of digamma) never returns '
-)
-_LEAKY_F64 = (
-    "leaky_relu on float64 uses alpha in float64; TF's alpha attr is a float32 (0.2 -> "
-    '0.20000000298...) '
-)
-_SATURATE = (
-    'saturate_cast(inf, int32) gives INT32_MIN (TF: 2147483520, the largest float32 below 2**31) '
-)
-_WEIGHTED_MOMENTS = (
-    'weighted_moments with all-zero weights gives NaN (TF: 0 via divide_no_nan) '
-)
 _UNSUPPORTED = (
     'not implemented: strings.split of a non-scalar (a RaggedTensor) '
 )
 _ERRCLASS = (
-    'eager error class differs: TF raises ValueError/TypeError from Python-side checks '
-    "(multiply_no_nan's conversion, log_poisson_loss/weighted_cross_entropy shape checks, "
-    'is_non_decreasing on strings, ones([2.0]), argmin with a list axis, where/reduce_all with a '
-    "float condition) where eagerflow reaches the kernel's InvalidArgumentError, or the reverse "
-)
-_EMPTY_LIST_DTYPE = (
-    "an empty Python list converts to float32 before the op's expected dtype is applied "
-    '(logical_not([[]]) fails; TF makes it bool) '
-)
-_DTYPE_WIDTH = (
-    "dtype handling differs: truncatemod accepts uint8 (TF: InvalidArgumentError); "
-    "matrix_rank([[1, 2], [3, 4]]) keeps the Python ints as int32 and raises TypeError (TF converts to float32)"
+    'error class differs: ones([2.0]) (TF: TypeError converting the float shape, eagerflow: '
+    "Fill's InvalidArgumentError); tile with a negative multiple inside function (TF: "
+    "InvalidArgumentError when it runs, eagerflow: ValueError while tracing) "
 )
 
 
 _BY_CAUSE = {
-    _NOKERNEL: [
-        'math.bessel_i0:bf16@fn', 'math.bessel_i0:bf16@fn_unk', 'math.bessel_i0e:bf16@fn',
-        'math.bessel_i0e:bf16@fn_unk', 'math.bessel_i1:bf16@fn', 'math.bessel_i1:bf16@fn_unk',
-        'math.bessel_i1e:bf16@fn', 'math.bessel_i1e:bf16@fn_unk', 'math.digamma:bf16',
-        'math.igamma:bf16@fn', 'math.igamma:bf16@fn_unk', 'math.igamma:f16@fn',
-        'math.igamma:f16@fn_unk', 'math.igammac:bf16@fn', 'math.igammac:bf16@fn_unk',
-        'math.igammac:f16@fn', 'math.igammac:f16@fn_unk', 'math.lgamma:bf16',
-        'math.reciprocal:int32@eager', 'math.rint:bf16', 'math.rint:f16', 'realdiv:int32',
-        'realdiv:int32_extreme', 'realdiv:int32_zero', 'realdiv:int64_extreme', 'realdiv:uint8',
-        'truncatemod:bf16', 'truncatemod:f16'
-    ],
-    _VAR_DTYPE: [
-        'math.reduce_all:all@var', 'math.reduce_all:axis0@var', 'math.reduce_all:axis1_keep@var',
-        'math.reduce_all:axis_neg@var', 'math.reduce_all:axis_oob@var',
-        'math.reduce_all:axis_tensor@var', 'math.reduce_all:bf16@var',
-        'math.reduce_all:empty03_axis0@var', 'math.reduce_all:empty03_axis1@var',
-        'math.reduce_all:empty@var', 'math.reduce_all:extreme@var', 'math.reduce_all:f16@var',
-        'math.reduce_all:f64@var', 'math.reduce_all:nonfinite@var', 'math.reduce_any:all@var',
-        'math.reduce_any:axis0@var', 'math.reduce_any:axis1_keep@var',
-        'math.reduce_any:axis_neg@var', 'math.reduce_any:axis_oob@var',
-        'math.reduce_any:axis_tensor@var', 'math.reduce_any:bf16@var',
-        'math.reduce_any:empty03_axis0@var', 'math.reduce_any:empty03_axis1@var',
-        'math.reduce_any:empty@var', 'math.reduce_any:extreme@var', 'math.reduce_any:f16@var',
-        'math.reduce_any:f64@var', 'math.reduce_any:nonfinite@var', 'reduce_all:all@var',
-        'reduce_all:axis0@var', 'reduce_all:axis1_keep@var', 'reduce_all:axis_neg@var',
-        'reduce_all:axis_oob@var', 'reduce_all:axis_tensor@var', 'reduce_all:bf16@var',
-        'reduce_all:empty03_axis0@var', 'reduce_all:empty03_axis1@var', 'reduce_all:empty@var',
-        'reduce_all:extreme@var', 'reduce_all:f16@var', 'reduce_all:f64@var',
-        'reduce_all:nonfinite@var', 'reduce_any:all@var', 'reduce_any:axis0@var',
-        'reduce_any:axis1_keep@var', 'reduce_any:axis_neg@var', 'reduce_any:axis_oob@var',
-        'reduce_any:axis_tensor@var', 'reduce_any:bf16@var', 'reduce_any:empty03_axis0@var',
-        'reduce_any:empty03_axis1@var', 'reduce_any:empty@var', 'reduce_any:extreme@var',
-        'reduce_any:f16@var', 'reduce_any:f64@var', 'reduce_any:nonfinite@var',
-        'strings.length:float@var', 'where:float_cond@var'
-    ],
     _GRAPH_SHAPE: [
         'dynamic_partition:bad_shape@fn', 'dynamic_stitch:bad_len@fn',
         'histogram_fixed_width:zero_bins@fn', 'histogram_fixed_width:zero_bins@fn_unk',
@@ -177,46 +102,17 @@ _BY_CAUSE = {
         'nn.silu:string@fn', 'nn.silu:string@fn_unk', 'nn.swish:string@fn',
         'nn.swish:string@fn_unk'
     ],
-    _UNKNOWN_DIMS: [
-        'where:float_cond@fn_unk'
-    ],
     _NAN_ORDER: [
-        'argsort:nonfinite@fn_unk', 'sort:nonfinite@fn_unk', 'argsort:nonfinite@eager', 'argsort:nonfinite@fn', 'argsort:nonfinite@var',
+        'argsort:nonfinite@eager', 'argsort:nonfinite@fn', 'argsort:nonfinite@fn_unk',
+        'argsort:nonfinite@var', 'sort:nonfinite@fn_unk',
         'math.top_k:nonfinite', 'nn.top_k:nonfinite', 'searchsorted:nonfinite', 'sort:nonfinite@eager',
         'sort:nonfinite@fn', 'sort:nonfinite@var'
-    ],
-    _SPECIAL_NONFINITE: [
-        'math.digamma:nonfinite64', 'math.digamma:nonfinite@eager', 'math.digamma:nonfinite@fn',
-        'math.digamma:nonfinite@fn_unk', 'math.digamma:nonfinite@var', 'math.lgamma:nonfinite64',
-        'math.lgamma:nonfinite@eager', 'math.lgamma:nonfinite@fn', 'math.lgamma:nonfinite@fn_unk',
-        'math.lgamma:nonfinite@grad', 'math.lgamma:nonfinite@grad_var', 'math.lgamma:nonfinite@var'
-    ],
-    _POLYGAMMA_HANG: [
-        'math.digamma:nonfinite@grad', 'math.digamma:nonfinite@grad_var', 'math.lgamma:nonfinite@grad2'
-    ],
-    _LEAKY_F64: [
-        'nn.leaky_relu:extreme64', 'nn.leaky_relu:f64'
-    ],
-    _SATURATE: [
-        'saturate_cast:nonfinite_to_i32'
-    ],
-    _WEIGHTED_MOMENTS: [
-        'nn.weighted_moments:zero_weights'
     ],
     _UNSUPPORTED: [
         'strings.split:whitespace'
     ],
     _ERRCLASS: [
-        'math.is_non_decreasing:string@eager', 'math.is_strictly_increasing:string@eager',
-        'math.reduce_all:axis_list@eager', 'math.reduce_any:axis_list@eager', 'ones:float_shape',
-        'reduce_all:axis_list@eager', 'reduce_any:axis_list@eager', 'tile:negative@fn',
-        'where:float_cond@eager', 'where:float_cond@fn'
-    ],
-    _EMPTY_LIST_DTYPE: [
-        'logical_not:empty', 'math.logical_not:empty'
-    ],
-    _DTYPE_WIDTH: [
-        'linalg.matrix_rank:int32', 'truncatemod:uint8'
+        'ones:float_shape', 'tile:negative@fn'
     ],
 }
 KNOWN = {key: reason.strip() for reason, keys in _BY_CAUSE.items() for key in keys}
