@@ -789,3 +789,24 @@ def test_second_derivatives_through_svd_and_eigh():
         second(lambda x: tf.linalg.eigh(x)[1] ** 2 * [1.0, 2.0, 3.0], sym),
         second(lambda x: tf.linalg.eigh(tf.cast(x, tf.float64))[1] ** 2 * [1.0, 2.0, 3.0],
                tf.cast(sym, tf.float64)), rtol=1e-3, atol=1e-4)
+
+
+# TF 2.21: a matrix holding a NaN anywhere has a NaN determinant, sign and log-determinant
+# (LAPACK's pivoting can take the NaN for a zero and call the matrix singular); inf is finite
+# arithmetic's business.
+@pytest.mark.parametrize("matrix, expected", [
+    ([[np.nan, 1.0], [1.0, 1.0]], (np.nan, np.nan, np.nan)),
+    ([[1.0, 1.0], [1.0, np.nan]], (np.nan, np.nan, np.nan)),
+    ([[0.0, np.nan], [0.0, 0.0]], (np.nan, np.nan, np.nan)),
+    ([[np.inf, 1.0], [1.0, 1.0]], (1.0, np.inf, np.inf)),
+    ([[-np.inf, 2.0], [1.0, 1.0]], (-1.0, np.inf, -np.inf)),
+])
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64])
+def test_determinants_of_non_finite_matrices_as_tf(matrix, expected, dtype):
+    x = tf.constant([matrix, [[2.0, 0.0], [0.0, 3.0]]], dtype)  # a finite one beside it
+    sign, logabs = tf.linalg.slogdet(x)
+    det = tf.linalg.det(x)
+    got = [sign.numpy()[0], logabs.numpy()[0], det.numpy()[0]]
+    np.testing.assert_array_equal(np.array(got, np.float64), np.array(expected, np.float64))
+    np.testing.assert_allclose([sign.numpy()[1], logabs.numpy()[1], det.numpy()[1]],
+                               [1.0, np.log(6.0), 6.0], rtol=1e-6)

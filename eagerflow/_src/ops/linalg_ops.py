@@ -333,9 +333,18 @@ def _inverse(xp, x, adjoint=False):
         raise _invalid("Input is not invertible.") from None
 
 
+def _nan_matrices(xp, x):
+    """Which matrices of `x` hold a NaN: their determinants are NaN in TF, where LAPACK's
+    pivoting may take the NaN for a zero and report a singular matrix."""
+    return xp.isnan(x).any(axis=(-2, -1))
+
+
 def _determinant(xp, x):
     _check_matrix(x)
-    return xp.linalg.det(x).astype(x.dtype, copy=False)
+    with np.errstate(invalid="ignore"):
+        det = xp.linalg.det(x)
+    det = xp.where(_nan_matrices(xp, x), xp.asarray(xp.nan, det.dtype), det)
+    return det.astype(x.dtype, copy=False)
 
 
 def _log_determinant(xp, x):
@@ -343,7 +352,9 @@ def _log_determinant(xp, x):
     with np.errstate(invalid="ignore"):  # nan and inf give NaN, as in TF
         sign, logabs = xp.linalg.slogdet(x)
     # a NaN log-determinant has a NaN sign in TF (NumPy reports 0 or +-1)
-    sign = xp.where(xp.isnan(logabs), xp.asarray(xp.nan, sign.dtype), sign)
+    nan = _nan_matrices(xp, x) | xp.isnan(logabs)
+    sign = xp.where(nan, xp.asarray(xp.nan, sign.dtype), sign)
+    logabs = xp.where(nan, xp.asarray(xp.nan, logabs.dtype), logabs)
     return sign.astype(x.dtype, copy=False), logabs.astype(x.dtype)  # complex stays complex
 
 
