@@ -102,3 +102,13 @@ def test_fallbacks_at_non_finite_arguments():
                                    math.lgamma(1e300)])
     assert np.isnan(_FALLBACKS["psi"](x[[0, 5, 6]])).all()
     assert _FALLBACKS["psi"](x[1:2])[0] == np.inf
+
+
+def test_fallbacks_near_the_float_range():
+    """lgamma beyond the float range is inf (math.lgamma raises OverflowError), and the scaled
+    Bessel functions keep their 1/sqrt(2 pi x) size where 2 pi x itself overflows."""
+    huge = np.array([1e308, -1e308, 3e305])
+    assert np.all(_FALLBACKS["gammaln"](huge[[0, 2]]) == np.inf)
+    expected = 1 / (np.sqrt(2 * np.pi) * np.sqrt(np.abs(huge)))
+    np.testing.assert_allclose(_FALLBACKS["i0e"](huge), expected, rtol=1e-12)
+    np.testing.assert_allclose(_FALLBACKS["i1e"](huge), np.sign(huge) * expected, rtol=1e-12)

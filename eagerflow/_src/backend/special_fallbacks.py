@@ -34,7 +34,16 @@ def _vectorized(fn):
 
 _erf = _vectorized(math.erf)
 _erfc = _vectorized(math.erfc)
-_gammaln = _vectorized(lambda v: math.inf if v <= 0 and float(v).is_integer() else math.lgamma(v))
+def _lgamma(v):
+    if v <= 0 and float(v).is_integer():
+        return math.inf  # the poles
+    try:
+        return math.lgamma(v)
+    except OverflowError:  # |v| beyond about 2.5e305: lgamma itself exceeds the float range
+        return math.inf
+
+
+_gammaln = _vectorized(_lgamma)
 
 
 def _psi(x):
@@ -262,7 +271,8 @@ def _scaled_i(order):
         out = np.empty_like(x)
         out[tiny] = _power_series(order, ax[tiny], 1.0) * np.exp(-ax[tiny])
         out[mid] = np.exp(np.multiply.outer(ax[mid], np.cos(_RING) - 1.0)) @ weights
-        out[big] = _asymptotic(order, ax[big], True) / np.sqrt(2.0 * np.pi * ax[big])
+        # (sqrt(2 pi) sqrt(x), not sqrt(2 pi x): 2 pi x overflows for x near the float range)
+        out[big] = _asymptotic(order, ax[big], True) / (np.sqrt(2.0 * np.pi) * np.sqrt(ax[big]))
         return np.sign(x) * out if order else out
     return _elementwise(fn)
 
