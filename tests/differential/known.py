@@ -104,15 +104,14 @@ _BY_CAUSE = {
     ],
     _NAN_ORDER: [
         'argsort:nonfinite@eager', 'argsort:nonfinite@fn', 'argsort:nonfinite@fn_unk',
-        'argsort:nonfinite@var', 'sort:nonfinite@fn_unk',
-        'math.top_k:nonfinite', 'nn.top_k:nonfinite', 'searchsorted:nonfinite', 'sort:nonfinite@eager',
-        'sort:nonfinite@fn', 'sort:nonfinite@var'
+        'argsort:nonfinite@var', 'sort:nonfinite@fn_unk', 'math.top_k:nonfinite',
+        'nn.top_k:nonfinite', 'sort:nonfinite@eager', 'sort:nonfinite@fn', 'sort:nonfinite@var'
     ],
     _UNSUPPORTED: [
         'strings.split:whitespace'
     ],
     _ERRCLASS: [
-        'ones:float_shape', 'tile:negative@fn'
+        'tile:negative@fn'
     ],
 }
 KNOWN = {key: reason.strip() for reason, keys in _BY_CAUSE.items() for key in keys}
