@@ -69,11 +69,6 @@ NOT_COMPARED = {
 # ---------------------------------------------------------------- KNOWN
 # Root causes: one reason each, then the cases it explains.
 
-_GRAPH_SHAPE = (
-    "in function, a static error TF's shape functions raise while tracing (ValueError): "
-    'dynamic_partition/dynamic_stitch shapes, histogram_fixed_width with nbins=0, diag_part with '
-    "k out of range; eagerflow raises InvalidArgumentError when the graph runs "
-)
 _GRAPH_DTYPE = (
     'in function, silu/swish of a string tensor: TF rejects the dtype while tracing (TypeError), '
     "eagerflow's cast of its float beta to string raises UnimplementedError "
@@ -93,11 +88,6 @@ _ERRCLASS = (
 
 
 _BY_CAUSE = {
-    _GRAPH_SHAPE: [
-        'dynamic_partition:bad_shape@fn', 'dynamic_stitch:bad_len@fn',
-        'histogram_fixed_width:zero_bins@fn', 'histogram_fixed_width:zero_bins@fn_unk',
-        'linalg.diag_part:k_oob@fn'
-    ],
     _GRAPH_DTYPE: [
         'nn.silu:string@fn', 'nn.silu:string@fn_unk', 'nn.swish:string@fn',
         'nn.swish:string@fn_unk'

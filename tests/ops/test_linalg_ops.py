@@ -789,3 +789,15 @@ def test_second_derivatives_through_svd_and_eigh():
         second(lambda x: tf.linalg.eigh(x)[1] ** 2 * [1.0, 2.0, 3.0], sym),
         second(lambda x: tf.linalg.eigh(tf.cast(x, tf.float64))[1] ** 2 * [1.0, 2.0, 3.0],
                tf.cast(sym, tf.float64)), rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("k", [3, 5, -2])
+def test_diag_part_k_out_of_range_raises_while_tracing(k):
+    x = tf.zeros([2, 3])
+    with pytest.raises(ValueError, match=r"lower_diag_index is out of bound\. for "
+                                         r".*with input shapes: \[2,3\], \[\], \[\] and with "
+                       rf"computed input tensors: input\[1\] = <{k}>"):
+        tf.function(lambda: tf.linalg.diag_part(x, k=k))()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="lower_diag_index is out of bound"):
+        tf.linalg.diag_part(x, k=k)
+    assert tf.function(lambda: tf.linalg.diag_part(x, k=2))().shape == (1,)
