@@ -69,10 +69,6 @@ NOT_COMPARED = {
 # ---------------------------------------------------------------- KNOWN
 # Root causes: one reason each, then the cases it explains.
 
-_GRAPH_DTYPE = (
-    'in function, silu/swish of a string tensor: TF rejects the dtype while tracing (TypeError), '
-    "eagerflow's cast of its float beta to string raises UnimplementedError "
-)
 _NAN_ORDER = (
     "NaN ordering: TF's sort/argsort/top_k order NaN as the largest value and searchsorted places "
     'NaN first; eagerflow follows NumPy (NaN last) '
@@ -88,10 +84,6 @@ _ERRCLASS = (
 
 
 _BY_CAUSE = {
-    _GRAPH_DTYPE: [
-        'nn.silu:string@fn', 'nn.silu:string@fn_unk', 'nn.swish:string@fn',
-        'nn.swish:string@fn_unk'
-    ],
     _NAN_ORDER: [
         'argsort:nonfinite@eager', 'argsort:nonfinite@fn', 'argsort:nonfinite@fn_unk',
         'argsort:nonfinite@var', 'sort:nonfinite@fn_unk', 'math.top_k:nonfinite',
