@@ -69,50 +69,28 @@ NOT_COMPARED = {
 # ---------------------------------------------------------------- KNOWN
 # Root causes: one reason each, then the cases it explains.
 
-_GRAPH_SHAPE = (
-    "in function, a static error TF's shape functions raise while tracing (ValueError): "
-    'dynamic_partition/dynamic_stitch shapes, histogram_fixed_width with nbins=0, diag_part with '
-    "k out of range; eagerflow raises InvalidArgumentError when the graph runs "
-)
-_GRAPH_DTYPE = (
-    'in function, silu/swish of a string tensor: TF rejects the dtype while tracing (TypeError), '
-    "eagerflow's cast of its float beta to string raises UnimplementedError "
-)
 _NAN_ORDER = (
-    "NaN ordering: TF's sort/argsort/top_k order NaN as the largest value and searchsorted places "
-    'NaN first; eagerflow follows NumPy (NaN last) '
+    "NaN ordering in top_k with k below the row length: TF keeps the k best in a heap whose "
+    'comparisons NaN breaks; eagerflow puts NaN last (whole rows replay TF\'s sort) '
 )
 _UNSUPPORTED = (
     'not implemented: strings.split of a non-scalar (a RaggedTensor) '
 )
 _ERRCLASS = (
-    'error class differs: ones([2.0]) (TF: TypeError converting the float shape, eagerflow: '
-    "Fill's InvalidArgumentError); tile with a negative multiple inside function (TF: "
+    'error class differs: tile with a negative multiple inside function (TF: '
     "InvalidArgumentError when it runs, eagerflow: ValueError while tracing) "
 )
 
 
 _BY_CAUSE = {
-    _GRAPH_SHAPE: [
-        'dynamic_partition:bad_shape@fn', 'dynamic_stitch:bad_len@fn',
-        'histogram_fixed_width:zero_bins@fn', 'histogram_fixed_width:zero_bins@fn_unk',
-        'linalg.diag_part:k_oob@fn'
-    ],
-    _GRAPH_DTYPE: [
-        'nn.silu:string@fn', 'nn.silu:string@fn_unk', 'nn.swish:string@fn',
-        'nn.swish:string@fn_unk'
-    ],
     _NAN_ORDER: [
-        'argsort:nonfinite@eager', 'argsort:nonfinite@fn', 'argsort:nonfinite@fn_unk',
-        'argsort:nonfinite@var', 'sort:nonfinite@fn_unk',
-        'math.top_k:nonfinite', 'nn.top_k:nonfinite', 'searchsorted:nonfinite', 'sort:nonfinite@eager',
-        'sort:nonfinite@fn', 'sort:nonfinite@var'
+        'math.top_k:nonfinite', 'nn.top_k:nonfinite'
     ],
     _UNSUPPORTED: [
         'strings.split:whitespace'
     ],
     _ERRCLASS: [
-        'ones:float_shape', 'tile:negative@fn'
+        'tile:negative@fn'
     ],
 }
 KNOWN = {key: reason.strip() for reason, keys in _BY_CAUSE.items() for key in keys}

@@ -1038,3 +1038,29 @@ def test_sequence_mask_of_empty_lengths():
     got = tf.function(tf.sequence_mask, input_signature=[tf.TensorSpec([None], tf.int32)])(
         tf.zeros([0], tf.int32))
     assert got.shape == (0, 0) and got.dtype == tf.bool
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float16, tf.float64])
+def test_searchsorted_nan_values_go_first_left_and_last_right(dtype):
+    # TF's binary search compares with <, false for NaN.
+    seq = tf.constant([1., 2., 3.], dtype)
+    vals = tf.constant([np.nan, 2., -np.inf, np.inf], dtype)
+    assert tf.searchsorted(seq, vals, side="left").numpy().tolist() == [0, 1, 0, 3]
+    assert tf.searchsorted(seq, vals, side="right").numpy().tolist() == [3, 2, 0, 3]
+    batched = tf.searchsorted([[1., 2., 3.], [0., 5., 6.]], [[np.nan, 2.], [7., np.nan]],
+                              side="right")
+    assert batched.numpy().tolist() == [[3, 2], [3, 3]]
+    f = tf.function(lambda s, v: tf.searchsorted(s, v))
+    assert f(seq, vals).numpy().tolist() == [0, 1, 0, 3]
+
+
+@pytest.mark.parametrize("make", [tf.ones, tf.zeros])
+@pytest.mark.parametrize("shape", [[2.0], (2.0, 3), 2.0, [np.float32(2.0)]])
+def test_ones_zeros_float_python_shape_is_type_error(make, shape):
+    with pytest.raises(TypeError, match=r"Cannot convert .* to EagerTensor of dtype int32"):
+        make(shape)
+
+
+def test_ones_zeros_int_shapes_still_work():
+    assert tf.ones([2, 3]).shape == (2, 3)
+    assert tf.zeros((2,)).shape == (2,)

@@ -810,3 +810,15 @@ def test_determinants_of_non_finite_matrices_as_tf(matrix, expected, dtype):
     np.testing.assert_array_equal(np.array(got, np.float64), np.array(expected, np.float64))
     np.testing.assert_allclose([sign.numpy()[1], logabs.numpy()[1], det.numpy()[1]],
                                [1.0, np.log(6.0), 6.0], rtol=1e-6)
+
+
+@pytest.mark.parametrize("k", [3, 5, -2])
+def test_diag_part_k_out_of_range_raises_while_tracing(k):
+    x = tf.zeros([2, 3])
+    with pytest.raises(ValueError, match=r"lower_diag_index is out of bound\. for "
+                                         r".*with input shapes: \[2,3\], \[\], \[\] and with "
+                       rf"computed input tensors: input\[1\] = <{k}>"):
+        tf.function(lambda: tf.linalg.diag_part(x, k=k))()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="lower_diag_index is out of bound"):
+        tf.linalg.diag_part(x, k=k)
+    assert tf.function(lambda: tf.linalg.diag_part(x, k=2))().shape == (1,)

@@ -691,3 +691,18 @@ def test_softmax_of_non_finite_rows_as_tf(row, expected, dtype):
         expected = [_NAN] * len(row)
     np.testing.assert_array_equal(out[0], np.array(expected, np.float64))
     np.testing.assert_allclose(out[1][:2], [0.26894142, 0.73105858], rtol=1e-3)  # untouched
+
+
+@pytest.mark.parametrize("op", [tf.nn.silu, tf.nn.swish])
+def test_silu_of_string_rejects_the_dtype_while_tracing(op):
+    # TF's Cast of beta stays in the graph unrun; the product rejects the string input.
+    with pytest.raises(TypeError, match="Value passed to parameter 'x' has DataType string not "
+                                        "in list of allowed values: bfloat16, float16"):
+        tf.function(op)(tf.constant(["a"]))
+    with pytest.raises(TypeError, match="has DataType int32 not in list of allowed values: "
+                                        "bfloat16, float16, float32, float64, complex64, "
+                                        "complex128"):
+        tf.function(op)(tf.constant([1, 2]))
+    with pytest.raises(tf.errors.UnimplementedError, match="Cast float to string"):
+        op(tf.constant(["a"]))  # eagerly beta's cast runs first, as in TF
+    assert np.allclose(tf.function(op)(tf.constant([1.0, 2.0])), [0.7310586, 1.7615943])

@@ -168,3 +168,26 @@ def test_histogram_fixed_width_bins():
         tf.histogram_fixed_width_bins([1.0, 2], [0, 3], nbins=3)
     assert tf.function(lambda v: tf.histogram_fixed_width_bins(v, [0.0, 3.0], nbins=3))(
         tf.constant([1.0, 2.5])).numpy().tolist() == [1, 2]
+
+
+def _traced(fn):
+    return tf.function(fn)
+
+
+@pytest.mark.parametrize("fn, message", [
+    (lambda: tf.dynamic_partition(tf.zeros([2, 3]), [0, 1, 0], 2),
+     r"Dimensions must be equal, but are 2 and 3 for .*DynamicPartition.* with input shapes: "
+     r"\[2,3\], \[3\]"),
+    (lambda: tf.dynamic_stitch([[0, 1], [2]], [[1., 2.], [3., 4.]]),
+     r"Dimensions must be equal, but are 2 and 1 for .*DynamicStitch.* with input shapes: "
+     r"\[2\], \[1\], \[2\], \[2\]"),
+    (lambda: tf.histogram_fixed_width([1., 2.], [0., 5.], nbins=0),
+     r"Requires nbins > 0: 0 for .*HistogramFixedWidth.* with input shapes: \[2\], \[2\], \[\] "
+     r"and with computed input tensors: input\[2\] = <0>"),
+    (lambda: tf.histogram_fixed_width([1., 2.], [0., 5.], nbins=-1), r"Requires nbins > 0: -1"),
+])
+def test_static_shape_errors_raise_while_tracing(fn, message):
+    with pytest.raises(ValueError, match=message):
+        _traced(fn)()
+    with pytest.raises(tf.errors.InvalidArgumentError):  # eagerly: the kernel's error
+        fn()

@@ -252,10 +252,10 @@ def test_sort_extremes_of_integer_types():
         [1, 3, 0, 2])
 
 
-def test_sort_nan_last_both_directions():
+def test_sort_nan_both_directions():  # TF 2.21's values
     np.testing.assert_array_equal(r.sort([1.0, np.nan, 0.0]).numpy(), [0, 1, np.nan])
     np.testing.assert_array_equal(r.sort([1.0, np.nan, 0.0], direction="DESCENDING").numpy(),
-                                  [1, 0, np.nan])
+                                  [1, np.nan, 0])
 
 
 def test_argsort_is_stable():
@@ -615,3 +615,47 @@ def test_cumprod_gradient_is_finite_at_zeros_as_in_tf():
     with tf.GradientTape() as tape:
         y = tf.reduce_sum(tf.math.cumprod(v))
     assert tape.gradient(y, v).numpy()[3] == 0.0
+
+
+_NAN = np.nan
+
+
+@pytest.mark.parametrize("x, ascending, descending", [
+    # TF's whole-row order is its introsort's: NaN compares equal to everything and stays
+    # where the insertion steps leave it (not first, not last)
+    ([3., _NAN, 1., 2.], [1., 3., _NAN, 2.], [3., _NAN, 2., 1.]),
+    ([_NAN, 3., 1., 2.], [_NAN, 1., 2., 3.], [_NAN, 3., 2., 1.]),
+    ([_NAN, np.inf, -np.inf, 0., -0., 1.], [_NAN, -np.inf, 0., -0., 1., np.inf],
+     [_NAN, np.inf, 1., 0., -0., -np.inf]),
+])
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float16, tf.float64])
+def test_sort_with_nan_follows_tf_order(x, ascending, descending, dtype):
+    t = tf.constant(x, dtype)
+    np.testing.assert_array_equal(tf.sort(t).numpy(), np.array(ascending, dtype.as_numpy_dtype))
+    np.testing.assert_array_equal(tf.sort(t, direction="DESCENDING").numpy(),
+                                  np.array(descending, dtype.as_numpy_dtype))
+    np.testing.assert_array_equal(tf.function(tf.sort)(t).numpy(),
+                                  np.array(ascending, dtype.as_numpy_dtype))
+
+
+def test_argsort_and_full_top_k_with_nan_follow_tf_order():
+    x = tf.constant([1., _NAN, 3., _NAN, 2.])
+    assert tf.argsort(x).numpy().tolist() == [0, 1, 2, 3, 4]
+    top = tf.math.top_k(x, 5)
+    assert top.indices.numpy().tolist() == [2, 0, 1, 3, 4]
+    assert tf.nn.top_k(tf.Variable(x), 5).indices.numpy().tolist() == [2, 0, 1, 3, 4]
+    batch = tf.constant([[3., _NAN, 1., 2.], [_NAN, 3., 1., 2.]])
+    assert tf.argsort(batch, axis=0).numpy().tolist() == [[0, 0, 0, 0], [1, 1, 1, 1]]
+    assert tf.argsort(batch).numpy().tolist() == [[2, 0, 1, 3], [0, 2, 3, 1]]
+    v = tf.Variable([3., _NAN, 1., 2.])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.sort(v) * [1., 2., 3., 4.])
+    assert tape.gradient(y, v).numpy().tolist() == [2., 3., 1., 4.]
+
+
+def test_sort_with_nan_long_rows_match_tf():
+    # beyond 16 elements the order comes from the quicksort partitions (values from TF 2.21)
+    x = tf.constant([2., _NAN, 0., 1., _NAN, 3., 1., 0., 2., _NAN, 4., 1., 0., 3., 2., _NAN,
+                     1., 0., 4., 2.])
+    assert tf.argsort(x).numpy().tolist() == [2, 7, 12, 17, 3, 6, 11, 16, 0, 8, 14, 19, 5, 13, 10,
+                                           18, 15, 9, 4, 1]

@@ -1068,6 +1068,13 @@ def _zero_of(dtype):
     return b"" if dtype == _d.string else 0
 
 
+def _python_float_shape(shape):
+    """TF's ones/zeros convert a Python shape to int32 first: a float in it is a TypeError."""
+    items = shape if isinstance(shape, (list, tuple)) else [shape]
+    if context.executing_eagerly() and any(isinstance(d, (float, np.floating)) for d in items):
+        convert_to_tensor(shape, _d.int32)  # raises TF's "Cannot convert ..." TypeError
+
+
 def zeros(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element zero (empty strings for `string`).
 
@@ -1075,6 +1082,7 @@ def zeros(shape, dtype=_d.float32, name=None, layout=None):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 0], dtype=int32)>
     """
     _no_layout(layout)
+    _python_float_shape(shape)
     dtype = _d.as_dtype(dtype)
     return fill(shape, _scalar(_zero_of(dtype), dtype), name)
 
@@ -1086,6 +1094,7 @@ def ones(shape, dtype=_d.float32, name=None, layout=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 1.], dtype=float32)>
     """
     _no_layout(layout)
+    _python_float_shape(shape)
     dtype = _d.as_dtype(dtype)
     return fill(shape, _scalar(1, dtype), name)
 
@@ -2227,8 +2236,11 @@ def _search_kernel(side):
         v = values.reshape(math.prod(values.shape[:-1]), values.shape[-1])
         if s.shape[0] != v.shape[0]:
             raise _bad("Leading dim_size of both tensors must match.")
-        return _batched_searchsorted(xp, s, v, side).reshape(values.shape) \
-            .astype(out_type.as_numpy_dtype)
+        found = _batched_searchsorted(xp, s, v, side)
+        if not np.issubdtype(v.dtype, np.integer):
+            # TF's binary search compares with <, false for NaN: left ends first, right last.
+            found = xp.where(xp.isnan(v), 0 if side == "left" else s.shape[1], found)
+        return found.reshape(values.shape).astype(out_type.as_numpy_dtype)
     return kernel
 
 

@@ -1040,6 +1040,10 @@ def _matrix_diag_rule(d, k=0, num_rows=-1, num_cols=-1, **_):
 
 def _matrix_diag_part_rule(x, k=0, **_):
     _check_rank("MatrixDiagPartV3", x, 2, [x.shape, TensorShape([]), TensorShape([])])
+    rows, cols = _matrix(x.shape)
+    if k and rows is not None and cols is not None and not -rows < k < cols:
+        raise shape_error("MatrixDiagPartV3", "lower_diag_index is out of bound.",
+                          [x.shape, TensorShape([]), TensorShape([])], computed=[(1, k)])
     return _with_vector(_batch(x.shape), _diag_length(*_matrix(x.shape), k)), x.dtype
 
 

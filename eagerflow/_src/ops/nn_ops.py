@@ -16,9 +16,11 @@ from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
+from eagerflow._src.core import registry
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    FLOAT, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
+    FLOAT, NUMBER, REAL, attr_dtype_error, check_dtypes, register, register_gradient,
+    same_shape)
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
@@ -311,6 +313,10 @@ def silu(features, beta=1.0):
     array([-0.2689,  0.    ], dtype=float32)
     """
     x = as_tensor(features)
+    if not context.executing_eagerly():
+        # TF leaves beta's Cast in the graph; what it rejects while tracing is `x` given to
+        # the product (a string) or to the sigmoid (an integer)
+        check_dtypes(registry.get("Mul"), [np.dtype(x.dtype.as_numpy_dtype)], building=True)
     beta = cast(as_tensor(beta), x.dtype)
     return math_ops.multiply(x, math_ops.sigmoid(math_ops.multiply(beta, x)))
 

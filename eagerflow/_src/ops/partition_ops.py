@@ -18,7 +18,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import array_ops, cast_ops, math_ops
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, shape_rules
 from eagerflow._src.ops.reduction_ops import check_attr_dtype, clip_by_value
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
 
@@ -43,7 +43,22 @@ def _dynamic_partition_kernel(xp, data, partitions, num_partitions):
     return tuple(rows[ids == p] for p in range(num_partitions))
 
 
+def _merge_prefix(op_name, data, prefix, shapes):
+    """TF's shape-function check that `data`'s shape starts with `prefix`'s (both known
+    rank), a ValueError while tracing."""
+    if data.rank < prefix.rank:
+        raise shape_rules.shape_error(op_name, f"Shape must be at least rank {prefix.rank} but "
+                                               f"is rank {data.rank}", shapes)
+    for d, p in zip(data.as_list(), prefix.as_list()):
+        if d is not None and p is not None and d != p:
+            raise shape_rules.shape_error(op_name, f"Dimensions must be equal, but are {d} "
+                                                   f"and {p}", shapes)
+
+
 def _dynamic_partition_rule(data, partitions, num_partitions):
+    if data.shape.rank is not None and partitions.shape.rank is not None:
+        _merge_prefix("DynamicPartition", data.shape, partitions.shape,
+                      [data.shape, partitions.shape])
     if data.shape.rank is None or partitions.shape.rank is None:
         return [(unknown_shape(), data.dtype)] * num_partitions
     return [(TensorShape([None] + data.shape.as_list()[partitions.shape.rank:]), data.dtype)
@@ -105,6 +120,10 @@ def _dynamic_stitch_kernel(xp, *arrays):
 
 def _dynamic_stitch_rule(*inputs):
     n = len(inputs) // 2
+    shapes = [t.shape for t in inputs]
+    for idx, d in zip(inputs[:n], inputs[n:]):
+        if idx.shape.rank is not None and d.shape.rank is not None:
+            _merge_prefix("DynamicStitch", d.shape, idx.shape, shapes)
     indices, data = inputs[0], inputs[n]
     if data.shape.rank is None or indices.shape.rank is None:
         return unknown_shape(), data.dtype
@@ -191,9 +210,19 @@ def _histogram_kernel(xp, values, value_range, nbins, dtype):
     return xp.bincount(bins.reshape(-1), minlength=nbins).astype(dtype.as_numpy_dtype)
 
 
+def _positive_bins(nbins, values, value_range):
+    """`nbins` for the output's shape; TF's shape function rejects one below 1."""
+    if nbins is not None and nbins <= 0:
+        raise shape_rules.shape_error(
+            "HistogramFixedWidth", f"Requires nbins > 0: {nbins}",
+            [values.shape, value_range.shape, TensorShape([])], computed=[(2, nbins)])
+    return nbins
+
+
 _HISTOGRAM = register(
     "HistogramFixedWidth", _histogram_kernel,
-    lambda values, value_range, nbins, dtype: (TensorShape([nbins]), dtype),
+    lambda values, value_range, nbins, dtype: (TensorShape([_positive_bins(nbins, values,
+                                                                           value_range)]), dtype),
     tied=(0, 1), dtypes=(_d.int32, _d.int64, _d.float32, _d.float64),
     not_differentiable="counts")
 

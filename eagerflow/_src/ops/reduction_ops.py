@@ -509,10 +509,92 @@ def _top_k(xp, x, k, sorted, index_type):
         raise _invalid(f"input must be >= 1-D, got shape {shape_text(x.shape)}")
     if x.shape[-1] < k:
         raise _invalid(f"input must have at least k columns. Had {x.shape[-1]}, needed {k}")
-    # An order-reversing key sorted stably: largest first, ties by index, NaN last.
-    key = -x if x.dtype.kind == "f" or x.dtype in _HALF else ~x
+    # An order-reversing key sorted stably: largest first, ties by index, NaN last (for
+    # a whole row with NaN, TF's own order below).
+    floating = x.dtype.kind == "f" or x.dtype in _HALF
+    key = -x if floating else ~x
     indices = xp.argsort(key, axis=-1, kind="stable")[..., :k]
+    if floating and k == x.shape[-1] and k > 1:
+        # All of a row: TF's order is its introsort's, which NaN (equal to everything)
+        # leaves where that algorithm's steps put it; rows without NaN need no replay.
+        rows = indices.reshape(-1, k).copy()
+        flat = x.reshape(-1, k)
+        for r in np.flatnonzero(np.isnan(flat).any(axis=-1)):
+            rows[r] = _introsort_order(flat[r].tolist())
+        indices = rows.reshape(indices.shape)
     return xp.take_along_axis(x, indices, -1), indices.astype(index_type.as_numpy_dtype)
+
+
+def _introsort_order(v):
+    """Indices of `v` largest first as TF's TopKV2 orders a whole row: the C++ standard
+    library's introsort (median-of-three quicksort down to 16-element runs, then an
+    insertion sort) comparing ``v[b] < v[a]``, then each run of equal values by index."""
+    n = len(v)
+    idx = list(range(n))
+
+    def before(a, b):
+        return v[b] < v[a]
+
+    def linear_insert(i):  # moves idx[i] left past the elements it goes before
+        val, j = idx[i], i
+        while before(val, idx[j - 1]):
+            idx[j] = idx[j - 1]
+            j -= 1
+        idx[j] = val
+
+    def insertion_sort(first, last):
+        for i in range(first + 1, last):
+            val = idx[i]
+            if before(val, idx[first]):
+                idx[first + 1:i + 1] = idx[first:i]
+                idx[first] = val
+            else:
+                linear_insert(i)
+
+    def median_to_first(a, b, c):
+        x, y, z = idx[a], idx[b], idx[c]
+        if before(x, y):
+            pick = b if before(y, z) else c if before(x, z) else a
+        else:
+            pick = a if before(x, z) else c if before(y, z) else b
+        idx[a - 1], idx[pick] = idx[pick], idx[a - 1]
+
+    def partition(first, last, pivot):
+        while True:
+            while before(idx[first], idx[pivot]):
+                first += 1
+            last -= 1
+            while before(idx[pivot], idx[last]):
+                last -= 1
+            if first >= last:
+                return first
+            idx[first], idx[last] = idx[last], idx[first]
+            first += 1
+
+    def introsort(first, last, depth):
+        while last - first > 16:
+            if depth == 0:  # the heapsort fallback: TF's order there is not replayed
+                idx[first:last] = sorted(idx[first:last], key=lambda i: (v[i] != v[i],
+                                                                         -(v[i] == v[i] and v[i])))
+                return
+            depth -= 1
+            median_to_first(first + 1, first + (last - first) // 2, last - 1)
+            cut = partition(first + 1, last, first)
+            introsort(cut, last, depth)
+            last = cut
+
+    introsort(0, n, 2 * (n.bit_length() - 1))
+    insertion_sort(0, min(n, 16))
+    for i in range(16, n):
+        linear_insert(i)
+    i = 0
+    while i < n - 1:  # runs of equal values, by index (stable)
+        j = i + 1
+        while j < n and v[idx[j]] == v[idx[i]]:
+            j += 1
+        idx[i:j] = sorted(idx[i:j])
+        i = j
+    return idx
 
 
 def _top_k_rule(x, k, sorted, index_type):
@@ -531,7 +613,8 @@ _TOP_K = register("TopKV2", _top_k, _top_k_rule, multi=True, dtypes=REAL)
 def top_k(input, k=1, sorted=True, index_type=_d.int32, name=None):
     """Finds the `k` largest entries of the last dimension, and their indices.
 
-    Equal values keep the order of their indices; NaNs come last.
+    Equal values keep the order of their indices; a NaN in a whole row (k = its length)
+    lands where TF's sort leaves it, otherwise last.
 
     >>> top_k(constant([1, 3, 3, 2]), k=2).indices
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
@@ -586,7 +669,7 @@ def _sort_along(values, axis, direction, want_indices):
 
 
 def sort(values, axis=-1, direction="ASCENDING", name=None):
-    """Sorts `values` along `axis` (NaNs last).
+    """Sorts `values` along `axis` (a NaN lands where TF's sort leaves it).
 
     >>> sort(constant([3, 1, 2]))
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 2, 3], dtype=int32)>
