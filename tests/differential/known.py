@@ -76,10 +76,6 @@ _NAN_ORDER = (
 _UNSUPPORTED = (
     'not implemented: strings.split of a non-scalar (a RaggedTensor) '
 )
-_ERRCLASS = (
-    'error class differs: tile with a negative multiple inside function (TF: '
-    "InvalidArgumentError when it runs, eagerflow: ValueError while tracing) "
-)
 
 
 _BY_CAUSE = {
@@ -88,9 +84,6 @@ _BY_CAUSE = {
     ],
     _UNSUPPORTED: [
         'strings.split:whitespace'
-    ],
-    _ERRCLASS: [
-        'tile:negative@fn'
     ],
 }
 KNOWN = {key: reason.strip() for reason, keys in _BY_CAUSE.items() for key in keys}

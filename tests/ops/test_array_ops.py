@@ -1064,3 +1064,18 @@ def test_ones_zeros_float_python_shape_is_type_error(make, shape):
 def test_ones_zeros_int_shapes_still_work():
     assert tf.ones([2, 3]).shape == (2, 3)
     assert tf.zeros((2,)).shape == (2,)
+
+
+def test_tile_negative_multiples_in_a_function_as_tf():
+    """TF reads constant multiples as a shape while tracing: -1 is unknown (the kernel rejects
+    it when the graph runs), anything below -1 is a ValueError at once."""
+    with pytest.raises(ValueError, match="Invalid value in tensor used for shape: -2"):
+        tf.function(lambda x: tf.tile(x, [-2]))(tf.ones([2]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Expected multiples\[0\] >= 0"):
+        tf.function(lambda x: tf.tile(x, [-1, 1]))(tf.ones([2, 3]))
+    shapes = []
+    tf.function(lambda x: shapes.append(tf.tile(x, [2, -1]).shape.as_list())).\
+        get_concrete_function(tf.TensorSpec([2, 3]))
+    assert shapes == [[4, None]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Expected multiples\[0\] >= 0"):
+        tf.tile(tf.ones([2]), [-3])

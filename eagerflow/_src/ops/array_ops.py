@@ -557,7 +557,12 @@ def _tile_rule(x, multiples):
         return unknown_shape(len(multiples)), x.dtype
     _rank_mismatch("Tile", len(multiples), x.shape.rank,
                    [x.shape, TensorShape([len(multiples)])])
-    return TensorShape([None if d is None or m is None else d * m
+    # As TF reads a shape tensor while tracing: -1 is an unknown multiple (the kernel rejects
+    # it when the graph runs), below -1 a ValueError now.
+    bad = next((m for m in multiples if m is not None and m < -1), None)
+    if bad is not None:
+        raise ValueError(f"Invalid value in tensor used for shape: {bad}")
+    return TensorShape([None if d is None or m is None or m == -1 else d * m
                         for d, m in zip(x.shape, multiples)]), x.dtype
 
 
