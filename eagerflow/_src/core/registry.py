@@ -41,8 +41,8 @@ class OpDef:
 
     __slots__ = ("name", "kernel", "host_kernel", "direct", "_direct_of", "shape", "multi",
                  "tied", "tied_rest", "tied_pair", "variadic", "allowed", "allowed_dtypes",
-                 "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable", "registered", "inline",
-                 "grad_takes_none", "type_attr", "__weakref__")
+                 "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable",
+                 "registered", "inline", "grad_takes_none", "type_attr", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
         self.name = name
@@ -206,8 +206,9 @@ def kernel_type_name(dtype):
 
 
 # The input whose dtype a type attribute gives, as TF's graph-time dtype errors name it.
-_ATTR_INPUTS = {"Tindices": "indices", "Tshape": "shape", "TI": "indices", "Tlabels": "labels", "Tidx": "axis",
-                "Tpaddings": "paddings", "Tmultiples": "multiples", "Tperm": "perm"}
+_ATTR_INPUTS = {"Tindices": "indices", "Tshape": "shape", "TI": "indices", "Tlabels": "labels",
+                "Tidx": "axis", "Tpaddings": "paddings", "Tmultiples": "multiples",
+                "Tperm": "perm"}
 
 
 def attr_dtype_error(op_name, attr, dtype, allowed, param=None):

@@ -23,7 +23,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import (
-    convert_input, convert_to_tensor, from_array, get_static_value, is_tensor_like, operand, to_array)
+    convert_input, convert_to_tensor, from_array, get_static_value, is_tensor_like, operand,
+    to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,

@@ -792,8 +792,8 @@ def _sequence(value, n, channels_first, name):
 def _check_choice(attr, value, allowed):
     if value not in allowed:
         options = ", ".join(f'"{a}"' for a in allowed)
-        raise shape_rules.static_error(f"Value for attr '{attr}' of \"{value}\" is not in the list of "
-                                 f"allowed values: {options}")
+        raise shape_rules.static_error(f"Value for attr '{attr}' of \"{value}\" is not in the "
+                                       f"list of allowed values: {options}")
 
 
 def _padding(padding, rank, allowed=_PADDINGS):

@@ -884,7 +884,8 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
 
 def _moments_input(x, axes):
-    """`x` as a tensor, `axes` as a list (None: all), and `x` widened for reduction (float16 -> float32)."""
+    """`x` as a tensor, `axes` as a list (None: all), and `x` widened for reduction
+    (float16 -> float32)."""
     x = as_tensor(x)
     if axes is None:  # every axis (None where the rank is unknown: reductions take all)
         axes = None if x.shape.rank is None else list(range(x.shape.rank))
