@@ -13,7 +13,7 @@ import sys
 
 from hypothesis import HealthCheck, Phase, given, settings, seed as hypothesis_seed
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "src"))
 
 from tests.autograph import programs  # noqa: E402
 

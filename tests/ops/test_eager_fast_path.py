@@ -1,5 +1,6 @@
 """Eager elementwise ops call NumPy's function directly, and keep every behaviour doing so:
 dtype checks, 16-bit floats in float32, the float emulation switch, tapes, graphs, errors."""
+import gc
 import sys
 import warnings
 
@@ -19,11 +20,13 @@ def _python_calls(fn, *args):
         if event == "call":
             seen.append(frame.f_code.co_name)
     previous = sys.getprofile()
+    gc.disable()  # a collection here would run other objects' finalizers, not the op's code
     sys.setprofile(profile)
     try:
         fn(*args)
     finally:
         sys.setprofile(previous)
+        gc.enable()
     return seen[1:]  # the first is `fn` itself
 
 

@@ -552,7 +552,7 @@ def test_svd_based_ops_return_on_infinite_inputs():
     import subprocess
     import sys
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, PYTHONPATH=root)
+    env = dict(os.environ, PYTHONPATH=os.path.join(root, "src"))
     out = subprocess.run([sys.executable, "-c", _SVD_CALLS], capture_output=True, text=True,
                          timeout=120, env=env)
     assert out.returncode == 0, out.stderr
