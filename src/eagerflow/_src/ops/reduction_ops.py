@@ -29,6 +29,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import array_ops, bitwise_ops, math_ops
 from eagerflow._src.ops import shape_rules as rules
+from eagerflow._src.ops import top_k_order
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.wrappers import as_tensor
@@ -509,92 +510,18 @@ def _top_k(xp, x, k, sorted, index_type):
         raise _invalid(f"input must be >= 1-D, got shape {shape_text(x.shape)}")
     if x.shape[-1] < k:
         raise _invalid(f"input must have at least k columns. Had {x.shape[-1]}, needed {k}")
-    # An order-reversing key sorted stably: largest first, ties by index, NaN last (for
-    # a whole row with NaN, TF's own order below).
+    # An order-reversing key sorted stably: largest first, ties by index. Rows holding NaN
+    # (which compares false with everything) take the order TF's kernel leaves them in.
     floating = x.dtype.kind == "f" or x.dtype in _HALF
     key = -x if floating else ~x
     indices = xp.argsort(key, axis=-1, kind="stable")[..., :k]
-    if floating and k == x.shape[-1] and k > 1:
-        # All of a row: TF's order is its introsort's, which NaN (equal to everything)
-        # leaves where that algorithm's steps put it; rows without NaN need no replay.
+    if floating and k and x.size:
         rows = indices.reshape(-1, k).copy()
-        flat = x.reshape(-1, k)
+        flat = x.reshape(-1, x.shape[-1])
         for r in np.flatnonzero(np.isnan(flat).any(axis=-1)):
-            rows[r] = _introsort_order(flat[r].tolist())
+            rows[r] = top_k_order.nan_row_order(flat[r], k, sorted)
         indices = rows.reshape(indices.shape)
     return xp.take_along_axis(x, indices, -1), indices.astype(index_type.as_numpy_dtype)
-
-
-def _introsort_order(v):
-    """Indices of `v` largest first as TF's TopKV2 orders a whole row: the C++ standard
-    library's introsort (median-of-three quicksort down to 16-element runs, then an
-    insertion sort) comparing ``v[b] < v[a]``, then each run of equal values by index."""
-    n = len(v)
-    idx = list(range(n))
-
-    def before(a, b):
-        return v[b] < v[a]
-
-    def linear_insert(i):  # moves idx[i] left past the elements it goes before
-        val, j = idx[i], i
-        while before(val, idx[j - 1]):
-            idx[j] = idx[j - 1]
-            j -= 1
-        idx[j] = val
-
-    def insertion_sort(first, last):
-        for i in range(first + 1, last):
-            val = idx[i]
-            if before(val, idx[first]):
-                idx[first + 1:i + 1] = idx[first:i]
-                idx[first] = val
-            else:
-                linear_insert(i)
-
-    def median_to_first(a, b, c):
-        x, y, z = idx[a], idx[b], idx[c]
-        if before(x, y):
-            pick = b if before(y, z) else c if before(x, z) else a
-        else:
-            pick = a if before(x, z) else c if before(y, z) else b
-        idx[a - 1], idx[pick] = idx[pick], idx[a - 1]
-
-    def partition(first, last, pivot):
-        while True:
-            while before(idx[first], idx[pivot]):
-                first += 1
-            last -= 1
-            while before(idx[pivot], idx[last]):
-                last -= 1
-            if first >= last:
-                return first
-            idx[first], idx[last] = idx[last], idx[first]
-            first += 1
-
-    def introsort(first, last, depth):
-        while last - first > 16:
-            if depth == 0:  # the heapsort fallback: TF's order there is not replayed
-                idx[first:last] = sorted(idx[first:last], key=lambda i: (v[i] != v[i],
-                                                                         -(v[i] == v[i] and v[i])))
-                return
-            depth -= 1
-            median_to_first(first + 1, first + (last - first) // 2, last - 1)
-            cut = partition(first + 1, last, first)
-            introsort(cut, last, depth)
-            last = cut
-
-    introsort(0, n, 2 * (n.bit_length() - 1))
-    insertion_sort(0, min(n, 16))
-    for i in range(16, n):
-        linear_insert(i)
-    i = 0
-    while i < n - 1:  # runs of equal values, by index (stable)
-        j = i + 1
-        while j < n and v[idx[j]] == v[idx[i]]:
-            j += 1
-        idx[i:j] = sorted(idx[i:j])
-        i = j
-    return idx
 
 
 def _top_k_rule(x, k, sorted, index_type):
