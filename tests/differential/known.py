@@ -70,7 +70,7 @@ NOT_COMPARED = {
 # Root causes: one reason each, then the cases it explains.
 
 _UNSUPPORTED = (
-    'not implemented: strings.split of a non-scalar (a RaggedTensor) '
+    'not implemented: strings.split of a non-scalar (a RaggedTensor) raises UnimplementedError '
 )
 
 

@@ -276,8 +276,9 @@ def split(input, sep=None, maxsplit=-1, name=None):
     """
     input = _strings(input)
     if input.shape.rank != 0:
-        raise NotImplementedError("tf.strings.split of a non-scalar tensor gives a RaggedTensor, "
-                                  "which eagerflow does not support; split each scalar.")
+        raise errors.UnimplementedError(
+            None, "StringSplitV2", "tf.strings.split of a non-scalar tensor gives a "
+            "RaggedTensor, which eagerflow does not support yet; split each scalar.")
     from eagerflow._src.ops.array_ops import reshape
     attrs = {"sep": b"" if sep is None else _attr_bytes(sep, "sep"), "maxsplit": int(maxsplit)}
     _, values, _ = dispatch(_STRING_SPLIT, (reshape(input, [1]),), attrs, name)
