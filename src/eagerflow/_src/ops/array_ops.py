@@ -29,6 +29,8 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
     kernel_type_name, register, register_gradient, same_shape)
+from eagerflow._src.core.registry import (
+    PER_ELEMENT, aligned, batching_rules, static_value_rules)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.ops import cast_ops, math_ops, shape_rules
@@ -330,7 +332,18 @@ def _infer_reshaped(in_shape, out):
         divide(n_out, n_in)  # the input's unknown dim must come out whole
 
 
-_RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=())
+_RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=(), moves_elements=True)
+
+
+def _reshape_batched(op, args):
+    """Batching: the batch dimension leads the shape (given as an attr; an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    (x, _), = args
+    return [x.reshape((x.shape[0],) + tuple(op.attrs["shape"]))]
+
+
+batching_rules[_RESHAPE] = _reshape_batched
 
 
 def reshape(tensor, shape, name=None):
@@ -387,6 +400,19 @@ def _transpose_rule(x, perm):
 
 
 _TRANSPOSE = register("Transpose", _transpose_kernel(False), _transpose_rule, tied=())
+
+
+def _transpose_batched(op, args):
+    """Batching: the batch axis stays first (a permutation given as an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    (x, _), = args
+    perm = op.attrs["perm"]
+    perm = range(x.ndim - 2, -1, -1) if perm is None else (p % (x.ndim - 1) for p in perm)
+    return [np.transpose(x, (0,) + tuple(p + 1 for p in perm))]
+
+
+batching_rules[_TRANSPOSE] = _transpose_batched
 _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _transpose_rule,
                                 tied=())
 
@@ -528,6 +554,18 @@ def _broadcast_to_rule(x, shape):
 
 
 _BROADCAST_TO = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_rule, tied=())
+
+
+def _broadcast_to_batched(op, args):
+    """Batching: the batch dimension leads the shape (given as an attr; an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    shape = tuple(op.attrs["shape"])
+    x, = aligned(args, len(shape))
+    return [np.broadcast_to(x, (x.shape[0],) + shape)]
+
+
+batching_rules[_BROADCAST_TO] = _broadcast_to_batched
 
 
 def broadcast_to(input, shape, name=None):
@@ -1765,6 +1803,7 @@ def _tensor_scatter(public_name, op_name, how, dtypes, doc):
 
     op = register(op_name, _tensor_scatter_kernel(how, op_name), rule, tied=(0, 2),
                   dtypes=dtypes)
+    batching_rules[op] = PER_ELEMENT
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
         indices = as_tensor(indices)
@@ -2668,3 +2707,11 @@ def _einsum_grad(op, dy):
                 grad = reshape(_reduction_ops().reduce_sum(grad, axes), x.shape.as_list())
         grads.append(grad)
     return grads
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _BROADCAST_ARGS, _CONCAT, _CONJUGATE_TRANSPOSE, _EINSUM,
+                      _EXPAND_DIMS, _FILL, _GATHER_ND, _GATHER, _LINSPACE, _LOWER_BOUND,
+                      _MIRROR_PAD, _ONE_HOT, _PACK, _PAD, _RANGE, _RANK, _REVERSE, _ROLL,
+                      _SCATTER_ND, _SELECT, _SHAPE, _SHAPE_N, _SIZE, _SLICE, _SPLIT, _SPLIT_V,
+                      _SQUEEZE, _TILE, _UNPACK, _UPPER_BOUND, _WHERE)

@@ -84,3 +84,7 @@ _FUSED_CONV2D = registry.register(
     "_FusedConv2D", _fused_conv2d, _fused_conv2d_rule, tied=(0, 1, 2),
     dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
     not_differentiable=_NOT_DIFFERENTIABLE)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+registry.batching_rules.assign(registry.PER_ELEMENT, _FUSED_MATMUL, _FUSED_CONV2D)

@@ -24,6 +24,7 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, float_math, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
@@ -842,7 +843,8 @@ def _in_top_k_shape(predictions, targets, k):
 
 # k is an input, not an attr: a graph may compute it
 _IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_shape, tied=(1, 2),
-                     dtypes=(_d.int32, _d.int64), not_differentiable="boolean output")
+                     dtypes=(_d.int32, _d.int64), not_differentiable="boolean output",
+                     input_names=("targets", "k"))
 
 
 def in_top_k(targets, predictions, k, name=None):
@@ -1203,3 +1205,8 @@ def _sparse_softmax_xent_grad(op, loss_grad, backprop_grad):
 
 
 name_functions(globals())
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _BIAS_ADD, _BIAS_ADD_GRAD, _IN_TOP_K, _L2_LOSS, _LOG_SOFTMAX,
+                      _SOFTMAX, _SOFTMAX_XENT, _SPARSE_SOFTMAX_XENT)

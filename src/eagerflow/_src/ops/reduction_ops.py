@@ -27,6 +27,7 @@ from eagerflow._src.core.registry import (
     BOOL_ONLY, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, bitwise_ops, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
@@ -283,17 +284,18 @@ def _all(xp, x, axis, keepdims):
 
 
 _REDUCE = rules.reduction()
-_SUM = register("Sum", _reduction(add_reduce), _REDUCE, dtypes=NUMBER)
-_MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER)
-_PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER)
-_MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE, dtypes=REAL)
-_MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE, dtypes=REAL)
+_SUM = register("Sum", _reduction(add_reduce), _REDUCE, dtypes=NUMBER, reduction=True)
+_MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER,
+                 reduction=True)
+_PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER, reduction=True)
+_MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE, dtypes=REAL, reduction=True)
+_MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE, dtypes=REAL, reduction=True)
 _ANY = register("Any", _reduction(_any), _REDUCE, dtypes=BOOL_ONLY,
-                not_differentiable="boolean")
+                not_differentiable="boolean", reduction=True)
 _ALL = register("All", _reduction(_all), _REDUCE, dtypes=BOOL_ONLY,
-                not_differentiable="boolean")
+                not_differentiable="boolean", reduction=True)
 _EUCLIDEAN_NORM = register("EuclideanNorm", _reduction(_euclidean_norm), _REDUCE,
-                           dtypes=NUMBER)
+                           dtypes=NUMBER, reduction=True)
 
 
 def _reducer(op, doc, input_dtype=None):
@@ -1208,7 +1210,8 @@ def _add_n_rule(*inputs):
     return shape, inputs[0].dtype
 
 
-_ADD_N = register("AddN", _add_n, _add_n_rule, tied="all", dtypes=NUMBER)
+_ADD_N = register("AddN", _add_n, _add_n_rule, tied="all", dtypes=NUMBER,
+                  input_names=("inputs",))
 _ADD_N_ARGUMENT_ERROR = ("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
                          "the same dtype and shape.")
 
@@ -1689,3 +1692,10 @@ for _kind, _grad in (("Sum", _segment_sum_grad), ("Mean", _segment_mean_grad),
     register_gradient("Segment" + _kind)(_segment_grad(_grad))
     if _kind != "Mean":
         register_gradient("UnsortedSegment" + _kind)(_segment_grad(_grad))
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _ADD_N, _ARG_MAX, _ARG_MIN, _DENSE_BINCOUNT, _SEGMENT_MAX,
+                      _SEGMENT_MEAN, _SEGMENT_MIN, _SEGMENT_PROD, _SEGMENT_SUM, _TOP_K, _UNIQUE,
+                      _UNIQUE_WITH_COUNTS, _UNSORTED_SEGMENT_PROD, _UNSORTED_SEGMENT_SUM,
+                      _UNSORTED_SEGMENT_MAX, _UNSORTED_SEGMENT_MIN)

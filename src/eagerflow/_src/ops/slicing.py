@@ -24,6 +24,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import cast_ops
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -412,3 +413,7 @@ def _strided_slice_grad_backward(op, ddx):
     bounds = extra[1:] if len(extra) in (1, 4) else extra
     attrs = {k: v for k, v in op.attrs.items() if k != "shape"}
     return dispatch(_STRIDED_SLICE, (ddx, *bounds), attrs), *[None] * len(extra)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _STRIDED_SLICE, _STRIDED_SLICE_GRAD)
