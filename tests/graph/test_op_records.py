@@ -88,3 +88,25 @@ def test_ops_without_a_batching_rule_declare_it():
 def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
     declared = {name: op.input_names for name, op in OPS.items() if op.input_names}
     assert declared == {"MatMul": ("a", "b"), "AddN": ("inputs",), "InTopKV2": ("targets", "k")}
+
+
+# Results that are new arrays: the NumPy ufunc kernels with one output, and these.
+FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "Sigmoid",
+         "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
+         "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "Exp", "Log", "Tanh"}
+# Ops that read their inputs without keeping them (an update makes a new array).
+READ_ONLY = {"AssignAddVariableOp", "AssignSubVariableOp"}
+
+
+def _single_ufunc(op):
+    return (isinstance(op.host_kernel, np.ufunc) and op.host_kernel.nout == 1
+            and not op.multi)
+
+
+def test_buffer_reuse_applies_to_the_ops_it_did():
+    from eagerflow._src.graph.passes import buffer_reuse
+    ufuncs = {name for name, op in OPS.items() if _single_ufunc(op)}
+    allocating = {name for name in OPS if buffer_reuse._allocates(_node(name))}
+    assert allocating == ufuncs | FRESH
+    viewless = {name for name in OPS if buffer_reuse._keeps_no_view(_node(name))}
+    assert viewless == ufuncs | FRESH | READ_ONLY

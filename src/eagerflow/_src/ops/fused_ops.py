@@ -79,11 +79,12 @@ def _fused_conv2d_rule(x, w, bias, strides, padding, explicit_paddings, data_for
 _NOT_DIFFERENTIABLE = "made by graph fusion after gradients are built"
 _FUSED_MATMUL = registry.register(
     "_FusedMatMul", _fused_matmul, _fused_matmul_rule, tied=(0, 1, 2),
-    dtypes=(_d.bfloat16, _d.float16, _d.float32), not_differentiable=_NOT_DIFFERENTIABLE)
+    dtypes=(_d.bfloat16, _d.float16, _d.float32), not_differentiable=_NOT_DIFFERENTIABLE,
+    fresh=True)
 _FUSED_CONV2D = registry.register(
     "_FusedConv2D", _fused_conv2d, _fused_conv2d_rule, tied=(0, 1, 2),
     dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
-    not_differentiable=_NOT_DIFFERENTIABLE)
+    not_differentiable=_NOT_DIFFERENTIABLE, fresh=True)
 
 
 # No batching rule: a vectorized graph runs these once per batch element.

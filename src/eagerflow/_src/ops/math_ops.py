@@ -469,10 +469,12 @@ sqrt = unary(_reg_unary("Sqrt", "sqrt", FLOAT_COMPLEX), """Computes the square r
     """)
 rsqrt = unary(_reg_unary("Rsqrt", float_math.rsqrt, FLOAT_COMPLEX),
               "Computes 1 / sqrt(x) element-wise.")
-exp = unary(_reg_unary("Exp", float_math.exp, FLOAT_COMPLEX), "Computes e ** x element-wise.")
+exp = unary(_reg_unary("Exp", float_math.exp, FLOAT_COMPLEX, fresh=True),
+            "Computes e ** x element-wise.")
 expm1 = unary(_reg_unary("Expm1", float_math.expm1, FLOAT_COMPLEX),
               "Computes e ** x - 1 element-wise.")
-log = unary(_reg_unary("Log", float_math.log, FLOAT_COMPLEX), "Computes the natural log of x.")
+log = unary(_reg_unary("Log", float_math.log, FLOAT_COMPLEX, fresh=True),
+            "Computes the natural log of x.")
 log1p = unary(_reg_unary("Log1p", float_math.log1p, FLOAT_COMPLEX),
               "Computes log(1 + x) element-wise.")
 sin = unary(_reg_unary("Sin", float_math.sin, FLOAT_COMPLEX), "Computes sine element-wise.")
@@ -483,7 +485,8 @@ acos = unary(_reg_unary("Acos", "arccos", FLOAT_COMPLEX), "Computes arccosine el
 atan = unary(_reg_unary("Atan", "arctan", FLOAT_COMPLEX), "Computes arctangent element-wise.")
 sinh = unary(_reg_unary("Sinh", "sinh", FLOAT_COMPLEX), "Computes hyperbolic sine.")
 cosh = unary(_reg_unary("Cosh", "cosh", FLOAT_COMPLEX), "Computes hyperbolic cosine.")
-tanh = unary(_reg_unary("Tanh", float_math.tanh, FLOAT_COMPLEX), "Computes hyperbolic tangent.")
+tanh = unary(_reg_unary("Tanh", float_math.tanh, FLOAT_COMPLEX, fresh=True),
+             "Computes hyperbolic tangent.")
 asinh = unary(_reg_unary("Asinh", "arcsinh", FLOAT_COMPLEX), "Computes inverse hyperbolic sine.")
 acosh = unary(_reg_unary("Acosh", "arccosh", FLOAT_COMPLEX),
               "Computes inverse hyperbolic cosine.")
@@ -818,7 +821,7 @@ def lbeta(x, name=None):
                     name=name)
 
 
-sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX),
+sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX, fresh=True),
                 """Computes 1 / (1 + exp(-x)).
 
     >>> sigmoid(constant([0.0]))
@@ -901,18 +904,18 @@ def _reciprocal_grad(xp, y, dy):
     return _zero_where_dy_zero(xp, xp.negative(out, out=out), dy)
 
 
-def _reg_unary_grad(tf_name, kernel):
+def _reg_unary_grad(tf_name, kernel, **kw):
     """Registers ``kernel(xp, y, dy)``: y is the function's output, dy the upstream gradient."""
-    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=FLOAT_COMPLEX, **kw)
 
 
-sigmoid_grad = binary(_reg_unary_grad("SigmoidGrad", _sigmoid_grad),
+sigmoid_grad = binary(_reg_unary_grad("SigmoidGrad", _sigmoid_grad, fresh=True),
                       """The gradient of `sigmoid` from its output y: dy * y * (1 - y).
 
     >>> sigmoid_grad(constant([0.5]), constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
-tanh_grad = binary(_reg_unary_grad("TanhGrad", _tanh_grad),
+tanh_grad = binary(_reg_unary_grad("TanhGrad", _tanh_grad, fresh=True),
                    """The gradient of `tanh` from its output y: dy * (1 - y * y).
 
     >>> tanh_grad(constant([0.5]), constant([2.0]))
@@ -924,13 +927,14 @@ sqrt_grad = binary(_reg_unary_grad("SqrtGrad", _sqrt_grad),
     >>> sqrt_grad(constant([0.5]), constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.], dtype=float32)>
     """)
-rsqrt_grad = binary(_reg_unary_grad("RsqrtGrad", _rsqrt_grad),
+rsqrt_grad = binary(_reg_unary_grad("RsqrtGrad", _rsqrt_grad, fresh=True),
                     """The gradient of `rsqrt` from its output y: dy * -0.5 * y ** 3.
 
     >>> rsqrt_grad(constant([0.5]), constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([-0.125], dtype=float32)>
     """)
-reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad),
+reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad,
+                                                  fresh=True),
                          """The gradient of `reciprocal` from its output y: -dy * y * y.
 
     >>> reciprocal_grad(constant([0.5]), constant([2.0]))

@@ -135,7 +135,7 @@ def _relu_grad(xp, gradients, features):
     return out
 
 
-_RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL)
+_RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL, fresh=True)
 
 
 def relu_grad(gradients, features, name=None):
@@ -178,7 +178,7 @@ def _softsign_grad(xp, gradients, features):
 
 def _activation_grad_op(tf_name, kernel, dtypes=FLOAT):
     """Registers ``kernel(xp, gradients, features_or_outputs, **attrs)`` as an op."""
-    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes)
+    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes, fresh=True)
 
 
 _RELU6_GRAD = _activation_grad_op("Relu6Grad", _relu6_grad, REAL)
@@ -553,7 +553,8 @@ def _bias_add_rule(value, bias, data_format):
     return TensorShape(dims), value.dtype
 
 
-_BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER)
+_BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER,
+                     fresh=True)
 
 
 def bias_add(value, bias, data_format=None, name=None):
