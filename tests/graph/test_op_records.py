@@ -110,3 +110,11 @@ def test_buffer_reuse_applies_to_the_ops_it_did():
     assert allocating == ufuncs | FRESH
     viewless = {name for name in OPS if buffer_reuse._keeps_no_view(_node(name))}
     assert viewless == ufuncs | FRESH | READ_ONLY
+
+
+def test_fusion_applies_to_the_ops_it_did():
+    from eagerflow._src.ops.fused_ops import ACTIVATION_OPS
+    fused = {op.name: into.name for op, into in registry.fusion_rules.items()}
+    assert fused == {"MatMul": "_FusedMatMul", "Conv2D": "_FusedConv2D"}
+    assert {op.name for op in ACTIVATION_OPS} == {
+        "Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid"}

@@ -35,6 +35,8 @@ def _tanh(xp, y):
 # Activations that overwrite the product; the others run their registered kernel.
 _IN_PLACE = {b"Relu": _relu, b"Relu6": _relu6, b"Tanh": _tanh}
 ACTIVATIONS = frozenset({b"Relu", b"Relu6", b"Elu", b"LeakyRelu", b"Tanh", b"Sigmoid"})
+# The activation ops, each with its name in ``fused_ops`` (graph fusion absorbs them).
+ACTIVATION_OPS = {registry.get(name.decode()): name for name in ACTIVATIONS}
 
 
 def _bias_activation(xp, y, bias, fused_ops, leakyrelu_alpha):
@@ -85,6 +87,9 @@ _FUSED_CONV2D = registry.register(
     "_FusedConv2D", _fused_conv2d, _fused_conv2d_rule, tied=(0, 1, 2),
     dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
     not_differentiable=_NOT_DIFFERENTIABLE, fresh=True)
+# Graph fusion: a product followed by a bias add (and an activation) becomes its fused op.
+registry.fusion_rules[_MATMUL] = _FUSED_MATMUL
+registry.fusion_rules[_CONV2D] = _FUSED_CONV2D
 
 
 # No batching rule: a vectorized graph runs these once per batch element.
