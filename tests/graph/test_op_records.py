@@ -118,3 +118,12 @@ def test_fusion_applies_to_the_ops_it_did():
     assert fused == {"MatMul": "_FusedMatMul", "Conv2D": "_FusedConv2D"}
     assert {op.name for op in ACTIVATION_OPS} == {
         "Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid"}
+
+
+def test_constant_shapes_fold_for_the_ops_they_did():
+    assert {op.name for op in OPS.values() if op.moves_elements} == {
+        "Pack", "ConcatV2", "StridedSlice", "Slice", "GatherV2", "Identity", "Reshape",
+        "ExpandDims", "Squeeze"}
+    assert {op.name for op, _ in registry.static_value_rules.items()} == {"Shape", "Size", "Rank"}
+    assert {op.name for op in OPS.values() if op.shape_only} == {
+        "Shape", "Size", "Rank", "ZerosLike", "OnesLike"}

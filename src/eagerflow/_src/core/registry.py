@@ -18,7 +18,8 @@ An op is registered with
   with `register_gradient`, or a reason why the op is not differentiable;
 * its properties, as keyword arguments of `register` (see there): ``elementwise``,
   ``reduction``, ``fresh`` (returns a new array), ``keeps_no_view``, ``moves_elements``,
-  ``stateful``, ``input_names``. Interpreters of graphs read them instead of op names.
+  ``shape_only``, ``stateful``, ``input_names``. Interpreters of graphs read them
+  instead of op names.
 
 >>> op = register("Neg", lambda xp, x: xp.negative(x), same_shape, dtypes=NUMBER)
 >>> get("Neg") is op
@@ -62,7 +63,8 @@ class OpDef:
                  "tied", "tied_rest", "tied_pair", "variadic", "allowed", "allowed_dtypes",
                  "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable",
                  "registered", "inline", "grad_takes_none", "type_attr", "elementwise",
-                 "reduction", "fresh", "keeps_no_view", "moves_elements", "input_names",
+                 "reduction", "fresh", "keeps_no_view", "moves_elements", "shape_only",
+                 "input_names",
                  "grad_passes_sparse", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
@@ -100,7 +102,7 @@ class OpDef:
         self.type_attr = "T"  # see `register`
         # the properties `register` declares; an op built elsewhere claims none of them
         self.elementwise = self.reduction = self.fresh = self.keeps_no_view = False
-        self.moves_elements = False
+        self.moves_elements = self.shape_only = False
         self.input_names = None
         self.grad_passes_sparse = False  # see `register_gradient`
         self.bind_direct()
@@ -144,7 +146,7 @@ def _named_kernel(fn_name):
 def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernels=None,
              stateful=False, not_differentiable=None, grad_takes_none=False, type_attr="T",
              elementwise=False, reduction=False, fresh=False, keeps_no_view=False,
-             moves_elements=False, input_names=None):
+             moves_elements=False, shape_only=False, input_names=None):
     """Registers op `name` and returns its `OpDef`.
 
     `tied`: indices of the inputs that share the type attribute (checked to
@@ -165,6 +167,7 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
     `keeps_no_view`: the kernel keeps no view of its inputs (implied by `fresh`);
     `moves_elements`: the outputs only hold elements of the inputs, moved (so the kernel can
     run on object arrays holding None for elements only run time knows);
+    `shape_only`: the outputs depend on nothing but the shape and dtype of input 0;
     `input_names`: TF's names of the inputs the type attribute ties, as graph-time dtype
     errors name them (by default ``x`` and ``y``, or ``values`` for variadic ops).
     """
@@ -185,6 +188,7 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
     op.fresh = fresh or ufunc and op.host_kernel.nout == 1 and not multi
     op.keeps_no_view = keeps_no_view or op.fresh
     op.moves_elements = moves_elements
+    op.shape_only = shape_only
     op.input_names = None if input_names is None else tuple(input_names)
     _OPS[name] = op
     return op

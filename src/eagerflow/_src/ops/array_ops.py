@@ -456,7 +456,8 @@ def _expand_dims_rule(x, axis):
     return TensorShape(dims[:at] + [1] + dims[at:]), x.dtype
 
 
-_EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=())
+_EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=(),
+                        moves_elements=True)
 
 
 def expand_dims(input, axis, name=None):
@@ -517,7 +518,7 @@ def _squeeze_rule(x, squeeze_dims):
     return TensorShape([d for i, d in enumerate(dims) if i not in axes]), x.dtype
 
 
-_SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=())
+_SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=(), moves_elements=True)
 
 
 def squeeze(input, axis=None, name=None):
@@ -790,7 +791,7 @@ def _check_concat_dims(inputs, at, shapes, axis):
         merged = dims.merge_with(merged)
 
 
-_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all")
+_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all", moves_elements=True)
 
 
 def concat(values, axis, name="concat"):
@@ -836,7 +837,7 @@ def _stack_rule(*inputs, axis):
     return TensorShape(dims[:at] + [len(inputs)] + dims[at:]), inputs[0].dtype
 
 
-_PACK = register("Pack", _stack_kernel, _stack_rule, tied="all")
+_PACK = register("Pack", _stack_kernel, _stack_rule, tied="all", moves_elements=True)
 
 
 def _check_axis_range(axis, low, high):
@@ -1158,9 +1159,9 @@ def _ones_like_kernel(xp, x):
 
 
 _ZEROS_LIKE = register("ZerosLike", _zeros_like_kernel, same_shape, tied=(),
-                       not_differentiable="constant output")
+                       not_differentiable="constant output", shape_only=True)
 _ONES_LIKE = register("OnesLike", _ones_like_kernel, same_shape, dtypes=NUMBER_BOOL,
-                      not_differentiable="constant output")
+                      not_differentiable="constant output", shape_only=True)
 
 
 def _like(op, make, input, dtype, name):
@@ -1599,7 +1600,7 @@ def _gather_rule(params, indices, axis, batch_dims):
     return TensorShape(p[:axis] + i[batch_dims:] + p[axis + 1:]), params.dtype
 
 
-_GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=())
+_GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=(), moves_elements=True)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
@@ -1959,7 +1960,7 @@ def _slice_rule(x, begin, size):
                         for b, s, n in zip(begin, size, x.shape)]), x.dtype
 
 
-_SLICE = register("Slice", _slice_kernel, _slice_rule, tied=())
+_SLICE = register("Slice", _slice_kernel, _slice_rule, tied=(), moves_elements=True)
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
@@ -1986,16 +1987,22 @@ def _out_type(out_type, op_name):
 
 _SHAPE = register("Shape", lambda xp, x, out_type: xp.asarray(x.shape, out_type.as_numpy_dtype),
                   lambda x, out_type: (TensorShape([x.shape.rank]), out_type), tied=(),
-                  not_differentiable="shape")
+                  not_differentiable="shape", shape_only=True)
 _SHAPE_N = register("ShapeN", lambda xp, *xs, out_type: tuple(
     xp.asarray(x.shape, out_type.as_numpy_dtype) for x in xs),
     lambda *xs, out_type: [(TensorShape([x.shape.rank]), out_type) for x in xs],
     multi=True, tied="all", not_differentiable="shape")  # one dtype for all inputs, as in TF
 _SIZE = register("Size", lambda xp, x, out_type: xp.asarray(x.size, out_type.as_numpy_dtype),
                  lambda x, out_type: (TensorShape([]), out_type), tied=(),
-                 not_differentiable="shape")
+                 not_differentiable="shape", shape_only=True)
 _RANK = register("Rank", lambda xp, x: xp.asarray(x.ndim, xp.int32),
-                 lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape")
+                 lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape",
+                 shape_only=True)
+# Their values as far as the input's static shape tells (a graph's constant shapes).
+static_value_rules[_SHAPE] = lambda s: None if s.rank is None else (s.as_list(),
+                                                                    s.is_fully_defined())
+static_value_rules[_SIZE] = lambda s: (s.num_elements(), True) if s.is_fully_defined() else None
+static_value_rules[_RANK] = lambda s: None if s.rank is None else (s.rank, True)
 
 
 def shape(input, out_type=None, name=None):

@@ -38,7 +38,7 @@ def _cast_kernel(xp, x, DstT):
 
 _CAST = register("Cast", _cast_kernel, lambda x, DstT, **_: (x.shape, DstT),
                  tied=(), elementwise=True)
-_IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=())
+_IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=(), moves_elements=True)
 _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
                           not_differentiable="gradients stop here by definition")
 

@@ -153,7 +153,8 @@ def _strided_slice_rule(x, *bounds, begin, end, strides, begin_mask=0, end_mask=
     return TensorShape(out), x.dtype
 
 
-_STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_rule, tied=())
+_STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_rule, tied=(),
+                          moves_elements=True)
 
 
 def _index_vector(value):
