@@ -127,3 +127,8 @@ def test_constant_shapes_fold_for_the_ops_they_did():
     assert {op.name for op, _ in registry.static_value_rules.items()} == {"Shape", "Size", "Rank"}
     assert {op.name for op in OPS.values() if op.shape_only} == {
         "Shape", "Size", "Rank", "ZerosLike", "OnesLike"}
+
+
+def test_sparse_gradients_pass_through_the_ops_they_did():
+    assert {op.name for op in OPS.values() if op.grad_passes_sparse} == {
+        "ReadVariableOp", "Identity"}

@@ -301,4 +301,4 @@ def is_variable(value):
 
 
 # A read passes its gradient to the variable it read.
-register_gradient("ReadVariableOp")(lambda op, dy: dy)
+register_gradient("ReadVariableOp", passes_sparse=True)(lambda op, dy: dy)

@@ -189,7 +189,7 @@ def _cast_grad(op, dy):
     return None
 
 
-register_gradient("Identity")(lambda op, dy: dy)
+register_gradient("Identity", passes_sparse=True)(lambda op, dy: dy)
 register_gradient("EnsureShape")(lambda op, dy: dy)
 
 
