@@ -458,7 +458,8 @@ def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, **kw):
     return register(tf_name, kernel, shape, dtypes=dtypes, **kw)
 
 
-negative = unary(_reg_unary("Neg", "negative", SIGNED_NUMBER), "Computes -x element-wise.")
+_NEG = _reg_unary("Neg", "negative", SIGNED_NUMBER)
+negative = unary(_NEG, "Computes -x element-wise.")
 sign = unary(_reg_unary("Sign", _sign, SIGNED_NUMBER),
              "Returns -1, 0 or 1 for the sign of x element-wise (x / |x| for complex).")
 square = unary(_reg_unary("Square", "square", NUMBER), "Computes x * x element-wise.")
