@@ -361,7 +361,7 @@ def attr_dtype_error(op_name, attr, dtype, allowed, param=None):
     """
     if not context.executing_eagerly():
         if param is None:
-            param = "segment_ids" if "Segment" in op_name else _ATTR_INPUTS.get(attr, "x")
+            param = _ATTR_INPUTS.get(attr, "x")
         return TypeError(f"Value passed to parameter '{param}' has DataType {dtype.name} not in "
                          f"list of allowed values: {', '.join(d.name for d in allowed)}")
     return errors.InvalidArgumentError(

@@ -80,7 +80,7 @@ def _int_or_tensor(value, op_name, attr, what, allowed=_INDEX):
     if type(value) is int:
         return value
     tensor = as_tensor(value)
-    check_attr_dtype(op_name, attr, tensor.dtype, allowed)
+    check_attr_dtype(op_name, attr, tensor.dtype, allowed, param=what)
     if array_ops.run_time_tensor(tensor) is not None:
         return tensor
     return _static_int(tensor, what)
@@ -114,16 +114,17 @@ def axis_attr(axis):
     return _static_ints(axis, "axis")
 
 
-def check_attr_dtype(op_name, attr, dtype, allowed):
-    """TF's error for a dtype attribute outside its allowed list."""
+def check_attr_dtype(op_name, attr, dtype, allowed, param=None):
+    """TF's error for a dtype attribute outside its allowed list (`param`: the input it
+    types, which a graph's error names; see `attr_dtype_error`)."""
     if dtype not in allowed:
-        raise attr_dtype_error(op_name, attr, dtype, allowed)
+        raise attr_dtype_error(op_name, attr, dtype, allowed, param)
 
 
-def _index_tensor(value, op_name, attr="Tindices", allowed=_INDEX):
+def _index_tensor(value, op_name, attr="Tindices", allowed=_INDEX, param=None):
     """An integer index tensor (segment ids, positions) checked against `allowed`."""
     t = as_tensor(value)
-    check_attr_dtype(op_name, attr, t.dtype, allowed)
+    check_attr_dtype(op_name, attr, t.dtype, allowed, param)
     return t
 
 
@@ -927,7 +928,7 @@ _SEGMENT_MEAN = _register_sorted_segment("SegmentMean", "mean", 0, NUMBER)
 def _sorted_segment(op, doc):
     """``fn(data, segment_ids, name=None)`` running sorted segment reduction `op`."""
     def fn(data, segment_ids, name=None):
-        ids = _index_tensor(segment_ids, op.name)
+        ids = _index_tensor(segment_ids, op.name, param="segment_ids")
         return dispatch(op, (as_tensor(data), ids), name=name)
     fn.__doc__ = doc
     return fn
@@ -1027,7 +1028,8 @@ _UNSORTED_SEGMENT_MIN = _register_unsorted_segment(
 def _unsorted_segment(op, doc):
     """``fn(data, segment_ids, num_segments, name=None)`` running unsorted segment `op`."""
     def fn(data, segment_ids, num_segments, name=None):
-        ids = _index_tensor(segment_ids, op.name, allowed=(_d.int16,) + _INDEX)
+        ids = _index_tensor(segment_ids, op.name, allowed=(_d.int16,) + _INDEX,
+                            param="segment_ids")
         num_segments = _int_or_tensor(num_segments, op.name, "Tnumsegments", "num_segments")
         return _dispatch_with(op, (as_tensor(data), ids), {}, "num_segments", num_segments,
                               name)
