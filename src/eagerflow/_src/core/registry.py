@@ -64,8 +64,7 @@ class OpDef:
                  "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable",
                  "registered", "inline", "grad_takes_none", "type_attr", "elementwise",
                  "reduction", "fresh", "keeps_no_view", "moves_elements", "shape_only",
-                 "input_names",
-                 "grad_passes_sparse", "__weakref__")
+                 "input_names", "grad_passes_sparse", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
         self.name = name
