@@ -89,10 +89,11 @@ _creation_order = itertools.count()  # variables' `_unique_id`: tapes list them 
 _READ = register("ReadVariableOp", _read, _var_rule, tied=(), stateful=True)
 _ASSIGN = register("AssignVariableOp", _assign, _no_outputs, multi=True, tied=(),
                    stateful=True, not_differentiable="variable update")
+# (an update makes a new array: they keep no view of what they add)
 _ASSIGN_ADD = register("AssignAddVariableOp", _assign_add, _no_outputs, multi=True, tied=(),
-                       stateful=True, not_differentiable="variable update")
+                       stateful=True, not_differentiable="variable update", keeps_no_view=True)
 _ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
-                       stateful=True, not_differentiable="variable update")
+                       stateful=True, not_differentiable="variable update", keeps_no_view=True)
 
 
 class Variable:
@@ -300,4 +301,4 @@ def is_variable(value):
 
 
 # A read passes its gradient to the variable it read.
-register_gradient("ReadVariableOp")(lambda op, dy: dy)
+register_gradient("ReadVariableOp", passes_sparse=True)(lambda op, dy: dy)

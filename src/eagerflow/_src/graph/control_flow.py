@@ -534,7 +534,7 @@ class _Loop:
         writes = {}  # id(argument) -> whether the body only writes it (a list it fills)
         for op in step.graph.get_operations():
             for t in op.inputs:
-                writes[id(t)] = writes.get(id(t), True) and op.type == "TensorListSetItem" and (
+                writes[id(t)] = writes.get(id(t), True) and op.op_def is list_ops._SET_ITEM and (
                     not op.attrs["resize_if_index_out_of_bounds"])
         # The variables the gradient replays the body on, iteration by iteration.  A list
         # the body only writes (as map_fn's results) is not one: its writes' gradients do

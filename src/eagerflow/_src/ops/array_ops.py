@@ -29,6 +29,8 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
     kernel_type_name, register, register_gradient, same_shape)
+from eagerflow._src.core.registry import (
+    PER_ELEMENT, aligned, batching_rules, static_value_rules)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.ops import cast_ops, math_ops, shape_rules
@@ -330,7 +332,18 @@ def _infer_reshaped(in_shape, out):
         divide(n_out, n_in)  # the input's unknown dim must come out whole
 
 
-_RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=())
+_RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=(), moves_elements=True)
+
+
+def _reshape_batched(op, args):
+    """Batching: the batch dimension leads the shape (given as an attr; an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    (x, _), = args
+    return [x.reshape((x.shape[0],) + tuple(op.attrs["shape"]))]
+
+
+batching_rules[_RESHAPE] = _reshape_batched
 
 
 def reshape(tensor, shape, name=None):
@@ -387,6 +400,19 @@ def _transpose_rule(x, perm):
 
 
 _TRANSPOSE = register("Transpose", _transpose_kernel(False), _transpose_rule, tied=())
+
+
+def _transpose_batched(op, args):
+    """Batching: the batch axis stays first (a permutation given as an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    (x, _), = args
+    perm = op.attrs["perm"]
+    perm = range(x.ndim - 2, -1, -1) if perm is None else (p % (x.ndim - 1) for p in perm)
+    return [np.transpose(x, (0,) + tuple(p + 1 for p in perm))]
+
+
+batching_rules[_TRANSPOSE] = _transpose_batched
 _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _transpose_rule,
                                 tied=())
 
@@ -430,7 +456,8 @@ def _expand_dims_rule(x, axis):
     return TensorShape(dims[:at] + [1] + dims[at:]), x.dtype
 
 
-_EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=())
+_EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=(),
+                        moves_elements=True)
 
 
 def expand_dims(input, axis, name=None):
@@ -491,7 +518,7 @@ def _squeeze_rule(x, squeeze_dims):
     return TensorShape([d for i, d in enumerate(dims) if i not in axes]), x.dtype
 
 
-_SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=())
+_SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=(), moves_elements=True)
 
 
 def squeeze(input, axis=None, name=None):
@@ -528,6 +555,18 @@ def _broadcast_to_rule(x, shape):
 
 
 _BROADCAST_TO = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_rule, tied=())
+
+
+def _broadcast_to_batched(op, args):
+    """Batching: the batch dimension leads the shape (given as an attr; an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    shape = tuple(op.attrs["shape"])
+    x, = aligned(args, len(shape))
+    return [np.broadcast_to(x, (x.shape[0],) + shape)]
+
+
+batching_rules[_BROADCAST_TO] = _broadcast_to_batched
 
 
 def broadcast_to(input, shape, name=None):
@@ -752,7 +791,7 @@ def _check_concat_dims(inputs, at, shapes, axis):
         merged = dims.merge_with(merged)
 
 
-_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all")
+_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all", moves_elements=True)
 
 
 def concat(values, axis, name="concat"):
@@ -798,7 +837,7 @@ def _stack_rule(*inputs, axis):
     return TensorShape(dims[:at] + [len(inputs)] + dims[at:]), inputs[0].dtype
 
 
-_PACK = register("Pack", _stack_kernel, _stack_rule, tied="all")
+_PACK = register("Pack", _stack_kernel, _stack_rule, tied="all", moves_elements=True)
 
 
 def _check_axis_range(axis, low, high):
@@ -1120,9 +1159,9 @@ def _ones_like_kernel(xp, x):
 
 
 _ZEROS_LIKE = register("ZerosLike", _zeros_like_kernel, same_shape, tied=(),
-                       not_differentiable="constant output")
+                       not_differentiable="constant output", shape_only=True)
 _ONES_LIKE = register("OnesLike", _ones_like_kernel, same_shape, dtypes=NUMBER_BOOL,
-                      not_differentiable="constant output")
+                      not_differentiable="constant output", shape_only=True)
 
 
 def _like(op, make, input, dtype, name):
@@ -1561,7 +1600,7 @@ def _gather_rule(params, indices, axis, batch_dims):
     return TensorShape(p[:axis] + i[batch_dims:] + p[axis + 1:]), params.dtype
 
 
-_GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=())
+_GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=(), moves_elements=True)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
@@ -1765,6 +1804,7 @@ def _tensor_scatter(public_name, op_name, how, dtypes, doc):
 
     op = register(op_name, _tensor_scatter_kernel(how, op_name), rule, tied=(0, 2),
                   dtypes=dtypes)
+    batching_rules[op] = PER_ELEMENT
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
         indices = as_tensor(indices)
@@ -1920,7 +1960,7 @@ def _slice_rule(x, begin, size):
                         for b, s, n in zip(begin, size, x.shape)]), x.dtype
 
 
-_SLICE = register("Slice", _slice_kernel, _slice_rule, tied=())
+_SLICE = register("Slice", _slice_kernel, _slice_rule, tied=(), moves_elements=True)
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
@@ -1947,16 +1987,22 @@ def _out_type(out_type, op_name):
 
 _SHAPE = register("Shape", lambda xp, x, out_type: xp.asarray(x.shape, out_type.as_numpy_dtype),
                   lambda x, out_type: (TensorShape([x.shape.rank]), out_type), tied=(),
-                  not_differentiable="shape")
+                  not_differentiable="shape", shape_only=True)
 _SHAPE_N = register("ShapeN", lambda xp, *xs, out_type: tuple(
     xp.asarray(x.shape, out_type.as_numpy_dtype) for x in xs),
     lambda *xs, out_type: [(TensorShape([x.shape.rank]), out_type) for x in xs],
     multi=True, tied="all", not_differentiable="shape")  # one dtype for all inputs, as in TF
 _SIZE = register("Size", lambda xp, x, out_type: xp.asarray(x.size, out_type.as_numpy_dtype),
                  lambda x, out_type: (TensorShape([]), out_type), tied=(),
-                 not_differentiable="shape")
+                 not_differentiable="shape", shape_only=True)
 _RANK = register("Rank", lambda xp, x: xp.asarray(x.ndim, xp.int32),
-                 lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape")
+                 lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape",
+                 shape_only=True)
+# Their values as far as the input's static shape tells (a graph's constant shapes).
+static_value_rules[_SHAPE] = lambda s: None if s.rank is None else (s.as_list(),
+                                                                    s.is_fully_defined())
+static_value_rules[_SIZE] = lambda s: (s.num_elements(), True) if s.is_fully_defined() else None
+static_value_rules[_RANK] = lambda s: None if s.rank is None else (s.rank, True)
 
 
 def shape(input, out_type=None, name=None):
@@ -2668,3 +2714,11 @@ def _einsum_grad(op, dy):
                 grad = reshape(_reduction_ops().reduce_sum(grad, axes), x.shape.as_list())
         grads.append(grad)
     return grads
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _BROADCAST_ARGS, _CONCAT, _CONJUGATE_TRANSPOSE, _EINSUM,
+                      _EXPAND_DIMS, _FILL, _GATHER_ND, _GATHER, _LINSPACE, _LOWER_BOUND,
+                      _MIRROR_PAD, _ONE_HOT, _PACK, _PAD, _RANGE, _RANK, _REVERSE, _ROLL,
+                      _SCATTER_ND, _SELECT, _SHAPE, _SHAPE_N, _SIZE, _SLICE, _SPLIT, _SPLIT_V,
+                      _SQUEEZE, _TILE, _UNPACK, _UPPER_BOUND, _WHERE)

@@ -24,7 +24,7 @@ def _shift(fn_name):
 
 def _register_binary(tf_name, kernel):
     return register(tf_name, kernel, rules.binary, tied=(0, 1), dtypes=INT,
-                    not_differentiable=_NO_GRAD)
+                    not_differentiable=_NO_GRAD, elementwise=True)
 
 
 bitwise_and = binary(_register_binary("BitwiseAnd", "bitwise_and"), """Computes x & y.

@@ -11,7 +11,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient, same_shape
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops.shape_rules import elementwise
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops.wrappers import as_tensor
 
 
@@ -36,9 +36,9 @@ def _cast_kernel(xp, x, DstT):
     return xp.asarray(x).astype(target)
 
 
-_CAST = register("Cast", _cast_kernel, elementwise(lambda x, DstT, **_: (x.shape, DstT)),
-                 tied=())
-_IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=())
+_CAST = register("Cast", _cast_kernel, lambda x, DstT, **_: (x.shape, DstT),
+                 tied=(), elementwise=True)
+_IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=(), moves_elements=True)
 _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
                           not_differentiable="gradients stop here by definition")
 
@@ -189,5 +189,9 @@ def _cast_grad(op, dy):
     return None
 
 
-register_gradient("Identity")(lambda op, dy: dy)
+register_gradient("Identity", passes_sparse=True)(lambda op, dy: dy)
 register_gradient("EnsureShape")(lambda op, dy: dy)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _ENSURE_SHAPE)

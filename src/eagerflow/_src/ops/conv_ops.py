@@ -26,6 +26,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import FLOAT, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, shape_rules
 from eagerflow._src.ops.nn_ops import matching, shape_text, static_ints, widened
 from eagerflow._src.ops.wrappers import as_tensor
@@ -1306,3 +1307,10 @@ register_gradient("AvgPool")(_avg_pool_grad)
 register_gradient("AvgPool3D")(_avg_pool_grad)
 register_gradient("AvgPoolGrad")(_linear_grad(_AVG_POOL))
 register_gradient("AvgPool3DGrad")(_linear_grad(_AVG_POOL3D))
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _AVG_POOL, _AVG_POOL3D, _CONV2D, _BACKPROP_FILTER,
+                      _BACKPROP_INPUT, _CONV3D, _BACKPROP_FILTER3D, _BACKPROP_INPUT3D, _DEPTHWISE,
+                      _MAX_POOL, _MAX_POOL3D, _MAX_POOL_GRAD, _MAX_POOL_GRAD_GRAD, _AVG_POOL_GRAD,
+                      _MAX_POOL3D_GRAD, _MAX_POOL3D_GRAD_GRAD, _AVG_POOL3D_GRAD)

@@ -19,6 +19,7 @@ from eagerflow._src.core.convert import convert_to_tensor, operand
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     NUMBER, NUMBER_BOOL, register, register_gradient, same_shape)
+from eagerflow._src.core.registry import PER_ELEMENT, aligned, batching_rules
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import math_ops
@@ -197,9 +198,29 @@ def _batch_matmul_rule(a, b, adj_x=False, adj_y=False, Tout=None, **_):
     return _with_matrix(batch, rows, cols), dtype
 
 
-_MATMUL = register("MatMul", _matmul_kernel, _matmul_rule, tied=(0, 1), dtypes=_MATMUL_TYPES)
+_MATMUL = register("MatMul", _matmul_kernel, _matmul_rule, tied=(0, 1), dtypes=_MATMUL_TYPES,
+                   fresh=True, input_names=("a", "b"))
 _BATCH_MATMUL = register("BatchMatMulV2", _batch_matmul_kernel, _batch_matmul_rule, tied=(0, 1),
-                         dtypes=_BATCH_MATMUL_TYPES)
+                         dtypes=_BATCH_MATMUL_TYPES, fresh=True)
+
+
+def _product_batched(flags, conjugate):
+    """Batching of a matrix product: each operand transposed (and `conjugate`d) per its
+    attr in `flags`, then one matmul over the batch."""
+    def rule(op, args):
+        rank = max(len(t.shape) for t in op.inputs)
+        operands = []
+        for x, flag in zip(aligned(args, rank), flags):
+            if op.attrs.get(flag):
+                x = np.swapaxes(x, -1, -2)
+                x = np.conj(x) if conjugate else x
+            operands.append(x)
+        return [np.matmul(*operands)]
+    return rule
+
+
+batching_rules[_MATMUL] = _product_batched(("transpose_a", "transpose_b"), False)
+batching_rules[_BATCH_MATMUL] = _product_batched(("adj_x", "adj_y"), True)
 # Mixed input types with an explicit output type (int8 x int8 -> int32).
 _BATCH_MATMUL_V3 = register("BatchMatMulV3", _batch_matmul_v3_kernel, _batch_matmul_rule,
                             tied=())
@@ -1641,3 +1662,10 @@ def _qr_grad(op, dq, dr):
     dx = _qr_grad_tall(q, r[..., :rows], math_ops.add(dq, matmul(y, dv, adjoint_b=True)),
                        dr[..., :rows])
     return concat([dx, matmul(q, dv)], -1)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _BATCH_MATMUL_V3, _CHOLESKY, _CROSS, _TENSOR_DIAG,
+                      _TENSOR_DIAG_PART, _LOG_DETERMINANT, _DETERMINANT, _MATRIX_DIAG_PART,
+                      _MATRIX_DIAG, _INVERSE, _SET_DIAG, _SOLVE, _SOLVE_LS, _TRIANGULAR_SOLVE, _QR,
+                      _EIGH, _SVD)

@@ -18,6 +18,7 @@ from eagerflow._src.core.convert import is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops.wrappers import as_tensor
 
 _NO_GRAD = "text output"
@@ -239,3 +240,7 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n"
             parts.append(repr(_displayed(value, lambda t: _Slot(as_tensor(t), mark, tensors))))
     text = format(sep.join(parts), tensors, placeholder=mark, summarize=summarize)
     dispatch(_PRINT, (text,), {"output_stream": stream, "end": end}, name)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _STRING_FORMAT)

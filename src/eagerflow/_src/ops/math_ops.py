@@ -17,6 +17,7 @@ from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
     OpDef, kernel_type_name, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import float_math
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import (
@@ -82,54 +83,58 @@ def _pow(xp, x, y):
     return float_math.pow(xp, x, y)
 
 
-_ADD = register("AddV2", "add", rules.binary, tied=(0, 1), dtypes=NUMBER)
+_ADD = register("AddV2", "add", rules.binary, tied=(0, 1), dtypes=NUMBER, elementwise=True)
 # Strings concatenate with their own op; asarray keeps 0-d results arrays, not bytes.
 _ADD_STRINGS = register("Add", lambda xp, x, y: xp.asarray(xp.add(x, y), dtype=object),
                         rules.binary, tied=(0, 1), dtypes=(_d.string,),
-                        not_differentiable="strings")
-_SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER)
-_MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER)
+                        not_differentiable="strings", elementwise=True)
+_SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER, elementwise=True)
+_MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER, elementwise=True)
 # TF's type lists of RealDiv (and Reciprocal) take integers, which have no CPU kernel.
 _ALL_NUMBERS = FLOAT + (_d.uint8, _d.int8, _d.uint16, _d.int16, _d.int32, _d.uint32, _d.uint64,
                         _d.int64) + COMPLEX
 _F64, _F32, _F16, _BF16 = _d.float64, _d.float32, _d.float16, _d.bfloat16
 _REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS,
-                     kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32))
+                     kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32),
+                     elementwise=True)
 _FLOOR_DIV = register("FloorDiv", _int_division(_floor_div),
-                      rules.binary, tied=(0, 1), dtypes=REAL)
+                      rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
 _FLOOR_MOD = register("FloorMod", _int_division(_floor_mod),
-                      rules.binary, tied=(0, 1), dtypes=REAL)
+                      rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
 _TRUNCATE_DIV = register("TruncateDiv", _int_division(
     lambda xp, x, y: xp.trunc(x / y).astype(x.dtype) if x.dtype.kind in "fc"
     else (xp.abs(x) // xp.abs(y)) * (xp.sign(x) * xp.sign(y))), rules.binary, tied=(0, 1),
-    dtypes=REAL)
+    dtypes=REAL, elementwise=True)
 _POW = register("Pow", _pow, rules.binary, tied=(0, 1),
-                dtypes=FLOAT + SIGNED_INT + (_d.complex64, _d.complex128))
-_MAXIMUM = register("Maximum", "maximum", rules.binary, tied=(0, 1), dtypes=REAL)
-_MINIMUM = register("Minimum", "minimum", rules.binary, tied=(0, 1), dtypes=REAL)
+                dtypes=FLOAT + SIGNED_INT + (_d.complex64, _d.complex128), elementwise=True)
+_MAXIMUM = register("Maximum", "maximum", rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
+_MINIMUM = register("Minimum", "minimum", rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
 _SQUARED_DIFFERENCE = register("SquaredDifference", _squared_difference, rules.binary,
-                               tied=(0, 1), dtypes=FLOAT + (_d.int32, _d.int64) + COMPLEX)
-_DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
-_MUL_NO_NAN = register("MulNoNan", _mul_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+                               tied=(0, 1), dtypes=FLOAT + (_d.int32, _d.int64) + COMPLEX,
+                               elementwise=True)
+_DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX,
+                       elementwise=True)
+_MUL_NO_NAN = register("MulNoNan", _mul_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX,
+                       elementwise=True)
 _TRUNCATE_MOD = register("TruncateMod", _int_division(lambda xp, x, y: xp.fmod(x, y)),
                          rules.binary, tied=(0, 1),
                          dtypes=(_d.int32, _d.int64, _BF16, _F16, _F32, _F64),
-                         kernels=(_F64, _F32, _d.int64, _d.int32))
+                         kernels=(_F64, _F32, _d.int64, _d.int32), elementwise=True)
 _XLOGY = register("Xlogy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                      x * xp.log(y)),
-                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
 _XLOG1PY = register("Xlog1py", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                          x * xp.log1p(y)),
-                    rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+                    rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
 _XDIVY = register("Xdivy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype), x / y),
-                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
 _ATAN2 = register("Atan2", _float_kernel(lambda xp, y, x: xp.arctan2(y, x.astype(y.dtype))),
-                  rules.binary, tied=(0, 1), dtypes=FLOAT)
+                  rules.binary, tied=(0, 1), dtypes=FLOAT, elementwise=True)
 
 _EQUAL = register("Equal", "equal", rules.binary_to(_d.bool), tied=(0, 1),
-                  not_differentiable="comparison")
+                  not_differentiable="comparison", elementwise=True)
 _NOT_EQUAL = register("NotEqual", "not_equal", rules.binary_to(_d.bool), tied=(0, 1),
-                      not_differentiable="comparison")
+                      not_differentiable="comparison", elementwise=True)
 
 
 def _lenient(name, fn_name, incompatible):
@@ -148,17 +153,18 @@ def _lenient(name, fn_name, incompatible):
 EQUAL_LENIENT = _lenient("Equal", "equal", False)
 NOT_EQUAL_LENIENT = _lenient("NotEqual", "not_equal", True)
 _LESS = register("Less", "less", rules.binary_to(_d.bool), tied=(0, 1), dtypes=REAL,
-                 not_differentiable="comparison")
+                 not_differentiable="comparison", elementwise=True)
 _LESS_EQUAL = register("LessEqual", "less_equal", rules.binary_to(_d.bool), tied=(0, 1),
-                       dtypes=REAL, not_differentiable="comparison")
+                       dtypes=REAL, not_differentiable="comparison", elementwise=True)
 _GREATER = register("Greater", "greater", rules.binary_to(_d.bool), tied=(0, 1), dtypes=REAL,
-                    not_differentiable="comparison")
+                    not_differentiable="comparison", elementwise=True)
 _GREATER_EQUAL = register("GreaterEqual", "greater_equal", rules.binary_to(_d.bool),
-                          tied=(0, 1), dtypes=REAL, not_differentiable="comparison")
+                          tied=(0, 1), dtypes=REAL, not_differentiable="comparison",
+                          elementwise=True)
 _LOGICAL_AND = register("LogicalAnd", "logical_and", rules.binary, tied=(0, 1),
-                        dtypes=BOOL_ONLY, not_differentiable="boolean")
+                        dtypes=BOOL_ONLY, not_differentiable="boolean", elementwise=True)
 _LOGICAL_OR = register("LogicalOr", "logical_or", rules.binary, tied=(0, 1), dtypes=BOOL_ONLY,
-                       not_differentiable="boolean")
+                       not_differentiable="boolean", elementwise=True)
 _LOGICAL_NOT = register("LogicalNot", "logical_not", same_shape, dtypes=BOOL_ONLY,
                         not_differentiable="boolean")
 
@@ -341,7 +347,7 @@ def divide_no_nan(x, y, name=None):
 
 _ABS = register("Abs", "absolute", same_shape, dtypes=FLOAT + SIGNED_INT)
 _COMPLEX_ABS = register("ComplexAbs", "absolute", rules.unary_real,
-                        dtypes=(_d.complex64, _d.complex128))
+                        dtypes=(_d.complex64, _d.complex128), elementwise=True)
 
 
 def abs(x, name=None):
@@ -356,10 +362,10 @@ def abs(x, name=None):
 
 # -- complex numbers --------------------------------------------------------------------------
 
-_REAL = register("Real", "real", rules.unary_real, dtypes=COMPLEX)
-_IMAG = register("Imag", "imag", rules.unary_real, dtypes=COMPLEX)
+_REAL = register("Real", "real", rules.unary_real, dtypes=COMPLEX, elementwise=True)
+_IMAG = register("Imag", "imag", rules.unary_real, dtypes=COMPLEX, elementwise=True)
 _CONJ = register("Conj", "conj", same_shape, dtypes=COMPLEX)
-_ANGLE = register("Angle", "angle", rules.unary_real, dtypes=COMPLEX)
+_ANGLE = register("Angle", "angle", rules.unary_real, dtypes=COMPLEX, elementwise=True)
 _COMPLEX = register(
     "Complex", lambda xp, re, im: xp.asarray(re + 1j * im).astype(
         xp.complex64 if re.dtype == xp.float32 else xp.complex128),
@@ -452,7 +458,8 @@ def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, **kw):
     return register(tf_name, kernel, shape, dtypes=dtypes, **kw)
 
 
-negative = unary(_reg_unary("Neg", "negative", SIGNED_NUMBER), "Computes -x element-wise.")
+_NEG = _reg_unary("Neg", "negative", SIGNED_NUMBER)
+negative = unary(_NEG, "Computes -x element-wise.")
 sign = unary(_reg_unary("Sign", _sign, SIGNED_NUMBER),
              "Returns -1, 0 or 1 for the sign of x element-wise (x / |x| for complex).")
 square = unary(_reg_unary("Square", "square", NUMBER), "Computes x * x element-wise.")
@@ -463,10 +470,12 @@ sqrt = unary(_reg_unary("Sqrt", "sqrt", FLOAT_COMPLEX), """Computes the square r
     """)
 rsqrt = unary(_reg_unary("Rsqrt", float_math.rsqrt, FLOAT_COMPLEX),
               "Computes 1 / sqrt(x) element-wise.")
-exp = unary(_reg_unary("Exp", float_math.exp, FLOAT_COMPLEX), "Computes e ** x element-wise.")
+exp = unary(_reg_unary("Exp", float_math.exp, FLOAT_COMPLEX, fresh=True),
+            "Computes e ** x element-wise.")
 expm1 = unary(_reg_unary("Expm1", float_math.expm1, FLOAT_COMPLEX),
               "Computes e ** x - 1 element-wise.")
-log = unary(_reg_unary("Log", float_math.log, FLOAT_COMPLEX), "Computes the natural log of x.")
+log = unary(_reg_unary("Log", float_math.log, FLOAT_COMPLEX, fresh=True),
+            "Computes the natural log of x.")
 log1p = unary(_reg_unary("Log1p", float_math.log1p, FLOAT_COMPLEX),
               "Computes log(1 + x) element-wise.")
 sin = unary(_reg_unary("Sin", float_math.sin, FLOAT_COMPLEX), "Computes sine element-wise.")
@@ -477,7 +486,8 @@ acos = unary(_reg_unary("Acos", "arccos", FLOAT_COMPLEX), "Computes arccosine el
 atan = unary(_reg_unary("Atan", "arctan", FLOAT_COMPLEX), "Computes arctangent element-wise.")
 sinh = unary(_reg_unary("Sinh", "sinh", FLOAT_COMPLEX), "Computes hyperbolic sine.")
 cosh = unary(_reg_unary("Cosh", "cosh", FLOAT_COMPLEX), "Computes hyperbolic cosine.")
-tanh = unary(_reg_unary("Tanh", float_math.tanh, FLOAT_COMPLEX), "Computes hyperbolic tangent.")
+tanh = unary(_reg_unary("Tanh", float_math.tanh, FLOAT_COMPLEX, fresh=True),
+             "Computes hyperbolic tangent.")
 asinh = unary(_reg_unary("Asinh", "arcsinh", FLOAT_COMPLEX), "Computes inverse hyperbolic sine.")
 acosh = unary(_reg_unary("Acosh", "arccosh", FLOAT_COMPLEX),
               "Computes inverse hyperbolic cosine.")
@@ -565,7 +575,7 @@ def _polygamma(xp, n, x):
 
 
 polygamma = binary(register("Polygamma", _polygamma, rules.binary, tied=(0, 1),
-                            dtypes=(_d.float32, _d.float64)),
+                            dtypes=(_d.float32, _d.float64), elementwise=True),
                    """Computes the polygamma function psi^(a)(x), the a-th derivative of digamma.
 
     `a` holds non-negative integers (NaN elsewhere).
@@ -609,7 +619,7 @@ def _special_op(name, fn, inputs=1, kernels=_WITH_HALF, dtypes=_SPECIAL_TYPES, *
         return register(name, kernel, same_shape, dtypes=dtypes, kernels=kernels, **kw)
     shape = rules.binary if inputs == 2 else _betainc_rule
     return register(name, kernel, shape, tied=tuple(range(inputs)), dtypes=dtypes,
-                    kernels=kernels, **kw)
+                    kernels=kernels, elementwise=inputs == 2, **kw)
 
 
 def _unscaled_i(scipy_name):
@@ -812,7 +822,7 @@ def lbeta(x, name=None):
                     name=name)
 
 
-sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX),
+sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX, fresh=True),
                 """Computes 1 / (1 + exp(-x)).
 
     >>> sigmoid(constant([0.0]))
@@ -895,18 +905,18 @@ def _reciprocal_grad(xp, y, dy):
     return _zero_where_dy_zero(xp, xp.negative(out, out=out), dy)
 
 
-def _reg_unary_grad(tf_name, kernel):
+def _reg_unary_grad(tf_name, kernel, **kw):
     """Registers ``kernel(xp, y, dy)``: y is the function's output, dy the upstream gradient."""
-    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=FLOAT_COMPLEX, **kw)
 
 
-sigmoid_grad = binary(_reg_unary_grad("SigmoidGrad", _sigmoid_grad),
+sigmoid_grad = binary(_reg_unary_grad("SigmoidGrad", _sigmoid_grad, fresh=True),
                       """The gradient of `sigmoid` from its output y: dy * y * (1 - y).
 
     >>> sigmoid_grad(constant([0.5]), constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
-tanh_grad = binary(_reg_unary_grad("TanhGrad", _tanh_grad),
+tanh_grad = binary(_reg_unary_grad("TanhGrad", _tanh_grad, fresh=True),
                    """The gradient of `tanh` from its output y: dy * (1 - y * y).
 
     >>> tanh_grad(constant([0.5]), constant([2.0]))
@@ -918,13 +928,14 @@ sqrt_grad = binary(_reg_unary_grad("SqrtGrad", _sqrt_grad),
     >>> sqrt_grad(constant([0.5]), constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.], dtype=float32)>
     """)
-rsqrt_grad = binary(_reg_unary_grad("RsqrtGrad", _rsqrt_grad),
+rsqrt_grad = binary(_reg_unary_grad("RsqrtGrad", _rsqrt_grad, fresh=True),
                     """The gradient of `rsqrt` from its output y: dy * -0.5 * y ** 3.
 
     >>> rsqrt_grad(constant([0.5]), constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([-0.125], dtype=float32)>
     """)
-reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad),
+reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad,
+                                                  fresh=True),
                          """The gradient of `reciprocal` from its output y: -dy * y * y.
 
     >>> reciprocal_grad(constant([0.5]), constant([2.0]))
@@ -1384,3 +1395,7 @@ def _betainc_grad(op, dy):
 
 
 name_functions(globals())
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _COMPLEX, _BETAINC, _INVERT_PERMUTATION)

@@ -24,6 +24,7 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, float_math, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
@@ -134,7 +135,7 @@ def _relu_grad(xp, gradients, features):
     return out
 
 
-_RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL)
+_RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL, fresh=True)
 
 
 def relu_grad(gradients, features, name=None):
@@ -177,7 +178,7 @@ def _softsign_grad(xp, gradients, features):
 
 def _activation_grad_op(tf_name, kernel, dtypes=FLOAT):
     """Registers ``kernel(xp, gradients, features_or_outputs, **attrs)`` as an op."""
-    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes)
+    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes, fresh=True)
 
 
 _RELU6_GRAD = _activation_grad_op("Relu6Grad", _relu6_grad, REAL)
@@ -552,7 +553,8 @@ def _bias_add_rule(value, bias, data_format):
     return TensorShape(dims), value.dtype
 
 
-_BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER)
+_BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER,
+                     fresh=True)
 
 
 def bias_add(value, bias, data_format=None, name=None):
@@ -842,7 +844,8 @@ def _in_top_k_shape(predictions, targets, k):
 
 # k is an input, not an attr: a graph may compute it
 _IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_shape, tied=(1, 2),
-                     dtypes=(_d.int32, _d.int64), not_differentiable="boolean output")
+                     dtypes=(_d.int32, _d.int64), not_differentiable="boolean output",
+                     input_names=("targets", "k"))
 
 
 def in_top_k(targets, predictions, k, name=None):
@@ -1203,3 +1206,8 @@ def _sparse_softmax_xent_grad(op, loss_grad, backprop_grad):
 
 
 name_functions(globals())
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _BIAS_ADD, _BIAS_ADD_GRAD, _IN_TOP_K, _L2_LOSS, _LOG_SOFTMAX,
+                      _SOFTMAX, _SOFTMAX_XENT, _SPARSE_SOFTMAX_XENT)

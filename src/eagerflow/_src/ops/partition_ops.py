@@ -18,6 +18,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, shape_rules
 from eagerflow._src.ops.reduction_ops import check_attr_dtype, clip_by_value
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
@@ -280,3 +281,7 @@ def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_d.int32, n
     indices = math_ops.floor(math_ops.multiply(nbins_float, scaled))
     indices = clip_by_value(indices, 0, math_ops.subtract(nbins_float, 1))
     return array_ops.reshape(cast_ops.cast(indices, _d.int32), shape, name=name)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _DYNAMIC_PARTITION, _DYNAMIC_STITCH, _HISTOGRAM)

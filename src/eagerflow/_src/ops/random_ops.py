@@ -45,6 +45,7 @@ from eagerflow._src.core.registry import (
     FLOAT, attr_dtype_error, kernel_type_name, register, register_gradient)
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, math_ops, philox, shape_rules
 from eagerflow._src.ops.array_ops import check_index_dtype, run_time_tensor
 from eagerflow._src.ops.reduction_ops import clip_by_value, unbroadcast
@@ -416,6 +417,7 @@ def _register(draw, rule, samples, stateful_name, stateless_name=None, run_time_
     if stateless_name:
         ops[1] = register(stateless_name, _stateless(draw, run_time_attr), stateless_rule,
                           not_differentiable=not_differentiable, **kw)
+        batching_rules[ops[1]] = PER_ELEMENT  # (the stateful op runs per element by its state)
     return tuple(ops)
 
 
@@ -607,7 +609,7 @@ def _fraction_grad(xp, a, x, log_x):
 
 _GAMMA_GRAD = register("RandomGammaGrad", _gamma_sample_grad, shape_rules.binary,
                        tied=(0, 1), dtypes=(_d.float32, _d.float64),
-                       not_differentiable="TensorFlow defines no gradient for it")
+                       not_differentiable="TensorFlow defines no gradient for it", elementwise=True)
 
 
 def random_gamma_grad(alpha, sample, name=None):
@@ -1343,3 +1345,7 @@ def _truncated_with_grad(op, dy):
     d_high = math_ops.exp(0.5 * (square - math_ops.square(high)) + math_ops.log(cdf))
     d_low = math_ops.exp(0.5 * (square - math_ops.square(low)) + math_ops.log1p(-cdf))
     return (dy, dy * sample, dy * d_low, dy * d_high, *[None] * (len(op.inputs) - 4))
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _INDEX_SHUFFLE)

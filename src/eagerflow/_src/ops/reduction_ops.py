@@ -27,6 +27,7 @@ from eagerflow._src.core.registry import (
     BOOL_ONLY, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, bitwise_ops, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops import top_k_order
@@ -80,7 +81,7 @@ def _int_or_tensor(value, op_name, attr, what, allowed=_INDEX):
     if type(value) is int:
         return value
     tensor = as_tensor(value)
-    check_attr_dtype(op_name, attr, tensor.dtype, allowed)
+    check_attr_dtype(op_name, attr, tensor.dtype, allowed, param=what)
     if array_ops.run_time_tensor(tensor) is not None:
         return tensor
     return _static_int(tensor, what)
@@ -114,16 +115,17 @@ def axis_attr(axis):
     return _static_ints(axis, "axis")
 
 
-def check_attr_dtype(op_name, attr, dtype, allowed):
-    """TF's error for a dtype attribute outside its allowed list."""
+def check_attr_dtype(op_name, attr, dtype, allowed, param=None):
+    """TF's error for a dtype attribute outside its allowed list (`param`: the input it
+    types, which a graph's error names; see `attr_dtype_error`)."""
     if dtype not in allowed:
-        raise attr_dtype_error(op_name, attr, dtype, allowed)
+        raise attr_dtype_error(op_name, attr, dtype, allowed, param)
 
 
-def _index_tensor(value, op_name, attr="Tindices", allowed=_INDEX):
+def _index_tensor(value, op_name, attr="Tindices", allowed=_INDEX, param=None):
     """An integer index tensor (segment ids, positions) checked against `allowed`."""
     t = as_tensor(value)
-    check_attr_dtype(op_name, attr, t.dtype, allowed)
+    check_attr_dtype(op_name, attr, t.dtype, allowed, param)
     return t
 
 
@@ -284,17 +286,18 @@ def _all(xp, x, axis, keepdims):
 
 
 _REDUCE = rules.reduction()
-_SUM = register("Sum", _reduction(add_reduce), _REDUCE, dtypes=NUMBER)
-_MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER)
-_PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER)
-_MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE, dtypes=REAL)
-_MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE, dtypes=REAL)
+_SUM = register("Sum", _reduction(add_reduce), _REDUCE, dtypes=NUMBER, reduction=True)
+_MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER,
+                 reduction=True)
+_PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER, reduction=True)
+_MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE, dtypes=REAL, reduction=True)
+_MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE, dtypes=REAL, reduction=True)
 _ANY = register("Any", _reduction(_any), _REDUCE, dtypes=BOOL_ONLY,
-                not_differentiable="boolean")
+                not_differentiable="boolean", reduction=True)
 _ALL = register("All", _reduction(_all), _REDUCE, dtypes=BOOL_ONLY,
-                not_differentiable="boolean")
+                not_differentiable="boolean", reduction=True)
 _EUCLIDEAN_NORM = register("EuclideanNorm", _reduction(_euclidean_norm), _REDUCE,
-                           dtypes=NUMBER)
+                           dtypes=NUMBER, reduction=True)
 
 
 def _reducer(op, doc, input_dtype=None):
@@ -852,7 +855,7 @@ _SEGMENT_MEAN = _register_sorted_segment("SegmentMean", "mean", 0, NUMBER)
 def _sorted_segment(op, doc):
     """``fn(data, segment_ids, name=None)`` running sorted segment reduction `op`."""
     def fn(data, segment_ids, name=None):
-        ids = _index_tensor(segment_ids, op.name)
+        ids = _index_tensor(segment_ids, op.name, param="segment_ids")
         return dispatch(op, (as_tensor(data), ids), name=name)
     fn.__doc__ = doc
     return fn
@@ -952,7 +955,8 @@ _UNSORTED_SEGMENT_MIN = _register_unsorted_segment(
 def _unsorted_segment(op, doc):
     """``fn(data, segment_ids, num_segments, name=None)`` running unsorted segment `op`."""
     def fn(data, segment_ids, num_segments, name=None):
-        ids = _index_tensor(segment_ids, op.name, allowed=(_d.int16,) + _INDEX)
+        ids = _index_tensor(segment_ids, op.name, allowed=(_d.int16,) + _INDEX,
+                            param="segment_ids")
         num_segments = _int_or_tensor(num_segments, op.name, "Tnumsegments", "num_segments")
         return _dispatch_with(op, (as_tensor(data), ids), {}, "num_segments", num_segments,
                               name)
@@ -1135,7 +1139,8 @@ def _add_n_rule(*inputs):
     return shape, inputs[0].dtype
 
 
-_ADD_N = register("AddN", _add_n, _add_n_rule, tied="all", dtypes=NUMBER)
+_ADD_N = register("AddN", _add_n, _add_n_rule, tied="all", dtypes=NUMBER,
+                  input_names=("inputs",))
 _ADD_N_ARGUMENT_ERROR = ("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
                          "the same dtype and shape.")
 
@@ -1616,3 +1621,10 @@ for _kind, _grad in (("Sum", _segment_sum_grad), ("Mean", _segment_mean_grad),
     register_gradient("Segment" + _kind)(_segment_grad(_grad))
     if _kind != "Mean":
         register_gradient("UnsortedSegment" + _kind)(_segment_grad(_grad))
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _ADD_N, _ARG_MAX, _ARG_MIN, _DENSE_BINCOUNT, _SEGMENT_MAX,
+                      _SEGMENT_MEAN, _SEGMENT_MIN, _SEGMENT_PROD, _SEGMENT_SUM, _TOP_K, _UNIQUE,
+                      _UNIQUE_WITH_COUNTS, _UNSORTED_SEGMENT_PROD, _UNSORTED_SEGMENT_SUM,
+                      _UNSORTED_SEGMENT_MAX, _UNSORTED_SEGMENT_MIN)

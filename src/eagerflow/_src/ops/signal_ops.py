@@ -19,6 +19,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import COMPLEX, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.array_ops import _int, _ints
@@ -436,3 +437,7 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
         framed = array_ops.gather(array_ops.expand_dims(signal, 0), indices, axis=1)
         return array_ops.squeeze(framed, [0])
     return array_ops.gather(signal, indices, axis=axis)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, *_OPS.values())

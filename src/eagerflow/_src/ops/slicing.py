@@ -24,6 +24,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import cast_ops
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -152,7 +153,8 @@ def _strided_slice_rule(x, *bounds, begin, end, strides, begin_mask=0, end_mask=
     return TensorShape(out), x.dtype
 
 
-_STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_rule, tied=())
+_STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_rule, tied=(),
+                          moves_elements=True)
 
 
 def _index_vector(value):
@@ -412,3 +414,7 @@ def _strided_slice_grad_backward(op, ddx):
     bounds = extra[1:] if len(extra) in (1, 4) else extra
     attrs = {k: v for k, v in op.attrs.items() if k != "shape"}
     return dispatch(_STRIDED_SLICE, (ddx, *bounds), attrs), *[None] * len(extra)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _STRIDED_SLICE, _STRIDED_SLICE_GRAD)

@@ -25,6 +25,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.reduction_ops import axis_attr, check_attr_dtype
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
@@ -149,7 +150,7 @@ def _reduce_join(xp, x, axis, keepdims, separator):
 
 
 _REDUCE_JOIN = register("ReduceJoin", _reduce_join, rules.reduction(), dtypes=_STRING,
-                        not_differentiable=_NO_GRAD)
+                        not_differentiable=_NO_GRAD, reduction=True)
 
 
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
@@ -172,7 +173,7 @@ def _string_length(xp, x, unit):
 
 
 _STRING_LENGTH = register("StringLength", _string_length, rules.unary_to(_d.int32),
-                          dtypes=_STRING, not_differentiable=_NO_GRAD)
+                          dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
 
 
 def length(input, unit="BYTE", name=None):
@@ -201,11 +202,11 @@ def _change_case(method):
 
 _UNARY_STRING = rules.unary_to(_d.string)
 _STRING_LOWER = register("StringLower", _change_case("lower"), _UNARY_STRING, dtypes=_STRING,
-                         not_differentiable=_NO_GRAD)
+                         not_differentiable=_NO_GRAD, elementwise=True)
 _STRING_UPPER = register("StringUpper", _change_case("upper"), _UNARY_STRING, dtypes=_STRING,
-                         not_differentiable=_NO_GRAD)
+                         not_differentiable=_NO_GRAD, elementwise=True)
 _STRING_STRIP = register("StringStrip", lambda xp, x: _map(bytes.strip, x), _UNARY_STRING,
-                         dtypes=_STRING, not_differentiable=_NO_GRAD)
+                         dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
 
 
 def lower(input, encoding="", name=None):
@@ -393,7 +394,7 @@ def _replace(x, pattern, rewrite, replace_global):
 
 _STATIC_REGEX_FULL_MATCH = register(
     "StaticRegexFullMatch", lambda xp, x, pattern: _full_match(x, pattern),
-    rules.unary_to(_d.bool), dtypes=_STRING, not_differentiable=_NO_GRAD)
+    rules.unary_to(_d.bool), dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
 _REGEX_FULL_MATCH = register(
     "RegexFullMatch", lambda xp, x, pattern: _full_match(x, _scalar(pattern, "Pattern")),
     lambda x, pattern: (x.shape, _d.bool), tied=(0, 1), dtypes=_STRING,
@@ -401,7 +402,7 @@ _REGEX_FULL_MATCH = register(
 _STATIC_REGEX_REPLACE = register(
     "StaticRegexReplace",
     lambda xp, x, pattern, rewrite, replace_global: _replace(x, pattern, rewrite, replace_global),
-    _UNARY_STRING, dtypes=_STRING, not_differentiable=_NO_GRAD)
+    _UNARY_STRING, dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
 _REGEX_REPLACE = register(
     "RegexReplace",
     lambda xp, x, pattern, rewrite, replace_global: _replace(
@@ -529,7 +530,7 @@ def _as_string(xp, x, precision, scientific, shortest, width, fill):
 
 
 _AS_STRING = register("AsString", _as_string, _UNARY_STRING, tied=(),
-                      not_differentiable=_NO_GRAD)
+                      not_differentiable=_NO_GRAD, elementwise=True)
 _FILLS = ("", " ", "+", "-", "0", "#")
 
 
@@ -568,3 +569,8 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
     attrs = {"precision": int(precision), "scientific": bool(scientific),
              "shortest": bool(shortest), "width": int(width), "fill": fill}
     return dispatch(_AS_STRING, (x,), attrs, name)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _STRING_JOIN, _STRING_SPLIT, _STRING_TO_NUMBER, _SUBSTR,
+                      _REGEX_FULL_MATCH, _REGEX_REPLACE)
