@@ -5,6 +5,7 @@
 """
 import importlib
 
+from eagerflow._src.keras import late
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.utils import serialization
@@ -31,9 +32,9 @@ def _layer_classes():
 
 
 def _models():
-    from eagerflow._src.keras.engine import functional, sequential, training  # noqa: PLC0415
-    return {"Model": training.Model, "Functional": functional.Functional,
-            "Sequential": sequential.Sequential}
+    engine = late.engine  # models are built of layers: a tier above
+    return {"Model": engine.training.Model, "Functional": engine.functional.Functional,
+            "Sequential": engine.sequential.Sequential}
 
 
 def serialize(layer):

@@ -7,6 +7,7 @@
 """
 import warnings
 
+from eagerflow._src.keras import late
 from eagerflow._src.keras.optimizers.adadelta import Adadelta
 from eagerflow._src.keras.optimizers.adafactor import Adafactor
 from eagerflow._src.keras.optimizers.adagrad import Adagrad
@@ -66,8 +67,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
     if config["class_name"].lower() in by_name:
         config["class_name"] = config["class_name"].lower()
     # The loss-scaling wrapper (under the name tf_keras writes for it too) needs this module.
-    from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import (  # noqa: PLC0415
-        LossScaleOptimizer)
+    LossScaleOptimizer = late.mixed_precision.LossScaleOptimizer  # mixed_precision: a tier up
     # Adafactor and Lion resolve by class name only: tf_keras's `get` knows no 'lion'.
     by_class_name = {"LossScaleOptimizer": LossScaleOptimizer,
                      "LossScaleOptimizerV3": LossScaleOptimizer,
