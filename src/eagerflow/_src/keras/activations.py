@@ -156,7 +156,7 @@ def serialize(activation, use_legacy_format=False):
     >>> serialize(relu)
     'relu'
     """
-    return serialization.serialize_keras_object(activation)
+    return _IDENTIFIERS.serialize(activation, use_legacy_format)
 
 
 def deserialize(name, custom_objects=None, use_legacy_format=False):
@@ -165,11 +165,7 @@ def deserialize(name, custom_objects=None, use_legacy_format=False):
     >>> deserialize("tanh") is tanh
     True
     """
-    if isinstance(name, str) and serialization.get_registered_object(
-            name, custom_objects, _MODULE_OBJECTS) is None:
-        raise ValueError(f"Unknown activation function '{name}' cannot be deserialized.")
-    return serialization.deserialize_keras_object(name, _MODULE_OBJECTS, custom_objects,
-                                                  "activation function")
+    return _IDENTIFIERS.deserialize(name, custom_objects)
 
 
 def get(identifier):
@@ -178,16 +174,13 @@ def get(identifier):
     >>> get("relu") is relu, get(None) is linear
     (True, True)
     """
-    if identifier is None:
-        return linear
-    if not isinstance(identifier, (str, dict)) and not callable(identifier):
-        raise TypeError(f"Could not interpret activation function identifier: {identifier}")
-    if isinstance(identifier, str):
-        return deserialize(identifier)
-    return serialization.get(identifier, _MODULE_OBJECTS, "activation function")
+    return _IDENTIFIERS.get(identifier)
 
 
 _MODULE_OBJECTS = {name: globals()[name] for name in (
     "elu", "exponential", "gelu", "hard_sigmoid", "leaky_relu", "linear", "log_softmax", "mish",
     "relu", "relu6", "selu", "sigmoid", "silu", "softmax", "softplus", "softsign", "swish",
     "tanh")}
+_IDENTIFIERS = serialization.Identifiers(
+    "activation function", _MODULE_OBJECTS, none=linear, get_error=TypeError,
+    unknown="Unknown activation function '{}' cannot be deserialized.")

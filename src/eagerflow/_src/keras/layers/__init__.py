@@ -37,12 +37,15 @@ def _models():
             "Sequential": engine.sequential.Sequential}
 
 
-def serialize(layer):
+def serialize(layer, use_legacy_format=False):
     """``{'module', 'class_name', 'config', 'registered_name'}`` of `layer`."""
-    return serialization.serialize_keras_object(layer, module="keras.layers")
+    return _IDENTIFIERS.serialize(layer, use_legacy_format)
 
 
-def deserialize(config, custom_objects=None):
+def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The layer (or model) a `serialize`d config describes."""
-    return serialization.deserialize_keras_object(
-        config, {**_layer_classes(), **_models()}, custom_objects, "layer")
+    return _IDENTIFIERS.deserialize(config, custom_objects)
+
+
+_IDENTIFIERS = serialization.Identifiers("layer", lambda: {**_layer_classes(), **_models()},
+                                         module="keras.layers")

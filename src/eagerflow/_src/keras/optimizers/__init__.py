@@ -5,7 +5,6 @@
 >>> type(get({"class_name": "SGD", "config": {"learning_rate": 0.5}})).__name__
 'SGD'
 """
-import warnings
 
 from eagerflow._src.keras import late
 from eagerflow._src.keras.optimizers.adadelta import Adadelta
@@ -20,8 +19,7 @@ from eagerflow._src.keras.optimizers.nadam import Nadam
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.optimizers.rmsprop import RMSprop
 from eagerflow._src.keras.optimizers.sgd import SGD
-from eagerflow._src.keras.utils.serialization import (
-    deserialize_keras_object, serialize_keras_object)
+from eagerflow._src.keras.utils.serialization import Identifiers, deserialize_keras_object
 
 # Names resolve case-insensitively, as in tf_keras ('Adam', 'adam', 'ADAM').
 _BY_NAME = {
@@ -30,6 +28,9 @@ _BY_NAME = {
     "experimentaladam": Adam, "experimentalsgd": SGD, "nadam": Nadam, "rmsprop": RMSprop,
     "sgd": SGD, "ftrl": Ftrl,
 }
+# Serializing is every family's; resolving names is the optimizers' own (case-insensitive,
+# legacy optimizers on request), as in tf_keras.
+_IDENTIFIERS = Identifiers("optimizer", _BY_NAME, Optimizer, "keras.optimizers")
 
 
 def serialize(optimizer, use_legacy_format=False):
@@ -38,13 +39,7 @@ def serialize(optimizer, use_legacy_format=False):
     >>> serialize(SGD())["class_name"]
     'SGD'
     """
-    if optimizer is None:
-        return None
-    if not isinstance(optimizer, Optimizer):
-        warnings.warn(f"The `keras.optimizers.serialize()` API should only be used for objects "
-                      f"of type `keras.optimizers.Optimizer`. Found an instance of type "
-                      f"{type(optimizer)}, which may lead to improper serialization.")
-    return serialize_keras_object(optimizer)
+    return _IDENTIFIERS.serialize(optimizer, use_legacy_format)
 
 
 def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
