@@ -6,19 +6,11 @@ so that crossentropy losses of their output are computed from the logits.
 >>> relu(constant([-1.0, 2.0]), max_value=1.0)
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 1.], dtype=float32)>
 """
-from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.keras import backend
+from eagerflow._src.keras.backend import with_logits as _with_logits
 from eagerflow._src.keras.utils import serialization
-from eagerflow._src.ops import array_ops, math_ops, nn_ops, reduction_ops
-from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops import math_ops, nn_ops
 from eagerflow._src.ops.wrappers import as_tensor
-
-
-def _with_logits(output, logits):
-    # Eager results only: in graphs losses find the logits from the producing op, which
-    # also covers `tf.nn.softmax` and `tf.sigmoid` as in TensorFlow.
-    if type(output) is EagerTensor:
-        output._keras_logits = logits
-    return output
 
 
 def softmax(x, axis=-1):
@@ -27,17 +19,7 @@ def softmax(x, axis=-1):
     >>> softmax(constant([[0.0, 0.0]]))
     <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[0.5, 0.5]], dtype=float32)>
     """
-    x = as_tensor(x)
-    rank = x.shape.rank
-    if rank is not None and rank <= 1:
-        raise ValueError(f"Cannot apply softmax to a tensor that is 1D. Received input: {x}")
-    if isinstance(axis, int):
-        output = nn_ops.softmax(x, axis=axis)
-    else:
-        exps = math_ops.exp(math_ops.subtract(x, reduction_ops.reduce_max(x, axis,
-                                                                          keepdims=True)))
-        output = math_ops.truediv(exps, reduction_ops.reduce_sum(exps, axis, keepdims=True))
-    return _with_logits(output, x)
+    return backend.softmax(x, axis)
 
 
 def sigmoid(x):
@@ -56,25 +38,7 @@ def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     >>> relu(constant([-3.0, 1.0, 8.0]), alpha=0.5, max_value=6.0)
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([-1.5,  1. ,  6. ], dtype=float32)>
     """
-    x = as_tensor(x)
-    if alpha != 0.0:
-        if max_value is None and threshold == 0:
-            return nn_ops.leaky_relu(x, alpha=alpha)
-        below = math_ops.negative(x)
-        negative_part = nn_ops.relu(math_ops.add(below, threshold) if threshold != 0 else below)
-    clip_max = max_value is not None
-    if threshold != 0:
-        x = math_ops.multiply(x, cast(math_ops.greater(x, threshold), x.dtype))
-    elif max_value == 6:
-        x = nn_ops.relu6(x)  # one op for the common relu6
-        clip_max = False
-    else:
-        x = nn_ops.relu(x)
-    if clip_max:
-        x = reduction_ops.clip_by_value(x, as_tensor(0, x.dtype), as_tensor(max_value, x.dtype))
-    if alpha != 0.0:
-        x = math_ops.subtract(x, math_ops.multiply(as_tensor(alpha, x.dtype), negative_part))
-    return x
+    return backend.relu(x, alpha=alpha, max_value=max_value, threshold=threshold)
 
 
 def elu(x, alpha=1.0):
@@ -83,11 +47,7 @@ def elu(x, alpha=1.0):
     >>> elu(constant([-1.0, 2.0]), alpha=0.5)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.31606027,  2.        ], dtype=float32)>
     """
-    x = as_tensor(x)
-    res = nn_ops.elu(x)
-    if alpha == 1:
-        return res
-    return array_ops.where(math_ops.greater(x, 0), res, math_ops.multiply(alpha, res))
+    return backend.elu(x, alpha)
 
 
 def selu(x):
@@ -160,9 +120,7 @@ def hard_sigmoid(x):
     >>> hard_sigmoid(constant([-3.0, 1.0, 3.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0. , 0.7, 1. ], dtype=float32)>
     """
-    x = as_tensor(x)
-    x = math_ops.add(math_ops.multiply(x, as_tensor(0.2, x.dtype)), as_tensor(0.5, x.dtype))
-    return reduction_ops.clip_by_value(x, 0.0, 1.0)
+    return backend.hard_sigmoid(x)
 
 
 def linear(x):
@@ -198,7 +156,7 @@ def serialize(activation, use_legacy_format=False):
     >>> serialize(relu)
     'relu'
     """
-    return serialization.serialize_keras_object(activation)
+    return _IDENTIFIERS.serialize(activation, use_legacy_format)
 
 
 def deserialize(name, custom_objects=None, use_legacy_format=False):
@@ -207,11 +165,7 @@ def deserialize(name, custom_objects=None, use_legacy_format=False):
     >>> deserialize("tanh") is tanh
     True
     """
-    if isinstance(name, str) and serialization.get_registered_object(
-            name, custom_objects, _MODULE_OBJECTS) is None:
-        raise ValueError(f"Unknown activation function '{name}' cannot be deserialized.")
-    return serialization.deserialize_keras_object(name, _MODULE_OBJECTS, custom_objects,
-                                                  "activation function")
+    return _IDENTIFIERS.deserialize(name, custom_objects)
 
 
 def get(identifier):
@@ -220,16 +174,13 @@ def get(identifier):
     >>> get("relu") is relu, get(None) is linear
     (True, True)
     """
-    if identifier is None:
-        return linear
-    if not isinstance(identifier, (str, dict)) and not callable(identifier):
-        raise TypeError(f"Could not interpret activation function identifier: {identifier}")
-    if isinstance(identifier, str):
-        return deserialize(identifier)
-    return serialization.get(identifier, _MODULE_OBJECTS, "activation function")
+    return _IDENTIFIERS.get(identifier)
 
 
 _MODULE_OBJECTS = {name: globals()[name] for name in (
     "elu", "exponential", "gelu", "hard_sigmoid", "leaky_relu", "linear", "log_softmax", "mish",
     "relu", "relu6", "selu", "sigmoid", "silu", "softmax", "softplus", "softsign", "swish",
     "tanh")}
+_IDENTIFIERS = serialization.Identifiers(
+    "activation function", _MODULE_OBJECTS, none=linear, get_error=TypeError,
+    unknown="Unknown activation function '{}' cannot be deserialized.")

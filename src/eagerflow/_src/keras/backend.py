@@ -19,7 +19,7 @@ import numpy as np
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.context import init_scope
 from eagerflow._src.core.convert import constant as _constant
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, logging_ops, math_ops, nn_ops,
@@ -33,6 +33,9 @@ _state = threading.local()
 # `keras.utils.set_random_seed` puts a `random.Random` here: the seeds of unseeded
 # initializers come from it (else from Python's global `random`).
 _SEED_GENERATOR = threading.local()
+# The scratch graph that functional-API tensors live in, made by engine/keras_tensor.py when
+# first needed; it is kept here so that `clear_session` can start a new one.
+scratch_graph = None
 
 
 def floatx():
@@ -115,11 +118,10 @@ def separate_uids():
 
 def clear_session():
     """Forgets layer-name counters (the next Dense is ``dense`` again) and the learning phase."""
+    global scratch_graph
     reset_uids()
     _state.learning_phase = None
-    # imported here: the engine imports this module
-    from eagerflow._src.keras.engine import keras_tensor  # noqa: PLC0415
-    keras_tensor.reset_graph()
+    scratch_graph = None  # input names count from 1 again
 
 
 def learning_phase():
@@ -462,25 +464,67 @@ def _thunk(value):
     return value if callable(value) else lambda: value
 
 
+def with_logits(output, logits):
+    """`output`, remembering `logits` as ``_keras_logits`` (crossentropy losses use them)."""
+    # Eager results only: in graphs losses find the logits from the producing op, which
+    # also covers `tf.nn.softmax` and `tf.sigmoid` as in TensorFlow.
+    if type(output) is EagerTensor:
+        output._keras_logits = logits
+    return output
+
+
 def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     """The Keras rectifier: leaky below `threshold`, capped at `max_value`."""
-    from eagerflow._src.keras import activations  # noqa: PLC0415 (activations use backend names)
-    return activations.relu(x, alpha=alpha, max_value=max_value, threshold=threshold)
+    x = as_tensor(x)
+    if alpha != 0.0:
+        if max_value is None and threshold == 0:
+            return nn_ops.leaky_relu(x, alpha=alpha)
+        below = math_ops.negative(x)
+        negative_part = nn_ops.relu(math_ops.add(below, threshold) if threshold != 0 else below)
+    clip_max = max_value is not None
+    if threshold != 0:
+        x = math_ops.multiply(x, cast_ops.cast(math_ops.greater(x, threshold), x.dtype))
+    elif max_value == 6:
+        x = nn_ops.relu6(x)  # one op for the common relu6
+        clip_max = False
+    else:
+        x = nn_ops.relu(x)
+    if clip_max:
+        x = reduction_ops.clip_by_value(x, as_tensor(0, x.dtype), as_tensor(max_value, x.dtype))
+    if alpha != 0.0:
+        x = math_ops.subtract(x, math_ops.multiply(as_tensor(alpha, x.dtype), negative_part))
+    return x
 
 
 def elu(x, alpha=1.0):
-    from eagerflow._src.keras import activations  # noqa: PLC0415
-    return activations.elu(x, alpha)
+    """x if x > 0 else alpha * (exp(x) - 1)."""
+    x = as_tensor(x)
+    res = nn_ops.elu(x)
+    if alpha == 1:
+        return res
+    return array_ops.where(math_ops.greater(x, 0), res, math_ops.multiply(alpha, res))
 
 
 def softmax(x, axis=-1):
-    from eagerflow._src.keras import activations  # noqa: PLC0415
-    return activations.softmax(x, axis)
+    """exp(x) / sum(exp(x)) along `axis` (an int or a tuple of ints); `x` of rank 2 or more."""
+    x = as_tensor(x)
+    rank = x.shape.rank
+    if rank is not None and rank <= 1:
+        raise ValueError(f"Cannot apply softmax to a tensor that is 1D. Received input: {x}")
+    if isinstance(axis, int):
+        output = nn_ops.softmax(x, axis=axis)
+    else:
+        exps = math_ops.exp(math_ops.subtract(x, reduction_ops.reduce_max(x, axis,
+                                                                          keepdims=True)))
+        output = math_ops.truediv(exps, reduction_ops.reduce_sum(exps, axis, keepdims=True))
+    return with_logits(output, x)
 
 
 def hard_sigmoid(x):
-    from eagerflow._src.keras import activations  # noqa: PLC0415
-    return activations.hard_sigmoid(x)
+    """Keras 2's piecewise-linear sigmoid: clip(0.2 * x + 0.5, 0, 1)."""
+    x = as_tensor(x)
+    x = math_ops.add(math_ops.multiply(x, as_tensor(0.2, x.dtype)), as_tensor(0.5, x.dtype))
+    return reduction_ops.clip_by_value(x, 0.0, 1.0)
 
 
 def l2_normalize(x, axis=None):

@@ -9,7 +9,6 @@ array([0.6, 0.8], dtype=float32)
 >>> get("non_neg")(constant([-1.0, 2.0])).numpy()
 array([-0.,  2.], dtype=float32)
 """
-import warnings
 
 import numpy as np
 
@@ -187,6 +186,8 @@ _ALL_OBJECTS = {
     "radial_constraint": radial_constraint,
     # Keras 1's names, still found in saved configs.
     "maxnorm": MaxNorm, "nonneg": NonNeg, "unitnorm": UnitNorm}
+_IDENTIFIERS = serialization.Identifiers("constraint", _ALL_OBJECTS, Constraint,
+                                         "keras.constraints", get_kind="constraint function")
 
 
 def serialize(constraint, use_legacy_format=False):
@@ -196,18 +197,7 @@ def serialize(constraint, use_legacy_format=False):
     >>> serialize(MaxNorm(3))["config"]
     {'max_value': 3, 'axis': 0}
     """
-    if constraint is None:
-        return None
-    if not isinstance(constraint, Constraint):
-        warnings.warn(
-            f"The `keras.constraints.serialize()` API should only be used for objects of "
-            f"type `keras.constraints.Constraint`. Found an instance of type "
-            f"{type(constraint)}, which may lead to improper serialization.", stacklevel=2)
-    config = serialization.serialize_keras_object(constraint)
-    if use_legacy_format and isinstance(config, dict):
-        return {"class_name": config["registered_name"] or config["class_name"],
-                "config": config["config"]}
-    return config
+    return _IDENTIFIERS.serialize(constraint, use_legacy_format)
 
 
 def deserialize(config, custom_objects=None, use_legacy_format=False):
@@ -216,8 +206,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False):
     >>> deserialize({"class_name": "UnitNorm", "config": {"axis": 1}}).axis
     1
     """
-    return serialization.deserialize_keras_object(config, _ALL_OBJECTS, custom_objects,
-                                                  "constraint")
+    return _IDENTIFIERS.deserialize(config, custom_objects)
 
 
 def get(identifier):
@@ -227,6 +216,4 @@ def get(identifier):
     >>> get("max_norm").get_config()
     {'max_value': 2, 'axis': 0}
     """
-    if identifier is None or isinstance(identifier, (str, dict)) or callable(identifier):
-        return serialization.get(identifier, _ALL_OBJECTS, "constraint")
-    raise ValueError(f"Could not interpret constraint function identifier: {identifier}")
+    return _IDENTIFIERS.get(identifier)

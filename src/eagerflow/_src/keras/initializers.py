@@ -460,6 +460,8 @@ def _names():
 
 
 _ALL_OBJECTS = _names()
+_IDENTIFIERS = serialization.Identifiers("initializer", _ALL_OBJECTS, Initializer,
+                                         "keras.initializers", instantiate=True)
 
 
 def serialize(initializer, use_legacy_format=False):
@@ -469,18 +471,7 @@ def serialize(initializer, use_legacy_format=False):
     >>> serialize(Zeros())
     {'module': 'keras.initializers', 'class_name': 'Zeros', 'config': {}, 'registered_name': None}
     """
-    if initializer is None:
-        return None
-    if not isinstance(initializer, Initializer):
-        warnings.warn(
-            f"The `keras.initializers.serialize()` API should only be used for objects of "
-            f"type `keras.initializers.Initializer`. Found an instance of type "
-            f"{type(initializer)}, which may lead to improper serialization.", stacklevel=2)
-    config = serialization.serialize_keras_object(initializer)
-    if use_legacy_format and isinstance(config, dict):
-        return {"class_name": config["registered_name"] or config["class_name"],
-                "config": config["config"]}
-    return config
+    return _IDENTIFIERS.serialize(initializer, use_legacy_format)
 
 
 def deserialize(config, custom_objects=None, use_legacy_format=False):
@@ -489,8 +480,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False):
     >>> deserialize({"class_name": "Constant", "config": {"value": 2}}).value
     2
     """
-    return serialization.deserialize_keras_object(config, _ALL_OBJECTS, custom_objects,
-                                                  "initializer")
+    return _IDENTIFIERS.deserialize(config, custom_objects)
 
 
 def get(identifier):
@@ -499,6 +489,4 @@ def get(identifier):
     >>> type(get("he_normal")).__name__
     'HeNormal'
     """
-    if inspect.isclass(identifier):
-        return identifier()
-    return serialization.get(identifier, _ALL_OBJECTS, "initializer")
+    return _IDENTIFIERS.get(identifier)

@@ -857,14 +857,7 @@ def serialize(loss, use_legacy_format=False):
     >>> serialize(MeanSquaredError())["config"]
     {'reduction': 'auto', 'name': 'mean_squared_error', 'fn': 'mean_squared_error'}
     """
-    if loss is not None and not isinstance(loss, Loss):
-        warnings.warn(f"The `keras.losses.serialize()` API should only be used for objects of "
-                      f"type `keras.losses.Loss`. Found an instance of type {type(loss)}, "
-                      f"which may lead to improper serialization.", stacklevel=2)
-    config = serialization.serialize_keras_object(loss)
-    if use_legacy_format and isinstance(config, dict):
-        return {"class_name": config["class_name"], "config": config["config"]}
-    return config
+    return _IDENTIFIERS.serialize(loss, use_legacy_format)
 
 
 def deserialize(name, custom_objects=None, use_legacy_format=False):
@@ -874,8 +867,7 @@ def deserialize(name, custom_objects=None, use_legacy_format=False):
     >>> deserialize("mse").__name__
     'mean_squared_error'
     """
-    return serialization.deserialize_keras_object(name, _MODULE_OBJECTS, custom_objects,
-                                                  "loss function")
+    return _IDENTIFIERS.deserialize(name, custom_objects)
 
 
 def get(identifier):
@@ -884,7 +876,7 @@ def get(identifier):
     >>> get("CategoricalCrossentropy").name
     'categorical_crossentropy'
     """
-    return serialization.get(identifier, _MODULE_OBJECTS, "loss function")
+    return _IDENTIFIERS.get(identifier)
 
 
 _NOT_LOSSES = {"Reduction", "compute_weighted_loss", "get_mask", "set_mask", "serialize",
@@ -892,3 +884,4 @@ _NOT_LOSSES = {"Reduction", "compute_weighted_loss", "get_mask", "set_mask", "se
 _MODULE_OBJECTS = {name: obj for name, obj in globals().items()
                    if not name.startswith("_") and name not in _NOT_LOSSES and callable(obj)
                    and getattr(obj, "__module__", None) == __name__}
+_IDENTIFIERS = serialization.Identifiers("loss function", _MODULE_OBJECTS, Loss, "keras.losses")

@@ -9,7 +9,6 @@ penalty on float64 weights uses the float32-rounded factor, like tf_keras.
 {'l1': 0.009999999776482582}
 """
 import math
-import warnings
 
 from eagerflow._src.core import convert
 from eagerflow._src.keras import backend
@@ -184,6 +183,9 @@ _ALL_OBJECTS = {
     "Regularizer": Regularizer, "L1": L1, "L2": L2, "L1L2": L1L2,
     "OrthogonalRegularizer": OrthogonalRegularizer, "l1": l1, "l2": l2, "l1_l2": l1_l2,
     "orthogonal_regularizer": orthogonal_regularizer}
+# The function's name stands for its default regularizer.
+_IDENTIFIERS = serialization.Identifiers("regularizer", _ALL_OBJECTS, Regularizer,
+                                         "keras.regularizers", factories={"l1_l2": l1_l2})
 
 
 def serialize(regularizer, use_legacy_format=False):
@@ -193,18 +195,7 @@ def serialize(regularizer, use_legacy_format=False):
     >>> serialize(L1(0.5))["config"]
     {'l1': 0.5}
     """
-    if regularizer is None:
-        return None
-    if not isinstance(regularizer, Regularizer):
-        warnings.warn(
-            f"The `keras.regularizers.serialize()` API should only be used for objects of "
-            f"type `keras.regularizers.Regularizer`. Found an instance of type "
-            f"{type(regularizer)}, which may lead to improper serialization.", stacklevel=2)
-    config = serialization.serialize_keras_object(regularizer)
-    if use_legacy_format and isinstance(config, dict):
-        return {"class_name": config["registered_name"] or config["class_name"],
-                "config": config["config"]}
-    return config
+    return _IDENTIFIERS.serialize(regularizer, use_legacy_format)
 
 
 def deserialize(config, custom_objects=None, use_legacy_format=False):
@@ -213,10 +204,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False):
     >>> deserialize("l1_l2").get_config()
     {'l1': 0.009999999776482582, 'l2': 0.009999999776482582}
     """
-    if config == "l1_l2":  # the function's name stands for its default regularizer
-        return l1_l2()
-    return serialization.deserialize_keras_object(config, _ALL_OBJECTS, custom_objects,
-                                                  "regularizer")
+    return _IDENTIFIERS.deserialize(config, custom_objects)
 
 
 def get(identifier):
@@ -226,6 +214,4 @@ def get(identifier):
     >>> get("l2").get_config()
     {'l2': 0.009999999776482582}
     """
-    if isinstance(identifier, str):
-        return deserialize(identifier)
-    return serialization.get(identifier, _ALL_OBJECTS, "regularizer")
+    return _IDENTIFIERS.get(identifier)

@@ -18,7 +18,6 @@ import operator
 
 import numpy as np
 
-from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
@@ -33,7 +32,8 @@ from eagerflow._src.core.registry import (
     PER_ELEMENT, aligned, batching_rules, static_value_rules)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
-from eagerflow._src.ops import cast_ops, math_ops, shape_rules
+from eagerflow._src.ops import cast_ops, late, math_ops, shape_rules
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.slicing import strided_slice  # noqa: F401 (re-exported)
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -2240,16 +2240,15 @@ def _tensordot_axes(axes, rank_a, rank_b, a):
 def _tensordot_at_run_time(a, b, n, name):
     """tensordot over the last `n` dims of `a` and the first `n` of `b`, of ranks known only
     when the graph runs: one matrix product of `a` and `b` reshaped to matrices."""
-    from eagerflow._src.ops.linalg_ops import matmul
-    from eagerflow._src.ops.reduction_ops import reduce_prod
     shape_a, shape_b = shape(a), shape(b)
     free_a, free_b = shape_a[:size(shape_a) - n], shape_b[n:]
     if n:  # reshaped to n dims: fails when run if either tensor has fewer
-        inner_a, inner_b = (reduce_prod(reshape(dims, [n])) for dims in (shape_a[-n:],
-                                                                           shape_b[:n]))
+        inner_a, inner_b = (late.reduction_ops.reduce_prod(reshape(dims, [n]))
+                            for dims in (shape_a[-n:], shape_b[:n]))
     else:
         inner_a = inner_b = 1
-    product = matmul(reshape(a, stack([-1, inner_a])), reshape(b, stack([inner_b, -1])))
+    product = late.linalg_ops.matmul(reshape(a, stack([-1, inner_a])),
+                                     reshape(b, stack([inner_b, -1])))
     return reshape(product, concat([free_a, free_b], 0), name=name)
 
 
@@ -2349,9 +2348,8 @@ def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     """
     lengths = as_tensor(lengths)
     if maxlen is None:
-        from eagerflow._src.ops.reduction_ops import reduce_max
         # Empty lengths reduce to the dtype's minimum: as in TF, the mask is then 0 wide.
-        maxlen = math_ops.maximum(reduce_max(lengths), 0)
+        maxlen = math_ops.maximum(late.reduction_ops.reduce_max(lengths), 0)
     maxlen = as_tensor(maxlen)
     if maxlen.shape.rank not in (0, None):
         raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received "
@@ -2410,12 +2408,11 @@ def repeat(input, repeats, axis=None, name=None):
 
 def _repeat_at_run_time(input, repeats, axis, name):
     """`repeat` when the repeated dim or the counts are known only when the graph runs."""
-    from eagerflow._src.ops.reduction_ops import cumsum, reduce_sum
     n = shape(input, out_type=_d.int64)[axis]
     counts = math_ops.maximum(cast_ops.cast(as_tensor(repeats), _d.int64), 0)
     counts = math_ops.multiply(counts, ones([n], _d.int64))  # one count: every slice's
-    ends = cumsum(counts)
-    positions = range(reduce_sum(counts), dtype=_d.int64)
+    ends = late.reduction_ops.cumsum(counts)
+    positions = range(late.reduction_ops.reduce_sum(counts), dtype=_d.int64)
     return gather(input, searchsorted(ends, positions, side="right", out_type=_d.int64),
                   axis=axis, name=name)
 
@@ -2451,14 +2448,8 @@ register_gradient("Transpose")(_transpose_back(False))
 register_gradient("ConjugateTranspose")(_transpose_back(True))
 
 
-def _reduction_ops():
-    # reduction_ops reaches back into this module: imported when a gradient runs.
-    from eagerflow._src.ops import reduction_ops
-    return reduction_ops
-
-
 register_gradient("BroadcastTo")(_shape_input_grad(
-    lambda op, dy: _reduction_ops().unbroadcast(dy, op.inputs[0])))
+    lambda op, dy: late.reduction_ops.unbroadcast(dy, op.inputs[0])))
 register_gradient("ReverseV2")(lambda op, dy: reverse(dy, op.attrs["axis"]))
 @register_gradient("Roll")
 def _roll_grad(op, dy):
@@ -2466,7 +2457,7 @@ def _roll_grad(op, dy):
         return roll(dy, math_ops.negative(op.inputs[1]), op.attrs["axis"]), None
     return roll(dy, [-s for s in op.attrs["shift"]], op.attrs["axis"])
 register_gradient("Fill")(_shape_input_grad(
-    lambda op, dy: reshape(_reduction_ops().reduce_sum(dy), known_shape(op.inputs[0]))))
+    lambda op, dy: reshape(late.reduction_ops.reduce_sum(dy), known_shape(op.inputs[0]))))
 register_gradient("Pack")(lambda op, dy: unstack(dy, len(op.inputs), op.attrs["axis"]))
 register_gradient("Unpack")(lambda op, *dys: stack(list(dys), op.attrs["axis"]))
 
@@ -2506,8 +2497,8 @@ def _tile_grad(op, dy):
     else:  # interleaved at run time
         multiples = _param_tensor(multiples)
         split_dims = reshape(stack([multiples, shape(x, multiples.dtype)], 1), [-1])
-    summed = _reduction_ops().reduce_sum(reshape(dy, split_dims),
-                                         list(builtins.range(0, 2 * x.shape.rank, 2)))
+    summed = late.reduction_ops.reduce_sum(reshape(dy, split_dims),
+                                           list(builtins.range(0, 2 * x.shape.rank, 2)))
     return reshape(summed, dims)
 
 
@@ -2523,7 +2514,7 @@ def _pad_grad(op, dy):
     x = op.inputs[0]
     dx = slice(dy, [b for b, _ in op.attrs["paddings"]], x.shape.as_list())
     # The padding value fills every position that is not a copy of `x`.
-    reduce_sum = _reduction_ops().reduce_sum
+    reduce_sum = late.reduction_ops.reduce_sum
     return dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))
 
 
@@ -2598,7 +2589,6 @@ def _gather_grad(op, dy):
     axis = op.attrs["axis"] % rank
     batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
     if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
-        from eagerflow._src.ops.indexed_slices import IndexedSlices
         rows = [-1] + p[1:] if isinstance(p, list) else concat([[-1], p[1:]], 0)
         return IndexedSlices(reshape(dy, rows), reshape(indices, [-1]), shape(params)), None
     if axis < batch_dims:
@@ -2711,7 +2701,7 @@ def _einsum_grad(op, dy):
                 start + lead + k for k, d in enumerate(parts[i])
                 if d == 1 and ellipsis[lead + k] != 1]
             if axes:
-                grad = reshape(_reduction_ops().reduce_sum(grad, axes), x.shape.as_list())
+                grad = reshape(late.reduction_ops.reduce_sum(grad, axes), x.shape.as_list())
         grads.append(grad)
     return grads
 

@@ -12,6 +12,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient, same_shape
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.ops import late
 from eagerflow._src.ops.wrappers import as_tensor
 
 
@@ -98,25 +99,25 @@ def saturate_cast(value, dtype, name=None):
     >>> saturate_cast(constant([300.0, -5.0]), uint8)
     <tf.Tensor: shape=(2,), dtype=uint8, numpy=array([255,   0], dtype=uint8)>
     """
-    from eagerflow._src.ops import math_ops
     dtype = _d.as_dtype(dtype)
     value = as_tensor(value)
     if value.dtype.is_complex and not dtype.is_complex:
-        value = math_ops.real(value)
+        value = late.math_ops.real(value)
     src, dst = value.dtype.real_dtype, dtype.real_dtype
 
     def clamp(part):
         if src.is_floating and not value.dtype.is_complex:
             lo, hi = _float_limits(src, dst)
-            return math_ops.minimum(math_ops.maximum(part, lo), hi)
+            return late.math_ops.minimum(late.math_ops.maximum(part, lo), hi)
         if src.min < dst.min:
-            part = math_ops.maximum(part, _bound_in(src, dst.min, 0))
+            part = late.math_ops.maximum(part, _bound_in(src, dst.min, 0))
         if src.max > dst.max:
-            part = math_ops.minimum(part, _bound_in(src, dst.max, 0))
+            part = late.math_ops.minimum(part, _bound_in(src, dst.max, 0))
         return part
 
     if value.dtype.is_complex:
-        value = math_ops.complex(clamp(math_ops.real(value)), clamp(math_ops.imag(value)))
+        value = late.math_ops.complex(clamp(late.math_ops.real(value)),
+                                      clamp(late.math_ops.imag(value)))
     else:
         value = clamp(value)
     return cast(value, dtype, name=name)

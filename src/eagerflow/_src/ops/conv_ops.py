@@ -863,7 +863,6 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     >>> conv1d(x, constant(np.ones((3, 1, 1), np.float32)), 1, "VALID").shape
     TensorShape([1, 3, 1])
     """
-    from eagerflow._src.ops.array_ops import expand_dims, squeeze
     _check_choice("data_format", data_format, ("NWC", "NCW"))
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
@@ -873,8 +872,9 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     attrs = _conv_attrs(2, _lift(stride, first, "stride"), padding,
                         "NCHW" if first else "NHWC", _lift(dilations, first, "dilations"),
                         ("NHWC", "NCHW"))
-    y = dispatch(_CONV2D, (expand_dims(x, axis), expand_dims(w, 0)), attrs, name=name)
-    return squeeze(y, [axis])
+    y = dispatch(_CONV2D, (array_ops.expand_dims(x, axis), array_ops.expand_dims(w, 0)), attrs,
+                 name=name)
+    return array_ops.squeeze(y, [axis])
 
 
 def _lift(value, channels_first, name):
@@ -972,7 +972,6 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
     >>> conv1d_transpose(x, constant(np.ones((3, 4, 1), np.float32)), [1, 4, 4], 2).shape
     TensorShape([1, 4, 4])
     """
-    from eagerflow._src.ops.array_ops import expand_dims, squeeze
     _check_choice("data_format", data_format, ("NWC", "NCW"))
     first = data_format == "NCW"
     axis = 2 if first else 1
@@ -981,12 +980,13 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
     else:
         sizes = list(output_shape)
         sizes = sizes[:axis] + [1] + sizes[axis:]
-    y = conv2d_backprop_input(sizes, expand_dims(as_tensor(filters), 0),
-                              expand_dims(as_tensor(input), axis), _lift(strides, first, "strides"),
+    y = conv2d_backprop_input(sizes, array_ops.expand_dims(as_tensor(filters), 0),
+                              array_ops.expand_dims(as_tensor(input), axis),
+                              _lift(strides, first, "strides"),
                               padding, data_format="NCHW" if first else "NHWC",
                               dilations=_lift(dilations, first, "dilations") or (1, 1, 1, 1),
                               name=name)
-    return squeeze(y, [axis])
+    return array_ops.squeeze(y, [axis])
 
 
 def _backprop_input_of(nd, input_sizes, filters, out_backprop, strides, padding, data_format,
@@ -1125,15 +1125,14 @@ def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
 
 def _pool1d(pool2d, input, ksize, strides, padding, data_format, name):
     """A 1-D pooling run as a 2-D one over a height of one, as TensorFlow does."""
-    from eagerflow._src.ops.array_ops import expand_dims, squeeze
     _check_choice("data_format", data_format, ("NWC", "NCW"))
     first = data_format == "NCW"
     axis = -2 if first else -3
     if not isinstance(padding, str):  # the unit height gets no padding
         padding = [*padding[:axis + 4], (0, 0), *padding[axis + 4:]]
-    y = pool2d(expand_dims(as_tensor(input), axis), _lift(ksize, first, "ksize"),
+    y = pool2d(array_ops.expand_dims(as_tensor(input), axis), _lift(ksize, first, "ksize"),
                _lift(strides, first, "strides"), padding, "NCHW" if first else "NHWC", name)
-    return squeeze(y, [axis])
+    return array_ops.squeeze(y, [axis])
 
 
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):

@@ -15,7 +15,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import FLOAT, register, register_gradient, same_shape
 from eagerflow._src.core.tensor import Tensor
-from eagerflow._src.ops import math_ops
+from eagerflow._src.ops import late, math_ops
 from eagerflow._src.ops.logging_ops import tensor_text
 from eagerflow._src.ops.wrappers import as_tensor, hinted_operands
 
@@ -34,14 +34,13 @@ def _first(t, summarize):
 
 
 def _holds(condition):
-    from eagerflow._src.ops.reduction_ops import reduce_all
-    return bool(reduce_all(condition))
+    return bool(late.reduction_ops.reduce_all(condition))
 
 
 def _graph_check(condition, message, data, summarize):
     """In a graph an assertion is an Assert op, checking when the graph runs."""
-    from eagerflow._src.ops.reduction_ops import reduce_all
-    Assert(reduce_all(condition), ([message] if message else []) + data, summarize)
+    Assert(late.reduction_ops.reduce_all(condition), ([message] if message else []) + data,
+           summarize)
 
 
 # -- comparisons of two tensors --------------------------------------------------------------

@@ -12,6 +12,7 @@ import collections
 import ml_dtypes
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -22,7 +23,7 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.registry import PER_ELEMENT, aligned, batching_rules
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import math_ops
+from eagerflow._src.ops import late, math_ops
 from eagerflow._src.ops.cast_ops import cast, identity
 from eagerflow._src.ops.shape_rules import broadcast_shapes, normalize_axis, shape_error
 from eagerflow._src.ops.wrappers import as_tensor
@@ -283,10 +284,10 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     >>> matvec(constant([[1.0, 2.0], [3.0, 4.0]]), constant([1.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([3., 7.], dtype=float32)>
     """
-    from eagerflow._src.ops.array_ops import expand_dims, squeeze
     a = as_tensor(a)
-    b = expand_dims(as_tensor(b), -1)
-    return squeeze(matmul(a, b, transpose_a=transpose_a, adjoint_a=adjoint_a), -1, name=name)
+    b = late.array_ops.expand_dims(as_tensor(b), -1)
+    return late.array_ops.squeeze(matmul(a, b, transpose_a=transpose_a, adjoint_a=adjoint_a), -1,
+                                  name=name)
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
@@ -295,12 +296,10 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     >>> matrix_transpose(constant([[1, 2, 3]])).shape
     TensorShape([3, 1])
     """
-    from eagerflow._src.ops.array_ops import transpose
     a = as_tensor(a)
     rank = a.shape.rank
     if rank is None:  # the rank is known when the graph runs
-        from eagerflow._src.ops.array_ops import einsum
-        out = einsum("...ij->...ji", a)
+        out = late.array_ops.einsum("...ij->...ji", a)
         return (math_ops.conj(out, name=name) if conjugate and a.dtype.is_complex else
                 identity(out, name=name))
     if rank < 2:
@@ -308,7 +307,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
                          f"{np.asarray(a) if isinstance(a, EagerTensor) else a} with shape: "
                          f"{a.shape}")
     perm = list(range(rank - 2)) + [rank - 1, rank - 2]
-    return transpose(a, perm, conjugate=conjugate, name=name)
+    return late.array_ops.transpose(a, perm, conjugate=conjugate, name=name)
 
 
 def adjoint(matrix, name=None):
@@ -683,9 +682,9 @@ def logdet(matrix, name=None):
     >>> logdet(constant([[4.0, 2.0], [2.0, 3.0]]))
     <tf.Tensor: shape=(), dtype=float32, numpy=2.0794415>
     """
-    from eagerflow._src.ops.reduction_ops import reduce_sum
     diagonal = math_ops.real(diag_part(cholesky(matrix)))
-    return math_ops.multiply(reduce_sum(math_ops.log(diagonal), axis=-1), 2.0, name=name)
+    return math_ops.multiply(late.reduction_ops.reduce_sum(math_ops.log(diagonal), axis=-1), 2.0,
+                             name=name)
 
 
 def _check_pinv_input(a, dtype_hint=None):
@@ -701,9 +700,7 @@ def _check_pinv_input(a, dtype_hint=None):
 
 def _eps_times_size(a):
     """Machine epsilon of `a`'s dtype times its larger matrix dimension, as a tensor."""
-    from eagerflow._src.ops.array_ops import shape
-    from eagerflow._src.ops.reduction_ops import reduce_max
-    size = cast(reduce_max(shape(a)[-2:]), a.dtype)
+    size = cast(late.reduction_ops.reduce_max(late.array_ops.shape(a)[-2:]), a.dtype)
     return math_ops.multiply(size, float(np.finfo(a.dtype.as_numpy_dtype).eps))
 
 
@@ -713,12 +710,13 @@ def matrix_rank(a, tol=None, validate_args=False, name=None):
     >>> matrix_rank(constant([[1.0, 2.0], [2.0, 4.0]]))
     <tf.Tensor: shape=(), dtype=int32, numpy=1>
     """
-    from eagerflow._src.ops.reduction_ops import reduce_max, reduce_sum
     a = _check_pinv_input(a, _d.float32)
     s = svd(a, compute_uv=False)
     if tol is None:
-        tol = math_ops.multiply(_eps_times_size(a), reduce_max(s, axis=-1, keepdims=True))
-    return reduce_sum(cast(math_ops.greater(s, tol), _d.int32), axis=-1, name=name)
+        tol = math_ops.multiply(_eps_times_size(a),
+                                late.reduction_ops.reduce_max(s, axis=-1, keepdims=True))
+    return late.reduction_ops.reduce_sum(cast(math_ops.greater(s, tol), _d.int32), axis=-1,
+                                         name=name)
 
 
 def pinv(a, rcond=None, validate_args=False, name=None):
@@ -730,16 +728,16 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     array([[1. , 0. ],
            [0. , 0.5]], dtype=float32)>
     """
-    from eagerflow._src.ops.array_ops import expand_dims, where
-    from eagerflow._src.ops.reduction_ops import reduce_max
     a = _check_pinv_input(a)
     if rcond is None:
         rcond = math_ops.multiply(_eps_times_size(a), 10.0)
     s, u, v = svd(a)
-    cutoff = expand_dims(math_ops.multiply(rcond, reduce_max(s, axis=-1)), -1)
+    cutoff = late.array_ops.expand_dims(
+        math_ops.multiply(rcond, late.reduction_ops.reduce_max(s, axis=-1)), -1)
     # a singular value at or below the cutoff contributes 1/inf = 0
-    s = where(math_ops.greater(s, cutoff), s, np.inf)
-    return matmul(math_ops.truediv(v, expand_dims(s, -2)), u, adjoint_b=True, name=name)
+    s = late.array_ops.where(math_ops.greater(s, cutoff), s, np.inf)
+    return matmul(math_ops.truediv(v, late.array_ops.expand_dims(s, -2)), u, adjoint_b=True,
+                  name=name)
 
 
 # -- solvers --------------------------------------------------------------------------------
@@ -1108,10 +1106,8 @@ _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_ru
 def _static_int(value, param, op_name, dtype=_d.int32):
     """An integer parameter (a diagonal offset, a band width) as a Python int, with TF's
     TypeError for a float."""
-    from eagerflow._src.core import context
-    from eagerflow._src.ops.array_ops import _known
     if isinstance(value, Tensor):
-        value = _known(value)
+        value = late.array_ops._known(value)
     array = np.asarray(value)
     if array.dtype.kind not in "iub" or array.ndim:
         if array.ndim == 0 and array.dtype.kind == "f" and context.executing_eagerly():
@@ -1147,7 +1143,6 @@ def _diag_range(x, lo, hi, padding_value, align):
     """Diagonals `hi` down to `lo` of each matrix of `x`, stacked on a new second-to-last
     axis, each padded with `padding_value` to the longest: superdiagonals (and the main
     one) on the side `align` names first, subdiagonals on the second."""
-    from eagerflow._src.ops import array_ops as a
     if align not in _ALIGNS:
         raise _invalid(f"Value for attr 'align' of \"{align}\" is not in the list of allowed "
                        f"values: \"LEFT_RIGHT\", \"RIGHT_LEFT\", \"LEFT_LEFT\", "
@@ -1158,7 +1153,7 @@ def _diag_range(x, lo, hi, padding_value, align):
     def length(d):
         if known:
             return _diag_length(rows, cols, d)
-        r, c = a.shape(x)[-2], a.shape(x)[-1]
+        r, c = late.array_ops.shape(x)[-2], late.array_ops.shape(x)[-1]
         return math_ops.maximum(0, math_ops.minimum(r + min(d, 0), c - max(d, 0)))
 
     if known:  # TF checks the range's ends, the lower first
@@ -1172,12 +1167,13 @@ def _diag_range(x, lo, hi, padding_value, align):
     for d in range(hi, lo - 1, -1):
         part = diag_part(x, k=d)
         missing = width - length(d)
-        batch = x.shape[:-2].as_list() if known else a.shape(x)[:-2]
-        dims = batch + [missing] if known else a.concat([batch, a.reshape(missing, [1])], 0)
-        block = a.fill(dims, pad)
+        batch = x.shape[:-2].as_list() if known else late.array_ops.shape(x)[:-2]
+        dims = (batch + [missing] if known else
+                late.array_ops.concat([batch, late.array_ops.reshape(missing, [1])], 0))
+        block = late.array_ops.fill(dims, pad)
         right = (align.split("_")[0] if d >= 0 else align.split("_")[1]) == "RIGHT"
-        parts.append(a.concat([block, part] if right else [part, block], -1))
-    return a.stack(parts, -2)
+        parts.append(late.array_ops.concat([block, part] if right else [part, block], -1))
+    return late.array_ops.stack(parts, -2)
 
 
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
@@ -1260,8 +1256,7 @@ def trace(x, name=None):
     >>> trace(constant([[1, 2], [3, 4]]))
     <tf.Tensor: shape=(), dtype=int32, numpy=5>
     """
-    from eagerflow._src.ops.reduction_ops import reduce_sum
-    return reduce_sum(diag_part(x), axis=-1, name=name)
+    return late.reduction_ops.reduce_sum(diag_part(x), axis=-1, name=name)
 
 
 # -- cross product --------------------------------------------------------------------------
@@ -1345,7 +1340,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     >>> norm(constant([[1.0, -2.0], [3.0, 4.0]]), ord=1, axis=[0, 1])
     <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
     """
-    from eagerflow._src.ops.reduction_ops import reduce_max, reduce_sum
     axis = _norm_axis(axis)
     is_matrix = axis is not None and len(axis) == 2
     _check_ord(ord, is_matrix)
@@ -1355,18 +1349,21 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
         # sqrt(sum(x * conj(x))): for complex x, |x|^2 cast back keeps the result complex
         squares = math_ops.square(x) if not x.dtype.is_complex else \
             cast(math_ops.square(math_ops.abs(x)), x.dtype)
-        return math_ops.sqrt(reduce_sum(squares, axis, keepdims=keepdims), name=name)
+        return math_ops.sqrt(late.reduction_ops.reduce_sum(squares, axis, keepdims=keepdims),
+                             name=name)
     if is_matrix and ord == 2:
         return _spectral_norm(x, axis, keepdims)
     magnitude = math_ops.abs(x)
     if is_matrix:  # ord 1: the largest column sum; inf: the largest row sum
         summed = axis[0] if ord == 1 else axis[1]
-        return reduce_max(reduce_sum(magnitude, summed, keepdims=True), axis, keepdims=keepdims)
+        return late.reduction_ops.reduce_max(
+            late.reduction_ops.reduce_sum(magnitude, summed, keepdims=True), axis,
+            keepdims=keepdims)
     if ord == np.inf:
-        return reduce_max(magnitude, axis, keepdims=keepdims)
+        return late.reduction_ops.reduce_max(magnitude, axis, keepdims=keepdims)
     if ord == 1:
-        return reduce_sum(magnitude, axis, keepdims=keepdims)
-    total = reduce_sum(math_ops.pow(magnitude, ord), axis, keepdims=keepdims)
+        return late.reduction_ops.reduce_sum(magnitude, axis, keepdims=keepdims)
+    total = late.reduction_ops.reduce_sum(math_ops.pow(magnitude, ord), axis, keepdims=keepdims)
     return math_ops.pow(total, 1.0 / ord, name=name)
 
 
@@ -1383,20 +1380,21 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):
 
 def _spectral_norm(x, axis, keepdims):
     """The largest singular value of the matrices spanning the two `axis` dims."""
-    from eagerflow._src.ops.array_ops import expand_dims, transpose
-    from eagerflow._src.ops.reduction_ops import reduce_max
     rank = x.shape.rank
     if rank is None:  # only the last two axes can be told apart without the rank
         if sorted(axis) != [-2, -1]:
             raise ValueError(f"norm(ord=2) needs `tensor` to have a known rank for axis "
                              f"{list(axis)}")
-        largest = reduce_max(svd(x, compute_uv=False), -1)
-        return expand_dims(expand_dims(largest, -1), -1) if keepdims else largest
+        largest = late.reduction_ops.reduce_max(svd(x, compute_uv=False), -1)
+        if keepdims:
+            return late.array_ops.expand_dims(late.array_ops.expand_dims(largest, -1), -1)
+        return largest
     pair = normalize_axis(axis, rank, "Max")  # sorted; the pair's order leaves s unchanged
     perm = [i for i in range(rank) if i not in pair] + list(pair)
-    largest = reduce_max(svd(transpose(x, perm), compute_uv=False), -1)
+    largest = late.reduction_ops.reduce_max(
+        svd(late.array_ops.transpose(x, perm), compute_uv=False), -1)
     for a in pair if keepdims else ():
-        largest = expand_dims(largest, a)
+        largest = late.array_ops.expand_dims(largest, a)
     return largest
 
 
@@ -1453,8 +1451,8 @@ def _inverse_grad(op, dy):
 
 def _times_inverse_adjoint(a, scale):
     """``scale[..., None, None] * inv(A)^H``: d(det A) = det A tr(A^-1 dA) and its log."""
-    from eagerflow._src.ops.array_ops import expand_dims
-    return math_ops.multiply(expand_dims(expand_dims(scale, -1), -1), inv(a, adjoint=True))
+    return math_ops.multiply(late.array_ops.expand_dims(late.array_ops.expand_dims(scale, -1), -1),
+                             inv(a, adjoint=True))
 
 
 @register_gradient("MatrixDeterminant")
@@ -1528,9 +1526,8 @@ def _matrix_diag_part_grad(op, dy):
 
 @register_gradient("MatrixSetDiagV3")
 def _set_diag_grad(op, dy):
-    from eagerflow._src.ops.array_ops import zeros_like
     k = op.attrs.get("k", 0)
-    return set_diag(dy, zeros_like(op.inputs[1]), k=k), diag_part(dy, k=k)
+    return set_diag(dy, late.array_ops.zeros_like(op.inputs[1]), k=k), diag_part(dy, k=k)
 
 
 register_gradient("Cross")(lambda op, dy: (cross(op.inputs[1], dy), cross(dy, op.inputs[0])))
@@ -1549,9 +1546,9 @@ def _reciprocal_gaps(values):
     on it. The diagonal is set rather than computed: there the derivative of the safe
     reciprocal is 1 / epsilon, and at second order those huge terms cancel only in exact
     arithmetic."""
-    from eagerflow._src.ops.array_ops import expand_dims, zeros_like
-    gaps = math_ops.subtract(expand_dims(values, -2), expand_dims(values, -1))
-    return set_diag(_safe_reciprocal(gaps), zeros_like(values))
+    gaps = math_ops.subtract(late.array_ops.expand_dims(values, -2),
+                             late.array_ops.expand_dims(values, -1))
+    return set_diag(_safe_reciprocal(gaps), late.array_ops.zeros_like(values))
 
 
 @register_gradient("SelfAdjointEigV2")
@@ -1657,11 +1654,10 @@ def _qr_grad(op, dq, dr):
                                    "full_matrices is true.")
         return _qr_grad_tall(q, r, dq, dr)
     # A = [X, Y] with square X = Q U: reduce to the square case
-    from eagerflow._src.ops.array_ops import concat
     y, dv = op.inputs[0][..., rows:], dr[..., rows:]
     dx = _qr_grad_tall(q, r[..., :rows], math_ops.add(dq, matmul(y, dv, adjoint_b=True)),
                        dr[..., :rows])
-    return concat([dx, matmul(q, dv)], -1)
+    return late.array_ops.concat([dx, matmul(q, dv)], -1)
 
 
 # No batching rule: a vectorized graph runs these once per batch element.

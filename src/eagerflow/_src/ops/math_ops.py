@@ -18,7 +18,7 @@ from eagerflow._src.core.registry import (
     OpDef, kernel_type_name, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import float_math
+from eagerflow._src.ops import float_math, late
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import (
     as_tensor, binary, binary_operands, hinted_operands, name_functions, unary)
@@ -304,9 +304,8 @@ def _division_operands(x, y, fn_name, convert):
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != "
                         f"{y.dtype!r}.")
     if x.dtype.is_integer:
-        from eagerflow._src.ops.cast_ops import cast
         target = _d.float32 if x.dtype.size <= 2 else _d.float64
-        x, y = cast(x, target), cast(y, target)
+        x, y = late.cast_ops.cast(x, target), late.cast_ops.cast(y, target)
     return x, y
 
 
@@ -414,8 +413,7 @@ def imag(input, name=None):
     x = as_tensor(input)
     if x.dtype.is_complex:
         return dispatch(_IMAG, (x,), name=name)
-    from eagerflow._src.ops.array_ops import zeros_like
-    return zeros_like(x)
+    return late.array_ops.zeros_like(x)
 
 
 def conj(x, name=None):
@@ -437,8 +435,8 @@ def angle(input, name=None):
     x = as_tensor(input)
     if x.dtype.is_complex:
         return dispatch(_ANGLE, (x,), name=name)
-    from eagerflow._src.ops.array_ops import where, zeros_like
-    return where(less(x, 0), convert_to_tensor(np.pi, x.dtype), zeros_like(x))
+    return late.array_ops.where(less(x, 0), convert_to_tensor(np.pi, x.dtype),
+                                late.array_ops.zeros_like(x))
 
 
 def _sign(xp, x):
@@ -816,10 +814,9 @@ def lbeta(x, name=None):
     >>> lbeta(constant([[1.0, 2.0], [0.5, 0.5]]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.6931472,  1.1447299], dtype=float32)>
     """
-    from eagerflow._src.ops.reduction_ops import reduce_sum  # reductions build on math ops
     x = as_tensor(x)
-    return subtract(reduce_sum(lgamma(x), axis=[-1]), lgamma(reduce_sum(x, axis=[-1])),
-                    name=name)
+    return subtract(late.reduction_ops.reduce_sum(lgamma(x), axis=[-1]),
+                    lgamma(late.reduction_ops.reduce_sum(x, axis=[-1])), name=name)
 
 
 sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX, fresh=True),
@@ -981,22 +978,18 @@ def zero_fraction(value, name=None):
     >>> zero_fraction(constant([0, 1, 0, 3]))
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
-    from eagerflow._src.ops.cast_ops import cast
-    from eagerflow._src.ops.reduction_ops import reduce_mean
     value = as_tensor(value)
-    return reduce_mean(cast(equal(value, convert_to_tensor(0, value.dtype)), _d.float32),
-                       name=name)
+    zeros = late.cast_ops.cast(equal(value, convert_to_tensor(0, value.dtype)), _d.float32)
+    return late.reduction_ops.reduce_mean(zeros, name=name)
 
 
 def _consecutive(x, compare):
     """True when `compare` holds for every pair of consecutive elements of flattened `x`."""
-    from eagerflow._src.ops.array_ops import reshape
-    from eagerflow._src.ops.reduction_ops import reduce_all
     x = as_tensor(x)
     if not x.dtype.is_numeric:
         raise TypeError(f"Expected x to be numeric, instead found: {x!s}")
-    flat = reshape(x, [-1])
-    return reduce_all(compare(flat[:-1], flat[1:]))
+    flat = late.array_ops.reshape(x, [-1])
+    return late.reduction_ops.reduce_all(compare(flat[:-1], flat[1:]))
 
 
 def is_non_decreasing(x, name=None):
@@ -1027,8 +1020,7 @@ def polyval(coeffs, x, name=None):
         raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
     x = as_tensor(x)
     if not coeffs:
-        from eagerflow._src.ops.array_ops import zeros_like
-        return zeros_like(x, name=name)
+        return late.array_ops.zeros_like(x, name=name)
     result = as_tensor(coeffs[0])
     for c in coeffs[1:]:
         result = add(c, multiply(result, x))
@@ -1242,18 +1234,15 @@ def _conj_inputs(op):
 
 
 def _where(cond, x, y):
-    from eagerflow._src.ops import array_ops  # array ops build on these math ops
-    return array_ops.where(cond, x, y)
+    return late.array_ops.where(cond, x, y)
 
 
 def _zeros_like(x):
-    from eagerflow._src.ops import array_ops
-    return array_ops.zeros_like(x)
+    return late.array_ops.zeros_like(x)
 
 
 def _ones_like(x):
-    from eagerflow._src.ops import array_ops
-    return array_ops.ones_like(x)
+    return late.array_ops.ones_like(x)
 
 
 for _name in ("FloorDiv", "TruncateDiv", "Floor", "Ceil", "Round", "Rint"):
@@ -1270,8 +1259,7 @@ def _present(x):
 
 
 def _cast(x, dtype):
-    from eagerflow._src.ops.cast_ops import cast  # casts build on these math ops
-    return cast(x, dtype)
+    return late.cast_ops.cast(x, dtype)
 
 
 @_grad("Xlogy")

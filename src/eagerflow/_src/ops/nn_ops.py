@@ -25,7 +25,7 @@ from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import array_ops, float_math, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, float_math, late, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor, name_functions, unary
@@ -411,9 +411,8 @@ def crelu(features, axis=-1, name=None):
     >>> crelu(constant([1.0, -2.0]))
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([1., 0., 0., 2.], dtype=float32)>
     """
-    from eagerflow._src.ops.array_ops import concat
     x = as_tensor(features)
-    return concat([relu(x), relu(math_ops.negative(x))], axis, name=name)
+    return array_ops.concat([relu(x), relu(math_ops.negative(x))], axis, name=name)
 
 
 def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
@@ -425,7 +424,6 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     >>> log_poisson_loss(constant([1.0]), constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """
-    from eagerflow._src.ops.array_ops import where, zeros_like
     log_input = as_tensor(log_input)
     targets = as_tensor(targets, log_input.dtype)
     if not log_input.shape.is_compatible_with(targets.shape):
@@ -437,8 +435,8 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     stirling = math_ops.add(
         math_ops.subtract(math_ops.multiply(targets, math_ops.log(targets)), targets),
         math_ops.multiply(0.5, math_ops.log(math_ops.multiply(2 * np.pi, targets))))
-    return math_ops.add(loss, where(math_ops.greater(targets, 1.0), stirling,
-                                    zeros_like(targets)), name=name)
+    return math_ops.add(loss, array_ops.where(math_ops.greater(targets, 1.0), stirling,
+                                              array_ops.zeros_like(targets)), name=name)
 
 
 def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
@@ -472,8 +470,8 @@ def _block_dims(x, block_size, data_format, op_name):
         raise _invalid(f"input rank should be: 4 instead of: {x.shape.rank}")
     dims = x.shape.as_list()
     if None in dims:  # known only at run time: the dims as scalar tensors
-        from eagerflow._src.ops.array_ops import shape, unstack
-        dims = [d if d is not None else t for d, t in zip(dims, unstack(shape(x), num=4))]
+        sizes = array_ops.unstack(array_ops.shape(x), num=4)
+        dims = [d if d is not None else t for d, t in zip(dims, sizes)]
     return dims
 
 
@@ -489,15 +487,15 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):
     >>> space_to_depth(constant([[[[0], [1]], [[2], [3]]]]), 2)
     <tf.Tensor: shape=(1, 1, 1, 4), dtype=int32, numpy=array([[[[0, 1, 2, 3]]]], dtype=int32)>
     """
-    from eagerflow._src.ops.array_ops import reshape, transpose
     x = as_tensor(input)
     b, h, w, c = _block_dims(x, block_size, data_format, "space_to_depth")
     if not (_divides(block_size, h) and _divides(block_size, w)):
         raise _invalid(f"Image width {w} and height {h} should be divisible by block_size: "
                        f"{block_size}")
-    blocks = reshape(x, [b, h // block_size, block_size, w // block_size, block_size, c])
-    return reshape(transpose(blocks, [0, 1, 3, 2, 4, 5]),
-                   [b, h // block_size, w // block_size, block_size * block_size * c], name=name)
+    blocks = array_ops.reshape(x, [b, h // block_size, block_size, w // block_size, block_size, c])
+    return array_ops.reshape(array_ops.transpose(blocks, [0, 1, 3, 2, 4, 5]),
+                             [b, h // block_size, w // block_size, block_size * block_size * c],
+                             name=name)
 
 
 def depth_to_space(input, block_size, data_format="NHWC", name=None):
@@ -506,16 +504,15 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None):
     >>> depth_to_space(constant([[[[0, 1, 2, 3]]]]), 2).shape
     TensorShape([1, 2, 2, 1])
     """
-    from eagerflow._src.ops.array_ops import reshape, transpose
     x = as_tensor(input)
     b, h, w, c = _block_dims(x, block_size, data_format, "depth_to_space")
     if not _divides(block_size * block_size, c):
         raise _invalid(f"Input depth dimension {c} should be divisible by: "
                        f"{block_size * block_size}")
     depth = c // (block_size * block_size)
-    blocks = reshape(x, [b, h, w, block_size, block_size, depth])
-    return reshape(transpose(blocks, [0, 1, 3, 2, 4, 5]),
-                   [b, h * block_size, w * block_size, depth], name=name)
+    blocks = array_ops.reshape(x, [b, h, w, block_size, block_size, depth])
+    return array_ops.reshape(array_ops.transpose(blocks, [0, 1, 3, 2, 4, 5]),
+                             [b, h * block_size, w * block_size, depth], name=name)
 
 
 # ----------------------------------------------------------------------------- bias_add
@@ -716,8 +713,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
 
 
 def _kernel_name(dtype):
-    from eagerflow._src.core.registry import kernel_type_name
-    return kernel_type_name(dtype)
+    return registry.kernel_type_name(dtype)
 
 
 def _check_sparse_shapes(labels, logits, logits_in):
@@ -778,10 +774,8 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
                          f"{loss.numpy() if isinstance(loss, EagerTensor) else loss} with rank 0")
     if sample_weight is not None:
         loss = math_ops.multiply(loss, sample_weight)
-    from eagerflow._src.ops.array_ops import shape
-    from eagerflow._src.ops.reduction_ops import reduce_sum
     if global_batch_size is None:
-        global_batch_size = shape(loss)[0]
+        global_batch_size = array_ops.shape(loss)[0]
     else:
         size = as_tensor(global_batch_size)
         if not size.dtype.is_integer:
@@ -790,7 +784,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
         known = get_static_value(size)  # None inside a function when only run time knows it
         if known is not None and known < 0:
             raise _invalid("global_batch_size must be non-negative.")
-    total = reduce_sum(loss)
+    total = reduction_ops.reduce_sum(loss)
     return math_ops.divide_no_nan(total, cast(global_batch_size, total.dtype))
 
 
@@ -801,8 +795,7 @@ def scale_regularization_loss(regularization_loss):
     <tf.Tensor: shape=(), dtype=float32, numpy=3.0>
     """
     if isinstance(regularization_loss, (list, tuple)):
-        from eagerflow._src.ops.reduction_ops import add_n
-        regularization_loss = add_n(regularization_loss)
+        regularization_loss = reduction_ops.add_n(regularization_loss)
     return math_ops.truediv(regularization_loss, 1)
 
 
@@ -875,14 +868,12 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     >>> float(mean), float(variance)
     (2.0, 1.0)
     """
-    from eagerflow._src.ops.array_ops import squeeze
-    from eagerflow._src.ops.reduction_ops import reduce_mean
     x, axes, y = _moments_input(x, axes)
-    mean = reduce_mean(y, axes, keepdims=True)
+    mean = reduction_ops.reduce_mean(y, axes, keepdims=True)
     # (no gradient reaches the variance through `mean`: its deviations sum to zero)
-    variance = reduce_mean(math_ops.squared_difference(y, mean), axes, keepdims=True)
+    variance = reduction_ops.reduce_mean(math_ops.squared_difference(y, mean), axes, keepdims=True)
     if not keepdims and (axes is None or axes):
-        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+        mean, variance = array_ops.squeeze(mean, axes), array_ops.squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
 
 
@@ -905,20 +896,18 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     >>> float(mean), float(variance)
     (1.25, 0.1875)
     """
-    from eagerflow._src.ops.array_ops import squeeze, zeros_like
-    from eagerflow._src.ops.reduction_ops import reduce_sum
     x, axes, y = _moments_input(x, axes)
     weights = cast(as_tensor(frequency_weights), y.dtype)
-    weights = math_ops.add(weights, zeros_like(y))  # broadcast to x's shape
-    total = reduce_sum(weights, axes, keepdims=True)
+    weights = math_ops.add(weights, array_ops.zeros_like(y))  # broadcast to x's shape
+    total = reduction_ops.reduce_sum(weights, axes, keepdims=True)
     # divide_no_nan, as TF: all-zero weights give a mean and variance of 0, not NaN
     mean = math_ops.divide_no_nan(
-        reduce_sum(math_ops.multiply(weights, y), axes, keepdims=True), total)
-    spread = reduce_sum(math_ops.multiply(weights, math_ops.squared_difference(y, mean)), axes,
-                        keepdims=True)
+        reduction_ops.reduce_sum(math_ops.multiply(weights, y), axes, keepdims=True), total)
+    spread = reduction_ops.reduce_sum(
+        math_ops.multiply(weights, math_ops.squared_difference(y, mean)), axes, keepdims=True)
     variance = math_ops.divide_no_nan(spread, total)
     if not keepdims and (axes is None or axes):
-        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+        mean, variance = array_ops.squeeze(mean, axes), array_ops.squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
 
 
@@ -928,21 +917,20 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     >>> [float(v) for v in sufficient_statistics(constant([1.0, 3.0]), [0])[:3]]
     [2.0, 4.0, 10.0]
     """
-    from eagerflow._src.ops.reduction_ops import reduce_sum
     x = as_tensor(x)
     axes = static_ints(axes)
     axes = [axes] if isinstance(axes, int) else axes
     dims = [x.shape[a] for a in axes]
     if None in dims:  # known only at run time
-        from eagerflow._src.ops.reduction_ops import reduce_prod
-        counts = cast(reduce_prod(array_ops.gather(array_ops.shape(x), axes)), x.dtype)
+        counts = cast(reduction_ops.reduce_prod(array_ops.gather(array_ops.shape(x), axes)),
+                      x.dtype)
     else:
         counts = cast(int(np.prod(dims, dtype=np.int64)), x.dtype)
     if shift is not None:
         shift = cast(as_tensor(shift), x.dtype)
         x = math_ops.subtract(x, shift)
-    return (counts, reduce_sum(x, axes, keepdims=keepdims),
-            reduce_sum(math_ops.square(x), axes, keepdims=keepdims), shift)
+    return (counts, reduction_ops.reduce_sum(x, axes, keepdims=keepdims),
+            reduction_ops.reduce_sum(math_ops.square(x), axes, keepdims=keepdims), shift)
 
 
 def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
@@ -999,8 +987,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     else:
         rate = _rate_tensor(rate, x.dtype)
         scale = math_ops.realdiv(1.0, math_ops.subtract(1.0, rate))
-    from eagerflow._src.ops.random_ops import uniform
-    noise = uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
+    noise = late.random_ops.uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
     keep = cast(math_ops.greater_equal(noise, rate), x.dtype)
     # multiply_no_nan: dropped elements are 0 even where x is inf or NaN
     return math_ops.multiply_no_nan(math_ops.multiply(x, scale), keep)
@@ -1054,14 +1041,13 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     >>> embedding_lookup(constant([[1.0, 2.0], [3.0, 4.0]]), constant([1]))
     <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[3., 4.]], dtype=float32)>
     """
-    from eagerflow._src.ops.array_ops import concat, gather
     if isinstance(params, (list, tuple)):
         if not params:
             raise ValueError("Length of params is currently 0. Need at least one param.")
         # shards hold consecutive id ranges ("div" partitioning): their concatenation is the table
-        params = params[0] if len(params) == 1 else concat(list(params), 0)
+        params = params[0] if len(params) == 1 else array_ops.concat(list(params), 0)
     ids = as_tensor(ids)
-    result = gather(as_tensor(params), ids)
+    result = array_ops.gather(as_tensor(params), ids)
     if max_norm is None:
         return result
     return _clip_rows(result, max_norm, ids.shape.rank)
@@ -1069,9 +1055,8 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
 
 def _clip_rows(embeddings, max_norm, ids_rank):
     """Rescales each embedding (the dims after the ids' dims) to an l2-norm <= max_norm."""
-    from eagerflow._src.ops.reduction_ops import reduce_sum
     axes = list(range(ids_rank, embeddings.shape.rank))
-    norm = math_ops.sqrt(reduce_sum(math_ops.square(embeddings), axes, keepdims=True))
+    norm = math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(embeddings), axes, keepdims=True))
     max_norm = as_tensor(max_norm, embeddings.dtype)
     return math_ops.multiply(embeddings,
                              math_ops.realdiv(max_norm, math_ops.maximum(norm, max_norm)))

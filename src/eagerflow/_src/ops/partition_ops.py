@@ -19,7 +19,7 @@ from eagerflow._src.core.registry import kernel_type_name, register, register_gr
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, shape_rules
+from eagerflow._src.ops import array_ops, cast_ops, late, math_ops, shape_rules
 from eagerflow._src.ops.reduction_ops import check_attr_dtype, clip_by_value
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
 
@@ -273,8 +273,7 @@ def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_d.int32, n
             raise _bad(f"Expected '{positive!s}' to be true. Summarized data: "
                        f"b'nbins {nbins!s} must > 0'")
     else:
-        from eagerflow._src.ops.debugging_ops import Assert  # debugging builds on array ops
-        Assert(positive, [f"nbins {nbins} must > 0"])
+        late.debugging_ops.Assert(positive, [f"nbins {nbins} must > 0"])
     nbins_float = cast_ops.cast(nbins, values.dtype)
     scaled = math_ops.truediv(math_ops.subtract(values, value_range[0]),
                               math_ops.subtract(value_range[1], value_range[0]))

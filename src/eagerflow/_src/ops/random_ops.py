@@ -832,8 +832,7 @@ def gamma(shape, alpha, beta=None, dtype=_d.float32, seed=None, name=None):
     alpha = as_tensor(alpha, dtype)
     beta = None if beta is None else as_tensor(beta, dtype)
     if beta is not None and beta.shape != alpha.shape:  # alpha takes beta's extra dims
-        from eagerflow._src.ops.array_ops import zeros_like
-        alpha = math_ops.add(alpha, zeros_like(beta))
+        alpha = math_ops.add(alpha, array_ops.zeros_like(beta))
     attrs = {"shape": _shape_attr(shape, "RandomGamma")}
     draws = _run(_GAMMA, (alpha,), attrs, _seed_attrs(seed), name)
     if beta is not None:

@@ -582,10 +582,9 @@ def _sort_along(values, axis, direction, want_indices):
             raise ValueError(f"{message} for 'sort/strided_slice' (op: 'StridedSlice')")
         raise errors.op_error(errors.InvalidArgumentError, "StridedSlice", message)
     elif axis % rank != rank - 1:
-        from eagerflow._src.ops.array_ops import transpose
         perm = list(range(rank))
         perm[axis], perm[-1] = perm[-1], perm[axis]
-        x = transpose(x, perm)
+        x = array_ops.transpose(x, perm)
     flip = math_ops.negative if x.dtype.is_floating else bitwise_ops.invert
     ascending = direction == "ASCENDING"
     n = None if rank is None else x.shape[-1]
@@ -595,7 +594,7 @@ def _sort_along(values, axis, direction, want_indices):
         out = result.indices
     else:
         out = flip(result.values) if ascending else result.values
-    return out if perm is None else transpose(out, perm)
+    return out if perm is None else array_ops.transpose(out, perm)
 
 
 def sort(values, axis=-1, direction="ASCENDING", name=None):

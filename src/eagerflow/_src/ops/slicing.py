@@ -25,7 +25,7 @@ from eagerflow._src.core.registry import kernel_type_name, register, register_gr
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import cast_ops
+from eagerflow._src.ops import cast_ops, late
 from eagerflow._src.ops.wrappers import as_tensor
 
 _INDEX_DTYPES = (_d.int16, _d.int32, _d.int64)
@@ -210,13 +210,12 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
         return dispatch(_STRIDED_SLICE, (as_tensor(input_),),
                         dict(masks, begin=begin, end=end, strides=strides), name)
     # Bounds known only when the graph runs: entry by entry, as `tensor[key]` passes them.
-    from eagerflow._src.ops.array_ops import ones_like, unstack  # array_ops imports this module
     vectors = [as_tensor(begin), as_tensor(end)]
-    vectors.append(ones_like(vectors[0]) if strides is None else as_tensor(strides))
+    vectors.append(late.array_ops.ones_like(vectors[0]) if strides is None else as_tensor(strides))
     if any(v.shape.rank != 1 or v.shape[0] is None for v in vectors):
         raise ValueError(f"strided_slice needs begin, end and strides of known length while "
                          f"tracing; got shapes {[v.shape for v in vectors]}.")
-    entries = [tuple(unstack(v)) for v in vectors]
+    entries = [tuple(late.array_ops.unstack(v)) for v in vectors]
     return _slice(as_tensor(input_),
                   dict(masks, begin=entries[0], end=entries[1], strides=entries[2]), name)
 
@@ -298,11 +297,10 @@ def _run_time_bounds(attrs):
     vectors = (attrs["begin"], attrs["end"], attrs["strides"])
     if all(type(v) is int for vector in vectors for v in vector):
         return attrs, ()
-    from eagerflow._src.ops.array_ops import stack  # array_ops imports this module
     kinds = {v.dtype for vector in vectors for v in vector if not isinstance(v, int)}
     dtype = _d.int64 if _d.int64 in kinds else _d.int32
-    bounds = tuple(stack([convert_to_tensor(v, dtype) if isinstance(v, int)
-                          else cast_ops.cast(v, dtype) for v in vector])
+    bounds = tuple(late.array_ops.stack([convert_to_tensor(v, dtype) if isinstance(v, int)
+                                         else cast_ops.cast(v, dtype) for v in vector])
                    if vector else convert_to_tensor(np.zeros(0, dtype.as_numpy_dtype))
                    for vector in vectors)
     attrs = dict(attrs, **{key: tuple(v if isinstance(v, int) else None for v in vector)
@@ -353,8 +351,7 @@ def getitem(tensor, slice_spec):
     elif type(slice_spec) in (tuple, list):
         return _slice(tensor, _key_attrs(slice_spec), "strided_slice")
     elif _is_mask(slice_spec):
-        from eagerflow._src.ops.array_ops import boolean_mask
-        return boolean_mask(tensor, slice_spec)
+        return late.array_ops.boolean_mask(tensor, slice_spec)
     else:
         attrs = _key_attrs((slice_spec,))
     return _slice(tensor, attrs, "strided_slice")
@@ -401,9 +398,8 @@ def _strided_slice_backward(op, dy):
     if x.shape.is_fully_defined():
         grad = dispatch(_STRIDED_SLICE_GRAD, (dy, *bounds), dict(op.attrs, shape=tuple(x.shape)))
     else:
-        from eagerflow._src.ops.array_ops import shape  # array_ops imports this module
         static = None if x.shape.rank is None else tuple(x.shape.as_list())
-        grad = dispatch(_STRIDED_SLICE_GRAD, (dy, shape(x), *bounds),
+        grad = dispatch(_STRIDED_SLICE_GRAD, (dy, late.array_ops.shape(x), *bounds),
                         dict(op.attrs, shape=static))
     return (grad, *[None] * len(bounds)) if bounds else grad
 

@@ -26,6 +26,7 @@ from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.ops import late
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.reduction_ops import axis_attr, check_attr_dtype
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
@@ -280,9 +281,8 @@ def split(input, sep=None, maxsplit=-1, name=None):
         raise errors.UnimplementedError(
             None, "StringSplitV2", "tf.strings.split of a non-scalar tensor gives a "
             "RaggedTensor, which eagerflow does not support yet; split each scalar.")
-    from eagerflow._src.ops.array_ops import reshape
     attrs = {"sep": b"" if sep is None else _attr_bytes(sep, "sep"), "maxsplit": int(maxsplit)}
-    _, values, _ = dispatch(_STRING_SPLIT, (reshape(input, [1]),), attrs, name)
+    _, values, _ = dispatch(_STRING_SPLIT, (late.array_ops.reshape(input, [1]),), attrs, name)
     return values
 
 

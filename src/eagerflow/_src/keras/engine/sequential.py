@@ -16,6 +16,7 @@ from eagerflow._src.keras.engine import input_layer
 from eagerflow._src.keras.engine.base_layer import Layer, call_context
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.engine.training import Model
+from eagerflow._src.keras.layers import deserialize, serialize
 
 _SINGLE_OUTPUT = ("All layers in a Sequential model should have a single output tensor. For "
                   "multi-output layers, use the functional API.")
@@ -175,13 +176,11 @@ class Sequential(Functional):
         return outputs
 
     def get_config(self):
-        from eagerflow._src.keras.layers import serialize  # noqa: PLC0415 (layers import engine)
         return {"name": self.name,
                 "layers": [serialize(layer) for layer in self._self_tracked_layers]}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from eagerflow._src.keras.layers import deserialize  # noqa: PLC0415 (layers import engine)
         model = cls(name=config.get("name"))
         for spec in config["layers"]:
             model.add(deserialize(spec, custom_objects=custom_objects))

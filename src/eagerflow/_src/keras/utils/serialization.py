@@ -14,6 +14,7 @@ mean the same thing everywhere, and an unknown name lists the known ones.
 import contextlib
 import inspect
 import threading
+import warnings
 
 import numpy as np
 
@@ -149,6 +150,10 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
     """The object a config dict or name describes; classes are instantiated from their config."""
     if identifier is None:
         return None
+    if inspect.isfunction(identifier):  # as tf_keras: a function stands for itself
+        return identifier
+    if isinstance(identifier, dict) and identifier.get("class_name") == "function":
+        identifier = identifier.get("config")  # how Keras writes a function: by its name
     if isinstance(identifier, dict):
         if "class_name" not in identifier or "config" not in identifier:
             raise ValueError(f"Improper config format for {identifier}. Expecting python "
@@ -181,16 +186,73 @@ def _unknown(kind, name):
             f"#registering_the_custom_object for details.")
 
 
-def get(identifier, module_objects, kind, custom_objects=None):
-    """Resolves an identifier as every ``keras.<family>.get`` does.
+class Identifiers:
+    """`serialize`, `deserialize` and `get` of one Keras family (activations, initializers,
+    losses, ...), as tf_keras resolves their identifiers: names, ``{'class_name', 'config'}``
+    dicts (``custom_objects`` and registered objects first), callables, and `None`.
 
-    None stays None; strings and config dicts are deserialized; callables and
-    instances pass through; anything else is a ValueError naming `kind`.
+    kind: the family's objects in messages ("initializer"); `get_kind` where `get`'s
+    message names them otherwise ("constraint function"). objects: the names the family
+    resolves, or a function returning them for a table known only later. base: the family's
+    class; `serialize` warns for other objects, naming the public module `api`.
+    none: what `get(None)` returns (`NO_DEFAULT`: a ValueError). instantiate: whether `get`
+    instantiates a class given to it. unknown: the message for an unknown name, when the
+    family words it otherwise. factories: names that deserialize to the result of calling
+    their function (``'l1_l2'``).
+
+    >>> family = Identifiers("decay", {"double": lambda x: 2 * x})
+    >>> family.get("double")(3)
+    6
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, (str, dict)):
-        return deserialize_keras_object(identifier, module_objects, custom_objects, kind)
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}")
+
+    NO_DEFAULT = object()
+
+    def __init__(self, kind, objects, base=None, api=None, get_kind=None, none=None,
+                 get_error=ValueError, instantiate=False, unknown=None, factories=None,
+                 module=None):
+        self.kind, self.get_kind, self.base, self.api = kind, get_kind or kind, base, api
+        self._objects, self.none, self.get_error = objects, none, get_error
+        self.instantiate, self.unknown, self.module = instantiate, unknown, module
+        self.factories = factories or {}
+
+    def objects(self):
+        return self._objects() if callable(self._objects) else self._objects
+
+    def serialize(self, obj, use_legacy_format=False):
+        """`obj`'s config dict (the legacy format keeps only ``class_name`` and ``config``),
+        a function's name, None for None."""
+        if obj is None:
+            return None
+        if self.base is not None and not isinstance(obj, self.base):
+            warnings.warn(f"The `{self.api}.serialize()` API should only be used for objects of "
+                          f"type `{self.api}.{self.base.__name__}`. Found an instance of type "
+                          f"{type(obj)}, which may lead to improper serialization.",
+                          stacklevel=3)
+        config = serialize_keras_object(obj, module=self.module)
+        if use_legacy_format and isinstance(config, dict):
+            return {"class_name": config["registered_name"] or config["class_name"],
+                    "config": config["config"]}
+        return config
+
+    def deserialize(self, config, custom_objects=None):
+        """The object a name or config dict describes; classes are instantiated."""
+        if isinstance(config, str):
+            if config in self.factories:
+                return self.factories[config]()
+            if self.unknown and get_registered_object(config, custom_objects,
+                                                      self.objects()) is None:
+                raise ValueError(self.unknown.format(config))
+        return deserialize_keras_object(config, self.objects(), custom_objects, self.kind)
+
+    def get(self, identifier):
+        """The object a name, config dict, callable (or class, when `instantiate`) means."""
+        if identifier is None and self.none is not self.NO_DEFAULT:
+            return self.none
+        if isinstance(identifier, (str, dict)):
+            return self.deserialize(identifier)
+        if self.instantiate and inspect.isclass(identifier):
+            return identifier()
+        if callable(identifier):
+            return identifier
+        raise self.get_error(f"Could not interpret {self.get_kind} identifier: {identifier}")
+
