@@ -6,6 +6,7 @@ so that crossentropy losses of their output are computed from the logits.
 >>> relu(constant([-1.0, 2.0]), max_value=1.0)
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 1.], dtype=float32)>
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.ops import array_ops, math_ops, nn_ops, reduction_ops
@@ -21,6 +22,7 @@ def _with_logits(output, logits):
     return output
 
 
+@export("keras.activations.softmax")
 def softmax(x, axis=-1):
     """exp(x) / sum(exp(x)) along `axis` (an int or a tuple of ints); `x` of rank 2 or more.
 
@@ -40,6 +42,7 @@ def softmax(x, axis=-1):
     return _with_logits(output, x)
 
 
+@export("keras.activations.sigmoid")
 def sigmoid(x):
     """1 / (1 + exp(-x)).
 
@@ -50,6 +53,7 @@ def sigmoid(x):
     return _with_logits(math_ops.sigmoid(x), x)
 
 
+@export("keras.activations.relu")
 def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     """x above `threshold` (else 0), capped at `max_value`, minus alpha * (threshold - x) below.
 
@@ -77,6 +81,7 @@ def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     return x
 
 
+@export("keras.activations.elu")
 def elu(x, alpha=1.0):
     """x if x > 0 else alpha * (exp(x) - 1).
 
@@ -90,6 +95,7 @@ def elu(x, alpha=1.0):
     return array_ops.where(math_ops.greater(x, 0), res, math_ops.multiply(alpha, res))
 
 
+@export("keras.activations.selu")
 def selu(x):
     """scale * elu(x, alpha), with Klambauer et al.'s self-normalizing constants.
 
@@ -99,6 +105,7 @@ def selu(x):
     return nn_ops.selu(x)
 
 
+@export("keras.activations.softplus")
 def softplus(x):
     """log(exp(x) + 1).
 
@@ -108,6 +115,7 @@ def softplus(x):
     return math_ops.softplus(x)
 
 
+@export("keras.activations.softsign")
 def softsign(x):
     """x / (|x| + 1).
 
@@ -117,6 +125,7 @@ def softsign(x):
     return nn_ops.softsign(x)
 
 
+@export("keras.activations.swish", "keras.activations.silu")
 def swish(x):
     """x * sigmoid(x) (also called silu).
 
@@ -127,6 +136,7 @@ def swish(x):
     return math_ops.multiply(x, math_ops.sigmoid(x))
 
 
+@export("keras.activations.gelu")
 def gelu(x, approximate=False):
     """x * P(X <= x) for X ~ N(0, 1); with `approximate`, its tanh approximation.
 
@@ -136,6 +146,7 @@ def gelu(x, approximate=False):
     return nn_ops.gelu(x, approximate)
 
 
+@export("keras.activations.tanh")
 def tanh(x):
     """The hyperbolic tangent.
 
@@ -145,6 +156,7 @@ def tanh(x):
     return math_ops.tanh(x)
 
 
+@export("keras.activations.exponential")
 def exponential(x):
     """exp(x).
 
@@ -154,6 +166,7 @@ def exponential(x):
     return math_ops.exp(x)
 
 
+@export("keras.activations.hard_sigmoid")
 def hard_sigmoid(x):
     """Keras 2's piecewise-linear sigmoid: clip(0.2 * x + 0.5, 0, 1).
 
@@ -165,6 +178,7 @@ def hard_sigmoid(x):
     return reduction_ops.clip_by_value(x, 0.0, 1.0)
 
 
+@export("keras.activations.linear")
 def linear(x):
     """x, unchanged.
 
@@ -174,6 +188,7 @@ def linear(x):
     return x
 
 
+@export("keras.activations.mish")
 def mish(x):
     """x * tanh(softplus(x)).
 
@@ -190,6 +205,7 @@ log_softmax = nn_ops.log_softmax
 relu6 = nn_ops.relu6
 
 
+@export("keras.activations.serialize")
 def serialize(activation, use_legacy_format=False):
     """An activation's name (a config dict for objects with `get_config`).
 
@@ -201,6 +217,7 @@ def serialize(activation, use_legacy_format=False):
     return serialization.serialize_keras_object(activation)
 
 
+@export("keras.activations.deserialize")
 def deserialize(name, custom_objects=None, use_legacy_format=False):
     """The activation a name (or config dict) refers to; both formats are read alike.
 
@@ -214,6 +231,7 @@ def deserialize(name, custom_objects=None, use_legacy_format=False):
                                                   "activation function")
 
 
+@export("keras.activations.get")
 def get(identifier):
     """An activation from a name, a config dict or a callable; None means `linear`.
 

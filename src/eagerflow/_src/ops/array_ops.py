@@ -18,6 +18,7 @@ import operator
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
@@ -333,6 +334,7 @@ def _infer_reshaped(in_shape, out):
 _RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=())
 
 
+@export("reshape", "keras.backend.reshape")
 def reshape(tensor, shape, name=None):
     """Reshapes `tensor` to `shape`; one dimension may be -1 (inferred).
 
@@ -391,6 +393,7 @@ _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _
                                 tied=())
 
 
+@export("transpose", "keras.backend.transpose")
 def transpose(a, perm=None, conjugate=False, name="transpose"):
     """Permutes the dimensions of `a` (reversed when `perm` is None).
 
@@ -433,6 +436,7 @@ def _expand_dims_rule(x, axis):
 _EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=())
 
 
+@export("expand_dims")
 def expand_dims(input, axis, name=None):
     """Inserts a dimension of size 1 at index `axis`.
 
@@ -494,6 +498,7 @@ def _squeeze_rule(x, squeeze_dims):
 _SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=())
 
 
+@export("squeeze")
 def squeeze(input, axis=None, name=None):
     """Removes dimensions of size 1: all of them, or those listed in `axis`.
 
@@ -530,6 +535,7 @@ def _broadcast_to_rule(x, shape):
 _BROADCAST_TO = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_rule, tied=())
 
 
+@export("broadcast_to")
 def broadcast_to(input, shape, name=None):
     """Broadcasts `input` to `shape` with NumPy's rules.
 
@@ -570,6 +576,7 @@ def _tile_rule(x, multiples):
 _TILE = register("Tile", _tile_kernel, _tile_rule, tied=())
 
 
+@export("tile")
 def tile(input, multiples, name=None):
     """Repeats `input` `multiples[i]` times along each dimension i.
 
@@ -610,6 +617,7 @@ def _reverse_rule(x, axis):
 _REVERSE = register("ReverseV2", _reverse_kernel, _reverse_rule, tied=())
 
 
+@export("reverse")
 def reverse(tensor, axis, name=None):
     """Reverses the order of elements along the dimensions listed in `axis`.
 
@@ -656,6 +664,7 @@ def _roll_rule(x, shift, axis, **_):
 _ROLL = register("Roll", _roll_kernel, _roll_rule, tied=())
 
 
+@export("roll")
 def roll(input, shift, axis, name=None):
     """Rolls elements by `shift` along `axis` (shifts on one axis add up).
 
@@ -755,6 +764,7 @@ def _check_concat_dims(inputs, at, shapes, axis):
 _CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all")
 
 
+@export("concat")
 def concat(values, axis, name="concat"):
     """Concatenates tensors along dimension `axis`.
 
@@ -806,6 +816,7 @@ def _check_axis_range(axis, low, high):
         raise ValueError(f"Argument `axis` = {axis} not in range [{low}, {high})")
 
 
+@export("stack")
 def stack(values, axis=0, name="stack"):
     """Stacks rank-R tensors into one rank-(R+1) tensor along a new dimension `axis`.
 
@@ -851,6 +862,7 @@ def _unstack_rule(x, num, axis):
 _UNPACK = register("Unpack", _unstack_kernel, _unstack_rule, multi=True, tied=())
 
 
+@export("unstack")
 def unstack(value, num=None, axis=0, name="unstack"):
     """Splits `value` along `axis` into a list of `num` tensors of one rank less.
 
@@ -978,6 +990,7 @@ _SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
 _SPLIT_V = register("SplitV", _split_v_kernel, _split_v_rule, multi=True, tied=())
 
 
+@export("split")
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """Splits `value` along `axis` into equal parts (an int) or parts of the given sizes.
 
@@ -1048,6 +1061,7 @@ def _no_layout(layout):
         raise NotImplementedError("DTensor layouts are not supported.")
 
 
+@export("fill")
 def fill(dims, value, name=None, layout=None):
     """A tensor of shape `dims` filled with the scalar `value`.
 
@@ -1081,6 +1095,7 @@ def _python_float_shape(shape):
         convert_to_tensor(shape, _d.int32)  # raises TF's "Cannot convert ..." TypeError
 
 
+@export("zeros")
 def zeros(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element zero (empty strings for `string`).
 
@@ -1093,6 +1108,7 @@ def zeros(shape, dtype=_d.float32, name=None, layout=None):
     return fill(shape, _scalar(_zero_of(dtype), dtype), name)
 
 
+@export("ones")
 def ones(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element one.
 
@@ -1132,6 +1148,7 @@ def _like(op, make, input, dtype, name):
     return dispatch(op, (input,), name=name)
 
 
+@export("zeros_like", "keras.backend.zeros_like")
 def zeros_like(input, dtype=None, name=None, layout=None):
     """Zeros with the shape of `input` (and its dtype unless `dtype` is given).
 
@@ -1142,6 +1159,7 @@ def zeros_like(input, dtype=None, name=None, layout=None):
     return _like(_ZEROS_LIKE, zeros, input, dtype, name)
 
 
+@export("ones_like", "keras.backend.ones_like")
 def ones_like(input, dtype=None, name=None, layout=None):
     """Ones with the shape of `input` (and its dtype unless `dtype` is given).
 
@@ -1152,6 +1170,7 @@ def ones_like(input, dtype=None, name=None, layout=None):
     return _like(_ONES_LIKE, ones, input, dtype, name)
 
 
+@export("eye", "linalg.eye")
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=None):
     """Identity matrix (or a batch of them): ones on the main diagonal.
 
@@ -1248,6 +1267,7 @@ _RANGE = register("Range", _range_kernel, _range_rule,
                   tied=(0, 1, 2), dtypes=_RANGE_TYPES, not_differentiable="integer-like output")
 
 
+@export("range")
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (TF's name)
     """A 1-D sequence from `start` (inclusive) to `limit` (exclusive) in steps of `delta`.
 
@@ -1287,6 +1307,7 @@ _LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1),
                      dtypes=FLOAT, not_differentiable="no gradient in TensorFlow")
 
 
+@export("linspace")
 def linspace(start, stop, num, name=None, axis=0):
     """`num` evenly spaced values from `start` to `stop` (both included), along `axis`.
 
@@ -1351,6 +1372,7 @@ def _one_hot_values(on_value, off_value, dtype):
     return on, off
 
 
+@export("one_hot")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """One-hot encoding: `on_value` where the last axis equals `indices`, else `off_value`.
 
@@ -1378,6 +1400,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis}, name)
 
 
+@export("meshgrid")
 def meshgrid(*args, **kwargs):
     """Coordinate grids from 1-D coordinate vectors; `indexing` is 'xy' (default) or 'ij'.
 
@@ -1457,6 +1480,7 @@ _PAD = register("PadV2", _pad_kernel, _pad_rule, tied=(0, 1))
 _MIRROR_PAD = register("MirrorPad", _mirror_pad_kernel, _pad_rule, tied=())
 
 
+@export("pad")
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """Pads `tensor` by `paddings[i] = [before, after]` along each dimension i.
 
@@ -1564,6 +1588,7 @@ def _gather_rule(params, indices, axis, batch_dims):
 _GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=())
 
 
+@export("gather", "keras.backend.gather")
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """Gathers slices of `params` along `axis` at `indices`.
 
@@ -1648,6 +1673,7 @@ def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
 _GATHER_ND = register("GatherNd", _gather_nd_kernel, _gather_nd_rule, tied=())
 
 
+@export("gather_nd")
 def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """Gathers slices of `params` addressed by the index vectors in the last axis of `indices`.
 
@@ -1734,6 +1760,7 @@ def _scatter_nd_rule(indices, updates, shape, **_):
 _SCATTER_ND = register("ScatterNd", _scatter_nd_kernel, _scatter_nd_rule, tied=())
 
 
+@export("scatter_nd")
 def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     """Scatters `updates` into zeros of `shape` at `indices`; duplicate indices add up.
 
@@ -1784,19 +1811,24 @@ tensor_scatter_nd_add = _tensor_scatter(
     >>> tensor_scatter_nd_add([1, 2, 3], [[0], [0]], [5, 5])
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([11,  2,  3], dtype=int32)>
     """)
+export("tensor_scatter_nd_add")(tensor_scatter_nd_add)
 tensor_scatter_nd_sub = _tensor_scatter(
     "tensor_scatter_nd_sub", "TensorScatterSub", "subtract", NUMBER,
     "Subtracts `updates` from a copy of `tensor` at `indices`.")
+export("tensor_scatter_nd_sub")(tensor_scatter_nd_sub)
 tensor_scatter_nd_max = _tensor_scatter(
     "tensor_scatter_nd_max", "TensorScatterMax", "maximum", REAL,
     "Element-wise max of a copy of `tensor` and `updates` at `indices`.")
+export("tensor_scatter_nd_max")(tensor_scatter_nd_max)
 tensor_scatter_nd_min = _tensor_scatter(
     "tensor_scatter_nd_min", "TensorScatterMin", "minimum", REAL,
     "Element-wise min of a copy of `tensor` and `updates` at `indices`.")
+export("tensor_scatter_nd_min")(tensor_scatter_nd_min)
 _tensor_scatter_nd_update = _tensor_scatter("tensor_scatter_nd_update", "TensorScatterUpdate",
                                             "update", ANY, None)
 
 
+@export("tensor_scatter_nd_update")
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """A copy of `tensor` with `updates` written at `indices` (the last duplicate wins).
 
@@ -1835,6 +1867,7 @@ def _select_rule(condition, x, y):
 _SELECT = register("SelectV2", _select_kernel, _select_rule, tied=(1, 2))
 
 
+@export("where")
 def where(condition, x=None, y=None, name=None):
     """`x` where `condition` is True, else `y` (broadcast); or, with `condition` alone,
     the int64 coordinates of its True (non-zero) elements.
@@ -1863,6 +1896,7 @@ def where(condition, x=None, y=None, name=None):
     return dispatch(_SELECT, (condition, x, y), name=name)
 
 
+@export("boolean_mask")
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The elements (or slices) of `tensor` where the k-D `mask` is True, flattened over
     the masked dimensions `axis` .. `axis + k`.
@@ -1923,6 +1957,7 @@ def _slice_rule(x, begin, size):
 _SLICE = register("Slice", _slice_kernel, _slice_rule, tied=())
 
 
+@export("slice")
 def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
     """The slice of `input_` of `size` starting at `begin` (size -1: to the end).
 
@@ -1959,6 +1994,7 @@ _RANK = register("Rank", lambda xp, x: xp.asarray(x.ndim, xp.int32),
                  lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape")
 
 
+@export("shape")
 def shape(input, out_type=None, name=None):
     """The shape of `input` as a 1-D int32 (or `out_type`) tensor.
 
@@ -1969,6 +2005,7 @@ def shape(input, out_type=None, name=None):
                     name)
 
 
+@export("shape_n")
 def shape_n(input, out_type=_d.int32, name=None):
     """The shapes of a list of tensors.
 
@@ -1984,6 +2021,7 @@ def shape_n(input, out_type=_d.int32, name=None):
     return list(dispatch(_SHAPE_N, tensors, {"out_type": _out_type(out_type, "ShapeN")}, name))
 
 
+@export("size")
 def size(input, out_type=None, name=None):
     """The number of elements of `input` as a scalar int32 (or `out_type`) tensor.
 
@@ -1993,6 +2031,7 @@ def size(input, out_type=None, name=None):
     return dispatch(_SIZE, (as_tensor(input),), {"out_type": _out_type(out_type, "Size")}, name)
 
 
+@export("rank")
 def rank(input, name=None):
     """The number of dimensions of `input` as a scalar int32 tensor.
 
@@ -2002,6 +2041,7 @@ def rank(input, name=None):
     return dispatch(_RANK, (as_tensor(input),), name=name)
 
 
+@export("broadcast_static_shape")
 def broadcast_static_shape(shape_x, shape_y):
     """The broadcast of two static `TensorShape`s (unknown dims stay unknown).
 
@@ -2034,6 +2074,7 @@ _BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args_kernel, _broadcast_a
                            tied=(0, 1), dtypes=_SHAPE_TYPES, not_differentiable="shape")
 
 
+@export("broadcast_dynamic_shape")
 def broadcast_dynamic_shape(shape_x, shape_y):
     """The broadcast of two shapes given as 1-D integer tensors.
 
@@ -2146,6 +2187,7 @@ def _explicit_equation(equation, count):
     return equation
 
 
+@export("einsum", "linalg.einsum")
 def einsum(equation, *inputs, **kwargs):
     """Tensor contraction in Einstein summation notation, e.g. ``'ij,jk->ik'``.
 
@@ -2212,6 +2254,7 @@ def _unknown_tensordot_rank(rank_a, rank_b):
                       f"{rank_a} and {rank_b}")
 
 
+@export("tensordot", "linalg.tensordot")
 def tensordot(a, b, axes, name=None):
     """Sums the products of `a` and `b` over the given axes (an int: the last/first `axes`).
 
@@ -2277,6 +2320,7 @@ _UPPER_BOUND = register("UpperBound", _search_kernel("right"), _search_rule, tie
                         dtypes=REAL, not_differentiable="integer output")
 
 
+@export("searchsorted")
 def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=None):
     """Indices at which `values` would be inserted into the sorted innermost rows of
     `sorted_sequence` to keep them sorted.
@@ -2293,6 +2337,7 @@ def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=N
                     {"out_type": _out_type(out_type, op.name)}, name)
 
 
+@export("sequence_mask")
 def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     """Mask of the first `lengths[i]` positions of each row: ``range(maxlen) < lengths[..., None]``.
 
@@ -2316,6 +2361,7 @@ def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     return cast_ops.cast(mask, dtype, name=name)
 
 
+@export("repeat")
 def repeat(input, repeats, axis=None, name=None):
     """Repeats each element (or slice along `axis`) of `input` `repeats` times.
 

@@ -5,6 +5,7 @@
 """
 import importlib
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.utils import serialization
@@ -36,11 +37,13 @@ def _models():
             "Sequential": sequential.Sequential}
 
 
+@export("keras.layers.serialize")
 def serialize(layer):
     """``{'module', 'class_name', 'config', 'registered_name'}`` of `layer`."""
     return serialization.serialize_keras_object(layer, module="keras.layers")
 
 
+@export("keras.layers.deserialize")
 def deserialize(config, custom_objects=None):
     """The layer (or model) a `serialize`d config describes."""
     return serialization.deserialize_keras_object(

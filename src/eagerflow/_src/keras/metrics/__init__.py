@@ -12,6 +12,7 @@ resolving ``'accuracy'`` and ``'crossentropy'`` by the shapes of an output.
 """
 import warnings
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import losses as _losses
 # Loss functions double as metric functions, under the same names and aliases.
 from eagerflow._src.keras.losses import (  # noqa: F401
@@ -53,6 +54,7 @@ cosine_proximity = cosine_similarity
 _NOT_METRICS = {"Reduction", "serialize", "deserialize", "get", "get_metric_object"}
 
 
+@export("keras.metrics.serialize")
 def serialize(metric, use_legacy_format=False):
     """A metric as a config dict (a function as its name).
 
@@ -72,6 +74,7 @@ def serialize(metric, use_legacy_format=False):
     return config
 
 
+@export("keras.metrics.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The metric a name or config dict describes (classes are instantiated).
 
@@ -84,6 +87,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False):
                                                   "metric function")
 
 
+@export("keras.metrics.get")
 def get(identifier):
     """A metric from a name, a config dict or a callable.
 
