@@ -393,7 +393,7 @@ _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _
                                 tied=())
 
 
-@export("transpose", "keras.backend.transpose")
+@export("transpose", "keras.backend.transpose", dispatch_name="compat.v1.transpose")
 def transpose(a, perm=None, conjugate=False, name="transpose"):
     """Permutes the dimensions of `a` (reversed when `perm` is None).
 
@@ -498,7 +498,7 @@ def _squeeze_rule(x, squeeze_dims):
 _SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=())
 
 
-@export("squeeze")
+@export("squeeze", dispatch_name="compat.v1.squeeze")
 def squeeze(input, axis=None, name=None):
     """Removes dimensions of size 1: all of them, or those listed in `axis`.
 
@@ -1480,7 +1480,7 @@ _PAD = register("PadV2", _pad_kernel, _pad_rule, tied=(0, 1))
 _MIRROR_PAD = register("MirrorPad", _mirror_pad_kernel, _pad_rule, tied=())
 
 
-@export("pad")
+@export("pad", dispatch_name="compat.v1.pad")
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """Pads `tensor` by `paddings[i] = [before, after]` along each dimension i.
 
@@ -1588,7 +1588,7 @@ def _gather_rule(params, indices, axis, batch_dims):
 _GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=())
 
 
-@export("gather", "keras.backend.gather")
+@export("gather", "keras.backend.gather", dispatch_name="compat.v1.gather")
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """Gathers slices of `params` along `axis` at `indices`.
 
@@ -1673,7 +1673,7 @@ def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
 _GATHER_ND = register("GatherNd", _gather_nd_kernel, _gather_nd_rule, tied=())
 
 
-@export("gather_nd")
+@export("gather_nd", dispatch_name="compat.v1.gather_nd")
 def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """Gathers slices of `params` addressed by the index vectors in the last axis of `indices`.
 
@@ -1896,7 +1896,7 @@ def where(condition, x=None, y=None, name=None):
     return dispatch(_SELECT, (condition, x, y), name=name)
 
 
-@export("boolean_mask")
+@export("boolean_mask", dispatch_name="compat.v1.boolean_mask")
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The elements (or slices) of `tensor` where the k-D `mask` is True, flattened over
     the masked dimensions `axis` .. `axis + k`.
@@ -1994,7 +1994,7 @@ _RANK = register("Rank", lambda xp, x: xp.asarray(x.ndim, xp.int32),
                  lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape")
 
 
-@export("shape")
+@export("shape", dispatch_name="compat.v1.shape")
 def shape(input, out_type=None, name=None):
     """The shape of `input` as a 1-D int32 (or `out_type`) tensor.
 
@@ -2021,7 +2021,7 @@ def shape_n(input, out_type=_d.int32, name=None):
     return list(dispatch(_SHAPE_N, tensors, {"out_type": _out_type(out_type, "ShapeN")}, name))
 
 
-@export("size")
+@export("size", dispatch_name="compat.v1.size")
 def size(input, out_type=None, name=None):
     """The number of elements of `input` as a scalar int32 (or `out_type`) tensor.
 

@@ -825,7 +825,7 @@ def _conv_attrs(nd, strides, padding, data_format, dilations, formats, paddings=
             "dilations": _sequence(dilations, nd, first, "dilations")}
 
 
-@export("nn.conv2d")
+@export("nn.conv2d", dispatch_name="compat.v1.nn.conv2d")
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
     """Computes a 2-D convolution of `input` (N, H, W, C) with `filters` (kh, kw, C, out).
 
@@ -856,7 +856,7 @@ def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None
     return dispatch(_CONV3D, (x, w), attrs, name=name)
 
 
-@export("nn.conv1d")
+@export("nn.conv1d", dispatch_name="compat.v1.nn.conv1d")
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
     """Computes a 1-D convolution of `input` (N, W, C) with `filters` (kw, C, out).
 
@@ -888,7 +888,7 @@ def _lift(value, channels_first, name):
     return (1, 1, 1, spatial[2]) if channels_first else (1, 1, spatial[1], 1)
 
 
-@export("nn.depthwise_conv2d")
+@export("nn.depthwise_conv2d", dispatch_name="compat.v1.nn.depthwise_conv2d")
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
                      name=None):
     """Convolves each input channel with its own `channel_multiplier` filters.

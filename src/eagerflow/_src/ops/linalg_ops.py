@@ -1341,7 +1341,7 @@ def _check_ord(ord, is_matrix):
         raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
 
 
-@export("norm", "linalg.norm")
+@export("norm", "linalg.norm", dispatch_name="compat.v1.norm")
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     """Vector norms (over `axis`, or all elements) and matrix norms (over a pair of axes).
 

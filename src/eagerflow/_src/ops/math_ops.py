@@ -193,7 +193,7 @@ export("math.multiply", "multiply")(multiply)
 realdiv = binary(_REAL_DIV, "Returns x / y element-wise for floating point tensors.")
 export("realdiv")(realdiv)
 floordiv = binary(_FLOOR_DIV, "Returns floor(x / y) element-wise (`x // y`).")
-export("math.floordiv")(floordiv)
+export("math.floordiv", dispatch_name="compat.v1.floor_div")(floordiv)
 floormod = binary(_FLOOR_MOD, "Returns x - floor(x / y) * y element-wise (`x % y`).")
 export("math.floormod", "math.mod")(floormod)
 mod = floormod
@@ -343,7 +343,7 @@ def truediv(x, y, name=None):
     return dispatch(_REAL_DIV, (x, y), name=name)
 
 
-@export("math.divide", "divide")
+@export("math.divide", "divide", dispatch_name="math.truediv")
 def divide(x, y, name=None):
     """Computes Python-style division of x by y (`x / y`).
 
@@ -1047,7 +1047,7 @@ def reciprocal_no_nan(x, name=None):
     return dispatch(_DIV_NO_NAN, (convert_to_tensor(1, x.dtype), x), name=name)
 
 
-@export("math.scalar_mul", "scalar_mul")
+@export("math.scalar_mul", "scalar_mul", dispatch_name="compat.v1.math.scalar_mul")
 def scalar_mul(scalar, x, name=None):
     """Multiplies `x` by `scalar`, a 0-D value converted to x's dtype.
 

@@ -415,7 +415,7 @@ def log_softmax(logits, axis=None, name=None):
     return dispatch(_LOG_SOFTMAX, (x,), {"axis": dim}, name=name)
 
 
-@export("nn.crelu")
+@export("nn.crelu", dispatch_name="compat.v1.nn.crelu")
 def crelu(features, axis=-1, name=None):
     """Concatenates relu(features) and relu(-features) along `axis`.
 
@@ -692,7 +692,8 @@ _L2_LOSS = register("L2Loss", widened(_l2_loss), lambda t: (TensorShape([]), t.d
                     dtypes=FLOAT)
 
 
-@export("nn.softmax_cross_entropy_with_logits")
+@export("nn.softmax_cross_entropy_with_logits",
+        dispatch_name="compat.v1.nn.softmax_cross_entropy_with_logits_v2")
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """Cross entropy between `labels` (a distribution along `axis`) and softmax(`logits`).
 
@@ -708,7 +709,8 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     return loss
 
 
-@export("nn.sparse_softmax_cross_entropy_with_logits")
+@export("nn.sparse_softmax_cross_entropy_with_logits",
+        dispatch_name="compat.v1.nn.sparse_softmax_cross_entropy_with_logits")
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """Cross entropy between class indices `labels` and softmax(`logits`) over the last axis.
 
@@ -751,7 +753,8 @@ def _check_sparse_shapes(labels, logits, logits_in):
                          f"dimension. Received: labels.shape={labels} and logits.shape={logits}")
 
 
-@export("nn.sigmoid_cross_entropy_with_logits")
+@export("nn.sigmoid_cross_entropy_with_logits",
+        dispatch_name="compat.v1.nn.sigmoid_cross_entropy_with_logits")
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """Cross entropy of independent binary `labels` and sigmoid(`logits`), element-wise.
 
@@ -920,7 +923,7 @@ def _moments_input(x, axes):
     return x, axes, cast(x, _d.float32) if x.dtype == _d.float16 else x
 
 
-@export("nn.weighted_moments")
+@export("nn.weighted_moments", dispatch_name="compat.v1.nn.weighted_moments")
 def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     """Mean and variance of `x` over `axes`, each element counted `frequency_weights` times.
 
@@ -945,7 +948,7 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     return cast(mean, x.dtype), cast(variance, x.dtype)
 
 
-@export("nn.sufficient_statistics")
+@export("nn.sufficient_statistics", dispatch_name="compat.v1.nn.sufficient_statistics")
 def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     """(count, sum, sum of squares, shift) of `x` over `axes`, the sums taken of x - shift.
 
@@ -1073,7 +1076,7 @@ def _noise_shape(x, noise_shape):
                             isinstance(d, Tensor) else d for i, d in enumerate(dims)])
 
 
-@export("nn.embedding_lookup")
+@export("nn.embedding_lookup", dispatch_name="compat.v1.nn.embedding_lookup")
 def embedding_lookup(params, ids, max_norm=None, name=None):
     """Gathers rows of `params` at `ids`; a list of shards is split by contiguous ranges.
 
