@@ -78,3 +78,14 @@ def test_import_keeps_keras_lazy():
                          env={**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")})
     assert out.stdout.strip() == "False"
     assert tf.keras.__version__ == "2.21.0"
+
+
+def test_a_new_declaration_makes_the_modules_stale():
+    from eagerflow._src.backend import api_export
+    gen = _generator()
+    api_export.export("math.plus").export_constant("eagerflow._src.ops.math_ops", "add")
+    try:
+        assert gen.stale(gen.generate()) == [
+            os.path.join("src", "eagerflow", "math", "__init__.py")]
+    finally:
+        del api_export.EXPORTS[-1]
