@@ -106,7 +106,9 @@ WIDTH = 100
 
 def declarations():
     """Imports every module of eagerflow._src and returns its `EXPORTS` list."""
-    sys.path.insert(0, os.path.join(ROOT, "src"))
+    src = os.path.join(ROOT, "src")
+    if src not in sys.path:
+        sys.path.insert(0, src)
     import eagerflow._src  # noqa: PLC0415
     for info in pkgutil.walk_packages(eagerflow._src.__path__, "eagerflow._src."):
         importlib.import_module(info.name)
@@ -166,7 +168,7 @@ def _wrapped(head, names, tail="  # noqa: F401"):
 def render(ns, entries, children):
     """The text of namespace `ns`'s ``__init__.py``."""
     doc = DOCS.get(ns) or f"``tf.{ns}``."
-    out = [f'"""{doc}"""' if "\n" not in doc else f'"""{doc}"""', HEADER.rstrip("\n")]
+    out = [f'"""{doc}"""', HEADER.rstrip("\n")]
     by_module = {}
     for name, (module, attr) in sorted(entries.items()):
         by_module.setdefault(module, []).append((name, attr))
