@@ -120,3 +120,12 @@ def test_layer_names_follow_the_export_declarations():
         "tf.einsum"]
     assert tf.transpose._tf_api_names[0] == "transpose"
     assert tf.transpose._tf_dispatch_name == "compat.v1.transpose"
+
+
+def test_functions_tf_does_not_dispatch_are_no_layers():
+    keras.backend.clear_session()
+    a, b = keras.Input((3,)), keras.Input((3,))
+    outputs = tf.nest.map_structure(tf.nn.relu, [a, b])
+    assert [t.node.layer.name for t in outputs] == ["tf.nn.relu", "tf.nn.relu_1"]
+    assert [layer.name for layer in keras.Model([a, b], outputs).layers] == [
+        "input_1", "input_2", "tf.nn.relu", "tf.nn.relu_1"]

@@ -50,6 +50,11 @@ from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
 
+# Namespaces whose functions TF does not dispatch: the TF functions they call on Keras tensors
+# are the layers (``tf.nest.map_structure(tf.nn.relu, xs)`` makes a ``tf.nn.relu`` per tensor).
+_UNDISPATCHED = ("nest.", "config.", "autograph.", "test.")
+
+
 def _add(x, y, name=None):
     return x + y
 
@@ -197,8 +202,9 @@ class _Index:
         self.by_code = {}    # id(code) -> [functions running that code]
         self.names = {}      # function -> the name of its layers (without ``tf.``)
         self.functions = {}  # those names and every public path -> function
-        for function, _, _, paths in api_export.EXPORTS:
-            if isinstance(function, types.FunctionType) and "_tf_api_names" in vars(function):
+        for function, _, _, _ in api_export.EXPORTS:
+            if isinstance(function, types.FunctionType) and "_tf_api_names" in vars(function) \
+                    and not function._tf_api_names[0].startswith(_UNDISPATCHED):
                 symbol = getattr(function, "_tf_dispatch_name", None) or \
                     api_export.canonical_name(function)
                 self._add(function, symbol)
