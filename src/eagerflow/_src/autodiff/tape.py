@@ -18,6 +18,7 @@ import numpy as np
 
 from eagerflow._src.autodiff import compiled_backward
 from eagerflow._src.autodiff.backprop import backprop, connected
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, dtypes, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.tensor import EagerTensor
@@ -39,6 +40,7 @@ def _warn_first(kind, message, n=5):
         _logger.warning(message)
 
 
+@export("UnconnectedGradients")
 class UnconnectedGradients(enum.Enum):
     """What `gradient` returns for a source the target does not depend on."""
 
@@ -101,6 +103,7 @@ def records(inputs):
                for r in context.get().recorders)
 
 
+@export("GradientTape", "autodiff.GradientTape")
 class GradientTape:
     """Records operations for automatic differentiation.
 

@@ -17,6 +17,7 @@ import itertools
 import numpy as np
 
 from eagerflow._src import backend
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -27,6 +28,7 @@ from eagerflow._src.core.tensor import EagerTensor, Reference, _numpy_text
 from eagerflow._src.core.tensor_shape import TensorShape
 
 
+@export("VariableSynchronization")
 class VariableSynchronization(enum.Enum):
     AUTO = 0
     NONE = 1
@@ -34,6 +36,7 @@ class VariableSynchronization(enum.Enum):
     ON_READ = 3
 
 
+@export("VariableAggregation")
 class VariableAggregation(enum.Enum):
     NONE = 0
     SUM = 1
@@ -96,6 +99,7 @@ _ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=Tr
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
 
 
+@export("Variable")
 class Variable:
     """A tensor-like value that persists and changes across calls (model weights).
 

@@ -26,6 +26,7 @@ from eagerflow._src.keras import (  # every tier, lowest first
 from eagerflow._src.keras.engine import functional, sequential, training  # noqa: F401
 from eagerflow._src.keras.layers import tf_op_layers  # noqa: F401
 from eagerflow._src.keras.saving import saving_lib, weights  # noqa: F401
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import late
 
 for _module in (backend, utils, initializers, regularizers, constraints, activations, losses,
@@ -33,3 +34,6 @@ for _module in (backend, utils, initializers, regularizers, constraints, activat
                 datasets):
     setattr(late, _module.__name__.rpartition(".")[2], _module)
 del _module
+
+__version__ = "2.21.0"
+export("keras.__version__").export_constant(__name__, "__version__")

@@ -8,11 +8,13 @@ so that crossentropy losses of their output are computed from the logits.
 """
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.backend import with_logits as _with_logits
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.ops import math_ops, nn_ops
 from eagerflow._src.ops.wrappers import as_tensor
 
 
+@export("keras.activations.softmax")
 def softmax(x, axis=-1):
     """exp(x) / sum(exp(x)) along `axis` (an int or a tuple of ints); `x` of rank 2 or more.
 
@@ -22,6 +24,7 @@ def softmax(x, axis=-1):
     return backend.softmax(x, axis)
 
 
+@export("keras.activations.sigmoid")
 def sigmoid(x):
     """1 / (1 + exp(-x)).
 
@@ -32,6 +35,7 @@ def sigmoid(x):
     return _with_logits(math_ops.sigmoid(x), x)
 
 
+@export("keras.activations.relu")
 def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     """x above `threshold` (else 0), capped at `max_value`, minus alpha * (threshold - x) below.
 
@@ -41,6 +45,7 @@ def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     return backend.relu(x, alpha=alpha, max_value=max_value, threshold=threshold)
 
 
+@export("keras.activations.elu")
 def elu(x, alpha=1.0):
     """x if x > 0 else alpha * (exp(x) - 1).
 
@@ -50,6 +55,7 @@ def elu(x, alpha=1.0):
     return backend.elu(x, alpha)
 
 
+@export("keras.activations.selu")
 def selu(x):
     """scale * elu(x, alpha), with Klambauer et al.'s self-normalizing constants.
 
@@ -59,6 +65,7 @@ def selu(x):
     return nn_ops.selu(x)
 
 
+@export("keras.activations.softplus")
 def softplus(x):
     """log(exp(x) + 1).
 
@@ -68,6 +75,7 @@ def softplus(x):
     return math_ops.softplus(x)
 
 
+@export("keras.activations.softsign")
 def softsign(x):
     """x / (|x| + 1).
 
@@ -77,6 +85,7 @@ def softsign(x):
     return nn_ops.softsign(x)
 
 
+@export("keras.activations.swish", "keras.activations.silu")
 def swish(x):
     """x * sigmoid(x) (also called silu).
 
@@ -87,6 +96,7 @@ def swish(x):
     return math_ops.multiply(x, math_ops.sigmoid(x))
 
 
+@export("keras.activations.gelu")
 def gelu(x, approximate=False):
     """x * P(X <= x) for X ~ N(0, 1); with `approximate`, its tanh approximation.
 
@@ -96,6 +106,7 @@ def gelu(x, approximate=False):
     return nn_ops.gelu(x, approximate)
 
 
+@export("keras.activations.tanh")
 def tanh(x):
     """The hyperbolic tangent.
 
@@ -105,6 +116,7 @@ def tanh(x):
     return math_ops.tanh(x)
 
 
+@export("keras.activations.exponential")
 def exponential(x):
     """exp(x).
 
@@ -114,6 +126,7 @@ def exponential(x):
     return math_ops.exp(x)
 
 
+@export("keras.activations.hard_sigmoid")
 def hard_sigmoid(x):
     """Keras 2's piecewise-linear sigmoid: clip(0.2 * x + 0.5, 0, 1).
 
@@ -123,6 +136,7 @@ def hard_sigmoid(x):
     return backend.hard_sigmoid(x)
 
 
+@export("keras.activations.linear")
 def linear(x):
     """x, unchanged.
 
@@ -132,6 +146,7 @@ def linear(x):
     return x
 
 
+@export("keras.activations.mish")
 def mish(x):
     """x * tanh(softplus(x)).
 
@@ -148,6 +163,7 @@ log_softmax = nn_ops.log_softmax
 relu6 = nn_ops.relu6
 
 
+@export("keras.activations.serialize")
 def serialize(activation, use_legacy_format=False):
     """An activation's name (a config dict for objects with `get_config`).
 
@@ -159,6 +175,7 @@ def serialize(activation, use_legacy_format=False):
     return _IDENTIFIERS.serialize(activation, use_legacy_format)
 
 
+@export("keras.activations.deserialize")
 def deserialize(name, custom_objects=None, use_legacy_format=False):
     """The activation a name (or config dict) refers to; both formats are read alike.
 
@@ -168,6 +185,7 @@ def deserialize(name, custom_objects=None, use_legacy_format=False):
     return _IDENTIFIERS.deserialize(name, custom_objects)
 
 
+@export("keras.activations.get")
 def get(identifier):
     """An activation from a name, a config dict or a callable; None means `linear`.
 

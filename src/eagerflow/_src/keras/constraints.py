@@ -12,12 +12,14 @@ array([-0.,  2.], dtype=float32)
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import convert
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 
 
+@export("keras.constraints.Constraint")
 class Constraint:
     """Base class of constraints: subclasses implement ``__call__(w)`` returning the
     projected weight (the base returns `w` unchanged).
@@ -60,6 +62,7 @@ def _rescale(w, norms, desired):
     return w * (desired / (backend.epsilon() + norms))
 
 
+@export("keras.constraints.MaxNorm", "keras.constraints.max_norm")
 class MaxNorm(Constraint):
     """Rescales vectors whose norm along `axis` exceeds `max_value` down to it.
 
@@ -79,6 +82,7 @@ class MaxNorm(Constraint):
         return {"max_value": self.max_value, "axis": self.axis}
 
 
+@export("keras.constraints.NonNeg", "keras.constraints.non_neg")
 class NonNeg(Constraint):
     """Zeroes the negative weights.
 
@@ -90,6 +94,7 @@ class NonNeg(Constraint):
         return w * cast_ops.cast(math_ops.greater_equal(w, 0.0), backend.floatx())
 
 
+@export("keras.constraints.UnitNorm", "keras.constraints.unit_norm")
 class UnitNorm(Constraint):
     """Rescales vectors along `axis` to norm 1.
 
@@ -107,6 +112,7 @@ class UnitNorm(Constraint):
         return {"axis": self.axis}
 
 
+@export("keras.constraints.MinMaxNorm", "keras.constraints.min_max_norm")
 class MinMaxNorm(Constraint):
     """Moves norms along `axis` a fraction `rate` of the way into [min_value, max_value]:
     ``rate * clip(norm) + (1 - rate) * norm`` (`rate=1` enforces the bounds exactly).
@@ -152,6 +158,7 @@ def _radial_sources(size):
     return np.where(ring == 0, half - 1, half + ring - size % 2)
 
 
+@export("keras.constraints.RadialConstraint", "keras.constraints.radial_constraint")
 class RadialConstraint(Constraint):
     """Makes each ``(height, width)`` slice of a square Conv2D kernel constant on square
     rings around its centre, each ring taking one of the kernel's diagonal values.
@@ -190,6 +197,7 @@ _IDENTIFIERS = serialization.Identifiers("constraint", _ALL_OBJECTS, Constraint,
                                          "keras.constraints", get_kind="constraint function")
 
 
+@export("keras.constraints.serialize")
 def serialize(constraint, use_legacy_format=False):
     """`constraint`'s config dict (``module``, ``class_name``, ``config``,
     ``registered_name``); only ``class_name`` and ``config`` in the legacy format.
@@ -200,6 +208,7 @@ def serialize(constraint, use_legacy_format=False):
     return _IDENTIFIERS.serialize(constraint, use_legacy_format)
 
 
+@export("keras.constraints.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The constraint a config dict or name describes (both formats are read alike).
 
@@ -209,6 +218,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False):
     return _IDENTIFIERS.deserialize(config, custom_objects)
 
 
+@export("keras.constraints.get")
 def get(identifier):
     """A constraint from a name (a default instance), a config dict or a callable
     (returned as is, classes included).

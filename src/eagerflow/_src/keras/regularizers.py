@@ -10,6 +10,7 @@ penalty on float64 weights uses the float32-rounded factor, like tf_keras.
 """
 import math
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import convert
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils import serialization
@@ -49,6 +50,7 @@ def _l2(factor, x):
     return 2.0 * factor * nn_ops.l2_loss(x)
 
 
+@export("keras.regularizers.Regularizer")
 class Regularizer:
     """Base class of regularizers: subclasses implement ``__call__(x)`` and `get_config`.
 
@@ -74,6 +76,7 @@ class Regularizer:
         return cls(**config)
 
 
+@export("keras.regularizers.L1L2")
 class L1L2(Regularizer):
     """``l1 * sum(|x|) + l2 * sum(x ** 2)`` (both factors default to 0 here, to 0.01 in
     `l1_l2` and the ``"l1_l2"`` identifier).
@@ -98,6 +101,7 @@ class L1L2(Regularizer):
         return {"l1": float(self.l1), "l2": float(self.l2)}
 
 
+@export("keras.regularizers.L1", "keras.regularizers.l1")
 class L1(Regularizer):
     """``l1 * sum(|x|)``.
 
@@ -115,6 +119,7 @@ class L1(Regularizer):
         return {"l1": float(self.l1)}
 
 
+@export("keras.regularizers.L2", "keras.regularizers.l2")
 class L2(Regularizer):
     """``l2 * sum(x ** 2)``.
 
@@ -132,6 +137,7 @@ class L2(Regularizer):
         return {"l2": float(self.l2)}
 
 
+@export("keras.regularizers.OrthogonalRegularizer", "keras.regularizers.orthogonal_regularizer")
 class OrthogonalRegularizer(Regularizer):
     """``factor`` times the mean absolute cosine between distinct rows (``mode="rows"``) or
     columns (``mode="columns"``) of a matrix: 0 when they are orthogonal.
@@ -166,6 +172,7 @@ class OrthogonalRegularizer(Regularizer):
         return {"factor": float(self.factor), "mode": self.mode}
 
 
+@export("keras.regularizers.l1_l2")
 def l1_l2(l1=0.01, l2=0.01):
     """An `L1L2` regularizer, both factors defaulting to 0.01.
 
@@ -188,6 +195,7 @@ _IDENTIFIERS = serialization.Identifiers("regularizer", _ALL_OBJECTS, Regularize
                                          "keras.regularizers", factories={"l1_l2": l1_l2})
 
 
+@export("keras.regularizers.serialize")
 def serialize(regularizer, use_legacy_format=False):
     """`regularizer`'s config dict (``module``, ``class_name``, ``config``,
     ``registered_name``); only ``class_name`` and ``config`` in the legacy format.
@@ -198,6 +206,7 @@ def serialize(regularizer, use_legacy_format=False):
     return _IDENTIFIERS.serialize(regularizer, use_legacy_format)
 
 
+@export("keras.regularizers.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The regularizer a config dict or name describes (both formats are read alike).
 
@@ -207,6 +216,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False):
     return _IDENTIFIERS.deserialize(config, custom_objects)
 
 
+@export("keras.regularizers.get")
 def get(identifier):
     """A regularizer from a name (an instance with default factors), a config dict or a
     callable (returned as is, classes included).

@@ -18,6 +18,7 @@ import operator
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
@@ -346,6 +347,7 @@ def _reshape_batched(op, args):
 batching_rules[_RESHAPE] = _reshape_batched
 
 
+@export("reshape", "keras.backend.reshape")
 def reshape(tensor, shape, name=None):
     """Reshapes `tensor` to `shape`; one dimension may be -1 (inferred).
 
@@ -417,6 +419,7 @@ _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _
                                 tied=())
 
 
+@export("transpose", "keras.backend.transpose", dispatch_name="compat.v1.transpose")
 def transpose(a, perm=None, conjugate=False, name="transpose"):
     """Permutes the dimensions of `a` (reversed when `perm` is None).
 
@@ -460,6 +463,7 @@ _EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, ti
                         moves_elements=True)
 
 
+@export("expand_dims")
 def expand_dims(input, axis, name=None):
     """Inserts a dimension of size 1 at index `axis`.
 
@@ -521,6 +525,7 @@ def _squeeze_rule(x, squeeze_dims):
 _SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=(), moves_elements=True)
 
 
+@export("squeeze", dispatch_name="compat.v1.squeeze")
 def squeeze(input, axis=None, name=None):
     """Removes dimensions of size 1: all of them, or those listed in `axis`.
 
@@ -569,6 +574,7 @@ def _broadcast_to_batched(op, args):
 batching_rules[_BROADCAST_TO] = _broadcast_to_batched
 
 
+@export("broadcast_to")
 def broadcast_to(input, shape, name=None):
     """Broadcasts `input` to `shape` with NumPy's rules.
 
@@ -609,6 +615,7 @@ def _tile_rule(x, multiples):
 _TILE = register("Tile", _tile_kernel, _tile_rule, tied=())
 
 
+@export("tile")
 def tile(input, multiples, name=None):
     """Repeats `input` `multiples[i]` times along each dimension i.
 
@@ -649,6 +656,7 @@ def _reverse_rule(x, axis):
 _REVERSE = register("ReverseV2", _reverse_kernel, _reverse_rule, tied=())
 
 
+@export("reverse")
 def reverse(tensor, axis, name=None):
     """Reverses the order of elements along the dimensions listed in `axis`.
 
@@ -695,6 +703,7 @@ def _roll_rule(x, shift, axis, **_):
 _ROLL = register("Roll", _roll_kernel, _roll_rule, tied=())
 
 
+@export("roll")
 def roll(input, shift, axis, name=None):
     """Rolls elements by `shift` along `axis` (shifts on one axis add up).
 
@@ -794,6 +803,7 @@ def _check_concat_dims(inputs, at, shapes, axis):
 _CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all", moves_elements=True)
 
 
+@export("concat")
 def concat(values, axis, name="concat"):
     """Concatenates tensors along dimension `axis`.
 
@@ -845,6 +855,7 @@ def _check_axis_range(axis, low, high):
         raise ValueError(f"Argument `axis` = {axis} not in range [{low}, {high})")
 
 
+@export("stack")
 def stack(values, axis=0, name="stack"):
     """Stacks rank-R tensors into one rank-(R+1) tensor along a new dimension `axis`.
 
@@ -890,6 +901,7 @@ def _unstack_rule(x, num, axis):
 _UNPACK = register("Unpack", _unstack_kernel, _unstack_rule, multi=True, tied=())
 
 
+@export("unstack")
 def unstack(value, num=None, axis=0, name="unstack"):
     """Splits `value` along `axis` into a list of `num` tensors of one rank less.
 
@@ -1017,6 +1029,7 @@ _SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
 _SPLIT_V = register("SplitV", _split_v_kernel, _split_v_rule, multi=True, tied=())
 
 
+@export("split")
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """Splits `value` along `axis` into equal parts (an int) or parts of the given sizes.
 
@@ -1087,6 +1100,7 @@ def _no_layout(layout):
         raise NotImplementedError("DTensor layouts are not supported.")
 
 
+@export("fill")
 def fill(dims, value, name=None, layout=None):
     """A tensor of shape `dims` filled with the scalar `value`.
 
@@ -1120,6 +1134,7 @@ def _python_float_shape(shape):
         convert_to_tensor(shape, _d.int32)  # raises TF's "Cannot convert ..." TypeError
 
 
+@export("zeros")
 def zeros(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element zero (empty strings for `string`).
 
@@ -1132,6 +1147,7 @@ def zeros(shape, dtype=_d.float32, name=None, layout=None):
     return fill(shape, _scalar(_zero_of(dtype), dtype), name)
 
 
+@export("ones")
 def ones(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element one.
 
@@ -1171,6 +1187,7 @@ def _like(op, make, input, dtype, name):
     return dispatch(op, (input,), name=name)
 
 
+@export("zeros_like", "keras.backend.zeros_like")
 def zeros_like(input, dtype=None, name=None, layout=None):
     """Zeros with the shape of `input` (and its dtype unless `dtype` is given).
 
@@ -1181,6 +1198,7 @@ def zeros_like(input, dtype=None, name=None, layout=None):
     return _like(_ZEROS_LIKE, zeros, input, dtype, name)
 
 
+@export("ones_like", "keras.backend.ones_like")
 def ones_like(input, dtype=None, name=None, layout=None):
     """Ones with the shape of `input` (and its dtype unless `dtype` is given).
 
@@ -1191,6 +1209,7 @@ def ones_like(input, dtype=None, name=None, layout=None):
     return _like(_ONES_LIKE, ones, input, dtype, name)
 
 
+@export("eye", "linalg.eye")
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=None):
     """Identity matrix (or a batch of them): ones on the main diagonal.
 
@@ -1287,6 +1306,7 @@ _RANGE = register("Range", _range_kernel, _range_rule,
                   tied=(0, 1, 2), dtypes=_RANGE_TYPES, not_differentiable="integer-like output")
 
 
+@export("range")
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (TF's name)
     """A 1-D sequence from `start` (inclusive) to `limit` (exclusive) in steps of `delta`.
 
@@ -1326,6 +1346,7 @@ _LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1),
                      dtypes=FLOAT, not_differentiable="no gradient in TensorFlow")
 
 
+@export("linspace")
 def linspace(start, stop, num, name=None, axis=0):
     """`num` evenly spaced values from `start` to `stop` (both included), along `axis`.
 
@@ -1390,6 +1411,7 @@ def _one_hot_values(on_value, off_value, dtype):
     return on, off
 
 
+@export("one_hot")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """One-hot encoding: `on_value` where the last axis equals `indices`, else `off_value`.
 
@@ -1417,6 +1439,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis}, name)
 
 
+@export("meshgrid")
 def meshgrid(*args, **kwargs):
     """Coordinate grids from 1-D coordinate vectors; `indexing` is 'xy' (default) or 'ij'.
 
@@ -1496,6 +1519,7 @@ _PAD = register("PadV2", _pad_kernel, _pad_rule, tied=(0, 1))
 _MIRROR_PAD = register("MirrorPad", _mirror_pad_kernel, _pad_rule, tied=())
 
 
+@export("pad", dispatch_name="compat.v1.pad")
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """Pads `tensor` by `paddings[i] = [before, after]` along each dimension i.
 
@@ -1603,6 +1627,7 @@ def _gather_rule(params, indices, axis, batch_dims):
 _GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=(), moves_elements=True)
 
 
+@export("gather", "keras.backend.gather", dispatch_name="compat.v1.gather")
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """Gathers slices of `params` along `axis` at `indices`.
 
@@ -1687,6 +1712,7 @@ def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
 _GATHER_ND = register("GatherNd", _gather_nd_kernel, _gather_nd_rule, tied=())
 
 
+@export("gather_nd", dispatch_name="compat.v1.gather_nd")
 def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """Gathers slices of `params` addressed by the index vectors in the last axis of `indices`.
 
@@ -1773,6 +1799,7 @@ def _scatter_nd_rule(indices, updates, shape, **_):
 _SCATTER_ND = register("ScatterNd", _scatter_nd_kernel, _scatter_nd_rule, tied=())
 
 
+@export("scatter_nd")
 def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     """Scatters `updates` into zeros of `shape` at `indices`; duplicate indices add up.
 
@@ -1824,19 +1851,24 @@ tensor_scatter_nd_add = _tensor_scatter(
     >>> tensor_scatter_nd_add([1, 2, 3], [[0], [0]], [5, 5])
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([11,  2,  3], dtype=int32)>
     """)
+export("tensor_scatter_nd_add")(tensor_scatter_nd_add)
 tensor_scatter_nd_sub = _tensor_scatter(
     "tensor_scatter_nd_sub", "TensorScatterSub", "subtract", NUMBER,
     "Subtracts `updates` from a copy of `tensor` at `indices`.")
+export("tensor_scatter_nd_sub")(tensor_scatter_nd_sub)
 tensor_scatter_nd_max = _tensor_scatter(
     "tensor_scatter_nd_max", "TensorScatterMax", "maximum", REAL,
     "Element-wise max of a copy of `tensor` and `updates` at `indices`.")
+export("tensor_scatter_nd_max")(tensor_scatter_nd_max)
 tensor_scatter_nd_min = _tensor_scatter(
     "tensor_scatter_nd_min", "TensorScatterMin", "minimum", REAL,
     "Element-wise min of a copy of `tensor` and `updates` at `indices`.")
+export("tensor_scatter_nd_min")(tensor_scatter_nd_min)
 _tensor_scatter_nd_update = _tensor_scatter("tensor_scatter_nd_update", "TensorScatterUpdate",
                                             "update", ANY, None)
 
 
+@export("tensor_scatter_nd_update")
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """A copy of `tensor` with `updates` written at `indices` (the last duplicate wins).
 
@@ -1875,6 +1907,7 @@ def _select_rule(condition, x, y):
 _SELECT = register("SelectV2", _select_kernel, _select_rule, tied=(1, 2))
 
 
+@export("where")
 def where(condition, x=None, y=None, name=None):
     """`x` where `condition` is True, else `y` (broadcast); or, with `condition` alone,
     the int64 coordinates of its True (non-zero) elements.
@@ -1903,6 +1936,7 @@ def where(condition, x=None, y=None, name=None):
     return dispatch(_SELECT, (condition, x, y), name=name)
 
 
+@export("boolean_mask", dispatch_name="compat.v1.boolean_mask")
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The elements (or slices) of `tensor` where the k-D `mask` is True, flattened over
     the masked dimensions `axis` .. `axis + k`.
@@ -1963,6 +1997,7 @@ def _slice_rule(x, begin, size):
 _SLICE = register("Slice", _slice_kernel, _slice_rule, tied=(), moves_elements=True)
 
 
+@export("slice")
 def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
     """The slice of `input_` of `size` starting at `begin` (size -1: to the end).
 
@@ -2005,6 +2040,7 @@ static_value_rules[_SIZE] = lambda s: (s.num_elements(), True) if s.is_fully_def
 static_value_rules[_RANK] = lambda s: None if s.rank is None else (s.rank, True)
 
 
+@export("shape", dispatch_name="compat.v1.shape")
 def shape(input, out_type=None, name=None):
     """The shape of `input` as a 1-D int32 (or `out_type`) tensor.
 
@@ -2015,6 +2051,7 @@ def shape(input, out_type=None, name=None):
                     name)
 
 
+@export("shape_n")
 def shape_n(input, out_type=_d.int32, name=None):
     """The shapes of a list of tensors.
 
@@ -2030,6 +2067,7 @@ def shape_n(input, out_type=_d.int32, name=None):
     return list(dispatch(_SHAPE_N, tensors, {"out_type": _out_type(out_type, "ShapeN")}, name))
 
 
+@export("size", dispatch_name="compat.v1.size")
 def size(input, out_type=None, name=None):
     """The number of elements of `input` as a scalar int32 (or `out_type`) tensor.
 
@@ -2039,6 +2077,7 @@ def size(input, out_type=None, name=None):
     return dispatch(_SIZE, (as_tensor(input),), {"out_type": _out_type(out_type, "Size")}, name)
 
 
+@export("rank")
 def rank(input, name=None):
     """The number of dimensions of `input` as a scalar int32 tensor.
 
@@ -2048,6 +2087,7 @@ def rank(input, name=None):
     return dispatch(_RANK, (as_tensor(input),), name=name)
 
 
+@export("broadcast_static_shape")
 def broadcast_static_shape(shape_x, shape_y):
     """The broadcast of two static `TensorShape`s (unknown dims stay unknown).
 
@@ -2080,6 +2120,7 @@ _BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args_kernel, _broadcast_a
                            tied=(0, 1), dtypes=_SHAPE_TYPES, not_differentiable="shape")
 
 
+@export("broadcast_dynamic_shape")
 def broadcast_dynamic_shape(shape_x, shape_y):
     """The broadcast of two shapes given as 1-D integer tensors.
 
@@ -2192,6 +2233,7 @@ def _explicit_equation(equation, count):
     return equation
 
 
+@export("einsum", "linalg.einsum")
 def einsum(equation, *inputs, **kwargs):
     """Tensor contraction in Einstein summation notation, e.g. ``'ij,jk->ik'``.
 
@@ -2257,6 +2299,7 @@ def _unknown_tensordot_rank(rank_a, rank_b):
                       f"{rank_a} and {rank_b}")
 
 
+@export("tensordot", "linalg.tensordot")
 def tensordot(a, b, axes, name=None):
     """Sums the products of `a` and `b` over the given axes (an int: the last/first `axes`).
 
@@ -2322,6 +2365,7 @@ _UPPER_BOUND = register("UpperBound", _search_kernel("right"), _search_rule, tie
                         dtypes=REAL, not_differentiable="integer output")
 
 
+@export("searchsorted")
 def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=None):
     """Indices at which `values` would be inserted into the sorted innermost rows of
     `sorted_sequence` to keep them sorted.
@@ -2338,6 +2382,7 @@ def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=N
                     {"out_type": _out_type(out_type, op.name)}, name)
 
 
+@export("sequence_mask")
 def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     """Mask of the first `lengths[i]` positions of each row: ``range(maxlen) < lengths[..., None]``.
 
@@ -2360,6 +2405,7 @@ def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     return cast_ops.cast(mask, dtype, name=name)
 
 
+@export("repeat")
 def repeat(input, repeats, axis=None, name=None):
     """Repeats each element (or slice along `axis`) of `input` `repeats` times.
 

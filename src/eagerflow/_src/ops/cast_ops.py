@@ -6,6 +6,7 @@
 """
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
@@ -44,6 +45,7 @@ _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
                           not_differentiable="gradients stop here by definition")
 
 
+@export("cast", "dtypes.cast", "keras.backend.cast")
 def cast(x, dtype, name=None):
     """Casts `x` to `dtype` (floats truncate toward zero when cast to integers).
 
@@ -87,6 +89,7 @@ def _float_limits(src, dst):
     return lo, hi
 
 
+@export("dtypes.saturate_cast", "saturate_cast")
 def saturate_cast(value, dtype, name=None):
     """Casts `value` to `dtype`, clamping to the target's range first.
 
@@ -123,6 +126,7 @@ def saturate_cast(value, dtype, name=None):
     return cast(value, dtype, name=name)
 
 
+@export("identity")
 def identity(input, name=None):
     """Returns a tensor with the same shape and contents as `input`.
 
@@ -132,6 +136,7 @@ def identity(input, name=None):
     return dispatch(_IDENTITY, (as_tensor(input),), name=name)
 
 
+@export("stop_gradient")
 def stop_gradient(input, name=None):
     """Returns `input` unchanged, as a value gradients do not flow through.
 
@@ -141,6 +146,7 @@ def stop_gradient(input, name=None):
     return dispatch(_STOP_GRADIENT, (as_tensor(input),), name=name)
 
 
+@export("identity_n")
 def identity_n(input, name=None):
     """Returns the identity of each tensor of the list `input`.
 
@@ -169,6 +175,7 @@ def _ensure_shape_rule(x, shape):
 _ENSURE_SHAPE = register("EnsureShape", _ensure_shape, _ensure_shape_rule, tied=())
 
 
+@export("ensure_shape")
 def ensure_shape(x, shape, name=None):
     """Returns `x`, checking that its shape is compatible with `shape` (None: any size).
 

@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
@@ -825,6 +826,7 @@ def _conv_attrs(nd, strides, padding, data_format, dilations, formats, paddings=
             "dilations": _sequence(dilations, nd, first, "dilations")}
 
 
+@export("nn.conv2d", dispatch_name="compat.v1.nn.conv2d")
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
     """Computes a 2-D convolution of `input` (N, H, W, C) with `filters` (kh, kw, C, out).
 
@@ -842,6 +844,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     return dispatch(_CONV2D, (x, w), attrs, name=name)
 
 
+@export("nn.conv3d")
 def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None, name=None):
     """Computes a 3-D convolution of `input` (N, D, H, W, C) with `filters` (kd, kh, kw, C, out).
 
@@ -854,6 +857,7 @@ def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None
     return dispatch(_CONV3D, (x, w), attrs, name=name)
 
 
+@export("nn.conv1d", dispatch_name="compat.v1.nn.conv1d")
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
     """Computes a 1-D convolution of `input` (N, W, C) with `filters` (kw, C, out).
 
@@ -885,6 +889,7 @@ def _lift(value, channels_first, name):
     return (1, 1, 1, spatial[2]) if channels_first else (1, 1, spatial[1], 1)
 
 
+@export("nn.depthwise_conv2d", dispatch_name="compat.v1.nn.depthwise_conv2d")
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
                      name=None):
     """Convolves each input channel with its own `channel_multiplier` filters.
@@ -903,6 +908,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     return dispatch(_DEPTHWISE, (x, w), attrs, name=name)
 
 
+@export("nn.convolution")
 def convolution(input, filters, strides=None, padding="VALID", data_format=None,
                 dilations=None, name=None):
     """A 1-, 2- or 3-D convolution, as `filters`' rank (or else `input`'s) says.
@@ -938,6 +944,7 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     return conv3d(x, w, strides, padding, "NCDHW" if first else "NDHWC", dilations, name)
 
 
+@export("nn.separable_conv2d")
 def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,
                      data_format=None, dilations=None, name=None):
     """A depthwise convolution followed by a 1x1 convolution mixing its channels.
@@ -962,6 +969,7 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
                   data_format=data_format or "NHWC", name=name)
 
 
+@export("nn.conv1d_transpose")
 def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NWC",
                      dilations=None, name=None):
     """The transpose of `conv1d` (its gradient with respect to its input).
@@ -1037,6 +1045,7 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,
     return dispatch(_BACKPROP_FILTER, (x, dy), attrs, name=name)
 
 
+@export("nn.conv2d_transpose")
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC",
                      dilations=None, name=None):
     """The transpose of `conv2d` (the gradient of `conv2d` with respect to its input).
@@ -1052,6 +1061,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
                                  data_format=data_format, dilations=dilations, name=name)
 
 
+@export("nn.conv3d_transpose")
 def conv3d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NDHWC",
                      dilations=None, name=None):
     """The transpose of `conv3d` (the gradient of `conv3d` with respect to its input).
@@ -1081,6 +1091,7 @@ def _pool(op, input, ksize, strides, padding, data_format, nd, formats, name):
     return dispatch(op, (x,), attrs, name=name)
 
 
+@export("nn.max_pool2d")
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """Max over each window of a 4-D `input`; SAME padding never wins a maximum.
 
@@ -1092,6 +1103,7 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
                  name)
 
 
+@export("nn.avg_pool2d")
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """Mean over each window of a 4-D `input`; SAME windows average their real elements only.
 
@@ -1103,6 +1115,7 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
                  name)
 
 
+@export("nn.max_pool3d")
 def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
     """Max over each window of a 5-D `input`.
 
@@ -1113,6 +1126,7 @@ def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
                  ("NDHWC", "NCDHW"), name)
 
 
+@export("nn.avg_pool3d")
 def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
     """Mean over each window of a 5-D `input`.
 
@@ -1135,6 +1149,7 @@ def _pool1d(pool2d, input, ksize, strides, padding, data_format, name):
     return array_ops.squeeze(y, [axis])
 
 
+@export("nn.max_pool1d")
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """Max over each window of a 3-D `input` (N, W, C).
 
@@ -1144,6 +1159,7 @@ def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     return _pool1d(max_pool2d, input, ksize, strides, padding, data_format, name)
 
 
+@export("nn.avg_pool1d")
 def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """Mean over each window of a 3-D `input` (N, W, C).
 
@@ -1168,6 +1184,7 @@ def _pool_by_rank(average, input, ksize, strides, padding, data_format, name):
     return fn(x, ksize, strides, padding, data_format or default, name)
 
 
+@export("nn.max_pool")
 def max_pool(input, ksize, strides, padding, data_format=None, name=None):
     """Max pooling of a 3-D, 4-D or 5-D `input` (1, 2 or 3 spatial dims, by rank).
 
@@ -1177,6 +1194,7 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):
     return _pool_by_rank(False, input, ksize, strides, padding, data_format, name)
 
 
+@export("nn.avg_pool")
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     """Average pooling of a 3-D, 4-D or 5-D `input` (1, 2 or 3 spatial dims, by rank).
 

@@ -8,12 +8,14 @@ indices add up).
 >>> convert_to_tensor(s).numpy().tolist()
 [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dtypes import variant
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import late
 
 
+@export("IndexedSlices")
 class IndexedSlices:
     """A sparse representation of a tensor of shape `dense_shape` (``tf.IndexedSlices``)."""
 

@@ -13,6 +13,7 @@ import ml_dtypes
 import numpy as np
 
 from eagerflow._src.core import context
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -239,6 +240,7 @@ def _batched(a, b):
     return ra is None or rb is None or ra > 2 or rb > 2
 
 
+@export("linalg.matmul", "matmul")
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
            name=None):
@@ -277,6 +279,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     return dispatch(_BATCH_MATMUL, (a, b), attrs, name or "MatMul")  # TF's node name
 
 
+@export("linalg.matvec")
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
            name=None):
     """Multiplies matrix `a` by vector `b`: ``matmul(a, b[..., None])[..., 0]``.
@@ -290,6 +293,7 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
                                   name=name)
 
 
+@export("linalg.matrix_transpose")
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     """Transposes the last two dimensions of `a` (conjugating too when `conjugate`).
 
@@ -310,6 +314,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     return late.array_ops.transpose(a, perm, conjugate=conjugate, name=name)
 
 
+@export("linalg.adjoint")
 def adjoint(matrix, name=None):
     """The conjugate transpose of the last two dimensions of `matrix`.
 
@@ -583,6 +588,7 @@ _SVD = register("Svd", _single_or_wider(_svd), _matrix_op_rule("Svd", _svd_rule,
                 multi=True, dtypes=_LAPACK)
 
 
+@export("linalg.inv")
 def inv(input, adjoint=False, name=None):
     """The inverse of each square matrix in `input` (of its adjoint when `adjoint`).
 
@@ -594,6 +600,7 @@ def inv(input, adjoint=False, name=None):
     return dispatch(_INVERSE, (as_tensor(input),), {"adjoint": bool(adjoint)}, name)
 
 
+@export("linalg.det")
 def det(input, name=None):
     """The determinant of each square matrix in `input`.
 
@@ -609,6 +616,7 @@ LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant",
 Qr = collections.namedtuple("Qr", ["q", "r"])
 
 
+@export("linalg.slogdet")
 def slogdet(input, name=None):
     """Sign and log of the absolute determinant of each square matrix: ``(sign, log_abs_det)``.
 
@@ -620,6 +628,7 @@ def slogdet(input, name=None):
                                           name))
 
 
+@export("linalg.cholesky")
 def cholesky(input, name=None):
     """The lower Cholesky factor of each Hermitian positive-definite matrix in `input`.
 
@@ -633,6 +642,7 @@ def cholesky(input, name=None):
     return dispatch(_CHOLESKY, (as_tensor(input),), _NO_ATTRS, name)
 
 
+@export("linalg.eigh")
 def eigh(tensor, name=None):
     """Eigen-decomposition of self-adjoint matrices: ``(e, v)``, eigenvalues ascending.
 
@@ -645,6 +655,7 @@ def eigh(tensor, name=None):
     return dispatch(_EIGH, (as_tensor(tensor),), {"compute_v": True}, name)
 
 
+@export("linalg.eigvalsh")
 def eigvalsh(tensor, name=None):
     """The eigenvalues of self-adjoint matrices, ascending.
 
@@ -654,6 +665,7 @@ def eigvalsh(tensor, name=None):
     return dispatch(_EIGH, (as_tensor(tensor),), {"compute_v": False}, name)[0]
 
 
+@export("linalg.qr")
 def qr(input, full_matrices=False, name=None):
     """QR decomposition of each matrix in `input`: ``(q, r)``.
 
@@ -664,6 +676,7 @@ def qr(input, full_matrices=False, name=None):
     return Qr(*dispatch(_QR, (as_tensor(input),), {"full_matrices": bool(full_matrices)}, name))
 
 
+@export("linalg.svd")
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     """Singular values (and vectors) of each matrix: ``s``, or ``(s, u, v)`` with a = u s v^H.
 
@@ -676,6 +689,7 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     return (s, u, v) if compute_uv else s
 
 
+@export("linalg.logdet")
 def logdet(matrix, name=None):
     """The log-determinant of each Hermitian positive-definite matrix (through Cholesky).
 
@@ -704,6 +718,7 @@ def _eps_times_size(a):
     return math_ops.multiply(size, float(np.finfo(a.dtype.as_numpy_dtype).eps))
 
 
+@export("linalg.matrix_rank")
 def matrix_rank(a, tol=None, validate_args=False, name=None):
     """The number of singular values of each matrix above `tol` (default: eps * size * max s).
 
@@ -719,6 +734,7 @@ def matrix_rank(a, tol=None, validate_args=False, name=None):
                                          name=name)
 
 
+@export("linalg.pinv")
 def pinv(a, rcond=None, validate_args=False, name=None):
     """The Moore-Penrose pseudo-inverse of each matrix, ignoring singular values below
     ``rcond * max(s)`` (default `rcond`: 10 * eps * size).
@@ -864,6 +880,7 @@ _TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangul
                              _triangular_rule, tied=(0, 1), dtypes=(_d.bfloat16,) + _LAPACK)
 
 
+@export("linalg.solve")
 def solve(matrix, rhs, adjoint=False, name=None):
     """Solves ``matrix @ x = rhs`` (``adjoint(matrix) @ x = rhs`` when `adjoint`).
 
@@ -875,6 +892,7 @@ def solve(matrix, rhs, adjoint=False, name=None):
     return dispatch(_SOLVE, (as_tensor(matrix), as_tensor(rhs)), {"adjoint": bool(adjoint)}, name)
 
 
+@export("linalg.triangular_solve")
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     """Solves a triangular system; only the `lower` (or upper) triangle of `matrix` is read.
 
@@ -889,6 +907,7 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
                     {"lower": bool(lower), "adjoint": bool(adjoint)}, name)
 
 
+@export("linalg.cholesky_solve")
 def cholesky_solve(chol, rhs, name=None):
     """Solves ``A x = rhs`` given the lower Cholesky factor `chol` of A.
 
@@ -901,6 +920,7 @@ def cholesky_solve(chol, rhs, name=None):
     return triangular_solve(chol, y, lower=True, adjoint=True, name=name)
 
 
+@export("linalg.lstsq")
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """Least-squares solutions of ``matrix @ x = rhs``.
 
@@ -1176,6 +1196,7 @@ def _diag_range(x, lo, hi, padding_value, align):
     return late.array_ops.stack(parts, -2)
 
 
+@export("linalg.diag")
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
          align="RIGHT_LEFT"):
     """Batched matrices with `diagonal` on diagonal `k` and `padding_value` elsewhere.
@@ -1193,6 +1214,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     return dispatch(_MATRIX_DIAG, (diagonal,), attrs, name)
 
 
+@export("linalg.diag_part")
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):
     """Diagonal `k` of each matrix in `input`.
 
@@ -1206,6 +1228,7 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     return dispatch(_MATRIX_DIAG_PART, (input,), {"k": k}, name)
 
 
+@export("linalg.set_diag")
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     """`input` with diagonal `k` of each matrix replaced by `diagonal`.
 
@@ -1219,6 +1242,7 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
                     {"k": _single_k(k, "MatrixSetDiagV3")}, name)
 
 
+@export("linalg.band_part")
 def band_part(input, num_lower, num_upper, name=None):
     """Keeps `num_lower` sub- and `num_upper` superdiagonals (negative: all), zeroing the rest.
 
@@ -1232,6 +1256,7 @@ def band_part(input, num_lower, num_upper, name=None):
     return dispatch(_BAND_PART, (as_tensor(input),), attrs, name)
 
 
+@export("linalg.tensor_diag")
 def tensor_diag(diagonal, name=None):
     """A tensor of rank 2k with `diagonal` (rank k) on its diagonal.
 
@@ -1241,6 +1266,7 @@ def tensor_diag(diagonal, name=None):
     return dispatch(_TENSOR_DIAG, (as_tensor(diagonal),), _NO_ATTRS, name)
 
 
+@export("linalg.tensor_diag_part")
 def tensor_diag_part(input, name=None):
     """The diagonal of a rank-2k tensor: ``out[i..] = input[i.., i..]``.
 
@@ -1250,6 +1276,7 @@ def tensor_diag_part(input, name=None):
     return dispatch(_TENSOR_DIAG_PART, (as_tensor(input),), _NO_ATTRS, name)
 
 
+@export("linalg.trace")
 def trace(x, name=None):
     """The sum of the main diagonal of each matrix in `x`.
 
@@ -1293,6 +1320,7 @@ _CROSS = register("Cross", _cross, _cross_rule, tied=(0, 1), dtypes=(
     _d.uint16, _d.float16, _d.uint32, _d.uint64))
 
 
+@export("linalg.cross")
 def cross(a, b, name=None):
     """Cross products of the 3-element vectors in the last dimension of `a` and `b`.
 
@@ -1329,6 +1357,7 @@ def _check_ord(ord, is_matrix):
         raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
 
 
+@export("norm", "linalg.norm", dispatch_name="compat.v1.norm")
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     """Vector norms (over `axis`, or all elements) and matrix norms (over a pair of axes).
 
@@ -1367,6 +1396,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     return math_ops.pow(total, 1.0 / ord, name=name)
 
 
+@export("linalg.normalize")
 def normalize(tensor, ord="euclidean", axis=None, name=None):
     """`tensor` divided by its norm (see `norm`), and that norm with the reduced axes kept.
 

@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
@@ -119,6 +120,7 @@ _STRING_FORMAT = register(
     not_differentiable=_NO_GRAD)
 
 
+@export("strings.format")
 def format(template, inputs, placeholder="{}", summarize=3, name=None):
     """A scalar string: `template` with each `placeholder` replaced by the text of one input.
 
@@ -212,6 +214,7 @@ def _placeholder(inputs):
 _DEFAULT_STREAM = sys.stderr
 
 
+@export("print")
 def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n", name=None):
     """Prints `inputs` (tensors, strings, or structures of them) separated by `sep`.
 

@@ -12,6 +12,7 @@ import numbers
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -239,28 +240,34 @@ relu = unary(_RELU, """Computes max(features, 0) element-wise.
     >>> relu(constant([-1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 2], dtype=int32)>
     """)
+export("nn.relu")(relu)
 relu6 = unary(_RELU6, """Computes min(max(features, 0), 6) element-wise.
 
     >>> relu6(constant([-1.0, 3.0, 8.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0., 3., 6.], dtype=float32)>
     """)
+export("nn.relu6", "keras.activations.relu6")(relu6)
 elu = unary(_ELU, """Computes features if > 0 else exp(features) - 1.
 
     >>> elu(constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.63212055,  2.        ], dtype=float32)>
     """)
+export("nn.elu")(elu)
 selu = unary(_SELU, """Computes scale * (features if > 0 else alpha * (exp(features) - 1)).
 
     >>> selu(constant([0.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.      , 1.050701], dtype=float32)>
     """)
+export("nn.selu")(selu)
 softsign = unary(_SOFTSIGN, """Computes features / (abs(features) + 1).
 
     >>> softsign(constant([-1.0, 3.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5 ,  0.75], dtype=float32)>
     """)
+export("nn.softsign", "math.softsign", "keras.backend.softsign")(softsign)
 
 
+@export("nn.leaky_relu", "keras.activations.leaky_relu")
 def leaky_relu(features, alpha=0.2, name=None):
     """Computes features if > 0 else alpha * features; integers are computed as float32.
 
@@ -287,6 +294,7 @@ _GELU_CUBIC = float(np.float32(0.044715))
 _GELU_SQRT_HALF = float(np.float32(0.7071067811865476))
 
 
+@export("nn.gelu")
 def gelu(features, approximate=False, name=None):
     """Gaussian error linear unit: features * P(X <= features) for X ~ N(0, 1).
 
@@ -307,6 +315,7 @@ def gelu(features, approximate=False, name=None):
     return math_ops.multiply(math_ops.multiply(0.5, x), cdf)
 
 
+@export("nn.silu", "nn.swish")
 def silu(features, beta=1.0):
     """Computes features * sigmoid(beta * features) (swish).
 
@@ -381,6 +390,7 @@ def _axis(axis, rank):
     return axis
 
 
+@export("nn.softmax", "math.softmax")
 def softmax(logits, axis=None, name=None):
     """Computes exp(logits) / sum(exp(logits), axis) (default: the last axis).
 
@@ -393,6 +403,7 @@ def softmax(logits, axis=None, name=None):
     return dispatch(_SOFTMAX, (x,), {"axis": dim}, name=name)
 
 
+@export("nn.log_softmax", "math.log_softmax", "keras.activations.log_softmax")
 def log_softmax(logits, axis=None, name=None):
     """Computes logits - log(sum(exp(logits), axis)) (default: the last axis).
 
@@ -405,6 +416,7 @@ def log_softmax(logits, axis=None, name=None):
     return dispatch(_LOG_SOFTMAX, (x,), {"axis": dim}, name=name)
 
 
+@export("nn.crelu", dispatch_name="compat.v1.nn.crelu")
 def crelu(features, axis=-1, name=None):
     """Concatenates relu(features) and relu(-features) along `axis`.
 
@@ -415,6 +427,7 @@ def crelu(features, axis=-1, name=None):
     return array_ops.concat([relu(x), relu(math_ops.negative(x))], axis, name=name)
 
 
+@export("nn.log_poisson_loss")
 def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     """Negative log-likelihood of `targets` under Poisson rates exp(`log_input`).
 
@@ -439,6 +452,7 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
                                               array_ops.zeros_like(targets)), name=name)
 
 
+@export("nn.weighted_cross_entropy_with_logits")
 def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     """Sigmoid cross entropy with the positive term weighted by `pos_weight`.
 
@@ -481,6 +495,7 @@ def _divides(block, dim):
     return isinstance(dim, Tensor) or dim % block == 0
 
 
+@export("nn.space_to_depth")
 def space_to_depth(input, block_size, data_format="NHWC", name=None):
     """Moves each block_size x block_size spatial block of NHWC `input` into the depth.
 
@@ -498,6 +513,7 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):
                              name=name)
 
 
+@export("nn.depth_to_space")
 def depth_to_space(input, block_size, data_format="NHWC", name=None):
     """Moves depth of NHWC `input` into block_size x block_size spatial blocks.
 
@@ -554,6 +570,7 @@ _BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=N
                      fresh=True)
 
 
+@export("nn.bias_add")
 def bias_add(value, bias, data_format=None, name=None):
     """Adds the 1-D `bias` along the channel axis of `value` (last, or 1 for "NC...").
 
@@ -674,6 +691,8 @@ _L2_LOSS = register("L2Loss", widened(_l2_loss), lambda t: (TensorShape([]), t.d
                     dtypes=FLOAT)
 
 
+@export("nn.softmax_cross_entropy_with_logits",
+        dispatch_name="compat.v1.nn.softmax_cross_entropy_with_logits_v2")
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """Cross entropy between `labels` (a distribution along `axis`) and softmax(`logits`).
 
@@ -689,6 +708,8 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     return loss
 
 
+@export("nn.sparse_softmax_cross_entropy_with_logits",
+        dispatch_name="compat.v1.nn.sparse_softmax_cross_entropy_with_logits")
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """Cross entropy between class indices `labels` and softmax(`logits`) over the last axis.
 
@@ -730,6 +751,8 @@ def _check_sparse_shapes(labels, logits, logits_in):
                          f"dimension. Received: labels.shape={labels} and logits.shape={logits}")
 
 
+@export("nn.sigmoid_cross_entropy_with_logits",
+        dispatch_name="compat.v1.nn.sigmoid_cross_entropy_with_logits")
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """Cross entropy of independent binary `labels` and sigmoid(`logits`), element-wise.
 
@@ -749,6 +772,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
                         math_ops.log1p(math_ops.exp(neg_abs)))
 
 
+@export("nn.l2_loss")
 def l2_loss(t, name=None):
     """Computes sum(t ** 2) / 2.
 
@@ -758,6 +782,7 @@ def l2_loss(t, name=None):
     return dispatch(_L2_LOSS, (as_tensor(t),), name=name)
 
 
+@export("nn.compute_average_loss")
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
     """Sum of the (weighted) per-example losses over the global batch size.
 
@@ -788,6 +813,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     return math_ops.divide_no_nan(total, cast(global_batch_size, total.dtype))
 
 
+@export("nn.scale_regularization_loss")
 def scale_regularization_loss(regularization_loss):
     """Sums a list of regularization losses, scaled for one replica.
 
@@ -841,6 +867,7 @@ _IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_shape, tied=(1, 2),
                      input_names=("targets", "k"))
 
 
+@export("math.in_top_k", "nn.in_top_k")
 def in_top_k(targets, predictions, k, name=None):
     """Whether each target class is among the `k` highest `predictions` of its row.
 
@@ -859,6 +886,7 @@ def in_top_k(targets, predictions, k, name=None):
 
 # ----------------------------------------------------------------------------- composites
 
+@export("nn.moments")
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """Mean and variance of `x` over `axes` (`shift` is unused, as in TensorFlow).
 
@@ -889,6 +917,7 @@ def _moments_input(x, axes):
     return x, axes, cast(x, _d.float32) if x.dtype == _d.float16 else x
 
 
+@export("nn.weighted_moments", dispatch_name="compat.v1.nn.weighted_moments")
 def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     """Mean and variance of `x` over `axes`, each element counted `frequency_weights` times.
 
@@ -911,6 +940,7 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     return cast(mean, x.dtype), cast(variance, x.dtype)
 
 
+@export("nn.sufficient_statistics", dispatch_name="compat.v1.nn.sufficient_statistics")
 def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     """(count, sum, sum of squares, shift) of `x` over `axes`, the sums taken of x - shift.
 
@@ -933,6 +963,7 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
             reduction_ops.reduce_sum(math_ops.square(x), axes, keepdims=keepdims), shift)
 
 
+@export("nn.normalize_moments")
 def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
     """Mean and variance from sufficient statistics (see `sufficient_statistics`).
 
@@ -947,6 +978,7 @@ def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
     return mean, variance
 
 
+@export("nn.batch_normalization")
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """Normalizes: scale * (x - mean) / sqrt(variance + variance_epsilon) + offset.
 
@@ -965,6 +997,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     return math_ops.add(math_ops.multiply(x, cast(inv, x.dtype)), cast(shift, x.dtype))
 
 
+@export("nn.dropout")
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeroes each element with probability `rate` and scales the rest by 1 / (1 - rate).
 
@@ -1033,6 +1066,7 @@ def _noise_shape(x, noise_shape):
                             isinstance(d, Tensor) else d for i, d in enumerate(dims)])
 
 
+@export("nn.embedding_lookup", dispatch_name="compat.v1.nn.embedding_lookup")
 def embedding_lookup(params, ids, max_norm=None, name=None):
     """Gathers rows of `params` at `ids`; a list of shards is split by contiguous ranges.
 

@@ -10,6 +10,7 @@ undoes the other, and each one's gradient is the other).
 """
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core import dtypes as _d
@@ -70,6 +71,7 @@ _DYNAMIC_PARTITION = register("DynamicPartition", _dynamic_partition_kernel,
                               _dynamic_partition_rule, multi=True, tied=())
 
 
+@export("dynamic_partition")
 def dynamic_partition(data, partitions, num_partitions, name=None):
     """Splits `data` into `num_partitions` tensors by the int32 `partitions`, a partition id
     for each of data's leading ``partitions.shape`` elements (in order within each part).
@@ -144,6 +146,7 @@ def _tensor_list(values, dtype=None):
     return array_ops._matching(values)
 
 
+@export("dynamic_stitch")
 def dynamic_stitch(indices, data, name=None):
     """Interleaves the values of `data` into one tensor: ``merged[indices[m][i]] =
     data[m][i]`` (a later position wins where indices repeat; rows no index names are 0).
@@ -239,6 +242,7 @@ def _nbins_value(nbins):
     return None if value.ndim else int(value)
 
 
+@export("histogram_fixed_width")
 def histogram_fixed_width(values, value_range, nbins=100, dtype=_d.int32, name=None):
     """Counts `values` in `nbins` equal-width bins spanning ``value_range = [low, high]``;
     values below low count in the first bin, values above high in the last.
@@ -253,6 +257,7 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=_d.int32, name=N
                     {"nbins": _nbins_value(nbins), "dtype": dtype}, name)
 
 
+@export("histogram_fixed_width_bins")
 def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_d.int32, name=None):
     """The bin index (int32, in [0, nbins)) of each element of `values` in `nbins`
     equal-width bins spanning `value_range`, out-of-range values clipped to the end bins.

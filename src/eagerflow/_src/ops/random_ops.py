@@ -33,6 +33,7 @@ import weakref
 import numpy as np
 
 from eagerflow._src.backend import special
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import config
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
@@ -101,6 +102,7 @@ class _SeedState:
 _STATE = _SeedState()
 
 
+@export("random.set_seed")
 def set_seed(seed):
     """Sets the global random seed and restarts every op's random sequence.
 
@@ -754,6 +756,7 @@ def _categorical(logits, num_samples, dtype, seed, name):
 
 # -- global-seed functions --------------------------------------------------------------------
 
+@export("random.uniform")
 def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None):
     """Uniform values in [minval, maxval) (maxval defaults to 1; integers need it).
 
@@ -768,6 +771,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None
     return _uniform(shape, minval, maxval, dtype, _seed_attrs(seed), name, False)
 
 
+@export("random.normal")
 def normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
     """Normally distributed values.
 
@@ -779,6 +783,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
                    _seed_attrs(seed), name)
 
 
+@export("random.truncated_normal")
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
     """Normal values with those beyond 2 standard deviations from the mean re-drawn.
 
@@ -790,6 +795,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, n
                    _seed_attrs(seed), name)
 
 
+@export("random.categorical")
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """Class indices drawn from the categorical distributions with log-probabilities `logits`.
 
@@ -801,6 +807,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     return _categorical(logits, num_samples, dtype, _seed_attrs(seed), name)
 
 
+@export("random.shuffle")
 def shuffle(value, seed=None, name=None):
     """`value` with its first dimension randomly permuted.
 
@@ -810,6 +817,7 @@ def shuffle(value, seed=None, name=None):
     return _run(_SHUFFLE, (as_tensor(value),), _NO_ATTRS, _seed_attrs(seed), name)
 
 
+@export("random.poisson")
 def poisson(shape, lam, dtype=_d.float32, seed=None, name=None):
     """Poisson samples of rates `lam`: shape ``shape + lam.shape``.
 
@@ -821,6 +829,7 @@ def poisson(shape, lam, dtype=_d.float32, seed=None, name=None):
     return _run(_POISSON, (as_tensor(lam),), attrs, _seed_attrs(seed), name)
 
 
+@export("random.gamma")
 def gamma(shape, alpha, beta=None, dtype=_d.float32, seed=None, name=None):
     """Gamma samples of shapes `alpha` and rates `beta` (default 1): shape ``shape +
     broadcast(alpha, beta).shape``, never below the smallest positive normal number.
@@ -868,6 +877,7 @@ class ShuffleStream:
 
 # -- stateless functions: the same seed gives the same values ---------------------------------
 
+@export("random.Algorithm", "random.experimental.Algorithm")
 class Algorithm(enum.Enum):
     """Random number algorithms: Philox runs everywhere, ThreeFry only under XLA."""
     PHILOX = 1
@@ -924,6 +934,7 @@ def _check_int_bounds(dtype, minval, maxval, template):
         raise ValueError(template.format(dtype=dtype, minval=minval, maxval=maxval))
 
 
+@export("random.stateless_uniform")
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name=None,
                       alg="auto_select"):
     """Uniform values determined by `seed` (shape [2]); integers take both bounds, or neither
@@ -941,6 +952,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name
     return _uniform(shape, minval, maxval, dtype, seed, name, True)
 
 
+@export("random.stateless_normal")
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float32, name=None,
                      alg="auto_select"):
     """Normal values determined by `seed` (shape [2]).
@@ -952,6 +964,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float32, name=N
                    _d.as_dtype(dtype), _seed_input(seed, "StatelessRandomNormalV2", alg), name)
 
 
+@export("random.stateless_truncated_normal")
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float32, name=None,
                                alg="auto_select"):
     """Truncated normal values (within 2 standard deviations) determined by `seed`.
@@ -964,6 +977,7 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float
                    _seed_input(seed, "StatelessTruncatedNormalV2", alg), name)
 
 
+@export("random.stateless_categorical")
 def stateless_categorical(logits, num_samples, seed, dtype=_d.int64, name=None):
     """Categorical samples determined by `seed`; see `categorical`.
 
@@ -974,6 +988,7 @@ def stateless_categorical(logits, num_samples, seed, dtype=_d.int64, name=None):
                         name)
 
 
+@export("random.split", "random.experimental.stateless_split")
 def split(seed, num=2, alg="auto_select"):
     """`num` new stateless seeds derived from `seed`: shape [num, 2], `seed`'s dtype.
 
@@ -984,6 +999,7 @@ def split(seed, num=2, alg="auto_select"):
     return stateless_uniform([int(num), 2], seed, None, None, seed.dtype, alg=alg)
 
 
+@export("random.fold_in", "random.experimental.stateless_fold_in")
 def fold_in(seed, data, alg="auto_select"):
     """A new stateless seed combining `seed` with the integer `data` (of `data`'s dtype).
 
@@ -995,6 +1011,7 @@ def fold_in(seed, data, alg="auto_select"):
     return array_ops.stack([mixed, data])
 
 
+@export("random.stateless_gamma")
 def stateless_gamma(shape, seed, alpha, beta=None, dtype=_d.float32, name=None):
     """Gamma samples of shapes `alpha` and rates `beta` (default 1) determined by `seed`:
     `shape` ends with the broadcast shape of `alpha` and `beta`. Values never go below the
@@ -1019,6 +1036,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=_d.float32, name=None):
     return math_ops.maximum(draws, as_tensor(np.finfo(dtype.as_numpy_dtype).tiny, dtype))
 
 
+@export("random.stateless_poisson")
 def stateless_poisson(shape, seed, lam, dtype=_d.int32, name=None):
     """Poisson samples of rates `lam` determined by `seed`: `shape` ends with lam's shape.
 
@@ -1053,6 +1071,7 @@ def _binomial(shape, counts, probs, dtype, seed, name):
     return _run(_BINOMIAL, (counts, probs), {"shape": shape, "dtype": dtype}, seed, name)
 
 
+@export("random.stateless_binomial")
 def stateless_binomial(shape, seed, counts, probs, output_dtype=_d.int32, name=None):
     """Binomial samples of `counts` trials of success probabilities `probs` determined by
     `seed`: `shape` ends with the broadcast shape of `counts` and `probs`.
@@ -1067,6 +1086,7 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=_d.int32, name=N
                      _seed_input(seed, "StatelessRandomBinomial"), name)
 
 
+@export("random.stateless_parameterized_truncated_normal")
 def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0,
                                              minvals=-2.0, maxvals=2.0, name=None):
     """Normal samples of `means` and `stddevs` truncated to [`minvals`, `maxvals`],
@@ -1085,6 +1105,7 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
     return _run(_TRUNCATED_WITH, params, {"shape": shape}, _seed_input(seed, op_name), name)
 
 
+@export("random.experimental.stateless_shuffle")
 def stateless_shuffle(value, seed, alg="auto_select", name=None):
     """`value` with its first dimension permuted, as determined by `seed`.
 
@@ -1101,6 +1122,7 @@ def stateless_shuffle(value, seed, alg="auto_select", name=None):
 _INDEX_SHUFFLE_PAD = 498247692  # the seed's added first value
 
 
+@export("random.experimental.index_shuffle")
 def index_shuffle(index, seed, max_index):
     """The position of `index` in the permutation of ``[0, ..., max_index]`` that `seed`
     (shape [2]) picks, computed without the permutation; vectors of indices (and bounds)
@@ -1120,6 +1142,7 @@ def index_shuffle(index, seed, max_index):
     return dispatch(_INDEX_SHUFFLE, (index, seed, max_index), {"rounds": 4})
 
 
+@export("random.create_rng_state", "random.experimental.create_rng_state")
 def create_rng_state(seed, alg):
     """The state of a generator of algorithm `alg` seeded with `seed` (an integer or a
     sequence of them): int64 of shape [3] for Philox, [2] for ThreeFry.
@@ -1146,6 +1169,7 @@ def _state_from_seed(seed, size=3):
     return [0] * (size - len(values)) + values
 
 
+@export("random.Generator", "random.experimental.Generator")
 class Generator:
     """A random number generator whose state (a Philox key and counter) advances with each
     call by 256 blocks per value drawn.
@@ -1293,6 +1317,7 @@ class Generator:
 _GLOBAL_GENERATOR = []  # holds the global generator once made
 
 
+@export("random.get_global_generator", "random.experimental.get_global_generator")
 def get_global_generator():
     """The generator that `Generator`-style code uses by default (nondeterministic).
 
@@ -1305,6 +1330,7 @@ def get_global_generator():
         return _GLOBAL_GENERATOR[0]
 
 
+@export("random.set_global_generator", "random.experimental.set_global_generator")
 def set_global_generator(generator):
     """Replaces the global generator with `generator`."""
     with _STATE.lock:

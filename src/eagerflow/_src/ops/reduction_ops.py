@@ -17,6 +17,7 @@ from collections import abc
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -335,6 +336,7 @@ reduce_sum = _reducer(_SUM, """Computes the sum of elements across dimensions of
     array([[3],
            [3]], dtype=int32)>
     """)
+export("math.reduce_sum", "reduce_sum")(reduce_sum)
 reduce_mean = _reducer(_MEAN, """Computes the mean of elements across dimensions of a tensor.
 
     Integer means truncate toward zero; the mean of no floats is NaN.
@@ -342,11 +344,13 @@ reduce_mean = _reducer(_MEAN, """Computes the mean of elements across dimensions
     >>> reduce_mean(constant([1.0, 2.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=1.5>
     """)
+export("math.reduce_mean", "reduce_mean")(reduce_mean)
 reduce_prod = _reducer(_PROD, """Computes the product of elements across dimensions.
 
     >>> reduce_prod(constant([2, 3]))
     <tf.Tensor: shape=(), dtype=int32, numpy=6>
     """)
+export("math.reduce_prod", "reduce_prod")(reduce_prod)
 reduce_max = _reducer(_MAX, """Computes the maximum of elements across dimensions.
 
     An empty reduction gives the dtype's lowest value (-inf for floats).
@@ -354,28 +358,34 @@ reduce_max = _reducer(_MAX, """Computes the maximum of elements across dimension
     >>> reduce_max(constant([1, 5, 3]))
     <tf.Tensor: shape=(), dtype=int32, numpy=5>
     """)
+export("math.reduce_max", "reduce_max")(reduce_max)
 reduce_min = _reducer(_MIN, """Computes the minimum of elements across dimensions.
 
     >>> reduce_min(constant([[1.0, 5.0]]), axis=-1)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """)
+export("math.reduce_min", "reduce_min")(reduce_min)
 reduce_any = _reducer(_ANY, """Computes the logical OR of elements across dimensions.
 
     >>> reduce_any(constant([False, True]))
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """, _d.bool)
+export("math.reduce_any", "reduce_any")(reduce_any)
 reduce_all = _reducer(_ALL, """Computes the logical AND of elements across dimensions.
 
     >>> reduce_all(constant([False, True]))
     <tf.Tensor: shape=(), dtype=bool, numpy=False>
     """, _d.bool)
+export("math.reduce_all", "reduce_all")(reduce_all)
 reduce_euclidean_norm = _reducer(_EUCLIDEAN_NORM, """Computes sqrt(sum(|x|**2)) across dimensions.
 
     >>> reduce_euclidean_norm(constant([3.0, 4.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
     """)
+export("math.reduce_euclidean_norm")(reduce_euclidean_norm)
 
 
+@export("math.reduce_logsumexp", "reduce_logsumexp")
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """Computes log(sum(exp(x))) across dimensions, without overflow for large x.
 
@@ -392,6 +402,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     return math_ops.add(total, shift, name=name)
 
 
+@export("math.reduce_variance")
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """Computes the variance (mean squared deviation) across dimensions.
 
@@ -410,6 +421,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     return reduce_mean(math_ops.square(deviations), axis, keepdims, name=name)
 
 
+@export("math.reduce_std")
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """Computes the standard deviation across dimensions.
 
@@ -485,6 +497,7 @@ def _arg(op, input, axis, output_type, name):
     return dispatch(op, (as_tensor(input),), attrs, name)
 
 
+@export("math.argmax", "argmax")
 def argmax(input, axis=None, output_type=_d.int64, name=None):
     """Returns the index of the largest value across `axis` (default 0); ties: first index.
 
@@ -494,6 +507,7 @@ def argmax(input, axis=None, output_type=_d.int64, name=None):
     return _arg(_ARG_MAX, input, axis, output_type, name)
 
 
+@export("math.argmin", "argmin")
 def argmin(input, axis=None, output_type=_d.int64, name=None):
     """Returns the index of the smallest value across `axis` (default 0); ties: first index.
 
@@ -540,6 +554,7 @@ def _top_k_rule(x, k, sorted, index_type):
 _TOP_K = register("TopKV2", _top_k, _top_k_rule, multi=True, dtypes=REAL)
 
 
+@export("math.top_k", "nn.top_k")
 def top_k(input, k=1, sorted=True, index_type=_d.int32, name=None):
     """Finds the `k` largest entries of the last dimension, and their indices.
 
@@ -597,6 +612,7 @@ def _sort_along(values, axis, direction, want_indices):
     return out if perm is None else array_ops.transpose(out, perm)
 
 
+@export("sort")
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """Sorts `values` along `axis` (a NaN lands where TF's sort leaves it).
 
@@ -606,6 +622,7 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     return _sort_along(values, axis, direction, want_indices=False)
 
 
+@export("argsort")
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """Returns the int32 indices that sort `values` along `axis`; always stable.
 
@@ -658,6 +675,7 @@ def _run_unique(op, result_type, x, out_idx, name):
     return result_type(*dispatch(op, (as_tensor(x),), {"out_idx": out_idx}, name))
 
 
+@export("unique")
 def unique(x, out_idx=_d.int32, name=None):
     """Finds the unique elements of a 1-D tensor, in order of first occurrence.
 
@@ -669,6 +687,7 @@ def unique(x, out_idx=_d.int32, name=None):
     return _run_unique(_UNIQUE, Unique, x, out_idx, name)
 
 
+@export("unique_with_counts")
 def unique_with_counts(x, out_idx=_d.int32, name=None):
     """Like `unique`, also counting each unique element: ``(y, idx, count)``.
 
@@ -720,6 +739,7 @@ _DENSE_BINCOUNT = register("DenseBincount", _bincount, _bincount_rule, tied=(1,)
                            not_differentiable="counts")
 
 
+@export("math.bincount")
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32, name=None,
              axis=None, binary_output=False):
     """Counts the occurrences of each value in an integer tensor.
@@ -750,6 +770,7 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32, 
     return dispatch(_DENSE_BINCOUNT, (arr, weights), attrs, name)
 
 
+@export("math.count_nonzero")
 def count_nonzero(input, axis=None, keepdims=None, dtype=_d.int64, name=None):
     """Counts the non-zero (non-empty, for strings) elements across dimensions.
 
@@ -868,6 +889,7 @@ segment_sum = _sorted_segment(_SEGMENT_SUM, """Sums the rows of `data` per segme
     >>> segment_sum(constant([1, 2, 3, 4]), constant([0, 0, 2, 2]))
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([3, 0, 7], dtype=int32)>
     """)
+export("math.segment_sum")(segment_sum)
 segment_prod = _sorted_segment(_SEGMENT_PROD, """Multiplies the rows of `data` per sorted segment.
 
     Empty segments are 1.
@@ -875,6 +897,7 @@ segment_prod = _sorted_segment(_SEGMENT_PROD, """Multiplies the rows of `data` p
     >>> segment_prod(constant([2, 3, 4]), constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([6, 4], dtype=int32)>
     """)
+export("math.segment_prod")(segment_prod)
 segment_max = _sorted_segment(_SEGMENT_MAX, """The maximum of the rows of `data` per sorted segment.
 
     Empty segments are 0.
@@ -882,6 +905,7 @@ segment_max = _sorted_segment(_SEGMENT_MAX, """The maximum of the rows of `data`
     >>> segment_max(constant([2, 3, 4]), constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
     """)
+export("math.segment_max")(segment_max)
 segment_min = _sorted_segment(_SEGMENT_MIN, """The minimum of the rows of `data` per sorted segment.
 
     Empty segments are 0.
@@ -889,6 +913,7 @@ segment_min = _sorted_segment(_SEGMENT_MIN, """The minimum of the rows of `data`
     >>> segment_min(constant([2, 3, 4]), constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
     """)
+export("math.segment_min")(segment_min)
 segment_mean = _sorted_segment(_SEGMENT_MEAN, """The mean of the rows of `data` per sorted segment.
 
     Integer means truncate; empty segments are 0.
@@ -896,6 +921,7 @@ segment_mean = _sorted_segment(_SEGMENT_MEAN, """The mean of the rows of `data` 
     >>> segment_mean(constant([1.0, 2.0, 4.0]), constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 4. ], dtype=float32)>
     """)
+export("math.segment_mean")(segment_mean)
 
 
 def _unsorted_segment_kernel(ufunc_name, fill):
@@ -972,6 +998,7 @@ unsorted_segment_sum = _unsorted_segment(_UNSORTED_SEGMENT_SUM, """Sums slices p
     >>> unsorted_segment_sum(constant([1, 2, 3]), constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
     """)
+export("math.unsorted_segment_sum")(unsorted_segment_sum)
 unsorted_segment_prod = _unsorted_segment(_UNSORTED_SEGMENT_PROD, """Multiplies per segment id.
 
     Empty segments are 1.
@@ -979,6 +1006,7 @@ unsorted_segment_prod = _unsorted_segment(_UNSORTED_SEGMENT_PROD, """Multiplies 
     >>> unsorted_segment_prod(constant([2, 3, 4]), constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 8], dtype=int32)>
     """)
+export("math.unsorted_segment_prod")(unsorted_segment_prod)
 unsorted_segment_max = _unsorted_segment(_UNSORTED_SEGMENT_MAX, """The maximum per segment id.
 
     Empty segments hold the dtype's lowest finite value.
@@ -986,6 +1014,7 @@ unsorted_segment_max = _unsorted_segment(_UNSORTED_SEGMENT_MAX, """The maximum p
     >>> unsorted_segment_max(constant([2, 3, 4]), constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
     """)
+export("math.unsorted_segment_max")(unsorted_segment_max)
 unsorted_segment_min = _unsorted_segment(_UNSORTED_SEGMENT_MIN, """The minimum per segment id.
 
     Empty segments hold the dtype's largest finite value.
@@ -993,6 +1022,7 @@ unsorted_segment_min = _unsorted_segment(_UNSORTED_SEGMENT_MIN, """The minimum p
     >>> unsorted_segment_min(constant([2, 3, 4]), constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 2], dtype=int32)>
     """)
+export("math.unsorted_segment_min")(unsorted_segment_min)
 
 
 def _segment_counts(data, segment_ids, num_segments):
@@ -1005,6 +1035,7 @@ def _segment_counts(data, segment_ids, num_segments):
     return math_ops.maximum(counts, as_tensor(np.ones((), data.dtype.as_numpy_dtype)))
 
 
+@export("math.unsorted_segment_mean")
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
     """The mean per segment id (0 for empty segments); integers give floats, as `truediv`.
 
@@ -1016,6 +1047,7 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
     return math_ops.truediv(total, _segment_counts(data, segment_ids, num_segments), name)
 
 
+@export("math.unsorted_segment_sqrt_n")
 def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     """The sum per segment id divided by the square root of the segment's size.
 
@@ -1103,17 +1135,20 @@ cumsum = _scanner(_CUMSUM, """Computes the cumulative sum of `x` along `axis`.
     >>> cumsum(constant([1, 2, 3]), exclusive=True, reverse=True)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([5, 3, 0], dtype=int32)>
     """)
+export("math.cumsum", "cumsum")(cumsum)
 cumprod = _scanner(_CUMPROD, """Computes the cumulative product of `x` along `axis`.
 
     >>> cumprod(constant([1, 2, 3]), exclusive=True)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 1, 2], dtype=int32)>
     """)
+export("math.cumprod")(cumprod)
 cumulative_logsumexp = _scanner(_CUMULATIVE_LOGSUMEXP, """Computes log(cumsum(exp(x))) along
     `axis`, without overflow.
 
     >>> cumulative_logsumexp(constant([0.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.       , 0.6931472], dtype=float32)>
     """)
+export("math.cumulative_logsumexp")(cumulative_logsumexp)
 
 
 # --- AddN, accumulate_n ------------------------------------------------------------------------
@@ -1144,6 +1179,7 @@ _ADD_N_ARGUMENT_ERROR = ("Inputs must be an iterable of at least one Tensor/Inde
                          "the same dtype and shape.")
 
 
+@export("math.add_n", "add_n")
 def add_n(inputs, name=None):
     """Adds all input tensors element-wise (same shape and dtype, no broadcasting).
 
@@ -1160,6 +1196,7 @@ def add_n(inputs, name=None):
     return dispatch(_ADD_N, inputs, name=name)
 
 
+@export("math.accumulate_n")
 def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
     """Adds a list of tensors element-wise, as `add_n`, checking `shape` and `tensor_dtype`.
 
@@ -1188,6 +1225,7 @@ def _like(value, t):
     return value if isinstance(value, Tensor) else as_tensor(value, t.dtype)
 
 
+@export("clip_by_value")
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """Clips `t` element-wise to [clip_value_min, clip_value_max].
 
@@ -1219,6 +1257,7 @@ def _like_slices(values, t):
     return values
 
 
+@export("clip_by_norm")
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """Rescales `t` so that its L2 norm over `axes` (None: all) is at most `clip_norm`.
 
@@ -1252,6 +1291,7 @@ def _tensor_list(t_list):
     return [_slices_values(t) for t in t_list]
 
 
+@export("linalg.global_norm")
 def global_norm(t_list, name=None):
     """Returns sqrt(sum of the squared L2 norms of the tensors of `t_list`); Nones are skipped.
 
@@ -1266,6 +1306,7 @@ def global_norm(t_list, name=None):
     return math_ops.sqrt(add_n(squares), name=name)
 
 
+@export("clip_by_global_norm")
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """Scales the tensors of `t_list` by clip_norm / max(global_norm, clip_norm).
 
@@ -1290,6 +1331,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     return clipped, use_norm
 
 
+@export("math.l2_normalize", "nn.l2_normalize", "linalg.l2_normalize")
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """Divides `x` by its L2 norm along `axis` (None: all), at least sqrt(epsilon).
 

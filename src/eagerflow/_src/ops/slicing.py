@@ -16,6 +16,7 @@ import operator
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -187,6 +188,7 @@ def _static_bounds(begin, end, strides):
     return tuple(tuple(a.tolist()) for a in arrays)
 
 
+@export("strided_slice")
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
                   new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
     """The strided slice of `input_` from `begin` to `end` (exclusive) by `strides`.

@@ -17,6 +17,7 @@ import re
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -111,6 +112,7 @@ _STRING_JOIN = register("StringJoin", _string_join, _string_join_rule, tied="all
                         dtypes=_STRING, not_differentiable=_NO_GRAD)
 
 
+@export("strings.join")
 def join(inputs, separator="", name=None):
     """Joins the strings of `inputs` element-wise with `separator`.
 
@@ -154,6 +156,7 @@ _REDUCE_JOIN = register("ReduceJoin", _reduce_join, rules.reduction(), dtypes=_S
                         not_differentiable=_NO_GRAD, reduction=True)
 
 
+@export("strings.reduce_join")
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """Joins the strings of `inputs` across `axis` (None: all, in row-major order).
 
@@ -177,6 +180,7 @@ _STRING_LENGTH = register("StringLength", _string_length, rules.unary_to(_d.int3
                           dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
 
 
+@export("strings.length")
 def length(input, unit="BYTE", name=None):
     """The length of each string, in bytes or (`unit="UTF8_CHAR"`) in characters.
 
@@ -210,6 +214,7 @@ _STRING_STRIP = register("StringStrip", lambda xp, x: _map(bytes.strip, x), _UNA
                          dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
 
 
+@export("strings.lower")
 def lower(input, encoding="", name=None):
     """Lower-cases each string (ASCII letters only unless `encoding="utf-8"`).
 
@@ -219,6 +224,7 @@ def lower(input, encoding="", name=None):
     return dispatch(_STRING_LOWER, (_strings(input),), {"encoding": encoding}, name)
 
 
+@export("strings.upper")
 def upper(input, encoding="", name=None):
     """Upper-cases each string (ASCII letters only unless `encoding="utf-8"`).
 
@@ -228,6 +234,7 @@ def upper(input, encoding="", name=None):
     return dispatch(_STRING_UPPER, (_strings(input),), {"encoding": encoding}, name)
 
 
+@export("strings.strip")
 def strip(input, name=None):
     """Removes leading and trailing ASCII whitespace from each string.
 
@@ -266,6 +273,7 @@ _STRING_SPLIT = register("StringSplitV2", _string_split, _string_split_rule, mul
                          dtypes=_STRING, not_differentiable=_NO_GRAD)
 
 
+@export("strings.split")
 def split(input, sep=None, maxsplit=-1, name=None):
     """Splits a scalar string at `sep` (default: runs of whitespace) into a vector of pieces.
 
@@ -315,6 +323,7 @@ _SUBSTR = register("Substr", _substr, _substr_rule, tied=(1, 2), dtypes=(_d.int3
                    not_differentiable=_NO_GRAD)
 
 
+@export("strings.substr")
 def substr(input, pos, len, unit="BYTE", name=None):
     """The substrings of `len` bytes (or UTF-8 characters) from `pos` of each string.
 
@@ -415,6 +424,7 @@ def _is_text(value):
     return isinstance(value, (str, bytes))
 
 
+@export("strings.regex_full_match")
 def regex_full_match(input, pattern, name=None):
     """True where the whole string matches the regular expression `pattern`.
 
@@ -428,6 +438,7 @@ def regex_full_match(input, pattern, name=None):
     return dispatch(_REGEX_FULL_MATCH, (x, _strings(pattern)), name=name)
 
 
+@export("strings.regex_replace")
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
     """Replaces the matches of `pattern` with `rewrite` (``\\1`` names a group).
 
@@ -498,6 +509,7 @@ _STRING_TO_NUMBER = register("StringToNumber", _string_to_number,
 _NUMBER_TYPES = (_d.float32, _d.float64, _d.int32, _d.int64, _d.uint32, _d.uint64)
 
 
+@export("strings.to_number")
 def to_number(input, out_type=_d.float32, name=None):
     """Parses each string as a number of `out_type` (InvalidArgumentError if it is not one).
 
@@ -551,6 +563,7 @@ def _as_string_attr_error(dtype, precision, scientific, shortest, fill):
     return None
 
 
+@export("strings.as_string", "as_string")
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="",
               name=None):
     """Formats each element as a string, printf-style.

@@ -23,6 +23,7 @@ import weakref
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core import nest
@@ -90,6 +91,7 @@ def _call_spec(call):
     return _CallSpec(call)
 
 
+@export("keras.layers.Layer")
 class Layer(Module):
     """The base class of layers: weights, `build`, `call`, losses and configs."""
 

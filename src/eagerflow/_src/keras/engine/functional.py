@@ -19,6 +19,7 @@ import inspect
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dtypes import DType
@@ -33,6 +34,7 @@ from eagerflow._src.keras.layers import deserialize, serialize, tf_op_layers
 _CONSTANT = "_CONSTANT_VALUE"  # a config's mark for a call's argument that is no layer's output
 
 
+@export("keras.models.Functional")
 class Functional(Model):
     """A model of layers connected by calls on `Input` tensors (``Model(inputs, outputs)``)."""
 

@@ -13,6 +13,7 @@ replay the layers on real tensors.
 >>> x * 2
 <KerasTensor: shape=(None, 3) dtype=float32 (created by layer 'tf.math.multiply')>
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import constant
 from eagerflow._src.core.tensor import Tensor
@@ -107,6 +108,7 @@ def building_symbolically():
     return graph is not None and context.get().graph is graph
 
 
+@export("keras.backend.is_keras_tensor")
 def is_keras_tensor(value):
     return isinstance(value, KerasTensor) and value.graph is backend.scratch_graph
 

@@ -9,6 +9,7 @@ so `summary`, `inputs`, `outputs` and `output_shape` work as in Keras.
 >>> [tuple(w.shape) for w in model.weights]
 [(3, 4), (4,), (4, 2), (2,)]
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -22,6 +23,7 @@ _SINGLE_OUTPUT = ("All layers in a Sequential model should have a single output 
                   "multi-output layers, use the functional API.")
 
 
+@export("keras.Sequential", "keras.models.Sequential")
 class Sequential(Functional):
     """A linear stack of layers: ``Sequential([Dense(64, activation='relu'), Dense(10)])``.
 

@@ -18,6 +18,7 @@ import copy
 import numpy as np
 
 from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.tensor import Tensor
@@ -34,6 +35,7 @@ from eagerflow._src.keras.utils import layer_utils
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
 
 
+@export("keras.Model", "keras.models.Model")
 class Model(Layer):
     """A `Layer` with training: subclass it and write `call`, or build it functionally
     with ``Model(inputs, outputs)``."""

@@ -6,6 +6,7 @@
 import importlib
 
 from eagerflow._src.keras import late
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.utils import serialization
@@ -37,11 +38,13 @@ def _models():
             "Sequential": engine.sequential.Sequential}
 
 
+@export("keras.layers.serialize")
 def serialize(layer, use_legacy_format=False):
     """``{'module', 'class_name', 'config', 'registered_name'}`` of `layer`."""
     return _IDENTIFIERS.serialize(layer, use_legacy_format)
 
 
+@export("keras.layers.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The layer (or model) a `serialize`d config describes."""
     return _IDENTIFIERS.deserialize(config, custom_objects)

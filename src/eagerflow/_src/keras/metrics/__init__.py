@@ -11,6 +11,7 @@ resolving ``'accuracy'`` and ``'crossentropy'`` by the shapes of an output.
 'mean_squared_error'
 """
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import losses as _losses
 # Loss functions double as metric functions, under the same names and aliases.
 from eagerflow._src.keras.losses import (  # noqa: F401
@@ -52,6 +53,7 @@ cosine_proximity = cosine_similarity
 _NOT_METRICS = {"Reduction", "serialize", "deserialize", "get", "get_metric_object"}
 
 
+@export("keras.metrics.serialize")
 def serialize(metric, use_legacy_format=False):
     """A metric as a config dict (a function as its name).
 
@@ -61,6 +63,7 @@ def serialize(metric, use_legacy_format=False):
     return _IDENTIFIERS.serialize(metric, use_legacy_format)
 
 
+@export("keras.metrics.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The metric a name or config dict describes (classes are instantiated).
 
@@ -70,6 +73,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False):
     return _IDENTIFIERS.deserialize(config, custom_objects)
 
 
+@export("keras.metrics.get")
 def get(identifier):
     """A metric from a name, a config dict or a callable.
 

@@ -7,6 +7,7 @@
 """
 
 from eagerflow._src.keras import late
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.optimizers.adadelta import Adadelta
 from eagerflow._src.keras.optimizers.adafactor import Adafactor
 from eagerflow._src.keras.optimizers.adagrad import Adagrad
@@ -33,6 +34,7 @@ _BY_NAME = {
 _IDENTIFIERS = Identifiers("optimizer", _BY_NAME, Optimizer, "keras.optimizers")
 
 
+@export("keras.optimizers.serialize")
 def serialize(optimizer, use_legacy_format=False):
     """The optimizer's config as ``{'module', 'class_name', 'config', 'registered_name'}``.
 
@@ -42,6 +44,7 @@ def serialize(optimizer, use_legacy_format=False):
     return _IDENTIFIERS.serialize(optimizer, use_legacy_format)
 
 
+@export("keras.optimizers.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
     """The optimizer a `serialize` result (or ``{'class_name', 'config'}``) describes.
 
@@ -72,6 +75,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
                                     printable_module_name="optimizer")
 
 
+@export("keras.optimizers.get")
 def get(identifier, **kwargs):
     """An optimizer from an instance (returned as is), a name (``'adam'``) or a config dict.
 

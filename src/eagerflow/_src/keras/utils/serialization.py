@@ -18,6 +18,7 @@ import warnings
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -27,6 +28,7 @@ _GLOBAL_CUSTOM_NAMES = {}
 _scope = threading.local()
 
 
+@export("keras.saving.register_keras_serializable", "keras.utils.register_keras_serializable")
 def register_keras_serializable(package="Custom", name=None):
     """Decorator registering a class or function under ``'package>name'`` for deserialization."""
     def decorate(obj):
@@ -39,11 +41,13 @@ def register_keras_serializable(package="Custom", name=None):
     return decorate
 
 
+@export("keras.saving.get_registered_name", "keras.utils.get_registered_name")
 def get_registered_name(obj):
     """The name `obj` was registered under, else its own ``__name__``."""
     return _GLOBAL_CUSTOM_NAMES.get(obj, getattr(obj, "__name__", None))
 
 
+@export("keras.saving.get_registered_object", "keras.utils.get_registered_object")
 def get_registered_object(name, custom_objects=None, module_objects=None):
     """The object `name` refers to: scoped custom objects, then registered ones, then the module's."""
     for table in (*_scopes(), _GLOBAL_CUSTOM_OBJECTS, custom_objects or {}, module_objects or {}):
@@ -52,6 +56,7 @@ def get_registered_object(name, custom_objects=None, module_objects=None):
     return None
 
 
+@export("keras.saving.get_custom_objects", "keras.utils.get_custom_objects")
 def get_custom_objects():
     """The global registry of custom objects (a mutable dict)."""
     return _GLOBAL_CUSTOM_OBJECTS
@@ -61,6 +66,8 @@ def _scopes():
     return getattr(_scope, "stack", [])
 
 
+@export("keras.saving.custom_object_scope", "keras.utils.CustomObjectScope",
+        "keras.utils.custom_object_scope")
 class CustomObjectScope(contextlib.ContextDecorator):
     """Within this scope, the given names resolve to the given objects.
 
@@ -85,6 +92,7 @@ class CustomObjectScope(contextlib.ContextDecorator):
 custom_object_scope = CustomObjectScope
 
 
+@export("keras.saving.serialize_keras_object", "keras.utils.serialize_keras_object")
 def serialize_keras_object(instance, module=None):
     """``{'module', 'class_name', 'config', 'registered_name'}`` for objects (and the
     ``build_config`` of built layers), a name for functions."""
@@ -145,6 +153,7 @@ def _public_module(cls):
     return cls.__module__
 
 
+@export("keras.saving.deserialize_keras_object", "keras.utils.deserialize_keras_object")
 def deserialize_keras_object(identifier, module_objects=None, custom_objects=None,
                              printable_module_name="object"):
     """The object a config dict or name describes; classes are instantiated from their config."""
