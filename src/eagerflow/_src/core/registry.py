@@ -17,9 +17,9 @@ An op is registered with
 * the gradient slot, ``grad(op, *output_grads)``, filled by the autodiff layer
   with `register_gradient`, or a reason why the op is not differentiable.
 
->>> op = register("Neg", lambda xp, x: xp.negative(x), same_shape, dtypes=NUMBER)
->>> get("Neg") is op
-True
+>>> op = get("Neg")  # register("Neg", "negative", same_shape, dtypes=SIGNED_NUMBER)
+>>> op.name, op.host_kernel, op.shape is same_shape
+('Neg', <ufunc 'negative'>, True)
 """
 import functools
 import weakref

@@ -3,7 +3,7 @@
 Each op is registered once (TF's op name, kernel, shape rule, dtype
 constraint) and exposed at TF's public name.
 
->>> add(constant([1, 2]), 3)
+>>> tf.add(tf.constant([1, 2]), 3)
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 5], dtype=int32)>
 """
 import numpy as np
@@ -171,7 +171,7 @@ def add(x, y, name=None):
 
     `y` takes x's dtype where it can; otherwise the op reports the mismatch.
 
-    >>> add(constant([1.0, 2.0]), 1.0)
+    >>> tf.add(tf.constant([1.0, 2.0]), 1.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
     """
     if type(x) is EagerTensor and x._data.dtype is not _OBJECT:  # the hot case
@@ -183,7 +183,7 @@ def add(x, y, name=None):
 subtract = binary(_SUB, "Returns x - y element-wise, with broadcasting.")
 multiply = binary(_MUL, """Returns x * y element-wise, with broadcasting.
 
-    >>> multiply(constant([1, 2]), 3)
+    >>> tf.multiply(tf.constant([1, 2]), 3)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
     """)
 realdiv = binary(_REAL_DIV, "Returns x / y element-wise for floating point tensors.")
@@ -193,7 +193,7 @@ mod = floormod
 truncatediv = binary(_TRUNCATE_DIV, "Returns x / y rounded toward zero element-wise.")
 pow = binary(_POW, """Returns x ** y element-wise.
 
-    >>> pow(constant([2, 3]), 2)
+    >>> tf.pow(tf.constant([2, 3]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 9], dtype=int32)>
     """)
 maximum = binary(_MAXIMUM, "Returns max(x, y) element-wise, with broadcasting.")
@@ -203,7 +203,7 @@ truncatemod = binary(_TRUNCATE_MOD, """Returns the remainder of x / y rounded to
 
     The result has the sign of x (C's fmod).
 
-    >>> truncatemod(constant([7, -7]), 3)
+    >>> tf.truncatemod(tf.constant([7, -7]), 3)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
     """)
 xlogy = binary(_XLOGY, "Returns x * log(y), or 0 where x is 0.")
@@ -233,7 +233,7 @@ _atan2 = binary(_ATAN2)
 def atan2(y, x, name=None):
     """Returns arctan(y / x) element-wise, using the signs of both for the quadrant.
 
-    >>> atan2(constant([1.0]), constant([-1.0])).numpy().round(6)
+    >>> tf.atan2(tf.constant([1.0]), tf.constant([-1.0])).numpy().round(6)
     array([2.356194], dtype=float32)
     """
     return _atan2(y, x, name)
@@ -266,7 +266,7 @@ def logical_or(x, y, name=None):
 def logical_not(x, name=None):
     """Returns NOT x element-wise (bool tensors).
 
-    >>> logical_not([[]])
+    >>> tf.logical_not([[]])
     <tf.Tensor: shape=(1, 0), dtype=bool, numpy=array([], shape=(1, 0), dtype=bool)>
     """
     return dispatch(_LOGICAL_NOT, _bools(x), name=name)
@@ -275,7 +275,7 @@ def logical_not(x, name=None):
 def logical_xor(x, y, name="LogicalXor"):
     """Returns x XOR y element-wise: (x | y) & ~(x & y).
 
-    >>> logical_xor(True, False)
+    >>> tf.math.logical_xor(True, False)
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
@@ -307,7 +307,7 @@ def _division_operands(x, y, fn_name, convert):
 def truediv(x, y, name=None):
     """Returns x / y element-wise, casting integers to floats first.
 
-    >>> truediv(constant([1, 2]), 2)
+    >>> tf.truediv(tf.constant([1, 2]), 2)
     <tf.Tensor: shape=(2,), dtype=float64, numpy=array([0.5, 1. ])>
     """
     x, y = _division_operands(x, y, "__truediv__", hinted_operands)
@@ -319,7 +319,7 @@ def divide(x, y, name=None):
 
     A non-tensor `x` takes the dtype of tensor `y`.
 
-    >>> divide(constant([4.0]), 2.0)
+    >>> tf.divide(tf.constant([4.0]), 2.0)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.], dtype=float32)>
     """
     if not is_tensor_like(x) and is_tensor_like(y):
@@ -330,7 +330,7 @@ def divide(x, y, name=None):
 def divide_no_nan(x, y, name=None):
     """Returns x / y, or 0 where y is 0; integers are cast to floats as in `truediv`.
 
-    >>> divide_no_nan(constant([3.0, 1.0]), constant([2.0, 0.0]))
+    >>> tf.math.divide_no_nan(tf.constant([3.0, 1.0]), tf.constant([2.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 0. ], dtype=float32)>
     """
     if not is_tensor_like(x) and is_tensor_like(y):  # as `divide`: x takes y's dtype
@@ -347,7 +347,7 @@ _COMPLEX_ABS = register("ComplexAbs", "absolute", rules.unary_real,
 def abs(x, name=None):
     """Computes |x| element-wise; complex tensors give their real magnitude.
 
-    >>> abs(constant([-1, 2]))
+    >>> tf.abs(tf.constant([-1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
     """
     x = as_tensor(x)
@@ -378,7 +378,7 @@ def _numeric(x, message):
 def complex(real, imag, name=None):
     """The complex tensor ``real + imag * 1j`` (float32 parts give complex64, float64 complex128).
 
-    >>> complex(constant([1.0]), constant([2.0]))
+    >>> tf.complex(tf.constant([1.0]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=complex64, numpy=array([1.+2.j], dtype=complex64)>
     """
     real, imag = as_tensor(real), as_tensor(imag)
@@ -392,7 +392,7 @@ def complex(real, imag, name=None):
 def real(input, name=None):
     """The real part of each element (a real tensor is returned as is).
 
-    >>> real(constant([1 + 2j]))
+    >>> tf.math.real(tf.constant([1 + 2j]))
     <tf.Tensor: shape=(1,), dtype=float64, numpy=array([1.])>
     """
     x = _numeric(input, "input must be a numeric tensor, but got tensor with dtype {}")
@@ -402,7 +402,7 @@ def real(input, name=None):
 def imag(input, name=None):
     """The imaginary part of each element (zeros for a real tensor).
 
-    >>> imag(constant([1 + 2j]))
+    >>> tf.math.imag(tf.constant([1 + 2j]))
     <tf.Tensor: shape=(1,), dtype=float64, numpy=array([2.])>
     """
     x = as_tensor(input)
@@ -415,7 +415,7 @@ def imag(input, name=None):
 def conj(x, name=None):
     """The complex conjugate of each element (a real tensor is returned as is).
 
-    >>> conj(constant([1 + 2j]))
+    >>> tf.math.conj(tf.constant([1 + 2j]))
     <tf.Tensor: shape=(1,), dtype=complex128, numpy=array([1.-2.j])>
     """
     x = _numeric(x, "Expected numeric or variant tensor, got dtype {!r}.")
@@ -425,7 +425,7 @@ def conj(x, name=None):
 def angle(input, name=None):
     """The argument of each element: atan2(imag, real); pi for negative reals, else 0.
 
-    >>> angle(constant([-1.0, 2.0]))
+    >>> tf.math.angle(tf.constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([3.1415927, 0.       ], dtype=float32)>
     """
     x = as_tensor(input)
@@ -458,7 +458,7 @@ sign = unary(_reg_unary("Sign", _sign, SIGNED_NUMBER),
 square = unary(_reg_unary("Square", "square", NUMBER), "Computes x * x element-wise.")
 sqrt = unary(_reg_unary("Sqrt", "sqrt", FLOAT_COMPLEX), """Computes the square root of x.
 
-    >>> sqrt(constant([4.0, 9.0]))
+    >>> tf.sqrt(tf.constant([4.0, 9.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
     """)
 rsqrt = unary(_reg_unary("Rsqrt", float_math.rsqrt, FLOAT_COMPLEX),
@@ -570,7 +570,7 @@ polygamma = binary(register("Polygamma", _polygamma, rules.binary, tied=(0, 1),
 
     `a` holds non-negative integers (NaN elsewhere).
 
-    >>> polygamma(constant([0.0, 1.0]), constant([1.0, 1.0]))
+    >>> tf.math.polygamma(tf.constant([0.0, 1.0]), tf.constant([1.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5772157,  1.644934 ], dtype=float32)>
     """)
 
@@ -681,7 +681,7 @@ _SPENCE = _special_op("Spence", lambda xp, x, dtype: xp.where(
 bessel_i0 = unary(_BESSEL_I0, """Computes the modified Bessel function of the first kind of
     order 0, I0(x), element-wise.
 
-    >>> bessel_i0(constant([0.0, 1.0]))
+    >>> tf.math.bessel_i0(tf.constant([0.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.       , 1.2660658], dtype=float32)>
     """)
 bessel_i0e = unary(_BESSEL_I0E, "Computes exp(-|x|) I0(x) element-wise, without overflow.")
@@ -689,7 +689,7 @@ bessel_i1 = unary(_BESSEL_I1, "Computes the modified Bessel function I1(x) eleme
 bessel_i1e = unary(_BESSEL_I1E, "Computes exp(-|x|) I1(x) element-wise, without overflow.")
 bessel_j0 = unary(_BESSEL_J0, """Computes the Bessel function of the first kind of order 0.
 
-    >>> bessel_j0(constant([0.0, 2.0]))
+    >>> tf.math.special.bessel_j0(tf.constant([0.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.        , 0.22389078], dtype=float32)>
     """)
 bessel_j1 = unary(_BESSEL_J1, "Computes the Bessel function of the first kind of order 1.")
@@ -701,7 +701,7 @@ bessel_k1 = unary(_BESSEL_K1, "Computes the modified Bessel function K1(x) (inf 
 bessel_k1e = unary(_BESSEL_K1E, "Computes exp(x) K1(x) element-wise, without underflow.")
 dawsn = unary(_DAWSN, """Computes Dawson's integral exp(-x^2) int_0^x exp(t^2) dt.
 
-    >>> dawsn(constant([0.5]))
+    >>> tf.math.special.dawsn(tf.constant([0.5]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.4244364], dtype=float32)>
     """)
 expint = unary(_EXPINT, "Computes the exponential integral Ei(x) (NaN for x < 0).")
@@ -709,7 +709,7 @@ fresnel_cos = unary(_FRESNEL_COS, "Computes the Fresnel integral int_0^x cos(pi 
 fresnel_sin = unary(_FRESNEL_SIN, "Computes the Fresnel integral int_0^x sin(pi t^2 / 2) dt.")
 spence = unary(_SPENCE, """Computes Spence's function int_1^x log(t) / (1 - t) dt (x >= 0).
 
-    >>> spence(constant([1.0, 2.0]))
+    >>> tf.math.special.spence(tf.constant([1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([ 0.      , -0.822467], dtype=float32)>
     """)
 
@@ -736,7 +736,7 @@ _IGAMMA_GRAD_A = _special_op(
     not_differentiable="TF defines no gradient for it")
 igamma = binary(_IGAMMA, """Computes the regularized lower incomplete gamma function P(a, x).
 
-    >>> igamma(constant([1.0, 2.0]), constant([1.0, 3.0]))
+    >>> tf.math.igamma(tf.constant([1.0, 2.0]), tf.constant([1.0, 3.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.63212055, 0.8008517 ], dtype=float32)>
     """)
 igammac = binary(_IGAMMAC, "Computes the regularized upper incomplete gamma function Q(a, x).")
@@ -785,7 +785,7 @@ def betainc(a, b, x, name=None):
 
     a, b and x have one shape, or are scalars; Python numbers take the first tensor's dtype.
 
-    >>> betainc(2.0, 3.0, constant([0.5]))
+    >>> tf.math.betainc(2.0, 3.0, tf.constant([0.5]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.6875], dtype=float32)>
     """
     like = next((v for v in (a, b, x) if is_tensor_like(v)), None)
@@ -803,7 +803,7 @@ def lbeta(x, name=None):
 
     An empty last dimension gives -inf.
 
-    >>> lbeta(constant([[1.0, 2.0], [0.5, 0.5]]))
+    >>> tf.math.lbeta(tf.constant([[1.0, 2.0], [0.5, 0.5]]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.6931472,  1.1447299], dtype=float32)>
     """
     from eagerflow._src.ops.reduction_ops import reduce_sum  # reductions build on math ops
@@ -815,7 +815,7 @@ def lbeta(x, name=None):
 sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX),
                 """Computes 1 / (1 + exp(-x)).
 
-    >>> sigmoid(constant([0.0]))
+    >>> tf.sigmoid(tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
 softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT), "Computes log(exp(x) + 1).")
@@ -827,7 +827,7 @@ _round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER,
 def round(x, name=None):  # noqa: A001
     """Rounds half to even element-wise (banker's rounding); integers come back unchanged.
 
-    >>> round(constant([0.5, 1.5, 2.5, -2.6]))
+    >>> tf.round(tf.constant([0.5, 1.5, 2.5, -2.6]))
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([ 0.,  2.,  2., -3.], dtype=float32)>
     """
     x = as_tensor(x)
@@ -903,31 +903,31 @@ def _reg_unary_grad(tf_name, kernel):
 sigmoid_grad = binary(_reg_unary_grad("SigmoidGrad", _sigmoid_grad),
                       """The gradient of `sigmoid` from its output y: dy * y * (1 - y).
 
-    >>> sigmoid_grad(constant([0.5]), constant([2.0]))
+    >>> sigmoid_grad(tf.constant([0.5]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
 tanh_grad = binary(_reg_unary_grad("TanhGrad", _tanh_grad),
                    """The gradient of `tanh` from its output y: dy * (1 - y * y).
 
-    >>> tanh_grad(constant([0.5]), constant([2.0]))
+    >>> tanh_grad(tf.constant([0.5]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.5], dtype=float32)>
     """)
 sqrt_grad = binary(_reg_unary_grad("SqrtGrad", _sqrt_grad),
                    """The gradient of `sqrt` from its output y: 0.5 * dy / y (0 where dy is 0).
 
-    >>> sqrt_grad(constant([0.5]), constant([2.0]))
+    >>> sqrt_grad(tf.constant([0.5]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.], dtype=float32)>
     """)
 rsqrt_grad = binary(_reg_unary_grad("RsqrtGrad", _rsqrt_grad),
                     """The gradient of `rsqrt` from its output y: dy * -0.5 * y ** 3.
 
-    >>> rsqrt_grad(constant([0.5]), constant([2.0]))
+    >>> rsqrt_grad(tf.constant([0.5]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([-0.125], dtype=float32)>
     """)
 reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad),
                          """The gradient of `reciprocal` from its output y: -dy * y * y.
 
-    >>> reciprocal_grad(constant([0.5]), constant([2.0]))
+    >>> reciprocal_grad(tf.constant([0.5]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([-0.5], dtype=float32)>
     """)
 
@@ -935,7 +935,7 @@ reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad),
 def log_sigmoid(x, name=None):
     """Computes log(sigmoid(x)) = -softplus(-x), stable for large |x|.
 
-    >>> log_sigmoid(constant([0.0, -100.0]))
+    >>> tf.math.log_sigmoid(tf.constant([0.0, -100.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([  -0.6931472, -100.       ], dtype=float32)>
     """
     return negative(softplus(negative(x)), name=name)
@@ -944,7 +944,7 @@ def log_sigmoid(x, name=None):
 def reciprocal_no_nan(x, name=None):
     """Computes 1 / x, or 0 where x is 0 (floating and complex tensors).
 
-    >>> reciprocal_no_nan(constant([2.0, 0.0]))
+    >>> tf.math.reciprocal_no_nan(tf.constant([2.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0. ], dtype=float32)>
     """
     x = as_tensor(x)
@@ -954,7 +954,7 @@ def reciprocal_no_nan(x, name=None):
 def scalar_mul(scalar, x, name=None):
     """Multiplies `x` by `scalar`, a 0-D value converted to x's dtype.
 
-    >>> scalar_mul(2, constant([1.0, 2.0]))
+    >>> tf.scalar_mul(2, tf.constant([1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 4.], dtype=float32)>
     """
     x = as_tensor(x)
@@ -967,7 +967,7 @@ def scalar_mul(scalar, x, name=None):
 def zero_fraction(value, name=None):
     """The fraction of elements of `value` that are zero, as float32 (NaN when empty).
 
-    >>> zero_fraction(constant([0, 1, 0, 3]))
+    >>> tf.math.zero_fraction(tf.constant([0, 1, 0, 3]))
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
     from eagerflow._src.ops.cast_ops import cast
@@ -991,7 +991,7 @@ def _consecutive(x, compare):
 def is_non_decreasing(x, name=None):
     """True when each element of flattened `x` is <= the next (True for < 2 elements).
 
-    >>> is_non_decreasing([1, 1, 2])
+    >>> tf.math.is_non_decreasing([1, 1, 2])
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """
     return _consecutive(x, less_equal)
@@ -1000,7 +1000,7 @@ def is_non_decreasing(x, name=None):
 def is_strictly_increasing(x, name=None):
     """True when each element of flattened `x` is < the next (True for < 2 elements).
 
-    >>> is_strictly_increasing([1, 1, 2])
+    >>> tf.math.is_strictly_increasing([1, 1, 2])
     <tf.Tensor: shape=(), dtype=bool, numpy=False>
     """
     return _consecutive(x, less)
@@ -1009,7 +1009,7 @@ def is_strictly_increasing(x, name=None):
 def polyval(coeffs, x, name=None):
     """Evaluates the polynomial with `coeffs` (highest power first) at `x`, by Horner's rule.
 
-    >>> polyval([1.0, 2.0, 3.0], 2.0)
+    >>> tf.math.polyval([1.0, 2.0, 3.0], 2.0)
     <tf.Tensor: shape=(), dtype=float32, numpy=11.0>
     """
     if not isinstance(coeffs, list):  # as TF: a tensor of coefficients is refused
@@ -1054,7 +1054,7 @@ _INVERT_PERMUTATION = register("InvertPermutation", _invert_permutation,
 def invert_permutation(x, name=None):
     """The inverse of permutation `x` (a vector holding 0..n-1 once each): y[x[i]] = i.
 
-    >>> invert_permutation([3, 4, 0, 2, 1])
+    >>> tf.math.invert_permutation([3, 4, 0, 2, 1])
     <tf.Tensor: shape=(5,), dtype=int32, numpy=array([2, 4, 3, 0, 1], dtype=int32)>
     """
     x = as_tensor(x)

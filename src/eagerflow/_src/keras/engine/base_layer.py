@@ -5,7 +5,7 @@ layer's name scope, so they are named ``dense/kernel:0``); every call checks
 the input against `input_spec`, casts floating inputs to the layer's compute
 dtype, passes ``training`` down to nested layers and propagates masks.
 
->>> class Scale(Layer):
+>>> class Scale(tf.keras.layers.Layer):
 ...     def build(self, input_shape):
 ...         self.w = self.add_weight("w", shape=(input_shape[-1],), initializer="ones")
 ...     def call(self, inputs):

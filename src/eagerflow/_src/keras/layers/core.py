@@ -1,6 +1,6 @@
 """The core layers: Dense, Activation, Dropout, Flatten, Lambda and Embedding.
 
->>> layer = Dense(2, kernel_initializer="ones", activation="relu")
+>>> layer = tf.keras.layers.Dense(2, kernel_initializer="ones", activation="relu")
 >>> layer([[1.0, -3.0]]).numpy()
 array([[0., 0.]], dtype=float32)
 """
