@@ -4,13 +4,14 @@ Each module under ``src/eagerflow`` is collected as a doctest module (only
 there: files under ``tests/`` include programs that import real TensorFlow),
 with the option flags of ``doctest_optionflags`` in ``pyproject.toml``, and
 with ``tf`` (eagerflow) and ``np`` defined, as TensorFlow's documentation
-assumes.
+assumes. Each docstring starts from a fresh Keras session, as in a new
+interpreter, so that the layer names it prints do not depend on what ran before.
 """
 import pathlib
 
 import numpy as np
 import pytest
-from _pytest.doctest import DoctestModule
+from _pytest.doctest import DoctestItem, DoctestModule
 
 import eagerflow as tf
 
@@ -25,6 +26,8 @@ def pytest_collect_file(file_path, parent):
 
 
 @pytest.fixture(autouse=True)
-def _doctest_namespace(doctest_namespace):
+def _doctest_namespace(request, doctest_namespace):
     doctest_namespace["tf"] = tf
     doctest_namespace["np"] = np
+    if isinstance(request.node, DoctestItem):
+        tf.keras.backend.clear_session()
