@@ -209,7 +209,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     call of `fn` gets them whole (their row).  The results' signature comes
     from tracing `fn` once on symbolic rows.
 
-    >>> tf.vectorized_map(lambda x: x[0] * x[1], (tf.constant([1, 2]), 3))
+    >>> tf.vectorized_map(lambda x: x[0] * x[1], (tf.constant([1, 2]), tf.constant([3])))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
     """
     _check_callable(fn)

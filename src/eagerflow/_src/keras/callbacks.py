@@ -273,6 +273,7 @@ class BaseLogger(Callback):
     Values named in `stateful_metrics` are taken as last logged.
 
     >>> logger = tf.keras.callbacks.BaseLogger()
+    >>> logger.set_params({"metrics": ["loss"]})
     >>> logger.on_epoch_begin(0)
     >>> logger.on_batch_end(0, {"size": 2, "loss": 1.0})
     >>> logger.on_batch_end(1, {"size": 2, "loss": 3.0})

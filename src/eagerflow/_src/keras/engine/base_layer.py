@@ -11,7 +11,7 @@ dtype, passes ``training`` down to nested layers and propagates masks.
 ...     def call(self, inputs):
 ...         return inputs * self.w
 >>> layer = Scale()
->>> layer([[1.0, 2.0]]).numpy()
+>>> layer(tf.constant([[1.0, 2.0]])).numpy()
 array([[1., 2.]], dtype=float32)
 >>> [w.name for w in layer.weights]
 ['scale/w:0']

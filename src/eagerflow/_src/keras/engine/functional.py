@@ -8,8 +8,10 @@ included (as `TFOpLambda` layers). Its config lists the layers and, for each
 call, the arguments it was made with, in Keras's format.
 
 >>> x = tf.keras.Input(shape=(2,))
->>> model = tf.keras.models.Functional(x, x * 2.0)
->>> model([[1.0, 2.0]]).numpy()
+>>> model = tf.keras.Model(x, x * 2.0)
+>>> type(model).__name__
+'Functional'
+>>> model(tf.constant([[1.0, 2.0]])).numpy()
 array([[2., 4.]], dtype=float32)
 >>> [layer.name for layer in model.layers]
 ['input_1', 'tf.math.multiply']
