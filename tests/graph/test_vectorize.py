@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.autodiff import compiled_backward
-from eagerflow._src.graph import tape_compiler, vectorize
+from tests.internals import compiled_backward, tape_compiler, vectorize
 from tests.ops.specs import all_specs
 
 GRAD_SPECS = [s for s in all_specs() if s.grad is True]

@@ -4,12 +4,12 @@ The decorated function runs unrecorded; its outputs pass through one
 identity op whose gradient is the user's ``grad_fn``, so tapes see a single
 op from the inputs (and the variables it read) to the outputs.
 
->>> @custom_gradient
+>>> @tf.custom_gradient
 ... def log1pexp(x):
-...     e = exp(x)
+...     e = tf.exp(x)
 ...     def grad(upstream):
 ...         return upstream * (1 - 1 / (1 + e))
-...     return log(1 + e), grad
+...     return tf.math.log(1 + e), grad
 """
 import functools
 import inspect
@@ -113,7 +113,7 @@ def _pass_outputs_rule(skip):
 def grad_pass_through(f):
     """`f` forwards as usual, but its gradient is the identity (straight-through).
 
-    >>> round_st = grad_pass_through(round)   # d round_st(x) / dx == 1
+    >>> round_st = tf.grad_pass_through(round)   # d round_st(x) / dx == 1
     """
     @functools.wraps(f)
     def wrapped(x):

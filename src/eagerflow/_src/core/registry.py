@@ -21,9 +21,9 @@ An op is registered with
   ``shape_only``, ``stateful``, ``input_names``. Interpreters of graphs read them
   instead of op names.
 
->>> op = register("Neg", lambda xp, x: xp.negative(x), same_shape, dtypes=NUMBER)
->>> get("Neg") is op
-True
+>>> op = get("Neg")  # register("Neg", "negative", same_shape, dtypes=SIGNED_NUMBER)
+>>> op.name, op.host_kernel, op.shape is same_shape
+('Neg', <ufunc 'negative'>, True)
 
 What an interpreter needs beyond the properties (a batching rule, the op a product
 becomes when fused with its bias) sits in that interpreter's `RuleTable`, keyed by the

@@ -14,11 +14,11 @@ own.  When a gradient may itself be differentiated (two tapes watch the
 call, or a persistent one), the saved intermediates are outputs of the
 recorded op: gradients reaching them flow on to the inputs.
 
->>> @function
+>>> @tf.function
 ... def cube(x):
 ...     return x * x * x
->>> x = constant(2.0)
->>> with GradientTape() as tape:
+>>> x = tf.constant(2.0)
+>>> with tf.GradientTape() as tape:
 ...     tape.watch(x)
 ...     y = cube(x)                 # one op on the tape
 >>> tape.gradient(y, x)

@@ -16,10 +16,10 @@ the same op over branches differentiating the forward ones; a ``While``'s is a l
 iterations backwards, replaying the body on the values each iteration
 started with, which the forward loop keeps when a tape records it.
 
->>> cond(constant(2.0) > 0, lambda: 1.0, lambda: -1.0)
+>>> tf.cond(tf.constant(2.0) > 0, lambda: 1.0, lambda: -1.0)
 1.0
->>> while_loop(lambda i: i < 3, lambda i: i + 1, [constant(0)])
-[<tf.Tensor: shape=(), dtype=int32, numpy=3>]
+>>> tf.while_loop(lambda i: i < 3, lambda i: (i + 1,), [tf.constant(0)])
+(<tf.Tensor: shape=(), dtype=int32, numpy=3>,)
 """
 import collections
 import functools
@@ -60,7 +60,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
 
     Both branches must return the same structure of tensors of the same dtypes.
 
-    >>> cond(constant(True), lambda: constant(1), lambda: constant(2))
+    >>> tf.cond(tf.constant(True), lambda: tf.constant(1), lambda: tf.constant(2))
     <tf.Tensor: shape=(), dtype=int32, numpy=1>
     """
     for role, fn in (("true_fn", true_fn), ("false_fn", false_fn)):
@@ -246,7 +246,8 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     its predicate holds (InvalidArgumentError if none does); `exclusive`
     asserts that at most one of the other predicates holds.
 
-    >>> case([(constant(False), lambda: 1.0), (constant(True), lambda: 2.0)], default=lambda: 3.0)
+    >>> tf.case([(tf.constant(False), lambda: 1.0), (tf.constant(True), lambda: 2.0)],
+    ...         default=lambda: 3.0)
     2.0
     """
     pairs = list(pred_fn_pairs.items() if isinstance(pred_fn_pairs, dict) else pred_fn_pairs)
@@ -293,7 +294,7 @@ def _chained(pred, fn, otherwise, name):
 def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     """``branch_fns[branch_index]()``; an index out of range runs `default` (or the last).
 
-    >>> switch_case(constant(1), [lambda: 1.0, lambda: 2.0, lambda: 3.0])
+    >>> tf.switch_case(tf.constant(1), [lambda: 1.0, lambda: 2.0, lambda: 3.0])
     2.0
     """
     if not isinstance(branch_index, Tensor):
@@ -357,7 +358,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     and its shape unless `shape_invariants` allows it to change.  Loop
     variables may be `TensorArray`s.
 
-    >>> while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), (0, 0))
+    >>> tf.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), (0, 0))
     (<tf.Tensor: shape=(), dtype=int32, numpy=4>, <tf.Tensor: shape=(), dtype=int32, numpy=6>)
     """
     if not callable(cond):

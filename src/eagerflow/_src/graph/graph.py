@@ -10,7 +10,7 @@ as an argument of the traced function is reached through a stand-in
 (`VariableArgument`) that each call binds to the variable it passes.
 
 >>> g = Graph("f")
->>> x = g.placeholder(float32, TensorShape([None]), "x")
+>>> x = g.placeholder(tf.float32, tf.TensorShape([None]), "x")
 >>> x
 <tf.Tensor 'x:0' shape=(None,) dtype=float32>
 """

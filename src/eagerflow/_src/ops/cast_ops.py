@@ -1,7 +1,7 @@
 """Dtype conversion and identities: `cast`, `saturate_cast`, `identity`, `stop_gradient`,
 `identity_n`, `ensure_shape`.
 
->>> cast(constant([1.7, -1.7]), int32)
+>>> tf.cast(tf.constant([1.7, -1.7]), tf.int32)
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
 """
 import numpy as np
@@ -49,7 +49,7 @@ _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
 def cast(x, dtype, name=None):
     """Casts `x` to `dtype` (floats truncate toward zero when cast to integers).
 
-    >>> cast(constant([1, 2]), float32)
+    >>> tf.cast(tf.constant([1, 2]), tf.float32)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
     """
     dtype = _d.as_dtype(dtype)
@@ -99,7 +99,7 @@ def saturate_cast(value, dtype, name=None):
     (inf to int32 is 2147483520 from float32), even to a wider float type (inf to float64
     is float32's max from float32).
 
-    >>> saturate_cast(constant([300.0, -5.0]), uint8)
+    >>> tf.saturate_cast(tf.constant([300.0, -5.0]), tf.uint8)
     <tf.Tensor: shape=(2,), dtype=uint8, numpy=array([255,   0], dtype=uint8)>
     """
     dtype = _d.as_dtype(dtype)
@@ -130,7 +130,7 @@ def saturate_cast(value, dtype, name=None):
 def identity(input, name=None):
     """Returns a tensor with the same shape and contents as `input`.
 
-    >>> identity(constant([1, 2]))
+    >>> tf.identity(tf.constant([1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
     """
     return dispatch(_IDENTITY, (as_tensor(input),), name=name)
@@ -140,7 +140,7 @@ def identity(input, name=None):
 def stop_gradient(input, name=None):
     """Returns `input` unchanged, as a value gradients do not flow through.
 
-    >>> stop_gradient(constant([1.0]))
+    >>> tf.stop_gradient(tf.constant([1.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """
     return dispatch(_STOP_GRADIENT, (as_tensor(input),), name=name)
@@ -150,7 +150,7 @@ def stop_gradient(input, name=None):
 def identity_n(input, name=None):
     """Returns the identity of each tensor of the list `input`.
 
-    >>> identity_n([constant(1), 2.0])
+    >>> tf.identity_n([tf.constant(1), 2.0])
     [<tf.Tensor: shape=(), dtype=int32, numpy=1>, <tf.Tensor: shape=(), dtype=float32, numpy=2.0>]
     """
     return [identity(t) for t in input]
@@ -179,7 +179,7 @@ _ENSURE_SHAPE = register("EnsureShape", _ensure_shape, _ensure_shape_rule, tied=
 def ensure_shape(x, shape, name=None):
     """Returns `x`, checking that its shape is compatible with `shape` (None: any size).
 
-    >>> ensure_shape(constant([1, 2]), [None])
+    >>> tf.ensure_shape(tf.constant([1, 2]), [None])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
     """
     shape = TensorShape(shape)
