@@ -42,7 +42,7 @@ class OpDef:
     __slots__ = ("name", "kernel", "host_kernel", "direct", "_direct_of", "shape", "multi",
                  "tied", "tied_rest", "tied_pair", "variadic", "allowed", "allowed_dtypes",
                  "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable",
-                 "registered", "inline", "grad_takes_none", "type_attr", "__weakref__")
+                 "registered", "grad_takes_none", "type_attr", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
         self.name = name
@@ -72,9 +72,6 @@ class OpDef:
         # In the registry: its gradient depends on nothing but the op's inputs,
         # outputs and attrs (unlike a custom gradient's closure).
         self.registered = False
-        # For ops holding subgraphs (control flow): writes the op into a compiled
-        # program as Python statements instead of one kernel call (see graph.executor).
-        self.inline = None
         self.grad_takes_none = False  # see `register`
         self.type_attr = "T"  # see `register`
         self.bind_direct()
