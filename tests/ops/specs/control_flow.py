@@ -77,3 +77,49 @@ SPECS = [
            rtol=1e-5),
     OpSpec("While", _graph_op(_stateful_while, "While"), _WHILE_ARGS, _while_ref, rtol=1e-5),
 ]
+
+
+# -- the call ops, as a tape records a call of a traced function ----------------------------
+
+_CALLS = {}  # fn -> its CallGradient (which the call op's `f` names)
+
+
+def _call(fn, op_type):
+    """``run(*tensors)``: the call op of ``function(fn)`` traced on tensors like them,
+    dispatched on them as a tape records a first-order call."""
+    from eagerflow._src.function.call_gradient import CallGradient
+
+    def run(*tensors):
+        key = (fn, tuple((t.dtype, tuple(t.shape)) for t in tensors))
+        calls = _CALLS.get(key)
+        if calls is None:
+            concrete = tf.function(fn, autograph=False).get_concrete_function(
+                *[tf.TensorSpec(t.shape, t.dtype) for t in tensors])
+            calls = _CALLS[key] = CallGradient(concrete)
+        assert calls._op.name == op_type
+        attrs = {"f": calls.body.name, "Tin": tuple(t.dtype for t in tensors),
+                 "Tout": tuple(t.dtype for t in calls.body.outputs), "_higher": False,
+                 "_saved": ()}
+        return dispatch(calls._op, tensors, attrs)
+    return run
+
+
+def _affine(x, y):
+    return x * y + 1.0, y - x
+
+
+def _checked_affine(x, y):
+    return _checked(x) * y + 1.0, y - x
+
+
+_CALL_GRAD = "differentiated as a recorded call, with the values its backward keeps " \
+             "(tests/function/test_call_gradients.py)"
+
+SPECS += [
+    OpSpec("PartitionedCall", _call(_affine, "PartitionedCall"), [rand(3), rand(3, seed=1)],
+           lambda x, y: [x * y + 1, y - x], grad=_CALL_GRAD),
+    OpSpec("StatefulPartitionedCall", _call(_checked_affine, "StatefulPartitionedCall"),
+           [rand(3), rand(3, seed=1)], lambda x, y: [x * y + 1, y - x], grad=_CALL_GRAD),
+    OpSpec("IdentityN", lambda x, y: tf.identity_n([x, y]), [rand(2, 3), rand(4)],
+           lambda x, y: [x, y]),
+]

@@ -6,6 +6,9 @@ tape still recording sees them (higher-order derivatives).  Reducing a
 broadcast gradient back to its input's shape happens here, once, for every op
 with several inputs (a one-input op's gradient has its input's shape).
 """
+import itertools
+import weakref
+
 import numpy as np
 
 from eagerflow._src.core import errors
@@ -18,6 +21,11 @@ from eagerflow._src.ops.reduction_ops import unbroadcast
 # Ops whose gradient hands a sparse incoming gradient on unchanged.
 _SPARSE_PASS_THROUGH = frozenset({"ReadVariableOp", "Identity"})
 _HOST_SCALARS = (np.ndarray, np.generic)
+# Gradient functions by name: an op whose ``_gradient_op_type`` attribute names one is
+# differentiated by it instead of its type's gradient (TF's gradient override; see
+# custom_gradient).  An entry lives as long as what may record the op (see `name_gradient`).
+gradient_functions = {}
+_gradient_ids = itertools.count(1)
 _new = object.__new__
 _ONES = {}  # NumPy dtype -> its scalar one (immutable, so seeds may share it)
 
@@ -69,6 +77,24 @@ class OpView:
         return self.attrs[name]
 
 
+def name_gradient(base, fn):
+    """Registers gradient function `fn` under a new name made from `base`; returns the name.
+    See `release_gradient`."""
+    name = f"{base}-{next(_gradient_ids)}"
+    gradient_functions[name] = fn
+    return name
+
+
+def release_gradient(name, owner):
+    """Forgets the gradient function `name` once `owner` (the graph holding the op that names
+    it, or an eager output of that op, which tapes keep while they may need it) is gone;
+    at once with no `owner`."""
+    if owner is None:
+        gradient_functions.pop(name, None)
+    else:
+        weakref.finalize(owner, gradient_functions.pop, name, None)
+
+
 def connected(entries, sources):
     """Ids of the tensors that depend on a source: only their gradients are needed."""
     live = {id(s) for s in sources}
@@ -117,6 +143,8 @@ def backprop(entries, targets, target_grads, sources, live):
                 g = convert_to_tensor(g)
             out_grads = (g,)
         grad_fn = op.grad
+        if attrs and "_gradient_op_type" in attrs:
+            grad_fn = gradient_functions.get(attrs["_gradient_op_type"])
         if grad_fn is None:
             raise LookupError(f"No gradient defined for operation '{op.name}' "
                               f"(op type: {op.name}).")

@@ -140,13 +140,13 @@ def _branched(key, fns, kind):
         if graph is not None:
             add_function(graph, body)
     stateful = any(b.stateful for b in branches)
-    attrs = {"Tin": _input_types(outer), "Tout": [dtype for _, dtype in specs],
-             "output_shapes": [shape for shape, _ in specs]}
+    attrs = {"Tin": _input_types(outer), "Tout": tuple(dtype for _, dtype in specs),
+             "output_shapes": tuple(shape for shape, _ in specs)}
     if kind.op_type == "If":
         attrs.update(Tcond=key.dtype, then_branch=bodies[0].name, else_branch=bodies[1].name)
         op = _IF if stateful else _STATELESS_IF
     else:
-        attrs["branches"] = [b.name for b in bodies]
+        attrs["branches"] = tuple(b.name for b in bodies)
         op = _CASE if stateful else _STATELESS_CASE
     _watch_variables(outer)
     flat = dispatch(op, (key, *outer), attrs, name=kind.scope)
@@ -161,7 +161,7 @@ def _branched(key, fns, kind):
 def _input_types(inputs):
     """The dtypes of an op's inputs as its type-list attribute (``Tin``) gives them: a
     variable is a resource."""
-    return [resource if isinstance(t, Variable) else t.dtype for t in inputs]
+    return tuple(resource if isinstance(t, Variable) else t.dtype for t in inputs)
 
 
 def _check_branches(branches, kind):
@@ -578,7 +578,7 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
     add_function(graph, step)
     _watch_variables(outer)
     attrs = {"T": _input_types(inputs), "cond": test.name, "body": step.name,
-             "output_shapes": [shape for shape, _ in specs],
+             "output_shapes": tuple(shape for shape, _ in specs),
              "parallel_iterations": parallel_iterations, "_limited": bool(limit)}
     loop = _Loop(attrs)
     results = dispatch(loop.op, inputs, loop.attrs(keep=back_prop and records(inputs)),
