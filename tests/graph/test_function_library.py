@@ -202,3 +202,31 @@ def test_a_traced_gradient_of_control_flow_is_plain_data_too():
         if op.op_def is not None:
             assert registry.get(op.type) is op.op_def, op
         assert all(_plain(value) for value in op.attrs.values()), op
+
+
+def test_a_nested_call_brings_its_functions_along():
+    @tf.function
+    def inner(x):
+        return tf.cond(x > 0, lambda: x * x, lambda: -x)
+
+    @tf.function
+    def outer(x):
+        return inner(x) + inner(-x)
+
+    g = outer.get_concrete_function(tf.TensorSpec([])).graph
+    ifs = _ops(g, "StatelessIf")
+    assert len(ifs) == 2  # the inner graph's ops, inlined
+    for op in ifs:
+        assert op.get_attr("then_branch") in g.functions
+        assert op.get_attr("else_branch") in g.functions
+    assert float(outer(tf.constant(3.0))) == 12.0
+
+    x = tf.constant(3.0)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = outer(x)
+        dy = t1.gradient(y, x)
+    assert float(dy) == 7.0  # 2x + 1
+    assert float(t2.gradient(dy, x)) == 2.0

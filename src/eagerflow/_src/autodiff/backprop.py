@@ -23,8 +23,8 @@ _SPARSE_PASS_THROUGH = frozenset({"ReadVariableOp", "Identity"})
 _HOST_SCALARS = (np.ndarray, np.generic)
 # Gradient functions by name: an op whose ``_gradient_op_type`` attribute names one is
 # differentiated by it instead of its type's gradient (TF's gradient override; see
-# custom_gradient).  An entry lives as long as what may record the op (see `name_gradient`).
-gradient_functions = {}
+# custom_gradient).  An entry lives as long as what may record the op holds it (`hold`).
+gradient_functions = weakref.WeakValueDictionary()
 _gradient_ids = itertools.count(1)
 _new = object.__new__
 _ONES = {}  # NumPy dtype -> its scalar one (immutable, so seeds may share it)
@@ -79,20 +79,21 @@ class OpView:
 
 def name_gradient(base, fn):
     """Registers gradient function `fn` under a new name made from `base`; returns the name.
-    See `release_gradient`."""
+    The registry holds it weakly: what names it `hold`s it."""
     name = f"{base}-{next(_gradient_ids)}"
     gradient_functions[name] = fn
     return name
 
 
-def release_gradient(name, owner):
-    """Forgets the gradient function `name` once `owner` (the graph holding the op that names
-    it, or an eager output of that op, which tapes keep while they may need it) is gone;
-    at once with no `owner`."""
-    if owner is None:
-        gradient_functions.pop(name, None)
+def hold(owner, value):
+    """Keeps `value` alive as long as `owner` lives: a function an op names by attribute,
+    held by the graph of the op, or by the op's eager output (which a tape's record of the
+    op keeps)."""
+    held = owner.__dict__.get("_held")
+    if held is None:
+        owner._held = [value]
     else:
-        weakref.finalize(owner, gradient_functions.pop, name, None)
+        held.append(value)
 
 
 def connected(entries, sources):

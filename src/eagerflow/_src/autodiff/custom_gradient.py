@@ -16,7 +16,7 @@ single op from the inputs to the outputs, and a graph holds only the name.
 import functools
 import inspect
 
-from eagerflow._src.autodiff.backprop import name_gradient, release_gradient
+from eagerflow._src.autodiff.backprop import hold, name_gradient
 from eagerflow._src.autodiff.tape import _Recorder, watch_accessed
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
@@ -58,17 +58,10 @@ def custom_gradient(f=None):
         # The outputs, inputs and variables pass through one IdentityN op naming the gradient
         # (inputs and variables ride along only so tapes connect them to the outputs).
         graph = context.get().graph
-        name = name_gradient("CustomGradient", grad)
-        if graph is not None:
-            release_gradient(name, graph)
-        try:
-            outs = dispatch(_IDENTITY_N, (*flat_out, *inputs, *variables),
-                            {"_gradient_op_type": name})
-        except BaseException:
-            release_gradient(name, None)
-            raise
-        if graph is None:
-            release_gradient(name, outs[0] if outs else None)
+        outs = dispatch(_IDENTITY_N, (*flat_out, *inputs, *variables),
+                        {"_gradient_op_type": name_gradient("CustomGradient", grad)})
+        if graph is not None or outs:  # held as long as a tape or graph may need it
+            hold(outs[0] if graph is None else graph, grad)
         return nest.pack_sequence_as(result, list(outs[:len(flat_out)]))
     return decorated
 

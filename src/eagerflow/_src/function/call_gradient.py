@@ -27,6 +27,7 @@ recorded op: gradients reaching them flow on to the inputs.
 """
 import weakref
 
+from eagerflow._src.autodiff.backprop import hold
 from eagerflow._src.autodiff.tape import GradientTape, is_differentiable
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
@@ -35,7 +36,7 @@ from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor, tape_compiler
-from eagerflow._src.graph.function_library import FunctionBody, hold
+from eagerflow._src.graph.function_library import FunctionBody
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 

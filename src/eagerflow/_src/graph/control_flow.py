@@ -27,6 +27,7 @@ import functools
 
 import numpy as np
 
+from eagerflow._src.autodiff.backprop import hold
 from eagerflow._src.autodiff.tape import (
     GradientTape, UnconnectedGradients, is_differentiable, records, watch_accessed)
 from eagerflow._src.core import context, errors, nest
@@ -38,7 +39,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
-from eagerflow._src.graph.function_library import FunctionBody, add_function, hold, lookup
+from eagerflow._src.graph.function_library import FunctionBody, add_function, lookup
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.graph.tensor_array import TensorArray, to_flow, with_flows
 from eagerflow._src.core.tensor import EagerTensor, Tensor

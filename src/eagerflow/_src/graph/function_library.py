@@ -80,16 +80,6 @@ def add_function(graph, body):
     graph.functions[body.name] = body
 
 
-def hold(owner, functions):
-    """Keeps `functions` (bodies, or what else is found by name) alive as long as `owner`:
-    what names them outside any graph's library (a tape's record of an op run eagerly)."""
-    weakref.finalize(owner, _nothing, functions)
-
-
-def _nothing(_):
-    pass
-
-
 def lookup(name, graph=None):
     """The body named `name`: in `graph`'s library when given, else any library's."""
     found = None if graph is None else graph.functions.get(name)
