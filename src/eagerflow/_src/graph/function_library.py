@@ -13,8 +13,10 @@ library is complete, as TF's is.  Kernels, which see attributes but no graph,
 find a body by its name with `lookup`: a body can be found while some
 graph's library holds it.
 
->>> body = FunctionBody("double", graph, [x], [y])   # doctest: +SKIP
->>> add_function(outer_graph, body); lookup("double_1") is body
+>>> body = FunctionBody("double", graph, [x], [y])  # doctest: +SKIP
+>>> add_function(outer_graph, body)                 # doctest: +SKIP
+>>> lookup(body.name) is outer_graph.functions[body.name]  # doctest: +SKIP
+True
 """
 import itertools
 import weakref
