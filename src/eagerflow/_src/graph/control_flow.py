@@ -7,10 +7,19 @@ and added to the graph's function library (`function_library`); one
 registered op stands for the whole construct, its attributes naming those
 functions: ``If``/``StatelessIf`` (``then_branch``, ``else_branch``),
 ``Case``/``StatelessCase`` (``branches``), ``While``/``StatelessWhile``
-(``cond``, ``body``).  Their inputs are the predicate or loop variables and
-every outer tensor the bodies captured; each body takes them all.  The
-executor writes the op as a Python ``if`` or ``while`` around the bodies'
+(``cond``, ``body``).  The executor writes the op as a Python ``if`` or ``while`` around the bodies'
 compiled code.  `TensorArray`s travel through them as their flows.
+
+The ops' layouts: an ``If`` takes the predicate, then the outer tensors
+(``Tin``; a variable as a ``resource``), and returns ``Tout`` of shapes
+``output_shapes``; each branch takes every one of those outer tensors.  A
+``Case`` takes the branch index first.  A ``While`` takes the loop variables,
+then the iteration limit when ``_limited``, then the outer tensors (``T``
+lists the dtypes of them all); its condition and body take the loop
+variables then the outer tensors, the body returns the loop variables, and
+the op returns the loop variables (``output_shapes``), followed, with
+``_keep``, by the iteration count and the lists of values the gradient
+replays the body on.
 
 Their gradients replay the subgraphs under a tape: an ``If``'s (a ``Case``'s) is
 the same op over branches differentiating the forward ones; a ``While``'s is a loop over the
