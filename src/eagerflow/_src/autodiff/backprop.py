@@ -18,8 +18,6 @@ from eagerflow._src.ops import array_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices, add_sparse_or_dense
 from eagerflow._src.ops.reduction_ops import unbroadcast
 
-# Ops whose gradient hands a sparse incoming gradient on unchanged.
-_SPARSE_PASS_THROUGH = frozenset({"ReadVariableOp", "Identity"})
 _HOST_SCALARS = (np.ndarray, np.generic)
 # Gradient functions by name: an op whose ``_gradient_op_type`` attribute names one is
 # differentiated by it instead of its type's gradient (TF's gradient override; see
@@ -140,7 +138,7 @@ def backprop(entries, targets, target_grads, sources, live):
             g = take(key) if key in keep else pop(key, None)
             if g is None:
                 continue
-            if type(g) is IndexedSlices and op.name not in _SPARSE_PASS_THROUGH:
+            if type(g) is IndexedSlices and not op.grad_passes_sparse:
                 g = convert_to_tensor(g)
             out_grads = (g,)
         grad_fn = op.grad

@@ -18,6 +18,7 @@ import inspect
 
 from eagerflow._src.autodiff.backprop import hold, name_gradient
 from eagerflow._src.autodiff.tape import _Recorder, watch_accessed
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
@@ -27,6 +28,7 @@ from eagerflow._src.ops import array_ops
 _IDENTITY_N = get_op("IdentityN")
 
 
+@export("custom_gradient")
 def custom_gradient(f=None):
     """Decorator: ``f(*x)`` returns ``(y, grad_fn)``; ``grad_fn(*dy)`` gives d(y)/d(x).
 
@@ -105,6 +107,7 @@ def _gradient(name, grad_fn, n_inputs, variables, outputs):
     return grad
 
 
+@export("grad_pass_through")
 def grad_pass_through(f):
     """`f` forwards as usual, but its gradient is the identity (straight-through).
 
@@ -119,6 +122,7 @@ def grad_pass_through(f):
     return wrapped
 
 
+@export("recompute_grad")
 def recompute_grad(f):
     """`f` without keeping its intermediate values: they are recomputed for the gradient.
 

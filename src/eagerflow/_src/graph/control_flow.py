@@ -39,11 +39,13 @@ import numpy as np
 from eagerflow._src.autodiff.backprop import hold
 from eagerflow._src.autodiff.tape import (
     GradientTape, UnconnectedGradients, is_differentiable, records, watch_accessed)
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.dtypes import int32, resource, variant
-from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
+from eagerflow._src.core.registry import (
+    PER_ELEMENT, batching_rules, kernel_type_name, register, register_gradient)
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
@@ -78,6 +80,7 @@ def _scope(body):
 
 # -- cond -----------------------------------------------------------------------------------
 
+@export("cond")
 def cond(pred, true_fn=None, false_fn=None, name=None):
     """``true_fn()`` if `pred` else ``false_fn()``; in a graph, one ``If`` op.
 
@@ -296,6 +299,7 @@ def _branch_gradient(view, *dys):
 for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
     executor.emission_rules[_op] = _emit_branches
     register_gradient(_op.name)(_branch_gradient)
+batching_rules.assign(PER_ELEMENT, _STATELESS_IF, _STATELESS_CASE)  # (If and Case: stateful)
 
 
 def _gradients(tape, outputs, dys, sources):
@@ -312,6 +316,7 @@ def _gradients(tape, outputs, dys, sources):
 
 # -- case / switch_case -----------------------------------------------------------------------
 
+@export("case")
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
     """The result of the first callable whose predicate is true (else `default`).
 
@@ -362,6 +367,7 @@ def _chained(pred, fn, otherwise, name):
     return lambda: cond(pred, fn, otherwise, name=name)
 
 
+@export("switch_case")
 def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     """``branch_fns[branch_index]()``; an index out of range runs `default` (or the last).
 
@@ -416,6 +422,7 @@ def _indexed_branches(branch_fns):
 
 # -- while_loop ---------------------------------------------------------------------------------
 
+@export("while_loop")
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
     """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns them.
@@ -696,7 +703,7 @@ def _kept(step, n):
         writes = {}  # id(argument) -> whether the body only writes it (a list it fills)
         for op in step.graph.get_operations():
             for t in op.inputs:
-                writes[id(t)] = writes.get(id(t), True) and op.type == "TensorListSetItem" and (
+                writes[id(t)] = writes.get(id(t), True) and op.op_def is list_ops._SET_ITEM and (
                     not op.attrs["resize_if_index_out_of_bounds"])
         kept = step.derived["kept"] = [i for i, a in enumerate(step.inputs[:n])
                                        if a.dtype is not variant or not writes.get(id(a), False)]
@@ -770,6 +777,7 @@ _STATELESS_WHILE = register("StatelessWhile", _while_kernel, _while_rule, multi=
 for _op in (_WHILE, _STATELESS_WHILE):
     executor.emission_rules[_op] = _emit_loop
     register_gradient(_op.name)(_while_gradient)
+batching_rules[_STATELESS_WHILE] = PER_ELEMENT
 
 
 # -- subgraphs ----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import operator
 
 import numpy as np
 
-from eagerflow._src.core import context
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
@@ -29,9 +29,12 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
     kernel_type_name, register, register_gradient, same_shape)
+from eagerflow._src.core.registry import (
+    PER_ELEMENT, aligned, batching_rules, static_value_rules)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
-from eagerflow._src.ops import cast_ops, math_ops, shape_rules
+from eagerflow._src.ops import cast_ops, late, math_ops, shape_rules
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.slicing import strided_slice  # noqa: F401 (re-exported)
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -330,9 +333,21 @@ def _infer_reshaped(in_shape, out):
         divide(n_out, n_in)  # the input's unknown dim must come out whole
 
 
-_RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=())
+_RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=(), moves_elements=True)
 
 
+def _reshape_batched(op, args):
+    """Batching: the batch dimension leads the shape (given as an attr; an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    (x, _), = args
+    return [x.reshape((x.shape[0],) + tuple(op.attrs["shape"]))]
+
+
+batching_rules[_RESHAPE] = _reshape_batched
+
+
+@export("reshape", "keras.backend.reshape")
 def reshape(tensor, shape, name=None):
     """Reshapes `tensor` to `shape`; one dimension may be -1 (inferred).
 
@@ -387,10 +402,24 @@ def _transpose_rule(x, perm):
 
 
 _TRANSPOSE = register("Transpose", _transpose_kernel(False), _transpose_rule, tied=())
+
+
+def _transpose_batched(op, args):
+    """Batching: the batch axis stays first (a permutation given as an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    (x, _), = args
+    perm = op.attrs["perm"]
+    perm = range(x.ndim - 2, -1, -1) if perm is None else (p % (x.ndim - 1) for p in perm)
+    return [np.transpose(x, (0,) + tuple(p + 1 for p in perm))]
+
+
+batching_rules[_TRANSPOSE] = _transpose_batched
 _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _transpose_rule,
                                 tied=())
 
 
+@export("transpose", "keras.backend.transpose", dispatch_name="compat.v1.transpose")
 def transpose(a, perm=None, conjugate=False, name="transpose"):
     """Permutes the dimensions of `a` (reversed when `perm` is None).
 
@@ -430,9 +459,11 @@ def _expand_dims_rule(x, axis):
     return TensorShape(dims[:at] + [1] + dims[at:]), x.dtype
 
 
-_EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=())
+_EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=(),
+                        moves_elements=True)
 
 
+@export("expand_dims")
 def expand_dims(input, axis, name=None):
     """Inserts a dimension of size 1 at index `axis`.
 
@@ -491,9 +522,10 @@ def _squeeze_rule(x, squeeze_dims):
     return TensorShape([d for i, d in enumerate(dims) if i not in axes]), x.dtype
 
 
-_SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=())
+_SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=(), moves_elements=True)
 
 
+@export("squeeze", dispatch_name="compat.v1.squeeze")
 def squeeze(input, axis=None, name=None):
     """Removes dimensions of size 1: all of them, or those listed in `axis`.
 
@@ -530,6 +562,19 @@ def _broadcast_to_rule(x, shape):
 _BROADCAST_TO = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_rule, tied=())
 
 
+def _broadcast_to_batched(op, args):
+    """Batching: the batch dimension leads the shape (given as an attr; an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    shape = tuple(op.attrs["shape"])
+    x, = aligned(args, len(shape))
+    return [np.broadcast_to(x, (x.shape[0],) + shape)]
+
+
+batching_rules[_BROADCAST_TO] = _broadcast_to_batched
+
+
+@export("broadcast_to")
 def broadcast_to(input, shape, name=None):
     """Broadcasts `input` to `shape` with NumPy's rules.
 
@@ -570,6 +615,7 @@ def _tile_rule(x, multiples):
 _TILE = register("Tile", _tile_kernel, _tile_rule, tied=())
 
 
+@export("tile")
 def tile(input, multiples, name=None):
     """Repeats `input` `multiples[i]` times along each dimension i.
 
@@ -610,6 +656,7 @@ def _reverse_rule(x, axis):
 _REVERSE = register("ReverseV2", _reverse_kernel, _reverse_rule, tied=())
 
 
+@export("reverse")
 def reverse(tensor, axis, name=None):
     """Reverses the order of elements along the dimensions listed in `axis`.
 
@@ -656,6 +703,7 @@ def _roll_rule(x, shift, axis, **_):
 _ROLL = register("Roll", _roll_kernel, _roll_rule, tied=())
 
 
+@export("roll")
 def roll(input, shift, axis, name=None):
     """Rolls elements by `shift` along `axis` (shifts on one axis add up).
 
@@ -752,9 +800,10 @@ def _check_concat_dims(inputs, at, shapes, axis):
         merged = dims.merge_with(merged)
 
 
-_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all")
+_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all", moves_elements=True)
 
 
+@export("concat")
 def concat(values, axis, name="concat"):
     """Concatenates tensors along dimension `axis`.
 
@@ -798,7 +847,7 @@ def _stack_rule(*inputs, axis):
     return TensorShape(dims[:at] + [len(inputs)] + dims[at:]), inputs[0].dtype
 
 
-_PACK = register("Pack", _stack_kernel, _stack_rule, tied="all")
+_PACK = register("Pack", _stack_kernel, _stack_rule, tied="all", moves_elements=True)
 
 
 def _check_axis_range(axis, low, high):
@@ -806,6 +855,7 @@ def _check_axis_range(axis, low, high):
         raise ValueError(f"Argument `axis` = {axis} not in range [{low}, {high})")
 
 
+@export("stack")
 def stack(values, axis=0, name="stack"):
     """Stacks rank-R tensors into one rank-(R+1) tensor along a new dimension `axis`.
 
@@ -851,6 +901,7 @@ def _unstack_rule(x, num, axis):
 _UNPACK = register("Unpack", _unstack_kernel, _unstack_rule, multi=True, tied=())
 
 
+@export("unstack")
 def unstack(value, num=None, axis=0, name="unstack"):
     """Splits `value` along `axis` into a list of `num` tensors of one rank less.
 
@@ -978,6 +1029,7 @@ _SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
 _SPLIT_V = register("SplitV", _split_v_kernel, _split_v_rule, multi=True, tied=())
 
 
+@export("split")
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """Splits `value` along `axis` into equal parts (an int) or parts of the given sizes.
 
@@ -1048,6 +1100,7 @@ def _no_layout(layout):
         raise NotImplementedError("DTensor layouts are not supported.")
 
 
+@export("fill")
 def fill(dims, value, name=None, layout=None):
     """A tensor of shape `dims` filled with the scalar `value`.
 
@@ -1081,6 +1134,7 @@ def _python_float_shape(shape):
         convert_to_tensor(shape, _d.int32)  # raises TF's "Cannot convert ..." TypeError
 
 
+@export("zeros")
 def zeros(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element zero (empty strings for `string`).
 
@@ -1093,6 +1147,7 @@ def zeros(shape, dtype=_d.float32, name=None, layout=None):
     return fill(shape, _scalar(_zero_of(dtype), dtype), name)
 
 
+@export("ones")
 def ones(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element one.
 
@@ -1120,9 +1175,9 @@ def _ones_like_kernel(xp, x):
 
 
 _ZEROS_LIKE = register("ZerosLike", _zeros_like_kernel, same_shape, tied=(),
-                       not_differentiable="constant output")
+                       not_differentiable="constant output", shape_only=True)
 _ONES_LIKE = register("OnesLike", _ones_like_kernel, same_shape, dtypes=NUMBER_BOOL,
-                      not_differentiable="constant output")
+                      not_differentiable="constant output", shape_only=True)
 
 
 def _like(op, make, input, dtype, name):
@@ -1132,6 +1187,7 @@ def _like(op, make, input, dtype, name):
     return dispatch(op, (input,), name=name)
 
 
+@export("zeros_like", "keras.backend.zeros_like")
 def zeros_like(input, dtype=None, name=None, layout=None):
     """Zeros with the shape of `input` (and its dtype unless `dtype` is given).
 
@@ -1142,6 +1198,7 @@ def zeros_like(input, dtype=None, name=None, layout=None):
     return _like(_ZEROS_LIKE, zeros, input, dtype, name)
 
 
+@export("ones_like", "keras.backend.ones_like")
 def ones_like(input, dtype=None, name=None, layout=None):
     """Ones with the shape of `input` (and its dtype unless `dtype` is given).
 
@@ -1152,6 +1209,7 @@ def ones_like(input, dtype=None, name=None, layout=None):
     return _like(_ONES_LIKE, ones, input, dtype, name)
 
 
+@export("eye", "linalg.eye")
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=None):
     """Identity matrix (or a batch of them): ones on the main diagonal.
 
@@ -1248,6 +1306,7 @@ _RANGE = register("Range", _range_kernel, _range_rule,
                   tied=(0, 1, 2), dtypes=_RANGE_TYPES, not_differentiable="integer-like output")
 
 
+@export("range")
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (TF's name)
     """A 1-D sequence from `start` (inclusive) to `limit` (exclusive) in steps of `delta`.
 
@@ -1287,6 +1346,7 @@ _LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1),
                      dtypes=FLOAT, not_differentiable="no gradient in TensorFlow")
 
 
+@export("linspace")
 def linspace(start, stop, num, name=None, axis=0):
     """`num` evenly spaced values from `start` to `stop` (both included), along `axis`.
 
@@ -1351,6 +1411,7 @@ def _one_hot_values(on_value, off_value, dtype):
     return on, off
 
 
+@export("one_hot")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """One-hot encoding: `on_value` where the last axis equals `indices`, else `off_value`.
 
@@ -1378,6 +1439,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis}, name)
 
 
+@export("meshgrid")
 def meshgrid(*args, **kwargs):
     """Coordinate grids from 1-D coordinate vectors; `indexing` is 'xy' (default) or 'ij'.
 
@@ -1457,6 +1519,7 @@ _PAD = register("PadV2", _pad_kernel, _pad_rule, tied=(0, 1))
 _MIRROR_PAD = register("MirrorPad", _mirror_pad_kernel, _pad_rule, tied=())
 
 
+@export("pad", dispatch_name="compat.v1.pad")
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """Pads `tensor` by `paddings[i] = [before, after]` along each dimension i.
 
@@ -1561,9 +1624,10 @@ def _gather_rule(params, indices, axis, batch_dims):
     return TensorShape(p[:axis] + i[batch_dims:] + p[axis + 1:]), params.dtype
 
 
-_GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=())
+_GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=(), moves_elements=True)
 
 
+@export("gather", "keras.backend.gather", dispatch_name="compat.v1.gather")
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """Gathers slices of `params` along `axis` at `indices`.
 
@@ -1648,6 +1712,7 @@ def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
 _GATHER_ND = register("GatherNd", _gather_nd_kernel, _gather_nd_rule, tied=())
 
 
+@export("gather_nd", dispatch_name="compat.v1.gather_nd")
 def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """Gathers slices of `params` addressed by the index vectors in the last axis of `indices`.
 
@@ -1734,6 +1799,7 @@ def _scatter_nd_rule(indices, updates, shape, **_):
 _SCATTER_ND = register("ScatterNd", _scatter_nd_kernel, _scatter_nd_rule, tied=())
 
 
+@export("scatter_nd")
 def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     """Scatters `updates` into zeros of `shape` at `indices`; duplicate indices add up.
 
@@ -1765,6 +1831,7 @@ def _tensor_scatter(public_name, op_name, how, dtypes, doc):
 
     op = register(op_name, _tensor_scatter_kernel(how, op_name), rule, tied=(0, 2),
                   dtypes=dtypes)
+    batching_rules[op] = PER_ELEMENT
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
         indices = as_tensor(indices)
@@ -1784,19 +1851,24 @@ tensor_scatter_nd_add = _tensor_scatter(
     >>> tensor_scatter_nd_add([1, 2, 3], [[0], [0]], [5, 5])
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([11,  2,  3], dtype=int32)>
     """)
+export("tensor_scatter_nd_add")(tensor_scatter_nd_add)
 tensor_scatter_nd_sub = _tensor_scatter(
     "tensor_scatter_nd_sub", "TensorScatterSub", "subtract", NUMBER,
     "Subtracts `updates` from a copy of `tensor` at `indices`.")
+export("tensor_scatter_nd_sub")(tensor_scatter_nd_sub)
 tensor_scatter_nd_max = _tensor_scatter(
     "tensor_scatter_nd_max", "TensorScatterMax", "maximum", REAL,
     "Element-wise max of a copy of `tensor` and `updates` at `indices`.")
+export("tensor_scatter_nd_max")(tensor_scatter_nd_max)
 tensor_scatter_nd_min = _tensor_scatter(
     "tensor_scatter_nd_min", "TensorScatterMin", "minimum", REAL,
     "Element-wise min of a copy of `tensor` and `updates` at `indices`.")
+export("tensor_scatter_nd_min")(tensor_scatter_nd_min)
 _tensor_scatter_nd_update = _tensor_scatter("tensor_scatter_nd_update", "TensorScatterUpdate",
                                             "update", ANY, None)
 
 
+@export("tensor_scatter_nd_update")
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """A copy of `tensor` with `updates` written at `indices` (the last duplicate wins).
 
@@ -1835,6 +1907,7 @@ def _select_rule(condition, x, y):
 _SELECT = register("SelectV2", _select_kernel, _select_rule, tied=(1, 2))
 
 
+@export("where")
 def where(condition, x=None, y=None, name=None):
     """`x` where `condition` is True, else `y` (broadcast); or, with `condition` alone,
     the int64 coordinates of its True (non-zero) elements.
@@ -1863,6 +1936,7 @@ def where(condition, x=None, y=None, name=None):
     return dispatch(_SELECT, (condition, x, y), name=name)
 
 
+@export("boolean_mask", dispatch_name="compat.v1.boolean_mask")
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The elements (or slices) of `tensor` where the k-D `mask` is True, flattened over
     the masked dimensions `axis` .. `axis + k`.
@@ -1920,9 +1994,10 @@ def _slice_rule(x, begin, size):
                         for b, s, n in zip(begin, size, x.shape)]), x.dtype
 
 
-_SLICE = register("Slice", _slice_kernel, _slice_rule, tied=())
+_SLICE = register("Slice", _slice_kernel, _slice_rule, tied=(), moves_elements=True)
 
 
+@export("slice")
 def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
     """The slice of `input_` of `size` starting at `begin` (size -1: to the end).
 
@@ -1947,18 +2022,25 @@ def _out_type(out_type, op_name):
 
 _SHAPE = register("Shape", lambda xp, x, out_type: xp.asarray(x.shape, out_type.as_numpy_dtype),
                   lambda x, out_type: (TensorShape([x.shape.rank]), out_type), tied=(),
-                  not_differentiable="shape")
+                  not_differentiable="shape", shape_only=True)
 _SHAPE_N = register("ShapeN", lambda xp, *xs, out_type: tuple(
     xp.asarray(x.shape, out_type.as_numpy_dtype) for x in xs),
     lambda *xs, out_type: [(TensorShape([x.shape.rank]), out_type) for x in xs],
     multi=True, tied="all", not_differentiable="shape")  # one dtype for all inputs, as in TF
 _SIZE = register("Size", lambda xp, x, out_type: xp.asarray(x.size, out_type.as_numpy_dtype),
                  lambda x, out_type: (TensorShape([]), out_type), tied=(),
-                 not_differentiable="shape")
+                 not_differentiable="shape", shape_only=True)
 _RANK = register("Rank", lambda xp, x: xp.asarray(x.ndim, xp.int32),
-                 lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape")
+                 lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape",
+                 shape_only=True)
+# Their values as far as the input's static shape tells (a graph's constant shapes).
+static_value_rules[_SHAPE] = lambda s: None if s.rank is None else (s.as_list(),
+                                                                    s.is_fully_defined())
+static_value_rules[_SIZE] = lambda s: (s.num_elements(), True) if s.is_fully_defined() else None
+static_value_rules[_RANK] = lambda s: None if s.rank is None else (s.rank, True)
 
 
+@export("shape", dispatch_name="compat.v1.shape")
 def shape(input, out_type=None, name=None):
     """The shape of `input` as a 1-D int32 (or `out_type`) tensor.
 
@@ -1969,6 +2051,7 @@ def shape(input, out_type=None, name=None):
                     name)
 
 
+@export("shape_n")
 def shape_n(input, out_type=_d.int32, name=None):
     """The shapes of a list of tensors.
 
@@ -1984,6 +2067,7 @@ def shape_n(input, out_type=_d.int32, name=None):
     return list(dispatch(_SHAPE_N, tensors, {"out_type": _out_type(out_type, "ShapeN")}, name))
 
 
+@export("size", dispatch_name="compat.v1.size")
 def size(input, out_type=None, name=None):
     """The number of elements of `input` as a scalar int32 (or `out_type`) tensor.
 
@@ -1993,6 +2077,7 @@ def size(input, out_type=None, name=None):
     return dispatch(_SIZE, (as_tensor(input),), {"out_type": _out_type(out_type, "Size")}, name)
 
 
+@export("rank")
 def rank(input, name=None):
     """The number of dimensions of `input` as a scalar int32 tensor.
 
@@ -2002,6 +2087,7 @@ def rank(input, name=None):
     return dispatch(_RANK, (as_tensor(input),), name=name)
 
 
+@export("broadcast_static_shape")
 def broadcast_static_shape(shape_x, shape_y):
     """The broadcast of two static `TensorShape`s (unknown dims stay unknown).
 
@@ -2034,6 +2120,7 @@ _BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args_kernel, _broadcast_a
                            tied=(0, 1), dtypes=_SHAPE_TYPES, not_differentiable="shape")
 
 
+@export("broadcast_dynamic_shape")
 def broadcast_dynamic_shape(shape_x, shape_y):
     """The broadcast of two shapes given as 1-D integer tensors.
 
@@ -2146,6 +2233,7 @@ def _explicit_equation(equation, count):
     return equation
 
 
+@export("einsum", "linalg.einsum")
 def einsum(equation, *inputs, **kwargs):
     """Tensor contraction in Einstein summation notation, e.g. ``'ij,jk->ik'``.
 
@@ -2194,16 +2282,15 @@ def _tensordot_axes(axes, rank_a, rank_b, a):
 def _tensordot_at_run_time(a, b, n, name):
     """tensordot over the last `n` dims of `a` and the first `n` of `b`, of ranks known only
     when the graph runs: one matrix product of `a` and `b` reshaped to matrices."""
-    from eagerflow._src.ops.linalg_ops import matmul
-    from eagerflow._src.ops.reduction_ops import reduce_prod
     shape_a, shape_b = shape(a), shape(b)
     free_a, free_b = shape_a[:size(shape_a) - n], shape_b[n:]
     if n:  # reshaped to n dims: fails when run if either tensor has fewer
-        inner_a, inner_b = (reduce_prod(reshape(dims, [n])) for dims in (shape_a[-n:],
-                                                                           shape_b[:n]))
+        inner_a, inner_b = (late.reduction_ops.reduce_prod(reshape(dims, [n]))
+                            for dims in (shape_a[-n:], shape_b[:n]))
     else:
         inner_a = inner_b = 1
-    product = matmul(reshape(a, stack([-1, inner_a])), reshape(b, stack([inner_b, -1])))
+    product = late.linalg_ops.matmul(reshape(a, stack([-1, inner_a])),
+                                     reshape(b, stack([inner_b, -1])))
     return reshape(product, concat([free_a, free_b], 0), name=name)
 
 
@@ -2212,6 +2299,7 @@ def _unknown_tensordot_rank(rank_a, rank_b):
                       f"{rank_a} and {rank_b}")
 
 
+@export("tensordot", "linalg.tensordot")
 def tensordot(a, b, axes, name=None):
     """Sums the products of `a` and `b` over the given axes (an int: the last/first `axes`).
 
@@ -2277,6 +2365,7 @@ _UPPER_BOUND = register("UpperBound", _search_kernel("right"), _search_rule, tie
                         dtypes=REAL, not_differentiable="integer output")
 
 
+@export("searchsorted")
 def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=None):
     """Indices at which `values` would be inserted into the sorted innermost rows of
     `sorted_sequence` to keep them sorted.
@@ -2293,6 +2382,7 @@ def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=N
                     {"out_type": _out_type(out_type, op.name)}, name)
 
 
+@export("sequence_mask")
 def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     """Mask of the first `lengths[i]` positions of each row: ``range(maxlen) < lengths[..., None]``.
 
@@ -2303,9 +2393,8 @@ def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     """
     lengths = as_tensor(lengths)
     if maxlen is None:
-        from eagerflow._src.ops.reduction_ops import reduce_max
         # Empty lengths reduce to the dtype's minimum: as in TF, the mask is then 0 wide.
-        maxlen = math_ops.maximum(reduce_max(lengths), 0)
+        maxlen = math_ops.maximum(late.reduction_ops.reduce_max(lengths), 0)
     maxlen = as_tensor(maxlen)
     if maxlen.shape.rank not in (0, None):
         raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received "
@@ -2316,6 +2405,7 @@ def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     return cast_ops.cast(mask, dtype, name=name)
 
 
+@export("repeat")
 def repeat(input, repeats, axis=None, name=None):
     """Repeats each element (or slice along `axis`) of `input` `repeats` times.
 
@@ -2364,12 +2454,11 @@ def repeat(input, repeats, axis=None, name=None):
 
 def _repeat_at_run_time(input, repeats, axis, name):
     """`repeat` when the repeated dim or the counts are known only when the graph runs."""
-    from eagerflow._src.ops.reduction_ops import cumsum, reduce_sum
     n = shape(input, out_type=_d.int64)[axis]
     counts = math_ops.maximum(cast_ops.cast(as_tensor(repeats), _d.int64), 0)
     counts = math_ops.multiply(counts, ones([n], _d.int64))  # one count: every slice's
-    ends = cumsum(counts)
-    positions = range(reduce_sum(counts), dtype=_d.int64)
+    ends = late.reduction_ops.cumsum(counts)
+    positions = range(late.reduction_ops.reduce_sum(counts), dtype=_d.int64)
     return gather(input, searchsorted(ends, positions, side="right", out_type=_d.int64),
                   axis=axis, name=name)
 
@@ -2405,14 +2494,8 @@ register_gradient("Transpose")(_transpose_back(False))
 register_gradient("ConjugateTranspose")(_transpose_back(True))
 
 
-def _reduction_ops():
-    # reduction_ops reaches back into this module: imported when a gradient runs.
-    from eagerflow._src.ops import reduction_ops
-    return reduction_ops
-
-
 register_gradient("BroadcastTo")(_shape_input_grad(
-    lambda op, dy: _reduction_ops().unbroadcast(dy, op.inputs[0])))
+    lambda op, dy: late.reduction_ops.unbroadcast(dy, op.inputs[0])))
 register_gradient("ReverseV2")(lambda op, dy: reverse(dy, op.attrs["axis"]))
 @register_gradient("Roll")
 def _roll_grad(op, dy):
@@ -2420,7 +2503,7 @@ def _roll_grad(op, dy):
         return roll(dy, math_ops.negative(op.inputs[1]), op.attrs["axis"]), None
     return roll(dy, [-s for s in op.attrs["shift"]], op.attrs["axis"])
 register_gradient("Fill")(_shape_input_grad(
-    lambda op, dy: reshape(_reduction_ops().reduce_sum(dy), known_shape(op.inputs[0]))))
+    lambda op, dy: reshape(late.reduction_ops.reduce_sum(dy), known_shape(op.inputs[0]))))
 register_gradient("Pack")(lambda op, dy: unstack(dy, len(op.inputs), op.attrs["axis"]))
 register_gradient("Unpack")(lambda op, *dys: stack(list(dys), op.attrs["axis"]))
 
@@ -2460,8 +2543,8 @@ def _tile_grad(op, dy):
     else:  # interleaved at run time
         multiples = _param_tensor(multiples)
         split_dims = reshape(stack([multiples, shape(x, multiples.dtype)], 1), [-1])
-    summed = _reduction_ops().reduce_sum(reshape(dy, split_dims),
-                                         list(builtins.range(0, 2 * x.shape.rank, 2)))
+    summed = late.reduction_ops.reduce_sum(reshape(dy, split_dims),
+                                           list(builtins.range(0, 2 * x.shape.rank, 2)))
     return reshape(summed, dims)
 
 
@@ -2477,7 +2560,7 @@ def _pad_grad(op, dy):
     x = op.inputs[0]
     dx = slice(dy, [b for b, _ in op.attrs["paddings"]], x.shape.as_list())
     # The padding value fills every position that is not a copy of `x`.
-    reduce_sum = _reduction_ops().reduce_sum
+    reduce_sum = late.reduction_ops.reduce_sum
     return dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))
 
 
@@ -2552,7 +2635,6 @@ def _gather_grad(op, dy):
     axis = op.attrs["axis"] % rank
     batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
     if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
-        from eagerflow._src.ops.indexed_slices import IndexedSlices
         rows = [-1] + p[1:] if isinstance(p, list) else concat([[-1], p[1:]], 0)
         return IndexedSlices(reshape(dy, rows), reshape(indices, [-1]), shape(params)), None
     if axis < batch_dims:
@@ -2665,6 +2747,14 @@ def _einsum_grad(op, dy):
                 start + lead + k for k, d in enumerate(parts[i])
                 if d == 1 and ellipsis[lead + k] != 1]
             if axes:
-                grad = reshape(_reduction_ops().reduce_sum(grad, axes), x.shape.as_list())
+                grad = reshape(late.reduction_ops.reduce_sum(grad, axes), x.shape.as_list())
         grads.append(grad)
     return grads
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _BROADCAST_ARGS, _CONCAT, _CONJUGATE_TRANSPOSE, _EINSUM,
+                      _EXPAND_DIMS, _FILL, _GATHER_ND, _GATHER, _LINSPACE, _LOWER_BOUND,
+                      _MIRROR_PAD, _ONE_HOT, _PACK, _PAD, _RANGE, _RANK, _REVERSE, _ROLL,
+                      _SCATTER_ND, _SELECT, _SHAPE, _SHAPE_N, _SIZE, _SLICE, _SPLIT, _SPLIT_V,
+                      _SQUEEZE, _TILE, _UNPACK, _UPPER_BOUND, _WHERE)

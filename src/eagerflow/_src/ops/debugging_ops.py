@@ -9,13 +9,14 @@ True
 """
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import FLOAT, register, register_gradient, same_shape
 from eagerflow._src.core.tensor import Tensor
-from eagerflow._src.ops import math_ops
+from eagerflow._src.ops import late, math_ops
 from eagerflow._src.ops.logging_ops import tensor_text
 from eagerflow._src.ops.wrappers import as_tensor, hinted_operands
 
@@ -34,14 +35,13 @@ def _first(t, summarize):
 
 
 def _holds(condition):
-    from eagerflow._src.ops.reduction_ops import reduce_all
-    return bool(reduce_all(condition))
+    return bool(late.reduction_ops.reduce_all(condition))
 
 
 def _graph_check(condition, message, data, summarize):
     """In a graph an assertion is an Assert op, checking when the graph runs."""
-    from eagerflow._src.ops.reduction_ops import reduce_all
-    Assert(reduce_all(condition), ([message] if message else []) + data, summarize)
+    Assert(late.reduction_ops.reduce_all(condition), ([message] if message else []) + data,
+           summarize)
 
 
 # -- comparisons of two tensors --------------------------------------------------------------
@@ -72,11 +72,17 @@ def _comparison(compare, symbol):
 
 
 assert_equal = _comparison(math_ops.equal, "==")
+export("debugging.assert_equal", "assert_equal")(assert_equal)
 assert_none_equal = _comparison(math_ops.not_equal, "!=")
+export("debugging.assert_none_equal")(assert_none_equal)
 assert_less = _comparison(math_ops.less, "<")
+export("debugging.assert_less", "assert_less")(assert_less)
 assert_less_equal = _comparison(math_ops.less_equal, "<=")
+export("debugging.assert_less_equal")(assert_less_equal)
 assert_greater = _comparison(math_ops.greater, ">")
+export("debugging.assert_greater", "assert_greater")(assert_greater)
 assert_greater_equal = _comparison(math_ops.greater_equal, ">=")
+export("debugging.assert_greater_equal")(assert_greater_equal)
 
 
 def _sign_check(compare, symbol):
@@ -96,11 +102,16 @@ def _sign_check(compare, symbol):
 
 
 assert_positive = _sign_check(math_ops.greater, ">")
+export("debugging.assert_positive")(assert_positive)
 assert_negative = _sign_check(math_ops.less, "<")
+export("debugging.assert_negative")(assert_negative)
 assert_non_negative = _sign_check(math_ops.greater_equal, ">=")
+export("debugging.assert_non_negative")(assert_non_negative)
 assert_non_positive = _sign_check(math_ops.less_equal, "<=")
+export("debugging.assert_non_positive")(assert_non_positive)
 
 
+@export("debugging.assert_near")
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
     """Asserts |x - y| <= atol + rtol * |y| element-wise (tolerances default to 10 eps).
 
@@ -150,6 +161,7 @@ _ASSERT = register("Assert", _assert, lambda *_, **__: [], multi=True, tied=(), 
                    not_differentiable="an assertion has no gradient")
 
 
+@export("debugging.Assert")
 def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's public name)
     """Raises InvalidArgumentError showing `data` when `condition` is false.
 
@@ -175,6 +187,7 @@ def _rank_error(x, wanted, message):
     return ValueError(f"{message}.  {text}" if message else text)
 
 
+@export("debugging.assert_rank", "assert_rank")
 def assert_rank(x, rank, message=None, name=None):
     """Asserts that `x` has rank `rank`; ValueError if not.
 
@@ -186,6 +199,7 @@ def assert_rank(x, rank, message=None, name=None):
         raise _rank_error(x, int(rank), message)
 
 
+@export("debugging.assert_rank_at_least")
 def assert_rank_at_least(x, rank, message=None, name=None):
     """Asserts that `x` has rank `rank` or more; ValueError if not."""
     x = as_tensor(x)
@@ -193,6 +207,7 @@ def assert_rank_at_least(x, rank, message=None, name=None):
         raise _rank_error(x, f"at least {int(rank)}", message)
 
 
+@export("debugging.assert_rank_in")
 def assert_rank_in(x, ranks, message=None, name=None):
     """Asserts that the rank of `x` is one of `ranks`; ValueError if not."""
     x = as_tensor(x)
@@ -201,6 +216,7 @@ def assert_rank_in(x, ranks, message=None, name=None):
         raise _rank_error(x, f"in {ranks}", message)
 
 
+@export("debugging.assert_scalar")
 def assert_scalar(tensor, message=None, name=None):
     """Asserts that `tensor` is a scalar; ValueError if not."""
     tensor = as_tensor(tensor)
@@ -208,6 +224,7 @@ def assert_scalar(tensor, message=None, name=None):
         raise ValueError(f"{message or ''}Expected scalar shape, saw shape: {tensor.shape}.")
 
 
+@export("debugging.assert_type")
 def assert_type(tensor, tf_type, message=None, name=None):
     """Asserts that `tensor` has dtype `tf_type`; TypeError if not."""
     tensor, tf_type = as_tensor(tensor), _d.as_dtype(tf_type)
@@ -216,6 +233,7 @@ def assert_type(tensor, tf_type, message=None, name=None):
         raise TypeError(f"{message}.  {text}" if message else text)
 
 
+@export("debugging.assert_integer")
 def assert_integer(x, message=None, name=None):
     """Asserts that `x` has an integer dtype; TypeError if not."""
     x = as_tensor(x)
@@ -224,6 +242,7 @@ def assert_integer(x, message=None, name=None):
                         f"dtype {x.dtype}")
 
 
+@export("debugging.is_numeric_tensor")
 def is_numeric_tensor(tensor):
     """True for tensors of a numeric dtype (not bool or string)."""
     return isinstance(tensor, Tensor) and tensor.dtype.is_numeric
@@ -233,6 +252,7 @@ def _described(x):
     return f"shape={x.shape} dtype={x.dtype.name}"
 
 
+@export("debugging.assert_shapes")
 def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
     """Asserts that tensors have the shapes in `shapes`: (tensor, dims) pairs (or a dict).
 
@@ -282,6 +302,7 @@ _CHECK_NUMERICS = register("CheckNumerics", _check_numerics, same_shape, dtypes=
                            stateful=True)
 
 
+@export("debugging.check_numerics")
 def check_numerics(tensor, message, name=None):
     """Returns `tensor`, raising InvalidArgumentError (with `message`) if it has NaN or Inf.
 
@@ -291,6 +312,7 @@ def check_numerics(tensor, message, name=None):
     return dispatch(_CHECK_NUMERICS, (as_tensor(tensor),), {"message": str(message)}, name)
 
 
+@export("debugging.assert_all_finite")
 def assert_all_finite(x, message, name=None):
     """Returns `x`, raising InvalidArgumentError (with `message`) if it has NaN or Inf."""
     return check_numerics(x, message, name)
