@@ -3,7 +3,7 @@
 The decorated function runs unrecorded; its outputs, inputs and the
 variables it read pass through one ``IdentityN`` op whose
 ``_gradient_op_type`` attribute names the user's ``grad_fn``, registered by
-that name (`backprop.gradient_functions`), as TensorFlow does: tapes see a
+that name (`backprop.name_gradient`), as TensorFlow does: tapes see a
 single op from the inputs to the outputs, and a graph holds only the name.
 
 >>> @custom_gradient

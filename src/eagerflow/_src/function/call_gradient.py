@@ -42,7 +42,8 @@ from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
 _new = object.__new__
-_CALLS = weakref.WeakValueDictionary()  # library name of a function -> its CallGradient
+# library name of a function -> a weak reference to its CallGradient (dropped with it)
+_CALLS = {}
 
 # Tracing a backward graph fails where the eager gradient would fail (an op
 # without a gradient, an argument that must be static).  Such a function's
@@ -77,7 +78,8 @@ class CallGradient:
         # The function's body in the library, which the recorded op names.
         self.body = FunctionBody(f"__inference_{concrete.name}", concrete.graph,
                                  concrete.inputs, concrete.outputs)
-        _CALLS[self.body.name] = self
+        _CALLS[self.body.name] = weakref.ref(self, lambda _, name=self.body.name: _CALLS.pop(
+            name, None))
         self._op = _STATEFUL_CALL if self.body.stateful else _CALL
         self._tin = tuple(t.dtype for t in (*concrete.inputs, *concrete._variable_inputs,
                                             *self._captured))
@@ -264,18 +266,18 @@ class _Backward:
 # -- the call ops --------------------------------------------------------------------------
 
 def _call_kernel(xp, *arrays, f, **_):
-    return _CALLS[f].run(arrays)
+    return _CALLS[f]().run(arrays)
 
 
 def _call_rule(*inputs, f, _higher=False, _saved=(), **_):
     """The function's outputs, then (recorded for higher order) the values its gradient
     keeps."""
-    body = _CALLS[f].body
+    body = _CALLS[f]().body
     return [*body.output_specs, *([(s.shape, s.dtype) for s in _saved] if _higher else [])]
 
 
 def _call_gradient(view, *dys):
-    return _CALLS[view.attrs["f"]]._gradient(view, *dys)
+    return _CALLS[view.attrs["f"]]()._gradient(view, *dys)
 
 
 _CALL = register("PartitionedCall", _call_kernel, _call_rule, multi=True, tied=())
