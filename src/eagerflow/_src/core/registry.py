@@ -62,7 +62,7 @@ class OpDef:
     __slots__ = ("name", "kernel", "host_kernel", "direct", "_direct_of", "shape", "multi",
                  "tied", "tied_rest", "tied_pair", "variadic", "allowed", "allowed_dtypes",
                  "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable",
-                 "registered", "inline", "grad_takes_none", "type_attr", "elementwise",
+                 "registered", "grad_takes_none", "type_attr", "elementwise",
                  "reduction", "fresh", "keeps_no_view", "moves_elements", "shape_only",
                  "input_names", "grad_passes_sparse", "__weakref__")
 
@@ -94,9 +94,6 @@ class OpDef:
         # In the registry: its gradient depends on nothing but the op's inputs,
         # outputs and attrs (unlike a custom gradient's closure).
         self.registered = False
-        # For ops holding subgraphs (control flow): writes the op into a compiled
-        # program as Python statements instead of one kernel call (see graph.executor).
-        self.inline = None
         self.grad_takes_none = False  # see `register`
         self.type_attr = "T"  # see `register`
         # the properties `register` declares; an op built elsewhere claims none of them

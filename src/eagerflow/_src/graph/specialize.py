@@ -71,6 +71,7 @@ def specialize(graph, inputs, outputs, shapes):
     shapes are inferred anew by the ops' rules.
     """
     copy = Graph(graph.name)
+    copy.functions.update(graph.functions)
     env = {}
     with context.building(copy):
         for t, shape in zip(inputs, shapes):

@@ -41,6 +41,12 @@ def _cast_kernel(xp, x, DstT):
 _CAST = register("Cast", _cast_kernel, lambda x, DstT, **_: (x.shape, DstT),
                  tied=(), elementwise=True)
 _IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=(), moves_elements=True)
+# Many tensors passed through as one op (TF's IdentityN); variables ride along as their handles.
+# With a ``_gradient_op_type`` attribute, its gradient is the one registered under that name
+# (a custom gradient: see autodiff.custom_gradient).
+_IDENTITY_N = register("IdentityN", lambda xp, *xs, **_: xs,
+                       lambda *xs, **_: [(x.shape, x.dtype) for x in xs], multi=True, tied=(),
+                       grad_takes_none=True)
 _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
                           not_differentiable="gradients stop here by definition")
 
@@ -153,7 +159,7 @@ def identity_n(input, name=None):
     >>> tf.identity_n([tf.constant(1), 2.0])
     [<tf.Tensor: shape=(), dtype=int32, numpy=1>, <tf.Tensor: shape=(), dtype=float32, numpy=2.0>]
     """
-    return [identity(t) for t in input]
+    return list(dispatch(_IDENTITY_N, tuple(as_tensor(t) for t in input), name=name))
 
 
 def _dims_text(dims):
@@ -198,8 +204,9 @@ def _cast_grad(op, dy):
 
 
 register_gradient("Identity", passes_sparse=True)(lambda op, dy: dy)
+register_gradient("IdentityN")(lambda op, *dys: list(dys))
 register_gradient("EnsureShape")(lambda op, dy: dy)
 
 
 # No batching rule: a vectorized graph runs these once per batch element.
-batching_rules.assign(PER_ELEMENT, _ENSURE_SHAPE)
+batching_rules.assign(PER_ELEMENT, _ENSURE_SHAPE, _IDENTITY_N)

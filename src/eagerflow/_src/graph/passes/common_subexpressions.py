@@ -46,8 +46,8 @@ def _key(op):
         hash(attrs)
     except TypeError:
         return None
-    # Inputs by identity: the operations remembered in `first` keep them alive.  The op by
-    # identity too: two loops or branches share a type name, not their subgraphs.
+    # Inputs by identity: the operations remembered in `first` keep them alive.  (Two loops
+    # or branches differ by their attrs, which name their bodies.)
     return op.op_def, tuple(id(t) for t in op.inputs), attrs
 
 
