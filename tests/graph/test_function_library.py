@@ -3,7 +3,7 @@ whose attributes name functions held in the graph's function library."""
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.core import registry
+from tests.internals import registry
 
 # What an attribute may hold: numbers, strings, dtypes, shapes, arrays, tensors (and lists).
 _PLAIN = (bool, int, float, str, bytes, np.generic, np.ndarray, tf.DType, tf.TensorShape,

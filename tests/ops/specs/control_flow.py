@@ -4,7 +4,7 @@ function's library."""
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.core.dispatch import dispatch
+from tests.internals import CallGradient, dispatch
 from tests.ops.spec import OpSpec, rand
 
 _TRACED = {}  # (fn, dtypes) -> concrete function (its graph's library holds the bodies)
@@ -87,8 +87,6 @@ _CALLS = {}  # fn -> its CallGradient (which the call op's `f` names)
 def _call(fn, op_type):
     """``run(*tensors)``: the call op of ``function(fn)`` traced on tensors like them,
     dispatched on them as a tape records a first-order call."""
-    from eagerflow._src.function.call_gradient import CallGradient
-
     def run(*tensors):
         key = (fn, tuple((t.dtype, tuple(t.shape)) for t in tensors))
         calls = _CALLS.get(key)
