@@ -64,7 +64,20 @@ def test_one_declaration_names_every_alias():
 def test_export_returns_the_function_itself():
     math_ops = internals.math_ops
     assert tf.add is math_ops.add and tf.add.__code__.co_filename == math_ops.__file__
-    assert not hasattr(tf.add, "__wrapped__")
+    assert not hasattr(tf.add, "__wrapped__")  # it dispatches itself, as the fast path does
+    assert not hasattr(tf.math.exp, "__wrapped__")
+
+
+def test_export_gives_other_functions_dispatch_support_of_their_own_signature():
+    array_ops = internals.array_ops
+    assert tf.reshape is array_ops.reshape and tf.reshape.__wrapped__.__module__ == \
+        array_ops.__name__
+    assert tf.reshape.__code__.co_varnames[:tf.reshape.__code__.co_argcount] == (
+        "tensor", "shape", "name")
+    assert tf.reshape.__name__ == "reshape" and tf.reshape._tf_api_names == ("reshape",)
+    assert tf.matmul.__defaults__ == tf.matmul.__wrapped__.__defaults__
+    assert not hasattr(tf.nest.map_structure, "__wrapped__")  # TF does not dispatch tf.nest
+    assert not hasattr(tf.keras.backend.mean, "__wrapped__")  # nor Keras's own functions
 
 
 def test_subclasses_do_not_inherit_public_names():

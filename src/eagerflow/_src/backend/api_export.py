@@ -6,10 +6,23 @@ paths of the public package the object appears (``tf.math.add``,
 (``eagerflow/__init__.py``, ``eagerflow/math/__init__.py``, ...) are plain
 re-exports written from these declarations by ``tools/gen_api.py``.
 
-The decorator returns the object itself, unwrapped (a public op keeps no
-extra Python frame), after setting ``_tf_api_names`` (``_keras_api_names``
-for ``keras.*`` paths, as tf_keras does) and adding the declaration to
-`EXPORTS`. It lives in the lowest layer so that every layer can declare.
+The decorator sets ``_tf_api_names`` (``_keras_api_names`` for ``keras.*``
+paths, as tf_keras does) and adds the declaration to `EXPORTS`. It lives in
+the lowest layer so that every layer can declare.
+
+Dispatch support (TF's ``add_dispatch_support``). An op that cannot run on
+its arguments because one is a symbolic tensor outside its graph (a Keras
+functional-model tensor) raises `SymbolicCall`. A TF function (one with a
+``tf.`` path) is returned wrapped: a function of the same signature that
+calls it and, on `SymbolicCall`, hands the call (the function and its
+arguments by parameter name) to the registered dispatchers (Keras makes a
+layer of it). Only the outermost public call is dispatched: a `SymbolicCall`
+of a public function called by eagerflow's own code goes on to the public
+function that called it. Classes, constants, Keras-only functions, and
+functions that handle `SymbolicCall` themselves (`dispatches_itself`: the
+elementwise fast-path functions) are returned as they are. Declaring an
+already defined function (``export("nn.relu")(relu)``) rebinds its name in
+the declaring module to the wrapper.
 
 >>> @export("math.my_op", "my_op")
 ... def my_op(x):
@@ -18,7 +31,12 @@ for ``keras.*`` paths, as tf_keras does) and adding the declaration to
 (('math.my_op', 'my_op'), 'math.my_op')
 >>> del EXPORTS[-1]
 """
+import functools
+import inspect
+import linecache
+import os
 import sys
+import types
 
 # Every declaration in import order: (object, module holding it, attribute or None, names).
 # The attribute is None for a function or class (found by its name in its module).
@@ -49,8 +67,15 @@ class export:  # noqa: N801 (TF's spelling, a decorator)
             obj._keras_api_names = keras_names
         if self.dispatch_name is not None:
             obj._tf_dispatch_name = self.dispatch_name
+        module = sys._getframe(1).f_globals
+        if tf_names and _dispatchable(obj):
+            wrapper = _with_dispatch(obj)
+            for name, value in list(module.items()):  # ``export(...)(f)`` after ``def f``
+                if value is obj:
+                    module[name] = wrapper
+            obj = wrapper
         # The declaring module, not ``obj.__module__`` (errors name their public module there).
-        EXPORTS.append((obj, sys._getframe(1).f_globals["__name__"], None, self.names))
+        EXPORTS.append((obj, module["__name__"], None, self.names))
         return obj
 
     def export_constant(self, module_name, attr):
@@ -68,3 +93,125 @@ def canonical_name(obj):
     """TF's canonical name of a declared function or class (its first path), or None."""
     names = api_names(obj)
     return names[0] if names else None
+
+
+# -- dispatch support ---------------------------------------------------------------------
+class SymbolicCall(TypeError):  # noqa: N818 (TF raises TypeError for such calls)
+    """An op was given a symbolic tensor of a graph it cannot join from here (a Keras tensor
+    outside a layer's call): the public function called is dispatched instead."""
+
+
+# Callables ``dispatcher(function, arguments)`` (arguments: {parameter: value}, as the call
+# bound them) returning the call's result, or NotImplemented for calls they do not handle.
+DISPATCHERS = []
+
+# Namespaces whose functions TF does not dispatch: the TF functions they call are dispatched
+# (``tf.nest.map_structure(tf.nn.relu, xs)`` makes a ``tf.nn.relu`` layer per tensor).
+UNDISPATCHED = ("nest.", "config.", "autograph.", "test.")
+_UNDISPATCHED_MODULES = set()  # the modules defining those, seen through like user code
+
+_OWN = __name__.rpartition("._src.")[0] + "."  # "eagerflow."
+_outside = ()  # prefixes of eagerflow modules whose calls are dispatched as the user's are
+_inside = set()  # modules among those whose calls are not
+
+
+def add_dispatcher(dispatcher, outside=(), inside=()):
+    """Registers `dispatcher` (see `DISPATCHERS`); calls of TF functions from modules named by
+    the prefixes `outside` (other than the modules `inside`) are dispatched like the user's."""
+    global _outside
+    DISPATCHERS.append(dispatcher)
+    _outside += tuple(outside)
+    _inside.update(inside)
+
+
+def dispatches_itself(function):
+    """Marks `function` as catching `SymbolicCall` itself (see `dispatch_call`)."""
+    function._dispatches_itself = True
+    return function
+
+
+def _dispatchable(obj):
+    if not isinstance(obj, types.FunctionType) or getattr(obj, "_dispatches_itself", False):
+        return False
+    if obj._tf_api_names[0].startswith(UNDISPATCHED):
+        _UNDISPATCHED_MODULES.add(obj.__module__)
+        return False
+    return True
+
+
+def dispatch_call(function, arguments):
+    """Handles the `SymbolicCall` being raised in `function` (called with `arguments`, by
+    parameter name): re-raises it when eagerflow's own code made the call, else returns what
+    a dispatcher makes of the call."""
+    frame = sys._getframe(2)  # the caller of `function`'s wrapper
+    module = frame.f_globals.get("__name__", "")
+    while module in _UNDISPATCHED_MODULES:  # tf.nest calling a TF function: see who called it
+        frame = frame.f_back
+        module = frame.f_globals.get("__name__", "") if frame is not None else ""
+    if module.startswith(_OWN) and (not module.startswith(_outside) or module in _inside):
+        raise  # noqa: PLE0704 (the SymbolicCall being handled)
+    for dispatcher in DISPATCHERS:
+        result = dispatcher(function, arguments)
+        if result is not NotImplemented:
+            return result
+    raise  # noqa: PLE0704
+
+
+_FOLDER = os.path.dirname(os.path.abspath(__file__))
+_factories = {}  # source of a wrapper factory -> the factory
+
+
+def _with_dispatch(fn):
+    """`fn` with dispatch support: a wrapper of `fn`'s own signature (no packing of arguments,
+    so that an ordinary call costs one plain call more)."""
+    params, call, names = [], [], []
+    kinds = [p.kind for p in inspect.signature(fn, follow_wrapped=False).parameters.values()]
+    for i, p in enumerate(inspect.signature(fn, follow_wrapped=False).parameters.values()):
+        default = "=None" if p.default is not p.empty else ""
+        names.append(p.name)
+        if p.kind is p.VAR_POSITIONAL:
+            params.append(f"*{p.name}")
+            call.append(f"*{p.name}")
+        elif p.kind is p.VAR_KEYWORD:
+            params.append(f"**{p.name}")
+            call.append(f"**{p.name}")
+        elif p.kind is p.KEYWORD_ONLY:
+            if p.VAR_POSITIONAL not in kinds and (i == 0 or kinds[i - 1] is not p.KEYWORD_ONLY):
+                params.append("*")
+            params.append(p.name + default)
+            call.append(f"{p.name}={p.name}")
+        else:
+            params.append(p.name + default)
+            call.append(p.name)
+            if p.kind is p.POSITIONAL_ONLY and (i + 1 == len(kinds) or
+                                                 kinds[i + 1] is not p.POSITIONAL_ONLY):
+                params.append("/")
+    arguments = ", ".join(f"{n!r}: {n}" for n in names)
+    source = (f"def _export_factory(_export_fn, _export_dispatch, _export_symbolic):\n"
+              f"    def _export_wrapper({', '.join(params)}):\n"
+              f"        try:\n"
+              f"            return _export_fn({', '.join(call)})\n"
+              f"        except _export_symbolic:\n"
+              f"            return _export_dispatch(_export_wrapper, {{{arguments}}})\n"
+              f"    return _export_wrapper\n")
+    factory = _factories.get(source)
+    if factory is None:
+        # A file name inside the package: op locations and tracebacks see library code.
+        filename = os.path.join(_FOLDER, f"<dispatch wrapper {len(_factories)}>")
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        scope = {"__name__": __name__}
+        exec(compile(source, filename, "exec"), scope)  # noqa: S102
+        factory = _factories[source] = scope["_export_factory"]
+    wrapper = factory(fn, dispatch_call, SymbolicCall)
+    wrapper.__defaults__ = fn.__defaults__
+    wrapper.__kwdefaults__ = fn.__kwdefaults__
+    functools.update_wrapper(wrapper, fn)
+    wrapper._dispatches_itself = True  # declared again: not wrapped twice
+    wrapper._undispatched = fn
+    return wrapper
+
+
+def undispatched(fn):
+    """The function that `fn`, a public function, runs without its dispatch support (`fn`
+    itself if it has none): for callers that dispatch themselves (operators)."""
+    return fn.__dict__.get("_undispatched", fn)

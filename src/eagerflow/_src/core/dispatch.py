@@ -14,6 +14,7 @@ import functools
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import SymbolicCall, dispatch_call, dispatches_itself
 from eagerflow._src.core import errors
 from eagerflow._src.core import context
 from eagerflow._src.core.registry import check_dtypes
@@ -89,10 +90,16 @@ def unary_function(op, convert):
 
     Elementwise ops' eager path: in the fast context (no tape, no graph, host arrays) it
     calls the op's direct host function for x's dtype (see `OpDef.direct`), one call in all.
+    Its dispatch support (see `api_export`) is on the path of other operands, costing the
+    fast path nothing.
     """
+    @dispatches_itself
     def fn(x, name=None):
         if type(x) is not EagerTensor:
-            return dispatch(op, (convert(x),), _NO_ATTRS, name)
+            try:
+                return dispatch(op, (convert(x),), _NO_ATTRS, name)
+            except SymbolicCall:
+                return dispatch_call(fn, {"x": x, "name": name})
         if (_context(None) or _get_context()).fast:
             data = x._data
             kernel = op.direct.get(data.dtype)
@@ -112,11 +119,16 @@ def binary_function(op, convert):
     """``fn(x, y, name=None)``: `dispatch` of two-input `op` without attrs, the operands made
     tensors by ``convert(x, y)`` unless both are `EagerTensor`s; as `unary_function`, it calls
     the op's direct host function when both have one dtype."""
+    @dispatches_itself
     def fn(x, y, name=None):
         if type(x) is not EagerTensor or type(y) is not EagerTensor:
-            x, y = convert(x, y)
-            if type(x) is not EagerTensor or type(y) is not EagerTensor:
-                return dispatch(op, (x, y), _NO_ATTRS, name)
+            try:
+                a, b = convert(x, y)
+                if type(a) is not EagerTensor or type(b) is not EagerTensor:
+                    return dispatch(op, (a, b), _NO_ATTRS, name)
+            except SymbolicCall:
+                return dispatch_call(fn, {"x": x, "y": y, "name": name})
+            x, y = a, b
         if (_context(None) or _get_context()).fast:
             a = x._data
             b = y._data

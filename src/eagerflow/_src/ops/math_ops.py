@@ -9,7 +9,8 @@ constraint) and exposed at TF's public name.
 import numpy as np
 
 from eagerflow._src.backend import special
-from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.api_export import (
+    SymbolicCall, dispatch_call, dispatches_itself, export)
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_tensor_like
@@ -174,6 +175,7 @@ _OBJECT = np.dtype(object)
 
 
 @export("math.add", "add")
+@dispatches_itself  # one of the hottest functions: its dispatch support costs it no call
 def add(x, y, name=None):
     """Returns x + y element-wise (strings concatenate).
 
@@ -182,10 +184,13 @@ def add(x, y, name=None):
     >>> tf.add(tf.constant([1.0, 2.0]), 1.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
     """
-    if type(x) is EagerTensor and x._data.dtype is not _OBJECT:  # the hot case
-        return _add_numbers(x, y, name)
-    x, y = hinted_operands(x, y)
-    return dispatch(_ADD_STRINGS if x.dtype is _d.string else _ADD, (x, y), name=name)
+    try:
+        if type(x) is EagerTensor and x._data.dtype is not _OBJECT:  # the hot case
+            return _add_numbers(x, y, name)
+        a, b = hinted_operands(x, y)
+        return dispatch(_ADD_STRINGS if a.dtype is _d.string else _ADD, (a, b), name=name)
+    except SymbolicCall:
+        return dispatch_call(add, {"x": x, "y": y, "name": name})
 
 
 subtract = binary(_SUB, "Returns x - y element-wise, with broadcasting.")
@@ -345,7 +350,7 @@ def truediv(x, y, name=None):
     <tf.Tensor: shape=(2,), dtype=float64, numpy=array([0.5, 1. ])>
     """
     x, y = _division_operands(x, y, "__truediv__", hinted_operands)
-    return dispatch(_REAL_DIV, (x, y), name=name)
+    return dispatch(_REAL_DIV, (x, y), name=name or "truediv")  # TF's name in graphs
 
 
 @export("math.divide", "divide", dispatch_name="math.truediv")

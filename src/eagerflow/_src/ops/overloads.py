@@ -13,6 +13,7 @@ import types
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import undispatched
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor, is_tensor_like
@@ -42,6 +43,7 @@ def _named(fn, name):
     The copy runs the same code, so an operator costs nothing more than the
     function; only graphs see the difference, in the op's name.
     """
+    fn = undispatched(fn)  # Keras tensors' operators dispatch to their own layers
     code = fn.__code__
     params = code.co_varnames[:code.co_argcount]
     defaults = list(fn.__defaults__)

@@ -13,7 +13,7 @@ replay the layers on real tensors.
 >>> x * 2
 <KerasTensor: shape=(None, 3) dtype=float32 (created by layer 'tf.math.multiply')>
 """
-from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.api_export import SymbolicCall, export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import constant
 from eagerflow._src.core.tensor import Tensor
@@ -69,13 +69,16 @@ def _operator(name):
     method = getattr(Tensor, name)
 
     def operator(self, *other):
-        return method(self, *other)
+        try:
+            return method(self, *other)
+        except SymbolicCall:  # outside a layer's call: the layer of the operator's TF function
+            return late.layers.tf_op_layers.apply_operator(name, self, other)
     operator.__name__ = operator.__qualname__ = name
     return operator
 
 
-# Each operator of Keras tensors runs in a frame of its own, by which `tf_op_layers` knows the
-# ops it makes for the operator's.
+# Operators of Keras tensors dispatch to their TF functions' layers (as TF's functions do,
+# see `api_export`), named by TF's name of the operator (``tf.__operators__.add``).
 for _name in Tensor.OVERLOADABLE_OPERATORS:
     setattr(KerasTensor, _name, _operator(_name))
 
@@ -84,15 +87,23 @@ class _KerasGraph(Graph):
     tensor_type = KerasTensor
     lifts_eager_ops = True
 
-    def __init__(self, name):
-        super().__init__(name)
-        self.op_calls = {}  # frame -> the call of a TF function running there (tf_op_layers)
-
     def create_op(self, op_def, inputs, attrs, name=None):
         if context.get().graph is self:  # a layer's call, traced into this graph
             return super().create_op(op_def, inputs, attrs, name)
-        return late.layers.tf_op_layers.lift(self, super().create_op, op_def, inputs, attrs,
-                                             name)
+        # An op on Keras tensors outside a layer's call: the public function called dispatches
+        # to a layer (see `api_export`); an API that cannot dispatch fails as in TF.
+        tensor = next(t for t in inputs if isinstance(t, KerasTensor))
+        error = SymbolicCall(
+            f"You are passing {tensor}, an intermediate Keras symbolic input/output, to a TF "
+            f"API that does not allow registering custom dispatchers, such as `tf.cond`, "
+            f"`tf.function`, gradient tapes, or `tf.map_fn`. Keras Functional model "
+            f"construction only supports TF API calls that *do* support dispatching, such as "
+            f"`tf.math.add` or `tf.reshape`. Other APIs cannot be called directly on symbolic "
+            f"Kerasinputs/outputs. You can work around this limitation by putting the "
+            f"operation in a custom Keras layer `call` and calling that layer on this symbolic "
+            f"input/output.")
+        error.__suppress_context__ = True  # raised while dispatch handles an AttributeError
+        raise error
 
 
 def keras_graph():
