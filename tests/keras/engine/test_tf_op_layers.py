@@ -506,6 +506,13 @@ def test_functions_called_through_tf_nest_are_the_layers():
         "tf.math.exp", "tf.math.exp_1"]
 
 
+def test_a_call_returning_nothing_makes_no_node():
+    keras.backend.clear_session()
+    x = keras.Input((3,))
+    assert tf.debugging.assert_equal(x, x) is None
+    assert x.node.layer._outbound_nodes == []
+
+
 def test_keras_backend_functions_make_the_layers_of_the_tf_functions_they_call():
     keras.backend.clear_session()
     x = keras.Input((3,))

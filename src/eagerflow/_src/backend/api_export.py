@@ -165,8 +165,9 @@ def _with_dispatch(fn):
     """`fn` with dispatch support: a wrapper of `fn`'s own signature (no packing of arguments,
     so that an ordinary call costs one plain call more)."""
     params, call, names = [], [], []
-    kinds = [p.kind for p in inspect.signature(fn, follow_wrapped=False).parameters.values()]
-    for i, p in enumerate(inspect.signature(fn, follow_wrapped=False).parameters.values()):
+    parameters = list(inspect.signature(fn, follow_wrapped=False).parameters.values())
+    kinds = [p.kind for p in parameters]
+    for i, p in enumerate(parameters):
         default = "=None" if p.default is not p.empty else ""
         names.append(p.name)
         if p.kind is p.VAR_POSITIONAL:
