@@ -26,6 +26,7 @@ from eagerflow._src.core.convert import (
     convert_input, convert_to_tensor, from_array, get_static_value, is_tensor_like, operand,
     to_array)
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
     kernel_type_name, register, register_gradient, same_shape)
@@ -331,6 +332,7 @@ def _infer_reshaped(in_shape, out):
 
 
 _RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=())
+tf_nodes[_RESHAPE] = NodeForm(inputs=(0, AttrInput("shape", type_attr="Tshape", runtime=True)))
 
 
 def reshape(tensor, shape, name=None):
@@ -387,8 +389,10 @@ def _transpose_rule(x, perm):
 
 
 _TRANSPOSE = register("Transpose", _transpose_kernel(False), _transpose_rule, tied=())
+tf_nodes[_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")))
 _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _transpose_rule,
                                 tied=())
+tf_nodes[_CONJUGATE_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")))
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
@@ -431,6 +435,8 @@ def _expand_dims_rule(x, axis):
 
 
 _EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=())
+tf_nodes[_EXPAND_DIMS] = NodeForm(inputs=(0, AttrInput("axis", "dim", "Tdim", kind=int,
+                                                           runtime=True)))
 
 
 def expand_dims(input, axis, name=None):
@@ -528,6 +534,7 @@ def _broadcast_to_rule(x, shape):
 
 
 _BROADCAST_TO = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_rule, tied=())
+tf_nodes[_BROADCAST_TO] = NodeForm(inputs=(0, AttrInput("shape", runtime=True)))
 
 
 def broadcast_to(input, shape, name=None):
@@ -568,6 +575,8 @@ def _tile_rule(x, multiples):
 
 
 _TILE = register("Tile", _tile_kernel, _tile_rule, tied=())
+tf_nodes[_TILE] = NodeForm(inputs=(0, AttrInput("multiples", type_attr="Tmultiples",
+                                                  runtime=True)))
 
 
 def tile(input, multiples, name=None):
@@ -608,6 +617,7 @@ def _reverse_rule(x, axis):
 
 
 _REVERSE = register("ReverseV2", _reverse_kernel, _reverse_rule, tied=())
+tf_nodes[_REVERSE] = NodeForm(inputs=(0, AttrInput("axis")))
 
 
 def reverse(tensor, axis, name=None):
@@ -654,6 +664,8 @@ def _roll_rule(x, shift, axis, **_):
 
 
 _ROLL = register("Roll", _roll_kernel, _roll_rule, tied=())
+tf_nodes[_ROLL] = NodeForm(inputs=(0, AttrInput("shift", type_attr="Tshift"),
+                                   AttrInput("axis", type_attr="Taxis")))
 
 
 def roll(input, shift, axis, name=None):
@@ -753,6 +765,7 @@ def _check_concat_dims(inputs, at, shapes, axis):
 
 
 _CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all")
+tf_nodes[_CONCAT] = NodeForm(inputs=("*", AttrInput("axis", kind=int)), number="N")
 
 
 def concat(values, axis, name="concat"):
@@ -799,6 +812,7 @@ def _stack_rule(*inputs, axis):
 
 
 _PACK = register("Pack", _stack_kernel, _stack_rule, tied="all")
+tf_nodes[_PACK] = NodeForm(number="N")
 
 
 def _check_axis_range(axis, low, high):
@@ -976,6 +990,10 @@ def _split_sizes_when_traced(size_splits, n, shapes, computed):
 
 _SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
 _SPLIT_V = register("SplitV", _split_v_kernel, _split_v_rule, multi=True, tied=())
+tf_nodes[_SPLIT] = NodeForm(inputs=(AttrInput("axis", "split_dim", None, kind=int), 0))
+tf_nodes[_SPLIT_V] = NodeForm(inputs=(0, AttrInput("size_splits", type_attr="Tlen"),
+                                      AttrInput("axis", "split_dim", None, kind=int)),
+                              output_number="num_split")
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -1025,6 +1043,7 @@ def _fill_rule(value, dims):
 
 
 _FILL = register("Fill", _fill_kernel, _fill_rule, tied=())
+tf_nodes[_FILL] = NodeForm(inputs=(AttrInput("dims", type_attr="index_type", runtime=True), 0))
 
 
 def _check_dims(dims, error):
@@ -1246,6 +1265,7 @@ def _range_rule(start, limit, delta):
 
 _RANGE = register("Range", _range_kernel, _range_rule,
                   tied=(0, 1, 2), dtypes=_RANGE_TYPES, not_differentiable="integer-like output")
+tf_nodes[_RANGE] = NodeForm(types={"Tidx": 0})
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (TF's name)
@@ -1285,6 +1305,7 @@ def _linspace_rule(start, stop, num, axis):
 
 _LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1),
                      dtypes=FLOAT, not_differentiable="no gradient in TensorFlow")
+tf_nodes[_LINSPACE] = NodeForm(inputs=(0, 1, AttrInput("num", kind=int)), implied={"axis": 0})
 
 
 def linspace(start, stop, num, name=None, axis=0):
@@ -1324,6 +1345,8 @@ def _one_hot_rule(indices, on_value, off_value, depth, axis):
 
 _ONE_HOT = register("OneHot", _one_hot_kernel, _one_hot_rule, tied=(1, 2),
                     not_differentiable="integer indices")
+tf_nodes[_ONE_HOT] = NodeForm(inputs=(0, AttrInput("depth", type_attr=None, kind=int), 1, 2),
+                              types={"T": 1, "TI": 0})
 
 
 def _one_hot_values(on_value, off_value, dtype):
@@ -1455,6 +1478,8 @@ def _pad_rule(x, *_, paddings, **__):
 
 _PAD = register("PadV2", _pad_kernel, _pad_rule, tied=(0, 1))
 _MIRROR_PAD = register("MirrorPad", _mirror_pad_kernel, _pad_rule, tied=())
+tf_nodes[_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings"), 1))
+tf_nodes[_MIRROR_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")))
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
@@ -1562,6 +1587,8 @@ def _gather_rule(params, indices, axis, batch_dims):
 
 
 _GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=())
+tf_nodes[_GATHER] = NodeForm(inputs=(0, 1, AttrInput("axis", type_attr="Taxis", kind=int)),
+                             types={"Tparams": 0, "Tindices": 1})
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
@@ -1646,6 +1673,7 @@ def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
 
 
 _GATHER_ND = register("GatherNd", _gather_nd_kernel, _gather_nd_rule, tied=())
+tf_nodes[_GATHER_ND] = NodeForm(types={"Tparams": 0, "Tindices": 1}, implied={"batch_dims": 0})
 
 
 def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
@@ -1732,6 +1760,8 @@ def _scatter_nd_rule(indices, updates, shape, **_):
 
 
 _SCATTER_ND = register("ScatterNd", _scatter_nd_kernel, _scatter_nd_rule, tied=())
+tf_nodes[_SCATTER_ND] = NodeForm(inputs=(0, 1, AttrInput("shape", type_attr="Tindices")),
+                                 types={"T": 1, "Tindices": 0})
 
 
 def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
@@ -1765,6 +1795,7 @@ def _tensor_scatter(public_name, op_name, how, dtypes, doc):
 
     op = register(op_name, _tensor_scatter_kernel(how, op_name), rule, tied=(0, 2),
                   dtypes=dtypes)
+    tf_nodes[op] = NodeForm(types={"T": 0, "Tindices": 1})
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
         indices = as_tensor(indices)
@@ -1833,6 +1864,7 @@ def _select_rule(condition, x, y):
 
 
 _SELECT = register("SelectV2", _select_kernel, _select_rule, tied=(1, 2))
+tf_nodes[_SELECT] = NodeForm(types={"T": 1})
 
 
 def where(condition, x=None, y=None, name=None):
@@ -1921,6 +1953,8 @@ def _slice_rule(x, begin, size):
 
 
 _SLICE = register("Slice", _slice_kernel, _slice_rule, tied=())
+tf_nodes[_SLICE] = NodeForm(inputs=(0, AttrInput("begin", type_attr="Index"),
+                                    AttrInput("size", type_attr="Index")))
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
@@ -1952,6 +1986,7 @@ _SHAPE_N = register("ShapeN", lambda xp, *xs, out_type: tuple(
     xp.asarray(x.shape, out_type.as_numpy_dtype) for x in xs),
     lambda *xs, out_type: [(TensorShape([x.shape.rank]), out_type) for x in xs],
     multi=True, tied="all", not_differentiable="shape")  # one dtype for all inputs, as in TF
+tf_nodes[_SHAPE_N] = NodeForm(number="N")
 _SIZE = register("Size", lambda xp, x, out_type: xp.asarray(x.size, out_type.as_numpy_dtype),
                  lambda x, out_type: (TensorShape([]), out_type), tied=(),
                  not_differentiable="shape")
@@ -2124,6 +2159,7 @@ def _einsum_rule(*inputs, equation):
 
 
 _EINSUM = register("Einsum", _einsum_kernel, _einsum_rule, tied="all", dtypes=_EINSUM_TYPES)
+tf_nodes[_EINSUM] = NodeForm(number="N")
 
 
 def _explicit_equation(equation, count):

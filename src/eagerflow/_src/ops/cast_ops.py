@@ -9,6 +9,7 @@ import numpy as np
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient, same_shape
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops.shape_rules import elementwise
@@ -38,6 +39,7 @@ def _cast_kernel(xp, x, DstT):
 
 _CAST = register("Cast", _cast_kernel, elementwise(lambda x, DstT, **_: (x.shape, DstT)),
                  tied=())
+tf_nodes[_CAST] = NodeForm(types={"SrcT": 0}, fixed={"Truncate": False})
 _IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=())
 _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
                           not_differentiable="gradients stop here by definition")

@@ -17,6 +17,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_to_tensor, operand
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     NUMBER, NUMBER_BOOL, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -200,6 +201,8 @@ def _batch_matmul_rule(a, b, adj_x=False, adj_y=False, Tout=None, **_):
 _MATMUL = register("MatMul", _matmul_kernel, _matmul_rule, tied=(0, 1), dtypes=_MATMUL_TYPES)
 _BATCH_MATMUL = register("BatchMatMulV2", _batch_matmul_kernel, _batch_matmul_rule, tied=(0, 1),
                          dtypes=_BATCH_MATMUL_TYPES)
+tf_nodes[_MATMUL] = NodeForm(fixed={"grad_a": False, "grad_b": False})
+tf_nodes[_BATCH_MATMUL] = NodeForm(fixed={"grad_x": False, "grad_y": False})
 # Mixed input types with an explicit output type (int8 x int8 -> int32).
 _BATCH_MATMUL_V3 = register("BatchMatMulV3", _batch_matmul_v3_kernel, _batch_matmul_rule,
                             tied=())

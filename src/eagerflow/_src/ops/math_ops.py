@@ -13,6 +13,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
     OpDef, kernel_type_name, register, register_gradient, same_shape)
@@ -130,6 +131,7 @@ _EQUAL = register("Equal", "equal", rules.binary_to(_d.bool), tied=(0, 1),
                   not_differentiable="comparison")
 _NOT_EQUAL = register("NotEqual", "not_equal", rules.binary_to(_d.bool), tied=(0, 1),
                       not_differentiable="comparison")
+tf_nodes[_EQUAL] = tf_nodes[_NOT_EQUAL] = NodeForm(fixed={"incompatible_shape_error": True})
 
 
 def _lenient(name, fn_name, incompatible):
@@ -342,6 +344,7 @@ def divide_no_nan(x, y, name=None):
 _ABS = register("Abs", "absolute", same_shape, dtypes=FLOAT + SIGNED_INT)
 _COMPLEX_ABS = register("ComplexAbs", "absolute", rules.unary_real,
                         dtypes=(_d.complex64, _d.complex128))
+tf_nodes[_COMPLEX_ABS] = NodeForm(types={"T": 0, "Tout": "out0"})
 
 
 def abs(x, name=None):
@@ -366,6 +369,8 @@ _COMPLEX = register(
     lambda re, im, **_: (rules.broadcast_shapes(re.shape, im.shape),
                          _d.complex64 if re.dtype == _d.float32 else _d.complex128),
     tied=(0, 1), dtypes=(_d.float32, _d.float64))
+for _op in (_REAL, _IMAG, _ANGLE, _COMPLEX):
+    tf_nodes[_op] = NodeForm(types={"T": 0, "Tout": "out0"})
 
 
 def _numeric(x, message):

@@ -16,6 +16,7 @@ from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core import registry
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
@@ -367,6 +368,7 @@ def _log_softmax(xp, logits, axis):
 _SOFTMAX = register("Softmax", _softmax, rules.at_least_rank(1, "Softmax"), dtypes=FLOAT)
 _LOG_SOFTMAX = register("LogSoftmax", _log_softmax, rules.at_least_rank(1, "LogSoftmax"),
                        dtypes=FLOAT)
+tf_nodes[_SOFTMAX] = tf_nodes[_LOG_SOFTMAX] = NodeForm(implied={"axis": -1})
 
 
 def _axis(axis, rank):
@@ -668,9 +670,12 @@ def _l2_loss(xp, t):
 
 _SOFTMAX_XENT = register("SoftmaxCrossEntropyWithLogits", _softmax_xent, _softmax_xent_rule,
                          multi=True, tied=(0, 1), dtypes=FLOAT, grad_takes_none=True)
+tf_nodes[_SOFTMAX_XENT] = NodeForm(outputs=("loss", "backprop"))
 _SPARSE_SOFTMAX_XENT = register("SparseSoftmaxCrossEntropyWithLogits", _sparse_softmax_xent,
                                 _sparse_softmax_xent_rule, multi=True, dtypes=FLOAT,
                                 grad_takes_none=True)
+tf_nodes[_SPARSE_SOFTMAX_XENT] = NodeForm(types={"T": 0, "Tlabels": 1},
+                                                outputs=("loss", "backprop"))
 _L2_LOSS = register("L2Loss", widened(_l2_loss), lambda t: (TensorShape([]), t.dtype),
                     dtypes=FLOAT)
 
@@ -843,6 +848,7 @@ def _in_top_k_shape(predictions, targets, k):
 # k is an input, not an attr: a graph may compute it
 _IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_shape, tied=(1, 2),
                      dtypes=(_d.int32, _d.int64), not_differentiable="boolean output")
+tf_nodes[_IN_TOP_K] = NodeForm(types={"T": 1})
 
 
 def in_top_k(targets, predictions, k, name=None):

@@ -1,0 +1,232 @@
+"""How each op is written as TF's NodeDef: its TF attrs and inputs, declared where it is registered.
+
+An op's graph node holds its inputs and eagerflow's attrs. TF's NodeDef of
+the same op differs in regular ways, which a `NodeForm` declares as data:
+
+* TF takes some of eagerflow's attrs as inputs (a `Reshape`'s static shape,
+  a reduction's axes): `inputs` lists TF's inputs in TF's order, each the
+  index of one of ours, ``"*"`` for all of a variadic op's, or an `AttrInput`
+  naming the attr (written as a ``Const`` node ``<node>/<TF's input name>``);
+* type attributes (``T``, ``Tidx``, ``SrcT``, ``dtype``) name the dtype of an
+  input or output: `types` maps each to an input index or ``"out<i>"``; by
+  default ``<op.type_attr>`` is input 0's dtype;
+* `renamed` attrs (ours -> TF's), `fixed` attrs TF has that eagerflow's kernels
+  never vary (``grad_a=False``), `implied` attrs eagerflow has and TF does not
+  (TF's value is always the one given), `ignored` TF attrs eagerflow's kernels do
+  not take, and `number` attrs (``N``) counting a variadic op's inputs.
+
+Interpreters that write or read graphs (``graph.node_def``, ``graph.graph_def``)
+look forms up in `tf_nodes`, keyed by `OpDef`; an op with no entry is written
+with its own attrs and ``T`` of its first input.
+
+>>> tf_nodes[_RESHAPE] = NodeForm(inputs=(0, AttrInput("shape", type_attr="Tshape")))
+... # doctest: +SKIP
+"""
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+
+
+class AttrInput:
+    """One of eagerflow's attrs that TF takes as an input of integers.
+
+    `name`: TF's input name (by default the attr's); `type_attr`: the TF attr giving its
+    dtype; `kind`: how eagerflow holds the value (`tuple` of ints, `int`, or `shape`: a
+    tuple in which -1 marks an unknown dim, None in eagerflow); `runtime`: eagerflow's op
+    also takes it as an input when no constant gives it (appended after its other inputs);
+    `everything`: the value None of the attr means every axis of input 0.
+    """
+
+    __slots__ = ("attr", "name", "type_attr", "kind", "runtime", "everything")
+
+    def __init__(self, attr, name=None, type_attr="Tidx", kind=tuple, runtime=False,
+                 everything=False):
+        self.attr, self.name, self.type_attr = attr, name or attr, type_attr
+        self.kind, self.runtime, self.everything = kind, runtime, everything
+
+    def to_array(self, value, first, dtype=None):
+        """TF's input for the attr's `value` (`first`: op's input 0, for `everything`), of
+        `dtype` where another input fixes it, else int32 when the values fit."""
+        if value is None and self.everything:
+            if first.shape.rank is None:
+                raise ValueError(f"an input of unknown rank reduced over all axes ({self.name})")
+            value = tuple(range(first.shape.rank))
+        if value is None or isinstance(value, (tuple, list)) and None in value:
+            raise ValueError(f"'{self.attr}' is known only at run time")
+        array = np.asarray(value if value is not None else [], np.int64)
+        if self.kind is int and array.ndim:
+            array = array.reshape(-1)[0]
+        if dtype is not None:
+            return array.astype(dtype.as_numpy_dtype)
+        fits = array.size == 0 or (array.min() >= -2**31 and array.max() < 2**31)
+        return array.astype(np.int32 if fits else np.int64)
+
+    def from_array(self, array):
+        """The attr's value for TF's constant input `array`."""
+        array = np.asarray(array)
+        if self.kind is int:
+            return int(array.reshape(-1)[0])
+        if array.ndim > 1:  # paddings: a pair per dim
+            return tuple(tuple(int(v) for v in row) for row in array.reshape(len(array), -1))
+        return tuple(int(v) for v in array.reshape(-1))
+
+
+class NodeForm:
+    """TF's NodeDef form of one op (see the module docstring)."""
+
+    __slots__ = ("op_type", "inputs", "types", "renamed", "fixed", "implied", "ignored",
+                 "number", "outputs", "output_number")
+
+    def __init__(self, *, op_type=None, inputs=None, types=None, renamed=None, fixed=None,
+                 implied=None, ignored=(), number=None, outputs=None, output_number=None):
+        self.op_type = op_type  # TF's op name where it is not the registered one
+        self.inputs = None if inputs is None else tuple(inputs)
+        self.types = types
+        self.renamed = dict(renamed or {})
+        self.fixed = dict(fixed or {})
+        self.implied = dict(implied or {})
+        self.ignored = frozenset(ignored)
+        self.number = number
+        # TF's output argument names, as function bodies refer to outputs (``values``,
+        # ``indices``), where a name per output (or TF's usual one for all) is not enough
+        self.outputs = outputs
+        self.output_number = output_number  # an attr counting the outputs (``num_split``)
+
+    def attr_inputs(self):
+        return [spec for spec in self.inputs or () if isinstance(spec, AttrInput)]
+
+
+_DEFAULT = NodeForm()
+
+
+class NodeFormTable:
+    """`NodeForm`s keyed by `OpDef`, each entered once next to the op's registration."""
+
+    def __init__(self):
+        self._forms = {}
+
+    def __setitem__(self, op, form):
+        if op in self._forms:
+            raise KeyError(f"Op {op.name} already has a NodeDef form.")
+        self._forms[op] = form
+
+    def __contains__(self, op):
+        return op in self._forms
+
+    def get(self, op, default=_DEFAULT):
+        return self._forms.get(op, default)
+
+
+tf_nodes = NodeFormTable()
+
+
+def _dtype_of(t):
+    """An input's dtype in TF's graph: a variable is its resource handle."""
+    return _d.resource if getattr(t, "_handle", None) is not None else t.dtype
+
+
+def tf_node(op_def, node_name, inputs, attrs, outputs=None):
+    """TF's form of a node: ``(op type, attrs, inputs, constants)``.
+
+    `inputs` are the node's inputs (objects with ``.dtype`` and ``.shape``), `outputs`
+    its output specs (objects with ``.dtype``) where known. TF's inputs are returned as
+    ``(kind, value)``: ``("input", i)`` for our input `i`, ``("const", name)`` for one of
+    the `constants`, a list of ``(name, array)`` to write as ``Const`` nodes.
+    """
+    form = tf_nodes.get(op_def)
+    for k, v in form.implied.items():
+        if k in attrs and attrs[k] != v:
+            raise ValueError(f"TensorFlow's {op_def.name} has no attr {k} (it is always {v})")
+    tf_attrs = {form.renamed.get(k, k): v for k, v in attrs.items()
+                if k not in form.implied and not _is_attr_input(form, k)}
+    tf_attrs.update(form.fixed)
+    types = form.types
+    if types is None:
+        types = {op_def.type_attr: 0} if inputs else {}
+    for attr, where in types.items():
+        if where == "*":
+            tf_attrs[attr] = tuple(_dtype_of(t) for t in inputs)
+        elif isinstance(where, str):  # "out<i>"
+            if outputs is not None:
+                tf_attrs[attr] = outputs[int(where[3:])].dtype
+        elif where < len(inputs):
+            tf_attrs[attr] = _dtype_of(inputs[where])
+    if form.output_number and outputs is not None:
+        tf_attrs[form.output_number] = len(outputs)
+    tf_inputs, constants = [], []
+    specs = form.inputs
+    if specs is None:
+        tf_inputs = [("input", i) for i in range(len(inputs))]
+    else:
+        absent = [s for s in form.attr_inputs() if s.attr not in attrs]
+        ordinary = len(inputs) - len(absent)
+        extra = iter(range(ordinary, len(inputs)))
+        for spec in specs:
+            if spec == "*":
+                tf_inputs += [("input", i) for i in range(ordinary)]
+            elif isinstance(spec, int):
+                tf_inputs.append(("input", spec))
+            elif spec.attr in attrs:
+                array = spec.to_array(attrs[spec.attr], inputs[0] if inputs else None,
+                                      tf_attrs.get(spec.type_attr) if spec.type_attr else None)
+                const = f"{node_name}/{spec.name}"
+                constants.append((const, array))
+                tf_inputs.append(("const", const))
+                if spec.type_attr:
+                    tf_attrs[spec.type_attr] = _d.from_numpy(array.dtype)
+            else:
+                i = next(extra)
+                tf_inputs.append(("input", i))
+                if spec.type_attr:
+                    tf_attrs[spec.type_attr] = _dtype_of(inputs[i])
+    if form.number:
+        tf_attrs[form.number] = len(inputs) if specs is None else ordinary
+    return form.op_type or op_def.name, tf_attrs, tf_inputs, constants
+
+
+def _is_attr_input(form, attr):
+    return any(s.attr == attr for s in form.attr_inputs())
+
+
+def from_tf_node(op_def, tf_attrs, tf_inputs):
+    """eagerflow's attrs and inputs of a node written in TF's form: the inverse of `tf_node`.
+
+    `tf_attrs` are TF's attrs as Python values; `tf_inputs` TF's inputs, each a pair
+    ``(tensor, constant array or None)``. Returns ``(attrs, inputs)``, or raises
+    ValueError naming what eagerflow cannot take (an attr input known only at run time).
+    """
+    form = tf_nodes.get(op_def)
+    back = {v: k for k, v in form.renamed.items()}
+    dropped = set(form.fixed) | form.ignored | {form.number, form.output_number}
+    types = form.types if form.types is not None else {op_def.type_attr: 0}
+    dropped |= set(types)
+    attrs = {}
+    for k, v in tf_attrs.items():
+        if k.startswith("_") or k in dropped:
+            continue
+        attrs[back.get(k, k)] = v
+    attrs.update(form.implied)
+    if form.inputs is None:
+        return attrs, [t for t, _ in tf_inputs]
+    inputs, extra = [], []  # (our index, tensor) pairs; run-time attr inputs
+    specs = form.inputs
+    star = len(tf_inputs) - (len(specs) - 1) if "*" in specs else 0
+    position = 0
+    for spec in specs:
+        if spec == "*":
+            inputs += enumerate(t for t, _ in tf_inputs[position:position + star])
+            position += star
+            continue
+        t, value = tf_inputs[position]
+        position += 1
+        if isinstance(spec, int):
+            inputs.append((spec, t))
+            continue
+        attrs.pop(spec.type_attr, None)
+        if value is not None:
+            attrs[spec.attr] = spec.from_array(value)
+        elif spec.runtime:
+            extra.append(t)
+        else:
+            raise ValueError(f"input '{spec.name}' of {op_def.name} must be a constant")
+    return attrs, [t for _, t in sorted(inputs, key=lambda pair: pair[0])] + extra

@@ -1,0 +1,613 @@
+"""Graphs to and from TensorFlow's `GraphDef` and `FunctionDef` protobufs.
+
+`graph_to_graph_def` writes a graph as TF writes a function's graph: inputs
+as ``Placeholder`` nodes, values as ``Const`` nodes holding a ``TensorProto``,
+variables as ``Placeholder``s of dtype resource read and written by
+``ReadVariableOp``/``AssignVariableOp``, each op in TF's form (its attrs and
+inputs as its `NodeForm` declares, see ``core.node_forms``), stateful ops
+kept in program order by control inputs, and a ``NoOp`` the outputs wait on.
+An attr holding a graph (a function body: control flow branches, a called
+function) is written as a ``func`` attr naming it, its `FunctionDef` in the
+graph's library. `import_graph_def` reads such a GraphDef back into the
+graph being built, op by op, with eagerflow's kernels.
+
+The protobuf runtime is imported with this module, never by ``import eagerflow``.
+"""
+import numpy as np
+
+from eagerflow._src.core import context, errors
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import registry
+from eagerflow._src.core.node_forms import from_tf_node, tf_node, tf_nodes
+from eagerflow._src.core.protos import framework as pb
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.graph.graph import Graph, SymbolicTensor
+
+# TF's GraphDef version this writer follows (TF 2.21's producer); readers accept any.
+PRODUCER = 2474
+
+# -- values ------------------------------------------------------------------------
+
+_VAL_FIELDS = {  # dtype -> (TensorProto field, NumPy type of its values)
+    _d.float32: ("float_val", np.float32), _d.float64: ("double_val", np.float64),
+    _d.int32: ("int_val", np.int32), _d.int16: ("int_val", np.int16),
+    _d.int8: ("int_val", np.int8), _d.uint8: ("int_val", np.uint8),
+    _d.uint16: ("int_val", np.uint16), _d.int64: ("int64_val", np.int64),
+    _d.uint32: ("uint32_val", np.uint32), _d.uint64: ("uint64_val", np.uint64),
+    _d.bool: ("bool_val", np.bool_), _d.float16: ("half_val", np.uint16),
+    _d.bfloat16: ("half_val", np.uint16), _d.complex64: ("scomplex_val", np.float32),
+    _d.complex128: ("dcomplex_val", np.float64),
+}
+
+
+def shape_proto(shape):
+    """A `TensorShapeProto`: -1 for an unknown dim, ``unknown_rank`` for an unknown rank."""
+    shape = TensorShape(shape)
+    if shape.rank is None:
+        return pb.TensorShapeProto(unknown_rank=True)
+    return pb.TensorShapeProto(dim=[pb.TensorShapeProto.Dim(size=-1 if d is None else d)
+                                    for d in shape.as_list()])
+
+
+def shape_from_proto(proto):
+    if proto.unknown_rank:
+        return TensorShape(None)
+    return TensorShape([None if d.size < 0 else d.size for d in proto.dim])
+
+
+def tensor_proto(array, dtype=None):
+    """A `TensorProto` of `array`: the bytes of numbers, the elements of strings."""
+    array = np.asarray(array)
+    dtype = dtype or _d.from_numpy(array.dtype)
+    proto = pb.TensorProto(dtype=dtype.as_datatype_enum, tensor_shape=shape_proto(array.shape))
+    if dtype == _d.string:
+        proto.string_val.extend(v if isinstance(v, bytes) else str(v).encode()
+                                for v in array.reshape(-1))
+    elif not dtype.is_numpy_compatible:
+        raise errors.InvalidArgumentError(None, None, f"A constant of dtype {dtype.name} has "
+                                                      f"no TensorProto.")
+    else:
+        proto.tensor_content = np.ascontiguousarray(
+            array, dtype.as_numpy_dtype).astype(array.dtype.newbyteorder("<")).tobytes()
+    return proto
+
+
+def tensor_from_proto(proto):
+    """The NumPy array a `TensorProto` holds (as TF reads it: a short ``*_val`` list is
+    filled out with its last value)."""
+    dtype = _d.as_dtype(proto.dtype)
+    shape = shape_from_proto(proto.tensor_shape).as_list()
+    size = int(np.prod(shape, dtype=np.int64))
+    if dtype == _d.string:
+        values = np.empty(len(proto.string_val), object)
+        values[:] = list(proto.string_val)
+        np_type = object
+    elif proto.tensor_content:
+        np_type = np.dtype(dtype.as_numpy_dtype)
+        return np.frombuffer(proto.tensor_content, np_type.newbyteorder("<")).astype(
+            np_type).reshape(shape)
+    else:
+        field, raw = _VAL_FIELDS.get(dtype, (None, None))
+        if field is None:
+            raise errors.InvalidArgumentError(None, None, f"Cannot read a tensor of dtype "
+                                                          f"{dtype.name} from a TensorProto.")
+        np_type = np.dtype(dtype.as_numpy_dtype)
+        values = np.asarray(getattr(proto, field), raw)
+        if field == "half_val":
+            values = values.view(np_type)
+        elif dtype.is_complex:
+            values = values.reshape(-1, 2)
+            values = (values[:, 0] + 1j * values[:, 1]).astype(np_type)
+        else:
+            values = values.astype(np_type)
+    if values.size == size:
+        return values.reshape(shape)
+    if values.size == 0:
+        return np.zeros(shape, np_type) if np_type is not object else np.full(shape, b"", object)
+    if values.size > size:
+        raise errors.InvalidArgumentError(None, None, f"A TensorProto of shape {shape} holds "
+                                                      f"{values.size} values.")
+    out = np.empty(size, np_type)
+    out[:values.size] = values
+    out[values.size:] = values[-1]
+    return out.reshape(shape)
+
+
+def attr_value(value, functions=None):
+    """The `AttrValue` of a Python attr value (`functions`: where a graph-valued attr's
+    `FunctionDef`s are added, by name)."""
+    if isinstance(value, (bool, np.bool_)):
+        return pb.AttrValue(b=bool(value))
+    if isinstance(value, (int, np.integer)):
+        return pb.AttrValue(i=int(value))
+    if isinstance(value, (float, np.floating)):
+        return pb.AttrValue(f=float(value))
+    if isinstance(value, str):
+        return pb.AttrValue(s=value.encode())
+    if isinstance(value, bytes):
+        return pb.AttrValue(s=value)
+    if isinstance(value, _d.DType):
+        return pb.AttrValue(type=value.as_datatype_enum)
+    if isinstance(value, TensorShape):
+        return pb.AttrValue(shape=shape_proto(value))
+    if isinstance(value, np.ndarray):
+        return pb.AttrValue(tensor=tensor_proto(value))
+    if isinstance(value, Graph):
+        return pb.AttrValue(func=pb.NameAttrList(name=_add_function(value, functions)))
+    if isinstance(value, (list, tuple)):
+        out = pb.AttrValue(list=pb.AttrValue.ListValue())
+        for v in value:
+            one = attr_value(v, functions)
+            kind = one.WhichOneof("value")
+            target = getattr(out.list, kind)
+            if kind in ("shape", "tensor", "func"):
+                target.add().CopyFrom(getattr(one, kind))
+            else:
+                target.append(getattr(one, kind))
+        return out
+    raise TypeError(f"An attr value of type {type(value).__name__} has no AttrValue: "
+                    f"{value!r}")
+
+
+def attr_from_proto(proto, functions=None):
+    """The Python value of an `AttrValue` (the inverse of `attr_value`); a ``func`` is the
+    body graph read from `functions` (name -> `FunctionDef`)."""
+    kind = proto.WhichOneof("value")
+    if kind is None:
+        return ()  # an empty list
+    if kind == "list":
+        lst = proto.list
+        for field in ("s", "i", "f", "b", "type", "shape", "tensor", "func"):
+            items = getattr(lst, field)
+            if len(items):
+                return tuple(attr_from_proto(_one(field, v), functions) for v in items)
+        return ()
+    value = getattr(proto, kind)
+    if kind == "s":
+        try:
+            return value.decode()
+        except UnicodeDecodeError:
+            return value
+    if kind == "type":
+        return _d.as_dtype(value)
+    if kind == "shape":
+        return shape_from_proto(value)
+    if kind == "tensor":
+        return tensor_from_proto(value)
+    if kind == "func":
+        return function_graph(value.name, functions)
+    if kind == "placeholder":
+        raise errors.UnimplementedError(None, None, f"An attr placeholder ({value}) of a "
+                                                    f"function body is not supported.")
+    return value
+
+
+def _one(field, v):
+    out = pb.AttrValue()
+    if field in ("shape", "tensor", "func"):
+        getattr(out, field).CopyFrom(v)
+    else:
+        setattr(out, field, v)
+    return out
+
+
+# -- writing -----------------------------------------------------------------------------
+
+def _tensor_name(t):
+    """TF's name of a tensor as a NodeDef input: ``node`` for output 0, else ``node:i``."""
+    return t.op.name if t.value_index == 0 else f"{t.op.name}:{t.value_index}"
+
+
+class _Writer:
+    """Writes the nodes of one graph (into a GraphDef's node list or a FunctionDef's)."""
+
+    def __init__(self, graph, functions):
+        self.graph = graph
+        self.functions = functions
+        self.nodes = []
+        self.names = {op.name for op in graph.get_operations()}
+        self.resources = {}  # id(variable) -> name of its resource placeholder
+
+    def unique(self, name):
+        base, n = name, 0
+        while name in self.names:
+            n += 1
+            name = f"{base}_{n}"
+        self.names.add(name)
+        return name
+
+    def input_name(self, t, consumer):
+        if isinstance(t, SymbolicTensor):
+            return _tensor_name(t)
+        # a variable (captured, or an argument's stand-in): a resource placeholder
+        found = self.resources.get(id(t))
+        if found is None:
+            found = self.resources[id(t)] = self.unique(f"{consumer}/resource")
+            self.nodes.append(pb.NodeDef(name=found, op="Placeholder", attr={
+                "dtype": pb.AttrValue(type=_d.resource.as_datatype_enum),
+                "shape": pb.AttrValue(shape=shape_proto([]))}))
+            self.variables.append(t)
+        return found
+
+    def write(self, operations, outputs=()):
+        """Appends the NodeDefs of `operations`; returns ``(nodes, stateful names)``."""
+        self.variables = []
+        previous, stateful = None, []
+        outputs = {id(t.op) for t in outputs}
+        for op in operations:
+            node = self.node(op)
+            if op.stateful:
+                if previous is not None and previous not in node.input:
+                    node.input.append("^" + previous)
+                previous = node.name
+                stateful.append(node.name)
+        if stateful:  # the outputs wait for every effect, as TF's function graphs do
+            noop = pb.NodeDef(name=self.unique("NoOp"), op="NoOp",
+                              input=["^" + s for s in stateful])
+            self.nodes.append(noop)
+            for node in self.nodes:
+                if node.name in self._output_names(outputs):
+                    node.input.append("^" + noop.name)
+        return self.nodes
+
+    def _output_names(self, output_ops):
+        return {op.name for op in self.graph.get_operations() if id(op) in output_ops}
+
+    def node(self, op):
+        if op.type == "Placeholder":
+            node = pb.NodeDef(name=op.name, op="Placeholder", attr={
+                "dtype": attr_value(op.attrs["dtype"]),
+                "shape": attr_value(TensorShape(op.attrs["shape"]))})
+        elif op.type == "Const":
+            node = _const_node(op.name, op.value, op.attrs.get("dtype"))
+        elif op.op_def is None:
+            raise errors.UnimplementedError(None, op.name, f"The node {op.name} ({op.type}) "
+                                                           f"has no GraphDef form.")
+        else:
+            try:
+                op_type, attrs, inputs, constants = tf_node(op.op_def, op.name, op.inputs,
+                                                            op.attrs, op.outputs)
+            except ValueError as e:
+                raise errors.UnimplementedError(
+                    None, op.name, f"The node {op.name} ({op.type}) cannot be written as "
+                                   f"TensorFlow's: {e}.") from None
+            names = {}
+            for name, array in constants:
+                names[name] = self.unique(name)
+                self.nodes.append(_const_node(names[name], array))
+            node = pb.NodeDef(name=op.name, op=op_type)
+            for kind, value in inputs:
+                node.input.append(names[value] if kind == "const"
+                                  else self.input_name(op.inputs[value], op.name))
+            for k, v in sorted(attrs.items()):
+                if v is not None:
+                    node.attr[k].CopyFrom(attr_value(v, self.functions))
+        self.nodes.append(node)
+        return node
+
+
+def _const_node(name, array, dtype=None):
+    array = np.asarray(array)
+    dtype = dtype or _d.from_numpy(array.dtype)
+    return pb.NodeDef(name=name, op="Const", attr={
+        "dtype": pb.AttrValue(type=dtype.as_datatype_enum),
+        "value": pb.AttrValue(tensor=tensor_proto(array, dtype))})
+
+
+def _ops_of(graph, outputs):
+    """The operations to write: the outputs' and every stateful one, in creation order."""
+    from eagerflow._src.graph.executor import needed_operations
+    return needed_operations(graph, list(outputs))
+
+
+def graph_to_graph_def(graph, outputs=None):
+    """`graph` as TF's `GraphDef` (the operations `outputs`, by default the graph's, need,
+    and its stateful ones; every operation when the graph has no outputs)."""
+    outputs = list(graph.outputs if outputs is None else outputs)
+    functions = {}
+    ops = _ops_of(graph, outputs) if outputs else graph.get_operations()
+    writer = _Writer(graph, functions)
+    gd = pb.GraphDef(node=writer.write(ops, outputs), versions=pb.VersionDef(producer=PRODUCER))
+    if functions:
+        gd.library.function.extend(functions.values())
+    return gd
+
+
+# -- function bodies -------------------------------------------------------------------------
+
+def _arg_name(name):
+    """A FunctionDef argument name (TF's: lower case, ``_`` for what is not a word char)."""
+    out = "".join(c if c.isalnum() or c == "_" else "_" for c in name.lower())
+    return out if out and not out[0].isdigit() else "_" + out
+
+
+def output_arg_name(op_def, index):
+    """TF's name of output `index` of `op_def`'s node as a FunctionDef body refers to it:
+    ``(arg name, index within the arg)``."""
+    form = tf_nodes.get(op_def)
+    names = getattr(form, "outputs", None) or _default_output_names(op_def)
+    if len(names) == 1:
+        return names[0], index
+    return names[index], 0
+
+
+def _default_output_names(op_def):
+    if op_def.multi:
+        return ("output",)
+    if op_def.tied_pair:
+        return ("z",)
+    return ("y",) if op_def.tied == (0,) and not op_def.variadic else ("output",)
+
+
+def function_def(graph, name, functions=None):
+    """A body `graph` (inputs: its placeholders, outputs: `graph.outputs`) as a
+    `FunctionDef` named `name`; graph-valued attrs of its ops add theirs to `functions`."""
+    functions = {} if functions is None else functions
+    fdef = pb.FunctionDef(signature=pb.OpDef(name=name))
+    writer = _Writer(graph, functions)
+    inputs = {id(t.op) for t in graph.inputs}
+    ops = [op for op in _ops_of(graph, graph.outputs) if id(op) not in inputs]
+    for t in graph.inputs:
+        fdef.signature.input_arg.add(name=t.op.name, type=t.dtype.as_datatype_enum)
+    nodes = writer.write(ops, graph.outputs)
+    arg_names = {t.op.name for t in graph.inputs}
+    for v in writer.variables:
+        arg = writer.resources[id(v)]
+        fdef.signature.input_arg.add(name=arg, type=_d.resource.as_datatype_enum)
+        arg_names.add(arg)
+    by_name = {op.name: op for op in graph.get_operations()}
+    for node in nodes:
+        if node.op == "Placeholder" and node.name in arg_names:
+            continue
+        body = fdef.node_def.add()
+        body.CopyFrom(node)
+        del body.input[:]
+        for ref in node.input:
+            body.input.append(_body_ref(ref, arg_names, by_name, nodes))
+    for i, t in enumerate(graph.outputs):
+        out = _arg_name(t.op.name) if t.op.name not in arg_names else f"output_{i}"
+        fdef.signature.output_arg.add(name=out, type=t.dtype.as_datatype_enum)
+        fdef.ret[out] = _body_ref(_tensor_name(t), arg_names, by_name, nodes)
+    functions[name] = fdef
+    return fdef
+
+
+def _body_ref(ref, arg_names, by_name, nodes):
+    """A GraphDef input reference (``node:i``) as a FunctionDef body writes it."""
+    if ref.startswith("^"):
+        return ref
+    node, _, index = ref.partition(":")
+    index = int(index or 0)
+    if node in arg_names:
+        return node
+    op = by_name.get(node)
+    if op is None or op.op_def is None:  # a Const written for an attr input, or a Const
+        return f"{node}:output:{index}"
+    arg, within = output_arg_name(op.op_def, index)
+    return f"{node}:{arg}:{within}"
+
+
+def _add_function(body, functions):
+    if functions is None:
+        raise TypeError("A graph-valued attr needs a function library to be written into.")
+    name = body.name
+    if name not in functions:
+        function_def(body, name, functions)
+    return name
+
+
+def function_graph(name, functions):
+    """The body graph of the FunctionDef `name` in `functions` (name -> FunctionDef)."""
+    if functions is None or name not in functions:
+        raise errors.NotFoundError(None, None, f"Function {name} is not in the library.")
+    fdef = functions[name]
+    body = Graph(name)
+    with context.building(body):
+        feeds = {}
+        for arg in fdef.signature.input_arg:
+            if arg.type == _d.resource.as_datatype_enum:
+                raise errors.UnimplementedError(None, None, f"Function {name} takes a "
+                                                            f"resource argument.")
+            feeds[arg.name] = body.placeholder(_d.as_dtype(arg.type), TensorShape(None),
+                                               arg.name)
+        nodes = [pb.NodeDef() for _ in fdef.node_def]
+        for node, src in zip(nodes, fdef.node_def):
+            node.CopyFrom(src)
+            del node.input[:]
+            node.input.extend(_graph_ref(r, fdef) for r in src.input)
+        made = _Importer(body, functions).run(nodes, feeds)
+        body.outputs = [made[_graph_ref(fdef.ret[a.name], fdef)]
+                        for a in fdef.signature.output_arg]
+    return body
+
+
+def _graph_ref(ref, fdef):
+    """A FunctionDef body reference (``node:arg:i``) as a GraphDef input (``node:j``)."""
+    if ref.startswith("^"):
+        return ref
+    parts = ref.split(":")
+    if len(parts) == 1:
+        return ref  # a function argument
+    node = parts[0]
+    arg, index = parts[1], int(parts[2]) if len(parts) > 2 else 0
+    found = next((n for n in fdef.node_def if n.name == node), None)
+    if found is not None and found.op not in ("Const", "Placeholder"):
+        try:
+            op_def = registry.get(found.op)
+        except errors.NotFoundError:
+            return f"{node}:{index}"
+        form = tf_nodes.get(op_def)
+        names = getattr(form, "outputs", None) or ()
+        if len(names) > 1 and arg in names:
+            index += names.index(arg)
+    return f"{node}:{index}"
+
+
+# -- reading -----------------------------------------------------------------------------
+
+class _Importer:
+    """Adds the nodes of a GraphDef to `graph` (being built) through `create_op`."""
+
+    def __init__(self, graph, functions, prefix=""):
+        self.graph, self.functions, self.prefix = graph, functions, prefix
+        self.control = getattr(graph, "control_inputs", None)
+        if self.control is None:
+            self.control = graph.control_inputs = {}
+
+    def run(self, nodes, feeds):
+        """`feeds`: tensor name (``x``, ``x:1``) -> tensor given in its place. Returns every
+        tensor made, by its GraphDef name (``node:i``)."""
+        made = {}
+        for name, t in feeds.items():
+            made[name if ":" in name else f"{name}:0"] = t
+        by_name = {n.name: n for n in nodes}
+        for node in _topological(nodes):
+            if all(f"{node.name}:{i}" in made for i in range(1)) and node.name in feeds:
+                continue
+            if f"{node.name}:0" in made and node.op == "Placeholder":
+                continue
+            self.node(node, made, by_name)
+        return made
+
+    def tensor(self, ref, made, consumer):
+        name = ref if ":" in ref else f"{ref}:0"
+        try:
+            return made[name]
+        except KeyError:
+            raise ValueError(f"Node '{consumer}': Unknown input node '{ref}'") from None
+
+    def node(self, node, made, by_name):
+        graph, name = self.graph, self.prefix + node.name
+        attrs = {k: attr_from_proto(v, self.functions) for k, v in node.attr.items()}
+        data = [r for r in node.input if not r.startswith("^")]
+        control = [self.prefix + r[1:] for r in node.input if r.startswith("^")]
+        if node.op == "Placeholder":
+            op = graph._add(None, "Placeholder", graph._unique(name), (),
+                            {"dtype": attrs["dtype"], "shape": attrs.get("shape",
+                                                                         TensorShape(None))},
+                            [(TensorShape(attrs.get("shape", TensorShape(None))),
+                              attrs["dtype"])])
+            made[f"{node.name}:0"] = op.outputs[0]
+            return
+        if node.op == "Const":
+            value = attrs["value"]
+            t = graph.constant(value, name=graph._unique(name))
+            made[f"{node.name}:0"] = t
+            return
+        if node.op == "NoOp":
+            self.control[name] = control
+            return
+        try:
+            op_def = registry.get(node.op)
+        except errors.NotFoundError:
+            raise errors.NotFoundError(
+                None, None, f"Op type not registered '{node.op}' in binary running on "
+                            f"eagerflow. Make sure the Op and Kernel are registered in the "
+                            f"binary running in this process. (node {node.name})") from None
+        inputs = []
+        for ref in data:
+            t = self.tensor(ref, made, node.name)
+            source = by_name.get(ref.split(":")[0])
+            value = None
+            if isinstance(t, SymbolicTensor) and t.op.type == "Const" and (
+                    source is None or source.op == "Const"):
+                value = t.op.value
+            inputs.append((t, value))
+        try:
+            our_attrs, our_inputs = from_tf_node(op_def, attrs, inputs)
+        except ValueError as e:
+            raise errors.UnimplementedError(None, node.name, f"Node '{node.name}': {e}.") \
+                from None
+        with context.building(graph):
+            out = graph.create_op(op_def, our_inputs, our_attrs, name=None)
+        op = (out[0] if isinstance(out, (list, tuple)) and out else out)
+        op = getattr(op, "op", None)
+        if op is None:  # an op without outputs: the last one added
+            op = graph.get_operations()[-1]
+        op.name = name
+        graph._names[name.lower()] = graph._names.get(name.lower(), 0) + 1
+        if control:
+            self.control[name] = control
+        for i, t in enumerate(op.outputs):
+            made[f"{node.name}:{i}"] = t
+        made.setdefault(f"{node.name}:0", None)
+
+
+def _topological(nodes):
+    """`nodes` ordered so that each comes after its inputs (control inputs included)."""
+    by_name = {n.name: n for n in nodes}
+    order, state = [], {}
+    for root in nodes:
+        if root.name in state:
+            continue
+        stack = [(root, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                state[node.name] = 2
+                order.append(node)
+                continue
+            if state.get(node.name) == 2:
+                continue
+            state[node.name] = 1
+            stack.append((node, True))
+            for ref in node.input:
+                dep = by_name.get(ref.lstrip("^").split(":")[0])
+                if dep is not None and state.get(dep.name) is None:
+                    stack.append((dep, False))
+                elif dep is not None and state.get(dep.name) == 1 and dep is not node:
+                    if not any(d is dep and not f for d, f in stack):
+                        raise errors.InvalidArgumentError(
+                            None, None, f"The GraphDef has a cycle through node {dep.name}.")
+    return order
+
+
+def import_graph_def(graph_def, input_map=None, return_elements=None, name=None):
+    """Adds the nodes of `graph_def` to the graph being built (TF's
+    ``tf.graph_util.import_graph_def``); see the public docstring."""
+    graph = context.get().graph
+    if graph is None:
+        raise RuntimeError("import_graph_def adds a GraphDef's nodes to a graph being built: "
+                           "call it inside tf.compat.v1.wrap_function or a tf.function.")
+    if not isinstance(graph_def, pb.GraphDef):
+        if hasattr(graph_def, "SerializeToString"):  # another runtime's GraphDef
+            graph_def = pb.GraphDef.FromString(graph_def.SerializeToString())
+        else:
+            raise TypeError(f"graph_def must be a GraphDef proto, got "
+                            f"{type(graph_def).__name__}.")
+    prefix = "import" if name is None else name
+    if prefix:
+        prefix = graph.unique_name(prefix) + "/"
+    functions = {f.signature.name: f for f in graph_def.library.function}
+    feeds = {}
+    for key, value in (input_map or {}).items():
+        if not isinstance(value, SymbolicTensor) or value.graph is not graph:
+            value = graph.capture(value) if isinstance(value, SymbolicTensor) else \
+                _convert(value)
+        feeds[key.lstrip("^")] = value
+    names = {n.name for n in graph_def.node}
+    for key in feeds:
+        if key.split(":")[0] not in names:
+            raise ValueError(f"Attempted to map inputs that were not found in graph_def: "
+                             f"[{key}]")
+    made = _Importer(graph, functions, prefix).run(list(graph_def.node), feeds)
+    if return_elements is None:
+        return None
+    out = []
+    for element in return_elements:
+        if ":" in element:
+            if element not in made:
+                raise ValueError(f"Requested return tensor '{element}' not found in graph def")
+            out.append(made[element])
+        else:
+            try:
+                out.append(graph.get_operation_by_name(prefix + element))
+            except KeyError:
+                raise ValueError(f"Requested return node '{element}' not found in graph "
+                                 f"def") from None
+    return out
+
+
+def _convert(value):
+    from eagerflow._src.core.convert import convert_to_tensor
+    return convert_to_tensor(value)
