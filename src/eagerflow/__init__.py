@@ -65,6 +65,7 @@ from eagerflow._src.ops.string_ops import (  # noqa: F401
 from eagerflow import (  # noqa: F401,E402
     autodiff, autograph, bitwise, config, debugging, dtypes, errors, linalg, math, nest, nn,
     random, signal, strings, test)
+from eagerflow import compat, graph_util  # noqa: F401,E402
 
 
 from eagerflow import version  # noqa: E402

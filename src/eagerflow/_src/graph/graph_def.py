@@ -300,14 +300,24 @@ def _ops_of(graph, outputs):
     return needed_operations(graph, list(outputs))
 
 
-def graph_to_graph_def(graph, outputs=None):
-    """`graph` as TF's `GraphDef` (the operations `outputs`, by default the graph's, need,
-    and its stateful ones; every operation when the graph has no outputs)."""
-    outputs = list(graph.outputs if outputs is None else outputs)
+def graph_to_graph_def(graph, add_shapes=False):
+    """`graph` as TF's `GraphDef`: every operation, in creation order (with `add_shapes`,
+    each node's ``_output_shapes``)."""
     functions = {}
-    ops = _ops_of(graph, outputs) if outputs else graph.get_operations()
     writer = _Writer(graph, functions)
-    gd = pb.GraphDef(node=writer.write(ops, outputs), versions=pb.VersionDef(producer=PRODUCER))
+    nodes = writer.write(graph.get_operations(), graph.outputs)
+    if add_shapes:
+        shapes = {op.name: [t.shape for t in op.outputs] for op in graph.get_operations()}
+        for node in nodes:
+            found = shapes.get(node.name)
+            if found is None and node.op == "Const":
+                found = [TensorShape(tensor_from_proto(node.attr["value"].tensor).shape)]
+            if found is None and node.op == "Placeholder":
+                found = [shape_from_proto(node.attr["shape"].shape)]
+            if found is not None:
+                node.attr["_output_shapes"].CopyFrom(attr_value([TensorShape(s)
+                                                                 for s in found]))
+    gd = pb.GraphDef(node=nodes, versions=pb.VersionDef(producer=PRODUCER))
     if functions:
         gd.library.function.extend(functions.values())
     return gd
@@ -518,19 +528,34 @@ class _Importer:
         except ValueError as e:
             raise errors.UnimplementedError(None, node.name, f"Node '{node.name}': {e}.") \
                 from None
-        with context.building(graph):
-            out = graph.create_op(op_def, our_inputs, our_attrs, name=None)
-        op = (out[0] if isinstance(out, (list, tuple)) and out else out)
-        op = getattr(op, "op", None)
-        if op is None:  # an op without outputs: the last one added
+        if any(isinstance(t, SymbolicTensor) and t.dtype == _d.resource for t in our_inputs):
+            # a variable's handle only run time gives: TF's attrs say what it holds
+            op = graph._add(op_def, op_def.name, graph._unique(name), tuple(our_inputs),
+                            our_attrs, _resource_specs(node, attrs, op_def))
+        else:
+            with context.building(graph):
+                graph.create_op(op_def, our_inputs, our_attrs, name=name)
             op = graph.get_operations()[-1]
-        op.name = name
-        graph._names[name.lower()] = graph._names.get(name.lower(), 0) + 1
         if control:
             self.control[name] = control
         for i, t in enumerate(op.outputs):
             made[f"{node.name}:{i}"] = t
         made.setdefault(f"{node.name}:0", None)
+
+
+def _resource_specs(node, attrs, op_def):
+    """The output specs of a node reading a variable through a handle fed at run time."""
+    if op_def.multi and not op_def.shape(*[_Static()] * len(node.input), **{}) == []:
+        raise errors.UnimplementedError(None, node.name, f"Node '{node.name}' ({node.op}) "
+                                                         f"takes a variable eagerflow lacks.")
+    if op_def.multi:
+        return []
+    shapes = attrs.get("_output_shapes") or (TensorShape(None),)
+    return [(TensorShape(shapes[0]), attrs["dtype"])]
+
+
+class _Static:
+    shape, dtype = TensorShape(None), _d.resource
 
 
 def _topological(nodes):
@@ -581,6 +606,9 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None)
     functions = {f.signature.name: f for f in graph_def.library.function}
     feeds = {}
     for key, value in (input_map or {}).items():
+        if getattr(value, "_handle", None) is not None:  # a variable, for a resource input
+            feeds[key.lstrip("^")] = value
+            continue
         if not isinstance(value, SymbolicTensor) or value.graph is not graph:
             value = graph.capture(value) if isinstance(value, SymbolicTensor) else \
                 _convert(value)

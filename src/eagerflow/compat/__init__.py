@@ -1,0 +1,2 @@
+"""Compatibility namespaces (``tf.compat``)."""
+from eagerflow.compat import v1  # noqa: F401

@@ -1,0 +1,2 @@
+"""Graph utilities (``tf.compat.v1.graph_util``)."""
+from eagerflow._src.compat.v1 import import_graph_def  # noqa: F401

@@ -1,0 +1,89 @@
+"""Writes the GraphDefs real TensorFlow makes for small programs, with their inputs and
+TF's outputs, as test data for `tests/graph/test_graph_def.py` (which needs no TF).
+
+Run with TensorFlow's Python from the repository root:
+
+    python tests/graph/graphdef_data/make_tf_graphs.py
+
+Each program ``NAME`` gives ``tf_NAME.pb`` (a GraphDef: variables frozen into constants,
+as TF's documented way to ship an inference graph) and ``tf_NAME.npz``: the inputs
+``in0``, ``in1``, ... fed to the tensors named by ``feeds``, and TF's outputs ``out0``,
+... of the tensors named by ``fetches``.
+"""
+import os
+
+import numpy as np
+import tensorflow as tf
+from tensorflow.python.framework.convert_to_constants import (
+    convert_variables_to_constants_v2)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.default_rng(19)
+
+
+def _weights(*shape):
+    return tf.Variable(rng.normal(0, 0.5, shape).astype(np.float32))
+
+
+def save(name, fn, specs, inputs):
+    concrete = fn.get_concrete_function(*specs)
+    frozen = convert_variables_to_constants_v2(concrete)
+    gd = frozen.graph.as_graph_def()
+    feeds = [t.name for t in frozen.inputs]
+    fetches = [t.name for t in frozen.outputs]
+    outputs = frozen(*[tf.constant(a) for a in inputs])
+    outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    with open(os.path.join(HERE, f"tf_{name}.pb"), "wb") as f:
+        f.write(gd.SerializeToString())
+    np.savez(os.path.join(HERE, f"tf_{name}.npz"), feeds=np.array(feeds),
+             fetches=np.array(fetches), **{f"in{i}": a for i, a in enumerate(inputs)},
+             **{f"out{i}": o.numpy() for i, o in enumerate(outputs)})
+    print(name, sorted({n.op for n in gd.node}))
+
+
+w1, b1, w2, b2 = _weights(4, 8), _weights(8), _weights(8, 3), _weights(3)
+
+
+@tf.function
+def mlp(x):
+    h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w1), b1))
+    return tf.nn.softmax(tf.matmul(h, w2) + b2)
+
+
+@tf.function
+def mlp_train_step(x, y):
+    """The loss, the gradients and the weights after one SGD step (not assigned: frozen)."""
+    with tf.GradientTape() as tape:
+        h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w1), b1))
+        logits = tf.matmul(h, w2) + b2
+        loss = tf.reduce_mean(
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    grads = tape.gradient(loss, [w1, b1, w2, b2])
+    new = [v - 0.1 * g for v, g in zip([w1, b1, w2, b2], grads)]
+    accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1, output_type=tf.int32), y),
+                                      tf.float32))
+    return loss, accuracy, *grads, *new
+
+
+k1, k2, dense = _weights(3, 3, 1, 4), _weights(3, 3, 4, 6), _weights(6 * 2 * 2, 5)
+
+
+@tf.function
+def convnet(images):
+    x = tf.nn.relu(tf.nn.conv2d(images, k1, 1, "SAME"))
+    x = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    x = tf.nn.relu(tf.nn.conv2d(x, k2, 1, "SAME"))
+    x = tf.nn.avg_pool2d(x, 2, 2, "VALID")
+    x = tf.reshape(x, [-1, 6 * 2 * 2])
+    return tf.nn.log_softmax(tf.matmul(x, dense))
+
+
+if __name__ == "__main__":
+    x = rng.normal(size=(5, 4)).astype(np.float32)
+    y = rng.integers(0, 3, 5).astype(np.int32)
+    save("mlp", mlp, [tf.TensorSpec([None, 4], tf.float32, "x")], [x])
+    save("mlp_train_step", mlp_train_step,
+         [tf.TensorSpec([None, 4], tf.float32, "x"), tf.TensorSpec([None], tf.int32, "y")],
+         [x, y])
+    save("convnet", convnet, [tf.TensorSpec([None, 8, 8, 1], tf.float32, "images")],
+         [rng.normal(size=(2, 8, 8, 1)).astype(np.float32)])
