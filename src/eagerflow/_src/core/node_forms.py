@@ -8,8 +8,9 @@ the same op differs in regular ways, which a `NodeForm` declares as data:
   index of one of ours, ``"*"`` for all of a variadic op's, or an `AttrInput`
   naming the attr (written as a ``Const`` node ``<node>/<TF's input name>``);
 * type attributes (``T``, ``Tidx``, ``SrcT``, ``dtype``) name the dtype of an
-  input or output: `types` maps each to an input index or ``"out<i>"``; by
-  default ``<op.type_attr>`` is input 0's dtype;
+  input or output: `types` maps each to an input index, ``"out<i>"``, or
+  ``"*<i>"`` (the list of the dtypes of the inputs from `i` on); by default
+  ``<op.type_attr>`` is input 0's dtype (none when the op takes one dtype only);
 * `renamed` attrs (ours -> TF's), `fixed` attrs TF has that eagerflow's kernels
   never vary (``grad_a=False``), `implied` attrs eagerflow has and TF does not
   (TF's value is always the one given), `ignored` TF attrs eagerflow's kernels do
@@ -140,12 +141,10 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
     tf_attrs = {form.renamed.get(k, k): v for k, v in attrs.items()
                 if k not in form.implied and not _is_attr_input(form, k)}
     tf_attrs.update(form.fixed)
-    types = form.types
-    if types is None:
-        types = {op_def.type_attr: 0} if inputs else {}
+    types = _types(op_def, form) if inputs else {}
     for attr, where in types.items():
-        if where == "*":
-            tf_attrs[attr] = tuple(_dtype_of(t) for t in inputs)
+        if where.startswith("*") if isinstance(where, str) else False:  # "*<i>": a list
+            tf_attrs[attr] = tuple(_dtype_of(t) for t in inputs[int(where[1:] or 0):])
         elif isinstance(where, str):  # "out<i>"
             if outputs is not None:
                 tf_attrs[attr] = outputs[int(where[3:])].dtype
@@ -184,6 +183,16 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
     return form.op_type or op_def.name, tf_attrs, tf_inputs, constants
 
 
+def _types(op_def, form):
+    """TF's type attributes of `op_def`'s node: the form's, else ``T`` (`op_def.type_attr`)
+    of input 0 unless the op takes one dtype only (TF's input then has a fixed type)."""
+    if form.types is not None:
+        return form.types
+    if op_def.declared is not None and len(op_def.declared) == 1:
+        return {}
+    return {op_def.type_attr: 0}
+
+
 def _is_attr_input(form, attr):
     return any(s.attr == attr for s in form.attr_inputs())
 
@@ -198,8 +207,7 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
     form = tf_nodes.get(op_def)
     back = {v: k for k, v in form.renamed.items()}
     dropped = set(form.fixed) | form.ignored | {form.number, form.output_number}
-    types = form.types if form.types is not None else {op_def.type_attr: 0}
-    dropped |= set(types)
+    dropped |= set(_types(op_def, form))
     attrs = {}
     for k, v in tf_attrs.items():
         if k.startswith("_") or k in dropped:

@@ -300,12 +300,15 @@ def _ops_of(graph, outputs):
     return needed_operations(graph, list(outputs))
 
 
-def graph_to_graph_def(graph, add_shapes=False):
+def graph_to_graph_def(graph, add_shapes=False, variables=None):
     """`graph` as TF's `GraphDef`: every operation, in creation order (with `add_shapes`,
-    each node's ``_output_shapes``)."""
+    each node's ``_output_shapes``). `variables`, a dict, receives the variable each
+    resource placeholder stands for, by the placeholder's name."""
     functions = {}
     writer = _Writer(graph, functions)
     nodes = writer.write(graph.get_operations(), graph.outputs)
+    if variables is not None:
+        variables.update({writer.resources[id(v)]: v for v in writer.variables})
     if add_shapes:
         shapes = {op.name: [t.shape for t in op.outputs] for op in graph.get_operations()}
         for node in nodes:

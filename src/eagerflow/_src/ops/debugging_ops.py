@@ -13,6 +13,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import FLOAT, register, register_gradient, same_shape
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.ops import math_ops
@@ -148,6 +149,7 @@ def _graph_text(array, summarize):
 
 _ASSERT = register("Assert", _assert, lambda *_, **__: [], multi=True, tied=(), stateful=True,
                    not_differentiable="an assertion has no gradient")
+tf_nodes[_ASSERT] = NodeForm(types={"T": "*1"})
 
 
 def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's public name)

@@ -22,6 +22,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_input
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -107,6 +108,7 @@ def _string_join_rule(*inputs, separator):
 
 _STRING_JOIN = register("StringJoin", _string_join, _string_join_rule, tied="all",
                         dtypes=_STRING, not_differentiable=_NO_GRAD)
+tf_nodes[_STRING_JOIN] = NodeForm(number="N")
 
 
 def join(inputs, separator="", name=None):
@@ -150,6 +152,9 @@ def _reduce_join(xp, x, axis, keepdims, separator):
 
 _REDUCE_JOIN = register("ReduceJoin", _reduce_join, rules.reduction(), dtypes=_STRING,
                         not_differentiable=_NO_GRAD)
+tf_nodes[_REDUCE_JOIN] = NodeForm(
+    inputs=(0, AttrInput("axis", "reduction_indices", type_attr=None, everything=True)),
+    renamed={"keepdims": "keep_dims"})
 
 
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
@@ -311,6 +316,7 @@ def _substr_rule(x, pos, size, unit):
 
 _SUBSTR = register("Substr", _substr, _substr_rule, tied=(1, 2), dtypes=(_d.int32, _d.int64),
                    not_differentiable=_NO_GRAD)
+tf_nodes[_SUBSTR] = NodeForm(types={"T": 1})
 
 
 def substr(input, pos, len, unit="BYTE", name=None):

@@ -1,0 +1,106 @@
+"""Writes GraphDefs of small programs traced by eagerflow, with their inputs and
+eagerflow's outputs, for `run_eagerflow_graphs_in_tf.py` to run in real TensorFlow.
+
+    PYTHONPATH=src python tests/graph/graphdef_data/make_eagerflow_graphs.py
+
+Each program ``NAME`` gives ``ef_NAME.pb`` and ``ef_NAME.npz``: ``feeds`` and ``fetches``
+(tensor names), the inputs ``in0``, ... and eagerflow's outputs ``out0``, ...; for each
+variable the graph reads (a resource placeholder), ``resources`` names the placeholder,
+``var_before<i>`` its value before the call and ``var_after<i>`` after it.
+"""
+import os
+
+import numpy as np
+
+import eagerflow as tf
+from eagerflow._src.graph.graph_def import graph_to_graph_def
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.default_rng(21)
+
+
+def _weights(*shape):
+    return tf.Variable(rng.normal(0, 0.5, shape).astype(np.float32))
+
+
+def save(name, fn, specs, inputs):
+    concrete = fn.get_concrete_function(*specs)
+    variables = {}
+    gd = graph_to_graph_def(concrete.graph, variables=variables)
+    resources = sorted(variables)
+    before = [variables[r].numpy() for r in resources]
+    outputs = concrete(*[tf.constant(a) for a in inputs])
+    outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    with open(os.path.join(HERE, f"ef_{name}.pb"), "wb") as f:
+        f.write(gd.SerializeToString())
+    np.savez(os.path.join(HERE, f"ef_{name}.npz"),
+             feeds=np.array([t.name for t in concrete.inputs]),
+             fetches=np.array([t.name for t in concrete.outputs]),
+             resources=np.array(resources, dtype=str),
+             **{f"in{i}": a for i, a in enumerate(inputs)},
+             **{f"out{i}": np.asarray(o) for i, o in enumerate(outputs)},
+             **{f"var_before{i}": v for i, v in enumerate(before)},
+             **{f"var_after{i}": variables[r].numpy() for i, r in enumerate(resources)})
+    print(name, sorted({n.op for n in gd.node}))
+
+
+w1, b1, w2, b2 = _weights(4, 8), _weights(8), _weights(8, 3), _weights(3)
+
+
+@tf.function
+def mlp(x):
+    h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w1), b1))
+    return tf.nn.softmax(tf.matmul(h, w2) + b2)
+
+
+@tf.function
+def mlp_train_step(x, y):
+    """One SGD step: the loss and accuracy before it; the variables are updated."""
+    with tf.GradientTape() as tape:
+        h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w1), b1))
+        logits = tf.matmul(h, w2) + b2
+        loss = tf.reduce_mean(
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    grads = tape.gradient(loss, [w1, b1, w2, b2])
+    for v, g in zip([w1, b1, w2, b2], grads):
+        v.assign_sub(0.1 * g)
+    accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1, output_type=tf.int32), y),
+                                      tf.float32))
+    return loss, accuracy
+
+
+k1, k2 = tf.constant(rng.normal(0, 0.5, (3, 3, 1, 4)).astype(np.float32)), \
+    tf.constant(rng.normal(0, 0.5, (3, 3, 4, 6)).astype(np.float32))
+dense = tf.constant(rng.normal(0, 0.5, (6 * 2 * 2, 5)).astype(np.float32))
+
+
+@tf.function
+def convnet(images):
+    x = tf.nn.relu(tf.nn.conv2d(images, k1, 1, "SAME"))
+    x = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    x = tf.nn.relu(tf.nn.conv2d(x, k2, 1, "SAME"))
+    x = tf.nn.avg_pool2d(x, 2, 2, "VALID")
+    x = tf.reshape(x, [-1, 6 * 2 * 2])
+    return tf.nn.log_softmax(tf.matmul(x, dense))
+
+
+@tf.function
+def tensors(x, s):
+    """Strings, shapes, slices, reductions over unknown dims, empty constants."""
+    words = tf.strings.join([s, tf.constant(["!", "?"])])
+    return (words, tf.shape(x), x[1:, ::2], tf.reduce_sum(x, axis=[0, 1], keepdims=True),
+            tf.concat([x, tf.transpose(x)[:0, :] * 0.0 + 1.0], 0), tf.zeros([0, 2]),
+            tf.expand_dims(tf.reduce_max(x, 1), -1), tf.cast(x > 0.0, tf.int64))
+
+
+if __name__ == "__main__":
+    x = rng.normal(size=(5, 4)).astype(np.float32)
+    y = rng.integers(0, 3, 5).astype(np.int32)
+    save("mlp", mlp, [tf.TensorSpec([None, 4], tf.float32)], [x])
+    save("mlp_train_step", mlp_train_step,
+         [tf.TensorSpec([None, 4], tf.float32), tf.TensorSpec([None], tf.int32)], [x, y])
+    save("convnet", convnet, [tf.TensorSpec([None, 8, 8, 1], tf.float32)],
+         [rng.normal(size=(2, 8, 8, 1)).astype(np.float32)])
+    save("tensors", tensors, [tf.TensorSpec([None, None], tf.float32),
+                              tf.TensorSpec([2], tf.string)],
+         [rng.normal(size=(4, 4)).astype(np.float32), np.array([b"a", b"bc"], object)])
