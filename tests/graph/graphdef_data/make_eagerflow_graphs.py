@@ -13,6 +13,7 @@ import os
 import numpy as np
 
 import eagerflow as tf
+from eagerflow._src.graph import graph_def as _graph_def
 from eagerflow._src.graph.graph_def import graph_to_graph_def
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -93,6 +94,41 @@ def tensors(x, s):
             tf.expand_dims(tf.reduce_max(x, 1), -1), tf.cast(x > 0.0, tf.int64))
 
 
+def save_function_call(name, fn, specs, inputs):
+    """A GraphDef calling `fn`'s body, written as a `FunctionDef` of the library, through
+    TF's PartitionedCall (checks the FunctionDef writer against TF)."""
+    concrete = fn.get_concrete_function(*specs)
+    functions = {}
+    _graph_def.function_def(concrete.graph, f"{name}_body", functions)
+    gd = tf.compat.v1.GraphDef(versions={"producer": _graph_def.PRODUCER})
+    gd.library.function.extend(functions.values())
+    feeds = []
+    for i, spec in enumerate(specs):
+        node = gd.node.add(name=f"arg{i}", op="Placeholder")
+        node.attr["dtype"].CopyFrom(_graph_def.attr_value(spec.dtype))
+        feeds.append(f"arg{i}:0")
+    call = gd.node.add(name="call", op="PartitionedCall", input=[f[:-2] for f in feeds])
+    call.attr["Tin"].CopyFrom(_graph_def.attr_value(tuple(s.dtype for s in specs)))
+    call.attr["Tout"].CopyFrom(_graph_def.attr_value(tuple(t.dtype for t in concrete.outputs)))
+    call.attr["f"].func.name = f"{name}_body"
+    outputs = concrete(*[tf.constant(a) for a in inputs])
+    with open(os.path.join(HERE, f"ef_{name}.pb"), "wb") as f:
+        f.write(gd.SerializeToString())
+    np.savez(os.path.join(HERE, f"ef_{name}.npz"), feeds=np.array(feeds),
+             fetches=np.array([f"call:{i}" for i in range(len(outputs))]),
+             resources=np.array([], dtype=str), **{f"in{i}": a for i, a in enumerate(inputs)},
+             **{f"out{i}": np.asarray(o) for i, o in enumerate(outputs)})
+    print(name, sorted({n.op for n in functions[f"{name}_body"].node_def}))
+
+
+@tf.function
+def body(x, y):
+    s = tf.reduce_sum(tf.nn.softmax(x), axis=1)
+    values, _ = tf.math.top_k(x, 2)
+    return (s * 2.0 + tf.cast(tf.shape(x)[0], tf.float32), values, tf.concat([x, y], 0),
+            tf.nn.relu(tf.matmul(x, y, transpose_b=True)))
+
+
 if __name__ == "__main__":
     x = rng.normal(size=(5, 4)).astype(np.float32)
     y = rng.integers(0, 3, 5).astype(np.int32)
@@ -104,3 +140,5 @@ if __name__ == "__main__":
     save("tensors", tensors, [tf.TensorSpec([None, None], tf.float32),
                               tf.TensorSpec([2], tf.string)],
          [rng.normal(size=(4, 4)).astype(np.float32), np.array([b"a", b"bc"], object)])
+    save_function_call("function_call", body, [tf.TensorSpec([None, 3], tf.float32)] * 2,
+                       [rng.normal(size=(4, 3)).astype(np.float32)] * 2)

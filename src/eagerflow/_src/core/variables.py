@@ -94,7 +94,7 @@ _ASSIGN_ADD = register("AssignAddVariableOp", _assign_add, _no_outputs, multi=Tr
                        stateful=True, not_differentiable="variable update")
 _ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update")
-tf_nodes[_READ] = NodeForm(types={"dtype": "out0"})
+tf_nodes[_READ] = NodeForm(types={"dtype": "out0"}, outputs=("value",))
 for _op in (_ASSIGN, _ASSIGN_ADD, _ASSIGN_SUB):
     tf_nodes[_op] = NodeForm(types={"dtype": 1})
 

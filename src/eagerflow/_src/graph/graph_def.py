@@ -345,11 +345,13 @@ def output_arg_name(op_def, index):
 
 
 def _default_output_names(op_def):
-    if op_def.multi:
-        return ("output",)
-    if op_def.tied_pair:
+    """TF's usual output names: ``z`` of binary math ops, ``y`` of unary ones shaped like
+    their input, else ``output`` (a `NodeForm` declares the others)."""
+    if op_def.tied_pair and not op_def.multi:
         return ("z",)
-    return ("y",) if op_def.tied == (0,) and not op_def.variadic else ("output",)
+    if op_def.shape is registry.same_shape and op_def.tied == (0,):
+        return ("y",)
+    return ("output",)
 
 
 def function_def(graph, name, functions=None):
@@ -475,10 +477,8 @@ class _Importer:
             made[name if ":" in name else f"{name}:0"] = t
         by_name = {n.name: n for n in nodes}
         for node in _topological(nodes):
-            if all(f"{node.name}:{i}" in made for i in range(1)) and node.name in feeds:
-                continue
-            if f"{node.name}:0" in made and node.op == "Placeholder":
-                continue
+            if node.op == "Placeholder" and f"{node.name}:0" in made:
+                continue  # fed: nothing to make
             self.node(node, made, by_name)
         return made
 
@@ -500,12 +500,11 @@ class _Importer:
                                                                          TensorShape(None))},
                             [(TensorShape(attrs.get("shape", TensorShape(None))),
                               attrs["dtype"])])
-            made[f"{node.name}:0"] = op.outputs[0]
+            made.setdefault(f"{node.name}:0", op.outputs[0])
             return
         if node.op == "Const":
             value = attrs["value"]
-            t = graph.constant(value, name=graph._unique(name))
-            made[f"{node.name}:0"] = t
+            made.setdefault(f"{node.name}:0", graph.constant(value, name=graph._unique(name)))
             return
         if node.op == "NoOp":
             self.control[name] = control
@@ -516,7 +515,7 @@ class _Importer:
             raise errors.NotFoundError(
                 None, None, f"Op type not registered '{node.op}' in binary running on "
                             f"eagerflow. Make sure the Op and Kernel are registered in the "
-                            f"binary running in this process. (node {node.name})") from None
+                            f"binary running in this process.") from None
         inputs = []
         for ref in data:
             t = self.tensor(ref, made, node.name)
@@ -541,9 +540,8 @@ class _Importer:
             op = graph.get_operations()[-1]
         if control:
             self.control[name] = control
-        for i, t in enumerate(op.outputs):
-            made[f"{node.name}:{i}"] = t
-        made.setdefault(f"{node.name}:0", None)
+        for i, t in enumerate(op.outputs):  # (a fed tensor stays what `input_map` gave)
+            made.setdefault(f"{node.name}:{i}", t)
 
 
 def _resource_specs(node, attrs, op_def):
@@ -594,15 +592,14 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None)
     """Adds the nodes of `graph_def` to the graph being built (TF's
     ``tf.graph_util.import_graph_def``); see the public docstring."""
     graph = context.get().graph
-    if graph is None:
-        raise RuntimeError("import_graph_def adds a GraphDef's nodes to a graph being built: "
-                           "call it inside tf.compat.v1.wrap_function or a tf.function.")
+    if graph is None:  # eagerly: into a graph of its own, as TF imports into its default one
+        with context.building(Graph("import")):
+            return import_graph_def(graph_def, input_map, return_elements, name)
     if not isinstance(graph_def, pb.GraphDef):
-        if hasattr(graph_def, "SerializeToString"):  # another runtime's GraphDef
-            graph_def = pb.GraphDef.FromString(graph_def.SerializeToString())
-        else:
-            raise TypeError(f"graph_def must be a GraphDef proto, got "
-                            f"{type(graph_def).__name__}.")
+        if type(graph_def).__name__ != "GraphDef" or not hasattr(graph_def,
+                                                                 "SerializeToString"):
+            raise TypeError("Argument `graph_def` must be a GraphDef proto.")
+        graph_def = pb.GraphDef.FromString(graph_def.SerializeToString())  # TF's own class
     prefix = "import" if name is None else name
     if prefix:
         prefix = graph.unique_name(prefix) + "/"

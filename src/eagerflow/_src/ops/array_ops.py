@@ -389,10 +389,12 @@ def _transpose_rule(x, perm):
 
 
 _TRANSPOSE = register("Transpose", _transpose_kernel(False), _transpose_rule, tied=())
-tf_nodes[_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")))
+tf_nodes[_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")),
+                                outputs=("y",))
 _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _transpose_rule,
                                 tied=())
-tf_nodes[_CONJUGATE_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")))
+tf_nodes[_CONJUGATE_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")),
+                                          outputs=("y",))
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
@@ -1305,7 +1307,8 @@ def _linspace_rule(start, stop, num, axis):
 
 _LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1),
                      dtypes=FLOAT, not_differentiable="no gradient in TensorFlow")
-tf_nodes[_LINSPACE] = NodeForm(inputs=(0, 1, AttrInput("num", kind=int)), implied={"axis": 0})
+tf_nodes[_LINSPACE] = NodeForm(inputs=(0, 1, AttrInput("num", kind=int)), implied={"axis": 0},
+                               outputs=("output",))
 
 
 def linspace(start, stop, num, name=None, axis=0):
@@ -1478,7 +1481,8 @@ def _pad_rule(x, *_, paddings, **__):
 
 _PAD = register("PadV2", _pad_kernel, _pad_rule, tied=(0, 1))
 _MIRROR_PAD = register("MirrorPad", _mirror_pad_kernel, _pad_rule, tied=())
-tf_nodes[_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings"), 1))
+tf_nodes[_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings"), 1),
+                          outputs=("output",))
 tf_nodes[_MIRROR_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")))
 
 

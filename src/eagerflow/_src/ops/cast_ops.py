@@ -39,7 +39,7 @@ def _cast_kernel(xp, x, DstT):
 
 _CAST = register("Cast", _cast_kernel, elementwise(lambda x, DstT, **_: (x.shape, DstT)),
                  tied=())
-tf_nodes[_CAST] = NodeForm(types={"SrcT": 0}, fixed={"Truncate": False})
+tf_nodes[_CAST] = NodeForm(types={"SrcT": 0}, fixed={"Truncate": False}, outputs=("y",))
 _IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=())
 _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
                           not_differentiable="gradients stop here by definition")

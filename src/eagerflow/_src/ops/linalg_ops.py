@@ -201,8 +201,9 @@ def _batch_matmul_rule(a, b, adj_x=False, adj_y=False, Tout=None, **_):
 _MATMUL = register("MatMul", _matmul_kernel, _matmul_rule, tied=(0, 1), dtypes=_MATMUL_TYPES)
 _BATCH_MATMUL = register("BatchMatMulV2", _batch_matmul_kernel, _batch_matmul_rule, tied=(0, 1),
                          dtypes=_BATCH_MATMUL_TYPES)
-tf_nodes[_MATMUL] = NodeForm(fixed={"grad_a": False, "grad_b": False})
-tf_nodes[_BATCH_MATMUL] = NodeForm(fixed={"grad_x": False, "grad_y": False})
+tf_nodes[_MATMUL] = NodeForm(fixed={"grad_a": False, "grad_b": False}, outputs=("product",))
+tf_nodes[_BATCH_MATMUL] = NodeForm(fixed={"grad_x": False, "grad_y": False},
+                                  outputs=("output",))
 # Mixed input types with an explicit output type (int8 x int8 -> int32).
 _BATCH_MATMUL_V3 = register("BatchMatMulV3", _batch_matmul_v3_kernel, _batch_matmul_rule,
                             tied=())

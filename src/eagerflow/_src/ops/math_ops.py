@@ -344,7 +344,7 @@ def divide_no_nan(x, y, name=None):
 _ABS = register("Abs", "absolute", same_shape, dtypes=FLOAT + SIGNED_INT)
 _COMPLEX_ABS = register("ComplexAbs", "absolute", rules.unary_real,
                         dtypes=(_d.complex64, _d.complex128))
-tf_nodes[_COMPLEX_ABS] = NodeForm(types={"T": 0, "Tout": "out0"})
+tf_nodes[_COMPLEX_ABS] = NodeForm(types={"T": 0, "Tout": "out0"}, outputs=("y",))
 
 
 def abs(x, name=None):
@@ -369,8 +369,9 @@ _COMPLEX = register(
     lambda re, im, **_: (rules.broadcast_shapes(re.shape, im.shape),
                          _d.complex64 if re.dtype == _d.float32 else _d.complex128),
     tied=(0, 1), dtypes=(_d.float32, _d.float64))
-for _op in (_REAL, _IMAG, _ANGLE, _COMPLEX):
+for _op in (_REAL, _IMAG, _ANGLE):
     tf_nodes[_op] = NodeForm(types={"T": 0, "Tout": "out0"})
+tf_nodes[_COMPLEX] = NodeForm(types={"T": 0, "Tout": "out0"}, outputs=("out",))
 
 
 def _numeric(x, message):

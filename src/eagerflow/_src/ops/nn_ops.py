@@ -121,6 +121,8 @@ _LEAKY_RELU = register("LeakyRelu", _leaky_relu, same_shape, dtypes=FLOAT)
 _ELU = register("Elu", float_math.elu, same_shape, dtypes=FLOAT)
 _SELU = register("Selu", float_math.selu, same_shape, dtypes=FLOAT)
 _SOFTSIGN = register("Softsign", _softsign, same_shape, dtypes=FLOAT)
+for _op in (_RELU, _RELU6, _LEAKY_RELU, _ELU, _SELU, _SOFTSIGN):
+    tf_nodes[_op] = NodeForm(outputs=("activations",))
 
 
 def _relu_grad(xp, gradients, features):
@@ -136,6 +138,7 @@ def _relu_grad(xp, gradients, features):
 
 
 _RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL)
+tf_nodes[_RELU_GRAD] = NodeForm(outputs=("backprops",))
 
 
 def relu_grad(gradients, features, name=None):
@@ -178,7 +181,9 @@ def _softsign_grad(xp, gradients, features):
 
 def _activation_grad_op(tf_name, kernel, dtypes=FLOAT):
     """Registers ``kernel(xp, gradients, features_or_outputs, **attrs)`` as an op."""
-    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes)
+    op = register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes)
+    tf_nodes[op] = NodeForm(outputs=("backprops",))
+    return op
 
 
 _RELU6_GRAD = _activation_grad_op("Relu6Grad", _relu6_grad, REAL)
@@ -368,7 +373,8 @@ def _log_softmax(xp, logits, axis):
 _SOFTMAX = register("Softmax", _softmax, rules.at_least_rank(1, "Softmax"), dtypes=FLOAT)
 _LOG_SOFTMAX = register("LogSoftmax", _log_softmax, rules.at_least_rank(1, "LogSoftmax"),
                        dtypes=FLOAT)
-tf_nodes[_SOFTMAX] = tf_nodes[_LOG_SOFTMAX] = NodeForm(implied={"axis": -1})
+tf_nodes[_SOFTMAX] = NodeForm(implied={"axis": -1}, outputs=("softmax",))
+tf_nodes[_LOG_SOFTMAX] = NodeForm(implied={"axis": -1}, outputs=("logsoftmax",))
 
 
 def _axis(axis, rank):
@@ -555,6 +561,7 @@ def _bias_add_rule(value, bias, data_format):
 
 
 _BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER)
+tf_nodes[_BIAS_ADD] = NodeForm(outputs=("output",))
 
 
 def bias_add(value, bias, data_format=None, name=None):
@@ -848,7 +855,7 @@ def _in_top_k_shape(predictions, targets, k):
 # k is an input, not an attr: a graph may compute it
 _IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_shape, tied=(1, 2),
                      dtypes=(_d.int32, _d.int64), not_differentiable="boolean output")
-tf_nodes[_IN_TOP_K] = NodeForm(types={"T": 1})
+tf_nodes[_IN_TOP_K] = NodeForm(types={"T": 1}, outputs=("precision",))
 
 
 def in_top_k(targets, predictions, k, name=None):

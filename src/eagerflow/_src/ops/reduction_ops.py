@@ -1140,7 +1140,8 @@ _CUMSUM = register("Cumsum", _scan(lambda xp, x, axis: xp.cumsum(x, axis, x.dtyp
                    same_shape, dtypes=NUMBER)
 _CUMPROD = register("Cumprod", _scan(lambda xp, x, axis: xp.cumprod(x, axis, x.dtype), 1),
                     same_shape, dtypes=NUMBER)
-tf_nodes[_CUMSUM] = tf_nodes[_CUMPROD] = NodeForm(inputs=(0, AttrInput("axis", kind=int)))
+tf_nodes[_CUMSUM] = tf_nodes[_CUMPROD] = NodeForm(inputs=(0, AttrInput("axis", kind=int)),
+                                                  outputs=("out",))
 
 
 def _logsumexp_accumulate(xp, x, axis):
@@ -1167,7 +1168,8 @@ def _logsumexp_accumulate(xp, x, axis):
 _CUMULATIVE_LOGSUMEXP = register(
     "CumulativeLogsumexp", _scan(_logsumexp_accumulate, -np.inf),
     same_shape, dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64))
-tf_nodes[_CUMULATIVE_LOGSUMEXP] = NodeForm(inputs=(0, AttrInput("axis", kind=int)))
+tf_nodes[_CUMULATIVE_LOGSUMEXP] = NodeForm(inputs=(0, AttrInput("axis", kind=int)),
+                                           outputs=("out",))
 
 
 def _scanner(op, doc):
@@ -1226,7 +1228,7 @@ def _add_n_rule(*inputs):
 
 
 _ADD_N = register("AddN", _add_n, _add_n_rule, tied="all", dtypes=NUMBER)
-tf_nodes[_ADD_N] = NodeForm(number="N")
+tf_nodes[_ADD_N] = NodeForm(number="N", outputs=("sum",))
 _ADD_N_ARGUMENT_ERROR = ("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
                          "the same dtype and shape.")
 
