@@ -14,7 +14,8 @@ the same op differs in regular ways, which a `NodeForm` declares as data:
 * `renamed` attrs (ours -> TF's), `fixed` attrs TF has that eagerflow's kernels
   never vary (``grad_a=False``), `implied` attrs eagerflow has and TF does not
   (TF's value is always the one given), `ignored` TF attrs eagerflow's kernels do
-  not take, and `number` attrs (``N``) counting a variadic op's inputs.
+  not take, `number` attrs (``N``) counting a variadic op's inputs, and the
+  `byte_attrs` eagerflow holds as bytes (TF's string attrs are read as text).
 
 Interpreters that write or read graphs (``graph.node_def``, ``graph.graph_def``)
 look forms up in `tf_nodes`, keyed by `OpDef`; an op with no entry is written
@@ -76,10 +77,11 @@ class NodeForm:
     """TF's NodeDef form of one op (see the module docstring)."""
 
     __slots__ = ("op_type", "inputs", "types", "renamed", "fixed", "implied", "ignored",
-                 "number", "outputs", "output_number")
+                 "number", "outputs", "output_number", "byte_attrs")
 
     def __init__(self, *, op_type=None, inputs=None, types=None, renamed=None, fixed=None,
-                 implied=None, ignored=(), number=None, outputs=None, output_number=None):
+                 implied=None, ignored=(), number=None, outputs=None, output_number=None,
+                 byte_attrs=()):
         self.op_type = op_type  # TF's op name where it is not the registered one
         self.inputs = None if inputs is None else tuple(inputs)
         self.types = types
@@ -92,6 +94,7 @@ class NodeForm:
         # ``indices``), where a name per output (or TF's usual one for all) is not enough
         self.outputs = outputs
         self.output_number = output_number  # an attr counting the outputs (``num_split``)
+        self.byte_attrs = frozenset(byte_attrs)  # string attrs eagerflow holds as bytes
 
     def attr_inputs(self):
         return [spec for spec in self.inputs or () if isinstance(spec, AttrInput)]
@@ -212,7 +215,8 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
     for k, v in tf_attrs.items():
         if k.startswith("_") or k in dropped:
             continue
-        attrs[back.get(k, k)] = v
+        k = back.get(k, k)
+        attrs[k] = v.encode() if k in form.byte_attrs and isinstance(v, str) else v
     attrs.update(form.implied)
     if form.inputs is None:
         return attrs, [t for t, _ in tf_inputs]

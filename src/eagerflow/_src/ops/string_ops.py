@@ -108,7 +108,7 @@ def _string_join_rule(*inputs, separator):
 
 _STRING_JOIN = register("StringJoin", _string_join, _string_join_rule, tied="all",
                         dtypes=_STRING, not_differentiable=_NO_GRAD)
-tf_nodes[_STRING_JOIN] = NodeForm(number="N")
+tf_nodes[_STRING_JOIN] = NodeForm(number="N", byte_attrs={"separator"})
 
 
 def join(inputs, separator="", name=None):
@@ -154,7 +154,7 @@ _REDUCE_JOIN = register("ReduceJoin", _reduce_join, rules.reduction(), dtypes=_S
                         not_differentiable=_NO_GRAD)
 tf_nodes[_REDUCE_JOIN] = NodeForm(
     inputs=(0, AttrInput("axis", "reduction_indices", type_attr=None, everything=True)),
-    renamed={"keepdims": "keep_dims"})
+    renamed={"keepdims": "keep_dims"}, byte_attrs={"separator"})
 
 
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
@@ -407,6 +407,8 @@ _STATIC_REGEX_REPLACE = register(
     "StaticRegexReplace",
     lambda xp, x, pattern, rewrite, replace_global: _replace(x, pattern, rewrite, replace_global),
     _UNARY_STRING, dtypes=_STRING, not_differentiable=_NO_GRAD)
+tf_nodes[_STATIC_REGEX_FULL_MATCH] = NodeForm(byte_attrs={"pattern"})
+tf_nodes[_STATIC_REGEX_REPLACE] = NodeForm(byte_attrs={"pattern", "rewrite"})
 _REGEX_REPLACE = register(
     "RegexReplace",
     lambda xp, x, pattern, rewrite, replace_global: _replace(
