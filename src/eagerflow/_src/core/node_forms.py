@@ -15,7 +15,9 @@ the same op differs in regular ways, which a `NodeForm` declares as data:
   never vary (``grad_a=False``), `implied` attrs eagerflow has and TF does not
   (TF's value is always the one given), `ignored` TF attrs eagerflow's kernels do
   not take, `number` attrs (``N``) counting a variadic op's inputs, and the
-  `byte_attrs` eagerflow holds as bytes (TF's string attrs are read as text).
+  `byte_attrs` eagerflow holds as bytes (TF's string attrs are read as text),
+  `local` attrs eagerflow alone has (never written) and `defaults` of attrs a
+  GraphDef may leave out.
 
 Interpreters that write or read graphs (``graph.node_def``, ``graph.graph_def``)
 look forms up in `tf_nodes`, keyed by `OpDef`; an op with no entry is written
@@ -36,7 +38,8 @@ class AttrInput:
     dtype; `kind`: how eagerflow holds the value (`tuple` of ints, `int`, or `shape`: a
     tuple in which -1 marks an unknown dim, None in eagerflow); `runtime`: eagerflow's op
     also takes it as an input when no constant gives it (appended after its other inputs);
-    `everything`: the value None of the attr means every axis of input 0.
+    `everything`: the value None of the attr means every axis of input 0 (``"reversed"``:
+    in reverse order).
     """
 
     __slots__ = ("attr", "name", "type_attr", "kind", "runtime", "everything")
@@ -53,6 +56,8 @@ class AttrInput:
             if first.shape.rank is None:
                 raise ValueError(f"an input of unknown rank reduced over all axes ({self.name})")
             value = tuple(range(first.shape.rank))
+            if self.everything == "reversed":  # ReduceJoin joins the last axis first
+                value = value[::-1]
         if value is None or isinstance(value, (tuple, list)) and None in value:
             raise ValueError(f"'{self.attr}' is known only at run time")
         array = np.asarray(value if value is not None else [], np.int64)
@@ -77,11 +82,11 @@ class NodeForm:
     """TF's NodeDef form of one op (see the module docstring)."""
 
     __slots__ = ("op_type", "inputs", "types", "renamed", "fixed", "implied", "ignored",
-                 "number", "outputs", "output_number", "byte_attrs")
+                 "number", "outputs", "output_number", "byte_attrs", "local", "defaults")
 
     def __init__(self, *, op_type=None, inputs=None, types=None, renamed=None, fixed=None,
                  implied=None, ignored=(), number=None, outputs=None, output_number=None,
-                 byte_attrs=()):
+                 byte_attrs=(), local=None, defaults=None):
         self.op_type = op_type  # TF's op name where it is not the registered one
         self.inputs = None if inputs is None else tuple(inputs)
         self.types = types
@@ -95,6 +100,10 @@ class NodeForm:
         self.outputs = outputs
         self.output_number = output_number  # an attr counting the outputs (``num_split``)
         self.byte_attrs = frozenset(byte_attrs)  # string attrs eagerflow holds as bytes
+        # attrs of eagerflow's alone (message text), never written; read as these values
+        self.local = dict(local or {})
+        # values of attrs a GraphDef may leave out (eagerflow's None is not written)
+        self.defaults = dict(defaults or {})
 
     def attr_inputs(self):
         return [spec for spec in self.inputs or () if isinstance(spec, AttrInput)]
@@ -142,7 +151,8 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
         if k in attrs and attrs[k] != v:
             raise ValueError(f"TensorFlow's {op_def.name} has no attr {k} (it is always {v})")
     tf_attrs = {form.renamed.get(k, k): v for k, v in attrs.items()
-                if k not in form.implied and not _is_attr_input(form, k)}
+                if k not in form.implied and k not in form.local
+                and not _is_attr_input(form, k)}
     tf_attrs.update(form.fixed)
     types = _types(op_def, form) if inputs else {}
     for attr, where in types.items():
@@ -216,8 +226,14 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
         if k.startswith("_") or k in dropped:
             continue
         k = back.get(k, k)
-        attrs[k] = v.encode() if k in form.byte_attrs and isinstance(v, str) else v
+        if k in form.byte_attrs:
+            v = v.encode() if isinstance(v, str) else tuple(
+                e.encode() if isinstance(e, str) else e for e in v) if isinstance(v, tuple) else v
+        attrs[k] = v
     attrs.update(form.implied)
+    attrs.update(form.local)
+    for k, v in form.defaults.items():
+        attrs.setdefault(k, v)
     if form.inputs is None:
         return attrs, [t for t, _ in tf_inputs]
     inputs, extra = [], []  # (our index, tensor) pairs; run-time attr inputs

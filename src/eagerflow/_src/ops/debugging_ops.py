@@ -149,7 +149,8 @@ def _graph_text(array, summarize):
 
 _ASSERT = register("Assert", _assert, lambda *_, **__: [], multi=True, tied=(), stateful=True,
                    not_differentiable="an assertion has no gradient")
-tf_nodes[_ASSERT] = NodeForm(types={"T": "*1"})
+tf_nodes[_ASSERT] = NodeForm(types={"T": "*1"}, local={"condition_text": ""},
+                              defaults={"summarize": None})
 
 
 def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's public name)

@@ -14,6 +14,7 @@ the product's own (the bias: 1).
 """
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import registry
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.ops import math_ops, nn_ops  # noqa: F401 (registers the activations)
 from eagerflow._src.ops.conv_ops import _CONV2D
 from eagerflow._src.ops.linalg_ops import _MATMUL
@@ -84,3 +85,8 @@ _FUSED_CONV2D = registry.register(
     "_FusedConv2D", _fused_conv2d, _fused_conv2d_rule, tied=(0, 1, 2),
     dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
     not_differentiable=_NOT_DIFFERENTIABLE)
+# TF's nodes take their extra inputs (the bias) as a list of `num_args`
+tf_nodes[_FUSED_MATMUL] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops"},
+                                   outputs=("product",))
+tf_nodes[_FUSED_CONV2D] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops"},
+                                   outputs=("output",))

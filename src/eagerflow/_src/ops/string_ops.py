@@ -153,7 +153,8 @@ def _reduce_join(xp, x, axis, keepdims, separator):
 _REDUCE_JOIN = register("ReduceJoin", _reduce_join, rules.reduction(), dtypes=_STRING,
                         not_differentiable=_NO_GRAD)
 tf_nodes[_REDUCE_JOIN] = NodeForm(
-    inputs=(0, AttrInput("axis", "reduction_indices", type_attr=None, everything=True)),
+    inputs=(0, AttrInput("axis", "reduction_indices", type_attr=None,
+                         everything="reversed")),
     renamed={"keepdims": "keep_dims"}, byte_attrs={"separator"})
 
 
@@ -267,6 +268,7 @@ def _string_split_rule(x, sep, maxsplit):
 
 _STRING_SPLIT = register("StringSplitV2", _string_split, _string_split_rule, multi=True,
                          dtypes=_STRING, not_differentiable=_NO_GRAD)
+tf_nodes[_STRING_SPLIT] = NodeForm(byte_attrs={"sep"}, outputs=("indices", "values", "shape"))
 
 
 def split(input, sep=None, maxsplit=-1, name=None):
