@@ -20,8 +20,8 @@ def run(stem):
     pruned = fn.prune(feeds, fetches)
     got = pruned(*[tf.constant(data[f"in{i}"]) for i in range(len(feeds))])
     for i, g in enumerate(got):
-        want = data[f"out{i}"]
-        g = g.numpy()
+        want = np.asarray(data[f"out{i}"])
+        g = np.asarray(g.numpy())
         if want.dtype.kind in "fc":
             np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-5)
         elif want.dtype.kind in "OSU":

@@ -35,8 +35,8 @@ class AttrInput:
     """One of eagerflow's attrs that TF takes as an input of integers.
 
     `name`: TF's input name (by default the attr's); `type_attr`: the TF attr giving its
-    dtype; `kind`: how eagerflow holds the value (`tuple` of ints, `int`, or `shape`: a
-    tuple in which -1 marks an unknown dim, None in eagerflow); `runtime`: eagerflow's op
+    dtype; `kind`: how eagerflow holds the value (`tuple` of ints, `int`, or None: an int
+    for a scalar, else a tuple); `runtime`: eagerflow's op
     also takes it as an input when no constant gives it (appended after its other inputs);
     `everything`: the value None of the attr means every axis of input 0 (``"reversed"``:
     in reverse order).
@@ -71,7 +71,7 @@ class AttrInput:
     def from_array(self, array):
         """The attr's value for TF's constant input `array`."""
         array = np.asarray(array)
-        if self.kind is int:
+        if self.kind is int or self.kind is None and array.ndim == 0:
             return int(array.reshape(-1)[0])
         if array.ndim > 1:  # paddings: a pair per dim
             return tuple(tuple(int(v) for v in row) for row in array.reshape(len(array), -1))

@@ -786,6 +786,9 @@ def _register_pool_grads(suffix, max_types):
 
 _MAX_POOL_GRAD, _MAX_POOL_GRAD_GRAD, _AVG_POOL_GRAD = _register_pool_grads("", _MAX_POOL_TYPES)
 _MAX_POOL3D_GRAD, _MAX_POOL3D_GRAD_GRAD, _AVG_POOL3D_GRAD = _register_pool_grads("3D", FLOAT)
+for _op in (_AVG_POOL_GRAD, _AVG_POOL3D_GRAD):
+    tf_nodes[_op] = NodeForm(inputs=(AttrInput("orig_input_shape", type_attr=None), 0),
+                             outputs=("output",))
 
 
 # ----------------------------------------------------------------------------- public API

@@ -88,6 +88,7 @@ _ADD = register("AddV2", "add", rules.binary, tied=(0, 1), dtypes=NUMBER)
 _ADD_STRINGS = register("Add", lambda xp, x, y: xp.asarray(xp.add(x, y), dtype=object),
                         rules.binary, tied=(0, 1), dtypes=(_d.string,),
                         not_differentiable="strings")
+tf_nodes[_ADD_STRINGS] = NodeForm(types={"T": 0})  # TF's Add takes numbers too
 _SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER)
 _MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER)
 # TF's type lists of RealDiv (and Reciprocal) take integers, which have no CPU kernel.
