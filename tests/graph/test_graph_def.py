@@ -257,3 +257,71 @@ def test_importing_eagerflow_does_not_import_protobuf():
             "eagerflow.compat.v1.GraphDef\nassert 'google.protobuf' in sys.modules")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def test_function_bodies_round_trip_through_function_defs():
+    # (no public API yet: control flow and calls write their bodies through it)
+    from eagerflow._src.graph import graph_def
+
+    outer = tf.constant([10.0, 20.0, 30.0])
+
+    @tf.function
+    def body(x, k):
+        values, _ = tf.math.top_k(x + outer, 2)
+        return tf.nn.relu(tf.matmul(x, x, transpose_b=True)) * k, values
+
+    concrete = body.get_concrete_function(tf.TensorSpec([None, 3]), tf.TensorSpec([]))
+    library = graph_def.Library()
+    fdef = graph_def.function_def(concrete.graph, "body_fn", library)
+    assert library.functions == {"body_fn": fdef}
+    assert [a.name for a in fdef.signature.input_arg] == ["x", "k"]
+    assert [a.type for a in fdef.signature.output_arg] == [tf.float32.as_datatype_enum] * 2
+    refs = [i for n in fdef.node_def for i in n.input]
+    assert "MatMul:product:0" in refs and "TopKV2:values:0" in refs
+    read = tf.compat.v1.GraphDef.FromString(
+        tf.compat.v1.GraphDef(library={"function": [fdef]}).SerializeToString())
+    again = graph_def.Library(read.library.function).graph("body_fn")
+    assert [t.op.name for t in again.inputs] == ["x", "k"]
+    run = tf.compat.v1.wrap_function(
+        lambda x, k: graph_def_call(again, [x, k]),
+        [tf.TensorSpec([None, 3]), tf.TensorSpec([])])
+    x = tf.constant([[1.0, -2.0, 3.0], [0.5, 0.0, -1.0]])
+    for got, want in zip(run(x, tf.constant(2.0)), concrete(x, tf.constant(2.0))):
+        _same(got, want.numpy())
+
+
+def graph_def_call(body, args):
+    """Replays a body graph on `args` inside the graph being built."""
+    from eagerflow._src.graph import executor
+    return executor.replay(body, body.inputs, body.outputs, args)
+
+
+def test_an_attr_holding_a_body_graph_is_a_function_of_the_library():
+    from eagerflow._src.core.registry import OpDef
+    from eagerflow._src.graph import executor
+
+    body = tf.function(lambda x: x * 2.0).get_concrete_function(tf.TensorSpec([2])).graph
+    other = tf.function(lambda x: x + 1.0).get_concrete_function(tf.TensorSpec([2])).graph
+    call = OpDef("PartitionedCall",
+                 lambda xp, *args, f, Tin, Tout: tuple(executor.compile_graph(
+                     f, f.inputs, f.outputs)(*args)),
+                 lambda *args, f, **_: [(t.shape, t.dtype) for t in f.outputs], multi=True,
+                 tied=(), dtypes=None, stateful=False, not_differentiable="an example")
+
+    @tf.function
+    def outer(x):
+        graph = x.graph
+        (y,) = graph.create_op(call, [x], {"f": body, "Tin": (tf.float32,),
+                                           "Tout": (tf.float32,)})
+        (z,) = graph.create_op(call, [y], {"f": other, "Tin": (tf.float32,),
+                                           "Tout": (tf.float32,)})
+        (w,) = graph.create_op(call, [z], {"f": body, "Tin": (tf.float32,),
+                                           "Tout": (tf.float32,)})
+        return w
+
+    gd = outer.get_concrete_function(tf.TensorSpec([2])).graph.as_graph_def()
+    calls = [n for n in gd.node if n.op == "PartitionedCall"]
+    # one FunctionDef per body, under names TF accepts, however often it is called
+    assert [n.attr["f"].func.name for n in calls] == ["_lambda_", "_lambda__1", "_lambda_"]
+    assert list(calls[0].attr["Tin"].list.type) == [tf.float32.as_datatype_enum]
+    assert [f.signature.name for f in gd.library.function] == ["_lambda_", "_lambda__1"]

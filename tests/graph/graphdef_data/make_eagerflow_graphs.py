@@ -33,7 +33,7 @@ def save(name, fn, specs, inputs):
     outputs = concrete(*[tf.constant(a) for a in inputs])
     outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
     with open(os.path.join(HERE, f"ef_{name}.pb"), "wb") as f:
-        f.write(gd.SerializeToString())
+        f.write(gd.SerializeToString(deterministic=True))
     np.savez(os.path.join(HERE, f"ef_{name}.npz"),
              feeds=np.array([t.name for t in concrete.inputs]),
              fetches=np.array([t.name for t in concrete.outputs]),
@@ -98,8 +98,9 @@ def save_function_call(name, fn, specs, inputs):
     """A GraphDef calling `fn`'s body, written as a `FunctionDef` of the library, through
     TF's PartitionedCall (checks the FunctionDef writer against TF)."""
     concrete = fn.get_concrete_function(*specs)
-    functions = {}
-    _graph_def.function_def(concrete.graph, f"{name}_body", functions)
+    library = _graph_def.Library()
+    _graph_def.function_def(concrete.graph, f"{name}_body", library)
+    functions = library.functions
     gd = tf.compat.v1.GraphDef(versions={"producer": _graph_def.PRODUCER})
     gd.library.function.extend(functions.values())
     feeds = []
@@ -113,7 +114,7 @@ def save_function_call(name, fn, specs, inputs):
     call.attr["f"].func.name = f"{name}_body"
     outputs = concrete(*[tf.constant(a) for a in inputs])
     with open(os.path.join(HERE, f"ef_{name}.pb"), "wb") as f:
-        f.write(gd.SerializeToString())
+        f.write(gd.SerializeToString(deterministic=True))
     np.savez(os.path.join(HERE, f"ef_{name}.npz"), feeds=np.array(feeds),
              fetches=np.array([f"call:{i}" for i in range(len(outputs))]),
              resources=np.array([], dtype=str), **{f"in{i}": a for i, a in enumerate(inputs)},

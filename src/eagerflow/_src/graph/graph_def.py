@@ -13,6 +13,8 @@ graph being built, op by op, with eagerflow's kernels.
 
 The protobuf runtime is imported with this module, never by ``import eagerflow``.
 """
+import re
+
 import numpy as np
 
 from eagerflow._src.core import context, errors
@@ -113,9 +115,39 @@ def tensor_from_proto(proto):
     return out.reshape(shape)
 
 
-def attr_value(value, functions=None):
-    """The `AttrValue` of a Python attr value (`functions`: where a graph-valued attr's
-    `FunctionDef`s are added, by name)."""
+class Library:
+    """A function library (``FunctionDefLibrary``): FunctionDefs by name, with the body
+    graphs they were written from (once each, under unique names) or are read into."""
+
+    def __init__(self, function_defs=()):
+        self.functions = {f.signature.name: f for f in function_defs}
+        self._names = {}   # id(body graph) -> its function's name, as written
+        self._graphs = {}  # name -> body graph, as read
+
+    def add(self, body):
+        """The name of `body`'s FunctionDef, written into the library on first use."""
+        name = self._names.get(id(body))
+        if name is None:
+            base = name = re.sub(r"[^A-Za-z0-9_.\-]", "_", body.name) or "function"
+            n = 0
+            while name in self.functions:
+                n += 1
+                name = f"{base}_{n}"
+            self._names[id(body)] = name
+            self.functions[name] = None  # (taken while its body is written)
+            function_def(body, name, self)
+        return name
+
+    def graph(self, name):
+        """The body graph of the FunctionDef `name`, read once."""
+        if name not in self._graphs:
+            self._graphs[name] = function_graph(name, self)
+        return self._graphs[name]
+
+
+def attr_value(value, library=None):
+    """The `AttrValue` of a Python attr value (`library`: the `Library` a graph-valued
+    attr's FunctionDef is written into)."""
     if isinstance(value, (bool, np.bool_)):
         return pb.AttrValue(b=bool(value))
     if isinstance(value, (int, np.integer)):
@@ -133,11 +165,13 @@ def attr_value(value, functions=None):
     if isinstance(value, np.ndarray):
         return pb.AttrValue(tensor=tensor_proto(value))
     if isinstance(value, Graph):
-        return pb.AttrValue(func=pb.NameAttrList(name=_add_function(value, functions)))
+        if library is None:
+            raise TypeError("A graph-valued attr needs a function library to be written into.")
+        return pb.AttrValue(func=pb.NameAttrList(name=library.add(value)))
     if isinstance(value, (list, tuple)):
         out = pb.AttrValue(list=pb.AttrValue.ListValue())
         for v in value:
-            one = attr_value(v, functions)
+            one = attr_value(v, library)
             kind = one.WhichOneof("value")
             target = getattr(out.list, kind)
             if kind in ("shape", "tensor", "func"):
@@ -149,9 +183,9 @@ def attr_value(value, functions=None):
                     f"{value!r}")
 
 
-def attr_from_proto(proto, functions=None):
+def attr_from_proto(proto, library=None):
     """The Python value of an `AttrValue` (the inverse of `attr_value`); a ``func`` is the
-    body graph read from `functions` (name -> `FunctionDef`)."""
+    body graph read from `library` (a `Library`)."""
     kind = proto.WhichOneof("value")
     if kind is None:
         return ()  # an empty list
@@ -160,7 +194,7 @@ def attr_from_proto(proto, functions=None):
         for field in ("s", "i", "f", "b", "type", "shape", "tensor", "func"):
             items = getattr(lst, field)
             if len(items):
-                return tuple(attr_from_proto(_one(field, v), functions) for v in items)
+                return tuple(attr_from_proto(_one(field, v), library) for v in items)
         return ()
     value = getattr(proto, kind)
     if kind == "s":
@@ -175,7 +209,10 @@ def attr_from_proto(proto, functions=None):
     if kind == "tensor":
         return tensor_from_proto(value)
     if kind == "func":
-        return function_graph(value.name, functions)
+        if library is None or value.name not in library.functions:
+            raise errors.NotFoundError(None, None, f"Function {value.name} is not in the "
+                                                   f"library.")
+        return library.graph(value.name)
     if kind == "placeholder":
         raise errors.UnimplementedError(None, None, f"An attr placeholder ({value}) of a "
                                                     f"function body is not supported.")
@@ -201,9 +238,9 @@ def _tensor_name(t):
 class _Writer:
     """Writes the nodes of one graph (into a GraphDef's node list or a FunctionDef's)."""
 
-    def __init__(self, graph, functions):
+    def __init__(self, graph, library):
         self.graph = graph
-        self.functions = functions
+        self.library = library
         self.nodes = []
         self.names = {op.name for op in graph.get_operations()}
         self.resources = {}  # id(variable) -> name of its resource placeholder
@@ -281,7 +318,7 @@ class _Writer:
                                   else self.input_name(op.inputs[value], op.name))
             for k, v in sorted(attrs.items()):
                 if v is not None:
-                    node.attr[k].CopyFrom(attr_value(v, self.functions))
+                    node.attr[k].CopyFrom(attr_value(v, self.library))
         self.nodes.append(node)
         return node
 
@@ -304,8 +341,8 @@ def graph_to_graph_def(graph, add_shapes=False, variables=None):
     """`graph` as TF's `GraphDef`: every operation, in creation order (with `add_shapes`,
     each node's ``_output_shapes``). `variables`, a dict, receives the variable each
     resource placeholder stands for, by the placeholder's name."""
-    functions = {}
-    writer = _Writer(graph, functions)
+    library = Library()
+    writer = _Writer(graph, library)
     nodes = writer.write(graph.get_operations(), graph.outputs)
     if variables is not None:
         variables.update({writer.resources[id(v)]: v for v in writer.variables})
@@ -321,8 +358,8 @@ def graph_to_graph_def(graph, add_shapes=False, variables=None):
                 node.attr["_output_shapes"].CopyFrom(attr_value([TensorShape(s)
                                                                  for s in found]))
     gd = pb.GraphDef(node=nodes, versions=pb.VersionDef(producer=PRODUCER))
-    if functions:
-        gd.library.function.extend(functions.values())
+    if library.functions:
+        gd.library.function.extend(library.functions.values())
     return gd
 
 
@@ -354,47 +391,81 @@ def _default_output_names(op_def):
     return ("output",)
 
 
-def function_def(graph, name, functions=None):
-    """A body `graph` (inputs: its placeholders, outputs: `graph.outputs`) as a
-    `FunctionDef` named `name`; graph-valued attrs of its ops add theirs to `functions`."""
-    functions = {} if functions is None else functions
+def function_arguments(graph):
+    """What the arguments of `graph`'s FunctionDef stand for, in order: its inputs (the
+    arguments of the traced function), the outer tensors it captured (fed to their
+    placeholders), then the variables it reads or writes (as resource handles)."""
+    args = list(graph.inputs)
+    captured = {id(inner): outer for outer, inner in graph.captures}
+    ops = _ops_of(graph, graph.outputs)
+    fed = {id(t) for t in args}
+    for op in ops:
+        if op.type == "Placeholder" and id(op.outputs[0]) not in fed:
+            args.append(captured.get(id(op.outputs[0]), op.outputs[0]))
+    seen = set()
+    for op in ops:
+        for t in op.inputs:
+            if not isinstance(t, SymbolicTensor) and id(t) not in seen:
+                seen.add(id(t))
+                args.append(t)
+    return args
+
+
+def function_def(graph, name, library=None):
+    """A body `graph` as a `FunctionDef` named `name`: its arguments are those
+    `function_arguments` lists, its results `graph.outputs`. It is added to `library` (a
+    `Library`), as are the FunctionDefs of the graph-valued attrs of its ops."""
+    library = Library() if library is None else library
     fdef = pb.FunctionDef(signature=pb.OpDef(name=name))
-    writer = _Writer(graph, functions)
-    inputs = {id(t.op) for t in graph.inputs}
-    ops = [op for op in _ops_of(graph, graph.outputs) if id(op) not in inputs]
-    for t in graph.inputs:
-        fdef.signature.input_arg.add(name=t.op.name, type=t.dtype.as_datatype_enum)
+    writer = _Writer(graph, library)
+    ops = _ops_of(graph, graph.outputs)
     nodes = writer.write(ops, graph.outputs)
-    arg_names = {t.op.name for t in graph.inputs}
+    args = {}  # placeholder node name -> argument name
+    placeholders = [t.op for t in graph.inputs]
+    placeholders += [op for op in ops if op.type == "Placeholder" and op not in placeholders]
+    for op in placeholders:
+        arg = args[op.name] = _unique_arg(_arg_name(op.name), args)
+        fdef.signature.input_arg.add(name=arg, type=op.attrs["dtype"].as_datatype_enum)
     for v in writer.variables:
-        arg = writer.resources[id(v)]
+        resource = writer.resources[id(v)]
+        arg = args[resource] = _unique_arg(_arg_name(resource), args)
         fdef.signature.input_arg.add(name=arg, type=_d.resource.as_datatype_enum)
-        arg_names.add(arg)
     by_name = {op.name: op for op in graph.get_operations()}
     for node in nodes:
-        if node.op == "Placeholder" and node.name in arg_names:
+        if node.op == "Placeholder" and node.name in args:
             continue
         body = fdef.node_def.add()
         body.CopyFrom(node)
         del body.input[:]
         for ref in node.input:
-            body.input.append(_body_ref(ref, arg_names, by_name, nodes))
-    for i, t in enumerate(graph.outputs):
-        out = _arg_name(t.op.name) if t.op.name not in arg_names else f"output_{i}"
+            body.input.append(_body_ref(ref, args, by_name, nodes))
+    outputs = {}
+    for t in graph.outputs:
+        out = outputs[id(t)] = _unique_arg(_arg_name(t.op.name), outputs)
         fdef.signature.output_arg.add(name=out, type=t.dtype.as_datatype_enum)
-        fdef.ret[out] = _body_ref(_tensor_name(t), arg_names, by_name, nodes)
-    functions[name] = fdef
+        fdef.ret[out] = _body_ref(_tensor_name(t), args, by_name, nodes)
+    library.functions[name] = fdef
     return fdef
 
 
-def _body_ref(ref, arg_names, by_name, nodes):
-    """A GraphDef input reference (``node:i``) as a FunctionDef body writes it."""
+def _unique_arg(name, taken):
+    names = set(taken.values())
+    base, n = name, 0
+    while name in names:
+        n += 1
+        name = f"{base}_{n}"
+    return name
+
+
+def _body_ref(ref, args, by_name, nodes):
+    """A GraphDef input reference (``node:i``) as a FunctionDef body writes it (`args`:
+    placeholder name -> argument name)."""
     if ref.startswith("^"):
         return ref
     node, _, index = ref.partition(":")
     index = int(index or 0)
-    if node in arg_names:
-        return node
+    if node in args:
+        return args[node]
     op = by_name.get(node)
     if op is None or op.op_def is None:  # a Const written for an attr input, or a Const
         return f"{node}:output:{index}"
@@ -402,20 +473,12 @@ def _body_ref(ref, arg_names, by_name, nodes):
     return f"{node}:{arg}:{within}"
 
 
-def _add_function(body, functions):
-    if functions is None:
-        raise TypeError("A graph-valued attr needs a function library to be written into.")
-    name = body.name
-    if name not in functions:
-        function_def(body, name, functions)
-    return name
-
-
-def function_graph(name, functions):
-    """The body graph of the FunctionDef `name` in `functions` (name -> FunctionDef)."""
-    if functions is None or name not in functions:
+def function_graph(name, library):
+    """The body graph of the FunctionDef `name` of `library` (a `Library`); its inputs are
+    the function's arguments."""
+    fdef = library.functions.get(name)
+    if fdef is None:
         raise errors.NotFoundError(None, None, f"Function {name} is not in the library.")
-    fdef = functions[name]
     body = Graph(name)
     with context.building(body):
         feeds = {}
@@ -430,7 +493,7 @@ def function_graph(name, functions):
             node.CopyFrom(src)
             del node.input[:]
             node.input.extend(_graph_ref(r, fdef) for r in src.input)
-        made = _Importer(body, functions).run(nodes, feeds)
+        made = _Importer(body, library).run(nodes, feeds)
         body.outputs = [made[_graph_ref(fdef.ret[a.name], fdef)]
                         for a in fdef.signature.output_arg]
     return body
@@ -463,8 +526,8 @@ def _graph_ref(ref, fdef):
 class _Importer:
     """Adds the nodes of a GraphDef to `graph` (being built) through `create_op`."""
 
-    def __init__(self, graph, functions, prefix=""):
-        self.graph, self.functions, self.prefix = graph, functions, prefix
+    def __init__(self, graph, library, prefix=""):
+        self.graph, self.library, self.prefix = graph, library, prefix
         self.control = getattr(graph, "control_inputs", None)
         if self.control is None:
             self.control = graph.control_inputs = {}
@@ -491,7 +554,7 @@ class _Importer:
 
     def node(self, node, made, by_name):
         graph, name = self.graph, self.prefix + node.name
-        attrs = {k: attr_from_proto(v, self.functions) for k, v in node.attr.items()}
+        attrs = {k: attr_from_proto(v, self.library) for k, v in node.attr.items()}
         data = [r for r in node.input if not r.startswith("^")]
         control = [self.prefix + r[1:] for r in node.input if r.startswith("^")]
         if node.op == "Placeholder":
@@ -603,7 +666,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None)
     prefix = "import" if name is None else name
     if prefix:
         prefix = graph.unique_name(prefix) + "/"
-    functions = {f.signature.name: f for f in graph_def.library.function}
+    library = Library(graph_def.library.function)
     feeds = {}
     for key, value in (input_map or {}).items():
         if getattr(value, "_handle", None) is not None:  # a variable, for a resource input
@@ -618,7 +681,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None)
         if key.split(":")[0] not in names:
             raise ValueError(f"Attempted to map inputs that were not found in graph_def: "
                              f"[{key}]")
-    made = _Importer(graph, functions, prefix).run(list(graph_def.node), feeds)
+    made = _Importer(graph, library, prefix).run(list(graph_def.node), feeds)
     if return_elements is None:
         return None
     out = []
