@@ -325,3 +325,30 @@ def test_an_attr_holding_a_body_graph_is_a_function_of_the_library():
     assert [n.attr["f"].func.name for n in calls] == ["_lambda_", "_lambda__1", "_lambda_"]
     assert list(calls[0].attr["Tin"].list.type) == [tf.float32.as_datatype_enum]
     assert [f.signature.name for f in gd.library.function] == ["_lambda_", "_lambda__1"]
+
+
+def test_an_attr_naming_a_body_of_the_graphs_library_is_a_function_of_the_library():
+    from eagerflow._src.core.registry import OpDef
+
+    class Body:  # a library function: a graph with its signature
+        def __init__(self, name, graph):
+            self.name, self.graph = name, graph
+            self.inputs, self.outputs = list(graph.inputs), list(graph.outputs)
+
+    double = Body("double_7", tf.function(lambda x: x * 2.0).get_concrete_function(
+        tf.TensorSpec([2])).graph)
+    call = OpDef("PartitionedCall", lambda xp, *args, **_: args,
+                 lambda *args, **_: [(tf.TensorShape([2]), tf.float32)], multi=True, tied=(),
+                 dtypes=None, stateful=False, not_differentiable="an example")
+
+    @tf.function
+    def outer(x):
+        x.graph.functions = {"double_7": double}
+        return x.graph.create_op(call, [x], {"f": "double_7", "Tin": (tf.float32,),
+                                             "Tout": (tf.float32,)})[0]
+
+    gd = outer.get_concrete_function(tf.TensorSpec([2])).graph.as_graph_def()
+    node = next(n for n in gd.node if n.op == "PartitionedCall")
+    assert node.attr["f"].func.name == "double_7"
+    (fdef,) = gd.library.function
+    assert fdef.signature.name == "double_7" and fdef.ret

@@ -6,10 +6,13 @@ variables as ``Placeholder``s of dtype resource read and written by
 ``ReadVariableOp``/``AssignVariableOp``, each op in TF's form (its attrs and
 inputs as its `NodeForm` declares, see ``core.node_forms``), stateful ops
 kept in program order by control inputs, and a ``NoOp`` the outputs wait on.
-An attr holding a graph (a function body: control flow branches, a called
-function) is written as a ``func`` attr naming it, its `FunctionDef` in the
-graph's library. `import_graph_def` reads such a GraphDef back into the
-graph being built, op by op, with eagerflow's kernels.
+An attr holding a function body (control flow branches, a called function) is
+written as a ``func`` attr naming it, its `FunctionDef` in the GraphDef's
+library: a body is a graph (its placeholders are the arguments), or an object
+with ``name``, ``graph``, ``inputs`` and ``outputs``; an attr may also hold the
+name of a body in the graph's ``functions`` (name -> body). `import_graph_def`
+reads a GraphDef back into the graph being built, op by op, with eagerflow's
+kernels; a ``func`` attr is read as the body's graph (`Library.graph`).
 
 The protobuf runtime is imported with this module, never by ``import eagerflow``.
 """
@@ -125,7 +128,8 @@ class Library:
         self._graphs = {}  # name -> body graph, as read
 
     def add(self, body):
-        """The name of `body`'s FunctionDef, written into the library on first use."""
+        """The name of `body`'s FunctionDef (see the module docstring), written into the
+        library on first use."""
         name = self._names.get(id(body))
         if name is None:
             base = name = re.sub(r"[^A-Za-z0-9_.\-]", "_", body.name) or "function"
@@ -164,7 +168,7 @@ def attr_value(value, library=None):
         return pb.AttrValue(shape=shape_proto(value))
     if isinstance(value, np.ndarray):
         return pb.AttrValue(tensor=tensor_proto(value))
-    if isinstance(value, Graph):
+    if isinstance(value, Graph) or hasattr(value, "graph") and hasattr(value, "outputs"):
         if library is None:
             raise TypeError("A graph-valued attr needs a function library to be written into.")
         return pb.AttrValue(func=pb.NameAttrList(name=library.add(value)))
@@ -241,6 +245,7 @@ class _Writer:
     def __init__(self, graph, library):
         self.graph = graph
         self.library = library
+        self.bodies = getattr(graph, "functions", None) or {}  # name -> body, by name
         self.nodes = []
         self.names = {op.name for op in graph.get_operations()}
         self.resources = {}  # id(variable) -> name of its resource placeholder
@@ -290,6 +295,15 @@ class _Writer:
     def _output_names(self, output_ops):
         return {op.name for op in self.graph.get_operations() if id(op) in output_ops}
 
+    def body_of(self, value):
+        """The body an attr names (a function name in the graph's library), else `value`."""
+        if isinstance(value, str) and value in self.bodies:
+            return self.bodies[value]
+        if isinstance(value, (list, tuple)) and value and all(
+                isinstance(v, str) and v in self.bodies for v in value):
+            return [self.bodies[v] for v in value]
+        return value
+
     def node(self, op):
         if op.type == "Placeholder":
             node = pb.NodeDef(name=op.name, op="Placeholder", attr={
@@ -318,7 +332,7 @@ class _Writer:
                                   else self.input_name(op.inputs[value], op.name))
             for k, v in sorted(attrs.items()):
                 if v is not None:
-                    node.attr[k].CopyFrom(attr_value(v, self.library))
+                    node.attr[k].CopyFrom(attr_value(self.body_of(v), self.library))
         self.nodes.append(node)
         return node
 
@@ -391,13 +405,20 @@ def _default_output_names(op_def):
     return ("output",)
 
 
+def _signature(body):
+    """``(inputs, outputs)`` of a body: a graph's own, or those a body object gives."""
+    return list(body.inputs), list(body.outputs)
+
+
 def function_arguments(graph):
     """What the arguments of `graph`'s FunctionDef stand for, in order: its inputs (the
     arguments of the traced function), the outer tensors it captured (fed to their
     placeholders), then the variables it reads or writes (as resource handles)."""
-    args = list(graph.inputs)
+    inputs, outputs = _signature(graph)
+    graph = getattr(graph, "graph", graph)
+    args = list(inputs)
     captured = {id(inner): outer for outer, inner in graph.captures}
-    ops = _ops_of(graph, graph.outputs)
+    ops = _ops_of(graph, outputs)
     fed = {id(t) for t in args}
     for op in ops:
         if op.type == "Placeholder" and id(op.outputs[0]) not in fed:
@@ -416,12 +437,14 @@ def function_def(graph, name, library=None):
     `function_arguments` lists, its results `graph.outputs`. It is added to `library` (a
     `Library`), as are the FunctionDefs of the graph-valued attrs of its ops."""
     library = Library() if library is None else library
+    inputs, outputs = _signature(graph)
+    graph = getattr(graph, "graph", graph)
     fdef = pb.FunctionDef(signature=pb.OpDef(name=name))
     writer = _Writer(graph, library)
-    ops = _ops_of(graph, graph.outputs)
-    nodes = writer.write(ops, graph.outputs)
+    ops = _ops_of(graph, outputs)
+    nodes = writer.write(ops, outputs)
     args = {}  # placeholder node name -> argument name
-    placeholders = [t.op for t in graph.inputs]
+    placeholders = [t.op for t in inputs]
     placeholders += [op for op in ops if op.type == "Placeholder" and op not in placeholders]
     for op in placeholders:
         arg = args[op.name] = _unique_arg(_arg_name(op.name), args)
@@ -439,9 +462,9 @@ def function_def(graph, name, library=None):
         del body.input[:]
         for ref in node.input:
             body.input.append(_body_ref(ref, args, by_name, nodes))
-    outputs = {}
-    for t in graph.outputs:
-        out = outputs[id(t)] = _unique_arg(_arg_name(t.op.name), outputs)
+    results = {}
+    for t in outputs:
+        out = results[id(t)] = _unique_arg(_arg_name(t.op.name), results)
         fdef.signature.output_arg.add(name=out, type=t.dtype.as_datatype_enum)
         fdef.ret[out] = _body_ref(_tensor_name(t), args, by_name, nodes)
     library.functions[name] = fdef
