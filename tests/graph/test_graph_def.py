@@ -51,7 +51,7 @@ def _same(got, want):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("name", ["mlp", "mlp_train_step", "convnet"])
+@pytest.mark.parametrize("name", ["mlp", "mlp_train_step", "convnet", "dynamic_step"])
 def test_graphs_written_by_tf_run_here_with_tfs_results(name):
     raw, data = _load(f"tf_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -352,3 +352,14 @@ def test_an_attr_naming_a_body_of_the_graphs_library_is_a_function_of_the_librar
     assert node.attr["f"].func.name == "double_7"
     (fdef,) = gd.library.function
     assert fdef.signature.name == "double_7" and fdef.ret
+
+
+def test_broadcast_gradient_args_as_tf_computes_them():
+    from eagerflow._src.ops.array_ops import broadcast_gradient_args
+    r0, r1 = broadcast_gradient_args([], [2, 3])
+    assert r0.numpy().tolist() == [0, 1] and r1.numpy().tolist() == []
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2,3\] "
+                                                            r"vs. \[4,3\]"):
+        broadcast_gradient_args([2, 3], [4, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"In\[0\] must be a vector"):
+        broadcast_gradient_args([[2, 3]], [3])

@@ -34,7 +34,7 @@ def save(name, fn, specs, inputs):
     outputs = frozen(*[tf.constant(a) for a in inputs])
     outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
     with open(os.path.join(HERE, f"tf_{name}.pb"), "wb") as f:
-        f.write(gd.SerializeToString())
+        f.write(gd.SerializeToString(deterministic=True))
     np.savez(os.path.join(HERE, f"tf_{name}.npz"), feeds=np.array(feeds),
              fetches=np.array(fetches), **{f"in{i}": a for i, a in enumerate(inputs)},
              **{f"out{i}": o.numpy() for i, o in enumerate(outputs)})
@@ -78,6 +78,23 @@ def convnet(images):
     return tf.nn.log_softmax(tf.matmul(x, dense))
 
 
+v, c = _weights(3, 2), _weights(2)
+
+
+@tf.function
+def dynamic_step(x, y):
+    """Shapes known only at run time: TF's gradients compute their broadcasts
+    (BroadcastGradientArgs), argsort takes its k from a shape."""
+    with tf.GradientTape() as tape:
+        h = tf.matmul(x, v) + c
+        z = tf.reshape(h, [tf.shape(h)[0], -1]) * y
+        loss = tf.reduce_mean(tf.square(z - 1.0)) + tf.reduce_sum(tf.gather(h, [0], axis=0))
+    grads = tape.gradient(loss, [v, c, x])
+    s = tf.stack([tf.reduce_max(h, axis=-1), tf.reduce_min(h, axis=-1)], axis=1)
+    return (loss, *grads, s, tf.argsort(h, axis=-1), tf.clip_by_value(h, -0.5, 0.5),
+            tf.where(h > 0, h, 0.0), tf.one_hot(tf.cast(y[:, 0] * 3, tf.int32), 3))
+
+
 if __name__ == "__main__":
     x = rng.normal(size=(5, 4)).astype(np.float32)
     y = rng.integers(0, 3, 5).astype(np.int32)
@@ -87,3 +104,6 @@ if __name__ == "__main__":
          [x, y])
     save("convnet", convnet, [tf.TensorSpec([None, 8, 8, 1], tf.float32, "images")],
          [rng.normal(size=(2, 8, 8, 1)).astype(np.float32)])
+    save("dynamic_step", dynamic_step,
+         [tf.TensorSpec([None, 3], tf.float32, "x"), tf.TensorSpec([None, None], tf.float32, "y")],
+         [rng.normal(size=(4, 3)).astype(np.float32), rng.random((4, 2)).astype(np.float32)])

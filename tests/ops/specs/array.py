@@ -327,6 +327,18 @@ SPECS = [
            lambda x, y: np.array([2, 3, 4], x.dtype), grad="shape"),
     OpSpec("BroadcastArgs", a.broadcast_dynamic_shape, [np.array([5], I64), np.array([], I64)],
            lambda x, y: np.array([5], I64), name="BroadcastArgs-int64", grad="shape"),
+    # (TF's values: a dim where both are 1 is summed in both, unless the shapes are equal)
+    OpSpec("BroadcastGradientArgs", a.broadcast_gradient_args,
+           [np.array([2, 1, 3], I32), np.array([3], I32)],
+           lambda x, y: [np.array([1], I32), np.array([0, 1], I32)], grad="shape"),
+    OpSpec("BroadcastGradientArgs", a.broadcast_gradient_args,
+           [np.array([4, 1], I64), np.array([1, 5], I64)],
+           lambda x, y: [np.array([1], I64), np.array([0], I64)],
+           name="BroadcastGradientArgs-int64", grad="shape"),
+    OpSpec("BroadcastGradientArgs", a.broadcast_gradient_args,
+           [np.array([1, 1], I32), np.array([1, 1], I32)],
+           lambda x, y: [np.zeros(0, I32), np.zeros(0, I32)], name="BroadcastGradientArgs-same",
+           grad="shape"),
 
     # -- contractions and searches
     OpSpec("Einsum", lambda x, y: a.einsum("ij,jk->ik", x, y), [rand(2, 3), rand(3, 4, seed=1)],

@@ -605,11 +605,11 @@ class _Importer:
         inputs = []
         for ref in data:
             t = self.tensor(ref, made, node.name)
-            source = by_name.get(ref.split(":")[0])
             value = None
-            if isinstance(t, SymbolicTensor) and t.op.type == "Const" and (
-                    source is None or source.op == "Const"):
-                value = t.op.value
+            if isinstance(t, SymbolicTensor) and t.dtype.is_numpy_compatible:
+                # a constant, or what constants and static shapes determine (a dim of a
+                # shape TF computes at run time): what eagerflow may hold as an attr
+                value = t.op.value if t.op.type == "Const" else t.static_value()
             inputs.append((t, value))
         try:
             our_attrs, our_inputs = from_tf_node(op_def, attrs, inputs)

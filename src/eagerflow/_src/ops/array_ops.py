@@ -2073,6 +2073,48 @@ _BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args_kernel, _broadcast_a
                            tied=(0, 1), dtypes=_SHAPE_TYPES, not_differentiable="shape")
 
 
+def _broadcast_gradient_args_kernel(xp, s0, s1):
+    """The axes along which the gradients of two broadcast operands are summed: TF's
+    gradient graphs compute them when shapes are known only at run time."""
+    for i, s in enumerate((s0, s1)):
+        if s.ndim != 1:
+            raise _bad(f"In[{i}] must be a vector.{shape_text(s.shape)}")
+    a, b = s0.tolist(), s1.tolist()
+    if a == b:
+        return xp.zeros(0, s0.dtype), xp.zeros(0, s1.dtype)
+    n = max(len(a), len(b))
+    a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    r0, r1 = [], []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x == 1:
+            r0.append(i)
+        if y == 1:
+            r1.append(i)
+        if x != y and x != 1 and y != 1:
+            raise _bad(f"Incompatible shapes: {shape_text(s0.tolist())} vs. "
+                       f"{shape_text(s1.tolist())}")
+    return xp.asarray(r0, s0.dtype), xp.asarray(r1, s1.dtype)
+
+
+_BROADCAST_GRADIENT_ARGS = register(
+    "BroadcastGradientArgs", _broadcast_gradient_args_kernel,
+    lambda s0, s1: [(TensorShape([None]), s0.dtype)] * 2, multi=True, tied=(0, 1),
+    dtypes=_SHAPE_TYPES, not_differentiable="shape")
+tf_nodes[_BROADCAST_GRADIENT_ARGS] = NodeForm(outputs=("r0", "r1"))
+
+
+def broadcast_gradient_args(s0, s1, name=None):
+    """``(r0, r1)``: the axes along which gradients of operands of shapes `s0` and `s1`
+    (1-D integer tensors) are summed after broadcasting (``tf.raw_ops``' op).
+
+    >>> broadcast_gradient_args([2, 1, 3], [3])[1]
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 1], dtype=int32)>
+    """
+    shapes = [convert_to_tensor(s, dtype_hint=_d.int32) if not isinstance(s, Tensor) else s
+              for s in (s0, s1)]
+    return tuple(dispatch(_BROADCAST_GRADIENT_ARGS, _matching(shapes), name=name))
+
+
 def broadcast_dynamic_shape(shape_x, shape_y):
     """The broadcast of two shapes given as 1-D integer tensors.
 

@@ -1022,7 +1022,8 @@ def _register_unsorted_segment(tf_name, ufunc_name, fill, dtypes):
     op = register(tf_name, _unsorted_segment_kernel(ufunc_name, fill),
                   _unsorted_segment_rule, dtypes=dtypes)
     tf_nodes[op] = NodeForm(
-        inputs=(0, 1, AttrInput("num_segments", type_attr="Tnumsegments", kind=int)),
+        inputs=(0, 1, AttrInput("num_segments", type_attr="Tnumsegments", kind=int,
+                                runtime=True)),
         types={"T": 0, "Tindices": 1})
     return op
 
