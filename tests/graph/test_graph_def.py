@@ -51,7 +51,8 @@ def _same(got, want):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("name", ["mlp", "mlp_train_step", "convnet", "dynamic_step"])
+@pytest.mark.parametrize("name", ["mlp", "mlp_train_step", "convnet", "dynamic_step",
+                                  "keras_cnn"])
 def test_graphs_written_by_tf_run_here_with_tfs_results(name):
     raw, data = _load(f"tf_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)

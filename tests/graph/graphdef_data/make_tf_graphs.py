@@ -12,9 +12,11 @@ as TF's documented way to ship an inference graph) and ``tf_NAME.npz``: the inpu
 """
 import os
 
-import numpy as np
-import tensorflow as tf
-from tensorflow.python.framework.convert_to_constants import (
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.keras is tf_keras (Keras 2)
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
     convert_variables_to_constants_v2)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -95,6 +97,19 @@ def dynamic_step(x, y):
             tf.where(h > 0, h, 0.0), tf.one_hot(tf.cast(y[:, 0] * 3, tf.int32), 3))
 
 
+def keras_cnn():
+    """A Keras model in inference mode: batch norm, depthwise conv, layer norm, dropout."""
+    tf.random.set_seed(19)
+    model = tf.keras.Sequential([
+        tf.keras.layers.Conv2D(4, 3, padding="same", input_shape=(8, 8, 3)),
+        tf.keras.layers.BatchNormalization(), tf.keras.layers.ReLU(),
+        tf.keras.layers.DepthwiseConv2D(3, padding="same"),
+        tf.keras.layers.MaxPooling2D(), tf.keras.layers.Dropout(0.3),
+        tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(5, activation="tanh"),
+        tf.keras.layers.LayerNormalization(), tf.keras.layers.Dense(3, activation="softmax")])
+    return tf.function(lambda images: model(images, training=False))
+
+
 if __name__ == "__main__":
     x = rng.normal(size=(5, 4)).astype(np.float32)
     y = rng.integers(0, 3, 5).astype(np.int32)
@@ -107,3 +122,5 @@ if __name__ == "__main__":
     save("dynamic_step", dynamic_step,
          [tf.TensorSpec([None, 3], tf.float32, "x"), tf.TensorSpec([None, None], tf.float32, "y")],
          [rng.normal(size=(4, 3)).astype(np.float32), rng.random((4, 2)).astype(np.float32)])
+    save("keras_cnn", keras_cnn(), [tf.TensorSpec([None, 8, 8, 3], tf.float32, "images")],
+         [rng.random((2, 8, 8, 3)).astype(np.float32)])
