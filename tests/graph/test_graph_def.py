@@ -75,7 +75,8 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
     assert {n.op for n in gd.node} >= {"Placeholder", "Identity"} or name == "ef_function_call"
 
 
-@pytest.mark.parametrize("name", ["mlp", "convnet", "tensors", "mlp_train_step"])
+@pytest.mark.parametrize("name", ["mlp", "convnet", "tensors", "mlp_train_step", "keras_cnn",
+                                  "keras_train_step"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)

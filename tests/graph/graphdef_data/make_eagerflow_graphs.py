@@ -130,6 +130,39 @@ def body(x, y):
             tf.nn.relu(tf.matmul(x, y, transpose_b=True)))
 
 
+def keras_cnn():
+    """eagerflow's Keras model in inference mode (its weights are variables)."""
+    tf.random.set_seed(21)
+    model = tf.keras.Sequential([
+        tf.keras.layers.Conv2D(4, 3, padding="same", input_shape=(8, 8, 3)),
+        tf.keras.layers.BatchNormalization(), tf.keras.layers.ReLU(),
+        tf.keras.layers.DepthwiseConv2D(3, padding="same"),
+        tf.keras.layers.MaxPooling2D(), tf.keras.layers.Dropout(0.3),
+        tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(5, activation="tanh"),
+        tf.keras.layers.LayerNormalization(), tf.keras.layers.Dense(3, activation="softmax")])
+    return tf.function(lambda images: model(images, training=False))
+
+
+def keras_train_step(x, y):
+    """One Adam step of a Keras model (fused ResourceApplyAdam updates of its variables)."""
+    tf.random.set_seed(23)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu", input_shape=(4,)),
+                                 tf.keras.layers.Dense(3)])
+    optimizer = tf.keras.optimizers.Adam(0.01)
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    model.compile(optimizer=optimizer, loss=loss_fn)
+    model.train_on_batch(x, y)  # (makes the optimizer's slots)
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        variables = model.trainable_variables
+        optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+        return loss
+    return step
+
+
 if __name__ == "__main__":
     x = rng.normal(size=(5, 4)).astype(np.float32)
     y = rng.integers(0, 3, 5).astype(np.int32)
@@ -141,5 +174,11 @@ if __name__ == "__main__":
     save("tensors", tensors, [tf.TensorSpec([None, None], tf.float32),
                               tf.TensorSpec([2], tf.string)],
          [rng.normal(size=(4, 4)).astype(np.float32), np.array([b"a", b"bc"], object)])
+    save("keras_cnn", keras_cnn(), [tf.TensorSpec([None, 8, 8, 3], tf.float32)],
+         [rng.random((2, 8, 8, 3)).astype(np.float32)])
+    x = rng.random((6, 4)).astype(np.float32)
+    y = rng.integers(0, 3, 6).astype(np.int32)
+    save("keras_train_step", keras_train_step(x, y),
+         [tf.TensorSpec([None, 4]), tf.TensorSpec([None], tf.int32)], [x, y])
     save_function_call("function_call", body, [tf.TensorSpec([None, 3], tf.float32)] * 2,
                        [rng.normal(size=(4, 3)).astype(np.float32)] * 2)

@@ -16,8 +16,8 @@ the same op differs in regular ways, which a `NodeForm` declares as data:
   (TF's value is always the one given), `ignored` TF attrs eagerflow's kernels do
   not take, `number` attrs (``N``) counting a variadic op's inputs, and the
   `byte_attrs` eagerflow holds as bytes (TF's string attrs are read as text),
-  `local` attrs eagerflow alone has (never written) and `defaults` of attrs a
-  GraphDef may leave out.
+  `local` attrs eagerflow alone has (never written), `defaults` of attrs a
+  GraphDef may leave out, and inputs to `cast` to the type attribute's dtype.
 
 Interpreters that write or read graphs (``graph.node_def``, ``graph.graph_def``)
 look forms up in `tf_nodes`, keyed by `OpDef`; an op with no entry is written
@@ -82,11 +82,12 @@ class NodeForm:
     """TF's NodeDef form of one op (see the module docstring)."""
 
     __slots__ = ("op_type", "inputs", "types", "renamed", "fixed", "implied", "ignored",
-                 "number", "outputs", "output_number", "byte_attrs", "local", "defaults")
+                 "number", "outputs", "output_number", "byte_attrs", "local", "defaults",
+                 "cast")
 
     def __init__(self, *, op_type=None, inputs=None, types=None, renamed=None, fixed=None,
                  implied=None, ignored=(), number=None, outputs=None, output_number=None,
-                 byte_attrs=(), local=None, defaults=None):
+                 byte_attrs=(), local=None, defaults=None, cast=()):
         self.op_type = op_type  # TF's op name where it is not the registered one
         self.inputs = None if inputs is None else tuple(inputs)
         self.types = types
@@ -104,6 +105,8 @@ class NodeForm:
         self.local = dict(local or {})
         # values of attrs a GraphDef may leave out (eagerflow's None is not written)
         self.defaults = dict(defaults or {})
+        # inputs TF types by `T` that eagerflow takes in another float dtype: cast for TF
+        self.cast = frozenset(cast)
 
     def attr_inputs(self):
         return [spec for spec in self.inputs or () if isinstance(spec, AttrInput)]
@@ -144,7 +147,8 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
     `inputs` are the node's inputs (objects with ``.dtype`` and ``.shape``), `outputs`
     its output specs (objects with ``.dtype``) where known. TF's inputs are returned as
     ``(kind, value)``: ``("input", i)`` for our input `i`, ``("const", name)`` for one of
-    the `constants`, a list of ``(name, array)`` to write as ``Const`` nodes.
+    the `constants`, a list of ``(name, array)`` to write as ``Const`` nodes, and
+    ``("cast", (i, dtype))`` for our input `i` cast to `dtype` by a ``Cast`` node.
     """
     form = tf_nodes.get(op_def)
     for k, v in form.implied.items():
@@ -154,7 +158,7 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
                 if k not in form.implied and k not in form.local
                 and not _is_attr_input(form, k)}
     tf_attrs.update(form.fixed)
-    types = _types(op_def, form) if inputs else {}
+    types = _types(op_def, form, inputs) if inputs else {}
     for attr, where in types.items():
         if where.startswith("*") if isinstance(where, str) else False:  # "*<i>": a list
             tf_attrs[attr] = tuple(_dtype_of(t) for t in inputs[int(where[1:] or 0):])
@@ -193,17 +197,23 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
                     tf_attrs[spec.type_attr] = _dtype_of(inputs[i])
     if form.number:
         tf_attrs[form.number] = len(inputs) if specs is None else ordinary
+    target = tf_attrs.get(op_def.type_attr)
+    for j, (kind, i) in enumerate(tf_inputs):
+        if kind == "input" and i in form.cast and _dtype_of(inputs[i]) != target:
+            tf_inputs[j] = ("cast", (i, target))
     return form.op_type or op_def.name, tf_attrs, tf_inputs, constants
 
 
-def _types(op_def, form):
+def _types(op_def, form, inputs):
     """TF's type attributes of `op_def`'s node: the form's, else ``T`` (`op_def.type_attr`)
-    of input 0 unless the op takes one dtype only (TF's input then has a fixed type)."""
+    of its first input that is not a variable (an optimizer's update takes the variables
+    first) unless the op takes one dtype only (TF's input then has a fixed type)."""
     if form.types is not None:
         return form.types
     if op_def.declared is not None and len(op_def.declared) == 1:
         return {}
-    return {op_def.type_attr: 0}
+    first = next((i for i, t in enumerate(inputs) if getattr(t, "_handle", None) is None), 0)
+    return {op_def.type_attr: first}
 
 
 def _is_attr_input(form, attr):
@@ -220,7 +230,7 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
     form = tf_nodes.get(op_def)
     back = {v: k for k, v in form.renamed.items()}
     dropped = set(form.fixed) | form.ignored | {form.number, form.output_number}
-    dropped |= set(_types(op_def, form))
+    dropped |= set(_types(op_def, form, ()))
     attrs = {}
     for k, v in tf_attrs.items():
         if k.startswith("_") or k in dropped:

@@ -295,6 +295,15 @@ class _Writer:
     def _output_names(self, output_ops):
         return {op.name for op in self.graph.get_operations() if id(op) in output_ops}
 
+    def cast(self, op, i, dtype):
+        """The name of a ``Cast`` node giving `op`'s input `i` in `dtype`, as TF's op takes it."""
+        t = op.inputs[i]
+        name = self.unique(f"{op.name}/Cast")
+        self.nodes.append(pb.NodeDef(name=name, op="Cast", input=[_tensor_name(t)], attr={
+            "SrcT": attr_value(t.dtype), "DstT": attr_value(dtype),
+            "Truncate": pb.AttrValue(b=False)}))
+        return name
+
     def body_of(self, value):
         """The body an attr names (a function name in the graph's library), else `value`."""
         if isinstance(value, str) and value in self.bodies:
@@ -328,8 +337,12 @@ class _Writer:
                 self.nodes.append(_const_node(names[name], array))
             node = pb.NodeDef(name=op.name, op=op_type)
             for kind, value in inputs:
-                node.input.append(names[value] if kind == "const"
-                                  else self.input_name(op.inputs[value], op.name))
+                if kind == "const":
+                    node.input.append(names[value])
+                elif kind == "cast":
+                    node.input.append(self.cast(op, *value))
+                else:
+                    node.input.append(self.input_name(op.inputs[value], op.name))
             for k, v in sorted(attrs.items()):
                 if v is not None:
                     node.attr[k].CopyFrom(attr_value(self.body_of(v), self.library))

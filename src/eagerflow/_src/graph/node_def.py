@@ -36,8 +36,8 @@ def node_text(name, op_def, inputs, attrs):
     """The node `name` of `op_def` on `inputs` with `attrs`, as TF's messages write it."""
     typed = [t for t in inputs if hasattr(t, "dtype")]
     op_type, fields, tf_inputs, _ = tf_node(op_def, name, typed, attrs)
-    names = [value if kind == "const" else _input_name(typed[value])
-             for kind, value in tf_inputs]
+    names = [value if kind == "const" else f"{name}/Cast" if kind == "cast"
+             else _input_name(typed[value]) for kind, value in tf_inputs]
     shown = ", ".join(f"{k}={_value_text(v)}" for k, v in sorted(fields.items())
                       if v is not None)
     return f"{{{{node {name}}}}} = {op_type}[{shown}]({', '.join(names)})"
