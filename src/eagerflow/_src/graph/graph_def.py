@@ -26,6 +26,7 @@ from eagerflow._src.core import registry
 from eagerflow._src.core.node_forms import from_tf_node, tf_node, tf_nodes
 from eagerflow._src.core.protos import framework as pb
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.graph.executor import needed_operations
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 
 # TF's GraphDef version this writer follows (TF 2.21's producer); readers accept any.
@@ -272,10 +273,11 @@ class _Writer:
         return found
 
     def write(self, operations, outputs=()):
-        """Appends the NodeDefs of `operations`; returns ``(nodes, stateful names)``."""
+        """Appends the NodeDefs of `operations` (`outputs`: the tensors the graph returns);
+        returns every node written. Stateful ops keep their order by control inputs, each
+        on the one before, and the outputs' nodes wait on a ``NoOp`` after them all."""
         self.variables = []
         previous, stateful = None, []
-        outputs = {id(t.op) for t in outputs}
         for op in operations:
             node = self.node(op)
             if op.stateful:
@@ -283,17 +285,15 @@ class _Writer:
                     node.input.append("^" + previous)
                 previous = node.name
                 stateful.append(node.name)
-        if stateful:  # the outputs wait for every effect, as TF's function graphs do
+        if stateful:  # as TF's function graphs: the results come after every effect
             noop = pb.NodeDef(name=self.unique("NoOp"), op="NoOp",
                               input=["^" + s for s in stateful])
             self.nodes.append(noop)
+            returned = {t.op.name for t in outputs if isinstance(t, SymbolicTensor)}
             for node in self.nodes:
-                if node.name in self._output_names(outputs):
+                if node.name in returned:
                     node.input.append("^" + noop.name)
         return self.nodes
-
-    def _output_names(self, output_ops):
-        return {op.name for op in self.graph.get_operations() if id(op) in output_ops}
 
     def cast(self, op, i, dtype):
         """The name of a ``Cast`` node giving `op`'s input `i` in `dtype`, as TF's op takes it."""
@@ -360,7 +360,6 @@ def _const_node(name, array, dtype=None):
 
 def _ops_of(graph, outputs):
     """The operations to write: the outputs' and every stateful one, in creation order."""
-    from eagerflow._src.graph.executor import needed_operations
     return needed_operations(graph, list(outputs))
 
 
@@ -393,9 +392,9 @@ def graph_to_graph_def(graph, add_shapes=False, variables=None):
 # -- function bodies -------------------------------------------------------------------------
 
 def _arg_name(name):
-    """A FunctionDef argument name (TF's: lower case, ``_`` for what is not a word char)."""
-    out = "".join(c if c.isalnum() or c == "_" else "_" for c in name.lower())
-    return out if out and not out[0].isdigit() else "_" + out
+    """A FunctionDef argument name, as TF requires (``[a-z][a-z0-9_]*``)."""
+    out = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in name.lower())
+    return out if out[:1].isalpha() else "arg_" + out
 
 
 def output_arg_name(op_def, index):
@@ -524,19 +523,21 @@ def function_graph(name, library):
                                                             f"resource argument.")
             feeds[arg.name] = body.placeholder(_d.as_dtype(arg.type), TensorShape(None),
                                                arg.name)
+        ops = {n.name: n.op for n in fdef.node_def}
         nodes = [pb.NodeDef() for _ in fdef.node_def]
         for node, src in zip(nodes, fdef.node_def):
             node.CopyFrom(src)
             del node.input[:]
-            node.input.extend(_graph_ref(r, fdef) for r in src.input)
+            node.input.extend(_graph_ref(r, ops) for r in src.input)
         made = _Importer(body, library).run(nodes, feeds)
-        body.outputs = [made[_graph_ref(fdef.ret[a.name], fdef)]
+        body.outputs = [made[_graph_ref(fdef.ret[a.name], ops)]
                         for a in fdef.signature.output_arg]
     return body
 
 
-def _graph_ref(ref, fdef):
-    """A FunctionDef body reference (``node:arg:i``) as a GraphDef input (``node:j``)."""
+def _graph_ref(ref, ops):
+    """A FunctionDef body reference (``node:arg:i``) as a GraphDef input (``node:j``);
+    `ops`: the body's op type of each node name."""
     if ref.startswith("^"):
         return ref
     parts = ref.split(":")
@@ -544,10 +545,10 @@ def _graph_ref(ref, fdef):
         return ref  # a function argument
     node = parts[0]
     arg, index = parts[1], int(parts[2]) if len(parts) > 2 else 0
-    found = next((n for n in fdef.node_def if n.name == node), None)
-    if found is not None and found.op not in ("Const", "Placeholder"):
+    found = ops.get(node)
+    if found is not None and found not in ("Const", "Placeholder"):
         try:
-            op_def = registry.get(found.op)
+            op_def = registry.get(found)
         except errors.NotFoundError:
             return f"{node}:{index}"
         form = tf_nodes.get(op_def)
@@ -574,11 +575,10 @@ class _Importer:
         made = {}
         for name, t in feeds.items():
             made[name if ":" in name else f"{name}:0"] = t
-        by_name = {n.name: n for n in nodes}
         for node in _topological(nodes):
             if node.op == "Placeholder" and f"{node.name}:0" in made:
                 continue  # fed: nothing to make
-            self.node(node, made, by_name)
+            self.node(node, made)
         return made
 
     def tensor(self, ref, made, consumer):
@@ -588,7 +588,7 @@ class _Importer:
         except KeyError:
             raise ValueError(f"Node '{consumer}': Unknown input node '{ref}'") from None
 
-    def node(self, node, made, by_name):
+    def node(self, node, made):
         graph, name = self.graph, self.prefix + node.name
         attrs = {k: attr_from_proto(v, self.library) for k, v in node.attr.items()}
         data = [r for r in node.input if not r.startswith("^")]

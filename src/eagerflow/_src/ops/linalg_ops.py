@@ -1083,7 +1083,8 @@ _MATRIX_DIAG_PART = register("MatrixDiagPartV3", _matrix_diag_part, _matrix_diag
                              dtypes=NUMBER_BOOL)
 _SET_DIAG = register("MatrixSetDiagV3", _set_diag, _set_diag_rule, tied=(0, 1),
                      dtypes=NUMBER_BOOL)
-tf_nodes[_SET_DIAG] = NodeForm(inputs=(0, 1, AttrInput("k", type_attr=None, kind=None)), outputs=("output",))
+tf_nodes[_SET_DIAG] = NodeForm(inputs=(0, 1, AttrInput("k", type_attr=None, kind=None)),
+                               outputs=("output",))
 _BAND_PART = register("MatrixBandPart", _band_part, same_shape, dtypes=NUMBER_BOOL)
 tf_nodes[_BAND_PART] = NodeForm(
     inputs=(0, *(AttrInput(n, type_attr="Tindex", kind=int) for n in ("num_lower", "num_upper"))),
