@@ -69,19 +69,12 @@ NOT_COMPARED = {
 # ---------------------------------------------------------------- KNOWN
 # Root causes: one reason each, then the cases it explains.
 
-_NAN_ORDER = (
-    "NaN ordering in top_k with k below the row length: TF keeps the k best in a heap whose "
-    'comparisons NaN breaks; eagerflow puts NaN last (whole rows replay TF\'s sort) '
-)
 _UNSUPPORTED = (
-    'not implemented: strings.split of a non-scalar (a RaggedTensor) '
+    'not implemented: strings.split of a non-scalar (a RaggedTensor) raises UnimplementedError '
 )
 
 
 _BY_CAUSE = {
-    _NAN_ORDER: [
-        'math.top_k:nonfinite', 'nn.top_k:nonfinite'
-    ],
     _UNSUPPORTED: [
         'strings.split:whitespace'
     ],

@@ -1,5 +1,4 @@
 """nn ops: TensorFlow's errors and edge cases, composites, dropout, lookups, shape rules."""
-import sys
 import types
 import warnings
 
@@ -413,7 +412,7 @@ def test_dropout_masks_with_uniform_noise(monkeypatch):
     def uniform(shape, dtype, seed):
         draws.append((list(shape), dtype, seed))
         return tf.constant(np.array([[0.1], [0.6]], F64))
-    monkeypatch.setitem(sys.modules, "eagerflow._src.ops.random_ops",
+    monkeypatch.setattr("eagerflow._src.ops.late.random_ops",
                         types.SimpleNamespace(uniform=uniform))
     x = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, np.inf]])
     got = n.dropout(x, 0.5, noise_shape=[None, 1], seed=7)

@@ -111,6 +111,17 @@ def test_float_counts_are_rejected_by_their_type_attribute(call):
         call()
 
 
+@pytest.mark.parametrize("call, param", [
+    (lambda d, i: tf.math.unsorted_segment_sum(d, i, tf.constant(2.0)), "num_segments"),
+    (lambda d, i: tf.math.segment_sum(d, tf.cast(i, tf.float32)), "segment_ids"),
+    (lambda d, i: tf.math.top_k(d, tf.constant(1.0)).values, "k"),
+], ids=["num_segments", "segment_ids", "k"])
+def test_wrong_index_dtypes_in_a_graph_name_their_parameter(call, param):
+    with pytest.raises(TypeError, match=f"Value passed to parameter '{param}' has DataType "
+                                        "float32 not in list of allowed values"):
+        tf.function(call)(tf.constant([1.0, 2.0]), tf.constant([0, 1]))
+
+
 UNKNOWN_RANK = [tf.TensorSpec(None, tf.float32)]
 
 

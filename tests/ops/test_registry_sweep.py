@@ -63,6 +63,35 @@ def test_every_op_has_a_spec():
     assert not missing, f"ops without a test spec: {missing}"
 
 
+def _check_declared(op):
+    """Every interpreter has what it needs of `op`: a rule, or properties that give one."""
+    missing = registry.undeclared(op)
+    assert not missing, f"{op.name} declares nothing for: {', '.join(missing)}"
+
+
+def test_every_op_declares_a_rule_for_every_interpreter():
+    for op in registry.all_ops().values():
+        _check_declared(op)
+
+
+def _unregistered(name, **properties):
+    op = registry.OpDef(name, lambda xp, x: x[..., ::-1], lambda x: (x.shape, x.dtype),
+                        multi=False, tied=(0,), dtypes=None, stateful=False,
+                        not_differentiable=None)
+    for key, value in properties.items():
+        setattr(op, key, value)
+    return op
+
+
+def test_an_op_missing_a_rule_fails_the_sweep():
+    with pytest.raises(AssertionError, match="Reverse declares nothing for: gradient, batching"):
+        _check_declared(_unregistered("Reverse"))
+    # a reason for having no gradient, and a property that gives the batching rule
+    _check_declared(_unregistered("Flip", not_differentiable="an example", elementwise=True))
+    with pytest.raises(AssertionError, match="Flip declares nothing for: batching"):
+        _check_declared(_unregistered("Flip", not_differentiable="an example"))
+
+
 def test_specs_name_registered_ops():
     unknown = sorted({s.op for s in SPECS} - set(registry.all_ops()))
     assert not unknown, f"specs for unregistered ops: {unknown}"

@@ -192,3 +192,8 @@ def test_static_shape_rules():
     shape, _ = substr_rule(Static([None, 1], tf.string), Static([4], tf.int32),
                            Static([4], tf.int32), unit="BYTE")
     assert shape == [None, 4]
+
+
+def test_split_of_a_vector_says_ragged_tensors_are_not_supported_with_tfs_class():
+    with pytest.raises(tf.errors.UnimplementedError, match="RaggedTensor"):
+        tf.strings.split(tf.constant(["a b", "c"]))

@@ -2,6 +2,7 @@
 import json
 
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -53,3 +54,67 @@ def test_attention_shapes_are_shapes_in_the_layer_and_lists_in_the_model():
 def test_wrapped_lists_serialize_as_lists():
     bn = keras.layers.BatchNormalization(axis=[1, 2])
     assert type(keras.layers.serialize(bn)["config"]["axis"]) is list
+
+
+_FAMILIES = ["activations", "initializers", "regularizers", "constraints", "losses", "metrics",
+             "layers"]
+
+
+def _plain(x):
+    return x
+
+
+@pytest.mark.parametrize("family", _FAMILIES)
+def test_every_family_deserializes_a_function_to_itself(family):
+    # tf_keras: a Python function given to `deserialize` is its own deserialization
+    assert getattr(keras, family).deserialize(_plain) is _plain
+
+
+@pytest.mark.parametrize("family, name, expected", [
+    ("activations", "relu", "relu"), ("losses", "mse", "mean_squared_error"),
+    ("metrics", "mse", "mean_squared_error")])
+def test_functions_in_keras_format_deserialize_by_name(family, name, expected):
+    config = {"module": "builtins", "class_name": "function", "config": name,
+              "registered_name": "function"}
+    assert getattr(keras, family).deserialize(config).__name__ == expected
+
+
+def test_legacy_format_names_registered_classes_by_their_registered_name():
+    @keras.utils.register_keras_serializable(package="legacy_names")
+    class HalfLoss(keras.losses.Loss):
+        def call(self, y_true, y_pred):
+            return y_pred / 2
+
+    @keras.utils.register_keras_serializable(package="legacy_names")
+    class OtherMean(keras.metrics.Mean):
+        pass
+
+    assert keras.losses.serialize(HalfLoss(), use_legacy_format=True)["class_name"] == \
+        "legacy_names>HalfLoss"
+    assert keras.metrics.serialize(OtherMean(), use_legacy_format=True)["class_name"] == \
+        "legacy_names>OtherMean"
+
+
+def test_layers_serialize_in_the_legacy_format():
+    config = keras.layers.serialize(keras.layers.Dense(2), use_legacy_format=True)
+    assert sorted(config) == ["class_name", "config"] and config["class_name"] == "Dense"
+    assert type(keras.layers.deserialize(config)).__name__ == "Dense"
+
+
+@pytest.mark.parametrize("family, kind, error", [
+    ("activations", "activation function", TypeError), ("initializers", "initializer", ValueError),
+    ("regularizers", "regularizer", ValueError), ("constraints", "constraint function", ValueError),
+    ("losses", "loss function", ValueError), ("metrics", "metric", ValueError),
+    ("optimizers", "optimizer", ValueError)])
+def test_get_names_the_family_in_its_error(family, kind, error):
+    with pytest.raises(error, match=f"^Could not interpret {kind} identifier: 3$"):
+        getattr(keras, family).get(3)
+
+
+def test_serialize_warns_for_objects_of_another_family():
+    for family, obj in [("initializers", keras.regularizers.L2()),
+                        ("losses", keras.metrics.Mean()),
+                        ("optimizers", keras.losses.MeanSquaredError())]:
+        with pytest.warns(UserWarning, match=f"The `keras.{family}.serialize\\(\\)` API should "
+                                             f"only be used for objects of type"):
+            getattr(keras, family).serialize(obj)

@@ -15,8 +15,6 @@ from eagerflow._src.ops import array_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices, add_sparse_or_dense
 from eagerflow._src.ops.reduction_ops import unbroadcast
 
-# Ops whose gradient hands a sparse incoming gradient on unchanged.
-_SPARSE_PASS_THROUGH = frozenset({"ReadVariableOp", "Identity"})
 _HOST_SCALARS = (np.ndarray, np.generic)
 _new = object.__new__
 _ONES = {}  # NumPy dtype -> its scalar one (immutable, so seeds may share it)
@@ -113,7 +111,7 @@ def backprop(entries, targets, target_grads, sources, live):
             g = take(key) if key in keep else pop(key, None)
             if g is None:
                 continue
-            if type(g) is IndexedSlices and op.name not in _SPARSE_PASS_THROUGH:
+            if type(g) is IndexedSlices and not op.grad_passes_sparse:
                 g = convert_to_tensor(g)
             out_grads = (g,)
         grad_fn = op.grad

@@ -15,12 +15,14 @@ import functools
 import inspect
 
 from eagerflow._src.autodiff.tape import _Recorder, watch_accessed
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import OpDef
 
 
+@export("custom_gradient")
 def custom_gradient(f=None):
     """Decorator: ``f(*x)`` returns ``(y, grad_fn)``; ``grad_fn(*dy)`` gives d(y)/d(x).
 
@@ -107,6 +109,7 @@ def _pass_outputs_rule(skip):
     return rule
 
 
+@export("grad_pass_through")
 def grad_pass_through(f):
     """`f` forwards as usual, but its gradient is the identity (straight-through).
 
@@ -121,6 +124,7 @@ def grad_pass_through(f):
     return wrapped
 
 
+@export("recompute_grad")
 def recompute_grad(f):
     """`f` without keeping its intermediate values: they are recomputed for the gradient.
 

@@ -8,6 +8,7 @@ array([[2., 0.],
 import numpy as np
 
 from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.convert import constant, convert_to_tensor
 
 
@@ -16,6 +17,7 @@ from eagerflow._src.core.convert import constant, convert_to_tensor
 _DEFAULT_DELTA = 1.0 / 1024
 
 
+@export("test.compute_gradient")
 def compute_gradient(f, x, delta=None):
     """Theoretical (tape) and numerical (central differences) Jacobians of `f` at `x`.
 

@@ -6,9 +6,11 @@ the tape's backward pass then adds the gradient ops to the same graph, under
 the name scope `name`.
 """
 from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 
 
+@export("gradients")
 def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
               aggregation_method=None, stop_gradients=None,
               unconnected_gradients=UnconnectedGradients.NONE):

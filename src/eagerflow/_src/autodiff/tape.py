@@ -18,15 +18,14 @@ import numpy as np
 
 from eagerflow._src.autodiff import compiled_backward
 from eagerflow._src.autodiff.backprop import backprop, connected
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, dtypes, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
-from eagerflow._src.core.registry import get as get_op
 from eagerflow._src.core.tensor import EagerTensor
-from eagerflow._src.core.variables import Variable
+from eagerflow._src.core.variables import _READ, Variable
 from eagerflow._src.ops import array_ops
 
 _logger = logging.getLogger("eagerflow")
-_READ = get_op("ReadVariableOp")
 # Lists (variant) carry the gradients of their elements.
 _DIFFERENTIABLE = frozenset(d for d in dtypes.ALL if d.is_floating or d.is_complex) | {
     dtypes.variant}
@@ -41,6 +40,7 @@ def _warn_first(kind, message, n=5):
         _logger.warning(message)
 
 
+@export("UnconnectedGradients")
 class UnconnectedGradients(enum.Enum):
     """What `gradient` returns for a source the target does not depend on."""
 
@@ -103,6 +103,7 @@ def records(inputs):
                for r in context.get().recorders)
 
 
+@export("GradientTape", "autodiff.GradientTape")
 class GradientTape:
     """Records operations for automatic differentiation.
 

@@ -29,6 +29,7 @@ from eagerflow._src.autograph.converters import (
 from eagerflow._src.autograph.operators import data_structures, py_builtins
 from eagerflow._src.autograph.pyct import parser
 from eagerflow._src.autograph.pyct.naming import Namer
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.function.polymorphic_function import Function
@@ -49,6 +50,7 @@ class ConversionError(Exception):
     """A function that cannot be converted (the reason is the message)."""
 
 
+@export("autograph.experimental.Feature")
 class Feature(enum.Enum):
     """Optional parts of the conversion (``tf.autograph.experimental.Feature``).
 
@@ -359,6 +361,7 @@ def to_code(entity, optional=ALL_FEATURES):
         raise ConversionError(f"could not convert {entity!r}: {e}") from None
 
 
+@export("autograph.experimental.do_not_convert")
 def do_not_convert(func=None):
     """Marks `func` to run as it is in converted code (a decorator, with or without call)."""
     if func is None:

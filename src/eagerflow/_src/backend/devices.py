@@ -9,6 +9,7 @@ placement is soft, as in TensorFlow: asking for a missing GPU runs on the CPU.
 import collections
 import functools
 import re
+from eagerflow._src.backend.api_export import export
 
 _JOB_PREFIX = "/job:localhost/replica:0/task:0/device:"
 _SPEC_RE = re.compile(
@@ -19,6 +20,7 @@ PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"
 LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
 
 
+@export("DeviceSpec")
 class DeviceSpec:
     """A parsed device name, e.g. ``DeviceSpec.from_string('/gpu:1')``.
 
@@ -117,12 +119,14 @@ def device_string_of(array):
     return f"{_JOB_PREFIX}GPU:{getattr(device, 'id', 0)}"
 
 
+@export("config.list_physical_devices", "config.experimental.list_physical_devices")
 def list_physical_devices(device_type=None):
     """Physical devices of `device_type`: ``[PhysicalDevice('/physical_device:CPU:0', 'CPU')]``."""
     return [PhysicalDevice("/physical_device:" + n.rsplit("device:", 1)[1],
                            n.rsplit(":", 2)[-2]) for n in list_devices(device_type)]
 
 
+@export("config.list_logical_devices", "config.experimental.list_logical_devices")
 def list_logical_devices(device_type=None):
     """Logical devices of `device_type`, e.g. ``[LogicalDevice('/device:CPU:0', 'CPU')]``."""
     return [LogicalDevice("/device:" + n.rsplit("device:", 1)[1], n.rsplit(":", 2)[-2])

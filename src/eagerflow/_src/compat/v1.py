@@ -7,25 +7,18 @@ and the `GraphDef` message, which together run a frozen graph.
     >>> predict = imported.prune("x:0", "Identity:0")
     >>> predict(tf.ones([1, 3]))
 
-The protobuf runtime is imported when a message class is first used.
+The messages live in `messages`, which imports the protobuf runtime: ``tf.compat.v1``
+loads on first use, so ``import eagerflow`` does not import protobuf.
 """
-from eagerflow._src.core import errors, nest
-from eagerflow._src.core import context
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.graph.graph import Graph, Operation, SymbolicTensor
 
-# The messages `compat.v1` names, made on first use (see `message`).
-MESSAGES = ("GraphDef", "NodeDef", "AttrValue", "NameAttrList")
-
-
-def message(name):
-    """The message class `name` of TF's framework protos (``GraphDef``)."""
-    from eagerflow._src.core.protos import framework  # noqa: PLC0415 (protobuf on first use)
-    return getattr(framework, name)
-
-
+@export("graph_util.import_graph_def", "compat.v1.import_graph_def",
+        "compat.v1.graph_util.import_graph_def")
 def import_graph_def(graph_def, input_map=None, return_elements=None, name=None, op_dict=None,
                      producer_op_list=None):
     """Imports the nodes of `graph_def` (a ``GraphDef``) into the graph being built, running
@@ -149,6 +142,7 @@ def _control_deps(name, control):
     return out
 
 
+@export("compat.v1.wrap_function")
 def wrap_function(fn, signature, name=None):
     """Traces `fn` once, on placeholders of `signature` (a list of `TensorSpec`s), into a
     graph; returns a `WrappedFunction` calling it, whose `prune` cuts parts out of it

@@ -7,6 +7,7 @@ accepted and remembered so programs that set them run unchanged.
 [PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]
 """
 from eagerflow._src import backend
+from eagerflow._src.backend.api_export import export
 
 list_physical_devices = backend.list_physical_devices
 list_logical_devices = backend.list_logical_devices
@@ -21,6 +22,7 @@ on_float_setting_change = []
 _memory_growth = {}
 
 
+@export("config.get_visible_devices", "config.experimental.get_visible_devices")
 def get_visible_devices(device_type=None):
     """The devices ops may run on (all physical devices unless restricted)."""
     devices = list_physical_devices(device_type)
@@ -29,6 +31,7 @@ def get_visible_devices(device_type=None):
     return devices
 
 
+@export("config.set_visible_devices", "config.experimental.set_visible_devices")
 def set_visible_devices(devices, device_type=None):
     """Restricts the devices of `device_type` that are visible (recorded)."""
     if not isinstance(devices, (list, tuple)):
@@ -36,6 +39,7 @@ def set_visible_devices(devices, device_type=None):
     _visible[device_type] = list(devices)
 
 
+@export("config.experimental.set_memory_growth")
 def set_memory_growth(device, enable):
     """Accepted for compatibility: NumPy allocates on demand already."""
     if device not in list_physical_devices():
@@ -43,31 +47,38 @@ def set_memory_growth(device, enable):
     _memory_growth[device] = bool(enable)
 
 
+@export("config.experimental.get_memory_growth")
 def get_memory_growth(device):
     return _memory_growth.get(device, False)
 
 
+@export("config.threading.set_intra_op_parallelism_threads")
 def set_intra_op_parallelism_threads(num_threads):
     _settings["intra_op_parallelism_threads"] = int(num_threads)
 
 
+@export("config.threading.get_intra_op_parallelism_threads")
 def get_intra_op_parallelism_threads():
     return _settings["intra_op_parallelism_threads"]
 
 
+@export("config.threading.set_inter_op_parallelism_threads")
 def set_inter_op_parallelism_threads(num_threads):
     _settings["inter_op_parallelism_threads"] = int(num_threads)
 
 
+@export("config.threading.get_inter_op_parallelism_threads")
 def get_inter_op_parallelism_threads():
     return _settings["inter_op_parallelism_threads"]
 
 
+@export("config.experimental.enable_op_determinism")
 def enable_op_determinism():
     """Kernels here are deterministic already; the request is recorded."""
     _settings["op_determinism"] = True
 
 
+@export("config.experimental.enable_tf_cpu_float_emulation")
 def enable_tf_cpu_float_emulation(enabled=True):
     """Makes float kernels reproduce TensorFlow's x86-64 CPU results bit for bit (off by default).
 
@@ -90,15 +101,18 @@ def enable_tf_cpu_float_emulation(enabled=True):
         fn()
 
 
+@export("config.experimental.tf_cpu_float_emulation_enabled")
 def tf_cpu_float_emulation_enabled():
     """Whether `enable_tf_cpu_float_emulation(True)` is in effect."""
     return _settings["tf_cpu_float_emulation"]
 
 
+@export("config.set_soft_device_placement")
 def set_soft_device_placement(enabled):
     _settings["soft_device_placement"] = bool(enabled)
 
 
+@export("config.get_soft_device_placement")
 def get_soft_device_placement():
     return _settings["soft_device_placement"]
 
@@ -106,11 +120,13 @@ def get_soft_device_placement():
 _run_functions_eagerly = [False]
 
 
+@export("config.run_functions_eagerly")
 def run_functions_eagerly(run_eagerly):
     """Makes every `function` run its Python body eagerly instead of its graph (debugging)."""
     _run_functions_eagerly[0] = bool(run_eagerly)
 
 
+@export("config.functions_run_eagerly")
 def functions_run_eagerly():
     """Whether `run_functions_eagerly(True)` is in effect."""
     return _run_functions_eagerly[0]
@@ -133,6 +149,7 @@ _REPORTED = (
 _optimizer_options = {}
 
 
+@export("config.optimizer.set_experimental_options")
 def set_optimizer_experimental_options(options):
     """Updates the graph optimizer's switches, e.g. ``{"constant_folding": False}``.
 
@@ -147,6 +164,7 @@ def set_optimizer_experimental_options(options):
     _optimizer_options.update(options)
 
 
+@export("config.optimizer.get_experimental_options")
 def get_optimizer_experimental_options():
     """The switches that were set, as TensorFlow reports them (the two flags always)."""
     report = {}

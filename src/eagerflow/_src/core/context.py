@@ -11,6 +11,7 @@ import contextlib
 import contextvars
 
 from eagerflow._src import backend
+from eagerflow._src.backend.api_export import export
 
 
 class Context:
@@ -47,6 +48,7 @@ def get():
     return ctx
 
 
+@export("executing_eagerly")
 def executing_eagerly():
     """True unless a graph is being built (inside a traced `function` or v1 graph).
 
@@ -71,6 +73,7 @@ def _swap(**fields):
         ctx.refresh()
 
 
+@export("device")
 def device(device_name):
     """Places ops created in the block on `device_name` (``'/cpu:0'``, ``'/gpu:0'``, ...).
 
@@ -128,6 +131,7 @@ def building(graph):
     return _swap(graph=graph, recorders=(), scope="")
 
 
+@export("init_scope")
 def init_scope():
     """Leaves graph building for the block: ops run eagerly and no tape records them.
 
@@ -150,6 +154,7 @@ def scoped_name(name):
     return get().scope + name
 
 
+@export("name_scope")
 class name_scope:  # noqa: N801 (TF's public name)
     """A context manager prefixing the names of variables created inside it.
 

@@ -13,6 +13,7 @@ import numbers
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core.dispatch import dispatch
@@ -33,6 +34,7 @@ def is_tensor_like(value):
     return isinstance(value, Tensor) or getattr(type(value), "__tf_tensor__", None) is not None
 
 
+@export("register_tensor_conversion_function")
 def register_tensor_conversion_function(base_type, conversion_func, priority=100):
     """Registers ``conversion_func(value, dtype=None, name=None, as_ref=False)`` for a type."""
     _conversion_functions.append((priority, base_type, conversion_func))
@@ -313,6 +315,7 @@ def from_array(array):
     return _wrap(array)
 
 
+@export("convert_to_tensor")
 def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
     """Converts `value` to a `Tensor`, TensorFlow's way.
 
@@ -415,6 +418,7 @@ def _operand(value, dtype, fallback):
         return _converted(value, None)
 
 
+@export("constant")
 def constant(value, dtype=None, shape=None, name="Const"):
     """Creates a constant tensor from a value, optionally of `dtype` and `shape`.
 
@@ -449,6 +453,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
     return from_array(arr)
 
 
+@export("is_tensor")
 def is_tensor(x):
     """True for tensors (eager or symbolic) and variables.
 
@@ -458,6 +463,7 @@ def is_tensor(x):
     return is_tensor_like(x)
 
 
+@export("get_static_value")
 def get_static_value(tensor, partial=False):
     """The value of `tensor` as a NumPy array when it is known now (always, for eager tensors).
 

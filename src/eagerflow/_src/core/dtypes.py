@@ -9,6 +9,8 @@ import builtins
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
+
 
 def _bfloat16_type():
     # ml_dtypes provides NumPy's bfloat16; it is a core dependency.
@@ -16,6 +18,7 @@ def _bfloat16_type():
     return ml_dtypes.bfloat16
 
 
+@export("dtypes.DType", "DType")
 class DType:
     """A tensor element type, e.g. `float32`; compares equal to its NumPy dtype and name."""
 
@@ -144,6 +147,29 @@ quint8 = DType("quint8", 12, np.dtype([("quint8", "u1")]), "q")
 qint32 = DType("qint32", 13, np.dtype([("qint32", "i4")]), "q")
 qint16 = DType("qint16", 15, np.dtype([("qint16", "i2")]), "q")
 quint16 = DType("quint16", 16, np.dtype([("quint16", "u2")]), "q")
+export("dtypes.float16", "float16", "dtypes.half", "half").export_constant(__name__, "float16")
+export("dtypes.float32", "float32").export_constant(__name__, "float32")
+export("dtypes.float64", "float64", "dtypes.double", "double").export_constant(__name__, "float64")
+export("dtypes.int8", "int8").export_constant(__name__, "int8")
+export("dtypes.int16", "int16").export_constant(__name__, "int16")
+export("dtypes.int32", "int32").export_constant(__name__, "int32")
+export("dtypes.int64", "int64").export_constant(__name__, "int64")
+export("dtypes.uint8", "uint8").export_constant(__name__, "uint8")
+export("dtypes.uint16", "uint16").export_constant(__name__, "uint16")
+export("dtypes.uint32", "uint32").export_constant(__name__, "uint32")
+export("dtypes.uint64", "uint64").export_constant(__name__, "uint64")
+export("dtypes.bool", "bool").export_constant(__name__, "bool")
+export("dtypes.complex64", "complex64").export_constant(__name__, "complex64")
+export("dtypes.complex128", "complex128").export_constant(__name__, "complex128")
+export("dtypes.string", "string").export_constant(__name__, "string")
+export("dtypes.resource", "resource").export_constant(__name__, "resource")
+export("dtypes.variant", "variant").export_constant(__name__, "variant")
+export("dtypes.bfloat16", "bfloat16").export_constant(__name__, "bfloat16")
+export("qint8").export_constant(__name__, "qint8")
+export("quint8").export_constant(__name__, "quint8")
+export("qint32").export_constant(__name__, "qint32")
+export("qint16").export_constant(__name__, "qint16")
+export("quint16").export_constant(__name__, "quint16")
 
 # The top of the intensity range of image data, per type name (`DType.limits`).
 _INTENSITY_TOP = {"bool": True, "float32": 1, "float64": 1}
@@ -178,6 +204,7 @@ def from_numpy(np_dtype):
     return d
 
 
+@export("dtypes.as_dtype", "as_dtype")
 def as_dtype(type_value):
     """Converts a DType, NumPy dtype/type, name, enum or Python type to a `DType`.
 

@@ -4,6 +4,8 @@
 True
 """
 
+from eagerflow._src.backend.api_export import export
+
 OK = 0
 CANCELLED = 1
 UNKNOWN = 2
@@ -21,12 +23,30 @@ INTERNAL = 13
 UNAVAILABLE = 14
 DATA_LOSS = 15
 UNAUTHENTICATED = 16
+export("errors.OK").export_constant(__name__, "OK")
+export("errors.CANCELLED").export_constant(__name__, "CANCELLED")
+export("errors.UNKNOWN").export_constant(__name__, "UNKNOWN")
+export("errors.INVALID_ARGUMENT").export_constant(__name__, "INVALID_ARGUMENT")
+export("errors.DEADLINE_EXCEEDED").export_constant(__name__, "DEADLINE_EXCEEDED")
+export("errors.NOT_FOUND").export_constant(__name__, "NOT_FOUND")
+export("errors.ALREADY_EXISTS").export_constant(__name__, "ALREADY_EXISTS")
+export("errors.PERMISSION_DENIED").export_constant(__name__, "PERMISSION_DENIED")
+export("errors.RESOURCE_EXHAUSTED").export_constant(__name__, "RESOURCE_EXHAUSTED")
+export("errors.FAILED_PRECONDITION").export_constant(__name__, "FAILED_PRECONDITION")
+export("errors.ABORTED").export_constant(__name__, "ABORTED")
+export("errors.OUT_OF_RANGE").export_constant(__name__, "OUT_OF_RANGE")
+export("errors.UNIMPLEMENTED").export_constant(__name__, "UNIMPLEMENTED")
+export("errors.INTERNAL").export_constant(__name__, "INTERNAL")
+export("errors.UNAVAILABLE").export_constant(__name__, "UNAVAILABLE")
+export("errors.DATA_LOSS").export_constant(__name__, "DATA_LOSS")
+export("errors.UNAUTHENTICATED").export_constant(__name__, "UNAUTHENTICATED")
 
 
 # Tracebacks name a class by its module: users see (and catch) these as `eagerflow.errors.X`.
 _PUBLIC_MODULE = "eagerflow.errors"
 
 
+@export("errors.OpError")
 class OpError(Exception):
     """An error raised while running an op: `op`, `node_def`, `message` and `error_code`."""
 
@@ -61,31 +81,47 @@ def _error_class(name, code, doc):
 
 
 CancelledError = _error_class("CancelledError", CANCELLED, "An operation was cancelled.")
+export("errors.CancelledError")(CancelledError)
 UnknownError = _error_class("UnknownError", UNKNOWN, "An unknown error.")
+export("errors.UnknownError")(UnknownError)
 InvalidArgumentError = _error_class("InvalidArgumentError", INVALID_ARGUMENT,
                                     "An op received an invalid argument.")
+export("errors.InvalidArgumentError")(InvalidArgumentError)
 DeadlineExceededError = _error_class("DeadlineExceededError", DEADLINE_EXCEEDED,
                                      "A deadline expired before the operation could complete.")
+export("errors.DeadlineExceededError")(DeadlineExceededError)
 NotFoundError = _error_class("NotFoundError", NOT_FOUND, "A requested entity was not found.")
+export("errors.NotFoundError")(NotFoundError)
 AlreadyExistsError = _error_class("AlreadyExistsError", ALREADY_EXISTS,
                                   "An entity that we attempted to create already exists.")
+export("errors.AlreadyExistsError")(AlreadyExistsError)
 PermissionDeniedError = _error_class("PermissionDeniedError", PERMISSION_DENIED,
                                      "The caller does not have permission to run an operation.")
+export("errors.PermissionDeniedError")(PermissionDeniedError)
 UnauthenticatedError = _error_class("UnauthenticatedError", UNAUTHENTICATED,
                                     "The request does not have valid credentials.")
+export("errors.UnauthenticatedError")(UnauthenticatedError)
 ResourceExhaustedError = _error_class("ResourceExhaustedError", RESOURCE_EXHAUSTED,
                                       "Some resource has been exhausted.")
+export("errors.ResourceExhaustedError")(ResourceExhaustedError)
 FailedPreconditionError = _error_class("FailedPreconditionError", FAILED_PRECONDITION,
                                        "The system is not in a state to run an operation.")
+export("errors.FailedPreconditionError")(FailedPreconditionError)
 AbortedError = _error_class("AbortedError", ABORTED, "An operation was aborted.")
+export("errors.AbortedError")(AbortedError)
 OutOfRangeError = _error_class("OutOfRangeError", OUT_OF_RANGE,
                                "An operation iterated past the valid input range.")
+export("errors.OutOfRangeError")(OutOfRangeError)
 UnimplementedError = _error_class("UnimplementedError", UNIMPLEMENTED,
                                   "An operation is not implemented or supported.")
+export("errors.UnimplementedError")(UnimplementedError)
 InternalError = _error_class("InternalError", INTERNAL, "The system hit an internal error.")
+export("errors.InternalError")(InternalError)
 UnavailableError = _error_class("UnavailableError", UNAVAILABLE,
                                 "The runtime is currently unavailable.")
+export("errors.UnavailableError")(UnavailableError)
 DataLossError = _error_class("DataLossError", DATA_LOSS, "Unrecoverable data loss or corruption.")
+export("errors.DataLossError")(DataLossError)
 
 _BY_CODE = {c._code: c for c in (
     CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,
@@ -94,6 +130,7 @@ _BY_CODE = {c._code: c for c in (
     UnavailableError, DataLossError)}
 
 
+@export("errors.OperatorNotAllowedInGraphError")
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation (`bool`, iteration) applied to a symbolic tensor while tracing."""
 

@@ -21,6 +21,7 @@ import copy
 import functools
 import re
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.context import name_scope
 from eagerflow._src.core.variables import Variable
 
@@ -32,6 +33,7 @@ def _snake_case(name):
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
+@export("Module")
 class Module:
     """Base class of models and layers: collects variables from its attributes recursively.
 

@@ -8,6 +8,7 @@ Dicts are traversed in sorted key order; `None` is a leaf, as in TF.
 {'a': 3, 'b': [1, 2]}
 """
 import collections.abc
+from eagerflow._src.backend.api_export import export
 
 
 def _is_namedtuple(value):
@@ -19,6 +20,7 @@ _NESTS = (list, tuple, collections.abc.Mapping, collections.abc.MappingView)
 _nested_types = {}  # type -> whether it nests: spares the Mapping ABC check on every leaf
 
 
+@export("nest.is_nested")
 def is_nested(value):
     """True for the containers that nest (list, tuple, dict, mapping, a mapping's views)."""
     cls = type(value)
@@ -49,6 +51,7 @@ def _flat_sequence(structure):
     return (cls is list or cls is tuple) and not any(map(is_nested, structure))
 
 
+@export("nest.flatten")
 def flatten(structure, expand_composites=False):
     """The leaves of `structure`, depth first."""
     if not is_nested(structure):
@@ -80,6 +83,7 @@ def _defaultdict_like(template, keys, values):
     return out
 
 
+@export("nest.pack_sequence_as")
 def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     """`flat_sequence` arranged in the shape of `structure`."""
     if not is_nested(flat_sequence):
@@ -107,6 +111,7 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     return build(structure)
 
 
+@export("nest.map_structure")
 def map_structure(func, *structures, check_types=True, expand_composites=False, **kwargs):
     """Applies `func` leafwise to structures of the same shape; the result has the first's.
 
@@ -124,6 +129,7 @@ def map_structure(func, *structures, check_types=True, expand_composites=False, 
     return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])
 
 
+@export("nest.assert_same_structure")
 def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
     """Raises ValueError (TypeError for differing container types) on a mismatch, with TF's
     message: both structures, where they first differ, and their shapes with leaves as dots.

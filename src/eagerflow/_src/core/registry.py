@@ -15,11 +15,31 @@ An op is registered with
   ``dtypes`` (TensorFlow's type attribute ``T``), of which ``kernels`` (all by
   default) are computed: TF declares some dtypes for which it has no CPU kernel;
 * the gradient slot, ``grad(op, *output_grads)``, filled by the autodiff layer
-  with `register_gradient`, or a reason why the op is not differentiable.
+  with `register_gradient`, or a reason why the op is not differentiable;
+* its properties, as keyword arguments of `register` (see there): ``elementwise``,
+  ``reduction``, ``fresh`` (returns a new array), ``keeps_no_view``, ``moves_elements``,
+  ``shape_only``, ``stateful``, ``input_names``. Interpreters of graphs read them
+  instead of op names.
 
 >>> op = register("Neg", lambda xp, x: xp.negative(x), same_shape, dtypes=NUMBER)
 >>> get("Neg") is op
 True
+
+What an interpreter needs beyond the properties (a batching rule, the op a product
+becomes when fused with its bias) sits in that interpreter's `RuleTable`, keyed by the
+`OpDef` and filled next to the op's `register` call: the interpreter (in ``graph/``)
+reads the table and knows no op names. A table may take a property as its rule's
+default; `undeclared` lists the tables (and the gradient) an op has declared nothing for,
+which the registry sweep requires to be none.
+
+>>> flip = OpDef("Flip", lambda xp, x: xp.flip(x, -1), lambda x: (x.shape, x.dtype),
+...             multi=False, tied=(0,), dtypes=NUMBER, stateful=False,
+...             not_differentiable="an example")  # (as `register` makes it, unregistered)
+>>> undeclared(flip)
+['batching']
+>>> batching_rules[flip] = PER_ELEMENT  # no rule: a batch runs it once per element
+>>> undeclared(flip)
+[]
 """
 import functools
 import weakref
@@ -42,7 +62,9 @@ class OpDef:
     __slots__ = ("name", "kernel", "host_kernel", "direct", "_direct_of", "shape", "multi",
                  "tied", "tied_rest", "tied_pair", "variadic", "allowed", "allowed_dtypes",
                  "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable",
-                 "registered", "inline", "grad_takes_none", "type_attr", "__weakref__")
+                 "registered", "inline", "grad_takes_none", "type_attr", "elementwise",
+                 "reduction", "fresh", "keeps_no_view", "moves_elements", "shape_only",
+                 "input_names", "grad_passes_sparse", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
         self.name = name
@@ -77,6 +99,11 @@ class OpDef:
         self.inline = None
         self.grad_takes_none = False  # see `register`
         self.type_attr = "T"  # see `register`
+        # the properties `register` declares; an op built elsewhere claims none of them
+        self.elementwise = self.reduction = self.fresh = self.keeps_no_view = False
+        self.moves_elements = self.shape_only = False
+        self.input_names = None
+        self.grad_passes_sparse = False  # see `register_gradient`
         self.bind_direct()
 
     def __repr__(self):
@@ -116,7 +143,9 @@ def _named_kernel(fn_name):
 
 
 def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernels=None,
-             stateful=False, not_differentiable=None, grad_takes_none=False, type_attr="T"):
+             stateful=False, not_differentiable=None, grad_takes_none=False, type_attr="T",
+             elementwise=False, reduction=False, fresh=False, keeps_no_view=False,
+             moves_elements=False, shape_only=False, input_names=None):
     """Registers op `name` and returns its `OpDef`.
 
     `tied`: indices of the inputs that share the type attribute (checked to
@@ -128,6 +157,18 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
     `grad_takes_none`: a multi-output op's gradient takes None for the outputs no gradient
     reaches (else zeros are made for them), to skip their share of the work;
     `type_attr`: TF's name of the type attribute, as dtype errors give it (``Tcomplex``).
+
+    Properties (a NumPy ufunc kernel is `elementwise`, and `fresh` with one output):
+    `elementwise`: the kernel broadcasts its operands as NumPy does, each output element
+    computed from the matching input elements (so it takes a leading batch axis as it is);
+    `reduction`: the kernel reduces attr ``axis`` (None: all), keeping dims per ``keepdims``;
+    `fresh`: the result is a new array and the kernel keeps no view of its inputs;
+    `keeps_no_view`: the kernel keeps no view of its inputs (implied by `fresh`);
+    `moves_elements`: the outputs only hold elements of the inputs, moved (so the kernel can
+    run on object arrays holding None for elements only run time knows);
+    `shape_only`: the outputs depend on nothing but the shape and dtype of input 0;
+    `input_names`: TF's names of the inputs the type attribute ties, as graph-time dtype
+    errors name them (by default ``x`` and ``y``, or ``values`` for variadic ops).
     """
     if name in _OPS:
         raise KeyError(f"Op {name!r} is already registered.")
@@ -140,6 +181,14 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
         op.allowed = frozenset(_numpy_dtype(d) for d in kernels)
         op.kernel, op.host_kernel = _with_kernel_check(op, op.kernel, op.host_kernel)
         op.bind_direct()  # (the dtypes without a kernel are not among its direct ones)
+    ufunc = isinstance(op.host_kernel, _numpy.ufunc)
+    op.elementwise = elementwise or ufunc
+    op.reduction = reduction
+    op.fresh = fresh or ufunc and op.host_kernel.nout == 1 and not multi
+    op.keeps_no_view = keeps_no_view or op.fresh
+    op.moves_elements = moves_elements
+    op.shape_only = shape_only
+    op.input_names = None if input_names is None else tuple(input_names)
     _OPS[name] = op
     return op
 
@@ -185,16 +234,103 @@ def all_ops():
     return dict(_OPS)
 
 
-def register_gradient(name):
-    """Decorator filling the gradient slot of op `name`: ``grad(op, *output_grads)``."""
+def register_gradient(name, *, passes_sparse=False):
+    """Decorator filling the gradient slot of op `name`: ``grad(op, *output_grads)``.
+
+    `passes_sparse`: the gradient takes an `IndexedSlices` as it is (it hands it on
+    unchanged); others are given it made dense.
+    """
     def decorate(fn):
         op = get(name)
         if op.not_differentiable:
             raise ValueError(f"Op {name} is registered as not differentiable "
                              f"({op.not_differentiable}).")
         op.grad = fn
+        op.grad_passes_sparse = passes_sparse
         return fn
     return decorate
+
+
+class RuleTable:
+    """One interpreter's rules, keyed by `OpDef`, filled where each op is registered.
+
+    `default(op)`: whether `op`'s properties give the interpreter its rule (an
+    elementwise op batches as it is), so it needs no entry; None: every op needs one.
+    """
+
+    def __init__(self, name, default=None):
+        self.name = name
+        self._rules = {}
+        self._default = default
+
+    def __repr__(self):
+        return f"<RuleTable {self.name}: {len(self._rules)} ops>"
+
+    def __setitem__(self, op, rule):
+        if not isinstance(op, OpDef):
+            raise TypeError(f"The {self.name} table is keyed by OpDef, not {op!r}.")
+        if op in self._rules:
+            raise KeyError(f"Op {op.name} already has a {self.name} rule.")
+        self._rules[op] = rule
+
+    def assign(self, rule, *ops):
+        """Gives each of `ops` the one `rule` (`PER_ELEMENT` for a family of ops)."""
+        for op in ops:
+            self[op] = rule
+
+    def __contains__(self, op):
+        return op in self._rules
+
+    def get(self, op, default=None):
+        return self._rules.get(op, default)
+
+    def items(self):
+        return self._rules.items()
+
+    def declared(self, op):
+        """Whether `op` has a rule here or its properties give one."""
+        return op in self._rules or self._default is not None and self._default(op)
+
+
+# The rule of an op that has no batching rule: a batch runs it once per element.
+PER_ELEMENT = "per element"
+
+# Batching (graph.vectorize): ``rule(op, args) -> output arrays`` running `op` on `args`, a
+# list of (array, whether it has a leading batch axis), with the batch axis leading every
+# output; it returns None where it does not apply (then the op runs per element), or is
+# `PER_ELEMENT`. Elementwise ops and reductions batch by their property, ops shaped like
+# their input (`same_shape`) as elementwise ones when they have no attrs, and a stateful
+# op runs once per element (its effects happen in order).
+batching_rules = RuleTable(
+    "batching", lambda op: op.elementwise or op.reduction or op.shape is same_shape
+    or op.stateful)
+# Fusion (graph.passes.fusion): the op that computes a product op followed by a bias add
+# and an optional activation, taking the product's inputs and attrs, then the bias.
+fusion_rules = RuleTable("fusion")
+# Static values (graph.graph): ``rule(shape) -> (value, complete)`` or None: the value of
+# an op whose result follows from its input's static shape, as far as that shape is known
+# (an incomplete value is a list holding None where run time decides).
+static_value_rules = RuleTable("static value")
+# The interpreters every op must declare a rule for.
+_REQUIRED = (batching_rules,)
+
+
+def undeclared(op):
+    """The names of what `op` declares nothing for: its gradient (or a reason it has none)
+    and the rules every interpreter needs."""
+    missing = [] if op.grad is not None or op.not_differentiable else ["gradient"]
+    return missing + [table.name for table in _REQUIRED if not table.declared(op)]
+
+
+def aligned(args, rank):
+    """For batching rules: the arrays of `args` ((array, batched) pairs), the batched ones
+    given size-1 dims so that the batch axis leads at rank `rank` + 1."""
+    out = []
+    for a, b in args:
+        if b and a.ndim - 1 < rank:
+            a = a.reshape((a.shape[0],) + (1,) * (rank + 1 - a.ndim) + a.shape[1:])
+        out.append(a)
+    return out
 
 
 _KERNEL_TYPE_NAMES = {_d.float16: "half", _d.float32: "float", _d.float64: "double"}
@@ -224,7 +360,7 @@ def attr_dtype_error(op_name, attr, dtype, allowed, param=None):
     """
     if not context.executing_eagerly():
         if param is None:
-            param = "segment_ids" if "Segment" in op_name else _ATTR_INPUTS.get(attr, "x")
+            param = _ATTR_INPUTS.get(attr, "x")
         return TypeError(f"Value passed to parameter '{param}' has DataType {dtype.name} not in "
                          f"list of allowed values: {', '.join(d.name for d in allowed)}")
     return errors.InvalidArgumentError(
@@ -314,13 +450,11 @@ def _wrong_input_type(op, i, expected, got):
         f"[Op:{op.name}]")
 
 
-# TF's names of the inputs that share the type attribute, in order, as dtype errors give
-# them, where they are not ``x`` and ``y``.
-_INPUT_NAMES = {"MatMul": ("a", "b"), "AddN": ("inputs",), "InTopKV2": ("targets", "k")}
-
-
 def _input_names(op):
-    return _INPUT_NAMES.get(op.name, ("values",) if op.variadic else ("x", "y"))
+    """TF's names of the inputs that share the type attribute, in order (see `register`)."""
+    if op.input_names is not None:
+        return op.input_names
+    return ("values",) if op.variadic else ("x", "y")
 
 
 def _graph_mismatch(op, tied, dtypes, i, expected, got):
@@ -330,7 +464,7 @@ def _graph_mismatch(op, tied, dtypes, i, expected, got):
         found = ", ".join(_d.from_numpy(dtypes[j]).name for j in tied)
         return TypeError(f"Tensors in list passed to '{names[0]}' of '{op.name}' Op have types "
                          f"[{found}] that don't all match.")
-    if op.tied_pair or op.name in _INPUT_NAMES:
+    if op.tied_pair or op.input_names is not None:
         return TypeError(f"Input '{names[tied.index(i)]}' of '{op.name}' Op has type {got.name} "
                          f"that does not match type {expected.name} of argument '{names[0]}'.")
     return TypeError(f"Input #{i} of '{op.name}' Op has type {got.name} that does not match "

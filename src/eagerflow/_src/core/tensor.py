@@ -10,6 +10,7 @@ ops layer, once, so eager and symbolic tensors share them.
 import numpy as np
 
 from eagerflow._src import backend
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor_shape import TensorShape
 
@@ -17,8 +18,10 @@ _BY_NUMPY = _dtypes._BY_NUMPY  # read on every `.dtype`: the common dtypes, with
 
 
 newaxis = None  # `t[newaxis]` inserts a dimension of size 1
+export("newaxis").export_constant(__name__, "newaxis")
 
 
+@export("Tensor")
 class Tensor:
     """A multi-dimensional array with a fixed dtype and (static) shape."""
 

@@ -8,6 +8,8 @@ TensorShape([2, 3])
 """
 
 
+from eagerflow._src.backend.api_export import export
+@export("compat.v1.Dimension")
 class Dimension:
     """One dimension of a `TensorShape` (``compat.v1.Dimension``): an int or None."""
 
@@ -74,6 +76,7 @@ def _dim_value(d):
     return Dimension(d).value
 
 
+@export("TensorShape")
 class TensorShape:
     """The static shape of a tensor: a tuple of ints/None, or unknown rank (`dims is None`)."""
 

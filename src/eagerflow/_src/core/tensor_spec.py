@@ -3,10 +3,12 @@
 >>> TensorSpec([None, 2], float32)
 TensorSpec(shape=(None, 2), dtype=tf.float32, name=None)
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.tensor_shape import TensorShape
 
 
+@export("TensorSpec")
 class TensorSpec:
     """Describes a tensor: `shape` (`TensorShape`), `dtype` (`DType`) and `name`."""
 

@@ -17,6 +17,7 @@ import itertools
 import numpy as np
 
 from eagerflow._src import backend
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -28,6 +29,7 @@ from eagerflow._src.core.tensor import EagerTensor, Reference, _numpy_text
 from eagerflow._src.core.tensor_shape import TensorShape
 
 
+@export("VariableSynchronization")
 class VariableSynchronization(enum.Enum):
     AUTO = 0
     NONE = 1
@@ -35,6 +37,7 @@ class VariableSynchronization(enum.Enum):
     ON_READ = 3
 
 
+@export("VariableAggregation")
 class VariableAggregation(enum.Enum):
     NONE = 0
     SUM = 1
@@ -90,15 +93,17 @@ _creation_order = itertools.count()  # variables' `_unique_id`: tapes list them 
 _READ = register("ReadVariableOp", _read, _var_rule, tied=(), stateful=True)
 _ASSIGN = register("AssignVariableOp", _assign, _no_outputs, multi=True, tied=(),
                    stateful=True, not_differentiable="variable update")
+# (an update makes a new array: they keep no view of what they add)
 _ASSIGN_ADD = register("AssignAddVariableOp", _assign_add, _no_outputs, multi=True, tied=(),
-                       stateful=True, not_differentiable="variable update")
+                       stateful=True, not_differentiable="variable update", keeps_no_view=True)
 _ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
-                       stateful=True, not_differentiable="variable update")
+                       stateful=True, not_differentiable="variable update", keeps_no_view=True)
 tf_nodes[_READ] = NodeForm(types={"dtype": "out0"}, outputs=("value",))
 for _op in (_ASSIGN, _ASSIGN_ADD, _ASSIGN_SUB):
     tf_nodes[_op] = NodeForm(types={"dtype": 1})
 
 
+@export("Variable")
 class Variable:
     """A tensor-like value that persists and changes across calls (model weights).
 
@@ -304,4 +309,4 @@ def is_variable(value):
 
 
 # A read passes its gradient to the variable it read.
-register_gradient("ReadVariableOp")(lambda op, dy: dy)
+register_gradient("ReadVariableOp", passes_sparse=True)(lambda op, dy: dy)

@@ -18,6 +18,7 @@ import weakref
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import config, context, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -387,6 +388,7 @@ def _as_spec(spec):
     return spec
 
 
+@export("function")
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
              reduce_retracing=False, experimental_implements=None,
              experimental_autograph_options=None, experimental_attributes=None,

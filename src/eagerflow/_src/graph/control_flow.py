@@ -28,6 +28,7 @@ import numpy as np
 
 from eagerflow._src.autodiff.tape import (
     GradientTape, UnconnectedGradients, is_differentiable, records, watch_accessed)
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
@@ -53,6 +54,7 @@ _Branching = collections.namedtuple("_Branching", "op_type scope graphs roles ap
 
 # -- cond -----------------------------------------------------------------------------------
 
+@export("cond")
 def cond(pred, true_fn=None, false_fn=None, name=None):
     """``true_fn()`` if `pred` else ``false_fn()``; in a graph, one ``If`` op.
 
@@ -236,6 +238,7 @@ def _gradients(tape, outputs, dys, sources):
 
 # -- case / switch_case -----------------------------------------------------------------------
 
+@export("case")
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
     """The result of the first callable whose predicate is true (else `default`).
 
@@ -286,6 +289,7 @@ def _chained(pred, fn, otherwise, name):
     return lambda: cond(pred, fn, otherwise, name=name)
 
 
+@export("switch_case")
 def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     """``branch_fns[branch_index]()``; an index out of range runs `default` (or the last).
 
@@ -344,6 +348,7 @@ def _indexed_branches(branch_fns):
 
 # -- while_loop ---------------------------------------------------------------------------------
 
+@export("while_loop")
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
     """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns them.
@@ -534,7 +539,7 @@ class _Loop:
         writes = {}  # id(argument) -> whether the body only writes it (a list it fills)
         for op in step.graph.get_operations():
             for t in op.inputs:
-                writes[id(t)] = writes.get(id(t), True) and op.type == "TensorListSetItem" and (
+                writes[id(t)] = writes.get(id(t), True) and op.op_def is list_ops._SET_ITEM and (
                     not op.attrs["resize_if_index_out_of_bounds"])
         # The variables the gradient replays the body on, iteration by iteration.  A list
         # the body only writes (as map_fn's results) is not one: its writes' gradients do

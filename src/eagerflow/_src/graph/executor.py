@@ -22,7 +22,7 @@ import itertools
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import from_array
 from eagerflow._src.core.dispatch import dispatch, kernel_error
-from eagerflow._src.core.variables import Variable
+from eagerflow._src.core.variables import _READ, Variable
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
 from eagerflow._src.graph.passes.pipeline import optimize
@@ -155,7 +155,7 @@ def _released_reads(program):
     last = {}
     for op in program.operations:
         for t in op.inputs:
-            if isinstance(t, SymbolicTensor) and t.op.type == "ReadVariableOp":
+            if isinstance(t, SymbolicTensor) and t.op.op_def is _READ:
                 last[id(t)] = (op, t)
     kept = {id(t) for t in program.outputs}
     releases = {}

@@ -12,6 +12,7 @@ tensors with the same number of rows, as may accumulators and results.
 >>> scan(lambda total, x: total + x, constant([1, 2, 3]))
 <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 3, 6], dtype=int32)>
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
@@ -71,6 +72,7 @@ def _spec(signature):
     return TensorSpec(None, _d.as_dtype(signature))
 
 
+@export("map_fn")
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
            infer_shape=True, name=None, fn_output_signature=None):
     """``fn`` applied to each row of `elems`, the results stacked.
@@ -106,6 +108,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     return nest.pack_sequence_as(structure, [ta.stack() for ta in results])
 
 
+@export("scan")
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
          infer_shape=True, reverse=False, name=None):
     """The running accumulation ``a = fn(a, row)`` over the rows of `elems`, stacked.
@@ -176,6 +179,7 @@ def _fold(fn, elems, initializer, reverse, parallel_iterations, back_prop, swap_
                       back_prop=back_prop, swap_memory=swap_memory, name=name)[1]
 
 
+@export("foldl")
 def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
           swap_memory=False, name=None):
     """``a = fn(a, row)`` over the rows of `elems`, first to last; returns the last `a`.
@@ -189,6 +193,7 @@ def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
                  name)
 
 
+@export("foldr")
 def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
           swap_memory=False, name=None):
     """``a = fn(a, row)`` over the rows of `elems`, last to first; returns the last `a`.
@@ -202,6 +207,7 @@ def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
                  name)
 
 
+@export("vectorized_map")
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     """``fn`` applied to each row of `elems`, the results stacked, run as `map_fn` does.
 

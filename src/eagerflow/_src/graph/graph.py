@@ -21,7 +21,7 @@ import threading
 
 import numpy as np
 
-from eagerflow._src.core import context, errors
+from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.registry import check_dtypes
@@ -377,20 +377,14 @@ class VariableArgument(Variable):
         self.graph = graph
 
 
-# Ops whose value follows from their input's static shape alone.
-_SHAPE_OPS = {"Shape": lambda s: s.as_list(), "Size": lambda s: s.num_elements(),
-              "Rank": lambda s: s.rank}
-# Ops that only move their inputs' elements around: run on object arrays holding None for
-# the elements only run time knows, they say which elements of their output are known.
-_MOVING_OPS = frozenset({"Pack", "ConcatV2", "StridedSlice", "Slice", "GatherV2", "Identity",
-                         "Reshape", "ExpandDims", "Squeeze"})
-
-
 def _evaluate(tensor):
     """``(value, complete)`` of `tensor` as far as Const nodes and static shapes determine it.
 
     An incomplete value is an object array with None where run time decides;
-    None when nothing is known.
+    None when nothing is known. Ops with a `registry.static_value_rules` rule take
+    their value from their input's static shape; ops that move elements
+    (``moves_elements``), run on object arrays holding None for the elements only
+    run time knows, say which elements of their output are known.
     """
     op = tensor.op
     if op.type == "Const":
@@ -399,15 +393,14 @@ def _evaluate(tensor):
         return None  # a list (variant) has no array value
     if op.op_def is None or op.stateful or op.op_def.multi:
         return None
-    shape_of = _SHAPE_OPS.get(op.type)
-    if shape_of is not None:
-        shape = op.inputs[0].shape
-        if shape.is_fully_defined() or op.type == "Rank" and shape.rank is not None:
-            return np.asarray(shape_of(shape), tensor.dtype.as_numpy_dtype), True
-        if op.type == "Shape" and shape.rank is not None:
-            return np.array(shape.as_list(), object), False
-        return None
-    moving = op.type in _MOVING_OPS
+    value_of = registry.static_value_rules.get(op.op_def)
+    if value_of is not None:
+        found = value_of(op.inputs[0].shape)
+        if found is None:
+            return None
+        value, complete = found
+        return np.asarray(value, tensor.dtype.as_numpy_dtype if complete else object), complete
+    moving = op.op_def.moves_elements
     args, complete = [], True
     for t in op.inputs:
         found = _evaluate(t) if isinstance(t, SymbolicTensor) else None

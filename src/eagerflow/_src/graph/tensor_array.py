@@ -16,6 +16,7 @@ and, with `infer_shape`, the element shape, refined by every write.
 """
 import copy
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor, get_static_value
@@ -23,6 +24,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, list_ops
 
 
+@export("TensorArray")
 class TensorArray:
     """A list of tensors of `dtype`, eagerly a Python list and in graphs a `flow` tensor.
 

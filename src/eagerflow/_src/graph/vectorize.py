@@ -5,15 +5,17 @@ only in the weighting fed in.  `batched` runs the backward graph once with
 the weightings stacked along a new leading axis: every operation that reads
 a batched value runs on the whole batch, by its batching rule:
 
+- the op's own rule in `registry.batching_rules`, declared where it is
+  registered (Reshape, BroadcastTo, Transpose and the matrix products get the
+  batch dimension added to their shape, permutation or operands);
 - elementwise ops (NumPy-broadcasting kernels) run as they are, batched
   operands given ones for the dimensions they lack;
 - ops whose rule is `same_shape` and that have no attrs act elementwise or on
   trailing dimensions (softmax, matrix inverse): they run as they are;
 - reductions reduce the same axes, one further along;
-- Reshape, BroadcastTo, Transpose and the matrix products get the batch
-  dimension added to their shape, permutation or operands;
-- any other op runs once per batch element and its results are stacked, so
-  every graph runs (the loop is just no faster than playing per element).
+- any other op (declared `PER_ELEMENT`, stateful, or whose rule does not apply)
+  runs once per batch element and its results are stacked, so every graph runs
+  (the loop is just no faster than playing per element).
 
 Values that do not depend on a batched input are computed once.
 
@@ -68,40 +70,31 @@ def _run(op, arrays):
 
 def _run_batched(op, args, n):
     rule = _rule(op)
-    if rule is not None:
-        return [(r, True) for r in rule(op, args)]
+    results = None if rule is None else rule(op, args)
+    if results is not None:
+        return [(r, True) for r in results]
     rows = [_run(op, [a[i] if b else a for a, b in args]) for i in range(n)]
     return [(np.stack([row[k][0] for row in rows]), True) for k in range(len(op.outputs))]
 
 
 def _rule(op):
     """The batching rule of `op`, or None: run it per batch element."""
-    if op.type in _RULES:
-        # the static forms only: a shape or permutation known at run time is an input
-        return _RULES[op.type] if len(op.inputs) == _ARITY[op.type] else None
-    shape = op.op_def.shape
-    if getattr(shape, "elementwise", False) or isinstance(op.op_def.host_kernel, np.ufunc):
+    op_def = op.op_def
+    rule = registry.batching_rules.get(op_def)
+    if rule is not None:
+        return None if rule is registry.PER_ELEMENT else rule
+    if op_def.elementwise:
         return _elementwise
-    if shape is registry.same_shape and not op.attrs:
+    if op_def.shape is registry.same_shape and not op.attrs:
         return _elementwise
-    if getattr(shape, "reduction", False) and len(op.inputs) == 1:  # axes as attrs
+    if op_def.reduction and len(op.inputs) == 1:  # axes as attrs
         return _reduction
     return None
 
 
-def _aligned(args, rank):
-    """The arrays, batched ones given size-1 dims so the batch axis leads at `rank` + 1."""
-    out = []
-    for a, b in args:
-        if b and a.ndim - 1 < rank:
-            a = a.reshape((a.shape[0],) + (1,) * (rank + 1 - a.ndim) + a.shape[1:])
-        out.append(a)
-    return out
-
-
 def _elementwise(op, args):
     rank = max(len(t.shape) for t in op.outputs)
-    arrays = _aligned(args, rank)
+    arrays = registry.aligned(args, rank)
     if len(arrays) > 1 and not isinstance(op.op_def.host_kernel, np.ufunc):
         # a kernel may work in place in a temporary shaped like one operand (the activation
         # gradients do): every operand gets the batched shape, as views
@@ -120,47 +113,3 @@ def _reduction(op, args):
     axes = (tuple(range(1, x.ndim)) if axis is None
             else tuple(a + 1 for a in shape_rules.normalize_axis(axis, rank, op.type)))
     return _outputs(op, op.op_def.host_kernel(x, **{**op.attrs, "axis": axes}))
-
-
-def _reshape(op, args):
-    (x, _), = args
-    return [x.reshape((x.shape[0],) + tuple(op.attrs["shape"]))]
-
-
-def _broadcast_to(op, args):
-    shape = tuple(op.attrs["shape"])
-    x, = _aligned(args, len(shape))
-    return [np.broadcast_to(x, (x.shape[0],) + shape)]
-
-
-def _transpose(op, args):
-    (x, _), = args
-    perm = op.attrs["perm"]
-    perm = range(x.ndim - 2, -1, -1) if perm is None else (p % (x.ndim - 1) for p in perm)
-    return [np.transpose(x, (0,) + tuple(p + 1 for p in perm))]
-
-
-def _matrix_product(flags):
-    """MatMul / BatchMatMulV2: each operand transposed (adjoint) per its attr, then matmul."""
-    def rule(op, args):
-        rank = max(len(t.shape) for t in op.inputs)
-        a, b = _aligned(args, rank)
-        conjugate = op.type != "MatMul"
-        operands = []
-        for x, flag in zip((a, b), flags):
-            if op.attrs.get(flag):
-                x = np.swapaxes(x, -1, -2)
-                x = np.conj(x) if conjugate else x
-            operands.append(x)
-        return [np.matmul(*operands)]
-    return rule
-
-
-_RULES = {
-    "Reshape": _reshape,
-    "BroadcastTo": _broadcast_to,
-    "Transpose": _transpose,
-    "MatMul": _matrix_product(("transpose_a", "transpose_b")),
-    "BatchMatMulV2": _matrix_product(("adj_x", "adj_y")),
-}
-_ARITY = {"Reshape": 1, "BroadcastTo": 1, "Transpose": 1, "MatMul": 2, "BatchMatMulV2": 2}

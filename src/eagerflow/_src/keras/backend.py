@@ -16,10 +16,11 @@ import threading
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.context import init_scope
 from eagerflow._src.core.convert import constant as _constant
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, logging_ops, math_ops, nn_ops,
@@ -33,13 +34,18 @@ _state = threading.local()
 # `keras.utils.set_random_seed` puts a `random.Random` here: the seeds of unseeded
 # initializers come from it (else from Python's global `random`).
 _SEED_GENERATOR = threading.local()
+# The scratch graph that functional-API tensors live in, made by engine/keras_tensor.py when
+# first needed; it is kept here so that `clear_session` can start a new one.
+scratch_graph = None
 
 
+@export("keras.backend.floatx")
 def floatx():
     """The default float type of weights and inputs, as a string (``'float32'``)."""
     return _FLOATX
 
 
+@export("keras.backend.set_floatx")
 def set_floatx(value):
     """Sets the default float type: ``'float16'``, ``'bfloat16'``, ``'float32'`` or
     ``'float64'``."""
@@ -50,21 +56,25 @@ def set_floatx(value):
     _FLOATX = str(value)
 
 
+@export("keras.backend.epsilon")
 def epsilon():
     """The fuzz factor added to denominators (1e-7)."""
     return _EPSILON
 
 
+@export("keras.backend.set_epsilon")
 def set_epsilon(value):
     global _EPSILON
     _EPSILON = value
 
 
+@export("keras.backend.image_data_format")
 def image_data_format():
     """``'channels_last'`` (the default) or ``'channels_first'``."""
     return _IMAGE_DATA_FORMAT
 
 
+@export("keras.backend.set_image_data_format")
 def set_image_data_format(data_format):
     global _IMAGE_DATA_FORMAT
     if data_format not in ("channels_last", "channels_first"):
@@ -90,6 +100,7 @@ def _uids():
     return _state.uids
 
 
+@export("keras.backend.get_uid")
 def get_uid(prefix=""):
     """1, 2, 3, ... for successive calls with the same `prefix` (layer names ``dense_1``...)."""
     uids = _uids()
@@ -97,6 +108,7 @@ def get_uid(prefix=""):
     return uids[prefix]
 
 
+@export("keras.backend.reset_uids")
 def reset_uids():
     _uids().clear()
 
@@ -113,15 +125,16 @@ def separate_uids():
         _state.uids = outer
 
 
+@export("keras.backend.clear_session")
 def clear_session():
     """Forgets layer-name counters (the next Dense is ``dense`` again) and the learning phase."""
+    global scratch_graph
     reset_uids()
     _state.learning_phase = None
-    # imported here: the engine imports this module
-    from eagerflow._src.keras.engine import keras_tensor  # noqa: PLC0415
-    keras_tensor.reset_graph()
+    scratch_graph = None  # input names count from 1 again
 
 
+@export("keras.backend.learning_phase")
 def learning_phase():
     """0 (inference) or 1 (training) when set, else 0."""
     phase = getattr(_state, "learning_phase", None)
@@ -133,12 +146,14 @@ def global_learning_phase():
     return getattr(_state, "learning_phase", None)
 
 
+@export("keras.backend.set_learning_phase")
 def set_learning_phase(value):
     if value not in (0, 1):
         raise ValueError("Expected learning phase to be 0 or 1.")
     _state.learning_phase = value
 
 
+@export("keras.backend.in_train_phase")
 def in_train_phase(x, alt, training=None):
     """`x` while training, else `alt` (either may be a zero-argument callable).
 
@@ -154,62 +169,74 @@ def in_train_phase(x, alt, training=None):
     return chosen() if callable(chosen) else chosen
 
 
+@export("keras.backend.in_test_phase")
 def in_test_phase(x, alt, training=None):
     """`x` in inference, else `alt` (see `in_train_phase`)."""
     return in_train_phase(alt, x, training)
 
 
+@export("keras.backend.int_shape")
 def int_shape(x):
     """The static shape of `x` as a tuple of ints and Nones."""
     shape = x.shape
     return tuple(shape.as_list()) if hasattr(shape, "as_list") else tuple(shape)
 
 
+@export("keras.backend.ndim")
 def ndim(x):
     return len(int_shape(x))
 
 
+@export("keras.backend.dtype")
 def dtype(x):
     """`x`'s dtype name (``'float32'``)."""
     return _dtypes.as_dtype(x.dtype).name
 
 
+@export("keras.backend.count_params")
 def count_params(x):
     """The number of scalars in variable or tensor `x`."""
     return int(np.prod(int_shape(x)))
 
 
+@export("keras.backend.get_value")
 def get_value(x):
     """`x` as a NumPy value."""
     return x.numpy()
 
 
+@export("keras.backend.batch_get_value")
 def batch_get_value(tensors):
     return [get_value(x) for x in tensors]
 
 
+@export("keras.backend.set_value")
 def set_value(x, value):
     """Assigns NumPy `value` to variable `x`."""
     x.assign(np.asarray(value, dtype=_dtypes.as_dtype(x.dtype).as_numpy_dtype))
 
 
+@export("keras.backend.batch_set_value")
 def batch_set_value(tuples):
     for x, value in tuples:
         set_value(x, value)
 
 
+@export("keras.backend.cast_to_floatx")
 def cast_to_floatx(x):
     """`x` as a NumPy array of the `floatx()` type."""
     return np.asarray(x, dtype=_FLOATX)
 
 
 # -- tensor functions (``K.sum``, ``K.clip``, ...), as the Keras 2 backend defines them -------
+@export("keras.backend.variable")
 def variable(value, dtype=None, name=None, constraint=None):
     """A variable holding `value`, of `dtype` (default `floatx()`)."""
     return Variable(value, dtype=_dtypes.as_dtype(dtype or floatx()), name=name,
                     constraint=constraint)
 
 
+@export("keras.backend.constant")
 def constant(value, dtype=None, shape=None, name=None):
     """A constant tensor of `dtype` (default `floatx()`)."""
     return _constant(value, dtype=dtype or floatx(), shape=shape, name=name)
@@ -224,21 +251,25 @@ def _filled(fill, shape, dtype, name):
         return value
 
 
+@export("keras.backend.zeros")
 def zeros(shape, dtype=None, name=None):
     """A variable of zeros (a tensor when `shape` has a zero dimension)."""
     return _filled(array_ops.zeros, shape, dtype, name)
 
 
+@export("keras.backend.ones")
 def ones(shape, dtype=None, name=None):
     """A variable of ones (a tensor when `shape` has a zero dimension)."""
     return _filled(array_ops.ones, shape, dtype, name)
 
 
+@export("keras.backend.eval")
 def eval(x):  # noqa: A001 (Keras's name)
     """The value of tensor or variable `x`, as NumPy."""
     return get_value(x)
 
 
+@export("keras.backend.shape")
 def shape(x):
     """The dynamic shape of `x`, an int32 tensor."""
     return array_ops.shape(x)
@@ -249,65 +280,80 @@ def _float_if_bool(x):
     return cast_ops.cast(x, floatx()) if x.dtype == _dtypes.bool else x
 
 
+@export("keras.backend.sum")
 def sum(x, axis=None, keepdims=False):  # noqa: A001
     return reduction_ops.reduce_sum(x, axis, keepdims)
 
 
+@export("keras.backend.prod")
 def prod(x, axis=None, keepdims=False):
     return reduction_ops.reduce_prod(x, axis, keepdims)
 
 
+@export("keras.backend.max")
 def max(x, axis=None, keepdims=False):  # noqa: A001
     return reduction_ops.reduce_max(x, axis, keepdims)
 
 
+@export("keras.backend.min")
 def min(x, axis=None, keepdims=False):  # noqa: A001
     return reduction_ops.reduce_min(x, axis, keepdims)
 
 
+@export("keras.backend.mean")
 def mean(x, axis=None, keepdims=False):
     """The mean of `x` (booleans counted as `floatx()` ones and zeros)."""
     return reduction_ops.reduce_mean(_float_if_bool(x), axis, keepdims)
 
 
+@export("keras.backend.var")
 def var(x, axis=None, keepdims=False):
     return reduction_ops.reduce_variance(_float_if_bool(x), axis=axis, keepdims=keepdims)
 
 
+@export("keras.backend.std")
 def std(x, axis=None, keepdims=False):
     return reduction_ops.reduce_std(_float_if_bool(x), axis=axis, keepdims=keepdims)
 
 
+@export("keras.backend.any")
 def any(x, axis=None, keepdims=False):  # noqa: A001
     return reduction_ops.reduce_any(cast_ops.cast(x, _dtypes.bool), axis, keepdims)
 
 
+@export("keras.backend.all")
 def all(x, axis=None, keepdims=False):  # noqa: A001
     return reduction_ops.reduce_all(cast_ops.cast(x, _dtypes.bool), axis, keepdims)
 
 
+@export("keras.backend.argmax")
 def argmax(x, axis=-1):
     return reduction_ops.argmax(x, axis)
 
 
+@export("keras.backend.argmin")
 def argmin(x, axis=-1):
     return reduction_ops.argmin(x, axis)
 
 
+@export("keras.backend.cumsum")
 def cumsum(x, axis=0):
     return reduction_ops.cumsum(x, axis=axis)
 
 
+@export("keras.backend.cumprod")
 def cumprod(x, axis=0):
     return reduction_ops.cumprod(x, axis=axis)
 
 
+@export("keras.backend.sqrt")
 def sqrt(x):
     """The square root of `x`, negative values read as 0."""
     x = as_tensor(x)
     return math_ops.sqrt(math_ops.maximum(x, _constant(0.0, x.dtype)))
 
 
+@export("keras.backend.clip")
 def clip(x, min_value, max_value):
     """`x` clipped to [min_value, max_value]; None means unbounded, and a `max_value`
     below `min_value` is raised to it."""
@@ -350,6 +396,7 @@ reshape = array_ops.reshape
 transpose = array_ops.transpose
 
 
+@export("keras.backend.stop_gradient")
 def stop_gradient(variables):
     """`variables` (a tensor, or a list or tuple of them) cut from the gradient."""
     if isinstance(variables, (list, tuple)):
@@ -357,22 +404,27 @@ def stop_gradient(variables):
     return cast_ops.stop_gradient(variables)
 
 
+@export("keras.backend.permute_dimensions")
 def permute_dimensions(x, pattern):
     return array_ops.transpose(x, perm=pattern)
 
 
+@export("keras.backend.expand_dims")
 def expand_dims(x, axis=-1):
     return array_ops.expand_dims(x, axis)
 
 
+@export("keras.backend.squeeze")
 def squeeze(x, axis):
     return array_ops.squeeze(x, [axis])
 
 
+@export("keras.backend.stack")
 def stack(x, axis=0):
     return array_ops.stack(x, axis=axis)
 
 
+@export("keras.backend.concatenate")
 def concatenate(tensors, axis=-1):
     """`tensors` joined along `axis` (a negative axis counts from the first one's rank)."""
     if axis < 0:
@@ -381,20 +433,24 @@ def concatenate(tensors, axis=-1):
     return array_ops.concat(list(tensors), axis)
 
 
+@export("keras.backend.flatten")
 def flatten(x):
     """`x` as a vector."""
     return array_ops.reshape(x, [-1])
 
 
+@export("keras.backend.batch_flatten")
 def batch_flatten(x):
     """`x` as a matrix of one row per sample."""
     return array_ops.reshape(x, array_ops.stack([-1, prod(shape(x)[1:])]))
 
 
+@export("keras.backend.tile")
 def tile(x, n):
     return array_ops.tile(x, [n] if isinstance(n, int) else n)
 
 
+@export("keras.backend.repeat")
 def repeat(x, n):
     """Matrix `x` (samples, dim) repeated `n` times along a new axis 1."""
     if ndim(x) != 2:
@@ -402,15 +458,18 @@ def repeat(x, n):
     return array_ops.tile(array_ops.expand_dims(x, 1), array_ops.stack([1, n, 1]))
 
 
+@export("keras.backend.repeat_elements")
 def repeat_elements(x, rep, axis):
     """Each slice of `x` along `axis` repeated `rep` times in place (``np.repeat``)."""
     return array_ops.repeat(x, rep, axis=axis)
 
 
+@export("keras.backend.one_hot")
 def one_hot(indices, num_classes):
     return array_ops.one_hot(indices, depth=num_classes, axis=-1)
 
 
+@export("keras.backend.dot")
 def dot(x, y):
     """The matrix product, contracting the last axis of `x` with the second to last of `y`
     (so ``(2, 3, 4) . (4, 5)`` is ``(2, 3, 5)`` and ``(3, 4) . (2, 4, 5)`` is ``(3, 2, 5)``)."""
@@ -432,6 +491,7 @@ def _known_dims(x):
     return [dynamic[i] if d is None else d for i, d in enumerate(int_shape(x))]
 
 
+@export("keras.backend.switch")
 def switch(condition, then_expression, else_expression):
     """`then_expression` where `condition`, else `else_expression`: a `cond` for a scalar
     condition (either may be a callable), an elementwise choice otherwise."""
@@ -462,36 +522,85 @@ def _thunk(value):
     return value if callable(value) else lambda: value
 
 
+def with_logits(output, logits):
+    """`output`, remembering `logits` as ``_keras_logits`` (crossentropy losses use them)."""
+    # Eager results only: in graphs losses find the logits from the producing op, which
+    # also covers `tf.nn.softmax` and `tf.sigmoid` as in TensorFlow.
+    if type(output) is EagerTensor:
+        output._keras_logits = logits
+    return output
+
+
+@export("keras.backend.relu")
 def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     """The Keras rectifier: leaky below `threshold`, capped at `max_value`."""
-    from eagerflow._src.keras import activations  # noqa: PLC0415 (activations use backend names)
-    return activations.relu(x, alpha=alpha, max_value=max_value, threshold=threshold)
+    x = as_tensor(x)
+    if alpha != 0.0:
+        if max_value is None and threshold == 0:
+            return nn_ops.leaky_relu(x, alpha=alpha)
+        below = math_ops.negative(x)
+        negative_part = nn_ops.relu(math_ops.add(below, threshold) if threshold != 0 else below)
+    clip_max = max_value is not None
+    if threshold != 0:
+        x = math_ops.multiply(x, cast_ops.cast(math_ops.greater(x, threshold), x.dtype))
+    elif max_value == 6:
+        x = nn_ops.relu6(x)  # one op for the common relu6
+        clip_max = False
+    else:
+        x = nn_ops.relu(x)
+    if clip_max:
+        x = reduction_ops.clip_by_value(x, as_tensor(0, x.dtype), as_tensor(max_value, x.dtype))
+    if alpha != 0.0:
+        x = math_ops.subtract(x, math_ops.multiply(as_tensor(alpha, x.dtype), negative_part))
+    return x
 
 
+@export("keras.backend.elu")
 def elu(x, alpha=1.0):
-    from eagerflow._src.keras import activations  # noqa: PLC0415
-    return activations.elu(x, alpha)
+    """x if x > 0 else alpha * (exp(x) - 1)."""
+    x = as_tensor(x)
+    res = nn_ops.elu(x)
+    if alpha == 1:
+        return res
+    return array_ops.where(math_ops.greater(x, 0), res, math_ops.multiply(alpha, res))
 
 
+@export("keras.backend.softmax")
 def softmax(x, axis=-1):
-    from eagerflow._src.keras import activations  # noqa: PLC0415
-    return activations.softmax(x, axis)
+    """exp(x) / sum(exp(x)) along `axis` (an int or a tuple of ints); `x` of rank 2 or more."""
+    x = as_tensor(x)
+    rank = x.shape.rank
+    if rank is not None and rank <= 1:
+        raise ValueError(f"Cannot apply softmax to a tensor that is 1D. Received input: {x}")
+    if isinstance(axis, int):
+        output = nn_ops.softmax(x, axis=axis)
+    else:
+        exps = math_ops.exp(math_ops.subtract(x, reduction_ops.reduce_max(x, axis,
+                                                                          keepdims=True)))
+        output = math_ops.truediv(exps, reduction_ops.reduce_sum(exps, axis, keepdims=True))
+    return with_logits(output, x)
 
 
+@export("keras.backend.hard_sigmoid")
 def hard_sigmoid(x):
-    from eagerflow._src.keras import activations  # noqa: PLC0415
-    return activations.hard_sigmoid(x)
+    """Keras 2's piecewise-linear sigmoid: clip(0.2 * x + 0.5, 0, 1)."""
+    x = as_tensor(x)
+    x = math_ops.add(math_ops.multiply(x, as_tensor(0.2, x.dtype)), as_tensor(0.5, x.dtype))
+    return reduction_ops.clip_by_value(x, 0.0, 1.0)
 
 
+@export("keras.backend.l2_normalize")
 def l2_normalize(x, axis=None):
     return reduction_ops.l2_normalize(x, axis=axis)
 
 
+@export("keras.backend.in_top_k")
 def in_top_k(predictions, targets, k):
     """Whether each target is among the `k` largest of its row of `predictions`."""
     return nn_ops.in_top_k(targets, predictions, k)
 
 
+@export("keras.backend.bias_add")
 def bias_add(x, bias, data_format=None):
     """`x` plus `bias` along its channels axis; a bias of rank above 1 is reshaped (not
     transposed) to put its last axis first with channels-first data, as Keras 2 does."""
@@ -514,44 +623,53 @@ def _seed_or_draw(seed):
     return np.random.randint(10e6) if seed is None else seed
 
 
+@export("keras.backend.random_normal")
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     return random_ops.normal(shape, mean=mean, stddev=stddev, dtype=dtype or floatx(),
                              seed=_seed_or_draw(seed))
 
 
+@export("keras.backend.random_uniform")
 def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     return random_ops.uniform(shape, minval=minval, maxval=maxval, dtype=dtype or floatx(),
                               seed=_seed_or_draw(seed))
 
 
+@export("keras.backend.truncated_normal")
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     return random_ops.truncated_normal(shape, mean=mean, stddev=stddev,
                                        dtype=dtype or floatx(), seed=_seed_or_draw(seed))
 
 
+@export("keras.backend.dropout")
 def dropout(x, level, noise_shape=None, seed=None):
     """`x` with a fraction `level` of its entries zeroed, the others scaled up."""
     return nn_ops.dropout(x, rate=level, noise_shape=noise_shape, seed=_seed_or_draw(seed))
 
 
+@export("keras.backend.print_tensor")
 def print_tensor(x, message="", summarize=3):
     """Prints `message` and `x` to standard output; returns `x`."""
     logging_ops.print(message, x, output_stream=sys.stdout, summarize=summarize)
     return x
 
 
+@export("keras.backend.update")
 def update(x, new_x):
     return x.assign(new_x)
 
 
+@export("keras.backend.update_add")
 def update_add(x, increment):
     return x.assign_add(increment)
 
 
+@export("keras.backend.update_sub")
 def update_sub(x, decrement):
     return x.assign_sub(decrement)
 
 
+@export("keras.backend.moving_average_update")
 def moving_average_update(x, value, momentum):
     """``x -= (x - value) * (1 - momentum)``."""
     momentum = cast_ops.cast(momentum, x.dtype)

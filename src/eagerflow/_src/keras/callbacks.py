@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.keras import backend
@@ -59,6 +60,7 @@ def sync_to_numpy_or_python_type(structure):
     return nest.map_structure(convert, structure)
 
 
+@export("keras.callbacks.Callback")
 class Callback:
     """Base class: override any `on_*` hook; `model` and `params` are set before training.
 
@@ -146,6 +148,7 @@ class Callback:
         return _overridden(self.on_predict_batch_begin, self.on_predict_batch_end)
 
 
+@export("keras.callbacks.CallbackList")
 class CallbackList:
     """Calls each hook on every callback in order; adds `History` and the progress bar.
 
@@ -267,6 +270,7 @@ class CallbackList:
         self._call("on_predict_end", logs)
 
 
+@export("keras.callbacks.BaseLogger")
 class BaseLogger(Callback):
     """Averages the batch logs over each epoch, weighted by each batch's ``size`` entry.
 
@@ -316,6 +320,7 @@ class BaseLogger(Callback):
                 logs[key] = self.totals[key] / self.seen
 
 
+@export("keras.callbacks.TerminateOnNaN")
 class TerminateOnNaN(Callback):
     """Stops training at the first batch whose ``loss`` is NaN or infinite.
 
@@ -338,6 +343,7 @@ class TerminateOnNaN(Callback):
                 self.model.stop_training = True
 
 
+@export("keras.callbacks.ProgbarLogger")
 class ProgbarLogger(Callback):
     """Prints Keras's progress bar (``verbose=1``) or one line per epoch (``verbose=2``).
 
@@ -454,6 +460,7 @@ class ProgbarLogger(Callback):
         self.progbar.update(self.target, list(logs.items()), finalize=True)
 
 
+@export("keras.callbacks.History")
 class History(Callback):
     """Records each epoch's logs in `history` (``{'loss': [...], ...}``); `fit` returns it."""
 
@@ -506,6 +513,7 @@ class _Monitor:
         return value
 
 
+@export("keras.callbacks.ModelCheckpoint")
 class ModelCheckpoint(Callback):
     """Saves the model (or only its weights) every epoch, or every `save_freq` batches.
 
@@ -631,6 +639,7 @@ class ModelCheckpoint(Callback):
                            f"Reason: {e}") from None
 
 
+@export("keras.callbacks.EarlyStopping")
 class EarlyStopping(Callback):
     """Stops training when `monitor` has not improved for `patience` epochs.
 
@@ -716,6 +725,7 @@ class EarlyStopping(Callback):
         return self._monitor.better(value - self._monitor.delta, reference)
 
 
+@export("keras.callbacks.LearningRateScheduler")
 class LearningRateScheduler(Callback):
     """Sets the optimizer's learning rate at each epoch's start to `schedule(epoch, lr)`
     (or `schedule(epoch)`), and logs it as ``lr``.
@@ -751,6 +761,7 @@ class LearningRateScheduler(Callback):
             logs["lr"] = backend.get_value(self.model.optimizer.lr)
 
 
+@export("keras.callbacks.ReduceLROnPlateau")
 class ReduceLROnPlateau(Callback):
     """Multiplies the learning rate by `factor` when `monitor` has not improved for
     `patience` epochs, then waits `cooldown` epochs; never below `min_lr`.
@@ -827,6 +838,7 @@ class ReduceLROnPlateau(Callback):
         return self.cooldown_counter > 0
 
 
+@export("keras.callbacks.CSVLogger")
 class CSVLogger(Callback):
     """Writes one CSV row per epoch (``epoch`` then the logs, sorted by name) to `filename`.
 
@@ -885,6 +897,7 @@ def _csv_value(value):
     return value
 
 
+@export("keras.callbacks.LambdaCallback")
 class LambdaCallback(Callback):
     """A callback made of the given functions: ``on_epoch_end(epoch, logs)``,
     ``on_batch_end(batch, logs)``, ``on_train_begin(logs)``, ...; other hooks

@@ -9,16 +9,17 @@ array([0.6, 0.8], dtype=float32)
 >>> get("non_neg")(constant([-1.0, 2.0])).numpy()
 array([-0.,  2.], dtype=float32)
 """
-import warnings
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import convert
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 
 
+@export("keras.constraints.Constraint")
 class Constraint:
     """Base class of constraints: subclasses implement ``__call__(w)`` returning the
     projected weight (the base returns `w` unchanged).
@@ -61,6 +62,7 @@ def _rescale(w, norms, desired):
     return w * (desired / (backend.epsilon() + norms))
 
 
+@export("keras.constraints.MaxNorm", "keras.constraints.max_norm")
 class MaxNorm(Constraint):
     """Rescales vectors whose norm along `axis` exceeds `max_value` down to it.
 
@@ -80,6 +82,7 @@ class MaxNorm(Constraint):
         return {"max_value": self.max_value, "axis": self.axis}
 
 
+@export("keras.constraints.NonNeg", "keras.constraints.non_neg")
 class NonNeg(Constraint):
     """Zeroes the negative weights.
 
@@ -91,6 +94,7 @@ class NonNeg(Constraint):
         return w * cast_ops.cast(math_ops.greater_equal(w, 0.0), backend.floatx())
 
 
+@export("keras.constraints.UnitNorm", "keras.constraints.unit_norm")
 class UnitNorm(Constraint):
     """Rescales vectors along `axis` to norm 1.
 
@@ -108,6 +112,7 @@ class UnitNorm(Constraint):
         return {"axis": self.axis}
 
 
+@export("keras.constraints.MinMaxNorm", "keras.constraints.min_max_norm")
 class MinMaxNorm(Constraint):
     """Moves norms along `axis` a fraction `rate` of the way into [min_value, max_value]:
     ``rate * clip(norm) + (1 - rate) * norm`` (`rate=1` enforces the bounds exactly).
@@ -153,6 +158,7 @@ def _radial_sources(size):
     return np.where(ring == 0, half - 1, half + ring - size % 2)
 
 
+@export("keras.constraints.RadialConstraint", "keras.constraints.radial_constraint")
 class RadialConstraint(Constraint):
     """Makes each ``(height, width)`` slice of a square Conv2D kernel constant on square
     rings around its centre, each ring taking one of the kernel's diagonal values.
@@ -187,8 +193,11 @@ _ALL_OBJECTS = {
     "radial_constraint": radial_constraint,
     # Keras 1's names, still found in saved configs.
     "maxnorm": MaxNorm, "nonneg": NonNeg, "unitnorm": UnitNorm}
+_IDENTIFIERS = serialization.Identifiers("constraint", _ALL_OBJECTS, Constraint,
+                                         "keras.constraints", get_kind="constraint function")
 
 
+@export("keras.constraints.serialize")
 def serialize(constraint, use_legacy_format=False):
     """`constraint`'s config dict (``module``, ``class_name``, ``config``,
     ``registered_name``); only ``class_name`` and ``config`` in the legacy format.
@@ -196,30 +205,20 @@ def serialize(constraint, use_legacy_format=False):
     >>> serialize(MaxNorm(3))["config"]
     {'max_value': 3, 'axis': 0}
     """
-    if constraint is None:
-        return None
-    if not isinstance(constraint, Constraint):
-        warnings.warn(
-            f"The `keras.constraints.serialize()` API should only be used for objects of "
-            f"type `keras.constraints.Constraint`. Found an instance of type "
-            f"{type(constraint)}, which may lead to improper serialization.", stacklevel=2)
-    config = serialization.serialize_keras_object(constraint)
-    if use_legacy_format and isinstance(config, dict):
-        return {"class_name": config["registered_name"] or config["class_name"],
-                "config": config["config"]}
-    return config
+    return _IDENTIFIERS.serialize(constraint, use_legacy_format)
 
 
+@export("keras.constraints.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The constraint a config dict or name describes (both formats are read alike).
 
     >>> deserialize({"class_name": "UnitNorm", "config": {"axis": 1}}).axis
     1
     """
-    return serialization.deserialize_keras_object(config, _ALL_OBJECTS, custom_objects,
-                                                  "constraint")
+    return _IDENTIFIERS.deserialize(config, custom_objects)
 
 
+@export("keras.constraints.get")
 def get(identifier):
     """A constraint from a name (a default instance), a config dict or a callable
     (returned as is, classes included).
@@ -227,6 +226,4 @@ def get(identifier):
     >>> get("max_norm").get_config()
     {'max_value': 2, 'axis': 0}
     """
-    if identifier is None or isinstance(identifier, (str, dict)) or callable(identifier):
-        return serialization.get(identifier, _ALL_OBJECTS, "constraint")
-    raise ValueError(f"Could not interpret constraint function identifier: {identifier}")
+    return _IDENTIFIERS.get(identifier)

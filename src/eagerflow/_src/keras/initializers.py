@@ -22,6 +22,7 @@ import math
 import re
 import warnings
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core import convert
 from eagerflow._src.keras import backend
@@ -36,6 +37,7 @@ _ALLOWED_KWARGS = [_PARTITION_SHAPE, _PARTITION_OFFSET, "layout"]
 _TRUNCATED_STDDEV = 0.87962566103423978
 
 
+@export("keras.initializers.Initializer")
 class Initializer:
     """Base class of initializers: subclasses implement ``__call__(shape, dtype=None, **kwargs)``
     and, when their constructor takes arguments, `get_config`.
@@ -99,6 +101,7 @@ def _floating(dtype):
         raise ValueError(f"Expected floating point type, got {dtype}.")
 
 
+@export("keras.initializers.Zeros", "keras.initializers.zeros")
 class Zeros(Initializer):
     """Zeros (any numeric or boolean dtype).
 
@@ -111,6 +114,7 @@ class Zeros(Initializer):
         return array_ops.zeros(shape, dtype)
 
 
+@export("keras.initializers.Ones", "keras.initializers.ones")
 class Ones(Initializer):
     """Ones (any numeric or boolean dtype).
 
@@ -123,6 +127,7 @@ class Ones(Initializer):
         return array_ops.ones(shape, dtype)
 
 
+@export("keras.initializers.Constant", "keras.initializers.constant")
 class Constant(Initializer):
     """`value` everywhere: a scalar, or values with as many elements as the shape.
 
@@ -168,6 +173,7 @@ class _Random(Initializer):
         self._used = True
 
 
+@export("keras.initializers.RandomUniform", "keras.initializers.random_uniform")
 class RandomUniform(_Random):
     """Uniform values in [minval, maxval) (floats, or integers with integer bounds).
 
@@ -208,6 +214,7 @@ class _Normal(_Random):
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
 
 
+@export("keras.initializers.RandomNormal", "keras.initializers.random_normal")
 class RandomNormal(_Normal):
     """Normal values of mean `mean` and standard deviation `stddev`.
 
@@ -218,6 +225,7 @@ class RandomNormal(_Normal):
     _draw = "random_normal"
 
 
+@export("keras.initializers.TruncatedNormal", "keras.initializers.truncated_normal")
 class TruncatedNormal(_Normal):
     """Normal values re-drawn until within 2 standard deviations of the mean.
 
@@ -244,6 +252,7 @@ def _compute_fans(shape):
     return int(shape[-2] * receptive_field), int(shape[-1] * receptive_field)
 
 
+@export("keras.initializers.VarianceScaling", "keras.initializers.variance_scaling")
 class VarianceScaling(_Random):
     """Values of variance ``scale / n``, with ``n`` the fan in, fan out or their mean.
 
@@ -306,6 +315,7 @@ class _Preset(VarianceScaling):
         return {"seed": self.seed}
 
 
+@export("keras.initializers.GlorotUniform", "keras.initializers.glorot_uniform")
 class GlorotUniform(_Preset):
     """Glorot (Xavier) uniform: within ``±sqrt(6 / (fan_in + fan_out))``.
 
@@ -316,6 +326,7 @@ class GlorotUniform(_Preset):
     _preset = {"scale": 1.0, "mode": "fan_avg", "distribution": "uniform"}
 
 
+@export("keras.initializers.GlorotNormal", "keras.initializers.glorot_normal")
 class GlorotNormal(_Preset):
     """Glorot (Xavier) normal: truncated normal of stddev ``sqrt(2 / (fan_in + fan_out))``.
 
@@ -326,6 +337,7 @@ class GlorotNormal(_Preset):
     _preset = {"scale": 1.0, "mode": "fan_avg", "distribution": "truncated_normal"}
 
 
+@export("keras.initializers.HeUniform", "keras.initializers.he_uniform")
 class HeUniform(_Preset):
     """He uniform: within ``±sqrt(6 / fan_in)``.
 
@@ -336,6 +348,7 @@ class HeUniform(_Preset):
     _preset = {"scale": 2.0, "mode": "fan_in", "distribution": "uniform"}
 
 
+@export("keras.initializers.HeNormal", "keras.initializers.he_normal")
 class HeNormal(_Preset):
     """He normal: truncated normal of stddev ``sqrt(2 / fan_in)``.
 
@@ -346,6 +359,7 @@ class HeNormal(_Preset):
     _preset = {"scale": 2.0, "mode": "fan_in", "distribution": "truncated_normal"}
 
 
+@export("keras.initializers.LecunUniform", "keras.initializers.lecun_uniform")
 class LecunUniform(_Preset):
     """LeCun uniform: within ``±sqrt(3 / fan_in)``.
 
@@ -356,6 +370,7 @@ class LecunUniform(_Preset):
     _preset = {"scale": 1.0, "mode": "fan_in", "distribution": "uniform"}
 
 
+@export("keras.initializers.LecunNormal", "keras.initializers.lecun_normal")
 class LecunNormal(_Preset):
     """LeCun normal: truncated normal of stddev ``sqrt(1 / fan_in)``.
 
@@ -366,6 +381,7 @@ class LecunNormal(_Preset):
     _preset = {"scale": 1.0, "mode": "fan_in", "distribution": "truncated_normal"}
 
 
+@export("keras.initializers.Orthogonal", "keras.initializers.orthogonal")
 class Orthogonal(_Random):
     """An orthogonal matrix times `gain` (orthonormal rows or columns, whichever are fewer);
     a shape of higher rank is a ``(prod(shape[:-1]), shape[-1])`` matrix reshaped.
@@ -400,6 +416,7 @@ class Orthogonal(_Random):
         return {"gain": self.gain, "seed": self.seed}
 
 
+@export("keras.initializers.Identity", "keras.initializers.identity")
 class Identity(Initializer):
     """`gain` times the identity matrix (2-D shapes only; rectangular ones allowed).
 
@@ -460,8 +477,11 @@ def _names():
 
 
 _ALL_OBJECTS = _names()
+_IDENTIFIERS = serialization.Identifiers("initializer", _ALL_OBJECTS, Initializer,
+                                         "keras.initializers", instantiate=True)
 
 
+@export("keras.initializers.serialize")
 def serialize(initializer, use_legacy_format=False):
     """`initializer`'s config dict (``module``, ``class_name``, ``config``,
     ``registered_name``); only ``class_name`` and ``config`` in the legacy format.
@@ -469,36 +489,24 @@ def serialize(initializer, use_legacy_format=False):
     >>> serialize(Zeros())
     {'module': 'keras.initializers', 'class_name': 'Zeros', 'config': {}, 'registered_name': None}
     """
-    if initializer is None:
-        return None
-    if not isinstance(initializer, Initializer):
-        warnings.warn(
-            f"The `keras.initializers.serialize()` API should only be used for objects of "
-            f"type `keras.initializers.Initializer`. Found an instance of type "
-            f"{type(initializer)}, which may lead to improper serialization.", stacklevel=2)
-    config = serialization.serialize_keras_object(initializer)
-    if use_legacy_format and isinstance(config, dict):
-        return {"class_name": config["registered_name"] or config["class_name"],
-                "config": config["config"]}
-    return config
+    return _IDENTIFIERS.serialize(initializer, use_legacy_format)
 
 
+@export("keras.initializers.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The initializer a config dict or name describes (both formats are read alike).
 
     >>> deserialize({"class_name": "Constant", "config": {"value": 2}}).value
     2
     """
-    return serialization.deserialize_keras_object(config, _ALL_OBJECTS, custom_objects,
-                                                  "initializer")
+    return _IDENTIFIERS.deserialize(config, custom_objects)
 
 
+@export("keras.initializers.get")
 def get(identifier):
     """An initializer from a name, config dict, class (instantiated) or callable.
 
     >>> type(get("he_normal")).__name__
     'HeNormal'
     """
-    if inspect.isclass(identifier):
-        return identifier()
-    return serialization.get(identifier, _ALL_OBJECTS, "initializer")
+    return _IDENTIFIERS.get(identifier)

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from eagerflow._src.autograph import conversion
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import is_tensor
@@ -28,6 +29,7 @@ from eagerflow._src.ops.wrappers import as_tensor
 _LOG_2 = float(np.float32(np.log(2.0)))
 
 
+@export("keras.losses.Reduction")
 class Reduction:
     """How a `Loss` reduces its weighted per-sample losses.
 
@@ -150,6 +152,7 @@ def _masked_weights(losses, sample_weight, mask, reduction):
 
 # ----------------------------------------------------------------------------- base classes
 
+@export("keras.losses.Loss")
 class Loss:
     """Base class of losses: subclasses implement ``call(y_true, y_pred)``, returning one
     loss per sample; calling the loss weighs and reduces them.
@@ -338,6 +341,8 @@ def _maybe_signed_labels(y_true):
 
 # ----------------------------------------------------------------------------- loss functions
 
+@export("keras.losses.mean_squared_error", "keras.metrics.mean_squared_error", "keras.losses.MSE",
+        "keras.losses.mse", "keras.metrics.MSE", "keras.metrics.mse")
 def mean_squared_error(y_true, y_pred):
     """mean((y_true - y_pred) ** 2) over the last axis.
 
@@ -348,6 +353,8 @@ def mean_squared_error(y_true, y_pred):
     return _mean(math_ops.squared_difference(y_pred, y_true))
 
 
+@export("keras.losses.mean_absolute_error", "keras.metrics.mean_absolute_error", "keras.losses.MAE",
+        "keras.losses.mae", "keras.metrics.MAE", "keras.metrics.mae")
 def mean_absolute_error(y_true, y_pred):
     """mean(|y_true - y_pred|) over the last axis.
 
@@ -358,6 +365,9 @@ def mean_absolute_error(y_true, y_pred):
     return _mean(math_ops.abs(math_ops.subtract(y_pred, y_true)))
 
 
+@export("keras.losses.mean_absolute_percentage_error",
+        "keras.metrics.mean_absolute_percentage_error", "keras.losses.MAPE", "keras.losses.mape",
+        "keras.metrics.MAPE", "keras.metrics.mape")
 def mean_absolute_percentage_error(y_true, y_pred):
     """100 * mean(|(y_true - y_pred) / y_true|) over the last axis (|y_true| >= epsilon).
 
@@ -370,6 +380,9 @@ def mean_absolute_percentage_error(y_true, y_pred):
     return math_ops.multiply(100.0, _mean(diff))
 
 
+@export("keras.losses.mean_squared_logarithmic_error",
+        "keras.metrics.mean_squared_logarithmic_error", "keras.losses.MSLE", "keras.losses.msle",
+        "keras.metrics.MSLE", "keras.metrics.msle")
 def mean_squared_logarithmic_error(y_true, y_pred):
     """mean((log(y_pred + 1) - log(y_true + 1)) ** 2) over the last axis (values >= epsilon).
 
@@ -383,6 +396,7 @@ def mean_squared_logarithmic_error(y_true, y_pred):
     return _mean(math_ops.squared_difference(first, second))
 
 
+@export("keras.losses.squared_hinge", "keras.metrics.squared_hinge")
 def squared_hinge(y_true, y_pred):
     """mean(max(1 - y_true * y_pred, 0) ** 2) over the last axis; 0/1 labels become -1/1.
 
@@ -395,6 +409,7 @@ def squared_hinge(y_true, y_pred):
     return _mean(math_ops.square(margin))
 
 
+@export("keras.losses.hinge", "keras.metrics.hinge")
 def hinge(y_true, y_pred):
     """mean(max(1 - y_true * y_pred, 0)) over the last axis; 0/1 labels become -1/1.
 
@@ -407,6 +422,7 @@ def hinge(y_true, y_pred):
                                   0.0))
 
 
+@export("keras.losses.categorical_hinge")
 def categorical_hinge(y_true, y_pred):
     """max(neg - pos + 1, 0): pos the score of the true class, neg the best other score.
 
@@ -421,6 +437,7 @@ def categorical_hinge(y_true, y_pred):
                             as_tensor(0.0, y_pred.dtype))
 
 
+@export("keras.losses.huber")
 def huber(y_true, y_pred, delta=1.0):
     """mean of x**2 / 2 where |x| <= delta, else delta * |x| - delta**2 / 2, for x the error.
 
@@ -441,6 +458,8 @@ def huber(y_true, y_pred, delta=1.0):
     return _mean(array_ops.where(math_ops.less_equal(abs_error, delta), quadratic, linear))
 
 
+@export("keras.losses.log_cosh", "keras.metrics.log_cosh", "keras.losses.logcosh",
+        "keras.metrics.logcosh")
 def log_cosh(y_true, y_pred):
     """mean(log(cosh(y_pred - y_true))) over the last axis, without overflow.
 
@@ -455,6 +474,7 @@ def log_cosh(y_true, y_pred):
     return _mean(value)
 
 
+@export("keras.losses.categorical_crossentropy", "keras.metrics.categorical_crossentropy")
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     """-sum(y_true * log(y_pred)) along `axis`, `y_pred` being probabilities or logits.
 
@@ -476,6 +496,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     return math_ops.negative(reduction_ops.reduce_sum(math_ops.multiply(y_true, log_probs), axis))
 
 
+@export("keras.losses.categorical_focal_crossentropy",
+        "keras.metrics.categorical_focal_crossentropy")
 def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False,
                                    label_smoothing=0.0, axis=-1):
     """Categorical crossentropy with each class's term scaled by alpha * (1 - p) ** gamma.
@@ -499,6 +521,8 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
     return reduction_ops.reduce_sum(math_ops.multiply(weight, cce), axis)
 
 
+@export("keras.losses.sparse_categorical_crossentropy",
+        "keras.metrics.sparse_categorical_crossentropy")
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
                                     ignore_class=None):
     """-log(y_pred[y_true]) for integer class labels `y_true` and class scores along `axis`.
@@ -554,6 +578,7 @@ def _leading_shape(output):
     return array_ops.shape(output)[:-1]
 
 
+@export("keras.losses.binary_crossentropy", "keras.metrics.binary_crossentropy")
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     """mean(-y_true * log(y_pred) - (1 - y_true) * log(1 - y_pred)) along `axis`.
 
@@ -565,6 +590,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     return _mean(_binary_crossentropy(y_true, y_pred, from_logits), axis)
 
 
+@export("keras.losses.binary_focal_crossentropy", "keras.metrics.binary_focal_crossentropy")
 def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha=0.25,
                               gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1):
     """Binary crossentropy scaled by (1 - p_t) ** gamma, p_t the probability of the truth.
@@ -590,6 +616,9 @@ def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha
     return _mean(focal, axis)
 
 
+@export("keras.losses.kl_divergence", "keras.metrics.kl_divergence", "keras.losses.KLD",
+        "keras.losses.kld", "keras.losses.kullback_leibler_divergence", "keras.metrics.KLD",
+        "keras.metrics.kld", "keras.metrics.kullback_leibler_divergence")
 def kl_divergence(y_true, y_pred):
     """sum(y_true * log(y_true / y_pred)) over the last axis, both clipped to [epsilon, 1].
 
@@ -603,6 +632,7 @@ def kl_divergence(y_true, y_pred):
         math_ops.multiply(y_true, math_ops.log(math_ops.truediv(y_true, y_pred))), axis=-1)
 
 
+@export("keras.losses.poisson", "keras.metrics.poisson")
 def poisson(y_true, y_pred):
     """mean(y_pred - y_true * log(y_pred + epsilon)) over the last axis.
 
@@ -614,6 +644,7 @@ def poisson(y_true, y_pred):
     return _mean(math_ops.subtract(y_pred, math_ops.multiply(y_true, log_pred)))
 
 
+@export("keras.losses.cosine_similarity")
 def cosine_similarity(y_true, y_pred, axis=-1):
     """Minus the cosine of the angle between `y_true` and `y_pred` along `axis`.
 
@@ -638,6 +669,7 @@ huber_loss = huber
 
 # ----------------------------------------------------------------------------- loss classes
 
+@export("keras.losses.MeanSquaredError")
 class MeanSquaredError(LossFunctionWrapper):
     """The mean of squared errors (`mean_squared_error`).
 
@@ -650,6 +682,7 @@ class MeanSquaredError(LossFunctionWrapper):
         super().__init__(mean_squared_error, name=name, reduction=reduction)
 
 
+@export("keras.losses.MeanAbsoluteError")
 class MeanAbsoluteError(LossFunctionWrapper):
     """The mean of absolute errors (`mean_absolute_error`).
 
@@ -661,6 +694,7 @@ class MeanAbsoluteError(LossFunctionWrapper):
         super().__init__(mean_absolute_error, name=name, reduction=reduction)
 
 
+@export("keras.losses.MeanAbsolutePercentageError")
 class MeanAbsolutePercentageError(LossFunctionWrapper):
     """The mean of absolute errors relative to the truth, in percent.
 
@@ -672,6 +706,7 @@ class MeanAbsolutePercentageError(LossFunctionWrapper):
         super().__init__(mean_absolute_percentage_error, name=name, reduction=reduction)
 
 
+@export("keras.losses.MeanSquaredLogarithmicError")
 class MeanSquaredLogarithmicError(LossFunctionWrapper):
     """The mean of squared differences of log(1 + value).
 
@@ -683,6 +718,7 @@ class MeanSquaredLogarithmicError(LossFunctionWrapper):
         super().__init__(mean_squared_logarithmic_error, name=name, reduction=reduction)
 
 
+@export("keras.losses.BinaryCrossentropy")
 class BinaryCrossentropy(LossFunctionWrapper):
     """Crossentropy of independent binary labels (`binary_crossentropy`).
 
@@ -697,6 +733,7 @@ class BinaryCrossentropy(LossFunctionWrapper):
         self.from_logits = from_logits
 
 
+@export("keras.losses.BinaryFocalCrossentropy")
 class BinaryFocalCrossentropy(LossFunctionWrapper):
     """Binary crossentropy focused on hard examples (`binary_focal_crossentropy`).
 
@@ -717,6 +754,7 @@ class BinaryFocalCrossentropy(LossFunctionWrapper):
         self.gamma = gamma
 
 
+@export("keras.losses.CategoricalCrossentropy")
 class CategoricalCrossentropy(LossFunctionWrapper):
     """Crossentropy of one-hot (or soft) labels (`categorical_crossentropy`).
 
@@ -730,6 +768,7 @@ class CategoricalCrossentropy(LossFunctionWrapper):
                          from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
 
 
+@export("keras.losses.CategoricalFocalCrossentropy")
 class CategoricalFocalCrossentropy(LossFunctionWrapper):
     """Categorical crossentropy focused on hard examples (`categorical_focal_crossentropy`).
 
@@ -748,6 +787,7 @@ class CategoricalFocalCrossentropy(LossFunctionWrapper):
         self.gamma = gamma
 
 
+@export("keras.losses.SparseCategoricalCrossentropy")
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
     """Crossentropy of integer class labels (`sparse_categorical_crossentropy`).
 
@@ -761,6 +801,7 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
                          from_logits=from_logits, ignore_class=ignore_class)
 
 
+@export("keras.losses.CosineSimilarity")
 class CosineSimilarity(LossFunctionWrapper):
     """Minus the cosine similarity of labels and predictions (`cosine_similarity`).
 
@@ -772,6 +813,7 @@ class CosineSimilarity(LossFunctionWrapper):
         super().__init__(cosine_similarity, reduction=reduction, name=name, axis=axis)
 
 
+@export("keras.losses.Hinge")
 class Hinge(LossFunctionWrapper):
     """The hinge loss (`hinge`).
 
@@ -783,6 +825,7 @@ class Hinge(LossFunctionWrapper):
         super().__init__(hinge, name=name, reduction=reduction)
 
 
+@export("keras.losses.SquaredHinge")
 class SquaredHinge(LossFunctionWrapper):
     """The squared hinge loss (`squared_hinge`).
 
@@ -794,6 +837,7 @@ class SquaredHinge(LossFunctionWrapper):
         super().__init__(squared_hinge, name=name, reduction=reduction)
 
 
+@export("keras.losses.CategoricalHinge")
 class CategoricalHinge(LossFunctionWrapper):
     """The categorical hinge loss (`categorical_hinge`).
 
@@ -805,6 +849,7 @@ class CategoricalHinge(LossFunctionWrapper):
         super().__init__(categorical_hinge, name=name, reduction=reduction)
 
 
+@export("keras.losses.Poisson")
 class Poisson(LossFunctionWrapper):
     """The Poisson loss (`poisson`).
 
@@ -816,6 +861,7 @@ class Poisson(LossFunctionWrapper):
         super().__init__(poisson, name=name, reduction=reduction)
 
 
+@export("keras.losses.LogCosh")
 class LogCosh(LossFunctionWrapper):
     """The mean log of the hyperbolic cosine of the error (`log_cosh`).
 
@@ -827,6 +873,7 @@ class LogCosh(LossFunctionWrapper):
         super().__init__(log_cosh, name=name, reduction=reduction)
 
 
+@export("keras.losses.KLDivergence")
 class KLDivergence(LossFunctionWrapper):
     """The Kullback-Leibler divergence of predictions from labels (`kl_divergence`).
 
@@ -838,6 +885,7 @@ class KLDivergence(LossFunctionWrapper):
         super().__init__(kl_divergence, name=name, reduction=reduction)
 
 
+@export("keras.losses.Huber")
 class Huber(LossFunctionWrapper):
     """The Huber loss: squared near 0, linear beyond `delta` (`huber`).
 
@@ -851,22 +899,17 @@ class Huber(LossFunctionWrapper):
 
 # ----------------------------------------------------------------------------- identifiers
 
+@export("keras.losses.serialize")
 def serialize(loss, use_legacy_format=False):
     """A loss as a config dict (a function as its name).
 
     >>> serialize(MeanSquaredError())["config"]
     {'reduction': 'auto', 'name': 'mean_squared_error', 'fn': 'mean_squared_error'}
     """
-    if loss is not None and not isinstance(loss, Loss):
-        warnings.warn(f"The `keras.losses.serialize()` API should only be used for objects of "
-                      f"type `keras.losses.Loss`. Found an instance of type {type(loss)}, "
-                      f"which may lead to improper serialization.", stacklevel=2)
-    config = serialization.serialize_keras_object(loss)
-    if use_legacy_format and isinstance(config, dict):
-        return {"class_name": config["class_name"], "config": config["config"]}
-    return config
+    return _IDENTIFIERS.serialize(loss, use_legacy_format)
 
 
+@export("keras.losses.deserialize")
 def deserialize(name, custom_objects=None, use_legacy_format=False):
     """The loss a name or config dict describes (classes are instantiated); both formats
     are read alike.
@@ -874,17 +917,17 @@ def deserialize(name, custom_objects=None, use_legacy_format=False):
     >>> deserialize("mse").__name__
     'mean_squared_error'
     """
-    return serialization.deserialize_keras_object(name, _MODULE_OBJECTS, custom_objects,
-                                                  "loss function")
+    return _IDENTIFIERS.deserialize(name, custom_objects)
 
 
+@export("keras.losses.get")
 def get(identifier):
     """A loss from a name, a config dict or a callable; None stays None.
 
     >>> get("CategoricalCrossentropy").name
     'categorical_crossentropy'
     """
-    return serialization.get(identifier, _MODULE_OBJECTS, "loss function")
+    return _IDENTIFIERS.get(identifier)
 
 
 _NOT_LOSSES = {"Reduction", "compute_weighted_loss", "get_mask", "set_mask", "serialize",
@@ -892,3 +935,4 @@ _NOT_LOSSES = {"Reduction", "compute_weighted_loss", "get_mask", "set_mask", "se
 _MODULE_OBJECTS = {name: obj for name, obj in globals().items()
                    if not name.startswith("_") and name not in _NOT_LOSSES and callable(obj)
                    and getattr(obj, "__module__", None) == __name__}
+_IDENTIFIERS = serialization.Identifiers("loss function", _MODULE_OBJECTS, Loss, "keras.losses")

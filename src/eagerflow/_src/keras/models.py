@@ -7,11 +7,13 @@
 >>> [w.shape for w in clone.weights] == [w.shape for w in model.weights]
 True
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import layers as layers_mod
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.engine.sequential import Sequential
 
 
+@export("keras.models.model_from_config")
 def model_from_config(config, custom_objects=None):
     """The model (or layer) that a ``{'class_name', 'config'}`` dict describes."""
     if isinstance(config, list):
@@ -21,6 +23,7 @@ def model_from_config(config, custom_objects=None):
     return layers_mod.deserialize(config, custom_objects=custom_objects)
 
 
+@export("keras.models.clone_model")
 def clone_model(model, input_tensors=None, clone_function=None):
     """A new model with the same architecture and freshly initialized weights.
 

@@ -9,8 +9,8 @@ penalty on float64 weights uses the float32-rounded factor, like tf_keras.
 {'l1': 0.009999999776482582}
 """
 import math
-import warnings
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import convert
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils import serialization
@@ -50,6 +50,7 @@ def _l2(factor, x):
     return 2.0 * factor * nn_ops.l2_loss(x)
 
 
+@export("keras.regularizers.Regularizer")
 class Regularizer:
     """Base class of regularizers: subclasses implement ``__call__(x)`` and `get_config`.
 
@@ -75,6 +76,7 @@ class Regularizer:
         return cls(**config)
 
 
+@export("keras.regularizers.L1L2")
 class L1L2(Regularizer):
     """``l1 * sum(|x|) + l2 * sum(x ** 2)`` (both factors default to 0 here, to 0.01 in
     `l1_l2` and the ``"l1_l2"`` identifier).
@@ -99,6 +101,7 @@ class L1L2(Regularizer):
         return {"l1": float(self.l1), "l2": float(self.l2)}
 
 
+@export("keras.regularizers.L1", "keras.regularizers.l1")
 class L1(Regularizer):
     """``l1 * sum(|x|)``.
 
@@ -116,6 +119,7 @@ class L1(Regularizer):
         return {"l1": float(self.l1)}
 
 
+@export("keras.regularizers.L2", "keras.regularizers.l2")
 class L2(Regularizer):
     """``l2 * sum(x ** 2)``.
 
@@ -133,6 +137,7 @@ class L2(Regularizer):
         return {"l2": float(self.l2)}
 
 
+@export("keras.regularizers.OrthogonalRegularizer", "keras.regularizers.orthogonal_regularizer")
 class OrthogonalRegularizer(Regularizer):
     """``factor`` times the mean absolute cosine between distinct rows (``mode="rows"``) or
     columns (``mode="columns"``) of a matrix: 0 when they are orthogonal.
@@ -167,6 +172,7 @@ class OrthogonalRegularizer(Regularizer):
         return {"factor": float(self.factor), "mode": self.mode}
 
 
+@export("keras.regularizers.l1_l2")
 def l1_l2(l1=0.01, l2=0.01):
     """An `L1L2` regularizer, both factors defaulting to 0.01.
 
@@ -184,8 +190,12 @@ _ALL_OBJECTS = {
     "Regularizer": Regularizer, "L1": L1, "L2": L2, "L1L2": L1L2,
     "OrthogonalRegularizer": OrthogonalRegularizer, "l1": l1, "l2": l2, "l1_l2": l1_l2,
     "orthogonal_regularizer": orthogonal_regularizer}
+# The function's name stands for its default regularizer.
+_IDENTIFIERS = serialization.Identifiers("regularizer", _ALL_OBJECTS, Regularizer,
+                                         "keras.regularizers", factories={"l1_l2": l1_l2})
 
 
+@export("keras.regularizers.serialize")
 def serialize(regularizer, use_legacy_format=False):
     """`regularizer`'s config dict (``module``, ``class_name``, ``config``,
     ``registered_name``); only ``class_name`` and ``config`` in the legacy format.
@@ -193,32 +203,20 @@ def serialize(regularizer, use_legacy_format=False):
     >>> serialize(L1(0.5))["config"]
     {'l1': 0.5}
     """
-    if regularizer is None:
-        return None
-    if not isinstance(regularizer, Regularizer):
-        warnings.warn(
-            f"The `keras.regularizers.serialize()` API should only be used for objects of "
-            f"type `keras.regularizers.Regularizer`. Found an instance of type "
-            f"{type(regularizer)}, which may lead to improper serialization.", stacklevel=2)
-    config = serialization.serialize_keras_object(regularizer)
-    if use_legacy_format and isinstance(config, dict):
-        return {"class_name": config["registered_name"] or config["class_name"],
-                "config": config["config"]}
-    return config
+    return _IDENTIFIERS.serialize(regularizer, use_legacy_format)
 
 
+@export("keras.regularizers.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The regularizer a config dict or name describes (both formats are read alike).
 
     >>> deserialize("l1_l2").get_config()
     {'l1': 0.009999999776482582, 'l2': 0.009999999776482582}
     """
-    if config == "l1_l2":  # the function's name stands for its default regularizer
-        return l1_l2()
-    return serialization.deserialize_keras_object(config, _ALL_OBJECTS, custom_objects,
-                                                  "regularizer")
+    return _IDENTIFIERS.deserialize(config, custom_objects)
 
 
+@export("keras.regularizers.get")
 def get(identifier):
     """A regularizer from a name (an instance with default factors), a config dict or a
     callable (returned as is, classes included).
@@ -226,6 +224,4 @@ def get(identifier):
     >>> get("l2").get_config()
     {'l2': 0.009999999776482582}
     """
-    if isinstance(identifier, str):
-        return deserialize(identifier)
-    return serialization.get(identifier, _ALL_OBJECTS, "regularizer")
+    return _IDENTIFIERS.get(identifier)

@@ -18,7 +18,7 @@ import operator
 
 import numpy as np
 
-from eagerflow._src.core import context
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
@@ -30,9 +30,12 @@ from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
     kernel_type_name, register, register_gradient, same_shape)
+from eagerflow._src.core.registry import (
+    PER_ELEMENT, aligned, batching_rules, static_value_rules)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
-from eagerflow._src.ops import cast_ops, math_ops, shape_rules
+from eagerflow._src.ops import cast_ops, late, math_ops, shape_rules
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.slicing import strided_slice  # noqa: F401 (re-exported)
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -331,10 +334,22 @@ def _infer_reshaped(in_shape, out):
         divide(n_out, n_in)  # the input's unknown dim must come out whole
 
 
-_RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=())
+_RESHAPE = register("Reshape", _reshape_kernel, _reshape_rule, tied=(), moves_elements=True)
+
+
+def _reshape_batched(op, args):
+    """Batching: the batch dimension leads the shape (given as an attr; an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    (x, _), = args
+    return [x.reshape((x.shape[0],) + tuple(op.attrs["shape"]))]
+
+
+batching_rules[_RESHAPE] = _reshape_batched
 tf_nodes[_RESHAPE] = NodeForm(inputs=(0, AttrInput("shape", type_attr="Tshape", runtime=True)))
 
 
+@export("reshape", "keras.backend.reshape")
 def reshape(tensor, shape, name=None):
     """Reshapes `tensor` to `shape`; one dimension may be -1 (inferred).
 
@@ -389,6 +404,19 @@ def _transpose_rule(x, perm):
 
 
 _TRANSPOSE = register("Transpose", _transpose_kernel(False), _transpose_rule, tied=())
+
+
+def _transpose_batched(op, args):
+    """Batching: the batch axis stays first (a permutation given as an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    (x, _), = args
+    perm = op.attrs["perm"]
+    perm = range(x.ndim - 2, -1, -1) if perm is None else (p % (x.ndim - 1) for p in perm)
+    return [np.transpose(x, (0,) + tuple(p + 1 for p in perm))]
+
+
+batching_rules[_TRANSPOSE] = _transpose_batched
 tf_nodes[_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")),
                                 outputs=("y",))
 _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _transpose_rule,
@@ -397,6 +425,7 @@ tf_nodes[_CONJUGATE_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr
                                           outputs=("y",))
 
 
+@export("transpose", "keras.backend.transpose", dispatch_name="compat.v1.transpose")
 def transpose(a, perm=None, conjugate=False, name="transpose"):
     """Permutes the dimensions of `a` (reversed when `perm` is None).
 
@@ -436,11 +465,13 @@ def _expand_dims_rule(x, axis):
     return TensorShape(dims[:at] + [1] + dims[at:]), x.dtype
 
 
-_EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=())
+_EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=(),
+                        moves_elements=True)
 tf_nodes[_EXPAND_DIMS] = NodeForm(inputs=(0, AttrInput("axis", "dim", "Tdim", kind=int,
                                                            runtime=True)))
 
 
+@export("expand_dims")
 def expand_dims(input, axis, name=None):
     """Inserts a dimension of size 1 at index `axis`.
 
@@ -499,9 +530,10 @@ def _squeeze_rule(x, squeeze_dims):
     return TensorShape([d for i, d in enumerate(dims) if i not in axes]), x.dtype
 
 
-_SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=())
+_SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=(), moves_elements=True)
 
 
+@export("squeeze", dispatch_name="compat.v1.squeeze")
 def squeeze(input, axis=None, name=None):
     """Removes dimensions of size 1: all of them, or those listed in `axis`.
 
@@ -539,6 +571,19 @@ _BROADCAST_TO = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_rule
 tf_nodes[_BROADCAST_TO] = NodeForm(inputs=(0, AttrInput("shape", runtime=True)))
 
 
+def _broadcast_to_batched(op, args):
+    """Batching: the batch dimension leads the shape (given as an attr; an input: None)."""
+    if len(op.inputs) != 1:
+        return None
+    shape = tuple(op.attrs["shape"])
+    x, = aligned(args, len(shape))
+    return [np.broadcast_to(x, (x.shape[0],) + shape)]
+
+
+batching_rules[_BROADCAST_TO] = _broadcast_to_batched
+
+
+@export("broadcast_to")
 def broadcast_to(input, shape, name=None):
     """Broadcasts `input` to `shape` with NumPy's rules.
 
@@ -581,6 +626,7 @@ tf_nodes[_TILE] = NodeForm(inputs=(0, AttrInput("multiples", type_attr="Tmultipl
                                                   runtime=True)))
 
 
+@export("tile")
 def tile(input, multiples, name=None):
     """Repeats `input` `multiples[i]` times along each dimension i.
 
@@ -622,6 +668,7 @@ _REVERSE = register("ReverseV2", _reverse_kernel, _reverse_rule, tied=())
 tf_nodes[_REVERSE] = NodeForm(inputs=(0, AttrInput("axis")))
 
 
+@export("reverse")
 def reverse(tensor, axis, name=None):
     """Reverses the order of elements along the dimensions listed in `axis`.
 
@@ -670,6 +717,7 @@ tf_nodes[_ROLL] = NodeForm(inputs=(0, AttrInput("shift", type_attr="Tshift"),
                                    AttrInput("axis", type_attr="Taxis")))
 
 
+@export("roll")
 def roll(input, shift, axis, name=None):
     """Rolls elements by `shift` along `axis` (shifts on one axis add up).
 
@@ -766,10 +814,11 @@ def _check_concat_dims(inputs, at, shapes, axis):
         merged = dims.merge_with(merged)
 
 
-_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all")
+_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all", moves_elements=True)
 tf_nodes[_CONCAT] = NodeForm(inputs=("*", AttrInput("axis", kind=int)), number="N")
 
 
+@export("concat")
 def concat(values, axis, name="concat"):
     """Concatenates tensors along dimension `axis`.
 
@@ -813,7 +862,7 @@ def _stack_rule(*inputs, axis):
     return TensorShape(dims[:at] + [len(inputs)] + dims[at:]), inputs[0].dtype
 
 
-_PACK = register("Pack", _stack_kernel, _stack_rule, tied="all")
+_PACK = register("Pack", _stack_kernel, _stack_rule, tied="all", moves_elements=True)
 tf_nodes[_PACK] = NodeForm(number="N")
 
 
@@ -822,6 +871,7 @@ def _check_axis_range(axis, low, high):
         raise ValueError(f"Argument `axis` = {axis} not in range [{low}, {high})")
 
 
+@export("stack")
 def stack(values, axis=0, name="stack"):
     """Stacks rank-R tensors into one rank-(R+1) tensor along a new dimension `axis`.
 
@@ -867,6 +917,7 @@ def _unstack_rule(x, num, axis):
 _UNPACK = register("Unpack", _unstack_kernel, _unstack_rule, multi=True, tied=())
 
 
+@export("unstack")
 def unstack(value, num=None, axis=0, name="unstack"):
     """Splits `value` along `axis` into a list of `num` tensors of one rank less.
 
@@ -998,6 +1049,7 @@ tf_nodes[_SPLIT_V] = NodeForm(inputs=(0, AttrInput("size_splits", type_attr="Tle
                               output_number="num_split")
 
 
+@export("split")
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """Splits `value` along `axis` into equal parts (an int) or parts of the given sizes.
 
@@ -1069,6 +1121,7 @@ def _no_layout(layout):
         raise NotImplementedError("DTensor layouts are not supported.")
 
 
+@export("fill")
 def fill(dims, value, name=None, layout=None):
     """A tensor of shape `dims` filled with the scalar `value`.
 
@@ -1102,6 +1155,7 @@ def _python_float_shape(shape):
         convert_to_tensor(shape, _d.int32)  # raises TF's "Cannot convert ..." TypeError
 
 
+@export("zeros")
 def zeros(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element zero (empty strings for `string`).
 
@@ -1114,6 +1168,7 @@ def zeros(shape, dtype=_d.float32, name=None, layout=None):
     return fill(shape, _scalar(_zero_of(dtype), dtype), name)
 
 
+@export("ones")
 def ones(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element one.
 
@@ -1141,9 +1196,9 @@ def _ones_like_kernel(xp, x):
 
 
 _ZEROS_LIKE = register("ZerosLike", _zeros_like_kernel, same_shape, tied=(),
-                       not_differentiable="constant output")
+                       not_differentiable="constant output", shape_only=True)
 _ONES_LIKE = register("OnesLike", _ones_like_kernel, same_shape, dtypes=NUMBER_BOOL,
-                      not_differentiable="constant output")
+                      not_differentiable="constant output", shape_only=True)
 
 
 def _like(op, make, input, dtype, name):
@@ -1153,6 +1208,7 @@ def _like(op, make, input, dtype, name):
     return dispatch(op, (input,), name=name)
 
 
+@export("zeros_like", "keras.backend.zeros_like")
 def zeros_like(input, dtype=None, name=None, layout=None):
     """Zeros with the shape of `input` (and its dtype unless `dtype` is given).
 
@@ -1163,6 +1219,7 @@ def zeros_like(input, dtype=None, name=None, layout=None):
     return _like(_ZEROS_LIKE, zeros, input, dtype, name)
 
 
+@export("ones_like", "keras.backend.ones_like")
 def ones_like(input, dtype=None, name=None, layout=None):
     """Ones with the shape of `input` (and its dtype unless `dtype` is given).
 
@@ -1173,6 +1230,7 @@ def ones_like(input, dtype=None, name=None, layout=None):
     return _like(_ONES_LIKE, ones, input, dtype, name)
 
 
+@export("eye", "linalg.eye")
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=None):
     """Identity matrix (or a batch of them): ones on the main diagonal.
 
@@ -1270,6 +1328,7 @@ _RANGE = register("Range", _range_kernel, _range_rule,
 tf_nodes[_RANGE] = NodeForm(types={"Tidx": 0})
 
 
+@export("range")
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (TF's name)
     """A 1-D sequence from `start` (inclusive) to `limit` (exclusive) in steps of `delta`.
 
@@ -1311,6 +1370,7 @@ tf_nodes[_LINSPACE] = NodeForm(inputs=(0, 1, AttrInput("num", kind=int)), implie
                                outputs=("output",))
 
 
+@export("linspace")
 def linspace(start, stop, num, name=None, axis=0):
     """`num` evenly spaced values from `start` to `stop` (both included), along `axis`.
 
@@ -1377,6 +1437,7 @@ def _one_hot_values(on_value, off_value, dtype):
     return on, off
 
 
+@export("one_hot")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """One-hot encoding: `on_value` where the last axis equals `indices`, else `off_value`.
 
@@ -1404,6 +1465,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis}, name)
 
 
+@export("meshgrid")
 def meshgrid(*args, **kwargs):
     """Coordinate grids from 1-D coordinate vectors; `indexing` is 'xy' (default) or 'ij'.
 
@@ -1486,6 +1548,7 @@ tf_nodes[_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings"
 tf_nodes[_MIRROR_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")))
 
 
+@export("pad", dispatch_name="compat.v1.pad")
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """Pads `tensor` by `paddings[i] = [before, after]` along each dimension i.
 
@@ -1590,11 +1653,12 @@ def _gather_rule(params, indices, axis, batch_dims):
     return TensorShape(p[:axis] + i[batch_dims:] + p[axis + 1:]), params.dtype
 
 
-_GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=())
+_GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=(), moves_elements=True)
 tf_nodes[_GATHER] = NodeForm(inputs=(0, 1, AttrInput("axis", type_attr="Taxis", kind=int)),
                              types={"Tparams": 0, "Tindices": 1})
 
 
+@export("gather", "keras.backend.gather", dispatch_name="compat.v1.gather")
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """Gathers slices of `params` along `axis` at `indices`.
 
@@ -1680,6 +1744,7 @@ _GATHER_ND = register("GatherNd", _gather_nd_kernel, _gather_nd_rule, tied=())
 tf_nodes[_GATHER_ND] = NodeForm(types={"Tparams": 0, "Tindices": 1}, implied={"batch_dims": 0})
 
 
+@export("gather_nd", dispatch_name="compat.v1.gather_nd")
 def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """Gathers slices of `params` addressed by the index vectors in the last axis of `indices`.
 
@@ -1768,6 +1833,7 @@ tf_nodes[_SCATTER_ND] = NodeForm(inputs=(0, 1, AttrInput("shape", type_attr="Tin
                                  types={"T": 1, "Tindices": 0})
 
 
+@export("scatter_nd")
 def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     """Scatters `updates` into zeros of `shape` at `indices`; duplicate indices add up.
 
@@ -1799,6 +1865,7 @@ def _tensor_scatter(public_name, op_name, how, dtypes, doc):
 
     op = register(op_name, _tensor_scatter_kernel(how, op_name), rule, tied=(0, 2),
                   dtypes=dtypes)
+    batching_rules[op] = PER_ELEMENT
     tf_nodes[op] = NodeForm(types={"T": 0, "Tindices": 1})
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
@@ -1819,19 +1886,24 @@ tensor_scatter_nd_add = _tensor_scatter(
     >>> tensor_scatter_nd_add([1, 2, 3], [[0], [0]], [5, 5])
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([11,  2,  3], dtype=int32)>
     """)
+export("tensor_scatter_nd_add")(tensor_scatter_nd_add)
 tensor_scatter_nd_sub = _tensor_scatter(
     "tensor_scatter_nd_sub", "TensorScatterSub", "subtract", NUMBER,
     "Subtracts `updates` from a copy of `tensor` at `indices`.")
+export("tensor_scatter_nd_sub")(tensor_scatter_nd_sub)
 tensor_scatter_nd_max = _tensor_scatter(
     "tensor_scatter_nd_max", "TensorScatterMax", "maximum", REAL,
     "Element-wise max of a copy of `tensor` and `updates` at `indices`.")
+export("tensor_scatter_nd_max")(tensor_scatter_nd_max)
 tensor_scatter_nd_min = _tensor_scatter(
     "tensor_scatter_nd_min", "TensorScatterMin", "minimum", REAL,
     "Element-wise min of a copy of `tensor` and `updates` at `indices`.")
+export("tensor_scatter_nd_min")(tensor_scatter_nd_min)
 _tensor_scatter_nd_update = _tensor_scatter("tensor_scatter_nd_update", "TensorScatterUpdate",
                                             "update", ANY, None)
 
 
+@export("tensor_scatter_nd_update")
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """A copy of `tensor` with `updates` written at `indices` (the last duplicate wins).
 
@@ -1871,6 +1943,7 @@ _SELECT = register("SelectV2", _select_kernel, _select_rule, tied=(1, 2))
 tf_nodes[_SELECT] = NodeForm(types={"T": 1})
 
 
+@export("where")
 def where(condition, x=None, y=None, name=None):
     """`x` where `condition` is True, else `y` (broadcast); or, with `condition` alone,
     the int64 coordinates of its True (non-zero) elements.
@@ -1899,6 +1972,7 @@ def where(condition, x=None, y=None, name=None):
     return dispatch(_SELECT, (condition, x, y), name=name)
 
 
+@export("boolean_mask", dispatch_name="compat.v1.boolean_mask")
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The elements (or slices) of `tensor` where the k-D `mask` is True, flattened over
     the masked dimensions `axis` .. `axis + k`.
@@ -1956,11 +2030,12 @@ def _slice_rule(x, begin, size):
                         for b, s, n in zip(begin, size, x.shape)]), x.dtype
 
 
-_SLICE = register("Slice", _slice_kernel, _slice_rule, tied=())
+_SLICE = register("Slice", _slice_kernel, _slice_rule, tied=(), moves_elements=True)
 tf_nodes[_SLICE] = NodeForm(inputs=(0, AttrInput("begin", type_attr="Index"),
                                     AttrInput("size", type_attr="Index")))
 
 
+@export("slice")
 def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
     """The slice of `input_` of `size` starting at `begin` (size -1: to the end).
 
@@ -1985,7 +2060,7 @@ def _out_type(out_type, op_name):
 
 _SHAPE = register("Shape", lambda xp, x, out_type: xp.asarray(x.shape, out_type.as_numpy_dtype),
                   lambda x, out_type: (TensorShape([x.shape.rank]), out_type), tied=(),
-                  not_differentiable="shape")
+                  not_differentiable="shape", shape_only=True)
 _SHAPE_N = register("ShapeN", lambda xp, *xs, out_type: tuple(
     xp.asarray(x.shape, out_type.as_numpy_dtype) for x in xs),
     lambda *xs, out_type: [(TensorShape([x.shape.rank]), out_type) for x in xs],
@@ -1993,11 +2068,18 @@ _SHAPE_N = register("ShapeN", lambda xp, *xs, out_type: tuple(
 tf_nodes[_SHAPE_N] = NodeForm(number="N")
 _SIZE = register("Size", lambda xp, x, out_type: xp.asarray(x.size, out_type.as_numpy_dtype),
                  lambda x, out_type: (TensorShape([]), out_type), tied=(),
-                 not_differentiable="shape")
+                 not_differentiable="shape", shape_only=True)
 _RANK = register("Rank", lambda xp, x: xp.asarray(x.ndim, xp.int32),
-                 lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape")
+                 lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape",
+                 shape_only=True)
+# Their values as far as the input's static shape tells (a graph's constant shapes).
+static_value_rules[_SHAPE] = lambda s: None if s.rank is None else (s.as_list(),
+                                                                    s.is_fully_defined())
+static_value_rules[_SIZE] = lambda s: (s.num_elements(), True) if s.is_fully_defined() else None
+static_value_rules[_RANK] = lambda s: None if s.rank is None else (s.rank, True)
 
 
+@export("shape", dispatch_name="compat.v1.shape")
 def shape(input, out_type=None, name=None):
     """The shape of `input` as a 1-D int32 (or `out_type`) tensor.
 
@@ -2008,6 +2090,7 @@ def shape(input, out_type=None, name=None):
                     name)
 
 
+@export("shape_n")
 def shape_n(input, out_type=_d.int32, name=None):
     """The shapes of a list of tensors.
 
@@ -2023,6 +2106,7 @@ def shape_n(input, out_type=_d.int32, name=None):
     return list(dispatch(_SHAPE_N, tensors, {"out_type": _out_type(out_type, "ShapeN")}, name))
 
 
+@export("size", dispatch_name="compat.v1.size")
 def size(input, out_type=None, name=None):
     """The number of elements of `input` as a scalar int32 (or `out_type`) tensor.
 
@@ -2032,6 +2116,7 @@ def size(input, out_type=None, name=None):
     return dispatch(_SIZE, (as_tensor(input),), {"out_type": _out_type(out_type, "Size")}, name)
 
 
+@export("rank")
 def rank(input, name=None):
     """The number of dimensions of `input` as a scalar int32 tensor.
 
@@ -2041,6 +2126,7 @@ def rank(input, name=None):
     return dispatch(_RANK, (as_tensor(input),), name=name)
 
 
+@export("broadcast_static_shape")
 def broadcast_static_shape(shape_x, shape_y):
     """The broadcast of two static `TensorShape`s (unknown dims stay unknown).
 
@@ -2101,6 +2187,7 @@ _BROADCAST_GRADIENT_ARGS = register(
     lambda s0, s1: [(TensorShape([None]), s0.dtype)] * 2, multi=True, tied=(0, 1),
     dtypes=_SHAPE_TYPES, not_differentiable="shape")
 tf_nodes[_BROADCAST_GRADIENT_ARGS] = NodeForm(outputs=("r0", "r1"))
+batching_rules[_BROADCAST_GRADIENT_ARGS] = PER_ELEMENT  # (shapes: nothing to batch)
 
 
 def broadcast_gradient_args(s0, s1, name=None):
@@ -2115,6 +2202,7 @@ def broadcast_gradient_args(s0, s1, name=None):
     return tuple(dispatch(_BROADCAST_GRADIENT_ARGS, _matching(shapes), name=name))
 
 
+@export("broadcast_dynamic_shape")
 def broadcast_dynamic_shape(shape_x, shape_y):
     """The broadcast of two shapes given as 1-D integer tensors.
 
@@ -2228,6 +2316,7 @@ def _explicit_equation(equation, count):
     return equation
 
 
+@export("einsum", "linalg.einsum")
 def einsum(equation, *inputs, **kwargs):
     """Tensor contraction in Einstein summation notation, e.g. ``'ij,jk->ik'``.
 
@@ -2276,16 +2365,15 @@ def _tensordot_axes(axes, rank_a, rank_b, a):
 def _tensordot_at_run_time(a, b, n, name):
     """tensordot over the last `n` dims of `a` and the first `n` of `b`, of ranks known only
     when the graph runs: one matrix product of `a` and `b` reshaped to matrices."""
-    from eagerflow._src.ops.linalg_ops import matmul
-    from eagerflow._src.ops.reduction_ops import reduce_prod
     shape_a, shape_b = shape(a), shape(b)
     free_a, free_b = shape_a[:size(shape_a) - n], shape_b[n:]
     if n:  # reshaped to n dims: fails when run if either tensor has fewer
-        inner_a, inner_b = (reduce_prod(reshape(dims, [n])) for dims in (shape_a[-n:],
-                                                                           shape_b[:n]))
+        inner_a, inner_b = (late.reduction_ops.reduce_prod(reshape(dims, [n]))
+                            for dims in (shape_a[-n:], shape_b[:n]))
     else:
         inner_a = inner_b = 1
-    product = matmul(reshape(a, stack([-1, inner_a])), reshape(b, stack([inner_b, -1])))
+    product = late.linalg_ops.matmul(reshape(a, stack([-1, inner_a])),
+                                     reshape(b, stack([inner_b, -1])))
     return reshape(product, concat([free_a, free_b], 0), name=name)
 
 
@@ -2294,6 +2382,7 @@ def _unknown_tensordot_rank(rank_a, rank_b):
                       f"{rank_a} and {rank_b}")
 
 
+@export("tensordot", "linalg.tensordot")
 def tensordot(a, b, axes, name=None):
     """Sums the products of `a` and `b` over the given axes (an int: the last/first `axes`).
 
@@ -2359,6 +2448,7 @@ _UPPER_BOUND = register("UpperBound", _search_kernel("right"), _search_rule, tie
                         dtypes=REAL, not_differentiable="integer output")
 
 
+@export("searchsorted")
 def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=None):
     """Indices at which `values` would be inserted into the sorted innermost rows of
     `sorted_sequence` to keep them sorted.
@@ -2375,6 +2465,7 @@ def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=N
                     {"out_type": _out_type(out_type, op.name)}, name)
 
 
+@export("sequence_mask")
 def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     """Mask of the first `lengths[i]` positions of each row: ``range(maxlen) < lengths[..., None]``.
 
@@ -2385,9 +2476,8 @@ def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     """
     lengths = as_tensor(lengths)
     if maxlen is None:
-        from eagerflow._src.ops.reduction_ops import reduce_max
         # Empty lengths reduce to the dtype's minimum: as in TF, the mask is then 0 wide.
-        maxlen = math_ops.maximum(reduce_max(lengths), 0)
+        maxlen = math_ops.maximum(late.reduction_ops.reduce_max(lengths), 0)
     maxlen = as_tensor(maxlen)
     if maxlen.shape.rank not in (0, None):
         raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received "
@@ -2398,6 +2488,7 @@ def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     return cast_ops.cast(mask, dtype, name=name)
 
 
+@export("repeat")
 def repeat(input, repeats, axis=None, name=None):
     """Repeats each element (or slice along `axis`) of `input` `repeats` times.
 
@@ -2446,12 +2537,11 @@ def repeat(input, repeats, axis=None, name=None):
 
 def _repeat_at_run_time(input, repeats, axis, name):
     """`repeat` when the repeated dim or the counts are known only when the graph runs."""
-    from eagerflow._src.ops.reduction_ops import cumsum, reduce_sum
     n = shape(input, out_type=_d.int64)[axis]
     counts = math_ops.maximum(cast_ops.cast(as_tensor(repeats), _d.int64), 0)
     counts = math_ops.multiply(counts, ones([n], _d.int64))  # one count: every slice's
-    ends = cumsum(counts)
-    positions = range(reduce_sum(counts), dtype=_d.int64)
+    ends = late.reduction_ops.cumsum(counts)
+    positions = range(late.reduction_ops.reduce_sum(counts), dtype=_d.int64)
     return gather(input, searchsorted(ends, positions, side="right", out_type=_d.int64),
                   axis=axis, name=name)
 
@@ -2487,14 +2577,8 @@ register_gradient("Transpose")(_transpose_back(False))
 register_gradient("ConjugateTranspose")(_transpose_back(True))
 
 
-def _reduction_ops():
-    # reduction_ops reaches back into this module: imported when a gradient runs.
-    from eagerflow._src.ops import reduction_ops
-    return reduction_ops
-
-
 register_gradient("BroadcastTo")(_shape_input_grad(
-    lambda op, dy: _reduction_ops().unbroadcast(dy, op.inputs[0])))
+    lambda op, dy: late.reduction_ops.unbroadcast(dy, op.inputs[0])))
 register_gradient("ReverseV2")(lambda op, dy: reverse(dy, op.attrs["axis"]))
 @register_gradient("Roll")
 def _roll_grad(op, dy):
@@ -2502,7 +2586,7 @@ def _roll_grad(op, dy):
         return roll(dy, math_ops.negative(op.inputs[1]), op.attrs["axis"]), None
     return roll(dy, [-s for s in op.attrs["shift"]], op.attrs["axis"])
 register_gradient("Fill")(_shape_input_grad(
-    lambda op, dy: reshape(_reduction_ops().reduce_sum(dy), known_shape(op.inputs[0]))))
+    lambda op, dy: reshape(late.reduction_ops.reduce_sum(dy), known_shape(op.inputs[0]))))
 register_gradient("Pack")(lambda op, dy: unstack(dy, len(op.inputs), op.attrs["axis"]))
 register_gradient("Unpack")(lambda op, *dys: stack(list(dys), op.attrs["axis"]))
 
@@ -2542,8 +2626,8 @@ def _tile_grad(op, dy):
     else:  # interleaved at run time
         multiples = _param_tensor(multiples)
         split_dims = reshape(stack([multiples, shape(x, multiples.dtype)], 1), [-1])
-    summed = _reduction_ops().reduce_sum(reshape(dy, split_dims),
-                                         list(builtins.range(0, 2 * x.shape.rank, 2)))
+    summed = late.reduction_ops.reduce_sum(reshape(dy, split_dims),
+                                           list(builtins.range(0, 2 * x.shape.rank, 2)))
     return reshape(summed, dims)
 
 
@@ -2559,7 +2643,7 @@ def _pad_grad(op, dy):
     x = op.inputs[0]
     dx = slice(dy, [b for b, _ in op.attrs["paddings"]], x.shape.as_list())
     # The padding value fills every position that is not a copy of `x`.
-    reduce_sum = _reduction_ops().reduce_sum
+    reduce_sum = late.reduction_ops.reduce_sum
     return dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))
 
 
@@ -2634,7 +2718,6 @@ def _gather_grad(op, dy):
     axis = op.attrs["axis"] % rank
     batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
     if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
-        from eagerflow._src.ops.indexed_slices import IndexedSlices
         rows = [-1] + p[1:] if isinstance(p, list) else concat([[-1], p[1:]], 0)
         return IndexedSlices(reshape(dy, rows), reshape(indices, [-1]), shape(params)), None
     if axis < batch_dims:
@@ -2747,6 +2830,14 @@ def _einsum_grad(op, dy):
                 start + lead + k for k, d in enumerate(parts[i])
                 if d == 1 and ellipsis[lead + k] != 1]
             if axes:
-                grad = reshape(_reduction_ops().reduce_sum(grad, axes), x.shape.as_list())
+                grad = reshape(late.reduction_ops.reduce_sum(grad, axes), x.shape.as_list())
         grads.append(grad)
     return grads
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _BROADCAST_ARGS, _CONCAT, _CONJUGATE_TRANSPOSE, _EINSUM,
+                      _EXPAND_DIMS, _FILL, _GATHER_ND, _GATHER, _LINSPACE, _LOWER_BOUND,
+                      _MIRROR_PAD, _ONE_HOT, _PACK, _PAD, _RANGE, _RANK, _REVERSE, _ROLL,
+                      _SCATTER_ND, _SELECT, _SHAPE, _SHAPE_N, _SIZE, _SLICE, _SPLIT, _SPLIT_V,
+                      _SQUEEZE, _TILE, _UNPACK, _UPPER_BOUND, _WHERE)

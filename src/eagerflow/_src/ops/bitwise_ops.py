@@ -8,6 +8,7 @@ by the bit width or more (or by a negative amount) is well defined.
 >>> left_shift(constant([1], int8), constant([9], int8))
 <tf.Tensor: shape=(1,), dtype=int8, numpy=array([-128], dtype=int8)>
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.registry import INT, register, same_shape
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import binary, name_functions, unary
@@ -24,7 +25,7 @@ def _shift(fn_name):
 
 def _register_binary(tf_name, kernel):
     return register(tf_name, kernel, rules.binary, tied=(0, 1), dtypes=INT,
-                    not_differentiable=_NO_GRAD)
+                    not_differentiable=_NO_GRAD, elementwise=True)
 
 
 bitwise_and = binary(_register_binary("BitwiseAnd", "bitwise_and"), """Computes x & y.
@@ -32,16 +33,19 @@ bitwise_and = binary(_register_binary("BitwiseAnd", "bitwise_and"), """Computes 
     >>> bitwise_and(constant([5], uint8), 3)
     <tf.Tensor: shape=(1,), dtype=uint8, numpy=array([1], dtype=uint8)>
     """)
+export("bitwise.bitwise_and")(bitwise_and)
 bitwise_or = binary(_register_binary("BitwiseOr", "bitwise_or"), """Computes x | y.
 
     >>> bitwise_or(constant([5]), constant([3]))
     <tf.Tensor: shape=(1,), dtype=int32, numpy=array([7], dtype=int32)>
     """)
+export("bitwise.bitwise_or")(bitwise_or)
 bitwise_xor = binary(_register_binary("BitwiseXor", "bitwise_xor"), """Computes x ^ y.
 
     >>> bitwise_xor(constant([5]), constant([3]))
     <tf.Tensor: shape=(1,), dtype=int32, numpy=array([6], dtype=int32)>
     """)
+export("bitwise.bitwise_xor")(bitwise_xor)
 left_shift = binary(_register_binary("LeftShift", _shift("left_shift")), """Computes x << y.
 
     Bits shifted out are lost; `y` is clamped to [0, bits - 1].
@@ -49,6 +53,7 @@ left_shift = binary(_register_binary("LeftShift", _shift("left_shift")), """Comp
     >>> left_shift(constant([1, 3]), constant([4, 1]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([16,  6], dtype=int32)>
     """)
+export("bitwise.left_shift")(left_shift)
 right_shift = binary(_register_binary("RightShift", _shift("right_shift")), """Computes x >> y.
 
     Signed tensors shift arithmetically (the sign fills in); `y` is clamped to
@@ -57,11 +62,13 @@ right_shift = binary(_register_binary("RightShift", _shift("right_shift")), """C
     >>> right_shift(constant([-8, 8]), constant([1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([-4,  2], dtype=int32)>
     """)
+export("bitwise.right_shift")(right_shift)
 invert = unary(register("Invert", "invert", same_shape, dtypes=INT, not_differentiable=_NO_GRAD),
                """Flips all bits of x (~x).
 
     >>> invert(constant([0, 5], uint8))
     <tf.Tensor: shape=(2,), dtype=uint8, numpy=array([255, 250], dtype=uint8)>
     """)
+export("bitwise.invert")(invert)
 
 name_functions(globals())

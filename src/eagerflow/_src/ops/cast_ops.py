@@ -6,13 +6,15 @@
 """
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient, same_shape
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops.shape_rules import elementwise
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.ops import late
 from eagerflow._src.ops.wrappers import as_tensor
 
 
@@ -37,14 +39,15 @@ def _cast_kernel(xp, x, DstT):
     return xp.asarray(x).astype(target)
 
 
-_CAST = register("Cast", _cast_kernel, elementwise(lambda x, DstT, **_: (x.shape, DstT)),
-                 tied=())
+_CAST = register("Cast", _cast_kernel, lambda x, DstT, **_: (x.shape, DstT),
+                 tied=(), elementwise=True)
+_IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=(), moves_elements=True)
 tf_nodes[_CAST] = NodeForm(types={"SrcT": 0}, fixed={"Truncate": False}, outputs=("y",))
-_IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=())
 _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
                           not_differentiable="gradients stop here by definition")
 
 
+@export("cast", "dtypes.cast", "keras.backend.cast")
 def cast(x, dtype, name=None):
     """Casts `x` to `dtype` (floats truncate toward zero when cast to integers).
 
@@ -88,6 +91,7 @@ def _float_limits(src, dst):
     return lo, hi
 
 
+@export("dtypes.saturate_cast", "saturate_cast")
 def saturate_cast(value, dtype, name=None):
     """Casts `value` to `dtype`, clamping to the target's range first.
 
@@ -100,30 +104,31 @@ def saturate_cast(value, dtype, name=None):
     >>> saturate_cast(constant([300.0, -5.0]), uint8)
     <tf.Tensor: shape=(2,), dtype=uint8, numpy=array([255,   0], dtype=uint8)>
     """
-    from eagerflow._src.ops import math_ops
     dtype = _d.as_dtype(dtype)
     value = as_tensor(value)
     if value.dtype.is_complex and not dtype.is_complex:
-        value = math_ops.real(value)
+        value = late.math_ops.real(value)
     src, dst = value.dtype.real_dtype, dtype.real_dtype
 
     def clamp(part):
         if src.is_floating and not value.dtype.is_complex:
             lo, hi = _float_limits(src, dst)
-            return math_ops.minimum(math_ops.maximum(part, lo), hi)
+            return late.math_ops.minimum(late.math_ops.maximum(part, lo), hi)
         if src.min < dst.min:
-            part = math_ops.maximum(part, _bound_in(src, dst.min, 0))
+            part = late.math_ops.maximum(part, _bound_in(src, dst.min, 0))
         if src.max > dst.max:
-            part = math_ops.minimum(part, _bound_in(src, dst.max, 0))
+            part = late.math_ops.minimum(part, _bound_in(src, dst.max, 0))
         return part
 
     if value.dtype.is_complex:
-        value = math_ops.complex(clamp(math_ops.real(value)), clamp(math_ops.imag(value)))
+        value = late.math_ops.complex(clamp(late.math_ops.real(value)),
+                                      clamp(late.math_ops.imag(value)))
     else:
         value = clamp(value)
     return cast(value, dtype, name=name)
 
 
+@export("identity")
 def identity(input, name=None):
     """Returns a tensor with the same shape and contents as `input`.
 
@@ -133,6 +138,7 @@ def identity(input, name=None):
     return dispatch(_IDENTITY, (as_tensor(input),), name=name)
 
 
+@export("stop_gradient")
 def stop_gradient(input, name=None):
     """Returns `input` unchanged, as a value gradients do not flow through.
 
@@ -142,6 +148,7 @@ def stop_gradient(input, name=None):
     return dispatch(_STOP_GRADIENT, (as_tensor(input),), name=name)
 
 
+@export("identity_n")
 def identity_n(input, name=None):
     """Returns the identity of each tensor of the list `input`.
 
@@ -170,6 +177,7 @@ def _ensure_shape_rule(x, shape):
 _ENSURE_SHAPE = register("EnsureShape", _ensure_shape, _ensure_shape_rule, tied=())
 
 
+@export("ensure_shape")
 def ensure_shape(x, shape, name=None):
     """Returns `x`, checking that its shape is compatible with `shape` (None: any size).
 
@@ -191,5 +199,9 @@ def _cast_grad(op, dy):
     return None
 
 
-register_gradient("Identity")(lambda op, dy: dy)
+register_gradient("Identity", passes_sparse=True)(lambda op, dy: dy)
 register_gradient("EnsureShape")(lambda op, dy: dy)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _ENSURE_SHAPE)

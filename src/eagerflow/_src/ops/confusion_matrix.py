@@ -5,6 +5,7 @@
 array([[1, 0],
        [1, 1]], dtype=int32)>
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, reduction_ops
@@ -23,6 +24,7 @@ def _squeeze_trailing_one(labels, predictions):
     return labels, predictions
 
 
+@export("math.confusion_matrix")
 def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=_d.int32,
                      name=None):
     """The `num_classes` x `num_classes` matrix counting each (label, prediction) pair, rows

@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
@@ -27,6 +28,7 @@ from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import FLOAT, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, shape_rules
 from eagerflow._src.ops.nn_ops import matching, shape_text, static_ints, widened
 from eagerflow._src.ops.wrappers import as_tensor
@@ -843,6 +845,7 @@ def _conv_attrs(nd, strides, padding, data_format, dilations, formats, paddings=
             "dilations": _sequence(dilations, nd, first, "dilations")}
 
 
+@export("nn.conv2d", dispatch_name="compat.v1.nn.conv2d")
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
     """Computes a 2-D convolution of `input` (N, H, W, C) with `filters` (kh, kw, C, out).
 
@@ -860,6 +863,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     return dispatch(_CONV2D, (x, w), attrs, name=name)
 
 
+@export("nn.conv3d")
 def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None, name=None):
     """Computes a 3-D convolution of `input` (N, D, H, W, C) with `filters` (kd, kh, kw, C, out).
 
@@ -872,6 +876,7 @@ def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None
     return dispatch(_CONV3D, (x, w), attrs, name=name)
 
 
+@export("nn.conv1d", dispatch_name="compat.v1.nn.conv1d")
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
     """Computes a 1-D convolution of `input` (N, W, C) with `filters` (kw, C, out).
 
@@ -881,7 +886,6 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     >>> conv1d(x, constant(np.ones((3, 1, 1), np.float32)), 1, "VALID").shape
     TensorShape([1, 3, 1])
     """
-    from eagerflow._src.ops.array_ops import expand_dims, squeeze
     _check_choice("data_format", data_format, ("NWC", "NCW"))
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
@@ -891,8 +895,9 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     attrs = _conv_attrs(2, _lift(stride, first, "stride"), padding,
                         "NCHW" if first else "NHWC", _lift(dilations, first, "dilations"),
                         ("NHWC", "NCHW"))
-    y = dispatch(_CONV2D, (expand_dims(x, axis), expand_dims(w, 0)), attrs, name=name)
-    return squeeze(y, [axis])
+    y = dispatch(_CONV2D, (array_ops.expand_dims(x, axis), array_ops.expand_dims(w, 0)), attrs,
+                 name=name)
+    return array_ops.squeeze(y, [axis])
 
 
 def _lift(value, channels_first, name):
@@ -903,6 +908,7 @@ def _lift(value, channels_first, name):
     return (1, 1, 1, spatial[2]) if channels_first else (1, 1, spatial[1], 1)
 
 
+@export("nn.depthwise_conv2d", dispatch_name="compat.v1.nn.depthwise_conv2d")
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
                      name=None):
     """Convolves each input channel with its own `channel_multiplier` filters.
@@ -921,6 +927,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     return dispatch(_DEPTHWISE, (x, w), attrs, name=name)
 
 
+@export("nn.convolution")
 def convolution(input, filters, strides=None, padding="VALID", data_format=None,
                 dilations=None, name=None):
     """A 1-, 2- or 3-D convolution, as `filters`' rank (or else `input`'s) says.
@@ -956,6 +963,7 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     return conv3d(x, w, strides, padding, "NCDHW" if first else "NDHWC", dilations, name)
 
 
+@export("nn.separable_conv2d")
 def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,
                      data_format=None, dilations=None, name=None):
     """A depthwise convolution followed by a 1x1 convolution mixing its channels.
@@ -980,6 +988,7 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
                   data_format=data_format or "NHWC", name=name)
 
 
+@export("nn.conv1d_transpose")
 def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NWC",
                      dilations=None, name=None):
     """The transpose of `conv1d` (its gradient with respect to its input).
@@ -990,7 +999,6 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
     >>> conv1d_transpose(x, constant(np.ones((3, 4, 1), np.float32)), [1, 4, 4], 2).shape
     TensorShape([1, 4, 4])
     """
-    from eagerflow._src.ops.array_ops import expand_dims, squeeze
     _check_choice("data_format", data_format, ("NWC", "NCW"))
     first = data_format == "NCW"
     axis = 2 if first else 1
@@ -999,12 +1007,13 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
     else:
         sizes = list(output_shape)
         sizes = sizes[:axis] + [1] + sizes[axis:]
-    y = conv2d_backprop_input(sizes, expand_dims(as_tensor(filters), 0),
-                              expand_dims(as_tensor(input), axis), _lift(strides, first, "strides"),
+    y = conv2d_backprop_input(sizes, array_ops.expand_dims(as_tensor(filters), 0),
+                              array_ops.expand_dims(as_tensor(input), axis),
+                              _lift(strides, first, "strides"),
                               padding, data_format="NCHW" if first else "NHWC",
                               dilations=_lift(dilations, first, "dilations") or (1, 1, 1, 1),
                               name=name)
-    return squeeze(y, [axis])
+    return array_ops.squeeze(y, [axis])
 
 
 def _backprop_input_of(nd, input_sizes, filters, out_backprop, strides, padding, data_format,
@@ -1055,6 +1064,7 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,
     return dispatch(_BACKPROP_FILTER, (x, dy), attrs, name=name)
 
 
+@export("nn.conv2d_transpose")
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC",
                      dilations=None, name=None):
     """The transpose of `conv2d` (the gradient of `conv2d` with respect to its input).
@@ -1070,6 +1080,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
                                  data_format=data_format, dilations=dilations, name=name)
 
 
+@export("nn.conv3d_transpose")
 def conv3d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NDHWC",
                      dilations=None, name=None):
     """The transpose of `conv3d` (the gradient of `conv3d` with respect to its input).
@@ -1099,6 +1110,7 @@ def _pool(op, input, ksize, strides, padding, data_format, nd, formats, name):
     return dispatch(op, (x,), attrs, name=name)
 
 
+@export("nn.max_pool2d")
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """Max over each window of a 4-D `input`; SAME padding never wins a maximum.
 
@@ -1110,6 +1122,7 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
                  name)
 
 
+@export("nn.avg_pool2d")
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """Mean over each window of a 4-D `input`; SAME windows average their real elements only.
 
@@ -1121,6 +1134,7 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
                  name)
 
 
+@export("nn.max_pool3d")
 def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
     """Max over each window of a 5-D `input`.
 
@@ -1131,6 +1145,7 @@ def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
                  ("NDHWC", "NCDHW"), name)
 
 
+@export("nn.avg_pool3d")
 def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
     """Mean over each window of a 5-D `input`.
 
@@ -1143,17 +1158,17 @@ def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
 
 def _pool1d(pool2d, input, ksize, strides, padding, data_format, name):
     """A 1-D pooling run as a 2-D one over a height of one, as TensorFlow does."""
-    from eagerflow._src.ops.array_ops import expand_dims, squeeze
     _check_choice("data_format", data_format, ("NWC", "NCW"))
     first = data_format == "NCW"
     axis = -2 if first else -3
     if not isinstance(padding, str):  # the unit height gets no padding
         padding = [*padding[:axis + 4], (0, 0), *padding[axis + 4:]]
-    y = pool2d(expand_dims(as_tensor(input), axis), _lift(ksize, first, "ksize"),
+    y = pool2d(array_ops.expand_dims(as_tensor(input), axis), _lift(ksize, first, "ksize"),
                _lift(strides, first, "strides"), padding, "NCHW" if first else "NHWC", name)
-    return squeeze(y, [axis])
+    return array_ops.squeeze(y, [axis])
 
 
+@export("nn.max_pool1d")
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """Max over each window of a 3-D `input` (N, W, C).
 
@@ -1163,6 +1178,7 @@ def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     return _pool1d(max_pool2d, input, ksize, strides, padding, data_format, name)
 
 
+@export("nn.avg_pool1d")
 def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """Mean over each window of a 3-D `input` (N, W, C).
 
@@ -1187,6 +1203,7 @@ def _pool_by_rank(average, input, ksize, strides, padding, data_format, name):
     return fn(x, ksize, strides, padding, data_format or default, name)
 
 
+@export("nn.max_pool")
 def max_pool(input, ksize, strides, padding, data_format=None, name=None):
     """Max pooling of a 3-D, 4-D or 5-D `input` (1, 2 or 3 spatial dims, by rank).
 
@@ -1196,6 +1213,7 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):
     return _pool_by_rank(False, input, ksize, strides, padding, data_format, name)
 
 
+@export("nn.avg_pool")
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     """Average pooling of a 3-D, 4-D or 5-D `input` (1, 2 or 3 spatial dims, by rank).
 
@@ -1325,3 +1343,10 @@ register_gradient("AvgPool")(_avg_pool_grad)
 register_gradient("AvgPool3D")(_avg_pool_grad)
 register_gradient("AvgPoolGrad")(_linear_grad(_AVG_POOL))
 register_gradient("AvgPool3DGrad")(_linear_grad(_AVG_POOL3D))
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _AVG_POOL, _AVG_POOL3D, _CONV2D, _BACKPROP_FILTER,
+                      _BACKPROP_INPUT, _CONV3D, _BACKPROP_FILTER3D, _BACKPROP_INPUT3D, _DEPTHWISE,
+                      _MAX_POOL, _MAX_POOL3D, _MAX_POOL_GRAD, _MAX_POOL_GRAD_GRAD, _AVG_POOL_GRAD,
+                      _MAX_POOL3D_GRAD, _MAX_POOL3D_GRAD_GRAD, _AVG_POOL3D_GRAD)

@@ -9,6 +9,7 @@ True
 """
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
@@ -16,7 +17,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import FLOAT, register, register_gradient, same_shape
 from eagerflow._src.core.tensor import Tensor
-from eagerflow._src.ops import math_ops
+from eagerflow._src.ops import late, math_ops
 from eagerflow._src.ops.logging_ops import tensor_text
 from eagerflow._src.ops.wrappers import as_tensor, hinted_operands
 
@@ -35,14 +36,13 @@ def _first(t, summarize):
 
 
 def _holds(condition):
-    from eagerflow._src.ops.reduction_ops import reduce_all
-    return bool(reduce_all(condition))
+    return bool(late.reduction_ops.reduce_all(condition))
 
 
 def _graph_check(condition, message, data, summarize):
     """In a graph an assertion is an Assert op, checking when the graph runs."""
-    from eagerflow._src.ops.reduction_ops import reduce_all
-    Assert(reduce_all(condition), ([message] if message else []) + data, summarize)
+    Assert(late.reduction_ops.reduce_all(condition), ([message] if message else []) + data,
+           summarize)
 
 
 # -- comparisons of two tensors --------------------------------------------------------------
@@ -73,11 +73,17 @@ def _comparison(compare, symbol):
 
 
 assert_equal = _comparison(math_ops.equal, "==")
+export("debugging.assert_equal", "assert_equal")(assert_equal)
 assert_none_equal = _comparison(math_ops.not_equal, "!=")
+export("debugging.assert_none_equal")(assert_none_equal)
 assert_less = _comparison(math_ops.less, "<")
+export("debugging.assert_less", "assert_less")(assert_less)
 assert_less_equal = _comparison(math_ops.less_equal, "<=")
+export("debugging.assert_less_equal")(assert_less_equal)
 assert_greater = _comparison(math_ops.greater, ">")
+export("debugging.assert_greater", "assert_greater")(assert_greater)
 assert_greater_equal = _comparison(math_ops.greater_equal, ">=")
+export("debugging.assert_greater_equal")(assert_greater_equal)
 
 
 def _sign_check(compare, symbol):
@@ -97,11 +103,16 @@ def _sign_check(compare, symbol):
 
 
 assert_positive = _sign_check(math_ops.greater, ">")
+export("debugging.assert_positive")(assert_positive)
 assert_negative = _sign_check(math_ops.less, "<")
+export("debugging.assert_negative")(assert_negative)
 assert_non_negative = _sign_check(math_ops.greater_equal, ">=")
+export("debugging.assert_non_negative")(assert_non_negative)
 assert_non_positive = _sign_check(math_ops.less_equal, "<=")
+export("debugging.assert_non_positive")(assert_non_positive)
 
 
+@export("debugging.assert_near")
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
     """Asserts |x - y| <= atol + rtol * |y| element-wise (tolerances default to 10 eps).
 
@@ -153,6 +164,7 @@ tf_nodes[_ASSERT] = NodeForm(types={"T": "*1"}, local={"condition_text": ""},
                               defaults={"summarize": None})
 
 
+@export("debugging.Assert")
 def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's public name)
     """Raises InvalidArgumentError showing `data` when `condition` is false.
 
@@ -178,6 +190,7 @@ def _rank_error(x, wanted, message):
     return ValueError(f"{message}.  {text}" if message else text)
 
 
+@export("debugging.assert_rank", "assert_rank")
 def assert_rank(x, rank, message=None, name=None):
     """Asserts that `x` has rank `rank`; ValueError if not.
 
@@ -189,6 +202,7 @@ def assert_rank(x, rank, message=None, name=None):
         raise _rank_error(x, int(rank), message)
 
 
+@export("debugging.assert_rank_at_least")
 def assert_rank_at_least(x, rank, message=None, name=None):
     """Asserts that `x` has rank `rank` or more; ValueError if not."""
     x = as_tensor(x)
@@ -196,6 +210,7 @@ def assert_rank_at_least(x, rank, message=None, name=None):
         raise _rank_error(x, f"at least {int(rank)}", message)
 
 
+@export("debugging.assert_rank_in")
 def assert_rank_in(x, ranks, message=None, name=None):
     """Asserts that the rank of `x` is one of `ranks`; ValueError if not."""
     x = as_tensor(x)
@@ -204,6 +219,7 @@ def assert_rank_in(x, ranks, message=None, name=None):
         raise _rank_error(x, f"in {ranks}", message)
 
 
+@export("debugging.assert_scalar")
 def assert_scalar(tensor, message=None, name=None):
     """Asserts that `tensor` is a scalar; ValueError if not."""
     tensor = as_tensor(tensor)
@@ -211,6 +227,7 @@ def assert_scalar(tensor, message=None, name=None):
         raise ValueError(f"{message or ''}Expected scalar shape, saw shape: {tensor.shape}.")
 
 
+@export("debugging.assert_type")
 def assert_type(tensor, tf_type, message=None, name=None):
     """Asserts that `tensor` has dtype `tf_type`; TypeError if not."""
     tensor, tf_type = as_tensor(tensor), _d.as_dtype(tf_type)
@@ -219,6 +236,7 @@ def assert_type(tensor, tf_type, message=None, name=None):
         raise TypeError(f"{message}.  {text}" if message else text)
 
 
+@export("debugging.assert_integer")
 def assert_integer(x, message=None, name=None):
     """Asserts that `x` has an integer dtype; TypeError if not."""
     x = as_tensor(x)
@@ -227,6 +245,7 @@ def assert_integer(x, message=None, name=None):
                         f"dtype {x.dtype}")
 
 
+@export("debugging.is_numeric_tensor")
 def is_numeric_tensor(tensor):
     """True for tensors of a numeric dtype (not bool or string)."""
     return isinstance(tensor, Tensor) and tensor.dtype.is_numeric
@@ -236,6 +255,7 @@ def _described(x):
     return f"shape={x.shape} dtype={x.dtype.name}"
 
 
+@export("debugging.assert_shapes")
 def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
     """Asserts that tensors have the shapes in `shapes`: (tensor, dims) pairs (or a dict).
 
@@ -285,6 +305,7 @@ _CHECK_NUMERICS = register("CheckNumerics", _check_numerics, same_shape, dtypes=
                            stateful=True)
 
 
+@export("debugging.check_numerics")
 def check_numerics(tensor, message, name=None):
     """Returns `tensor`, raising InvalidArgumentError (with `message`) if it has NaN or Inf.
 
@@ -294,6 +315,7 @@ def check_numerics(tensor, message, name=None):
     return dispatch(_CHECK_NUMERICS, (as_tensor(tensor),), {"message": str(message)}, name)
 
 
+@export("debugging.assert_all_finite")
 def assert_all_finite(x, message, name=None):
     """Returns `x`, raising InvalidArgumentError (with `message`) if it has NaN or Inf."""
     return check_numerics(x, message, name)

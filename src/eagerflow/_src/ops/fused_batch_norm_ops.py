@@ -19,6 +19,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import attr_dtype_error, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.nn_ops import shape_text
@@ -312,3 +313,7 @@ def _fused_batch_norm_grad_backprop(op, ddx, ddscale, ddoffset, *_):
                        math_ops.multiply(widen(ddscale * r / m), centered_combination(dy, a, b)))
     return cast(d_dy, op.inputs[0].dtype), cast(d_x, op.inputs[1].dtype), d_scale, \
         None, None, None
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _FUSED_BATCH_NORM_GRAD, _FUSED_BATCH_NORM)

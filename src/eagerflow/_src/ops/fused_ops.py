@@ -36,6 +36,8 @@ def _tanh(xp, y):
 # Activations that overwrite the product; the others run their registered kernel.
 _IN_PLACE = {b"Relu": _relu, b"Relu6": _relu6, b"Tanh": _tanh}
 ACTIVATIONS = frozenset({b"Relu", b"Relu6", b"Elu", b"LeakyRelu", b"Tanh", b"Sigmoid"})
+# The activation ops, each with its name in ``fused_ops`` (graph fusion absorbs them).
+ACTIVATION_OPS = {registry.get(name.decode()): name for name in ACTIVATIONS}
 
 
 def _bias_activation(xp, y, bias, fused_ops, leakyrelu_alpha):
@@ -80,11 +82,19 @@ def _fused_conv2d_rule(x, w, bias, strides, padding, explicit_paddings, data_for
 _NOT_DIFFERENTIABLE = "made by graph fusion after gradients are built"
 _FUSED_MATMUL = registry.register(
     "_FusedMatMul", _fused_matmul, _fused_matmul_rule, tied=(0, 1, 2),
-    dtypes=(_d.bfloat16, _d.float16, _d.float32), not_differentiable=_NOT_DIFFERENTIABLE)
+    dtypes=(_d.bfloat16, _d.float16, _d.float32), not_differentiable=_NOT_DIFFERENTIABLE,
+    fresh=True)
 _FUSED_CONV2D = registry.register(
     "_FusedConv2D", _fused_conv2d, _fused_conv2d_rule, tied=(0, 1, 2),
     dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
-    not_differentiable=_NOT_DIFFERENTIABLE)
+    not_differentiable=_NOT_DIFFERENTIABLE, fresh=True)
+# Graph fusion: a product followed by a bias add (and an activation) becomes its fused op.
+registry.fusion_rules[_MATMUL] = _FUSED_MATMUL
+registry.fusion_rules[_CONV2D] = _FUSED_CONV2D
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+registry.batching_rules.assign(registry.PER_ELEMENT, _FUSED_MATMUL, _FUSED_CONV2D)
 # TF's nodes take their extra inputs (the bias) as a list of `num_args`
 tf_nodes[_FUSED_MATMUL] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops"},
                                    outputs=("product",))

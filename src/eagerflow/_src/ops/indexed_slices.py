@@ -8,11 +8,14 @@ indices add up).
 >>> convert_to_tensor(s).numpy().tolist()
 [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dtypes import variant
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import late
 
 
+@export("IndexedSlices")
 class IndexedSlices:
     """A sparse representation of a tensor of shape `dense_shape` (``tf.IndexedSlices``)."""
 
@@ -33,13 +36,12 @@ class IndexedSlices:
         return TensorShape(None if value is None else [int(d) for d in value])
 
     def __tf_tensor__(self, dtype=None, name=None):
-        from eagerflow._src.ops import reduction_ops
         if self._dense_shape is None:
             raise ValueError(f"Tensor conversion requested for IndexedSlices without "
                              f"dense_shape: {self!s}")
         dense_shape = get_static_value(self._dense_shape)
         rows = self._dense_shape[0] if dense_shape is None else int(dense_shape[0])
-        dense = reduction_ops.unsorted_segment_sum(self._values, self._indices, rows)
+        dense = late.reduction_ops.unsorted_segment_sum(self._values, self._indices, rows)
         return convert_to_tensor(dense, dtype=dtype)
 
     def __array__(self, dtype=None, copy=None):
@@ -52,10 +54,9 @@ class IndexedSlices:
 
 def add_sparse_or_dense(a, b):
     """`a + b` for gradients that may be `IndexedSlices` (two sparse ones stay sparse)."""
-    from eagerflow._src.ops import array_ops, list_ops, math_ops
     if isinstance(a, IndexedSlices) and isinstance(b, IndexedSlices):
-        return IndexedSlices(array_ops.concat([a.values, b.values], 0),
-                             array_ops.concat([a.indices, b.indices], 0), a.dense_shape)
+        return IndexedSlices(late.array_ops.concat([a.values, b.values], 0),
+                             late.array_ops.concat([a.indices, b.indices], 0), a.dense_shape)
     if a.dtype is variant:  # gradients of a list: summed element by element
-        return list_ops.add(a, b)
-    return math_ops.add(convert_to_tensor(a), convert_to_tensor(b))
+        return late.list_ops.add(a, b)
+    return late.math_ops.add(convert_to_tensor(a), convert_to_tensor(b))

@@ -12,6 +12,8 @@ import collections
 import ml_dtypes
 import numpy as np
 
+from eagerflow._src.core import context
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -20,9 +22,10 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     NUMBER, NUMBER_BOOL, register, register_gradient, same_shape)
+from eagerflow._src.core.registry import PER_ELEMENT, aligned, batching_rules
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import math_ops
+from eagerflow._src.ops import late, math_ops
 from eagerflow._src.ops.cast_ops import cast, identity
 from eagerflow._src.ops.shape_rules import broadcast_shapes, normalize_axis, shape_error
 from eagerflow._src.ops.wrappers import as_tensor
@@ -198,9 +201,29 @@ def _batch_matmul_rule(a, b, adj_x=False, adj_y=False, Tout=None, **_):
     return _with_matrix(batch, rows, cols), dtype
 
 
-_MATMUL = register("MatMul", _matmul_kernel, _matmul_rule, tied=(0, 1), dtypes=_MATMUL_TYPES)
+_MATMUL = register("MatMul", _matmul_kernel, _matmul_rule, tied=(0, 1), dtypes=_MATMUL_TYPES,
+                   fresh=True, input_names=("a", "b"))
 _BATCH_MATMUL = register("BatchMatMulV2", _batch_matmul_kernel, _batch_matmul_rule, tied=(0, 1),
-                         dtypes=_BATCH_MATMUL_TYPES)
+                         dtypes=_BATCH_MATMUL_TYPES, fresh=True)
+
+
+def _product_batched(flags, conjugate):
+    """Batching of a matrix product: each operand transposed (and `conjugate`d) per its
+    attr in `flags`, then one matmul over the batch."""
+    def rule(op, args):
+        rank = max(len(t.shape) for t in op.inputs)
+        operands = []
+        for x, flag in zip(aligned(args, rank), flags):
+            if op.attrs.get(flag):
+                x = np.swapaxes(x, -1, -2)
+                x = np.conj(x) if conjugate else x
+            operands.append(x)
+        return [np.matmul(*operands)]
+    return rule
+
+
+batching_rules[_MATMUL] = _product_batched(("transpose_a", "transpose_b"), False)
+batching_rules[_BATCH_MATMUL] = _product_batched(("adj_x", "adj_y"), True)
 tf_nodes[_MATMUL] = NodeForm(fixed={"grad_a": False, "grad_b": False}, outputs=("product",))
 tf_nodes[_BATCH_MATMUL] = NodeForm(fixed={"grad_x": False, "grad_y": False},
                                   outputs=("output",))
@@ -222,6 +245,7 @@ def _batched(a, b):
     return ra is None or rb is None or ra > 2 or rb > 2
 
 
+@export("linalg.matmul", "matmul")
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
            name=None):
@@ -260,6 +284,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     return dispatch(_BATCH_MATMUL, (a, b), attrs, name or "MatMul")  # TF's node name
 
 
+@export("linalg.matvec")
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
            name=None):
     """Multiplies matrix `a` by vector `b`: ``matmul(a, b[..., None])[..., 0]``.
@@ -267,24 +292,23 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     >>> matvec(constant([[1.0, 2.0], [3.0, 4.0]]), constant([1.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([3., 7.], dtype=float32)>
     """
-    from eagerflow._src.ops.array_ops import expand_dims, squeeze
     a = as_tensor(a)
-    b = expand_dims(as_tensor(b), -1)
-    return squeeze(matmul(a, b, transpose_a=transpose_a, adjoint_a=adjoint_a), -1, name=name)
+    b = late.array_ops.expand_dims(as_tensor(b), -1)
+    return late.array_ops.squeeze(matmul(a, b, transpose_a=transpose_a, adjoint_a=adjoint_a), -1,
+                                  name=name)
 
 
+@export("linalg.matrix_transpose")
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     """Transposes the last two dimensions of `a` (conjugating too when `conjugate`).
 
     >>> matrix_transpose(constant([[1, 2, 3]])).shape
     TensorShape([3, 1])
     """
-    from eagerflow._src.ops.array_ops import transpose
     a = as_tensor(a)
     rank = a.shape.rank
     if rank is None:  # the rank is known when the graph runs
-        from eagerflow._src.ops.array_ops import einsum
-        out = einsum("...ij->...ji", a)
+        out = late.array_ops.einsum("...ij->...ji", a)
         return (math_ops.conj(out, name=name) if conjugate and a.dtype.is_complex else
                 identity(out, name=name))
     if rank < 2:
@@ -292,9 +316,10 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
                          f"{np.asarray(a) if isinstance(a, EagerTensor) else a} with shape: "
                          f"{a.shape}")
     perm = list(range(rank - 2)) + [rank - 1, rank - 2]
-    return transpose(a, perm, conjugate=conjugate, name=name)
+    return late.array_ops.transpose(a, perm, conjugate=conjugate, name=name)
 
 
+@export("linalg.adjoint")
 def adjoint(matrix, name=None):
     """The conjugate transpose of the last two dimensions of `matrix`.
 
@@ -568,6 +593,7 @@ _SVD = register("Svd", _single_or_wider(_svd), _matrix_op_rule("Svd", _svd_rule,
                 multi=True, dtypes=_LAPACK)
 
 
+@export("linalg.inv")
 def inv(input, adjoint=False, name=None):
     """The inverse of each square matrix in `input` (of its adjoint when `adjoint`).
 
@@ -579,6 +605,7 @@ def inv(input, adjoint=False, name=None):
     return dispatch(_INVERSE, (as_tensor(input),), {"adjoint": bool(adjoint)}, name)
 
 
+@export("linalg.det")
 def det(input, name=None):
     """The determinant of each square matrix in `input`.
 
@@ -594,6 +621,7 @@ LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant",
 Qr = collections.namedtuple("Qr", ["q", "r"])
 
 
+@export("linalg.slogdet")
 def slogdet(input, name=None):
     """Sign and log of the absolute determinant of each square matrix: ``(sign, log_abs_det)``.
 
@@ -605,6 +633,7 @@ def slogdet(input, name=None):
                                           name))
 
 
+@export("linalg.cholesky")
 def cholesky(input, name=None):
     """The lower Cholesky factor of each Hermitian positive-definite matrix in `input`.
 
@@ -618,6 +647,7 @@ def cholesky(input, name=None):
     return dispatch(_CHOLESKY, (as_tensor(input),), _NO_ATTRS, name)
 
 
+@export("linalg.eigh")
 def eigh(tensor, name=None):
     """Eigen-decomposition of self-adjoint matrices: ``(e, v)``, eigenvalues ascending.
 
@@ -630,6 +660,7 @@ def eigh(tensor, name=None):
     return dispatch(_EIGH, (as_tensor(tensor),), {"compute_v": True}, name)
 
 
+@export("linalg.eigvalsh")
 def eigvalsh(tensor, name=None):
     """The eigenvalues of self-adjoint matrices, ascending.
 
@@ -639,6 +670,7 @@ def eigvalsh(tensor, name=None):
     return dispatch(_EIGH, (as_tensor(tensor),), {"compute_v": False}, name)[0]
 
 
+@export("linalg.qr")
 def qr(input, full_matrices=False, name=None):
     """QR decomposition of each matrix in `input`: ``(q, r)``.
 
@@ -649,6 +681,7 @@ def qr(input, full_matrices=False, name=None):
     return Qr(*dispatch(_QR, (as_tensor(input),), {"full_matrices": bool(full_matrices)}, name))
 
 
+@export("linalg.svd")
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     """Singular values (and vectors) of each matrix: ``s``, or ``(s, u, v)`` with a = u s v^H.
 
@@ -661,15 +694,16 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     return (s, u, v) if compute_uv else s
 
 
+@export("linalg.logdet")
 def logdet(matrix, name=None):
     """The log-determinant of each Hermitian positive-definite matrix (through Cholesky).
 
     >>> logdet(constant([[4.0, 2.0], [2.0, 3.0]]))
     <tf.Tensor: shape=(), dtype=float32, numpy=2.0794415>
     """
-    from eagerflow._src.ops.reduction_ops import reduce_sum
     diagonal = math_ops.real(diag_part(cholesky(matrix)))
-    return math_ops.multiply(reduce_sum(math_ops.log(diagonal), axis=-1), 2.0, name=name)
+    return math_ops.multiply(late.reduction_ops.reduce_sum(math_ops.log(diagonal), axis=-1), 2.0,
+                             name=name)
 
 
 def _check_pinv_input(a, dtype_hint=None):
@@ -685,26 +719,27 @@ def _check_pinv_input(a, dtype_hint=None):
 
 def _eps_times_size(a):
     """Machine epsilon of `a`'s dtype times its larger matrix dimension, as a tensor."""
-    from eagerflow._src.ops.array_ops import shape
-    from eagerflow._src.ops.reduction_ops import reduce_max
-    size = cast(reduce_max(shape(a)[-2:]), a.dtype)
+    size = cast(late.reduction_ops.reduce_max(late.array_ops.shape(a)[-2:]), a.dtype)
     return math_ops.multiply(size, float(np.finfo(a.dtype.as_numpy_dtype).eps))
 
 
+@export("linalg.matrix_rank")
 def matrix_rank(a, tol=None, validate_args=False, name=None):
     """The number of singular values of each matrix above `tol` (default: eps * size * max s).
 
     >>> matrix_rank(constant([[1.0, 2.0], [2.0, 4.0]]))
     <tf.Tensor: shape=(), dtype=int32, numpy=1>
     """
-    from eagerflow._src.ops.reduction_ops import reduce_max, reduce_sum
     a = _check_pinv_input(a, _d.float32)
     s = svd(a, compute_uv=False)
     if tol is None:
-        tol = math_ops.multiply(_eps_times_size(a), reduce_max(s, axis=-1, keepdims=True))
-    return reduce_sum(cast(math_ops.greater(s, tol), _d.int32), axis=-1, name=name)
+        tol = math_ops.multiply(_eps_times_size(a),
+                                late.reduction_ops.reduce_max(s, axis=-1, keepdims=True))
+    return late.reduction_ops.reduce_sum(cast(math_ops.greater(s, tol), _d.int32), axis=-1,
+                                         name=name)
 
 
+@export("linalg.pinv")
 def pinv(a, rcond=None, validate_args=False, name=None):
     """The Moore-Penrose pseudo-inverse of each matrix, ignoring singular values below
     ``rcond * max(s)`` (default `rcond`: 10 * eps * size).
@@ -714,16 +749,16 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     array([[1. , 0. ],
            [0. , 0.5]], dtype=float32)>
     """
-    from eagerflow._src.ops.array_ops import expand_dims, where
-    from eagerflow._src.ops.reduction_ops import reduce_max
     a = _check_pinv_input(a)
     if rcond is None:
         rcond = math_ops.multiply(_eps_times_size(a), 10.0)
     s, u, v = svd(a)
-    cutoff = expand_dims(math_ops.multiply(rcond, reduce_max(s, axis=-1)), -1)
+    cutoff = late.array_ops.expand_dims(
+        math_ops.multiply(rcond, late.reduction_ops.reduce_max(s, axis=-1)), -1)
     # a singular value at or below the cutoff contributes 1/inf = 0
-    s = where(math_ops.greater(s, cutoff), s, np.inf)
-    return matmul(math_ops.truediv(v, expand_dims(s, -2)), u, adjoint_b=True, name=name)
+    s = late.array_ops.where(math_ops.greater(s, cutoff), s, np.inf)
+    return matmul(math_ops.truediv(v, late.array_ops.expand_dims(s, -2)), u, adjoint_b=True,
+                  name=name)
 
 
 # -- solvers --------------------------------------------------------------------------------
@@ -850,6 +885,7 @@ _TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangul
                              _triangular_rule, tied=(0, 1), dtypes=(_d.bfloat16,) + _LAPACK)
 
 
+@export("linalg.solve")
 def solve(matrix, rhs, adjoint=False, name=None):
     """Solves ``matrix @ x = rhs`` (``adjoint(matrix) @ x = rhs`` when `adjoint`).
 
@@ -861,6 +897,7 @@ def solve(matrix, rhs, adjoint=False, name=None):
     return dispatch(_SOLVE, (as_tensor(matrix), as_tensor(rhs)), {"adjoint": bool(adjoint)}, name)
 
 
+@export("linalg.triangular_solve")
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     """Solves a triangular system; only the `lower` (or upper) triangle of `matrix` is read.
 
@@ -875,6 +912,7 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
                     {"lower": bool(lower), "adjoint": bool(adjoint)}, name)
 
 
+@export("linalg.cholesky_solve")
 def cholesky_solve(chol, rhs, name=None):
     """Solves ``A x = rhs`` given the lower Cholesky factor `chol` of A.
 
@@ -887,6 +925,7 @@ def cholesky_solve(chol, rhs, name=None):
     return triangular_solve(chol, y, lower=True, adjoint=True, name=name)
 
 
+@export("linalg.lstsq")
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """Least-squares solutions of ``matrix @ x = rhs``.
 
@@ -1097,10 +1136,8 @@ _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_ru
 def _static_int(value, param, op_name, dtype=_d.int32):
     """An integer parameter (a diagonal offset, a band width) as a Python int, with TF's
     TypeError for a float."""
-    from eagerflow._src.core import context
-    from eagerflow._src.ops.array_ops import _known
     if isinstance(value, Tensor):
-        value = _known(value)
+        value = late.array_ops._known(value)
     array = np.asarray(value)
     if array.dtype.kind not in "iub" or array.ndim:
         if array.ndim == 0 and array.dtype.kind == "f" and context.executing_eagerly():
@@ -1136,7 +1173,6 @@ def _diag_range(x, lo, hi, padding_value, align):
     """Diagonals `hi` down to `lo` of each matrix of `x`, stacked on a new second-to-last
     axis, each padded with `padding_value` to the longest: superdiagonals (and the main
     one) on the side `align` names first, subdiagonals on the second."""
-    from eagerflow._src.ops import array_ops as a
     if align not in _ALIGNS:
         raise _invalid(f"Value for attr 'align' of \"{align}\" is not in the list of allowed "
                        f"values: \"LEFT_RIGHT\", \"RIGHT_LEFT\", \"LEFT_LEFT\", "
@@ -1147,7 +1183,7 @@ def _diag_range(x, lo, hi, padding_value, align):
     def length(d):
         if known:
             return _diag_length(rows, cols, d)
-        r, c = a.shape(x)[-2], a.shape(x)[-1]
+        r, c = late.array_ops.shape(x)[-2], late.array_ops.shape(x)[-1]
         return math_ops.maximum(0, math_ops.minimum(r + min(d, 0), c - max(d, 0)))
 
     if known:  # TF checks the range's ends, the lower first
@@ -1161,14 +1197,16 @@ def _diag_range(x, lo, hi, padding_value, align):
     for d in range(hi, lo - 1, -1):
         part = diag_part(x, k=d)
         missing = width - length(d)
-        batch = x.shape[:-2].as_list() if known else a.shape(x)[:-2]
-        dims = batch + [missing] if known else a.concat([batch, a.reshape(missing, [1])], 0)
-        block = a.fill(dims, pad)
+        batch = x.shape[:-2].as_list() if known else late.array_ops.shape(x)[:-2]
+        dims = (batch + [missing] if known else
+                late.array_ops.concat([batch, late.array_ops.reshape(missing, [1])], 0))
+        block = late.array_ops.fill(dims, pad)
         right = (align.split("_")[0] if d >= 0 else align.split("_")[1]) == "RIGHT"
-        parts.append(a.concat([block, part] if right else [part, block], -1))
-    return a.stack(parts, -2)
+        parts.append(late.array_ops.concat([block, part] if right else [part, block], -1))
+    return late.array_ops.stack(parts, -2)
 
 
+@export("linalg.diag")
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
          align="RIGHT_LEFT"):
     """Batched matrices with `diagonal` on diagonal `k` and `padding_value` elsewhere.
@@ -1186,6 +1224,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     return dispatch(_MATRIX_DIAG, (diagonal,), attrs, name)
 
 
+@export("linalg.diag_part")
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):
     """Diagonal `k` of each matrix in `input`.
 
@@ -1199,6 +1238,7 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     return dispatch(_MATRIX_DIAG_PART, (input,), {"k": k}, name)
 
 
+@export("linalg.set_diag")
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     """`input` with diagonal `k` of each matrix replaced by `diagonal`.
 
@@ -1212,6 +1252,7 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
                     {"k": _single_k(k, "MatrixSetDiagV3")}, name)
 
 
+@export("linalg.band_part")
 def band_part(input, num_lower, num_upper, name=None):
     """Keeps `num_lower` sub- and `num_upper` superdiagonals (negative: all), zeroing the rest.
 
@@ -1225,6 +1266,7 @@ def band_part(input, num_lower, num_upper, name=None):
     return dispatch(_BAND_PART, (as_tensor(input),), attrs, name)
 
 
+@export("linalg.tensor_diag")
 def tensor_diag(diagonal, name=None):
     """A tensor of rank 2k with `diagonal` (rank k) on its diagonal.
 
@@ -1234,6 +1276,7 @@ def tensor_diag(diagonal, name=None):
     return dispatch(_TENSOR_DIAG, (as_tensor(diagonal),), _NO_ATTRS, name)
 
 
+@export("linalg.tensor_diag_part")
 def tensor_diag_part(input, name=None):
     """The diagonal of a rank-2k tensor: ``out[i..] = input[i.., i..]``.
 
@@ -1243,14 +1286,14 @@ def tensor_diag_part(input, name=None):
     return dispatch(_TENSOR_DIAG_PART, (as_tensor(input),), _NO_ATTRS, name)
 
 
+@export("linalg.trace")
 def trace(x, name=None):
     """The sum of the main diagonal of each matrix in `x`.
 
     >>> trace(constant([[1, 2], [3, 4]]))
     <tf.Tensor: shape=(), dtype=int32, numpy=5>
     """
-    from eagerflow._src.ops.reduction_ops import reduce_sum
-    return reduce_sum(diag_part(x), axis=-1, name=name)
+    return late.reduction_ops.reduce_sum(diag_part(x), axis=-1, name=name)
 
 
 # -- cross product --------------------------------------------------------------------------
@@ -1287,6 +1330,7 @@ _CROSS = register("Cross", _cross, _cross_rule, tied=(0, 1), dtypes=(
     _d.uint16, _d.float16, _d.uint32, _d.uint64))
 
 
+@export("linalg.cross")
 def cross(a, b, name=None):
     """Cross products of the 3-element vectors in the last dimension of `a` and `b`.
 
@@ -1323,6 +1367,7 @@ def _check_ord(ord, is_matrix):
         raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
 
 
+@export("norm", "linalg.norm", dispatch_name="compat.v1.norm")
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     """Vector norms (over `axis`, or all elements) and matrix norms (over a pair of axes).
 
@@ -1334,7 +1379,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     >>> norm(constant([[1.0, -2.0], [3.0, 4.0]]), ord=1, axis=[0, 1])
     <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
     """
-    from eagerflow._src.ops.reduction_ops import reduce_max, reduce_sum
     axis = _norm_axis(axis)
     is_matrix = axis is not None and len(axis) == 2
     _check_ord(ord, is_matrix)
@@ -1344,21 +1388,25 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
         # sqrt(sum(x * conj(x))): for complex x, |x|^2 cast back keeps the result complex
         squares = math_ops.square(x) if not x.dtype.is_complex else \
             cast(math_ops.square(math_ops.abs(x)), x.dtype)
-        return math_ops.sqrt(reduce_sum(squares, axis, keepdims=keepdims), name=name)
+        return math_ops.sqrt(late.reduction_ops.reduce_sum(squares, axis, keepdims=keepdims),
+                             name=name)
     if is_matrix and ord == 2:
         return _spectral_norm(x, axis, keepdims)
     magnitude = math_ops.abs(x)
     if is_matrix:  # ord 1: the largest column sum; inf: the largest row sum
         summed = axis[0] if ord == 1 else axis[1]
-        return reduce_max(reduce_sum(magnitude, summed, keepdims=True), axis, keepdims=keepdims)
+        return late.reduction_ops.reduce_max(
+            late.reduction_ops.reduce_sum(magnitude, summed, keepdims=True), axis,
+            keepdims=keepdims)
     if ord == np.inf:
-        return reduce_max(magnitude, axis, keepdims=keepdims)
+        return late.reduction_ops.reduce_max(magnitude, axis, keepdims=keepdims)
     if ord == 1:
-        return reduce_sum(magnitude, axis, keepdims=keepdims)
-    total = reduce_sum(math_ops.pow(magnitude, ord), axis, keepdims=keepdims)
+        return late.reduction_ops.reduce_sum(magnitude, axis, keepdims=keepdims)
+    total = late.reduction_ops.reduce_sum(math_ops.pow(magnitude, ord), axis, keepdims=keepdims)
     return math_ops.pow(total, 1.0 / ord, name=name)
 
 
+@export("linalg.normalize")
 def normalize(tensor, ord="euclidean", axis=None, name=None):
     """`tensor` divided by its norm (see `norm`), and that norm with the reduced axes kept.
 
@@ -1372,20 +1420,21 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):
 
 def _spectral_norm(x, axis, keepdims):
     """The largest singular value of the matrices spanning the two `axis` dims."""
-    from eagerflow._src.ops.array_ops import expand_dims, transpose
-    from eagerflow._src.ops.reduction_ops import reduce_max
     rank = x.shape.rank
     if rank is None:  # only the last two axes can be told apart without the rank
         if sorted(axis) != [-2, -1]:
             raise ValueError(f"norm(ord=2) needs `tensor` to have a known rank for axis "
                              f"{list(axis)}")
-        largest = reduce_max(svd(x, compute_uv=False), -1)
-        return expand_dims(expand_dims(largest, -1), -1) if keepdims else largest
+        largest = late.reduction_ops.reduce_max(svd(x, compute_uv=False), -1)
+        if keepdims:
+            return late.array_ops.expand_dims(late.array_ops.expand_dims(largest, -1), -1)
+        return largest
     pair = normalize_axis(axis, rank, "Max")  # sorted; the pair's order leaves s unchanged
     perm = [i for i in range(rank) if i not in pair] + list(pair)
-    largest = reduce_max(svd(transpose(x, perm), compute_uv=False), -1)
+    largest = late.reduction_ops.reduce_max(
+        svd(late.array_ops.transpose(x, perm), compute_uv=False), -1)
     for a in pair if keepdims else ():
-        largest = expand_dims(largest, a)
+        largest = late.array_ops.expand_dims(largest, a)
     return largest
 
 
@@ -1442,8 +1491,8 @@ def _inverse_grad(op, dy):
 
 def _times_inverse_adjoint(a, scale):
     """``scale[..., None, None] * inv(A)^H``: d(det A) = det A tr(A^-1 dA) and its log."""
-    from eagerflow._src.ops.array_ops import expand_dims
-    return math_ops.multiply(expand_dims(expand_dims(scale, -1), -1), inv(a, adjoint=True))
+    return math_ops.multiply(late.array_ops.expand_dims(late.array_ops.expand_dims(scale, -1), -1),
+                             inv(a, adjoint=True))
 
 
 @register_gradient("MatrixDeterminant")
@@ -1517,9 +1566,8 @@ def _matrix_diag_part_grad(op, dy):
 
 @register_gradient("MatrixSetDiagV3")
 def _set_diag_grad(op, dy):
-    from eagerflow._src.ops.array_ops import zeros_like
     k = op.attrs.get("k", 0)
-    return set_diag(dy, zeros_like(op.inputs[1]), k=k), diag_part(dy, k=k)
+    return set_diag(dy, late.array_ops.zeros_like(op.inputs[1]), k=k), diag_part(dy, k=k)
 
 
 register_gradient("Cross")(lambda op, dy: (cross(op.inputs[1], dy), cross(dy, op.inputs[0])))
@@ -1538,9 +1586,9 @@ def _reciprocal_gaps(values):
     on it. The diagonal is set rather than computed: there the derivative of the safe
     reciprocal is 1 / epsilon, and at second order those huge terms cancel only in exact
     arithmetic."""
-    from eagerflow._src.ops.array_ops import expand_dims, zeros_like
-    gaps = math_ops.subtract(expand_dims(values, -2), expand_dims(values, -1))
-    return set_diag(_safe_reciprocal(gaps), zeros_like(values))
+    gaps = math_ops.subtract(late.array_ops.expand_dims(values, -2),
+                             late.array_ops.expand_dims(values, -1))
+    return set_diag(_safe_reciprocal(gaps), late.array_ops.zeros_like(values))
 
 
 @register_gradient("SelfAdjointEigV2")
@@ -1646,8 +1694,14 @@ def _qr_grad(op, dq, dr):
                                    "full_matrices is true.")
         return _qr_grad_tall(q, r, dq, dr)
     # A = [X, Y] with square X = Q U: reduce to the square case
-    from eagerflow._src.ops.array_ops import concat
     y, dv = op.inputs[0][..., rows:], dr[..., rows:]
     dx = _qr_grad_tall(q, r[..., :rows], math_ops.add(dq, matmul(y, dv, adjoint_b=True)),
                        dr[..., :rows])
-    return concat([dx, matmul(q, dv)], -1)
+    return late.array_ops.concat([dx, matmul(q, dv)], -1)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _BATCH_MATMUL_V3, _CHOLESKY, _CROSS, _TENSOR_DIAG,
+                      _TENSOR_DIAG_PART, _LOG_DETERMINANT, _DETERMINANT, _MATRIX_DIAG_PART,
+                      _MATRIX_DIAG, _INVERSE, _SET_DIAG, _SOLVE, _SOLVE_LS, _TRIANGULAR_SOLVE, _QR,
+                      _EIGH, _SVD)

@@ -28,6 +28,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -503,3 +504,8 @@ def _resize_grad(op, dlist):
 
 
 register_gradient("TensorListAdd")(lambda op, d: (d, d))
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _ADD, _CONCAT, _FROM_TENSOR, _GATHER, _GET_ITEM, _LENGTH,
+                      _RESERVE, _RESIZE, _SCATTER, _SET_ITEM, _SPLIT, _STACK)

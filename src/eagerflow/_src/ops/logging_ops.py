@@ -13,12 +13,14 @@ import sys
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops.wrappers import as_tensor
 
 _NO_GRAD = "text output"
@@ -120,6 +122,7 @@ _STRING_FORMAT = register(
 tf_nodes[_STRING_FORMAT] = NodeForm(types={"T": "*"})
 
 
+@export("strings.format")
 def format(template, inputs, placeholder="{}", summarize=3, name=None):
     """A scalar string: `template` with each `placeholder` replaced by the text of one input.
 
@@ -213,6 +216,7 @@ def _placeholder(inputs):
 _DEFAULT_STREAM = sys.stderr
 
 
+@export("print")
 def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n", name=None):
     """Prints `inputs` (tensors, strings, or structures of them) separated by `sep`.
 
@@ -241,3 +245,7 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n"
             parts.append(repr(_displayed(value, lambda t: _Slot(as_tensor(t), mark, tensors))))
     text = format(sep.join(parts), tensors, placeholder=mark, summarize=summarize)
     dispatch(_PRINT, (text,), {"output_stream": stream, "end": end}, name)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _STRING_FORMAT)

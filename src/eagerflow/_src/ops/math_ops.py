@@ -9,6 +9,7 @@ constraint) and exposed at TF's public name.
 import numpy as np
 
 from eagerflow._src.backend import special
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_tensor_like
@@ -18,7 +19,8 @@ from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
     OpDef, kernel_type_name, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor
-from eagerflow._src.ops import float_math
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.ops import float_math, late
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import (
     as_tensor, binary, binary_operands, hinted_operands, name_functions, unary)
@@ -83,55 +85,59 @@ def _pow(xp, x, y):
     return float_math.pow(xp, x, y)
 
 
-_ADD = register("AddV2", "add", rules.binary, tied=(0, 1), dtypes=NUMBER)
+_ADD = register("AddV2", "add", rules.binary, tied=(0, 1), dtypes=NUMBER, elementwise=True)
 # Strings concatenate with their own op; asarray keeps 0-d results arrays, not bytes.
 _ADD_STRINGS = register("Add", lambda xp, x, y: xp.asarray(xp.add(x, y), dtype=object),
                         rules.binary, tied=(0, 1), dtypes=(_d.string,),
-                        not_differentiable="strings")
+                        not_differentiable="strings", elementwise=True)
+_SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER, elementwise=True)
+_MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER, elementwise=True)
 tf_nodes[_ADD_STRINGS] = NodeForm(types={"T": 0})  # TF's Add takes numbers too
-_SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER)
-_MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER)
 # TF's type lists of RealDiv (and Reciprocal) take integers, which have no CPU kernel.
 _ALL_NUMBERS = FLOAT + (_d.uint8, _d.int8, _d.uint16, _d.int16, _d.int32, _d.uint32, _d.uint64,
                         _d.int64) + COMPLEX
 _F64, _F32, _F16, _BF16 = _d.float64, _d.float32, _d.float16, _d.bfloat16
 _REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS,
-                     kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32))
+                     kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32),
+                     elementwise=True)
 _FLOOR_DIV = register("FloorDiv", _int_division(_floor_div),
-                      rules.binary, tied=(0, 1), dtypes=REAL)
+                      rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
 _FLOOR_MOD = register("FloorMod", _int_division(_floor_mod),
-                      rules.binary, tied=(0, 1), dtypes=REAL)
+                      rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
 _TRUNCATE_DIV = register("TruncateDiv", _int_division(
     lambda xp, x, y: xp.trunc(x / y).astype(x.dtype) if x.dtype.kind in "fc"
     else (xp.abs(x) // xp.abs(y)) * (xp.sign(x) * xp.sign(y))), rules.binary, tied=(0, 1),
-    dtypes=REAL)
+    dtypes=REAL, elementwise=True)
 _POW = register("Pow", _pow, rules.binary, tied=(0, 1),
-                dtypes=FLOAT + SIGNED_INT + (_d.complex64, _d.complex128))
-_MAXIMUM = register("Maximum", "maximum", rules.binary, tied=(0, 1), dtypes=REAL)
-_MINIMUM = register("Minimum", "minimum", rules.binary, tied=(0, 1), dtypes=REAL)
+                dtypes=FLOAT + SIGNED_INT + (_d.complex64, _d.complex128), elementwise=True)
+_MAXIMUM = register("Maximum", "maximum", rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
+_MINIMUM = register("Minimum", "minimum", rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
 _SQUARED_DIFFERENCE = register("SquaredDifference", _squared_difference, rules.binary,
-                               tied=(0, 1), dtypes=FLOAT + (_d.int32, _d.int64) + COMPLEX)
-_DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
-_MUL_NO_NAN = register("MulNoNan", _mul_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+                               tied=(0, 1), dtypes=FLOAT + (_d.int32, _d.int64) + COMPLEX,
+                               elementwise=True)
+_DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX,
+                       elementwise=True)
+_MUL_NO_NAN = register("MulNoNan", _mul_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX,
+                       elementwise=True)
 _TRUNCATE_MOD = register("TruncateMod", _int_division(lambda xp, x, y: xp.fmod(x, y)),
                          rules.binary, tied=(0, 1),
                          dtypes=(_d.int32, _d.int64, _BF16, _F16, _F32, _F64),
-                         kernels=(_F64, _F32, _d.int64, _d.int32))
+                         kernels=(_F64, _F32, _d.int64, _d.int32), elementwise=True)
 _XLOGY = register("Xlogy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                      x * xp.log(y)),
-                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
 _XLOG1PY = register("Xlog1py", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                          x * xp.log1p(y)),
-                    rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+                    rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
 _XDIVY = register("Xdivy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype), x / y),
-                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
 _ATAN2 = register("Atan2", _float_kernel(lambda xp, y, x: xp.arctan2(y, x.astype(y.dtype))),
-                  rules.binary, tied=(0, 1), dtypes=FLOAT)
+                  rules.binary, tied=(0, 1), dtypes=FLOAT, elementwise=True)
 
 _EQUAL = register("Equal", "equal", rules.binary_to(_d.bool), tied=(0, 1),
-                  not_differentiable="comparison")
+                  not_differentiable="comparison", elementwise=True)
 _NOT_EQUAL = register("NotEqual", "not_equal", rules.binary_to(_d.bool), tied=(0, 1),
-                      not_differentiable="comparison")
+                      not_differentiable="comparison", elementwise=True)
 tf_nodes[_EQUAL] = tf_nodes[_NOT_EQUAL] = NodeForm(fixed={"incompatible_shape_error": True})
 
 
@@ -151,17 +157,18 @@ def _lenient(name, fn_name, incompatible):
 EQUAL_LENIENT = _lenient("Equal", "equal", False)
 NOT_EQUAL_LENIENT = _lenient("NotEqual", "not_equal", True)
 _LESS = register("Less", "less", rules.binary_to(_d.bool), tied=(0, 1), dtypes=REAL,
-                 not_differentiable="comparison")
+                 not_differentiable="comparison", elementwise=True)
 _LESS_EQUAL = register("LessEqual", "less_equal", rules.binary_to(_d.bool), tied=(0, 1),
-                       dtypes=REAL, not_differentiable="comparison")
+                       dtypes=REAL, not_differentiable="comparison", elementwise=True)
 _GREATER = register("Greater", "greater", rules.binary_to(_d.bool), tied=(0, 1), dtypes=REAL,
-                    not_differentiable="comparison")
+                    not_differentiable="comparison", elementwise=True)
 _GREATER_EQUAL = register("GreaterEqual", "greater_equal", rules.binary_to(_d.bool),
-                          tied=(0, 1), dtypes=REAL, not_differentiable="comparison")
+                          tied=(0, 1), dtypes=REAL, not_differentiable="comparison",
+                          elementwise=True)
 _LOGICAL_AND = register("LogicalAnd", "logical_and", rules.binary, tied=(0, 1),
-                        dtypes=BOOL_ONLY, not_differentiable="boolean")
+                        dtypes=BOOL_ONLY, not_differentiable="boolean", elementwise=True)
 _LOGICAL_OR = register("LogicalOr", "logical_or", rules.binary, tied=(0, 1), dtypes=BOOL_ONLY,
-                       not_differentiable="boolean")
+                       not_differentiable="boolean", elementwise=True)
 _LOGICAL_NOT = register("LogicalNot", "logical_not", same_shape, dtypes=BOOL_ONLY,
                         not_differentiable="boolean")
 
@@ -169,6 +176,7 @@ _add_numbers = binary(_ADD, fallback=True)
 _OBJECT = np.dtype(object)
 
 
+@export("math.add", "add")
 def add(x, y, name=None):
     """Returns x + y element-wise (strings concatenate).
 
@@ -184,24 +192,34 @@ def add(x, y, name=None):
 
 
 subtract = binary(_SUB, "Returns x - y element-wise, with broadcasting.")
+export("math.subtract", "subtract")(subtract)
 multiply = binary(_MUL, """Returns x * y element-wise, with broadcasting.
 
     >>> multiply(constant([1, 2]), 3)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
     """)
+export("math.multiply", "multiply")(multiply)
 realdiv = binary(_REAL_DIV, "Returns x / y element-wise for floating point tensors.")
+export("realdiv")(realdiv)
 floordiv = binary(_FLOOR_DIV, "Returns floor(x / y) element-wise (`x // y`).")
+export("math.floordiv", dispatch_name="compat.v1.floor_div")(floordiv)
 floormod = binary(_FLOOR_MOD, "Returns x - floor(x / y) * y element-wise (`x % y`).")
+export("math.floormod", "math.mod")(floormod)
 mod = floormod
 truncatediv = binary(_TRUNCATE_DIV, "Returns x / y rounded toward zero element-wise.")
+export("truncatediv")(truncatediv)
 pow = binary(_POW, """Returns x ** y element-wise.
 
     >>> pow(constant([2, 3]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 9], dtype=int32)>
     """)
+export("math.pow", "pow", "keras.backend.pow")(pow)
 maximum = binary(_MAXIMUM, "Returns max(x, y) element-wise, with broadcasting.")
+export("math.maximum", "maximum", "keras.backend.maximum")(maximum)
 minimum = binary(_MINIMUM, "Returns min(x, y) element-wise, with broadcasting.")
+export("math.minimum", "minimum", "keras.backend.minimum")(minimum)
 squared_difference = binary(_SQUARED_DIFFERENCE, "Returns (x - y)(x - y) element-wise.")
+export("math.squared_difference")(squared_difference)
 truncatemod = binary(_TRUNCATE_MOD, """Returns the remainder of x / y rounded toward zero.
 
     The result has the sign of x (C's fmod).
@@ -209,11 +227,16 @@ truncatemod = binary(_TRUNCATE_MOD, """Returns the remainder of x / y rounded to
     >>> truncatemod(constant([7, -7]), 3)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
     """)
+export("truncatemod")(truncatemod)
 xlogy = binary(_XLOGY, "Returns x * log(y), or 0 where x is 0.")
+export("math.xlogy")(xlogy)
 xlog1py = binary(_XLOG1PY, "Returns x * log1p(y), or 0 where x is 0.")
+export("math.xlog1py")(xlog1py)
 xdivy = binary(_XDIVY, "Returns x / y, or 0 where x is 0.")
+export("math.xdivy")(xdivy)
 
 
+@export("math.multiply_no_nan")
 def multiply_no_nan(x, y, name=None):
     """Returns x * y, or 0 where y is 0 (even if x is NaN).
 
@@ -233,6 +256,7 @@ def multiply_no_nan(x, y, name=None):
 _atan2 = binary(_ATAN2)
 
 
+@export("math.atan2", "atan2")
 def atan2(y, x, name=None):
     """Returns arctan(y / x) element-wise, using the signs of both for the quadrant.
 
@@ -243,11 +267,17 @@ def atan2(y, x, name=None):
 
 
 equal = binary(_EQUAL, "Returns the truth value of (x == y) element-wise.")
+export("math.equal", "equal", "keras.backend.equal")(equal)
 not_equal = binary(_NOT_EQUAL, "Returns the truth value of (x != y) element-wise.")
+export("math.not_equal", "not_equal", "keras.backend.not_equal")(not_equal)
 less = binary(_LESS, "Returns the truth value of (x < y) element-wise.")
+export("math.less", "less", "keras.backend.less")(less)
 less_equal = binary(_LESS_EQUAL, "Returns the truth value of (x <= y) element-wise.")
+export("math.less_equal", "less_equal", "keras.backend.less_equal")(less_equal)
 greater = binary(_GREATER, "Returns the truth value of (x > y) element-wise.")
+export("math.greater", "greater", "keras.backend.greater")(greater)
 greater_equal = binary(_GREATER_EQUAL, "Returns the truth value of (x >= y) element-wise.")
+export("math.greater_equal", "greater_equal", "keras.backend.greater_equal")(greater_equal)
 
 
 # The logical ops' inputs are bool, not a type attribute: as in TF, Python values convert to
@@ -256,16 +286,19 @@ def _bools(*values):
     return [v if type(v) is EagerTensor else convert_input(v, _d.bool) for v in values]
 
 
+@export("math.logical_and", "logical_and")
 def logical_and(x, y, name=None):
     """Returns x AND y element-wise (bool tensors)."""
     return dispatch(_LOGICAL_AND, _bools(x, y), name=name)
 
 
+@export("math.logical_or", "logical_or")
 def logical_or(x, y, name=None):
     """Returns x OR y element-wise (bool tensors)."""
     return dispatch(_LOGICAL_OR, _bools(x, y), name=name)
 
 
+@export("math.logical_not", "logical_not")
 def logical_not(x, name=None):
     """Returns NOT x element-wise (bool tensors).
 
@@ -275,6 +308,7 @@ def logical_not(x, name=None):
     return dispatch(_LOGICAL_NOT, _bools(x), name=name)
 
 
+@export("math.logical_xor")
 def logical_xor(x, y, name="LogicalXor"):
     """Returns x XOR y element-wise: (x | y) & ~(x & y).
 
@@ -301,12 +335,12 @@ def _division_operands(x, y, fn_name, convert):
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != "
                         f"{y.dtype!r}.")
     if x.dtype.is_integer:
-        from eagerflow._src.ops.cast_ops import cast
         target = _d.float32 if x.dtype.size <= 2 else _d.float64
-        x, y = cast(x, target), cast(y, target)
+        x, y = late.cast_ops.cast(x, target), late.cast_ops.cast(y, target)
     return x, y
 
 
+@export("math.truediv", "truediv")
 def truediv(x, y, name=None):
     """Returns x / y element-wise, casting integers to floats first.
 
@@ -317,6 +351,7 @@ def truediv(x, y, name=None):
     return dispatch(_REAL_DIV, (x, y), name=name)
 
 
+@export("math.divide", "divide", dispatch_name="math.truediv")
 def divide(x, y, name=None):
     """Computes Python-style division of x by y (`x / y`).
 
@@ -330,6 +365,7 @@ def divide(x, y, name=None):
     return truediv(x, y, name)
 
 
+@export("math.divide_no_nan")
 def divide_no_nan(x, y, name=None):
     """Returns x / y, or 0 where y is 0; integers are cast to floats as in `truediv`.
 
@@ -344,10 +380,11 @@ def divide_no_nan(x, y, name=None):
 
 _ABS = register("Abs", "absolute", same_shape, dtypes=FLOAT + SIGNED_INT)
 _COMPLEX_ABS = register("ComplexAbs", "absolute", rules.unary_real,
-                        dtypes=(_d.complex64, _d.complex128))
+                        dtypes=(_d.complex64, _d.complex128), elementwise=True)
 tf_nodes[_COMPLEX_ABS] = NodeForm(types={"T": 0, "Tout": "out0"}, outputs=("y",))
 
 
+@export("math.abs", "abs", "keras.backend.abs")
 def abs(x, name=None):
     """Computes |x| element-wise; complex tensors give their real magnitude.
 
@@ -360,10 +397,10 @@ def abs(x, name=None):
 
 # -- complex numbers --------------------------------------------------------------------------
 
-_REAL = register("Real", "real", rules.unary_real, dtypes=COMPLEX)
-_IMAG = register("Imag", "imag", rules.unary_real, dtypes=COMPLEX)
+_REAL = register("Real", "real", rules.unary_real, dtypes=COMPLEX, elementwise=True)
+_IMAG = register("Imag", "imag", rules.unary_real, dtypes=COMPLEX, elementwise=True)
 _CONJ = register("Conj", "conj", same_shape, dtypes=COMPLEX)
-_ANGLE = register("Angle", "angle", rules.unary_real, dtypes=COMPLEX)
+_ANGLE = register("Angle", "angle", rules.unary_real, dtypes=COMPLEX, elementwise=True)
 _COMPLEX = register(
     "Complex", lambda xp, re, im: xp.asarray(re + 1j * im).astype(
         xp.complex64 if re.dtype == xp.float32 else xp.complex128),
@@ -382,6 +419,7 @@ def _numeric(x, message):
     return x
 
 
+@export("dtypes.complex", "complex")
 def complex(real, imag, name=None):
     """The complex tensor ``real + imag * 1j`` (float32 parts give complex64, float64 complex128).
 
@@ -396,6 +434,7 @@ def complex(real, imag, name=None):
     return dispatch(_COMPLEX, (real, imag), name=name)
 
 
+@export("math.real")
 def real(input, name=None):
     """The real part of each element (a real tensor is returned as is).
 
@@ -406,6 +445,7 @@ def real(input, name=None):
     return dispatch(_REAL, (x,), name=name) if x.dtype.is_complex else x
 
 
+@export("math.imag")
 def imag(input, name=None):
     """The imaginary part of each element (zeros for a real tensor).
 
@@ -415,10 +455,10 @@ def imag(input, name=None):
     x = as_tensor(input)
     if x.dtype.is_complex:
         return dispatch(_IMAG, (x,), name=name)
-    from eagerflow._src.ops.array_ops import zeros_like
-    return zeros_like(x)
+    return late.array_ops.zeros_like(x)
 
 
+@export("math.conj")
 def conj(x, name=None):
     """The complex conjugate of each element (a real tensor is returned as is).
 
@@ -429,6 +469,7 @@ def conj(x, name=None):
     return dispatch(_CONJ, (x,), name=name) if x.dtype.is_complex else x
 
 
+@export("math.angle")
 def angle(input, name=None):
     """The argument of each element: atan2(imag, real); pi for negative reals, else 0.
 
@@ -438,8 +479,8 @@ def angle(input, name=None):
     x = as_tensor(input)
     if x.dtype.is_complex:
         return dispatch(_ANGLE, (x,), name=name)
-    from eagerflow._src.ops.array_ops import where, zeros_like
-    return where(less(x, 0), convert_to_tensor(np.pi, x.dtype), zeros_like(x))
+    return late.array_ops.where(less(x, 0), convert_to_tensor(np.pi, x.dtype),
+                                late.array_ops.zeros_like(x))
 
 
 def _sign(xp, x):
@@ -459,41 +500,68 @@ def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, **kw):
     return register(tf_name, kernel, shape, dtypes=dtypes, **kw)
 
 
-negative = unary(_reg_unary("Neg", "negative", SIGNED_NUMBER), "Computes -x element-wise.")
+_NEG = _reg_unary("Neg", "negative", SIGNED_NUMBER)
+negative = unary(_NEG, "Computes -x element-wise.")
+export("math.negative", "negative")(negative)
 sign = unary(_reg_unary("Sign", _sign, SIGNED_NUMBER),
              "Returns -1, 0 or 1 for the sign of x element-wise (x / |x| for complex).")
+export("math.sign", "sign", "keras.backend.sign")(sign)
 square = unary(_reg_unary("Square", "square", NUMBER), "Computes x * x element-wise.")
+export("math.square", "square", "keras.backend.square")(square)
 sqrt = unary(_reg_unary("Sqrt", "sqrt", FLOAT_COMPLEX), """Computes the square root of x.
 
     >>> sqrt(constant([4.0, 9.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
     """)
+export("math.sqrt", "sqrt")(sqrt)
 rsqrt = unary(_reg_unary("Rsqrt", float_math.rsqrt, FLOAT_COMPLEX),
               "Computes 1 / sqrt(x) element-wise.")
-exp = unary(_reg_unary("Exp", float_math.exp, FLOAT_COMPLEX), "Computes e ** x element-wise.")
+export("math.rsqrt")(rsqrt)
+exp = unary(_reg_unary("Exp", float_math.exp, FLOAT_COMPLEX, fresh=True),
+            "Computes e ** x element-wise.")
+export("math.exp", "exp", "keras.backend.exp")(exp)
 expm1 = unary(_reg_unary("Expm1", float_math.expm1, FLOAT_COMPLEX),
               "Computes e ** x - 1 element-wise.")
-log = unary(_reg_unary("Log", float_math.log, FLOAT_COMPLEX), "Computes the natural log of x.")
+export("math.expm1")(expm1)
+log = unary(_reg_unary("Log", float_math.log, FLOAT_COMPLEX, fresh=True),
+            "Computes the natural log of x.")
+export("math.log", "keras.backend.log")(log)
 log1p = unary(_reg_unary("Log1p", float_math.log1p, FLOAT_COMPLEX),
               "Computes log(1 + x) element-wise.")
+export("math.log1p")(log1p)
 sin = unary(_reg_unary("Sin", float_math.sin, FLOAT_COMPLEX), "Computes sine element-wise.")
+export("math.sin", "sin", "keras.backend.sin")(sin)
 cos = unary(_reg_unary("Cos", float_math.cos, FLOAT_COMPLEX), "Computes cosine element-wise.")
+export("math.cos", "cos", "keras.backend.cos")(cos)
 tan = unary(_reg_unary("Tan", "tan", FLOAT_COMPLEX), "Computes tangent element-wise.")
+export("math.tan", "tan")(tan)
 asin = unary(_reg_unary("Asin", "arcsin", FLOAT_COMPLEX), "Computes arcsine element-wise.")
+export("math.asin", "asin")(asin)
 acos = unary(_reg_unary("Acos", "arccos", FLOAT_COMPLEX), "Computes arccosine element-wise.")
+export("math.acos", "acos")(acos)
 atan = unary(_reg_unary("Atan", "arctan", FLOAT_COMPLEX), "Computes arctangent element-wise.")
+export("math.atan", "atan")(atan)
 sinh = unary(_reg_unary("Sinh", "sinh", FLOAT_COMPLEX), "Computes hyperbolic sine.")
+export("math.sinh", "sinh")(sinh)
 cosh = unary(_reg_unary("Cosh", "cosh", FLOAT_COMPLEX), "Computes hyperbolic cosine.")
-tanh = unary(_reg_unary("Tanh", float_math.tanh, FLOAT_COMPLEX), "Computes hyperbolic tangent.")
+export("math.cosh", "cosh")(cosh)
+tanh = unary(_reg_unary("Tanh", float_math.tanh, FLOAT_COMPLEX, fresh=True),
+             "Computes hyperbolic tangent.")
+export("math.tanh", "nn.tanh", "tanh", "keras.backend.tanh")(tanh)
 asinh = unary(_reg_unary("Asinh", "arcsinh", FLOAT_COMPLEX), "Computes inverse hyperbolic sine.")
+export("math.asinh", "asinh")(asinh)
 acosh = unary(_reg_unary("Acosh", "arccosh", FLOAT_COMPLEX),
               "Computes inverse hyperbolic cosine.")
+export("math.acosh", "acosh")(acosh)
 atanh = unary(_reg_unary("Atanh", "arctanh", FLOAT_COMPLEX),
               "Computes inverse hyperbolic tangent.")
+export("math.atanh", "atanh")(atanh)
 erf = unary(_reg_unary("Erf", float_math.erf, FLOAT),
             "Computes the Gauss error function element-wise.")
+export("math.erf")(erf)
 erfc = unary(_reg_unary("Erfc", float_math.erfc, FLOAT),
              "Computes the complementary error function element-wise.")
+export("math.erfc")(erfc)
 def _lgamma(xp, x):
     # SciPy's gammaln(-inf) is -inf; TF's +inf, as at the other poles
     with np.errstate(invalid="ignore"):
@@ -509,9 +577,11 @@ def _digamma(xp, x):
 
 lgamma = unary(_reg_unary("Lgamma", _float_kernel(_lgamma), FLOAT, kernels=(_F64, _F16, _F32)),
                "Computes log(|Gamma(x)|) element-wise.")
+export("math.lgamma")(lgamma)
 digamma = unary(_reg_unary("Digamma", _float_kernel(_digamma), FLOAT,
                            kernels=(_F64, _F16, _F32)),
                 "Computes the derivative of lgamma element-wise.")
+export("math.digamma")(digamma)
 
 
 # Bernoulli numbers B2, B4, ... B10 over (2j)!: the Euler-Maclaurin tail of the Hurwitz zeta.
@@ -572,7 +642,7 @@ def _polygamma(xp, n, x):
 
 
 polygamma = binary(register("Polygamma", _polygamma, rules.binary, tied=(0, 1),
-                            dtypes=(_d.float32, _d.float64)),
+                            dtypes=(_d.float32, _d.float64), elementwise=True),
                    """Computes the polygamma function psi^(a)(x), the a-th derivative of digamma.
 
     `a` holds non-negative integers (NaN elsewhere).
@@ -580,6 +650,7 @@ polygamma = binary(register("Polygamma", _polygamma, rules.binary, tied=(0, 1),
     >>> polygamma(constant([0.0, 1.0]), constant([1.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5772157,  1.644934 ], dtype=float32)>
     """)
+export("math.polygamma")(polygamma)
 
 
 # -- special functions: Bessel, incomplete gamma and beta, Fresnel, ... -----------------------
@@ -616,7 +687,7 @@ def _special_op(name, fn, inputs=1, kernels=_WITH_HALF, dtypes=_SPECIAL_TYPES, *
         return register(name, kernel, same_shape, dtypes=dtypes, kernels=kernels, **kw)
     shape = rules.binary if inputs == 2 else _betainc_rule
     return register(name, kernel, shape, tied=tuple(range(inputs)), dtypes=dtypes,
-                    kernels=kernels, **kw)
+                    kernels=kernels, elementwise=inputs == 2, **kw)
 
 
 def _unscaled_i(scipy_name):
@@ -691,34 +762,51 @@ bessel_i0 = unary(_BESSEL_I0, """Computes the modified Bessel function of the fi
     >>> bessel_i0(constant([0.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.       , 1.2660658], dtype=float32)>
     """)
+export("math.bessel_i0", "math.special.bessel_i0")(bessel_i0)
 bessel_i0e = unary(_BESSEL_I0E, "Computes exp(-|x|) I0(x) element-wise, without overflow.")
+export("math.bessel_i0e", "math.special.bessel_i0e")(bessel_i0e)
 bessel_i1 = unary(_BESSEL_I1, "Computes the modified Bessel function I1(x) element-wise.")
+export("math.bessel_i1", "math.special.bessel_i1")(bessel_i1)
 bessel_i1e = unary(_BESSEL_I1E, "Computes exp(-|x|) I1(x) element-wise, without overflow.")
+export("math.bessel_i1e", "math.special.bessel_i1e")(bessel_i1e)
 bessel_j0 = unary(_BESSEL_J0, """Computes the Bessel function of the first kind of order 0.
 
     >>> bessel_j0(constant([0.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.        , 0.22389078], dtype=float32)>
     """)
+export("math.special.bessel_j0")(bessel_j0)
 bessel_j1 = unary(_BESSEL_J1, "Computes the Bessel function of the first kind of order 1.")
+export("math.special.bessel_j1")(bessel_j1)
 bessel_y0 = unary(_BESSEL_Y0, "Computes the Bessel function of the second kind of order 0.")
+export("math.special.bessel_y0")(bessel_y0)
 bessel_y1 = unary(_BESSEL_Y1, "Computes the Bessel function of the second kind of order 1.")
+export("math.special.bessel_y1")(bessel_y1)
 bessel_k0 = unary(_BESSEL_K0, "Computes the modified Bessel function K0(x) (inf for x <= 0).")
+export("math.special.bessel_k0")(bessel_k0)
 bessel_k0e = unary(_BESSEL_K0E, "Computes exp(x) K0(x) element-wise, without underflow.")
+export("math.special.bessel_k0e")(bessel_k0e)
 bessel_k1 = unary(_BESSEL_K1, "Computes the modified Bessel function K1(x) (inf for x <= 0).")
+export("math.special.bessel_k1")(bessel_k1)
 bessel_k1e = unary(_BESSEL_K1E, "Computes exp(x) K1(x) element-wise, without underflow.")
+export("math.special.bessel_k1e")(bessel_k1e)
 dawsn = unary(_DAWSN, """Computes Dawson's integral exp(-x^2) int_0^x exp(t^2) dt.
 
     >>> dawsn(constant([0.5]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.4244364], dtype=float32)>
     """)
+export("math.special.dawsn")(dawsn)
 expint = unary(_EXPINT, "Computes the exponential integral Ei(x) (NaN for x < 0).")
+export("math.special.expint")(expint)
 fresnel_cos = unary(_FRESNEL_COS, "Computes the Fresnel integral int_0^x cos(pi t^2 / 2) dt.")
+export("math.special.fresnel_cos")(fresnel_cos)
 fresnel_sin = unary(_FRESNEL_SIN, "Computes the Fresnel integral int_0^x sin(pi t^2 / 2) dt.")
+export("math.special.fresnel_sin")(fresnel_sin)
 spence = unary(_SPENCE, """Computes Spence's function int_1^x log(t) / (1 - t) dt (x >= 0).
 
     >>> spence(constant([1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([ 0.      , -0.822467], dtype=float32)>
     """)
+export("math.special.spence")(spence)
 
 
 def _igamma_kernel(which):
@@ -746,7 +834,9 @@ igamma = binary(_IGAMMA, """Computes the regularized lower incomplete gamma func
     >>> igamma(constant([1.0, 2.0]), constant([1.0, 3.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.63212055, 0.8008517 ], dtype=float32)>
     """)
+export("math.igamma")(igamma)
 igammac = binary(_IGAMMAC, "Computes the regularized upper incomplete gamma function Q(a, x).")
+export("math.igammac")(igammac)
 _igamma_grad_a = binary(_IGAMMA_GRAD_A, "d/da of igamma(a, x) (TF's op IgammaGradA).")
 
 
@@ -787,6 +877,7 @@ _BETAINC = _special_op("Betainc", _betainc, 3, kernels=_FLOAT_DOUBLE,
                        dtypes=(_d.float32, _d.float64))
 
 
+@export("math.betainc")
 def betainc(a, b, x, name=None):
     """Computes the regularized incomplete beta function I_x(a, b).
 
@@ -805,6 +896,7 @@ def betainc(a, b, x, name=None):
     return dispatch(_BETAINC, (a, b, x), name=name)
 
 
+@export("math.lbeta")
 def lbeta(x, name=None):
     """Computes log|B(x)| = sum(lgamma(x)) - lgamma(sum(x)) over the last dimension.
 
@@ -813,24 +905,26 @@ def lbeta(x, name=None):
     >>> lbeta(constant([[1.0, 2.0], [0.5, 0.5]]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.6931472,  1.1447299], dtype=float32)>
     """
-    from eagerflow._src.ops.reduction_ops import reduce_sum  # reductions build on math ops
     x = as_tensor(x)
-    return subtract(reduce_sum(lgamma(x), axis=[-1]), lgamma(reduce_sum(x, axis=[-1])),
-                    name=name)
+    return subtract(late.reduction_ops.reduce_sum(lgamma(x), axis=[-1]),
+                    lgamma(late.reduction_ops.reduce_sum(x, axis=[-1])), name=name)
 
 
-sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX),
+sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX, fresh=True),
                 """Computes 1 / (1 + exp(-x)).
 
     >>> sigmoid(constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
+export("math.sigmoid", "nn.sigmoid", "sigmoid", "keras.backend.sigmoid")(sigmoid)
 softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT), "Computes log(exp(x) + 1).")
+export("math.softplus", "nn.softplus", "keras.backend.softplus")(softplus)
 # the op allows complex types and small integers, but no CPU kernel takes them
 _round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER,
                              kernels=(_d.int64, _d.int32, _BF16, _F64, _F32, _F16)))
 
 
+@export("math.round", "round", "keras.backend.round")
 def round(x, name=None):  # noqa: A001
     """Rounds half to even element-wise (banker's rounding); integers come back unchanged.
 
@@ -842,18 +936,25 @@ def round(x, name=None):  # noqa: A001
         return x
     return _round_op(x, name=name)
 floor = unary(_reg_unary("Floor", "floor", FLOAT), "Returns the largest integer <= x.")
+export("math.floor", "floor")(floor)
 ceil = unary(_reg_unary("Ceil", "ceil", FLOAT), "Returns the smallest integer >= x.")
+export("math.ceil")(ceil)
 rint = unary(_reg_unary("Rint", "rint", FLOAT, kernels=(_F64, _F32)),
              "Returns the closest integer to x, half to even.")
+export("math.rint")(rint)
 reciprocal = unary(_reg_unary("Reciprocal", float_math.reciprocal, SIGNED_NUMBER,
                               kernels=(_d.complex128, _d.complex64, _F64, _BF16, _F16, _F32)),
                    "Computes 1 / x element-wise.")
+export("math.reciprocal")(reciprocal)
 is_nan = unary(_reg_unary("IsNan", "isnan", FLOAT, shape=rules.unary_to(_d.bool),
                           not_differentiable="boolean output"), "True where x is NaN.")
+export("math.is_nan")(is_nan)
 is_inf = unary(_reg_unary("IsInf", "isinf", FLOAT, shape=rules.unary_to(_d.bool),
                           not_differentiable="boolean output"), "True where x is +-inf.")
+export("math.is_inf")(is_inf)
 is_finite = unary(_reg_unary("IsFinite", "isfinite", FLOAT, shape=rules.unary_to(_d.bool),
                              not_differentiable="boolean output"), "True where x is finite.")
+export("math.is_finite")(is_finite)
 
 # -- gradients of unary functions from their output y, as ops of their own -------------------
 # One op where the composite takes three or four, with one new array written in place: a
@@ -902,18 +1003,18 @@ def _reciprocal_grad(xp, y, dy):
     return _zero_where_dy_zero(xp, xp.negative(out, out=out), dy)
 
 
-def _reg_unary_grad(tf_name, kernel):
+def _reg_unary_grad(tf_name, kernel, **kw):
     """Registers ``kernel(xp, y, dy)``: y is the function's output, dy the upstream gradient."""
-    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=FLOAT_COMPLEX)
+    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=FLOAT_COMPLEX, **kw)
 
 
-sigmoid_grad = binary(_reg_unary_grad("SigmoidGrad", _sigmoid_grad),
+sigmoid_grad = binary(_reg_unary_grad("SigmoidGrad", _sigmoid_grad, fresh=True),
                       """The gradient of `sigmoid` from its output y: dy * y * (1 - y).
 
     >>> sigmoid_grad(constant([0.5]), constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
-tanh_grad = binary(_reg_unary_grad("TanhGrad", _tanh_grad),
+tanh_grad = binary(_reg_unary_grad("TanhGrad", _tanh_grad, fresh=True),
                    """The gradient of `tanh` from its output y: dy * (1 - y * y).
 
     >>> tanh_grad(constant([0.5]), constant([2.0]))
@@ -925,13 +1026,14 @@ sqrt_grad = binary(_reg_unary_grad("SqrtGrad", _sqrt_grad),
     >>> sqrt_grad(constant([0.5]), constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.], dtype=float32)>
     """)
-rsqrt_grad = binary(_reg_unary_grad("RsqrtGrad", _rsqrt_grad),
+rsqrt_grad = binary(_reg_unary_grad("RsqrtGrad", _rsqrt_grad, fresh=True),
                     """The gradient of `rsqrt` from its output y: dy * -0.5 * y ** 3.
 
     >>> rsqrt_grad(constant([0.5]), constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([-0.125], dtype=float32)>
     """)
-reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad),
+reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad,
+                                                  fresh=True),
                          """The gradient of `reciprocal` from its output y: -dy * y * y.
 
     >>> reciprocal_grad(constant([0.5]), constant([2.0]))
@@ -939,6 +1041,7 @@ reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad),
     """)
 
 
+@export("math.log_sigmoid")
 def log_sigmoid(x, name=None):
     """Computes log(sigmoid(x)) = -softplus(-x), stable for large |x|.
 
@@ -948,6 +1051,7 @@ def log_sigmoid(x, name=None):
     return negative(softplus(negative(x)), name=name)
 
 
+@export("math.reciprocal_no_nan")
 def reciprocal_no_nan(x, name=None):
     """Computes 1 / x, or 0 where x is 0 (floating and complex tensors).
 
@@ -958,6 +1062,7 @@ def reciprocal_no_nan(x, name=None):
     return dispatch(_DIV_NO_NAN, (convert_to_tensor(1, x.dtype), x), name=name)
 
 
+@export("math.scalar_mul", "scalar_mul", dispatch_name="compat.v1.math.scalar_mul")
 def scalar_mul(scalar, x, name=None):
     """Multiplies `x` by `scalar`, a 0-D value converted to x's dtype.
 
@@ -971,30 +1076,28 @@ def scalar_mul(scalar, x, name=None):
     return multiply(scalar, x, name=name)
 
 
+@export("math.zero_fraction", "nn.zero_fraction")
 def zero_fraction(value, name=None):
     """The fraction of elements of `value` that are zero, as float32 (NaN when empty).
 
     >>> zero_fraction(constant([0, 1, 0, 3]))
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
-    from eagerflow._src.ops.cast_ops import cast
-    from eagerflow._src.ops.reduction_ops import reduce_mean
     value = as_tensor(value)
-    return reduce_mean(cast(equal(value, convert_to_tensor(0, value.dtype)), _d.float32),
-                       name=name)
+    zeros = late.cast_ops.cast(equal(value, convert_to_tensor(0, value.dtype)), _d.float32)
+    return late.reduction_ops.reduce_mean(zeros, name=name)
 
 
 def _consecutive(x, compare):
     """True when `compare` holds for every pair of consecutive elements of flattened `x`."""
-    from eagerflow._src.ops.array_ops import reshape
-    from eagerflow._src.ops.reduction_ops import reduce_all
     x = as_tensor(x)
     if not x.dtype.is_numeric:
         raise TypeError(f"Expected x to be numeric, instead found: {x!s}")
-    flat = reshape(x, [-1])
-    return reduce_all(compare(flat[:-1], flat[1:]))
+    flat = late.array_ops.reshape(x, [-1])
+    return late.reduction_ops.reduce_all(compare(flat[:-1], flat[1:]))
 
 
+@export("math.is_non_decreasing")
 def is_non_decreasing(x, name=None):
     """True when each element of flattened `x` is <= the next (True for < 2 elements).
 
@@ -1004,6 +1107,7 @@ def is_non_decreasing(x, name=None):
     return _consecutive(x, less_equal)
 
 
+@export("math.is_strictly_increasing")
 def is_strictly_increasing(x, name=None):
     """True when each element of flattened `x` is < the next (True for < 2 elements).
 
@@ -1013,6 +1117,7 @@ def is_strictly_increasing(x, name=None):
     return _consecutive(x, less)
 
 
+@export("math.polyval")
 def polyval(coeffs, x, name=None):
     """Evaluates the polynomial with `coeffs` (highest power first) at `x`, by Horner's rule.
 
@@ -1023,8 +1128,7 @@ def polyval(coeffs, x, name=None):
         raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
     x = as_tensor(x)
     if not coeffs:
-        from eagerflow._src.ops.array_ops import zeros_like
-        return zeros_like(x, name=name)
+        return late.array_ops.zeros_like(x, name=name)
     result = as_tensor(coeffs[0])
     for c in coeffs[1:]:
         result = add(c, multiply(result, x))
@@ -1058,6 +1162,7 @@ _INVERT_PERMUTATION = register("InvertPermutation", _invert_permutation,
                                not_differentiable="integer permutation")
 
 
+@export("math.invert_permutation")
 def invert_permutation(x, name=None):
     """The inverse of permutation `x` (a vector holding 0..n-1 once each): y[x[i]] = i.
 
@@ -1238,18 +1343,15 @@ def _conj_inputs(op):
 
 
 def _where(cond, x, y):
-    from eagerflow._src.ops import array_ops  # array ops build on these math ops
-    return array_ops.where(cond, x, y)
+    return late.array_ops.where(cond, x, y)
 
 
 def _zeros_like(x):
-    from eagerflow._src.ops import array_ops
-    return array_ops.zeros_like(x)
+    return late.array_ops.zeros_like(x)
 
 
 def _ones_like(x):
-    from eagerflow._src.ops import array_ops
-    return array_ops.ones_like(x)
+    return late.array_ops.ones_like(x)
 
 
 for _name in ("FloorDiv", "TruncateDiv", "Floor", "Ceil", "Round", "Rint"):
@@ -1266,8 +1368,7 @@ def _present(x):
 
 
 def _cast(x, dtype):
-    from eagerflow._src.ops.cast_ops import cast  # casts build on these math ops
-    return cast(x, dtype)
+    return late.cast_ops.cast(x, dtype)
 
 
 @_grad("Xlogy")
@@ -1391,3 +1492,7 @@ def _betainc_grad(op, dy):
 
 
 name_functions(globals())
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _COMPLEX, _BETAINC, _INVERT_PERMUTATION)

@@ -12,6 +12,7 @@ import numbers
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -25,7 +26,8 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import array_ops, float_math, math_ops, reduction_ops
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.ops import array_ops, float_math, late, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor, name_functions, unary
@@ -137,7 +139,7 @@ def _relu_grad(xp, gradients, features):
     return out
 
 
-_RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL)
+_RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL, fresh=True)
 tf_nodes[_RELU_GRAD] = NodeForm(outputs=("backprops",))
 
 
@@ -181,7 +183,7 @@ def _softsign_grad(xp, gradients, features):
 
 def _activation_grad_op(tf_name, kernel, dtypes=FLOAT):
     """Registers ``kernel(xp, gradients, features_or_outputs, **attrs)`` as an op."""
-    op = register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes)
+    op = register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes, fresh=True)
     tf_nodes[op] = NodeForm(outputs=("backprops",))
     return op
 
@@ -244,28 +246,34 @@ relu = unary(_RELU, """Computes max(features, 0) element-wise.
     >>> relu(constant([-1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 2], dtype=int32)>
     """)
+export("nn.relu")(relu)
 relu6 = unary(_RELU6, """Computes min(max(features, 0), 6) element-wise.
 
     >>> relu6(constant([-1.0, 3.0, 8.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0., 3., 6.], dtype=float32)>
     """)
+export("nn.relu6", "keras.activations.relu6")(relu6)
 elu = unary(_ELU, """Computes features if > 0 else exp(features) - 1.
 
     >>> elu(constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.63212055,  2.        ], dtype=float32)>
     """)
+export("nn.elu")(elu)
 selu = unary(_SELU, """Computes scale * (features if > 0 else alpha * (exp(features) - 1)).
 
     >>> selu(constant([0.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.      , 1.050701], dtype=float32)>
     """)
+export("nn.selu")(selu)
 softsign = unary(_SOFTSIGN, """Computes features / (abs(features) + 1).
 
     >>> softsign(constant([-1.0, 3.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5 ,  0.75], dtype=float32)>
     """)
+export("nn.softsign", "math.softsign", "keras.backend.softsign")(softsign)
 
 
+@export("nn.leaky_relu", "keras.activations.leaky_relu")
 def leaky_relu(features, alpha=0.2, name=None):
     """Computes features if > 0 else alpha * features; integers are computed as float32.
 
@@ -292,6 +300,7 @@ _GELU_CUBIC = float(np.float32(0.044715))
 _GELU_SQRT_HALF = float(np.float32(0.7071067811865476))
 
 
+@export("nn.gelu")
 def gelu(features, approximate=False, name=None):
     """Gaussian error linear unit: features * P(X <= features) for X ~ N(0, 1).
 
@@ -312,6 +321,7 @@ def gelu(features, approximate=False, name=None):
     return math_ops.multiply(math_ops.multiply(0.5, x), cdf)
 
 
+@export("nn.silu", "nn.swish")
 def silu(features, beta=1.0):
     """Computes features * sigmoid(beta * features) (swish).
 
@@ -388,6 +398,7 @@ def _axis(axis, rank):
     return axis
 
 
+@export("nn.softmax", "math.softmax")
 def softmax(logits, axis=None, name=None):
     """Computes exp(logits) / sum(exp(logits), axis) (default: the last axis).
 
@@ -400,6 +411,7 @@ def softmax(logits, axis=None, name=None):
     return dispatch(_SOFTMAX, (x,), {"axis": dim}, name=name)
 
 
+@export("nn.log_softmax", "math.log_softmax", "keras.activations.log_softmax")
 def log_softmax(logits, axis=None, name=None):
     """Computes logits - log(sum(exp(logits), axis)) (default: the last axis).
 
@@ -412,17 +424,18 @@ def log_softmax(logits, axis=None, name=None):
     return dispatch(_LOG_SOFTMAX, (x,), {"axis": dim}, name=name)
 
 
+@export("nn.crelu", dispatch_name="compat.v1.nn.crelu")
 def crelu(features, axis=-1, name=None):
     """Concatenates relu(features) and relu(-features) along `axis`.
 
     >>> crelu(constant([1.0, -2.0]))
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([1., 0., 0., 2.], dtype=float32)>
     """
-    from eagerflow._src.ops.array_ops import concat
     x = as_tensor(features)
-    return concat([relu(x), relu(math_ops.negative(x))], axis, name=name)
+    return array_ops.concat([relu(x), relu(math_ops.negative(x))], axis, name=name)
 
 
+@export("nn.log_poisson_loss")
 def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     """Negative log-likelihood of `targets` under Poisson rates exp(`log_input`).
 
@@ -432,7 +445,6 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     >>> log_poisson_loss(constant([1.0]), constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """
-    from eagerflow._src.ops.array_ops import where, zeros_like
     log_input = as_tensor(log_input)
     targets = as_tensor(targets, log_input.dtype)
     if not log_input.shape.is_compatible_with(targets.shape):
@@ -444,10 +456,11 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     stirling = math_ops.add(
         math_ops.subtract(math_ops.multiply(targets, math_ops.log(targets)), targets),
         math_ops.multiply(0.5, math_ops.log(math_ops.multiply(2 * np.pi, targets))))
-    return math_ops.add(loss, where(math_ops.greater(targets, 1.0), stirling,
-                                    zeros_like(targets)), name=name)
+    return math_ops.add(loss, array_ops.where(math_ops.greater(targets, 1.0), stirling,
+                                              array_ops.zeros_like(targets)), name=name)
 
 
+@export("nn.weighted_cross_entropy_with_logits")
 def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     """Sigmoid cross entropy with the positive term weighted by `pos_weight`.
 
@@ -479,8 +492,8 @@ def _block_dims(x, block_size, data_format, op_name):
         raise _invalid(f"input rank should be: 4 instead of: {x.shape.rank}")
     dims = x.shape.as_list()
     if None in dims:  # known only at run time: the dims as scalar tensors
-        from eagerflow._src.ops.array_ops import shape, unstack
-        dims = [d if d is not None else t for d, t in zip(dims, unstack(shape(x), num=4))]
+        sizes = array_ops.unstack(array_ops.shape(x), num=4)
+        dims = [d if d is not None else t for d, t in zip(dims, sizes)]
     return dims
 
 
@@ -490,39 +503,40 @@ def _divides(block, dim):
     return isinstance(dim, Tensor) or dim % block == 0
 
 
+@export("nn.space_to_depth")
 def space_to_depth(input, block_size, data_format="NHWC", name=None):
     """Moves each block_size x block_size spatial block of NHWC `input` into the depth.
 
     >>> space_to_depth(constant([[[[0], [1]], [[2], [3]]]]), 2)
     <tf.Tensor: shape=(1, 1, 1, 4), dtype=int32, numpy=array([[[[0, 1, 2, 3]]]], dtype=int32)>
     """
-    from eagerflow._src.ops.array_ops import reshape, transpose
     x = as_tensor(input)
     b, h, w, c = _block_dims(x, block_size, data_format, "space_to_depth")
     if not (_divides(block_size, h) and _divides(block_size, w)):
         raise _invalid(f"Image width {w} and height {h} should be divisible by block_size: "
                        f"{block_size}")
-    blocks = reshape(x, [b, h // block_size, block_size, w // block_size, block_size, c])
-    return reshape(transpose(blocks, [0, 1, 3, 2, 4, 5]),
-                   [b, h // block_size, w // block_size, block_size * block_size * c], name=name)
+    blocks = array_ops.reshape(x, [b, h // block_size, block_size, w // block_size, block_size, c])
+    return array_ops.reshape(array_ops.transpose(blocks, [0, 1, 3, 2, 4, 5]),
+                             [b, h // block_size, w // block_size, block_size * block_size * c],
+                             name=name)
 
 
+@export("nn.depth_to_space")
 def depth_to_space(input, block_size, data_format="NHWC", name=None):
     """Moves depth of NHWC `input` into block_size x block_size spatial blocks.
 
     >>> depth_to_space(constant([[[[0, 1, 2, 3]]]]), 2).shape
     TensorShape([1, 2, 2, 1])
     """
-    from eagerflow._src.ops.array_ops import reshape, transpose
     x = as_tensor(input)
     b, h, w, c = _block_dims(x, block_size, data_format, "depth_to_space")
     if not _divides(block_size * block_size, c):
         raise _invalid(f"Input depth dimension {c} should be divisible by: "
                        f"{block_size * block_size}")
     depth = c // (block_size * block_size)
-    blocks = reshape(x, [b, h, w, block_size, block_size, depth])
-    return reshape(transpose(blocks, [0, 1, 3, 2, 4, 5]),
-                   [b, h * block_size, w * block_size, depth], name=name)
+    blocks = array_ops.reshape(x, [b, h, w, block_size, block_size, depth])
+    return array_ops.reshape(array_ops.transpose(blocks, [0, 1, 3, 2, 4, 5]),
+                             [b, h * block_size, w * block_size, depth], name=name)
 
 
 # ----------------------------------------------------------------------------- bias_add
@@ -560,10 +574,12 @@ def _bias_add_rule(value, bias, data_format):
     return TensorShape(dims), value.dtype
 
 
-_BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER)
+_BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER,
+                     fresh=True)
 tf_nodes[_BIAS_ADD] = NodeForm(outputs=("output",))
 
 
+@export("nn.bias_add")
 def bias_add(value, bias, data_format=None, name=None):
     """Adds the 1-D `bias` along the channel axis of `value` (last, or 1 for "NC...").
 
@@ -687,6 +703,8 @@ _L2_LOSS = register("L2Loss", widened(_l2_loss), lambda t: (TensorShape([]), t.d
                     dtypes=FLOAT)
 
 
+@export("nn.softmax_cross_entropy_with_logits",
+        dispatch_name="compat.v1.nn.softmax_cross_entropy_with_logits_v2")
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """Cross entropy between `labels` (a distribution along `axis`) and softmax(`logits`).
 
@@ -702,6 +720,8 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     return loss
 
 
+@export("nn.sparse_softmax_cross_entropy_with_logits",
+        dispatch_name="compat.v1.nn.sparse_softmax_cross_entropy_with_logits")
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """Cross entropy between class indices `labels` and softmax(`logits`) over the last axis.
 
@@ -726,8 +746,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
 
 
 def _kernel_name(dtype):
-    from eagerflow._src.core.registry import kernel_type_name
-    return kernel_type_name(dtype)
+    return registry.kernel_type_name(dtype)
 
 
 def _check_sparse_shapes(labels, logits, logits_in):
@@ -744,6 +763,8 @@ def _check_sparse_shapes(labels, logits, logits_in):
                          f"dimension. Received: labels.shape={labels} and logits.shape={logits}")
 
 
+@export("nn.sigmoid_cross_entropy_with_logits",
+        dispatch_name="compat.v1.nn.sigmoid_cross_entropy_with_logits")
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """Cross entropy of independent binary `labels` and sigmoid(`logits`), element-wise.
 
@@ -763,6 +784,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
                         math_ops.log1p(math_ops.exp(neg_abs)))
 
 
+@export("nn.l2_loss")
 def l2_loss(t, name=None):
     """Computes sum(t ** 2) / 2.
 
@@ -772,6 +794,7 @@ def l2_loss(t, name=None):
     return dispatch(_L2_LOSS, (as_tensor(t),), name=name)
 
 
+@export("nn.compute_average_loss")
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
     """Sum of the (weighted) per-example losses over the global batch size.
 
@@ -788,10 +811,8 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
                          f"{loss.numpy() if isinstance(loss, EagerTensor) else loss} with rank 0")
     if sample_weight is not None:
         loss = math_ops.multiply(loss, sample_weight)
-    from eagerflow._src.ops.array_ops import shape
-    from eagerflow._src.ops.reduction_ops import reduce_sum
     if global_batch_size is None:
-        global_batch_size = shape(loss)[0]
+        global_batch_size = array_ops.shape(loss)[0]
     else:
         size = as_tensor(global_batch_size)
         if not size.dtype.is_integer:
@@ -800,10 +821,11 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
         known = get_static_value(size)  # None inside a function when only run time knows it
         if known is not None and known < 0:
             raise _invalid("global_batch_size must be non-negative.")
-    total = reduce_sum(loss)
+    total = reduction_ops.reduce_sum(loss)
     return math_ops.divide_no_nan(total, cast(global_batch_size, total.dtype))
 
 
+@export("nn.scale_regularization_loss")
 def scale_regularization_loss(regularization_loss):
     """Sums a list of regularization losses, scaled for one replica.
 
@@ -811,8 +833,7 @@ def scale_regularization_loss(regularization_loss):
     <tf.Tensor: shape=(), dtype=float32, numpy=3.0>
     """
     if isinstance(regularization_loss, (list, tuple)):
-        from eagerflow._src.ops.reduction_ops import add_n
-        regularization_loss = add_n(regularization_loss)
+        regularization_loss = reduction_ops.add_n(regularization_loss)
     return math_ops.truediv(regularization_loss, 1)
 
 
@@ -854,10 +875,12 @@ def _in_top_k_shape(predictions, targets, k):
 
 # k is an input, not an attr: a graph may compute it
 _IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_shape, tied=(1, 2),
-                     dtypes=(_d.int32, _d.int64), not_differentiable="boolean output")
+                     dtypes=(_d.int32, _d.int64), not_differentiable="boolean output",
+                     input_names=("targets", "k"))
 tf_nodes[_IN_TOP_K] = NodeForm(types={"T": 1}, outputs=("precision",))
 
 
+@export("math.in_top_k", "nn.in_top_k")
 def in_top_k(targets, predictions, k, name=None):
     """Whether each target class is among the `k` highest `predictions` of its row.
 
@@ -876,6 +899,7 @@ def in_top_k(targets, predictions, k, name=None):
 
 # ----------------------------------------------------------------------------- composites
 
+@export("nn.moments")
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """Mean and variance of `x` over `axes` (`shift` is unused, as in TensorFlow).
 
@@ -885,14 +909,12 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     >>> float(mean), float(variance)
     (2.0, 1.0)
     """
-    from eagerflow._src.ops.array_ops import squeeze
-    from eagerflow._src.ops.reduction_ops import reduce_mean
     x, axes, y = _moments_input(x, axes)
-    mean = reduce_mean(y, axes, keepdims=True)
+    mean = reduction_ops.reduce_mean(y, axes, keepdims=True)
     # (no gradient reaches the variance through `mean`: its deviations sum to zero)
-    variance = reduce_mean(math_ops.squared_difference(y, mean), axes, keepdims=True)
+    variance = reduction_ops.reduce_mean(math_ops.squared_difference(y, mean), axes, keepdims=True)
     if not keepdims and (axes is None or axes):
-        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+        mean, variance = array_ops.squeeze(mean, axes), array_ops.squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
 
 
@@ -908,6 +930,7 @@ def _moments_input(x, axes):
     return x, axes, cast(x, _d.float32) if x.dtype == _d.float16 else x
 
 
+@export("nn.weighted_moments", dispatch_name="compat.v1.nn.weighted_moments")
 def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     """Mean and variance of `x` over `axes`, each element counted `frequency_weights` times.
 
@@ -915,46 +938,45 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     >>> float(mean), float(variance)
     (1.25, 0.1875)
     """
-    from eagerflow._src.ops.array_ops import squeeze, zeros_like
-    from eagerflow._src.ops.reduction_ops import reduce_sum
     x, axes, y = _moments_input(x, axes)
     weights = cast(as_tensor(frequency_weights), y.dtype)
-    weights = math_ops.add(weights, zeros_like(y))  # broadcast to x's shape
-    total = reduce_sum(weights, axes, keepdims=True)
+    weights = math_ops.add(weights, array_ops.zeros_like(y))  # broadcast to x's shape
+    total = reduction_ops.reduce_sum(weights, axes, keepdims=True)
     # divide_no_nan, as TF: all-zero weights give a mean and variance of 0, not NaN
     mean = math_ops.divide_no_nan(
-        reduce_sum(math_ops.multiply(weights, y), axes, keepdims=True), total)
-    spread = reduce_sum(math_ops.multiply(weights, math_ops.squared_difference(y, mean)), axes,
-                        keepdims=True)
+        reduction_ops.reduce_sum(math_ops.multiply(weights, y), axes, keepdims=True), total)
+    spread = reduction_ops.reduce_sum(
+        math_ops.multiply(weights, math_ops.squared_difference(y, mean)), axes, keepdims=True)
     variance = math_ops.divide_no_nan(spread, total)
     if not keepdims and (axes is None or axes):
-        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+        mean, variance = array_ops.squeeze(mean, axes), array_ops.squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
 
 
+@export("nn.sufficient_statistics", dispatch_name="compat.v1.nn.sufficient_statistics")
 def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     """(count, sum, sum of squares, shift) of `x` over `axes`, the sums taken of x - shift.
 
     >>> [float(v) for v in sufficient_statistics(constant([1.0, 3.0]), [0])[:3]]
     [2.0, 4.0, 10.0]
     """
-    from eagerflow._src.ops.reduction_ops import reduce_sum
     x = as_tensor(x)
     axes = static_ints(axes)
     axes = [axes] if isinstance(axes, int) else axes
     dims = [x.shape[a] for a in axes]
     if None in dims:  # known only at run time
-        from eagerflow._src.ops.reduction_ops import reduce_prod
-        counts = cast(reduce_prod(array_ops.gather(array_ops.shape(x), axes)), x.dtype)
+        counts = cast(reduction_ops.reduce_prod(array_ops.gather(array_ops.shape(x), axes)),
+                      x.dtype)
     else:
         counts = cast(int(np.prod(dims, dtype=np.int64)), x.dtype)
     if shift is not None:
         shift = cast(as_tensor(shift), x.dtype)
         x = math_ops.subtract(x, shift)
-    return (counts, reduce_sum(x, axes, keepdims=keepdims),
-            reduce_sum(math_ops.square(x), axes, keepdims=keepdims), shift)
+    return (counts, reduction_ops.reduce_sum(x, axes, keepdims=keepdims),
+            reduction_ops.reduce_sum(math_ops.square(x), axes, keepdims=keepdims), shift)
 
 
+@export("nn.normalize_moments")
 def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
     """Mean and variance from sufficient statistics (see `sufficient_statistics`).
 
@@ -969,6 +991,7 @@ def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
     return mean, variance
 
 
+@export("nn.batch_normalization")
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """Normalizes: scale * (x - mean) / sqrt(variance + variance_epsilon) + offset.
 
@@ -987,6 +1010,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     return math_ops.add(math_ops.multiply(x, cast(inv, x.dtype)), cast(shift, x.dtype))
 
 
+@export("nn.dropout")
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeroes each element with probability `rate` and scales the rest by 1 / (1 - rate).
 
@@ -1009,8 +1033,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     else:
         rate = _rate_tensor(rate, x.dtype)
         scale = math_ops.realdiv(1.0, math_ops.subtract(1.0, rate))
-    from eagerflow._src.ops.random_ops import uniform
-    noise = uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
+    noise = late.random_ops.uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
     keep = cast(math_ops.greater_equal(noise, rate), x.dtype)
     # multiply_no_nan: dropped elements are 0 even where x is inf or NaN
     return math_ops.multiply_no_nan(math_ops.multiply(x, scale), keep)
@@ -1056,6 +1079,7 @@ def _noise_shape(x, noise_shape):
                             isinstance(d, Tensor) else d for i, d in enumerate(dims)])
 
 
+@export("nn.embedding_lookup", dispatch_name="compat.v1.nn.embedding_lookup")
 def embedding_lookup(params, ids, max_norm=None, name=None):
     """Gathers rows of `params` at `ids`; a list of shards is split by contiguous ranges.
 
@@ -1064,14 +1088,13 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     >>> embedding_lookup(constant([[1.0, 2.0], [3.0, 4.0]]), constant([1]))
     <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[3., 4.]], dtype=float32)>
     """
-    from eagerflow._src.ops.array_ops import concat, gather
     if isinstance(params, (list, tuple)):
         if not params:
             raise ValueError("Length of params is currently 0. Need at least one param.")
         # shards hold consecutive id ranges ("div" partitioning): their concatenation is the table
-        params = params[0] if len(params) == 1 else concat(list(params), 0)
+        params = params[0] if len(params) == 1 else array_ops.concat(list(params), 0)
     ids = as_tensor(ids)
-    result = gather(as_tensor(params), ids)
+    result = array_ops.gather(as_tensor(params), ids)
     if max_norm is None:
         return result
     return _clip_rows(result, max_norm, ids.shape.rank)
@@ -1079,9 +1102,8 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
 
 def _clip_rows(embeddings, max_norm, ids_rank):
     """Rescales each embedding (the dims after the ids' dims) to an l2-norm <= max_norm."""
-    from eagerflow._src.ops.reduction_ops import reduce_sum
     axes = list(range(ids_rank, embeddings.shape.rank))
-    norm = math_ops.sqrt(reduce_sum(math_ops.square(embeddings), axes, keepdims=True))
+    norm = math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(embeddings), axes, keepdims=True))
     max_norm = as_tensor(max_norm, embeddings.dtype)
     return math_ops.multiply(embeddings,
                              math_ops.realdiv(max_norm, math_ops.maximum(norm, max_norm)))
@@ -1216,3 +1238,8 @@ def _sparse_softmax_xent_grad(op, loss_grad, backprop_grad):
 
 
 name_functions(globals())
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _BIAS_ADD, _BIAS_ADD_GRAD, _IN_TOP_K, _L2_LOSS, _LOG_SOFTMAX,
+                      _SOFTMAX, _SOFTMAX_XENT, _SPARSE_SOFTMAX_XENT)

@@ -10,6 +10,7 @@ undoes the other, and each one's gradient is the other).
 """
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core import dtypes as _d
@@ -19,7 +20,8 @@ from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, shape_rules
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.ops import array_ops, cast_ops, late, math_ops, shape_rules
 from eagerflow._src.ops.reduction_ops import check_attr_dtype, clip_by_value
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
 
@@ -70,6 +72,7 @@ _DYNAMIC_PARTITION = register("DynamicPartition", _dynamic_partition_kernel,
                               _dynamic_partition_rule, multi=True, tied=())
 
 
+@export("dynamic_partition")
 def dynamic_partition(data, partitions, num_partitions, name=None):
     """Splits `data` into `num_partitions` tensors by the int32 `partitions`, a partition id
     for each of data's leading ``partitions.shape`` elements (in order within each part).
@@ -144,6 +147,7 @@ def _tensor_list(values, dtype=None):
     return array_ops._matching(values)
 
 
+@export("dynamic_stitch")
 def dynamic_stitch(indices, data, name=None):
     """Interleaves the values of `data` into one tensor: ``merged[indices[m][i]] =
     data[m][i]`` (a later position wins where indices repeat; rows no index names are 0).
@@ -241,6 +245,7 @@ def _nbins_value(nbins):
     return None if value.ndim else int(value)
 
 
+@export("histogram_fixed_width")
 def histogram_fixed_width(values, value_range, nbins=100, dtype=_d.int32, name=None):
     """Counts `values` in `nbins` equal-width bins spanning ``value_range = [low, high]``;
     values below low count in the first bin, values above high in the last.
@@ -255,6 +260,7 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=_d.int32, name=N
                     {"nbins": _nbins_value(nbins), "dtype": dtype}, name)
 
 
+@export("histogram_fixed_width_bins")
 def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_d.int32, name=None):
     """The bin index (int32, in [0, nbins)) of each element of `values` in `nbins`
     equal-width bins spanning `value_range`, out-of-range values clipped to the end bins.
@@ -275,11 +281,14 @@ def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_d.int32, n
             raise _bad(f"Expected '{positive!s}' to be true. Summarized data: "
                        f"b'nbins {nbins!s} must > 0'")
     else:
-        from eagerflow._src.ops.debugging_ops import Assert  # debugging builds on array ops
-        Assert(positive, [f"nbins {nbins} must > 0"])
+        late.debugging_ops.Assert(positive, [f"nbins {nbins} must > 0"])
     nbins_float = cast_ops.cast(nbins, values.dtype)
     scaled = math_ops.truediv(math_ops.subtract(values, value_range[0]),
                               math_ops.subtract(value_range[1], value_range[0]))
     indices = math_ops.floor(math_ops.multiply(nbins_float, scaled))
     indices = clip_by_value(indices, 0, math_ops.subtract(nbins_float, 1))
     return array_ops.reshape(cast_ops.cast(indices, _d.int32), shape, name=name)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _DYNAMIC_PARTITION, _DYNAMIC_STITCH, _HISTOGRAM)

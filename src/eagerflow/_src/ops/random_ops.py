@@ -33,6 +33,7 @@ import weakref
 import numpy as np
 
 from eagerflow._src.backend import special
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import config
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
@@ -45,6 +46,7 @@ from eagerflow._src.core.registry import (
     FLOAT, attr_dtype_error, kernel_type_name, register, register_gradient)
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, math_ops, philox, shape_rules
 from eagerflow._src.ops.array_ops import check_index_dtype, run_time_tensor
 from eagerflow._src.ops.reduction_ops import clip_by_value, unbroadcast
@@ -100,6 +102,7 @@ class _SeedState:
 _STATE = _SeedState()
 
 
+@export("random.set_seed")
 def set_seed(seed):
     """Sets the global random seed and restarts every op's random sequence.
 
@@ -416,6 +419,7 @@ def _register(draw, rule, samples, stateful_name, stateless_name=None, run_time_
     if stateless_name:
         ops[1] = register(stateless_name, _stateless(draw, run_time_attr), stateless_rule,
                           not_differentiable=not_differentiable, **kw)
+        batching_rules[ops[1]] = PER_ELEMENT  # (the stateful op runs per element by its state)
     return tuple(ops)
 
 
@@ -607,7 +611,7 @@ def _fraction_grad(xp, a, x, log_x):
 
 _GAMMA_GRAD = register("RandomGammaGrad", _gamma_sample_grad, shape_rules.binary,
                        tied=(0, 1), dtypes=(_d.float32, _d.float64),
-                       not_differentiable="TensorFlow defines no gradient for it")
+                       not_differentiable="TensorFlow defines no gradient for it", elementwise=True)
 
 
 def random_gamma_grad(alpha, sample, name=None):
@@ -752,6 +756,7 @@ def _categorical(logits, num_samples, dtype, seed, name):
 
 # -- global-seed functions --------------------------------------------------------------------
 
+@export("random.uniform")
 def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None):
     """Uniform values in [minval, maxval) (maxval defaults to 1; integers need it).
 
@@ -766,6 +771,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None
     return _uniform(shape, minval, maxval, dtype, _seed_attrs(seed), name, False)
 
 
+@export("random.normal")
 def normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
     """Normally distributed values.
 
@@ -777,6 +783,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
                    _seed_attrs(seed), name)
 
 
+@export("random.truncated_normal")
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
     """Normal values with those beyond 2 standard deviations from the mean re-drawn.
 
@@ -788,6 +795,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, n
                    _seed_attrs(seed), name)
 
 
+@export("random.categorical")
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """Class indices drawn from the categorical distributions with log-probabilities `logits`.
 
@@ -799,6 +807,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     return _categorical(logits, num_samples, dtype, _seed_attrs(seed), name)
 
 
+@export("random.shuffle")
 def shuffle(value, seed=None, name=None):
     """`value` with its first dimension randomly permuted.
 
@@ -808,6 +817,7 @@ def shuffle(value, seed=None, name=None):
     return _run(_SHUFFLE, (as_tensor(value),), _NO_ATTRS, _seed_attrs(seed), name)
 
 
+@export("random.poisson")
 def poisson(shape, lam, dtype=_d.float32, seed=None, name=None):
     """Poisson samples of rates `lam`: shape ``shape + lam.shape``.
 
@@ -819,6 +829,7 @@ def poisson(shape, lam, dtype=_d.float32, seed=None, name=None):
     return _run(_POISSON, (as_tensor(lam),), attrs, _seed_attrs(seed), name)
 
 
+@export("random.gamma")
 def gamma(shape, alpha, beta=None, dtype=_d.float32, seed=None, name=None):
     """Gamma samples of shapes `alpha` and rates `beta` (default 1): shape ``shape +
     broadcast(alpha, beta).shape``, never below the smallest positive normal number.
@@ -830,8 +841,7 @@ def gamma(shape, alpha, beta=None, dtype=_d.float32, seed=None, name=None):
     alpha = as_tensor(alpha, dtype)
     beta = None if beta is None else as_tensor(beta, dtype)
     if beta is not None and beta.shape != alpha.shape:  # alpha takes beta's extra dims
-        from eagerflow._src.ops.array_ops import zeros_like
-        alpha = math_ops.add(alpha, zeros_like(beta))
+        alpha = math_ops.add(alpha, array_ops.zeros_like(beta))
     attrs = {"shape": _shape_attr(shape, "RandomGamma")}
     draws = _run(_GAMMA, (alpha,), attrs, _seed_attrs(seed), name)
     if beta is not None:
@@ -867,6 +877,7 @@ class ShuffleStream:
 
 # -- stateless functions: the same seed gives the same values ---------------------------------
 
+@export("random.Algorithm", "random.experimental.Algorithm")
 class Algorithm(enum.Enum):
     """Random number algorithms: Philox runs everywhere, ThreeFry only under XLA."""
     PHILOX = 1
@@ -923,6 +934,7 @@ def _check_int_bounds(dtype, minval, maxval, template):
         raise ValueError(template.format(dtype=dtype, minval=minval, maxval=maxval))
 
 
+@export("random.stateless_uniform")
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name=None,
                       alg="auto_select"):
     """Uniform values determined by `seed` (shape [2]); integers take both bounds, or neither
@@ -940,6 +952,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name
     return _uniform(shape, minval, maxval, dtype, seed, name, True)
 
 
+@export("random.stateless_normal")
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float32, name=None,
                      alg="auto_select"):
     """Normal values determined by `seed` (shape [2]).
@@ -951,6 +964,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float32, name=N
                    _d.as_dtype(dtype), _seed_input(seed, "StatelessRandomNormalV2", alg), name)
 
 
+@export("random.stateless_truncated_normal")
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float32, name=None,
                                alg="auto_select"):
     """Truncated normal values (within 2 standard deviations) determined by `seed`.
@@ -963,6 +977,7 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float
                    _seed_input(seed, "StatelessTruncatedNormalV2", alg), name)
 
 
+@export("random.stateless_categorical")
 def stateless_categorical(logits, num_samples, seed, dtype=_d.int64, name=None):
     """Categorical samples determined by `seed`; see `categorical`.
 
@@ -973,6 +988,7 @@ def stateless_categorical(logits, num_samples, seed, dtype=_d.int64, name=None):
                         name)
 
 
+@export("random.split", "random.experimental.stateless_split")
 def split(seed, num=2, alg="auto_select"):
     """`num` new stateless seeds derived from `seed`: shape [num, 2], `seed`'s dtype.
 
@@ -983,6 +999,7 @@ def split(seed, num=2, alg="auto_select"):
     return stateless_uniform([int(num), 2], seed, None, None, seed.dtype, alg=alg)
 
 
+@export("random.fold_in", "random.experimental.stateless_fold_in")
 def fold_in(seed, data, alg="auto_select"):
     """A new stateless seed combining `seed` with the integer `data` (of `data`'s dtype).
 
@@ -994,6 +1011,7 @@ def fold_in(seed, data, alg="auto_select"):
     return array_ops.stack([mixed, data])
 
 
+@export("random.stateless_gamma")
 def stateless_gamma(shape, seed, alpha, beta=None, dtype=_d.float32, name=None):
     """Gamma samples of shapes `alpha` and rates `beta` (default 1) determined by `seed`:
     `shape` ends with the broadcast shape of `alpha` and `beta`. Values never go below the
@@ -1018,6 +1036,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=_d.float32, name=None):
     return math_ops.maximum(draws, as_tensor(np.finfo(dtype.as_numpy_dtype).tiny, dtype))
 
 
+@export("random.stateless_poisson")
 def stateless_poisson(shape, seed, lam, dtype=_d.int32, name=None):
     """Poisson samples of rates `lam` determined by `seed`: `shape` ends with lam's shape.
 
@@ -1052,6 +1071,7 @@ def _binomial(shape, counts, probs, dtype, seed, name):
     return _run(_BINOMIAL, (counts, probs), {"shape": shape, "dtype": dtype}, seed, name)
 
 
+@export("random.stateless_binomial")
 def stateless_binomial(shape, seed, counts, probs, output_dtype=_d.int32, name=None):
     """Binomial samples of `counts` trials of success probabilities `probs` determined by
     `seed`: `shape` ends with the broadcast shape of `counts` and `probs`.
@@ -1066,6 +1086,7 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=_d.int32, name=N
                      _seed_input(seed, "StatelessRandomBinomial"), name)
 
 
+@export("random.stateless_parameterized_truncated_normal")
 def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0,
                                              minvals=-2.0, maxvals=2.0, name=None):
     """Normal samples of `means` and `stddevs` truncated to [`minvals`, `maxvals`],
@@ -1084,6 +1105,7 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
     return _run(_TRUNCATED_WITH, params, {"shape": shape}, _seed_input(seed, op_name), name)
 
 
+@export("random.experimental.stateless_shuffle")
 def stateless_shuffle(value, seed, alg="auto_select", name=None):
     """`value` with its first dimension permuted, as determined by `seed`.
 
@@ -1100,6 +1122,7 @@ def stateless_shuffle(value, seed, alg="auto_select", name=None):
 _INDEX_SHUFFLE_PAD = 498247692  # the seed's added first value
 
 
+@export("random.experimental.index_shuffle")
 def index_shuffle(index, seed, max_index):
     """The position of `index` in the permutation of ``[0, ..., max_index]`` that `seed`
     (shape [2]) picks, computed without the permutation; vectors of indices (and bounds)
@@ -1119,6 +1142,7 @@ def index_shuffle(index, seed, max_index):
     return dispatch(_INDEX_SHUFFLE, (index, seed, max_index), {"rounds": 4})
 
 
+@export("random.create_rng_state", "random.experimental.create_rng_state")
 def create_rng_state(seed, alg):
     """The state of a generator of algorithm `alg` seeded with `seed` (an integer or a
     sequence of them): int64 of shape [3] for Philox, [2] for ThreeFry.
@@ -1145,6 +1169,7 @@ def _state_from_seed(seed, size=3):
     return [0] * (size - len(values)) + values
 
 
+@export("random.Generator", "random.experimental.Generator")
 class Generator:
     """A random number generator whose state (a Philox key and counter) advances with each
     call by 256 blocks per value drawn.
@@ -1292,6 +1317,7 @@ class Generator:
 _GLOBAL_GENERATOR = []  # holds the global generator once made
 
 
+@export("random.get_global_generator", "random.experimental.get_global_generator")
 def get_global_generator():
     """The generator that `Generator`-style code uses by default (nondeterministic).
 
@@ -1304,6 +1330,7 @@ def get_global_generator():
         return _GLOBAL_GENERATOR[0]
 
 
+@export("random.set_global_generator", "random.experimental.set_global_generator")
 def set_global_generator(generator):
     """Replaces the global generator with `generator`."""
     with _STATE.lock:
@@ -1343,3 +1370,7 @@ def _truncated_with_grad(op, dy):
     d_high = math_ops.exp(0.5 * (square - math_ops.square(high)) + math_ops.log(cdf))
     d_low = math_ops.exp(0.5 * (square - math_ops.square(low)) + math_ops.log1p(-cdf))
     return (dy, dy * sample, dy * d_low, dy * d_high, *[None] * (len(op.inputs) - 4))
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _INDEX_SHUFFLE)

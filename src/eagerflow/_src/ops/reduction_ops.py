@@ -17,6 +17,7 @@ from collections import abc
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -28,8 +29,10 @@ from eagerflow._src.core.registry import (
     BOOL_ONLY, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, bitwise_ops, math_ops
 from eagerflow._src.ops import shape_rules as rules
+from eagerflow._src.ops import top_k_order
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.wrappers import as_tensor
@@ -80,7 +83,7 @@ def _int_or_tensor(value, op_name, attr, what, allowed=_INDEX):
     if type(value) is int:
         return value
     tensor = as_tensor(value)
-    check_attr_dtype(op_name, attr, tensor.dtype, allowed)
+    check_attr_dtype(op_name, attr, tensor.dtype, allowed, param=what)
     if array_ops.run_time_tensor(tensor) is not None:
         return tensor
     return _static_int(tensor, what)
@@ -114,16 +117,17 @@ def axis_attr(axis):
     return _static_ints(axis, "axis")
 
 
-def check_attr_dtype(op_name, attr, dtype, allowed):
-    """TF's error for a dtype attribute outside its allowed list."""
+def check_attr_dtype(op_name, attr, dtype, allowed, param=None):
+    """TF's error for a dtype attribute outside its allowed list (`param`: the input it
+    types, which a graph's error names; see `attr_dtype_error`)."""
     if dtype not in allowed:
-        raise attr_dtype_error(op_name, attr, dtype, allowed)
+        raise attr_dtype_error(op_name, attr, dtype, allowed, param)
 
 
-def _index_tensor(value, op_name, attr="Tindices", allowed=_INDEX):
+def _index_tensor(value, op_name, attr="Tindices", allowed=_INDEX, param=None):
     """An integer index tensor (segment ids, positions) checked against `allowed`."""
     t = as_tensor(value)
-    check_attr_dtype(op_name, attr, t.dtype, allowed)
+    check_attr_dtype(op_name, attr, t.dtype, allowed, param)
     return t
 
 
@@ -284,17 +288,18 @@ def _all(xp, x, axis, keepdims):
 
 
 _REDUCE = rules.reduction()
-_SUM = register("Sum", _reduction(add_reduce), _REDUCE, dtypes=NUMBER)
-_MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER)
-_PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER)
-_MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE, dtypes=REAL)
-_MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE, dtypes=REAL)
+_SUM = register("Sum", _reduction(add_reduce), _REDUCE, dtypes=NUMBER, reduction=True)
+_MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER,
+                 reduction=True)
+_PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER, reduction=True)
+_MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE, dtypes=REAL, reduction=True)
+_MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE, dtypes=REAL, reduction=True)
 _ANY = register("Any", _reduction(_any), _REDUCE, dtypes=BOOL_ONLY,
-                not_differentiable="boolean")
+                not_differentiable="boolean", reduction=True)
 _ALL = register("All", _reduction(_all), _REDUCE, dtypes=BOOL_ONLY,
-                not_differentiable="boolean")
+                not_differentiable="boolean", reduction=True)
 _EUCLIDEAN_NORM = register("EuclideanNorm", _reduction(_euclidean_norm), _REDUCE,
-                           dtypes=NUMBER)
+                           dtypes=NUMBER, reduction=True)
 for _op in (_SUM, _MEAN, _PROD, _MAX, _MIN, _ANY, _ALL, _EUCLIDEAN_NORM):
     tf_nodes[_op] = NodeForm(
         inputs=(0, AttrInput("axis", "reduction_indices", runtime=True, everything=True)),
@@ -336,6 +341,7 @@ reduce_sum = _reducer(_SUM, """Computes the sum of elements across dimensions of
     array([[3],
            [3]], dtype=int32)>
     """)
+export("math.reduce_sum", "reduce_sum")(reduce_sum)
 reduce_mean = _reducer(_MEAN, """Computes the mean of elements across dimensions of a tensor.
 
     Integer means truncate toward zero; the mean of no floats is NaN.
@@ -343,11 +349,13 @@ reduce_mean = _reducer(_MEAN, """Computes the mean of elements across dimensions
     >>> reduce_mean(constant([1.0, 2.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=1.5>
     """)
+export("math.reduce_mean", "reduce_mean")(reduce_mean)
 reduce_prod = _reducer(_PROD, """Computes the product of elements across dimensions.
 
     >>> reduce_prod(constant([2, 3]))
     <tf.Tensor: shape=(), dtype=int32, numpy=6>
     """)
+export("math.reduce_prod", "reduce_prod")(reduce_prod)
 reduce_max = _reducer(_MAX, """Computes the maximum of elements across dimensions.
 
     An empty reduction gives the dtype's lowest value (-inf for floats).
@@ -355,28 +363,34 @@ reduce_max = _reducer(_MAX, """Computes the maximum of elements across dimension
     >>> reduce_max(constant([1, 5, 3]))
     <tf.Tensor: shape=(), dtype=int32, numpy=5>
     """)
+export("math.reduce_max", "reduce_max")(reduce_max)
 reduce_min = _reducer(_MIN, """Computes the minimum of elements across dimensions.
 
     >>> reduce_min(constant([[1.0, 5.0]]), axis=-1)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """)
+export("math.reduce_min", "reduce_min")(reduce_min)
 reduce_any = _reducer(_ANY, """Computes the logical OR of elements across dimensions.
 
     >>> reduce_any(constant([False, True]))
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """, _d.bool)
+export("math.reduce_any", "reduce_any")(reduce_any)
 reduce_all = _reducer(_ALL, """Computes the logical AND of elements across dimensions.
 
     >>> reduce_all(constant([False, True]))
     <tf.Tensor: shape=(), dtype=bool, numpy=False>
     """, _d.bool)
+export("math.reduce_all", "reduce_all")(reduce_all)
 reduce_euclidean_norm = _reducer(_EUCLIDEAN_NORM, """Computes sqrt(sum(|x|**2)) across dimensions.
 
     >>> reduce_euclidean_norm(constant([3.0, 4.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
     """)
+export("math.reduce_euclidean_norm")(reduce_euclidean_norm)
 
 
+@export("math.reduce_logsumexp", "reduce_logsumexp")
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """Computes log(sum(exp(x))) across dimensions, without overflow for large x.
 
@@ -393,6 +407,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     return math_ops.add(total, shift, name=name)
 
 
+@export("math.reduce_variance")
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """Computes the variance (mean squared deviation) across dimensions.
 
@@ -411,6 +426,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     return reduce_mean(math_ops.square(deviations), axis, keepdims, name=name)
 
 
+@export("math.reduce_std")
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """Computes the standard deviation across dimensions.
 
@@ -488,6 +504,7 @@ def _arg(op, input, axis, output_type, name):
     return dispatch(op, (as_tensor(input),), attrs, name)
 
 
+@export("math.argmax", "argmax")
 def argmax(input, axis=None, output_type=_d.int64, name=None):
     """Returns the index of the largest value across `axis` (default 0); ties: first index.
 
@@ -497,6 +514,7 @@ def argmax(input, axis=None, output_type=_d.int64, name=None):
     return _arg(_ARG_MAX, input, axis, output_type, name)
 
 
+@export("math.argmin", "argmin")
 def argmin(input, axis=None, output_type=_d.int64, name=None):
     """Returns the index of the smallest value across `axis` (default 0); ties: first index.
 
@@ -516,92 +534,18 @@ def _top_k(xp, x, k, sorted, index_type):
         raise _invalid(f"input must be >= 1-D, got shape {shape_text(x.shape)}")
     if x.shape[-1] < k:
         raise _invalid(f"input must have at least k columns. Had {x.shape[-1]}, needed {k}")
-    # An order-reversing key sorted stably: largest first, ties by index, NaN last (for
-    # a whole row with NaN, TF's own order below).
+    # An order-reversing key sorted stably: largest first, ties by index. Rows holding NaN
+    # (which compares false with everything) take the order TF's kernel leaves them in.
     floating = x.dtype.kind == "f" or x.dtype in _HALF
     key = -x if floating else ~x
     indices = xp.argsort(key, axis=-1, kind="stable")[..., :k]
-    if floating and k == x.shape[-1] and k > 1:
-        # All of a row: TF's order is its introsort's, which NaN (equal to everything)
-        # leaves where that algorithm's steps put it; rows without NaN need no replay.
+    if floating and k and x.size:
         rows = indices.reshape(-1, k).copy()
-        flat = x.reshape(-1, k)
+        flat = x.reshape(-1, x.shape[-1])
         for r in np.flatnonzero(np.isnan(flat).any(axis=-1)):
-            rows[r] = _introsort_order(flat[r].tolist())
+            rows[r] = top_k_order.nan_row_order(flat[r], k, sorted)
         indices = rows.reshape(indices.shape)
     return xp.take_along_axis(x, indices, -1), indices.astype(index_type.as_numpy_dtype)
-
-
-def _introsort_order(v):
-    """Indices of `v` largest first as TF's TopKV2 orders a whole row: the C++ standard
-    library's introsort (median-of-three quicksort down to 16-element runs, then an
-    insertion sort) comparing ``v[b] < v[a]``, then each run of equal values by index."""
-    n = len(v)
-    idx = list(range(n))
-
-    def before(a, b):
-        return v[b] < v[a]
-
-    def linear_insert(i):  # moves idx[i] left past the elements it goes before
-        val, j = idx[i], i
-        while before(val, idx[j - 1]):
-            idx[j] = idx[j - 1]
-            j -= 1
-        idx[j] = val
-
-    def insertion_sort(first, last):
-        for i in range(first + 1, last):
-            val = idx[i]
-            if before(val, idx[first]):
-                idx[first + 1:i + 1] = idx[first:i]
-                idx[first] = val
-            else:
-                linear_insert(i)
-
-    def median_to_first(a, b, c):
-        x, y, z = idx[a], idx[b], idx[c]
-        if before(x, y):
-            pick = b if before(y, z) else c if before(x, z) else a
-        else:
-            pick = a if before(x, z) else c if before(y, z) else b
-        idx[a - 1], idx[pick] = idx[pick], idx[a - 1]
-
-    def partition(first, last, pivot):
-        while True:
-            while before(idx[first], idx[pivot]):
-                first += 1
-            last -= 1
-            while before(idx[pivot], idx[last]):
-                last -= 1
-            if first >= last:
-                return first
-            idx[first], idx[last] = idx[last], idx[first]
-            first += 1
-
-    def introsort(first, last, depth):
-        while last - first > 16:
-            if depth == 0:  # the heapsort fallback: TF's order there is not replayed
-                idx[first:last] = sorted(idx[first:last], key=lambda i: (v[i] != v[i],
-                                                                         -(v[i] == v[i] and v[i])))
-                return
-            depth -= 1
-            median_to_first(first + 1, first + (last - first) // 2, last - 1)
-            cut = partition(first + 1, last, first)
-            introsort(cut, last, depth)
-            last = cut
-
-    introsort(0, n, 2 * (n.bit_length() - 1))
-    insertion_sort(0, min(n, 16))
-    for i in range(16, n):
-        linear_insert(i)
-    i = 0
-    while i < n - 1:  # runs of equal values, by index (stable)
-        j = i + 1
-        while j < n and v[idx[j]] == v[idx[i]]:
-            j += 1
-        idx[i:j] = sorted(idx[i:j])
-        i = j
-    return idx
 
 
 def _top_k_rule(x, k, sorted, index_type):
@@ -619,6 +563,7 @@ tf_nodes[_TOP_K] = NodeForm(inputs=(0, AttrInput("k", type_attr="Tk", kind=int))
                             outputs=("values", "indices"))
 
 
+@export("math.top_k", "nn.top_k")
 def top_k(input, k=1, sorted=True, index_type=_d.int32, name=None):
     """Finds the `k` largest entries of the last dimension, and their indices.
 
@@ -661,10 +606,9 @@ def _sort_along(values, axis, direction, want_indices):
             raise ValueError(f"{message} for 'sort/strided_slice' (op: 'StridedSlice')")
         raise errors.op_error(errors.InvalidArgumentError, "StridedSlice", message)
     elif axis % rank != rank - 1:
-        from eagerflow._src.ops.array_ops import transpose
         perm = list(range(rank))
         perm[axis], perm[-1] = perm[-1], perm[axis]
-        x = transpose(x, perm)
+        x = array_ops.transpose(x, perm)
     flip = math_ops.negative if x.dtype.is_floating else bitwise_ops.invert
     ascending = direction == "ASCENDING"
     n = None if rank is None else x.shape[-1]
@@ -674,9 +618,10 @@ def _sort_along(values, axis, direction, want_indices):
         out = result.indices
     else:
         out = flip(result.values) if ascending else result.values
-    return out if perm is None else transpose(out, perm)
+    return out if perm is None else array_ops.transpose(out, perm)
 
 
+@export("sort")
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """Sorts `values` along `axis` (a NaN lands where TF's sort leaves it).
 
@@ -686,6 +631,7 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     return _sort_along(values, axis, direction, want_indices=False)
 
 
+@export("argsort")
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """Returns the int32 indices that sort `values` along `axis`; always stable.
 
@@ -738,6 +684,7 @@ def _run_unique(op, result_type, x, out_idx, name):
     return result_type(*dispatch(op, (as_tensor(x),), {"out_idx": out_idx}, name))
 
 
+@export("unique")
 def unique(x, out_idx=_d.int32, name=None):
     """Finds the unique elements of a 1-D tensor, in order of first occurrence.
 
@@ -749,6 +696,7 @@ def unique(x, out_idx=_d.int32, name=None):
     return _run_unique(_UNIQUE, Unique, x, out_idx, name)
 
 
+@export("unique_with_counts")
 def unique_with_counts(x, out_idx=_d.int32, name=None):
     """Like `unique`, also counting each unique element: ``(y, idx, count)``.
 
@@ -800,6 +748,7 @@ _DENSE_BINCOUNT = register("DenseBincount", _bincount, _bincount_rule, tied=(1,)
                            not_differentiable="counts")
 
 
+@export("math.bincount")
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32, name=None,
              axis=None, binary_output=False):
     """Counts the occurrences of each value in an integer tensor.
@@ -830,6 +779,7 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32, 
     return dispatch(_DENSE_BINCOUNT, (arr, weights), attrs, name)
 
 
+@export("math.count_nonzero")
 def count_nonzero(input, axis=None, keepdims=None, dtype=_d.int64, name=None):
     """Counts the non-zero (non-empty, for strings) elements across dimensions.
 
@@ -936,7 +886,7 @@ _SEGMENT_MEAN = _register_sorted_segment("SegmentMean", "mean", 0, NUMBER)
 def _sorted_segment(op, doc):
     """``fn(data, segment_ids, name=None)`` running sorted segment reduction `op`."""
     def fn(data, segment_ids, name=None):
-        ids = _index_tensor(segment_ids, op.name)
+        ids = _index_tensor(segment_ids, op.name, param="segment_ids")
         return dispatch(op, (as_tensor(data), ids), name=name)
     fn.__doc__ = doc
     return fn
@@ -950,6 +900,7 @@ segment_sum = _sorted_segment(_SEGMENT_SUM, """Sums the rows of `data` per segme
     >>> segment_sum(constant([1, 2, 3, 4]), constant([0, 0, 2, 2]))
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([3, 0, 7], dtype=int32)>
     """)
+export("math.segment_sum")(segment_sum)
 segment_prod = _sorted_segment(_SEGMENT_PROD, """Multiplies the rows of `data` per sorted segment.
 
     Empty segments are 1.
@@ -957,6 +908,7 @@ segment_prod = _sorted_segment(_SEGMENT_PROD, """Multiplies the rows of `data` p
     >>> segment_prod(constant([2, 3, 4]), constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([6, 4], dtype=int32)>
     """)
+export("math.segment_prod")(segment_prod)
 segment_max = _sorted_segment(_SEGMENT_MAX, """The maximum of the rows of `data` per sorted segment.
 
     Empty segments are 0.
@@ -964,6 +916,7 @@ segment_max = _sorted_segment(_SEGMENT_MAX, """The maximum of the rows of `data`
     >>> segment_max(constant([2, 3, 4]), constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
     """)
+export("math.segment_max")(segment_max)
 segment_min = _sorted_segment(_SEGMENT_MIN, """The minimum of the rows of `data` per sorted segment.
 
     Empty segments are 0.
@@ -971,6 +924,7 @@ segment_min = _sorted_segment(_SEGMENT_MIN, """The minimum of the rows of `data`
     >>> segment_min(constant([2, 3, 4]), constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
     """)
+export("math.segment_min")(segment_min)
 segment_mean = _sorted_segment(_SEGMENT_MEAN, """The mean of the rows of `data` per sorted segment.
 
     Integer means truncate; empty segments are 0.
@@ -978,6 +932,7 @@ segment_mean = _sorted_segment(_SEGMENT_MEAN, """The mean of the rows of `data` 
     >>> segment_mean(constant([1.0, 2.0, 4.0]), constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 4. ], dtype=float32)>
     """)
+export("math.segment_mean")(segment_mean)
 
 
 def _unsorted_segment_kernel(ufunc_name, fill):
@@ -1041,7 +996,8 @@ _UNSORTED_SEGMENT_MIN = _register_unsorted_segment(
 def _unsorted_segment(op, doc):
     """``fn(data, segment_ids, num_segments, name=None)`` running unsorted segment `op`."""
     def fn(data, segment_ids, num_segments, name=None):
-        ids = _index_tensor(segment_ids, op.name, allowed=(_d.int16,) + _INDEX)
+        ids = _index_tensor(segment_ids, op.name, allowed=(_d.int16,) + _INDEX,
+                            param="segment_ids")
         num_segments = _int_or_tensor(num_segments, op.name, "Tnumsegments", "num_segments")
         return _dispatch_with(op, (as_tensor(data), ids), {}, "num_segments", num_segments,
                               name)
@@ -1058,6 +1014,7 @@ unsorted_segment_sum = _unsorted_segment(_UNSORTED_SEGMENT_SUM, """Sums slices p
     >>> unsorted_segment_sum(constant([1, 2, 3]), constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
     """)
+export("math.unsorted_segment_sum")(unsorted_segment_sum)
 unsorted_segment_prod = _unsorted_segment(_UNSORTED_SEGMENT_PROD, """Multiplies per segment id.
 
     Empty segments are 1.
@@ -1065,6 +1022,7 @@ unsorted_segment_prod = _unsorted_segment(_UNSORTED_SEGMENT_PROD, """Multiplies 
     >>> unsorted_segment_prod(constant([2, 3, 4]), constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 8], dtype=int32)>
     """)
+export("math.unsorted_segment_prod")(unsorted_segment_prod)
 unsorted_segment_max = _unsorted_segment(_UNSORTED_SEGMENT_MAX, """The maximum per segment id.
 
     Empty segments hold the dtype's lowest finite value.
@@ -1072,6 +1030,7 @@ unsorted_segment_max = _unsorted_segment(_UNSORTED_SEGMENT_MAX, """The maximum p
     >>> unsorted_segment_max(constant([2, 3, 4]), constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
     """)
+export("math.unsorted_segment_max")(unsorted_segment_max)
 unsorted_segment_min = _unsorted_segment(_UNSORTED_SEGMENT_MIN, """The minimum per segment id.
 
     Empty segments hold the dtype's largest finite value.
@@ -1079,6 +1038,7 @@ unsorted_segment_min = _unsorted_segment(_UNSORTED_SEGMENT_MIN, """The minimum p
     >>> unsorted_segment_min(constant([2, 3, 4]), constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 2], dtype=int32)>
     """)
+export("math.unsorted_segment_min")(unsorted_segment_min)
 
 
 def _segment_counts(data, segment_ids, num_segments):
@@ -1091,6 +1051,7 @@ def _segment_counts(data, segment_ids, num_segments):
     return math_ops.maximum(counts, as_tensor(np.ones((), data.dtype.as_numpy_dtype)))
 
 
+@export("math.unsorted_segment_mean")
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
     """The mean per segment id (0 for empty segments); integers give floats, as `truediv`.
 
@@ -1102,6 +1063,7 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
     return math_ops.truediv(total, _segment_counts(data, segment_ids, num_segments), name)
 
 
+@export("math.unsorted_segment_sqrt_n")
 def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     """The sum per segment id divided by the square root of the segment's size.
 
@@ -1193,17 +1155,20 @@ cumsum = _scanner(_CUMSUM, """Computes the cumulative sum of `x` along `axis`.
     >>> cumsum(constant([1, 2, 3]), exclusive=True, reverse=True)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([5, 3, 0], dtype=int32)>
     """)
+export("math.cumsum", "cumsum")(cumsum)
 cumprod = _scanner(_CUMPROD, """Computes the cumulative product of `x` along `axis`.
 
     >>> cumprod(constant([1, 2, 3]), exclusive=True)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 1, 2], dtype=int32)>
     """)
+export("math.cumprod")(cumprod)
 cumulative_logsumexp = _scanner(_CUMULATIVE_LOGSUMEXP, """Computes log(cumsum(exp(x))) along
     `axis`, without overflow.
 
     >>> cumulative_logsumexp(constant([0.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.       , 0.6931472], dtype=float32)>
     """)
+export("math.cumulative_logsumexp")(cumulative_logsumexp)
 
 
 # --- AddN, accumulate_n ------------------------------------------------------------------------
@@ -1228,12 +1193,14 @@ def _add_n_rule(*inputs):
     return shape, inputs[0].dtype
 
 
-_ADD_N = register("AddN", _add_n, _add_n_rule, tied="all", dtypes=NUMBER)
+_ADD_N = register("AddN", _add_n, _add_n_rule, tied="all", dtypes=NUMBER,
+                  input_names=("inputs",))
 tf_nodes[_ADD_N] = NodeForm(number="N", outputs=("sum",))
 _ADD_N_ARGUMENT_ERROR = ("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
                          "the same dtype and shape.")
 
 
+@export("math.add_n", "add_n")
 def add_n(inputs, name=None):
     """Adds all input tensors element-wise (same shape and dtype, no broadcasting).
 
@@ -1250,6 +1217,7 @@ def add_n(inputs, name=None):
     return dispatch(_ADD_N, inputs, name=name)
 
 
+@export("math.accumulate_n")
 def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
     """Adds a list of tensors element-wise, as `add_n`, checking `shape` and `tensor_dtype`.
 
@@ -1278,6 +1246,7 @@ def _like(value, t):
     return value if isinstance(value, Tensor) else as_tensor(value, t.dtype)
 
 
+@export("clip_by_value")
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """Clips `t` element-wise to [clip_value_min, clip_value_max].
 
@@ -1309,6 +1278,7 @@ def _like_slices(values, t):
     return values
 
 
+@export("clip_by_norm")
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """Rescales `t` so that its L2 norm over `axes` (None: all) is at most `clip_norm`.
 
@@ -1342,6 +1312,7 @@ def _tensor_list(t_list):
     return [_slices_values(t) for t in t_list]
 
 
+@export("linalg.global_norm")
 def global_norm(t_list, name=None):
     """Returns sqrt(sum of the squared L2 norms of the tensors of `t_list`); Nones are skipped.
 
@@ -1356,6 +1327,7 @@ def global_norm(t_list, name=None):
     return math_ops.sqrt(add_n(squares), name=name)
 
 
+@export("clip_by_global_norm")
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """Scales the tensors of `t_list` by clip_norm / max(global_norm, clip_norm).
 
@@ -1380,6 +1352,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     return clipped, use_norm
 
 
+@export("math.l2_normalize", "nn.l2_normalize", "linalg.l2_normalize")
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """Divides `x` by its L2 norm along `axis` (None: all), at least sqrt(epsilon).
 
@@ -1710,3 +1683,10 @@ for _kind, _grad in (("Sum", _segment_sum_grad), ("Mean", _segment_mean_grad),
     register_gradient("Segment" + _kind)(_segment_grad(_grad))
     if _kind != "Mean":
         register_gradient("UnsortedSegment" + _kind)(_segment_grad(_grad))
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _ADD_N, _ARG_MAX, _ARG_MIN, _DENSE_BINCOUNT, _SEGMENT_MAX,
+                      _SEGMENT_MEAN, _SEGMENT_MIN, _SEGMENT_PROD, _SEGMENT_SUM, _TOP_K, _UNIQUE,
+                      _UNIQUE_WITH_COUNTS, _UNSORTED_SEGMENT_PROD, _UNSORTED_SEGMENT_SUM,
+                      _UNSORTED_SEGMENT_MAX, _UNSORTED_SEGMENT_MIN)

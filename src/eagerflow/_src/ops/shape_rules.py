@@ -112,13 +112,6 @@ def at_least_rank(n, op_name):
     return rule
 
 
-def elementwise(rule):
-    """Marks `rule` as the rule of elementwise ops, whose kernels broadcast as NumPy does
-    (so they take a leading batch dimension as they are: see `graph.vectorize`)."""
-    rule.elementwise = True
-    return rule
-
-
 def _broadcast_operands(x, y):
     """The shape of an elementwise op on `x` and `y`; TF's shape error (which a graph
     completes with the node) names the first pair of dims, left to right, that do not
@@ -135,7 +128,6 @@ def _broadcast_operands(x, y):
                           [x.shape, y.shape]) from None
 
 
-@elementwise
 def binary(x, y, **_):
     """Elementwise binary op: broadcast shape, dtype of the first input."""
     return _broadcast_operands(x, y), x.dtype
@@ -165,15 +157,14 @@ def lenient_broadcast(x, y, **_):
 
 def binary_to(dtype):
     """Elementwise binary op with a fixed result dtype (comparisons: bool)."""
-    return elementwise(lambda x, y, **_: (_broadcast_operands(x, y), dtype))
+    return lambda x, y, **_: (_broadcast_operands(x, y), dtype)
 
 
 def unary_to(dtype):
     """Elementwise unary op with a fixed result dtype (`is_nan`: bool)."""
-    return elementwise(lambda x, **_: (x.shape, dtype))
+    return lambda x, **_: (x.shape, dtype)
 
 
-@elementwise
 def unary_real(x, **_):
     """Elementwise unary op mapping complex to real (`abs`)."""
     return x.shape, x.dtype.real_dtype
@@ -207,7 +198,6 @@ def reduction(dtype=None):
         if keepdims:
             return TensorShape([1 if i in axes else d for i, d in enumerate(dims)]), out_dtype
         return TensorShape([d for i, d in enumerate(dims) if i not in axes]), out_dtype
-    rule.reduction = True  # its kernel takes attrs `axis` and `keepdims` (see graph.vectorize)
     return rule
 
 

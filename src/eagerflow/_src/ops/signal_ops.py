@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -20,6 +21,7 @@ from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import COMPLEX, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.array_ops import _int, _ints
@@ -143,6 +145,7 @@ def _real_fft(kind, rank, input, fft_length, name):
     return dispatch(op, (x,), attrs, name)
 
 
+@export("signal.fft")
 def fft(input, name=None):
     """The discrete Fourier transform over the innermost axis of a complex tensor.
 
@@ -152,6 +155,7 @@ def fft(input, name=None):
     return _complex_fft("FFT", 1, input, name)
 
 
+@export("signal.ifft")
 def ifft(input, name=None):
     """The inverse DFT over the innermost axis (scaled by 1/n).
 
@@ -161,6 +165,7 @@ def ifft(input, name=None):
     return _complex_fft("IFFT", 1, input, name)
 
 
+@export("signal.fft2d")
 def fft2d(input, name=None):
     """The 2-D DFT over the two innermost axes of a complex tensor.
 
@@ -170,6 +175,7 @@ def fft2d(input, name=None):
     return _complex_fft("FFT", 2, input, name)
 
 
+@export("signal.ifft2d")
 def ifft2d(input, name=None):
     """The inverse 2-D DFT over the two innermost axes.
 
@@ -179,6 +185,7 @@ def ifft2d(input, name=None):
     return _complex_fft("IFFT", 2, input, name)
 
 
+@export("signal.fft3d")
 def fft3d(input, name=None):
     """The 3-D DFT over the three innermost axes of a complex tensor.
 
@@ -188,6 +195,7 @@ def fft3d(input, name=None):
     return _complex_fft("FFT", 3, input, name)
 
 
+@export("signal.ifft3d")
 def ifft3d(input, name=None):
     """The inverse 3-D DFT over the three innermost axes.
 
@@ -197,6 +205,7 @@ def ifft3d(input, name=None):
     return _complex_fft("IFFT", 3, input, name)
 
 
+@export("signal.rfft")
 def rfft(input_tensor, fft_length=None, name=None):
     """The DFT of a real signal over its innermost axis: the ``n // 2 + 1`` non-negative
     frequencies, the signal cropped or zero-padded to ``n = fft_length[0]``.
@@ -207,6 +216,7 @@ def rfft(input_tensor, fft_length=None, name=None):
     return _real_fft("RFFT", 1, input_tensor, fft_length, name)
 
 
+@export("signal.irfft")
 def irfft(input_tensor, fft_length=None, name=None):
     """The real signal of length ``fft_length[0]`` (default ``2 * (m - 1)``) whose
     non-negative frequencies are `input_tensor`'s innermost axis.
@@ -217,6 +227,7 @@ def irfft(input_tensor, fft_length=None, name=None):
     return _real_fft("IRFFT", 1, input_tensor, fft_length, name)
 
 
+@export("signal.rfft2d")
 def rfft2d(input_tensor, fft_length=None, name=None):
     """`rfft` over the two innermost axes (the last one halved).
 
@@ -226,6 +237,7 @@ def rfft2d(input_tensor, fft_length=None, name=None):
     return _real_fft("RFFT", 2, input_tensor, fft_length, name)
 
 
+@export("signal.irfft2d")
 def irfft2d(input_tensor, fft_length=None, name=None):
     """`irfft` over the two innermost axes.
 
@@ -235,6 +247,7 @@ def irfft2d(input_tensor, fft_length=None, name=None):
     return _real_fft("IRFFT", 2, input_tensor, fft_length, name)
 
 
+@export("signal.rfft3d")
 def rfft3d(input_tensor, fft_length=None, name=None):
     """`rfft` over the three innermost axes (the last one halved).
 
@@ -244,6 +257,7 @@ def rfft3d(input_tensor, fft_length=None, name=None):
     return _real_fft("RFFT", 3, input_tensor, fft_length, name)
 
 
+@export("signal.irfft3d")
 def irfft3d(input_tensor, fft_length=None, name=None):
     """`irfft` over the three innermost axes.
 
@@ -265,6 +279,7 @@ def _shift(x, axes, sign):
     return array_ops.roll(x, [sign * (d // 2) for d in dims], axes)
 
 
+@export("signal.fftshift")
 def fftshift(x, axes=None, name=None):
     """Moves the zero frequency to the centre of `axes` (default: all).
 
@@ -274,6 +289,7 @@ def fftshift(x, axes=None, name=None):
     return _shift(x, axes, 1)
 
 
+@export("signal.ifftshift")
 def ifftshift(x, axes=None, name=None):
     """The inverse of `fftshift`: the centre of `axes` back to index 0.
 
@@ -381,6 +397,7 @@ def _raised_cosine(window_length, periodic, dtype, a, b):
     return convert_to_tensor(a, dtype) - convert_to_tensor(b, dtype) * math_ops.cos(angle)
 
 
+@export("signal.hann_window")
 def hann_window(window_length, periodic=True, dtype=_d.float32, name=None):
     """The Hann window ``0.5 - 0.5 cos(2 pi n / N)`` of `window_length` points.
 
@@ -390,6 +407,7 @@ def hann_window(window_length, periodic=True, dtype=_d.float32, name=None):
     return _raised_cosine(window_length, periodic, dtype, 0.5, 0.5)
 
 
+@export("signal.hamming_window")
 def hamming_window(window_length, periodic=True, dtype=_d.float32, name=None):
     """The Hamming window ``0.54 - 0.46 cos(2 pi n / N)`` of `window_length` points.
 
@@ -399,6 +417,7 @@ def hamming_window(window_length, periodic=True, dtype=_d.float32, name=None):
     return _raised_cosine(window_length, periodic, dtype, 0.54, 0.46)
 
 
+@export("signal.frame")
 def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1, name=None):
     """Slices `axis` of `signal` into frames of `frame_length` every `frame_step` samples;
     `axis` becomes two axes (frames, samples). With `pad_end` the last frames run past the
@@ -445,3 +464,7 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
         framed = array_ops.gather(array_ops.expand_dims(signal, 0), indices, axis=1)
         return array_ops.squeeze(framed, [0])
     return array_ops.gather(signal, indices, axis=axis)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, *_OPS.values())

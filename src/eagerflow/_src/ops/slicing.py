@@ -16,6 +16,7 @@ import operator
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -25,7 +26,8 @@ from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
-from eagerflow._src.ops import cast_ops
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.ops import cast_ops, late
 from eagerflow._src.ops.wrappers import as_tensor
 
 _INDEX_DTYPES = (_d.int16, _d.int32, _d.int64)
@@ -153,7 +155,8 @@ def _strided_slice_rule(x, *bounds, begin, end, strides, begin_mask=0, end_mask=
     return TensorShape(out), x.dtype
 
 
-_STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_rule, tied=())
+_STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_rule, tied=(),
+                          moves_elements=True)
 tf_nodes[_STRIDED_SLICE] = NodeForm(inputs=(0, *(AttrInput(b, type_attr="Index")
                                                 for b in ("begin", "end", "strides"))))
 
@@ -188,6 +191,7 @@ def _static_bounds(begin, end, strides):
     return tuple(tuple(a.tolist()) for a in arrays)
 
 
+@export("strided_slice")
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
                   new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
     """The strided slice of `input_` from `begin` to `end` (exclusive) by `strides`.
@@ -211,13 +215,12 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
         return dispatch(_STRIDED_SLICE, (as_tensor(input_),),
                         dict(masks, begin=begin, end=end, strides=strides), name)
     # Bounds known only when the graph runs: entry by entry, as `tensor[key]` passes them.
-    from eagerflow._src.ops.array_ops import ones_like, unstack  # array_ops imports this module
     vectors = [as_tensor(begin), as_tensor(end)]
-    vectors.append(ones_like(vectors[0]) if strides is None else as_tensor(strides))
+    vectors.append(late.array_ops.ones_like(vectors[0]) if strides is None else as_tensor(strides))
     if any(v.shape.rank != 1 or v.shape[0] is None for v in vectors):
         raise ValueError(f"strided_slice needs begin, end and strides of known length while "
                          f"tracing; got shapes {[v.shape for v in vectors]}.")
-    entries = [tuple(unstack(v)) for v in vectors]
+    entries = [tuple(late.array_ops.unstack(v)) for v in vectors]
     return _slice(as_tensor(input_),
                   dict(masks, begin=entries[0], end=entries[1], strides=entries[2]), name)
 
@@ -299,11 +302,10 @@ def _run_time_bounds(attrs):
     vectors = (attrs["begin"], attrs["end"], attrs["strides"])
     if all(type(v) is int for vector in vectors for v in vector):
         return attrs, ()
-    from eagerflow._src.ops.array_ops import stack  # array_ops imports this module
     kinds = {v.dtype for vector in vectors for v in vector if not isinstance(v, int)}
     dtype = _d.int64 if _d.int64 in kinds else _d.int32
-    bounds = tuple(stack([convert_to_tensor(v, dtype) if isinstance(v, int)
-                          else cast_ops.cast(v, dtype) for v in vector])
+    bounds = tuple(late.array_ops.stack([convert_to_tensor(v, dtype) if isinstance(v, int)
+                                         else cast_ops.cast(v, dtype) for v in vector])
                    if vector else convert_to_tensor(np.zeros(0, dtype.as_numpy_dtype))
                    for vector in vectors)
     attrs = dict(attrs, **{key: tuple(v if isinstance(v, int) else None for v in vector)
@@ -354,8 +356,7 @@ def getitem(tensor, slice_spec):
     elif type(slice_spec) in (tuple, list):
         return _slice(tensor, _key_attrs(slice_spec), "strided_slice")
     elif _is_mask(slice_spec):
-        from eagerflow._src.ops.array_ops import boolean_mask
-        return boolean_mask(tensor, slice_spec)
+        return late.array_ops.boolean_mask(tensor, slice_spec)
     else:
         attrs = _key_attrs((slice_spec,))
     return _slice(tensor, attrs, "strided_slice")
@@ -404,9 +405,8 @@ def _strided_slice_backward(op, dy):
     if x.shape.is_fully_defined():
         grad = dispatch(_STRIDED_SLICE_GRAD, (dy, *bounds), dict(op.attrs, shape=tuple(x.shape)))
     else:
-        from eagerflow._src.ops.array_ops import shape  # array_ops imports this module
         static = None if x.shape.rank is None else tuple(x.shape.as_list())
-        grad = dispatch(_STRIDED_SLICE_GRAD, (dy, shape(x), *bounds),
+        grad = dispatch(_STRIDED_SLICE_GRAD, (dy, late.array_ops.shape(x), *bounds),
                         dict(op.attrs, shape=static))
     return (grad, *[None] * len(bounds)) if bounds else grad
 
@@ -417,3 +417,7 @@ def _strided_slice_grad_backward(op, ddx):
     bounds = extra[1:] if len(extra) in (1, 4) else extra
     attrs = {k: v for k, v in op.attrs.items() if k != "shape"}
     return dispatch(_STRIDED_SLICE, (ddx, *bounds), attrs), *[None] * len(extra)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _STRIDED_SLICE, _STRIDED_SLICE_GRAD)

@@ -17,6 +17,7 @@ import re
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -26,6 +27,8 @@ from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.ops import late
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.reduction_ops import axis_attr, check_attr_dtype
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
@@ -111,6 +114,7 @@ _STRING_JOIN = register("StringJoin", _string_join, _string_join_rule, tied="all
 tf_nodes[_STRING_JOIN] = NodeForm(number="N", byte_attrs={"separator"})
 
 
+@export("strings.join")
 def join(inputs, separator="", name=None):
     """Joins the strings of `inputs` element-wise with `separator`.
 
@@ -151,13 +155,14 @@ def _reduce_join(xp, x, axis, keepdims, separator):
 
 
 _REDUCE_JOIN = register("ReduceJoin", _reduce_join, rules.reduction(), dtypes=_STRING,
-                        not_differentiable=_NO_GRAD)
+                        not_differentiable=_NO_GRAD, reduction=True)
 tf_nodes[_REDUCE_JOIN] = NodeForm(
     inputs=(0, AttrInput("axis", "reduction_indices", type_attr=None,
                          everything="reversed")),
     renamed={"keepdims": "keep_dims"}, byte_attrs={"separator"})
 
 
+@export("strings.reduce_join")
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """Joins the strings of `inputs` across `axis` (None: all, in row-major order).
 
@@ -178,9 +183,10 @@ def _string_length(xp, x, unit):
 
 
 _STRING_LENGTH = register("StringLength", _string_length, rules.unary_to(_d.int32),
-                          dtypes=_STRING, not_differentiable=_NO_GRAD)
+                          dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
 
 
+@export("strings.length")
 def length(input, unit="BYTE", name=None):
     """The length of each string, in bytes or (`unit="UTF8_CHAR"`) in characters.
 
@@ -207,13 +213,14 @@ def _change_case(method):
 
 _UNARY_STRING = rules.unary_to(_d.string)
 _STRING_LOWER = register("StringLower", _change_case("lower"), _UNARY_STRING, dtypes=_STRING,
-                         not_differentiable=_NO_GRAD)
+                         not_differentiable=_NO_GRAD, elementwise=True)
 _STRING_UPPER = register("StringUpper", _change_case("upper"), _UNARY_STRING, dtypes=_STRING,
-                         not_differentiable=_NO_GRAD)
+                         not_differentiable=_NO_GRAD, elementwise=True)
 _STRING_STRIP = register("StringStrip", lambda xp, x: _map(bytes.strip, x), _UNARY_STRING,
-                         dtypes=_STRING, not_differentiable=_NO_GRAD)
+                         dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
 
 
+@export("strings.lower")
 def lower(input, encoding="", name=None):
     """Lower-cases each string (ASCII letters only unless `encoding="utf-8"`).
 
@@ -223,6 +230,7 @@ def lower(input, encoding="", name=None):
     return dispatch(_STRING_LOWER, (_strings(input),), {"encoding": encoding}, name)
 
 
+@export("strings.upper")
 def upper(input, encoding="", name=None):
     """Upper-cases each string (ASCII letters only unless `encoding="utf-8"`).
 
@@ -232,6 +240,7 @@ def upper(input, encoding="", name=None):
     return dispatch(_STRING_UPPER, (_strings(input),), {"encoding": encoding}, name)
 
 
+@export("strings.strip")
 def strip(input, name=None):
     """Removes leading and trailing ASCII whitespace from each string.
 
@@ -271,6 +280,7 @@ _STRING_SPLIT = register("StringSplitV2", _string_split, _string_split_rule, mul
 tf_nodes[_STRING_SPLIT] = NodeForm(byte_attrs={"sep"}, outputs=("indices", "values", "shape"))
 
 
+@export("strings.split")
 def split(input, sep=None, maxsplit=-1, name=None):
     """Splits a scalar string at `sep` (default: runs of whitespace) into a vector of pieces.
 
@@ -283,11 +293,11 @@ def split(input, sep=None, maxsplit=-1, name=None):
     """
     input = _strings(input)
     if input.shape.rank != 0:
-        raise NotImplementedError("tf.strings.split of a non-scalar tensor gives a RaggedTensor, "
-                                  "which eagerflow does not support; split each scalar.")
-    from eagerflow._src.ops.array_ops import reshape
+        raise errors.UnimplementedError(
+            None, "StringSplitV2", "tf.strings.split of a non-scalar tensor gives a "
+            "RaggedTensor, which eagerflow does not support yet; split each scalar.")
     attrs = {"sep": b"" if sep is None else _attr_bytes(sep, "sep"), "maxsplit": int(maxsplit)}
-    _, values, _ = dispatch(_STRING_SPLIT, (reshape(input, [1]),), attrs, name)
+    _, values, _ = dispatch(_STRING_SPLIT, (late.array_ops.reshape(input, [1]),), attrs, name)
     return values
 
 
@@ -321,6 +331,7 @@ _SUBSTR = register("Substr", _substr, _substr_rule, tied=(1, 2), dtypes=(_d.int3
 tf_nodes[_SUBSTR] = NodeForm(types={"T": 1})
 
 
+@export("strings.substr")
 def substr(input, pos, len, unit="BYTE", name=None):
     """The substrings of `len` bytes (or UTF-8 characters) from `pos` of each string.
 
@@ -400,7 +411,7 @@ def _replace(x, pattern, rewrite, replace_global):
 
 _STATIC_REGEX_FULL_MATCH = register(
     "StaticRegexFullMatch", lambda xp, x, pattern: _full_match(x, pattern),
-    rules.unary_to(_d.bool), dtypes=_STRING, not_differentiable=_NO_GRAD)
+    rules.unary_to(_d.bool), dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
 _REGEX_FULL_MATCH = register(
     "RegexFullMatch", lambda xp, x, pattern: _full_match(x, _scalar(pattern, "Pattern")),
     lambda x, pattern: (x.shape, _d.bool), tied=(0, 1), dtypes=_STRING,
@@ -408,7 +419,7 @@ _REGEX_FULL_MATCH = register(
 _STATIC_REGEX_REPLACE = register(
     "StaticRegexReplace",
     lambda xp, x, pattern, rewrite, replace_global: _replace(x, pattern, rewrite, replace_global),
-    _UNARY_STRING, dtypes=_STRING, not_differentiable=_NO_GRAD)
+    _UNARY_STRING, dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
 tf_nodes[_STATIC_REGEX_FULL_MATCH] = NodeForm(byte_attrs={"pattern"})
 tf_nodes[_STATIC_REGEX_REPLACE] = NodeForm(byte_attrs={"pattern", "rewrite"})
 _REGEX_REPLACE = register(
@@ -423,6 +434,7 @@ def _is_text(value):
     return isinstance(value, (str, bytes))
 
 
+@export("strings.regex_full_match")
 def regex_full_match(input, pattern, name=None):
     """True where the whole string matches the regular expression `pattern`.
 
@@ -436,6 +448,7 @@ def regex_full_match(input, pattern, name=None):
     return dispatch(_REGEX_FULL_MATCH, (x, _strings(pattern)), name=name)
 
 
+@export("strings.regex_replace")
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
     """Replaces the matches of `pattern` with `rewrite` (``\\1`` names a group).
 
@@ -506,6 +519,7 @@ _STRING_TO_NUMBER = register("StringToNumber", _string_to_number,
 _NUMBER_TYPES = (_d.float32, _d.float64, _d.int32, _d.int64, _d.uint32, _d.uint64)
 
 
+@export("strings.to_number")
 def to_number(input, out_type=_d.float32, name=None):
     """Parses each string as a number of `out_type` (InvalidArgumentError if it is not one).
 
@@ -538,7 +552,7 @@ def _as_string(xp, x, precision, scientific, shortest, width, fill):
 
 
 _AS_STRING = register("AsString", _as_string, _UNARY_STRING, tied=(),
-                      not_differentiable=_NO_GRAD)
+                      not_differentiable=_NO_GRAD, elementwise=True)
 _FILLS = ("", " ", "+", "-", "0", "#")
 
 
@@ -559,6 +573,7 @@ def _as_string_attr_error(dtype, precision, scientific, shortest, fill):
     return None
 
 
+@export("strings.as_string", "as_string")
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="",
               name=None):
     """Formats each element as a string, printf-style.
@@ -577,3 +592,8 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
     attrs = {"precision": int(precision), "scientific": bool(scientific),
              "shortest": bool(shortest), "width": int(width), "fill": fill}
     return dispatch(_AS_STRING, (x,), attrs, name)
+
+
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _STRING_JOIN, _STRING_SPLIT, _STRING_TO_NUMBER, _SUBSTR,
+                      _REGEX_FULL_MATCH, _REGEX_REPLACE)

@@ -21,9 +21,12 @@ import numpy as np
 
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.passes.program import const_value, derive, rewrite
+from eagerflow._src.ops import array_ops, cast_ops, math_ops
 
-# op type -> (positions where a constant may stand, the value that makes it a no-op)
-_NEUTRAL = {"Mul": ((0, 1), 1), "AddV2": ((0, 1), 0), "Sub": ((1,), 0), "RealDiv": ((1,), 1)}
+# op -> (positions where a constant may stand, the value that makes it a no-op)
+_NEUTRAL = {math_ops._MUL: ((0, 1), 1), math_ops._ADD: ((0, 1), 0), math_ops._SUB: ((1,), 0),
+            math_ops._REAL_DIV: ((1,), 1)}
+_PASSED_THROUGH = (cast_ops._IDENTITY, cast_ops._STOP_GRADIENT)
 
 
 def simplify(program):
@@ -43,18 +46,18 @@ def _replacement(op):
 
 def _simplified(op):
     """A tensor or new operation giving `op`'s single result, or None."""
-    if op.type in _NEUTRAL:
+    if op.op_def in _NEUTRAL:
         return _without_neutral(op)
-    if op.type in ("Identity", "StopGradient"):
+    if op.op_def in _PASSED_THROUGH:
         return op.inputs[0] if isinstance(op.inputs[0], SymbolicTensor) else None
-    rule = _CHAINS.get(op.type)
+    rule = _CHAINS.get(op.op_def)
     if rule is None or not isinstance(op.inputs[0], SymbolicTensor):
         return None
     return rule(op)
 
 
 def _without_neutral(op):
-    positions, neutral = _NEUTRAL[op.type]
+    positions, neutral = _NEUTRAL[op.op_def]
     out = op.outputs[0]
     for i in positions:
         c = const_value(op.inputs[i])
@@ -76,12 +79,12 @@ def _unchanged(x, out, c):
 
 def _double_neg(op):
     inner = op.inputs[0].op
-    return inner.inputs[0] if inner.type == "Neg" else None
+    return inner.inputs[0] if inner.op_def is math_ops._NEG else None
 
 
 def _double_transpose(op):
     inner = op.inputs[0].op
-    x = inner.inputs[0] if inner.type == "Transpose" else None
+    x = inner.inputs[0] if inner.op_def is array_ops._TRANSPOSE else None
     if x is None or x.shape.rank is None:
         return None
     rank = x.shape.rank
@@ -104,7 +107,7 @@ def _reshape(op):
     if x.shape.as_list() == op.outputs[0].shape.as_list():
         return x
     inner = x.op
-    if inner.type != "Reshape" or not inner.inputs[0].shape.is_fully_defined():
+    if inner.op_def is not array_ops._RESHAPE or not inner.inputs[0].shape.is_fully_defined():
         return None
     source = inner.inputs[0]
     if source.shape.as_list() == op.outputs[0].shape.as_list():
@@ -118,7 +121,7 @@ def _cast(op):
     if x.dtype == target:
         return x
     inner = x.op
-    if inner.type != "Cast" or not _lossless(inner.inputs[0].dtype, x.dtype):
+    if inner.op_def is not cast_ops._CAST or not _lossless(inner.inputs[0].dtype, x.dtype):
         return None
     source = inner.inputs[0]
     return source if source.dtype == target else derive(op, inputs=(source,))
@@ -153,5 +156,5 @@ def _is_float(dtype):
     return dtype.kind == "f" or dtype.name == "bfloat16"
 
 
-_CHAINS = {"Neg": _double_neg, "Transpose": _double_transpose, "Reshape": _reshape,
-           "Cast": _cast}
+_CHAINS = {math_ops._NEG: _double_neg, array_ops._TRANSPOSE: _double_transpose,
+           array_ops._RESHAPE: _reshape, cast_ops._CAST: _cast}

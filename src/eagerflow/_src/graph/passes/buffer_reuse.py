@@ -4,9 +4,9 @@ An operation whose kernel is a NumPy ufunc (``AddV2``, ``Mul``, ``Neg``,
 ``Exp``, ...) can write its result with ``out=`` into the array of a tensor
 read for the last time at or before it, with the same fully known shape and
 dtype, instead of allocating a new one. Only arrays nothing else can see
-qualify: made by an op known to allocate a new array (never an input,
+qualify: made by an op declared ``fresh`` (a new array: never an input,
 constant, capture or variable value), not returned, and read only by ops
-that keep no view of them (a reshape or a variable assignment would).
+declared to keep no view of them (a reshape or a variable assignment would).
 
 >>> plan_buffer_reuse(program).reuse  # y = exp(x @ w) * 2.0: the product's array is reused twice
 {<tf.Operation 'Exp' type=Exp>: <tf.Tensor 'MatMul:0' ...>,
@@ -15,14 +15,6 @@ that keep no view of them (a reshape or a variable assignment would).
 import numpy as np
 
 from eagerflow._src.graph.passes.program import Program
-
-# Non-ufunc ops whose results are new arrays and that keep no view of their inputs.
-_ALLOCATING = frozenset({
-    "MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "Sigmoid",
-    "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
-    "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "Exp", "Log", "Tanh"})
-# Ops that read their inputs without keeping them (an update makes a new array).
-_READ_ONLY = _ALLOCATING | {"AssignAddVariableOp", "AssignSubVariableOp"}
 
 
 def plan_buffer_reuse(program):
@@ -58,11 +50,11 @@ def _ufunc(op):
 
 
 def _allocates(op):
-    return _ufunc(op) or op.type in _ALLOCATING
+    return op.op_def is not None and op.op_def.fresh
 
 
 def _keeps_no_view(op):
-    return op is not None and (_ufunc(op) or op.type in _READ_ONLY)
+    return op is not None and op.op_def is not None and op.op_def.keeps_no_view
 
 
 def _fixed(t):

@@ -1,9 +1,9 @@
 """Constant folding: pure operations computable before run time become ``Const`` nodes.
 
 An operation folds when every input is a ``Const``, or when its result
-follows from its input's static shape alone (``Shape``, ``Size``, ``Rank``,
-``ZerosLike``, ``OnesLike`` of a fully known shape). Stateful operations never
-fold, nor do results above `MAX_FOLDED_ELEMENTS` (a small graph must not
+follows from its input's static shape alone (an op registered ``shape_only``:
+``Shape``, ``Size``, ``Rank``, ``ZerosLike``, ``OnesLike``, of a fully known
+shape). Stateful operations never fold, nor do results above `MAX_FOLDED_ELEMENTS` (a small graph must not
 turn into a huge constant), nor operations whose kernel fails (the error
 belongs to run time, where it names the user's line).
 
@@ -15,9 +15,6 @@ import numpy as np
 from eagerflow._src.graph.passes.program import const_value, derive, rewrite
 
 MAX_FOLDED_ELEMENTS = 10 ** 6
-
-# Ops whose outputs depend only on the shape and dtype of their input.
-_SHAPE_ONLY = frozenset({"Shape", "Size", "Rank", "ZerosLike", "OnesLike"})
 
 
 def fold_constants(program):
@@ -46,7 +43,7 @@ def _evaluate(op):
     if not all(t.shape.is_fully_defined() and t.shape.num_elements() <= MAX_FOLDED_ELEMENTS
                for t in op.outputs):
         return None
-    if op.type in _SHAPE_ONLY:
+    if op.op_def.shape_only:
         shape = op.inputs[0].shape
         if not shape.is_fully_defined() or shape.num_elements() > MAX_FOLDED_ELEMENTS:
             return None

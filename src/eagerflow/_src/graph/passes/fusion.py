@@ -1,7 +1,8 @@
 """Fusion: ``activation(product + bias)`` becomes one ``_FusedMatMul`` or ``_FusedConv2D``.
 
-The chain is a product, a ``MatMul`` or a channels-last ``Conv2D`` (as TF's
-remapper fuses on CPU), then a ``BiasAdd`` or an ``AddV2`` with a 1-D operand
+The chain is a product, an op with a rule in `registry.fusion_rules` naming
+the op it fuses into (``MatMul``, channels-last ``Conv2D``, as TF's remapper
+fuses on CPU), then a ``BiasAdd`` or an ``AddV2`` with a 1-D operand
 as long as the product's last axis (the same sum), then optionally one of
 ``Relu``, ``Relu6``, ``Elu``, ``LeakyRelu``, ``Tanh``, ``Sigmoid``. Every
 intermediate result must be read by the next op of the chain alone (and not
@@ -13,12 +14,12 @@ product's attrs, name and user location: shape errors come from the product.
 """
 import numpy as np
 
+from eagerflow._src.core.registry import fusion_rules
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.passes.program import Rewriter, derive
-from eagerflow._src.ops.fused_ops import _FUSED_CONV2D, _FUSED_MATMUL, ACTIVATIONS
-
-# The product op types, and the op each is fused into.
-_FUSED = {"MatMul": _FUSED_MATMUL, "Conv2D": _FUSED_CONV2D}
+from eagerflow._src.ops.fused_ops import ACTIVATION_OPS
+from eagerflow._src.ops.math_ops import _ADD
+from eagerflow._src.ops.nn_ops import _BIAS_ADD
 
 
 def fuse_bias_activation(program):
@@ -44,7 +45,7 @@ def fuse_bias_activation(program):
 
 def _chain(op, users):
     """(product, bias add[, activation]) starting at `op`, or None."""
-    fused = _FUSED.get(op.type)
+    fused = fusion_rules.get(op.op_def)
     if (fused is None or op.attrs.get("data_format", "NHWC") != "NHWC"
             or np.dtype(op.outputs[0].dtype.as_numpy_dtype) not in fused.allowed):
         return None
@@ -53,7 +54,7 @@ def _chain(op, users):
     if add is None or _bias(add, product) is None:
         return None
     activation = _sole_user(add.outputs[0], users)
-    if activation is None or activation.type.encode() not in ACTIVATIONS:
+    if activation is None or activation.op_def not in ACTIVATION_OPS:
         return op, add
     return op, add, activation
 
@@ -65,11 +66,11 @@ def _sole_user(t, users):
 
 def _bias(add, product):
     """The bias `add` adds to `product` along its last axis, or None."""
-    if add.type == "BiasAdd":
+    if add.op_def is _BIAS_ADD:
         if add.attrs.get("data_format", "NHWC") != "NHWC" or add.inputs[0] is not product:
             return None
         bias = add.inputs[1]
-    elif add.type == "AddV2":
+    elif add.op_def is _ADD:
         x, y = add.inputs
         bias = y if x is product else x
         if bias is product:
@@ -90,9 +91,9 @@ def _fused(chain, read):
     fused_ops = [b"BiasAdd"]
     attrs = {**product.attrs, "fused_ops": fused_ops, "num_args": 1}
     if len(chain) == 3:
-        fused_ops.append(chain[2].type.encode())
-        if chain[2].type == "LeakyRelu":
+        fused_ops.append(ACTIVATION_OPS[chain[2].op_def])
+        if "alpha" in chain[2].attrs:  # LeakyRelu's
             attrs["leakyrelu_alpha"] = chain[2].attrs["alpha"]
     inputs = (*map(read, product.inputs), read(_bias(add, product.outputs[0])))
-    return derive(product, _FUSED[product.type], inputs, attrs,
+    return derive(product, fusion_rules.get(product.op_def), inputs, attrs,
                   specs=[(t.shape, t.dtype) for t in chain[-1].outputs])

@@ -20,12 +20,15 @@ are added in another order: equal within rounding.
 >>> [op.type for op in merge_matmul_sums(program).operations]  # a @ b + c @ d
 ['Placeholder', 'Placeholder', 'Placeholder', 'Placeholder', 'ConcatV2', 'ConcatV2', 'MatMul']
 """
-from eagerflow._src.core import registry
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.passes.program import Rewriter, derive
+from eagerflow._src.ops.array_ops import _CONCAT, _PACK, _RESHAPE
+from eagerflow._src.ops.linalg_ops import _MATMUL
+from eagerflow._src.ops.math_ops import _ADD
+from eagerflow._src.ops.reduction_ops import _ADD_N
 
-_SUMS = frozenset({"AddV2", "AddN"})
+_SUMS = frozenset({_ADD, _ADD_N})
 _MIN_WIDTH = 16  # m * n / (m + n) of the product: below it the copies cost as much as it
 _MAX_PRODUCT = 1 << 21  # multiply-adds of one product worth merging
 
@@ -36,7 +39,7 @@ def merge_matmul_sums(program):
     returned = {id(t) for t in program.outputs}
     packs = {}  # frozenset of input ids -> a Pack along axis 0 of those tensors
     for op in program.operations:
-        if op.type == "Pack" and op.attrs.get("axis") == 0 and len(op.inputs) > 1:
+        if op.op_def is _PACK and op.attrs.get("axis") == 0 and len(op.inputs) > 1:
             packs.setdefault(frozenset(id(t) for t in op.inputs), op)
     plans, absorbed = {}, set()
     for op in program.operations:
@@ -62,7 +65,7 @@ def merge_matmul_sums(program):
 
 def _is_sum(op):
     """An AddV2/AddN whose inputs all have its output's known shape and dtype."""
-    if op.type not in _SUMS:
+    if op.op_def not in _SUMS:
         return False
     out = op.outputs[0]
     if not out.shape.is_fully_defined():
@@ -127,7 +130,7 @@ class _Plan:
         terms += [out.read(t) for t in self.others]
         total = terms[0]
         for t in terms[1:]:
-            add = derive(self.root, registry.get("AddV2"), (total, t), {})
+            add = derive(self.root, _ADD, (total, t), {})
             out.emit(add)
             total = add.outputs[0]
         return total
@@ -154,7 +157,7 @@ class _Group:
     def emit(self, out, done, root):
         operands = [self._joined(side, out, done, root) for side in (0, 1)]
         first = self.products[0]
-        matmul = derive(first, registry.get("MatMul"), operands,
+        matmul = derive(first, _MATMUL, operands,
                         {"transpose_a": self.transposes[0], "transpose_b": self.transposes[1]},
                         specs=[(root.outputs[0].shape, root.outputs[0].dtype)])
         out.emit(matmul)
@@ -173,12 +176,12 @@ class _Group:
                 done.add(id(pack))
                 out.emit(out.current(pack))
             stacked = out.read(pack.outputs[0])
-            reshape = derive(root, registry.get("Reshape"), (stacked,),
+            reshape = derive(root, _RESHAPE, (stacked,),
                              {"shape": tuple(dims)}, specs=[(shape, dtype)],
                              name=f"{root.name}/stacked")
             out.emit(reshape)
             return reshape.outputs[0]
-        concat = derive(root, registry.get("ConcatV2"), parts, {"axis": axis},
+        concat = derive(root, _CONCAT, parts, {"axis": axis},
                         specs=[(shape, dtype)], name=f"{root.name}/concat")
         out.emit(concat)
         return concat.outputs[0]
@@ -187,7 +190,7 @@ class _Group:
 def _mergeable(t, users, returned):
     """Whether `t` is a small, wide rank-2 product of known shapes that only its sum reads."""
     op = t.op
-    if op.type != "MatMul" or _sole_reader(t, users, returned) is None:
+    if op.op_def is not _MATMUL or _sole_reader(t, users, returned) is None:
         return False
     a = op.inputs[0]
     if not all(isinstance(x, SymbolicTensor) and x.shape.is_fully_defined()

@@ -9,6 +9,7 @@ import pickle
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.datasets import remote
 
@@ -30,6 +31,7 @@ def load_batch(fpath, label_key="labels"):
     return data.reshape(data.shape[0], 3, 32, 32), batch[label_key]
 
 
+@export("keras.datasets.cifar10.load_data")
 def load_data(cache_dir=None):
     """``(x_train, y_train), (x_test, y_test)``: uint8 images and ``(n, 1)`` uint8 labels 0-9.
 

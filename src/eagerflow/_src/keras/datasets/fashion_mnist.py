@@ -9,6 +9,7 @@ import os
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.datasets import remote
 
 # IDX files: a 8-byte header before labels, 16 bytes before images.
@@ -21,6 +22,7 @@ def _read_idx(path, header):
         return np.frombuffer(f.read(), np.uint8, offset=header)
 
 
+@export("keras.datasets.fashion_mnist.load_data")
 def load_data(cache_dir=None):
     """``(x_train, y_train), (x_test, y_test)``: 28x28 uint8 images and uint8 labels 0-9.
 

@@ -12,6 +12,7 @@ import logging
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.datasets import remote
 
 _logger = logging.getLogger("eagerflow")
@@ -35,6 +36,7 @@ def _object_array(sequences):
     return out
 
 
+@export("keras.datasets.imdb.load_data")
 def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113,
               start_char=1, oov_char=2, index_from=3, cache_dir=None, **kwargs):
     """``(x_train, y_train), (x_test, y_test)``: object arrays of index lists and 0/1 labels.
@@ -85,6 +87,7 @@ def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
     return tuple(result)
 
 
+@export("keras.datasets.imdb.get_word_index")
 def get_word_index(path="imdb_word_index.json"):
     """The dict mapping each word to its frequency rank (1 = most frequent).
 

@@ -6,9 +6,11 @@
 """
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.datasets import remote
 
 
+@export("keras.datasets.mnist.load_data")
 def load_data(path="mnist.npz", cache_dir=None):
     """``(x_train, y_train), (x_test, y_test)``: 28x28 uint8 images and uint8 labels 0-9.
 

@@ -23,6 +23,7 @@ import weakref
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core import nest
@@ -33,7 +34,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable, VariableSynchronization
 from eagerflow._src.ops import array_ops, cast_ops
-from eagerflow._src.keras import backend
+from eagerflow._src.keras import backend, late
 from eagerflow._src.keras import initializers as initializers_mod
 from eagerflow._src.keras import regularizers as regularizers_mod
 from eagerflow._src.keras import constraints as constraints_mod
@@ -90,6 +91,7 @@ def _call_spec(call):
     return _CallSpec(call)
 
 
+@export("keras.layers.Layer")
 class Layer(Module):
     """The base class of layers: weights, `build`, `call`, losses and configs."""
 
@@ -436,10 +438,9 @@ class Layer(Module):
         if name is None:
             raise ValueError("Please provide a name for your metric like "
                              "`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')`")
-        from eagerflow._src.keras import metrics as metrics_mod  # noqa: PLC0415 (a cycle)
         metric = next((m for m in self._metrics if m.name == name), None)
         if metric is None:
-            metric = metrics_mod.Mean(name=name)
+            metric = late.metrics.Mean(name=name)  # metrics are layers: a tier above
             self._metrics.append(metric)
         metric.update_state(value)
 

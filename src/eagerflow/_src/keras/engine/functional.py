@@ -19,6 +19,7 @@ import inspect
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dtypes import DType
@@ -28,10 +29,12 @@ from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.engine.training import Model
+from eagerflow._src.keras.layers import deserialize, serialize, tf_op_layers
 
 _CONSTANT = "_CONSTANT_VALUE"  # a config's mark for a call's argument that is no layer's output
 
 
+@export("keras.models.Functional")
 class Functional(Model):
     """A model of layers connected by calls on `Input` tensors (``Model(inputs, outputs)``)."""
 
@@ -154,7 +157,6 @@ class Functional(Model):
         tensor of its first argument; the keywords hold its other arguments
         (a tensor among them as ``[layer name, node index, tensor index]``).
         """
-        from eagerflow._src.keras import layers  # noqa: PLC0415 (layers import the engine)
         own = self._node_set()
         index = {}  # id(node) -> its index among the layer's nodes in this model
         for layer in self.layers:
@@ -164,7 +166,7 @@ class Functional(Model):
         for layer in self.layers:
             nodes = [] if isinstance(layer, InputLayer) else [
                 _serialize_node(node, index) for node in layer._inbound_nodes if id(node) in own]
-            layer_configs.append({**layers.serialize(layer), "name": layer.name,
+            layer_configs.append({**serialize(layer), "name": layer.name,
                                   "inbound_nodes": nodes})
 
         def refs(tensors):
@@ -182,7 +184,6 @@ class Functional(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from eagerflow._src.keras.layers import deserialize, tf_op_layers  # noqa: PLC0415
         custom_objects = {**tf_op_layers.CLASSES, **(custom_objects or {})}
         tensors = {}  # (layer name, node index, output index) -> tensor
         pending = []  # [layer, its calls not yet made], in the config's order

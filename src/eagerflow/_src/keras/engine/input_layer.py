@@ -4,6 +4,7 @@
 >>> x.shape, x.dtype.name
 (TensorShape([None, 28, 28]), 'float32')
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend
@@ -11,6 +12,7 @@ from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
 
 
+@export("keras.layers.InputLayer")
 class InputLayer(Layer):
     """The layer behind `Input`: it owns the placeholder its model is fed through."""
 
@@ -66,6 +68,7 @@ class InputLayer(Layer):
                 "optional": self.optional}
 
 
+@export("keras.Input", "keras.layers.Input")
 def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None,  # noqa: N802
           tensor=None, ragged=None, type_spec=None, optional=False, **kwargs):
     """A symbolic input of a functional model, of `shape` (without the batch dimension).

@@ -8,11 +8,13 @@ Traceback (most recent call last):
   ...
 ValueError: Input 0 of layer "dense" is incompatible with the layer: expected axis -1 of input shape to have value 4, but received input with shape (2, 5)
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core import nest
 from eagerflow._src.core.tensor_shape import TensorShape
 
 
+@export("keras.layers.InputSpec")
 class InputSpec:
     """The rank, dtype and known axis sizes a layer expects of one input."""
 

@@ -13,6 +13,7 @@ replay the layers on real tensors.
 >>> x * 2
 <KerasTensor: shape=(None, 3) dtype=float32 (created by layer 'tf.math.multiply')>
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import constant
 from eagerflow._src.core.tensor import Tensor
@@ -20,7 +21,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import cast_ops
-from eagerflow._src.keras import backend
+from eagerflow._src.keras import backend, late
 
 
 class KerasTensor(SymbolicTensor):
@@ -90,34 +91,26 @@ class _KerasGraph(Graph):
     def create_op(self, op_def, inputs, attrs, name=None):
         if context.get().graph is self:  # a layer's call, traced into this graph
             return super().create_op(op_def, inputs, attrs, name)
-        from eagerflow._src.keras.layers import tf_op_layers  # noqa: PLC0415 (it uses the engine)
-        return tf_op_layers.lift(self, super().create_op, op_def, inputs, attrs, name)
-
-
-_graph = None
+        return late.layers.tf_op_layers.lift(self, super().create_op, op_def, inputs, attrs,
+                                             name)
 
 
 def keras_graph():
-    """The scratch graph of functional-API tensors."""
-    global _graph
-    if _graph is None:
-        _graph = _KerasGraph("keras_graph")
-    return _graph
+    """The scratch graph of functional-API tensors (`clear_session` starts a new one)."""
+    if backend.scratch_graph is None:
+        backend.scratch_graph = _KerasGraph("keras_graph")
+    return backend.scratch_graph
 
 
 def building_symbolically():
     """Whether a layer is being connected into a functional model right now."""
-    return _graph is not None and context.get().graph is _graph
+    graph = backend.scratch_graph
+    return graph is not None and context.get().graph is graph
 
 
-def reset_graph():
-    """Starts a new scratch graph (`clear_session`): input names count from 1 again."""
-    global _graph
-    _graph = None
-
-
+@export("keras.backend.is_keras_tensor")
 def is_keras_tensor(value):
-    return isinstance(value, KerasTensor) and value.graph is _graph
+    return isinstance(value, KerasTensor) and value.graph is backend.scratch_graph
 
 
 def constant_value(value):

@@ -9,6 +9,7 @@ so `summary`, `inputs`, `outputs` and `output_shape` work as in Keras.
 >>> [tuple(w.shape) for w in model.weights]
 [(3, 4), (4,), (4, 2), (2,)]
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -16,11 +17,13 @@ from eagerflow._src.keras.engine import input_layer
 from eagerflow._src.keras.engine.base_layer import Layer, call_context
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.engine.training import Model
+from eagerflow._src.keras.layers import deserialize, serialize
 
 _SINGLE_OUTPUT = ("All layers in a Sequential model should have a single output tensor. For "
                   "multi-output layers, use the functional API.")
 
 
+@export("keras.Sequential", "keras.models.Sequential")
 class Sequential(Functional):
     """A linear stack of layers: ``Sequential([Dense(64, activation='relu'), Dense(10)])``.
 
@@ -175,13 +178,11 @@ class Sequential(Functional):
         return outputs
 
     def get_config(self):
-        from eagerflow._src.keras.layers import serialize  # noqa: PLC0415 (layers import engine)
         return {"name": self.name,
                 "layers": [serialize(layer) for layer in self._self_tracked_layers]}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from eagerflow._src.keras.layers import deserialize  # noqa: PLC0415 (layers import engine)
         model = cls(name=config.get("name"))
         for spec in config["layers"]:
             model.add(deserialize(spec, custom_objects=custom_objects))

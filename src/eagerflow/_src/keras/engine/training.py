@@ -18,6 +18,7 @@ import copy
 import numpy as np
 
 from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.tensor import Tensor
@@ -25,6 +26,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.function.polymorphic_function import Function, function
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.keras import callbacks as callbacks_mod
+from eagerflow._src.keras import late
 from eagerflow._src.keras import optimizers
 from eagerflow._src.keras.engine import compile_utils, data_adapter
 from eagerflow._src.keras.engine.base_layer import Layer, _unique
@@ -33,6 +35,7 @@ from eagerflow._src.keras.utils import layer_utils
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
 
 
+@export("keras.Model", "keras.models.Model")
 class Model(Layer):
     """A `Layer` with training: subclass it and write `call`, or build it functionally
     with ``Model(inputs, outputs)``."""
@@ -44,13 +47,13 @@ class Model(Layer):
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _functional_arguments(args, kwargs):
-            from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
+            Functional = late.engine.functional.Functional  # a Model subclass, defined later
             return Functional.__new__(Functional)
         return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args, **kwargs):
         if _functional_arguments(args, kwargs):
-            from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
+            Functional = late.engine.functional.Functional  # a Model subclass, defined later
             if not isinstance(self, Functional):
                 # A subclass of Model built from inputs and outputs: as in Keras, its
                 # classes derive from Functional from now on.
@@ -458,23 +461,19 @@ class Model(Layer):
     # -- saving -----------------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
         """Writes the model's (and optimizer's) variables to `filepath`, under TF's keys."""
-        from eagerflow._src.keras.saving import weights  # noqa: PLC0415 (saving imports models)
-        weights.save_weights(self, filepath, overwrite, save_format, options)
+        late.saving.weights.save_weights(self, filepath, overwrite, save_format, options)
 
     def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
         """Restores the variables `save_weights` (or `save`) wrote; returns a load status."""
-        from eagerflow._src.keras.saving import weights  # noqa: PLC0415 (saving imports models)
-        return weights.load_weights(self, filepath, skip_mismatch, by_name, options)
+        return late.saving.weights.load_weights(self, filepath, skip_mismatch, by_name, options)
 
     def save(self, filepath, overwrite=True, save_format=None, **kwargs):
         """Saves architecture, compile arguments and weights to a `.keras` archive."""
-        from eagerflow._src.keras.saving import saving_lib  # noqa: PLC0415 (saving imports models)
-        saving_lib.save_model(self, filepath, overwrite, save_format, **kwargs)
+        late.saving.saving_lib.save_model(self, filepath, overwrite, save_format, **kwargs)
 
     def to_json(self, **kwargs):
         """The model's class and config as JSON (``keras.models.model_from_json`` reads it)."""
-        from eagerflow._src.keras.saving import saving_lib  # noqa: PLC0415 (saving imports models)
-        return saving_lib.model_to_json(self, **kwargs)
+        return late.saving.saving_lib.model_to_json(self, **kwargs)
 
     def reset_states(self):
         """Resets the states of the stateful layers (those of nested models included)."""
@@ -496,7 +495,7 @@ class Model(Layer):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         if "layers" in config and "input_layers" in config:  # a functional model's config
-            from eagerflow._src.keras.engine.functional import Functional  # noqa: PLC0415
+            Functional = late.engine.functional.Functional  # a Model subclass, defined later
             return Functional.from_config(config, custom_objects)
         return cls(**config)
 

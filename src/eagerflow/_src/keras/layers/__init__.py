@@ -5,6 +5,8 @@
 """
 import importlib
 
+from eagerflow._src.keras import late
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.utils import serialization
@@ -31,17 +33,22 @@ def _layer_classes():
 
 
 def _models():
-    from eagerflow._src.keras.engine import functional, sequential, training  # noqa: PLC0415
-    return {"Model": training.Model, "Functional": functional.Functional,
-            "Sequential": sequential.Sequential}
+    engine = late.engine  # models are built of layers: a tier above
+    return {"Model": engine.training.Model, "Functional": engine.functional.Functional,
+            "Sequential": engine.sequential.Sequential}
 
 
-def serialize(layer):
+@export("keras.layers.serialize")
+def serialize(layer, use_legacy_format=False):
     """``{'module', 'class_name', 'config', 'registered_name'}`` of `layer`."""
-    return serialization.serialize_keras_object(layer, module="keras.layers")
+    return _IDENTIFIERS.serialize(layer, use_legacy_format)
 
 
-def deserialize(config, custom_objects=None):
+@export("keras.layers.deserialize")
+def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The layer (or model) a `serialize`d config describes."""
-    return serialization.deserialize_keras_object(
-        config, {**_layer_classes(), **_models()}, custom_objects, "layer")
+    return _IDENTIFIERS.deserialize(config, custom_objects)
+
+
+_IDENTIFIERS = serialization.Identifiers("layer", lambda: {**_layer_classes(), **_models()},
+                                         module="keras.layers")

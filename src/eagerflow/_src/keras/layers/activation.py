@@ -3,6 +3,7 @@
 >>> LeakyReLU()(constant([-1.0, 2.0])).numpy()
 array([-0.3,  2. ], dtype=float32)
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, nn_ops, reduction_ops
@@ -45,6 +46,7 @@ class _ScalarParameterActivation(_Activation):
         return {**super().get_config(), self._PARAMETER: self._value()}
 
 
+@export("keras.layers.LeakyReLU")
 class LeakyReLU(_ScalarParameterActivation):
     """``x`` for x >= 0, else ``alpha * x`` (alpha is 0.3 in Keras 2).
 
@@ -62,6 +64,7 @@ class LeakyReLU(_ScalarParameterActivation):
         return activations.relu(inputs, alpha=self._value())
 
 
+@export("keras.layers.ELU")
 class ELU(_ScalarParameterActivation):
     """``x`` for x > 0, else ``alpha * (exp(x) - 1)``.
 
@@ -78,6 +81,7 @@ class ELU(_ScalarParameterActivation):
         return activations.elu(inputs, self._value())
 
 
+@export("keras.layers.ThresholdedReLU")
 class ThresholdedReLU(_ScalarParameterActivation):
     """``x`` where x > theta, else 0.
 
@@ -100,6 +104,7 @@ class ThresholdedReLU(_ScalarParameterActivation):
         return math_ops.multiply(inputs, above)
 
 
+@export("keras.layers.ReLU")
 class ReLU(_Activation):
     """``max(x, 0)`` capped at `max_value`; below `threshold`, ``negative_slope * (x - threshold)``.
 
@@ -134,6 +139,7 @@ class ReLU(_Activation):
                 "negative_slope": self.negative_slope, "threshold": self.threshold}
 
 
+@export("keras.layers.PReLU")
 class PReLU(_Activation):
     """``x`` for x >= 0, else ``alpha * x`` with a learned `alpha` per input element.
 
@@ -190,6 +196,7 @@ def _large_negative(dtype):
     return float(_dtypes.float16.min) / 2 if dtype == _dtypes.float16 else -1e9
 
 
+@export("keras.layers.Softmax")
 class Softmax(_Activation):
     """Softmax over `axis` (an int, or a tuple of axes normalized together).
 

@@ -16,6 +16,7 @@ import math
 import string
 import warnings
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -134,6 +135,7 @@ class BaseDenseAttention(Layer):
         return config
 
 
+@export("keras.layers.Attention")
 class Attention(BaseDenseAttention):
     """Dot-product (Luong-style) attention: ``softmax(query @ key^T) @ value``.
 
@@ -177,6 +179,7 @@ class Attention(BaseDenseAttention):
         return config
 
 
+@export("keras.layers.AdditiveAttention")
 class AdditiveAttention(BaseDenseAttention):
     """Additive (Bahdanau-style) attention: scores ``sum(scale * tanh(query + key))``.
 
@@ -245,6 +248,7 @@ def _clone(initializer):
     return type(initializer).from_config(initializer.get_config())
 
 
+@export("keras.layers.MultiHeadAttention")
 class MultiHeadAttention(Layer):
     """Multi-head attention ("Attention is all you need"): `num_heads` scaled dot-product
     attentions over projections of query, key and value, projected back.

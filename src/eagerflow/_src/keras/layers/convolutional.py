@@ -11,6 +11,7 @@ TensorShape([1, 4, 4, 2])
 >>> [w.name for w in layer.weights]
 ['conv2d/kernel:0', 'conv2d/bias:0']
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import activations, backend
 from eagerflow._src.keras.layers import weight_arguments
@@ -299,6 +300,7 @@ class Conv(Layer):
         return config
 
 
+@export("keras.layers.Conv1D", "keras.layers.Convolution1D")
 class Conv1D(Conv):
     """1-D convolution over (batch, steps, channels) inputs; ``padding='causal'`` allowed.
 
@@ -319,6 +321,7 @@ class Conv1D(Conv):
                          kernel_constraint, bias_constraint, **kwargs)
 
 
+@export("keras.layers.Conv2D", "keras.layers.Convolution2D")
 class Conv2D(Conv):
     """2-D convolution over (batch, rows, cols, channels) inputs (or channels first).
 
@@ -337,6 +340,7 @@ class Conv2D(Conv):
                          kernel_constraint, bias_constraint, **kwargs)
 
 
+@export("keras.layers.Conv3D", "keras.layers.Convolution3D")
 class Conv3D(Conv):
     """3-D convolution over (batch, depth, rows, cols, channels) inputs (or channels first).
 
@@ -422,6 +426,7 @@ class _ConvTranspose:
         return config
 
 
+@export("keras.layers.Conv1DTranspose", "keras.layers.Convolution1DTranspose")
 class Conv1DTranspose(_ConvTranspose, Conv1D):
     """Transposed 1-D convolution: upsamples (batch, steps, channels) inputs.
 
@@ -430,6 +435,7 @@ class Conv1DTranspose(_ConvTranspose, Conv1D):
     """
 
 
+@export("keras.layers.Conv2DTranspose", "keras.layers.Convolution2DTranspose")
 class Conv2DTranspose(_ConvTranspose, Conv2D):
     """Transposed 2-D convolution ("deconvolution"): upsamples images.
 
@@ -438,6 +444,7 @@ class Conv2DTranspose(_ConvTranspose, Conv2D):
     """
 
 
+@export("keras.layers.Conv3DTranspose", "keras.layers.Convolution3DTranspose")
 class Conv3DTranspose(_ConvTranspose, Conv3D):
     """Transposed 3-D convolution: upsamples volumes.
 
@@ -509,6 +516,7 @@ class DepthwiseConv(Conv):
         return config
 
 
+@export("keras.layers.DepthwiseConv1D")
 class DepthwiseConv1D(DepthwiseConv):
     """Depthwise 1-D convolution over (batch, steps, channels) inputs.
 
@@ -527,6 +535,7 @@ class DepthwiseConv1D(DepthwiseConv):
                          activity_regularizer, depthwise_constraint, bias_constraint, **kwargs)
 
 
+@export("keras.layers.DepthwiseConv2D")
 class DepthwiseConv2D(DepthwiseConv):
     """Depthwise 2-D convolution: one set of filters per input channel.
 
@@ -599,6 +608,7 @@ class SeparableConv(Conv):
         return config
 
 
+@export("keras.layers.SeparableConv1D", "keras.layers.SeparableConvolution1D")
 class SeparableConv1D(SeparableConv):
     """Separable 1-D convolution over (batch, steps, channels); ``padding='causal'`` allowed.
 
@@ -622,6 +632,7 @@ class SeparableConv1D(SeparableConv):
                          depthwise_constraint, pointwise_constraint, bias_constraint, **kwargs)
 
 
+@export("keras.layers.SeparableConv2D", "keras.layers.SeparableConvolution2D")
 class SeparableConv2D(SeparableConv):
     """Separable 2-D convolution: per-channel spatial filters, then a 1x1 channel mix.
 

@@ -7,6 +7,7 @@ array([[0., 0.]], dtype=float32)
 import inspect
 import math
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, nn_ops
 from eagerflow._src.keras import activations, backend
@@ -16,6 +17,7 @@ from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.utils import serialization
 
 
+@export("keras.layers.Dense")
 class Dense(Layer):
     """``activation(inputs @ kernel + bias)``, over the last axis of inputs of any rank."""
 
@@ -82,6 +84,7 @@ class Dense(Layer):
         return config
 
 
+@export("keras.layers.Activation")
 class Activation(Layer):
     """Applies an activation function: ``Activation('relu')``."""
 
@@ -102,6 +105,7 @@ class Activation(Layer):
         return config
 
 
+@export("keras.layers.Dropout")
 class Dropout(Layer):
     """Zeroes a `rate` fraction of inputs while training, scaling the rest by 1/(1-rate)."""
 
@@ -138,6 +142,7 @@ class Dropout(Layer):
         return config
 
 
+@export("keras.layers.Flatten")
 class Flatten(Layer):
     """Flattens all but the batch axis: (n, 4, 5) -> (n, 20)."""
 
@@ -168,6 +173,7 @@ class Flatten(Layer):
         return config
 
 
+@export("keras.layers.Lambda")
 class Lambda(Layer):
     """Wraps a function of tensors as a layer: ``Lambda(lambda x: x ** 2)``."""
 
@@ -233,6 +239,7 @@ class Lambda(Layer):
         return cls(function, **config)
 
 
+@export("keras.layers.Embedding")
 class Embedding(Layer):
     """Maps integer ids to dense vectors: ``Embedding(1000, 64)`` on (batch, length) ids."""
 

@@ -14,6 +14,7 @@ TensorShape([1, 3, 2, 4])
 """
 import re
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import activations
 from eagerflow._src.keras.layers import weight_arguments
@@ -95,6 +96,7 @@ def analyze_equation(equation, bias_axes, input_shape, output_shape):
     return kernel_shape, bias_shape, full
 
 
+@export("keras.layers.EinsumDense")
 class EinsumDense(Layer):
     """``activation(einsum(equation, inputs, kernel) + bias)``.
 

@@ -7,11 +7,13 @@ The layers after it (recurrent layers above all) skip the masked steps.
 >>> masking.compute_mask(x).numpy()
 array([[ True, False,  True]])
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import cast_ops, math_ops, reduction_ops
 from eagerflow._src.keras.engine.base_layer import Layer
 
 
+@export("keras.layers.Masking")
 class Masking(Layer):
     """Zeroes the steps whose features all equal `mask_value`, and masks them."""
 

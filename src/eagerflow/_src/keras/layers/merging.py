@@ -10,6 +10,7 @@ TensorShape([2, 4, 3])
 >>> concatenate([np.zeros((1, 2)), np.ones((1, 1))]).numpy()
 array([[0., 0., 1.]], dtype=float32)
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
@@ -161,6 +162,7 @@ class _Merge(Layer):
         return reduction_ops.reduce_all(array_ops.stack(masks, 0), axis=0)
 
 
+@export("keras.layers.Add")
 class Add(_Merge):
     """Adds a list of tensors elementwise.
 
@@ -175,6 +177,7 @@ class Add(_Merge):
         return output
 
 
+@export("keras.layers.Subtract")
 class Subtract(_Merge):
     """Subtracts the second of two tensors from the first.
 
@@ -195,6 +198,7 @@ class Subtract(_Merge):
         return inputs[0] - inputs[1]
 
 
+@export("keras.layers.Multiply")
 class Multiply(_Merge):
     """Multiplies a list of tensors elementwise.
 
@@ -209,6 +213,7 @@ class Multiply(_Merge):
         return output
 
 
+@export("keras.layers.Average")
 class Average(_Merge):
     """The elementwise mean of a list of tensors (integers give float64, as `/` does).
 
@@ -223,6 +228,7 @@ class Average(_Merge):
         return output / len(inputs)
 
 
+@export("keras.layers.Maximum")
 class Maximum(_Merge):
     """The elementwise maximum of a list of tensors.
 
@@ -237,6 +243,7 @@ class Maximum(_Merge):
         return output
 
 
+@export("keras.layers.Minimum")
 class Minimum(_Merge):
     """The elementwise minimum of a list of tensors.
 
@@ -251,6 +258,7 @@ class Minimum(_Merge):
         return output
 
 
+@export("keras.layers.Concatenate")
 class Concatenate(_Merge):
     """Joins a list of tensors along `axis`; their other axes must match.
 
@@ -349,6 +357,7 @@ def _batch_dot(x, y, axes):
     return array_ops.expand_dims(output, -1) if len(kept) == 1 else output
 
 
+@export("keras.layers.Dot")
 class Dot(_Merge):
     """Per-sample dot products of two tensors along `axes` (an int or one axis per input).
 
@@ -424,41 +433,49 @@ class Dot(_Merge):
         return config
 
 
+@export("keras.layers.add")
 def add(inputs, **kwargs):
     """``Add(**kwargs)(inputs)``: the elementwise sum of a list of tensors."""
     return Add(**kwargs)(inputs)
 
 
+@export("keras.layers.subtract")
 def subtract(inputs, **kwargs):
     """``Subtract(**kwargs)(inputs)``: the difference of two tensors."""
     return Subtract(**kwargs)(inputs)
 
 
+@export("keras.layers.multiply")
 def multiply(inputs, **kwargs):
     """``Multiply(**kwargs)(inputs)``: the elementwise product of a list of tensors."""
     return Multiply(**kwargs)(inputs)
 
 
+@export("keras.layers.average")
 def average(inputs, **kwargs):
     """``Average(**kwargs)(inputs)``: the elementwise mean of a list of tensors."""
     return Average(**kwargs)(inputs)
 
 
+@export("keras.layers.maximum")
 def maximum(inputs, **kwargs):
     """``Maximum(**kwargs)(inputs)``: the elementwise maximum of a list of tensors."""
     return Maximum(**kwargs)(inputs)
 
 
+@export("keras.layers.minimum")
 def minimum(inputs, **kwargs):
     """``Minimum(**kwargs)(inputs)``: the elementwise minimum of a list of tensors."""
     return Minimum(**kwargs)(inputs)
 
 
+@export("keras.layers.concatenate")
 def concatenate(inputs, axis=-1, **kwargs):
     """``Concatenate(axis, **kwargs)(inputs)``: a list of tensors joined along `axis`."""
     return Concatenate(axis=axis, **kwargs)(inputs)
 
 
+@export("keras.layers.dot")
 def dot(inputs, axes, normalize=False, **kwargs):
     """``Dot(axes, normalize, **kwargs)(inputs)``: per-sample dot products of two tensors."""
     return Dot(axes=axes, normalize=normalize, **kwargs)(inputs)

@@ -14,6 +14,7 @@ array([-1.,  1.], dtype=float32)
 import math
 import warnings
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
@@ -116,6 +117,7 @@ class _AffineNormalization(Layer):
         return config
 
 
+@export("keras.layers.BatchNormalization")
 class BatchNormalization(_AffineNormalization):
     """Normalizes each feature of `axis` by batch statistics while training, moving ones after.
 
@@ -331,6 +333,7 @@ class BatchNormalization(_AffineNormalization):
         return cast_ops.cast(outputs, input_dtype)
 
 
+@export("keras.layers.LayerNormalization")
 class LayerNormalization(_AffineNormalization):
     """Normalizes each example over `axis` (the last by default), then scales and shifts.
 
@@ -396,6 +399,7 @@ class LayerNormalization(_AffineNormalization):
         return array_ops.reshape(normalized, _static_or_dynamic_shape(inputs))
 
 
+@export("keras.layers.GroupNormalization")
 class GroupNormalization(_AffineNormalization):
     """Normalizes each example over groups of channels: ``groups`` groups along `axis`.
 
@@ -462,6 +466,7 @@ class GroupNormalization(_AffineNormalization):
         return array_ops.reshape(outputs, shape)
 
 
+@export("keras.layers.UnitNormalization")
 class UnitNormalization(Layer):
     """Scales each example to a unit L2 norm over `axis`.
 

@@ -5,6 +5,7 @@ array([ 5.,  7., 13., 15.], dtype=float32)
 >>> GlobalAveragePooling1D()(np.ones((2, 5, 3), np.float32)).shape
 TensorShape([2, 3])
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
@@ -51,6 +52,7 @@ class _Pooling(Layer):
         return config
 
 
+@export("keras.layers.MaxPooling1D", "keras.layers.MaxPool1D")
 class MaxPooling1D(_Pooling):
     """Max over windows of steps: (batch, steps, features) -> (batch, pooled_steps, features).
 
@@ -64,6 +66,7 @@ class MaxPooling1D(_Pooling):
                          **kwargs)
 
 
+@export("keras.layers.MaxPooling2D", "keras.layers.MaxPool2D")
 class MaxPooling2D(_Pooling):
     """Max over windows of rows and columns.
 
@@ -77,6 +80,7 @@ class MaxPooling2D(_Pooling):
                          **kwargs)
 
 
+@export("keras.layers.MaxPooling3D", "keras.layers.MaxPool3D")
 class MaxPooling3D(_Pooling):
     """Max over windows of three spatial axes.
 
@@ -90,6 +94,7 @@ class MaxPooling3D(_Pooling):
                          **kwargs)
 
 
+@export("keras.layers.AveragePooling1D", "keras.layers.AvgPool1D")
 class AveragePooling1D(_Pooling):
     """Mean over windows of steps; ``'same'`` windows average their real elements only.
 
@@ -103,6 +108,7 @@ class AveragePooling1D(_Pooling):
                          **kwargs)
 
 
+@export("keras.layers.AveragePooling2D", "keras.layers.AvgPool2D")
 class AveragePooling2D(_Pooling):
     """Mean over windows of rows and columns.
 
@@ -116,6 +122,7 @@ class AveragePooling2D(_Pooling):
                          **kwargs)
 
 
+@export("keras.layers.AveragePooling3D", "keras.layers.AvgPool3D")
 class AveragePooling3D(_Pooling):
     """Mean over windows of three spatial axes.
 
@@ -169,6 +176,7 @@ class _GlobalPooling(Layer):
         return config
 
 
+@export("keras.layers.GlobalAveragePooling1D", "keras.layers.GlobalAvgPool1D")
 class GlobalAveragePooling1D(_GlobalPooling):
     """Mean over steps; masked steps (``mask`` False) are left out of the mean.
 
@@ -194,6 +202,7 @@ class GlobalAveragePooling1D(_GlobalPooling):
         return None  # the steps axis is gone
 
 
+@export("keras.layers.GlobalAveragePooling2D", "keras.layers.GlobalAvgPool2D")
 class GlobalAveragePooling2D(_GlobalPooling):
     """Mean over rows and columns: (batch, rows, cols, channels) -> (batch, channels).
 
@@ -205,6 +214,7 @@ class GlobalAveragePooling2D(_GlobalPooling):
         super().__init__(2, reduction_ops.reduce_mean, data_format, keepdims, **kwargs)
 
 
+@export("keras.layers.GlobalAveragePooling3D", "keras.layers.GlobalAvgPool3D")
 class GlobalAveragePooling3D(_GlobalPooling):
     """Mean over three spatial axes.
 
@@ -216,6 +226,7 @@ class GlobalAveragePooling3D(_GlobalPooling):
         super().__init__(3, reduction_ops.reduce_mean, data_format, keepdims, **kwargs)
 
 
+@export("keras.layers.GlobalMaxPooling1D", "keras.layers.GlobalMaxPool1D")
 class GlobalMaxPooling1D(_GlobalPooling):
     """Max over steps: (batch, steps, features) -> (batch, features).
 
@@ -227,6 +238,7 @@ class GlobalMaxPooling1D(_GlobalPooling):
         super().__init__(1, reduction_ops.reduce_max, data_format, keepdims, **kwargs)
 
 
+@export("keras.layers.GlobalMaxPooling2D", "keras.layers.GlobalMaxPool2D")
 class GlobalMaxPooling2D(_GlobalPooling):
     """Max over rows and columns.
 
@@ -238,6 +250,7 @@ class GlobalMaxPooling2D(_GlobalPooling):
         super().__init__(2, reduction_ops.reduce_max, data_format, keepdims, **kwargs)
 
 
+@export("keras.layers.GlobalMaxPooling3D", "keras.layers.GlobalMaxPool3D")
 class GlobalMaxPooling3D(_GlobalPooling):
     """Max over three spatial axes.
 

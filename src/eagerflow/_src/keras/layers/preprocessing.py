@@ -7,6 +7,7 @@ array([[3.]], dtype=float32)
 """
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor
@@ -89,6 +90,7 @@ def _batches(data, batch_size):
     return data
 
 
+@export("keras.layers.Normalization")
 class Normalization(PreprocessingLayer):
     """Standardizes features: ``(x - mean) / sqrt(variance)`` per index of `axis`.
 
@@ -220,6 +222,7 @@ def _listified(value):
     return value
 
 
+@export("keras.layers.Rescaling")
 class Rescaling(Layer):
     """``inputs * scale + offset``, in the layer's dtype (``Rescaling(1 / 255)`` for images).
 
@@ -302,6 +305,7 @@ def _spatial_output_shape(input_shape, height, width):
     return TensorShape(dims)
 
 
+@export("keras.layers.Resizing")
 class Resizing(Layer):
     """Resizes images (..., height, width, channels) to (`height`, `width`).
 
@@ -346,6 +350,7 @@ class Resizing(Layer):
                 "crop_to_aspect_ratio": self.crop_to_aspect_ratio}
 
 
+@export("keras.layers.CenterCrop")
 class CenterCrop(Layer):
     """The central (`height`, `width`) window of images; smaller images are resized up
     (after a centered crop to the target's aspect ratio).

@@ -24,6 +24,7 @@ import inspect
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -307,6 +308,7 @@ def _is_multiple_state(state_size):
     return hasattr(state_size, "__len__") and not isinstance(state_size, TensorShape)
 
 
+@export("keras.layers.AbstractRNNCell")
 class AbstractRNNCell(Layer):
     """The base of custom cells: `call(inputs, states)`, `state_size` and `output_size`.
 
@@ -476,6 +478,7 @@ def _dense(x, kernel, bias):
     return array_ops.reshape(y, [*lead, kernel.shape[-1]])
 
 
+@export("keras.layers.SimpleRNNCell")
 class SimpleRNNCell(_Cell):
     """``output = activation(x @ kernel + h @ recurrent_kernel + bias)``, the new state too.
 
@@ -509,6 +512,7 @@ class _GatedCell(_Cell):
         self.implementation = 1 if self.recurrent_dropout != 0 else implementation
 
 
+@export("keras.layers.LSTMCell")
 class LSTMCell(_GatedCell):
     """The LSTM step: gates i, f, c, o from one matmul; states ``[h, c]``.
 
@@ -559,6 +563,7 @@ class LSTMCell(_GatedCell):
         return h, [h, c]
 
 
+@export("keras.layers.GRUCell")
 class GRUCell(_GatedCell):
     """The GRU step: gates z, r, h; ``h = z * h_prev + (1 - z) * candidate``.
 
@@ -623,6 +628,7 @@ class GRUCell(_GatedCell):
         return h, [h]
 
 
+@export("keras.layers.StackedRNNCells")
 class StackedRNNCells(Layer):
     """Cells run one after the other within each step: one cell to an `RNN`.
 
@@ -774,6 +780,7 @@ def _standardize_args(inputs, initial_state, constants, num_constants):
     return inputs, to_list_or_none(initial_state), to_list_or_none(constants)
 
 
+@export("keras.layers.RNN")
 class RNN(Layer):
     """Runs a cell over the time axis of ``(batch, time, features)`` inputs.
 
@@ -1118,6 +1125,7 @@ class _CellLayer(RNN):
         return cls(**config)
 
 
+@export("keras.layers.SimpleRNN")
 class SimpleRNN(_CellLayer):
     """A fully connected recurrent layer: `RNN` over a `SimpleRNNCell`.
 
@@ -1147,6 +1155,7 @@ class SimpleRNN(_CellLayer):
                          go_backwards=go_backwards, stateful=stateful, unroll=unroll, **kwargs)
 
 
+@export("keras.layers.LSTM")
 class LSTM(_CellLayer):
     """Long short-term memory (Hochreiter 1997): `RNN` over an `LSTMCell`.
 
@@ -1179,6 +1188,7 @@ class LSTM(_CellLayer):
                          unroll=unroll, **kwargs)
 
 
+@export("keras.layers.GRU")
 class GRU(_CellLayer):
     """Gated recurrent unit (Cho 2014): `RNN` over a `GRUCell` (`reset_after` by default).
 

@@ -7,6 +7,7 @@ array([1., 2.], dtype=float32)
 """
 import math
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, math_ops
 from eagerflow._src.keras import backend, regularizers
@@ -32,6 +33,7 @@ class _TrainingNoise(Layer):
         return TensorShape(input_shape)
 
 
+@export("keras.layers.GaussianNoise")
 class GaussianNoise(_TrainingNoise):
     """Adds zero-mean Gaussian noise of standard deviation `stddev` while training.
 
@@ -53,6 +55,7 @@ class GaussianNoise(_TrainingNoise):
         return {**super().get_config(), "stddev": self.stddev, "seed": self.seed}
 
 
+@export("keras.layers.GaussianDropout")
 class GaussianDropout(_TrainingNoise):
     """Multiplies by Gaussian noise of mean 1 and variance ``rate / (1 - rate)`` while training.
 
@@ -78,6 +81,7 @@ class GaussianDropout(_TrainingNoise):
         return {**super().get_config(), "rate": self.rate, "seed": self.seed}
 
 
+@export("keras.layers.AlphaDropout")
 class AlphaDropout(_TrainingNoise):
     """Dropout for SELU networks: keeps the inputs' mean and variance while training.
 
@@ -138,6 +142,7 @@ class _SpatialDropout(Dropout):
         return [None if i in (0, channel) else 1 for i in range(self._RANK)]
 
 
+@export("keras.layers.SpatialDropout1D")
 class SpatialDropout1D(_SpatialDropout):
     """Drops whole channels of (batch, steps, channels) inputs while training.
 
@@ -151,6 +156,7 @@ class SpatialDropout1D(_SpatialDropout):
         super().__init__(rate, data_format="channels_last", **kwargs)
 
 
+@export("keras.layers.SpatialDropout2D")
 class SpatialDropout2D(_SpatialDropout):
     """Drops whole feature maps of 4-D inputs (NHWC, or NCHW with "channels_first").
 
@@ -161,6 +167,7 @@ class SpatialDropout2D(_SpatialDropout):
     _RANK = 4
 
 
+@export("keras.layers.SpatialDropout3D")
 class SpatialDropout3D(_SpatialDropout):
     """Drops whole feature volumes of 5-D inputs (NDHWC, or NCDHW with "channels_first").
 
@@ -171,6 +178,7 @@ class SpatialDropout3D(_SpatialDropout):
     _RANK = 5
 
 
+@export("keras.layers.ActivityRegularization")
 class ActivityRegularization(Layer):
     """The identity, adding ``l1 * sum(|x|) + l2 * sum(x ** 2)`` (per example) to `losses`.
 

@@ -8,6 +8,7 @@ TensorShape([1, 4, 4, 3])
 """
 import math
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
@@ -27,6 +28,7 @@ def _dims(x):
     return [d if d is not None else dynamic[i] for i, d in enumerate(static)]
 
 
+@export("keras.layers.Reshape")
 class Reshape(Layer):
     """Reshapes all but the batch axis to `target_shape`; one entry may be -1.
 
@@ -77,6 +79,7 @@ class Reshape(Layer):
         return config
 
 
+@export("keras.layers.Permute")
 class Permute(Layer):
     """Permutes the non-batch axes; `dims` numbers them from 1.
 
@@ -106,6 +109,7 @@ class Permute(Layer):
         return config
 
 
+@export("keras.layers.RepeatVector")
 class RepeatVector(Layer):
     """Repeats a (batch, features) input `n` times: (batch, n, features).
 
@@ -202,6 +206,7 @@ class _ZeroPadding(_SpatialLayer):
         return self._config(padding=self.padding)
 
 
+@export("keras.layers.ZeroPadding1D")
 class ZeroPadding1D(_ZeroPadding):
     """Pads the steps axis of (batch, steps, features) with zeros.
 
@@ -213,6 +218,7 @@ class ZeroPadding1D(_ZeroPadding):
         super().__init__(1, padding, **kwargs)
 
 
+@export("keras.layers.ZeroPadding2D")
 class ZeroPadding2D(_ZeroPadding):
     """Pads rows and columns with zeros: ``padding=((top, bottom), (left, right))``.
 
@@ -224,6 +230,7 @@ class ZeroPadding2D(_ZeroPadding):
         super().__init__(2, padding, data_format, **kwargs)
 
 
+@export("keras.layers.ZeroPadding3D")
 class ZeroPadding3D(_ZeroPadding):
     """Pads the three spatial axes of volumes with zeros.
 
@@ -266,6 +273,7 @@ class _Cropping(_SpatialLayer):
         return self._config(cropping=self.cropping)
 
 
+@export("keras.layers.Cropping1D")
 class Cropping1D(_Cropping):
     """Crops the steps axis of (batch, steps, features).
 
@@ -277,6 +285,7 @@ class Cropping1D(_Cropping):
         super().__init__(1, cropping, **kwargs)
 
 
+@export("keras.layers.Cropping2D")
 class Cropping2D(_Cropping):
     """Crops rows and columns: ``cropping=((top, bottom), (left, right))``.
 
@@ -288,6 +297,7 @@ class Cropping2D(_Cropping):
         super().__init__(2, cropping, data_format, **kwargs)
 
 
+@export("keras.layers.Cropping3D")
 class Cropping3D(_Cropping):
     """Crops the three spatial axes of volumes.
 
@@ -356,6 +366,7 @@ def _linear(x, axis, n):
     return before + (after - before) * weight
 
 
+@export("keras.layers.UpSampling1D")
 class UpSampling1D(_UpSampling):
     """Repeats each step `size` times: (batch, steps, features) -> (batch, steps * size, ...).
 
@@ -367,6 +378,7 @@ class UpSampling1D(_UpSampling):
         super().__init__(1, int(size), **kwargs)
 
 
+@export("keras.layers.UpSampling2D")
 class UpSampling2D(_UpSampling):
     """Enlarges images by `size`: repeating pixels (``'nearest'``) or ``'bilinear'``.
 
@@ -383,6 +395,7 @@ class UpSampling2D(_UpSampling):
         return config
 
 
+@export("keras.layers.UpSampling3D")
 class UpSampling3D(_UpSampling):
     """Enlarges volumes by repeating each entry `size` times along each spatial axis.
 

@@ -12,7 +12,7 @@ eager path pays nothing. An op on a Keras tensor reaches the Keras graph,
 which lifts it (see `dispatch`); only there `lift` walks the Python stack
 from the op up to the user's code and takes the outermost frame running a
 public function as the call. Public functions are known by their code
-objects, in an index of eagerflow's public namespace built on first use
+objects, in an index of the ``@export`` declarations built on first use
 (functions sharing code are told apart by their closures); `KerasTensor`'s
 operators run in frames of their own for the same purpose. Every op lifted
 while that frame runs belongs to the call's layer. The node's arguments are
@@ -25,10 +25,10 @@ profiler is active: the outputs of the call's last op).
 Running the layer replays the ops its call made, exactly; a layer made from
 a config calls its function with the config's arguments.
 
-TF's canonical name of a function is its public path in the first of
-``math``, ``nn``, ``linalg``, ... and the root namespace that has it, except
-where `_TF_NAMES` says otherwise (functions TF names from another namespace,
-and those whose layers Keras names ``tf.compat.v1...``, as ``tf.transpose``'s).
+A layer is named after its function's declaration (``@export``): its
+canonical name, or its ``dispatch_name`` where tf_keras names the layer after
+the TF 1 function TF dispatches through (``tf.transpose`` makes
+``tf.compat.v1.transpose``).
 
 >>> from eagerflow._src.keras.engine.input_layer import Input
 >>> y = Input(shape=(2,)) / 255.0
@@ -36,12 +36,12 @@ and those whose layers Keras names ``tf.compat.v1...``, as ``tf.transpose``'s).
 >>> type(layer).__name__, layer.get_config()["function"], layer.count_params()
 ('TFOpLambda', 'math.truediv', 0)
 """
-import importlib
 import inspect
 import os
 import sys
 import types
 
+from eagerflow._src.backend import api_export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import operand
 from eagerflow._src.core.tensor import Tensor
@@ -50,30 +50,9 @@ from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
 
-# Public namespaces of TF functions, in the order in which one names a function found in several.
-_NAMESPACES = ("math", "nn", "linalg", "bitwise", "strings", "random", "debugging", "")
-
-# Canonical TF names that the rule above does not give, by eagerflow's public path.
-_TF_NAMES = {
-    "nn.softmax": "nn.softmax", "nn.log_softmax": "nn.log_softmax",
-    "nn.softsign": "nn.softsign", "einsum": "einsum", "eye": "eye", "tensordot": "tensordot",
-    "complex": "dtypes.complex", "saturate_cast": "dtypes.saturate_cast",
-    "divide": "math.truediv", "math.floordiv": "compat.v1.floor_div",
-    "math.scalar_mul": "compat.v1.math.scalar_mul", "norm": "compat.v1.norm",
-    "transpose": "compat.v1.transpose", "shape": "compat.v1.shape",
-    "squeeze": "compat.v1.squeeze", "size": "compat.v1.size", "gather": "compat.v1.gather",
-    "gather_nd": "compat.v1.gather_nd", "boolean_mask": "compat.v1.boolean_mask",
-    "pad": "compat.v1.pad", "nn.conv1d": "compat.v1.nn.conv1d",
-    "nn.conv2d": "compat.v1.nn.conv2d", "nn.depthwise_conv2d": "compat.v1.nn.depthwise_conv2d",
-    "nn.crelu": "compat.v1.nn.crelu", "nn.embedding_lookup": "compat.v1.nn.embedding_lookup",
-    "nn.sigmoid_cross_entropy_with_logits": "compat.v1.nn.sigmoid_cross_entropy_with_logits",
-    "nn.softmax_cross_entropy_with_logits":
-        "compat.v1.nn.softmax_cross_entropy_with_logits_v2",
-    "nn.sparse_softmax_cross_entropy_with_logits":
-        "compat.v1.nn.sparse_softmax_cross_entropy_with_logits",
-    "nn.sufficient_statistics": "compat.v1.nn.sufficient_statistics",
-    "nn.weighted_moments": "compat.v1.nn.weighted_moments",
-}
+# Namespaces whose functions TF does not dispatch: the TF functions they call on Keras tensors
+# are the layers (``tf.nest.map_structure(tf.nn.relu, xs)`` makes a ``tf.nn.relu`` per tensor).
+_UNDISPATCHED = ("nest.", "config.", "autograph.", "test.")
 
 
 def _add(x, y, name=None):
@@ -221,19 +200,16 @@ class _Index:
 
     def __init__(self):
         self.by_code = {}    # id(code) -> [functions running that code]
-        self.names = {}      # function -> canonical TF name (without ``tf.``)
-        self.functions = {}  # canonical names and every public path -> function
-        paths = {}
-        for rank, namespace in enumerate(_NAMESPACES):
-            module = importlib.import_module("eagerflow" + (f".{namespace}" if namespace else ""))
-            for attr, value in vars(module).items():
-                if isinstance(value, types.FunctionType) and not attr.startswith("_"):
-                    path = f"{namespace}.{attr}" if namespace else attr
-                    paths.setdefault(value, []).append((rank, attr != value.__name__, path))
-                    self.functions[path] = value
-        for function, found in paths.items():
-            special = [_TF_NAMES[path] for _, _, path in found if path in _TF_NAMES]
-            self._add(function, special[0] if special else min(found)[2])
+        self.names = {}      # function -> the name of its layers (without ``tf.``)
+        self.functions = {}  # those names and every public path -> function
+        for function, _, _, _ in api_export.EXPORTS:
+            if isinstance(function, types.FunctionType) and "_tf_api_names" in vars(function) \
+                    and not function._tf_api_names[0].startswith(_UNDISPATCHED):
+                symbol = getattr(function, "_tf_dispatch_name", None) or \
+                    api_export.canonical_name(function)
+                self._add(function, symbol)
+                for path in function._tf_api_names:
+                    self.functions.setdefault(path, function)
         for symbol, function in _OPERATOR_FUNCTIONS.items():
             self._add(function, symbol)
         self.operators = {}  # KerasTensor's operators -> (base name, reflected)

@@ -10,6 +10,7 @@ TensorShape([2, 3, 8])
 import copy
 import inspect
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
@@ -20,6 +21,7 @@ from eagerflow._src.keras.layers.recurrent import (
 from eagerflow._src.keras.utils import serialization
 
 
+@export("keras.layers.Wrapper")
 class Wrapper(Layer):
     """The base of layers that wrap another: holds `layer` and builds it with itself."""
 
@@ -74,6 +76,7 @@ def _split_time(y, inputs):
     return array_ops.reshape(y, _shape_with([first.shape[0] or -1, steps], y, 1))
 
 
+@export("keras.layers.TimeDistributed")
 class TimeDistributed(Wrapper):
     """Applies `layer` to every time step of ``(batch, time, ...)`` inputs.
 
@@ -151,6 +154,7 @@ def _without_time(shape):
     return TensorShape([dims[0], *dims[2:]])
 
 
+@export("keras.layers.Bidirectional")
 class Bidirectional(Wrapper):
     """Runs a recurrent `layer` over the sequence and a copy of it over the reversed
     sequence, and merges their outputs (`merge_mode`: ``'concat'``, ``'sum'``, ``'mul'``,

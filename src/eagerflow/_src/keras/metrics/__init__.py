@@ -10,8 +10,8 @@ resolving ``'accuracy'`` and ``'crossentropy'`` by the shapes of an output.
 >>> get("mse").__name__
 'mean_squared_error'
 """
-import warnings
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import losses as _losses
 # Loss functions double as metric functions, under the same names and aliases.
 from eagerflow._src.keras.losses import (  # noqa: F401
@@ -53,37 +53,27 @@ cosine_proximity = cosine_similarity
 _NOT_METRICS = {"Reduction", "serialize", "deserialize", "get", "get_metric_object"}
 
 
+@export("keras.metrics.serialize")
 def serialize(metric, use_legacy_format=False):
     """A metric as a config dict (a function as its name).
 
     >>> serialize(Mean())["config"]
     {'name': 'mean', 'dtype': 'float32'}
     """
-    if metric is None:
-        return None
-    if not isinstance(metric, Metric):
-        warnings.warn(f"The `keras.metrics.serialize()` API should only be used for objects "
-                      f"of type `keras.metrics.Metric`. Found an instance of type "
-                      f"{type(metric)}, which may lead to improper serialization.",
-                      stacklevel=2)
-    config = serialization.serialize_keras_object(metric)
-    if use_legacy_format and isinstance(config, dict):
-        return {"class_name": config["class_name"], "config": config["config"]}
-    return config
+    return _IDENTIFIERS.serialize(metric, use_legacy_format)
 
 
+@export("keras.metrics.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The metric a name or config dict describes (classes are instantiated).
 
     >>> deserialize({"class_name": "Precision", "config": {"thresholds": 0.7}}).thresholds
     [0.7]
     """
-    if isinstance(config, dict) and config.get("class_name") == "function":
-        config = config["config"]  # how Keras serializes a metric function
-    return serialization.deserialize_keras_object(config, _MODULE_OBJECTS, custom_objects,
-                                                  "metric function")
+    return _IDENTIFIERS.deserialize(config, custom_objects)
 
 
+@export("keras.metrics.get")
 def get(identifier):
     """A metric from a name, a config dict or a callable.
 
@@ -92,11 +82,7 @@ def get(identifier):
     >>> get("categorical_crossentropy").__name__
     'categorical_crossentropy'
     """
-    if isinstance(identifier, (dict, str)):
-        return deserialize(identifier)
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret metric identifier: {identifier}")
+    return _IDENTIFIERS.get(identifier)
 
 
 def get_metric_object(identifier, y_true, y_pred):
@@ -143,3 +129,6 @@ def get_metric_object(identifier, y_true, y_pred):
 
 _MODULE_OBJECTS = {name: obj for name, obj in globals().items()
                    if not name.startswith("_") and name not in _NOT_METRICS and callable(obj)}
+_IDENTIFIERS = serialization.Identifiers(
+    "metric function", _MODULE_OBJECTS, Metric, "keras.metrics", get_kind="metric",
+    none=serialization.Identifiers.NO_DEFAULT)

@@ -5,6 +5,7 @@ sample) and as `MeanMetricWrapper`s of those functions.
 >>> m([[2], [1]], [[0.1, 0.6, 0.3], [0.05, 0.95, 0.0]])
 <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.metrics.base_metric import MeanMetricWrapper
 from eagerflow._src.ops import array_ops, math_ops, nn_ops, reduction_ops
@@ -62,6 +63,7 @@ def _labels_of(one_hot):
 
 # ----------------------------------------------------------------------------- functions
 
+@export("keras.metrics.accuracy")
 def accuracy(y_true, y_pred):
     """1.0 where `y_pred` equals `y_true` exactly, else 0.0.
 
@@ -75,6 +77,7 @@ def accuracy(y_true, y_pred):
     return cast(math_ops.equal(y_true, y_pred), backend.floatx())
 
 
+@export("keras.metrics.binary_accuracy")
 def binary_accuracy(y_true, y_pred, threshold=0.5):
     """The fraction of binary predictions (above `threshold`) matching labels, per sample.
 
@@ -84,6 +87,7 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
     return reduction_ops.reduce_mean(_binary_matches(y_true, y_pred, threshold), axis=-1)
 
 
+@export("keras.metrics.categorical_accuracy")
 def categorical_accuracy(y_true, y_pred):
     """1.0 where the largest score of `y_pred` is at the one-hot label's index.
 
@@ -93,6 +97,7 @@ def categorical_accuracy(y_true, y_pred):
     return _sparse_categorical_matches(_labels_of(y_true), y_pred)
 
 
+@export("keras.metrics.sparse_categorical_accuracy")
 def sparse_categorical_accuracy(y_true, y_pred):
     """1.0 where the largest score of `y_pred` is at the integer label's index.
 
@@ -105,6 +110,7 @@ def sparse_categorical_accuracy(y_true, y_pred):
     return matches
 
 
+@export("keras.metrics.top_k_categorical_accuracy")
 def top_k_categorical_accuracy(y_true, y_pred, k=5):
     """1.0 where the one-hot label's index is among the `k` largest scores.
 
@@ -115,6 +121,7 @@ def top_k_categorical_accuracy(y_true, y_pred, k=5):
     return _sparse_top_k_matches(_labels_of(y_true), y_pred, k)
 
 
+@export("keras.metrics.sparse_top_k_categorical_accuracy")
 def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
     """1.0 where the integer label is among the `k` largest scores.
 
@@ -126,6 +133,7 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
 
 # ----------------------------------------------------------------------------- classes
 
+@export("keras.metrics.Accuracy")
 class Accuracy(MeanMetricWrapper):
     """How often `y_pred` equals `y_true`.
 
@@ -137,6 +145,7 @@ class Accuracy(MeanMetricWrapper):
         super().__init__(accuracy, name, dtype=dtype)
 
 
+@export("keras.metrics.BinaryAccuracy")
 class BinaryAccuracy(MeanMetricWrapper):
     """How often predictions above `threshold` match binary labels.
 
@@ -148,6 +157,7 @@ class BinaryAccuracy(MeanMetricWrapper):
         super().__init__(_binary_matches, name, dtype=dtype, threshold=threshold)
 
 
+@export("keras.metrics.CategoricalAccuracy")
 class CategoricalAccuracy(MeanMetricWrapper):
     """How often the largest score is at the one-hot label's index.
 
@@ -159,6 +169,7 @@ class CategoricalAccuracy(MeanMetricWrapper):
         super().__init__(categorical_accuracy, name, dtype=dtype)
 
 
+@export("keras.metrics.SparseCategoricalAccuracy")
 class SparseCategoricalAccuracy(MeanMetricWrapper):
     """How often the largest score is at the integer label's index.
 
@@ -170,6 +181,7 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
         super().__init__(_sparse_categorical_matches, name, dtype=dtype)
 
 
+@export("keras.metrics.TopKCategoricalAccuracy")
 class TopKCategoricalAccuracy(MeanMetricWrapper):
     """How often the one-hot label's index is among the `k` largest scores.
 
@@ -181,6 +193,7 @@ class TopKCategoricalAccuracy(MeanMetricWrapper):
         super().__init__(top_k_categorical_accuracy, name, dtype=dtype, k=k)
 
 
+@export("keras.metrics.SparseTopKCategoricalAccuracy")
 class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
     """How often the integer label is among the `k` largest scores.
 

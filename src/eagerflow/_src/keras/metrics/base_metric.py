@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 
 from eagerflow._src.autograph import conversion
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor import Tensor
@@ -31,6 +32,7 @@ from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast, identity
 
 
+@export("keras.metrics.Metric")
 class Metric(base_layer.Layer, metaclass=abc.ABCMeta):
     """Base class of metrics: subclasses create their state with `add_weight` and implement
     `update_state` and `result`.
@@ -283,6 +285,7 @@ class Reduce(Metric):
         return math_ops.divide_no_nan(self.total, self.count)
 
 
+@export("keras.metrics.Sum")
 class Sum(Reduce):
     """The (weighted) sum of the values.
 
@@ -294,6 +297,7 @@ class Sum(Reduce):
         super().__init__(Reduction.SUM, name=name, dtype=dtype)
 
 
+@export("keras.metrics.Mean")
 class Mean(Reduce):
     """The (weighted) mean of the values: ``sum(w * x) / sum(w)``.
 
@@ -305,6 +309,7 @@ class Mean(Reduce):
         super().__init__(Reduction.WEIGHTED_MEAN, name=name, dtype=dtype)
 
 
+@export("keras.metrics.MeanMetricWrapper")
 class MeanMetricWrapper(Mean):
     """The mean of ``fn(y_true, y_pred, **kwargs)``, one value per sample.
 
@@ -346,6 +351,7 @@ class MeanMetricWrapper(Mean):
         return cls(**config)
 
 
+@export("keras.metrics.MeanTensor")
 class MeanTensor(Metric):
     """The element-wise (weighted) mean of tensors of one shape.
 

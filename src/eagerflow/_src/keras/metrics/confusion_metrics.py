@@ -14,6 +14,7 @@ import enum
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.convert import constant
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend, losses
@@ -268,6 +269,7 @@ class _ConditionCount(_ConfusionMatrixMetric):
         return {**super().get_config(), "thresholds": self.init_thresholds}
 
 
+@export("keras.metrics.TruePositives")
 class TruePositives(_ConditionCount):
     """The (weighted) number of positive labels predicted positive.
 
@@ -278,6 +280,7 @@ class TruePositives(_ConditionCount):
     _CELLS = ((ConfusionMatrix.TRUE_POSITIVES, "accumulator"),)
 
 
+@export("keras.metrics.FalsePositives")
 class FalsePositives(_ConditionCount):
     """The (weighted) number of negative labels predicted positive.
 
@@ -288,6 +291,7 @@ class FalsePositives(_ConditionCount):
     _CELLS = ((ConfusionMatrix.FALSE_POSITIVES, "accumulator"),)
 
 
+@export("keras.metrics.TrueNegatives")
 class TrueNegatives(_ConditionCount):
     """The (weighted) number of negative labels predicted negative.
 
@@ -298,6 +302,7 @@ class TrueNegatives(_ConditionCount):
     _CELLS = ((ConfusionMatrix.TRUE_NEGATIVES, "accumulator"),)
 
 
+@export("keras.metrics.FalseNegatives")
 class FalseNegatives(_ConditionCount):
     """The (weighted) number of positive labels predicted negative.
 
@@ -330,6 +335,7 @@ class _PrecisionOrRecall(_ConfusionMatrixMetric):
                 "top_k": self.top_k, "class_id": self.class_id}
 
 
+@export("keras.metrics.Precision")
 class Precision(_PrecisionOrRecall):
     """The fraction of positive predictions whose label is positive.
 
@@ -341,6 +347,7 @@ class Precision(_PrecisionOrRecall):
               (ConfusionMatrix.FALSE_POSITIVES, "false_positives"))
 
 
+@export("keras.metrics.Recall")
 class Recall(_PrecisionOrRecall):
     """The fraction of positive labels predicted positive.
 
@@ -409,6 +416,7 @@ class SensitivitySpecificityBase(_ConfusionMatrixMetric):
         return config
 
 
+@export("keras.metrics.SensitivityAtSpecificity")
 class SensitivityAtSpecificity(SensitivitySpecificityBase):
     """The best sensitivity (recall) where the specificity is at least `specificity`.
 
@@ -424,6 +432,7 @@ class SensitivityAtSpecificity(SensitivitySpecificityBase):
         super().__init__(specificity, num_thresholds, class_id, name, dtype)
 
 
+@export("keras.metrics.SpecificityAtSensitivity")
 class SpecificityAtSensitivity(SensitivitySpecificityBase):
     """The best specificity where the sensitivity (recall) is at least `sensitivity`.
 
@@ -439,6 +448,7 @@ class SpecificityAtSensitivity(SensitivitySpecificityBase):
         super().__init__(sensitivity, num_thresholds, class_id, name, dtype)
 
 
+@export("keras.metrics.PrecisionAtRecall")
 class PrecisionAtRecall(SensitivitySpecificityBase):
     """The best precision where the recall is at least `recall`.
 
@@ -454,6 +464,7 @@ class PrecisionAtRecall(SensitivitySpecificityBase):
         super().__init__(recall, num_thresholds, class_id, name, dtype)
 
 
+@export("keras.metrics.RecallAtPrecision")
 class RecallAtPrecision(SensitivitySpecificityBase):
     """The best recall where the precision is at least `precision`.
 
@@ -469,6 +480,7 @@ class RecallAtPrecision(SensitivitySpecificityBase):
         super().__init__(precision, num_thresholds, class_id, name, dtype)
 
 
+@export("keras.metrics.AUC")
 class AUC(_ConfusionMatrixMetric):
     """The area under the ROC or precision-recall curve, estimated from counts at
     `num_thresholds` thresholds (or at the given `thresholds`, plus ones just below 0 and

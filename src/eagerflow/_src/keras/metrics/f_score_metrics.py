@@ -5,12 +5,14 @@
 ...   [[0.2, 0.6, 0.7], [0.2, 0.6, 0.6], [0.6, 0.8, 0.0]]).numpy()
 array([0.5      , 0.8      , 0.6666667], dtype=float32)
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.keras.metrics.base_metric import Metric, check_2d_shapes
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 
 
+@export("keras.metrics.FBetaScore")
 class FBetaScore(Metric):
     """``(1 + beta**2) * precision * recall / (beta**2 * precision + recall)`` of
     ``[batch, classes]`` multi-label predictions.
@@ -111,6 +113,7 @@ class FBetaScore(Metric):
                 "threshold": self.threshold}
 
 
+@export("keras.metrics.F1Score")
 class F1Score(FBetaScore):
     """The harmonic mean of precision and recall (`FBetaScore` with beta 1).
 

@@ -3,10 +3,12 @@
 >>> Hinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
 <tf.Tensor: shape=(), dtype=float32, numpy=1.3>
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import losses
 from eagerflow._src.keras.metrics.base_metric import MeanMetricWrapper
 
 
+@export("keras.metrics.Hinge")
 class Hinge(MeanMetricWrapper):
     """The mean of ``max(1 - y_true * y_pred, 0)``.
 
@@ -18,6 +20,7 @@ class Hinge(MeanMetricWrapper):
         super().__init__(losses.hinge, name, dtype=dtype)
 
 
+@export("keras.metrics.SquaredHinge")
 class SquaredHinge(MeanMetricWrapper):
     """The mean of ``max(1 - y_true * y_pred, 0) ** 2``.
 
@@ -29,6 +32,7 @@ class SquaredHinge(MeanMetricWrapper):
         super().__init__(losses.squared_hinge, name, dtype=dtype)
 
 
+@export("keras.metrics.CategoricalHinge")
 class CategoricalHinge(MeanMetricWrapper):
     """The mean of ``max(0, 1 + max((1 - y_true) * y_pred) - sum(y_true * y_pred))``.
 

@@ -10,6 +10,7 @@ over the classes that occurred.
 """
 import inspect
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.metrics.base_metric import Metric
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
@@ -50,6 +51,7 @@ class _IoUBase(Metric):
             y_true, y_pred, self.num_classes, sample_weight, self._value_dtype))
 
 
+@export("keras.metrics.IoU")
 class IoU(_IoUBase):
     """The mean IoU of the classes `target_class_ids`, over the classes that occurred.
 
@@ -95,6 +97,7 @@ class IoU(_IoUBase):
         return {k: values[k] for k in order if k in values}
 
 
+@export("keras.metrics.BinaryIoU")
 class BinaryIoU(IoU):
     """The mean IoU of classes 0 and 1 (or those of `target_class_ids`) for scores that are
     class 1 when at least `threshold`.
@@ -115,6 +118,7 @@ class BinaryIoU(IoU):
         return super().update_state(y_true, y_pred, sample_weight)
 
 
+@export("keras.metrics.MeanIoU")
 class MeanIoU(IoU):
     """The mean IoU of all the classes that occurred.
 
@@ -129,6 +133,7 @@ class MeanIoU(IoU):
                          sparse_y_pred=sparse_y_pred, axis=axis)
 
 
+@export("keras.metrics.OneHotIoU")
 class OneHotIoU(IoU):
     """`IoU` for one-hot labels and class scores (or class indices, `sparse_y_pred`).
 
@@ -144,6 +149,7 @@ class OneHotIoU(IoU):
                          sparse_y_pred=sparse_y_pred, axis=axis)
 
 
+@export("keras.metrics.OneHotMeanIoU")
 class OneHotMeanIoU(MeanIoU):
     """`MeanIoU` for one-hot labels and class scores (or class indices, `sparse_y_pred`).
 

@@ -3,10 +3,12 @@
 >>> BinaryCrossentropy()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
 <tf.Tensor: shape=(), dtype=float32, numpy=0.81492424>
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import losses
 from eagerflow._src.keras.metrics.base_metric import MeanMetricWrapper
 
 
+@export("keras.metrics.Poisson")
 class Poisson(MeanMetricWrapper):
     """The mean of ``y_pred - y_true * log(y_pred)``.
 
@@ -18,6 +20,7 @@ class Poisson(MeanMetricWrapper):
         super().__init__(losses.poisson, name, dtype=dtype)
 
 
+@export("keras.metrics.KLDivergence")
 class KLDivergence(MeanMetricWrapper):
     """The mean Kullback-Leibler divergence ``sum(y_true * log(y_true / y_pred))``.
 
@@ -29,6 +32,7 @@ class KLDivergence(MeanMetricWrapper):
         super().__init__(losses.kl_divergence, name, dtype=dtype)
 
 
+@export("keras.metrics.BinaryCrossentropy")
 class BinaryCrossentropy(MeanMetricWrapper):
     """The mean binary crossentropy of probabilities (or logits, `from_logits`).
 
@@ -42,6 +46,7 @@ class BinaryCrossentropy(MeanMetricWrapper):
                          from_logits=from_logits, label_smoothing=label_smoothing)
 
 
+@export("keras.metrics.CategoricalCrossentropy")
 class CategoricalCrossentropy(MeanMetricWrapper):
     """The mean crossentropy of one-hot labels and class probabilities (or logits).
 
@@ -55,6 +60,7 @@ class CategoricalCrossentropy(MeanMetricWrapper):
                          from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
 
 
+@export("keras.metrics.SparseCategoricalCrossentropy")
 class SparseCategoricalCrossentropy(MeanMetricWrapper):
     """The mean crossentropy of integer labels and class probabilities (or logits); labels
     equal to `ignore_class` are left out.

@@ -6,6 +6,7 @@ their root, the mean relative error, cosine similarity and the R^2 score.
 """
 import warnings
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.keras import losses
 from eagerflow._src.keras.metrics.base_metric import (
@@ -25,6 +26,7 @@ def cosine_similarity(y_true, y_pred, axis=-1):
     return reduction_ops.reduce_sum(math_ops.multiply(y_true, y_pred), axis=axis)
 
 
+@export("keras.metrics.MeanSquaredError")
 class MeanSquaredError(MeanMetricWrapper):
     """The mean of ``(y_true - y_pred) ** 2``.
 
@@ -36,6 +38,7 @@ class MeanSquaredError(MeanMetricWrapper):
         super().__init__(losses.mean_squared_error, name, dtype=dtype)
 
 
+@export("keras.metrics.MeanAbsoluteError")
 class MeanAbsoluteError(MeanMetricWrapper):
     """The mean of ``abs(y_true - y_pred)``.
 
@@ -47,6 +50,7 @@ class MeanAbsoluteError(MeanMetricWrapper):
         super().__init__(losses.mean_absolute_error, name, dtype=dtype)
 
 
+@export("keras.metrics.MeanAbsolutePercentageError")
 class MeanAbsolutePercentageError(MeanMetricWrapper):
     """The mean of ``100 * abs((y_true - y_pred) / y_true)`` (denominators at least epsilon).
 
@@ -58,6 +62,7 @@ class MeanAbsolutePercentageError(MeanMetricWrapper):
         super().__init__(losses.mean_absolute_percentage_error, name, dtype=dtype)
 
 
+@export("keras.metrics.MeanSquaredLogarithmicError")
 class MeanSquaredLogarithmicError(MeanMetricWrapper):
     """The mean of ``(log(y_true + 1) - log(y_pred + 1)) ** 2``.
 
@@ -69,6 +74,7 @@ class MeanSquaredLogarithmicError(MeanMetricWrapper):
         super().__init__(losses.mean_squared_logarithmic_error, name, dtype=dtype)
 
 
+@export("keras.metrics.LogCoshError")
 class LogCoshError(MeanMetricWrapper):
     """The mean of ``log(cosh(y_pred - y_true))``.
 
@@ -80,6 +86,7 @@ class LogCoshError(MeanMetricWrapper):
         super().__init__(losses.log_cosh, name, dtype=dtype)
 
 
+@export("keras.metrics.CosineSimilarity")
 class CosineSimilarity(MeanMetricWrapper):
     """The mean cosine similarity of `y_true` and `y_pred` along `axis`.
 
@@ -91,6 +98,7 @@ class CosineSimilarity(MeanMetricWrapper):
         super().__init__(cosine_similarity, name, dtype=dtype, axis=axis)
 
 
+@export("keras.metrics.RootMeanSquaredError")
 class RootMeanSquaredError(Mean):
     """The square root of the (weighted) mean of ``(y_true - y_pred) ** 2``.
 
@@ -113,6 +121,7 @@ class RootMeanSquaredError(Mean):
         return math_ops.sqrt(math_ops.divide_no_nan(self.total, self.count))
 
 
+@export("keras.metrics.MeanRelativeError")
 class MeanRelativeError(Mean):
     """The mean of ``abs(y_true - y_pred) / normalizer``.
 
@@ -139,6 +148,7 @@ class MeanRelativeError(Mean):
         return {**super().get_config(), "normalizer": self.normalizer.numpy()}
 
 
+@export("keras.metrics.R2Score")
 class R2Score(Metric):
     """The coefficient of determination of ``[batch, outputs]`` predictions, per output or
     averaged ('uniform_average' or 'variance_weighted_average'); adjusted for

@@ -16,6 +16,7 @@ doubled. `Model.compile` wraps the optimizer in one under ``mixed_float16``.
 import logging
 
 from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
@@ -47,6 +48,7 @@ def _multiply_gradient(grad, scale):
     return grad * scale
 
 
+@export("keras.mixed_precision.LossScaleOptimizer")
 class LossScaleOptimizer(Optimizer):
     """An optimizer that scales the loss up and the gradients back down, around
     `inner_optimizer`, so that float16 gradients do not underflow.

@@ -5,6 +5,7 @@ dtype of its weights.
 >>> p.compute_dtype, p.variable_dtype
 ('float16', 'float32')
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.keras import backend
 
@@ -12,6 +13,7 @@ _MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
 _global_policy = None
 
 
+@export("keras.mixed_precision.Policy")
 class Policy:
     """A named pair of compute and variable dtypes: a dtype name, ``'mixed_float16'`` or
     ``'mixed_bfloat16'``."""
@@ -57,11 +59,13 @@ class Policy:
         return cls(**config)
 
 
+@export("keras.mixed_precision.global_policy")
 def global_policy():
     """The policy new layers get: the one set by `set_global_policy`, else `floatx()`."""
     return _global_policy or Policy(backend.floatx())
 
 
+@export("keras.mixed_precision.set_global_policy")
 def set_global_policy(policy):
     """Sets the policy of layers created from now on (a `Policy`, a name, or None to reset)."""
     global _global_policy

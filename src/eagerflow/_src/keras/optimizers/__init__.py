@@ -5,8 +5,9 @@
 >>> type(get({"class_name": "SGD", "config": {"learning_rate": 0.5}})).__name__
 'SGD'
 """
-import warnings
 
+from eagerflow._src.keras import late
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.optimizers.adadelta import Adadelta
 from eagerflow._src.keras.optimizers.adafactor import Adafactor
 from eagerflow._src.keras.optimizers.adagrad import Adagrad
@@ -19,8 +20,7 @@ from eagerflow._src.keras.optimizers.nadam import Nadam
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.optimizers.rmsprop import RMSprop
 from eagerflow._src.keras.optimizers.sgd import SGD
-from eagerflow._src.keras.utils.serialization import (
-    deserialize_keras_object, serialize_keras_object)
+from eagerflow._src.keras.utils.serialization import Identifiers, deserialize_keras_object
 
 # Names resolve case-insensitively, as in tf_keras ('Adam', 'adam', 'ADAM').
 _BY_NAME = {
@@ -29,23 +29,22 @@ _BY_NAME = {
     "experimentaladam": Adam, "experimentalsgd": SGD, "nadam": Nadam, "rmsprop": RMSprop,
     "sgd": SGD, "ftrl": Ftrl,
 }
+# Serializing is every family's; resolving names is the optimizers' own (case-insensitive,
+# legacy optimizers on request), as in tf_keras.
+_IDENTIFIERS = Identifiers("optimizer", _BY_NAME, Optimizer, "keras.optimizers")
 
 
+@export("keras.optimizers.serialize")
 def serialize(optimizer, use_legacy_format=False):
     """The optimizer's config as ``{'module', 'class_name', 'config', 'registered_name'}``.
 
     >>> serialize(SGD())["class_name"]
     'SGD'
     """
-    if optimizer is None:
-        return None
-    if not isinstance(optimizer, Optimizer):
-        warnings.warn(f"The `keras.optimizers.serialize()` API should only be used for objects "
-                      f"of type `keras.optimizers.Optimizer`. Found an instance of type "
-                      f"{type(optimizer)}, which may lead to improper serialization.")
-    return serialize_keras_object(optimizer)
+    return _IDENTIFIERS.serialize(optimizer, use_legacy_format)
 
 
+@export("keras.optimizers.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
     """The optimizer a `serialize` result (or ``{'class_name', 'config'}``) describes.
 
@@ -66,8 +65,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
     if config["class_name"].lower() in by_name:
         config["class_name"] = config["class_name"].lower()
     # The loss-scaling wrapper (under the name tf_keras writes for it too) needs this module.
-    from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import (  # noqa: PLC0415
-        LossScaleOptimizer)
+    LossScaleOptimizer = late.mixed_precision.LossScaleOptimizer  # mixed_precision: a tier up
     # Adafactor and Lion resolve by class name only: tf_keras's `get` knows no 'lion'.
     by_class_name = {"LossScaleOptimizer": LossScaleOptimizer,
                      "LossScaleOptimizerV3": LossScaleOptimizer,
@@ -77,6 +75,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
                                     printable_module_name="optimizer")
 
 
+@export("keras.optimizers.get")
 def get(identifier, **kwargs):
     """An optimizer from an instance (returned as is), a name (``'adam'``) or a config dict.
 

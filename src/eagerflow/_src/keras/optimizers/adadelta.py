@@ -6,11 +6,13 @@
 >>> print(var.numpy())
 0.99858576
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import training_ops
 
 
+@export("keras.optimizers.Adadelta")
 class Adadelta(Optimizer):
     """``accumulated_grad = rho * accumulated_grad + (1 - rho) * grad**2``,
     ``delta = sqrt(accumulated_delta_var + epsilon) / sqrt(accumulated_grad + epsilon) * grad``,

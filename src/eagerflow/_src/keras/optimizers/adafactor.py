@@ -7,6 +7,7 @@ matrix is kept factored, as row and column means.
 >>> var.numpy()
 array([0.8418861, 1.8418862], dtype=float32)
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.optimizers.optimizer import Optimizer, _shared_name
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 
@@ -15,6 +16,7 @@ def _rms(x):
     return math_ops.sqrt(reduction_ops.reduce_mean(math_ops.square(x)))
 
 
+@export("keras.optimizers.Adafactor")
 class Adafactor(Optimizer):
     """Adafactor (Shazeer & Stern). At step ``t`` with ``beta = 1 - t**beta_2_decay``, the
     squared gradient (plus `epsilon_1`) is averaged into ``v``; for a variable of rank 2 or

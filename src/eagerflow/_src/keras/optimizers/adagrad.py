@@ -7,11 +7,13 @@ gradients.
 >>> print(var.numpy())
 0.90122706
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import training_ops
 
 
+@export("keras.optimizers.Adagrad")
 class Adagrad(Optimizer):
     """``accumulator += grad**2``, ``var -= lr * grad / sqrt(accumulator + epsilon)``, the
     accumulator starting at `initial_accumulator_value`. A sparse gradient updates only its

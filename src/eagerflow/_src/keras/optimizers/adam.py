@@ -6,11 +6,13 @@
 >>> print(var.numpy())
 0.9000008
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import math_ops, training_ops
 
 
+@export("keras.optimizers.Adam")
 class Adam(Optimizer):
     """Adam (Kingma & Ba): ``m``, ``v`` the moving averages of the gradient and its square,
     ``var -= lr * sqrt(1 - beta_2**t) / (1 - beta_1**t) * m / (sqrt(v) + epsilon)``.

@@ -6,11 +6,13 @@
 >>> print(var.numpy())
 0.90000004
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import math_ops, training_ops
 
 
+@export("keras.optimizers.Adamax")
 class Adamax(Optimizer):
     """``m`` the moving average of the gradient, ``u = max(beta_2 * u, |grad|)``,
     ``var -= lr / (1 - beta_1**t) * m / (u + epsilon)``.

@@ -6,11 +6,13 @@
 >>> print(var.numpy())
 0.7450533
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import training_ops
 
 
+@export("keras.optimizers.Ftrl")
 class Ftrl(Optimizer):
     """McMahan et al.'s FTRL-proximal with slots ``accumulator`` (summed squared gradients,
     from `initial_accumulator_value`) and ``linear``. `beta` adds ``beta / (2 lr)`` to the L2

@@ -29,6 +29,7 @@ import warnings
 import numpy as np
 
 from eagerflow._src.autodiff.graph_gradients import gradients
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend, initializers
@@ -41,6 +42,7 @@ from eagerflow._src.ops.indexed_slices import IndexedSlices
 _ALLOWED_KWARGS = {"clipnorm", "clipvalue", "global_clipnorm", "decay", "lr"}
 
 
+@export("keras.optimizers.legacy.Optimizer")
 class OptimizerV2(optimizer.Optimizer):
     """The base class of the legacy optimizers (``tf.keras.optimizers.legacy.Optimizer``)."""
 
@@ -252,6 +254,7 @@ class OptimizerV2(optimizer.Optimizer):
         return config
 
 
+@export("keras.optimizers.legacy.SGD")
 class SGD(sgd.SGD, OptimizerV2):
     """Gradient descent with optional (Nesterov) momentum; a ``momentum`` slot only with
     momentum."""
@@ -267,6 +270,7 @@ class SGD(sgd.SGD, OptimizerV2):
         return [] if optimizer._is_zero(self.momentum) else super()._slot_groups()
 
 
+@export("keras.optimizers.legacy.Adam")
 class Adam(adam.Adam, OptimizerV2):
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="Adam", **kwargs):
@@ -274,6 +278,7 @@ class Adam(adam.Adam, OptimizerV2):
                          epsilon=epsilon, amsgrad=amsgrad, name=name, **kwargs)
 
 
+@export("keras.optimizers.legacy.RMSprop")
 class RMSprop(rmsprop.RMSprop, OptimizerV2):
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
                  centered=False, name="RMSprop", **kwargs):
@@ -281,6 +286,7 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
                          epsilon=epsilon, centered=centered, name=name, **kwargs)
 
 
+@export("keras.optimizers.legacy.Adagrad")
 class Adagrad(adagrad.Adagrad, OptimizerV2):
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
                  name="Adagrad", **kwargs):
@@ -292,6 +298,7 @@ class Adagrad(adagrad.Adagrad, OptimizerV2):
                          name=name, **kwargs)
 
 
+@export("keras.optimizers.legacy.Adadelta")
 class Adadelta(adadelta.Adadelta, OptimizerV2):
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name="Adadelta",
                  **kwargs):
@@ -299,6 +306,7 @@ class Adadelta(adadelta.Adadelta, OptimizerV2):
                          **kwargs)
 
 
+@export("keras.optimizers.legacy.Adamax")
 class Adamax(adamax.Adamax, OptimizerV2):
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Adamax", **kwargs):
@@ -306,6 +314,7 @@ class Adamax(adamax.Adamax, OptimizerV2):
                          epsilon=epsilon, name=name, **kwargs)
 
 
+@export("keras.optimizers.legacy.Nadam")
 class Nadam(nadam.Nadam, OptimizerV2):
     """Nadam whose momentum schedule decays at `decay` (the legacy ``schedule_decay``,
     0.004) per step; the learning rate itself is not decayed."""
@@ -323,6 +332,7 @@ class Nadam(nadam.Nadam, OptimizerV2):
         return optimizer.Optimizer._lr(self, dtype)
 
 
+@export("keras.optimizers.legacy.Ftrl")
 class Ftrl(ftrl.Ftrl, OptimizerV2):
     _config_keys = ("initial_accumulator_value", "learning_rate_power",
                     "l1_regularization_strength", "l2_regularization_strength", "beta",

@@ -7,10 +7,12 @@ interpolated momentum.
 >>> print(var.numpy())
 0.9
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import math_ops
 
 
+@export("keras.optimizers.Lion")
 class Lion(Optimizer):
     """Lion (Chen et al., "Symbolic Discovery of Optimization Algorithms"):
     ``var -= lr * sign(beta_1 * m + (1 - beta_1) * grad)``, then

@@ -31,6 +31,7 @@ import re
 import numpy as np
 
 from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor
@@ -70,6 +71,7 @@ def _shared_name(variable):
     return variable.name.partition(":")[0]
 
 
+@export("keras.optimizers.Optimizer")
 class Optimizer:
     """The base class of Keras optimizers.
 

@@ -6,11 +6,13 @@
 >>> round(float(var), 4)
 0.6838
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import training_ops
 
 
+@export("keras.optimizers.RMSprop")
 class RMSprop(Optimizer):
     """``velocity = rho * velocity + (1 - rho) * grad**2``,
     ``step = lr * grad / sqrt(velocity + epsilon)``; `centered` subtracts the squared moving

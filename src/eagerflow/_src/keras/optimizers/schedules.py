@@ -9,6 +9,7 @@ step, so inside a traced function the rate follows the step at run time.
 """
 import math
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.context import name_scope
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.graph.control_flow import cond
@@ -18,6 +19,7 @@ from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 
 
+@export("keras.optimizers.schedules.LearningRateSchedule")
 class LearningRateSchedule:
     """The base class of schedules: `__call__(step)` gives the rate, `get_config` its arguments.
 
@@ -75,6 +77,7 @@ class _StepDecay(LearningRateSchedule):
                 "staircase": self.staircase, "name": self.name}
 
 
+@export("keras.optimizers.schedules.ExponentialDecay")
 class ExponentialDecay(_StepDecay):
     """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (an integer power with
     `staircase`).
@@ -87,6 +90,7 @@ class ExponentialDecay(_StepDecay):
         return initial * math_ops.pow(decay_rate, progress)
 
 
+@export("keras.optimizers.schedules.PiecewiseConstantDecay")
 class PiecewiseConstantDecay(LearningRateSchedule):
     """``values[i]`` for steps in ``(boundaries[i-1], boundaries[i]]``: `values[0]` up to
     and including the first boundary, `values[-1]` after the last.
@@ -119,6 +123,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
 
 
+@export("keras.optimizers.schedules.PolynomialDecay")
 class PolynomialDecay(LearningRateSchedule):
     """From `initial_learning_rate` to `end_learning_rate` over `decay_steps` along
     ``(1 - step / decay_steps) ** power``; with `cycle`, over the next multiple of
@@ -158,6 +163,7 @@ class PolynomialDecay(LearningRateSchedule):
                 "power": self.power, "cycle": self.cycle, "name": self.name}
 
 
+@export("keras.optimizers.schedules.InverseTimeDecay")
 class InverseTimeDecay(_StepDecay):
     """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (the quotient
     floored with `staircase`).
@@ -175,6 +181,7 @@ def _cosine(fraction, dtype):
     return 0.5 * (1.0 + math_ops.cos(cast(math.pi, dtype) * fraction))
 
 
+@export("keras.optimizers.schedules.CosineDecay")
 class CosineDecay(LearningRateSchedule):
     """A cosine from the rate to ``alpha * rate`` over `decay_steps`, after an optional
     linear warmup from `initial_learning_rate` to `warmup_target` over `warmup_steps`.
@@ -217,6 +224,7 @@ class CosineDecay(LearningRateSchedule):
                 "warmup_target": self.warmup_target, "warmup_steps": self.warmup_steps}
 
 
+@export("keras.optimizers.schedules.CosineDecayRestarts")
 class CosineDecayRestarts(LearningRateSchedule):
     """Cosine decay restarted after each period (SGDR): the i-th period lasts
     ``first_decay_steps * t_mul ** i`` steps and starts from ``m_mul ** i`` times the rate.
@@ -270,6 +278,7 @@ _SCHEDULES = {cls.__name__: cls for cls in (
     InverseTimeDecay, CosineDecay, CosineDecayRestarts)}
 
 
+@export("keras.optimizers.schedules.serialize")
 def serialize(learning_rate_schedule, use_legacy_format=False):
     """The schedule's config as ``{'module', 'class_name', 'config', 'registered_name'}``.
 
@@ -281,6 +290,7 @@ def serialize(learning_rate_schedule, use_legacy_format=False):
                                   module="keras.optimizers.schedules" if own else None)
 
 
+@export("keras.optimizers.schedules.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The schedule a `serialize` result describes.
 

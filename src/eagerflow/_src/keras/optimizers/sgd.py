@@ -6,11 +6,13 @@
 >>> print(var.numpy())
 0.9
 """
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.keras.optimizers.optimizer import Optimizer, _is_zero
 from eagerflow._src.ops import training_ops
 
 
+@export("keras.optimizers.SGD")
 class SGD(Optimizer):
     """``var -= learning_rate * grad``; with momentum,
     ``m = momentum * m - learning_rate * grad`` and ``var += m``

@@ -23,6 +23,7 @@ import logging
 import os
 import zipfile
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import layers as layers_mod
@@ -38,6 +39,7 @@ _METADATA = "metadata.json"
 _KERAS_VERSION = "2.21.0"
 
 
+@export("keras.saving.save_model", "keras.models.save_model")
 def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     """Saves `model`'s architecture, compile arguments and weights to the archive `filepath`.
 
@@ -76,6 +78,7 @@ def model_to_json(model, **kwargs):
     return json.dumps(config, default=_json_default, **kwargs)
 
 
+@export("keras.models.model_from_json")
 def model_from_json(json_string, custom_objects=None):
     """The model (with fresh weights) that `model_to_json` described."""
     with serialization.CustomObjectScope(custom_objects or {}):
@@ -139,6 +142,7 @@ def _deserialize(value, module):
     return value
 
 
+@export("keras.saving.load_model", "keras.models.load_model")
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kwargs):
     """The model saved in the `.keras` archive `filepath`, compiled unless `compile` is False.
 

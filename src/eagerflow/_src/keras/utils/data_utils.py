@@ -18,6 +18,7 @@ import zipfile
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.utils.io_utils import print_msg
 from eagerflow._src.keras.utils.progbar import Progbar
 
@@ -132,6 +133,7 @@ def _extract_archive(file_path, path, archive_format="auto"):
     return False
 
 
+@export("keras.utils.get_file")
 def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None,
              cache_subdir="datasets", hash_algorithm="auto", extract=False,
              archive_format="auto", cache_dir=None):
@@ -191,6 +193,7 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
     return fpath
 
 
+@export("keras.utils.pad_sequences", "keras.preprocessing.sequence.pad_sequences")
 def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre",
                   value=0.0):
     """Pads or truncates sequences to one length: an array ``(len(sequences), maxlen, ...)``.
@@ -242,6 +245,7 @@ def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncati
     return x
 
 
+@export("keras.utils.unpack_x_y_sample_weight")
 def unpack_x_y_sample_weight(data):
     """``(x, y, sample_weight)`` from ``x``, ``(x,)``, ``(x, y)`` or all three; None where missing.
 
@@ -258,6 +262,7 @@ def unpack_x_y_sample_weight(data):
                      f"or `(x, y, sample_weight)`, found: {data}")
 
 
+@export("keras.utils.pack_x_y_sample_weight")
 def pack_x_y_sample_weight(x, y=None, sample_weight=None):
     """The tuple `Model.fit` takes: `x` alone (a tuple `x` as ``(x,)``), ``(x, y)`` or all three.
 
@@ -273,6 +278,7 @@ def pack_x_y_sample_weight(x, y=None, sample_weight=None):
     return (x, y, sample_weight)
 
 
+@export("keras.utils.Sequence")
 class Sequence:
     """A dataset indexed by batch (``keras.utils.Sequence``): `__len__` batches, `__getitem__`
     returning batch `i`, `on_epoch_end` called after each epoch."""

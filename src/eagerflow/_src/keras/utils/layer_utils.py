@@ -6,8 +6,10 @@ column wraps onto further lines, preferably after a closing bracket.
 import re
 
 import numpy as np
+from eagerflow._src.backend.api_export import export
 
 
+@export("keras.utils.count_params")
 def count_params(weights):
     """The number of scalars in `weights` (each counted once)."""
     seen = {id(w): w for w in weights}

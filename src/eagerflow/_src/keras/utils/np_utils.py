@@ -5,8 +5,10 @@ array([[1., 0., 0.],
        [0., 0., 1.]], dtype=float32)
 """
 import numpy as np
+from eagerflow._src.backend.api_export import export
 
 
+@export("keras.utils.to_categorical")
 def to_categorical(y, num_classes=None, dtype="float32"):
     """One-hot encodes integer class labels; the class axis is added last.
 
@@ -29,6 +31,7 @@ def to_categorical(y, num_classes=None, dtype="float32"):
     return categorical.reshape(shape + (num_classes,))
 
 
+@export("keras.utils.normalize")
 def normalize(x, axis=-1, order=2):
     """`x` divided by its `order`-norm along `axis` (all-zero slices stay zero).
 

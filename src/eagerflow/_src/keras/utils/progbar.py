@@ -14,6 +14,7 @@ import time
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.utils.io_utils import print_msg
 
 
@@ -47,6 +48,7 @@ def _format_eta(seconds):
     return "%ds" % seconds
 
 
+@export("keras.utils.Progbar")
 class Progbar:
     """Displays a progress bar.
 

@@ -14,9 +14,11 @@ mean the same thing everywhere, and an unknown name lists the known ones.
 import contextlib
 import inspect
 import threading
+import warnings
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -26,6 +28,7 @@ _GLOBAL_CUSTOM_NAMES = {}
 _scope = threading.local()
 
 
+@export("keras.saving.register_keras_serializable", "keras.utils.register_keras_serializable")
 def register_keras_serializable(package="Custom", name=None):
     """Decorator registering a class or function under ``'package>name'`` for deserialization."""
     def decorate(obj):
@@ -38,11 +41,13 @@ def register_keras_serializable(package="Custom", name=None):
     return decorate
 
 
+@export("keras.saving.get_registered_name", "keras.utils.get_registered_name")
 def get_registered_name(obj):
     """The name `obj` was registered under, else its own ``__name__``."""
     return _GLOBAL_CUSTOM_NAMES.get(obj, getattr(obj, "__name__", None))
 
 
+@export("keras.saving.get_registered_object", "keras.utils.get_registered_object")
 def get_registered_object(name, custom_objects=None, module_objects=None):
     """The object `name` refers to: scoped custom objects, then registered ones, then the module's."""
     for table in (*_scopes(), _GLOBAL_CUSTOM_OBJECTS, custom_objects or {}, module_objects or {}):
@@ -51,6 +56,7 @@ def get_registered_object(name, custom_objects=None, module_objects=None):
     return None
 
 
+@export("keras.saving.get_custom_objects", "keras.utils.get_custom_objects")
 def get_custom_objects():
     """The global registry of custom objects (a mutable dict)."""
     return _GLOBAL_CUSTOM_OBJECTS
@@ -60,6 +66,8 @@ def _scopes():
     return getattr(_scope, "stack", [])
 
 
+@export("keras.saving.custom_object_scope", "keras.utils.CustomObjectScope",
+        "keras.utils.custom_object_scope")
 class CustomObjectScope(contextlib.ContextDecorator):
     """Within this scope, the given names resolve to the given objects.
 
@@ -84,6 +92,7 @@ class CustomObjectScope(contextlib.ContextDecorator):
 custom_object_scope = CustomObjectScope
 
 
+@export("keras.saving.serialize_keras_object", "keras.utils.serialize_keras_object")
 def serialize_keras_object(instance, module=None):
     """``{'module', 'class_name', 'config', 'registered_name'}`` for objects (and the
     ``build_config`` of built layers), a name for functions."""
@@ -144,11 +153,16 @@ def _public_module(cls):
     return cls.__module__
 
 
+@export("keras.saving.deserialize_keras_object", "keras.utils.deserialize_keras_object")
 def deserialize_keras_object(identifier, module_objects=None, custom_objects=None,
                              printable_module_name="object"):
     """The object a config dict or name describes; classes are instantiated from their config."""
     if identifier is None:
         return None
+    if inspect.isfunction(identifier):  # as tf_keras: a function stands for itself
+        return identifier
+    if isinstance(identifier, dict) and identifier.get("class_name") == "function":
+        identifier = identifier.get("config")  # how Keras writes a function: by its name
     if isinstance(identifier, dict):
         if "class_name" not in identifier or "config" not in identifier:
             raise ValueError(f"Improper config format for {identifier}. Expecting python "
@@ -181,16 +195,73 @@ def _unknown(kind, name):
             f"#registering_the_custom_object for details.")
 
 
-def get(identifier, module_objects, kind, custom_objects=None):
-    """Resolves an identifier as every ``keras.<family>.get`` does.
+class Identifiers:
+    """`serialize`, `deserialize` and `get` of one Keras family (activations, initializers,
+    losses, ...), as tf_keras resolves their identifiers: names, ``{'class_name', 'config'}``
+    dicts (``custom_objects`` and registered objects first), callables, and `None`.
 
-    None stays None; strings and config dicts are deserialized; callables and
-    instances pass through; anything else is a ValueError naming `kind`.
+    kind: the family's objects in messages ("initializer"); `get_kind` where `get`'s
+    message names them otherwise ("constraint function"). objects: the names the family
+    resolves, or a function returning them for a table known only later. base: the family's
+    class; `serialize` warns for other objects, naming the public module `api`.
+    none: what `get(None)` returns (`NO_DEFAULT`: a ValueError). instantiate: whether `get`
+    instantiates a class given to it. unknown: the message for an unknown name, when the
+    family words it otherwise. factories: names that deserialize to the result of calling
+    their function (``'l1_l2'``).
+
+    >>> family = Identifiers("decay", {"double": lambda x: 2 * x})
+    >>> family.get("double")(3)
+    6
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, (str, dict)):
-        return deserialize_keras_object(identifier, module_objects, custom_objects, kind)
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}")
+
+    NO_DEFAULT = object()
+
+    def __init__(self, kind, objects, base=None, api=None, get_kind=None, none=None,
+                 get_error=ValueError, instantiate=False, unknown=None, factories=None,
+                 module=None):
+        self.kind, self.get_kind, self.base, self.api = kind, get_kind or kind, base, api
+        self._objects, self.none, self.get_error = objects, none, get_error
+        self.instantiate, self.unknown, self.module = instantiate, unknown, module
+        self.factories = factories or {}
+
+    def objects(self):
+        return self._objects() if callable(self._objects) else self._objects
+
+    def serialize(self, obj, use_legacy_format=False):
+        """`obj`'s config dict (the legacy format keeps only ``class_name`` and ``config``),
+        a function's name, None for None."""
+        if obj is None:
+            return None
+        if self.base is not None and not isinstance(obj, self.base):
+            warnings.warn(f"The `{self.api}.serialize()` API should only be used for objects of "
+                          f"type `{self.api}.{self.base.__name__}`. Found an instance of type "
+                          f"{type(obj)}, which may lead to improper serialization.",
+                          stacklevel=3)
+        config = serialize_keras_object(obj, module=self.module)
+        if use_legacy_format and isinstance(config, dict):
+            return {"class_name": config["registered_name"] or config["class_name"],
+                    "config": config["config"]}
+        return config
+
+    def deserialize(self, config, custom_objects=None):
+        """The object a name or config dict describes; classes are instantiated."""
+        if isinstance(config, str):
+            if config in self.factories:
+                return self.factories[config]()
+            if self.unknown and get_registered_object(config, custom_objects,
+                                                      self.objects()) is None:
+                raise ValueError(self.unknown.format(config))
+        return deserialize_keras_object(config, self.objects(), custom_objects, self.kind)
+
+    def get(self, identifier):
+        """The object a name, config dict, callable (or class, when `instantiate`) means."""
+        if identifier is None and self.none is not self.NO_DEFAULT:
+            return self.none
+        if isinstance(identifier, (str, dict)):
+            return self.deserialize(identifier)
+        if self.instantiate and inspect.isclass(identifier):
+            return identifier()
+        if callable(identifier):
+            return identifier
+        raise self.get_error(f"Could not interpret {self.get_kind} identifier: {identifier}")
+

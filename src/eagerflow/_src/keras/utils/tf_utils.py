@@ -6,10 +6,12 @@ import random
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.ops.random_ops import set_seed
 
 
+@export("keras.utils.set_random_seed")
 def set_random_seed(seed):
     """Seeds Python's `random`, NumPy's global generator, ``tf.random`` and the generator
     that unseeded initializers draw their seeds from, with `seed`.

@@ -1,0 +1,134 @@
+"""What each interpreter of graphs knows of an op comes from the op's registration.
+
+These sets pin which ops batch by which rule, reuse buffers, fuse and fold
+shapes, as the interpreters' own op-name tables gave them before the ops
+declared it: moving the knowledge into the registrations changed none of it.
+"""
+from types import SimpleNamespace
+
+import numpy as np
+
+import eagerflow as tf  # noqa: F401 (registers every op)
+from eagerflow._src.core import registry
+from eagerflow._src.graph import vectorize
+
+OPS = registry.all_ops()
+
+ELEMENTWISE = {
+    "Abs", "Acos", "Acosh", "Add", "AddV2", "Angle", "AsString", "Asin", "Asinh", "Atan",
+    "Atan2", "Atanh", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Cast", "Ceil", "ComplexAbs",
+    "Conj", "Cosh", "DivNoNan", "Equal", "Floor", "FloorDiv", "FloorMod", "Greater",
+    "GreaterEqual", "Igamma", "IgammaGradA", "Igammac", "Imag", "Invert", "IsFinite", "IsInf",
+    "IsNan", "LeftShift", "Less", "LessEqual", "LogicalAnd", "LogicalNot", "LogicalOr",
+    "Maximum", "Minimum", "Mul", "MulNoNan", "Neg", "NotEqual", "Polygamma", "Pow",
+    "RandomGammaGrad", "Real", "RealDiv", "RightShift", "Sinh", "Sqrt", "Square",
+    "SquaredDifference", "StaticRegexFullMatch", "StaticRegexReplace", "StringLength",
+    "StringLower", "StringStrip", "StringUpper", "Sub", "Tan", "TruncateDiv", "TruncateMod",
+    "Xdivy", "Xlog1py", "Xlogy"}
+# Shaped like their input (`same_shape`): elementwise when they have no attrs.
+SAME_SHAPE = {
+    "BesselI0", "BesselI0e", "BesselI1", "BesselI1e", "BesselJ0", "BesselJ1", "BesselK0",
+    "BesselK0e", "BesselK1", "BesselK1e", "BesselY0", "BesselY1", "CheckNumerics", "Cos",
+    "Cumprod", "Cumsum", "CumulativeLogsumexp", "Dawsn", "Digamma", "Elu", "EluGrad", "Erf",
+    "Erfc", "Exp", "Expint", "Expm1", "FresnelCos", "FresnelSin", "Identity", "LeakyRelu",
+    "LeakyReluGrad", "Lgamma", "Log", "Log1p", "MatrixBandPart", "OnesLike", "Reciprocal",
+    "ReciprocalGrad", "Relu", "Relu6", "Relu6Grad", "ReluGrad", "Rint", "Round", "Rsqrt",
+    "RsqrtGrad", "Selu", "SeluGrad", "Sigmoid", "SigmoidGrad", "Sign", "Sin", "Softplus",
+    "Softsign", "SoftsignGrad", "Spence", "SqrtGrad", "StopGradient", "Tanh", "TanhGrad",
+    "ZerosLike"}
+REDUCTIONS = {"All", "Any", "EuclideanNorm", "Max", "Mean", "Min", "Prod", "ReduceJoin", "Sum"}
+# Their own rules, for their static forms (inputs: shape and permutation as attrs).
+OWN_RULES = {"Reshape": 1, "BroadcastTo": 1, "Transpose": 1, "MatMul": 2, "BatchMatMulV2": 2}
+
+
+def _node(name, inputs=1, attrs=None):
+    """A stand-in graph operation of registered op `name`."""
+    return SimpleNamespace(type=name, op_def=OPS[name], inputs=[None] * inputs,
+                           attrs=attrs or {})
+
+
+def _kind(name, inputs, attrs):
+    rule = vectorize._rule(_node(name, inputs, attrs))
+    return {vectorize._elementwise: "elementwise", vectorize._reduction: "reduction",
+            None: None}.get(rule, "own")
+
+
+def _expected_kind(name, inputs, attrs):
+    """The batching rule as the op-name tables chose it."""
+    if name in OWN_RULES:
+        return "own"
+    if name in ELEMENTWISE or name in SAME_SHAPE and not attrs:
+        return "elementwise"
+    if name in REDUCTIONS and inputs == 1:
+        return "reduction"
+    return None
+
+
+def test_batching_rules_apply_to_the_ops_they_did():
+    for name in OPS:
+        for inputs in (1, 2) if name not in OWN_RULES else (OWN_RULES[name],):
+            for attrs in ({}, {"axis": 1}):
+                assert _kind(name, inputs, attrs) == _expected_kind(name, inputs, attrs), name
+
+
+def test_own_batching_rules_leave_run_time_shapes_to_the_loop():
+    # a shape or permutation given as an input is known only at run time: run per element
+    args = [(np.zeros((2, 3)), True), (np.array([3]), False)]
+    for name in ("Reshape", "BroadcastTo", "Transpose"):
+        rule = registry.batching_rules.get(OPS[name])
+        assert rule(_node(name, 2, {}), args) is None, name
+
+
+def test_ops_without_a_batching_rule_declare_it():
+    for name, op in OPS.items():
+        if name not in OWN_RULES.keys() | ELEMENTWISE | SAME_SHAPE | REDUCTIONS and not op.stateful:
+            assert registry.batching_rules.get(op) is registry.PER_ELEMENT, name
+
+
+def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
+    declared = {name: op.input_names for name, op in OPS.items() if op.input_names}
+    assert declared == {"MatMul": ("a", "b"), "AddN": ("inputs",), "InTopKV2": ("targets", "k")}
+
+
+# Results that are new arrays: the NumPy ufunc kernels with one output, and these.
+FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "Sigmoid",
+         "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
+         "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "Exp", "Log", "Tanh"}
+# Ops that read their inputs without keeping them (an update makes a new array).
+READ_ONLY = {"AssignAddVariableOp", "AssignSubVariableOp"}
+
+
+def _single_ufunc(op):
+    return (isinstance(op.host_kernel, np.ufunc) and op.host_kernel.nout == 1
+            and not op.multi)
+
+
+def test_buffer_reuse_applies_to_the_ops_it_did():
+    from eagerflow._src.graph.passes import buffer_reuse
+    ufuncs = {name for name, op in OPS.items() if _single_ufunc(op)}
+    allocating = {name for name in OPS if buffer_reuse._allocates(_node(name))}
+    assert allocating == ufuncs | FRESH
+    viewless = {name for name in OPS if buffer_reuse._keeps_no_view(_node(name))}
+    assert viewless == ufuncs | FRESH | READ_ONLY
+
+
+def test_fusion_applies_to_the_ops_it_did():
+    from eagerflow._src.ops.fused_ops import ACTIVATION_OPS
+    fused = {op.name: into.name for op, into in registry.fusion_rules.items()}
+    assert fused == {"MatMul": "_FusedMatMul", "Conv2D": "_FusedConv2D"}
+    assert {op.name for op in ACTIVATION_OPS} == {
+        "Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid"}
+
+
+def test_constant_shapes_fold_for_the_ops_they_did():
+    assert {op.name for op in OPS.values() if op.moves_elements} == {
+        "Pack", "ConcatV2", "StridedSlice", "Slice", "GatherV2", "Identity", "Reshape",
+        "ExpandDims", "Squeeze"}
+    assert {op.name for op, _ in registry.static_value_rules.items()} == {"Shape", "Size", "Rank"}
+    assert {op.name for op in OPS.values() if op.shape_only} == {
+        "Shape", "Size", "Rank", "ZerosLike", "OnesLike"}
+
+
+def test_sparse_gradients_pass_through_the_ops_they_did():
+    assert {op.name for op in OPS.values() if op.grad_passes_sparse} == {
+        "ReadVariableOp", "Identity"}

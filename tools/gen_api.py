@@ -1,0 +1,257 @@
+"""Writes eagerflow's public namespaces from the ``@export`` declarations in ``eagerflow._src``.
+
+Run from the project root after adding, renaming or removing a declaration:
+
+    python tools/gen_api.py           # rewrites src/eagerflow/**/__init__.py
+    python tools/gen_api.py --check   # exit status 1 when a file is out of date
+
+Each namespace (``math``, ``nn``, ``keras.layers``, ...) becomes a package of
+plain re-exports: one ``from eagerflow._src.<module> import <names>`` per
+defining module, then its sub-namespaces. ``tf.keras`` loads on first use.
+"""
+import importlib
+import os
+import pkgutil
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGE = os.path.join(ROOT, "src", "eagerflow")
+
+# Docstrings of the public namespaces ("" is the package itself).
+DOCS = {
+    "": '''eagerflow: TensorFlow 2's programming model, eager-first, on NumPy.
+
+>>> import eagerflow as tf
+>>> tf.constant([1, 2]) * 2
+<tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
+''',
+    "autodiff": "Automatic differentiation (``tf.autodiff``).",
+    "autograph": "AutoGraph: Python control flow on tensors turned into graph control flow "
+                 "(``tf.autograph``).",
+    "autograph.experimental": "``tf.autograph.experimental``: loop options and opting out of "
+                              "conversion.",
+    "bitwise": "Bitwise ops on integer tensors (``tf.bitwise``).",
+    "compat": "Compatibility namespaces (``tf.compat``).",
+    "compat.v1": "TF 1's API kept in TF 2 (``tf.compat.v1``): frozen graphs, graph messages.",
+    "compat.v1.graph_util": "Graph utilities (``tf.compat.v1.graph_util``).",
+    "config": "Devices and runtime settings (``tf.config``).",
+    "config.experimental": "``tf.config.experimental``.",
+    "config.optimizer": "``tf.config.optimizer``: switches of the graph passes run before a "
+                        "function executes.",
+    "config.threading": "``tf.config.threading``.",
+    "debugging": "Runtime checks (``tf.debugging``).",
+    "dtypes": "Tensor element types (``tf.dtypes``).",
+    "errors": "TensorFlow's exception types (``tf.errors``).",
+    "graph_util": "Graph utilities (``tf.graph_util``).",
+    "keras": "Keras (``tf.keras``) with tf_keras (Keras 2) semantics.",
+    "keras.activations": "Activation functions (``tf.keras.activations``).",
+    "keras.backend": "Keras backend functions (``tf.keras.backend``).",
+    "keras.callbacks": "Keras callbacks (``tf.keras.callbacks``).",
+    "keras.constraints": "Weight constraints (``tf.keras.constraints``).",
+    "keras.datasets": "Keras's small datasets (``tf.keras.datasets``).",
+    "keras.datasets.cifar10": "CIFAR-10 (``tf.keras.datasets.cifar10``).",
+    "keras.datasets.fashion_mnist": "Fashion-MNIST (``tf.keras.datasets.fashion_mnist``).",
+    "keras.datasets.imdb": "IMDB reviews (``tf.keras.datasets.imdb``).",
+    "keras.datasets.mnist": "MNIST digits (``tf.keras.datasets.mnist``).",
+    "keras.initializers": "Weight initializers (``tf.keras.initializers``).",
+    "keras.layers": "Keras layers (``tf.keras.layers``).",
+    "keras.losses": "Loss classes and functions (``tf.keras.losses``).",
+    "keras.metrics": "Metrics (``tf.keras.metrics``).",
+    "keras.mixed_precision": "Mixed precision policies and loss scaling "
+                             "(``tf.keras.mixed_precision``).",
+    "keras.models": "Keras models (``tf.keras.models``).",
+    "keras.optimizers": "Keras optimizers (``tf.keras.optimizers``).",
+    "keras.optimizers.legacy": "The pre-2.11 optimizers (``tf.keras.optimizers.legacy``): "
+                               "tf_keras's OptimizerV2 classes.",
+    "keras.optimizers.schedules": "Learning-rate schedules (``tf.keras.optimizers.schedules``).",
+    "keras.preprocessing": "Keras's preprocessing utilities (``tf.keras.preprocessing``).",
+    "keras.preprocessing.sequence": "Sequence preprocessing "
+                                    "(``tf.keras.preprocessing.sequence``).",
+    "keras.regularizers": "Weight penalties (``tf.keras.regularizers``).",
+    "keras.saving": "Saving and loading Keras models (``tf.keras.saving``).",
+    "keras.utils": "Keras utilities (``tf.keras.utils``): progress bar, downloads, arrays, "
+                   "serialization.",
+    "linalg": "Linear algebra (``tf.linalg``).",
+    "math": "Math ops (``tf.math``).",
+    "math.special": "Special functions (``tf.math.special``).",
+    "nest": "Nested structures of lists, tuples, namedtuples and dicts (``tf.nest``).",
+    "nn": "Neural-network ops (``tf.nn``).",
+    "random": "Random numbers with TF's seeding semantics (``tf.random``).",
+    "random.experimental": "``tf.random.experimental``: generators and stateless seed and "
+                           "shuffle utilities.",
+    "signal": "Signal processing (``tf.signal``): FFTs, windows and framing.",
+    "strings": "String ops (``tf.strings``).",
+    "test": "Testing utilities (``tf.test``).",
+    "version": '''``tf.version``: the TensorFlow API version eagerflow implements.
+
+Programs compare ``tf.__version__`` to decide which API to use; eagerflow
+answers with the TensorFlow release whose API and printed behaviour it
+follows.  Its own release is the package's metadata
+(``importlib.metadata.version("eagerflow")``).
+
+>>> import eagerflow as tf
+>>> tf.version.VERSION == tf.__version__
+True
+''',
+}
+
+# Modules the package imports for what they install, not for names.
+SIDE_EFFECTS = {
+    "": ["eagerflow._src.ops.overloads",  # Tensor's operators
+         "eagerflow._src.graph.tape_compiler"],  # compiles repeated backward passes
+}
+
+# Sub-namespaces loaded on first attribute access, keeping ``import eagerflow`` fast
+# (``tf.compat.v1`` imports protobuf).
+LAZY = {"": ["keras"], "compat": ["v1"]}
+
+HEADER = "# Generated by tools/gen_api.py from the @export declarations: do not edit.\n"
+WIDTH = 100
+
+
+def declarations():
+    """Imports every module of eagerflow._src and returns its `EXPORTS` list."""
+    src = os.path.join(ROOT, "src")
+    if src not in sys.path:
+        sys.path.insert(0, src)
+    import eagerflow._src  # noqa: PLC0415
+    for info in pkgutil.walk_packages(eagerflow._src.__path__, "eagerflow._src."):
+        importlib.import_module(info.name)
+    from eagerflow._src.backend.api_export import EXPORTS  # noqa: PLC0415
+    return EXPORTS
+
+
+def _attribute(obj, module, names):
+    """The name by which `module` holds `obj` (a function or class)."""
+    found = [k for k, v in vars(module).items() if v is obj]
+    if getattr(obj, "__name__", None) in found:
+        return obj.__name__
+    last = [n.rsplit(".", 1)[-1] for n in names]
+    found.sort(key=lambda k: (k not in last, k.startswith("_"), k))
+    if not found:
+        raise ValueError(f"{module.__name__} declares {names} for an object it does not hold")
+    return found[0]
+
+
+def namespaces(exports):
+    """{namespace: {public name: (module, attribute)}}, every namespace with its parents."""
+    tree = {ns: {} for ns in DOCS}
+    for obj, module_name, attr, names in exports:
+        module = sys.modules[module_name]
+        if attr is None:
+            attr = _attribute(obj, module, names)
+        for path in names:
+            ns, _, name = path.rpartition(".")
+            entries = tree.setdefault(ns, {})
+            if entries.get(name, (module_name, attr)) != (module_name, attr):
+                raise ValueError(f"{path!r} is declared twice: in {entries[name][0]} "
+                                 f"and {module_name}")
+            entries[name] = (module_name, attr)
+    for ns in list(tree):
+        while ns:
+            ns = ns.rpartition(".")[0]
+            tree.setdefault(ns, {})
+    return tree
+
+
+def _wrapped(head, names, tail="  # noqa: F401"):
+    """``head (names)`` wrapped at WIDTH columns, or on one line when it fits."""
+    line = f"{head}{', '.join(names)}{tail}"
+    if len(line) <= WIDTH:
+        return [line]
+    lines, current = [f"{head}({tail}"], "   "
+    for i, name in enumerate(names):
+        piece = f" {name}" + ("," if i < len(names) - 1 else ")")
+        if len(current) + len(piece) > WIDTH:
+            lines.append(current)
+            current = "   "
+        current += piece
+    lines.append(current)
+    return lines
+
+
+def render(ns, entries, children):
+    """The text of namespace `ns`'s ``__init__.py``."""
+    doc = DOCS.get(ns) or f"``tf.{ns}``."
+    out = [f'"""{doc}"""', HEADER.rstrip("\n")]
+    by_module = {}
+    for name, (module, attr) in sorted(entries.items()):
+        by_module.setdefault(module, []).append((name, attr))
+    for module in sorted(by_module):
+        plain = [name for name, attr in by_module[module] if name == attr]
+        if plain:
+            out += _wrapped(f"from {module} import ", plain)
+        for name, attr in by_module[module]:
+            if name != attr:
+                out.append(f"from {module} import {attr} as {name}  # noqa: F401")
+    for module in SIDE_EFFECTS.get(ns, ()):
+        out.append(f"import {module}  # noqa: F401")
+    lazy = LAZY.get(ns, [])
+    eager = [c for c in children if c not in lazy]
+    if eager:
+        package = "eagerflow" + (f".{ns}" if ns else "")
+        out += _wrapped(f"from {package} import ", eager)
+    if lazy:
+        package = "eagerflow" + (f".{ns}" if ns else "")
+        quoted = ", ".join(f'"{c}"' for c in lazy)
+        out += ["", "", "def __getattr__(name):",
+                f"    # {', '.join(lazy)} loads on first use, keeping ``import {package}`` fast.",
+                f"    if name in ({quoted},):",
+                "        import importlib  # noqa: PLC0415",
+                f"        return importlib.import_module(f\"{package}.{{name}}\")",
+                f"    raise AttributeError(f\"module '{package}' has no attribute {{name!r}}\")"]
+    return "\n".join(out) + "\n"
+
+
+def generate():
+    """{path relative to the project root: text} of every public module."""
+    tree = namespaces(declarations())
+    files = {}
+    for ns, entries in tree.items():
+        children = sorted(c.rpartition(".")[2] for c in tree
+                          if c and c.rpartition(".")[0] == ns)
+        rel = os.path.join("src", "eagerflow", *(ns.split(".") if ns else []), "__init__.py")
+        files[rel] = render(ns, entries, children)
+    return files
+
+
+def public_files():
+    """Paths (relative to the project root) of the public modules on disk."""
+    found = []
+    for folder, dirs, names in os.walk(PACKAGE):
+        dirs[:] = [d for d in dirs if d not in ("_src", "__pycache__")]
+        found += [os.path.relpath(os.path.join(folder, n), ROOT) for n in names
+                  if n.endswith(".py")]
+    return sorted(found)
+
+
+def stale(files):
+    """Paths whose text differs from `files`, and public modules no declaration makes."""
+    out = []
+    for rel, text in sorted(files.items()):
+        path = os.path.join(ROOT, rel)
+        if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:
+            out.append(rel)
+    return out + [rel for rel in public_files() if rel not in files]
+
+
+def main(argv):
+    files = generate()
+    if "--check" in argv:
+        for rel in stale(files):
+            print(f"{rel}: out of date; run python tools/gen_api.py")
+        return 1 if stale(files) else 0
+    for rel in stale(files):
+        path = os.path.join(ROOT, rel)
+        if rel not in files:
+            os.remove(path)
+            continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(files[rel])
+        print(f"wrote {rel}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
