@@ -1,11 +1,13 @@
-"""TF 1's graph tools kept by TF 2 (``tf.compat.v1``): `import_graph_def`, `wrap_function`,
-and the `GraphDef` message, which together run a frozen graph.
+"""TF 1's graph tools kept by TF 2 (``tf.compat.v1``): `import_graph_def` and `wrap_function`,
+which together run a frozen graph (a ``GraphDef``) as TF 2 documents.
 
-    >>> gd = tf.compat.v1.GraphDef.FromString(open("frozen.pb", "rb").read())  # doctest: +SKIP
-    >>> imported = tf.compat.v1.wrap_function(
-    ...     lambda: tf.compat.v1.import_graph_def(gd, name=""), [])
-    >>> predict = imported.prune("x:0", "Identity:0")
-    >>> predict(tf.ones([1, 3]))
+>>> gd = tf.function(lambda x: tf.nn.relu(x)).get_concrete_function(
+...     tf.TensorSpec([None], tf.float32)).graph.as_graph_def()
+>>> imported = tf.compat.v1.wrap_function(
+...     lambda: tf.compat.v1.import_graph_def(gd, name=""), [])
+>>> relu = imported.prune("x:0", "Identity:0")
+>>> relu(tf.constant([-1.0, 2.0]))
+<tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
 
 The messages live in `messages`, which imports the protobuf runtime: ``tf.compat.v1``
 loads on first use, so ``import eagerflow`` does not import protobuf.

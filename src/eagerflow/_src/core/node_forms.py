@@ -20,15 +20,17 @@ the same op differs in regular ways, which a `NodeForm` declares as data:
   GraphDef may leave out, and inputs to `cast` to the type attribute's dtype.
 
 Interpreters that write or read graphs (``graph.node_def``, ``graph.graph_def``)
-look forms up in `tf_nodes`, keyed by `OpDef`; an op with no entry is written
-with its own attrs and ``T`` of its first input.
+look forms up in `tf_nodes`, a `registry.RuleTable` keyed by `OpDef`; an op with
+no entry is written with its own attrs and ``T`` of its first input.
 
->>> tf_nodes[_RESHAPE] = NodeForm(inputs=(0, AttrInput("shape", type_attr="Tshape")))
-... # doctest: +SKIP
+>>> tf_node(get("Reshape"), "r", [x], {"shape": (2, -1)})  # doctest: +SKIP
+('Reshape', {'Tshape': tf.int32, 'T': tf.float32}, [('input', 0), ('const', 'r/shape')],
+ [('r/shape', array([ 2, -1], dtype=int32))])
 """
 import numpy as np
 
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.registry import RuleTable
 
 
 class AttrInput:
@@ -115,25 +117,9 @@ class NodeForm:
 _DEFAULT = NodeForm()
 
 
-class NodeFormTable:
-    """`NodeForm`s keyed by `OpDef`, each entered once next to the op's registration."""
-
-    def __init__(self):
-        self._forms = {}
-
-    def __setitem__(self, op, form):
-        if op in self._forms:
-            raise KeyError(f"Op {op.name} already has a NodeDef form.")
-        self._forms[op] = form
-
-    def __contains__(self, op):
-        return op in self._forms
-
-    def get(self, op, default=_DEFAULT):
-        return self._forms.get(op, default)
-
-
-tf_nodes = NodeFormTable()
+# The TF NodeDef form of each op that differs from the default (its own attrs, ``T`` of its
+# first input): every op has one.
+tf_nodes = RuleTable("TF NodeDef form", default=lambda op: True)
 
 
 def _dtype_of(t):
@@ -150,7 +136,7 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
     the `constants`, a list of ``(name, array)`` to write as ``Const`` nodes, and
     ``("cast", (i, dtype))`` for our input `i` cast to `dtype` by a ``Cast`` node.
     """
-    form = tf_nodes.get(op_def)
+    form = tf_nodes.get(op_def, _DEFAULT)
     for k, v in form.implied.items():
         if k in attrs and attrs[k] != v:
             raise ValueError(f"TensorFlow's {op_def.name} has no attr {k} (it is always {v})")
@@ -227,7 +213,7 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
     ``(tensor, constant array or None)``. Returns ``(attrs, inputs)``, or raises
     ValueError naming what eagerflow cannot take (an attr input known only at run time).
     """
-    form = tf_nodes.get(op_def)
+    form = tf_nodes.get(op_def, _DEFAULT)
     back = {v: k for k, v in form.renamed.items()}
     dropped = set(form.fixed) | form.ignored | {form.number, form.output_number}
     dropped |= set(_types(op_def, form, ()))
