@@ -103,7 +103,8 @@ class NodeForm:
         self.outputs = outputs
         self.output_number = output_number  # an attr counting the outputs (``num_split``)
         self.byte_attrs = frozenset(byte_attrs)  # string attrs eagerflow holds as bytes
-        # attrs of eagerflow's alone (message text), never written; read as these values
+        # attrs of eagerflow's alone (message text, a random op's stream), never written; read
+        # as these values (a callable makes one per node)
         self.local = dict(local or {})
         # values of attrs a GraphDef may leave out (eagerflow's None is not written)
         self.defaults = dict(defaults or {})
@@ -227,7 +228,7 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
                 e.encode() if isinstance(e, str) else e for e in v) if isinstance(v, tuple) else v
         attrs[k] = v
     attrs.update(form.implied)
-    attrs.update(form.local)
+    attrs.update({k: v() if callable(v) else v for k, v in form.local.items()})
     for k, v in form.defaults.items():
         attrs.setdefault(k, v)
     if form.inputs is None:
