@@ -365,3 +365,32 @@ def test_broadcast_gradient_args_as_tf_computes_them():
         broadcast_gradient_args([2, 3], [4, 3])
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"In\[0\] must be a vector"):
         broadcast_gradient_args([[2, 3]], [3])
+
+
+def test_a_body_capturing_outer_tensors_takes_them_as_arguments():
+    from eagerflow._src.graph import graph_def
+    seen = {}
+
+    @tf.function
+    def outer(x):
+        y = x * 2.0
+        seen["inner"] = tf.function(lambda z: z + y).get_concrete_function(
+            tf.TensorSpec([2])).graph
+        seen["y"] = y
+        return y
+
+    outer.get_concrete_function(tf.TensorSpec([2]))
+    inner = seen["inner"]
+    args = graph_def.function_arguments(inner)
+    assert args[0] is inner.inputs[0] and args[1] is seen["y"]
+    fdef = graph_def.function_def(inner, "inner")
+    assert [a.name for a in fdef.signature.input_arg] == ["z", "placeholder"]
+
+
+def test_add_shapes_gives_each_node_its_output_shapes():
+    gd = tf.function(lambda x: tf.reduce_sum(x, 1)).get_concrete_function(
+        tf.TensorSpec([None, 3])).graph.as_graph_def(add_shapes=True)
+    shapes = {n.name: [[d.size for d in s.dim] for s in n.attr["_output_shapes"].list.shape]
+              for n in gd.node}
+    assert shapes["x"] == [[-1, 3]] and shapes["Sum"] == [[-1]]
+    assert shapes["Sum/reduction_indices"] == [[1]]
