@@ -309,6 +309,7 @@ def test_an_attr_holding_a_body_graph_is_a_function_of_the_library():
                      f, f.inputs, f.outputs)(*args)),
                  lambda *args, f, **_: [(t.shape, t.dtype) for t in f.outputs], multi=True,
                  tied=(), dtypes=None, stateful=False, not_differentiable="an example")
+    call.registered = True  # (as the registered op would be)
 
     @tf.function
     def outer(x):
@@ -342,6 +343,7 @@ def test_an_attr_naming_a_body_of_the_graphs_library_is_a_function_of_the_librar
     call = OpDef("PartitionedCall", lambda xp, *args, **_: args,
                  lambda *args, **_: [(tf.TensorShape([2]), tf.float32)], multi=True, tied=(),
                  dtypes=None, stateful=False, not_differentiable="an example")
+    call.registered = True  # (as the registered op would be)
 
     @tf.function
     def outer(x):
@@ -394,3 +396,16 @@ def test_add_shapes_gives_each_node_its_output_shapes():
               for n in gd.node}
     assert shapes["x"] == [[-1, 3]] and shapes["Sum"] == [[-1]]
     assert shapes["Sum/reduction_indices"] == [[1]]
+
+
+def test_an_op_built_around_python_closures_has_no_graph_def_form():
+    from eagerflow._src.core.registry import OpDef
+    closure = OpDef("Closure", lambda xp, x: x, lambda x: (x.shape, x.dtype), multi=False,
+                    tied=(), dtypes=None, stateful=False, not_differentiable="an example")
+
+    @tf.function
+    def f(x):
+        return x.graph.create_op(closure, [x], {})
+
+    with pytest.raises(tf.errors.UnimplementedError, match="Closure.*has no GraphDef form"):
+        f.get_concrete_function(tf.TensorSpec([2])).graph.as_graph_def()

@@ -320,7 +320,8 @@ class _Writer:
                 "shape": attr_value(TensorShape(op.attrs["shape"]))})
         elif op.type == "Const":
             node = _const_node(op.name, op.value, op.attrs.get("dtype"))
-        elif op.op_def is None:
+        elif op.op_def is None or not op.op_def.registered:
+            # (an op built around Python closures, not in the registry: nothing names it)
             raise errors.UnimplementedError(None, op.name, f"The node {op.name} ({op.type}) "
                                                            f"has no GraphDef form.")
         else:
