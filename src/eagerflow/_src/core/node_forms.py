@@ -1,4 +1,4 @@
-"""How each op is written as TF's NodeDef: its TF attrs and inputs, declared where it is registered.
+"""How each op is written as TF's NodeDef: TF's attrs and inputs, declared at its registration.
 
 An op's graph node holds its inputs and eagerflow's attrs. TF's NodeDef of
 the same op differs in regular ways, which a `NodeForm` declares as data:
@@ -10,14 +10,18 @@ the same op differs in regular ways, which a `NodeForm` declares as data:
 * type attributes (``T``, ``Tidx``, ``SrcT``, ``dtype``) name the dtype of an
   input or output: `types` maps each to an input index, ``"out<i>"``, or
   ``"*<i>"`` (the list of the dtypes of the inputs from `i` on); by default
-  ``<op.type_attr>`` is input 0's dtype (none when the op takes one dtype only);
+  ``<op.type_attr>`` is the dtype of the first input that is not a variable (none
+  when the op takes one dtype only);
 * `renamed` attrs (ours -> TF's), `fixed` attrs TF has that eagerflow's kernels
   never vary (``grad_a=False``), `implied` attrs eagerflow has and TF does not
   (TF's value is always the one given), `ignored` TF attrs eagerflow's kernels do
   not take, `number` attrs (``N``) counting a variadic op's inputs, and the
   `byte_attrs` eagerflow holds as bytes (TF's string attrs are read as text),
   `local` attrs eagerflow alone has (never written), `defaults` of attrs a
-  GraphDef may leave out, and inputs to `cast` to the type attribute's dtype.
+  GraphDef may leave out, and inputs to `cast` to the type attribute's dtype;
+* `outputs`: TF's output argument names, as function bodies refer to outputs
+  (``MatMul:product:0``), where TF's usual ``z``, ``y`` or ``output`` is not it,
+  and `output_number`, an attr counting the outputs (``num_split``).
 
 Interpreters that write or read graphs (``graph.node_def``, ``graph.graph_def``)
 look forms up in `tf_nodes`, a `registry.RuleTable` keyed by `OpDef`; an op with
@@ -38,8 +42,8 @@ class AttrInput:
 
     `name`: TF's input name (by default the attr's); `type_attr`: the TF attr giving its
     dtype; `kind`: how eagerflow holds the value (`tuple` of ints, `int`, or None: an int
-    for a scalar, else a tuple); `runtime`: eagerflow's op
-    also takes it as an input when no constant gives it (appended after its other inputs);
+    for a scalar, else a tuple); `runtime`: eagerflow's op also takes it as an input when
+    no constant gives it (appended after its other inputs);
     `everything`: the value None of the attr means every axis of input 0 (``"reversed"``:
     in reverse order).
     """
