@@ -246,6 +246,12 @@ def test_prune_needs_every_placeholder_it_reaches_fed():
     assert fed(tf.constant(1.0), tf.constant(2.0))["sum"].numpy() == 3.0
 
 
+def test_softmax_over_the_last_axis_named_by_its_index_is_tfs_softmax():
+    gd = tf.function(lambda x: tf.nn.softmax(x, axis=1)).get_concrete_function(
+        tf.TensorSpec([None, 3])).graph.as_graph_def()
+    assert [n.op for n in gd.node if "oftmax" in n.op] == ["Softmax"]
+
+
 def test_an_op_tf_cannot_hold_says_why():
     # eagerflow's Softmax takes an axis; TF's always works on the last one
     graph = tf.function(lambda: tf.nn.softmax(tf.ones([2, 3]), axis=0)).get_concrete_function() \

@@ -388,14 +388,15 @@ tf_nodes[_LOG_SOFTMAX] = NodeForm(implied={"axis": -1}, outputs=("logsoftmax",))
 
 
 def _axis(axis, rank):
-    """A Python int axis (-1 for None), checked against `rank` when known."""
+    """A Python int axis (-1 for None and for the last axis: TF's Softmax node has no axis),
+    checked against `rank` when known."""
     axis = -1 if axis is None else int(axis)
     if axis != -1 and rank is not None and not -rank <= axis < rank:
         # TF's Python wrapper raises this one itself, in graphs too
         raise errors.InvalidArgumentError(
             None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the "
                         f"number of dimensions in the input. Received: dim={axis}")
-    return axis
+    return -1 if rank is not None and axis % max(rank, 1) == rank - 1 else axis
 
 
 @export("nn.softmax", "math.softmax")
