@@ -182,6 +182,8 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
                 if spec.type_attr:
                     tf_attrs[spec.type_attr] = _d.from_numpy(array.dtype)
             else:
+                if not spec.runtime:
+                    raise ValueError(f"'{spec.attr}' is known only at run time")
                 i = next(extra)
                 tf_inputs.append(("input", i))
                 if spec.type_attr:

@@ -501,6 +501,13 @@ tf_nodes[_MULTINOMIAL[0]] = NodeForm(
     inputs=(0, AttrInput("num_samples", type_attr=None, kind=int, runtime=True)),
     local={"stream": _OpState})
 tf_nodes[_SHUFFLE[0]] = NodeForm(local={"stream": _OpState})
+# The stateless ops take the seed last (after a shape only run time knows, which TF's take
+# first: so only a known shape is written)
+_KNOWN_SHAPE = AttrInput("shape", type_attr="T")
+for _op in (_UNIFORM[1], _NORMAL[1], _TRUNCATED[1], _FULL_INT[1]):
+    tf_nodes[_op] = NodeForm(inputs=(_KNOWN_SHAPE, 0), types={"Tseed": 0})
+tf_nodes[_UNIFORM_INT[1]] = NodeForm(inputs=(_KNOWN_SHAPE, 2, 0, 1),
+                                     types={"Tseed": 2, "dtype": 0})
 
 
 def _index_shuffle(xp, index, seed, max_index, rounds):
