@@ -151,6 +151,8 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
     tf_attrs.update(form.fixed)
     types = _types(op_def, form, inputs) if inputs else {}
     for attr, where in types.items():
+        if attr in tf_attrs:  # the op holds it already, as TF does (a While's T)
+            continue
         if where.startswith("*") if isinstance(where, str) else False:  # "*<i>": a list
             tf_attrs[attr] = tuple(_dtype_of(t) for t in inputs[int(where[1:] or 0):])
         elif isinstance(where, str):  # "out<i>"
