@@ -15,7 +15,6 @@ loads on first use, so ``import eagerflow`` does not import protobuf.
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.graph.graph import Graph, Operation, SymbolicTensor
 
@@ -126,8 +125,8 @@ def _prune(graph, feeds, structured, fetches, name):
             mapping[id(op)] = pruned.get_operations()[-1]
     outputs = nest.map_structure(
         lambda f: mapping[id(f)] if isinstance(f, SymbolicTensor) else None, structured)
-    signature = (tuple(TensorSpec(t.shape, t.dtype, t.op.name) for t in feeds), {})
-    return ConcreteFunction(name, pruned, inputs, outputs, signature)
+    # (no structured signature, as TF's: calls bind to the flat one, tensors in feed order)
+    return ConcreteFunction(name, pruned, inputs, outputs, ((), {}))
 
 
 def _control_deps(name, control):
