@@ -415,3 +415,16 @@ def test_an_op_built_around_python_closures_has_no_graph_def_form():
 
     with pytest.raises(tf.errors.UnimplementedError, match="Closure.*has no GraphDef form"):
         f.get_concrete_function(tf.TensorSpec([2])).graph.as_graph_def()
+
+
+def test_a_pruned_function_binds_flat_tensors_as_tf_does():
+    gd = tf.function(lambda x, y: x * 2.0 + y).get_concrete_function(
+        tf.TensorSpec([2]), tf.TensorSpec([])).graph.as_graph_def()
+    wrapped = tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(gd, name=""), [])
+    fn = wrapped.prune(["x:0", "y:0"], "Identity:0")
+    assert str(fn).startswith("ConcreteFunction Input Parameters:\nOutput Type:\n")
+    assert fn(tf.constant([1.0, 2.0]), tf.constant(1.0)).numpy().tolist() == [3.0, 5.0]
+    with pytest.raises(TypeError, match="missing required arguments: y"):
+        fn(tf.constant([1.0, 2.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float tensor"):
+        fn(tf.constant([1, 2]), tf.constant(1.0))
