@@ -97,6 +97,44 @@ def dynamic_step(x, y):
             tf.where(h > 0, h, 0.0), tf.one_hot(tf.cast(y[:, 0] * 3, tf.int32), 3))
 
 
+@tf.function
+def many_ops(x, i, s):
+    """Array, math, linalg, string, reduction and activation ops as TF 2.21 writes them."""
+    square = tf.matmul(x, x, transpose_b=True) + tf.eye(3)
+    return [
+        tf.linalg.trace(x), tf.linalg.diag_part(x), tf.linalg.diag(tf.linalg.diag_part(x)),
+        tf.linalg.band_part(x, 0, -1), tf.linalg.set_diag(x, tf.ones([2, 3])),
+        tf.math.cumsum(x, axis=1), tf.math.cumprod(x, axis=2, exclusive=True),
+        tf.math.unsorted_segment_sum(x, [0, 1], 3), tf.math.segment_max(x, [0, 0]),
+        tf.gather_nd(x, [[0, 1], [1, 2]]), tf.scatter_nd([[1], [0]], tf.ones([2, 3]), [3, 3]),
+        tf.math.top_k(tf.reshape(x, [2, 9]), 3).values, tf.one_hot(i, 4), tf.reverse(x, [1]),
+        tf.roll(x, 1, axis=2), tf.tile(x, [1, 2, 1]),
+        tf.pad(x, [[0, 0], [1, 1], [0, 2]], constant_values=2.0),
+        tf.pad(x, [[0, 0], [1, 1], [0, 1]], mode="REFLECT"), tf.concat([x, x], -1),
+        tf.stack([x, x], 1), tf.unstack(x, axis=1)[0], tf.split(x, 3, axis=2)[1],
+        tf.split(x, [1, 2], 1)[1], tf.squeeze(tf.expand_dims(x, 0), 0),
+        tf.transpose(x, [2, 0, 1]), tf.slice(x, [0, 1, 0], [1, 2, 3]),
+        tf.strided_slice(x, [0, 0, 0], [2, 3, 3], [1, 2, 1]), x[:, ::-1, 1:], tf.where(x > 0.5),
+        tf.math.argmax(x, 2), tf.math.argmin(x, 1, output_type=tf.int32),
+        tf.reduce_prod(x, [1, 2]), tf.reduce_any(x > 0.9), tf.reduce_all(x > 0.0, 1, keepdims=True),
+        tf.math.reduce_std(x), tf.math.reduce_logsumexp(x, 1), tf.nn.l2_normalize(x, -1),
+        tf.clip_by_norm(x, 1.0), tf.sort(x, axis=-1), tf.argsort(x, direction="DESCENDING"),
+        tf.math.floordiv(i, 2), tf.math.floormod(i, 3), tf.math.squared_difference(x, 0.5),
+        tf.math.xlogy(x, x), tf.math.log1p(x), tf.math.erf(x), tf.math.lgamma(x + 1.0),
+        tf.math.atan2(x, x + 1.0), tf.cast(x * 10, tf.int64) // 3, tf.math.rint(x * 3),
+        tf.math.sign(x - 0.5), tf.strings.join([s, s], separator="-"), tf.strings.length(s),
+        tf.strings.upper(s), tf.strings.regex_replace(s, "a", "b"), tf.strings.as_string(i),
+        tf.strings.to_number(tf.strings.as_string(i)), tf.math.reduce_euclidean_norm(x, 1),
+        tf.linalg.matmul(x, x, adjoint_b=True), tf.einsum("bij,bjk->bik", x, x),
+        tf.linalg.inv(x + 3 * tf.eye(3)), tf.linalg.det(x + tf.eye(3)), tf.linalg.cholesky(square),
+        tf.nn.sigmoid(x), tf.nn.softplus(x), tf.nn.elu(x), tf.nn.selu(x), tf.nn.leaky_relu(x),
+        tf.nn.relu6(x), tf.nn.gelu(x), tf.math.is_nan(x), tf.math.maximum(x, 0.3),
+        tf.fill([2, 2], 3.0), tf.zeros_like(x), tf.ones_like(i), tf.range(0, 10, 3),
+        tf.linspace(0.0, 1.0, 5), tf.broadcast_to(i, [2, 3]), tf.size(x), tf.rank(x),
+        tf.shape_n([x, x])[1], tf.math.in_top_k(tf.constant([0, 1]), tf.reshape(x, [2, 9]), 2),
+    ]
+
+
 def keras_cnn():
     """A Keras model in inference mode: batch norm, depthwise conv, layer norm, dropout."""
     tf.random.set_seed(19)
@@ -124,3 +162,8 @@ if __name__ == "__main__":
          [rng.normal(size=(4, 3)).astype(np.float32), rng.random((4, 2)).astype(np.float32)])
     save("keras_cnn", keras_cnn(), [tf.TensorSpec([None, 8, 8, 3], tf.float32, "images")],
          [rng.random((2, 8, 8, 3)).astype(np.float32)])
+    save("many_ops", many_ops,
+         [tf.TensorSpec([2, 3, 3], tf.float32, "x"), tf.TensorSpec([3], tf.int32, "i"),
+          tf.TensorSpec([2], tf.string, "s")],
+         [rng.random((2, 3, 3)).astype(np.float32), np.array([0, 2, 1], np.int32),
+          np.array([b"abc", b"xa"], object)])

@@ -37,23 +37,31 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.registry import RuleTable
 
 
+_ABSENT = object()
+
+
 class AttrInput:
-    """One of eagerflow's attrs that TF takes as an input of integers.
+    """One of eagerflow's attrs that TF takes as an input (of integers, unless `like`).
 
     `name`: TF's input name (by default the attr's); `type_attr`: the TF attr giving its
-    dtype; `kind`: how eagerflow holds the value (`tuple` of ints, `int`, or None: an int
-    for a scalar, else a tuple); `runtime`: eagerflow's op also takes it as an input when
-    no constant gives it (appended after its other inputs);
+    dtype; `kind`: how eagerflow holds the value (`tuple` of ints, `int`, ``"scalar"``: a
+    number, or None: an int for a scalar, else a tuple); `runtime`: eagerflow's op also
+    takes it as an input when no constant gives it (appended after its other inputs);
     `everything`: the value None of the attr means every axis of input 0 (``"reversed"``:
-    in reverse order).
+    in reverse order); `like`: the input whose dtype the value has (a padding value);
+    `default`: the value when eagerflow's node lacks the attr; `fixed`: eagerflow has no
+    such attr, TF's input always has this value.
     """
 
-    __slots__ = ("attr", "name", "type_attr", "kind", "runtime", "everything")
+    __slots__ = ("attr", "name", "type_attr", "kind", "runtime", "everything", "like",
+                 "default", "fixed")
 
     def __init__(self, attr, name=None, type_attr="Tidx", kind=tuple, runtime=False,
-                 everything=False):
+                 everything=False, like=None, default=_ABSENT, fixed=_ABSENT):
         self.attr, self.name, self.type_attr = attr, name or attr, type_attr
         self.kind, self.runtime, self.everything = kind, runtime, everything
+        self.like, self.fixed = like, fixed
+        self.default = fixed if fixed is not _ABSENT else default
 
     def to_array(self, value, first, dtype=None):
         """TF's input for the attr's `value` (`first`: op's input 0, for `everything`), of
@@ -66,7 +74,9 @@ class AttrInput:
                 value = value[::-1]
         if value is None or isinstance(value, (tuple, list)) and None in value:
             raise ValueError(f"'{self.attr}' is known only at run time")
-        array = np.asarray(value if value is not None else [], np.int64)
+        array = np.asarray(value)
+        if array.dtype.kind not in "fc" or dtype is None:
+            array = array.astype(np.int64)
         if self.kind is int and array.ndim:
             array = array.reshape(-1)[0]
         if dtype is not None:
@@ -77,6 +87,8 @@ class AttrInput:
     def from_array(self, array):
         """The attr's value for TF's constant input `array`."""
         array = np.asarray(array)
+        if self.kind == "scalar":
+            return array.reshape(-1)[0].item()
         if self.kind is int or self.kind is None and array.ndim == 0:
             return int(array.reshape(-1)[0])
         if array.ndim > 1:  # paddings: a pair per dim
@@ -167,7 +179,8 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
     if specs is None:
         tf_inputs = [("input", i) for i in range(len(inputs))]
     else:
-        absent = [s for s in form.attr_inputs() if s.attr not in attrs]
+        absent = [s for s in form.attr_inputs()
+                  if s.attr not in attrs and s.default is _ABSENT]
         ordinary = len(inputs) - len(absent)
         extra = iter(range(ordinary, len(inputs)))
         for spec in specs:
@@ -175,9 +188,12 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
                 tf_inputs += [("input", i) for i in range(ordinary)]
             elif isinstance(spec, int):
                 tf_inputs.append(("input", spec))
-            elif spec.attr in attrs:
-                array = spec.to_array(attrs[spec.attr], inputs[0] if inputs else None,
-                                      tf_attrs.get(spec.type_attr) if spec.type_attr else None)
+            elif spec.attr in attrs or spec.default is not _ABSENT:
+                dtype = tf_attrs.get(spec.type_attr) if spec.type_attr else None
+                if spec.like is not None:
+                    dtype = _dtype_of(inputs[spec.like])
+                array = spec.to_array(attrs.get(spec.attr, spec.default),
+                                      inputs[0] if inputs else None, dtype)
                 const = f"{node_name}/{spec.name}"
                 constants.append((const, array))
                 tf_inputs.append(("const", const))
@@ -256,7 +272,10 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
             inputs.append((spec, t))
             continue
         attrs.pop(spec.type_attr, None)
-        if value is not None:
+        if spec.fixed is not _ABSENT:
+            if value is None or np.any(np.asarray(value) != spec.fixed):
+                raise ValueError(f"input '{spec.name}' of {op_def.name} must be {spec.fixed}")
+        elif value is not None:
             attrs[spec.attr] = spec.from_array(value)
         elif spec.runtime:
             extra.append(t)

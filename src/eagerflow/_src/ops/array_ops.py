@@ -1943,6 +1943,48 @@ _SELECT = register("SelectV2", _select_kernel, _select_rule, tied=(1, 2))
 tf_nodes[_SELECT] = NodeForm(types={"T": 1})
 
 
+def _select_v1_kernel(xp, condition, x, y):
+    """TF 1's Select: `condition` of the shape of `x` and `y`, a scalar, or a vector picking
+    rows (its graphs, which TF 2's Python still writes in places, use it)."""
+    same = "'then' and 'else' must have the same size.  but received: "
+    if condition.ndim == 0 or condition.ndim == 1 and x.ndim > 1:
+        if condition.ndim and x.shape[0] != condition.shape[0]:
+            raise _bad(f"Number of batches of 'then' must match size of 'cond', but saw: "
+                       f"{x.shape[0]} vs. {condition.shape[0]}")
+        if x.shape != y.shape:
+            raise _bad(f"{same}{shape_text(x.shape)} vs. {shape_text(y.shape)}")
+        condition = condition.reshape(condition.shape + (1,) * (x.ndim - condition.ndim))
+    else:
+        for i, t in ((1, x), (2, y)):
+            if t.shape != condition.shape:
+                raise _bad(f"Inputs to operation Select of type Select must have the same size "
+                           f"and shape.  Input 0: {shape_text(condition.shape)} != input {i}: "
+                           f"{shape_text(t.shape)}")
+    return xp.where(condition, x, y)
+
+
+def _select_v1_rule(condition, x, y):
+    return x.shape.merge_with(y.shape) if x.shape.is_compatible_with(y.shape) else x.shape, \
+        x.dtype
+
+
+_SELECT_V1 = register("Select", _select_v1_kernel, _select_v1_rule, tied=(1, 2))
+tf_nodes[_SELECT_V1] = NodeForm(types={"T": 1})
+batching_rules[_SELECT_V1] = PER_ELEMENT
+
+
+def select_v1(condition, x, y, name=None):
+    """TF 1's ``Select`` op: `x` where `condition`, else `y` (of one shape; `condition` of
+    that shape, a scalar, or a vector choosing rows).
+
+    >>> select_v1([True, False], [[1, 2], [3, 4]], [[5, 6], [7, 8]])
+    <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
+    array([[1, 2],
+           [7, 8]], dtype=int32)>
+    """
+    return dispatch(_SELECT_V1, (as_tensor(condition), *_matching([x, y])), name=name)
+
+
 @export("where")
 def where(condition, x=None, y=None, name=None):
     """`x` where `condition` is True, else `y` (broadcast); or, with `condition` alone,
@@ -2652,6 +2694,13 @@ def _select_grad(op, dy):
     condition = op.inputs[0]
     zeros = zeros_like(dy)
     return None, where(condition, dy, zeros), where(condition, zeros, dy)
+
+
+@register_gradient("Select")
+def _select_v1_grad(op, dy):
+    condition = op.inputs[0]
+    zeros = zeros_like(dy)
+    return None, select_v1(condition, dy, zeros), select_v1(condition, zeros, dy)
 
 
 def _axis_part(x, axis, start, stop):

@@ -1120,10 +1120,20 @@ def _tensor_diag_part_rule(x, **_):
 _MATRIX_DIAG = register("MatrixDiagV3", _matrix_diag, _matrix_diag_rule, dtypes=NUMBER_BOOL)
 _MATRIX_DIAG_PART = register("MatrixDiagPartV3", _matrix_diag_part, _matrix_diag_part_rule,
                              dtypes=NUMBER_BOOL)
+# TF's diagonal ops take k, the sizes and the padding value as inputs (eagerflow's part has
+# no padding: TF's is then 0); `align` only matters for a band of diagonals.
+_K = AttrInput("k", type_attr=None, kind=None, default=0)
+tf_nodes[_MATRIX_DIAG] = NodeForm(
+    inputs=(0, _K, *(AttrInput(n, type_attr=None, kind=int, default=-1)
+                     for n in ("num_rows", "num_cols")),
+            AttrInput("padding_value", type_attr=None, kind="scalar", like=0, default=0)),
+    ignored={"align"})
+tf_nodes[_MATRIX_DIAG_PART] = NodeForm(
+    inputs=(0, _K, AttrInput("padding_value", type_attr=None, like=0, fixed=0)),
+    ignored={"align"}, outputs=("diagonal",))
 _SET_DIAG = register("MatrixSetDiagV3", _set_diag, _set_diag_rule, tied=(0, 1),
                      dtypes=NUMBER_BOOL)
-tf_nodes[_SET_DIAG] = NodeForm(inputs=(0, 1, AttrInput("k", type_attr=None, kind=None)),
-                               outputs=("output",))
+tf_nodes[_SET_DIAG] = NodeForm(inputs=(0, 1, _K), ignored={"align"}, outputs=("output",))
 _BAND_PART = register("MatrixBandPart", _band_part, same_shape, dtypes=NUMBER_BOOL)
 tf_nodes[_BAND_PART] = NodeForm(
     inputs=(0, *(AttrInput(n, type_attr="Tindex", kind=int) for n in ("num_lower", "num_upper"))),
