@@ -148,6 +148,19 @@ def keras_cnn():
     return tf.function(lambda images: model(images, training=False))
 
 
+def keras_attention():
+    """Embedding, causal Conv1D with gelu, multi-head attention (einsum), layer norm, pooling."""
+    tf.random.set_seed(5)
+    tokens = tf.keras.Input((6,), dtype=tf.int32)
+    x = tf.keras.layers.Embedding(20, 8)(tokens)
+    x = tf.keras.layers.Conv1D(8, 3, padding="causal", activation="gelu")(x)
+    x = tf.keras.layers.LayerNormalization()(tf.keras.layers.MultiHeadAttention(2, 4)(x, x) + x)
+    pooled = tf.keras.layers.Concatenate()([tf.keras.layers.GlobalAveragePooling1D()(x),
+                                            tf.keras.layers.GlobalMaxPooling1D()(x)])
+    model = tf.keras.Model(tokens, tf.keras.layers.Dense(3, activation="softmax")(pooled))
+    return tf.function(lambda tokens: model(tokens, training=False))
+
+
 if __name__ == "__main__":
     x = rng.normal(size=(5, 4)).astype(np.float32)
     y = rng.integers(0, 3, 5).astype(np.int32)
@@ -167,3 +180,5 @@ if __name__ == "__main__":
           tf.TensorSpec([2], tf.string, "s")],
          [rng.random((2, 3, 3)).astype(np.float32), np.array([0, 2, 1], np.int32),
           np.array([b"abc", b"xa"], object)])
+    save("keras_attention", keras_attention(), [tf.TensorSpec([None, 6], tf.int32, "tokens")],
+         [rng.integers(0, 20, (2, 6)).astype(np.int32)])

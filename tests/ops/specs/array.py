@@ -199,6 +199,8 @@ SPECS = [
            grad="integer"),
 
     # -- padding
+    OpSpec("Pad", lambda x: a.pad_v1(x, [[1, 0], [2, 3]]), [rand(2, 3)],
+           lambda x: np.pad(x, [[1, 0], [2, 3]])),
     *_per_dtype("PadV2", lambda x: a.pad(x, [[1, 0], [2, 3]]), lambda d: [_grid(2, 3, dtype=d)],
                 lambda x: np.pad(x, ((1, 0), (2, 3)))),
     OpSpec("PadV2", lambda x, c: a.pad(x, [[1, 1]], constant_values=c),

@@ -1548,6 +1548,27 @@ tf_nodes[_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings"
 tf_nodes[_MIRROR_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")))
 
 
+def _zero_pad_kernel(xp, x, paddings):
+    return _pad_kernel(xp, x, xp.zeros((), x.dtype), paddings)
+
+
+# TF's Pad pads with zeros (TF writes it for tf.pad's default value): read in TF's graphs.
+_ZERO_PAD = register("Pad", _zero_pad_kernel, _pad_rule, tied=())
+tf_nodes[_ZERO_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")),
+                               outputs=("output",))
+batching_rules[_ZERO_PAD] = PER_ELEMENT
+
+
+def pad_v1(tensor, paddings, name=None):
+    """`tensor` padded with zeros by ``paddings[i] = [before, after]`` (TF's ``Pad`` op).
+
+    >>> pad_v1([[1, 2]], [[0, 0], [1, 1]])
+    <tf.Tensor: shape=(1, 4), dtype=int32, numpy=array([[0, 1, 2, 0]], dtype=int32)>
+    """
+    return dispatch(_ZERO_PAD, (as_tensor(tensor),),
+                    {"paddings": tuple(tuple(int(v) for v in p) for p in paddings)}, name=name)
+
+
 @export("pad", dispatch_name="compat.v1.pad")
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """Pads `tensor` by `paddings[i] = [before, after]` along each dimension i.
@@ -2687,6 +2708,11 @@ def _pad_grad(op, dy):
     # The padding value fills every position that is not a copy of `x`.
     reduce_sum = late.reduction_ops.reduce_sum
     return dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))
+
+
+@register_gradient("Pad")
+def _zero_pad_grad(op, dy):
+    return slice(dy, [b for b, _ in op.attrs["paddings"]], shape(op.inputs[0]))
 
 
 @register_gradient("SelectV2")
