@@ -143,6 +143,19 @@ def keras_cnn():
     return tf.function(lambda images: model(images, training=False))
 
 
+def keras_attention():
+    """Embedding, causal Conv1D with gelu, multi-head attention (einsum), layer norm, pooling."""
+    tf.random.set_seed(5)
+    tokens = tf.keras.Input((6,), dtype=tf.int32)
+    x = tf.keras.layers.Embedding(20, 8)(tokens)
+    x = tf.keras.layers.Conv1D(8, 3, padding="causal", activation="gelu")(x)
+    x = tf.keras.layers.LayerNormalization()(tf.keras.layers.MultiHeadAttention(2, 4)(x, x) + x)
+    pooled = tf.keras.layers.Concatenate()([tf.keras.layers.GlobalAveragePooling1D()(x),
+                                            tf.keras.layers.GlobalMaxPooling1D()(x)])
+    model = tf.keras.Model(tokens, tf.keras.layers.Dense(3, activation="softmax")(pooled))
+    return tf.function(lambda tokens: model(tokens, training=False))
+
+
 def keras_train_step(x, y):
     """One Adam step of a Keras model (fused ResourceApplyAdam updates of its variables)."""
     tf.random.set_seed(23)
@@ -176,6 +189,8 @@ if __name__ == "__main__":
          [rng.normal(size=(4, 4)).astype(np.float32), np.array([b"a", b"bc"], object)])
     save("keras_cnn", keras_cnn(), [tf.TensorSpec([None, 8, 8, 3], tf.float32)],
          [rng.random((2, 8, 8, 3)).astype(np.float32)])
+    save("keras_attention", keras_attention(), [tf.TensorSpec([None, 6], tf.int32)],
+         [rng.integers(0, 20, (2, 6)).astype(np.int32)])
     x = rng.random((6, 4)).astype(np.float32)
     y = rng.integers(0, 3, 6).astype(np.int32)
     save("keras_train_step", keras_train_step(x, y),
