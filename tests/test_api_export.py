@@ -5,6 +5,10 @@ import subprocess
 import sys
 
 import eagerflow as tf
+from tests import internals
+
+api_export = internals.api_export
+MATH = internals.math_ops.__name__
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -33,13 +37,13 @@ def test_an_undeclared_public_module_is_stale(tmp_path):
 def test_a_declaration_generates_its_names():
     gen = _generator()
     gen.declarations()
-    tree = gen.namespaces([(None, "eagerflow._src.ops.math_ops", "add", ("math.plus", "plus")),
-                           (None, "eagerflow._src.ops.math_ops", "floormod", ("math.mod",))])
-    assert tree["math"] == {"plus": ("eagerflow._src.ops.math_ops", "add"),
-                            "mod": ("eagerflow._src.ops.math_ops", "floormod")}
-    assert tree[""] == {"plus": ("eagerflow._src.ops.math_ops", "add")}
+    tree = gen.namespaces([(None, MATH, "add", ("math.plus", "plus")),
+                           (None, MATH, "floormod", ("math.mod",))])
+    assert tree["math"] == {"plus": (MATH, "add"),
+                            "mod": (MATH, "floormod")}
+    assert tree[""] == {"plus": (MATH, "add")}
     text = gen.render("math", tree["math"], [])
-    assert "from eagerflow._src.ops.math_ops import add as plus  # noqa: F401" in text
+    assert f"from {MATH} import add as plus  # noqa: F401" in text
 
 
 def test_canonical_names_come_first():
@@ -58,13 +62,13 @@ def test_one_declaration_names_every_alias():
 
 
 def test_export_returns_the_function_itself():
-    from eagerflow._src.ops import math_ops
+    math_ops = internals.math_ops
     assert tf.add is math_ops.add and tf.add.__code__.co_filename == math_ops.__file__
     assert not hasattr(tf.add, "__wrapped__")
 
 
 def test_subclasses_do_not_inherit_public_names():
-    from eagerflow._src.backend.api_export import api_names, canonical_name
+    api_names, canonical_name = api_export.api_names, api_export.canonical_name
 
     class MyLayer(tf.keras.layers.Dense):
         pass
@@ -81,9 +85,8 @@ def test_import_keeps_keras_lazy():
 
 
 def test_a_new_declaration_makes_the_modules_stale():
-    from eagerflow._src.backend import api_export
     gen = _generator()
-    api_export.export("math.plus").export_constant("eagerflow._src.ops.math_ops", "add")
+    api_export.export("math.plus").export_constant(MATH, "add")
     try:
         assert gen.stale(gen.generate()) == [
             os.path.join("src", "eagerflow", "math", "__init__.py")]

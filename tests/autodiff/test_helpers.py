@@ -1,7 +1,7 @@
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.autodiff import eager_compat as tfe
+from tests.internals import eager_compat as tfe
 
 
 def _grad(fn, x):

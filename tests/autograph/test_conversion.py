@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.autograph import conversion
+from tests.internals import conversion
 
 
 def _collatz(n):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core.errors import InaccessibleTensorError
+from tests.internals import InaccessibleTensorError
 
 
 def _run(fn, args):

@@ -1,7 +1,8 @@
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.backend import DeviceSpec, canonical_device
+from eagerflow import DeviceSpec
+from tests.internals import canonical_device
 
 CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 

@@ -3,7 +3,7 @@ import sys
 
 import pytest
 
-from eagerflow._src.backend import host_memory
+from tests.internals import host_memory
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")

@@ -1,7 +1,7 @@
 import threading
 
 import eagerflow as tf
-from eagerflow._src.core import context
+from tests.internals import context
 
 
 class _Recorder:

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core import dtypes
+from tests.internals import dtypes
 
 
 def test_names_repr_and_str():

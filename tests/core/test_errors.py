@@ -3,7 +3,7 @@ import pickle
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core.errors import exception_type_from_error_code
+from tests.internals import exception_type_from_error_code
 
 
 @pytest.mark.parametrize("cls, code", [

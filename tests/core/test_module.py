@@ -4,7 +4,7 @@ import copy
 import json
 
 import eagerflow as tf
-from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper
+from tests.internals import DictWrapper, ListWrapper, TupleWrapper
 
 
 def _module(**attributes):

@@ -3,7 +3,7 @@ import pickle
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core.tensor_shape import Dimension, unknown_shape
+from tests.internals import Dimension, unknown_shape
 
 
 def test_print_forms():

@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import OpDef, same_shape
+from tests.internals import dispatch, OpDef, same_shape
 
 
 def _entries(tape):

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.graph import executor
+from tests.internals import executor
 
 
 def test_only_needed_and_stateful_operations_run():

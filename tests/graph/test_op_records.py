@@ -9,8 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 
 import eagerflow as tf  # noqa: F401 (registers every op)
-from eagerflow._src.core import registry
-from eagerflow._src.graph import vectorize
+from tests.internals import ACTIVATION_OPS, buffer_reuse, registry, vectorize
 
 OPS = registry.all_ops()
 
@@ -104,7 +103,6 @@ def _single_ufunc(op):
 
 
 def test_buffer_reuse_applies_to_the_ops_it_did():
-    from eagerflow._src.graph.passes import buffer_reuse
     ufuncs = {name for name, op in OPS.items() if _single_ufunc(op)}
     allocating = {name for name in OPS if buffer_reuse._allocates(_node(name))}
     assert allocating == ufuncs | FRESH
@@ -113,7 +111,6 @@ def test_buffer_reuse_applies_to_the_ops_it_did():
 
 
 def test_fusion_applies_to_the_ops_it_did():
-    from eagerflow._src.ops.fused_ops import ACTIVATION_OPS
     fused = {op.name: into.name for op, into in registry.fusion_rules.items()}
     assert fused == {"MatMul": "_FusedMatMul", "Conv2D": "_FusedConv2D"}
     assert {op.name for op in ACTIVATION_OPS} == {

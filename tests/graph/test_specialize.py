@@ -3,9 +3,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.graph import executor, specialize
-from eagerflow._src.graph.graph import Graph
-from eagerflow._src.graph.passes.pipeline import optimize
+from tests.internals import executor, Graph, optimize, specialize
 
 
 def _mean_rows(x):

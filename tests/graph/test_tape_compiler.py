@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core import errors, registry
-from eagerflow._src.graph import tape_compiler
+from eagerflow import errors
+from tests.internals import registry, tape_compiler
 from tests.ops.specs import all_specs
 
 GRAD_SPECS = [s for s in all_specs() if s.grad is True]
@@ -299,7 +299,7 @@ def test_errors_inside_the_program_keep_their_class():
 
 
 def test_unhashable_attrs_are_played_eagerly():
-    from eagerflow._src.core.dispatch import dispatch
+    from tests.internals import dispatch
     transpose = registry.get("Transpose")
     x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
     for _ in range(3):

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras.utils import serialization
 from eagerflow.keras import activations
 
 X = np.array([-3.0, -1.0, 0.0, 0.5, 2.0, 7.0], np.float32)
@@ -190,7 +189,7 @@ def test_serialize_returns_names():
 
 
 def test_custom_activations_resolve():
-    @serialization.register_keras_serializable(package="test_activations")
+    @tf.keras.saving.register_keras_serializable(package="test_activations")
     def doubled(x):
         return 2 * x
 
@@ -198,7 +197,7 @@ def test_custom_activations_resolve():
     assert name == "test_activations>doubled"
     assert activations.get(name) is doubled
     assert activations.deserialize("twice", custom_objects={"twice": doubled}) is doubled
-    with serialization.custom_object_scope({"scoped": doubled}):
+    with tf.keras.saving.custom_object_scope({"scoped": doubled}):
         assert activations.get("scoped") is doubled
 
 

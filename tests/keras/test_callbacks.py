@@ -16,7 +16,7 @@ import pytest
 import eagerflow as tf
 from eagerflow import keras
 from eagerflow.keras import saving
-from eagerflow._src.keras.utils.progbar import Progbar
+from eagerflow.keras.utils import Progbar
 
 callbacks = keras.callbacks
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core import errors
+from eagerflow import errors
 from eagerflow.keras import constraints
 
 EPS = 1e-7  # backend.epsilon()

@@ -1,7 +1,8 @@
 """Keras's modules import each other only downwards (the order in eagerflow/_src/keras/__init__.py)."""
+from tests import internals
 from tests.import_graph import cycles, imports, package_modules
 
-PACKAGE = "eagerflow._src.keras"
+PACKAGE = internals.keras_package.__name__
 # Lowest first; a module belongs to the tier of the longest prefix naming it.
 TIERS = [
     ["late"],  # filled by the package once every module has loaded; imports nothing

@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import backend
-from eagerflow._src.keras import initializers as init_src
-from eagerflow._src.keras.utils.tf_utils import set_random_seed
+from eagerflow.keras.utils import set_random_seed
 from eagerflow.keras import initializers
+from tests.internals import initializers as init_src, keras_backend as backend
 
 TRUNCATED_STD = 0.87962566103423978  # std of a standard normal truncated to [-2, 2]
 SHAPE = (200, 300)  # 60000 draws: sample statistics within ~1% of the formulas
@@ -19,9 +18,9 @@ SHAPE = (200, 300)  # 60000 draws: sample statistics within ~1% of the formulas
 
 @pytest.fixture
 def floatx64():
-    backend.set_floatx("float64")
+    tf.keras.backend.set_floatx("float64")
     yield
-    backend.set_floatx("float32")
+    tf.keras.backend.set_floatx("float32")
 
 
 def check_stats(x, mean, std, low=None, high=None):

@@ -7,9 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import backend
-from eagerflow._src.keras.utils import serialization
-from eagerflow.keras import activations, losses
+from eagerflow.keras import activations, backend, losses
 
 EPS = 1e-7
 RNG = np.random.RandomState(0)
@@ -343,7 +341,7 @@ def test_empty_batch_costs_zero_and_integer_losses_stay_integers():
 
 
 def test_compute_weighted_loss():
-    from eagerflow._src.keras.losses import compute_weighted_loss
+    from tests.internals import compute_weighted_loss
     values = tf.constant([[1.0, 2.0], [3.0, 4.0]])
     close(compute_weighted_loss(values), 2.5)
     close(compute_weighted_loss(values, [1.0, 0.0], "sum"), 3.0)
@@ -450,7 +448,7 @@ def test_mask_of_the_predictions_weighs_the_losses():
 
 
 def test_masks_travel_on_tensors():
-    from eagerflow._src.keras.losses import get_mask, set_mask
+    from tests.internals import get_mask, set_mask
 
     values, mask = tf.constant([1.0, 2.0]), tf.constant([True, False])
     assert get_mask(values) is None
@@ -681,7 +679,7 @@ def test_serialization_round_trips(loss):
 
 
 def test_loss_function_wrapper_config_names_its_function():
-    from eagerflow._src.keras.losses import LossFunctionWrapper
+    from tests.internals import LossFunctionWrapper
     wrapped = LossFunctionWrapper(losses.huber, name="h", delta=0.5)
     assert wrapped.get_config() == {"reduction": "auto", "name": "h", "delta": 0.5,
                                     "fn": "huber"}
@@ -691,13 +689,13 @@ def test_loss_function_wrapper_config_names_its_function():
 
 
 def test_registered_custom_losses_resolve():
-    @serialization.register_keras_serializable(package="test_losses")
+    @tf.keras.saving.register_keras_serializable(package="test_losses")
     def doubled_mae(y_true, y_pred):
         return 2 * losses.mae(y_true, y_pred)
 
     assert losses.get("test_losses>doubled_mae") is doubled_mae
     assert losses.deserialize("my_mae", custom_objects={"my_mae": doubled_mae}) is doubled_mae
-    with serialization.custom_object_scope({"scoped": losses.Huber}):
+    with tf.keras.saving.custom_object_scope({"scoped": losses.Huber}):
         assert isinstance(losses.get("scoped"), losses.Huber)
 
 

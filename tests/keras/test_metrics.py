@@ -7,10 +7,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import backend, metrics
-from eagerflow._src.keras.engine.base_layer import Layer
-from eagerflow._src.keras.metrics import confusion_metrics
-from eagerflow.keras import metrics as public
+from eagerflow.keras import backend, metrics as public
+from eagerflow.keras.layers import Layer
+from tests.internals import confusion_metrics, metrics
 
 M = metrics
 
@@ -764,7 +763,7 @@ def test_get_metric_object_keeps_metrics_and_names_callables():
     assert isinstance(M.get_metric_object("AUC", spec, spec), M.AUC)
     assert M.get_metric_object(None, spec, spec) is None
     assert M.get_metric_object(M.mae, spec, spec).name == "mean_absolute_error"
-    from eagerflow._src.keras import losses
+    from eagerflow.keras import losses
     wrapped = M.get_metric_object(losses.Huber(name="hub"), spec, spec)
     assert wrapped.name == "hub"
     assert wrapped([[0.0, 1.0, 2.0]], [[0.0, 1.0, 4.0]]).numpy() == pytest.approx(0.5)

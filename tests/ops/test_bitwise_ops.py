@@ -5,8 +5,8 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from eagerflow._src.core.errors import InvalidArgumentError
-from eagerflow._src.ops import bitwise_ops as b
+from eagerflow.errors import InvalidArgumentError
+from eagerflow import bitwise as b
 
 _INT_TYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 

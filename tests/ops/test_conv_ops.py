@@ -4,9 +4,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
-from eagerflow._src.core import errors
-from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import conv_ops as c
+from eagerflow import errors, TensorShape
+from tests.internals import conv_ops as c
 from tests.ops.specs.nn import (
     ref_conv, ref_conv_filter_grad, ref_conv_input_grad, ref_depthwise, ref_max_pool_grad_grad,
     ref_pool, ref_pool_grad, same_pads)
@@ -41,40 +40,40 @@ _X3 = (np.arange(1 * 2 * 2 * 3 * 2).reshape(1, 2, 2, 3, 2) % 5 - 2).astype(F32)
 _W3 = (np.arange(2 * 3 * 2 * 1 * 2).reshape(2, 3, 2, 1, 2) % 3 - 1).astype(F32)
 
 _TF_CASES = {
-    "conv2d SAME stride 2": (lambda: c.conv2d(_X, _W, 2, "SAME"), [
+    "conv2d SAME stride 2": (lambda: tf.nn.conv2d(_X, _W, 2, "SAME"), [
         [[-1, 16], [21, 0], [-6, -7]], [[8, -8], [1, -6], [-9, 9]]]),
-    "conv2d VALID dilation 2": (lambda: c.conv2d(_X, _W[:2], 1, "VALID", dilations=2), [
+    "conv2d VALID dilation 2": (lambda: tf.nn.conv2d(_X, _W[:2], 1, "VALID", dilations=2), [
         [[7, 8]], [[-13, 1]]]),
-    "conv2d explicit": (lambda: c.conv2d(_X, _W, [1, 2], [[0, 0], [1, 0], [0, 2], [0, 0]]), [
+    "conv2d explicit": (lambda: tf.nn.conv2d(_X, _W, [1, 2], [[0, 0], [1, 0], [0, 2], [0, 0]]), [
         [[-14, 4], [1, -7], [-2, -2]], [[21, -3], [-7, -4], [4, 4]],
         [[-14, 12], [21, -3], [-7, 2]]]),
-    "conv2d_transpose": (lambda: c.conv2d_transpose(_XT, _W, [1, 4, 5, 2], 2), [
+    "conv2d_transpose": (lambda: tf.nn.conv2d_transpose(_XT, _W, [1, 4, 5, 2], 2), [
         [[-2, 2], [-5, 6], [-2, 0], [0, -3], [8, -2]],
         [[2, -4], [6, -3], [0, 2], [-3, 9], [-2, -2]],
         [[-6, 6], [-8, 2], [0, -2], [19, -9], [-4, 0]],
         [[1, -1], [4, -2], [-1, 5], [-5, 0], [2, -4]]]),
-    "conv3d_transpose SAME": (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1],
+    "conv3d_transpose SAME": (lambda: tf.nn.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1],
                                                          [1, 2, 2, 2, 1]), [
         [[2, -1, 0, -1, -2], [-1, 2, 1, 0, -2], [0, -2, -2, 0, 6], [0, 1, 2, -1, -1]],
         [[2, -1, 0, -1, -2], [-1, 2, 1, 0, -2], [0, -2, -2, 0, 6], [0, 1, 2, -1, -1]],
         [[0, -1, -2, 4, 1], [1, 0, -2, -2, 0], [-2, 0, 6, -3, -1], [2, -1, -1, 2, 1]]]),
-    "conv3d_transpose VALID": (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 6, 1],
+    "conv3d_transpose VALID": (lambda: tf.nn.conv3d_transpose(_X3, _W3, [1, 3, 4, 6, 1],
                                                           [1, 1, 2], "VALID"), [
         [[2, -1, 0, -1, -2, 4], [0, 1, 0, -1, 0, -3], [-1, 0, 1, 0, 3, 0],
          [-1, 0, -1, 2, -1, -1]],
         [[2, -2, -2, 3, -1, 3], [0, 0, 0, -4, 0, -3], [0, 0, 4, 0, 3, 0], [-2, 2, -2, 1, -2, 0]],
         [[0, -1, -2, 4, 1, -1], [0, -1, 0, -3, 0, 0], [1, 0, 3, 0, 0, 0],
          [-1, 2, -1, -1, -1, 1]]]),
-    "depthwise_conv2d": (lambda: c.depthwise_conv2d(_X, _WD, [1, 2, 2, 1], "SAME"), [
+    "depthwise_conv2d": (lambda: tf.nn.depthwise_conv2d(_X, _WD, [1, 2, 2, 1], "SAME"), [
         [[1, -1, 1, 0], [-3, 6, 5, -4], [3, -1, -1, 3]],
         [[-5, -1, 0, 1], [5, -1, -3, -3], [3, 0, -2, 3]]]),
-    "avg_pool2d SAME": (lambda: c.avg_pool2d(_X, [2, 3], [2, 2], "SAME"), [
+    "avg_pool2d SAME": (lambda: tf.nn.avg_pool2d(_X, [2, 3], [2, 2], "SAME"), [
         [[-0.5, 0.5], [1 / 6, 0], [0.25, -0.5]], [[0.25, -0.5], [1 / 3, 1 / 6], [-0.75, 0.25]]]),
-    "max_pool2d SAME": (lambda: c.max_pool2d(_X, 3, [1, 2], "SAME"), [
+    "max_pool2d SAME": (lambda: tf.nn.max_pool2d(_X, 3, [1, 2], "SAME"), [
         [[2, 3], [3, 3], [3, 2]], [[3, 3], [3, 3], [3, 3]], [[3, 3], [3, 3], [2, 3]],
         [[3, 2], [3, 3], [2, 3]]]),
     "conv2d_backprop_filter": (lambda: c.conv2d_backprop_filter(
-        _X, [3, 3, 2, 2], c.conv2d(_X, _W, 2, "SAME"), [1, 2, 2, 1], "SAME"), [
+        _X, [3, 3, 2, 2], tf.nn.conv2d(_X, _W, 2, "SAME"), [1, 2, 2, 1], "SAME"), [
         [[[-59, 9], [-10, 54]], [[87, -85], [45, -25]], [[50, -12], [-68, -10]]],
         [[[67, -17], [74, -21]], [[-74, -17], [-67, 29]], [[-17, 36], [12, 38]]],
         [[[-54, -14], [-39, -21]], [[15, 69], [36, -34]], [[44, -32], [64, -16]]]]),
@@ -104,7 +103,7 @@ _GEOMETRIES = [((s1, s2), (d1, d2), padding)
 def test_conv2d_matches_reference(strides, dilations, padding, groups):
     x = _rand(2, 7, 6, 4)
     w = _rand(3, 2, 4 // groups, 4, seed=1)
-    got = c.conv2d(x, w, list(strides), _attr_padding(padding), dilations=list(dilations))
+    got = tf.nn.conv2d(x, w, list(strides), _attr_padding(padding), dilations=list(dilations))
     pads = _pads(padding, (7, 6), (3, 2), strides, dilations)
     np.testing.assert_allclose(got.numpy(), ref_conv(x, w, strides, dilations, pads), atol=1e-12)
 
@@ -116,7 +115,7 @@ def test_conv2d_transpose_matches_reference(strides, dilations, padding):
     pads = _pads(padding, x_shape[1:3], (3, 2), strides, dilations)
     out_shape = ref_conv(np.zeros(x_shape), w, strides, dilations, pads).shape
     dy = _rand(*out_shape, seed=2)
-    got = c.conv2d_transpose(dy, w, list(x_shape), list(strides), _attr_padding(padding),
+    got = tf.nn.conv2d_transpose(dy, w, list(x_shape), list(strides), _attr_padding(padding),
                              dilations=list(dilations))
     np.testing.assert_allclose(got.numpy(),
                                ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads),
@@ -134,11 +133,11 @@ def test_conv3d_transpose_matches_reference(strides, dilations, padding, channel
     dy = _rand(*ref_conv(np.zeros(x_shape), w, strides, dilations, pads).shape, seed=2)
     want = ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads)
     if channels_first:
-        got = c.conv3d_transpose(_nchw(dy), w, list(_nchw(np.zeros(x_shape)).shape),
+        got = tf.nn.conv3d_transpose(_nchw(dy), w, list(_nchw(np.zeros(x_shape)).shape),
                                  list(strides), padding, "NCDHW", list(dilations))
         np.testing.assert_allclose(np.moveaxis(got.numpy(), 1, -1), want, atol=1e-12)
     else:
-        got = c.conv3d_transpose(dy, w, list(x_shape), list(strides), padding,
+        got = tf.nn.conv3d_transpose(dy, w, list(x_shape), list(strides), padding,
                                  dilations=list(dilations))
         np.testing.assert_allclose(got.numpy(), want, atol=1e-12)
 
@@ -148,10 +147,10 @@ def test_conv3d_transpose_is_conv3d_input_gradient():
     dy = tf.constant(_rand(1, 2, 3, 2, 3, seed=2))
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = c.conv3d(x, w, [1, 2, 2, 2, 1], "SAME")
+        y = tf.nn.conv3d(x, w, [1, 2, 2, 2, 1], "SAME")
     np.testing.assert_allclose(
         tape.gradient(y, x, output_gradients=dy).numpy(),
-        c.conv3d_transpose(dy, w, x.shape, 2).numpy(), atol=1e-12)
+        tf.nn.conv3d_transpose(dy, w, x.shape, 2).numpy(), atol=1e-12)
     assert tf.nn.conv3d_transpose is c.conv3d_transpose
 
 
@@ -171,7 +170,7 @@ def test_conv2d_backprop_filter_matches_reference(strides, dilations, padding):
 @pytest.mark.parametrize("strides,dilations,padding", _GEOMETRIES)
 def test_depthwise_matches_reference(strides, dilations, padding):
     x, w = _rand(1, 6, 7, 3), _rand(2, 3, 3, 2, seed=1)
-    got = c.depthwise_conv2d(x, w, [1, *strides, 1], _attr_padding(padding),
+    got = tf.nn.depthwise_conv2d(x, w, [1, *strides, 1], _attr_padding(padding),
                              dilations=list(dilations))
     pads = _pads(padding, (6, 7), (2, 3), strides, dilations)
     np.testing.assert_allclose(got.numpy(), ref_depthwise(x, w, strides, dilations, pads),
@@ -184,7 +183,7 @@ def test_depthwise_matches_reference(strides, dilations, padding):
 @pytest.mark.parametrize("kind", ["max", "avg"])
 def test_pool2d_matches_reference(ksize, strides, padding, kind):
     x = _rand(2, 7, 5, 3)
-    fn = c.max_pool2d if kind == "max" else c.avg_pool2d
+    fn = tf.nn.max_pool2d if kind == "max" else tf.nn.avg_pool2d
     got = fn(x, list(ksize), list(strides), padding)
     pads = _pads(padding, (7, 5), ksize, strides, (1, 1))
     np.testing.assert_allclose(got.numpy(), ref_pool(x, ksize, strides, pads, kind), atol=1e-12)
@@ -205,7 +204,7 @@ def test_gradients_are_adjoint_to_conv2d(size, ksize, strides, dilations, paddin
         return
     x = _rand(2, *size, 2 * groups)
     w = _rand(*ksize, 2, 2 * groups, seed=1)
-    y = c.conv2d(x, w, list(strides), padding, dilations=list(dilations)).numpy()
+    y = tf.nn.conv2d(x, w, list(strides), padding, dilations=list(dilations)).numpy()
     dy = _rand(*y.shape, seed=2)
     dx = c.conv2d_backprop_input(list(x.shape), w, dy, [1, *strides, 1], padding,
                                  dilations=[1, *dilations, 1]).numpy()
@@ -222,7 +221,7 @@ def test_batch_chunks_match_reference(monkeypatch, strides, padding, groups):
     monkeypatch.setattr(c, "_CHUNK_BYTES", 2 * 7 * 6 * 6 * 4 * 8)  # about 2 images a chunk
     x, w = _rand(5, 7, 6, 4), _rand(3, 2, 4 // groups, 6, seed=1)
     pads = _pads(padding, (7, 6), (3, 2), strides, (1, 1))
-    y = c.conv2d(x, w, list(strides), padding).numpy()
+    y = tf.nn.conv2d(x, w, list(strides), padding).numpy()
     np.testing.assert_allclose(y, ref_conv(x, w, strides, (1, 1), pads), atol=1e-12)
     dy = _rand(*y.shape, seed=2)
     attrs = ([1, *strides, 1], padding)
@@ -234,7 +233,7 @@ def test_batch_chunks_match_reference(monkeypatch, strides, padding, groups):
                                atol=1e-11)
     one = _rand(2, 4, 4, 6, seed=3)  # one kernel position: a channels-last product
     np.testing.assert_allclose(
-        c.conv2d_transpose(one, w[:1, :1], [2, 4, 4, 4], 1, "VALID").numpy(),
+        tf.nn.conv2d_transpose(one, w[:1, :1], [2, 4, 4, 4], 1, "VALID").numpy(),
         ref_conv_input_grad(one, w[:1, :1], (2, 4, 4, 4), (1, 1), (1, 1), [(0, 0)] * 2),
         atol=1e-12)
 
@@ -253,7 +252,7 @@ def test_input_gradient_of_many_channels_matches_reference(strides, padding, gro
 
 def _pool_vjp(kind, x, ksize, strides, padding, dy, ddx=None):
     """The pooling gradient at `x` for `dy`; with `ddx`, that gradient's own vjp in `dy`."""
-    pool = c.max_pool2d if kind == "max" else c.avg_pool2d
+    pool = tf.nn.max_pool2d if kind == "max" else tf.nn.avg_pool2d
     x, dy = tf.constant(x), tf.constant(dy)
     with tf.GradientTape() as outer:
         outer.watch(dy)
@@ -310,20 +309,22 @@ def _nchw(a):
 def test_nchw_equals_nhwc():
     x, w, wd = _rand(2, 6, 5, 4), _rand(3, 3, 2, 4, seed=1), _rand(2, 2, 4, 2, seed=2)
     pairs = [
-        (c.conv2d(x, w, 2, "SAME"), c.conv2d(_nchw(x), w, 2, "SAME", data_format="NCHW")),
-        (c.conv2d(x, w, 1, [[0, 0], [1, 0], [2, 1], [0, 0]]),
-         c.conv2d(_nchw(x), w, 1, [[0, 0], [0, 0], [1, 0], [2, 1]], data_format="NCHW")),
-        (c.depthwise_conv2d(x, wd, [1, 2, 1, 1], "SAME"),
-         c.depthwise_conv2d(_nchw(x), wd, [1, 1, 2, 1], "SAME", data_format="NCHW")),
-        (c.max_pool2d(x, 3, 2, "SAME"), c.max_pool2d(_nchw(x), 3, 2, "SAME", data_format="NCHW")),
-        (c.avg_pool(x, 2, 1, "SAME"), c.avg_pool(_nchw(x), 2, 1, "SAME", data_format="NCHW")),
+        (tf.nn.conv2d(x, w, 2, "SAME"), tf.nn.conv2d(_nchw(x), w, 2, "SAME", data_format="NCHW")),
+        (tf.nn.conv2d(x, w, 1, [[0, 0], [1, 0], [2, 1], [0, 0]]),
+         tf.nn.conv2d(_nchw(x), w, 1, [[0, 0], [0, 0], [1, 0], [2, 1]], data_format="NCHW")),
+        (tf.nn.depthwise_conv2d(x, wd, [1, 2, 1, 1], "SAME"),
+         tf.nn.depthwise_conv2d(_nchw(x), wd, [1, 1, 2, 1], "SAME", data_format="NCHW")),
+        (tf.nn.max_pool2d(x, 3, 2, "SAME"),
+         tf.nn.max_pool2d(_nchw(x), 3, 2, "SAME", data_format="NCHW")),
+        (tf.nn.avg_pool(x, 2, 1, "SAME"),
+         tf.nn.avg_pool(_nchw(x), 2, 1, "SAME", data_format="NCHW")),
     ]
     for nhwc, nchw in pairs:
         np.testing.assert_allclose(_nchw(nhwc.numpy()), nchw.numpy(), atol=1e-12)
-    y = c.conv2d(x, w, 2, "SAME").numpy()
+    y = tf.nn.conv2d(x, w, 2, "SAME").numpy()
     np.testing.assert_allclose(
-        _nchw(c.conv2d_transpose(y, w, x.shape, 2).numpy()),
-        c.conv2d_transpose(_nchw(y), w, _nchw(x).shape, 2, data_format="NCHW").numpy(),
+        _nchw(tf.nn.conv2d_transpose(y, w, x.shape, 2).numpy()),
+        tf.nn.conv2d_transpose(_nchw(y), w, _nchw(x).shape, 2, data_format="NCHW").numpy(),
         atol=1e-12)
 
 
@@ -331,9 +332,9 @@ def test_nchw_equals_nhwc():
 def test_half_precision_keeps_dtype(dtype):
     x, w = _rand(1, 5, 5, 2), _rand(3, 3, 2, 3, seed=1)
     xh, wh = tf.cast(tf.constant(x), dtype), tf.cast(tf.constant(w), dtype)
-    for got, want in [(c.conv2d(xh, wh, 1, "SAME"), c.conv2d(x, w, 1, "SAME")),
-                      (c.avg_pool2d(xh, 2, 2, "SAME"), c.avg_pool2d(x, 2, 2, "SAME")),
-                      (c.max_pool2d(xh, 2, 2, "SAME"), c.max_pool2d(x, 2, 2, "SAME"))]:
+    for got, want in [(tf.nn.conv2d(xh, wh, 1, "SAME"), tf.nn.conv2d(x, w, 1, "SAME")),
+                      (tf.nn.avg_pool2d(xh, 2, 2, "SAME"), tf.nn.avg_pool2d(x, 2, 2, "SAME")),
+                      (tf.nn.max_pool2d(xh, 2, 2, "SAME"), tf.nn.max_pool2d(x, 2, 2, "SAME"))]:
         assert got.dtype == dtype
         np.testing.assert_allclose(tf.cast(got, tf.float64).numpy(), want.numpy(), rtol=0.05,
                                    atol=0.1)
@@ -342,39 +343,39 @@ def test_half_precision_keeps_dtype(dtype):
 def test_int32_conv_is_exact():
     x = np.arange(2 * 4 * 4 * 2, dtype=np.int32).reshape(2, 4, 4, 2) % 9 - 4
     w = np.arange(2 * 2 * 2 * 3, dtype=np.int32).reshape(2, 2, 2, 3) % 5 - 2
-    got = c.conv2d(x, w, 1, "VALID")
+    got = tf.nn.conv2d(x, w, 1, "VALID")
     assert got.dtype == tf.int32
     np.testing.assert_array_equal(got.numpy(), ref_conv(x, w, (1, 1), (1, 1), [(0, 0)] * 2))
 
 
 def test_extra_batch_dims():
     x, w = _rand(2, 3, 5, 5, 2), _rand(3, 3, 2, 4, seed=1)
-    got = c.conv2d(x, w, 1, "SAME")
+    got = tf.nn.conv2d(x, w, 1, "SAME")
     assert got.shape == (2, 3, 5, 5, 4)
-    np.testing.assert_allclose(got.numpy()[1, 2], c.conv2d(x[1, 2:], w, 1, "SAME").numpy()[0])
+    np.testing.assert_allclose(got.numpy()[1, 2], tf.nn.conv2d(x[1, 2:], w, 1, "SAME").numpy()[0])
 
 
 # ----------------------------------------------------------------------------- edge cases
 
 def test_empty_batch_and_empty_outputs():
     w = _rand(3, 3, 2, 4)
-    assert c.conv2d(np.zeros((0, 5, 5, 2)), w, 1, "SAME").shape == (0, 5, 5, 4)
-    assert c.conv2d(np.zeros((1, 5, 5, 2)), _rand(8, 8, 2, 1), 2, "VALID").shape == (1, 0, 0, 1)
-    assert c.max_pool2d(np.zeros((1, 5, 5, 2)), 6, 1, "VALID").shape == (1, 0, 0, 2)
-    assert c.avg_pool2d(np.zeros((0, 4, 4, 1)), 2, 2, "SAME").shape == (0, 2, 2, 1)
-    dx = c.conv2d_transpose(np.zeros((1, 0, 0, 1)), _rand(8, 8, 2, 1), [1, 5, 5, 2], 2, "VALID")
+    assert tf.nn.conv2d(np.zeros((0, 5, 5, 2)), w, 1, "SAME").shape == (0, 5, 5, 4)
+    assert tf.nn.conv2d(np.zeros((1, 5, 5, 2)), _rand(8, 8, 2, 1), 2, "VALID").shape == (1, 0, 0, 1)
+    assert tf.nn.max_pool2d(np.zeros((1, 5, 5, 2)), 6, 1, "VALID").shape == (1, 0, 0, 2)
+    assert tf.nn.avg_pool2d(np.zeros((0, 4, 4, 1)), 2, 2, "SAME").shape == (0, 2, 2, 1)
+    dx = tf.nn.conv2d_transpose(np.zeros((1, 0, 0, 1)), _rand(8, 8, 2, 1), [1, 5, 5, 2], 2, "VALID")
     np.testing.assert_array_equal(dx.numpy(), np.zeros((1, 5, 5, 2)))
 
 
 def test_max_pool_ignores_nan_and_starts_from_lowest():
     x = np.array([np.nan, 1, np.nan, -np.inf, -np.inf, 2, -np.inf, np.nan], F32)
-    got = c.max_pool2d(x.reshape(1, 2, 4, 1), 2, 2, "SAME").numpy().ravel()
+    got = tf.nn.max_pool2d(x.reshape(1, 2, 4, 1), 2, 2, "SAME").numpy().ravel()
     np.testing.assert_array_equal(got, [2, np.finfo(F32).min])
 
 
 def test_max_pool_padding_never_wins():
     x = -np.arange(1, 26, dtype=np.int8).reshape(1, 5, 5, 1)
-    got = c.max_pool2d(x, 2, 2, "SAME")
+    got = tf.nn.max_pool2d(x, 2, 2, "SAME")
     assert got.dtype == tf.int8
     np.testing.assert_array_equal(got.numpy()[0, :, :, 0],
                                   [[-1, -3, -5], [-11, -13, -15], [-21, -23, -25]])
@@ -382,22 +383,22 @@ def test_max_pool_padding_never_wins():
 
 def test_avg_pool_same_counts_real_elements_only():
     x = np.ones((1, 3, 3, 1), F32)
-    np.testing.assert_array_equal(c.avg_pool2d(x, 3, 1, "SAME").numpy(), x)
+    np.testing.assert_array_equal(tf.nn.avg_pool2d(x, 3, 1, "SAME").numpy(), x)
 
 
 def test_max_pool_dispatches_by_rank():
-    assert c.max_pool(np.ones((1, 4, 4, 4, 1), F32), 2, 2, "SAME").shape == (1, 2, 2, 2, 1)
-    assert c.avg_pool(np.ones((1, 4, 4, 1), F32), 2, 2, "SAME").shape == (1, 2, 2, 1)
+    assert tf.nn.max_pool(np.ones((1, 4, 4, 4, 1), F32), 2, 2, "SAME").shape == (1, 2, 2, 2, 1)
+    assert tf.nn.avg_pool(np.ones((1, 4, 4, 1), F32), 2, 2, "SAME").shape == (1, 2, 2, 1)
     with pytest.raises(ValueError, match=r"`input.shape.rank` must be 3, 4 or 5. Received: "
                                          r"input.shape=\(5, 2\) of rank 2."):
-        c.max_pool(np.ones((5, 2), F32), 2, 2, "SAME")
+        tf.nn.max_pool(np.ones((5, 2), F32), 2, 2, "SAME")
 
 
 def test_eager_tensors_as_attrs():
     x, w = _rand(1, 5, 5, 1), _rand(3, 3, 1, 1, seed=1)
-    got = c.conv2d(x, w, tf.constant([2, 2]), "SAME", dilations=tf.constant(1))
-    np.testing.assert_array_equal(got.numpy(), c.conv2d(x, w, 2, "SAME").numpy())
-    out = c.conv2d_transpose(got, w, tf.constant([1, 5, 5, 1]), 2)
+    got = tf.nn.conv2d(x, w, tf.constant([2, 2]), "SAME", dilations=tf.constant(1))
+    np.testing.assert_array_equal(got.numpy(), tf.nn.conv2d(x, w, 2, "SAME").numpy())
+    out = tf.nn.conv2d_transpose(got, w, tf.constant([1, 5, 5, 1]), 2)
     assert out.shape == (1, 5, 5, 1)
 
 
@@ -411,13 +412,13 @@ def test_transpose_output_shape_known_at_run_time():
     @tf.function(input_signature=[tf.TensorSpec([None, None, 2, None, 1])])
     def fn(x):
         s = tf.shape(x)
-        y = c.conv3d_transpose(x, w, [s[0], 2 * s[1], 4, 2 * s[3], 2], 2)
+        y = tf.nn.conv3d_transpose(x, w, [s[0], 2 * s[1], 4, 2 * s[3], 2], 2)
         assert y.shape.as_list() == [None, None, 4, None, 2]
         return y
     for shape in [(1, 2, 2, 3, 1), (2, 3, 2, 1, 1)]:
         x = _rand(*shape).astype(F32)
         sizes = [shape[0], 2 * shape[1], 4, 2 * shape[3], 2]
-        np.testing.assert_allclose(fn(x).numpy(), c.conv3d_transpose(x, w, sizes, 2).numpy(),
+        np.testing.assert_allclose(fn(x).numpy(), tf.nn.conv3d_transpose(x, w, sizes, 2).numpy(),
                                    rtol=1e-6, atol=1e-6)
 
 
@@ -427,24 +428,24 @@ def test_conv2d_transpose_spatial_sizes_known_at_run_time():
     @tf.function(input_signature=[tf.TensorSpec([None, None, None, 4])])
     def fn(x):
         s = tf.shape(x)
-        y = c.conv2d_transpose(x, w, tf.stack([2 * s[1] + 1, 2 * s[2] + 1]), 2, "VALID")
+        y = tf.nn.conv2d_transpose(x, w, tf.stack([2 * s[1] + 1, 2 * s[2] + 1]), 2, "VALID")
         assert y.shape.as_list() == [None, None, None, 2]
         return y
     x = _rand(2, 3, 2, 4).astype(F32)
     np.testing.assert_allclose(fn(x).numpy(),
-                               c.conv2d_transpose(x, w, [7, 5], 2, "VALID").numpy(), atol=1e-5)
+                               tf.nn.conv2d_transpose(x, w, [7, 5], 2, "VALID").numpy(), atol=1e-5)
     with pytest.raises(errors.InvalidArgumentError, match="Size of out_backprop doesn't match"):
-        tf.function(lambda x, s: c.conv3d_transpose(x, w[None], s, 1, "VALID"))(
+        tf.function(lambda x, s: tf.nn.conv3d_transpose(x, w[None], s, 1, "VALID"))(
             np.ones((1, 2, 2, 2, 4), F32), tf.constant([1, 9, 9, 9, 2]))
 
 
 def _conv_of_x(x, w):
-    return c.conv2d(x, w, 2, "SAME")
+    return tf.nn.conv2d(x, w, 2, "SAME")
 
 
 def _transpose_of_x(x, w):
     s = tf.shape(x)
-    return c.conv2d_transpose(x, tf.transpose(w, [0, 1, 3, 2]),
+    return tf.nn.conv2d_transpose(x, tf.transpose(w, [0, 1, 3, 2]),
                               [s[0], 2 * s[1], 2 * s[2], 2], 2)
 
 
@@ -471,8 +472,7 @@ def test_gradients_with_spatial_sizes_known_at_run_time(op):
 # ----------------------------------------------------------------------------- 1-D
 
 def _needs_array_ops():
-    array_ops = pytest.importorskip("eagerflow._src.ops.array_ops")
-    if not all(hasattr(array_ops, n) for n in ("expand_dims", "squeeze")):
+    if not all(hasattr(tf, n) for n in ("expand_dims", "squeeze")):
         pytest.skip("array_ops.expand_dims/squeeze not available")
 
 
@@ -481,11 +481,11 @@ def _needs_array_ops():
 def test_conv1d_matches_reference(stride, dilation, padding):
     _needs_array_ops()
     x, w = _rand(2, 9, 3), _rand(3, 3, 4, seed=1)
-    got = c.conv1d(x, w, stride, padding, dilations=dilation)
+    got = tf.nn.conv1d(x, w, stride, padding, dilations=dilation)
     pads = _pads(padding, (9,), (3,), (stride,), (dilation,))
     np.testing.assert_allclose(got.numpy(), ref_conv(x, w, (stride,), (dilation,), pads),
                                atol=1e-12)
-    ncw = c.conv1d(np.moveaxis(x, -1, 1), w, [stride], padding, data_format="NCW",
+    ncw = tf.nn.conv1d(np.moveaxis(x, -1, 1), w, [stride], padding, data_format="NCW",
                    dilations=[dilation])
     np.testing.assert_allclose(np.moveaxis(ncw.numpy(), 1, -1), got.numpy(), atol=1e-12)
 
@@ -493,21 +493,22 @@ def test_conv1d_matches_reference(stride, dilation, padding):
 def test_pool1d_matches_tensorflow():
     _needs_array_ops()
     x = np.arange(10, dtype=F32).reshape(1, 5, 2)
-    np.testing.assert_array_equal(c.max_pool1d(x, 2, 2, "SAME").numpy(),
+    np.testing.assert_array_equal(tf.nn.max_pool1d(x, 2, 2, "SAME").numpy(),
                                   [[[2, 3], [6, 7], [8, 9]]])
-    np.testing.assert_array_equal(c.avg_pool1d(x, 3, 2, "SAME").numpy(),
+    np.testing.assert_array_equal(tf.nn.avg_pool1d(x, 3, 2, "SAME").numpy(),
                                   [[[1, 2], [4, 5], [7, 8]]])
-    np.testing.assert_array_equal(c.max_pool(x, 2, 2, "SAME").numpy(), [[[2, 3], [6, 7], [8, 9]]])
+    np.testing.assert_array_equal(tf.nn.max_pool(x, 2, 2, "SAME").numpy(),
+                                  [[[2, 3], [6, 7], [8, 9]]])
     np.testing.assert_array_equal(
-        c.max_pool1d(x, 2, 2, [[0, 0], [1, 0], [0, 0]]).numpy(), [[[0, 1], [4, 5], [8, 9]]])
-    ncw = c.avg_pool1d(np.moveaxis(x, -1, 1), 3, 2, "SAME", data_format="NCW")
+        tf.nn.max_pool1d(x, 2, 2, [[0, 0], [1, 0], [0, 0]]).numpy(), [[[0, 1], [4, 5], [8, 9]]])
+    ncw = tf.nn.avg_pool1d(np.moveaxis(x, -1, 1), 3, 2, "SAME", data_format="NCW")
     np.testing.assert_array_equal(np.moveaxis(ncw.numpy(), 1, -1), [[[1, 2], [4, 5], [7, 8]]])
 
 
 def test_conv1d_rejects_explicit_padding():
     _needs_array_ops()
     with pytest.raises(TypeError, match="Expected string for argument 'padding'"):
-        c.conv1d(_rand(1, 5, 1), _rand(3, 1, 1), 1, [[0, 0], [1, 1], [0, 0]])
+        tf.nn.conv1d(_rand(1, 5, 1), _rand(3, 1, 1), 1, [[0, 0], [1, 1], [0, 0]])
 
 
 # ----------------------------------------------------------------------------- errors
@@ -516,112 +517,112 @@ _X4, _W4 = np.ones((1, 5, 5, 2), F32), np.ones((3, 3, 2, 4), F32)
 
 
 @pytest.mark.parametrize("call,error,message", [
-    (lambda: c.conv2d(np.ones((1, 5, 5, 3), F32), _W4, 1, "SAME"), errors.InvalidArgumentError,
+    (lambda: tf.nn.conv2d(np.ones((1, 5, 5, 3), F32), _W4, 1, "SAME"), errors.InvalidArgumentError,
      r"input depth must be evenly divisible by filter depth: 3 vs 2 \[Op:Conv2D\]"),
-    (lambda: c.conv2d(np.ones((1, 5, 5, 4), F32), np.ones((3, 3, 2, 5), F32), 1, "SAME"),
+    (lambda: tf.nn.conv2d(np.ones((1, 5, 5, 4), F32), np.ones((3, 3, 2, 5), F32), 1, "SAME"),
      errors.InvalidArgumentError, "output depth must be evenly divisible by number of groups: "
                                   "5 vs 2"),
-    (lambda: c.conv2d(_X4, np.ones((7, 7, 2, 4), F32), 1, "VALID"), errors.InvalidArgumentError,
+    (lambda: tf.nn.conv2d(_X4, np.ones((7, 7, 2, 4), F32), 1, "VALID"), errors.InvalidArgumentError,
      r"Computed output size would be negative: -1 \[input_size: 5, effective_filter_size: 7, "
      r"stride: 1\]"),
-    (lambda: c.conv2d(np.ones((5, 5, 2), F32), _W4, 1, "VALID"), errors.InvalidArgumentError,
+    (lambda: tf.nn.conv2d(np.ones((5, 5, 2), F32), _W4, 1, "VALID"), errors.InvalidArgumentError,
      r"convolution input must be 4-dimensional: \[5,5,2\]"),
-    (lambda: c.conv2d(_X4, np.ones((3, 3, 2), F32), 1, "VALID"), errors.InvalidArgumentError,
+    (lambda: tf.nn.conv2d(_X4, np.ones((3, 3, 2), F32), 1, "VALID"), errors.InvalidArgumentError,
      r"convolution filter must be 4-dimensional: \[3,3,2\]"),
-    (lambda: c.conv2d(_X4, _W4, [1, 1, 1], "SAME"), ValueError,
+    (lambda: tf.nn.conv2d(_X4, _W4, [1, 1, 1], "SAME"), ValueError,
      r"strides should be of length 1, 2 or 4. Received: strides=\[1, 1, 1\] of length 3"),
-    (lambda: c.conv2d(_X4, _W4, [2, 1, 1, 1], "SAME"), errors.UnimplementedError,
+    (lambda: tf.nn.conv2d(_X4, _W4, [2, 1, 1, 1], "SAME"), errors.UnimplementedError,
      "does not yet support strides in the batch and depth dimensions"),
-    (lambda: c.conv2d(_X4, _W4, 0, "SAME"), errors.InvalidArgumentError,
+    (lambda: tf.nn.conv2d(_X4, _W4, 0, "SAME"), errors.InvalidArgumentError,
      "Row and column strides should be larger than 0."),
-    (lambda: c.conv2d(_X4, _W4, 1, "SAME", dilations=0), errors.InvalidArgumentError,
+    (lambda: tf.nn.conv2d(_X4, _W4, 1, "SAME", dilations=0), errors.InvalidArgumentError,
      "Dilated rates should be larger than 0."),
-    (lambda: c.conv2d(_X4, _W4, 1, "SAME", dilations=[2, 1, 1, 1]), errors.UnimplementedError,
+    (lambda: tf.nn.conv2d(_X4, _W4, 1, "SAME", dilations=[2, 1, 1, 1]), errors.UnimplementedError,
      "does not yet support dilations in the batch and depth dimensions"),
-    (lambda: c.conv2d(_X4, _W4, 1, "same"), errors.InvalidArgumentError,
+    (lambda: tf.nn.conv2d(_X4, _W4, 1, "same"), errors.InvalidArgumentError,
      "Value for attr 'padding' of \"same\" is not in the list of allowed values: \"SAME\", "
      "\"VALID\", \"EXPLICIT\""),
-    (lambda: c.conv2d(_X4, _W4, 1, "SAME", data_format="HWCN"), errors.InvalidArgumentError,
+    (lambda: tf.nn.conv2d(_X4, _W4, 1, "SAME", data_format="HWCN"), errors.InvalidArgumentError,
      "Value for attr 'data_format' of \"HWCN\""),
-    (lambda: c.conv2d(_X4, _W4, 1, [[1, 2], [0, 1]]), ValueError,
+    (lambda: tf.nn.conv2d(_X4, _W4, 1, [[1, 2], [0, 1]]), ValueError,
      r"When padding is a list, it must be of size 4. Received: padding=\[\[1, 2\], \[0, 1\]\] "
      r"of size 2"),
-    (lambda: c.conv2d(_X4, _W4, 1, [[0, 0], [1], [0, 0], [0, 0]]), ValueError,
+    (lambda: tf.nn.conv2d(_X4, _W4, 1, [[0, 0], [1], [0, 0], [0, 0]]), ValueError,
      "each element of `padding` must be a list/tuple of size 2"),
-    (lambda: c.conv2d(_X4, _W4, 1, [[1, 0], [1, 2], [0, 1], [0, 0]]),
+    (lambda: tf.nn.conv2d(_X4, _W4, 1, [[1, 0], [1, 2], [0, 1], [0, 0]]),
      errors.InvalidArgumentError,
      "Nonzero explicit padding in the batch or depth dimensions is not supported"),
-    (lambda: c.conv2d(_X4, _W4, 1, [[0, 0], [-1, 0], [0, 0], [0, 0]]),
+    (lambda: tf.nn.conv2d(_X4, _W4, 1, [[0, 0], [-1, 0], [0, 0], [0, 0]]),
      errors.InvalidArgumentError, "All elements of explicit_paddings must be nonnegative"),
-    (lambda: c.conv2d(tf.constant(_X4), tf.constant(_W4, tf.float64), 1, "VALID"),
+    (lambda: tf.nn.conv2d(tf.constant(_X4), tf.constant(_W4, tf.float64), 1, "VALID"),
      errors.InvalidArgumentError, "cannot compute Conv2D as input #1"),
-    (lambda: c.conv2d(_X4.astype(bool), _W4.astype(bool), 1, "VALID"),
+    (lambda: tf.nn.conv2d(_X4.astype(bool), _W4.astype(bool), 1, "VALID"),
      errors.InvalidArgumentError, "Value for attr 'T' of bool"),
-    (lambda: c.depthwise_conv2d(np.ones((1, 5, 5, 3), F32), np.ones((3, 3, 2, 3), F32),
+    (lambda: tf.nn.depthwise_conv2d(np.ones((1, 5, 5, 3), F32), np.ones((3, 3, 2, 3), F32),
                                 [1, 1, 1, 1], "SAME"), errors.InvalidArgumentError,
      "input and filter must have the same depth: 3 vs 2"),
-    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [1, 8, 8, 2], 2),
+    (lambda: tf.nn.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [1, 8, 8, 2], 2),
      errors.InvalidArgumentError,
      r"Conv2DCustomBackpropInput: Size of out_backprop doesn't match computed: actual = 3, "
      r"computed = 4 spatial_dim: 1 input: 8 filter: 3 output: 3 stride: 2 dilation: 1 "
      r"\[Op:Conv2DBackpropInput\]"),
-    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 3), F32), _W4, [1, 6, 6, 2], 2),
+    (lambda: tf.nn.conv2d_transpose(np.ones((1, 3, 3, 3), F32), _W4, [1, 6, 6, 2], 2),
      errors.InvalidArgumentError,
      "Conv2DCustomBackpropInput: filter and out_backprop must have the same out_depth"),
-    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [1, 6, 6, 3], 2),
+    (lambda: tf.nn.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [1, 6, 6, 3], 2),
      errors.InvalidArgumentError,
      "Conv2DCustomBackpropInput: input depth must be evenly divisible by filter depth"),
-    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [6, 6, 2], 2),
+    (lambda: tf.nn.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [6, 6, 2], 2),
      errors.InvalidArgumentError,
      "Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: 3"),
-    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [2, 6, 6, 2], 2),
+    (lambda: tf.nn.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, [2, 6, 6, 2], 2),
      errors.InvalidArgumentError,
      r"Conv2DCustomBackpropInput: input and out_backprop must have the same batch size. Input "
      r"batch: 2, outbackprop batch: 1, batch_dim: 0 \[Op:Conv2DBackpropInput\]"),
-    (lambda: c.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, tf.constant([1., 6, 6, 2]), 2),
+    (lambda: tf.nn.conv2d_transpose(np.ones((1, 3, 3, 4), F32), _W4, tf.constant([1., 6, 6, 2]), 2),
      errors.InvalidArgumentError,
      "Value for attr 'Tshape' of float is not in the list of allowed values: int32, int64"),
-    (lambda: c.conv3d_transpose(_X3, _W3, [3, 4, 5], 2), errors.InvalidArgumentError,
+    (lambda: tf.nn.conv3d_transpose(_X3, _W3, [3, 4, 5], 2), errors.InvalidArgumentError,
      r"^input tensor must have 5 dimensions \[Op:Conv3DBackpropInputV2\]$"),
-    (lambda: c.conv3d_transpose(_X3, _W3, [1, 5, 4, 5, 1], 2), errors.InvalidArgumentError,
+    (lambda: tf.nn.conv3d_transpose(_X3, _W3, [1, 5, 4, 5, 1], 2), errors.InvalidArgumentError,
      r"Conv3DBackpropInputOp: Size of out_backprop doesn't match computed: actual = 2, "
      r"computed = 3 spatial_dim: 1 input: 5 filter: 2 output: 2 stride: 2 dilation: 1 "
      r"\[Op:Conv3DBackpropInputV2\]"),
-    (lambda: c.conv3d_transpose(_X3, _W3, [2, 3, 4, 5, 1], 2), errors.InvalidArgumentError,
+    (lambda: tf.nn.conv3d_transpose(_X3, _W3, [2, 3, 4, 5, 1], 2), errors.InvalidArgumentError,
      "Conv3DBackpropInputOp: input and out_backprop must have the same batch size. Input "
      "batch: 2, outbackprop batch: 1, batch_dim: 0"),
-    (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], 2, "same"),
+    (lambda: tf.nn.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], 2, "same"),
      errors.InvalidArgumentError, "Value for attr 'padding' of \"same\" is not in the list of "
                                   "allowed values: \"SAME\", \"VALID\"$"),
-    (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], 2, [[0, 0]] * 5), TypeError,
+    (lambda: tf.nn.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], 2, [[0, 0]] * 5), TypeError,
      "Expected string for argument 'padding'"),
-    (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], 2, data_format="NHWC"),
+    (lambda: tf.nn.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], 2, data_format="NHWC"),
      errors.InvalidArgumentError, "Value for attr 'data_format' of \"NHWC\" is not in the list "
                                   "of allowed values: \"NDHWC\", \"NCDHW\""),
-    (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], [2, 2]), ValueError,
+    (lambda: tf.nn.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], [2, 2]), ValueError,
      r"strides should be of length 1, 3 or 5. Received: strides=\[2, 2\] of length 2"),
-    (lambda: c.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], [1, 2, 2, 2, 2]),
+    (lambda: tf.nn.conv3d_transpose(_X3, _W3, [1, 3, 4, 5, 1], [1, 2, 2, 2, 2]),
      errors.UnimplementedError, "does not yet support strides in the batch and depth"),
-    (lambda: c.conv3d_transpose(_X3.astype(np.int32), _W3.astype(np.int32), [1, 3, 4, 5, 1],
+    (lambda: tf.nn.conv3d_transpose(_X3.astype(np.int32), _W3.astype(np.int32), [1, 3, 4, 5, 1],
                                 2), errors.InvalidArgumentError,
      "Value for attr 'T' of int32 is not in the list of allowed values"),
-    (lambda: c.max_pool2d(_X4, [2, 2, 2, 1], 1, "SAME"), errors.UnimplementedError,
+    (lambda: tf.nn.max_pool2d(_X4, [2, 2, 2, 1], 1, "SAME"), errors.UnimplementedError,
      "Pooling is not yet supported on the batch dimension."),
-    (lambda: c.max_pool2d(_X4, [1, 2, 2, 2], 1, "SAME"), errors.UnimplementedError,
+    (lambda: tf.nn.max_pool2d(_X4, [1, 2, 2, 2], 1, "SAME"), errors.UnimplementedError,
      "depth dimension"),
-    (lambda: c.max_pool2d(_X4, 0, 2, "SAME"), errors.InvalidArgumentError,
+    (lambda: tf.nn.max_pool2d(_X4, 0, 2, "SAME"), errors.InvalidArgumentError,
      "Sliding window ksize must be positive. The specified or inferred ksize is: 1,0,0,1"),
-    (lambda: c.max_pool2d(_X4, 2, 0, "SAME"), errors.InvalidArgumentError,
+    (lambda: tf.nn.max_pool2d(_X4, 2, 0, "SAME"), errors.InvalidArgumentError,
      "Stride must be > 0, but got 0"),
-    (lambda: c.max_pool2d(_X4, [2, 2, 2], 2, "SAME"), ValueError,
+    (lambda: tf.nn.max_pool2d(_X4, [2, 2, 2], 2, "SAME"), ValueError,
      r"ksize should be of length 1, 2 or 4. Received: ksize=\[2, 2, 2\] of length 3"),
-    (lambda: c.max_pool2d(np.ones((5, 5, 2), F32), 2, 2, "SAME"), errors.InvalidArgumentError,
+    (lambda: tf.nn.max_pool2d(np.ones((5, 5, 2), F32), 2, 2, "SAME"), errors.InvalidArgumentError,
      r"input must be 4-dimensional: \[5,5,2\] \[Op:MaxPool\]"),
-    (lambda: c.avg_pool2d(_X4, 2, 2, [[0, 0], [1, 1], [1, 1], [0, 0]]), TypeError,
+    (lambda: tf.nn.avg_pool2d(_X4, 2, 2, [[0, 0], [1, 1], [1, 1], [0, 0]]), TypeError,
      "Expected string for argument 'padding'"),
-    (lambda: c.avg_pool2d(_X4.astype(np.int32), 2, 2, "SAME"), errors.InvalidArgumentError,
+    (lambda: tf.nn.avg_pool2d(_X4.astype(np.int32), 2, 2, "SAME"), errors.InvalidArgumentError,
      "Value for attr 'T' of int32 is not in the list of allowed values"),
-    (lambda: c.max_pool2d(_X4.astype(bool), 2, 2, "SAME"), errors.InvalidArgumentError,
+    (lambda: tf.nn.max_pool2d(_X4.astype(bool), 2, 2, "SAME"), errors.InvalidArgumentError,
      "Value for attr 'T' of bool is not in the list of allowed values"),
 ])
 def test_errors(call, error, message):

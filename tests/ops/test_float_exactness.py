@@ -18,8 +18,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.ops import float_math, nn_ops
+from tests.internals import dispatch, nn_ops
 
 POINTS = (
     "00000000 80000000 7f800000 ff800000 7fc00000 000116c2 800116c2 00800000 80800000 0da24260 "

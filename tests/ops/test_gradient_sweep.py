@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core import errors, registry
+from eagerflow import errors
+from tests.internals import registry
 from tests.ops.specs import all_specs
 
 SPECS = all_specs()

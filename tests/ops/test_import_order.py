@@ -1,7 +1,8 @@
 """The op families import each other without cycles (see eagerflow/_src/ops/late.py)."""
+from tests import internals
 from tests.import_graph import cycles, imports, package_modules
 
-PACKAGE = "eagerflow._src.ops"
+PACKAGE = internals.ops_package.__name__
 
 
 def test_no_module_level_import_cycle_in_ops():

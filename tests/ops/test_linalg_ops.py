@@ -8,9 +8,8 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from eagerflow._src.core import errors, registry
-from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import linalg_ops as la
+from eagerflow import errors, linalg as la, TensorShape
+from tests.internals import registry
 
 InvalidArgumentError = errors.InvalidArgumentError
 
@@ -398,7 +397,7 @@ def test_matrix_transpose_needs_a_matrix():
 
 
 def test_named_results_and_normalize():
-    from eagerflow._src.ops import linalg_ops as la
+    from eagerflow import linalg as la
     sign, logabs = la.slogdet(tf.constant([[0.0, 1.0], [1.0, 0.0]]))
     assert repr(la.slogdet(tf.eye(2))).startswith("LogMatrixDeterminant(sign=<tf.Tensor")
     assert la.qr(tf.eye(2))._fields == ("q", "r")

@@ -3,7 +3,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
-from eagerflow._src.ops.list_ops import TensorList
+from tests.internals import TensorList
 
 
 def test_old_versions_keep_their_elements():

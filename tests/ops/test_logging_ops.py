@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops.logging_ops import tensor_text
+from tests.internals import tensor_text
 
 
 @pytest.mark.parametrize("value, summarize, text", [

@@ -1,5 +1,4 @@
 """nn ops: TensorFlow's errors and edge cases, composites, dropout, lookups, shape rules."""
-import types
 import warnings
 
 import numpy as np
@@ -8,15 +7,15 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from eagerflow._src.core import errors
-from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import nn_ops as n
+from eagerflow import errors, TensorShape
+from tests.internals import nn_ops as n
+from tests import internals
 
 F32, F64 = np.float32, np.float64
 
 
 def _needs(module, *names):
-    mod = pytest.importorskip(f"eagerflow._src.ops.{module}")
+    mod = getattr(internals, module)
     missing = [name for name in names if not hasattr(mod, name)]
     if missing:
         pytest.skip(f"{module} lacks {missing}")
@@ -28,23 +27,24 @@ def test_activations_do_not_overflow_or_warn():
     x = tf.constant([-1000.0, -1.0, 0.0, 1000.0])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        np.testing.assert_allclose(n.elu(x).numpy(), [-1, np.expm1(-1), 0, 1000], rtol=1e-6)
-        assert np.isfinite(n.selu(x).numpy()).all()
-        np.testing.assert_allclose(n.log_softmax(tf.constant([1.0, 1000.0])).numpy(), [-999, 0])
-        np.testing.assert_allclose(n.softmax(tf.constant([0.0, 1000.0])).numpy(), [0, 1])
+        np.testing.assert_allclose(tf.nn.elu(x).numpy(), [-1, np.expm1(-1), 0, 1000], rtol=1e-6)
+        assert np.isfinite(tf.nn.selu(x).numpy()).all()
+        np.testing.assert_allclose(tf.math.log_softmax(tf.constant([1.0, 1000.0])).numpy(),
+                                   [-999, 0])
+        np.testing.assert_allclose(tf.math.softmax(tf.constant([0.0, 1000.0])).numpy(), [0, 1])
 
 
 def test_relu_family_dtypes():
-    assert n.relu(tf.constant([1, 2], tf.uint8)).dtype == tf.uint8
-    np.testing.assert_array_equal(n.relu6(tf.constant([1, 9], tf.uint8)).numpy(), [1, 6])
-    leaky = n.leaky_relu(tf.constant([-1, 7]))
+    assert tf.nn.relu(tf.constant([1, 2], tf.uint8)).dtype == tf.uint8
+    np.testing.assert_array_equal(tf.nn.relu6(tf.constant([1, 9], tf.uint8)).numpy(), [1, 6])
+    leaky = tf.nn.leaky_relu(tf.constant([-1, 7]))
     assert leaky.dtype == tf.float32
     np.testing.assert_allclose(leaky.numpy(), [-0.2, 7])
-    assert n.leaky_relu(tf.constant([-1.0], tf.float16)).dtype == tf.float16
+    assert tf.nn.leaky_relu(tf.constant([-1.0], tf.float16)).dtype == tf.float16
     with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of bool"):
-        n.relu(tf.constant([True]))
+        tf.nn.relu(tf.constant([True]))
     with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
-        n.elu(tf.constant([1]))
+        tf.nn.elu(tf.constant([1]))
 
 
 def test_relu_grad_needs_same_shapes_and_keeps_the_dtype():
@@ -59,17 +59,17 @@ def test_relu_grad_needs_same_shapes_and_keeps_the_dtype():
 
 def test_activation_argument_errors():
     with pytest.raises(TypeError, match="Expected float for argument 'alpha'"):
-        n.leaky_relu(tf.constant([1.0]), tf.constant(0.5))
+        tf.nn.leaky_relu(tf.constant([1.0]), tf.constant(0.5))
     with pytest.raises(ValueError, match=r"`features.dtype` must be a floating point tensor."
                                          r"Received:features.dtype=<dtype: 'int32'>"):
-        n.gelu(tf.constant([1]))
+        tf.nn.gelu(tf.constant([1]))
     with pytest.raises(errors.InvalidArgumentError, match="Sigmoid"):
-        n.swish(tf.constant([1, 2]))
-    assert n.swish is n.silu
+        tf.nn.swish(tf.constant([1, 2]))
+    assert tf.nn.swish is tf.nn.silu
 
 
 def test_silu_beta_takes_the_features_dtype():
-    got = n.silu(tf.constant([-1.0, 9.0], tf.float64), 2.0)
+    got = tf.nn.silu(tf.constant([-1.0, 9.0], tf.float64), 2.0)
     assert got.dtype == tf.float64
     np.testing.assert_allclose(got.numpy(), [-0.11920292, 8.99999986], rtol=1e-7)
 
@@ -81,10 +81,10 @@ def test_silu_beta_takes_the_features_dtype():
                     elements=st.floats(-50, 50)), data=st.data())
 def test_softmax_properties(x, data):
     axis = data.draw(st.integers(-x.ndim, x.ndim - 1))
-    p = n.softmax(x, axis).numpy()
+    p = tf.math.softmax(x, axis).numpy()
     np.testing.assert_allclose(p.sum(axis), 1)
-    np.testing.assert_allclose(n.log_softmax(x, axis).numpy(), np.log(p), atol=1e-9)
-    np.testing.assert_allclose(n.softmax(x + 7.5, axis).numpy(), p, atol=1e-12)
+    np.testing.assert_allclose(tf.math.log_softmax(x, axis).numpy(), np.log(p), atol=1e-9)
+    np.testing.assert_allclose(tf.math.softmax(x + 7.5, axis).numpy(), p, atol=1e-12)
 
 
 def test_softmax_errors_and_edges():
@@ -92,16 +92,16 @@ def test_softmax_errors_and_edges():
     with pytest.raises(errors.InvalidArgumentError,
                        match=r"`dim` must be in the range \[-2, 2\) where 2 is the number of "
                              r"dimensions in the input. Received: dim=5"):
-        n.softmax(x, axis=5)
+        tf.math.softmax(x, axis=5)
     with pytest.raises(errors.InvalidArgumentError,
                        match=r"logits must have >= 1 dimension, got \[\] \[Op:Softmax\]"):
-        n.softmax(tf.constant(1.0))
+        tf.math.softmax(tf.constant(1.0))
     with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
-        n.softmax(tf.constant([1, 2]))
-    assert n.softmax(np.zeros((2, 0), F32)).shape == (2, 0)
-    np.testing.assert_allclose(n.softmax(x, axis=tf.constant(0)).numpy(),
-                               n.softmax(x, axis=-2).numpy())
-    half = n.softmax(tf.constant([1.0, 2.0, 30.0], tf.float16))
+        tf.math.softmax(tf.constant([1, 2]))
+    assert tf.math.softmax(np.zeros((2, 0), F32)).shape == (2, 0)
+    np.testing.assert_allclose(tf.math.softmax(x, axis=tf.constant(0)).numpy(),
+                               tf.math.softmax(x, axis=-2).numpy())
+    half = tf.math.softmax(tf.constant([1.0, 2.0, 30.0], tf.float16))
     assert half.dtype == tf.float16
     np.testing.assert_array_equal(half.numpy(), [0, 0, 1])
 
@@ -111,26 +111,26 @@ def test_softmax_errors_and_edges():
 def test_bias_add_formats_and_errors():
     ones = np.ones((1, 2, 3), F32)
     for fmt in ("NCHW", "NCW", "NC"):
-        np.testing.assert_array_equal(n.bias_add(ones, [1.0, 2.0], data_format=fmt).numpy(),
+        np.testing.assert_array_equal(tf.nn.bias_add(ones, [1.0, 2.0], data_format=fmt).numpy(),
                                       [[[2, 2, 2], [3, 3, 3]]])
-    np.testing.assert_array_equal(n.bias_add(ones, [1.0, 2.0, 3.0], "NWC").numpy(),
+    np.testing.assert_array_equal(tf.nn.bias_add(ones, [1.0, 2.0, 3.0], "NWC").numpy(),
                                   [[[2, 3, 4]] * 2])
-    np.testing.assert_array_equal(n.bias_add(np.ones((2, 3), F32), [1.0, 2.0, 3.0], "NCHW"),
+    np.testing.assert_array_equal(tf.nn.bias_add(np.ones((2, 3), F32), [1.0, 2.0, 3.0], "NCHW"),
                                   [[2, 3, 4]] * 2)
     with pytest.raises(ValueError, match="`data_format` must be of the form `N...C` or `NC...`. "
                                          "Received: data_format=HWC"):
-        n.bias_add(ones, [1.0], data_format="HWC")
+        tf.nn.bias_add(ones, [1.0], data_format="HWC")
     with pytest.raises(errors.InvalidArgumentError,
                        match=r"Must provide as many biases as the last dimension of the input "
                              r"tensor: \[2\] vs. \[2,3\] \[Op:BiasAdd\]"):
-        n.bias_add(np.ones((2, 3), F32), [1.0, 2.0])
+        tf.nn.bias_add(np.ones((2, 3), F32), [1.0, 2.0])
     with pytest.raises(errors.InvalidArgumentError, match=r"Biases must be 1D: \[1,3\]"):
-        n.bias_add(np.ones((2, 3), F32), [[1.0, 2.0, 3.0]])
+        tf.nn.bias_add(np.ones((2, 3), F32), [[1.0, 2.0, 3.0]])
     with pytest.raises(errors.InvalidArgumentError,
                        match=r"Input tensor must be at least 2D: \[2\]"):
-        n.bias_add(np.ones(2, F32), [1.0, 2.0])
+        tf.nn.bias_add(np.ones(2, F32), [1.0, 2.0])
     with pytest.raises(TypeError, match="Cannot convert"):
-        n.bias_add(tf.constant([[1, 2]]), [1.0, 2.0])
+        tf.nn.bias_add(tf.constant([[1, 2]]), [1.0, 2.0])
 
 
 def test_bias_add_grad_formats_errors_and_tape():
@@ -144,13 +144,13 @@ def test_bias_add_grad_formats_errors_and_tape():
     bias = tf.constant([1.0, 2.0, 3.0, 4.0])
     with tf.GradientTape() as tape:
         tape.watch(bias)
-        y = n.bias_add(dy, bias) * 2.0
+        y = tf.nn.bias_add(dy, bias) * 2.0
     np.testing.assert_array_equal(tape.gradient(y, bias).numpy(), [12.0] * 4)
 
     def grad(x, b):  # TF's graph: the bias gradient is one BiasAddGrad
         with tf.GradientTape() as tape:
             tape.watch(b)
-            y = n.bias_add(x, b)
+            y = tf.nn.bias_add(x, b)
         return tape.gradient(y, b)
 
     graph = tf.function(grad).get_concrete_function(tf.TensorSpec([None, 3], tf.float32),
@@ -163,18 +163,19 @@ def test_bias_add_grad_formats_errors_and_tape():
 def test_softmax_cross_entropy_semantics():
     labels = [[0.0, 1.0, 0.0], [0.5, 0.5, 0.0]]
     logits = tf.constant([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
-    np.testing.assert_allclose(n.softmax_cross_entropy_with_logits(labels, logits).numpy(),
+    np.testing.assert_allclose(tf.nn.softmax_cross_entropy_with_logits(labels, logits).numpy(),
                                [1.4076059, 1.0986123], rtol=1e-6)
-    as_f64 = n.softmax_cross_entropy_with_logits([[0, 1]], tf.constant([[1.0, 2.0]], tf.float64))
+    as_f64 = tf.nn.softmax_cross_entropy_with_logits([[0, 1]],
+                                                     tf.constant([[1.0, 2.0]], tf.float64))
     assert as_f64.dtype == tf.float64  # labels take the logits' dtype
-    assert n.softmax_cross_entropy_with_logits([0.0, 1.0], [1.0, 2.0]).shape == ()
-    half = n.softmax_cross_entropy_with_logits(tf.constant([[0.0, 1.0]], tf.float16),
+    assert tf.nn.softmax_cross_entropy_with_logits([0.0, 1.0], [1.0, 2.0]).shape == ()
+    half = tf.nn.softmax_cross_entropy_with_logits(tf.constant([[0.0, 1.0]], tf.float16),
                                                tf.constant([[1.0, 20.0]], tf.float16))
     assert half.dtype == tf.float16 and half.numpy()[0] == 0
     with pytest.raises(errors.InvalidArgumentError,
                        match=r"logits and labels must be broadcastable: logits_size=\[2,3\] "
                              r"labels_size=\[2,2\]"):
-        n.softmax_cross_entropy_with_logits([[0.0, 1.0], [1.0, 0.0]], logits)
+        tf.nn.softmax_cross_entropy_with_logits([[0.0, 1.0], [1.0, 0.0]], logits)
 
 
 def test_sparse_softmax_cross_entropy_errors():
@@ -185,24 +186,24 @@ def test_sparse_softmax_cross_entropy_errors():
                            match=rf"Received a label value of {bad} which is outside the valid "
                                  rf"range of \[0, 3\).  Label values: {values} "
                                  r"\[Op:SparseSoftmaxCrossEntropyWithLogits\]"):
-            n.sparse_softmax_cross_entropy_with_logits(labels, logits)
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)
     with pytest.raises(errors.InvalidArgumentError,
                        match="Value for attr 'Tlabels' of float is not in the list of allowed "
                              "values: int32, int64"):
-        n.sparse_softmax_cross_entropy_with_logits([1.0, 0.0, 0.0], logits)
+        tf.nn.sparse_softmax_cross_entropy_with_logits([1.0, 0.0, 0.0], logits)
     with pytest.raises(ValueError, match=r"`labels.shape.rank` must equal `logits.shape.rank - "
                                          r"1`. Received: labels.shape=\(1, 3\) of rank 2 and "
                                          r"logits.shape=\(3, 3\) of rank 2"):
-        n.sparse_softmax_cross_entropy_with_logits([[2, 0, 1]], logits)
+        tf.nn.sparse_softmax_cross_entropy_with_logits([[2, 0, 1]], logits)
     with pytest.raises(ValueError, match=r"`labels.shape` must equal `logits.shape` except for "
                                          r"the last dimension. Received: labels.shape=\(2,\) "
                                          r"and logits.shape=\(3, 3\)"):
-        n.sparse_softmax_cross_entropy_with_logits([2, 0], logits)
+        tf.nn.sparse_softmax_cross_entropy_with_logits([2, 0], logits)
     with pytest.raises(ValueError, match="`logits` cannot be a scalar. Received logits=2.0"):
-        n.sparse_softmax_cross_entropy_with_logits(1, 2.0)
+        tf.nn.sparse_softmax_cross_entropy_with_logits(1, 2.0)
     with pytest.raises(errors.InvalidArgumentError,
                        match=r"Must have at least one class, but got logits shape \[2,0\]"):
-        n.sparse_softmax_cross_entropy_with_logits([0, 0], np.zeros((2, 0), F32))
+        tf.nn.sparse_softmax_cross_entropy_with_logits([0, 0], np.zeros((2, 0), F32))
 
 
 def _op_types(fn, *specs):
@@ -217,13 +218,13 @@ def test_cross_entropy_gradients_skip_the_unused_backprop_output():
     def sparse(logits):
         with tf.GradientTape() as tape:
             tape.watch(logits)
-            loss = n.sparse_softmax_cross_entropy_with_logits([0, 1, 2, 0], logits)
+            loss = tf.nn.sparse_softmax_cross_entropy_with_logits([0, 1, 2, 0], logits)
         return tape.gradient(loss, logits)
 
     def dense(logits):
         with tf.GradientTape() as tape:
             tape.watch(logits)
-            loss = n.softmax_cross_entropy_with_logits(tf.one_hot([0, 1, 2, 0], 3), logits)
+            loss = tf.nn.softmax_cross_entropy_with_logits(tf.one_hot([0, 1, 2, 0], 3), logits)
         return tape.gradient(loss, logits)
     for fn in (sparse, dense):
         types = _op_types(fn, logits_spec)
@@ -235,8 +236,8 @@ def test_cross_entropy_second_derivatives(sparse):
     rng = np.random.default_rng(0)
     logits = tf.constant(rng.normal(size=(3, 4)))
     labels = tf.constant([1, 3, 0]) if sparse else tf.constant(rng.dirichlet(np.ones(4), 3))
-    xent = (n.sparse_softmax_cross_entropy_with_logits if sparse
-            else n.softmax_cross_entropy_with_logits)
+    xent = (tf.nn.sparse_softmax_cross_entropy_with_logits if sparse
+            else tf.nn.softmax_cross_entropy_with_logits)
 
     def first(x):  # a gradient's norm: differentiating it reads the backprop output
         with tf.GradientTape() as tape:
@@ -249,41 +250,42 @@ def test_cross_entropy_second_derivatives(sparse):
         def by_labels(y):
             with tf.GradientTape() as tape:
                 tape.watch(y)
-                loss = tf.reduce_sum(n.softmax_cross_entropy_with_logits(y, logits))
+                loss = tf.reduce_sum(tf.nn.softmax_cross_entropy_with_logits(y, logits))
             return tf.reduce_sum(tape.gradient(loss, y) * logits)
         theoretical, numerical = tf.test.compute_gradient(by_labels, [labels], delta=1e-6)
         np.testing.assert_allclose(theoretical[0], numerical[0], rtol=1e-6, atol=1e-8)
 
 
 def test_sparse_softmax_cross_entropy_edges():
-    empty = n.sparse_softmax_cross_entropy_with_logits(np.zeros(0, np.int32),
+    empty = tf.nn.sparse_softmax_cross_entropy_with_logits(np.zeros(0, np.int32),
                                                        np.zeros((0, 3), F32))
     assert empty.shape == (0,) and empty.dtype == tf.float32
-    scalar = n.sparse_softmax_cross_entropy_with_logits(1, [1.0, 2.0])
+    scalar = tf.nn.sparse_softmax_cross_entropy_with_logits(1, [1.0, 2.0])
     np.testing.assert_allclose(scalar.numpy(), 0.31326166, rtol=1e-6)
-    half = n.sparse_softmax_cross_entropy_with_logits([1], tf.constant([[1.0, 20.0]], tf.float16))
+    half = tf.nn.sparse_softmax_cross_entropy_with_logits([1],
+                                                          tf.constant([[1.0, 20.0]], tf.float16))
     assert half.dtype == tf.float16 and half.numpy()[0] == 0
 
 
 def test_sigmoid_cross_entropy():
-    got = n.sigmoid_cross_entropy_with_logits(labels=[0.0, 1.0, 0.5, 1.0],
+    got = tf.nn.sigmoid_cross_entropy_with_logits(labels=[0.0, 1.0, 0.5, 1.0],
                                               logits=[-100.0, 100.0, 0.0, -100.0])
     np.testing.assert_allclose(got.numpy(), [0, 0, np.log(2), 100], atol=1e-6)
     with pytest.raises(ValueError, match=r"`logits` and `labels` must have the same shape, "
                                          r"received \(\(3,\) vs \(2,\)\)."):
-        n.sigmoid_cross_entropy_with_logits(labels=[0.0, 1.0], logits=[1.0, 2.0, 3.0])
+        tf.nn.sigmoid_cross_entropy_with_logits(labels=[0.0, 1.0], logits=[1.0, 2.0, 3.0])
     with pytest.raises(errors.InvalidArgumentError,
                        match="cannot compute Mul as input #1.zero-based. was expected to be a "
                              "float tensor but is a double tensor"):
-        n.sigmoid_cross_entropy_with_logits(labels=tf.constant([0.0], tf.float64), logits=[1.0])
+        tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.constant([0.0], tf.float64), logits=[1.0])
 
 
 def test_l2_loss():
-    assert n.l2_loss(np.zeros(0, F32)).numpy() == 0
-    got = n.l2_loss(tf.constant([[1.0, 2.0], [3.0, 4.0]], tf.float64))
+    assert tf.nn.l2_loss(np.zeros(0, F32)).numpy() == 0
+    got = tf.nn.l2_loss(tf.constant([[1.0, 2.0], [3.0, 4.0]], tf.float64))
     assert got.dtype == tf.float64 and got.numpy() == 15
     with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
-        n.l2_loss([1, 2])
+        tf.nn.l2_loss([1, 2])
 
 
 # ----------------------------------------------------------------------------- in_top_k
@@ -296,37 +298,38 @@ def test_in_top_k_semantics():
              ([-1, 0], 1, [False, False]), ([1, 0], 0, [False, False]),
              ([1, 0], -1, [False, False]), ([1, 0], 10, [True, False])]
     for targets, k, want in cases:
-        np.testing.assert_array_equal(n.in_top_k(targets, p, k).numpy(), want)
-    assert n.in_top_k(tf.constant([0], tf.int64), [[1.0, 2.0]], tf.constant(2, tf.int64)).numpy()
-    assert not n.in_top_k([0], [[np.inf, 1.0]], 1).numpy()[0]
+        np.testing.assert_array_equal(tf.math.in_top_k(targets, p, k).numpy(), want)
+    assert tf.math.in_top_k(tf.constant([0], tf.int64), [[1.0, 2.0]],
+                            tf.constant(2, tf.int64)).numpy()
+    assert not tf.math.in_top_k([0], [[np.inf, 1.0]], 1).numpy()[0]
 
 
 def test_in_top_k_errors():
     p = tf.constant([[0.1, 0.9], [0.5, 0.5]])
     with pytest.raises(ValueError, match="Tensor conversion requested dtype float32"):
-        n.in_top_k([0, 1], tf.cast(p, tf.float64), 1)
+        tf.math.in_top_k([0, 1], tf.cast(p, tf.float64), 1)
     with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of float"):
-        n.in_top_k([0.0, 1.0], p, 1)
+        tf.math.in_top_k([0.0, 1.0], p, 1)
     with pytest.raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int32"):
-        n.in_top_k([0, 1], p, 2.0)
+        tf.math.in_top_k([0, 1], p, 2.0)
     with pytest.raises(errors.InvalidArgumentError,
                        match=r"predictions must be 2-dimensional \[Op:InTopKV2\]"):
-        n.in_top_k([0], [1.0, 2.0], 1)
+        tf.math.in_top_k([0], [1.0, 2.0], 1)
     with pytest.raises(errors.InvalidArgumentError, match="targets must be 1-dimensional"):
-        n.in_top_k([[0]], p, 1)
+        tf.math.in_top_k([[0]], p, 1)
     with pytest.raises(errors.InvalidArgumentError,
                        match="First dimension of predictions 2 must match length of targets 3"):
-        n.in_top_k([0, 1, 1], p, 1)
+        tf.math.in_top_k([0, 1, 1], p, 1)
 
 
 def test_in_top_k_in_graphs():
     # k is an input of the op: a Python k is a constant of the graph, a tensor k may be computed
     p = tf.constant([[0.1, 0.5, 0.4], [0.5, 0.3, 0.2]])
-    graph = tf.function(lambda t, k: (n.in_top_k(t, p, 2), n.in_top_k(t, p, k + 1)))
+    graph = tf.function(lambda t, k: (tf.math.in_top_k(t, p, 2), tf.math.in_top_k(t, p, k + 1)))
     top2, top1 = graph(tf.constant([2, 1]), tf.constant(0))
     np.testing.assert_array_equal(top2.numpy(), [True, True])
     np.testing.assert_array_equal(top1.numpy(), [False, False])
-    unknown = tf.function(lambda t, p, k: n.in_top_k(t, p, k), input_signature=[
+    unknown = tf.function(lambda t, p, k: tf.math.in_top_k(t, p, k), input_signature=[
         tf.TensorSpec(None, tf.int32), tf.TensorSpec(None), tf.TensorSpec(None, tf.int32)])
     assert unknown.get_concrete_function().structured_outputs.shape.as_list() == [None]
     with pytest.raises(errors.InvalidArgumentError, match=r"k must be 0-D, got shape \[1\]"):
@@ -335,7 +338,7 @@ def test_in_top_k_in_graphs():
 
 def test_in_top_k_graph_errors():
     p = tf.constant([[0.1, 0.5, 0.4], [0.5, 0.3, 0.2]])
-    call = tf.function(lambda t, p, k: n.in_top_k(t, p, k))
+    call = tf.function(lambda t, p, k: tf.math.in_top_k(t, p, k))
     with pytest.raises(TypeError, match="Value passed to parameter 'targets' has DataType "
                                         "float32 not in list of allowed values: int32, int64"):
         call(tf.constant([0.0, 2.0]), p, 1)
@@ -344,7 +347,7 @@ def test_in_top_k_graph_errors():
         call(tf.constant([0, 2], tf.int64), p, tf.constant(1))
     with pytest.raises(errors.InvalidArgumentError, match="as input #2.* int64 tensor but is a "
                                                           "int32 tensor"):
-        n.in_top_k(tf.constant([0, 2], tf.int64), p, tf.constant(1))
+        tf.math.in_top_k(tf.constant([0, 2], tf.int64), p, tf.constant(1))
     with pytest.raises(ValueError, match=r"Shape must be rank 2 but is rank 1 for '\{\{node "
                                          r"InTopKV2\}\} = InTopKV2\[T=DT_INT32\]\(p, t, Const\)' "
                                          r"with input shapes: \[2\], \[1\], \[\]\."):
@@ -361,31 +364,31 @@ def test_moments():
     _needs("reduction_ops", "reduce_mean")
     _needs("array_ops", "squeeze")
     y = np.array([[1.0, 2.0, 3.0], [4.0, 6.0, 8.0]], F32)
-    mean, variance = n.moments(y, [0])
+    mean, variance = tf.nn.moments(y, [0])
     np.testing.assert_allclose(mean.numpy(), y.mean(0))
     np.testing.assert_allclose(variance.numpy(), y.var(0))
-    mean, variance = n.moments(y, [0, 1], keepdims=True)
+    mean, variance = tf.nn.moments(y, [0, 1], keepdims=True)
     assert mean.shape == variance.shape == (1, 1)
     np.testing.assert_allclose(variance.numpy(), [[y.var()]], rtol=1e-6)
-    mean, variance = n.moments(tf.cast(y, tf.float16), -1)
+    mean, variance = tf.nn.moments(tf.cast(y, tf.float16), -1)
     assert mean.dtype == variance.dtype == tf.float16
     np.testing.assert_allclose(variance.numpy(), y.var(-1), rtol=1e-3)
-    mean, variance = n.moments(tf.constant([[1, 2], [3, 5]]), [1])
+    mean, variance = tf.nn.moments(tf.constant([[1, 2], [3, 5]]), [1])
     assert mean.dtype == tf.int32
     np.testing.assert_array_equal([mean.numpy(), variance.numpy()], [[1, 4], [0, 1]])
-    mean, variance = n.moments(y, [])
+    mean, variance = tf.nn.moments(y, [])
     np.testing.assert_array_equal(mean.numpy(), y)
     np.testing.assert_array_equal(variance.numpy(), np.zeros_like(y))
 
 
 def test_batch_normalization():
     y = np.array([[1.0, 2.0, 3.0], [4.0, 6.0, 8.0]], F32)
-    got = n.batch_normalization(y, 1.0, 4.0, 0.5, 2.0, 1e-3)
+    got = tf.nn.batch_normalization(y, 1.0, 4.0, 0.5, 2.0, 1e-3)
     np.testing.assert_allclose(got.numpy(), (y - 1) / np.sqrt(4.001) * 2 + 0.5, rtol=1e-6)
-    half = n.batch_normalization(tf.cast(y, tf.float16), 1.0, 4.0, None, None, 1e-3)
+    half = tf.nn.batch_normalization(tf.cast(y, tf.float16), 1.0, 4.0, None, None, 1e-3)
     assert half.dtype == tf.float16
     with pytest.raises(errors.InvalidArgumentError, match="cannot compute Mul"):
-        n.batch_normalization(y, tf.constant(1.0, tf.float64), 4.0, None, None, 1e-3)
+        tf.nn.batch_normalization(y, tf.constant(1.0, tf.float64), 4.0, None, None, 1e-3)
 
 
 def test_dropout_argument_errors():
@@ -393,16 +396,16 @@ def test_dropout_argument_errors():
     for rate in (1.0, -0.1):
         with pytest.raises(ValueError, match=r"`rate` must be a scalar tensor or a float in the "
                                              rf"range \[0, 1\). Received: rate={rate}"):
-            n.dropout(x, rate)
+            tf.nn.dropout(x, rate)
     with pytest.raises(ValueError, match="`x.dtype` must be a floating point tensor as `x` will "
                                          "be scaled. Received: x_dtype=<dtype: 'int32'>"):
-        n.dropout(tf.constant([1, 2]), 0.5)
+        tf.nn.dropout(tf.constant([1, 2]), 0.5)
     with pytest.raises(ValueError, match="`rate` must be a scalar or scalar tensor"):
-        n.dropout(x, [0.5, 0.5])
+        tf.nn.dropout(x, [0.5, 0.5])
     with pytest.raises(ValueError, match="`x.dtype` must be compatible with `rate.dtype`"):
-        n.dropout(x, tf.constant(0.5, tf.float64))
+        tf.nn.dropout(x, tf.constant(0.5, tf.float64))
     t = tf.constant(x)
-    assert n.dropout(t, 0.0) is t and n.dropout(t, 0) is t
+    assert tf.nn.dropout(t, 0.0) is t and tf.nn.dropout(t, 0) is t
 
 
 def test_dropout_masks_with_uniform_noise(monkeypatch):
@@ -412,13 +415,12 @@ def test_dropout_masks_with_uniform_noise(monkeypatch):
     def uniform(shape, dtype, seed):
         draws.append((list(shape), dtype, seed))
         return tf.constant(np.array([[0.1], [0.6]], F64))
-    monkeypatch.setattr("eagerflow._src.ops.late.random_ops",
-                        types.SimpleNamespace(uniform=uniform))
+    monkeypatch.setattr(internals.random_ops, "uniform", uniform)
     x = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, np.inf]])
-    got = n.dropout(x, 0.5, noise_shape=[None, 1], seed=7)
+    got = tf.nn.dropout(x, 0.5, noise_shape=[None, 1], seed=7)
     assert draws == [([2, 1], tf.float64, 7)]
     np.testing.assert_array_equal(got.numpy(), [[0, 0, 0], [8, 10, np.inf]])
-    got = n.dropout(x, tf.constant(0.5, tf.float64))
+    got = tf.nn.dropout(x, tf.constant(0.5, tf.float64))
     np.testing.assert_array_equal(got.numpy(), [[0, 0, 0], [8, 10, np.inf]])
     assert draws[-1] == ([2, 3], tf.float64, None)
 
@@ -427,12 +429,12 @@ def test_dropout_keeps_and_scales():
     _needs("random_ops", "uniform")
     x = np.full((200, 100), 3.0, F32)
     x[0, :] = np.nan  # dropped NaNs become zeros
-    got = n.dropout(x, 0.25, seed=5).numpy()
+    got = tf.nn.dropout(x, 0.25, seed=5).numpy()
     kept = got[1:] != 0
     np.testing.assert_allclose(got[1:][kept], 4.0)
     assert 0.7 < kept.mean() < 0.8
     assert (np.isnan(got[0]) | (got[0] == 0)).all()
-    rows = n.dropout(np.ones((50, 4), F64), tf.constant(0.5, tf.float64),
+    rows = tf.nn.dropout(np.ones((50, 4), F64), tf.constant(0.5, tf.float64),
                      noise_shape=[None, 1]).numpy()
     assert (rows == rows[:, :1]).all() and set(np.unique(rows)) <= {0.0, 2.0}
 
@@ -441,21 +443,21 @@ def test_embedding_lookup():
     _needs("array_ops", "gather", "concat")
     _needs("reduction_ops", "reduce_sum")
     p = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], F32)
-    np.testing.assert_array_equal(n.embedding_lookup(p, [2, 0]).numpy(), p[[2, 0]])
-    assert n.embedding_lookup(p, [[2], [0]]).shape == (2, 1, 2)
-    assert n.embedding_lookup([p], 1).shape == (2,)
+    np.testing.assert_array_equal(tf.nn.embedding_lookup(p, [2, 0]).numpy(), p[[2, 0]])
+    assert tf.nn.embedding_lookup(p, [[2], [0]]).shape == (2, 1, 2)
+    assert tf.nn.embedding_lookup([p], 1).shape == (2,)
     shards = [p[:2], p[:2] * 10, p[:1] * 100]  # ids 0-1, 2-3, 4: contiguous ranges
-    np.testing.assert_array_equal(n.embedding_lookup(shards, [4, 0, 3]).numpy(),
+    np.testing.assert_array_equal(tf.nn.embedding_lookup(shards, [4, 0, 3]).numpy(),
                                   [[100, 200], [1, 2], [30, 40]])
-    np.testing.assert_allclose(n.embedding_lookup(p, [2, 0], max_norm=2.0).numpy(),
+    np.testing.assert_allclose(tf.nn.embedding_lookup(p, [2, 0], max_norm=2.0).numpy(),
                                [[1.2803688, 1.5364425], [0.8944272, 1.7888544]], rtol=1e-6)
     table = np.arange(12.0, dtype=F32).reshape(3, 2, 2)  # the norm spans each whole embedding
-    np.testing.assert_allclose(n.embedding_lookup(table, [2], max_norm=2.0).numpy(),
+    np.testing.assert_allclose(tf.nn.embedding_lookup(table, [2], max_norm=2.0).numpy(),
                                [[[0.8363334, 0.94087505], [1.0454167, 1.1499584]]], rtol=1e-6)
     with pytest.raises(ValueError, match="Length of params is currently 0"):
-        n.embedding_lookup([], [1])
+        tf.nn.embedding_lookup([], [1])
     with pytest.raises(errors.InvalidArgumentError):
-        n.embedding_lookup(p, [3])
+        tf.nn.embedding_lookup(p, [3])
 
 
 # ----------------------------------------------------------------------------- shape rules
@@ -492,7 +494,7 @@ def test_shape_rules_with_unknown_dims():
 
 
 def test_average_and_statistics_composites():
-    from eagerflow._src.ops import nn_ops as nn
+    from eagerflow import nn
     assert nn.compute_average_loss(tf.constant([1, 2])).dtype == tf.float64
     assert float(nn.compute_average_loss(tf.constant([1.0, 2.0]), global_batch_size=0)) == 0.0
     with pytest.raises(ValueError, match="at least rank 1"):
@@ -504,7 +506,7 @@ def test_average_and_statistics_composites():
 
 
 def test_space_depth_round_trip():
-    from eagerflow._src.ops import nn_ops as nn
+    from eagerflow import nn
     x = tf.reshape(tf.range(32), [2, 2, 2, 4])
     assert nn.space_to_depth(nn.depth_to_space(x, 2), 2).numpy().tolist() == x.numpy().tolist()
     with pytest.raises(tf.errors.InvalidArgumentError, match="should be divisible"):
@@ -512,7 +514,7 @@ def test_space_depth_round_trip():
 
 
 def test_perfect_fit_costs_positive_zero():
-    from eagerflow._src.ops import nn_ops as nn
+    from eagerflow import nn
     loss = nn.softmax_cross_entropy_with_logits([[1.0, 0.0]], [[100.0, 0.0]])
     sparse = nn.sparse_softmax_cross_entropy_with_logits([0], [[100.0, 0.0]])
     assert str(loss.numpy()[0]) == "0.0" and str(sparse.numpy()[0]) == "0.0"
@@ -532,7 +534,7 @@ INF, NAN = np.inf, np.nan
 ])
 def test_softmax_of_infinite_logits(logits, dtype, softmax, log_softmax):
     x = tf.constant(logits, dtype)
-    for fn, want in ((n.softmax, softmax), (n.log_softmax, log_softmax)):
+    for fn, want in ((tf.math.softmax, softmax), (tf.math.log_softmax, log_softmax)):
         got = fn(x)
         assert got.dtype == dtype
         np.testing.assert_allclose(got.numpy().astype(np.float64), want, rtol=1e-6)
@@ -544,8 +546,8 @@ def test_softmax_of_infinite_logits(logits, dtype, softmax, log_softmax):
 
 
 def test_cross_entropy_of_infinite_logits():
-    dense = n.softmax_cross_entropy_with_logits
-    sparse = n.sparse_softmax_cross_entropy_with_logits
+    dense = tf.nn.softmax_cross_entropy_with_logits
+    sparse = tf.nn.sparse_softmax_cross_entropy_with_logits
     assert np.isnan(dense([[0.5, 0.5]], [[1.5, INF]]).numpy()).all()
     assert np.isnan(dense([[1.0, 0.0]], [[1.5, -INF]]).numpy()).all()  # 0 * inf
     assert sparse([0], [[1.5, -INF]]).numpy().tolist() == [0.0]
@@ -555,13 +557,13 @@ def test_cross_entropy_of_infinite_logits():
 @pytest.mark.parametrize("keepdims, shape", [(False, ()), (True, (1, 1))])
 def test_moments_over_every_axis_when_axes_is_none(keepdims, shape):
     x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
-    for fn in (lambda t: n.moments(t, axes=None, keepdims=keepdims),
-               lambda t: n.weighted_moments(t, None, 1.0, keepdims=keepdims),
-               tf.function(lambda t: n.moments(t, axes=None, keepdims=keepdims))):
+    for fn in (lambda t: tf.nn.moments(t, axes=None, keepdims=keepdims),
+               lambda t: tf.nn.weighted_moments(t, None, 1.0, keepdims=keepdims),
+               tf.function(lambda t: tf.nn.moments(t, axes=None, keepdims=keepdims))):
         mean, variance = fn(x)
         assert mean.shape == variance.shape == shape
         assert (float(tf.reshape(mean, [])), float(tf.reshape(variance, []))) == (2.5, 1.25)
-    unknown = tf.function(lambda t: n.moments(t, None), input_signature=[tf.TensorSpec(None)])
+    unknown = tf.function(lambda t: tf.nn.moments(t, None), input_signature=[tf.TensorSpec(None)])
     assert [float(v) for v in unknown(x)] == [2.5, 1.25]
 
 
@@ -574,12 +576,13 @@ def float_kernels(request):
 
 
 ZERO_SIZE_NN = {
-    "softmax": n.softmax, "log_softmax": n.log_softmax, "softplus": tf.nn.softplus, "elu": n.elu,
-    "selu": n.selu, "relu": n.relu, "relu6": n.relu6, "leaky_relu": n.leaky_relu,
-    "softsign": n.softsign, "sigmoid": tf.sigmoid, "gelu": n.gelu, "silu": n.silu,
+    "softmax": tf.math.softmax, "log_softmax": tf.math.log_softmax, "softplus": tf.nn.softplus,
+    "elu": tf.nn.elu,
+    "selu": tf.nn.selu, "relu": tf.nn.relu, "relu6": tf.nn.relu6, "leaky_relu": tf.nn.leaky_relu,
+    "softsign": tf.math.softsign, "sigmoid": tf.sigmoid, "gelu": tf.nn.gelu, "silu": tf.nn.silu,
     "log_sigmoid": tf.math.log_sigmoid,
-    "sigmoid_xent": lambda t: n.sigmoid_cross_entropy_with_logits(t, t),
-    "weighted_xent": lambda t: n.weighted_cross_entropy_with_logits(t, t, 2.0),
+    "sigmoid_xent": lambda t: tf.nn.sigmoid_cross_entropy_with_logits(t, t),
+    "weighted_xent": lambda t: tf.nn.weighted_cross_entropy_with_logits(t, t, 2.0),
 }
 
 
@@ -596,12 +599,12 @@ def test_zero_size_inputs_give_empty_results(name, shape, dtype):
 @pytest.mark.parametrize("shape", [[0, 3], [3, 0]])
 def test_zero_size_cross_entropies(shape):
     z = tf.zeros(shape)
-    loss = n.softmax_cross_entropy_with_logits(z, z)
+    loss = tf.nn.softmax_cross_entropy_with_logits(z, z)
     assert loss.shape == shape[:1] and not loss.numpy().any()  # no classes: a loss of 0
     if shape[1]:
-        sparse = n.sparse_softmax_cross_entropy_with_logits(tf.zeros([0], tf.int32), z)
+        sparse = tf.nn.sparse_softmax_cross_entropy_with_logits(tf.zeros([0], tf.int32), z)
         assert sparse.shape == [0]
-    mean, variance = n.moments(z, [0])
+    mean, variance = tf.nn.moments(z, [0])
     assert mean.shape == variance.shape == shape[1:]
     assert np.isnan(mean.numpy()).all() and np.isnan(variance.numpy()).all()  # 0 / 0
 

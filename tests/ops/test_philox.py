@@ -3,7 +3,7 @@ functions, truncated-normal groups, multinomial row blocks and vectorized shuffl
 import numpy as np
 import pytest
 
-from eagerflow._src.ops import philox as P
+from tests.internals import philox as P
 
 H = float.fromhex
 

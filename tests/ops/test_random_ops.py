@@ -3,22 +3,21 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core import context, errors, registry
-from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import random_ops as r
+from eagerflow import errors, TensorShape
+from tests.internals import context, random_ops as r, registry
 
 InvalidArgumentError = errors.InvalidArgumentError
 
 
 @pytest.fixture(autouse=True)
 def _no_global_seed():
-    r.set_seed(None)
+    tf.random.set_seed(None)
     yield
-    r.set_seed(None)
+    tf.random.set_seed(None)
 
 
 def _u(**kwargs):
-    return r.uniform([4], **kwargs).numpy()
+    return tf.random.uniform([4], **kwargs).numpy()
 
 
 def _same(a, b):
@@ -29,82 +28,82 @@ def _same(a, b):
 
 def test_without_any_seed_values_are_nondeterministic():
     assert not _same(_u(), _u())
-    r.set_seed(None)
+    tf.random.set_seed(None)
     first = _u()
-    r.set_seed(None)
+    tf.random.set_seed(None)
     assert not _same(first, _u())
 
 
 def test_global_seed_makes_the_sequence_of_ops_reproducible():
-    r.set_seed(1)
-    run1 = [_u(), _u(), r.normal([3]).numpy()]
-    r.set_seed(1)
-    run2 = [_u(), _u(), r.normal([3]).numpy()]
+    tf.random.set_seed(1)
+    run1 = [_u(), _u(), tf.random.normal([3]).numpy()]
+    tf.random.set_seed(1)
+    run2 = [_u(), _u(), tf.random.normal([3]).numpy()]
     assert all(_same(a, b) for a, b in zip(run1, run2))
     assert not _same(run1[0], run1[1])  # successive ops get different op seeds
 
 
 def test_set_seed_again_restarts_the_sequence():
-    r.set_seed(1)
-    a = r.uniform([1])
-    r.set_seed(1)
-    b = r.uniform([1])
+    tf.random.set_seed(1)
+    a = tf.random.uniform([1])
+    tf.random.set_seed(1)
+    b = tf.random.uniform([1])
     assert _same(a, b)
 
 
 def test_different_global_seeds_give_different_values():
-    r.set_seed(1)
+    tf.random.set_seed(1)
     a = _u()
-    r.set_seed(2)
+    tf.random.set_seed(2)
     assert not _same(a, _u())
 
 
 def test_op_seeds_are_shared_by_all_op_kinds():
-    r.set_seed(7)
-    r.normal([2])
+    tf.random.set_seed(7)
+    tf.random.normal([2])
     second = _u()
-    r.set_seed(7)
+    tf.random.set_seed(7)
     _u()
     assert _same(second, _u())  # the second op of the program, whatever the first was
 
 
 def test_op_seed_only_uses_the_default_global_seed():
     a = _u(seed=5)
-    r.set_seed(r.DEFAULT_GRAPH_SEED)
+    tf.random.set_seed(r.DEFAULT_GRAPH_SEED)
     assert _same(a, _u(seed=5))
     assert r.get_seed(5) == (r.DEFAULT_GRAPH_SEED, 5)
 
 
 def test_op_seed_only_is_reproducible_across_program_runs():
     a = [_u(seed=5), _u(seed=5)]
-    r.set_seed(None)  # a new "program run"
+    tf.random.set_seed(None)  # a new "program run"
     assert _same(a, [_u(seed=5), _u(seed=5)])
 
 
 def test_same_seed_pair_twice_gives_different_values():
-    r.set_seed(1)
+    tf.random.set_seed(1)
     assert not _same(_u(seed=5), _u(seed=5))
 
 
 def test_seed_pair_streams_restart_with_set_seed():
-    r.set_seed(1)
+    tf.random.set_seed(1)
     run1 = [_u(seed=5), _u(seed=5)]
-    r.set_seed(1)
+    tf.random.set_seed(1)
     assert _same(run1, [_u(seed=5), _u(seed=5)])
 
 
 def test_explicit_op_seeds_do_not_advance_the_global_sequence():
-    r.set_seed(3)
+    tf.random.set_seed(3)
     a = [_u(), _u(seed=9), _u()]
-    r.set_seed(3)
+    tf.random.set_seed(3)
     b = [_u(), _u()]
     assert _same(a[0], b[0]) and _same(a[2], b[1])
 
 
 def test_seed_pair_streams_are_independent_of_call_order():
-    r.set_seed(1)
+    tf.random.set_seed(1)
     a5, a6 = _u(seed=5), _u(seed=6)
-    r.set_seed(1)
+    tf.random.set_seed(1)
     b6, b5 = _u(seed=6), _u(seed=5)
     assert _same(a5, b5) and _same(a6, b6) and not _same(a5, a6)
 
@@ -118,7 +117,7 @@ def test_random_state_lives_in_attrs_so_a_rerun_reproduces_the_call():
 
     recorder = Recorder()
     with context.recording(recorder):
-        first = r.uniform([5])  # no seeds: entropy drawn into the attrs
+        first = tf.random.uniform([5])  # no seeds: entropy drawn into the attrs
     op, attrs, out = recorder.seen[0]
     assert op.name == "RandomUniform" and op.stateful and op.not_differentiable
     assert set(attrs) == {"shape", "dtype", "seed", "seed2", "stream"}
@@ -128,75 +127,79 @@ def test_random_state_lives_in_attrs_so_a_rerun_reproduces_the_call():
 # -- stateless ops --------------------------------------------------------------------------
 
 def test_stateless_ops_depend_only_on_their_seed():
-    for fn in (r.stateless_uniform, r.stateless_normal, r.stateless_truncated_normal):
+    for fn in (tf.random.stateless_uniform, tf.random.stateless_normal,
+               tf.random.stateless_truncated_normal):
         a = fn([3, 2], seed=[1, 2])
-        r.set_seed(4)  # the global seed plays no part
+        tf.random.set_seed(4)  # the global seed plays no part
         assert _same(a, fn([3, 2], seed=[1, 2]))
         assert _same(a, fn([3, 2], seed=tf.constant([1, 2], tf.int64)))
         assert not _same(a, fn([3, 2], seed=[1, 3]))
     logits = tf.constant([[0.0, 0.0, 0.0]])
-    assert _same(r.stateless_categorical(logits, 20, [5, 5]),
-                 r.stateless_categorical(logits, 20, [5, 5]))
+    assert _same(tf.random.stateless_categorical(logits, 20, [5, 5]),
+                 tf.random.stateless_categorical(logits, 20, [5, 5]))
 
 
 def test_stateless_seed_errors():
     with pytest.raises(InvalidArgumentError, match=r"seed must have shape \[2\], not \[3\]"):
-        r.stateless_uniform([2], seed=[1, 2, 3])
+        tf.random.stateless_uniform([2], seed=[1, 2, 3])
     with pytest.raises(InvalidArgumentError, match="'Tseed' of float is not in the list"):
-        r.stateless_uniform([2], seed=[1.0, 2.0])
+        tf.random.stateless_uniform([2], seed=[1.0, 2.0])
     with pytest.raises(ValueError, match="argument `minval` and `maxval` must be both None"):
-        r.stateless_uniform([2], seed=[1, 2], dtype=tf.int32)
+        tf.random.stateless_uniform([2], seed=[1, 2], dtype=tf.int32)
 
 
 def test_stateless_full_range_integers():
-    x = r.stateless_uniform([1000], [1, 2], minval=None, maxval=None, dtype=tf.uint64).numpy()
+    x = tf.random.stateless_uniform([1000], [1, 2], minval=None, maxval=None,
+                                    dtype=tf.uint64).numpy()
     assert x.dtype == np.uint64 and x.max() > 2**63
 
 
 def test_split_and_fold_in_derive_new_seeds_deterministically():
-    seeds = r.split([1, 2], num=3)
+    seeds = tf.random.split([1, 2], num=3)
     assert seeds.dtype == tf.int32 and seeds.shape == (3, 2)
-    assert _same(seeds, r.split([1, 2], num=3)) and len({tuple(s) for s in seeds.numpy()}) == 3
-    assert r.split(tf.constant([1, 2], tf.int64)).dtype == tf.int64
-    folded = r.fold_in([1, 2], 7)
-    assert folded.numpy()[1] == 7 and _same(folded, r.fold_in([1, 2], 7))
-    assert not _same(r.stateless_uniform([3], folded), r.stateless_uniform([3], [1, 2]))
+    assert _same(seeds,
+                 tf.random.split([1, 2], num=3)) and len({tuple(s) for s in seeds.numpy()}) == 3
+    assert tf.random.split(tf.constant([1, 2], tf.int64)).dtype == tf.int64
+    folded = tf.random.fold_in([1, 2], 7)
+    assert folded.numpy()[1] == 7 and _same(folded, tf.random.fold_in([1, 2], 7))
+    assert not _same(tf.random.stateless_uniform([3], folded),
+                     tf.random.stateless_uniform([3], [1, 2]))
 
 
 # -- Generator ------------------------------------------------------------------------------
 
 def test_generator_from_seed_is_reproducible_and_advances_per_call():
-    g = r.Generator.from_seed(1)
+    g = tf.random.Generator.from_seed(1)
     a, b = g.normal([3]), g.normal([3])
     assert not _same(a, b)
-    h = r.Generator.from_seed(1)
+    h = tf.random.Generator.from_seed(1)
     assert _same(a, h.normal([3])) and _same(b, h.normal([3]))
     assert g.state.numpy().tolist() == [1 + 2 * 3 * 256, 0, 0] and g.algorithm == 1
 
 
 def test_generator_ignores_the_global_seed():
-    r.set_seed(1)
-    a = r.Generator.from_seed(9).uniform([3])
-    r.set_seed(2)
-    assert _same(a, r.Generator.from_seed(9).uniform([3]))
+    tf.random.set_seed(1)
+    a = tf.random.Generator.from_seed(9).uniform([3])
+    tf.random.set_seed(2)
+    assert _same(a, tf.random.Generator.from_seed(9).uniform([3]))
 
 
 def test_generator_state_copy_skip_and_reset():
-    g = r.Generator.from_seed(4)
+    g = tf.random.Generator.from_seed(4)
     g.uniform([2])
-    copy = r.Generator(copy_from=g)
-    from_state = r.Generator.from_state(g.state, r.Algorithm.PHILOX)
+    copy = tf.random.Generator(copy_from=g)
+    from_state = tf.random.Generator.from_state(g.state, tf.random.Algorithm.PHILOX)
     want = g.uniform([2])
     assert _same(want, copy.uniform([2])) and _same(want, from_state.uniform([2]))
-    skipped = r.Generator.from_seed(4)
+    skipped = tf.random.Generator.from_seed(4)
     skipped.skip(2)  # as if 2 values had been drawn
     assert _same(want, skipped.uniform([2]))
     g.reset_from_seed(4)
-    assert _same(g.uniform([2]), r.Generator.from_seed(4).uniform([2]))
+    assert _same(g.uniform([2]), tf.random.Generator.from_seed(4).uniform([2]))
 
 
 def test_generator_split_and_make_seeds():
-    g = r.Generator.from_seed(2)
+    g = tf.random.Generator.from_seed(2)
     seeds = g.make_seeds(3)
     assert seeds.dtype == tf.int64 and seeds.shape == (2, 3)
     children = g.split(2)
@@ -205,7 +208,7 @@ def test_generator_split_and_make_seeds():
 
 
 def test_generator_uniform_bounds():
-    g = r.Generator.from_non_deterministic_state()
+    g = tf.random.Generator.from_non_deterministic_state()
     ints = g.uniform([500], minval=-3, maxval=3, dtype=tf.int64).numpy()
     assert ints.min() == -3 and ints.max() == 2
     assert g.uniform([2], minval=None, maxval=None, dtype=tf.uint32).dtype == tf.uint32
@@ -216,48 +219,50 @@ def test_generator_uniform_bounds():
 
 
 def test_global_generator():
-    g = r.get_global_generator()
-    assert g is r.get_global_generator()
-    mine = r.Generator.from_seed(0)
-    r.set_global_generator(mine)
+    g = tf.random.get_global_generator()
+    assert g is tf.random.get_global_generator()
+    mine = tf.random.Generator.from_seed(0)
+    tf.random.set_global_generator(mine)
     try:
-        assert r.get_global_generator() is mine
+        assert tf.random.get_global_generator() is mine
     finally:
-        r.set_global_generator(g)
+        tf.random.set_global_generator(g)
 
 
 # -- values and errors ----------------------------------------------------------------------
 
 def test_uniform_shapes_dtypes_and_ranges():
-    assert r.uniform([]).shape == ()
-    assert r.uniform(tf.constant([2, 1])).shape == (2, 1)
-    assert r.uniform(TensorShape([3])).shape == (3,)
-    ints = r.uniform([1000], minval=-2, maxval=2, dtype=tf.int32).numpy()
+    assert tf.random.uniform([]).shape == ()
+    assert tf.random.uniform(tf.constant([2, 1])).shape == (2, 1)
+    assert tf.random.uniform(TensorShape([3])).shape == (3,)
+    ints = tf.random.uniform([1000], minval=-2, maxval=2, dtype=tf.int32).numpy()
     assert ints.dtype == np.int32 and set(ints.tolist()) == {-2, -1, 0, 1}
     for dtype in (tf.float16, tf.bfloat16):  # narrow types never round up to maxval
-        x = r.uniform([20000], dtype=dtype).numpy().astype(np.float32)
+        x = tf.random.uniform([20000], dtype=dtype).numpy().astype(np.float32)
         assert x.min() >= 0 and x.max() < 1
-    per_column = r.uniform([1000, 2], minval=[0.0, 10.0], maxval=[1.0, 11.0]).numpy()
+    per_column = tf.random.uniform([1000, 2], minval=[0.0, 10.0], maxval=[1.0, 11.0]).numpy()
     assert (per_column[:, 1] >= 10).all() and (per_column[:, 0] < 1).all()
 
 
 @pytest.mark.parametrize("call,error,message", [
-    (lambda: r.uniform([2], dtype=tf.int32), ValueError, "Must specify maxval for integer"),
-    (lambda: r.uniform([2], dtype=tf.int8), ValueError,
+    (lambda: tf.random.uniform([2], dtype=tf.int32), ValueError, "Must specify maxval for integer"),
+    (lambda: tf.random.uniform([2], dtype=tf.int8), ValueError,
      r"Argument `dtype` got invalid value <dtype: 'int8'>. Accepted dtypes are \(tf.float16"),
-    (lambda: r.uniform([2], 5, 5, tf.int32), InvalidArgumentError,
+    (lambda: tf.random.uniform([2], 5, 5, tf.int32), InvalidArgumentError,
      r"Need minval < maxval, got 5 >= 5 \[Op:RandomUniformInt\]"),
-    (lambda: r.uniform([-1]), InvalidArgumentError, "Dimension -1 must be >= 0"),
-    (lambda: r.uniform(3), InvalidArgumentError, r"shape must be a vector of \{int32,int64\}"),
-    (lambda: r.uniform([2.0]), InvalidArgumentError, "'T' of float is not in the list"),
-    (lambda: r.uniform([3], minval=[0, 1, 2], maxval=5, dtype=tf.int32), InvalidArgumentError,
+    (lambda: tf.random.uniform([-1]), InvalidArgumentError, "Dimension -1 must be >= 0"),
+    (lambda: tf.random.uniform(3), InvalidArgumentError,
+     r"shape must be a vector of \{int32,int64\}"),
+    (lambda: tf.random.uniform([2.0]), InvalidArgumentError, "'T' of float is not in the list"),
+    (lambda: tf.random.uniform([3], minval=[0, 1, 2], maxval=5, dtype=tf.int32),
+     InvalidArgumentError,
      r"minval must be 0-D, got shape \[3\]"),
-    (lambda: r.normal([2], dtype=tf.int32), TypeError, "Cannot convert 0.0"),
-    (lambda: r.normal([2], dtype=tf.complex64), InvalidArgumentError,
+    (lambda: tf.random.normal([2], dtype=tf.int32), TypeError, "Cannot convert 0.0"),
+    (lambda: tf.random.normal([2], dtype=tf.complex64), InvalidArgumentError,
      r"'dtype' of complex64 is not in the list(.|\n)*\[Op:RandomStandardNormal\]"),
-    (lambda: r.poisson([2], [1.0], dtype=tf.int8), InvalidArgumentError,
+    (lambda: tf.random.poisson([2], [1.0], dtype=tf.int8), InvalidArgumentError,
      "'dtype' of int8 is not in the list of allowed values: half, float, double, int32, int64"),
-    (lambda: r.gamma([2], 1.0, dtype=tf.int32), TypeError, "Cannot convert 1.0"),
+    (lambda: tf.random.gamma([2], 1.0, dtype=tf.int32), TypeError, "Cannot convert 1.0"),
 ])
 def test_argument_errors(call, error, message):
     with pytest.raises(error, match=message):
@@ -265,19 +270,19 @@ def test_argument_errors(call, error, message):
 
 
 def test_truncated_normal_stays_within_two_stddevs():
-    x = r.truncated_normal([20000], mean=5.0, stddev=0.5, dtype=tf.float64).numpy()
+    x = tf.random.truncated_normal([20000], mean=5.0, stddev=0.5, dtype=tf.float64).numpy()
     assert x.min() >= 4.0 and x.max() <= 6.0 and x.dtype == np.float64
 
 
 def test_normal_broadcasts_mean_and_stddev():
-    x = r.normal([3, 2], mean=[1.0, -1.0], stddev=[0.0, 0.0]).numpy()
+    x = tf.random.normal([3, 2], mean=[1.0, -1.0], stddev=[0.0, 0.0]).numpy()
     np.testing.assert_array_equal(x, [[1.0, -1.0]] * 3)
 
 
 def test_categorical_never_draws_impossible_classes():
-    x = r.categorical([[-np.inf, 0.0, -np.inf], [0.0, 0.0, -np.inf]], 500).numpy()
+    x = tf.random.categorical([[-np.inf, 0.0, -np.inf], [0.0, 0.0, -np.inf]], 500).numpy()
     assert x.dtype == np.int64 and (x[0] == 1).all() and set(x[1].tolist()) == {0, 1}
-    assert r.categorical([[0.0, 0.0]], 0).shape == (1, 0)
+    assert tf.random.categorical([[0.0, 0.0]], 0).shape == (1, 0)
 
 
 @pytest.mark.parametrize("logits,samples,message", [
@@ -287,41 +292,41 @@ def test_categorical_never_draws_impossible_classes():
 ])
 def test_categorical_errors(logits, samples, message):
     with pytest.raises(InvalidArgumentError, match=message + r" \[Op:Multinomial\]"):
-        r.categorical(logits, samples)
+        tf.random.categorical(logits, samples)
 
 
 def test_categorical_dtype_argument():
-    assert r.categorical([[0.0, 1.0]], 2, dtype=tf.int32).dtype == tf.int32
+    assert tf.random.categorical([[0.0, 1.0]], 2, dtype=tf.int32).dtype == tf.int32
     with pytest.raises(ValueError, match=r"Accepted dtypes are \(tf.int32, tf.int64\)"):
-        r.categorical([[0.0, 1.0]], 2, dtype=tf.int16)
+        tf.random.categorical([[0.0, 1.0]], 2, dtype=tf.int16)
 
 
 def test_shuffle_permutes_the_first_dimension_only():
     x = np.arange(40).reshape(20, 2)
-    out = r.shuffle(x).numpy()
+    out = tf.random.shuffle(x).numpy()
     np.testing.assert_array_equal(np.sort(out[:, 0]), x[:, 0])
     np.testing.assert_array_equal(out[:, 1] - out[:, 0], 1)
-    assert r.shuffle(3).numpy() == 3
-    assert r.shuffle(np.zeros((0, 2), np.float32)).shape == (0, 2)
-    assert sorted(r.shuffle([b"a", b"b"]).numpy().tolist()) == [b"a", b"b"]
+    assert tf.random.shuffle(3).numpy() == 3
+    assert tf.random.shuffle(np.zeros((0, 2), np.float32)).shape == (0, 2)
+    assert sorted(tf.random.shuffle([b"a", b"b"]).numpy().tolist()) == [b"a", b"b"]
 
 
 def test_shuffle_reserves_one_word_per_swap():
     # n elements take n - 1 swaps: the stream of a seeded op moves on by ceil((n - 1) / 4)
     # blocks, which shows from n = 5 on its second call (values from TF 2.21)
-    r.set_seed(5)
-    assert [r.shuffle(tf.range(5), seed=7).numpy().tolist() for _ in range(3)] == \
+    tf.random.set_seed(5)
+    assert [tf.random.shuffle(tf.range(5), seed=7).numpy().tolist() for _ in range(3)] == \
         [[0, 4, 3, 2, 1], [4, 1, 0, 3, 2], [2, 3, 0, 4, 1]]
-    assert [r.shuffle(tf.range(9), seed=7).numpy().tolist() for _ in range(3)] == \
+    assert [tf.random.shuffle(tf.range(9), seed=7).numpy().tolist() for _ in range(3)] == \
         [[2, 1, 6, 3, 8, 7, 0, 5, 4], [3, 7, 1, 4, 6, 2, 8, 0, 5], [3, 6, 8, 4, 7, 0, 5, 2, 1]]
 
 
 def test_poisson_and_gamma_edges():
-    assert (r.poisson([5], [-1.0, 0.0]).numpy() == 0).all()  # non-positive rates give 0
-    assert r.poisson([2], [1, 5]).dtype == tf.float32
-    g = r.gamma([4], [0.0, -1.0]).numpy()
+    assert (tf.random.poisson([5], [-1.0, 0.0]).numpy() == 0).all()  # non-positive rates give 0
+    assert tf.random.poisson([2], [1, 5]).dtype == tf.float32
+    g = tf.random.gamma([4], [0.0, -1.0]).numpy()
     assert (g[:, 0] == np.finfo(np.float32).tiny).all() and np.isnan(g[:, 1]).all()
-    assert r.gamma([2], [[1.0], [5.0]], beta=[1.0, 2.0, 3.0]).shape == (2, 2, 3)
+    assert tf.random.gamma([2], [[1.0], [5.0]], beta=[1.0, 2.0, 3.0]).shape == (2, 2, 3)
 
 
 def test_random_shape_rules_with_unknown_dims():
@@ -343,7 +348,7 @@ def test_random_shape_rules_with_unknown_dims():
 # -- random ops in graphs: each run draws the op's next values -------------------------------
 
 def _pair():
-    return r.uniform([3]), r.normal([3])
+    return tf.random.uniform([3]), tf.random.normal([3])
 
 
 def _runs(f, n=2):
@@ -361,51 +366,51 @@ def test_a_function_draws_new_values_at_each_call():
 
 
 def test_global_seed_set_before_tracing_makes_the_calls_reproducible():
-    r.set_seed(1)
+    tf.random.set_seed(1)
     f = tf.function(_pair)
     runs = _runs(f, 3)
     assert not _same(runs[0][0], runs[1][0])
-    r.set_seed(1)  # restarts the sequence of the function already traced
+    tf.random.set_seed(1)  # restarts the sequence of the function already traced
     assert _all_same(_runs(f, 3), runs)
     assert f.experimental_get_tracing_count() == 1
 
 
 def test_functions_of_the_same_code_draw_the_same_sequence():
-    r.set_seed(7)
+    tf.random.set_seed(7)
     f, g = tf.function(_pair), tf.function(_pair)
     assert _all_same(_runs(f), _runs(g))
 
 
 def test_graph_ops_with_one_op_seed_each_keep_their_own_stream():
-    f = tf.function(lambda: (r.uniform([2], seed=3), r.uniform([2], seed=3)))
+    f = tf.function(lambda: (tf.random.uniform([2], seed=3), tf.random.uniform([2], seed=3)))
     (a1, b1), (a2, b2) = _runs(f)
     assert _same(a1, b1) and _same(a2, b2)  # two ops, two states, from the same pair
     assert not _same(a1, a2)
-    g = tf.function(lambda: (r.uniform([2], seed=3), r.uniform([2], seed=3)))
+    g = tf.function(lambda: (tf.random.uniform([2], seed=3), tf.random.uniform([2], seed=3)))
     assert _same(g()[0], a1)  # an op seed alone is reproducible too
 
 
 def test_unseeded_graph_ops_stay_nondeterministic_under_set_seed():
-    f = tf.function(lambda: r.uniform([4]))
+    f = tf.function(lambda: tf.random.uniform([4]))
     f()
-    r.set_seed(1)
+    tf.random.set_seed(1)
     a = f().numpy()
-    r.set_seed(1)
+    tf.random.set_seed(1)
     assert not _same(a, f())
 
 
 def test_a_generator_used_in_a_function_advances_its_state_at_each_run():
-    g = r.Generator.from_seed(5)
+    g = tf.random.Generator.from_seed(5)
     f = tf.function(lambda: g.normal([2]))
     drawn = [f().numpy(), f().numpy(), g.normal([2]).numpy()]
-    fresh = r.Generator.from_seed(5)
+    fresh = tf.random.Generator.from_seed(5)
     assert all(_same(d, fresh.normal([2])) for d in drawn)
 
 
 def test_stateless_ops_in_a_function_repeat_their_values():
-    f = tf.function(lambda: r.stateless_normal([3], seed=[4, 2]))
+    f = tf.function(lambda: tf.random.stateless_normal([3], seed=[4, 2]))
     assert _same(f(), f())
-    assert _same(f(), r.stateless_normal([3], seed=[4, 2]))
+    assert _same(f(), tf.random.stateless_normal([3], seed=[4, 2]))
 
 
 # -- values: TensorFlow 2.21's on CPU, to the last bit ---------------------------------------
@@ -439,69 +444,70 @@ _SEED = [7, 11]
      [0.373046875, 0.7109375, 1.1015625, -0.08544921875, 0.11572265625]),
 ])
 def test_stateless_float_values_are_tensorflows(dtype, uniform, normal, truncated):
-    for fn, want in ((r.stateless_uniform, uniform), (r.stateless_normal, normal),
-                     (r.stateless_truncated_normal, truncated)):
+    for fn, want in ((tf.random.stateless_uniform, uniform), (tf.random.stateless_normal, normal),
+                     (tf.random.stateless_truncated_normal, truncated)):
         _equal(fn([5], _SEED, dtype=dtype).numpy().astype(np.float64), want)
 
 
 def test_stateless_values_are_tensorflows():
-    _equal(r.stateless_uniform([2], seed=[1, 2]), [0.8440604, 0.19204533], np.float32)
-    _equal(r.stateless_uniform([2, 3], _SEED, minval=-2.0, maxval=3.0),
+    _equal(tf.random.stateless_uniform([2], seed=[1, 2]), [0.8440604, 0.19204533], np.float32)
+    _equal(tf.random.stateless_uniform([2, 3], _SEED, minval=-2.0, maxval=3.0),
            [[1.6256866455078125, -1.6142464876174927, 0.7097046375274658],
             [-0.6883950233459473, 0.7396731376647949, -0.05879533290863037]])
-    _equal(r.stateless_normal([4], _SEED, mean=1.0, stddev=0.5),
+    _equal(tf.random.stateless_normal([4], _SEED, mean=1.0, stddev=0.5),
            [1.1868011951446533, 1.3546862602233887, 1.5517854690551758, 0.957197904586792])
-    _equal(r.stateless_uniform([6], _SEED, minval=-5, maxval=100, dtype=tf.int32),
+    _equal(tf.random.stateless_uniform([6], _SEED, minval=-5, maxval=100, dtype=tf.int32),
            [25, 17, -3, 20, 97, 53])
-    _equal(r.stateless_uniform([6], _SEED, minval=-5, maxval=100, dtype=tf.int64),
+    _equal(tf.random.stateless_uniform([6], _SEED, minval=-5, maxval=100, dtype=tf.int64),
            [92, 97, 35, 35, 22, 3])
-    _equal(r.stateless_uniform([3], _SEED, minval=None, maxval=None, dtype=tf.uint32),
+    _equal(tf.random.stateless_uniform([3], _SEED, minval=None, maxval=None, dtype=tf.uint32),
            [3478966605, 2685001747, 3603258962])
-    _equal(r.stateless_uniform([3], _SEED, minval=None, maxval=None, dtype=tf.int64),
+    _equal(tf.random.stateless_uniform([3], _SEED, minval=None, maxval=None, dtype=tf.int64),
            [-6914749377162718899, 3936589988564917842, 3040406804523000505])
-    _equal(r.stateless_uniform([3], tf.constant([-1, 2**40], tf.int64)),
+    _equal(tf.random.stateless_uniform([3], tf.constant([-1, 2**40], tf.int64)),
            [0.49345242977142334, 0.21545755863189697, 0.07238852977752686])
     logits = tf.math.log([[0.1, 0.2, 0.7], [0.5, 0.5, 0.0]])
-    _equal(r.stateless_categorical(logits, 6, _SEED), [[2, 2, 2, 2, 2, 2], [1, 1, 0, 1, 0, 1]])
-    _equal(r.split(_SEED, 3), [[-816000691, -1609965549], [-691708334, 916558780],
+    _equal(tf.random.stateless_categorical(logits, 6, _SEED),
+           [[2, 2, 2, 2, 2, 2], [1, 1, 0, 1, 0, 1]])
+    _equal(tf.random.split(_SEED, 3), [[-816000691, -1609965549], [-691708334, 916558780],
                                [1145447097, 707899873]])
-    _equal(r.fold_in(_SEED, 5), [-816000691, 5])
-    assert r.fold_in(tf.constant(_SEED, tf.int64), 5).dtype == tf.int32  # data's dtype
+    _equal(tf.random.fold_in(_SEED, 5), [-816000691, 5])
+    assert tf.random.fold_in(tf.constant(_SEED, tf.int64), 5).dtype == tf.int32  # data's dtype
 
 
 def test_global_seed_values_are_tensorflows():
-    r.set_seed(42)
-    _equal(r.uniform([3]), [0.6645621061325073, 0.44100677967071533, 0.3528825044631958])
-    _equal(r.normal([3]), [0.08422458171844482, -0.8609037399291992, 0.37812304496765137])
-    _equal(r.truncated_normal([3]), [-0.5590973496437073, -0.5347213745117188,
+    tf.random.set_seed(42)
+    _equal(tf.random.uniform([3]), [0.6645621061325073, 0.44100677967071533, 0.3528825044631958])
+    _equal(tf.random.normal([3]), [0.08422458171844482, -0.8609037399291992, 0.37812304496765137])
+    _equal(tf.random.truncated_normal([3]), [-0.5590973496437073, -0.5347213745117188,
                                      -1.572593092918396])
-    _equal(r.uniform([4], minval=0, maxval=10, dtype=tf.int32), [4, 0, 4, 4])
-    _equal(r.shuffle(tf.range(8)), [1, 7, 2, 6, 5, 4, 0, 3])
-    _equal(r.categorical(tf.math.log([[0.2, 0.3, 0.5]]), 8), [[2, 2, 2, 2, 2, 2, 2, 0]])
+    _equal(tf.random.uniform([4], minval=0, maxval=10, dtype=tf.int32), [4, 0, 4, 4])
+    _equal(tf.random.shuffle(tf.range(8)), [1, 7, 2, 6, 5, 4, 0, 3])
+    _equal(tf.random.categorical(tf.math.log([[0.2, 0.3, 0.5]]), 8), [[2, 2, 2, 2, 2, 2, 2, 0]])
     # one pair's kernel continues its stream; a new dtype is a new kernel
-    _equal(r.uniform([2], seed=1), [0.15012848377227783, 0.6399253606796265])
-    _equal(r.uniform([2], seed=1), [0.3665804862976074, 0.8912454843521118])
-    _equal(r.uniform([2], dtype=tf.float64), [0.48444366739106415, 0.9739749507365789])
-    _equal(r.normal([3], dtype=tf.float16), [1.14453125, -1.609375, -1.34765625])
-    r.set_seed(None)
-    _equal(r.uniform([2], seed=3), [0.38692939281463623, 0.3600262403488159])
-    r.set_seed(0)  # the pair (0, 0) means "unseeded" to kernels: it becomes (0, 2**31 - 1)
+    _equal(tf.random.uniform([2], seed=1), [0.15012848377227783, 0.6399253606796265])
+    _equal(tf.random.uniform([2], seed=1), [0.3665804862976074, 0.8912454843521118])
+    _equal(tf.random.uniform([2], dtype=tf.float64), [0.48444366739106415, 0.9739749507365789])
+    _equal(tf.random.normal([3], dtype=tf.float16), [1.14453125, -1.609375, -1.34765625])
+    tf.random.set_seed(None)
+    _equal(tf.random.uniform([2], seed=3), [0.38692939281463623, 0.3600262403488159])
+    tf.random.set_seed(0)  # the pair (0, 0) means "unseeded" to kernels: it becomes (0, 2**31 - 1)
     assert r.get_seed(0) == (0, 2**31 - 1)
-    _equal(r.uniform([2]), [0.29197514057159424, 0.2065664529800415])
+    _equal(tf.random.uniform([2]), [0.29197514057159424, 0.2065664529800415])
     _equal(tf.nn.dropout(tf.ones([2, 4]), 0.5, seed=3), [[0, 2, 2, 2], [2, 2, 0, 0]])
-    _equal(r.shuffle(tf.reshape(tf.range(12), [6, 2]), seed=7),
+    _equal(tf.random.shuffle(tf.reshape(tf.range(12), [6, 2]), seed=7),
            [[10, 11], [0, 1], [2, 3], [4, 5], [6, 7], [8, 9]])
 
 
 def test_seeds_are_taken_modulo_2_31_minus_1():
-    r.set_seed(2**33 + 5)
+    tf.random.set_seed(2**33 + 5)
     assert r.get_seed(2**40) == (9, 512)
-    _equal(r.uniform([2], seed=2**40), [0.9580652713775635, 0.9981238842010498])
+    _equal(tf.random.uniform([2], seed=2**40), [0.9580652713775635, 0.9981238842010498])
 
 
 def test_function_values_are_tensorflows():
-    r.set_seed(1)
-    f = tf.function(lambda: (r.uniform([2]), r.normal([2])))
+    tf.random.set_seed(1)
+    f = tf.function(lambda: (tf.random.uniform([2]), tf.random.normal([2])))
     _equal([t.numpy() for t in f()], [[0.8126964569091797, 0.07857465744018555],
                                       [0.2818339467048645, 2.3878283500671387]], np.float32)
     _equal([t.numpy() for t in f()], [[0.8489425182342529, 0.09832477569580078],
@@ -509,7 +515,7 @@ def test_function_values_are_tensorflows():
 
 
 def test_generator_values_and_state_are_tensorflows():
-    g = r.Generator.from_seed(1)
+    g = tf.random.Generator.from_seed(1)
     _equal(g.normal([3]), [0.4384227395057678, -0.5343984365463257, -0.07710261642932892])
     _equal(g.state, [769, 0, 0])  # 256 blocks per value drawn
     _equal(g.uniform([3], minval=2.0, maxval=5.0),
@@ -524,46 +530,47 @@ def test_generator_values_and_state_are_tensorflows():
     _equal([c.state.numpy() for c in g.split(2)],
            [[0, 0, -7204024886673235746], [0, 0, -4472212563072582704]])
     _equal(g.state, [5377, 0, 0])
-    _equal(r.Generator.from_seed(-5).state, [-5, -1, -1])
-    _equal(r.Generator.from_seed(2**64 + 3).state, [3, 1, 0])
-    _equal(r.Generator.from_key_counter(5, [7, 0], r.Algorithm.PHILOX).state, [7, 0, 5])
+    _equal(tf.random.Generator.from_seed(-5).state, [-5, -1, -1])
+    _equal(tf.random.Generator.from_seed(2**64 + 3).state, [3, 1, 0])
+    _equal(tf.random.Generator.from_key_counter(5, [7, 0], tf.random.Algorithm.PHILOX).state,
+           [7, 0, 5])
 
 
 def test_algorithms():
-    want = r.stateless_uniform([2], [1, 2]).numpy()
-    for alg in ("philox", "auto_select", r.Algorithm.PHILOX, 3):
-        _equal(r.stateless_uniform([2], [1, 2], alg=alg), want)
+    want = tf.random.stateless_uniform([2], [1, 2]).numpy()
+    for alg in ("philox", "auto_select", tf.random.Algorithm.PHILOX, 3):
+        _equal(tf.random.stateless_uniform([2], [1, 2], alg=alg), want)
     with pytest.raises(InvalidArgumentError, match="counter must be a vector"):
-        r.stateless_uniform([2], [1, 2], alg="threefry")
+        tf.random.stateless_uniform([2], [1, 2], alg="threefry")
     with pytest.raises(ValueError, match="Argument `alg` got unsupported value bogus"):
-        r.stateless_normal([2], [1, 2], alg="bogus")
-    g = r.Generator.from_seed(1, alg="auto_select")
+        tf.random.stateless_normal([2], [1, 2], alg="bogus")
+    g = tf.random.Generator.from_seed(1, alg="auto_select")
     assert g.algorithm == 3
     _equal(g.normal([2]), [0.4384227395057678, -0.5343984365463257], np.float32)
     with pytest.raises(errors.UnimplementedError, match="Non-XLA devices don't support"):
-        r.Generator.from_seed(1, alg="threefry").normal([2])
+        tf.random.Generator.from_seed(1, alg="threefry").normal([2])
 
 
 def test_multinomial_rows_split_as_a_thread_pool_splits_them(monkeypatch):
     # 300 rows of 50 samples: two threads take blocks of 38 rows, each block reading its
     # own part of the stream (as TensorFlow on a two-core machine).
     monkeypatch.setattr(r, "_threads", lambda: 2)
-    out = r.stateless_categorical(tf.zeros([300, 10]), 50, seed=[1, 2]).numpy()
+    out = tf.random.stateless_categorical(tf.zeros([300, 10]), 50, seed=[1, 2]).numpy()
     _equal(out[0, :10], [7, 9, 1, 8, 5, 6, 8, 2, 8, 8])
     _equal(out[38, :10], [8, 4, 9, 3, 4, 1, 7, 4, 1, 5])
     _equal(out[299, -5:], [2, 5, 7, 5, 2])
 
 
 def test_gamma_and_poisson_values_are_tensorflows():
-    _equal(r.gamma([2], [0.5, 1.0, 3.0], seed=5),
+    _equal(tf.random.gamma([2], [0.5, 1.0, 3.0], seed=5),
            [[0.027734944596886635, 0.5686103105545044, 2.823315382003784],
             [0.08037696033716202, 0.5916012525558472, 2.1533925533294678]])
-    _equal(r.gamma([2], [[0.5], [2.0]], beta=[1.0, 3.0], seed=5, dtype=tf.float64),
+    _equal(tf.random.gamma([2], [[0.5], [2.0]], beta=[1.0, 3.0], seed=5, dtype=tf.float64),
            [[[0.027734944165202002, 0.03495884262003155],
              [1.7911356662918902, 0.19623340388214616]],
             [[0.08037696213740272, 0.0077303621792135825],
              [1.268402662629048, 1.0113453769393244]]])
-    _equal(r.poisson([2], [0.5, 3.0, 25.0], seed=5), [[0, 4, 29], [0, 3, 26]])
-    _equal(r.poisson([2], tf.constant([2, 12]), seed=5, dtype=tf.int32), [[1, 11], [2, 11]])
-    r.set_seed(3)  # rates from 10 up: Hormann's rejection
-    _equal(r.poisson([2], [1e6, 150.0, 10.0]), [[1003205, 123, 5], [999942, 140, 16]])
+    _equal(tf.random.poisson([2], [0.5, 3.0, 25.0], seed=5), [[0, 4, 29], [0, 3, 26]])
+    _equal(tf.random.poisson([2], tf.constant([2, 12]), seed=5, dtype=tf.int32), [[1, 11], [2, 11]])
+    tf.random.set_seed(3)  # rates from 10 up: Hormann's rejection
+    _equal(tf.random.poisson([2], [1e6, 150.0, 10.0]), [[1003205, 123, 5], [999942, 140, 16]])

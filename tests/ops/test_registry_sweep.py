@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core import context, registry
-from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow import TensorShape
+from tests.internals import context, registry, unknown_shape
 from tests.ops.specs import all_specs
 
 SPECS = all_specs()

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core import errors
+from eagerflow import errors
 
 S = tf.signal
 _X = [1 + 2j, 3 - 1j, 0.5 + 0j, 2j]

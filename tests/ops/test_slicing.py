@@ -5,10 +5,8 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from eagerflow._src.core import context, errors
-from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import slicing
-from eagerflow._src.ops.slicing import getitem, strided_slice
+from eagerflow import errors, strided_slice, TensorShape
+from tests.internals import context, getitem, slicing, unknown_shape
 
 InvalidArgument = errors.InvalidArgumentError
 _BAD_KEY = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core import errors
-from eagerflow._src.ops import random_ops as r
+from eagerflow import errors
+from tests.internals import random_ops as r
 
 InvalidArgumentError = errors.InvalidArgumentError
 _SEED = [7, 11]
@@ -13,9 +13,9 @@ _SEED = [7, 11]
 
 @pytest.fixture(autouse=True)
 def _no_global_seed():
-    r.set_seed(None)
+    tf.random.set_seed(None)
     yield
-    r.set_seed(None)
+    tf.random.set_seed(None)
 
 
 def _equal(got, want, dtype=None):

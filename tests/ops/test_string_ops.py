@@ -3,10 +3,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core import registry
-from eagerflow._src.core.errors import InvalidArgumentError, OutOfRangeError
-from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import string_ops as s
+from eagerflow.errors import InvalidArgumentError, OutOfRangeError
+from eagerflow import strings as s, TensorShape
+from tests.internals import registry
 
 
 def _strings(*values):

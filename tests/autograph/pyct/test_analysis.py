@@ -1,7 +1,7 @@
 """Names bound and read, and liveness, as the control-flow converter relies on them."""
 import ast
 
-from eagerflow._src.autograph.pyct import analysis, parser, templates
+from tests.internals import analysis, parser, templates
 
 
 def _body(source):

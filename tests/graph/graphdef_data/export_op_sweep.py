@@ -1,7 +1,7 @@
 """Writes one GraphDef per registry-sweep spec (the spec traced in a function), with its
 inputs and eagerflow's outputs, for `check_op_sweep_in_tf.py` to run in real TensorFlow.
 
-    PYTHONPATH=src python tests/graph/graphdef_data/export_op_sweep.py OUT_DIR
+    PYTHONPATH=src:. python tests/graph/graphdef_data/export_op_sweep.py OUT_DIR
 """
 import os
 import sys
@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.graph.graph_def import graph_to_graph_def
+from tests.internals import graph_def as _graph_def
 from tests.ops.specs import all_specs
 
 
@@ -24,7 +24,7 @@ def main(out):
                                             for a in args])
             outs = cf(*[tf.constant(a) for a in args])
             outs = outs if isinstance(outs, (list, tuple)) else [outs]
-            gd = graph_to_graph_def(cf.graph)
+            gd = _graph_def.graph_to_graph_def(cf.graph)
         except Exception as e:  # noqa: BLE001 (a report, not a test)
             failed[spec.name] = f"{type(e).__name__}: {str(e)[:150]}"
             continue

@@ -1,7 +1,7 @@
 """Writes GraphDefs of small programs traced by eagerflow, with their inputs and
 eagerflow's outputs, for `run_eagerflow_graphs_in_tf.py` to run in real TensorFlow.
 
-    PYTHONPATH=src python tests/graph/graphdef_data/make_eagerflow_graphs.py
+    PYTHONPATH=src:. python tests/graph/graphdef_data/make_eagerflow_graphs.py
 
 Each program ``NAME`` gives ``ef_NAME.pb`` and ``ef_NAME.npz``: ``feeds`` and ``fetches``
 (tensor names), the inputs ``in0``, ... and eagerflow's outputs ``out0``, ...; for each
@@ -13,8 +13,7 @@ import os
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.graph import graph_def as _graph_def
-from eagerflow._src.graph.graph_def import graph_to_graph_def
+from tests.internals import graph_def as _graph_def
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 rng = np.random.default_rng(21)
@@ -27,7 +26,7 @@ def _weights(*shape):
 def save(name, fn, specs, inputs):
     concrete = fn.get_concrete_function(*specs)
     variables = {}
-    gd = graph_to_graph_def(concrete.graph, variables=variables)
+    gd = _graph_def.graph_to_graph_def(concrete.graph, variables=variables)
     resources = sorted(variables)
     before = [variables[r].numpy() for r in resources]
     outputs = concrete(*[tf.constant(a) for a in inputs])

@@ -2,7 +2,7 @@
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core import config
+from tests.internals import config
 
 
 @pytest.fixture

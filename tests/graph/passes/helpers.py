@@ -1,9 +1,8 @@
 """Programs of traced functions, and a plain interpreter to run them, for the pass tests."""
 import numpy as np
 import eagerflow as tf
-from eagerflow._src.core.variables import Variable
-from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
-from eagerflow._src.graph.passes.program import Program
+from eagerflow import Variable
+from tests.internals import eliminate_dead_code, Program
 
 
 def traced(fn, *specs):

@@ -4,7 +4,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse
+from tests.internals import plan_buffer_reuse
 from tests.graph.passes.helpers import assert_same_results, evaluate, traced
 
 _MATRIX = tf.TensorSpec([2, 3], tf.float32)

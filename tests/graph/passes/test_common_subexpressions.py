@@ -4,8 +4,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_subexpressions
-from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
+from tests.internals import eliminate_common_subexpressions, eliminate_dead_code
 from tests.graph.passes.helpers import assert_same_results, traced, types
 
 _MATRIX = tf.TensorSpec([2, 3], tf.float32)

@@ -2,9 +2,7 @@
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.graph.passes.constant_folding import fold_constants
-from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
-from eagerflow._src.graph.passes.program import Program
+from tests.internals import eliminate_dead_code, fold_constants, Program
 from tests.graph.passes.helpers import evaluate, types
 
 _VECTOR = tf.TensorSpec([3], tf.float32)

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from eagerflow._src.graph.passes.fusion import fuse_bias_activation
+from tests.internals import fuse_bias_activation
 from tests.graph.passes.helpers import assert_same_results, traced, types
 
 _X = tf.TensorSpec([None, 4], tf.float32)

@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.graph.passes.matmul_sums import merge_matmul_sums
-from eagerflow._src.graph.passes.pipeline import optimize
+from tests.internals import merge_matmul_sums, optimize
 from tests.graph.passes.helpers import evaluate, traced, types
 
 

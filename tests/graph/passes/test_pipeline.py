@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.graph.passes.pipeline import optimize
+from tests.internals import optimize
 
 _PASS_SWITCHES = ["constant_folding", "arithmetic_optimization", "dependency_optimization",
                   "remapping", "memory_optimization"]

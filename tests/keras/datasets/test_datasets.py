@@ -14,9 +14,8 @@ import tarfile
 import numpy as np
 import pytest
 
-from eagerflow._src.keras import backend
-from eagerflow._src.keras.datasets import remote
 from eagerflow.keras.datasets import cifar10, fashion_mnist, imdb, mnist
+from tests.internals import keras_backend as backend, remote
 from tests.keras.utils.local_server import FileServer, closed_port_url
 
 RNG = np.random.RandomState(0)

@@ -2,8 +2,7 @@
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.keras import backend
-from eagerflow._src.keras.engine.data_adapter import DataHandler
+from tests.internals import DataHandler, keras_backend as backend
 
 
 def _orders(epochs, **kwargs):

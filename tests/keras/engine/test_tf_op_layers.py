@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.core import registry
-from eagerflow._src.core.dispatch import dispatch
+from tests.internals import dispatch, registry
 
 keras = tf.keras
 

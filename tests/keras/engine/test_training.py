@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras.utils.progbar import Progbar
+from eagerflow.keras.utils import Progbar
 
 keras = tf.keras
 

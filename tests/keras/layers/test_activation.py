@@ -5,9 +5,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import backend
-from eagerflow._src.keras.layers.activation import (
-    ELU, LeakyReLU, PReLU, ReLU, Softmax, ThresholdedReLU)
+from eagerflow.keras import backend
+from eagerflow.keras.layers import ELU, LeakyReLU, PReLU, ReLU, Softmax, ThresholdedReLU
 
 RNG = np.random.default_rng(0)
 X = (RNG.normal(size=(2, 3, 4)) * 3).astype(np.float32)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras.layers import attention
-from eagerflow._src.keras.layers.einsum_dense import EinsumDense
+from eagerflow.keras import layers as attention
+from eagerflow.keras.layers import EinsumDense
 
 RNG = np.random.default_rng(0)
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras.layers import convolutional as conv
+from eagerflow.keras import layers as conv
 
 RNG = np.random.default_rng(0)
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras.layers import merging
+from eagerflow.keras import layers as merging
 
 RNG = np.random.default_rng(0)
 

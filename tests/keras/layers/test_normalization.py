@@ -8,11 +8,10 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import backend
-from eagerflow._src.keras.layers import normalization as norm
-from eagerflow._src.keras.layers.normalization import (
-    BatchNormalization, GroupNormalization, LayerNormalization, UnitNormalization)
-from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm, fused_batch_norm_v3
+from eagerflow.keras import backend
+from eagerflow.keras.layers import (BatchNormalization, GroupNormalization, LayerNormalization,
+    UnitNormalization)
+from tests.internals import fused_batch_norm, fused_batch_norm_v3, normalization as norm
 
 RNG = np.random.default_rng(0)
 X2 = (RNG.normal(size=(6, 3)) * 2 + 1).astype(np.float32)

@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras.layers import core
-from eagerflow._src.keras.layers import pooling
+from eagerflow.keras import layers as core, layers as pooling
 
 RNG = np.random.default_rng(0)
 FORMATS = ["channels_last", "channels_first"]

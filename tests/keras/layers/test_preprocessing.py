@@ -5,9 +5,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import backend
-from eagerflow._src.keras.layers.preprocessing import (
-    CenterCrop, Normalization, Rescaling, Resizing)
+from eagerflow.keras import backend
+from eagerflow.keras.layers import CenterCrop, Normalization, Rescaling, Resizing
 
 RNG = np.random.default_rng(0)
 X = (RNG.normal(size=(8, 4, 3)) * 3 + 2).astype(np.float32)

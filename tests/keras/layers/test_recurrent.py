@@ -7,13 +7,11 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import activations, backend
-from eagerflow._src.keras.engine import input_layer
-from eagerflow._src.keras.layers.core import Dense
-from eagerflow._src.keras.layers import deserialize, recurrent, serialize
-from eagerflow._src.keras.layers.recurrent import (
-    GRU, LSTM, RNN, AbstractRNNCell, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell,
-    StackedRNNCells)
+from eagerflow.keras import activations, backend
+from eagerflow.keras.layers import Dense, deserialize, serialize
+from eagerflow.keras.layers import (GRU, LSTM, RNN, AbstractRNNCell, GRUCell, LSTMCell, SimpleRNN,
+    SimpleRNNCell, StackedRNNCells)
+from tests.internals import recurrent
 
 RNG = np.random.default_rng(0)
 X = RNG.standard_normal((3, 5, 4)).astype(np.float32)
@@ -264,7 +262,7 @@ def test_mask_repeats_or_zeroes_outputs():
 
 
 def test_masking_layer_then_lstm():
-    from eagerflow._src.keras.layers.masking import Masking
+    from eagerflow.keras.layers import Masking
     x = X.copy()
     x[~MASK] = 0.0
     layer = LSTM(2, return_sequences=True)
@@ -312,7 +310,7 @@ def test_stateful_carries_states():
         GRU(2).reset_states()
     unbatched = LSTM(2, stateful=True)
     with pytest.raises(ValueError, match="needs to know its batch size"):
-        unbatched(input_layer.Input(shape=(None, 4)))
+        unbatched(tf.keras.Input(shape=(None, 4)))
 
 
 def test_stateful_states_are_not_weights_of_a_model():
@@ -456,14 +454,14 @@ def test_unknown_time_dimension_runs_a_while_loop():
     assert op_types & {"While", "StatelessWhile"}
     with pytest.raises(ValueError, match="Cannot unroll a RNN if the time dimension is "
                                          "undefined"):
-        LSTM(2, unroll=True)(input_layer.Input(shape=(None, 4)))
+        LSTM(2, unroll=True)(tf.keras.Input(shape=(None, 4)))
 
 
 def test_functional_api():
-    inputs = input_layer.Input(shape=(None, 4))
+    inputs = tf.keras.Input(shape=(None, 4))
     outputs, h, c = LSTM(3, return_sequences=True, return_state=True)(inputs)
     assert outputs.shape.as_list() == [None, None, 3] and h.shape.as_list() == [None, 3]
-    assert LSTM(3, unroll=True)(input_layer.Input(shape=(5, 4))).shape.as_list() == [None, 3]
+    assert LSTM(3, unroll=True)(tf.keras.Input(shape=(5, 4))).shape.as_list() == [None, 3]
 
 
 # -- generic cells ------------------------------------------------------------------------------

@@ -7,10 +7,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import backend
-from eagerflow._src.keras.layers.regularization import (
-    ActivityRegularization, AlphaDropout, GaussianDropout, GaussianNoise, SpatialDropout1D,
-    SpatialDropout2D, SpatialDropout3D)
+from eagerflow.keras import backend
+from eagerflow.keras.layers import (ActivityRegularization, AlphaDropout, GaussianDropout,
+    GaussianNoise, SpatialDropout1D, SpatialDropout2D, SpatialDropout3D)
 
 ONES = np.ones((200, 100), np.float32)
 X = np.random.default_rng(0).normal(size=(4, 6, 5)).astype(np.float32)

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import backend
-from eagerflow._src.keras.layers import reshaping
+from eagerflow.keras import backend
+from tests.internals import reshaping
 
 RNG = np.random.default_rng(0)
 FORMATS = ["channels_last", "channels_first"]
@@ -26,30 +26,30 @@ def _check(layer, x, expected):
 
 def test_reshape():
     x = RNG.standard_normal((3, 4, 6)).astype(np.float32)
-    _check(reshaping.Reshape((-1, 3)), x, x.reshape(3, 8, 3))
-    _check(reshaping.Reshape((2, 2, 6)), x, x.reshape(3, 2, 2, 6))
-    _check(reshaping.Reshape([24]), x, x.reshape(3, 24))
-    assert reshaping.Reshape((2, -1)).compute_output_shape((None, 3, 4)).as_list() == \
+    _check(tf.keras.layers.Reshape((-1, 3)), x, x.reshape(3, 8, 3))
+    _check(tf.keras.layers.Reshape((2, 2, 6)), x, x.reshape(3, 2, 2, 6))
+    _check(tf.keras.layers.Reshape([24]), x, x.reshape(3, 24))
+    assert tf.keras.layers.Reshape((2, -1)).compute_output_shape((None, 3, 4)).as_list() == \
         [None, 2, 6]
-    assert reshaping.Reshape((-1, 2)).compute_output_shape((None, None, 4)).as_list() == \
+    assert tf.keras.layers.Reshape((-1, 2)).compute_output_shape((None, None, 4)).as_list() == \
         [None, None, 2]
 
 
 def test_reshape_errors():
     with pytest.raises(ValueError, match=r"^total size of new array must be unchanged, "
                                          r"input_shape = \[3, 4\], output_shape = \[5, 2\]$"):
-        reshaping.Reshape((5, 2)).compute_output_shape((None, 3, 4))
+        tf.keras.layers.Reshape((5, 2)).compute_output_shape((None, 3, 4))
     with pytest.raises(ValueError, match=r"^There must be at most one unknown dimension in "
                                          r"output_shape\. Received: output_shape=\[-1, -1\]\.$"):
-        reshaping.Reshape((-1, -1)).compute_output_shape((None, 3, 4))
+        tf.keras.layers.Reshape((-1, -1)).compute_output_shape((None, 3, 4))
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Input to reshape is a tensor with 24 values, but the requested "
                              "shape has 20"):
-        reshaping.Reshape((5, 2))(np.zeros((2, 3, 4), np.float32))
+        tf.keras.layers.Reshape((5, 2))(np.zeros((2, 3, 4), np.float32))
 
 
 def test_reshape_in_function_keeps_static_shape():
-    layer = reshaping.Reshape((-1, 2))
+    layer = tf.keras.layers.Reshape((-1, 2))
     shapes = []
 
     def fn(v):
@@ -64,27 +64,27 @@ def test_reshape_in_function_keeps_static_shape():
 
 def test_permute():
     x = RNG.standard_normal((2, 3, 4, 5)).astype(np.float32)
-    _check(reshaping.Permute((3, 1, 2)), x, x.transpose(0, 3, 1, 2))
-    _check(reshaping.Permute((2, 1, 3)), x, x.transpose(0, 2, 1, 3))
-    assert reshaping.Permute((2, 1)).compute_output_shape((None, 3, 7)).as_list() == \
+    _check(tf.keras.layers.Permute((3, 1, 2)), x, x.transpose(0, 3, 1, 2))
+    _check(tf.keras.layers.Permute((2, 1, 3)), x, x.transpose(0, 2, 1, 3))
+    assert tf.keras.layers.Permute((2, 1)).compute_output_shape((None, 3, 7)).as_list() == \
         [None, 7, 3]
     with pytest.raises(ValueError, match=r"^Invalid permutation argument `dims` for Permute "
                                          r"Layer\. The set of indices in `dims` must be "
                                          r"consecutive and start from 1\. Received "
                                          r"dims=\(1, 3\)$"):
-        reshaping.Permute((1, 3))
+        tf.keras.layers.Permute((1, 3))
     with pytest.raises(ValueError, match='layer "permute_x".*expected ndim=3, found ndim=4'):
-        reshaping.Permute((2, 1), name="permute_x")(x)
+        tf.keras.layers.Permute((2, 1), name="permute_x")(x)
 
 
 def test_repeat_vector():
     x = RNG.standard_normal((2, 5)).astype(np.float32)
-    _check(reshaping.RepeatVector(3), x, np.repeat(x[:, None], 3, axis=1))
+    _check(tf.keras.layers.RepeatVector(3), x, np.repeat(x[:, None], 3, axis=1))
     with pytest.raises(TypeError, match=r"^Expected an integer value for `n`, got "
                                         r"<class 'float'>\.$"):
-        reshaping.RepeatVector(2.0)
+        tf.keras.layers.RepeatVector(2.0)
     with pytest.raises(ValueError, match="expected ndim=2, found ndim=3"):
-        reshaping.RepeatVector(2)(np.zeros((2, 3, 4), np.float32))
+        tf.keras.layers.RepeatVector(2)(np.zeros((2, 3, 4), np.float32))
 
 
 # -- padding and cropping ----------------------------------------------------------------
@@ -135,42 +135,42 @@ def test_cropping(data_format, rank, name, cropping, pairs):
 
 def test_padding_and_cropping_shapes():
     # tf_keras 2.21 output shapes
-    assert reshaping.ZeroPadding2D(((1, 0), (2, 2))).compute_output_shape(
+    assert tf.keras.layers.ZeroPadding2D(((1, 0), (2, 2))).compute_output_shape(
         (None, None, 3, 1)).as_list() == [None, None, 7, 1]
-    assert reshaping.ZeroPadding3D(1, data_format="channels_first").compute_output_shape(
+    assert tf.keras.layers.ZeroPadding3D(1, data_format="channels_first").compute_output_shape(
         (None, 2, 3, 4, 5)).as_list() == [None, 2, 5, 6, 7]
-    assert reshaping.Cropping2D(((1, 1), (0, 2))).compute_output_shape(
+    assert tf.keras.layers.Cropping2D(((1, 1), (0, 2))).compute_output_shape(
         (None, 5, None, 1)).as_list() == [None, 3, None, 1]
-    assert reshaping.Cropping1D((1, 2)).compute_output_shape((4, 6, 2)).as_list() == [4, 3, 2]
+    assert tf.keras.layers.Cropping1D((1, 2)).compute_output_shape((4, 6, 2)).as_list() == [4, 3, 2]
 
 
 def test_padding_and_cropping_errors():
     with pytest.raises(ValueError, match=r"^`padding` should have two elements\. "
                                          r"Received: \(1, 2, 3\)\.$"):
-        reshaping.ZeroPadding2D((1, 2, 3))
+        tf.keras.layers.ZeroPadding2D((1, 2, 3))
     with pytest.raises(ValueError, match=r"^`padding` should have two elements\. "
                                          r"Received: a\.$"):
-        reshaping.ZeroPadding2D("a")
+        tf.keras.layers.ZeroPadding2D("a")
     with pytest.raises(ValueError, match=r"^The `2nd entry of padding` argument must be a tuple "
                                          r"of 2 integers\. Received: \(3,\)$"):
-        reshaping.ZeroPadding2D(((1, 2), (3,)))
+        tf.keras.layers.ZeroPadding2D(((1, 2), (3,)))
     with pytest.raises(ValueError, match=r"^`padding` should have 3 elements\. "
                                          r"Received: \(1, 2\)\.$"):
-        reshaping.ZeroPadding3D((1, 2))
+        tf.keras.layers.ZeroPadding3D((1, 2))
     with pytest.raises(ValueError, match=r"^`cropping` should be either an int"):
-        reshaping.Cropping2D(1.5)
+        tf.keras.layers.Cropping2D(1.5)
     # errors raised in `call` come wrapped in the layer's "Exception encountered" text
     with pytest.raises(ValueError, match=r"\n\ncropping parameter of Cropping layer must be "
                                          r"greater than the input shape\. Received: inputs\."
                                          r"shape=\(1, 5, 2\), and cropping=\(3, 3\)\n\n"):
-        reshaping.Cropping1D((3, 3))(np.zeros((1, 5, 2), np.float32))
+        tf.keras.layers.Cropping1D((3, 3))(np.zeros((1, 5, 2), np.float32))
     with pytest.raises(ValueError, match=r"\n\nArgument `cropping` must be greater than the "
                                          r"input shape\. Received: inputs\.shape=\(1, 5, 4, 1\)"):
-        reshaping.Cropping2D((3, 0))(np.zeros((1, 5, 4, 1), np.float32))
-    assert reshaping.Cropping3D((3, 0, 0))(np.zeros((1, 5, 4, 4, 1), np.float32)).shape == (
+        tf.keras.layers.Cropping2D((3, 0))(np.zeros((1, 5, 4, 1), np.float32))
+    assert tf.keras.layers.Cropping3D((3, 0, 0))(np.zeros((1, 5, 4, 4, 1), np.float32)).shape == (
         1, 0, 4, 4, 1)
     with pytest.raises(ValueError, match="expected ndim=4, found ndim=3"):
-        reshaping.ZeroPadding2D()(np.zeros((1, 5, 2), np.float32))
+        tf.keras.layers.ZeroPadding2D()(np.zeros((1, 5, 2), np.float32))
 
 
 # -- upsampling ----------------------------------------------------------------------------
@@ -203,7 +203,7 @@ def np_bilinear(x, sizes):
 @pytest.mark.parametrize("data_format", FORMATS)
 @pytest.mark.parametrize("size", [2, (3, 2), (1, 4)])
 def test_bilinear_upsampling(data_format, size):
-    layer = reshaping.UpSampling2D(size, data_format=data_format, interpolation="bilinear")
+    layer = tf.keras.layers.UpSampling2D(size, data_format=data_format, interpolation="bilinear")
     x = RNG.standard_normal((2, 3, 4, 2)).astype(np.float32)
     expected = np_bilinear(x.astype(np.float64), np.broadcast_to(size, (2,)))
     y = layer(_layout(x, data_format))
@@ -215,7 +215,7 @@ def test_bilinear_literal_and_unknown_dimensions():
     # tf_keras 2.21 output
     expected = [[1.0, 1.25, 1.75, 2.0], [1.5, 1.8125, 2.4375, 2.75],
                 [2.5, 2.9375, 3.8125, 4.25], [3.0, 3.5, 4.5, 5.0]]
-    layer = reshaping.UpSampling2D(2, interpolation="bilinear")
+    layer = tf.keras.layers.UpSampling2D(2, interpolation="bilinear")
     x = np.array([[1, 2], [3, 5]], np.float32).reshape(1, 2, 2, 1)
     np.testing.assert_array_equal(layer(x).numpy()[0, :, :, 0], expected)
     traced = tf.function(lambda v: layer(v), input_signature=[tf.TensorSpec([None] * 4)])
@@ -225,10 +225,10 @@ def test_bilinear_literal_and_unknown_dimensions():
 def test_upsampling_errors():
     with pytest.raises(NotImplementedError, match="Value not recognized for `interpolation`: "
                                                   "foo"):
-        reshaping.UpSampling2D(interpolation="foo")
+        tf.keras.layers.UpSampling2D(interpolation="foo")
     with pytest.raises(ValueError, match=r"The `size` argument must be a tuple of 2 integers\. "
                                          r"Received: \(2, 2, 2\)"):
-        reshaping.UpSampling2D((2, 2, 2))
+        tf.keras.layers.UpSampling2D((2, 2, 2))
 
 
 # -- configs, gradients, tracing --------------------------------------------------------------
@@ -236,35 +236,37 @@ def test_upsampling_errors():
 def test_configs_literal():
     # tf_keras 2.21 configs, key order included
     base = [("name", "l"), ("trainable", True), ("dtype", "float32")]
-    assert list(reshaping.ZeroPadding1D(name="l").get_config().items()) == \
+    assert list(tf.keras.layers.ZeroPadding1D(name="l").get_config().items()) == \
         base + [("padding", (1, 1))]
-    assert list(reshaping.ZeroPadding2D((1, 2), name="l").get_config().items()) == \
+    assert list(tf.keras.layers.ZeroPadding2D((1, 2), name="l").get_config().items()) == \
         base + [("padding", ((1, 1), (2, 2))), ("data_format", "channels_last")]
-    assert list(reshaping.Cropping2D(1, name="l").get_config().items()) == \
+    assert list(tf.keras.layers.Cropping2D(1, name="l").get_config().items()) == \
         base + [("cropping", ((1, 1), (1, 1))), ("data_format", "channels_last")]
-    assert list(reshaping.UpSampling1D(2.5, name="l").get_config().items()) == \
+    assert list(tf.keras.layers.UpSampling1D(2.5, name="l").get_config().items()) == \
         base + [("size", 2)]
-    assert list(reshaping.UpSampling2D(name="l", interpolation="Bilinear")
+    assert list(tf.keras.layers.UpSampling2D(name="l", interpolation="Bilinear")
                 .get_config().items()) == base + [("size", (2, 2)),
                                                   ("data_format", "channels_last"),
                                                   ("interpolation", "bilinear")]
-    assert list(reshaping.UpSampling3D(name="l").get_config().items()) == \
+    assert list(tf.keras.layers.UpSampling3D(name="l").get_config().items()) == \
         base + [("size", (2, 2, 2)), ("data_format", "channels_last")]
-    assert reshaping.Reshape((-1, 2), name="l").get_config() == dict(base,
+    assert tf.keras.layers.Reshape((-1, 2), name="l").get_config() == dict(base,
                                                                      target_shape=(-1, 2))
-    assert reshaping.Permute([2, 1], name="l").get_config() == dict(base, dims=(2, 1))
-    assert reshaping.RepeatVector(3, name="l").get_config() == dict(base, n=3)
+    assert tf.keras.layers.Permute([2, 1], name="l").get_config() == dict(base, dims=(2, 1))
+    assert tf.keras.layers.RepeatVector(3, name="l").get_config() == dict(base, n=3)
 
 
-ALL = [(reshaping.Reshape((-1,)), (2, 3, 4)), (reshaping.Permute((2, 1)), (2, 3, 4)),
-       (reshaping.RepeatVector(2), (2, 3)), (reshaping.ZeroPadding1D((1, 2)), (2, 3, 4)),
-       (reshaping.ZeroPadding2D(((1, 0), 2), "channels_first"), (2, 3, 4, 5)),
-       (reshaping.ZeroPadding3D(1), (1, 2, 3, 2, 2)), (reshaping.Cropping1D(1), (2, 4, 3)),
-       (reshaping.Cropping2D(((1, 0), (0, 1))), (2, 3, 4, 5)),
-       (reshaping.Cropping3D(((1, 0), 0, (0, 1)), "channels_first"), (1, 2, 3, 3, 3)),
-       (reshaping.UpSampling1D(), (2, 3, 4)),
-       (reshaping.UpSampling2D((2, 1), interpolation="bilinear"), (2, 3, 4, 2)),
-       (reshaping.UpSampling3D((1, 2, 1), "channels_first"), (1, 2, 2, 3, 2))]
+ALL = [(tf.keras.layers.Reshape((-1,)), (2, 3, 4)), (tf.keras.layers.Permute((2, 1)), (2, 3, 4)),
+       (tf.keras.layers.RepeatVector(2), (2, 3)),
+       (tf.keras.layers.ZeroPadding1D((1, 2)), (2, 3, 4)),
+       (tf.keras.layers.ZeroPadding2D(((1, 0), 2), "channels_first"), (2, 3, 4, 5)),
+       (tf.keras.layers.ZeroPadding3D(1), (1, 2, 3, 2, 2)),
+       (tf.keras.layers.Cropping1D(1), (2, 4, 3)),
+       (tf.keras.layers.Cropping2D(((1, 0), (0, 1))), (2, 3, 4, 5)),
+       (tf.keras.layers.Cropping3D(((1, 0), 0, (0, 1)), "channels_first"), (1, 2, 3, 3, 3)),
+       (tf.keras.layers.UpSampling1D(), (2, 3, 4)),
+       (tf.keras.layers.UpSampling2D((2, 1), interpolation="bilinear"), (2, 3, 4, 2)),
+       (tf.keras.layers.UpSampling3D((1, 2, 1), "channels_first"), (1, 2, 2, 3, 2))]
 
 
 @pytest.mark.parametrize("layer,shape", ALL)
@@ -294,9 +296,9 @@ def test_one_dimensional_layers_ignore_image_data_format():
     backend.set_image_data_format("channels_first")
     try:
         x = RNG.standard_normal((2, 4, 3)).astype(np.float32)
-        np.testing.assert_array_equal(reshaping.UpSampling1D()(x).numpy(),
+        np.testing.assert_array_equal(tf.keras.layers.UpSampling1D()(x).numpy(),
                                       np.repeat(x, 2, axis=1))
-        assert "data_format" not in reshaping.ZeroPadding1D().get_config()
-        assert reshaping.ZeroPadding2D().data_format == "channels_first"
+        assert "data_format" not in tf.keras.layers.ZeroPadding1D().get_config()
+        assert tf.keras.layers.ZeroPadding2D().data_format == "channels_first"
     finally:
         backend.set_image_data_format("channels_last")

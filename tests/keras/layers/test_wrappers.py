@@ -5,13 +5,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import backend
-from eagerflow._src.keras.engine.base_layer import Layer
-from eagerflow._src.keras.layers import deserialize, serialize
-from eagerflow._src.keras.layers.core import Dense, Dropout, Embedding
-from eagerflow._src.keras.layers.masking import Masking
-from eagerflow._src.keras.layers.recurrent import GRU, LSTM, SimpleRNN
-from eagerflow._src.keras.layers.wrappers import Bidirectional, TimeDistributed
+from eagerflow.keras import backend
+from eagerflow.keras.layers import (Bidirectional, Dense, deserialize, Dropout, Embedding, GRU,
+    Layer, LSTM, Masking, serialize, SimpleRNN, TimeDistributed)
 
 RNG = np.random.default_rng(0)
 X = RNG.standard_normal((3, 5, 4)).astype(np.float32)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras.saving import weights as weights_mod
+from tests.internals import weights as weights_mod
 
 keras = tf.keras
 LSO = keras.mixed_precision.LossScaleOptimizer

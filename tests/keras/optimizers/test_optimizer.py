@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import optimizers
-from eagerflow._src.keras.optimizers import schedules
+from eagerflow.keras import optimizers
+from eagerflow.keras.optimizers import schedules
 
 ALL = [optimizers.SGD, optimizers.Adam, optimizers.AdamW, optimizers.Adamax,
        optimizers.Nadam, optimizers.RMSprop, optimizers.Adagrad, optimizers.Adadelta,

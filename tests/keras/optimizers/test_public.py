@@ -1,8 +1,7 @@
 """The public names: ``tf.keras.optimizers``, ``.schedules`` and ``.legacy``."""
 import eagerflow as tf
 import eagerflow.keras  # noqa: F401
-from eagerflow._src.keras import optimizers
-from eagerflow._src.keras.optimizers import schedules
+from tests.internals import optimizers, schedules
 
 
 def test_optimizers_namespace_matches_tf_keras():

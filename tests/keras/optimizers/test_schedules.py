@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras.optimizers import schedules
+from tests.internals import schedules
 
 STEPS = [0, 1, 5, 7, 10, 15, 25, 100]
 
@@ -80,27 +80,27 @@ def test_traced_schedule_follows_the_step_variable(name, kwargs, expected):
 
 
 def test_result_dtype_follows_the_initial_rate():
-    assert schedules.ExponentialDecay(0.1, 10, 0.5)(3).dtype == tf.float32
-    rate = schedules.ExponentialDecay(tf.constant(0.1, tf.float64), 10, 0.5)(3)
+    assert tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)(3).dtype == tf.float32
+    rate = tf.keras.optimizers.schedules.ExponentialDecay(tf.constant(0.1, tf.float64), 10, 0.5)(3)
     assert rate.dtype == tf.float64
 
 
 @pytest.mark.parametrize("name,kwargs,expected", REFERENCE, ids=IDS)
 def test_serialization_round_trip(name, kwargs, expected):
     schedule = getattr(schedules, name)(**kwargs)
-    config = schedules.serialize(schedule)
+    config = tf.keras.optimizers.schedules.serialize(schedule)
     assert config == {"module": "keras.optimizers.schedules", "class_name": name,
                       "config": schedule.get_config(), "registered_name": None}
-    again = schedules.deserialize(config)
+    again = tf.keras.optimizers.schedules.deserialize(config)
     assert type(again) is type(schedule) and again.get_config() == schedule.get_config()
     assert float(again(7)) == float(schedule(7))
 
 
 def test_get_config_keys_match_tf_keras():
-    assert schedules.CosineDecay(0.1, 10).get_config() == {
+    assert tf.keras.optimizers.schedules.CosineDecay(0.1, 10).get_config() == {
         "initial_learning_rate": 0.1, "decay_steps": 10, "alpha": 0.0, "name": None,
         "warmup_target": None, "warmup_steps": 0}
-    assert schedules.CosineDecayRestarts(0.1, 10).get_config() == {
+    assert tf.keras.optimizers.schedules.CosineDecayRestarts(0.1, 10).get_config() == {
         "initial_learning_rate": 0.1, "first_decay_steps": 10, "t_mul": 2.0, "m_mul": 1.0,
         "alpha": 0.0, "name": None}
 
@@ -109,11 +109,11 @@ def test_piecewise_constant_needs_one_more_value_than_boundaries():
     with pytest.raises(ValueError, match="The length of boundaries should be 1 less than the "
                                          r"length of values. Received: boundaries=\[1, 2\] of "
                                          r"length 2, and values=\[1.0\] of length 1."):
-        schedules.PiecewiseConstantDecay([1, 2], [1.0])
+        tf.keras.optimizers.schedules.PiecewiseConstantDecay([1, 2], [1.0])
 
 
 def test_custom_schedule_and_base_errors():
-    class Halving(schedules.LearningRateSchedule):
+    class Halving(tf.keras.optimizers.schedules.LearningRateSchedule):
         def __init__(self, rate):
             self.rate = rate
 
@@ -126,11 +126,12 @@ def test_custom_schedule_and_base_errors():
     schedule = Halving(1.0)
     assert float(schedule(1)) == 0.5
     assert Halving.from_config(schedule.get_config()).rate == 1.0
-    config = schedules.serialize(schedule)
+    config = tf.keras.optimizers.schedules.serialize(schedule)
     assert config["class_name"] == "Halving" and config["module"] == __name__
-    assert schedules.deserialize(config, custom_objects={"Halving": Halving}).rate == 1.0
+    assert tf.keras.optimizers.schedules.deserialize(
+        config, custom_objects={"Halving": Halving}).rate == 1.0
 
-    class Incomplete(schedules.LearningRateSchedule):
+    class Incomplete(tf.keras.optimizers.schedules.LearningRateSchedule):
         pass
 
     with pytest.raises(NotImplementedError, match="must override `__call__"):
@@ -141,4 +142,4 @@ def test_custom_schedule_and_base_errors():
 
 def test_unknown_schedule_name():
     with pytest.raises(ValueError, match="Unknown decay: 'Nope'"):
-        schedules.deserialize({"class_name": "Nope", "config": {}})
+        tf.keras.optimizers.schedules.deserialize({"class_name": "Nope", "config": {}})

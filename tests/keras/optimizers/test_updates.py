@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras import optimizers
+from tests.internals import optimizers
 
 GRADS = [[0.5, -1.0, 2.0], [-0.3, 0.2, 1.0], [0.1, 0.4, -2.0]]
 
@@ -82,7 +82,7 @@ def test_matches_tf_keras(name, kwargs, expected, traced):
 def test_adafactor_factors_the_second_moment_of_matrices():
     # from tf_keras 2.21: the same steps on a matrix, each row getting the gradient reversed
     w = tf.Variable([[1.0, -2.0, 0.5], [0.3, 0.2, -0.1]], name="w")
-    opt = optimizers.Adafactor(0.1)
+    opt = tf.keras.optimizers.Adafactor(0.1)
     for g in GRADS:
         opt.apply_gradients([(tf.constant([g, g[::-1]]), w)])
     np.testing.assert_allclose(w.numpy(), [
@@ -208,7 +208,7 @@ def test_matches_the_documented_formula(name, kwargs, _, sparse, traced, dtype):
 
 def test_mixed_dtypes_in_one_step():
     w32, w64 = tf.Variable([1.0, 2.0]), tf.Variable([1.0, 2.0], dtype=tf.float64)
-    opt = optimizers.Nadam(0.1)
+    opt = tf.keras.optimizers.Nadam(0.1)
     for _ in range(3):
         opt.apply_gradients([(tf.constant([1.0, -1.0]), w32),
                              (tf.constant([1.0, -1.0], tf.float64), w64)])
@@ -233,7 +233,7 @@ def test_sparse_updates_touch_only_their_rows(name):
 
 def test_gradient_of_a_gather_updates_rows():
     table = tf.Variable(np.arange(12, dtype=np.float32).reshape(4, 3))
-    opt = optimizers.SGD(0.5)
+    opt = tf.keras.optimizers.SGD(0.5)
 
     @tf.function
     def step():
@@ -254,25 +254,25 @@ def test_sparse_indices_out_of_range():
                             tf.constant([3, 2]))
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[0\] = 5 is not in "
                                                              r"\[0, 3\)"):
-        optimizers.SGD().apply_gradients([(grad, w)])
+        tf.keras.optimizers.SGD().apply_gradients([(grad, w)])
 
 
 def test_gradient_shape_must_match():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"var and grad do not have the same shape\[2\] \[3\]"):
-        optimizers.Adam().apply_gradients([(tf.constant([1.0, 2.0, 3.0]),
+        tf.keras.optimizers.Adam().apply_gradients([(tf.constant([1.0, 2.0, 3.0]),
                                             tf.Variable([1.0, 2.0]))])
 
 
 def test_gradient_dtype_must_match():
     with pytest.raises(tf.errors.InvalidArgumentError, match="float64 tensor"):
-        optimizers.Adam().apply_gradients([(tf.constant([1.0], tf.float64),
+        tf.keras.optimizers.Adam().apply_gradients([(tf.constant([1.0], tf.float64),
                                             tf.Variable([1.0]))])
 
 
 def test_numpy_gradients_are_converted():
     w = tf.Variable([1.0, 2.0])
-    optimizers.SGD(0.5).apply_gradients([(np.array([1.0, 1.0]), w)])
+    tf.keras.optimizers.SGD(0.5).apply_gradients([(np.array([1.0, 1.0]), w)])
     np.testing.assert_array_equal(w.numpy(), [0.5, 1.5])
 
 
@@ -296,7 +296,7 @@ def test_reads_before_a_step_keep_their_value(name):
 
 def test_numpy_views_of_a_read_keep_their_value():
     w = tf.Variable(np.ones((2, 2), np.float32))
-    opt = optimizers.SGD(0.5)
+    opt = tf.keras.optimizers.SGD(0.5)
     opt.apply_gradients([(tf.ones((2, 2)), w)])
     view = np.asarray(w.value())[0]
     opt.apply_gradients([(tf.ones((2, 2)), w)])
@@ -306,7 +306,7 @@ def test_numpy_views_of_a_read_keep_their_value():
 
 def test_unshared_arrays_are_updated_in_place():
     w = tf.Variable(np.ones((4, 3), np.float32))
-    opt = optimizers.Adam(0.1)
+    opt = tf.keras.optimizers.Adam(0.1)
     grad = tf.ones((4, 3))
     opt.apply_gradients([(grad, w)])  # the first step copies: the initial value is shared
     arrays = [id(v.handle.value) for v in (w, *opt.variables[1:])]
@@ -317,7 +317,7 @@ def test_unshared_arrays_are_updated_in_place():
 def test_training_step_in_a_function_updates_slots_in_place():
     w = tf.Variable(np.ones((4, 3), np.float32))
     x = tf.ones((2, 4))
-    opt = optimizers.Adam(0.1)
+    opt = tf.keras.optimizers.Adam(0.1)
 
     @tf.function
     def step():
@@ -336,5 +336,5 @@ def test_training_step_in_a_function_updates_slots_in_place():
 
 def test_first_adam_step_agrees_with_tf_keras_to_the_bit():
     var = tf.Variable(1.0)
-    optimizers.Adam(0.1).minimize(lambda: var ** 2, [var])
+    tf.keras.optimizers.Adam(0.1).minimize(lambda: var ** 2, [var])
     assert float(var) == 0.900000810623169  # tf_keras 2.21 prints 0.9000008

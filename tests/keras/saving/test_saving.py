@@ -15,8 +15,7 @@ import pytest
 import eagerflow as tf
 from eagerflow import keras
 from eagerflow.keras import saving
-from eagerflow._src.keras.saving import safetensors_format
-from eagerflow._src.keras.saving.weights import checkpoint_keys
+from tests.internals import checkpoint_keys, safetensors_format
 
 SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 

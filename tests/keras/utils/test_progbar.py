@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.keras.utils import progbar as progbar_lib
 from eagerflow.keras.utils import Progbar
+from tests.internals import progbar as progbar_lib
 
 
 class Clock:

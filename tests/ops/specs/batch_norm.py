@@ -7,7 +7,7 @@ derivatives) is checked by the gradient sweep against finite differences.
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.ops import fused_batch_norm_ops as f
+from tests.internals import fused_batch_norm_ops as f
 from tests.ops.spec import OpSpec, positive, rand
 
 F32, F64 = np.float32, np.float64

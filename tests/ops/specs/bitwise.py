@@ -1,7 +1,7 @@
 """Specs of the bitwise ops (bitwise_ops.py)."""
 import numpy as np
 
-from eagerflow._src.ops import bitwise_ops as b
+from eagerflow import bitwise as b
 from tests.ops.spec import OpSpec, rand
 
 _NO_GRAD = "bitwise"

@@ -2,7 +2,7 @@
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.ops import debugging_ops as dbg
+from eagerflow import debugging as dbg
 from tests.ops.spec import OpSpec, rand
 
 

@@ -7,8 +7,7 @@ against the chain of ops it replaces.
 import ml_dtypes
 import numpy as np
 
-from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.ops.fused_ops import _FUSED_CONV2D, _FUSED_MATMUL
+from tests.internals import _FUSED_CONV2D, _FUSED_MATMUL, dispatch
 from tests.ops.spec import OpSpec, rand
 from tests.ops.specs.nn import ref_conv, same_pads
 

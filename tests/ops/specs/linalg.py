@@ -1,7 +1,8 @@
 """Specs of linear algebra (linalg_ops.py): values against NumPy's linalg."""
 import numpy as np
 
-from eagerflow._src.ops import linalg_ops as la
+import eagerflow as tf
+from tests.internals import linalg_ops as la
 from tests.ops.spec import OpSpec, rand
 
 F16, F32, F64, C64, C128 = np.float16, np.float32, np.float64, np.complex64, np.complex128
@@ -28,7 +29,7 @@ _LOWER_ONLY = "symmetric gradient; checked by the -symmetrized spec"
 
 
 def _symmetrized(x):
-    return (x + la.matrix_transpose(x)) * 0.5
+    return (x + tf.linalg.matrix_transpose(x)) * 0.5
 
 
 def _adj(x):
@@ -47,34 +48,34 @@ def _in(dtype, fn):
 
 
 def _matmul_specs():
-    specs = [OpSpec("MatMul", la.matmul, [rand(3, 4, dtype=d), rand(4, 5, dtype=d, seed=1)],
+    specs = [OpSpec("MatMul", tf.matmul, [rand(3, 4, dtype=d), rand(4, 5, dtype=d, seed=1)],
                     np.matmul, name=f"MatMul-{np.dtype(d).name}", **_LOOSE)
              for d in (F32, F64, C64, I32)]
     for ta, tb in ((True, False), (False, True), (True, True)):
         a = rand(*((4, 3) if ta else (3, 4)))
         b = rand(*((5, 4) if tb else (4, 5)), seed=1)
         specs.append(OpSpec(
-            "MatMul", lambda x, y, ta=ta, tb=tb: la.matmul(x, y, transpose_a=ta, transpose_b=tb),
+            "MatMul", lambda x, y, ta=ta, tb=tb: tf.matmul(x, y, transpose_a=ta, transpose_b=tb),
             [a, b], lambda x, y, ta=ta, tb=tb: (x.T if ta else x) @ (y.T if tb else y),
             name=f"MatMul-transpose{int(ta)}{int(tb)}", **_LOOSE))
     specs += [
-        OpSpec("MatMul", la.matmul, [rand(2, 3, dtype=F16), rand(3, 2, dtype=F16, seed=1)],
+        OpSpec("MatMul", tf.matmul, [rand(2, 3, dtype=F16), rand(3, 2, dtype=F16, seed=1)],
                _in(F16, np.matmul), name="MatMul-float16", rtol=1e-2, atol=1e-2),
-        OpSpec("BatchMatMulV2", la.matmul, [rand(2, 3, 4), rand(4, 5, seed=1)], np.matmul,
+        OpSpec("BatchMatMulV2", tf.matmul, [rand(2, 3, 4), rand(4, 5, seed=1)], np.matmul,
                name="BatchMatMulV2-broadcast-rhs", **_LOOSE),
-        OpSpec("BatchMatMulV2", la.matmul, [rand(2, 1, 3, 4), rand(3, 4, 2, seed=1)], np.matmul,
+        OpSpec("BatchMatMulV2", tf.matmul, [rand(2, 1, 3, 4), rand(3, 4, 2, seed=1)], np.matmul,
                name="BatchMatMulV2-broadcast-both", **_LOOSE),
-        OpSpec("BatchMatMulV2", lambda x, y: la.matmul(x, y, adjoint_a=True, adjoint_b=True),
+        OpSpec("BatchMatMulV2", lambda x, y: tf.matmul(x, y, adjoint_a=True, adjoint_b=True),
                [rand(2, 4, 3, dtype=C128), rand(2, 5, 4, dtype=C128, seed=1)],
                lambda x, y: _adj(x) @ _adj(y), name="BatchMatMulV2-adjoint-complex"),
-        OpSpec("BatchMatMulV2", lambda x, y: la.matmul(x, y, adjoint_a=True),
+        OpSpec("BatchMatMulV2", lambda x, y: tf.matmul(x, y, adjoint_a=True),
                [rand(4, 3, dtype=C64), rand(4, 2, dtype=C64, seed=1)],
                lambda x, y: _adj(x) @ y, name="BatchMatMulV2-adjoint-rank2-complex", **_LOOSE),
-        OpSpec("BatchMatMulV3", lambda x, y: la.matmul(x, y, output_type=I32),
+        OpSpec("BatchMatMulV3", lambda x, y: tf.matmul(x, y, output_type=I32),
                [rand(2, 3, dtype=np.int8, low=-9, high=9),
                 rand(3, 2, dtype=np.int8, low=-9, high=9, seed=1)],
                lambda x, y: x.astype(I32) @ y.astype(I32), grad="integer"),
-        OpSpec("BatchMatMulV2", la.matvec, [rand(2, 3, 4), rand(4, seed=1)],
+        OpSpec("BatchMatMulV2", tf.linalg.matvec, [rand(2, 3, 4), rand(4, seed=1)],
                lambda m, v: m @ v, name="matvec-batched", **_LOOSE),
     ]
     return specs
@@ -86,48 +87,51 @@ def _square_specs():
         m = _well_conditioned(2, 3, 3, dtype=d)
         tol = _LOOSE if d == F32 else {}
         specs += [
-            OpSpec("MatrixInverse", la.inv, [m], np.linalg.inv,
+            OpSpec("MatrixInverse", tf.linalg.inv, [m], np.linalg.inv,
                    name=f"MatrixInverse-{np.dtype(d).name}", **tol),
-            OpSpec("MatrixDeterminant", la.det, [m], lambda x: np.linalg.det(x).astype(x.dtype),
+            OpSpec("MatrixDeterminant", tf.linalg.det, [m],
+                   lambda x: np.linalg.det(x).astype(x.dtype),
                    name=f"MatrixDeterminant-{np.dtype(d).name}", **tol),
-            OpSpec("LogMatrixDeterminant", la.slogdet, [m],
+            OpSpec("LogMatrixDeterminant", tf.linalg.slogdet, [m],
                    lambda x: tuple(v.astype(x.dtype) for v in np.linalg.slogdet(x)),
                    name=f"LogMatrixDeterminant-{np.dtype(d).name}", **tol),
         ]
     specs += [
-        OpSpec("MatrixInverse", lambda x: la.inv(x, adjoint=True), [_well_conditioned(3, 3)],
+        OpSpec("MatrixInverse", lambda x: tf.linalg.inv(x, adjoint=True), [_well_conditioned(3, 3)],
                lambda x: np.linalg.inv(x.T), name="MatrixInverse-adjoint", **_LOOSE),
-        OpSpec("MatrixInverse", la.inv, [_well_conditioned(3, 3, dtype=F16)],
+        OpSpec("MatrixInverse", tf.linalg.inv, [_well_conditioned(3, 3, dtype=F16)],
                _in(F16, np.linalg.inv), name="MatrixInverse-float16", rtol=1e-2, atol=1e-3),
-        OpSpec("Cholesky", la.cholesky, [_spd(2, 3, 3, dtype=F64)], np.linalg.cholesky,
+        OpSpec("Cholesky", tf.linalg.cholesky, [_spd(2, 3, 3, dtype=F64)], np.linalg.cholesky,
                grad=_LOWER_ONLY),
-        OpSpec("Cholesky", lambda x: la.cholesky(_symmetrized(x)), [_spd(2, 3, 3, dtype=F64)],
+        OpSpec("Cholesky", lambda x: tf.linalg.cholesky(_symmetrized(x)),
+               [_spd(2, 3, 3, dtype=F64)],
                np.linalg.cholesky, name="Cholesky-symmetrized"),
-        OpSpec("Cholesky", la.cholesky, [_spd(3, 3, dtype=C64)], np.linalg.cholesky,
+        OpSpec("Cholesky", tf.linalg.cholesky, [_spd(3, 3, dtype=C64)], np.linalg.cholesky,
                name="Cholesky-complex64", **_LOOSE),
-        OpSpec("SelfAdjointEigV2", la.eigh, [_spd(2, 3, 3, dtype=F64)],
+        OpSpec("SelfAdjointEigV2", tf.linalg.eigh, [_spd(2, 3, 3, dtype=F64)],
                lambda x: tuple(np.linalg.eigh(x))),
-        OpSpec("SelfAdjointEigV2", la.eigvalsh, [_spd(4, 4)],
+        OpSpec("SelfAdjointEigV2", tf.linalg.eigvalsh, [_spd(4, 4)],
                lambda x: np.linalg.eigvalsh(x), name="eigvalsh", **_LOOSE),
-        OpSpec("SelfAdjointEigV2", la.eigvalsh, [_spd(3, 3, dtype=C128)],
+        OpSpec("SelfAdjointEigV2", tf.linalg.eigvalsh, [_spd(3, 3, dtype=C128)],
                lambda x: np.linalg.eigvalsh(x).astype(C128), name="eigvalsh-complex"),
-        OpSpec("Qr", la.qr, [rand(2, 5, 3, dtype=F64)], lambda x: tuple(np.linalg.qr(x))),
-        OpSpec("Qr", lambda x: la.qr(x, full_matrices=True), [rand(5, 3, dtype=F64)],
+        OpSpec("Qr", tf.linalg.qr, [rand(2, 5, 3, dtype=F64)], lambda x: tuple(np.linalg.qr(x))),
+        OpSpec("Qr", lambda x: tf.linalg.qr(x, full_matrices=True), [rand(5, 3, dtype=F64)],
                lambda x: tuple(np.linalg.qr(x, mode="complete")), name="Qr-full",
                grad="not implemented for full_matrices with more rows than columns, as in TF"),
-        OpSpec("Qr", la.qr, [rand(3, 5, dtype=F64)], lambda x: tuple(np.linalg.qr(x)),
+        OpSpec("Qr", tf.linalg.qr, [rand(3, 5, dtype=F64)], lambda x: tuple(np.linalg.qr(x)),
                name="Qr-wide"),
-        OpSpec("Qr", lambda x: la.qr(x, full_matrices=True), [rand(2, 3, 3, dtype=F64)],
+        OpSpec("Qr", lambda x: tf.linalg.qr(x, full_matrices=True), [rand(2, 3, 3, dtype=F64)],
                lambda x: tuple(np.linalg.qr(x, mode="complete")), name="Qr-full-square"),
-        OpSpec("Svd", lambda x: la.svd(x, compute_uv=False), [rand(2, 4, 3, dtype=F64)],
+        OpSpec("Svd", lambda x: tf.linalg.svd(x, compute_uv=False), [rand(2, 4, 3, dtype=F64)],
                lambda x: np.linalg.svd(x, compute_uv=False), name="Svd-values"),
-        OpSpec("Svd", la.svd, [rand(3, 5, dtype=F64)], _svd(False), name="Svd-vectors"),
-        OpSpec("Svd", la.svd, [rand(2, 4, 3, dtype=F64)], _svd(False), name="Svd-vectors-tall"),
-        OpSpec("Svd", lambda x: la.svd(x, full_matrices=True), [rand(3, 4, dtype=F64)],
+        OpSpec("Svd", tf.linalg.svd, [rand(3, 5, dtype=F64)], _svd(False), name="Svd-vectors"),
+        OpSpec("Svd", tf.linalg.svd, [rand(2, 4, 3, dtype=F64)], _svd(False),
+               name="Svd-vectors-tall"),
+        OpSpec("Svd", lambda x: tf.linalg.svd(x, full_matrices=True), [rand(3, 4, dtype=F64)],
                _svd(True), name="Svd-full-wide"),
-        OpSpec("Svd", lambda x: la.svd(x, full_matrices=True), [rand(4, 2, dtype=C128)],
+        OpSpec("Svd", lambda x: tf.linalg.svd(x, full_matrices=True), [rand(4, 2, dtype=C128)],
                _svd(True), name="Svd-full-complex"),
-        OpSpec("Svd", lambda x: la.norm(x, ord=2, axis=[-2, -1]), [rand(2, 3, 4, dtype=F64)],
+        OpSpec("Svd", lambda x: tf.norm(x, ord=2, axis=[-2, -1]), [rand(2, 3, 4, dtype=F64)],
                lambda x: np.linalg.norm(x, ord=2, axis=(-2, -1)), name="norm-spectral"),
     ]
     return specs
@@ -145,32 +149,32 @@ def _solver_specs():
     rhs = rand(2, 3, 2, dtype=F64, seed=1)
     tall = rand(5, 3, dtype=F64)
     return [
-        OpSpec("MatrixSolve", la.solve, [m, rhs], np.linalg.solve),
-        OpSpec("MatrixSolve", lambda a, b: la.solve(a, b, adjoint=True),
+        OpSpec("MatrixSolve", tf.linalg.solve, [m, rhs], np.linalg.solve),
+        OpSpec("MatrixSolve", lambda a, b: tf.linalg.solve(a, b, adjoint=True),
                [_well_conditioned(3, 3, dtype=C128), rand(3, 1, dtype=C128)],
                lambda a, b: np.linalg.solve(_adj(a), b), name="MatrixSolve-adjoint-complex"),
-        OpSpec("MatrixTriangularSolve", la.triangular_solve, [m, rhs],
+        OpSpec("MatrixTriangularSolve", tf.linalg.triangular_solve, [m, rhs],
                lambda a, b: np.linalg.solve(np.tril(a), b), name="MatrixTriangularSolve-lower"),
         OpSpec("MatrixTriangularSolve",
-               lambda a, b: la.triangular_solve(a, b, lower=False, adjoint=True),
+               lambda a, b: tf.linalg.triangular_solve(a, b, lower=False, adjoint=True),
                [_well_conditioned(3, 3, dtype=F64), rand(2, 3, 2, dtype=F64)],
                lambda a, b: np.linalg.solve(np.triu(a).T, b),
                name="MatrixTriangularSolve-upper-adjoint-broadcast"),
-        OpSpec("MatrixTriangularSolve", la.cholesky_solve,
+        OpSpec("MatrixTriangularSolve", tf.linalg.cholesky_solve,
                [np.linalg.cholesky(_spd(3, 3, dtype=F64)), rand(3, 2, dtype=F64)],
                lambda c, b: np.linalg.solve(c @ c.T, b), name="cholesky_solve"),
-        OpSpec("MatrixSolveLs", lambda a, b: la.lstsq(a, b, fast=False), [tall, rand(5, 2)
+        OpSpec("MatrixSolveLs", lambda a, b: tf.linalg.lstsq(a, b, fast=False), [tall, rand(5, 2)
                                                                             .astype(F64)],
                lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], name="lstsq-exact",
                grad=la._NO_EXACT_LSTSQ_GRAD),
-        OpSpec("MatrixSolveLs", lambda a, b: la.lstsq(a, b, fast=False),
+        OpSpec("MatrixSolveLs", lambda a, b: tf.linalg.lstsq(a, b, fast=False),
                [tall.T.copy(), rand(3, 1, dtype=F64)],
                lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], name="lstsq-exact-minnorm",
                grad=la._NO_EXACT_LSTSQ_GRAD),
-        OpSpec("Cholesky", la.lstsq, [tall, rand(5, 2, dtype=F64)],
+        OpSpec("Cholesky", tf.linalg.lstsq, [tall, rand(5, 2, dtype=F64)],
                lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], name="lstsq-fast",
                rtol=1e-6),
-        OpSpec("Cholesky", lambda a, b: la.lstsq(a, b, l2_regularizer=0.5),
+        OpSpec("Cholesky", lambda a, b: tf.linalg.lstsq(a, b, l2_regularizer=0.5),
                [tall.T.copy(), rand(3, 1, dtype=F64)],
                lambda a, b: a.T @ np.linalg.solve(a @ a.T + 0.5 * np.eye(3), b),
                name="lstsq-fast-regularized-underdetermined", rtol=1e-6),
@@ -209,46 +213,49 @@ def _set_diag(k):
 
 def _cross_specs():
     return [
-        OpSpec("Cross", la.cross, [rand(2, 3), rand(2, 3, seed=1)], np.cross),
-        OpSpec("Cross", la.cross, [rand(4, 3, dtype=I32), rand(4, 3, dtype=I32, seed=1)],
+        OpSpec("Cross", tf.linalg.cross, [rand(2, 3), rand(2, 3, seed=1)], np.cross),
+        OpSpec("Cross", tf.linalg.cross, [rand(4, 3, dtype=I32), rand(4, 3, dtype=I32, seed=1)],
                np.cross, name="Cross-int", grad="integer"),
     ]
 
 
 def _diag_specs():
     return [
-        OpSpec("MatrixDiagV3", la.diag, [rand(2, 3)], _diag()),
-        OpSpec("MatrixDiagV3", lambda d: la.diag(d, k=1, padding_value=7),
+        OpSpec("MatrixDiagV3", tf.linalg.diag, [rand(2, 3)], _diag()),
+        OpSpec("MatrixDiagV3", lambda d: tf.linalg.diag(d, k=1, padding_value=7),
                [rand(4, dtype=I32, low=-9, high=9)], _diag(k=1, pad=7), name="MatrixDiagV3-k1",
                grad="integer"),
-        OpSpec("MatrixDiagV3", lambda d: la.diag(d, k=-1, num_cols=4), [rand(2, 3, dtype=F64)],
+        OpSpec("MatrixDiagV3", lambda d: tf.linalg.diag(d, k=-1, num_cols=4),
+               [rand(2, 3, dtype=F64)],
                _diag(k=-1, cols=4), name="MatrixDiagV3-rectangular"),
-        OpSpec("MatrixDiagPartV3", la.diag_part, [rand(2, 3, 4)],
+        OpSpec("MatrixDiagPartV3", tf.linalg.diag_part, [rand(2, 3, 4)],
                lambda x: np.diagonal(x, axis1=-2, axis2=-1).copy()),
-        OpSpec("MatrixDiagPartV3", lambda x: la.diag_part(x, k=-2), [rand(4, 3, dtype=C64)],
+        OpSpec("MatrixDiagPartV3", lambda x: tf.linalg.diag_part(x, k=-2), [rand(4, 3, dtype=C64)],
                lambda x: np.diagonal(x, offset=-2).copy(), name="MatrixDiagPartV3-k-2"),
-        OpSpec("MatrixDiagPartV3", lambda x: la.diag_part(x, k=1), [rand(2, 3, 4, dtype=F64)],
+        OpSpec("MatrixDiagPartV3", lambda x: tf.linalg.diag_part(x, k=1),
+               [rand(2, 3, 4, dtype=F64)],
                lambda x: np.diagonal(x, offset=1, axis1=-2, axis2=-1).copy(),
                name="MatrixDiagPartV3-k1"),
-        OpSpec("MatrixDiagPartV3", la.trace, [rand(2, 3, 3, dtype=F64)],
+        OpSpec("MatrixDiagPartV3", tf.linalg.trace, [rand(2, 3, 3, dtype=F64)],
                lambda x: np.trace(x, axis1=-2, axis2=-1), name="trace"),
-        OpSpec("MatrixBandPart", lambda x: la.band_part(x, 1, 0), [rand(2, 4, 4)], _band(1, 0)),
-        OpSpec("MatrixBandPart", lambda x: la.band_part(x, -1, 2), [rand(3, 5, dtype=I32)],
+        OpSpec("MatrixBandPart", lambda x: tf.linalg.band_part(x, 1, 0), [rand(2, 4, 4)],
+               _band(1, 0)),
+        OpSpec("MatrixBandPart", lambda x: tf.linalg.band_part(x, -1, 2), [rand(3, 5, dtype=I32)],
                _band(-1, 2), name="MatrixBandPart-upper", grad="integer"),
-        OpSpec("MatrixBandPart", lambda x: la.band_part(x, 0, 0),
+        OpSpec("MatrixBandPart", lambda x: tf.linalg.band_part(x, 0, 0),
                [rand(3, 3, dtype=np.bool_)], _band(0, 0), name="MatrixBandPart-bool",
                grad="boolean"),
-        OpSpec("MatrixSetDiagV3", la.set_diag, [rand(2, 3, 4), rand(2, 3, seed=1)],
+        OpSpec("MatrixSetDiagV3", tf.linalg.set_diag, [rand(2, 3, 4), rand(2, 3, seed=1)],
                _set_diag(0)),
-        OpSpec("MatrixSetDiagV3", lambda x, d: la.set_diag(x, d, k=-1),
+        OpSpec("MatrixSetDiagV3", lambda x, d: tf.linalg.set_diag(x, d, k=-1),
                [rand(4, 3, dtype=F64), rand(3, dtype=F64, seed=1)], _set_diag(-1),
                name="MatrixSetDiagV3-k-1"),
-        OpSpec("MatrixSetDiagV3", lambda x, d: la.set_diag(x, d, k=2),
+        OpSpec("MatrixSetDiagV3", lambda x, d: tf.linalg.set_diag(x, d, k=2),
                [rand(3, 4, dtype=I32), rand(2, dtype=I32, seed=1)], _set_diag(2),
                name="MatrixSetDiagV3-int", grad="integer"),
-        OpSpec("Diag", la.tensor_diag, [rand(2, 3)],
+        OpSpec("Diag", tf.linalg.tensor_diag, [rand(2, 3)],
                lambda d: np.diag(d.ravel()).reshape(d.shape * 2)),
-        OpSpec("DiagPart", la.tensor_diag_part, [rand(2, 3, 2, 3, dtype=F64)],
+        OpSpec("DiagPart", tf.linalg.tensor_diag_part, [rand(2, 3, 2, 3, dtype=F64)],
                lambda x: np.diagonal(x.reshape(6, 6)).reshape(2, 3)),
     ]
 
@@ -270,22 +277,22 @@ def _norm(ord, axis, keepdims=False, euclidean_complex=False):
 def _norm_specs():
     x = rand(3, 4)
     return [
-        OpSpec("Sqrt", la.norm, [x], _norm("euclidean", None), name="norm-euclidean"),
-        OpSpec("Sqrt", lambda t: la.norm(t, keepdims=True), [x],
+        OpSpec("Sqrt", tf.norm, [x], _norm("euclidean", None), name="norm-euclidean"),
+        OpSpec("Sqrt", lambda t: tf.norm(t, keepdims=True), [x],
                _norm("euclidean", None, keepdims=True), name="norm-euclidean-keepdims"),
-        OpSpec("Sqrt", lambda t: la.norm(t, axis=-1), [x], _norm("euclidean", -1),
+        OpSpec("Sqrt", lambda t: tf.norm(t, axis=-1), [x], _norm("euclidean", -1),
                name="norm-euclidean-axis"),
-        OpSpec("Sqrt", lambda t: la.norm(t, ord="fro", axis=(0, 1)), [x], _norm("fro", (0, 1)),
+        OpSpec("Sqrt", lambda t: tf.norm(t, ord="fro", axis=(0, 1)), [x], _norm("fro", (0, 1)),
                name="norm-fro"),
-        OpSpec("Sqrt", la.norm, [rand(3, dtype=C128)], _norm("euclidean", None, False, True),
+        OpSpec("Sqrt", tf.norm, [rand(3, dtype=C128)], _norm("euclidean", None, False, True),
                name="norm-euclidean-complex"),
-        OpSpec("Sum", lambda t: la.norm(t, ord=1, axis=0), [x], _norm(1, 0), name="norm-1"),
-        OpSpec("Max", lambda t: la.norm(t, ord=np.inf, axis=1), [x], _norm(np.inf, 1),
+        OpSpec("Sum", lambda t: tf.norm(t, ord=1, axis=0), [x], _norm(1, 0), name="norm-1"),
+        OpSpec("Max", lambda t: tf.norm(t, ord=np.inf, axis=1), [x], _norm(np.inf, 1),
                name="norm-inf"),
-        OpSpec("Pow", lambda t: la.norm(t, ord=3, axis=1), [x], _norm(3, 1), name="norm-3"),
-        OpSpec("Max", lambda t: la.norm(t, ord=1, axis=[0, 1]), [x], _norm(1, (0, 1)),
+        OpSpec("Pow", lambda t: tf.norm(t, ord=3, axis=1), [x], _norm(3, 1), name="norm-3"),
+        OpSpec("Max", lambda t: tf.norm(t, ord=1, axis=[0, 1]), [x], _norm(1, (0, 1)),
                name="norm-matrix-1"),
-        OpSpec("Max", lambda t: la.norm(t, ord=np.inf, axis=[1, 2], keepdims=True),
+        OpSpec("Max", lambda t: tf.norm(t, ord=np.inf, axis=[1, 2], keepdims=True),
                [rand(2, 3, 4, dtype=F64)], _norm(np.inf, (1, 2), keepdims=True),
                name="norm-matrix-inf-keepdims"),
     ]

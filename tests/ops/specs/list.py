@@ -1,7 +1,7 @@
 """Specs of the TensorList ops (list_ops.py): lists built from rows, changed, read back."""
 import numpy as np
 
-from eagerflow._src.ops import list_ops as L
+from tests.internals import list_ops as L
 from tests.ops.spec import OpSpec, rand
 
 F32, I32 = np.float32, np.int32

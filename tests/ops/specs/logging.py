@@ -5,7 +5,6 @@ import tempfile
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.ops import logging_ops as lg
 from tests.ops.spec import OpSpec
 
 _NO_GRAD = "text output"
@@ -16,7 +15,7 @@ def _printed(*inputs, **kwargs):
     fd, path = tempfile.mkstemp()
     os.close(fd)
     try:
-        lg.print(*inputs, output_stream=f"file://{path}", **kwargs)
+        tf.print(*inputs, output_stream=f"file://{path}", **kwargs)
         with open(path, encoding="utf-8") as f:
             return tf.constant(f.read())
     finally:
@@ -28,9 +27,9 @@ def _text(value):
 
 
 SPECS = [
-    OpSpec("StringFormat", lambda x: lg.format("x={}", x), [np.arange(10, dtype=np.int32)],
+    OpSpec("StringFormat", lambda x: tf.strings.format("x={}", x), [np.arange(10, dtype=np.int32)],
            lambda x: _text("x=[0 1 2 ... 7 8 9]"), grad=_NO_GRAD),
-    OpSpec("StringFormat", lambda x, y: lg.format("{}; {}", [x, y], summarize=1),
+    OpSpec("StringFormat", lambda x, y: tf.strings.format("{}; {}", [x, y], summarize=1),
            [np.array([[1.5, 2.0], [3.0, 1 / 3]], np.float32), np.array([True, False])],
            lambda x, y: _text("[[1.5 2]\n [3 0.333333343]]; [1 0]"),
            name="StringFormat-floats-bools", grad=_NO_GRAD),

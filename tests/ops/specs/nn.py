@@ -7,10 +7,7 @@ reuses them.
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.core import registry
-from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.ops import conv_ops as c
-from eagerflow._src.ops import nn_ops as n
+from tests.internals import conv_ops as c, dispatch, nn_ops as n, registry
 from tests.ops.spec import OpSpec, positive, rand
 
 F32, F64 = np.float32, np.float64
@@ -175,7 +172,7 @@ def _elu(x):
 
 
 _ACTIVATIONS = [
-    *_unary("Relu", n.relu, lambda x: np.maximum(x, 0).astype(x.dtype),
+    *_unary("Relu", tf.nn.relu, lambda x: np.maximum(x, 0).astype(x.dtype),
             dtypes=FLOATS + (np.int32, np.int64)),
     *[OpSpec("ReluGrad", n.relu_grad, [rand(3, 4, dtype=dt, seed=1), rand(3, 4, dtype=dt)],
              lambda dy, x: dy * (x > 0), name=f"ReluGrad-{np.dtype(dt).name}")
@@ -205,18 +202,18 @@ _ACTIVATIONS = [
     *[OpSpec("SoftsignGrad", n.softsign_grad, [rand(3, 4, dtype=dt, seed=1), rand(3, 4, dtype=dt)],
              _cast_like(lambda dy, x: dy / (1 + np.abs(x)) ** 2),
              name=f"SoftsignGrad-{np.dtype(dt).name}") for dt in FLOATS],
-    *_unary("Relu6", n.relu6, lambda x: np.clip(x, 0, 6).astype(x.dtype),
+    *_unary("Relu6", tf.nn.relu6, lambda x: np.clip(x, 0, 6).astype(x.dtype),
             data=lambda *s, dtype: rand(*s, dtype=dtype, low=-8, high=8),
             dtypes=FLOATS + (np.int32,)),
-    *_unary("LeakyRelu", n.leaky_relu, _cast_like(lambda x: np.where(x > 0, x, 0.2 * x))),
-    OpSpec("LeakyRelu", lambda x: n.leaky_relu(x, alpha=1.5), [rand(3, 4, dtype=F64)],
+    *_unary("LeakyRelu", tf.nn.leaky_relu, _cast_like(lambda x: np.where(x > 0, x, 0.2 * x))),
+    OpSpec("LeakyRelu", lambda x: tf.nn.leaky_relu(x, alpha=1.5), [rand(3, 4, dtype=F64)],
            lambda x: np.where(x > 0, x, 1.5 * x), name="LeakyRelu-alpha1.5"),
-    OpSpec("LeakyRelu", n.leaky_relu, [np.array([-2, 0, 3], np.int32)],
+    OpSpec("LeakyRelu", tf.nn.leaky_relu, [np.array([-2, 0, 3], np.int32)],
            lambda x: np.array([-0.4, 0, 3], F32), name="LeakyRelu-int-as-float32"),
-    *_unary("Elu", n.elu, _cast_like(_elu)),
-    *_unary("Selu", n.selu, _cast_like(lambda x: 1.0507009873554805 * np.where(
+    *_unary("Elu", tf.nn.elu, _cast_like(_elu)),
+    *_unary("Selu", tf.nn.selu, _cast_like(lambda x: 1.0507009873554805 * np.where(
         x > 0, x, 1.6732632423543772 * np.expm1(np.minimum(x, 0))))),
-    *_unary("Softsign", n.softsign, _cast_like(lambda x: x / (1 + np.abs(x)))),
+    *_unary("Softsign", tf.math.softsign, _cast_like(lambda x: x / (1 + np.abs(x)))),
 ]
 
 
@@ -228,25 +225,25 @@ def _gelu(x, approximate=False):
 
 
 _COMPOSITES = [
-    *[OpSpec("Erfc", n.gelu, [rand(3, 4, dtype=d)], _cast_like(_gelu),
+    *[OpSpec("Erfc", tf.nn.gelu, [rand(3, 4, dtype=d)], _cast_like(_gelu),
              name=f"gelu-{np.dtype(d).name}") for d in FLOATS],
-    *[OpSpec("Tanh", lambda x: n.gelu(x, approximate=True), [rand(3, 4, dtype=d)],
+    *[OpSpec("Tanh", lambda x: tf.nn.gelu(x, approximate=True), [rand(3, 4, dtype=d)],
              _cast_like(lambda x: _gelu(x, True)), name=f"gelu-approximate-{np.dtype(d).name}")
       for d in FLOATS],
-    *[OpSpec("Sigmoid", lambda x: n.silu(x, beta=1.5), [rand(3, 4, dtype=d)],
+    *[OpSpec("Sigmoid", lambda x: tf.nn.silu(x, beta=1.5), [rand(3, 4, dtype=d)],
              _cast_like(lambda x: x / (1 + np.exp(-1.5 * x))), name=f"silu-{np.dtype(d).name}")
       for d in FLOATS],
-    *[OpSpec("Log1p", lambda z, x: n.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
+    *[OpSpec("Log1p", lambda z, x: tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
              [rand(3, 4, dtype=d, low=0, high=1), rand(3, 4, dtype=d, low=-30, high=30, seed=1)],
              lambda z, x: (np.maximum(x, 0) - x * z + np.log1p(np.exp(-np.abs(x)))).astype(
                  x.dtype),
              name=f"sigmoid_cross_entropy-{np.dtype(d).name}") for d in FLOATS],
-    *[OpSpec("Rsqrt", lambda x, m, v, o, s: n.batch_normalization(x, m, v, o, s, 1e-3),
+    *[OpSpec("Rsqrt", lambda x, m, v, o, s: tf.nn.batch_normalization(x, m, v, o, s, 1e-3),
              [rand(2, 3, dtype=d), rand(3, dtype=d, seed=1), positive(3, dtype=d, seed=2),
               rand(3, dtype=d, seed=3), rand(3, dtype=d, seed=4)],
              lambda x, m, v, o, s: ((x - m) / np.sqrt(v + 1e-3) * s + o).astype(x.dtype),
              name=f"batch_normalization-{np.dtype(d).name}") for d in FLOATS],
-    OpSpec("Rsqrt", lambda x, m, v: n.batch_normalization(x, m, v, None, None, 0.5),
+    OpSpec("Rsqrt", lambda x, m, v: tf.nn.batch_normalization(x, m, v, None, None, 0.5),
            [rand(2, 3, dtype=F32), rand(3, dtype=F32, seed=1), positive(3, dtype=F32, seed=2)],
            lambda x, m, v: ((x - m) / np.sqrt(v + 0.5)).astype(F32),
            name="batch_normalization-no-offset-scale"),
@@ -261,10 +258,10 @@ def _softmax_specs():
         for axis in (None, 0, -2):
             ax = -1 if axis is None else axis
             specs += [
-                OpSpec("Softmax", lambda x, a=axis: n.softmax(x, a), [rand(3, 4, 2, dtype=d)],
+                OpSpec("Softmax", lambda x, a=axis: tf.math.softmax(x, a), [rand(3, 4, 2, dtype=d)],
                        lambda x, a=ax: np.exp(_log_softmax(x, a)).astype(x.dtype),
                        name=f"Softmax-{np.dtype(d).name}-axis{axis}"),
-                OpSpec("LogSoftmax", lambda x, a=axis: n.log_softmax(x, a),
+                OpSpec("LogSoftmax", lambda x, a=axis: tf.math.log_softmax(x, a),
                        [rand(3, 4, 2, dtype=d)], lambda x, a=ax: _log_softmax(x, a).astype(x.dtype),
                        name=f"LogSoftmax-{np.dtype(d).name}-axis{axis}")]
     return specs
@@ -285,24 +282,24 @@ def _distribution(*shape, dtype, seed=0):
 
 
 _LOSSES = [
-    *[OpSpec("SoftmaxCrossEntropyWithLogits", n.softmax_cross_entropy_with_logits,
+    *[OpSpec("SoftmaxCrossEntropyWithLogits", tf.nn.softmax_cross_entropy_with_logits,
              [_distribution(4, 5, dtype=d), rand(4, 5, dtype=d, seed=1)], _xent,
              name=f"SoftmaxCrossEntropy-{np.dtype(d).name}") for d in FLOATS],
     OpSpec("SoftmaxCrossEntropyWithLogits",
-           lambda z, x: n.softmax_cross_entropy_with_logits(z, x, axis=0),
+           lambda z, x: tf.nn.softmax_cross_entropy_with_logits(z, x, axis=0),
            [_distribution(5, 3, dtype=F64).T.copy(), rand(3, 5, dtype=F64, seed=1)],
            lambda z, x: _xent(z, x, 0), name="SoftmaxCrossEntropy-axis0"),
-    OpSpec("SoftmaxCrossEntropyWithLogits", n.softmax_cross_entropy_with_logits,
+    OpSpec("SoftmaxCrossEntropyWithLogits", tf.nn.softmax_cross_entropy_with_logits,
            [_distribution(1, 5, dtype=F32), rand(2, 3, 5, dtype=F32, seed=1)], _xent,
            name="SoftmaxCrossEntropy-broadcast-labels"),
-    *[OpSpec("SparseSoftmaxCrossEntropyWithLogits", n.sparse_softmax_cross_entropy_with_logits,
+    *[OpSpec("SparseSoftmaxCrossEntropyWithLogits", tf.nn.sparse_softmax_cross_entropy_with_logits,
              [np.array([0, 4, 2, 1], it), rand(4, 5, dtype=d, seed=1)], _sparse_xent,
              name=f"SparseSoftmaxCrossEntropy-{np.dtype(d).name}-{np.dtype(it).name}")
       for d in FLOATS for it in (np.int32, np.int64)],
-    OpSpec("SparseSoftmaxCrossEntropyWithLogits", n.sparse_softmax_cross_entropy_with_logits,
+    OpSpec("SparseSoftmaxCrossEntropyWithLogits", tf.nn.sparse_softmax_cross_entropy_with_logits,
            [np.array([[0, 2], [1, 1]], np.int32), rand(2, 2, 3, dtype=F32)], _sparse_xent,
            name="SparseSoftmaxCrossEntropy-3d"),
-    *_unary("L2Loss", n.l2_loss, lambda t: np.asarray((t.astype(F64) ** 2).sum() / 2, t.dtype)),
+    *_unary("L2Loss", tf.nn.l2_loss, lambda t: np.asarray((t.astype(F64) ** 2).sum() / 2, t.dtype)),
 ]
 
 
@@ -312,22 +309,22 @@ def _in_top_k(targets, predictions, k):
 
 
 _IN_TOP_K = [
-    OpSpec("InTopKV2", lambda t, p, k=k: n.in_top_k(t, p, k),
+    OpSpec("InTopKV2", lambda t, p, k=k: tf.math.in_top_k(t, p, k),
            [np.array([0, 3, 1, 2, 4], it), rand(5, 6, dtype=F32, seed=3)],
            lambda t, p, k=k: _in_top_k(t, p, k), grad="boolean output",
            name=f"InTopKV2-k{k}-{np.dtype(it).name}")
     for k in (1, 3) for it in (np.int32, np.int64)] + [
-    OpSpec("InTopKV2", n.in_top_k,
+    OpSpec("InTopKV2", tf.math.in_top_k,
            [np.array([0, 3, 1, 2, 4], it), rand(5, 6, dtype=F32, seed=3), np.array(2, it)],
            _in_top_k, grad="boolean output", name=f"InTopKV2-k-tensor-{np.dtype(it).name}")
     for it in (np.int32, np.int64)]
 
 
 _BIAS_ADD = [
-    *[OpSpec("BiasAdd", n.bias_add, [rand(2, 3, 4, dtype=d), rand(4, dtype=d, seed=1)],
+    *[OpSpec("BiasAdd", tf.nn.bias_add, [rand(2, 3, 4, dtype=d), rand(4, dtype=d, seed=1)],
              lambda x, b: x + b, name=f"BiasAdd-{np.dtype(d).name}")
       for d in FLOATS + (np.int32,)],
-    OpSpec("BiasAdd", lambda x, b: n.bias_add(x, b, data_format="NCHW"),
+    OpSpec("BiasAdd", lambda x, b: tf.nn.bias_add(x, b, data_format="NCHW"),
            [rand(2, 3, 4, 5, dtype=F64), rand(3, dtype=F64, seed=1)],
            lambda x, b: x + b[:, None, None], name="BiasAdd-NCHW"),
     *[OpSpec("BiasAddGrad", n.bias_add_grad, [rand(2, 3, 4, dtype=d)],
@@ -360,7 +357,7 @@ def _conv_spec(x_shape, w_shape, strides, padding, dilations=None, dtype=F64, na
         pads = [(0, 0)] * nd
     else:
         pads, padding = padding, [[0, 0], *padding, [0, 0]]
-    public = {2: c.conv2d, 3: c.conv3d}[nd]
+    public = {2: tf.nn.conv2d, 3: tf.nn.conv3d}[nd]
     call = lambda x, w: public(x, w, list(strides), padding, dilations=list(dilations))
     lead = x_shape[:-nd - 1]
 
@@ -388,7 +385,7 @@ _CONVS = [
     _conv_spec((2, 1, 4, 4, 2), (2, 2, 2, 3), (1, 1), "VALID", name="Conv2D-batch-dims"),
     _conv_spec((1, 4, 4, 2), (3, 3, 2, 2), (1, 1), "SAME", dtype=np.int32,
                name="Conv2D-int32", grad="integer"),
-    OpSpec("Conv2D", lambda x, w: c.conv2d(x, w, 2, "SAME", data_format="NCHW"),
+    OpSpec("Conv2D", lambda x, w: tf.nn.conv2d(x, w, 2, "SAME", data_format="NCHW"),
            [rand(1, 3, 5, 4, dtype=F64), rand(3, 3, 3, 2, dtype=F64, seed=1)],
            _nchw(lambda x, w: ref_conv(x, w, (2, 2), (1, 1), same_pads((5, 4), (3, 3), (2, 2)))),
            name="Conv2D-NCHW"),
@@ -402,7 +399,7 @@ def _depthwise_spec(x_shape, w_shape, strides, padding, dilations=(1, 1), dtype=
     pads = (same_pads(x_shape[1:3], w_shape[:2], strides, dilations) if padding == "SAME"
             else [(0, 0)] * 2)
     return OpSpec("DepthwiseConv2dNative",
-                  lambda x, w: c.depthwise_conv2d(x, w, [1, *strides, 1], padding,
+                  lambda x, w: tf.nn.depthwise_conv2d(x, w, [1, *strides, 1], padding,
                                                   dilations=list(dilations)),
                   [rand(*x_shape, dtype=dtype), rand(*w_shape, dtype=dtype, seed=1)],
                   lambda x, w: ref_depthwise(x, w, strides, dilations, pads),
@@ -414,7 +411,7 @@ _DEPTHWISE = [
     _depthwise_spec((1, 6, 7, 2), (2, 3, 2, 1), (1, 1), "VALID", dilations=(2, 2)),
     _depthwise_spec((1, 4, 6, 2), (3, 3, 2, 3), (1, 2), "SAME"),
     OpSpec("DepthwiseConv2dNative",
-           lambda x, w: c.depthwise_conv2d(x, w, [1, 1, 2, 1], "SAME", data_format="NCHW"),
+           lambda x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 2, 1], "SAME", data_format="NCHW"),
            [rand(2, 3, 5, 4, dtype=F64), rand(2, 3, 3, 2, dtype=F64, seed=1)],
            _nchw(lambda x, w: ref_depthwise(x, w, (2, 1), (1, 1),
                                             same_pads((5, 4), (2, 3), (2, 1)))),
@@ -435,7 +432,7 @@ def _transpose_spec(x_shape, w_shape, strides, padding, dilations=None, dtype=F6
                  dilations)
     dy_shape = (x_shape[0], *outs, w_shape[-1])
     op = {2: "Conv2DBackpropInput", 3: "Conv3DBackpropInputV2"}[nd]
-    public = {2: c.conv2d_transpose, 3: c.conv3d_transpose}[nd]
+    public = {2: tf.nn.conv2d_transpose, 3: tf.nn.conv3d_transpose}[nd]
     ref = lambda dy, w: ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads)
     sizes = list(x_shape[1:-1] if two_sizes else x_shape)
     data_format = {2: "NHWC", 3: "NDHWC"}[nd]
@@ -501,8 +498,9 @@ def _pool_spec(kind, x_shape, ksize, strides, padding, dtype=F64, **kw):
     pads = (same_pads(x_shape[1:-1], ksize, strides) if padding == "SAME"
             else [(0, 0)] * nd if padding == "VALID" else padding)
     attr_padding = padding if isinstance(padding, str) else [[0, 0], *padding, [0, 0]]
-    public = {("max", 2): c.max_pool2d, ("avg", 2): c.avg_pool2d, ("max", 3): c.max_pool3d,
-              ("avg", 3): c.avg_pool3d}[kind, nd]
+    public = {("max", 2): tf.nn.max_pool2d, ("avg", 2): tf.nn.avg_pool2d,
+              ("max", 3): tf.nn.max_pool3d,
+              ("avg", 3): tf.nn.avg_pool3d}[kind, nd]
     op = {"max": "MaxPool", "avg": "AvgPool"}[kind] + ("3D" if nd == 3 else "")
     return OpSpec(op, lambda x: public(x, list(ksize), list(strides), attr_padding),
                   [rand(*x_shape, dtype=dtype, low=-9, high=9)],
@@ -520,12 +518,12 @@ _POOLS = [
     _pool_spec("avg", (2, 5, 6, 3), (3, 3), (2, 2), "SAME", dtype=F32),
     _pool_spec("avg", (1, 5, 5, 2), (2, 3), (2, 1), "VALID"),
     _pool_spec("avg", (1, 4, 4, 1), (3, 3), (1, 1), "SAME"),
-    OpSpec("AvgPool", lambda x: c.avg_pool(x, 2, 2, "SAME", data_format="NCHW"),
+    OpSpec("AvgPool", lambda x: tf.nn.avg_pool(x, 2, 2, "SAME", data_format="NCHW"),
            [rand(1, 2, 5, 5, dtype=F64)],
            lambda x: np.moveaxis(ref_pool(np.moveaxis(x, 1, -1), (2, 2), (2, 2),
                                           same_pads((5, 5), (2, 2), (2, 2)), "avg"), -1, 1),
            name="AvgPool-NCHW"),
-    OpSpec("MaxPool", lambda x: c.max_pool2d(x, [1, 1, 3, 2], [1, 1, 2, 1], "SAME",
+    OpSpec("MaxPool", lambda x: tf.nn.max_pool2d(x, [1, 1, 3, 2], [1, 1, 2, 1], "SAME",
                                             data_format="NCHW"),
            [rand(2, 3, 5, 4, dtype=F64)],
            lambda x: np.moveaxis(ref_pool(np.moveaxis(x, 1, -1), (3, 2), (2, 1),
@@ -557,8 +555,9 @@ def _pool_grad_specs(kind, x_shape, ksize, strides, padding, dtype=F64):
     nd = len(ksize)
     pads = _pads(padding, x_shape[1:-1], ksize, strides)
     attr_padding = padding if isinstance(padding, str) else [[0, 0], *padding, [0, 0]]
-    public = {("max", 2): c.max_pool2d, ("avg", 2): c.avg_pool2d, ("max", 3): c.max_pool3d,
-              ("avg", 3): c.avg_pool3d}[kind, nd]
+    public = {("max", 2): tf.nn.max_pool2d, ("avg", 2): tf.nn.avg_pool2d,
+              ("max", 3): tf.nn.max_pool3d,
+              ("avg", 3): tf.nn.avg_pool3d}[kind, nd]
 
     def pool(x):
         return public(x, list(ksize), list(strides), attr_padding)
@@ -589,7 +588,7 @@ def _conv3d_grad_specs(x_shape, w_shape, strides, padding, dilations=(1, 1, 1)):
     pads = _pads(padding, x_shape[1:-1], w_shape[:3], strides, dilations)
 
     def conv(x, w):
-        return c.conv3d(x, w, [1, *strides, 1], padding, dilations=[1, *dilations, 1])
+        return tf.nn.conv3d(x, w, [1, *strides, 1], padding, dilations=[1, *dilations, 1])
     dy = rand(*ref_conv(x, w, strides, dilations, pads).shape, dtype=F64, seed=2)
     name = f"{x_shape}-{w_shape}-{strides}-{padding}-{dilations}"
     return [

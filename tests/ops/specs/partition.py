@@ -3,7 +3,6 @@ HistogramFixedWidth."""
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.ops import partition_ops as p
 from tests.ops.spec import OpSpec, rand
 
 I32 = np.int32
@@ -24,29 +23,29 @@ def _stitch(indices, data):
 
 
 SPECS = [
-    OpSpec("DynamicPartition", lambda d, q: p.dynamic_partition(d, q, 4),
+    OpSpec("DynamicPartition", lambda d, q: tf.dynamic_partition(d, q, 4),
            [rand(6, 2), PARTS], lambda d, q: _partition(d, q, 4)),
-    OpSpec("DynamicPartition", lambda d, q: p.dynamic_partition(d, q, 3),
+    OpSpec("DynamicPartition", lambda d, q: tf.dynamic_partition(d, q, 3),
            [rand(2, 3, dtype=np.float64), PARTS.reshape(2, 3)], lambda d, q: _partition(d, q, 3),
            name="DynamicPartition-2d"),
-    OpSpec("DynamicPartition", lambda d, q: p.dynamic_partition(d, q, 2),
+    OpSpec("DynamicPartition", lambda d, q: tf.dynamic_partition(d, q, 2),
            [np.array([b"a", b"b", b"c"], object), np.array([1, 0, 1], I32)],
            lambda d, q: _partition(d, q, 2), name="DynamicPartition-string", grad="strings"),
-    OpSpec("DynamicStitch", lambda i0, i1, d0, d1: p.dynamic_stitch([i0, i1], [d0, d1]),
+    OpSpec("DynamicStitch", lambda i0, i1, d0, d1: tf.dynamic_stitch([i0, i1], [d0, d1]),
            [np.array([0, 4], I32), np.array([[1, 2]], I32), rand(2, 3), rand(1, 2, 3)],
            lambda i0, i1, d0, d1: _stitch([i0, i1], [d0, d1])),
     # Where an index repeats, TF's gradient also reaches the value a later one overwrote.
-    OpSpec("DynamicStitch", lambda i0, i1, d0, d1: p.dynamic_stitch([i0, i1], [d0, d1]),
+    OpSpec("DynamicStitch", lambda i0, i1, d0, d1: tf.dynamic_stitch([i0, i1], [d0, d1]),
            [np.array([0, 1], I32), np.array([1], I32), rand(2, dtype=I32, low=1, high=9),
             rand(1, dtype=I32, low=1, high=9)],
            lambda i0, i1, d0, d1: _stitch([i0, i1], [d0, d1]), name="DynamicStitch-repeated",
            grad="integer"),
-    OpSpec("HistogramFixedWidth", lambda v, r: p.histogram_fixed_width(v, r, nbins=5),
+    OpSpec("HistogramFixedWidth", lambda v, r: tf.histogram_fixed_width(v, r, nbins=5),
            [rand(4, 5), np.array([-1.5, 1.0], np.float32)],
            lambda v, r: np.histogram(np.clip(v, -1.5, 1.0), 5, (-1.5, 1.0))[0].astype(I32),
            grad="counts"),
     OpSpec("HistogramFixedWidth",
-           lambda v, r: p.histogram_fixed_width(v, r, nbins=3, dtype=tf.int64),
+           lambda v, r: tf.histogram_fixed_width(v, r, nbins=3, dtype=tf.int64),
            [np.array([-5, 0, 3, 4, 9, 100], I32), np.array([0, 9], I32)],
            lambda v, r: np.array([2, 2, 2], np.int64), name="HistogramFixedWidth-int64",
            grad="counts"),

@@ -6,7 +6,7 @@ generous tolerances (10000 draws: a sample mean is within ~0.04 standard deviati
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.ops import random_ops as r
+from tests.internals import random_ops as r
 from tests.ops.spec import OpSpec
 
 N = 10000
@@ -45,32 +45,36 @@ def _stateless(fn):
 
 def _uniform_specs():
     return [
-        OpSpec("RandomUniform", _pair(lambda: r.uniform([N], seed=1)), [],
+        OpSpec("RandomUniform", _pair(lambda: tf.random.uniform([N], seed=1)), [],
                check=_check(np.float32, (N,), 0, 1, 0.5, 12 ** -0.5, same=False), grad=_RANDOM),
-        OpSpec("RandomUniform", _pair(lambda: r.uniform([100, 100], -3.0, 5.0, tf.float64)), [],
+        OpSpec("RandomUniform",
+               _pair(lambda: tf.random.uniform([100, 100], -3.0, 5.0, tf.float64)), [],
                check=_check(np.float64, (100, 100), -3, 5, 1.0, 8 * 12 ** -0.5, same=False),
                name="RandomUniform-range-float64", grad=_RANDOM),
-        OpSpec("RandomUniform", _pair(lambda: r.uniform([N], dtype=tf.float16)), [],
+        OpSpec("RandomUniform", _pair(lambda: tf.random.uniform([N], dtype=tf.float16)), [],
                check=_check(np.float16, (N,), 0, 1, 0.5), name="RandomUniform-float16",
                grad=_RANDOM),
-        OpSpec("RandomUniform", _pair(lambda: r.uniform([N], dtype=tf.bfloat16)), [],
+        OpSpec("RandomUniform", _pair(lambda: tf.random.uniform([N], dtype=tf.bfloat16)), [],
                check=_check(tf.bfloat16.as_numpy_dtype, (N,), 0, 1, 0.5),
                name="RandomUniform-bfloat16", grad=_RANDOM),
-        OpSpec("StatelessRandomUniform", _stateless(lambda seed: r.stateless_uniform([N], seed)),
+        OpSpec("StatelessRandomUniform",
+               _stateless(lambda seed: tf.random.stateless_uniform([N], seed)),
                [], check=_check(np.float32, (N,), 0, 1, 0.5, 12 ** -0.5, same=True),
                grad=_RANDOM),
-        OpSpec("RandomUniformInt", _pair(lambda: r.uniform([N], 5, 15, tf.int64, seed=2)), [],
+        OpSpec("RandomUniformInt", _pair(lambda: tf.random.uniform([N], 5, 15, tf.int64, seed=2)),
+               [],
                check=_check(np.int64, (N,), 5, 15, 9.5, (99 / 12) ** 0.5, same=False),
                grad=_RANDOM),
         OpSpec("StatelessRandomUniformInt",
-               _stateless(lambda seed: r.stateless_uniform([N], seed, -4, 4, tf.int32)), [],
+               _stateless(lambda seed: tf.random.stateless_uniform([N], seed, -4, 4, tf.int32)), [],
                check=_check(np.int32, (N,), -4, 4, -0.5, same=True), grad=_RANDOM),
         OpSpec("StatelessRandomUniformFullInt",
-               _stateless(lambda seed: r.stateless_uniform([N], seed, None, None, tf.uint32)),
+               _stateless(lambda seed: tf.random.stateless_uniform([N], seed, None, None,
+                                                                   tf.uint32)),
                [], check=_check(np.uint32, (N,), 0, 2**32, 2**31 - 0.5, 2**32 * 12 ** -0.5,
                                 same=True), grad=_RANDOM),
         OpSpec("StatefulUniformFullInt",
-               _pair(lambda: r.Generator.from_seed(7).uniform_full_int([N], tf.int64)), [],
+               _pair(lambda: tf.random.Generator.from_seed(7).uniform_full_int([N], tf.int64)), [],
                check=_check(np.int64, (N,), -2**63, 2**63, 0, 2**64 * 12 ** -0.5, same=True),
                grad=_RANDOM),
     ]
@@ -78,22 +82,23 @@ def _uniform_specs():
 
 def _normal_specs():
     return [
-        OpSpec("RandomStandardNormal", _pair(lambda: r.normal([N], 2.0, 3.0, seed=5)), [],
+        OpSpec("RandomStandardNormal", _pair(lambda: tf.random.normal([N], 2.0, 3.0, seed=5)), [],
                check=_check(np.float32, (N,), mean=2.0, std=3.0, same=False), grad=_RANDOM),
         OpSpec("RandomStandardNormal",
-               _pair(lambda: r.Generator.from_seed(3).normal([N], dtype=tf.float64)), [],
+               _pair(lambda: tf.random.Generator.from_seed(3).normal([N], dtype=tf.float64)), [],
                check=_check(np.float64, (N,), mean=0.0, std=1.0, same=True),
                name="RandomStandardNormal-generator", grad=_RANDOM),
         OpSpec("StatelessRandomNormal",
-               _stateless(lambda seed: r.stateless_normal([100, 100], seed, dtype=tf.float16)),
+               _stateless(lambda seed: tf.random.stateless_normal([100, 100], seed,
+                                                                  dtype=tf.float16)),
                [], check=_check(np.float16, (100, 100), mean=0.0, std=1.0, same=True),
                grad=_RANDOM),
         # a normal truncated at 2 standard deviations has std ~0.8796
-        OpSpec("TruncatedNormal", _pair(lambda: r.truncated_normal([N], 1.0, 2.0)), [],
+        OpSpec("TruncatedNormal", _pair(lambda: tf.random.truncated_normal([N], 1.0, 2.0)), [],
                check=_check(np.float32, (N,), -3.0, 5.0001, 1.0, 2 * 0.8796, same=False),
                grad=_RANDOM),
         OpSpec("StatelessTruncatedNormal",
-               _stateless(lambda seed: r.stateless_truncated_normal([N], seed)), [],
+               _stateless(lambda seed: tf.random.stateless_truncated_normal([N], seed)), [],
                check=_check(np.float32, (N,), -2.0, 2.0001, 0.0, 0.8796, same=True),
                grad=_RANDOM),
     ]
@@ -117,23 +122,24 @@ _LOGITS = np.log(np.array([[0.2, 0.3, 0.5], [1.0, 1e-30, 1e-30]], np.float32))
 def _other_specs():
     probs = np.exp(_LOGITS.astype(np.float64))
     return [
-        OpSpec("Multinomial", _pair(lambda logits: r.categorical(logits, N, seed=9)), [_LOGITS],
+        OpSpec("Multinomial", _pair(lambda logits: tf.random.categorical(logits, N, seed=9)),
+               [_LOGITS],
                check=_categorical_check(probs, np.int64, same=False), grad=_RANDOM),
         OpSpec("StatelessMultinomial",
-               lambda logits: (r.stateless_categorical(logits, N, [1, 2], dtype=tf.int32),
-                               r.stateless_categorical(logits, N, [1, 2], dtype=tf.int32)),
+               lambda logits: (tf.random.stateless_categorical(logits, N, [1, 2], dtype=tf.int32),
+                               tf.random.stateless_categorical(logits, N, [1, 2], dtype=tf.int32)),
                [_LOGITS], check=_categorical_check(probs, np.int32, same=True), grad=_RANDOM),
-        OpSpec("RandomShuffle", _pair(lambda x: r.shuffle(x, seed=4)),
+        OpSpec("RandomShuffle", _pair(lambda x: tf.random.shuffle(x, seed=4)),
                [np.arange(2 * N, dtype=np.int32).reshape(N, 2)], check=_check_shuffle,
                grad=_RANDOM),
-        OpSpec("RandomPoissonV2", _pair(lambda lam: r.poisson([N], lam, seed=1)),
+        OpSpec("RandomPoissonV2", _pair(lambda lam: tf.random.poisson([N], lam, seed=1)),
                [np.array([0.5, 4.0], np.float32)], check=_check_moments(
                    np.float32, (N, 2), [0.5, 4.0], [0.5 ** 0.5, 2.0], integral=True),
                grad=_RANDOM),
-        OpSpec("RandomPoissonV2", _pair(lambda lam: r.poisson([N], lam, dtype=tf.int64)),
+        OpSpec("RandomPoissonV2", _pair(lambda lam: tf.random.poisson([N], lam, dtype=tf.int64)),
                [np.array(3, np.int32)], check=_check_moments(np.int64, (N,), 3.0, 3 ** 0.5),
                name="RandomPoissonV2-int", grad=_RANDOM),
-        OpSpec("RandomGamma", _pair(lambda a, b: r.gamma([N], a, b, tf.float64, seed=2)),
+        OpSpec("RandomGamma", _pair(lambda a, b: tf.random.gamma([N], a, b, tf.float64, seed=2)),
                [np.array([[1.0], [4.0]]), np.array([1.0, 2.0])],
                check=_check_moments(np.float64, (N, 2, 2), [[1.0, 0.5], [4.0, 2.0]],
                                     [[1.0, 0.5], [2.0, 1.0]]), grad=_IMPLICIT),
@@ -149,23 +155,23 @@ def _stateless_specs():
     """The stateless samplers (each run twice with one seed: equal draws) and their helpers."""
     return [
         OpSpec("StatelessRandomGammaV2",
-               lambda a, b: tuple(r.stateless_gamma([N, 2, 2], [3, 4], a, b, tf.float64)
+               lambda a, b: tuple(tf.random.stateless_gamma([N, 2, 2], [3, 4], a, b, tf.float64)
                                   for _ in range(2)),
                [np.array([[1.0], [4.0]]), np.array([1.0, 2.0])],
                check=_check_moments(np.float64, (N, 2, 2), [[1.0, 0.5], [4.0, 2.0]],
                                     [[1.0, 0.5], [2.0, 1.0]], same=True), grad=_IMPLICIT),
         OpSpec("StatelessRandomPoisson",
-               _stateless(lambda seed: r.stateless_poisson([N, 2], seed, [0.5, 40.0])), [],
+               _stateless(lambda seed: tf.random.stateless_poisson([N, 2], seed, [0.5, 40.0])), [],
                check=_check_moments(np.int32, (N, 2), [0.5, 40.0], [0.5 ** 0.5, 40 ** 0.5],
                                     same=True), grad=_RANDOM),
         OpSpec("StatelessRandomBinomial",
-               lambda n, p: tuple(r.stateless_binomial([N, 2], [3, 4], n, p, tf.float32)
+               lambda n, p: tuple(tf.random.stateless_binomial([N, 2], [3, 4], n, p, tf.float32)
                                   for _ in range(2)),
                [np.array([5.0, 100.0], np.float32), np.array([0.3, 0.8], np.float32)],
                check=_check_moments(np.float32, (N, 2), [1.5, 80.0], [1.05 ** 0.5, 4.0],
                                     integral=True, same=True), grad=_RANDOM),
         OpSpec("StatefulRandomBinomial",
-               lambda n, p: tuple(r.Generator.from_seed(5).binomial([N, 2, 2], n, p)
+               lambda n, p: tuple(tf.random.Generator.from_seed(5).binomial([N, 2, 2], n, p)
                                   for _ in range(2)),
                [np.array([[30.0], [4.0]]), np.array([0.5, 0.05])],
                check=_check_moments(np.int32, (N, 2, 2), [[15.0, 1.5], [2.0, 0.2]],
@@ -173,16 +179,17 @@ def _stateless_specs():
                                     integral=True, same=True), grad=_RANDOM),
         # a normal truncated to [-1, 3] has mean ~0.2828, deviation ~0.7849
         OpSpec("StatelessParameterizedTruncatedNormal",
-               lambda m, s, lo, hi: tuple(r.stateless_parameterized_truncated_normal(
+               lambda m, s, lo, hi: tuple(tf.random.stateless_parameterized_truncated_normal(
                    [N, 2], [3, 4], m, s, lo, hi) for _ in range(2)),
                [np.array([0.0, 5.0], np.float32), np.array([1.0, 2.0], np.float32),
                 np.array([-1.0, 3.0], np.float32), np.array([3.0, 11.0], np.float32)],
                check=_check_truncated, grad=_IMPLICIT),
         OpSpec("StatelessShuffle",
-               lambda x: (r.stateless_shuffle(x, [3, 4]), r.stateless_shuffle(x, [3, 4])),
+               lambda x: (tf.random.experimental.stateless_shuffle(x, [3, 4]),
+                          tf.random.experimental.stateless_shuffle(x, [3, 4])),
                [np.arange(2 * N, dtype=np.int32).reshape(N, 2)],
                check=_check_shuffle_pair(same=True), grad=_RANDOM),
-        OpSpec("RandomIndexShuffle", lambda i: r.index_shuffle(i, [5, 9], 999),
+        OpSpec("RandomIndexShuffle", lambda i: tf.random.experimental.index_shuffle(i, [5, 9], 999),
                [np.arange(1000, dtype=np.int64)], check=_check_permutation,
                grad="integer positions of a permutation"),
         # TF 2.21's values (float64)

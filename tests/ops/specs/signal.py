@@ -5,7 +5,8 @@ checked through real and imaginary parts: ``re, im -> fft(complex(re, im))``.
 """
 import numpy as np
 
-from eagerflow._src.ops import math_ops as m, signal_ops as s
+import eagerflow as tf
+from tests.internals import signal_ops as s
 from tests.ops.spec import OpSpec, rand
 
 _SUFFIX = {1: "", 2: "2d", 3: "3d"}
@@ -13,7 +14,7 @@ _SHAPES = {1: (2, 5), 2: (2, 3, 4), 3: (2, 2, 3, 4)}
 
 
 def _parts(z):
-    return m.real(z), m.imag(z)
+    return tf.math.real(z), tf.math.imag(z)
 
 
 def _np_parts(z):
@@ -30,7 +31,7 @@ def _complex_specs(kind, rank):
     axes = tuple(range(-rank, 0))
     name = f"{kind}{_SUFFIX[rank].upper()}"
     return [
-        OpSpec(name, lambda re, im: _parts(fn(m.complex(re, im))), _pair(_SHAPES[rank]),
+        OpSpec(name, lambda re, im: _parts(fn(tf.complex(re, im))), _pair(_SHAPES[rank]),
                lambda re, im: _np_parts(ref(re + 1j * im, axes=axes).astype(np.complex64)),
                rtol=1e-4, atol=1e-5),
         OpSpec(name, fn, [rand(*_SHAPES[rank], dtype=np.complex128)],
@@ -51,7 +52,7 @@ def _real_specs(rank, lengths):
             lambda x, n=n: _np_parts(np.fft.rfftn(x, s=n, axes=axes).astype(np.complex64)),
             rtol=1e-4, atol=1e-5, name=f"RFFT{_SUFFIX[rank].upper()}-{tag}"))
         specs.append(OpSpec(
-            f"IRFFT{_SUFFIX[rank].upper()}", lambda re, im, n=n: irfft(m.complex(re, im), n),
+            f"IRFFT{_SUFFIX[rank].upper()}", lambda re, im, n=n: irfft(tf.complex(re, im), n),
             _pair(_SHAPES[rank]),
             lambda re, im, n=n: np.fft.irfftn(re + 1j * im, s=n, axes=axes).astype(np.float32),
             rtol=1e-4, atol=1e-5, name=f"IRFFT{_SUFFIX[rank].upper()}-{tag}"))

@@ -4,7 +4,7 @@ import re
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.ops import string_ops as s
+from eagerflow import strings as s
 from tests.ops.spec import OpSpec
 
 _NO_GRAD = "string op"

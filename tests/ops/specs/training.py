@@ -7,8 +7,7 @@ formula written in NumPy (float64, then rounded to the inputs' dtype).
 import numpy as np
 
 import eagerflow as tf
-from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.ops import training_ops as T
+from tests.internals import dispatch, training_ops as T
 from tests.ops.spec import OpSpec, positive, rand
 
 _LR, _B1, _B2, _EPS, _RHO, _MOMENTUM = 0.05, 0.9, 0.999, 1e-3, 0.8, 0.6

@@ -6,6 +6,9 @@ tape still recording sees them (higher-order derivatives).  Reducing a
 broadcast gradient back to its input's shape happens here, once, for every op
 with several inputs (a one-input op's gradient has its input's shape).
 """
+import itertools
+import weakref
+
 import numpy as np
 
 from eagerflow._src.core import errors
@@ -16,6 +19,12 @@ from eagerflow._src.ops.indexed_slices import IndexedSlices, add_sparse_or_dense
 from eagerflow._src.ops.reduction_ops import unbroadcast
 
 _HOST_SCALARS = (np.ndarray, np.generic)
+# Gradient functions by name: an op whose ``_gradient_op_type`` attribute names one is
+# differentiated by it instead of its type's gradient (TF's gradient override; see
+# custom_gradient).  Held weakly (name -> weak reference): what names a function `hold`s it.
+_gradient_refs = {}
+_sweep_at = 1024  # the registry's size at which dead references are next dropped
+_gradient_ids = itertools.count(1)
 _new = object.__new__
 _ONES = {}  # NumPy dtype -> its scalar one (immutable, so seeds may share it)
 
@@ -67,6 +76,36 @@ class OpView:
         return self.attrs[name]
 
 
+def name_gradient(base, fn):
+    """Registers gradient function `fn` under a new name made from `base`; returns the name.
+    The registry holds it weakly: what names it `hold`s it."""
+    global _sweep_at
+    name = f"{base}-{next(_gradient_ids)}"
+    _gradient_refs[name] = weakref.ref(fn)
+    if len(_gradient_refs) >= _sweep_at:  # (a plain weak reference is cheaper than a
+        for key in [k for k, ref in _gradient_refs.items() if ref() is None]:  # callback)
+            del _gradient_refs[key]
+        _sweep_at = max(1024, 2 * len(_gradient_refs))
+    return name
+
+
+def gradient_function(name):
+    """The gradient function registered under `name`, or None."""
+    ref = _gradient_refs.get(name)
+    return None if ref is None else ref()
+
+
+def hold(owner, value):
+    """Keeps `value` alive as long as `owner` lives: a function an op names by attribute,
+    held by the graph of the op, or by the op's eager output (which a tape's record of the
+    op keeps)."""
+    held = owner.__dict__.get("_held")
+    if held is None:
+        owner._held = [value]
+    else:
+        held.append(value)
+
+
 def connected(entries, sources):
     """Ids of the tensors that depend on a source: only their gradients are needed."""
     live = {id(s) for s in sources}
@@ -115,6 +154,8 @@ def backprop(entries, targets, target_grads, sources, live):
                 g = convert_to_tensor(g)
             out_grads = (g,)
         grad_fn = op.grad
+        if attrs and "_gradient_op_type" in attrs:
+            grad_fn = gradient_function(attrs["_gradient_op_type"])
         if grad_fn is None:
             raise LookupError(f"No gradient defined for operation '{op.name}' "
                               f"(op type: {op.name}).")

@@ -1,25 +1,31 @@
 """`custom_gradient`: a function that supplies its own gradient.
 
-The decorated function runs unrecorded; its outputs pass through one
-identity op whose gradient is the user's ``grad_fn``, so tapes see a single
-op from the inputs (and the variables it read) to the outputs.
+The decorated function runs unrecorded; its outputs, inputs and the
+variables it read pass through one ``IdentityN`` op whose
+``_gradient_op_type`` attribute names the user's ``grad_fn``, registered by
+that name (`backprop.name_gradient`), as TensorFlow does: tapes see a
+single op from the inputs to the outputs, and a graph holds only the name.
 
->>> @custom_gradient
+>>> @tf.custom_gradient
 ... def log1pexp(x):
-...     e = exp(x)
+...     e = tf.exp(x)
 ...     def grad(upstream):
 ...         return upstream * (1 - 1 / (1 + e))
-...     return log(1 + e), grad
+...     return tf.math.log(1 + e), grad
 """
 import functools
 import inspect
 
+from eagerflow._src.autodiff.backprop import hold, name_gradient
 from eagerflow._src.autodiff.tape import _Recorder, watch_accessed
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import OpDef
+from eagerflow._src.core.registry import get as get_op
+from eagerflow._src.ops import array_ops
+
+_IDENTITY_N = get_op("IdentityN")
 
 
 @export("custom_gradient")
@@ -50,9 +56,15 @@ def custom_gradient(f=None):
         # (a variable argument is read here, where tapes see the read)
         inputs = [convert_to_tensor(a) for a in flat_args]
         flat_out = [convert_to_tensor(o) for o in nest.flatten(result)]
-        op = _custom_op(f.__name__, grad_fn, len(inputs), variables, flat_out)
-        outs = dispatch(op, (*inputs, *variables, *flat_out))
-        return nest.pack_sequence_as(result, list(outs))
+        grad = _gradient(f.__name__, grad_fn, len(inputs), variables, flat_out)
+        # The outputs, inputs and variables pass through one IdentityN op naming the gradient
+        # (inputs and variables ride along only so tapes connect them to the outputs).
+        graph = context.get().graph
+        outs = dispatch(_IDENTITY_N, (*flat_out, *inputs, *variables),
+                        {"_gradient_op_type": name_gradient("CustomGradient", grad)})
+        if graph is not None or outs:  # held as long as a tape or graph may need it
+            hold(outs[0] if graph is None else graph, grad)
+        return nest.pack_sequence_as(result, list(outs[:len(flat_out)]))
     return decorated
 
 
@@ -61,15 +73,14 @@ def _takes_variables(grad_fn):
     return "variables" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
-def _custom_op(name, grad_fn, n_inputs, variables, outputs):
-    """An identity op over (inputs, variables, outputs) whose gradient calls `grad_fn`.
-
-    Inputs and variables ride along only so tapes connect them to the outputs.
-    """
-    op = OpDef(f"CustomGradient[{name}]", _pass_outputs(n_inputs + len(variables)),
-               _pass_outputs_rule(n_inputs + len(variables)), True, (), None, False, None)
+def _gradient(name, grad_fn, n_inputs, variables, outputs):
+    """The gradient of the IdentityN over (outputs, inputs, variables): `grad_fn` on the
+    outputs' incoming gradients (zeros where none comes)."""
+    k = len(outputs)
 
     def grad(view, *dys):
+        dys = [array_ops.zeros_like(y) if dy is None else dy
+               for y, dy in zip(view.outputs[:k], dys[:k])]
         for dy, y in zip(dys, outputs):
             if not dy.shape.is_compatible_with(y.shape):
                 raise ValueError(f"The upstream gradient of {name} has shape {dy.shape}, but "
@@ -92,28 +103,15 @@ def _custom_op(name, grad_fn, n_inputs, variables, outputs):
                                 f"{len(outputs) + len(in_grads) + len(var_grads)}")
             raise ValueError(f"custom_gradient function expected to return {n_inputs} "
                              f"gradients, but returned {len(in_grads)} instead.")
-        return in_grads + var_grads + [None] * len(outputs)
-    op.grad = grad
-    return op
-
-
-def _pass_outputs(skip):
-    def kernel(xp, *arrays):
-        return arrays[skip:]
-    return kernel
-
-
-def _pass_outputs_rule(skip):
-    def rule(*inputs, **_):
-        return [(x.shape, x.dtype) for x in inputs[skip:]]
-    return rule
+        return [None] * k + in_grads + var_grads
+    return grad
 
 
 @export("grad_pass_through")
 def grad_pass_through(f):
     """`f` forwards as usual, but its gradient is the identity (straight-through).
 
-    >>> round_st = grad_pass_through(round)   # d round_st(x) / dx == 1
+    >>> round_st = tf.grad_pass_through(round)   # d round_st(x) / dx == 1
     """
     @functools.wraps(f)
     def wrapped(x):

@@ -1,6 +1,6 @@
 """Numerical gradient checking: `compute_gradient` (``tf.test.compute_gradient``).
 
->>> theoretical, numerical = compute_gradient(lambda x: x * x, [constant([1.0, 2.0])])
+>>> theoretical, numerical = tf.test.compute_gradient(lambda x: x * x, [tf.constant([1.0, 2.0])])
 >>> theoretical[0]
 array([[2., 0.],
        [0., 4.]], dtype=float32)

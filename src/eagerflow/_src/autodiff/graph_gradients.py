@@ -21,10 +21,10 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     tensors held constant; an `x` that `ys` do not depend on gets None, or
     zeros with ``unconnected_gradients="zero"``.
 
-    >>> @function
+    >>> @tf.function
     ... def f(x):
-    ...     return gradients(x * x, x)
-    >>> f(constant(3.0))
+    ...     return tf.gradients(x * x, x)
+    >>> f(tf.constant(3.0))
     [<tf.Tensor: shape=(), dtype=float32, numpy=6.0>]
     """
     del gate_gradients, aggregation_method  # scheduling hints: the result is the same

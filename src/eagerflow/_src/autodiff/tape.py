@@ -4,8 +4,8 @@ A tape is a recorder of the per-thread context (see core/context.py): while
 it is active, `dispatch` shows it every op; it keeps only ops that touch a
 watched tensor, so work on unwatched values costs one membership test.
 
->>> x = constant(3.0)
->>> with GradientTape() as tape:
+>>> x = tf.constant(3.0)
+>>> with tf.GradientTape() as tape:
 ...     tape.watch(x)
 ...     y = x * x
 >>> tape.gradient(y, x)
@@ -141,8 +141,14 @@ class GradientTape:
     def stop_recording(self):
         """A context manager in which this tape records nothing.
 
-        >>> with tape.stop_recording():  # doctest: +SKIP
-        ...     y = x * 2               # not differentiated
+        >>> x = tf.constant(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     with tape.stop_recording():
+        ...         y = x * 2           # not differentiated
+        ...     z = x * y
+        >>> tape.gradient(z, x)
+        <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
         """
         return _Paused(self)
 

@@ -4,7 +4,7 @@
 ...     while x > 10:
 ...         x = x // 2
 ...     return x
->>> "ag__.while_stmt" in to_code(f)  # doctest: +SKIP
+>>> "ag__.while_stmt" in tf.autograph.to_code(f)
 True
 """
 from eagerflow._src.autograph import conversion

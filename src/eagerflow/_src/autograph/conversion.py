@@ -9,7 +9,7 @@ first call), library code and builtins are called as they are.
 
 >>> def f(x):
 ...     return -x if x < 0 else x
->>> convert(f)(-3)  # doctest: +SKIP
+>>> convert(f)(-3)
 3
 """
 import ast

@@ -24,7 +24,7 @@ LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
 class DeviceSpec:
     """A parsed device name, e.g. ``DeviceSpec.from_string('/gpu:1')``.
 
-    >>> DeviceSpec.from_string("/cpu:0").to_string()
+    >>> tf.DeviceSpec.from_string("/cpu:0").to_string()
     '/device:CPU:0'
     """
 

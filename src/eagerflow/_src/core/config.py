@@ -3,7 +3,7 @@
 Settings that tune TensorFlow's own thread pools or GPU allocator are
 accepted and remembered so programs that set them run unchanged.
 
->>> list_physical_devices("CPU")
+>>> tf.config.list_physical_devices("CPU")
 [PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]
 """
 from eagerflow._src import backend
@@ -91,10 +91,10 @@ def enable_tf_cpu_float_emulation(enabled=True):
     microseconds for a small tensor). It applies to ops run afterwards, eagerly or in a
     `function` (constants folded while tracing keep the setting they were folded with).
 
-    >>> enable_tf_cpu_float_emulation(True)
-    >>> tf_cpu_float_emulation_enabled()
+    >>> tf.config.experimental.enable_tf_cpu_float_emulation(True)
+    >>> tf.config.experimental.tf_cpu_float_emulation_enabled()
     True
-    >>> enable_tf_cpu_float_emulation(False)
+    >>> tf.config.experimental.enable_tf_cpu_float_emulation(False)
     """
     _settings["tf_cpu_float_emulation"] = bool(enabled)
     for fn in on_float_setting_change:

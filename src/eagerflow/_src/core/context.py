@@ -52,7 +52,7 @@ def get():
 def executing_eagerly():
     """True unless a graph is being built (inside a traced `function` or v1 graph).
 
-    >>> executing_eagerly()
+    >>> tf.executing_eagerly()
     True
     """
     return get().graph is None
@@ -79,7 +79,7 @@ def device(device_name):
 
     Placement is soft: a GPU that does not exist falls back to the CPU.
 
-    >>> with device("/cpu:0"):
+    >>> with tf.device("/cpu:0"):
     ...     pass
     """
     if device_name is not None and not isinstance(device_name, str):
@@ -137,8 +137,8 @@ def init_scope():
 
     This is where a traced function creates its variables (``tf.init_scope``).
 
-    >>> with init_scope():
-    ...     executing_eagerly()
+    >>> with tf.init_scope():
+    ...     tf.executing_eagerly()
     True
     """
     return _swap(graph=None, recorders=())
@@ -158,8 +158,8 @@ def scoped_name(name):
 class name_scope:  # noqa: N801 (TF's public name)
     """A context manager prefixing the names of variables created inside it.
 
-    >>> with name_scope("outer"):
-    ...     with name_scope("inner") as scope:
+    >>> with tf.name_scope("outer"):
+    ...     with tf.name_scope("inner") as scope:
     ...         print(scope)
     outer/inner/
     """

@@ -6,7 +6,7 @@
 * With an explicit dtype, Python floats never silently become ints, and
   ints never become bools (TypeError, as in TF); NumPy arrays are cast.
 
->>> convert_to_tensor([1, 2])
+>>> tf.convert_to_tensor([1, 2])
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
 """
 import numbers
@@ -319,9 +319,9 @@ def from_array(array):
 def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
     """Converts `value` to a `Tensor`, TensorFlow's way.
 
-    >>> convert_to_tensor(1.5).dtype
+    >>> tf.convert_to_tensor(1.5).dtype
     tf.float32
-    >>> convert_to_tensor(1, dtype_hint=float32).dtype
+    >>> tf.convert_to_tensor(1, dtype_hint=tf.float32).dtype
     tf.float32
     """
     if isinstance(value, Tensor):
@@ -425,7 +425,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
     A scalar (one element) is broadcast to `shape`; otherwise the number of
     elements must match, and the values are reshaped.
 
-    >>> constant(7, shape=[2])
+    >>> tf.constant(7, shape=[2])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
     """
     if isinstance(value, Tensor) and not isinstance(value, EagerTensor):
@@ -457,7 +457,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
 def is_tensor(x):
     """True for tensors (eager or symbolic) and variables.
 
-    >>> is_tensor(constant(1)), is_tensor(1)
+    >>> tf.is_tensor(tf.constant(1)), tf.is_tensor(1)
     (True, False)
     """
     return is_tensor_like(x)
@@ -467,7 +467,7 @@ def is_tensor(x):
 def get_static_value(tensor, partial=False):
     """The value of `tensor` as a NumPy array when it is known now (always, for eager tensors).
 
-    >>> get_static_value(constant([1, 2]))
+    >>> tf.get_static_value(tf.constant([1, 2]))
     array([1, 2], dtype=int32)
     """
     if isinstance(tensor, EagerTensor):

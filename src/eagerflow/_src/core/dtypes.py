@@ -1,8 +1,8 @@
 """`DType` objects and conversions to and from NumPy dtypes.
 
->>> as_dtype("float32") is float32
+>>> tf.as_dtype("float32") is tf.float32
 True
->>> float32.as_numpy_dtype
+>>> tf.float32.as_numpy_dtype
 <class 'numpy.float32'>
 """
 import builtins
@@ -208,7 +208,7 @@ def from_numpy(np_dtype):
 def as_dtype(type_value):
     """Converts a DType, NumPy dtype/type, name, enum or Python type to a `DType`.
 
-    >>> as_dtype(np.int64)
+    >>> tf.as_dtype(np.int64)
     tf.int64
     """
     if isinstance(type_value, DType):

@@ -1,6 +1,6 @@
 """TensorFlow's exception hierarchy: every op failure is an `OpError` subclass.
 
->>> issubclass(InvalidArgumentError, OpError)
+>>> issubclass(tf.errors.InvalidArgumentError, tf.errors.OpError)
 True
 """
 

@@ -7,10 +7,10 @@ later, so that the variables and modules they come to hold are found too.
 A wrapper is a copy: unlike TF's, it does not see later changes made through
 the original list or dict.
 
->>> class Dense(Module):
+>>> class Dense(tf.Module):
 ...     def __init__(self):
 ...         super().__init__()
-...         self.w = Variable([[1.0]], name="w")
+...         self.w = tf.Variable([[1.0]], name="w")
 ...         self.sizes = [2]
 >>> [v.name for v in Dense().variables]
 ['w:0']

@@ -2,10 +2,10 @@
 
 Dicts are traversed in sorted key order; `None` is a leaf, as in TF.
 
->>> flatten({"b": [1, 2], "a": 3})
+>>> tf.nest.flatten({"b": [1, 2], "a": 3})
 [3, 1, 2]
->>> pack_sequence_as({"b": [0, 0], "a": 0}, [3, 1, 2])
-{'a': 3, 'b': [1, 2]}
+>>> tf.nest.pack_sequence_as({"b": [0, 0], "a": 0}, [3, 1, 2])
+{'b': [1, 2], 'a': 3}
 """
 import collections.abc
 from eagerflow._src.backend.api_export import export
@@ -115,7 +115,7 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
 def map_structure(func, *structures, check_types=True, expand_composites=False, **kwargs):
     """Applies `func` leafwise to structures of the same shape; the result has the first's.
 
-    >>> map_structure(lambda a, b: a + b, [1, 2], (3, 4), check_types=False)
+    >>> tf.nest.map_structure(lambda a, b: a + b, [1, 2], (3, 4), check_types=False)
     [4, 6]
     """
     if kwargs:

@@ -101,11 +101,11 @@ class NodeForm:
 
     __slots__ = ("op_type", "inputs", "types", "renamed", "fixed", "implied", "ignored",
                  "number", "outputs", "output_number", "byte_attrs", "local", "defaults",
-                 "cast")
+                 "cast", "keep", "rewrite")
 
     def __init__(self, *, op_type=None, inputs=None, types=None, renamed=None, fixed=None,
                  implied=None, ignored=(), number=None, outputs=None, output_number=None,
-                 byte_attrs=(), local=None, defaults=None, cast=()):
+                 byte_attrs=(), local=None, defaults=None, cast=(), keep=(), rewrite=None):
         self.op_type = op_type  # TF's op name where it is not the registered one
         self.inputs = None if inputs is None else tuple(inputs)
         self.types = types
@@ -126,6 +126,11 @@ class NodeForm:
         self.defaults = dict(defaults or {})
         # inputs TF types by `T` that eagerflow takes in another float dtype: cast for TF
         self.cast = frozenset(cast)
+        # attrs named with TF's leading underscore that the op reads (others are TF's notes)
+        self.keep = frozenset(keep)
+        # ``rewrite(attrs, inputs) -> attrs``: TF's attrs where no data says it (a While's
+        # captured values passed through its body as loop variables)
+        self.rewrite = rewrite
 
     def attr_inputs(self):
         return [spec for spec in self.inputs or () if isinstance(spec, AttrInput)]
@@ -154,6 +159,8 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
     ``("cast", (i, dtype))`` for our input `i` cast to `dtype` by a ``Cast`` node.
     """
     form = tf_nodes.get(op_def, _DEFAULT)
+    if form.rewrite is not None:
+        attrs = form.rewrite(attrs, inputs)
     for k, v in form.implied.items():
         if k in attrs and attrs[k] != v:
             raise ValueError(f"TensorFlow's {op_def.name} has no attr {k} (it is always {v})")
@@ -244,7 +251,7 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
     dropped |= set(_types(op_def, form, ()))
     attrs = {}
     for k, v in tf_attrs.items():
-        if k.startswith("_") or k in dropped:
+        if k.startswith("_") and k not in form.keep or k in dropped:
             continue
         k = back.get(k, k)
         if k in form.byte_attrs:

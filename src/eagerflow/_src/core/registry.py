@@ -21,9 +21,9 @@ An op is registered with
   ``shape_only``, ``stateful``, ``input_names``. Interpreters of graphs read them
   instead of op names.
 
->>> op = register("Neg", lambda xp, x: xp.negative(x), same_shape, dtypes=NUMBER)
->>> get("Neg") is op
-True
+>>> op = get("Neg")  # register("Neg", "negative", same_shape, dtypes=SIGNED_NUMBER)
+>>> op.name, op.host_kernel, op.shape is same_shape
+('Neg', <ufunc 'negative'>, True)
 
 What an interpreter needs beyond the properties (a batching rule, the op a product
 becomes when fused with its bias) sits in that interpreter's `RuleTable`, keyed by the
@@ -62,7 +62,7 @@ class OpDef:
     __slots__ = ("name", "kernel", "host_kernel", "direct", "_direct_of", "shape", "multi",
                  "tied", "tied_rest", "tied_pair", "variadic", "allowed", "allowed_dtypes",
                  "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable",
-                 "registered", "inline", "grad_takes_none", "type_attr", "elementwise",
+                 "registered", "grad_takes_none", "type_attr", "elementwise",
                  "reduction", "fresh", "keeps_no_view", "moves_elements", "shape_only",
                  "input_names", "grad_passes_sparse", "__weakref__")
 
@@ -94,9 +94,6 @@ class OpDef:
         # In the registry: its gradient depends on nothing but the op's inputs,
         # outputs and attrs (unlike a custom gradient's closure).
         self.registered = False
-        # For ops holding subgraphs (control flow): writes the op into a compiled
-        # program as Python statements instead of one kernel call (see graph.executor).
-        self.inline = None
         self.grad_takes_none = False  # see `register`
         self.type_attr = "T"  # see `register`
         # the properties `register` declares; an op built elsewhere claims none of them

@@ -1,6 +1,6 @@
 """`TensorShape`: possibly-partial shapes, with unknown dimensions as ``None``.
 
->>> s = TensorShape([None, 3])
+>>> s = tf.TensorShape([None, 3])
 >>> s.merge_with([2, None])
 TensorShape([2, 3])
 >>> print(s)

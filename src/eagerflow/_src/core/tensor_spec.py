@@ -1,6 +1,6 @@
 """`TensorSpec`: the shape and dtype (and optional name) a tensor is expected to have.
 
->>> TensorSpec([None, 2], float32)
+>>> tf.TensorSpec([None, 2], tf.float32)
 TensorSpec(shape=(None, 2), dtype=tf.float32, name=None)
 """
 from eagerflow._src.backend.api_export import export

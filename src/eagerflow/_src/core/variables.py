@@ -6,7 +6,7 @@ see reads (and watch trainable variables) and graphs capture variables by
 reference.  Assignments replace the handle's array rather than writing into
 it, so every value read earlier stays a consistent snapshot.
 
->>> v = Variable(1.0)
+>>> v = tf.Variable(1.0)
 >>> v.assign_add(2.0)
 <tf.Variable 'UnreadVariable' shape=() dtype=float32, numpy=3.0>
 """
@@ -107,7 +107,7 @@ for _op in (_ASSIGN, _ASSIGN_ADD, _ASSIGN_SUB):
 class Variable:
     """A tensor-like value that persists and changes across calls (model weights).
 
-    >>> v = Variable([1.0, 2.0], name="w")
+    >>> v = tf.Variable([1.0, 2.0], name="w")
     >>> v.name
     'w:0'
     >>> v * 2

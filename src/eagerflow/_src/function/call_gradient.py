@@ -2,8 +2,9 @@
 
 While a tape records, a call of a `ConcreteFunction` on eager tensors runs a
 forward program that also returns the intermediate values its gradient
-needs, and the tapes record one op (``StatefulPartitionedCall``, or
-``PartitionedCall`` for a function without state, as TensorFlow names it).
+needs, and the tapes record one registered op (``StatefulPartitionedCall``,
+or ``PartitionedCall`` for a function without state, as TensorFlow names
+it) whose attribute ``f`` names the function's body in the function library.
 Its gradient runs a backward graph traced once per concrete function, and
 per set of inputs whose gradients are wanted (pruning, say, the gradient of
 a data batch nobody asked for).
@@ -14,28 +15,35 @@ own.  When a gradient may itself be differentiated (two tapes watch the
 call, or a persistent one), the saved intermediates are outputs of the
 recorded op: gradients reaching them flow on to the inputs.
 
->>> @function
+>>> @tf.function
 ... def cube(x):
 ...     return x * x * x
->>> x = constant(2.0)
->>> with GradientTape() as tape:
+>>> x = tf.constant(2.0)
+>>> with tf.GradientTape() as tape:
 ...     tape.watch(x)
 ...     y = cube(x)                 # one op on the tape
 >>> tape.gradient(y, x)
 <tf.Tensor: shape=(), dtype=float32, numpy=12.0>
 """
+import weakref
+
+from eagerflow._src.autodiff.backprop import hold
 from eagerflow._src.autodiff.tape import GradientTape, is_differentiable
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.core.registry import OpDef
+from eagerflow._src.core.registry import (
+    PER_ELEMENT, batching_rules, register, register_gradient)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.graph import executor
+from eagerflow._src.graph import executor, tape_compiler
+from eagerflow._src.graph.function_library import FunctionBody
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
 _new = object.__new__
+# library name of a function -> a weak reference to its CallGradient (dropped with it)
+_CALLS = {}
 
 # Tracing a backward graph fails where the eager gradient would fail (an op
 # without a gradient, an argument that must be static).  Such a function's
@@ -67,7 +75,14 @@ class CallGradient:
                          *(inner for _, inner in captures)]
         self._trainable = concrete.trainable_variables
         self._n_outputs = len(concrete.outputs)
-        self._op = _call_op(concrete, self._gradient)
+        # The function's body in the library, which the recorded op names.
+        self.body = FunctionBody(f"__inference_{concrete.name}", concrete.graph,
+                                 concrete.inputs, concrete.outputs)
+        _CALLS[self.body.name] = weakref.ref(self, lambda _, name=self.body.name: _CALLS.pop(
+            name, None))
+        self._op = _STATEFUL_CALL if self.body.stateful else _CALL
+        self._tin = tuple(t.dtype for t in (*concrete.inputs, *concrete._variable_inputs,
+                                            *self._captured))
         self._tape = None     # the graph's ops, recorded once
         self._modes = {}      # higher order possible? -> _Mode, or None: replay instead
 
@@ -97,19 +112,33 @@ class CallGradient:
             flat.append(t)
         outputs, saved = flat[:self._n_outputs], tuple(flat[self._n_outputs:])
         recorded = tuple(flat) if higher else tuple(outputs)
-        attrs = {"mode": mode, "saved": saved}
+        attrs = {"f": self.body.name, "Tin": self._tin, "Tout": mode.tout[higher],
+                 "_higher": higher, "_saved": saved}
         for recorder in recorders:
             recorder.record(self._op, inputs, attrs, recorded)
+        if recorded:  # the tapes find this by the name `f` as long as they hold the record
+            hold(recorded[0], self)
         return outputs
+
+    def run(self, arrays):
+        """The op's kernel: the output arrays of the function on the tensors' arrays, its
+        variable arguments bound to the variables' handles that follow them."""
+        n, k = self._n_tensors, self._n_variables
+        concrete = self._concrete
+        bound = concrete._bind(arrays[n:n + k])
+        try:
+            return concrete._run(*arrays[:n])
+        finally:
+            concrete._bind(bound)
 
     # -- the op's gradient -----------------------------------------------------------
     def _gradient(self, view, *dys):
-        mode = view.attrs["mode"]
+        mode = self._modes[view.attrs["_higher"]]
         wanted = tuple(i for i in mode.sources if view.needs(i))
         backward = mode.backwards.get(wanted)
         if backward is None:
             backward = mode.backwards[wanted] = self._backward_for(mode, wanted)
-        saved = view.attrs["saved"]
+        saved = view.attrs["_saved"]
         # A backward that reads a variable argument reads the one this call was given.
         start = self._n_tensors
         bound = self._concrete._bind(
@@ -166,6 +195,8 @@ class CallGradient:
         dy_index = [i for i, t in enumerate((*outputs, *exposed)) if is_differentiable(t)]
         mode = _Mode(forward, everything, exposed, {id(t): i for i, t in enumerate(saved)},
                      dy_index)
+        mode.tout = {False: tuple(t.dtype for t in outputs),
+                     True: tuple(t.dtype for t in (*outputs, *saved))}
         index = [mode.saved_position[id(t)] for t in needs]
         mode.backwards[everything] = _Backward(function, index, everything)
         return mode
@@ -214,7 +245,8 @@ class _Mode:
     backward functions take.
     """
 
-    __slots__ = ("forward", "sources", "exposed", "saved_position", "dy_index", "backwards")
+    __slots__ = ("forward", "sources", "exposed", "saved_position", "dy_index", "backwards",
+                 "tout")
 
     def __init__(self, forward, sources, exposed, saved_position, dy_index):
         self.forward, self.sources, self.exposed = forward, sources, exposed
@@ -231,22 +263,27 @@ class _Backward:
         self.function, self.saved, self.sources = function, saved, sources
 
 
-def _call_op(concrete, grad):
-    """The op a call records: the function's tensors and variables in, its outputs out."""
-    stateful = any(op.stateful for op in concrete.graph.get_operations())
-    n, k = len(concrete.inputs), len(concrete._variable_inputs)
+# -- the call ops --------------------------------------------------------------------------
 
-    def kernel(xp, *arrays):  # variables ride along as inputs (their handles)
-        bound = concrete._bind(arrays[n:n + k])
-        try:
-            return concrete._run(*arrays[:n])
-        finally:
-            concrete._bind(bound)
+def _call_kernel(xp, *arrays, f, **_):
+    return _CALLS[f]().run(arrays)
 
-    def shape(*_, **__):
-        return [(t.shape, t.dtype) for t in concrete.outputs]
 
-    op = OpDef("StatefulPartitionedCall" if stateful else "PartitionedCall", kernel, shape,
-               True, (), None, stateful, None)
-    op.grad = grad
-    return op
+def _call_rule(*inputs, f, _higher=False, _saved=(), **_):
+    """The function's outputs, then (recorded for higher order) the values its gradient
+    keeps."""
+    body = _CALLS[f]().body
+    return [*body.output_specs, *([(s.shape, s.dtype) for s in _saved] if _higher else [])]
+
+
+def _call_gradient(view, *dys):
+    return _CALLS[view.attrs["f"]]()._gradient(view, *dys)
+
+
+_CALL = register("PartitionedCall", _call_kernel, _call_rule, multi=True, tied=())
+_STATEFUL_CALL = register("StatefulPartitionedCall", _call_kernel, _call_rule, multi=True,
+                          tied=(), stateful=True)
+for _op in (_CALL, _STATEFUL_CALL):
+    register_gradient(_op.name)(_call_gradient)
+    tape_compiler.played_eagerly.add(_op)  # its backward is a traced function already
+batching_rules[_CALL] = PER_ELEMENT

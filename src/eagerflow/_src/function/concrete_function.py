@@ -26,8 +26,8 @@ _new = object.__new__
 class ConcreteFunction:
     """A traced function for one input signature (``tf.types.experimental.ConcreteFunction``).
 
-    >>> cf = function(lambda x: x * 2.0).get_concrete_function(TensorSpec([3]))
-    >>> cf(constant([1.0, 2.0, 3.0]))
+    >>> cf = tf.function(lambda x: x * 2.0).get_concrete_function(tf.TensorSpec([3]))
+    >>> cf(tf.constant([1.0, 2.0, 3.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([2., 4., 6.], dtype=float32)>
     """
 
@@ -182,7 +182,7 @@ class ConcreteFunction:
     def pretty_printed_signature(self, verbose=True):
         """The inputs, output type and captures, as TF prints a concrete function.
 
-        >>> print(function(lambda x: x).get_concrete_function(TensorSpec([])))  # doctest: +SKIP
+        >>> print(tf.function(lambda x: x).get_concrete_function(tf.TensorSpec([])))
         ConcreteFunction Input Parameters:
           x (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=tf.float32, name=None)
         Output Type:

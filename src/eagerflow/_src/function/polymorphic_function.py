@@ -5,10 +5,10 @@ A call computes the trace key of its arguments (see `trace_key`), reuses the
 trace is kept with the reason it happened, so that repeated retracing can be
 explained argument by argument (`experimental_explain_retracing`).
 
->>> @function
+>>> @tf.function
 ... def f(x):
 ...     return x * 2.0
->>> f(constant(3.0))
+>>> f(tf.constant(3.0))
 <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
 """
 import functools
@@ -138,7 +138,11 @@ class Function:
     def experimental_explain_retracing(self):
         """Why each trace happened: the first call, then what changed for every retrace.
 
-        >>> print(f.experimental_explain_retracing())  # doctest: +SKIP
+        >>> @tf.function
+        ... def f(x):
+        ...     return x + 1
+        >>> _ = f(1), f(2)
+        >>> print(f.experimental_explain_retracing())
         f was traced 2 times:
           1. first call: x=int 1
           2. x changed from int 1 to int 2

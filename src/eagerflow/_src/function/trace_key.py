@@ -7,7 +7,7 @@ by identity, and containers by their structure.  `call_key` walks the
 arguments once, giving the key and what feeds the graph: the tensors, and
 each variable once.
 
->>> key, tensors = call_key((constant([1.0, 2.0]), 3), {})
+>>> key, tensors = call_key((tf.constant([1.0, 2.0]), 3), {})
 >>> key
 (('T', dtype('float32'), (2,)), ('P', 3))
 """

@@ -2,42 +2,56 @@
 
 Executing eagerly they are plain Python: the predicate is read and one branch
 runs (a tape then records just the ops that ran).  While a graph is built,
-each branch, loop condition and loop body is traced into a graph of its own,
-and one op stands for the whole construct: ``If``/``StatelessIf`` holds the
-two branches, ``Case``/``StatelessCase`` those of `switch_case`,
-``While``/``StatelessWhile`` the condition and body.  Their
-inputs are the predicate or loop variables and every outer tensor the
-subgraphs captured; when the op runs, the subgraphs run as compiled code,
-a Python ``if`` or ``while`` around them.  `TensorArray`s travel through
-them as their flows.
+each branch, loop condition and loop body is traced into a graph of its own
+and added to the graph's function library (`function_library`); one
+registered op stands for the whole construct, its attributes naming those
+functions: ``If``/``StatelessIf`` (``then_branch``, ``else_branch``),
+``Case``/``StatelessCase`` (``branches``), ``While``/``StatelessWhile``
+(``cond``, ``body``).  The executor writes the op as a Python ``if`` or ``while`` around the bodies'
+compiled code.  `TensorArray`s travel through them as their flows.
+
+The ops' layouts: an ``If`` takes the predicate, then the outer tensors
+(``Tin``; a variable as a ``resource``), and returns ``Tout`` of shapes
+``output_shapes``; each branch takes every one of those outer tensors.  A
+``Case`` takes the branch index first.  A ``While`` takes the loop variables,
+then the iteration limit when ``_limited``, then the outer tensors (``T``
+lists the dtypes of them all); its condition and body take the loop
+variables then the outer tensors, the body returns the loop variables, and
+the op returns the loop variables (``output_shapes``), followed, with
+``_keep``, by the iteration count and the lists of values the gradient
+replays the body on.
 
 Their gradients replay the subgraphs under a tape: an ``If``'s (a ``Case``'s) is
 the same op over branches differentiating the forward ones; a ``While``'s is a loop over the
 iterations backwards, replaying the body on the values each iteration
 started with, which the forward loop keeps when a tape records it.
 
->>> cond(constant(2.0) > 0, lambda: 1.0, lambda: -1.0)
+>>> tf.cond(tf.constant(2.0) > 0, lambda: 1.0, lambda: -1.0)
 1.0
->>> while_loop(lambda i: i < 3, lambda i: i + 1, [constant(0)])
-[<tf.Tensor: shape=(), dtype=int32, numpy=3>]
+>>> tf.while_loop(lambda i: i < 3, lambda i: (i + 1,), [tf.constant(0)])
+(<tf.Tensor: shape=(), dtype=int32, numpy=3>,)
 """
 import collections
 import functools
 
 import numpy as np
 
+from eagerflow._src.autodiff.backprop import hold
 from eagerflow._src.autodiff.tape import (
     GradientTape, UnconnectedGradients, is_differentiable, records, watch_accessed)
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.dtypes import int32, variant
-from eagerflow._src.core.registry import OpDef, kernel_type_name
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.dtypes import int32, resource, variant
+from eagerflow._src.core.registry import (
+    PER_ELEMENT, batching_rules, kernel_type_name, register, register_gradient)
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
+from eagerflow._src.graph.function_library import FunctionBody, add_function, lookup
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.graph.tensor_array import TensorArray, to_flow, with_flows
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -46,10 +60,23 @@ from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
 from eagerflow._src.ops.list_ops import TensorList
 
 # How a branching op differs by kind: its op type (``Stateless`` prepended when no branch has
-# state), the names of its branches' graphs and of the branches and the function in errors,
-# and `pick`: the number of the branch its key array selects (None: a scalar bool key, true
-# for branch 0).
-_Branching = collections.namedtuple("_Branching", "op_type scope graphs roles api kind pick")
+# state), the names of its branches' graphs and of the branches and the function in errors.
+_Branching = collections.namedtuple("_Branching", "op_type scope graphs roles api kind")
+
+
+def _branching(op_type, scope, n=2):
+    """The `_Branching` of an op of `op_type` (``If`` or ``Case``, `n` branches) named `scope`."""
+    if op_type == "If":
+        return _Branching("If", scope, (f"{scope}_true", f"{scope}_false"),
+                          ("true_fn", "false_fn"), "tf.cond", "cond")
+    return _Branching("Case", scope, [f"{scope}_branch{i}" for i in range(n)],
+                      [f"branches[{i}]" for i in range(n)], "tf.switch_case", "case")
+
+
+def _scope(body):
+    """The scope a branch or loop op was built under, from its body's graph name
+    (``cond_true``, ``while_body``: see `_branching` and `_graph_while`)."""
+    return body.graph.name.rsplit("_", 1)[0]
 
 
 # -- cond -----------------------------------------------------------------------------------
@@ -60,7 +87,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
 
     Both branches must return the same structure of tensors of the same dtypes.
 
-    >>> cond(constant(True), lambda: constant(1), lambda: constant(2))
+    >>> tf.cond(tf.constant(True), lambda: tf.constant(1), lambda: tf.constant(2))
     <tf.Tensor: shape=(), dtype=int32, numpy=1>
     """
     for role, fn in (("true_fn", true_fn), ("false_fn", false_fn)):
@@ -71,17 +98,15 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     if isinstance(pred, bool):
         raise TypeError("pred must not be a Python bool")
     pred = convert_to_tensor(pred)
-    scope = name or "cond"
-    kind = _Branching("If", scope, (f"{scope}_true", f"{scope}_false"), ("true_fn", "false_fn"),
-                      "tf.cond", "cond", _truth(pred, scope))
-    return _branched(pred, [true_fn, false_fn], kind)
+    return _branched(pred, [true_fn, false_fn], _branching("If", name or "cond"))
 
 
-def _truth(pred, scope):
-    """`pick` for a predicate that only run time shows to be a bool scalar (TF's If takes
-    any one-element bool tensor), else None."""
-    if not pred.dtype.is_bool:
-        message = (f"Input 'pred' passed {kernel_type_name(pred.dtype)} expected bool while "
+def _truth(dtype, rank, scope):
+    """The branch number (0: true) a predicate of `dtype` and static `rank` selects, as a
+    function of its array; None for a bool scalar, whose truth selects it (TF's If takes any
+    one-element bool tensor, and refuses other dtypes when it runs)."""
+    if not dtype.is_bool:
+        message = (f"Input 'pred' passed {kernel_type_name(dtype)} expected bool while "
                    f"building NodeDef '{scope}/switch_pred/_2' using Op<name=Switch; "
                    "signature=data:T, pred:bool -> output_false:T, output_true:T; "
                    "attr=T:type>")
@@ -89,16 +114,32 @@ def _truth(pred, scope):
         def refuse(value):
             raise errors.InvalidArgumentError(None, None, message)
         return refuse
-    if pred.shape.rank == 0:
+    if rank == 0:
         return None
+    return _one_truth
 
-    def pick(value):
-        if value.size != 1:
-            raise errors.InvalidArgumentError(
-                None, None, f"The second input must be a scalar, but it has shape "
-                f"{errors.shape_text(value.shape)}")
-        return 0 if value.reshape(()) else 1
-    return pick
+
+def _one_truth(value):
+    if value.size != 1:
+        raise errors.InvalidArgumentError(
+            None, None, f"The second input must be a scalar, but it has shape "
+            f"{errors.shape_text(value.shape)}")
+    return 0 if value.reshape(()) else 1
+
+
+def _branch_names(attrs):
+    """The names of a branching op's functions, in branch order."""
+    if "branches" in attrs:
+        return attrs["branches"]
+    return [attrs["then_branch"], attrs["else_branch"]]
+
+
+def _pick(op_type, key_dtype, key_rank, bodies):
+    """``pick(key array) -> branch number`` of a branching op, or None: a Python ``if`` on
+    the key (a bool scalar) selects the first branch or the second."""
+    if op_type.endswith("If"):
+        return _truth(key_dtype, key_rank, _scope(bodies[0]))
+    return functools.partial(_case_pick, len(bodies))
 
 
 def _branched(key, fns, kind):
@@ -107,18 +148,34 @@ def _branched(key, fns, kind):
     _check_branches(branches, kind)
     specs = _merged_specs(branches)
     outer = _union_captures(branches)
+    bodies = [b.body(outer) for b in branches]
+    graph = context.get().graph
+    for body in bodies:
+        if graph is not None:
+            add_function(graph, body)
     stateful = any(b.stateful for b in branches)
-    op = OpDef(kind.op_type if stateful else f"Stateless{kind.op_type}",
-               _branch_kernel(branches, outer, kind.pick), lambda *_, **__: specs, True, (),
-               None, stateful, None)
-    op.grad = _branch_gradient(branches, outer, kind)
-    op.inline = _branch_inline(branches, outer, kind.pick)
+    attrs = {"Tin": _input_types(outer), "Tout": tuple(dtype for _, dtype in specs),
+             "output_shapes": tuple(shape for shape, _ in specs)}
+    if kind.op_type == "If":
+        attrs.update(Tcond=key.dtype, then_branch=bodies[0].name, else_branch=bodies[1].name)
+        op = _IF if stateful else _STATELESS_IF
+    else:
+        attrs["branches"] = tuple(b.name for b in bodies)
+        op = _CASE if stateful else _STATELESS_CASE
     _watch_variables(outer)
-    flat = dispatch(op, (key, *outer), name=kind.scope)
+    flat = dispatch(op, (key, *outer), attrs, name=kind.scope)
+    if graph is None and flat:  # run eagerly (a gradient of a replayed op): a tape may
+        hold(flat[0], bodies)   # record it, naming the bodies, as long as its outputs live
     structure = branches[0].structure
     leaves = nest.flatten(structure)
     values = iter(with_flows([v for v in leaves if v is not None], flat))
     return nest.pack_sequence_as(structure, [None if v is None else next(values) for v in leaves])
+
+
+def _input_types(inputs):
+    """The dtypes of an op's inputs as its type-list attribute (``Tin``) gives them: a
+    variable is a resource."""
+    return tuple(resource if isinstance(t, Variable) else t.dtype for t in inputs)
 
 
 def _check_branches(branches, kind):
@@ -160,31 +217,51 @@ def _watch_variables(inputs):
     watch_accessed([t for t in inputs if isinstance(t, Variable)])
 
 
-def _branch_kernel(branches, outer, pick):
-    def kernel(xp, key, *arrays):
-        chosen = (0 if key else 1) if pick is None else pick(key)
-        return branches[chosen].run(outer, arrays)
-    return kernel
+# -- the branching ops: If, StatelessIf, Case, StatelessCase ------------------------------------
+
+def _branch_rule(key, *inputs, Tout, output_shapes, **_):
+    return list(zip(output_shapes, Tout))
 
 
-def _branch_inline(branches, outer, pick):
+def _branch_kernel(xp, key, *arrays, **attrs):
+    """Runs the branch `key` selects, by its compiled program."""
+    bodies = [lookup(name) for name in _branch_names(attrs)]
+    if "branches" in attrs:
+        chosen = _case_pick(len(bodies), key)
+    else:
+        pick = _truth(attrs["Tcond"], None, _scope(bodies[0]))
+        chosen = pick(key)
+    return bodies[chosen].run(*arrays)
+
+
+_IF = register("If", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True)
+_STATELESS_IF = register("StatelessIf", _branch_kernel, _branch_rule, multi=True, tied=())
+_CASE = register("Case", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True)
+_STATELESS_CASE = register("StatelessCase", _branch_kernel, _branch_rule, multi=True, tied=())
+# TF's forms: the attrs are TF's already (Tcond, Tin, Tout, then_branch, ..., output_shapes)
+for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
+    tf_nodes[_op] = NodeForm(types={}, outputs=("output",))
+
+
+def _emit_branches(program, op, args, indent):
     """Writes a branching op into a compiled program as a Python ``if``/``elif`` chain around
-    its branches, the last one under ``else``."""
-    def inline(program, args, indent):
-        key, *outer_names = args
-        if pick is None:
-            tests = [f"if {key}:"]
-        else:
-            chosen = program.fresh()
-            program.line(indent, f"{chosen} = {program.bind(pick, 'k')}({key})")
-            tests = [f"{'el' if i else ''}if {chosen} == {i}:" for i in range(len(branches) - 1)]
-        outs = [program.fresh() for _ in branches[0].outputs]
-        for keyword, branch in zip([*tests, "else:"], branches):
-            program.line(indent, keyword)
-            results = branch.emit(program, outer, outer_names, (), indent + 1)
-            program.line(indent + 1, _assignment(outs, results))
-        return outs
-    return inline
+    its branches' bodies, the last one under ``else``."""
+    key, *inputs = args
+    bodies = [lookup(name, op.graph) for name in _branch_names(op.attrs)]
+    pred = op.inputs[0]
+    pick = _pick(op.type, pred.dtype, pred.shape.rank, bodies)
+    if pick is None:
+        tests = [f"if {key}:"]
+    else:
+        chosen = program.fresh()
+        program.line(indent, f"{chosen} = {program.bind(pick, 'k')}({key})")
+        tests = [f"{'el' if i else ''}if {chosen} == {i}:" for i in range(len(bodies) - 1)]
+    outs = [program.fresh() for _ in op.outputs]
+    for keyword, body in zip([*tests, "else:"], bodies):
+        program.line(indent, keyword)
+        results = body.emit(program, inputs, indent + 1)
+        program.line(indent + 1, _assignment(outs, results))
+    return outs
 
 
 def _assignment(targets, values):
@@ -192,36 +269,41 @@ def _assignment(targets, values):
     return f"{', '.join(targets)}, = {', '.join(values)}," if targets else "pass"
 
 
-def _branch_gradient(branches, outer, kind):
+def _branch_gradient(view, *dys):
     """A branching op's gradient: the same branching over branches that differentiate the
     forward ones.
 
     Each gradient branch replays its forward branch under a tape (recomputing
     its intermediates) and takes the gradient with the incoming `dys`.
     """
-    def grad(view, *dys):
-        key, *inputs = view.inputs
+    key, *inputs = view.inputs
+    bodies = [lookup(name) for name in _branch_names(view.attrs)]
 
-        def differentiate(branch):
-            def fn():
-                graph = context.get().graph
-                inner = [graph.capture(t) if graph is not None else t for t in inputs]
-                wanted = [t for i, t in enumerate(inner)
-                          if view.needs(i + 1) and is_differentiable(t)]
-                with GradientTape() as tape:
-                    tape.watch(wanted)
-                    outs = branch.replay(outer, inner)
-                found = _gradients(tape, outs, dys, wanted)
-                by_id = {id(t): g for t, g in zip(wanted, found)}
-                return [by_id.get(id(t)) if id(t) in by_id else array_ops.zeros_like(t)
-                        for t in inner]
-            return fn
+    def differentiate(body):
+        def fn():
+            graph = context.get().graph
+            inner = [graph.capture(t) if graph is not None else t for t in inputs]
+            wanted = [t for i, t in enumerate(inner)
+                      if view.needs(i + 1) and is_differentiable(t)]
+            with GradientTape() as tape:
+                tape.watch(wanted)
+                outs = body.replay(inner)
+            found = _gradients(tape, outs, dys, wanted)
+            by_id = {id(t): g for t, g in zip(wanted, found)}
+            return [by_id.get(id(t)) if id(t) in by_id else array_ops.zeros_like(t)
+                    for t in inner]
+        return fn
 
-        scope = f"gradients/{kind.scope}"
-        backward = kind._replace(scope=scope, graphs=[f"gradients/{g}" for g in kind.graphs])
-        grads = _branched(key, [differentiate(b) for b in branches], backward)
-        return [None, *(g if is_differentiable(t) else None for t, g in zip(inputs, grads))]
-    return grad
+    op_type = view.op_def.name.replace("Stateless", "")
+    backward = _branching(op_type, f"gradients/{_scope(bodies[0])}", len(bodies))
+    grads = _branched(key, [differentiate(b) for b in bodies], backward)
+    return [None, *(g if is_differentiable(t) else None for t, g in zip(inputs, grads))]
+
+
+for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
+    executor.emission_rules[_op] = _emit_branches
+    register_gradient(_op.name)(_branch_gradient)
+batching_rules.assign(PER_ELEMENT, _STATELESS_IF, _STATELESS_CASE)  # (If and Case: stateful)
 
 
 def _gradients(tape, outputs, dys, sources):
@@ -246,7 +328,8 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     its predicate holds (InvalidArgumentError if none does); `exclusive`
     asserts that at most one of the other predicates holds.
 
-    >>> case([(constant(False), lambda: 1.0), (constant(True), lambda: 2.0)], default=lambda: 3.0)
+    >>> tf.case([(tf.constant(False), lambda: 1.0), (tf.constant(True), lambda: 2.0)],
+    ...         default=lambda: 3.0)
     2.0
     """
     pairs = list(pred_fn_pairs.items() if isinstance(pred_fn_pairs, dict) else pred_fn_pairs)
@@ -293,7 +376,7 @@ def _chained(pred, fn, otherwise, name):
 def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     """``branch_fns[branch_index]()``; an index out of range runs `default` (or the last).
 
-    >>> switch_case(constant(1), [lambda: 1.0, lambda: 2.0, lambda: 3.0])
+    >>> tf.switch_case(tf.constant(1), [lambda: 1.0, lambda: 2.0, lambda: 3.0])
     2.0
     """
     if not isinstance(branch_index, Tensor):
@@ -308,11 +391,7 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
         return (fns[index] if 0 <= index < len(fns) else default)()
     if default is not fns[-1]:
         fns = [*fns, default]
-    n = len(fns)
-    kind = _Branching("Case", name, [f"{name}_branch{i}" for i in range(n)],
-                      [f"branches[{i}]" for i in range(n)], "tf.switch_case", "case",
-                      functools.partial(_case_pick, n))
-    return _branched(branch_index, fns, kind)
+    return _branched(branch_index, fns, _branching("Case", name, len(fns)))
 
 
 def _case_pick(n, index):
@@ -357,7 +436,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     and its shape unless `shape_invariants` allows it to change.  Loop
     variables may be `TensorArray`s.
 
-    >>> while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), (0, 0))
+    >>> tf.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), (0, 0))
     (<tf.Tensor: shape=(), dtype=int32, numpy=4>, <tf.Tensor: shape=(), dtype=int32, numpy=6>)
     """
     if not callable(cond):
@@ -371,7 +450,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     structure = loop_vars
     flat = [_carried(v) for v in nest.flatten(loop_vars)]
     return _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations,
-                        back_prop, name)
+                        back_prop, name, parallel_iterations)
 
 
 def _eager_while(cond, body, loop_vars, maximum_iterations):
@@ -468,7 +547,7 @@ def fits(shape, invariant):
 
 
 def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations, back_prop,
-                 name):
+                 name, parallel_iterations):
     scope = name or "while"
     if shape_invariants is None:
         invariants = [t.shape for t in flat]
@@ -515,9 +594,17 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
     outer = _union_captures([test, step])
     limit = () if maximum_iterations is None else (convert_to_tensor(maximum_iterations),)
     inputs = (*flat, *limit, *outer)
+    test, step = test.body(outer), step.body(outer)
+    graph = context.get().graph
+    add_function(graph, test)
+    add_function(graph, step)
     _watch_variables(outer)
-    loop = _Loop(test, step, outer, specs, bool(limit), scope)
-    results = dispatch(loop.op(keep=back_prop and records(inputs)), inputs, name=scope)
+    attrs = {"T": _input_types(inputs), "cond": test.name, "body": step.name,
+             "output_shapes": tuple(shape for shape, _ in specs),
+             "parallel_iterations": parallel_iterations, "_limited": bool(limit)}
+    loop = _Loop(attrs)
+    results = dispatch(loop.op, inputs, loop.attrs(keep=back_prop and records(inputs)),
+                       name=scope)
     results = results[:len(flat)]
     if not back_prop:  # as TF's graph loops (eagerly, TF ignores it too)
         results = [cast_ops.stop_gradient(r) for r in results]
@@ -525,92 +612,31 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
 
 
 class _Loop:
-    """A while loop of a graph: its traced condition and body, and the ops that run it.
+    """A while loop of a graph, as its op's attributes describe it: the bodies of its
+    condition and body in the function library, and the ops that run it.
 
     The op's inputs are the loop variables, the iteration limit if there is
-    one, then the outer tensors and variables the subgraphs captured.
+    one (``_limited``), then the outer tensors and variables the bodies
+    captured; each body takes the loop variables then those outer tensors.
+    With ``_keep`` the op also returns the number of iterations and, for each
+    variable the gradient replays the body on, the list of its values at the
+    start of every iteration.
     """
 
-    def __init__(self, test, step, outer, specs, limited, name):
-        self.test, self.step, self.outer, self.specs = test, step, outer, specs
-        self.limited, self.name = limited, name
-        self.stateful = test.stateful or step.stateful
-        self._ops = {}
-        writes = {}  # id(argument) -> whether the body only writes it (a list it fills)
-        for op in step.graph.get_operations():
-            for t in op.inputs:
-                writes[id(t)] = writes.get(id(t), True) and op.op_def is list_ops._SET_ITEM and (
-                    not op.attrs["resize_if_index_out_of_bounds"])
-        # The variables the gradient replays the body on, iteration by iteration.  A list
-        # the body only writes (as map_fn's results) is not one: its writes' gradients do
-        # not depend on what it held, so its value entering the loop stands in for all.
-        self._kept = [i for i, a in enumerate(step.arguments)
-                      if a.dtype is not variant or not writes.get(id(a), False)]
+    def __init__(self, attrs):
+        self._attrs = {k: v for k, v in attrs.items() if k != "_keep"}
+        self.test, self.step = lookup(attrs["cond"]), lookup(attrs["body"])
+        self.specs = list(zip(attrs["output_shapes"], attrs["T"]))
+        self.limited = attrs.get("_limited", False)
+        self.name = _scope(self.step)
+        self.op = _WHILE if self.test.stateful or self.step.stateful else _STATELESS_WHILE
+        self._kept = _kept(self.step, len(self.specs))
 
-    def op(self, keep):
-        """The op running the loop.
-
-        With `keep` it also returns the number of iterations and, for each
-        variable the gradient replays the body on, the list of its values at
-        the start of every iteration.  A loop is built keeping them when a
-        tape records it; otherwise its gradient runs the loop again, keeping
-        them.
-        """
-        op = self._ops.get(keep)
-        if op is None:
-            specs = self.specs
-            if keep:
-                specs = [*specs, (TensorShape([]), int32),
-                         *[(TensorShape([]), variant)] * len(self._kept)]
-            op = OpDef("While" if self.stateful else "StatelessWhile", self._kernel(keep),
-                       lambda *_, **__: specs, True, (), None, self.stateful, None)
-            op.grad = self._gradient
-            op.grad_takes_none = True  # the kept lists mostly get none
-            if not keep:
-                op.inline = self._inline
-            self._ops[keep] = op
-        return op
-
-    def _kernel(self, keep):
-        test, step, outer, kept = self.test, self.step, self.outer, self._kept
-        n, limited = len(self.specs), self.limited
-
-        def kernel(xp, *arrays):
-            values, captured = arrays[:n], arrays[n + limited:]
-            limit = int(arrays[n]) if limited else None
-            history = []  # the variables at the start of each iteration, when kept
-            count = 0
-            while (limit is None or count < limit) and test.run(outer, (*values, *captured))[0]:
-                if keep:
-                    history.append(values)
-                values = step.run(outer, (*values, *captured))
-                count += 1
-            if keep:
-                return (*values, np.int32(count),
-                        *(TensorList(h[i] for h in history) for i in kept))
-            return tuple(values)
-        return kernel
-
-    def _inline(self, program, args, indent):
-        """Writes the loop into a compiled program as a Python ``while`` around its condition
-        and body."""
-        n = len(self.specs)
-        values, captured = args[:n], args[n + self.limited:]
-        names = [program.fresh("v") for _ in values]
-        program.line(indent, _assignment(names, values))
-        if self.limited:
-            count, limit = program.fresh("n"), program.fresh("limit")
-            program.line(indent, f"{count}, {limit} = 0, int({args[n]})")
-        program.line(indent, "while True:")
-        if self.limited:
-            program.line(indent + 1, f"if {count} >= {limit}: break")
-        go, = self.test.emit(program, self.outer, captured, names, indent + 1)
-        program.line(indent + 1, f"if not {go}: break")
-        results = self.step.emit(program, self.outer, captured, names, indent + 1)
-        program.line(indent + 1, _assignment(names, results))
-        if self.limited:
-            program.line(indent + 1, f"{count} += 1")
-        return names
+    def attrs(self, keep):
+        """The op's attributes; with `keep` it keeps what its gradient needs. A loop is
+        built keeping them when a tape records it; otherwise its gradient runs the loop
+        again, keeping them."""
+        return {**self._attrs, "_keep": True} if keep else self._attrs
 
     def _gradient(self, view, *dys):
         """A loop running the iterations backwards, from the last.
@@ -634,7 +660,8 @@ class _Loop:
         grads = [None] * len(inputs)
         if not variables:
             return grads
-        count, *histories = view.outputs[n:] or dispatch(self.op(keep=True), tuple(inputs))[n:]
+        count, *histories = (view.outputs[n:]
+                             or dispatch(self.op, tuple(inputs), self.attrs(keep=True))[n:])
         histories = dict(zip(self._kept, histories))
 
         def step_back(k, var_grads, source_grads):
@@ -644,7 +671,7 @@ class _Loop:
             wanted = [values[i] for i in variables] + [captured[j] for j in sources]
             with GradientTape() as tape:
                 tape.watch(wanted)
-                outs = self.step.replay(self.outer, captured, values)
+                outs = self.step.replay([*values, *captured])
             found = _gradients(tape, [outs[i] for i in variables], var_grads, wanted)
             for pos, i in enumerate(variables):
                 if kept_grads.get(i) is not None:
@@ -666,6 +693,121 @@ class _Loop:
         for j, g in zip(sources, source_grads):
             grads[first + j] = g
         return grads
+
+
+def _kept(step, n):
+    """The loop variables (of `n`) whose values the gradient replays the body `step` on,
+    iteration by iteration.
+
+    A list the body only writes (as map_fn's results) is not one: its writes'
+    gradients do not depend on what it held, so its value entering the loop
+    stands in for all.
+    """
+    kept = step.derived.get("kept")
+    if kept is None:
+        writes = {}  # id(argument) -> whether the body only writes it (a list it fills)
+        for op in step.graph.get_operations():
+            for t in op.inputs:
+                writes[id(t)] = writes.get(id(t), True) and op.op_def is list_ops._SET_ITEM and (
+                    not op.attrs["resize_if_index_out_of_bounds"])
+        kept = step.derived["kept"] = [i for i, a in enumerate(step.inputs[:n])
+                                       if a.dtype is not variant or not writes.get(id(a), False)]
+    return kept
+
+
+# -- the loop ops: While, StatelessWhile ----------------------------------------------------------
+
+def _while_rule(*inputs, body, T, output_shapes, _keep=False, **_):
+    specs = list(zip(output_shapes, T))
+    if _keep:
+        n = len(output_shapes)
+        specs += [(TensorShape([]), int32)] + [(TensorShape([]), variant)] * len(
+            _kept(lookup(body), n))
+    return specs
+
+
+def _while_kernel(xp, *arrays, cond, body, output_shapes, _limited=False, _keep=False, **_):
+    """Runs the loop by the compiled programs of its condition and body."""
+    test, step = lookup(cond), lookup(body)
+    n = len(output_shapes)
+    values, captured = arrays[:n], arrays[n + _limited:]
+    limit = int(arrays[n]) if _limited else None
+    history = []  # the variables at the start of each iteration, when kept
+    count = 0
+    while (limit is None or count < limit) and test.run(*values, *captured)[0]:
+        if _keep:
+            history.append(values)
+        values = step.run(*values, *captured)
+        count += 1
+    if _keep:
+        return (*values, np.int32(count),
+                *(TensorList(h[i] for h in history) for i in _kept(step, n)))
+    return tuple(values)
+
+
+def _emit_loop(program, op, args, indent):
+    """Writes a loop into a compiled program as a Python ``while`` around its condition and
+    body (one that keeps its history for a gradient runs as its kernel)."""
+    attrs = op.attrs
+    if attrs.get("_keep"):
+        return program.call(op, args, indent)
+    test, step = lookup(attrs["cond"], op.graph), lookup(attrs["body"], op.graph)
+    n, limited = len(attrs["output_shapes"]), attrs.get("_limited", False)
+    values, captured = args[:n], args[n + limited:]
+    names = [program.fresh("v") for _ in values]
+    program.line(indent, _assignment(names, values))
+    if limited:
+        count, limit = program.fresh("n"), program.fresh("limit")
+        program.line(indent, f"{count}, {limit} = 0, int({args[n]})")
+    program.line(indent, "while True:")
+    if limited:
+        program.line(indent + 1, f"if {count} >= {limit}: break")
+    go, = test.emit(program, [*names, *captured], indent + 1)
+    program.line(indent + 1, f"if not {go}: break")
+    results = step.emit(program, [*names, *captured], indent + 1)
+    program.line(indent + 1, _assignment(names, results))
+    if limited:
+        program.line(indent + 1, f"{count} += 1")
+    return names
+
+
+def _while_gradient(view, *dys):
+    return _Loop(view.attrs)._gradient(view, *dys)
+
+
+_WHILE = register("While", _while_kernel, _while_rule, multi=True, tied=(), stateful=True,
+                  grad_takes_none=True)  # (the kept lists mostly get none)
+_STATELESS_WHILE = register("StatelessWhile", _while_kernel, _while_rule, multi=True, tied=(),
+                            grad_takes_none=True)
+for _op in (_WHILE, _STATELESS_WHILE):
+    executor.emission_rules[_op] = _emit_loop
+    register_gradient(_op.name)(_while_gradient)
+batching_rules[_STATELESS_WHILE] = PER_ELEMENT
+
+
+class _PassingThrough:
+    """A loop body returning, after its results, the values it captured, unchanged: TF's
+    While carries captured values as loop variables."""
+
+    def __init__(self, step, n):
+        self.name, self.graph, self.inputs = step.name, step.graph, step.inputs
+        self.outputs = [*step.outputs, *step.inputs[n:]]
+
+
+def _tf_while(attrs, inputs):
+    n = len(attrs["output_shapes"])
+    if attrs.get("_limited"):
+        raise ValueError("a loop with maximum_iterations has no TF form here")
+    captured = inputs[n:]
+    if not captured:
+        return attrs
+    step = lookup(attrs["body"], getattr(inputs[0], "graph", None))
+    return {**attrs, "output_shapes": (*attrs["output_shapes"], *(t.shape for t in captured)),
+            "body": _PassingThrough(step, n)}
+
+
+tf_nodes[_WHILE] = tf_nodes[_STATELESS_WHILE] = NodeForm(types={}, outputs=("output",),
+                                                         rewrite=_tf_while)
 
 
 # -- subgraphs ----------------------------------------------------------------------------------
@@ -694,14 +836,14 @@ class _Subgraph:
     """A branch, loop condition or loop body traced into a graph of its own.
 
     Its arguments are placeholders; the outer tensors it uses are captured
-    (placeholders too, fed by the enclosing op).  It compiles on first run.
+    (placeholders too, fed by the enclosing op).  `body` makes it a function
+    of the library.
     """
 
     def __init__(self, graph, arguments, outputs, structure):
         self.graph, self.arguments, self.outputs = graph, arguments, outputs
         self.structure = structure
         self.stateful = any(op.stateful for op in graph.get_operations())
-        self._run = None  # compiled on first run
 
     @classmethod
     def trace(cls, name, fn, specs=()):
@@ -713,6 +855,7 @@ class _Subgraph:
             flat = [_carried(t) for t in nest.flatten(result) if t is not None]  # None stays
             # an argument or capture returned as it is still gets an op of its own
             flat = [graph.capture(t) for t in flat]
+        graph._recorders = ()  # (its tapes are not kept alive by the library)
         for t in flat:
             if isinstance(t, SymbolicTensor) and t.graph is not graph:
                 raise ValueError(f"{name} returned {t}, a tensor of another graph.")
@@ -731,33 +874,17 @@ class _Subgraph:
         """id(outer tensor) -> the placeholder standing for it (variables have none)."""
         return {id(o): i for o, i in self.captured() if not isinstance(o, Variable)}
 
-    def run(self, outer, arrays):
-        """The output arrays for the arguments then every outer tensor of `outer` (arrays)."""
-        if self._run is None:
-            inner = self._placeholders()
-            feeds = [*self.arguments,  # a variable's or another subgraph's input: unused here
-                     *(inner[id(o)] if id(o) in inner
-                       else self.graph.placeholder(o.dtype, None, "unused") for o in outer)]
-            self._run = executor.compile_graph(self.graph, feeds, self.outputs, self.graph.name)
-        return self._run(*arrays)
-
-    def emit(self, program, outer, outer_names, argument_names, indent):
-        """Writes this subgraph into `program` (an `executor.Emitter`) in place: its arguments
-        held in `argument_names`, the outer tensors of `outer` in `outer_names`; returns
-        the names holding its outputs."""
+    def body(self, outer):
+        """This subgraph as a library function taking its arguments, then every tensor and
+        variable of `outer` (the enclosing op's inputs after them): those it did not capture
+        are placeholders it never reads, and a variable, which its ops read by reference,
+        a resource placeholder."""
         inner = self._placeholders()
-        fed = [(inner[id(o)], name) for o, name in zip(outer, outer_names) if id(o) in inner]
-        return program.emit(self.graph, [*self.arguments, *(p for p, _ in fed)], self.outputs,
-                            [*argument_names, *(n for _, n in fed)], indent)
-
-    def replay(self, outer, values, arguments=()):
-        """The outputs for `arguments` and `values` of the outer tensors, each op run through
-        `dispatch`."""
-        inner = self._placeholders()
-        feeds = [inner.get(id(o)) for o in outer]
-        pairs = [(i, v) for i, v in zip(feeds, values) if i is not None]
-        return executor.replay(self.graph, [*self.arguments, *(i for i, _ in pairs)],
-                               self.outputs, [*arguments, *(v for _, v in pairs)])
+        graph = self.graph
+        fed = [inner[id(o)] if id(o) in inner else graph.placeholder(
+                   resource if isinstance(o, Variable) else o.dtype, None, "unused")
+               for o in outer]
+        return FunctionBody(graph.name, graph, [*self.arguments, *fed], self.outputs)
 
 
 def _union_captures(subgraphs):

@@ -19,9 +19,10 @@ so that tapes record them or an enclosing graph inlines them.
 import functools
 import itertools
 
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import from_array
 from eagerflow._src.core.dispatch import dispatch, kernel_error
+from eagerflow._src.core.registry import RuleTable
 from eagerflow._src.core.variables import _READ, Variable
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
@@ -29,6 +30,13 @@ from eagerflow._src.graph.passes.pipeline import optimize
 from eagerflow._src.graph.passes.program import Program
 
 _programs = itertools.count()
+
+# Emission rules: `OpDef` -> ``rule(program, op, args, indent)``, which writes `op` (an
+# `Operation` whose inputs are held in the names `args`) into `program` as Python statements
+# and returns the names holding its outputs.  Filled where the ops are registered (control
+# flow: a Python ``if``/``while`` around the bodies its attributes name); any other op is
+# one kernel call.
+emission_rules = RuleTable("emission", lambda op: True)
 
 
 def needed_operations(graph, outputs):
@@ -47,10 +55,10 @@ def compile_graph(graph, inputs, outputs, name="graph"):
 class Emitter:
     """The source of one compiled program, written graph by graph.
 
-    `emit` writes the operations of a graph, one line each; an op whose
-    `OpDef` has an ``inline`` hook (control flow) writes its own statements
-    instead, emitting its subgraphs in place (a Python ``if``/``while``
-    around them), so a loop runs without a call per iteration.
+    `emit` writes the operations of a graph, one line each; an op with an
+    emission rule (control flow) writes its own statements instead, emitting
+    the bodies it names in place (a Python ``if``/``while`` around them), so
+    a loop runs without a call per iteration.
     """
 
     def __init__(self, name):
@@ -102,8 +110,9 @@ class Emitter:
             if op.op_def is None:  # a placeholder not fed: an argument or capture is missing
                 continue
             args = [ref(t) for t in op.inputs]
-            if op.op_def.inline is not None:
-                outs = op.op_def.inline(self, args, indent)
+            rule = emission_rules.get(op.op_def)
+            if rule is not None:
+                outs = rule(self, op, args, indent)
             else:
                 outs = self._call(op, args, [ref(program.reuse[op])] if op in program.reuse
                                   else [], indent)
@@ -112,6 +121,10 @@ class Emitter:
             for t in releases.get(op, ()):
                 self.line(indent, f"del {names[id(t)]}")
         return [ref(t) for t in program.outputs]
+
+    def call(self, op, args, indent):
+        """Writes `op` as one call of its kernel (what an emission rule may fall back to)."""
+        return self._call(op, args, [], indent)
 
     def _call(self, op, args, into, indent):
         kernel = self.bind(functools.partial(op.op_def.host_kernel, **op.attrs) if op.attrs
@@ -198,6 +211,9 @@ def replay(graph, inputs, outputs, values):
     it (a function called inside a function, or traced for its gradient).
     """
     env = {id(t): v for t, v in zip(inputs, values)}
+    building = context.get().graph
+    if building is not None and graph.functions:  # the functions its ops name come along
+        building.functions.update(graph.functions)
     for external, internal in graph.captures:
         env.setdefault(id(internal), external)
     for op in needed_operations(graph, outputs):

@@ -7,9 +7,9 @@ end; so they run eagerly as Python loops and in graphs as one ``While`` op,
 and gradients flow through both.  `elems` may be a nested structure of
 tensors with the same number of rows, as may accumulators and results.
 
->>> map_fn(lambda x: x * x, constant([1, 2, 3]))
+>>> tf.map_fn(lambda x: x * x, tf.constant([1, 2, 3]))
 <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 4, 9], dtype=int32)>
->>> scan(lambda total, x: total + x, constant([1, 2, 3]))
+>>> tf.scan(lambda total, x: total + x, tf.constant([1, 2, 3]))
 <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 3, 6], dtype=int32)>
 """
 from eagerflow._src.backend.api_export import export
@@ -81,8 +81,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     `fn_output_signature` (dtypes or `TensorSpec`s, nested as the results;
     `dtype` is its deprecated name) says otherwise.
 
-    >>> map_fn(lambda x: x[0] * x[1], (constant([1, 2]), constant([3, 4])),
-    ...        fn_output_signature=int32)
+    >>> tf.map_fn(lambda x: x[0] * x[1], (tf.constant([1, 2]), tf.constant([3, 4])),
+    ...        fn_output_signature=tf.int32)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 8], dtype=int32)>
     """
     signature = dtype if fn_output_signature is None else fn_output_signature
@@ -116,7 +116,7 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
     The accumulator starts as `initializer`, or else as the first row (the
     last with `reverse`, which runs from the last row to the first).
 
-    >>> scan(lambda a, x: a * x, constant([1, 2, 3]), reverse=True)
+    >>> tf.scan(lambda a, x: a * x, tf.constant([1, 2, 3]), reverse=True)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([6, 6, 3], dtype=int32)>
     """
     _check_callable(fn)
@@ -186,7 +186,7 @@ def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
 
     `a` starts as `initializer`, or else as the first row.
 
-    >>> foldl(lambda a, x: a - x, constant([1, 2, 3]), initializer=10)
+    >>> tf.foldl(lambda a, x: a - x, tf.constant([1, 2, 3]), initializer=10)
     <tf.Tensor: shape=(), dtype=int32, numpy=4>
     """
     return _fold(fn, elems, initializer, False, parallel_iterations, back_prop, swap_memory,
@@ -200,7 +200,7 @@ def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
 
     `a` starts as `initializer`, or else as the last row.
 
-    >>> foldr(lambda a, x: a - x, constant([1, 2, 3]))
+    >>> tf.foldr(lambda a, x: a - x, tf.constant([1, 2, 3]))
     <tf.Tensor: shape=(), dtype=int32, numpy=0>
     """
     return _fold(fn, elems, initializer, True, parallel_iterations, back_prop, swap_memory,
@@ -215,7 +215,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     call of `fn` gets them whole (their row).  The results' signature comes
     from tracing `fn` once on symbolic rows.
 
-    >>> vectorized_map(lambda x: x[0] * x[1], (constant([1, 2]), 3))
+    >>> tf.vectorized_map(lambda x: x[0] * x[1], (tf.constant([1, 2]), tf.constant([3])))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
     """
     _check_callable(fn)

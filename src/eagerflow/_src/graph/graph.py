@@ -10,7 +10,7 @@ as an argument of the traced function is reached through a stand-in
 (`VariableArgument`) that each call binds to the variable it passes.
 
 >>> g = Graph("f")
->>> x = g.placeholder(float32, TensorShape([None]), "x")
+>>> x = g.placeholder(tf.float32, tf.TensorShape([None]), "x")
 >>> x
 <tf.Tensor 'x:0' shape=(None,) dtype=float32>
 """
@@ -162,6 +162,9 @@ class Graph:
         self.inputs = []            # placeholders of the arguments, then of the captures
         self.outputs = []
         self.variables = []         # variables created while building (in init_scope)
+        # The function library: name -> `function_library.FunctionBody` of every function
+        # its ops (If, While, ...) name, those the functions' own ops name included.
+        self.functions = {}
         # Variables passed as arguments, by their handle's id (an assignment's result shares
         # it), and their stand-ins -> the stand-in.  The graphs of control flow built inside
         # share the mapping (a branch reads the stand-in).

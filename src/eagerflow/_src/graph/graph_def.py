@@ -27,6 +27,7 @@ from eagerflow._src.core.node_forms import from_tf_node, tf_node, tf_nodes
 from eagerflow._src.core.protos import framework as pb
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph.executor import needed_operations
+from eagerflow._src.graph.function_library import FunctionBody, add_function
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 
 # TF's GraphDef version this writer follows (TF 2.21's producer); readers accept any.
@@ -345,8 +346,14 @@ class _Writer:
                 else:
                     node.input.append(self.input_name(op.inputs[value], op.name))
             for k, v in sorted(attrs.items()):
-                if v is not None:
+                if v is None:
+                    continue
+                try:
                     node.attr[k].CopyFrom(attr_value(self.body_of(v), self.library))
+                except TypeError:
+                    if not k.startswith("_"):
+                        raise
+                    del node.attr[k]  # an eagerflow note TF has no form for (a value kept)
         self.nodes.append(node)
         return node
 
@@ -531,8 +538,8 @@ def function_graph(name, library):
             del node.input[:]
             node.input.extend(_graph_ref(r, ops) for r in src.input)
         made = _Importer(body, library).run(nodes, feeds)
-        body.outputs = [made[_graph_ref(fdef.ret[a.name], ops)]
-                        for a in fdef.signature.output_arg]
+        refs = [_graph_ref(fdef.ret[a.name], ops) for a in fdef.signature.output_arg]
+        body.outputs = [made[r if ":" in r else f"{r}:0"] for r in refs]  # (an argument)
     return body
 
 
@@ -566,6 +573,7 @@ class _Importer:
 
     def __init__(self, graph, library, prefix=""):
         self.graph, self.library, self.prefix = graph, library, prefix
+        self.bodies = {}  # id(body graph read from the library) -> its FunctionBody
         self.control = getattr(graph, "control_inputs", None)
         if self.control is None:
             self.control = graph.control_inputs = {}
@@ -582,6 +590,20 @@ class _Importer:
             self.node(node, made)
         return made
 
+    def named(self, value):
+        """An attr value, a body graph (a ``func`` attr) made a function of the graph's library
+        and named by it, as control flow and calls hold their functions."""
+        if isinstance(value, tuple) and value and all(isinstance(v, Graph) for v in value):
+            return tuple(self.named(v) for v in value)
+        if not isinstance(value, Graph):
+            return value
+        body = self.bodies.get(id(value))
+        if body is None:
+            body = self.bodies[id(value)] = FunctionBody(value.name, value, value.inputs,
+                                                         value.outputs)
+            add_function(self.graph, body)
+        return body.name
+
     def tensor(self, ref, made, consumer):
         name = ref if ":" in ref else f"{ref}:0"
         try:
@@ -591,7 +613,7 @@ class _Importer:
 
     def node(self, node, made):
         graph, name = self.graph, self.prefix + node.name
-        attrs = {k: attr_from_proto(v, self.library) for k, v in node.attr.items()}
+        attrs = {k: self.named(attr_from_proto(v, self.library)) for k, v in node.attr.items()}
         data = [r for r in node.input if not r.startswith("^")]
         control = [self.prefix + r[1:] for r in node.input if r.startswith("^")]
         if node.op == "Placeholder":

@@ -11,8 +11,14 @@ shapes made concrete (`specialize`), so that shape inference, constant
 folding and buffer reuse see the real sizes.  What the traced Python code
 saw is unchanged: it ran once, on the unknown shapes.
 
->>> run = ShapeSpecialized(graph, inputs, outputs, "step")  # doctest: +SKIP
+>>> cf = tf.function(lambda x: tf.reduce_sum(x * 2.0)).get_concrete_function(
+...     tf.TensorSpec([None, 2]))
+>>> run = ShapeSpecialized(cf.graph, cf.inputs, cf.outputs, "step")
+>>> x_batch_of_128 = np.ones((128, 2), np.float32)
 >>> run(x_batch_of_128)   # the generic program; the next call with 128 rows compiles one
+(np.float32(512.0),)
+>>> run(x_batch_of_128)   # the program specialized to 128 rows
+(np.float32(512.0),)
 """
 from eagerflow._src.core import context
 from eagerflow._src.core.variables import Variable
@@ -65,6 +71,7 @@ def specialize(graph, inputs, outputs, shapes):
     shapes are inferred anew by the ops' rules.
     """
     copy = Graph(graph.name)
+    copy.functions.update(graph.functions)
     env = {}
     with context.building(copy):
         for t, shape in zip(inputs, shapes):

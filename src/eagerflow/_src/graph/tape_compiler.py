@@ -13,7 +13,8 @@ Tracing runs the very gradient functions `backprop` runs eagerly, on
 placeholders of the recorded shapes, so the result is the eager result.
 Tapes this cannot serve are played eagerly, as before: gradients that will
 be recorded (another tape is active: higher order), ops outside the
-registry (custom gradients, calls of traced functions), and structures
+registry or played eagerly (custom gradients, calls of traced functions),
+and structures
 whose backward fails to trace (the eager pass then raises the real error).
 
 >>> # enabled by importing this module: GradientTape.gradient uses it by itself
@@ -32,6 +33,11 @@ _wrap = EagerTensor._wrap
 _MAX_PROGRAMS = 64  # structures kept; a loop over ever-new shapes must not grow memory
 _FAILED = object()  # a structure whose backward did not trace: always played eagerly
 _cache = {}         # structure -> times seen (int), a _Program, or _FAILED
+# Ops whose gradients this compiler does not trace, filled where they are registered (the
+# calls of traced functions, whose backward is a traced function already).  Neither does it
+# trace a gradient a ``_gradient_op_type`` attribute names (a custom gradient, which calls
+# back into the user's Python code with the values of the run that recorded it).
+played_eagerly = set()
 
 
 class _Unsupported(Exception):
@@ -81,7 +87,8 @@ def _structure(entries, targets, weightings, sources):
     slots, values, key = {}, [], []
     find = slots.get
     for op, inputs, attrs, outputs in entries:
-        if not op.registered:
+        if (not op.registered or op in played_eagerly
+                or attrs and "_gradient_op_type" in attrs):
             raise _Unsupported
         wiring = []
         for t in inputs:

@@ -10,7 +10,7 @@ lets `while_loop` and `cond` carry it as one loop variable or result.
 What a TensorArray and those written from it share: the dtype, the size
 and, with `infer_shape`, the element shape, refined by every write.
 
->>> ta = TensorArray(float32, size=2).write(0, 1.0).write(1, 2.0)
+>>> ta = tf.TensorArray(tf.float32, size=2).write(0, 1.0).write(1, 2.0)
 >>> ta.stack()
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
 """

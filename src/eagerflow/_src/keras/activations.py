@@ -3,7 +3,7 @@
 `softmax` and `sigmoid` remember their input as ``_keras_logits`` on the (eager) result,
 so that crossentropy losses of their output are computed from the logits.
 
->>> relu(constant([-1.0, 2.0]), max_value=1.0)
+>>> tf.keras.activations.relu(tf.constant([-1.0, 2.0]), max_value=1.0)
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 1.], dtype=float32)>
 """
 from eagerflow._src.keras import backend
@@ -18,7 +18,7 @@ from eagerflow._src.ops.wrappers import as_tensor
 def softmax(x, axis=-1):
     """exp(x) / sum(exp(x)) along `axis` (an int or a tuple of ints); `x` of rank 2 or more.
 
-    >>> softmax(constant([[0.0, 0.0]]))
+    >>> tf.keras.activations.softmax(tf.constant([[0.0, 0.0]]))
     <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[0.5, 0.5]], dtype=float32)>
     """
     return backend.softmax(x, axis)
@@ -28,7 +28,7 @@ def softmax(x, axis=-1):
 def sigmoid(x):
     """1 / (1 + exp(-x)).
 
-    >>> sigmoid(constant([0.0]))
+    >>> tf.keras.activations.sigmoid(tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """
     x = as_tensor(x)
@@ -39,7 +39,7 @@ def sigmoid(x):
 def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     """x above `threshold` (else 0), capped at `max_value`, minus alpha * (threshold - x) below.
 
-    >>> relu(constant([-3.0, 1.0, 8.0]), alpha=0.5, max_value=6.0)
+    >>> tf.keras.activations.relu(tf.constant([-3.0, 1.0, 8.0]), alpha=0.5, max_value=6.0)
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([-1.5,  1. ,  6. ], dtype=float32)>
     """
     return backend.relu(x, alpha=alpha, max_value=max_value, threshold=threshold)
@@ -49,7 +49,7 @@ def relu(x, alpha=0.0, max_value=None, threshold=0.0):
 def elu(x, alpha=1.0):
     """x if x > 0 else alpha * (exp(x) - 1).
 
-    >>> elu(constant([-1.0, 2.0]), alpha=0.5)
+    >>> tf.keras.activations.elu(tf.constant([-1.0, 2.0]), alpha=0.5)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.31606027,  2.        ], dtype=float32)>
     """
     return backend.elu(x, alpha)
@@ -59,7 +59,7 @@ def elu(x, alpha=1.0):
 def selu(x):
     """scale * elu(x, alpha), with Klambauer et al.'s self-normalizing constants.
 
-    >>> selu(constant([1.0]))
+    >>> tf.keras.activations.selu(tf.constant([1.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.050701], dtype=float32)>
     """
     return nn_ops.selu(x)
@@ -69,7 +69,7 @@ def selu(x):
 def softplus(x):
     """log(exp(x) + 1).
 
-    >>> softplus(constant([0.0]))
+    >>> tf.keras.activations.softplus(tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.6931472], dtype=float32)>
     """
     return math_ops.softplus(x)
@@ -79,7 +79,7 @@ def softplus(x):
 def softsign(x):
     """x / (|x| + 1).
 
-    >>> softsign(constant([1.0]))
+    >>> tf.keras.activations.softsign(tf.constant([1.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """
     return nn_ops.softsign(x)
@@ -89,8 +89,8 @@ def softsign(x):
 def swish(x):
     """x * sigmoid(x) (also called silu).
 
-    >>> swish(constant([0.0, 1.0]))
-    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.        , 0.73105854], dtype=float32)>
+    >>> tf.keras.activations.swish(tf.constant([0.0, 1.0]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.       , 0.7310586], dtype=float32)>
     """
     x = as_tensor(x)
     return math_ops.multiply(x, math_ops.sigmoid(x))
@@ -100,7 +100,7 @@ def swish(x):
 def gelu(x, approximate=False):
     """x * P(X <= x) for X ~ N(0, 1); with `approximate`, its tanh approximation.
 
-    >>> gelu(constant([1.0]))
+    >>> tf.keras.activations.gelu(tf.constant([1.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.8413447], dtype=float32)>
     """
     return nn_ops.gelu(x, approximate)
@@ -110,7 +110,7 @@ def gelu(x, approximate=False):
 def tanh(x):
     """The hyperbolic tangent.
 
-    >>> tanh(constant([0.0]))
+    >>> tf.keras.activations.tanh(tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.], dtype=float32)>
     """
     return math_ops.tanh(x)
@@ -120,7 +120,7 @@ def tanh(x):
 def exponential(x):
     """exp(x).
 
-    >>> exponential(constant([0.0]))
+    >>> tf.keras.activations.exponential(tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """
     return math_ops.exp(x)
@@ -130,7 +130,7 @@ def exponential(x):
 def hard_sigmoid(x):
     """Keras 2's piecewise-linear sigmoid: clip(0.2 * x + 0.5, 0, 1).
 
-    >>> hard_sigmoid(constant([-3.0, 1.0, 3.0]))
+    >>> tf.keras.activations.hard_sigmoid(tf.constant([-3.0, 1.0, 3.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0. , 0.7, 1. ], dtype=float32)>
     """
     return backend.hard_sigmoid(x)
@@ -140,7 +140,7 @@ def hard_sigmoid(x):
 def linear(x):
     """x, unchanged.
 
-    >>> linear(2.0)
+    >>> tf.keras.activations.linear(2.0)
     2.0
     """
     return x
@@ -150,7 +150,7 @@ def linear(x):
 def mish(x):
     """x * tanh(softplus(x)).
 
-    >>> mish(constant([1.0]))
+    >>> tf.keras.activations.mish(tf.constant([1.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.8650984], dtype=float32)>
     """
     x = as_tensor(x)
@@ -169,7 +169,7 @@ def serialize(activation, use_legacy_format=False):
 
     `use_legacy_format` is accepted for compatibility: both formats name functions alike.
 
-    >>> serialize(relu)
+    >>> tf.keras.activations.serialize(tf.keras.activations.relu)
     'relu'
     """
     return _IDENTIFIERS.serialize(activation, use_legacy_format)
@@ -179,7 +179,7 @@ def serialize(activation, use_legacy_format=False):
 def deserialize(name, custom_objects=None, use_legacy_format=False):
     """The activation a name (or config dict) refers to; both formats are read alike.
 
-    >>> deserialize("tanh") is tanh
+    >>> tf.keras.activations.deserialize("tanh") is tf.keras.activations.tanh
     True
     """
     return _IDENTIFIERS.deserialize(name, custom_objects)
@@ -189,8 +189,10 @@ def deserialize(name, custom_objects=None, use_legacy_format=False):
 def get(identifier):
     """An activation from a name, a config dict or a callable; None means `linear`.
 
-    >>> get("relu") is relu, get(None) is linear
-    (True, True)
+    >>> tf.keras.activations.get("relu") is tf.keras.activations.relu
+    True
+    >>> tf.keras.activations.get(None) is tf.keras.activations.linear
+    True
     """
     return _IDENTIFIERS.get(identifier)
 

@@ -2,9 +2,9 @@
 image layout, layer-name counters, the learning phase and the random generators of
 initializers and noise layers.
 
->>> floatx()
+>>> tf.keras.backend.floatx()
 'float32'
->>> get_uid("dense"), get_uid("dense")
+>>> tf.keras.backend.get_uid("dense"), tf.keras.backend.get_uid("dense")
 (1, 2)
 """
 import builtins

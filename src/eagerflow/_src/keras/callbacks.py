@@ -6,10 +6,10 @@ printed, and messages that start with a newline break the progress bar's
 line as in Keras. Batch indices are 0-based. Batch hooks that no callback
 overrides are not called at all.
 
->>> class Count(Callback):
+>>> class Count(tf.keras.callbacks.Callback):
 ...     def on_epoch_end(self, epoch, logs=None):
 ...         print("epoch", epoch, sorted(logs))
->>> calls = CallbackList([Count()])
+>>> calls = tf.keras.callbacks.CallbackList([Count()])
 >>> calls.on_epoch_end(0, {"loss": 0.5})
 epoch 0 ['loss']
 """
@@ -276,7 +276,8 @@ class BaseLogger(Callback):
 
     Values named in `stateful_metrics` are taken as last logged.
 
-    >>> logger = BaseLogger()
+    >>> logger = tf.keras.callbacks.BaseLogger()
+    >>> logger.set_params({"metrics": ["loss"]})
     >>> logger.on_epoch_begin(0)
     >>> logger.on_batch_end(0, {"size": 2, "loss": 1.0})
     >>> logger.on_batch_end(1, {"size": 2, "loss": 3.0})
@@ -324,7 +325,7 @@ class BaseLogger(Callback):
 class TerminateOnNaN(Callback):
     """Stops training at the first batch whose ``loss`` is NaN or infinite.
 
-    >>> callback = TerminateOnNaN()
+    >>> callback = tf.keras.callbacks.TerminateOnNaN()
     >>> callback.set_model(type("Model", (), {"stop_training": False})())
     >>> callback.on_batch_end(3, {"loss": float("nan")})
     Batch 3: Invalid loss, terminating training
@@ -525,7 +526,8 @@ class ModelCheckpoint(Callback):
     name holds ``acc``). Whole models go to `.keras` archives, weights to
     `save_weights` files. `options` is accepted and ignored.
 
-    >>> checkpoint = ModelCheckpoint("best.weights", save_best_only=True, mode="min")
+    >>> checkpoint = tf.keras.callbacks.ModelCheckpoint("best.weights", save_best_only=True,
+    ...                                                 mode="min")
     >>> checkpoint.best
     inf
     """
@@ -650,7 +652,7 @@ class EarlyStopping(Callback):
     `start_from_epoch` are not watched. With `restore_best_weights`, the
     weights of the best epoch are restored when training ends.
 
-    >>> stop = EarlyStopping(monitor="loss", patience=2)
+    >>> stop = tf.keras.callbacks.EarlyStopping(monitor="loss", patience=2)
     >>> stop.on_train_begin()
     >>> stop.set_model(type("Model", (), {"stop_training": False})())
     >>> for epoch, loss in enumerate([1.0, 0.5, 0.6, 0.7]):
@@ -730,7 +732,7 @@ class LearningRateScheduler(Callback):
     """Sets the optimizer's learning rate at each epoch's start to `schedule(epoch, lr)`
     (or `schedule(epoch)`), and logs it as ``lr``.
 
-    >>> scheduler = LearningRateScheduler(lambda epoch, lr: lr * 0.5)
+    >>> scheduler = tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5)
     """
 
     def __init__(self, schedule, verbose=0):
@@ -770,7 +772,8 @@ class ReduceLROnPlateau(Callback):
     says which way is better (``'auto'``: higher when the name holds ``acc``).
     The current rate is logged as ``lr``.
 
-    >>> reduce = ReduceLROnPlateau(monitor="val_loss", factor=0.2, patience=5, min_lr=0.001)
+    >>> reduce = tf.keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.2, patience=5,
+    ...                                               min_lr=0.001)
     """
 
     def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto",
@@ -845,7 +848,7 @@ class CSVLogger(Callback):
     With `append`, rows are added to an existing file (without a second
     header).
 
-    >>> logger = CSVLogger("training.log", separator=";")
+    >>> logger = tf.keras.callbacks.CSVLogger("training.log", separator=";")
     """
 
     def __init__(self, filename, separator=",", append=False):
@@ -903,7 +906,8 @@ class LambdaCallback(Callback):
     ``on_batch_end(batch, logs)``, ``on_train_begin(logs)``, ...; other hooks
     (``on_test_end=...``) may be passed by keyword too.
 
-    >>> callback = LambdaCallback(on_epoch_end=lambda epoch, logs: print(epoch, logs))
+    >>> callback = tf.keras.callbacks.LambdaCallback(
+    ...     on_epoch_end=lambda epoch, logs: print(epoch, logs))
     >>> callback.on_epoch_end(0, {"loss": 0.5})
     0 {'loss': 0.5}
     """

@@ -4,9 +4,9 @@ each optimizer update.
 Norms are taken along `axis` (default 0: over the inputs of each unit of a
 ``Dense`` kernel; ``[0, 1, 2]`` for each filter of a ``Conv2D`` kernel).
 
->>> MaxNorm(1.0)(constant([[3.0], [4.0]])).numpy().ravel()
+>>> tf.keras.constraints.MaxNorm(1.0)(tf.constant([[3.0], [4.0]])).numpy().ravel()
 array([0.6, 0.8], dtype=float32)
->>> get("non_neg")(constant([-1.0, 2.0])).numpy()
+>>> tf.keras.constraints.get("non_neg")(tf.constant([-1.0, 2.0])).numpy()
 array([-0.,  2.], dtype=float32)
 """
 
@@ -24,10 +24,10 @@ class Constraint:
     """Base class of constraints: subclasses implement ``__call__(w)`` returning the
     projected weight (the base returns `w` unchanged).
 
-    >>> class Clip(Constraint):
+    >>> class Clip(tf.keras.constraints.Constraint):
     ...     def __call__(self, w):
-    ...         return reduction_ops.clip_by_value(w, -1.0, 1.0)
-    >>> Clip()(constant([-3.0, 0.5])).numpy()
+    ...         return tf.clip_by_value(w, -1.0, 1.0)
+    >>> Clip()(tf.constant([-3.0, 0.5])).numpy()
     array([-1. ,  0.5], dtype=float32)
     """
 
@@ -66,7 +66,7 @@ def _rescale(w, norms, desired):
 class MaxNorm(Constraint):
     """Rescales vectors whose norm along `axis` exceeds `max_value` down to it.
 
-    >>> MaxNorm(2.0, axis=1)(constant([[3.0, 4.0]])).numpy()
+    >>> tf.keras.constraints.MaxNorm(2.0, axis=1)(tf.constant([[3.0, 4.0]])).numpy()
     array([[1.2, 1.6]], dtype=float32)
     """
 
@@ -86,7 +86,7 @@ class MaxNorm(Constraint):
 class NonNeg(Constraint):
     """Zeroes the negative weights.
 
-    >>> NonNeg()(constant([-1.0, 2.0])).numpy()
+    >>> tf.keras.constraints.NonNeg()(tf.constant([-1.0, 2.0])).numpy()
     array([-0.,  2.], dtype=float32)
     """
 
@@ -98,7 +98,7 @@ class NonNeg(Constraint):
 class UnitNorm(Constraint):
     """Rescales vectors along `axis` to norm 1.
 
-    >>> UnitNorm(axis=1)(constant([[3.0, 4.0]])).numpy()
+    >>> tf.keras.constraints.UnitNorm(axis=1)(tf.constant([[3.0, 4.0]])).numpy()
     array([[0.6, 0.8]], dtype=float32)
     """
 
@@ -117,7 +117,8 @@ class MinMaxNorm(Constraint):
     """Moves norms along `axis` a fraction `rate` of the way into [min_value, max_value]:
     ``rate * clip(norm) + (1 - rate) * norm`` (`rate=1` enforces the bounds exactly).
 
-    >>> MinMaxNorm(1.0, 2.0, rate=0.5, axis=1)(constant([[0.0, 4.0]])).numpy()
+    >>> constraint = tf.keras.constraints.MinMaxNorm(1.0, 2.0, rate=0.5, axis=1)
+    >>> constraint(tf.constant([[0.0, 4.0]])).numpy()
     array([[0., 3.]], dtype=float32)
     """
 
@@ -163,8 +164,8 @@ class RadialConstraint(Constraint):
     """Makes each ``(height, width)`` slice of a square Conv2D kernel constant on square
     rings around its centre, each ring taking one of the kernel's diagonal values.
 
-    >>> k = RadialConstraint()(array_ops.reshape(array_ops.range(9.0), (3, 3, 1, 1)))
-    >>> array_ops.reshape(k, (3, 3)).numpy()
+    >>> k = tf.keras.constraints.RadialConstraint()(tf.reshape(tf.range(9.0), (3, 3, 1, 1)))
+    >>> tf.reshape(k, (3, 3)).numpy()
     array([[4., 4., 4.],
            [4., 0., 4.],
            [4., 4., 4.]], dtype=float32)
@@ -202,7 +203,7 @@ def serialize(constraint, use_legacy_format=False):
     """`constraint`'s config dict (``module``, ``class_name``, ``config``,
     ``registered_name``); only ``class_name`` and ``config`` in the legacy format.
 
-    >>> serialize(MaxNorm(3))["config"]
+    >>> tf.keras.constraints.serialize(tf.keras.constraints.MaxNorm(3))["config"]
     {'max_value': 3, 'axis': 0}
     """
     return _IDENTIFIERS.serialize(constraint, use_legacy_format)
@@ -212,7 +213,7 @@ def serialize(constraint, use_legacy_format=False):
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The constraint a config dict or name describes (both formats are read alike).
 
-    >>> deserialize({"class_name": "UnitNorm", "config": {"axis": 1}}).axis
+    >>> tf.keras.constraints.deserialize({"class_name": "UnitNorm", "config": {"axis": 1}}).axis
     1
     """
     return _IDENTIFIERS.deserialize(config, custom_objects)
@@ -223,7 +224,7 @@ def get(identifier):
     """A constraint from a name (a default instance), a config dict or a callable
     (returned as is, classes included).
 
-    >>> get("max_norm").get_config()
+    >>> tf.keras.constraints.get("max_norm").get_config()
     {'max_value': 2, 'axis': 0}
     """
     return _IDENTIFIERS.get(identifier)

@@ -8,12 +8,13 @@ the given `seed`, else one drawn at the first call from the generator of
 or from Python's `random` without one. An instance therefore returns the same
 values on every call, and an unseeded one reused warns, as in tf_keras.
 
->>> init = get("glorot_uniform")
+>>> init = tf.keras.initializers.get("glorot_uniform")
 >>> init((2, 3)).shape
 TensorShape([2, 3])
->>> serialize(RandomNormal(stddev=0.1, seed=1))["config"]
+>>> tf.keras.initializers.serialize(tf.keras.initializers.RandomNormal(stddev=0.1,
+...                                                                    seed=1))["config"]
 {'mean': 0.0, 'stddev': 0.1, 'seed': 1}
->>> GlorotUniform(seed=0)((2, 3)).numpy()
+>>> tf.keras.initializers.GlorotUniform(seed=0)((2, 3)).numpy()
 array([[-0.6331334 ,  0.45134532,  0.657406  ],
        [ 0.59327614, -0.24409002,  0.81141686]], dtype=float32)
 """
@@ -42,9 +43,9 @@ class Initializer:
     """Base class of initializers: subclasses implement ``__call__(shape, dtype=None, **kwargs)``
     and, when their constructor takes arguments, `get_config`.
 
-    >>> class Halves(Initializer):
+    >>> class Halves(tf.keras.initializers.Initializer):
     ...     def __call__(self, shape, dtype=None, **kwargs):
-    ...         return 0.5 * Ones()(shape, dtype)
+    ...         return 0.5 * tf.keras.initializers.Ones()(shape, dtype)
     >>> Halves()((2,)).numpy()
     array([0.5, 0.5], dtype=float32)
     """
@@ -61,7 +62,8 @@ class Initializer:
     def from_config(cls, config):
         """An initializer built from `get_config`'s output.
 
-        >>> RandomUniform.from_config({"minval": 0, "maxval": 1, "seed": 2}).maxval
+        >>> tf.keras.initializers.RandomUniform.from_config({"minval": 0, "maxval": 1,
+        ...                                                  "seed": 2}).maxval
         1
         """
         # Configs saved by older versions may carry a dtype, which initializers no longer take.
@@ -105,7 +107,7 @@ def _floating(dtype):
 class Zeros(Initializer):
     """Zeros (any numeric or boolean dtype).
 
-    >>> Zeros()((2,), dtype="int32").numpy()
+    >>> tf.keras.initializers.Zeros()((2,), dtype="int32").numpy()
     array([0, 0], dtype=int32)
     """
 
@@ -118,7 +120,7 @@ class Zeros(Initializer):
 class Ones(Initializer):
     """Ones (any numeric or boolean dtype).
 
-    >>> Ones()((2,)).numpy()
+    >>> tf.keras.initializers.Ones()((2,)).numpy()
     array([1., 1.], dtype=float32)
     """
 
@@ -131,7 +133,7 @@ class Ones(Initializer):
 class Constant(Initializer):
     """`value` everywhere: a scalar, or values with as many elements as the shape.
 
-    >>> Constant(3)((2,)).numpy()
+    >>> tf.keras.initializers.Constant(3)((2,)).numpy()
     array([3., 3.], dtype=float32)
     """
 
@@ -177,7 +179,7 @@ class _Random(Initializer):
 class RandomUniform(_Random):
     """Uniform values in [minval, maxval) (floats, or integers with integer bounds).
 
-    >>> x = RandomUniform(-1.0, 1.0, seed=4)((100,)).numpy()
+    >>> x = tf.keras.initializers.RandomUniform(-1.0, 1.0, seed=4)((100,)).numpy()
     >>> bool(x.min() >= -1.0 and x.max() < 1.0)
     True
     """
@@ -218,7 +220,7 @@ class _Normal(_Random):
 class RandomNormal(_Normal):
     """Normal values of mean `mean` and standard deviation `stddev`.
 
-    >>> RandomNormal(mean=1.0, stddev=0.0)((2,)).numpy()
+    >>> tf.keras.initializers.RandomNormal(mean=1.0, stddev=0.0)((2,)).numpy()
     array([1., 1.], dtype=float32)
     """
 
@@ -229,7 +231,7 @@ class RandomNormal(_Normal):
 class TruncatedNormal(_Normal):
     """Normal values re-drawn until within 2 standard deviations of the mean.
 
-    >>> x = TruncatedNormal(stddev=1.0, seed=1)((1000,)).numpy()
+    >>> x = tf.keras.initializers.TruncatedNormal(stddev=1.0, seed=1)((1000,)).numpy()
     >>> bool(abs(x).max() <= 2.0)
     True
     """
@@ -260,7 +262,8 @@ class VarianceScaling(_Random):
     truncation), ``"untruncated_normal"`` or ``"uniform"`` (within
     ``±sqrt(3 * scale / n)``).
 
-    >>> init = VarianceScaling(scale=2.0, mode="fan_in", distribution="uniform", seed=0)
+    >>> init = tf.keras.initializers.VarianceScaling(scale=2.0, mode="fan_in",
+    ...                                              distribution="uniform", seed=0)
     >>> bool(abs(init((50, 10)).numpy()).max() <= (6 / 50) ** 0.5)
     True
     """
@@ -319,7 +322,7 @@ class _Preset(VarianceScaling):
 class GlorotUniform(_Preset):
     """Glorot (Xavier) uniform: within ``±sqrt(6 / (fan_in + fan_out))``.
 
-    >>> bool(abs(GlorotUniform(seed=1)((4, 2)).numpy()).max() <= 1.0)
+    >>> bool(abs(tf.keras.initializers.GlorotUniform(seed=1)((4, 2)).numpy()).max() <= 1.0)
     True
     """
 
@@ -330,7 +333,7 @@ class GlorotUniform(_Preset):
 class GlorotNormal(_Preset):
     """Glorot (Xavier) normal: truncated normal of stddev ``sqrt(2 / (fan_in + fan_out))``.
 
-    >>> GlorotNormal(seed=1)((4, 2)).dtype
+    >>> tf.keras.initializers.GlorotNormal(seed=1)((4, 2)).dtype
     tf.float32
     """
 
@@ -341,7 +344,7 @@ class GlorotNormal(_Preset):
 class HeUniform(_Preset):
     """He uniform: within ``±sqrt(6 / fan_in)``.
 
-    >>> bool(abs(HeUniform(seed=1)((6, 2)).numpy()).max() <= 1.0)
+    >>> bool(abs(tf.keras.initializers.HeUniform(seed=1)((6, 2)).numpy()).max() <= 1.0)
     True
     """
 
@@ -352,7 +355,7 @@ class HeUniform(_Preset):
 class HeNormal(_Preset):
     """He normal: truncated normal of stddev ``sqrt(2 / fan_in)``.
 
-    >>> HeNormal(seed=1)((3, 3, 8, 16)).shape
+    >>> tf.keras.initializers.HeNormal(seed=1)((3, 3, 8, 16)).shape
     TensorShape([3, 3, 8, 16])
     """
 
@@ -363,7 +366,7 @@ class HeNormal(_Preset):
 class LecunUniform(_Preset):
     """LeCun uniform: within ``±sqrt(3 / fan_in)``.
 
-    >>> bool(abs(LecunUniform(seed=1)((3, 2)).numpy()).max() <= 1.0)
+    >>> bool(abs(tf.keras.initializers.LecunUniform(seed=1)((3, 2)).numpy()).max() <= 1.0)
     True
     """
 
@@ -374,7 +377,7 @@ class LecunUniform(_Preset):
 class LecunNormal(_Preset):
     """LeCun normal: truncated normal of stddev ``sqrt(1 / fan_in)``.
 
-    >>> LecunNormal(seed=1)((3, 2)).shape
+    >>> tf.keras.initializers.LecunNormal(seed=1)((3, 2)).shape
     TensorShape([3, 2])
     """
 
@@ -386,7 +389,7 @@ class Orthogonal(_Random):
     """An orthogonal matrix times `gain` (orthonormal rows or columns, whichever are fewer);
     a shape of higher rank is a ``(prod(shape[:-1]), shape[-1])`` matrix reshaped.
 
-    >>> q = Orthogonal(seed=1)((3, 3)).numpy()
+    >>> q = tf.keras.initializers.Orthogonal(seed=1)((3, 3)).numpy()
     >>> bool(abs(q @ q.T - np.eye(3)).max() < 1e-5)
     True
     """
@@ -420,7 +423,7 @@ class Orthogonal(_Random):
 class Identity(Initializer):
     """`gain` times the identity matrix (2-D shapes only; rectangular ones allowed).
 
-    >>> Identity(2.0)((2, 3)).numpy()
+    >>> tf.keras.initializers.Identity(2.0)((2, 3)).numpy()
     array([[2., 0., 0.],
            [0., 2., 0.]], dtype=float32)
     """
@@ -486,7 +489,7 @@ def serialize(initializer, use_legacy_format=False):
     """`initializer`'s config dict (``module``, ``class_name``, ``config``,
     ``registered_name``); only ``class_name`` and ``config`` in the legacy format.
 
-    >>> serialize(Zeros())
+    >>> tf.keras.initializers.serialize(tf.keras.initializers.Zeros())
     {'module': 'keras.initializers', 'class_name': 'Zeros', 'config': {}, 'registered_name': None}
     """
     return _IDENTIFIERS.serialize(initializer, use_legacy_format)
@@ -496,7 +499,7 @@ def serialize(initializer, use_legacy_format=False):
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The initializer a config dict or name describes (both formats are read alike).
 
-    >>> deserialize({"class_name": "Constant", "config": {"value": 2}}).value
+    >>> tf.keras.initializers.deserialize({"class_name": "Constant", "config": {"value": 2}}).value
     2
     """
     return _IDENTIFIERS.deserialize(config, custom_objects)
@@ -506,7 +509,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False):
 def get(identifier):
     """An initializer from a name, config dict, class (instantiated) or callable.
 
-    >>> type(get("he_normal")).__name__
+    >>> type(tf.keras.initializers.get("he_normal")).__name__
     'HeNormal'
     """
     return _IDENTIFIERS.get(identifier)

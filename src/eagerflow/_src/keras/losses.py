@@ -5,7 +5,7 @@ A loss function maps ``(y_true, y_pred)`` to one loss per sample (the last axis 
 Every built-in class is a `LossFunctionWrapper` around one of them, and `Loss.__call__`
 weighs and reduces those per-sample losses in one place, `compute_weighted_loss`.
 
->>> MeanSquaredError()([[0., 1.], [0., 0.]], [[1., 1.], [1., 0.]])
+>>> tf.keras.losses.MeanSquaredError()([[0., 1.], [0., 0.]], [[1., 1.], [1., 0.]])
 <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
 """
 import warnings
@@ -36,8 +36,8 @@ class Reduction:
     ``AUTO`` is ``SUM_OVER_BATCH_SIZE`` outside distribution strategies; ``NONE`` keeps
     them; ``SUM`` adds them up; ``SUM_OVER_BATCH_SIZE`` divides that sum by their number.
 
-    >>> Reduction.validate("sum")
-    >>> Reduction.all()
+    >>> tf.keras.losses.Reduction.validate("sum")
+    >>> tf.keras.losses.Reduction.all()
     ('auto', 'none', 'sum', 'sum_over_batch_size')
     """
 
@@ -121,7 +121,7 @@ def compute_weighted_loss(losses, sample_weight=None, reduction=Reduction.SUM_OV
     A weight of rank one less (or more) than `losses` gets its last axis added (or
     squeezed); integer losses are reduced as float32 and cast back.
 
-    >>> compute_weighted_loss(constant([1.0, 3.0]), [1.0, 0.0])
+    >>> compute_weighted_loss(tf.constant([1.0, 3.0]), [1.0, 0.0])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
     Reduction.validate(reduction)
@@ -157,10 +157,10 @@ class Loss:
     """Base class of losses: subclasses implement ``call(y_true, y_pred)``, returning one
     loss per sample; calling the loss weighs and reduces them.
 
-    >>> class MeanError(Loss):
+    >>> class MeanError(tf.keras.losses.Loss):
     ...     def call(self, y_true, y_pred):
-    ...         return reduce_mean(y_pred - y_true, axis=-1)
-    >>> MeanError()(constant([[0.0, 1.0]]), constant([[1.0, 3.0]]))
+    ...         return tf.reduce_mean(y_pred - y_true, axis=-1)
+    >>> MeanError()(tf.constant([[0.0, 1.0]]), tf.constant([[1.0, 3.0]]))
     <tf.Tensor: shape=(), dtype=float32, numpy=1.5>
     """
 
@@ -217,7 +217,7 @@ class Loss:
 class LossFunctionWrapper(Loss):
     """A `Loss` computing ``fn(y_true, y_pred, **kwargs)``.
 
-    >>> LossFunctionWrapper(mean_absolute_error, name="mae")([[1.0]], [[3.0]])
+    >>> LossFunctionWrapper(tf.keras.losses.mean_absolute_error, name="mae")([[1.0]], [[3.0]])
     <tf.Tensor: shape=(), dtype=float32, numpy=2.0>
     """
 
@@ -346,7 +346,7 @@ def _maybe_signed_labels(y_true):
 def mean_squared_error(y_true, y_pred):
     """mean((y_true - y_pred) ** 2) over the last axis.
 
-    >>> mean_squared_error([[0.0, 1.0]], [[1.0, 1.0]])
+    >>> tf.keras.losses.mean_squared_error([[0.0, 1.0]], [[1.0, 1.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -358,7 +358,7 @@ def mean_squared_error(y_true, y_pred):
 def mean_absolute_error(y_true, y_pred):
     """mean(|y_true - y_pred|) over the last axis.
 
-    >>> mean_absolute_error([[0.0, 1.0]], [[1.0, 3.0]])
+    >>> tf.keras.losses.mean_absolute_error([[0.0, 1.0]], [[1.0, 3.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.5], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -371,7 +371,7 @@ def mean_absolute_error(y_true, y_pred):
 def mean_absolute_percentage_error(y_true, y_pred):
     """100 * mean(|(y_true - y_pred) / y_true|) over the last axis (|y_true| >= epsilon).
 
-    >>> mean_absolute_percentage_error([[2.0, 4.0]], [[1.0, 4.0]])
+    >>> tf.keras.losses.mean_absolute_percentage_error([[2.0, 4.0]], [[1.0, 4.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([25.], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -386,7 +386,7 @@ def mean_absolute_percentage_error(y_true, y_pred):
 def mean_squared_logarithmic_error(y_true, y_pred):
     """mean((log(y_pred + 1) - log(y_true + 1)) ** 2) over the last axis (values >= epsilon).
 
-    >>> mean_squared_logarithmic_error([[0.0, 1.0]], [[1.0, 1.0]])
+    >>> tf.keras.losses.mean_squared_logarithmic_error([[0.0, 1.0]], [[1.0, 1.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.24022643], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -400,7 +400,7 @@ def mean_squared_logarithmic_error(y_true, y_pred):
 def squared_hinge(y_true, y_pred):
     """mean(max(1 - y_true * y_pred, 0) ** 2) over the last axis; 0/1 labels become -1/1.
 
-    >>> squared_hinge([[1.0, 0.0]], [[0.5, -2.0]])
+    >>> tf.keras.losses.squared_hinge([[1.0, 0.0]], [[0.5, -2.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.125], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -413,7 +413,7 @@ def squared_hinge(y_true, y_pred):
 def hinge(y_true, y_pred):
     """mean(max(1 - y_true * y_pred, 0)) over the last axis; 0/1 labels become -1/1.
 
-    >>> hinge([[1.0, 0.0]], [[0.5, -2.0]])
+    >>> tf.keras.losses.hinge([[1.0, 0.0]], [[0.5, -2.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.25], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -426,7 +426,7 @@ def hinge(y_true, y_pred):
 def categorical_hinge(y_true, y_pred):
     """max(neg - pos + 1, 0): pos the score of the true class, neg the best other score.
 
-    >>> categorical_hinge([[0.0, 1.0]], [[0.3, 0.6]])
+    >>> tf.keras.losses.categorical_hinge([[0.0, 1.0]], [[0.3, 0.6]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.7], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -443,7 +443,7 @@ def huber(y_true, y_pred, delta=1.0):
 
     Computed in `floatx()`.
 
-    >>> huber([[0.0, 0.0]], [[0.5, 3.0]])
+    >>> tf.keras.losses.huber([[0.0, 0.0]], [[0.5, 3.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.3125], dtype=float32)>
     """
     y_pred = cast(y_pred, backend.floatx())
@@ -463,7 +463,7 @@ def huber(y_true, y_pred, delta=1.0):
 def log_cosh(y_true, y_pred):
     """mean(log(cosh(y_pred - y_true))) over the last axis, without overflow.
 
-    >>> log_cosh([[0.0]], [[1.0]])
+    >>> tf.keras.losses.log_cosh([[0.0]], [[1.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.4337808], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -480,7 +480,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
 
     Probabilities are normalized to sum to 1 and clipped to [epsilon, 1 - epsilon].
 
-    >>> categorical_crossentropy([[0, 1, 0], [0, 0, 1]], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
+    >>> tf.keras.losses.categorical_crossentropy([[0, 1, 0], [0, 0, 1]],
+    ...                                          [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.05129331, 2.3025851 ], dtype=float32)>
     """
     _check_axis(axis)
@@ -502,7 +503,7 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
                                    label_smoothing=0.0, axis=-1):
     """Categorical crossentropy with each class's term scaled by alpha * (1 - p) ** gamma.
 
-    >>> categorical_focal_crossentropy([[0, 1, 0]], [[0.05, 0.9, 0.05]])
+    >>> tf.keras.losses.categorical_focal_crossentropy([[0, 1, 0]], [[0.05, 0.9, 0.05]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.0002634], dtype=float32)>
     """
     _check_axis(axis)
@@ -529,7 +530,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
 
     Labels equal to `ignore_class` cost 0 and are masked out of the mean.
 
-    >>> sparse_categorical_crossentropy([1, 2], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
+    >>> tf.keras.losses.sparse_categorical_crossentropy([1, 2], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.05129344, 2.3025851 ], dtype=float32)>
     """
     target, output = as_tensor(y_true), as_tensor(y_pred)
@@ -582,7 +583,7 @@ def _leading_shape(output):
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     """mean(-y_true * log(y_pred) - (1 - y_true) * log(1 - y_pred)) along `axis`.
 
-    >>> binary_crossentropy([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
+    >>> tf.keras.losses.binary_crossentropy([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.9162905 , 0.71355796], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -598,7 +599,8 @@ def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha
     With `apply_class_balancing`, positives are also scaled by `alpha` and negatives by
     ``1 - alpha``.
 
-    >>> binary_focal_crossentropy([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]], gamma=2)
+    >>> tf.keras.losses.binary_focal_crossentropy([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]],
+    ...                                           gamma=2)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.3298646 , 0.20579833], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -622,7 +624,7 @@ def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha
 def kl_divergence(y_true, y_pred):
     """sum(y_true * log(y_true / y_pred)) over the last axis, both clipped to [epsilon, 1].
 
-    >>> kl_divergence([[0.0, 1.0]], [[0.5, 0.5]])
+    >>> tf.keras.losses.kl_divergence([[0.0, 1.0]], [[0.5, 0.5]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.69314563], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -636,7 +638,7 @@ def kl_divergence(y_true, y_pred):
 def poisson(y_true, y_pred):
     """mean(y_pred - y_true * log(y_pred + epsilon)) over the last axis.
 
-    >>> poisson([[1.0]], [[1.0]])
+    >>> tf.keras.losses.poisson([[1.0]], [[1.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.9999999], dtype=float32)>
     """
     y_true, y_pred = _inputs(y_true, y_pred)
@@ -648,7 +650,7 @@ def poisson(y_true, y_pred):
 def cosine_similarity(y_true, y_pred, axis=-1):
     """Minus the cosine of the angle between `y_true` and `y_pred` along `axis`.
 
-    >>> cosine_similarity([[0., 1.], [1., 1.]], [[1., 0.], [1., 1.]])
+    >>> tf.keras.losses.cosine_similarity([[0., 1.], [1., 1.]], [[1., 0.], [1., 1.]])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.        , -0.99999994], dtype=float32)>
     """
     y_true = reduction_ops.l2_normalize(y_true, axis=axis)
@@ -673,7 +675,7 @@ huber_loss = huber
 class MeanSquaredError(LossFunctionWrapper):
     """The mean of squared errors (`mean_squared_error`).
 
-    >>> mse = MeanSquaredError()
+    >>> mse = tf.keras.losses.MeanSquaredError()
     >>> print(mse([[0., 1.], [0., 0.]], [[1., 1.], [1., 0.]], sample_weight=[0.7, 0.3]))
     tf.Tensor(0.25, shape=(), dtype=float32)
     """
@@ -686,7 +688,8 @@ class MeanSquaredError(LossFunctionWrapper):
 class MeanAbsoluteError(LossFunctionWrapper):
     """The mean of absolute errors (`mean_absolute_error`).
 
-    >>> print(MeanAbsoluteError(reduction="sum")([[0., 1.], [0., 0.]], [[1., 1.], [1., 0.]]))
+    >>> print(tf.keras.losses.MeanAbsoluteError(reduction="sum")([[0., 1.], [0., 0.]],
+    ...                                                          [[1., 1.], [1., 0.]]))
     tf.Tensor(1.0, shape=(), dtype=float32)
     """
 
@@ -698,7 +701,8 @@ class MeanAbsoluteError(LossFunctionWrapper):
 class MeanAbsolutePercentageError(LossFunctionWrapper):
     """The mean of absolute errors relative to the truth, in percent.
 
-    >>> print(MeanAbsolutePercentageError()([[2., 1.], [2., 3.]], [[1., 1.], [1., 0.]]))
+    >>> print(tf.keras.losses.MeanAbsolutePercentageError()([[2., 1.], [2., 3.]],
+    ...                                                     [[1., 1.], [1., 0.]]))
     tf.Tensor(50.0, shape=(), dtype=float32)
     """
 
@@ -710,7 +714,8 @@ class MeanAbsolutePercentageError(LossFunctionWrapper):
 class MeanSquaredLogarithmicError(LossFunctionWrapper):
     """The mean of squared differences of log(1 + value).
 
-    >>> print(MeanSquaredLogarithmicError()([[0., 1.], [0., 0.]], [[1., 1.], [1., 0.]]))
+    >>> print(tf.keras.losses.MeanSquaredLogarithmicError()([[0., 1.], [0., 0.]],
+    ...                                                     [[1., 1.], [1., 0.]]))
     tf.Tensor(0.24022643, shape=(), dtype=float32)
     """
 
@@ -722,7 +727,8 @@ class MeanSquaredLogarithmicError(LossFunctionWrapper):
 class BinaryCrossentropy(LossFunctionWrapper):
     """Crossentropy of independent binary labels (`binary_crossentropy`).
 
-    >>> print(BinaryCrossentropy(from_logits=True)([0, 1, 0, 0], [-18.6, 0.51, 2.94, -12.8]))
+    >>> print(tf.keras.losses.BinaryCrossentropy(from_logits=True)([0, 1, 0, 0],
+    ...                                                            [-18.6, 0.51, 2.94, -12.8]))
     tf.Tensor(0.865458, shape=(), dtype=float32)
     """
 
@@ -737,9 +743,9 @@ class BinaryCrossentropy(LossFunctionWrapper):
 class BinaryFocalCrossentropy(LossFunctionWrapper):
     """Binary crossentropy focused on hard examples (`binary_focal_crossentropy`).
 
-    >>> print(BinaryFocalCrossentropy(gamma=2, from_logits=True)([0, 1, 0, 0],
+    >>> print(tf.keras.losses.BinaryFocalCrossentropy(gamma=2, from_logits=True)([0, 1, 0, 0],
     ...                                                    [-18.6, 0.51, 2.94, -12.8]))
-    tf.Tensor(0.6912121, shape=(), dtype=float32)
+    tf.Tensor(0.6912122, shape=(), dtype=float32)
     """
 
     def __init__(self, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False,
@@ -758,7 +764,8 @@ class BinaryFocalCrossentropy(LossFunctionWrapper):
 class CategoricalCrossentropy(LossFunctionWrapper):
     """Crossentropy of one-hot (or soft) labels (`categorical_crossentropy`).
 
-    >>> print(CategoricalCrossentropy()([[0, 1, 0], [0, 0, 1]], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]]))
+    >>> print(tf.keras.losses.CategoricalCrossentropy()([[0, 1, 0], [0, 0, 1]],
+    ...                                                 [[0.05, 0.95, 0], [0.1, 0.8, 0.1]]))
     tf.Tensor(1.1769392, shape=(), dtype=float32)
     """
 
@@ -772,7 +779,7 @@ class CategoricalCrossentropy(LossFunctionWrapper):
 class CategoricalFocalCrossentropy(LossFunctionWrapper):
     """Categorical crossentropy focused on hard examples (`categorical_focal_crossentropy`).
 
-    >>> print(CategoricalFocalCrossentropy()([[0., 1., 0.], [0., 0., 1.]],
+    >>> print(tf.keras.losses.CategoricalFocalCrossentropy()([[0., 1., 0.], [0., 0., 1.]],
     ...                                [[0.05, 0.95, 0], [0.1, 0.8, 0.1]]))
     tf.Tensor(0.23315276, shape=(), dtype=float32)
     """
@@ -791,7 +798,8 @@ class CategoricalFocalCrossentropy(LossFunctionWrapper):
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
     """Crossentropy of integer class labels (`sparse_categorical_crossentropy`).
 
-    >>> print(SparseCategoricalCrossentropy()([1, 2], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]]))
+    >>> print(tf.keras.losses.SparseCategoricalCrossentropy()([1, 2],
+    ...                                                       [[0.05, 0.95, 0], [0.1, 0.8, 0.1]]))
     tf.Tensor(1.1769392, shape=(), dtype=float32)
     """
 
@@ -805,7 +813,7 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
 class CosineSimilarity(LossFunctionWrapper):
     """Minus the cosine similarity of labels and predictions (`cosine_similarity`).
 
-    >>> print(CosineSimilarity(axis=1)([[0., 1.], [1., 1.]], [[1., 0.], [1., 1.]]))
+    >>> print(tf.keras.losses.CosineSimilarity(axis=1)([[0., 1.], [1., 1.]], [[1., 0.], [1., 1.]]))
     tf.Tensor(-0.49999997, shape=(), dtype=float32)
     """
 
@@ -817,7 +825,7 @@ class CosineSimilarity(LossFunctionWrapper):
 class Hinge(LossFunctionWrapper):
     """The hinge loss (`hinge`).
 
-    >>> print(Hinge()([[0., 1.], [0., 0.]], [[0.6, 0.4], [0.4, 0.6]]))
+    >>> print(tf.keras.losses.Hinge()([[0., 1.], [0., 0.]], [[0.6, 0.4], [0.4, 0.6]]))
     tf.Tensor(1.3, shape=(), dtype=float32)
     """
 
@@ -829,7 +837,7 @@ class Hinge(LossFunctionWrapper):
 class SquaredHinge(LossFunctionWrapper):
     """The squared hinge loss (`squared_hinge`).
 
-    >>> print(SquaredHinge()([[0., 1.], [0., 0.]], [[0.6, 0.4], [0.4, 0.6]]))
+    >>> print(tf.keras.losses.SquaredHinge()([[0., 1.], [0., 0.]], [[0.6, 0.4], [0.4, 0.6]]))
     tf.Tensor(1.86, shape=(), dtype=float32)
     """
 
@@ -841,7 +849,7 @@ class SquaredHinge(LossFunctionWrapper):
 class CategoricalHinge(LossFunctionWrapper):
     """The categorical hinge loss (`categorical_hinge`).
 
-    >>> print(CategoricalHinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]]))
+    >>> print(tf.keras.losses.CategoricalHinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]]))
     tf.Tensor(1.4000001, shape=(), dtype=float32)
     """
 
@@ -853,7 +861,7 @@ class CategoricalHinge(LossFunctionWrapper):
 class Poisson(LossFunctionWrapper):
     """The Poisson loss (`poisson`).
 
-    >>> print(Poisson()([[0., 1.], [0., 0.]], [[1., 1.], [0., 0.]]))
+    >>> print(tf.keras.losses.Poisson()([[0., 1.], [0., 0.]], [[1., 1.], [0., 0.]]))
     tf.Tensor(0.49999997, shape=(), dtype=float32)
     """
 
@@ -865,7 +873,7 @@ class Poisson(LossFunctionWrapper):
 class LogCosh(LossFunctionWrapper):
     """The mean log of the hyperbolic cosine of the error (`log_cosh`).
 
-    >>> print(LogCosh()([[0., 1.], [0., 0.]], [[1., 1.], [0., 0.]]))
+    >>> print(tf.keras.losses.LogCosh()([[0., 1.], [0., 0.]], [[1., 1.], [0., 0.]]))
     tf.Tensor(0.1084452, shape=(), dtype=float32)
     """
 
@@ -877,7 +885,7 @@ class LogCosh(LossFunctionWrapper):
 class KLDivergence(LossFunctionWrapper):
     """The Kullback-Leibler divergence of predictions from labels (`kl_divergence`).
 
-    >>> print(KLDivergence()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]]))
+    >>> print(tf.keras.losses.KLDivergence()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]]))
     tf.Tensor(0.45814306, shape=(), dtype=float32)
     """
 
@@ -889,7 +897,7 @@ class KLDivergence(LossFunctionWrapper):
 class Huber(LossFunctionWrapper):
     """The Huber loss: squared near 0, linear beyond `delta` (`huber`).
 
-    >>> print(Huber()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]]))
+    >>> print(tf.keras.losses.Huber()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]]))
     tf.Tensor(0.155, shape=(), dtype=float32)
     """
 
@@ -903,7 +911,7 @@ class Huber(LossFunctionWrapper):
 def serialize(loss, use_legacy_format=False):
     """A loss as a config dict (a function as its name).
 
-    >>> serialize(MeanSquaredError())["config"]
+    >>> tf.keras.losses.serialize(tf.keras.losses.MeanSquaredError())["config"]
     {'reduction': 'auto', 'name': 'mean_squared_error', 'fn': 'mean_squared_error'}
     """
     return _IDENTIFIERS.serialize(loss, use_legacy_format)
@@ -914,7 +922,7 @@ def deserialize(name, custom_objects=None, use_legacy_format=False):
     """The loss a name or config dict describes (classes are instantiated); both formats
     are read alike.
 
-    >>> deserialize("mse").__name__
+    >>> tf.keras.losses.deserialize("mse").__name__
     'mean_squared_error'
     """
     return _IDENTIFIERS.deserialize(name, custom_objects)
@@ -924,7 +932,7 @@ def deserialize(name, custom_objects=None, use_legacy_format=False):
 def get(identifier):
     """A loss from a name, a config dict or a callable; None stays None.
 
-    >>> get("CategoricalCrossentropy").name
+    >>> tf.keras.losses.get("CategoricalCrossentropy").name
     'categorical_crossentropy'
     """
     return _IDENTIFIERS.get(identifier)

@@ -1,9 +1,7 @@
 """Model-level utilities: `clone_model` and `model_from_config`.
 
->>> from eagerflow._src.keras.layers.core import Dense
->>> from eagerflow._src.keras.engine.sequential import Sequential
->>> model = Sequential([Dense(2, input_shape=(3,))])
->>> clone = clone_model(model)
+>>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+>>> clone = tf.keras.models.clone_model(model)
 >>> [w.shape for w in clone.weights] == [w.shape for w in model.weights]
 True
 """

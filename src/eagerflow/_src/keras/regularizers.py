@@ -3,9 +3,9 @@
 Factors are stored as `floatx()` NumPy scalars, as Keras stores them, so a
 penalty on float64 weights uses the float32-rounded factor, like tf_keras.
 
->>> L2(0.5)(constant([1.0, 2.0]))
+>>> tf.keras.regularizers.L2(0.5)(tf.constant([1.0, 2.0]))
 <tf.Tensor: shape=(), dtype=float32, numpy=2.5>
->>> get("l1").get_config()
+>>> tf.keras.regularizers.get("l1").get_config()
 {'l1': 0.009999999776482582}
 """
 import math
@@ -54,12 +54,12 @@ def _l2(factor, x):
 class Regularizer:
     """Base class of regularizers: subclasses implement ``__call__(x)`` and `get_config`.
 
-    >>> class Sum(Regularizer):
+    >>> class Sum(tf.keras.regularizers.Regularizer):
     ...     def __call__(self, x):
-    ...         return reduction_ops.reduce_sum(x)
+    ...         return tf.reduce_sum(x)
     ...     def get_config(self):
     ...         return {}
-    >>> Sum()(constant([1.0, 2.0])).numpy()
+    >>> Sum()(tf.constant([1.0, 2.0])).numpy()
     np.float32(3.0)
     """
 
@@ -81,7 +81,7 @@ class L1L2(Regularizer):
     """``l1 * sum(|x|) + l2 * sum(x ** 2)`` (both factors default to 0 here, to 0.01 in
     `l1_l2` and the ``"l1_l2"`` identifier).
 
-    >>> L1L2(l1=1.0, l2=1.0)(constant([1.0, -2.0]))
+    >>> tf.keras.regularizers.L1L2(l1=1.0, l2=1.0)(tf.constant([1.0, -2.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=8.0>
     """
 
@@ -105,7 +105,7 @@ class L1L2(Regularizer):
 class L1(Regularizer):
     """``l1 * sum(|x|)``.
 
-    >>> L1(0.5)(constant([1.0, -2.0]))
+    >>> tf.keras.regularizers.L1(0.5)(tf.constant([1.0, -2.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=1.5>
     """
 
@@ -123,7 +123,7 @@ class L1(Regularizer):
 class L2(Regularizer):
     """``l2 * sum(x ** 2)``.
 
-    >>> L2(0.5)(constant([1.0, -2.0]))
+    >>> tf.keras.regularizers.L2(0.5)(tf.constant([1.0, -2.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=2.5>
     """
 
@@ -142,7 +142,8 @@ class OrthogonalRegularizer(Regularizer):
     """``factor`` times the mean absolute cosine between distinct rows (``mode="rows"``) or
     columns (``mode="columns"``) of a matrix: 0 when they are orthogonal.
 
-    >>> OrthogonalRegularizer(1.0)(constant([[1.0, 0.0], [0.0, 1.0]])).numpy()
+    >>> tf.keras.regularizers.OrthogonalRegularizer(1.0)(
+    ...     tf.constant([[1.0, 0.0], [0.0, 1.0]])).numpy()
     np.float32(0.0)
     """
 
@@ -176,7 +177,7 @@ class OrthogonalRegularizer(Regularizer):
 def l1_l2(l1=0.01, l2=0.01):
     """An `L1L2` regularizer, both factors defaulting to 0.01.
 
-    >>> l1_l2().get_config()
+    >>> tf.keras.regularizers.l1_l2().get_config()
     {'l1': 0.009999999776482582, 'l2': 0.009999999776482582}
     """
     return L1L2(l1=l1, l2=l2)
@@ -200,7 +201,7 @@ def serialize(regularizer, use_legacy_format=False):
     """`regularizer`'s config dict (``module``, ``class_name``, ``config``,
     ``registered_name``); only ``class_name`` and ``config`` in the legacy format.
 
-    >>> serialize(L1(0.5))["config"]
+    >>> tf.keras.regularizers.serialize(tf.keras.regularizers.L1(0.5))["config"]
     {'l1': 0.5}
     """
     return _IDENTIFIERS.serialize(regularizer, use_legacy_format)
@@ -210,7 +211,7 @@ def serialize(regularizer, use_legacy_format=False):
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The regularizer a config dict or name describes (both formats are read alike).
 
-    >>> deserialize("l1_l2").get_config()
+    >>> tf.keras.regularizers.deserialize("l1_l2").get_config()
     {'l1': 0.009999999776482582, 'l2': 0.009999999776482582}
     """
     return _IDENTIFIERS.deserialize(config, custom_objects)
@@ -221,7 +222,7 @@ def get(identifier):
     """A regularizer from a name (an instance with default factors), a config dict or a
     callable (returned as is, classes included).
 
-    >>> get("l2").get_config()
+    >>> tf.keras.regularizers.get("l2").get_config()
     {'l2': 0.009999999776482582}
     """
     return _IDENTIFIERS.get(identifier)

@@ -7,7 +7,7 @@ graph, a shape known only at run time (``tf.shape(x)`` of an ``x`` with a
 None dimension) is given to Reshape, BroadcastTo, Fill and Tile as an input
 instead, as TensorFlow's ops take it: ``Reshape(tensor, shape)``.
 
->>> reshape(range(6), [2, -1])
+>>> tf.reshape(tf.range(6), [2, -1])
 <tf.Tensor: shape=(2, 3), dtype=int32, numpy=
 array([[0, 1, 2],
        [3, 4, 5]], dtype=int32)>
@@ -121,7 +121,7 @@ def known_shape(tensor):
     """The shape of `tensor` as a list of ints when known before run time, else as the
     tensor ``shape(tensor)``: what gradients reshape and broadcast back to.
 
-    >>> known_shape(zeros([2, 3]))
+    >>> known_shape(tf.zeros([2, 3]))
     [2, 3]
     """
     dims = tensor.shape
@@ -353,7 +353,7 @@ tf_nodes[_RESHAPE] = NodeForm(inputs=(0, AttrInput("shape", type_attr="Tshape", 
 def reshape(tensor, shape, name=None):
     """Reshapes `tensor` to `shape`; one dimension may be -1 (inferred).
 
-    >>> reshape([1, 2, 3, 4], [2, -1]).shape
+    >>> tf.reshape([1, 2, 3, 4], [2, -1]).shape
     TensorShape([2, 2])
     """
     return _dispatch_shaped(_RESHAPE, tensor, shape, "shape", "Tshape", name)
@@ -431,7 +431,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
 
     `conjugate=True` also conjugates complex values.
 
-    >>> transpose([[1, 2, 3]]).shape
+    >>> tf.transpose([[1, 2, 3]]).shape
     TensorShape([3, 1])
     """
     a = as_tensor(a)
@@ -475,7 +475,7 @@ tf_nodes[_EXPAND_DIMS] = NodeForm(inputs=(0, AttrInput("axis", "dim", "Tdim", ki
 def expand_dims(input, axis, name=None):
     """Inserts a dimension of size 1 at index `axis`.
 
-    >>> expand_dims([1, 2], -1).shape
+    >>> tf.expand_dims([1, 2], -1).shape
     TensorShape([2, 1])
     """
     dynamic = None if type(axis) is int else run_time_tensor(axis)
@@ -537,7 +537,7 @@ _SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=(), moves_el
 def squeeze(input, axis=None, name=None):
     """Removes dimensions of size 1: all of them, or those listed in `axis`.
 
-    >>> squeeze(zeros([1, 2, 1])).shape
+    >>> tf.squeeze(tf.zeros([1, 2, 1])).shape
     TensorShape([2])
     """
     dims = () if axis is None else _ints(axis, "Squeeze", "squeeze_dims")
@@ -587,7 +587,7 @@ batching_rules[_BROADCAST_TO] = _broadcast_to_batched
 def broadcast_to(input, shape, name=None):
     """Broadcasts `input` to `shape` with NumPy's rules.
 
-    >>> broadcast_to([1, 2], [2, 2]).shape
+    >>> tf.broadcast_to([1, 2], [2, 2]).shape
     TensorShape([2, 2])
     """
     return _dispatch_shaped(_BROADCAST_TO, input, shape, "shape", "Tidx", name)
@@ -630,7 +630,7 @@ tf_nodes[_TILE] = NodeForm(inputs=(0, AttrInput("multiples", type_attr="Tmultipl
 def tile(input, multiples, name=None):
     """Repeats `input` `multiples[i]` times along each dimension i.
 
-    >>> tile([[1, 2]], [2, 1]).shape
+    >>> tf.tile([[1, 2]], [2, 1]).shape
     TensorShape([2, 2])
     """
     return _dispatch_shaped(_TILE, input, multiples, "multiples", "Tmultiples", name)
@@ -672,7 +672,7 @@ tf_nodes[_REVERSE] = NodeForm(inputs=(0, AttrInput("axis")))
 def reverse(tensor, axis, name=None):
     """Reverses the order of elements along the dimensions listed in `axis`.
 
-    >>> reverse([[1, 2, 3]], [1])
+    >>> tf.reverse([[1, 2, 3]], [1])
     <tf.Tensor: shape=(1, 3), dtype=int32, numpy=array([[3, 2, 1]], dtype=int32)>
     """
     dims, axis = _int_array(axis, "ReverseV2")
@@ -721,7 +721,7 @@ tf_nodes[_ROLL] = NodeForm(inputs=(0, AttrInput("shift", type_attr="Tshift"),
 def roll(input, shift, axis, name=None):
     """Rolls elements by `shift` along `axis` (shifts on one axis add up).
 
-    >>> roll([1, 2, 3], 1, 0)
+    >>> tf.roll([1, 2, 3], 1, 0)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([3, 1, 2], dtype=int32)>
     """
     axis = _ints(axis, "Roll", "Taxis")
@@ -822,7 +822,7 @@ tf_nodes[_CONCAT] = NodeForm(inputs=("*", AttrInput("axis", kind=int)), number="
 def concat(values, axis, name="concat"):
     """Concatenates tensors along dimension `axis`.
 
-    >>> concat([[1, 2], [3]], 0)
+    >>> tf.concat([[1, 2], [3]], 0)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 2, 3], dtype=int32)>
     """
     if not isinstance(values, (list, tuple)):
@@ -875,7 +875,7 @@ def _check_axis_range(axis, low, high):
 def stack(values, axis=0, name="stack"):
     """Stacks rank-R tensors into one rank-(R+1) tensor along a new dimension `axis`.
 
-    >>> stack([[1, 2], [3, 4]], axis=1)
+    >>> tf.stack([[1, 2], [3, 4]], axis=1)
     <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
     array([[1, 3],
            [2, 4]], dtype=int32)>
@@ -921,7 +921,7 @@ _UNPACK = register("Unpack", _unstack_kernel, _unstack_rule, multi=True, tied=()
 def unstack(value, num=None, axis=0, name="unstack"):
     """Splits `value` along `axis` into a list of `num` tensors of one rank less.
 
-    >>> unstack([[1, 2], [3, 4]])[1]
+    >>> tf.unstack([[1, 2], [3, 4]])[1]
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
     """
     value = as_tensor(value)
@@ -1055,7 +1055,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 
     One of the sizes may be -1: it takes the remainder.
 
-    >>> [t.shape[0] for t in split(range(6), [1, -1, 2])]
+    >>> [t.shape[0] for t in tf.split(tf.range(6), [1, -1, 2])]
     [1, 3, 2]
     """
     value = as_tensor(value)
@@ -1125,7 +1125,7 @@ def _no_layout(layout):
 def fill(dims, value, name=None, layout=None):
     """A tensor of shape `dims` filled with the scalar `value`.
 
-    >>> fill([2], 7)
+    >>> tf.fill([2], 7)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
     """
     _no_layout(layout)
@@ -1159,7 +1159,7 @@ def _python_float_shape(shape):
 def zeros(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element zero (empty strings for `string`).
 
-    >>> zeros([2], int32)
+    >>> tf.zeros([2], tf.int32)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 0], dtype=int32)>
     """
     _no_layout(layout)
@@ -1172,7 +1172,7 @@ def zeros(shape, dtype=_d.float32, name=None, layout=None):
 def ones(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element one.
 
-    >>> ones([2])
+    >>> tf.ones([2])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 1.], dtype=float32)>
     """
     _no_layout(layout)
@@ -1212,7 +1212,7 @@ def _like(op, make, input, dtype, name):
 def zeros_like(input, dtype=None, name=None, layout=None):
     """Zeros with the shape of `input` (and its dtype unless `dtype` is given).
 
-    >>> zeros_like([1, 2])
+    >>> tf.zeros_like([1, 2])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 0], dtype=int32)>
     """
     _no_layout(layout)
@@ -1223,7 +1223,7 @@ def zeros_like(input, dtype=None, name=None, layout=None):
 def ones_like(input, dtype=None, name=None, layout=None):
     """Ones with the shape of `input` (and its dtype unless `dtype` is given).
 
-    >>> ones_like([1, 2], dtype=float32)
+    >>> tf.ones_like([1, 2], dtype=tf.float32)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 1.], dtype=float32)>
     """
     _no_layout(layout)
@@ -1234,7 +1234,7 @@ def ones_like(input, dtype=None, name=None, layout=None):
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=None):
     """Identity matrix (or a batch of them): ones on the main diagonal.
 
-    >>> eye(2, 3)
+    >>> tf.eye(2, 3)
     <tf.Tensor: shape=(2, 3), dtype=float32, numpy=
     array([[1., 0., 0.],
            [0., 1., 0.]], dtype=float32)>
@@ -1306,7 +1306,7 @@ def _range_rule(start, limit, delta):
     """A length known before run time when the three arguments are (as in TF, which also
     reports bad constant arguments then: a ValueError).
 
-    >>> _range_rule(*(convert_to_tensor(v) for v in (5, 1, -2)))
+    >>> _range_rule(*(tf.convert_to_tensor(v) for v in (5, 1, -2)))
     (TensorShape([2]), tf.int32)
     """
     inputs = (start, limit, delta)
@@ -1334,7 +1334,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (
 
     Integers give int32, floats float32; mixed arguments take the widest dtype.
 
-    >>> range(1, 2, 0.25)
+    >>> tf.range(1, 2, 0.25)
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([1.  , 1.25, 1.5 , 1.75], dtype=float32)>
     """
     if limit is None:
@@ -1376,7 +1376,7 @@ def linspace(start, stop, num, name=None, axis=0):
 
     Integer bounds give float64 values; tensor bounds broadcast.
 
-    >>> linspace(0., 1., 3)
+    >>> tf.linspace(0., 1., 3)
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0. , 0.5, 1. ], dtype=float32)>
     """
     start = as_tensor(start)
@@ -1443,7 +1443,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
     Indices outside [0, depth) give a row of `off_value`.
 
-    >>> one_hot([0, 2], 3)
+    >>> tf.one_hot([0, 2], 3)
     <tf.Tensor: shape=(2, 3), dtype=float32, numpy=
     array([[1., 0., 0.],
            [0., 0., 1.]], dtype=float32)>
@@ -1469,7 +1469,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 def meshgrid(*args, **kwargs):
     """Coordinate grids from 1-D coordinate vectors; `indexing` is 'xy' (default) or 'ij'.
 
-    >>> [g.shape for g in meshgrid([1, 2, 3], [4, 5])]
+    >>> [g.shape for g in tf.meshgrid([1, 2, 3], [4, 5])]
     [TensorShape([2, 3]), TensorShape([2, 3])]
     """
     indexing = kwargs.pop("indexing", "xy")
@@ -1576,7 +1576,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     `mode` is 'CONSTANT' (with `constant_values`), 'REFLECT' or 'SYMMETRIC'
     (any case).
 
-    >>> pad([[1, 2]], [[0, 0], [1, 1]])
+    >>> tf.pad([[1, 2]], [[0, 0], [1, 1]])
     <tf.Tensor: shape=(1, 4), dtype=int32, numpy=array([[0, 1, 2, 0]], dtype=int32)>
     """
     mode = str(mode).upper()
@@ -1686,7 +1686,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     Out-of-range indices raise InvalidArgumentError (as on CPU);
     `validate_indices` is ignored, as it is in TF 2.
 
-    >>> gather([10, 20, 30], [2, 0])
+    >>> tf.gather([10, 20, 30], [2, 0])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([30, 10], dtype=int32)>
     """
     params, indices = as_tensor(params), as_tensor(indices)
@@ -1769,7 +1769,7 @@ tf_nodes[_GATHER_ND] = NodeForm(types={"Tparams": 0, "Tindices": 1}, implied={"b
 def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """Gathers slices of `params` addressed by the index vectors in the last axis of `indices`.
 
-    >>> gather_nd([[1, 2], [3, 4]], [[0, 1], [1, 0]])
+    >>> tf.gather_nd([[1, 2], [3, 4]], [[0, 1], [1, 0]])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 3], dtype=int32)>
     """
     params, indices = as_tensor(params), as_tensor(indices)
@@ -1858,7 +1858,7 @@ tf_nodes[_SCATTER_ND] = NodeForm(inputs=(0, 1, AttrInput("shape", type_attr="Tin
 def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     """Scatters `updates` into zeros of `shape` at `indices`; duplicate indices add up.
 
-    >>> scatter_nd([[0], [2], [0]], [1, 2, 3], [4])
+    >>> tf.scatter_nd([[0], [2], [0]], [1, 2, 3], [4])
     <tf.Tensor: shape=(4,), dtype=int32, numpy=array([4, 0, 2, 0], dtype=int32)>
     """
     indices, updates = as_tensor(indices), as_tensor(updates)
@@ -1904,7 +1904,7 @@ tensor_scatter_nd_add = _tensor_scatter(
     "tensor_scatter_nd_add", "TensorScatterAdd", "add", NUMBER, """
     Adds `updates` into a copy of `tensor` at `indices` (duplicates add up).
 
-    >>> tensor_scatter_nd_add([1, 2, 3], [[0], [0]], [5, 5])
+    >>> tf.tensor_scatter_nd_add([1, 2, 3], [[0], [0]], [5, 5])
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([11,  2,  3], dtype=int32)>
     """)
 export("tensor_scatter_nd_add")(tensor_scatter_nd_add)
@@ -1928,7 +1928,7 @@ _tensor_scatter_nd_update = _tensor_scatter("tensor_scatter_nd_update", "TensorS
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """A copy of `tensor` with `updates` written at `indices` (the last duplicate wins).
 
-    >>> tensor_scatter_nd_update([1, 2, 3], [[1]], [9])
+    >>> tf.tensor_scatter_nd_update([1, 2, 3], [[1]], [9])
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 9, 3], dtype=int32)>
     """
     return _tensor_scatter_nd_update(tensor, indices, updates, name=name)
@@ -2011,9 +2011,9 @@ def where(condition, x=None, y=None, name=None):
     """`x` where `condition` is True, else `y` (broadcast); or, with `condition` alone,
     the int64 coordinates of its True (non-zero) elements.
 
-    >>> where([True, False], [1, 2], [3, 4])
+    >>> tf.where([True, False], [1, 2], [3, 4])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 4], dtype=int32)>
-    >>> where([True, False, True])
+    >>> tf.where([True, False, True])
     <tf.Tensor: shape=(2, 1), dtype=int64, numpy=
     array([[0],
            [2]])>
@@ -2040,7 +2040,7 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The elements (or slices) of `tensor` where the k-D `mask` is True, flattened over
     the masked dimensions `axis` .. `axis + k`.
 
-    >>> boolean_mask([[1, 2], [3, 4]], [True, False])
+    >>> tf.boolean_mask([[1, 2], [3, 4]], [True, False])
     <tf.Tensor: shape=(1, 2), dtype=int32, numpy=array([[1, 2]], dtype=int32)>
     """
     tensor, mask = as_tensor(tensor), as_tensor(mask)
@@ -2102,7 +2102,7 @@ tf_nodes[_SLICE] = NodeForm(inputs=(0, AttrInput("begin", type_attr="Index"),
 def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
     """The slice of `input_` of `size` starting at `begin` (size -1: to the end).
 
-    >>> slice([[1, 2, 3], [4, 5, 6]], [1, 0], [-1, 2])
+    >>> tf.slice([[1, 2, 3], [4, 5, 6]], [1, 0], [-1, 2])
     <tf.Tensor: shape=(1, 2), dtype=int32, numpy=array([[4, 5]], dtype=int32)>
     """
     return dispatch(_SLICE, (as_tensor(input_),), {"begin": _ints(begin, "Slice", "Index"),
@@ -2146,7 +2146,7 @@ static_value_rules[_RANK] = lambda s: None if s.rank is None else (s.rank, True)
 def shape(input, out_type=None, name=None):
     """The shape of `input` as a 1-D int32 (or `out_type`) tensor.
 
-    >>> shape([[1, 2, 3]])
+    >>> tf.shape([[1, 2, 3]])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 3], dtype=int32)>
     """
     return dispatch(_SHAPE, (as_tensor(input),), {"out_type": _out_type(out_type, "Shape")},
@@ -2157,7 +2157,7 @@ def shape(input, out_type=None, name=None):
 def shape_n(input, out_type=_d.int32, name=None):
     """The shapes of a list of tensors.
 
-    >>> shape_n([[1, 2], 3])[0]
+    >>> tf.shape_n([[1, 2], 3])[0]
     <tf.Tensor: shape=(1,), dtype=int32, numpy=array([2], dtype=int32)>
     """
     tensors = [as_tensor(t) for t in input]
@@ -2173,7 +2173,7 @@ def shape_n(input, out_type=_d.int32, name=None):
 def size(input, out_type=None, name=None):
     """The number of elements of `input` as a scalar int32 (or `out_type`) tensor.
 
-    >>> size([[1, 2, 3]])
+    >>> tf.size([[1, 2, 3]])
     <tf.Tensor: shape=(), dtype=int32, numpy=3>
     """
     return dispatch(_SIZE, (as_tensor(input),), {"out_type": _out_type(out_type, "Size")}, name)
@@ -2183,7 +2183,7 @@ def size(input, out_type=None, name=None):
 def rank(input, name=None):
     """The number of dimensions of `input` as a scalar int32 tensor.
 
-    >>> rank([[1, 2, 3]])
+    >>> tf.rank([[1, 2, 3]])
     <tf.Tensor: shape=(), dtype=int32, numpy=2>
     """
     return dispatch(_RANK, (as_tensor(input),), name=name)
@@ -2193,7 +2193,7 @@ def rank(input, name=None):
 def broadcast_static_shape(shape_x, shape_y):
     """The broadcast of two static `TensorShape`s (unknown dims stay unknown).
 
-    >>> broadcast_static_shape(TensorShape([None, 3]), TensorShape([2, 1]))
+    >>> tf.broadcast_static_shape(tf.TensorShape([None, 3]), tf.TensorShape([2, 1]))
     TensorShape([2, 3])
     """
     x, y = TensorShape(shape_x), TensorShape(shape_y)
@@ -2269,7 +2269,7 @@ def broadcast_gradient_args(s0, s1, name=None):
 def broadcast_dynamic_shape(shape_x, shape_y):
     """The broadcast of two shapes given as 1-D integer tensors.
 
-    >>> broadcast_dynamic_shape([2, 1], [3])
+    >>> tf.broadcast_dynamic_shape([2, 1], [3])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 3], dtype=int32)>
     """
     return dispatch(_BROADCAST_ARGS, _matching([shape_x, shape_y]))
@@ -2383,7 +2383,7 @@ def _explicit_equation(equation, count):
 def einsum(equation, *inputs, **kwargs):
     """Tensor contraction in Einstein summation notation, e.g. ``'ij,jk->ik'``.
 
-    >>> einsum('ij,jk->ik', constant([[1., 2.]]), constant([[3.], [4.]]))
+    >>> tf.einsum('ij,jk->ik', tf.constant([[1., 2.]]), tf.constant([[3.], [4.]]))
     <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[11.]], dtype=float32)>
     """
     name = kwargs.pop("name", None)
@@ -2449,7 +2449,7 @@ def _unknown_tensordot_rank(rank_a, rank_b):
 def tensordot(a, b, axes, name=None):
     """Sums the products of `a` and `b` over the given axes (an int: the last/first `axes`).
 
-    >>> tensordot(constant([[1., 2.]]), constant([[3.], [4.]]), 1)
+    >>> tf.tensordot(tf.constant([[1., 2.]]), tf.constant([[3.], [4.]]), 1)
     <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[11.]], dtype=float32)>
     """
     a, b = _matching([a, b])
@@ -2516,7 +2516,7 @@ def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=N
     """Indices at which `values` would be inserted into the sorted innermost rows of
     `sorted_sequence` to keep them sorted.
 
-    >>> searchsorted([1, 3, 5], [0, 3, 6])
+    >>> tf.searchsorted([1, 3, 5], [0, 3, 6])
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([0, 1, 3], dtype=int32)>
     """
     if side not in ("left", "right"):
@@ -2532,7 +2532,7 @@ def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=N
 def sequence_mask(lengths, maxlen=None, dtype=_d.bool, name=None):
     """Mask of the first `lengths[i]` positions of each row: ``range(maxlen) < lengths[..., None]``.
 
-    >>> sequence_mask([1, 3], 4)
+    >>> tf.sequence_mask([1, 3], 4)
     <tf.Tensor: shape=(2, 4), dtype=bool, numpy=
     array([[ True, False, False, False],
            [ True,  True,  True, False]])>
@@ -2557,7 +2557,7 @@ def repeat(input, repeats, axis=None, name=None):
 
     With `axis=None` the input is flattened first.
 
-    >>> repeat([1, 2], 2)
+    >>> tf.repeat([1, 2], 2)
     <tf.Tensor: shape=(4,), dtype=int32, numpy=array([1, 1, 2, 2], dtype=int32)>
     """
     input = as_tensor(input)

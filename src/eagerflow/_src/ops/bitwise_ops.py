@@ -3,9 +3,9 @@
 Shift amounts are clamped to [0, bits - 1] as TensorFlow's kernels do, so shifting
 by the bit width or more (or by a negative amount) is well defined.
 
->>> bitwise_and(constant([12, 10]), constant([10, 6]))
+>>> tf.bitwise.bitwise_and(tf.constant([12, 10]), tf.constant([10, 6]))
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([8, 2], dtype=int32)>
->>> left_shift(constant([1], int8), constant([9], int8))
+>>> tf.bitwise.left_shift(tf.constant([1], tf.int8), tf.constant([9], tf.int8))
 <tf.Tensor: shape=(1,), dtype=int8, numpy=array([-128], dtype=int8)>
 """
 from eagerflow._src.backend.api_export import export
@@ -30,19 +30,19 @@ def _register_binary(tf_name, kernel):
 
 bitwise_and = binary(_register_binary("BitwiseAnd", "bitwise_and"), """Computes x & y.
 
-    >>> bitwise_and(constant([5], uint8), 3)
+    >>> tf.bitwise.bitwise_and(tf.constant([5], tf.uint8), 3)
     <tf.Tensor: shape=(1,), dtype=uint8, numpy=array([1], dtype=uint8)>
     """)
 export("bitwise.bitwise_and")(bitwise_and)
 bitwise_or = binary(_register_binary("BitwiseOr", "bitwise_or"), """Computes x | y.
 
-    >>> bitwise_or(constant([5]), constant([3]))
+    >>> tf.bitwise.bitwise_or(tf.constant([5]), tf.constant([3]))
     <tf.Tensor: shape=(1,), dtype=int32, numpy=array([7], dtype=int32)>
     """)
 export("bitwise.bitwise_or")(bitwise_or)
 bitwise_xor = binary(_register_binary("BitwiseXor", "bitwise_xor"), """Computes x ^ y.
 
-    >>> bitwise_xor(constant([5]), constant([3]))
+    >>> tf.bitwise.bitwise_xor(tf.constant([5]), tf.constant([3]))
     <tf.Tensor: shape=(1,), dtype=int32, numpy=array([6], dtype=int32)>
     """)
 export("bitwise.bitwise_xor")(bitwise_xor)
@@ -50,7 +50,7 @@ left_shift = binary(_register_binary("LeftShift", _shift("left_shift")), """Comp
 
     Bits shifted out are lost; `y` is clamped to [0, bits - 1].
 
-    >>> left_shift(constant([1, 3]), constant([4, 1]))
+    >>> tf.bitwise.left_shift(tf.constant([1, 3]), tf.constant([4, 1]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([16,  6], dtype=int32)>
     """)
 export("bitwise.left_shift")(left_shift)
@@ -59,14 +59,14 @@ right_shift = binary(_register_binary("RightShift", _shift("right_shift")), """C
     Signed tensors shift arithmetically (the sign fills in); `y` is clamped to
     [0, bits - 1].
 
-    >>> right_shift(constant([-8, 8]), constant([1, 2]))
+    >>> tf.bitwise.right_shift(tf.constant([-8, 8]), tf.constant([1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([-4,  2], dtype=int32)>
     """)
 export("bitwise.right_shift")(right_shift)
 invert = unary(register("Invert", "invert", same_shape, dtypes=INT, not_differentiable=_NO_GRAD),
                """Flips all bits of x (~x).
 
-    >>> invert(constant([0, 5], uint8))
+    >>> tf.bitwise.invert(tf.constant([0, 5], tf.uint8))
     <tf.Tensor: shape=(2,), dtype=uint8, numpy=array([255, 250], dtype=uint8)>
     """)
 export("bitwise.invert")(invert)

@@ -1,7 +1,7 @@
 """Dtype conversion and identities: `cast`, `saturate_cast`, `identity`, `stop_gradient`,
 `identity_n`, `ensure_shape`.
 
->>> cast(constant([1.7, -1.7]), int32)
+>>> tf.cast(tf.constant([1.7, -1.7]), tf.int32)
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
 """
 import numpy as np
@@ -43,6 +43,14 @@ _CAST = register("Cast", _cast_kernel, lambda x, DstT, **_: (x.shape, DstT),
                  tied=(), elementwise=True)
 _IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=(), moves_elements=True)
 tf_nodes[_CAST] = NodeForm(types={"SrcT": 0}, fixed={"Truncate": False}, outputs=("y",))
+# Many tensors passed through as one op (TF's IdentityN); variables ride along as their handles.
+# With a ``_gradient_op_type`` attribute, its gradient is the one registered under that name
+# (a custom gradient: see autodiff.custom_gradient).
+_IDENTITY_N = register("IdentityN", lambda xp, *xs, **_: xs,
+                       lambda *xs, **_: [(x.shape, x.dtype) for x in xs], multi=True, tied=(),
+                       grad_takes_none=True)
+tf_nodes[_IDENTITY_N] = NodeForm(types={"T": "*"}, outputs=("output",),
+                                 keep={"_gradient_op_type"})
 _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
                           not_differentiable="gradients stop here by definition")
 
@@ -51,7 +59,7 @@ _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
 def cast(x, dtype, name=None):
     """Casts `x` to `dtype` (floats truncate toward zero when cast to integers).
 
-    >>> cast(constant([1, 2]), float32)
+    >>> tf.cast(tf.constant([1, 2]), tf.float32)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
     """
     dtype = _d.as_dtype(dtype)
@@ -101,7 +109,7 @@ def saturate_cast(value, dtype, name=None):
     (inf to int32 is 2147483520 from float32), even to a wider float type (inf to float64
     is float32's max from float32).
 
-    >>> saturate_cast(constant([300.0, -5.0]), uint8)
+    >>> tf.saturate_cast(tf.constant([300.0, -5.0]), tf.uint8)
     <tf.Tensor: shape=(2,), dtype=uint8, numpy=array([255,   0], dtype=uint8)>
     """
     dtype = _d.as_dtype(dtype)
@@ -132,7 +140,7 @@ def saturate_cast(value, dtype, name=None):
 def identity(input, name=None):
     """Returns a tensor with the same shape and contents as `input`.
 
-    >>> identity(constant([1, 2]))
+    >>> tf.identity(tf.constant([1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
     """
     return dispatch(_IDENTITY, (as_tensor(input),), name=name)
@@ -142,7 +150,7 @@ def identity(input, name=None):
 def stop_gradient(input, name=None):
     """Returns `input` unchanged, as a value gradients do not flow through.
 
-    >>> stop_gradient(constant([1.0]))
+    >>> tf.stop_gradient(tf.constant([1.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """
     return dispatch(_STOP_GRADIENT, (as_tensor(input),), name=name)
@@ -152,10 +160,10 @@ def stop_gradient(input, name=None):
 def identity_n(input, name=None):
     """Returns the identity of each tensor of the list `input`.
 
-    >>> identity_n([constant(1), 2.0])
+    >>> tf.identity_n([tf.constant(1), 2.0])
     [<tf.Tensor: shape=(), dtype=int32, numpy=1>, <tf.Tensor: shape=(), dtype=float32, numpy=2.0>]
     """
-    return [identity(t) for t in input]
+    return list(dispatch(_IDENTITY_N, tuple(as_tensor(t) for t in input), name=name))
 
 
 def _dims_text(dims):
@@ -181,7 +189,7 @@ _ENSURE_SHAPE = register("EnsureShape", _ensure_shape, _ensure_shape_rule, tied=
 def ensure_shape(x, shape, name=None):
     """Returns `x`, checking that its shape is compatible with `shape` (None: any size).
 
-    >>> ensure_shape(constant([1, 2]), [None])
+    >>> tf.ensure_shape(tf.constant([1, 2]), [None])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
     """
     shape = TensorShape(shape)
@@ -200,8 +208,9 @@ def _cast_grad(op, dy):
 
 
 register_gradient("Identity", passes_sparse=True)(lambda op, dy: dy)
+register_gradient("IdentityN")(lambda op, *dys: list(dys))
 register_gradient("EnsureShape")(lambda op, dy: dy)
 
 
 # No batching rule: a vectorized graph runs these once per batch element.
-batching_rules.assign(PER_ELEMENT, _ENSURE_SHAPE)
+batching_rules.assign(PER_ELEMENT, _ENSURE_SHAPE, _IDENTITY_N)

@@ -1,6 +1,6 @@
 """`confusion_matrix`: counts of (label, prediction) pairs, a composite of existing ops.
 
->>> confusion_matrix([0, 1, 1], [0, 1, 0])
+>>> tf.math.confusion_matrix([0, 1, 1], [0, 1, 0])
 <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
 array([[1, 0],
        [1, 1]], dtype=int32)>
@@ -33,7 +33,8 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
     Labels and predictions are cast to int64 and must lie in ``[0, num_classes)``; by default
     num_classes is one more than the largest of them.
 
-    >>> confusion_matrix([1, 2], [1, 1], num_classes=3, weights=[0.5, 2.0], dtype=float32)
+    >>> tf.math.confusion_matrix([1, 2], [1, 1], num_classes=3, weights=[0.5, 2.0],
+    ...                          dtype=tf.float32)
     <tf.Tensor: shape=(3, 3), dtype=float32, numpy=
     array([[0. , 0. , 0. ],
            [0. , 0.5, 0. ],

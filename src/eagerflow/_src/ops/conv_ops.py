@@ -11,8 +11,8 @@ window's share back the same way. Depthwise convolution, whose per-channel filte
 are too small for a GEMM, accumulates over kernel positions; its gradients are
 those of a grouped convolution with one input channel per group.
 
->>> x = constant(np.arange(9.0, dtype=np.float32).reshape(1, 3, 3, 1))
->>> conv2d(x, constant(np.ones((2, 2, 1, 1), np.float32)), 1, "VALID").shape
+>>> x = tf.constant(np.arange(9.0, dtype=np.float32).reshape(1, 3, 3, 1))
+>>> tf.nn.conv2d(x, tf.constant(np.ones((2, 2, 1, 1), np.float32)), 1, "VALID").shape
 TensorShape([1, 2, 2, 1])
 """
 import itertools
@@ -854,8 +854,8 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     with more than one leading batch dimension are accepted; `filters` with fewer
     input channels than `input` make a grouped convolution.
 
-    >>> x = constant(np.ones((1, 4, 4, 1), np.float32))
-    >>> conv2d(x, constant(np.ones((3, 3, 1, 2), np.float32)), 2, "SAME").shape
+    >>> x = tf.constant(np.ones((1, 4, 4, 1), np.float32))
+    >>> tf.nn.conv2d(x, tf.constant(np.ones((3, 3, 1, 2), np.float32)), 2, "SAME").shape
     TensorShape([1, 2, 2, 2])
     """
     x, w = matching(input, filters)
@@ -867,8 +867,9 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
 def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None, name=None):
     """Computes a 3-D convolution of `input` (N, D, H, W, C) with `filters` (kd, kh, kw, C, out).
 
-    >>> x = constant(np.ones((1, 3, 3, 3, 1), np.float32))
-    >>> conv3d(x, constant(np.ones((2, 2, 2, 1, 1), np.float32)), [1, 1, 1, 1, 1], "VALID").shape
+    >>> x = tf.constant(np.ones((1, 3, 3, 3, 1), np.float32))
+    >>> tf.nn.conv3d(x, tf.constant(np.ones((2, 2, 2, 1, 1), np.float32)), [1, 1, 1, 1, 1],
+    ...              "VALID").shape
     TensorShape([1, 2, 2, 2, 1])
     """
     x, w = matching(input, filters)
@@ -882,8 +883,8 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
 
     Runs as a 2-D convolution over a height of one, as TensorFlow does.
 
-    >>> x = constant(np.ones((1, 5, 1), np.float32))
-    >>> conv1d(x, constant(np.ones((3, 1, 1), np.float32)), 1, "VALID").shape
+    >>> x = tf.constant(np.ones((1, 5, 1), np.float32))
+    >>> tf.nn.conv1d(x, tf.constant(np.ones((3, 1, 1), np.float32)), 1, "VALID").shape
     TensorShape([1, 3, 1])
     """
     _check_choice("data_format", data_format, ("NWC", "NCW"))
@@ -916,8 +917,8 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     `filter` is ``(kh, kw, in_channels, channel_multiplier)``; output channel
     ``c * channel_multiplier + m`` comes from input channel c and filter m.
 
-    >>> x = constant(np.ones((1, 3, 3, 2), np.float32))
-    >>> depthwise_conv2d(x, constant(np.ones((2, 2, 2, 3), np.float32)), [1, 1, 1, 1],
+    >>> x = tf.constant(np.ones((1, 3, 3, 2), np.float32))
+    >>> tf.nn.depthwise_conv2d(x, tf.constant(np.ones((2, 2, 2, 3), np.float32)), [1, 1, 1, 1],
     ...                  "VALID").shape
     TensorShape([1, 2, 2, 6])
     """
@@ -932,8 +933,8 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
                 dilations=None, name=None):
     """A 1-, 2- or 3-D convolution, as `filters`' rank (or else `input`'s) says.
 
-    >>> x = constant(np.ones((1, 5, 5, 1), np.float32))
-    >>> convolution(x, constant(np.ones((3, 3, 1, 2), np.float32)), padding="SAME").shape
+    >>> x = tf.constant(np.ones((1, 5, 5, 1), np.float32))
+    >>> tf.nn.convolution(x, tf.constant(np.ones((3, 3, 1, 2), np.float32)), padding="SAME").shape
     TensorShape([1, 5, 5, 2])
     """
     x, w = as_tensor(input), as_tensor(filters)
@@ -971,9 +972,10 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
     `depthwise_filter` is ``(kh, kw, in_channels, multiplier)``, `pointwise_filter`
     ``(1, 1, in_channels * multiplier, out_channels)``.
 
-    >>> x = constant(np.ones((1, 3, 3, 2), np.float32))
-    >>> separable_conv2d(x, constant(np.ones((2, 2, 2, 1), np.float32)),
-    ...                  constant(np.ones((1, 1, 2, 4), np.float32)), [1, 1, 1, 1], "VALID").shape
+    >>> x = tf.constant(np.ones((1, 3, 3, 2), np.float32))
+    >>> depthwise = tf.constant(np.ones((2, 2, 2, 1), np.float32))
+    >>> pointwise = tf.constant(np.ones((1, 1, 2, 4), np.float32))
+    >>> tf.nn.separable_conv2d(x, depthwise, pointwise, [1, 1, 1, 1], "VALID").shape
     TensorShape([1, 2, 2, 4])
     """
     depthwise_filter = as_tensor(depthwise_filter)
@@ -995,8 +997,8 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
 
     `filters` is ``(kw, out_channels, in_channels)``; `output_shape` has 3 values.
 
-    >>> x = constant(np.ones((1, 2, 1), np.float32))
-    >>> conv1d_transpose(x, constant(np.ones((3, 4, 1), np.float32)), [1, 4, 4], 2).shape
+    >>> x = tf.constant(np.ones((1, 2, 1), np.float32))
+    >>> tf.nn.conv1d_transpose(x, tf.constant(np.ones((3, 4, 1), np.float32)), [1, 4, 4], 2).shape
     TensorShape([1, 4, 4])
     """
     _check_choice("data_format", data_format, ("NWC", "NCW"))
@@ -1039,8 +1041,8 @@ def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=N
     """The gradient of `conv2d` with respect to an input of shape `input_sizes` (4 values,
     or the 2 spatial ones; a tensor known only at run time is fine).
 
-    >>> dy = constant(np.ones((1, 2, 2, 1), np.float32))
-    >>> conv2d_backprop_input([1, 3, 3, 1], constant(np.ones((2, 2, 1, 1), np.float32)), dy,
+    >>> dy = tf.constant(np.ones((1, 2, 2, 1), np.float32))
+    >>> conv2d_backprop_input([1, 3, 3, 1], tf.constant(np.ones((2, 2, 1, 1), np.float32)), dy,
     ...                       [1, 1, 1, 1], "VALID").shape
     TensorShape([1, 3, 3, 1])
     """
@@ -1053,8 +1055,8 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,
                            name=None):
     """The gradient of `conv2d` with respect to a filter of shape `filter_sizes`.
 
-    >>> x = constant(np.ones((1, 3, 3, 1), np.float32))
-    >>> dy = constant(np.ones((1, 2, 2, 1), np.float32))
+    >>> x = tf.constant(np.ones((1, 3, 3, 1), np.float32))
+    >>> dy = tf.constant(np.ones((1, 2, 2, 1), np.float32))
     >>> conv2d_backprop_filter(x, [2, 2, 1, 1], dy, [1, 1, 1, 1], "VALID").shape
     TensorShape([2, 2, 1, 1])
     """
@@ -1072,8 +1074,9 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
     `filters` is ``(kh, kw, out_channels, in_channels)``; `output_shape` has 4 values
     or the 2 spatial ones.
 
-    >>> x = constant(np.ones((1, 2, 2, 1), np.float32))
-    >>> conv2d_transpose(x, constant(np.ones((3, 3, 1, 1), np.float32)), [1, 4, 4, 1], 2).shape
+    >>> x = tf.constant(np.ones((1, 2, 2, 1), np.float32))
+    >>> tf.nn.conv2d_transpose(x, tf.constant(np.ones((3, 3, 1, 1), np.float32)), [1, 4, 4, 1],
+    ...                        2).shape
     TensorShape([1, 4, 4, 1])
     """
     return conv2d_backprop_input(output_shape, filters, input, strides, padding,
@@ -1087,9 +1090,9 @@ def conv3d_transpose(input, filters, output_shape, strides, padding="SAME", data
 
     `filters` is ``(kd, kh, kw, out_channels, in_channels)``; `output_shape` has 5 values.
 
-    >>> x = constant(np.ones((1, 2, 2, 2, 1), np.float32))
-    >>> w = constant(np.ones((3, 3, 3, 4, 1), np.float32))
-    >>> conv3d_transpose(x, w, [1, 4, 4, 4, 4], 2).shape
+    >>> x = tf.constant(np.ones((1, 2, 2, 2, 1), np.float32))
+    >>> w = tf.constant(np.ones((3, 3, 3, 4, 1), np.float32))
+    >>> tf.nn.conv3d_transpose(x, w, [1, 4, 4, 4, 4], 2).shape
     TensorShape([1, 4, 4, 4, 4])
     """
     return _backprop_input_of(3, output_shape, filters, input, strides, padding, data_format,
@@ -1114,8 +1117,8 @@ def _pool(op, input, ksize, strides, padding, data_format, nd, formats, name):
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """Max over each window of a 4-D `input`; SAME padding never wins a maximum.
 
-    >>> x = constant(np.arange(16.0, dtype=np.float32).reshape(1, 4, 4, 1))
-    >>> max_pool2d(x, 2, 2, "VALID").numpy().ravel()
+    >>> x = tf.constant(np.arange(16.0, dtype=np.float32).reshape(1, 4, 4, 1))
+    >>> tf.nn.max_pool2d(x, 2, 2, "VALID").numpy().ravel()
     array([ 5.,  7., 13., 15.], dtype=float32)
     """
     return _pool(_MAX_POOL, input, ksize, strides, padding, data_format, 2, ("NHWC", "NCHW"),
@@ -1126,8 +1129,8 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """Mean over each window of a 4-D `input`; SAME windows average their real elements only.
 
-    >>> x = constant(np.arange(16.0, dtype=np.float32).reshape(1, 4, 4, 1))
-    >>> avg_pool2d(x, 2, 2, "VALID").numpy().ravel()
+    >>> x = tf.constant(np.arange(16.0, dtype=np.float32).reshape(1, 4, 4, 1))
+    >>> tf.nn.avg_pool2d(x, 2, 2, "VALID").numpy().ravel()
     array([ 2.5,  4.5, 10.5, 12.5], dtype=float32)
     """
     return _pool(_AVG_POOL, input, ksize, strides, padding, data_format, 2, ("NHWC", "NCHW"),
@@ -1138,7 +1141,7 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
 def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
     """Max over each window of a 5-D `input`.
 
-    >>> max_pool3d(constant(np.ones((1, 4, 4, 4, 1), np.float32)), 2, 2, "SAME").shape
+    >>> tf.nn.max_pool3d(tf.constant(np.ones((1, 4, 4, 4, 1), np.float32)), 2, 2, "SAME").shape
     TensorShape([1, 2, 2, 2, 1])
     """
     return _pool(_MAX_POOL3D, input, ksize, strides, padding, data_format, 3,
@@ -1149,7 +1152,7 @@ def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
 def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
     """Mean over each window of a 5-D `input`.
 
-    >>> avg_pool3d(constant(np.ones((1, 4, 4, 4, 1), np.float32)), 2, 2, "SAME").shape
+    >>> tf.nn.avg_pool3d(tf.constant(np.ones((1, 4, 4, 4, 1), np.float32)), 2, 2, "SAME").shape
     TensorShape([1, 2, 2, 2, 1])
     """
     return _pool(_AVG_POOL3D, input, ksize, strides, padding, data_format, 3,
@@ -1172,7 +1175,7 @@ def _pool1d(pool2d, input, ksize, strides, padding, data_format, name):
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """Max over each window of a 3-D `input` (N, W, C).
 
-    >>> max_pool1d(constant(np.ones((1, 5, 2), np.float32)), 2, 2, "SAME").shape
+    >>> tf.nn.max_pool1d(tf.constant(np.ones((1, 5, 2), np.float32)), 2, 2, "SAME").shape
     TensorShape([1, 3, 2])
     """
     return _pool1d(max_pool2d, input, ksize, strides, padding, data_format, name)
@@ -1182,7 +1185,7 @@ def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
 def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """Mean over each window of a 3-D `input` (N, W, C).
 
-    >>> avg_pool1d(constant(np.ones((1, 5, 2), np.float32)), 2, 2, "SAME").shape
+    >>> tf.nn.avg_pool1d(tf.constant(np.ones((1, 5, 2), np.float32)), 2, 2, "SAME").shape
     TensorShape([1, 3, 2])
     """
     return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format, name)
@@ -1207,7 +1210,7 @@ def _pool_by_rank(average, input, ksize, strides, padding, data_format, name):
 def max_pool(input, ksize, strides, padding, data_format=None, name=None):
     """Max pooling of a 3-D, 4-D or 5-D `input` (1, 2 or 3 spatial dims, by rank).
 
-    >>> max_pool(constant(np.ones((1, 4, 4, 1), np.float32)), 2, 2, "VALID").shape
+    >>> tf.nn.max_pool(tf.constant(np.ones((1, 4, 4, 1), np.float32)), 2, 2, "VALID").shape
     TensorShape([1, 2, 2, 1])
     """
     return _pool_by_rank(False, input, ksize, strides, padding, data_format, name)
@@ -1217,7 +1220,7 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     """Average pooling of a 3-D, 4-D or 5-D `input` (1, 2 or 3 spatial dims, by rank).
 
-    >>> avg_pool(constant(np.ones((1, 4, 4, 1), np.float32)), 2, 2, "VALID").shape
+    >>> tf.nn.avg_pool(tf.constant(np.ones((1, 4, 4, 1), np.float32)), 2, 2, "VALID").shape
     TensorShape([1, 2, 2, 1])
     """
     return _pool_by_rank(True, input, ksize, strides, padding, data_format, name)

@@ -4,7 +4,7 @@ In eager mode an assertion checks at once and returns None, raising TF's
 errors: InvalidArgumentError when values break the condition, ValueError for
 static shapes and ranks, TypeError for dtypes. `check_numerics` is an op.
 
->>> assert_equal(constant([1, 2]), [1, 2]) is None
+>>> tf.assert_equal(tf.constant([1, 2]), [1, 2]) is None
 True
 """
 import numpy as np
@@ -116,7 +116,7 @@ export("debugging.assert_non_positive")(assert_non_positive)
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
     """Asserts |x - y| <= atol + rtol * |y| element-wise (tolerances default to 10 eps).
 
-    >>> assert_near(1.0, 1.0000001) is None
+    >>> tf.debugging.assert_near(1.0, 1.0000001) is None
     True
     """
     x = as_tensor(x)
@@ -171,7 +171,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's publ
     Eagerly it checks at once and returns None; in a graph it is an op that
     checks when the graph runs.
 
-    >>> Assert(True, ["never shown"]) is None
+    >>> tf.debugging.Assert(True, ["never shown"]) is None
     True
     """
     text = None
@@ -194,7 +194,7 @@ def _rank_error(x, wanted, message):
 def assert_rank(x, rank, message=None, name=None):
     """Asserts that `x` has rank `rank`; ValueError if not.
 
-    >>> assert_rank(constant([1, 2]), 1) is None
+    >>> tf.assert_rank(tf.constant([1, 2]), 1) is None
     True
     """
     x = as_tensor(x)
@@ -262,7 +262,7 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
     A dim is an int, a name that must mean the same size everywhere, or "." / "*"
     for any size; a leading "..." stands for any number of dims.
 
-    >>> assert_shapes([(constant([[1, 2]]), ("N", 2))]) is None
+    >>> tf.debugging.assert_shapes([(tf.constant([[1, 2]]), ("N", 2))]) is None
     True
     """
     pairs = shapes.items() if isinstance(shapes, dict) else shapes
@@ -309,7 +309,7 @@ _CHECK_NUMERICS = register("CheckNumerics", _check_numerics, same_shape, dtypes=
 def check_numerics(tensor, message, name=None):
     """Returns `tensor`, raising InvalidArgumentError (with `message`) if it has NaN or Inf.
 
-    >>> check_numerics(constant([1.0]), "bad values")
+    >>> tf.debugging.check_numerics(tf.constant([1.0]), "bad values")
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """
     return dispatch(_CHECK_NUMERICS, (as_tensor(tensor),), {"message": str(message)}, name)

@@ -7,7 +7,7 @@ and ``doffset``. As TensorFlow's CPU kernels: the batch variance output is
 Bessel-corrected (for moving averages) while the normalization and
 ``reserve_space_2`` use the biased one; 16-bit inputs are computed in float32.
 
->>> y, mean, variance = fused_batch_norm(constant([[[[1.0], [3.0]]]]), [1.0], [0.0],
+>>> y, mean, variance = fused_batch_norm(tf.constant([[[[1.0], [3.0]]]]), [1.0], [0.0],
 ...                                      epsilon=0.0)
 >>> y.numpy().ravel(), mean.numpy(), variance.numpy()
 (array([-1.,  1.], dtype=float32), array([2.], dtype=float32), array([2.], dtype=float32))
@@ -208,7 +208,7 @@ def fused_batch_norm_v3(x, scale, offset, mean, variance, epsilon=0.0001,
     ``(y, batch_mean, batch_variance, reserve_space_1, reserve_space_2, reserve_space_3)``:
     in training the reserve spaces hold the batch mean and the biased batch variance.
 
-    >>> outputs = fused_batch_norm_v3(constant([[[[1.0], [3.0]]]]), [1.0], [0.0], [], [])
+    >>> outputs = fused_batch_norm_v3(tf.constant([[[[1.0], [3.0]]]]), [1.0], [0.0], [], [])
     >>> outputs[2].numpy(), outputs[4].numpy()  # corrected and biased batch variance
     (array([2.], dtype=float32), array([1.], dtype=float32))
     """
@@ -233,7 +233,7 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
     Bessel-corrected), blended into `mean` and `variance` when
     `exponential_avg_factor` is not 1; inference normalizes with `mean` and `variance`.
 
-    >>> fused_batch_norm(constant([[[[2.0]]]]), [2.0], [1.0], [1.0], [4.0], epsilon=0.0,
+    >>> fused_batch_norm(tf.constant([[[[2.0]]]]), [2.0], [1.0], [1.0], [4.0], epsilon=0.0,
     ...                  is_training=False)[0].numpy().ravel()
     array([2.], dtype=float32)
     """

@@ -8,8 +8,9 @@ does: ``[b"BiasAdd"]`` or ``[b"BiasAdd", b"Relu"]`` (``Relu6``, ``Elu``,
 ``LeakyRelu``, ``Tanh``, ``Sigmoid``); ``num_args`` counts the operands after
 the product's own (the bias: 1).
 
->>> dispatch(_FUSED_MATMUL, (constant([[1.0, -2.0]]), constant([[1.0], [1.0]]),
-...                          constant([0.5])), {"fused_ops": [b"BiasAdd", b"Relu"]})
+>>> from eagerflow._src.core.dispatch import dispatch
+>>> dispatch(_FUSED_MATMUL, (tf.constant([[1.0, -2.0]]), tf.constant([[1.0], [1.0]]),
+...                          tf.constant([0.5])), {"fused_ops": [b"BiasAdd", b"Relu"]})
 <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[0.]], dtype=float32)>
 """
 from eagerflow._src.core import dtypes as _d

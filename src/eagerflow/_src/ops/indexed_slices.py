@@ -4,8 +4,8 @@ The gradient of a gather along axis 0 is one: only the gathered rows get a
 value.  It converts to a dense tensor wherever a tensor is needed (duplicate
 indices add up).
 
->>> s = IndexedSlices(constant([[1.0, 1.0]]), constant([2]), constant([3, 2]))
->>> convert_to_tensor(s).numpy().tolist()
+>>> s = tf.IndexedSlices(tf.constant([[1.0, 1.0]]), tf.constant([2]), tf.constant([3, 2]))
+>>> tf.convert_to_tensor(s).numpy().tolist()
 [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
 """
 from eagerflow._src.backend.api_export import export

@@ -4,7 +4,7 @@ Kernels run on stacks of matrices (the last two dimensions); NumPy's `linalg`
 (or CuPy's) does the numerical work, half-precision inputs computing in
 float32. Errors carry the messages TensorFlow gives for the same inputs.
 
->>> matmul(constant([[1.0, 2.0]]), constant([[3.0], [4.0]]))
+>>> tf.matmul(tf.constant([[1.0, 2.0]]), tf.constant([[3.0], [4.0]]))
 <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[11.]], dtype=float32)>
 """
 import collections
@@ -254,7 +254,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     `transpose_*` transposes, `adjoint_*` conjugate-transposes an operand first;
     the sparsity and `grad_*` hints are accepted and ignored.
 
-    >>> matmul(constant([[1, 2], [3, 4]]), constant([[1, 0], [0, 1]]), transpose_a=True)
+    >>> tf.matmul(tf.constant([[1, 2], [3, 4]]), tf.constant([[1, 0], [0, 1]]), transpose_a=True)
     <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
     array([[1, 3],
            [2, 4]], dtype=int32)>
@@ -289,7 +289,7 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
            name=None):
     """Multiplies matrix `a` by vector `b`: ``matmul(a, b[..., None])[..., 0]``.
 
-    >>> matvec(constant([[1.0, 2.0], [3.0, 4.0]]), constant([1.0, 1.0]))
+    >>> tf.linalg.matvec(tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([1.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([3., 7.], dtype=float32)>
     """
     a = as_tensor(a)
@@ -302,7 +302,7 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     """Transposes the last two dimensions of `a` (conjugating too when `conjugate`).
 
-    >>> matrix_transpose(constant([[1, 2, 3]])).shape
+    >>> tf.linalg.matrix_transpose(tf.constant([[1, 2, 3]])).shape
     TensorShape([3, 1])
     """
     a = as_tensor(a)
@@ -323,7 +323,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
 def adjoint(matrix, name=None):
     """The conjugate transpose of the last two dimensions of `matrix`.
 
-    >>> adjoint(constant([[1j, 2]]))
+    >>> tf.linalg.adjoint(tf.constant([[1j, 2]]))
     <tf.Tensor: shape=(2, 1), dtype=complex128, numpy=
     array([[0.-1.j],
            [2.-0.j]])>
@@ -597,7 +597,7 @@ _SVD = register("Svd", _single_or_wider(_svd), _matrix_op_rule("Svd", _svd_rule,
 def inv(input, adjoint=False, name=None):
     """The inverse of each square matrix in `input` (of its adjoint when `adjoint`).
 
-    >>> inv(constant([[2.0, 0.0], [0.0, 4.0]]))
+    >>> tf.linalg.inv(tf.constant([[2.0, 0.0], [0.0, 4.0]]))
     <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
     array([[0.5 , 0.  ],
            [0.  , 0.25]], dtype=float32)>
@@ -609,7 +609,7 @@ def inv(input, adjoint=False, name=None):
 def det(input, name=None):
     """The determinant of each square matrix in `input`.
 
-    >>> det(constant([[1.0, 2.0], [3.0, 4.0]]))
+    >>> tf.linalg.det(tf.constant([[1.0, 2.0], [3.0, 4.0]]))
     <tf.Tensor: shape=(), dtype=float32, numpy=-2.0>
     """
     return dispatch(_DETERMINANT, (as_tensor(input),), _NO_ATTRS, name)
@@ -625,7 +625,7 @@ Qr = collections.namedtuple("Qr", ["q", "r"])
 def slogdet(input, name=None):
     """Sign and log of the absolute determinant of each square matrix: ``(sign, log_abs_det)``.
 
-    >>> sign, logabs = slogdet(constant([[0.0, 1.0], [1.0, 0.0]]))
+    >>> sign, logabs = tf.linalg.slogdet(tf.constant([[0.0, 1.0], [1.0, 0.0]]))
     >>> float(sign), float(logabs)
     (-1.0, 0.0)
     """
@@ -639,7 +639,7 @@ def cholesky(input, name=None):
 
     Only the lower triangle is read; matrices that are not positive definite give NaN.
 
-    >>> cholesky(constant([[4.0, 2.0], [2.0, 5.0]]))
+    >>> tf.linalg.cholesky(tf.constant([[4.0, 2.0], [2.0, 5.0]]))
     <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
     array([[2., 0.],
            [1., 2.]], dtype=float32)>
@@ -653,7 +653,7 @@ def eigh(tensor, name=None):
 
     Only the lower triangle is read.
 
-    >>> e, v = eigh(constant([[2.0, 1.0], [1.0, 2.0]]))
+    >>> e, v = tf.linalg.eigh(tf.constant([[2.0, 1.0], [1.0, 2.0]]))
     >>> np.round(e.numpy(), 4)
     array([1., 3.], dtype=float32)
     """
@@ -664,7 +664,7 @@ def eigh(tensor, name=None):
 def eigvalsh(tensor, name=None):
     """The eigenvalues of self-adjoint matrices, ascending.
 
-    >>> np.round(eigvalsh(constant([[2.0, 1.0], [1.0, 2.0]])).numpy(), 4)
+    >>> np.round(tf.linalg.eigvalsh(tf.constant([[2.0, 1.0], [1.0, 2.0]])).numpy(), 4)
     array([1., 3.], dtype=float32)
     """
     return dispatch(_EIGH, (as_tensor(tensor),), {"compute_v": False}, name)[0]
@@ -674,7 +674,7 @@ def eigvalsh(tensor, name=None):
 def qr(input, full_matrices=False, name=None):
     """QR decomposition of each matrix in `input`: ``(q, r)``.
 
-    >>> q, r = qr(constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+    >>> q, r = tf.linalg.qr(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
     >>> q.shape, r.shape
     (TensorShape([3, 2]), TensorShape([2, 2]))
     """
@@ -685,7 +685,7 @@ def qr(input, full_matrices=False, name=None):
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     """Singular values (and vectors) of each matrix: ``s``, or ``(s, u, v)`` with a = u s v^H.
 
-    >>> s, u, v = svd(constant([[3.0, 0.0], [0.0, 4.0]]))
+    >>> s, u, v = tf.linalg.svd(tf.constant([[3.0, 0.0], [0.0, 4.0]]))
     >>> s
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([4., 3.], dtype=float32)>
     """
@@ -698,8 +698,8 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
 def logdet(matrix, name=None):
     """The log-determinant of each Hermitian positive-definite matrix (through Cholesky).
 
-    >>> logdet(constant([[4.0, 2.0], [2.0, 3.0]]))
-    <tf.Tensor: shape=(), dtype=float32, numpy=2.0794415>
+    >>> tf.linalg.logdet(tf.constant([[4.0, 2.0], [2.0, 3.0]]))
+    <tf.Tensor: shape=(), dtype=float32, numpy=2.079441547393799>
     """
     diagonal = math_ops.real(diag_part(cholesky(matrix)))
     return math_ops.multiply(late.reduction_ops.reduce_sum(math_ops.log(diagonal), axis=-1), 2.0,
@@ -727,7 +727,7 @@ def _eps_times_size(a):
 def matrix_rank(a, tol=None, validate_args=False, name=None):
     """The number of singular values of each matrix above `tol` (default: eps * size * max s).
 
-    >>> matrix_rank(constant([[1.0, 2.0], [2.0, 4.0]]))
+    >>> tf.linalg.matrix_rank(tf.constant([[1.0, 2.0], [2.0, 4.0]]))
     <tf.Tensor: shape=(), dtype=int32, numpy=1>
     """
     a = _check_pinv_input(a, _d.float32)
@@ -744,7 +744,7 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     """The Moore-Penrose pseudo-inverse of each matrix, ignoring singular values below
     ``rcond * max(s)`` (default `rcond`: 10 * eps * size).
 
-    >>> pinv(constant([[1.0, 0.0], [0.0, 2.0]]))
+    >>> tf.linalg.pinv(tf.constant([[1.0, 0.0], [0.0, 2.0]]))
     <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
     array([[1. , 0. ],
            [0. , 0.5]], dtype=float32)>
@@ -889,7 +889,7 @@ _TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangul
 def solve(matrix, rhs, adjoint=False, name=None):
     """Solves ``matrix @ x = rhs`` (``adjoint(matrix) @ x = rhs`` when `adjoint`).
 
-    >>> solve(constant([[2.0, 0.0], [0.0, 4.0]]), constant([[2.0], [2.0]]))
+    >>> tf.linalg.solve(tf.constant([[2.0, 0.0], [0.0, 4.0]]), tf.constant([[2.0], [2.0]]))
     <tf.Tensor: shape=(2, 1), dtype=float32, numpy=
     array([[1. ],
            [0.5]], dtype=float32)>
@@ -903,7 +903,8 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
 
     Batch dimensions broadcast; a zero on the diagonal gives inf/nan, not an error.
 
-    >>> triangular_solve(constant([[1.0, 9.0], [2.0, 1.0]]), constant([[1.0], [1.0]]))
+    >>> tf.linalg.triangular_solve(tf.constant([[1.0, 9.0], [2.0, 1.0]]),
+    ...                            tf.constant([[1.0], [1.0]]))
     <tf.Tensor: shape=(2, 1), dtype=float32, numpy=
     array([[ 1.],
            [-1.]], dtype=float32)>
@@ -916,7 +917,7 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
 def cholesky_solve(chol, rhs, name=None):
     """Solves ``A x = rhs`` given the lower Cholesky factor `chol` of A.
 
-    >>> cholesky_solve(constant([[2.0, 0.0], [0.0, 2.0]]), constant([[4.0], [8.0]]))
+    >>> tf.linalg.cholesky_solve(tf.constant([[2.0, 0.0], [0.0, 2.0]]), tf.constant([[4.0], [8.0]]))
     <tf.Tensor: shape=(2, 1), dtype=float32, numpy=
     array([[1.],
            [2.]], dtype=float32)>
@@ -933,7 +934,8 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     factorization; otherwise the minimum-norm solution is computed exactly
     and `l2_regularizer` is ignored, as TensorFlow does.
 
-    >>> x = lstsq(constant([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), constant([[1.0], [2.0], [3.0]]))
+    >>> x = tf.linalg.lstsq(tf.constant([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]),
+    ...                     tf.constant([[1.0], [2.0], [3.0]]))
     >>> np.round(x.numpy(), 4).tolist()
     [[1.0], [2.0]]
     """
@@ -1221,7 +1223,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
          align="RIGHT_LEFT"):
     """Batched matrices with `diagonal` on diagonal `k` and `padding_value` elsewhere.
 
-    >>> diag(constant([1, 2]))
+    >>> tf.linalg.diag(tf.constant([1, 2]))
     <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
     array([[1, 0],
            [0, 2]], dtype=int32)>
@@ -1238,7 +1240,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):
     """Diagonal `k` of each matrix in `input`.
 
-    >>> diag_part(constant([[1, 2], [3, 4]]))
+    >>> tf.linalg.diag_part(tf.constant([[1, 2], [3, 4]]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 4], dtype=int32)>
     """
     input = as_tensor(input)
@@ -1252,7 +1254,7 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     """`input` with diagonal `k` of each matrix replaced by `diagonal`.
 
-    >>> set_diag(constant([[1, 2], [3, 4]]), [0, 0])
+    >>> tf.linalg.set_diag(tf.constant([[1, 2], [3, 4]]), [0, 0])
     <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
     array([[0, 2],
            [3, 0]], dtype=int32)>
@@ -1266,7 +1268,7 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
 def band_part(input, num_lower, num_upper, name=None):
     """Keeps `num_lower` sub- and `num_upper` superdiagonals (negative: all), zeroing the rest.
 
-    >>> band_part(constant([[1, 2], [3, 4]]), 0, -1)
+    >>> tf.linalg.band_part(tf.constant([[1, 2], [3, 4]]), 0, -1)
     <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
     array([[1, 2],
            [0, 4]], dtype=int32)>
@@ -1280,7 +1282,7 @@ def band_part(input, num_lower, num_upper, name=None):
 def tensor_diag(diagonal, name=None):
     """A tensor of rank 2k with `diagonal` (rank k) on its diagonal.
 
-    >>> tensor_diag(constant([1, 2])).shape
+    >>> tf.linalg.tensor_diag(tf.constant([1, 2])).shape
     TensorShape([2, 2])
     """
     return dispatch(_TENSOR_DIAG, (as_tensor(diagonal),), _NO_ATTRS, name)
@@ -1290,7 +1292,7 @@ def tensor_diag(diagonal, name=None):
 def tensor_diag_part(input, name=None):
     """The diagonal of a rank-2k tensor: ``out[i..] = input[i.., i..]``.
 
-    >>> tensor_diag_part(constant([[1, 2], [3, 4]]))
+    >>> tf.linalg.tensor_diag_part(tf.constant([[1, 2], [3, 4]]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 4], dtype=int32)>
     """
     return dispatch(_TENSOR_DIAG_PART, (as_tensor(input),), _NO_ATTRS, name)
@@ -1300,7 +1302,7 @@ def tensor_diag_part(input, name=None):
 def trace(x, name=None):
     """The sum of the main diagonal of each matrix in `x`.
 
-    >>> trace(constant([[1, 2], [3, 4]]))
+    >>> tf.linalg.trace(tf.constant([[1, 2], [3, 4]]))
     <tf.Tensor: shape=(), dtype=int32, numpy=5>
     """
     return late.reduction_ops.reduce_sum(diag_part(x), axis=-1, name=name)
@@ -1344,7 +1346,7 @@ _CROSS = register("Cross", _cross, _cross_rule, tied=(0, 1), dtypes=(
 def cross(a, b, name=None):
     """Cross products of the 3-element vectors in the last dimension of `a` and `b`.
 
-    >>> cross(constant([1.0, 0.0, 0.0]), constant([0.0, 1.0, 0.0]))
+    >>> tf.linalg.cross(tf.constant([1.0, 0.0, 0.0]), tf.constant([0.0, 1.0, 0.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0., 0., 1.], dtype=float32)>
     """
     a = as_tensor(a)
@@ -1384,9 +1386,9 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     `ord`: 'euclidean' (= 'fro' for matrices), 1, 2, inf, or any p > 0 for vectors.
     Euclidean norms keep a complex input's dtype, as TensorFlow does.
 
-    >>> norm(constant([3.0, 4.0]))
+    >>> tf.norm(tf.constant([3.0, 4.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
-    >>> norm(constant([[1.0, -2.0], [3.0, 4.0]]), ord=1, axis=[0, 1])
+    >>> tf.norm(tf.constant([[1.0, -2.0], [3.0, 4.0]]), ord=1, axis=[0, 1])
     <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
     """
     axis = _norm_axis(axis)
@@ -1420,7 +1422,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
 def normalize(tensor, ord="euclidean", axis=None, name=None):
     """`tensor` divided by its norm (see `norm`), and that norm with the reduced axes kept.
 
-    >>> normalize(constant([3.0, 4.0]))[0]
+    >>> tf.linalg.normalize(tf.constant([3.0, 4.0]))[0]
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
     """
     x = as_tensor(tensor)

@@ -11,8 +11,8 @@ Ops that make zeros for unwritten elements take the element shape as an
 int32 tensor (-1 for an unknown dimension, a scalar -1 for an unknown rank),
 so a gradient can pass the shape only run time knows.
 
->>> lst = set_item(reserve([], 2, float32), 1, constant(3.0))
->>> stack(lst, [], float32)
+>>> lst = set_item(reserve([], 2, tf.float32), 1, tf.constant(3.0))
+>>> stack(lst, [], tf.float32)
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 3.], dtype=float32)>
 """
 import itertools

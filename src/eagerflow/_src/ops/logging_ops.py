@@ -5,7 +5,7 @@ commas, floats with the fewest of 6 or 9 significant digits (15 or 17 for
 float64) that read back exactly, bools as 1/0, strings quoted and C-escaped,
 and only the first and last `summarize` entries of each dimension.
 
->>> format("x = {}", [constant(list(range(10)))])
+>>> tf.strings.format("x = {}", [tf.constant(list(range(10)))])
 <tf.Tensor: shape=(), dtype=string, numpy=b'x = [0 1 2 ... 7 8 9]'>
 """
 import collections.abc
@@ -126,7 +126,7 @@ tf_nodes[_STRING_FORMAT] = NodeForm(types={"T": "*"})
 def format(template, inputs, placeholder="{}", summarize=3, name=None):
     """A scalar string: `template` with each `placeholder` replaced by the text of one input.
 
-    >>> format("{} and {}", ("a", 1))
+    >>> tf.strings.format("{} and {}", ("a", 1))
     <tf.Tensor: shape=(), dtype=string, numpy=b'"a" and 1'>
     """
     if is_tensor_like(inputs):
@@ -224,7 +224,7 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n"
     string tensor unquoted), other values as their repr (with the tensors inside
     formatted). Writes to sys.stderr by default.
 
-    >>> print("x:", constant([1, 2]), output_stream=sys.stdout)
+    >>> tf.print("x:", tf.constant([1, 2]), output_stream=sys.stdout)
     x: [1 2]
     """
     stream = _stream_name(output_stream)

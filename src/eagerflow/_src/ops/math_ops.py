@@ -3,7 +3,7 @@
 Each op is registered once (TF's op name, kernel, shape rule, dtype
 constraint) and exposed at TF's public name.
 
->>> add(constant([1, 2]), 3)
+>>> tf.add(tf.constant([1, 2]), 3)
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 5], dtype=int32)>
 """
 import numpy as np
@@ -182,7 +182,7 @@ def add(x, y, name=None):
 
     `y` takes x's dtype where it can; otherwise the op reports the mismatch.
 
-    >>> add(constant([1.0, 2.0]), 1.0)
+    >>> tf.add(tf.constant([1.0, 2.0]), 1.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
     """
     if type(x) is EagerTensor and x._data.dtype is not _OBJECT:  # the hot case
@@ -195,7 +195,7 @@ subtract = binary(_SUB, "Returns x - y element-wise, with broadcasting.")
 export("math.subtract", "subtract")(subtract)
 multiply = binary(_MUL, """Returns x * y element-wise, with broadcasting.
 
-    >>> multiply(constant([1, 2]), 3)
+    >>> tf.multiply(tf.constant([1, 2]), 3)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
     """)
 export("math.multiply", "multiply")(multiply)
@@ -210,7 +210,7 @@ truncatediv = binary(_TRUNCATE_DIV, "Returns x / y rounded toward zero element-w
 export("truncatediv")(truncatediv)
 pow = binary(_POW, """Returns x ** y element-wise.
 
-    >>> pow(constant([2, 3]), 2)
+    >>> tf.pow(tf.constant([2, 3]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 9], dtype=int32)>
     """)
 export("math.pow", "pow", "keras.backend.pow")(pow)
@@ -224,7 +224,7 @@ truncatemod = binary(_TRUNCATE_MOD, """Returns the remainder of x / y rounded to
 
     The result has the sign of x (C's fmod).
 
-    >>> truncatemod(constant([7, -7]), 3)
+    >>> tf.truncatemod(tf.constant([7, -7]), 3)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
     """)
 export("truncatemod")(truncatemod)
@@ -260,7 +260,7 @@ _atan2 = binary(_ATAN2)
 def atan2(y, x, name=None):
     """Returns arctan(y / x) element-wise, using the signs of both for the quadrant.
 
-    >>> atan2(constant([1.0]), constant([-1.0])).numpy().round(6)
+    >>> tf.atan2(tf.constant([1.0]), tf.constant([-1.0])).numpy().round(6)
     array([2.356194], dtype=float32)
     """
     return _atan2(y, x, name)
@@ -302,7 +302,7 @@ def logical_or(x, y, name=None):
 def logical_not(x, name=None):
     """Returns NOT x element-wise (bool tensors).
 
-    >>> logical_not([[]])
+    >>> tf.logical_not([[]])
     <tf.Tensor: shape=(1, 0), dtype=bool, numpy=array([], shape=(1, 0), dtype=bool)>
     """
     return dispatch(_LOGICAL_NOT, _bools(x), name=name)
@@ -312,7 +312,7 @@ def logical_not(x, name=None):
 def logical_xor(x, y, name="LogicalXor"):
     """Returns x XOR y element-wise: (x | y) & ~(x & y).
 
-    >>> logical_xor(True, False)
+    >>> tf.math.logical_xor(True, False)
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
@@ -344,7 +344,7 @@ def _division_operands(x, y, fn_name, convert):
 def truediv(x, y, name=None):
     """Returns x / y element-wise, casting integers to floats first.
 
-    >>> truediv(constant([1, 2]), 2)
+    >>> tf.truediv(tf.constant([1, 2]), 2)
     <tf.Tensor: shape=(2,), dtype=float64, numpy=array([0.5, 1. ])>
     """
     x, y = _division_operands(x, y, "__truediv__", hinted_operands)
@@ -357,7 +357,7 @@ def divide(x, y, name=None):
 
     A non-tensor `x` takes the dtype of tensor `y`.
 
-    >>> divide(constant([4.0]), 2.0)
+    >>> tf.divide(tf.constant([4.0]), 2.0)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.], dtype=float32)>
     """
     if not is_tensor_like(x) and is_tensor_like(y):
@@ -369,7 +369,7 @@ def divide(x, y, name=None):
 def divide_no_nan(x, y, name=None):
     """Returns x / y, or 0 where y is 0; integers are cast to floats as in `truediv`.
 
-    >>> divide_no_nan(constant([3.0, 1.0]), constant([2.0, 0.0]))
+    >>> tf.math.divide_no_nan(tf.constant([3.0, 1.0]), tf.constant([2.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 0. ], dtype=float32)>
     """
     if not is_tensor_like(x) and is_tensor_like(y):  # as `divide`: x takes y's dtype
@@ -388,7 +388,7 @@ tf_nodes[_COMPLEX_ABS] = NodeForm(types={"T": 0, "Tout": "out0"}, outputs=("y",)
 def abs(x, name=None):
     """Computes |x| element-wise; complex tensors give their real magnitude.
 
-    >>> abs(constant([-1, 2]))
+    >>> tf.abs(tf.constant([-1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
     """
     x = as_tensor(x)
@@ -423,7 +423,7 @@ def _numeric(x, message):
 def complex(real, imag, name=None):
     """The complex tensor ``real + imag * 1j`` (float32 parts give complex64, float64 complex128).
 
-    >>> complex(constant([1.0]), constant([2.0]))
+    >>> tf.complex(tf.constant([1.0]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=complex64, numpy=array([1.+2.j], dtype=complex64)>
     """
     real, imag = as_tensor(real), as_tensor(imag)
@@ -438,7 +438,7 @@ def complex(real, imag, name=None):
 def real(input, name=None):
     """The real part of each element (a real tensor is returned as is).
 
-    >>> real(constant([1 + 2j]))
+    >>> tf.math.real(tf.constant([1 + 2j]))
     <tf.Tensor: shape=(1,), dtype=float64, numpy=array([1.])>
     """
     x = _numeric(input, "input must be a numeric tensor, but got tensor with dtype {}")
@@ -449,7 +449,7 @@ def real(input, name=None):
 def imag(input, name=None):
     """The imaginary part of each element (zeros for a real tensor).
 
-    >>> imag(constant([1 + 2j]))
+    >>> tf.math.imag(tf.constant([1 + 2j]))
     <tf.Tensor: shape=(1,), dtype=float64, numpy=array([2.])>
     """
     x = as_tensor(input)
@@ -462,7 +462,7 @@ def imag(input, name=None):
 def conj(x, name=None):
     """The complex conjugate of each element (a real tensor is returned as is).
 
-    >>> conj(constant([1 + 2j]))
+    >>> tf.math.conj(tf.constant([1 + 2j]))
     <tf.Tensor: shape=(1,), dtype=complex128, numpy=array([1.-2.j])>
     """
     x = _numeric(x, "Expected numeric or variant tensor, got dtype {!r}.")
@@ -473,7 +473,7 @@ def conj(x, name=None):
 def angle(input, name=None):
     """The argument of each element: atan2(imag, real); pi for negative reals, else 0.
 
-    >>> angle(constant([-1.0, 2.0]))
+    >>> tf.math.angle(tf.constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([3.1415927, 0.       ], dtype=float32)>
     """
     x = as_tensor(input)
@@ -510,7 +510,7 @@ square = unary(_reg_unary("Square", "square", NUMBER), "Computes x * x element-w
 export("math.square", "square", "keras.backend.square")(square)
 sqrt = unary(_reg_unary("Sqrt", "sqrt", FLOAT_COMPLEX), """Computes the square root of x.
 
-    >>> sqrt(constant([4.0, 9.0]))
+    >>> tf.sqrt(tf.constant([4.0, 9.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
     """)
 export("math.sqrt", "sqrt")(sqrt)
@@ -647,7 +647,7 @@ polygamma = binary(register("Polygamma", _polygamma, rules.binary, tied=(0, 1),
 
     `a` holds non-negative integers (NaN elsewhere).
 
-    >>> polygamma(constant([0.0, 1.0]), constant([1.0, 1.0]))
+    >>> tf.math.polygamma(tf.constant([0.0, 1.0]), tf.constant([1.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5772157,  1.644934 ], dtype=float32)>
     """)
 export("math.polygamma")(polygamma)
@@ -759,7 +759,7 @@ _SPENCE = _special_op("Spence", lambda xp, x, dtype: xp.where(
 bessel_i0 = unary(_BESSEL_I0, """Computes the modified Bessel function of the first kind of
     order 0, I0(x), element-wise.
 
-    >>> bessel_i0(constant([0.0, 1.0]))
+    >>> tf.math.bessel_i0(tf.constant([0.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.       , 1.2660658], dtype=float32)>
     """)
 export("math.bessel_i0", "math.special.bessel_i0")(bessel_i0)
@@ -771,7 +771,7 @@ bessel_i1e = unary(_BESSEL_I1E, "Computes exp(-|x|) I1(x) element-wise, without 
 export("math.bessel_i1e", "math.special.bessel_i1e")(bessel_i1e)
 bessel_j0 = unary(_BESSEL_J0, """Computes the Bessel function of the first kind of order 0.
 
-    >>> bessel_j0(constant([0.0, 2.0]))
+    >>> tf.math.special.bessel_j0(tf.constant([0.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.        , 0.22389078], dtype=float32)>
     """)
 export("math.special.bessel_j0")(bessel_j0)
@@ -791,7 +791,7 @@ bessel_k1e = unary(_BESSEL_K1E, "Computes exp(x) K1(x) element-wise, without und
 export("math.special.bessel_k1e")(bessel_k1e)
 dawsn = unary(_DAWSN, """Computes Dawson's integral exp(-x^2) int_0^x exp(t^2) dt.
 
-    >>> dawsn(constant([0.5]))
+    >>> tf.math.special.dawsn(tf.constant([0.5]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.4244364], dtype=float32)>
     """)
 export("math.special.dawsn")(dawsn)
@@ -803,7 +803,7 @@ fresnel_sin = unary(_FRESNEL_SIN, "Computes the Fresnel integral int_0^x sin(pi 
 export("math.special.fresnel_sin")(fresnel_sin)
 spence = unary(_SPENCE, """Computes Spence's function int_1^x log(t) / (1 - t) dt (x >= 0).
 
-    >>> spence(constant([1.0, 2.0]))
+    >>> tf.math.special.spence(tf.constant([1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([ 0.      , -0.822467], dtype=float32)>
     """)
 export("math.special.spence")(spence)
@@ -831,7 +831,7 @@ _IGAMMA_GRAD_A = _special_op(
     not_differentiable="TF defines no gradient for it")
 igamma = binary(_IGAMMA, """Computes the regularized lower incomplete gamma function P(a, x).
 
-    >>> igamma(constant([1.0, 2.0]), constant([1.0, 3.0]))
+    >>> tf.math.igamma(tf.constant([1.0, 2.0]), tf.constant([1.0, 3.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.63212055, 0.8008517 ], dtype=float32)>
     """)
 export("math.igamma")(igamma)
@@ -883,7 +883,7 @@ def betainc(a, b, x, name=None):
 
     a, b and x have one shape, or are scalars; Python numbers take the first tensor's dtype.
 
-    >>> betainc(2.0, 3.0, constant([0.5]))
+    >>> tf.math.betainc(2.0, 3.0, tf.constant([0.5]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.6875], dtype=float32)>
     """
     like = next((v for v in (a, b, x) if is_tensor_like(v)), None)
@@ -902,7 +902,7 @@ def lbeta(x, name=None):
 
     An empty last dimension gives -inf.
 
-    >>> lbeta(constant([[1.0, 2.0], [0.5, 0.5]]))
+    >>> tf.math.lbeta(tf.constant([[1.0, 2.0], [0.5, 0.5]]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.6931472,  1.1447299], dtype=float32)>
     """
     x = as_tensor(x)
@@ -913,7 +913,7 @@ def lbeta(x, name=None):
 sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX, fresh=True),
                 """Computes 1 / (1 + exp(-x)).
 
-    >>> sigmoid(constant([0.0]))
+    >>> tf.sigmoid(tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
 export("math.sigmoid", "nn.sigmoid", "sigmoid", "keras.backend.sigmoid")(sigmoid)
@@ -928,7 +928,7 @@ _round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER,
 def round(x, name=None):  # noqa: A001
     """Rounds half to even element-wise (banker's rounding); integers come back unchanged.
 
-    >>> round(constant([0.5, 1.5, 2.5, -2.6]))
+    >>> tf.round(tf.constant([0.5, 1.5, 2.5, -2.6]))
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([ 0.,  2.,  2., -3.], dtype=float32)>
     """
     x = as_tensor(x)
@@ -1011,32 +1011,32 @@ def _reg_unary_grad(tf_name, kernel, **kw):
 sigmoid_grad = binary(_reg_unary_grad("SigmoidGrad", _sigmoid_grad, fresh=True),
                       """The gradient of `sigmoid` from its output y: dy * y * (1 - y).
 
-    >>> sigmoid_grad(constant([0.5]), constant([2.0]))
+    >>> sigmoid_grad(tf.constant([0.5]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
 tanh_grad = binary(_reg_unary_grad("TanhGrad", _tanh_grad, fresh=True),
                    """The gradient of `tanh` from its output y: dy * (1 - y * y).
 
-    >>> tanh_grad(constant([0.5]), constant([2.0]))
+    >>> tanh_grad(tf.constant([0.5]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.5], dtype=float32)>
     """)
 sqrt_grad = binary(_reg_unary_grad("SqrtGrad", _sqrt_grad),
                    """The gradient of `sqrt` from its output y: 0.5 * dy / y (0 where dy is 0).
 
-    >>> sqrt_grad(constant([0.5]), constant([2.0]))
+    >>> sqrt_grad(tf.constant([0.5]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.], dtype=float32)>
     """)
 rsqrt_grad = binary(_reg_unary_grad("RsqrtGrad", _rsqrt_grad, fresh=True),
                     """The gradient of `rsqrt` from its output y: dy * -0.5 * y ** 3.
 
-    >>> rsqrt_grad(constant([0.5]), constant([2.0]))
+    >>> rsqrt_grad(tf.constant([0.5]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([-0.125], dtype=float32)>
     """)
 reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad,
                                                   fresh=True),
                          """The gradient of `reciprocal` from its output y: -dy * y * y.
 
-    >>> reciprocal_grad(constant([0.5]), constant([2.0]))
+    >>> reciprocal_grad(tf.constant([0.5]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([-0.5], dtype=float32)>
     """)
 
@@ -1045,7 +1045,7 @@ reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad,
 def log_sigmoid(x, name=None):
     """Computes log(sigmoid(x)) = -softplus(-x), stable for large |x|.
 
-    >>> log_sigmoid(constant([0.0, -100.0]))
+    >>> tf.math.log_sigmoid(tf.constant([0.0, -100.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([  -0.6931472, -100.       ], dtype=float32)>
     """
     return negative(softplus(negative(x)), name=name)
@@ -1055,7 +1055,7 @@ def log_sigmoid(x, name=None):
 def reciprocal_no_nan(x, name=None):
     """Computes 1 / x, or 0 where x is 0 (floating and complex tensors).
 
-    >>> reciprocal_no_nan(constant([2.0, 0.0]))
+    >>> tf.math.reciprocal_no_nan(tf.constant([2.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0. ], dtype=float32)>
     """
     x = as_tensor(x)
@@ -1066,7 +1066,7 @@ def reciprocal_no_nan(x, name=None):
 def scalar_mul(scalar, x, name=None):
     """Multiplies `x` by `scalar`, a 0-D value converted to x's dtype.
 
-    >>> scalar_mul(2, constant([1.0, 2.0]))
+    >>> tf.scalar_mul(2, tf.constant([1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 4.], dtype=float32)>
     """
     x = as_tensor(x)
@@ -1080,7 +1080,7 @@ def scalar_mul(scalar, x, name=None):
 def zero_fraction(value, name=None):
     """The fraction of elements of `value` that are zero, as float32 (NaN when empty).
 
-    >>> zero_fraction(constant([0, 1, 0, 3]))
+    >>> tf.math.zero_fraction(tf.constant([0, 1, 0, 3]))
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
     value = as_tensor(value)
@@ -1101,7 +1101,7 @@ def _consecutive(x, compare):
 def is_non_decreasing(x, name=None):
     """True when each element of flattened `x` is <= the next (True for < 2 elements).
 
-    >>> is_non_decreasing([1, 1, 2])
+    >>> tf.math.is_non_decreasing([1, 1, 2])
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """
     return _consecutive(x, less_equal)
@@ -1111,7 +1111,7 @@ def is_non_decreasing(x, name=None):
 def is_strictly_increasing(x, name=None):
     """True when each element of flattened `x` is < the next (True for < 2 elements).
 
-    >>> is_strictly_increasing([1, 1, 2])
+    >>> tf.math.is_strictly_increasing([1, 1, 2])
     <tf.Tensor: shape=(), dtype=bool, numpy=False>
     """
     return _consecutive(x, less)
@@ -1121,7 +1121,7 @@ def is_strictly_increasing(x, name=None):
 def polyval(coeffs, x, name=None):
     """Evaluates the polynomial with `coeffs` (highest power first) at `x`, by Horner's rule.
 
-    >>> polyval([1.0, 2.0, 3.0], 2.0)
+    >>> tf.math.polyval([1.0, 2.0, 3.0], 2.0)
     <tf.Tensor: shape=(), dtype=float32, numpy=11.0>
     """
     if not isinstance(coeffs, list):  # as TF: a tensor of coefficients is refused
@@ -1166,7 +1166,7 @@ _INVERT_PERMUTATION = register("InvertPermutation", _invert_permutation,
 def invert_permutation(x, name=None):
     """The inverse of permutation `x` (a vector holding 0..n-1 once each): y[x[i]] = i.
 
-    >>> invert_permutation([3, 4, 0, 2, 1])
+    >>> tf.math.invert_permutation([3, 4, 0, 2, 1])
     <tf.Tensor: shape=(5,), dtype=int32, numpy=array([2, 4, 3, 0, 1], dtype=int32)>
     """
     x = as_tensor(x)

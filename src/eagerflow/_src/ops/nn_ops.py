@@ -5,7 +5,7 @@ are registered under TensorFlow's names; the rest (`gelu`, `moments`, `dropout`,
 `batch_normalization`, ...) are composites of registered ops, as in TensorFlow,
 so their gradients come from the ops they use.
 
->>> relu(constant([-1.0, 2.0]))
+>>> tf.nn.relu(tf.constant([-1.0, 2.0]))
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
 """
 import numbers
@@ -146,7 +146,7 @@ tf_nodes[_RELU_GRAD] = NodeForm(outputs=("backprops",))
 def relu_grad(gradients, features, name=None):
     """The gradient of `relu` given its upstream `gradients` and its output or input `features`.
 
-    >>> relu_grad(constant([1.0, 2.0]), constant([-1.0, 3.0]))
+    >>> relu_grad(tf.constant([1.0, 2.0]), tf.constant([-1.0, 3.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
     """
     return dispatch(_RELU_GRAD, (as_tensor(gradients), as_tensor(features)), name=name)
@@ -198,7 +198,7 @@ _SOFTSIGN_GRAD = _activation_grad_op("SoftsignGrad", _softsign_grad)
 def relu6_grad(gradients, features, name=None):
     """The gradient of `relu6` given its upstream `gradients` and its input `features`.
 
-    >>> relu6_grad(constant([1.0, 2.0, 3.0]), constant([-1.0, 3.0, 7.0]))
+    >>> relu6_grad(tf.constant([1.0, 2.0, 3.0]), tf.constant([-1.0, 3.0, 7.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0., 2., 0.], dtype=float32)>
     """
     return dispatch(_RELU6_GRAD, matching(gradients, features), name=name)
@@ -207,7 +207,7 @@ def relu6_grad(gradients, features, name=None):
 def leaky_relu_grad(gradients, features, alpha=0.2, name=None):
     """The gradient of `leaky_relu` given its upstream `gradients` and its input `features`.
 
-    >>> leaky_relu_grad(constant([1.0, 2.0]), constant([-1.0, 3.0]))
+    >>> leaky_relu_grad(tf.constant([1.0, 2.0]), tf.constant([-1.0, 3.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.2, 2. ], dtype=float32)>
     """
     return dispatch(_LEAKY_RELU_GRAD, matching(gradients, features), {"alpha": float(alpha)},
@@ -217,7 +217,7 @@ def leaky_relu_grad(gradients, features, alpha=0.2, name=None):
 def elu_grad(gradients, outputs, name=None):
     """The gradient of `elu` given its upstream `gradients` and its `outputs`.
 
-    >>> elu_grad(constant([1.0, 2.0]), constant([-0.5, 3.0]))
+    >>> elu_grad(tf.constant([1.0, 2.0]), tf.constant([-0.5, 3.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 2. ], dtype=float32)>
     """
     return dispatch(_ELU_GRAD, matching(gradients, outputs), name=name)
@@ -226,7 +226,7 @@ def elu_grad(gradients, outputs, name=None):
 def selu_grad(gradients, outputs, name=None):
     """The gradient of `selu` given its upstream `gradients` and its `outputs`.
 
-    >>> selu_grad(constant([1.0]), constant([2.0]))
+    >>> selu_grad(tf.constant([1.0]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.050701], dtype=float32)>
     """
     return dispatch(_SELU_GRAD, matching(gradients, outputs), name=name)
@@ -235,7 +235,7 @@ def selu_grad(gradients, outputs, name=None):
 def softsign_grad(gradients, features, name=None):
     """The gradient of `softsign` given its upstream `gradients` and its input `features`.
 
-    >>> softsign_grad(constant([4.0]), constant([-1.0]))
+    >>> softsign_grad(tf.constant([4.0]), tf.constant([-1.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """
     return dispatch(_SOFTSIGN_GRAD, matching(gradients, features), name=name)
@@ -243,31 +243,31 @@ def softsign_grad(gradients, features, name=None):
 
 relu = unary(_RELU, """Computes max(features, 0) element-wise.
 
-    >>> relu(constant([-1, 2]))
+    >>> tf.nn.relu(tf.constant([-1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 2], dtype=int32)>
     """)
 export("nn.relu")(relu)
 relu6 = unary(_RELU6, """Computes min(max(features, 0), 6) element-wise.
 
-    >>> relu6(constant([-1.0, 3.0, 8.0]))
+    >>> tf.nn.relu6(tf.constant([-1.0, 3.0, 8.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0., 3., 6.], dtype=float32)>
     """)
 export("nn.relu6", "keras.activations.relu6")(relu6)
 elu = unary(_ELU, """Computes features if > 0 else exp(features) - 1.
 
-    >>> elu(constant([-1.0, 2.0]))
+    >>> tf.nn.elu(tf.constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.63212055,  2.        ], dtype=float32)>
     """)
 export("nn.elu")(elu)
 selu = unary(_SELU, """Computes scale * (features if > 0 else alpha * (exp(features) - 1)).
 
-    >>> selu(constant([0.0, 1.0]))
+    >>> tf.nn.selu(tf.constant([0.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.      , 1.050701], dtype=float32)>
     """)
 export("nn.selu")(selu)
 softsign = unary(_SOFTSIGN, """Computes features / (abs(features) + 1).
 
-    >>> softsign(constant([-1.0, 3.0]))
+    >>> tf.math.softsign(tf.constant([-1.0, 3.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5 ,  0.75], dtype=float32)>
     """)
 export("nn.softsign", "math.softsign", "keras.backend.softsign")(softsign)
@@ -277,7 +277,7 @@ export("nn.softsign", "math.softsign", "keras.backend.softsign")(softsign)
 def leaky_relu(features, alpha=0.2, name=None):
     """Computes features if > 0 else alpha * features; integers are computed as float32.
 
-    >>> leaky_relu(constant([-1.0, 2.0]))
+    >>> tf.nn.leaky_relu(tf.constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.2,  2. ], dtype=float32)>
     """
     x = as_tensor(features)
@@ -306,7 +306,7 @@ def gelu(features, approximate=False, name=None):
 
     With `approximate`, the tanh approximation is used.
 
-    >>> gelu(constant([-1.0, 0.5]))
+    >>> tf.nn.gelu(tf.constant([-1.0, 0.5]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.15865526,  0.34573123], dtype=float32)>
     """
     x = _float_features(features)
@@ -325,7 +325,7 @@ def gelu(features, approximate=False, name=None):
 def silu(features, beta=1.0):
     """Computes features * sigmoid(beta * features) (swish).
 
-    >>> silu(constant([-1.0, 0.0])).numpy().round(4)
+    >>> tf.nn.silu(tf.constant([-1.0, 0.0])).numpy().round(4)
     array([-0.2689,  0.    ], dtype=float32)
     """
     x = as_tensor(features)
@@ -403,7 +403,7 @@ def _axis(axis, rank):
 def softmax(logits, axis=None, name=None):
     """Computes exp(logits) / sum(exp(logits), axis) (default: the last axis).
 
-    >>> softmax(constant([0.0, 0.0]))
+    >>> tf.math.softmax(tf.constant([0.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
     """
     x = as_tensor(logits)
@@ -416,7 +416,7 @@ def softmax(logits, axis=None, name=None):
 def log_softmax(logits, axis=None, name=None):
     """Computes logits - log(sum(exp(logits), axis)) (default: the last axis).
 
-    >>> log_softmax(constant([0.0, 0.0]))
+    >>> tf.math.log_softmax(tf.constant([0.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.6931472, -0.6931472], dtype=float32)>
     """
     x = as_tensor(logits)
@@ -429,7 +429,7 @@ def log_softmax(logits, axis=None, name=None):
 def crelu(features, axis=-1, name=None):
     """Concatenates relu(features) and relu(-features) along `axis`.
 
-    >>> crelu(constant([1.0, -2.0]))
+    >>> tf.nn.crelu(tf.constant([1.0, -2.0]))
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([1., 0., 0., 2.], dtype=float32)>
     """
     x = as_tensor(features)
@@ -443,7 +443,7 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     With `compute_full_loss`, Stirling's approximation of log(targets!) is added
     where targets > 1.
 
-    >>> log_poisson_loss(constant([1.0]), constant([0.0]))
+    >>> tf.nn.log_poisson_loss(tf.constant([1.0]), tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """
     log_input = as_tensor(log_input)
@@ -465,7 +465,7 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
 def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     """Sigmoid cross entropy with the positive term weighted by `pos_weight`.
 
-    >>> weighted_cross_entropy_with_logits(constant([1.0]), constant([0.0]), 2.0)
+    >>> tf.nn.weighted_cross_entropy_with_logits(tf.constant([1.0]), tf.constant([0.0]), 2.0)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.3862944], dtype=float32)>
     """
     logits = as_tensor(logits)
@@ -508,7 +508,7 @@ def _divides(block, dim):
 def space_to_depth(input, block_size, data_format="NHWC", name=None):
     """Moves each block_size x block_size spatial block of NHWC `input` into the depth.
 
-    >>> space_to_depth(constant([[[[0], [1]], [[2], [3]]]]), 2)
+    >>> tf.nn.space_to_depth(tf.constant([[[[0], [1]], [[2], [3]]]]), 2)
     <tf.Tensor: shape=(1, 1, 1, 4), dtype=int32, numpy=array([[[[0, 1, 2, 3]]]], dtype=int32)>
     """
     x = as_tensor(input)
@@ -526,7 +526,7 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):
 def depth_to_space(input, block_size, data_format="NHWC", name=None):
     """Moves depth of NHWC `input` into block_size x block_size spatial blocks.
 
-    >>> depth_to_space(constant([[[[0, 1, 2, 3]]]]), 2).shape
+    >>> tf.nn.depth_to_space(tf.constant([[[[0, 1, 2, 3]]]]), 2).shape
     TensorShape([1, 2, 2, 1])
     """
     x = as_tensor(input)
@@ -584,7 +584,7 @@ tf_nodes[_BIAS_ADD] = NodeForm(outputs=("output",))
 def bias_add(value, bias, data_format=None, name=None):
     """Adds the 1-D `bias` along the channel axis of `value` (last, or 1 for "NC...").
 
-    >>> bias_add(constant([[1.0, 2.0]]), constant([10.0, 20.0]))
+    >>> tf.nn.bias_add(tf.constant([[1.0, 2.0]]), tf.constant([10.0, 20.0]))
     <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[11., 22.]], dtype=float32)>
     """
     if data_format is not None and data_format.startswith("NC"):
@@ -618,7 +618,7 @@ def bias_add_grad(out_backprop, data_format="NHWC", name=None):
     """The gradient of `bias_add` for its bias: `out_backprop` summed over all axes but the
     channel axis ("NHWC": last, "NCHW": 1).
 
-    >>> bias_add_grad(constant([[1.0, 2.0], [3.0, 4.0]]))
+    >>> bias_add_grad(tf.constant([[1.0, 2.0], [3.0, 4.0]]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([4., 6.], dtype=float32)>
     """
     return dispatch(_BIAS_ADD_GRAD, (as_tensor(out_backprop),), {"data_format": data_format},
@@ -711,7 +711,8 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
 
     `labels` are cast to the dtype of `logits`; the result drops `axis`.
 
-    >>> softmax_cross_entropy_with_logits(constant([[0.0, 1.0]]), constant([[0.0, 0.0]]))
+    >>> tf.nn.softmax_cross_entropy_with_logits(tf.constant([[0.0, 1.0]]),
+    ...                                         tf.constant([[0.0, 0.0]]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.6931472], dtype=float32)>
     """
     logits = as_tensor(logits)
@@ -728,7 +729,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
 
     Labels outside [0, num_classes) raise InvalidArgumentError.
 
-    >>> sparse_softmax_cross_entropy_with_logits(constant([1]), constant([[0.0, 0.0]]))
+    >>> tf.nn.sparse_softmax_cross_entropy_with_logits(tf.constant([1]), tf.constant([[0.0, 0.0]]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.6931472], dtype=float32)>
     """
     logits_in = logits
@@ -771,7 +772,8 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
     Computed stably as max(x, 0) - x * z + log(1 + exp(-|x|)).
 
-    >>> sigmoid_cross_entropy_with_logits(labels=constant([1.0]), logits=constant([0.0]))
+    >>> tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.constant([1.0]),
+    ...                                         logits=tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.6931472], dtype=float32)>
     """
     logits, labels = as_tensor(logits), as_tensor(labels)
@@ -789,7 +791,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 def l2_loss(t, name=None):
     """Computes sum(t ** 2) / 2.
 
-    >>> l2_loss(constant([1.0, 2.0, 3.0]))
+    >>> tf.nn.l2_loss(tf.constant([1.0, 2.0, 3.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=7.0>
     """
     return dispatch(_L2_LOSS, (as_tensor(t),), name=name)
@@ -802,7 +804,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     The batch size defaults to the number of examples (one replica); a zero
     batch size gives 0. Integer losses are averaged as float64.
 
-    >>> compute_average_loss(constant([1.0, 2.0, 3.0]))
+    >>> tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=2.0>
     """
     loss = as_tensor(per_example_loss)
@@ -830,7 +832,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
 def scale_regularization_loss(regularization_loss):
     """Sums a list of regularization losses, scaled for one replica.
 
-    >>> scale_regularization_loss([constant(2.0), constant(1.0)])
+    >>> tf.nn.scale_regularization_loss([tf.constant(2.0), tf.constant(1.0)])
     <tf.Tensor: shape=(), dtype=float32, numpy=3.0>
     """
     if isinstance(regularization_loss, (list, tuple)):
@@ -888,7 +890,7 @@ def in_top_k(targets, predictions, k, name=None):
     Ties with the k-th score count as in; out-of-range targets and rows with a
     non-finite score give False.
 
-    >>> in_top_k(constant([1, 0]), constant([[0.1, 0.9], [0.1, 0.9]]), 1)
+    >>> tf.math.in_top_k(tf.constant([1, 0]), tf.constant([[0.1, 0.9], [0.1, 0.9]]), 1)
     <tf.Tensor: shape=(2,), dtype=bool, numpy=array([ True, False])>
     """
     targets = as_tensor(targets)
@@ -906,7 +908,7 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
     float16 inputs are reduced in float32.
 
-    >>> mean, variance = moments(constant([1.0, 3.0]), [0])
+    >>> mean, variance = tf.nn.moments(tf.constant([1.0, 3.0]), [0])
     >>> float(mean), float(variance)
     (2.0, 1.0)
     """
@@ -935,7 +937,8 @@ def _moments_input(x, axes):
 def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     """Mean and variance of `x` over `axes`, each element counted `frequency_weights` times.
 
-    >>> mean, variance = weighted_moments(constant([1.0, 2.0]), [0], constant([3.0, 1.0]))
+    >>> mean, variance = tf.nn.weighted_moments(tf.constant([1.0, 2.0]), [0],
+    ...                                         tf.constant([3.0, 1.0]))
     >>> float(mean), float(variance)
     (1.25, 0.1875)
     """
@@ -958,7 +961,7 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
 def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     """(count, sum, sum of squares, shift) of `x` over `axes`, the sums taken of x - shift.
 
-    >>> [float(v) for v in sufficient_statistics(constant([1.0, 3.0]), [0])[:3]]
+    >>> [float(v) for v in tf.nn.sufficient_statistics(tf.constant([1.0, 3.0]), [0])[:3]]
     [2.0, 4.0, 10.0]
     """
     x = as_tensor(x)
@@ -981,7 +984,8 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
 def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
     """Mean and variance from sufficient statistics (see `sufficient_statistics`).
 
-    >>> [float(v) for v in normalize_moments(constant(2.0), constant(4.0), constant(10.0), None)]
+    >>> [float(v) for v in tf.nn.normalize_moments(tf.constant(2.0), tf.constant(4.0),
+    ...                                            tf.constant(10.0), None)]
     [2.0, 1.0]
     """
     inverse_count = math_ops.reciprocal(as_tensor(counts))
@@ -998,7 +1002,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
 
     `offset` and `scale` may be None (no shift, no scaling).
 
-    >>> batch_normalization(constant([3.0]), 1.0, 4.0, None, None, 0.0)
+    >>> tf.nn.batch_normalization(tf.constant([3.0]), 1.0, 4.0, None, None, 0.0)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """
     x = as_tensor(x)
@@ -1017,7 +1021,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
 
     `noise_shape` (broadcast against `x`) shares one draw across broadcast dims.
 
-    >>> dropout(constant([1.0, 2.0]), 0.0)
+    >>> tf.nn.dropout(tf.constant([1.0, 2.0]), 0.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
     """
     x = as_tensor(x)
@@ -1086,7 +1090,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
 
     With `max_norm`, each looked-up embedding is rescaled to an l2-norm of at most `max_norm`.
 
-    >>> embedding_lookup(constant([[1.0, 2.0], [3.0, 4.0]]), constant([1]))
+    >>> tf.nn.embedding_lookup(tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([1]))
     <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[3., 4.]], dtype=float32)>
     """
     if isinstance(params, (list, tuple)):

@@ -6,7 +6,7 @@ registered ops as the public functions. In graphs, the ops of binary operators
 are named after the operator (``mul``, ``add``, ``truediv``), as TensorFlow
 names them; the public functions name theirs after the op (``Mul``).
 
->>> constant([1, 2]) * 2 + 1
+>>> tf.constant([1, 2]) * 2 + 1
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 5], dtype=int32)>
 """
 import types

@@ -5,7 +5,7 @@ row; `dynamic_stitch` interleaves rows back into one tensor by index (so each
 undoes the other, and each one's gradient is the other).
 `histogram_fixed_width` counts values in equal-width bins.
 
->>> dynamic_partition([10, 20, 30], [1, 0, 1], 2)[1]
+>>> tf.dynamic_partition([10, 20, 30], [1, 0, 1], 2)[1]
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([10, 30], dtype=int32)>
 """
 import numpy as np
@@ -77,7 +77,7 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
     """Splits `data` into `num_partitions` tensors by the int32 `partitions`, a partition id
     for each of data's leading ``partitions.shape`` elements (in order within each part).
 
-    >>> [p.numpy().tolist() for p in dynamic_partition([10, 20, 30, 40], [0, 1, 1, 0], 2)]
+    >>> [p.numpy().tolist() for p in tf.dynamic_partition([10, 20, 30, 40], [0, 1, 1, 0], 2)]
     [[10, 40], [20, 30]]
     """
     data = as_tensor(data)
@@ -152,7 +152,7 @@ def dynamic_stitch(indices, data, name=None):
     """Interleaves the values of `data` into one tensor: ``merged[indices[m][i]] =
     data[m][i]`` (a later position wins where indices repeat; rows no index names are 0).
 
-    >>> dynamic_stitch([[0, 2], [1, 3]], [[1.0, 2.0], [3.0, 4.0]])
+    >>> tf.dynamic_stitch([[0, 2], [1, 3]], [[1.0, 2.0], [3.0, 4.0]])
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([1., 3., 2., 4.], dtype=float32)>
     """
     indices = _tensor_list(indices, _d.int32)
@@ -250,7 +250,7 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=_d.int32, name=N
     """Counts `values` in `nbins` equal-width bins spanning ``value_range = [low, high]``;
     values below low count in the first bin, values above high in the last.
 
-    >>> histogram_fixed_width([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0], [0.0, 5.0], nbins=5)
+    >>> tf.histogram_fixed_width([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0], [0.0, 5.0], nbins=5)
     <tf.Tensor: shape=(5,), dtype=int32, numpy=array([2, 1, 1, 0, 2], dtype=int32)>
     """
     dtype = _d.as_dtype(dtype)
@@ -267,7 +267,7 @@ def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_d.int32, n
 
     As in TF, `dtype` is accepted and ignored.
 
-    >>> histogram_fixed_width_bins([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0], [0.0, 5.0], nbins=5)
+    >>> tf.histogram_fixed_width_bins([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0], [0.0, 5.0], nbins=5)
     <tf.Tensor: shape=(6,), dtype=int32, numpy=array([0, 0, 1, 2, 4, 4], dtype=int32)>
     """
     values = as_tensor(values)

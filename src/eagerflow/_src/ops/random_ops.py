@@ -18,8 +18,8 @@ counter offset of this call), so an eager draw depends only on its attrs. In a g
 (a traced `function`) each random op keeps its own state, as TensorFlow's kernels do:
 every run draws the op's next values. A `Generator` holds a key and a counter itself.
 
->>> set_seed(42)
->>> uniform([3]).numpy()
+>>> tf.random.set_seed(42)
+>>> tf.random.uniform([3]).numpy()
 array([0.6645621 , 0.44100678, 0.3528825 ], dtype=float32)
 """
 import enum
@@ -107,10 +107,10 @@ _STATE = _SeedState()
 def set_seed(seed):
     """Sets the global random seed and restarts every op's random sequence.
 
-    >>> set_seed(3)
-    >>> x = normal([1])
-    >>> set_seed(3)
-    >>> bool(normal([1]).numpy()[0] == x.numpy()[0])
+    >>> tf.random.set_seed(3)
+    >>> x = tf.random.normal([1])
+    >>> tf.random.set_seed(3)
+    >>> bool(tf.random.normal([1]).numpy()[0] == x.numpy()[0])
     True
     """
     _STATE.reset(None if seed is None else int(seed))
@@ -122,7 +122,7 @@ def get_seed(op_seed):
     Seeds are taken modulo 2**31 - 1, and the pair (0, 0), which kernels read as "no
     seed", becomes (0, 2**31 - 1).
 
-    >>> set_seed(None)
+    >>> tf.random.set_seed(None)
     >>> get_seed(5)
     (87654321, 5)
     """
@@ -779,7 +779,7 @@ def _categorical(logits, num_samples, dtype, seed, name):
 def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None):
     """Uniform values in [minval, maxval) (maxval defaults to 1; integers need it).
 
-    >>> x = uniform([2, 3], minval=-1.0, maxval=1.0, seed=4)
+    >>> x = tf.random.uniform([2, 3], minval=-1.0, maxval=1.0, seed=4)
     >>> x.shape, bool((x.numpy() >= -1).all() and (x.numpy() < 1).all())
     (TensorShape([2, 3]), True)
     """
@@ -794,7 +794,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None
 def normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
     """Normally distributed values.
 
-    >>> normal([2], mean=3.0, stddev=0.0)
+    >>> tf.random.normal([2], mean=3.0, stddev=0.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([3., 3.], dtype=float32)>
     """
     dtype = _d.as_dtype(dtype)
@@ -806,7 +806,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
     """Normal values with those beyond 2 standard deviations from the mean re-drawn.
 
-    >>> bool((abs(truncated_normal([1000]).numpy()) <= 2).all())
+    >>> bool((abs(tf.random.truncated_normal([1000]).numpy()) <= 2).all())
     True
     """
     dtype = _d.as_dtype(dtype)
@@ -820,7 +820,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
 
     `logits`: [batch, num_classes]; the result is [batch, num_samples] (int64 by default).
 
-    >>> categorical(constant([[-1e9, 0.0]]), 3)
+    >>> tf.random.categorical(tf.constant([[-1e9, 0.0]]), 3)
     <tf.Tensor: shape=(1, 3), dtype=int64, numpy=array([[1, 1, 1]])>
     """
     return _categorical(logits, num_samples, dtype, _seed_attrs(seed), name)
@@ -830,7 +830,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
 def shuffle(value, seed=None, name=None):
     """`value` with its first dimension randomly permuted.
 
-    >>> sorted(shuffle(constant([1, 2, 3])).numpy().tolist())
+    >>> sorted(tf.random.shuffle(tf.constant([1, 2, 3])).numpy().tolist())
     [1, 2, 3]
     """
     return _run(_SHUFFLE, (as_tensor(value),), _NO_ATTRS, _seed_attrs(seed), name)
@@ -840,7 +840,7 @@ def shuffle(value, seed=None, name=None):
 def poisson(shape, lam, dtype=_d.float32, seed=None, name=None):
     """Poisson samples of rates `lam`: shape ``shape + lam.shape``.
 
-    >>> poisson([4], [1.0, 5.0]).shape
+    >>> tf.random.poisson([4], [1.0, 5.0]).shape
     TensorShape([4, 2])
     """
     dtype = _op_dtype(dtype, _HALF_FLOAT_DOUBLE + _INTS, "RandomPoissonV2")
@@ -853,7 +853,7 @@ def gamma(shape, alpha, beta=None, dtype=_d.float32, seed=None, name=None):
     """Gamma samples of shapes `alpha` and rates `beta` (default 1): shape ``shape +
     broadcast(alpha, beta).shape``, never below the smallest positive normal number.
 
-    >>> gamma([3], [0.5, 1.5], beta=[1.0, 2.0]).shape
+    >>> tf.random.gamma([3], [0.5, 1.5], beta=[1.0, 2.0]).shape
     TensorShape([3, 2])
     """
     dtype = _d.as_dtype(dtype)
@@ -873,7 +873,7 @@ class ShuffleStream:
     one per run: its seed pair is that of a graph's first unseeded random op. Keras's `fit`
     orders its epochs so (the op is in its dataset's map function).
 
-    >>> set_seed(0)
+    >>> tf.random.set_seed(0)
     >>> ShuffleStream(10).next().tolist()
     [2, 0, 5, 8, 7, 1, 9, 6, 3, 4]
     """
@@ -959,7 +959,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name
     """Uniform values determined by `seed` (shape [2]); integers take both bounds, or neither
     for the type's whole range.
 
-    >>> stateless_uniform([2], seed=[1, 2]).numpy()
+    >>> tf.random.stateless_uniform([2], seed=[1, 2]).numpy()
     array([0.8440604 , 0.19204533], dtype=float32)
     """
     dtype = _accepted(dtype, _FLOATS + _FULL_INTS)
@@ -976,7 +976,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float32, name=N
                      alg="auto_select"):
     """Normal values determined by `seed` (shape [2]).
 
-    >>> stateless_normal([3], seed=[4, 2]).shape
+    >>> tf.random.stateless_normal([3], seed=[4, 2]).shape
     TensorShape([3])
     """
     return _normal(_NORMAL, _shape_attr(shape, "StatelessRandomNormal"), mean, stddev,
@@ -988,7 +988,7 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float
                                alg="auto_select"):
     """Truncated normal values (within 2 standard deviations) determined by `seed`.
 
-    >>> bool((abs(stateless_truncated_normal([100], seed=[1, 1]).numpy()) <= 2).all())
+    >>> bool((abs(tf.random.stateless_truncated_normal([100], seed=[1, 1]).numpy()) <= 2).all())
     True
     """
     return _normal(_TRUNCATED, _shape_attr(shape, "StatelessTruncatedNormal"), mean, stddev,
@@ -1000,7 +1000,7 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float
 def stateless_categorical(logits, num_samples, seed, dtype=_d.int64, name=None):
     """Categorical samples determined by `seed`; see `categorical`.
 
-    >>> stateless_categorical(constant([[0.0, -1e9]]), 2, seed=[7, 7])
+    >>> tf.random.stateless_categorical(tf.constant([[0.0, -1e9]]), 2, seed=[7, 7])
     <tf.Tensor: shape=(1, 2), dtype=int64, numpy=array([[0, 0]])>
     """
     return _categorical(logits, num_samples, dtype, _seed_input(seed, "StatelessMultinomial"),
@@ -1011,7 +1011,7 @@ def stateless_categorical(logits, num_samples, seed, dtype=_d.int64, name=None):
 def split(seed, num=2, alg="auto_select"):
     """`num` new stateless seeds derived from `seed`: shape [num, 2], `seed`'s dtype.
 
-    >>> split([1, 2], num=3)[0].numpy()
+    >>> tf.random.split([1, 2], num=3)[0].numpy()
     array([1105988140, 1738052849], dtype=int32)
     """
     seed = _seed_input(seed, "StatelessRandomUniformFullIntV2", alg)
@@ -1022,7 +1022,7 @@ def split(seed, num=2, alg="auto_select"):
 def fold_in(seed, data, alg="auto_select"):
     """A new stateless seed combining `seed` with the integer `data` (of `data`'s dtype).
 
-    >>> fold_in([1, 2], 7).numpy()
+    >>> tf.random.fold_in([1, 2], 7).numpy()
     array([1105988140,          7], dtype=int32)
     """
     data = as_tensor(data)
@@ -1037,7 +1037,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=_d.float32, name=None):
     smallest positive normal number; gradients reach `alpha` (implicit reparameterization)
     and `beta`.
 
-    >>> stateless_gamma([3], seed=[1, 2], alpha=2.0).numpy()
+    >>> tf.random.stateless_gamma([3], seed=[1, 2], alpha=2.0).numpy()
     array([2.8172736, 1.9241365, 3.3360066], dtype=float32)
     """
     dtype = _d.as_dtype(dtype)
@@ -1059,7 +1059,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=_d.float32, name=None):
 def stateless_poisson(shape, seed, lam, dtype=_d.int32, name=None):
     """Poisson samples of rates `lam` determined by `seed`: `shape` ends with lam's shape.
 
-    >>> stateless_poisson([2, 2], seed=[1, 2], lam=[1.0, 30.0]).numpy()
+    >>> tf.random.stateless_poisson([2, 2], seed=[1, 2], lam=[1.0, 30.0]).numpy()
     array([[ 3, 38],
            [ 3, 45]], dtype=int32)
     """
@@ -1095,7 +1095,7 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=_d.int32, name=N
     """Binomial samples of `counts` trials of success probabilities `probs` determined by
     `seed`: `shape` ends with the broadcast shape of `counts` and `probs`.
 
-    >>> stateless_binomial([4], seed=[1, 2], counts=10.0, probs=0.5).numpy()
+    >>> tf.random.stateless_binomial([4], seed=[1, 2], counts=10.0, probs=0.5).numpy()
     array([6, 6, 7, 7], dtype=int32)
     """
     shape = _shape_attr(shape, "StatelessRandomBinomial")
@@ -1112,7 +1112,7 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
     determined by `seed`: `shape` ends with the parameters' broadcast shape. Gradients
     reach all four parameters.
 
-    >>> stateless_parameterized_truncated_normal([3], seed=[7, 11], minvals=0.5,
+    >>> tf.random.stateless_parameterized_truncated_normal([3], seed=[7, 11], minvals=0.5,
     ...                                          maxvals=0.7).numpy()
     array([0.64502746, 0.51543015, 0.6083882 ], dtype=float32)
     """
@@ -1128,7 +1128,7 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
 def stateless_shuffle(value, seed, alg="auto_select", name=None):
     """`value` with its first dimension permuted, as determined by `seed`.
 
-    >>> stateless_shuffle([[1, 2], [3, 4], [5, 6]], seed=[8, 9]).numpy()
+    >>> tf.random.experimental.stateless_shuffle([[1, 2], [3, 4], [5, 6]], seed=[8, 9]).numpy()
     array([[5, 6],
            [1, 2],
            [3, 4]], dtype=int32)
@@ -1147,8 +1147,8 @@ def index_shuffle(index, seed, max_index):
     (shape [2]) picks, computed without the permutation; vectors of indices (and bounds)
     give one position each.
 
-    >>> index_shuffle(range(4), seed=[5, 9], max_index=3).numpy()
-    array([2, 0, 1, 3], dtype=int32)
+    >>> tf.random.experimental.index_shuffle(range(4), seed=[5, 9], max_index=65535).numpy()
+    array([51675, 37155, 22284, 16268], dtype=int32)
     """
     seed = as_tensor(seed)
     # As TF: the seed's first dimension (not its last) takes one more value, so that the
@@ -1166,7 +1166,7 @@ def create_rng_state(seed, alg):
     """The state of a generator of algorithm `alg` seeded with `seed` (an integer or a
     sequence of them): int64 of shape [3] for Philox, [2] for ThreeFry.
 
-    >>> create_rng_state(1234, "philox").numpy()
+    >>> tf.random.create_rng_state(1234, "philox").numpy()
     array([1234,    0,    0])
     """
     size = 2 if _algorithm(alg) is Algorithm.THREEFRY else 3
@@ -1193,7 +1193,7 @@ class Generator:
     """A random number generator whose state (a Philox key and counter) advances with each
     call by 256 blocks per value drawn.
 
-    >>> Generator.from_seed(1).normal([3]).numpy()
+    >>> tf.random.Generator.from_seed(1).normal([3]).numpy()
     array([ 0.43842274, -0.53439844, -0.07710262], dtype=float32)
     """
 
@@ -1213,7 +1213,7 @@ class Generator:
     def from_seed(cls, seed, alg=None):
         """A generator whose state is `seed` cut into 64-bit chunks.
 
-        >>> Generator.from_seed(1).state.numpy()
+        >>> tf.random.Generator.from_seed(1).state.numpy()
         array([1, 0, 0])
         """
         return cls(state=_state_from_seed(seed), alg=alg)
@@ -1249,7 +1249,7 @@ class Generator:
     def state(self):
         """``[counter low, counter high, key]`` as int64.
 
-        >>> g = Generator.from_seed(1); _ = g.normal([3]); g.state.numpy()
+        >>> g = tf.random.Generator.from_seed(1); _ = g.normal([3]); g.state.numpy()
         array([769,   0,   0])
         """
         words = [self._counter & _U64, self._counter >> 64, self._key]
@@ -1321,7 +1321,7 @@ class Generator:
     def make_seeds(self, count=1):
         """`count` new seeds for stateless ops: int64 of shape [2, count], keys over zeros.
 
-        >>> Generator.from_seed(0).make_seeds(2).numpy()[1]
+        >>> tf.random.Generator.from_seed(0).make_seeds(2).numpy()[1]
         array([0, 0])
         """
         keys = self.uniform_full_int([count], dtype=_d.int64).numpy()
@@ -1340,7 +1340,7 @@ _GLOBAL_GENERATOR = []  # holds the global generator once made
 def get_global_generator():
     """The generator that `Generator`-style code uses by default (nondeterministic).
 
-    >>> get_global_generator() is get_global_generator()
+    >>> tf.random.get_global_generator() is tf.random.get_global_generator()
     True
     """
     with _STATE.lock:

@@ -6,9 +6,9 @@ Axes, `k`, `num_segments` and the like are static attrs: tensors given for them 
 read as Python ints by the public functions when their value is known before run time;
 `k` and `num_segments` known only at run time become the op's last input instead.
 
->>> reduce_sum(constant([[1, 2], [3, 4]]), axis=0)
+>>> tf.reduce_sum(tf.constant([[1, 2], [3, 4]]), axis=0)
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 6], dtype=int32)>
->>> reduce_mean(constant([1, 2]))  # integer means truncate
+>>> tf.reduce_mean(tf.constant([1, 2]))  # integer means truncate
 <tf.Tensor: shape=(), dtype=int32, numpy=1>
 """
 import collections
@@ -336,7 +336,7 @@ reduce_sum = _reducer(_SUM, """Computes the sum of elements across dimensions of
     `axis` (None: all) may be an int, a list or a tensor, negative axes count
     from the end; `keepdims` keeps reduced dimensions with length 1.
 
-    >>> reduce_sum(constant([[1, 1, 1], [1, 1, 1]]), 1, keepdims=True)
+    >>> tf.reduce_sum(tf.constant([[1, 1, 1], [1, 1, 1]]), 1, keepdims=True)
     <tf.Tensor: shape=(2, 1), dtype=int32, numpy=
     array([[3],
            [3]], dtype=int32)>
@@ -346,13 +346,13 @@ reduce_mean = _reducer(_MEAN, """Computes the mean of elements across dimensions
 
     Integer means truncate toward zero; the mean of no floats is NaN.
 
-    >>> reduce_mean(constant([1.0, 2.0]))
+    >>> tf.reduce_mean(tf.constant([1.0, 2.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=1.5>
     """)
 export("math.reduce_mean", "reduce_mean")(reduce_mean)
 reduce_prod = _reducer(_PROD, """Computes the product of elements across dimensions.
 
-    >>> reduce_prod(constant([2, 3]))
+    >>> tf.reduce_prod(tf.constant([2, 3]))
     <tf.Tensor: shape=(), dtype=int32, numpy=6>
     """)
 export("math.reduce_prod", "reduce_prod")(reduce_prod)
@@ -360,31 +360,31 @@ reduce_max = _reducer(_MAX, """Computes the maximum of elements across dimension
 
     An empty reduction gives the dtype's lowest value (-inf for floats).
 
-    >>> reduce_max(constant([1, 5, 3]))
+    >>> tf.reduce_max(tf.constant([1, 5, 3]))
     <tf.Tensor: shape=(), dtype=int32, numpy=5>
     """)
 export("math.reduce_max", "reduce_max")(reduce_max)
 reduce_min = _reducer(_MIN, """Computes the minimum of elements across dimensions.
 
-    >>> reduce_min(constant([[1.0, 5.0]]), axis=-1)
+    >>> tf.reduce_min(tf.constant([[1.0, 5.0]]), axis=-1)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """)
 export("math.reduce_min", "reduce_min")(reduce_min)
 reduce_any = _reducer(_ANY, """Computes the logical OR of elements across dimensions.
 
-    >>> reduce_any(constant([False, True]))
+    >>> tf.reduce_any(tf.constant([False, True]))
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """, _d.bool)
 export("math.reduce_any", "reduce_any")(reduce_any)
 reduce_all = _reducer(_ALL, """Computes the logical AND of elements across dimensions.
 
-    >>> reduce_all(constant([False, True]))
+    >>> tf.reduce_all(tf.constant([False, True]))
     <tf.Tensor: shape=(), dtype=bool, numpy=False>
     """, _d.bool)
 export("math.reduce_all", "reduce_all")(reduce_all)
 reduce_euclidean_norm = _reducer(_EUCLIDEAN_NORM, """Computes sqrt(sum(|x|**2)) across dimensions.
 
-    >>> reduce_euclidean_norm(constant([3.0, 4.0]))
+    >>> tf.math.reduce_euclidean_norm(tf.constant([3.0, 4.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
     """)
 export("math.reduce_euclidean_norm")(reduce_euclidean_norm)
@@ -394,7 +394,7 @@ export("math.reduce_euclidean_norm")(reduce_euclidean_norm)
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """Computes log(sum(exp(x))) across dimensions, without overflow for large x.
 
-    >>> reduce_logsumexp(constant([1000.0, 1000.0]))
+    >>> tf.reduce_logsumexp(tf.constant([1000.0, 1000.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=1000.6931762695312>
     """
     x = as_tensor(input_tensor)
@@ -413,7 +413,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
 
     Complex inputs give the real variance of their magnitude of deviation.
 
-    >>> reduce_variance(constant([1.0, 2.0, 3.0, 4.0]))
+    >>> tf.math.reduce_variance(tf.constant([1.0, 2.0, 3.0, 4.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=1.25>
     """
     x = as_tensor(input_tensor)
@@ -430,7 +430,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """Computes the standard deviation across dimensions.
 
-    >>> reduce_std(constant([1.0, 3.0]))
+    >>> tf.math.reduce_std(tf.constant([1.0, 3.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=1.0>
     """
     return math_ops.sqrt(reduce_variance(input_tensor, axis, keepdims), name=name)
@@ -508,7 +508,7 @@ def _arg(op, input, axis, output_type, name):
 def argmax(input, axis=None, output_type=_d.int64, name=None):
     """Returns the index of the largest value across `axis` (default 0); ties: first index.
 
-    >>> argmax(constant([[1, 5], [7, 2]]))
+    >>> tf.argmax(tf.constant([[1, 5], [7, 2]]))
     <tf.Tensor: shape=(2,), dtype=int64, numpy=array([1, 0])>
     """
     return _arg(_ARG_MAX, input, axis, output_type, name)
@@ -518,7 +518,7 @@ def argmax(input, axis=None, output_type=_d.int64, name=None):
 def argmin(input, axis=None, output_type=_d.int64, name=None):
     """Returns the index of the smallest value across `axis` (default 0); ties: first index.
 
-    >>> argmin(constant([3, 1, 1]), output_type=int32)
+    >>> tf.argmin(tf.constant([3, 1, 1]), output_type=tf.int32)
     <tf.Tensor: shape=(), dtype=int32, numpy=1>
     """
     return _arg(_ARG_MIN, input, axis, output_type, name)
@@ -570,7 +570,7 @@ def top_k(input, k=1, sorted=True, index_type=_d.int32, name=None):
     Equal values keep the order of their indices; a NaN in a whole row (k = its length)
     lands where TF's sort leaves it, otherwise last.
 
-    >>> top_k(constant([1, 3, 3, 2]), k=2).indices
+    >>> tf.math.top_k(tf.constant([1, 3, 3, 2]), k=2).indices
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
     """
     index_type = _d.as_dtype(index_type)
@@ -625,7 +625,7 @@ def _sort_along(values, axis, direction, want_indices):
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """Sorts `values` along `axis` (a NaN lands where TF's sort leaves it).
 
-    >>> sort(constant([3, 1, 2]))
+    >>> tf.sort(tf.constant([3, 1, 2]))
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 2, 3], dtype=int32)>
     """
     return _sort_along(values, axis, direction, want_indices=False)
@@ -635,7 +635,7 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """Returns the int32 indices that sort `values` along `axis`; always stable.
 
-    >>> argsort(constant([3, 1, 3, 1]))
+    >>> tf.argsort(tf.constant([3, 1, 3, 1]))
     <tf.Tensor: shape=(4,), dtype=int32, numpy=array([1, 3, 0, 2], dtype=int32)>
     """
     return _sort_along(values, axis, direction, want_indices=True)
@@ -690,7 +690,7 @@ def unique(x, out_idx=_d.int32, name=None):
 
     Returns ``(y, idx)`` with ``x == y[idx]``.
 
-    >>> unique(constant([3, 1, 3])).y
+    >>> tf.unique(tf.constant([3, 1, 3])).y
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 1], dtype=int32)>
     """
     return _run_unique(_UNIQUE, Unique, x, out_idx, name)
@@ -700,7 +700,7 @@ def unique(x, out_idx=_d.int32, name=None):
 def unique_with_counts(x, out_idx=_d.int32, name=None):
     """Like `unique`, also counting each unique element: ``(y, idx, count)``.
 
-    >>> unique_with_counts(constant([3, 1, 3])).count
+    >>> tf.unique_with_counts(tf.constant([3, 1, 3])).count
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 1], dtype=int32)>
     """
     return _run_unique(_UNIQUE_WITH_COUNTS, UniqueWithCounts, x, out_idx, name)
@@ -756,7 +756,7 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32, 
     With `weights`, sums the weights of each value instead (the result takes their
     dtype). `axis=-1` counts each row of a 2-D `arr` separately.
 
-    >>> bincount(constant([1, 1, 3]))
+    >>> tf.math.bincount(tf.constant([1, 1, 3]))
     <tf.Tensor: shape=(4,), dtype=int32, numpy=array([0, 2, 0, 1], dtype=int32)>
     """
     if axis not in (None, 0, -1):
@@ -783,7 +783,7 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32, 
 def count_nonzero(input, axis=None, keepdims=None, dtype=_d.int64, name=None):
     """Counts the non-zero (non-empty, for strings) elements across dimensions.
 
-    >>> count_nonzero(constant([[0, 1], [2, 0]]))
+    >>> tf.math.count_nonzero(tf.constant([[0, 1], [2, 0]]))
     <tf.Tensor: shape=(), dtype=int64, numpy=2>
     """
     x = as_tensor(input)
@@ -897,7 +897,7 @@ segment_sum = _sorted_segment(_SEGMENT_SUM, """Sums the rows of `data` per segme
     `segment_ids` label the rows of `data` with sorted segment numbers; segments
     that no row names are 0.
 
-    >>> segment_sum(constant([1, 2, 3, 4]), constant([0, 0, 2, 2]))
+    >>> tf.math.segment_sum(tf.constant([1, 2, 3, 4]), tf.constant([0, 0, 2, 2]))
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([3, 0, 7], dtype=int32)>
     """)
 export("math.segment_sum")(segment_sum)
@@ -905,7 +905,7 @@ segment_prod = _sorted_segment(_SEGMENT_PROD, """Multiplies the rows of `data` p
 
     Empty segments are 1.
 
-    >>> segment_prod(constant([2, 3, 4]), constant([0, 0, 1]))
+    >>> tf.math.segment_prod(tf.constant([2, 3, 4]), tf.constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([6, 4], dtype=int32)>
     """)
 export("math.segment_prod")(segment_prod)
@@ -913,7 +913,7 @@ segment_max = _sorted_segment(_SEGMENT_MAX, """The maximum of the rows of `data`
 
     Empty segments are 0.
 
-    >>> segment_max(constant([2, 3, 4]), constant([0, 0, 1]))
+    >>> tf.math.segment_max(tf.constant([2, 3, 4]), tf.constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
     """)
 export("math.segment_max")(segment_max)
@@ -921,7 +921,7 @@ segment_min = _sorted_segment(_SEGMENT_MIN, """The minimum of the rows of `data`
 
     Empty segments are 0.
 
-    >>> segment_min(constant([2, 3, 4]), constant([0, 0, 1]))
+    >>> tf.math.segment_min(tf.constant([2, 3, 4]), tf.constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
     """)
 export("math.segment_min")(segment_min)
@@ -929,7 +929,7 @@ segment_mean = _sorted_segment(_SEGMENT_MEAN, """The mean of the rows of `data` 
 
     Integer means truncate; empty segments are 0.
 
-    >>> segment_mean(constant([1.0, 2.0, 4.0]), constant([0, 0, 1]))
+    >>> tf.math.segment_mean(tf.constant([1.0, 2.0, 4.0]), tf.constant([0, 0, 1]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 4. ], dtype=float32)>
     """)
 export("math.segment_mean")(segment_mean)
@@ -1011,7 +1011,7 @@ unsorted_segment_sum = _unsorted_segment(_UNSORTED_SEGMENT_SUM, """Sums slices p
     slice of `data` at its position. Ids may come in any order, negative ids drop
     their slice. The result has `num_segments` rows.
 
-    >>> unsorted_segment_sum(constant([1, 2, 3]), constant([1, 0, 1]), 2)
+    >>> tf.math.unsorted_segment_sum(tf.constant([1, 2, 3]), tf.constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
     """)
 export("math.unsorted_segment_sum")(unsorted_segment_sum)
@@ -1019,7 +1019,7 @@ unsorted_segment_prod = _unsorted_segment(_UNSORTED_SEGMENT_PROD, """Multiplies 
 
     Empty segments are 1.
 
-    >>> unsorted_segment_prod(constant([2, 3, 4]), constant([1, 0, 1]), 2)
+    >>> tf.math.unsorted_segment_prod(tf.constant([2, 3, 4]), tf.constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 8], dtype=int32)>
     """)
 export("math.unsorted_segment_prod")(unsorted_segment_prod)
@@ -1027,7 +1027,7 @@ unsorted_segment_max = _unsorted_segment(_UNSORTED_SEGMENT_MAX, """The maximum p
 
     Empty segments hold the dtype's lowest finite value.
 
-    >>> unsorted_segment_max(constant([2, 3, 4]), constant([1, 0, 1]), 2)
+    >>> tf.math.unsorted_segment_max(tf.constant([2, 3, 4]), tf.constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
     """)
 export("math.unsorted_segment_max")(unsorted_segment_max)
@@ -1035,7 +1035,7 @@ unsorted_segment_min = _unsorted_segment(_UNSORTED_SEGMENT_MIN, """The minimum p
 
     Empty segments hold the dtype's largest finite value.
 
-    >>> unsorted_segment_min(constant([2, 3, 4]), constant([1, 0, 1]), 2)
+    >>> tf.math.unsorted_segment_min(tf.constant([2, 3, 4]), tf.constant([1, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 2], dtype=int32)>
     """)
 export("math.unsorted_segment_min")(unsorted_segment_min)
@@ -1055,7 +1055,7 @@ def _segment_counts(data, segment_ids, num_segments):
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
     """The mean per segment id (0 for empty segments); integers give floats, as `truediv`.
 
-    >>> unsorted_segment_mean(constant([1.0, 2.0, 4.0]), constant([0, 0, 1]), 2)
+    >>> tf.math.unsorted_segment_mean(tf.constant([1.0, 2.0, 4.0]), tf.constant([0, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 4. ], dtype=float32)>
     """
     data = as_tensor(data)
@@ -1067,7 +1067,7 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
 def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     """The sum per segment id divided by the square root of the segment's size.
 
-    >>> unsorted_segment_sqrt_n(constant([3.0, 1.0]), constant([0, 0]), 1)
+    >>> tf.math.unsorted_segment_sqrt_n(tf.constant([3.0, 1.0]), tf.constant([0, 0]), 1)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.828427], dtype=float32)>
     """
     data = as_tensor(data)
@@ -1152,20 +1152,20 @@ cumsum = _scanner(_CUMSUM, """Computes the cumulative sum of `x` along `axis`.
 
     `exclusive` starts from 0 instead of the first element; `reverse` sums from the end.
 
-    >>> cumsum(constant([1, 2, 3]), exclusive=True, reverse=True)
+    >>> tf.cumsum(tf.constant([1, 2, 3]), exclusive=True, reverse=True)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([5, 3, 0], dtype=int32)>
     """)
 export("math.cumsum", "cumsum")(cumsum)
 cumprod = _scanner(_CUMPROD, """Computes the cumulative product of `x` along `axis`.
 
-    >>> cumprod(constant([1, 2, 3]), exclusive=True)
+    >>> tf.math.cumprod(tf.constant([1, 2, 3]), exclusive=True)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 1, 2], dtype=int32)>
     """)
 export("math.cumprod")(cumprod)
 cumulative_logsumexp = _scanner(_CUMULATIVE_LOGSUMEXP, """Computes log(cumsum(exp(x))) along
     `axis`, without overflow.
 
-    >>> cumulative_logsumexp(constant([0.0, 0.0]))
+    >>> tf.math.cumulative_logsumexp(tf.constant([0.0, 0.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.       , 0.6931472], dtype=float32)>
     """)
 export("math.cumulative_logsumexp")(cumulative_logsumexp)
@@ -1204,7 +1204,7 @@ _ADD_N_ARGUMENT_ERROR = ("Inputs must be an iterable of at least one Tensor/Inde
 def add_n(inputs, name=None):
     """Adds all input tensors element-wise (same shape and dtype, no broadcasting).
 
-    >>> add_n([constant([1, 2]), constant([3, 4]), constant([5, 6])])
+    >>> tf.add_n([tf.constant([1, 2]), tf.constant([3, 4]), tf.constant([5, 6])])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 9, 12], dtype=int32)>
     """
     if isinstance(inputs, Tensor):  # a tensor is a sequence of its rows
@@ -1221,7 +1221,7 @@ def add_n(inputs, name=None):
 def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
     """Adds a list of tensors element-wise, as `add_n`, checking `shape` and `tensor_dtype`.
 
-    >>> accumulate_n([constant([1, 2]), constant([3, 4])])
+    >>> tf.math.accumulate_n([tf.constant([1, 2]), tf.constant([3, 4])])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 6], dtype=int32)>
     """
     if not isinstance(inputs, (list, tuple)) or not inputs:
@@ -1252,7 +1252,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
     The bounds may broadcast to `t` but must not change its shape.
 
-    >>> clip_by_value(constant([1, 5, 9]), 2, 6)
+    >>> tf.clip_by_value(tf.constant([1, 5, 9]), 2, 6)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([2, 5, 6], dtype=int32)>
     """
     t = as_tensor(t)
@@ -1285,7 +1285,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     A negative `clip_norm` counts as 0. An `IndexedSlices` gives one, its values
     clipped by their own norm.
 
-    >>> clip_by_norm(constant([3.0, 4.0]), 1.0)
+    >>> tf.clip_by_norm(tf.constant([3.0, 4.0]), 1.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
     """
     values = _slices_values(t)
@@ -1318,7 +1318,7 @@ def global_norm(t_list, name=None):
 
     `IndexedSlices` count by their values (a repeated row counts each time).
 
-    >>> global_norm([constant([3.0]), constant([4.0])])
+    >>> tf.linalg.global_norm([tf.constant([3.0]), tf.constant([4.0])])
     <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
     """
     squares = [reduce_sum(math_ops.square(t)) for t in _tensor_list(t_list) if t is not None]
@@ -1334,7 +1334,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     Returns ``(list_clipped, global_norm)``; an infinite or NaN norm makes every
     entry NaN. Nones stay None, `IndexedSlices` stay `IndexedSlices`.
 
-    >>> clipped, norm = clip_by_global_norm([constant([3.0, 4.0])], 1.0)
+    >>> clipped, norm = tf.clip_by_global_norm([tf.constant([3.0, 4.0])], 1.0)
     >>> clipped[0]
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
     """
@@ -1356,7 +1356,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """Divides `x` by its L2 norm along `axis` (None: all), at least sqrt(epsilon).
 
-    >>> l2_normalize(constant([3.0, 4.0]))
+    >>> tf.linalg.l2_normalize(tf.constant([3.0, 4.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
     """
     x = as_tensor(x)
@@ -1380,7 +1380,7 @@ def _dims(t):
 def unbroadcast(grad, like):
     """`grad` summed over the dimensions along which `like` was broadcast to grad's shape.
 
-    >>> unbroadcast(ones([2, 3]), constant([1.0, 2.0, 3.0])).numpy()
+    >>> unbroadcast(tf.ones([2, 3]), tf.constant([1.0, 2.0, 3.0])).numpy()
     array([2., 2., 2.], dtype=float32)
     """
     concrete, target = _dims(grad), _dims(like)

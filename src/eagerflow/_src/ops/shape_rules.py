@@ -43,7 +43,7 @@ def known_elements(t):
     when even its length is unknown. `t` is an eager tensor (all known), a
     symbolic one (partly known: see `static_value`) or anything with ``.shape``.
 
-    >>> known_elements(constant([2, -1]))
+    >>> known_elements(tf.constant([2, -1]))
     [2, -1]
     """
     if isinstance(t, EagerTensor):

@@ -4,7 +4,7 @@ The transforms run on the array module's ``fft`` (NumPy's pocketfft on the host)
 TF's FFT library rounds differently, so results agree to float precision, not bit
 for bit.  One kernel maker and one shape-rule maker serve all twelve FFT ops.
 
->>> fft(constant([1 + 0j, 1j]))
+>>> tf.signal.fft(tf.constant([1 + 0j, 1j]))
 <tf.Tensor: shape=(2,), dtype=complex128, numpy=array([1.+1.j, 1.-1.j])>
 """
 import math
@@ -149,7 +149,7 @@ def _real_fft(kind, rank, input, fft_length, name):
 def fft(input, name=None):
     """The discrete Fourier transform over the innermost axis of a complex tensor.
 
-    >>> fft(constant([1 + 0j, 1j]))
+    >>> tf.signal.fft(tf.constant([1 + 0j, 1j]))
     <tf.Tensor: shape=(2,), dtype=complex128, numpy=array([1.+1.j, 1.-1.j])>
     """
     return _complex_fft("FFT", 1, input, name)
@@ -159,7 +159,7 @@ def fft(input, name=None):
 def ifft(input, name=None):
     """The inverse DFT over the innermost axis (scaled by 1/n).
 
-    >>> ifft(constant([1 + 1j, 1 - 1j]))
+    >>> tf.signal.ifft(tf.constant([1 + 1j, 1 - 1j]))
     <tf.Tensor: shape=(2,), dtype=complex128, numpy=array([1.+0.j, 0.+1.j])>
     """
     return _complex_fft("IFFT", 1, input, name)
@@ -169,7 +169,7 @@ def ifft(input, name=None):
 def fft2d(input, name=None):
     """The 2-D DFT over the two innermost axes of a complex tensor.
 
-    >>> fft2d(constant([[1j, 0j]])).shape
+    >>> tf.signal.fft2d(tf.constant([[1j, 0j]])).shape
     TensorShape([1, 2])
     """
     return _complex_fft("FFT", 2, input, name)
@@ -179,7 +179,7 @@ def fft2d(input, name=None):
 def ifft2d(input, name=None):
     """The inverse 2-D DFT over the two innermost axes.
 
-    >>> ifft2d(constant([[2j, 0j]]))
+    >>> tf.signal.ifft2d(tf.constant([[2j, 0j]]))
     <tf.Tensor: shape=(1, 2), dtype=complex128, numpy=array([[0.+1.j, 0.+1.j]])>
     """
     return _complex_fft("IFFT", 2, input, name)
@@ -189,7 +189,7 @@ def ifft2d(input, name=None):
 def fft3d(input, name=None):
     """The 3-D DFT over the three innermost axes of a complex tensor.
 
-    >>> fft3d(constant([[[1j]]]))
+    >>> tf.signal.fft3d(tf.constant([[[1j]]]))
     <tf.Tensor: shape=(1, 1, 1), dtype=complex128, numpy=array([[[0.+1.j]]])>
     """
     return _complex_fft("FFT", 3, input, name)
@@ -199,7 +199,7 @@ def fft3d(input, name=None):
 def ifft3d(input, name=None):
     """The inverse 3-D DFT over the three innermost axes.
 
-    >>> ifft3d(constant([[[1j]]]))
+    >>> tf.signal.ifft3d(tf.constant([[[1j]]]))
     <tf.Tensor: shape=(1, 1, 1), dtype=complex128, numpy=array([[[0.+1.j]]])>
     """
     return _complex_fft("IFFT", 3, input, name)
@@ -210,7 +210,7 @@ def rfft(input_tensor, fft_length=None, name=None):
     """The DFT of a real signal over its innermost axis: the ``n // 2 + 1`` non-negative
     frequencies, the signal cropped or zero-padded to ``n = fft_length[0]``.
 
-    >>> rfft(constant([1.0, 2.0, 3.0, 4.0]))
+    >>> tf.signal.rfft(tf.constant([1.0, 2.0, 3.0, 4.0]))
     <tf.Tensor: shape=(3,), dtype=complex64, numpy=array([10.+0.j, -2.+2.j, -2.+0.j], dtype=complex64)>
     """
     return _real_fft("RFFT", 1, input_tensor, fft_length, name)
@@ -221,7 +221,7 @@ def irfft(input_tensor, fft_length=None, name=None):
     """The real signal of length ``fft_length[0]`` (default ``2 * (m - 1)``) whose
     non-negative frequencies are `input_tensor`'s innermost axis.
 
-    >>> irfft(constant([10 + 0j, -2 + 2j, -2 + 0j], dtype=complex64))
+    >>> tf.signal.irfft(tf.constant([10 + 0j, -2 + 2j, -2 + 0j], dtype=tf.complex64))
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([1., 2., 3., 4.], dtype=float32)>
     """
     return _real_fft("IRFFT", 1, input_tensor, fft_length, name)
@@ -231,7 +231,7 @@ def irfft(input_tensor, fft_length=None, name=None):
 def rfft2d(input_tensor, fft_length=None, name=None):
     """`rfft` over the two innermost axes (the last one halved).
 
-    >>> rfft2d(ones([2, 3])).shape
+    >>> tf.signal.rfft2d(tf.ones([2, 3])).shape
     TensorShape([2, 2])
     """
     return _real_fft("RFFT", 2, input_tensor, fft_length, name)
@@ -241,7 +241,7 @@ def rfft2d(input_tensor, fft_length=None, name=None):
 def irfft2d(input_tensor, fft_length=None, name=None):
     """`irfft` over the two innermost axes.
 
-    >>> irfft2d(ones([2, 3], complex64)).shape
+    >>> tf.signal.irfft2d(tf.ones([2, 3], tf.complex64)).shape
     TensorShape([2, 4])
     """
     return _real_fft("IRFFT", 2, input_tensor, fft_length, name)
@@ -251,7 +251,7 @@ def irfft2d(input_tensor, fft_length=None, name=None):
 def rfft3d(input_tensor, fft_length=None, name=None):
     """`rfft` over the three innermost axes (the last one halved).
 
-    >>> rfft3d(ones([2, 3, 4])).shape
+    >>> tf.signal.rfft3d(tf.ones([2, 3, 4])).shape
     TensorShape([2, 3, 3])
     """
     return _real_fft("RFFT", 3, input_tensor, fft_length, name)
@@ -261,7 +261,7 @@ def rfft3d(input_tensor, fft_length=None, name=None):
 def irfft3d(input_tensor, fft_length=None, name=None):
     """`irfft` over the three innermost axes.
 
-    >>> irfft3d(ones([2, 3, 4], complex64)).shape
+    >>> tf.signal.irfft3d(tf.ones([2, 3, 4], tf.complex64)).shape
     TensorShape([2, 3, 6])
     """
     return _real_fft("IRFFT", 3, input_tensor, fft_length, name)
@@ -283,7 +283,7 @@ def _shift(x, axes, sign):
 def fftshift(x, axes=None, name=None):
     """Moves the zero frequency to the centre of `axes` (default: all).
 
-    >>> fftshift(constant([0, 1, 2, -2, -1]))
+    >>> tf.signal.fftshift(tf.constant([0, 1, 2, -2, -1]))
     <tf.Tensor: shape=(5,), dtype=int32, numpy=array([-2, -1,  0,  1,  2], dtype=int32)>
     """
     return _shift(x, axes, 1)
@@ -293,7 +293,7 @@ def fftshift(x, axes=None, name=None):
 def ifftshift(x, axes=None, name=None):
     """The inverse of `fftshift`: the centre of `axes` back to index 0.
 
-    >>> ifftshift(constant([-2, -1, 0, 1, 2]))
+    >>> tf.signal.ifftshift(tf.constant([-2, -1, 0, 1, 2]))
     <tf.Tensor: shape=(5,), dtype=int32, numpy=array([ 0,  1,  2, -2, -1], dtype=int32)>
     """
     return _shift(x, axes, -1)
@@ -401,7 +401,7 @@ def _raised_cosine(window_length, periodic, dtype, a, b):
 def hann_window(window_length, periodic=True, dtype=_d.float32, name=None):
     """The Hann window ``0.5 - 0.5 cos(2 pi n / N)`` of `window_length` points.
 
-    >>> hann_window(4)
+    >>> tf.signal.hann_window(4)
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([0. , 0.5, 1. , 0.5], dtype=float32)>
     """
     return _raised_cosine(window_length, periodic, dtype, 0.5, 0.5)
@@ -411,7 +411,7 @@ def hann_window(window_length, periodic=True, dtype=_d.float32, name=None):
 def hamming_window(window_length, periodic=True, dtype=_d.float32, name=None):
     """The Hamming window ``0.54 - 0.46 cos(2 pi n / N)`` of `window_length` points.
 
-    >>> hamming_window(3, dtype=float64)
+    >>> tf.signal.hamming_window(3, dtype=tf.float64)
     <tf.Tensor: shape=(3,), dtype=float64, numpy=array([0.08, 1.  , 0.08])>
     """
     return _raised_cosine(window_length, periodic, dtype, 0.54, 0.46)
@@ -423,7 +423,7 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     `axis` becomes two axes (frames, samples). With `pad_end` the last frames run past the
     end, filled with `pad_value`.
 
-    >>> frame(constant([1, 2, 3, 4, 5]), 3, 2)
+    >>> tf.signal.frame(tf.constant([1, 2, 3, 4, 5]), 3, 2)
     <tf.Tensor: shape=(2, 3), dtype=int32, numpy=
     array([[1, 2, 3],
            [3, 4, 5]], dtype=int32)>

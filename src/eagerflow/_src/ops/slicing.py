@@ -7,7 +7,7 @@ tensor, or a tuple/list of those; a boolean tensor or array masks instead
 the op is one node in a graph and one step for a tape; the kernel turns
 them back into a tuple of Python slices (cached) and indexes the array once.
 
->>> getitem(constant([[1, 2, 3], [4, 5, 6]]), (1, slice(None, None, -1)))
+>>> getitem(tf.constant([[1, 2, 3], [4, 5, 6]]), (1, slice(None, None, -1)))
 <tf.Tensor: shape=(3,), dtype=int32, numpy=array([6, 5, 4], dtype=int32)>
 """
 import functools
@@ -201,7 +201,7 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     inserts a dimension of 1, and `shrink_axis_mask` takes index `begin[i]`
     and drops the dimension. `var` is accepted for compatibility and unused.
 
-    >>> strided_slice([[1, 2, 3], [4, 5, 6]], [0, 2], [2, 0], [1, -1])
+    >>> tf.strided_slice([[1, 2, 3], [4, 5, 6]], [0, 2], [2, 0], [1, -1])
     <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
     array([[3, 2],
            [6, 5]], dtype=int32)>
@@ -346,7 +346,7 @@ def getitem(tensor, slice_spec):
     Out-of-range integer indices raise InvalidArgumentError; slices clamp like
     Python's. A list key is read as a tuple (``t[[0, 1]]`` is ``t[0, 1]``).
 
-    >>> getitem(constant([[1, 2], [3, 4]]), (Ellipsis, 0))
+    >>> getitem(tf.constant([[1, 2], [3, 4]]), (Ellipsis, 0))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 3], dtype=int32)>
     """
     if type(tensor) is not EagerTensor:
@@ -385,7 +385,7 @@ def strided_slice_grad(dy, shape, begin, end, strides, begin_mask=0, end_mask=0,
                        ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0, name=None):
     """Zeros of `shape` with `dy` written at the strided slice the other arguments spell.
 
-    >>> strided_slice_grad(constant([5, 6]), [4], [1], [3], [1])
+    >>> strided_slice_grad(tf.constant([5, 6]), [4], [1], [3], [1])
     <tf.Tensor: shape=(4,), dtype=int32, numpy=array([0, 5, 6, 0], dtype=int32)>
     """
     bounds = _static_bounds(begin, end, strides)

@@ -7,9 +7,9 @@ element by element. Regular expressions follow RE2's conventions where Python's
 `re` differs: ``\\d``, ``\\w`` and ``\\s`` are ASCII-only, and rewrites name groups
 as ``\\1``.
 
->>> join([constant(["a", "b"]), constant(["c", "d"])], separator="-")
+>>> tf.strings.join([tf.constant(["a", "b"]), tf.constant(["c", "d"])], separator="-")
 <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'a-c', b'b-d'], dtype=object)>
->>> length(constant(["abc", "é"]), unit="UTF8_CHAR")
+>>> tf.strings.length(tf.constant(["abc", "é"]), unit="UTF8_CHAR")
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 1], dtype=int32)>
 """
 import functools
@@ -120,7 +120,7 @@ def join(inputs, separator="", name=None):
 
     Inputs are scalars or tensors of one shape; scalars repeat.
 
-    >>> join(["x", constant(["a", "b"])], separator=",")
+    >>> tf.strings.join(["x", tf.constant(["a", "b"])], separator=",")
     <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'x,a', b'x,b'], dtype=object)>
     """
     separator = _attr_bytes(separator, "separator")
@@ -168,7 +168,7 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
 
     Several axes join in the order given.
 
-    >>> reduce_join(constant([["a", "b"], ["c", "d"]]), axis=1, separator="-")
+    >>> tf.strings.reduce_join(tf.constant([["a", "b"], ["c", "d"]]), axis=1, separator="-")
     <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'a-b', b'c-d'], dtype=object)>
     """
     attrs = {"axis": axis_attr(axis), "keepdims": bool(keepdims),
@@ -190,7 +190,7 @@ _STRING_LENGTH = register("StringLength", _string_length, rules.unary_to(_d.int3
 def length(input, unit="BYTE", name=None):
     """The length of each string, in bytes or (`unit="UTF8_CHAR"`) in characters.
 
-    >>> length(constant(["abc", "é"]))
+    >>> tf.strings.length(tf.constant(["abc", "é"]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 2], dtype=int32)>
     """
     _check_unit("StringLength", unit)
@@ -224,7 +224,7 @@ _STRING_STRIP = register("StringStrip", lambda xp, x: _map(bytes.strip, x), _UNA
 def lower(input, encoding="", name=None):
     """Lower-cases each string (ASCII letters only unless `encoding="utf-8"`).
 
-    >>> lower(constant("AbC"))
+    >>> tf.strings.lower(tf.constant("AbC"))
     <tf.Tensor: shape=(), dtype=string, numpy=b'abc'>
     """
     return dispatch(_STRING_LOWER, (_strings(input),), {"encoding": encoding}, name)
@@ -234,7 +234,7 @@ def lower(input, encoding="", name=None):
 def upper(input, encoding="", name=None):
     """Upper-cases each string (ASCII letters only unless `encoding="utf-8"`).
 
-    >>> upper(constant("AbC"))
+    >>> tf.strings.upper(tf.constant("AbC"))
     <tf.Tensor: shape=(), dtype=string, numpy=b'ABC'>
     """
     return dispatch(_STRING_UPPER, (_strings(input),), {"encoding": encoding}, name)
@@ -244,7 +244,7 @@ def upper(input, encoding="", name=None):
 def strip(input, name=None):
     """Removes leading and trailing ASCII whitespace from each string.
 
-    >>> strip(constant(["  a b \\n"]))
+    >>> tf.strings.strip(tf.constant(["  a b \\n"]))
     <tf.Tensor: shape=(1,), dtype=string, numpy=array([b'a b'], dtype=object)>
     """
     return dispatch(_STRING_STRIP, (_strings(input),), name=name)
@@ -288,7 +288,7 @@ def split(input, sep=None, maxsplit=-1, name=None):
     strings gives ragged rows, which eagerflow does not represent: only scalars
     are accepted.
 
-    >>> split(constant("a b  c"))
+    >>> tf.strings.split(tf.constant("a b  c"))
     <tf.Tensor: shape=(3,), dtype=string, numpy=array([b'a', b'b', b'c'], dtype=object)>
     """
     input = _strings(input)
@@ -338,7 +338,7 @@ def substr(input, pos, len, unit="BYTE", name=None):
     Negative `pos` counts from the end; `len` past the end (or negative) takes the
     rest. `pos` and `len` have one shape, which broadcasts with `input`.
 
-    >>> substr(constant(["hello", "world"]), 1, 3)
+    >>> tf.strings.substr(tf.constant(["hello", "world"]), 1, 3)
     <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'ell', b'orl'], dtype=object)>
     """
     _check_unit("Substr", unit)
@@ -438,7 +438,7 @@ def _is_text(value):
 def regex_full_match(input, pattern, name=None):
     """True where the whole string matches the regular expression `pattern`.
 
-    >>> regex_full_match(constant(["abc", "abcd"]), "a.c")
+    >>> tf.strings.regex_full_match(tf.constant(["abc", "abcd"]), "a.c")
     <tf.Tensor: shape=(2,), dtype=bool, numpy=array([ True, False])>
     """
     x = _strings(input)
@@ -454,7 +454,7 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
 
     Only the first match of each string is replaced unless `replace_global`.
 
-    >>> regex_replace(constant(["ab12"]), r"(\\d)", r"<\\1>")
+    >>> tf.strings.regex_replace(tf.constant(["ab12"]), r"(\\d)", r"<\\1>")
     <tf.Tensor: shape=(1,), dtype=string, numpy=array([b'ab<1><2>'], dtype=object)>
     """
     x = _strings(input)
@@ -523,7 +523,7 @@ _NUMBER_TYPES = (_d.float32, _d.float64, _d.int32, _d.int64, _d.uint32, _d.uint6
 def to_number(input, out_type=_d.float32, name=None):
     """Parses each string as a number of `out_type` (InvalidArgumentError if it is not one).
 
-    >>> to_number(constant(["1.5", " -2 ", "inf"]))
+    >>> tf.strings.to_number(tf.constant(["1.5", " -2 ", "inf"]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([ 1.5, -2. ,  inf], dtype=float32)>
     """
     out_type = _d.as_dtype(out_type)
@@ -582,7 +582,7 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
     `shortest` (%g) say otherwise; `width` pads, `fill` is a printf flag
     (" ", "0", "-", "+" or "#"). Booleans print as true/false.
 
-    >>> as_string(constant([1.5, 2.0]), precision=2)
+    >>> tf.as_string(tf.constant([1.5, 2.0]), precision=2)
     <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'1.50', b'2.00'], dtype=object)>
     """
     x = as_tensor(input)

@@ -13,8 +13,9 @@ A variable's array is also the value of every tensor read from it, so it is
 written in place only while nothing else refers to it; otherwise the update
 goes to a copy that replaces it, and the earlier reads keep their snapshot.
 
->>> v, m = Variable([1.0, 2.0]), Variable([0.0, 0.0])
->>> dispatch(KERAS_MOMENTUM, (v, m, constant(0.1), constant([1.0, 1.0]), constant(0.9)))
+>>> from eagerflow._src.core.dispatch import dispatch
+>>> v, m = tf.Variable([1.0, 2.0]), tf.Variable([0.0, 0.0])
+>>> dispatch(KERAS_MOMENTUM, (v, m, tf.constant(0.1), tf.constant([1.0, 1.0]), tf.constant(0.9)))
 ()
 >>> v.numpy()
 array([0.9, 1.9], dtype=float32)

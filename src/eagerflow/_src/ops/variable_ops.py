@@ -4,7 +4,7 @@ Installed on `Variable` with the operator overloads. ``var[key]`` reads
 like any tensor slice, and the slice can be assigned to, writing that part of
 the variable in one "ResourceStridedSliceAssign" op.
 
->>> v = Variable([1.0, 2.0, 3.0])
+>>> v = tf.Variable([1.0, 2.0, 3.0])
 >>> v[1].assign(7.0)
 <tf.Variable 'UnreadVariable' shape=(3,) dtype=float32, numpy=array([1., 7., 3.], dtype=float32)>
 """

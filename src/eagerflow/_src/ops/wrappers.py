@@ -1,6 +1,9 @@
 """Builders of public op functions: argument conversion in front of `dispatch`.
 
->>> add = binary(get("AddV2"))   # add(x, y, name=None)
+>>> from eagerflow._src.core import registry
+>>> add = binary(registry.get("AddV2"))   # add(x, y, name=None)
+>>> add([1, 2], 3)
+<tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 5], dtype=int32)>
 """
 from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like, operand

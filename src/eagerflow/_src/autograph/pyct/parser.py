@@ -5,7 +5,7 @@ compiled from a converted tree reports the user's own lines in tracebacks.
 
 >>> def f(x):
 ...     return x
->>> parse_entity(f).name  # doctest: +SKIP
+>>> parse_entity(f).name
 'f'
 """
 import ast

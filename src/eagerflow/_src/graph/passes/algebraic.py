@@ -13,8 +13,17 @@
 ``x + 0`` gives ``+0.0`` where ``x`` is ``-0.0``; the simplified program gives
 ``-0.0``, which compares equal.
 
->>> [op.type for op in simplify(program).operations]  # tf.identity(-(-x)) * 1.0
-['Placeholder', 'Neg', 'Neg', 'Identity', 'Const', 'Mul']
+>>> from eagerflow._src.graph.passes.program import Program
+>>> def program_of(fn, *shapes):
+...     specs = [tf.TensorSpec(s, tf.float32) for s in shapes]
+...     cf = tf.function(fn).get_concrete_function(*specs)
+...     return Program.from_graph(cf.graph, cf.inputs, cf.outputs)
+>>> program = program_of(lambda x: tf.identity(-(-x)) * 1.0, [2])
+>>> [op.type for op in program.operations]
+['Placeholder', 'Neg', 'Neg', 'Identity', 'Const', 'Mul', 'Identity']
+>>> simplified = simplify(program)  # the Neg and Const left unread go with dead-code elimination
+>>> simplified.outputs[0] is simplified.inputs[0]
+True
 """
 import ml_dtypes
 import numpy as np

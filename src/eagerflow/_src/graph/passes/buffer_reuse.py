@@ -8,9 +8,15 @@ qualify: made by an op declared ``fresh`` (a new array: never an input,
 constant, capture or variable value), not returned, and read only by ops
 declared to keep no view of them (a reshape or a variable assignment would).
 
->>> plan_buffer_reuse(program).reuse  # y = exp(x @ w) * 2.0: the product's array is reused twice
-{<tf.Operation 'Exp' type=Exp>: <tf.Tensor 'MatMul:0' ...>,
- <tf.Operation 'Mul' type=Mul>: <tf.Tensor 'Exp:0' ...>}
+>>> from eagerflow._src.graph.passes.program import Program
+>>> def program_of(fn, *shapes):
+...     specs = [tf.TensorSpec(s, tf.float32) for s in shapes]
+...     cf = tf.function(fn).get_concrete_function(*specs)
+...     return Program.from_graph(cf.graph, cf.inputs, cf.outputs)
+>>> program = program_of(lambda x, w: (x @ w) * 2.0 + 1.0, [32, 32], [32, 32])
+>>> plan_buffer_reuse(program).reuse  # the product's array is written twice more
+{<tf.Operation 'mul' type=Mul>: <tf.Tensor 'matmul:0' shape=(32, 32) dtype=float32>,
+ <tf.Operation 'add' type=AddV2>: <tf.Tensor 'mul:0' shape=(32, 32) dtype=float32>}
 """
 import numpy as np
 

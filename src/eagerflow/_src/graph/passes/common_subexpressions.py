@@ -4,8 +4,14 @@ Two operations are identical when they run the same op on the same input
 tensors with equal attributes; two ``Const`` nodes when their values have
 the same dtype, shape and bytes. Stateful operations are never merged.
 
->>> [op.type for op in eliminate_common_subexpressions(program).operations]  # x*x + x*x
-['Placeholder', 'Mul', 'AddV2']
+>>> from eagerflow._src.graph.passes.program import Program
+>>> def program_of(fn, *shapes):
+...     specs = [tf.TensorSpec(s, tf.float32) for s in shapes]
+...     cf = tf.function(fn).get_concrete_function(*specs)
+...     return Program.from_graph(cf.graph, cf.inputs, cf.outputs)
+>>> program = program_of(lambda x: x * x + x * x, [2])
+>>> [op.type for op in eliminate_common_subexpressions(program).operations]
+['Placeholder', 'Mul', 'AddV2', 'Identity']
 """
 import numpy as np
 
@@ -40,8 +46,8 @@ def _key(op):
         hash(attrs)
     except TypeError:
         return None
-    # Inputs by identity: the operations remembered in `first` keep them alive.  The op by
-    # identity too: two loops or branches share a type name, not their subgraphs.
+    # Inputs by identity: the operations remembered in `first` keep them alive.  (Two loops
+    # or branches differ by their attrs, which name their bodies.)
     return op.op_def, tuple(id(t) for t in op.inputs), attrs
 
 

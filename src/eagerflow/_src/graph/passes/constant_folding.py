@@ -7,8 +7,16 @@ shape). Stateful operations never fold, nor do results above `MAX_FOLDED_ELEMENT
 turn into a huge constant), nor operations whose kernel fails (the error
 belongs to run time, where it names the user's line).
 
->>> [op.type for op in fold_constants(program).operations]  # x * (2.0 * 3.0)
-['Placeholder', 'Const', 'Const', 'Const', 'Mul']
+>>> from eagerflow._src.graph.passes.program import Program
+>>> def program_of(fn, *shapes):
+...     specs = [tf.TensorSpec(s, tf.float32) for s in shapes]
+...     cf = tf.function(fn).get_concrete_function(*specs)
+...     return Program.from_graph(cf.graph, cf.inputs, cf.outputs)
+>>> program = program_of(lambda x: x * (tf.constant(2.0) * 3.0), [2])
+>>> [op.type for op in program.operations]
+['Placeholder', 'Const', 'Const', 'Mul', 'Mul', 'Identity']
+>>> [op.type for op in fold_constants(program).operations]  # the product is a new Const
+['Placeholder', 'Const', 'Const', 'Const', 'Mul', 'Identity']
 """
 import numpy as np
 

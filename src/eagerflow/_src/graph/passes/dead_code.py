@@ -3,8 +3,18 @@
 Stateful operations (variable updates, prints, random draws, asserts) always
 stay, in program order; so does everything they and the outputs read.
 
->>> [op.type for op in eliminate_dead_code(program).operations]  # y = x * 2; unused = x + 1
-['Placeholder', 'Const', 'Mul']
+>>> from eagerflow._src.graph.passes.program import Program
+>>> def program_of(fn, *shapes):
+...     specs = [tf.TensorSpec(s, tf.float32) for s in shapes]
+...     cf = tf.function(fn).get_concrete_function(*specs)
+...     return Program.from_graph(cf.graph, cf.inputs, cf.outputs)
+>>> def f(x):
+...     unused = x + 1.0
+...     return x * 2.0
+>>> [op.type for op in program_of(f, [2]).operations]
+['Placeholder', 'Const', 'AddV2', 'Const', 'Mul', 'Identity']
+>>> [op.type for op in eliminate_dead_code(program_of(f, [2])).operations]
+['Placeholder', 'Const', 'Mul', 'Identity']
 """
 from eagerflow._src.graph.passes.program import Program
 

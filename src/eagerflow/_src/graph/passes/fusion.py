@@ -9,8 +9,14 @@ intermediate result must be read by the next op of the chain alone (and not
 be returned), since it is never materialised. The fused op takes the
 product's attrs, name and user location: shape errors come from the product.
 
+>>> from eagerflow._src.graph.passes.program import Program
+>>> def program_of(fn, *shapes):
+...     specs = [tf.TensorSpec(s, tf.float32) for s in shapes]
+...     cf = tf.function(fn).get_concrete_function(*specs)
+...     return Program.from_graph(cf.graph, cf.inputs, cf.outputs)
+>>> program = program_of(lambda x, w, b: tf.nn.relu(tf.nn.bias_add(x @ w, b)), [2, 2], [2, 2], [2])
 >>> [op.type for op in fuse_bias_activation(program).operations]
-['Placeholder', 'Placeholder', 'Placeholder', '_FusedMatMul']
+['Placeholder', 'Placeholder', 'Placeholder', '_FusedMatMul', 'Identity']
 """
 import numpy as np
 

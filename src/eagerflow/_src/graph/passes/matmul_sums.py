@@ -17,8 +17,15 @@ operands (a ``Pack`` along axis 0, as the gradient of an unstacked sequence
 does), that stack, reshaped, stands for their concatenation.  The float sums
 are added in another order: equal within rounding.
 
->>> [op.type for op in merge_matmul_sums(program).operations]  # a @ b + c @ d
-['Placeholder', 'Placeholder', 'Placeholder', 'Placeholder', 'ConcatV2', 'ConcatV2', 'MatMul']
+>>> from eagerflow._src.graph.passes.program import Program
+>>> def program_of(fn, *shapes):
+...     specs = [tf.TensorSpec(s, tf.float32) for s in shapes]
+...     cf = tf.function(fn).get_concrete_function(*specs)
+...     return Program.from_graph(cf.graph, cf.inputs, cf.outputs)
+>>> program = program_of(lambda a, b, c, d: a @ b + c @ d, *[[32, 32]] * 4)
+>>> [op.type for op in merge_matmul_sums(program).operations]
+['Placeholder', 'Placeholder', 'Placeholder', 'Placeholder', 'ConcatV2', 'ConcatV2', 'MatMul',
+ 'Identity']
 """
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph.graph import SymbolicTensor

@@ -12,6 +12,7 @@ switch (on unless set off; all off with ``disable_meta_optimizer``):
 * ``remapping``: `fuse_bias_activation`;
 * ``memory_optimization``: `plan_buffer_reuse`.
 
+>>> cf = tf.function(lambda x: x * 2.0).get_concrete_function(tf.TensorSpec([2], tf.float32))
 >>> program = optimize(cf.graph, cf.inputs, cf.outputs)
 >>> [op.type for op in program.operations]
 ['Placeholder', 'Const', 'Mul']

@@ -8,8 +8,14 @@ A `Rewriter` does the bookkeeping: it re-emits operations in order and
 redirects every use of a replaced tensor to its replacement; `rewrite` runs
 the usual loop, asking a pass what stands in for each operation.
 
+>>> cf = tf.function(lambda x: tf.identity(x) * 2.0).get_concrete_function(tf.TensorSpec([2]))
+>>> program = Program.from_graph(cf.graph, cf.inputs, cf.outputs)
+>>> [op.type for op in program.operations]
+['Placeholder', 'Identity', 'Const', 'Mul', 'Identity']
 >>> without_identities = rewrite(
 ...     program, lambda op: ((), op.inputs) if op.type == "Identity" else None)
+>>> [op.type for op in without_identities.operations]
+['Placeholder', 'Const', 'Mul']
 """
 from eagerflow._src.graph.graph import Operation, SymbolicTensor
 

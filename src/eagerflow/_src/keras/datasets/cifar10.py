@@ -1,6 +1,6 @@
 """CIFAR-10 small colour images in 10 classes (``tf.keras.datasets.cifar10``).
 
->>> (x_train, y_train), (x_test, y_test) = load_data()  # doctest: +SKIP
+>>> (x_train, y_train), (x_test, y_test) = tf.keras.datasets.cifar10.load_data()  # doctest: +SKIP
 >>> x_train.shape, y_train.shape  # doctest: +SKIP
 ((50000, 32, 32, 3), (50000, 1))
 """
@@ -38,7 +38,7 @@ def load_data(cache_dir=None):
     Images are ``(n, 32, 32, 3)``, or ``(n, 3, 32, 32)`` when
     ``tf.keras.backend.image_data_format()`` is ``'channels_first'``.
 
-    >>> _, (x_test, y_test) = load_data()  # doctest: +SKIP
+    >>> _, (x_test, y_test) = tf.keras.datasets.cifar10.load_data()  # doctest: +SKIP
     >>> x_test.shape, y_test.dtype  # doctest: +SKIP
     ((10000, 32, 32, 3), dtype('uint8'))
     """

@@ -1,6 +1,7 @@
 """Fashion-MNIST clothing images (``tf.keras.datasets.fashion_mnist``).
 
->>> (x_train, y_train), (x_test, y_test) = load_data()  # doctest: +SKIP
+>>> (x_train, y_train), (x_test, y_test) = (  # doctest: +SKIP
+...     tf.keras.datasets.fashion_mnist.load_data())
 >>> x_train.shape, y_train.dtype  # doctest: +SKIP
 ((60000, 28, 28), dtype('uint8'))
 """
@@ -26,7 +27,7 @@ def _read_idx(path, header):
 def load_data(cache_dir=None):
     """``(x_train, y_train), (x_test, y_test)``: 28x28 uint8 images and uint8 labels 0-9.
 
-    >>> _, (x_test, y_test) = load_data()  # doctest: +SKIP
+    >>> _, (x_test, y_test) = tf.keras.datasets.fashion_mnist.load_data()  # doctest: +SKIP
     >>> x_test.shape  # doctest: +SKIP
     (10000, 28, 28)
     """

@@ -3,7 +3,7 @@
 Reviews are lists of word indices; index ``i + index_from`` is the i-th most
 frequent word, and `get_word_index` maps words to ``i``.
 
->>> (x_train, y_train), _ = load_data(num_words=10000)  # doctest: +SKIP
+>>> (x_train, y_train), _ = tf.keras.datasets.imdb.load_data(num_words=10000)  # doctest: +SKIP
 >>> x_train.shape, x_train[0][:3]  # doctest: +SKIP
 ((25000,), [1, 14, 22])
 """
@@ -46,7 +46,8 @@ def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
     num_words`` or ``< skip_top`` become `oov_char` (dropped if it is None).
     With `maxlen`, reviews of `maxlen` or more indices are left out.
 
-    >>> (x_train, y_train), _ = load_data(num_words=5000, maxlen=100)  # doctest: +SKIP
+    >>> (x_train, y_train), _ = tf.keras.datasets.imdb.load_data(num_words=5000,
+    ...                                                          maxlen=100)  # doctest: +SKIP
     >>> max(max(review) for review in x_train)  # doctest: +SKIP
     4999
     """
@@ -91,7 +92,7 @@ def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
 def get_word_index(path="imdb_word_index.json"):
     """The dict mapping each word to its frequency rank (1 = most frequent).
 
-    >>> get_word_index()["the"]  # doctest: +SKIP
+    >>> tf.keras.datasets.imdb.get_word_index()["the"]  # doctest: +SKIP
     1
     """
     with open(remote.fetch("imdb_word_index.json", path)) as f:

@@ -1,6 +1,6 @@
 """MNIST handwritten digits (``tf.keras.datasets.mnist``).
 
->>> (x_train, y_train), (x_test, y_test) = load_data()  # doctest: +SKIP
+>>> (x_train, y_train), (x_test, y_test) = tf.keras.datasets.mnist.load_data()  # doctest: +SKIP
 >>> x_train.shape, x_train.dtype, y_test.shape  # doctest: +SKIP
 ((60000, 28, 28), dtype('uint8'), (10000,))
 """
@@ -17,7 +17,7 @@ def load_data(path="mnist.npz", cache_dir=None):
     `path` is the file name in the cache (``~/.keras/datasets`` unless
     `cache_dir` says otherwise).
 
-    >>> (x_train, y_train), _ = load_data()  # doctest: +SKIP
+    >>> (x_train, y_train), _ = tf.keras.datasets.mnist.load_data()  # doctest: +SKIP
     >>> y_train[:3]  # doctest: +SKIP
     array([5, 0, 4], dtype=uint8)
     """

@@ -5,13 +5,13 @@ layer's name scope, so they are named ``dense/kernel:0``); every call checks
 the input against `input_spec`, casts floating inputs to the layer's compute
 dtype, passes ``training`` down to nested layers and propagates masks.
 
->>> class Scale(Layer):
+>>> class Scale(tf.keras.layers.Layer):
 ...     def build(self, input_shape):
 ...         self.w = self.add_weight("w", shape=(input_shape[-1],), initializer="ones")
 ...     def call(self, inputs):
 ...         return inputs * self.w
 >>> layer = Scale()
->>> layer([[1.0, 2.0]]).numpy()
+>>> layer(tf.constant([[1.0, 2.0]])).numpy()
 array([[1., 2.]], dtype=float32)
 >>> [w.name for w in layer.weights]
 ['scale/w:0']

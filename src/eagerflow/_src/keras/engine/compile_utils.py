@@ -7,9 +7,8 @@ their mean as the ``loss`` metric. `MetricsContainer` does the same for
 metrics, created on the first batch, when the shapes of labels and
 predictions tell which accuracy ``'accuracy'`` means.
 
->>> from eagerflow._src.core.convert import constant
 >>> container = LossesContainer("mse")
->>> float(container(constant([[1.0]]), constant([[3.0]])))
+>>> float(container(tf.constant([[1.0]]), tf.constant([[3.0]])))
 4.0
 """
 from eagerflow._src.core import nest

@@ -7,10 +7,11 @@ model replays them on real tensors, each layer through its own `__call__`
 included (as `TFOpLambda` layers). Its config lists the layers and, for each
 call, the arguments it was made with, in Keras's format.
 
->>> from eagerflow._src.keras.engine.input_layer import Input
->>> x = Input(shape=(2,))
->>> model = Functional(x, x * 2.0)
->>> model([[1.0, 2.0]]).numpy()
+>>> x = tf.keras.Input(shape=(2,))
+>>> model = tf.keras.Model(x, x * 2.0)
+>>> type(model).__name__
+'Functional'
+>>> model(tf.constant([[1.0, 2.0]])).numpy()
 array([[2., 4.]], dtype=float32)
 >>> [layer.name for layer in model.layers]
 ['input_1', 'tf.math.multiply']

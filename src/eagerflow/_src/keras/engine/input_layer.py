@@ -1,6 +1,6 @@
 """`Input` and `InputLayer`: the entry points of functional models.
 
->>> x = Input(shape=(28, 28), name="pixels")
+>>> x = tf.keras.Input(shape=(28, 28), name="pixels")
 >>> x.shape, x.dtype.name
 (TensorShape([None, 28, 28]), 'float32')
 """

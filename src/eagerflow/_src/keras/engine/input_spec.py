@@ -1,9 +1,8 @@
 """`InputSpec`: what a layer accepts (rank, dtype, fixed axes), checked on every call.
 
->>> from eagerflow._src.core.tensor_spec import TensorSpec
->>> spec = InputSpec(min_ndim=2, axes={-1: 4})
->>> assert_input_compatibility([spec], [TensorSpec([None, 4])], "dense")
->>> assert_input_compatibility([spec], [TensorSpec([2, 5])], "dense")
+>>> spec = tf.keras.layers.InputSpec(min_ndim=2, axes={-1: 4})
+>>> assert_input_compatibility([spec], [tf.TensorSpec([None, 4])], "dense")
+>>> assert_input_compatibility([spec], [tf.TensorSpec([2, 5])], "dense")
 Traceback (most recent call last):
   ...
 ValueError: Input 0 of layer "dense" is incompatible with the layer: expected axis -1 of input shape to have value 4, but received input with shape (2, 5)

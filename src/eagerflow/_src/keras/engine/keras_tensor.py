@@ -8,8 +8,8 @@ which tensors into which. TF functions and operators applied to these tensors
 (`TFOpLambda`, see ``layers/tf_op_layers.py``). `Functional` models later
 replay the layers on real tensors.
 
->>> from eagerflow._src.keras.engine import input_layer
->>> x = input_layer.Input(shape=(3,))
+>>> tf.keras.backend.clear_session()  # layer names count from zero again
+>>> x = tf.keras.Input(shape=(3,))
 >>> x * 2
 <KerasTensor: shape=(None, 3) dtype=float32 (created by layer 'tf.math.multiply')>
 """

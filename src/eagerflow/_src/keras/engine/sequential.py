@@ -4,8 +4,8 @@ Once the input shape is known (from ``input_shape`` on the first layer, an
 `Input`, `build`, or the first call) the stack is also a functional graph,
 so `summary`, `inputs`, `outputs` and `output_shape` work as in Keras.
 
->>> from eagerflow._src.keras.layers.core import Dense
->>> model = Sequential([Dense(4, input_shape=(3,)), Dense(2)])
+>>> model = tf.keras.Sequential([tf.keras.layers.Dense(4, input_shape=(3,)),
+...                              tf.keras.layers.Dense(2)])
 >>> [tuple(w.shape) for w in model.weights]
 [(3, 4), (4,), (4, 2), (2,)]
 """

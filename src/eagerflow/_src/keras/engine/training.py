@@ -5,9 +5,8 @@ traced once by `function` into one optimized graph (forward pass, gradient,
 optimizer update and metric updates), so a training step costs one call.
 
 >>> import numpy as np
->>> from eagerflow._src.keras.layers.core import Dense
->>> from eagerflow._src.keras.engine.sequential import Sequential
->>> model = Sequential([Dense(1, input_shape=(2,), kernel_initializer="zeros")])
+>>> model = tf.keras.Sequential(
+...     [tf.keras.layers.Dense(1, input_shape=(2,), kernel_initializer="zeros")])
 >>> model.compile(optimizer="sgd", loss="mse")
 >>> history = model.fit(np.ones((8, 2)), np.ones((8, 1)), epochs=2, verbose=0)
 >>> sorted(history.history)

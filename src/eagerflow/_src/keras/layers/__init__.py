@@ -1,6 +1,6 @@
 """Keras layers (``tf.keras.layers``): every layer class by name, and their (de)serialization.
 
->>> type(deserialize({"class_name": "Dense", "config": {"units": 2}})).__name__
+>>> type(tf.keras.layers.deserialize({"class_name": "Dense", "config": {"units": 2}})).__name__
 'Dense'
 """
 import importlib

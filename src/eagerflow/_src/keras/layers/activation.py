@@ -1,6 +1,6 @@
 """Activation layers: ReLU, LeakyReLU, PReLU, ELU, ThresholdedReLU and Softmax.
 
->>> LeakyReLU()(constant([-1.0, 2.0])).numpy()
+>>> tf.keras.layers.LeakyReLU()(tf.constant([-1.0, 2.0])).numpy()
 array([-0.3,  2. ], dtype=float32)
 """
 from eagerflow._src.backend.api_export import export
@@ -50,7 +50,7 @@ class _ScalarParameterActivation(_Activation):
 class LeakyReLU(_ScalarParameterActivation):
     """``x`` for x >= 0, else ``alpha * x`` (alpha is 0.3 in Keras 2).
 
-    >>> LeakyReLU(alpha=0.1)(constant([-2.0, 2.0])).numpy()
+    >>> tf.keras.layers.LeakyReLU(alpha=0.1)(tf.constant([-2.0, 2.0])).numpy()
     array([-0.2,  2. ], dtype=float32)
     """
 
@@ -68,7 +68,7 @@ class LeakyReLU(_ScalarParameterActivation):
 class ELU(_ScalarParameterActivation):
     """``x`` for x > 0, else ``alpha * (exp(x) - 1)``.
 
-    >>> ELU(alpha=2.0)(constant([0.0, 1.0])).numpy()
+    >>> tf.keras.layers.ELU(alpha=2.0)(tf.constant([0.0, 1.0])).numpy()
     array([0., 1.], dtype=float32)
     """
 
@@ -85,7 +85,7 @@ class ELU(_ScalarParameterActivation):
 class ThresholdedReLU(_ScalarParameterActivation):
     """``x`` where x > theta, else 0.
 
-    >>> ThresholdedReLU(theta=1.0)(constant([1.0, 1.5])).numpy()
+    >>> tf.keras.layers.ThresholdedReLU(theta=1.0)(tf.constant([1.0, 1.5])).numpy()
     array([0. , 1.5], dtype=float32)
     """
 
@@ -108,7 +108,7 @@ class ThresholdedReLU(_ScalarParameterActivation):
 class ReLU(_Activation):
     """``max(x, 0)`` capped at `max_value`; below `threshold`, ``negative_slope * (x - threshold)``.
 
-    >>> ReLU(max_value=6.0)(constant([-1.0, 8.0])).numpy()
+    >>> tf.keras.layers.ReLU(max_value=6.0)(tf.constant([-1.0, 8.0])).numpy()
     array([0., 6.], dtype=float32)
     """
 
@@ -146,8 +146,8 @@ class PReLU(_Activation):
     `shared_axes` share one alpha along those axes (e.g. ``[1, 2]`` for images: one per
     channel).
 
-    >>> layer = PReLU(alpha_initializer="ones")
-    >>> layer(constant([[-2.0, 3.0]])).numpy()
+    >>> layer = tf.keras.layers.PReLU(alpha_initializer="ones")
+    >>> layer(tf.constant([[-2.0, 3.0]])).numpy()
     array([[-2.,  3.]], dtype=float32)
     >>> [w.name for w in layer.weights]
     ['p_re_lu/alpha:0']
@@ -203,7 +203,8 @@ class Softmax(_Activation):
     A mask (1 keeps, 0 drops; broadcast against the inputs) gives dropped entries a
     logit of -1e9; with ``robust_masking=True`` they are replaced by it instead of offset.
 
-    >>> Softmax()(constant([[1.0, 1.0, 5.0]]), mask=constant([[True, True, False]])).numpy()
+    >>> tf.keras.layers.Softmax()(tf.constant([[1.0, 1.0, 5.0]]),
+    ...                           mask=tf.constant([[True, True, False]])).numpy()
     array([[0.5, 0.5, 0. ]], dtype=float32)
     """
 

@@ -5,7 +5,7 @@
 the inputs' masks; `MultiHeadAttention` projects query, key and value into
 heads with `EinsumDense` sub-layers and attends over any set of axes.
 
->>> layer = MultiHeadAttention(num_heads=2, key_dim=3)
+>>> layer = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=3)
 >>> x = np.ones((1, 4, 5), np.float32)
 >>> layer(x, x).shape
 TensorShape([1, 4, 5])
@@ -143,7 +143,7 @@ class Attention(BaseDenseAttention):
     ``score_mode='concat'`` scores with ``sum(tanh(query + key))`` instead.
 
     >>> query, value = np.ones((1, 2, 3), np.float32), np.ones((1, 4, 3), np.float32)
-    >>> Attention()([query, value]).shape
+    >>> tf.keras.layers.Attention()([query, value]).shape
     TensorShape([1, 2, 3])
     """
 
@@ -186,7 +186,7 @@ class AdditiveAttention(BaseDenseAttention):
     ``use_scale=True`` learns `scale`, one weight per feature.
 
     >>> query, value = np.ones((1, 2, 3), np.float32), np.ones((1, 4, 3), np.float32)
-    >>> AdditiveAttention()([query, value]).shape
+    >>> tf.keras.layers.AdditiveAttention()([query, value]).shape
     TensorShape([1, 2, 3])
     """
 
@@ -260,7 +260,7 @@ class MultiHeadAttention(Layer):
     the query's shape, or ``output_shape`` for its last axes; the scores are
     ``(batch, heads, Tq, Tv)``.
 
-    >>> layer = MultiHeadAttention(num_heads=2, key_dim=2)
+    >>> layer = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=2)
     >>> output, scores = layer(np.ones((1, 8, 16), np.float32), np.ones((1, 4, 16), np.float32),
     ...                        return_attention_scores=True)
     >>> output.shape, scores.shape

@@ -5,7 +5,7 @@ bias, activation and config. A 1-D convolution runs as a 2-D one over a unit
 height inserted before its one spatial axis, as TensorFlow does, so every
 variant needs only the 2-D (and 3-D) ops.
 
->>> layer = Conv2D(2, 3, padding="same", kernel_initializer="ones")
+>>> layer = tf.keras.layers.Conv2D(2, 3, padding="same", kernel_initializer="ones")
 >>> layer(np.ones((1, 4, 4, 1), np.float32)).shape
 TensorShape([1, 4, 4, 2])
 >>> [w.name for w in layer.weights]
@@ -304,7 +304,7 @@ class Conv(Layer):
 class Conv1D(Conv):
     """1-D convolution over (batch, steps, channels) inputs; ``padding='causal'`` allowed.
 
-    >>> Conv1D(4, 3, padding="causal")(np.ones((2, 10, 3), np.float32)).shape
+    >>> tf.keras.layers.Conv1D(4, 3, padding="causal")(np.ones((2, 10, 3), np.float32)).shape
     TensorShape([2, 10, 4])
     """
 
@@ -325,7 +325,7 @@ class Conv1D(Conv):
 class Conv2D(Conv):
     """2-D convolution over (batch, rows, cols, channels) inputs (or channels first).
 
-    >>> Conv2D(8, 3, strides=2)(np.ones((1, 9, 9, 3), np.float32)).shape
+    >>> tf.keras.layers.Conv2D(8, 3, strides=2)(np.ones((1, 9, 9, 3), np.float32)).shape
     TensorShape([1, 4, 4, 8])
     """
 
@@ -344,7 +344,7 @@ class Conv2D(Conv):
 class Conv3D(Conv):
     """3-D convolution over (batch, depth, rows, cols, channels) inputs (or channels first).
 
-    >>> Conv3D(2, 2)(np.ones((1, 3, 3, 3, 1), np.float32)).shape
+    >>> tf.keras.layers.Conv3D(2, 2)(np.ones((1, 3, 3, 3, 1), np.float32)).shape
     TensorShape([1, 2, 2, 2, 2])
     """
 
@@ -430,7 +430,8 @@ class _ConvTranspose:
 class Conv1DTranspose(_ConvTranspose, Conv1D):
     """Transposed 1-D convolution: upsamples (batch, steps, channels) inputs.
 
-    >>> Conv1DTranspose(2, 3, strides=2, padding="same")(np.ones((1, 4, 1), np.float32)).shape
+    >>> tf.keras.layers.Conv1DTranspose(2, 3, strides=2, padding="same")(
+    ...     np.ones((1, 4, 1), np.float32)).shape
     TensorShape([1, 8, 2])
     """
 
@@ -439,7 +440,7 @@ class Conv1DTranspose(_ConvTranspose, Conv1D):
 class Conv2DTranspose(_ConvTranspose, Conv2D):
     """Transposed 2-D convolution ("deconvolution"): upsamples images.
 
-    >>> Conv2DTranspose(2, 3, strides=2)(np.ones((1, 4, 4, 1), np.float32)).shape
+    >>> tf.keras.layers.Conv2DTranspose(2, 3, strides=2)(np.ones((1, 4, 4, 1), np.float32)).shape
     TensorShape([1, 9, 9, 2])
     """
 
@@ -451,7 +452,7 @@ class Conv3DTranspose(_ConvTranspose, Conv3D):
     As in tf_keras, `dilation_rate` is checked but not applied (the output is that of
     a dilation rate of 1) and is left out of the config.
 
-    >>> layer = Conv3DTranspose(2, 3, strides=2, padding="same")
+    >>> layer = tf.keras.layers.Conv3DTranspose(2, 3, strides=2, padding="same")
     >>> layer(np.ones((1, 2, 3, 4, 1), np.float32)).shape
     TensorShape([1, 4, 6, 8, 2])
     """
@@ -520,7 +521,7 @@ class DepthwiseConv(Conv):
 class DepthwiseConv1D(DepthwiseConv):
     """Depthwise 1-D convolution over (batch, steps, channels) inputs.
 
-    >>> DepthwiseConv1D(3, depth_multiplier=2)(np.ones((1, 5, 3), np.float32)).shape
+    >>> tf.keras.layers.DepthwiseConv1D(3, depth_multiplier=2)(np.ones((1, 5, 3), np.float32)).shape
     TensorShape([1, 3, 6])
     """
 
@@ -539,7 +540,8 @@ class DepthwiseConv1D(DepthwiseConv):
 class DepthwiseConv2D(DepthwiseConv):
     """Depthwise 2-D convolution: one set of filters per input channel.
 
-    >>> DepthwiseConv2D(3, depth_multiplier=2)(np.ones((1, 5, 5, 3), np.float32)).shape
+    >>> tf.keras.layers.DepthwiseConv2D(3, depth_multiplier=2)(
+    ...     np.ones((1, 5, 5, 3), np.float32)).shape
     TensorShape([1, 3, 3, 6])
     """
 
@@ -612,7 +614,7 @@ class SeparableConv(Conv):
 class SeparableConv1D(SeparableConv):
     """Separable 1-D convolution over (batch, steps, channels); ``padding='causal'`` allowed.
 
-    >>> SeparableConv1D(4, 3)(np.ones((1, 5, 2), np.float32)).shape
+    >>> tf.keras.layers.SeparableConv1D(4, 3)(np.ones((1, 5, 2), np.float32)).shape
     TensorShape([1, 3, 4])
     """
 
@@ -636,7 +638,7 @@ class SeparableConv1D(SeparableConv):
 class SeparableConv2D(SeparableConv):
     """Separable 2-D convolution: per-channel spatial filters, then a 1x1 channel mix.
 
-    >>> SeparableConv2D(4, 3)(np.ones((1, 5, 5, 2), np.float32)).shape
+    >>> tf.keras.layers.SeparableConv2D(4, 3)(np.ones((1, 5, 5, 2), np.float32)).shape
     TensorShape([1, 3, 3, 4])
     """
 

@@ -1,7 +1,7 @@
 """The core layers: Dense, Activation, Dropout, Flatten, Lambda and Embedding.
 
->>> layer = Dense(2, kernel_initializer="ones", activation="relu")
->>> layer([[1.0, -3.0]]).numpy()
+>>> layer = tf.keras.layers.Dense(2, kernel_initializer="ones", activation="relu")
+>>> layer(tf.constant([[1.0, -3.0]])).numpy()
 array([[0., 0.]], dtype=float32)
 """
 import inspect

@@ -6,7 +6,7 @@ The equation names the input, the kernel and the output axes
 for axes passed through unchanged, either before (``'...b,bc->...c'``) or after
 (``'ab...,bc->ac...'``) the named ones.
 
->>> layer = EinsumDense("abc,cde->abde", output_shape=(None, 2, 4), bias_axes="de")
+>>> layer = tf.keras.layers.EinsumDense("abc,cde->abde", output_shape=(None, 2, 4), bias_axes="de")
 >>> layer(np.ones((1, 3, 5), np.float32)).shape
 TensorShape([1, 3, 2, 4])
 >>> [tuple(w.shape) for w in layer.weights]
@@ -36,7 +36,7 @@ def analyze_equation(equation, bias_axes, input_shape, output_shape):
     `output_shape` is the output's shape without its first (batch) axis; axes
     the ellipsis passes through are filled in from `input_shape`.
 
-    >>> analyze_equation("ab,bc->ac", "c", TensorShape([None, 3]), [4])
+    >>> analyze_equation("ab,bc->ac", "c", tf.TensorShape([None, 3]), [4])
     ([3, 4], [4], [None, 4])
     """
     for pattern, ellipsis in _EQUATION_FORMS:
@@ -106,7 +106,7 @@ class EinsumDense(Layer):
     None for no bias), then Dense's activation, initializers, regularizers
     and constraints.
 
-    >>> layer = EinsumDense("ab,bc->ac", output_shape=4, bias_axes="c")
+    >>> layer = tf.keras.layers.EinsumDense("ab,bc->ac", output_shape=4, bias_axes="c")
     >>> layer(np.ones((2, 3), np.float32)).shape
     TensorShape([2, 4])
     """

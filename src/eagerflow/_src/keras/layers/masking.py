@@ -3,7 +3,7 @@
 The layers after it (recurrent layers above all) skip the masked steps.
 
 >>> x = tf.constant([[[1.0], [0.0], [2.0]]])
->>> masking = Masking(mask_value=0.0)
+>>> masking = tf.keras.layers.Masking(mask_value=0.0)
 >>> masking.compute_mask(x).numpy()
 array([[ True, False,  True]])
 """

@@ -5,9 +5,9 @@ input of lower rank gains unit axes right after its batch axis, so
 ``(batch, 3)`` merges with ``(batch, 4, 3)``. The output mask is the logical
 AND of the inputs' masks.
 
->>> Add()([np.ones((2, 3), np.float32), np.ones((2, 4, 3), np.float32)]).shape
+>>> tf.keras.layers.Add()([np.ones((2, 3), np.float32), np.ones((2, 4, 3), np.float32)]).shape
 TensorShape([2, 4, 3])
->>> concatenate([np.zeros((1, 2)), np.ones((1, 1))]).numpy()
+>>> tf.keras.layers.concatenate([np.zeros((1, 2)), np.ones((1, 1))]).numpy()
 array([[0., 0., 1.]], dtype=float32)
 """
 from eagerflow._src.backend.api_export import export
@@ -166,7 +166,7 @@ class _Merge(Layer):
 class Add(_Merge):
     """Adds a list of tensors elementwise.
 
-    >>> Add()([np.ones((1, 2)), np.ones((1, 2))]).numpy()
+    >>> tf.keras.layers.Add()([np.ones((1, 2)), np.ones((1, 2))]).numpy()
     array([[2., 2.]], dtype=float32)
     """
 
@@ -181,7 +181,7 @@ class Add(_Merge):
 class Subtract(_Merge):
     """Subtracts the second of two tensors from the first.
 
-    >>> Subtract()([np.ones((1, 2)), np.ones((1, 2))]).numpy()
+    >>> tf.keras.layers.Subtract()([np.ones((1, 2)), np.ones((1, 2))]).numpy()
     array([[0., 0.]], dtype=float32)
     """
 
@@ -202,7 +202,7 @@ class Subtract(_Merge):
 class Multiply(_Merge):
     """Multiplies a list of tensors elementwise.
 
-    >>> Multiply()([np.full((1, 2), 2.0), np.full((1, 2), 3.0)]).numpy()
+    >>> tf.keras.layers.Multiply()([np.full((1, 2), 2.0), np.full((1, 2), 3.0)]).numpy()
     array([[6., 6.]], dtype=float32)
     """
 
@@ -217,7 +217,7 @@ class Multiply(_Merge):
 class Average(_Merge):
     """The elementwise mean of a list of tensors (integers give float64, as `/` does).
 
-    >>> Average()([np.ones((1, 2)), np.zeros((1, 2))]).numpy()
+    >>> tf.keras.layers.Average()([np.ones((1, 2)), np.zeros((1, 2))]).numpy()
     array([[0.5, 0.5]], dtype=float32)
     """
 
@@ -232,7 +232,7 @@ class Average(_Merge):
 class Maximum(_Merge):
     """The elementwise maximum of a list of tensors.
 
-    >>> Maximum()([np.array([[1.0, 4.0]]), np.array([[3.0, 2.0]])]).numpy()
+    >>> tf.keras.layers.Maximum()([np.array([[1.0, 4.0]]), np.array([[3.0, 2.0]])]).numpy()
     array([[3., 4.]], dtype=float32)
     """
 
@@ -247,7 +247,7 @@ class Maximum(_Merge):
 class Minimum(_Merge):
     """The elementwise minimum of a list of tensors.
 
-    >>> Minimum()([np.array([[1.0, 4.0]]), np.array([[3.0, 2.0]])]).numpy()
+    >>> tf.keras.layers.Minimum()([np.array([[1.0, 4.0]]), np.array([[3.0, 2.0]])]).numpy()
     array([[1., 2.]], dtype=float32)
     """
 
@@ -262,7 +262,7 @@ class Minimum(_Merge):
 class Concatenate(_Merge):
     """Joins a list of tensors along `axis`; their other axes must match.
 
-    >>> Concatenate(axis=1)([np.zeros((2, 2, 5)), np.ones((2, 1, 5))]).shape
+    >>> tf.keras.layers.Concatenate(axis=1)([np.zeros((2, 2, 5)), np.ones((2, 1, 5))]).shape
     TensorShape([2, 3, 5])
     """
 
@@ -364,7 +364,7 @@ class Dot(_Merge):
     With ``normalize=True`` the inputs are L2-normalized first, giving cosine
     similarities.
 
-    >>> Dot(axes=1)([np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]])]).numpy()
+    >>> tf.keras.layers.Dot(axes=1)([np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]])]).numpy()
     array([[11.]], dtype=float32)
     """
 

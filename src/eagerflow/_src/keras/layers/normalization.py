@@ -4,8 +4,8 @@ UnitNormalization.
 Batch and layer normalization over one axis (or trailing axes) run the fused
 ``FusedBatchNormV3`` kernel: one reduction per statistic and a closed-form gradient.
 
->>> layer = BatchNormalization(epsilon=0.0)
->>> layer(constant([[1.0], [3.0]]), training=True).numpy().ravel()
+>>> layer = tf.keras.layers.BatchNormalization(epsilon=0.0)
+>>> layer(tf.constant([[1.0], [3.0]]), training=True).numpy().ravel()
 array([-1.,  1.], dtype=float32)
 >>> [w.name for w in layer.weights]  # doctest: +NORMALIZE_WHITESPACE
 ['batch_normalization/gamma:0', 'batch_normalization/beta:0',
@@ -127,8 +127,8 @@ class BatchNormalization(_AffineNormalization):
     statistics. As in Keras 2, 4-D/5-D inputs normalized over their channel axis
     (``fused``) move the variance with its Bessel-corrected batch value.
 
-    >>> layer = BatchNormalization(momentum=0.5)
-    >>> _ = layer(constant([[0.0], [2.0]]), training=True)
+    >>> layer = tf.keras.layers.BatchNormalization(momentum=0.5)
+    >>> _ = layer(tf.constant([[0.0], [2.0]]), training=True)
     >>> float(layer.moving_mean[0]), float(layer.moving_variance[0])
     (0.5, 1.0)
     """
@@ -340,7 +340,7 @@ class LayerNormalization(_AffineNormalization):
     ``gamma * (x - mean) / sqrt(var + epsilon) + beta``, statistics over `axis` per example;
     gamma and beta have the shape of the normalized axes.
 
-    >>> LayerNormalization(epsilon=0.0)(constant([[1.0, 3.0]])).numpy()
+    >>> tf.keras.layers.LayerNormalization(epsilon=0.0)(tf.constant([[1.0, 3.0]])).numpy()
     array([[-1.,  1.]], dtype=float32)
     """
 
@@ -406,7 +406,8 @@ class GroupNormalization(_AffineNormalization):
     ``groups=-1`` is instance normalization (one channel per group); ``groups=1`` normalizes
     over every channel together.
 
-    >>> GroupNormalization(groups=2, epsilon=0.0)(constant([[1.0, 3.0, 5.0, 9.0]])).numpy()
+    >>> tf.keras.layers.GroupNormalization(groups=2, epsilon=0.0)(
+    ...     tf.constant([[1.0, 3.0, 5.0, 9.0]])).numpy()
     array([[-1., 1., -1., 1.]], dtype=float32)
     """
 
@@ -470,7 +471,7 @@ class GroupNormalization(_AffineNormalization):
 class UnitNormalization(Layer):
     """Scales each example to a unit L2 norm over `axis`.
 
-    >>> UnitNormalization()(constant([[3.0, 4.0]])).numpy()
+    >>> tf.keras.layers.UnitNormalization()(tf.constant([[3.0, 4.0]])).numpy()
     array([[0.6, 0.8]], dtype=float32)
     """
 

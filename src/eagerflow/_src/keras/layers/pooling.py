@@ -1,8 +1,9 @@
 """Pooling layers: max and average pooling over windows, and global pooling over all steps.
 
->>> MaxPooling2D()(np.arange(16.0, dtype=np.float32).reshape(1, 4, 4, 1)).numpy().ravel()
+>>> tf.keras.layers.MaxPooling2D()(
+...     np.arange(16.0, dtype=np.float32).reshape(1, 4, 4, 1)).numpy().ravel()
 array([ 5.,  7., 13., 15.], dtype=float32)
->>> GlobalAveragePooling1D()(np.ones((2, 5, 3), np.float32)).shape
+>>> tf.keras.layers.GlobalAveragePooling1D()(np.ones((2, 5, 3), np.float32)).shape
 TensorShape([2, 3])
 """
 from eagerflow._src.backend.api_export import export
@@ -56,7 +57,7 @@ class _Pooling(Layer):
 class MaxPooling1D(_Pooling):
     """Max over windows of steps: (batch, steps, features) -> (batch, pooled_steps, features).
 
-    >>> MaxPooling1D(2)(np.ones((1, 5, 3), np.float32)).shape
+    >>> tf.keras.layers.MaxPooling1D(2)(np.ones((1, 5, 3), np.float32)).shape
     TensorShape([1, 2, 3])
     """
 
@@ -70,7 +71,8 @@ class MaxPooling1D(_Pooling):
 class MaxPooling2D(_Pooling):
     """Max over windows of rows and columns.
 
-    >>> MaxPooling2D((2, 2), padding="same")(np.ones((1, 5, 5, 3), np.float32)).shape
+    >>> tf.keras.layers.MaxPooling2D((2, 2), padding="same")(
+    ...     np.ones((1, 5, 5, 3), np.float32)).shape
     TensorShape([1, 3, 3, 3])
     """
 
@@ -84,7 +86,7 @@ class MaxPooling2D(_Pooling):
 class MaxPooling3D(_Pooling):
     """Max over windows of three spatial axes.
 
-    >>> MaxPooling3D()(np.ones((1, 4, 4, 4, 2), np.float32)).shape
+    >>> tf.keras.layers.MaxPooling3D()(np.ones((1, 4, 4, 4, 2), np.float32)).shape
     TensorShape([1, 2, 2, 2, 2])
     """
 
@@ -98,7 +100,7 @@ class MaxPooling3D(_Pooling):
 class AveragePooling1D(_Pooling):
     """Mean over windows of steps; ``'same'`` windows average their real elements only.
 
-    >>> AveragePooling1D(2)(np.ones((1, 5, 3), np.float32)).shape
+    >>> tf.keras.layers.AveragePooling1D(2)(np.ones((1, 5, 3), np.float32)).shape
     TensorShape([1, 2, 3])
     """
 
@@ -112,7 +114,7 @@ class AveragePooling1D(_Pooling):
 class AveragePooling2D(_Pooling):
     """Mean over windows of rows and columns.
 
-    >>> AveragePooling2D()(np.ones((1, 4, 4, 3), np.float32)).shape
+    >>> tf.keras.layers.AveragePooling2D()(np.ones((1, 4, 4, 3), np.float32)).shape
     TensorShape([1, 2, 2, 3])
     """
 
@@ -126,7 +128,7 @@ class AveragePooling2D(_Pooling):
 class AveragePooling3D(_Pooling):
     """Mean over windows of three spatial axes.
 
-    >>> AveragePooling3D()(np.ones((1, 4, 4, 4, 2), np.float32)).shape
+    >>> tf.keras.layers.AveragePooling3D()(np.ones((1, 4, 4, 4, 2), np.float32)).shape
     TensorShape([1, 2, 2, 2, 2])
     """
 
@@ -180,7 +182,7 @@ class _GlobalPooling(Layer):
 class GlobalAveragePooling1D(_GlobalPooling):
     """Mean over steps; masked steps (``mask`` False) are left out of the mean.
 
-    >>> GlobalAveragePooling1D()(np.ones((2, 4, 3), np.float32), mask=np.array(
+    >>> tf.keras.layers.GlobalAveragePooling1D()(np.ones((2, 4, 3), np.float32), mask=np.array(
     ...     [[True, True, False, False]] * 2)).numpy()[0]
     array([1., 1., 1.], dtype=float32)
     """
@@ -206,7 +208,8 @@ class GlobalAveragePooling1D(_GlobalPooling):
 class GlobalAveragePooling2D(_GlobalPooling):
     """Mean over rows and columns: (batch, rows, cols, channels) -> (batch, channels).
 
-    >>> GlobalAveragePooling2D(keepdims=True)(np.ones((2, 4, 4, 3), np.float32)).shape
+    >>> tf.keras.layers.GlobalAveragePooling2D(keepdims=True)(
+    ...     np.ones((2, 4, 4, 3), np.float32)).shape
     TensorShape([2, 1, 1, 3])
     """
 
@@ -218,7 +221,7 @@ class GlobalAveragePooling2D(_GlobalPooling):
 class GlobalAveragePooling3D(_GlobalPooling):
     """Mean over three spatial axes.
 
-    >>> GlobalAveragePooling3D()(np.ones((2, 3, 3, 3, 4), np.float32)).shape
+    >>> tf.keras.layers.GlobalAveragePooling3D()(np.ones((2, 3, 3, 3, 4), np.float32)).shape
     TensorShape([2, 4])
     """
 
@@ -230,7 +233,7 @@ class GlobalAveragePooling3D(_GlobalPooling):
 class GlobalMaxPooling1D(_GlobalPooling):
     """Max over steps: (batch, steps, features) -> (batch, features).
 
-    >>> GlobalMaxPooling1D()(np.ones((2, 5, 3), np.float32)).shape
+    >>> tf.keras.layers.GlobalMaxPooling1D()(np.ones((2, 5, 3), np.float32)).shape
     TensorShape([2, 3])
     """
 
@@ -242,7 +245,7 @@ class GlobalMaxPooling1D(_GlobalPooling):
 class GlobalMaxPooling2D(_GlobalPooling):
     """Max over rows and columns.
 
-    >>> GlobalMaxPooling2D()(np.ones((2, 4, 4, 3), np.float32)).shape
+    >>> tf.keras.layers.GlobalMaxPooling2D()(np.ones((2, 4, 4, 3), np.float32)).shape
     TensorShape([2, 3])
     """
 
@@ -254,7 +257,7 @@ class GlobalMaxPooling2D(_GlobalPooling):
 class GlobalMaxPooling3D(_GlobalPooling):
     """Max over three spatial axes.
 
-    >>> GlobalMaxPooling3D()(np.ones((2, 3, 3, 3, 4), np.float32)).shape
+    >>> tf.keras.layers.GlobalMaxPooling3D()(np.ones((2, 3, 3, 3, 4), np.float32)).shape
     TensorShape([2, 4])
     """
 

@@ -1,8 +1,8 @@
 """Preprocessing layers: Normalization (adapted to data), Rescaling, Resizing and CenterCrop.
 
->>> layer = Normalization()
+>>> layer = tf.keras.layers.Normalization()
 >>> layer.adapt(np.array([[1.0], [3.0]]))
->>> layer(constant([[5.0]])).numpy()
+>>> layer(tf.constant([[5.0]])).numpy()
 array([[3.]], dtype=float32)
 """
 import numpy as np
@@ -30,7 +30,7 @@ class PreprocessingLayer(Layer):
 
     Subclasses define `update_state(batch)`, `reset_state()` and `finalize_state()`.
 
-    >>> layer = Normalization()
+    >>> layer = tf.keras.layers.Normalization()
     >>> layer.is_adapted, (layer.adapt(np.ones((4, 2))), layer.is_adapted)[1]
     (False, True)
     """
@@ -97,7 +97,7 @@ class Normalization(PreprocessingLayer):
     The statistics are given (`mean`, `variance`) or computed from data by `adapt`;
     ``invert=True`` maps standardized values back.
 
-    >>> Normalization(mean=2.0, variance=4.0)(constant([[4.0]])).numpy()
+    >>> tf.keras.layers.Normalization(mean=2.0, variance=4.0)(tf.constant([[4.0]])).numpy()
     array([[1.]], dtype=float32)
     """
 
@@ -226,7 +226,7 @@ def _listified(value):
 class Rescaling(Layer):
     """``inputs * scale + offset``, in the layer's dtype (``Rescaling(1 / 255)`` for images).
 
-    >>> Rescaling(0.5, offset=-1.0)(constant([4.0])).numpy()
+    >>> tf.keras.layers.Rescaling(0.5, offset=-1.0)(tf.constant([4.0])).numpy()
     array([1.], dtype=float32)
     """
 
@@ -312,7 +312,8 @@ class Resizing(Layer):
     ``interpolation`` is "bilinear" or "nearest"; ``crop_to_aspect_ratio`` first crops
     the largest centered window of the target's aspect ratio.
 
-    >>> Resizing(1, 2)(constant([[[1.0], [3.0]], [[5.0], [7.0]]])).numpy().ravel()
+    >>> tf.keras.layers.Resizing(1, 2)(
+    ...     tf.constant([[[1.0], [3.0]], [[5.0], [7.0]]])).numpy().ravel()
     array([3., 5.], dtype=float32)
     """
 
@@ -355,7 +356,7 @@ class CenterCrop(Layer):
     """The central (`height`, `width`) window of images; smaller images are resized up
     (after a centered crop to the target's aspect ratio).
 
-    >>> CenterCrop(1, 1)(constant([[[1.0], [2.0], [3.0]]])).numpy().ravel()
+    >>> tf.keras.layers.CenterCrop(1, 1)(tf.constant([[[1.0], [2.0], [3.0]]])).numpy().ravel()
     array([2.], dtype=float32)
     """
 

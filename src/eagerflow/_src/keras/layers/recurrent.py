@@ -13,7 +13,7 @@ kernel holding every gate (Keras's gate order: i, f, c, o for LSTM; z, r, h
 for GRU), then the gates' activations.  Unrolled, the input part runs for
 every step at once, as one matmul before the loop.
 
->>> layer = LSTM(4, return_sequences=True, return_state=True)
+>>> layer = tf.keras.layers.LSTM(4, return_sequences=True, return_state=True)
 >>> outputs, h, c = layer(tf.ones((2, 3, 5)))
 >>> outputs.shape, h.shape, c.shape
 (TensorShape([2, 3, 4]), TensorShape([2, 4]), TensorShape([2, 4]))
@@ -212,7 +212,7 @@ class DropoutRNNCellMixin:
     A recurrent layer resets them before it runs; a cell called by itself
     keeps its masks until reset.  Outside training the masks are ones.
 
-    >>> cell = SimpleRNNCell(2, dropout=0.5)
+    >>> cell = tf.keras.layers.SimpleRNNCell(2, dropout=0.5)
     >>> mask = cell.get_dropout_mask_for_cell(tf.ones((1, 4)), training=True)
     >>> mask is cell.get_dropout_mask_for_cell(tf.ones((1, 4)), training=True)
     True
@@ -312,11 +312,11 @@ def _is_multiple_state(state_size):
 class AbstractRNNCell(Layer):
     """The base of custom cells: `call(inputs, states)`, `state_size` and `output_size`.
 
-    >>> class Accumulate(AbstractRNNCell):
+    >>> class Accumulate(tf.keras.layers.AbstractRNNCell):
     ...     state_size = output_size = 2
     ...     def call(self, inputs, states):
     ...         return states[0] + inputs, [states[0] + inputs]
-    >>> RNN(Accumulate())(tf.ones((1, 3, 2))).numpy()
+    >>> tf.keras.layers.RNN(Accumulate())(tf.ones((1, 3, 2))).numpy()
     array([[3., 3.]], dtype=float32)
     """
 
@@ -482,7 +482,8 @@ def _dense(x, kernel, bias):
 class SimpleRNNCell(_Cell):
     """``output = activation(x @ kernel + h @ recurrent_kernel + bias)``, the new state too.
 
-    >>> cell = SimpleRNNCell(2, kernel_initializer="ones", recurrent_initializer="zeros")
+    >>> cell = tf.keras.layers.SimpleRNNCell(2, kernel_initializer="ones",
+    ...                                      recurrent_initializer="zeros")
     >>> output, state = cell(tf.ones((1, 3)), [tf.zeros((1, 2))])
     >>> output.numpy().round(4)
     array([[0.9951, 0.9951]], dtype=float32)
@@ -518,7 +519,7 @@ class LSTMCell(_GatedCell):
 
     With `unit_forget_bias` the forget gate's bias starts at one.
 
-    >>> cell = LSTMCell(3)
+    >>> cell = tf.keras.layers.LSTMCell(3)
     >>> h, (h, c) = cell(tf.ones((2, 4)), [tf.zeros((2, 3)), tf.zeros((2, 3))])
     >>> cell.kernel.shape, cell.recurrent_kernel.shape, cell.bias.numpy()[3:6]
     (TensorShape([4, 12]), TensorShape([3, 12]), array([1., 1., 1.], dtype=float32))
@@ -571,7 +572,7 @@ class GRUCell(_GatedCell):
     recurrent part after its matmul, and the bias is ``(2, 3 * units)``: the
     input bias and the recurrent bias.
 
-    >>> cell = GRUCell(2)
+    >>> cell = tf.keras.layers.GRUCell(2)
     >>> output, state = cell(tf.ones((1, 3)), tf.zeros((1, 2)))
     >>> cell.bias.shape, state.shape
     (TensorShape([2, 6]), TensorShape([1, 2]))
@@ -634,8 +635,9 @@ class StackedRNNCells(Layer):
 
     Its state is the tuple of the cells' states; its output the last cell's.
 
-    >>> cells = StackedRNNCells([LSTMCell(4), GRUCell(3)])
-    >>> RNN(cells)(tf.ones((2, 5, 6))).shape
+    >>> cells = tf.keras.layers.StackedRNNCells([tf.keras.layers.LSTMCell(4),
+    ...                                          tf.keras.layers.GRUCell(3)])
+    >>> tf.keras.layers.RNN(cells)(tf.ones((2, 5, 6))).shape
     TensorShape([2, 3])
     """
 
@@ -792,7 +794,7 @@ class RNN(Layer):
     previous one ended with (until `reset_states`), and a mask (from
     `Masking` or ``Embedding(mask_zero=True)``) skips steps.
 
-    >>> layer = RNN(SimpleRNNCell(3), return_state=True)
+    >>> layer = tf.keras.layers.RNN(tf.keras.layers.SimpleRNNCell(3), return_state=True)
     >>> output, state = layer(tf.ones((2, 4, 5)))
     >>> output.shape, state.shape
     (TensorShape([2, 3]), TensorShape([2, 3]))
@@ -1129,7 +1131,7 @@ class _CellLayer(RNN):
 class SimpleRNN(_CellLayer):
     """A fully connected recurrent layer: `RNN` over a `SimpleRNNCell`.
 
-    >>> SimpleRNN(4)(tf.ones((2, 3, 5))).shape
+    >>> tf.keras.layers.SimpleRNN(4)(tf.ones((2, 3, 5))).shape
     TensorShape([2, 4])
     """
 
@@ -1159,7 +1161,7 @@ class SimpleRNN(_CellLayer):
 class LSTM(_CellLayer):
     """Long short-term memory (Hochreiter 1997): `RNN` over an `LSTMCell`.
 
-    >>> lstm = LSTM(4, return_sequences=True)
+    >>> lstm = tf.keras.layers.LSTM(4, return_sequences=True)
     >>> lstm(tf.ones((2, 3, 5))).shape
     TensorShape([2, 3, 4])
     """
@@ -1192,7 +1194,7 @@ class LSTM(_CellLayer):
 class GRU(_CellLayer):
     """Gated recurrent unit (Cho 2014): `RNN` over a `GRUCell` (`reset_after` by default).
 
-    >>> GRU(4, return_state=True)(tf.ones((2, 3, 5)))[1].shape
+    >>> tf.keras.layers.GRU(4, return_state=True)(tf.ones((2, 3, 5)))[1].shape
     TensorShape([2, 4])
     """
 

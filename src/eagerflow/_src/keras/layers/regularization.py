@@ -1,8 +1,8 @@
 """Regularization layers: noise and dropout variants active only while training, and
 ActivityRegularization.
 
->>> layer = GaussianNoise(0.1)
->>> layer(constant([1.0, 2.0])).numpy()  # inference: the identity
+>>> layer = tf.keras.layers.GaussianNoise(0.1)
+>>> layer(tf.constant([1.0, 2.0])).numpy()  # inference: the identity
 array([1., 2.], dtype=float32)
 """
 import math
@@ -37,7 +37,7 @@ class _TrainingNoise(Layer):
 class GaussianNoise(_TrainingNoise):
     """Adds zero-mean Gaussian noise of standard deviation `stddev` while training.
 
-    >>> GaussianNoise(0.0)(constant([1.0]), training=True).numpy()
+    >>> tf.keras.layers.GaussianNoise(0.0)(tf.constant([1.0]), training=True).numpy()
     array([1.], dtype=float32)
     """
 
@@ -59,7 +59,7 @@ class GaussianNoise(_TrainingNoise):
 class GaussianDropout(_TrainingNoise):
     """Multiplies by Gaussian noise of mean 1 and variance ``rate / (1 - rate)`` while training.
 
-    >>> GaussianDropout(0.5)(constant([1.0])).numpy()  # inference: the identity
+    >>> tf.keras.layers.GaussianDropout(0.5)(tf.constant([1.0])).numpy()  # inference: the identity
     array([1.], dtype=float32)
     """
 
@@ -88,7 +88,7 @@ class AlphaDropout(_TrainingNoise):
     Dropped units take SELU's negative saturation value, then an affine map restores
     the moments.
 
-    >>> AlphaDropout(0.2)(constant([1.0])).numpy()  # inference: the identity
+    >>> tf.keras.layers.AlphaDropout(0.2)(tf.constant([1.0])).numpy()  # inference: the identity
     array([1.], dtype=float32)
     """
 
@@ -146,7 +146,8 @@ class _SpatialDropout(Dropout):
 class SpatialDropout1D(_SpatialDropout):
     """Drops whole channels of (batch, steps, channels) inputs while training.
 
-    >>> SpatialDropout1D(0.5)(constant([[[1.0, 2.0]]])).numpy()  # inference: the identity
+    >>> layer = tf.keras.layers.SpatialDropout1D(0.5)
+    >>> layer(tf.constant([[[1.0, 2.0]]])).numpy()  # inference: the identity
     array([[[1., 2.]]], dtype=float32)
     """
 
@@ -160,7 +161,7 @@ class SpatialDropout1D(_SpatialDropout):
 class SpatialDropout2D(_SpatialDropout):
     """Drops whole feature maps of 4-D inputs (NHWC, or NCHW with "channels_first").
 
-    >>> SpatialDropout2D(0.5)(constant([[[[1.0]]]])).shape
+    >>> tf.keras.layers.SpatialDropout2D(0.5)(tf.constant([[[[1.0]]]])).shape
     TensorShape([1, 1, 1, 1])
     """
 
@@ -171,7 +172,7 @@ class SpatialDropout2D(_SpatialDropout):
 class SpatialDropout3D(_SpatialDropout):
     """Drops whole feature volumes of 5-D inputs (NDHWC, or NCDHW with "channels_first").
 
-    >>> SpatialDropout3D(0.5)(constant([[[[[1.0]]]]])).shape
+    >>> tf.keras.layers.SpatialDropout3D(0.5)(tf.constant([[[[[1.0]]]]])).shape
     TensorShape([1, 1, 1, 1, 1])
     """
 
@@ -182,8 +183,8 @@ class SpatialDropout3D(_SpatialDropout):
 class ActivityRegularization(Layer):
     """The identity, adding ``l1 * sum(|x|) + l2 * sum(x ** 2)`` (per example) to `losses`.
 
-    >>> layer = ActivityRegularization(l1=0.5)
-    >>> _ = layer(constant([[1.0, -3.0]]))
+    >>> layer = tf.keras.layers.ActivityRegularization(l1=0.5)
+    >>> _ = layer(tf.constant([[1.0, -3.0]]))
     >>> float(layer.losses[0])
     2.0
     """

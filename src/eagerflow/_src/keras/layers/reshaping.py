@@ -1,9 +1,9 @@
 """Reshaping layers: Reshape, Permute, RepeatVector, and per-axis zero padding, cropping
 and upsampling of sequences, images and volumes.
 
->>> Reshape((-1, 2))(np.zeros((3, 4, 3), np.float32)).shape
+>>> tf.keras.layers.Reshape((-1, 2))(np.zeros((3, 4, 3), np.float32)).shape
 TensorShape([3, 6, 2])
->>> UpSampling2D()(np.zeros((1, 2, 2, 3), np.float32)).shape
+>>> tf.keras.layers.UpSampling2D()(np.zeros((1, 2, 2, 3), np.float32)).shape
 TensorShape([1, 4, 4, 3])
 """
 import math
@@ -32,7 +32,7 @@ def _dims(x):
 class Reshape(Layer):
     """Reshapes all but the batch axis to `target_shape`; one entry may be -1.
 
-    >>> Reshape((2, -1)).compute_output_shape((None, 3, 4))
+    >>> tf.keras.layers.Reshape((2, -1)).compute_output_shape((None, 3, 4))
     TensorShape([None, 2, 6])
     """
 
@@ -83,7 +83,7 @@ class Reshape(Layer):
 class Permute(Layer):
     """Permutes the non-batch axes; `dims` numbers them from 1.
 
-    >>> Permute((2, 1))(np.zeros((4, 10, 64), np.float32)).shape
+    >>> tf.keras.layers.Permute((2, 1))(np.zeros((4, 10, 64), np.float32)).shape
     TensorShape([4, 64, 10])
     """
 
@@ -113,7 +113,7 @@ class Permute(Layer):
 class RepeatVector(Layer):
     """Repeats a (batch, features) input `n` times: (batch, n, features).
 
-    >>> RepeatVector(3)(np.zeros((2, 5), np.float32)).shape
+    >>> tf.keras.layers.RepeatVector(3)(np.zeros((2, 5), np.float32)).shape
     TensorShape([2, 3, 5])
     """
 
@@ -210,7 +210,7 @@ class _ZeroPadding(_SpatialLayer):
 class ZeroPadding1D(_ZeroPadding):
     """Pads the steps axis of (batch, steps, features) with zeros.
 
-    >>> ZeroPadding1D((1, 2))(np.ones((1, 3, 2), np.float32)).shape
+    >>> tf.keras.layers.ZeroPadding1D((1, 2))(np.ones((1, 3, 2), np.float32)).shape
     TensorShape([1, 6, 2])
     """
 
@@ -222,7 +222,7 @@ class ZeroPadding1D(_ZeroPadding):
 class ZeroPadding2D(_ZeroPadding):
     """Pads rows and columns with zeros: ``padding=((top, bottom), (left, right))``.
 
-    >>> ZeroPadding2D(((1, 0), (2, 2)))(np.ones((1, 3, 3, 1), np.float32)).shape
+    >>> tf.keras.layers.ZeroPadding2D(((1, 0), (2, 2)))(np.ones((1, 3, 3, 1), np.float32)).shape
     TensorShape([1, 4, 7, 1])
     """
 
@@ -234,7 +234,7 @@ class ZeroPadding2D(_ZeroPadding):
 class ZeroPadding3D(_ZeroPadding):
     """Pads the three spatial axes of volumes with zeros.
 
-    >>> ZeroPadding3D(1)(np.ones((1, 2, 2, 2, 1), np.float32)).shape
+    >>> tf.keras.layers.ZeroPadding3D(1)(np.ones((1, 2, 2, 2, 1), np.float32)).shape
     TensorShape([1, 4, 4, 4, 1])
     """
 
@@ -277,7 +277,7 @@ class _Cropping(_SpatialLayer):
 class Cropping1D(_Cropping):
     """Crops the steps axis of (batch, steps, features).
 
-    >>> Cropping1D((1, 2))(np.ones((1, 6, 2), np.float32)).shape
+    >>> tf.keras.layers.Cropping1D((1, 2))(np.ones((1, 6, 2), np.float32)).shape
     TensorShape([1, 3, 2])
     """
 
@@ -289,7 +289,7 @@ class Cropping1D(_Cropping):
 class Cropping2D(_Cropping):
     """Crops rows and columns: ``cropping=((top, bottom), (left, right))``.
 
-    >>> Cropping2D(((1, 1), (0, 2)))(np.ones((1, 5, 5, 1), np.float32)).shape
+    >>> tf.keras.layers.Cropping2D(((1, 1), (0, 2)))(np.ones((1, 5, 5, 1), np.float32)).shape
     TensorShape([1, 3, 3, 1])
     """
 
@@ -301,7 +301,7 @@ class Cropping2D(_Cropping):
 class Cropping3D(_Cropping):
     """Crops the three spatial axes of volumes.
 
-    >>> Cropping3D(1)(np.ones((1, 4, 4, 4, 1), np.float32)).shape
+    >>> tf.keras.layers.Cropping3D(1)(np.ones((1, 4, 4, 4, 1), np.float32)).shape
     TensorShape([1, 2, 2, 2, 1])
     """
 
@@ -370,7 +370,7 @@ def _linear(x, axis, n):
 class UpSampling1D(_UpSampling):
     """Repeats each step `size` times: (batch, steps, features) -> (batch, steps * size, ...).
 
-    >>> UpSampling1D(3)(np.ones((1, 2, 4), np.float32)).shape
+    >>> tf.keras.layers.UpSampling1D(3)(np.ones((1, 2, 4), np.float32)).shape
     TensorShape([1, 6, 4])
     """
 
@@ -382,7 +382,8 @@ class UpSampling1D(_UpSampling):
 class UpSampling2D(_UpSampling):
     """Enlarges images by `size`: repeating pixels (``'nearest'``) or ``'bilinear'``.
 
-    >>> UpSampling2D((2, 3), interpolation="bilinear")(np.ones((1, 2, 2, 1), np.float32)).shape
+    >>> tf.keras.layers.UpSampling2D((2, 3), interpolation="bilinear")(
+    ...     np.ones((1, 2, 2, 1), np.float32)).shape
     TensorShape([1, 4, 6, 1])
     """
 
@@ -399,7 +400,7 @@ class UpSampling2D(_UpSampling):
 class UpSampling3D(_UpSampling):
     """Enlarges volumes by repeating each entry `size` times along each spatial axis.
 
-    >>> UpSampling3D(2)(np.ones((1, 2, 2, 2, 1), np.float32)).shape
+    >>> tf.keras.layers.UpSampling3D(2)(np.ones((1, 2, 2, 2, 1), np.float32)).shape
     TensorShape([1, 4, 4, 4, 1])
     """
 

@@ -1,7 +1,8 @@
 """Layers wrapping a layer: `TimeDistributed` applies it to every time step, `Bidirectional`
 runs a recurrent layer forwards and backwards and merges the two.
 
->>> layer = Bidirectional(LSTM(4, return_sequences=True))
+>>> tf.keras.backend.clear_session()  # layer names count from zero again
+>>> layer = tf.keras.layers.Bidirectional(tf.keras.layers.LSTM(4, return_sequences=True))
 >>> layer(tf.ones((2, 3, 5))).shape
 TensorShape([2, 3, 8])
 >>> [w.name for w in layer.weights][0]
@@ -83,7 +84,7 @@ class TimeDistributed(Wrapper):
     Built-in layers see all steps at once as one batch of ``batch * time``;
     other layers (which may depend on the batch) are called step by step.
 
-    >>> layer = TimeDistributed(Dense(2, kernel_initializer="ones"))
+    >>> layer = tf.keras.layers.TimeDistributed(tf.keras.layers.Dense(2, kernel_initializer="ones"))
     >>> layer(tf.ones((1, 3, 4))).numpy()[0]
     array([[4., 4.],
            [4., 4.],
@@ -164,7 +165,8 @@ class Bidirectional(Wrapper):
     `return_state` the forward states come first.  `backward_layer` replaces
     the copy (it must read the sequence backwards).
 
-    >>> layer = Bidirectional(GRU(2, return_state=True), merge_mode="sum")
+    >>> layer = tf.keras.layers.Bidirectional(tf.keras.layers.GRU(2, return_state=True),
+    ...                                       merge_mode="sum")
     >>> [t.shape for t in layer(tf.ones((1, 3, 4)))]
     [TensorShape([1, 2]), TensorShape([1, 2]), TensorShape([1, 2])]
     """

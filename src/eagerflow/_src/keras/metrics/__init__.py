@@ -5,9 +5,9 @@ String identifiers name a class (``'AUC'``, instantiated with its defaults) or a
 (``'mse'``, ``'binary_accuracy'``); `get_metric_object` is what ``compile`` does with one,
 resolving ``'accuracy'`` and ``'crossentropy'`` by the shapes of an output.
 
->>> get("AUC").curve
+>>> tf.keras.metrics.get("AUC").curve
 <AUCCurve.ROC: 'ROC'>
->>> get("mse").__name__
+>>> tf.keras.metrics.get("mse").__name__
 'mean_squared_error'
 """
 
@@ -57,7 +57,7 @@ _NOT_METRICS = {"Reduction", "serialize", "deserialize", "get", "get_metric_obje
 def serialize(metric, use_legacy_format=False):
     """A metric as a config dict (a function as its name).
 
-    >>> serialize(Mean())["config"]
+    >>> tf.keras.metrics.serialize(tf.keras.metrics.Mean())["config"]
     {'name': 'mean', 'dtype': 'float32'}
     """
     return _IDENTIFIERS.serialize(metric, use_legacy_format)
@@ -67,8 +67,9 @@ def serialize(metric, use_legacy_format=False):
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The metric a name or config dict describes (classes are instantiated).
 
-    >>> deserialize({"class_name": "Precision", "config": {"thresholds": 0.7}}).thresholds
-    [0.7]
+    >>> tf.keras.metrics.deserialize({"class_name": "Precision",
+    ...                               "config": {"thresholds": 0.7}}).thresholds
+    ListWrapper([0.7])
     """
     return _IDENTIFIERS.deserialize(config, custom_objects)
 
@@ -77,9 +78,9 @@ def deserialize(config, custom_objects=None, use_legacy_format=False):
 def get(identifier):
     """A metric from a name, a config dict or a callable.
 
-    >>> type(get("CategoricalCrossentropy")).__name__
+    >>> type(tf.keras.metrics.get("CategoricalCrossentropy")).__name__
     'CategoricalCrossentropy'
-    >>> get("categorical_crossentropy").__name__
+    >>> tf.keras.metrics.get("categorical_crossentropy").__name__
     'categorical_crossentropy'
     """
     return _IDENTIFIERS.get(identifier)
@@ -94,7 +95,7 @@ def get_metric_object(identifier, y_true, y_pred):
     axis of 1 against several classes), else the categorical one. Functions and losses are
     averaged by a `MeanMetricWrapper` named as given.
 
-    >>> get_metric_object("acc", TensorSpec([None, 1]), TensorSpec([None, 10])).name
+    >>> get_metric_object("acc", tf.TensorSpec([None, 1]), tf.TensorSpec([None, 10])).name
     'acc'
     """
     if identifier is None:

@@ -1,7 +1,7 @@
 """Accuracy metrics: how often predictions match labels, as functions (one value per
 sample) and as `MeanMetricWrapper`s of those functions.
 
->>> m = SparseCategoricalAccuracy()
+>>> m = tf.keras.metrics.SparseCategoricalAccuracy()
 >>> m([[2], [1]], [[0.1, 0.6, 0.3], [0.05, 0.95, 0.0]])
 <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
 """
@@ -67,7 +67,7 @@ def _labels_of(one_hot):
 def accuracy(y_true, y_pred):
     """1.0 where `y_pred` equals `y_true` exactly, else 0.0.
 
-    >>> accuracy([1, 2], [1, 3])
+    >>> tf.keras.metrics.accuracy([1, 2], [1, 3])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 0.], dtype=float32)>
     """
     y_true, y_pred = as_tensor(y_true), as_tensor(y_pred)
@@ -81,7 +81,7 @@ def accuracy(y_true, y_pred):
 def binary_accuracy(y_true, y_pred, threshold=0.5):
     """The fraction of binary predictions (above `threshold`) matching labels, per sample.
 
-    >>> binary_accuracy([[1], [1], [0], [0]], [[0.9], [0.2], [0.1], [0.6]])
+    >>> tf.keras.metrics.binary_accuracy([[1], [1], [0], [0]], [[0.9], [0.2], [0.1], [0.6]])
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([1., 0., 1., 0.], dtype=float32)>
     """
     return reduction_ops.reduce_mean(_binary_matches(y_true, y_pred, threshold), axis=-1)
@@ -91,7 +91,8 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
 def categorical_accuracy(y_true, y_pred):
     """1.0 where the largest score of `y_pred` is at the one-hot label's index.
 
-    >>> categorical_accuracy([[0, 0, 1], [0, 1, 0]], [[0.1, 0.9, 0.8], [0.05, 0.95, 0.0]])
+    >>> tf.keras.metrics.categorical_accuracy([[0, 0, 1], [0, 1, 0]],
+    ...                                       [[0.1, 0.9, 0.8], [0.05, 0.95, 0.0]])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 1.], dtype=float32)>
     """
     return _sparse_categorical_matches(_labels_of(y_true), y_pred)
@@ -101,7 +102,7 @@ def categorical_accuracy(y_true, y_pred):
 def sparse_categorical_accuracy(y_true, y_pred):
     """1.0 where the largest score of `y_pred` is at the integer label's index.
 
-    >>> sparse_categorical_accuracy([2, 1], [[0.1, 0.9, 0.8], [0.05, 0.95, 0.0]])
+    >>> tf.keras.metrics.sparse_categorical_accuracy([2, 1], [[0.1, 0.9, 0.8], [0.05, 0.95, 0.0]])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 1.], dtype=float32)>
     """
     matches = _sparse_categorical_matches(y_true, y_pred)
@@ -114,7 +115,7 @@ def sparse_categorical_accuracy(y_true, y_pred):
 def top_k_categorical_accuracy(y_true, y_pred, k=5):
     """1.0 where the one-hot label's index is among the `k` largest scores.
 
-    >>> top_k_categorical_accuracy([[0, 0, 1], [0, 1, 0]],
+    >>> tf.keras.metrics.top_k_categorical_accuracy([[0, 0, 1], [0, 1, 0]],
     ...                            [[0.1, 0.9, 0.8], [0.05, 0.95, 0.0]], k=1)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 1.], dtype=float32)>
     """
@@ -125,7 +126,8 @@ def top_k_categorical_accuracy(y_true, y_pred, k=5):
 def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
     """1.0 where the integer label is among the `k` largest scores.
 
-    >>> sparse_top_k_categorical_accuracy([2, 1], [[0.1, 0.9, 0.8], [0.05, 0.95, 0.0]], k=2)
+    >>> tf.keras.metrics.sparse_top_k_categorical_accuracy(
+    ...     [2, 1], [[0.1, 0.9, 0.8], [0.05, 0.95, 0.0]], k=2)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 1.], dtype=float32)>
     """
     return _sparse_top_k_matches(y_true, y_pred, k)
@@ -137,7 +139,7 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
 class Accuracy(MeanMetricWrapper):
     """How often `y_pred` equals `y_true`.
 
-    >>> Accuracy()([[1], [2], [3], [4]], [[0], [2], [3], [4]])
+    >>> tf.keras.metrics.Accuracy()([[1], [2], [3], [4]], [[0], [2], [3], [4]])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.75>
     """
 
@@ -149,7 +151,7 @@ class Accuracy(MeanMetricWrapper):
 class BinaryAccuracy(MeanMetricWrapper):
     """How often predictions above `threshold` match binary labels.
 
-    >>> BinaryAccuracy()([[1], [1], [0], [0]], [[0.98], [1], [0], [0.6]])
+    >>> tf.keras.metrics.BinaryAccuracy()([[1], [1], [0], [0]], [[0.98], [1], [0], [0.6]])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.75>
     """
 
@@ -161,7 +163,8 @@ class BinaryAccuracy(MeanMetricWrapper):
 class CategoricalAccuracy(MeanMetricWrapper):
     """How often the largest score is at the one-hot label's index.
 
-    >>> CategoricalAccuracy()([[0, 0, 1], [0, 1, 0]], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]])
+    >>> tf.keras.metrics.CategoricalAccuracy()([[0, 0, 1], [0, 1, 0]],
+    ...                                        [[0.1, 0.9, 0.8], [0.05, 0.95, 0]])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
 
@@ -173,7 +176,7 @@ class CategoricalAccuracy(MeanMetricWrapper):
 class SparseCategoricalAccuracy(MeanMetricWrapper):
     """How often the largest score is at the integer label's index.
 
-    >>> SparseCategoricalAccuracy()([2, 1], [[0.1, 0.6, 0.3], [0.05, 0.95, 0]])
+    >>> tf.keras.metrics.SparseCategoricalAccuracy()([2, 1], [[0.1, 0.6, 0.3], [0.05, 0.95, 0]])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
 
@@ -185,7 +188,8 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
 class TopKCategoricalAccuracy(MeanMetricWrapper):
     """How often the one-hot label's index is among the `k` largest scores.
 
-    >>> TopKCategoricalAccuracy(k=1)([[0, 0, 1], [0, 1, 0]], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]])
+    >>> tf.keras.metrics.TopKCategoricalAccuracy(k=1)([[0, 0, 1], [0, 1, 0]],
+    ...                                               [[0.1, 0.9, 0.8], [0.05, 0.95, 0]])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
 
@@ -197,7 +201,8 @@ class TopKCategoricalAccuracy(MeanMetricWrapper):
 class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
     """How often the integer label is among the `k` largest scores.
 
-    >>> SparseTopKCategoricalAccuracy(k=1)([2, 1], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]])
+    >>> tf.keras.metrics.SparseTopKCategoricalAccuracy(k=1)([2, 1],
+    ...                                                     [[0.1, 0.9, 0.8], [0.05, 0.95, 0]])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
 

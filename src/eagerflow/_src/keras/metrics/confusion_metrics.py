@@ -6,7 +6,7 @@ All of them keep one count per threshold of some of the four cells and update th
 `update_confusion_matrix_variables`. A prediction is positive at a threshold when it is
 strictly greater; a label is positive when it is non-zero.
 
->>> m = Precision(thresholds=[0.3, 0.6])
+>>> m = tf.keras.metrics.Precision(thresholds=[0.3, 0.6])
 >>> m([0, 1, 1, 1], [0.5, 0.4, 0.7, 0.2])
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6666667, 1.       ], dtype=float32)>
 """
@@ -149,7 +149,7 @@ def update_confusion_matrix_variables(variables_to_update, y_true, y_pred, thres
     `multi_label` (then `y_pred` is ``[batch, labels]``). `top_k` keeps only each row's
     k largest predictions; `class_id` counts only that class (the last axis).
 
-    >>> tp = Variable([0.0, 0.0])
+    >>> tp = tf.Variable([0.0, 0.0])
     >>> update_confusion_matrix_variables({ConfusionMatrix.TRUE_POSITIVES: tp},
     ...                                   [1, 1, 0], [0.4, 0.8, 0.9], [0.3, 0.5])
     >>> tp.numpy()
@@ -273,7 +273,7 @@ class _ConditionCount(_ConfusionMatrixMetric):
 class TruePositives(_ConditionCount):
     """The (weighted) number of positive labels predicted positive.
 
-    >>> TruePositives()([0, 1, 1, 1], [1, 0, 1, 1])
+    >>> tf.keras.metrics.TruePositives()([0, 1, 1, 1], [1, 0, 1, 1])
     <tf.Tensor: shape=(), dtype=float32, numpy=2.0>
     """
 
@@ -284,7 +284,7 @@ class TruePositives(_ConditionCount):
 class FalsePositives(_ConditionCount):
     """The (weighted) number of negative labels predicted positive.
 
-    >>> FalsePositives()([0, 1, 0, 0], [0, 0, 1, 1])
+    >>> tf.keras.metrics.FalsePositives()([0, 1, 0, 0], [0, 0, 1, 1])
     <tf.Tensor: shape=(), dtype=float32, numpy=2.0>
     """
 
@@ -295,7 +295,7 @@ class FalsePositives(_ConditionCount):
 class TrueNegatives(_ConditionCount):
     """The (weighted) number of negative labels predicted negative.
 
-    >>> TrueNegatives()([0, 1, 0, 0], [1, 1, 0, 0])
+    >>> tf.keras.metrics.TrueNegatives()([0, 1, 0, 0], [1, 1, 0, 0])
     <tf.Tensor: shape=(), dtype=float32, numpy=2.0>
     """
 
@@ -306,7 +306,7 @@ class TrueNegatives(_ConditionCount):
 class FalseNegatives(_ConditionCount):
     """The (weighted) number of positive labels predicted negative.
 
-    >>> FalseNegatives()([0, 1, 1, 1], [0, 1, 0, 0])
+    >>> tf.keras.metrics.FalseNegatives()([0, 1, 1, 1], [0, 1, 0, 0])
     <tf.Tensor: shape=(), dtype=float32, numpy=2.0>
     """
 
@@ -339,8 +339,8 @@ class _PrecisionOrRecall(_ConfusionMatrixMetric):
 class Precision(_PrecisionOrRecall):
     """The fraction of positive predictions whose label is positive.
 
-    >>> Precision()([0, 1, 1, 1], [1, 0, 1, 1])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.6666667>
+    >>> tf.keras.metrics.Precision()([0, 1, 1, 1], [1, 0, 1, 1])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.6666666865348816>
     """
 
     _CELLS = ((ConfusionMatrix.TRUE_POSITIVES, "true_positives"),
@@ -351,8 +351,8 @@ class Precision(_PrecisionOrRecall):
 class Recall(_PrecisionOrRecall):
     """The fraction of positive labels predicted positive.
 
-    >>> Recall()([0, 1, 1, 1], [1, 0, 1, 1])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.6666667>
+    >>> tf.keras.metrics.Recall()([0, 1, 1, 1], [1, 0, 1, 1])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.6666666865348816>
     """
 
     _CELLS = ((ConfusionMatrix.TRUE_POSITIVES, "true_positives"),
@@ -420,7 +420,7 @@ class SensitivitySpecificityBase(_ConfusionMatrixMetric):
 class SensitivityAtSpecificity(SensitivitySpecificityBase):
     """The best sensitivity (recall) where the specificity is at least `specificity`.
 
-    >>> m = SensitivityAtSpecificity(0.5)
+    >>> m = tf.keras.metrics.SensitivityAtSpecificity(0.5)
     >>> m([0, 0, 0, 1, 1], [0, 0.3, 0.8, 0.3, 0.8])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
@@ -436,9 +436,9 @@ class SensitivityAtSpecificity(SensitivitySpecificityBase):
 class SpecificityAtSensitivity(SensitivitySpecificityBase):
     """The best specificity where the sensitivity (recall) is at least `sensitivity`.
 
-    >>> m = SpecificityAtSensitivity(0.5)
+    >>> m = tf.keras.metrics.SpecificityAtSensitivity(0.5)
     >>> m([0, 0, 0, 1, 1], [0, 0.3, 0.8, 0.3, 0.8])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.6666667>
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.6666666865348816>
     """
 
     _VALUE_NAME = "sensitivity"
@@ -452,7 +452,7 @@ class SpecificityAtSensitivity(SensitivitySpecificityBase):
 class PrecisionAtRecall(SensitivitySpecificityBase):
     """The best precision where the recall is at least `recall`.
 
-    >>> m = PrecisionAtRecall(0.5)
+    >>> m = tf.keras.metrics.PrecisionAtRecall(0.5)
     >>> m([0, 0, 0, 1, 1], [0, 0.3, 0.8, 0.3, 0.8])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
@@ -468,7 +468,7 @@ class PrecisionAtRecall(SensitivitySpecificityBase):
 class RecallAtPrecision(SensitivitySpecificityBase):
     """The best recall where the precision is at least `precision`.
 
-    >>> m = RecallAtPrecision(0.8)
+    >>> m = tf.keras.metrics.RecallAtPrecision(0.8)
     >>> m([0, 0, 1, 1], [0, 0.5, 0.3, 0.9])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
@@ -492,7 +492,7 @@ class AUC(_ConfusionMatrixMetric):
     and the result is their mean, weighted by `label_weights` if given. With `from_logits`,
     predictions go through a sigmoid first.
 
-    >>> m = AUC(num_thresholds=3)
+    >>> m = tf.keras.metrics.AUC(num_thresholds=3)
     >>> m([0, 0, 1, 1], [0, 0.5, 0.3, 0.9])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.75>
     """

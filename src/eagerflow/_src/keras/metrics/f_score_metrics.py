@@ -1,6 +1,6 @@
 """F-scores: the weighted harmonic mean of precision and recall, per class or averaged.
 
->>> m = F1Score(threshold=0.5)
+>>> m = tf.keras.metrics.F1Score(threshold=0.5)
 >>> m([[1, 1, 1], [1, 0, 0], [1, 1, 0]],
 ...   [[0.2, 0.6, 0.7], [0.2, 0.6, 0.6], [0.6, 0.8, 0.0]]).numpy()
 array([0.5      , 0.8      , 0.6666667], dtype=float32)
@@ -21,7 +21,8 @@ class FBetaScore(Metric):
     largest. `average`: None (one score per class), 'micro' (from counts over all classes),
     'macro' (mean of the class scores) or 'weighted' (weighted by each class's positives).
 
-    >>> FBetaScore(beta=2.0, threshold=0.5)([[1, 0], [1, 1]], [[0.7, 0.2], [0.4, 0.9]])
+    >>> tf.keras.metrics.FBetaScore(beta=2.0, threshold=0.5)([[1, 0], [1, 1]],
+    ...                                                      [[0.7, 0.2], [0.4, 0.9]])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.5555556, 1.       ], dtype=float32)>
     """
 
@@ -117,7 +118,7 @@ class FBetaScore(Metric):
 class F1Score(FBetaScore):
     """The harmonic mean of precision and recall (`FBetaScore` with beta 1).
 
-    >>> F1Score(threshold=0.5)([[1, 0], [1, 1]], [[0.7, 0.2], [0.4, 0.9]])
+    >>> tf.keras.metrics.F1Score(threshold=0.5)([[1, 0], [1, 1]], [[0.7, 0.2], [0.4, 0.9]])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6666667, 1.       ], dtype=float32)>
     """
 

@@ -1,7 +1,7 @@
 """Hinge metrics: the means of the hinge losses, for labels of -1 and 1 (or 0 and 1).
 
->>> Hinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
-<tf.Tensor: shape=(), dtype=float32, numpy=1.3>
+>>> tf.keras.metrics.Hinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
+<tf.Tensor: shape=(), dtype=float32, numpy=1.2999999523162842>
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import losses
@@ -12,8 +12,8 @@ from eagerflow._src.keras.metrics.base_metric import MeanMetricWrapper
 class Hinge(MeanMetricWrapper):
     """The mean of ``max(1 - y_true * y_pred, 0)``.
 
-    >>> Hinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]], sample_weight=[1, 0])
-    <tf.Tensor: shape=(), dtype=float32, numpy=1.1>
+    >>> tf.keras.metrics.Hinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]], sample_weight=[1, 0])
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.100000023841858>
     """
 
     def __init__(self, name="hinge", dtype=None):
@@ -24,8 +24,8 @@ class Hinge(MeanMetricWrapper):
 class SquaredHinge(MeanMetricWrapper):
     """The mean of ``max(1 - y_true * y_pred, 0) ** 2``.
 
-    >>> SquaredHinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
-    <tf.Tensor: shape=(), dtype=float32, numpy=1.86>
+    >>> tf.keras.metrics.SquaredHinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.8600000143051147>
     """
 
     def __init__(self, name="squared_hinge", dtype=None):
@@ -36,8 +36,8 @@ class SquaredHinge(MeanMetricWrapper):
 class CategoricalHinge(MeanMetricWrapper):
     """The mean of ``max(0, 1 + max((1 - y_true) * y_pred) - sum(y_true * y_pred))``.
 
-    >>> CategoricalHinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
-    <tf.Tensor: shape=(), dtype=float32, numpy=1.4000001>
+    >>> tf.keras.metrics.CategoricalHinge()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.4000000953674316>
     """
 
     def __init__(self, name="categorical_hinge", dtype=None):

@@ -5,8 +5,8 @@ All accumulate a ``[num_classes, num_classes]`` confusion matrix (rows: true cla
 columns: predicted) and compute, per class, ``tp / (tp + fp + fn)``; the result averages
 over the classes that occurred.
 
->>> MeanIoU(num_classes=2)([0, 0, 1, 1], [0, 1, 0, 1])
-<tf.Tensor: shape=(), dtype=float32, numpy=0.33333334>
+>>> tf.keras.metrics.MeanIoU(num_classes=2)([0, 0, 1, 1], [0, 1, 0, 1])
+<tf.Tensor: shape=(), dtype=float32, numpy=0.3333333432674408>
 """
 import inspect
 
@@ -58,8 +58,8 @@ class IoU(_IoUBase):
     Labels (and, unless `sparse_y_pred` is False, predictions) are class indices;
     `ignore_class` labels are left out.
 
-    >>> IoU(num_classes=2, target_class_ids=[0])([0, 0, 1, 1], [0, 1, 0, 1])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.33333334>
+    >>> tf.keras.metrics.IoU(num_classes=2, target_class_ids=[0])([0, 0, 1, 1], [0, 1, 0, 1])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.3333333432674408>
     """
 
     def __init__(self, num_classes, target_class_ids, name=None, dtype=None,
@@ -102,8 +102,8 @@ class BinaryIoU(IoU):
     """The mean IoU of classes 0 and 1 (or those of `target_class_ids`) for scores that are
     class 1 when at least `threshold`.
 
-    >>> BinaryIoU(threshold=0.3)([0, 1, 0, 1], [0.1, 0.2, 0.4, 0.7])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.33333334>
+    >>> tf.keras.metrics.BinaryIoU(threshold=0.3)([0, 1, 0, 1], [0.1, 0.2, 0.4, 0.7])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.3333333432674408>
     """
 
     def __init__(self, target_class_ids=(0, 1), threshold=0.5, name=None, dtype=None):
@@ -122,8 +122,9 @@ class BinaryIoU(IoU):
 class MeanIoU(IoU):
     """The mean IoU of all the classes that occurred.
 
-    >>> MeanIoU(num_classes=2)([0, 0, 1, 1], [0, 1, 0, 1], sample_weight=[0.3, 0.3, 0.3, 0.1])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.23809525>
+    >>> tf.keras.metrics.MeanIoU(num_classes=2)([0, 0, 1, 1], [0, 1, 0, 1],
+    ...                                         sample_weight=[0.3, 0.3, 0.3, 0.1])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.2380952537059784>
     """
 
     def __init__(self, num_classes, name=None, dtype=None, ignore_class=None,
@@ -137,7 +138,7 @@ class MeanIoU(IoU):
 class OneHotIoU(IoU):
     """`IoU` for one-hot labels and class scores (or class indices, `sparse_y_pred`).
 
-    >>> m = OneHotIoU(num_classes=3, target_class_ids=[0, 2])
+    >>> m = tf.keras.metrics.OneHotIoU(num_classes=3, target_class_ids=[0, 2])
     >>> m([[0, 0, 1], [1, 0, 0]], [[0.2, 0.3, 0.5], [0.1, 0.2, 0.7]])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.25>
     """
@@ -153,7 +154,7 @@ class OneHotIoU(IoU):
 class OneHotMeanIoU(MeanIoU):
     """`MeanIoU` for one-hot labels and class scores (or class indices, `sparse_y_pred`).
 
-    >>> m = OneHotMeanIoU(num_classes=3)
+    >>> m = tf.keras.metrics.OneHotMeanIoU(num_classes=3)
     >>> m([[0, 0, 1], [1, 0, 0]], [[0.2, 0.3, 0.5], [0.1, 0.2, 0.7]])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.25>
     """

@@ -1,7 +1,7 @@
 """Probabilistic metrics: the means of crossentropies, KL divergence and Poisson loss.
 
->>> BinaryCrossentropy()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
-<tf.Tensor: shape=(), dtype=float32, numpy=0.81492424>
+>>> tf.keras.metrics.BinaryCrossentropy()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
+<tf.Tensor: shape=(), dtype=float32, numpy=0.8149242401123047>
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import losses
@@ -12,8 +12,8 @@ from eagerflow._src.keras.metrics.base_metric import MeanMetricWrapper
 class Poisson(MeanMetricWrapper):
     """The mean of ``y_pred - y_true * log(y_pred)``.
 
-    >>> Poisson()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.49999997>
+    >>> tf.keras.metrics.Poisson()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.4999999701976776>
     """
 
     def __init__(self, name="poisson", dtype=None):
@@ -24,8 +24,8 @@ class Poisson(MeanMetricWrapper):
 class KLDivergence(MeanMetricWrapper):
     """The mean Kullback-Leibler divergence ``sum(y_true * log(y_true / y_pred))``.
 
-    >>> KLDivergence()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.45814306>
+    >>> tf.keras.metrics.KLDivergence()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.45814305543899536>
     """
 
     def __init__(self, name="kullback_leibler_divergence", dtype=None):
@@ -36,8 +36,9 @@ class KLDivergence(MeanMetricWrapper):
 class BinaryCrossentropy(MeanMetricWrapper):
     """The mean binary crossentropy of probabilities (or logits, `from_logits`).
 
-    >>> BinaryCrossentropy()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]], sample_weight=[1, 0])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.9162905>
+    >>> tf.keras.metrics.BinaryCrossentropy()([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]],
+    ...                                       sample_weight=[1, 0])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.9162905216217041>
     """
 
     def __init__(self, name="binary_crossentropy", dtype=None, from_logits=False,
@@ -50,8 +51,9 @@ class BinaryCrossentropy(MeanMetricWrapper):
 class CategoricalCrossentropy(MeanMetricWrapper):
     """The mean crossentropy of one-hot labels and class probabilities (or logits).
 
-    >>> CategoricalCrossentropy()([[0, 1, 0], [0, 0, 1]], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
-    <tf.Tensor: shape=(), dtype=float32, numpy=1.1769392>
+    >>> tf.keras.metrics.CategoricalCrossentropy()([[0, 1, 0], [0, 0, 1]],
+    ...                                            [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.1769392490386963>
     """
 
     def __init__(self, name="categorical_crossentropy", dtype=None, from_logits=False,
@@ -65,8 +67,8 @@ class SparseCategoricalCrossentropy(MeanMetricWrapper):
     """The mean crossentropy of integer labels and class probabilities (or logits); labels
     equal to `ignore_class` are left out.
 
-    >>> SparseCategoricalCrossentropy()([1, 2], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
-    <tf.Tensor: shape=(), dtype=float32, numpy=1.1769392>
+    >>> tf.keras.metrics.SparseCategoricalCrossentropy()([1, 2], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=1.1769392490386963>
     """
 
     def __init__(self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False,

@@ -1,7 +1,7 @@
 """Regression metrics: means of per-sample errors (the loss functions of the same names),
 their root, the mean relative error, cosine similarity and the R^2 score.
 
->>> MeanSquaredError()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
+>>> tf.keras.metrics.MeanSquaredError()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
 <tf.Tensor: shape=(), dtype=float32, numpy=0.25>
 """
 import warnings
@@ -30,7 +30,8 @@ def cosine_similarity(y_true, y_pred, axis=-1):
 class MeanSquaredError(MeanMetricWrapper):
     """The mean of ``(y_true - y_pred) ** 2``.
 
-    >>> MeanSquaredError()([[0, 1], [0, 0]], [[1, 1], [0, 0]], sample_weight=[1, 0])
+    >>> tf.keras.metrics.MeanSquaredError()([[0, 1], [0, 0]], [[1, 1], [0, 0]],
+    ...                                     sample_weight=[1, 0])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
 
@@ -42,7 +43,7 @@ class MeanSquaredError(MeanMetricWrapper):
 class MeanAbsoluteError(MeanMetricWrapper):
     """The mean of ``abs(y_true - y_pred)``.
 
-    >>> MeanAbsoluteError()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
+    >>> tf.keras.metrics.MeanAbsoluteError()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.25>
     """
 
@@ -54,7 +55,7 @@ class MeanAbsoluteError(MeanMetricWrapper):
 class MeanAbsolutePercentageError(MeanMetricWrapper):
     """The mean of ``100 * abs((y_true - y_pred) / y_true)`` (denominators at least epsilon).
 
-    >>> MeanAbsolutePercentageError()([[1, 2]], [[2, 2]])
+    >>> tf.keras.metrics.MeanAbsolutePercentageError()([[1, 2]], [[2, 2]])
     <tf.Tensor: shape=(), dtype=float32, numpy=50.0>
     """
 
@@ -66,8 +67,8 @@ class MeanAbsolutePercentageError(MeanMetricWrapper):
 class MeanSquaredLogarithmicError(MeanMetricWrapper):
     """The mean of ``(log(y_true + 1) - log(y_pred + 1)) ** 2``.
 
-    >>> MeanSquaredLogarithmicError()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.12011322>
+    >>> tf.keras.metrics.MeanSquaredLogarithmicError()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.12011321634054184>
     """
 
     def __init__(self, name="mean_squared_logarithmic_error", dtype=None):
@@ -78,8 +79,8 @@ class MeanSquaredLogarithmicError(MeanMetricWrapper):
 class LogCoshError(MeanMetricWrapper):
     """The mean of ``log(cosh(y_pred - y_true))``.
 
-    >>> LogCoshError()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.10844523>
+    >>> tf.keras.metrics.LogCoshError()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.1084451973438263>
     """
 
     def __init__(self, name="logcosh", dtype=None):
@@ -90,8 +91,8 @@ class LogCoshError(MeanMetricWrapper):
 class CosineSimilarity(MeanMetricWrapper):
     """The mean cosine similarity of `y_true` and `y_pred` along `axis`.
 
-    >>> CosineSimilarity(axis=1)([[0., 1.], [1., 1.]], [[1., 0.], [1., 1.]])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.49999997>
+    >>> tf.keras.metrics.CosineSimilarity(axis=1)([[0., 1.], [1., 1.]], [[1., 0.], [1., 1.]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.4999999701976776>
     """
 
     def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
@@ -102,7 +103,7 @@ class CosineSimilarity(MeanMetricWrapper):
 class RootMeanSquaredError(Mean):
     """The square root of the (weighted) mean of ``(y_true - y_pred) ** 2``.
 
-    >>> RootMeanSquaredError()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
+    >>> tf.keras.metrics.RootMeanSquaredError()([[0, 1], [0, 0]], [[1, 1], [0, 0]])
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
 
@@ -125,7 +126,7 @@ class RootMeanSquaredError(Mean):
 class MeanRelativeError(Mean):
     """The mean of ``abs(y_true - y_pred) / normalizer``.
 
-    >>> MeanRelativeError(normalizer=[1, 3, 2, 3])([1, 3, 2, 3], [2, 4, 6, 8])
+    >>> tf.keras.metrics.MeanRelativeError(normalizer=[1, 3, 2, 3])([1, 3, 2, 3], [2, 4, 6, 8])
     <tf.Tensor: shape=(), dtype=float32, numpy=1.25>
     """
 
@@ -154,8 +155,8 @@ class R2Score(Metric):
     averaged ('uniform_average' or 'variance_weighted_average'); adjusted for
     `num_regressors` independent variables when that is not 0.
 
-    >>> R2Score()([[1.0], [4.0], [3.0]], [[2.0], [4.0], [4.0]])
-    <tf.Tensor: shape=(), dtype=float32, numpy=0.57142854>
+    >>> tf.keras.metrics.R2Score()([[1.0], [4.0], [3.0]], [[2.0], [4.0], [4.0]])
+    <tf.Tensor: shape=(), dtype=float32, numpy=0.5714285373687744>
     """
 
     def __init__(self, class_aggregation="uniform_average", num_regressors=0,

@@ -7,8 +7,8 @@ the gradients by it afterwards brings them back. With a dynamic scale
 the scale halved; after `dynamic_growth_steps` finite steps in a row it is
 doubled. `Model.compile` wraps the optimizer in one under ``mixed_float16``.
 
->>> opt = LossScaleOptimizer(SGD(0.25))
->>> var = Variable(1.0)
+>>> opt = tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.SGD(0.25))
+>>> var = tf.Variable(1.0)
 >>> opt.minimize(lambda: var ** 2, var_list=[var])
 >>> print(var.numpy())
 0.5
@@ -57,9 +57,10 @@ class LossScaleOptimizer(Optimizer):
     scale the loss with `get_scaled_loss` and unscale the gradients with
     `get_unscaled_gradients` before `apply_gradients`:
 
-    >>> opt = LossScaleOptimizer(SGD(0.25), initial_scale=8)
-    >>> var = Variable(1.0)
-    >>> with GradientTape() as tape:
+    >>> opt = tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.SGD(0.25),
+    ...                                                   initial_scale=8)
+    >>> var = tf.Variable(1.0)
+    >>> with tf.GradientTape() as tape:
     ...     scaled_loss = opt.get_scaled_loss(var ** 2)
     >>> (grad,) = opt.get_unscaled_gradients(tape.gradient(scaled_loss, [var]))
     >>> opt.apply_gradients([(grad, var)])
@@ -157,8 +158,9 @@ class LossScaleOptimizer(Optimizer):
     def get_scaled_loss(self, loss):
         """`loss` (a tensor, or a callable returning one) times the loss scale.
 
-        >>> opt = LossScaleOptimizer(SGD(), initial_scale=4)
-        >>> opt.get_scaled_loss(constant(1.5))
+        >>> opt = tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.SGD(),
+        ...                                                   initial_scale=4)
+        >>> opt.get_scaled_loss(tf.constant(1.5))
         <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
         """
         self._loss_has_been_scaled = True
@@ -173,8 +175,9 @@ class LossScaleOptimizer(Optimizer):
     def get_unscaled_gradients(self, grads):
         """`grads` divided by the loss scale (None entries stay None).
 
-        >>> opt = LossScaleOptimizer(SGD(), initial_scale=4)
-        >>> opt.get_unscaled_gradients([constant(2.0), None])
+        >>> opt = tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.SGD(),
+        ...                                                   initial_scale=4)
+        >>> opt.get_unscaled_gradients([tf.constant(2.0), None])
         [<tf.Tensor: shape=(), dtype=float32, numpy=0.5>, None]
         """
         self._gradients_have_been_unscaled = True

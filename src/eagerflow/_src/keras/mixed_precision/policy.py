@@ -1,7 +1,7 @@
 """Dtype policies (``tf.keras.mixed_precision``): the dtype a layer computes in and the
 dtype of its weights.
 
->>> p = Policy("mixed_float16")
+>>> p = tf.keras.mixed_precision.Policy("mixed_float16")
 >>> p.compute_dtype, p.variable_dtype
 ('float16', 'float32')
 """

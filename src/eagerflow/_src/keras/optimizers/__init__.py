@@ -1,8 +1,8 @@
 """Keras optimizers (``tf.keras.optimizers``): the algorithms, and resolving them by name.
 
->>> get("Adam").name
+>>> tf.keras.optimizers.get("Adam").name
 'Adam'
->>> type(get({"class_name": "SGD", "config": {"learning_rate": 0.5}})).__name__
+>>> type(tf.keras.optimizers.get({"class_name": "SGD", "config": {"learning_rate": 0.5}})).__name__
 'SGD'
 """
 
@@ -38,7 +38,7 @@ _IDENTIFIERS = Identifiers("optimizer", _BY_NAME, Optimizer, "keras.optimizers")
 def serialize(optimizer, use_legacy_format=False):
     """The optimizer's config as ``{'module', 'class_name', 'config', 'registered_name'}``.
 
-    >>> serialize(SGD())["class_name"]
+    >>> tf.keras.optimizers.serialize(tf.keras.optimizers.SGD())["class_name"]
     'SGD'
     """
     return _IDENTIFIERS.serialize(optimizer, use_legacy_format)
@@ -48,7 +48,8 @@ def serialize(optimizer, use_legacy_format=False):
 def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
     """The optimizer a `serialize` result (or ``{'class_name', 'config'}``) describes.
 
-    >>> float(deserialize({"class_name": "adam", "config": {"learning_rate": 0.5}}).learning_rate)
+    >>> float(tf.keras.optimizers.deserialize({"class_name": "adam",
+    ...                                        "config": {"learning_rate": 0.5}}).learning_rate)
     0.5
     """
     use_legacy = kwargs.pop("use_legacy_optimizer", False)
@@ -79,7 +80,7 @@ def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
 def get(identifier, **kwargs):
     """An optimizer from an instance (returned as is), a name (``'adam'``) or a config dict.
 
-    >>> get("rmsprop").name
+    >>> tf.keras.optimizers.get("rmsprop").name
     'RMSprop'
     """
     use_legacy = kwargs.pop("use_legacy_optimizer", False)

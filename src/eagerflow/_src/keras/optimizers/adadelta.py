@@ -1,7 +1,7 @@
 """Adadelta (``tf.keras.optimizers.Adadelta``): steps sized by moving RMS of past steps.
 
->>> opt = Adadelta(learning_rate=1.0)
->>> var = Variable(1.0)
+>>> opt = tf.keras.optimizers.Adadelta(learning_rate=1.0)
+>>> var = tf.Variable(1.0)
 >>> opt.minimize(lambda: var ** 2, [var])
 >>> print(var.numpy())
 0.99858576
@@ -19,7 +19,7 @@ class Adadelta(Optimizer):
     ``accumulated_delta_var = rho * accumulated_delta_var + (1 - rho) * delta**2``,
     ``var -= lr * delta``.
 
-    >>> Adadelta().get_slot_names()
+    >>> tf.keras.optimizers.Adadelta().get_slot_names()
     ['accumulated_grad', 'accumulated_delta_var']
     """
 

@@ -1,9 +1,9 @@
 """Adafactor (``tf.keras.optimizers.Adafactor``): Adam-like steps whose second moment of a
 matrix is kept factored, as row and column means.
 
->>> opt = Adafactor(learning_rate=0.1)
->>> var = Variable([1.0, 2.0])
->>> opt.minimize(lambda: reduce_sum(var * var), [var])
+>>> opt = tf.keras.optimizers.Adafactor(learning_rate=0.1)
+>>> var = tf.Variable([1.0, 2.0])
+>>> opt.minimize(lambda: tf.reduce_sum(var * var), [var])
 >>> var.numpy()
 array([0.8418861, 1.8418862], dtype=float32)
 """
@@ -27,7 +27,7 @@ class Adafactor(Optimizer):
 
     As in tf_keras, the step size is ``min(lr, 1/sqrt(t))`` whatever `relative_step`.
 
-    >>> Adafactor().get_config()["beta_2_decay"]
+    >>> tf.keras.optimizers.Adafactor().get_config()["beta_2_decay"]
     -0.8
     """
 

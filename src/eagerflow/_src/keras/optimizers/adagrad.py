@@ -1,8 +1,8 @@
 """Adagrad (``tf.keras.optimizers.Adagrad``): per-coordinate rates from summed squared
 gradients.
 
->>> opt = Adagrad(learning_rate=0.1)
->>> var = Variable(1.0)
+>>> opt = tf.keras.optimizers.Adagrad(learning_rate=0.1)
+>>> var = tf.Variable(1.0)
 >>> opt.minimize(lambda: var ** 2, [var])
 >>> print(var.numpy())
 0.90122706
@@ -19,7 +19,7 @@ class Adagrad(Optimizer):
     accumulator starting at `initial_accumulator_value`. A sparse gradient updates only its
     rows.
 
-    >>> Adagrad().get_slot_names()
+    >>> tf.keras.optimizers.Adagrad().get_slot_names()
     ['accumulator']
     """
 

@@ -1,7 +1,7 @@
 """Adam (``tf.keras.optimizers.Adam``): steps scaled by running moments of the gradient.
 
->>> opt = Adam(learning_rate=0.1)
->>> var = Variable(1.0)
+>>> opt = tf.keras.optimizers.Adam(learning_rate=0.1)
+>>> var = tf.Variable(1.0)
 >>> opt.minimize(lambda: var ** 2, [var])
 >>> print(var.numpy())
 0.9000008
@@ -21,9 +21,9 @@ class Adam(Optimizer):
     `adaptive_epsilon` scales epsilon by ``sqrt(1 - beta_2**t)``. A sparse
     gradient decays the moments of every row, as in tf_keras.
 
-    >>> opt = Adam(learning_rate=0.1, amsgrad=True)
-    >>> var = Variable([1.0, 2.0])
-    >>> int(opt.apply_gradients([(constant([1.0, -1.0]), var)]))
+    >>> opt = tf.keras.optimizers.Adam(learning_rate=0.1, amsgrad=True)
+    >>> var = tf.Variable([1.0, 2.0])
+    >>> int(opt.apply_gradients([(tf.constant([1.0, -1.0]), var)]))
     1
     >>> var.numpy()
     array([0.900001, 2.099999], dtype=float32)

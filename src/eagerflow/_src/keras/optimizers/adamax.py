@@ -1,7 +1,7 @@
 """Adamax (``tf.keras.optimizers.Adamax``): Adam with the infinity norm.
 
->>> opt = Adamax(learning_rate=0.1)
->>> var = Variable(1.0)
+>>> opt = tf.keras.optimizers.Adamax(learning_rate=0.1)
+>>> var = tf.Variable(1.0)
 >>> opt.minimize(lambda: var ** 2, [var])
 >>> print(var.numpy())
 0.90000004
@@ -17,7 +17,7 @@ class Adamax(Optimizer):
     """``m`` the moving average of the gradient, ``u = max(beta_2 * u, |grad|)``,
     ``var -= lr / (1 - beta_1**t) * m / (u + epsilon)``.
 
-    >>> Adamax().get_slot_names()
+    >>> tf.keras.optimizers.Adamax().get_slot_names()
     ['m', 'u']
     """
 

@@ -1,8 +1,8 @@
 """AdamW (``tf.keras.optimizers.AdamW``): Adam with decoupled weight decay.
 
->>> opt = AdamW(learning_rate=0.1, weight_decay=0.5)
->>> var = Variable(1.0)
->>> int(opt.apply_gradients([(constant(0.0), var)]))
+>>> opt = tf.keras.optimizers.AdamW(learning_rate=0.1, weight_decay=0.5)
+>>> var = tf.Variable(1.0)
+>>> int(opt.apply_gradients([(tf.constant(0.0), var)]))
 1
 >>> float(var)
 0.949999988079071
@@ -16,7 +16,7 @@ class AdamW(Adam):
     """Adam whose step first shrinks each variable: ``var -= lr * weight_decay * var``
     (Loshchilov & Hutter). `exclude_from_weight_decay` exempts variables (biases, norms).
 
-    >>> opt = AdamW(weight_decay=0.004)
+    >>> opt = tf.keras.optimizers.AdamW(weight_decay=0.004)
     >>> opt.weight_decay
     0.004
     """

@@ -1,7 +1,7 @@
 """FTRL-proximal (``tf.keras.optimizers.Ftrl``): follow the regularized leader, with L1/L2.
 
->>> opt = Ftrl(learning_rate=0.1)
->>> var = Variable(1.0)
+>>> opt = tf.keras.optimizers.Ftrl(learning_rate=0.1)
+>>> var = tf.Variable(1.0)
 >>> opt.minimize(lambda: var ** 2, [var])
 >>> print(var.numpy())
 0.7450533
@@ -19,7 +19,7 @@ class Ftrl(Optimizer):
     strength; `l2_shrinkage_regularization_strength` adds ``2 * strength * var`` to the
     gradient.
 
-    >>> Ftrl().get_slot_names()
+    >>> tf.keras.optimizers.Ftrl().get_slot_names()
     ['accumulator', 'linear']
     """
 

@@ -16,10 +16,10 @@ optimizer's behaviour around it:
 A subclass in the legacy style (``_create_slots`` with `add_slot`,
 ``_resource_apply_dense(grad, var, apply_state)``, ``_set_hyper``) runs too.
 
->>> opt = SGD(learning_rate=1.0, decay=0.5)
->>> var = Variable(1.0)
+>>> opt = tf.keras.optimizers.legacy.SGD(learning_rate=1.0, decay=0.5)
+>>> var = tf.Variable(1.0)
 >>> for _ in range(2):
-...     _ = opt.apply_gradients([(constant(1.0), var)])
+...     _ = opt.apply_gradients([(tf.constant(1.0), var)])
 >>> print(var.numpy(), opt.iterations.name)
 -0.6666667 SGD/iter:0
 """

@@ -1,8 +1,8 @@
 """Lion (``tf.keras.optimizers.Lion``): steps of fixed size along the sign of an
 interpolated momentum.
 
->>> opt = Lion(learning_rate=0.1)
->>> var = Variable(1.0)
+>>> opt = tf.keras.optimizers.Lion(learning_rate=0.1)
+>>> var = tf.Variable(1.0)
 >>> opt.minimize(lambda: var ** 2, [var])
 >>> print(var.numpy())
 0.9
@@ -18,7 +18,7 @@ class Lion(Optimizer):
     ``var -= lr * sign(beta_1 * m + (1 - beta_1) * grad)``, then
     ``m = beta_2 * m + (1 - beta_2) * grad``.
 
-    >>> Lion().get_slot_names()
+    >>> tf.keras.optimizers.Lion().get_slot_names()
     ['m']
     """
 

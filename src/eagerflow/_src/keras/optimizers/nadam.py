@@ -1,7 +1,7 @@
 """Nadam (``tf.keras.optimizers.Nadam``): Adam with Nesterov momentum.
 
->>> opt = Nadam(learning_rate=0.1)
->>> var = Variable(1.0)
+>>> opt = tf.keras.optimizers.Nadam(learning_rate=0.1)
+>>> var = tf.Variable(1.0)
 >>> opt.minimize(lambda: var ** 2, [var])
 >>> print(var.numpy())
 0.8937212
@@ -25,7 +25,7 @@ class Nadam(Optimizer):
     The running product advances once per step, also inside a traced function
     (where tf_keras advances it once per variable).
 
-    >>> Nadam().get_slot_names()
+    >>> tf.keras.optimizers.Nadam().get_slot_names()
     ['m', 'v']
     """
 

@@ -17,9 +17,9 @@ A subclass written for tf_keras (``build`` creating variables with
 `add_variable_from_reference`, ``update_step(gradient, variable)`` with
 variable ops) works as well, one `update_step` call per variable.
 
->>> opt = SGD(learning_rate=0.1)
->>> var = Variable(1.0)
->>> opt.apply_gradients([(constant(1.0), var)])
+>>> opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+>>> var = tf.Variable(1.0)
+>>> opt.apply_gradients([(tf.constant(1.0), var)])
 <tf.Variable 'UnreadVariable' shape=() dtype=int64, numpy=1>
 >>> print(var.numpy())
 0.9
@@ -82,9 +82,9 @@ class Optimizer:
     average of the weights), `jit_compile` (accepted; there is no XLA here,
     so it reads False as in tf_keras without a GPU) and `name`.
 
-    >>> opt = Adam(learning_rate=0.1)
-    >>> var = Variable([1.0, 2.0])
-    >>> opt.minimize(lambda: reduce_sum(var * var), [var])
+    >>> opt = tf.keras.optimizers.Adam(learning_rate=0.1)
+    >>> var = tf.Variable([1.0, 2.0])
+    >>> opt.minimize(lambda: tf.reduce_sum(var * var), [var])
     >>> [v.name for v in opt.variables]
     ['iteration:0', 'Adam/m/Variable:0', 'Adam/v/Variable:0']
     """
@@ -247,8 +247,8 @@ class Optimizer:
         """Creates the optimizer's variables for `var_list` (once): slots, and moving averages
         with `use_ema`. `apply_gradients` calls it on its first step.
 
-        >>> opt = Adam()
-        >>> opt.build([Variable([1.0, 2.0], name="w")])
+        >>> opt = tf.keras.optimizers.Adam()
+        >>> opt.build([tf.Variable([1.0, 2.0], name="w")])
         >>> [v.name for v in opt.variables]
         ['iteration:0', 'm/w:0', 'v/w:0']
         """
@@ -306,7 +306,7 @@ class Optimizer:
     def get_slot(self, var, slot_name):
         """The slot variable `slot_name` of model variable `var` (after `build`).
 
-        >>> opt, w = Adam(), Variable([1.0])
+        >>> opt, w = tf.keras.optimizers.Adam(), tf.Variable([1.0])
         >>> opt.build([w])
         >>> opt.get_slot(w, "m").name
         'm/Variable:0'

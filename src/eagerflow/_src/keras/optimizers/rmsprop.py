@@ -1,7 +1,7 @@
 """RMSprop (``tf.keras.optimizers.RMSprop``): steps divided by a moving RMS of the gradient.
 
->>> opt = RMSprop(learning_rate=0.1)
->>> var = Variable(1.0)
+>>> opt = tf.keras.optimizers.RMSprop(learning_rate=0.1)
+>>> var = tf.Variable(1.0)
 >>> opt.minimize(lambda: var ** 2, [var])
 >>> round(float(var), 4)
 0.6838
@@ -18,7 +18,7 @@ class RMSprop(Optimizer):
     ``step = lr * grad / sqrt(velocity + epsilon)``; `centered` subtracts the squared moving
     average of the gradient from the velocity; `momentum` > 0 accumulates the steps.
 
-    >>> RMSprop(momentum=0.9, centered=True).get_slot_names()
+    >>> tf.keras.optimizers.RMSprop(momentum=0.9, centered=True).get_slot_names()
     ['velocity', 'momentum', 'average_gradient']
     """
 

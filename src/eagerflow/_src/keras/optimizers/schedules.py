@@ -3,7 +3,7 @@
 An optimizer given a schedule evaluates it at its `iterations` on every
 step, so inside a traced function the rate follows the step at run time.
 
->>> schedule = ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5)
+>>> schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5)
 >>> float(schedule(10))
 0.05000000074505806
 """
@@ -23,7 +23,7 @@ from eagerflow._src.ops.cast_ops import cast
 class LearningRateSchedule:
     """The base class of schedules: `__call__(step)` gives the rate, `get_config` its arguments.
 
-    >>> class Halving(LearningRateSchedule):
+    >>> class Halving(tf.keras.optimizers.schedules.LearningRateSchedule):
     ...     def __call__(self, step):
     ...         return 0.1 / (1 + step)
     ...     def get_config(self):
@@ -82,7 +82,7 @@ class ExponentialDecay(_StepDecay):
     """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (an integer power with
     `staircase`).
 
-    >>> float(ExponentialDecay(1.0, 2, 0.5, staircase=True)(3))
+    >>> float(tf.keras.optimizers.schedules.ExponentialDecay(1.0, 2, 0.5, staircase=True)(3))
     0.5
     """
 
@@ -95,7 +95,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
     """``values[i]`` for steps in ``(boundaries[i-1], boundaries[i]]``: `values[0]` up to
     and including the first boundary, `values[-1]` after the last.
 
-    >>> schedule = PiecewiseConstantDecay([10, 20], [1.0, 0.5, 0.1])
+    >>> schedule = tf.keras.optimizers.schedules.PiecewiseConstantDecay([10, 20], [1.0, 0.5, 0.1])
     >>> [float(schedule(s)) for s in (10, 11, 21)]
     [1.0, 0.5, 0.10000000149011612]
     """
@@ -129,7 +129,7 @@ class PolynomialDecay(LearningRateSchedule):
     ``(1 - step / decay_steps) ** power``; with `cycle`, over the next multiple of
     `decay_steps` past the step.
 
-    >>> float(PolynomialDecay(1.0, 10, end_learning_rate=0.0)(5))
+    >>> float(tf.keras.optimizers.schedules.PolynomialDecay(1.0, 10, end_learning_rate=0.0)(5))
     0.5
     """
 
@@ -168,7 +168,7 @@ class InverseTimeDecay(_StepDecay):
     """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (the quotient
     floored with `staircase`).
 
-    >>> float(InverseTimeDecay(1.0, 1, 0.5)(2))
+    >>> float(tf.keras.optimizers.schedules.InverseTimeDecay(1.0, 1, 0.5)(2))
     0.5
     """
 
@@ -186,7 +186,8 @@ class CosineDecay(LearningRateSchedule):
     """A cosine from the rate to ``alpha * rate`` over `decay_steps`, after an optional
     linear warmup from `initial_learning_rate` to `warmup_target` over `warmup_steps`.
 
-    >>> schedule = CosineDecay(0.0, 10, warmup_target=1.0, warmup_steps=10)
+    >>> schedule = tf.keras.optimizers.schedules.CosineDecay(0.0, 10, warmup_target=1.0,
+    ...                                                      warmup_steps=10)
     >>> [float(schedule(s)) for s in (5, 10, 20)]
     [0.5, 1.0, 0.0]
     """
@@ -229,7 +230,7 @@ class CosineDecayRestarts(LearningRateSchedule):
     """Cosine decay restarted after each period (SGDR): the i-th period lasts
     ``first_decay_steps * t_mul ** i`` steps and starts from ``m_mul ** i`` times the rate.
 
-    >>> schedule = CosineDecayRestarts(1.0, 10, t_mul=1.0)
+    >>> schedule = tf.keras.optimizers.schedules.CosineDecayRestarts(1.0, 10, t_mul=1.0)
     >>> [round(float(schedule(s)), 6) for s in (0, 5, 10)]
     [1.0, 0.5, 1.0]
     """
@@ -282,7 +283,8 @@ _SCHEDULES = {cls.__name__: cls for cls in (
 def serialize(learning_rate_schedule, use_legacy_format=False):
     """The schedule's config as ``{'module', 'class_name', 'config', 'registered_name'}``.
 
-    >>> serialize(ExponentialDecay(0.1, 10, 0.5))["class_name"]
+    >>> schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)
+    >>> tf.keras.optimizers.schedules.serialize(schedule)["class_name"]
     'ExponentialDecay'
     """
     own = _SCHEDULES.get(type(learning_rate_schedule).__name__) is type(learning_rate_schedule)
@@ -294,7 +296,9 @@ def serialize(learning_rate_schedule, use_legacy_format=False):
 def deserialize(config, custom_objects=None, use_legacy_format=False):
     """The schedule a `serialize` result describes.
 
-    >>> deserialize(serialize(ExponentialDecay(0.1, 10, 0.5))).decay_rate
+    >>> schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)
+    >>> config = tf.keras.optimizers.schedules.serialize(schedule)
+    >>> tf.keras.optimizers.schedules.deserialize(config).decay_rate
     0.5
     """
     return deserialize_keras_object(config, module_objects=_SCHEDULES,

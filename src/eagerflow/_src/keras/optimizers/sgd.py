@@ -1,7 +1,7 @@
 """Stochastic gradient descent, with (Nesterov) momentum (``tf.keras.optimizers.SGD``).
 
->>> opt = SGD(learning_rate=0.1, momentum=0.9)
->>> var = Variable(1.0)
+>>> opt = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)
+>>> var = tf.Variable(1.0)
 >>> opt.minimize(lambda: var ** 2 / 2.0, [var])
 >>> print(var.numpy())
 0.9
@@ -21,8 +21,8 @@ class SGD(Optimizer):
     Each variable gets a slot ``m`` as in tf_keras; without momentum it stays zero
     and a sparse gradient updates only its rows.
 
-    >>> opt = SGD(learning_rate=0.1)
-    >>> var = Variable(1.0)
+    >>> opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+    >>> var = tf.Variable(1.0)
     >>> opt.minimize(lambda: var ** 2 / 2.0, [var])
     >>> print(var.numpy())
     0.9

@@ -8,12 +8,10 @@ atomically; `load_model` rebuilds the model from its config, compiles it and
 restores the weights, or raises before returning anything half-loaded.
 
 >>> import os, tempfile
->>> from eagerflow._src.keras.layers.core import Dense
->>> from eagerflow._src.keras.engine.sequential import Sequential
->>> model = Sequential([Dense(2, input_shape=(3,))])
+>>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
 >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
->>> save_model(model, path)
->>> [w.shape for w in load_model(path).weights] == [w.shape for w in model.weights]
+>>> tf.keras.saving.save_model(model, path)
+>>> [w.shape for w in tf.keras.saving.load_model(path).weights] == [w.shape for w in model.weights]
 True
 """
 import datetime

@@ -10,9 +10,7 @@ The values go to one safetensors file, written atomically. Loading checks
 every key, shape and dtype first and assigns only when all match.
 
 >>> import os, tempfile
->>> from eagerflow._src.keras.layers.core import Dense
->>> from eagerflow._src.keras.engine.sequential import Sequential
->>> model = Sequential([Dense(2, input_shape=(3,))])
+>>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
 >>> sorted(checkpoint_keys(model))
 ['layer_with_weights-0/bias/.ATTRIBUTES/VARIABLE_VALUE', \
 'layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE']

@@ -1,9 +1,9 @@
 """Downloading into Keras's cache, padding sequences, and packing ``(x, y, sample_weight)``.
 
->>> pad_sequences([[1], [2, 3]])
+>>> tf.keras.utils.pad_sequences([[1], [2, 3]])
 array([[0, 1],
        [2, 3]], dtype=int32)
->>> unpack_x_y_sample_weight((1, 2))
+>>> tf.keras.utils.unpack_x_y_sample_weight((1, 2))
 (1, 2, None)
 """
 import contextlib
@@ -145,7 +145,7 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
     downloaded again and a download that does not match raises `ValueError`.
     An unreachable origin raises ``Exception('URL fetch failure on ...')``.
 
-    >>> path = get_file(origin="https://storage.googleapis.com/tensorflow/"
+    >>> path = tf.keras.utils.get_file(origin="https://storage.googleapis.com/tensorflow/"
     ...                 "tf-keras-datasets/mnist.npz")  # doctest: +SKIP
     >>> path  # doctest: +SKIP
     '/root/.keras/datasets/mnist.npz'
@@ -201,7 +201,7 @@ def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncati
     `padding` and `truncating` say at which end (``'pre'`` or ``'post'``)
     values are added or removed; `maxlen` defaults to the longest sequence.
 
-    >>> pad_sequences([[1], [2, 3], [4, 5, 6]], maxlen=2, padding="post", value=-1)
+    >>> tf.keras.utils.pad_sequences([[1], [2, 3], [4, 5, 6]], maxlen=2, padding="post", value=-1)
     array([[ 1, -1],
            [ 2,  3],
            [ 5,  6]], dtype=int32)
@@ -249,7 +249,7 @@ def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncati
 def unpack_x_y_sample_weight(data):
     """``(x, y, sample_weight)`` from ``x``, ``(x,)``, ``(x, y)`` or all three; None where missing.
 
-    >>> unpack_x_y_sample_weight([1])
+    >>> tf.keras.utils.unpack_x_y_sample_weight([1])
     (1, None, None)
     """
     if isinstance(data, list):
@@ -266,7 +266,7 @@ def unpack_x_y_sample_weight(data):
 def pack_x_y_sample_weight(x, y=None, sample_weight=None):
     """The tuple `Model.fit` takes: `x` alone (a tuple `x` as ``(x,)``), ``(x, y)`` or all three.
 
-    >>> pack_x_y_sample_weight(1, 2)
+    >>> tf.keras.utils.pack_x_y_sample_weight(1, 2)
     (1, 2)
     """
     if y is None:

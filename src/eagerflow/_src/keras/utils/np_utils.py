@@ -1,6 +1,6 @@
 """NumPy array helpers of ``tf.keras.utils``: one-hot encoding and normalization.
 
->>> to_categorical([0, 2], num_classes=3)
+>>> tf.keras.utils.to_categorical([0, 2], num_classes=3)
 array([[1., 0., 0.],
        [0., 0., 1.]], dtype=float32)
 """
@@ -15,7 +15,7 @@ def to_categorical(y, num_classes=None, dtype="float32"):
     A trailing axis of size 1 (labels shaped ``(n, 1)``) is replaced, not kept.
     `num_classes` defaults to ``max(y) + 1``.
 
-    >>> to_categorical([[1], [0]])
+    >>> tf.keras.utils.to_categorical([[1], [0]])
     array([[0., 1.],
            [1., 0.]], dtype=float32)
     """
@@ -35,7 +35,7 @@ def to_categorical(y, num_classes=None, dtype="float32"):
 def normalize(x, axis=-1, order=2):
     """`x` divided by its `order`-norm along `axis` (all-zero slices stay zero).
 
-    >>> normalize(np.array([[3.0, 4.0], [0.0, 0.0]]))
+    >>> tf.keras.utils.normalize(np.array([[3.0, 4.0], [0.0, 0.0]]))
     array([[0.6, 0.8],
            [0. , 0. ]])
     """

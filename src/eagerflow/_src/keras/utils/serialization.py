@@ -5,10 +5,10 @@ losses, metrics, optimizers, ...) resolves them here, so ``'relu'``,
 ``{'class_name': 'GlorotUniform', 'config': {}}``, a class or a callable all
 mean the same thing everywhere, and an unknown name lists the known ones.
 
->>> @register_keras_serializable(package="my")
+>>> @tf.keras.utils.register_keras_serializable(package="my")
 ... def double(x):
 ...     return 2 * x
->>> get_registered_name(double)
+>>> tf.keras.utils.get_registered_name(double)
 'my>double'
 """
 import contextlib
@@ -71,8 +71,8 @@ def _scopes():
 class CustomObjectScope(contextlib.ContextDecorator):
     """Within this scope, the given names resolve to the given objects.
 
-    >>> with CustomObjectScope({"double": lambda x: 2 * x}):
-    ...     get_registered_object("double")(3)
+    >>> with tf.keras.utils.CustomObjectScope({"double": lambda x: 2 * x}):
+    ...     tf.keras.utils.get_registered_object("double")(3)
     6
     """
 

@@ -1,6 +1,6 @@
 """Seeding every random number source a Keras program uses.
 
->>> set_random_seed(42)
+>>> tf.keras.utils.set_random_seed(42)
 """
 import random
 
@@ -16,8 +16,8 @@ def set_random_seed(seed):
     """Seeds Python's `random`, NumPy's global generator, ``tf.random`` and the generator
     that unseeded initializers draw their seeds from, with `seed`.
 
-    >>> set_random_seed(1); a = random.random(), np.random.rand()
-    >>> set_random_seed(1); a == (random.random(), np.random.rand())
+    >>> tf.keras.utils.set_random_seed(1); a = random.random(), np.random.rand()
+    >>> tf.keras.utils.set_random_seed(1); a == (random.random(), np.random.rand())
     True
     """
     if not isinstance(seed, int):

@@ -1,0 +1,58 @@
+"""Eagerflow's internals that tests reach: the one module of tests/ that imports ``eagerflow._src``.
+
+Tests use the public API (``import eagerflow as tf``) wherever a public name
+exists. Tests of internal mechanisms (the op registry and dispatch, graph
+passes, executor, tape compiler, vectorization, kernels below the public
+functions, Keras's private helpers) import what they need from here, so that
+when a module moves or a name is renamed, this file is the only one of tests/
+to update. ``tests/test_internals.py`` checks that no other test file imports
+``eagerflow._src``.
+"""
+from eagerflow._src import keras as keras_package, ops as ops_package
+from eagerflow._src.autodiff import compiled_backward, eager_compat, tape
+from eagerflow._src.autograph import conversion
+from eagerflow._src.autograph.pyct import analysis, parser, templates
+from eagerflow._src.backend import api_export, canonical_device, host_memory
+from eagerflow._src.backend.special import _FALLBACKS, gammainc_grad_a
+from eagerflow._src.core import config, context, dtypes, registry
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.function.call_gradient import CallGradient
+from eagerflow._src.core.errors import exception_type_from_error_code, InaccessibleTensorError
+from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper
+from eagerflow._src.core.registry import OpDef, same_shape
+from eagerflow._src.core.tensor_shape import Dimension, unknown_shape
+from eagerflow._src.graph import executor, graph_def, specialize, tape_compiler, vectorize
+from eagerflow._src.graph.graph import Graph
+from eagerflow._src.graph.passes import constant_folding
+from eagerflow._src.graph.passes.algebraic import _lossless, simplify
+from eagerflow._src.graph.passes import buffer_reuse
+from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse
+from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_subexpressions
+from eagerflow._src.graph.passes.constant_folding import fold_constants
+from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
+from eagerflow._src.graph.passes.fusion import fuse_bias_activation
+from eagerflow._src.graph.passes.matmul_sums import merge_matmul_sums
+from eagerflow._src.graph.passes.pipeline import optimize
+from eagerflow._src.graph.passes.program import Program
+from eagerflow._src.keras import backend as keras_backend, initializers, metrics, optimizers
+from eagerflow._src.keras.datasets import remote
+from eagerflow._src.keras.engine.data_adapter import DataHandler
+from eagerflow._src.keras.layers import normalization, recurrent, reshaping
+from eagerflow._src.keras.losses import (
+    compute_weighted_loss, get_mask, LossFunctionWrapper, set_mask)
+from eagerflow._src.keras.metrics import confusion_metrics
+from eagerflow._src.keras.optimizers import schedules
+from eagerflow._src.keras.saving import safetensors_format, weights
+from eagerflow._src.keras.saving.weights import checkpoint_keys
+from eagerflow._src.keras.utils import progbar
+from eagerflow._src.ops import (
+    array_ops, conv_ops, fused_batch_norm_ops, linalg_ops, list_ops, math_ops, nn_ops, philox,
+    random_ops, reduction_ops, signal_ops, slicing, training_ops)
+from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm, fused_batch_norm_v3
+from eagerflow._src.ops.fused_ops import _FUSED_CONV2D, _FUSED_MATMUL, ACTIVATION_OPS
+from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
+from eagerflow._src.ops.list_ops import TensorList
+from eagerflow._src.ops.logging_ops import tensor_text
+from eagerflow._src.ops.reduction_ops import unbroadcast
+from eagerflow._src.ops.shape_rules import broadcast_shapes
+from eagerflow._src.ops.slicing import getitem
