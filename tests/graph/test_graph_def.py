@@ -76,7 +76,7 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
 
 
 @pytest.mark.parametrize("name", ["mlp", "convnet", "tensors", "mlp_train_step", "keras_cnn",
-                                  "keras_train_step", "keras_attention"])
+                                  "keras_train_step", "keras_attention", "control_flow"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)

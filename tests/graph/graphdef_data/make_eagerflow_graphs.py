@@ -142,6 +142,33 @@ def keras_cnn():
     return tf.function(lambda images: model(images, training=False))
 
 
+@tf.custom_gradient
+def _clipped_square(x):
+    def grad(dy):
+        return tf.clip_by_value(dy * 2.0 * x, -1.0, 1.0)
+    return x * x, grad
+
+
+@tf.function
+def inner(x):
+    return tf.nn.relu(x) * 3.0
+
+
+@tf.function
+def control_flow(x, n):
+    """cond, while_loop with a TensorArray, switch_case, a nested function call and a custom
+    gradient: control flow and calls as ops naming functions of the library."""
+    y = tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * 2.0, lambda: tf.reverse(x, [0]) - 1.0)
+    squares = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+
+    def body(i, total, arr):
+        return i + 1, total + tf.reduce_sum(y) * tf.cast(i, tf.float32), arr.write(i, y * 1.5)
+
+    _, total, squares = tf.while_loop(lambda i, *_: i < n, body, (0, 0.0, squares))
+    picked = tf.switch_case(n % 3, [lambda: x, lambda: x * 10.0, lambda: -x])
+    return y, total, squares.stack(), picked, inner(x - 0.5), _clipped_square(x)
+
+
 def keras_attention():
     """Embedding, causal Conv1D with gelu, multi-head attention (einsum), layer norm, pooling."""
     tf.random.set_seed(5)
@@ -194,5 +221,8 @@ if __name__ == "__main__":
     y = rng.integers(0, 3, 6).astype(np.int32)
     save("keras_train_step", keras_train_step(x, y),
          [tf.TensorSpec([None, 4]), tf.TensorSpec([None], tf.int32)], [x, y])
+    save("control_flow", control_flow,
+         [tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)],
+         [rng.normal(size=4).astype(np.float32), np.array(4, np.int32)])
     save_function_call("function_call", body, [tf.TensorSpec([None, 3], tf.float32)] * 2,
                        [rng.normal(size=(4, 3)).astype(np.float32)] * 2)
