@@ -27,9 +27,11 @@ def _weights(*shape):
     return tf.Variable(rng.normal(0, 0.5, shape).astype(np.float32))
 
 
-def save(name, fn, specs, inputs):
+def save(name, fn, specs, inputs, freeze=True):
+    """`fn`'s graph (frozen: TF's conversion lowers control flow to TF 1's dataflow ops, so
+    a function without variables is written as traced)."""
     concrete = fn.get_concrete_function(*specs)
-    frozen = convert_variables_to_constants_v2(concrete)
+    frozen = convert_variables_to_constants_v2(concrete) if freeze else concrete
     gd = frozen.graph.as_graph_def()
     feeds = [t.name for t in frozen.inputs]
     fetches = [t.name for t in frozen.outputs]
@@ -135,6 +137,21 @@ def many_ops(x, i, s):
     ]
 
 
+@tf.function
+def control_flow(x, n):
+    """cond, while_loop over a TensorArray and switch_case: If, While and Case ops naming
+    functions of the GraphDef's library."""
+    y = tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * 2.0, lambda: tf.reverse(x, [0]) - 1.0)
+    squares = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+
+    def body(i, total, arr):
+        return i + 1, total + tf.reduce_sum(y) * tf.cast(i, tf.float32), arr.write(i, y * 1.5)
+
+    _, total, squares = tf.while_loop(lambda i, *_: i < n, body, (0, 0.0, squares))
+    picked = tf.switch_case(n % 3, [lambda: x, lambda: x * 10.0, lambda: -x])
+    return y, total, squares.stack(), picked
+
+
 def keras_cnn():
     """A Keras model in inference mode: batch norm, depthwise conv, layer norm, dropout."""
     tf.random.set_seed(19)
@@ -182,3 +199,6 @@ if __name__ == "__main__":
           np.array([b"abc", b"xa"], object)])
     save("keras_attention", keras_attention(), [tf.TensorSpec([None, 6], tf.int32, "tokens")],
          [rng.integers(0, 20, (2, 6)).astype(np.int32)])
+    save("control_flow", control_flow,
+         [tf.TensorSpec([None], tf.float32, "x"), tf.TensorSpec([], tf.int32, "n")],
+         [rng.normal(size=4).astype(np.float32), np.array(4, np.int32)], freeze=False)
