@@ -52,7 +52,8 @@ def _same(got, want):
 
 
 @pytest.mark.parametrize("name", ["mlp", "mlp_train_step", "convnet", "dynamic_step",
-                                  "keras_cnn", "many_ops", "keras_attention", "control_flow"])
+                                  "keras_cnn", "many_ops", "keras_attention", "control_flow",
+                                  "nested_call"])
 def test_graphs_written_by_tf_run_here_with_tfs_results(name):
     raw, data = _load(f"tf_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)

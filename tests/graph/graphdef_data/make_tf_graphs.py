@@ -152,6 +152,17 @@ def control_flow(x, n):
     return y, total, squares.stack(), picked
 
 
+@tf.function
+def _inner(x):
+    return tf.nn.relu(x) * 3.0
+
+
+@tf.function
+def nested_call(x):
+    """A function calling another: a PartitionedCall naming the inner one's FunctionDef."""
+    return _inner(x - 0.5) + 1.0
+
+
 def keras_cnn():
     """A Keras model in inference mode: batch norm, depthwise conv, layer norm, dropout."""
     tf.random.set_seed(19)
@@ -202,3 +213,5 @@ if __name__ == "__main__":
     save("control_flow", control_flow,
          [tf.TensorSpec([None], tf.float32, "x"), tf.TensorSpec([], tf.int32, "n")],
          [rng.normal(size=4).astype(np.float32), np.array(4, np.int32)], freeze=False)
+    save("nested_call", nested_call, [tf.TensorSpec([None], tf.float32, "x")],
+         [rng.normal(size=5).astype(np.float32)], freeze=False)

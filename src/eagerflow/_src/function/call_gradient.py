@@ -37,7 +37,7 @@ from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor, tape_compiler
-from eagerflow._src.graph.function_library import FunctionBody
+from eagerflow._src.graph.function_library import FunctionBody, lookup
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
@@ -266,13 +266,17 @@ class _Backward:
 # -- the call ops --------------------------------------------------------------------------
 
 def _call_kernel(xp, *arrays, f, **_):
-    return _CALLS[f]().run(arrays)
+    call = _CALLS.get(f)
+    if call is None:  # a call read from a GraphDef: its body is a library function
+        return lookup(f).run(*arrays)
+    return call().run(arrays)
 
 
 def _call_rule(*inputs, f, _higher=False, _saved=(), **_):
     """The function's outputs, then (recorded for higher order) the values its gradient
     keeps."""
-    body = _CALLS[f]().body
+    call = _CALLS.get(f)
+    body = lookup(f) if call is None else call().body
     return [*body.output_specs, *([(s.shape, s.dtype) for s in _saved] if _higher else [])]
 
 
