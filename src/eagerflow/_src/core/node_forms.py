@@ -101,11 +101,12 @@ class NodeForm:
 
     __slots__ = ("op_type", "inputs", "types", "renamed", "fixed", "implied", "ignored",
                  "number", "outputs", "output_number", "byte_attrs", "local", "defaults",
-                 "cast", "keep", "rewrite")
+                 "cast", "keep", "rewrite", "functions")
 
     def __init__(self, *, op_type=None, inputs=None, types=None, renamed=None, fixed=None,
                  implied=None, ignored=(), number=None, outputs=None, output_number=None,
-                 byte_attrs=(), local=None, defaults=None, cast=(), keep=(), rewrite=None):
+                 byte_attrs=(), local=None, defaults=None, cast=(), keep=(), rewrite=None,
+                 functions=()):
         self.op_type = op_type  # TF's op name where it is not the registered one
         self.inputs = None if inputs is None else tuple(inputs)
         self.types = types
@@ -131,6 +132,8 @@ class NodeForm:
         # ``rewrite(attrs, inputs) -> attrs``: TF's attrs where no data says it (a While's
         # captured values passed through its body as loop variables)
         self.rewrite = rewrite
+        # attrs naming functions of a library (``then_branch``, ``body``, ``f``)
+        self.functions = frozenset(functions)
 
     def attr_inputs(self):
         return [spec for spec in self.inputs or () if isinstance(spec, AttrInput)]

@@ -31,6 +31,7 @@ from eagerflow._src.autodiff.backprop import hold
 from eagerflow._src.autodiff.tape import GradientTape, is_differentiable
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     PER_ELEMENT, batching_rules, register, register_gradient)
 from eagerflow._src.core.tensor import EagerTensor
@@ -289,5 +290,6 @@ _STATEFUL_CALL = register("StatefulPartitionedCall", _call_kernel, _call_rule, m
                           tied=(), stateful=True)
 for _op in (_CALL, _STATEFUL_CALL):
     register_gradient(_op.name)(_call_gradient)
+    tf_nodes[_op] = NodeForm(types={}, outputs=("output",), functions=("f",))
     tape_compiler.played_eagerly.add(_op)  # its backward is a traced function already
 batching_rules[_CALL] = PER_ELEMENT

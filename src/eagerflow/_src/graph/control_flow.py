@@ -240,7 +240,8 @@ _CASE = register("Case", _branch_kernel, _branch_rule, multi=True, tied=(), stat
 _STATELESS_CASE = register("StatelessCase", _branch_kernel, _branch_rule, multi=True, tied=())
 # TF's forms: the attrs are TF's already (Tcond, Tin, Tout, then_branch, ..., output_shapes)
 for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
-    tf_nodes[_op] = NodeForm(types={}, outputs=("output",))
+    tf_nodes[_op] = NodeForm(types={}, outputs=("output",),
+                             functions=("then_branch", "else_branch", "branches"))
 
 
 def _emit_branches(program, op, args, indent):
@@ -806,8 +807,8 @@ def _tf_while(attrs, inputs):
             "body": _PassingThrough(step, n)}
 
 
-tf_nodes[_WHILE] = tf_nodes[_STATELESS_WHILE] = NodeForm(types={}, outputs=("output",),
-                                                         rewrite=_tf_while)
+tf_nodes[_WHILE] = tf_nodes[_STATELESS_WHILE] = NodeForm(
+    types={}, outputs=("output",), rewrite=_tf_while, functions=("cond", "body"))
 
 
 # -- subgraphs ----------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from eagerflow._src.core.node_forms import from_tf_node, tf_node, tf_nodes
 from eagerflow._src.core.protos import framework as pb
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph.executor import needed_operations
-from eagerflow._src.graph.function_library import FunctionBody, add_function
+from eagerflow._src.graph.function_library import FunctionBody, add_function, lookup
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 
 # TF's GraphDef version this writer follows (TF 2.21's producer); readers accept any.
@@ -305,14 +305,19 @@ class _Writer:
             "Truncate": pb.AttrValue(b=False)}))
         return name
 
-    def body_of(self, value):
-        """The body an attr names (a function name in the graph's library), else `value`."""
-        if isinstance(value, str) and value in self.bodies:
-            return self.bodies[value]
-        if isinstance(value, (list, tuple)) and value and all(
-                isinstance(v, str) and v in self.bodies for v in value):
-            return [self.bodies[v] for v in value]
-        return value
+    def body_of(self, value, function=False):
+        """The body an attr names (a function name in the graph's library, or in any library
+        when the op declares the attr a `function` one), else `value`."""
+        def find(name):
+            found = self.bodies.get(name) if isinstance(name, str) else None
+            if found is None and function and isinstance(name, str):
+                found = lookup(name)
+            return found
+        if isinstance(value, (list, tuple)) and value:
+            found = [find(v) for v in value]
+            return found if all(b is not None for b in found) else value
+        found = find(value)
+        return value if found is None else found
 
     def node(self, op):
         if op.type == "Placeholder":
@@ -345,11 +350,14 @@ class _Writer:
                     node.input.append(self.cast(op, *value))
                 else:
                     node.input.append(self.input_name(op.inputs[value], op.name))
+            functions = tf_nodes.get(op.op_def, None)
+            functions = functions.functions if functions is not None else ()
             for k, v in sorted(attrs.items()):
                 if v is None:
                     continue
                 try:
-                    node.attr[k].CopyFrom(attr_value(self.body_of(v), self.library))
+                    node.attr[k].CopyFrom(attr_value(self.body_of(v, k in functions),
+                                                     self.library))
                 except TypeError:
                     if not k.startswith("_"):
                         raise

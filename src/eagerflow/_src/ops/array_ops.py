@@ -1199,6 +1199,7 @@ _ZEROS_LIKE = register("ZerosLike", _zeros_like_kernel, same_shape, tied=(),
                        not_differentiable="constant output", shape_only=True)
 _ONES_LIKE = register("OnesLike", _ones_like_kernel, same_shape, dtypes=NUMBER_BOOL,
                       not_differentiable="constant output", shape_only=True)
+tf_nodes[_ZEROS_LIKE] = NodeForm(outputs=("y",))
 
 
 def _like(op, make, input, dtype, name):
@@ -1945,6 +1946,7 @@ def _where_kernel(xp, condition):
 _WHERE = register("Where", _where_kernel,
                   lambda x: (TensorShape([None, x.shape.rank]), _d.int64),
                   dtypes=NUMBER_BOOL, not_differentiable="integer output")
+tf_nodes[_WHERE] = NodeForm(outputs=("index",))
 
 
 def _select_kernel(xp, condition, x, y):
@@ -2509,6 +2511,7 @@ _LOWER_BOUND = register("LowerBound", _search_kernel("left"), _search_rule, tied
                         dtypes=REAL, not_differentiable="integer output")
 _UPPER_BOUND = register("UpperBound", _search_kernel("right"), _search_rule, tied=(0, 1),
                         dtypes=REAL, not_differentiable="integer output")
+tf_nodes[_LOWER_BOUND] = tf_nodes[_UPPER_BOUND] = NodeForm(outputs=("output",))
 
 
 @export("searchsorted")

@@ -303,6 +303,7 @@ def _check_numerics(xp, x, message):
 
 _CHECK_NUMERICS = register("CheckNumerics", _check_numerics, same_shape, dtypes=FLOAT,
                            stateful=True)
+tf_nodes[_CHECK_NUMERICS] = NodeForm(outputs=("output",))
 
 
 @export("debugging.check_numerics")

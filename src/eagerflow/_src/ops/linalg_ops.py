@@ -583,14 +583,18 @@ _DETERMINANT = register("MatrixDeterminant", _single_or_wider(_determinant),
 _LOG_DETERMINANT = register("LogMatrixDeterminant", _single_or_wider(_log_determinant),
                             _matrix_op_rule("LogMatrixDeterminant", _slogdet_rule), multi=True,
                             dtypes=_LAPACK)
+tf_nodes[_LOG_DETERMINANT] = NodeForm(outputs=("sign", "log_abs_determinant"))
 _CHOLESKY = register("Cholesky", _single_or_wider(_cholesky),
                      _matrix_op_rule("Cholesky", same_shape), dtypes=_LAPACK)
 _EIGH = register("SelfAdjointEigV2", _single_or_wider(_eigh),
                  _matrix_op_rule("SelfAdjointEigV2", _eigh_rule), multi=True, dtypes=_LAPACK)
+tf_nodes[_EIGH] = NodeForm(outputs=("e", "v"))
 _QR = register("Qr", _single_or_wider(_qr), _matrix_op_rule("Qr", _qr_rule, square=False),
                multi=True, dtypes=_LAPACK)
+tf_nodes[_QR] = NodeForm(outputs=("q", "r"))
 _SVD = register("Svd", _single_or_wider(_svd), _matrix_op_rule("Svd", _svd_rule, square=False),
                 multi=True, dtypes=_LAPACK)
+tf_nodes[_SVD] = NodeForm(outputs=("s", "u", "v"))
 
 
 @export("linalg.inv")
@@ -883,6 +887,8 @@ _SOLVE_LS = register("MatrixSolveLs", _single_or_wider(_solve_ls), _solve_ls_rul
                      dtypes=_LAPACK, not_differentiable=_NO_EXACT_LSTSQ_GRAD)
 _TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangular_solve),
                              _triangular_rule, tied=(0, 1), dtypes=(_d.bfloat16,) + _LAPACK)
+for _op in (_SOLVE, _SOLVE_LS, _TRIANGULAR_SOLVE):
+    tf_nodes[_op] = NodeForm(outputs=("output",))
 
 
 @export("linalg.solve")
@@ -1143,6 +1149,7 @@ tf_nodes[_BAND_PART] = NodeForm(
 _TENSOR_DIAG = register("Diag", _tensor_diag, _tensor_diag_rule, dtypes=NUMBER)
 _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_rule,
                              dtypes=NUMBER)
+tf_nodes[_TENSOR_DIAG_PART] = NodeForm(outputs=("diagonal",))
 
 
 def _static_int(value, param, op_name, dtype=_d.int32):
@@ -1340,6 +1347,7 @@ def _cross_rule(a, b, **_):
 _CROSS = register("Cross", _cross, _cross_rule, tied=(0, 1), dtypes=(
     _d.float32, _d.float64, _d.int32, _d.uint8, _d.int16, _d.int8, _d.int64, _d.bfloat16,
     _d.uint16, _d.float16, _d.uint32, _d.uint64))
+tf_nodes[_CROSS] = NodeForm(outputs=("product",))
 
 
 @export("linalg.cross")

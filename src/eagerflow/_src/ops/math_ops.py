@@ -400,6 +400,7 @@ def abs(x, name=None):
 _REAL = register("Real", "real", rules.unary_real, dtypes=COMPLEX, elementwise=True)
 _IMAG = register("Imag", "imag", rules.unary_real, dtypes=COMPLEX, elementwise=True)
 _CONJ = register("Conj", "conj", same_shape, dtypes=COMPLEX)
+tf_nodes[_CONJ] = NodeForm(outputs=("output",))
 _ANGLE = register("Angle", "angle", rules.unary_real, dtypes=COMPLEX, elementwise=True)
 _COMPLEX = register(
     "Complex", lambda xp, re, im: xp.asarray(re + 1j * im).astype(
@@ -495,9 +496,11 @@ def _round(xp, x):
     return x if x.dtype.kind in "iub" else xp.rint(x)
 
 
-def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, **kw):
-    """Registers an elementwise unary op."""
-    return register(tf_name, kernel, shape, dtypes=dtypes, **kw)
+def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, tf_output="y", **kw):
+    """Registers an elementwise unary op (`tf_output`: TF's name of its output)."""
+    op = register(tf_name, kernel, shape, dtypes=dtypes, **kw)
+    tf_nodes[op] = NodeForm(outputs=(tf_output,))
+    return op
 
 
 _NEG = _reg_unary("Neg", "negative", SIGNED_NUMBER)
@@ -917,7 +920,8 @@ sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX, fresh=T
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
 export("math.sigmoid", "nn.sigmoid", "sigmoid", "keras.backend.sigmoid")(sigmoid)
-softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT), "Computes log(exp(x) + 1).")
+softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT, tf_output="activations"),
+                 "Computes log(exp(x) + 1).")
 export("math.softplus", "nn.softplus", "keras.backend.softplus")(softplus)
 # the op allows complex types and small integers, but no CPU kernel takes them
 _round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER,
@@ -1160,6 +1164,7 @@ def _invert_permutation_rule(x, **_):
 _INVERT_PERMUTATION = register("InvertPermutation", _invert_permutation,
                                _invert_permutation_rule, dtypes=(_d.int32, _d.int64),
                                not_differentiable="integer permutation")
+tf_nodes[_INVERT_PERMUTATION] = NodeForm(outputs=("y",))
 
 
 @export("math.invert_permutation")

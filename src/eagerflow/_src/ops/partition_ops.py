@@ -70,6 +70,7 @@ def _dynamic_partition_rule(data, partitions, num_partitions):
 
 _DYNAMIC_PARTITION = register("DynamicPartition", _dynamic_partition_kernel,
                               _dynamic_partition_rule, multi=True, tied=())
+tf_nodes[_DYNAMIC_PARTITION] = NodeForm(types={"T": 0}, outputs=("outputs",))
 
 
 @export("dynamic_partition")

@@ -676,6 +676,8 @@ _UNIQUE = register("Unique", _unique(False), _unique_rule(False), multi=True, ti
                    not_differentiable="index output")
 _UNIQUE_WITH_COUNTS = register("UniqueWithCounts", _unique(True), _unique_rule(True), multi=True,
                                tied=(), not_differentiable="index output")
+tf_nodes[_UNIQUE] = NodeForm(outputs=("y", "idx"))
+tf_nodes[_UNIQUE_WITH_COUNTS] = NodeForm(outputs=("y", "idx", "count"))
 
 
 def _run_unique(op, result_type, x, out_idx, name):
