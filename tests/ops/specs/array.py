@@ -198,6 +198,8 @@ SPECS = [
            grad="integer"),
 
     # -- padding
+    OpSpec("Pad", lambda x: a.pad_v1(x, [[1, 0], [2, 3]]), [rand(2, 3)],
+           lambda x: np.pad(x, [[1, 0], [2, 3]])),
     *_per_dtype("PadV2", lambda x: tf.pad(x, [[1, 0], [2, 3]]), lambda d: [_grid(2, 3, dtype=d)],
                 lambda x: np.pad(x, ((1, 0), (2, 3)))),
     OpSpec("PadV2", lambda x, c: tf.pad(x, [[1, 1]], constant_values=c),
@@ -279,6 +281,11 @@ SPECS = [
                 np.where),
     OpSpec("SelectV2", tf.where, [rand(2, 2) > 0, _strings(2, 2), _strings(2, 2)[::-1]],
            np.where, name="SelectV2-string", grad="strings"),
+    OpSpec("Select", a.select_v1, [rand(2, 3) > 0, rand(2, 3, seed=1), rand(2, 3, seed=2)],
+           np.where),
+    OpSpec("Select", a.select_v1, [np.array([True, False]), rand(2, 3, seed=1),
+                                   rand(2, 3, seed=2)],
+           lambda c, x, y: np.where(c[:, None], x, y), name="Select-rows"),
     *_per_dtype("Slice", lambda x: tf.slice(x, [1, 0, 2], [-1, 2, 1]),
                 lambda d: [_grid(3, 4, 5, dtype=d)], lambda x: x[1:, :2, 2:3]),
     OpSpec("StridedSlice", lambda x: tf.strided_slice(x, [0, 3], [3, 0], [1, -1]),
@@ -326,6 +333,18 @@ SPECS = [
            lambda x, y: np.array([2, 3, 4], x.dtype), grad="shape"),
     OpSpec("BroadcastArgs", tf.broadcast_dynamic_shape, [np.array([5], I64), np.array([], I64)],
            lambda x, y: np.array([5], I64), name="BroadcastArgs-int64", grad="shape"),
+    # (TF's values: a dim where both are 1 is summed in both, unless the shapes are equal)
+    OpSpec("BroadcastGradientArgs", a.broadcast_gradient_args,
+           [np.array([2, 1, 3], I32), np.array([3], I32)],
+           lambda x, y: [np.array([1], I32), np.array([0, 1], I32)], grad="shape"),
+    OpSpec("BroadcastGradientArgs", a.broadcast_gradient_args,
+           [np.array([4, 1], I64), np.array([1, 5], I64)],
+           lambda x, y: [np.array([1], I64), np.array([0], I64)],
+           name="BroadcastGradientArgs-int64", grad="shape"),
+    OpSpec("BroadcastGradientArgs", a.broadcast_gradient_args,
+           [np.array([1, 1], I32), np.array([1, 1], I32)],
+           lambda x, y: [np.zeros(0, I32), np.zeros(0, I32)], name="BroadcastGradientArgs-same",
+           grad="shape"),
 
     # -- contractions and searches
     OpSpec("Einsum", lambda x, y: tf.einsum("ij,jk->ik", x, y), [rand(2, 3), rand(3, 4, seed=1)],

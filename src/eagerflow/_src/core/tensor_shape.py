@@ -9,6 +9,7 @@ TensorShape([2, 3])
 
 
 from eagerflow._src.backend.api_export import export
+@export("compat.v1.Dimension")
 class Dimension:
     """One dimension of a `TensorShape` (``compat.v1.Dimension``): an int or None."""
 

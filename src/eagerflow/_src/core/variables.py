@@ -23,6 +23,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, from_array, get_static_value
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor, Reference, _numpy_text
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -97,6 +98,9 @@ _ASSIGN_ADD = register("AssignAddVariableOp", _assign_add, _no_outputs, multi=Tr
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
 _ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
+tf_nodes[_READ] = NodeForm(types={"dtype": "out0"}, outputs=("value",))
+for _op in (_ASSIGN, _ASSIGN_ADD, _ASSIGN_SUB):
+    tf_nodes[_op] = NodeForm(types={"dtype": 1})
 
 
 @export("Variable")

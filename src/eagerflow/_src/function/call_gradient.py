@@ -31,13 +31,14 @@ from eagerflow._src.autodiff.backprop import hold
 from eagerflow._src.autodiff.tape import GradientTape, is_differentiable
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     PER_ELEMENT, batching_rules, register, register_gradient)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor, tape_compiler
-from eagerflow._src.graph.function_library import FunctionBody
+from eagerflow._src.graph.function_library import FunctionBody, lookup
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
@@ -266,13 +267,17 @@ class _Backward:
 # -- the call ops --------------------------------------------------------------------------
 
 def _call_kernel(xp, *arrays, f, **_):
-    return _CALLS[f]().run(arrays)
+    call = _CALLS.get(f)
+    if call is None:  # a call read from a GraphDef: its body is a library function
+        return lookup(f).run(*arrays)
+    return call().run(arrays)
 
 
 def _call_rule(*inputs, f, _higher=False, _saved=(), **_):
     """The function's outputs, then (recorded for higher order) the values its gradient
     keeps."""
-    body = _CALLS[f]().body
+    call = _CALLS.get(f)
+    body = lookup(f) if call is None else call().body
     return [*body.output_specs, *([(s.shape, s.dtype) for s in _saved] if _higher else [])]
 
 
@@ -285,5 +290,6 @@ _STATEFUL_CALL = register("StatefulPartitionedCall", _call_kernel, _call_rule, m
                           tied=(), stateful=True)
 for _op in (_CALL, _STATEFUL_CALL):
     register_gradient(_op.name)(_call_gradient)
+    tf_nodes[_op] = NodeForm(types={}, outputs=("output",), functions=("f",))
     tape_compiler.played_eagerly.add(_op)  # its backward is a traced function already
 batching_rules[_CALL] = PER_ELEMENT

@@ -43,6 +43,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.dtypes import int32, resource, variant
 from eagerflow._src.core.registry import (
     PER_ELEMENT, batching_rules, kernel_type_name, register, register_gradient)
@@ -237,6 +238,10 @@ _IF = register("If", _branch_kernel, _branch_rule, multi=True, tied=(), stateful
 _STATELESS_IF = register("StatelessIf", _branch_kernel, _branch_rule, multi=True, tied=())
 _CASE = register("Case", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True)
 _STATELESS_CASE = register("StatelessCase", _branch_kernel, _branch_rule, multi=True, tied=())
+# TF's forms: the attrs are TF's already (Tcond, Tin, Tout, then_branch, ..., output_shapes)
+for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
+    tf_nodes[_op] = NodeForm(types={}, outputs=("output",),
+                             functions=("then_branch", "else_branch", "branches"))
 
 
 def _emit_branches(program, op, args, indent):
@@ -779,6 +784,31 @@ for _op in (_WHILE, _STATELESS_WHILE):
     executor.emission_rules[_op] = _emit_loop
     register_gradient(_op.name)(_while_gradient)
 batching_rules[_STATELESS_WHILE] = PER_ELEMENT
+
+
+class _PassingThrough:
+    """A loop body returning, after its results, the values it captured, unchanged: TF's
+    While carries captured values as loop variables."""
+
+    def __init__(self, step, n):
+        self.name, self.graph, self.inputs = step.name, step.graph, step.inputs
+        self.outputs = [*step.outputs, *step.inputs[n:]]
+
+
+def _tf_while(attrs, inputs):
+    n = len(attrs["output_shapes"])
+    if attrs.get("_limited"):
+        raise ValueError("a loop with maximum_iterations has no TF form here")
+    captured = inputs[n:]
+    if not captured:
+        return attrs
+    step = lookup(attrs["body"], getattr(inputs[0], "graph", None))
+    return {**attrs, "output_shapes": (*attrs["output_shapes"], *(t.shape for t in captured)),
+            "body": _PassingThrough(step, n)}
+
+
+tf_nodes[_WHILE] = tf_nodes[_STATELESS_WHILE] = NodeForm(
+    types={}, outputs=("output",), rewrite=_tf_while, functions=("cond", "body"))
 
 
 # -- subgraphs ----------------------------------------------------------------------------------

@@ -187,6 +187,27 @@ class Graph:
         op_name, _, index = name.partition(":")
         return self.get_operation_by_name(op_name).outputs[int(index or 0)]
 
+    def as_graph_element(self, obj):
+        """The tensor (``"x:0"``) or operation (``"x"``) named `obj`, or `obj` itself when it
+        is one of this graph's."""
+        if isinstance(obj, str):
+            try:
+                return self.get_tensor_by_name(obj) if ":" in obj else \
+                    self.get_operation_by_name(obj)
+            except (KeyError, IndexError, ValueError):
+                raise KeyError(f"The name {obj!r} refers to a Tensor which does not exist. The "
+                               f"operation, {obj.split(':')[0]!r}, does not exist in the "
+                               f"graph.") from None
+        if getattr(obj, "graph", None) is not self:
+            raise ValueError(f"{obj!r} is not an element of this graph.")
+        return obj
+
+    def as_graph_def(self, add_shapes=False):
+        """This graph as TensorFlow's `GraphDef` protobuf (see `graph_def.graph_to_graph_def`);
+        `add_shapes` gives each node an ``_output_shapes`` attr."""
+        from eagerflow._src.graph import graph_def  # noqa: PLC0415 (protobuf when asked)
+        return graph_def.graph_to_graph_def(self, add_shapes=add_shapes)
+
     @property
     def captures(self):
         return list(self._captures.values())

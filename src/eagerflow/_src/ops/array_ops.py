@@ -26,6 +26,7 @@ from eagerflow._src.core.convert import (
     convert_input, convert_to_tensor, from_array, get_static_value, is_tensor_like, operand,
     to_array)
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
     kernel_type_name, register, register_gradient, same_shape)
@@ -345,6 +346,7 @@ def _reshape_batched(op, args):
 
 
 batching_rules[_RESHAPE] = _reshape_batched
+tf_nodes[_RESHAPE] = NodeForm(inputs=(0, AttrInput("shape", type_attr="Tshape", runtime=True)))
 
 
 @export("reshape", "keras.backend.reshape")
@@ -415,8 +417,12 @@ def _transpose_batched(op, args):
 
 
 batching_rules[_TRANSPOSE] = _transpose_batched
+tf_nodes[_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")),
+                                outputs=("y",))
 _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _transpose_rule,
                                 tied=())
+tf_nodes[_CONJUGATE_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")),
+                                          outputs=("y",))
 
 
 @export("transpose", "keras.backend.transpose", dispatch_name="compat.v1.transpose")
@@ -461,6 +467,8 @@ def _expand_dims_rule(x, axis):
 
 _EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, tied=(),
                         moves_elements=True)
+tf_nodes[_EXPAND_DIMS] = NodeForm(inputs=(0, AttrInput("axis", "dim", "Tdim", kind=int,
+                                                           runtime=True)))
 
 
 @export("expand_dims")
@@ -560,6 +568,7 @@ def _broadcast_to_rule(x, shape):
 
 
 _BROADCAST_TO = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_rule, tied=())
+tf_nodes[_BROADCAST_TO] = NodeForm(inputs=(0, AttrInput("shape", runtime=True)))
 
 
 def _broadcast_to_batched(op, args):
@@ -613,6 +622,8 @@ def _tile_rule(x, multiples):
 
 
 _TILE = register("Tile", _tile_kernel, _tile_rule, tied=())
+tf_nodes[_TILE] = NodeForm(inputs=(0, AttrInput("multiples", type_attr="Tmultiples",
+                                                  runtime=True)))
 
 
 @export("tile")
@@ -654,6 +665,7 @@ def _reverse_rule(x, axis):
 
 
 _REVERSE = register("ReverseV2", _reverse_kernel, _reverse_rule, tied=())
+tf_nodes[_REVERSE] = NodeForm(inputs=(0, AttrInput("axis")))
 
 
 @export("reverse")
@@ -701,6 +713,8 @@ def _roll_rule(x, shift, axis, **_):
 
 
 _ROLL = register("Roll", _roll_kernel, _roll_rule, tied=())
+tf_nodes[_ROLL] = NodeForm(inputs=(0, AttrInput("shift", type_attr="Tshift"),
+                                   AttrInput("axis", type_attr="Taxis")))
 
 
 @export("roll")
@@ -801,6 +815,7 @@ def _check_concat_dims(inputs, at, shapes, axis):
 
 
 _CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all", moves_elements=True)
+tf_nodes[_CONCAT] = NodeForm(inputs=("*", AttrInput("axis", kind=int)), number="N")
 
 
 @export("concat")
@@ -848,6 +863,7 @@ def _stack_rule(*inputs, axis):
 
 
 _PACK = register("Pack", _stack_kernel, _stack_rule, tied="all", moves_elements=True)
+tf_nodes[_PACK] = NodeForm(number="N")
 
 
 def _check_axis_range(axis, low, high):
@@ -1027,6 +1043,10 @@ def _split_sizes_when_traced(size_splits, n, shapes, computed):
 
 _SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
 _SPLIT_V = register("SplitV", _split_v_kernel, _split_v_rule, multi=True, tied=())
+tf_nodes[_SPLIT] = NodeForm(inputs=(AttrInput("axis", "split_dim", None, kind=int), 0))
+tf_nodes[_SPLIT_V] = NodeForm(inputs=(0, AttrInput("size_splits", type_attr="Tlen"),
+                                      AttrInput("axis", "split_dim", None, kind=int)),
+                              output_number="num_split")
 
 
 @export("split")
@@ -1077,6 +1097,7 @@ def _fill_rule(value, dims):
 
 
 _FILL = register("Fill", _fill_kernel, _fill_rule, tied=())
+tf_nodes[_FILL] = NodeForm(inputs=(AttrInput("dims", type_attr="index_type", runtime=True), 0))
 
 
 def _check_dims(dims, error):
@@ -1178,6 +1199,7 @@ _ZEROS_LIKE = register("ZerosLike", _zeros_like_kernel, same_shape, tied=(),
                        not_differentiable="constant output", shape_only=True)
 _ONES_LIKE = register("OnesLike", _ones_like_kernel, same_shape, dtypes=NUMBER_BOOL,
                       not_differentiable="constant output", shape_only=True)
+tf_nodes[_ZEROS_LIKE] = NodeForm(outputs=("y",))
 
 
 def _like(op, make, input, dtype, name):
@@ -1304,6 +1326,7 @@ def _range_rule(start, limit, delta):
 
 _RANGE = register("Range", _range_kernel, _range_rule,
                   tied=(0, 1, 2), dtypes=_RANGE_TYPES, not_differentiable="integer-like output")
+tf_nodes[_RANGE] = NodeForm(types={"Tidx": 0})
 
 
 @export("range")
@@ -1344,6 +1367,8 @@ def _linspace_rule(start, stop, num, axis):
 
 _LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1),
                      dtypes=FLOAT, not_differentiable="no gradient in TensorFlow")
+tf_nodes[_LINSPACE] = NodeForm(inputs=(0, 1, AttrInput("num", kind=int)), implied={"axis": 0},
+                               outputs=("output",))
 
 
 @export("linspace")
@@ -1384,6 +1409,8 @@ def _one_hot_rule(indices, on_value, off_value, depth, axis):
 
 _ONE_HOT = register("OneHot", _one_hot_kernel, _one_hot_rule, tied=(1, 2),
                     not_differentiable="integer indices")
+tf_nodes[_ONE_HOT] = NodeForm(inputs=(0, AttrInput("depth", type_attr=None, kind=int), 1, 2),
+                              types={"T": 1, "TI": 0})
 
 
 def _one_hot_values(on_value, off_value, dtype):
@@ -1517,6 +1544,30 @@ def _pad_rule(x, *_, paddings, **__):
 
 _PAD = register("PadV2", _pad_kernel, _pad_rule, tied=(0, 1))
 _MIRROR_PAD = register("MirrorPad", _mirror_pad_kernel, _pad_rule, tied=())
+tf_nodes[_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings"), 1),
+                          outputs=("output",))
+tf_nodes[_MIRROR_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")))
+
+
+def _zero_pad_kernel(xp, x, paddings):
+    return _pad_kernel(xp, x, xp.zeros((), x.dtype), paddings)
+
+
+# TF's Pad pads with zeros (TF writes it for tf.pad's default value): read in TF's graphs.
+_ZERO_PAD = register("Pad", _zero_pad_kernel, _pad_rule, tied=())
+tf_nodes[_ZERO_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")),
+                               outputs=("output",))
+batching_rules[_ZERO_PAD] = PER_ELEMENT
+
+
+def pad_v1(tensor, paddings, name=None):
+    """`tensor` padded with zeros by ``paddings[i] = [before, after]`` (TF's ``Pad`` op).
+
+    >>> pad_v1([[1, 2]], [[0, 0], [1, 1]])
+    <tf.Tensor: shape=(1, 4), dtype=int32, numpy=array([[0, 1, 2, 0]], dtype=int32)>
+    """
+    return dispatch(_ZERO_PAD, (as_tensor(tensor),),
+                    {"paddings": tuple(tuple(int(v) for v in p) for p in paddings)}, name=name)
 
 
 @export("pad", dispatch_name="compat.v1.pad")
@@ -1625,6 +1676,8 @@ def _gather_rule(params, indices, axis, batch_dims):
 
 
 _GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=(), moves_elements=True)
+tf_nodes[_GATHER] = NodeForm(inputs=(0, 1, AttrInput("axis", type_attr="Taxis", kind=int)),
+                             types={"Tparams": 0, "Tindices": 1})
 
 
 @export("gather", "keras.backend.gather", dispatch_name="compat.v1.gather")
@@ -1710,6 +1763,7 @@ def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
 
 
 _GATHER_ND = register("GatherNd", _gather_nd_kernel, _gather_nd_rule, tied=())
+tf_nodes[_GATHER_ND] = NodeForm(types={"Tparams": 0, "Tindices": 1}, implied={"batch_dims": 0})
 
 
 @export("gather_nd", dispatch_name="compat.v1.gather_nd")
@@ -1797,6 +1851,8 @@ def _scatter_nd_rule(indices, updates, shape, **_):
 
 
 _SCATTER_ND = register("ScatterNd", _scatter_nd_kernel, _scatter_nd_rule, tied=())
+tf_nodes[_SCATTER_ND] = NodeForm(inputs=(0, 1, AttrInput("shape", type_attr="Tindices")),
+                                 types={"T": 1, "Tindices": 0})
 
 
 @export("scatter_nd")
@@ -1832,6 +1888,7 @@ def _tensor_scatter(public_name, op_name, how, dtypes, doc):
     op = register(op_name, _tensor_scatter_kernel(how, op_name), rule, tied=(0, 2),
                   dtypes=dtypes)
     batching_rules[op] = PER_ELEMENT
+    tf_nodes[op] = NodeForm(types={"T": 0, "Tindices": 1})
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
         indices = as_tensor(indices)
@@ -1889,6 +1946,7 @@ def _where_kernel(xp, condition):
 _WHERE = register("Where", _where_kernel,
                   lambda x: (TensorShape([None, x.shape.rank]), _d.int64),
                   dtypes=NUMBER_BOOL, not_differentiable="integer output")
+tf_nodes[_WHERE] = NodeForm(outputs=("index",))
 
 
 def _select_kernel(xp, condition, x, y):
@@ -1905,6 +1963,49 @@ def _select_rule(condition, x, y):
 
 
 _SELECT = register("SelectV2", _select_kernel, _select_rule, tied=(1, 2))
+tf_nodes[_SELECT] = NodeForm(types={"T": 1})
+
+
+def _select_v1_kernel(xp, condition, x, y):
+    """TF 1's Select: `condition` of the shape of `x` and `y`, a scalar, or a vector picking
+    rows (its graphs, which TF 2's Python still writes in places, use it)."""
+    same = "'then' and 'else' must have the same size.  but received: "
+    if condition.ndim == 0 or condition.ndim == 1 and x.ndim > 1:
+        if condition.ndim and x.shape[0] != condition.shape[0]:
+            raise _bad(f"Number of batches of 'then' must match size of 'cond', but saw: "
+                       f"{x.shape[0]} vs. {condition.shape[0]}")
+        if x.shape != y.shape:
+            raise _bad(f"{same}{shape_text(x.shape)} vs. {shape_text(y.shape)}")
+        condition = condition.reshape(condition.shape + (1,) * (x.ndim - condition.ndim))
+    else:
+        for i, t in ((1, x), (2, y)):
+            if t.shape != condition.shape:
+                raise _bad(f"Inputs to operation Select of type Select must have the same size "
+                           f"and shape.  Input 0: {shape_text(condition.shape)} != input {i}: "
+                           f"{shape_text(t.shape)}")
+    return xp.where(condition, x, y)
+
+
+def _select_v1_rule(condition, x, y):
+    return x.shape.merge_with(y.shape) if x.shape.is_compatible_with(y.shape) else x.shape, \
+        x.dtype
+
+
+_SELECT_V1 = register("Select", _select_v1_kernel, _select_v1_rule, tied=(1, 2))
+tf_nodes[_SELECT_V1] = NodeForm(types={"T": 1})
+batching_rules[_SELECT_V1] = PER_ELEMENT
+
+
+def select_v1(condition, x, y, name=None):
+    """TF 1's ``Select`` op: `x` where `condition`, else `y` (of one shape; `condition` of
+    that shape, a scalar, or a vector choosing rows).
+
+    >>> select_v1([True, False], [[1, 2], [3, 4]], [[5, 6], [7, 8]])
+    <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
+    array([[1, 2],
+           [7, 8]], dtype=int32)>
+    """
+    return dispatch(_SELECT_V1, (as_tensor(condition), *_matching([x, y])), name=name)
 
 
 @export("where")
@@ -1995,6 +2096,8 @@ def _slice_rule(x, begin, size):
 
 
 _SLICE = register("Slice", _slice_kernel, _slice_rule, tied=(), moves_elements=True)
+tf_nodes[_SLICE] = NodeForm(inputs=(0, AttrInput("begin", type_attr="Index"),
+                                    AttrInput("size", type_attr="Index")))
 
 
 @export("slice")
@@ -2027,6 +2130,7 @@ _SHAPE_N = register("ShapeN", lambda xp, *xs, out_type: tuple(
     xp.asarray(x.shape, out_type.as_numpy_dtype) for x in xs),
     lambda *xs, out_type: [(TensorShape([x.shape.rank]), out_type) for x in xs],
     multi=True, tied="all", not_differentiable="shape")  # one dtype for all inputs, as in TF
+tf_nodes[_SHAPE_N] = NodeForm(number="N")
 _SIZE = register("Size", lambda xp, x, out_type: xp.asarray(x.size, out_type.as_numpy_dtype),
                  lambda x, out_type: (TensorShape([]), out_type), tied=(),
                  not_differentiable="shape", shape_only=True)
@@ -2120,6 +2224,49 @@ _BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args_kernel, _broadcast_a
                            tied=(0, 1), dtypes=_SHAPE_TYPES, not_differentiable="shape")
 
 
+def _broadcast_gradient_args_kernel(xp, s0, s1):
+    """The axes along which the gradients of two broadcast operands are summed: TF's
+    gradient graphs compute them when shapes are known only at run time."""
+    for i, s in enumerate((s0, s1)):
+        if s.ndim != 1:
+            raise _bad(f"In[{i}] must be a vector.{shape_text(s.shape)}")
+    a, b = s0.tolist(), s1.tolist()
+    if a == b:
+        return xp.zeros(0, s0.dtype), xp.zeros(0, s1.dtype)
+    n = max(len(a), len(b))
+    a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    r0, r1 = [], []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x == 1:
+            r0.append(i)
+        if y == 1:
+            r1.append(i)
+        if x != y and x != 1 and y != 1:
+            raise _bad(f"Incompatible shapes: {shape_text(s0.tolist())} vs. "
+                       f"{shape_text(s1.tolist())}")
+    return xp.asarray(r0, s0.dtype), xp.asarray(r1, s1.dtype)
+
+
+_BROADCAST_GRADIENT_ARGS = register(
+    "BroadcastGradientArgs", _broadcast_gradient_args_kernel,
+    lambda s0, s1: [(TensorShape([None]), s0.dtype)] * 2, multi=True, tied=(0, 1),
+    dtypes=_SHAPE_TYPES, not_differentiable="shape")
+tf_nodes[_BROADCAST_GRADIENT_ARGS] = NodeForm(outputs=("r0", "r1"))
+batching_rules[_BROADCAST_GRADIENT_ARGS] = PER_ELEMENT  # (shapes: nothing to batch)
+
+
+def broadcast_gradient_args(s0, s1, name=None):
+    """``(r0, r1)``: the axes along which gradients of operands of shapes `s0` and `s1`
+    (1-D integer tensors) are summed after broadcasting (``tf.raw_ops``' op).
+
+    >>> broadcast_gradient_args([2, 1, 3], [3])[1]
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 1], dtype=int32)>
+    """
+    shapes = [convert_to_tensor(s, dtype_hint=_d.int32) if not isinstance(s, Tensor) else s
+              for s in (s0, s1)]
+    return tuple(dispatch(_BROADCAST_GRADIENT_ARGS, _matching(shapes), name=name))
+
+
 @export("broadcast_dynamic_shape")
 def broadcast_dynamic_shape(shape_x, shape_y):
     """The broadcast of two shapes given as 1-D integer tensors.
@@ -2211,6 +2358,7 @@ def _einsum_rule(*inputs, equation):
 
 
 _EINSUM = register("Einsum", _einsum_kernel, _einsum_rule, tied="all", dtypes=_EINSUM_TYPES)
+tf_nodes[_EINSUM] = NodeForm(number="N")
 
 
 def _explicit_equation(equation, count):
@@ -2363,6 +2511,7 @@ _LOWER_BOUND = register("LowerBound", _search_kernel("left"), _search_rule, tied
                         dtypes=REAL, not_differentiable="integer output")
 _UPPER_BOUND = register("UpperBound", _search_kernel("right"), _search_rule, tied=(0, 1),
                         dtypes=REAL, not_differentiable="integer output")
+tf_nodes[_LOWER_BOUND] = tf_nodes[_UPPER_BOUND] = NodeForm(outputs=("output",))
 
 
 @export("searchsorted")
@@ -2564,11 +2713,23 @@ def _pad_grad(op, dy):
     return dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))
 
 
+@register_gradient("Pad")
+def _zero_pad_grad(op, dy):
+    return slice(dy, [b for b, _ in op.attrs["paddings"]], shape(op.inputs[0]))
+
+
 @register_gradient("SelectV2")
 def _select_grad(op, dy):
     condition = op.inputs[0]
     zeros = zeros_like(dy)
     return None, where(condition, dy, zeros), where(condition, zeros, dy)
+
+
+@register_gradient("Select")
+def _select_v1_grad(op, dy):
+    condition = op.inputs[0]
+    zeros = zeros_like(dy)
+    return None, select_v1(condition, dy, zeros), select_v1(condition, zeros, dy)
 
 
 def _axis_part(x, axis, start, stop):

@@ -24,6 +24,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import FLOAT, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -740,19 +741,34 @@ def _pool_rule(x, ksize, strides, padding, data_format, explicit_paddings=()):
 
 _CONV2D = register("Conv2D", _conv_kernel(False), _conv_rule(False), tied=(0, 1),
                    dtypes=_CONV_TYPES)
+tf_nodes[_CONV2D] = NodeForm(ignored={"use_cudnn_on_gpu"}, outputs=("output",))
 _CONV3D = register("Conv3D", _conv_kernel(False), _conv_rule(False), tied=(0, 1), dtypes=FLOAT)
+tf_nodes[_CONV3D] = NodeForm(implied={"explicit_paddings": ()}, outputs=("output",))
 _DEPTHWISE = register("DepthwiseConv2dNative", _conv_kernel(True), _conv_rule(True),
                       tied=(0, 1), dtypes=FLOAT)
+tf_nodes[_DEPTHWISE] = NodeForm(outputs=("output",))
 _BACKPROP_INPUT = register("Conv2DBackpropInput", *_backprop_input("Conv2DCustomBackpropInput"),
                            tied=(0, 1), dtypes=_CONV_TYPES)
+tf_nodes[_BACKPROP_INPUT] = NodeForm(
+    inputs=(AttrInput("input_sizes", type_attr=None, runtime=True), 0, 1),
+    ignored={"use_cudnn_on_gpu"}, outputs=("output",))
 _BACKPROP_FILTER = register("Conv2DBackpropFilter", *_backprop_filter("Conv2DBackpropFilter"),
                             tied=(0, 1), dtypes=FLOAT)
+tf_nodes[_BACKPROP_FILTER] = NodeForm(
+    inputs=(0, AttrInput("filter_sizes", type_attr=None), 1), ignored={"use_cudnn_on_gpu"},
+    outputs=("output",))
 # the 3-D gradients take their sizes as attrs too, like the 2-D ones above
 _BACKPROP_INPUT3D = register("Conv3DBackpropInputV2", *_backprop_input("Conv3DBackpropInputOp"),
                              tied=(0, 1), dtypes=FLOAT)
+tf_nodes[_BACKPROP_INPUT3D] = NodeForm(
+    inputs=(AttrInput("input_sizes", type_attr="Tshape", runtime=True), 0, 1),
+    implied={"explicit_paddings": ()}, outputs=("output",))
 _BACKPROP_FILTER3D = register("Conv3DBackpropFilterV2",
                               *_backprop_filter("Conv3DBackpropFilterOp"), tied=(0, 1),
                               dtypes=FLOAT)
+tf_nodes[_BACKPROP_FILTER3D] = NodeForm(
+    inputs=(0, AttrInput("filter_sizes", type_attr=None), 1), implied={"explicit_paddings": ()},
+    outputs=("output",))
 _MAX_POOL = register("MaxPool", _pool_kernel(_max_windows), _pool_rule, dtypes=_MAX_POOL_TYPES)
 _AVG_POOL = register("AvgPool", widened(_pool_kernel(_avg_windows)), _pool_rule, dtypes=FLOAT)
 _MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows), _pool_rule, dtypes=FLOAT)
@@ -772,6 +788,9 @@ def _register_pool_grads(suffix, max_types):
 
 _MAX_POOL_GRAD, _MAX_POOL_GRAD_GRAD, _AVG_POOL_GRAD = _register_pool_grads("", _MAX_POOL_TYPES)
 _MAX_POOL3D_GRAD, _MAX_POOL3D_GRAD_GRAD, _AVG_POOL3D_GRAD = _register_pool_grads("3D", FLOAT)
+for _op in (_AVG_POOL_GRAD, _AVG_POOL3D_GRAD):
+    tf_nodes[_op] = NodeForm(inputs=(AttrInput("orig_input_shape", type_attr=None), 0),
+                             outputs=("output",))
 
 
 # ----------------------------------------------------------------------------- public API

@@ -14,6 +14,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import FLOAT, register, register_gradient, same_shape
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.ops import late, math_ops
@@ -159,6 +160,8 @@ def _graph_text(array, summarize):
 
 _ASSERT = register("Assert", _assert, lambda *_, **__: [], multi=True, tied=(), stateful=True,
                    not_differentiable="an assertion has no gradient")
+tf_nodes[_ASSERT] = NodeForm(types={"T": "*1"}, local={"condition_text": ""},
+                              defaults={"summarize": None})
 
 
 @export("debugging.Assert")
@@ -300,6 +303,7 @@ def _check_numerics(xp, x, message):
 
 _CHECK_NUMERICS = register("CheckNumerics", _check_numerics, same_shape, dtypes=FLOAT,
                            stateful=True)
+tf_nodes[_CHECK_NUMERICS] = NodeForm(outputs=("output",))
 
 
 @export("debugging.check_numerics")

@@ -15,6 +15,7 @@ Bessel-corrected (for moving averages) while the normalization and
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import attr_dtype_error, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -175,9 +176,15 @@ def _fused_batch_norm_grad_rule(y_backprop, x, scale, *_, data_format="NHWC", **
 _FLOATS = (_d.float16, _d.bfloat16, _d.float32, _d.float64)
 _FUSED_BATCH_NORM = register("FusedBatchNormV3", _fused_batch_norm, _fused_batch_norm_rule,
                              multi=True, dtypes=_FLOATS)
+tf_nodes[_FUSED_BATCH_NORM] = NodeForm(
+    types={"T": 0, "U": 1}, outputs=("y", "batch_mean", "batch_variance", "reserve_space_1",
+                                     "reserve_space_2", "reserve_space_3"))
 _FUSED_BATCH_NORM_GRAD = register("FusedBatchNormGradV3", _fused_batch_norm_grad,
                                   _fused_batch_norm_grad_rule, multi=True, tied=(0, 1),
                                   dtypes=_FLOATS)
+tf_nodes[_FUSED_BATCH_NORM_GRAD] = NodeForm(
+    types={"T": 0, "U": 2}, outputs=("x_backprop", "scale_backprop", "offset_backprop",
+                                     "reserve_space_4", "reserve_space_5"))
 
 
 def parameter_dtype(x_dtype):

@@ -15,6 +15,7 @@ the product's own (the bias: 1).
 """
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import registry
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.ops import math_ops, nn_ops  # noqa: F401 (registers the activations)
 from eagerflow._src.ops.conv_ops import _CONV2D
 from eagerflow._src.ops.linalg_ops import _MATMUL
@@ -95,3 +96,8 @@ registry.fusion_rules[_CONV2D] = _FUSED_CONV2D
 
 # No batching rule: a vectorized graph runs these once per batch element.
 registry.batching_rules.assign(registry.PER_ELEMENT, _FUSED_MATMUL, _FUSED_CONV2D)
+# TF's nodes take their extra inputs (the bias) as a list of `num_args`
+tf_nodes[_FUSED_MATMUL] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops"},
+                                   outputs=("product",))
+tf_nodes[_FUSED_CONV2D] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops"},
+                                   outputs=("output",))

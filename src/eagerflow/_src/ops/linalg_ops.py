@@ -19,6 +19,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_to_tensor, operand
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     NUMBER, NUMBER_BOOL, register, register_gradient, same_shape)
 from eagerflow._src.core.registry import PER_ELEMENT, aligned, batching_rules
@@ -223,9 +224,13 @@ def _product_batched(flags, conjugate):
 
 batching_rules[_MATMUL] = _product_batched(("transpose_a", "transpose_b"), False)
 batching_rules[_BATCH_MATMUL] = _product_batched(("adj_x", "adj_y"), True)
+tf_nodes[_MATMUL] = NodeForm(fixed={"grad_a": False, "grad_b": False}, outputs=("product",))
+tf_nodes[_BATCH_MATMUL] = NodeForm(fixed={"grad_x": False, "grad_y": False},
+                                  outputs=("output",))
 # Mixed input types with an explicit output type (int8 x int8 -> int32).
 _BATCH_MATMUL_V3 = register("BatchMatMulV3", _batch_matmul_v3_kernel, _batch_matmul_rule,
                             tied=())
+tf_nodes[_BATCH_MATMUL_V3] = NodeForm(types={"Ta": 0, "Tb": 1}, outputs=("output",))
 
 
 def _check_flags(transpose, adjoint, which):
@@ -578,14 +583,18 @@ _DETERMINANT = register("MatrixDeterminant", _single_or_wider(_determinant),
 _LOG_DETERMINANT = register("LogMatrixDeterminant", _single_or_wider(_log_determinant),
                             _matrix_op_rule("LogMatrixDeterminant", _slogdet_rule), multi=True,
                             dtypes=_LAPACK)
+tf_nodes[_LOG_DETERMINANT] = NodeForm(outputs=("sign", "log_abs_determinant"))
 _CHOLESKY = register("Cholesky", _single_or_wider(_cholesky),
                      _matrix_op_rule("Cholesky", same_shape), dtypes=_LAPACK)
 _EIGH = register("SelfAdjointEigV2", _single_or_wider(_eigh),
                  _matrix_op_rule("SelfAdjointEigV2", _eigh_rule), multi=True, dtypes=_LAPACK)
+tf_nodes[_EIGH] = NodeForm(outputs=("e", "v"))
 _QR = register("Qr", _single_or_wider(_qr), _matrix_op_rule("Qr", _qr_rule, square=False),
                multi=True, dtypes=_LAPACK)
+tf_nodes[_QR] = NodeForm(outputs=("q", "r"))
 _SVD = register("Svd", _single_or_wider(_svd), _matrix_op_rule("Svd", _svd_rule, square=False),
                 multi=True, dtypes=_LAPACK)
+tf_nodes[_SVD] = NodeForm(outputs=("s", "u", "v"))
 
 
 @export("linalg.inv")
@@ -878,6 +887,8 @@ _SOLVE_LS = register("MatrixSolveLs", _single_or_wider(_solve_ls), _solve_ls_rul
                      dtypes=_LAPACK, not_differentiable=_NO_EXACT_LSTSQ_GRAD)
 _TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangular_solve),
                              _triangular_rule, tied=(0, 1), dtypes=(_d.bfloat16,) + _LAPACK)
+for _op in (_SOLVE, _SOLVE_LS, _TRIANGULAR_SOLVE):
+    tf_nodes[_op] = NodeForm(outputs=("output",))
 
 
 @export("linalg.solve")
@@ -1117,12 +1128,28 @@ def _tensor_diag_part_rule(x, **_):
 _MATRIX_DIAG = register("MatrixDiagV3", _matrix_diag, _matrix_diag_rule, dtypes=NUMBER_BOOL)
 _MATRIX_DIAG_PART = register("MatrixDiagPartV3", _matrix_diag_part, _matrix_diag_part_rule,
                              dtypes=NUMBER_BOOL)
+# TF's diagonal ops take k, the sizes and the padding value as inputs (eagerflow's part has
+# no padding: TF's is then 0); `align` only matters for a band of diagonals.
+_K = AttrInput("k", type_attr=None, kind=None, default=0)
+tf_nodes[_MATRIX_DIAG] = NodeForm(
+    inputs=(0, _K, *(AttrInput(n, type_attr=None, kind=int, default=-1)
+                     for n in ("num_rows", "num_cols")),
+            AttrInput("padding_value", type_attr=None, kind="scalar", like=0, default=0)),
+    ignored={"align"})
+tf_nodes[_MATRIX_DIAG_PART] = NodeForm(
+    inputs=(0, _K, AttrInput("padding_value", type_attr=None, like=0, fixed=0)),
+    ignored={"align"}, outputs=("diagonal",))
 _SET_DIAG = register("MatrixSetDiagV3", _set_diag, _set_diag_rule, tied=(0, 1),
                      dtypes=NUMBER_BOOL)
+tf_nodes[_SET_DIAG] = NodeForm(inputs=(0, 1, _K), ignored={"align"}, outputs=("output",))
 _BAND_PART = register("MatrixBandPart", _band_part, same_shape, dtypes=NUMBER_BOOL)
+tf_nodes[_BAND_PART] = NodeForm(
+    inputs=(0, *(AttrInput(n, type_attr="Tindex", kind=int) for n in ("num_lower", "num_upper"))),
+    outputs=("band",))
 _TENSOR_DIAG = register("Diag", _tensor_diag, _tensor_diag_rule, dtypes=NUMBER)
 _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_rule,
                              dtypes=NUMBER)
+tf_nodes[_TENSOR_DIAG_PART] = NodeForm(outputs=("diagonal",))
 
 
 def _static_int(value, param, op_name, dtype=_d.int32):
@@ -1320,6 +1347,7 @@ def _cross_rule(a, b, **_):
 _CROSS = register("Cross", _cross, _cross_rule, tied=(0, 1), dtypes=(
     _d.float32, _d.float64, _d.int32, _d.uint8, _d.int16, _d.int8, _d.int64, _d.bfloat16,
     _d.uint16, _d.float16, _d.uint32, _d.uint64))
+tf_nodes[_CROSS] = NodeForm(outputs=("product",))
 
 
 @export("linalg.cross")

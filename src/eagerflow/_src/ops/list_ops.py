@@ -24,6 +24,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import constant, get_static_value
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -323,6 +324,20 @@ _SPLIT = register("TensorListSplit", _split_kernel, _list_rule, tied=())
 _RESIZE = register("TensorListResize", _resize_kernel, _list_rule, tied=())
 # Sums the gradients of one list (None elements are zeros), as TF's AddN does for variants.
 _ADD = register("TensorListAdd", _add_kernel, _list_rule, tied=())
+# TF's forms: a list (variant) input has no type attribute; element_dtype is the elements'
+tf_nodes[_RESERVE] = NodeForm(types={"shape_type": 0}, outputs=("handle",))
+tf_nodes[_LENGTH] = NodeForm(types={}, outputs=("length",))
+tf_nodes[_SET_ITEM] = NodeForm(types={"element_dtype": 2}, outputs=("output_handle",))
+tf_nodes[_GET_ITEM] = NodeForm(types={}, outputs=("item",))
+tf_nodes[_STACK] = NodeForm(types={}, outputs=("tensor",))
+tf_nodes[_FROM_TENSOR] = NodeForm(types={"element_dtype": 0, "shape_type": 1},
+                                  outputs=("output_handle",))
+tf_nodes[_GATHER] = NodeForm(types={}, outputs=("values",))
+tf_nodes[_SCATTER] = NodeForm(types={"element_dtype": 1}, outputs=("output_handle",))
+tf_nodes[_CONCAT] = NodeForm(types={"shape_type": 1}, outputs=("tensor", "lengths"))
+tf_nodes[_SPLIT] = NodeForm(types={"element_dtype": 0, "shape_type": 1},
+                            outputs=("output_handle",))
+tf_nodes[_RESIZE] = NodeForm(types={}, outputs=("output_handle",))
 
 
 # -- functions ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -118,6 +119,7 @@ def _string_format(xp, *arrays, template, placeholder, summarize):
 _STRING_FORMAT = register(
     "StringFormat", _string_format, lambda *_, **__: (TensorShape([]), _d.string), tied=(),
     not_differentiable=_NO_GRAD)
+tf_nodes[_STRING_FORMAT] = NodeForm(types={"T": "*"})
 
 
 @export("strings.format")

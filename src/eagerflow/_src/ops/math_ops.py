@@ -15,6 +15,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
     OpDef, kernel_type_name, register, register_gradient, same_shape)
@@ -92,6 +93,7 @@ _ADD_STRINGS = register("Add", lambda xp, x, y: xp.asarray(xp.add(x, y), dtype=o
                         not_differentiable="strings", elementwise=True)
 _SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER, elementwise=True)
 _MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER, elementwise=True)
+tf_nodes[_ADD_STRINGS] = NodeForm(types={"T": 0})  # TF's Add takes numbers too
 # TF's type lists of RealDiv (and Reciprocal) take integers, which have no CPU kernel.
 _ALL_NUMBERS = FLOAT + (_d.uint8, _d.int8, _d.uint16, _d.int16, _d.int32, _d.uint32, _d.uint64,
                         _d.int64) + COMPLEX
@@ -137,6 +139,7 @@ _EQUAL = register("Equal", "equal", rules.binary_to(_d.bool), tied=(0, 1),
                   not_differentiable="comparison", elementwise=True)
 _NOT_EQUAL = register("NotEqual", "not_equal", rules.binary_to(_d.bool), tied=(0, 1),
                       not_differentiable="comparison", elementwise=True)
+tf_nodes[_EQUAL] = tf_nodes[_NOT_EQUAL] = NodeForm(fixed={"incompatible_shape_error": True})
 
 
 def _lenient(name, fn_name, incompatible):
@@ -383,6 +386,7 @@ def divide_no_nan(x, y, name=None):
 _ABS = register("Abs", "absolute", same_shape, dtypes=FLOAT + SIGNED_INT)
 _COMPLEX_ABS = register("ComplexAbs", "absolute", rules.unary_real,
                         dtypes=(_d.complex64, _d.complex128), elementwise=True)
+tf_nodes[_COMPLEX_ABS] = NodeForm(types={"T": 0, "Tout": "out0"}, outputs=("y",))
 
 
 @export("math.abs", "abs", "keras.backend.abs")
@@ -401,6 +405,7 @@ def abs(x, name=None):
 _REAL = register("Real", "real", rules.unary_real, dtypes=COMPLEX, elementwise=True)
 _IMAG = register("Imag", "imag", rules.unary_real, dtypes=COMPLEX, elementwise=True)
 _CONJ = register("Conj", "conj", same_shape, dtypes=COMPLEX)
+tf_nodes[_CONJ] = NodeForm(outputs=("output",))
 _ANGLE = register("Angle", "angle", rules.unary_real, dtypes=COMPLEX, elementwise=True)
 _COMPLEX = register(
     "Complex", lambda xp, re, im: xp.asarray(re + 1j * im).astype(
@@ -408,6 +413,9 @@ _COMPLEX = register(
     lambda re, im, **_: (rules.broadcast_shapes(re.shape, im.shape),
                          _d.complex64 if re.dtype == _d.float32 else _d.complex128),
     tied=(0, 1), dtypes=(_d.float32, _d.float64))
+for _op in (_REAL, _IMAG, _ANGLE):
+    tf_nodes[_op] = NodeForm(types={"T": 0, "Tout": "out0"})
+tf_nodes[_COMPLEX] = NodeForm(types={"T": 0, "Tout": "out0"}, outputs=("out",))
 
 
 def _numeric(x, message):
@@ -493,9 +501,11 @@ def _round(xp, x):
     return x if x.dtype.kind in "iub" else xp.rint(x)
 
 
-def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, **kw):
-    """Registers an elementwise unary op."""
-    return register(tf_name, kernel, shape, dtypes=dtypes, **kw)
+def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, tf_output="y", **kw):
+    """Registers an elementwise unary op (`tf_output`: TF's name of its output)."""
+    op = register(tf_name, kernel, shape, dtypes=dtypes, **kw)
+    tf_nodes[op] = NodeForm(outputs=(tf_output,))
+    return op
 
 
 _NEG = _reg_unary("Neg", "negative", SIGNED_NUMBER)
@@ -915,7 +925,8 @@ sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX, fresh=T
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
 export("math.sigmoid", "nn.sigmoid", "sigmoid", "keras.backend.sigmoid")(sigmoid)
-softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT), "Computes log(exp(x) + 1).")
+softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT, tf_output="activations"),
+                 "Computes log(exp(x) + 1).")
 export("math.softplus", "nn.softplus", "keras.backend.softplus")(softplus)
 # the op allows complex types and small integers, but no CPU kernel takes them
 _round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER,
@@ -1158,6 +1169,7 @@ def _invert_permutation_rule(x, **_):
 _INVERT_PERMUTATION = register("InvertPermutation", _invert_permutation,
                                _invert_permutation_rule, dtypes=(_d.int32, _d.int64),
                                not_differentiable="integer permutation")
+tf_nodes[_INVERT_PERMUTATION] = NodeForm(outputs=("y",))
 
 
 @export("math.invert_permutation")

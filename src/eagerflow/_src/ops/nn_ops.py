@@ -17,6 +17,7 @@ from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core import registry
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
@@ -122,6 +123,8 @@ _LEAKY_RELU = register("LeakyRelu", _leaky_relu, same_shape, dtypes=FLOAT)
 _ELU = register("Elu", float_math.elu, same_shape, dtypes=FLOAT)
 _SELU = register("Selu", float_math.selu, same_shape, dtypes=FLOAT)
 _SOFTSIGN = register("Softsign", _softsign, same_shape, dtypes=FLOAT)
+for _op in (_RELU, _RELU6, _LEAKY_RELU, _ELU, _SELU, _SOFTSIGN):
+    tf_nodes[_op] = NodeForm(outputs=("activations",))
 
 
 def _relu_grad(xp, gradients, features):
@@ -137,6 +140,7 @@ def _relu_grad(xp, gradients, features):
 
 
 _RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL, fresh=True)
+tf_nodes[_RELU_GRAD] = NodeForm(outputs=("backprops",))
 
 
 def relu_grad(gradients, features, name=None):
@@ -179,7 +183,9 @@ def _softsign_grad(xp, gradients, features):
 
 def _activation_grad_op(tf_name, kernel, dtypes=FLOAT):
     """Registers ``kernel(xp, gradients, features_or_outputs, **attrs)`` as an op."""
-    return register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes, fresh=True)
+    op = register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes, fresh=True)
+    tf_nodes[op] = NodeForm(outputs=("backprops",))
+    return op
 
 
 _RELU6_GRAD = _activation_grad_op("Relu6Grad", _relu6_grad, REAL)
@@ -377,17 +383,20 @@ def _log_softmax(xp, logits, axis):
 _SOFTMAX = register("Softmax", _softmax, rules.at_least_rank(1, "Softmax"), dtypes=FLOAT)
 _LOG_SOFTMAX = register("LogSoftmax", _log_softmax, rules.at_least_rank(1, "LogSoftmax"),
                        dtypes=FLOAT)
+tf_nodes[_SOFTMAX] = NodeForm(implied={"axis": -1}, outputs=("softmax",))
+tf_nodes[_LOG_SOFTMAX] = NodeForm(implied={"axis": -1}, outputs=("logsoftmax",))
 
 
 def _axis(axis, rank):
-    """A Python int axis (-1 for None), checked against `rank` when known."""
+    """A Python int axis (-1 for None and for the last axis: TF's Softmax node has no axis),
+    checked against `rank` when known."""
     axis = -1 if axis is None else int(axis)
     if axis != -1 and rank is not None and not -rank <= axis < rank:
         # TF's Python wrapper raises this one itself, in graphs too
         raise errors.InvalidArgumentError(
             None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the "
                         f"number of dimensions in the input. Received: dim={axis}")
-    return axis
+    return -1 if rank is not None and axis % max(rank, 1) == rank - 1 else axis
 
 
 @export("nn.softmax", "math.softmax")
@@ -568,6 +577,7 @@ def _bias_add_rule(value, bias, data_format):
 
 _BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER,
                      fresh=True)
+tf_nodes[_BIAS_ADD] = NodeForm(outputs=("output",))
 
 
 @export("nn.bias_add")
@@ -684,9 +694,12 @@ def _l2_loss(xp, t):
 
 _SOFTMAX_XENT = register("SoftmaxCrossEntropyWithLogits", _softmax_xent, _softmax_xent_rule,
                          multi=True, tied=(0, 1), dtypes=FLOAT, grad_takes_none=True)
+tf_nodes[_SOFTMAX_XENT] = NodeForm(outputs=("loss", "backprop"))
 _SPARSE_SOFTMAX_XENT = register("SparseSoftmaxCrossEntropyWithLogits", _sparse_softmax_xent,
                                 _sparse_softmax_xent_rule, multi=True, dtypes=FLOAT,
                                 grad_takes_none=True)
+tf_nodes[_SPARSE_SOFTMAX_XENT] = NodeForm(types={"T": 0, "Tlabels": 1},
+                                                outputs=("loss", "backprop"))
 _L2_LOSS = register("L2Loss", widened(_l2_loss), lambda t: (TensorShape([]), t.dtype),
                     dtypes=FLOAT)
 
@@ -867,6 +880,7 @@ def _in_top_k_shape(predictions, targets, k):
 _IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_shape, tied=(1, 2),
                      dtypes=(_d.int32, _d.int64), not_differentiable="boolean output",
                      input_names=("targets", "k"))
+tf_nodes[_IN_TOP_K] = NodeForm(types={"T": 1}, outputs=("precision",))
 
 
 @export("math.in_top_k", "nn.in_top_k")

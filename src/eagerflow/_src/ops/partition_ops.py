@@ -16,6 +16,7 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
@@ -69,6 +70,7 @@ def _dynamic_partition_rule(data, partitions, num_partitions):
 
 _DYNAMIC_PARTITION = register("DynamicPartition", _dynamic_partition_kernel,
                               _dynamic_partition_rule, multi=True, tied=())
+tf_nodes[_DYNAMIC_PARTITION] = NodeForm(types={"T": 0}, outputs=("outputs",))
 
 
 @export("dynamic_partition")
@@ -229,6 +231,8 @@ _HISTOGRAM = register(
                                                                            value_range)]), dtype),
     tied=(0, 1), dtypes=(_d.int32, _d.int64, _d.float32, _d.float64),
     not_differentiable="counts")
+tf_nodes[_HISTOGRAM] = NodeForm(inputs=(0, 1, AttrInput("nbins", type_attr=None, kind=int)),
+                               outputs=("out",))
 
 
 def _nbins_value(nbins):

@@ -42,6 +42,7 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import (
     convert_to_tensor, get_static_value, is_tensor_like, to_array)
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     FLOAT, attr_dtype_error, kernel_type_name, register, register_gradient)
 from eagerflow._src.core.tensor import Tensor
@@ -489,6 +490,24 @@ _BINOMIAL = _register(_draw_binomial, _shaped_like_param, _per_binomial,
 _TRUNCATED_WITH = _register(_draw_truncated_with, _shaped_like_param, None, None,
                             "StatelessParameterizedTruncatedNormal", tied=(0, 1, 2, 3),
                             dtypes=_HALF_FLOAT_DOUBLE, not_differentiable=None)
+# TF's stateful random ops take the shape as an input; a graph's op keeps its stream (the
+# part of its seed's sequence each run takes) as eagerflow's own attr, new when read back.
+_SHAPE_INPUT = AttrInput("shape", type_attr="T", runtime=True)
+for _op in (_UNIFORM[0], _NORMAL[0], _TRUNCATED[0]):
+    tf_nodes[_op] = NodeForm(inputs=(_SHAPE_INPUT,), types={}, local={"stream": _OpState})
+tf_nodes[_UNIFORM_INT[0]] = NodeForm(inputs=(_SHAPE_INPUT, 0, 1), types={"Tout": 0},
+                                     local={"stream": _OpState})
+tf_nodes[_MULTINOMIAL[0]] = NodeForm(
+    inputs=(0, AttrInput("num_samples", type_attr=None, kind=int, runtime=True)),
+    local={"stream": _OpState})
+tf_nodes[_SHUFFLE[0]] = NodeForm(local={"stream": _OpState})
+# The stateless ops take the seed last (after a shape only run time knows, which TF's take
+# first: so only a known shape is written)
+_KNOWN_SHAPE = AttrInput("shape", type_attr="T")
+for _op in (_UNIFORM[1], _NORMAL[1], _TRUNCATED[1], _FULL_INT[1]):
+    tf_nodes[_op] = NodeForm(inputs=(_KNOWN_SHAPE, 0), types={"Tseed": 0})
+tf_nodes[_UNIFORM_INT[1]] = NodeForm(inputs=(_KNOWN_SHAPE, 2, 0, 1),
+                                     types={"Tseed": 2, "dtype": 0})
 
 
 def _index_shuffle(xp, index, seed, max_index, rounds):

@@ -24,6 +24,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_input, get_static_value
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import (
     BOOL_ONLY, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -299,6 +300,10 @@ _ALL = register("All", _reduction(_all), _REDUCE, dtypes=BOOL_ONLY,
                 not_differentiable="boolean", reduction=True)
 _EUCLIDEAN_NORM = register("EuclideanNorm", _reduction(_euclidean_norm), _REDUCE,
                            dtypes=NUMBER, reduction=True)
+for _op in (_SUM, _MEAN, _PROD, _MAX, _MIN, _ANY, _ALL, _EUCLIDEAN_NORM):
+    tf_nodes[_op] = NodeForm(
+        inputs=(0, AttrInput("axis", "reduction_indices", runtime=True, everything=True)),
+        renamed={"keepdims": "keep_dims"})
 
 
 def _reducer(op, doc, input_dtype=None):
@@ -468,6 +473,8 @@ _ARG_MAX = register("ArgMax", _arg_extreme("argmax", -np.inf), _arg_rule, dtypes
                     not_differentiable="index output")
 _ARG_MIN = register("ArgMin", _arg_extreme("argmin", np.inf), _arg_rule, dtypes=_ARG_DTYPES,
                     not_differentiable="index output")
+tf_nodes[_ARG_MAX] = tf_nodes[_ARG_MIN] = NodeForm(inputs=(0, AttrInput("axis", "dimension",
+                                                                        kind=int)))
 _ARG_OUTPUT_TYPES = (_d.int16, _d.uint16, _d.int32, _d.int64)
 
 
@@ -552,6 +559,8 @@ def _top_k_rule(x, k, sorted, index_type):
 
 
 _TOP_K = register("TopKV2", _top_k, _top_k_rule, multi=True, dtypes=REAL)
+tf_nodes[_TOP_K] = NodeForm(inputs=(0, AttrInput("k", type_attr="Tk", kind=int)),
+                            outputs=("values", "indices"))
 
 
 @export("math.top_k", "nn.top_k")
@@ -667,6 +676,8 @@ _UNIQUE = register("Unique", _unique(False), _unique_rule(False), multi=True, ti
                    not_differentiable="index output")
 _UNIQUE_WITH_COUNTS = register("UniqueWithCounts", _unique(True), _unique_rule(True), multi=True,
                                tied=(), not_differentiable="index output")
+tf_nodes[_UNIQUE] = NodeForm(outputs=("y", "idx"))
+tf_nodes[_UNIQUE_WITH_COUNTS] = NodeForm(outputs=("y", "idx", "count"))
 
 
 def _run_unique(op, result_type, x, out_idx, name):
@@ -861,8 +872,10 @@ def _sorted_segment_rule(data, ids):
 
 
 def _register_sorted_segment(tf_name, ufunc_name, fill, dtypes):
-    return register(tf_name, _sorted_segment_kernel(ufunc_name, fill), _sorted_segment_rule,
-                    dtypes=dtypes)
+    op = register(tf_name, _sorted_segment_kernel(ufunc_name, fill), _sorted_segment_rule,
+                  dtypes=dtypes)
+    tf_nodes[op] = NodeForm(types={"T": 0, "Tindices": 1})
+    return op
 
 
 _SEGMENT_SUM = _register_sorted_segment("SegmentSum", "add", 0, NUMBER)
@@ -963,8 +976,13 @@ def _unsorted_segment_rule(data, ids, num_segments):
 
 
 def _register_unsorted_segment(tf_name, ufunc_name, fill, dtypes):
-    return register(tf_name, _unsorted_segment_kernel(ufunc_name, fill),
-                    _unsorted_segment_rule, dtypes=dtypes)
+    op = register(tf_name, _unsorted_segment_kernel(ufunc_name, fill),
+                  _unsorted_segment_rule, dtypes=dtypes)
+    tf_nodes[op] = NodeForm(
+        inputs=(0, 1, AttrInput("num_segments", type_attr="Tnumsegments", kind=int,
+                                runtime=True)),
+        types={"T": 0, "Tindices": 1})
+    return op
 
 
 _UNSORTED_SEGMENT_SUM = _register_unsorted_segment("UnsortedSegmentSum", "add",
@@ -1087,6 +1105,8 @@ _CUMSUM = register("Cumsum", _scan(lambda xp, x, axis: xp.cumsum(x, axis, x.dtyp
                    same_shape, dtypes=NUMBER)
 _CUMPROD = register("Cumprod", _scan(lambda xp, x, axis: xp.cumprod(x, axis, x.dtype), 1),
                     same_shape, dtypes=NUMBER)
+tf_nodes[_CUMSUM] = tf_nodes[_CUMPROD] = NodeForm(inputs=(0, AttrInput("axis", kind=int)),
+                                                  outputs=("out",))
 
 
 def _logsumexp_accumulate(xp, x, axis):
@@ -1113,6 +1133,8 @@ def _logsumexp_accumulate(xp, x, axis):
 _CUMULATIVE_LOGSUMEXP = register(
     "CumulativeLogsumexp", _scan(_logsumexp_accumulate, -np.inf),
     same_shape, dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64))
+tf_nodes[_CUMULATIVE_LOGSUMEXP] = NodeForm(inputs=(0, AttrInput("axis", kind=int)),
+                                           outputs=("out",))
 
 
 def _scanner(op, doc):
@@ -1175,6 +1197,7 @@ def _add_n_rule(*inputs):
 
 _ADD_N = register("AddN", _add_n, _add_n_rule, tied="all", dtypes=NUMBER,
                   input_names=("inputs",))
+tf_nodes[_ADD_N] = NodeForm(number="N", outputs=("sum",))
 _ADD_N_ARGUMENT_ERROR = ("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
                          "the same dtype and shape.")
 

@@ -17,6 +17,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import COMPLEX, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -99,6 +100,14 @@ def _rule(kind, rank):
 _OPS = {(kind, rank): register(f"{kind}{_SUFFIX[rank]}", _kernel(kind, rank), _rule(kind, rank),
                                dtypes=_KINDS[kind][1], type_attr=_KINDS[kind][2])
         for kind in _KINDS for rank in (1, 2, 3)}
+for (_kind, _rank), _op in _OPS.items():  # TF's real transforms take fft_length as an input
+    if _kind in ("RFFT", "IRFFT"):
+        _types = {"Treal": 0, "Tcomplex": "out0"} if _kind == "RFFT" else \
+            {"Tcomplex": 0, "Treal": "out0"}
+        tf_nodes[_op] = NodeForm(inputs=(0, AttrInput("fft_length", type_attr=None)),
+                                 types=_types, outputs=("output",))
+    else:
+        tf_nodes[_op] = NodeForm(outputs=("output",))
 
 
 # -- public FFT functions --------------------------------------------------------------------

@@ -22,6 +22,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
@@ -156,6 +157,8 @@ def _strided_slice_rule(x, *bounds, begin, end, strides, begin_mask=0, end_mask=
 
 _STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_rule, tied=(),
                           moves_elements=True)
+tf_nodes[_STRIDED_SLICE] = NodeForm(inputs=(0, *(AttrInput(b, type_attr="Index")
+                                                for b in ("begin", "end", "strides"))))
 
 
 def _index_vector(value):
@@ -374,6 +377,8 @@ def _strided_slice_grad_kernel(xp, dy, *extra, shape, begin, end, strides, **mas
 _STRIDED_SLICE_GRAD = register(
     "StridedSliceGrad", _strided_slice_grad_kernel,
     lambda dy, *_, shape, **__: (TensorShape(shape), dy.dtype), tied=())
+tf_nodes[_STRIDED_SLICE_GRAD] = NodeForm(inputs=(
+    *(AttrInput(b, type_attr="Index") for b in ("shape", "begin", "end", "strides")), 0))
 
 
 def strided_slice_grad(dy, shape, begin, end, strides, begin_mask=0, end_mask=0,

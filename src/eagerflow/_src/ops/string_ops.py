@@ -23,6 +23,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_input
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -110,6 +111,7 @@ def _string_join_rule(*inputs, separator):
 
 _STRING_JOIN = register("StringJoin", _string_join, _string_join_rule, tied="all",
                         dtypes=_STRING, not_differentiable=_NO_GRAD)
+tf_nodes[_STRING_JOIN] = NodeForm(number="N", byte_attrs={"separator"})
 
 
 @export("strings.join")
@@ -154,6 +156,10 @@ def _reduce_join(xp, x, axis, keepdims, separator):
 
 _REDUCE_JOIN = register("ReduceJoin", _reduce_join, rules.reduction(), dtypes=_STRING,
                         not_differentiable=_NO_GRAD, reduction=True)
+tf_nodes[_REDUCE_JOIN] = NodeForm(
+    inputs=(0, AttrInput("axis", "reduction_indices", type_attr=None,
+                         everything="reversed")),
+    renamed={"keepdims": "keep_dims"}, byte_attrs={"separator"})
 
 
 @export("strings.reduce_join")
@@ -271,6 +277,7 @@ def _string_split_rule(x, sep, maxsplit):
 
 _STRING_SPLIT = register("StringSplitV2", _string_split, _string_split_rule, multi=True,
                          dtypes=_STRING, not_differentiable=_NO_GRAD)
+tf_nodes[_STRING_SPLIT] = NodeForm(byte_attrs={"sep"}, outputs=("indices", "values", "shape"))
 
 
 @export("strings.split")
@@ -321,6 +328,7 @@ def _substr_rule(x, pos, size, unit):
 
 _SUBSTR = register("Substr", _substr, _substr_rule, tied=(1, 2), dtypes=(_d.int32, _d.int64),
                    not_differentiable=_NO_GRAD)
+tf_nodes[_SUBSTR] = NodeForm(types={"T": 1})
 
 
 @export("strings.substr")
@@ -412,6 +420,8 @@ _STATIC_REGEX_REPLACE = register(
     "StaticRegexReplace",
     lambda xp, x, pattern, rewrite, replace_global: _replace(x, pattern, rewrite, replace_global),
     _UNARY_STRING, dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
+tf_nodes[_STATIC_REGEX_FULL_MATCH] = NodeForm(byte_attrs={"pattern"})
+tf_nodes[_STATIC_REGEX_REPLACE] = NodeForm(byte_attrs={"pattern", "rewrite"})
 _REGEX_REPLACE = register(
     "RegexReplace",
     lambda xp, x, pattern, rewrite, replace_global: _replace(

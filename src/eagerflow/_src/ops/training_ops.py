@@ -24,6 +24,7 @@ import sys
 
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import FLOAT, register
 from eagerflow._src.core.variables import ResourceHandle
 
@@ -366,3 +367,7 @@ ADADELTA = _register("ResourceApplyAdadelta", _adadelta, (3, 5, 6), _dense_rule(
 FTRL_V2 = _register("ResourceApplyFtrlV2", _ftrl_v2, range(3, 9), _dense_rule(3))
 KERAS_WEIGHT_DECAY = _register("ResourceApplyKerasWeightDecay", _keras_weight_decay, (1, 2),
                                _no_outputs)
+# TF types those rates by T: a GraphDef casts them
+for _op, _rates in ((ADAM, (6, 7)), (ADAM_WITH_AMSGRAD, (7, 8)), (ADA_MAX, (5,)),
+                    (RMS_PROP, (4,)), (CENTERED_RMS_PROP, (5,)), (ADADELTA, (4,))):
+    tf_nodes[_op] = NodeForm(cast=_rates)

@@ -1,0 +1,162 @@
+"""TF 1's graph tools kept by TF 2 (``tf.compat.v1``): `import_graph_def` and `wrap_function`,
+which together run a frozen graph (a ``GraphDef``) as TF 2 documents.
+
+>>> gd = tf.function(lambda x: tf.nn.relu(x)).get_concrete_function(
+...     tf.TensorSpec([None], tf.float32)).graph.as_graph_def()
+>>> imported = tf.compat.v1.wrap_function(
+...     lambda: tf.compat.v1.import_graph_def(gd, name=""), [])
+>>> relu = imported.prune("x:0", "Identity:0")
+>>> relu(tf.constant([-1.0, 2.0]))
+<tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
+
+The messages live in `messages`, which imports the protobuf runtime: ``tf.compat.v1``
+loads on first use, so ``import eagerflow`` does not import protobuf.
+"""
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context, errors, nest
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.function.concrete_function import ConcreteFunction
+from eagerflow._src.graph.graph import Graph, Operation, SymbolicTensor
+
+@export("graph_util.import_graph_def", "compat.v1.import_graph_def",
+        "compat.v1.graph_util.import_graph_def")
+def import_graph_def(graph_def, input_map=None, return_elements=None, name=None, op_dict=None,
+                     producer_op_list=None):
+    """Imports the nodes of `graph_def` (a ``GraphDef``) into the graph being built, running
+    each with eagerflow's kernels.
+
+    `input_map` maps names of `graph_def`'s tensors (``"x:0"``) to tensors used in their
+    place; `return_elements` names tensors (``"y:0"``) or operations (``"train"``) to
+    return, else None is returned; `name` prefixes the imported names (``"import"`` by
+    default; ``""`` keeps them). A node of an op eagerflow lacks raises NotFoundError.
+    `op_dict` and `producer_op_list` are accepted and ignored, as in TF 2.
+    """
+    del op_dict, producer_op_list
+    from eagerflow._src.graph import graph_def as _graph_def  # noqa: PLC0415
+    return _graph_def.import_graph_def(graph_def, input_map, return_elements, name)
+
+
+class WrappedFunction(ConcreteFunction):
+    """A function traced once into a graph by `wrap_function`, whose parts can be cut out
+    with `prune`."""
+
+    def __init__(self, name, graph, inputs, structured_outputs, input_signature):
+        try:
+            super().__init__(name, graph, inputs, structured_outputs, input_signature)
+        except errors.InvalidArgumentError as e:
+            # It needs placeholders no input feeds (an imported graph's): calls fail, while
+            # `prune` can still cut out the parts that run.
+            def run(*_, error=e):
+                raise error
+            self._run = run
+            self._call_gradient = None
+
+    def prune(self, feeds, fetches, name=None, input_signature=None):
+        """A function computing `fetches` from `feeds`, both tensors (or their names) of
+        this function's graph: it runs only the operations between them.
+
+        `feeds` and `fetches` may be nested structures (or single tensors); the result takes
+        the feeds, in order, and returns the fetches in their structure. A fetched operation
+        is run for its effects and returns None.
+        """
+        del input_signature
+        graph = self.graph
+        flat_feeds = [_element(graph, f) for f in nest.flatten(feeds)]
+        structured = nest.map_structure(lambda f: _element(graph, f), fetches)
+        flat_fetches = nest.flatten(structured)
+        for f in flat_feeds:
+            if not isinstance(f, SymbolicTensor):
+                raise ValueError(f"Feeds must be tensors, got {f!r}.")
+        return _prune(graph, flat_feeds, structured, flat_fetches, name or f"pruned_{self.name}")
+
+
+def _element(graph, obj):
+    if isinstance(obj, (str, SymbolicTensor, Operation)):
+        return graph.as_graph_element(obj)
+    raise TypeError(f"Can only prune with tensors, operations or their names, got {obj!r}.")
+
+
+def _prune(graph, feeds, structured, fetches, name):
+    """A `ConcreteFunction` of a new graph holding the operations of `graph` between
+    `feeds` and `fetches` (control inputs recorded by `import_graph_def` included)."""
+    control = getattr(graph, "control_inputs", {})
+    by_name = {op.name: op for op in graph.get_operations()}
+    fed = {id(t) for t in feeds}
+    needed, stack = set(), [f.op if isinstance(f, SymbolicTensor) else f for f in fetches]
+    while stack:
+        op = stack.pop()
+        if id(op) in needed:
+            continue
+        needed.add(id(op))
+        for t in op.inputs:
+            if isinstance(t, SymbolicTensor) and id(t) not in fed:
+                stack.append(t.op)
+        for dep in _control_deps(op.name, control):
+            if dep in by_name:
+                stack.append(by_name[dep])
+    pruned = Graph(name)
+    mapping = {}
+    with context.building(pruned):
+        inputs = []
+        for t in feeds:
+            inner = pruned.placeholder(t.dtype, t.shape, t.op.name)
+            mapping[id(t)] = inner
+            inputs.append(inner)
+        for op in graph.get_operations():
+            if id(op) not in needed:
+                continue
+            if all(id(t) in mapping for t in op.outputs) and op.outputs:
+                continue  # a fed placeholder
+            if op.type == "Placeholder":
+                attrs = op.attrs
+                raise errors.InvalidArgumentError(
+                    None, op.name, f"You must feed a value for placeholder tensor '{op.name}' "
+                                   f"with dtype {attrs['dtype'].name} and shape "
+                                   f"{attrs['shape']}")
+            if op.type == "Const":
+                mapping[id(op.outputs[0])] = pruned.constant(op.value, name=op.name)
+                continue
+            args = [mapping.get(id(t), t) if isinstance(t, SymbolicTensor) else t
+                    for t in op.inputs]
+            out = pruned.create_op(op.op_def, args, dict(op.attrs), name=op.name)
+            made = out if op.op_def.multi else (out,)
+            for old, new in zip(op.outputs, made):
+                mapping[id(old)] = new
+            mapping[id(op)] = pruned.get_operations()[-1]
+    outputs = nest.map_structure(
+        lambda f: mapping[id(f)] if isinstance(f, SymbolicTensor) else None, structured)
+    # (no structured signature, as TF's: calls bind to the flat one, tensors in feed order)
+    return ConcreteFunction(name, pruned, inputs, outputs, ((), {}))
+
+
+def _control_deps(name, control):
+    """The operations `name` waits on, through NoOps (which imported graphs drop)."""
+    out, stack = [], list(control.get(name, ()))
+    seen = set()
+    while stack:
+        dep = stack.pop()
+        if dep in seen:
+            continue
+        seen.add(dep)
+        out.append(dep)
+        stack.extend(control.get(dep, ()))
+    return out
+
+
+@export("compat.v1.wrap_function")
+def wrap_function(fn, signature, name=None):
+    """Traces `fn` once, on placeholders of `signature` (a list of `TensorSpec`s), into a
+    graph; returns a `WrappedFunction` calling it, whose `prune` cuts parts out of it
+    (``tf.compat.v1.wrap_function``)."""
+    name = name or getattr(fn, "__name__", "wrapped_function")
+    graph = Graph(name)
+    specs = list(signature or ())
+    with context.building(graph):
+        args = [graph.placeholder(s.dtype, s.shape, s.name or f"arg{i}")
+                for i, s in enumerate(specs)]
+        outputs = fn(*args)
+        outputs = nest.map_structure(
+            lambda t: t if isinstance(t, (SymbolicTensor, Operation)) or t is None
+            else convert_to_tensor(t), outputs)
+    outputs = nest.map_structure(lambda t: None if isinstance(t, Operation) else t, outputs)
+    return WrappedFunction(name, graph, list(graph.inputs), outputs, (tuple(specs), {}))

@@ -1,0 +1,771 @@
+"""Graphs to and from TensorFlow's `GraphDef` and `FunctionDef` protobufs.
+
+`graph_to_graph_def` writes a graph as TF writes a function's graph: inputs
+as ``Placeholder`` nodes, values as ``Const`` nodes holding a ``TensorProto``,
+variables as ``Placeholder``s of dtype resource read and written by
+``ReadVariableOp``/``AssignVariableOp``, each op in TF's form (its attrs and
+inputs as its `NodeForm` declares, see ``core.node_forms``), stateful ops
+kept in program order by control inputs, and a ``NoOp`` the outputs wait on.
+An attr holding a function body (control flow branches, a called function) is
+written as a ``func`` attr naming it, its `FunctionDef` in the GraphDef's
+library: a body is a graph (its placeholders are the arguments), or an object
+with ``name``, ``graph``, ``inputs`` and ``outputs``; an attr may also hold the
+name of a body in the graph's ``functions`` (name -> body). `import_graph_def`
+reads a GraphDef back into the graph being built, op by op, with eagerflow's
+kernels; a ``func`` attr is read as the body's graph (`Library.graph`).
+
+The protobuf runtime is imported with this module, never by ``import eagerflow``.
+"""
+import re
+
+import numpy as np
+
+from eagerflow._src.core import context, errors
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import registry
+from eagerflow._src.core.node_forms import from_tf_node, tf_node, tf_nodes
+from eagerflow._src.core.protos import framework as pb
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.graph.executor import needed_operations
+from eagerflow._src.graph.function_library import FunctionBody, add_function, lookup
+from eagerflow._src.graph.graph import Graph, SymbolicTensor
+
+# TF's GraphDef version this writer follows (TF 2.21's producer); readers accept any.
+PRODUCER = 2474
+
+# -- values ------------------------------------------------------------------------
+
+_VAL_FIELDS = {  # dtype -> (TensorProto field, NumPy type of its values)
+    _d.float32: ("float_val", np.float32), _d.float64: ("double_val", np.float64),
+    _d.int32: ("int_val", np.int32), _d.int16: ("int_val", np.int16),
+    _d.int8: ("int_val", np.int8), _d.uint8: ("int_val", np.uint8),
+    _d.uint16: ("int_val", np.uint16), _d.int64: ("int64_val", np.int64),
+    _d.uint32: ("uint32_val", np.uint32), _d.uint64: ("uint64_val", np.uint64),
+    _d.bool: ("bool_val", np.bool_), _d.float16: ("half_val", np.uint16),
+    _d.bfloat16: ("half_val", np.uint16), _d.complex64: ("scomplex_val", np.float32),
+    _d.complex128: ("dcomplex_val", np.float64),
+}
+
+
+def shape_proto(shape):
+    """A `TensorShapeProto`: -1 for an unknown dim, ``unknown_rank`` for an unknown rank."""
+    shape = TensorShape(shape)
+    if shape.rank is None:
+        return pb.TensorShapeProto(unknown_rank=True)
+    return pb.TensorShapeProto(dim=[pb.TensorShapeProto.Dim(size=-1 if d is None else d)
+                                    for d in shape.as_list()])
+
+
+def shape_from_proto(proto):
+    if proto.unknown_rank:
+        return TensorShape(None)
+    return TensorShape([None if d.size < 0 else d.size for d in proto.dim])
+
+
+def tensor_proto(array, dtype=None):
+    """A `TensorProto` of `array`: the bytes of numbers, the elements of strings."""
+    array = np.asarray(array)
+    dtype = dtype or _d.from_numpy(array.dtype)
+    proto = pb.TensorProto(dtype=dtype.as_datatype_enum, tensor_shape=shape_proto(array.shape))
+    if dtype == _d.string:
+        proto.string_val.extend(v if isinstance(v, bytes) else str(v).encode()
+                                for v in array.reshape(-1))
+    elif not dtype.is_numpy_compatible:
+        raise errors.InvalidArgumentError(None, None, f"A constant of dtype {dtype.name} has "
+                                                      f"no TensorProto.")
+    else:
+        proto.tensor_content = np.ascontiguousarray(
+            array, dtype.as_numpy_dtype).astype(array.dtype.newbyteorder("<")).tobytes()
+    return proto
+
+
+def tensor_from_proto(proto):
+    """The NumPy array a `TensorProto` holds (as TF reads it: a short ``*_val`` list is
+    filled out with its last value)."""
+    dtype = _d.as_dtype(proto.dtype)
+    shape = shape_from_proto(proto.tensor_shape).as_list()
+    size = int(np.prod(shape, dtype=np.int64))
+    if dtype == _d.string:
+        values = np.empty(len(proto.string_val), object)
+        values[:] = list(proto.string_val)
+        np_type = object
+    elif proto.tensor_content:
+        np_type = np.dtype(dtype.as_numpy_dtype)
+        return np.frombuffer(proto.tensor_content, np_type.newbyteorder("<")).astype(
+            np_type).reshape(shape)
+    else:
+        field, raw = _VAL_FIELDS.get(dtype, (None, None))
+        if field is None:
+            raise errors.InvalidArgumentError(None, None, f"Cannot read a tensor of dtype "
+                                                          f"{dtype.name} from a TensorProto.")
+        np_type = np.dtype(dtype.as_numpy_dtype)
+        values = np.asarray(getattr(proto, field), raw)
+        if field == "half_val":
+            values = values.view(np_type)
+        elif dtype.is_complex:
+            values = values.reshape(-1, 2)
+            values = (values[:, 0] + 1j * values[:, 1]).astype(np_type)
+        else:
+            values = values.astype(np_type)
+    if values.size == size:
+        return values.reshape(shape)
+    if values.size == 0:
+        return np.zeros(shape, np_type) if np_type is not object else np.full(shape, b"", object)
+    if values.size > size:
+        raise errors.InvalidArgumentError(None, None, f"A TensorProto of shape {shape} holds "
+                                                      f"{values.size} values.")
+    out = np.empty(size, np_type)
+    out[:values.size] = values
+    out[values.size:] = values[-1]
+    return out.reshape(shape)
+
+
+class Library:
+    """A function library (``FunctionDefLibrary``): FunctionDefs by name, with the body
+    graphs they were written from (once each, under unique names) or are read into."""
+
+    def __init__(self, function_defs=()):
+        self.functions = {f.signature.name: f for f in function_defs}
+        self._names = {}   # id(body graph) -> its function's name, as written
+        self._graphs = {}  # name -> body graph, as read
+
+    def add(self, body):
+        """The name of `body`'s FunctionDef (see the module docstring), written into the
+        library on first use."""
+        name = self._names.get(id(body))
+        if name is None:
+            base = name = re.sub(r"[^A-Za-z0-9_.\-]", "_", body.name) or "function"
+            n = 0
+            while name in self.functions:
+                n += 1
+                name = f"{base}_{n}"
+            self._names[id(body)] = name
+            self.functions[name] = None  # (taken while its body is written)
+            function_def(body, name, self)
+        return name
+
+    def graph(self, name):
+        """The body graph of the FunctionDef `name`, read once."""
+        if name not in self._graphs:
+            self._graphs[name] = function_graph(name, self)
+        return self._graphs[name]
+
+
+def attr_value(value, library=None):
+    """The `AttrValue` of a Python attr value (`library`: the `Library` a graph-valued
+    attr's FunctionDef is written into)."""
+    if isinstance(value, (bool, np.bool_)):
+        return pb.AttrValue(b=bool(value))
+    if isinstance(value, (int, np.integer)):
+        return pb.AttrValue(i=int(value))
+    if isinstance(value, (float, np.floating)):
+        return pb.AttrValue(f=float(value))
+    if isinstance(value, str):
+        return pb.AttrValue(s=value.encode())
+    if isinstance(value, bytes):
+        return pb.AttrValue(s=value)
+    if isinstance(value, _d.DType):
+        return pb.AttrValue(type=value.as_datatype_enum)
+    if isinstance(value, TensorShape):
+        return pb.AttrValue(shape=shape_proto(value))
+    if isinstance(value, np.ndarray):
+        return pb.AttrValue(tensor=tensor_proto(value))
+    if isinstance(value, Graph) or hasattr(value, "graph") and hasattr(value, "outputs"):
+        if library is None:
+            raise TypeError("A graph-valued attr needs a function library to be written into.")
+        return pb.AttrValue(func=pb.NameAttrList(name=library.add(value)))
+    if isinstance(value, (list, tuple)):
+        out = pb.AttrValue(list=pb.AttrValue.ListValue())
+        for v in value:
+            one = attr_value(v, library)
+            kind = one.WhichOneof("value")
+            target = getattr(out.list, kind)
+            if kind in ("shape", "tensor", "func"):
+                target.add().CopyFrom(getattr(one, kind))
+            else:
+                target.append(getattr(one, kind))
+        return out
+    raise TypeError(f"An attr value of type {type(value).__name__} has no AttrValue: "
+                    f"{value!r}")
+
+
+def attr_from_proto(proto, library=None):
+    """The Python value of an `AttrValue` (the inverse of `attr_value`); a ``func`` is the
+    body graph read from `library` (a `Library`)."""
+    kind = proto.WhichOneof("value")
+    if kind is None:
+        return ()  # an empty list
+    if kind == "list":
+        lst = proto.list
+        for field in ("s", "i", "f", "b", "type", "shape", "tensor", "func"):
+            items = getattr(lst, field)
+            if len(items):
+                return tuple(attr_from_proto(_one(field, v), library) for v in items)
+        return ()
+    value = getattr(proto, kind)
+    if kind == "s":
+        try:
+            return value.decode()
+        except UnicodeDecodeError:
+            return value
+    if kind == "type":
+        return _d.as_dtype(value)
+    if kind == "shape":
+        return shape_from_proto(value)
+    if kind == "tensor":
+        return tensor_from_proto(value)
+    if kind == "func":
+        if library is None or value.name not in library.functions:
+            raise errors.NotFoundError(None, None, f"Function {value.name} is not in the "
+                                                   f"library.")
+        return library.graph(value.name)
+    if kind == "placeholder":
+        raise errors.UnimplementedError(None, None, f"An attr placeholder ({value}) of a "
+                                                    f"function body is not supported.")
+    return value
+
+
+def _one(field, v):
+    out = pb.AttrValue()
+    if field in ("shape", "tensor", "func"):
+        getattr(out, field).CopyFrom(v)
+    else:
+        setattr(out, field, v)
+    return out
+
+
+# -- writing -----------------------------------------------------------------------------
+
+def _tensor_name(t):
+    """TF's name of a tensor as a NodeDef input: ``node`` for output 0, else ``node:i``."""
+    return t.op.name if t.value_index == 0 else f"{t.op.name}:{t.value_index}"
+
+
+class _Writer:
+    """Writes the nodes of one graph (into a GraphDef's node list or a FunctionDef's)."""
+
+    def __init__(self, graph, library):
+        self.graph = graph
+        self.library = library
+        self.bodies = getattr(graph, "functions", None) or {}  # name -> body, by name
+        self.nodes = []
+        self.names = {op.name for op in graph.get_operations()}
+        self.resources = {}  # id(variable) -> name of its resource placeholder
+
+    def unique(self, name):
+        base, n = name, 0
+        while name in self.names:
+            n += 1
+            name = f"{base}_{n}"
+        self.names.add(name)
+        return name
+
+    def input_name(self, t, consumer):
+        if isinstance(t, SymbolicTensor):
+            return _tensor_name(t)
+        # a variable (captured, or an argument's stand-in): a resource placeholder
+        found = self.resources.get(id(t))
+        if found is None:
+            found = self.resources[id(t)] = self.unique(f"{consumer}/resource")
+            self.nodes.append(pb.NodeDef(name=found, op="Placeholder", attr={
+                "dtype": pb.AttrValue(type=_d.resource.as_datatype_enum),
+                "shape": pb.AttrValue(shape=shape_proto([]))}))
+            self.variables.append(t)
+        return found
+
+    def write(self, operations, outputs=()):
+        """Appends the NodeDefs of `operations` (`outputs`: the tensors the graph returns);
+        returns every node written. Stateful ops keep their order by control inputs, each
+        on the one before, and the outputs' nodes wait on a ``NoOp`` after them all."""
+        self.variables = []
+        previous, stateful = None, []
+        for op in operations:
+            node = self.node(op)
+            if op.stateful:
+                if previous is not None and previous not in node.input:
+                    node.input.append("^" + previous)
+                previous = node.name
+                stateful.append(node.name)
+        if stateful:  # as TF's function graphs: the results come after every effect
+            noop = pb.NodeDef(name=self.unique("NoOp"), op="NoOp",
+                              input=["^" + s for s in stateful])
+            self.nodes.append(noop)
+            returned = {t.op.name for t in outputs if isinstance(t, SymbolicTensor)}
+            for node in self.nodes:
+                if node.name in returned:
+                    node.input.append("^" + noop.name)
+        return self.nodes
+
+    def cast(self, op, i, dtype):
+        """The name of a ``Cast`` node giving `op`'s input `i` in `dtype`, as TF's op takes it."""
+        t = op.inputs[i]
+        name = self.unique(f"{op.name}/Cast")
+        self.nodes.append(pb.NodeDef(name=name, op="Cast", input=[_tensor_name(t)], attr={
+            "SrcT": attr_value(t.dtype), "DstT": attr_value(dtype),
+            "Truncate": pb.AttrValue(b=False)}))
+        return name
+
+    def body_of(self, value, function=False):
+        """The body an attr names (a function name in the graph's library, or in any library
+        when the op declares the attr a `function` one), else `value`."""
+        def find(name):
+            found = self.bodies.get(name) if isinstance(name, str) else None
+            if found is None and function and isinstance(name, str):
+                found = lookup(name)
+            return found
+        if isinstance(value, (list, tuple)) and value:
+            found = [find(v) for v in value]
+            return found if all(b is not None for b in found) else value
+        found = find(value)
+        return value if found is None else found
+
+    def node(self, op):
+        if op.type == "Placeholder":
+            node = pb.NodeDef(name=op.name, op="Placeholder", attr={
+                "dtype": attr_value(op.attrs["dtype"]),
+                "shape": attr_value(TensorShape(op.attrs["shape"]))})
+        elif op.type == "Const":
+            node = _const_node(op.name, op.value, op.attrs.get("dtype"))
+        elif op.op_def is None or not op.op_def.registered:
+            # (an op built around Python closures, not in the registry: nothing names it)
+            raise errors.UnimplementedError(None, op.name, f"The node {op.name} ({op.type}) "
+                                                           f"has no GraphDef form.")
+        else:
+            try:
+                op_type, attrs, inputs, constants = tf_node(op.op_def, op.name, op.inputs,
+                                                            op.attrs, op.outputs)
+            except ValueError as e:
+                raise errors.UnimplementedError(
+                    None, op.name, f"The node {op.name} ({op.type}) cannot be written as "
+                                   f"TensorFlow's: {e}.") from None
+            names = {}
+            for name, array in constants:
+                names[name] = self.unique(name)
+                self.nodes.append(_const_node(names[name], array))
+            node = pb.NodeDef(name=op.name, op=op_type)
+            for kind, value in inputs:
+                if kind == "const":
+                    node.input.append(names[value])
+                elif kind == "cast":
+                    node.input.append(self.cast(op, *value))
+                else:
+                    node.input.append(self.input_name(op.inputs[value], op.name))
+            functions = tf_nodes.get(op.op_def, None)
+            functions = functions.functions if functions is not None else ()
+            for k, v in sorted(attrs.items()):
+                if v is None:
+                    continue
+                try:
+                    node.attr[k].CopyFrom(attr_value(self.body_of(v, k in functions),
+                                                     self.library))
+                except TypeError:
+                    if not k.startswith("_"):
+                        raise
+                    del node.attr[k]  # an eagerflow note TF has no form for (a value kept)
+        self.nodes.append(node)
+        return node
+
+
+def _const_node(name, array, dtype=None):
+    array = np.asarray(array)
+    dtype = dtype or _d.from_numpy(array.dtype)
+    return pb.NodeDef(name=name, op="Const", attr={
+        "dtype": pb.AttrValue(type=dtype.as_datatype_enum),
+        "value": pb.AttrValue(tensor=tensor_proto(array, dtype))})
+
+
+def _ops_of(graph, outputs):
+    """The operations to write: the outputs' and every stateful one, in creation order."""
+    return needed_operations(graph, list(outputs))
+
+
+def graph_to_graph_def(graph, add_shapes=False, variables=None):
+    """`graph` as TF's `GraphDef`: every operation, in creation order (with `add_shapes`,
+    each node's ``_output_shapes``). `variables`, a dict, receives the variable each
+    resource placeholder stands for, by the placeholder's name."""
+    library = Library()
+    writer = _Writer(graph, library)
+    nodes = writer.write(graph.get_operations(), graph.outputs)
+    if variables is not None:
+        variables.update({writer.resources[id(v)]: v for v in writer.variables})
+    if add_shapes:
+        shapes = {op.name: [t.shape for t in op.outputs] for op in graph.get_operations()}
+        for node in nodes:
+            found = shapes.get(node.name)
+            if found is None and node.op == "Const":
+                found = [TensorShape(tensor_from_proto(node.attr["value"].tensor).shape)]
+            if found is None and node.op == "Placeholder":
+                found = [shape_from_proto(node.attr["shape"].shape)]
+            if found is not None:
+                node.attr["_output_shapes"].CopyFrom(attr_value([TensorShape(s)
+                                                                 for s in found]))
+    gd = pb.GraphDef(node=nodes, versions=pb.VersionDef(producer=PRODUCER))
+    if library.functions:
+        gd.library.function.extend(library.functions.values())
+    return gd
+
+
+# -- function bodies -------------------------------------------------------------------------
+
+def _arg_name(name):
+    """A FunctionDef argument name, as TF requires (``[a-z][a-z0-9_]*``)."""
+    out = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in name.lower())
+    return out if out[:1].isalpha() else "arg_" + out
+
+
+def output_arg_name(op_def, index):
+    """TF's name of output `index` of `op_def`'s node as a FunctionDef body refers to it:
+    ``(arg name, index within the arg)``."""
+    form = tf_nodes.get(op_def)
+    names = getattr(form, "outputs", None) or _default_output_names(op_def)
+    if len(names) == 1:
+        return names[0], index
+    return names[index], 0
+
+
+def _default_output_names(op_def):
+    """TF's usual output names: ``z`` of binary math ops, ``y`` of unary ones shaped like
+    their input, else ``output`` (a `NodeForm` declares the others)."""
+    if op_def.tied_pair and not op_def.multi:
+        return ("z",)
+    if op_def.shape is registry.same_shape and op_def.tied == (0,):
+        return ("y",)
+    return ("output",)
+
+
+def _signature(body):
+    """``(inputs, outputs)`` of a body: a graph's own, or those a body object gives."""
+    return list(body.inputs), list(body.outputs)
+
+
+def function_arguments(graph):
+    """What the arguments of `graph`'s FunctionDef stand for, in order: its inputs (the
+    arguments of the traced function), the outer tensors it captured (fed to their
+    placeholders), then the variables it reads or writes (as resource handles)."""
+    inputs, outputs = _signature(graph)
+    graph = getattr(graph, "graph", graph)
+    args = list(inputs)
+    captured = {id(inner): outer for outer, inner in graph.captures}
+    ops = _ops_of(graph, outputs)
+    fed = {id(t) for t in args}
+    for op in ops:
+        if op.type == "Placeholder" and id(op.outputs[0]) not in fed:
+            args.append(captured.get(id(op.outputs[0]), op.outputs[0]))
+    seen = set()
+    for op in ops:
+        for t in op.inputs:
+            if not isinstance(t, SymbolicTensor) and id(t) not in seen:
+                seen.add(id(t))
+                args.append(t)
+    return args
+
+
+def function_def(graph, name, library=None):
+    """A body `graph` as a `FunctionDef` named `name`: its arguments are those
+    `function_arguments` lists, its results `graph.outputs`. It is added to `library` (a
+    `Library`), as are the FunctionDefs of the graph-valued attrs of its ops."""
+    library = Library() if library is None else library
+    inputs, outputs = _signature(graph)
+    graph = getattr(graph, "graph", graph)
+    fdef = pb.FunctionDef(signature=pb.OpDef(name=name))
+    writer = _Writer(graph, library)
+    ops = _ops_of(graph, outputs)
+    nodes = writer.write(ops, outputs)
+    args = {}  # placeholder node name -> argument name
+    placeholders = [t.op for t in inputs]
+    placeholders += [op for op in ops if op.type == "Placeholder" and op not in placeholders]
+    for op in placeholders:
+        arg = args[op.name] = _unique_arg(_arg_name(op.name), args)
+        fdef.signature.input_arg.add(name=arg, type=op.attrs["dtype"].as_datatype_enum)
+    for v in writer.variables:
+        resource = writer.resources[id(v)]
+        arg = args[resource] = _unique_arg(_arg_name(resource), args)
+        fdef.signature.input_arg.add(name=arg, type=_d.resource.as_datatype_enum)
+    by_name = {op.name: op for op in graph.get_operations()}
+    for node in nodes:
+        if node.op == "Placeholder" and node.name in args:
+            continue
+        body = fdef.node_def.add()
+        body.CopyFrom(node)
+        del body.input[:]
+        for ref in node.input:
+            body.input.append(_body_ref(ref, args, by_name, nodes))
+    results = {}
+    for t in outputs:
+        out = results[id(t)] = _unique_arg(_arg_name(t.op.name), results)
+        fdef.signature.output_arg.add(name=out, type=t.dtype.as_datatype_enum)
+        fdef.ret[out] = _body_ref(_tensor_name(t), args, by_name, nodes)
+    library.functions[name] = fdef
+    return fdef
+
+
+def _unique_arg(name, taken):
+    names = set(taken.values())
+    base, n = name, 0
+    while name in names:
+        n += 1
+        name = f"{base}_{n}"
+    return name
+
+
+def _body_ref(ref, args, by_name, nodes):
+    """A GraphDef input reference (``node:i``) as a FunctionDef body writes it (`args`:
+    placeholder name -> argument name)."""
+    if ref.startswith("^"):
+        return ref
+    node, _, index = ref.partition(":")
+    index = int(index or 0)
+    if node in args:
+        return args[node]
+    op = by_name.get(node)
+    if op is None or op.op_def is None:  # a Const written for an attr input, or a Const
+        return f"{node}:output:{index}"
+    arg, within = output_arg_name(op.op_def, index)
+    return f"{node}:{arg}:{within}"
+
+
+def function_graph(name, library):
+    """The body graph of the FunctionDef `name` of `library` (a `Library`); its inputs are
+    the function's arguments."""
+    fdef = library.functions.get(name)
+    if fdef is None:
+        raise errors.NotFoundError(None, None, f"Function {name} is not in the library.")
+    body = Graph(name)
+    with context.building(body):
+        feeds = {}
+        for arg in fdef.signature.input_arg:
+            if arg.type == _d.resource.as_datatype_enum:
+                raise errors.UnimplementedError(None, None, f"Function {name} takes a "
+                                                            f"resource argument.")
+            feeds[arg.name] = body.placeholder(_d.as_dtype(arg.type), TensorShape(None),
+                                               arg.name)
+        ops = {n.name: n.op for n in fdef.node_def}
+        nodes = [pb.NodeDef() for _ in fdef.node_def]
+        for node, src in zip(nodes, fdef.node_def):
+            node.CopyFrom(src)
+            del node.input[:]
+            node.input.extend(_graph_ref(r, ops) for r in src.input)
+        made = _Importer(body, library).run(nodes, feeds)
+        refs = [_graph_ref(fdef.ret[a.name], ops) for a in fdef.signature.output_arg]
+        body.outputs = [made[r if ":" in r else f"{r}:0"] for r in refs]  # (an argument)
+    return body
+
+
+def _graph_ref(ref, ops):
+    """A FunctionDef body reference (``node:arg:i``) as a GraphDef input (``node:j``);
+    `ops`: the body's op type of each node name."""
+    if ref.startswith("^"):
+        return ref
+    parts = ref.split(":")
+    if len(parts) == 1:
+        return ref  # a function argument
+    node = parts[0]
+    arg, index = parts[1], int(parts[2]) if len(parts) > 2 else 0
+    found = ops.get(node)
+    if found is not None and found not in ("Const", "Placeholder"):
+        try:
+            op_def = registry.get(found)
+        except errors.NotFoundError:
+            return f"{node}:{index}"
+        form = tf_nodes.get(op_def)
+        names = getattr(form, "outputs", None) or ()
+        if len(names) > 1 and arg in names:
+            index += names.index(arg)
+    return f"{node}:{index}"
+
+
+# -- reading -----------------------------------------------------------------------------
+
+class _Importer:
+    """Adds the nodes of a GraphDef to `graph` (being built) through `create_op`."""
+
+    def __init__(self, graph, library, prefix=""):
+        self.graph, self.library, self.prefix = graph, library, prefix
+        self.bodies = {}  # id(body graph read from the library) -> its FunctionBody
+        self.control = getattr(graph, "control_inputs", None)
+        if self.control is None:
+            self.control = graph.control_inputs = {}
+
+    def run(self, nodes, feeds):
+        """`feeds`: tensor name (``x``, ``x:1``) -> tensor given in its place. Returns every
+        tensor made, by its GraphDef name (``node:i``)."""
+        made = {}
+        for name, t in feeds.items():
+            made[name if ":" in name else f"{name}:0"] = t
+        for node in _topological(nodes):
+            if node.op == "Placeholder" and f"{node.name}:0" in made:
+                continue  # fed: nothing to make
+            self.node(node, made)
+        return made
+
+    def named(self, value):
+        """An attr value, a body graph (a ``func`` attr) made a function of the graph's library
+        and named by it, as control flow and calls hold their functions."""
+        if isinstance(value, tuple) and value and all(isinstance(v, Graph) for v in value):
+            return tuple(self.named(v) for v in value)
+        if not isinstance(value, Graph):
+            return value
+        body = self.bodies.get(id(value))
+        if body is None:
+            body = self.bodies[id(value)] = FunctionBody(value.name, value, value.inputs,
+                                                         value.outputs)
+            add_function(self.graph, body)
+        return body.name
+
+    def tensor(self, ref, made, consumer):
+        name = ref if ":" in ref else f"{ref}:0"
+        try:
+            return made[name]
+        except KeyError:
+            raise ValueError(f"Node '{consumer}': Unknown input node '{ref}'") from None
+
+    def node(self, node, made):
+        graph, name = self.graph, self.prefix + node.name
+        attrs = {k: self.named(attr_from_proto(v, self.library)) for k, v in node.attr.items()}
+        data = [r for r in node.input if not r.startswith("^")]
+        control = [self.prefix + r[1:] for r in node.input if r.startswith("^")]
+        if node.op == "Placeholder":
+            op = graph._add(None, "Placeholder", graph._unique(name), (),
+                            {"dtype": attrs["dtype"], "shape": attrs.get("shape",
+                                                                         TensorShape(None))},
+                            [(TensorShape(attrs.get("shape", TensorShape(None))),
+                              attrs["dtype"])])
+            made.setdefault(f"{node.name}:0", op.outputs[0])
+            return
+        if node.op == "Const":
+            value = attrs["value"]
+            made.setdefault(f"{node.name}:0", graph.constant(value, name=graph._unique(name)))
+            return
+        if node.op == "NoOp":
+            self.control[name] = control
+            return
+        try:
+            op_def = registry.get(node.op)
+        except errors.NotFoundError:
+            raise errors.NotFoundError(
+                None, None, f"Op type not registered '{node.op}' in binary running on "
+                            f"eagerflow. Make sure the Op and Kernel are registered in the "
+                            f"binary running in this process.") from None
+        inputs = []
+        for ref in data:
+            t = self.tensor(ref, made, node.name)
+            value = None
+            if isinstance(t, SymbolicTensor) and t.dtype.is_numpy_compatible:
+                # a constant, or what constants and static shapes determine (a dim of a
+                # shape TF computes at run time): what eagerflow may hold as an attr
+                value = t.op.value if t.op.type == "Const" else t.static_value()
+            inputs.append((t, value))
+        try:
+            our_attrs, our_inputs = from_tf_node(op_def, attrs, inputs)
+        except ValueError as e:
+            raise errors.UnimplementedError(None, node.name, f"Node '{node.name}': {e}.") \
+                from None
+        if any(isinstance(t, SymbolicTensor) and t.dtype == _d.resource for t in our_inputs):
+            # a variable's handle only run time gives: TF's attrs say what it holds
+            op = graph._add(op_def, op_def.name, graph._unique(name), tuple(our_inputs),
+                            our_attrs, _resource_specs(node, attrs, op_def))
+        else:
+            with context.building(graph):
+                graph.create_op(op_def, our_inputs, our_attrs, name=name)
+            op = graph.get_operations()[-1]
+        if control:
+            self.control[name] = control
+        for i, t in enumerate(op.outputs):  # (a fed tensor stays what `input_map` gave)
+            made.setdefault(f"{node.name}:{i}", t)
+
+
+def _resource_specs(node, attrs, op_def):
+    """The output specs of a node reading a variable through a handle fed at run time."""
+    if op_def.multi and not op_def.shape(*[_Static()] * len(node.input), **{}) == []:
+        raise errors.UnimplementedError(None, node.name, f"Node '{node.name}' ({node.op}) "
+                                                         f"takes a variable eagerflow lacks.")
+    if op_def.multi:
+        return []
+    shapes = attrs.get("_output_shapes") or (TensorShape(None),)
+    return [(TensorShape(shapes[0]), attrs["dtype"])]
+
+
+class _Static:
+    shape, dtype = TensorShape(None), _d.resource
+
+
+def _topological(nodes):
+    """`nodes` ordered so that each comes after its inputs (control inputs included)."""
+    by_name = {n.name: n for n in nodes}
+    order, state = [], {}
+    for root in nodes:
+        if root.name in state:
+            continue
+        stack = [(root, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                state[node.name] = 2
+                order.append(node)
+                continue
+            if state.get(node.name) == 2:
+                continue
+            state[node.name] = 1
+            stack.append((node, True))
+            for ref in node.input:
+                dep = by_name.get(ref.lstrip("^").split(":")[0])
+                if dep is not None and state.get(dep.name) is None:
+                    stack.append((dep, False))
+                elif dep is not None and state.get(dep.name) == 1 and dep is not node:
+                    if not any(d is dep and not f for d, f in stack):
+                        raise errors.InvalidArgumentError(
+                            None, None, f"The GraphDef has a cycle through node {dep.name}.")
+    return order
+
+
+def import_graph_def(graph_def, input_map=None, return_elements=None, name=None):
+    """Adds the nodes of `graph_def` to the graph being built (TF's
+    ``tf.graph_util.import_graph_def``); see the public docstring."""
+    graph = context.get().graph
+    if graph is None:  # eagerly: into a graph of its own, as TF imports into its default one
+        with context.building(Graph("import")):
+            return import_graph_def(graph_def, input_map, return_elements, name)
+    if not isinstance(graph_def, pb.GraphDef):
+        if type(graph_def).__name__ != "GraphDef" or not hasattr(graph_def,
+                                                                 "SerializeToString"):
+            raise TypeError("Argument `graph_def` must be a GraphDef proto.")
+        graph_def = pb.GraphDef.FromString(graph_def.SerializeToString())  # TF's own class
+    prefix = "import" if name is None else name
+    if prefix:
+        prefix = graph.unique_name(prefix) + "/"
+    library = Library(graph_def.library.function)
+    feeds = {}
+    for key, value in (input_map or {}).items():
+        if getattr(value, "_handle", None) is not None:  # a variable, for a resource input
+            feeds[key.lstrip("^")] = value
+            continue
+        if not isinstance(value, SymbolicTensor) or value.graph is not graph:
+            value = graph.capture(value) if isinstance(value, SymbolicTensor) else \
+                _convert(value)
+        feeds[key.lstrip("^")] = value
+    names = {n.name for n in graph_def.node}
+    for key in feeds:
+        if key.split(":")[0] not in names:
+            raise ValueError(f"Attempted to map inputs that were not found in graph_def: "
+                             f"[{key}]")
+    made = _Importer(graph, library, prefix).run(list(graph_def.node), feeds)
+    if return_elements is None:
+        return None
+    out = []
+    for element in return_elements:
+        if ":" in element:
+            if element not in made:
+                raise ValueError(f"Requested return tensor '{element}' not found in graph def")
+            out.append(made[element])
+        else:
+            try:
+                out.append(graph.get_operation_by_name(prefix + element))
+            except KeyError:
+                raise ValueError(f"Requested return node '{element}' not found in graph "
+                                 f"def") from None
+    return out
+
+
+def _convert(value):
+    from eagerflow._src.core.convert import convert_to_tensor
+    return convert_to_tensor(value)

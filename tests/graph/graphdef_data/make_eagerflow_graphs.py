@@ -1,0 +1,228 @@
+"""Writes GraphDefs of small programs traced by eagerflow, with their inputs and
+eagerflow's outputs, for `run_eagerflow_graphs_in_tf.py` to run in real TensorFlow.
+
+    PYTHONPATH=src:. python tests/graph/graphdef_data/make_eagerflow_graphs.py
+
+Each program ``NAME`` gives ``ef_NAME.pb`` and ``ef_NAME.npz``: ``feeds`` and ``fetches``
+(tensor names), the inputs ``in0``, ... and eagerflow's outputs ``out0``, ...; for each
+variable the graph reads (a resource placeholder), ``resources`` names the placeholder,
+``var_before<i>`` its value before the call and ``var_after<i>`` after it.
+"""
+import os
+
+import numpy as np
+
+import eagerflow as tf
+from tests.internals import graph_def as _graph_def
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.default_rng(21)
+
+
+def _weights(*shape):
+    return tf.Variable(rng.normal(0, 0.5, shape).astype(np.float32))
+
+
+def save(name, fn, specs, inputs):
+    concrete = fn.get_concrete_function(*specs)
+    variables = {}
+    gd = _graph_def.graph_to_graph_def(concrete.graph, variables=variables)
+    resources = sorted(variables)
+    before = [variables[r].numpy() for r in resources]
+    outputs = concrete(*[tf.constant(a) for a in inputs])
+    outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    with open(os.path.join(HERE, f"ef_{name}.pb"), "wb") as f:
+        f.write(gd.SerializeToString(deterministic=True))
+    np.savez(os.path.join(HERE, f"ef_{name}.npz"),
+             feeds=np.array([t.name for t in concrete.inputs]),
+             fetches=np.array([t.name for t in concrete.outputs]),
+             resources=np.array(resources, dtype=str),
+             **{f"in{i}": a for i, a in enumerate(inputs)},
+             **{f"out{i}": np.asarray(o) for i, o in enumerate(outputs)},
+             **{f"var_before{i}": v for i, v in enumerate(before)},
+             **{f"var_after{i}": variables[r].numpy() for i, r in enumerate(resources)})
+    print(name, sorted({n.op for n in gd.node}))
+
+
+w1, b1, w2, b2 = _weights(4, 8), _weights(8), _weights(8, 3), _weights(3)
+
+
+@tf.function
+def mlp(x):
+    h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w1), b1))
+    return tf.nn.softmax(tf.matmul(h, w2) + b2)
+
+
+@tf.function
+def mlp_train_step(x, y):
+    """One SGD step: the loss and accuracy before it; the variables are updated."""
+    with tf.GradientTape() as tape:
+        h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w1), b1))
+        logits = tf.matmul(h, w2) + b2
+        loss = tf.reduce_mean(
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    grads = tape.gradient(loss, [w1, b1, w2, b2])
+    for v, g in zip([w1, b1, w2, b2], grads):
+        v.assign_sub(0.1 * g)
+    accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1, output_type=tf.int32), y),
+                                      tf.float32))
+    return loss, accuracy
+
+
+k1, k2 = tf.constant(rng.normal(0, 0.5, (3, 3, 1, 4)).astype(np.float32)), \
+    tf.constant(rng.normal(0, 0.5, (3, 3, 4, 6)).astype(np.float32))
+dense = tf.constant(rng.normal(0, 0.5, (6 * 2 * 2, 5)).astype(np.float32))
+
+
+@tf.function
+def convnet(images):
+    x = tf.nn.relu(tf.nn.conv2d(images, k1, 1, "SAME"))
+    x = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    x = tf.nn.relu(tf.nn.conv2d(x, k2, 1, "SAME"))
+    x = tf.nn.avg_pool2d(x, 2, 2, "VALID")
+    x = tf.reshape(x, [-1, 6 * 2 * 2])
+    return tf.nn.log_softmax(tf.matmul(x, dense))
+
+
+@tf.function
+def tensors(x, s):
+    """Strings, shapes, slices, reductions over unknown dims, empty constants."""
+    words = tf.strings.join([s, tf.constant(["!", "?"])])
+    return (words, tf.shape(x), x[1:, ::2], tf.reduce_sum(x, axis=[0, 1], keepdims=True),
+            tf.concat([x, tf.transpose(x)[:0, :] * 0.0 + 1.0], 0), tf.zeros([0, 2]),
+            tf.expand_dims(tf.reduce_max(x, 1), -1), tf.cast(x > 0.0, tf.int64))
+
+
+def save_function_call(name, fn, specs, inputs):
+    """A GraphDef calling `fn`'s body, written as a `FunctionDef` of the library, through
+    TF's PartitionedCall (checks the FunctionDef writer against TF)."""
+    concrete = fn.get_concrete_function(*specs)
+    library = _graph_def.Library()
+    _graph_def.function_def(concrete.graph, f"{name}_body", library)
+    functions = library.functions
+    gd = tf.compat.v1.GraphDef(versions={"producer": _graph_def.PRODUCER})
+    gd.library.function.extend(functions.values())
+    feeds = []
+    for i, spec in enumerate(specs):
+        node = gd.node.add(name=f"arg{i}", op="Placeholder")
+        node.attr["dtype"].CopyFrom(_graph_def.attr_value(spec.dtype))
+        feeds.append(f"arg{i}:0")
+    call = gd.node.add(name="call", op="PartitionedCall", input=[f[:-2] for f in feeds])
+    call.attr["Tin"].CopyFrom(_graph_def.attr_value(tuple(s.dtype for s in specs)))
+    call.attr["Tout"].CopyFrom(_graph_def.attr_value(tuple(t.dtype for t in concrete.outputs)))
+    call.attr["f"].func.name = f"{name}_body"
+    outputs = concrete(*[tf.constant(a) for a in inputs])
+    with open(os.path.join(HERE, f"ef_{name}.pb"), "wb") as f:
+        f.write(gd.SerializeToString(deterministic=True))
+    np.savez(os.path.join(HERE, f"ef_{name}.npz"), feeds=np.array(feeds),
+             fetches=np.array([f"call:{i}" for i in range(len(outputs))]),
+             resources=np.array([], dtype=str), **{f"in{i}": a for i, a in enumerate(inputs)},
+             **{f"out{i}": np.asarray(o) for i, o in enumerate(outputs)})
+    print(name, sorted({n.op for n in functions[f"{name}_body"].node_def}))
+
+
+@tf.function
+def body(x, y):
+    s = tf.reduce_sum(tf.nn.softmax(x), axis=1)
+    values, _ = tf.math.top_k(x, 2)
+    return (s * 2.0 + tf.cast(tf.shape(x)[0], tf.float32), values, tf.concat([x, y], 0),
+            tf.nn.relu(tf.matmul(x, y, transpose_b=True)))
+
+
+def keras_cnn():
+    """eagerflow's Keras model in inference mode (its weights are variables)."""
+    tf.random.set_seed(21)
+    model = tf.keras.Sequential([
+        tf.keras.layers.Conv2D(4, 3, padding="same", input_shape=(8, 8, 3)),
+        tf.keras.layers.BatchNormalization(), tf.keras.layers.ReLU(),
+        tf.keras.layers.DepthwiseConv2D(3, padding="same"),
+        tf.keras.layers.MaxPooling2D(), tf.keras.layers.Dropout(0.3),
+        tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(5, activation="tanh"),
+        tf.keras.layers.LayerNormalization(), tf.keras.layers.Dense(3, activation="softmax")])
+    return tf.function(lambda images: model(images, training=False))
+
+
+@tf.custom_gradient
+def _clipped_square(x):
+    def grad(dy):
+        return tf.clip_by_value(dy * 2.0 * x, -1.0, 1.0)
+    return x * x, grad
+
+
+@tf.function
+def inner(x):
+    return tf.nn.relu(x) * 3.0
+
+
+@tf.function
+def control_flow(x, n):
+    """cond, while_loop with a TensorArray, switch_case, a nested function call and a custom
+    gradient: control flow and calls as ops naming functions of the library."""
+    y = tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * 2.0, lambda: tf.reverse(x, [0]) - 1.0)
+    squares = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+
+    def body(i, total, arr):
+        return i + 1, total + tf.reduce_sum(y) * tf.cast(i, tf.float32), arr.write(i, y * 1.5)
+
+    _, total, squares = tf.while_loop(lambda i, *_: i < n, body, (0, 0.0, squares))
+    picked = tf.switch_case(n % 3, [lambda: x, lambda: x * 10.0, lambda: -x])
+    return y, total, squares.stack(), picked, inner(x - 0.5), _clipped_square(x)
+
+
+def keras_attention():
+    """Embedding, causal Conv1D with gelu, multi-head attention (einsum), layer norm, pooling."""
+    tf.random.set_seed(5)
+    tokens = tf.keras.Input((6,), dtype=tf.int32)
+    x = tf.keras.layers.Embedding(20, 8)(tokens)
+    x = tf.keras.layers.Conv1D(8, 3, padding="causal", activation="gelu")(x)
+    x = tf.keras.layers.LayerNormalization()(tf.keras.layers.MultiHeadAttention(2, 4)(x, x) + x)
+    pooled = tf.keras.layers.Concatenate()([tf.keras.layers.GlobalAveragePooling1D()(x),
+                                            tf.keras.layers.GlobalMaxPooling1D()(x)])
+    model = tf.keras.Model(tokens, tf.keras.layers.Dense(3, activation="softmax")(pooled))
+    return tf.function(lambda tokens: model(tokens, training=False))
+
+
+def keras_train_step(x, y):
+    """One Adam step of a Keras model (fused ResourceApplyAdam updates of its variables)."""
+    tf.random.set_seed(23)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu", input_shape=(4,)),
+                                 tf.keras.layers.Dense(3)])
+    optimizer = tf.keras.optimizers.Adam(0.01)
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    model.compile(optimizer=optimizer, loss=loss_fn)
+    model.train_on_batch(x, y)  # (makes the optimizer's slots)
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        variables = model.trainable_variables
+        optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+        return loss
+    return step
+
+
+if __name__ == "__main__":
+    x = rng.normal(size=(5, 4)).astype(np.float32)
+    y = rng.integers(0, 3, 5).astype(np.int32)
+    save("mlp", mlp, [tf.TensorSpec([None, 4], tf.float32)], [x])
+    save("mlp_train_step", mlp_train_step,
+         [tf.TensorSpec([None, 4], tf.float32), tf.TensorSpec([None], tf.int32)], [x, y])
+    save("convnet", convnet, [tf.TensorSpec([None, 8, 8, 1], tf.float32)],
+         [rng.normal(size=(2, 8, 8, 1)).astype(np.float32)])
+    save("tensors", tensors, [tf.TensorSpec([None, None], tf.float32),
+                              tf.TensorSpec([2], tf.string)],
+         [rng.normal(size=(4, 4)).astype(np.float32), np.array([b"a", b"bc"], object)])
+    save("keras_cnn", keras_cnn(), [tf.TensorSpec([None, 8, 8, 3], tf.float32)],
+         [rng.random((2, 8, 8, 3)).astype(np.float32)])
+    save("keras_attention", keras_attention(), [tf.TensorSpec([None, 6], tf.int32)],
+         [rng.integers(0, 20, (2, 6)).astype(np.int32)])
+    x = rng.random((6, 4)).astype(np.float32)
+    y = rng.integers(0, 3, 6).astype(np.int32)
+    save("keras_train_step", keras_train_step(x, y),
+         [tf.TensorSpec([None, 4]), tf.TensorSpec([None], tf.int32)], [x, y])
+    save("control_flow", control_flow,
+         [tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)],
+         [rng.normal(size=4).astype(np.float32), np.array(4, np.int32)])
+    save_function_call("function_call", body, [tf.TensorSpec([None, 3], tf.float32)] * 2,
+                       [rng.normal(size=(4, 3)).astype(np.float32)] * 2)

@@ -1,0 +1,217 @@
+"""Writes the GraphDefs real TensorFlow makes for small programs, with their inputs and
+TF's outputs, as test data for `tests/graph/test_graph_def.py` (which needs no TF).
+
+Run with TensorFlow's Python from the repository root:
+
+    python tests/graph/graphdef_data/make_tf_graphs.py
+
+Each program ``NAME`` gives ``tf_NAME.pb`` (a GraphDef: variables frozen into constants,
+as TF's documented way to ship an inference graph) and ``tf_NAME.npz``: the inputs
+``in0``, ``in1``, ... fed to the tensors named by ``feeds``, and TF's outputs ``out0``,
+... of the tensors named by ``fetches``.
+"""
+import os
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.keras is tf_keras (Keras 2)
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
+    convert_variables_to_constants_v2)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.default_rng(19)
+
+
+def _weights(*shape):
+    return tf.Variable(rng.normal(0, 0.5, shape).astype(np.float32))
+
+
+def save(name, fn, specs, inputs, freeze=True):
+    """`fn`'s graph (frozen: TF's conversion lowers control flow to TF 1's dataflow ops, so
+    a function without variables is written as traced)."""
+    concrete = fn.get_concrete_function(*specs)
+    frozen = convert_variables_to_constants_v2(concrete) if freeze else concrete
+    gd = frozen.graph.as_graph_def()
+    feeds = [t.name for t in frozen.inputs]
+    fetches = [t.name for t in frozen.outputs]
+    outputs = frozen(*[tf.constant(a) for a in inputs])
+    outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    with open(os.path.join(HERE, f"tf_{name}.pb"), "wb") as f:
+        f.write(gd.SerializeToString(deterministic=True))
+    np.savez(os.path.join(HERE, f"tf_{name}.npz"), feeds=np.array(feeds),
+             fetches=np.array(fetches), **{f"in{i}": a for i, a in enumerate(inputs)},
+             **{f"out{i}": o.numpy() for i, o in enumerate(outputs)})
+    print(name, sorted({n.op for n in gd.node}))
+
+
+w1, b1, w2, b2 = _weights(4, 8), _weights(8), _weights(8, 3), _weights(3)
+
+
+@tf.function
+def mlp(x):
+    h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w1), b1))
+    return tf.nn.softmax(tf.matmul(h, w2) + b2)
+
+
+@tf.function
+def mlp_train_step(x, y):
+    """The loss, the gradients and the weights after one SGD step (not assigned: frozen)."""
+    with tf.GradientTape() as tape:
+        h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w1), b1))
+        logits = tf.matmul(h, w2) + b2
+        loss = tf.reduce_mean(
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    grads = tape.gradient(loss, [w1, b1, w2, b2])
+    new = [v - 0.1 * g for v, g in zip([w1, b1, w2, b2], grads)]
+    accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1, output_type=tf.int32), y),
+                                      tf.float32))
+    return loss, accuracy, *grads, *new
+
+
+k1, k2, dense = _weights(3, 3, 1, 4), _weights(3, 3, 4, 6), _weights(6 * 2 * 2, 5)
+
+
+@tf.function
+def convnet(images):
+    x = tf.nn.relu(tf.nn.conv2d(images, k1, 1, "SAME"))
+    x = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    x = tf.nn.relu(tf.nn.conv2d(x, k2, 1, "SAME"))
+    x = tf.nn.avg_pool2d(x, 2, 2, "VALID")
+    x = tf.reshape(x, [-1, 6 * 2 * 2])
+    return tf.nn.log_softmax(tf.matmul(x, dense))
+
+
+v, c = _weights(3, 2), _weights(2)
+
+
+@tf.function
+def dynamic_step(x, y):
+    """Shapes known only at run time: TF's gradients compute their broadcasts
+    (BroadcastGradientArgs), argsort takes its k from a shape."""
+    with tf.GradientTape() as tape:
+        h = tf.matmul(x, v) + c
+        z = tf.reshape(h, [tf.shape(h)[0], -1]) * y
+        loss = tf.reduce_mean(tf.square(z - 1.0)) + tf.reduce_sum(tf.gather(h, [0], axis=0))
+    grads = tape.gradient(loss, [v, c, x])
+    s = tf.stack([tf.reduce_max(h, axis=-1), tf.reduce_min(h, axis=-1)], axis=1)
+    return (loss, *grads, s, tf.argsort(h, axis=-1), tf.clip_by_value(h, -0.5, 0.5),
+            tf.where(h > 0, h, 0.0), tf.one_hot(tf.cast(y[:, 0] * 3, tf.int32), 3))
+
+
+@tf.function
+def many_ops(x, i, s):
+    """Array, math, linalg, string, reduction and activation ops as TF 2.21 writes them."""
+    square = tf.matmul(x, x, transpose_b=True) + tf.eye(3)
+    return [
+        tf.linalg.trace(x), tf.linalg.diag_part(x), tf.linalg.diag(tf.linalg.diag_part(x)),
+        tf.linalg.band_part(x, 0, -1), tf.linalg.set_diag(x, tf.ones([2, 3])),
+        tf.math.cumsum(x, axis=1), tf.math.cumprod(x, axis=2, exclusive=True),
+        tf.math.unsorted_segment_sum(x, [0, 1], 3), tf.math.segment_max(x, [0, 0]),
+        tf.gather_nd(x, [[0, 1], [1, 2]]), tf.scatter_nd([[1], [0]], tf.ones([2, 3]), [3, 3]),
+        tf.math.top_k(tf.reshape(x, [2, 9]), 3).values, tf.one_hot(i, 4), tf.reverse(x, [1]),
+        tf.roll(x, 1, axis=2), tf.tile(x, [1, 2, 1]),
+        tf.pad(x, [[0, 0], [1, 1], [0, 2]], constant_values=2.0),
+        tf.pad(x, [[0, 0], [1, 1], [0, 1]], mode="REFLECT"), tf.concat([x, x], -1),
+        tf.stack([x, x], 1), tf.unstack(x, axis=1)[0], tf.split(x, 3, axis=2)[1],
+        tf.split(x, [1, 2], 1)[1], tf.squeeze(tf.expand_dims(x, 0), 0),
+        tf.transpose(x, [2, 0, 1]), tf.slice(x, [0, 1, 0], [1, 2, 3]),
+        tf.strided_slice(x, [0, 0, 0], [2, 3, 3], [1, 2, 1]), x[:, ::-1, 1:], tf.where(x > 0.5),
+        tf.math.argmax(x, 2), tf.math.argmin(x, 1, output_type=tf.int32),
+        tf.reduce_prod(x, [1, 2]), tf.reduce_any(x > 0.9), tf.reduce_all(x > 0.0, 1, keepdims=True),
+        tf.math.reduce_std(x), tf.math.reduce_logsumexp(x, 1), tf.nn.l2_normalize(x, -1),
+        tf.clip_by_norm(x, 1.0), tf.sort(x, axis=-1), tf.argsort(x, direction="DESCENDING"),
+        tf.math.floordiv(i, 2), tf.math.floormod(i, 3), tf.math.squared_difference(x, 0.5),
+        tf.math.xlogy(x, x), tf.math.log1p(x), tf.math.erf(x), tf.math.lgamma(x + 1.0),
+        tf.math.atan2(x, x + 1.0), tf.cast(x * 10, tf.int64) // 3, tf.math.rint(x * 3),
+        tf.math.sign(x - 0.5), tf.strings.join([s, s], separator="-"), tf.strings.length(s),
+        tf.strings.upper(s), tf.strings.regex_replace(s, "a", "b"), tf.strings.as_string(i),
+        tf.strings.to_number(tf.strings.as_string(i)), tf.math.reduce_euclidean_norm(x, 1),
+        tf.linalg.matmul(x, x, adjoint_b=True), tf.einsum("bij,bjk->bik", x, x),
+        tf.linalg.inv(x + 3 * tf.eye(3)), tf.linalg.det(x + tf.eye(3)), tf.linalg.cholesky(square),
+        tf.nn.sigmoid(x), tf.nn.softplus(x), tf.nn.elu(x), tf.nn.selu(x), tf.nn.leaky_relu(x),
+        tf.nn.relu6(x), tf.nn.gelu(x), tf.math.is_nan(x), tf.math.maximum(x, 0.3),
+        tf.fill([2, 2], 3.0), tf.zeros_like(x), tf.ones_like(i), tf.range(0, 10, 3),
+        tf.linspace(0.0, 1.0, 5), tf.broadcast_to(i, [2, 3]), tf.size(x), tf.rank(x),
+        tf.shape_n([x, x])[1], tf.math.in_top_k(tf.constant([0, 1]), tf.reshape(x, [2, 9]), 2),
+    ]
+
+
+@tf.function
+def control_flow(x, n):
+    """cond, while_loop over a TensorArray and switch_case: If, While and Case ops naming
+    functions of the GraphDef's library."""
+    y = tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * 2.0, lambda: tf.reverse(x, [0]) - 1.0)
+    squares = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+
+    def body(i, total, arr):
+        return i + 1, total + tf.reduce_sum(y) * tf.cast(i, tf.float32), arr.write(i, y * 1.5)
+
+    _, total, squares = tf.while_loop(lambda i, *_: i < n, body, (0, 0.0, squares))
+    picked = tf.switch_case(n % 3, [lambda: x, lambda: x * 10.0, lambda: -x])
+    return y, total, squares.stack(), picked
+
+
+@tf.function
+def _inner(x):
+    return tf.nn.relu(x) * 3.0
+
+
+@tf.function
+def nested_call(x):
+    """A function calling another: a PartitionedCall naming the inner one's FunctionDef."""
+    return _inner(x - 0.5) + 1.0
+
+
+def keras_cnn():
+    """A Keras model in inference mode: batch norm, depthwise conv, layer norm, dropout."""
+    tf.random.set_seed(19)
+    model = tf.keras.Sequential([
+        tf.keras.layers.Conv2D(4, 3, padding="same", input_shape=(8, 8, 3)),
+        tf.keras.layers.BatchNormalization(), tf.keras.layers.ReLU(),
+        tf.keras.layers.DepthwiseConv2D(3, padding="same"),
+        tf.keras.layers.MaxPooling2D(), tf.keras.layers.Dropout(0.3),
+        tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(5, activation="tanh"),
+        tf.keras.layers.LayerNormalization(), tf.keras.layers.Dense(3, activation="softmax")])
+    return tf.function(lambda images: model(images, training=False))
+
+
+def keras_attention():
+    """Embedding, causal Conv1D with gelu, multi-head attention (einsum), layer norm, pooling."""
+    tf.random.set_seed(5)
+    tokens = tf.keras.Input((6,), dtype=tf.int32)
+    x = tf.keras.layers.Embedding(20, 8)(tokens)
+    x = tf.keras.layers.Conv1D(8, 3, padding="causal", activation="gelu")(x)
+    x = tf.keras.layers.LayerNormalization()(tf.keras.layers.MultiHeadAttention(2, 4)(x, x) + x)
+    pooled = tf.keras.layers.Concatenate()([tf.keras.layers.GlobalAveragePooling1D()(x),
+                                            tf.keras.layers.GlobalMaxPooling1D()(x)])
+    model = tf.keras.Model(tokens, tf.keras.layers.Dense(3, activation="softmax")(pooled))
+    return tf.function(lambda tokens: model(tokens, training=False))
+
+
+if __name__ == "__main__":
+    x = rng.normal(size=(5, 4)).astype(np.float32)
+    y = rng.integers(0, 3, 5).astype(np.int32)
+    save("mlp", mlp, [tf.TensorSpec([None, 4], tf.float32, "x")], [x])
+    save("mlp_train_step", mlp_train_step,
+         [tf.TensorSpec([None, 4], tf.float32, "x"), tf.TensorSpec([None], tf.int32, "y")],
+         [x, y])
+    save("convnet", convnet, [tf.TensorSpec([None, 8, 8, 1], tf.float32, "images")],
+         [rng.normal(size=(2, 8, 8, 1)).astype(np.float32)])
+    save("dynamic_step", dynamic_step,
+         [tf.TensorSpec([None, 3], tf.float32, "x"), tf.TensorSpec([None, None], tf.float32, "y")],
+         [rng.normal(size=(4, 3)).astype(np.float32), rng.random((4, 2)).astype(np.float32)])
+    save("keras_cnn", keras_cnn(), [tf.TensorSpec([None, 8, 8, 3], tf.float32, "images")],
+         [rng.random((2, 8, 8, 3)).astype(np.float32)])
+    save("many_ops", many_ops,
+         [tf.TensorSpec([2, 3, 3], tf.float32, "x"), tf.TensorSpec([3], tf.int32, "i"),
+          tf.TensorSpec([2], tf.string, "s")],
+         [rng.random((2, 3, 3)).astype(np.float32), np.array([0, 2, 1], np.int32),
+          np.array([b"abc", b"xa"], object)])
+    save("keras_attention", keras_attention(), [tf.TensorSpec([None, 6], tf.int32, "tokens")],
+         [rng.integers(0, 20, (2, 6)).astype(np.int32)])
+    save("control_flow", control_flow,
+         [tf.TensorSpec([None], tf.float32, "x"), tf.TensorSpec([], tf.int32, "n")],
+         [rng.normal(size=4).astype(np.float32), np.array(4, np.int32)], freeze=False)
+    save("nested_call", nested_call, [tf.TensorSpec([None], tf.float32, "x")],
+         [rng.normal(size=5).astype(np.float32)], freeze=False)

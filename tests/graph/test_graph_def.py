@@ -1,0 +1,432 @@
+"""Graphs as TensorFlow's GraphDef: written by `as_graph_def`, read by `import_graph_def`,
+run as TF 2 runs a frozen graph (`compat.v1.wrap_function` and `prune`).
+
+The ``graphdef_data/tf_*`` files were written by TF 2.21 (`make_tf_graphs.py`); the
+``ef_*`` files by eagerflow (`make_eagerflow_graphs.py`), which
+`run_eagerflow_graphs_in_tf.py` runs in real TF.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "graphdef_data")
+
+
+def _load(stem):
+    with open(os.path.join(DATA, stem + ".pb"), "rb") as f:
+        raw = f.read()
+    return raw, np.load(os.path.join(DATA, stem + ".npz"), allow_pickle=True)
+
+
+def _frozen(gd, feeds, fetches, **import_args):
+    """TF 2's documented way to run a frozen GraphDef."""
+    wrapped = tf.compat.v1.wrap_function(
+        lambda: tf.compat.v1.import_graph_def(gd, name="", **import_args), [])
+    return wrapped.prune(feeds, fetches)
+
+
+def _round_trip(fn, *specs):
+    """`fn` traced, written as GraphDef bytes, read back and pruned to its inputs and
+    outputs: (eagerflow's concrete function, the function run from the bytes)."""
+    concrete = tf.function(fn).get_concrete_function(*specs)
+    data = concrete.graph.as_graph_def().SerializeToString()
+    gd = tf.compat.v1.GraphDef()
+    gd.ParseFromString(data)
+    fetches = [t.name for t in concrete.outputs]
+    return concrete, _frozen(gd, [t.name for t in concrete.inputs],
+                             fetches[0] if len(fetches) == 1 else fetches)
+
+
+def _same(got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    if want.dtype.kind in "OSU":
+        assert [bytes(v) for v in got.reshape(-1)] == [bytes(v) for v in want.reshape(-1)]
+    else:
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", ["mlp", "mlp_train_step", "convnet", "dynamic_step",
+                                  "keras_cnn", "many_ops", "keras_attention", "control_flow",
+                                  "nested_call"])
+def test_graphs_written_by_tf_run_here_with_tfs_results(name):
+    raw, data = _load(f"tf_{name}")
+    gd = tf.compat.v1.GraphDef.FromString(raw)
+    fn = _frozen(gd, list(data["feeds"]), list(data["fetches"]))
+    outputs = fn(*[tf.constant(data[f"in{i}"]) for i in range(len(data["feeds"]))])
+    outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    assert len(outputs) == len(data["fetches"])
+    for i, out in enumerate(outputs):
+        _same(out, data[f"out{i}"])
+
+
+@pytest.mark.parametrize("name", ["tf_mlp", "tf_mlp_train_step", "tf_convnet", "ef_mlp",
+                                  "ef_function_call"])
+def test_messages_read_and_write_tfs_bytes_unchanged(name):
+    raw, _ = _load(name)
+    gd = tf.compat.v1.GraphDef.FromString(raw)
+    gd.DiscardUnknownFields()  # every field is known: the same bytes, in map order of ours
+    assert gd.ByteSize() == len(raw)
+    assert tf.compat.v1.GraphDef.FromString(gd.SerializeToString()) == gd
+    assert {n.op for n in gd.node} >= {"Placeholder", "Identity"} or name == "ef_function_call"
+
+
+@pytest.mark.parametrize("name", ["mlp", "convnet", "tensors", "mlp_train_step", "keras_cnn",
+                                  "keras_train_step", "keras_attention", "control_flow"])
+def test_graphs_written_here_for_tf_run_here_too(name):
+    raw, data = _load(f"ef_{name}")
+    gd = tf.compat.v1.GraphDef.FromString(raw)
+    resources = list(data["resources"])
+    variables = [tf.Variable(data[f"var_before{i}"]) for i in range(len(resources))]
+    wrapped = tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(
+        gd, name="", input_map=dict(zip(resources, variables))), [])
+    fn = wrapped.prune(list(data["feeds"]), list(data["fetches"]))
+    outputs = fn(*[tf.constant(data[f"in{i}"]) for i in range(len(data["feeds"]))])
+    outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    for i, out in enumerate(outputs):
+        _same(out, data[f"out{i}"])
+    for i, v in enumerate(variables):
+        _same(v, data[f"var_after{i}"])
+
+
+def test_round_trip_of_an_mlp_with_variables_and_unknown_batch():
+    w = tf.Variable(np.arange(12, dtype=np.float32).reshape(3, 4) / 10)
+
+    def mlp(x):
+        return tf.nn.softmax(tf.nn.relu(tf.matmul(x, w)) + 1.0), tf.reduce_mean(x, axis=0)
+
+    concrete = tf.function(mlp).get_concrete_function(tf.TensorSpec([None, 3]))
+    gd = tf.compat.v1.GraphDef.FromString(concrete.graph.as_graph_def().SerializeToString())
+    resource = next(n.name for n in gd.node if n.attr["dtype"].type == tf.resource.as_datatype_enum)
+    fn = _frozen(gd, ["x:0"], [t.name for t in concrete.outputs], input_map={resource: w})
+    for batch in (1, 5):
+        x = tf.constant(np.random.default_rng(batch).normal(size=(batch, 3)).astype(np.float32))
+        for got, want in zip(fn(x), concrete(x)):
+            _same(got, want.numpy())
+
+
+def test_written_nodes_carry_tfs_attrs_and_inputs():
+    v = tf.Variable([[1.0, 2.0]])
+
+    def fn(x, n):
+        y = tf.matmul(x, v, transpose_b=True)
+        v.assign_add(tf.ones([1, 2]))
+        return (tf.reduce_sum(tf.reshape(y, [-1]), keepdims=True), tf.cast(n, tf.float64),
+                tf.concat([x, x], 1))
+
+    gd = tf.function(fn).get_concrete_function(
+        tf.TensorSpec([None, 2]), tf.TensorSpec(None, tf.int32)).graph.as_graph_def()
+    nodes = {n.name: n for n in gd.node}
+    assert gd.versions.producer > 0
+    x, n = nodes["x"], nodes["n"]
+    assert x.op == "Placeholder" and x.attr["dtype"].type == tf.float32.as_datatype_enum
+    assert [d.size for d in x.attr["shape"].shape.dim] == [-1, 2]
+    assert n.attr["shape"].shape.unknown_rank
+    matmul = nodes["MatMul"]
+    assert matmul.attr["transpose_b"].b and not matmul.attr["transpose_a"].b
+    assert matmul.attr["T"].type == tf.float32.as_datatype_enum
+    read = nodes[matmul.input[1]]
+    assert read.op == "ReadVariableOp" and read.attr["dtype"].type == tf.float32.as_datatype_enum
+    handle = nodes[read.input[0]]
+    assert handle.op == "Placeholder" and handle.attr["dtype"].type == \
+        tf.resource.as_datatype_enum
+    assign = next(n for n in gd.node if n.op == "AssignAddVariableOp")
+    assert assign.input[0] == handle.name and assign.attr["dtype"].type == \
+        tf.float32.as_datatype_enum
+    assert any(i.startswith("^") for i in assign.input)  # after the read, in program order
+    reshape = nodes["Reshape"]
+    shape = nodes[reshape.input[1]]
+    assert shape.op == "Const" and reshape.attr["Tshape"].type == tf.int32.as_datatype_enum
+    assert np.frombuffer(shape.attr["value"].tensor.tensor_content, "<i4").tolist() == [-1]
+    total = nodes["Sum"]
+    assert total.attr["keep_dims"].b and total.attr["Tidx"].type == tf.int32.as_datatype_enum
+    assert nodes[total.input[1]].name == "Sum/reduction_indices"
+    cast = nodes["Cast"]
+    assert cast.attr["SrcT"].type == tf.int32.as_datatype_enum
+    assert cast.attr["DstT"].type == tf.float64.as_datatype_enum
+    assert not cast.attr["Truncate"].b and "T" not in cast.attr
+    concat = nodes["concat"]
+    assert concat.attr["N"].i == 2 and concat.input[2] == "concat/axis"
+    identities = [n for n in gd.node if n.op == "Identity"]
+    assert all(f"^{nodes['NoOp'].name}" in n.input for n in identities)
+
+
+@pytest.mark.parametrize("value", [
+    np.array([1.5, -2.0], np.float16), np.array([[1, 2]], np.int8), np.array([7], np.uint16),
+    np.array([2**40], np.int64), np.array([2**63 + 5], np.uint64), np.array(3.25),
+    np.array([True, False]), np.array([1 + 2j], np.complex64), np.array([], np.float32),
+    np.zeros([2, 0, 3], np.int32), np.array([b"a", b"", "\u00e9".encode()], object),
+    np.array(b"scalar", object)])
+def test_constants_of_every_kind_survive_the_round_trip(value):
+    concrete, fn = _round_trip(lambda: tf.identity(tf.constant(value)))
+    _same(fn(), concrete().numpy())
+    assert fn().dtype == tf.constant(value).dtype
+
+
+def test_bfloat16_constants_round_trip():
+    value = tf.constant([1.5, -2.0], tf.bfloat16)
+    _, fn = _round_trip(lambda: value * 2)
+    assert fn().dtype == tf.bfloat16
+    assert fn().numpy().astype(np.float32).tolist() == [3.0, -4.0]
+
+
+def test_values_tf_writes_as_short_lists_are_filled_out():
+    gd = tf.compat.v1.GraphDef()
+    node = gd.node.add(name="c", op="Const")
+    node.attr["dtype"].type = tf.float32.as_datatype_enum
+    tensor = node.attr["value"].tensor
+    tensor.dtype = tf.float32.as_datatype_enum
+    tensor.tensor_shape.dim.add(size=3)
+    tensor.float_val.append(0.5)  # one value for three elements: all 0.5
+    fn = _frozen(gd, [], "c:0")
+    assert fn().numpy().tolist() == [0.5, 0.5, 0.5]
+
+
+def test_unknown_dims_and_ranks_come_back():
+    concrete, fn = _round_trip(lambda x, y: (tf.shape(x), y + 1), tf.TensorSpec([None, 2, None]),
+                               tf.TensorSpec(None, tf.int32))
+    wrapped = tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(
+        concrete.graph.as_graph_def(), name=""), [])
+    assert wrapped.graph.get_tensor_by_name("x:0").shape.as_list() == [None, 2, None]
+    assert wrapped.graph.get_tensor_by_name("y:0").shape.rank is None
+    shape, plus = fn(tf.zeros([4, 2, 1]), tf.constant([[1]]))
+    assert shape.numpy().tolist() == [4, 2, 1] and plus.numpy().tolist() == [[2]]
+
+
+def test_import_prefixes_names_and_returns_elements():
+    gd = tf.function(lambda x: tf.nn.relu(x) * 2.0).get_concrete_function(
+        tf.TensorSpec([2])).graph.as_graph_def()
+
+    @tf.function
+    def run(x):
+        y, op = tf.compat.v1.import_graph_def(gd, input_map={"x:0": x},
+                                              return_elements=["Identity:0", "Relu"])
+        assert op.name == "import/Relu" and op.type == "Relu"
+        return y
+
+    assert run(tf.constant([-1.0, 3.0])).numpy().tolist() == [0.0, 6.0]
+    assert tf.graph_util.import_graph_def is tf.compat.v1.import_graph_def
+
+
+def test_import_errors_are_tfs():
+    gd = tf.compat.v1.GraphDef()
+    x = gd.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = tf.float32.as_datatype_enum
+    gd.node.add(name="y", op="Frobnicate", input=["x"])
+    with pytest.raises(tf.errors.NotFoundError, match="Op type not registered 'Frobnicate'"):
+        tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(gd), [])
+    del gd.node[1]
+    with pytest.raises(ValueError, match=r"not found in graph_def: \[z:0\]"):
+        tf.compat.v1.import_graph_def(gd, input_map={"z:0": tf.constant(1.0)})
+    with pytest.raises(ValueError, match="Requested return tensor 'q:0' not found"):
+        tf.compat.v1.import_graph_def(gd, return_elements=["q:0"])
+    with pytest.raises(ValueError, match="Requested return node 'q' not found"):
+        tf.compat.v1.import_graph_def(gd, return_elements=["q"])
+    with pytest.raises(TypeError, match="must be a GraphDef proto"):
+        tf.compat.v1.import_graph_def("not a graph")
+    bad = gd.node.add(name="c", op="Identity", input=["nope"])
+    bad.attr["T"].type = tf.float32.as_datatype_enum
+    with pytest.raises(ValueError, match="Node 'c': Unknown input node 'nope'"):
+        tf.compat.v1.import_graph_def(gd)
+
+
+def test_prune_needs_every_placeholder_it_reaches_fed():
+    gd = tf.function(lambda x, y: x + y).get_concrete_function(
+        tf.TensorSpec([]), tf.TensorSpec([])).graph.as_graph_def()
+    wrapped = tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(gd, name=""), [])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must feed a value for "
+                                                            "placeholder tensor 'y'"):
+        wrapped.prune(["x:0"], ["Identity:0"])
+    fed = wrapped.prune(["x:0", wrapped.graph.get_tensor_by_name("y:0")],
+                        {"sum": "Identity:0"})
+    assert fed(tf.constant(1.0), tf.constant(2.0))["sum"].numpy() == 3.0
+
+
+def test_softmax_over_the_last_axis_named_by_its_index_is_tfs_softmax():
+    gd = tf.function(lambda x: tf.nn.softmax(x, axis=1)).get_concrete_function(
+        tf.TensorSpec([None, 3])).graph.as_graph_def()
+    assert [n.op for n in gd.node if "oftmax" in n.op] == ["Softmax"]
+
+
+def test_an_op_tf_cannot_hold_says_why():
+    # eagerflow's Softmax takes an axis; TF's always works on the last one
+    graph = tf.function(lambda: tf.nn.softmax(tf.ones([2, 3]), axis=0)).get_concrete_function() \
+        .graph
+    with pytest.raises(tf.errors.UnimplementedError, match="Softmax has no attr axis"):
+        graph.as_graph_def()
+
+
+def test_importing_eagerflow_does_not_import_protobuf():
+    code = ("import sys, eagerflow\nassert 'google.protobuf' not in sys.modules\n"
+            "eagerflow.compat.v1.GraphDef\nassert 'google.protobuf' in sys.modules")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def test_function_bodies_round_trip_through_function_defs():
+    # (no public API yet: control flow and calls write their bodies through it)
+    from tests.internals import graph_def
+
+    outer = tf.constant([10.0, 20.0, 30.0])
+
+    @tf.function
+    def body(x, k):
+        values, _ = tf.math.top_k(x + outer, 2)
+        return tf.nn.relu(tf.matmul(x, x, transpose_b=True)) * k, values
+
+    concrete = body.get_concrete_function(tf.TensorSpec([None, 3]), tf.TensorSpec([]))
+    library = graph_def.Library()
+    fdef = graph_def.function_def(concrete.graph, "body_fn", library)
+    assert library.functions == {"body_fn": fdef}
+    assert [a.name for a in fdef.signature.input_arg] == ["x", "k"]
+    assert [a.type for a in fdef.signature.output_arg] == [tf.float32.as_datatype_enum] * 2
+    refs = [i for n in fdef.node_def for i in n.input]
+    assert "MatMul:product:0" in refs and "TopKV2:values:0" in refs
+    read = tf.compat.v1.GraphDef.FromString(
+        tf.compat.v1.GraphDef(library={"function": [fdef]}).SerializeToString())
+    again = graph_def.Library(read.library.function).graph("body_fn")
+    assert [t.op.name for t in again.inputs] == ["x", "k"]
+    run = tf.compat.v1.wrap_function(
+        lambda x, k: graph_def_call(again, [x, k]),
+        [tf.TensorSpec([None, 3]), tf.TensorSpec([])])
+    x = tf.constant([[1.0, -2.0, 3.0], [0.5, 0.0, -1.0]])
+    for got, want in zip(run(x, tf.constant(2.0)), concrete(x, tf.constant(2.0))):
+        _same(got, want.numpy())
+
+
+def graph_def_call(body, args):
+    """Replays a body graph on `args` inside the graph being built."""
+    from tests.internals import executor
+    return executor.replay(body, body.inputs, body.outputs, args)
+
+
+def test_an_attr_holding_a_body_graph_is_a_function_of_the_library():
+    from tests.internals import OpDef
+    from tests.internals import executor
+
+    body = tf.function(lambda x: x * 2.0).get_concrete_function(tf.TensorSpec([2])).graph
+    other = tf.function(lambda x: x + 1.0).get_concrete_function(tf.TensorSpec([2])).graph
+    call = OpDef("PartitionedCall",
+                 lambda xp, *args, f, Tin, Tout: tuple(executor.compile_graph(
+                     f, f.inputs, f.outputs)(*args)),
+                 lambda *args, f, **_: [(t.shape, t.dtype) for t in f.outputs], multi=True,
+                 tied=(), dtypes=None, stateful=False, not_differentiable="an example")
+    call.registered = True  # (as the registered op would be)
+
+    @tf.function
+    def outer(x):
+        graph = x.graph
+        (y,) = graph.create_op(call, [x], {"f": body, "Tin": (tf.float32,),
+                                           "Tout": (tf.float32,)})
+        (z,) = graph.create_op(call, [y], {"f": other, "Tin": (tf.float32,),
+                                           "Tout": (tf.float32,)})
+        (w,) = graph.create_op(call, [z], {"f": body, "Tin": (tf.float32,),
+                                           "Tout": (tf.float32,)})
+        return w
+
+    gd = outer.get_concrete_function(tf.TensorSpec([2])).graph.as_graph_def()
+    calls = [n for n in gd.node if n.op == "PartitionedCall"]
+    # one FunctionDef per body, under names TF accepts, however often it is called
+    assert [n.attr["f"].func.name for n in calls] == ["_lambda_", "_lambda__1", "_lambda_"]
+    assert list(calls[0].attr["Tin"].list.type) == [tf.float32.as_datatype_enum]
+    assert [f.signature.name for f in gd.library.function] == ["_lambda_", "_lambda__1"]
+
+
+def test_an_attr_naming_a_body_of_the_graphs_library_is_a_function_of_the_library():
+    from tests.internals import OpDef
+
+    class Body:  # a library function: a graph with its signature
+        def __init__(self, name, graph):
+            self.name, self.graph = name, graph
+            self.inputs, self.outputs = list(graph.inputs), list(graph.outputs)
+
+    double = Body("double_7", tf.function(lambda x: x * 2.0).get_concrete_function(
+        tf.TensorSpec([2])).graph)
+    call = OpDef("PartitionedCall", lambda xp, *args, **_: args,
+                 lambda *args, **_: [(tf.TensorShape([2]), tf.float32)], multi=True, tied=(),
+                 dtypes=None, stateful=False, not_differentiable="an example")
+    call.registered = True  # (as the registered op would be)
+
+    @tf.function
+    def outer(x):
+        x.graph.functions = {"double_7": double}
+        return x.graph.create_op(call, [x], {"f": "double_7", "Tin": (tf.float32,),
+                                             "Tout": (tf.float32,)})[0]
+
+    gd = outer.get_concrete_function(tf.TensorSpec([2])).graph.as_graph_def()
+    node = next(n for n in gd.node if n.op == "PartitionedCall")
+    assert node.attr["f"].func.name == "double_7"
+    (fdef,) = gd.library.function
+    assert fdef.signature.name == "double_7" and fdef.ret
+
+
+def test_broadcast_gradient_args_as_tf_computes_them():
+    from tests.internals import array_ops
+    broadcast_gradient_args = array_ops.broadcast_gradient_args
+    r0, r1 = broadcast_gradient_args([], [2, 3])
+    assert r0.numpy().tolist() == [0, 1] and r1.numpy().tolist() == []
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2,3\] "
+                                                            r"vs. \[4,3\]"):
+        broadcast_gradient_args([2, 3], [4, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"In\[0\] must be a vector"):
+        broadcast_gradient_args([[2, 3]], [3])
+
+
+def test_a_body_capturing_outer_tensors_takes_them_as_arguments():
+    from tests.internals import graph_def
+    seen = {}
+
+    @tf.function
+    def outer(x):
+        y = x * 2.0
+        seen["inner"] = tf.function(lambda z: z + y).get_concrete_function(
+            tf.TensorSpec([2])).graph
+        seen["y"] = y
+        return y
+
+    outer.get_concrete_function(tf.TensorSpec([2]))
+    inner = seen["inner"]
+    args = graph_def.function_arguments(inner)
+    assert args[0] is inner.inputs[0] and args[1] is seen["y"]
+    fdef = graph_def.function_def(inner, "inner")
+    assert [a.name for a in fdef.signature.input_arg] == ["z", "placeholder"]
+
+
+def test_add_shapes_gives_each_node_its_output_shapes():
+    gd = tf.function(lambda x: tf.reduce_sum(x, 1)).get_concrete_function(
+        tf.TensorSpec([None, 3])).graph.as_graph_def(add_shapes=True)
+    shapes = {n.name: [[d.size for d in s.dim] for s in n.attr["_output_shapes"].list.shape]
+              for n in gd.node}
+    assert shapes["x"] == [[-1, 3]] and shapes["Sum"] == [[-1]]
+    assert shapes["Sum/reduction_indices"] == [[1]]
+
+
+def test_an_op_built_around_python_closures_has_no_graph_def_form():
+    from tests.internals import OpDef
+    closure = OpDef("Closure", lambda xp, x: x, lambda x: (x.shape, x.dtype), multi=False,
+                    tied=(), dtypes=None, stateful=False, not_differentiable="an example")
+
+    @tf.function
+    def f(x):
+        return x.graph.create_op(closure, [x], {})
+
+    with pytest.raises(tf.errors.UnimplementedError, match="Closure.*has no GraphDef form"):
+        f.get_concrete_function(tf.TensorSpec([2])).graph.as_graph_def()
+
+
+def test_a_pruned_function_binds_flat_tensors_as_tf_does():
+    gd = tf.function(lambda x, y: x * 2.0 + y).get_concrete_function(
+        tf.TensorSpec([2]), tf.TensorSpec([])).graph.as_graph_def()
+    wrapped = tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(gd, name=""), [])
+    fn = wrapped.prune(["x:0", "y:0"], "Identity:0")
+    assert str(fn).startswith("ConcreteFunction Input Parameters:\nOutput Type:\n")
+    assert fn(tf.constant([1.0, 2.0]), tf.constant(1.0)).numpy().tolist() == [3.0, 5.0]
+    with pytest.raises(TypeError, match="missing required arguments: y"):
+        fn(tf.constant([1.0, 2.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float tensor"):
+        fn(tf.constant([1, 2]), tf.constant(1.0))
