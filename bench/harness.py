@@ -16,7 +16,8 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+sys.path.insert(0, _SRC)
 
 
 def timeit(fn, reps):
@@ -81,8 +82,10 @@ def main(cases, script, reps=5):
         import tensorflow as tf
         print(json.dumps(measure(cases, tf, tf.constant, args.reps)))
         return 0
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_SRC, os.environ.get(
+        "PYTHONPATH")])))
     cold = subprocess.run([sys.executable, "-X", "importtime", "-c", "import eagerflow"],
-                          capture_output=True, text=True).stderr.splitlines()
+                          capture_output=True, text=True, env=env).stderr.splitlines()
     print(f"import eagerflow: {int(cold[-1].split('|')[1]) / 1e6:.3f} s (cold, -X importtime)")
     results = {name: measure(cases, lib, make, args.reps) for name, lib, make in libraries()}
     tf_results = tensorflow_results(cases, script, args.reps)
