@@ -53,7 +53,7 @@ def _same(got, want):
 
 @pytest.mark.parametrize("name", ["mlp", "mlp_train_step", "convnet", "dynamic_step",
                                   "keras_cnn", "many_ops", "keras_attention", "control_flow",
-                                  "nested_call"])
+                                  "nested_call", "limited_loops"])
 def test_graphs_written_by_tf_run_here_with_tfs_results(name):
     raw, data = _load(f"tf_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -77,7 +77,8 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
 
 
 @pytest.mark.parametrize("name", ["mlp", "convnet", "tensors", "mlp_train_step", "keras_cnn",
-                                  "keras_train_step", "keras_attention", "control_flow"])
+                                  "keras_train_step", "keras_attention", "control_flow",
+                                  "limited_loops"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -430,3 +431,27 @@ def test_a_pruned_function_binds_flat_tensors_as_tf_does():
         fn(tf.constant([1.0, 2.0]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float tensor"):
         fn(tf.constant([1, 2]), tf.constant(1.0))
+
+
+def test_a_loop_with_maximum_iterations_is_written_as_tfs_counted_loop():
+    def fn(x, n):
+        k = tf.reduce_sum(x)  # captured by the body: a loop variable of TF's While
+        return tf.while_loop(lambda i, y: i < 100, lambda i, y: (i + 1, y * 2.0 + k), (0, x),
+                             maximum_iterations=n)
+
+    concrete, run = _round_trip(fn, tf.TensorSpec([None]), tf.TensorSpec([], tf.int32))
+    gd = concrete.graph.as_graph_def()
+    (loop,) = [n for n in gd.node if n.op == "StatelessWhile"]
+    counter = next(n for n in gd.node if n.name == loop.input[-1])
+    assert counter.op == "Const" and counter.name == "while/loop_counter"
+    assert [tf.as_dtype(t) for t in loop.attr["T"].list.type] == [
+        tf.int32, tf.float32, tf.int32, tf.float32, tf.int32]
+    functions = {f.signature.name: f for f in gd.library.function}
+    cond = functions[loop.attr["cond"].func.name]
+    assert {"Less", "LogicalAnd"} <= {n.op for n in cond.node_def}
+    body = functions[loop.attr["body"].func.name]
+    assert len(body.signature.output_arg) == 5
+    x = tf.constant([1.0, -1.0])
+    for n in (0, 2, 7):
+        for got, want in zip(run(x, tf.constant(n)), concrete(x, tf.constant(n))):
+            _same(got, want.numpy())

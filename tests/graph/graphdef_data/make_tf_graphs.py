@@ -3,7 +3,7 @@ TF's outputs, as test data for `tests/graph/test_graph_def.py` (which needs no T
 
 Run with TensorFlow's Python from the repository root:
 
-    python tests/graph/graphdef_data/make_tf_graphs.py
+    python tests/graph/graphdef_data/make_tf_graphs.py [NAME ...]
 
 Each program ``NAME`` gives ``tf_NAME.pb`` (a GraphDef: variables frozen into constants,
 as TF's documented way to ship an inference graph) and ``tf_NAME.npz``: the inputs
@@ -11,6 +11,7 @@ as TF's documented way to ship an inference graph) and ``tf_NAME.npz``: the inpu
 ... of the tensors named by ``fetches``.
 """
 import os
+import sys
 
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.keras is tf_keras (Keras 2)
 
@@ -30,6 +31,8 @@ def _weights(*shape):
 def save(name, fn, specs, inputs, freeze=True):
     """`fn`'s graph (frozen: TF's conversion lowers control flow to TF 1's dataflow ops, so
     a function without variables is written as traced)."""
+    if ONLY and name not in ONLY:
+        return
     concrete = fn.get_concrete_function(*specs)
     frozen = convert_variables_to_constants_v2(concrete) if freeze else concrete
     gd = frozen.graph.as_graph_def()
@@ -189,7 +192,21 @@ def keras_attention():
     return tf.function(lambda tokens: model(tokens, training=False))
 
 
+@tf.function
+def limited_loops(x, n):
+    """A while_loop with maximum_iterations capturing an outer tensor, and an AutoGraph loop
+    over tf.range (traced to a While limited to the range's length)."""
+    scale = x * 0.5
+    i, y = tf.while_loop(lambda i, y: i < 100, lambda i, y: (i + 1, y * 2.0 + scale), (0, x),
+                         maximum_iterations=n)
+    total = tf.zeros_like(x)
+    for k in tf.range(n + 2):
+        total += tf.cast(k, tf.float32) * x
+    return i, y, total
+
+
 if __name__ == "__main__":
+    ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
     y = rng.integers(0, 3, 5).astype(np.int32)
     save("mlp", mlp, [tf.TensorSpec([None, 4], tf.float32, "x")], [x])
@@ -215,3 +232,6 @@ if __name__ == "__main__":
          [rng.normal(size=4).astype(np.float32), np.array(4, np.int32)], freeze=False)
     save("nested_call", nested_call, [tf.TensorSpec([None], tf.float32, "x")],
          [rng.normal(size=5).astype(np.float32)], freeze=False)
+    save("limited_loops", limited_loops,
+         [tf.TensorSpec([None], tf.float32, "x"), tf.TensorSpec([], tf.int32, "n")],
+         [rng.normal(size=3).astype(np.float32), np.array(3, np.int32)], freeze=False)

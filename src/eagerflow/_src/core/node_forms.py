@@ -130,7 +130,9 @@ class NodeForm:
         # attrs named with TF's leading underscore that the op reads (others are TF's notes)
         self.keep = frozenset(keep)
         # ``rewrite(attrs, inputs) -> attrs``: TF's attrs where no data says it (a While's
-        # captured values passed through its body as loop variables)
+        # captured values passed through its body as loop variables); or ``(attrs, extra)``,
+        # `extra` a list of ``(input name, array)`` written as ``Const`` inputs after the
+        # op's (a limited While's iteration counter)
         self.rewrite = rewrite
         # attrs naming functions of a library (``then_branch``, ``body``, ``f``)
         self.functions = frozenset(functions)
@@ -162,8 +164,11 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
     ``("cast", (i, dtype))`` for our input `i` cast to `dtype` by a ``Cast`` node.
     """
     form = tf_nodes.get(op_def, _DEFAULT)
+    extra = ()
     if form.rewrite is not None:
         attrs = form.rewrite(attrs, inputs)
+        if isinstance(attrs, tuple):
+            attrs, extra = attrs
     for k, v in form.implied.items():
         if k in attrs and attrs[k] != v:
             raise ValueError(f"TensorFlow's {op_def.name} has no attr {k} (it is always {v})")
@@ -218,6 +223,9 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
                     tf_attrs[spec.type_attr] = _dtype_of(inputs[i])
     if form.number:
         tf_attrs[form.number] = len(inputs) if specs is None else ordinary
+    for name, array in extra:
+        constants.append((f"{node_name}/{name}", array))
+        tf_inputs.append(("const", constants[-1][0]))
     target = tf_attrs.get(op_def.type_attr)
     for j, (kind, i) in enumerate(tf_inputs):
         if kind == "input" and i in form.cast and _dtype_of(inputs[i]) != target:
