@@ -28,9 +28,11 @@ def _weights(*shape):
     return tf.Variable(rng.normal(0, 0.5, shape).astype(np.float32))
 
 
-def save(name, fn, specs, inputs, freeze=True):
+def save(name, fn, specs, inputs, freeze=True, grads=False):
     """`fn`'s graph (frozen: TF's conversion lowers control flow to TF 1's dataflow ops, so
-    a function without variables is written as traced)."""
+    a function without variables is written as traced). With `grads`, the npz also holds
+    ``grad<i>``: TF's gradient of the sum of the outputs for input `i`, taken through the
+    written graph imported and pruned."""
     if ONLY and name not in ONLY:
         return
     concrete = fn.get_concrete_function(*specs)
@@ -44,8 +46,19 @@ def save(name, fn, specs, inputs, freeze=True):
         f.write(gd.SerializeToString(deterministic=True))
     np.savez(os.path.join(HERE, f"tf_{name}.npz"), feeds=np.array(feeds),
              fetches=np.array(fetches), **{f"in{i}": a for i, a in enumerate(inputs)},
-             **{f"out{i}": o.numpy() for i, o in enumerate(outputs)})
+             **{f"out{i}": o.numpy() for i, o in enumerate(outputs)},
+             **(_gradients(gd, feeds, fetches, inputs) if grads else {}))
     print(name, sorted({n.op for n in gd.node}))
+
+
+def _gradients(gd, feeds, fetches, inputs):
+    pruned = tf.compat.v1.wrap_function(
+        lambda: tf.compat.v1.import_graph_def(gd, name=""), []).prune(feeds, fetches)
+    xs = [tf.constant(a) for a in inputs]
+    with tf.GradientTape() as tape:
+        tape.watch(xs)
+        total = tf.add_n([tf.reduce_sum(o) for o in tf.nest.flatten(pruned(*xs))])
+    return {f"grad{i}": g.numpy() for i, g in enumerate(tape.gradient(total, xs))}
 
 
 w1, b1, w2, b2 = _weights(4, 8), _weights(8), _weights(8, 3), _weights(3)
@@ -205,6 +218,20 @@ def limited_loops(x, n):
     return i, y, total
 
 
+@tf.function
+def _scaled(x, w):
+    return tf.tanh(tf.matmul(x, w)), tf.reduce_sum(x)
+
+
+@tf.function
+def call_chain(x, w):
+    """Two calls, one with several outputs, to differentiate through. (TF 2.21 cannot
+    differentiate an imported call whose body calls another: its SymbolicGradient finds
+    no gradient for the inner PartitionedCall.)"""
+    a, s = _scaled(x * 2.0, w)
+    return tf.reduce_sum(a * a, axis=1) * s, _inner(w) + tf.reduce_mean(x)
+
+
 if __name__ == "__main__":
     ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
@@ -235,3 +262,7 @@ if __name__ == "__main__":
     save("limited_loops", limited_loops,
          [tf.TensorSpec([None], tf.float32, "x"), tf.TensorSpec([], tf.int32, "n")],
          [rng.normal(size=3).astype(np.float32), np.array(3, np.int32)], freeze=False)
+    save("call_chain", call_chain,
+         [tf.TensorSpec([None, 3], tf.float32, "x"), tf.TensorSpec([3, 2], tf.float32, "w")],
+         [rng.normal(size=(4, 3)).astype(np.float32), rng.normal(size=(3, 2)).astype(np.float32)],
+         freeze=False, grads=True)

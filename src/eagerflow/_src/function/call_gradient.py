@@ -282,7 +282,29 @@ def _call_rule(*inputs, f, _higher=False, _saved=(), **_):
 
 
 def _call_gradient(view, *dys):
-    return _CALLS[view.attrs["f"]]()._gradient(view, *dys)
+    call = _CALLS.get(view.attrs["f"])
+    if call is None:  # a call read from a GraphDef: differentiate its body, replayed
+        return _body_gradient(lookup(view.attrs["f"]), view, dys)
+    return call()._gradient(view, *dys)
+
+
+def _body_gradient(body, view, dys):
+    """The gradients of a call of library function `body` (one with no traced function
+    behind it): the body replayed under a tape, differentiated with the incoming `dys`."""
+    inputs = list(view.inputs)
+    wanted = [i for i, t in enumerate(inputs) if view.needs(i) and is_differentiable(t)]
+    with GradientTape(persistent=False) as tape:
+        tape.watch([inputs[i] for i in wanted])
+        outs = body.replay(inputs)
+    pairs = [(o, d) for o, d in zip(outs, dys) if d is not None and is_differentiable(o)]
+    grads = [None] * len(inputs)
+    if not pairs or not wanted:
+        return grads
+    found = tape.gradient([o for o, _ in pairs], [inputs[i] for i in wanted],
+                          output_gradients=[d for _, d in pairs])
+    for i, g in zip(wanted, found):
+        grads[i] = g
+    return grads
 
 
 _CALL = register("PartitionedCall", _call_kernel, _call_rule, multi=True, tied=())
