@@ -78,7 +78,7 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
 
 @pytest.mark.parametrize("name", ["mlp", "convnet", "tensors", "mlp_train_step", "keras_cnn",
                                   "keras_train_step", "keras_attention", "control_flow",
-                                  "limited_loops"])
+                                  "limited_loops", "variable_bodies"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -514,3 +514,41 @@ def test_gradients_flow_through_calls_nested_in_calls_read_back():
     inner = tf.nn.relu(x - 0.5) * 3.0 + 1.0
     _same(y, (inner * x).numpy())
     _same(tape.gradient(y, x), (inner + tf.cast(x > 0.5, tf.float32) * 3.0 * x).numpy())
+
+
+def test_function_bodies_taking_variables_read_from_tf_run_here():
+    raw, data = _load("tf_variable_bodies")  # a nested function and a loop body update them
+    gd = tf.compat.v1.GraphDef.FromString(raw)
+    resources = list(data["resources"])
+    variables = [tf.Variable(data[f"var_before{i}"]) for i in range(len(resources))]
+    wrapped = tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(
+        gd, name="", input_map=dict(zip(resources, variables))), [])
+    fn = wrapped.prune(list(data["feeds"]), list(data["fetches"]))
+    outputs = fn(*[tf.constant(data[f"in{i}"]) for i in range(len(data["feeds"]))])
+    for i, out in enumerate(outputs):
+        _same(out, data[f"out{i}"])
+    for i, v in enumerate(variables):
+        _same(v, data[f"var_after{i}"])
+
+
+def test_a_variable_a_body_uses_is_one_argument_of_its_function():
+    v = tf.Variable(1.0)
+
+    def fn(x, n):
+        _, s = tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s * v.assign_add(1.0)),
+                             (0, x))
+        return tf.cond(n > 2, lambda: v.assign_add(1.0) * s, lambda: s - v)
+
+    gd = tf.function(fn).get_concrete_function(
+        tf.TensorSpec([2]), tf.TensorSpec([], tf.int32)).graph.as_graph_def()
+    # the variable and an assignment's result are the same handle
+    assert [n.name for n in gd.node if n.op == "Placeholder"
+            and n.attr["dtype"].type == tf.resource.as_datatype_enum] == ["while/resource"]
+    functions = {f.signature.name: f for f in gd.library.function}
+    for node in gd.node:
+        if node.op in ("While", "If"):
+            types = list(node.attr["T" if node.op == "While" else "Tin"].list.type)
+            for attr in ("body", "cond", "then_branch", "else_branch"):
+                if attr in node.attr:
+                    signature = functions[node.attr[attr].func.name].signature
+                    assert [a.type for a in signature.input_arg] == types

@@ -220,6 +220,22 @@ def limited_loops(x, n):
     return i, y, total
 
 
+counter, acc = tf.Variable(1.0), tf.Variable([0.0, 0.0])
+
+
+@tf.function
+def variable_bodies(x, n):
+    """A loop body and branches reading and updating captured variables (their handles
+    are arguments of the bodies)."""
+    def body(i, s):
+        acc.assign_add(s)
+        return i + 1, s * counter
+
+    _, s = tf.while_loop(lambda i, s: i < n, body, (0, x))
+    y = tf.cond(n > 2, lambda: counter.assign_add(1.0) * x, lambda: x - counter)
+    return s, y, acc.read_value()
+
+
 if __name__ == "__main__":
     ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
@@ -248,3 +264,6 @@ if __name__ == "__main__":
     save("limited_loops", limited_loops,
          [tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)],
          [rng.normal(size=3).astype(np.float32), np.array(3, np.int32)])
+    save("variable_bodies", variable_bodies,
+         [tf.TensorSpec([2], tf.float32), tf.TensorSpec([], tf.int32)],
+         [np.array([1.0, -2.0], np.float32), np.array(3, np.int32)])

@@ -232,6 +232,57 @@ def call_chain(x, w):
     return tf.reduce_sum(a * a, axis=1) * s, _inner(w) + tf.reduce_mean(x)
 
 
+def save_with_variables(name, fn, specs, inputs):
+    """As `save` (not frozen) for a function updating variables: ``resources`` names the
+    resource placeholders of the variables it captured, ``var_before<i>`` and
+    ``var_after<i>`` their values before and after the call."""
+    if ONLY and name not in ONLY:
+        return
+    concrete = fn.get_concrete_function(*specs)
+    gd = concrete.graph.as_graph_def()
+    captured = [(outer, inner) for outer, inner in concrete.graph.captures
+                if inner.dtype == tf.resource]
+    by_handle = {id(v.handle): v for v in concrete.graph.variables}
+    variables = [by_handle[id(outer)] for outer, _ in captured]
+    before = [v.numpy() for v in variables]
+    outputs = concrete(*[tf.constant(a) for a in inputs])
+    with open(os.path.join(HERE, f"tf_{name}.pb"), "wb") as f:
+        f.write(gd.SerializeToString(deterministic=True))
+    np.savez(os.path.join(HERE, f"tf_{name}.npz"),
+             feeds=np.array([t.name for t in concrete.inputs[:len(specs)]]),
+             fetches=np.array([t.name for t in concrete.outputs]),
+             resources=np.array([inner.op.name for _, inner in captured]),
+             **{f"in{i}": a for i, a in enumerate(inputs)},
+             **{f"out{i}": o.numpy() for i, o in enumerate(outputs)},
+             **{f"var_before{i}": v for i, v in enumerate(before)},
+             **{f"var_after{i}": v.numpy() for i, v in enumerate(variables)})
+    print(name, sorted({n.op for n in gd.node}),
+          sorted({n.op for f in gd.library.function for n in f.node_def}))
+
+
+counter, acc = tf.Variable(1.0), tf.Variable([0.0, 0.0])
+
+
+@tf.function
+def _bump(x):
+    counter.assign_add(1.0)
+    return x * counter.read_value()
+
+
+@tf.function
+def variable_bodies(x, n):
+    """A nested function and a while body reading and updating captured variables (their
+    resource handles are arguments of the bodies)."""
+    y = _bump(x)
+
+    def body(i, s):
+        acc.assign_add(s)
+        return i + 1, s * counter
+
+    _, s = tf.while_loop(lambda i, s: i < n, body, (0, y))
+    return y, s, acc.read_value()
+
+
 if __name__ == "__main__":
     ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
@@ -266,3 +317,6 @@ if __name__ == "__main__":
          [tf.TensorSpec([None, 3], tf.float32, "x"), tf.TensorSpec([3, 2], tf.float32, "w")],
          [rng.normal(size=(4, 3)).astype(np.float32), rng.normal(size=(3, 2)).astype(np.float32)],
          freeze=False, grads=True)
+    save_with_variables("variable_bodies", variable_bodies,
+                        [tf.TensorSpec([2], tf.float32, "x"), tf.TensorSpec([], tf.int32, "n")],
+                        [np.array([1.0, -2.0], np.float32), np.array(3, np.int32)])

@@ -931,6 +931,10 @@ class _Subgraph:
         fed = [inner[id(o)] if id(o) in inner else graph.placeholder(
                    resource if isinstance(o, Variable) else o.dtype, None, "unused")
                for o in outer]
+        # the argument a variable's ops take its handle from in TF's form of the body, by the
+        # handle's id (an assignment's result shares it)
+        graph.handle_arguments = {id(o._handle): t for o, t in zip(outer, fed)
+                                  if isinstance(o, Variable)}
         return FunctionBody(graph.name, graph, [*self.arguments, *fed], self.outputs)
 
 
