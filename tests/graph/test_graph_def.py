@@ -53,7 +53,8 @@ def _same(got, want):
 
 @pytest.mark.parametrize("name", ["mlp", "mlp_train_step", "convnet", "dynamic_step",
                                   "keras_cnn", "many_ops", "keras_attention", "control_flow",
-                                  "nested_call", "limited_loops", "call_chain"])
+                                  "nested_call", "limited_loops", "call_chain",
+                                  "counts_and_draws"])
 def test_graphs_written_by_tf_run_here_with_tfs_results(name):
     raw, data = _load(f"tf_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -78,7 +79,7 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
 
 @pytest.mark.parametrize("name", ["mlp", "convnet", "tensors", "mlp_train_step", "keras_cnn",
                                   "keras_train_step", "keras_attention", "control_flow",
-                                  "limited_loops", "variable_bodies"])
+                                  "limited_loops", "variable_bodies", "counts_and_draws"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -552,3 +553,52 @@ def test_a_variable_a_body_uses_is_one_argument_of_its_function():
                 if attr in node.attr:
                     signature = functions[node.attr[attr].func.name].signature
                     assert [a.type for a in signature.input_arg] == types
+
+
+def test_stitch_split_bincount_and_stateless_draws_are_written_in_tfs_form():
+    def fn(x, idx, s, logits):
+        seed = tf.constant([7, 3], tf.int64)
+        return (tf.dynamic_stitch([idx, tf.constant([1, 3])], [x[:2], x[2:]]),
+                tf.strings.split(s, sep=","), tf.math.bincount(idx, minlength=4),
+                tf.math.bincount(tf.reshape(idx, [1, 2]), axis=-1, binary_output=True),
+                tf.math.bincount(idx, weights=x[:2], maxlength=2),
+                tf.random.stateless_categorical(logits, 5, seed),
+                tf.random.stateless_binomial([4], seed, 10.0, 0.3),
+                tf.random.stateless_poisson([4], seed, 3.0),
+                tf.random.stateless_gamma([4], seed, 2.0))
+
+    gd = tf.function(fn).get_concrete_function(
+        tf.TensorSpec([4]), tf.TensorSpec([2], tf.int32), tf.TensorSpec([], tf.string),
+        tf.TensorSpec([2, 3])).graph.as_graph_def()
+    nodes = {n.name: n for n in gd.node}
+
+    def one(op):
+        (node,) = [n for n in gd.node if n.op == op][:1]
+        return node, {k: v for k, v in node.attr.items()}
+
+    def types(attrs, *names):
+        return [tf.as_dtype(attrs[n].type) for n in names]
+
+    stitch, attrs = one("DynamicStitch")
+    assert attrs["N"].i == 2 and types(attrs, "T") == [tf.float32] and len(stitch.input) == 4
+    split, attrs = one("StringSplitV2")
+    assert set(attrs) == {"maxsplit"} and attrs["maxsplit"].i == -1
+    sep = nodes[split.input[1]].attr["value"].tensor
+    assert sep.dtype == tf.string.as_datatype_enum and list(sep.string_val) == [b","]
+    counts = [n for n in gd.node if n.op == "DenseBincount"]
+    assert len(counts) == 3 and all(len(n.input) == 3 for n in counts)
+    assert types(counts[0].attr, "Tidx", "T") == [tf.int32, tf.int32]
+    assert types(counts[2].attr, "T") == [tf.float32]
+    assert [n.attr["binary_output"].b for n in counts] == [False, True, False]
+    multinomial, attrs = one("StatelessMultinomial")
+    assert types(attrs, "T", "Tseed", "output_dtype") == [tf.float32, tf.int64, tf.int64]
+    assert nodes[multinomial.input[1]].op == "Const" and len(multinomial.input) == 3
+    binomial, attrs = one("StatelessRandomBinomial")
+    assert types(attrs, "S", "Tseed", "T", "dtype") == [tf.int32, tf.int64, tf.float32, tf.int32]
+    assert nodes[binomial.input[0]].op == "Const"
+    _, attrs = one("StatelessRandomPoisson")
+    assert types(attrs, "T", "Tseed", "Rtype", "dtype") == [tf.int32, tf.int64, tf.float32,
+                                                            tf.int32]
+    gamma, attrs = one("StatelessRandomGammaV2")
+    assert types(attrs, "T", "Tseed", "dtype") == [tf.int32, tf.int64, tf.float32]
+    assert len(gamma.input) == 3

@@ -236,6 +236,22 @@ def variable_bodies(x, n):
     return s, y, acc.read_value()
 
 
+@tf.function
+def counts_and_draws(x, idx, s, logits):
+    """DynamicStitch, DenseBincount, StringSplitV2 and the stateless multinomial, binomial,
+    Poisson and gamma draws."""
+    seed = tf.constant([7, 3], tf.int64)
+    values = tf.strings.split(s, sep=",")
+    gamma = tf.random.stateless_gamma([4], seed, 2.0)
+    return (tf.dynamic_stitch([idx, tf.constant([1, 3])], [x[:2], x[2:]]), values, gamma,
+            tf.math.bincount(idx, minlength=4),
+            tf.math.bincount(tf.reshape(idx, [1, 2]), axis=-1, binary_output=True),
+            tf.math.bincount(idx, weights=x[:2], maxlength=2),
+            tf.random.stateless_categorical(logits, 5, seed),
+            tf.random.stateless_binomial([4], seed, 10.0, 0.3),
+            tf.random.stateless_poisson([4], seed, 3.0))
+
+
 if __name__ == "__main__":
     ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
@@ -267,3 +283,8 @@ if __name__ == "__main__":
     save("variable_bodies", variable_bodies,
          [tf.TensorSpec([2], tf.float32), tf.TensorSpec([], tf.int32)],
          [np.array([1.0, -2.0], np.float32), np.array(3, np.int32)])
+    save("counts_and_draws", counts_and_draws,
+         [tf.TensorSpec([4], tf.float32), tf.TensorSpec([2], tf.int32),
+          tf.TensorSpec([], tf.string), tf.TensorSpec([2, 3], tf.float32)],
+         [rng.normal(size=4).astype(np.float32), np.array([2, 0], np.int32),
+          np.array(b"a,b,,c", object), rng.normal(size=(2, 3)).astype(np.float32)])

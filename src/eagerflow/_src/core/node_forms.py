@@ -45,7 +45,7 @@ class AttrInput:
 
     `name`: TF's input name (by default the attr's); `type_attr`: the TF attr giving its
     dtype; `kind`: how eagerflow holds the value (`tuple` of ints, `int`, ``"scalar"``: a
-    number, or None: an int for a scalar, else a tuple); `runtime`: eagerflow's op also
+    number, `bytes`: a string, or None: an int for a scalar, else a tuple); `runtime`: eagerflow's op also
     takes it as an input when no constant gives it (appended after its other inputs);
     `everything`: the value None of the attr means every axis of input 0 (``"reversed"``:
     in reverse order); `like`: the input whose dtype the value has (a padding value);
@@ -74,6 +74,8 @@ class AttrInput:
                 value = value[::-1]
         if value is None or isinstance(value, (tuple, list)) and None in value:
             raise ValueError(f"'{self.attr}' is known only at run time")
+        if self.kind is bytes:  # a string
+            return np.array(value, dtype=object)
         array = np.asarray(value)
         if array.dtype.kind not in "fc" or dtype is None:
             array = array.astype(np.int64)
@@ -87,6 +89,9 @@ class AttrInput:
     def from_array(self, array):
         """The attr's value for TF's constant input `array`."""
         array = np.asarray(array)
+        if self.kind is bytes:
+            value = array.reshape(-1)[0]
+            return value.encode() if isinstance(value, str) else bytes(value)
         if self.kind == "scalar":
             return array.reshape(-1)[0].item()
         if self.kind is int or self.kind is None and array.ndim == 0:
