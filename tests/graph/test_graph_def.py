@@ -602,3 +602,15 @@ def test_stitch_split_bincount_and_stateless_draws_are_written_in_tfs_form():
     gamma, attrs = one("StatelessRandomGammaV2")
     assert types(attrs, "T", "Tseed", "dtype") == [tf.int32, tf.int64, tf.float32]
     assert len(gamma.input) == 3
+
+
+def test_a_loop_a_tape_recorded_in_a_function_says_it_has_no_tf_form():
+    def fn(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            _, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x), (0, x))
+        return tape.gradient(y, x)
+
+    graph = tf.function(fn).get_concrete_function(tf.TensorSpec([2])).graph
+    with pytest.raises(tf.errors.UnimplementedError, match="keeping each iteration's values"):
+        graph.as_graph_def()

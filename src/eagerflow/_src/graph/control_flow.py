@@ -798,6 +798,10 @@ class _PassingThrough:
 
 def _tf_while(attrs, inputs):
     n = len(attrs["output_shapes"])
+    if attrs.get("_keep"):
+        # (TF's loops accumulate them in lists their bodies push to instead)
+        raise ValueError("a loop keeping each iteration's values for its gradient (one a tape "
+                         "recorded) has no TF form here")
     graph = getattr(inputs[0], "graph", None)
     if attrs.get("_limited"):
         return _tf_limited_while(attrs, inputs, graph)
