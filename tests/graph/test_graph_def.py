@@ -614,3 +614,44 @@ def test_a_loop_a_tape_recorded_in_a_function_says_it_has_no_tf_form():
     graph = tf.function(fn).get_concrete_function(tf.TensorSpec([2])).graph
     with pytest.raises(tf.errors.UnimplementedError, match="keeping each iteration's values"):
         graph.as_graph_def()
+
+
+def _call_graph_def(body_fn, spec, variable=None):
+    """A GraphDef calling `body_fn`'s body (a FunctionDef) on placeholder ``x`` (and the
+    resource placeholder ``v`` when it uses `variable`) through a StatefulPartitionedCall."""
+    from tests.internals import graph_def
+    library = graph_def.Library()
+    body = tf.function(body_fn).get_concrete_function(spec).graph
+    fdef = graph_def.function_def(body, "body", library)
+    gd = tf.compat.v1.GraphDef(library={"function": list(library.functions.values())})
+    for name, arg in zip(["x", "v"], fdef.signature.input_arg):
+        node = gd.node.add(name=name, op="Placeholder")
+        node.attr["dtype"].type = arg.type
+    call = gd.node.add(name="call", op="StatefulPartitionedCall",
+                       input=["x", "v"][:len(fdef.signature.input_arg)])
+    call.attr["f"].func.name = "body"
+    call.attr["Tin"].list.type.extend(a.type for a in fdef.signature.input_arg)
+    call.attr["Tout"].list.type.extend(a.type for a in fdef.signature.output_arg)
+    wrapped = tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(
+        gd, name="", input_map={"v": variable} if variable is not None else None), [])
+    return wrapped.prune(["x:0"], "call:0")
+
+
+def test_gradients_through_an_imported_call_reading_a_variable_and_not_repeating_effects():
+    v = tf.Variable(3.0)
+    fn = _call_graph_def(lambda x: tf.sin(x) * v, tf.TensorSpec([2]), v)
+    x = tf.constant([0.5, 1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = fn(x)
+    _same(tape.gradient(y, x), (tf.cos(x) * 3.0).numpy())
+    # running the body again for the gradient would update the variable a second time
+    fn = _call_graph_def(lambda x: x * v.assign_add(1.0), tf.TensorSpec([2]), v)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = fn(x)
+    assert v.numpy() == 4.0
+    with pytest.raises(tf.errors.UnimplementedError, match="repeating the effect of its node "
+                                                          r".*\(AssignAddVariableOp\)"):
+        tape.gradient(y, x)
+    assert v.numpy() == 4.0
