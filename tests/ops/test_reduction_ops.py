@@ -472,8 +472,8 @@ def test_l2_normalize():
 def test_unknown_rank_rules():
     assert _rule("ArgMax", _Static(None, tf.float32), axis=0,
                  output_type=tf.int64)[0].rank is None
-    assert _rule("DenseBincount", _Static(None, tf.int32), _Static([0], tf.int32),
-                 minlength=None, maxlength=None, binary_output=False, axis=-1)[0].rank is None
+    assert _rule("DenseBincount", _Static(None, tf.int32), _Static([], tf.int32),
+                 _Static([0], tf.int32), binary_output=False)[0].rank is None
     assert _rule("UnsortedSegmentMax", _Static(None, tf.float32), _Static([3], tf.int32),
                  num_segments=2)[0] == unknown_shape()
 

@@ -1,7 +1,7 @@
 """Writes GraphDefs of small programs traced by eagerflow, with their inputs and
 eagerflow's outputs, for `run_eagerflow_graphs_in_tf.py` to run in real TensorFlow.
 
-    PYTHONPATH=src:. python tests/graph/graphdef_data/make_eagerflow_graphs.py
+    PYTHONPATH=src:. python tests/graph/graphdef_data/make_eagerflow_graphs.py [NAME ...]
 
 Each program ``NAME`` gives ``ef_NAME.pb`` and ``ef_NAME.npz``: ``feeds`` and ``fetches``
 (tensor names), the inputs ``in0``, ... and eagerflow's outputs ``out0``, ...; for each
@@ -9,6 +9,7 @@ variable the graph reads (a resource placeholder), ``resources`` names the place
 ``var_before<i>`` its value before the call and ``var_after<i>`` after it.
 """
 import os
+import sys
 
 import numpy as np
 
@@ -24,6 +25,8 @@ def _weights(*shape):
 
 
 def save(name, fn, specs, inputs):
+    if ONLY and name not in ONLY:
+        return
     concrete = fn.get_concrete_function(*specs)
     variables = {}
     gd = _graph_def.graph_to_graph_def(concrete.graph, variables=variables)
@@ -96,6 +99,8 @@ def tensors(x, s):
 def save_function_call(name, fn, specs, inputs):
     """A GraphDef calling `fn`'s body, written as a `FunctionDef` of the library, through
     TF's PartitionedCall (checks the FunctionDef writer against TF)."""
+    if ONLY and name not in ONLY:
+        return
     concrete = fn.get_concrete_function(*specs)
     library = _graph_def.Library()
     _graph_def.function_def(concrete.graph, f"{name}_body", library)
@@ -202,7 +207,53 @@ def keras_train_step(x, y):
     return step
 
 
+@tf.function
+def limited_loops(x, n):
+    """A while_loop with maximum_iterations capturing an outer tensor, and an AutoGraph loop
+    over tf.range (traced to a While limited to the range's length)."""
+    scale = x * 0.5
+    i, y = tf.while_loop(lambda i, y: i < 100, lambda i, y: (i + 1, y * 2.0 + scale), (0, x),
+                         maximum_iterations=n)
+    total = tf.zeros_like(x)
+    for k in tf.range(n + 2):
+        total += tf.cast(k, tf.float32) * x
+    return i, y, total
+
+
+counter, acc = tf.Variable(1.0), tf.Variable([0.0, 0.0])
+
+
+@tf.function
+def variable_bodies(x, n):
+    """A loop body and branches reading and updating captured variables (their handles
+    are arguments of the bodies)."""
+    def body(i, s):
+        acc.assign_add(s)
+        return i + 1, s * counter
+
+    _, s = tf.while_loop(lambda i, s: i < n, body, (0, x))
+    y = tf.cond(n > 2, lambda: counter.assign_add(1.0) * x, lambda: x - counter)
+    return s, y, acc.read_value()
+
+
+@tf.function
+def counts_and_draws(x, idx, s, logits):
+    """DynamicStitch, DenseBincount, StringSplitV2 and the stateless multinomial, binomial,
+    Poisson and gamma draws."""
+    seed = tf.constant([7, 3], tf.int64)
+    values = tf.strings.split(s, sep=",")
+    gamma = tf.random.stateless_gamma([4], seed, 2.0)
+    return (tf.dynamic_stitch([idx, tf.constant([1, 3])], [x[:2], x[2:]]), values, gamma,
+            tf.math.bincount(idx, minlength=4),
+            tf.math.bincount(tf.reshape(idx, [1, 2]), axis=-1, binary_output=True),
+            tf.math.bincount(idx, weights=x[:2], maxlength=2),
+            tf.random.stateless_categorical(logits, 5, seed),
+            tf.random.stateless_binomial([4], seed, 10.0, 0.3),
+            tf.random.stateless_poisson([4], seed, 3.0))
+
+
 if __name__ == "__main__":
+    ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
     y = rng.integers(0, 3, 5).astype(np.int32)
     save("mlp", mlp, [tf.TensorSpec([None, 4], tf.float32)], [x])
@@ -226,3 +277,14 @@ if __name__ == "__main__":
          [rng.normal(size=4).astype(np.float32), np.array(4, np.int32)])
     save_function_call("function_call", body, [tf.TensorSpec([None, 3], tf.float32)] * 2,
                        [rng.normal(size=(4, 3)).astype(np.float32)] * 2)
+    save("limited_loops", limited_loops,
+         [tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)],
+         [rng.normal(size=3).astype(np.float32), np.array(3, np.int32)])
+    save("variable_bodies", variable_bodies,
+         [tf.TensorSpec([2], tf.float32), tf.TensorSpec([], tf.int32)],
+         [np.array([1.0, -2.0], np.float32), np.array(3, np.int32)])
+    save("counts_and_draws", counts_and_draws,
+         [tf.TensorSpec([4], tf.float32), tf.TensorSpec([2], tf.int32),
+          tf.TensorSpec([], tf.string), tf.TensorSpec([2, 3], tf.float32)],
+         [rng.normal(size=4).astype(np.float32), np.array([2, 0], np.int32),
+          np.array(b"a,b,,c", object), rng.normal(size=(2, 3)).astype(np.float32)])

@@ -3,7 +3,7 @@ TF's outputs, as test data for `tests/graph/test_graph_def.py` (which needs no T
 
 Run with TensorFlow's Python from the repository root:
 
-    python tests/graph/graphdef_data/make_tf_graphs.py
+    python tests/graph/graphdef_data/make_tf_graphs.py [NAME ...]
 
 Each program ``NAME`` gives ``tf_NAME.pb`` (a GraphDef: variables frozen into constants,
 as TF's documented way to ship an inference graph) and ``tf_NAME.npz``: the inputs
@@ -11,6 +11,7 @@ as TF's documented way to ship an inference graph) and ``tf_NAME.npz``: the inpu
 ... of the tensors named by ``fetches``.
 """
 import os
+import sys
 
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.keras is tf_keras (Keras 2)
 
@@ -27,9 +28,13 @@ def _weights(*shape):
     return tf.Variable(rng.normal(0, 0.5, shape).astype(np.float32))
 
 
-def save(name, fn, specs, inputs, freeze=True):
+def save(name, fn, specs, inputs, freeze=True, grads=False):
     """`fn`'s graph (frozen: TF's conversion lowers control flow to TF 1's dataflow ops, so
-    a function without variables is written as traced)."""
+    a function without variables is written as traced). With `grads`, the npz also holds
+    ``grad<i>``: TF's gradient of the sum of the outputs for input `i`, taken through the
+    written graph imported and pruned."""
+    if ONLY and name not in ONLY:
+        return
     concrete = fn.get_concrete_function(*specs)
     frozen = convert_variables_to_constants_v2(concrete) if freeze else concrete
     gd = frozen.graph.as_graph_def()
@@ -41,8 +46,19 @@ def save(name, fn, specs, inputs, freeze=True):
         f.write(gd.SerializeToString(deterministic=True))
     np.savez(os.path.join(HERE, f"tf_{name}.npz"), feeds=np.array(feeds),
              fetches=np.array(fetches), **{f"in{i}": a for i, a in enumerate(inputs)},
-             **{f"out{i}": o.numpy() for i, o in enumerate(outputs)})
+             **{f"out{i}": o.numpy() for i, o in enumerate(outputs)},
+             **(_gradients(gd, feeds, fetches, inputs) if grads else {}))
     print(name, sorted({n.op for n in gd.node}))
+
+
+def _gradients(gd, feeds, fetches, inputs):
+    pruned = tf.compat.v1.wrap_function(
+        lambda: tf.compat.v1.import_graph_def(gd, name=""), []).prune(feeds, fetches)
+    xs = [tf.constant(a) for a in inputs]
+    with tf.GradientTape() as tape:
+        tape.watch(xs)
+        total = tf.add_n([tf.reduce_sum(o) for o in tf.nest.flatten(pruned(*xs))])
+    return {f"grad{i}": g.numpy() for i, g in enumerate(tape.gradient(total, xs))}
 
 
 w1, b1, w2, b2 = _weights(4, 8), _weights(8), _weights(8, 3), _weights(3)
@@ -189,7 +205,103 @@ def keras_attention():
     return tf.function(lambda tokens: model(tokens, training=False))
 
 
+@tf.function
+def limited_loops(x, n):
+    """A while_loop with maximum_iterations capturing an outer tensor, and an AutoGraph loop
+    over tf.range (traced to a While limited to the range's length)."""
+    scale = x * 0.5
+    i, y = tf.while_loop(lambda i, y: i < 100, lambda i, y: (i + 1, y * 2.0 + scale), (0, x),
+                         maximum_iterations=n)
+    total = tf.zeros_like(x)
+    for k in tf.range(n + 2):
+        total += tf.cast(k, tf.float32) * x
+    return i, y, total
+
+
+@tf.function
+def _scaled(x, w):
+    return tf.tanh(tf.matmul(x, w)), tf.reduce_sum(x)
+
+
+@tf.function
+def call_chain(x, w):
+    """Two calls, one with several outputs, to differentiate through. (TF 2.21 cannot
+    differentiate an imported call whose body calls another: its SymbolicGradient finds
+    no gradient for the inner PartitionedCall.)"""
+    a, s = _scaled(x * 2.0, w)
+    return tf.reduce_sum(a * a, axis=1) * s, _inner(w) + tf.reduce_mean(x)
+
+
+def save_with_variables(name, fn, specs, inputs):
+    """As `save` (not frozen) for a function updating variables: ``resources`` names the
+    resource placeholders of the variables it captured, ``var_before<i>`` and
+    ``var_after<i>`` their values before and after the call."""
+    if ONLY and name not in ONLY:
+        return
+    concrete = fn.get_concrete_function(*specs)
+    gd = concrete.graph.as_graph_def()
+    captured = [(outer, inner) for outer, inner in concrete.graph.captures
+                if inner.dtype == tf.resource]
+    by_handle = {id(v.handle): v for v in concrete.graph.variables}
+    variables = [by_handle[id(outer)] for outer, _ in captured]
+    before = [v.numpy() for v in variables]
+    outputs = concrete(*[tf.constant(a) for a in inputs])
+    with open(os.path.join(HERE, f"tf_{name}.pb"), "wb") as f:
+        f.write(gd.SerializeToString(deterministic=True))
+    np.savez(os.path.join(HERE, f"tf_{name}.npz"),
+             feeds=np.array([t.name for t in concrete.inputs[:len(specs)]]),
+             fetches=np.array([t.name for t in concrete.outputs]),
+             resources=np.array([inner.op.name for _, inner in captured]),
+             **{f"in{i}": a for i, a in enumerate(inputs)},
+             **{f"out{i}": o.numpy() for i, o in enumerate(outputs)},
+             **{f"var_before{i}": v for i, v in enumerate(before)},
+             **{f"var_after{i}": v.numpy() for i, v in enumerate(variables)})
+    print(name, sorted({n.op for n in gd.node}),
+          sorted({n.op for f in gd.library.function for n in f.node_def}))
+
+
+counter, acc = tf.Variable(1.0), tf.Variable([0.0, 0.0])
+
+
+@tf.function
+def _bump(x):
+    counter.assign_add(1.0)
+    return x * counter.read_value()
+
+
+@tf.function
+def variable_bodies(x, n):
+    """A nested function and a while body reading and updating captured variables (their
+    resource handles are arguments of the bodies)."""
+    y = _bump(x)
+
+    def body(i, s):
+        acc.assign_add(s)
+        return i + 1, s * counter
+
+    _, s = tf.while_loop(lambda i, s: i < n, body, (0, y))
+    return y, s, acc.read_value()
+
+
+@tf.function
+def counts_and_draws(x, idx, s, logits):
+    """DynamicStitch, DenseBincount, StringSplitV2 and the stateless multinomial, binomial,
+    Poisson and gamma draws."""
+    seed = tf.constant([7, 3], tf.int64)
+    indices, values, shape = tf.raw_ops.StringSplitV2(input=tf.reshape(s, [1]), sep=",")
+    gamma = tf.raw_ops.StatelessRandomGammaV2(shape=[4], seed=seed, alpha=tf.constant(2.0))
+    # (tf.random.stateless_gamma writes StatelessRandomGammaV3)
+    return (tf.dynamic_stitch([idx, tf.constant([1, 3])], [x[:2], x[2:]]), indices, values, shape, gamma,
+            tf.math.bincount(idx, minlength=4),
+            tf.math.bincount(tf.reshape(idx, [1, 2]), axis=-1, binary_output=True),
+            tf.math.bincount(idx, weights=x[:2], maxlength=2),
+            tf.random.stateless_categorical(logits, 5, seed),
+            tf.random.stateless_binomial([4], seed, 10.0, 0.3),
+            tf.random.stateless_poisson([4], seed, 3.0))
+
+
 if __name__ == "__main__":
+    ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
     y = rng.integers(0, 3, 5).astype(np.int32)
     save("mlp", mlp, [tf.TensorSpec([None, 4], tf.float32, "x")], [x])
@@ -215,3 +327,18 @@ if __name__ == "__main__":
          [rng.normal(size=4).astype(np.float32), np.array(4, np.int32)], freeze=False)
     save("nested_call", nested_call, [tf.TensorSpec([None], tf.float32, "x")],
          [rng.normal(size=5).astype(np.float32)], freeze=False)
+    save("limited_loops", limited_loops,
+         [tf.TensorSpec([None], tf.float32, "x"), tf.TensorSpec([], tf.int32, "n")],
+         [rng.normal(size=3).astype(np.float32), np.array(3, np.int32)], freeze=False)
+    save("call_chain", call_chain,
+         [tf.TensorSpec([None, 3], tf.float32, "x"), tf.TensorSpec([3, 2], tf.float32, "w")],
+         [rng.normal(size=(4, 3)).astype(np.float32), rng.normal(size=(3, 2)).astype(np.float32)],
+         freeze=False, grads=True)
+    save_with_variables("variable_bodies", variable_bodies,
+                        [tf.TensorSpec([2], tf.float32, "x"), tf.TensorSpec([], tf.int32, "n")],
+                        [np.array([1.0, -2.0], np.float32), np.array(3, np.int32)])
+    save("counts_and_draws", counts_and_draws,
+         [tf.TensorSpec([4], tf.float32, "x"), tf.TensorSpec([2], tf.int32, "idx"),
+          tf.TensorSpec([], tf.string, "s"), tf.TensorSpec([2, 3], tf.float32, "logits")],
+         [rng.normal(size=4).astype(np.float32), np.array([2, 0], np.int32),
+          np.array(b"a,b,,c", object), rng.normal(size=(2, 3)).astype(np.float32)])

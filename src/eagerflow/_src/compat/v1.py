@@ -95,6 +95,7 @@ def _prune(graph, feeds, structured, fetches, name):
             if dep in by_name:
                 stack.append(by_name[dep])
     pruned = Graph(name)
+    pruned.functions.update(graph.functions)  # (the bodies its calls and loops name)
     mapping = {}
     with context.building(pruned):
         inputs = []

@@ -45,7 +45,7 @@ class AttrInput:
 
     `name`: TF's input name (by default the attr's); `type_attr`: the TF attr giving its
     dtype; `kind`: how eagerflow holds the value (`tuple` of ints, `int`, ``"scalar"``: a
-    number, or None: an int for a scalar, else a tuple); `runtime`: eagerflow's op also
+    number, `bytes`: a string, or None: an int for a scalar, else a tuple); `runtime`: eagerflow's op also
     takes it as an input when no constant gives it (appended after its other inputs);
     `everything`: the value None of the attr means every axis of input 0 (``"reversed"``:
     in reverse order); `like`: the input whose dtype the value has (a padding value);
@@ -74,6 +74,8 @@ class AttrInput:
                 value = value[::-1]
         if value is None or isinstance(value, (tuple, list)) and None in value:
             raise ValueError(f"'{self.attr}' is known only at run time")
+        if self.kind is bytes:  # a string
+            return np.array(value, dtype=object)
         array = np.asarray(value)
         if array.dtype.kind not in "fc" or dtype is None:
             array = array.astype(np.int64)
@@ -87,6 +89,9 @@ class AttrInput:
     def from_array(self, array):
         """The attr's value for TF's constant input `array`."""
         array = np.asarray(array)
+        if self.kind is bytes:
+            value = array.reshape(-1)[0]
+            return value.encode() if isinstance(value, str) else bytes(value)
         if self.kind == "scalar":
             return array.reshape(-1)[0].item()
         if self.kind is int or self.kind is None and array.ndim == 0:
@@ -130,7 +135,9 @@ class NodeForm:
         # attrs named with TF's leading underscore that the op reads (others are TF's notes)
         self.keep = frozenset(keep)
         # ``rewrite(attrs, inputs) -> attrs``: TF's attrs where no data says it (a While's
-        # captured values passed through its body as loop variables)
+        # captured values passed through its body as loop variables); or ``(attrs, extra)``,
+        # `extra` a list of ``(input name, array)`` written as ``Const`` inputs after the
+        # op's (a limited While's iteration counter)
         self.rewrite = rewrite
         # attrs naming functions of a library (``then_branch``, ``body``, ``f``)
         self.functions = frozenset(functions)
@@ -162,8 +169,11 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
     ``("cast", (i, dtype))`` for our input `i` cast to `dtype` by a ``Cast`` node.
     """
     form = tf_nodes.get(op_def, _DEFAULT)
+    extra = ()
     if form.rewrite is not None:
         attrs = form.rewrite(attrs, inputs)
+        if isinstance(attrs, tuple):
+            attrs, extra = attrs
     for k, v in form.implied.items():
         if k in attrs and attrs[k] != v:
             raise ValueError(f"TensorFlow's {op_def.name} has no attr {k} (it is always {v})")
@@ -218,6 +228,9 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
                     tf_attrs[spec.type_attr] = _dtype_of(inputs[i])
     if form.number:
         tf_attrs[form.number] = len(inputs) if specs is None else ordinary
+    for name, array in extra:
+        constants.append((f"{node_name}/{name}", array))
+        tf_inputs.append(("const", constants[-1][0]))
     target = tf_attrs.get(op_def.type_attr)
     for j, (kind, i) in enumerate(tf_inputs):
         if kind == "input" and i in form.cast and _dtype_of(inputs[i]) != target:

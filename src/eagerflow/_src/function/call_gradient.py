@@ -264,6 +264,21 @@ class _Backward:
         self.function, self.saved, self.sources = function, saved, sources
 
 
+def _effect(body):
+    """The first node of library function `body` (or of one it calls) whose effect running
+    it again would repeat (a variable's update, a random draw); None if it only reads."""
+    for op in body.graph.get_operations():
+        if not op.stateful or op.type in ("ReadVariableOp", "NoOp"):
+            continue
+        if op.type in ("PartitionedCall", "StatefulPartitionedCall"):
+            found = _effect(lookup(op.attrs["f"], body.graph))
+            if found is None:
+                continue
+            return found
+        return op
+    return None
+
+
 # -- the call ops --------------------------------------------------------------------------
 
 def _call_kernel(xp, *arrays, f, **_):
@@ -282,7 +297,35 @@ def _call_rule(*inputs, f, _higher=False, _saved=(), **_):
 
 
 def _call_gradient(view, *dys):
-    return _CALLS[view.attrs["f"]]()._gradient(view, *dys)
+    call = _CALLS.get(view.attrs["f"])
+    if call is None:  # a call read from a GraphDef: differentiate its body, replayed
+        return _body_gradient(lookup(view.attrs["f"]), view, dys)
+    return call()._gradient(view, *dys)
+
+
+def _body_gradient(body, view, dys):
+    """The gradients of a call of library function `body` (one with no traced function
+    behind it): the body replayed under a tape, differentiated with the incoming `dys`."""
+    inputs = list(view.inputs)
+    wanted = [i for i, t in enumerate(inputs) if view.needs(i) and is_differentiable(t)]
+    effect = _effect(body)
+    if effect is not None and wanted:
+        raise errors.UnimplementedError(
+            None, view.op_def.name, f"The gradient of a call of {body.name} read from a "
+                                    f"GraphDef would run its body again, repeating the effect "
+                                    f"of its node {effect.name} ({effect.type}).")
+    with GradientTape(persistent=False) as tape:
+        tape.watch([inputs[i] for i in wanted])
+        outs = body.replay(inputs)
+    pairs = [(o, d) for o, d in zip(outs, dys) if d is not None and is_differentiable(o)]
+    grads = [None] * len(inputs)
+    if not pairs or not wanted:
+        return grads
+    found = tape.gradient([o for o, _ in pairs], [inputs[i] for i in wanted],
+                          output_gradients=[d for _, d in pairs])
+    for i, g in zip(wanted, found):
+        grads[i] = g
+    return grads
 
 
 _CALL = register("PartitionedCall", _call_kernel, _call_rule, multi=True, tied=())

@@ -55,7 +55,8 @@ from eagerflow._src.graph.function_library import FunctionBody, add_function, lo
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.graph.tensor_array import TensorArray, to_flow, with_flows
 from eagerflow._src.core.tensor import EagerTensor, Tensor
-from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, list_ops, reduction_ops
+from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, list_ops, math_ops,
+                                reduction_ops)
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
 from eagerflow._src.ops.list_ops import TensorList
 
@@ -797,14 +798,63 @@ class _PassingThrough:
 
 def _tf_while(attrs, inputs):
     n = len(attrs["output_shapes"])
+    if attrs.get("_keep"):
+        # (TF's loops accumulate them in lists their bodies push to instead)
+        raise ValueError("a loop keeping each iteration's values for its gradient (one a tape "
+                         "recorded) has no TF form here")
+    graph = getattr(inputs[0], "graph", None)
     if attrs.get("_limited"):
-        raise ValueError("a loop with maximum_iterations has no TF form here")
+        return _tf_limited_while(attrs, inputs, graph)
     captured = inputs[n:]
     if not captured:
         return attrs
-    step = lookup(attrs["body"], getattr(inputs[0], "graph", None))
+    step = lookup(attrs["body"], graph)
     return {**attrs, "output_shapes": (*attrs["output_shapes"], *(t.shape for t in captured)),
             "body": _PassingThrough(step, n)}
+
+
+def _tf_limited_while(attrs, inputs, graph):
+    """TF's form of a loop with an iteration limit: as TF's, a counter from 0 is a loop
+    variable, the limit another, and the condition is ``counter < limit`` and the loop's
+    own. (TF puts them first; here the counter comes last, so that the loop variables keep
+    their output indices, which the nodes reading them name.)"""
+    n = len(attrs["output_shapes"])
+    test, step = lookup(attrs["cond"], graph), lookup(attrs["body"], graph)
+    limit = inputs[n]
+    key = ("tf_limited", test.name)
+    bodies = step.derived.get(key)
+    if bodies is None:
+        bodies = step.derived[key] = _limited_bodies(test, step, n, limit.dtype)
+    shapes = (*attrs["output_shapes"], TensorShape([]), *(t.shape for t in inputs[n + 1:]),
+              TensorShape([]))
+    rewritten = {k: v for k, v in attrs.items() if k != "_limited"}
+    rewritten.update(T=(*attrs["T"], limit.dtype), output_shapes=shapes, cond=bodies[0],
+                     body=bodies[1])
+    return rewritten, [("loop_counter", np.zeros((), limit.dtype.as_numpy_dtype))]
+
+
+def _limited_bodies(test, step, n, dtype):
+    """The condition and body of TF's form of a limited loop (see `_tf_limited_while`),
+    each taking ``(*variables, limit, *captured, counter)``."""
+    def trace(name, fn):
+        graph = Graph(name)
+        with context.building(graph):
+            args = [graph.placeholder(t.dtype, t.shape, "arg") for t in test.inputs[:n]]
+            limit = graph.placeholder(dtype, [], "maximum_iterations")
+            captured = [graph.placeholder(t.dtype, t.shape, "arg") for t in test.inputs[n:]]
+            counter = graph.placeholder(dtype, [], "loop_counter")
+            outputs = fn(args, limit, captured, counter)
+        return FunctionBody(name, graph, [*args, limit, *captured, counter], outputs)
+
+    def cond(args, limit, captured, counter):
+        go = test.replay([*args, *captured])[0]
+        return [math_ops.logical_and(math_ops.less(counter, limit), go)]
+
+    def body(args, limit, captured, counter):
+        outs = step.replay([*args, *captured])
+        return [*outs, limit, *captured, counter + 1]
+
+    return trace(f"{test.graph.name}_limited", cond), trace(f"{step.graph.name}_limited", body)
 
 
 tf_nodes[_WHILE] = tf_nodes[_STATELESS_WHILE] = NodeForm(
@@ -885,6 +935,10 @@ class _Subgraph:
         fed = [inner[id(o)] if id(o) in inner else graph.placeholder(
                    resource if isinstance(o, Variable) else o.dtype, None, "unused")
                for o in outer]
+        # the argument a variable's ops take its handle from in TF's form of the body, by the
+        # handle's id (an assignment's result shares it)
+        graph.handle_arguments = {id(o._handle): t for o, t in zip(outer, fed)
+                                  if isinstance(o, Variable)}
         return FunctionBody(graph.name, graph, [*self.arguments, *fed], self.outputs)
 
 

@@ -241,6 +241,12 @@ def _tensor_name(t):
     return t.op.name if t.value_index == 0 else f"{t.op.name}:{t.value_index}"
 
 
+def _handle_key(variable):
+    """A variable's key among the resource placeholders: its handle's id (an assignment's
+    result shares the handle, and is the same variable)."""
+    return id(getattr(variable, "_handle", None) or variable)
+
+
 class _Writer:
     """Writes the nodes of one graph (into a GraphDef's node list or a FunctionDef's)."""
 
@@ -250,7 +256,7 @@ class _Writer:
         self.bodies = getattr(graph, "functions", None) or {}  # name -> body, by name
         self.nodes = []
         self.names = {op.name for op in graph.get_operations()}
-        self.resources = {}  # id(variable) -> name of its resource placeholder
+        self.resources = {}  # `_handle_key(variable)` -> name of its resource placeholder
 
     def unique(self, name):
         base, n = name, 0
@@ -264,9 +270,9 @@ class _Writer:
         if isinstance(t, SymbolicTensor):
             return _tensor_name(t)
         # a variable (captured, or an argument's stand-in): a resource placeholder
-        found = self.resources.get(id(t))
+        found = self.resources.get(_handle_key(t))
         if found is None:
-            found = self.resources[id(t)] = self.unique(f"{consumer}/resource")
+            found = self.resources[_handle_key(t)] = self.unique(f"{consumer}/resource")
             self.nodes.append(pb.NodeDef(name=found, op="Placeholder", attr={
                 "dtype": pb.AttrValue(type=_d.resource.as_datatype_enum),
                 "shape": pb.AttrValue(shape=shape_proto([]))}))
@@ -387,7 +393,7 @@ def graph_to_graph_def(graph, add_shapes=False, variables=None):
     writer = _Writer(graph, library)
     nodes = writer.write(graph.get_operations(), graph.outputs)
     if variables is not None:
-        variables.update({writer.resources[id(v)]: v for v in writer.variables})
+        variables.update({writer.resources[_handle_key(v)]: v for v in writer.variables})
     if add_shapes:
         shapes = {op.name: [t.shape for t in op.outputs] for op in graph.get_operations()}
         for node in nodes:
@@ -469,6 +475,10 @@ def function_def(graph, name, library=None):
     graph = getattr(graph, "graph", graph)
     fdef = pb.FunctionDef(signature=pb.OpDef(name=name))
     writer = _Writer(graph, library)
+    handles = {id(t) for t in inputs}
+    for key, t in getattr(graph, "handle_arguments", {}).items():
+        if id(t) in handles:  # a variable whose handle is an argument already
+            writer.resources[key] = t.op.name
     ops = _ops_of(graph, outputs)
     nodes = writer.write(ops, outputs)
     args = {}  # placeholder node name -> argument name
@@ -478,7 +488,7 @@ def function_def(graph, name, library=None):
         arg = args[op.name] = _unique_arg(_arg_name(op.name), args)
         fdef.signature.input_arg.add(name=arg, type=op.attrs["dtype"].as_datatype_enum)
     for v in writer.variables:
-        resource = writer.resources[id(v)]
+        resource = writer.resources[_handle_key(v)]
         arg = args[resource] = _unique_arg(_arg_name(resource), args)
         fdef.signature.input_arg.add(name=arg, type=_d.resource.as_datatype_enum)
     by_name = {op.name: op for op in graph.get_operations()}
@@ -534,9 +544,6 @@ def function_graph(name, library):
     with context.building(body):
         feeds = {}
         for arg in fdef.signature.input_arg:
-            if arg.type == _d.resource.as_datatype_enum:
-                raise errors.UnimplementedError(None, None, f"Function {name} takes a "
-                                                            f"resource argument.")
             feeds[arg.name] = body.placeholder(_d.as_dtype(arg.type), TensorShape(None),
                                                arg.name)
         ops = {n.name: n.op for n in fdef.node_def}

@@ -137,6 +137,11 @@ def _dynamic_stitch_rule(*inputs):
 
 _DYNAMIC_STITCH = register("DynamicStitch", _dynamic_stitch_kernel, _dynamic_stitch_rule,
                            tied=())
+# TF's N counts the pairs (the indices, then as many data), T is the data's dtype
+tf_nodes[_DYNAMIC_STITCH] = NodeForm(
+    types={}, ignored=("N", "T"),
+    rewrite=lambda attrs, inputs: {**attrs, "N": len(inputs) // 2,
+                                   "T": inputs[len(inputs) // 2].dtype})
 
 
 def _tensor_list(values, dtype=None):

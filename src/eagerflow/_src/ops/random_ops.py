@@ -508,6 +508,14 @@ for _op in (_UNIFORM[1], _NORMAL[1], _TRUNCATED[1], _FULL_INT[1]):
     tf_nodes[_op] = NodeForm(inputs=(_KNOWN_SHAPE, 0), types={"Tseed": 0})
 tf_nodes[_UNIFORM_INT[1]] = NodeForm(inputs=(_KNOWN_SHAPE, 2, 0, 1),
                                      types={"Tseed": 2, "dtype": 0})
+tf_nodes[_MULTINOMIAL[1]] = NodeForm(
+    inputs=(0, AttrInput("num_samples", type_attr=None, kind=int), 1), types={"T": 0, "Tseed": 1})
+tf_nodes[_BINOMIAL[1]] = NodeForm(inputs=(AttrInput("shape", type_attr="S"), 2, 0, 1),
+                                  types={"Tseed": 2, "T": 0})
+tf_nodes[_STATELESS_POISSON[1]] = NodeForm(inputs=(_KNOWN_SHAPE, 1, 0),
+                                           types={"Tseed": 1, "Rtype": 0})
+tf_nodes[_STATELESS_GAMMA[1]] = NodeForm(inputs=(_KNOWN_SHAPE, 1, 0),
+                                         types={"Tseed": 1, "dtype": 0})
 
 
 def _index_shuffle(xp, index, seed, max_index, rounds):

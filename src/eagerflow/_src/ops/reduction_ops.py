@@ -710,21 +710,22 @@ def unique_with_counts(x, out_idx=_d.int32, name=None):
 
 # --- DenseBincount, count_nonzero ----------------------------------------------------------------
 
-def _bincount(xp, arr, weights, minlength, maxlength, binary_output, axis):
-    """Counts per value of `arr` (all of it, or per row when `axis` is -1)."""
+def _bincount(xp, arr, size, weights, binary_output):
+    """Counts per value of `arr` below `size` (per row of a 2-D `arr`), as TF's DenseBincount."""
+    if size.ndim:
+        raise _invalid(f"Shape must be rank 0 but is rank {size.ndim}")
+    size = int(size)
+    if size < 0:
+        raise _invalid(f"size ({size}) must be non-negative")
     if weights.size and weights.shape != arr.shape:
         raise _invalid("`weights` must be the same shape as `arr` or a length-0 `Tensor`, in "
                        "which case it acts as all weights equal to 1. Received "
                        f"{shape_text(weights.shape)}")
-    if axis is not None and arr.ndim > 2:
+    if arr.ndim > 2:
         raise _invalid(f"Shape must be at most rank 2 but is rank {arr.ndim}")
     if arr.size and arr.min() < 0:
         raise _invalid("Input arr must be non-negative!")
-    size = int(arr.max()) + 1 if arr.size else 0
-    size = max(size, minlength or 0)
-    if maxlength is not None:
-        size = min(size, max(maxlength, 0))
-    per_row = axis is not None and arr.ndim == 2
+    per_row = arr.ndim == 2
     rows = arr if per_row else arr.reshape(1, -1)
     # One flat bincount: row r's value v lands in bin r * size + v (values >= size dropped).
     keep = rows < size
@@ -737,17 +738,18 @@ def _bincount(xp, arr, weights, minlength, maxlength, binary_output, axis):
     return counts.reshape(-1, size) if per_row else counts
 
 
-def _bincount_rule(arr, weights, minlength, maxlength, binary_output, axis):
-    if axis is None or arr.shape.rank == 1:
-        return TensorShape([None]), weights.dtype
+def _bincount_rule(arr, size, weights, binary_output):
     if arr.shape.rank is None:
         return unknown_shape(), weights.dtype
-    return TensorShape([arr.shape[0], None]), weights.dtype
+    if arr.shape.rank == 2:
+        return TensorShape([arr.shape[0], None]), weights.dtype
+    return TensorShape([None]), weights.dtype
 
 
-_DENSE_BINCOUNT = register("DenseBincount", _bincount, _bincount_rule, tied=(1,),
+_DENSE_BINCOUNT = register("DenseBincount", _bincount, _bincount_rule, tied=(2,),
                            dtypes=(_d.int32, _d.int64, _d.float32, _d.float64),
                            not_differentiable="counts")
+tf_nodes[_DENSE_BINCOUNT] = NodeForm(types={"Tidx": 0, "T": 2})
 
 
 @export("math.bincount")
@@ -756,29 +758,41 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32, 
     """Counts the occurrences of each value in an integer tensor.
 
     With `weights`, sums the weights of each value instead (the result takes their
-    dtype). `axis=-1` counts each row of a 2-D `arr` separately.
+    dtype). `axis=-1` counts each row of a 2-D `arr` separately. As TF, the number of
+    bins (the largest value + 1, at least `minlength`, at most `maxlength`) is computed
+    by ops, and TF's DenseBincount counts.
 
     >>> tf.math.bincount(tf.constant([1, 1, 3]))
     <tf.Tensor: shape=(4,), dtype=int32, numpy=array([0, 2, 0, 1], dtype=int32)>
     """
+    arr = as_tensor(arr)
+    if weights is not None:
+        weights = as_tensor(weights)
+        if binary_output:
+            raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
+                             "Please specify only one.")
+    if not arr.dtype.is_integer:
+        arr = cast(arr, _d.int32)
     if axis not in (None, 0, -1):
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are "
                          "currently supported.")
-    arr = as_tensor(arr)
-    if not arr.dtype.is_integer:
-        arr = cast(arr, _d.int32)
     check_attr_dtype("DenseBincount", "Tidx", arr.dtype, _INDEX)
+    nonempty = math_ops.greater(array_ops.size(arr), 0)
+    size = math_ops.multiply(cast(nonempty, arr.dtype),
+                             math_ops.add(reduce_max(arr), as_tensor(
+                                 np.ones((), arr.dtype.as_numpy_dtype))))
+    if minlength is not None:
+        size = math_ops.maximum(convert_input(minlength, arr.dtype), size)
+    if maxlength is not None:
+        size = math_ops.minimum(convert_input(maxlength, arr.dtype), size)
+    if axis in (None, 0):
+        if weights is not None:
+            weights = array_ops.reshape(weights, [-1])
+        arr = array_ops.reshape(arr, [-1])
     if weights is None:
         weights = as_tensor(np.zeros(0, _d.as_dtype(dtype).as_numpy_dtype))  # all ones
-    elif binary_output:
-        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
-                         "Please specify only one.")
-    else:
-        weights = as_tensor(weights)
-    attrs = {"minlength": None if minlength is None else _static_int(minlength, "minlength"),
-             "maxlength": None if maxlength is None else _static_int(maxlength, "maxlength"),
-             "binary_output": bool(binary_output), "axis": None if axis in (None, 0) else -1}
-    return dispatch(_DENSE_BINCOUNT, (arr, weights), attrs, name)
+    return dispatch(_DENSE_BINCOUNT, (arr, size, weights), {"binary_output": bool(binary_output)},
+                    name)
 
 
 @export("math.count_nonzero")

@@ -277,7 +277,8 @@ def _string_split_rule(x, sep, maxsplit):
 
 _STRING_SPLIT = register("StringSplitV2", _string_split, _string_split_rule, multi=True,
                          dtypes=_STRING, not_differentiable=_NO_GRAD)
-tf_nodes[_STRING_SPLIT] = NodeForm(byte_attrs={"sep"}, outputs=("indices", "values", "shape"))
+tf_nodes[_STRING_SPLIT] = NodeForm(inputs=(0, AttrInput("sep", type_attr=None, kind=bytes)),
+                                   outputs=("indices", "values", "shape"))
 
 
 @export("strings.split")
