@@ -651,7 +651,7 @@ def test_gradients_through_an_imported_call_reading_a_variable_and_not_repeating
         tape.watch(x)
         y = fn(x)
     assert v.numpy() == 4.0
-    with pytest.raises(tf.errors.UnimplementedError, match="repeating the effect of its node "
-                                                          r".*\(AssignAddVariableOp\)"):
+    with pytest.raises(tf.errors.UnimplementedError, match="would repeat the effect of its node "
+                                                          r".*op AssignAddVariableOp"):
         tape.gradient(y, x)
     assert v.numpy() == 4.0

@@ -64,7 +64,7 @@ class OpDef:
                  "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable",
                  "registered", "grad_takes_none", "type_attr", "elementwise",
                  "reduction", "fresh", "keeps_no_view", "moves_elements", "shape_only",
-                 "input_names", "grad_passes_sparse", "__weakref__")
+                 "input_names", "grad_passes_sparse", "replayable", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
         self.name = name
@@ -100,6 +100,7 @@ class OpDef:
         self.elementwise = self.reduction = self.fresh = self.keeps_no_view = False
         self.moves_elements = self.shape_only = False
         self.input_names = None
+        self.replayable = not stateful
         self.grad_passes_sparse = False  # see `register_gradient`
         self.bind_direct()
 
@@ -142,7 +143,7 @@ def _named_kernel(fn_name):
 def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernels=None,
              stateful=False, not_differentiable=None, grad_takes_none=False, type_attr="T",
              elementwise=False, reduction=False, fresh=False, keeps_no_view=False,
-             moves_elements=False, shape_only=False, input_names=None):
+             moves_elements=False, shape_only=False, input_names=None, replayable=False):
     """Registers op `name` and returns its `OpDef`.
 
     `tied`: indices of the inputs that share the type attribute (checked to
@@ -165,7 +166,10 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
     run on object arrays holding None for elements only run time knows);
     `shape_only`: the outputs depend on nothing but the shape and dtype of input 0;
     `input_names`: TF's names of the inputs the type attribute ties, as graph-time dtype
-    errors name them (by default ``x`` and ``y``, or ``values`` for variadic ops).
+    errors name them (by default ``x`` and ``y``, or ``values`` for variadic ops);
+    `replayable`: running the op again has no effect beyond recomputing its outputs (a
+    variable's read, an assertion, a print), so a gradient that replays a body holding it
+    is right (implied for ops that are not `stateful`).
     """
     if name in _OPS:
         raise KeyError(f"Op {name!r} is already registered.")
@@ -186,6 +190,7 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
     op.moves_elements = moves_elements
     op.shape_only = shape_only
     op.input_names = None if input_names is None else tuple(input_names)
+    op.replayable = replayable or not stateful
     _OPS[name] = op
     return op
 

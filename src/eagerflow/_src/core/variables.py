@@ -90,7 +90,8 @@ def _no_outputs(*_, **__):
 
 
 _creation_order = itertools.count()  # variables' `_unique_id`: tapes list them in this order
-_READ = register("ReadVariableOp", _read, _var_rule, tied=(), stateful=True)
+_READ = register("ReadVariableOp", _read, _var_rule, tied=(), stateful=True,
+                 replayable=True)
 _ASSIGN = register("AssignVariableOp", _assign, _no_outputs, multi=True, tied=(),
                    stateful=True, not_differentiable="variable update")
 # (an update makes a new array: they keep no view of what they add)

@@ -38,7 +38,7 @@ from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor, tape_compiler
-from eagerflow._src.graph.function_library import FunctionBody, lookup
+from eagerflow._src.graph.function_library import FunctionBody, check_replayable, lookup
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
@@ -264,21 +264,6 @@ class _Backward:
         self.function, self.saved, self.sources = function, saved, sources
 
 
-def _effect(body):
-    """The first node of library function `body` (or of one it calls) whose effect running
-    it again would repeat (a variable's update, a random draw); None if it only reads."""
-    for op in body.graph.get_operations():
-        if not op.stateful or op.type in ("ReadVariableOp", "NoOp"):
-            continue
-        if op.type in ("PartitionedCall", "StatefulPartitionedCall"):
-            found = _effect(lookup(op.attrs["f"], body.graph))
-            if found is None:
-                continue
-            return found
-        return op
-    return None
-
-
 # -- the call ops --------------------------------------------------------------------------
 
 def _call_kernel(xp, *arrays, f, **_):
@@ -308,12 +293,8 @@ def _body_gradient(body, view, dys):
     behind it): the body replayed under a tape, differentiated with the incoming `dys`."""
     inputs = list(view.inputs)
     wanted = [i for i, t in enumerate(inputs) if view.needs(i) and is_differentiable(t)]
-    effect = _effect(body)
-    if effect is not None and wanted:
-        raise errors.UnimplementedError(
-            None, view.op_def.name, f"The gradient of a call of {body.name} read from a "
-                                    f"GraphDef would run its body again, repeating the effect "
-                                    f"of its node {effect.name} ({effect.type}).")
+    if wanted:
+        check_replayable(body, view.op_def.name, "function")
     with GradientTape(persistent=False) as tape:
         tape.watch([inputs[i] for i in wanted])
         outs = body.replay(inputs)

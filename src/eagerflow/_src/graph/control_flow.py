@@ -51,7 +51,8 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
-from eagerflow._src.graph.function_library import FunctionBody, add_function, lookup
+from eagerflow._src.graph.function_library import (
+    FunctionBody, add_function, check_replayable, lookup)
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.graph.tensor_array import TensorArray, to_flow, with_flows
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -280,6 +281,8 @@ def _branch_gradient(view, *dys):
     """
     key, *inputs = view.inputs
     bodies = [lookup(name) for name in _branch_names(view.attrs)]
+    for body in bodies:
+        check_replayable(body, view.op_def.name, "branch")
 
     def differentiate(body):
         def fn():
@@ -662,6 +665,8 @@ class _Loop:
         grads = [None] * len(inputs)
         if not variables:
             return grads
+        for body, what in ((self.test, "loop condition"), (self.step, "loop body")):
+            check_replayable(body, view.op_def.name, what)
         count, *histories = (view.outputs[n:]
                              or dispatch(self.op, tuple(inputs), self.attrs(keep=True))[n:])
         histories = dict(zip(self._kept, histories))

@@ -21,6 +21,8 @@ True
 import itertools
 import weakref
 
+from eagerflow._src.core import errors
+from eagerflow._src.core.node_forms import tf_nodes
 from eagerflow._src.graph import executor
 
 _ids = itertools.count(1)
@@ -90,3 +92,48 @@ def lookup(name, graph=None):
     if found is None:
         raise LookupError(f"Function {name!r} is not in the function library.")
     return found
+
+
+def repeated_effect(body):
+    """The first op of `body`, or of a body one of its ops names, that running the body again
+    would run again with an effect beyond its outputs (a variable's update, a random draw);
+    None when running it again only recomputes values (see the registry's `replayable`)."""
+    found = body.derived.get("repeated_effect", False)
+    if found is False:
+        found = None
+        for op in body.graph.get_operations():
+            if op.op_def is None or op.op_def.replayable:
+                continue
+            form = tf_nodes.get(op.op_def)
+            names = [] if form is None else [
+                name for attr in form.functions
+                for name in _names(op.attrs.get(attr))]
+            if not names:
+                found = op
+                break
+            found = next(filter(None, (repeated_effect(lookup(n, body.graph)) for n in names)),
+                         None)
+            if found is not None:
+                break
+        body.derived["repeated_effect"] = found
+    return found
+
+
+def check_replayable(body, op_name, what):
+    """Raises TF's UnimplementedError when a gradient of `op_name` that runs `body` again
+    (`what`: the body's part, as in "loop body") would repeat one of its effects: the
+    gradient would come from other values than the forward pass's."""
+    effect = repeated_effect(body)
+    if effect is not None:
+        raise errors.UnimplementedError(
+            None, op_name,
+            f"The gradient of {op_name} runs its {what} {body.name} again, which would repeat "
+            f"the effect of its node {effect.name!r} (op {effect.type}: a variable's update or "
+            f"a random draw) and differentiate other values than the forward pass's. Move the "
+            f"update or the draw out of the {what}, or differentiate it eagerly.")
+
+
+def _names(value):
+    if isinstance(value, str):
+        return [value]
+    return list(value) if isinstance(value, (list, tuple)) else []

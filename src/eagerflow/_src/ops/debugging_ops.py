@@ -159,7 +159,7 @@ def _graph_text(array, summarize):
 
 
 _ASSERT = register("Assert", _assert, lambda *_, **__: [], multi=True, tied=(), stateful=True,
-                   not_differentiable="an assertion has no gradient")
+                   not_differentiable="an assertion has no gradient", replayable=True)
 tf_nodes[_ASSERT] = NodeForm(types={"T": "*1"}, local={"condition_text": ""},
                               defaults={"summarize": None})
 
@@ -302,7 +302,7 @@ def _check_numerics(xp, x, message):
 
 
 _CHECK_NUMERICS = register("CheckNumerics", _check_numerics, same_shape, dtypes=FLOAT,
-                           stateful=True)
+                           stateful=True, replayable=True)
 tf_nodes[_CHECK_NUMERICS] = NodeForm(outputs=("output",))
 
 

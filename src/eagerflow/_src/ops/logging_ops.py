@@ -156,7 +156,7 @@ def _write(xp, text, output_stream, end):
 
 
 _PRINT = register("PrintV2", _write, lambda *_, **__: [], multi=True, tied=(), stateful=True,
-                  dtypes=(_d.string,), not_differentiable=_NO_GRAD)
+                  dtypes=(_d.string,), not_differentiable=_NO_GRAD, replayable=True)
 
 
 def _stream_name(output_stream):
