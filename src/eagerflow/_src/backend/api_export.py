@@ -174,26 +174,29 @@ def _with_dispatch(fn):
     rest += star is not None
     star_star = code.co_varnames[rest] if code.co_flags & CO_VARKEYWORDS else None
     first_default = len(positional) - len(fn.__defaults__ or ())
+    names = [*positional, *([star] if star else []), *keyword_only,
+             *([star_star] if star_star else [])]
+    # The wrapper is compiled once per shape of signature, with the names g0, g1, ..., then
+    # takes `fn`'s names (its locals, keyword names and argument-dict keys are those names).
+    generic = {name: f"g{i}" for i, name in enumerate(names)}
     params, call = [], []
     for i, name in enumerate(positional):
-        params.append(name + ("=None" if i >= first_default else ""))
-        call.append(name)
+        params.append(generic[name] + ("=None" if i >= first_default else ""))
+        call.append(generic[name])
         if i + 1 == code.co_posonlyargcount:
             params.append("/")
     if star is not None:
-        params.append(f"*{star}")
-        call.append(f"*{star}")
+        params.append(f"*{generic[star]}")
+        call.append(f"*{generic[star]}")
     elif keyword_only:
         params.append("*")
     for name in keyword_only:
-        params.append(name + ("=None" if name in (fn.__kwdefaults__ or {}) else ""))
-        call.append(f"{name}={name}")
+        params.append(generic[name] + ("=None" if name in (fn.__kwdefaults__ or {}) else ""))
+        call.append(f"{generic[name]}={generic[name]}")
     if star_star is not None:
-        params.append(f"**{star_star}")
-        call.append(f"**{star_star}")
-    names = [*positional, *([star] if star else []), *keyword_only,
-             *([star_star] if star_star else [])]
-    arguments = ", ".join(f"{n!r}: {n}" for n in names)
+        params.append(f"**{generic[star_star]}")
+        call.append(f"**{generic[star_star]}")
+    arguments = ", ".join(f"{generic[n]!r}: {generic[n]}" for n in names)
     source = (f"def _export_factory(_export_fn, _export_dispatch, _export_symbolic):\n"
               f"    def _export_wrapper({', '.join(params)}):\n"
               f"        try:\n"
@@ -210,6 +213,12 @@ def _with_dispatch(fn):
         exec(compile(source, filename, "exec"), scope)  # noqa: S102
         factory = _factories[source] = scope["_export_factory"]
     wrapper = factory(fn, dispatch_call, SymbolicCall)
+    real = {g: name for name, g in generic.items()}
+    template = wrapper.__code__
+    wrapper.__code__ = template.replace(
+        co_varnames=tuple(real.get(v, v) for v in template.co_varnames),
+        co_consts=tuple(tuple(real.get(c, c) for c in const)
+                        if isinstance(const, tuple) else const for const in template.co_consts))
     wrapper.__defaults__ = fn.__defaults__
     wrapper.__kwdefaults__ = fn.__kwdefaults__
     functools.update_wrapper(wrapper, fn)
