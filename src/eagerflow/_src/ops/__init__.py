@@ -15,10 +15,8 @@ from eagerflow._src.ops import (  # every other module, then the namespace they 
     wrappers)
 from eagerflow._src.ops import late
 
-for _module in (array_ops, bitwise_ops, cast_ops, confusion_matrix, conv_ops, debugging_ops,
-                float_math, fused_batch_norm_ops, fused_ops, indexed_slices, linalg_ops, list_ops,
-                logging_ops, math_ops, nn_ops, overloads, partition_ops, philox, random_ops,
-                reduction_ops, shape_rules, signal_ops, slicing, string_ops, top_k_order,
-                training_ops, variable_ops, wrappers):
-    setattr(late, _module.__name__.rpartition(".")[2], _module)
-del _module
+# Importing a submodule makes it an attribute of this package: `late` gets each of them.
+for _name, _module in list(globals().items()):
+    if getattr(_module, "__name__", None) == f"{__name__}.{_name}" and _module is not late:
+        setattr(late, _name, _module)
+del _name, _module
