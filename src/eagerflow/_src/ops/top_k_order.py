@@ -63,9 +63,9 @@ def _heap_order(v, k, sorted):
     a better index replaces the root (popped to the end, then pushed back in)."""
     before = _ranks_before(v)
 
-    def sift_up(h, hole, value):
+    def sift_up(h, hole, value, top=0):  # `value` rises from `hole` no higher than `top`
         parent = (hole - 1) // 2
-        while hole > 0 and before(h[parent], value):
+        while hole > top and before(h[parent], value):
             h[hole] = h[parent]
             hole, parent = parent, (parent - 1) // 2
         h[hole] = value
@@ -84,10 +84,7 @@ def _heap_order(v, k, sorted):
             child = 2 * child + 2
             h[hole] = h[child - 1]
             hole = child - 1
-        while hole > top and before(h[(hole - 1) // 2], value):
-            h[hole] = h[(hole - 1) // 2]
-            hole = (hole - 1) // 2
-        h[hole] = value
+        sift_up(h, hole, value, top)
 
     def pop(h, n):  # the root of h[:n] to h[n - 1]
         if n > 1:
