@@ -12,7 +12,7 @@ from eagerflow._src import keras as keras_package, ops as ops_package
 from eagerflow._src.autodiff import compiled_backward, eager_compat, tape
 from eagerflow._src.autograph import conversion
 from eagerflow._src.autograph.pyct import analysis, parser, templates
-from eagerflow._src.backend import api_export, canonical_device, host_memory
+from eagerflow._src.backend import api_export, canonical_device, host_memory, onednn, onednn_api
 from eagerflow._src.backend.special import _FALLBACKS, gammainc_grad_a
 from eagerflow._src.core import config, context, dtypes, registry
 from eagerflow._src.core.dispatch import dispatch

@@ -1,0 +1,325 @@
+"""Native CPU kernels from oneDNN: the switch, memory descriptions, and cached primitives.
+
+Op kernels ask `enabled()`, build a `Primitive` once per configuration through
+`cached(key, build)`, and run it on NumPy arrays. The library loads on the
+first kernel that asks, never at ``import eagerflow``. Where it cannot load
+(another platform, a missing wheel) or is switched off with
+``TF_ENABLE_ONEDNN_OPTS=0`` (TensorFlow's own switch), `enabled()` is False
+and the NumPy kernels run instead; on x86-64 Linux a missing library is said
+once, as a warning.
+
+A primitive describes each argument with the layout oneDNN prefers and, when
+that differs from the caller's plain array (blocked weights, say), reorders
+between the two around the call. Arrays are bound to the native memory
+objects anew on every call and stay referenced by the caller for its whole
+duration, so no native call sees memory that can be freed while it runs.
+
+>>> import numpy as np
+>>> if enabled():
+...     x = np.arange(6, dtype=np.float32).reshape(2, 3)
+...     y = np.empty((3, 2), np.float32)
+...     reorder = cached(("doc-transpose",), lambda: Primitive.reorder(
+...         describe(x.shape, x.dtype, x.strides), describe(x.shape, x.dtype, (4, 8))))
+...     reorder({api.ARG_SRC: x}, {api.ARG_DST: y})
+...     assert (y == x.T).all()
+"""
+import collections
+import ctypes
+import os
+import threading
+import warnings
+
+import numpy
+
+from eagerflow._src.backend import onednn_api as api
+
+_DTYPES = {numpy.dtype(numpy.float32): api.F32, numpy.dtype(numpy.float16): api.F16,
+           numpy.dtype(numpy.int32): api.S32, numpy.dtype(numpy.int8): api.S8,
+           numpy.dtype(numpy.uint8): api.U8}
+try:
+    import ml_dtypes
+    _DTYPES[numpy.dtype(ml_dtypes.bfloat16)] = api.BF16
+except ImportError:  # pragma: no cover - ml_dtypes is a dependency
+    pass
+
+_state = threading.local()
+_lock = threading.Lock()
+_lib = None        # the loaded library, once loaded
+_engine = None
+_failed = False    # the library could not be loaded
+_switch = None     # set_enabled's choice; None follows the environment
+CACHE_SIZE = 1024  # primitives kept, least recently used dropped first (oneDNN's own default)
+
+
+def _environment_allows():
+    return os.environ.get("TF_ENABLE_ONEDNN_OPTS", "1").strip().lower() not in ("0", "false")
+
+
+def set_enabled(flag):
+    """Force oneDNN on (True), off (False), or back to the environment's choice (None).
+
+    >>> set_enabled(False); enabled()
+    False
+    >>> set_enabled(None)
+    """
+    global _switch
+    _switch = flag
+
+
+def enabled():
+    """True when kernels should use oneDNN: switched on, and the library loads."""
+    if _lib is not None:
+        return _switch is not False and (_switch or _environment_allows())
+    if _failed or _switch is False or (_switch is None and not _environment_allows()):
+        return False
+    return _load() is not None
+
+
+def _load():
+    global _lib, _engine, _failed
+    with _lock:
+        if _lib is None and not _failed:
+            try:
+                lib = api.load()
+                engine = ctypes.c_void_p()
+                lib.dnnl_engine_create(ctypes.byref(engine), api.CPU_ENGINE, 0)
+                _engine, _lib = engine, lib
+            except (OSError, AttributeError, api.DnnlError) as error:
+                _failed = True
+                if api.expected():
+                    warnings.warn(f"oneDNN could not be loaded ({error}); NumPy kernels run "
+                                  "instead, more slowly.", RuntimeWarning, stacklevel=3)
+    return _lib
+
+
+def lib():
+    """The loaded library (`enabled()` must have been True)."""
+    return _lib
+
+
+def _stream():
+    stream = getattr(_state, "stream", None)
+    if stream is None:  # one stream per thread: a stream is not shared between threads
+        stream = ctypes.c_void_p()
+        _lib.dnnl_stream_create(ctypes.byref(stream), _engine, api.STREAM_DEFAULT_FLAGS)
+        _state.stream = stream
+    return stream
+
+
+def dims(values):
+    """A ``dnnl_dims_t`` holding `values`."""
+    return api.Dims(*values)
+
+
+class Desc:
+    """An owned memory descriptor (freed with this object)."""
+    __slots__ = ("handle", "__weakref__")
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    @property
+    def size(self):
+        """Bytes an array of this layout takes."""
+        return _lib.dnnl_memory_desc_get_size(self.handle)
+
+    def __eq__(self, other):
+        return bool(_lib.dnnl_memory_desc_equal(self.handle, other.handle))
+
+    def __hash__(self):
+        return id(self)
+
+    def __del__(self):
+        if self.handle and _lib is not None:
+            _lib.dnnl_memory_desc_destroy(self.handle)
+
+
+def describe(shape, dtype, strides=None):
+    """A plain layout: `strides` in bytes (as NumPy gives them), or None for "any".
+
+    Empty arrays are `Unsupported` (oneDNN divides by zero on them): the NumPy
+    kernels handle those.
+    """
+    if not all(shape):
+        raise api.Unsupported("dnnl_memory_desc_create (empty array)", api.UNIMPLEMENTED)
+    handle = ctypes.c_void_p()
+    data_type = _DTYPES[numpy.dtype(dtype)]
+    if strides is None:
+        _lib.dnnl_memory_desc_create_with_tag(ctypes.byref(handle), len(shape), dims(shape),
+                                              data_type, api.FORMAT_ANY)
+    else:
+        size = numpy.dtype(dtype).itemsize
+        _lib.dnnl_memory_desc_create_with_strides(
+            ctypes.byref(handle), len(shape), dims(shape), data_type,
+            dims([s // size for s in strides]))
+    return Desc(handle)
+
+
+def plain_strides(shape, dtype, order=None):
+    """Byte strides of a C-contiguous array of `shape` whose axes are laid out in `order`.
+
+    `order` lists logical axes from outermost to innermost (default: as given).
+    >>> plain_strides((2, 3, 4), numpy.float32, order=(0, 2, 1))
+    (48, 4, 12)
+    """
+    order = tuple(range(len(shape))) if order is None else tuple(order)
+    strides, step = [0] * len(shape), numpy.dtype(dtype).itemsize
+    for axis in reversed(order):
+        strides[axis] = step
+        step *= max(int(shape[axis]), 1)
+    return tuple(strides)
+
+
+def _address(array):
+    return array.__array_interface__["data"][0]
+
+
+def _aligned(nbytes):
+    """An uninitialised byte buffer aligned to 64 bytes, as oneDNN's kernels like."""
+    raw = numpy.empty(nbytes + 64, numpy.uint8)
+    start = -_address(raw) % 64
+    return raw[start:start + nbytes]
+
+
+class _Handle:
+    """A native object destroyed with its Python owner."""
+    __slots__ = ("value", "destroy")
+
+    def __init__(self, destroy):
+        self.value, self.destroy = ctypes.c_void_p(), destroy
+
+    def __del__(self):
+        if self.value and _lib is not None:
+            getattr(_lib, self.destroy)(self.value)
+
+
+class Primitive:
+    """A oneDNN primitive with one memory object per argument, reordering where layouts differ.
+
+    `pd` is a created primitive descriptor (owned from here on); `plain` maps
+    each argument the caller passes to the `Desc` of the caller's arrays.
+    """
+
+    def __init__(self, pd, plain, keep=()):
+        self._pd = pd
+        self._keep = (plain, keep)  # descriptors the native objects point at
+        self._lock = threading.Lock()
+        self._primitive = _Handle("dnnl_primitive_destroy")
+        _lib.dnnl_primitive_create(ctypes.byref(self._primitive.value), pd.value)
+        self._memories, self._before, self._after, self._inner = {}, {}, {}, {}
+        for arg, user in plain.items():
+            inner = self.md(arg)
+            if inner is None:
+                raise api.Unsupported("argument not used by this primitive", api.UNIMPLEMENTED)
+            if user is not None and not (user == inner):
+                # The primitive wants its own layout: reorder through a buffer of it.
+                self._inner[arg] = inner
+                self._memories[arg] = self._memory(inner.handle)
+                convert = (Primitive.reorder(user, inner), Primitive.reorder(inner, user))
+                self._before[arg], self._after[arg] = convert
+            else:
+                self._memories[arg] = self._memory(inner.handle)
+        args = list(self._memories.items())
+        self._args = (api.ExecArg * len(args))(*[api.ExecArg(a, m.value) for a, m in args])
+        self._nargs = len(args)
+
+    @staticmethod
+    def reorder(source, target):
+        """A primitive copying an array of layout `source` into one of layout `target`."""
+        pd = _Handle("dnnl_primitive_desc_destroy")
+        _lib.dnnl_reorder_primitive_desc_create(ctypes.byref(pd.value), source.handle, _engine,
+                                                target.handle, _engine, None)
+        return Primitive(pd, {api.ARG_SRC: source, api.ARG_DST: target})
+
+    def _memory(self, md):
+        memory = _Handle("dnnl_memory_destroy")
+        _lib.dnnl_memory_create(ctypes.byref(memory.value), md, _engine, None)
+        return memory
+
+    def md(self, arg):
+        """The `Desc` (not owned: it lives as long as this primitive) of argument `arg`, or None."""
+        handle = _lib.dnnl_primitive_desc_query_md(self._pd.value, api.QUERY_EXEC_ARG_MD, arg)
+        return _Borrowed(handle) if handle else None
+
+    def size(self, arg):
+        """Bytes of argument `arg` (a workspace, say) in the primitive's layout; 0 if unused."""
+        md = self.md(arg)
+        return 0 if md is None else md.size
+
+    def implementation(self):
+        """oneDNN's name for the implementation it chose (for diagnostics)."""
+        name = ctypes.c_char_p()
+        _lib.dnnl_primitive_desc_query(self._pd.value, api.QUERY_IMPL_INFO_STR, 0,
+                                       ctypes.byref(name))
+        return name.value.decode()
+
+    def __call__(self, inputs, outputs):
+        """Runs on `inputs` and writes `outputs` (dicts from argument index to arrays)."""
+        with self._lock:
+            stream = _stream()
+            staged = []
+            for arg, array in inputs.items():
+                if arg in self._before:
+                    buffer = _aligned(self._inner[arg].size)
+                    self._before[arg]._run({api.ARG_SRC: array, api.ARG_DST: buffer}, stream)
+                    array = buffer
+                staged.append((arg, array))
+            converted = []
+            for arg, array in outputs.items():
+                if arg in self._after:
+                    buffer = _aligned(self._inner[arg].size)
+                    converted.append((arg, buffer, array))
+                    array = buffer
+                staged.append((arg, array))
+            self._run(dict(staged), stream)
+            for arg, buffer, array in converted:
+                self._after[arg]._run({api.ARG_SRC: buffer, api.ARG_DST: array}, stream)
+
+    def _run(self, arrays, stream):
+        memories = self._memories
+        for arg, array in arrays.items():
+            _lib.dnnl_memory_set_data_handle(memories[arg].value, _address(array))
+        _lib.dnnl_primitive_execute(self._primitive.value, stream, self._nargs, self._args)
+        _lib.dnnl_stream_wait(stream)
+
+
+class _Borrowed(Desc):
+    """A descriptor owned by a primitive descriptor: compared and sized, never freed."""
+    __slots__ = ()
+
+    def __del__(self):
+        pass
+
+
+_cache = collections.OrderedDict()
+_MISSING = object()
+
+
+def cached(key, build):
+    """The primitive for `key`, made by `build()` on first use; None where oneDNN has none.
+
+    `build` raising `Unsupported` is remembered as None, so that a configuration
+    oneDNN cannot run costs one attempt. The least recently used go first.
+    """
+    primitive = _cache.get(key, _MISSING)
+    if primitive is _MISSING:
+        try:
+            primitive = build()
+        except api.Unsupported:
+            primitive = None
+        with _lock:
+            _cache[key] = primitive
+            if len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
+    else:
+        try:
+            _cache.move_to_end(key)
+        except KeyError:  # dropped by another thread meanwhile
+            pass
+    return primitive
+
+
+def clear_cache():
+    """Drops every cached primitive (the native objects go with their last reference)."""
+    with _lock:
+        _cache.clear()

@@ -1,0 +1,142 @@
+"""The oneDNN binding: loading on demand, the switch, layouts, the primitive cache, threads."""
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+from tests.internals import onednn, onednn_api as api
+
+needs_onednn = pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
+
+
+def _run(code, **env):
+    import os
+    environment = dict(os.environ, **env)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env=environment, check=True)
+    return result.stdout.strip(), result.stderr
+
+
+def _transpose(shape):
+    x_desc = onednn.describe(shape, np.float32, onednn.plain_strides(shape, np.float32))
+    y_desc = onednn.describe(shape, np.float32,
+                             onednn.plain_strides(shape, np.float32, order=(1, 0)))
+    return onednn.Primitive.reorder(x_desc, y_desc)
+
+
+def test_import_does_not_load_the_library():
+    out, _ = _run("import eagerflow as tf\n"
+                  "tf.constant([1.0]) + 1\n"
+                  "print(any('libdnnl' in line for line in open('/proc/self/maps')))")
+    assert out == "False"
+
+
+def test_tensorflow_switch_turns_it_off():
+    out, _ = _run("from eagerflow._src.backend import onednn; print(onednn.enabled())",
+                  TF_ENABLE_ONEDNN_OPTS="0")
+    assert out == "False"
+
+
+def test_missing_library_warns_once_and_falls_back():
+    code = ("import warnings\n"
+            "warnings.simplefilter('always')\n"
+            "from eagerflow._src.backend import onednn\n"
+            "with warnings.catch_warnings(record=True) as seen:\n"
+            "    warnings.simplefilter('always')\n"
+            "    states = [onednn.enabled(), onednn.enabled()]\n"
+            "print(states, len(seen), seen[0].category.__name__ if seen else None)")
+    out, _ = _run(code, EAGERFLOW_ONEDNN_LIBRARY="/nonexistent/libdnnl.so.3")
+    expected_warnings = 1 if api.expected() else 0
+    assert out.startswith(f"[False, False] {expected_warnings}")
+
+
+def test_set_enabled_overrides_and_restores():
+    before = onednn.enabled()
+    try:
+        onednn.set_enabled(False)
+        assert onednn.enabled() is False
+    finally:
+        onednn.set_enabled(None)
+    assert onednn.enabled() == before
+
+
+def test_plain_strides_follow_the_given_axis_order():
+    assert onednn.plain_strides((2, 3, 4), np.float32) == (48, 16, 4)
+    assert onednn.plain_strides((2, 3, 4, 5), np.float32, order=(0, 2, 3, 1)) == (240, 4, 60, 12)
+    assert onednn.plain_strides((0, 3), np.float64) == (24, 8)
+
+
+@needs_onednn
+@pytest.mark.parametrize("shape", [(2, 3), (1, 1), (17, 5)])
+def test_reorder_between_layouts(shape):
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    y = np.empty(shape[::-1], np.float32)
+    _transpose(shape)({api.ARG_SRC: x}, {api.ARG_DST: y})
+    np.testing.assert_array_equal(y, x.T)
+
+
+@needs_onednn
+def test_empty_arrays_are_left_to_numpy():
+    assert onednn.cached(("test-empty",), lambda: _transpose((0, 4))) is None
+
+
+@needs_onednn
+def test_cache_builds_once_and_remembers_unsupported():
+    calls = []
+
+    def build():
+        calls.append(1)
+        return _transpose((2, 3))
+
+    first = onednn.cached(("test-cache", 1), build)
+    assert onednn.cached(("test-cache", 1), build) is first and len(calls) == 1
+
+    def unsupported():
+        calls.append(2)
+        raise api.Unsupported("dnnl_test", api.UNIMPLEMENTED)
+
+    assert onednn.cached(("test-cache", 2), unsupported) is None
+    assert onednn.cached(("test-cache", 2), unsupported) is None
+    assert calls == [1, 2]
+
+
+@needs_onednn
+def test_cache_is_bounded(monkeypatch):
+    monkeypatch.setattr(onednn, "CACHE_SIZE", 3)
+    onednn.clear_cache()
+    for i in range(5):
+        onednn.cached(("test-bound", i), lambda: _transpose((2, 2)))
+    assert len(onednn._cache) == 3
+    onednn.clear_cache()
+
+
+@needs_onednn
+def test_failed_calls_raise_a_status_error():
+    bad = onednn.describe((2, 3), np.float32, onednn.plain_strides((2, 3), np.float32))
+    other = onednn.describe((4, 5), np.float32, onednn.plain_strides((4, 5), np.float32))
+    with pytest.raises(api.DnnlError, match="dnnl_reorder_primitive_desc_create"):
+        onednn.Primitive.reorder(bad, other)
+
+
+@needs_onednn
+def test_one_primitive_from_several_threads():
+    reorder = onednn.cached(("test-threads",), lambda: _transpose((64, 48)))
+    rng = np.random.default_rng(1)
+    inputs = [rng.standard_normal((64, 48)).astype(np.float32) for _ in range(4)]
+    failures = []
+
+    def work(x):
+        for _ in range(50):
+            y = np.empty((48, 64), np.float32)
+            reorder({api.ARG_SRC: x}, {api.ARG_DST: y})
+            if not np.array_equal(y, x.T):
+                failures.append(1)
+
+    threads = [threading.Thread(target=work, args=(x,)) for x in inputs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
