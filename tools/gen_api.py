@@ -2,13 +2,16 @@
 
 Run from the project root after adding, renaming or removing a declaration:
 
-    python tools/gen_api.py           # rewrites src/eagerflow/**/__init__.py
+    python tools/gen_api.py           # rewrites src/eagerflow/**/__init__.py and
+                                      # src/eagerflow/_src/backend/dispatch_wrappers.py
     python tools/gen_api.py --check   # exit status 1 when a file is out of date
 
 Each namespace (``math``, ``nn``, ``keras.layers``, ...) becomes a package of
 plain re-exports: one ``from eagerflow._src.<module> import <names>`` per
 defining module, then its sub-namespaces. ``tf.keras`` loads on first use.
+The dispatch wrappers of the public functions are written as source too.
 """
+import hashlib
 import importlib
 import os
 import pkgutil
@@ -203,15 +206,46 @@ def render(ns, entries, children):
     return "\n".join(out) + "\n"
 
 
+WRAPPERS = os.path.join("src", "eagerflow", "_src", "backend", "dispatch_wrappers.py")
+
+
+def render_wrappers(exports):
+    """The text of the module of dispatch wrappers: one factory per signature (parameter
+    names and kinds), and `WRAPPERS`, {canonical name: factory} of every wrapped function."""
+    from eagerflow._src.backend.api_export import wrapper_source  # noqa: PLC0415
+    sources = {}
+    for obj, _, _, _ in exports:
+        fn = getattr(obj, "__dict__", {}).get("_undispatched")
+        if fn is not None:
+            sources[obj._tf_api_names[0]] = wrapper_source(fn, "_factory")[0]
+    # Named by their source's hash: a new signature adds a factory without renaming others.
+    factories = {source: "_w" + hashlib.sha1(source.encode()).hexdigest()[:10]
+                 for source in set(sources.values())}
+    out = [f'"""{WRAPPERS_DOC}"""', HEADER.rstrip("\n")]
+    for source, factory in sorted(factories.items(), key=lambda item: item[1]):
+        out += ["", "", source.replace("_factory", factory, 1).rstrip("\n")]
+    out += ["", "", "WRAPPERS = {"]
+    out += [f"    {name!r}: {factories[sources[name]]}," for name in sorted(sources)]
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+WRAPPERS_DOC = """Dispatch wrappers of the public functions (see `api_export`), one factory per
+signature, written as source so that they load from bytecode at import."""
+
+
 def generate():
-    """{path relative to the project root: text} of every public module."""
-    tree = namespaces(declarations())
+    """{path relative to the project root: text} of every public module and of the module
+    of dispatch wrappers."""
+    exports = declarations()
+    tree = namespaces(exports)
     files = {}
     for ns, entries in tree.items():
         children = sorted(c.rpartition(".")[2] for c in tree
                           if c and c.rpartition(".")[0] == ns)
         rel = os.path.join("src", "eagerflow", *(ns.split(".") if ns else []), "__init__.py")
         files[rel] = render(ns, entries, children)
+    files[WRAPPERS] = render_wrappers(exports)
     return files
 
 
