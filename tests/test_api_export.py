@@ -100,6 +100,19 @@ def test_import_keeps_keras_lazy():
     assert tf.keras.__version__ == "2.21.0"
 
 
+def test_import_loads_no_module_it_can_do_without():
+    # Each costs milliseconds of ``import eagerflow``; the code using them loads them.
+    code = ("import sys, numpy; before = set(sys.modules); import eagerflow; "
+            "print(sorted(set(sys.modules) - before))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")})
+    loaded = set(eval(out.stdout))  # noqa: S307 (a list of names printed above)
+    assert "eagerflow" in loaded
+    heavy = {"logging", "ctypes.util", "subprocess", "secrets", "hashlib", "sysconfig",
+             "numpy.polynomial"}
+    assert loaded & heavy == set()
+
+
 def test_a_new_declaration_makes_the_modules_stale():
     gen = _generator()
     api_export.export("math.plus").export_constant(MATH, "add")
