@@ -165,13 +165,15 @@ _GENERATED = None  # see _generated
 
 
 def _generated():
-    """{canonical name: factory of its wrapper} written by ``tools/gen_api.py`` ({} when the
-    module is missing): the wrappers load from bytecode, with nothing compiled at import."""
+    """{canonical name: factory of its wrapper} written by ``tools/gen_api.py``: the wrappers
+    load from bytecode, with nothing compiled at import. {} when the module is missing or
+    unreadable (a merge left conflict markers), so that gen_api can still import eagerflow
+    to write it again."""
     global _GENERATED
     try:
         from eagerflow._src.backend import dispatch_wrappers  # noqa: PLC0415
         _GENERATED = dispatch_wrappers.WRAPPERS
-    except ImportError:
+    except (ImportError, SyntaxError):
         _GENERATED = {}
     return _GENERATED
 
