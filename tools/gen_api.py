@@ -208,31 +208,31 @@ def render(ns, entries, children):
 
 
 WRAPPERS = os.path.join("src", "eagerflow", "_src", "backend", "dispatch_wrappers.py")
+WRAPPERS_DOC = """Dispatch wrappers of the public functions (see `api_export`), one factory per
+signature, written as source so that they load from bytecode at import."""
 
 
 def render_wrappers(exports):
     """The text of the module of dispatch wrappers: one factory per signature (parameter
     names and kinds), and `WRAPPERS`, {canonical name: factory} of every wrapped function."""
     from eagerflow._src.backend.api_export import wrapper_source  # noqa: PLC0415
-    sources = {}
-    for obj, _, _, _ in exports:
+    sources, wrapped = {}, set()
+    for obj, _, _, names in exports:
         fn = getattr(obj, "__dict__", {}).get("_undispatched")
-        if fn is not None:
-            sources[obj._tf_api_names[0]] = wrapper_source(fn, "_factory")[0]
+        if fn is not None and fn not in wrapped:  # its first declaration, which wrapped it
+            wrapped.add(fn)
+            canonical = next(n for n in names if not n.startswith("keras."))
+            sources[canonical] = wrapper_source(fn, "_factory")[0]
     # Named by their source's hash: a new signature adds a factory without renaming others.
     factories = {source: "_w" + hashlib.sha1(source.encode()).hexdigest()[:10]
                  for source in set(sources.values())}
     out = [f'"""{WRAPPERS_DOC}"""', HEADER.rstrip("\n")]
     for source, factory in sorted(factories.items(), key=lambda item: item[1]):
-        out += ["", "", source.replace("_factory", factory, 1).rstrip("\n")]
+        out += ["", "", source.replace("def _factory(", f"def {factory}(", 1).rstrip("\n")]
     out += ["", "", "WRAPPERS = {"]
     out += [f"    {name!r}: {factories[sources[name]]}," for name in sorted(sources)]
     out.append("}")
     return "\n".join(out) + "\n"
-
-
-WRAPPERS_DOC = """Dispatch wrappers of the public functions (see `api_export`), one factory per
-signature, written as source so that they load from bytecode at import."""
 
 
 def generate():
