@@ -95,8 +95,10 @@ def _forward_pd(src, weights, bias, dst, geometry, attr=None):
 
 
 class _Case:
-    """The descriptions of one convolution's arrays: activations as given, filter both plain
-    and "any"."""
+    """The descriptions of one convolution's arrays, as given (`x`, `w`, `y`) and as its
+    primitive descriptors are asked for them: the filter "any", and channels-first
+    activations "any" too (on plain channels-first arrays oneDNN has only GEMM code, on
+    channels-last ones its direct kernels)."""
 
     def __init__(self, x_shape, w_shape, y_shape, dtype, channels_first, groups, strides,
                  dilations, pads):
@@ -106,10 +108,14 @@ class _Case:
         self.w = onednn.describe(dims, dtype, byte_strides)
         self.w_any = onednn.describe(dims, dtype, None)
         self.geometry = _geometry(strides, dilations, pads)
+        self.x_any, self.y_any = self.x, self.y
+        if channels_first:
+            self.x_any = onednn.describe(_activation(x_shape, dtype, True)[0], dtype, None)
+            self.y_any = onednn.describe(_activation(y_shape, dtype, True)[0], dtype, None)
 
     def hint(self):
         """The forward primitive descriptor the gradients' descriptors are made from."""
-        return _forward_pd(self.x, self.w_any, None, self.y, self.geometry)
+        return _forward_pd(self.x_any, self.w_any, None, self.y_any, self.geometry)
 
 
 def _out_shape(x_shape, w_shape, channels_first, strides, dilations, pads):
@@ -137,7 +143,7 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
                      dilations, pads)
         b = None if bias is None else onednn.describe((w.shape[-1],), dtype, (dtype.itemsize,))
         attr = _attr(post_ops)
-        pd = _forward_pd(case.x, case.w_any, b, case.y, case.geometry, attr)
+        pd = _forward_pd(case.x_any, case.w_any, b, case.y_any, case.geometry, attr)
         plain = {api.ARG_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DST: case.y}
         if b is not None:
             plain[api.ARG_BIAS] = b
@@ -171,8 +177,8 @@ def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, grou
         hint = case.hint()
         pd = onednn._Handle("dnnl_primitive_desc_destroy")
         onednn.lib().dnnl_convolution_backward_data_primitive_desc_create(
-            ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x.handle,
-            case.w_any.handle, case.y.handle, *case.geometry, hint.value, None)
+            ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
+            case.w_any.handle, case.y_any.handle, *case.geometry, hint.value, None)
         plain = {api.ARG_DIFF_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DIFF_DST: case.y}
         return onednn.Primitive(pd, plain, keep=(case, hint))
 
@@ -201,8 +207,8 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
         hint = case.hint()
         pd = onednn._Handle("dnnl_primitive_desc_destroy")
         onednn.lib().dnnl_convolution_backward_weights_primitive_desc_create(
-            ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x.handle,
-            case.w_any.handle, None, case.y.handle, *case.geometry, hint.value, None)
+            ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
+            case.w_any.handle, None, case.y_any.handle, *case.geometry, hint.value, None)
         plain = {api.ARG_SRC: case.x, api.ARG_DIFF_DST: case.y, api.ARG_DIFF_WEIGHTS: case.w}
         return onednn.Primitive(pd, plain, keep=(case, hint))
 
