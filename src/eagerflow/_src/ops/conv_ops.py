@@ -11,6 +11,9 @@ window's share back the same way. Depthwise convolution, whose per-channel filte
 are too small for a GEMM, accumulates over kernel positions; its gradients are
 those of a grouped convolution with one input channel per group.
 
+Float32 and bfloat16 convolutions and their gradients run on oneDNN where it
+loads (`onednn_conv`); the NumPy code here runs otherwise (results equal up to rounding).
+
 >>> x = tf.constant(np.arange(9.0, dtype=np.float32).reshape(1, 3, 3, 1))
 >>> tf.nn.conv2d(x, tf.constant(np.ones((2, 2, 1, 1), np.float32)), 1, "VALID").shape
 TensorShape([1, 2, 2, 1])
