@@ -338,6 +338,17 @@ def test_other_dtypes_stay_on_numpy(both):
     assert not _natives()
 
 
+def test_reference_implementations_are_left_to_numpy(both, monkeypatch):
+    """oneDNN's reference code (a loop per element) is slower than NumPy's GEMMs."""
+    monkeypatch.setattr(onednn.Primitive, "implementation", lambda self: "ref:any")
+    x, w = _rand(2, 6, 5, 3), _rand(3, 3, 3, 4, seed=1)
+    native, numpy = both(lambda: _value_and_grads(
+        lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"), x, w), expect=())
+    assert not _natives()
+    for a, b in zip(native, numpy):
+        np.testing.assert_array_equal(a, b)
+
+
 # ----------------------------------------------------------------------------- fused
 
 _FUSED = registry.get("_FusedConv2D")

@@ -94,6 +94,15 @@ def _forward_pd(src, weights, bias, dst, geometry, attr=None):
     return pd
 
 
+def _primitive(pd, plain, keep):
+    """The `onednn.Primitive` of `pd`, or `Unsupported` where oneDNN found only its reference
+    code (a loop per element, slower than NumPy's GEMMs)."""
+    primitive = onednn.Primitive(pd, plain, keep)
+    if primitive.implementation().startswith("ref"):
+        raise api.Unsupported("reference implementation only", api.UNIMPLEMENTED)
+    return primitive
+
+
 class _Case:
     """The descriptions of one convolution's arrays, as given (`x`, `w`, `y`) and as its
     primitive descriptors are asked for them: the filter "any", and channels-first
@@ -147,7 +156,7 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
         plain = {api.ARG_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DST: case.y}
         if b is not None:
             plain[api.ARG_BIAS] = b
-        return onednn.Primitive(pd, plain, keep=(case, attr))
+        return _primitive(pd, plain, keep=(case, attr))
 
     primitive = onednn.cached(key, build)
     if primitive is None:
@@ -180,7 +189,7 @@ def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, grou
             ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
             case.w_any.handle, case.y_any.handle, *case.geometry, hint.value, None)
         plain = {api.ARG_DIFF_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DIFF_DST: case.y}
-        return onednn.Primitive(pd, plain, keep=(case, hint))
+        return _primitive(pd, plain, keep=(case, hint))
 
     primitive = onednn.cached(key, build)
     if primitive is None:
@@ -210,7 +219,7 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
             ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
             case.w_any.handle, None, case.y_any.handle, *case.geometry, hint.value, None)
         plain = {api.ARG_SRC: case.x, api.ARG_DIFF_DST: case.y, api.ARG_DIFF_WEIGHTS: case.w}
-        return onednn.Primitive(pd, plain, keep=(case, hint))
+        return _primitive(pd, plain, keep=(case, hint))
 
     primitive = onednn.cached(key, build)
     if primitive is None:
