@@ -244,6 +244,15 @@ def test_empty_batch_runs_numpy(both):
     np.testing.assert_array_equal(native[2], np.zeros_like(w))
 
 
+@pytest.mark.parametrize("size,stride", [(2, 2), (4, 1), (1, 3)])
+def test_kernel_larger_than_the_input_gives_an_empty_output(both, size, stride):
+    x, w = _rand(2, size, size, 2), _rand(5, 5, 2, 3, seed=1)
+    native, numpy = both(lambda: _value_and_grads(
+        lambda x, w: tf.nn.conv2d(x, w, stride, "VALID"), x, w), expect=())
+    assert native[0].shape == (2, 0, 0, 3)
+    _close(native, numpy)
+
+
 def test_non_contiguous_inputs_and_variables(both):
     x_nchw, w = _rand(2, 3, 7, 6), _rand(3, 2, 3, 4, seed=1)
 

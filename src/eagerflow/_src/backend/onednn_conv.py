@@ -130,7 +130,8 @@ class _Case:
 def _out_shape(x_shape, w_shape, channels_first, strides, dilations, pads):
     nd = len(strides)
     sizes = x_shape[2:] if channels_first else x_shape[1:-1]
-    outs = [(size + b + a - (k - 1) * d - 1) // s + 1 for size, k, s, d, (b, a) in
+    # no window fits where the kernel outgrows the padded input: an empty output
+    outs = [max((size + b + a - (k - 1) * d - 1) // s + 1, 0) for size, k, s, d, (b, a) in
             zip(sizes, w_shape[:nd], strides, dilations, pads)]
     return (x_shape[0], w_shape[-1], *outs) if channels_first else (x_shape[0], *outs, w_shape[-1])
 
