@@ -59,7 +59,8 @@ def _close(native, numpy, rtol=1e-4, atol=1e-4):
         return
     native, numpy = np.asarray(native), np.asarray(numpy)
     assert native.dtype == numpy.dtype and native.shape == numpy.shape
-    scale = max(float(np.abs(numpy.astype(F32)).max(initial=0)), 1.0)
+    finite = np.abs(numpy.astype(F32))[np.isfinite(numpy.astype(F32))]
+    scale = max(float(finite.max(initial=0)), 1.0)
     np.testing.assert_allclose(native.astype(F32), numpy.astype(F32), rtol=rtol,
                                atol=atol * scale)
 
@@ -253,6 +254,20 @@ def test_kernel_larger_than_the_input_gives_an_empty_output(both, size, stride):
     _close(native, numpy)
 
 
+@pytest.mark.parametrize("dtype", [F32, BF16])
+@pytest.mark.parametrize("channels,stride", [(4, 1), (4, 2), (3, 1), (16, 1)])
+def test_non_finite_inputs_reach_the_outputs_their_windows_cover(both, dtype, channels, stride):
+    x = _rand(3, 9, 8, channels, dtype=dtype)
+    x[1, 4, 4, 1], x[2, 1, 6, 0] = np.inf, np.nan
+    w = _rand(3, 3, channels, 5, seed=1, dtype=dtype)
+    native, numpy = both(lambda: _value_and_grads(
+        lambda x, w: tf.nn.conv2d(x, w, stride, "SAME"), x, w), ALL)
+    for a, b in zip(native, numpy):
+        np.testing.assert_array_equal(np.isnan(a.astype(F32)), np.isnan(b.astype(F32)))
+        np.testing.assert_array_equal(np.isinf(a.astype(F32)), np.isinf(b.astype(F32)))
+    assert np.isnan(native[0]).any() and np.isfinite(native[0]).any()
+
+
 def test_non_contiguous_inputs_and_variables(both):
     x_nchw, w = _rand(2, 3, 7, 6), _rand(3, 2, 3, 4, seed=1)
 
@@ -368,6 +383,7 @@ _FUSED = registry.get("_FusedConv2D")
                                         b"Sigmoid"])
 def test_fused_conv2d_bias_and_activation(both, activation, dtype):
     x, w = _rand(3, 9, 8, 4, dtype=dtype) * 3, _rand(3, 3, 4, 5, seed=1, dtype=dtype)
+    x[0, 0, 0, 0], x[1, 4, 4, 1] = np.nan, np.inf  # their windows' outputs alike on both paths
     b = _rand(5, seed=2, dtype=dtype)
     attrs = {"strides": (1, 2, 1, 1), "padding": "SAME", "explicit_paddings": (),
              "data_format": "NHWC", "dilations": (1, 1, 1, 1),
@@ -378,7 +394,7 @@ def test_fused_conv2d_bias_and_activation(both, activation, dtype):
     tolerance = 1e-5 if dtype is F32 else 2e-2
     _close(native, numpy, rtol=tolerance, atol=tolerance)
     if activation == b"Relu6":
-        assert native.max() == 6
+        assert native[np.isfinite(native)].max() == 6
 
 
 def test_keras_conv_layers_in_a_function_train_step(both):

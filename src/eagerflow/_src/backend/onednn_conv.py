@@ -24,20 +24,30 @@ from eagerflow._src.backend import onednn_api as api
 
 try:
     import ml_dtypes
-    _NATIVE = frozenset({np.dtype(np.float32), np.dtype(ml_dtypes.bfloat16)})
+    _BF16 = np.dtype(ml_dtypes.bfloat16)
+    _NATIVE = frozenset({np.dtype(np.float32), _BF16})
 except ImportError:  # pragma: no cover - ml_dtypes is a dependency
-    _NATIVE = frozenset({np.dtype(np.float32)})
+    _BF16, _NATIVE = None, frozenset({np.dtype(np.float32)})
 
-# Activations oneDNN applies exactly as the NumPy kernels do: name -> (algorithm, beta);
-# the alpha of LeakyRelu is its attr, of the others 0.
-POST_OPS = {b"Relu": (api.ELTWISE_RELU, 0.0), b"Relu6": (api.ELTWISE_CLIP, 6.0),
-            b"LeakyRelu": (api.ELTWISE_RELU, 0.0)}
+# oneDNN's ReLU (alpha 0) and clip post-ops take a maximum that turns NaN into 0, where
+# TensorFlow and the NumPy kernels keep NaN; its leaky ReLU (alpha not 0) multiplies, as
+# they do: the one activation fused here.
+LEAKY_RELU = api.ELTWISE_RELU
 
 
 def usable(xp, *arrays):
     """True when oneDNN should run a convolution of `arrays` (its inputs)."""
     return (xp is np and arrays[0].dtype in _NATIVE and all(a.size for a in arrays)
             and onednn.enabled())
+
+
+def _result(array):
+    """`array`, or None to have NumPy compute it again: oneDNN's bfloat16 kernels (AMX
+    tiles) multiply the zeros padding their blocks by an inf or NaN of the input, which
+    spreads NaN to outputs whose windows hold only finite values."""
+    if array.dtype == _BF16 and not np.isfinite(array).all():
+        return None
+    return array
 
 
 def _activation(shape, dtype, channels_first):
@@ -138,8 +148,8 @@ def _out_shape(x_shape, w_shape, channels_first, strides, dilations, pads):
 
 def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, post_ops=()):
     """The convolution of `x` (one batch dim) with filter `w`, ``activation(conv + bias)``
-    when given a `bias` and `post_ops` ((algorithm, alpha, beta) each); None where oneDNN
-    has no implementation."""
+    when given a `bias` and `post_ops` ((algorithm, alpha, beta) each, see `LEAKY_RELU`);
+    None where oneDNN has no implementation."""
     x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
     dtype = x.dtype
     y_shape = _out_shape(x.shape, w.shape, channels_first, strides, dilations, pads)
@@ -167,7 +177,7 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
     if bias is not None:
         inputs[api.ARG_BIAS] = np.ascontiguousarray(bias)
     primitive(inputs, {api.ARG_DST: y})
-    return y
+    return _result(y)
 
 
 def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, groups):
@@ -197,7 +207,7 @@ def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, grou
         return None
     dx = np.empty(x_shape, dtype)
     primitive({api.ARG_WEIGHTS: w, api.ARG_DIFF_DST: dy}, {api.ARG_DIFF_SRC: dx})
-    return dx
+    return _result(dx)
 
 
 def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, groups):
@@ -227,4 +237,4 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
         return None
     dw = np.empty(w_shape, dtype)
     primitive({api.ARG_SRC: x, api.ARG_DIFF_DST: dy}, {api.ARG_DIFF_WEIGHTS: dw})
-    return dw
+    return _result(dw)

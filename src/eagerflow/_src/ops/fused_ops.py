@@ -91,16 +91,14 @@ def _fused_conv2d(xp, x, w, bias, strides, padding, explicit_paddings, data_form
 
 def _native_fused_conv2d(x, w, bias, strides, padding, explicit_paddings, dilations, fused_ops,
                          leakyrelu_alpha):
-    """`_fused_conv2d` on oneDNN, the bias and an exact activation (ReLU, ReLU6, leaky ReLU)
-    fused into the convolution; the others run their kernel on its result."""
+    """`_fused_conv2d` on oneDNN, the bias (and a leaky ReLU) fused into the convolution;
+    other activations run their kernel on its result, in place where they can."""
     _, pads = conv_ops._conv_geometry(list(x.shape), list(w.shape), strides, padding,
                                       explicit_paddings, "NHWC", dilations)
     activation = fused_ops[1] if len(fused_ops) > 1 else None
     post_ops = ()
-    if activation in onednn_conv.POST_OPS:
-        algorithm, beta = onednn_conv.POST_OPS[activation]
-        alpha = float(leakyrelu_alpha) if activation == b"LeakyRelu" else 0.0
-        post_ops = ((algorithm, alpha, beta),)
+    if activation == b"LeakyRelu" and leakyrelu_alpha != 0:
+        post_ops = ((onednn_conv.LEAKY_RELU, float(leakyrelu_alpha), 0.0),)
     y = onednn_conv.forward(conv_ops._flat(x, 2), w, *conv_ops._native_window(
         x.shape, w.shape, strides, "NHWC", dilations, pads), bias=bias, post_ops=post_ops)
     if y is None:
