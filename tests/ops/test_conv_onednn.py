@@ -268,6 +268,19 @@ def test_non_finite_inputs_reach_the_outputs_their_windows_cover(both, dtype, ch
     assert np.isnan(native[0]).any() and np.isfinite(native[0]).any()
 
 
+def test_filter_gradient_of_an_infinite_border_gradient_matches_tensorflow(both):
+    """Padding times inf: TF's oneDNN kernels skip the padding, its own kernels (and
+    TF_ENABLE_ONEDNN_OPTS=0) multiply it, giving NaN; each path gives its TF's values."""
+    x, dy = np.ones((1, 4, 4, 1), F32), np.ones((1, 4, 4, 1), F32)
+    dy[0, 0, 0, 0] = np.inf
+    native, numpy = both(lambda: c.conv2d_backprop_filter(x, [3, 3, 1, 1], dy, [1, 1, 1, 1],
+                                                          "SAME").numpy().reshape(3, 3),
+                         ("conv_backward_weights",))
+    inf, nan = np.inf, np.nan
+    np.testing.assert_array_equal(native, [[9, 12, 9], [12, inf, inf], [9, inf, inf]])
+    np.testing.assert_array_equal(numpy, [[nan, nan, nan], [nan, inf, inf], [nan, inf, inf]])
+
+
 def test_non_contiguous_inputs_and_variables(both):
     x_nchw, w = _rand(2, 3, 7, 6), _rand(3, 2, 3, 4, seed=1)
 
