@@ -14,6 +14,11 @@ grouped filter ``(*kernel, 1, channels * multiplier)`` in the same memory.
 Primitives are cached by everything they depend on: shapes, dtype, layout,
 strides, dilations, paddings (TF's SAME may pad one more element after than
 before; oneDNN takes both sides), groups and the fused operations.
+
+>>> x, w = np.ones((1, 3, 3, 1), np.float32), np.ones((2, 2, 1, 1), np.float32)
+>>> if usable(np, x, w):  # NHWC, strides and dilations 1, no padding, one group
+...     y = forward(x, w, (1, 1), (1, 1), [(0, 0), (0, 0)], False, 1)
+...     assert y.shape == (1, 2, 2, 1) and (y == 4).all()
 """
 import ctypes
 
