@@ -13,7 +13,6 @@ ctypes would truncate 64-bit handles) and with a status check that raises
 (1, 17, 33)
 """
 import ctypes
-import importlib.metadata
 import os
 import sys
 
@@ -165,6 +164,7 @@ def _check(result, function, arguments):
 
 def _candidates():
     """Paths to try for libdnnl, the override first."""
+    import importlib.metadata  # only when loading: importing it costs tens of milliseconds
     override = os.environ.get("EAGERFLOW_ONEDNN_LIBRARY")
     if override:
         return [override]
