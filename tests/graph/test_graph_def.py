@@ -79,7 +79,8 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
 
 @pytest.mark.parametrize("name", ["mlp", "convnet", "tensors", "mlp_train_step", "keras_cnn",
                                   "keras_train_step", "keras_attention", "control_flow",
-                                  "limited_loops", "variable_bodies", "counts_and_draws"])
+                                  "limited_loops", "variable_bodies", "counts_and_draws",
+                                  "nested_calls"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -638,6 +639,9 @@ def _call_graph_def(body_fn, spec, variable=None):
 
 
 def test_gradients_through_an_imported_call_reading_a_variable_and_not_repeating_effects():
+    """The tape records the body's ops as they ran (the call inlined), so a body updating a
+    variable is differentiated without running it again (TF 2.21 fails there: its
+    SymbolicGradient is not found)."""
     v = tf.Variable(3.0)
     fn = _call_graph_def(lambda x: tf.sin(x) * v, tf.TensorSpec([2]), v)
     x = tf.constant([0.5, 1.0])
@@ -651,7 +655,5 @@ def test_gradients_through_an_imported_call_reading_a_variable_and_not_repeating
         tape.watch(x)
         y = fn(x)
     assert v.numpy() == 4.0
-    with pytest.raises(tf.errors.UnimplementedError, match="would repeat the effect of its node "
-                                                          r".*op AssignAddVariableOp"):
-        tape.gradient(y, x)
+    _same(tape.gradient(y, x), np.array([4.0, 4.0], np.float32))
     assert v.numpy() == 4.0

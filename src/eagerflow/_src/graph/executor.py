@@ -26,6 +26,7 @@ from eagerflow._src.core.registry import RuleTable
 from eagerflow._src.core.variables import _READ, Variable
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
+from eagerflow._src.graph.passes.inline_calls import inlined_operations
 from eagerflow._src.graph.passes.pipeline import optimize
 from eagerflow._src.graph.passes.program import Program
 
@@ -39,9 +40,11 @@ _programs = itertools.count()
 emission_rules = RuleTable("emission", lambda op: True)
 
 
-def needed_operations(graph, outputs):
-    """The operations the outputs depend on, and every stateful one, in creation order."""
-    return eliminate_dead_code(Program.from_graph(graph, [], outputs)).operations
+def needed_operations(graph, outputs, inline=True):
+    """The operations the outputs depend on, and every stateful one, in creation order; the
+    calls of library functions replaced by their bodies' ops unless `inline` is False."""
+    operations = inlined_operations(graph) if inline else graph.get_operations()
+    return eliminate_dead_code(Program(operations, [], outputs)).operations
 
 
 def compile_graph(graph, inputs, outputs, name="graph"):
