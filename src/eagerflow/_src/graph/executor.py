@@ -21,6 +21,7 @@ import itertools
 
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import from_array
+from eagerflow._src.core.dtypes import resource
 from eagerflow._src.core.dispatch import dispatch, kernel_error
 from eagerflow._src.core.registry import RuleTable
 from eagerflow._src.core.variables import _READ, Variable
@@ -228,7 +229,24 @@ def replay(graph, inputs, outputs, values):
         # A variable is itself, unless it stands for a variable argument given in `values`.
         args = tuple(env.get(id(t), t) if isinstance(t, Variable) else env[id(t)]
                      for t in op.inputs)
-        result = dispatch(op.op_def, args, op.attrs)
+        if building is not None and any(getattr(a, "dtype", None) == resource
+                                        and isinstance(a, SymbolicTensor) for a in args):
+            result = _read_through_handle(building, op, args)
+        else:
+            result = dispatch(op.op_def, args, op.attrs)
         for t, v in zip(op.outputs, result if op.op_def.multi else (result,)):
             env[id(t)] = v
     return [env.get(id(t), t) if isinstance(t, Variable) else env[id(t)] for t in outputs]
+
+
+def _read_through_handle(graph, op, args):
+    """`op` added to `graph` on `args`, among which a variable's handle only run time gives
+    (a resource argument of a body read from TF): its rule cannot tell what the variable
+    holds, so its outputs are as `op`'s were; the tapes record it as `dispatch` would."""
+    new = graph._add(op.op_def, op.type, graph.unique_name(op.name),
+                     tuple(graph.capture(a) for a in args), op.attrs,
+                     [(t.shape, t.dtype) for t in op.outputs])
+    result = new.outputs if op.op_def.multi else new.outputs[0]
+    for recorder in context.get().recorders:
+        recorder.record(op.op_def, args, op.attrs, result)
+    return result
