@@ -39,7 +39,7 @@ import numpy as np
 from eagerflow._src.autodiff.backprop import hold
 from eagerflow._src.autodiff.tape import (
     GradientTape, UnconnectedGradients, is_differentiable, records, watch_accessed)
-from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.api_export import SymbolicCall, export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
@@ -451,6 +451,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     if parallel_iterations < 1:
         raise TypeError("parallel_iterations must be a positive integer.")
     if context.executing_eagerly():
+        for v in nest.flatten(loop_vars):
+            if isinstance(v, SymbolicTensor) and v.graph.lifts_eager_ops:
+                # a Keras tensor: TF's loop, which has no dispatch support, fails on it
+                raise SymbolicCall(f"A while_loop cannot take {v} as a loop variable.")
         return _eager_while(cond, body, loop_vars, maximum_iterations)
     structure = loop_vars
     flat = [_carried(v) for v in nest.flatten(loop_vars)]

@@ -94,14 +94,14 @@ class _KerasGraph(Graph):
         # to a layer (see `api_export`); an API that cannot dispatch fails as in TF.
         tensor = next(t for t in inputs if isinstance(t, KerasTensor))
         error = SymbolicCall(
-            f"You are passing {tensor}, an intermediate Keras symbolic input/output, to a TF "
-            f"API that does not allow registering custom dispatchers, such as `tf.cond`, "
-            f"`tf.function`, gradient tapes, or `tf.map_fn`. Keras Functional model "
+            f"You are passing {tensor}, an intermediate TF-Keras symbolic input/output, to a "
+            f"TF API that does not allow registering custom dispatchers, such as `tf.cond`, "
+            f"`tf.function`, gradient tapes, or `tf.map_fn`. TF-Keras Functional model "
             f"construction only supports TF API calls that *do* support dispatching, such as "
             f"`tf.math.add` or `tf.reshape`. Other APIs cannot be called directly on symbolic "
             f"Kerasinputs/outputs. You can work around this limitation by putting the "
-            f"operation in a custom Keras layer `call` and calling that layer on this symbolic "
-            f"input/output.")
+            f"operation in a custom TF-Keras layer `call` and calling that layer on this "
+            f"symbolic input/output.")
         error.__suppress_context__ = True  # raised while dispatch handles an AttributeError
         raise error
 
