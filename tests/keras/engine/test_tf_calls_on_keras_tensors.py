@@ -151,7 +151,7 @@ def test_loops_tf_does_not_dispatch_raise_tf_kerass_type_error(apply):
 @pytest.mark.parametrize("apply, shape", [
     (lambda x: tf.vectorized_map(lambda r: r * 2.0, x), (4,)),
     (tf.signal.rfft, (4,)), (tf.linalg.slogdet, (2, 2)),
-    (tf.function(lambda v: v * 2.0), (4,)), (np.asarray, (4,))])
+    (tf.function(lambda v: v * 2.0), (4,)), (np.asarray, (4,)), (tf.constant, (4,))])
 def test_other_functions_tf_does_not_dispatch_raise_tf_kerass_type_error(apply, shape):
     keras.backend.clear_session()
     x = keras.Input(shape)
