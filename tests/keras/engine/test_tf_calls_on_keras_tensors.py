@@ -178,3 +178,13 @@ def test_a_cast_to_the_same_dtype_is_a_layer_as_in_tf_keras():
     a, _, c = model(np.ones((2, 3), np.float32))
     assert a.dtype == tf.float32 and c.dtype == tf.float64
     np.testing.assert_allclose(a.numpy(), np.ones((2, 3)))
+
+
+def test_a_tape_cannot_watch_a_keras_tensor():
+    keras.backend.clear_session()
+    x = keras.Input((4,))
+    with tf.GradientTape() as tape:
+        with pytest.raises(ValueError) as raised:
+            tape.watch(x)
+    assert str(raised.value) == (f"Passed in object {x} of type 'KerasTensor', not tf.Tensor or "
+                                 f"tf.Variable or ExtensionType.")
