@@ -144,3 +144,50 @@ def test_a_function_closing_over_a_tensor_of_the_caller_takes_it_as_an_input():
         tape.watch(x)
         r = outer(x)[0]
     np.testing.assert_allclose(tape.gradient(r, x).numpy(), [4.0, 8.0])
+
+
+def test_control_flow_in_a_function_called_with_different_variables_uses_each():
+    """A branch and a loop body of the callee reach the variable argument of each call (they
+    used to reach the one the callee was traced with)."""
+    a, b = tf.Variable(1.0), tf.Variable(10.0)
+
+    @tf.function
+    def bump(x, var):
+        return tf.cond(x > 0, lambda: var.assign_add(1.0) * 1.0, lambda: var * 1.0)
+
+    @tf.function
+    def bumps(x):
+        return bump(x, a) + bump(x, b)
+
+    assert bumps(tf.constant(1.0)).numpy() == 13.0
+    assert (a.numpy(), b.numpy()) == (2.0, 11.0)
+    assert bump(tf.constant(1.0), b).numpy() == 12.0 and (a.numpy(), b.numpy()) == (2.0, 12.0)
+
+    @tf.function
+    def inner(x, var):
+        r = tf.cond(x > 0, lambda: var * x, lambda: var * 2.0)
+        _, s = tf.while_loop(lambda i, s: i < 2, lambda i, s: (i + 1, s * var), (0, r))
+        return s
+
+    @tf.function
+    def outer(x):
+        return inner(x, a) + inner(x, b) * 2.0
+
+    a.assign(1.0)
+    b.assign(10.0)
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = outer(x)
+    assert y.numpy() == 6003.0
+    assert [g.numpy() for g in tape.gradient(y, [x, a, b])] == [2001.0, 9.0, 1800.0]
+
+    @tf.function
+    def inside(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = outer(x)
+        return y, tape.gradient(y, [x, a, b])
+
+    y, grads = inside(tf.constant(-1.0))
+    assert y.numpy() == 4002.0 and [g.numpy() for g in grads] == [0.0, 6.0, 1200.0]

@@ -91,9 +91,14 @@ class Emitter:
         """Writes the operations `outputs` need, with `inputs` held in `input_names`;
         returns the names holding the outputs."""
         names = {id(t): n for t, n in zip(inputs, input_names)}
+        # A variable whose handle is an argument (a body's) is the handle its op passes in.
+        handles = getattr(graph, "handle_arguments", None) or {}
 
         def ref(t):
             if isinstance(t, Variable):  # by reference: assignments replace the handle's array
+                given = handles.get(id(t._handle))
+                if given is not None and id(given) in names:
+                    return names[id(given)]
                 return self.bind(t._handle, "h")
             try:
                 return names[id(t)]
@@ -215,6 +220,9 @@ def replay(graph, inputs, outputs, values):
     it (a function called inside a function, or traced for its gradient).
     """
     env = {id(t): v for t, v in zip(inputs, values)}
+    for key, given in (getattr(graph, "handle_arguments", None) or {}).items():
+        if id(given) in env:  # a variable whose handle is an argument: the one given for it
+            env[key] = env[id(given)]
     building = context.get().graph
     if building is not None and graph.functions:  # the functions its ops name come along
         building.functions.update(graph.functions)
@@ -227,8 +235,8 @@ def replay(graph, inputs, outputs, values):
         if op.op_def is None:
             continue
         # A variable is itself, unless it stands for a variable argument given in `values`.
-        args = tuple(env.get(id(t), t) if isinstance(t, Variable) else env[id(t)]
-                     for t in op.inputs)
+        args = tuple(env.get(id(t._handle), env.get(id(t), t)) if isinstance(t, Variable)
+                     else env[id(t)] for t in op.inputs)
         if building is not None and any(getattr(a, "dtype", None) == resource
                                         and isinstance(a, SymbolicTensor) for a in args):
             result = _read_through_handle(building, op, args)
