@@ -177,33 +177,38 @@ def _check(op_name, mode, x, kernel, recurrent_kernel, bias, h0, c0):
     """TF-style InvalidArgumentErrors for inputs that do not fit together."""
     def fail(message):
         raise errors.InvalidArgumentError(None, op_name, f"{message} [Op:{op_name}]")
+
+    def text(shape):
+        return f"[{','.join(map(str, shape))}]"
     if mode not in GATES:
         fail(f"Unknown recurrent mode '{mode}'; expected one of {sorted(GATES)}")
     if x.ndim != 3:
         fail(f"input must be 3-dimensional{shape_text(x.shape)}")
-    width = GATES[mode] * h0.shape[-1] if h0.ndim == 2 else -1
-    units = recurrent_kernel.shape[0] if recurrent_kernel.ndim == 2 else -1
+    if h0.ndim != 2:
+        fail(f"h0 must be 2-dimensional{shape_text(h0.shape)}")
+    gates, units = GATES[mode], h0.shape[-1]
+    width = gates * units
     if kernel.shape != (x.shape[-1], width):
-        fail(f"kernel must be [input_size, {GATES[mode]} * units] = "
-             f"[{x.shape[-1]}, {width}]{shape_text(kernel.shape)}")
-    if recurrent_kernel.shape != (units, width) or units != h0.shape[-1]:
-        fail(f"recurrent_kernel must be [units, {GATES[mode]} * units] = "
-             f"[{h0.shape[-1]}, {width}]{shape_text(recurrent_kernel.shape)}")
+        fail(f"kernel must be [input_size, {gates} * units] = {text((x.shape[-1], width))}, "
+             f"got {text(kernel.shape)}")
+    if recurrent_kernel.shape != (units, width):
+        fail(f"recurrent_kernel must be [units, {gates} * units] = {text((units, width))}, "
+             f"got {text(recurrent_kernel.shape)}")
     want = (2, width) if mode == "gru" else (width,)
     if bias.shape != want:
-        fail(f"bias must be {list(want)}{shape_text(bias.shape)}")
+        fail(f"bias must be {text(want)}, got {text(bias.shape)}")
     if (mode == "lstm") != (c0 is not None):
         fail(f"{mode} takes {'h0 and c0' if mode == 'lstm' else 'one initial state h0'}")
     if c0 is not None and c0.shape != h0.shape:
-        fail(f"c0 must have the shape of h0 {list(h0.shape)}{shape_text(c0.shape)}")
+        fail(f"c0 must have the shape of h0 {text(h0.shape)}, got {text(c0.shape)}")
 
 
 def _check_layout(op_name, x, h0, time_major):
     batch = x.shape[1 if time_major else 0]
     if h0.shape[0] != batch:
         raise errors.InvalidArgumentError(
-            None, op_name, f"h0 must be [batch, units] with batch {batch} of the input "
-                           f"{list(x.shape)}{shape_text(h0.shape)} [Op:{op_name}]")
+            None, op_name, f"h0 must be [batch, units] with the batch {batch} of the input "
+                           f"{list(x.shape)}, got {list(h0.shape)} [Op:{op_name}]")
     if x.shape[0 if time_major else 1] == 0:
         raise errors.InvalidArgumentError(
             None, op_name, f"Cannot run a recurrent layer over 0 time steps: input "
@@ -246,6 +251,12 @@ class _Primitives:
         bias = onednn.describe(bias_shape, f32, onednn.plain_strides(bias_shape, f32))
         self.descs = (src, dst, states, plain, chosen, bias)
         lib, engine = onednn.lib(), onednn._engine
+        # the scratchpad comes with each call: the library's is shared by every primitive
+        # made in one thread, and this one may run in another
+        self.attr = onednn._Handle("dnnl_primitive_attr_destroy")
+        lib.dnnl_primitive_attr_create(ctypes.byref(self.attr.value))
+        lib.dnnl_primitive_attr_set_scratchpad_mode(self.attr.value, api.SCRATCHPAD_MODE_USER)
+        attr = self.attr.value
         pd = onednn._Handle("dnnl_primitive_desc_destroy")
         out = ctypes.byref(pd.value)
         wl, wi = chosen["layer"].handle, chosen["iter"].handle
@@ -253,20 +264,20 @@ class _Primitives:
             lib.dnnl_lstm_forward_primitive_desc_create(
                 out, engine, api.FORWARD_TRAINING, api.LEFT2RIGHT, src.handle, states.handle,
                 states.handle, wl, wi, None, None, bias.handle, dst.handle, states.handle,
-                states.handle, 0, None)
+                states.handle, 0, attr)
         elif mode == "gru":
             lib.dnnl_lbr_gru_forward_primitive_desc_create(
                 out, engine, api.FORWARD_TRAINING, api.LEFT2RIGHT, src.handle, states.handle,
-                wl, wi, bias.handle, dst.handle, states.handle, 0, None)
+                wl, wi, bias.handle, dst.handle, states.handle, 0, attr)
         else:
             lib.dnnl_vanilla_rnn_forward_primitive_desc_create(
                 out, engine, api.FORWARD_TRAINING, api.ELTWISE_TANH, api.LEFT2RIGHT,
                 src.handle, states.handle, wl, wi, bias.handle, dst.handle, states.handle, 0,
-                0.0, 0.0, None)
+                0.0, 0.0, attr)
         args = {api.ARG_SRC_LAYER: src, api.ARG_SRC_ITER: states,
                 api.ARG_WEIGHTS_LAYER: plain["layer"], api.ARG_WEIGHTS_ITER: plain["iter"],
                 api.ARG_BIAS: bias, api.ARG_DST_LAYER: dst, api.ARG_DST_ITER: states,
-                api.ARG_WORKSPACE: None}
+                api.ARG_WORKSPACE: None, api.ARG_SCRATCHPAD: None}
         if mode == "lstm":
             args.update({api.ARG_SRC_ITER_C: states, api.ARG_DST_ITER_C: states})
         self.forward = onednn.Primitive(pd, args, keep=(chosen["layer"], chosen["iter"]))
@@ -284,7 +295,7 @@ class _Primitives:
 
     def _build_backward(self):
         src, dst, states, plain, chosen, bias = self.descs
-        lib, engine, mode = onednn.lib(), onednn._engine, self.mode
+        lib, engine, mode, attr = onednn.lib(), onednn._engine, self.mode, self.attr.value
         pd = onednn._Handle("dnnl_primitive_desc_destroy")
         out, hint = ctypes.byref(pd.value), self.forward._pd.value
         wl, wi = chosen["layer"].handle, chosen["iter"].handle
@@ -294,22 +305,23 @@ class _Primitives:
         if mode == "lstm":
             lib.dnnl_lstm_backward_primitive_desc_create(
                 out, engine, api.BACKWARD, api.LEFT2RIGHT, s, it, it, wl, wi, None, None, b, d,
-                it, it, s, it, it, wl, wi, None, None, b, d, it, it, overwrite, hint, None)
+                it, it, s, it, it, wl, wi, None, None, b, d, it, it, overwrite, hint, attr)
         elif mode == "gru":
             lib.dnnl_lbr_gru_backward_primitive_desc_create(
                 out, engine, api.BACKWARD, api.LEFT2RIGHT, s, it, wl, wi, b, d, it, s, it, wl,
-                wi, b, d, it, overwrite, hint, None)
+                wi, b, d, it, overwrite, hint, attr)
         else:
             lib.dnnl_vanilla_rnn_backward_primitive_desc_create(
                 out, engine, api.BACKWARD, api.ELTWISE_TANH, api.LEFT2RIGHT, s, it, wl, wi, b,
-                d, it, s, it, wl, wi, b, d, it, overwrite, 0.0, 0.0, hint, None)
+                d, it, s, it, wl, wi, b, d, it, overwrite, 0.0, 0.0, hint, attr)
         args = {api.ARG_SRC_LAYER: src, api.ARG_SRC_ITER: states,
                 api.ARG_WEIGHTS_LAYER: plain["layer"], api.ARG_WEIGHTS_ITER: plain["iter"],
                 api.ARG_BIAS: bias, api.ARG_DST_LAYER: dst, api.ARG_DST_ITER: states,
                 api.ARG_WORKSPACE: None, api.ARG_DIFF_SRC_LAYER: src,
                 api.ARG_DIFF_SRC_ITER: states, api.ARG_DIFF_WEIGHTS_LAYER: plain["layer"],
                 api.ARG_DIFF_WEIGHTS_ITER: plain["iter"], api.ARG_DIFF_BIAS: bias,
-                api.ARG_DIFF_DST_LAYER: dst, api.ARG_DIFF_DST_ITER: states}
+                api.ARG_DIFF_DST_LAYER: dst, api.ARG_DIFF_DST_ITER: states,
+                api.ARG_SCRATCHPAD: None}
         if mode == "lstm":
             args.update({api.ARG_SRC_ITER_C: states, api.ARG_DST_ITER_C: states,
                          api.ARG_DIFF_SRC_ITER_C: states, api.ARG_DIFF_DST_ITER_C: states})
@@ -359,7 +371,8 @@ def _fused_rnn(xp, x, kernel, recurrent_kernel, bias, h0, *c0, mode="lstm", time
                   api.ARG_WEIGHTS_LAYER: _c(kernel), api.ARG_WEIGHTS_ITER: _c(recurrent_kernel),
                   api.ARG_BIAS: _c(_dnnl_bias(mode, bias))}
         outputs = {api.ARG_DST_LAYER: y, api.ARG_DST_ITER: h,
-                   api.ARG_WORKSPACE: workspace[:-1]}
+                   api.ARG_WORKSPACE: workspace[:-1],
+                   api.ARG_SCRATCHPAD: _aligned_bytes(prims.forward.size(api.ARG_SCRATCHPAD))}
         if lstm:
             inputs[api.ARG_SRC_ITER_C] = _c(c0)
             outputs[api.ARG_DST_ITER_C] = c
@@ -420,7 +433,8 @@ def _fused_rnn_grad(xp, x, kernel, recurrent_kernel, bias, h0, *rest, mode="lstm
                   api.ARG_DIFF_DST_LAYER: _c(dy), api.ARG_DIFF_DST_ITER: _c(dh)}
         outputs = {api.ARG_DIFF_SRC_LAYER: dx, api.ARG_DIFF_SRC_ITER: dh0,
                    api.ARG_DIFF_WEIGHTS_LAYER: dkernel, api.ARG_DIFF_WEIGHTS_ITER: drecurrent,
-                   api.ARG_DIFF_BIAS: dbias}
+                   api.ARG_DIFF_BIAS: dbias,
+                   api.ARG_SCRATCHPAD: _aligned_bytes(backward.size(api.ARG_SCRATCHPAD))}
         if lstm:
             dc0 = np.empty(h0.shape, np.float32)
             inputs.update({api.ARG_SRC_ITER_C: _c(c0), api.ARG_DST_ITER_C: _c(c),
@@ -556,13 +570,32 @@ def _fused_rnn_backprop(op, *grads):
     return list(dispatch(_FUSED_RNN_GRAD, tuple(inputs), op.attrs))
 
 
+# ``vjp(fn, args, output_grads) -> grads of args``: reverse mode through `fn` (ops on tensors),
+# which needs a tape, a layer above this one: the Keras layers that use the op fill it.
+vjp = None
+
+
 @register_gradient("_FusedRNNGrad")
 def _fused_rnn_grad_backprop(op, *grads):
-    """Reached only when the gradient op ran where no tape recorded it and is differentiated
-    afterwards (a traced backward function differentiated again): the composite gradient is
-    not at hand there, so this says so rather than give a wrong value."""
-    raise errors.UnimplementedError(
-        None, "_FusedRNNGrad", "The gradient of a fused recurrent layer was computed where no "
-                               "tape recorded it, so it cannot be differentiated again; compute "
-                               "higher derivatives with nested GradientTapes around the layer, "
-                               "or build the layer with unroll=True.")
+    """The gradient op's gradient: reverse mode through the composite gradient (see
+    `_composite_gradient`). Reached where the gradient op ran with no tape recording it and
+    is differentiated afterwards (a traced backward function differentiated again)."""
+    if vjp is None:
+        raise errors.UnimplementedError(
+            None, "_FusedRNNGrad", "The gradient of a fused recurrent layer cannot be "
+                                   "differentiated again here; build the layer with "
+                                   "unroll=True.")
+    mode, time_major = op.attrs["mode"], op.attrs["time_major"]
+    lstm = mode == "lstm"
+    inputs = list(op.inputs)
+    count = 6 if lstm else 5
+    primals, cotangents = inputs[:count], inputs[-3:] if lstm else inputs[-2:]
+
+    def gradient(*args):
+        p, c = list(args[:count]), list(args[count:])
+        if not lstm:
+            p, c = p + [None], c + [None]
+        return _composite_gradient(mode, time_major, p, c)
+    result = list(vjp(gradient, primals + cotangents, list(grads)))
+    outputs = (3 if lstm else 2) + 1  # y, h (, c) and the workspace get none
+    return result[:count] + [None] * outputs + result[count:]

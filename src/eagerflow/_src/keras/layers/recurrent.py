@@ -24,6 +24,7 @@ import inspect
 
 import numpy as np
 
+from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor
@@ -1127,6 +1128,17 @@ def _fused_call(layer, mode, inputs, initial_state, training):
         mode=mode, time_major=layer.time_major)
     new_states = list(results[1:-1])
     return new_states[0], results[0], new_states
+
+
+def _vjp(fn, args, output_grads):
+    """Reverse mode through `fn` at `args`, weighted by `output_grads` (for `rnn_ops.vjp`)."""
+    with GradientTape() as tape:
+        tape.watch(args)
+        outputs = fn(*args)
+    return tape.gradient(outputs, args, output_gradients=output_grads)
+
+
+rnn_ops.vjp = _vjp
 
 
 def _is_shape(value):
