@@ -13,6 +13,11 @@ kernel holding every gate (Keras's gate order: i, f, c, o for LSTM; z, r, h
 for GRU), then the gates' activations.  Unrolled, the input part runs for
 every step at once, as one matmul before the loop.
 
+`LSTM`, `GRU` (with `reset_after`) and `SimpleRNN` with TensorFlow's conditions
+for its fused kernels (the default activations, a bias, no recurrent dropout,
+not unrolled, no mask) run the whole sequence as one op instead
+(`rnn_ops.fused_rnn`: oneDNN's RNN primitives, or NumPy), with the same values.
+
 >>> layer = tf.keras.layers.LSTM(4, return_sequences=True, return_state=True)
 >>> outputs, h, c = layer(tf.ones((2, 3, 5)))
 >>> outputs.shape, h.shape, c.shape
