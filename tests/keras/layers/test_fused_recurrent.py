@@ -316,3 +316,17 @@ def test_empty_batch(path):
     x = np.zeros((0, 3, 2), np.float32)
     assert fused(x).shape == (0, 3, 3)
     np.testing.assert_array_equal(fused(x).numpy(), loop(x).numpy())
+
+
+def test_gradient_op_never_hands_oneDNN_a_foreign_workspace(path):
+    args = [tf.constant(a) for a in (_data(2, 3, 4), _data(4, 8), _data(2, 8), _data(8),
+                                     _data(2, 2, seed=1), _data(2, 2, seed=2))]
+    outputs = rnn_ops.fused_rnn(*args, mode="lstm")
+    other = rnn_ops.fused_rnn(tf.zeros((2, 5, 4)), *args[1:], mode="lstm")[-1]
+    grads = [tf.ones_like(o) for o in outputs[:-1]]
+    attrs = {"mode": "lstm", "time_major": False}
+    want = rnn_ops.dispatch(rnn_ops._FUSED_RNN_GRAD,
+                            tuple(args + list(outputs) + grads), attrs)
+    got = rnn_ops.dispatch(rnn_ops._FUSED_RNN_GRAD,
+                           tuple(args + list(outputs[:-1]) + [other] + grads), attrs)
+    _assert_same([g.numpy() for g in got], [w.numpy() for w in want])

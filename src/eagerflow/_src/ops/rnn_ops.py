@@ -7,7 +7,7 @@ GRU, which is oneDNN's u, r, o), then the initial states ``h0`` (and ``c0`` for
 LSTM). It returns the outputs of every step (``(N, T, H)``, or ``(T, N, H)``
 with `time_major`), the final states, and a workspace (bytes) that its
 gradient ``_FusedRNNGrad`` reads: oneDNN's, or the gate activations of the
-NumPy kernel; the last byte says which.
+NumPy kernel, then the configuration and which kernel wrote it.
 
 The kernels run oneDNN's RNN primitives (forward training, backward over the
 whole sequence) for float32 when `onednn.enabled()`, else NumPy. The NumPy
@@ -218,10 +218,34 @@ def _check_layout(op_name, x, h0, time_major):
 # -- oneDNN ---------------------------------------------------------------------------------
 
 def _aligned_bytes(nbytes):
-    """A byte buffer of `nbytes` + 1 (the workspace's kind) starting at a 64-byte boundary."""
-    raw = np.empty(nbytes + 65, np.uint8)
+    """A byte buffer of `nbytes` starting at a 64-byte boundary."""
+    raw = np.empty(nbytes + 64, np.uint8)
     start = -raw.__array_interface__["data"][0] % 64
-    return raw[start:start + nbytes + 1]
+    return raw[start:start + nbytes]
+
+
+def _trailer(mode, time_major, x, units, kind):
+    """The bytes a workspace ends with: the configuration that made it, then which kernel
+    (the last byte). The gradient reads only a workspace its own configuration made."""
+    config = np.array([GATES[mode], time_major, *x.shape, units], np.int64).view(np.uint8)
+    return np.append(config, np.uint8(kind))
+
+
+_TRAILER = 8 * 6 + 1
+
+
+def _workspace_kind(workspace, mode, time_major, x, units):
+    """Which kernel wrote `workspace` for this configuration, or None (not for it)."""
+    if workspace.size < _TRAILER:
+        return None
+    kind = int(workspace[-1])
+    if not np.array_equal(workspace[-_TRAILER:], _trailer(mode, time_major, x, units, kind)):
+        return None
+    if kind == _NUMPY_WORKSPACE:
+        saved = 0 if mode == "rnn" else (GATES[mode] + 1) * units
+        if workspace.size - _TRAILER != x.shape[0] * x.shape[1] * saved * x.dtype.itemsize:
+            return None
+    return kind
 
 
 class _Primitives:
@@ -365,13 +389,13 @@ def _fused_rnn(xp, x, kernel, recurrent_kernel, bias, h0, *c0, mode="lstm", time
         x = _c(x)
         y = np.empty(x.shape[:2] + (units,), np.float32)
         h, c = np.empty(h0.shape, np.float32), np.empty(h0.shape, np.float32) if lstm else None
-        workspace = _aligned_bytes(prims.workspace)
-        workspace[-1] = _ONEDNN_WORKSPACE
+        workspace = _aligned_bytes(prims.workspace + _TRAILER)
+        workspace[-_TRAILER:] = _trailer(mode, time_major, x, units, _ONEDNN_WORKSPACE)
         inputs = {api.ARG_SRC_LAYER: x, api.ARG_SRC_ITER: _c(h0),
                   api.ARG_WEIGHTS_LAYER: _c(kernel), api.ARG_WEIGHTS_ITER: _c(recurrent_kernel),
                   api.ARG_BIAS: _c(_dnnl_bias(mode, bias))}
         outputs = {api.ARG_DST_LAYER: y, api.ARG_DST_ITER: h,
-                   api.ARG_WORKSPACE: workspace[:-1],
+                   api.ARG_WORKSPACE: workspace[:-_TRAILER],
                    api.ARG_SCRATCHPAD: _aligned_bytes(prims.forward.size(api.ARG_SCRATCHPAD))}
         if lstm:
             inputs[api.ARG_SRC_ITER_C] = _c(c0)
@@ -381,10 +405,8 @@ def _fused_rnn(xp, x, kernel, recurrent_kernel, bias, h0, *c0, mode="lstm", time
     xs = x if time_major else x.swapaxes(0, 1)
     ys, h, c, saved = _forward(_NP, mode, xs, kernel, recurrent_kernel, bias, h0, c0)
     y = ys if time_major else np.ascontiguousarray(ys.swapaxes(0, 1))
-    flat = [a.reshape(-1) for a in saved]
-    workspace = np.concatenate(flat + [np.zeros(1, x.dtype)]).view(np.uint8)
-    workspace = workspace[:sum(a.nbytes for a in flat) + 1]
-    workspace[-1] = _NUMPY_WORKSPACE
+    workspace = np.concatenate([a.reshape(-1).view(np.uint8) for a in saved] + [
+        _trailer(mode, time_major, x, units, _NUMPY_WORKSPACE)])
     return (y, h, c, workspace) if lstm else (y, h, workspace)
 
 
@@ -392,7 +414,7 @@ def _unpack(mode, workspace, dtype, steps, batch, units):
     """The NumPy kernel's saved arrays from its workspace bytes."""
     if mode == "rnn":
         return ()
-    values = np.frombuffer(workspace[:-1].tobytes(), dtype)
+    values = np.frombuffer(workspace[:-_TRAILER].tobytes(), dtype)
     gates = GATES[mode] * units
     cut = steps * batch * gates
     return (values[:cut].reshape(steps, batch, gates),
@@ -414,7 +436,7 @@ def _fused_rnn_grad(xp, x, kernel, recurrent_kernel, bias, h0, *rest, mode="lstm
                                    f"match the outputs {list(y.shape)} and {list(h0.shape)} "
                                    f"[Op:_FusedRNNGrad]")
     units = h0.shape[-1]
-    kind = workspace[-1] if workspace.size else -1
+    kind = _workspace_kind(workspace, mode, time_major, x, units)
     prims = _primitives(mode, time_major, x, units) if xp is np else None
     backward = prims.backward() if prims is not None and kind == _ONEDNN_WORKSPACE else None
     if backward is not None:
@@ -422,10 +444,10 @@ def _fused_rnn_grad(xp, x, kernel, recurrent_kernel, bias, h0, *rest, mode="lstm
         dkernel = np.empty(kernel.shape, np.float32)
         drecurrent = np.empty(recurrent_kernel.shape, np.float32)
         dbias = np.zeros((GATES[mode] + (mode == "gru")) * units, np.float32)
-        ws = workspace[:-1]
+        ws = workspace[:-_TRAILER]
         if ws.__array_interface__["data"][0] % 64:
-            ws = _aligned_bytes(ws.size)[:-1]
-            ws[...] = workspace[:-1]
+            ws = _aligned_bytes(ws.size)
+            ws[...] = workspace[:-_TRAILER]
         inputs = {api.ARG_SRC_LAYER: _c(x), api.ARG_SRC_ITER: _c(h0),
                   api.ARG_WEIGHTS_LAYER: _c(kernel), api.ARG_WEIGHTS_ITER: _c(recurrent_kernel),
                   api.ARG_BIAS: _c(_dnnl_bias(mode, bias)), api.ARG_DST_LAYER: _c(y),
@@ -453,7 +475,7 @@ def _fused_rnn_grad(xp, x, kernel, recurrent_kernel, bias, h0, *rest, mode="lstm
     steps, batch = xs.shape[:2]
     if kind == _NUMPY_WORKSPACE:
         saved = _unpack(mode, workspace, x.dtype, steps, batch, units)
-    else:  # oneDNN's workspace, which only oneDNN reads: the forward pass again
+    else:  # oneDNN's workspace (only oneDNN reads it), or another's: the forward pass again
         ys, _, _, saved = _forward(_NP, mode, xs, kernel, recurrent_kernel, bias, h0, c0)
     dxs, dkernel, drecurrent, dbias, dh0, dc0 = _backward(
         _NP, mode, xs, kernel, recurrent_kernel, h0, c0, ys, saved, dys, dh, dc)
