@@ -33,12 +33,12 @@ from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.tensor_array import TensorArray
-from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.ops import (
     array_ops, cast_ops, linalg_ops, math_ops, nn_ops, reduction_ops, rnn_ops)
 from eagerflow._src.keras import activations, backend, regularizers
