@@ -13,8 +13,9 @@ The kernels run oneDNN's RNN primitives (forward training, backward over the
 whole sequence) for float32 when `onednn.enabled()`, else NumPy. The NumPy
 code is written once over a small namespace of array functions (`_NP`) and
 runs over tensors too (`_OPS`): that composite formulation gives the gradient
-wherever it will be differentiated again (an active tape records it), and the
-gradient op's own gradient where no recording was possible. TensorFlow has
+where an active tape records it (to differentiate it again), and the gradient
+op's own gradient is reverse mode through it (through `vjp`, which the Keras
+layers provide: a tape is a layer above ops). TensorFlow has
 no CPU op for these, so a GraphDef holding them cannot be written (its CPU
 Keras layers export a While loop): writing one raises UnimplementedError.
 
