@@ -276,11 +276,7 @@ class _Primitives:
         bias = onednn.describe(bias_shape, f32, onednn.plain_strides(bias_shape, f32))
         self.descs = (src, dst, states, plain, chosen, bias)
         lib, engine = onednn.lib(), onednn._engine
-        # the scratchpad comes with each call: the library's is shared by every primitive
-        # made in one thread, and this one may run in another
-        self.attr = onednn._Handle("dnnl_primitive_attr_destroy")
-        lib.dnnl_primitive_attr_create(ctypes.byref(self.attr.value))
-        lib.dnnl_primitive_attr_set_scratchpad_mode(self.attr.value, api.SCRATCHPAD_MODE_USER)
+        self.attr = onednn.attributes()  # the scratchpad comes with each call
         attr = self.attr.value
         pd = onednn._Handle("dnnl_primitive_desc_destroy")
         out = ctypes.byref(pd.value)
