@@ -17,14 +17,19 @@ The ops' layouts: an ``If`` takes the predicate, then the outer tensors
 then the iteration limit when ``_limited``, then the outer tensors (``T``
 lists the dtypes of them all); its condition and body take the loop
 variables then the outer tensors, the body returns the loop variables, and
-the op returns the loop variables (``output_shapes``), followed, with
-``_keep``, by the iteration count and the lists of values the gradient
-replays the body on.
+the op returns the loop variables (``output_shapes``).
 
 Their gradients replay the subgraphs under a tape: an ``If``'s (a ``Case``'s) is
 the same op over branches differentiating the forward ones; a ``While``'s is a loop over the
 iterations backwards, replaying the body on the values each iteration
-started with, which the forward loop keeps when a tape records it.
+started with.  A construct a tape records is built in TF's accumulating form
+(`_Accumulation`, `_BranchAccumulation`): its bodies also push, run by run,
+onto lists it returns, what the replay needs and must not compute again (a
+loop's variables as each iteration starts; the values of its stateful ops:
+a variable's reads, random draws), so a gradient neither repeats an update
+or a draw nor differentiates other values than the forward pass's.  The
+form is TF's, loop variables and outputs, so such graphs are written as
+TF's GraphDefs.
 
 >>> tf.cond(tf.constant(2.0) > 0, lambda: 1.0, lambda: -1.0)
 1.0
@@ -165,9 +170,25 @@ def _branched(key, fns, kind):
         attrs["branches"] = tuple(b.name for b in bodies)
         op = _CASE if stateful else _STATELESS_CASE
     _watch_variables(outer)
+    n = len(specs)
+    if records((key, *outer)):  # a tape records it: its gradient will be taken
+        found = _branch_accumulation(bodies)
+        if found.elements:
+            bodies = found.branches
+            for body in bodies:
+                if graph is not None:
+                    add_function(graph, body)
+            attrs.update(Tout=(*attrs["Tout"], *[variant] * len(found.elements)),
+                         output_shapes=(*attrs["output_shapes"],
+                                        *[TensorShape([])] * len(found.elements)))
+            if kind.op_type == "If":
+                attrs.update(then_branch=bodies[0].name, else_branch=bodies[1].name)
+            else:
+                attrs["branches"] = tuple(b.name for b in bodies)
     flat = dispatch(op, (key, *outer), attrs, name=kind.scope)
     if graph is None and flat:  # run eagerly (a gradient of a replayed op): a tape may
         hold(flat[0], bodies)   # record it, naming the bodies, as long as its outputs live
+    flat = flat[:n]
     structure = branches[0].structure
     leaves = nest.flatten(structure)
     values = iter(with_flows([v for v in leaves if v is not None], flat))
@@ -281,18 +302,29 @@ def _branch_gradient(view, *dys):
     """
     key, *inputs = view.inputs
     bodies = [lookup(name) for name in _branch_names(view.attrs)]
-    for body in bodies:
-        check_replayable(body, view.op_def.name, "branch")
+    accumulated = bodies[0].derived.get("accumulation")
+    if accumulated is None:
+        for body in bodies:
+            check_replayable(body, view.op_def.name, "branch")
+    else:  # the values of the branch's stateful ops come from the lists it returned
+        bodies, lists = accumulated.bodies, view.outputs[accumulated.n:]
+        dys = dys[:accumulated.n]
 
-    def differentiate(body):
+    def differentiate(b, body):
         def fn():
             graph = context.get().graph
             inner = [graph.capture(t) if graph is not None else t for t in inputs]
             wanted = [t for i, t in enumerate(inner)
                       if view.needs(i + 1) and is_differentiable(t)]
+            given = None
+            if accumulated is not None:
+                given = {id(t): list_ops.get_item(
+                             graph.capture(lst) if graph is not None else lst, 0, t.shape,
+                             t.dtype)
+                         for lst, (owner, t) in zip(lists, accumulated.elements) if owner == b}
             with GradientTape() as tape:
                 tape.watch(wanted)
-                outs = body.replay(inner)
+                outs = body.replay(inner, given)
             found = _gradients(tape, outs, dys, wanted)
             by_id = {id(t): g for t, g in zip(wanted, found)}
             return [by_id.get(id(t)) if id(t) in by_id else array_ops.zeros_like(t)
@@ -301,8 +333,46 @@ def _branch_gradient(view, *dys):
 
     op_type = view.op_def.name.replace("Stateless", "")
     backward = _branching(op_type, f"gradients/{_scope(bodies[0])}", len(bodies))
-    grads = _branched(key, [differentiate(b) for b in bodies], backward)
+    grads = _branched(key, [differentiate(b, body) for b, body in enumerate(bodies)],
+                      backward)
     return [None, *(g if is_differentiable(t) else None for t, g in zip(inputs, grads))]
+
+
+class _BranchAccumulation:
+    """The accumulating form of a branching op, TF's: each branch also returns, per value
+    of `_saved_values` of any branch, a list holding it when the branch is the one that
+    ran (and an empty list for the other branches' values), which the gradient's branch
+    reads instead of running the stateful ops again. `branches` are the copies of
+    `bodies` that the op names."""
+
+    def __init__(self, bodies):
+        self.bodies = bodies
+        self.n = len(bodies[0].outputs)
+        self.elements = [(b, t) for b, body in enumerate(bodies) for t in _saved_values(body)]
+
+        def returning(b):
+            def outputs(args, results, saved, extra):
+                mine, lists = iter(saved), []
+                for owner, t in self.elements:
+                    empty = list_ops.reserve(t.shape, 0, t.dtype)
+                    lists.append(list_ops.set_item(empty, 0, next(mine), resize=True)
+                                 if owner == b else empty)
+                return [*results, *lists]
+            return outputs
+        self.branches = [_accumulating_copy(body, 0, [], returning(b)) if self.elements
+                         else body for b, body in enumerate(bodies)]
+        if self.elements:
+            for branch in self.branches:
+                branch.derived["accumulation"] = self
+
+
+def _branch_accumulation(bodies):
+    """The `_BranchAccumulation` of branches `bodies` (made once)."""
+    key = ("accumulation of", tuple(b.name for b in bodies))
+    found = bodies[0].derived.get(key)
+    if found is None:
+        found = bodies[0].derived[key] = _BranchAccumulation(bodies)
+    return found
 
 
 for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
@@ -608,8 +678,10 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
              "output_shapes": tuple(shape for shape, _ in specs),
              "parallel_iterations": parallel_iterations, "_limited": bool(limit)}
     loop = _Loop(attrs)
-    results = dispatch(loop.op, inputs, loop.attrs(keep=back_prop and records(inputs)),
-                       name=scope)
+    if back_prop and records(inputs):  # a tape records it: its gradient will be taken
+        results = loop.accumulating(inputs, name=scope)
+    else:
+        results = dispatch(loop.op, inputs, attrs, name=scope)
     results = results[:len(flat)]
     if not back_prop:  # as TF's graph loops (eagerly, TF ignores it too)
         results = [cast_ops.stop_gradient(r) for r in results]
@@ -623,41 +695,71 @@ class _Loop:
     The op's inputs are the loop variables, the iteration limit if there is
     one (``_limited``), then the outer tensors and variables the bodies
     captured; each body takes the loop variables then those outer tensors.
-    With ``_keep`` the op also returns the number of iterations and, for each
-    variable the gradient replays the body on, the list of its values at the
-    start of every iteration.
+    A loop whose gradient is taken runs in its accumulating form (see
+    `_Accumulation`), whose bodies are the original ones' copies; `test` and
+    `step` are the original ones either way.
     """
 
     def __init__(self, attrs):
-        self._attrs = {k: v for k, v in attrs.items() if k != "_keep"}
-        self.test, self.step = lookup(attrs["cond"]), lookup(attrs["body"])
-        self.specs = list(zip(attrs["output_shapes"], attrs["T"]))
+        self._attrs = attrs
+        test, step = lookup(attrs["cond"]), lookup(attrs["body"])
+        self.accumulation = step.derived.get("accumulation")  # of an accumulating body
+        if self.accumulation is not None:
+            test, step = self.accumulation.test, self.accumulation.step
+        self.test, self.step = test, step
+        self.n = len(step.outputs)
+        self.specs = list(zip(attrs["output_shapes"], attrs["T"]))[:self.n]
         self.limited = attrs.get("_limited", False)
         self.name = _scope(self.step)
         self.op = _WHILE if self.test.stateful or self.step.stateful else _STATELESS_WHILE
-        self._kept = _kept(self.step, len(self.specs))
 
-    def attrs(self, keep):
-        """The op's attributes; with `keep` it keeps what its gradient needs. A loop is
-        built keeping them when a tape records it; otherwise its gradient runs the loop
-        again, keeping them."""
-        return {**self._attrs, "_keep": True} if keep else self._attrs
+    def accumulating(self, inputs, name=None):
+        """The outputs of the accumulating form of this (plain) loop on its op's `inputs`:
+        the loop variables, the number of iterations, then the accumulated lists."""
+        found = _accumulation(self.test, self.step, self.n)
+        n = self.n
+        lists = [list_ops.reserve(t.shape, 0, t.dtype) for t in found.elements]
+        start = (*inputs[:n], convert_to_tensor(0, int32), *lists, *inputs[n:])
+        graph = context.get().graph
+        if graph is not None:
+            add_function(graph, found.cond)
+            add_function(graph, found.body)
+        shapes = self._attrs["output_shapes"][:n]
+        attrs = {**self._attrs, "T": _input_types(start), "cond": found.cond.name,
+                 "body": found.body.name,
+                 "output_shapes": (*shapes, *[TensorShape([])] * (1 + len(lists)))}
+        op = _WHILE if found.cond.stateful or found.body.stateful else _STATELESS_WHILE
+        outputs = dispatch(op, start, attrs, name=name)
+        if graph is None and outputs:  # run eagerly: a tape's record names the bodies
+            hold(outputs[0], found)
+        return outputs
 
     def _gradient(self, view, *dys):
         """A loop running the iterations backwards, from the last.
 
         Each step replays the body under a tape on the variables the
-        iteration started with, turns the gradients of its results into those
-        of its variables, and adds those of the outer tensors and variables
-        it read to their sums.  When the kept values themselves have gradients
-        (a higher-order derivative differentiates a gradient loop that read
-        them), each iteration's share joins the gradients of its variables.
+        iteration started with, the values its reads and draws gave taken from
+        the accumulated lists rather than run again, turns the gradients of its
+        results into those of its variables, and adds those of the outer
+        tensors and variables it read to their sums.  When the accumulated
+        values themselves have gradients (a higher-order derivative
+        differentiates a gradient loop that read them), each iteration's share
+        joins the gradients of its variables (of the reads: of the variables).
+        A plain loop (its gradient not foreseen: the tape was outside the
+        function) runs again in its accumulating form, unless that would repeat
+        an effect.
         """
-        n, inputs = len(self.specs), view.inputs
-        kept_grads = dict(zip(self._kept, dys[n + 1:]))
-        dys = [array_ops.zeros_like(o) if d is None and i < n else d
-               for i, (o, d) in enumerate(zip(view.outputs, dys))]
-        first = n + self.limited
+        n, inputs = self.n, view.inputs
+        found = self.accumulation
+        if found is None:
+            first = n + self.limited
+            list_dys = ()
+        else:
+            k = len(found.elements)
+            first = n + 1 + k + self.limited
+            list_dys = dys[n + 1:n + 1 + k]
+        dys = [array_ops.zeros_like(o) if d is None else d
+               for o, d in zip(view.outputs[:n], dys[:n])]
         captured = inputs[first:]
         variables = [i for i in range(n) if is_differentiable(inputs[i])]
         sources = [j for j, c in enumerate(captured)
@@ -665,29 +767,44 @@ class _Loop:
         grads = [None] * len(inputs)
         if not variables:
             return grads
-        for body, what in ((self.test, "loop condition"), (self.step, "loop body")):
-            check_replayable(body, view.op_def.name, what)
-        count, *histories = (view.outputs[n:]
-                             or dispatch(self.op, tuple(inputs), self.attrs(keep=True))[n:])
-        histories = dict(zip(self._kept, histories))
+        if found is None:
+            for body, what in ((self.test, "loop condition"), (self.step, "loop body")):
+                check_replayable(body, view.op_def.name, what)
+            outputs = self.accumulating([*inputs[:n], *inputs[n:]])
+            found = _accumulation(self.test, self.step, n)
+        else:
+            outputs = view.outputs
+        count, lists = outputs[n], outputs[n + 1:n + 1 + len(found.elements)]
+        n_kept = len(found.kept)
+        kept = dict(zip(found.kept, lists))
+        kept_grads = dict(zip(found.kept, list_dys[:n_kept]))
+        saved_grads = list(enumerate(list_dys[n_kept:]))
+        saved_grads = [(j, g) for j, g in saved_grads if g is not None]
 
         def step_back(k, var_grads, source_grads):
             k -= 1
-            values = [list_ops.get_item(histories[i], k, shape, dtype) if i in histories
+            values = [list_ops.get_item(kept[i], k, shape, dtype) if i in kept
                       else inputs[i] for i, (shape, dtype) in enumerate(self.specs)]
+            saved = [list_ops.get_item(lst, k, t.shape, t.dtype)
+                     for lst, t in zip(lists[n_kept:], found.saved)]
             wanted = [values[i] for i in variables] + [captured[j] for j in sources]
             with GradientTape() as tape:
                 tape.watch(wanted)
-                outs = self.step.replay([*values, *captured])
-            found = _gradients(tape, [outs[i] for i in variables], var_grads, wanted)
+                outs = self.step.replay([*values, *captured],
+                                        dict(zip(map(id, found.saved), saved)))
+            targets = [outs[i] for i in variables] + [saved[j] for j, _ in saved_grads]
+            weights = [*var_grads, *(list_ops.get_item(g, k, found.saved[j].shape,
+                                                       found.saved[j].dtype)
+                                     for j, g in saved_grads)]
+            grads = _gradients(tape, targets, weights, wanted)
             for pos, i in enumerate(variables):
                 if kept_grads.get(i) is not None:
                     shape, dtype = self.specs[i]
                     share = list_ops.get_item(kept_grads[i], k, shape, dtype)
-                    found[pos] = add_sparse_or_dense(found[pos], share)
+                    grads[pos] = add_sparse_or_dense(grads[pos], share)
             sums = [add_sparse_or_dense(a, g)
-                    for a, g in zip(source_grads, found[len(variables):])]
-            return k, found[:len(variables)], sums
+                    for a, g in zip(source_grads, grads[len(variables):])]
+            return k, grads[:len(variables)], sums
 
         start = (count, [dys[i] for i in variables],
                  [array_ops.zeros_like(captured[j]) for j in sources])
@@ -700,6 +817,75 @@ class _Loop:
         for j, g in zip(sources, source_grads):
             grads[first + j] = g
         return grads
+
+
+def _saved_values(body):
+    """The outputs of `body`'s stateful ops (a variable's reads, random draws, loops and
+    branches with state): what a gradient replaying the body takes from the forward pass
+    instead of running those ops again."""
+    saved = body.derived.get("saved")
+    if saved is None:
+        saved = body.derived["saved"] = [
+            t for op in executor.needed_operations(body.graph, body.outputs)
+            if op.stateful and op.op_def is not None for t in op.outputs]
+    return saved
+
+
+def _accumulating_copy(body, n, added, outputs):
+    """A library function running `body` and returning more: it takes `body`'s inputs with
+    placeholders of `added` (``(name, shape, dtype)``) after the first `n`, and returns
+    ``outputs(arguments, results, saved, added placeholders)`` (`saved`: the values of
+    `_saved_values`)."""
+    graph = Graph(body.graph.name)
+    graph.variable_arguments = body.graph.variable_arguments
+    saved = _saved_values(body)
+    with context.building(graph):
+        args = [graph.placeholder(t.dtype, t.shape, "arg") for t in body.inputs]
+        extra = [graph.placeholder(dtype, shape, name) for name, shape, dtype in added]
+        found = executor.replay(body.graph, body.inputs, [*body.outputs, *saved], args)
+        m = len(body.outputs)
+        results = outputs(args, found[:m], found[m:], extra)
+    position = {id(t): i for i, t in enumerate(body.inputs)}
+    graph.handle_arguments = {key: args[position[id(t)]]
+                              for key, t in getattr(body.graph, "handle_arguments", {}).items()
+                              if id(t) in position}
+    return FunctionBody(body.graph.name, graph, [*args[:n], *extra, *args[n:]], results)
+
+
+class _Accumulation:
+    """The accumulating form of a loop, TF's: as loop variables after the loop's own, the
+    number of iterations and one list per value the gradient needs from each iteration
+    (each variable the body is replayed on, as the iteration starts, and each value of
+    `_saved_values`), the body pushing onto them.  `cond` and `body` are the copies of
+    the condition `test` and the body `step` that the op names."""
+
+    def __init__(self, test, step, n):
+        self.test, self.step, self.n = test, step, n
+        self.kept = _kept(step, n)
+        self.saved = _saved_values(step)
+        # (the tensors whose shapes and dtypes the lists' elements have)
+        self.elements = [step.inputs[i] for i in self.kept] + self.saved
+        added = [("count", [], int32)] + [("accumulator", [], variant)] * len(self.elements)
+
+        def push(args, results, saved, extra):
+            count, *lists = extra
+            values = [args[i] for i in self.kept] + saved
+            return [*results, count + 1,
+                    *(list_ops.set_item(lst, count, v, resize=True)
+                      for lst, v in zip(lists, values))]
+
+        self.cond = _accumulating_copy(test, n, added, lambda a, results, s, e: results)
+        self.body = _accumulating_copy(step, n, added, push)
+        self.body.derived["accumulation"] = self
+
+
+def _accumulation(test, step, n):
+    """The `_Accumulation` of the loop of condition `test` and body `step` (made once)."""
+    key = ("accumulation of", test.name)
+    found = step.derived.get(key)
+    if found is None:
+        found = step.derived[key] = _Accumulation(test, step, n)
+    return found
 
 
 def _kept(step, n):
@@ -724,40 +910,27 @@ def _kept(step, n):
 
 # -- the loop ops: While, StatelessWhile ----------------------------------------------------------
 
-def _while_rule(*inputs, body, T, output_shapes, _keep=False, **_):
-    specs = list(zip(output_shapes, T))
-    if _keep:
-        n = len(output_shapes)
-        specs += [(TensorShape([]), int32)] + [(TensorShape([]), variant)] * len(
-            _kept(lookup(body), n))
-    return specs
+def _while_rule(*inputs, T, output_shapes, **_):
+    return list(zip(output_shapes, T))
 
 
-def _while_kernel(xp, *arrays, cond, body, output_shapes, _limited=False, _keep=False, **_):
+def _while_kernel(xp, *arrays, cond, body, output_shapes, _limited=False, **_):
     """Runs the loop by the compiled programs of its condition and body."""
     test, step = lookup(cond), lookup(body)
     n = len(output_shapes)
     values, captured = arrays[:n], arrays[n + _limited:]
     limit = int(arrays[n]) if _limited else None
-    history = []  # the variables at the start of each iteration, when kept
     count = 0
     while (limit is None or count < limit) and test.run(*values, *captured)[0]:
-        if _keep:
-            history.append(values)
         values = step.run(*values, *captured)
         count += 1
-    if _keep:
-        return (*values, np.int32(count),
-                *(TensorList(h[i] for h in history) for i in _kept(step, n)))
     return tuple(values)
 
 
 def _emit_loop(program, op, args, indent):
     """Writes a loop into a compiled program as a Python ``while`` around its condition and
-    body (one that keeps its history for a gradient runs as its kernel)."""
+    body."""
     attrs = op.attrs
-    if attrs.get("_keep"):
-        return program.call(op, args, indent)
     test, step = lookup(attrs["cond"], op.graph), lookup(attrs["body"], op.graph)
     n, limited = len(attrs["output_shapes"]), attrs.get("_limited", False)
     values, captured = args[:n], args[n + limited:]
@@ -783,7 +956,7 @@ def _while_gradient(view, *dys):
 
 
 _WHILE = register("While", _while_kernel, _while_rule, multi=True, tied=(), stateful=True,
-                  grad_takes_none=True)  # (the kept lists mostly get none)
+                  grad_takes_none=True)  # (the accumulated lists mostly get none)
 _STATELESS_WHILE = register("StatelessWhile", _while_kernel, _while_rule, multi=True, tied=(),
                             grad_takes_none=True)
 for _op in (_WHILE, _STATELESS_WHILE):
@@ -803,10 +976,6 @@ class _PassingThrough:
 
 def _tf_while(attrs, inputs):
     n = len(attrs["output_shapes"])
-    if attrs.get("_keep"):
-        # (TF's loops accumulate them in lists their bodies push to instead)
-        raise ValueError("a loop keeping each iteration's values for its gradient (one a tape "
-                         "recorded) has no TF form here")
     graph = getattr(inputs[0], "graph", None)
     if attrs.get("_limited"):
         return _tf_limited_while(attrs, inputs, graph)
@@ -814,8 +983,12 @@ def _tf_while(attrs, inputs):
     if not captured:
         return attrs
     step = lookup(attrs["body"], graph)
+    # (kept with the body: a library names what it writes by the written object's id)
+    passing = step.derived.get(("tf_passing", n))
+    if passing is None:
+        passing = step.derived[("tf_passing", n)] = _PassingThrough(step, n)
     return {**attrs, "output_shapes": (*attrs["output_shapes"], *(t.shape for t in captured)),
-            "body": _PassingThrough(step, n)}
+            "body": passing}
 
 
 def _tf_limited_while(attrs, inputs, graph):
