@@ -174,6 +174,68 @@ def test_second_derivative_of_a_loop_updating_a_variable():
     assert v.numpy() == 3.0
 
 
+def test_nested_loops_updating_a_variable_in_the_inner_body():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in tf.range(2):
+                for _ in tf.range(2):
+                    v.assign_add(0.5)
+                    y = y * v
+        return y, tape.gradient(y, [x, v])
+
+    y, (dx, dv) = f(tf.constant(1.0))
+    _close([y, dx, dv], [22.5, 22.5, 42.75])
+    assert v.numpy() == 3.0
+
+
+def test_a_branch_updating_a_variable_inside_a_loop():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for i in tf.range(3):
+                if i % 2 == 0:
+                    v.assign_add(1.0)
+                    y = y * v
+                else:
+                    y = y + x * v
+        return y, tape.gradient(y, [x, v])
+
+    y, (dx, dv) = f(tf.constant(2.0))
+    _close([y, dx, dv], [24.0, 12.0, 20.0])
+    assert v.numpy() == 3.0
+
+
+def test_a_loop_updating_a_variable_inside_a_branch():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x, flag):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+
+            def loop():
+                y = x
+                for _ in tf.range(2):
+                    v.assign_add(1.0)
+                    y = y * v
+                return y
+            y = tf.cond(flag, loop, lambda: x)
+        return y, tape.gradient(y, [x, v])
+
+    y, (dx, dv) = f(tf.constant(2.0), tf.constant(True))
+    _close([y, dx, dv], [12.0, 6.0, 10.0])
+    assert v.numpy() == 3.0
+
+
 def test_bodies_that_only_read_variables_and_check_give_the_gradient():
     w = tf.Variable(2.0)
 

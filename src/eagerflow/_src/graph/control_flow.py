@@ -171,21 +171,14 @@ def _branched(key, fns, kind):
         op = _CASE if stateful else _STATELESS_CASE
     _watch_variables(outer)
     n = len(specs)
-    if records((key, *outer)):  # a tape records it: its gradient will be taken
-        found = _branch_accumulation(bodies)
-        if found.elements:
-            bodies = found.branches
-            for body in bodies:
-                if graph is not None:
-                    add_function(graph, body)
-            attrs.update(Tout=(*attrs["Tout"], *[variant] * len(found.elements)),
-                         output_shapes=(*attrs["output_shapes"],
-                                        *[TensorShape([])] * len(found.elements)))
-            if kind.op_type == "If":
-                attrs.update(then_branch=bodies[0].name, else_branch=bodies[1].name)
-            else:
-                attrs["branches"] = tuple(b.name for b in bodies)
-    flat = dispatch(op, (key, *outer), attrs, name=kind.scope)
+    inputs = (key, *outer)
+    form = None
+    if records(inputs):  # a tape records it: its gradient will be taken
+        form = _branch_accumulating_form(op, attrs, inputs)
+    if form is not None:
+        op, inputs, attrs = form
+        bodies = [lookup(name) for name in _branch_names(attrs)]
+    flat = dispatch(op, inputs, attrs, name=kind.scope)
     if graph is None and flat:  # run eagerly (a gradient of a replayed op): a tape may
         hold(flat[0], bodies)   # record it, naming the bodies, as long as its outputs live
     flat = flat[:n]
@@ -316,15 +309,17 @@ def _branch_gradient(view, *dys):
             inner = [graph.capture(t) if graph is not None else t for t in inputs]
             wanted = [t for i, t in enumerate(inner)
                       if view.needs(i + 1) and is_differentiable(t)]
-            given = None
+            stateful = None
             if accumulated is not None:
-                given = {id(t): list_ops.get_item(
-                             graph.capture(lst) if graph is not None else lst, 0, t.shape,
-                             t.dtype)
-                         for lst, (owner, t) in zip(lists, accumulated.elements) if owner == b}
+                saved = [list_ops.get_item(graph.capture(lst) if graph is not None else lst, 0,
+                                           shape, dtype)
+                         for lst, (owner, shape, dtype) in zip(lists, accumulated.elements)
+                         if owner == b]
+                stateful = _substitute(_grouped(accumulated.saved_ops[b],
+                                                accumulated.sizes[b], saved))
             with GradientTape() as tape:
                 tape.watch(wanted)
-                outs = body.replay(inner, given)
+                outs = body.replay(inner, stateful)
             found = _gradients(tape, outs, dys, wanted)
             by_id = {id(t): g for t, g in zip(wanted, found)}
             return [by_id.get(id(t)) if id(t) in by_id else array_ops.zeros_like(t)
@@ -340,39 +335,58 @@ def _branch_gradient(view, *dys):
 
 class _BranchAccumulation:
     """The accumulating form of a branching op, TF's: each branch also returns, per value
-    of `_saved_values` of any branch, a list holding it when the branch is the one that
-    ran (and an empty list for the other branches' values), which the gradient's branch
-    reads instead of running the stateful ops again. `branches` are the copies of
-    `bodies` that the op names."""
+    its own or another branch's stateful ops give (see `_saved_ops`), a list holding it
+    when the branch is the one that ran (an empty list for the other branches' values),
+    which the gradient's branch reads instead of running the stateful ops again.
+    `branches` are the copies of `bodies` that the op names; `elements` are ``(branch,
+    shape, dtype)`` of each list's value."""
 
     def __init__(self, bodies):
         self.bodies = bodies
         self.n = len(bodies[0].outputs)
-        self.elements = [(b, t) for b, body in enumerate(bodies) for t in _saved_values(body)]
-
-        def returning(b):
-            def outputs(args, results, saved, extra):
-                mine, lists = iter(saved), []
-                for owner, t in self.elements:
-                    empty = list_ops.reserve(t.shape, 0, t.dtype)
+        copies = [_Copy(body) for body in bodies]
+        self.saved_ops = [c.ops for c in copies]
+        self.sizes = [c.sizes for c in copies]
+        self.elements = [(b, v.shape, v.dtype) for b, c in enumerate(copies) for v in c.saved]
+        self.branches = list(bodies)
+        if not self.elements:
+            return
+        for b, c in enumerate(copies):
+            with context.building(c.graph):
+                mine, lists = iter(c.saved), []
+                for owner, shape, dtype in self.elements:
+                    empty = list_ops.reserve(shape, 0, dtype)
                     lists.append(list_ops.set_item(empty, 0, next(mine), resize=True)
                                  if owner == b else empty)
-                return [*results, *lists]
-            return outputs
-        self.branches = [_accumulating_copy(body, 0, [], returning(b)) if self.elements
-                         else body for b, body in enumerate(bodies)]
-        if self.elements:
-            for branch in self.branches:
-                branch.derived["accumulation"] = self
+            self.branches[b] = c.body(c.args, [*c.results, *lists])
+            self.branches[b].derived["accumulation"] = self
 
 
-def _branch_accumulation(bodies):
-    """The `_BranchAccumulation` of branches `bodies` (made once)."""
+def _branch_accumulating_form(op, attrs, inputs):
+    """``(op, inputs, attrs)`` of the accumulating form of branching op `op` (a
+    `_BranchAccumulation`) on `inputs`, or None where it accumulates nothing (or is that
+    form already)."""
+    bodies = [lookup(name) for name in _branch_names(attrs)]
+    if "accumulation" in bodies[0].derived:
+        return None
     key = ("accumulation of", tuple(b.name for b in bodies))
     found = bodies[0].derived.get(key)
     if found is None:
         found = bodies[0].derived[key] = _BranchAccumulation(bodies)
-    return found
+    if not found.elements:
+        return None
+    graph = context.get().graph
+    if graph is not None:
+        for body in found.branches:
+            add_function(graph, body)
+    k = len(found.elements)
+    attrs = {**attrs, "Tout": (*attrs["Tout"], *[variant] * k),
+             "output_shapes": (*attrs["output_shapes"], *[TensorShape([])] * k)}
+    if "branches" in attrs:
+        attrs["branches"] = tuple(b.name for b in found.branches)
+    else:
+        attrs.update(then_branch=found.branches[0].name, else_branch=found.branches[1].name)
+    return op, inputs, attrs
 
 
 for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
@@ -713,12 +727,13 @@ class _Loop:
         self.name = _scope(self.step)
         self.op = _WHILE if self.test.stateful or self.step.stateful else _STATELESS_WHILE
 
-    def accumulating(self, inputs, name=None):
-        """The outputs of the accumulating form of this (plain) loop on its op's `inputs`:
-        the loop variables, the number of iterations, then the accumulated lists."""
+    def accumulating_form(self, inputs):
+        """``(op, inputs, attrs)`` of the accumulating form of this (plain) loop on its
+        op's `inputs`: its outputs are the loop variables, the number of iterations, then
+        the accumulated lists (see `_Accumulation`)."""
         found = _accumulation(self.test, self.step, self.n)
         n = self.n
-        lists = [list_ops.reserve(t.shape, 0, t.dtype) for t in found.elements]
+        lists = [list_ops.reserve(shape, 0, dtype) for shape, dtype in found.elements]
         start = (*inputs[:n], convert_to_tensor(0, int32), *lists, *inputs[n:])
         graph = context.get().graph
         if graph is not None:
@@ -729,9 +744,14 @@ class _Loop:
                  "body": found.body.name,
                  "output_shapes": (*shapes, *[TensorShape([])] * (1 + len(lists)))}
         op = _WHILE if found.cond.stateful or found.body.stateful else _STATELESS_WHILE
+        return op, start, attrs
+
+    def accumulating(self, inputs, name=None):
+        """The outputs of the accumulating form of this (plain) loop on `inputs`."""
+        op, start, attrs = self.accumulating_form(inputs)
         outputs = dispatch(op, start, attrs, name=name)
-        if graph is None and outputs:  # run eagerly: a tape's record names the bodies
-            hold(outputs[0], found)
+        if context.get().graph is None and outputs:  # run eagerly: a tape's record names
+            hold(outputs[0], _accumulation(self.test, self.step, self.n))  # the bodies
         return outputs
 
     def _gradient(self, view, *dys):
@@ -785,16 +805,15 @@ class _Loop:
             k -= 1
             values = [list_ops.get_item(kept[i], k, shape, dtype) if i in kept
                       else inputs[i] for i, (shape, dtype) in enumerate(self.specs)]
-            saved = [list_ops.get_item(lst, k, t.shape, t.dtype)
-                     for lst, t in zip(lists[n_kept:], found.saved)]
+            saved = [list_ops.get_item(lst, k, shape, dtype)
+                     for lst, (shape, dtype) in zip(lists[n_kept:], found.elements[n_kept:])]
             wanted = [values[i] for i in variables] + [captured[j] for j in sources]
             with GradientTape() as tape:
                 tape.watch(wanted)
-                outs = self.step.replay([*values, *captured],
-                                        dict(zip(map(id, found.saved), saved)))
+                outs = self.step.replay([*values, *captured], _substitute(
+                    _grouped(found.saved_ops, found.sizes, saved)))
             targets = [outs[i] for i in variables] + [saved[j] for j, _ in saved_grads]
-            weights = [*var_grads, *(list_ops.get_item(g, k, found.saved[j].shape,
-                                                       found.saved[j].dtype)
+            weights = [*var_grads, *(list_ops.get_item(g, k, *found.elements[n_kept + j])
                                      for j, g in saved_grads)]
             grads = _gradients(tape, targets, weights, wanted)
             for pos, i in enumerate(variables):
@@ -819,64 +838,127 @@ class _Loop:
         return grads
 
 
-def _saved_values(body):
-    """The outputs of `body`'s stateful ops (a variable's reads, random draws, loops and
-    branches with state): what a gradient replaying the body takes from the forward pass
-    instead of running those ops again."""
-    saved = body.derived.get("saved")
-    if saved is None:
-        saved = body.derived["saved"] = [
-            t for op in executor.needed_operations(body.graph, body.outputs)
-            if op.stateful and op.op_def is not None for t in op.outputs]
-    return saved
+def _saved_ops(body):
+    """The stateful ops of `body` that have outputs (a variable's reads, random draws,
+    loops and branches with state), in the order they run: a gradient replaying the body
+    takes their values from the forward pass instead of running them again."""
+    found = body.derived.get("saved ops")
+    if found is None:
+        found = body.derived["saved ops"] = [
+            op for op in executor.needed_operations(body.graph, body.outputs)
+            if op.stateful and op.op_def is not None and op.outputs]
+    return found
 
 
-def _accumulating_copy(body, n, added, outputs):
-    """A library function running `body` and returning more: it takes `body`'s inputs with
-    placeholders of `added` (``(name, shape, dtype)``) after the first `n`, and returns
-    ``outputs(arguments, results, saved, added placeholders)`` (`saved`: the values of
-    `_saved_values`)."""
-    graph = Graph(body.graph.name)
-    graph.variable_arguments = body.graph.variable_arguments
-    saved = _saved_values(body)
-    with context.building(graph):
-        args = [graph.placeholder(t.dtype, t.shape, "arg") for t in body.inputs]
-        extra = [graph.placeholder(dtype, shape, name) for name, shape, dtype in added]
-        found = executor.replay(body.graph, body.inputs, [*body.outputs, *saved], args)
-        m = len(body.outputs)
-        results = outputs(args, found[:m], found[m:], extra)
-    position = {id(t): i for i, t in enumerate(body.inputs)}
-    graph.handle_arguments = {key: args[position[id(t)]]
-                              for key, t in getattr(body.graph, "handle_arguments", {}).items()
-                              if id(t) in position}
-    return FunctionBody(body.graph.name, graph, [*args[:n], *extra, *args[n:]], results)
+def _accumulating_run(op, args):
+    """Runs stateful `op` on `args` (a loop or branch with state in its accumulating
+    form); returns every value it gives, its outputs first."""
+    if op.op_def in (_WHILE, _STATELESS_WHILE):
+        form = None if "accumulation" in lookup(op.attrs["body"]).derived else \
+            _Loop(op.attrs).accumulating_form(args)
+    elif op.op_def in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
+        form = _branch_accumulating_form(op.op_def, op.attrs, args)
+    else:
+        form = None
+    op_def, inputs, attrs = form or (op.op_def, args, op.attrs)
+    result = dispatch(op_def, inputs, attrs)
+    return list(result) if op_def.multi else [result]
+
+
+def _grouped(ops, sizes, values):
+    """id(op) -> its values, `values` holding `sizes[i]` of them for each of `ops`."""
+    grouped, at = {}, 0
+    for op, size in zip(ops, sizes):
+        grouped[id(op)] = values[at:at + size]
+        at += size
+    return grouped
+
+
+def _substitute(saved):
+    """The `stateful` runner of a gradient's replay of a body: each stateful op gives the
+    values the forward pass saved (`saved`: id(op) -> them), and tapes record it (in the
+    accumulating form that gave them) as if it had run; an op without outputs (a variable's
+    update, an assertion) is skipped, its effect had."""
+    def run(op, args):
+        values = saved.get(id(op))
+        if values is None:
+            return []
+        op_def, inputs, attrs = op.op_def, args, op.attrs
+        if len(values) > len(op.outputs):  # a loop or branch that accumulated
+            if op_def in (_WHILE, _STATELESS_WHILE):
+                op_def, inputs, attrs = _Loop(attrs).accumulating_form(args)
+            else:
+                op_def, inputs, attrs = _branch_accumulating_form(op_def, attrs, args)
+        result = values if op_def.multi else values[0]
+        for recorder in context.get().recorders:
+            recorder.record(op_def, inputs, attrs, result)
+        return values[:len(op.outputs)]
+    return run
+
+
+class _Copy:
+    """`body`'s ops copied into a graph of their own, its loops and branches with state in
+    their accumulating forms (unless not `accumulating`): `args` stand for its inputs,
+    `results` for its outputs, `saved` are the values its `ops` (`_saved_ops`) gave,
+    `sizes[i]` of them for ``ops[i]``. `body` makes it a library function."""
+
+    def __init__(self, body, accumulating=True):
+        self.original = body
+        self.graph = graph = Graph(body.graph.name)
+        graph.variable_arguments = body.graph.variable_arguments
+        given = {}
+
+        def run(op, args):
+            values = given[id(op)] = _accumulating_run(op, args)
+            return values
+
+        with context.building(graph):
+            self.args = [graph.placeholder(t.dtype, t.shape, "arg") for t in body.inputs]
+            self.results = executor.replay(body.graph, body.inputs, body.outputs, self.args,
+                                           run if accumulating else None)
+        self.ops = _saved_ops(body) if accumulating else []
+        self.sizes = [len(given[id(op)]) for op in self.ops]
+        self.saved = [v for op in self.ops for v in given[id(op)]]
+
+    def body(self, inputs, outputs):
+        """The copy as a library function from `inputs` (its `args`, perhaps with more
+        placeholders) to `outputs`."""
+        position = {id(t): i for i, t in enumerate(self.original.inputs)}
+        self.graph.handle_arguments = {
+            key: self.args[position[id(t)]]
+            for key, t in getattr(self.original.graph, "handle_arguments", {}).items()
+            if id(t) in position}
+        return FunctionBody(self.original.graph.name, self.graph, inputs, outputs)
 
 
 class _Accumulation:
     """The accumulating form of a loop, TF's: as loop variables after the loop's own, the
     number of iterations and one list per value the gradient needs from each iteration
     (each variable the body is replayed on, as the iteration starts, and each value of
-    `_saved_values`), the body pushing onto them.  `cond` and `body` are the copies of
-    the condition `test` and the body `step` that the op names."""
+    the body's stateful ops, `_saved_ops`), the body pushing onto them.  `cond` and
+    `body` are the copies of the condition `test` and the body `step` that the op names;
+    `elements` are ``(shape, dtype)`` of each list's values."""
 
     def __init__(self, test, step, n):
         self.test, self.step, self.n = test, step, n
         self.kept = _kept(step, n)
-        self.saved = _saved_values(step)
-        # (the tensors whose shapes and dtypes the lists' elements have)
-        self.elements = [step.inputs[i] for i in self.kept] + self.saved
-        added = [("count", [], int32)] + [("accumulator", [], variant)] * len(self.elements)
-
-        def push(args, results, saved, extra):
-            count, *lists = extra
-            values = [args[i] for i in self.kept] + saved
-            return [*results, count + 1,
-                    *(list_ops.set_item(lst, count, v, resize=True)
-                      for lst, v in zip(lists, values))]
-
-        self.cond = _accumulating_copy(test, n, added, lambda a, results, s, e: results)
-        self.body = _accumulating_copy(step, n, added, push)
+        copy = _Copy(step)
+        self.saved_ops, self.sizes = copy.ops, copy.sizes
+        values = [copy.args[i] for i in self.kept] + copy.saved
+        self.elements = [(v.shape, v.dtype) for v in values]
+        with context.building(copy.graph):
+            count = copy.graph.placeholder(int32, [], "count")
+            lists = [copy.graph.placeholder(variant, [], "accumulator") for _ in values]
+            pushed = [list_ops.set_item(lst, count, v, resize=True)
+                      for lst, v in zip(lists, values)]
+            results = [*copy.results, count + 1, *pushed]
+        self.body = copy.body([*copy.args[:n], count, *lists, *copy.args[n:]], results)
         self.body.derived["accumulation"] = self
+        copy = _Copy(test, accumulating=False)
+        with context.building(copy.graph):
+            added = [copy.graph.placeholder(int32, [], "count")] + [
+                copy.graph.placeholder(variant, [], "accumulator") for _ in values]
+        self.cond = copy.body([*copy.args[:n], *added, *copy.args[n:]], copy.results)
 
 
 def _accumulation(test, step, n):

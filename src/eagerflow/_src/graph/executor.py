@@ -204,17 +204,16 @@ def _raise_located(at_line, filename, name, exc):
               f"[Op:__inference_{name}]") from None
 
 
-def replay(graph, inputs, outputs, values, given=None):
+def replay(graph, inputs, outputs, values, stateful=None):
     """The outputs of `graph` for input `values`, each op run through `dispatch`.
 
     Tapes see every op, and while another graph is being built the ops land in
     it (a function called inside a function, or traced for its gradient).
 
-    With `given` (id(output) -> value, for the outputs of every stateful op) the
-    stateful ops do not run again: a gradient replaying a loop body or branch
-    takes the values the forward pass's reads and draws gave, and tapes record
-    each such op as having given them; those without outputs (a variable's
-    update, an assertion) are skipped, their effect already had.
+    `stateful(op, args) -> values of op's outputs`, when given, runs each
+    stateful op instead (a loop's gradient replaying its body gives the values
+    the forward pass's reads and draws gave, rather than reading and drawing
+    again; see `control_flow`).
     """
     env = {id(t): v for t, v in zip(inputs, values)}
     building = context.get().graph
@@ -231,14 +230,10 @@ def replay(graph, inputs, outputs, values, given=None):
         # A variable is itself, unless it stands for a variable argument given in `values`.
         args = tuple(env.get(id(t), t) if isinstance(t, Variable) else env[id(t)]
                      for t in op.inputs)
-        if given is not None and op.stateful:
-            if op.outputs:
-                found = [given[id(t)] for t in op.outputs]
-                result = found if op.op_def.multi else found[0]
-                for recorder in context.get().recorders:
-                    recorder.record(op.op_def, args, op.attrs, result)
-                for t, v in zip(op.outputs, found):
-                    env[id(t)] = v
+        if stateful is not None and op.stateful:
+            result = stateful(op, args)
+            for t, v in zip(op.outputs, result):
+                env[id(t)] = v
             continue
         result = dispatch(op.op_def, args, op.attrs)
         for t, v in zip(op.outputs, result if op.op_def.multi else (result,)):
