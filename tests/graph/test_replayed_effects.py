@@ -4,7 +4,8 @@ Inside `function`, a `While` or `If` a tape records runs in its accumulating
 form: it also returns, per iteration (per run of the branch), what its
 gradient needs, the values its variable reads and random draws gave
 included, so the gradient replays the body on them without updating a
-variable or drawing again. The numbers are TF 2.21's for the same programs.
+variable or drawing again. So does the copy of a function that a tape outside
+it differentiates. The numbers are TF 2.21's for the same programs.
 """
 import numpy as np
 import pytest
@@ -234,6 +235,100 @@ def test_a_loop_updating_a_variable_inside_a_branch():
     y, (dx, dv) = f(tf.constant(2.0), tf.constant(True))
     _close([y, dx, dv], [12.0, 6.0, 10.0])
     assert v.numpy() == 3.0
+
+
+def test_a_tape_outside_the_function_of_a_loop_updating_a_variable():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x):
+        y = x
+        for _ in tf.range(2):
+            v.assign_add(1.0)
+            y = y * v
+        return y
+
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    _close([y, *tape.gradient(y, [x, v])], [18.0, 6.0, 15.0])
+    assert v.numpy() == 3.0
+
+
+def test_a_tape_outside_the_function_of_a_branch_updating_a_variable():
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def f(x, flag):
+        def update():
+            v.assign_add(1.0)
+            return x * v
+        return tf.cond(flag, update, lambda: x * 2.0)
+
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x, tf.constant(True))
+    _close([y, *tape.gradient(y, [x, v])], [9.0, 3.0, 3.0])
+    assert v.numpy() == 3.0
+
+
+def test_nested_tapes_outside_the_function_of_a_loop_updating_a_variable():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x):
+        y = x
+        for _ in tf.range(2):
+            v.assign_add(1.0)
+            y = y * v * x
+        return y
+
+    x = tf.constant(1.5)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        dx = inner.gradient(y, x)
+    _close([y, dx, outer.gradient(dx, x)], [20.25, 40.5, 54.0])
+    assert v.numpy() == 3.0
+
+
+def test_a_tape_outside_the_function_of_a_loop_drawing_from_a_generator():
+    g = tf.random.Generator.from_seed(7)
+
+    @tf.function
+    def f(x):
+        y = x
+        for _ in tf.range(3):
+            y = y * g.uniform([]) + x * x
+        return y
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    _close([y, tape.gradient(y, x)], [6.24935, 6.16907])
+    assert g.state.numpy().tolist() == [775, 0, 0]
+
+
+def test_a_tape_outside_the_function_of_a_loop_reading_a_variable():
+    w = tf.Variable(2.0)
+
+    @tf.function
+    def f(x):
+        y = x
+        for _ in tf.range(3):
+            y = y * w + x
+        return y
+
+    x = tf.constant(1.5)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    _close([y, *tape.gradient(y, [x, w])], [22.5, 15.0, 25.5])
 
 
 def test_bodies_that_only_read_variables_and_check_give_the_gradient():

@@ -38,6 +38,7 @@ from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor, tape_compiler
+from eagerflow._src.graph.control_flow import accumulating_copy
 from eagerflow._src.graph.function_library import FunctionBody, check_replayable, lookup
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops.indexed_slices import IndexedSlices
@@ -74,6 +75,12 @@ class CallGradient:
         self._n_variables = len(concrete._variable_inputs)
         self._sources = [*concrete.inputs, *concrete._variable_inputs,
                          *(inner for _, inner in captures)]
+        self._captures = captures
+        # The graph the tapes differentiate, its inputs and outputs: the function's own, or
+        # a copy whose loops and branches with state keep what their gradients need (see
+        # `_record_forward`).
+        self._graph, self._inputs, self._outputs = (concrete.graph, concrete.inputs,
+                                                    concrete.outputs)
         self._trainable = concrete.trainable_variables
         self._n_outputs = len(concrete.outputs)
         # The function's body in the library, which the recorded op names.
@@ -181,7 +188,7 @@ class CallGradient:
         if self._tape is None:
             self._tape = self._record_forward()
         concrete = self._concrete
-        outputs = concrete.outputs
+        outputs = self._outputs
         everything = tuple(i for i, s in enumerate(self._sources) if is_differentiable(s))
         saved, exposed = [], ()
         while True:
@@ -191,7 +198,7 @@ class CallGradient:
             if not higher or len(saved) == len(exposed):
                 break
             exposed = tuple(saved)
-        forward = executor.compile_graph(concrete.graph, concrete.inputs, [*outputs, *saved],
+        forward = executor.compile_graph(self._graph, self._inputs, [*outputs, *saved],
                                          concrete.name)
         dy_index = [i for i, t in enumerate((*outputs, *exposed)) if is_differentiable(t)]
         mode = _Mode(forward, everything, exposed, {id(t): i for i, t in enumerate(saved)},
@@ -206,13 +213,23 @@ class CallGradient:
         """A tape holding the ops of the function's graph, watching its inputs and captures.
 
         The ops are recorded as `dispatch` records them while tracing, so the
-        gradients are the ones eager execution would compute.
+        gradients are the ones eager execution would compute.  A function whose loops
+        or branches have state (a variable's update or read, a random draw) is copied
+        first with those in their accumulating forms, as TF's forward function is: their
+        gradients read the values of their runs from the lists those return, rather than
+        running them again.
         """
         concrete = self._concrete
+        copied = accumulating_copy(concrete.graph, concrete.inputs, concrete.outputs,
+                                   self._captures)
+        if copied is not None:
+            self._graph, self._inputs, self._outputs, stand_ins = copied
+            n = len(self._sources) - len(stand_ins)
+            self._sources = [*self._inputs, *self._sources[len(self._inputs):n], *stand_ins]
         # never entered: this tape alone records them (the caller's tapes must not see them)
         tape = GradientTape(persistent=True, watch_accessed_variables=False)
         tape.watch([s for s in self._sources if is_differentiable(s)])
-        tape._record_operations(executor.needed_operations(concrete.graph, concrete.outputs))
+        tape._record_operations(executor.needed_operations(self._graph, self._outputs))
         return tape
 
     def _trace_backward(self, wanted, exposed):
@@ -221,7 +238,7 @@ class CallGradient:
         Its inputs are the forward tensors it needs (saved values), then the
         gradients of the differentiable outputs and `exposed` tensors.
         """
-        targets = [t for t in (*self._concrete.outputs, *exposed) if is_differentiable(t)]
+        targets = [t for t in (*self._outputs, *exposed) if is_differentiable(t)]
         graph = Graph(f"__backward_{self._concrete.name}")
         with context.building(graph):
             dys = [graph.placeholder(t.dtype, t.shape, "grad") for t in targets]

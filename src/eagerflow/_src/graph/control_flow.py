@@ -961,6 +961,26 @@ class _Accumulation:
         self.cond = copy.body([*copy.args[:n], *added, *copy.args[n:]], copy.results)
 
 
+def accumulating_copy(graph, inputs, outputs, captured=()):
+    """A copy of `graph` whose loops and branches with state run in their accumulating
+    forms, for a tape outside its function to differentiate (TF rewrites the forward
+    function so): ``(copy, its inputs, its outputs, its stand-ins for captured)``, given
+    `captured` ``(outer, inner)`` pairs of what `graph` captured; None when `graph` has no
+    such loop or branch."""
+    ops = executor.needed_operations(graph, outputs)
+    if not any(op.stateful and op.op_def in _CONSTRUCTS for op in ops):
+        return None
+    copy = Graph(graph.name)
+    copy.variable_arguments = graph.variable_arguments
+    with context.building(copy):
+        args = [copy.placeholder(t.dtype, t.shape, t.op.name) for t in inputs]
+        stand_ins = [copy.capture(outer) for outer, _ in captured]
+        results = executor.replay(graph, [*inputs, *(inner for _, inner in captured)],
+                                  outputs, [*args, *stand_ins], _accumulating_run)
+    copy.outputs = results
+    return copy, args, results, stand_ins
+
+
 def _accumulation(test, step, n):
     """The `_Accumulation` of the loop of condition `test` and body `step` (made once)."""
     key = ("accumulation of", test.name)
@@ -1045,6 +1065,9 @@ for _op in (_WHILE, _STATELESS_WHILE):
     executor.emission_rules[_op] = _emit_loop
     register_gradient(_op.name)(_while_gradient)
 batching_rules[_STATELESS_WHILE] = PER_ELEMENT
+
+
+_CONSTRUCTS = frozenset((_WHILE, _STATELESS_WHILE, _IF, _STATELESS_IF, _CASE, _STATELESS_CASE))
 
 
 class _PassingThrough:

@@ -223,7 +223,8 @@ def replay(graph, inputs, outputs, values, stateful=None):
         env.setdefault(id(internal), external)
     for op in needed_operations(graph, outputs):
         if op.type == "Const":
-            env[id(op.outputs[0])] = from_array(op.value)
+            if id(op.outputs[0]) not in env:  # (unless `values` give it: a capture's copy)
+                env[id(op.outputs[0])] = from_array(op.value)
             continue
         if op.op_def is None:
             continue
