@@ -80,7 +80,7 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
 @pytest.mark.parametrize("name", ["mlp", "convnet", "tensors", "mlp_train_step", "keras_cnn",
                                   "keras_train_step", "keras_attention", "control_flow",
                                   "limited_loops", "variable_bodies", "counts_and_draws",
-                                  "loop_train_step"])
+                                  "loop_train_step", "nested_loop_gradients"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -668,3 +668,15 @@ def test_gradients_through_an_imported_call_reading_a_variable_and_not_repeating
                                                           r".*op AssignAddVariableOp"):
         tape.gradient(y, x)
     assert v.numpy() == 4.0
+
+
+def test_a_body_returning_a_stateful_nodes_outputs_has_no_control_cycle():
+    raw, _ = _load("ef_nested_loop_gradients")  # an outer body returns its inner loop's
+    gd = tf.compat.v1.GraphDef.FromString(raw)
+    for f in gd.library.function:
+        nodes = {n.name: n for n in f.node_def}
+        for node in f.node_def:
+            if node.op == "NoOp":
+                for ref in node.input:  # what the NoOp waits on does not wait on it
+                    waited = nodes[ref.lstrip("^")]
+                    assert "^" + node.name not in waited.input

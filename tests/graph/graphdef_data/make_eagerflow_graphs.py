@@ -274,6 +274,21 @@ def loop_train_step(x, n):
     return loss, grads[0], grads[1]
 
 
+@tf.function
+def nested_loop_gradients(x, n):
+    """The gradient, taken inside the function, of nested loops whose inner body counts in
+    a variable and scales by the count it reads: the outer loop accumulates the inner
+    loop's lists too."""
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in tf.range(n):
+            for _ in tf.range(2):
+                steps.assign_add(0.5)
+                y = tf.sin(y) * steps
+    return y, tape.gradient(y, x)
+
+
 if __name__ == "__main__":
     ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
@@ -313,3 +328,6 @@ if __name__ == "__main__":
     save("loop_train_step", loop_train_step,
          [tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([], tf.int32)],
          [rng.normal(size=(4, 3)).astype(np.float32), np.array(3, np.int32)])
+    save("nested_loop_gradients", nested_loop_gradients,
+         [tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)],
+         [rng.normal(size=3).astype(np.float32), np.array(2, np.int32)])
