@@ -7,8 +7,9 @@ included, so the gradient replays the body on them without updating a
 variable or drawing again. So does the copy of a function that a tape outside
 it differentiates. The numbers are TF 2.21's for the same programs.
 """
+import sys
+
 import numpy as np
-import pytest
 
 import eagerflow as tf
 
@@ -329,6 +330,22 @@ def test_a_tape_outside_the_function_of_a_loop_reading_a_variable():
         tape.watch(x)
         y = f(x)
     _close([y, *tape.gradient(y, [x, w])], [22.5, 15.0, 25.5])
+
+
+def test_the_gradient_of_a_branch_or_loop_that_prints_does_not_print_again(capsys):
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.cond(x > 0, lambda: (tf.print("branch", output_stream=sys.stdout), x * x)[1],
+                        lambda: x)
+            for i in tf.range(2):
+                tf.print("loop", i, output_stream=sys.stdout)
+                y = y * x
+        return tape.gradient(y, x)
+
+    _close(f(tf.constant(2.0)), 32.0)
+    assert capsys.readouterr().out == "branch\nloop 0\nloop 1\n"
 
 
 def test_bodies_that_only_read_variables_and_check_give_the_gradient():

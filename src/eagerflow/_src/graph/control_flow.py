@@ -349,7 +349,7 @@ class _BranchAccumulation:
         self.sizes = [c.sizes for c in copies]
         self.elements = [(b, v.shape, v.dtype) for b, c in enumerate(copies) for v in c.saved]
         self.branches = list(bodies)
-        if not self.elements:
+        if not any(body.stateful for body in bodies):
             return
         for b, c in enumerate(copies):
             with context.building(c.graph):
@@ -364,8 +364,9 @@ class _BranchAccumulation:
 
 def _branch_accumulating_form(op, attrs, inputs):
     """``(op, inputs, attrs)`` of the accumulating form of branching op `op` (a
-    `_BranchAccumulation`) on `inputs`, or None where it accumulates nothing (or is that
-    form already)."""
+    `_BranchAccumulation`) on `inputs`, or None for branches without state (or that form
+    already). (Branches whose stateful ops give nothing, as a print, are copied too: the
+    gradient's replay skips those ops.)"""
     bodies = [lookup(name) for name in _branch_names(attrs)]
     if "accumulation" in bodies[0].derived:
         return None
@@ -373,7 +374,7 @@ def _branch_accumulating_form(op, attrs, inputs):
     found = bodies[0].derived.get(key)
     if found is None:
         found = bodies[0].derived[key] = _BranchAccumulation(bodies)
-    if not found.elements:
+    if found.branches == found.bodies:
         return None
     graph = context.get().graph
     if graph is not None:
@@ -850,17 +851,22 @@ def _saved_ops(body):
     return found
 
 
-def _accumulating_run(op, args):
-    """Runs stateful `op` on `args` (a loop or branch with state in its accumulating
-    form); returns every value it gives, its outputs first."""
+def _accumulating_form(op, args):
+    """``(op, inputs, attrs)`` of stateful `op` run on `args`: a loop or branch with state
+    in its accumulating form (unless it is that already), any other op as it is."""
+    form = None
     if op.op_def in (_WHILE, _STATELESS_WHILE):
-        form = None if "accumulation" in lookup(op.attrs["body"]).derived else \
-            _Loop(op.attrs).accumulating_form(args)
+        if "accumulation" not in lookup(op.attrs["body"]).derived:
+            form = _Loop(op.attrs).accumulating_form(args)
     elif op.op_def in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
         form = _branch_accumulating_form(op.op_def, op.attrs, args)
-    else:
-        form = None
-    op_def, inputs, attrs = form or (op.op_def, args, op.attrs)
+    return form or (op.op_def, args, op.attrs)
+
+
+def _accumulating_run(op, args):
+    """Runs stateful `op` on `args` (in `_accumulating_form`); returns every value it
+    gives, its outputs first."""
+    op_def, inputs, attrs = _accumulating_form(op, args)
     result = dispatch(op_def, inputs, attrs)
     return list(result) if op_def.multi else [result]
 
@@ -883,12 +889,7 @@ def _substitute(saved):
         values = saved.get(id(op))
         if values is None:
             return []
-        op_def, inputs, attrs = op.op_def, args, op.attrs
-        if len(values) > len(op.outputs):  # a loop or branch that accumulated
-            if op_def in (_WHILE, _STATELESS_WHILE):
-                op_def, inputs, attrs = _Loop(attrs).accumulating_form(args)
-            else:
-                op_def, inputs, attrs = _branch_accumulating_form(op_def, attrs, args)
+        op_def, inputs, attrs = _accumulating_form(op, args)  # (the form that gave them)
         result = values if op_def.multi else values[0]
         for recorder in context.get().recorders:
             recorder.record(op_def, inputs, attrs, result)
