@@ -332,6 +332,24 @@ def test_a_tape_outside_the_function_of_a_loop_reading_a_variable():
     _close([y, *tape.gradient(y, [x, w])], [22.5, 15.0, 25.5])
 
 
+def test_second_derivatives_through_the_reads_a_branch_or_loop_saved():
+    w = tf.Variable(1.5)
+
+    @tf.function
+    def f(x, flag):
+        with tf.GradientTape(persistent=True) as outer:
+            with tf.GradientTape(persistent=True) as inner:
+                y = tf.cond(flag, lambda: tf.sin(x * w) * w, lambda: x)
+                z = x
+                for _ in tf.range(3):
+                    z = tf.sin(z * w)
+            dy, dz = inner.gradient(y, w), inner.gradient(z, w)
+        return dy, dz, outer.gradient(dy, w), outer.gradient(dz, w)
+
+    np.testing.assert_allclose(f(tf.constant(1.0), tf.constant(True)),
+                               [1.1036, 0.0839, -1.3548, -1.3875], atol=1e-4)
+
+
 def test_the_gradient_of_a_branch_or_loop_that_prints_does_not_print_again(capsys):
     @tf.function
     def f(x):

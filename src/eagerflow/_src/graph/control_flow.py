@@ -250,10 +250,15 @@ def _branch_kernel(xp, key, *arrays, **attrs):
     return bodies[chosen].run(*arrays)
 
 
-_IF = register("If", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True)
-_STATELESS_IF = register("StatelessIf", _branch_kernel, _branch_rule, multi=True, tied=())
-_CASE = register("Case", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True)
-_STATELESS_CASE = register("StatelessCase", _branch_kernel, _branch_rule, multi=True, tied=())
+# (grad_takes_none: the accumulated lists mostly get none)
+_IF = register("If", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True,
+               grad_takes_none=True)
+_STATELESS_IF = register("StatelessIf", _branch_kernel, _branch_rule, multi=True, tied=(),
+                         grad_takes_none=True)
+_CASE = register("Case", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True,
+                 grad_takes_none=True)
+_STATELESS_CASE = register("StatelessCase", _branch_kernel, _branch_rule, multi=True, tied=(),
+                           grad_takes_none=True)
 # TF's forms: the attrs are TF's already (Tcond, Tin, Tout, then_branch, ..., output_shapes)
 for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
     tf_nodes[_op] = NodeForm(types={}, outputs=("output",),
@@ -301,7 +306,11 @@ def _branch_gradient(view, *dys):
             check_replayable(body, view.op_def.name, "branch")
     else:  # the values of the branch's stateful ops come from the lists it returned
         bodies, lists = accumulated.bodies, view.outputs[accumulated.n:]
-        dys = dys[:accumulated.n]
+        # (the gradients of the values the lists hold, when a higher-order derivative
+        # differentiates a gradient branch that read them)
+        list_dys = dys[accumulated.n:]
+    n = len(view.outputs) if accumulated is None else accumulated.n
+    dys = [array_ops.zeros_like(o) if d is None else d for o, d in zip(view.outputs, dys[:n])]
 
     def differentiate(b, body):
         def fn():
@@ -309,18 +318,24 @@ def _branch_gradient(view, *dys):
             inner = [graph.capture(t) if graph is not None else t for t in inputs]
             wanted = [t for i, t in enumerate(inner)
                       if view.needs(i + 1) and is_differentiable(t)]
-            stateful = None
+            stateful, targets, weights = None, [], []
             if accumulated is not None:
-                saved = [list_ops.get_item(graph.capture(lst) if graph is not None else lst, 0,
-                                           shape, dtype)
-                         for lst, (owner, shape, dtype) in zip(lists, accumulated.elements)
-                         if owner == b]
+                def read(lst, shape, dtype):
+                    return list_ops.get_item(graph.capture(lst) if graph is not None else lst,
+                                             0, shape, dtype)
+                mine = [i for i, (owner, _, _) in enumerate(accumulated.elements)
+                        if owner == b]
+                saved = [read(lists[i], *accumulated.elements[i][1:]) for i in mine]
                 stateful = _substitute(_grouped(accumulated.saved_ops[b],
                                                 accumulated.sizes[b], saved))
+                for i, value in zip(mine, saved):
+                    if list_dys[i] is not None:
+                        targets.append(value)
+                        weights.append(read(list_dys[i], *accumulated.elements[i][1:]))
             with GradientTape() as tape:
                 tape.watch(wanted)
                 outs = body.replay(inner, stateful)
-            found = _gradients(tape, outs, dys, wanted)
+            found = _gradients(tape, [*outs, *targets], [*dys, *weights], wanted)
             by_id = {id(t): g for t, g in zip(wanted, found)}
             return [by_id.get(id(t)) if id(t) in by_id else array_ops.zeros_like(t)
                     for t in inner]
