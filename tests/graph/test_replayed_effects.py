@@ -10,6 +10,7 @@ it differentiates. The numbers are TF 2.21's for the same programs.
 import sys
 
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -82,8 +83,14 @@ def test_a_loop_drawing_from_a_generator_draws_once_per_iteration():
     assert g.state.numpy().tolist() == [775, 0, 0]
 
 
-def test_a_loop_drawing_with_the_global_seed_differentiates_its_draws():
+@pytest.fixture
+def global_seed():
     tf.random.set_seed(3)
+    yield
+    tf.random.set_seed(None)
+
+
+def test_a_loop_drawing_with_the_global_seed_differentiates_its_draws(global_seed):
 
     @tf.function
     def f(x):
