@@ -64,7 +64,6 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, list_ops, math_ops,
                                 reduction_ops)
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
-from eagerflow._src.ops.list_ops import TensorList
 
 # How a branching op differs by kind: its op type (``Stateless`` prepended when no branch has
 # state), the names of its branches' graphs and of the branches and the function in errors.
@@ -359,13 +358,13 @@ class _BranchAccumulation:
     def __init__(self, bodies):
         self.bodies = bodies
         self.n = len(bodies[0].outputs)
+        self.branches = list(bodies)
+        if not any(body.stateful for body in bodies):
+            return
         copies = [_Copy(body) for body in bodies]
         self.saved_ops = [c.ops for c in copies]
         self.sizes = [c.sizes for c in copies]
         self.elements = [(b, v.shape, v.dtype) for b, c in enumerate(copies) for v in c.saved]
-        self.branches = list(bodies)
-        if not any(body.stateful for body in bodies):
-            return
         for b, c in enumerate(copies):
             with context.building(c.graph):
                 mine, lists = iter(c.saved), []
