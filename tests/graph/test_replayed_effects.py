@@ -339,6 +339,29 @@ def test_a_tape_outside_the_function_of_a_loop_reading_a_variable():
     _close([y, *tape.gradient(y, [x, w])], [22.5, 15.0, 25.5])
 
 
+def test_a_function_calling_a_function_whose_loop_updates_a_variable():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def inner(x):
+        y = x
+        for _ in tf.range(2):
+            v.assign_add(1.0)
+            y = y * v
+        return y
+
+    @tf.function
+    def outer(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = inner(x)
+        return y, tape.gradient(y, [x, v])
+
+    y, (dx, dv) = outer(tf.constant(3.0))
+    _close([y, dx, dv], [18.0, 6.0, 15.0])
+    assert v.numpy() == 3.0
+
+
 def test_second_derivatives_through_the_reads_a_branch_or_loop_saved():
     w = tf.Variable(1.5)
 

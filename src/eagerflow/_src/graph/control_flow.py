@@ -1085,6 +1085,19 @@ batching_rules[_STATELESS_WHILE] = PER_ELEMENT
 _CONSTRUCTS = frozenset((_WHILE, _STATELESS_WHILE, _IF, _STATELESS_IF, _CASE, _STATELESS_CASE))
 
 
+def _replayed(op, args):
+    """How `executor.replay` runs a loop or branch (a function called inside another, a
+    body replayed for a gradient): as `while_loop` and `cond` build one, in its
+    accumulating form when a tape records it."""
+    _watch_variables(args)
+    if records(args):
+        return _accumulating_run(op, args)
+    return dispatch(op.op_def, args, op.attrs)
+
+
+executor.replay_rules.assign(_replayed, *_CONSTRUCTS)
+
+
 class _PassingThrough:
     """A loop body returning, after its results, the values it captured, unchanged: TF's
     While carries captured values as loop variables."""

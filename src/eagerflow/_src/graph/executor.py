@@ -37,6 +37,10 @@ _programs = itertools.count()
 # flow: a Python ``if``/``while`` around the bodies its attributes name); any other op is
 # one kernel call.
 emission_rules = RuleTable("emission", lambda op: True)
+# Replay rules: `OpDef` -> ``rule(op, args) -> the values of op's outputs (perhaps more)``,
+# which `replay` runs instead of dispatching `op` (a loop or branch that a tape records runs
+# in the form its gradient needs); filled where the ops are registered.
+replay_rules = RuleTable("replay", lambda op: True)
 
 
 def needed_operations(graph, outputs):
@@ -233,10 +237,14 @@ def replay(graph, inputs, outputs, values, stateful=None):
                      for t in op.inputs)
         if stateful is not None and op.stateful:
             result = stateful(op, args)
-            for t, v in zip(op.outputs, result):
-                env[id(t)] = v
-            continue
-        result = dispatch(op.op_def, args, op.attrs)
-        for t, v in zip(op.outputs, result if op.op_def.multi else (result,)):
+        else:
+            rule = replay_rules.get(op.op_def)
+            if rule is None:
+                result = dispatch(op.op_def, args, op.attrs)
+                for t, v in zip(op.outputs, result if op.op_def.multi else (result,)):
+                    env[id(t)] = v
+                continue
+            result = rule(op, args)
+        for t, v in zip(op.outputs, result):
             env[id(t)] = v
     return [env.get(id(t), t) if isinstance(t, Variable) else env[id(t)] for t in outputs]
