@@ -83,6 +83,24 @@ def test_a_loop_drawing_from_a_generator_draws_once_per_iteration():
     assert g.state.numpy().tolist() == [775, 0, 0]
 
 
+def test_a_loop_drawing_stateless_numbers_differentiates_the_same_draws():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            draws = tf.TensorArray(tf.float32, size=3)
+            for i in tf.range(3):
+                r = tf.random.stateless_uniform([], seed=[1, i])
+                draws = draws.write(i, r)
+                y = y * r + x
+        return y, tape.gradient(y, x), draws.stack()
+
+    y, dx, draws = f(tf.constant(2.0))
+    _close(draws, [0.87849, 0.09828, 0.84406])
+    _close([y, dx], [3.99977, 1.99988])
+
+
 @pytest.fixture
 def global_seed():
     tf.random.set_seed(3)
