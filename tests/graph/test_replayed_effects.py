@@ -380,6 +380,38 @@ def test_a_function_calling_a_function_whose_loop_updates_a_variable():
     assert v.numpy() == 3.0
 
 
+def test_tf_gradients_of_loops_and_branches_updating_a_variable():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x, flag):
+        y = x
+        for _ in tf.range(2):
+            for _ in tf.range(2):
+                v.assign_add(0.5)
+                y = y * v
+        z = tf.cond(flag, lambda: x * v.assign_add(1.0).read_value(), lambda: x)
+        return y, tf.gradients(y, [x, v]), z, tf.gradients(z, x)
+
+    y, (dx, dv), z, (dzx,) = f(tf.constant(1.0), tf.constant(True))
+    _close([y, dx, dv, z, dzx], [22.5, 22.5, 42.75, 4.0, 4.0])
+    assert v.numpy() == 4.0
+
+
+def test_tf_gradients_twice_through_the_reads_of_a_loop():
+    w = tf.Variable(1.5)
+
+    @tf.function
+    def f(x):
+        y = x
+        for _ in tf.range(3):
+            y = tf.sin(y * w)
+        g = tf.gradients(y, w)[0]
+        return g, tf.gradients(g, w)[0]
+
+    np.testing.assert_allclose(f(tf.constant(1.0)), [0.0839, -1.3875], atol=1e-4)
+
+
 def test_second_derivatives_through_the_reads_a_branch_or_loop_saved():
     w = tf.Variable(1.5)
 

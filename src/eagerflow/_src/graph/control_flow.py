@@ -41,6 +41,7 @@ import functools
 
 import numpy as np
 
+from eagerflow._src.autodiff import graph_gradients
 from eagerflow._src.autodiff.backprop import hold
 from eagerflow._src.autodiff.tape import (
     GradientTape, UnconnectedGradients, is_differentiable, records, watch_accessed)
@@ -1096,6 +1097,39 @@ def _replayed(op, args):
 
 
 executor.replay_rules.assign(_replayed, *_CONSTRUCTS)
+
+
+def _accumulate_in_place(graph, xs):
+    """Turns the loops and branches with state of `graph` (being built) that depend on `xs`
+    into their accumulating forms in place, as TF rewrites a While whose gradient
+    ``tf.gradients`` takes: the op keeps its name and outputs and gains the lists (their
+    initial values made just before it), so its gradient reads the iterations' values
+    instead of running it again."""
+    live = {id(x) for x in xs}
+    for op in graph.get_operations():
+        if not any(id(t) in live for t in op.inputs):
+            continue
+        live.update(id(t) for t in op.outputs)
+        if not (op.stateful and op.op_def in _CONSTRUCTS):
+            continue
+        start = len(graph._operations)
+        with context.building(graph):
+            op_def, inputs, attrs = _accumulating_form(op, op.inputs)
+        if attrs is op.attrs:  # (a branch without state, or the form already)
+            continue
+        made = graph._operations[start:]
+        del graph._operations[start:]
+        at = graph._operations.index(op)
+        graph._operations[at:at] = made
+        specs = op_def.shape(*inputs, **attrs)
+        op.op_def, op.type, op.inputs, op.attrs = op_def, op_def.name, tuple(inputs), attrs
+        op.outputs = (*op.outputs, *(graph.tensor_type(op, i, shape, dtype)
+                                     for i, (shape, dtype) in enumerate(specs)
+                                     if i >= len(op.outputs)))
+        live.update(id(t) for t in op.outputs)
+
+
+graph_gradients.prepare = _accumulate_in_place
 
 
 class _PassingThrough:
