@@ -781,9 +781,9 @@ class _Loop:
         values themselves have gradients (a higher-order derivative
         differentiates a gradient loop that read them), each iteration's share
         joins the gradients of its variables (of the reads: of the variables).
-        A plain loop (its gradient not foreseen: the tape was outside the
-        function) runs again in its accumulating form, unless that would repeat
-        an effect.
+        A plain loop (one whose gradient was not foreseen: without state, or
+        read from a GraphDef) runs again in its accumulating form, unless that
+        would repeat an effect.
         """
         n, inputs = self.n, view.inputs
         found = self.accumulation
@@ -806,7 +806,7 @@ class _Loop:
         if found is None:
             for body, what in ((self.test, "loop condition"), (self.step, "loop body")):
                 check_replayable(body, view.op_def.name, what)
-            outputs = self.accumulating([*inputs[:n], *inputs[n:]])
+            outputs = self.accumulating(inputs)
             found = _accumulation(self.test, self.step, n)
         else:
             outputs = view.outputs
@@ -814,8 +814,7 @@ class _Loop:
         n_kept = len(found.kept)
         kept = dict(zip(found.kept, lists))
         kept_grads = dict(zip(found.kept, list_dys[:n_kept]))
-        saved_grads = list(enumerate(list_dys[n_kept:]))
-        saved_grads = [(j, g) for j, g in saved_grads if g is not None]
+        saved_grads = [(j, g) for j, g in enumerate(list_dys[n_kept:]) if g is not None]
 
         def step_back(k, var_grads, source_grads):
             k -= 1
