@@ -80,7 +80,7 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
 @pytest.mark.parametrize("name", ["mlp", "convnet", "tensors", "mlp_train_step", "keras_cnn",
                                   "keras_train_step", "keras_attention", "control_flow",
                                   "limited_loops", "variable_bodies", "counts_and_draws",
-                                  "nested_calls"])
+                                  "nested_calls", "loop_train_step", "nested_loop_gradients"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -605,16 +605,28 @@ def test_stitch_split_bincount_and_stateless_draws_are_written_in_tfs_form():
     assert len(gamma.input) == 3
 
 
-def test_a_loop_a_tape_recorded_in_a_function_says_it_has_no_tf_form():
+def test_a_loop_a_tape_recorded_in_a_function_is_written_in_tfs_accumulating_form():
     def fn(x):
         with tf.GradientTape() as tape:
             tape.watch(x)
             _, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x), (0, x))
-        return tape.gradient(y, x)
+        return y, tape.gradient(y, x)
 
-    graph = tf.function(fn).get_concrete_function(tf.TensorSpec([2])).graph
-    with pytest.raises(tf.errors.UnimplementedError, match="keeping each iteration's values"):
-        graph.as_graph_def()
+    concrete = tf.function(fn).get_concrete_function(tf.TensorSpec([2]))
+    gd = concrete.graph.as_graph_def()
+    forward = next(n for n in gd.node if n.op.endswith("While") and "grad" not in n.name)
+    types = [tf.as_dtype(t) for t in forward.attr["T"].list.type]
+    # the loop variables, the iteration count, a list per value the gradient loop reads
+    assert types[:3] == [tf.int32, tf.float32, tf.int32] and tf.variant in types
+    body = next(f for f in gd.library.function
+                if f.signature.name == forward.attr["body"].func.name)
+    assert "TensorListSetItem" in {n.op for n in body.node_def}
+    imported = tf.compat.v1.wrap_function(
+        lambda: tf.compat.v1.import_graph_def(gd, name=""), []).prune(
+            [concrete.inputs[0].name], [t.name for t in concrete.outputs])
+    x = tf.constant([1.5, -2.0])
+    for got, want in zip(imported(x), concrete(x)):
+        _same(got, want.numpy())
 
 
 def _call_graph_def(body_fn, spec, variable=None):
@@ -758,3 +770,15 @@ def test_gradients_through_imported_bodies_reading_variables_are_tfs():
     with tf.GradientTape() as tape:
         y = wrapped(x)
     _same(tape.gradient(y, v), np.sin(data["in0"]))
+
+
+def test_a_body_returning_a_stateful_nodes_outputs_has_no_control_cycle():
+    raw, _ = _load("ef_nested_loop_gradients")  # an outer body returns its inner loop's
+    gd = tf.compat.v1.GraphDef.FromString(raw)
+    for f in gd.library.function:
+        nodes = {n.name: n for n in f.node_def}
+        for node in f.node_def:
+            if node.op == "NoOp":
+                for ref in node.input:  # what the NoOp waits on does not wait on it
+                    waited = nodes[ref.lstrip("^")]
+                    assert "^" + node.name not in waited.input

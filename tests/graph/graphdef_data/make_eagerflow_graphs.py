@@ -278,6 +278,43 @@ def counts_and_draws(x, idx, s, logits):
             tf.random.stateless_poisson([4], seed, 3.0))
 
 
+w_loop, b_loop, steps = _weights(3, 3), _weights(3), tf.Variable(0.0)
+
+
+@tf.function
+def loop_train_step(x, n):
+    """A training step whose loss comes out of a loop a tape records, the loop body counting
+    its iterations in a variable and scaling by the count it reads: the forward loop
+    accumulates each iteration's values (and reads) in lists for the gradient loop, as TF's
+    do. A cond updating the count under the tape too."""
+    with tf.GradientTape() as tape:
+        h = x
+        for _ in tf.range(n):
+            steps.assign_add(1.0)
+            h = tf.tanh(tf.matmul(h, w_loop) + b_loop * steps)
+        h = tf.cond(tf.reduce_sum(h) > 0, lambda: h * steps.assign_add(0.5), lambda: h - b_loop)
+        loss = tf.reduce_mean(h * h)
+    grads = tape.gradient(loss, [w_loop, b_loop])
+    for v, g in zip([w_loop, b_loop], grads):
+        v.assign_sub(0.1 * g)
+    return loss, grads[0], grads[1]
+
+
+@tf.function
+def nested_loop_gradients(x, n):
+    """The gradient, taken inside the function, of nested loops whose inner body counts in
+    a variable and scales by the count it reads: the outer loop accumulates the inner
+    loop's lists too."""
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in tf.range(n):
+            for _ in tf.range(2):
+                steps.assign_add(0.5)
+                y = tf.sin(y) * steps
+    return y, tape.gradient(y, x)
+
+
 if __name__ == "__main__":
     ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
@@ -316,3 +353,9 @@ if __name__ == "__main__":
           tf.TensorSpec([], tf.string), tf.TensorSpec([2, 3], tf.float32)],
          [rng.normal(size=4).astype(np.float32), np.array([2, 0], np.int32),
           np.array(b"a,b,,c", object), rng.normal(size=(2, 3)).astype(np.float32)])
+    save("loop_train_step", loop_train_step,
+         [tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([], tf.int32)],
+         [rng.normal(size=(4, 3)).astype(np.float32), np.array(3, np.int32)])
+    save("nested_loop_gradients", nested_loop_gradients,
+         [tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)],
+         [rng.normal(size=3).astype(np.float32), np.array(2, np.int32)])

@@ -9,6 +9,10 @@ from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 
+# ``prepare(graph, xs)``, filled by the graph layer: turns the loops and branches with state
+# that depend on `xs` into the forms their gradients need (see `graph.control_flow`).
+prepare = None
+
 
 @export("gradients")
 def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
@@ -33,6 +37,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
                            "Use tf.GradientTape instead.")
     ys, xs = nest.flatten(ys), nest.flatten(xs)
+    if prepare is not None:
+        prepare(graph, xs)
     # never entered: the tape records only the operations given to it below
     tape = GradientTape(persistent=False, watch_accessed_variables=False)
     for x in xs:

@@ -46,6 +46,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor, tape_compiler
 from eagerflow._src.core.dtypes import resource
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.graph.control_flow import accumulating_copy
 from eagerflow._src.graph.function_library import (
     FunctionBody, add_function, check_replayable, lookup)
 from eagerflow._src.graph.graph import Graph, Operation, SymbolicTensor, VariableArgument
@@ -92,6 +93,12 @@ class CallGradient:
         self._n_variables = len(concrete._variable_inputs)
         self._sources = [*concrete.inputs, *concrete._variable_inputs,
                          *(inner for _, inner in captures)]
+        self._captures, self._passed = captures, passed
+        # The graph the tapes differentiate, its inputs and outputs: the function's own, or
+        # a copy whose loops and branches with state keep what their gradients need (see
+        # `_record_forward`).
+        self._graph, self._inputs, self._outputs = (concrete.graph, concrete.inputs,
+                                                    concrete.outputs)
         self._trainable = concrete.trainable_variables
         self._n_outputs = len(concrete.outputs)
         # The function's body in the library, which the recorded op names.
@@ -124,10 +131,9 @@ class CallGradient:
             return executor.replay(concrete.graph, [*concrete.inputs, *concrete._variable_inputs],
                                    concrete.outputs, [*tensors, *variables])
         if mode.forward is None:
-            concrete = self._concrete
-            mode.forward = executor.compile_graph(concrete.graph, concrete.inputs,
-                                                  [*concrete.outputs, *mode.saved],
-                                                  concrete.name)
+            mode.forward = executor.compile_graph(self._graph, self._inputs,
+                                                  [*self._outputs, *mode.saved],
+                                                  self._concrete.name)
         flat = []
         for array in mode.forward(*[t._data for t in tensors]):
             t = _new(EagerTensor)
@@ -196,9 +202,13 @@ class CallGradient:
     def _forward_body(self, mode):
         """The body returning the outputs, then the values `mode`'s gradient keeps."""
         if mode.body is None:
-            body = self.body
-            mode.body = _CallBody(f"__forward_{self._concrete.name}", body.graph, body.inputs,
-                                  [*body.outputs, *mode.saved], body.rebind)
+            name, body = f"__forward_{self._concrete.name}", self.body
+            if self._graph is body.graph:
+                mode.body = _CallBody(name, body.graph, body.inputs,
+                                      [*body.outputs, *mode.saved], body.rebind)
+            else:  # the copy the tape differentiates, its loops keeping their iterations'
+                mode.body = _body(name, self._concrete, self._passed, self._graph,
+                                  self._inputs, [*self._outputs, *mode.saved])
         return mode.body
 
     def run(self, arrays):
@@ -265,7 +275,7 @@ class CallGradient:
         if self._tape is None:
             self._tape = self._record_forward()
         concrete = self._concrete
-        outputs = concrete.outputs
+        outputs = self._outputs
         everything = tuple(i for i, s in enumerate(self._sources) if is_differentiable(s))
         saved, exposed = [], ()
         while True:
@@ -288,13 +298,25 @@ class CallGradient:
         """A tape holding the ops of the function's graph, watching its inputs and captures.
 
         The ops are recorded as `dispatch` records them while tracing, so the
-        gradients are the ones eager execution would compute.
+        gradients are the ones eager execution would compute.  A function whose loops
+        or branches have state (a variable's update or read, a random draw) is copied
+        first with those in their accumulating forms, as TF's forward function is: their
+        gradients read the values of their runs from the lists those return, rather than
+        running them again.
         """
         concrete = self._concrete
+        copied = accumulating_copy(concrete.graph, concrete.inputs, concrete.outputs,
+                                   self._captures)
+        if copied is not None:
+            self._graph, self._inputs, self._outputs, stand_ins = copied
+            self._passed = [(outer, inner) for (outer, _), inner
+                            in zip(self._passed, stand_ins)]
+            n = len(self._sources) - len(stand_ins)
+            self._sources = [*self._inputs, *self._sources[len(self._inputs):n], *stand_ins]
         # never entered: this tape alone records them (the caller's tapes must not see them)
         tape = GradientTape(persistent=True, watch_accessed_variables=False)
         tape.watch([s for s in self._sources if is_differentiable(s)])
-        tape._record_operations(executor.needed_operations(concrete.graph, concrete.outputs))
+        tape._record_operations(executor.needed_operations(self._graph, self._outputs))
         return tape
 
     def _trace_backward(self, wanted, exposed):
@@ -303,7 +325,7 @@ class CallGradient:
         Its inputs are the forward tensors it needs (saved values), then the
         gradients of the differentiable outputs and `exposed` tensors.
         """
-        targets = [t for t in (*self._concrete.outputs, *exposed) if is_differentiable(t)]
+        targets = [t for t in (*self._outputs, *exposed) if is_differentiable(t)]
         graph = Graph(f"__backward_{self._concrete.name}")
         with context.building(graph):
             dys = [graph.placeholder(t.dtype, t.shape, "grad") for t in targets]
@@ -378,11 +400,13 @@ class _CallBody(FunctionBody):
                 forwarding.target = target
 
 
-def _body(base, concrete, captures):
-    """The `_CallBody` of `concrete`, taking the node `captures` ((outer, inner) pairs)."""
-    graph = concrete.graph
+def _body(base, concrete, captures, graph=None, inputs=None, outputs=None):
+    """The `_CallBody` of `concrete`, taking the node `captures` ((outer, inner) pairs); or
+    of `graph`, a copy of its graph with `inputs` and `outputs` in place of its own."""
+    if graph is None:
+        graph, inputs, outputs = concrete.graph, concrete.inputs, concrete.outputs
     handles = dict(getattr(graph, "handle_arguments", None) or {})
-    inputs, rebind = list(concrete.inputs), []
+    inputs, rebind = list(inputs), []
     for v in (*concrete._variable_inputs, *(o for o, _ in captures)):
         if isinstance(v, Variable):
             handles[id(v._handle)] = _resource_placeholder(graph, v)
@@ -392,7 +416,7 @@ def _body(base, concrete, captures):
         else:  # a tensor of an enclosing graph: the placeholder it captured
             inputs.append(next(inner for outer, inner in captures if outer is v))
     graph.handle_arguments = handles  # the arguments its variables' ops take, written to TF
-    return _CallBody(base, graph, inputs, concrete.outputs, rebind)
+    return _CallBody(base, graph, inputs, outputs, rebind)
 
 
 def _resource_placeholder(graph, variable):

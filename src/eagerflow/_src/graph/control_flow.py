@@ -17,14 +17,19 @@ The ops' layouts: an ``If`` takes the predicate, then the outer tensors
 then the iteration limit when ``_limited``, then the outer tensors (``T``
 lists the dtypes of them all); its condition and body take the loop
 variables then the outer tensors, the body returns the loop variables, and
-the op returns the loop variables (``output_shapes``), followed, with
-``_keep``, by the iteration count and the lists of values the gradient
-replays the body on.
+the op returns the loop variables (``output_shapes``).
 
 Their gradients replay the subgraphs under a tape: an ``If``'s (a ``Case``'s) is
 the same op over branches differentiating the forward ones; a ``While``'s is a loop over the
 iterations backwards, replaying the body on the values each iteration
-started with, which the forward loop keeps when a tape records it.
+started with.  A construct a tape records is built in TF's accumulating form
+(`_Accumulation`, `_BranchAccumulation`): its bodies also push, run by run,
+onto lists it returns, what the replay needs and must not compute again (a
+loop's variables as each iteration starts; the values of its stateful ops:
+a variable's reads, random draws), so a gradient neither repeats an update
+or a draw nor differentiates other values than the forward pass's.  The
+form is TF's, loop variables and outputs, so such graphs are written as
+TF's GraphDefs.
 
 >>> tf.cond(tf.constant(2.0) > 0, lambda: 1.0, lambda: -1.0)
 1.0
@@ -36,6 +41,7 @@ import functools
 
 import numpy as np
 
+from eagerflow._src.autodiff import graph_gradients
 from eagerflow._src.autodiff.backprop import hold
 from eagerflow._src.autodiff.tape import (
     GradientTape, UnconnectedGradients, is_differentiable, records, watch_accessed)
@@ -59,7 +65,6 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, list_ops, math_ops,
                                 reduction_ops)
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
-from eagerflow._src.ops.list_ops import TensorList
 
 # How a branching op differs by kind: its op type (``Stateless`` prepended when no branch has
 # state), the names of its branches' graphs and of the branches and the function in errors.
@@ -165,9 +170,18 @@ def _branched(key, fns, kind):
         attrs["branches"] = tuple(b.name for b in bodies)
         op = _CASE if stateful else _STATELESS_CASE
     _watch_variables(outer)
-    flat = dispatch(op, (key, *outer), attrs, name=kind.scope)
+    n = len(specs)
+    inputs = (key, *outer)
+    form = None
+    if records(inputs):  # a tape records it: its gradient will be taken
+        form = _branch_accumulating_form(op, attrs, inputs)
+    if form is not None:
+        op, inputs, attrs = form
+        bodies = [lookup(name) for name in _branch_names(attrs)]
+    flat = dispatch(op, inputs, attrs, name=kind.scope)
     if graph is None and flat:  # run eagerly (a gradient of a replayed op): a tape may
         hold(flat[0], bodies)   # record it, naming the bodies, as long as its outputs live
+    flat = flat[:n]
     structure = branches[0].structure
     leaves = nest.flatten(structure)
     values = iter(with_flows([v for v in leaves if v is not None], flat))
@@ -236,10 +250,15 @@ def _branch_kernel(xp, key, *arrays, **attrs):
     return bodies[chosen].run(*arrays)
 
 
-_IF = register("If", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True)
-_STATELESS_IF = register("StatelessIf", _branch_kernel, _branch_rule, multi=True, tied=())
-_CASE = register("Case", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True)
-_STATELESS_CASE = register("StatelessCase", _branch_kernel, _branch_rule, multi=True, tied=())
+# (grad_takes_none: the accumulated lists mostly get none)
+_IF = register("If", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True,
+               grad_takes_none=True)
+_STATELESS_IF = register("StatelessIf", _branch_kernel, _branch_rule, multi=True, tied=(),
+                         grad_takes_none=True)
+_CASE = register("Case", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True,
+                 grad_takes_none=True)
+_STATELESS_CASE = register("StatelessCase", _branch_kernel, _branch_rule, multi=True, tied=(),
+                           grad_takes_none=True)
 # TF's forms: the attrs are TF's already (Tcond, Tin, Tout, then_branch, ..., output_shapes)
 for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
     tf_nodes[_op] = NodeForm(types={}, outputs=("output",),
@@ -281,19 +300,42 @@ def _branch_gradient(view, *dys):
     """
     key, *inputs = view.inputs
     bodies = [lookup(name) for name in _branch_names(view.attrs)]
-    for body in bodies:
-        check_replayable(body, view.op_def.name, "branch")
+    accumulated = bodies[0].derived.get("accumulation")
+    if accumulated is None:
+        for body in bodies:
+            check_replayable(body, view.op_def.name, "branch")
+    else:  # the values of the branch's stateful ops come from the lists it returned
+        bodies, lists = accumulated.bodies, view.outputs[accumulated.n:]
+        # (the gradients of the values the lists hold, when a higher-order derivative
+        # differentiates a gradient branch that read them)
+        list_dys = dys[accumulated.n:]
+    n = len(view.outputs) if accumulated is None else accumulated.n
+    dys = [array_ops.zeros_like(o) if d is None else d for o, d in zip(view.outputs, dys[:n])]
 
-    def differentiate(body):
+    def differentiate(b, body):
         def fn():
             graph = context.get().graph
             inner = [graph.capture(t) if graph is not None else t for t in inputs]
             wanted = [t for i, t in enumerate(inner)
                       if view.needs(i + 1) and is_differentiable(t)]
+            stateful, targets, weights = None, [], []
+            if accumulated is not None:
+                def read(lst, shape, dtype):
+                    return list_ops.get_item(graph.capture(lst) if graph is not None else lst,
+                                             0, shape, dtype)
+                mine = [i for i, (owner, _, _) in enumerate(accumulated.elements)
+                        if owner == b]
+                saved = [read(lists[i], *accumulated.elements[i][1:]) for i in mine]
+                stateful = _substitute(_grouped(accumulated.saved_ops[b],
+                                                accumulated.sizes[b], saved))
+                for i, value in zip(mine, saved):
+                    if list_dys[i] is not None:
+                        targets.append(value)
+                        weights.append(read(list_dys[i], *accumulated.elements[i][1:]))
             with GradientTape() as tape:
                 tape.watch(wanted)
-                outs = body.replay(inner)
-            found = _gradients(tape, outs, dys, wanted)
+                outs = body.replay(inner, stateful)
+            found = _gradients(tape, [*outs, *targets], [*dys, *weights], wanted)
             by_id = {id(t): g for t, g in zip(wanted, found)}
             return [by_id.get(id(t)) if id(t) in by_id else array_ops.zeros_like(t)
                     for t in inner]
@@ -301,8 +343,66 @@ def _branch_gradient(view, *dys):
 
     op_type = view.op_def.name.replace("Stateless", "")
     backward = _branching(op_type, f"gradients/{_scope(bodies[0])}", len(bodies))
-    grads = _branched(key, [differentiate(b) for b in bodies], backward)
+    grads = _branched(key, [differentiate(b, body) for b, body in enumerate(bodies)],
+                      backward)
     return [None, *(g if is_differentiable(t) else None for t, g in zip(inputs, grads))]
+
+
+class _BranchAccumulation:
+    """The accumulating form of a branching op, TF's: each branch also returns, per value
+    its own or another branch's stateful ops give (see `_saved_ops`), a list holding it
+    when the branch is the one that ran (an empty list for the other branches' values),
+    which the gradient's branch reads instead of running the stateful ops again.
+    `branches` are the copies of `bodies` that the op names; `elements` are ``(branch,
+    shape, dtype)`` of each list's value."""
+
+    def __init__(self, bodies):
+        self.bodies = bodies
+        self.n = len(bodies[0].outputs)
+        self.branches = list(bodies)
+        if not any(body.stateful for body in bodies):
+            return
+        copies = [_Copy(body) for body in bodies]
+        self.saved_ops = [c.ops for c in copies]
+        self.sizes = [c.sizes for c in copies]
+        self.elements = [(b, v.shape, v.dtype) for b, c in enumerate(copies) for v in c.saved]
+        for b, c in enumerate(copies):
+            with context.building(c.graph):
+                mine, lists = iter(c.saved), []
+                for owner, shape, dtype in self.elements:
+                    empty = list_ops.reserve(shape, 0, dtype)
+                    lists.append(list_ops.set_item(empty, 0, next(mine), resize=True)
+                                 if owner == b else empty)
+            self.branches[b] = c.body(c.args, [*c.results, *lists])
+            self.branches[b].derived["accumulation"] = self
+
+
+def _branch_accumulating_form(op, attrs, inputs):
+    """``(op, inputs, attrs)`` of the accumulating form of branching op `op` (a
+    `_BranchAccumulation`) on `inputs`, or None for branches without state (or that form
+    already). (Branches whose stateful ops give nothing, as a print, are copied too: the
+    gradient's replay skips those ops.)"""
+    bodies = [lookup(name) for name in _branch_names(attrs)]
+    if "accumulation" in bodies[0].derived:
+        return None
+    key = ("accumulation of", tuple(b.name for b in bodies))
+    found = bodies[0].derived.get(key)
+    if found is None:
+        found = bodies[0].derived[key] = _BranchAccumulation(bodies)
+    if found.branches == found.bodies:
+        return None
+    graph = context.get().graph
+    if graph is not None:
+        for body in found.branches:
+            add_function(graph, body)
+    k = len(found.elements)
+    attrs = {**attrs, "Tout": (*attrs["Tout"], *[variant] * k),
+             "output_shapes": (*attrs["output_shapes"], *[TensorShape([])] * k)}
+    if "branches" in attrs:
+        attrs["branches"] = tuple(b.name for b in found.branches)
+    else:
+        attrs.update(then_branch=found.branches[0].name, else_branch=found.branches[1].name)
+    return op, inputs, attrs
 
 
 for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
@@ -612,8 +712,10 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
              "output_shapes": tuple(shape for shape, _ in specs),
              "parallel_iterations": parallel_iterations, "_limited": bool(limit)}
     loop = _Loop(attrs)
-    results = dispatch(loop.op, inputs, loop.attrs(keep=back_prop and records(inputs)),
-                       name=scope)
+    if back_prop and records(inputs):  # a tape records it: its gradient will be taken
+        results = loop.accumulating(inputs, name=scope)
+    else:
+        results = dispatch(loop.op, inputs, attrs, name=scope)
     results = results[:len(flat)]
     if not back_prop:  # as TF's graph loops (eagerly, TF ignores it too)
         results = [cast_ops.stop_gradient(r) for r in results]
@@ -627,39 +729,75 @@ class _Loop:
     The op's inputs are the loop variables, the iteration limit if there is
     one (``_limited``), then the outer tensors and variables the bodies
     captured; each body takes the loop variables then those outer tensors.
-    With ``_keep`` the op also returns the number of iterations and, for each
-    variable the gradient replays the body on, the list of its values at the
-    start of every iteration.
+    A loop whose gradient is taken runs in its accumulating form (see
+    `_Accumulation`), whose bodies are the original ones' copies; `test` and
+    `step` are the original ones either way.
     """
 
     def __init__(self, attrs):
-        self._attrs = {k: v for k, v in attrs.items() if k != "_keep"}
-        self.test, self.step = lookup(attrs["cond"]), lookup(attrs["body"])
-        self.specs = list(zip(attrs["output_shapes"], attrs["T"]))
+        self._attrs = attrs
+        test, step = lookup(attrs["cond"]), lookup(attrs["body"])
+        self.accumulation = step.derived.get("accumulation")  # of an accumulating body
+        if self.accumulation is not None:
+            test, step = self.accumulation.test, self.accumulation.step
+        self.test, self.step = test, step
+        self.n = len(step.outputs)
+        self.specs = list(zip(attrs["output_shapes"], attrs["T"]))[:self.n]
         self.limited = attrs.get("_limited", False)
         self.name = _scope(self.step)
         self.op = _WHILE if self.test.stateful or self.step.stateful else _STATELESS_WHILE
-        self._kept = _kept(self.step, len(self.specs))
 
-    def attrs(self, keep):
-        """The op's attributes; with `keep` it keeps what its gradient needs. A loop is
-        built keeping them when a tape records it; otherwise its gradient runs the loop
-        again, keeping them."""
-        return {**self._attrs, "_keep": True} if keep else self._attrs
+    def accumulating_form(self, inputs):
+        """``(op, inputs, attrs)`` of the accumulating form of this (plain) loop on its
+        op's `inputs`: its outputs are the loop variables, the number of iterations, then
+        the accumulated lists (see `_Accumulation`)."""
+        found = _accumulation(self.test, self.step, self.n)
+        n = self.n
+        lists = [list_ops.reserve(shape, 0, dtype) for shape, dtype in found.elements]
+        start = (*inputs[:n], convert_to_tensor(0, int32), *lists, *inputs[n:])
+        graph = context.get().graph
+        if graph is not None:
+            add_function(graph, found.cond)
+            add_function(graph, found.body)
+        shapes = self._attrs["output_shapes"][:n]
+        attrs = {**self._attrs, "T": _input_types(start), "cond": found.cond.name,
+                 "body": found.body.name,
+                 "output_shapes": (*shapes, *[TensorShape([])] * (1 + len(lists)))}
+        op = _WHILE if found.cond.stateful or found.body.stateful else _STATELESS_WHILE
+        return op, start, attrs
+
+    def accumulating(self, inputs, name=None):
+        """The outputs of the accumulating form of this (plain) loop on `inputs`."""
+        op, start, attrs = self.accumulating_form(inputs)
+        outputs = dispatch(op, start, attrs, name=name)
+        if context.get().graph is None and outputs:  # run eagerly: a tape's record names
+            hold(outputs[0], _accumulation(self.test, self.step, self.n))  # the bodies
+        return outputs
 
     def _gradient(self, view, *dys):
         """A loop running the iterations backwards, from the last.
 
         Each step replays the body under a tape on the variables the
-        iteration started with, turns the gradients of its results into those
-        of its variables, and adds those of the outer tensors and variables
-        it read to their sums.  When the kept values themselves have gradients
-        (a higher-order derivative differentiates a gradient loop that read
-        them), each iteration's share joins the gradients of its variables.
+        iteration started with, the values its reads and draws gave taken from
+        the accumulated lists rather than run again, turns the gradients of its
+        results into those of its variables, and adds those of the outer
+        tensors and variables it read to their sums.  When the accumulated
+        values themselves have gradients (a higher-order derivative
+        differentiates a gradient loop that read them), each iteration's share
+        joins the gradients of its variables (of the reads: of the variables).
+        A plain loop (one whose gradient was not foreseen: without state, or
+        read from a GraphDef) runs again in its accumulating form, unless that
+        would repeat an effect.
         """
-        n, inputs = len(self.specs), view.inputs
-        kept_grads = dict(zip(self._kept, dys[n + 1:]))
-        first = n + self.limited
+        n, inputs = self.n, view.inputs
+        found = self.accumulation
+        if found is None:
+            first = n + self.limited
+            list_dys = ()
+        else:
+            k = len(found.elements)
+            first = n + 1 + k + self.limited
+            list_dys = dys[n + 1:n + 1 + k]
         captured = inputs[first:]
         # A variable carried as a loop variable (TF's loops carry what they capture so) is
         # read by every iteration: its gradient sums over them, as a captured one's does.
@@ -667,37 +805,53 @@ class _Loop:
         variables = [i for i in range(n) if is_differentiable(inputs[i])
                      and self.specs[i][1] != resource]
         dys = [array_ops.zeros_like(o) if d is None and i in variables else d
-               for i, (o, d) in enumerate(zip(view.outputs, dys))]
+               for i, (o, d) in enumerate(zip(view.outputs[:n], dys[:n]))]
         sources = [j for j, c in enumerate(captured)
                    if is_differentiable(c) and view.needs(first + j)]
         grads = [None] * len(inputs)
         if not variables:
             return grads
-        for body, what in ((self.test, "loop condition"), (self.step, "loop body")):
-            check_replayable(body, view.op_def.name, what)
-        count, *histories = (view.outputs[n:]
-                             or dispatch(self.op, tuple(inputs), self.attrs(keep=True))[n:])
-        histories = dict(zip(self._kept, histories))
+        if found is None:
+            for body, what in ((self.test, "loop condition"), (self.step, "loop body")):
+                check_replayable(body, view.op_def.name, what)
+            outputs = self.accumulating(inputs)
+            found = _accumulation(self.test, self.step, n)
+        else:
+            outputs = view.outputs
+        count, lists = outputs[n], outputs[n + 1:n + 1 + len(found.elements)]
+        n_kept = len(found.kept)
+        kept = dict(zip(found.kept, lists))
+        kept_grads = dict(zip(found.kept, list_dys[:n_kept]))
+        saved_grads = [(j, g) for j, g in enumerate(list_dys[n_kept:]) if g is not None]
 
         def step_back(k, var_grads, source_grads):
             k -= 1
-            values = [list_ops.get_item(histories[i], k, shape, dtype)
-                      if i in histories and dtype != resource else inputs[i]
+            values = [list_ops.get_item(kept[i], k, shape, dtype)
+                      if i in kept and dtype != resource else inputs[i]
                       for i, (shape, dtype) in enumerate(self.specs)]
+            saved = [list_ops.get_item(lst, k, shape, dtype)
+                     for lst, (shape, dtype) in zip(lists[n_kept:], found.elements[n_kept:])]
             wanted = ([values[i] for i in variables] + [captured[j] for j in sources]
                       + [inputs[i] for i in handles])
             with GradientTape() as tape:
                 tape.watch(wanted)
-                outs = self.step.replay([*values, *captured])
-            found = _gradients(tape, [outs[i] for i in variables], var_grads, wanted)
+                outs = self.step.replay([*values, *captured], _substitute(
+                    _grouped(found.saved_ops, found.sizes, saved)))
+            targets = [outs[i] for i in variables] + [saved[j] for j, _ in saved_grads]
+            weights = [*var_grads, *(list_ops.get_item(g, k, *found.elements[n_kept + j])
+                                     for j, g in saved_grads)]
+            grads = _gradients(tape, targets, weights, wanted)
+            for g, source in zip(grads, wanted):  # (a value read through a handle fed at
+                if isinstance(g, SymbolicTensor) and g.shape.is_compatible_with(source.shape):
+                    g.set_shape(source.shape)  # run time was saved without its shape)
             for pos, i in enumerate(variables):
                 if kept_grads.get(i) is not None:
                     shape, dtype = self.specs[i]
                     share = list_ops.get_item(kept_grads[i], k, shape, dtype)
-                    found[pos] = add_sparse_or_dense(found[pos], share)
+                    grads[pos] = add_sparse_or_dense(grads[pos], share)
             sums = [add_sparse_or_dense(a, g)
-                    for a, g in zip(source_grads, found[len(variables):])]
-            return k, found[:len(variables)], sums
+                    for a, g in zip(source_grads, grads[len(variables):])]
+            return k, grads[:len(variables)], sums
 
         summed = [captured[j] for j in sources] + [inputs[i] for i in handles]
         start = (count, [dys[i] for i in variables], [array_ops.zeros_like(t) for t in summed])
@@ -710,6 +864,160 @@ class _Loop:
         for j, g in zip([first + j for j in sources] + handles, source_grads):
             grads[j] = g
         return grads
+
+
+def _saved_ops(body):
+    """The stateful ops of `body` that have outputs (a variable's reads, random draws,
+    loops and branches with state), in the order they run: a gradient replaying the body
+    takes their values from the forward pass instead of running them again."""
+    found = body.derived.get("saved ops")
+    if found is None:
+        found = body.derived["saved ops"] = [
+            op for op in executor.needed_operations(body.graph, body.outputs)
+            if op.stateful and op.op_def is not None and op.outputs]
+    return found
+
+
+def _accumulating_form(op, args):
+    """``(op, inputs, attrs)`` of stateful `op` run on `args`: a loop or branch with state
+    in its accumulating form (unless it is that already), any other op as it is."""
+    form = None
+    if op.op_def in (_WHILE, _STATELESS_WHILE):
+        if "accumulation" not in lookup(op.attrs["body"]).derived:
+            form = _Loop(op.attrs).accumulating_form(args)
+    elif op.op_def in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
+        form = _branch_accumulating_form(op.op_def, op.attrs, args)
+    return form or (op.op_def, args, op.attrs)
+
+
+def _accumulating_run(op, args):
+    """Runs stateful `op` on `args` (in `_accumulating_form`); returns every value it
+    gives, its outputs first."""
+    op_def, inputs, attrs = _accumulating_form(op, args)
+    if attrs is op.attrs:  # (no loop or branch to turn: run as a replay runs it)
+        return executor.run_op(op, args)
+    result = dispatch(op_def, inputs, attrs)
+    return list(result) if op_def.multi else [result]
+
+
+def _grouped(ops, sizes, values):
+    """id(op) -> its values, `values` holding `sizes[i]` of them for each of `ops`."""
+    grouped, at = {}, 0
+    for op, size in zip(ops, sizes):
+        grouped[id(op)] = values[at:at + size]
+        at += size
+    return grouped
+
+
+def _substitute(saved):
+    """The `stateful` runner of a gradient's replay of a body: each stateful op gives the
+    values the forward pass saved (`saved`: id(op) -> them), and tapes record it (in the
+    accumulating form that gave them) as if it had run; an op without outputs (a variable's
+    update, an assertion) is skipped, its effect had."""
+    def run(op, args):
+        values = saved.get(id(op))
+        if values is None:
+            return []
+        op_def, inputs, attrs = _accumulating_form(op, args)  # (the form that gave them)
+        result = values if op_def.multi else values[0]
+        for recorder in context.get().recorders:
+            recorder.record(op_def, inputs, attrs, result)
+        return values[:len(op.outputs)]
+    return run
+
+
+class _Copy:
+    """`body`'s ops copied into a graph of their own, its loops and branches with state in
+    their accumulating forms (unless not `accumulating`): `args` stand for its inputs,
+    `results` for its outputs, `saved` are the values its `ops` (`_saved_ops`) gave,
+    `sizes[i]` of them for ``ops[i]``. `body` makes it a library function."""
+
+    def __init__(self, body, accumulating=True):
+        self.original = body
+        self.graph = graph = Graph(body.graph.name)
+        graph.variable_arguments = body.graph.variable_arguments
+        given = {}
+
+        def run(op, args):
+            values = given[id(op)] = _accumulating_run(op, args)
+            return values
+
+        with context.building(graph):
+            self.args = [graph.placeholder(t.dtype, t.shape, "arg") for t in body.inputs]
+            self.results = executor.replay(body.graph, body.inputs, body.outputs, self.args,
+                                           run if accumulating else None)
+        self.ops = _saved_ops(body) if accumulating else []
+        self.sizes = [len(given[id(op)]) for op in self.ops]
+        self.saved = [v for op in self.ops for v in given[id(op)]]
+
+    def body(self, inputs, outputs):
+        """The copy as a library function from `inputs` (its `args`, perhaps with more
+        placeholders) to `outputs`."""
+        position = {id(t): i for i, t in enumerate(self.original.inputs)}
+        self.graph.handle_arguments = {
+            key: self.args[position[id(t)]]
+            for key, t in getattr(self.original.graph, "handle_arguments", {}).items()
+            if id(t) in position}
+        return FunctionBody(self.original.graph.name, self.graph, inputs, outputs)
+
+
+class _Accumulation:
+    """The accumulating form of a loop, TF's: as loop variables after the loop's own, the
+    number of iterations and one list per value the gradient needs from each iteration
+    (each variable the body is replayed on, as the iteration starts, and each value of
+    the body's stateful ops, `_saved_ops`), the body pushing onto them.  `cond` and
+    `body` are the copies of the condition `test` and the body `step` that the op names;
+    `elements` are ``(shape, dtype)`` of each list's values."""
+
+    def __init__(self, test, step, n):
+        self.test, self.step, self.n = test, step, n
+        self.kept = _kept(step, n)
+        copy = _Copy(step)
+        self.saved_ops, self.sizes = copy.ops, copy.sizes
+        values = [copy.args[i] for i in self.kept] + copy.saved
+        self.elements = [(v.shape, v.dtype) for v in values]
+        with context.building(copy.graph):
+            count = copy.graph.placeholder(int32, [], "count")
+            lists = [copy.graph.placeholder(variant, [], "accumulator") for _ in values]
+            pushed = [list_ops.set_item(lst, count, v, resize=True)
+                      for lst, v in zip(lists, values)]
+            results = [*copy.results, count + 1, *pushed]
+        self.body = copy.body([*copy.args[:n], count, *lists, *copy.args[n:]], results)
+        self.body.derived["accumulation"] = self
+        copy = _Copy(test, accumulating=False)
+        with context.building(copy.graph):
+            added = [copy.graph.placeholder(int32, [], "count")] + [
+                copy.graph.placeholder(variant, [], "accumulator") for _ in values]
+        self.cond = copy.body([*copy.args[:n], *added, *copy.args[n:]], copy.results)
+
+
+def accumulating_copy(graph, inputs, outputs, captured=()):
+    """A copy of `graph` whose loops and branches with state run in their accumulating
+    forms, for a tape outside its function to differentiate (TF rewrites the forward
+    function so): ``(copy, its inputs, its outputs, its stand-ins for captured)``, given
+    `captured` ``(outer, inner)`` pairs of what `graph` captured; None when `graph` has no
+    such loop or branch."""
+    ops = executor.needed_operations(graph, outputs)
+    if not any(op.stateful and op.op_def in _CONSTRUCTS for op in ops):
+        return None
+    copy = Graph(graph.name)
+    copy.variable_arguments = graph.variable_arguments
+    with context.building(copy):
+        args = [copy.placeholder(t.dtype, t.shape, t.op.name) for t in inputs]
+        stand_ins = [copy.capture(outer) for outer, _ in captured]
+        results = executor.replay(graph, [*inputs, *(inner for _, inner in captured)],
+                                  outputs, [*args, *stand_ins], _accumulating_run)
+    copy.outputs = results
+    return copy, args, results, stand_ins
+
+
+def _accumulation(test, step, n):
+    """The `_Accumulation` of the loop of condition `test` and body `step` (made once)."""
+    key = ("accumulation of", test.name)
+    found = step.derived.get(key)
+    if found is None:
+        found = step.derived[key] = _Accumulation(test, step, n)
+    return found
 
 
 def _kept(step, n):
@@ -734,40 +1042,27 @@ def _kept(step, n):
 
 # -- the loop ops: While, StatelessWhile ----------------------------------------------------------
 
-def _while_rule(*inputs, body, T, output_shapes, _keep=False, **_):
-    specs = list(zip(output_shapes, T))
-    if _keep:
-        n = len(output_shapes)
-        specs += [(TensorShape([]), int32)] + [(TensorShape([]), variant)] * len(
-            _kept(lookup(body), n))
-    return specs
+def _while_rule(*inputs, T, output_shapes, **_):
+    return list(zip(output_shapes, T))
 
 
-def _while_kernel(xp, *arrays, cond, body, output_shapes, _limited=False, _keep=False, **_):
+def _while_kernel(xp, *arrays, cond, body, output_shapes, _limited=False, **_):
     """Runs the loop by the compiled programs of its condition and body."""
     test, step = lookup(cond), lookup(body)
     n = len(output_shapes)
     values, captured = arrays[:n], arrays[n + _limited:]
     limit = int(arrays[n]) if _limited else None
-    history = []  # the variables at the start of each iteration, when kept
     count = 0
     while (limit is None or count < limit) and test.run(*values, *captured)[0]:
-        if _keep:
-            history.append(values)
         values = step.run(*values, *captured)
         count += 1
-    if _keep:
-        return (*values, np.int32(count),
-                *(TensorList(h[i] for h in history) for i in _kept(step, n)))
     return tuple(values)
 
 
 def _emit_loop(program, op, args, indent):
     """Writes a loop into a compiled program as a Python ``while`` around its condition and
-    body (one that keeps its history for a gradient runs as its kernel)."""
+    body."""
     attrs = op.attrs
-    if attrs.get("_keep"):
-        return program.call(op, args, indent)
     test, step = lookup(attrs["cond"], op.graph), lookup(attrs["body"], op.graph)
     n, limited = len(attrs["output_shapes"]), attrs.get("_limited", False)
     values, captured = args[:n], args[n + limited:]
@@ -793,13 +1088,62 @@ def _while_gradient(view, *dys):
 
 
 _WHILE = register("While", _while_kernel, _while_rule, multi=True, tied=(), stateful=True,
-                  grad_takes_none=True)  # (the kept lists mostly get none)
+                  grad_takes_none=True)  # (the accumulated lists mostly get none)
 _STATELESS_WHILE = register("StatelessWhile", _while_kernel, _while_rule, multi=True, tied=(),
                             grad_takes_none=True)
 for _op in (_WHILE, _STATELESS_WHILE):
     executor.emission_rules[_op] = _emit_loop
     register_gradient(_op.name)(_while_gradient)
 batching_rules[_STATELESS_WHILE] = PER_ELEMENT
+
+
+_CONSTRUCTS = frozenset((_WHILE, _STATELESS_WHILE, _IF, _STATELESS_IF, _CASE, _STATELESS_CASE))
+
+
+def _replayed(op, args):
+    """How `executor.replay` runs a loop or branch (a function called inside another, a
+    body replayed for a gradient): as `while_loop` and `cond` build one, in its
+    accumulating form when a tape records it."""
+    _watch_variables(args)
+    if records(args):
+        return _accumulating_run(op, args)
+    return dispatch(op.op_def, args, op.attrs)
+
+
+executor.replay_rules.assign(_replayed, *_CONSTRUCTS)
+
+
+def _accumulate_in_place(graph, xs):
+    """Turns the loops and branches with state of `graph` (being built) that depend on `xs`
+    into their accumulating forms in place, as TF rewrites a While whose gradient
+    ``tf.gradients`` takes: the op keeps its name and outputs and gains the lists (their
+    initial values made just before it), so its gradient reads the iterations' values
+    instead of running it again."""
+    live = {id(x) for x in xs}
+    for op in graph.get_operations():
+        if not any(id(t) in live for t in op.inputs):
+            continue
+        live.update(id(t) for t in op.outputs)
+        if not (op.stateful and op.op_def in _CONSTRUCTS):
+            continue
+        start = len(graph._operations)
+        with context.building(graph):
+            op_def, inputs, attrs = _accumulating_form(op, op.inputs)
+        if attrs is op.attrs:  # (a branch without state, or the form already)
+            continue
+        made = graph._operations[start:]
+        del graph._operations[start:]
+        at = graph._operations.index(op)
+        graph._operations[at:at] = made
+        specs = op_def.shape(*inputs, **attrs)
+        op.op_def, op.type, op.inputs, op.attrs = op_def, op_def.name, tuple(inputs), attrs
+        op.outputs = (*op.outputs, *(graph.tensor_type(op, i, shape, dtype)
+                                     for i, (shape, dtype) in enumerate(specs)
+                                     if i >= len(op.outputs)))
+        live.update(id(t) for t in op.outputs)
+
+
+graph_gradients.prepare = _accumulate_in_place
 
 
 class _PassingThrough:
@@ -813,10 +1157,6 @@ class _PassingThrough:
 
 def _tf_while(attrs, inputs):
     n = len(attrs["output_shapes"])
-    if attrs.get("_keep"):
-        # (TF's loops accumulate them in lists their bodies push to instead)
-        raise ValueError("a loop keeping each iteration's values for its gradient (one a tape "
-                         "recorded) has no TF form here")
     graph = getattr(inputs[0], "graph", None)
     if attrs.get("_limited"):
         return _tf_limited_while(attrs, inputs, graph)
@@ -824,8 +1164,12 @@ def _tf_while(attrs, inputs):
     if not captured:
         return attrs
     step = lookup(attrs["body"], graph)
+    # (kept with the body: a library names what it writes by the written object's id)
+    passing = step.derived.get(("tf_passing", n))
+    if passing is None:
+        passing = step.derived[("tf_passing", n)] = _PassingThrough(step, n)
     return {**attrs, "output_shapes": (*attrs["output_shapes"], *(t.shape for t in captured)),
-            "body": _PassingThrough(step, n)}
+            "body": passing}
 
 
 def _tf_limited_while(attrs, inputs, graph):

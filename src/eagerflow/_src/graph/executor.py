@@ -39,6 +39,10 @@ _programs = itertools.count()
 # flow: a Python ``if``/``while`` around the bodies its attributes name); any other op is
 # one kernel call.
 emission_rules = RuleTable("emission", lambda op: True)
+# Replay rules: `OpDef` -> ``rule(op, args) -> the values of op's outputs (perhaps more)``,
+# which `replay` runs instead of dispatching `op` (a loop or branch that a tape records runs
+# in the form its gradient needs); filled where the ops are registered.
+replay_rules = RuleTable("replay", lambda op: True)
 
 
 def needed_operations(graph, outputs, inline=True):
@@ -213,15 +217,23 @@ def _raise_located(at_line, filename, name, exc):
               f"[Op:__inference_{name}]") from None
 
 
-def replay(graph, inputs, outputs, values):
+def replay(graph, inputs, outputs, values, stateful=None):
     """The outputs of `graph` for input `values`, each op run through `dispatch`.
 
     Tapes see every op, and while another graph is being built the ops land in
     it (a function called inside a function, or traced for its gradient).
+
+    `stateful(op, args) -> values of op's outputs`, when given, runs each
+    stateful op instead (a loop's gradient replaying its body gives the values
+    the forward pass's reads and draws gave, rather than reading and drawing
+    again; see `control_flow`).
     """
     env = {id(t): v for t, v in zip(inputs, values)}
     for key, given in (getattr(graph, "handle_arguments", None) or {}).items():
-        if id(given) in env:  # a variable whose handle is an argument: the one given for it
+        # A variable whose handle is an argument: the one given for it. A placeholder given
+        # instead (a copy of the body being built, which names its own handle arguments)
+        # leaves the variable, whose reads say what it holds.
+        if id(given) in env and not isinstance(env[id(given)], SymbolicTensor):
             env[key] = env[id(given)]
     building = context.get().graph
     if building is not None and graph.functions:  # the functions its ops name come along
@@ -230,21 +242,41 @@ def replay(graph, inputs, outputs, values):
         env.setdefault(id(internal), external)
     for op in needed_operations(graph, outputs):
         if op.type == "Const":
-            env[id(op.outputs[0])] = from_array(op.value)
+            if id(op.outputs[0]) not in env:  # (unless `values` give it: a capture's copy)
+                env[id(op.outputs[0])] = from_array(op.value)
             continue
         if op.op_def is None:
             continue
         # A variable is itself, unless it stands for a variable argument given in `values`.
         args = tuple(env.get(id(t._handle), env.get(id(t), t)) if isinstance(t, Variable)
                      else env[id(t)] for t in op.inputs)
-        if building is not None and any(getattr(a, "dtype", None) == resource
-                                        and isinstance(a, SymbolicTensor) for a in args):
-            result = _read_through_handle(building, op, args)
+        rule = replay_rules.get(op.op_def)
+        if stateful is not None and op.stateful:
+            result = stateful(op, args)
+        elif rule is not None and not _fed_handle(building, args):
+            result = rule(op, args)
         else:
-            result = dispatch(op.op_def, args, op.attrs)
-        for t, v in zip(op.outputs, result if op.op_def.multi else (result,)):
+            result = run_op(op, args)
+        for t, v in zip(op.outputs, result):
             env[id(t)] = v
     return [env.get(id(t), t) if isinstance(t, Variable) else env[id(t)] for t in outputs]
+
+
+def run_op(op, args):
+    """The values of `op`'s outputs (a list) run on `args` as `replay` runs an op: through
+    `dispatch`, or `_read_through_handle` when a variable's handle is fed at run time."""
+    building = context.get().graph
+    if _fed_handle(building, args):
+        result = _read_through_handle(building, op, args)
+    else:
+        result = dispatch(op.op_def, args, op.attrs)
+    return list(result) if op.op_def.multi else [result]
+
+
+def _fed_handle(building, args):
+    """Whether `args`, run while `building` a graph, hold a handle only run time gives."""
+    return building is not None and any(getattr(a, "dtype", None) == resource
+                                        and isinstance(a, SymbolicTensor) for a in args)
 
 
 def _read_through_handle(graph, op, args):

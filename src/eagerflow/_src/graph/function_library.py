@@ -72,10 +72,11 @@ class FunctionBody:
         `input_names`; returns the names holding its outputs."""
         return program.emit(self.graph, self.inputs, self.outputs, input_names, indent)
 
-    def replay(self, values):
+    def replay(self, values, stateful=None):
         """The outputs for input `values`, each op run through `dispatch` (recorded by tapes,
-        or built into the graph being built)."""
-        return executor.replay(self.graph, self.inputs, self.outputs, values)
+        or built into the graph being built); `stateful` runs the stateful ops instead
+        (see `executor.replay`)."""
+        return executor.replay(self.graph, self.inputs, self.outputs, values, stateful)
 
 
 def add_function(graph, body):

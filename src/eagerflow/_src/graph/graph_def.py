@@ -297,7 +297,8 @@ class _Writer:
                               input=["^" + s for s in stateful])
             self.nodes.append(noop)
             returned = {t.op.name for t in outputs if isinstance(t, SymbolicTensor)}
-            before = _ancestors(self.nodes, stateful)  # (a value an effect reads comes first)
+            before = _ancestors(self.nodes, stateful)  # (a value an effect reads comes first,
+            # as does a stateful node returned: an inner loop's results)
             for node in self.nodes:
                 if node.name in returned and node.name not in before:
                     node.input.append("^" + noop.name)
@@ -684,7 +685,7 @@ class _Importer:
         if any(isinstance(t, SymbolicTensor) and t.dtype == _d.resource for t in our_inputs):
             # a variable's handle only run time gives: TF's attrs say what it holds
             op = graph._add(op_def, op_def.name, graph._unique(name), tuple(our_inputs),
-                            our_attrs, _resource_specs(node, attrs, op_def))
+                            our_attrs, _resource_specs(node, attrs, op_def, our_attrs))
         else:
             with context.building(graph):
                 graph.create_op(op_def, our_inputs, our_attrs, name=name)
@@ -695,8 +696,14 @@ class _Importer:
             made.setdefault(f"{node.name}:{i}", t)
 
 
-def _resource_specs(node, attrs, op_def):
+def _resource_specs(node, attrs, op_def, our_attrs):
     """The output specs of a node reading a variable through a handle fed at run time."""
+    form = tf_nodes.get(op_def, None)
+    if op_def.multi and getattr(form, "functions", None):
+        try:  # a loop or branch (in a body taking the handle): its attrs give its outputs
+            return op_def.shape(*[_Static()] * len(node.input), **our_attrs)
+        except (TypeError, KeyError, LookupError):
+            pass
     if op_def.multi and not op_def.shape(*[_Static()] * len(node.input), **{}) == []:
         raise errors.UnimplementedError(None, node.name, f"Node '{node.name}' ({node.op}) "
                                                          f"takes a variable eagerflow lacks.")
