@@ -298,11 +298,22 @@ class Variable:
 
 
 class _UnreadVariable(Variable):
-    """What an assignment returns: the same variable, printed as TF prints it."""
+    """What an assignment returns: the same variable, printed as TF prints it.
+
+    Its reads are reads of the variable itself, so that tapes see them as
+    reads of the variable they watch (in TF, both share one handle).
+    """
 
     def __init__(self, var):
         self.__dict__.update(var.__dict__)
         self._name = "UnreadVariable"
+        self._variable = getattr(var, "_variable", var)
+
+    def value(self):
+        return self._variable.value()
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        return self._variable.__tf_tensor__(dtype, name)
 
 
 def is_variable(value):
