@@ -5,16 +5,26 @@ A longer run of the same check: ``python tests/autograph/fuzz_programs.py --exam
 import logging
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from tests.autograph import programs
+
+
+@pytest.fixture(autouse=True)
+def _quiet_conversion_warnings():
+    """Generated programs make AutoGraph warn; the level goes back for the tests that follow."""
+    logger = logging.getLogger("eagerflow")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    yield
+    logger.setLevel(level)
 
 
 @settings(max_examples=60, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(programs.programs(), programs.inputs)
 def test_function_runs_generated_programs_as_python(source, cases):
-    logging.getLogger("eagerflow").setLevel(logging.ERROR)
     difference = programs.check(source, cases)
     assert difference is None, f"{difference}\n{source}"
 
