@@ -60,7 +60,8 @@ def measure(cases, lib, make, reps):
 def tensorflow_results(cases, script, reps):
     python = os.environ.get("EF_BENCH_TF_PYTHON")
     if python:
-        proc = subprocess.run([python, script, "--tf-only", "--reps", str(reps)],
+        names = ["--cases", ",".join(cases)]
+        proc = subprocess.run([python, script, "--tf-only", "--reps", str(reps), *names],
                               capture_output=True, text=True,
                               env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
         lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
@@ -72,16 +73,63 @@ def tensorflow_results(cases, script, reps):
     return measure(cases, tf, tf.constant, reps)
 
 
+_BUSY = "import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass\n"
+
+
+class Load:
+    """Other processes keeping every core busy (one busy loop per core) while in the block.
+
+    Each loop ends by itself after `seconds`, should this process die first.
+    """
+
+    def __init__(self, seconds=1800, processes=None):
+        self.seconds, self.processes = seconds, processes or os.cpu_count() or 1
+        self._procs = []
+
+    def __enter__(self):
+        code = _BUSY.format(seconds=self.seconds)
+        self._procs = [subprocess.Popen([sys.executable, "-c", code])
+                       for _ in range(self.processes)]
+        return self
+
+    def __exit__(self, *exc):
+        for proc in self._procs:
+            proc.kill()
+        for proc in self._procs:
+            proc.wait()
+        self._procs = []
+
+
 def main(cases, script, reps=5):
-    """Times every case in every library; prints per-op times and ratios to NumPy."""
+    """Times every case in every library; prints per-op times and ratios to NumPy.
+
+    ``--cases a,b`` runs only those cases; ``--load`` runs everything while other
+    processes keep every core busy (the loops stop with the benchmark).
+    """
     p = argparse.ArgumentParser()
     p.add_argument("--reps", type=int, default=reps)
+    p.add_argument("--cases", help="comma-separated case names (default: all)")
+    p.add_argument("--load", action="store_true",
+                   help="keep every core busy with other processes while timing")
     p.add_argument("--tf-only", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.cases:
+        unknown = set(args.cases.split(",")) - set(cases)
+        if unknown:
+            p.error(f"unknown cases: {', '.join(sorted(unknown))}")
+        cases = {name: build for name, build in cases.items() if name in args.cases.split(",")}
     if args.tf_only:
         import tensorflow as tf
         print(json.dumps(measure(cases, tf, tf.constant, args.reps)))
         return 0
+    if args.load:
+        print(f"under load: {os.cpu_count()} busy processes")
+        with Load():
+            return _run(cases, script, args)
+    return _run(cases, script, args)
+
+
+def _run(cases, script, args):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_SRC, os.environ.get(
         "PYTHONPATH")])))
     cold = subprocess.run([sys.executable, "-X", "importtime", "-c", "import eagerflow"],

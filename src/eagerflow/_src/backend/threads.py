@@ -1,0 +1,187 @@
+"""One thread budget for the native libraries: NumPy's OpenBLAS and oneDNN's OpenMP.
+
+Both libraries keep a pool of worker threads. ``intra_op_parallelism_threads``
+(`set_budget`; 0 means every core this process may run on) caps both.
+
+OpenBLAS's workers busy-wait for each other inside a product: when another
+process keeps the cores busy, a descheduled worker stalls the rest, and a
+step takes ten times longer than on one thread. So the BLAS runs on the whole
+budget only while the machine is otherwise idle: `adapt`, called before
+matrix products, looks every `INTERVAL` seconds at how much CPU time the
+cores spent outside this process and drops OpenBLAS to one thread while
+others keep more than half a core busy. oneDNN's OpenMP workers wait
+passively (they sleep), and keep the budget.
+
+>>> budget() >= 1
+True
+"""
+import ctypes
+import os
+import threading
+import time
+
+INTERVAL = 0.2     # seconds between two looks at the machine's load
+BUSY_OTHERS = 0.5  # cores' worth of other processes' work that counts as contention
+
+_lock = threading.Lock()
+_budget = 0           # intra-op threads asked for; 0: the default
+_blas = None          # (set, get) of the loaded OpenBLAS, False when there is none
+_blas_default = None  # OpenBLAS's own thread count at first sight (its environment's)
+_blas_now = None      # the count last given to OpenBLAS
+_next = 0.0           # monotonic time of the next look at the load
+_last = None          # (wall, this process's CPU seconds, busy CPU seconds of our cores)
+contended = False     # whether the last look found other processes busy
+
+
+def cores():
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _find_blas():
+    """(set, get) of the OpenBLAS that NumPy loaded, found by its exported names."""
+    global _blas, _blas_default
+    if _blas is None:
+        found = False
+        try:
+            with open("/proc/self/maps") as maps:
+                paths = {line.split(None, 5)[-1].strip() for line in maps if "openblas" in line}
+        except OSError:  # pragma: no cover - no procfs
+            paths = ()
+        for path in sorted(p for p in paths if p.startswith("/")):
+            try:
+                lib = ctypes.CDLL(path, mode=getattr(os, "RTLD_NOLOAD", 0))
+            except OSError:  # pragma: no cover
+                continue
+            # NumPy's wheels prefix and suffix the names; plain builds have neither
+            for prefix, suffix in (("scipy_openblas", "64_"), ("scipy_openblas", ""),
+                                   ("openblas", "64_"), ("openblas", "")):
+                setter = getattr(lib, f"{prefix}_set_num_threads{suffix}", None)
+                getter = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
+                if setter is not None and getter is not None:
+                    setter.argtypes, setter.restype = (ctypes.c_int,), None
+                    getter.argtypes, getter.restype = (), ctypes.c_int
+                    found = (setter, getter)
+                    break
+            if found:
+                break
+        if found:
+            _blas_default = max(found[1](), 1)
+        _blas = found
+    return _blas
+
+
+def _openmp():
+    """GNU OpenMP's library once something (oneDNN) has loaded it, else None."""
+    try:
+        lib = ctypes.CDLL("libgomp.so.1", mode=os.RTLD_NOLOAD)
+    except (OSError, AttributeError):
+        return None
+    lib.omp_set_num_threads.argtypes, lib.omp_set_num_threads.restype = (ctypes.c_int,), None
+    lib.omp_get_max_threads.argtypes, lib.omp_get_max_threads.restype = (), ctypes.c_int
+    return lib
+
+
+def budget():
+    """The threads each native library may use: the budget set, else every core."""
+    return _budget or cores()
+
+
+def _blas_ceiling():
+    if _budget:
+        return _budget
+    blas = _find_blas()
+    # OPENBLAS_NUM_THREADS / OMP_NUM_THREADS as OpenBLAS read them at load, capped by cores
+    return min(_blas_default or cores(), cores()) if blas else cores()
+
+
+def _set_blas(n):
+    global _blas_now
+    blas = _find_blas()
+    if blas and n != _blas_now:
+        blas[0](n)
+        _blas_now = n
+
+
+def set_budget(threads):
+    """Caps OpenBLAS and OpenMP at `threads` (0: the default, every core).
+
+    OpenMP reads ``OMP_NUM_THREADS`` when it loads (with oneDNN, on the first
+    kernel that uses it); once loaded, the calling thread's count is set.
+    """
+    global _budget, _next
+    with _lock:
+        _budget = max(int(threads), 0)
+        _next = 0.0  # look at the load again on the next product
+        _set_blas(1 if contended else _blas_ceiling())
+        omp = _openmp()
+        if omp is not None:
+            omp.omp_set_num_threads(budget())
+        elif _budget:
+            os.environ["OMP_NUM_THREADS"] = str(_budget)
+
+
+def blas_threads():
+    """OpenBLAS's current thread count (None without OpenBLAS)."""
+    blas = _find_blas()
+    return blas[1]() if blas else None
+
+
+def openmp_threads():
+    """The calling thread's OpenMP thread count (None before OpenMP is loaded)."""
+    omp = _openmp()
+    return omp.omp_get_max_threads() if omp is not None else None
+
+
+def _busy_seconds(cpus):
+    """CPU seconds the cores in `cpus` spent running anything, from /proc/stat."""
+    total = 0
+    with open("/proc/stat") as stat:
+        for line in stat:
+            if not line.startswith("cpu"):
+                break
+            name, *fields = line.split()
+            if name[3:].isdigit() and int(name[3:]) in cpus:
+                ticks = [int(f) for f in fields[:8]]
+                total += sum(ticks) - ticks[3] - ticks[4]  # all but idle and iowait
+    return total / _TICKS
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def adapt():
+    """Before a matrix product: every `INTERVAL` seconds, gives OpenBLAS the whole budget
+    when the cores are otherwise idle and one thread when other processes keep them busy."""
+    if time.monotonic() < _next:
+        return
+    _look()
+
+
+def _look():
+    global _next, _last, contended
+    with _lock:
+        wall = time.monotonic()
+        if wall < _next:
+            return
+        _next = wall + INTERVAL
+        ceiling = _blas_ceiling()
+        if ceiling <= 1:
+            _set_blas(1)
+            return
+        try:
+            cpus = os.sched_getaffinity(0)
+            now = (wall, time.process_time(), _busy_seconds(cpus))
+        except (OSError, AttributeError, ValueError):  # no procfs: keep the budget
+            _set_blas(ceiling)
+            return
+        last, _last = _last, now
+        if last is None:
+            _set_blas(ceiling)
+            return
+        others = (now[2] - last[2]) - (now[1] - last[1])
+        contended = others > BUSY_OTHERS * (now[0] - last[0])
+        _set_blas(1 if contended else ceiling)
