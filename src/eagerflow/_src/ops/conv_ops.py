@@ -29,6 +29,7 @@ from eagerflow._src.core.registry import FLOAT, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.ops import native_pooling
 from eagerflow._src.ops import array_ops, shape_rules
 from eagerflow._src.ops.nn_ops import matching, shape_text, static_ints, widened
 from eagerflow._src.ops.wrappers import as_tensor
@@ -336,7 +337,7 @@ def _widen(xp, a, grid, buf=None):
 
 def _by_channel(a):
     """Channels-last `a` viewed as ``(channels, positions)``."""
-    return a.reshape(-1, a.shape[-1]).T
+    return a.reshape(math.prod(a.shape[:-1]), a.shape[-1]).T  # -1 fails on zero channels
 
 
 def _fold(xp, cols, dx, ksize, strides, dilations, pads):
@@ -623,11 +624,18 @@ def _avg_windows(xp, x, ksize, strides, pads):
                                  total.dtype)
 
 
-def _pool_kernel(window_op):
+def _pool_kernel(window_op, average=None):
+    """A pooling kernel around channels-last ``window_op``; on oneDNN first where it runs
+    (`average`: True or False for average or max pooling, None for NumPy only)."""
     def kernel(xp, x, ksize, strides, padding, data_format, explicit_paddings=()):
-        _, pads = _pool_geometry(list(x.shape), ksize, strides, padding, explicit_paddings,
-                                 data_format)
+        dims, pads = _pool_geometry(list(x.shape), ksize, strides, padding, explicit_paddings,
+                                    data_format)
         nd = len(ksize) - 2
+        if average is not None and xp is np:
+            y = native_pooling.pool(average, x, dims, _spatial(ksize, data_format),
+                                    _spatial(strides, data_format), pads, data_format)
+            if y is not None:
+                return y
         y = window_op(xp, _to_last(xp, x, nd, data_format), _spatial(ksize, data_format),
                       _spatial(strides, data_format), pads)
         return _from_last(xp, y, x.shape[:-nd - 1], nd, data_format)
@@ -689,11 +697,13 @@ def _avg_scatter(xp, dy, sizes, ksize, strides, pads):
     return _fold(xp, [share] * math.prod(ksize), dx, ksize, strides, (1,) * len(ksize), pads)
 
 
-def _pool_grad_kernel(backward):
+def _pool_grad_kernel(backward, native=None):
     """A pooling-gradient kernel around channels-last ``backward(xp, *arrays, ksize, ...)``.
 
     The pooled input's shape is input 0's (max pooling) or the `orig_input_shape`
-    attr (average pooling, whose only input is the output gradient).
+    attr (average pooling, whose only input is the output gradient). `native`, given
+    ``(arrays, shape, ksize, strides, pads, data_format)``, returns the gradient from
+    oneDNN or None.
     """
     def kernel(xp, *arrays, ksize, strides, padding, data_format, explicit_paddings=(),
                orig_input_shape=None):
@@ -703,6 +713,11 @@ def _pool_grad_kernel(backward):
             shape = (arrays[0].shape[0], *shape[1:])
         _, pads = _pool_geometry(list(shape), ksize, strides, padding, explicit_paddings,
                                  data_format)
+        if native is not None and xp is np:
+            dx = native(arrays, shape, _spatial(ksize, data_format),
+                        _spatial(strides, data_format), pads, data_format)
+            if dx is not None:
+                return dx
         last = [_to_last(xp, a, nd, data_format) for a in arrays]
         if orig_input_shape is not None:
             last.append(_split(list(shape), nd, data_format)[1])
@@ -769,20 +784,32 @@ _BACKPROP_FILTER3D = register("Conv3DBackpropFilterV2",
 tf_nodes[_BACKPROP_FILTER3D] = NodeForm(
     inputs=(0, AttrInput("filter_sizes", type_attr=None), 1), implied={"explicit_paddings": ()},
     outputs=("output",))
-_MAX_POOL = register("MaxPool", _pool_kernel(_max_windows), _pool_rule, dtypes=_MAX_POOL_TYPES)
-_AVG_POOL = register("AvgPool", widened(_pool_kernel(_avg_windows)), _pool_rule, dtypes=FLOAT)
-_MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows), _pool_rule, dtypes=FLOAT)
-_AVG_POOL3D = register("AvgPool3D", widened(_pool_kernel(_avg_windows)), _pool_rule,
+_MAX_POOL = register("MaxPool", _pool_kernel(_max_windows, False), _pool_rule,
+                     dtypes=_MAX_POOL_TYPES)
+_AVG_POOL = register("AvgPool", widened(_pool_kernel(_avg_windows, True)), _pool_rule,
+                     dtypes=FLOAT)
+_MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows, False), _pool_rule, dtypes=FLOAT)
+_AVG_POOL3D = register("AvgPool3D", widened(_pool_kernel(_avg_windows, True)), _pool_rule,
                        dtypes=FLOAT)
+
+
+def _native_max_grad(arrays, shape, ksize, strides, pads, data_format):
+    x, _, dy = arrays
+    return native_pooling.max_pool_grad(x, dy, ksize, strides, pads, data_format)
+
+
+def _native_avg_grad(arrays, shape, ksize, strides, pads, data_format):
+    return native_pooling.avg_pool_grad(arrays[0], shape, ksize, strides, pads, data_format)
 
 
 def _register_pool_grads(suffix, max_types):
     """Registers the gradient ops of max and average pooling (`suffix`: "" or "3D")."""
-    return (register(f"MaxPool{suffix}Grad", _pool_grad_kernel(_max_scatter), _pool_grad_rule(0),
-                     tied=(0, 1, 2), dtypes=max_types),
+    return (register(f"MaxPool{suffix}Grad", _pool_grad_kernel(_max_scatter, _native_max_grad),
+                     _pool_grad_rule(0), tied=(0, 1, 2), dtypes=max_types),
             register(f"MaxPool{suffix}GradGrad", _pool_grad_kernel(_max_gather),
                      _pool_grad_rule(1), tied=(0, 1, 2), dtypes=max_types),
-            register(f"AvgPool{suffix}Grad", widened(_pool_grad_kernel(_avg_scatter)),
+            register(f"AvgPool{suffix}Grad",
+                     widened(_pool_grad_kernel(_avg_scatter, _native_avg_grad)),
                      _pool_grad_rule(0), dtypes=FLOAT))
 
 
