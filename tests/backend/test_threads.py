@@ -80,3 +80,17 @@ def test_a_budget_of_one_stays_one_when_idle(monkeypatch, restore_budget):
     tick()
     tick()
     assert threads.blas_threads() == 1
+
+
+@pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
+@pytest.mark.parametrize("others, expected", [(1.5, 1), (0.0, 2)])
+def test_onednn_kernels_step_down_while_other_processes_are_busy(monkeypatch, others,
+                                                                 expected):
+    tick = _fake_load(monkeypatch, others)
+    monkeypatch.setattr(threads, "budget", lambda: 2)
+    x = np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2)
+    for _ in range(2):
+        tick()
+        y = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    assert threads.openmp_threads() == expected
+    assert y.numpy().ravel().tolist() == [10, 11, 14, 15, 26, 27, 30, 31]

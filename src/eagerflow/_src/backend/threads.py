@@ -9,8 +9,13 @@ step takes ten times longer than on one thread. So the BLAS runs on the whole
 budget only while the machine is otherwise idle: `adapt`, called before
 matrix products, looks every `INTERVAL` seconds at how much CPU time the
 cores spent outside this process and drops OpenBLAS to one thread while
-others keep more than half a core busy. oneDNN's OpenMP workers wait
-passively (they sleep), and keep the budget.
+others keep more than half a core busy. oneDNN's kernels spin in barriers of
+their own (batch normalization ran a hundred times slower on two threads
+under load), so its OpenMP count follows the same choice. A oneDNN primitive
+fixes its thread count when it is built (and sizes its scratch memory for
+it), so the choice is part of the primitive cache's key: `for_primitive`,
+called when a kernel looks its primitive up, sets the calling thread's
+OpenMP count and returns it.
 
 >>> budget() >= 1
 True
@@ -24,6 +29,7 @@ INTERVAL = 0.2     # seconds between two looks at the machine's load
 BUSY_OTHERS = 0.5  # cores' worth of other processes' work that counts as contention
 
 _lock = threading.Lock()
+_local = threading.local()  # this thread's OpenMP count, as last set
 _budget = 0           # intra-op threads asked for; 0: the default
 _blas = None          # (set, get) of the loaded OpenBLAS, False when there is none
 _blas_default = None  # OpenBLAS's own thread count at first sight (its environment's)
@@ -86,8 +92,19 @@ def _openmp():
 
 
 def budget():
-    """The threads each native library may use: the budget set, else every core."""
-    return _budget or cores()
+    """The threads each native library may use: the budget set, else ``OMP_NUM_THREADS``
+    as this process started with, else every core."""
+    return _budget or _default
+
+
+def _environment_default():
+    try:
+        return max(min(int(os.environ.get("OMP_NUM_THREADS", "")), cores()), 1)
+    except ValueError:
+        return cores()
+
+
+_default = _environment_default()
 
 
 def _blas_ceiling():
@@ -120,7 +137,8 @@ def set_budget(threads):
         omp = _openmp()
         if omp is not None:
             omp.omp_set_num_threads(budget())
-        elif _budget:
+            _local.openmp = budget()
+        elif _budget:  # read when OpenMP loads
             os.environ["OMP_NUM_THREADS"] = str(_budget)
 
 
@@ -169,7 +187,7 @@ def _look():
             return
         _next = wall + INTERVAL
         ceiling = _blas_ceiling()
-        if ceiling <= 1:
+        if ceiling <= 1 and budget() <= 1:  # nothing to step down
             _set_blas(1)
             return
         try:
@@ -185,3 +203,22 @@ def _look():
         others = (now[2] - last[2]) - (now[1] - last[1])
         contended = others > BUSY_OTHERS * (now[0] - last[0])
         _set_blas(1 if contended else ceiling)
+
+
+def _set_openmp(n):
+    if getattr(_local, "openmp", None) != n:
+        omp = _openmp()
+        if omp is not None:
+            omp.omp_set_num_threads(n)
+            _local.openmp = n
+
+
+def for_primitive():
+    """The OpenMP threads for the oneDNN primitive about to be looked up and run, made the
+    calling thread's count: one while other processes keep the cores busy, else the budget
+    (looking at the load every `INTERVAL` seconds)."""
+    if time.monotonic() >= _next:
+        _look()
+    n = 1 if contended else budget()
+    _set_openmp(n)
+    return n
