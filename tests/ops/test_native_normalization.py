@@ -147,3 +147,39 @@ def test_several_threads(path):
     for i in range(4):
         for got, want in zip(results[i], expected[i]):
             np.testing.assert_array_equal(got, want)
+
+
+@needs_onednn
+@pytest.mark.parametrize("shape", [(1, 7, 33, 1), (1, 4, 5, 6), (1, 3, 2, 2, 5)])
+def test_single_example_channels_first_matches_numpy(shape):
+    """Layer normalization's form: each channel's row normalized (oneDNN's layer norm)."""
+    x, scale, offset, mean, variance, dy = _inputs(shape, shape[1], seed=7)
+    data_format = "NCHW" if len(shape) == 4 else "NCDHW"
+    a, b = _both_paths(x, scale, offset, mean, variance, dy, data_format=data_format,
+                       epsilon=1e-3, exponential_avg_factor=0.3)
+    for got, want in zip(a, b):
+        np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-4)
+
+
+@pytest.mark.parametrize("axis", [-1, [1, 2]])
+def test_keras_layer_normalization(path, axis):
+    x = tf.constant(np.random.default_rng(8).standard_normal((3, 4, 5)) * 3 + 2, tf.float32)
+    layer = tf.keras.layers.LayerNormalization(axis=axis)
+    layer.build(x.shape)
+    layer.gamma.assign(tf.random.stateless_normal(layer.gamma.shape, (1, 2)))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = layer(x)
+        loss = tf.reduce_sum(y ** 3)
+    grads = tape.gradient(loss, [x] + layer.trainable_variables)
+    axes = (-1,) if axis == -1 else (1, 2)
+    xn = x.numpy().astype(np.float64)
+    mean, var = xn.mean(axes, keepdims=True), xn.var(axes, keepdims=True)
+    expected = (xn - mean) / np.sqrt(var + 1e-3) * layer.gamma.numpy() + layer.beta.numpy()
+    np.testing.assert_allclose(y.numpy(), expected, rtol=1e-4, atol=1e-5)
+    onednn.set_enabled(False)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(layer(x) ** 3)
+    for got, want in zip(grads, tape.gradient(loss, [x] + layer.trainable_variables)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-4, atol=1e-4)
