@@ -73,6 +73,14 @@ def tensorflow_results(cases, script, reps):
     return measure(cases, tf, tf.constant, reps)
 
 
+def _cores():
+    """The cores this process may run on (and the busy loops, which inherit its affinity)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
 _BUSY = "import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass\n"
 
 
@@ -83,7 +91,7 @@ class Load:
     """
 
     def __init__(self, seconds=1800, processes=None):
-        self.seconds, self.processes = seconds, processes or os.cpu_count() or 1
+        self.seconds, self.processes = seconds, processes or _cores()
         self._procs = []
 
     def __enter__(self):
@@ -123,7 +131,7 @@ def main(cases, script, reps=5):
         print(json.dumps(measure(cases, tf, tf.constant, args.reps)))
         return 0
     if args.load:
-        print(f"under load: {os.cpu_count()} busy processes")
+        print(f"under load: {_cores()} busy processes")
         with Load():
             return _run(cases, script, args)
     return _run(cases, script, args)
