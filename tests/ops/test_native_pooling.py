@@ -193,3 +193,59 @@ def test_several_threads(path):
     assert not errors
     for i in range(4):
         np.testing.assert_array_equal(results[i], expected[i])
+
+
+# TensorFlow's routing of max pooling gradients (read off TF 2.21): MaxPoolGrad sends a
+# window's gradient to its first element, passed on to each later one strictly greater
+# (a NaN first keeps it); MaxPool3DGrad to every element within 1e-5 of the pooled value
+# (an infinite one never); both MaxPoolGradGrad ops take the first element equal to it.
+_MIXED = np.array([np.nan, 1, 1, np.nan, 2, 2, -np.inf, np.nan, 0, 0, np.inf, np.inf,
+                   0, -0.0, np.nan, -np.inf], np.float32).reshape(1, 4, 4, 1)
+
+
+def _gradient(pool, x, dy=None):
+    x = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = pool(x)
+    return tape.gradient(y, x, output_gradients=dy).numpy().ravel().tolist()
+
+
+@pytest.mark.parametrize("x, ksize, strides, padding, expected", [
+    (_MIXED, 2, 2, "VALID", [1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0]),
+    (_MIXED, 3, 1, "SAME", [4, 0, 1, 0, 1, 1, 0, 0, 1, 0, 8, 0, 0, 0, 0, 0]),
+    (_MIXED, 3, 2, "SAME", [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0]),
+    (np.full((1, 4, 4, 1), np.nan, np.float32), 3, 1, "SAME",
+     [4, 2, 2, 0, 2, 1, 1, 0, 2, 1, 1, 0, 0, 0, 0, 0]),
+    (np.full((1, 4, 4, 1), -np.inf, np.float32), 3, 1, "SAME",
+     [4, 2, 2, 0, 2, 1, 1, 0, 2, 1, 1, 0, 0, 0, 0, 0]),
+])
+def test_max_pool_gradient_routes_non_finite_windows_as_tensorflow(path, x, ksize, strides,
+                                                                   padding, expected):
+    assert _gradient(lambda v: tf.nn.max_pool2d(v, ksize, strides, padding), x) == expected
+
+
+def test_max_pool3d_gradient_goes_to_every_maximum(path):
+    zeros = np.zeros((1, 3, 3, 3, 1), np.float32)
+    assert _gradient(lambda v: tf.nn.max_pool3d(v, 2, 1, "VALID"), zeros) == [
+        1, 2, 1, 2, 4, 2, 1, 2, 1, 2, 4, 2, 4, 8, 4, 2, 4, 2, 1, 2, 1, 2, 4, 2, 1, 2, 1]
+    for values, expected in (([1, 1 + 3e-6, 0.5, 1 - 2e-5], [1, 1, 0, 0]),
+                             ([np.inf, 2, np.nan, 1], [0, 0, 0, 0])):
+        x = np.array(values, np.float32).reshape(1, 1, 2, 2, 1)
+        assert _gradient(lambda v: tf.nn.max_pool3d(v, (1, 2, 2), 1, "VALID"), x) == expected
+
+
+@pytest.mark.parametrize("nd", [2, 3])
+def test_max_pool_second_derivative_takes_the_first_equal_element(path, nd):
+    x = np.array([np.nan, 1, 2, 2], np.float32).reshape((1,) * (nd - 1) + (2, 2, 1))
+    pool = tf.nn.max_pool2d if nd == 2 else tf.nn.max_pool3d
+    ksize = 2 if nd == 2 else (1, 2, 2)
+    x, dy = tf.constant(x), tf.ones((1,) * (nd + 1) + (1,))
+    ddx = tf.reshape(tf.range(1.0, 5.0), x.shape)
+    with tf.GradientTape() as outer:
+        outer.watch(dy)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = pool(x, ksize, 1, "VALID")
+        g = inner.gradient(y, x, output_gradients=dy)
+    assert outer.gradient(g, dy, output_gradients=ddx).numpy().ravel().tolist() == [3.0]

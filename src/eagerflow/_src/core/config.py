@@ -67,6 +67,7 @@ def get_intra_op_parallelism_threads():
 
 @export("config.threading.set_inter_op_parallelism_threads")
 def set_inter_op_parallelism_threads(num_threads):
+    """Remembered: ops run one at a time here, each on the intra-op budget."""
     _settings["inter_op_parallelism_threads"] = int(num_threads)
 
 

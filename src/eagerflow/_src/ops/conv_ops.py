@@ -643,17 +643,64 @@ def _pool_kernel(window_op, average=None):
 
 
 def _first_maxima(xp, x, ksize, strides, pads):
-    """Per kernel position, where it holds its window's maximum first among ties (padding
-    and NaN compared as in `_max_windows`): where the window's gradient goes."""
-    taps = _max_taps(xp, x, ksize, strides, pads)
-    top = _accumulate(xp, xp.maximum, taps)
-    seen = xp.zeros(top.shape, bool)
-    firsts = []
-    for tap in taps:
-        hit = tap == top
-        firsts.append(hit > seen)
-        seen |= hit
-    return firsts
+    """Per kernel position, whether it holds its window's gradient, routed as TensorFlow
+    does: to the window's first real element, passed on to each later one strictly greater.
+    NaN is never greater, but keeps the gradient when it comes first; padding never does,
+    so a window of -inf still sends its gradient to a real element."""
+    lowest = _d.from_numpy(x.dtype).min
+    if x.size and x.min() > lowest:  # no NaN, and padding (lowest) never ties a maximum:
+        taps = _window_taps(xp, x, ksize, strides, pads, lowest)  # each window's first
+        top = _accumulate(xp, xp.maximum, taps)                   # maximum, found faster
+        seen = xp.zeros(top.shape, bool)
+        firsts = []
+        for tap in taps:
+            hit = tap == top
+            firsts.append(hit > seen)
+            seen |= hit
+        return firsts
+    taps = _window_taps(xp, x, ksize, strides, pads)
+    padded = any(any(p) for p in pads)
+    real = _window_taps(xp, xp.ones(x.shape, bool), ksize, strides, pads, False) if padded \
+        else None
+    best = xp.array(taps[0])
+    owner = xp.zeros(best.shape, xp.int16 if len(taps) < 1 << 15 else xp.intp)
+    held = xp.array(real[0]) if padded else None
+    for i, tap in enumerate(taps[1:], 1):
+        take = best < tap
+        if padded:
+            take |= ~held
+            take &= real[i]
+            held |= real[i]
+        xp.copyto(best, tap, where=take)
+        xp.copyto(owner, i, where=take)
+    if padded:  # a window of padding alone (a spare one of `_max_scatter`) has no owner
+        return [(owner == i) & held for i in range(len(taps))]
+    return [owner == i for i in range(len(taps))]
+
+
+def _equal_maxima(xp, x, y, ksize, strides, pads, first):
+    """Per kernel position, where it holds the pooled value `y` of its window (padding
+    never does): only the `first` of each window, as both MaxPoolGradGrad ops route; or,
+    as MaxPool3DGrad, every element within 1e-5 of it (so never an infinite one)."""
+    padded = any(any(p) for p in pads)
+    real = _window_taps(xp, xp.ones(x.shape, bool), ksize, strides, pads, False) if padded \
+        else None
+    near = None if first else xp.asarray(1e-5, x.dtype)
+    masks, seen = [], None
+    for i, tap in enumerate(_window_taps(xp, x, ksize, strides, pads)):
+        if first:
+            hit = tap == y
+        else:
+            with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: no match
+                hit = xp.abs(tap - y) < near
+        if padded:
+            hit &= real[i]
+        if first:
+            masks.append(hit if seen is None else hit > seen)
+            seen = hit if seen is None else seen | hit
+        else:
+            masks.append(hit)
+    return masks
 
 
 def _masked_bits(a, mask):
@@ -666,7 +713,8 @@ def _masked_bits(a, mask):
 # op's outputs in the graph, but find the maxima again in `x`.
 
 def _max_scatter(xp, x, y, dy, ksize, strides, pads):
-    """The gradient of max pooling: each window's `dy` goes to its maximum."""
+    """The gradient of max pooling: each window's `dy` goes to its maximum (2-D), or to
+    every element equal to the pooled value `y` (3-D, as TensorFlow's MaxPool3DGrad)."""
     sizes = x.shape[1:-1]
     grid = _grid(sizes, strides, pads)
     wide = _widen(xp, dy, grid)
@@ -674,15 +722,19 @@ def _max_scatter(xp, x, y, dy, ksize, strides, pads):
     # the extra padding, and `dy` is widened once rather than every tap's values
     spare = [(b, max(a, s * (g - 1) + k - size - b))
              for size, k, s, (b, a), g in zip(sizes, ksize, strides, pads, grid)]
-    cols = [_by_channel(_masked_bits(wide, first).view(dy.dtype))
-            for first in _first_maxima(xp, x, ksize, strides, spare)]
+    if len(ksize) == 3:
+        masks = _equal_maxima(xp, x, _widen(xp, y, grid), ksize, strides, spare, False)
+    else:
+        masks = _first_maxima(xp, x, ksize, strides, spare)
+    cols = [_by_channel(_masked_bits(wide, mask).view(dy.dtype)) for mask in masks]
     return _fold(xp, cols, xp.empty(x.shape, dy.dtype), ksize, strides, (1,) * len(ksize),
                  pads)
 
 
 def _max_gather(xp, x, y, ddx, ksize, strides, pads):
-    """The gradient of `_max_scatter` with respect to its `dy`: `ddx` at each window's maximum."""
-    firsts = _first_maxima(xp, x, ksize, strides, pads)
+    """The gradient of max pooling's gradient with respect to its `dy`: `ddx` at the first
+    element of each window equal to the pooled value `y` (zero where none is)."""
+    firsts = _equal_maxima(xp, x, y, ksize, strides, pads, True)
     bits = 0
     for tap, first in zip(_window_taps(xp, ddx, ksize, strides, pads), firsts):
         bits = bits | _masked_bits(tap, first)  # one tap per window: the or selects it
@@ -794,6 +846,8 @@ _AVG_POOL3D = register("AvgPool3D", widened(_pool_kernel(_avg_windows, True)), _
 
 
 def _native_max_grad(arrays, shape, ksize, strides, pads, data_format):
+    if len(ksize) == 3:  # oneDNN routes to one maximum, MaxPool3DGrad to every one
+        return None
     x, _, dy = arrays
     return native_pooling.max_pool_grad(x, dy, ksize, strides, pads, data_format)
 

@@ -10,7 +10,9 @@ arrays' strides, so nothing is transposed.
 Average pooling excludes the padding from each window's count, as TensorFlow's
 SAME padding does. Max pooling's gradient routes each window's gradient to the
 first of its maxima, through the workspace of a forward pass run again inside
-the gradient kernel (the gradient op gets x, not the forward's workspace).
+the gradient kernel (the gradient op gets x, not the forward's workspace);
+inputs holding NaN or nothing above the lowest float go to NumPy, which routes
+those windows as TensorFlow does.
 """
 import ctypes
 
@@ -122,6 +124,11 @@ def max_pool_grad(x, dy, ksize, strides, pads, data_format):
     channels_first = data_format.startswith("NC")
     prims = _primitives(False, True, x.shape, dy.shape, channels_first, ksize, strides, pads)
     if prims is None:
+        return None
+    # oneDNN sends a window's gradient elsewhere than TensorFlow when the window starts
+    # with NaN or holds nothing above the lowest float (padding then competes): NumPy's
+    # kernel routes those as TensorFlow does
+    if not x.min() > np.finfo(x.dtype).min:  # NaN fails too
         return None
     forward, backward = prims
     x, dy = np.ascontiguousarray(x), np.ascontiguousarray(dy)
