@@ -171,6 +171,16 @@ def _busy_seconds(cpus):
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
+def _others_running():
+    """Threads of other processes runnable at this instant (this one's reader excluded)."""
+    try:
+        with open("/proc/loadavg") as loadavg:
+            running = int(loadavg.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return running - 1
+
+
 def adapt():
     """Before a matrix product: every `INTERVAL` seconds, gives OpenBLAS the whole budget
     when the cores are otherwise idle and one thread when other processes keep them busy."""
@@ -197,8 +207,9 @@ def _look():
             _set_blas(ceiling)
             return
         last, _last = _last, now
-        if last is None:
-            _set_blas(ceiling)
+        if last is None:  # no interval yet: how many others are runnable right now
+            contended = _others_running() >= 1
+            _set_blas(1 if contended else ceiling)
             return
         others = (now[2] - last[2]) - (now[1] - last[1])
         contended = others > BUSY_OTHERS * (now[0] - last[0])
