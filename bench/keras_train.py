@@ -7,6 +7,12 @@
 * ``mlp_fit``: the same model and data through ``model.fit`` (one epoch);
 * ``cnn_step_function``: Conv2D(16)-Conv2D(32)-GAP-Dense(10) on 28x28x1,
   batch 32, 1024 samples;
+* ``resnet_step_function``: a ResNet-style stack on 32x32x3, batch 32, 512
+  samples: a Conv-BN-ReLU stem, then three stages of one residual block each
+  (Conv-BN-ReLU, Conv-BN, plus the input, or its 1x1 strided projection when
+  the stage halves the size; 16, 32, 64 filters), GAP, Dense(10);
+* ``digits_cnn_fit``: the README's digits CNN (examples/digits_cnn.py) through
+  ``model.fit``, one epoch of 1344 synthetic 8x8x1 digits, batch 32;
 * ``lstm_step_function``: LSTM(64)-Dense(10) over 32 steps of 16 features,
   batch 64, 512 samples;
 * ``mixed_float16_fit``: the model of TF's mixed-precision guide (784-4096-4096-10,
@@ -30,6 +36,10 @@ MLP_X = _RNG.random((8192, 784), dtype=np.float32)
 MLP_Y = _RNG.integers(0, 10, 8192).astype(np.int64)
 CNN_X = _RNG.random((1024, 28, 28, 1), dtype=np.float32)
 CNN_Y = _RNG.integers(0, 10, 1024).astype(np.int64)
+RESNET_X = _RNG.random((512, 32, 32, 3), dtype=np.float32)
+RESNET_Y = _RNG.integers(0, 10, 512).astype(np.int64)
+DIGITS_X = _RNG.random((1344, 8, 8, 1), dtype=np.float32)
+DIGITS_Y = _RNG.integers(0, 10, 1344).astype(np.int64)
 LSTM_X = _RNG.random((512, 32, 16), dtype=np.float32)
 LSTM_Y = _RNG.integers(0, 10, 512).astype(np.int64)
 
@@ -138,6 +148,48 @@ def cnn_step_function(lib, make):
     return _epoch(_keras_step(lib, model, False), _batches(CNN_X, CNN_Y, 32, make)), len(CNN_X)
 
 
+def _resnet(keras):
+    def conv_bn(x, filters, kernel, stride=1, relu=True):
+        x = keras.layers.Conv2D(filters, kernel, strides=stride, padding="same",
+                                use_bias=False)(x)
+        x = keras.layers.BatchNormalization()(x)
+        return keras.layers.ReLU()(x) if relu else x
+
+    inputs = keras.Input(shape=(32, 32, 3))
+    x = conv_bn(inputs, 16, 3)
+    for filters, stride in ((16, 1), (32, 2), (64, 2)):
+        y = conv_bn(conv_bn(x, filters, 3, stride), filters, 3, relu=False)
+        skip = x if stride == 1 else conv_bn(x, filters, 1, stride, relu=False)
+        x = keras.layers.ReLU()(keras.layers.Add()([y, skip]))
+    x = keras.layers.GlobalAveragePooling2D()(x)
+    return keras.Model(inputs, keras.layers.Dense(10)(x))
+
+
+def resnet_step_function(lib, make):
+    if not hasattr(lib, "keras"):
+        return None
+    model = _resnet(lib.keras)
+    return (_epoch(_keras_step(lib, model, True), _batches(RESNET_X, RESNET_Y, 32, make)),
+            len(RESNET_X))
+
+
+def digits_cnn_fit(lib, make):
+    if not hasattr(lib, "keras"):
+        return None
+    keras = lib.keras
+    model = keras.Sequential([  # examples/digits_cnn.py's model
+        keras.layers.Conv2D(32, 3, padding="same", activation="relu", input_shape=(8, 8, 1)),
+        keras.layers.MaxPooling2D(),
+        keras.layers.Conv2D(64, 3, padding="same", activation="relu"),
+        keras.layers.GlobalAveragePooling2D(),
+        keras.layers.Dropout(0.2),
+        keras.layers.Dense(10, activation="softmax")])
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate=3e-3),
+                  loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+    return ((lambda: model.fit(DIGITS_X, DIGITS_Y, batch_size=32, epochs=1, verbose=0)),
+            len(DIGITS_X))
+
+
 def lstm_step_function(lib, make):
     name = getattr(lib, "__name__", "")
     if lib is np:
@@ -196,6 +248,8 @@ CASES = {
     "mlp_step_function": mlp_step_function,
     "mlp_fit": mlp_fit,
     "cnn_step_function": cnn_step_function,
+    "resnet_step_function": resnet_step_function,
+    "digits_cnn_fit": digits_cnn_fit,
     "lstm_step_function": lstm_step_function,
     "mixed_float16_fit": mixed_float16_fit,
     "float32_fit": float32_fit,

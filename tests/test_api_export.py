@@ -1,8 +1,11 @@
 """The public namespaces are written from the ``@export`` declarations (tools/gen_api.py)."""
 import importlib.util
+import inspect
 import os
 import subprocess
 import sys
+
+import numpy as np
 
 import eagerflow as tf
 from tests import internals
@@ -97,6 +100,19 @@ def test_import_keeps_keras_lazy():
     assert tf.keras.__version__ == "2.21.0"
 
 
+def test_import_loads_no_module_it_can_do_without():
+    # Each costs milliseconds of ``import eagerflow``; the code using them loads them.
+    code = ("import sys, numpy; before = set(sys.modules); import eagerflow; "
+            "print(sorted(set(sys.modules) - before))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")})
+    loaded = set(eval(out.stdout))  # noqa: S307 (a list of names printed above)
+    assert "eagerflow" in loaded
+    heavy = {"logging", "ctypes.util", "subprocess", "secrets", "hashlib", "sysconfig",
+             "numpy.polynomial"}
+    assert loaded & heavy == set()
+
+
 def test_a_new_declaration_makes_the_modules_stale():
     gen = _generator()
     api_export.export("math.plus").export_constant(MATH, "add")
@@ -105,3 +121,60 @@ def test_a_new_declaration_makes_the_modules_stale():
             os.path.join("src", "eagerflow", "math", "__init__.py")]
     finally:
         del api_export.EXPORTS[-1]
+
+
+def _wrapped_public_functions():
+    return [obj for obj, _, _, _ in api_export.EXPORTS
+            if "_undispatched" in getattr(obj, "__dict__", {}) and obj.__module__.startswith(
+                "eagerflow.")]
+
+
+def test_dispatch_wrappers_are_generated_with_each_functions_signature():
+    gen = _generator()
+    assert gen.WRAPPERS in gen.generate()  # so the staleness test covers it
+    functions = _wrapped_public_functions()
+    assert tf.reshape in functions and tf.print in functions and len(functions) > 200
+    for f in functions:
+        # loaded from the generated module, none compiled at import
+        assert os.path.basename(f.__code__.co_filename) == "dispatch_wrappers.py", f
+        assert inspect.signature(f) == inspect.signature(f.__wrapped__), f
+        assert f.__doc__ == f.__wrapped__.__doc__ and f.__name__ == f.__wrapped__.__name__
+    # declared with export(...)(f) after its definition, by a name other than its own
+    assert tf.reduce_sum.__wrapped__.__name__ == "fn"
+    assert internals.reduction_ops.reduce_sum is tf.reduce_sum
+
+
+def test_a_generated_wrapper_dispatches_keras_tensors():
+    x = tf.keras.Input((3, 4))
+    y = tf.reshape(x, shape=[-1, 12])
+    assert y.shape.as_list() == [None, 12]
+    layer = y.node.layer
+    assert type(layer).__name__ == "TFOpLambda" and layer.name == "tf.reshape"
+    z = tf.split(x, 2, axis=-1)  # another signature, a list of outputs
+    model = tf.keras.Model(x, [y, *z])
+    outs = model(np.arange(24, dtype="float32").reshape(2, 3, 4))
+    assert outs[0].shape == (2, 12) and outs[2].numpy().tolist() == [
+        [[2, 3], [6, 7], [10, 11]], [[14, 15], [18, 19], [22, 23]]]
+
+
+def _scaled(x, factor=2, *rest, by=None, **options):
+    """x times factor."""
+    return x * factor
+
+
+def test_a_declaration_newer_than_the_generated_wrappers_gets_one_compiled():
+    gen = _generator()
+    raw = _scaled
+    # "reshape" has a generated wrapper of other parameters: not taken
+    for name in ("math.scaled_for_test", "reshape"):
+        wrapper = api_export.export(name)(raw)
+        try:
+            assert globals()["_scaled"] is wrapper and wrapper.__wrapped__ is raw
+            assert inspect.signature(wrapper) == inspect.signature(raw)
+            assert wrapper.__doc__ == "x times factor."
+            assert wrapper(3, 4, by=1) == 12 and wrapper(3) == 6
+            if name != "reshape":
+                assert gen.WRAPPERS in gen.stale(gen.generate())
+        finally:
+            del api_export.EXPORTS[-1]
+            globals()["_scaled"] = raw

@@ -2,13 +2,16 @@
 
 Run from the project root after adding, renaming or removing a declaration:
 
-    python tools/gen_api.py           # rewrites src/eagerflow/**/__init__.py
+    python tools/gen_api.py           # rewrites src/eagerflow/**/__init__.py and
+                                      # src/eagerflow/_src/backend/dispatch_wrappers.py
     python tools/gen_api.py --check   # exit status 1 when a file is out of date
 
 Each namespace (``math``, ``nn``, ``keras.layers``, ...) becomes a package of
 plain re-exports: one ``from eagerflow._src.<module> import <names>`` per
 defining module, then its sub-namespaces. ``tf.keras`` loads on first use.
+The dispatch wrappers of the public functions are written as source too.
 """
+import hashlib
 import importlib
 import os
 import pkgutil
@@ -116,7 +119,8 @@ def declarations():
         sys.path.insert(0, src)
     import eagerflow._src  # noqa: PLC0415
     for info in pkgutil.walk_packages(eagerflow._src.__path__, "eagerflow._src."):
-        importlib.import_module(info.name)
+        if info.name != "eagerflow._src.backend.dispatch_wrappers":  # written here, maybe broken
+            importlib.import_module(info.name)
     from eagerflow._src.backend.api_export import EXPORTS  # noqa: PLC0415
     return EXPORTS
 
@@ -203,15 +207,46 @@ def render(ns, entries, children):
     return "\n".join(out) + "\n"
 
 
+WRAPPERS = os.path.join("src", "eagerflow", "_src", "backend", "dispatch_wrappers.py")
+WRAPPERS_DOC = """Dispatch wrappers of the public functions (see `api_export`), one factory per
+signature, written as source so that they load from bytecode at import."""
+
+
+def render_wrappers(exports):
+    """The text of the module of dispatch wrappers: one factory per signature (parameter
+    names and kinds), and `WRAPPERS`, {canonical name: factory} of every wrapped function."""
+    from eagerflow._src.backend.api_export import wrapper_source  # noqa: PLC0415
+    sources, wrapped = {}, set()
+    for obj, _, _, names in exports:
+        fn = getattr(obj, "__dict__", {}).get("_undispatched")
+        if fn is not None and fn not in wrapped:  # its first declaration, which wrapped it
+            wrapped.add(fn)
+            canonical = next(n for n in names if not n.startswith("keras."))
+            sources[canonical] = wrapper_source(fn, "_factory")[0]
+    # Named by their source's hash: a new signature adds a factory without renaming others.
+    factories = {source: "_w" + hashlib.sha1(source.encode()).hexdigest()[:10]
+                 for source in set(sources.values())}
+    out = [f'"""{WRAPPERS_DOC}"""', HEADER.rstrip("\n")]
+    for source, factory in sorted(factories.items(), key=lambda item: item[1]):
+        out += ["", "", source.replace("def _factory(", f"def {factory}(", 1).rstrip("\n")]
+    out += ["", "", "WRAPPERS = {"]
+    out += [f"    {name!r}: {factories[sources[name]]}," for name in sorted(sources)]
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
 def generate():
-    """{path relative to the project root: text} of every public module."""
-    tree = namespaces(declarations())
+    """{path relative to the project root: text} of every public module and of the module
+    of dispatch wrappers."""
+    exports = declarations()
+    tree = namespaces(exports)
     files = {}
     for ns, entries in tree.items():
         children = sorted(c.rpartition(".")[2] for c in tree
                           if c and c.rpartition(".")[0] == ns)
         rel = os.path.join("src", "eagerflow", *(ns.split(".") if ns else []), "__init__.py")
         files[rel] = render(ns, entries, children)
+    files[WRAPPERS] = render_wrappers(exports)
     return files
 
 

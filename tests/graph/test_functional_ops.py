@@ -117,11 +117,22 @@ def test_folds():
 
 # -- vectorized_map --------------------------------------------------------------------------------
 
-def test_vectorized_map_broadcasts_scalars_and_single_rows():
+def test_vectorized_map_broadcasts_single_rows():
     def f(x):
-        return tf.vectorized_map(lambda e: e[0] * e[1] + e[2], (x, 3.0, tf.constant([[1.0, 2.0]])))
+        return tf.vectorized_map(lambda e: e[0] * e[1] + e[2],
+                                 (x, tf.constant([3.0]), tf.constant([[1.0, 2.0]])))
     np.testing.assert_allclose(_eager_and_traced(f, tf.constant(X)), X * 3 + [1, 2])
     assert tf.vectorized_map(lambda r: r, tf.zeros([0, 2])).shape == [0, 2]
+
+
+@pytest.mark.parametrize("elems", [lambda: tf.constant(3.0), lambda: (tf.constant([1.0]), 3.0),
+                                   lambda: [tf.Variable(2.0), tf.constant([1.0, 2.0])]])
+def test_vectorized_map_rejects_scalars_as_tensorflow_does(elems):
+    # TF indexes the scalar's empty shape and raises IndexError, eagerly and traced.
+    with pytest.raises(IndexError, match="scalar"):
+        tf.vectorized_map(lambda e: e, elems())
+    with pytest.raises(IndexError, match="scalar"):
+        tf.function(lambda: tf.vectorized_map(lambda e: e, elems()))()
 
 
 # -- gradients -------------------------------------------------------------------------------------

@@ -12,20 +12,19 @@ watched tensor, so work on unwatched values costs one membership test.
 <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
 """
 import enum
-import logging
 
 import numpy as np
 
 from eagerflow._src.autodiff import compiled_backward
 from eagerflow._src.autodiff.backprop import backprop, connected
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.core import context, dtypes, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import _READ, Variable
 from eagerflow._src.ops import array_ops
 
-_logger = logging.getLogger("eagerflow")
 # Lists (variant) carry the gradients of their elements.
 _DIFFERENTIABLE = frozenset(d for d in dtypes.ALL if d.is_floating or d.is_complex) | {
     dtypes.variant}

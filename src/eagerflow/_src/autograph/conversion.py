@@ -16,9 +16,7 @@ import ast
 import enum
 import functools
 import linecache
-import logging
 import os
-import sysconfig
 import types
 import weakref
 
@@ -30,20 +28,24 @@ from eagerflow._src.autograph.operators import data_structures, py_builtins
 from eagerflow._src.autograph.pyct import parser
 from eagerflow._src.autograph.pyct.naming import Namer
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.core import errors
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.function.polymorphic_function import Function
 
-_logger = logging.getLogger("eagerflow")
-
 # eagerflow's own folder: three up from eagerflow/_src/autograph/conversion.py
 _PACKAGE_FOLDER = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# Code outside these folders and packages is the user's and gets converted.
-_LIBRARY_FOLDERS = tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
-    _PACKAGE_FOLDER, *(sysconfig.get_paths()[k] for k in (
-        "stdlib", "platstdlib"))})
 _LIBRARY_PACKAGES = {"numpy", "scipy", "ml_dtypes", "pandas", "tensorflow", "keras", "tf_keras",
                      "torch", "jax", "pytest", "_pytest", "hypothesis", "pluggy", "absl"}
+
+
+@functools.cache
+def _library_folders():
+    """Code outside these folders and `_LIBRARY_PACKAGES` is the user's and gets converted.
+    (Found on first use: sysconfig costs ~2 ms of eagerflow's import.)"""
+    import sysconfig  # noqa: PLC0415
+    return tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
+        _PACKAGE_FOLDER, *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib"))})
 
 
 class ConversionError(Exception):
@@ -218,7 +220,7 @@ def _is_user_function(fn):
 
 
 def _in_library(filename):
-    return os.path.normcase(os.path.realpath(filename)).startswith(_LIBRARY_FOLDERS)
+    return os.path.normcase(os.path.realpath(filename)).startswith(_library_folders())
 
 
 _warned = weakref.WeakSet()

@@ -22,7 +22,10 @@ function that called it. Classes, constants, Keras-only functions, and
 functions that handle `SymbolicCall` themselves (`dispatches_itself`: the
 elementwise fast-path functions) are returned as they are. Declaring an
 already defined function (``export("nn.relu")(relu)``) rebinds its name in
-the declaring module to the wrapper.
+the declaring module to the wrapper (the name it was defined with, or the
+last part of a public path). ``tools/gen_api.py`` writes the wrappers as
+source (`eagerflow._src.backend.dispatch_wrappers`), so that they load from
+bytecode; one declared since is compiled when declared.
 
 >>> @export("math.my_op", "my_op")
 ... def my_op(x):
@@ -69,10 +72,8 @@ class export:  # noqa: N801 (TF's spelling, a decorator)
             obj._tf_dispatch_name = self.dispatch_name
         module = sys._getframe(1).f_globals
         if tf_names and _dispatchable(obj):
-            wrapper = _with_dispatch(obj)
-            for name, value in list(module.items()):  # ``export(...)(f)`` after ``def f``
-                if value is obj:
-                    module[name] = wrapper
+            wrapper = _with_dispatch(obj, tf_names[0])
+            _rebind(module, obj, wrapper, self.names)
             obj = wrapper
         # The declaring module, not ``obj.__module__`` (errors name their public module there).
         EXPORTS.append((obj, module["__name__"], None, self.names))
@@ -159,13 +160,52 @@ def dispatch_call(function, arguments):
 
 _FOLDER = os.path.dirname(os.path.abspath(__file__))
 _factories = {}  # source of a wrapper factory -> the factory
+_VARIADIC = CO_VARARGS | CO_VARKEYWORDS
+_GENERATED = None  # see _generated
 
 
-def _with_dispatch(fn):
-    """`fn` with dispatch support: a wrapper of `fn`'s own signature (no packing of arguments,
-    so that an ordinary call costs one plain call more)."""
-    # The parameters, read off the code object (inspect.signature costs ~50x as much, at
-    # import, for every public function).
+def _generated():
+    """{canonical name: factory of its wrapper} written by ``tools/gen_api.py``: the wrappers
+    load from bytecode, with nothing compiled at import. {} when the module is missing or
+    unreadable (a merge left conflict markers), so that gen_api can still import eagerflow
+    to write it again."""
+    global _GENERATED
+    try:
+        from eagerflow._src.backend import dispatch_wrappers  # noqa: PLC0415
+        _GENERATED = dispatch_wrappers.WRAPPERS
+    except (ImportError, SyntaxError):
+        _GENERATED = {}
+    return _GENERATED
+
+
+def _same_parameters(a, b):
+    """Whether code objects `a` and `b` take the same parameters (names and kinds)."""
+    n = a.co_argcount + a.co_kwonlyargcount + bool(a.co_flags & CO_VARARGS) + bool(
+        a.co_flags & CO_VARKEYWORDS)
+    return (a.co_varnames[:n] == b.co_varnames[:n] and a.co_argcount == b.co_argcount
+            and a.co_posonlyargcount == b.co_posonlyargcount
+            and a.co_kwonlyargcount == b.co_kwonlyargcount
+            and not (a.co_flags ^ b.co_flags) & _VARIADIC)
+
+
+def _rebind(module, obj, wrapper, names):
+    """Binds `wrapper` where `module` holds `obj` under its name or a public name's last part
+    (``export(...)(f)`` after ``def f``; a decorated function is not bound yet)."""
+    if module.get(obj.__name__) is obj:
+        module[obj.__name__] = wrapper
+    for name in names:
+        name = name.rpartition(".")[2]
+        if module.get(name) is obj:
+            module[name] = wrapper
+
+
+def wrapper_source(fn, factory="_export_factory", generic=False):
+    """The source of ``def factory(_export_fn, _export_dispatch, _export_symbolic)``, which
+    returns `fn`'s dispatch wrapper: a function of `fn`'s parameters (defaults are `fn`'s own,
+    set afterwards) that calls it and on `SymbolicCall` dispatches the call. With `generic`,
+    the parameters are named g0, g1, ... (one source serves every signature of that shape);
+    returns the source and {name in the source: parameter name}."""
+    # The parameters, read off the code object (inspect.signature costs ~50x as much).
     code = fn.__code__
     positional = code.co_varnames[:code.co_argcount]
     keyword_only = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
@@ -176,34 +216,54 @@ def _with_dispatch(fn):
     first_default = len(positional) - len(fn.__defaults__ or ())
     names = [*positional, *([star] if star else []), *keyword_only,
              *([star_star] if star_star else [])]
-    # The wrapper is compiled once per shape of signature, with the names g0, g1, ..., then
-    # takes `fn`'s names (its locals, keyword names and argument-dict keys are those names).
-    generic = {name: f"g{i}" for i, name in enumerate(names)}
+    local = {name: f"g{i}" if generic else name for i, name in enumerate(names)}
     params, call = [], []
     for i, name in enumerate(positional):
-        params.append(generic[name] + ("=None" if i >= first_default else ""))
-        call.append(generic[name])
+        params.append(local[name] + ("=None" if i >= first_default else ""))
+        call.append(local[name])
         if i + 1 == code.co_posonlyargcount:
             params.append("/")
     if star is not None:
-        params.append(f"*{generic[star]}")
-        call.append(f"*{generic[star]}")
+        params.append(f"*{local[star]}")
+        call.append(f"*{local[star]}")
     elif keyword_only:
         params.append("*")
     for name in keyword_only:
-        params.append(generic[name] + ("=None" if name in (fn.__kwdefaults__ or {}) else ""))
-        call.append(f"{generic[name]}={generic[name]}")
+        params.append(local[name] + ("=None" if name in (fn.__kwdefaults__ or {}) else ""))
+        call.append(f"{local[name]}={local[name]}")
     if star_star is not None:
-        params.append(f"**{generic[star_star]}")
-        call.append(f"**{generic[star_star]}")
-    arguments = ", ".join(f"{generic[n]!r}: {generic[n]}" for n in names)
-    source = (f"def _export_factory(_export_fn, _export_dispatch, _export_symbolic):\n"
+        params.append(f"**{local[star_star]}")
+        call.append(f"**{local[star_star]}")
+    arguments = ", ".join(f"{local[n]!r}: {local[n]}" for n in names)
+    source = (f"def {factory}(_export_fn, _export_dispatch, _export_symbolic):\n"
               f"    def _export_wrapper({', '.join(params)}):\n"
               f"        try:\n"
               f"            return _export_fn({', '.join(call)})\n"
               f"        except _export_symbolic:\n"
               f"            return _export_dispatch(_export_wrapper, {{{arguments}}})\n"
               f"    return _export_wrapper\n")
+    return source, {g: name for name, g in local.items()}
+
+
+def _with_dispatch(fn, canonical):
+    """`fn` with dispatch support: a wrapper of `fn`'s own signature (no packing of arguments,
+    so that an ordinary call costs one plain call more)."""
+    factory = (_GENERATED if _GENERATED is not None else _generated()).get(canonical)
+    wrapper = factory(fn, dispatch_call, SymbolicCall) if factory is not None else None
+    if wrapper is None or not _same_parameters(wrapper.__code__, fn.__code__):
+        wrapper = _compiled_wrapper(fn)  # declared since tools/gen_api.py last ran
+    wrapper.__defaults__ = fn.__defaults__
+    wrapper.__kwdefaults__ = fn.__kwdefaults__
+    functools.update_wrapper(wrapper, fn)
+    wrapper._dispatches_itself = True  # declared again: not wrapped twice
+    wrapper._undispatched = fn
+    return wrapper
+
+
+def _compiled_wrapper(fn):
+    """`fn`'s wrapper compiled now, once per shape of signature, with the names g0, g1, ...,
+    then taking `fn`'s names (its locals, keyword names and argument-dict keys are those)."""
+    source, real = wrapper_source(fn, generic=True)
     factory = _factories.get(source)
     if factory is None:
         # A file name inside the package: op locations and tracebacks see library code.
@@ -213,17 +273,11 @@ def _with_dispatch(fn):
         exec(compile(source, filename, "exec"), scope)  # noqa: S102
         factory = _factories[source] = scope["_export_factory"]
     wrapper = factory(fn, dispatch_call, SymbolicCall)
-    real = {g: name for name, g in generic.items()}
     template = wrapper.__code__
     wrapper.__code__ = template.replace(
         co_varnames=tuple(real.get(v, v) for v in template.co_varnames),
         co_consts=tuple(tuple(real.get(c, c) for c in const)
                         if isinstance(const, tuple) else const for const in template.co_consts))
-    wrapper.__defaults__ = fn.__defaults__
-    wrapper.__kwdefaults__ = fn.__kwdefaults__
-    functools.update_wrapper(wrapper, fn)
-    wrapper._dispatches_itself = True  # declared again: not wrapped twice
-    wrapper._undispatched = fn
     return wrapper
 
 

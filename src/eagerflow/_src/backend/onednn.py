@@ -277,11 +277,14 @@ class Primitive:
                 self._after[arg]._run({api.ARG_SRC: buffer, api.ARG_DST: array}, stream)
 
     def _run(self, arrays, stream):
-        memories = self._memories
+        memories, bind = self._memories, _lib.dnnl_memory_set_data_handle
+        status = 0
         for arg, array in arrays.items():
-            _lib.dnnl_memory_set_data_handle(memories[arg].value, _address(array))
-        _lib.dnnl_primitive_execute(self._primitive.value, stream, self._nargs, self._args)
-        _lib.dnnl_stream_wait(stream)
+            status |= bind(memories[arg].value, array.__array_interface__["data"][0])
+        api.check(status, "dnnl_memory_set_data_handle")
+        api.check(_lib.dnnl_primitive_execute(self._primitive.value, stream, self._nargs,
+                                              self._args), "dnnl_primitive_execute")
+        api.check(_lib.dnnl_stream_wait(stream), "dnnl_stream_wait")
 
 
 class _Borrowed(Desc):

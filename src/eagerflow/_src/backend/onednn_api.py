@@ -13,7 +13,6 @@ ctypes would truncate 64-bit handles) and with a status check that raises
 (1, 17, 33)
 """
 import ctypes
-import importlib.metadata
 import os
 import sys
 
@@ -147,16 +146,25 @@ _FUNCTIONS = {
 }
 _RESULTS = {"dnnl_memory_desc_get_size": ctypes.c_size_t, "dnnl_memory_desc_equal": _I,
             "dnnl_primitive_desc_query_md": _P}
+# Called on every execution: their status is checked by the caller, since a
+# ctypes `errcheck` callback would double the cost of each call.
+UNCHECKED = ("dnnl_memory_set_data_handle", "dnnl_primitive_execute", "dnnl_stream_wait")
+
+
+def check(result, name):
+    """Raises the error of status `result` returned by function `name`."""
+    if result != SUCCESS:
+        raise (Unsupported if result == UNIMPLEMENTED else DnnlError)(name, result)
+    return result
 
 
 def _check(result, function, arguments):
-    if result != SUCCESS:
-        raise (Unsupported if result == UNIMPLEMENTED else DnnlError)(function.__name__, result)
-    return result
+    return check(result, function.__name__)
 
 
 def _candidates():
     """Paths to try for libdnnl, the override first."""
+    import importlib.metadata  # only when loading: importing it costs tens of milliseconds
     override = os.environ.get("EAGERFLOW_ONEDNN_LIBRARY")
     if override:
         return [override]
@@ -188,7 +196,7 @@ def load():
         function = getattr(lib, name)
         function.argtypes = argtypes
         function.restype = _RESULTS.get(name, ctypes.c_int)
-        if name not in _RESULTS:
+        if name not in _RESULTS and name not in UNCHECKED:
             function.errcheck = _check
     return lib
 

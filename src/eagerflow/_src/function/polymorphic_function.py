@@ -13,12 +13,12 @@ explained argument by argument (`experimental_explain_retracing`).
 """
 import functools
 import inspect
-import logging
 import weakref
 
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.core import config, context, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -29,7 +29,6 @@ from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops.cast_ops import identity
 
-_logger = logging.getLogger("eagerflow")
 _RETRACE_WARNING_AT = 5   # traces of one function before the explanation is logged
 _MAX_KEYS = 1024          # call keys remembered per function (shapes seen, for example)
 

@@ -211,23 +211,26 @@ def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     """``fn`` applied to each row of `elems`, the results stacked, run as `map_fn` does.
 
-    Tensors of `elems` that are scalars or have one row are broadcast: every
-    call of `fn` gets them whole (their row).  The results' signature comes
-    from tracing `fn` once on symbolic rows.
+    Tensors of `elems` that have one row are broadcast: every call of `fn`
+    gets that row.  Every tensor needs a first dimension to unpack: a scalar
+    raises IndexError, as in TensorFlow.  The results' signature comes from
+    tracing `fn` once on symbolic rows.
 
     >>> tf.vectorized_map(lambda x: x[0] * x[1], (tf.constant([1, 2]), tf.constant([3])))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
     """
     _check_callable(fn)
     flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
-    positions = ([i for i, t in enumerate(flat) if t.shape.rank != 0 and t.shape[0] != 1]
-                 or [i for i, t in enumerate(flat) if t.shape.rank != 0])
-    if not positions:
-        raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
+    scalars = [i for i, t in enumerate(flat) if t.shape.rank == 0]
+    if scalars:
+        raise IndexError(f"vectorized_map unpacks every tensor of elems along its first "
+                         f"dimension, but element {scalars[0]} of elems is a scalar")
+    positions = ([i for i, t in enumerate(flat) if t.shape[0] != 1]
+                 or list(range(len(flat))))
 
     def call(rows):
         rows = iter(rows)
-        values = [next(rows) if i in positions else t if t.shape.rank == 0 else t[0]
+        values = [next(rows) if i in positions else t[0]
                   for i, t in enumerate(flat)]  # the others are broadcast
         return fn(nest.pack_sequence_as(elems, values))
 

@@ -11,6 +11,9 @@ window's share back the same way. Depthwise convolution, whose per-channel filte
 are too small for a GEMM, accumulates over kernel positions; its gradients are
 those of a grouped convolution with one input channel per group.
 
+Float32 and bfloat16 convolutions and their gradients run on oneDNN where it
+loads (`onednn_conv`); the NumPy code here runs otherwise (results equal up to rounding).
+
 >>> x = tf.constant(np.arange(9.0, dtype=np.float32).reshape(1, 3, 3, 1))
 >>> tf.nn.conv2d(x, tf.constant(np.ones((2, 2, 1, 1), np.float32)), 1, "VALID").shape
 TensorShape([1, 2, 2, 1])
@@ -20,6 +23,7 @@ import math
 
 import numpy as np
 
+from eagerflow._src.backend import onednn_conv
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -425,17 +429,43 @@ def _from_last(xp, y, lead, nd, data_format):
     return xp.moveaxis(y, -1, -nd - 1) if _channels_first(data_format) else y
 
 
+def _flat(a, nd):
+    """`a` with its batch dims flattened into one (oneDNN's N)."""
+    return a.reshape(-1, *a.shape[-nd - 1:])
+
+
+def _native_window(x_dims, w_dims, strides, data_format, dilations, pads):
+    """The geometry arguments of the `onednn_conv` functions for an input of `x_dims` and a
+    filter of `w_dims`: (spatial strides, spatial dilations, paddings, channels first,
+    groups)."""
+    groups = _split(x_dims, len(strides) - 2, data_format)[2] // w_dims[-2]
+    return (_spatial(strides, data_format), _spatial(dilations, data_format), pads,
+            _channels_first(data_format), groups)
+
+
 def _conv_kernel(depthwise):
     @widened
-    def kernel(xp, x, w, strides, padding, explicit_paddings, data_format, dilations):
-        _, pads = _conv_geometry(list(x.shape), list(w.shape), strides, padding,
-                                 explicit_paddings, data_format, dilations, depthwise)
+    def numpy_kernel(xp, x, w, strides, data_format, dilations, pads):
         nd = len(strides) - 2
         lead = x.shape[:-nd - 1]
         y = (_depthwise if depthwise else _conv)(
             xp, _to_last(xp, x, nd, data_format), w, _spatial(strides, data_format),
             _spatial(dilations, data_format), pads)
         return _from_last(xp, y, lead, nd, data_format)
+
+    def kernel(xp, x, w, strides, padding, explicit_paddings, data_format, dilations):
+        _, pads = _conv_geometry(list(x.shape), list(w.shape), strides, padding,
+                                 explicit_paddings, data_format, dilations, depthwise)
+        if onednn_conv.usable(xp, x, w):
+            nd = len(strides) - 2
+            if depthwise:  # the grouped filter (*k, 1, channels * multiplier), same memory
+                w = w.reshape(*w.shape[:nd], 1, -1)
+            y = onednn_conv.forward(_flat(x, nd), w, *_native_window(
+                x.shape, w.shape, strides, data_format, dilations, pads))
+            if y is not None:
+                return y.reshape(*x.shape[:-nd - 1], *y.shape[1:])
+        return numpy_kernel(xp, x, w, strides=strides, data_format=data_format,
+                            dilations=dilations, pads=pads)
     return kernel
 
 
@@ -503,6 +533,14 @@ def _backprop_input(name):
     may be None: out_backprop's), else a third input, an integer vector.
     """
     @widened
+    def numpy_kernel(xp, w, dy, sizes, pads, strides, data_format, dilations):
+        nd = len(strides) - 2
+        lead, spatial, channels = _split(sizes, nd, data_format)
+        dx = _conv_input_grad(xp, _to_last(xp, dy, nd, data_format), w, spatial, channels,
+                              _spatial(strides, data_format), _spatial(dilations, data_format),
+                              pads)
+        return _from_last(xp, dx, lead, nd, data_format)
+
     def kernel(xp, w, dy, input_sizes, strides, padding, explicit_paddings, data_format,
                dilations):
         nd = len(strides) - 2
@@ -513,11 +551,14 @@ def _backprop_input(name):
             sizes[0] = dy.shape[0]
         pads = _backprop_geometry(name, sizes, list(w.shape), list(dy.shape), strides, padding,
                                   explicit_paddings, data_format, dilations)
-        lead, spatial, channels = _split(sizes, nd, data_format)
-        dx = _conv_input_grad(xp, _to_last(xp, dy, nd, data_format), w, spatial, channels,
-                              _spatial(strides, data_format), _spatial(dilations, data_format),
-                              pads)
-        return _from_last(xp, dx, lead, nd, data_format)
+        if onednn_conv.usable(xp, w, dy):
+            dx = onednn_conv.backward_data(
+                w, _flat(dy, nd), [math.prod(sizes[:-nd - 1]), *sizes[-nd - 1:]],
+                *_native_window(sizes, w.shape, strides, data_format, dilations, pads))
+            if dx is not None:
+                return dx.reshape(sizes)
+        return numpy_kernel(xp, w, dy, sizes=sizes, pads=pads, strides=strides,
+                            data_format=data_format, dilations=dilations)
 
     def rule(w, dy, input_sizes, strides, padding, explicit_paddings, data_format, dilations):
         nd = len(strides) - 2
@@ -535,15 +576,26 @@ def _backprop_input(name):
 def _backprop_filter(name):
     """Kernel and shape rule of a convolution's filter gradient (`name` leads its errors)."""
     @widened
-    def kernel(xp, x, dy, filter_sizes, strides, padding, explicit_paddings, data_format,
-               dilations):
-        pads = _backprop_geometry(name, list(x.shape), list(filter_sizes), list(dy.shape),
-                                  strides, padding, explicit_paddings, data_format, dilations)
+    def numpy_kernel(xp, x, dy, filter_sizes, pads, strides, data_format, dilations):
         nd = len(strides) - 2
         return _conv_filter_grad(xp, _to_last(xp, x, nd, data_format),
                                  _to_last(xp, dy, nd, data_format), filter_sizes,
                                  _spatial(strides, data_format), _spatial(dilations, data_format),
                                  pads)
+
+    def kernel(xp, x, dy, filter_sizes, strides, padding, explicit_paddings, data_format,
+               dilations):
+        pads = _backprop_geometry(name, list(x.shape), list(filter_sizes), list(dy.shape),
+                                  strides, padding, explicit_paddings, data_format, dilations)
+        if onednn_conv.usable(xp, x, dy):
+            nd = len(strides) - 2
+            dw = onednn_conv.backward_weights(
+                _flat(x, nd), _flat(dy, nd), filter_sizes, *_native_window(
+                    x.shape, filter_sizes, strides, data_format, dilations, pads))
+            if dw is not None:
+                return dw
+        return numpy_kernel(xp, x, dy, filter_sizes=filter_sizes, pads=pads, strides=strides,
+                            data_format=data_format, dilations=dilations)
 
     def rule(x, dy, filter_sizes, strides, padding, explicit_paddings, data_format, dilations):
         _backprop_geometry(name, _dims(x.shape), list(filter_sizes), _dims(dy.shape), strides,

@@ -13,10 +13,14 @@ the product's own (the bias: 1).
 ...                          tf.constant([0.5])), {"fused_ops": [b"BiasAdd", b"Relu"]})
 <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[0.]], dtype=float32)>
 """
+import numpy as np
+
+from eagerflow._src.backend import onednn_conv
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import registry
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.ops import math_ops, nn_ops  # noqa: F401 (registers the activations)
+from eagerflow._src.ops import conv_ops
 from eagerflow._src.ops.conv_ops import _CONV2D
 from eagerflow._src.ops.linalg_ops import _MATMUL
 
@@ -47,7 +51,11 @@ def _bias_activation(xp, y, bias, fused_ops, leakyrelu_alpha):
     y += bias
     if len(fused_ops) < 2:
         return y
-    activation = fused_ops[1]
+    return _activate(xp, y, fused_ops[1], leakyrelu_alpha)
+
+
+def _activate(xp, y, activation, leakyrelu_alpha):
+    """`activation` (its name in ``fused_ops``) of `y`, in place where it can."""
     in_place = _IN_PLACE.get(activation)
     if in_place is not None:
         in_place(xp, y)
@@ -69,10 +77,36 @@ def _fused_matmul_rule(a, b, bias, transpose_a=False, transpose_b=False, **_):
 # Channels last only (the bias is added along the last axis), as TF's remapper fuses on CPU.
 def _fused_conv2d(xp, x, w, bias, strides, padding, explicit_paddings, data_format, dilations,
                   fused_ops=(b"BiasAdd",), num_args=1, leakyrelu_alpha=0.2):
+    if (data_format == "NHWC" and bias.shape == w.shape[-1:]
+            and onednn_conv.usable(xp, x, w, bias)):
+        y = _native_fused_conv2d(x, w, bias, strides, padding, explicit_paddings, dilations,
+                                 fused_ops, leakyrelu_alpha)
+        if y is not None:
+            return y
     y = _CONV2D.kernel(xp, x, w, strides=strides, padding=padding,
                        explicit_paddings=explicit_paddings, data_format=data_format,
                        dilations=dilations)  # attrs by name: the kernel widens its arrays
     return _bias_activation(xp, y, bias, fused_ops, leakyrelu_alpha)
+
+
+def _native_fused_conv2d(x, w, bias, strides, padding, explicit_paddings, dilations, fused_ops,
+                         leakyrelu_alpha):
+    """`_fused_conv2d` on oneDNN, the bias (and a leaky ReLU) fused into the convolution;
+    other activations run their kernel on its result, in place where they can."""
+    _, pads = conv_ops._conv_geometry(list(x.shape), list(w.shape), strides, padding,
+                                      explicit_paddings, "NHWC", dilations)
+    activation = fused_ops[1] if len(fused_ops) > 1 else None
+    post_ops = ()
+    if activation == b"LeakyRelu" and leakyrelu_alpha != 0:
+        post_ops = ((onednn_conv.LEAKY_RELU, float(leakyrelu_alpha), 0.0),)
+    y = onednn_conv.forward(conv_ops._flat(x, 2), w, *conv_ops._native_window(
+        x.shape, w.shape, strides, "NHWC", dilations, pads), bias=bias, post_ops=post_ops)
+    if y is None:
+        return None
+    y = y.reshape(*x.shape[:-3], *y.shape[1:])
+    if activation is None or post_ops:
+        return y
+    return _activate(np, y, activation, leakyrelu_alpha)
 
 
 def _fused_conv2d_rule(x, w, bias, strides, padding, explicit_paddings, data_format, dilations,

@@ -26,7 +26,6 @@ import enum
 import math
 import os
 import random as _py_random
-import secrets
 import threading
 import weakref
 
@@ -65,6 +64,12 @@ _NO_ATTRS = {}
 
 
 # -- seeding --------------------------------------------------------------------------------
+
+def _random_bits():
+    """64 bits of the system's entropy: ``secrets.randbits(64)``, without importing secrets
+    (and hashlib, hmac, base64 with it: ~6 ms of eagerflow's import)."""
+    return int.from_bytes(os.urandom(8), "big")
+
 
 class _SeedState:
     """The program's seeding state: global seed, op-seed sequence and the eager kernels'
@@ -153,7 +158,7 @@ class _OpState:
     def take(self, seed, seed2, samples):
         """``(seed, seed2, offset)`` of this run, which takes `samples` blocks."""
         if not (seed or seed2):
-            return secrets.randbits(64), secrets.randbits(64), 0
+            return _random_bits(), _random_bits(), 0
         with _STATE.lock:
             if self._epoch != _STATE.epoch:
                 self._epoch, self._offset = _STATE.epoch, 0
@@ -169,7 +174,7 @@ def _seed_attrs(op_seed):
     if context.get().graph is not None:
         return {"seed": seed or 0, "seed2": seed2 or 0, "stream": _OpState()}
     if seed is None:
-        return {"seed": secrets.randbits(64), "seed2": secrets.randbits(64), "stream": 0}
+        return {"seed": _random_bits(), "seed2": _random_bits(), "stream": 0}
     return {"seed": seed, "seed2": seed2, "stream": None}
 
 
@@ -1228,7 +1233,7 @@ class Generator:
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
-        return cls(state=[secrets.randbits(64) for _ in range(3)], alg=alg)
+        return cls(state=[_random_bits() for _ in range(3)], alg=alg)
 
     @classmethod
     def from_state(cls, state, alg):

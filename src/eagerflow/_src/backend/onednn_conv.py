@@ -1,0 +1,245 @@
+"""Convolutions on oneDNN: forward (with a bias and an activation fused), and both gradients.
+
+The convolution kernels call these once their shape checks have passed and
+`usable` has said yes (oneDNN switched on, float32 or bfloat16 NumPy arrays,
+none empty); each returns the result, or None where oneDNN has no
+implementation of the case, and the NumPy code runs instead. Arrays keep TensorFlow's layouts:
+activations channels-last or channels-first as `data_format` says, filters
+``(*kernel, in_channels / groups, out_channels)``; each is described to oneDNN
+with its own strides, so only the filter, whose layout oneDNN chooses
+("any": plain filters send the gradients to slow GEMM code), is reordered,
+once per call. A depthwise filter ``(*kernel, channels, multiplier)`` is the
+grouped filter ``(*kernel, 1, channels * multiplier)`` in the same memory.
+
+Primitives are cached by everything they depend on: shapes, dtype, layout,
+strides, dilations, paddings (TF's SAME may pad one more element after than
+before; oneDNN takes both sides), groups and the fused operations.
+
+>>> x, w = np.ones((1, 3, 3, 1), np.float32), np.ones((2, 2, 1, 1), np.float32)
+>>> if usable(np, x, w):  # NHWC, strides and dilations 1, no padding, one group
+...     y = forward(x, w, (1, 1), (1, 1), [(0, 0), (0, 0)], False, 1)
+...     assert y.shape == (1, 2, 2, 1) and (y == 4).all()
+"""
+import ctypes
+
+import numpy as np
+
+from eagerflow._src.backend import onednn
+from eagerflow._src.backend import onednn_api as api
+
+try:
+    import ml_dtypes
+    _BF16 = np.dtype(ml_dtypes.bfloat16)
+    _NATIVE = frozenset({np.dtype(np.float32), _BF16})
+except ImportError:  # pragma: no cover - ml_dtypes is a dependency
+    _BF16, _NATIVE = None, frozenset({np.dtype(np.float32)})
+
+# oneDNN's ReLU (alpha 0) and clip post-ops take a maximum that turns NaN into 0, where
+# TensorFlow and the NumPy kernels keep NaN; its leaky ReLU (alpha not 0) multiplies, as
+# they do: the one activation fused here.
+LEAKY_RELU = api.ELTWISE_RELU
+
+
+def usable(xp, *arrays):
+    """True when oneDNN should run a convolution of `arrays` (its inputs)."""
+    return (xp is np and arrays[0].dtype in _NATIVE and all(a.size for a in arrays)
+            and onednn.enabled())
+
+
+def _result(array):
+    """`array`, or None to have NumPy compute it again: oneDNN's bfloat16 kernels (AMX
+    tiles) multiply the zeros padding their blocks by an inf or NaN of the input, which
+    spreads NaN to outputs whose windows hold only finite values."""
+    if array.dtype == _BF16 and not np.isfinite(array).all():
+        return None
+    return array
+
+
+def _activation(shape, dtype, channels_first):
+    """oneDNN's (N, C, *spatial) dims and the byte strides of a C-contiguous `shape`."""
+    if channels_first:
+        return tuple(shape), onednn.plain_strides(shape, dtype)
+    n, *spatial, c = shape
+    dims = (n, c, *spatial)
+    return dims, onednn.plain_strides(dims, dtype, (0, *range(2, len(dims)), 1))
+
+
+def _described(shape, dtype, channels_first):
+    dims, byte_strides = _activation(shape, dtype, channels_first)
+    return onednn.describe(dims, dtype, byte_strides)
+
+
+def _filter(shape, dtype, groups):
+    """oneDNN's weight dims, ``([groups,] out / groups, in / groups, *kernel)``, and the
+    byte strides of a C-contiguous TF filter `shape`."""
+    *ksize, cg, o = shape
+    size = np.dtype(dtype).itemsize
+    ks = [size * cg * o * int(np.prod(ksize[i + 1:], dtype=np.int64)) for i in range(len(ksize))]
+    if groups == 1:
+        return (o, cg, *ksize), (size, size * o, *ks)
+    return (groups, o // groups, cg, *ksize), (size * (o // groups), size, size * o, *ks)
+
+
+def _geometry(strides, dilations, pads):
+    return (onednn.dims(strides), onednn.dims([d - 1 for d in dilations]),
+            onednn.dims([p[0] for p in pads]), onednn.dims([p[1] for p in pads]))
+
+
+def _attr(post_ops):
+    """A primitive attr holding eltwise `post_ops` ((algorithm, alpha, beta) each), or None."""
+    if not post_ops:
+        return None
+    lib = onednn.lib()
+    attr = onednn._Handle("dnnl_primitive_attr_destroy")
+    ops = onednn._Handle("dnnl_post_ops_destroy")
+    lib.dnnl_primitive_attr_create(ctypes.byref(attr.value))
+    lib.dnnl_post_ops_create(ctypes.byref(ops.value))
+    for algorithm, alpha, beta in post_ops:
+        lib.dnnl_post_ops_append_eltwise(ops.value, algorithm, alpha, beta)
+    lib.dnnl_primitive_attr_set_post_ops(attr.value, ops.value)  # copied: `ops` may go
+    return attr
+
+
+def _forward_pd(src, weights, bias, dst, geometry, attr=None):
+    pd = onednn._Handle("dnnl_primitive_desc_destroy")
+    onednn.lib().dnnl_convolution_forward_primitive_desc_create(
+        ctypes.byref(pd.value), onednn._engine, api.FORWARD_TRAINING, api.CONVOLUTION_DIRECT,
+        src.handle, weights.handle, None if bias is None else bias.handle, dst.handle,
+        *geometry, None if attr is None else attr.value)
+    return pd
+
+
+def _primitive(pd, plain, keep):
+    """The `onednn.Primitive` of `pd`, or `Unsupported` where oneDNN found only its reference
+    code (a loop per element, slower than NumPy's GEMMs)."""
+    primitive = onednn.Primitive(pd, plain, keep)
+    if primitive.implementation().startswith("ref"):
+        raise api.Unsupported("reference implementation only", api.UNIMPLEMENTED)
+    return primitive
+
+
+class _Case:
+    """The descriptions of one convolution's arrays, as given (`x`, `w`, `y`) and as its
+    primitive descriptors are asked for them: the filter "any", and channels-first
+    activations "any" too (on plain channels-first arrays oneDNN has only GEMM code, on
+    channels-last ones its direct kernels)."""
+
+    def __init__(self, x_shape, w_shape, y_shape, dtype, channels_first, groups, strides,
+                 dilations, pads):
+        self.x = _described(x_shape, dtype, channels_first)
+        self.y = _described(y_shape, dtype, channels_first)
+        dims, byte_strides = _filter(w_shape, dtype, groups)
+        self.w = onednn.describe(dims, dtype, byte_strides)
+        self.w_any = onednn.describe(dims, dtype, None)
+        self.geometry = _geometry(strides, dilations, pads)
+        self.x_any, self.y_any = self.x, self.y
+        if channels_first:
+            self.x_any = onednn.describe(_activation(x_shape, dtype, True)[0], dtype, None)
+            self.y_any = onednn.describe(_activation(y_shape, dtype, True)[0], dtype, None)
+
+    def hint(self):
+        """The forward primitive descriptor the gradients' descriptors are made from."""
+        return _forward_pd(self.x_any, self.w_any, None, self.y_any, self.geometry)
+
+
+def _out_shape(x_shape, w_shape, channels_first, strides, dilations, pads):
+    nd = len(strides)
+    sizes = x_shape[2:] if channels_first else x_shape[1:-1]
+    # no window fits where the kernel outgrows the padded input: an empty output
+    outs = [max((size + b + a - (k - 1) * d - 1) // s + 1, 0) for size, k, s, d, (b, a) in
+            zip(sizes, w_shape[:nd], strides, dilations, pads)]
+    return (x_shape[0], w_shape[-1], *outs) if channels_first else (x_shape[0], *outs, w_shape[-1])
+
+
+def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, post_ops=()):
+    """The convolution of `x` (one batch dim) with filter `w`, ``activation(conv + bias)``
+    when given a `bias` and `post_ops` ((algorithm, alpha, beta) each, see `LEAKY_RELU`);
+    None where oneDNN has no implementation."""
+    x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
+    dtype = x.dtype
+    y_shape = _out_shape(x.shape, w.shape, channels_first, strides, dilations, pads)
+    if 0 in y_shape:
+        return None
+    key = ("conv", x.shape, w.shape, dtype, channels_first, groups, tuple(strides),
+           tuple(dilations), tuple(map(tuple, pads)), bias is not None, tuple(post_ops))
+
+    def build():
+        case = _Case(x.shape, w.shape, y_shape, dtype, channels_first, groups, strides,
+                     dilations, pads)
+        b = None if bias is None else onednn.describe((w.shape[-1],), dtype, (dtype.itemsize,))
+        attr = _attr(post_ops)
+        pd = _forward_pd(case.x_any, case.w_any, b, case.y_any, case.geometry, attr)
+        plain = {api.ARG_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DST: case.y}
+        if b is not None:
+            plain[api.ARG_BIAS] = b
+        return _primitive(pd, plain, keep=(case, attr))
+
+    primitive = onednn.cached(key, build)
+    if primitive is None:
+        return None
+    y = np.empty(y_shape, dtype)
+    inputs = {api.ARG_SRC: x, api.ARG_WEIGHTS: w}
+    if bias is not None:
+        inputs[api.ARG_BIAS] = np.ascontiguousarray(bias)
+    primitive(inputs, {api.ARG_DST: y})
+    return _result(y)
+
+
+def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, groups):
+    """The gradient of a convolution with respect to its input of `x_shape` (one batch
+    dim), given filter `w` and output gradient `dy`; None where oneDNN has none."""
+    w, dy = np.ascontiguousarray(w), np.ascontiguousarray(dy)
+    dtype = dy.dtype
+    x_shape = tuple(x_shape)
+    if 0 in x_shape:
+        return None
+    key = ("conv_backward_data", x_shape, w.shape, dy.shape, dtype, channels_first, groups,
+           tuple(strides), tuple(dilations), tuple(map(tuple, pads)))
+
+    def build():
+        case = _Case(x_shape, w.shape, dy.shape, dtype, channels_first, groups, strides,
+                     dilations, pads)
+        hint = case.hint()
+        pd = onednn._Handle("dnnl_primitive_desc_destroy")
+        onednn.lib().dnnl_convolution_backward_data_primitive_desc_create(
+            ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
+            case.w_any.handle, case.y_any.handle, *case.geometry, hint.value, None)
+        plain = {api.ARG_DIFF_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DIFF_DST: case.y}
+        return _primitive(pd, plain, keep=(case, hint))
+
+    primitive = onednn.cached(key, build)
+    if primitive is None:
+        return None
+    dx = np.empty(x_shape, dtype)
+    primitive({api.ARG_WEIGHTS: w, api.ARG_DIFF_DST: dy}, {api.ARG_DIFF_SRC: dx})
+    return _result(dx)
+
+
+def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, groups):
+    """The gradient of a convolution with respect to its filter of `w_shape`, given its
+    input `x` (one batch dim) and output gradient `dy`; None where oneDNN has none."""
+    x, dy = np.ascontiguousarray(x), np.ascontiguousarray(dy)
+    dtype = x.dtype
+    w_shape = tuple(w_shape)
+    if 0 in w_shape:
+        return None
+    key = ("conv_backward_weights", x.shape, w_shape, dy.shape, dtype, channels_first, groups,
+           tuple(strides), tuple(dilations), tuple(map(tuple, pads)))
+
+    def build():
+        case = _Case(x.shape, w_shape, dy.shape, dtype, channels_first, groups, strides,
+                     dilations, pads)
+        hint = case.hint()
+        pd = onednn._Handle("dnnl_primitive_desc_destroy")
+        onednn.lib().dnnl_convolution_backward_weights_primitive_desc_create(
+            ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
+            case.w_any.handle, None, case.y_any.handle, *case.geometry, hint.value, None)
+        plain = {api.ARG_SRC: case.x, api.ARG_DIFF_DST: case.y, api.ARG_DIFF_WEIGHTS: case.w}
+        return _primitive(pd, plain, keep=(case, hint))
+
+    primitive = onednn.cached(key, build)
+    if primitive is None:
+        return None
+    dw = np.empty(w_shape, dtype)
+    primitive({api.ARG_SRC: x, api.ARG_DIFF_DST: dy}, {api.ARG_DIFF_WEIGHTS: dw})
+    return _result(dw)

@@ -1,0 +1,436 @@
+"""Convolutions on oneDNN: values and gradients equal to the NumPy kernels'.
+
+Every case runs twice, with oneDNN switched on and off, and checks that the
+oneDNN run did use its primitives (the switched-off run is the NumPy code the
+other tests pin to TensorFlow's values).
+"""
+import threading
+
+import ml_dtypes
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import eagerflow as tf
+from tests.internals import conv_ops as c, dispatch, onednn, registry
+
+pytestmark = pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
+
+F32 = np.float32
+BF16 = ml_dtypes.bfloat16
+
+
+def _rand(*shape, seed=0, dtype=F32):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+def _natives():
+    """The kinds of the convolution primitives oneDNN built."""
+    return {key[0] for key, primitive in list(onednn._cache.items())
+            if primitive is not None and str(key[0]).startswith("conv")}
+
+
+@pytest.fixture(scope="module")
+def both():
+    """Runs a function with oneDNN on, then off; returns both results (NumPy arrays).
+
+    `expect` names the primitives the oneDNN run must have built.
+    """
+    def run(fn, expect=("conv",)):
+        onednn.clear_cache()
+        try:
+            onednn.set_enabled(True)
+            native = fn()
+            assert set(expect) <= _natives()
+            onednn.set_enabled(False)
+            numpy = fn()
+        finally:
+            onednn.set_enabled(None)
+        return native, numpy
+    yield run
+    onednn.set_enabled(None)
+
+
+def _close(native, numpy, rtol=1e-4, atol=1e-4):
+    if isinstance(native, (list, tuple)):
+        assert len(native) == len(numpy)
+        for a, b in zip(native, numpy):
+            _close(a, b, rtol, atol)
+        return
+    native, numpy = np.asarray(native), np.asarray(numpy)
+    assert native.dtype == numpy.dtype and native.shape == numpy.shape
+    finite = np.abs(numpy.astype(F32))[np.isfinite(numpy.astype(F32))]
+    scale = max(float(finite.max(initial=0)), 1.0)
+    np.testing.assert_allclose(native.astype(F32), numpy.astype(F32), rtol=rtol,
+                               atol=atol * scale)
+
+
+ALL = ("conv", "conv_backward_data", "conv_backward_weights")
+
+
+def _value_and_grads(conv, x, w, seed=3):
+    """`conv(x, w)` and its gradients with respect to both, for a random output gradient."""
+    x, w = tf.constant(x), tf.constant(w)
+    with tf.GradientTape() as tape:
+        tape.watch([x, w])
+        y = conv(x, w)
+    dy = tf.constant(_rand(*y.shape, seed=seed, dtype=y.dtype.as_numpy_dtype))
+    dx, dw = tape.gradient(y, [x, w], output_gradients=dy)
+    return [y.numpy(), dx.numpy(), dw.numpy()]
+
+
+def _explicit(pairs, channels_first):
+    return [[0, 0], [0, 0], *pairs] if channels_first else [[0, 0], *pairs, [0, 0]]
+
+
+# ----------------------------------------------------------------------------- hypothesis
+
+@settings(max_examples=60, deadline=None)
+@given(batch=st.integers(1, 3), size=st.tuples(st.integers(1, 7), st.integers(1, 7)),
+       ksize=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+       strides=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+       dilations=st.tuples(st.integers(1, 2), st.integers(1, 2)),
+       padding=st.sampled_from(["SAME", "VALID", "EXPLICIT"]),
+       pairs=st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2),
+                       st.integers(0, 2)),
+       groups=st.sampled_from([1, 2, 3]), per_group=st.integers(1, 3),
+       out_per_group=st.integers(1, 3), channels_first=st.booleans())
+def test_conv2d_values_and_gradients(both, batch, size, ksize, strides, dilations, padding,
+                                     pairs, groups, per_group, out_per_group, channels_first):
+    if padding == "EXPLICIT":
+        padding = _explicit([pairs[:2], pairs[2:]], channels_first)
+        extra = [pairs[0] + pairs[1], pairs[2] + pairs[3]]
+    else:
+        extra = [0, 0] if padding == "VALID" else [k * d for k, d in zip(ksize, dilations)]
+    if any(s + e < (k - 1) * d + 1 for s, e, k, d in zip(size, extra, ksize, dilations)):
+        return  # no output
+    channels = groups * per_group
+    x = _rand(batch, channels, *size) if channels_first else _rand(batch, *size, channels)
+    w = _rand(*ksize, per_group, groups * out_per_group, seed=1)
+    fmt = "NCHW" if channels_first else "NHWC"
+
+    def conv(x, w):
+        return tf.nn.conv2d(x, w, list(strides), padding, data_format=fmt,
+                            dilations=list(dilations))
+    _close(*both(lambda: _value_and_grads(conv, x, w), ALL))
+
+
+@settings(max_examples=30, deadline=None)
+@given(size=st.tuples(st.integers(1, 6), st.integers(1, 6)),
+       ksize=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+       stride=st.integers(1, 2), dilation=st.integers(1, 2),
+       padding=st.sampled_from(["SAME", "VALID"]), channels=st.integers(1, 4),
+       multiplier=st.integers(1, 3), channels_first=st.booleans())
+def test_depthwise_values_and_gradients(both, size, ksize, stride, dilation, padding, channels,
+                                        multiplier, channels_first):
+    if stride > 1 and dilation > 1:
+        return  # TF rejects the combination
+    if padding == "VALID" and any(s < (k - 1) * dilation + 1 for s, k in zip(size, ksize)):
+        return
+    x = _rand(2, channels, *size) if channels_first else _rand(2, *size, channels)
+    w = _rand(*ksize, channels, multiplier, seed=1)
+    fmt = "NCHW" if channels_first else "NHWC"
+    strides = [1, 1, stride, stride] if channels_first else [1, stride, stride, 1]
+
+    def conv(x, w):
+        return tf.nn.depthwise_conv2d(x, w, strides, padding, data_format=fmt,
+                                      dilations=[dilation, dilation])
+    _close(*both(lambda: _value_and_grads(conv, x, w), ALL))
+
+
+@settings(max_examples=20, deadline=None)
+@given(size=st.tuples(st.integers(1, 4), st.integers(1, 4), st.integers(1, 4)),
+       ksize=st.tuples(st.integers(1, 2), st.integers(1, 3), st.integers(1, 2)),
+       strides=st.tuples(st.integers(1, 2), st.integers(1, 2), st.integers(1, 2)),
+       dilation=st.integers(1, 2), padding=st.sampled_from(["SAME", "VALID"]),
+       channels_first=st.booleans())
+def test_conv3d_values_and_gradients(both, size, ksize, strides, dilation, padding,
+                                     channels_first):
+    if padding == "VALID" and any(s < (k - 1) * dilation + 1 for s, k in zip(size, ksize)):
+        return
+    x = _rand(2, 3, *size) if channels_first else _rand(2, *size, 3)
+    w = _rand(*ksize, 3, 2, seed=1)
+    fmt = "NCDHW" if channels_first else "NDHWC"
+    s = [1, 1, *strides] if channels_first else [1, *strides, 1]
+    d = [1, 1] + [dilation] * 3 if channels_first else [1] + [dilation] * 3 + [1]
+
+    def conv(x, w):
+        return tf.nn.conv3d(x, w, s, padding, data_format=fmt, dilations=d)
+    _close(*both(lambda: _value_and_grads(conv, x, w), ALL))
+
+
+@pytest.mark.parametrize("stride,dilation,padding,channels_first", [
+    (1, 1, "SAME", False), (2, 1, "VALID", False), (1, 2, "SAME", True), (3, 1, "SAME", True)])
+def test_conv1d_values_and_gradients(both, stride, dilation, padding, channels_first):
+    x = _rand(3, 2, 9) if channels_first else _rand(3, 9, 2)
+    w = _rand(3, 2, 4, seed=1)
+
+    def conv(x, w):
+        return tf.nn.conv1d(x, w, stride, padding, "NCW" if channels_first else "NWC",
+                            dilation)
+    _close(*both(lambda: _value_and_grads(conv, x, w), ALL))
+
+
+# ----------------------------------------------------------------------------- transposed
+
+@pytest.mark.parametrize("strides,padding,output", [
+    (2, "SAME", [2, 8, 7, 3]), (1, "VALID", [2, 6, 5, 3]), ([2, 3], "VALID", [2, 9, 11, 3]),
+    (2, [[0, 0], [1, 0], [0, 2], [0, 0]], [2, 7, 6, 3])])
+def test_conv2d_transpose_values_and_gradients(both, strides, padding, output):
+    w = _rand(3, 3, 3, 4, seed=1)  # (kh, kw, out, in)
+    probe = tf.nn.conv2d(np.zeros(output, F32), w, strides, padding)
+    x = _rand(*probe.shape)
+
+    def transpose(x, w):
+        return tf.nn.conv2d_transpose(x, w, output, strides, padding)
+    _close(*both(lambda: _value_and_grads(transpose, x, w), ALL))
+
+
+def test_keras_conv2d_transpose(both):
+    x = _rand(2, 5, 6, 3)
+
+    def run():
+        tf.keras.utils.set_random_seed(0)
+        layer = tf.keras.layers.Conv2DTranspose(4, 3, strides=2, padding="same")
+        xt = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(xt)
+            y = layer(xt)
+        return [y.numpy()] + [g.numpy() for g in tape.gradient(y, [xt, *layer.weights])]
+    native, numpy = both(run, ("conv_backward_data",))
+    assert native[0].shape == (2, 10, 12, 4)
+    _close(native, numpy)
+
+
+@pytest.mark.parametrize("strides,padding", [([1, 2, 2, 2, 1], "SAME"), ([1, 1, 1, 2, 1],
+                                                                        "VALID")])
+def test_conv3d_transpose_values_and_gradients(both, strides, padding):
+    output = [2, 5, 4, 6, 2]
+    w = _rand(2, 3, 2, 2, 3, seed=1)
+    x = _rand(*tf.nn.conv3d(np.zeros(output, F32), w, strides, padding).shape)
+
+    def transpose(x, w):
+        return tf.nn.conv3d_transpose(x, w, output, strides, padding)
+    _close(*both(lambda: _value_and_grads(transpose, x, w), ALL))
+
+
+# ----------------------------------------------------------------------------- paths users take
+
+def test_inside_function_with_static_and_unknown_batch(both):
+    x, w = _rand(4, 9, 8, 3), _rand(3, 3, 3, 5, seed=1)
+
+    def grads(x, w):
+        with tf.GradientTape() as tape:
+            tape.watch([x, w])
+            y = tf.nn.conv2d(x, w, 2, "SAME")
+            loss = tf.reduce_sum(y * y)
+        return [y, *tape.gradient(loss, [x, w])]
+
+    def run():
+        static = tf.function(grads)
+        unknown = tf.function(grads, input_signature=[tf.TensorSpec([None, 9, 8, 3]),
+                                                      tf.TensorSpec([3, 3, 3, 5])])
+        return [t.numpy() for t in static(x, w) + unknown(x, w) + unknown(x[:1], w)]
+    native, numpy = both(run, ALL)
+    _close(native, numpy)
+    _close(native[:3], native[3:6])
+
+
+def test_empty_batch_runs_numpy(both):
+    x, w = np.zeros((0, 5, 5, 2), F32), _rand(3, 3, 2, 4, seed=1)
+    native, numpy = both(lambda: _value_and_grads(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"),
+                                                  x, w), expect=())
+    assert native[0].shape == (0, 5, 5, 4) and native[1].shape == (0, 5, 5, 2)
+    _close(native, numpy)
+    np.testing.assert_array_equal(native[2], np.zeros_like(w))
+
+
+@pytest.mark.parametrize("size,stride", [(2, 2), (4, 1), (1, 3)])
+def test_kernel_larger_than_the_input_gives_an_empty_output(both, size, stride):
+    x, w = _rand(2, size, size, 2), _rand(5, 5, 2, 3, seed=1)
+    native, numpy = both(lambda: _value_and_grads(
+        lambda x, w: tf.nn.conv2d(x, w, stride, "VALID"), x, w), expect=())
+    assert native[0].shape == (2, 0, 0, 3)
+    _close(native, numpy)
+
+
+@pytest.mark.parametrize("dtype", [F32, BF16])
+@pytest.mark.parametrize("channels,stride", [(4, 1), (4, 2), (3, 1), (16, 1)])
+def test_non_finite_inputs_reach_the_outputs_their_windows_cover(both, dtype, channels, stride):
+    x = _rand(3, 9, 8, channels, dtype=dtype)
+    x[1, 4, 4, 1], x[2, 1, 6, 0] = np.inf, np.nan
+    w = _rand(3, 3, channels, 5, seed=1, dtype=dtype)
+    native, numpy = both(lambda: _value_and_grads(
+        lambda x, w: tf.nn.conv2d(x, w, stride, "SAME"), x, w), ALL)
+    for a, b in zip(native, numpy):
+        np.testing.assert_array_equal(np.isnan(a.astype(F32)), np.isnan(b.astype(F32)))
+        np.testing.assert_array_equal(np.isinf(a.astype(F32)), np.isinf(b.astype(F32)))
+    assert np.isnan(native[0]).any() and np.isfinite(native[0]).any()
+
+
+def test_filter_gradient_of_an_infinite_border_gradient_matches_tensorflow(both):
+    """Padding times inf: TF's oneDNN kernels skip the padding, its own kernels (and
+    TF_ENABLE_ONEDNN_OPTS=0) multiply it, giving NaN; each path gives its TF's values."""
+    x, dy = np.ones((1, 4, 4, 1), F32), np.ones((1, 4, 4, 1), F32)
+    dy[0, 0, 0, 0] = np.inf
+    native, numpy = both(lambda: c.conv2d_backprop_filter(x, [3, 3, 1, 1], dy, [1, 1, 1, 1],
+                                                          "SAME").numpy().reshape(3, 3),
+                         ("conv_backward_weights",))
+    inf, nan = np.inf, np.nan
+    np.testing.assert_array_equal(native, [[9, 12, 9], [12, inf, inf], [9, inf, inf]])
+    np.testing.assert_array_equal(numpy, [[nan, nan, nan], [nan, inf, inf], [nan, inf, inf]])
+
+
+def test_non_contiguous_inputs_and_variables(both):
+    x_nchw, w = _rand(2, 3, 7, 6), _rand(3, 2, 3, 4, seed=1)
+
+    def run():
+        x = tf.transpose(tf.constant(x_nchw), [0, 2, 3, 1])  # a strided view of x_nchw
+        v = tf.Variable(np.asfortranarray(w))
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.nn.conv2d(x, v, 1, "SAME")
+            loss = tf.reduce_sum(tf.sin(y))
+        return [y.numpy(), *[g.numpy() for g in tape.gradient(loss, [x, v])]]
+    _close(*both(run, ALL))
+
+
+def test_extra_batch_dims(both):
+    x, w = _rand(2, 3, 6, 5, 2), _rand(3, 3, 2, 4, seed=1)
+    _close(*both(lambda: _value_and_grads(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"), x, w),
+                 ALL))
+
+
+def test_second_derivatives_go_through_the_gradient_ops(both):
+    x, w = _rand(2, 6, 5, 3), _rand(3, 2, 3, 4, seed=1)
+
+    def run():
+        xt, wt = tf.constant(x), tf.constant(w)
+        with tf.GradientTape(persistent=True) as outer:
+            outer.watch([xt, wt])
+            with tf.GradientTape() as inner:
+                inner.watch([xt, wt])
+                loss = tf.reduce_sum(tf.nn.conv2d(xt, wt, 2, "SAME") ** 2)
+            dx, dw = inner.gradient(loss, [xt, wt])
+            norm = tf.reduce_sum(dx * dx) + tf.reduce_sum(dw * dw)
+        return [g.numpy() for g in outer.gradient(norm, [xt, wt])]
+    native, numpy = both(run, ALL)
+    assert all(np.abs(g).max() > 0 for g in native)
+    _close(native, numpy, rtol=1e-3, atol=1e-4)
+
+
+def test_gradient_of_the_gradient_ops(both):
+    w, dy = _rand(3, 3, 2, 4, seed=1), _rand(2, 3, 3, 4, seed=2)
+
+    def run():
+        wt, dyt = tf.constant(w), tf.constant(dy)
+        with tf.GradientTape() as tape:
+            tape.watch([wt, dyt])
+            dx = c.conv2d_backprop_input([2, 6, 5, 2], wt, dyt, [1, 2, 2, 1], "SAME")
+            dw = c.conv2d_backprop_filter(dx, [3, 3, 2, 4], dyt, [1, 2, 2, 1], "SAME")
+            loss = tf.reduce_sum(tf.sin(dx)) + tf.reduce_sum(dw * dw)
+        return [dx.numpy(), dw.numpy(), *[g.numpy() for g in tape.gradient(loss, [wt, dyt])]]
+    _close(*both(run, ALL), rtol=1e-3)
+
+
+def test_threads_running_convolutions_at_once(both):
+    shapes = [((3, 8, 8, 2), (3, 3, 2, 4), 1), ((2, 9, 7, 4), (2, 2, 4, 3), 2),
+              ((4, 6, 6, 3), (3, 1, 3, 6), 1)]
+    cases = [(_rand(*xs, seed=i), _rand(*ws, seed=10 + i), s)
+             for i, (xs, ws, s) in enumerate(shapes)]
+
+    def one(x, w, s):
+        return _value_and_grads(lambda x, w: tf.nn.conv2d(x, w, s, "SAME"), x, w)
+
+    def run():
+        expected = [one(*case) for case in cases]
+        failures = []
+
+        def work(i):
+            for _ in range(10):
+                got = one(*cases[i])
+                if not all(np.array_equal(a, b) for a, b in zip(got, expected[i])):
+                    failures.append(i)
+        threads = [threading.Thread(target=work, args=(i % 3,)) for i in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not failures
+        return expected
+    _close(*both(run, ALL))
+
+
+def test_bfloat16_runs_natively_within_its_precision(both):
+    x, w = _rand(2, 7, 6, 3, dtype=BF16), _rand(3, 3, 3, 4, seed=1, dtype=BF16)
+    native, numpy = both(lambda: _value_and_grads(
+        lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"), x, w), ALL)
+    assert all(a.dtype == BF16 for a in native)
+    _close(native, numpy, rtol=2e-2, atol=2e-2)
+
+
+def test_other_dtypes_stay_on_numpy(both):
+    x, w = _rand(1, 5, 5, 2, dtype=np.float64), _rand(3, 3, 2, 2, seed=1, dtype=np.float64)
+    both(lambda: tf.nn.conv2d(x, w, 1, "SAME").numpy(), expect=())
+    assert not _natives()
+
+
+def test_reference_implementations_are_left_to_numpy(both, monkeypatch):
+    """oneDNN's reference code (a loop per element) is slower than NumPy's GEMMs."""
+    monkeypatch.setattr(onednn.Primitive, "implementation", lambda self: "ref:any")
+    x, w = _rand(2, 6, 5, 3), _rand(3, 3, 3, 4, seed=1)
+    native, numpy = both(lambda: _value_and_grads(
+        lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"), x, w), expect=())
+    assert not _natives()
+    for a, b in zip(native, numpy):
+        np.testing.assert_array_equal(a, b)
+
+
+# ----------------------------------------------------------------------------- fused
+
+_FUSED = registry.get("_FusedConv2D")
+
+
+@pytest.mark.parametrize("dtype", [F32, BF16])
+@pytest.mark.parametrize("activation", [None, b"Relu", b"Relu6", b"LeakyRelu", b"Elu", b"Tanh",
+                                        b"Sigmoid"])
+def test_fused_conv2d_bias_and_activation(both, activation, dtype):
+    x, w = _rand(3, 9, 8, 4, dtype=dtype) * 3, _rand(3, 3, 4, 5, seed=1, dtype=dtype)
+    x[0, 0, 0, 0], x[1, 4, 4, 1] = np.nan, np.inf  # their windows' outputs alike on both paths
+    b = _rand(5, seed=2, dtype=dtype)
+    attrs = {"strides": (1, 2, 1, 1), "padding": "SAME", "explicit_paddings": (),
+             "data_format": "NHWC", "dilations": (1, 1, 1, 1),
+             "fused_ops": [b"BiasAdd"] + ([activation] if activation else []),
+             "leakyrelu_alpha": 0.3}
+    native, numpy = both(lambda: dispatch(_FUSED, (tf.constant(x), tf.constant(w),
+                                                  tf.constant(b)), attrs).numpy())
+    tolerance = 1e-5 if dtype is F32 else 2e-2
+    _close(native, numpy, rtol=tolerance, atol=tolerance)
+    if activation == b"Relu6":
+        assert native[np.isfinite(native)].max() == 6
+
+
+def test_keras_conv_layers_in_a_function_train_step(both):
+    x = _rand(8, 12, 12, 3)
+    y = np.arange(8) % 4
+
+    def run():
+        tf.keras.utils.set_random_seed(1)
+        model = tf.keras.Sequential([
+            tf.keras.layers.Conv2D(6, 3, activation="relu", padding="same"),
+            tf.keras.layers.DepthwiseConv2D(3, depth_multiplier=2, activation="relu6"),
+            tf.keras.layers.Conv2D(4, 3, strides=2),
+            tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(4)])
+        loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+        opt = tf.keras.optimizers.SGD(0.1)
+
+        @tf.function
+        def step(xb, yb):
+            with tf.GradientTape() as tape:
+                loss = loss_fn(yb, model(xb, training=True))
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+        losses = [float(step(x, y)) for _ in range(3)]
+        return [np.array(losses)] + [v.numpy() for v in model.trainable_variables]
+    _close(*both(run, ALL), rtol=1e-3)
