@@ -307,7 +307,8 @@ def cached(key, build):
     """
     # a primitive runs on the OpenMP threads it was built for: one while other processes
     # keep the cores busy, the thread budget otherwise
-    key = (key, threads.for_primitive())
+    n = threads.for_primitive()
+    key = (*key, n) if isinstance(key, tuple) else (key, n)
     primitive = _cache.get(key, _MISSING)
     if primitive is _MISSING:
         try:
