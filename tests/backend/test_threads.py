@@ -35,9 +35,10 @@ def test_intra_op_threads_cap_blas_and_openmp(restore_budget):
         assert threads.openmp_threads() == threads.cores()
 
 
-def test_openmp_reads_the_budget_when_it_loads():
+def test_a_budget_set_before_onednn_loads_applies_to_its_kernels():
     code = ("import eagerflow as tf\n"
             "tf.config.threading.set_intra_op_parallelism_threads(1)\n"
+            "tf.nn.max_pool2d(tf.ones((1, 4, 4, 1)), 2, 2, 'VALID')\n"
             "from eagerflow._src.backend import onednn, threads\n"
             "print(onednn.enabled() and threads.openmp_threads())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -124,22 +124,13 @@ def _set_blas(n):
 
 
 def set_budget(threads):
-    """Caps OpenBLAS and OpenMP at `threads` (0: the default, every core).
-
-    OpenMP reads ``OMP_NUM_THREADS`` when it loads (with oneDNN, on the first
-    kernel that uses it); once loaded, the calling thread's count is set.
-    """
+    """Caps OpenBLAS and OpenMP at `threads` (0: the default, every core)."""
     global _budget, _next
     with _lock:
         _budget = max(int(threads), 0)
         _next = 0.0  # look at the load again on the next product
         _set_blas(1 if contended else _blas_ceiling())
-        omp = _openmp()
-        if omp is not None:
-            omp.omp_set_num_threads(budget())
-            _local.openmp = budget()
-        elif _budget:  # read when OpenMP loads
-            os.environ["OMP_NUM_THREADS"] = str(_budget)
+        _set_openmp(budget())  # other threads set theirs before their next primitive
 
 
 def blas_threads():
