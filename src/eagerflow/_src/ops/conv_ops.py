@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from eagerflow._src.backend import onednn_conv
+from eagerflow._src.backend import onednn_conv, onednn_pooling
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -33,7 +33,6 @@ from eagerflow._src.core.registry import FLOAT, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import native_pooling
 from eagerflow._src.ops import array_ops, shape_rules
 from eagerflow._src.ops.nn_ops import matching, shape_text, static_ints, widened
 from eagerflow._src.ops.wrappers import as_tensor
@@ -684,7 +683,7 @@ def _pool_kernel(window_op, average=None):
                                     data_format)
         nd = len(ksize) - 2
         if average is not None and xp is np:
-            y = native_pooling.pool(average, x, dims, _spatial(ksize, data_format),
+            y = onednn_pooling.pool(average, x, dims, _spatial(ksize, data_format),
                                     _spatial(strides, data_format), pads, data_format)
             if y is not None:
                 return y
@@ -901,11 +900,11 @@ def _native_max_grad(arrays, shape, ksize, strides, pads, data_format):
     if len(ksize) == 3:  # oneDNN routes to one maximum, MaxPool3DGrad to every one
         return None
     x, _, dy = arrays
-    return native_pooling.max_pool_grad(x, dy, ksize, strides, pads, data_format)
+    return onednn_pooling.max_pool_grad(x, dy, ksize, strides, pads, data_format)
 
 
 def _native_avg_grad(arrays, shape, ksize, strides, pads, data_format):
-    return native_pooling.avg_pool_grad(arrays[0], shape, ksize, strides, pads, data_format)
+    return onednn_pooling.avg_pool_grad(arrays[0], shape, ksize, strides, pads, data_format)
 
 
 def _register_pool_grads(suffix, max_types):

@@ -22,7 +22,8 @@ from eagerflow._src.core.registry import attr_dtype_error, register, register_gr
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import array_ops, math_ops, native_normalization, reduction_ops
+from eagerflow._src.backend import onednn_normalization
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.nn_ops import shape_text
 from eagerflow._src.ops.wrappers import as_tensor
@@ -109,7 +110,7 @@ def _fused_batch_norm(xp, x, scale, offset, mean, variance, epsilon=1e-4,
     _check(x, data_format, scale=scale, offset=offset,
            **({"mean": mean, "variance": variance} if uses_stats else {}))
     dtype = scale.dtype
-    native = (native_normalization.batch_norm(x, scale, offset, mean, variance, epsilon,
+    native = (onednn_normalization.batch_norm(x, scale, offset, mean, variance, epsilon,
                                               is_training, data_format) if xp is np else None)
     if native is not None:
         y, batch_mean, batch_var = native
@@ -150,7 +151,7 @@ def _fused_batch_norm_grad(xp, y_backprop, x, scale, reserve_space_1, reserve_sp
                        f"{shape_text(x.shape)} and y_backprop has shape "
                        f"{shape_text(y_backprop.shape)}")
     dtype = scale.dtype
-    native = (native_normalization.batch_norm_grad(
+    native = (onednn_normalization.batch_norm_grad(
         y_backprop, x, scale, reserve_space_1, reserve_space_2, epsilon, is_training,
         data_format) if xp is np else None)
     if native is not None:
