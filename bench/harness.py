@@ -81,13 +81,16 @@ def _cores():
         return os.cpu_count() or 1
 
 
-_BUSY = "import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass\n"
+# a busy loop that ends after `seconds`, or as soon as the benchmark that started it is gone
+_BUSY = ("import os, time\nparent, end = os.getppid(), time.monotonic() + {seconds}\n"
+         "while time.monotonic() < end and os.getppid() == parent:\n"
+         "    for _ in range(100000): pass\n")
 
 
 class Load:
     """Other processes keeping every core busy (one busy loop per core) while in the block.
 
-    Each loop ends by itself after `seconds`, should this process die first.
+    Each loop ends by itself after `seconds`, or when this process dies first.
     """
 
     def __init__(self, seconds=1800, processes=None):
