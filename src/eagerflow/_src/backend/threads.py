@@ -48,10 +48,11 @@ def cores():
 
 
 def _find_blas():
-    """(set, get) of the OpenBLAS that NumPy loaded, found by its exported names."""
+    """(set, get) of the OpenBLAS that NumPy loaded (its exported names tell), with the
+    setters of any other loaded copy (SciPy's) in the set; False when there is none."""
     global _blas, _blas_default
     if _blas is None:
-        found = False
+        found = []
         try:
             with open("/proc/self/maps") as maps:
                 paths = {line.split(None, 5)[-1].strip() for line in maps if "openblas" in line}
@@ -70,13 +71,15 @@ def _find_blas():
                 if setter is not None and getter is not None:
                     setter.argtypes, setter.restype = (ctypes.c_int,), None
                     getter.argtypes, getter.restype = (), ctypes.c_int
-                    found = (setter, getter)
+                    found.append((setter, getter))
                     break
-            if found:
-                break
         if found:
-            _blas_default = max(found[1](), 1)
-        _blas = found
+            # NumPy's copy (numpy.libs sorts before scipy.libs) reads first
+            _blas_default = max(found[0][1](), 1)
+            setters = [setter for setter, _ in found]
+            _blas = (lambda n: [setter(n) for setter in setters], found[0][1])
+        else:
+            _blas = False
     return _blas
 
 
