@@ -4,6 +4,8 @@
 
 * ``function_call``: ``function(lambda x: x + 1.0)`` called on a scalar tensor
   (NumPy's floor: the add alone);
+* ``nested_call``: a function calling another three times (call ops in its graph,
+  inlined when compiled), on a scalar tensor;
 * ``mlp_step_function`` / ``mlp_step_eager``: a 784-256-128-10 MLP on bare
   variables, batch 128, SGD on sparse softmax cross-entropy, the whole step
   traced (or run eagerly); NumPy's floor is the same step derived by hand,
@@ -37,6 +39,23 @@ def function_call(lib, make):
     def run():
         for _ in range(CALLS):
             f(x)
+    return run, CALLS
+
+
+def nested_call(lib, make):
+    x = make(np.array(1.0, np.float32))
+    if lib is np:
+        inner = lambda v: v * 2.0 + 1.0  # noqa: E731
+        outer = lambda v: inner(inner(v)) + inner(v)  # noqa: E731
+    elif hasattr(lib, "function"):
+        inner = lib.function(lambda v: v * 2.0 + 1.0)
+        outer = lib.function(lambda v: inner(inner(v)) + inner(v))
+    else:
+        return None
+
+    def run():
+        for _ in range(CALLS):
+            outer(x)
     return run, CALLS
 
 
@@ -128,7 +147,8 @@ def _mlp(traced):
     return build
 
 
-CASES = {"function_call": function_call, "mlp_step_function": _mlp(True),
+CASES = {"function_call": function_call, "nested_call": nested_call,
+         "mlp_step_function": _mlp(True),
          "mlp_step_eager": _mlp(False)}
 
 # Each graph pass's switch; "all passes" switches every one off at once.

@@ -49,6 +49,7 @@ from eagerflow._src.ops import (
     array_ops, conv_ops, fused_batch_norm_ops, linalg_ops, list_ops, math_ops, nn_ops, philox,
     random_ops, reduction_ops, signal_ops, slicing, training_ops)
 from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm, fused_batch_norm_v3
+from eagerflow._src.ops import rnn_ops
 from eagerflow._src.ops.fused_ops import _FUSED_CONV2D, _FUSED_MATMUL, ACTIVATION_OPS
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
 from eagerflow._src.ops.list_ops import TensorList

@@ -60,8 +60,14 @@ def test_a_function_called_while_tracing_is_inlined():
         return inner(x) + 1.0
 
     assert outer(tf.constant(2.0)).numpy() == 7.0
-    graph = outer.get_concrete_function(tf.TensorSpec([], tf.float32)).graph
-    assert [op.type for op in graph.get_operations()].count("Mul") == 1
+    cf = outer.get_concrete_function(tf.TensorSpec([], tf.float32))
+    types = [op.type for op in cf.graph.get_operations()]
+    assert types.count("PartitionedCall") == 1 and "Mul" not in types  # a call, as in TF
+    # what runs (and what a tape recording the graph sees) is the body's ops in its place
+    ran = [op.type for op in executor.needed_operations(cf.graph, cf.outputs)]
+    assert ran.count("Mul") == 1 and "PartitionedCall" not in ran
+    assert "PartitionedCall" in [op.type for op in executor.needed_operations(
+        cf.graph, cf.outputs, inline=False)]
 
 
 def test_a_leaked_symbolic_tensor_cannot_run():

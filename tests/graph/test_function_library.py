@@ -214,8 +214,10 @@ def test_a_nested_call_brings_its_functions_along():
         return inner(x) + inner(-x)
 
     g = outer.get_concrete_function(tf.TensorSpec([])).graph
-    ifs = _ops(g, "StatelessIf")
-    assert len(ifs) == 2  # the inner graph's ops, inlined
+    calls = _ops(g, "PartitionedCall")
+    assert len(calls) == 2 and calls[0].get_attr("f") == calls[1].get_attr("f")
+    ifs = _ops(g.functions[calls[0].get_attr("f")].graph, "StatelessIf")
+    assert len(ifs) == 1  # in the body the calls name
     for op in ifs:
         assert op.get_attr("then_branch") in g.functions
         assert op.get_attr("else_branch") in g.functions

@@ -236,6 +236,32 @@ def variable_bodies(x, n):
     return s, y, acc.read_value()
 
 
+steps = tf.Variable(0.0)
+
+
+@tf.function
+def _scaled(x, w):
+    steps.assign_add(1.0)  # stateful: a StatefulPartitionedCall
+    return tf.matmul(x, w) * steps
+
+
+@tf.function
+def _squashed(x):
+    return tf.tanh(x) * 2.0  # pure: a PartitionedCall
+
+
+@tf.function
+def nested_calls(x):
+    """Calls of other functions as call ops naming their bodies (one reading and updating a
+    variable, one called twice, one inside another) and, under a tape, TF's forward and
+    backward functions."""
+    w = tf.ones([3, 2]) * 0.5
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = _squashed(_scaled(x, w))
+    return y, tape.gradient(y, x), _squashed(x) + _squashed(-x), steps.read_value()
+
+
 @tf.function
 def counts_and_draws(x, idx, s, logits):
     """DynamicStitch, DenseBincount, StringSplitV2 and the stateless multinomial, binomial,
@@ -283,6 +309,8 @@ if __name__ == "__main__":
     save("variable_bodies", variable_bodies,
          [tf.TensorSpec([2], tf.float32), tf.TensorSpec([], tf.int32)],
          [np.array([1.0, -2.0], np.float32), np.array(3, np.int32)])
+    save("nested_calls", nested_calls, [tf.TensorSpec([None, 3], tf.float32)],
+         [rng.normal(size=(2, 3)).astype(np.float32)])
     save("counts_and_draws", counts_and_draws,
          [tf.TensorSpec([4], tf.float32), tf.TensorSpec([2], tf.int32),
           tf.TensorSpec([], tf.string), tf.TensorSpec([2, 3], tf.float32)],

@@ -232,10 +232,13 @@ def call_chain(x, w):
     return tf.reduce_sum(a * a, axis=1) * s, _inner(w) + tf.reduce_mean(x)
 
 
-def save_with_variables(name, fn, specs, inputs):
+def save_with_variables(name, fn, specs, inputs, grads=False):
     """As `save` (not frozen) for a function updating variables: ``resources`` names the
     resource placeholders of the variables it captured, ``var_before<i>`` and
-    ``var_after<i>`` their values before and after the call."""
+    ``var_after<i>`` their values before and after the call. With `grads`, the npz also holds
+    TF's gradients of the sum of the outputs of the function (not of the written graph,
+    which TF cannot differentiate through resource inputs) for input `i` (``grad<i>``) and
+    variable `i` (``var_grad<i>``)."""
     if ONLY and name not in ONLY:
         return
     concrete = fn.get_concrete_function(*specs)
@@ -245,17 +248,30 @@ def save_with_variables(name, fn, specs, inputs):
     by_handle = {id(v.handle): v for v in concrete.graph.variables}
     variables = [by_handle[id(outer)] for outer, _ in captured]
     before = [v.numpy() for v in variables]
+    fetches = [t.name for t in concrete.outputs]  # (before a gradient adds outputs to it)
+    gradients = {}
+    if grads:
+        xs = [tf.constant(a) for a in inputs]
+        with tf.GradientTape() as tape:
+            tape.watch(xs)
+            total = tf.add_n([tf.reduce_sum(o) for o in tf.nest.flatten(concrete(*xs))])
+        found = tape.gradient(total, xs + variables)
+        gradients = {f"grad{i}": g.numpy() for i, g in enumerate(found[:len(xs)])}
+        gradients.update({f"var_grad{i}": g.numpy() for i, g in enumerate(found[len(xs):])})
+        for v, value in zip(variables, before):
+            v.assign(value)
     outputs = concrete(*[tf.constant(a) for a in inputs])
+    outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
     with open(os.path.join(HERE, f"tf_{name}.pb"), "wb") as f:
         f.write(gd.SerializeToString(deterministic=True))
     np.savez(os.path.join(HERE, f"tf_{name}.npz"),
              feeds=np.array([t.name for t in concrete.inputs[:len(specs)]]),
-             fetches=np.array([t.name for t in concrete.outputs]),
+             fetches=np.array(fetches),
              resources=np.array([inner.op.name for _, inner in captured]),
              **{f"in{i}": a for i, a in enumerate(inputs)},
              **{f"out{i}": o.numpy() for i, o in enumerate(outputs)},
              **{f"var_before{i}": v for i, v in enumerate(before)},
-             **{f"var_after{i}": v.numpy() for i, v in enumerate(variables)})
+             **{f"var_after{i}": v.numpy() for i, v in enumerate(variables)}, **gradients)
     print(name, sorted({n.op for n in gd.node}),
           sorted({n.op for f in gd.library.function for n in f.node_def}))
 
@@ -281,6 +297,36 @@ def variable_bodies(x, n):
 
     _, s = tf.while_loop(lambda i, s: i < n, body, (0, y))
     return y, s, acc.read_value()
+
+
+scale = tf.Variable([0.5, -1.5])
+
+
+@tf.function
+def _weighted(x):
+    return tf.sin(x) * scale
+
+
+@tf.function
+def variable_reads(x):
+    """A nested function and a loop body reading a captured variable (its handle an argument
+    of their bodies), for gradients through the imported bodies."""
+    _, s = tf.while_loop(lambda i, s: i < 2, lambda i, s: (i + 1, s * scale), (0, x))
+    return _weighted(x) * 2.0 + s
+
+
+@tf.custom_gradient
+def _clipped_square(x):
+    def grad(dy):
+        return tf.clip_by_value(dy * 2.0 * x, -1.0, 1.0)
+    return x * x, grad
+
+
+@tf.function
+def custom_gradient(x):
+    """A custom gradient: TF writes an IdentityN whose _gradient_op_type names a gradient
+    registered in the writing process only (no function of the library)."""
+    return _clipped_square(x) * 3.0
 
 
 @tf.function
@@ -337,6 +383,10 @@ if __name__ == "__main__":
     save_with_variables("variable_bodies", variable_bodies,
                         [tf.TensorSpec([2], tf.float32, "x"), tf.TensorSpec([], tf.int32, "n")],
                         [np.array([1.0, -2.0], np.float32), np.array(3, np.int32)])
+    save_with_variables("variable_reads", variable_reads, [tf.TensorSpec([2], tf.float32, "x")],
+                        [np.array([0.5, 1.5], np.float32)], grads=True)
+    save("custom_gradient", custom_gradient, [tf.TensorSpec([None], tf.float32, "x")],
+         [np.array([0.1, 2.0], np.float32)], freeze=False)
     save("counts_and_draws", counts_and_draws,
          [tf.TensorSpec([4], tf.float32, "x"), tf.TensorSpec([2], tf.int32, "idx"),
           tf.TensorSpec([], tf.string, "s"), tf.TensorSpec([2, 3], tf.float32, "logits")],

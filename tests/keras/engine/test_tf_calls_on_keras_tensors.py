@@ -129,3 +129,62 @@ def test_functions_tf_does_not_dispatch_are_no_layers():
     assert [t.node.layer.name for t in outputs] == ["tf.nn.relu", "tf.nn.relu_1"]
     assert [layer.name for layer in keras.Model([a, b], outputs).layers] == [
         "input_1", "input_2", "tf.nn.relu", "tf.nn.relu_1"]
+
+
+@pytest.mark.parametrize("apply", [
+    lambda x: tf.map_fn(lambda r: r * 2.0, x),
+    lambda x: tf.map_fn(lambda r: r * 2.0, x, fn_output_signature=tf.float32),
+    lambda x: tf.while_loop(lambda i: tf.reduce_sum(i) < 10.0, lambda i: (i * 2.0,), (x,))])
+def test_loops_tf_does_not_dispatch_raise_tf_kerass_type_error(apply):
+    """tf_keras makes no layer of them: they raise TypeError on building the arguments'
+    TypeSpecs, a TypeError itself (not a subclass)."""
+    keras.backend.clear_session()
+    x = keras.Input((4,))
+    with pytest.raises(TypeError) as raised:
+        apply(x)
+    assert type(raised.value) is TypeError
+    assert str(raised.value) == (
+        f"Could not build a TypeSpec for {x} of unsupported type {type(x)}.")
+    assert x.node.layer._outbound_nodes == []
+
+
+@pytest.mark.parametrize("apply, shape", [
+    (lambda x: tf.vectorized_map(lambda r: r * 2.0, x), (4,)),
+    (tf.signal.rfft, (4,)), (tf.linalg.slogdet, (2, 2)),
+    (tf.function(lambda v: v * 2.0), (4,)), (np.asarray, (4,)), (tf.constant, (4,))])
+def test_other_functions_tf_does_not_dispatch_raise_tf_kerass_type_error(apply, shape):
+    keras.backend.clear_session()
+    x = keras.Input(shape)
+    with pytest.raises(TypeError) as raised:
+        apply(x)
+    assert type(raised.value) is TypeError
+    assert str(raised.value).startswith(
+        f"You are passing {x}, an intermediate TF-Keras symbolic input/output, to a TF API "
+        f"that does not allow registering custom dispatchers, such as `tf.cond`, "
+        f"`tf.function`, gradient tapes, or `tf.map_fn`. TF-Keras Functional model "
+        f"construction only supports TF API calls that *do* support dispatching")
+    assert x.node.layer._outbound_nodes == []
+
+
+def test_a_cast_to_the_same_dtype_is_a_layer_as_in_tf_keras():
+    keras.backend.clear_session()
+    x = keras.Input((3,))
+    y = tf.cast(x, tf.float32)
+    assert y is not x and y.node.layer.name == "tf.cast"
+    z = keras.layers.Dense(2)(x)
+    model = keras.Model(x, [y, tf.cast(z, "float32"), tf.cast(x, tf.float64)])
+    assert [layer.name for layer in model.layers] == [
+        "input_1", "dense", "tf.cast", "tf.cast_1", "tf.cast_2"]
+    a, _, c = model(np.ones((2, 3), np.float32))
+    assert a.dtype == tf.float32 and c.dtype == tf.float64
+    np.testing.assert_allclose(a.numpy(), np.ones((2, 3)))
+
+
+def test_a_tape_cannot_watch_a_keras_tensor():
+    keras.backend.clear_session()
+    x = keras.Input((4,))
+    with tf.GradientTape() as tape:
+        with pytest.raises(ValueError) as raised:
+            tape.watch(x)
+    assert str(raised.value) == (f"Passed in object {x} of type 'KerasTensor', not tf.Tensor or "
+                                 f"tf.Variable or ExtensionType.")

@@ -458,7 +458,7 @@ def test_an_op_no_public_function_made_fails_as_in_tf():
     keras.backend.clear_session()
     x = keras.Input((3,))
     with pytest.raises(TypeError, match=r"You are passing KerasTensor\(.*\), an intermediate "
-                                        r"Keras symbolic input/output, to a TF API that does "
+                                        r"TF-Keras symbolic input/output, to a TF API that does "
                                         r"not allow registering custom dispatchers"):
         dispatch(registry.get("Relu"), (x,))
     assert x.node.layer._outbound_nodes == []

@@ -7,6 +7,7 @@ broadcast gradient back to its input's shape happens here, once, for every op
 with several inputs (a one-input op's gradient has its input's shape).
 """
 import itertools
+import os
 import weakref
 
 import numpy as np
@@ -24,7 +25,9 @@ _HOST_SCALARS = (np.ndarray, np.generic)
 # custom_gradient).  Held weakly (name -> weak reference): what names a function `hold`s it.
 _gradient_refs = {}
 _sweep_at = 1024  # the registry's size at which dead references are next dropped
-_gradient_ids = itertools.count(1)
+# Numbered from a random start, far above TF's own counter: a name read from a GraphDef
+# another process wrote (TF's ``CustomGradient-3``) never finds a function of this one.
+_gradient_ids = itertools.count(int.from_bytes(os.urandom(5), "little") + 2 ** 40)
 _new = object.__new__
 _ONES = {}  # NumPy dtype -> its scalar one (immutable, so seeds may share it)
 
@@ -156,9 +159,15 @@ def backprop(entries, targets, target_grads, sources, live):
         grad_fn = op.grad
         if attrs and "_gradient_op_type" in attrs:
             grad_fn = gradient_function(attrs["_gradient_op_type"])
-        if grad_fn is None:
-            raise LookupError(f"No gradient defined for operation '{op.name}' "
-                              f"(op type: {op.name}).")
+        if grad_fn is None:  # (a custom gradient's name, in a graph another process wrote)
+            raise LookupError(
+                f"No gradient defined for operation'{op.name}' (op type: {op.name}). In "
+                f"general every operation must have an associated `@tf.RegisterGradient` for "
+                f"correct autodiff, which this op is lacking. If you want to pretend this "
+                f"operation is a constant in your program, you may insert `tf.stop_gradient`. "
+                f"This can be useful to silence the error in cases where you know gradients "
+                f"are not needed, e.g. the forward pass of tf.custom_gradient. Please see more "
+                f"details in https://www.tensorflow.org/api_docs/python/tf/custom_gradient.")
         in_grads = grad_fn(OpView(op, inputs, outputs, attrs, live), *out_grads)
         if type(in_grads) is not tuple and type(in_grads) is not list:
             in_grads = (in_grads,)

@@ -165,9 +165,12 @@ class GradientTape:
     def watch(self, tensor):
         """Ensures `tensor` (or a nested structure of tensors/variables) is traced."""
         for t in nest.flatten(tensor):
-            if not is_tensor_like(t):
-                raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
-                                 f"tf.Tensor or tf.Variable or ExtensionType.")
+            graph = getattr(t, "graph", None)
+            lifted = getattr(graph, "lifts_eager_ops", False) and context.get().graph is not graph
+            if not is_tensor_like(t) or lifted:  # (a Keras tensor is none of those, in TF)
+                raise ValueError(f"Passed in object {t if lifted else repr(t)} of type "
+                                 f"{type(t).__name__!r}, not tf.Tensor or tf.Variable or "
+                                 f"ExtensionType.")
             if not is_differentiable(t):
                 _warn_first("watched", f"The dtype of the watched tensor must be floating (e.g. "
                             f"tf.float32), got {t.dtype!r}")

@@ -194,6 +194,27 @@ class _Handle:
             getattr(_lib, self.destroy)(self.value)
 
 
+def attributes(post_ops=()):
+    """Primitive attributes: the scratchpad comes with each call, plus eltwise `post_ops`.
+
+    `post_ops` holds ``(algorithm, alpha, beta)`` triples. oneDNN's own
+    scratchpad is shared by the primitives a thread made, so one run from
+    another thread at the same time would overwrite it; `Primitive` passes a
+    buffer of its own to each call instead. Every primitive descriptor should
+    be created with these attributes.
+    """
+    attr = _Handle("dnnl_primitive_attr_destroy")
+    _lib.dnnl_primitive_attr_create(ctypes.byref(attr.value))
+    _lib.dnnl_primitive_attr_set_scratchpad_mode(attr.value, api.SCRATCHPAD_MODE_USER)
+    if post_ops:
+        ops = _Handle("dnnl_post_ops_destroy")
+        _lib.dnnl_post_ops_create(ctypes.byref(ops.value))
+        for algorithm, alpha, beta in post_ops:
+            _lib.dnnl_post_ops_append_eltwise(ops.value, algorithm, alpha, beta)
+        _lib.dnnl_primitive_attr_set_post_ops(attr.value, ops.value)  # copied: `ops` may go
+    return attr
+
+
 class Primitive:
     """A oneDNN primitive with one memory object per argument, reordering where layouts differ.
 
@@ -220,6 +241,11 @@ class Primitive:
                 self._before[arg], self._after[arg] = convert
             else:
                 self._memories[arg] = self._memory(inner.handle)
+        # a scratchpad the caller does not pass is allocated for each call
+        self._scratch = 0 if api.ARG_SCRATCHPAD in plain else self.size(api.ARG_SCRATCHPAD)
+        if self._scratch:
+            self._memories[api.ARG_SCRATCHPAD] = self._memory(
+                self.md(api.ARG_SCRATCHPAD).handle)
         args = list(self._memories.items())
         self._args = (api.ExecArg * len(args))(*[api.ExecArg(a, m.value) for a, m in args])
         self._nargs = len(args)
@@ -227,9 +253,9 @@ class Primitive:
     @staticmethod
     def reorder(source, target):
         """A primitive copying an array of layout `source` into one of layout `target`."""
-        pd = _Handle("dnnl_primitive_desc_destroy")
+        pd, attr = _Handle("dnnl_primitive_desc_destroy"), attributes()
         _lib.dnnl_reorder_primitive_desc_create(ctypes.byref(pd.value), source.handle, _engine,
-                                                target.handle, _engine, None)
+                                                target.handle, _engine, attr.value)
         return Primitive(pd, {api.ARG_SRC: source, api.ARG_DST: target})
 
     def _memory(self, md):
@@ -272,6 +298,8 @@ class Primitive:
                     converted.append((arg, buffer, array))
                     array = buffer
                 staged.append((arg, array))
+            if self._scratch:
+                staged.append((api.ARG_SCRATCHPAD, _aligned(self._scratch)))
             self._run(dict(staged), stream)
             for arg, buffer, array in converted:
                 self._after[arg]._run({api.ARG_SRC: buffer, api.ARG_DST: array}, stream)

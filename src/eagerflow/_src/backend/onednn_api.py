@@ -205,3 +205,8 @@ def expected():
     """True where the wheel exists, so that a missing library deserves a warning."""
     import platform
     return sys.platform.startswith("linux") and platform.machine() in ("x86_64", "AMD64")
+
+# A scratchpad the caller passes (dnnl_scratchpad_mode_user): the library's own is per thread
+# and shared by the primitives made in that thread, which another thread must not run on.
+SCRATCHPAD_MODE_USER, ARG_SCRATCHPAD = 1, 80
+_FUNCTIONS["dnnl_primitive_attr_set_scratchpad_mode"] = (_P, _I)

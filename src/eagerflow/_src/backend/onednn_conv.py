@@ -85,27 +85,13 @@ def _geometry(strides, dilations, pads):
             onednn.dims([p[0] for p in pads]), onednn.dims([p[1] for p in pads]))
 
 
-def _attr(post_ops):
-    """A primitive attr holding eltwise `post_ops` ((algorithm, alpha, beta) each), or None."""
-    if not post_ops:
-        return None
-    lib = onednn.lib()
-    attr = onednn._Handle("dnnl_primitive_attr_destroy")
-    ops = onednn._Handle("dnnl_post_ops_destroy")
-    lib.dnnl_primitive_attr_create(ctypes.byref(attr.value))
-    lib.dnnl_post_ops_create(ctypes.byref(ops.value))
-    for algorithm, alpha, beta in post_ops:
-        lib.dnnl_post_ops_append_eltwise(ops.value, algorithm, alpha, beta)
-    lib.dnnl_primitive_attr_set_post_ops(attr.value, ops.value)  # copied: `ops` may go
-    return attr
-
-
 def _forward_pd(src, weights, bias, dst, geometry, attr=None):
     pd = onednn._Handle("dnnl_primitive_desc_destroy")
+    attr = onednn.attributes() if attr is None else attr
     onednn.lib().dnnl_convolution_forward_primitive_desc_create(
         ctypes.byref(pd.value), onednn._engine, api.FORWARD_TRAINING, api.CONVOLUTION_DIRECT,
         src.handle, weights.handle, None if bias is None else bias.handle, dst.handle,
-        *geometry, None if attr is None else attr.value)
+        *geometry, attr.value)
     return pd
 
 
@@ -167,7 +153,7 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
         case = _Case(x.shape, w.shape, y_shape, dtype, channels_first, groups, strides,
                      dilations, pads)
         b = None if bias is None else onednn.describe((w.shape[-1],), dtype, (dtype.itemsize,))
-        attr = _attr(post_ops)
+        attr = onednn.attributes(post_ops)
         pd = _forward_pd(case.x_any, case.w_any, b, case.y_any, case.geometry, attr)
         plain = {api.ARG_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DST: case.y}
         if b is not None:
@@ -199,13 +185,13 @@ def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, grou
     def build():
         case = _Case(x_shape, w.shape, dy.shape, dtype, channels_first, groups, strides,
                      dilations, pads)
-        hint = case.hint()
+        hint, attr = case.hint(), onednn.attributes()
         pd = onednn._Handle("dnnl_primitive_desc_destroy")
         onednn.lib().dnnl_convolution_backward_data_primitive_desc_create(
             ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
-            case.w_any.handle, case.y_any.handle, *case.geometry, hint.value, None)
+            case.w_any.handle, case.y_any.handle, *case.geometry, hint.value, attr.value)
         plain = {api.ARG_DIFF_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DIFF_DST: case.y}
-        return _primitive(pd, plain, keep=(case, hint))
+        return _primitive(pd, plain, keep=(case, hint, attr))
 
     primitive = onednn.cached(key, build)
     if primitive is None:
@@ -229,13 +215,13 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
     def build():
         case = _Case(x.shape, w_shape, dy.shape, dtype, channels_first, groups, strides,
                      dilations, pads)
-        hint = case.hint()
+        hint, attr = case.hint(), onednn.attributes()
         pd = onednn._Handle("dnnl_primitive_desc_destroy")
         onednn.lib().dnnl_convolution_backward_weights_primitive_desc_create(
             ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
-            case.w_any.handle, None, case.y_any.handle, *case.geometry, hint.value, None)
+            case.w_any.handle, None, case.y_any.handle, *case.geometry, hint.value, attr.value)
         plain = {api.ARG_SRC: case.x, api.ARG_DIFF_DST: case.y, api.ARG_DIFF_WEIGHTS: case.w}
-        return _primitive(pd, plain, keep=(case, hint))
+        return _primitive(pd, plain, keep=(case, hint, attr))
 
     primitive = onednn.cached(key, build)
     if primitive is None:

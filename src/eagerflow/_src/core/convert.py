@@ -429,6 +429,9 @@ def constant(value, dtype=None, shape=None, name="Const"):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
     """
     if isinstance(value, Tensor) and not isinstance(value, EagerTensor):
+        graph = getattr(value, "graph", None)
+        if getattr(graph, "lifts_eager_ops", False) and context.get().graph is not graph:
+            np.asarray(value)  # a Keras tensor: TF's constant reads its value, which fails
         return convert_to_tensor(value, dtype)  # symbolic: already a graph value
     if isinstance(value, EagerTensor) and dtype is not None and value.dtype != dtype:
         raise TypeError(f"Expected tensor {np.asarray(value)} with dtype "

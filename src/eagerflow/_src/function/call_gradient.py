@@ -15,6 +15,12 @@ own.  When a gradient may itself be differentiated (two tapes watch the
 call, or a persistent one), the saved intermediates are outputs of the
 recorded op: gradients reaching them flow on to the inputs.
 
+A call made while another function is traced is one such op of that graph
+(`CallGradient.call_traced`), as in TF: it names the body, or, when a tape
+records it, a ``__forward_`` body that also returns the saved values, and
+its gradient is a call of the backward function.  The executor inlines the
+bodies it calls when it compiles the graph (``passes.inline_calls``).
+
 >>> @tf.function
 ... def cube(x):
 ...     return x * x * x
@@ -38,8 +44,12 @@ from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor, tape_compiler
-from eagerflow._src.graph.function_library import FunctionBody, check_replayable, lookup
-from eagerflow._src.graph.graph import Graph, SymbolicTensor
+from eagerflow._src.core.dtypes import resource
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.graph.function_library import (
+    FunctionBody, add_function, check_replayable, lookup)
+from eagerflow._src.graph.graph import Graph, Operation, SymbolicTensor, VariableArgument
+from eagerflow._src.graph.passes.inline_calls import inline_rules
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
 _new = object.__new__
@@ -64,10 +74,18 @@ class CallGradient:
 
     def __init__(self, concrete):
         self._concrete = concrete
-        # As in TF, what the function captured (eager tensors by value, variables)
-        # are inputs of the op after the call's tensors, and can have gradients.
-        captures = [(outer, inner) for outer, inner in concrete.graph.captures
-                    if isinstance(outer, (EagerTensor, Variable))]
+        graph = concrete.graph
+        # As in TF, what the function captured are inputs of the op after the call's tensors
+        # and variable arguments: variables and tensors of an enclosing graph (inputs of a
+        # call op too), then eager tensors (which its body holds by value), and can have
+        # gradients.
+        fed = {id(t) for t in concrete.inputs}
+        passed = [(outer, inner) for outer, inner in graph.captures
+                  if isinstance(outer, Variable) or isinstance(outer, SymbolicTensor)
+                  and id(inner) not in fed]
+        self._n_node = len(concrete.inputs) + len(concrete._variable_inputs) + len(passed)
+        captures = passed + [(outer, inner) for outer, inner in graph.captures
+                             if isinstance(outer, EagerTensor)]
         self._captured = tuple(outer for outer, _ in captures)
         # The op's inputs: the call's tensors, its variable arguments, then the captures.
         self._n_tensors = len(concrete.inputs)
@@ -77,8 +95,7 @@ class CallGradient:
         self._trainable = concrete.trainable_variables
         self._n_outputs = len(concrete.outputs)
         # The function's body in the library, which the recorded op names.
-        self.body = FunctionBody(f"__inference_{concrete.name}", concrete.graph,
-                                 concrete.inputs, concrete.outputs)
+        self.body = _body(f"__inference_{concrete.name}", concrete, passed)
         _CALLS[self.body.name] = weakref.ref(self, lambda _, name=self.body.name: _CALLS.pop(
             name, None))
         self._op = _STATEFUL_CALL if self.body.stateful else _CALL
@@ -106,6 +123,11 @@ class CallGradient:
             concrete = self._concrete
             return executor.replay(concrete.graph, [*concrete.inputs, *concrete._variable_inputs],
                                    concrete.outputs, [*tensors, *variables])
+        if mode.forward is None:
+            concrete = self._concrete
+            mode.forward = executor.compile_graph(concrete.graph, concrete.inputs,
+                                                  [*concrete.outputs, *mode.saved],
+                                                  concrete.name)
         flat = []
         for array in mode.forward(*[t._data for t in tensors]):
             t = _new(EagerTensor)
@@ -121,19 +143,73 @@ class CallGradient:
             hold(recorded[0], self)
         return outputs
 
+    def call_traced(self, tensors, variables=(), substitute=None):
+        """The flat outputs of a call made while another graph is built: one call op naming
+        the body (one that also returns the values the gradient keeps, when a tape records
+        the call), as TF makes it. `substitute`: id of a variable the function captured ->
+        the variable the op takes in its place."""
+        ctx = context.get()
+        graph = ctx.graph
+        captured = self._captured
+        if substitute:
+            captured = tuple(substitute.get(id(c), c) for c in captured)
+        inputs = (*tensors, *variables, *captured)
+        recorders = ctx.recorders
+        mode = higher = None
+        if recorders:
+            trainable = [v for v in (*variables, *captured)
+                         if isinstance(v, Variable) and v.trainable]
+            for recorder in recorders:
+                if recorder.watch_accessed_variables:
+                    for v in trainable:
+                        recorder.watch(v)
+            watching = [r for r in recorders if any(id(t) in r.watched for t in inputs)]
+            if watching:
+                higher = len(watching) > 1 or watching[0].persistent
+                mode = self._mode(higher)
+                if mode is None:  # no backward: its ops join the graph, as eagerly
+                    concrete = self._concrete
+                    stand_ins = [c for c in self._captured if id(c) in (substitute or {})]
+                    return executor.replay(
+                        concrete.graph, [*concrete.inputs, *concrete._variable_inputs,
+                                         *stand_ins],
+                        concrete.outputs, [*tensors, *variables,
+                                           *(substitute[id(c)] for c in stand_ins)])
+        body = self.body if mode is None else self._forward_body(mode)
+        add_function(graph, body)
+        node_inputs = inputs[:self._n_node]
+        attrs = {"f": body.name,
+                 "Tin": tuple(resource if isinstance(t, Variable) else t.dtype
+                              for t in node_inputs),
+                 "Tout": tuple(t.dtype for t in body.outputs)}
+        flat = graph.create_op(self._op, node_inputs, attrs)
+        hold(graph, self)  # the gradient finds it by the name of its body
+        outputs = list(flat[:self._n_outputs])
+        if mode is not None:
+            recorded = tuple(flat) if higher else tuple(outputs)
+            attrs = {"f": self.body.name, "Tin": self._tin, "Tout": mode.tout[higher],
+                     "_higher": higher, "_saved": tuple(flat[self._n_outputs:])}
+            for recorder in recorders:
+                recorder.record(self._op, inputs, attrs, recorded)
+        return outputs
+
+    def _forward_body(self, mode):
+        """The body returning the outputs, then the values `mode`'s gradient keeps."""
+        if mode.body is None:
+            body = self.body
+            mode.body = _CallBody(f"__forward_{self._concrete.name}", body.graph, body.inputs,
+                                  [*body.outputs, *mode.saved], body.rebind)
+        return mode.body
+
     def run(self, arrays):
-        """The op's kernel: the output arrays of the function on the tensors' arrays, its
-        variable arguments bound to the variables' handles that follow them."""
-        n, k = self._n_tensors, self._n_variables
-        concrete = self._concrete
-        bound = concrete._bind(arrays[n:n + k])
-        try:
-            return concrete._run(*arrays[:n])
-        finally:
-            concrete._bind(bound)
+        """The op's kernel: the output arrays of the function on the op's input arrays (the
+        handles of its variables among them)."""
+        return self.body.run(*arrays[:self._n_node])
 
     # -- the op's gradient -----------------------------------------------------------
     def _gradient(self, view, *dys):
+        if "_higher" not in view.attrs:  # a call op recorded as it stands in a graph
+            return _body_gradient(self.body, view, dys)
         mode = self._modes[view.attrs["_higher"]]
         wanted = tuple(i for i in mode.sources if view.needs(i))
         backward = mode.backwards.get(wanted)
@@ -142,13 +218,21 @@ class CallGradient:
         saved = view.attrs["_saved"]
         # A backward that reads a variable argument reads the one this call was given.
         start = self._n_tensors
-        bound = self._concrete._bind(
-            [v._handle for v in view.inputs[start:start + self._n_variables]])
-        try:
-            results = backward.function.call_flat(
-                [saved[i] for i in backward.saved] + [dys[i] for i in mode.dy_index])
-        finally:
-            self._concrete._bind(bound)
+        variables = view.inputs[start:start + self._n_variables]
+        flat = [saved[i] for i in backward.saved] + [dys[i] for i in mode.dy_index]
+        if context.get().graph is not None:  # a call op of the backward, in the graph built
+            function = backward.function
+            if function._call_gradient is None:
+                function._call_gradient = CallGradient(function)
+            results = function._call_gradient.call_traced(flat, (), {
+                id(s): v for s, v in zip(self._concrete._variable_inputs, variables)})
+            results = function._pack(results)
+        else:
+            bound = self._concrete._bind([v._handle for v in variables])
+            try:
+                results = backward.function.call_flat(flat)
+            finally:
+                self._concrete._bind(bound)
         grads = [None] * len(view.inputs)
         for i, g in zip(backward.sources, results):
             grads[i] = IndexedSlices(*g) if type(g) is tuple else g
@@ -191,10 +275,8 @@ class CallGradient:
             if not higher or len(saved) == len(exposed):
                 break
             exposed = tuple(saved)
-        forward = executor.compile_graph(concrete.graph, concrete.inputs, [*outputs, *saved],
-                                         concrete.name)
         dy_index = [i for i, t in enumerate((*outputs, *exposed)) if is_differentiable(t)]
-        mode = _Mode(forward, everything, exposed, {id(t): i for i, t in enumerate(saved)},
+        mode = _Mode(saved, everything, exposed, {id(t): i for i, t in enumerate(saved)},
                      dy_index)
         mode.tout = {False: tuple(t.dtype for t in outputs),
                      True: tuple(t.dtype for t in (*outputs, *saved))}
@@ -240,17 +322,19 @@ class CallGradient:
 class _Mode:
     """How calls are recorded: first-order, or with the saved tensors as outputs too.
 
-    `forward` returns the outputs then the saved tensors (`saved_position`:
-    id -> place); `sources` are the op inputs that can have gradients;
+    `forward` (compiled on first need) returns the outputs then the `saved` tensors
+    (`saved_position`: id -> place), as does `body`, the library function of a call op
+    built into a graph; `sources` are the op inputs that can have gradients;
     `dy_index` picks, from the recorded outputs' gradients, those the
     backward functions take.
     """
 
-    __slots__ = ("forward", "sources", "exposed", "saved_position", "dy_index", "backwards",
-                 "tout")
+    __slots__ = ("forward", "saved", "body", "sources", "exposed", "saved_position", "dy_index",
+                 "backwards", "tout")
 
-    def __init__(self, forward, sources, exposed, saved_position, dy_index):
-        self.forward, self.sources, self.exposed = forward, sources, exposed
+    def __init__(self, saved, sources, exposed, saved_position, dy_index):
+        self.forward, self.body, self.saved = None, None, saved
+        self.sources, self.exposed = sources, exposed
         self.saved_position, self.dy_index = saved_position, dy_index
         self.backwards = {}   # wanted sources -> _Backward
 
@@ -264,13 +348,78 @@ class _Backward:
         self.function, self.saved, self.sources = function, saved, sources
 
 
+class _CallBody(FunctionBody):
+    """A traced function's body in the library. Its inputs are the function's, then a
+    resource placeholder for each variable argument, then a placeholder for each capture
+    a call op passes (a variable's a resource one); `rebind` pairs the stand-ins of
+    variables (arguments, or captured from the function a backward differentiates) with
+    the inputs giving their handles when it runs."""
+
+    __slots__ = ("rebind",)
+
+    def __init__(self, base, graph, inputs, outputs, rebind):
+        super().__init__(base, graph, inputs, outputs)
+        self.rebind = rebind
+
+    def run(self, *arrays):
+        if self._run is None:
+            self._run = executor.compile_graph(self.graph, self.inputs, self.outputs,
+                                               self.graph.name)
+        saved = []
+        for stand_in, i in self.rebind:
+            forwarding = stand_in._handle
+            if arrays[i] is not forwarding:
+                saved.append((forwarding, forwarding.target))
+                forwarding.target = arrays[i]
+        try:
+            return self._run(*arrays)
+        finally:
+            for forwarding, target in reversed(saved):
+                forwarding.target = target
+
+
+def _body(base, concrete, captures):
+    """The `_CallBody` of `concrete`, taking the node `captures` ((outer, inner) pairs)."""
+    graph = concrete.graph
+    handles = dict(getattr(graph, "handle_arguments", None) or {})
+    inputs, rebind = list(concrete.inputs), []
+    for v in (*concrete._variable_inputs, *(o for o, _ in captures)):
+        if isinstance(v, Variable):
+            handles[id(v._handle)] = _resource_placeholder(graph, v)
+            if isinstance(v, VariableArgument):
+                rebind.append((v, len(inputs)))
+            inputs.append(handles[id(v._handle)])
+        else:  # a tensor of an enclosing graph: the placeholder it captured
+            inputs.append(next(inner for outer, inner in captures if outer is v))
+    graph.handle_arguments = handles  # the arguments its variables' ops take, written to TF
+    return _CallBody(base, graph, inputs, concrete.outputs, rebind)
+
+
+def _resource_placeholder(graph, variable):
+    """A placeholder of dtype resource standing for `variable`'s handle in a body's signature
+    (its ops use the variable itself; the graph does not list it)."""
+    name = variable.name.split(":")[0].replace("/", "_") + "_resource"
+    op = Operation(graph, None, "Placeholder", name, (), {"dtype": resource,
+                                                          "shape": TensorShape([])}, None)
+    op.outputs = (SymbolicTensor(op, 0, TensorShape([]), resource),)
+    return op.outputs[0]
+
+
 # -- the call ops --------------------------------------------------------------------------
 
 def _call_kernel(xp, *arrays, f, **_):
     call = _CALLS.get(f)
-    if call is None:  # a call read from a GraphDef: its body is a library function
+    if call is None:  # a call read from a GraphDef, or built into a graph: a library function
         return lookup(f).run(*arrays)
     return call().run(arrays)
+
+
+def _inline(op):
+    """The body a call op runs, for the executor to copy in its place."""
+    try:
+        return lookup(op.attrs["f"], op.graph)
+    except LookupError:
+        return None
 
 
 def _call_rule(*inputs, f, _higher=False, _saved=(), **_):
@@ -316,4 +465,5 @@ for _op in (_CALL, _STATEFUL_CALL):
     register_gradient(_op.name)(_call_gradient)
     tf_nodes[_op] = NodeForm(types={}, outputs=("output",), functions=("f",))
     tape_compiler.played_eagerly.add(_op)  # its backward is a traced function already
+    inline_rules[_op] = _inline
 batching_rules[_CALL] = PER_ELEMENT

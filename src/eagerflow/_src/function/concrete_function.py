@@ -3,8 +3,9 @@
 Calls on eager tensors run the compiled program (arrays in, arrays out).
 With a tape recording, a call is one op on the tape, differentiated by a
 backward graph traced once (see `call_gradient`).  While another function
-is being traced, the graph is replayed op by op through `dispatch`, so the
-enclosing graph receives its ops.
+is being traced, a call is one ``PartitionedCall`` (``StatefulPartitionedCall``)
+op of the enclosing graph naming this function's body in its library, as in
+TF; the executor inlines the body when it compiles the enclosing graph.
 """
 import numpy as np
 
@@ -106,6 +107,10 @@ class ConcreteFunction:
                     flat = self._call_gradient.call(tensors, ctx.recorders, variables)
             finally:
                 self._bind(saved)
+        elif ctx.graph is not None:  # one call op in the graph being built, as in TF
+            if self._call_gradient is None:
+                self._call_gradient = CallGradient(self)
+            flat = self._call_gradient.call_traced(tensors, variables)
         else:
             flat = executor.replay(self.graph, [*self.inputs, *self._variable_inputs],
                                    self.outputs, [*tensors, *variables])

@@ -39,7 +39,7 @@ import numpy as np
 from eagerflow._src.autodiff.backprop import hold
 from eagerflow._src.autodiff.tape import (
     GradientTape, UnconnectedGradients, is_differentiable, records, watch_accessed)
-from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.api_export import SymbolicCall, export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
@@ -451,6 +451,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     if parallel_iterations < 1:
         raise TypeError("parallel_iterations must be a positive integer.")
     if context.executing_eagerly():
+        for v in nest.flatten(loop_vars):
+            if isinstance(v, SymbolicTensor) and v.graph.lifts_eager_ops:
+                # a Keras tensor: TF's loop, which has no dispatch support, fails on it
+                raise SymbolicCall(f"A while_loop cannot take {v} as a loop variable.")
         return _eager_while(cond, body, loop_vars, maximum_iterations)
     structure = loop_vars
     flat = [_carried(v) for v in nest.flatten(loop_vars)]
@@ -655,11 +659,15 @@ class _Loop:
         """
         n, inputs = len(self.specs), view.inputs
         kept_grads = dict(zip(self._kept, dys[n + 1:]))
-        dys = [array_ops.zeros_like(o) if d is None and i < n else d
-               for i, (o, d) in enumerate(zip(view.outputs, dys))]
         first = n + self.limited
         captured = inputs[first:]
-        variables = [i for i in range(n) if is_differentiable(inputs[i])]
+        # A variable carried as a loop variable (TF's loops carry what they capture so) is
+        # read by every iteration: its gradient sums over them, as a captured one's does.
+        handles = [i for i in range(n) if isinstance(inputs[i], Variable) and view.needs(i)]
+        variables = [i for i in range(n) if is_differentiable(inputs[i])
+                     and self.specs[i][1] != resource]
+        dys = [array_ops.zeros_like(o) if d is None and i in variables else d
+               for i, (o, d) in enumerate(zip(view.outputs, dys))]
         sources = [j for j, c in enumerate(captured)
                    if is_differentiable(c) and view.needs(first + j)]
         grads = [None] * len(inputs)
@@ -673,9 +681,11 @@ class _Loop:
 
         def step_back(k, var_grads, source_grads):
             k -= 1
-            values = [list_ops.get_item(histories[i], k, shape, dtype) if i in histories
-                      else inputs[i] for i, (shape, dtype) in enumerate(self.specs)]
-            wanted = [values[i] for i in variables] + [captured[j] for j in sources]
+            values = [list_ops.get_item(histories[i], k, shape, dtype)
+                      if i in histories and dtype != resource else inputs[i]
+                      for i, (shape, dtype) in enumerate(self.specs)]
+            wanted = ([values[i] for i in variables] + [captured[j] for j in sources]
+                      + [inputs[i] for i in handles])
             with GradientTape() as tape:
                 tape.watch(wanted)
                 outs = self.step.replay([*values, *captured])
@@ -689,16 +699,16 @@ class _Loop:
                     for a, g in zip(source_grads, found[len(variables):])]
             return k, found[:len(variables)], sums
 
-        start = (count, [dys[i] for i in variables],
-                 [array_ops.zeros_like(captured[j]) for j in sources])
+        summed = [captured[j] for j in sources] + [inputs[i] for i in handles]
+        start = (count, [dys[i] for i in variables], [array_ops.zeros_like(t) for t in summed])
         invariants = (TensorShape([]), [self.specs[i][0] for i in variables],
-                      [captured[j].shape for j in sources])
+                      [t.shape for t in summed])
         _, var_grads, source_grads = while_loop(lambda k, *_: k > 0, step_back, start,
                                                 invariants, name=f"{self.name}_grad")
         for i, g in zip(variables, var_grads):
             grads[i] = g
-        for j, g in zip(sources, source_grads):
-            grads[first + j] = g
+        for j, g in zip([first + j for j in sources] + handles, source_grads):
+            grads[j] = g
         return grads
 
 

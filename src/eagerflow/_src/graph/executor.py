@@ -21,11 +21,13 @@ import itertools
 
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import from_array
+from eagerflow._src.core.dtypes import resource
 from eagerflow._src.core.dispatch import dispatch, kernel_error
 from eagerflow._src.core.registry import RuleTable
 from eagerflow._src.core.variables import _READ, Variable
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
+from eagerflow._src.graph.passes.inline_calls import inlined_operations
 from eagerflow._src.graph.passes.pipeline import optimize
 from eagerflow._src.graph.passes.program import Program
 
@@ -39,9 +41,11 @@ _programs = itertools.count()
 emission_rules = RuleTable("emission", lambda op: True)
 
 
-def needed_operations(graph, outputs):
-    """The operations the outputs depend on, and every stateful one, in creation order."""
-    return eliminate_dead_code(Program.from_graph(graph, [], outputs)).operations
+def needed_operations(graph, outputs, inline=True):
+    """The operations the outputs depend on, and every stateful one, in creation order; the
+    calls of library functions replaced by their bodies' ops unless `inline` is False."""
+    operations = inlined_operations(graph) if inline else graph.get_operations()
+    return eliminate_dead_code(Program(operations, [], outputs)).operations
 
 
 def compile_graph(graph, inputs, outputs, name="graph"):
@@ -87,9 +91,14 @@ class Emitter:
         """Writes the operations `outputs` need, with `inputs` held in `input_names`;
         returns the names holding the outputs."""
         names = {id(t): n for t, n in zip(inputs, input_names)}
+        # A variable whose handle is an argument (a body's) is the handle its op passes in.
+        handles = getattr(graph, "handle_arguments", None) or {}
 
         def ref(t):
             if isinstance(t, Variable):  # by reference: assignments replace the handle's array
+                given = handles.get(id(t._handle))
+                if given is not None and id(given) in names:
+                    return names[id(given)]
                 return self.bind(t._handle, "h")
             try:
                 return names[id(t)]
@@ -211,6 +220,9 @@ def replay(graph, inputs, outputs, values):
     it (a function called inside a function, or traced for its gradient).
     """
     env = {id(t): v for t, v in zip(inputs, values)}
+    for key, given in (getattr(graph, "handle_arguments", None) or {}).items():
+        if id(given) in env:  # a variable whose handle is an argument: the one given for it
+            env[key] = env[id(given)]
     building = context.get().graph
     if building is not None and graph.functions:  # the functions its ops name come along
         building.functions.update(graph.functions)
@@ -223,9 +235,26 @@ def replay(graph, inputs, outputs, values):
         if op.op_def is None:
             continue
         # A variable is itself, unless it stands for a variable argument given in `values`.
-        args = tuple(env.get(id(t), t) if isinstance(t, Variable) else env[id(t)]
-                     for t in op.inputs)
-        result = dispatch(op.op_def, args, op.attrs)
+        args = tuple(env.get(id(t._handle), env.get(id(t), t)) if isinstance(t, Variable)
+                     else env[id(t)] for t in op.inputs)
+        if building is not None and any(getattr(a, "dtype", None) == resource
+                                        and isinstance(a, SymbolicTensor) for a in args):
+            result = _read_through_handle(building, op, args)
+        else:
+            result = dispatch(op.op_def, args, op.attrs)
         for t, v in zip(op.outputs, result if op.op_def.multi else (result,)):
             env[id(t)] = v
     return [env.get(id(t), t) if isinstance(t, Variable) else env[id(t)] for t in outputs]
+
+
+def _read_through_handle(graph, op, args):
+    """`op` added to `graph` on `args`, among which a variable's handle only run time gives
+    (a resource argument of a body read from TF): its rule cannot tell what the variable
+    holds, so its outputs are as `op`'s were; the tapes record it as `dispatch` would."""
+    new = graph._add(op.op_def, op.type, graph.unique_name(op.name),
+                     tuple(graph.capture(a) for a in args), op.attrs,
+                     [(t.shape, t.dtype) for t in op.outputs])
+    result = new.outputs if op.op_def.multi else new.outputs[0]
+    for recorder in context.get().recorders:
+        recorder.record(op.op_def, args, op.attrs, result)
+    return result

@@ -297,8 +297,9 @@ class _Writer:
                               input=["^" + s for s in stateful])
             self.nodes.append(noop)
             returned = {t.op.name for t in outputs if isinstance(t, SymbolicTensor)}
+            before = _ancestors(self.nodes, stateful)  # (a value an effect reads comes first)
             for node in self.nodes:
-                if node.name in returned:
+                if node.name in returned and node.name not in before:
                     node.input.append("^" + noop.name)
         return self.nodes
 
@@ -372,6 +373,19 @@ class _Writer:
         return node
 
 
+def _ancestors(nodes, names):
+    """The names of `names` and of the nodes they depend on (by data or control inputs)."""
+    by_name = {n.name: n for n in nodes}
+    found, stack = set(), list(names)
+    while stack:
+        name = stack.pop()
+        if name in found or name not in by_name:
+            continue
+        found.add(name)
+        stack.extend(ref.lstrip("^").split(":")[0] for ref in by_name[name].input)
+    return found
+
+
 def _const_node(name, array, dtype=None):
     array = np.asarray(array)
     dtype = dtype or _d.from_numpy(array.dtype)
@@ -382,7 +396,7 @@ def _const_node(name, array, dtype=None):
 
 def _ops_of(graph, outputs):
     """The operations to write: the outputs' and every stateful one, in creation order."""
-    return needed_operations(graph, list(outputs))
+    return needed_operations(graph, list(outputs), inline=False)
 
 
 def graph_to_graph_def(graph, add_shapes=False, variables=None):

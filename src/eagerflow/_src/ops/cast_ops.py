@@ -8,7 +8,7 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient, same_shape
@@ -64,13 +64,21 @@ def cast(x, dtype, name=None):
     """
     dtype = _d.as_dtype(dtype)
     x = as_tensor(x)
-    if x.dtype == dtype:
+    if x.dtype == dtype and not _lifted(x):
         return x
     if x.dtype == _d.string or dtype == _d.string:
         raise errors.UnimplementedError(
             None, "Cast", f"Cast {kernel_type_name(x.dtype)} to {kernel_type_name(dtype)} is not "
                           f"supported [Op:Cast]")
     return dispatch(_CAST, (x,), {"DstT": dtype}, name=name)
+
+
+def _lifted(x):
+    """Whether `x` is a tensor of a graph not being built whose ops join it (a Keras tensor
+    outside a layer's call): a cast of it, even to its own dtype, is an op there (a layer, as
+    in tf_keras)."""
+    graph = getattr(x, "graph", None)
+    return getattr(graph, "lifts_eager_ops", False) and context.get().graph is not graph
 
 
 def _bound_in(src, limit, toward):

@@ -1,7 +1,8 @@
 """`optimize`: the passes a traced graph goes through before it is compiled.
 
-Operations that neither the outputs nor a side effect need never run, as in
-TensorFlow's functions. Then each pass runs under its ``tf.config.optimizer``
+Calls of library functions are inlined first (`inlined_operations`), as
+TensorFlow's function optimizer does. Operations that neither the outputs nor a
+side effect need never run, as in TensorFlow's functions. Then each pass runs under its ``tf.config.optimizer``
 switch (on unless set off; all off with ``disable_meta_optimizer``):
 
 * ``constant_folding``: `fold_constants`;
@@ -24,13 +25,14 @@ from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_s
 from eagerflow._src.graph.passes.constant_folding import fold_constants
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
 from eagerflow._src.graph.passes.fusion import fuse_bias_activation
+from eagerflow._src.graph.passes.inline_calls import inlined_operations
 from eagerflow._src.graph.passes.matmul_sums import merge_matmul_sums
 from eagerflow._src.graph.passes.program import Program
 
 
 def optimize(graph, inputs, outputs):
     """The `Program` that runs `graph` from `inputs` to `outputs`, optimized as configured."""
-    program = eliminate_dead_code(Program.from_graph(graph, inputs, outputs))
+    program = eliminate_dead_code(Program(inlined_operations(graph), inputs, outputs))
     for pass_, on in _passes():
         if on:
             program = pass_(program)

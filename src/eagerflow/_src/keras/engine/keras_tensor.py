@@ -64,6 +64,10 @@ class KerasTensor(SymbolicTensor):
     def __hash__(self):
         return id(self)
 
+    def __array__(self, dtype=None, copy=None):
+        # what an API without dispatch support meets when it reads the tensor's value
+        raise TypeError(_not_dispatchable(self))
+
 
 def _operator(name):
     method = getattr(Tensor, name)
@@ -93,17 +97,21 @@ class _KerasGraph(Graph):
         # An op on Keras tensors outside a layer's call: the public function called dispatches
         # to a layer (see `api_export`); an API that cannot dispatch fails as in TF.
         tensor = next(t for t in inputs if isinstance(t, KerasTensor))
-        error = SymbolicCall(
-            f"You are passing {tensor}, an intermediate Keras symbolic input/output, to a TF "
-            f"API that does not allow registering custom dispatchers, such as `tf.cond`, "
-            f"`tf.function`, gradient tapes, or `tf.map_fn`. Keras Functional model "
+        error = SymbolicCall(_not_dispatchable(tensor))
+        error.__suppress_context__ = True  # raised while dispatch handles an AttributeError
+        raise error
+
+
+def _not_dispatchable(tensor):
+    """tf_keras's message for a Keras tensor given to an API that cannot dispatch."""
+    return (f"You are passing {tensor}, an intermediate TF-Keras symbolic input/output, to a "
+            f"TF API that does not allow registering custom dispatchers, such as `tf.cond`, "
+            f"`tf.function`, gradient tapes, or `tf.map_fn`. TF-Keras Functional model "
             f"construction only supports TF API calls that *do* support dispatching, such as "
             f"`tf.math.add` or `tf.reshape`. Other APIs cannot be called directly on symbolic "
             f"Kerasinputs/outputs. You can work around this limitation by putting the "
-            f"operation in a custom Keras layer `call` and calling that layer on this symbolic "
-            f"input/output.")
-        error.__suppress_context__ = True  # raised while dispatch handles an AttributeError
-        raise error
+            f"operation in a custom TF-Keras layer `call` and calling that layer on this "
+            f"symbolic input/output.")
 
 
 def keras_graph():

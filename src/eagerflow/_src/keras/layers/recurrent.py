@@ -13,6 +13,11 @@ kernel holding every gate (Keras's gate order: i, f, c, o for LSTM; z, r, h
 for GRU), then the gates' activations.  Unrolled, the input part runs for
 every step at once, as one matmul before the loop.
 
+`LSTM`, `GRU` (with `reset_after`) and `SimpleRNN` with TensorFlow's conditions
+for its fused kernels (the default activations, a bias, no recurrent dropout,
+not unrolled, no mask) run the whole sequence as one op instead
+(`rnn_ops.fused_rnn`: oneDNN's RNN primitives, or NumPy), with the same values.
+
 >>> layer = tf.keras.layers.LSTM(4, return_sequences=True, return_state=True)
 >>> outputs, h, c = layer(tf.ones((2, 3, 5)))
 >>> outputs.shape, h.shape, c.shape
@@ -24,16 +29,18 @@ import inspect
 
 import numpy as np
 
+from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import (
-    array_ops, cast_ops, linalg_ops, math_ops, nn_ops, reduction_ops)
+    array_ops, cast_ops, linalg_ops, math_ops, nn_ops, reduction_ops, rnn_ops)
 from eagerflow._src.keras import activations, backend, regularizers
 from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.engine.base_layer import Layer
@@ -980,6 +987,24 @@ class RNN(Layer):
                 "Embedding, you can also use the `input_length` argument.\n- If using the "
                 "functional API, specify the time dimension by passing a `shape` or "
                 "`batch_shape` argument to your Input layer.")
+        mode = _fused_mode(self, inputs, mask, constants, steps)
+        if mode is not None:
+            last_output, outputs, states = _fused_call(self, mode, inputs, initial_state,
+                                                       training)
+        else:
+            last_output, outputs, states = self._loop(inputs, mask, training, initial_state,
+                                                      constants, steps)
+        if self.stateful:
+            for variable, state in zip(nest.flatten(self.states), nest.flatten(states)):
+                variable.assign(cast_ops.cast(state, variable.dtype))
+        output = outputs if self.return_sequences else last_output
+        if self.return_state:
+            states = list(states) if isinstance(states, (list, tuple)) else [states]
+            return (list(output) if isinstance(output, (list, tuple)) else [output]) + states
+        return output
+
+    def _loop(self, inputs, mask, training, initial_state, constants, steps):
+        """`rnn` over the cell: ``(last output, outputs in the layer's layout, states)``."""
         # the loop runs time-major: each step's input is then one contiguous slice
         if not self.time_major:
             inputs = nest.map_structure(_swap_batch_time, inputs)
@@ -995,18 +1020,9 @@ class RNN(Layer):
             unroll=self.unroll, time_major=True,
             zero_output_for_mask=self.zero_output_for_mask,
             return_all_outputs=self.return_sequences)
-        if self.stateful:
-            for variable, state in zip(nest.flatten(self.states), nest.flatten(states)):
-                variable.assign(cast_ops.cast(state, variable.dtype))
-        if self.return_sequences:
-            output = outputs if self.time_major else nest.map_structure(_swap_batch_time,
-                                                                        outputs)
-        else:
-            output = last_output
-        if self.return_state:
-            states = list(states) if isinstance(states, (list, tuple)) else [states]
-            return (list(output) if isinstance(output, (list, tuple)) else [output]) + states
-        return output
+        if self.return_sequences and not self.time_major:
+            outputs = nest.map_structure(_swap_batch_time, outputs)
+        return last_output, outputs, states
 
     def reset_states(self, states=None):
         """Sets a stateful layer's states to zeros, or to `states` (NumPy arrays)."""
@@ -1069,6 +1085,65 @@ class RNN(Layer):
     def from_config(cls, config, custom_objects=None):
         config = dict(config)
         return cls(_deserialize(config.pop("cell"), custom_objects), **config)
+
+
+# The built-in cells the fused op computes, by the exact class (a subclass may change the step).
+_FUSED_MODES = {"LSTMCell": "lstm", "GRUCell": "gru", "SimpleRNNCell": "rnn"}
+
+
+def _fused_mode(layer, inputs, mask, constants, steps):
+    """The `rnn_ops.fused_rnn` mode that computes `layer` on `inputs`, or None.
+
+    As TensorFlow's conditions for its fused kernels: a built-in cell with the
+    default activations, a bias, no recurrent dropout (input dropout is applied
+    before), not unrolled, and GRU's `reset_after`. Masked steps run the loop.
+    """
+    cell = layer.cell
+    mode = _FUSED_MODES.get(type(cell).__name__)
+    if (mode is None or type(cell).__module__ != __name__ or mask is not None
+            or constants is not None or layer.unroll or steps == 0 or not cell.use_bias
+            or cell.recurrent_dropout != 0 or cell.activation is not activations.tanh
+            or not isinstance(inputs, Tensor)):
+        return None
+    if mode != "rnn" and cell.recurrent_activation is not activations.sigmoid:
+        return None
+    if mode == "gru" and not cell.reset_after:
+        return None
+    if inputs.shape.rank != 3 or inputs.dtype.name not in ("float32", "float64"):
+        return None
+    return mode
+
+
+def _fused_call(layer, mode, inputs, initial_state, training):
+    """The layer over the whole sequence as one fused op: ``(last output, outputs, states)``,
+    the outputs in the layer's layout; the same values, dropout draws included, as the loop."""
+    cell = layer.cell
+    dtype = inputs.dtype
+    kernel = _read(cell.kernel, dtype)
+    states = [convert_to_tensor(s) for s in nest.flatten(initial_state)]
+    states = [s if s.dtype == dtype else cast_ops.cast(s, dtype) for s in states]
+    input_mask, _ = _step_masks(cell, kernel.shape[0], states[0], training)
+    time_axis = 0 if layer.time_major else 1
+    if input_mask is not None:  # one mask for every step, as the loop's
+        inputs = math_ops.multiply(inputs, array_ops.expand_dims(input_mask, time_axis))
+    if layer.go_backwards:  # the loop's outputs then come in the order it read the steps
+        inputs = array_ops.reverse(inputs, [time_axis])
+    results = rnn_ops.fused_rnn(
+        inputs, kernel, _read(cell.recurrent_kernel, dtype), _read(cell.bias, dtype), *states,
+        mode=mode, time_major=layer.time_major)
+    new_states = list(results[1:-1])
+    return new_states[0], results[0], new_states
+
+
+def _vjp(fn, args, output_grads):
+    """Reverse mode through `fn` at `args`, weighted by `output_grads` (for `rnn_ops.vjp`)."""
+    with GradientTape() as tape:
+        tape.watch(args)
+        outputs = fn(*args)
+    return tape.gradient(outputs, args, output_gradients=output_grads)
+
+
+rnn_ops.vjp = _vjp
 
 
 def _is_shape(value):

@@ -30,6 +30,7 @@ the TF 1 function TF dispatches through (``tf.transpose`` makes
 ('TFOpLambda', 'math.truediv', 0)
 """
 import inspect
+import sys
 import types
 
 from eagerflow._src.backend import api_export
@@ -190,11 +191,33 @@ def _index():
     return _the_index
 
 
+# TF's functions without dispatch support: tf_keras makes no layer of them, and they fail on
+# Keras tensors (those that first build a TypeSpec of each argument say so).
+_UNDISPATCHED = frozenset({
+    "compat.v1.wrap_function", "constant", "custom_gradient", "debugging.is_numeric_tensor",
+    "device", "dtypes.as_dtype", "executing_eagerly", "function", "get_static_value",
+    "grad_pass_through", "gradients", "graph_util.import_graph_def", "init_scope", "is_tensor",
+    "linalg.slogdet", "map_fn", "random.create_rng_state", "random.get_global_generator",
+    "random.set_global_generator", "random.set_seed", "recompute_grad",
+    "register_tensor_conversion_function", "signal.irfft", "signal.irfft2d", "signal.irfft3d",
+    "signal.rfft", "signal.rfft2d", "signal.rfft3d", "switch_case", "vectorized_map",
+    "while_loop"})
+_BUILDS_TYPE_SPECS = frozenset({"map_fn", "while_loop"})
+
+
 def _dispatch(function, arguments):
     """The dispatcher of calls on Keras tensors (see `api_export.dispatch_call`): the outputs
-    of a `TFOpLambda` of `function` called on `arguments` ({parameter: value})."""
-    if not any(keras_tensor.is_keras_tensor(t) for t in nest.flatten(list(arguments.values()))):
-        return NotImplemented
+    of a `TFOpLambda` of `function` called on `arguments` ({parameter: value}); for a
+    function TF does not dispatch, or a Keras tensor out of the arguments' reach, TF's
+    TypeError (a plain one: the `SymbolicCall` being handled stays internal)."""
+    tensors = [t for t in nest.flatten(list(arguments.values()))
+               if keras_tensor.is_keras_tensor(t)]
+    name = api_export.canonical_name(function)
+    if tensors and name in _BUILDS_TYPE_SPECS:
+        raise TypeError(f"Could not build a TypeSpec for {tensors[0]} of unsupported type "
+                        f"{type(tensors[0])}.") from None
+    if not tensors or name in _UNDISPATCHED:
+        raise TypeError(*sys.exc_info()[1].args) from None
     args, kwargs = _arguments(_signature(function), arguments)
     return TFOpLambda(function)(*args, **kwargs)
 

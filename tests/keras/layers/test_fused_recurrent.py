@@ -1,0 +1,332 @@
+"""LSTM, GRU and SimpleRNN layers run as one fused op (oneDNN, or NumPy's whole-sequence
+kernel): the same values and gradients as the step loop (`unroll=True` runs the loop)."""
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import eagerflow as tf
+from eagerflow import errors
+from tests.internals import onednn, rnn_ops
+
+LAYERS = {"lstm": tf.keras.layers.LSTM, "gru": tf.keras.layers.GRU,
+          "rnn": tf.keras.layers.SimpleRNN}
+RTOL, ATOL = 2e-5, 2e-6
+
+
+@pytest.fixture(params=[True, False], ids=["onednn", "numpy"])
+def path(request):
+    if request.param and not onednn.enabled():
+        pytest.skip("oneDNN is not available here")
+    onednn.set_enabled(request.param)
+    yield request.param
+    onednn.set_enabled(None)
+
+
+def _data(*shape, seed=0):
+    return np.random.default_rng(seed).uniform(-1, 1, shape).astype(np.float32)
+
+
+def _pair(kind, features, units=3, **kwargs):
+    """A layer and its loop twin with the same weights."""
+    fused, loop = LAYERS[kind](units, **kwargs), LAYERS[kind](units, unroll=True, **kwargs)
+    for layer in (fused, loop):
+        layer.build((None, None, features) if not kwargs.get("stateful") else
+                    (kwargs.get("batch_size", 2), None, features))
+    rng = np.random.default_rng(5)
+    loop.set_weights([rng.uniform(-0.7, 0.7, w.shape).astype(np.float32)
+                      for w in fused.get_weights()])
+    fused.set_weights(loop.get_weights())
+    return fused, loop
+
+
+def _run(layer, x, states=None, **call):
+    """Outputs and gradients of a weighting of every output, wrt inputs, weights and
+    initial states."""
+    x = tf.constant(x)
+    states = None if states is None else [tf.constant(s) for s in states]
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        if states is not None:
+            tape.watch(states)
+            out = layer(x, initial_state=states, **call)
+        else:
+            out = layer(x, **call)
+        out = out if isinstance(out, list) else [out]
+        loss = sum(tf.reduce_sum(o * o * (k + 1.0)) for k, o in enumerate(out))
+    sources = [x] + layer.trainable_variables + (states or [])
+    grads = tape.gradient(loss, sources)
+    return [o.numpy() for o in out] + [g.numpy() for g in grads]
+
+
+def _assert_same(got, want):
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=RTOL, atol=ATOL)
+
+
+def _op_types(fn, *specs):
+    return {op.type for op in fn.get_concrete_function(*specs).graph.get_operations()}
+
+
+@pytest.mark.parametrize("kind", sorted(LAYERS))
+@pytest.mark.parametrize("options", [
+    {}, {"return_sequences": True}, {"return_state": True},
+    {"return_sequences": True, "return_state": True, "go_backwards": True},
+    {"go_backwards": True}, {"time_major": True, "return_sequences": True}],
+    ids=["last", "sequences", "state", "sequences-state-backwards", "backwards", "time_major"])
+def test_values_and_gradients_equal_the_loop(path, kind, options):
+    if kind == "rnn" and options.get("time_major"):
+        pytest.skip("SimpleRNN takes no time_major argument")
+    fused, loop = _pair(kind, 4, **options)
+    x = _data(3, 5, 4)
+    _assert_same(_run(fused, x), _run(loop, x))
+
+
+@pytest.mark.parametrize("kind", sorted(LAYERS))
+def test_gradients_reach_the_initial_states(path, kind):
+    fused, loop = _pair(kind, 2, return_sequences=True, return_state=True)
+    x = _data(2, 4, 2)
+    states = [_data(2, 3, seed=s) for s in range(2 if kind == "lstm" else 1)]
+    _assert_same(_run(fused, x, states), _run(loop, x, states))
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(sorted(LAYERS)), batch=st.integers(1, 4), steps=st.integers(1, 6),
+       features=st.integers(1, 4), units=st.integers(1, 5), sequences=st.booleans())
+def test_shapes(path, kind, batch, steps, features, units, sequences):
+    fused, loop = _pair(kind, features, units, return_sequences=sequences)
+    x = _data(batch, steps, features, seed=batch * steps)
+    _assert_same(_run(fused, x), _run(loop, x))
+
+
+def test_the_kernels_say_which_path_ran(path):
+    x, h = tf.constant(_data(2, 3, 4)), tf.zeros((2, 2))
+    workspace = rnn_ops.fused_rnn(x, _data(4, 8), _data(2, 8), _data(8), h, h, mode="lstm")[-1]
+    assert workspace.dtype == tf.uint8 and workspace.numpy()[-1] == (1 if path else 0)
+
+
+def test_bidirectional(path):
+    x = _data(2, 5, 3)
+    layers = {}
+    for unroll in (False, True):
+        tf.keras.utils.set_random_seed(3)
+        layers[unroll] = tf.keras.layers.Bidirectional(
+            tf.keras.layers.LSTM(4, return_sequences=True, unroll=unroll))
+        layers[unroll].build((None, 5, 3))
+    layers[False].set_weights(layers[True].get_weights())
+    _assert_same(_run(layers[False], x), _run(layers[True], x))
+    gru = tf.keras.layers.Bidirectional(tf.keras.layers.GRU(2), merge_mode="sum")
+    loop = tf.keras.layers.Bidirectional(tf.keras.layers.GRU(2, unroll=True), merge_mode="sum")
+    gru.build((None, 5, 3))
+    loop.build((None, 5, 3))
+    loop.set_weights(gru.get_weights())
+    _assert_same(_run(gru, x), _run(loop, x))
+
+
+def test_masks_run_the_loop_with_its_results(path):
+    x = _data(3, 5, 2)
+    mask = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1], [1, 0, 1, 1, 0]], bool)
+    fused, loop = _pair("lstm", 2, return_sequences=True, return_state=True)
+    _assert_same(_run(fused, x, mask=tf.constant(mask)), _run(loop, x, mask=tf.constant(mask)))
+    run = tf.function(lambda x: fused(x, mask=tf.constant(mask)))
+    assert "_FusedRNN" not in _op_types(run, tf.TensorSpec([3, 5, 2], tf.float32))
+
+
+def test_stateful(path):
+    fused, loop = _pair("gru", 2, stateful=True, batch_size=2, return_sequences=True)
+    fused.reset_states()
+    loop.reset_states()
+    for step in range(3):
+        x = tf.constant(_data(2, 3, 2, seed=step))
+        np.testing.assert_allclose(fused(x).numpy(), loop(x).numpy(), rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(fused.states[0].numpy(), loop.states[0].numpy(), rtol=RTOL,
+                                   atol=ATOL)
+    assert np.abs(fused.states[0].numpy()).sum() > 0
+
+
+def test_input_dropout_draws_the_loop_masks(path):
+    fused, loop = _pair("lstm", 3, dropout=0.4)
+    x = _data(4, 5, 3)
+    results = []
+    for layer in (fused, loop):
+        tf.keras.utils.set_random_seed(11)
+        results.append(_run(layer, x, training=True))
+    _assert_same(*results)
+
+
+def test_in_function_with_unknown_dims(path):
+    fused, loop = _pair("lstm", 4, return_sequences=True, return_state=True)
+    spec = tf.TensorSpec([None, None, 4], tf.float32)
+
+    @tf.function(input_signature=[spec])
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            out = fused(x)
+            loss = tf.reduce_sum(out[0] ** 2) + tf.reduce_sum(out[2])
+        return out + tape.gradient(loss, [x] + fused.trainable_variables)
+
+    assert "_FusedRNN" in _op_types(step) and "_FusedRNNGrad" in _op_types(step)
+    x = tf.constant(_data(3, 6, 4))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = loop(x)
+        loss = tf.reduce_sum(out[0] ** 2) + tf.reduce_sum(out[2])
+    want = out + tape.gradient(loss, [x] + loop.trainable_variables)
+    _assert_same([t.numpy() for t in step(x)], [t.numpy() for t in want])
+
+
+@pytest.mark.parametrize("kind", sorted(LAYERS))
+def test_second_derivatives(path, kind):
+    fused, loop = _pair(kind, 2)
+    x = tf.constant(_data(2, 4, 2))
+    results = []
+    for layer in (fused, loop):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(layer(x) ** 2)
+            penalty = tf.reduce_sum(inner.gradient(y, x) ** 2)
+        results.append([g.numpy() for g in outer.gradient(penalty,
+                                                          [x] + layer.trainable_variables)])
+    _assert_same(*results)
+
+
+def test_second_derivatives_through_a_traced_gradient(path):
+    fused, loop = _pair("lstm", 3)
+    x = tf.constant(_data(2, 4, 3))
+    results = []
+    for layer in (fused, loop):
+        @tf.function
+        def gradient(x, layer=layer):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.reduce_sum(layer(x) ** 2)
+            return tape.gradient(y, x)
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            penalty = tf.reduce_sum(gradient(x) ** 2)
+        results.append([g.numpy() for g in outer.gradient(penalty,
+                                                          [x] + layer.trainable_variables)])
+    _assert_same(*results)
+
+
+def test_backward_after_switching_paths():
+    if not onednn.enabled():
+        pytest.skip("oneDNN is not available here")
+    fused, loop = _pair("lstm", 2, return_sequences=True)
+    x = tf.constant(_data(2, 4, 2))
+    try:
+        for first, second in ((True, False), (False, True)):
+            onednn.set_enabled(first)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.reduce_sum(fused(x) ** 2)
+            onednn.set_enabled(second)
+            got = tape.gradient(y, [x] + fused.trainable_variables)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.reduce_sum(loop(x) ** 2)
+            want = tape.gradient(y, [x] + loop.trainable_variables)
+            _assert_same([g.numpy() for g in got], [g.numpy() for g in want])
+    finally:
+        onednn.set_enabled(None)
+
+
+def test_fit_gives_the_losses_of_the_loop(path):
+    x, y = _data(32, 6, 3), np.random.default_rng(2).integers(0, 4, 32)
+    losses = []
+    for unroll in (False, True):
+        tf.keras.utils.set_random_seed(7)
+        model = tf.keras.Sequential([tf.keras.layers.LSTM(5, unroll=unroll),
+                                     tf.keras.layers.Dense(4)])
+        model.compile(optimizer=tf.keras.optimizers.Adam(0.05),
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        history = model.fit(x, y, batch_size=8, epochs=3, verbose=0, shuffle=False)
+        losses.append(history.history["loss"])
+    np.testing.assert_allclose(losses[0], losses[1], rtol=1e-4)
+    assert losses[0][-1] < losses[0][0]
+
+
+def test_float64_runs_fused_on_numpy(path):
+    fused, loop = _pair("gru", 2, dtype="float64")
+    x = _data(2, 3, 2).astype(np.float64)
+    got, want = _run(fused, x), _run(loop, x)
+    for g, w in zip(got, want):
+        assert g.dtype == np.float64
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("kind, kwargs", [
+    ("gru", {"reset_after": False}), ("lstm", {"recurrent_dropout": 0.2}),
+    ("lstm", {"activation": "relu"}), ("gru", {"recurrent_activation": "hard_sigmoid"}),
+    ("rnn", {"use_bias": False}), ("lstm", {"unroll": True})])
+def test_other_configurations_run_the_loop(kind, kwargs):
+    layer = LAYERS[kind](2, **kwargs)
+    run = tf.function(lambda x: layer(x, training=True))
+    assert "_FusedRNN" not in _op_types(run, tf.TensorSpec([2, 3, 2], tf.float32))
+    default = LAYERS[kind](2)
+    run = tf.function(lambda x: default(x))
+    assert "_FusedRNN" in _op_types(run, tf.TensorSpec([2, 3, 2], tf.float32))
+
+
+def test_graph_def_export_says_it_cannot():
+    layer = tf.keras.layers.LSTM(2)
+    run = tf.function(lambda x: layer(x))
+    graph = run.get_concrete_function(tf.TensorSpec([None, 3, 2], tf.float32)).graph
+    with pytest.raises(errors.UnimplementedError, match="no CPU op for a fused recurrent layer"):
+        graph.as_graph_def()
+
+
+def test_threads(path):
+    fused, loop = _pair("lstm", 3, return_sequences=True)
+    inputs = [_data(2 + k % 3, 4, 3, seed=k) for k in range(8)]
+    want = [_run(loop, x) for x in inputs]
+    got = [None] * len(inputs)
+
+    def work(k):
+        got[k] = _run(fused, inputs[k])
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(len(inputs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for g, w in zip(got, want):
+        _assert_same(g, w)
+
+
+def test_shape_errors_name_the_op():
+    x, h = tf.zeros((2, 3, 4)), tf.zeros((2, 2))
+    with pytest.raises(errors.InvalidArgumentError, match=r"kernel must be \[input_size, 4 \* units\] = \[4,8\], got \[5,8\] \[Op:_FusedRNN\]"):
+        rnn_ops.fused_rnn(x, tf.zeros((5, 8)), tf.zeros((2, 8)), tf.zeros((8,)), h, h)
+    with pytest.raises(errors.InvalidArgumentError, match="h0 must be"):
+        rnn_ops.fused_rnn(x, tf.zeros((4, 6)), tf.zeros((2, 6)), tf.zeros((2, 6)),
+                          tf.zeros((3, 2)), mode="gru")
+    with pytest.raises(errors.InvalidArgumentError, match="0 time steps"):
+        rnn_ops.fused_rnn(tf.zeros((2, 0, 4)), tf.zeros((4, 2)), tf.zeros((2, 2)),
+                          tf.zeros((2,)), h, mode="rnn")
+
+
+def test_empty_batch(path):
+    fused, loop = _pair("lstm", 2, return_sequences=True)
+    x = np.zeros((0, 3, 2), np.float32)
+    assert fused(x).shape == (0, 3, 3)
+    np.testing.assert_array_equal(fused(x).numpy(), loop(x).numpy())
+
+
+def test_gradient_op_never_hands_oneDNN_a_foreign_workspace(path):
+    args = [tf.constant(a) for a in (_data(2, 3, 4), _data(4, 8), _data(2, 8), _data(8),
+                                     _data(2, 2, seed=1), _data(2, 2, seed=2))]
+    outputs = rnn_ops.fused_rnn(*args, mode="lstm")
+    other = rnn_ops.fused_rnn(tf.zeros((2, 5, 4)), *args[1:], mode="lstm")[-1]
+    grads = [tf.ones_like(o) for o in outputs[:-1]]
+    attrs = {"mode": "lstm", "time_major": False}
+    want = rnn_ops.dispatch(rnn_ops._FUSED_RNN_GRAD,
+                            tuple(args + list(outputs) + grads), attrs)
+    got = rnn_ops.dispatch(rnn_ops._FUSED_RNN_GRAD,
+                           tuple(args + list(outputs[:-1]) + [other] + grads), attrs)
+    _assert_same([g.numpy() for g in got], [w.numpy() for w in want])
