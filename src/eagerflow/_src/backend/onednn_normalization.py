@@ -5,9 +5,10 @@ TensorFlow's layout (channels last or first, 4-D or 5-D) and return the
 results, or None where oneDNN is off or has no kernel for the case: the
 caller's NumPy code runs then, as it does for channels-first data (oneDNN's
 kernel for it is slower than NumPy's) except a single example's in training:
-Keras's layer normalization, which oneDNN's layer normalization kernel runs. oneDNN sees channels-last data as
-(batch, channels, *spatial) through the arrays' strides. It gives the batch statistics with the
-biased variance; the caller derives the running statistics from them.
+Keras's layer normalization, which oneDNN's layer normalization kernel runs.
+oneDNN sees channels-last data as (batch, channels, *spatial) through the
+arrays' strides. It gives the batch statistics with the biased variance; the
+caller derives the running statistics from them.
 """
 import ctypes
 
@@ -53,12 +54,13 @@ def _layer_norm(backward, rows, epsilon):
 
     def build():
         try:
+            attr = onednn.attributes()  # kept alive while the descriptors are made
             data = onednn.describe(rows, np.float32, onednn.plain_strides(rows, np.float32))
             stats = onednn.describe(rows[:1], np.float32, (4,))
             forward_pd = onednn._Handle("dnnl_primitive_desc_destroy")
             onednn.lib().dnnl_layer_normalization_forward_primitive_desc_create(
                 ctypes.byref(forward_pd.value), onednn._engine, api.FORWARD_TRAINING,
-                data.handle, data.handle, stats.handle, epsilon, 0, None)
+                data.handle, data.handle, stats.handle, epsilon, 0, attr.value)
             vectors = {api.ARG_MEAN: stats, api.ARG_VARIANCE: stats}
             if not backward:
                 return onednn.Primitive(forward_pd, {api.ARG_SRC: data, api.ARG_DST: data,
@@ -66,7 +68,8 @@ def _layer_norm(backward, rows, epsilon):
             pd = onednn._Handle("dnnl_primitive_desc_destroy")
             onednn.lib().dnnl_layer_normalization_backward_primitive_desc_create(
                 ctypes.byref(pd.value), onednn._engine, api.BACKWARD_DATA, data.handle,
-                data.handle, data.handle, stats.handle, epsilon, 0, forward_pd.value, None)
+                data.handle, data.handle, stats.handle, epsilon, 0, forward_pd.value,
+                attr.value)
             plain = {api.ARG_SRC: data, api.ARG_DIFF_DST: data, api.ARG_DIFF_SRC: data,
                      **vectors}
             return onednn.Primitive(pd, plain, keep=(data, stats, forward_pd))
@@ -124,10 +127,10 @@ def _flags(training):
 
 
 def _forward_pd(prop, data, epsilon, flags):
-    pd = onednn._Handle("dnnl_primitive_desc_destroy")
+    pd, attr = onednn._Handle("dnnl_primitive_desc_destroy"), onednn.attributes()
     onednn.lib().dnnl_batch_normalization_forward_primitive_desc_create(
         ctypes.byref(pd.value), onednn._engine, prop, data.handle, data.handle, epsilon, flags,
-        None)
+        attr.value)
     return pd
 
 
@@ -137,6 +140,7 @@ def _primitive(backward, shape, channels_first, epsilon, training):
 
     def build():
         try:
+            attr = onednn.attributes()  # kept alive while the descriptors are made
             data = _describe(shape, channels_first)
             flags = _flags(training)
             prop = api.FORWARD_TRAINING if training or backward else api.FORWARD_INFERENCE
@@ -149,7 +153,7 @@ def _primitive(backward, shape, channels_first, epsilon, training):
             pd = onednn._Handle("dnnl_primitive_desc_destroy")
             onednn.lib().dnnl_batch_normalization_backward_primitive_desc_create(
                 ctypes.byref(pd.value), onednn._engine, api.BACKWARD, data.handle, data.handle,
-                data.handle, epsilon, flags, forward_pd.value, None)
+                data.handle, epsilon, flags, forward_pd.value, attr.value)
             plain = {api.ARG_SRC: data, api.ARG_DIFF_DST: data, api.ARG_DIFF_SRC: data,
                      api.ARG_DIFF_SCALE: None, api.ARG_DIFF_SHIFT: None, **vectors}
             return onednn.Primitive(pd, plain, keep=(data, forward_pd))

@@ -48,22 +48,24 @@ def _describe(shape, channels_first):
 
 
 def _forward_pd(prop, algorithm, src, dst, ksize, strides, pads):
-    pd = onednn._Handle("dnnl_primitive_desc_destroy")
+    pd, attr = onednn._Handle("dnnl_primitive_desc_destroy"), onednn.attributes()
     nd = len(ksize)
     onednn.lib().dnnl_pooling_forward_primitive_desc_create(
         ctypes.byref(pd.value), onednn._engine, prop, algorithm, src.handle, dst.handle,
         onednn.dims(strides), onednn.dims(ksize), onednn.dims([0] * nd),
-        onednn.dims([b for b, _ in pads]), onednn.dims([a for _, a in pads]), None)
+        onednn.dims([b for b, _ in pads]), onednn.dims([a for _, a in pads]),
+        attr.value)
     return pd
 
 
 def _backward_pd(algorithm, diff_src, diff_dst, ksize, strides, pads, hint):
-    pd = onednn._Handle("dnnl_primitive_desc_destroy")
+    pd, attr = onednn._Handle("dnnl_primitive_desc_destroy"), onednn.attributes()
     nd = len(ksize)
     onednn.lib().dnnl_pooling_backward_primitive_desc_create(
         ctypes.byref(pd.value), onednn._engine, algorithm, diff_src.handle, diff_dst.handle,
         onednn.dims(strides), onednn.dims(ksize), onednn.dims([0] * nd),
-        onednn.dims([b for b, _ in pads]), onednn.dims([a for _, a in pads]), hint.value, None)
+        onednn.dims([b for b, _ in pads]), onednn.dims([a for _, a in pads]), hint.value,
+        attr.value)
     return pd
 
 
