@@ -115,11 +115,14 @@ def main(cases, script, reps=5):
     """Times every case in every library; prints per-op times and ratios to NumPy.
 
     ``--cases a,b`` runs only those cases; ``--load`` runs everything while other
-    processes keep every core busy (the loops stop with the benchmark).
+    processes keep every core busy (the loops stop with the benchmark); ``--rounds n``
+    times the libraries n times in turn and shows the medians.
     """
     p = argparse.ArgumentParser()
     p.add_argument("--reps", type=int, default=reps)
     p.add_argument("--cases", help="comma-separated case names (default: all)")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="time every library this many times in turn; medians are shown")
     p.add_argument("--load", action="store_true",
                    help="keep every core busy with other processes while timing")
     p.add_argument("--tf-only", action="store_true", help=argparse.SUPPRESS)
@@ -140,16 +143,27 @@ def main(cases, script, reps=5):
     return _run(cases, script, args)
 
 
+def _median(values):
+    """The median of the rounds' times, or the first round's message where one failed."""
+    times = [v for v in values if isinstance(v, float)]
+    return statistics.median(times) if len(times) == len(values) else values[0]
+
+
 def _run(cases, script, args):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_SRC, os.environ.get(
         "PYTHONPATH")])))
     cold = subprocess.run([sys.executable, "-X", "importtime", "-c", "import eagerflow"],
                           capture_output=True, text=True, env=env).stderr.splitlines()
     print(f"import eagerflow: {int(cold[-1].split('|')[1]) / 1e6:.3f} s (cold, -X importtime)")
-    results = {name: measure(cases, lib, make, args.reps) for name, lib, make in libraries()}
-    tf_results = tensorflow_results(cases, script, args.reps)
-    if tf_results is not None:
-        results["tensorflow"] = tf_results
+    rounds = []
+    for _ in range(args.rounds):  # libraries in turn, so that a changing load hits each
+        results = {name: measure(cases, lib, make, args.reps) for name, lib, make in libraries()}
+        tf_results = tensorflow_results(cases, script, args.reps)
+        if tf_results is not None:
+            results["tensorflow"] = tf_results
+        rounds.append(results)
+    results = {name: {case: _median([r[name].get(case) for r in rounds])
+                      for case in rounds[0][name]} for name in rounds[0]}
     for case in cases:
         floor = results["numpy"].get(case)
         print(f"{case}:")
