@@ -57,3 +57,4 @@ from eagerflow._src.ops.logging_ops import tensor_text
 from eagerflow._src.ops.reduction_ops import unbroadcast
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 from eagerflow._src.ops.slicing import getitem
+from eagerflow._src.backend import threads

@@ -32,6 +32,7 @@ import warnings
 import numpy
 
 from eagerflow._src.backend import onednn_api as api
+from eagerflow._src.backend import threads
 
 _DTYPES = {numpy.dtype(numpy.float32): api.F32, numpy.dtype(numpy.float16): api.F16,
            numpy.dtype(numpy.int32): api.S32, numpy.dtype(numpy.int8): api.S8,
@@ -332,6 +333,10 @@ def cached(key, build):
     `build` raising `Unsupported` is remembered as None, so that a configuration
     oneDNN cannot run costs one attempt. The least recently used go first.
     """
+    # a primitive runs on the OpenMP threads it was built for: one while other processes
+    # keep the cores busy, the thread budget otherwise
+    n = threads.for_primitive()
+    key = (*key, n) if isinstance(key, tuple) else (key, n)
     primitive = _cache.get(key, _MISSING)
     if primitive is _MISSING:
         try:

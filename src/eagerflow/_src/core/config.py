@@ -7,6 +7,7 @@ accepted and remembered so programs that set them run unchanged.
 [PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]
 """
 from eagerflow._src import backend
+from eagerflow._src.backend import threads
 from eagerflow._src.backend.api_export import export
 
 list_physical_devices = backend.list_physical_devices
@@ -54,7 +55,9 @@ def get_memory_growth(device):
 
 @export("config.threading.set_intra_op_parallelism_threads")
 def set_intra_op_parallelism_threads(num_threads):
+    """Caps the threads of one op's kernel: NumPy's BLAS and oneDNN's OpenMP (0: every core)."""
     _settings["intra_op_parallelism_threads"] = int(num_threads)
+    threads.set_budget(int(num_threads))
 
 
 @export("config.threading.get_intra_op_parallelism_threads")
@@ -64,6 +67,7 @@ def get_intra_op_parallelism_threads():
 
 @export("config.threading.set_inter_op_parallelism_threads")
 def set_inter_op_parallelism_threads(num_threads):
+    """Remembered: ops run one at a time here, each on the intra-op budget."""
     _settings["inter_op_parallelism_threads"] = int(num_threads)
 
 

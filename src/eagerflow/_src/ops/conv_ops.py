@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from eagerflow._src.backend import onednn_conv
+from eagerflow._src.backend import onednn_conv, onednn_pooling
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -340,7 +340,7 @@ def _widen(xp, a, grid, buf=None):
 
 def _by_channel(a):
     """Channels-last `a` viewed as ``(channels, positions)``."""
-    return a.reshape(-1, a.shape[-1]).T
+    return a.reshape(math.prod(a.shape[:-1]), a.shape[-1]).T  # -1 fails on zero channels
 
 
 def _fold(xp, cols, dx, ksize, strides, dilations, pads):
@@ -675,11 +675,18 @@ def _avg_windows(xp, x, ksize, strides, pads):
                                  total.dtype)
 
 
-def _pool_kernel(window_op):
+def _pool_kernel(window_op, average=None):
+    """A pooling kernel around channels-last ``window_op``; on oneDNN first where it runs
+    (`average`: True or False for average or max pooling, None for NumPy only)."""
     def kernel(xp, x, ksize, strides, padding, data_format, explicit_paddings=()):
-        _, pads = _pool_geometry(list(x.shape), ksize, strides, padding, explicit_paddings,
-                                 data_format)
+        dims, pads = _pool_geometry(list(x.shape), ksize, strides, padding, explicit_paddings,
+                                    data_format)
         nd = len(ksize) - 2
+        if average is not None and xp is np:
+            y = onednn_pooling.pool(average, x, dims, _spatial(ksize, data_format),
+                                    _spatial(strides, data_format), pads, data_format)
+            if y is not None:
+                return y
         y = window_op(xp, _to_last(xp, x, nd, data_format), _spatial(ksize, data_format),
                       _spatial(strides, data_format), pads)
         return _from_last(xp, y, x.shape[:-nd - 1], nd, data_format)
@@ -687,17 +694,64 @@ def _pool_kernel(window_op):
 
 
 def _first_maxima(xp, x, ksize, strides, pads):
-    """Per kernel position, where it holds its window's maximum first among ties (padding
-    and NaN compared as in `_max_windows`): where the window's gradient goes."""
-    taps = _max_taps(xp, x, ksize, strides, pads)
-    top = _accumulate(xp, xp.maximum, taps)
-    seen = xp.zeros(top.shape, bool)
-    firsts = []
-    for tap in taps:
-        hit = tap == top
-        firsts.append(hit > seen)
-        seen |= hit
-    return firsts
+    """Per kernel position, whether it holds its window's gradient, routed as TensorFlow
+    does: to the window's first real element, passed on to each later one strictly greater.
+    NaN is never greater, but keeps the gradient when it comes first; padding never does,
+    so a window of -inf still sends its gradient to a real element."""
+    lowest = _d.from_numpy(x.dtype).min
+    if x.size and x.min() > lowest:  # no NaN, and padding (lowest) never ties a maximum:
+        taps = _window_taps(xp, x, ksize, strides, pads, lowest)  # each window's first
+        top = _accumulate(xp, xp.maximum, taps)                   # maximum, found faster
+        seen = xp.zeros(top.shape, bool)
+        firsts = []
+        for tap in taps:
+            hit = tap == top
+            firsts.append(hit > seen)
+            seen |= hit
+        return firsts
+    taps = _window_taps(xp, x, ksize, strides, pads)
+    padded = any(any(p) for p in pads)
+    real = _window_taps(xp, xp.ones(x.shape, bool), ksize, strides, pads, False) if padded \
+        else None
+    best = xp.array(taps[0])
+    owner = xp.zeros(best.shape, xp.int16 if len(taps) < 1 << 15 else xp.intp)
+    held = xp.array(real[0]) if padded else None
+    for i, tap in enumerate(taps[1:], 1):
+        take = best < tap
+        if padded:
+            take |= ~held
+            take &= real[i]
+            held |= real[i]
+        xp.copyto(best, tap, where=take)
+        xp.copyto(owner, i, where=take)
+    if padded:  # a window of padding alone (a spare one of `_max_scatter`) has no owner
+        return [(owner == i) & held for i in range(len(taps))]
+    return [owner == i for i in range(len(taps))]
+
+
+def _equal_maxima(xp, x, y, ksize, strides, pads, first):
+    """Per kernel position, where it holds the pooled value `y` of its window (padding
+    never does): only the `first` of each window, as both MaxPoolGradGrad ops route; or,
+    as MaxPool3DGrad, every element within 1e-5 of it (so never an infinite one)."""
+    padded = any(any(p) for p in pads)
+    real = _window_taps(xp, xp.ones(x.shape, bool), ksize, strides, pads, False) if padded \
+        else None
+    near = None if first else xp.asarray(1e-5, x.dtype)
+    masks, seen = [], None
+    for i, tap in enumerate(_window_taps(xp, x, ksize, strides, pads)):
+        if first:
+            hit = tap == y
+        else:
+            with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: no match
+                hit = xp.abs(tap - y) < near
+        if padded:
+            hit &= real[i]
+        if first:
+            masks.append(hit if seen is None else hit > seen)
+            seen = hit if seen is None else seen | hit
+        else:
+            masks.append(hit)
+    return masks
 
 
 def _masked_bits(a, mask):
@@ -710,7 +764,8 @@ def _masked_bits(a, mask):
 # op's outputs in the graph, but find the maxima again in `x`.
 
 def _max_scatter(xp, x, y, dy, ksize, strides, pads):
-    """The gradient of max pooling: each window's `dy` goes to its maximum."""
+    """The gradient of max pooling: each window's `dy` goes to its maximum (2-D), or to
+    every element equal to the pooled value `y` (3-D, as TensorFlow's MaxPool3DGrad)."""
     sizes = x.shape[1:-1]
     grid = _grid(sizes, strides, pads)
     wide = _widen(xp, dy, grid)
@@ -718,15 +773,19 @@ def _max_scatter(xp, x, y, dy, ksize, strides, pads):
     # the extra padding, and `dy` is widened once rather than every tap's values
     spare = [(b, max(a, s * (g - 1) + k - size - b))
              for size, k, s, (b, a), g in zip(sizes, ksize, strides, pads, grid)]
-    cols = [_by_channel(_masked_bits(wide, first).view(dy.dtype))
-            for first in _first_maxima(xp, x, ksize, strides, spare)]
+    if len(ksize) == 3:
+        masks = _equal_maxima(xp, x, _widen(xp, y, grid), ksize, strides, spare, False)
+    else:
+        masks = _first_maxima(xp, x, ksize, strides, spare)
+    cols = [_by_channel(_masked_bits(wide, mask).view(dy.dtype)) for mask in masks]
     return _fold(xp, cols, xp.empty(x.shape, dy.dtype), ksize, strides, (1,) * len(ksize),
                  pads)
 
 
 def _max_gather(xp, x, y, ddx, ksize, strides, pads):
-    """The gradient of `_max_scatter` with respect to its `dy`: `ddx` at each window's maximum."""
-    firsts = _first_maxima(xp, x, ksize, strides, pads)
+    """The gradient of max pooling's gradient with respect to its `dy`: `ddx` at the first
+    element of each window equal to the pooled value `y` (zero where none is)."""
+    firsts = _equal_maxima(xp, x, y, ksize, strides, pads, True)
     bits = 0
     for tap, first in zip(_window_taps(xp, ddx, ksize, strides, pads), firsts):
         bits = bits | _masked_bits(tap, first)  # one tap per window: the or selects it
@@ -741,11 +800,13 @@ def _avg_scatter(xp, dy, sizes, ksize, strides, pads):
     return _fold(xp, [share] * math.prod(ksize), dx, ksize, strides, (1,) * len(ksize), pads)
 
 
-def _pool_grad_kernel(backward):
+def _pool_grad_kernel(backward, native=None):
     """A pooling-gradient kernel around channels-last ``backward(xp, *arrays, ksize, ...)``.
 
     The pooled input's shape is input 0's (max pooling) or the `orig_input_shape`
-    attr (average pooling, whose only input is the output gradient).
+    attr (average pooling, whose only input is the output gradient). `native`, given
+    ``(arrays, shape, ksize, strides, pads, data_format)``, returns the gradient from
+    oneDNN or None.
     """
     def kernel(xp, *arrays, ksize, strides, padding, data_format, explicit_paddings=(),
                orig_input_shape=None):
@@ -755,6 +816,11 @@ def _pool_grad_kernel(backward):
             shape = (arrays[0].shape[0], *shape[1:])
         _, pads = _pool_geometry(list(shape), ksize, strides, padding, explicit_paddings,
                                  data_format)
+        if native is not None and xp is np:
+            dx = native(arrays, shape, _spatial(ksize, data_format),
+                        _spatial(strides, data_format), pads, data_format)
+            if dx is not None:
+                return dx
         last = [_to_last(xp, a, nd, data_format) for a in arrays]
         if orig_input_shape is not None:
             last.append(_split(list(shape), nd, data_format)[1])
@@ -821,20 +887,34 @@ _BACKPROP_FILTER3D = register("Conv3DBackpropFilterV2",
 tf_nodes[_BACKPROP_FILTER3D] = NodeForm(
     inputs=(0, AttrInput("filter_sizes", type_attr=None), 1), implied={"explicit_paddings": ()},
     outputs=("output",))
-_MAX_POOL = register("MaxPool", _pool_kernel(_max_windows), _pool_rule, dtypes=_MAX_POOL_TYPES)
-_AVG_POOL = register("AvgPool", widened(_pool_kernel(_avg_windows)), _pool_rule, dtypes=FLOAT)
-_MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows), _pool_rule, dtypes=FLOAT)
-_AVG_POOL3D = register("AvgPool3D", widened(_pool_kernel(_avg_windows)), _pool_rule,
+_MAX_POOL = register("MaxPool", _pool_kernel(_max_windows, False), _pool_rule,
+                     dtypes=_MAX_POOL_TYPES)
+_AVG_POOL = register("AvgPool", widened(_pool_kernel(_avg_windows, True)), _pool_rule,
+                     dtypes=FLOAT)
+_MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows, False), _pool_rule, dtypes=FLOAT)
+_AVG_POOL3D = register("AvgPool3D", widened(_pool_kernel(_avg_windows, True)), _pool_rule,
                        dtypes=FLOAT)
+
+
+def _native_max_grad(arrays, shape, ksize, strides, pads, data_format):
+    if len(ksize) == 3:  # oneDNN routes to one maximum, MaxPool3DGrad to every one
+        return None
+    x, _, dy = arrays
+    return onednn_pooling.max_pool_grad(x, dy, ksize, strides, pads, data_format)
+
+
+def _native_avg_grad(arrays, shape, ksize, strides, pads, data_format):
+    return onednn_pooling.avg_pool_grad(arrays[0], shape, ksize, strides, pads, data_format)
 
 
 def _register_pool_grads(suffix, max_types):
     """Registers the gradient ops of max and average pooling (`suffix`: "" or "3D")."""
-    return (register(f"MaxPool{suffix}Grad", _pool_grad_kernel(_max_scatter), _pool_grad_rule(0),
-                     tied=(0, 1, 2), dtypes=max_types),
+    return (register(f"MaxPool{suffix}Grad", _pool_grad_kernel(_max_scatter, _native_max_grad),
+                     _pool_grad_rule(0), tied=(0, 1, 2), dtypes=max_types),
             register(f"MaxPool{suffix}GradGrad", _pool_grad_kernel(_max_gather),
                      _pool_grad_rule(1), tied=(0, 1, 2), dtypes=max_types),
-            register(f"AvgPool{suffix}Grad", widened(_pool_grad_kernel(_avg_scatter)),
+            register(f"AvgPool{suffix}Grad",
+                     widened(_pool_grad_kernel(_avg_scatter, _native_avg_grad)),
                      _pool_grad_rule(0), dtypes=FLOAT))
 
 

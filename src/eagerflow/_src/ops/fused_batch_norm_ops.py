@@ -12,6 +12,8 @@ Bessel-corrected (for moving averages) while the normalization and
 >>> y.numpy().ravel(), mean.numpy(), variance.numpy()
 (array([-1.,  1.], dtype=float32), array([2.], dtype=float32), array([2.], dtype=float32))
 """
+import numpy as np
+
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
@@ -20,6 +22,7 @@ from eagerflow._src.core.registry import attr_dtype_error, register, register_gr
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.backend import onednn_normalization
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.nn_ops import shape_text
@@ -87,12 +90,34 @@ def _check(x, data_format, **per_channel):
                            f"of x, got {v.shape[0]} and {channels}")
 
 
+def _running(xp, mean, variance, batch_mean, batch_var, count, exponential_avg_factor,
+             is_training):
+    """The running mean and variance outputs: in training the batch's, the variance
+    Bessel-corrected, blended into `mean` and `variance` by `exponential_avg_factor`."""
+    if not is_training:
+        return mean.copy(), variance.copy()
+    dtype = batch_var.dtype
+    corrected = batch_var * dtype.type(count / (count - 1) if count > 1 else 1)
+    if exponential_avg_factor == 1.0:
+        return batch_mean, corrected
+    keep, factor = dtype.type(1 - exponential_avg_factor), dtype.type(exponential_avg_factor)
+    return keep * mean + factor * batch_mean, keep * variance + factor * corrected
+
+
 def _fused_batch_norm(xp, x, scale, offset, mean, variance, epsilon=1e-4,
                       exponential_avg_factor=1.0, data_format="NHWC", is_training=True):
     uses_stats = not is_training or exponential_avg_factor != 1.0
     _check(x, data_format, scale=scale, offset=offset,
            **({"mean": mean, "variance": variance} if uses_stats else {}))
     dtype = scale.dtype
+    native = (onednn_normalization.batch_norm(x, scale, offset, mean, variance, epsilon,
+                                              is_training, data_format) if xp is np else None)
+    if native is not None:
+        y, batch_mean, batch_var = native
+        count = x.size // max(batch_mean.size, 1)
+        return (y, *_running(xp, mean, variance, batch_mean, batch_var, count,
+                             exponential_avg_factor, is_training),
+                batch_mean.copy(), batch_var.copy(), xp.zeros((0,), dtype))
     data, owned = _as_ncs(xp, x, data_format, dtype)
     count = data.shape[0] * data.shape[2]
     if is_training:
@@ -103,16 +128,10 @@ def _fused_batch_norm(xp, x, scale, offset, mean, variance, epsilon=1e-4,
     y = xp.subtract(data, batch_mean[:, None], out=data if owned else None)
     if is_training:
         batch_var = _channel_sum(xp, y, y) / dtype.type(max(count, 1))
-        corrected = batch_var * dtype.type(count / (count - 1) if count > 1 else 1)
-        if exponential_avg_factor != 1.0:
-            keep = dtype.type(1 - exponential_avg_factor)
-            factor = dtype.type(exponential_avg_factor)
-            running_mean = keep * mean + factor * batch_mean
-            running_var = keep * variance + factor * corrected
-        else:
-            running_mean, running_var = batch_mean, corrected
     else:
-        batch_var, running_mean, running_var = variance, mean.copy(), variance.copy()
+        batch_var = variance
+    running_mean, running_var = _running(xp, mean, variance, batch_mean, batch_var, count,
+                                         exponential_avg_factor, is_training)
     multiplier = scale / xp.sqrt(batch_var + dtype.type(epsilon))
     y *= multiplier[:, None]
     if offset.any():  # a pass saved for layer normalization and center=False
@@ -132,6 +151,12 @@ def _fused_batch_norm_grad(xp, y_backprop, x, scale, reserve_space_1, reserve_sp
                        f"{shape_text(x.shape)} and y_backprop has shape "
                        f"{shape_text(y_backprop.shape)}")
     dtype = scale.dtype
+    native = (onednn_normalization.batch_norm_grad(
+        y_backprop, x, scale, reserve_space_1, reserve_space_2, epsilon, is_training,
+        data_format) if xp is np else None)
+    if native is not None:
+        empty = xp.zeros((0,), dtype)
+        return (*native, empty, empty)
     dy, _ = _as_ncs(xp, y_backprop, data_format, dtype)
     data, owned = _as_ncs(xp, x, data_format, dtype)
     count = dtype.type(max(data.shape[0] * data.shape[2], 1))

@@ -14,6 +14,7 @@ import numpy as np
 
 from eagerflow._src.core import context
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend import threads
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -130,6 +131,7 @@ def _product(xp, a, b, x, y):
 
     Size mismatches surface from the product itself so the common case pays for no checks.
     """
+    threads.adapt()
     try:
         out = xp.matmul(x, y)
     except ValueError:

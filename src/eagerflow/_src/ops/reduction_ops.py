@@ -18,6 +18,7 @@ from collections import abc
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend import threads
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -198,6 +199,7 @@ def add_reduce(xp, x, axis, keepdims=False):
     if block is None:
         return _sum(xp, x, axis, keepdims)
     start, stop = block
+    threads.adapt()  # a BLAS product: its thread count follows the machine's load
     total = xp.matmul(xp.ones(math.prod(x.shape[start:stop]), x.dtype),
                       x.reshape(math.prod(x.shape[:start]), -1, math.prod(x.shape[stop:])))
     kept = (1,) * (stop - start) if keepdims else ()

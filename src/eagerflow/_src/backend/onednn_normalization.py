@@ -1,0 +1,217 @@
+"""Batch normalization, forward and backward, on oneDNN.
+
+The functions take the arrays of ``FusedBatchNormV3`` and its gradient in
+TensorFlow's layout (channels last or first, 4-D or 5-D) and return the
+results, or None where oneDNN is off or has no kernel for the case: the
+caller's NumPy code runs then, as it does for channels-first data (oneDNN's
+kernel for it is slower than NumPy's) except a single example's in training:
+Keras's layer normalization, which oneDNN's layer normalization kernel runs.
+oneDNN sees channels-last data as (batch, channels, *spatial) through the
+arrays' strides. It gives the batch statistics with the biased variance; the
+caller derives the running statistics from them.
+"""
+import ctypes
+
+import numpy as np
+
+from eagerflow._src.backend import onednn
+from eagerflow._src.backend import onednn_api as api
+
+_F32 = np.dtype(np.float32)
+
+
+# oneDNN sums each thread's share of a channel in float32, one element after another:
+# on larger channels its statistics lose digits that NumPy's blocked sums keep
+_MOST_PER_CHANNEL = 1 << 16
+
+
+def _usable(x, data_format, *vectors):
+    if x.dtype != _F32 or x.size == 0 or any(v.dtype != _F32 for v in vectors):
+        return False
+    if x.size // x.shape[-1] > _MOST_PER_CHANNEL:
+        return False
+    # channels first runs oneDNN's generic kernel, slower than NumPy's
+    return not data_format.startswith("NC") and onednn.enabled()
+
+
+def _as_rows(x, data_format, training):
+    """A single example's channels-first `x` as (channels, elements) rows, or None.
+
+    Batch normalization in training of one example, channels first, normalizes each
+    channel's row: layer normalization of the rows, which is how Keras's
+    LayerNormalization calls this op. oneDNN's layer normalization kernel is fast there.
+    """
+    if (not training or not data_format.startswith("NC") or x.shape[0] != 1
+            or x.dtype != _F32 or x.size == 0 or x.size // x.shape[1] > _MOST_PER_CHANNEL):
+        return None
+    return x.reshape(x.shape[1], -1)
+
+
+def _layer_norm(backward, rows, epsilon):
+    """The cached oneDNN layer normalization (forward training, or backward data) of rows
+    shaped `rows`, without scale and shift."""
+    key = ("layer_norm_rows", backward, tuple(rows), float(epsilon))
+
+    def build():
+        try:
+            attr = onednn.attributes()  # kept alive while the descriptors are made
+            data = onednn.describe(rows, np.float32, onednn.plain_strides(rows, np.float32))
+            stats = onednn.describe(rows[:1], np.float32, (4,))
+            forward_pd = onednn._Handle("dnnl_primitive_desc_destroy")
+            onednn.lib().dnnl_layer_normalization_forward_primitive_desc_create(
+                ctypes.byref(forward_pd.value), onednn._engine, api.FORWARD_TRAINING,
+                data.handle, data.handle, stats.handle, epsilon, 0, attr.value)
+            vectors = {api.ARG_MEAN: stats, api.ARG_VARIANCE: stats}
+            if not backward:
+                return onednn.Primitive(forward_pd, {api.ARG_SRC: data, api.ARG_DST: data,
+                                                     **vectors}, keep=(data, stats))
+            pd = onednn._Handle("dnnl_primitive_desc_destroy")
+            onednn.lib().dnnl_layer_normalization_backward_primitive_desc_create(
+                ctypes.byref(pd.value), onednn._engine, api.BACKWARD_DATA, data.handle,
+                data.handle, data.handle, stats.handle, epsilon, 0, forward_pd.value,
+                attr.value)
+            plain = {api.ARG_SRC: data, api.ARG_DIFF_DST: data, api.ARG_DIFF_SRC: data,
+                     **vectors}
+            return onednn.Primitive(pd, plain, keep=(data, stats, forward_pd))
+        except api.DnnlError as error:  # refused configurations fall back to NumPy
+            raise api.Unsupported(str(error), api.UNIMPLEMENTED) from None
+    return onednn.cached(key, build)
+
+
+def _rows_forward(rows, shape, scale, offset, epsilon):
+    if scale.dtype != _F32 or offset.dtype != _F32 or not onednn.enabled():
+        return None
+    prim = _layer_norm(False, rows.shape, epsilon)
+    if prim is None:
+        return None
+    rows = np.ascontiguousarray(rows)
+    y = np.empty(rows.shape, _F32)
+    mean, variance = np.empty(rows.shape[0], _F32), np.empty(rows.shape[0], _F32)
+    prim({api.ARG_SRC: rows}, {api.ARG_DST: y, api.ARG_MEAN: mean, api.ARG_VARIANCE: variance})
+    if not (scale == 1).all():
+        y *= scale[:, None]
+    if offset.any():
+        y += offset[:, None]
+    return y.reshape(shape), mean, variance
+
+
+def _rows_backward(dy, rows, shape, scale, mean, variance, epsilon):
+    if any(v.dtype != _F32 for v in (dy, scale, mean, variance)) or not onednn.enabled():
+        return None
+    prim = _layer_norm(True, rows.shape, epsilon)
+    if prim is None:
+        return None
+    rows, mean, variance = (np.ascontiguousarray(a) for a in (rows, mean, variance))
+    dy = np.ascontiguousarray(dy).reshape(rows.shape)
+    dx = np.empty(rows.shape, _F32)
+    prim({api.ARG_SRC: rows, api.ARG_DIFF_DST: dy, api.ARG_MEAN: mean,
+          api.ARG_VARIANCE: variance}, {api.ARG_DIFF_SRC: dx})
+    if not (scale == 1).all():
+        dx *= scale[:, None]
+    inv_std = 1 / np.sqrt(variance + np.float32(epsilon))
+    dscale = np.einsum("cs,cs->c", dy, rows - mean[:, None]) * inv_std
+    return dx.reshape(shape), dscale, dy.sum(1)
+
+
+def _describe(shape, channels_first):
+    """The `Desc` of a C-contiguous float32 array of TF-layout `shape`, in oneDNN's order."""
+    nd = len(shape) - 2
+    order = (0, 1, *range(2, nd + 2)) if channels_first else (0, nd + 1, *range(1, nd + 1))
+    strides = onednn.plain_strides(shape, np.float32)
+    return onednn.describe([shape[i] for i in order], np.float32, [strides[i] for i in order])
+
+
+def _flags(training):
+    flags = api.USE_SCALE | api.USE_SHIFT
+    return flags if training else flags | api.USE_GLOBAL_STATS
+
+
+def _forward_pd(prop, data, epsilon, flags):
+    pd, attr = onednn._Handle("dnnl_primitive_desc_destroy"), onednn.attributes()
+    onednn.lib().dnnl_batch_normalization_forward_primitive_desc_create(
+        ctypes.byref(pd.value), onednn._engine, prop, data.handle, data.handle, epsilon, flags,
+        attr.value)
+    return pd
+
+
+def _primitive(backward, shape, channels_first, epsilon, training):
+    """The cached forward (or backward) batch normalization of one configuration."""
+    key = ("batch_norm", backward, tuple(shape), channels_first, float(epsilon), training)
+
+    def build():
+        try:
+            attr = onednn.attributes()  # kept alive while the descriptors are made
+            data = _describe(shape, channels_first)
+            flags = _flags(training)
+            prop = api.FORWARD_TRAINING if training or backward else api.FORWARD_INFERENCE
+            forward_pd = _forward_pd(prop, data, epsilon, flags)
+            vectors = {api.ARG_MEAN: None, api.ARG_VARIANCE: None, api.ARG_SCALE: None}
+            if not backward:
+                return onednn.Primitive(forward_pd, {api.ARG_SRC: data, api.ARG_DST: data,
+                                                     api.ARG_SHIFT: None, **vectors},
+                                        keep=(data,))
+            pd = onednn._Handle("dnnl_primitive_desc_destroy")
+            onednn.lib().dnnl_batch_normalization_backward_primitive_desc_create(
+                ctypes.byref(pd.value), onednn._engine, api.BACKWARD, data.handle, data.handle,
+                data.handle, epsilon, flags, forward_pd.value, attr.value)
+            plain = {api.ARG_SRC: data, api.ARG_DIFF_DST: data, api.ARG_DIFF_SRC: data,
+                     api.ARG_DIFF_SCALE: None, api.ARG_DIFF_SHIFT: None, **vectors}
+            return onednn.Primitive(pd, plain, keep=(data, forward_pd))
+        except api.DnnlError as error:  # refused configurations fall back to NumPy
+            raise api.Unsupported(str(error), api.UNIMPLEMENTED) from None
+    return onednn.cached(key, build)
+
+
+def _channels(x, channels_first):
+    return x.shape[1] if channels_first else x.shape[-1]
+
+
+def batch_norm(x, scale, offset, mean, variance, epsilon, training, data_format):
+    """``(y, batch mean, biased batch variance)`` of training, or ``(y, mean, variance)`` of
+    inference with the given statistics; None where oneDNN does not run it."""
+    rows = _as_rows(x, data_format, training)
+    if rows is not None:
+        return _rows_forward(rows, x.shape, scale, offset, epsilon)
+    vectors = (scale, offset) if training else (scale, offset, mean, variance)
+    if not _usable(x, data_format, *vectors):
+        return None
+    channels_first = data_format.startswith("NC")
+    prim = _primitive(False, x.shape, channels_first, epsilon, training)
+    if prim is None:
+        return None
+    x = np.ascontiguousarray(x)
+    scale, offset = np.ascontiguousarray(scale), np.ascontiguousarray(offset)
+    y = np.empty(x.shape, x.dtype)
+    if training:
+        channels = _channels(x, channels_first)
+        mean, variance = np.empty(channels, _F32), np.empty(channels, _F32)
+        prim({api.ARG_SRC: x, api.ARG_SCALE: scale, api.ARG_SHIFT: offset},
+             {api.ARG_DST: y, api.ARG_MEAN: mean, api.ARG_VARIANCE: variance})
+    else:
+        mean, variance = np.ascontiguousarray(mean), np.ascontiguousarray(variance)
+        prim({api.ARG_SRC: x, api.ARG_SCALE: scale, api.ARG_SHIFT: offset, api.ARG_MEAN: mean,
+              api.ARG_VARIANCE: variance}, {api.ARG_DST: y})
+    return y, mean, variance
+
+
+def batch_norm_grad(dy, x, scale, mean, variance, epsilon, training, data_format):
+    """``(dx, dscale, doffset)`` of batch normalization with statistics `mean` and
+    (biased) `variance`, or None where oneDNN does not run it."""
+    rows = _as_rows(x, data_format, training)
+    if rows is not None:
+        return _rows_backward(dy, rows, x.shape, scale, mean, variance, epsilon)
+    if not _usable(x, data_format, dy, scale, mean, variance):
+        return None
+    channels_first = data_format.startswith("NC")
+    prim = _primitive(True, x.shape, channels_first, epsilon, training)
+    if prim is None:
+        return None
+    arrays = [np.ascontiguousarray(a) for a in (dy, x, scale, mean, variance)]
+    dy, x, scale, mean, variance = arrays
+    channels = _channels(x, channels_first)
+    dx = np.empty(x.shape, x.dtype)
+    dscale, doffset = np.empty(channels, _F32), np.empty(channels, _F32)
+    prim({api.ARG_DIFF_DST: dy, api.ARG_SRC: x, api.ARG_SCALE: scale, api.ARG_MEAN: mean,
+          api.ARG_VARIANCE: variance},
+         {api.ARG_DIFF_SRC: dx, api.ARG_DIFF_SCALE: dscale, api.ARG_DIFF_SHIFT: doffset})
+    return dx, dscale, doffset

@@ -1,0 +1,229 @@
+"""One thread budget for the native libraries: NumPy's OpenBLAS and oneDNN's OpenMP.
+
+Both libraries keep a pool of worker threads. ``intra_op_parallelism_threads``
+(`set_budget`; 0 means every core this process may run on) caps both.
+
+OpenBLAS's workers busy-wait for each other inside a product: when another
+process keeps the cores busy, a descheduled worker stalls the rest, and a
+step takes ten times longer than on one thread. So the BLAS runs on the whole
+budget only while the machine is otherwise idle: `adapt`, called before
+matrix products, looks every `INTERVAL` seconds at how much CPU time the
+cores spent outside this process and drops OpenBLAS to one thread while
+others keep more than half a core busy. oneDNN's kernels spin in barriers of
+their own (batch normalization ran a hundred times slower on two threads
+under load), so its OpenMP count follows the same choice. A oneDNN primitive
+fixes its thread count when it is built (and sizes its scratch memory for
+it), so the choice is part of the primitive cache's key: `for_primitive`,
+called when a kernel looks its primitive up, sets the calling thread's
+OpenMP count and returns it.
+
+>>> budget() >= 1
+True
+"""
+import ctypes
+import os
+import threading
+import time
+
+INTERVAL = 0.2     # seconds between two looks at the machine's load
+BUSY_OTHERS = 0.5  # cores' worth of other processes' work that counts as contention
+
+_lock = threading.Lock()
+_local = threading.local()  # this thread's OpenMP count, as last set
+_budget = 0           # intra-op threads asked for; 0: the default
+_blas = None          # (set, get) of the loaded OpenBLAS, False when there is none
+_blas_default = None  # OpenBLAS's own thread count at first sight (its environment's)
+_blas_now = None      # the count last given to OpenBLAS
+_next = 0.0           # monotonic time of the next look at the load
+_last = None          # (wall, this process's CPU seconds, busy CPU seconds of our cores)
+contended = False     # whether the last look found other processes busy
+
+
+def cores():
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _find_blas():
+    """(set, get) of the OpenBLAS that NumPy loaded (its exported names tell), with the
+    setters of any other loaded copy (SciPy's) in the set; False when there is none."""
+    global _blas, _blas_default
+    if _blas is None:
+        found = []
+        try:
+            with open("/proc/self/maps") as maps:
+                paths = {line.split(None, 5)[-1].strip() for line in maps if "openblas" in line}
+        except OSError:  # pragma: no cover - no procfs
+            paths = ()
+        for path in sorted(p for p in paths if p.startswith("/")):
+            try:
+                lib = ctypes.CDLL(path, mode=getattr(os, "RTLD_NOLOAD", 0))
+            except OSError:  # pragma: no cover
+                continue
+            # NumPy's wheels prefix and suffix the names; plain builds have neither
+            for prefix, suffix in (("scipy_openblas", "64_"), ("scipy_openblas", ""),
+                                   ("openblas", "64_"), ("openblas", "")):
+                setter = getattr(lib, f"{prefix}_set_num_threads{suffix}", None)
+                getter = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
+                if setter is not None and getter is not None:
+                    setter.argtypes, setter.restype = (ctypes.c_int,), None
+                    getter.argtypes, getter.restype = (), ctypes.c_int
+                    found.append((setter, getter))
+                    break
+        if found:
+            # NumPy's copy (numpy.libs sorts before scipy.libs) reads first
+            _blas_default = max(found[0][1](), 1)
+            setters = [setter for setter, _ in found]
+            _blas = (lambda n: [setter(n) for setter in setters], found[0][1])
+        else:
+            _blas = False
+    return _blas
+
+
+def _openmp():
+    """GNU OpenMP's library once something (oneDNN) has loaded it, else None."""
+    try:
+        lib = ctypes.CDLL("libgomp.so.1", mode=os.RTLD_NOLOAD)
+    except (OSError, AttributeError):
+        return None
+    lib.omp_set_num_threads.argtypes, lib.omp_set_num_threads.restype = (ctypes.c_int,), None
+    lib.omp_get_max_threads.argtypes, lib.omp_get_max_threads.restype = (), ctypes.c_int
+    return lib
+
+
+def budget():
+    """The threads each native library may use: the budget set, else ``OMP_NUM_THREADS``
+    as this process started with, else every core."""
+    return _budget or _default
+
+
+def _environment_default():
+    try:
+        return max(min(int(os.environ.get("OMP_NUM_THREADS", "")), cores()), 1)
+    except ValueError:
+        return cores()
+
+
+_default = _environment_default()
+
+
+def _blas_ceiling():
+    if _budget:
+        return _budget
+    blas = _find_blas()
+    # OPENBLAS_NUM_THREADS / OMP_NUM_THREADS as OpenBLAS read them at load, capped by cores
+    return min(_blas_default or cores(), cores()) if blas else cores()
+
+
+def _set_blas(n):
+    global _blas_now
+    blas = _find_blas()
+    if blas and n != _blas_now:
+        blas[0](n)
+        _blas_now = n
+
+
+def set_budget(threads):
+    """Caps OpenBLAS and OpenMP at `threads` (0: the default, every core)."""
+    global _budget, _next
+    with _lock:
+        _budget = max(int(threads), 0)
+        _next = 0.0  # look at the load again on the next product
+        _set_blas(1 if contended else _blas_ceiling())
+        _set_openmp(budget())  # other threads set theirs before their next primitive
+
+
+def blas_threads():
+    """OpenBLAS's current thread count (None without OpenBLAS)."""
+    blas = _find_blas()
+    return blas[1]() if blas else None
+
+
+def openmp_threads():
+    """The calling thread's OpenMP thread count (None before OpenMP is loaded)."""
+    omp = _openmp()
+    return omp.omp_get_max_threads() if omp is not None else None
+
+
+def _busy_seconds(cpus):
+    """CPU seconds the cores in `cpus` spent running anything, from /proc/stat."""
+    total = 0
+    with open("/proc/stat") as stat:
+        for line in stat:
+            if not line.startswith("cpu"):
+                break
+            name, *fields = line.split()
+            if name[3:].isdigit() and int(name[3:]) in cpus:
+                ticks = [int(f) for f in fields[:8]]
+                total += sum(ticks) - ticks[3] - ticks[4]  # all but idle and iowait
+    return total / _TICKS
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _others_running():
+    """Threads of other processes runnable at this instant (this one's reader excluded)."""
+    try:
+        with open("/proc/loadavg") as loadavg:
+            running = int(loadavg.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return running - 1
+
+
+def adapt():
+    """Before a matrix product: every `INTERVAL` seconds, gives OpenBLAS the whole budget
+    when the cores are otherwise idle and one thread when other processes keep them busy."""
+    if time.monotonic() < _next:
+        return
+    _look()
+
+
+def _look():
+    global _next, _last, contended
+    with _lock:
+        wall = time.monotonic()
+        if wall < _next:
+            return
+        _next = wall + INTERVAL
+        ceiling = _blas_ceiling()
+        if ceiling <= 1 and budget() <= 1:  # nothing to step down
+            _set_blas(1)
+            return
+        try:
+            cpus = os.sched_getaffinity(0)
+            now = (wall, time.process_time(), _busy_seconds(cpus))
+        except (OSError, AttributeError, ValueError):  # no procfs: keep the budget
+            _set_blas(ceiling)
+            return
+        last, _last = _last, now
+        if last is None:  # no interval yet: how many others are runnable right now
+            contended = _others_running() >= 1
+            _set_blas(1 if contended else ceiling)
+            return
+        others = (now[2] - last[2]) - (now[1] - last[1])
+        contended = others > BUSY_OTHERS * (now[0] - last[0])
+        _set_blas(1 if contended else ceiling)
+
+
+def _set_openmp(n):
+    if getattr(_local, "openmp", None) != n:
+        omp = _openmp()
+        if omp is not None:
+            omp.omp_set_num_threads(n)
+            _local.openmp = n
+
+
+def for_primitive():
+    """The OpenMP threads for the oneDNN primitive about to be looked up and run, made the
+    calling thread's count: one while other processes keep the cores busy, else the budget
+    (looking at the load every `INTERVAL` seconds)."""
+    if time.monotonic() >= _next:
+        _look()
+    n = 1 if contended else budget()
+    _set_openmp(n)
+    return n

@@ -1,0 +1,99 @@
+"""One thread budget: tf.config.threading caps OpenBLAS and OpenMP; BLAS steps down under load."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from tests.internals import onednn, threads
+
+needs_blas = pytest.mark.skipif(threads.blas_threads() is None,
+                                reason="NumPy does not use OpenBLAS here")
+
+
+@pytest.fixture
+def restore_budget():
+    yield
+    tf.config.threading.set_intra_op_parallelism_threads(0)
+
+
+@needs_blas
+def test_intra_op_threads_cap_blas_and_openmp(restore_budget):
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    assert tf.config.threading.get_intra_op_parallelism_threads() == 1
+    assert threads.blas_threads() == 1
+    tf.matmul(tf.ones((64, 64)), tf.ones((64, 64)))  # a product looks at the load
+    assert threads.blas_threads() == 1
+    if onednn.enabled():
+        assert threads.openmp_threads() == 1
+    tf.config.threading.set_intra_op_parallelism_threads(0)
+    assert tf.config.threading.get_intra_op_parallelism_threads() == 0
+    if not threads.contended:
+        assert threads.blas_threads() == min(threads.cores(), threads.budget())
+    if onednn.enabled():
+        assert threads.openmp_threads() == threads.cores()
+
+
+def test_a_budget_set_before_onednn_loads_applies_to_its_kernels():
+    code = ("import eagerflow as tf\n"
+            "tf.config.threading.set_intra_op_parallelism_threads(1)\n"
+            "tf.nn.max_pool2d(tf.ones((1, 4, 4, 1)), 2, 2, 'VALID')\n"
+            "from eagerflow._src.backend import onednn, threads\n"
+            "print(onednn.enabled() and threads.openmp_threads())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out in ("1", "False")
+
+
+def _fake_load(monkeypatch, others):
+    """Makes the cores look busy with `others` cores' worth of other processes' work."""
+    clock = {"wall": 0.0}
+    monkeypatch.setattr(threads.time, "monotonic", lambda: clock["wall"])
+    monkeypatch.setattr(threads.time, "process_time", lambda: 0.0)
+    monkeypatch.setattr(threads, "_busy_seconds", lambda cpus: others * clock["wall"])
+    monkeypatch.setattr(threads, "_others_running", lambda: round(others))
+    monkeypatch.setattr(threads, "_last", None)
+    monkeypatch.setattr(threads, "_next", 0.0)
+    monkeypatch.setattr(threads, "cores", lambda: 2)
+
+    def tick():
+        clock["wall"] += threads.INTERVAL
+        tf.matmul(tf.ones((8, 8)), tf.ones((8, 8)))
+    return tick
+
+
+@needs_blas
+@pytest.mark.parametrize("others, expected", [(1.5, 1), (0.0, 2)])
+def test_blas_steps_down_while_other_processes_are_busy(monkeypatch, restore_budget, others,
+                                                        expected):
+    tick = _fake_load(monkeypatch, others)
+    monkeypatch.setattr(threads, "_blas_default", 2)
+    tick()
+    assert threads.blas_threads() == expected  # from the threads running at first sight
+    tick()
+    assert threads.blas_threads() == expected  # from the CPU time others took since
+    assert np.allclose(tf.matmul(tf.ones((3, 4)), tf.ones((4, 2))).numpy(), 4.0)
+
+
+@needs_blas
+def test_a_budget_of_one_stays_one_when_idle(monkeypatch, restore_budget):
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    tick = _fake_load(monkeypatch, 0.0)
+    tick()
+    tick()
+    assert threads.blas_threads() == 1
+
+
+@pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
+@pytest.mark.parametrize("others, expected", [(1.5, 1), (0.0, 2)])
+def test_onednn_kernels_step_down_while_other_processes_are_busy(monkeypatch, others,
+                                                                 expected):
+    tick = _fake_load(monkeypatch, others)
+    monkeypatch.setattr(threads, "budget", lambda: 2)
+    x = np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2)
+    for _ in range(2):
+        tick()
+        y = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    assert threads.openmp_threads() == expected
+    assert y.numpy().ravel().tolist() == [10, 11, 14, 15, 26, 27, 30, 31]
