@@ -97,3 +97,30 @@ def test_onednn_kernels_step_down_while_other_processes_are_busy(monkeypatch, ot
         y = tf.nn.max_pool2d(x, 2, 2, "VALID")
     assert threads.openmp_threads() == expected
     assert y.numpy().ravel().tolist() == [10, 11, 14, 15, 26, 27, 30, 31]
+
+
+@needs_blas
+def test_a_fixed_budget_holds_under_load(monkeypatch, restore_budget):
+    tick = _fake_load(monkeypatch, 1.5)
+    monkeypatch.setattr(threads, "_blas_default", 2)
+    threads.set_fixed(True)
+    try:
+        tick()
+        tick()
+        assert threads.blas_threads() == 2 and not threads.contended
+    finally:
+        threads.set_fixed(False)
+    tick()
+    tick()
+    assert threads.blas_threads() == 1
+
+
+def test_op_determinism_holds_the_thread_count():
+    code = ("import eagerflow as tf\n"
+            "from eagerflow._src.backend import threads\n"
+            "before = threads._fixed\n"
+            "tf.config.experimental.enable_op_determinism()\n"
+            "print(before, threads._fixed)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "False True"

@@ -9,7 +9,8 @@ step takes ten times longer than on one thread. So the BLAS runs on the whole
 budget only while the machine is otherwise idle: `adapt`, called before
 matrix products, looks every `INTERVAL` seconds at how much CPU time the
 cores spent outside this process and drops OpenBLAS to one thread while
-others keep more than half a core busy. oneDNN's kernels spin in barriers of
+others keep more than half a core busy (`set_fixed` holds the budget instead, for
+reproducible results). oneDNN's kernels spin in barriers of
 their own (batch normalization ran a hundred times slower on two threads
 under load), so its OpenMP count follows the same choice. A oneDNN primitive
 fixes its thread count when it is built (and sizes its scratch memory for
@@ -37,6 +38,7 @@ _blas_now = None      # the count last given to OpenBLAS
 _next = 0.0           # monotonic time of the next look at the load
 _last = None          # (wall, this process's CPU seconds, busy CPU seconds of our cores)
 contended = False     # whether the last look found other processes busy
+_fixed = False        # the budget holds whatever the load (for reproducible results)
 
 
 def cores():
@@ -136,6 +138,19 @@ def set_budget(threads):
         _set_openmp(budget())  # other threads set theirs before their next primitive
 
 
+def set_fixed(flag):
+    """Holds the budget whatever the machine's load (True), or adapts to it again (False).
+
+    oneDNN's reductions (batch normalization's statistics, filter gradients)
+    sum in an order that depends on the thread count, so results differ in
+    the last bits between one thread and two: reproducible results need a
+    count that does not follow other processes.
+    """
+    global _fixed, _next
+    with _lock:
+        _fixed, _next = bool(flag), 0.0
+
+
 def blas_threads():
     """OpenBLAS's current thread count (None without OpenBLAS)."""
     blas = _find_blas()
@@ -191,6 +206,10 @@ def _look():
             return
         _next = wall + INTERVAL
         ceiling = _blas_ceiling()
+        if _fixed:
+            contended = False
+            _set_blas(ceiling)
+            return
         if ceiling <= 1 and budget() <= 1:  # nothing to step down
             _set_blas(1)
             return

@@ -78,8 +78,16 @@ def get_inter_op_parallelism_threads():
 
 @export("config.experimental.enable_op_determinism")
 def enable_op_determinism():
-    """Kernels here are deterministic already; the request is recorded."""
+    """Makes ops give the same results run after run.
+
+    Kernels here are deterministic for a given thread count; by default the
+    native libraries drop to one thread while other processes keep the cores
+    busy, which changes the summation order of some reductions. With
+    determinism enabled, the thread count stays at the budget
+    (`set_intra_op_parallelism_threads`) whatever the load.
+    """
     _settings["op_determinism"] = True
+    threads.set_fixed(True)
 
 
 @export("config.experimental.enable_tf_cpu_float_emulation")
