@@ -330,6 +330,11 @@ _CAPTURED_IN_BODIES = [
     (lambda x: tf.while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a * _C),
                              [0, x * _C])[1] + _C, 1.0, 13.0),
     (lambda x: tf.cond(x > 0, lambda: _loop(x), lambda: x), 1.0, 12.0),
+    # a function called by the function (the call's body holds the tensor too)
+    (lambda x: tf.function(lambda y: y * _C * _C)(x) + 1.0, 3.0, 12.0),
+    (lambda x: tf.function(_loop)(x) + 1.0, 1.0, 12.0),
+    (lambda x: tf.while_loop(lambda i, a: i < 2,
+                             lambda i, a: (i + 1, tf.function(_loop)(a)), [0, x])[1], 1.0, 192.0),
 ]
 
 
@@ -358,6 +363,14 @@ def test_eager_tensors_captured_by_loops_higher_order_and_with_other_sources():
         gx, gc = inner.gradient(y, [x, _C])
     assert (gx.numpy(), gc.numpy()) == (8.0, 12.0)
     assert outer.gradient(gc, _C).numpy() == 12.0
+    h = tf.function(lambda x: f(x) + 1.0)  # through a call inside the function
+    with tf.GradientTape() as outer:
+        outer.watch(_C)
+        with tf.GradientTape() as inner:
+            inner.watch(_C)
+            y = h(x)
+        gc = inner.gradient(y, _C)
+    assert gc.numpy() == 12.0 and outer.gradient(gc, _C).numpy() == 12.0
     with tf.GradientTape() as tape:
         tape.watch([_C, _D])
         y = g(x)
