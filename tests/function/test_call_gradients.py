@@ -292,6 +292,91 @@ def test_captured_tensors_are_inputs_of_the_call():
     np.testing.assert_allclose(tape.gradient(y, c).numpy(), 2 * x.numpy() * c.numpy())
 
 
+_C = tf.constant(2.0)
+_D = tf.constant(3.0)
+
+
+def _loop(x):
+    return tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * _C), [0, x])[1]
+
+
+def _nested_loops(x):
+    def body(i, a):
+        a = tf.while_loop(lambda j, b: j < 2, lambda j, b: (j + 1, b * _C + _D), [0, a])[1]
+        return i + 1, a
+    return tf.while_loop(lambda i, a: i < 2, body, [0, x])[1]
+
+
+def _for_loop(x):
+    for _ in tf.range(3):
+        x = x * _C
+    return x
+
+
+def _if(x):
+    if x > 0:
+        x = x * _C
+    return x
+
+
+# (function, its argument, gradient by _C) as TF 2.21 gives them
+_CAPTURED_IN_BODIES = [
+    (_loop, 1.0, 12.0),
+    (lambda x: tf.cond(x > 0, lambda: x * _C, lambda: x - _C), 1.0, 1.0),
+    (lambda x: tf.cond(x > 0, lambda: x * _C, lambda: x - _C * _C), -1.0, -4.0),
+    (_nested_loops, 1.0, 83.0),
+    (_for_loop, 1.0, 12.0),
+    (_if, 1.0, 1.0),
+    (lambda x: tf.while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a * _C),
+                             [0, x * _C])[1] + _C, 1.0, 13.0),
+    (lambda x: tf.cond(x > 0, lambda: _loop(x), lambda: x), 1.0, 12.0),
+    # a function called by the function (the call's body holds the tensor too)
+    (lambda x: tf.function(lambda y: y * _C * _C)(x) + 1.0, 3.0, 12.0),
+    (lambda x: tf.function(_loop)(x) + 1.0, 1.0, 12.0),
+    (lambda x: tf.while_loop(lambda i, a: i < 2,
+                             lambda i, a: (i + 1, tf.function(_loop)(a)), [0, x])[1], 1.0, 192.0),
+]
+
+
+@pytest.mark.parametrize("fn, x, want", _CAPTURED_IN_BODIES)
+def test_eager_tensors_captured_by_loops_and_branches_get_gradients(fn, x, want):
+    # (the bodies hold the tensor as a constant: a tape outside the function reaches it)
+    f = tf.function(fn)
+    for persistent in (False, True):
+        with tf.GradientTape(persistent=persistent) as tape:
+            tape.watch(_C)
+            y = f(tf.constant(x))
+        np.testing.assert_allclose(tape.gradient(y, _C).numpy(), want)
+    with tf.GradientTape() as tape:  # not watched: None, as in TF
+        y = f(tf.constant(x))
+    assert tape.gradient(y, _C) is None
+
+
+def test_eager_tensors_captured_by_loops_higher_order_and_with_other_sources():
+    f, g = tf.function(_loop), tf.function(_nested_loops)
+    x = tf.constant(1.0)
+    with tf.GradientTape() as outer:
+        outer.watch(_C)
+        with tf.GradientTape() as inner:
+            inner.watch([x, _C])
+            y = f(x)
+        gx, gc = inner.gradient(y, [x, _C])
+    assert (gx.numpy(), gc.numpy()) == (8.0, 12.0)
+    assert outer.gradient(gc, _C).numpy() == 12.0
+    h = tf.function(lambda x: f(x) + 1.0)  # through a call inside the function
+    with tf.GradientTape() as outer:
+        outer.watch(_C)
+        with tf.GradientTape() as inner:
+            inner.watch(_C)
+            y = h(x)
+        gc = inner.gradient(y, _C)
+    assert gc.numpy() == 12.0 and outer.gradient(gc, _C).numpy() == 12.0
+    with tf.GradientTape() as tape:
+        tape.watch([_C, _D])
+        y = g(x)
+    assert [t.numpy() for t in tape.gradient(y, [_C, _D])] == [83.0, 15.0]
+
+
 def test_int_and_python_outputs():
     @tf.function
     def f(x):

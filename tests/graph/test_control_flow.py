@@ -526,6 +526,22 @@ def test_watched_eager_tensor_captured_by_a_branch_or_body_gets_its_gradient(con
     assert traced is not None and float(traced) == float(eager) == 6.0
 
 
+def test_unwatched_eager_tensor_used_by_a_body_is_an_input_of_the_loop_and_a_constant_in_it():
+    # The function captures it (as TF, for a tape outside the function), while the body's
+    # ops read it as a constant, which the passes fold.
+    c = tf.constant(2.0)
+    f = tf.function(lambda x: tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * c),
+                                            [0, x])[1])
+    cf = f.get_concrete_function(tf.TensorSpec([], tf.float32))
+    assert cf.captured_inputs == [c]
+    loop, = [op for op in cf.graph.get_operations() if op.type == "StatelessWhile"]
+    assert len(loop.inputs) == 3
+    body = cf.graph.functions[loop.attrs["body"]]
+    mul, = [op for op in body.graph.get_operations() if op.type == "Mul"]
+    assert mul.inputs[1].op.type == "Const"
+    assert float(f(tf.constant(1.0))) == 8.0
+
+
 # -- higher-order gradients of graph loops --------------------------------------------------------
 
 def _second_derivative(body, x, n=3):

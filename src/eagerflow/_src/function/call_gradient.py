@@ -77,16 +77,19 @@ class CallGradient:
         self._concrete = concrete
         graph = concrete.graph
         # As in TF, what the function captured are inputs of the op after the call's tensors
-        # and variable arguments: variables and tensors of an enclosing graph (inputs of a
-        # call op too), then eager tensors (which its body holds by value), and can have
-        # gradients.
+        # and variable arguments: variables and tensors of an enclosing graph, eager tensors
+        # that can have gradients (inputs of a call op too, so that a tape outside the
+        # function calling it reaches them), then other eager tensors; all can have
+        # gradients. The body holds eager tensors by value.
         fed = {id(t) for t in concrete.inputs}
         passed = [(outer, inner) for outer, inner in graph.captures
                   if isinstance(outer, Variable) or isinstance(outer, SymbolicTensor)
                   and id(inner) not in fed]
+        passed += [(outer, inner) for outer, inner in graph.captures
+                   if isinstance(outer, EagerTensor) and is_differentiable(outer)]
         self._n_node = len(concrete.inputs) + len(concrete._variable_inputs) + len(passed)
         captures = passed + [(outer, inner) for outer, inner in graph.captures
-                             if isinstance(outer, EagerTensor)]
+                             if isinstance(outer, EagerTensor) and not is_differentiable(outer)]
         self._captured = tuple(outer for outer, _ in captures)
         # The op's inputs: the call's tensors, its variable arguments, then the captures.
         self._n_tensors = len(concrete.inputs)
@@ -414,9 +417,28 @@ def _body(base, concrete, captures, graph=None, inputs=None, outputs=None):
                 rebind.append((v, len(inputs)))
             inputs.append(handles[id(v._handle)])
         else:  # a tensor of an enclosing graph: the placeholder it captured
-            inputs.append(next(inner for outer, inner in captures if outer is v))
+            inner = next(inner for outer, inner in captures if outer is v)
+            if inner.op.type != "Placeholder":  # the constant holding an eager tensor
+                inner = _fed_placeholder(graph, inner)
+            inputs.append(inner)
     graph.handle_arguments = handles  # the arguments its variables' ops take, written to TF
     return _CallBody(base, graph, inputs, outputs, rebind)
+
+
+def _fed_placeholder(graph, constant):
+    """The input of a body standing for the eager tensor its `constant` holds: its ops read
+    the constant (which the passes fold); a replay for a gradient reads the input instead
+    (see `executor.replay`)."""
+    pairs = getattr(graph, "fed_constants", None)
+    if pairs is None:
+        pairs = graph.fed_constants = []
+    for held, placeholder in pairs:
+        if held is constant:
+            return placeholder
+    placeholder = graph.placeholder(constant.dtype, constant.shape, "Placeholder")
+    graph.inputs.pop()  # not an argument of the function
+    pairs.append((constant, placeholder))
+    return placeholder
 
 
 def _resource_placeholder(graph, variable):

@@ -1225,20 +1225,37 @@ tf_nodes[_WHILE] = tf_nodes[_STATELESS_WHILE] = NodeForm(
 class _SubgraphGraph(Graph):
     """The graph of a branch or loop: an eager tensor a tape watches is captured as a
     placeholder fed by the enclosing op (not as a constant), so that the op takes it as an
-    input and gradients reach it."""
+    input and gradients reach it.
+
+    Another eager tensor that can have a gradient is captured as a constant, which its
+    ops use (the passes may fold it), and is an input of the enclosing op all the same
+    (so a tape outside the enclosing function, which tracing does not see, reaches it
+    through the function's own capture, as in TF): a placeholder the body's program does
+    not read stands for it, and `fed_constants` pairs the two for the gradients, which
+    replay the body with the op's input in place of the constant.
+    """
 
     def __init__(self, name):
         super().__init__(name)
         # the tapes around the construct (tracing hides them)
         self._recorders = context.get().recorders
+        self.fed_constants = []  # (constant, placeholder) of the eager tensors above
+        self._fed = []           # (eager tensor, placeholder)
 
     def capture(self, value):
-        if (type(value) is EagerTensor and id(value) not in self._captures
-                and any(id(value) in getattr(r, "watched", ()) for r in self._recorders)):
-            inner = self.placeholder(value.dtype, value.shape, "Placeholder")
-            self.inputs.pop()  # not an argument
-            self._captures[id(value)] = (value, inner)
-            return inner
+        if type(value) is EagerTensor and id(value) not in self._captures:
+            if any(id(value) in getattr(r, "watched", ()) for r in self._recorders):
+                inner = self.placeholder(value.dtype, value.shape, "Placeholder")
+                self.inputs.pop()  # not an argument
+                self._captures[id(value)] = (value, inner)
+                return inner
+            if is_differentiable(value):
+                inner = super().capture(value)
+                fed = self.placeholder(value.dtype, value.shape, "Placeholder")
+                self.inputs.pop()
+                self.fed_constants.append((inner, fed))
+                self._fed.append((value, fed))
+                return inner
         return super().capture(value)
 
 
@@ -1278,7 +1295,8 @@ class _Subgraph:
         enclosing op all the same, so that gradients reach them.
         """
         return [(o, i) for o, i in self.graph.captures
-                if isinstance(o, (SymbolicTensor, Variable)) or i.op.type == "Placeholder"]
+                if isinstance(o, (SymbolicTensor, Variable)) or i.op.type == "Placeholder"
+                ] + self.graph._fed
 
     def _placeholders(self):
         """id(outer tensor) -> the placeholder standing for it (variables have none)."""

@@ -235,6 +235,10 @@ def replay(graph, inputs, outputs, values, stateful=None):
         # leaves the variable, whose reads say what it holds.
         if id(given) in env and not isinstance(env[id(given)], SymbolicTensor):
             env[key] = env[id(given)]
+    for constant, fed in getattr(graph, "fed_constants", ()):
+        # a branch's or loop's capture of an eager tensor: the value its op was given
+        if id(fed) in env:
+            env[id(constant)] = env[id(fed)]
     building = context.get().graph
     if building is not None and graph.functions:  # the functions its ops name come along
         building.functions.update(graph.functions)

@@ -62,6 +62,11 @@ def _expanded(op):
     if len(inputs) != len(op.inputs):
         return [op]
     env = {id(t): outer for t, outer in zip(inputs, op.inputs)}
+    for constant, fed in getattr(body.graph, "fed_constants", ()):
+        # an eager tensor the body holds as a constant: the call's input for it (a constant
+        # too, the caller's capture), through which a tape reaches the tensor
+        if id(fed) in env:
+            env[id(constant)] = env[id(fed)]
     position = {id(t): i for i, t in enumerate(inputs)}
     handles = {key: op.inputs[position[id(t)]]
                for key, t in getattr(body.graph, "handle_arguments", {}).items()
