@@ -16,8 +16,9 @@ runs over tensors too (`_OPS`): that composite formulation gives the gradient
 where an active tape records it (to differentiate it again), and the gradient
 op's own gradient is reverse mode through it (through `vjp`, which the Keras
 layers provide: a tape is a layer above ops). TensorFlow has
-no CPU op for these, so a GraphDef holding them cannot be written (its CPU
-Keras layers export a While loop): writing one raises UnimplementedError.
+no CPU op for these (its CPU Keras layers export a While loop): a GraphDef
+holds their steps instead, the composite formulation (`NodeForm.lower`), for
+inputs with a static number of time steps.
 
 >>> y, h, c, _ = fused_rnn(tf.ones((2, 3, 4)), tf.zeros((4, 8)), tf.zeros((2, 8)),
 ...                        tf.zeros((8,)), tf.zeros((2, 2)), tf.zeros((2, 2)), mode="lstm")
@@ -515,13 +516,41 @@ _FUSED_RNN_GRAD = register("_FusedRNNGrad", _fused_rnn_grad, _fused_rnn_grad_rul
                            tied=(0, 1, 2, 3, 4), dtypes=_FLOATS)
 
 
-def _no_graph_def(attrs, inputs):
-    raise ValueError("TensorFlow has no CPU op for a fused recurrent layer (its Keras layers "
-                     "export a While loop there); run the layer with unroll=True, or outside "
-                     "the exported function, to write this graph")
+def _static_steps(x, time_major):
+    if x.shape.rank is None or x.shape[0 if time_major else 1] is None:
+        raise ValueError("a fused recurrent layer is written as its steps, which needs the "
+                         "number of time steps statically; give the input a static time "
+                         "dimension, or build the layer with unroll=True")
 
 
-tf_nodes.assign(NodeForm(rewrite=_no_graph_def), _FUSED_RNN, _FUSED_RNN_GRAD)
+def _lower_fused_rnn(inputs, attrs):
+    """`_FusedRNN` as ops TF has: its steps (the composite formulation), no workspace."""
+    mode, time_major = attrs["mode"], attrs["time_major"]
+    x = inputs[0]
+    _static_steps(x, time_major)
+    xs = x if time_major else array_ops.transpose(x, [1, 0, 2])
+    c0 = inputs[5] if mode == "lstm" else None
+    ys, h, c, _ = _forward(_OPS, mode, xs, *inputs[1:5], c0)
+    y = ys if time_major else array_ops.transpose(ys, [1, 0, 2])
+    workspace = array_ops.zeros([0], _d.uint8)
+    return [y, h] + ([c] if mode == "lstm" else []) + [workspace]
+
+
+def _lower_fused_rnn_grad(inputs, attrs):
+    """`_FusedRNNGrad` as ops TF has: the composite gradient (the forward steps again)."""
+    mode, time_major = attrs["mode"], attrs["time_major"]
+    _static_steps(inputs[0], time_major)
+    if mode == "lstm":
+        primals, cotangents = inputs[:6], inputs[-3:]
+    else:
+        primals, cotangents = inputs[:5] + [None], inputs[-2:] + [None]
+    return _composite_gradient(mode, time_major, primals, cotangents)
+
+
+# TensorFlow has no CPU op for these (its Keras layers export a While loop): a GraphDef
+# holds the steps instead.
+tf_nodes[_FUSED_RNN] = NodeForm(lower=_lower_fused_rnn)
+tf_nodes[_FUSED_RNN_GRAD] = NodeForm(lower=_lower_fused_rnn_grad)
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _FUSED_RNN, _FUSED_RNN_GRAD)
 
