@@ -208,10 +208,10 @@ def keras_train_step(x, y):
 
 
 def _recurrent_model():
-    """LSTM and GRU layers over a sequence of 5 steps, run as fused ops (`_FusedRNN`)."""
+    """LSTM and GRU layers over sequences of 3 features, run as fused ops (`_FusedRNN`)."""
     tf.random.set_seed(31)
     return tf.keras.Sequential([
-        tf.keras.layers.LSTM(4, return_sequences=True, input_shape=(5, 3)),
+        tf.keras.layers.LSTM(4, return_sequences=True, input_shape=(None, 3)),
         tf.keras.layers.GRU(3), tf.keras.layers.Dense(2)])
 
 
@@ -222,7 +222,8 @@ def keras_rnn():
 
 
 def keras_rnn_train_step():
-    """One SGD step of the recurrent model: the fused layers' gradient op written as steps."""
+    """One SGD step of the recurrent model: the fused layers' gradient op written as steps
+    (or, for a sequence of unknown length, as reverse mode through a While loop of them)."""
     model = _recurrent_model()
     optimizer = tf.keras.optimizers.SGD(0.1)
     loss_fn = tf.keras.losses.MeanSquaredError()
@@ -391,6 +392,9 @@ if __name__ == "__main__":
     save("keras_rnn", keras_rnn(), [tf.TensorSpec([None, 5, 3], tf.float32)], [sequences])
     save("keras_rnn_train_step", keras_rnn_train_step(),
          [tf.TensorSpec([None, 5, 3], tf.float32), tf.TensorSpec([None, 2], tf.float32)],
+         [sequences, rng.normal(size=(3, 2)).astype(np.float32)])
+    save("keras_rnn_any_length", keras_rnn_train_step(),
+         [tf.TensorSpec([None, None, 3], tf.float32), tf.TensorSpec([None, 2], tf.float32)],
          [sequences, rng.normal(size=(3, 2)).astype(np.float32)])
     save("nested_loop_gradients", nested_loop_gradients,
          [tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)],

@@ -332,16 +332,18 @@ class _Writer:
     def lowered(self, op, lower):
         """`op` as a ``PartitionedCall`` of a library function holding the graph `lower`
         builds on placeholders of the op's input shapes and dtypes (see ``NodeForm.lower``)."""
-        body = Graph(f"{op.name}_lowered")
-        with context.building(body):
-            args = [body.placeholder(t.dtype, t.shape, f"arg{i}")
+        graph = Graph(f"{op.name}_lowered")
+        with context.building(graph):
+            args = [graph.placeholder(t.dtype, t.shape, f"arg{i}")
                     for i, t in enumerate(op.inputs)]
             try:
-                body.outputs = list(lower(args, dict(op.attrs)))
+                outputs = list(lower(args, dict(op.attrs)))
             except ValueError as e:
                 raise errors.UnimplementedError(
                     None, op.name, f"The node {op.name} ({op.type}) cannot be written as "
                                    f"TensorFlow's: {e}.") from None
+        # (a name unique in the process, as TF's runtime holds the functions of every graph)
+        body = FunctionBody(graph.name, graph, args, outputs)
         node = pb.NodeDef(name=op.name, op="PartitionedCall",
                           input=[self.input_name(t, op.name) for t in op.inputs])
         node.attr["Tin"].CopyFrom(attr_value(tuple(t.dtype for t in op.inputs)))
