@@ -306,6 +306,8 @@ def test_graph_def_holds_the_steps_in_tfs_ops_with_the_same_values(path, kind, t
     assert {"_FusedRNN", "_FusedRNNGrad"} <= {op.type for op in concrete.graph.get_operations()}
     ops = {n.op for n in gd.node} | {n.op for f in gd.library.function for n in f.node_def}
     assert not any(op.startswith("_") for op in ops)
+    names = [n.name for n in gd.node] + [n.name for f in gd.library.function for n in f.node_def]
+    assert not any(name.startswith("_") for name in names)  # (TF's importer refuses them)
     assert {"PartitionedCall", "MatMul", "Tanh"} <= ops
     assert ("StatelessWhile" in ops) == (steps is None)
     for batch, length in [(1, 5), (3, 5)] + ([(2, 1), (2, 3)] if steps is None else []):
