@@ -80,7 +80,8 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
 @pytest.mark.parametrize("name", ["mlp", "convnet", "tensors", "mlp_train_step", "keras_cnn",
                                   "keras_train_step", "keras_attention", "control_flow",
                                   "limited_loops", "variable_bodies", "counts_and_draws",
-                                  "nested_calls", "loop_train_step", "nested_loop_gradients"])
+                                  "nested_calls", "loop_train_step", "nested_loop_gradients",
+                                  "keras_rnn", "keras_rnn_train_step", "keras_rnn_any_length"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)

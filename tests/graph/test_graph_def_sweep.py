@@ -11,8 +11,6 @@ from tests.ops.specs import all_specs
 _NOT_WRITTEN = {
     "RandomGamma", "RandomPoissonV2", "StatefulRandomBinomial", "StatefulUniformFullInt",
     "RandomIndexShuffle", "EnsureShape",
-    # ops TensorFlow has none of (writing them raises UnimplementedError: test_fused_recurrent)
-    "_FusedRNN", "_FusedRNNGrad",
 }
 _AXIS_SPECS = {"GatherNd-batch", "LinSpace-nd", "StridedSlice-run-time",
                "StatelessRandomNormal-shape-input"}

@@ -207,6 +207,38 @@ def keras_train_step(x, y):
     return step
 
 
+def _recurrent_model():
+    """LSTM and GRU layers over sequences of 3 features, run as fused ops (`_FusedRNN`)."""
+    tf.random.set_seed(31)
+    return tf.keras.Sequential([
+        tf.keras.layers.LSTM(4, return_sequences=True, input_shape=(None, 3)),
+        tf.keras.layers.GRU(3), tf.keras.layers.Dense(2)])
+
+
+def keras_rnn():
+    """A model of fused recurrent layers in inference mode: each written as its steps."""
+    model = _recurrent_model()
+    return tf.function(lambda x: model(x, training=False))
+
+
+def keras_rnn_train_step():
+    """One SGD step of the recurrent model: the fused layers' gradient op written as steps
+    (or, for a sequence of unknown length, as reverse mode through a While loop of them)."""
+    model = _recurrent_model()
+    optimizer = tf.keras.optimizers.SGD(0.1)
+    loss_fn = tf.keras.losses.MeanSquaredError()
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        variables = model.trainable_variables
+        grads = tape.gradient(loss, variables)
+        optimizer.apply_gradients(zip(grads, variables))
+        return loss, grads[0], grads[3]
+    return step
+
+
 @tf.function
 def limited_loops(x, n):
     """A while_loop with maximum_iterations capturing an outer tensor, and an AutoGraph loop
@@ -356,6 +388,14 @@ if __name__ == "__main__":
     save("loop_train_step", loop_train_step,
          [tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([], tf.int32)],
          [rng.normal(size=(4, 3)).astype(np.float32), np.array(3, np.int32)])
+    sequences = rng.normal(size=(3, 5, 3)).astype(np.float32)
+    save("keras_rnn", keras_rnn(), [tf.TensorSpec([None, 5, 3], tf.float32)], [sequences])
+    save("keras_rnn_train_step", keras_rnn_train_step(),
+         [tf.TensorSpec([None, 5, 3], tf.float32), tf.TensorSpec([None, 2], tf.float32)],
+         [sequences, rng.normal(size=(3, 2)).astype(np.float32)])
+    save("keras_rnn_any_length", keras_rnn_train_step(),
+         [tf.TensorSpec([None, None, 3], tf.float32), tf.TensorSpec([None, 2], tf.float32)],
+         [sequences, rng.normal(size=(3, 2)).astype(np.float32)])
     save("nested_loop_gradients", nested_loop_gradients,
          [tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)],
          [rng.normal(size=3).astype(np.float32), np.array(2, np.int32)])

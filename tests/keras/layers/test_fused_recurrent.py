@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import eagerflow as tf
 from eagerflow import errors
-from tests.internals import onednn, rnn_ops
+from tests.internals import graph_def, onednn, rnn_ops
 
 LAYERS = {"lstm": tf.keras.layers.LSTM, "gru": tf.keras.layers.GRU,
           "rnn": tf.keras.layers.SimpleRNN}
@@ -274,11 +274,55 @@ def test_other_configurations_run_the_loop(kind, kwargs):
     assert "_FusedRNN" in _op_types(run, tf.TensorSpec([2, 3, 2], tf.float32))
 
 
-def test_graph_def_export_says_it_cannot():
+def _exported(fn, *specs):
+    """`fn` traced and written as a GraphDef: (eagerflow's concrete function, the GraphDef,
+    the function run from the GraphDef read back, variables fed to their placeholders)."""
+    concrete = fn.get_concrete_function(*specs)
+    variables = {}
+    gd = graph_def.graph_to_graph_def(concrete.graph, variables=variables)
+    gd = tf.compat.v1.GraphDef.FromString(gd.SerializeToString())
+    wrapped = tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(
+        gd, name="", input_map=variables), [])
+    return concrete, gd, wrapped.prune([t.name for t in concrete.inputs],
+                                       [t.name for t in concrete.outputs])
+
+
+@pytest.mark.parametrize("steps", [5, None], ids=["static-steps", "unknown-steps"])
+@pytest.mark.parametrize("kind,time_major", [("lstm", False), ("gru", False), ("rnn", False),
+                                             ("lstm", True)])
+def test_graph_def_holds_the_steps_in_tfs_ops_with_the_same_values(path, kind, time_major,
+                                                                   steps):
+    layer = LAYERS[kind](3, return_sequences=True, return_state=True, time_major=time_major)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            out = layer(x)
+            loss = sum(tf.reduce_sum(o * o * (k + 1.0)) for k, o in enumerate(out))
+        return out + tape.gradient(loss, [x] + layer.trainable_variables)
+    shape = [steps, None, 2] if time_major else [None, steps, 2]
+    concrete, gd, run = _exported(step, tf.TensorSpec(shape, tf.float32))
+    assert {"_FusedRNN", "_FusedRNNGrad"} <= {op.type for op in concrete.graph.get_operations()}
+    ops = {n.op for n in gd.node} | {n.op for f in gd.library.function for n in f.node_def}
+    assert not any(op.startswith("_") for op in ops)
+    names = [n.name for n in gd.node] + [n.name for f in gd.library.function for n in f.node_def]
+    assert not any(name.startswith("_") for name in names)  # (TF's importer refuses them)
+    assert {"PartitionedCall", "MatMul", "Tanh"} <= ops
+    assert ("StatelessWhile" in ops) == (steps is None)
+    for batch, length in [(1, 5), (3, 5)] + ([(2, 1), (2, 3)] if steps is None else []):
+        x = _data(*([length, batch, 2] if time_major else [batch, length, 2]), seed=batch)
+        for got, want in zip(run(tf.constant(x)), concrete(tf.constant(x))):
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=RTOL, atol=ATOL)
+
+
+def test_graph_def_of_an_unknown_number_of_steps_needs_the_graph_loop(monkeypatch):
     layer = tf.keras.layers.LSTM(2)
     run = tf.function(lambda x: layer(x))
-    graph = run.get_concrete_function(tf.TensorSpec([None, 3, 2], tf.float32)).graph
-    with pytest.raises(errors.UnimplementedError, match="no CPU op for a fused recurrent layer"):
+    graph = run.get_concrete_function(tf.TensorSpec([2, None, 2], tf.float32)).graph
+    monkeypatch.setattr(rnn_ops, "loops", None)  # (as before the Keras layers provide it)
+    with pytest.raises(errors.UnimplementedError, match=r"_FusedRNN\) cannot be written as "
+                                                        r"TensorFlow's: .*number of time steps"):
         graph.as_graph_def()
 
 

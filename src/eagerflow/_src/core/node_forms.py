@@ -21,7 +21,12 @@ the same op differs in regular ways, which a `NodeForm` declares as data:
   GraphDef may leave out, and inputs to `cast` to the type attribute's dtype;
 * `outputs`: TF's output argument names, as function bodies refer to outputs
   (``MatMul:product:0``), where TF's usual ``z``, ``y`` or ``output`` is not it,
-  and `output_number`, an attr counting the outputs (``num_split``).
+  and `output_number`, an attr counting the outputs (``num_split``);
+* `lower`: an op TF has no kernel for (a fused op of eagerflow's), written as
+  the graph of its composite formulation: ``lower(inputs, attrs) -> outputs``
+  builds it from ops on symbolic `inputs` of the node's shapes and dtypes (or
+  raises ValueError saying why it cannot), and the writer puts that graph in
+  the library, the node a ``PartitionedCall`` of it.
 
 Interpreters that write or read graphs (``graph.node_def``, ``graph.graph_def``)
 look forms up in `tf_nodes`, a `registry.RuleTable` keyed by `OpDef`; an op with
@@ -106,12 +111,12 @@ class NodeForm:
 
     __slots__ = ("op_type", "inputs", "types", "renamed", "fixed", "implied", "ignored",
                  "number", "outputs", "output_number", "byte_attrs", "local", "defaults",
-                 "cast", "keep", "rewrite", "functions")
+                 "cast", "keep", "rewrite", "functions", "lower")
 
     def __init__(self, *, op_type=None, inputs=None, types=None, renamed=None, fixed=None,
                  implied=None, ignored=(), number=None, outputs=None, output_number=None,
                  byte_attrs=(), local=None, defaults=None, cast=(), keep=(), rewrite=None,
-                 functions=()):
+                 functions=(), lower=None):
         self.op_type = op_type  # TF's op name where it is not the registered one
         self.inputs = None if inputs is None else tuple(inputs)
         self.types = types
@@ -141,6 +146,8 @@ class NodeForm:
         self.rewrite = rewrite
         # attrs naming functions of a library (``then_branch``, ``body``, ``f``)
         self.functions = frozenset(functions)
+        # ``lower(inputs, attrs) -> outputs``: the op as ops TF has (see the module docstring)
+        self.lower = lower
 
     def attr_inputs(self):
         return [spec for spec in self.inputs or () if isinstance(spec, AttrInput)]

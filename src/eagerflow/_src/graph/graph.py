@@ -303,7 +303,8 @@ class Graph:
         The op is named `name` (operators pass theirs: ``mul``), else after its
         type; see `constant` for the names of its converted operands.
         """
-        name = self.unique_name(name or op_def.name)
+        # (after its type less a leading "_": TF's node names cannot start with one)
+        name = self.unique_name(name or op_def.name.lstrip("_"))
         inputs = tuple(self.capture(t) for t in inputs)
         for i, t in enumerate(inputs):
             fresh = self._unnamed.pop(id(t.op), None) if isinstance(t, SymbolicTensor) else None

@@ -128,6 +128,7 @@ class Library:
         self.functions = {f.signature.name: f for f in function_defs}
         self._names = {}   # id(body graph) -> its function's name, as written
         self._graphs = {}  # name -> body graph, as read
+        self._kept = []
 
     def add(self, body):
         """The name of `body`'s FunctionDef (see the module docstring), written into the
@@ -140,6 +141,7 @@ class Library:
                 n += 1
                 name = f"{base}_{n}"
             self._names[id(body)] = name
+            self._kept.append(body)  # (alive while the library is: its id names it)
             self.functions[name] = None  # (taken while its body is written)
             function_def(body, name, self)
         return name
@@ -327,6 +329,28 @@ class _Writer:
         found = find(value)
         return value if found is None else found
 
+    def lowered(self, op, lower):
+        """`op` as a ``PartitionedCall`` of a library function holding the graph `lower`
+        builds on placeholders of the op's input shapes and dtypes (see ``NodeForm.lower``)."""
+        graph = Graph(f"{op.name}_lowered")
+        with context.building(graph):
+            args = [graph.placeholder(t.dtype, t.shape, f"arg{i}")
+                    for i, t in enumerate(op.inputs)]
+            try:
+                outputs = list(lower(args, dict(op.attrs)))
+            except ValueError as e:
+                raise errors.UnimplementedError(
+                    None, op.name, f"The node {op.name} ({op.type}) cannot be written as "
+                                   f"TensorFlow's: {e}.") from None
+        # (a name unique in the process, as TF's runtime holds the functions of every graph)
+        body = FunctionBody(graph.name, graph, args, outputs)
+        node = pb.NodeDef(name=op.name, op="PartitionedCall",
+                          input=[self.input_name(t, op.name) for t in op.inputs])
+        node.attr["Tin"].CopyFrom(attr_value(tuple(t.dtype for t in op.inputs)))
+        node.attr["Tout"].CopyFrom(attr_value(tuple(t.dtype for t in op.outputs)))
+        node.attr["f"].CopyFrom(attr_value(body, self.library))
+        return node
+
     def node(self, op):
         if op.type == "Placeholder":
             node = pb.NodeDef(name=op.name, op="Placeholder", attr={
@@ -338,6 +362,8 @@ class _Writer:
             # (an op built around Python closures, not in the registry: nothing names it)
             raise errors.UnimplementedError(None, op.name, f"The node {op.name} ({op.type}) "
                                                            f"has no GraphDef form.")
+        elif getattr(tf_nodes.get(op.op_def, None), "lower", None) is not None:
+            node = self.lowered(op, tf_nodes.get(op.op_def).lower)
         else:
             try:
                 op_type, attrs, inputs, constants = tf_node(op.op_def, op.name, op.inputs,

@@ -16,8 +16,9 @@ runs over tensors too (`_OPS`): that composite formulation gives the gradient
 where an active tape records it (to differentiate it again), and the gradient
 op's own gradient is reverse mode through it (through `vjp`, which the Keras
 layers provide: a tape is a layer above ops). TensorFlow has
-no CPU op for these, so a GraphDef holding them cannot be written (its CPU
-Keras layers export a While loop): writing one raises UnimplementedError.
+no CPU op for these (its CPU Keras layers export a While loop): a GraphDef
+holds their steps instead, the composite formulation (`NodeForm.lower`), or
+a While loop over them for an unknown number of steps.
 
 >>> y, h, c, _ = fused_rnn(tf.ones((2, 3, 4)), tf.zeros((4, 8)), tf.zeros((2, 8)),
 ...                        tf.zeros((8,)), tf.zeros((2, 2)), tf.zeros((2, 2)), mode="lstm")
@@ -105,27 +106,33 @@ def _forward(ns, mode, xs, kernel, recurrent_kernel, bias, h, c=None):
     projected = ns.unflat(ns.matmul(ns.flat(xs), kernel) + input_bias, xs)
     ys, acts, extra = [], [], []
     for t in range(xs.shape[0]):
-        inner = ns.matmul(h, recurrent_kernel)
-        if mode == "lstm":
-            z_i, z_f, z_c, z_o = ns.split(projected[t] + inner, 4)
-            i, f, g, o = ns.sigmoid(z_i), ns.sigmoid(z_f), ns.tanh(z_c), ns.sigmoid(z_o)
-            c = f * c + i * g
-            h = o * ns.tanh(c)
-            acts.append(ns.concat([i, f, g, o]))
-            extra.append(c)
-        elif mode == "gru":
-            x_z, x_r, x_h = ns.split(projected[t], 3)
-            r_z, r_r, r_h = ns.split(inner + recurrent_bias, 3)
-            z, r = ns.sigmoid(x_z + r_z), ns.sigmoid(x_r + r_r)
-            candidate = ns.tanh(x_h + r * r_h)
-            h = z * h + (1 - z) * candidate
-            acts.append(ns.concat([z, r, candidate]))
-            extra.append(r_h)
-        else:
-            h = ns.tanh(projected[t] + inner)
+        h, c, act, more = _step(ns, mode, projected[t], recurrent_kernel, recurrent_bias, h, c)
+        if act is not None:
+            acts.append(act)
+            extra.append(more)
         ys.append(h)
     saved = (ns.stack(acts), ns.stack(extra)) if acts else ()
     return ns.stack(ys), h, c, saved
+
+
+def _step(ns, mode, projected, recurrent_kernel, recurrent_bias, h, c):
+    """One step from the projected input ``(N, G*H)``: ``(h, c, activations, extra)``, the
+    last two what `_forward` saves (None for SimpleRNN)."""
+    inner = ns.matmul(h, recurrent_kernel)
+    if mode == "lstm":
+        z_i, z_f, z_c, z_o = ns.split(projected + inner, 4)
+        i, f, g, o = ns.sigmoid(z_i), ns.sigmoid(z_f), ns.tanh(z_c), ns.sigmoid(z_o)
+        c = f * c + i * g
+        h = o * ns.tanh(c)
+        return h, c, ns.concat([i, f, g, o]), c
+    if mode == "gru":
+        x_z, x_r, x_h = ns.split(projected, 3)
+        r_z, r_r, r_h = ns.split(inner + recurrent_bias, 3)
+        z, r = ns.sigmoid(x_z + r_z), ns.sigmoid(x_r + r_r)
+        candidate = ns.tanh(x_h + r * r_h)
+        h = z * h + (1 - z) * candidate
+        return h, c, ns.concat([z, r, candidate]), r_h
+    return ns.tanh(projected + inner), c, None, None
 
 
 def _backward(ns, mode, xs, kernel, recurrent_kernel, h0, c0, ys, saved, dys, dh, dc):
@@ -136,30 +143,10 @@ def _backward(ns, mode, xs, kernel, recurrent_kernel, h0, c0, ys, saved, dys, dh
     if saved:
         acts, extra = saved
     for t in range(steps - 1, -1, -1):
-        dh = dh + dys[t]
-        if mode == "lstm":
-            i, f, g, o = ns.split(acts[t], 4)
-            c_prev = extra[t - 1] if t else c0
-            tanh_c = ns.tanh(extra[t])
-            dc = dc + dh * o * (1 - tanh_c * tanh_c)
-            grad = ns.concat([dc * g * i * (1 - i), dc * c_prev * f * (1 - f),
-                              dc * i * (1 - g * g), dh * tanh_c * o * (1 - o)])
-            dc = dc * f
-            dh = ns.matmul(grad, recurrent_kernel, transpose_b=True)
-            input_grads[t] = recurrent_grads[t] = grad
-        elif mode == "gru":
-            z, r, candidate = ns.split(acts[t], 3)
-            h_prev = ys[t - 1] if t else h0
-            d_z = dh * (h_prev - candidate) * z * (1 - z)
-            d_h = dh * (1 - z) * (1 - candidate * candidate)
-            d_r = d_h * extra[t] * r * (1 - r)
-            input_grads[t] = ns.concat([d_z, d_r, d_h])
-            recurrent_grads[t] = ns.concat([d_z, d_r, d_h * r])
-            dh = dh * z + ns.matmul(recurrent_grads[t], recurrent_kernel, transpose_b=True)
-        else:
-            grad = dh * (1 - ys[t] * ys[t])
-            dh = ns.matmul(grad, recurrent_kernel, transpose_b=True)
-            input_grads[t] = recurrent_grads[t] = grad
+        dh, dc, input_grads[t], recurrent_grads[t] = _backward_step(
+            ns, mode, recurrent_kernel, dh + dys[t], dc, acts[t] if saved else None,
+            extra[t] if saved else None, (extra[t - 1] if t else c0) if mode == "lstm" else None,
+            ys[t - 1] if t else h0, ys[t])
     d_in = ns.flat(ns.stack(input_grads))
     d_rec = d_in if mode != "gru" else ns.flat(ns.stack(recurrent_grads))
     previous = ns.flat(ns.stack([h0] + [ys[t] for t in range(steps - 1)]))
@@ -170,6 +157,28 @@ def _backward(ns, mode, xs, kernel, recurrent_kernel, h0, c0, ys, saved, dys, dh
     if mode == "gru":
         dbias = ns.stack([dbias, ns.sum0(d_rec)])
     return dxs, dkernel, drecurrent, dbias, dh, dc
+
+
+def _backward_step(ns, mode, recurrent_kernel, dh, dc, act, extra, c_prev, h_prev, y):
+    """One step of `_backward`, given the gradient `dh` of its output `y` and `dc` of its
+    cell state: ``(dh, dc, input gradient, recurrent gradient)`` (of the gates)."""
+    if mode == "lstm":
+        i, f, g, o = ns.split(act, 4)
+        tanh_c = ns.tanh(extra)
+        dc = dc + dh * o * (1 - tanh_c * tanh_c)
+        grad = ns.concat([dc * g * i * (1 - i), dc * c_prev * f * (1 - f),
+                          dc * i * (1 - g * g), dh * tanh_c * o * (1 - o)])
+        return ns.matmul(grad, recurrent_kernel, transpose_b=True), dc * f, grad, grad
+    if mode == "gru":
+        z, r, candidate = ns.split(act, 3)
+        d_z = dh * (h_prev - candidate) * z * (1 - z)
+        d_h = dh * (1 - z) * (1 - candidate * candidate)
+        d_r = d_h * extra * r * (1 - r)
+        recurrent = ns.concat([d_z, d_r, d_h * r])
+        dh = dh * z + ns.matmul(recurrent, recurrent_kernel, transpose_b=True)
+        return dh, dc, ns.concat([d_z, d_r, d_h]), recurrent
+    grad = dh * (1 - y * y)
+    return ns.matmul(grad, recurrent_kernel, transpose_b=True), dc, grad, grad
 
 
 # -- checks --------------------------------------------------------------------------------
@@ -515,13 +524,131 @@ _FUSED_RNN_GRAD = register("_FusedRNNGrad", _fused_rnn_grad, _fused_rnn_grad_rul
                            tied=(0, 1, 2, 3, 4), dtypes=_FLOATS)
 
 
-def _no_graph_def(attrs, inputs):
-    raise ValueError("TensorFlow has no CPU op for a fused recurrent layer (its Keras layers "
-                     "export a While loop there); run the layer with unroll=True, or outside "
-                     "the exported function, to write this graph")
+# ``(while_loop, TensorArray)`` of the graph layer, which the Keras layers fill (as `vjp`):
+# a sequence of unknown length is written as a loop over its steps.
+loops = None
 
 
-tf_nodes.assign(NodeForm(rewrite=_no_graph_def), _FUSED_RNN, _FUSED_RNN_GRAD)
+def _static_steps(x, time_major):
+    """Whether `x` has a static number of time steps, else whether a loop can run them."""
+    if x.shape.rank is not None and x.shape[0 if time_major else 1] is not None:
+        return True
+    if loops is None:
+        raise ValueError("a fused recurrent layer is written as its steps, which needs the "
+                         "number of time steps statically here; give the input a static "
+                         "time dimension, or build the layer with unroll=True")
+    return False
+
+
+def _loop(mode, time_major, x, kernel, recurrent_kernel, bias, h0, c0=None):
+    """The sequence as a While loop over its steps: ``[y, h(, c)]``."""
+    while_loop, TensorArray = loops
+    xs = x if time_major else array_ops.transpose(x, [1, 0, 2])
+    steps = array_ops.shape(xs)[0]
+    xs_ta = TensorArray(xs.dtype, size=steps).unstack(xs)
+    ys_ta = TensorArray(xs.dtype, size=steps, element_shape=h0.shape)
+    input_bias, recurrent_bias = _biases(mode, bias)
+    lstm = mode == "lstm"
+
+    def body(t, ys_ta, h, *c):
+        projected = _OPS.matmul(xs_ta.read(t), kernel) + input_bias
+        h, c, _, _ = _step(_OPS, mode, projected, recurrent_kernel, recurrent_bias, h,
+                           c[0] if lstm else None)
+        return (t + 1, ys_ta.write(t, h), h) + ((c,) if lstm else ())
+
+    zero = array_ops.zeros([], _d.int32)
+    _, ys_ta, *states = while_loop(lambda t, *_: t < steps, body,
+                                   (zero, ys_ta, h0) + ((c0,) if lstm else ()))
+    ys = ys_ta.stack()
+    return [ys if time_major else array_ops.transpose(ys, [1, 0, 2])] + states
+
+
+def _loop_gradient(mode, time_major, x, kernel, recurrent_kernel, bias, h0, c0, dy, dh, dc):
+    """`_backward` as While loops: the forward steps again, saving what `_backward_step`
+    reads, then the steps in reverse order; the weights' gradients from all steps after."""
+    while_loop, TensorArray = loops
+    lstm, dtype = mode == "lstm", x.dtype
+    xs = x if time_major else array_ops.transpose(x, [1, 0, 2])
+    dys = dy if time_major else array_ops.transpose(dy, [1, 0, 2])
+    steps = array_ops.shape(xs)[0]
+    input_bias, recurrent_bias = _biases(mode, bias)
+    xs_ta = TensorArray(dtype, size=steps).unstack(xs)
+    zero = array_ops.zeros([], _d.int32)
+    c0 = c0 if lstm else array_ops.zeros_like(h0)  # (unused: a loop variable of one dtype)
+
+    def forward(t, ys_ta, acts_ta, extra_ta, h, c):
+        projected = _OPS.matmul(xs_ta.read(t), kernel) + input_bias
+        h, new_c, act, more = _step(_OPS, mode, projected, recurrent_kernel, recurrent_bias,
+                                    h, c if lstm else None)
+        if act is None:  # (SimpleRNN saves its outputs only)
+            act = more = h
+        return (t + 1, ys_ta.write(t, h), acts_ta.write(t, act), extra_ta.write(t, more), h,
+                new_c if lstm else c)
+
+    arrays = [TensorArray(dtype, size=steps) for _ in range(3)]
+    _, ys_ta, acts_ta, extra_ta, _, _ = while_loop(lambda t, *_: t < steps, forward,
+                                                   (zero, *arrays, h0, c0))
+    ys, extra = ys_ta.stack(), extra_ta.stack()
+    previous = array_ops.concat([array_ops.expand_dims(h0, 0), ys[:-1]], 0)
+    c_previous = array_ops.concat([array_ops.expand_dims(c0, 0), extra[:-1]], 0)
+    read = [TensorArray(dtype, size=steps).unstack(v)
+            for v in (dys, acts_ta.stack(), extra, c_previous, previous, ys)]
+
+    def backward(k, dxs_ta, in_ta, rec_ta, dh, dc):
+        t = steps - 1 - k
+        dy_t, act, more, c_prev, h_prev, y = [ta.read(t) for ta in read]
+        dh, dc, d_in, d_rec = _backward_step(_OPS, mode, recurrent_kernel, dh + dy_t, dc,
+                                             act, more, c_prev, h_prev, y)
+        return (k + 1, dxs_ta.write(t, _OPS.matmul(d_in, kernel, transpose_b=True)),
+                in_ta.write(t, d_in), rec_ta.write(t, d_rec), dh, dc)
+
+    arrays = [TensorArray(dtype, size=steps) for _ in range(3)]
+    dc = dc if lstm else array_ops.zeros_like(h0)
+    _, dxs_ta, in_ta, rec_ta, dh0, dc0 = while_loop(lambda k, *_: k < steps, backward,
+                                                    (zero, *arrays, dh, dc))
+    d_in, d_rec = _OPS.flat(in_ta.stack()), _OPS.flat(rec_ta.stack())
+    dxs = dxs_ta.stack()
+    dkernel = _OPS.matmul(_OPS.flat(xs), d_in, transpose_a=True)
+    drecurrent = _OPS.matmul(_OPS.flat(previous), d_rec, transpose_a=True)
+    dbias = _OPS.sum0(d_in)
+    if mode == "gru":
+        dbias = _OPS.stack([dbias, _OPS.sum0(d_rec)])
+    result = [dxs if time_major else array_ops.transpose(dxs, [1, 0, 2]), dkernel, drecurrent,
+              dbias, dh0]
+    return result + [dc0] if lstm else result
+
+
+def _lower_fused_rnn(inputs, attrs):
+    """`_FusedRNN` as ops TF has: its steps (the composite formulation), no workspace."""
+    mode, time_major = attrs["mode"], attrs["time_major"]
+    x = inputs[0]
+    workspace = array_ops.zeros([0], _d.uint8)
+    if not _static_steps(x, time_major):
+        return _loop(mode, time_major, *inputs) + [workspace]
+    xs = x if time_major else array_ops.transpose(x, [1, 0, 2])
+    c0 = inputs[5] if mode == "lstm" else None
+    ys, h, c, _ = _forward(_OPS, mode, xs, *inputs[1:5], c0)
+    y = ys if time_major else array_ops.transpose(ys, [1, 0, 2])
+    return [y, h] + ([c] if mode == "lstm" else []) + [workspace]
+
+
+def _lower_fused_rnn_grad(inputs, attrs):
+    """`_FusedRNNGrad` as ops TF has: the composite gradient (the forward steps again), as
+    While loops for an unknown number of steps."""
+    mode, time_major = attrs["mode"], attrs["time_major"]
+    count = 6 if mode == "lstm" else 5
+    primals, cotangents = inputs[:count], inputs[-3:] if mode == "lstm" else inputs[-2:]
+    if mode != "lstm":
+        primals, cotangents = primals + [None], cotangents + [None]
+    if not _static_steps(inputs[0], time_major):
+        return _loop_gradient(mode, time_major, *primals, *cotangents)
+    return _composite_gradient(mode, time_major, primals, cotangents)
+
+
+# TensorFlow has no CPU op for these (its Keras layers export a While loop): a GraphDef
+# holds the steps instead.
+tf_nodes[_FUSED_RNN] = NodeForm(lower=_lower_fused_rnn)
+tf_nodes[_FUSED_RNN_GRAD] = NodeForm(lower=_lower_fused_rnn_grad)
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _FUSED_RNN, _FUSED_RNN_GRAD)
 

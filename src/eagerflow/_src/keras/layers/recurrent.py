@@ -1144,6 +1144,7 @@ def _vjp(fn, args, output_grads):
 
 
 rnn_ops.vjp = _vjp
+rnn_ops.loops = (control_flow.while_loop, TensorArray)
 
 
 def _is_shape(value):
