@@ -13,8 +13,11 @@ needs_blas = pytest.mark.skipif(threads.blas_threads() is None,
 
 
 @pytest.fixture
-def restore_budget():
+def restore_budget(monkeypatch):
+    # BLAS runs serially once oneDNN has loaded (see below): these tests are about the budget
+    monkeypatch.setattr(threads, "_openmp_in_use", False)
     yield
+    monkeypatch.undo()
     tf.config.threading.set_intra_op_parallelism_threads(0)
 
 
@@ -65,7 +68,7 @@ def _fake_load(monkeypatch, others):
 
 @needs_blas
 @pytest.mark.parametrize("others, expected", [(1.5, 1), (0.0, 2)])
-def test_blas_steps_down_while_other_processes_are_busy(monkeypatch, restore_budget, others,
+def test_blas_steps_down_while_other_processes_are_busy(restore_budget, monkeypatch, others,
                                                         expected):
     tick = _fake_load(monkeypatch, others)
     monkeypatch.setattr(threads, "_blas_default", 2)
@@ -77,7 +80,7 @@ def test_blas_steps_down_while_other_processes_are_busy(monkeypatch, restore_bud
 
 
 @needs_blas
-def test_a_budget_of_one_stays_one_when_idle(monkeypatch, restore_budget):
+def test_a_budget_of_one_stays_one_when_idle(restore_budget, monkeypatch):
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tick = _fake_load(monkeypatch, 0.0)
     tick()
@@ -100,7 +103,7 @@ def test_onednn_kernels_step_down_while_other_processes_are_busy(monkeypatch, ot
 
 
 @needs_blas
-def test_a_fixed_budget_holds_under_load(monkeypatch, restore_budget):
+def test_a_fixed_budget_holds_under_load(restore_budget, monkeypatch):
     tick = _fake_load(monkeypatch, 1.5)
     monkeypatch.setattr(threads, "_blas_default", 2)
     threads.set_fixed(True)
@@ -124,3 +127,19 @@ def test_op_determinism_holds_the_thread_count():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "False True"
+
+
+@needs_blas
+@pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
+def test_blas_runs_serially_once_native_kernels_load():
+    code = ("import eagerflow as tf\n"
+            "from eagerflow._src.backend import threads\n"
+            "tf.matmul(tf.ones((64, 64)), tf.ones((64, 64)))\n"
+            "before = threads.blas_threads()\n"
+            "tf.nn.conv2d(tf.ones((1, 8, 8, 1)), tf.ones((3, 3, 1, 2)), 1, 'SAME')\n"
+            "tf.matmul(tf.ones((64, 64)), tf.ones((64, 64)))\n"
+            "print(before, threads.blas_threads(), threads.contended)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(__import__("os").environ, OPENBLAS_NUM_THREADS="2"),
+                         check=True).stdout.split()
+    assert int(out[1]) == 1  # (before the convolution: 2, unless the machine was busy)

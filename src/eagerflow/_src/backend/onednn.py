@@ -85,6 +85,7 @@ def _load():
                 engine = ctypes.c_void_p()
                 lib.dnnl_engine_create(ctypes.byref(engine), api.CPU_ENGINE, 0)
                 _engine, _lib = engine, lib
+                threads.openmp_loaded()
             except (OSError, AttributeError, api.DnnlError) as error:
                 _failed = True
                 if api.expected():
@@ -327,15 +328,16 @@ _cache = collections.OrderedDict()
 _MISSING = object()
 
 
-def cached(key, build):
+def cached(key, build, serial=False):
     """The primitive for `key`, made by `build()` on first use; None where oneDNN has none.
 
     `build` raising `Unsupported` is remembered as None, so that a configuration
     oneDNN cannot run costs one attempt. The least recently used go first.
+    `serial` primitives run on one thread (see `threads.for_primitive`).
     """
     # a primitive runs on the OpenMP threads it was built for: one while other processes
     # keep the cores busy, the thread budget otherwise
-    n = threads.for_primitive()
+    n = threads.for_primitive(serial)
     key = (*key, n) if isinstance(key, tuple) else (key, n)
     primitive = _cache.get(key, _MISSING)
     if primitive is _MISSING:

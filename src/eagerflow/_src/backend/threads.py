@@ -39,6 +39,7 @@ _next = 0.0           # monotonic time of the next look at the load
 _last = None          # (wall, this process's CPU seconds, busy CPU seconds of our cores)
 contended = False     # whether the last look found other processes busy
 _fixed = False        # the budget holds whatever the load (for reproducible results)
+_openmp_in_use = False  # oneDNN is loaded: its OpenMP threads get the cores, BLAS runs serially
 
 
 def cores():
@@ -113,6 +114,8 @@ _default = _environment_default()
 
 
 def _blas_ceiling():
+    if _openmp_in_use:
+        return 1
     if _budget:
         return _budget
     blas = _find_blas()
@@ -237,12 +240,27 @@ def _set_openmp(n):
             _local.openmp = n
 
 
-def for_primitive():
+def openmp_loaded():
+    """oneDNN has loaded: from now on OpenBLAS runs on one thread.
+
+    OpenBLAS's idle workers spin for a while after each product, and OpenMP's
+    wait in barriers: on shared cores each stalls the other, and a small CNN's
+    training step ran at half its speed. Programs with native kernels spend
+    their time in them, so those get the cores.
+    """
+    global _openmp_in_use, _next
+    with _lock:
+        _openmp_in_use, _next = True, 0.0
+        _set_blas(1)
+
+
+def for_primitive(serial=False):
     """The OpenMP threads for the oneDNN primitive about to be looked up and run, made the
-    calling thread's count: one while other processes keep the cores busy, else the budget
-    (looking at the load every `INTERVAL` seconds)."""
+    calling thread's count: one for a `serial` primitive (work too fine-grained to share)
+    and while other processes keep the cores busy, else the budget (looking at the load
+    every `INTERVAL` seconds)."""
     if time.monotonic() >= _next:
         _look()
-    n = 1 if contended else budget()
+    n = 1 if contended or serial else budget()
     _set_openmp(n)
     return n

@@ -364,8 +364,14 @@ def _primitives(mode, time_major, x, units):
         return None
     steps, batch = (x.shape[0], x.shape[1]) if time_major else (x.shape[1], x.shape[0])
     key = ("_FusedRNN", mode, time_major, steps, batch, x.shape[2], units)
+    # Each time step is a few small products, each a parallel region of its own: below
+    # this size, waking a second thread for every one costs more than it brings.
+    serial = batch * units * (x.shape[2] + units) < _SERIAL_WORK
     return onednn.cached(key, lambda: _Primitives(mode, time_major, steps, batch, x.shape[2],
-                                                  units))
+                                                  units), serial)
+
+
+_SERIAL_WORK = 1 << 21  # multiply-adds per gate per step (batch 64, 64 units, 16 inputs: 327k)
 
 
 def _dnnl_bias(mode, bias):
