@@ -8,6 +8,8 @@ when a module moves or a name is renamed, this file is the only one of tests/
 to update. ``tests/test_internals.py`` checks that no other test file imports
 ``eagerflow._src``.
 """
+import pytest
+
 from eagerflow._src import keras as keras_package, ops as ops_package
 from eagerflow._src.autodiff import compiled_backward, eager_compat, tape
 from eagerflow._src.autograph import conversion
@@ -58,3 +60,6 @@ from eagerflow._src.ops.reduction_ops import unbroadcast
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 from eagerflow._src.ops.slicing import getitem
 from eagerflow._src.backend import threads
+
+# Marks a test that needs oneDNN's native kernels (loaded here, once, on first use).
+needs_onednn = pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")

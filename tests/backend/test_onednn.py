@@ -6,9 +6,7 @@ import threading
 import numpy as np
 import pytest
 
-from tests.internals import onednn, onednn_api as api
-
-needs_onednn = pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
+from tests.internals import needs_onednn, onednn, onednn_api as api
 
 
 def _run(code, **env):

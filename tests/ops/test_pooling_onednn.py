@@ -6,19 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
-from tests.internals import onednn
-
-needs_onednn = pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
-
-
-@pytest.fixture(params=[True, False], ids=["onednn", "numpy"])
-def path(request):
-    """Runs a test on each path: oneDNN's kernels and the NumPy ones."""
-    if request.param and not onednn.enabled():
-        pytest.skip("oneDNN is not available here")
-    onednn.set_enabled(request.param)
-    yield request.param
-    onednn.set_enabled(None)
+from tests.internals import needs_onednn, onednn
 
 
 def _pool(x, average, ksize, strides, padding, data_format):

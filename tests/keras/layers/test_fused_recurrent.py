@@ -15,15 +15,6 @@ LAYERS = {"lstm": tf.keras.layers.LSTM, "gru": tf.keras.layers.GRU,
 RTOL, ATOL = 2e-5, 2e-6
 
 
-@pytest.fixture(params=[True, False], ids=["onednn", "numpy"])
-def path(request):
-    if request.param and not onednn.enabled():
-        pytest.skip("oneDNN is not available here")
-    onednn.set_enabled(request.param)
-    yield request.param
-    onednn.set_enabled(None)
-
-
 def _data(*shape, seed=0):
     return np.random.default_rng(seed).uniform(-1, 1, shape).astype(np.float32)
 
