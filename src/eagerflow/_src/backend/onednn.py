@@ -176,7 +176,7 @@ def _address(array):
     return array.__array_interface__["data"][0]
 
 
-def _aligned(nbytes):
+def aligned(nbytes):
     """An uninitialised byte buffer aligned to 64 bytes, as oneDNN's kernels like."""
     raw = numpy.empty(nbytes + 64, numpy.uint8)
     start = -_address(raw) % 64
@@ -288,19 +288,19 @@ class Primitive:
             staged = []
             for arg, array in inputs.items():
                 if arg in self._before:
-                    buffer = _aligned(self._inner[arg].size)
+                    buffer = aligned(self._inner[arg].size)
                     self._before[arg]._run({api.ARG_SRC: array, api.ARG_DST: buffer}, stream)
                     array = buffer
                 staged.append((arg, array))
             converted = []
             for arg, array in outputs.items():
                 if arg in self._after:
-                    buffer = _aligned(self._inner[arg].size)
+                    buffer = aligned(self._inner[arg].size)
                     converted.append((arg, buffer, array))
                     array = buffer
                 staged.append((arg, array))
             if self._scratch:
-                staged.append((api.ARG_SCRATCHPAD, _aligned(self._scratch)))
+                staged.append((api.ARG_SCRATCHPAD, aligned(self._scratch)))
             self._run(dict(staged), stream)
             for arg, buffer, array in converted:
                 self._after[arg]._run({api.ARG_SRC: buffer, api.ARG_DST: array}, stream)

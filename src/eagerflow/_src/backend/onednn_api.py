@@ -66,6 +66,7 @@ ARG_SRC, ARG_SRC_ITER, ARG_SRC_ITER_C = 1, 2, 3
 ARG_DST, ARG_DST_ITER, ARG_DST_ITER_C = 17, 18, 19
 ARG_WEIGHTS, ARG_WEIGHTS_ITER, ARG_BIAS = 33, 34, 41
 ARG_MEAN, ARG_VARIANCE, ARG_SCALE, ARG_SHIFT, ARG_WORKSPACE = 49, 50, 51, 52, 64
+ARG_SCRATCHPAD = 80
 ARG_DIFF_SRC, ARG_DIFF_SRC_ITER, ARG_DIFF_SRC_ITER_C = 129, 130, 131
 ARG_DIFF_DST, ARG_DIFF_DST_ITER, ARG_DIFF_DST_ITER_C = 145, 146, 147
 ARG_DIFF_WEIGHTS, ARG_DIFF_WEIGHTS_ITER, ARG_DIFF_BIAS = 161, 162, 169
@@ -75,6 +76,9 @@ ARG_SRC_LAYER, ARG_DST_LAYER, ARG_WEIGHTS_LAYER = ARG_SRC, ARG_DST, ARG_WEIGHTS
 ARG_DIFF_SRC_LAYER, ARG_DIFF_DST_LAYER, ARG_DIFF_WEIGHTS_LAYER = (
     ARG_DIFF_SRC, ARG_DIFF_DST, ARG_DIFF_WEIGHTS)
 CPU_ENGINE, STREAM_DEFAULT_FLAGS = 1, 1
+# dnnl_scratchpad_mode_t: the caller passes the scratchpad (the library's own is shared
+# by the primitives one thread made, which another thread must not run at the same time)
+SCRATCHPAD_MODE_USER = 1
 
 _P = ctypes.c_void_p
 _PP = ctypes.POINTER(ctypes.c_void_p)
@@ -97,6 +101,7 @@ _FUNCTIONS = {
     "dnnl_primitive_attr_create": (_PP,),
     "dnnl_primitive_attr_destroy": (_P,),
     "dnnl_primitive_attr_set_post_ops": (_P, _P),
+    "dnnl_primitive_attr_set_scratchpad_mode": (_P, _I),
     "dnnl_post_ops_create": (_PP,),
     "dnnl_post_ops_destroy": (_P,),
     "dnnl_post_ops_append_eltwise": (_P, _I, _F, _F),
@@ -205,8 +210,3 @@ def expected():
     """True where the wheel exists, so that a missing library deserves a warning."""
     import platform
     return sys.platform.startswith("linux") and platform.machine() in ("x86_64", "AMD64")
-
-# A scratchpad the caller passes (dnnl_scratchpad_mode_user): the library's own is per thread
-# and shared by the primitives made in that thread, which another thread must not run on.
-SCRATCHPAD_MODE_USER, ARG_SCRATCHPAD = 1, 80
-_FUNCTIONS["dnnl_primitive_attr_set_scratchpad_mode"] = (_P, _I)

@@ -227,13 +227,6 @@ def _check_layout(op_name, x, h0, time_major):
 
 # -- oneDNN ---------------------------------------------------------------------------------
 
-def _aligned_bytes(nbytes):
-    """A byte buffer of `nbytes` starting at a 64-byte boundary."""
-    raw = np.empty(nbytes + 64, np.uint8)
-    start = -raw.__array_interface__["data"][0] % 64
-    return raw[start:start + nbytes]
-
-
 def _trailer(mode, time_major, x, units, kind):
     """The bytes a workspace ends with: the configuration that made it, then which kernel
     (the last byte). The gradient reads only a workspace its own configuration made."""
@@ -307,7 +300,7 @@ class _Primitives:
         args = {api.ARG_SRC_LAYER: src, api.ARG_SRC_ITER: states,
                 api.ARG_WEIGHTS_LAYER: plain["layer"], api.ARG_WEIGHTS_ITER: plain["iter"],
                 api.ARG_BIAS: bias, api.ARG_DST_LAYER: dst, api.ARG_DST_ITER: states,
-                api.ARG_WORKSPACE: None, api.ARG_SCRATCHPAD: None}
+                api.ARG_WORKSPACE: None}
         if mode == "lstm":
             args.update({api.ARG_SRC_ITER_C: states, api.ARG_DST_ITER_C: states})
         self.forward = onednn.Primitive(pd, args, keep=(chosen["layer"], chosen["iter"]))
@@ -350,8 +343,7 @@ class _Primitives:
                 api.ARG_WORKSPACE: None, api.ARG_DIFF_SRC_LAYER: src,
                 api.ARG_DIFF_SRC_ITER: states, api.ARG_DIFF_WEIGHTS_LAYER: plain["layer"],
                 api.ARG_DIFF_WEIGHTS_ITER: plain["iter"], api.ARG_DIFF_BIAS: bias,
-                api.ARG_DIFF_DST_LAYER: dst, api.ARG_DIFF_DST_ITER: states,
-                api.ARG_SCRATCHPAD: None}
+                api.ARG_DIFF_DST_LAYER: dst, api.ARG_DIFF_DST_ITER: states}
         if mode == "lstm":
             args.update({api.ARG_SRC_ITER_C: states, api.ARG_DST_ITER_C: states,
                          api.ARG_DIFF_SRC_ITER_C: states, api.ARG_DIFF_DST_ITER_C: states})
@@ -401,14 +393,13 @@ def _fused_rnn(xp, x, kernel, recurrent_kernel, bias, h0, *c0, mode="lstm", time
         x = _c(x)
         y = np.empty(x.shape[:2] + (units,), np.float32)
         h, c = np.empty(h0.shape, np.float32), np.empty(h0.shape, np.float32) if lstm else None
-        workspace = _aligned_bytes(prims.workspace + _TRAILER)
+        workspace = onednn.aligned(prims.workspace + _TRAILER)
         workspace[-_TRAILER:] = _trailer(mode, time_major, x, units, _ONEDNN_WORKSPACE)
         inputs = {api.ARG_SRC_LAYER: x, api.ARG_SRC_ITER: _c(h0),
                   api.ARG_WEIGHTS_LAYER: _c(kernel), api.ARG_WEIGHTS_ITER: _c(recurrent_kernel),
                   api.ARG_BIAS: _c(_dnnl_bias(mode, bias))}
         outputs = {api.ARG_DST_LAYER: y, api.ARG_DST_ITER: h,
-                   api.ARG_WORKSPACE: workspace[:-_TRAILER],
-                   api.ARG_SCRATCHPAD: _aligned_bytes(prims.forward.size(api.ARG_SCRATCHPAD))}
+                   api.ARG_WORKSPACE: workspace[:-_TRAILER]}
         if lstm:
             inputs[api.ARG_SRC_ITER_C] = _c(c0)
             outputs[api.ARG_DST_ITER_C] = c
@@ -458,7 +449,7 @@ def _fused_rnn_grad(xp, x, kernel, recurrent_kernel, bias, h0, *rest, mode="lstm
         dbias = np.zeros((GATES[mode] + (mode == "gru")) * units, np.float32)
         ws = workspace[:-_TRAILER]
         if ws.__array_interface__["data"][0] % 64:
-            ws = _aligned_bytes(ws.size)
+            ws = onednn.aligned(ws.size)
             ws[...] = workspace[:-_TRAILER]
         inputs = {api.ARG_SRC_LAYER: _c(x), api.ARG_SRC_ITER: _c(h0),
                   api.ARG_WEIGHTS_LAYER: _c(kernel), api.ARG_WEIGHTS_ITER: _c(recurrent_kernel),
@@ -467,8 +458,7 @@ def _fused_rnn_grad(xp, x, kernel, recurrent_kernel, bias, h0, *rest, mode="lstm
                   api.ARG_DIFF_DST_LAYER: _c(dy), api.ARG_DIFF_DST_ITER: _c(dh)}
         outputs = {api.ARG_DIFF_SRC_LAYER: dx, api.ARG_DIFF_SRC_ITER: dh0,
                    api.ARG_DIFF_WEIGHTS_LAYER: dkernel, api.ARG_DIFF_WEIGHTS_ITER: drecurrent,
-                   api.ARG_DIFF_BIAS: dbias,
-                   api.ARG_SCRATCHPAD: _aligned_bytes(backward.size(api.ARG_SCRATCHPAD))}
+                   api.ARG_DIFF_BIAS: dbias}
         if lstm:
             dc0 = np.empty(h0.shape, np.float32)
             inputs.update({api.ARG_SRC_ITER_C: _c(c0), api.ARG_DST_ITER_C: _c(c),
