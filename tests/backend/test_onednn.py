@@ -1,11 +1,11 @@
 """The oneDNN binding: loading on demand, the switch, layouts, the primitive cache, threads."""
 import subprocess
 import sys
-import threading
 
 import numpy as np
 import pytest
 
+from tests.concurrency import in_threads
 from tests.internals import needs_onednn, onednn, onednn_api as api
 
 
@@ -123,18 +123,10 @@ def test_one_primitive_from_several_threads():
     reorder = onednn.cached(("test-threads",), lambda: _transpose((64, 48)))
     rng = np.random.default_rng(1)
     inputs = [rng.standard_normal((64, 48)).astype(np.float32) for _ in range(4)]
-    failures = []
 
-    def work(x):
-        for _ in range(50):
-            y = np.empty((48, 64), np.float32)
-            reorder({api.ARG_SRC: x}, {api.ARG_DST: y})
-            if not np.array_equal(y, x.T):
-                failures.append(1)
+    def check(x):
+        y = np.empty((48, 64), np.float32)
+        reorder({api.ARG_SRC: x}, {api.ARG_DST: y})
+        np.testing.assert_array_equal(y, x.T)
 
-    threads = [threading.Thread(target=work, args=(x,)) for x in inputs]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not failures
+    in_threads(check, [(x,) for x in inputs], repeat=50)

@@ -4,14 +4,13 @@ Every case runs twice, with oneDNN switched on and off, and checks that the
 oneDNN run did use its primitives (the switched-off run is the NumPy code the
 other tests pin to TensorFlow's values).
 """
-import threading
-
 import ml_dtypes
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
+from tests.concurrency import in_threads
 from tests.internals import conv_ops as c, dispatch, onednn, registry
 
 pytestmark = pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
@@ -344,19 +343,10 @@ def test_threads_running_convolutions_at_once(both):
 
     def run():
         expected = [one(*case) for case in cases]
-        failures = []
 
-        def work(i):
-            for _ in range(10):
-                got = one(*cases[i])
-                if not all(np.array_equal(a, b) for a, b in zip(got, expected[i])):
-                    failures.append(i)
-        threads = [threading.Thread(target=work, args=(i % 3,)) for i in range(6)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert not failures
+        def check(i):
+            assert all(np.array_equal(a, b) for a, b in zip(one(*cases[i]), expected[i]))
+        in_threads(check, [(i % 3,) for i in range(6)], repeat=10)
         return expected
     _close(*both(run, ALL))
 

@@ -1,11 +1,10 @@
 """Batch normalization on oneDNN: outputs and gradients equal to the NumPy kernels'."""
-import threading
-
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
+from tests.concurrency import in_threads
 from tests.internals import fused_batch_norm_v3, needs_onednn, onednn
 
 
@@ -118,20 +117,7 @@ def test_empty_inputs(path, shape):
 def test_several_threads(path):
     inputs = [_inputs((4, 5, 5, 3), 3, seed=i) for i in range(4)]
     expected = [_run(*args) for args in inputs]
-    results, errors = {}, []
-
-    def work(i):
-        try:
-            for _ in range(10):
-                results[i] = _run(*inputs[i])
-        except Exception as error:  # reported below
-            errors.append(error)
-    workers = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    assert not errors
+    results = in_threads(_run, inputs, repeat=10)
     for i in range(4):
         for got, want in zip(results[i], expected[i]):
             np.testing.assert_array_equal(got, want)

@@ -1,11 +1,10 @@
 """Pooling on oneDNN: values and gradients equal to the NumPy kernels'."""
-import threading
-
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
+from tests.concurrency import in_threads
 from tests.internals import needs_onednn, onednn
 
 
@@ -165,20 +164,8 @@ def test_several_threads(path):
     rng = np.random.default_rng(4)
     inputs = [rng.standard_normal((2, 8, 8, 3)).astype(np.float32) for _ in range(4)]
     expected = [tf.nn.max_pool2d(x, 3, 2, "SAME").numpy() for x in inputs]
-    results, errors = {}, []
-
-    def work(i):
-        try:
-            for _ in range(20):
-                results[i] = tf.nn.max_pool2d(inputs[i], 3, 2, "SAME").numpy()
-        except Exception as error:  # reported below
-            errors.append(error)
-    workers = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    assert not errors
+    results = in_threads(lambda x: tf.nn.max_pool2d(x, 3, 2, "SAME").numpy(),
+                         [(x,) for x in inputs], repeat=20)
     for i in range(4):
         np.testing.assert_array_equal(results[i], expected[i])
 

@@ -1,13 +1,12 @@
 """LSTM, GRU and SimpleRNN layers run as one fused op (oneDNN, or NumPy's whole-sequence
 kernel): the same values and gradients as the step loop (`unroll=True` runs the loop)."""
-import threading
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import eagerflow as tf
 from eagerflow import errors
+from tests.concurrency import in_threads
 from tests.internals import graph_def, onednn, rnn_ops
 
 LAYERS = {"lstm": tf.keras.layers.LSTM, "gru": tf.keras.layers.GRU,
@@ -321,15 +320,7 @@ def test_threads(path):
     fused, loop = _pair("lstm", 3, return_sequences=True)
     inputs = [_data(2 + k % 3, 4, 3, seed=k) for k in range(8)]
     want = [_run(loop, x) for x in inputs]
-    got = [None] * len(inputs)
-
-    def work(k):
-        got[k] = _run(fused, inputs[k])
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(len(inputs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    got = in_threads(lambda x: _run(fused, x), [(x,) for x in inputs])
     for g, w in zip(got, want):
         _assert_same(g, w)
 
