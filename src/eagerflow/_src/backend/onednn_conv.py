@@ -175,28 +175,14 @@ def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, grou
     """The gradient of a convolution with respect to its input of `x_shape` (one batch
     dim), given filter `w` and output gradient `dy`; None where oneDNN has none."""
     w, dy = np.ascontiguousarray(w), np.ascontiguousarray(dy)
-    dtype = dy.dtype
     x_shape = tuple(x_shape)
     if 0 in x_shape:
         return None
-    key = ("conv_backward_data", x_shape, w.shape, dy.shape, dtype, channels_first, groups,
-           tuple(strides), tuple(dilations), tuple(map(tuple, pads)))
-
-    def build():
-        case = _Case(x_shape, w.shape, dy.shape, dtype, channels_first, groups, strides,
-                     dilations, pads)
-        hint, attr = case.hint(), onednn.attributes()
-        pd = onednn._Handle("dnnl_primitive_desc_destroy")
-        onednn.lib().dnnl_convolution_backward_data_primitive_desc_create(
-            ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
-            case.w_any.handle, case.y_any.handle, *case.geometry, hint.value, attr.value)
-        plain = {api.ARG_DIFF_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DIFF_DST: case.y}
-        return _primitive(pd, plain, keep=(case, hint, attr))
-
-    primitive = onednn.cached(key, build)
+    primitive = _gradient("data", x_shape, w.shape, dy.shape, dy.dtype, strides, dilations,
+                          pads, channels_first, groups)
     if primitive is None:
         return None
-    dx = np.empty(x_shape, dtype)
+    dx = np.empty(x_shape, dy.dtype)
     primitive({api.ARG_WEIGHTS: w, api.ARG_DIFF_DST: dy}, {api.ARG_DIFF_SRC: dx})
     return _result(dx)
 
@@ -205,27 +191,44 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
     """The gradient of a convolution with respect to its filter of `w_shape`, given its
     input `x` (one batch dim) and output gradient `dy`; None where oneDNN has none."""
     x, dy = np.ascontiguousarray(x), np.ascontiguousarray(dy)
-    dtype = x.dtype
     w_shape = tuple(w_shape)
     if 0 in w_shape:
         return None
-    key = ("conv_backward_weights", x.shape, w_shape, dy.shape, dtype, channels_first, groups,
+    primitive = _gradient("weights", x.shape, w_shape, dy.shape, x.dtype, strides, dilations,
+                          pads, channels_first, groups)
+    if primitive is None:
+        return None
+    dw = np.empty(w_shape, x.dtype)
+    primitive({api.ARG_SRC: x, api.ARG_DIFF_DST: dy}, {api.ARG_DIFF_WEIGHTS: dw})
+    return _result(dw)
+
+
+def _gradient(wrt, x_shape, w_shape, dy_shape, dtype, strides, dilations, pads,
+              channels_first, groups):
+    """The cached primitive of a convolution's gradient with respect to its input
+    (`wrt` "data") or its filter ("weights"), or None."""
+    key = (f"conv_backward_{wrt}", x_shape, w_shape, dy_shape, dtype, channels_first, groups,
            tuple(strides), tuple(dilations), tuple(map(tuple, pads)))
 
     def build():
-        case = _Case(x.shape, w_shape, dy.shape, dtype, channels_first, groups, strides,
+        case = _Case(x_shape, w_shape, dy_shape, dtype, channels_first, groups, strides,
                      dilations, pads)
         hint, attr = case.hint(), onednn.attributes()
         pd = onednn._Handle("dnnl_primitive_desc_destroy")
-        onednn.lib().dnnl_convolution_backward_weights_primitive_desc_create(
-            ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
-            case.w_any.handle, None, case.y_any.handle, *case.geometry, hint.value, attr.value)
-        plain = {api.ARG_SRC: case.x, api.ARG_DIFF_DST: case.y, api.ARG_DIFF_WEIGHTS: case.w}
+        lib, out = onednn.lib(), ctypes.byref(pd.value)
+        if wrt == "data":
+            lib.dnnl_convolution_backward_data_primitive_desc_create(
+                out, onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
+                case.w_any.handle, case.y_any.handle, *case.geometry, hint.value, attr.value)
+            plain = {api.ARG_DIFF_SRC: case.x, api.ARG_WEIGHTS: case.w,
+                     api.ARG_DIFF_DST: case.y}
+        else:
+            lib.dnnl_convolution_backward_weights_primitive_desc_create(
+                out, onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
+                case.w_any.handle, None, case.y_any.handle, *case.geometry, hint.value,
+                attr.value)
+            plain = {api.ARG_SRC: case.x, api.ARG_DIFF_DST: case.y,
+                     api.ARG_DIFF_WEIGHTS: case.w}
         return _primitive(pd, plain, keep=(case, hint, attr))
 
-    primitive = onednn.cached(key, build)
-    if primitive is None:
-        return None
-    dw = np.empty(w_shape, dtype)
-    primitive({api.ARG_SRC: x, api.ARG_DIFF_DST: dy}, {api.ARG_DIFF_WEIGHTS: dw})
-    return _result(dw)
+    return onednn.cached(key, build)
