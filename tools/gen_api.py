@@ -46,6 +46,7 @@ DOCS = {
     "dtypes": "Tensor element types (``tf.dtypes``).",
     "errors": "TensorFlow's exception types (``tf.errors``).",
     "graph_util": "Graph utilities (``tf.graph_util``).",
+    "image": "Image ops (``tf.image``): colour, augmentation, metrics and box suppression.",
     "keras": "Keras (``tf.keras``) with tf_keras (Keras 2) semantics.",
     "keras.activations": "Activation functions (``tf.keras.activations``).",
     "keras.backend": "Keras backend functions (``tf.keras.backend``).",
