@@ -67,11 +67,20 @@ def _compute_type(xp, x):
     return x.astype(xp.float32) if x.dtype.itemsize < 4 else x
 
 
+def _extremes(xp, x):
+    """(smallest, largest) channel of each pixel, folded left to right as TF's kernels fold
+    them: a NaN replaces the running value and the next channel replaces the NaN."""
+    r, g, b = x[..., 0], x[..., 1], x[..., 2]
+    hi = xp.where(r > g, r, g)
+    lo = xp.where(r < g, r, g)
+    return xp.where(lo < b, lo, b), xp.where(hi > b, hi, b)
+
+
 def _hsv(xp, x):
     """(h, s, v) of RGB pixels along the last axis: h in [0, 1), 0 where the pixel is grey."""
     r, g, b = x[..., 0], x[..., 1], x[..., 2]
-    v = xp.maximum(xp.maximum(r, g), b)
-    span = v - xp.minimum(xp.minimum(r, g), b)
+    low, v = _extremes(xp, x)
+    span = v - low
     with np.errstate(divide="ignore", invalid="ignore"):
         s = xp.where(v > 0, span / v, 0).astype(x.dtype)
         norm = 1 / (6 * span)
@@ -149,7 +158,7 @@ def _sectors(xp, h6, lo, hi):
 def _adjust_hue_kernel(xp, images, delta):
     _check_image(images, 3)
     x = _compute_type(xp, images)
-    lo, hi = x.min(axis=-1), x.max(axis=-1)
+    lo, hi = _extremes(xp, x)
     six = x.dtype.type(6)
     h6 = xp.mod(_hue6(xp, x, lo, hi) + _scalar(delta, "delta").astype(x.dtype) * six, six)
     return _sectors(xp, h6, lo, hi).astype(images.dtype, copy=False)
@@ -201,15 +210,16 @@ _HSV_TO_RGB = register("HSVToRGB", _hsv_to_rgb_kernel, _pixels_rule("HSVToRGB", 
                        dtypes=_HSV_TYPES, input_names=("images",), fresh=True,
                        not_differentiable="no gradient in TensorFlow")
 _ADJUST_HUE = register("AdjustHue", _adjust_hue_kernel, _pixels_rule("AdjustHue", 3),
-                       dtypes=_HALF_FLOAT, input_names=("images",), fresh=True,
-                       not_differentiable="no gradient in TensorFlow")
+                       dtypes=_HALF_FLOAT, kernels=(_d.float32,), input_names=("images",),
+                       fresh=True, not_differentiable="no gradient in TensorFlow")
 _ADJUST_SATURATION = register("AdjustSaturation", _adjust_saturation_kernel,
                               _pixels_rule("AdjustSaturation", 3), dtypes=_HALF_FLOAT,
-                              input_names=("images",), fresh=True,
+                              kernels=(_d.float32,), input_names=("images",), fresh=True,
                               not_differentiable="no gradient in TensorFlow")
 _ADJUST_CONTRAST = register("AdjustContrastv2", _adjust_contrast_kernel, _contrast_rule,
-                            dtypes=_HALF_FLOAT, input_names=("images",), fresh=True,
-                            not_differentiable="no gradient in TensorFlow")
+                            dtypes=_HALF_FLOAT, kernels=(_d.float32,), input_names=("images",),
+                            fresh=True, not_differentiable="no gradient in TensorFlow")
+# TF's CPU kernels of the adjustments take float32 only (half on GPUs).
 # The adjustments reduce or convert per image (the batch axis would change their meaning
 # only for contrast, whose mean is per image): a batch runs them once per element.
 batching_rules.assign(PER_ELEMENT, _RGB_TO_HSV, _HSV_TO_RGB, _ADJUST_HUE, _ADJUST_SATURATION,

@@ -61,13 +61,15 @@ def _iou_of(corners):
 
 
 def _overlaps_of(overlaps):
-    def similarity(i, js):
-        return overlaps[i, js]
+    def similarity(i, js):  # TF reads a candidate's overlap with kept box i from its row
+        return overlaps[js, i]
     return similarity
 
 
 def _suppress(similarity, scores, max_output, threshold, score_threshold, sigma):
     """Greedy (soft) NMS: (selected indices, their scores after any soft decay)."""
+    if max_output <= 0:
+        return np.zeros(0, np.int32), np.zeros(0, np.float32)
     candidates = np.flatnonzero(scores > score_threshold)
     # decreasing score, ties to the lower index (a stable sort of the negated scores)
     candidates = candidates[np.argsort(-scores[candidates], kind="stable")]
@@ -387,6 +389,20 @@ def _gaussian(size, sigma):
     return array_ops.reshape(g, [size, size, 1, 1])
 
 
+def _per_channel_filter(images, kernel):
+    """Each channel of a batch ``[n, h, w, c]`` filtered (VALID) by `kernel`
+    ``[kh, kw, 1, m]``: ``[n, h', w', c, m]``. The channels go through the batch axis, so
+    the filter's shape stays static whatever the images' (a depthwise filter would need
+    the channel count)."""
+    shape = array_ops.shape(images)
+    planes = array_ops.expand_dims(array_ops.reshape(
+        array_ops.transpose(images, [0, 3, 1, 2]), array_ops.concat([[-1], shape[1:3]], 0)), -1)
+    out = conv_ops.conv2d(planes, kernel, [1, 1, 1, 1], "VALID")
+    out_shape = array_ops.shape(out)
+    out = array_ops.reshape(out, array_ops.concat([shape[:1], shape[3:], out_shape[1:]], 0))
+    return array_ops.transpose(out, [0, 2, 3, 1, 4])
+
+
 def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2,
                       return_index_map=False):
     """(SSIM, contrast-structure) per channel, averaged over the image unless
@@ -402,14 +418,11 @@ def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2,
                 None, None, f"SSIM needs images of at least {filter_size}x{filter_size} "
                             f"pixels (the filter size), got shape {img.shape}")
     kernel = _gaussian(filter_size, convert_to_tensor(filter_sigma, img1.dtype))
-    channels = img1.shape[-1] if img1.shape.rank is not None else None
-    kernel = array_ops.tile(kernel, [1, 1, channels if channels is not None
-                                     else array_ops.shape(img1)[-1], 1])
 
     def reducer(x):
         shape = array_ops.shape(x)
         flat = array_ops.reshape(x, array_ops.concat([[-1], shape[-3:]], 0))
-        y = conv_ops.depthwise_conv2d(flat, kernel, [1, 1, 1, 1], "VALID")
+        y = array_ops.squeeze(_per_channel_filter(flat, kernel), [-1])
         return array_ops.reshape(y, array_ops.concat([shape[:-3], array_ops.shape(y)[1:]], 0))
 
     c1 = (k1 * max_val) ** 2
@@ -450,6 +463,22 @@ def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
     return reduction_ops.reduce_mean(per_channel, [-1])
 
 
+def _even(images):
+    """A batch ``[n, h, w, c]`` with an odd height or width made even by repeating its last
+    row or column (a symmetric padding of one)."""
+    for axis in (1, 2):
+        size = images.shape[axis]
+        if size is not None:
+            if size % 2:
+                images = array_ops.concat([images, images[:, -1:] if axis == 1
+                                           else images[:, :, -1:]], axis)
+            continue
+        size = array_ops.shape(images)[axis]
+        rows = math_ops.minimum(array_ops.range(size + size % 2), size - 1)
+        images = array_ops.gather(images, rows, axis=axis)
+    return images
+
+
 _MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
 
 
@@ -469,13 +498,9 @@ def ssim_multiscale(img1, img2, max_val, power_factors=_MSSSIM_WEIGHTS, filter_s
     mcs = []
     for k in range(len(power_factors)):
         if k > 0:
-            tails = array_ops.shape(imgs[0])[-3:]
             flat = [array_ops.reshape(x, array_ops.concat([[-1], array_ops.shape(x)[-3:]], 0))
                     for x in imgs]
-            # odd sizes are padded by one mirrored row or column before halving
-            remainder = math_ops.floormod(tails, [2, 2, 1])
-            padding = array_ops.pad(array_ops.expand_dims(remainder, -1), [[1, 0], [1, 0]])
-            padded = [array_ops.pad(x, padding, mode="SYMMETRIC") for x in flat]
+            padded = [_even(x) for x in flat]
             halved = [conv_ops.avg_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID") for x in padded]
             imgs = [array_ops.reshape(x, array_ops.concat([h, array_ops.shape(x)[1:]], 0))
                     for x, h in zip(halved, heads)]
@@ -546,12 +571,16 @@ def sobel_edges(image):
     """
     image = as_tensor(image)
     static = image.shape
-    shape = array_ops.shape(image)
     kernels = convert_to_tensor(_SOBEL.astype(image.dtype.as_numpy_dtype), image.dtype)
-    channels = static[-1] if static.rank is not None and static[-1] is not None else shape[-1]
-    kernels = array_ops.tile(kernels, [1, 1, channels, 1])
-    padded = array_ops.pad(image, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
-    output = conv_ops.depthwise_conv2d(padded, kernels, [1, 1, 1, 1], "VALID")
-    if static.is_fully_defined():
-        return array_ops.reshape(output, static.as_list() + [2])
-    return array_ops.reshape(output, array_ops.concat([shape, [2]], 0))
+    if static.rank is not None and static[1:3].is_fully_defined():
+        padded = array_ops.pad(image, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+    else:  # the same reflection as a gather, whose gradient takes sizes known at run time
+        padded = image
+        for axis in (1, 2):
+            size = array_ops.shape(image)[axis]
+            rows = array_ops.concat([[1], array_ops.range(size), [size - 2]], 0)
+            padded = array_ops.gather(padded, rows, axis=axis)
+    output = _per_channel_filter(padded, kernels)
+    if static.rank is not None:
+        output.set_shape(static.concatenate([2]))
+    return output
