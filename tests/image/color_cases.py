@@ -102,29 +102,35 @@ CASES = [
     # colour spaces
     *(Case(f"rgb_to_hsv/{i}", lambda tf, x: tf.image.rgb_to_hsv(x), [i])
       for i in ("rgb", "rgb_batch", "rgb_f16", "rgb_f64", "rgb_wide", "rgb_nan")),
-    *(Case(f"hsv_to_rgb/{i}", lambda tf, x: tf.image.hsv_to_rgb(x), [i]) for i in ("hsv", "hsv_f64")),
+    *(Case(f"hsv_to_rgb/{i}", lambda tf, x: tf.image.hsv_to_rgb(x), [i])
+      for i in ("hsv", "hsv_f64")),
     Case("hsv_round_trip", lambda tf, x: tf.image.hsv_to_rgb(tf.image.rgb_to_hsv(x)), ["rgb"]),
     Case("grad/rgb_to_hsv", _grad(lambda tf, x: tf.image.rgb_to_hsv(x)), ["hsv"]),
     Case("grad/rgb_to_hsv_f64", _grad(lambda tf, x: tf.image.rgb_to_hsv(x)), ["hsv_f64"]),
     *(Case(f"{f}/{i}", lambda tf, x, f=f: getattr(tf.image, f)(x), [i])
-      for f in ("rgb_to_yiq", "yiq_to_rgb", "rgb_to_yuv", "yuv_to_rgb") for i in ("rgb", "rgb_batch")),
+      for f in ("rgb_to_yiq", "yiq_to_rgb", "rgb_to_yuv", "yuv_to_rgb")
+      for i in ("rgb", "rgb_batch")),
     *(Case(f"rgb_to_grayscale/{i}", lambda tf, x: tf.image.rgb_to_grayscale(x), [i])
       for i in ("rgb", "rgb_batch", "rgb_u8", "rgb_f64")),
     Case("grayscale_to_rgb", lambda tf, x: tf.image.grayscale_to_rgb(x), ["gray"]),
     # adjustments
-    *(Case(f"adjust_brightness/{i}/{d}", lambda tf, x, d=d: tf.image.adjust_brightness(x, d), [i])
+    *(Case(f"adjust_brightness/{i}/{d}",
+           lambda tf, x, d=d: tf.image.adjust_brightness(x, d), [i])
       for i in ("rgb", "rgb_u8", "rgb_f64", "rgb_f16") for d in (0.2, -0.5)),
-    Case("grad/adjust_brightness", _grad(lambda tf, x: tf.image.adjust_brightness(x, 0.3)), ["rgb"]),
+    Case("grad/adjust_brightness", _grad(lambda tf, x: tf.image.adjust_brightness(x, 0.3)),
+         ["rgb"]),
     *(Case(f"adjust_contrast/{i}/{f}", lambda tf, x, f=f: tf.image.adjust_contrast(x, f), [i])
       for i in ("rgb", "rgb_batch", "rgb_u8", "rgb_f16", "rgb_f64") for f in (1.7, 0.4)),
-    *(Case(f"adjust_saturation/{i}/{f}", lambda tf, x, f=f: tf.image.adjust_saturation(x, f), [i])
+    *(Case(f"adjust_saturation/{i}/{f}",
+           lambda tf, x, f=f: tf.image.adjust_saturation(x, f), [i])
       for i in ("rgb", "rgb_batch", "rgb_u8", "rgb_f16", "rgb_wide") for f in (0.4, 2.5)),
     *(Case(f"adjust_hue/{i}/{d}", lambda tf, x, d=d: tf.image.adjust_hue(x, d), [i])
       for i in ("rgb", "rgb_batch", "rgb_u8", "rgb_f16", "rgb_f64", "rgb_wide")
       for d in (0.2, -0.7, 1.0)),
     *(Case(f"adjust_gamma/{i}/{g}", lambda tf, x, g=g: tf.image.adjust_gamma(x, *g), [i])
       for i in ("rgb", "rgb_u8") for g in ((0.5, 1.0), (2, 1.5))),
-    *(Case(f"per_image_standardization/{i}", lambda tf, x: tf.image.per_image_standardization(x), [i])
+    *(Case(f"per_image_standardization/{i}",
+           lambda tf, x: tf.image.per_image_standardization(x), [i])
       for i in ("rgb", "rgb_batch", "rgb_u8", "flat")),
     Case("grad/per_image_standardization",
          _grad(lambda tf, x: tf.image.per_image_standardization(x)), ["rgb"]),
@@ -157,9 +163,11 @@ CASES = [
     Case("ssim/map", lambda tf, a, b: tf.image.ssim(a, b, 1.0, filter_size=7, filter_sigma=1.0,
                                                     return_index_map=True), ["img_a", "img_b"]),
     Case("grad/ssim", _grad(lambda tf, a, b: tf.image.ssim(a, b, 1.0)), ["img_a", "img_b"]),
-    Case("ssim_multiscale", lambda tf, a, b: tf.image.ssim_multiscale(a, b, 1.0), ["big_a", "big_b"]),
+    Case("ssim_multiscale", lambda tf, a, b: tf.image.ssim_multiscale(a, b, 1.0),
+         ["big_a", "big_b"]),
     Case("ssim_multiscale/3", lambda tf, a, b: tf.image.ssim_multiscale(
-        a, b, 1.0, power_factors=(0.2, 0.3, 0.5), filter_size=3, filter_sigma=0.8), ["img_a", "img_b"]),
+        a, b, 1.0, power_factors=(0.2, 0.3, 0.5), filter_size=3, filter_sigma=0.8),
+        ["img_a", "img_b"]),
     Case("total_variation/3d", lambda tf, x: tf.image.total_variation(x), ["rgb"]),
     Case("total_variation/4d", lambda tf, x: tf.image.total_variation(x), ["img_a"]),
     Case("grad/total_variation", _grad(lambda tf, x: tf.image.total_variation(x)), ["img_a"]),
@@ -167,8 +175,10 @@ CASES = [
     Case("sobel_edges", lambda tf, x: tf.image.sobel_edges(x), ["img_a"]),
     Case("grad/sobel_edges", _grad(lambda tf, x: tf.image.sobel_edges(x)), ["img_a"]),
     # suppression
-    Case("nms/default", lambda tf, b, s: tf.image.non_max_suppression(b, s, 10), ["boxes", "scores"]),
-    Case("nms/all", lambda tf, b, s: tf.image.non_max_suppression(b, s, 100, 0.3), ["boxes", "scores"]),
+    Case("nms/default", lambda tf, b, s: tf.image.non_max_suppression(b, s, 10),
+         ["boxes", "scores"]),
+    Case("nms/all", lambda tf, b, s: tf.image.non_max_suppression(b, s, 100, 0.3),
+         ["boxes", "scores"]),
     Case("nms/zero_iou", lambda tf, b, s: tf.image.non_max_suppression(b, s, 100, 0.0),
          ["boxes", "scores"]),
     Case("nms/score_threshold", lambda tf, b, s: tf.image.non_max_suppression(

@@ -18,7 +18,6 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, register_gradient
-from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, debugging_ops, math_ops, random_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast, saturate_cast
@@ -204,22 +203,21 @@ def _contrast_rule(images, contrast_factor):
     return images.shape, images.dtype
 
 
+_NO_GRADIENT = "no gradient in TensorFlow"
 _RGB_TO_HSV = register("RGBToHSV", _rgb_to_hsv_kernel, _pixels_rule("RGBToHSV", 1),
-                       dtypes=_HSV_TYPES, input_names=("images",), fresh=True)
+                       dtypes=_HSV_TYPES)
 _HSV_TO_RGB = register("HSVToRGB", _hsv_to_rgb_kernel, _pixels_rule("HSVToRGB", 1),
-                       dtypes=_HSV_TYPES, input_names=("images",), fresh=True,
-                       not_differentiable="no gradient in TensorFlow")
+                       dtypes=_HSV_TYPES, not_differentiable=_NO_GRADIENT)
+# TF's CPU kernels of the adjustments take float32 only (half on GPUs).
 _ADJUST_HUE = register("AdjustHue", _adjust_hue_kernel, _pixels_rule("AdjustHue", 3),
-                       dtypes=_HALF_FLOAT, kernels=(_d.float32,), input_names=("images",),
-                       fresh=True, not_differentiable="no gradient in TensorFlow")
+                       dtypes=_HALF_FLOAT, kernels=(_d.float32,),
+                       not_differentiable=_NO_GRADIENT)
 _ADJUST_SATURATION = register("AdjustSaturation", _adjust_saturation_kernel,
                               _pixels_rule("AdjustSaturation", 3), dtypes=_HALF_FLOAT,
-                              kernels=(_d.float32,), input_names=("images",), fresh=True,
-                              not_differentiable="no gradient in TensorFlow")
+                              kernels=(_d.float32,), not_differentiable=_NO_GRADIENT)
 _ADJUST_CONTRAST = register("AdjustContrastv2", _adjust_contrast_kernel, _contrast_rule,
-                            dtypes=_HALF_FLOAT, kernels=(_d.float32,), input_names=("images",),
-                            fresh=True, not_differentiable="no gradient in TensorFlow")
-# TF's CPU kernels of the adjustments take float32 only (half on GPUs).
+                            dtypes=_HALF_FLOAT, kernels=(_d.float32,),
+                            not_differentiable=_NO_GRADIENT)
 # The adjustments reduce or convert per image (the batch axis would change their meaning
 # only for contrast, whose mean is per image): a batch runs them once per element.
 batching_rules.assign(PER_ELEMENT, _RGB_TO_HSV, _HSV_TO_RGB, _ADJUST_HUE, _ADJUST_SATURATION,
@@ -314,7 +312,7 @@ def rgb_to_yiq(images):
     """RGB pixels (the last axis) as YIQ.
 
     >>> tf.image.rgb_to_yiq(tf.constant([[1.0, 1.0, 1.0]]))
-    <tf.Tensor: shape=(1, 3), dtype=float32, numpy=array([[ 1.0000000e+00, -2.9802322e-08, -2.9802322e-08]], dtype=float32)>
+    <tf.Tensor: shape=(1, 3), dtype=float32, numpy=array([[ 1.0000000e+00,  0.0000000e+00, -3.6656857e-05]], dtype=float32)>
     """
     return _tensordot_last(images, _RGB_TO_YIQ)
 
@@ -535,7 +533,7 @@ def stateless_random_brightness(image, max_delta, seed):
     """`adjust_brightness` by a delta in [-max_delta, max_delta) determined by `seed`.
 
     >>> tf.image.stateless_random_brightness(tf.zeros([1, 1, 1]), 0.5, (1, 2))
-    <tf.Tensor: shape=(1, 1, 1), dtype=float32, numpy=array([[[0.2843761]]], dtype=float32)>
+    <tf.Tensor: shape=(1, 1, 1), dtype=float32, numpy=array([[[0.34406042]]], dtype=float32)>
     """
     _check_delta(max_delta)
     delta = random_ops.stateless_uniform([], seed, -max_delta, max_delta)

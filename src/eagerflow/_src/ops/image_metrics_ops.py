@@ -214,24 +214,18 @@ def _nms_rule(op_name, outputs, overlaps=False):
 
 _NMS_V3 = register("NonMaxSuppressionV3", _nms_v3_kernel,
                    _nms_rule("NonMaxSuppressionV3", ["indices"]), tied=(0, 1),
-                   dtypes=_HALF_FLOAT, input_names=("boxes", "scores"), fresh=True,
-                   not_differentiable="integer indices")
+                   dtypes=_HALF_FLOAT, not_differentiable="integer indices")
 _NMS_V4 = register("NonMaxSuppressionV4", _nms_v4_kernel,
                    _nms_rule("NonMaxSuppressionV4", ["indices", "count"]), multi=True,
-                   tied=(0, 1), dtypes=_HALF_FLOAT, input_names=("boxes", "scores"),
-                   fresh=True, not_differentiable="integer indices")
+                   tied=(0, 1), dtypes=_HALF_FLOAT, not_differentiable="integer indices")
 _NMS_V5 = register("NonMaxSuppressionV5", _nms_v5_kernel,
                    _nms_rule("NonMaxSuppressionV5", ["indices", "scores", "count"]),
                    multi=True, tied=(0, 1, 3, 4, 5), dtypes=_HALF_FLOAT,
-                   input_names=("boxes", "scores", "iou_threshold", "score_threshold",
-                                "soft_nms_sigma"),
-                   fresh=True, not_differentiable="no gradient in TensorFlow")
+                   not_differentiable="no gradient in TensorFlow")
 _NMS_OVERLAPS = register("NonMaxSuppressionWithOverlaps", _nms_overlaps_kernel,
                          _nms_rule("NonMaxSuppressionWithOverlaps", ["indices"], True),
                          tied=(0, 1, 3, 4), dtypes=(_d.float32,),
-                         input_names=("overlaps", "scores", "overlap_threshold",
-                                      "score_threshold"),
-                         fresh=True, not_differentiable="integer indices")
+                         not_differentiable="integer indices")
 tf_nodes[_NMS_V3] = NodeForm(types={"T": 0, "T_threshold": 3}, outputs=("selected_indices",))
 tf_nodes[_NMS_V4] = NodeForm(types={"T": 0, "T_threshold": 3},
                              outputs=("selected_indices", "valid_outputs"))
