@@ -184,13 +184,15 @@ def _adjust_contrast_kernel(xp, images, contrast_factor):
 
 # -- shape rules ------------------------------------------------------------------------------
 
-def _pixels_rule(op_name, at_least):
+def _pixels_rule(op_name, at_least, channels=True):
+    """The rule of an op on RGB or HSV pixels; TF's shape functions check the 3 channels of
+    the conversions (`channels`) but leave the adjustments' to their kernels."""
     def rule(images, *scalars):
         rules.check_rank(op_name, [images, *scalars], 0, at_least=at_least)
         for i, s in enumerate(scalars, 1):
             rules.check_rank(op_name, [images, *scalars], i, rank=0)
         shape = images.shape
-        if shape.rank is not None and shape[-1] is not None and shape[-1] != 3:
+        if channels and shape.rank is not None and shape[-1] is not None and shape[-1] != 3:
             raise rules.shape_error(op_name, f"Dimension must be 3 but is {shape[-1]}",
                                     [images.shape, *(s.shape for s in scalars)])
         return shape, images.dtype
@@ -209,11 +211,11 @@ _RGB_TO_HSV = register("RGBToHSV", _rgb_to_hsv_kernel, _pixels_rule("RGBToHSV", 
 _HSV_TO_RGB = register("HSVToRGB", _hsv_to_rgb_kernel, _pixels_rule("HSVToRGB", 1),
                        dtypes=_HSV_TYPES, not_differentiable=_NO_GRADIENT)
 # TF's CPU kernels of the adjustments take float32 only (half on GPUs).
-_ADJUST_HUE = register("AdjustHue", _adjust_hue_kernel, _pixels_rule("AdjustHue", 3),
+_ADJUST_HUE = register("AdjustHue", _adjust_hue_kernel, _pixels_rule("AdjustHue", 3, False),
                        dtypes=_HALF_FLOAT, kernels=(_d.float32,),
                        not_differentiable=_NO_GRADIENT)
 _ADJUST_SATURATION = register("AdjustSaturation", _adjust_saturation_kernel,
-                              _pixels_rule("AdjustSaturation", 3), dtypes=_HALF_FLOAT,
+                              _pixels_rule("AdjustSaturation", 3, False), dtypes=_HALF_FLOAT,
                               kernels=(_d.float32,), not_differentiable=_NO_GRADIENT)
 _ADJUST_CONTRAST = register("AdjustContrastv2", _adjust_contrast_kernel, _contrast_rule,
                             dtypes=_HALF_FLOAT, kernels=(_d.float32,),
@@ -300,6 +302,8 @@ _YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.5806218
 
 def _tensordot_last(images, matrix):
     images = as_tensor(images)
+    if not images.dtype.is_floating:  # TF converts the matrix to the images' dtype
+        raise TypeError(f"Cannot convert {matrix} to EagerTensor of dtype {images.dtype.name}")
     kernel = convert_to_tensor(np.asarray(matrix, images.dtype.as_numpy_dtype), images.dtype)
     rank = images.shape.rank
     if rank is None:

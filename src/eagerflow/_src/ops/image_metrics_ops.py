@@ -107,7 +107,8 @@ def _check_nms(op_name, boxes, scores, max_output_size, iou_threshold, score_thr
                overlaps=False):
     if max_output_size.ndim != 0:
         raise _invalid(f"max_output_size must be 0-D, got shape "
-                       f"{errors.shape_text(max_output_size.shape)}")
+                       f"{errors.shape_text(max_output_size.shape)} (Shape must be rank 0 but "
+                       f"is rank {max_output_size.ndim})")
     for name, value in (("iou_threshold" if not overlaps else "overlap_threshold",
                          iou_threshold), ("score_threshold", score_threshold)):
         if value.ndim != 0:
@@ -171,7 +172,7 @@ def _nms_v5_kernel(xp, boxes, scores, max_output_size, iou_threshold, score_thre
         raise _invalid(f"soft_nms_sigma must be 0-D, got shape "
                        f"{errors.shape_text(soft_nms_sigma.shape)}")
     if float(soft_nms_sigma) < 0:
-        raise _invalid("soft_nms_sigma must be non-negative")
+        raise _invalid("soft_nms_sigma_val must be >= 0")
     selected, kept = _run_nms(boxes, scores, max_output_size, iou_threshold, score_threshold,
                               soft_nms_sigma)
     size = int(max_output_size)
@@ -336,8 +337,10 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
         counts.append(count)
     if not pad_to_max_output_size:
         return indices[0][:counts[0]], counts[0]
-    return (array_ops.reshape(array_ops.stack(indices), batch + [-1]),
-            array_ops.reshape(array_ops.stack(counts), batch))
+    indices = array_ops.reshape(array_ops.stack(indices), batch + [-1])
+    if isinstance(max_output_size, int):
+        indices.set_shape(batch + [max_output_size])
+    return indices, array_ops.reshape(array_ops.stack(counts), batch)
 
 
 # -- metrics ------------------------------------------------------------------------------------
@@ -363,11 +366,12 @@ def psnr(a, b, max_val, name=None):
     <tf.Tensor: shape=(), dtype=float32, numpy=20.0>
     """
     a, b = as_tensor(a), as_tensor(b)
-    _check_compatible(a, b)
     max_val = _convert_image_dtype(cast(max_val, a.dtype), _d.float32)
     a = _convert_image_dtype(a, _d.float32)
     b = _convert_image_dtype(b, _d.float32)
+    # (as TF, the difference fails first for images of different shapes)
     mse = reduction_ops.reduce_mean(math_ops.squared_difference(a, b), [-3, -2, -1])
+    _check_compatible(a, b)
     return math_ops.subtract(20 * math_ops.log(max_val) / math_ops.log(np.float32(10.0)),
                              np.float32(10 / np.log(10)) * math_ops.log(mse))
 
@@ -407,6 +411,11 @@ def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2,
             debugging_ops.assert_greater_equal(
                 array_ops.shape(img)[-3:-1], filter_size,
                 message=f"SSIM: image smaller than the {filter_size}x{filter_size} filter")
+        elif min(dims) < filter_size and img.shape.is_fully_defined():  # TF's failed Assert
+            raise errors.InvalidArgumentError(
+                None, None, f"Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                            f"Summarized data: {', '.join(map(str, img.shape.as_list()))}\n"
+                            f"{filter_size}")
         elif min(dims) < filter_size:
             raise errors.InvalidArgumentError(
                 None, None, f"SSIM needs images of at least {filter_size}x{filter_size} "
