@@ -75,6 +75,9 @@ INPUTS = {
     "many_scores": _rng(12).uniform(0, 1, 1000).astype(np.float32),
     "boxes_batch": np.stack([_boxes(30, 13, flip=False), _boxes(30, 14, flip=False)]),
     "scores_batch": _rng(15).uniform(0, 1, (2, 30)).astype(np.float32),
+    "det_boxes": _rng(18).uniform(-0.1, 1.1, (2, 40, 1, 4)).astype(np.float32),
+    "det_class_boxes": _rng(19).uniform(-0.1, 1.1, (2, 40, 3, 4)).astype(np.float32),
+    "det_scores": _rng(20).uniform(0, 1, (2, 40, 3)).astype(np.float32),
     "overlaps": _rng(16).uniform(0, 1, (20, 20)).astype(np.float32),
     "overlap_scores": _rng(17).uniform(0, 1, 20).astype(np.float32),
 }
@@ -205,4 +208,12 @@ CASES = [
     Case("nms/padded_batch", lambda tf, b, s: tf.image.non_max_suppression_padded(
         b, s, 8, 0.3, score_threshold=0.2, pad_to_max_output_size=True),
         ["boxes_batch", "scores_batch"], traced="static"),
+    Case("combined_nms", lambda tf, b, s: tuple(tf.image.combined_non_max_suppression(
+        b, s, 5, 12, 0.4, 0.1)), ["det_boxes", "det_scores"]),
+    Case("combined_nms/per_class_boxes", lambda tf, b, s: tuple(
+        tf.image.combined_non_max_suppression(b, s, 4, 100, 0.5, clip_boxes=False)),
+        ["det_class_boxes", "det_scores"]),
+    Case("combined_nms/pad_per_class", lambda tf, b, s: tuple(
+        tf.image.combined_non_max_suppression(b, s, 3, 100, 0.5, 0.3, pad_per_class=True)),
+        ["det_boxes", "det_scores"]),
 ]

@@ -15,17 +15,19 @@ from tests.image.color_cases import CASES, INPUTS
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "color_tf.npz")
 GRAPH = os.path.join(os.path.dirname(__file__), "data", "tf_image_graph")
-GRAPH_INPUTS = ("rgb", "boxes", "scores", "overlaps", "overlap_scores")
+GRAPH_INPUTS = ("rgb", "boxes", "scores", "overlaps", "overlap_scores", "det_boxes",
+                "det_scores")
 
 
-def graph_program(tf, x, boxes, scores, overlaps, overlap_scores):
+def graph_program(tf, x, boxes, scores, overlaps, overlap_scores, det_boxes, det_scores):
     """Every registered image op once: run from TF's GraphDef by test_color_graphdef.py."""
     return (tf.image.rgb_to_hsv(x), tf.image.hsv_to_rgb(x), tf.image.adjust_hue(x, 0.2),
             tf.image.adjust_saturation(x, 1.5), tf.image.adjust_contrast(x, 1.3),
             tf.image.non_max_suppression(boxes, scores, 10, 0.5),
             *tf.image.non_max_suppression_with_scores(boxes, scores, 10, 0.5,
                                                       soft_nms_sigma=0.5),
-            tf.image.non_max_suppression_overlaps(overlaps, overlap_scores, 5, 0.5))
+            tf.image.non_max_suppression_overlaps(overlaps, overlap_scores, 5, 0.5),
+            *tf.image.combined_non_max_suppression(det_boxes, det_scores, 5, 12, 0.4, 0.1))
 
 
 def _record_graph(tf):

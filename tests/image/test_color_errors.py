@@ -71,6 +71,15 @@ RGB = tf.zeros([2, 2, 3])
      errors.InvalidArgumentError, "soft_nms_sigma_val must be >= 0"),
     (lambda: tf.image.non_max_suppression_padded(tf.zeros([2, 3, 4]), tf.zeros([2, 3]), 2),
      ValueError, "'pad_to_max_output_size' (value False) must be True for batched input"),
+    (lambda: tf.image.combined_non_max_suppression(tf.zeros([2, 6, 2, 4]), tf.zeros([2, 6, 3]),
+                                                   2, 5),
+     errors.InvalidArgumentError, "third dimension of boxes must be either 1 or num classes"),
+    (lambda: tf.image.combined_non_max_suppression(tf.zeros([2, 6, 1, 4]), tf.zeros([2, 6, 3]),
+                                                   2, 0),
+     errors.InvalidArgumentError, "max_total_size must be > 0 [Op:CombinedNonMaxSuppression]"),
+    (lambda: tf.image.combined_non_max_suppression(tf.zeros([2, 6, 1, 4]), tf.zeros([2, 5, 3]),
+                                                   2, 3),
+     errors.InvalidArgumentError, "scores has incompatible shape"),
 ])
 def test_eager_errors(fn, cls, message):
     with pytest.raises(cls) as info:
@@ -112,6 +121,11 @@ def test_traced_shapes():
                               input_signature=[boxes, scores])
     indices, kept = with_scores.get_concrete_function().structured_outputs
     assert indices.shape.as_list() == [None] and kept.dtype == tf.float32
+    combined = tf.function(lambda b, s: tf.image.combined_non_max_suppression(b, s, 2, 5),
+                           input_signature=[tf.TensorSpec([None, None, 1, 4]),
+                                            tf.TensorSpec([None, None, 3])])
+    assert [o.shape.as_list() for o in combined.get_concrete_function().structured_outputs] == [
+        [None, 5, 4], [None, 5], [None, 5], [None]]
     sobel = tf.function(tf.image.sobel_edges, input_signature=[tf.TensorSpec([None, 8, 8, 3])])
     assert sobel.get_concrete_function().structured_outputs.shape.as_list() == [None, 8, 8, 3, 2]
 

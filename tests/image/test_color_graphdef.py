@@ -27,7 +27,7 @@ def test_tfs_graph_runs_with_tfs_results():
     ops = {n.op for n in gd.node}
     assert {"RGBToHSV", "HSVToRGB", "AdjustHue", "AdjustSaturation", "AdjustContrastv2",
             "NonMaxSuppressionV3", "NonMaxSuppressionV4", "NonMaxSuppressionV5",
-            "NonMaxSuppressionWithOverlaps"} <= ops
+            "NonMaxSuppressionWithOverlaps", "CombinedNonMaxSuppression"} <= ops
     outs = _run(gd, data["feeds"], data["fetches"], [INPUTS[k] for k in GRAPH_INPUTS])
     for i, got in enumerate(outs):
         _same(got, data[f"out{i}"])

@@ -82,6 +82,17 @@ def _padded(kept, size):
     return np.pad(kept, (0, size - kept.size)), np.int32(kept.size)
 
 
+def _combined(boxes, scores):
+    found = []  # (score, class, box) of each class's two best after suppression
+    for c in range(scores.shape[-1]):
+        kept = _greedy(_box_iou, scores[0, :, c], 2, 0.5)
+        found += [(scores[0, i, c], c, i) for i in kept]
+    found = sorted(found, key=lambda f: -f[0])[:4]
+    return (np.clip(boxes[0, [f[2] for f in found], 0], 0, 1)[None],
+            np.asarray([[f[0] for f in found]], np.float32),
+            np.asarray([[f[1] for f in found]], np.float32), np.asarray([len(found)], np.int32))
+
+
 def _box_iou(i, j):
     return _iou(_BOXES[i], _BOXES[j])
 
@@ -133,4 +144,8 @@ SPECS = [
            lambda o, s: tf.image.non_max_suppression_overlaps(o, s, 4, 0.5),
            [_OVERLAPS, _SCORES],
            lambda o, s: _greedy(lambda k, i: o[i, k], s, 4, 0.5), grad="integer indices"),
+    OpSpec("CombinedNonMaxSuppression",
+           lambda b, s: tuple(tf.image.combined_non_max_suppression(b, s, 2, 4, 0.5)),
+           [_BOXES[None, :, None], np.stack([_SCORES, _SCORES[::-1]], -1)[None]],
+           _combined, grad="no gradient in TensorFlow"),
 ]

@@ -1065,6 +1065,15 @@ def _w87d672ea30(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w884d021684(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold=None, score_threshold=None, pad_per_class=None, clip_boxes=None, name=None):
+        try:
+            return _export_fn(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold, score_threshold, pad_per_class, clip_boxes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'boxes': boxes, 'scores': scores, 'max_output_size_per_class': max_output_size_per_class, 'max_total_size': max_total_size, 'iou_threshold': iou_threshold, 'score_threshold': score_threshold, 'pad_per_class': pad_per_class, 'clip_boxes': clip_boxes, 'name': name})
+    return _export_wrapper
+
+
 def _w89a5a46dd8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, ranks, message=None, name=None):
         try:
@@ -1971,6 +1980,7 @@ WRAPPERS = {
     'image.adjust_gamma': _wb43f06345b,
     'image.adjust_hue': _w16b4282290,
     'image.adjust_saturation': _wecbed22251,
+    'image.combined_non_max_suppression': _w884d021684,
     'image.grayscale_to_rgb': _w37b2f7f3e1,
     'image.hsv_to_rgb': _w37b2f7f3e1,
     'image.image_gradients': _wdabfd2a938,

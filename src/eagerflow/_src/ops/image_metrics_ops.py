@@ -12,6 +12,8 @@ kept box, not per pair.
 ...                              [0.9, 0.8, 0.7], 3)
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 2], dtype=int32)>
 """
+import collections
+
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
@@ -21,6 +23,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, conv_ops, debugging_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
@@ -29,6 +32,9 @@ from eagerflow._src.ops.image_color_ops import _convert_image_dtype
 from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF_FLOAT = (_d.float16, _d.float32)
+CombinedNonMaxSuppression = collections.namedtuple(
+    "CombinedNonMaxSuppression", ["nmsed_boxes", "nmsed_scores", "nmsed_classes",
+                                  "valid_detections"])
 
 
 def _invalid(message):
@@ -189,6 +195,67 @@ def _nms_overlaps_kernel(xp, overlaps, scores, max_output_size, overlap_threshol
                     overlaps=True)[0]
 
 
+def _combined_nms_kernel(xp, boxes, scores, max_output_size_per_class, max_total_size,
+                         iou_threshold, score_threshold, pad_per_class=False, clip_boxes=True):
+    if boxes.ndim != 4 or scores.ndim != 3 or boxes.shape[0] != scores.shape[0]:
+        raise _invalid("boxes and scores must have same batch size")
+    batch, count, q, width = boxes.shape
+    classes = scores.shape[2]
+    if scores.shape[1] != count or width != 4:
+        raise _invalid("scores has incompatible shape")
+    if q not in (1, classes):
+        raise _invalid("third dimension of boxes must be either 1 or num classes")
+    for name, value in (("max_output_size_per_class", max_output_size_per_class),
+                        ("max_total_size", max_total_size)):
+        if value.ndim != 0:
+            raise _invalid(f"{name} must be 0-D, got shape {errors.shape_text(value.shape)}")
+    per_class, total = int(max_output_size_per_class), int(max_total_size)
+    if total <= 0:
+        raise _invalid("max_total_size must be > 0")
+    if per_class <= 0:
+        raise _invalid("max_size_per_class must be positive")
+    if not 0 <= float(iou_threshold) <= 1:
+        raise _invalid("iou_threshold must be in [0, 1]")
+    size = min(per_class * classes, total) if pad_per_class else total
+    out_boxes = np.zeros((batch, size, 4), np.float32)
+    out_scores = np.zeros((batch, size), np.float32)
+    out_classes = np.zeros((batch, size), np.float32)
+    valid = np.zeros(batch, np.int32)
+    for b in range(batch):
+        kept, kept_scores, kept_classes = [], [], []
+        for c in range(classes):
+            selected, selected_scores = _run_nms(boxes[b, :, c if q > 1 else 0], scores[b, :, c],
+                                                 per_class, iou_threshold, score_threshold)
+            kept.append(selected)
+            kept_scores.append(selected_scores)
+            kept_classes.append(np.full(selected.size, c))
+        kept, kept_scores = np.concatenate(kept), np.concatenate(kept_scores)
+        kept_classes = np.concatenate(kept_classes)
+        best = np.argsort(-kept_scores, kind="stable")[:size]
+        found = best.size
+        chosen = boxes[b, kept[best], np.where(q > 1, kept_classes[best], 0)]
+        out_boxes[b, :found] = np.clip(chosen, 0, 1) if clip_boxes else chosen
+        out_scores[b, :found] = kept_scores[best]
+        out_classes[b, :found] = kept_classes[best]
+        valid[b] = found
+    return out_boxes, out_scores, out_classes, valid
+
+
+def _combined_nms_rule(boxes, scores, max_output_size_per_class, max_total_size,
+                       iou_threshold, score_threshold, pad_per_class=False, clip_boxes=True):
+    inputs = [boxes, scores, max_output_size_per_class, max_total_size, iou_threshold,
+              score_threshold]
+    rules.check_rank("CombinedNonMaxSuppression", inputs, 0, rank=4)
+    rules.check_rank("CombinedNonMaxSuppression", inputs, 1, rank=3)
+    for i in range(2, 6):
+        rules.check_rank("CombinedNonMaxSuppression", inputs, i, rank=0)
+    batch = boxes.shape[0] if boxes.shape.rank is not None else None
+    if batch is None and scores.shape.rank is not None:
+        batch = scores.shape[0]
+    return [(TensorShape([batch, None, 4]), _d.float32), (TensorShape([batch, None]), _d.float32),
+            (TensorShape([batch, None]), _d.float32), (TensorShape([batch]), _d.int32)]
+
+
 def _nms_rule(op_name, outputs, overlaps=False):
     def rule(boxes, scores, max_output_size, *thresholds, pad_to_max_output_size=False):
         inputs = [boxes, scores, max_output_size, *thresholds]
@@ -227,12 +294,17 @@ _NMS_OVERLAPS = register("NonMaxSuppressionWithOverlaps", _nms_overlaps_kernel,
                          _nms_rule("NonMaxSuppressionWithOverlaps", ["indices"], True),
                          tied=(0, 1, 3, 4), dtypes=(_d.float32,),
                          not_differentiable="integer indices")
+_COMBINED_NMS = register("CombinedNonMaxSuppression", _combined_nms_kernel, _combined_nms_rule,
+                         multi=True, tied=(0, 1, 4, 5), dtypes=(_d.float32,),
+                         not_differentiable="no gradient in TensorFlow")
+tf_nodes[_COMBINED_NMS] = NodeForm(outputs=("nmsed_boxes", "nmsed_scores", "nmsed_classes",
+                                            "valid_detections"))
 tf_nodes[_NMS_V3] = NodeForm(types={"T": 0, "T_threshold": 3}, outputs=("selected_indices",))
 tf_nodes[_NMS_V4] = NodeForm(types={"T": 0, "T_threshold": 3},
                              outputs=("selected_indices", "valid_outputs"))
 tf_nodes[_NMS_V5] = NodeForm(outputs=("selected_indices", "selected_scores", "valid_outputs"))
 tf_nodes[_NMS_OVERLAPS] = NodeForm(types={}, outputs=("selected_indices",))
-batching_rules.assign(PER_ELEMENT, _NMS_V3, _NMS_V4, _NMS_V5, _NMS_OVERLAPS)
+batching_rules.assign(PER_ELEMENT, _NMS_V3, _NMS_V4, _NMS_V5, _NMS_OVERLAPS, _COMBINED_NMS)
 
 
 def _floats(value, dtype=_d.float32):
@@ -299,6 +371,40 @@ def non_max_suppression_with_overlaps(overlaps, scores, max_output_size, overlap
     overlaps, scores, size, thresholds = _nms_inputs(
         overlaps, scores, max_output_size, [overlap_threshold, score_threshold])
     return dispatch(_NMS_OVERLAPS, (overlaps, scores, size, *thresholds), name=name)
+
+
+@export("image.combined_non_max_suppression")
+def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_total_size,
+                                 iou_threshold=0.5, score_threshold=float("-inf"),
+                                 pad_per_class=False, clip_boxes=True, name=None):
+    """`non_max_suppression` per class and batch element (boxes ``[b, n, q, 4]``, q 1 or one
+    box per class; scores ``[b, n, classes]``), then the best `max_total_size` of all
+    classes: (boxes, scores, classes as floats, number valid), zero-padded.
+
+    >>> out = tf.image.combined_non_max_suppression(
+    ...     [[[[0, 0, 1, 1]], [[0, 0, 1, 1]]]], [[[0.9, 0.1], [0.8, 0.7]]], 2, 3)
+    >>> out.nmsed_scores.numpy(), out.nmsed_classes.numpy(), out.valid_detections.numpy()
+    (array([[0.9, 0.7, 0. ]], dtype=float32), array([[0., 1., 0.]], dtype=float32), array([2], dtype=int32))
+    """
+    boxes = _floats(boxes)
+    scores = _floats(scores)
+    per_class = convert_to_tensor(max_output_size_per_class, _d.int32)
+    total = convert_to_tensor(max_total_size, _d.int32)
+    thresholds = [convert_to_tensor(iou_threshold, _d.float32),
+                  convert_to_tensor(score_threshold, _d.float32)]
+    outputs = dispatch(_COMBINED_NMS, (boxes, scores, per_class, total, *thresholds),
+                       {"pad_per_class": bool(pad_per_class), "clip_boxes": bool(clip_boxes)},
+                       name=name)
+    if isinstance(max_total_size, int) and not isinstance(outputs[0], EagerTensor):
+        classes = scores.shape[2] if scores.shape.rank is not None else None
+        size = max_total_size
+        if pad_per_class:  # known when the per-class count and the classes are
+            size = (min(max_output_size_per_class * classes, max_total_size)
+                    if isinstance(max_output_size_per_class, int) and classes is not None
+                    else None)
+        for t in outputs[:3]:
+            t.set_shape(t.shape[:1].concatenate([size]).concatenate(t.shape[2:]))
+    return CombinedNonMaxSuppression(*outputs)
 
 
 @export("image.non_max_suppression_padded")
