@@ -78,6 +78,8 @@ INPUTS = {
     "det_boxes": _rng(18).uniform(-0.1, 1.1, (2, 40, 1, 4)).astype(np.float32),
     "det_class_boxes": _rng(19).uniform(-0.1, 1.1, (2, 40, 3, 4)).astype(np.float32),
     "det_scores": _rng(20).uniform(0, 1, (2, 40, 3)).astype(np.float32),
+    "signed_boxes": _boxes(40, 21, flip=False) - 6,  # some with no coordinate above 0
+    "signed_scores": _rng(22).uniform(0, 1, 40).astype(np.float32),
     "overlaps": _rng(16).uniform(0, 1, (20, 20)).astype(np.float32),
     "overlap_scores": _rng(17).uniform(0, 1, 20).astype(np.float32),
 }
@@ -216,4 +218,7 @@ CASES = [
     Case("combined_nms/pad_per_class", lambda tf, b, s: tuple(
         tf.image.combined_non_max_suppression(b, s, 3, 100, 0.5, 0.3, pad_per_class=True)),
         ["det_boxes", "det_scores"]),
+    Case("nms/padded_nonpositive", lambda tf, b, s: tf.image.non_max_suppression_padded(
+        b, s, 30, 0.3, score_threshold=0.1, pad_to_max_output_size=True),
+        ["signed_boxes", "signed_scores"], traced="static"),
 ]

@@ -413,7 +413,8 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
                                name=None, sorted_input=False, canonicalized_coordinates=False,
                                tile_size=512):
     """`non_max_suppression` of boxes ``[..., n, 4]`` (batches when padded), returning
-    (indices, number valid); padded with 0 to `max_output_size` per batch element.
+    (indices, number valid); padded with 0 to `max_output_size` per batch element. As TF's,
+    boxes with no coordinate above 0 are never returned.
 
     >>> tf.image.non_max_suppression_padded([[0, 0, 1, 1], [0, 0, 1, 1]], [0.5, 0.6], 2,
     ...                                     pad_to_max_output_size=True)[0]
@@ -429,18 +430,24 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
         raise ValueError(f"non_max_suppression_padded needs the batch dimensions of the boxes "
                          f"known before run time, got shape {boxes.shape}")
     batch = boxes.shape[:-2].as_list()
-    count = int(np.prod(batch, dtype=int))
-    flat_boxes = array_ops.reshape(boxes, [count, -1, 4])
-    flat_scores = array_ops.reshape(scores, [count, -1])
+    elements = int(np.prod(batch, dtype=int))
+    flat_boxes = array_ops.reshape(boxes, [elements, -1, 4])
+    flat_scores = array_ops.reshape(scores, [elements, -1])
     thresholds = [convert_to_tensor(iou_threshold, _d.float32),
                   convert_to_tensor(score_threshold, _d.float32)]
     size = convert_to_tensor(max_output_size, _d.int32)
+    everything = array_ops.shape(flat_boxes)[1]
     indices, counts = [], []
-    for i in range(count):
-        idx, count = dispatch(_NMS_V4, (flat_boxes[i], flat_scores[i], size, *thresholds),
-                              {"pad_to_max_output_size": True})
-        indices.append(idx)
-        counts.append(count)
+    for i in range(elements):
+        kept, _ = dispatch(_NMS_V4, (flat_boxes[i], flat_scores[i], everything, *thresholds),
+                           {"pad_to_max_output_size": False})
+        # TF's tiled suppression outputs only boxes with a coordinate above 0 (the others
+        # still suppress boxes they overlap)
+        positive = reduction_ops.reduce_any(
+            math_ops.greater(array_ops.gather(flat_boxes[i], kept), 0), axis=1)
+        kept = array_ops.boolean_mask(kept, positive)
+        indices.append(array_ops.concat([kept, array_ops.zeros([size], _d.int32)], 0)[:size])
+        counts.append(math_ops.minimum(array_ops.size(kept), size))
     if not pad_to_max_output_size:
         return indices[0][:counts[0]], counts[0]
     indices = array_ops.reshape(array_ops.stack(indices), batch + [-1])
