@@ -160,3 +160,27 @@ def test_second_order_gradient_of_rgb_to_hsv():
         z = tf.reduce_sum(g * g)
     h = outer.gradient(z, x)
     assert h is not None and np.all(np.isfinite(h.numpy()))
+
+
+@pytest.mark.parametrize("fn, op", [
+    (lambda x: tf.image.adjust_contrast(x, 2.0), "AdjustContrastv2"),
+    (lambda x: tf.image.adjust_hue(x, 0.1), "AdjustHue"),
+    (lambda x: tf.image.random_saturation(x, 0.5, 1.5), "AdjustSaturation"),
+    (lambda x: tf.image.non_max_suppression_with_scores(
+        tf.concat([x[0], x[0, :, :1]], -1), x[0, :, 0], 1)[1], "NonMaxSuppressionV5"),
+])
+def test_ops_tf_gives_no_gradient_raise_its_lookup_error(fn, op):
+    x = tf.constant([[[0.1, 0.5, 0.9]]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(fn(x))
+    with pytest.raises(LookupError, match=f"gradient registry has no entry for: {op}$"):
+        tape.gradient(y, x)
+
+
+def test_hsv_to_rgb_is_not_differentiable():
+    x = tf.constant([[0.1, 0.5, 0.9]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.image.hsv_to_rgb(x))
+    assert tape.gradient(y, x) is None

@@ -205,6 +205,12 @@ def _contrast_rule(images, contrast_factor):
     return images.shape, images.dtype
 
 
+def no_registered_gradient(op, *output_grads):
+    """The gradient of an op TF registers none for: differentiating through it raises TF's
+    LookupError (an op TF declares not differentiable gets `not_differentiable` instead)."""
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+
+
 _NO_GRADIENT = "no gradient in TensorFlow"
 _RGB_TO_HSV = register("RGBToHSV", _rgb_to_hsv_kernel, _pixels_rule("RGBToHSV", 1),
                        dtypes=_HSV_TYPES)
@@ -212,14 +218,14 @@ _HSV_TO_RGB = register("HSVToRGB", _hsv_to_rgb_kernel, _pixels_rule("HSVToRGB", 
                        dtypes=_HSV_TYPES, not_differentiable=_NO_GRADIENT)
 # TF's CPU kernels of the adjustments take float32 only (half on GPUs).
 _ADJUST_HUE = register("AdjustHue", _adjust_hue_kernel, _pixels_rule("AdjustHue", 3, False),
-                       dtypes=_HALF_FLOAT, kernels=(_d.float32,),
-                       not_differentiable=_NO_GRADIENT)
+                       dtypes=_HALF_FLOAT, kernels=(_d.float32,))
 _ADJUST_SATURATION = register("AdjustSaturation", _adjust_saturation_kernel,
                               _pixels_rule("AdjustSaturation", 3, False), dtypes=_HALF_FLOAT,
-                              kernels=(_d.float32,), not_differentiable=_NO_GRADIENT)
+                              kernels=(_d.float32,))
 _ADJUST_CONTRAST = register("AdjustContrastv2", _adjust_contrast_kernel, _contrast_rule,
-                            dtypes=_HALF_FLOAT, kernels=(_d.float32,),
-                            not_differentiable=_NO_GRADIENT)
+                            dtypes=_HALF_FLOAT, kernels=(_d.float32,))
+for _name in ("AdjustHue", "AdjustSaturation", "AdjustContrastv2"):
+    register_gradient(_name)(no_registered_gradient)
 # The adjustments reduce or convert per image (the batch axis would change their meaning
 # only for contrast, whose mean is per image): a batch runs them once per element.
 batching_rules.assign(PER_ELEMENT, _RGB_TO_HSV, _HSV_TO_RGB, _ADJUST_HUE, _ADJUST_SATURATION,

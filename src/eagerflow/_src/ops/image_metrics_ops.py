@@ -22,13 +22,14 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.registry import (
+    PER_ELEMENT, batching_rules, register, register_gradient)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, conv_ops, debugging_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
-from eagerflow._src.ops.image_color_ops import _convert_image_dtype
+from eagerflow._src.ops.image_color_ops import _convert_image_dtype, no_registered_gradient
 from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF_FLOAT = (_d.float16, _d.float32)
@@ -288,15 +289,15 @@ _NMS_V4 = register("NonMaxSuppressionV4", _nms_v4_kernel,
                    tied=(0, 1), dtypes=_HALF_FLOAT, not_differentiable="integer indices")
 _NMS_V5 = register("NonMaxSuppressionV5", _nms_v5_kernel,
                    _nms_rule("NonMaxSuppressionV5", ["indices", "scores", "count"]),
-                   multi=True, tied=(0, 1, 3, 4, 5), dtypes=_HALF_FLOAT,
-                   not_differentiable="no gradient in TensorFlow")
+                   multi=True, tied=(0, 1, 3, 4, 5), dtypes=_HALF_FLOAT)
 _NMS_OVERLAPS = register("NonMaxSuppressionWithOverlaps", _nms_overlaps_kernel,
                          _nms_rule("NonMaxSuppressionWithOverlaps", ["indices"], True),
                          tied=(0, 1, 3, 4), dtypes=(_d.float32,),
                          not_differentiable="integer indices")
 _COMBINED_NMS = register("CombinedNonMaxSuppression", _combined_nms_kernel, _combined_nms_rule,
-                         multi=True, tied=(0, 1, 4, 5), dtypes=(_d.float32,),
-                         not_differentiable="no gradient in TensorFlow")
+                         multi=True, tied=(0, 1, 4, 5), dtypes=(_d.float32,))
+for _op in (_NMS_V5, _COMBINED_NMS):
+    register_gradient(_op.name)(no_registered_gradient)
 tf_nodes[_COMBINED_NMS] = NodeForm(outputs=("nmsed_boxes", "nmsed_scores", "nmsed_classes",
                                             "valid_detections"))
 tf_nodes[_NMS_V3] = NodeForm(types={"T": 0, "T_threshold": 3}, outputs=("selected_indices",))
