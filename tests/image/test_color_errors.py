@@ -20,6 +20,13 @@ RGB = tf.zeros([2, 2, 3])
      "contrast_factor must be scalar: [2] [Op:AdjustContrastv2]"),
     (lambda: tf.image.adjust_contrast(tf.zeros([2, 2, 3], tf.float16), 0.1),
      errors.NotFoundError, "Could not find device for node: {{node AdjustContrastv2}}"),
+    (lambda: tf.image.adjust_saturation(RGB, tf.constant(0.5, tf.float64)),
+     errors.InvalidArgumentError, "cannot compute AdjustSaturation as input #1(zero-based) was "
+     "expected to be a float tensor but is a double tensor [Op:AdjustSaturation]"),
+    (lambda: tf.image.adjust_contrast(RGB, tf.constant(0.5, tf.float64)),
+     errors.InvalidArgumentError, "input #1(zero-based) was expected to be a float tensor"),
+    (lambda: tf.image.adjust_gamma(RGB, tf.constant(-2.0)), errors.InvalidArgumentError,
+     "Summarized data: b'Gamma should be a non-negative real number.'"),
     (lambda: tf.image.rgb_to_hsv(tf.zeros([2, 4])), errors.FailedPreconditionError,
      "input must have 3 channels but input only has 4 channels. [Op:RGBToHSV]"),
     (lambda: tf.image.rgb_to_hsv(tf.zeros([2, 3], tf.int32)), errors.InvalidArgumentError,
@@ -101,6 +108,14 @@ def test_traced_shape_errors(fn, shape, message):
     with pytest.raises(ValueError, match=None) as info:
         traced.get_concrete_function()
     assert message in str(info.value)
+
+
+def test_traced_factor_of_another_dtype_is_refused_as_the_graph_is_built():
+    traced = tf.function(lambda x, f: tf.image.adjust_saturation(x, f),
+                         input_signature=[tf.TensorSpec([2, 2, 3]), tf.TensorSpec([], tf.float64)])
+    with pytest.raises(TypeError, match="Input 'scale' of 'AdjustSaturation' Op has type "
+                                        "float64 that does not match expected type of float32."):
+        traced.get_concrete_function()
 
 
 def test_traced_channel_count_of_adjustments_is_checked_when_they_run():

@@ -17,7 +17,9 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, register_gradient
+from eagerflow._src.core.registry import (
+    PER_ELEMENT, batching_rules, fixed_input_error, register, register_gradient)
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import array_ops, debugging_ops, math_ops, random_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast, saturate_cast
@@ -425,7 +427,7 @@ def adjust_contrast(images, contrast_factor):
     """
     images = as_tensor(images)
     flat = _as_float(images)
-    factor = convert_to_tensor(contrast_factor, _d.float32)
+    factor = _float_input(_ADJUST_CONTRAST, contrast_factor, "contrast_factor")
     adjusted = dispatch(_ADJUST_CONTRAST, (flat, factor))
     return _convert_image_dtype(adjusted, images.dtype, saturate=True)
 
@@ -442,6 +444,11 @@ def adjust_gamma(image, gamma=1, gain=1):
     if isinstance(gamma, (int, float)):
         if gamma < 0:
             raise ValueError("Gamma should be a non-negative real number.")
+    elif isinstance(gamma, EagerTensor):  # TF's assertion, failing as it runs
+        if np.any(gamma.numpy() < 0):
+            raise errors.InvalidArgumentError(
+                None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                            "Summarized data: b'Gamma should be a non-negative real number.'")
     else:
         debugging_ops.assert_non_negative(gamma, message="Gamma should be a non-negative "
                                                          "real number.")
@@ -449,12 +456,14 @@ def adjust_gamma(image, gamma=1, gain=1):
     return _convert_image_dtype(adjusted, image.dtype, saturate=True)
 
 
-def _float_scalar(value, name):
-    value = convert_to_tensor(value, _d.float32) if not hasattr(value, "dtype") else \
-        as_tensor(value)
+def _float_input(op, value, name):
+    """Input 1 of an adjustment (a float32 scalar): Python numbers converted, a tensor of
+    another dtype refused with TF's error."""
+    value = as_tensor(value) if hasattr(value, "dtype") else convert_to_tensor(value,
+                                                                               _d.float32)
     if value.dtype != _d.float32:
-        raise TypeError(f"Input '{name}' has type {value.dtype.name} that does not match "
-                        f"expected type of float32.")
+        raise fixed_input_error(op, 1, name, _d.float32, value.dtype,
+                                building=not isinstance(value, EagerTensor))
     return value
 
 
@@ -472,7 +481,8 @@ def adjust_hue(image, delta, name=None):
             raise ValueError("delta must be in the interval [-1, 1]")
     image = as_tensor(image)
     flat = _as_float(image)
-    adjusted = dispatch(_ADJUST_HUE, (flat, _float_scalar(delta, "delta")), name=name)
+    adjusted = dispatch(_ADJUST_HUE, (flat, _float_input(_ADJUST_HUE, delta, "delta")),
+                        name=name)
     return _convert_image_dtype(adjusted, image.dtype)
 
 
@@ -485,7 +495,7 @@ def adjust_saturation(image, saturation_factor, name=None):
     """
     image = as_tensor(image)
     flat = _as_float(image)
-    scale = _float_scalar(saturation_factor, "scale")
+    scale = _float_input(_ADJUST_SATURATION, saturation_factor, "scale")
     adjusted = dispatch(_ADJUST_SATURATION, (flat, scale), name=name)
     return _convert_image_dtype(adjusted, image.dtype)
 
