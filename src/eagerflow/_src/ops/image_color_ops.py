@@ -68,40 +68,52 @@ def _compute_type(xp, x):
     return x.astype(xp.float32) if x.dtype.itemsize < 4 else x
 
 
-def _extremes(xp, x):
+def _planes(xp, x):
+    """The three channels of pixels `x` (the last axis) as contiguous arrays: elementwise
+    work runs several times faster on them than on strided views of `x`."""
+    planes = xp.ascontiguousarray(xp.moveaxis(_compute_type(xp, x), -1, 0))
+    return planes[0], planes[1], planes[2]
+
+
+def _extremes(xp, r, g, b):
     """(smallest, largest) channel of each pixel, folded left to right as TF's kernels fold
     them: a NaN replaces the running value and the next channel replaces the NaN."""
-    r, g, b = x[..., 0], x[..., 1], x[..., 2]
+    if not (xp.isnan(r).any() or xp.isnan(g).any() or xp.isnan(b).any()):
+        return xp.minimum(xp.minimum(r, g), b), xp.maximum(xp.maximum(r, g), b)
     hi = xp.where(r > g, r, g)
     lo = xp.where(r < g, r, g)
     return xp.where(lo < b, lo, b), xp.where(hi > b, hi, b)
 
 
-def _hsv(xp, x):
-    """(h, s, v) of RGB pixels along the last axis: h in [0, 1), 0 where the pixel is grey."""
-    r, g, b = x[..., 0], x[..., 1], x[..., 2]
-    low, v = _extremes(xp, x)
+def _hsv(xp, r, g, b):
+    """(h, s, v) of RGB channels: h in [0, 1), 0 where the pixel is grey (TF's arithmetic)."""
+    low, v = _extremes(xp, r, g, b)
     span = v - low
+    dtype = r.dtype.type
     with np.errstate(divide="ignore", invalid="ignore"):
-        s = xp.where(v > 0, span / v, 0).astype(x.dtype)
+        s = xp.where(v > 0, span / v, dtype(0))
         norm = 1 / (6 * span)
         h = xp.where(r == v, norm * (g - b),
-                     xp.where(g == v, norm * (b - r) + x.dtype.type(2 / 6),
-                              norm * (r - g) + x.dtype.type(4 / 6)))
-    h = xp.where(span > 0, h, 0).astype(x.dtype)
+                     xp.where(g == v, norm * (b - r) + dtype(2 / 6),
+                              norm * (r - g) + dtype(4 / 6)))
+    h = xp.where(span > 0, h, dtype(0))
     h = xp.where(h < 0, h + 1, h)
     return h, s, v
 
 
-def _rgb(xp, h, s, v):
-    """RGB pixels (stacked on a new last axis) of hue, saturation and value."""
-    dh = h * 6
-    one = h.dtype.type(1)
-    red = xp.clip(xp.abs(dh - 3) - 1, 0, one)
-    green = xp.clip(2 - xp.abs(dh - 2), 0, one)
-    blue = xp.clip(2 - xp.abs(dh - 4), 0, one)
-    rest = 1 - s
-    return xp.stack([(rest + s * c) * v for c in (red, green, blue)], axis=-1)
+def _weights(xp, h6):
+    """Where each of red, green and blue lies between the smallest (0) and largest (1)
+    channel, for hue `h6` in sixths of the colour wheel ([0, 6])."""
+    one = h6.dtype.type(1)
+    return (xp.clip(xp.abs(h6 - 3) - 1, 0, one), xp.clip(2 - xp.abs(h6 - 2), 0, one),
+            xp.clip(2 - xp.abs(h6 - 4), 0, one))
+
+
+def _between(xp, h6, lo, hi):
+    """RGB pixels (stacked last) of hue `h6` in [0, 6] with channels from `lo` to `hi`: the
+    smallest and largest channels come out exactly as `lo` and `hi`."""
+    span = hi - lo
+    return xp.stack([xp.where(w >= 1, hi, lo + w * span) for w in _weights(xp, h6)], axis=-1)
 
 
 def _check_image(x, op_rank=1, message="input must have 3 channels but instead has {} channels.",
@@ -116,15 +128,16 @@ def _check_image(x, op_rank=1, message="input must have 3 channels but instead h
 def _rgb_to_hsv_kernel(xp, images):
     _check_image(images, 1, "input must have 3 channels but input only has {} channels.",
                  errors.FailedPreconditionError)
-    x = _compute_type(xp, images)
-    return xp.stack(_hsv(xp, x), axis=-1).astype(images.dtype, copy=False)
+    return xp.stack(_hsv(xp, *_planes(xp, images)), axis=-1).astype(images.dtype, copy=False)
 
 
 def _hsv_to_rgb_kernel(xp, images):
     _check_image(images, 1, "input must have 3 channels but input only has {} channels.",
                  errors.FailedPreconditionError)
-    x = _compute_type(xp, images)
-    return _rgb(xp, x[..., 0], x[..., 1], x[..., 2]).astype(images.dtype, copy=False)
+    h, s, v = _planes(xp, images)
+    rest = 1 - s
+    rgb = xp.stack([(rest + s * w) * v for w in _weights(xp, h * 6)], axis=-1)
+    return rgb.astype(images.dtype, copy=False)
 
 
 def _scalar(value, name):
@@ -134,44 +147,38 @@ def _scalar(value, name):
     return value
 
 
-def _hue6(xp, x, lo, hi):
-    """The hue of RGB pixels in [0, 6) (0 where the pixel is grey)."""
-    r, g, b = x[..., 0], x[..., 1], x[..., 2]
+def _sixths(xp, r, g, b, lo, hi):
+    """The hue of RGB channels in sixths of the colour wheel, in [-1, 5) (0 where grey)."""
     span = hi - lo
     with np.errstate(divide="ignore", invalid="ignore"):
         h = xp.where(r == hi, (g - b) / span,
                      xp.where(g == hi, (b - r) / span + 2, (r - g) / span + 4))
-    return xp.where(span > 0, h, 0).astype(x.dtype)
+    return xp.where(span > 0, h, r.dtype.type(0))
 
 
-def _sectors(xp, h6, lo, hi):
-    """RGB pixels of hue `h6` in [0, 6) between channel values `lo` and `hi`: the largest
-    and smallest channels come out as they are, exactly."""
-    sector = xp.clip(xp.floor(h6), 0, 5)
-    rising = lo + (h6 - sector) * (hi - lo)
-    falling = hi - (h6 - sector) * (hi - lo)
-    which = [sector == k for k in range(6)]
-    return xp.stack([xp.select(which, [hi, falling, lo, lo, rising, hi]),
-                     xp.select(which, [rising, hi, hi, falling, lo, lo]),
-                     xp.select(which, [lo, lo, rising, hi, hi, falling])], axis=-1)
+def _wrap6(xp, h6):
+    """`h6` wrapped into [0, 6] (a floor, many times faster than a float modulo)."""
+    return h6 - 6 * xp.floor(h6 / 6)
 
 
 def _adjust_hue_kernel(xp, images, delta):
     _check_image(images, 3)
-    x = _compute_type(xp, images)
-    lo, hi = _extremes(xp, x)
-    six = x.dtype.type(6)
-    h6 = xp.mod(_hue6(xp, x, lo, hi) + _scalar(delta, "delta").astype(x.dtype) * six, six)
-    return _sectors(xp, h6, lo, hi).astype(images.dtype, copy=False)
+    r, g, b = _planes(xp, images)
+    lo, hi = _extremes(xp, r, g, b)
+    shift = _scalar(delta, "delta").astype(r.dtype) * 6
+    h6 = _wrap6(xp, _sixths(xp, r, g, b, lo, hi) + shift)
+    return _between(xp, h6, lo, hi).astype(images.dtype, copy=False)
 
 
 def _adjust_saturation_kernel(xp, images, scale):
     _check_image(images, 3)
-    x = _compute_type(xp, images)
-    h, s, v = _hsv(xp, x)
-    s = xp.clip(s * _scalar(scale, "scale").astype(x.dtype), 0, x.dtype.type(1))
-    h6 = xp.mod(h * x.dtype.type(6), x.dtype.type(6))
-    return _sectors(xp, h6, v - s * v, v).astype(images.dtype, copy=False)
+    r, g, b = _planes(xp, images)
+    lo, v = _extremes(xp, r, g, b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = xp.where(v > 0, (v - lo) / v, r.dtype.type(0))
+    s = xp.clip(s * _scalar(scale, "scale").astype(r.dtype), 0, r.dtype.type(1))
+    h6 = _wrap6(xp, _sixths(xp, r, g, b, lo, v))
+    return _between(xp, h6, v - s * v, v).astype(images.dtype, copy=False)
 
 
 def _adjust_contrast_kernel(xp, images, contrast_factor):
@@ -180,8 +187,16 @@ def _adjust_contrast_kernel(xp, images, contrast_factor):
                                                   f"{errors.shape_text(images.shape)}")
     factor = _scalar(contrast_factor, "contrast_factor")
     x = _compute_type(xp, images)
-    mean = xp.mean(x, axis=(-3, -2), keepdims=True)
-    return ((x - mean) * factor.astype(x.dtype) + mean).astype(images.dtype, copy=False)
+    # the mean of each channel over height and width, as a product with ones: one BLAS
+    # call, many times faster than a reduction over two strided axes (and as accurate)
+    *lead, height, width, depth = x.shape
+    pixels = x.reshape(int(np.prod(lead, dtype=np.int64)), height * width, depth)
+    mean = (xp.ones(height * width, x.dtype) @ pixels) / x.dtype.type(max(height * width, 1))
+    mean = mean.reshape(*lead, 1, 1, depth)
+    out = x - mean
+    out *= factor.astype(x.dtype)
+    out += mean
+    return out.astype(images.dtype, copy=False)
 
 
 # -- shape rules ------------------------------------------------------------------------------

@@ -491,25 +491,25 @@ def psnr(a, b, max_val, name=None):
 
 
 def _gaussian(size, sigma):
-    """A `size` x `size` Gaussian filter of deviation `sigma`, summing to 1, as
-    ``[size, size, 1, 1]``."""
+    """The `size` x `size` Gaussian filter of deviation `sigma` summing to 1, as its two
+    1-D factors ``[size, 1, 1, 1]`` and ``[1, size, 1, 1]`` (TF's 2-D filter is their
+    product: filtering by one then the other costs 2 size instead of size**2 per pixel)."""
     coords = cast(array_ops.range(size), sigma.dtype)
     coords = coords - cast(size - 1, sigma.dtype) / 2.0
-    g = math_ops.square(coords) * (-0.5 / math_ops.square(sigma))
-    g = array_ops.reshape(g, [1, -1]) + array_ops.reshape(g, [-1, 1])
-    g = nn_ops.softmax(array_ops.reshape(g, [1, -1]))
-    return array_ops.reshape(g, [size, size, 1, 1])
+    g = nn_ops.softmax(math_ops.square(coords) * (-0.5 / math_ops.square(sigma)))
+    return array_ops.reshape(g, [size, 1, 1, 1]), array_ops.reshape(g, [1, size, 1, 1])
 
 
-def _per_channel_filter(images, kernel):
-    """Each channel of a batch ``[n, h, w, c]`` filtered (VALID) by `kernel`
-    ``[kh, kw, 1, m]``: ``[n, h', w', c, m]``. The channels go through the batch axis, so
-    the filter's shape stays static whatever the images' (a depthwise filter would need
-    the channel count)."""
+def _per_channel_filter(images, *kernels):
+    """Each channel of a batch ``[n, h, w, c]`` filtered (VALID) by `kernels` in turn, each
+    ``[kh, kw, 1, m]`` (m > 1 for the last only): ``[n, h', w', c, m]``. The channels go
+    through the batch axis, so the filters' shapes stay static whatever the images' (a
+    depthwise filter would need the channel count)."""
     shape = array_ops.shape(images)
-    planes = array_ops.expand_dims(array_ops.reshape(
+    out = array_ops.expand_dims(array_ops.reshape(
         array_ops.transpose(images, [0, 3, 1, 2]), array_ops.concat([[-1], shape[1:3]], 0)), -1)
-    out = conv_ops.conv2d(planes, kernel, [1, 1, 1, 1], "VALID")
+    for kernel in kernels:
+        out = conv_ops.conv2d(out, kernel, [1, 1, 1, 1], "VALID")
     out_shape = array_ops.shape(out)
     out = array_ops.reshape(out, array_ops.concat([shape[:1], shape[3:], out_shape[1:]], 0))
     return array_ops.transpose(out, [0, 2, 3, 1, 4])
@@ -534,12 +534,12 @@ def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2,
             raise errors.InvalidArgumentError(
                 None, None, f"SSIM needs images of at least {filter_size}x{filter_size} "
                             f"pixels (the filter size), got shape {img.shape}")
-    kernel = _gaussian(filter_size, convert_to_tensor(filter_sigma, img1.dtype))
+    kernels = _gaussian(filter_size, convert_to_tensor(filter_sigma, img1.dtype))
 
     def reducer(x):
         shape = array_ops.shape(x)
         flat = array_ops.reshape(x, array_ops.concat([[-1], shape[-3:]], 0))
-        y = array_ops.squeeze(_per_channel_filter(flat, kernel), [-1])
+        y = array_ops.squeeze(_per_channel_filter(flat, *kernels), [-1])
         return array_ops.reshape(y, array_ops.concat([shape[:-3], array_ops.shape(y)[1:]], 0))
 
     c1 = (k1 * max_val) ** 2
