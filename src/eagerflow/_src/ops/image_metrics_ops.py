@@ -447,10 +447,12 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
         positive = reduction_ops.reduce_any(
             math_ops.greater(array_ops.gather(flat_boxes[i], kept), 0), axis=1)
         kept = array_ops.boolean_mask(kept, positive)
-        indices.append(array_ops.concat([kept, array_ops.zeros([size], _d.int32)], 0)[:size])
+        # the first `size`, zero-padded (gathers: their run-time sizes write as TF's nodes)
+        padded = array_ops.concat([kept, array_ops.zeros([size], _d.int32)], 0)
+        indices.append(array_ops.gather(padded, array_ops.range(size)))
         counts.append(math_ops.minimum(array_ops.size(kept), size))
     if not pad_to_max_output_size:
-        return indices[0][:counts[0]], counts[0]
+        return array_ops.gather(indices[0], array_ops.range(counts[0])), counts[0]
     indices = array_ops.reshape(array_ops.stack(indices), batch + [-1])
     if isinstance(max_output_size, int):
         indices.set_shape(batch + [max_output_size])
