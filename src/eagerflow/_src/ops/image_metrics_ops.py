@@ -110,7 +110,7 @@ def _suppress(similarity, scores, max_output, threshold, score_threshold, sigma)
     return selected, scores[selected].astype(np.float32)
 
 
-def _check_nms(op_name, boxes, scores, max_output_size, iou_threshold, score_threshold,
+def _check_nms(boxes, scores, max_output_size, iou_threshold, score_threshold,
                overlaps=False):
     if max_output_size.ndim != 0:
         raise _invalid(f"max_output_size must be 0-D, got shape "
@@ -157,15 +157,13 @@ def _padded(values, size, pad):
 
 
 def _nms_v3_kernel(xp, boxes, scores, max_output_size, iou_threshold, score_threshold):
-    _check_nms("NonMaxSuppressionV3", boxes, scores, max_output_size, iou_threshold,
-               score_threshold)
+    _check_nms(boxes, scores, max_output_size, iou_threshold, score_threshold)
     return _run_nms(boxes, scores, max_output_size, iou_threshold, score_threshold)[0]
 
 
 def _nms_v4_kernel(xp, boxes, scores, max_output_size, iou_threshold, score_threshold,
                    pad_to_max_output_size=False):
-    _check_nms("NonMaxSuppressionV4", boxes, scores, max_output_size, iou_threshold,
-               score_threshold)
+    _check_nms(boxes, scores, max_output_size, iou_threshold, score_threshold)
     selected = _run_nms(boxes, scores, max_output_size, iou_threshold, score_threshold)[0]
     return (_padded(selected, int(max_output_size), pad_to_max_output_size),
             np.asarray(selected.size, np.int32))
@@ -173,8 +171,7 @@ def _nms_v4_kernel(xp, boxes, scores, max_output_size, iou_threshold, score_thre
 
 def _nms_v5_kernel(xp, boxes, scores, max_output_size, iou_threshold, score_threshold,
                    soft_nms_sigma, pad_to_max_output_size=False):
-    _check_nms("NonMaxSuppressionV5", boxes, scores, max_output_size, iou_threshold,
-               score_threshold)
+    _check_nms(boxes, scores, max_output_size, iou_threshold, score_threshold)
     if soft_nms_sigma.ndim != 0:
         raise _invalid(f"soft_nms_sigma must be 0-D, got shape "
                        f"{errors.shape_text(soft_nms_sigma.shape)}")
@@ -190,8 +187,8 @@ def _nms_v5_kernel(xp, boxes, scores, max_output_size, iou_threshold, score_thre
 
 def _nms_overlaps_kernel(xp, overlaps, scores, max_output_size, overlap_threshold,
                          score_threshold):
-    _check_nms("NonMaxSuppressionWithOverlaps", overlaps, scores, max_output_size,
-               overlap_threshold, score_threshold, overlaps=True)
+    _check_nms(overlaps, scores, max_output_size, overlap_threshold, score_threshold,
+               overlaps=True)
     return _run_nms(overlaps, scores, max_output_size, overlap_threshold, score_threshold,
                     overlaps=True)[0]
 
