@@ -222,6 +222,8 @@ def _contrast_rule(images, contrast_factor):
     return images.shape, images.dtype
 
 
+# -- registration -----------------------------------------------------------------------------
+
 def no_registered_gradient(op, *output_grads):
     """The gradient of an op TF registers none for: differentiating through it raises TF's
     LookupError (an op TF declares not differentiable gets `not_differentiable` instead)."""
@@ -243,8 +245,7 @@ _ADJUST_CONTRAST = register("AdjustContrastv2", _adjust_contrast_kernel, _contra
                             dtypes=_HALF_FLOAT, kernels=(_d.float32,))
 for _name in ("AdjustHue", "AdjustSaturation", "AdjustContrastv2"):
     register_gradient(_name)(no_registered_gradient)
-# The adjustments reduce or convert per image (the batch axis would change their meaning
-# only for contrast, whose mean is per image): a batch runs them once per element.
+# No batching rule: a vectorized graph runs them once per batch element.
 batching_rules.assign(PER_ELEMENT, _RGB_TO_HSV, _HSV_TO_RGB, _ADJUST_HUE, _ADJUST_SATURATION,
                       _ADJUST_CONTRAST)
 
