@@ -1,12 +1,13 @@
 """Image metrics and box selection of ``tf.image``: `psnr`, `ssim`, `ssim_multiscale`,
 `total_variation`, `image_gradients`, `sobel_edges` (composites of existing ops, so they
 differentiate through the tape) and non-maximum suppression (TF's ``NonMaxSuppressionV3``,
-``V4``, ``V5`` and ``NonMaxSuppressionWithOverlaps`` ops).
+``V4``, ``V5``, ``NonMaxSuppressionWithOverlaps`` and ``CombinedNonMaxSuppression`` ops).
 
 Suppression is greedy as TF's: boxes in decreasing order of score (ties: lower index
-first), each kept unless its IoU with a kept box exceeds the threshold. Each kept box's
-IoUs with the remaining candidates are computed at once, so the Python loop runs once per
-kept box, not per pair.
+first), each kept unless its IoU with a kept box exceeds the threshold; soft NMS instead
+lowers the others' scores (and, as TF's, ignores the IoU threshold). Each kept box's IoUs
+with the remaining candidates are computed at once, so the Python loop runs once per kept
+box, not per pair: 1000 boxes take a few tens of milliseconds.
 
 >>> tf.image.non_max_suppression([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 2, 1, 3]],
 ...                              [0.9, 0.8, 0.7], 3)
