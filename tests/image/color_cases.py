@@ -53,6 +53,9 @@ INPUTS = {
     "rgb_batch": _rgb((2, 3, 4, 3), 1),
     "rgb_u8": (_rgb((4, 5, 3), 2) * 255).round().astype(np.uint8),
     "rgb_f16": _RGB.astype(np.float16),
+    "rgb_u16": (_RGB * 65535).round().astype(np.uint16),
+    "rgb_i8": (_RGB * 127).round().astype(np.int8),
+    "rgb_i32": (_RGB.astype(np.float64) * 2147483647).round().astype(np.int32),
     "rgb_f64": _RGB.astype(np.float64),
     "rgb_wide": (_RGB * 2 - 0.5).astype(np.float32),  # outside [0, 1], negatives too
     "rgb_nan": np.where(np.arange(60).reshape(4, 5, 3) == 31, np.nan, _RGB).astype(np.float32),
@@ -221,4 +224,15 @@ CASES = [
     Case("nms/padded_nonpositive", lambda tf, b, s: tf.image.non_max_suppression_padded(
         b, s, 30, 0.3, score_threshold=0.1, pad_to_max_output_size=True),
         ["signed_boxes", "signed_scores"], traced="static"),
+    # other integer image types go through float32 and back as TF's do
+    *(Case(f"{f}/{i}", lambda tf, x, f=f: fn(tf, x), [i])
+      for f, fn in (("brightness", lambda tf, x: tf.image.adjust_brightness(x, 0.3)),
+                    ("contrast", lambda tf, x: tf.image.adjust_contrast(x, 1.4)),
+                    ("hue", lambda tf, x: tf.image.adjust_hue(x, 0.3)),
+                    ("saturation", lambda tf, x: tf.image.adjust_saturation(x, 1.6)),
+                    ("gamma", lambda tf, x: tf.image.adjust_gamma(x, 0.7)),
+                    ("grayscale", lambda tf, x: tf.image.rgb_to_grayscale(x)),
+                    ("standardization", lambda tf, x: tf.image.per_image_standardization(x)))
+      for i in ("rgb_u16", "rgb_i8", "rgb_i32")),
+    Case("psnr/u16", lambda tf, a: tf.image.psnr(a, a // 2, 65535), ["rgb_u16"]),
 ]
