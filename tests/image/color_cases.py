@@ -59,6 +59,9 @@ INPUTS = {
     "rgb_f64": _RGB.astype(np.float64),
     "rgb_wide": (_RGB * 2 - 0.5).astype(np.float32),  # outside [0, 1], negatives too
     "rgb_nan": np.where(np.arange(60).reshape(4, 5, 3) == 31, np.nan, _RGB).astype(np.float32),
+    "rgb_inf": np.where(np.arange(60).reshape(4, 5, 3) % 7 == 3, np.inf,
+                        np.where(np.arange(60).reshape(4, 5, 3) % 11 == 5, -np.inf, _RGB)
+                        ).astype(np.float32),
     "hsv": _rng(7).uniform(0, 1, (4, 5, 3)).astype(np.float32),
     "hsv_f64": _rng(7).uniform(0, 1, (4, 5, 3)),
     "gray": _rng(8).uniform(0, 1, (4, 5, 1)).astype(np.float32),
@@ -235,4 +238,12 @@ CASES = [
                     ("standardization", lambda tf, x: tf.image.per_image_standardization(x)))
       for i in ("rgb_u16", "rgb_i8", "rgb_i32")),
     Case("psnr/u16", lambda tf, a: tf.image.psnr(a, a // 2, 65535), ["rgb_u16"]),
+    # non-finite values
+    Case("rgb_to_hsv/rgb_inf", lambda tf, x: tf.image.rgb_to_hsv(x), ["rgb_inf"]),
+    Case("adjust_brightness/rgb_inf", lambda tf, x: tf.image.adjust_brightness(x, 0.1),
+         ["rgb_inf"]),
+    Case("psnr/identical", lambda tf, a: tf.image.psnr(a, a, 1.0), ["img_a"]),
+    Case("ssim/identical", lambda tf, a: tf.image.ssim(a, a, 1.0), ["img_a"]),
+    Case("ssim/constant", lambda tf, a: tf.image.ssim(a * 0, a * 0, 1.0), ["img_a"]),
+    Case("total_variation/inf", lambda tf, x: tf.image.total_variation(x), ["rgb_inf"]),
 ]
