@@ -1,0 +1,55 @@
+"""Cases of tf.io's image codecs, written against a module ``tf`` (see geometry_cases.py): the
+files of data/ decoded with each channel count and dtype."""
+import os
+
+import numpy as np
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+CASES = {}
+# Pillow's libjpeg and TF's may round the inverse DCT and the colour conversion differently.
+JPEG_TOLERANCE = 2
+
+
+def read(name):
+    with open(os.path.join(DATA, name), "rb") as f:
+        return f.read()
+
+
+_PNGS = ("rgb.png", "rgba.png", "gray.png", "gray_alpha.png", "gray16.png", "palette.png")
+for _file in _PNGS:
+    for _ch in (0, 1, 3, 4):
+        for _dt in ("uint8", "uint16"):
+            CASES[f"decode_png-{_file}-{_ch}-{_dt}"] = (
+                lambda tf, f=_file, c=_ch, d=_dt: tf.io.decode_png(read(f), channels=c,
+                                                                   dtype=getattr(tf, d)))
+for _file in ("rgb.jpg", "gray.jpg"):
+    for _ch in (0, 1, 3):
+        CASES[f"decode_jpeg-{_file}-{_ch}"] = (
+            lambda tf, f=_file, c=_ch: tf.io.decode_jpeg(read(f), channels=c))
+    CASES[f"extract_jpeg_shape-{_file}"] = lambda tf, f=_file: tf.io.extract_jpeg_shape(read(f))
+for _file in ("rgb.bmp", "rgba.bmp"):
+    for _ch in (0, 3, 4):
+        CASES[f"decode_bmp-{_file}-{_ch}"] = (
+            lambda tf, f=_file, c=_ch: tf.io.decode_bmp(read(f), channels=c))
+for _file in ("anim.gif", "still.gif"):
+    CASES[f"decode_gif-{_file}"] = lambda tf, f=_file: tf.io.decode_gif(read(f))
+_ALL = _PNGS + ("rgb.jpg", "gray.jpg", "rgb.bmp", "rgba.bmp", "anim.gif", "still.gif")
+for _file in _ALL:
+    for _ch in (None, 1, 3):
+        for _dt in ("uint8", "float32", "uint16"):
+            for _expand in (True, False):
+                if _file.endswith("gif") and _ch == 1:
+                    continue  # TF refuses a single channel for GIF
+                CASES[f"decode_image-{_file}-{_ch}-{_dt}-{int(_expand)}"] = (
+                    lambda tf, f=_file, c=_ch, d=_dt, e=_expand: tf.io.decode_image(
+                        read(f), channels=c, dtype=getattr(tf, d), expand_animations=e))
+    CASES[f"is_jpeg-{_file}"] = lambda tf, f=_file: tf.io.is_jpeg(read(f))
+for _file in ("rgb.png", "rgba.png", "gray.png"):
+    # TF's encoding decoded again: the bytes differ between encoders, the pixels must not
+    CASES[f"encode_png-{_file}"] = lambda tf, f=_file: tf.io.encode_png(tf.io.decode_png(read(f)))
+CASES["encode_png-u16"] = lambda tf: tf.io.encode_png(tf.io.decode_png(read("gray16.png"),
+                                                                       dtype=tf.uint16))
+for _q in (50, 95):
+    CASES[f"encode_jpeg-q{_q}"] = lambda tf, q=_q: tf.io.encode_jpeg(
+        tf.io.decode_png(read("rgb.png")), quality=q)
+CASES["encode_jpeg-gray"] = lambda tf: tf.io.encode_jpeg(tf.io.decode_png(read("gray.png")))
