@@ -111,6 +111,15 @@ def _w0b9a9e6bfa(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0c4802dbe3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, boxes, box_indices, crop_size, method=None, extrapolation_value=None, name=None):
+        try:
+            return _export_fn(image, boxes, box_indices, crop_size, method, extrapolation_value, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'boxes': boxes, 'box_indices': box_indices, 'crop_size': crop_size, 'method': method, 'extrapolation_value': extrapolation_value, 'name': name})
+    return _export_wrapper
+
+
 def _w0cb3e9efd7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(targets, predictions, k, name=None):
         try:
@@ -291,6 +300,15 @@ def _w2805215aa2(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w28694d0fdf(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, offset_height, offset_width, target_height, target_width):
+        try:
+            return _export_fn(image, offset_height, offset_width, target_height, target_width)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'offset_height': offset_height, 'offset_width': offset_width, 'target_height': target_height, 'target_width': target_width})
+    return _export_wrapper
+
+
 def _w2beed55710(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(pred_fn_pairs, default=None, exclusive=None, strict=None, name=None):
         try:
@@ -444,6 +462,15 @@ def _w47bcf6fee2(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w48edc12a51(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, central_fraction):
+        try:
+            return _export_fn(image, central_fraction)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'central_fraction': central_fraction})
+    return _export_wrapper
+
+
 def _w4b1c9f6228(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, ord=None, axis=None, keepdims=None, name=None):
         try:
@@ -462,12 +489,39 @@ def _w4bab484406(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4c44015b01(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, seed):
+        try:
+            return _export_fn(image, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'seed': seed})
+    return _export_wrapper
+
+
 def _w4c994d7363(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(matrix, name=None):
         try:
             return _export_fn(matrix, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'matrix': matrix, 'name': name})
+    return _export_wrapper
+
+
+def _w4ce1a7ab90(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, size, seed=None, name=None):
+        try:
+            return _export_fn(value, size, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'size': size, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _w5010e57f6d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, size, align_corners=None, name=None):
+        try:
+            return _export_fn(images, size, align_corners, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'size': size, 'align_corners': align_corners, 'name': name})
     return _export_wrapper
 
 
@@ -777,6 +831,15 @@ def _w6f1d2bbe15(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6fc1599d7b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, target_height, target_width, method=None, antialias=None):
+        try:
+            return _export_fn(image, target_height, target_width, method, antialias)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'target_height': target_height, 'target_width': target_width, 'method': method, 'antialias': antialias})
+    return _export_wrapper
+
+
 def _w7214232c1a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(f=None):
         try:
@@ -837,6 +900,15 @@ def _w77f012d027(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(y, x, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'y': y, 'x': x, 'name': name})
+    return _export_wrapper
+
+
+def _w7882553355(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, size, align_corners=None, name=None, half_pixel_centers=None):
+        try:
+            return _export_fn(images, size, align_corners, name, half_pixel_centers)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'size': size, 'align_corners': align_corners, 'name': name, 'half_pixel_centers': half_pixel_centers})
     return _export_wrapper
 
 
@@ -966,6 +1038,15 @@ def _w87d672ea30(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w89841f045f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, sizes, strides, rates, padding, name=None):
+        try:
+            return _export_fn(images, sizes, strides, rates, padding, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'sizes': sizes, 'strides': strides, 'rates': rates, 'padding': padding, 'name': name})
+    return _export_wrapper
+
+
 def _w89a5a46dd8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, ranks, message=None, name=None):
         try:
@@ -984,6 +1065,15 @@ def _w8b72404dbd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8f035310f3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, seed=None):
+        try:
+            return _export_fn(image, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'seed': seed})
+    return _export_wrapper
+
+
 def _w8fded9e34f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, name=None):
         try:
@@ -999,6 +1089,15 @@ def _w90a4ba95a4(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse, output_type, grad_a, grad_b, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'transpose_a': transpose_a, 'transpose_b': transpose_b, 'adjoint_a': adjoint_a, 'adjoint_b': adjoint_b, 'a_is_sparse': a_is_sparse, 'b_is_sparse': b_is_sparse, 'output_type': output_type, 'grad_a': grad_a, 'grad_b': grad_b, 'name': name})
+    return _export_wrapper
+
+
+def _w90e2c0365f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, dtype, saturate=None, name=None):
+        try:
+            return _export_fn(image, dtype, saturate, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'dtype': dtype, 'saturate': saturate, 'name': name})
     return _export_wrapper
 
 
@@ -1137,6 +1236,15 @@ def _wa66c568ac0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa6efa3d4cc(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, target_height, target_width):
+        try:
+            return _export_fn(image, target_height, target_width)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'target_height': target_height, 'target_width': target_width})
+    return _export_wrapper
+
+
 def _waad5c7ad89(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, num_lower, num_upper, name=None):
         try:
@@ -1179,6 +1287,15 @@ def _wb1fc98ed6a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(num_rows, num_columns, batch_shape, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'num_rows': num_rows, 'num_columns': num_columns, 'batch_shape': batch_shape, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wb3830ad151(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, size, seed, name=None):
+        try:
+            return _export_fn(value, size, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'size': size, 'seed': seed, 'name': name})
     return _export_wrapper
 
 
@@ -1497,6 +1614,24 @@ def _wd9e712e58b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdabfd2a938(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image):
+        try:
+            return _export_fn(image)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image})
+    return _export_wrapper
+
+
+def _wdbac41536e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, name=None):
+        try:
+            return _export_fn(image, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'name': name})
+    return _export_wrapper
+
+
 def _wdbcb385eeb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, shape, name=None):
         try:
@@ -1632,6 +1767,24 @@ def _wec01546afe(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wecb18c5fd4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, size, method=None, preserve_aspect_ratio=None, antialias=None, name=None):
+        try:
+            return _export_fn(images, size, method, preserve_aspect_ratio, antialias, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'size': size, 'method': method, 'preserve_aspect_ratio': preserve_aspect_ratio, 'antialias': antialias, 'name': name})
+    return _export_wrapper
+
+
+def _wecc003a267(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, k=None, name=None):
+        try:
+            return _export_fn(image, k, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'k': k, 'name': name})
+    return _export_wrapper
+
+
 def _weffc5ef5a9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, separator=None, name=None):
         try:
@@ -1742,6 +1895,10 @@ WRAPPERS = {
     'clip_by_global_norm': _w24762e9e91,
     'clip_by_norm': _w23c85edf4d,
     'clip_by_value': _w19e3388fd8,
+    'compat.v1.image.resize_area': _w5010e57f6d,
+    'compat.v1.image.resize_bicubic': _w7882553355,
+    'compat.v1.image.resize_bilinear': _w7882553355,
+    'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,
@@ -1795,6 +1952,25 @@ WRAPPERS = {
     'histogram_fixed_width_bins': _we79dec227e,
     'identity': _w53ca8dbd1a,
     'identity_n': _w53ca8dbd1a,
+    'image.central_crop': _w48edc12a51,
+    'image.convert_image_dtype': _w90e2c0365f,
+    'image.crop_and_resize': _w0c4802dbe3,
+    'image.crop_to_bounding_box': _w28694d0fdf,
+    'image.extract_patches': _w89841f045f,
+    'image.flip_left_right': _wdabfd2a938,
+    'image.flip_up_down': _wdabfd2a938,
+    'image.pad_to_bounding_box': _w28694d0fdf,
+    'image.random_crop': _w4ce1a7ab90,
+    'image.random_flip_left_right': _w8f035310f3,
+    'image.random_flip_up_down': _w8f035310f3,
+    'image.resize': _wecb18c5fd4,
+    'image.resize_with_crop_or_pad': _wa6efa3d4cc,
+    'image.resize_with_pad': _w6fc1599d7b,
+    'image.rot90': _wecc003a267,
+    'image.stateless_random_crop': _wb3830ad151,
+    'image.stateless_random_flip_left_right': _w4c44015b01,
+    'image.stateless_random_flip_up_down': _w4c44015b01,
+    'image.transpose': _wdbac41536e,
     'init_scope': _w1f06b08988,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
