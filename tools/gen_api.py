@@ -77,6 +77,7 @@ DOCS = {
                    "serialization.",
     "image": "Image ops (``tf.image``): decoding and encoding, resizing, crops, flips and "
              "colour.",
+    "io": "Reading and writing data (``tf.io``).",
     "linalg": "Linear algebra (``tf.linalg``).",
     "math": "Math ops (``tf.math``).",
     "math.special": "Special functions (``tf.math.special``).",

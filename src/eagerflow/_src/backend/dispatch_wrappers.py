@@ -201,6 +201,15 @@ def _w154b37ff73(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w185c1bf12b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, channels=None, ratio=None, fancy_upscaling=None, try_recover_truncated=None, acceptable_fraction=None, dct_method=None, name=None):
+        try:
+            return _export_fn(contents, channels, ratio, fancy_upscaling, try_recover_truncated, acceptable_fraction, dct_method, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'ratio': ratio, 'fancy_upscaling': fancy_upscaling, 'try_recover_truncated': try_recover_truncated, 'acceptable_fraction': acceptable_fraction, 'dct_method': dct_method, 'name': name})
+    return _export_wrapper
+
+
 def _w19e3388fd8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(t, clip_value_min, clip_value_max, name=None):
         try:
@@ -324,6 +333,24 @@ def _w2c98c6dee3(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(params, indices, batch_dims, name, bad_indices_policy)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'params': params, 'indices': indices, 'batch_dims': batch_dims, 'name': name, 'bad_indices_policy': bad_indices_policy})
+    return _export_wrapper
+
+
+def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, compression=None, name=None):
+        try:
+            return _export_fn(image, compression, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'compression': compression, 'name': name})
+    return _export_wrapper
+
+
+def _w34fe061271(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, channels=None, name=None):
+        try:
+            return _export_fn(contents, channels, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'name': name})
     return _export_wrapper
 
 
@@ -714,6 +741,15 @@ def _w6173d74856(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w63f1e8ec39(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, channels=None, dtype=None, name=None, expand_animations=None):
+        try:
+            return _export_fn(contents, channels, dtype, name, expand_animations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'dtype': dtype, 'name': name, 'expand_animations': expand_animations})
+    return _export_wrapper
+
+
 def _w641de3f13d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, shape=None, tensor_dtype=None, name=None):
         try:
@@ -765,6 +801,15 @@ def _w67a5e4ea19(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, ksize, strides, padding, data_format, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'ksize': ksize, 'strides': strides, 'padding': padding, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
+def _w686e68eb9b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, format=None, quality=None, progressive=None, optimize_size=None, chroma_downsampling=None, density_unit=None, x_density=None, y_density=None, xmp_metadata=None, name=None):
+        try:
+            return _export_fn(image, format, quality, progressive, optimize_size, chroma_downsampling, density_unit, x_density, y_density, xmp_metadata, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'format': format, 'quality': quality, 'progressive': progressive, 'optimize_size': optimize_size, 'chroma_downsampling': chroma_downsampling, 'density_unit': density_unit, 'x_density': x_density, 'y_density': y_density, 'xmp_metadata': xmp_metadata, 'name': name})
     return _export_wrapper
 
 
@@ -945,6 +990,15 @@ def _w7e5793270a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(matrix, rhs, l2_regularizer, fast, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'matrix': matrix, 'rhs': rhs, 'l2_regularizer': l2_regularizer, 'fast': fast, 'name': name})
+    return _export_wrapper
+
+
+def _w81ce09fb8b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, output_type=None, name=None):
+        try:
+            return _export_fn(contents, output_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'output_type': output_type, 'name': name})
     return _export_wrapper
 
 
@@ -1242,6 +1296,15 @@ def _wa6efa3d4cc(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, target_height, target_width)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'target_height': target_height, 'target_width': target_width})
+    return _export_wrapper
+
+
+def _wa872605483(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, channels=None, dtype=None, name=None):
+        try:
+            return _export_fn(contents, channels, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'dtype': dtype, 'name': name})
     return _export_wrapper
 
 
@@ -1566,6 +1629,15 @@ def _wd433c66f23(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(generator)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'generator': generator})
+    return _export_wrapper
+
+
+def _wd646dec4ea(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, name=None):
+        try:
+            return _export_fn(contents, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'name': name})
     return _export_wrapper
 
 
@@ -1972,6 +2044,15 @@ WRAPPERS = {
     'image.stateless_random_flip_up_down': _w4c44015b01,
     'image.transpose': _wdbac41536e,
     'init_scope': _w1f06b08988,
+    'io.decode_bmp': _w34fe061271,
+    'io.decode_gif': _wd646dec4ea,
+    'io.decode_image': _w63f1e8ec39,
+    'io.decode_jpeg': _w185c1bf12b,
+    'io.decode_png': _wa872605483,
+    'io.encode_jpeg': _w686e68eb9b,
+    'io.encode_png': _w2e43a1ca1f,
+    'io.extract_jpeg_shape': _w81ce09fb8b,
+    'io.is_jpeg': _wd646dec4ea,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
     'linalg.band_part': _waad5c7ad89,

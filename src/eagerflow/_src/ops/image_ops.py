@@ -1208,7 +1208,7 @@ def _min(a, b):
     return math_ops.minimum(a, b) if _dynamic(a, b) else min(a, b)
 
 
-@export("image.resize_with_crop_or_pad", "image.resize_image_with_crop_or_pad")
+@export("image.resize_with_crop_or_pad", "compat.v1.image.resize_image_with_crop_or_pad")
 def resize_with_crop_or_pad(image, target_height, target_width):
     """Centrally crops or zero-pads `image` (3-D or 4-D) to `target_height` x
     `target_width`.
@@ -1457,7 +1457,7 @@ def rot90(image, k=1, name=None):
     return image
 
 
-@export("image.transpose", "image.transpose_image")
+@export("image.transpose", "compat.v1.image.transpose_image")
 def transpose(image, name=None):
     """`image` (3-D or 4-D) with its height and width swapped.
 
