@@ -180,6 +180,11 @@ def _span_taps(in_size, out_size, scale, translate, kernel_type, antialias):
 
 def _apply_taps(xp, x, axis, index, weights):
     """Along `axis` of float `x`: each output the sum of its taps' rows times their weights."""
+    if index.shape[1] > 2:  # many taps: one matrix product (BLAS) beats a gather per tap
+        letters = "abcdefgh"[:x.ndim]
+        out = letters[:axis] + "z" + letters[axis + 1:]
+        matrix = xp.asarray(_matrix(index, weights, x.shape[axis]))
+        return xp.einsum(f"{letters},z{letters[axis]}->{out}", x, matrix, optimize=True)
     shape = [1] * x.ndim
     shape[axis] = index.shape[0]
     out = None
@@ -413,7 +418,7 @@ _SCALE_AND_TRANSLATE_GRAD = register(
     "ScaleAndTranslateGrad", _scale_translate_grad_kernel,
     lambda grads, original, *_, **__: _grad_rule(grads, original), tied=(0,),
     dtypes=(_d.float32,), fresh=True)
-tf_nodes[_SCALE_AND_TRANSLATE_GRAD] = NodeForm(outputs=("output",))
+tf_nodes[_SCALE_AND_TRANSLATE_GRAD] = NodeForm(types={"T": 0}, outputs=("output",))
 
 
 def _spatial_size(images):
