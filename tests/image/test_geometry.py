@@ -121,6 +121,30 @@ def test_lists_are_images():
                                                                   [[1.0], [1.0]]]
 
 
+def test_empty_batches_resize_to_empty_batches():
+    for method in ("bilinear", "nearest", "bicubic", "area", "lanczos3"):
+        assert tf.image.resize(tf.ones([0, 4, 4, 1]), [2, 3], method).shape == (0, 2, 3, 1)
+
+
+def test_second_derivative_of_bicubic_resize():
+    # TF defines no gradient of ResizeBicubicGrad; it is linear, so its gradient is the resize
+    x = tf.constant(image(1, 4, 5, 1))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(tf.image.resize(x, [7, 3], "bicubic") ** 2)
+        total = tf.reduce_sum(inner.gradient(y, x))
+    hessian_vector = outer.gradient(total, x)
+    # d/dx sum(2 R^T R x) = 2 R^T R 1
+    ones = tf.ones_like(x)
+    with tf.GradientTape() as tape:
+        tape.watch(ones)
+        r = tf.image.resize(ones, [7, 3], "bicubic")
+    want = tape.gradient(r, ones, output_gradients=2 * r)
+    np.testing.assert_allclose(hessian_vector, want, rtol=1e-5, atol=1e-6)
+
+
 def test_resize_method_names():
     assert tf.image.ResizeMethod.BILINEAR == "bilinear"
     assert tf.image.ResizeMethod.NEAREST_NEIGHBOR == "nearest"
@@ -151,6 +175,8 @@ _ERRORS = [
      "'size' must be a 1-D int32 Tensor"),
     (lambda: tf.image.resize(tf.ones([0, 4, 1]), [2, 2]), errors.InvalidArgumentError,
      "input image must be of non-zero size"),
+    (lambda: tf.image.resize(tf.ones([4, 4, 0]), [2, 2], "lanczos3"),
+     errors.InvalidArgumentError, "image must have at least one channel"),
     (lambda: tf.image.resize(tf.ones([4, 4, 1], tf.bool), [2, 2]), errors.InvalidArgumentError,
      "Value for attr 'T' of bool is not in the list of allowed values"),
     (lambda: tf.image.flip_left_right(tf.ones([4, 4])), ValueError,

@@ -233,6 +233,8 @@ def _output_size(images, runtime, size):
         raise _invalid("output dimensions must be positive")
     if 0 in images.shape[1:3]:
         raise _invalid("input image must be of non-zero size")
+    if images.shape[3] == 0:
+        raise _invalid("image must have at least one channel")
     return size
 
 
