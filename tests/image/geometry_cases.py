@@ -213,3 +213,19 @@ case("random_crop")(_seeded(lambda tf: tf.image.random_crop(_X3, [3, 4, 2], seed
 case("random_crop-4")(_seeded(lambda tf: tf.image.random_crop(_X4, [2, 3, 3, 1])))
 case("stateless_random_crop")(lambda tf: tuple(
     tf.image.stateless_random_crop(_X3, [3, 4, 2], seed=(s, 7)) for s in range(3)))
+
+# -- draw_bounding_boxes ---------------------------------------------------------------------
+
+_DRAW_BOXES = np.array([[[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 1.0, 1.0], [0.5, 0.6, 0.2, 0.1],
+                         [-0.2, -0.1, 0.5, 0.7], [0.3, 0.3, 1.4, 0.6], [1.2, 0.1, 1.5, 0.5]],
+                        [[0.25, 0.25, 0.75, 0.75], [0.0, 0.5, 0.0, 0.5], [0.9, -0.5, 2.0, 2.0],
+                         [0.4, 0.1, 0.6, 0.3], [0.05, 0.05, 0.3, 0.95], [0.0, 0.0, 0.0, 0.0]]],
+                       np.float32)
+for _depth in (1, 3, 4):
+    case(f"draw_bounding_boxes-{_depth}")(lambda tf, d=_depth: tf.image.draw_bounding_boxes(
+        image(2, 9, 11, d), _DRAW_BOXES, np.array([[0.9, 0.1, 0.2, 0.3], [0.0, 0.5, 1.0, 0.7]],
+                                                  np.float32)))
+    case(f"draw_bounding_boxes-default-{_depth}")(lambda tf, d=_depth: tf.image.draw_bounding_boxes(
+        image(2, 9, 11, d), _DRAW_BOXES, np.zeros((0, 4), np.float32)))
+case("draw_bounding_boxes-half")(lambda tf: tf.image.draw_bounding_boxes(
+    image(2, 5, 6, 3, dtype=np.float16), _DRAW_BOXES, [[1.0, 0.0, 0.0]]))

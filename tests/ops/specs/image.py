@@ -7,6 +7,7 @@ float32 (the sweep's looser check of specs tied to their dtype).
 import numpy as np
 
 import eagerflow as tf
+from tests.image import geometry_cases
 from tests.image.geometry_cases import image
 from tests.image.tf_data import load
 from tests.ops.spec import OpSpec
@@ -143,3 +144,9 @@ def _crop_specs():
 
 
 SPECS = [*_v1_specs(), *_span_specs(), *_patch_specs(), *_crop_specs()]
+
+SPECS += [OpSpec("DrawBoundingBoxesV2", lambda x: tf.image.draw_bounding_boxes(
+    x, geometry_cases._DRAW_BOXES, np.array([[0.9, 0.1, 0.2, 0.3], [0.0, 0.5, 1.0, 0.7]],
+                                            np.float32)),
+    [image(2, 9, 11, depth)], _recorded(f"draw_bounding_boxes-{depth}"),
+    name=f"DrawBoundingBoxesV2-{depth}", grad="no gradient in TF") for depth in (1, 3, 4)]

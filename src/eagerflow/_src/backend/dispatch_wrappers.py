@@ -489,6 +489,15 @@ def _w47bcf6fee2(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w47df33c1b4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, boxes, name=None, colors=None):
+        try:
+            return _export_fn(images, boxes, name, colors)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'boxes': boxes, 'name': name, 'colors': colors})
+    return _export_wrapper
+
+
 def _w48edc12a51(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, central_fraction):
         try:
@@ -666,6 +675,15 @@ def _w5958ddea84(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(template, inputs, placeholder, summarize, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'template': template, 'inputs': inputs, 'placeholder': placeholder, 'summarize': summarize, 'name': name})
+    return _export_wrapper
+
+
+def _w5add5eaaf4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, boxes, colors, name=None):
+        try:
+            return _export_fn(images, boxes, colors, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'boxes': boxes, 'colors': colors, 'name': name})
     return _export_wrapper
 
 
@@ -1967,6 +1985,7 @@ WRAPPERS = {
     'clip_by_global_norm': _w24762e9e91,
     'clip_by_norm': _w23c85edf4d,
     'clip_by_value': _w19e3388fd8,
+    'compat.v1.image.draw_bounding_boxes': _w47df33c1b4,
     'compat.v1.image.resize_area': _w5010e57f6d,
     'compat.v1.image.resize_bicubic': _w7882553355,
     'compat.v1.image.resize_bilinear': _w7882553355,
@@ -2028,6 +2047,7 @@ WRAPPERS = {
     'image.convert_image_dtype': _w90e2c0365f,
     'image.crop_and_resize': _w0c4802dbe3,
     'image.crop_to_bounding_box': _w28694d0fdf,
+    'image.draw_bounding_boxes': _w5add5eaaf4,
     'image.extract_patches': _w89841f045f,
     'image.flip_left_right': _wdabfd2a938,
     'image.flip_up_down': _wdabfd2a938,

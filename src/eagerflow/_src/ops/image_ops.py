@@ -1513,3 +1513,93 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
         return math_ops.multiply(cast_ops.cast(image, dtype), 1.0 / image.dtype.max, name=name)
     scaled = math_ops.multiply(image, dtype.max + 0.5)  # + 0.5: the cast truncates
     return to_dtype(scaled, dtype, name=name)
+
+
+# --- draw_bounding_boxes ----------------------------------------------------------------------
+
+_DEFAULT_COLORS = np.array([[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1],
+                            [0.5, 0, 0.5, 1], [0.5, 0.5, 0, 1], [0.5, 0, 0, 1], [0, 0, 0.5, 1],
+                            [0, 1, 1, 1], [1, 0, 1, 1]], np.float32)
+
+
+def _draw_bounding_boxes(xp, images, boxes, colors):
+    if images.ndim != 4:
+        raise _invalid("The rank of the images should be 4")
+    if boxes.ndim != 3:
+        raise _invalid(f"boxes must be 3-D{shape_text(boxes.shape)}")
+    if boxes.shape[2] != 4:
+        raise _invalid(f"The size of the third dimension of the box must be 4. Received: "
+                       f"{boxes.shape[2]}")
+    if images.shape[0] != boxes.shape[0]:
+        raise _invalid("The batch sizes should be the same")
+    n, height, width, depth = images.shape
+    if depth not in (1, 3, 4):
+        raise _invalid("Channel depth should be either 1 (GRY), 3 (RGB), or 4 (RGBA)")
+    if colors.ndim != 2:
+        raise _invalid(f"colors must be a 2-D matrix{shape_text(colors.shape)}")
+    table = np.array(colors, np.float32) if colors.size else _DEFAULT_COLORS.copy()
+    if table.shape[1] < depth:
+        raise _invalid(f"colors must have equal or more channels than the image provided: "
+                       f"{shape_text(colors.shape)}")
+    if depth == 1 and not colors.size:  # gray images draw the default colours white
+        table[:, 0] = 1
+    table = table[:, :depth].astype(images.dtype)
+    canvas = np.array(images, copy=True)
+    for b in range(n):
+        for i, (y0, x0, y1, x1) in enumerate(np.asarray(boxes[b], np.float32)):
+            # TF truncates each scaled coordinate toward zero
+            top, bottom = int(y0 * np.float32(height - 1)), int(y1 * np.float32(height - 1))
+            left, right = int(x0 * np.float32(width - 1)), int(x1 * np.float32(width - 1))
+            if top > bottom or left > right or top >= height or bottom < 0 or \
+                    left >= width or right < 0:
+                continue
+            color = table[i % len(table)]
+            rows = slice(max(top, 0), min(bottom, height - 1) + 1)
+            cols = slice(max(left, 0), min(right, width - 1) + 1)
+            if top >= 0:
+                canvas[b, top, cols] = color
+            if bottom < height:
+                canvas[b, bottom, cols] = color
+            if left >= 0:
+                canvas[b, rows, left] = color
+            if right < width:
+                canvas[b, rows, right] = color
+    return xp.asarray(canvas)
+
+
+_DRAW_BOUNDING_BOXES = register(
+    "DrawBoundingBoxesV2", _draw_bounding_boxes,
+    lambda images, boxes, colors: (images.shape, images.dtype), tied=(0,),
+    dtypes=(_d.float32, _d.float16), fresh=True,
+    not_differentiable="TF defines no gradient of DrawBoundingBoxesV2")
+batching_rules[_DRAW_BOUNDING_BOXES] = PER_ELEMENT
+
+
+@export("image.draw_bounding_boxes")
+def draw_bounding_boxes(images, boxes, colors, name=None):
+    """`images` (batch, height, width, 1, 3 or 4 channels) with the outlines of `boxes`
+    (batch, boxes, ``[y_min, x_min, y_max, x_max]`` normalized) drawn in `colors` (one row per
+    box, cycling; empty: TF's default colours).
+
+    >>> tf.image.draw_bounding_boxes(tf.zeros([1, 3, 3, 1]), [[[0., 0., 1., 1.]]],
+    ...                              [[1.]])[0, ..., 0].numpy()
+    array([[1., 1., 1.],
+           [1., 0., 1.],
+           [1., 1., 1.]], dtype=float32)
+    """
+    images = as_tensor(images)
+    boxes = convert_to_tensor(boxes, _d.float32)
+    colors = convert_to_tensor(colors if colors is not None else np.zeros((0, 4), np.float32),
+                               _d.float32)
+    return dispatch(_DRAW_BOUNDING_BOXES, (images, boxes, colors), {}, name)
+
+
+@export("compat.v1.image.draw_bounding_boxes")
+def draw_bounding_boxes_v1(images, boxes, name=None, colors=None):
+    """TF 1's `draw_bounding_boxes`: `colors` optional (TF's default colours).
+
+    >>> tf.compat.v1.image.draw_bounding_boxes(tf.zeros([1, 3, 3, 3]), [[[0., 0., 1., 1.]]]
+    ...                                        )[0, 0, 0].numpy()
+    array([1., 1., 0.], dtype=float32)
+    """
+    return draw_bounding_boxes(images, boxes, colors, name)
