@@ -37,7 +37,6 @@ DOCS = {
     "compat": "Compatibility namespaces (``tf.compat``).",
     "compat.v1": "TF 1's API kept in TF 2 (``tf.compat.v1``): frozen graphs, graph messages.",
     "compat.v1.graph_util": "Graph utilities (``tf.compat.v1.graph_util``).",
-    "compat.v1.image": "TF 1's image ops (``tf.compat.v1.image``).",
     "config": "Devices and runtime settings (``tf.config``).",
     "config.experimental": "``tf.config.experimental``.",
     "config.optimizer": "``tf.config.optimizer``: switches of the graph passes run before a "
@@ -75,9 +74,6 @@ DOCS = {
     "keras.saving": "Saving and loading Keras models (``tf.keras.saving``).",
     "keras.utils": "Keras utilities (``tf.keras.utils``): progress bar, downloads, arrays, "
                    "serialization.",
-    "image": "Image ops (``tf.image``): decoding and encoding, resizing, crops, flips and "
-             "colour.",
-    "io": "Reading and writing data (``tf.io``).",
     "linalg": "Linear algebra (``tf.linalg``).",
     "math": "Math ops (``tf.math``).",
     "math.special": "Special functions (``tf.math.special``).",

@@ -1,5 +1,5 @@
-"""Specs of the image ops (image_ops.py): references are TensorFlow's recorded outputs of the
-same inputs (tests/image/data, see tests/image/record_tf.py).
+"""Specs of the image ops of image_ops.py (resizing, patches, crops, boxes): references are
+TensorFlow's recorded outputs of the same inputs (tests/image/data, see tests/image/record_tf.py).
 
 The resize ops compute in float32 whatever the input, so their gradients are checked in
 float32 (the sweep's looser check of specs tied to their dtype).
