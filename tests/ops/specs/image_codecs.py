@@ -63,7 +63,9 @@ SPECS = [
                  "extract_jpeg_shape-rgb.jpg"),
     OpSpec("EncodePng", lambda x: tf.io.encode_png(x), [_RGB16], check=_png_decodes_to(_RGB16),
            grad=_NO_GRAD),
-    OpSpec("EncodePng", lambda x: tf.io.encode_png(x, 9), [_RGB16[..., :2].astype(np.uint8)],
+    # (decoding 8-bit PNGs needs Pillow; 16-bit colour ones are decoded without it)
+    OpSpec("EncodePng", _pillow(lambda x: tf.io.encode_png(x, 9)),
+           [_RGB16[..., :2].astype(np.uint8)],
            check=_png_decodes_to(_RGB16[..., :2].astype(np.uint8)), name="EncodePng-uint8",
            grad=_NO_GRAD),
     OpSpec("EncodeJpeg", _pillow(lambda x: tf.io.encode_jpeg(x, quality=50)),

@@ -33,6 +33,7 @@ from eagerflow._src.ops import image_ops, math_ops, string_ops
 from eagerflow._src.ops.wrappers import as_tensor
 
 _NO_GRAD = "image codec"
+_DOCTEST_REQUIRES = ("PIL",)  # the examples decode through Pillow (see conftest.py)
 
 
 def _invalid(message):
