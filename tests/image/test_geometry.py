@@ -71,6 +71,30 @@ def test_unknown_dims_in_function_give_the_eager_values(name, x):
     np.testing.assert_allclose(traced(tf.constant(x)), fn(tf.constant(x)), rtol=1e-6)
 
 
+@pytest.mark.parametrize("flip", [tf.image.flip_left_right, tf.image.flip_up_down])
+def test_flips_of_unknown_rank_in_function(flip):
+    traced = tf.function(flip, input_signature=[tf.TensorSpec(None, tf.float32)])
+    for x in (_X3, _X4):
+        np.testing.assert_array_equal(traced(tf.constant(x)), flip(x))
+
+
+@pytest.mark.parametrize("x", [_X3, _X4], ids=["3d", "4d"])
+def test_rot90_by_a_run_time_k(x):
+    # k drawn in a function (as augmentations do) is known only when the function runs
+    rotate = tf.function(lambda x, k: tf.image.rot90(x, k),
+                         input_signature=[tf.TensorSpec(x.shape, tf.float32),
+                                          tf.TensorSpec([], tf.int32)])
+    for k in range(-2, 6):
+        np.testing.assert_array_equal(rotate(x, k), np.rot90(x, k, axes=(x.ndim - 3, x.ndim - 2)))
+    static = [None, None, 2] if x.ndim == 3 else [3, None, None, 2]
+    assert rotate.get_concrete_function().outputs[0].shape.as_list() == static
+    x = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(rotate(x, tf.constant(3)) ** 2)
+    np.testing.assert_allclose(tape.gradient(loss, x), 2 * x.numpy(), rtol=1e-6)
+
+
 def _loss_grad(fn, x):
     with tf.GradientTape() as tape:
         tape.watch(x)

@@ -1291,8 +1291,11 @@ def _flip_image(image, what="image"):
 
 
 def _flip(image, axis):
-    image = _flip_image(image)
+    image = as_tensor(image)
+    _check_at_least_3d(image)
     rank = image.shape.rank
+    if rank is None:  # a 3-D image or a batch: the axis counted from the end is the same
+        return array_ops.reverse(image, [axis - 3])
     if rank not in (3, 4):
         raise ValueError(f"'image' (shape {_shape_str(image.shape)})must have either 3 or 4 "
                          f"dimensions.")
@@ -1449,8 +1452,7 @@ def rot90(image, k=1, name=None):
         raise ValueError(f"Shape {_shape_str(k_tensor.shape)} must have rank 0")
     value = get_static_value(k_tensor)
     if value is None:
-        raise NotImplementedError("rot90 needs `k` known when the function is traced (a Python "
-                                  "int or a constant).")
+        return _rot90_gathered(image, math_ops.floormod(k_tensor, 4))
     k = int(value) % 4
     h, w = rank - 3, rank - 2
     perm = list(range(rank))
@@ -1462,6 +1464,30 @@ def rot90(image, k=1, name=None):
     if k == 3:
         return array_ops.reverse(array_ops.transpose(image, perm), [w])
     return image
+
+
+def _rot90_gathered(image, k):
+    """rot90 by a `k` in [0, 4) only run time knows: each output pixel gathered from its
+    source, whose row and column are chosen among the four rotations' by `k`."""
+    rank = image.shape.rank
+    dims = _dims_4(image) if rank == 4 else [None] + [array_ops.shape(image)[i]
+                                                     for i in range(3)]
+    h, w = dims[1], dims[2]
+    odd = math_ops.equal(math_ops.floormod(k, 2), 1)
+    out_h, out_w = array_ops.where(odd, w, h), array_ops.where(odd, h, w)
+    i = array_ops.reshape(array_ops.range(out_h), [-1, 1]) + array_ops.zeros(
+        array_ops.stack([1, out_w]), _d.int32)
+    j = array_ops.reshape(array_ops.range(out_w), [1, -1]) + array_ops.zeros(
+        array_ops.stack([out_h, 1]), _d.int32)
+    rows = array_ops.gather(array_ops.stack([i, j, h - 1 - i, h - 1 - j]), k)
+    cols = array_ops.gather(array_ops.stack([j, w - 1 - i, w - 1 - j, i]), k)
+    flat = array_ops.reshape(image, array_ops.stack(
+        ([dims[0]] if rank == 4 else []) + [h * w, dims[3]]))
+    out = array_ops.gather(flat, rows * w + cols, axis=rank - 3)
+    static = image.shape.as_list()
+    _set_shape(out, [static[0], None, None, static[3]] if rank == 4 else
+               [None, None, static[2]])
+    return out
 
 
 @export("image.transpose", "compat.v1.image.transpose_image")
