@@ -73,9 +73,10 @@ def _span_specs():
     specs = []
     for method in ("lanczos3", "lanczos5", "gaussian", "mitchellcubic"):
         for aa in ("plain", "aa"):
+            def resize(x, m=method, a=aa == "aa"):
+                return tf.image.resize(x, (3, 4), m, antialias=a)
             specs.append(OpSpec(
-                "ScaleAndTranslate", _float32_only(lambda x, m=method, a=aa == "aa": tf.image.resize(
-                    x, (3, 4), m, antialias=a)), [image(1, 5, 7, 2)],
+                "ScaleAndTranslate", _float32_only(resize), [image(1, 5, 7, 2)],
                 _recorded(f"resize-{method}-{aa}-0"), name=f"ScaleAndTranslate-{method}-{aa}"))
     for method in ("lanczos3", "mitchellcubic", "bilinear", "bicubic"):
         def resize(x, m=method):
@@ -133,10 +134,12 @@ def _crop_specs():
             tape.watch([x, b])
             y = tf.image.crop_and_resize(x, b, [0, 1, 1], [3, 4])
         return tape.gradient(y, [x, b], output_gradients=dy)
-    specs.append(OpSpec("CropAndResizeGradImage", _float32_only(lambda x, b, dy: grads(x, b, dy)[0]),
+    specs.append(OpSpec("CropAndResizeGradImage",
+                        _float32_only(lambda x, b, dy: grads(x, b, dy)[0]),
                         [image(2, 6, 5, 2), _BOXES[:3], image(3, 3, 4, 2, seed=1)],
                         _recorded("crop_and_resize-grads", 0), grad="not differentiable in TF"))
-    specs.append(OpSpec("CropAndResizeGradBoxes", _float32_only(lambda x, b, dy: grads(x, b, dy)[1]),
+    specs.append(OpSpec("CropAndResizeGradBoxes",
+                        _float32_only(lambda x, b, dy: grads(x, b, dy)[1]),
                         [image(2, 6, 5, 2), _BOXES[:3], image(3, 3, 4, 2, seed=1)],
                         _recorded("crop_and_resize-grads", 1), rtol=1e-4, atol=1e-5,
                         grad="not differentiable in TF"))
