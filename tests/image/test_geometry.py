@@ -95,6 +95,18 @@ def test_rot90_by_a_run_time_k(x):
     np.testing.assert_allclose(tape.gradient(loss, x), 2 * x.numpy(), rtol=1e-6)
 
 
+@pytest.mark.parametrize("fn, static", [
+    (lambda x: tf.image.crop_to_bounding_box(x, 1, 2, 3, 4), [3, 4, None]),
+    (lambda x: tf.image.pad_to_bounding_box(x, 1, 2, 8, 10), [8, 10, None]),
+    (lambda x: tf.image.resize_with_crop_or_pad(x, 3, 10), [3, 10, None]),
+    (lambda x: tf.image.resize_with_pad(x, 8, 10), [8, 10, None]),
+], ids=["crop", "pad", "crop_or_pad", "resize_with_pad"])
+def test_images_of_unknown_rank_are_taken_as_3d(fn, static):
+    traced = tf.function(fn, input_signature=[tf.TensorSpec(None, tf.float32)])
+    np.testing.assert_allclose(traced(_X3), fn(_X3), rtol=1e-6)
+    assert traced.get_concrete_function().outputs[0].shape.as_list() == static
+
+
 def _loss_grad(fn, x):
     with tf.GradientTape() as tape:
         tape.watch(x)

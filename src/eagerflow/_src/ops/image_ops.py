@@ -25,7 +25,7 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, conv_ops, debugging_ops, math_ops, \
     random_ops, reduction_ops
@@ -894,8 +894,7 @@ def _dims(image):
 
 def _set_shape(tensor, dims):
     """Narrows a traced tensor's static shape (eager tensors already have theirs)."""
-    if hasattr(tensor, "set_shape") and not hasattr(tensor, "numpy") or \
-            getattr(tensor, "_op", None) is not None:
+    if not isinstance(tensor, EagerTensor):
         tensor.set_shape(dims)
     return tensor
 
@@ -1047,13 +1046,7 @@ def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILI
            [1., 1., 1., 1.],
            [0., 0., 0., 0.]], dtype=float32)
     """
-    image = as_tensor(image)
-    rank = image.shape.rank
-    if rank not in (None, 3, 4):
-        raise ValueError(f"'image' (shape {image.shape}) must have either 3 or 4 dimensions.")
-    is_batch = rank == 4
-    if rank != 4:
-        image = array_ops.expand_dims(image, 0)
+    image, is_batch = _image_batch(image)
     _check_at_least_3d(image)
     _positive(target_width, "target_width must be > 0.")
     _positive(target_height, "target_height must be > 0.")
@@ -1113,14 +1106,6 @@ def _image_batch(image):
 def _dims_4(image):
     shape = array_ops.shape(image)
     return [shape[i] for i in range(4)]
-
-
-def _cmp(fn, a, b):
-    """``fn(a, b)`` on ints, or the matching op when either is a tensor."""
-    if _dynamic(a, b):
-        return fn(as_tensor(a) if isinstance(a, Tensor) else a,
-                  as_tensor(b) if isinstance(b, Tensor) else b)
-    return fn(a, b)
 
 
 def _ge(a, b):
