@@ -229,3 +229,20 @@ for _depth in (1, 3, 4):
         image(2, 9, 11, d), _DRAW_BOXES, np.zeros((0, 4), np.float32)))
 case("draw_bounding_boxes-half")(lambda tf: tf.image.draw_bounding_boxes(
     image(2, 5, 6, 3, dtype=np.float16), _DRAW_BOXES, [[1.0, 0.0, 0.0]]))
+
+
+def _seeded_function(fn):
+    """Seeded random ops in a function called three times (TF's op seeds in a graph)."""
+    def run(tf):
+        tf.random.set_seed(1)
+        traced = tf.function(lambda: fn(tf))
+        return tuple(traced() for _ in range(3))
+    return run
+
+
+case("random_flip_left_right-fn")(_seeded_function(
+    lambda tf: tf.image.random_flip_left_right(_X3, seed=2)))
+case("random_flip_up_down-4-fn")(_seeded_function(
+    lambda tf: tf.image.random_flip_up_down(image(8, 2, 3, 1))))
+case("random_crop-fn")(_seeded_function(lambda tf: tf.image.random_crop(_X4, [2, 3, 3, 1],
+                                                                        seed=4)))
