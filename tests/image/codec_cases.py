@@ -58,3 +58,8 @@ for _q in (50, 95):
     CASES[f"encode_jpeg-q{_q}"] = lambda tf, q=_q: tf.io.encode_jpeg(
         tf.io.decode_png(read("rgb.png")), quality=q)
 CASES["encode_jpeg-gray"] = lambda tf: tf.io.encode_jpeg(tf.io.decode_png(read("gray.png")))
+for _ratio in (2, 4, 8):
+    CASES[f"decode_jpeg-rgb.jpg-ratio{_ratio}-accurate"] = lambda tf, r=_ratio: tf.io.decode_jpeg(
+        read("rgb.jpg"), ratio=r, dct_method="INTEGER_ACCURATE")
+    CASES[f"decode_jpeg-gray.jpg-ratio{_ratio}-accurate"] = lambda tf, r=_ratio: tf.io.decode_jpeg(
+        read("gray.jpg"), channels=1, ratio=r, dct_method="INTEGER_ACCURATE")

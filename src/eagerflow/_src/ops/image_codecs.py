@@ -90,7 +90,8 @@ def _frames(op_name, data, fmt, gray, ratio=1):
         if fmt == "JPEG":
             if gray or ratio > 1:
                 w, h = im.size
-                im.draft("L" if gray else im.mode, (-(-w // ratio), -(-h // ratio)))
+                # Pillow picks the largest scale whose floor-divided size still fits
+                im.draft("L" if gray else im.mode, (max(w // ratio, 1), max(h // ratio, 1)))
             return _native(im, fmt)[None]
         if fmt == "GIF":
             frames = []
