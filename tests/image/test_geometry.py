@@ -289,6 +289,16 @@ def test_errors_are_tfs(fn, error, message):
         fn()
 
 
+def test_run_time_checks_in_function():
+    crop = tf.function(lambda x, offset: tf.image.crop_to_bounding_box(x, offset, 0, 2, 2))
+    with pytest.raises(errors.InvalidArgumentError, match="height must be >= target [+] offset"):
+        crop(tf.ones([4, 4, 1]), tf.constant(3))
+    random_crop = tf.function(lambda x: tf.image.random_crop(x, [5, 4, 1]),
+                              input_signature=[tf.TensorSpec([None, None, 1])])
+    with pytest.raises(errors.InvalidArgumentError, match="Need value.shape >= size, got"):
+        random_crop(tf.ones([4, 4, 1]))
+
+
 def test_v1_resize_needs_a_batch():
     with pytest.raises(errors.InvalidArgumentError, match=r"input must be 4-dimensional\[4,4,1\]"):
         tf.compat.v1.image.resize_bilinear(tf.ones([4, 4, 1]), [2, 2])

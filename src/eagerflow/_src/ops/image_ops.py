@@ -1,17 +1,17 @@
 """Image ops (``tf.image``): resizing, crops and pads, flips and rotations, dtype conversion,
-patches, and crops resized from boxes.
+patches, crops resized from boxes, and boxes drawn.
 
 The resize kernels are separable: each output row (or column) is a weighted sum of a few
 input rows, found once per call as (indices, weights) "taps" by the sampling rules of TF's
 kernels (bilinear, nearest, Keys bicubic through its 1024-entry table, area, and the
-kernels of ``ScaleAndTranslate``), then applied as whole-array gathers, width first. Their
-gradients apply the same weights transposed. Shapes and offsets given as tensors that only
-run time knows follow the ops' runtime inputs.
+kernels of ``ScaleAndTranslate``), then applied width first, as whole-array gathers (two
+taps) or one matrix product per axis (more). Their gradients apply the same weights
+transposed. Sizes and offsets given as tensors that only run time knows become the ops'
+runtime inputs.
 
 >>> tf.image.resize(tf.constant([[[1.], [3.]]]), [1, 4])[0, :, 0].numpy()
 array([1. , 1.5, 2.5, 3. ], dtype=float32)
 """
-import enum
 import math
 
 import numpy as np
@@ -1021,13 +1021,8 @@ def resize_area(images, size, align_corners=False, name=None):
     return _v1_resize(_RESIZE_AREA, images, size, align_corners, False, name)
 
 
-def _positive(value, message):
-    """TF's `_assert` for ``value > 0``: a ValueError now, or a check when run time decides."""
-    return _check(value if not isinstance(value, Tensor) else math_ops.greater(value, 0),
-                  message, ValueError)
-
-
 def _check(condition, message, error=ValueError):
+    """TF's `_assert`: `error` now for a false Python bool, an Assert when run time decides."""
     if isinstance(condition, Tensor):
         debugging_ops.Assert(condition, [message])
     elif not condition:
@@ -1048,8 +1043,8 @@ def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILI
     """
     image, is_batch = _image_batch(image)
     _check_at_least_3d(image)
-    _positive(target_width, "target_width must be > 0.")
-    _positive(target_height, "target_height must be > 0.")
+    _check(_gt(target_width, 0), "target_width must be > 0.")
+    _check(_gt(target_height, 0), "target_height must be > 0.")
     _, height, width, _ = _dims(image)
     if not _dynamic(height, width, target_height, target_width):
         ratio = max(np.float32(width) / np.float32(target_width),
@@ -1210,8 +1205,8 @@ def resize_with_crop_or_pad(image, target_height, target_width):
     """
     image, is_batch = _image_batch(image)
     _check_at_least_3d(image)
-    _positive(target_width, "target_width must be > 0.")
-    _positive(target_height, "target_height must be > 0.")
+    _check(_gt(target_width, 0), "target_width must be > 0.")
+    _check(_gt(target_height, 0), "target_height must be > 0.")
     _, height, width, _ = _dims(image)
     width_diff = target_width - width
     height_diff = target_height - height
