@@ -198,8 +198,11 @@ def _lerp(xp, x, axis, lower, upper, lerp):
     """TF's bilinear step along `axis`: ``a + (b - a) * t``."""
     shape = [1] * x.ndim
     shape[axis] = lower.shape[0]
-    a = xp.take(x, lower, axis=axis)
-    return a + (xp.take(x, upper, axis=axis) - a) * lerp.reshape(shape)
+    a, b = xp.take(x, lower, axis=axis), xp.take(x, upper, axis=axis)
+    b -= a  # in place: the gathers are fresh arrays
+    b *= lerp.reshape(shape)
+    b += a
+    return b
 
 
 def _matrix(index, weights, in_size, dtype=np.float32):
