@@ -63,3 +63,23 @@ for _ratio in (2, 4, 8):
         read("rgb.jpg"), ratio=r, dct_method="INTEGER_ACCURATE")
     CASES[f"decode_jpeg-gray.jpg-ratio{_ratio}-accurate"] = lambda tf, r=_ratio: tf.io.decode_jpeg(
         read("gray.jpg"), channels=1, ratio=r, dct_method="INTEGER_ACCURATE")
+for _q in (5, 60, 100):
+    CASES[f"adjust_jpeg_quality-{_q}-accurate"] = lambda tf, q=_q: tf.image.adjust_jpeg_quality(
+        tf.image.convert_image_dtype(tf.io.decode_png(read("rgb.png")), tf.float32), q,
+        dct_method="INTEGER_ACCURATE")
+CASES["adjust_jpeg_quality-gray-u8"] = lambda tf: tf.image.adjust_jpeg_quality(
+    tf.io.decode_png(read("gray.png")), tf.constant(40), dct_method="INTEGER_ACCURATE")
+CASES["adjust_jpeg_quality-default"] = lambda tf: tf.image.adjust_jpeg_quality(
+    tf.io.decode_png(read("rgb.png")), 75)
+
+
+def _seeded_qualities(tf):
+    tf.random.set_seed(3)
+    return tuple(tf.image.random_jpeg_quality(tf.io.decode_png(read("rgb.png")), 5, 95, seed=4)
+                 for _ in range(3))
+
+
+CASES["random_jpeg_quality"] = _seeded_qualities
+CASES["stateless_random_jpeg_quality"] = lambda tf: tuple(
+    tf.image.stateless_random_jpeg_quality(tf.io.decode_png(read("rgb.png")), 5, 95, (s, 1))
+    for s in range(3))

@@ -72,3 +72,8 @@ SPECS = [
            [TF["decode_png-rgb.png-0-uint8"][0]], check=_jpeg_close_to("encode_jpeg-q50"),
            grad=_NO_GRAD),
 ]
+SPECS.append(OpSpec(
+    "EncodeJpegVariableQuality",
+    _pillow(lambda x: tf.image.adjust_jpeg_quality(x, 60, dct_method="INTEGER_ACCURATE")),
+    [TF["decode_png-rgb.png-0-uint8"][0].astype(np.float32) / 255],
+    lambda _: TF["adjust_jpeg_quality-60-accurate"][0], grad=_NO_GRAD))

@@ -282,6 +282,15 @@ def _w231f92f7e8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w231fdb16d7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, min_jpeg_quality, max_jpeg_quality, seed):
+        try:
+            return _export_fn(image, min_jpeg_quality, max_jpeg_quality, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'min_jpeg_quality': min_jpeg_quality, 'max_jpeg_quality': max_jpeg_quality, 'seed': seed})
+    return _export_wrapper
+
+
 def _w23c85edf4d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(t, clip_norm, axes=None, name=None):
         try:
@@ -1686,6 +1695,15 @@ def _wd8a7e2e06d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd983f7d8b6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, min_jpeg_quality, max_jpeg_quality, seed=None):
+        try:
+            return _export_fn(image, min_jpeg_quality, max_jpeg_quality, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'min_jpeg_quality': min_jpeg_quality, 'max_jpeg_quality': max_jpeg_quality, 'seed': seed})
+    return _export_wrapper
+
+
 def _wd997fceaf1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, partial=None):
         try:
@@ -1845,6 +1863,15 @@ def _we9570db572(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, axis, output_type, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'axis': axis, 'output_type': output_type, 'name': name})
+    return _export_wrapper
+
+
+def _wea6657ca41(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, jpeg_quality, dct_method=None, name=None):
+        try:
+            return _export_fn(image, jpeg_quality, dct_method, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'jpeg_quality': jpeg_quality, 'dct_method': dct_method, 'name': name})
     return _export_wrapper
 
 
@@ -2043,6 +2070,7 @@ WRAPPERS = {
     'histogram_fixed_width_bins': _we79dec227e,
     'identity': _w53ca8dbd1a,
     'identity_n': _w53ca8dbd1a,
+    'image.adjust_jpeg_quality': _wea6657ca41,
     'image.central_crop': _w48edc12a51,
     'image.convert_image_dtype': _w90e2c0365f,
     'image.crop_and_resize': _w0c4802dbe3,
@@ -2055,6 +2083,7 @@ WRAPPERS = {
     'image.random_crop': _w4ce1a7ab90,
     'image.random_flip_left_right': _w8f035310f3,
     'image.random_flip_up_down': _w8f035310f3,
+    'image.random_jpeg_quality': _wd983f7d8b6,
     'image.resize': _wecb18c5fd4,
     'image.resize_with_crop_or_pad': _wa6efa3d4cc,
     'image.resize_with_pad': _w6fc1599d7b,
@@ -2062,6 +2091,7 @@ WRAPPERS = {
     'image.stateless_random_crop': _wb3830ad151,
     'image.stateless_random_flip_left_right': _w4c44015b01,
     'image.stateless_random_flip_up_down': _w4c44015b01,
+    'image.stateless_random_jpeg_quality': _w231fdb16d7,
     'image.transpose': _wdbac41536e,
     'init_scope': _w1f06b08988,
     'io.decode_bmp': _w34fe061271,

@@ -28,8 +28,9 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching_rules, register
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import image_ops, math_ops, string_ops
+from eagerflow._src.ops import image_ops, math_ops, random_ops, string_ops
 from eagerflow._src.ops.wrappers import as_tensor
 
 _NO_GRAD = "image codec"
@@ -408,8 +409,23 @@ _ENCODE_JPEG = register("EncodeJpeg", _encode_jpeg,
                         not_differentiable=_NO_GRAD, fresh=True)
 tf_nodes[_ENCODE_JPEG] = NodeForm(outputs=("contents",))
 
+
+
+def _encode_jpeg_variable_quality(xp, images, quality):
+    if np.ndim(quality) != 0:
+        raise _invalid(f"quality must be scalar: {shape_text(np.shape(quality))}")
+    return _encode_jpeg(xp, images, quality=int(quality))
+
+
+_ENCODE_JPEG_VARIABLE_QUALITY = register(
+    "EncodeJpegVariableQuality", _encode_jpeg_variable_quality,
+    lambda images, quality: (TensorShape([]), _d.string), tied=(0,), dtypes=(_d.uint8,),
+    not_differentiable=_NO_GRAD, fresh=True)
+tf_nodes[_ENCODE_JPEG_VARIABLE_QUALITY] = NodeForm(types={}, outputs=("contents",))
+
 batching_rules.assign(PER_ELEMENT, _DECODE_PNG, _DECODE_JPEG, _DECODE_IMAGE, _DECODE_BMP,
-                      _DECODE_GIF, _EXTRACT_JPEG_SHAPE, _ENCODE_PNG, _ENCODE_JPEG)
+                      _DECODE_GIF, _EXTRACT_JPEG_SHAPE, _ENCODE_PNG, _ENCODE_JPEG,
+                      _ENCODE_JPEG_VARIABLE_QUALITY)
 
 
 # --- public functions -----------------------------------------------------------------------
@@ -561,3 +577,55 @@ def encode_jpeg(image, format="", quality=95, progressive=False, optimize_size=F
              "x_density": _int_attr(x_density, "x_density"),
              "y_density": _int_attr(y_density, "y_density"), "xmp_metadata": str(xmp_metadata)}
     return dispatch(_ENCODE_JPEG, (as_tensor(image),), attrs, name)
+
+
+@export("image.adjust_jpeg_quality")
+def adjust_jpeg_quality(image, jpeg_quality, dct_method="", name=None):
+    """`image` encoded as JPEG at `jpeg_quality` (0-100, an int or a scalar tensor) and decoded
+    again, in its own dtype: JPEG's artifacts, as an augmentation.
+
+    >>> tf.image.adjust_jpeg_quality(tf.zeros([4, 4, 3]), 75).shape
+    TensorShape([4, 4, 3])
+    """
+    image = as_tensor(image)
+    channels = image.shape[-1] if image.shape.rank else None
+    original = image.dtype
+    image = image_ops.convert_image_dtype(image, _d.uint8, saturate=True)
+    quality = jpeg_quality if isinstance(jpeg_quality, Tensor) else convert_input(
+        jpeg_quality, _d.int32)
+    contents = dispatch(_ENCODE_JPEG_VARIABLE_QUALITY, (image, quality), {}, name)
+    image = decode_jpeg(contents, channels=channels or 0, dct_method=dct_method)
+    return image_ops.convert_image_dtype(image, original, saturate=True)
+
+
+def _quality_range(low, high):
+    if low < 0 or high < 0 or low > 100 or high > 100:
+        raise ValueError("jpeg encoding range must be between 0 and 100.")
+    if low >= high:
+        raise ValueError("`min_jpeg_quality` must be less than `max_jpeg_quality`.")
+
+
+@export("image.random_jpeg_quality")
+def random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, seed=None):
+    """`adjust_jpeg_quality` at a quality drawn uniformly from [min, max).
+
+    >>> tf.image.random_jpeg_quality(tf.zeros([4, 4, 3]), 70, 90).shape
+    TensorShape([4, 4, 3])
+    """
+    _quality_range(min_jpeg_quality, max_jpeg_quality)
+    quality = random_ops.uniform([], min_jpeg_quality, max_jpeg_quality, seed=seed,
+                                 dtype=_d.int32)
+    return adjust_jpeg_quality(image, quality)
+
+
+@export("image.stateless_random_jpeg_quality")
+def stateless_random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, seed):
+    """`adjust_jpeg_quality` at a quality in [min, max) that the shape [2] `seed` decides.
+
+    >>> tf.image.stateless_random_jpeg_quality(tf.zeros([4, 4, 3]), 70, 90, (1, 2)).shape
+    TensorShape([4, 4, 3])
+    """
+    _quality_range(min_jpeg_quality, max_jpeg_quality)
+    quality = random_ops.stateless_uniform([], seed, min_jpeg_quality, max_jpeg_quality,
+                                           dtype=_d.int32)
+    return adjust_jpeg_quality(image, quality)
