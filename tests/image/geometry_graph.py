@@ -36,7 +36,8 @@ def graph_program(tf, x, boxes, png, jpg, gif, bmp):
               tf.io.decode_image(gif), tf.io.decode_gif(gif), tf.io.decode_bmp(bmp),
               tf.io.extract_jpeg_shape(jpg),
               tf.io.decode_png(tf.io.encode_png(image_png, compression=9)),
-              tf.io.extract_jpeg_shape(tf.io.encode_jpeg(image_png, quality=80))]
+              tf.io.extract_jpeg_shape(tf.io.encode_jpeg(image_png, quality=80)),
+              tf.image.adjust_jpeg_quality(image_png, 70, dct_method="INTEGER_ACCURATE")]
     drawn = tf.image.draw_bounding_boxes(x[..., :1], tf.stack([boxes, boxes]),
                                          [[0.5, 0.0, 1.0]])
     return tuple(resized + [v1.resize_area(x, [3, 3])] + grads + codecs + [drawn])

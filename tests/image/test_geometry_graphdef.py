@@ -37,7 +37,8 @@ def test_tfs_graph_runs_with_tfs_results():
             "ScaleAndTranslate", "ScaleAndTranslateGrad", "CropAndResize",
             "CropAndResizeGradImage", "CropAndResizeGradBoxes", "ExtractImagePatches",
             "DecodePng", "DecodeJpeg", "DecodeImage", "DecodeGif", "DecodeBmp", "EncodePng",
-            "EncodeJpeg", "ExtractJpegShape", "DrawBoundingBoxesV2"} <= ops
+            "EncodeJpeg", "ExtractJpegShape", "DrawBoundingBoxesV2",
+            "EncodeJpegVariableQuality"} <= ops
     outs = _run(gd, data["feeds"], data["fetches"], inputs())
     assert len(outs) == len(data["fetches"])
     for i, got in enumerate(outs):
