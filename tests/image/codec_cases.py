@@ -83,3 +83,14 @@ CASES["random_jpeg_quality"] = _seeded_qualities
 CASES["stateless_random_jpeg_quality"] = lambda tf: tuple(
     tf.image.stateless_random_jpeg_quality(tf.io.decode_png(read("rgb.png")), 5, 95, (s, 1))
     for s in range(3))
+for _file in ("rgb.webp", "rgba.webp"):
+    for _ch in (0, 1, 3, 4):
+        CASES[f"decode_webp-{_file}-{_ch}"] = (
+            lambda tf, f=_file, c=_ch: tf.io.decode_webp(read(f), channels=c))
+    CASES[f"decode_image-{_file}-0"] = lambda tf, f=_file: tf.io.decode_image(read(f))
+    CASES[f"decode_image-{_file}-float32"] = lambda tf, f=_file: tf.io.decode_image(
+        read(f), dtype=tf.float32)
+    CASES[f"decode_image-{_file}-flat"] = lambda tf, f=_file: tf.io.decode_image(
+        read(f), expand_animations=False)
+    CASES[f"decode_png-{_file}"] = lambda tf, f=_file: tf.io.decode_png(read(f))
+CASES["decode_webp-rgb.png"] = lambda tf: tf.io.decode_webp(read("rgb.png"))

@@ -46,6 +46,11 @@ def main():
     _save("still.gif", frames[0], format="GIF")
     _save("rgb.bmp", Image.fromarray(_pixels(5, 7, 3, 11)), format="BMP")
     _save("rgba.bmp", Image.fromarray(_pixels(4, 6, 4, 12)), format="BMP")
+    rng = np.random.default_rng(0)
+    _save("rgb.webp", Image.fromarray(rng.integers(0, 256, (6, 9, 3)).astype(np.uint8)),
+          format="WEBP", lossless=True)
+    _save("rgba.webp", Image.fromarray(rng.integers(0, 256, (5, 4, 4)).astype(np.uint8)),
+          format="WEBP", lossless=True)
 
 
 if __name__ == "__main__":

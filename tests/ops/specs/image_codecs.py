@@ -77,3 +77,5 @@ SPECS.append(OpSpec(
     _pillow(lambda x: tf.image.adjust_jpeg_quality(x, 60, dct_method="INTEGER_ACCURATE")),
     [TF["decode_png-rgb.png-0-uint8"][0].astype(np.float32) / 255],
     lambda _: TF["adjust_jpeg_quality-60-accurate"][0], grad=_NO_GRAD))
+SPECS.append(_decode_spec("DecodeWebP", tf.io.decode_webp, "rgba.webp",
+                          "decode_webp-rgba.webp-0"))

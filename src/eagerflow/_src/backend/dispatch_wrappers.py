@@ -2099,6 +2099,7 @@ WRAPPERS = {
     'io.decode_image': _w63f1e8ec39,
     'io.decode_jpeg': _w185c1bf12b,
     'io.decode_png': _wa872605483,
+    'io.decode_webp': _wa872605483,
     'io.encode_jpeg': _w686e68eb9b,
     'io.encode_png': _w2e43a1ca1f,
     'io.extract_jpeg_shape': _w81ce09fb8b,

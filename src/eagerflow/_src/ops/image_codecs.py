@@ -153,6 +153,27 @@ def _png16(data):
     return out.view(">u2").astype(np.uint16).reshape(1, height, width, channels)
 
 
+def _webp(op_name, data, channels, dtype, expand_animations):
+    """A WebP file's frames, (frames, height, width, 3 or 4) uint8, as every decode op gives
+    them (one frame alone when decode_image does not expand animations)."""
+    if dtype != _d.uint8:
+        raise _invalid("WebP only supports uint8 for dtype")
+    Image = _pillow(op_name)
+    try:
+        im = Image.open(io.BytesIO(data))
+        mode = "RGBA" if "A" in im.mode or im.info.get("transparency") is not None else "RGB"
+        frames = []
+        for i in range(getattr(im, "n_frames", 1)):
+            im.seek(i)
+            frames.append(np.asarray(im.convert(mode)))
+    except (OSError, ValueError, SyntaxError, EOFError) as e:
+        raise _invalid(_CORRUPT["WebP"].format(size=len(data))) from e
+    if channels not in (0, len(mode)):
+        raise _invalid("Number of channels requested does not match input")
+    frames = np.stack(frames)
+    return frames[0] if op_name == "DecodeImage" and not expand_animations else frames
+
+
 def _native(im, fmt):
     """An opened image's pixels as (height, width, channels), uint8 or 16-bit uint16."""
     mode = im.mode
@@ -254,10 +275,9 @@ def _decode(op_name):
     def kernel(xp, contents, channels=0, dtype=_d.uint8, expand_animations=True, ratio=1,
                **_):
         data = _contents(contents)
-        if op_name == "DecodeBmp":
-            if channels not in (0, 3, 4):
-                pass  # the format's own check below names it
-        elif op_name != "DecodeGif" and channels not in (0, 1, 3, 4):
+        if op_name == "DecodeWebP" and channels not in (0, 3, 4):
+            raise _invalid("WebP only supports 3 or 4 channels")
+        if op_name not in ("DecodeBmp", "DecodeGif") and channels not in (0, 1, 3, 4):
             raise _invalid(f"`channels` must be 0, 1, 3 or 4 but got {channels}")
         if not data:
             raise _invalid("Input is empty.")
@@ -271,6 +291,8 @@ def _decode(op_name):
         if fmt == "BMP" and op_name not in ("DecodeBmp", "DecodeImage"):
             raise _invalid(f"Trying to decode BMP format using a wrong op. Use `decode_bmp` or "
                            f"`decode_image` instead. Op used: {op_name}")
+        if fmt == "WebP":
+            return xp.asarray(_webp(op_name, data, channels, dtype, expand_animations))
         if fmt == "JPEG" and channels == 4:
             raise _invalid("JPEG does not support 4 channels")
         if fmt == "GIF" and channels not in (0, 3):
@@ -297,6 +319,8 @@ def _decode_rule(op_name):
     def rule(contents, channels=0, dtype=_d.uint8, expand_animations=True, **_):
         if op_name == "DecodeGif":
             return TensorShape([None, None, None, 3]), _d.uint8
+        if op_name == "DecodeWebP":
+            return TensorShape([None, None, None, channels or None]), dtype
         if op_name == "DecodeImage" and expand_animations:
             return TensorShape(None), dtype
         return TensorShape([None, None, channels or None]), dtype
@@ -315,6 +339,7 @@ _DECODE_JPEG = _register_decode("DecodeJpeg")
 _DECODE_IMAGE = _register_decode("DecodeImage")
 _DECODE_BMP = _register_decode("DecodeBmp")
 _DECODE_GIF = _register_decode("DecodeGif")
+_DECODE_WEBP = _register_decode("DecodeWebP")
 
 
 def _extract_jpeg_shape(xp, contents, output_type=_d.int32):
@@ -424,7 +449,7 @@ _ENCODE_JPEG_VARIABLE_QUALITY = register(
 tf_nodes[_ENCODE_JPEG_VARIABLE_QUALITY] = NodeForm(types={}, outputs=("contents",))
 
 batching_rules.assign(PER_ELEMENT, _DECODE_PNG, _DECODE_JPEG, _DECODE_IMAGE, _DECODE_BMP,
-                      _DECODE_GIF, _EXTRACT_JPEG_SHAPE, _ENCODE_PNG, _ENCODE_JPEG,
+                      _DECODE_GIF, _DECODE_WEBP, _EXTRACT_JPEG_SHAPE, _ENCODE_PNG, _ENCODE_JPEG,
                       _ENCODE_JPEG_VARIABLE_QUALITY)
 
 
@@ -498,9 +523,18 @@ def decode_gif(contents, name=None):
     return dispatch(_DECODE_GIF, (_string(contents),), {}, name)
 
 
+@export("io.decode_webp", "image.decode_webp")
+def decode_webp(contents, channels=0, dtype=_d.uint8, name=None):
+    """Decodes a WebP string (every frame) into a uint8 (frames, height, width, channels)
+    tensor; `channels` is 0 (the file's), or 3 or 4 when the file has that many."""
+    dtype = _decode_dtype("DecodeWebP", dtype, (_d.uint8,))
+    return dispatch(_DECODE_WEBP, (_string(contents),),
+                    {"channels": _int_attr(channels, "channels"), "dtype": dtype}, name)
+
+
 @export("io.decode_image", "image.decode_image")
 def decode_image(contents, channels=None, dtype=_d.uint8, name=None, expand_animations=True):
-    """Decodes a BMP, GIF, JPEG or PNG string: 3-D, or 4-D for GIFs when
+    """Decodes a BMP, GIF, JPEG, PNG or WebP string: 3-D, or 4-D for GIFs and WebP when
     `expand_animations`; `dtype` float32 scales to [0, 1].
 
     >>> tf.io.decode_image(tf.io.encode_png(tf.zeros([2, 3, 1], tf.uint8)), 3, tf.float32).shape
