@@ -17,7 +17,8 @@ def read(name):
 
 
 _PNGS = ("rgb.png", "rgba.png", "gray.png", "gray_alpha.png", "gray16.png", "palette.png",
-         "tf_rgb16.png", "tf_rgba16.png")  # tf_*: 16-bit colour, written by TF with every filter
+         "tf_rgb16.png", "tf_rgba16.png",  # tf_*: 16-bit colour, written by TF with every filter
+         "trns_rgb.png", "trns_gray.png", "trns_palette.png", "bilevel.png")
 for _file in _PNGS:
     for _ch in (0, 1, 3, 4):
         for _dt in ("uint8", "uint16"):

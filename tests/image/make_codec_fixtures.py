@@ -46,6 +46,15 @@ def main():
     _save("still.gif", frames[0], format="GIF")
     _save("rgb.bmp", Image.fromarray(_pixels(5, 7, 3, 11)), format="BMP")
     _save("rgba.bmp", Image.fromarray(_pixels(4, 6, 4, 12)), format="BMP")
+    # tRNS chunks: TF gives palette images an alpha channel from them, the others none
+    rng = np.random.default_rng(5)
+    levels = rng.integers(0, 4, (4, 5, 3)).astype(np.uint8) * 60
+    _save("trns_rgb.png", Image.fromarray(levels), format="PNG", transparency=(60, 0, 120))
+    _save("trns_gray.png", Image.fromarray(rng.integers(0, 4, (3, 4)).astype(np.uint8) * 60),
+          format="PNG", transparency=60)
+    _save("trns_palette.png", Image.fromarray(levels).convert("P", palette=1, colors=4),
+          format="PNG", transparency=0)
+    _save("bilevel.png", Image.fromarray(rng.integers(0, 2, (3, 9)).astype(bool)), format="PNG")
     rng = np.random.default_rng(0)
     _save("rgb.webp", Image.fromarray(rng.integers(0, 256, (6, 9, 3)).astype(np.uint8)),
           format="WEBP", lossless=True)

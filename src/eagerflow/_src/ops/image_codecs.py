@@ -201,20 +201,21 @@ def _gray(pixels):
     return (total >> 15).astype(pixels.dtype)[..., None]
 
 
-def _with_channels(pixels, channels, opaque=None):
+def _with_channels(pixels, channels, alpha=None):
     """`pixels` (..., c) with `channels` channels (0: as they are), as TF's decoders give;
-    `opaque`: the alpha added to pixels without one (by default the dtype's maximum)."""
+    `alpha`: the alpha channel added to pixels without one (by default opaque)."""
     have = pixels.shape[-1]
     if channels == 0 or channels == have:
         return pixels
-    opaque = np.iinfo(pixels.dtype).max if opaque is None else opaque
     if channels == 1:
         return pixels[..., :1] if have <= 2 else _gray(pixels)
     color = np.repeat(pixels[..., :1], 3, -1) if have <= 2 else pixels[..., :3]
     if channels == 3:
         return color
-    alpha = pixels[..., -1:] if have in (2, 4) else np.full(pixels.shape[:-1] + (1,), opaque,
-                                                             pixels.dtype)
+    if have in (2, 4):
+        alpha = pixels[..., -1:]
+    elif alpha is None:
+        alpha = np.full(pixels.shape[:-1] + (1,), np.iinfo(pixels.dtype).max, pixels.dtype)
     return np.concatenate([color, alpha], -1)
 
 
@@ -233,11 +234,27 @@ def _as_dtype(pixels, dtype, fmt):
     return (pixels >> 8).astype(np.uint8)
 
 
-def _palette_alpha(data, fmt):
-    """The alpha TF's PNG decoder adds to a palette image of fewer than 8 bits per index:
-    libpng's filler then holds that many bits (15 for a 4-bit palette)."""
-    if fmt == "PNG" and len(data) > 25 and data[25] == 3 and data[24] < 8:
-        return (1 << data[24]) - 1
+def _png_alpha(data, fmt, pixels):
+    """The alpha channel TF's PNG decoder adds to `pixels` without one, or None: from a tRNS
+    chunk's transparent colour (grayscale and RGB images), else libpng's filler, which holds
+    the file's bit depth (15 for a 4-bit image, 255 for 8 bits)."""
+    if fmt != "PNG" or len(data) < 33:
+        return None
+    depth, color = data[24], data[25]
+    at = 8
+    while at + 8 <= len(data):
+        size, kind = struct.unpack(">I", data[at:at + 4])[0], data[at + 4:at + 8]
+        if kind in (b"IDAT", b"IEND"):
+            break
+        if kind == b"tRNS" and color in (0, 2):
+            values = struct.unpack(f">{size // 2}H", data[at + 8:at + 8 + size // 2 * 2])
+            if depth < 8:  # Pillow scales low bit depths to 8 bits
+                values = tuple(v * (255 // ((1 << depth) - 1)) for v in values)
+            clear = np.all(pixels[..., :len(values)] == np.array(values), axis=-1)
+            return np.where(clear, 0, np.iinfo(pixels.dtype).max).astype(pixels.dtype)[..., None]
+        at += size + 12
+    if depth < 8:
+        return np.full(pixels.shape[:-1] + (1,), (1 << depth) - 1, pixels.dtype)
     return None
 
 
@@ -307,8 +324,8 @@ def _decode(op_name):
         if fmt == "GIF" and op_name != "DecodeImage" and len(frames) > 1:
             raise _invalid(f"Got {len(frames)} frames, but animated gifs can only be decoded by "
                            f"tf.io.decode_gif or tf.io.decode_image")
-        pixels = _as_dtype(_with_channels(frames, channels, _palette_alpha(data, fmt)), dtype,
-                           fmt)
+        alpha = _png_alpha(data, fmt, frames) if channels == 4 else None
+        pixels = _as_dtype(_with_channels(frames, channels, alpha), dtype, fmt)
         if fmt == "GIF" and op_name == "DecodeImage" and expand_animations:
             return xp.asarray(pixels)
         return xp.asarray(pixels[0])
