@@ -6,9 +6,11 @@ PNG encoding needs only zlib. As in TF, every decode op reads any of the formats
 except where TF refuses (BMP through the other ops, animated GIFs through
 ``decode_png``/``decode_jpeg``), and converts channels and dtypes itself.
 
-Pillow's libjpeg may round JPEG's inverse transform and colour conversion
-differently from TF's, by a unit or two per pixel; PNG, GIF and BMP decode to the
-same values. 16-bit colour PNGs reach Pillow as 8 bits per channel.
+JPEG: TF decodes with libjpeg's fast integer inverse DCT by default, Pillow with the
+accurate one, so pixels differ by up to 5 units (equal with TF's
+``dct_method="INTEGER_ACCURATE"``); JPEG encoding gives the same pixels as TF's. PNG,
+GIF, BMP and WebP decode to TF's values. 16-bit colour PNGs are decoded here (Pillow
+would reduce them to 8 bits), except interlaced ones; BMP too.
 
 >>> png = tf.io.encode_png(tf.constant([[[0], [255]]], tf.uint8))
 >>> tf.io.decode_png(png)[..., 0]
@@ -507,6 +509,10 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True, try_recover
                 acceptable_fraction=1, dct_method="", name=None):
     """Decodes a JPEG (or PNG, or single-frame GIF) string into a uint8 (height, width,
     channels) tensor; `ratio` (1, 2, 4 or 8) downscales while decoding.
+
+    Pillow's libjpeg decodes with the accurate integer inverse DCT and fancy upsampling
+    whatever `dct_method` and `fancy_upscaling` say (TF's default, INTEGER_FAST, differs by
+    a few units); truncated files fail rather than being recovered.
 
     >>> tf.io.decode_jpeg(tf.io.encode_jpeg(tf.zeros([8, 8, 3], tf.uint8))).shape
     TensorShape([8, 8, 3])
