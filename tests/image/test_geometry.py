@@ -181,6 +181,21 @@ def test_second_derivative_of_bicubic_resize():
     np.testing.assert_allclose(hessian_vector, want, rtol=1e-5, atol=1e-6)
 
 
+def test_antialiased_resize_of_float64_images_has_their_gradient():
+    x = tf.constant(image(1, 6, 5, 1).astype(np.float64))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.image.resize(x, [3, 4], "lanczos3", antialias=True)
+    got = tape.gradient(y, x, output_gradients=tf.ones_like(y))
+    with tf.GradientTape() as tape:
+        x32 = tf.cast(x, tf.float32)
+        tape.watch(x32)
+        y = tf.image.resize(x32, [3, 4], "lanczos3", antialias=True)
+    want = tape.gradient(y, x32, output_gradients=tf.ones_like(y))
+    assert got.dtype == tf.float64
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
 def test_resize_method_names():
     assert tf.image.ResizeMethod.BILINEAR == "bilinear"
     assert tf.image.ResizeMethod.NEAREST_NEIGHBOR == "nearest"

@@ -491,10 +491,15 @@ def _scale_translate_attrs(op):
 @register_gradient("ScaleAndTranslate")
 def _scale_and_translate_grad(op, dy):
     images, scale, translation = op.inputs[:3]
-    if images.dtype != _d.float32:
+    if not images.dtype.is_floating:
         return (None,) * len(op.inputs)
-    grad = dispatch(_SCALE_AND_TRANSLATE_GRAD, (dy, images, scale, translation),
+    # The gradient op takes float32 images only (TF's fails for others): the others are
+    # cast there and back, their gradient computed all the same.
+    original = images if images.dtype == _d.float32 else cast_ops.cast(images, _d.float32)
+    grad = dispatch(_SCALE_AND_TRANSLATE_GRAD, (dy, original, scale, translation),
                     _scale_translate_attrs(op))
+    if images.dtype != _d.float32:
+        grad = cast_ops.cast(grad, images.dtype)
     return (grad,) + (None,) * (len(op.inputs) - 1)
 
 
