@@ -348,7 +348,7 @@ def _decode_rule(op_name):
 
 def _register_decode(name, **kwargs):
     op = register(name, _decode(name), _decode_rule(name), dtypes=(_d.string,),
-                  not_differentiable=_NO_GRAD, fresh=True, **kwargs)
+                  not_differentiable=_NO_GRAD, **kwargs)
     tf_nodes[op] = NodeForm(outputs=("image",))
     return op
 
@@ -377,7 +377,7 @@ def _extract_jpeg_shape(xp, contents, output_type=_d.int32):
 _EXTRACT_JPEG_SHAPE = register(
     "ExtractJpegShape", _extract_jpeg_shape,
     lambda contents, output_type=_d.int32: (TensorShape([3]), output_type),
-    dtypes=(_d.string,), not_differentiable=_NO_GRAD, fresh=True)
+    dtypes=(_d.string,), not_differentiable=_NO_GRAD)
 tf_nodes[_EXTRACT_JPEG_SHAPE] = NodeForm(outputs=("image_shape",))
 
 
@@ -413,7 +413,7 @@ def _encode_png(xp, image, compression=-1):
 
 
 _ENCODE_PNG = register("EncodePng", _encode_png, lambda image, **_: (TensorShape([]), _d.string),
-                       dtypes=(_d.uint8, _d.uint16), not_differentiable=_NO_GRAD, fresh=True)
+                       dtypes=(_d.uint8, _d.uint16), not_differentiable=_NO_GRAD)
 tf_nodes[_ENCODE_PNG] = NodeForm(outputs=("contents",))
 
 
@@ -450,7 +450,7 @@ def _encode_jpeg(xp, image, format="", quality=95, progressive=False, optimize_s
 
 _ENCODE_JPEG = register("EncodeJpeg", _encode_jpeg,
                         lambda image, **_: (TensorShape([]), _d.string), dtypes=(_d.uint8,),
-                        not_differentiable=_NO_GRAD, fresh=True)
+                        not_differentiable=_NO_GRAD)
 tf_nodes[_ENCODE_JPEG] = NodeForm(outputs=("contents",))
 
 
@@ -464,7 +464,7 @@ def _encode_jpeg_variable_quality(xp, images, quality):
 _ENCODE_JPEG_VARIABLE_QUALITY = register(
     "EncodeJpegVariableQuality", _encode_jpeg_variable_quality,
     lambda images, quality: (TensorShape([]), _d.string), tied=(0,), dtypes=(_d.uint8,),
-    not_differentiable=_NO_GRAD, fresh=True)
+    not_differentiable=_NO_GRAD)
 tf_nodes[_ENCODE_JPEG_VARIABLE_QUALITY] = NodeForm(types={}, outputs=("contents",))
 
 batching_rules.assign(PER_ELEMENT, _DECODE_PNG, _DECODE_JPEG, _DECODE_IMAGE, _DECODE_BMP,

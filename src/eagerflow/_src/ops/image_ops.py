@@ -296,14 +296,13 @@ def _resize_form():
 
 
 _RESIZE_BILINEAR = register("ResizeBilinear", _resize_kernel("ResizeBilinear"),
-                            _resize_rule(True), dtypes=_RESIZE_TYPES, fresh=True)
+                            _resize_rule(True), dtypes=_RESIZE_TYPES)
 _RESIZE_NEAREST = register("ResizeNearestNeighbor", _resize_kernel("ResizeNearestNeighbor"),
-                           _resize_rule(False), dtypes=_RESIZE_TYPES, fresh=True,
-                           moves_elements=True)
+                           _resize_rule(False), dtypes=_RESIZE_TYPES)
 _RESIZE_BICUBIC = register("ResizeBicubic", _resize_kernel("ResizeBicubic"), _resize_rule(True),
-                           dtypes=_RESIZE_TYPES, fresh=True)
+                           dtypes=_RESIZE_TYPES)
 _RESIZE_AREA = register("ResizeArea", _resize_kernel("ResizeArea"), _resize_rule(True),
-                        dtypes=_RESIZE_TYPES, fresh=True,
+                        dtypes=_RESIZE_TYPES,
                         not_differentiable="TF defines no gradient of ResizeArea")
 for _op in (_RESIZE_BILINEAR, _RESIZE_NEAREST, _RESIZE_BICUBIC, _RESIZE_AREA):
     tf_nodes[_op] = _resize_form()
@@ -338,9 +337,9 @@ def _grad_rule(grads, original, **_):
 
 
 _RESIZE_BILINEAR_GRAD = register("ResizeBilinearGrad", _grad_kernel("ResizeBilinear"),
-                                 _grad_rule, tied=(1,), dtypes=_GRAD_TYPES, fresh=True)
+                                 _grad_rule, tied=(1,), dtypes=_GRAD_TYPES)
 _RESIZE_BICUBIC_GRAD = register("ResizeBicubicGrad", _grad_kernel("ResizeBicubic"), _grad_rule,
-                                tied=(1,), dtypes=(_d.float32, _d.float64), fresh=True)
+                                tied=(1,), dtypes=(_d.float32, _d.float64))
 for _op in (_RESIZE_BILINEAR_GRAD, _RESIZE_BICUBIC_GRAD):
     tf_nodes[_op] = NodeForm(types={"T": 1}, outputs=("output",))
 
@@ -367,7 +366,7 @@ def _nearest_grad_rule(grads, *runtime, size=None, **_):
 
 
 _RESIZE_NEAREST_GRAD = register("ResizeNearestNeighborGrad", _nearest_grad_kernel,
-                                _nearest_grad_rule, dtypes=_NN_GRAD_TYPES, fresh=True)
+                                _nearest_grad_rule, dtypes=_NN_GRAD_TYPES)
 tf_nodes[_RESIZE_NEAREST_GRAD] = NodeForm(
     inputs=(0, AttrInput("size", type_attr=None, runtime=True)), outputs=("output",))
 
@@ -400,8 +399,7 @@ def _scale_translate_rule(images, scale, translation, *runtime, size=None, **_):
 
 
 _SCALE_AND_TRANSLATE = register("ScaleAndTranslate", _scale_translate_kernel,
-                                _scale_translate_rule, tied=(0,), dtypes=_RESIZE_TYPES,
-                                fresh=True)
+                                _scale_translate_rule, tied=(0,), dtypes=_RESIZE_TYPES)
 tf_nodes[_SCALE_AND_TRANSLATE] = NodeForm(
     inputs=(0, AttrInput("size", type_attr=None, runtime=True), 1, 2),
     outputs=("resized_images",))
@@ -422,7 +420,7 @@ def _scale_translate_grad_kernel(xp, grads, original, scale, translation,
 _SCALE_AND_TRANSLATE_GRAD = register(
     "ScaleAndTranslateGrad", _scale_translate_grad_kernel,
     lambda grads, original, *_, **__: _grad_rule(grads, original), tied=(0,),
-    dtypes=(_d.float32,), fresh=True)
+    dtypes=(_d.float32,))
 tf_nodes[_SCALE_AND_TRANSLATE_GRAD] = NodeForm(types={"T": 0}, outputs=("output",))
 
 
@@ -554,8 +552,7 @@ def _extract_patches_rule(images, ksizes, strides, rates, padding):
     return TensorShape([n, oh, ow, None if c is None else kh * kw * c]), images.dtype
 
 
-_EXTRACT_PATCHES = register("ExtractImagePatches", _extract_patches, _extract_patches_rule,
-                            moves_elements=True)
+_EXTRACT_PATCHES = register("ExtractImagePatches", _extract_patches, _extract_patches_rule)
 tf_nodes[_EXTRACT_PATCHES] = NodeForm(outputs=("patches",))
 
 
@@ -694,8 +691,7 @@ def _crop_and_resize_rule(image, boxes, box_index, *runtime, crop_size=None, **_
 
 _CROP_AND_RESIZE = register("CropAndResize", _crop_and_resize, _crop_and_resize_rule, tied=(0,),
                             dtypes=(_d.uint8, _d.uint16, _d.int8, _d.int16, _d.int32, _d.int64,
-                                    _d.float16, _d.float32, _d.float64, _d.bfloat16),
-                            fresh=True)
+                                    _d.float16, _d.float32, _d.float64, _d.bfloat16))
 tf_nodes[_CROP_AND_RESIZE] = NodeForm(
     inputs=(0, 1, 2, AttrInput("crop_size", type_attr=None, runtime=True)),
     outputs=("crops",))
@@ -742,7 +738,7 @@ def _crop_and_resize_grad_image_rule(grads, boxes, box_index, *runtime, image_si
 
 _CROP_AND_RESIZE_GRAD_IMAGE = register(
     "CropAndResizeGradImage", _crop_and_resize_grad_image, _crop_and_resize_grad_image_rule,
-    tied=(0,), dtypes=(_d.float32,), fresh=True,
+    tied=(0,), dtypes=(_d.float32,),
     not_differentiable="the gradient of CropAndResize's gradient is not defined in TF")
 tf_nodes[_CROP_AND_RESIZE_GRAD_IMAGE] = NodeForm(
     inputs=(0, 1, 2, AttrInput("image_size", type_attr=None, runtime=True)), types={},
@@ -785,7 +781,7 @@ _CROP_AND_RESIZE_GRAD_BOXES = register(
     lambda grads, image, boxes, box_index, **_: (TensorShape([boxes.shape[0] if boxes.shape.rank
                                                               else None, 4]), _d.float32),
     tied=(1,), dtypes=(_d.uint8, _d.uint16, _d.int8, _d.int16, _d.int32, _d.int64, _d.float16,
-                       _d.float32, _d.float64), fresh=True,
+                       _d.float32, _d.float64),
     not_differentiable="the gradient of CropAndResize's gradient is not defined in TF")
 tf_nodes[_CROP_AND_RESIZE_GRAD_BOXES] = NodeForm(types={"T": 1}, outputs=("output",))
 
@@ -1584,7 +1580,7 @@ def _draw_bounding_boxes(xp, images, boxes, colors):
 _DRAW_BOUNDING_BOXES = register(
     "DrawBoundingBoxesV2", _draw_bounding_boxes,
     lambda images, boxes, colors: (images.shape, images.dtype), tied=(0,),
-    dtypes=(_d.float32, _d.float16), fresh=True,
+    dtypes=(_d.float32, _d.float16),
     not_differentiable="TF defines no gradient of DrawBoundingBoxesV2")
 batching_rules[_DRAW_BOUNDING_BOXES] = PER_ELEMENT
 
