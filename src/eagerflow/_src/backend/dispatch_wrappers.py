@@ -309,6 +309,15 @@ def _w2c98c6dee3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w31c82b06ae(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, features, example_names=None, name=None):
+        try:
+            return _export_fn(serialized, features, example_names, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'features': features, 'example_names': example_names, 'name': name})
+    return _export_wrapper
+
+
 def _w361172ffb4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, output_shape, strides, padding=None, data_format=None, dilations=None, name=None):
         try:
@@ -966,6 +975,15 @@ def _w87d672ea30(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8977df7107(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path, options=None):
+        try:
+            return _export_fn(path, options)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path, 'options': options})
+    return _export_wrapper
+
+
 def _w89a5a46dd8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, ranks, message=None, name=None):
         try:
@@ -1188,6 +1206,15 @@ def _wb3e9c1d891(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(params, ids, max_norm, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'params': params, 'ids': ids, 'max_norm': max_norm, 'name': name})
+    return _export_wrapper
+
+
+def _wb6f487720d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, default_value=None, validate_indices=None, name=None):
+        try:
+            return _export_fn(sp_input, default_value, validate_indices, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'default_value': default_value, 'validate_indices': validate_indices, 'name': name})
     return _export_wrapper
 
 
@@ -1742,6 +1769,7 @@ WRAPPERS = {
     'clip_by_global_norm': _w24762e9e91,
     'clip_by_norm': _w23c85edf4d,
     'clip_by_value': _w19e3388fd8,
+    'compat.v1.io.tf_record_iterator': _w8977df7107,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,
@@ -1796,6 +1824,8 @@ WRAPPERS = {
     'identity': _w53ca8dbd1a,
     'identity_n': _w53ca8dbd1a,
     'init_scope': _w1f06b08988,
+    'io.parse_example': _w31c82b06ae,
+    'io.parse_single_example': _w31c82b06ae,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
     'linalg.band_part': _waad5c7ad89,
@@ -1993,6 +2023,8 @@ WRAPPERS = {
     'size': _wf14c14549f,
     'slice': _w154b37ff73,
     'sort': _we9221b2353,
+    'sparse.from_dense': _w87c44467c5,
+    'sparse.to_dense': _wb6f487720d,
     'split': _w9260ff3ccb,
     'squeeze': _w10447e95b4,
     'stack': _wd13018718b,
