@@ -37,6 +37,7 @@ DOCS = {
     "compat": "Compatibility namespaces (``tf.compat``).",
     "compat.v1": "TF 1's API kept in TF 2 (``tf.compat.v1``): frozen graphs, graph messages.",
     "compat.v1.graph_util": "Graph utilities (``tf.compat.v1.graph_util``).",
+    "compat.v1.gfile": "TF 1's file system API (``tf.compat.v1.gfile``).",
     "compat.v1.io": "TF 1's file and parsing API (``tf.compat.v1.io``).",
     "compat.v1.python_io": "TF 1's TFRecord API (``tf.compat.v1.python_io``).",
     "config": "Devices and runtime settings (``tf.config``).",
@@ -50,6 +51,7 @@ DOCS = {
     "graph_util": "Graph utilities (``tf.graph_util``).",
     "io": "Files and formats (``tf.io``): TFRecord files, ``tf.train.Example`` parsing, "
           "tensor serialization, CSV, raw bytes and file access (``gfile``).",
+    "io.gfile": "File system access with TF's errors (``tf.io.gfile``).",
     "keras": "Keras (``tf.keras``) with tf_keras (Keras 2) semantics.",
     "keras.activations": "Activation functions (``tf.keras.activations``).",
     "keras.backend": "Keras backend functions (``tf.keras.backend``).",

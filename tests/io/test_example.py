@@ -3,7 +3,6 @@ TF's results and messages (recorded from TensorFlow 2.21 by data/make_reference.
 import math
 import os
 
-import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 

@@ -1,4 +1,7 @@
 """Specs of the parsing and file ops (parsing_ops.py, io_ops.py) and of SparseToDense."""
+import os
+import tempfile
+
 import numpy as np
 
 import eagerflow as tf
@@ -46,4 +49,49 @@ SPECS = [
         "a": tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True)})["a"],
         [_EXAMPLES[1]], lambda s: np.array([3, 4]), name="ParseExampleV2-single",
         grad=_NO_GRAD),
+]
+
+
+_FOLDER = tempfile.mkdtemp(prefix="eagerflow_io_spec_")
+_FILE = os.path.join(_FOLDER, "spec.txt")
+
+
+def _write_then_read(path, text):
+    tf.io.write_file(path, text)
+    return tf.io.read_file(path)
+
+
+def _matching(pattern):
+    tf.io.write_file(_FILE, "x")
+    return tf.io.matching_files(pattern)
+
+
+_VALUES = np.array([[1.5, -2.0], [0.0, 3.25]], np.float32)
+
+SPECS += [
+    OpSpec("WriteFile", _write_then_read, [np.array(_FILE.encode(), object),
+                                           np.array(b"text", object)],
+           lambda p, t: np.array(b"text", object), grad=_NO_GRAD),
+    OpSpec("ReadFile", _write_then_read, [np.array(_FILE.encode(), object),
+                                          np.array(b"more", object)],
+           lambda p, t: np.array(b"more", object), grad=_NO_GRAD),
+    OpSpec("MatchingFiles", _matching, [np.array(os.path.join(_FOLDER, "*.txt").encode(),
+                                                 object)],
+           lambda p: np.array([_FILE.encode()], object), grad=_NO_GRAD),
+    OpSpec("SerializeTensor", tf.io.serialize_tensor, [np.array(7, np.int32)],
+           lambda x: np.array(b"\x08\x03\x12\x00\x22\x04\x07\x00\x00\x00", object),
+           grad=_NO_GRAD),
+    OpSpec("ParseTensor", lambda x: tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.float32),
+           [_VALUES], lambda x: x, grad=_NO_GRAD),
+    OpSpec("DecodeRaw", lambda b: tf.io.decode_raw(b, tf.int16),
+           [np.array([b"\x01\x02\x03\x04", b"\x00\x00\xff\xff"], object)],
+           lambda b: np.array([[513, 1027], [0, -1]], np.int16), grad=_NO_GRAD),
+    OpSpec("DecodePaddedRaw", lambda b: tf.io.decode_raw(b, tf.uint16, little_endian=False,
+                                                         fixed_length=4),
+           [np.array([b"\x01\x02", b"\x00\x01\x00\x02\x03"], object)],
+           lambda b: np.array([[258, 0], [1, 2]], np.uint16), grad=_NO_GRAD),
+    OpSpec("DecodeCSV", lambda r: tf.io.decode_csv(r, [[0], [0.0], ["?"]]),
+           [np.array([b"1,2.5,a", b'3,,"b,c"'], object)],
+           lambda r: [np.array([1, 3], np.int32), np.array([2.5, 0.0], np.float32),
+                      np.array([b"a", b"b,c"], object)], grad=_NO_GRAD),
 ]

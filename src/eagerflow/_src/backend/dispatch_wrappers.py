@@ -453,6 +453,15 @@ def _w47bcf6fee2(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4a9a3c75ae(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(filename, name=None):
+        try:
+            return _export_fn(filename, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'filename': filename, 'name': name})
+    return _export_wrapper
+
+
 def _w4b1c9f6228(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, ord=None, axis=None, keepdims=None, name=None):
         try:
@@ -759,6 +768,15 @@ def _w6a813926f8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6bb99a7809(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(top, topdown=None, onerror=None):
+        try:
+            return _export_fn(top, topdown, onerror)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'top': top, 'topdown': topdown, 'onerror': onerror})
+    return _export_wrapper
+
+
 def _w6c9cd4f94a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, axes, name=None):
         try:
@@ -783,6 +801,15 @@ def _w6f1d2bbe15(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(chol, rhs, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'chol': chol, 'rhs': rhs, 'name': name})
+    return _export_wrapper
+
+
+def _w6f861c8030(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, out_type, name=None):
+        try:
+            return _export_fn(serialized, out_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'out_type': out_type, 'name': name})
     return _export_wrapper
 
 
@@ -855,6 +882,15 @@ def _w794fdd65bc(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(logits, num_samples, dtype, seed, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'logits': logits, 'num_samples': num_samples, 'dtype': dtype, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _w7aaec94ce3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(records, record_defaults, field_delim=None, use_quote_delim=None, na_value=None, select_cols=None, name=None):
+        try:
+            return _export_fn(records, record_defaults, field_delim, use_quote_delim, na_value, select_cols, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'records': records, 'record_defaults': record_defaults, 'field_delim': field_delim, 'use_quote_delim': use_quote_delim, 'na_value': na_value, 'select_cols': select_cols, 'name': name})
     return _export_wrapper
 
 
@@ -1011,6 +1047,15 @@ def _w8fded9e34f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w90120d2c39(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(pattern):
+        try:
+            return _export_fn(pattern)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'pattern': pattern})
+    return _export_wrapper
+
+
 def _w90a4ba95a4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, transpose_a=None, transpose_b=None, adjoint_a=None, adjoint_b=None, a_is_sparse=None, b_is_sparse=None, output_type=None, grad_a=None, grad_b=None, name=None):
         try:
@@ -1053,6 +1098,15 @@ def _w9260ff3ccb(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, num_or_size_splits, axis, num, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'num_or_size_splits': num_or_size_splits, 'axis': axis, 'num': num, 'name': name})
+    return _export_wrapper
+
+
+def _w9319d74c12(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_bytes, out_type, little_endian=None, fixed_length=None, name=None):
+        try:
+            return _export_fn(input_bytes, out_type, little_endian, fixed_length, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_bytes': input_bytes, 'out_type': out_type, 'little_endian': little_endian, 'fixed_length': fixed_length, 'name': name})
     return _export_wrapper
 
 
@@ -1161,6 +1215,15 @@ def _waad5c7ad89(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, num_lower, num_upper, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'num_lower': num_lower, 'num_upper': num_upper, 'name': name})
+    return _export_wrapper
+
+
+def _wabaab13a76(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path, *paths):
+        try:
+            return _export_fn(path, *paths)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path, 'paths': paths})
     return _export_wrapper
 
 
@@ -1443,6 +1506,15 @@ def _wcfe63895e9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd05a0e7c9d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path):
+        try:
+            return _export_fn(path)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path})
+    return _export_wrapper
+
+
 def _wd13018718b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(values, axis=None, name=None):
         try:
@@ -1479,12 +1551,30 @@ def _wd433c66f23(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd47856d729(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(pattern, name=None):
+        try:
+            return _export_fn(pattern, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'pattern': pattern, 'name': name})
+    return _export_wrapper
+
+
 def _wd65b991553(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, adjoint=None, name=None):
         try:
             return _export_fn(input, adjoint, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'adjoint': adjoint, 'name': name})
+    return _export_wrapper
+
+
+def _wd6b165baee(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(filename, contents, name=None):
+        try:
+            return _export_fn(filename, contents, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'filename': filename, 'contents': contents, 'name': name})
     return _export_wrapper
 
 
@@ -1722,6 +1812,15 @@ def _wf55632e493(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf6e7ac236f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(src, dst, overwrite=None):
+        try:
+            return _export_fn(src, dst, overwrite)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'src': src, 'dst': dst, 'overwrite': overwrite})
+    return _export_wrapper
+
+
 def _wf7652686c4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(base_type, conversion_func, priority=None):
         try:
@@ -1824,8 +1923,28 @@ WRAPPERS = {
     'identity': _w53ca8dbd1a,
     'identity_n': _w53ca8dbd1a,
     'init_scope': _w1f06b08988,
+    'io.decode_csv': _w7aaec94ce3,
+    'io.decode_raw': _w9319d74c12,
+    'io.gfile.copy': _wf6e7ac236f,
+    'io.gfile.exists': _wd05a0e7c9d,
+    'io.gfile.glob': _w90120d2c39,
+    'io.gfile.isdir': _wd05a0e7c9d,
+    'io.gfile.join': _wabaab13a76,
+    'io.gfile.listdir': _wd05a0e7c9d,
+    'io.gfile.makedirs': _wd05a0e7c9d,
+    'io.gfile.mkdir': _wd05a0e7c9d,
+    'io.gfile.remove': _wd05a0e7c9d,
+    'io.gfile.rename': _wf6e7ac236f,
+    'io.gfile.rmtree': _wd05a0e7c9d,
+    'io.gfile.stat': _wd05a0e7c9d,
+    'io.gfile.walk': _w6bb99a7809,
+    'io.matching_files': _wd47856d729,
     'io.parse_example': _w31c82b06ae,
     'io.parse_single_example': _w31c82b06ae,
+    'io.parse_tensor': _w6f861c8030,
+    'io.read_file': _w4a9a3c75ae,
+    'io.serialize_tensor': _w87c44467c5,
+    'io.write_file': _wd6b165baee,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
     'linalg.band_part': _waad5c7ad89,

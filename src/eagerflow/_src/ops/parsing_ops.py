@@ -21,6 +21,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops
@@ -165,6 +166,7 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
         key = _text(key)
         np_type = object if dtype == _d.string else dtype.as_numpy_dtype
         vname = _VALUE_NAME[dtype]
+        shape = tuple(TensorShape(shape).as_list())
         if shape and shape[0] is None:  # a sequence feature: padded to the longest
             inner = tuple(shape[1:])
             stride = int(np.prod(inner, dtype=np.int64))
@@ -242,6 +244,7 @@ def _parse_example_v2_rule(serialized, names, sparse_keys, dense_keys, ragged_ke
 _PARSE_EXAMPLE_V2 = register("ParseExampleV2", _parse_example_v2, _parse_example_v2_rule,
                              multi=True, tied=(), not_differentiable=_NO_GRAD)
 batching_rules[_PARSE_EXAMPLE_V2] = PER_ELEMENT
+tf_nodes[_PARSE_EXAMPLE_V2] = NodeForm(types={})
 
 _SIGNATURE = (
     "Op<name=ParseExampleV2; signature=serialized:string, names:string, sparse_keys:string, "
@@ -321,7 +324,8 @@ def _parse(serialized, features, names, name):
     inputs += [convert_to_tensor(d, t) for _, t, _, d in dense]
     attrs = {"Tdense": tuple(t for _, t, _, _ in dense), "num_sparse": len(sparse),
              "sparse_types": tuple(t for _, t in sparse), "ragged_value_types": (),
-             "ragged_split_types": (), "dense_shapes": tuple(s for _, _, s, _ in dense)}
+             "ragged_split_types": (),
+             "dense_shapes": tuple(TensorShape(list(s)) for _, _, s, _ in dense)}
     outs = dispatch(_PARSE_EXAMPLE_V2, inputs, attrs, name)
     n = len(sparse)
     result = {}

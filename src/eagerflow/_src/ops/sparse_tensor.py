@@ -17,6 +17,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -190,6 +191,7 @@ def _sparse_to_dense_rule(indices, output_shape, values, default_value, validate
 _SPARSE_TO_DENSE = register("SparseToDense", _sparse_to_dense, _sparse_to_dense_rule,
                             tied=(2, 3), input_names=("sparse_values", "default_value"))
 batching_rules[_SPARSE_TO_DENSE] = PER_ELEMENT
+tf_nodes[_SPARSE_TO_DENSE] = NodeForm(types={"T": 2, "Tindices": 0})
 
 
 @register_gradient("SparseToDense")
