@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
-from tests.internals import RecordReader, crc32c, masked_crc32c, read_records
+from tests.internals import RecordReader, crc32c, crc32c_many, masked_crc32c, read_records
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 with open(os.path.join(DATA, "reference.json")) as _f:
@@ -52,6 +52,13 @@ def test_crc32c_long_inputs_agree_with_the_byte_loop_and_continue(data, cut):
     assert crc32c(data) == want
     cut = min(cut, len(data))
     assert crc32c(data[cut:], crc32c(data[:cut])) == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=40), st.binary(min_size=100, max_size=300)),
+                max_size=40))
+def test_crc32c_of_many_buffers_at_once(buffers):
+    assert crc32c_many(buffers) == [crc32c(b) for b in buffers]
 
 
 def test_masked_crc_of_tf_headers():
@@ -98,6 +105,23 @@ def test_damaged_files_fail_as_in_tensorflow(case, tmp_path):
             got.extend(read_records(path))
         assert str(info.value) == f"{error[1]} in file {path}"
     assert got == RECORDS[:count]
+
+
+def test_damage_after_the_first_megabyte(tmp_path):
+    # records are read and checked a batch at a time: the ones before the damage come out
+    records = [bytes([i % 251]) * 3000 for i in range(700)]
+    path = str(tmp_path / "big.tfrecord")
+    with tf.io.TFRecordWriter(path) as writer:
+        for r in records:
+            writer.write(r)
+    data = bytearray(pathlib.Path(path).read_bytes())
+    assert len(data) == 700 * 3016
+    data[500 * 3016 + 12 + 7] ^= 1
+    pathlib.Path(path).write_bytes(bytes(data))
+    got = []
+    with pytest.raises(tf.errors.DataLossError, match=f"corrupted record at {500 * 3016 + 12} "):
+        got.extend(read_records(path))
+    assert got == records[:500]
 
 
 def test_a_huge_length_with_a_good_checksum_is_truncation_not_a_hang(tmp_path):

@@ -12,6 +12,7 @@ the whole stream is compressed. Files are TensorFlow's: either side reads the ot
 >>> list(tf.compat.v1.io.tf_record_iterator(path, "GZIP"))
 [b'first', b'second']
 """
+import collections
 import io
 import os
 import struct
@@ -19,10 +20,11 @@ import zlib
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
-from eagerflow._src.io.crc32c import masked_crc32c
+from eagerflow._src.io.crc32c import crc32c_many, mask, masked_crc32c
 
 _HEADER = 12  # length (8) and its checksum (4)
 _FOOTER = 4
+_BATCH = 1 << 20  # bytes of records read and checked at a time
 _LENGTH = struct.Struct("<Q")
 _CRC = struct.Struct("<I")
 
@@ -98,11 +100,13 @@ def _open(path, mode):
         raise errors.PermissionDeniedError(None, None, f"{path}; Permission denied") from None
 
 
-def frame(record):
-    """`record` framed as one TFRecord: header, data, footer."""
-    length = _LENGTH.pack(len(record))
-    return b"".join((length, _CRC.pack(masked_crc32c(length)), record,
-                     _CRC.pack(masked_crc32c(record))))
+def frame(records):
+    """`records` (bytes) framed as TFRecords, each with its header and footer."""
+    parts = []
+    for record, crc in zip(records, crc32c_many(records)):
+        length = _LENGTH.pack(len(record))
+        parts += (length, _CRC.pack(masked_crc32c(length)), record, _CRC.pack(mask(crc)))
+    return b"".join(parts)
 
 
 @export("io.TFRecordWriter", "compat.v1.io.TFRecordWriter",
@@ -126,6 +130,7 @@ class TFRecordWriter:
             self._compress = zlib.compressobj(level, zlib.DEFLATED, zlib.MAX_WBITS)
         else:
             self._compress = None
+        self._pending, self._pending_size = [], 0  # records not yet framed (in batches)
 
     def _check_open(self):
         if self._file is None:
@@ -139,7 +144,17 @@ class TFRecordWriter:
         elif not isinstance(record, (bytes, bytearray, memoryview)):
             raise TypeError(f"write(): incompatible function arguments: record must be bytes "
                             f"or str, not {type(record).__name__}")
-        data = frame(bytes(record))
+        self._pending.append(bytes(record))
+        self._pending_size += len(record) + _HEADER + _FOOTER
+        if self._pending_size >= _BATCH:
+            self._drain()
+
+    def _drain(self):
+        """Frames the pending records (their checksums computed together) and writes them."""
+        if not self._pending:
+            return
+        data = frame(self._pending)
+        self._pending, self._pending_size = [], 0
         if self._compress is not None:
             data = self._compress.compress(data)
         self._file.write(data)
@@ -147,6 +162,7 @@ class TFRecordWriter:
     def flush(self):
         """Pushes what was written to the file (a compressed stream up to a full byte)."""
         self._check_open()
+        self._drain()
         if self._compress is not None:
             self._file.write(self._compress.flush(zlib.Z_SYNC_FLUSH))
         self._file.flush()
@@ -155,6 +171,7 @@ class TFRecordWriter:
         """Ends the stream and closes the file; closing again does nothing."""
         if self._file is None:
             return
+        self._drain()
         if self._compress is not None:
             self._file.write(self._compress.flush(zlib.Z_FINISH))
         self._file.close()
@@ -235,7 +252,8 @@ class RecordReader:
             self._file = raw
             self._size = os.fstat(raw.fileno()).st_size
             raw.seek(offset)
-        self.offset = offset
+        self.offset = self._pos = offset
+        self._ready = collections.deque()
 
     def __iter__(self):
         return self
@@ -244,29 +262,54 @@ class RecordReader:
         return errors.DataLossError(None, None, f"{message} in file {self.path}")
 
     def __next__(self):
-        if self._file is None:
-            raise StopIteration
-        start = self.offset
-        header = self._file.read(_HEADER)
-        if len(header) < _HEADER:  # (TF, too, ends quietly on a partial header)
+        if not self._ready and self._file is not None:
+            self._fill()
+        if not self._ready:
             self.close()
             raise StopIteration
-        (length,) = _LENGTH.unpack_from(header)
-        if _CRC.unpack_from(header, 8)[0] != masked_crc32c(header[:8]):
-            hint = " (Is this even a TFRecord file?)" if start == 0 else ""
-            raise self._error(f"corrupted record at {start}{hint}")
-        if self._size is not None and start + _HEADER + length + _FOOTER > self._size:
-            data = b""  # don't read (or allocate) past the end of the file
-        else:
-            data = self._file.read(length + _FOOTER)
-        if len(data) < length + _FOOTER:
-            raise self._error(f"truncated record at {start}' failed with Read less bytes "
-                              f"than requested")
-        record = data[:length]
-        if _CRC.unpack_from(data, length)[0] != masked_crc32c(record):
-            raise self._error(f"corrupted record at {start + _HEADER}")
-        self.offset = start + _HEADER + length + _FOOTER
+        item = self._ready.popleft()
+        if isinstance(item, Exception):
+            self._ready.clear()
+            self.close()
+            raise item
+        record, self.offset = item
         return record
+
+    def _fill(self):
+        """Reads records up to about `_BATCH` bytes and checks them together (one vectorized
+        CRC-32C for all); an error is queued after the good records before it."""
+        pending, failure, budget = [], None, _BATCH
+        while budget > 0:
+            start = self._pos
+            header = self._file.read(_HEADER)
+            if len(header) < _HEADER:  # (TF, too, ends quietly on a partial header)
+                self.close()
+                break
+            (length,) = _LENGTH.unpack_from(header)
+            if _CRC.unpack_from(header, 8)[0] != masked_crc32c(header[:8]):
+                hint = " (Is this even a TFRecord file?)" if start == 0 else ""
+                failure = self._error(f"corrupted record at {start}{hint}")
+                break
+            if self._size is not None and start + _HEADER + length + _FOOTER > self._size:
+                data = b""  # don't read (or allocate) past the end of the file
+            else:
+                data = self._file.read(length + _FOOTER)
+            if len(data) < length + _FOOTER:
+                failure = self._error(f"truncated record at {start}' failed with Read less "
+                                      f"bytes than requested")
+                break
+            self._pos = start + _HEADER + length + _FOOTER
+            pending.append((data, length, start))
+            budget -= length + _HEADER + _FOOTER
+        records = [memoryview(data)[:length] for data, length, _ in pending]
+        for (data, length, start), crc in zip(pending, crc32c_many(records)):
+            if _CRC.unpack_from(data, length)[0] != mask(crc):
+                failure = self._error(f"corrupted record at {start + _HEADER}")
+                break
+            self._ready.append((data[:length], start + _HEADER + length + _FOOTER))
+        if failure is not None:
+            self._ready.append(failure)
+            self.close()
 
     def close(self):
         if self._file is not None:
