@@ -184,3 +184,18 @@ def test_any_example_survives_serialize_then_parse(features):
     for key, values in features.items():
         assert got[key].values.numpy().tolist() == values
         assert got[key].dense_shape.numpy().tolist() == [len(values)]
+
+
+def test_messages_are_public_classes_that_pickle():
+    import pickle
+    assert repr(tf.train.Example) == "<class 'eagerflow.train.Example'>"
+    message = tf.train.Example.FromString(S1)
+    assert pickle.loads(pickle.dumps(message)) == message
+
+
+def test_scalar_string_features():
+    spec = {"s": tf.io.FixedLenFeature([], tf.string, default_value="")}
+    got = tf.io.parse_single_example(_example(s=[b"cat"]), spec)
+    assert repr(got["s"]) == "<tf.Tensor: shape=(), dtype=string, numpy=b'cat'>"
+    got = tf.io.parse_single_example(_example(), spec)
+    assert repr(got["s"]) == "<tf.Tensor: shape=(), dtype=string, numpy=b''>"

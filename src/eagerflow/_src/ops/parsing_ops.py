@@ -193,7 +193,7 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
             out[...] = fill
             for i, p in enumerate(per):
                 out[i, :len(p)] = p
-            dense_out.append(out[0] if single else out)
+            dense_out.append(out.reshape(out.shape[1:]) if single else out)
             continue
         size = int(np.prod(shape, dtype=np.int64))
         out = np.empty((len(maps), size), np_type)
@@ -221,7 +221,7 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
             else:
                 out[i] = got
         out = out.reshape((len(maps),) + tuple(shape))
-        dense_out.append(out[0] if single else out)
+        dense_out.append(out.reshape(out.shape[1:]) if single else out)
     return tuple(sparse_out[0] + sparse_out[1] + sparse_out[2] + dense_out)
 
 

@@ -41,6 +41,8 @@ _FILES = {
 _classes = {}
 for _name, _text in _FILES.items():
     _classes.update(build(_name, _text))
+for _cls in _classes.values():  # users see (and pickle) them as `eagerflow.train.X`
+    _cls.__module__ = "eagerflow.train"
 
 BytesList = export("train.BytesList")(_classes["BytesList"])
 FloatList = export("train.FloatList")(_classes["FloatList"])
