@@ -95,3 +95,31 @@ SPECS += [
            lambda r: [np.array([1, 3], np.int32), np.array([2.5, 0.0], np.float32),
                       np.array([b"a", b"b,c"], object)], grad=_NO_GRAD),
 ]
+
+
+def _sequence_example():
+    def feature(v):
+        return tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+    return tf.train.SequenceExample(
+        context=tf.train.Features(feature={"n": feature([2])}),
+        feature_lists=tf.train.FeatureLists(feature_list={
+            "w": tf.train.FeatureList(feature=[feature([4]), feature([5, 6])])}),
+    ).SerializeToString()
+
+
+def _parsed_sequence(serialized):
+    context, lists, lengths = tf.io.parse_sequence_example(
+        serialized, {"n": tf.io.FixedLenFeature([], tf.int64)},
+        {"w": tf.io.VarLenFeature(tf.int64),
+         "d": tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True)})
+    return (context["n"], lists["w"].indices, lists["w"].values, lists["w"].dense_shape,
+            lists["d"], lengths["d"])
+
+
+SPECS.append(OpSpec(
+    "ParseSequenceExampleV2", _parsed_sequence,
+    [np.array([_sequence_example()] * 2, object)],
+    lambda s: (np.array([2, 2]), np.array([[0, 0, 0], [0, 1, 0], [0, 1, 1], [1, 0, 0],
+                                           [1, 1, 0], [1, 1, 1]]),
+               np.array([4, 5, 6, 4, 5, 6]), np.array([2, 2, 2]), np.zeros((2, 0), np.int64),
+               np.array([0, 0])), grad=_NO_GRAD))

@@ -246,6 +246,15 @@ def _w20e7200b29(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w217994f729(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, context_features=None, sequence_features=None, example_name=None, name=None):
+        try:
+            return _export_fn(serialized, context_features, sequence_features, example_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'context_features': context_features, 'sequence_features': sequence_features, 'example_name': example_name, 'name': name})
+    return _export_wrapper
+
+
 def _w22d600e117(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
         try:
@@ -819,6 +828,15 @@ def _w7214232c1a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(f)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'f': f})
+    return _export_wrapper
+
+
+def _w72454e4d40(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, context_features=None, sequence_features=None, example_names=None, name=None):
+        try:
+            return _export_fn(serialized, context_features, sequence_features, example_names, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'context_features': context_features, 'sequence_features': sequence_features, 'example_names': example_names, 'name': name})
     return _export_wrapper
 
 
@@ -1940,7 +1958,9 @@ WRAPPERS = {
     'io.gfile.walk': _w6bb99a7809,
     'io.matching_files': _wd47856d729,
     'io.parse_example': _w31c82b06ae,
+    'io.parse_sequence_example': _w72454e4d40,
     'io.parse_single_example': _w31c82b06ae,
+    'io.parse_single_sequence_example': _w217994f729,
     'io.parse_tensor': _w6f861c8030,
     'io.read_file': _w4a9a3c75ae,
     'io.serialize_tensor': _w87c44467c5,

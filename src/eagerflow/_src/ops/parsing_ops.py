@@ -361,3 +361,297 @@ def parse_single_example(serialized, features, example_names=None, name=None):
     if serialized.shape.rank is not None and serialized.shape.rank != 0:
         raise ValueError("Input serialized must be a scalar")
     return _parse(serialized, features, example_names, name)
+
+
+# -- ParseSequenceExampleV2 -----------------------------------------------------------------------
+
+def _type_name(dtype):
+    return "float" if dtype == _d.float32 else dtype.name
+
+
+def _sparse_output(per, dtype, batch_shape):
+    """(indices, values, dense shape) of a sparse output from each example's list of value
+    arrays (one per position: a feature list's steps, or one for a context feature)."""
+    np_type = object if dtype == _d.string else dtype.as_numpy_dtype
+    indices, values, longest = [], [], [0] * 2
+    for b, steps in enumerate(per):
+        longest[0] = max(longest[0], len(steps))
+        for t, v in enumerate(steps):
+            longest[1] = max(longest[1], len(v))
+            for k in range(len(v)):
+                indices.append((b, t, k))
+            values.append(v)
+    values = np.concatenate(values).astype(np_type) if values else np.empty(0, np_type)
+    return indices, values, longest
+
+
+def _parse_sequence_example_v2(
+        xp, serialized, debug_name, context_sparse_keys, context_dense_keys,
+        context_ragged_keys, feature_list_sparse_keys, feature_list_dense_keys,
+        feature_list_ragged_keys, feature_list_dense_missing_assumed_empty,
+        *context_dense_defaults, Ncontext_sparse, Tcontext_dense, context_sparse_types,
+        context_ragged_value_types, context_ragged_split_types, context_dense_shapes,
+        Nfeature_list_sparse, Nfeature_list_dense, feature_list_dense_types,
+        feature_list_sparse_types, feature_list_ragged_value_types,
+        feature_list_ragged_split_types, feature_list_dense_shapes):
+    from eagerflow._src.core.protos.example import SequenceExample  # noqa: PLC0415
+    if serialized.ndim > 1:
+        raise _invalid(f"Expected serialized to be a scalar or vector, got shape: "
+                       f"{errors.shape_text(serialized.shape)}")
+    single = serialized.ndim == 0
+    flat, names = serialized.reshape(-1), debug_name.reshape(-1)
+
+    def name(i):
+        return _text(names[i]) if i < names.size and names[i] else "<unknown>"
+
+    contexts, lists = [], []
+    for i, s in enumerate(flat):
+        try:
+            message = SequenceExample.FromString(s)
+        except Exception:  # protobuf's DecodeError: not a SequenceExample
+            raise _invalid(f"Invalid protocol message input, example id: {name(i)}") from None
+        contexts.append(message.context.feature)
+        lists.append(message.feature_lists.feature_list)
+
+    def values(feature, dtype, mismatch):
+        kind = feature.WhichOneof("kind")
+        if kind is None:
+            return np.empty(0, object if dtype == _d.string else dtype.as_numpy_dtype)
+        if kind != _KIND[dtype]:
+            raise _invalid(f"{mismatch}.  Data types don't match. Expected type: "
+                           f"{_type_name(dtype)}")
+        return _values(feature, kind, dtype)
+
+    def context(i, key, dtype):
+        fmap = contexts[i]
+        if key not in fmap or fmap[key].WhichOneof("kind") is None:
+            return None
+        return values(fmap[key], dtype, f"Name: {name(i)}, Context feature: {key}")
+
+    def steps(i, key, dtype):
+        fmap = lists[i]
+        if key not in fmap:
+            return None
+        return [values(f, dtype, f"Name: {name(i)}, Feature list: {key}, Index: {t}")
+                for t, f in enumerate(fmap[key].feature)]
+
+    def unbatched(array):
+        return array.reshape(array.shape[1:]) if single else array
+
+    outs = {"ci": [], "cv": [], "cs": [], "cd": [], "fi": [], "fv": [], "fs": [], "fd": [],
+            "fl": []}
+    for key, dtype in zip(context_sparse_keys.reshape(-1), context_sparse_types):
+        key = _text(key)
+        per = []
+        for i in range(len(flat)):
+            got = context(i, key, dtype)
+            per.append([] if got is None else [got])
+        indices, vals, longest = _sparse_output(per, dtype, len(flat))
+        index = np.array([(b, k) for b, _, k in indices], np.int64).reshape(-1, 2)
+        outs["ci"].append(index[:, 1:] if single else index)
+        outs["cv"].append(vals)
+        shape = np.array([len(flat), longest[1]], np.int64)
+        outs["cs"].append(shape[1:] if single else shape)
+    for key, dtype, shape, default in zip(context_dense_keys.reshape(-1), Tcontext_dense,
+                                          context_dense_shapes, context_dense_defaults):
+        key, shape = _text(key), tuple(TensorShape(shape).as_list())
+        size = int(np.prod(shape, dtype=np.int64))
+        out = np.empty((len(flat), size), object if dtype == _d.string else dtype.as_numpy_dtype)
+        for i in range(len(flat)):
+            got = context(i, key, dtype)
+            if got is None and default.size:
+                got = default.reshape(-1)
+            elif got is None and not single:
+                raise _invalid(f"Feature: {key} (data type: {_type_name(dtype)}) is required "
+                               f"but could not be found.")
+            elif got is None:
+                got = np.empty(0)
+            if got.size != size:
+                raise _invalid(f"Inconsistent max number of elements for feature {key}: "
+                               f"expected {size}, but found {got.size}")
+            out[i] = got
+        outs["cd"].append(unbatched(out.reshape((len(flat),) + shape)))
+    for key, dtype in zip(feature_list_sparse_keys.reshape(-1), feature_list_sparse_types):
+        key = _text(key)
+        per = [steps(i, key, dtype) or [] for i in range(len(flat))]
+        indices, vals, longest = _sparse_output(per, dtype, len(flat))
+        index = np.array(indices, np.int64).reshape(-1, 3)
+        outs["fi"].append(index[:, 1:] if single else index)
+        outs["fv"].append(vals)
+        shape = np.array([len(flat)] + longest, np.int64)
+        outs["fs"].append(shape[1:] if single else shape)
+    flags = feature_list_dense_missing_assumed_empty.reshape(-1)
+    assumed_empty = {_text(k) for k, empty in zip(feature_list_dense_keys.reshape(-1), flags)
+                     if empty}
+    for key, dtype, shape in zip(feature_list_dense_keys.reshape(-1), feature_list_dense_types,
+                                 feature_list_dense_shapes):
+        key, shape = _text(key), tuple(TensorShape(shape).as_list())
+        size = int(np.prod(shape, dtype=np.int64))
+        np_type = object if dtype == _d.string else dtype.as_numpy_dtype
+        per = []
+        for i in range(len(flat)):
+            got = steps(i, key, dtype)
+            if got is None:
+                if key not in assumed_empty:
+                    raise _invalid(
+                        f"Name: {name(i)}, Feature list '{key}' is required but could not be "
+                        f"found.  Did you mean to include it in "
+                        f"feature_list_dense_missing_assumed_empty or "
+                        f"feature_list_dense_defaults?")
+                got = []
+            for t, v in enumerate(got):
+                if v.size != size:
+                    raise _invalid(f"Name: {name(i)}, Key: {key}, Index: {t}.  Number of values "
+                                   f"!= expected.  values size: {v.size} but output shape: "
+                                   f"{errors.shape_text(shape)}")
+            per.append(got)
+        longest = max((len(p) for p in per), default=0)
+        out = np.empty((len(flat), longest, size), np_type)
+        out[...] = _default_fill(dtype)
+        for i, p in enumerate(per):
+            for t, v in enumerate(p):
+                out[i, t] = v
+        outs["fd"].append(unbatched(out.reshape((len(flat), longest) + shape)))
+        lengths = np.array([len(p) for p in per], np.int64)
+        outs["fl"].append(unbatched(lengths))
+    return tuple(outs["ci"] + outs["cv"] + outs["cs"] + outs["cd"] + outs["fi"] + outs["fv"]
+                 + outs["fs"] + outs["fd"] + outs["fl"])
+
+
+def _parse_sequence_example_v2_rule(serialized, *inputs, Ncontext_sparse, Tcontext_dense,
+                                    context_sparse_types, context_dense_shapes,
+                                    Nfeature_list_sparse, feature_list_dense_types,
+                                    feature_list_sparse_types, feature_list_dense_shapes, **_):
+    batch = serialized.shape
+    known = batch.rank is not None
+
+    def rank(extra):
+        return batch.rank + extra if known else None
+
+    def dense(shape):
+        return batch.concatenate(TensorShape(list(shape))) if known else TensorShape(None)
+
+    return ([(TensorShape([None, rank(1)]), _d.int64)] * Ncontext_sparse
+            + [(TensorShape([None]), t) for t in context_sparse_types]
+            + [(TensorShape([rank(1)]), _d.int64)] * Ncontext_sparse
+            + [(dense(s), t) for t, s in zip(Tcontext_dense, context_dense_shapes)]
+            + [(TensorShape([None, rank(2)]), _d.int64)] * Nfeature_list_sparse
+            + [(TensorShape([None]), t) for t in feature_list_sparse_types]
+            + [(TensorShape([rank(2)]), _d.int64)] * Nfeature_list_sparse
+            + [(dense([None] + TensorShape(s).as_list()), t)
+               for t, s in zip(feature_list_dense_types, feature_list_dense_shapes)]
+            + [(batch if known else TensorShape(None), _d.int64)] * len(feature_list_dense_types))
+
+
+_PARSE_SEQUENCE_EXAMPLE_V2 = register(
+    "ParseSequenceExampleV2", _parse_sequence_example_v2, _parse_sequence_example_v2_rule,
+    multi=True, tied=(), not_differentiable=_NO_GRAD)
+batching_rules[_PARSE_SEQUENCE_EXAMPLE_V2] = PER_ELEMENT
+tf_nodes[_PARSE_SEQUENCE_EXAMPLE_V2] = NodeForm(types={})
+
+
+def _sequence_specs(context_features, sequence_features):
+    if not context_features and not sequence_features:
+        raise ValueError("Both context_features and sequence_features are None, but at least "
+                         "one should have values.")
+    context_features = dict(context_features or {})
+    sequence_features = dict(sequence_features or {})
+    for key, feature in context_features.items():
+        if isinstance(feature, FixedLenSequenceFeature):
+            raise ValueError(f"Unsupported FixedLenSequenceFeature {feature} for key '{key}'")
+    sequence_dense, sequence_sparse = [], []
+    for key in sorted(sequence_features):
+        feature = sequence_features[key]
+        if isinstance(feature, FixedLenFeature):
+            raise ValueError(f"Unsupported FixedLenFeature {feature} for key '{key}'")
+        if isinstance(feature, VarLenFeature):
+            dtype = _d.as_dtype(feature.dtype)
+            _check_type("feature_list_sparse_types", dtype)
+            sequence_sparse.append((key, dtype))
+        elif isinstance(feature, FixedLenSequenceFeature):
+            if feature.default_value is not None:
+                raise ValueError(f"Value feature_list.dense_defaults[{key}] must be None")
+            dtype = _d.as_dtype(feature.dtype)
+            _check_type("feature_list_dense_types", dtype)
+            sequence_dense.append((key, dtype, TensorShape(feature.shape).as_list(),
+                                   bool(feature.allow_missing)))
+        else:
+            raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key "
+                             f"'{key}'")
+    context_sparse, context_dense = ([], []) if not context_features else \
+        _split_features(context_features)
+    return context_sparse, context_dense, sequence_sparse, sequence_dense
+
+
+def _parse_sequence(serialized, context_features, sequence_features, names, name):
+    c_sparse, c_dense, f_sparse, f_dense = _sequence_specs(context_features, sequence_features)
+    serialized = convert_to_tensor(serialized, _d.string)
+
+    def strings(values):
+        return convert_to_tensor(np.array([v.encode() for v in values] or [], object)
+                                 .reshape(-1), _d.string)
+
+    inputs = [serialized, convert_to_tensor([] if names is None else names, _d.string),
+              strings(k for k, _ in c_sparse), strings(k for k, *_ in c_dense), strings([]),
+              strings(k for k, _ in f_sparse), strings(k for k, *_ in f_dense), strings([]),
+              convert_to_tensor(np.array([empty for *_, empty in f_dense], bool).reshape(-1))]
+    inputs += [convert_to_tensor(d, t) for _, t, _, d in c_dense]
+    attrs = {"Ncontext_sparse": len(c_sparse), "Tcontext_dense": tuple(t for _, t, *_ in c_dense),
+             "context_sparse_types": tuple(t for _, t in c_sparse),
+             "context_ragged_value_types": (), "context_ragged_split_types": (),
+             "context_dense_shapes": tuple(TensorShape(list(s)) for _, _, s, _ in c_dense),
+             "Nfeature_list_sparse": len(f_sparse), "Nfeature_list_dense": len(f_dense),
+             "feature_list_dense_types": tuple(t for _, t, *_ in f_dense),
+             "feature_list_sparse_types": tuple(t for _, t in f_sparse),
+             "feature_list_ragged_value_types": (), "feature_list_ragged_split_types": (),
+             "feature_list_dense_shapes": tuple(TensorShape(s) for _, _, s, _ in f_dense)}
+    outs = list(dispatch(_PARSE_SEQUENCE_EXAMPLE_V2, inputs, attrs, name))
+    take = iter(outs)
+    n = len(c_sparse)
+    ci, cv, cs = ([next(take) for _ in range(n)] for _ in range(3))
+    context = {k: SparseTensor(i, v, s) for (k, _), i, v, s in zip(c_sparse, ci, cv, cs)}
+    context.update((k, next(take)) for k, *_ in c_dense)
+    n = len(f_sparse)
+    fi, fv, fs = ([next(take) for _ in range(n)] for _ in range(3))
+    lists = {k: SparseTensor(i, v, s) for (k, _), i, v, s in zip(f_sparse, fi, fv, fs)}
+    lists.update((k, next(take)) for k, *_ in f_dense)
+    lengths = {k: next(take) for k, *_ in f_dense}
+    return context, lists, lengths
+
+
+@export("io.parse_sequence_example", "compat.v1.io.parse_sequence_example")
+def parse_sequence_example(serialized, context_features=None, sequence_features=None,
+                           example_names=None, name=None):
+    """Parses a batch of serialized `SequenceExample` protos.
+
+    Returns ``(context, feature_lists, lengths)``: dicts of tensors for the context
+    features (as `parse_example` makes them), for the feature lists (a
+    `FixedLenSequenceFeature` padded to ``[batch, longest, ...]``, a `VarLenFeature`
+    sparse of shape ``[batch, steps, values]``), and the number of steps of each dense
+    feature list per example.
+    """
+    return _parse_sequence(serialized, context_features, sequence_features, example_names,
+                           name)
+
+
+@export("io.parse_single_sequence_example", "compat.v1.io.parse_single_sequence_example",
+        "compat.v1.parse_single_sequence_example")
+def parse_single_sequence_example(serialized, context_features=None, sequence_features=None,
+                                  example_name=None, name=None):
+    """Parses one serialized `SequenceExample`: ``(context, feature_lists)``.
+
+    >>> seq = tf.train.SequenceExample(feature_lists=tf.train.FeatureLists(feature_list={
+    ...     "w": tf.train.FeatureList(feature=[
+    ...         tf.train.Feature(int64_list=tf.train.Int64List(value=[v])) for v in (4, 5)])}))
+    >>> _, lists = tf.io.parse_single_sequence_example(
+    ...     seq.SerializeToString(),
+    ...     sequence_features={"w": tf.io.FixedLenSequenceFeature([], tf.int64)})
+    >>> lists["w"]
+    <tf.Tensor: shape=(2,), dtype=int64, numpy=array([4, 5])>
+    """
+    serialized = convert_to_tensor(serialized, _d.string)
+    if serialized.shape.rank is not None and serialized.shape.rank != 0:
+        raise ValueError("Input serialized must be a scalar")
+    context, lists, _ = _parse_sequence(serialized, context_features, sequence_features,
+                                        None if example_name is None else [example_name], name)
+    return context, lists
