@@ -132,14 +132,24 @@ def test_a_huge_length_with_a_good_checksum_is_truncation_not_a_hang(tmp_path):
         list(read_records(path))
 
 
-@pytest.mark.parametrize("kind", ["GZIP", "ZLIB"])
-def test_a_corrupt_compressed_stream_is_data_loss(kind, tmp_path):
-    data = bytearray(pathlib.Path(_tf_file(kind)).read_bytes())
-    data[len(data) // 2] ^= 0xFF
-    path = str(tmp_path / "bad.tfrecord")
-    pathlib.Path(path).write_bytes(bytes(data))
-    with pytest.raises(tf.errors.DataLossError, match="bad.tfrecord"):
-        list(read_records(path, kind))
+@pytest.mark.parametrize("case", sorted(REFERENCE["damaged_compressed"]))
+def test_damaged_compressed_files_fail_as_in_tensorflow(case, tmp_path):
+    error, count = REFERENCE["damaged_compressed"][case]
+    kind, damage = case.split("-")
+    data = pathlib.Path(_tf_file(kind)).read_bytes()
+    middle = len(data) // 2
+    data = {"flip": data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1:],
+            "cut": data[:-20], "cut40": data[:40], "header": b"xx" + data[2:]}[damage]
+    path = str(tmp_path / "damaged.tfrecord")
+    pathlib.Path(path).write_bytes(data)
+    got = []
+    if error is None:
+        got.extend(read_records(path, kind))
+    else:
+        with pytest.raises(tf.errors.DataLossError) as info:
+            got.extend(read_records(path, kind))
+        assert str(info.value) == f"{error[1]} in file {path}"
+    assert got == RECORDS[:count]
 
 
 @pytest.mark.parametrize("kind", list(KINDS))

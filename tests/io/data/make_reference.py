@@ -48,8 +48,20 @@ for flip in [0, 8, 12, 13, 16, 17, 29, 40]:
     got = []
     damaged[f"flip{flip}"] = [error(lambda: got.extend(tf.compat.v1.io.tf_record_iterator(tmp))),
                               len(got)]
-os.remove(tmp)
 out["damaged"] = damaged
+# ... and damaged compressed files: a byte flipped, the stream cut short, a bad header.
+damaged = {}
+for kind in ["GZIP", "ZLIB"]:
+    data = open(os.path.join(HERE, f"records_{kind.lower()}.tfrecord"), "rb").read()
+    middle = len(data) // 2
+    for label, bad in [("flip", data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1:]),
+                       ("cut", data[:-20]), ("cut40", data[:40]), ("header", b"xx" + data[2:])]:
+        open(tmp, "wb").write(bad)
+        got = []
+        damaged[f"{kind}-{label}"] = [
+            error(lambda: got.extend(tf.compat.v1.io.tf_record_iterator(tmp, kind))), len(got)]
+os.remove(tmp)
+out["damaged_compressed"] = damaged
 
 # Examples written by TF.
 examples = [

@@ -216,9 +216,11 @@ class _Inflating(io.RawIOBase):
                     return 0  # a stream cut short: what it held was read
             try:
                 self._pending = self._inflate.decompress(data, max(len(buffer), 1 << 16))
-            except zlib.error as e:
-                raise errors.DataLossError(None, None, f"{self._path}: the compressed stream "
-                                                       f"is corrupt ({e})") from None
+            except zlib.error as e:  # "Error -3 while decompressing data: <why>", as TF says it
+                code, _, why = str(e).partition(" while decompressing data: ")
+                raise errors.DataLossError(
+                    None, None, f"inflate() failed with error {code.replace('Error ', '')}: "
+                                f"{why} in file {self._path}") from None
         n = min(len(buffer), len(self._pending))
         buffer[:n] = self._pending[:n]
         self._pending = self._pending[n:]
@@ -244,6 +246,8 @@ class RecordReader:
         buffer_size = buffer_size or 256 * 1024
         raw = _open(self.path, "rb")
         self._size = None
+        # TF's words for a record the data ends inside: a stream's or a file's
+        self._short_read = "EOF reached" if kind else "Read less bytes than requested"
         if kind:
             self._file = io.BufferedReader(_Inflating(raw, kind == "GZIP", self.path,
                                                       buffer_size), buffer_size)
@@ -295,8 +299,8 @@ class RecordReader:
             else:
                 data = self._file.read(length + _FOOTER)
             if len(data) < length + _FOOTER:
-                failure = self._error(f"truncated record at {start}' failed with Read less "
-                                      f"bytes than requested")
+                failure = self._error(f"truncated record at {start}' failed with "
+                                      f"{self._short_read}")
                 break
             self._pos = start + _HEADER + length + _FOOTER
             pending.append((data, length, start))
