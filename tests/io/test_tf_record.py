@@ -223,3 +223,11 @@ def test_options():
     assert (options.compression_type, options.compression_level) == ("GZIP", None)
     with pytest.raises(ValueError, match='Not a valid compression_type: "BZ"'):
         tf.io.TFRecordOptions("BZ")
+
+
+def test_the_reader_takes_string_tensors_and_paths():
+    # (TFRecordDataset hands its file names and options over as string tensors)
+    path = pathlib.Path(_tf_file("GZIP"))
+    assert list(read_records(tf.constant(str(path)), tf.constant("GZIP"),
+                             tf.constant(1024, tf.int64))) == RECORDS
+    assert list(read_records(path, b"GZIP")) == RECORDS

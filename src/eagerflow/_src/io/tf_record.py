@@ -89,6 +89,17 @@ def _options(options):
     return TFRecordOptions(options)
 
 
+def _text(value):
+    """A path or compression type given as str, bytes, a path object or a string tensor."""
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogateescape")
+    if value is None or isinstance(value, str) or not hasattr(value, "__fspath__"):
+        return value  # (a number, an enum, TFRecordOptions)
+    return os.fspath(value)
+
+
 def _open(path, mode):
     try:
         return open(os.fspath(path), mode)
@@ -121,7 +132,7 @@ class TFRecordWriter:
     def __init__(self, path, options=None):
         options = _options(options)
         kind = TFRecordOptions.get_compression_type_string(options)
-        self._file = _open(path, "wb")
+        self._file = _open(_text(path), "wb")
         level = options.compression_level
         level = -1 if level is None else level
         if kind == "GZIP":
@@ -241,9 +252,9 @@ class RecordReader:
     _file = None  # (until the file opens)
 
     def __init__(self, filename, compression_type="", buffer_size=None, offset=0):
-        self.path = os.fspath(filename)
-        kind = TFRecordOptions.get_compression_type_string(compression_type)
-        buffer_size = buffer_size or 256 * 1024
+        self.path = _text(filename)
+        kind = TFRecordOptions.get_compression_type_string(_text(compression_type))
+        buffer_size = int(_text(buffer_size) or 256 * 1024)
         raw = _open(self.path, "rb")
         self._size = None
         # TF's words for a record the data ends inside: a stream's or a file's
