@@ -259,3 +259,39 @@ def test_gfile_reading_and_writing(tmp_path):
         f.write("\u00e9\n")
     assert g.GFile(path).read() == "\u00e9\n"
     assert tf.compat.v1.gfile.Open is tf.io.gfile.GFile
+
+
+def test_base64():
+    data = [b"\xff\xfe\xfd", b"a", b""]
+    assert tf.io.encode_base64(data).numpy().tolist() == [b"__79", b"YQ", b""]
+    assert tf.io.encode_base64(data, pad=True).numpy().tolist() == [b"__79", b"YQ==", b""]
+    assert tf.io.decode_base64(["__79", "YQ", "YQ==", ""]).numpy().tolist() == \
+        [b"\xff\xfe\xfd", b"a", b"a", b""]
+    for text, message in [("a+b", "Invalid character found in base64."),
+                          ("Y", "Base64 string length cannot be 1 modulo 4."),
+                          ("YQ=", "Invalid character found in base64."),
+                          ("YW Jj", "Invalid character found in base64."),
+                          ("YWJj\n", "Base64 string length cannot be 1 modulo 4.")]:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            tf.io.decode_base64([text])
+        assert str(info.value) == message + " [Op:DecodeBase64]"
+
+
+def test_decode_compressed():
+    import gzip
+    import zlib
+    assert tf.io.decode_compressed([zlib.compress(b"hello"), zlib.compress(b"")],
+                                   "ZLIB").numpy().tolist() == [b"hello", b""]
+    assert tf.io.decode_compressed([gzip.compress(b"hello")], "GZIP").numpy().tolist() == \
+        [b"hello"]
+    assert tf.io.decode_compressed(zlib.compress(b"hi"), "ZLIB").numpy() == b"hi"
+    assert tf.io.decode_compressed([zlib.compress(b"hello")[:-3]], "ZLIB").numpy().tolist() == \
+        [b"hello"]
+    assert tf.io.decode_compressed([b"as is"]).numpy().tolist() == [b"as is"]
+    with pytest.raises(tf.errors.DataLossError) as info:
+        tf.io.decode_compressed([b"garbage"], "GZIP")
+    assert str(info.value) == \
+        "inflate() failed with error -3: incorrect header check [Op:DecodeCompressed]"
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Only ZLIB, ZSTD, GZIP or NONE are supported compressions"):
+        tf.io.decode_compressed([b"x"], "BZ2")

@@ -1,6 +1,7 @@
 """Specs of the parsing and file ops (parsing_ops.py, io_ops.py) and of SparseToDense."""
 import os
 import tempfile
+import zlib
 
 import numpy as np
 
@@ -123,3 +124,14 @@ SPECS.append(OpSpec(
                                            [1, 1, 0], [1, 1, 1]]),
                np.array([4, 5, 6, 4, 5, 6]), np.array([2, 2, 2]), np.zeros((2, 0), np.int64),
                np.array([0, 0])), grad=_NO_GRAD))
+
+SPECS += [
+    OpSpec("EncodeBase64", lambda x: tf.io.encode_base64(x, pad=True),
+           [np.array([[b"\xff\xfe\xfd", b"a"]], object)],
+           lambda x: np.array([[b"__79", b"YQ=="]], object), grad=_NO_GRAD),
+    OpSpec("DecodeBase64", tf.io.decode_base64, [np.array([b"__79", b"YQ"], object)],
+           lambda x: np.array([b"\xff\xfe\xfd", b"a"], object), grad=_NO_GRAD),
+    OpSpec("DecodeCompressed", lambda x: tf.io.decode_compressed(x, "ZLIB"),
+           [np.array([zlib.compress(b"hello"), zlib.compress(b"")], object)],
+           lambda x: np.array([b"hello", b""], object), grad=_NO_GRAD),
+]

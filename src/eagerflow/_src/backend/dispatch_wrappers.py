@@ -498,6 +498,15 @@ def _w4c994d7363(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w510d2c7004(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, pad=None, name=None):
+        try:
+            return _export_fn(input, pad, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'pad': pad, 'name': name})
+    return _export_wrapper
+
+
 def _w51f5e4739d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, message, name=None):
         try:
@@ -1227,6 +1236,15 @@ def _wa66c568ac0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa6f21c767c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(bytes, compression_type=None, name=None):
+        try:
+            return _export_fn(bytes, compression_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'bytes': bytes, 'compression_type': compression_type, 'name': name})
+    return _export_wrapper
+
+
 def _waad5c7ad89(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, num_lower, num_upper, name=None):
         try:
@@ -1941,8 +1959,11 @@ WRAPPERS = {
     'identity': _w53ca8dbd1a,
     'identity_n': _w53ca8dbd1a,
     'init_scope': _w1f06b08988,
+    'io.decode_base64': _w53ca8dbd1a,
+    'io.decode_compressed': _wa6f21c767c,
     'io.decode_csv': _w7aaec94ce3,
     'io.decode_raw': _w9319d74c12,
+    'io.encode_base64': _w510d2c7004,
     'io.gfile.copy': _wf6e7ac236f,
     'io.gfile.exists': _wd05a0e7c9d,
     'io.gfile.glob': _w90120d2c39,

@@ -12,6 +12,8 @@ constants. ``SerializeTensor``/``ParseTensor`` use TF's ``TensorProto`` bytes.
 import base64
 import glob as _glob
 import os
+import re
+import zlib
 
 import numpy as np
 
@@ -275,6 +277,96 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
                     attrs, name)
 
 
+# -- EncodeBase64, DecodeBase64, DecodeCompressed -----------------------------------------------
+
+_BASE64 = re.compile(rb"[A-Za-z0-9_-]*")
+
+
+def _encode_base64(xp, data, pad):
+    out = np.empty(data.shape, object)
+    for i, s in np.ndenumerate(data):
+        code = base64.urlsafe_b64encode(s)
+        out[i] = code if pad else code.rstrip(b"=")
+    return out
+
+
+def _decode_base64(xp, data):
+    out = np.empty(data.shape, object)
+    for i, s in np.ndenumerate(data):
+        if len(s) % 4 == 0 and s.endswith(b"="):  # padding: only a whole last group has it
+            s = s[:-2] if s.endswith(b"==") else s[:-1]
+        whole = len(s) // 4 * 4  # (checked as TF decodes: whole groups, then the rest)
+        if _BASE64.fullmatch(s, 0, whole) is None:
+            raise _invalid("Invalid character found in base64.")
+        if len(s) % 4 == 1:
+            raise _invalid("Base64 string length cannot be 1 modulo 4.")
+        if _BASE64.fullmatch(s, whole) is None:
+            raise _invalid("Invalid character found in base64.")
+        out[i] = base64.urlsafe_b64decode(s + b"=" * (-len(s) % 4))
+    return out
+
+
+def _decode_compressed(xp, data, compression_type):
+    wbits = {"ZLIB": zlib.MAX_WBITS, "GZIP": 16 + zlib.MAX_WBITS}.get(compression_type)
+    out = np.empty(data.shape, object)
+    for i, s in np.ndenumerate(data):
+        if wbits is None:
+            out[i] = s
+            continue
+        inflate = zlib.decompressobj(wbits)
+        try:
+            out[i] = inflate.decompress(s)  # a stream cut short gives what it holds, as TF's
+        except zlib.error as e:
+            code, _, why = str(e).partition(" while decompressing data: ")
+            raise errors.DataLossError(None, None, f"inflate() failed with error "
+                                                   f"{code.replace('Error ', '')}: {why}") \
+                from None
+    return out
+
+
+def _strings_like(x, **_):
+    return x.shape, _d.string
+
+
+_ENCODE_BASE64 = register("EncodeBase64", _encode_base64, _strings_like, dtypes=(_d.string,),
+                          not_differentiable=_NO_GRAD)
+_DECODE_BASE64 = register("DecodeBase64", _decode_base64, _strings_like, dtypes=(_d.string,),
+                          not_differentiable=_NO_GRAD)
+_DECODE_COMPRESSED = register("DecodeCompressed", _decode_compressed, _strings_like,
+                              dtypes=(_d.string,), not_differentiable=_NO_GRAD)
+for _op in (_ENCODE_BASE64, _DECODE_BASE64, _DECODE_COMPRESSED):
+    tf_nodes[_op] = NodeForm(types={})
+
+
+@export("io.encode_base64", "compat.v1.io.encode_base64", "compat.v1.encode_base64")
+def encode_base64(input, pad=False, name=None):  # noqa: A002 (TF's name)
+    """Each string in web-safe base64 (``-`` and ``_``), ``=`` padding only if `pad`.
+
+    >>> tf.io.encode_base64([b"\\xff\\xfe\\xfd", b"a"]).numpy().tolist()
+    [b'__79', b'YQ']
+    """
+    return dispatch(_ENCODE_BASE64, (convert_to_tensor(input, _d.string),),
+                    {"pad": bool(pad)}, name)
+
+
+@export("io.decode_base64", "compat.v1.io.decode_base64", "compat.v1.decode_base64")
+def decode_base64(input, name=None):  # noqa: A002 (TF's name)
+    """The bytes each web-safe base64 string (padded or not) stands for."""
+    return dispatch(_DECODE_BASE64, (convert_to_tensor(input, _d.string),), {}, name)
+
+
+@export("io.decode_compressed", "compat.v1.io.decode_compressed",
+        "compat.v1.decode_compressed")
+def decode_compressed(bytes, compression_type="", name=None):  # noqa: A002 (TF's name)
+    """Each string decompressed: `compression_type` "ZLIB", "GZIP" or "" (as it is)."""
+    if compression_type not in ("", "ZLIB", "GZIP"):
+        raise errors.InvalidArgumentError(
+            None, "DecodeCompressed", "Only ZLIB, ZSTD, GZIP or NONE are supported "
+                                      "compressions [Op:DecodeCompressed]")
+    return dispatch(_DECODE_COMPRESSED, (convert_to_tensor(bytes, _d.string),),
+                    {"compression_type": compression_type}, name)
+
+
 # -- DecodeCSV ----------------------------------------------------------------------------------
 
 _CSV_TYPES = (_d.float32, _d.float64, _d.int32, _d.int64, _d.string)
@@ -394,7 +486,8 @@ _DECODE_CSV = register("DecodeCSV", _decode_csv, _decode_csv_rule, multi=True, t
 tf_nodes[_DECODE_CSV] = NodeForm(types={})
 
 batching_rules.assign(PER_ELEMENT, _READ_FILE, _WRITE_FILE, _MATCHING_FILES, _SERIALIZE_TENSOR,
-                      _PARSE_TENSOR, _DECODE_RAW, _DECODE_PADDED_RAW, _DECODE_CSV)
+                      _PARSE_TENSOR, _DECODE_RAW, _DECODE_PADDED_RAW, _DECODE_CSV, _ENCODE_BASE64,
+                      _DECODE_BASE64, _DECODE_COMPRESSED)
 
 
 @export("io.decode_csv", "compat.v1.io.decode_csv", "compat.v1.decode_csv")

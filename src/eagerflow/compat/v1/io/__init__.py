@@ -3,7 +3,8 @@
 from eagerflow._src.io.tf_record import (  # noqa: F401
     TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator)
 from eagerflow._src.ops.io_ops import (  # noqa: F401
-    decode_csv, decode_raw, matching_files, parse_tensor, read_file, serialize_tensor, write_file)
+    decode_base64, decode_compressed, decode_csv, decode_raw, encode_base64, matching_files,
+    parse_tensor, read_file, serialize_tensor, write_file)
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, parse_example, parse_sequence_example,
     parse_single_example, parse_single_sequence_example)
