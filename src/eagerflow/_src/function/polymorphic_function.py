@@ -360,6 +360,10 @@ def _graph_output(value, name):
     """A function result as a graph tensor (through an Identity, as TF does); None stays."""
     if value is None:
         return None
+    spec = getattr(value, "_type_spec", None)
+    if hasattr(spec, "_to_components"):  # a composite (SparseTensor): each component
+        return spec._from_components([_graph_output(c, name)
+                                      for c in spec._to_components(value)])
     try:
         tensor = convert_to_tensor(value)
     except (TypeError, ValueError):
