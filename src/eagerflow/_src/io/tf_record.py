@@ -13,6 +13,7 @@ the whole stream is compressed. Files are TensorFlow's: either side reads the ot
 [b'first', b'second']
 """
 import collections
+import functools
 import io
 import os
 import struct
@@ -111,12 +112,18 @@ def _open(path, mode):
         raise errors.PermissionDeniedError(None, None, f"{path}; Permission denied") from None
 
 
+@functools.lru_cache(maxsize=4096)
+def _length_crc(length_bytes):
+    """The masked CRC of a record's 8 length bytes (files repeat a few lengths)."""
+    return masked_crc32c(length_bytes)
+
+
 def frame(records):
     """`records` (bytes) framed as TFRecords, each with its header and footer."""
     parts = []
     for record, crc in zip(records, crc32c_many(records)):
         length = _LENGTH.pack(len(record))
-        parts += (length, _CRC.pack(masked_crc32c(length)), record, _CRC.pack(mask(crc)))
+        parts += (length, _CRC.pack(_length_crc(length)), record, _CRC.pack(mask(crc)))
     return b"".join(parts)
 
 
@@ -301,7 +308,7 @@ class RecordReader:
                 self.close()
                 break
             (length,) = _LENGTH.unpack_from(header)
-            if _CRC.unpack_from(header, 8)[0] != masked_crc32c(header[:8]):
+            if _CRC.unpack_from(header, 8)[0] != _length_crc(header[:8]):
                 hint = " (Is this even a TFRecord file?)" if start == 0 else ""
                 failure = self._error(f"corrupted record at {start}{hint}")
                 break
