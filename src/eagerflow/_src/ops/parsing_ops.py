@@ -196,30 +196,38 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
             dense_out.append(out.reshape(out.shape[1:]) if single else out)
             continue
         size = int(np.prod(shape, dtype=np.int64))
-        out = np.empty((len(maps), size), np_type)
-        for i in range(len(maps)):
-            got = lookup(i, key, dtype)
-            if isinstance(got, str):
-                raise type_error(i, key, got, dtype, False)
-            if got is None:
-                if default.size == 0:
+        kind, fill = _KIND[dtype], default.reshape(-1).tolist()
+        values = []  # every example's values in one list: one conversion at the end
+        for i, fmap in enumerate(maps):
+            feature = fmap[key] if key in fmap else None
+            which = None if feature is None else feature.WhichOneof("kind")
+            if which is None:
+                if not fill:
                     prefix = "" if single else f"Name: {name(i)}, "
                     typename = "float" if dtype == _d.float32 else dtype.name
                     raise _invalid(f"{prefix}Feature: {key} (data type: {typename}) is "
                                    f"required but could not be found.")
-                out[i] = default.reshape(-1)
-            elif got.size != size:
+                values += fill
+                continue
+            if which != kind:
+                raise type_error(i, key, which, dtype, False)
+            got = getattr(feature, kind).value
+            if len(got) != size:
                 if single:
                     detail = ("Parsing bytes_list failed." if dtype == _d.string else
-                              f"Some {_KIND[dtype]} slice was not parsed.")
+                              f"Some {kind} slice was not parsed.")
                     raise _invalid(f"{where(i, key)}Can't parse serialized Example: {detail}")
                 if dtype == _d.string:
                     raise _invalid(f"{where(i, key)}Can't parse serialized Example.")
                 raise _invalid(f"{where(i, key)}Number of {vname} values != expected.  Values "
-                               f"size: {got.size} but output shape: "
+                               f"size: {len(got)} but output shape: "
                                f"{errors.shape_text(shape)}")
-            else:
-                out[i] = got
+            values += got
+        if np_type is object:
+            out = np.empty(len(values), object)
+            out[:] = values
+        else:
+            out = np.array(values, np_type)
         out = out.reshape((len(maps),) + tuple(shape))
         dense_out.append(out.reshape(out.shape[1:]) if single else out)
     return tuple(sparse_out[0] + sparse_out[1] + sparse_out[2] + dense_out)
