@@ -240,3 +240,13 @@ def test_the_reader_takes_string_tensors_and_paths():
     assert list(read_records(tf.constant(str(path)), tf.constant("GZIP"),
                              tf.constant(1024, tf.int64))) == RECORDS
     assert list(read_records(path, b"GZIP")) == RECORDS
+
+
+def test_bad_compression_level_and_multidimensional_buffers(tmp_path):
+    with pytest.raises(ValueError, match="compression_level must be between -1 and 9"):
+        tf.io.TFRecordWriter(str(tmp_path / "x"), tf.io.TFRecordOptions("GZIP",
+                                                                         compression_level=42))
+    path = str(tmp_path / "m.tfrecord")
+    with tf.io.TFRecordWriter(path) as writer:
+        writer.write(memoryview(np.arange(6, dtype=np.int32).reshape(2, 3)))
+    assert list(read_records(path)) == [np.arange(6, dtype=np.int32).tobytes()]

@@ -136,19 +136,22 @@ class TFRecordWriter:
     A context manager; records are bytes (strings are written as UTF-8).
     """
 
+    _file = None  # (until the file opens)
+
     def __init__(self, path, options=None):
         options = _options(options)
         kind = TFRecordOptions.get_compression_type_string(options)
-        self._file = _open(_text(path), "wb")
         level = options.compression_level
         level = -1 if level is None else level
-        if kind == "GZIP":
-            self._compress = zlib.compressobj(level, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
-        elif kind == "ZLIB":
-            self._compress = zlib.compressobj(level, zlib.DEFLATED, zlib.MAX_WBITS)
+        if kind:
+            if not -1 <= level <= 9:
+                raise ValueError(f"compression_level must be between -1 and 9, not {level}")
+            wbits = 16 + zlib.MAX_WBITS if kind == "GZIP" else zlib.MAX_WBITS
+            self._compress = zlib.compressobj(level, zlib.DEFLATED, wbits)
         else:
             self._compress = None
         self._pending, self._pending_size = [], 0  # records not yet framed (in batches)
+        self._file = _open(_text(path), "wb")
 
     def _check_open(self):
         if self._file is None:
@@ -162,7 +165,8 @@ class TFRecordWriter:
         elif not isinstance(record, (bytes, bytearray, memoryview)):
             raise TypeError(f"write(): incompatible function arguments: record must be bytes "
                             f"or str, not {type(record).__name__}")
-        self._pending.append(bytes(record))
+        record = bytes(record)
+        self._pending.append(record)
         self._pending_size += len(record) + _HEADER + _FOOTER
         if self._pending_size >= _BATCH:
             self._drain()
@@ -202,7 +206,7 @@ class TFRecordWriter:
         self.close()
 
     def __del__(self):
-        if getattr(self, "_file", None) is not None:
+        if self._file is not None:
             self.close()
 
 
