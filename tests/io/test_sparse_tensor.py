@@ -125,3 +125,28 @@ def test_functions_return_sparse_tensors():
 
     g, st = grad_and_value()
     assert g.numpy().tolist() == [3.0, 3.0] and st.values.numpy().tolist() == [3.0, 6.0]
+
+
+def test_functions_take_sparse_tensors():
+    traces = []
+
+    @tf.function
+    def doubled(st):
+        traces.append(st.shape)
+        return tf.sparse.to_dense(st) * 2
+
+    st = _st()
+    assert doubled(st).numpy()[1].tolist() == [0, 0, 4, 0]
+    other = tf.SparseTensor([[0, 1]], [5.0], [3, 4])  # another number of values: one trace
+    assert doubled(other).numpy()[0].tolist() == [0, 10, 0, 0]
+    assert traces == [tf.TensorShape([3, 4])]
+    doubled(tf.SparseTensor([[0, 1]], [5.0], [2, 2]))  # another dense shape: traced again
+    assert len(traces) == 2
+    assert repr(doubled.get_concrete_function(st).structured_input_signature) == \
+        "((SparseTensorSpec(TensorShape([3, 4]), tf.float32),), {})"
+
+    dense = tf.function(tf.sparse.to_dense,
+                        input_signature=[tf.SparseTensorSpec([None, 4], tf.float32)])
+    np.testing.assert_array_equal(dense(st), tf.sparse.to_dense(st))
+    with pytest.raises(TypeError, match="Binding inputs to tf.function failed"):
+        dense(tf.SparseTensor([[0]], [1.0], [3]))
