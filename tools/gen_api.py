@@ -49,6 +49,7 @@ DOCS = {
     "dtypes": "Tensor element types (``tf.dtypes``).",
     "errors": "TensorFlow's exception types (``tf.errors``).",
     "graph_util": "Graph utilities (``tf.graph_util``).",
+    "image": "Image ops (``tf.image``): colour, augmentation, metrics and box suppression.",
     "io": "Files and formats (``tf.io``): TFRecord files, ``tf.train.Example`` parsing, "
           "tensor serialization, CSV, raw bytes and file access (``gfile``).",
     "io.gfile": "File system access with TF's errors (``tf.io.gfile``).",

@@ -192,6 +192,15 @@ def _w154b37ff73(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w16b4282290(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, delta, name=None):
+        try:
+            return _export_fn(image, delta, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'delta': delta, 'name': name})
+    return _export_wrapper
+
+
 def _w19e3388fd8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(t, clip_value_min, clip_value_max, name=None):
         try:
@@ -327,12 +336,30 @@ def _w31c82b06ae(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w33e8e15fe8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, max_val, name=None):
+        try:
+            return _export_fn(a, b, max_val, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'max_val': max_val, 'name': name})
+    return _export_wrapper
+
+
 def _w361172ffb4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, output_shape, strides, padding=None, data_format=None, dilations=None, name=None):
         try:
             return _export_fn(input, filters, output_shape, strides, padding, data_format, dilations, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'filters': filters, 'output_shape': output_shape, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+    return _export_wrapper
+
+
+def _w37b2f7f3e1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, name=None):
+        try:
+            return _export_fn(images, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'name': name})
     return _export_wrapper
 
 
@@ -387,6 +414,15 @@ def _w3ce53c3257(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(sorted_sequence, values, side, out_type, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'sorted_sequence': sorted_sequence, 'values': values, 'side': side, 'out_type': out_type, 'name': name})
+    return _export_wrapper
+
+
+def _w3e50cf0542(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, lower, upper, seed):
+        try:
+            return _export_fn(image, lower, upper, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'lower': lower, 'upper': upper, 'seed': seed})
     return _export_wrapper
 
 
@@ -462,6 +498,15 @@ def _w47bcf6fee2(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w489d609c00(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, max_delta, seed):
+        try:
+            return _export_fn(image, max_delta, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'max_delta': max_delta, 'seed': seed})
+    return _export_wrapper
+
+
 def _w4a9a3c75ae(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(filename, name=None):
         try:
@@ -495,6 +540,15 @@ def _w4c994d7363(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(matrix, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'matrix': matrix, 'name': name})
+    return _export_wrapper
+
+
+def _w5047f42be1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(img1, img2, max_val, filter_size=None, filter_sigma=None, k1=None, k2=None, return_index_map=None):
+        try:
+            return _export_fn(img1, img2, max_val, filter_size, filter_sigma, k1, k2, return_index_map)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'img1': img1, 'img2': img2, 'max_val': max_val, 'filter_size': filter_size, 'filter_sigma': filter_sigma, 'k1': k1, 'k2': k2, 'return_index_map': return_index_map})
     return _export_wrapper
 
 
@@ -642,6 +696,15 @@ def _w5df8862494(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5e96d26c3d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, contrast_factor):
+        try:
+            return _export_fn(images, contrast_factor)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'contrast_factor': contrast_factor})
+    return _export_wrapper
+
+
 def _w5f6abed526(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(value, num=None, axis=None, name=None):
         try:
@@ -696,6 +759,15 @@ def _w6173d74856(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w62080e94a7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, lower, upper, seed=None):
+        try:
+            return _export_fn(image, lower, upper, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'lower': lower, 'upper': upper, 'seed': seed})
+    return _export_wrapper
+
+
 def _w641de3f13d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, shape=None, tensor_dtype=None, name=None):
         try:
@@ -747,6 +819,15 @@ def _w67a5e4ea19(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, ksize, strides, padding, data_format, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'ksize': ksize, 'strides': strides, 'padding': padding, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
+def _w68c43f9921(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, delta):
+        try:
+            return _export_fn(image, delta)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'delta': delta})
     return _export_wrapper
 
 
@@ -948,6 +1029,15 @@ def _w7e5793270a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w81d1fdb6bd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(boxes, scores, max_output_size, iou_threshold=None, score_threshold=None, pad_to_max_output_size=None, name=None, sorted_input=None, canonicalized_coordinates=None, tile_size=None):
+        try:
+            return _export_fn(boxes, scores, max_output_size, iou_threshold, score_threshold, pad_to_max_output_size, name, sorted_input, canonicalized_coordinates, tile_size)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'boxes': boxes, 'scores': scores, 'max_output_size': max_output_size, 'iou_threshold': iou_threshold, 'score_threshold': score_threshold, 'pad_to_max_output_size': pad_to_max_output_size, 'name': name, 'sorted_input': sorted_input, 'canonicalized_coordinates': canonicalized_coordinates, 'tile_size': tile_size})
+    return _export_wrapper
+
+
 def _w82178d5e14(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(features, axis=None, name=None):
         try:
@@ -981,6 +1071,15 @@ def _w84a03b6daa(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, filter, strides, padding, data_format, dilations, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+    return _export_wrapper
+
+
+def _w861a89ddfe(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(boxes, scores, max_output_size, iou_threshold=None, score_threshold=None, name=None):
+        try:
+            return _export_fn(boxes, scores, max_output_size, iou_threshold, score_threshold, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'boxes': boxes, 'scores': scores, 'max_output_size': max_output_size, 'iou_threshold': iou_threshold, 'score_threshold': score_threshold, 'name': name})
     return _export_wrapper
 
 
@@ -1035,6 +1134,15 @@ def _w87d672ea30(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(fn, signature, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'fn': fn, 'signature': signature, 'name': name})
+    return _export_wrapper
+
+
+def _w884d021684(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold=None, score_threshold=None, pad_per_class=None, clip_boxes=None, name=None):
+        try:
+            return _export_fn(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold, score_threshold, pad_per_class, clip_boxes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'boxes': boxes, 'scores': scores, 'max_output_size_per_class': max_output_size_per_class, 'max_total_size': max_total_size, 'iou_threshold': iou_threshold, 'score_threshold': score_threshold, 'pad_per_class': pad_per_class, 'clip_boxes': clip_boxes, 'name': name})
     return _export_wrapper
 
 
@@ -1137,6 +1245,15 @@ def _w9319d74c12(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9568ba2346(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(img1, img2, max_val, power_factors=None, filter_size=None, filter_sigma=None, k1=None, k2=None):
+        try:
+            return _export_fn(img1, img2, max_val, power_factors, filter_size, filter_sigma, k1, k2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'img1': img1, 'img2': img2, 'max_val': max_val, 'power_factors': power_factors, 'filter_size': filter_size, 'filter_sigma': filter_sigma, 'k1': k1, 'k2': k2})
+    return _export_wrapper
+
+
 def _w95c3ab13bb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(values, axis, name=None):
         try:
@@ -1206,6 +1323,15 @@ def _w9e87a1ba37(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(shape, lam, dtype, seed, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shape': shape, 'lam': lam, 'dtype': dtype, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _w9f1dba23ba(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, max_delta, seed=None):
+        try:
+            return _export_fn(image, max_delta, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'max_delta': max_delta, 'seed': seed})
     return _export_wrapper
 
 
@@ -1305,6 +1431,15 @@ def _wb3e9c1d891(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(params, ids, max_norm, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'params': params, 'ids': ids, 'max_norm': max_norm, 'name': name})
+    return _export_wrapper
+
+
+def _wb43f06345b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, gamma=None, gain=None):
+        try:
+            return _export_fn(image, gamma, gain)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'gamma': gamma, 'gain': gain})
     return _export_wrapper
 
 
@@ -1497,6 +1632,15 @@ def _wc9f77a4004(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wca231d8568(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(boxes, scores, max_output_size, iou_threshold=None, score_threshold=None, soft_nms_sigma=None, name=None):
+        try:
+            return _export_fn(boxes, scores, max_output_size, iou_threshold, score_threshold, soft_nms_sigma, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'boxes': boxes, 'scores': scores, 'max_output_size': max_output_size, 'iou_threshold': iou_threshold, 'score_threshold': score_threshold, 'soft_nms_sigma': soft_nms_sigma, 'name': name})
+    return _export_wrapper
+
+
 def _wcbe8f214bc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(condition, x=None, y=None, name=None):
         try:
@@ -1650,6 +1794,15 @@ def _wd9e712e58b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdabfd2a938(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image):
+        try:
+            return _export_fn(image)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image})
+    return _export_wrapper
+
+
 def _wdbcb385eeb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, shape, name=None):
         try:
@@ -1785,6 +1938,15 @@ def _wec01546afe(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wecbed22251(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, saturation_factor, name=None):
+        try:
+            return _export_fn(image, saturation_factor, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'saturation_factor': saturation_factor, 'name': name})
+    return _export_wrapper
+
+
 def _weffc5ef5a9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, separator=None, name=None):
         try:
@@ -1875,6 +2037,24 @@ def _wf8e69b260b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf9751bfa18(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images):
+        try:
+            return _export_fn(images)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images})
+    return _export_wrapper
+
+
+def _wf98a46262d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(overlaps, scores, max_output_size, overlap_threshold=None, score_threshold=None, name=None):
+        try:
+            return _export_fn(overlaps, scores, max_output_size, overlap_threshold, score_threshold, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'overlaps': overlaps, 'scores': scores, 'max_output_size': max_output_size, 'overlap_threshold': overlap_threshold, 'score_threshold': score_threshold, 'name': name})
+    return _export_wrapper
+
+
 def _wfcb906b7bc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, full_matrices=None, name=None):
         try:
@@ -1958,6 +2138,39 @@ WRAPPERS = {
     'histogram_fixed_width_bins': _we79dec227e,
     'identity': _w53ca8dbd1a,
     'identity_n': _w53ca8dbd1a,
+    'image.adjust_brightness': _w68c43f9921,
+    'image.adjust_contrast': _w5e96d26c3d,
+    'image.adjust_gamma': _wb43f06345b,
+    'image.adjust_hue': _w16b4282290,
+    'image.adjust_saturation': _wecbed22251,
+    'image.combined_non_max_suppression': _w884d021684,
+    'image.grayscale_to_rgb': _w37b2f7f3e1,
+    'image.hsv_to_rgb': _w37b2f7f3e1,
+    'image.image_gradients': _wdabfd2a938,
+    'image.non_max_suppression': _w861a89ddfe,
+    'image.non_max_suppression_overlaps': _wf98a46262d,
+    'image.non_max_suppression_padded': _w81d1fdb6bd,
+    'image.non_max_suppression_with_scores': _wca231d8568,
+    'image.per_image_standardization': _wdabfd2a938,
+    'image.psnr': _w33e8e15fe8,
+    'image.random_brightness': _w9f1dba23ba,
+    'image.random_contrast': _w62080e94a7,
+    'image.random_hue': _w9f1dba23ba,
+    'image.random_saturation': _w62080e94a7,
+    'image.rgb_to_grayscale': _w37b2f7f3e1,
+    'image.rgb_to_hsv': _w37b2f7f3e1,
+    'image.rgb_to_yiq': _wf9751bfa18,
+    'image.rgb_to_yuv': _wf9751bfa18,
+    'image.sobel_edges': _wdabfd2a938,
+    'image.ssim': _w5047f42be1,
+    'image.ssim_multiscale': _w9568ba2346,
+    'image.stateless_random_brightness': _w489d609c00,
+    'image.stateless_random_contrast': _w3e50cf0542,
+    'image.stateless_random_hue': _w489d609c00,
+    'image.stateless_random_saturation': _w62080e94a7,
+    'image.total_variation': _w37b2f7f3e1,
+    'image.yiq_to_rgb': _wf9751bfa18,
+    'image.yuv_to_rgb': _wf9751bfa18,
     'init_scope': _w1f06b08988,
     'io.decode_base64': _w53ca8dbd1a,
     'io.decode_compressed': _wa6f21c767c,
