@@ -37,7 +37,8 @@ def isdir(path):
 
 @export("io.gfile.glob", "compat.v1.gfile.Glob")
 def glob(pattern):
-    """The paths matching `pattern` (a string or a list of them), sorted per pattern."""
+    """The paths matching `pattern` (a string or a list of them), hidden files too, in the
+    order the directories list them (unsorted, as in TF)."""
     patterns = [pattern] if isinstance(pattern, (str, bytes, os.PathLike)) else pattern
     return [p for one in patterns for p in match_files(_path(one))]
 
