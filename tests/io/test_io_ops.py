@@ -308,3 +308,10 @@ def test_matching_sorts_all_patterns_together_and_sees_hidden_files(tmp_path):
         [f"{d}/.hidden", f"{d}/[x].txt", f"{d}/a.txt", f"{d}/sub"]
     assert tf.io.gfile.glob(f"{d}/[[]x].txt") == [f"{d}/[x].txt"]
     assert tf.io.gfile.glob([f"{d}/a.txt", f"{d}/nope"]) == [f"{d}/a.txt"]
+
+
+def test_listdir_keeps_the_directory_order(tmp_path):
+    import os
+    for name in ["b", "c", ".a", "a"]:
+        tf.io.write_file(str(tmp_path / name), "")
+    assert tf.io.gfile.listdir(str(tmp_path)) == os.listdir(str(tmp_path))

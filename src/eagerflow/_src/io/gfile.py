@@ -45,11 +45,12 @@ def glob(pattern):
 
 @export("io.gfile.listdir", "compat.v1.gfile.ListDirectory")
 def listdir(path):
-    """The names of the entries of directory `path` (not `.` and `..`), sorted."""
+    """The names of the entries of directory `path` (not `.` and `..`), in the directory's
+    order (unsorted, as in TF)."""
     path = _path(path)
     if not os.path.isdir(path):
         raise errors.NotFoundError(None, None, f"Could not find directory {path}")
-    return sorted(os.listdir(path))
+    return os.listdir(path)
 
 
 @export("io.gfile.mkdir", "compat.v1.gfile.MkDir")
