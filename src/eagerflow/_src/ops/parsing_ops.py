@@ -438,8 +438,8 @@ def _type_name(dtype):
     return "float" if dtype == _d.float32 else dtype.name
 
 
-def _sparse_output(per, dtype, batch_shape):
-    """(indices, values, dense shape) of a sparse output from each example's list of value
+def _sparse_output(per, dtype):
+    """(indices, values, longest) of a sparse output from each example's list of value
     arrays (one per position: a feature list's steps, or one for a context feature)."""
     np_type = object if dtype == _d.string else dtype.as_numpy_dtype
     indices, values, longest = [], [], [0] * 2
@@ -515,7 +515,7 @@ def _parse_sequence_example_v2(
         for i in range(len(flat)):
             got = context(i, key, dtype)
             per.append([] if got is None else [got])
-        indices, vals, longest = _sparse_output(per, dtype, len(flat))
+        indices, vals, longest = _sparse_output(per, dtype)
         index = np.array([(b, k) for b, _, k in indices], np.int64).reshape(-1, 2)
         outs["ci"].append(index[:, 1:] if single else index)
         outs["cv"].append(vals)
@@ -543,7 +543,7 @@ def _parse_sequence_example_v2(
     for key, dtype in zip(feature_list_sparse_keys.reshape(-1), feature_list_sparse_types):
         key = _text(key)
         per = [steps(i, key, dtype) or [] for i in range(len(flat))]
-        indices, vals, longest = _sparse_output(per, dtype, len(flat))
+        indices, vals, longest = _sparse_output(per, dtype)
         index = np.array(indices, np.int64).reshape(-1, 3)
         outs["fi"].append(index[:, 1:] if single else index)
         outs["fv"].append(vals)
