@@ -42,9 +42,12 @@ DOCS = {
     "config.optimizer": "``tf.config.optimizer``: switches of the graph passes run before a "
                         "function executes.",
     "config.threading": "``tf.config.threading``.",
+    "data": "Input pipelines (``tf.data``).",
+    "data.experimental": "``tf.data.experimental``.",
     "debugging": "Runtime checks (``tf.debugging``).",
     "dtypes": "Tensor element types (``tf.dtypes``).",
     "errors": "TensorFlow's exception types (``tf.errors``).",
+    "experimental": "``tf.experimental``.",
     "graph_util": "Graph utilities (``tf.graph_util``).",
     "keras": "Keras (``tf.keras``) with tf_keras (Keras 2) semantics.",
     "keras.activations": "Activation functions (``tf.keras.activations``).",

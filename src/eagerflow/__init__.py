@@ -62,8 +62,8 @@ from eagerflow._src.ops.string_ops import as_string  # noqa: F401
 import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
-    autodiff, autograph, bitwise, compat, config, debugging, dtypes, errors, graph_util, linalg,
-    math, nest, nn, random, signal, strings, test, version)
+    autodiff, autograph, bitwise, compat, config, data, debugging, dtypes, errors, experimental,
+    graph_util, linalg, math, nest, nn, random, signal, strings, test, version)
 
 
 def __getattr__(name):

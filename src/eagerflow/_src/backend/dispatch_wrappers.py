@@ -1434,6 +1434,15 @@ def _wd1a2b862d5(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd1d3537e37(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dataset):
+        try:
+            return _export_fn(dataset)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dataset': dataset})
+    return _export_wrapper
+
+
 def _wd29d925e51(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, precision=None, scientific=None, shortest=None, width=None, fill=None, name=None):
         try:
@@ -1748,6 +1757,7 @@ WRAPPERS = {
     'constant': _wc54311f247,
     'convert_to_tensor': _w7364e28699,
     'custom_gradient': _w7214232c1a,
+    'data.experimental.cardinality': _wd1d3537e37,
     'debugging.Assert': _wc13a3cf2c0,
     'debugging.assert_all_finite': _w60956334de,
     'debugging.assert_equal': _w14b5d0cd36,

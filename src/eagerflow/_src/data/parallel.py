@@ -1,0 +1,112 @@
+"""Background threads of pipelines: `prefetched` and `parallel_map`.
+
+A producer thread never holds a reference to the consumer's generator, so a
+dropped iterator is collected; its generator's ``finally`` sets the stop event,
+which the producer checks between elements and while it waits for room.  The
+threads are daemons and `_stop_all` runs at interpreter exit, so that a
+pipeline left running never holds the interpreter up.
+"""
+import atexit
+import concurrent.futures
+import queue
+import threading
+import weakref
+
+_END = object()
+_POLL = 0.05  # seconds a blocked producer waits before looking at its stop event again
+_running = weakref.WeakSet()  # stop events of live producers
+
+
+class _Failure:
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+
+def _produce(source, buffer, stop):
+    try:
+        for element in source:
+            while not stop.is_set():
+                try:
+                    buffer.put(element, timeout=_POLL)
+                    break
+                except queue.Full:
+                    continue
+            if stop.is_set():
+                return
+        item = _END
+    except BaseException as e:  # noqa: B036 (handed to the consumer, which raises it)
+        item = _Failure(e)
+    while not stop.is_set():
+        try:
+            buffer.put(item, timeout=_POLL)
+            return
+        except queue.Full:
+            continue
+
+
+class _Event(threading.Event):
+    """A stop event that a weak set can hold."""
+
+
+def prefetched(source, buffer_size):
+    """The elements of iterator `source`, produced ahead by a thread into a bounded buffer."""
+    buffer = queue.Queue(maxsize=buffer_size)
+    stop = _Event()
+    _running.add(stop)
+    thread = threading.Thread(target=_produce, args=(source, buffer, stop), daemon=True,
+                              name="eagerflow-prefetch")
+    thread.start()
+    return _consume(buffer, stop)
+
+
+def _consume(buffer, stop):
+    get = buffer.get
+    try:
+        while True:
+            item = get()
+            if item is _END:
+                return
+            if type(item) is _Failure:
+                raise item.error
+            yield item
+    finally:
+        stop.set()
+
+
+_pool = None
+_pool_lock = threading.Lock()
+
+
+def _executor(threads):
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool._max_workers < threads:
+            _pool = concurrent.futures.ThreadPoolExecutor(
+                max_workers=threads, thread_name_prefix="eagerflow-data")
+        return _pool
+
+
+def parallel_map(fn, source, threads):
+    """``map(fn, source)`` with up to `threads` calls running at once; results in order."""
+    pool = _executor(threads)
+    pending = []
+    try:
+        for element in source:
+            pending.append(pool.submit(fn, element))
+            if len(pending) >= threads:
+                yield pending.pop(0).result()
+        while pending:
+            yield pending.pop(0).result()
+    finally:
+        for f in pending:
+            f.cancel()
+
+
+@atexit.register
+def _stop_all():
+    for stop in list(_running):
+        stop.set()
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)

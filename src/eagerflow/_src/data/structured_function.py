@@ -1,0 +1,94 @@
+"""User functions of dataset transformations, traced once and called per element.
+
+`StructuredFunction` traces the user's function with `function` (AutoGraph
+converts it) on symbolic inputs made from the input element spec, as TF's
+``StructuredFunctionWrapper`` does: a tuple element is unpacked into
+positional arguments, anything else (a dict, a single tensor) is one
+argument.  Python code in the function runs once, at trace time; the traced
+graph then runs for every element on flat tuples of arrays.
+"""
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.data import structure
+from eagerflow._src.function import autograph_slot
+from eagerflow._src.function.polymorphic_function import Function
+
+_new = object.__new__
+
+
+def _should_unpack(element):
+    return type(element) is tuple
+
+
+def _normalize_output(value):
+    """A function's result as a dataset element: lists become tuples (TF's rule for function
+    results), every leaf a tensor."""
+    def fix(v):
+        if isinstance(v, list):
+            return tuple(fix(x) for x in v)
+        if isinstance(v, tuple) and not hasattr(type(v), "_fields"):
+            return tuple(fix(x) for x in v)
+        if isinstance(v, tuple):
+            return type(v)(*[fix(x) for x in v])
+        if isinstance(v, dict):
+            return type(v)((k, fix(x)) for k, x in v.items())
+        if isinstance(v, Variable):
+            return v.read_value()
+        if isinstance(v, Tensor):
+            return v
+        return convert_to_tensor(v)
+    return fix(value)
+
+
+class StructuredFunction:
+    """`func` traced for elements of `input_spec`; calling it maps a flat tuple of arrays to
+    the flat tuple of arrays of its result, whose spec is `output_spec`."""
+
+    def __init__(self, func, transformation_name, input_spec, use_autograph=True):
+        self._func = func
+        self._name = transformation_name
+        self.input_spec = input_spec
+        self.output_spec = None
+        self.output_structure = None
+        flat_specs = structure.flatten(input_spec)
+        n_in = len(flat_specs)
+        unpack = _should_unpack(input_spec)
+
+        def traced(*flat):
+            element = structure.pack(input_spec, flat[:n_in])
+            args = tuple(element) if unpack else (element,)
+            if use_autograph and autograph_slot.call is not None:
+                result = autograph_slot.call(func, args, {})
+            else:
+                result = func(*args)
+            result = _normalize_output(result)
+            self.output_structure = result
+            self.output_spec = structure.map_structure(
+                lambda t: TensorSpec(t.shape, t.dtype), result)
+            return tuple(structure.flatten(result))
+
+        name = getattr(func, "__name__", "fn")
+        if not isinstance(name, str) or not name.isidentifier():
+            name = "lambda"
+        traced.__name__ = f"{name}"
+        self._function = Function(traced, name=name, autograph=False)
+        self._specs = flat_specs
+        self._concrete = None
+
+    def trace(self, flat_specs=None):
+        specs = flat_specs if flat_specs is not None else self._specs
+        self._concrete = self._function.get_concrete_function(*specs)
+        self._n_out = len(structure.flatten(self.output_spec))
+        return self
+
+    def __call__(self, arrays):
+        """The flat tuple of arrays of the function applied to one element's arrays."""
+        tensors = []
+        for a in arrays:
+            t = _new(EagerTensor)
+            t._data = a
+            tensors.append(t)
+        out = self._concrete.call_flat(tensors)
+        return tuple(t._data for t in out)

@@ -1,0 +1,135 @@
+"""The core of tf.data: sources, element specs, iteration and the basic transformations."""
+import collections
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def values(ds):
+    return [tf.nest.map_structure(lambda t: t.numpy().tolist(), e) for e in ds]
+
+
+def test_from_tensor_slices_nests_and_specs():
+    ds = tf.data.Dataset.from_tensor_slices({"b": [1, 2], "a": [3.0, 4.0]})
+    assert repr(ds) == ("<_TensorSliceDataset element_spec={'b': TensorSpec(shape=(), "
+                        "dtype=tf.int32, name=None), 'a': TensorSpec(shape=(), dtype=tf.float32, "
+                        "name=None)}>")
+    assert values(ds) == [{"b": 1, "a": 3.0}, {"b": 2, "a": 4.0}]
+    point = collections.namedtuple("Point", "x y")
+    ds = tf.data.Dataset.from_tensor_slices(point(np.arange(3), np.ones((3, 2))))
+    first = next(iter(ds))
+    assert isinstance(first, point) and first.y.shape == (2,)
+    # a Python list is one tensor, not a tuple of components
+    ds = tf.data.Dataset.from_tensor_slices([[1, 2], [3, 4]])
+    assert ds.element_spec == tf.TensorSpec([2], tf.int32)
+    ds = tf.data.Dataset.from_tensor_slices(tf.Variable([1.0, 2.0]))
+    assert values(ds) == [1.0, 2.0]
+
+
+def test_from_tensor_slices_errors():
+    with pytest.raises(ValueError, match="Dimensions 3 and 2 are not compatible"):
+        tf.data.Dataset.from_tensor_slices(([1, 2, 3], [1, 2]))
+    with pytest.raises(ValueError, match="rank >= 1"):
+        tf.data.Dataset.from_tensor_slices(5)
+
+
+def test_range_and_cardinality():
+    assert values(tf.data.Dataset.range(5, 1, -2)) == [5, 3]
+    assert tf.data.Dataset.range(2, output_type=tf.int32).element_spec.dtype == tf.int32
+    ds = tf.data.Dataset.range(10)
+    assert int(ds.batch(3).cardinality()) == 4
+    assert int(ds.batch(3, drop_remainder=True).cardinality()) == 3
+    assert int(ds.repeat().cardinality()) == tf.data.INFINITE_CARDINALITY
+    assert int(ds.filter(lambda x: True).cardinality()) == tf.data.UNKNOWN_CARDINALITY
+    assert len(ds.skip(7)) == 3
+    with pytest.raises(TypeError, match="The dataset is infinite."):
+        len(ds.repeat())
+    with pytest.raises(TypeError, match="The dataset length is unknown."):
+        len(ds.filter(lambda x: True))
+
+
+def test_batch_specs_and_values():
+    ds = tf.data.Dataset.range(7)
+    assert ds.batch(3).element_spec == tf.TensorSpec([None], tf.int64)
+    assert ds.batch(3, drop_remainder=True).element_spec == tf.TensorSpec([3], tf.int64)
+    assert values(ds.batch(3)) == [[0, 1, 2], [3, 4, 5], [6]]
+    x = np.arange(12.0).reshape(6, 2)
+    got = values(tf.data.Dataset.from_tensor_slices((x, np.arange(6))).batch(4))
+    assert got == [(x[:4].tolist(), [0, 1, 2, 3]), (x[4:].tolist(), [4, 5])]
+
+
+def test_batch_of_different_shapes_names_the_component():
+    ds = tf.data.Dataset.from_generator(lambda: iter([[1], [1, 2]]), output_types=tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Cannot batch tensors with different shapes in component 0. "
+                             r"First element had shape \[1\] and element 1 had shape \[2\]."):
+        list(ds.batch(2))
+
+
+def test_map_filter_traced_once():
+    traces = []
+
+    def f(x):
+        traces.append(1)
+        return x * 2
+    ds = tf.data.Dataset.range(5).map(f).filter(lambda x: x > 2)
+    assert values(ds) == [4, 6, 8]
+    assert values(ds) == [4, 6, 8]
+    assert len(traces) == 1
+
+
+def test_map_unpacks_tuples_and_passes_dicts():
+    ds = tf.data.Dataset.range(3).map(lambda x: (x, x + 1)).map(lambda a, b: a * b)
+    assert values(ds) == [0, 2, 6]
+    ds = tf.data.Dataset.from_tensor_slices({"a": [1, 2]}).map(lambda d: d["a"] + 1)
+    assert values(ds) == [2, 3]
+    ds = tf.data.Dataset.range(2).map(lambda x: [x, x])  # a list result is a tuple
+    assert isinstance(ds.element_spec, tuple)
+
+
+def test_parallel_map_keeps_order():
+    ds = tf.data.Dataset.range(50).map(lambda x: x * x, num_parallel_calls=tf.data.AUTOTUNE)
+    assert values(ds) == [i * i for i in range(50)]
+
+
+def test_iterator_protocol():
+    it = iter(tf.data.Dataset.range(2))
+    assert it.element_spec == tf.TensorSpec([], tf.int64)
+    assert int(it.get_next()) == 0
+    assert int(next(it)) == 1
+    assert not bool(it.get_next_as_optional().has_value())
+    with pytest.raises(tf.errors.OutOfRangeError, match="End of sequence"):
+        it.get_next()
+    with pytest.raises(StopIteration):
+        next(it)
+
+
+def test_zip_concatenate_take_skip_repeat_prefetch():
+    a, b = tf.data.Dataset.range(3), tf.data.Dataset.range(10, 12)
+    assert values(tf.data.Dataset.zip((a, b))) == [(0, 10), (1, 11)]
+    assert values(tf.data.Dataset.zip(a, b)) == [(0, 10), (1, 11)]
+    assert values(a.concatenate(b)) == [0, 1, 2, 10, 11]
+    with pytest.raises(TypeError, match="Incompatible dataset elements"):
+        a.concatenate(a.map(lambda x: (x, x)))
+    assert values(a.repeat(2).skip(1).take(3)) == [1, 2, 0]
+    assert values(a.repeat().take(7).prefetch(2)) == [0, 1, 2, 0, 1, 2, 0]
+    assert values(a.enumerate(5)) == [(5, 0), (6, 1), (7, 2)]
+
+
+def test_shuffle_follows_tensorflow_order():
+    # orders recorded from TensorFlow 2.21
+    ds = tf.data.Dataset.range(10).shuffle(4, seed=1)
+    assert values(ds) == [0, 4, 5, 1, 2, 7, 9, 8, 6, 3]
+    ds = tf.data.Dataset.range(6).shuffle(6, seed=3, reshuffle_each_iteration=False)
+    assert values(ds) == values(ds)
+
+
+def test_get_single_element_and_reduce():
+    assert int(tf.data.Dataset.range(1).get_single_element()) == 0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Dataset was empty."):
+        tf.data.Dataset.range(0).get_single_element()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="more than one element"):
+        tf.data.Dataset.range(2).get_single_element()
+    assert int(tf.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x)) == 10
