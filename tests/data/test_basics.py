@@ -133,3 +133,84 @@ def test_get_single_element_and_reduce():
     with pytest.raises(tf.errors.InvalidArgumentError, match="more than one element"):
         tf.data.Dataset.range(2).get_single_element()
     assert int(tf.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x)) == 10
+
+
+def test_padded_batch_defaults_and_errors():
+    ds = tf.data.Dataset.range(1, 5).map(lambda x: tf.fill([x], x))
+    assert ds.padded_batch(2).element_spec == tf.TensorSpec([None, None], tf.int64)
+    assert values(ds.padded_batch(2)) == [[[1, 0], [2, 2]], [[3, 3, 3, 0], [4, 4, 4, 4]]]
+    got = ds.padded_batch(2, padded_shapes=[5], padding_values=tf.constant(-1, tf.int64),
+                          drop_remainder=True)
+    assert got.element_spec == tf.TensorSpec([2, 5], tf.int64)
+    assert values(got)[0] == [[1, -1, -1, -1, -1], [2, 2, -1, -1, -1]]
+    with pytest.raises(tf.errors.DataLossError, match="pad to a smaller size"):
+        list(ds.padded_batch(2, padded_shapes=[2]))
+    with pytest.raises(ValueError, match=r"The padded shape \(2,\) is not compatible"):
+        tf.data.Dataset.range(3).padded_batch(2, padded_shapes=[2])
+    strings = tf.data.Dataset.from_tensor_slices(["a", "bb"]).map(
+        lambda s: (s, tf.strings.length(s))).padded_batch(2)
+    assert values(strings) == [([b"a", b"bb"], [1, 2])]
+
+
+def test_unbatch_rebatch_window():
+    assert values(tf.data.Dataset.range(3).batch(2).unbatch()) == [0, 1, 2]
+    with pytest.raises(ValueError, match="Cannot unbatch an input with scalar components."):
+        tf.data.Dataset.range(3).unbatch()
+    assert values(tf.data.Dataset.range(8).batch(4).rebatch([1, 3])) == [
+        [0], [1, 2, 3], [4], [5, 6, 7]]
+    assert tf.data.Dataset.range(8).batch(4, True).rebatch(2).element_spec.shape == [2]
+    windows = tf.data.Dataset.range(7).window(3, shift=2, stride=2)
+    assert [values(w) for w in windows] == [[0, 2, 4], [2, 4, 6], [4, 6], [6]]
+    assert windows.element_spec == tf.data.DatasetSpec(tf.TensorSpec([], tf.int64))
+    flat = tf.data.Dataset.range(7).window(3, drop_remainder=True).flat_map(lambda w: w.batch(3))
+    assert values(flat) == [[0, 1, 2], [3, 4, 5]]
+    assert flat.element_spec == tf.TensorSpec([None], tf.int64)
+
+
+def test_flat_map_interleave_orders():
+    ds = tf.data.Dataset.range(1, 6)
+    inter = ds.interleave(lambda x: tf.data.Dataset.from_tensors(x).repeat(x), cycle_length=2)
+    # TensorFlow's order
+    assert values(inter) == [1, 2, 2, 3, 3, 4, 3, 4, 4, 5, 4, 5, 5, 5, 5]
+    par = ds.interleave(lambda x: tf.data.Dataset.from_tensors(x).repeat(x), cycle_length=3,
+                        num_parallel_calls=2)
+    assert values(par) == [1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5, 4, 5, 5, 5]
+    blocks = tf.data.Dataset.range(1, 4).interleave(
+        lambda x: tf.data.Dataset.from_tensors(x).repeat(3), cycle_length=2, block_length=2)
+    assert values(blocks) == [1, 1, 2, 2, 1, 2, 3, 3, 3]
+
+
+def test_group_by_window_and_buckets():
+    ds = tf.data.Dataset.range(10).group_by_window(lambda x: x % 2, lambda k, d: d.batch(3),
+                                                   window_size=3)
+    assert values(ds) == [[0, 2, 4], [1, 3, 5], [6, 8], [7, 9]]
+    ds = tf.data.Dataset.range(1, 12).map(lambda x: tf.fill([x % 3 + 1], x))
+    buckets = ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [2, 4], [3, 2, 2],
+                                           pad_to_bucket_boundary=True)
+    assert values(buckets) == [[[1, 1, 0], [2, 2, 2]], [[4, 4, 0], [5, 5, 5]],
+                               [[7, 7, 0], [8, 8, 8]], [[3], [6], [9]],
+                               [[10, 10, 0], [11, 11, 11]]]
+
+
+def test_scan_take_while_unique_shard_cache():
+    ds = tf.data.Dataset.range(5)
+    assert values(ds.scan(np.int64(0), lambda s, x: (s + x, s * 2))) == [0, 0, 2, 6, 12]
+    assert values(ds.take_while(lambda x: x < 3)) == [0, 1, 2]
+    assert values(tf.data.Dataset.from_tensor_slices([1, 2, 1, 3, 2]).unique()) == [1, 2, 3]
+    assert values(tf.data.Dataset.range(10).shard(3, 1)) == [1, 4, 7]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Index must be between 0 and 2"):
+        tf.data.Dataset.range(10).shard(3, 3)
+    calls = []
+    cached = tf.data.Dataset.from_generator(
+        lambda: calls.append(1) or iter([1, 2]), output_signature=tf.TensorSpec([], tf.int32)
+    ).cache()
+    assert values(cached) == values(cached) == [1, 2]
+    assert len(calls) == 1
+
+
+def test_ignore_errors_skips_failing_elements():
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 0.0, 2.0]).map(
+        lambda x: tf.debugging.check_numerics(1.0 / x, "bad"))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="bad"):
+        list(ds)
+    assert values(ds.ignore_errors()) == [1.0, 0.5]

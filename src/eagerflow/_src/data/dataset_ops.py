@@ -45,10 +45,17 @@ _new = object.__new__
 
 
 def _int(value, name="value"):
-    """A Python int from a Python number, NumPy scalar or scalar tensor."""
+    """A Python int from a Python number, NumPy scalar or scalar tensor; None for a symbolic
+    tensor (a dataset built while a function traces, whose counts are unknown)."""
     if isinstance(value, Tensor):
+        if not isinstance(value, EagerTensor):
+            return None
         value = value.numpy()
     return int(value)
+
+
+def _known(*values):
+    return all(v is not None for v in values)
 
 
 def _get_next_error(message, op="IteratorGetNext"):
@@ -356,9 +363,13 @@ class Dataset:
 # -- sources -----------------------------------------------------------------------------------
 
 def _element_arrays(element):
-    """A user's element normalized: (nest of eager tensors, flat tuple of arrays)."""
+    """A user's element normalized: (nest of tensors, flat tuple of arrays); the arrays are
+    None when a tensor is symbolic (a dataset built while a function traces)."""
     element = structure.normalize(element)
-    return element, tuple(structure.array_of(t) for t in structure.flatten(element))
+    flat = structure.flatten(element)
+    if not all(isinstance(t, EagerTensor) for t in flat):
+        return element, None
+    return element, tuple(t._data for t in flat)
 
 
 def _item_getter(array):
@@ -383,12 +394,13 @@ class _TensorSliceDataset(Dataset):
             shape = t.shape
             if shape.rank == 0:
                 raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+            dim = shape[0] if shape.rank is not None else None
             if first is None:
-                first = shape[0]
-            elif shape[0] != first:
-                raise ValueError(f"Dimensions {first} and {shape[0]} are not compatible")
+                first = dim
+            elif dim is not None and dim != first:
+                raise ValueError(f"Dimensions {first} and {dim} are not compatible")
         self._arrays = arrays
-        self._n = int(first)
+        self._n = UNKNOWN if first is None else int(first)
         self._spec = structure.map_structure(lambda t: TensorSpec(t.shape[1:], t.dtype),
                                              element)
 
@@ -430,13 +442,16 @@ class _RangeDataset(Dataset):
             raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 "
                              f"but was {len(args)}.")
         values = [_int(a) if a is not None else None for a in args]
+        self._symbolic = any(v is None for v, a in zip(values, args) if a is not None)
+        if self._symbolic:
+            values = [0 if v is None else v for v in values]
         if len(values) == 1:
             start, stop, step = 0, values[0], 1
         elif len(values) == 2:
             (start, stop), step = values, 1
         else:
             start, stop, step = values
-        if step == 0:
+        if step == 0 and not self._symbolic:
             raise op_error(errors.InvalidArgumentError, "RangeDataset", "step must be a "
                            "non-zero integer.")
         self._start, self._stop, self._step = start, stop, step
@@ -444,6 +459,8 @@ class _RangeDataset(Dataset):
         self._spec = TensorSpec([], self._dtype)
 
     def _cardinality(self):
+        if self._symbolic:
+            return UNKNOWN
         if self._stop is None:
             return INFINITE
         return len(builtins.range(self._start, self._stop, self._step))
@@ -618,7 +635,7 @@ class _BatchDataset(_UnaryDataset):
     def __init__(self, input_dataset, batch_size, drop_remainder):
         super().__init__(input_dataset)
         self._batch_size = _int(batch_size)
-        if self._batch_size <= 0:
+        if _known(self._batch_size) and self._batch_size <= 0:
             raise op_error(errors.InvalidArgumentError, "BatchDatasetV2",
                            "Batch size must be greater than zero.")
         self._drop = bool(drop_remainder)
@@ -627,8 +644,8 @@ class _BatchDataset(_UnaryDataset):
 
     def _cardinality(self):
         n = self._input._cardinality()
-        if n < 0:
-            return n
+        if n < 0 or not _known(self._batch_size):
+            return n if n < 0 else UNKNOWN
         return n // self._batch_size if self._drop else -(-n // self._batch_size)
 
     def _iterator(self):
@@ -683,6 +700,8 @@ class _RepeatDataset(_UnaryDataset):
 
     def _cardinality(self):
         n = self._input._cardinality()
+        if not _known(self._count):
+            return UNKNOWN
         if self._count == 0:
             return 0
         if self._count < 0:
@@ -711,6 +730,8 @@ class _TakeDataset(_UnaryDataset):
 
     def _cardinality(self):
         n = self._input._cardinality()
+        if not _known(self._count):
+            return UNKNOWN
         if self._count < 0:
             return n
         if n == UNKNOWN:
@@ -742,8 +763,8 @@ class _SkipDataset(_UnaryDataset):
 
     def _cardinality(self):
         n = self._input._cardinality()
-        if n < 0:
-            return n
+        if n < 0 or not _known(self._count):
+            return n if n < 0 else UNKNOWN
         if self._count < 0:
             return 0
         return max(0, n - self._count)

@@ -129,7 +129,9 @@ class Packer:
 
     def __init__(self, spec):
         self.spec = spec
-        if not is_nested(spec):
+        if not all(isinstance(s, TensorSpec) for s in flatten(spec)):
+            self.pack = self._values  # datasets among the components
+        elif not is_nested(spec):
             self.pack = self._single
         elif type(spec) is tuple and not any(map(is_nested, spec)):
             self.pack = self._tuple
@@ -148,6 +150,11 @@ class Packer:
 
     def _nested(self, flat):
         return pack(self.spec, map(wrap, flat))
+
+    def _values(self, flat):
+        specs = flatten(self.spec)
+        return pack(self.spec, [wrap(v) if isinstance(s, TensorSpec) else v
+                                for s, v in zip(specs, flat)])
 
 
 def spec_text(spec):

@@ -3,6 +3,7 @@
 from eagerflow._src.data.dataset_ops import AUTOTUNE, cardinality  # noqa: F401
 from eagerflow._src.data.dataset_ops import INFINITE as INFINITE_CARDINALITY  # noqa: F401
 from eagerflow._src.data.dataset_ops import UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
+from eagerflow._src.data.dataset_spec import DatasetSpec as DatasetStructure  # noqa: F401
 from eagerflow._src.data.optional_ops import Optional  # noqa: F401
 from eagerflow._src.data.options import (  # noqa: F401
     AutotuneOptions, DistributeOptions, OptimizationOptions, ThreadingOptions)
