@@ -232,6 +232,17 @@ class Dataset:
         return list_files(file_pattern, shuffle, seed)
 
     @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        """Pseudorandom int64 values in ``[0, 2**32)``, forever (TF's values for a seed).
+
+        >>> ds = tf.data.Dataset.random(seed=4).take(2)
+        >>> [int(x) for x in ds]
+        [3128586565, 2023892699]
+        """
+        from eagerflow._src.data.sources import random_dataset  # noqa: PLC0415
+        return random_dataset(seed, rerandomize_each_iteration)
+
+    @staticmethod
     def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                              rerandomize_each_iteration=None):
         """Elements drawn at random from `datasets` with probabilities `weights`."""
@@ -278,8 +289,8 @@ class Dataset:
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
         """Elements in random order through a buffer of `buffer_size` (TF's order for a seed).
         """
-        from eagerflow._src.data.shuffle import ShuffleDataset  # noqa: PLC0415
-        return ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
+        from eagerflow._src.data.shuffle import _ShuffleDataset  # noqa: PLC0415
+        return _ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
 
     def repeat(self, count=None, name=None):
         """The dataset `count` times (forever when None or -1).
@@ -357,7 +368,7 @@ class Dataset:
     # Defined in `transformations` (imported at the end of this module).
     padded_batch = unbatch = rebatch = cache = flat_map = interleave = scan = window = None
     group_by_window = bucket_by_sequence_length = shard = take_while = unique = None
-    ignore_errors = save = load = random = None
+    ignore_errors = save = load = None
 
 
 # -- sources -----------------------------------------------------------------------------------

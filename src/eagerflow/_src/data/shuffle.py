@@ -53,7 +53,7 @@ def dataset_seeds(seed):
     return s1, s2
 
 
-class ShuffleDataset(_UnaryDataset):
+class _ShuffleDataset(_UnaryDataset):
     def __init__(self, input_dataset, buffer_size, seed=None, reshuffle_each_iteration=None):
         super().__init__(input_dataset)
         self._buffer_size = _int(buffer_size)
