@@ -8,7 +8,7 @@ import eagerflow as tf
 
 
 def values(ds):
-    return [tf.nest.map_structure(lambda t: t.numpy().tolist(), e) for e in ds]
+    return [tf.nest.map_structure(lambda t: np.asarray(t).tolist(), e) for e in ds]
 
 
 def test_from_tensor_slices_nests_and_specs():

@@ -235,6 +235,7 @@ class Dataset:
     def random(seed=None, rerandomize_each_iteration=None, name=None):
         """Pseudorandom int64 values in ``[0, 2**32)``, forever (TF's values for a seed).
 
+        >>> tf.random.set_seed(None)
         >>> ds = tf.data.Dataset.random(seed=4).take(2)
         >>> [int(x) for x in ds]
         [3128586565, 2023892699]
