@@ -138,8 +138,12 @@ class Dataset:
     def as_numpy(self):
         return self.as_numpy_iterator()
 
+    # The class name TF prints, where this class differs from TF's.
+    _tf_name = None
+
     def __repr__(self):
-        return f"<{type(self).__name__} element_spec={self.element_spec!r}>"
+        name = self._tf_name or type(self).__name__
+        return f"<{name} element_spec={self.element_spec!r}>"
 
     @property
     def options_(self):
@@ -207,7 +211,7 @@ class Dataset:
         >>> list(tf.data.Dataset.counter(5).take(3).as_numpy_iterator())
         [np.int64(5), np.int64(6), np.int64(7)]
         """
-        return _RangeDataset(start, None, step, output_type=dtype)
+        return _CounterDataset(start, None, step, output_type=dtype)
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None,
@@ -496,6 +500,10 @@ class _RangeDataset(Dataset):
         return ((np.arange(start + i * step, start + min(i + batch_size, n) * step, step,
                            dtype=np_dtype),)
                 for i in builtins.range(0, stop, batch_size))
+
+
+class _CounterDataset(_RangeDataset):
+    _tf_name = "_ScanDataset"  # TF counts with a scan
 
 
 def _count(start, step):

@@ -79,6 +79,7 @@ class OwnedIterator(Iterator):
             close()
 
 
+@export("data.NumpyIterator")
 class NumpyIterator:
     """An iterator of a dataset's elements as NumPy values (``as_numpy_iterator``)."""
 

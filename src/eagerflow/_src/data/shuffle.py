@@ -102,3 +102,18 @@ def _draw(buffer, start, end, buffer_size, random):
     buffer[index] = buffer[head]
     del buffer[head]
     return out
+
+
+class _ShuffleAndRepeatDataset(_UnaryDataset):
+    """``shuffle(buffer_size, seed).repeat(count)`` (``experimental.shuffle_and_repeat``):
+    each epoch reshuffled, with TF's seeds."""
+
+    def __init__(self, input_dataset, buffer_size, count=None, seed=None):
+        super().__init__(input_dataset)
+        self._repeated = _ShuffleDataset(input_dataset, buffer_size, seed).repeat(count)
+
+    def _cardinality(self):
+        return self._repeated._cardinality()
+
+    def _iterator(self):
+        return self._repeated._iterator()

@@ -27,6 +27,8 @@ def _type_text(spec):
 class _GeneratorDataset(Dataset):
     """Elements from ``generator(*args)``, a fresh call per iterator."""
 
+    _tf_name = "_FlatMapDataset"  # TF builds it as a flat_map over the generator's ids
+
     def __init__(self, generator, spec, args):
         self._generator = generator
         self._spec = spec

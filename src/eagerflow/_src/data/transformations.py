@@ -376,7 +376,7 @@ def rebatch(self, batch_size, drop_remainder=False, name=None):
 
 # -- windows and groups ------------------------------------------------------------------------
 
-class _ListDataset(Dataset):
+class _VariantDataset(Dataset):
     """The elements of a window: a dataset over a list of flat tuples."""
 
     def __init__(self, elements, spec):
@@ -437,7 +437,7 @@ class _WindowDataset(_UnaryDataset):
                 return
             if self._drop and len(window) < size:
                 return
-            yield tuple(_ListDataset([(e[c],) for e in window], specs[c])
+            yield tuple(_VariantDataset([(e[c],) for e in window], specs[c])
                         for c in builtins.range(len(specs)))
             for _ in builtins.range(shift):
                 if buffer:
@@ -500,7 +500,7 @@ class _GroupByWindowDataset(_UnaryDataset):
             yield from self._reduced(key, elements)
 
     def _reduced(self, key, elements):
-        window = _ListDataset(elements, self._window_spec)
+        window = _VariantDataset(elements, self._window_spec)
         return self._reduce((np.array(key, np.int64), window))._iterator()
 
 
