@@ -84,6 +84,15 @@ def _w08a5135e71(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w090b250304(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(map_func, cycle_length, block_length=None, sloppy=None, buffer_output_elements=None, prefetch_input_elements=None):
+        try:
+            return _export_fn(map_func, cycle_length, block_length, sloppy, buffer_output_elements, prefetch_input_elements)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'map_func': map_func, 'cycle_length': cycle_length, 'block_length': block_length, 'sloppy': sloppy, 'buffer_output_elements': buffer_output_elements, 'prefetch_input_elements': prefetch_input_elements})
+    return _export_wrapper
+
+
 def _w09faefea87(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, strides, padding, data_format=None, dilations=None, name=None):
         try:
@@ -99,6 +108,15 @@ def _w0a23fc9459(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(start, limit, delta, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'start': start, 'limit': limit, 'delta': delta, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _w0b1e02a60f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(initial_state, scan_func):
+        try:
+            return _export_fn(initial_state, scan_func)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'initial_state': initial_state, 'scan_func': scan_func})
     return _export_wrapper
 
 
@@ -444,6 +462,15 @@ def _w47bcf6fee2(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w49a0b14cca(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dataset_or_iterator):
+        try:
+            return _export_fn(dataset_or_iterator)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dataset_or_iterator': dataset_or_iterator})
+    return _export_wrapper
+
+
 def _w4b1c9f6228(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, ord=None, axis=None, keepdims=None, name=None):
         try:
@@ -462,12 +489,30 @@ def _w4bab484406(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4c2779131c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(expected_cardinality):
+        try:
+            return _export_fn(expected_cardinality)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'expected_cardinality': expected_cardinality})
+    return _export_wrapper
+
+
 def _w4c994d7363(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(matrix, name=None):
         try:
             return _export_fn(matrix, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'matrix': matrix, 'name': name})
+    return _export_wrapper
+
+
+def _w4ea93e0ccc(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(predicate):
+        try:
+            return _export_fn(predicate)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'predicate': predicate})
     return _export_wrapper
 
 
@@ -579,6 +624,15 @@ def _w592882bcb2(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w593df82e07(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(map_func, batch_size, num_parallel_batches=None, drop_remainder=None, num_parallel_calls=None):
+        try:
+            return _export_fn(map_func, batch_size, num_parallel_batches, drop_remainder, num_parallel_calls)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'map_func': map_func, 'batch_size': batch_size, 'num_parallel_batches': num_parallel_batches, 'drop_remainder': drop_remainder, 'num_parallel_calls': num_parallel_calls})
+    return _export_wrapper
+
+
 def _w5958ddea84(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(template, inputs, placeholder=None, summarize=None, name=None):
         try:
@@ -666,6 +720,15 @@ def _w641de3f13d(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(inputs, shape, tensor_dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'inputs': inputs, 'shape': shape, 'tensor_dtype': tensor_dtype, 'name': name})
+    return _export_wrapper
+
+
+def _w6511292efb(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key_func, reduce_func, window_size=None, window_size_func=None):
+        try:
+            return _export_fn(key_func, reduce_func, window_size, window_size_func)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key_func': key_func, 'reduce_func': reduce_func, 'window_size': window_size, 'window_size_func': window_size_func})
     return _export_wrapper
 
 
@@ -759,12 +822,30 @@ def _w6c9cd4f94a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6d4db88f8e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(log_warning=None):
+        try:
+            return _export_fn(log_warning)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'log_warning': log_warning})
+    return _export_wrapper
+
+
 def _w6e2c44fbd1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axis=None, epsilon=None, name=None, dim=None):
         try:
             return _export_fn(x, axis, epsilon, name, dim)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'axis': axis, 'epsilon': epsilon, 'name': name, 'dim': dim})
+    return _export_wrapper
+
+
+def _w6f060b5d3d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(elements, name=None):
+        try:
+            return _export_fn(elements, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'elements': elements, 'name': name})
     return _export_wrapper
 
 
@@ -984,6 +1065,15 @@ def _w8b72404dbd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8d7050a8e0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(start=None, step=None, dtype=None, name=None):
+        try:
+            return _export_fn(start, step, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'start': start, 'step': step, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
 def _w8fded9e34f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, name=None):
         try:
@@ -1083,6 +1173,15 @@ def _w99826618a5(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9ae6ae0406(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(datasets, weights=None, seed=None, stop_on_empty_dataset=None):
+        try:
+            return _export_fn(datasets, weights, seed, stop_on_empty_dataset)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'datasets': datasets, 'weights': weights, 'seed': seed, 'stop_on_empty_dataset': stop_on_empty_dataset})
+    return _export_wrapper
+
+
 def _w9b26b52f18(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(t, name=None):
         try:
@@ -1134,6 +1233,15 @@ def _wa66c568ac0(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(shape, alpha, beta, dtype, seed, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shape': shape, 'alpha': alpha, 'beta': beta, 'dtype': dtype, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _wa804b82b60(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(start=None):
+        try:
+            return _export_fn(start)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'start': start})
     return _export_wrapper
 
 
@@ -1350,6 +1458,15 @@ def _wc7d8725b74(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(shape, seed, lam, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shape': shape, 'seed': seed, 'lam': lam, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wc8292e6681(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(buffer_size, count=None, seed=None):
+        try:
+            return _export_fn(buffer_size, count, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'buffer_size': buffer_size, 'count': count, 'seed': seed})
     return _export_wrapper
 
 
@@ -1587,6 +1704,15 @@ def _we577585e3d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we70b49893a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(datasets, choice_dataset, stop_on_empty_dataset=None):
+        try:
+            return _export_fn(datasets, choice_dataset, stop_on_empty_dataset)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'datasets': datasets, 'choice_dataset': choice_dataset, 'stop_on_empty_dataset': stop_on_empty_dataset})
+    return _export_wrapper
+
+
 def _we79dec227e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(values, value_range, nbins=None, dtype=None, name=None):
         try:
@@ -1713,6 +1839,15 @@ def _wf7652686c4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf8ba648344(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes=None, padding_values=None, pad_to_bucket_boundary=None, no_padding=None, drop_remainder=None):
+        try:
+            return _export_fn(element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes, padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'element_length_func': element_length_func, 'bucket_boundaries': bucket_boundaries, 'bucket_batch_sizes': bucket_batch_sizes, 'padded_shapes': padded_shapes, 'padding_values': padding_values, 'pad_to_bucket_boundary': pad_to_bucket_boundary, 'no_padding': no_padding, 'drop_remainder': drop_remainder})
+    return _export_wrapper
+
+
 def _wf8e69b260b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(labels=None, logits=None, name=None):
         try:
@@ -1757,7 +1892,26 @@ WRAPPERS = {
     'constant': _wc54311f247,
     'convert_to_tensor': _w7364e28699,
     'custom_gradient': _w7214232c1a,
+    'data.experimental.Counter': _w8d7050a8e0,
+    'data.experimental.assert_cardinality': _w4c2779131c,
+    'data.experimental.bucket_by_sequence_length': _wf8ba648344,
     'data.experimental.cardinality': _wd1d3537e37,
+    'data.experimental.choose_from_datasets': _we70b49893a,
+    'data.experimental.enable_debug_mode': _w1f06b08988,
+    'data.experimental.enumerate_dataset': _wa804b82b60,
+    'data.experimental.from_list': _w6f060b5d3d,
+    'data.experimental.get_single_element': _wd1d3537e37,
+    'data.experimental.get_structure': _w49a0b14cca,
+    'data.experimental.group_by_window': _w6511292efb,
+    'data.experimental.ignore_errors': _w6d4db88f8e,
+    'data.experimental.map_and_batch': _w593df82e07,
+    'data.experimental.parallel_interleave': _w090b250304,
+    'data.experimental.sample_from_datasets': _w9ae6ae0406,
+    'data.experimental.scan': _w0b1e02a60f,
+    'data.experimental.shuffle_and_repeat': _wc8292e6681,
+    'data.experimental.take_while': _w4ea93e0ccc,
+    'data.experimental.unbatch': _w1f06b08988,
+    'data.experimental.unique': _w1f06b08988,
     'debugging.Assert': _wc13a3cf2c0,
     'debugging.assert_all_finite': _w60956334de,
     'debugging.assert_equal': _w14b5d0cd36,
