@@ -1,0 +1,118 @@
+"""Rules of the transformations, checked on many sizes: values against plain Python, and the
+static cardinality against the number of elements iterated."""
+from hypothesis import given, settings, strategies as st
+import numpy as np
+
+import eagerflow as tf
+
+sizes = st.integers(0, 40)
+counts = st.integers(-1, 45)
+
+
+def ints(ds):
+    return [np.asarray(x).tolist() for x in ds]
+
+
+def check_cardinality(ds):
+    n = int(ds.cardinality())
+    got = ints(ds)
+    if n >= 0:
+        assert n == len(got)
+    return got
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes, st.integers(1, 12), st.booleans())
+def test_batch_is_chunking(n, size, drop):
+    got = check_cardinality(tf.data.Dataset.range(n).batch(size, drop_remainder=drop))
+    want = [list(range(i, min(i + size, n))) for i in range(0, n, size)]
+    if drop:
+        want = [b for b in want if len(b) == size]
+    assert got == want
+    # the slicing path of array sources gives the same batches as stacking elements
+    slices = tf.data.Dataset.from_tensor_slices(np.arange(n, dtype=np.int64))
+    assert ints(slices.batch(size, drop_remainder=drop)) == want
+    assert ints(slices.map(lambda x: x).batch(size, drop_remainder=drop)) == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes, st.integers(1, 12))
+def test_unbatch_undoes_batch(n, size):
+    ds = tf.data.Dataset.range(n).batch(size, drop_remainder=True).unbatch()
+    assert check_cardinality(ds) == list(range(n - n % size))
+    assert ints(tf.data.Dataset.range(n).batch(size).unbatch()) == list(range(n))
+
+
+@settings(max_examples=80, deadline=None)
+@given(sizes, counts, counts)
+def test_take_skip_are_slices(n, a, b):
+    ds = tf.data.Dataset.range(n)
+    take = list(range(n)) if a == -1 else list(range(n))[:a]
+    skip = [] if b == -1 else list(range(n))[b:]
+    assert check_cardinality(ds.take(a)) == take
+    assert check_cardinality(ds.skip(b)) == skip
+    assert check_cardinality(ds.skip(max(b, 0)).take(a)) == (
+        list(range(n))[max(b, 0):] if a == -1 else list(range(n))[max(b, 0):][:a])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10), st.integers(0, 4))
+def test_repeat_and_infinite_cardinality(n, times):
+    ds = tf.data.Dataset.range(n)
+    assert check_cardinality(ds.repeat(times)) == list(range(n)) * times
+    forever = ds.repeat()
+    assert int(forever.cardinality()) == (0 if n == 0 else tf.data.INFINITE_CARDINALITY)
+    if n:
+        assert ints(forever.take(3 * n)) == list(range(n)) * 3
+        assert int(forever.take(7).cardinality()) == 7
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes, st.integers(1, 6), st.integers(1, 6), st.integers(1, 3), st.booleans())
+def test_window_matches_python(n, size, shift, stride, drop):
+    ds = tf.data.Dataset.range(n).window(size, shift, stride, drop_remainder=drop)
+    got = [ints(w) for w in ds]
+    want = []
+    for start in range(0, n, shift):
+        w = list(range(start, n, stride))[:size]
+        if drop and len(w) < size:
+            break
+        want.append(w)
+    assert got == want
+    assert int(ds.cardinality()) == len(want)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes, st.integers(1, 5), st.integers(0, 4))
+def test_shard_and_cardinality(n, shards, index):
+    index = index % shards
+    assert check_cardinality(tf.data.Dataset.range(n).shard(shards, index)) == list(
+        range(index, n, shards))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), st.integers(0, 30),
+       st.integers(1, 7), st.booleans())
+def test_rebatch_keeps_the_elements(sizes_, n, batch, drop):
+    ds = tf.data.Dataset.range(n).batch(batch).rebatch(sizes_, drop_remainder=drop)
+    got = ints(ds)
+    flat = [x for b in got for x in b]
+    want, i, k = [], 0, 0
+    while i < n:
+        size = sizes_[k % len(sizes_)]
+        want.append(list(range(i, min(i + size, n))))
+        i, k = i + size, k + 1
+    if drop and want and len(want[-1]) < sizes_[(len(want) - 1) % len(sizes_)]:
+        want.pop()
+    assert got == want
+    assert flat == [x for b in want for x in b]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 30), st.integers(1, 40), st.integers(0, 2**31 - 1))
+def test_shuffle_is_a_permutation(n, buffer, seed):
+    ds = tf.data.Dataset.range(n).shuffle(buffer, seed=seed)
+    got = check_cardinality(ds)
+    assert sorted(got) == list(range(n))
+    if buffer == 1:
+        assert got == list(range(n))
