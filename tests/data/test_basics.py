@@ -214,3 +214,33 @@ def test_ignore_errors_skips_failing_elements():
     with pytest.raises(tf.errors.InvalidArgumentError, match="bad"):
         list(ds)
     assert values(ds.ignore_errors()) == [1.0, 0.5]
+
+
+def test_file_cache_is_read_back_across_datasets(tmp_path):
+    calls = []
+
+    def gen():
+        calls.append(1)
+        yield from [(1, "a"), (2, "bb")]
+    spec = (tf.TensorSpec([], tf.int32), tf.TensorSpec([], tf.string))
+    path = str(tmp_path / "cache")
+    ds = tf.data.Dataset.from_generator(gen, output_signature=spec).map(
+        lambda x, s: (tf.fill([x], x), s)).cache(path)
+    assert values(ds) == [([1], b"a"), ([2, 2], b"bb")]
+    assert values(ds) == [([1], b"a"), ([2, 2], b"bb")]
+    again = tf.data.Dataset.from_generator(gen, output_signature=spec).map(
+        lambda x, s: (tf.fill([x], x), s)).cache(path)
+    assert values(again) == [([1], b"a"), ([2, 2], b"bb")]
+    assert len(calls) == 1
+
+
+def test_file_cache_discards_a_partial_iteration(tmp_path):
+    path = str(tmp_path / "partial")
+    ds = tf.data.Dataset.range(5).cache(path)
+    it = iter(ds)
+    next(it)
+    del it
+    assert not (tmp_path / "partial.index").exists()
+    assert values(ds) == [0, 1, 2, 3, 4]
+    assert (tmp_path / "partial.index").exists()
+    assert values(ds.take(2)) == [0, 1]

@@ -729,6 +729,10 @@ def cache(self, filename="", name=None):
     >>> ds = tf.data.Dataset.range(3).map(lambda x: x * 10).cache()
     >>> [int(v) for v in ds], [int(v) for v in ds]
     ([0, 10, 20], [0, 10, 20])
+
+    With a `filename`, the elements go to files (``<filename>.index`` and
+    ``<filename>.data-00000-of-00001``) that later iterations, and later
+    programs, read instead of running the input.
     """
     if isinstance(filename, Tensor):
         filename = filename.numpy().decode()
