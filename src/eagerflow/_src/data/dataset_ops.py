@@ -370,10 +370,32 @@ class Dataset:
         from eagerflow._src.data.options import _OptionsDataset  # noqa: PLC0415
         return _OptionsDataset(self, options)
 
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        """Writes the elements and the element spec to directory `path` (see `load`).
+
+        `shard_func` maps an element to the int64 index of the shard file it goes to.
+        """
+        from eagerflow._src.data.save_load import save  # noqa: PLC0415
+        save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None):
+        """The dataset `save` wrote to `path`; `reader_func` turns the dataset of its shards
+        (datasets) into one (by default, an interleave of all of them).
+
+        >>> import tempfile, os
+        >>> path = os.path.join(tempfile.mkdtemp(), "saved")
+        >>> tf.data.Dataset.range(3).map(lambda x: {"x": x}).save(path)
+        >>> list(tf.data.Dataset.load(path).as_numpy_iterator())
+        [{'x': np.int64(0)}, {'x': np.int64(1)}, {'x': np.int64(2)}]
+        """
+        from eagerflow._src.data.save_load import load  # noqa: PLC0415
+        return load(path, element_spec, compression, reader_func)
+
     # Defined in `transformations` (imported at the end of this module).
     padded_batch = unbatch = rebatch = cache = flat_map = interleave = scan = window = None
     group_by_window = bucket_by_sequence_length = shard = take_while = unique = None
-    ignore_errors = save = load = None
+    ignore_errors = None
 
 
 # -- sources -----------------------------------------------------------------------------------
