@@ -75,3 +75,52 @@ def test_list_files(tmp_path):
     assert values(tf.data.Dataset.list_files(both, shuffle=False)) == names[:2]
     with pytest.raises(tf.errors.InvalidArgumentError, match="No files matched pattern"):
         tf.data.Dataset.list_files(str(tmp_path / "*.none"))
+
+
+def test_from_generator_arguments_arrive_as_numpy_values():
+    seen = []
+
+    def gen(n, s):
+        seen.append((n, s))
+        yield from range(n)
+    ds = tf.data.Dataset.from_generator(gen, args=[3, "ab"], output_types=tf.int32,
+                                        output_shapes=())
+    assert ds.element_spec == tf.TensorSpec([], tf.int32)
+    assert repr(ds).startswith("<_FlatMapDataset element_spec=")
+    assert values(ds) == [0, 1, 2]
+    assert type(seen[0][0]) is np.int32 and seen[0][1] == b"ab"
+
+
+@pytest.mark.parametrize("items, kwargs, message", [
+    ([[1, 2]], dict(output_types=(tf.int32, tf.int32)),
+     "did not match the expected structure. The expected structure was (tf.int32, tf.int32), "
+     "but the yielded element was [1, 2]."),
+    ([{"a": 1}], dict(output_types={"b": tf.int32}),
+     "The expected structure was {'b': tf.int32}, but the yielded element was {'a': 1}."),
+    ([1.5], dict(output_types=tf.int32),
+     "The expected structure was TensorSpec(shape=<unknown>, dtype=tf.int32, name=None), but "
+     "the yielded element was 1.5."),
+    (["a"], dict(output_signature=tf.TensorSpec((), tf.int32)),
+     "could not be converted to the expected type. The expected type was int32, but the "
+     "yielded element was a."),
+    ([[1, 2]], dict(output_signature=tf.TensorSpec((3,), tf.int32)),
+     "yielded an element of shape (2,) where an element of shape (3,) was expected."),
+])
+def test_from_generator_names_what_it_yielded(items, kwargs, message):
+    ds = tf.data.Dataset.from_generator(lambda: iter(items), **kwargs)
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        list(ds)
+    assert message in str(info.value)
+
+
+def test_from_generator_errors_of_the_generator():
+    def gen():
+        yield 1
+        raise ValueError("boom")
+    it = iter(tf.data.Dataset.from_generator(gen, output_types=tf.int32))
+    assert int(next(it)) == 1
+    with pytest.raises(tf.errors.InvalidArgumentError, match="ValueError: boom") as info:
+        next(it)
+    assert isinstance(info.value.__cause__, ValueError)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="'int' object is not iterable"):
+        list(tf.data.Dataset.from_generator(lambda: 5, output_types=tf.int32))

@@ -9,14 +9,7 @@ TensorSpec(shape=(None,), dtype=tf.int32, name=None)
 See the package docstring (``eagerflow._src.data``) for the node protocol.
 """
 import builtins
-import collections
-import functools
-import glob as _glob
 import os
-import queue
-import threading
-import warnings
-import weakref
 
 import numpy as np
 
@@ -26,7 +19,6 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
-from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.structured_function import StructuredFunction
@@ -841,7 +833,7 @@ class _PrefetchDataset(_UnaryDataset):
 
 
 # The rest of the transformations install their methods on `Dataset`.
-from eagerflow._src.data import transformations  # noqa: E402,F401
+import eagerflow._src.data.transformations  # noqa: E402,F401
 
 
 @export("data.experimental.cardinality")

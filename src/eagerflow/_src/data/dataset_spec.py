@@ -13,7 +13,6 @@ such a dataset is an error).
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.function import autograph_slot
@@ -118,5 +117,3 @@ def _type_name(value):
         return "Tensor"
     return type(value).__name__
 
-
-__all__ = ["DatasetSpec", "DatasetFunction", "TensorSpec"]

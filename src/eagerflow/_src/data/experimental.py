@@ -1,15 +1,13 @@
 """``tf.data.experimental``: the transformations TF kept there, as functions for `apply`."""
 import enum
 
-import numpy as np
-
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import (
-    INFINITE, Dataset, _int, _RangeDataset, _UnaryDataset, _ZipDataset)
+    INFINITE, Dataset, _int, _UnaryDataset)
 from eagerflow._src.data.shuffle import _ShuffleAndRepeatDataset
 from eagerflow._src.data.sources import _RandomDataset
 
@@ -274,4 +272,3 @@ class ExternalStatePolicy(enum.Enum):
 SHARD_HINT = -1
 export("data.experimental.SHARD_HINT").export_constant(__name__, "SHARD_HINT")
 
-__all__ = ["np", "_RangeDataset", "_ZipDataset"]

@@ -9,7 +9,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
@@ -20,74 +20,114 @@ def _generator_error(message):
     return op_error(errors.InvalidArgumentError, "IteratorGetNext", f"TypeError: {message}")
 
 
-def _type_text(spec):
-    return structure.map_structure(lambda s: s.dtype, spec)
-
-
 class _GeneratorDataset(Dataset):
-    """Elements from ``generator(*args)``, a fresh call per iterator."""
+    """Elements from ``generator(*args)``, a fresh call per iterator.
+
+    As in TF, each element is checked one of two ways: with a known structure
+    (several components, or one of known rank) it is flattened against the
+    dtypes, each component converted with NumPy and its shape checked; a lone
+    component of unknown rank is converted as a tensor of the spec's dtype.
+    Whatever the generator raises reaches the caller as `InvalidArgumentError`
+    (the original is its cause).
+    """
 
     _tf_name = "_FlatMapDataset"  # TF builds it as a flat_map over the generator's ids
 
     def __init__(self, generator, spec, args):
         self._generator = generator
         self._spec = spec
-        self._args = args
+        # TF passes the arguments through tensors: Python ints arrive as np.int32, str as bytes
+        self._args = tuple(convert_to_tensor(a).numpy() for a in args)
+        self._legacy = structure.is_nested(spec) or spec.shape.rank is not None
 
     def _cardinality(self):
         return UNKNOWN
 
     def _iterator(self):
-        args = [a.numpy() if isinstance(a, Tensor) else a for a in self._args]
-        values = self._generator(*args)
         try:
-            values = iter(values)
-        except TypeError:
-            raise _generator_error(f"`generator` must be a Python callable that returns an "
-                                   f"iterable, but it returned {type(values)}.") from None
-        return self._checked(values)
+            values = iter(self._generator(*self._args))
+        except Exception as e:  # noqa: BLE001 (TF reports any error of the generator)
+            raise _raised(e) from e
+        check = self._checked_legacy if self._legacy else self._checked_tensor
+        while True:
+            try:
+                value = next(values)
+            except StopIteration:
+                return
+            except Exception as e:  # noqa: BLE001
+                raise _raised(e) from e
+            yield check(value)
 
-    def _checked(self, values):
+    def _structure_error(self, expected, value):
+        return _generator_error(
+            f"`generator` yielded an element that did not match the expected structure. The "
+            f"expected structure was {expected}, but the yielded element was {value}.")
+
+    def _checked_legacy(self, value):
         spec = self._spec
-        specs = structure.flatten(spec)
-        for value in values:
-            if isinstance(value, list) and structure.is_nested(spec):
-                value = tuple(value)
-            if not structure.same_structure(spec, value) and structure.is_nested(spec):
+        types = structure.map_structure(lambda s: s.dtype, spec)
+        try:
+            flat = _flatten_up_to(spec, value)
+        except (TypeError, ValueError, KeyError):
+            raise self._structure_error(types, value) from None
+        arrays = []
+        for s, v in zip(structure.flatten(spec), flat):
+            try:
+                a = _numpy_value(v, s.dtype)
+            except (TypeError, ValueError):
                 raise _generator_error(
-                    f"`generator` yielded an element that did not match the expected "
-                    f"structure. The expected structure was {_type_text(spec)}, but the yielded"
-                    f" element was {value}.")
-            if structure.is_nested(value) and not structure.is_nested(spec):
+                    f"`generator` yielded an element that could not be converted to the "
+                    f"expected type. The expected type was {s.dtype.name}, but the yielded "
+                    f"element was {v}.") from None
+            if not s.shape.is_compatible_with(TensorShape(a.shape)):
                 raise _generator_error(
-                    f"`generator` yielded an element that did not match the expected "
-                    f"structure. The expected structure was {_type_text(spec)}, but the yielded"
-                    f" element was {value}.")
-            arrays = []
-            for s, v in zip(specs, structure.flatten(value)):
-                try:
-                    a = structure.as_array(v, s)
-                except (TypeError, ValueError, errors.OpError):
-                    raise _generator_error(
-                        f"`generator` yielded an element that could not be converted to the "
-                        f"expected type. The expected type was {s.dtype.name}, but the yielded "
-                        f"element was {v}.") from None
-                if isinstance(v, EagerTensor) and v.dtype != s.dtype:
-                    raise _generator_error(
-                        f"`generator` yielded an element of type {v.dtype.name} where an "
-                        f"element of type {s.dtype.name} was expected.")
-                if not s.shape.is_compatible_with(TensorShape(a.shape)):
-                    raise _generator_error(
-                        f"`generator` yielded an element of shape {tuple(a.shape)} where an "
-                        f"element of shape {_shape_tuple(s.shape)} was expected.")
-                arrays.append(a)
-            yield tuple(arrays)
+                    f"`generator` yielded an element of shape {a.shape} where an element of "
+                    f"shape {s.shape} was expected.")
+            arrays.append(a)
+        return tuple(arrays)
+
+    def _checked_tensor(self, value):
+        spec = self._spec
+        if structure.is_nested(value):
+            raise self._structure_error(spec, value)
+        try:
+            t = convert_to_tensor(value, dtype=spec.dtype)
+        except (TypeError, ValueError, errors.OpError):
+            raise self._structure_error(spec, value) from None
+        return (t._data,)
 
 
-def _shape_tuple(shape):
-    if shape.rank is None:
-        return "<unknown>"
-    return str(tuple(shape.as_list()))
+def _raised(e):
+    return op_error(errors.InvalidArgumentError, "IteratorGetNext", f"{type(e).__name__}: {e}")
+
+
+def _flatten_up_to(spec, value):
+    """`value`'s components where `spec` has leaves; TypeError where they nest differently
+    (a list is a value, as in tf.data's nests)."""
+    if not structure.is_nested(spec):
+        return [value]
+    if isinstance(spec, dict):
+        if not isinstance(value, dict) or set(value) != set(spec):
+            raise TypeError("structure")
+        pairs = [(spec[k], value[k]) for k in sorted(spec)]
+    else:
+        if not isinstance(value, tuple) or len(value) != len(spec):
+            raise TypeError("structure")
+        pairs = list(zip(spec, value))
+    out = []
+    for s, v in pairs:
+        out.extend(_flatten_up_to(s, v))
+    return out
+
+
+def _numpy_value(value, dtype):
+    """`value` as an array of `dtype`, converted as NumPy converts (TF's rule here)."""
+    if dtype == _d.string:
+        t = convert_to_tensor(value, dtype=_d.string)
+        return t._data
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    return np.asarray(value, dtype=dtype.as_numpy_dtype)
 
 
 def from_generator(generator, output_types=None, output_shapes=None, args=None,

@@ -10,7 +10,6 @@ import collections.abc
 
 import numpy as np
 
-from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -183,4 +182,3 @@ def as_array(value, spec):
     return np.asarray(convert_to_tensor(value, dtype=spec.dtype)._data)
 
 
-__all__ = ["flatten", "pack", "is_nested", "Packer", "normalize", "spec_of", "_d"]

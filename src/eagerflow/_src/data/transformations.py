@@ -13,8 +13,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import (
-    INFINITE, UNKNOWN, Dataset, _get_next_error, _int, _known, _num_threads, _UnaryDataset,
-    stack_components)
+    INFINITE, UNKNOWN, Dataset, _get_next_error, _int, _known, _num_threads, _UnaryDataset)
 from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
 from eagerflow._src.data.structured_function import StructuredFunction
 
