@@ -244,3 +244,15 @@ def test_file_cache_discards_a_partial_iteration(tmp_path):
     assert values(ds) == [0, 1, 2, 3, 4]
     assert (tmp_path / "partial.index").exists()
     assert values(ds.take(2)) == [0, 1]
+
+
+def test_map_functions_update_variables_and_are_not_recorded_by_tapes():
+    v = tf.Variable(0, dtype=tf.int64)
+    ds = tf.data.Dataset.range(5).map(lambda x: x + v.assign_add(1))
+    assert values(ds) == [1, 3, 5, 7, 9] and int(v.numpy()) == 5
+    w = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        total = tf.add_n(list(tf.data.Dataset.range(3).map(
+            lambda x: tf.cast(x, tf.float32) * w)))
+    assert float(total) == 6.0
+    assert tape.gradient(total, w) is None  # as in TF: the pipeline is not differentiated
