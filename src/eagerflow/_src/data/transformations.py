@@ -8,7 +8,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.errors import op_error
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core import context
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
@@ -167,9 +168,11 @@ class _PaddedBatchDataset(_UnaryDataset):
             pads = []
             for s, v in zip(specs, _flatten_like(spec, padding_values, "padding_values",
                                                  lambda v, s: v)):
-                t = v if isinstance(v, Tensor) else convert_to_tensor(
-                    v, dtype=s.dtype if not isinstance(v, (float, np.floating)) or
-                    s.dtype.is_floating else None)
+                if not isinstance(v, Tensor):
+                    with context.init_scope():  # a value, even while a function traces
+                        v = convert_to_tensor(v, dtype=s.dtype if not isinstance(
+                            v, (float, np.floating)) or s.dtype.is_floating else None)
+                t = v
                 if t.dtype != s.dtype:
                     raise TypeError(f"Invalid `padding_values`. `padding_values` values type "
                                     f"{t.dtype} does not match type {s.dtype} of the "
@@ -177,7 +180,8 @@ class _PaddedBatchDataset(_UnaryDataset):
                 if t.shape.rank != 0:
                     raise ValueError(f"Invalid `padding_values`. `padding_values` values should "
                                      f"be scalars, but got {t.shape}.")
-                pads.append(t._data)
+                # (a symbolic value, while a function traces, only gives the spec)
+                pads.append(t._data if isinstance(t, EagerTensor) else None)
         self._shapes, self._pads = shapes, pads
         static = self._batch_size if self._drop else None
         self._spec = structure.pack(spec, [
@@ -495,8 +499,8 @@ class _GroupByWindowDataset(_UnaryDataset):
             if len(groups[key]) >= sizes[key]:
                 yield from self._reduced(key, groups.pop(key))
                 del sizes[key]
-        for key, elements in groups.items():
-            yield from self._reduced(key, elements)
+        for key in sorted(groups):  # what is left, by key (TF keeps its groups in a map)
+            yield from self._reduced(key, groups[key])
 
     def _reduced(self, key, elements):
         window = _VariantDataset(elements, self._window_spec)
