@@ -25,11 +25,14 @@ def _should_unpack(element):
 
 
 def _normalize_output(value):
-    """A function's result as a dataset element: lists become tuples (TF's rule for function
-    results), every leaf a tensor."""
+    """A function's result as a dataset element, every leaf a tensor: a list returned is a
+    tuple, a list inside the result one tensor (TF's rules)."""
+    if isinstance(value, list):
+        value = tuple(value)
+
     def fix(v):
         if isinstance(v, list):
-            return tuple(fix(x) for x in v)
+            return _packed(v)
         if isinstance(v, tuple) and not hasattr(type(v), "_fields"):
             return tuple(fix(x) for x in v)
         if isinstance(v, tuple):
@@ -42,6 +45,14 @@ def _normalize_output(value):
             return v
         return convert_to_tensor(v)
     return fix(value)
+
+
+def _packed(values):
+    """A (nested) Python list of tensors and numbers as one tensor, stacked."""
+    from eagerflow._src.ops.array_ops import stack  # noqa: PLC0415
+    if any(isinstance(v, (Tensor, Variable, list)) for v in values):
+        return stack([_packed(v) if isinstance(v, list) else v for v in values])
+    return convert_to_tensor(values)
 
 
 class StructuredFunction:
@@ -58,8 +69,8 @@ class StructuredFunction:
         n_in = len(flat_specs)
         unpack = _should_unpack(input_spec)
 
-        def traced(*flat):
-            element = structure.pack(input_spec, flat[:n_in])
+        def traced(*args):  # (its placeholders are named args_0, args_1, ... as in TF)
+            element = structure.pack(input_spec, args[:n_in])
             args = tuple(element) if unpack else (element,)
             if use_autograph and autograph_slot.call is not None:
                 result = autograph_slot.call(func, args, {})
