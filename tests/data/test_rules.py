@@ -116,3 +116,16 @@ def test_shuffle_is_a_permutation(n, buffer, seed):
     assert sorted(got) == list(range(n))
     if buffer == 1:
         assert got == list(range(n))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 30), st.integers(1, 40), st.integers(1, 8), st.booleans(),
+       st.integers(0, 2**31 - 1))
+def test_shuffled_batches_of_arrays_follow_the_element_order(n, buffer, size, drop, seed):
+    slices = tf.data.Dataset.from_tensor_slices(
+        (np.arange(n, dtype=np.int64), np.arange(n, dtype=np.float32).reshape(n, 1)))
+    whole = slices.shuffle(buffer, seed=seed, reshuffle_each_iteration=False)
+    def nested(ds):
+        return [tf.nest.map_structure(lambda t: t.numpy().tolist(), e) for e in ds]
+    by_element = nested(whole.map(lambda a, b: (a, b)).batch(size, drop_remainder=drop))
+    assert nested(whole.batch(size, drop_remainder=drop)) == by_element
