@@ -127,19 +127,12 @@ class Dataset:
                                 f"that produce values of type {type(spec).__name__}")
         return NumpyIterator(self)
 
-    def as_numpy(self):
-        return self.as_numpy_iterator()
-
     # The class name TF prints, where this class differs from TF's.
     _tf_name = None
 
     def __repr__(self):
         name = self._tf_name or type(self).__name__
         return f"<{name} element_spec={self.element_spec!r}>"
-
-    @property
-    def options_(self):
-        return self.options()
 
     def options(self):
         """The `Options` set on this dataset and its inputs (merged)."""
