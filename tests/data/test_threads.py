@@ -87,3 +87,15 @@ def test_interpreter_exits_with_pipelines_running():
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["0", "0"]
+
+
+def test_parallel_map_gives_the_sequential_values():
+    x = np.random.default_rng(0).random((200, 16, 16), dtype=np.float32)
+
+    def f(a):
+        b = tf.nn.relu(tf.matmul(a, a) + 1.0 - 3.0) * 2.0
+        return tf.reduce_sum(tf.tanh(b) + tf.exp(-b), axis=0)
+    ds = tf.data.Dataset.from_tensor_slices(x)
+    sequential = np.stack([e.numpy() for e in ds.map(f)])
+    parallel = np.stack([e.numpy() for e in ds.map(f, num_parallel_calls=8)])
+    np.testing.assert_array_equal(parallel, sequential)
