@@ -1047,6 +1047,15 @@ def _w87d672ea30(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w88e04f84dd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(iterator):
+        try:
+            return _export_fn(iterator)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'iterator': iterator})
+    return _export_wrapper
+
+
 def _w89a5a46dd8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, ranks, message=None, name=None):
         try:
@@ -1900,6 +1909,7 @@ WRAPPERS = {
     'data.experimental.enable_debug_mode': _w1f06b08988,
     'data.experimental.enumerate_dataset': _wa804b82b60,
     'data.experimental.from_list': _w6f060b5d3d,
+    'data.experimental.get_next_as_optional': _w88e04f84dd,
     'data.experimental.get_single_element': _wd1d3537e37,
     'data.experimental.get_structure': _w49a0b14cca,
     'data.experimental.group_by_window': _w6511292efb,

@@ -272,3 +272,9 @@ class ExternalStatePolicy(enum.Enum):
 SHARD_HINT = -1
 export("data.experimental.SHARD_HINT").export_constant(__name__, "SHARD_HINT")
 
+
+
+@export("data.experimental.get_next_as_optional")
+def get_next_as_optional(iterator):
+    """``iterator.get_next_as_optional()``."""
+    return iterator.get_next_as_optional()
