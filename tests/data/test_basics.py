@@ -256,3 +256,12 @@ def test_map_functions_update_variables_and_are_not_recorded_by_tapes():
             lambda x: tf.cast(x, tf.float32) * w)))
     assert float(total) == 6.0
     assert tape.gradient(total, w) is None  # as in TF: the pipeline is not differentiated
+
+
+def test_dataset_elements_are_refused_where_only_tensors_go():
+    windows = tf.data.Dataset.range(5).window(2)
+    with pytest.raises(TypeError, match=r"Dataset.map\(\) cannot take elements that are "
+                                        r"datasets"):
+        windows.map(lambda w: w)
+    with pytest.raises(TypeError, match="cannot batch elements that are datasets"):
+        windows.batch(2)

@@ -666,6 +666,9 @@ class _BatchDataset(_UnaryDataset):
             raise op_error(errors.InvalidArgumentError, "BatchDatasetV2",
                            "Batch size must be greater than zero.")
         self._drop = bool(drop_remainder)
+        if not all(isinstance(s, TensorSpec) for s in structure.flatten(self._spec)):
+            raise TypeError("Dataset.batch() cannot batch elements that are datasets; batch "
+                            "each of them (flat_map) instead.")
         static = self._batch_size if self._drop else None
         self._spec = structure.batched_spec(input_dataset.element_spec, static)
 

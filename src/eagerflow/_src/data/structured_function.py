@@ -66,6 +66,10 @@ class StructuredFunction:
         self.output_spec = None
         self.output_structure = None
         flat_specs = structure.flatten(input_spec)
+        for spec in flat_specs:
+            if not isinstance(spec, TensorSpec):
+                raise TypeError(f"{transformation_name} cannot take elements that are "
+                                f"datasets ({spec!r}); flat_map and interleave can.")
         n_in = len(flat_specs)
         unpack = _should_unpack(input_spec)
 
