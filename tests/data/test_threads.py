@@ -99,3 +99,10 @@ def test_parallel_map_gives_the_sequential_values():
     sequential = np.stack([e.numpy() for e in ds.map(f)])
     parallel = np.stack([e.numpy() for e in ds.map(f, num_parallel_calls=8)])
     np.testing.assert_array_equal(parallel, sequential)
+
+
+def test_an_iterator_never_read_stops_its_thread():
+    it = iter(tf.data.Dataset.range(10**9).prefetch(2))
+    assert _prefetch_threads()
+    del it
+    assert _wait_for_no_prefetch_threads() == []

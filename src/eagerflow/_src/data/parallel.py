@@ -58,21 +58,37 @@ def prefetched(source, buffer_size):
     thread = threading.Thread(target=_produce, args=(source, buffer, stop), daemon=True,
                               name="eagerflow-prefetch")
     thread.start()
-    return _consume(buffer, stop)
+    return _Prefetched(buffer, stop)
 
 
-def _consume(buffer, stop):
-    get = buffer.get
-    try:
-        while True:
-            item = get()
-            if item is _END:
-                return
-            if type(item) is _Failure:
-                raise item.error
-            yield item
-    finally:
-        stop.set()
+class _Prefetched:
+    """The consuming end: an iterator whose thread stops when it is closed, exhausted, fails
+    or is dropped (even before its first element: a generator's ``finally`` would not run)."""
+
+    __slots__ = ("_buffer", "_stop", "__weakref__")
+
+    def __init__(self, buffer, stop):
+        self._buffer, self._stop = buffer, stop
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._stop.is_set():
+            raise StopIteration
+        item = self._buffer.get()
+        if item is _END:
+            self._stop.set()
+            raise StopIteration
+        if type(item) is _Failure:
+            self._stop.set()
+            raise item.error
+        return item
+
+    def close(self):
+        self._stop.set()
+
+    __del__ = close
 
 
 _pool = None
