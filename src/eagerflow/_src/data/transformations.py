@@ -670,18 +670,10 @@ class _InterleaveDataset(_UnaryDataset):
     def _parallel(self):
         from eagerflow._src.data.parallel import prefetched  # noqa: PLC0415
         # Each open input dataset fills its own buffer on a thread; the order stays the
-        # sequential interleave's, as TF's deterministic parallel interleave keeps it.
-        opened = []
-
-        def open_one(it):
-            p = prefetched(it, max(1, self._block))
-            opened.append(p)
-            return p
-        try:
-            yield from self._sequential(open_one)
-        finally:
-            for p in opened:
-                p.close()
+        # sequential interleave's, as TF's deterministic parallel interleave keeps it.  A
+        # buffer's thread stops when its slot lets go of it (or this iterator is dropped).
+        block = max(1, self._block)
+        return self._sequential(lambda it: prefetched(it, block))
 
 
 @_method
