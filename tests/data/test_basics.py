@@ -265,3 +265,11 @@ def test_dataset_elements_are_refused_where_only_tensors_go():
         windows.map(lambda w: w)
     with pytest.raises(TypeError, match="cannot batch elements that are datasets"):
         windows.batch(2)
+
+
+def test_ignore_errors_after_parallel_map_and_filter():
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 0.0, 2.0, 0.0, 4.0])
+    bad = ds.map(lambda x: tf.debugging.check_numerics(1.0 / x, "bad"), num_parallel_calls=3)
+    assert values(bad.ignore_errors()) == [1.0, 0.5, 0.25]
+    failing = ds.filter(lambda x: tf.debugging.check_numerics(1.0 / x, "bad") > 0.3)
+    assert values(failing.ignore_errors()) == [1.0, 2.0]

@@ -655,7 +655,7 @@ class _FilterDataset(_UnaryDataset):
 
     def _iterator(self):
         fn = self._fn
-        return (e for e in self._input._iterator() if fn(e)[0])
+        return filter(lambda e: fn(e)[0], self._input._iterator())  # (goes on after errors)
 
 
 class _BatchDataset(_UnaryDataset):

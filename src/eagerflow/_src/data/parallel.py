@@ -7,6 +7,7 @@ threads are daemons and `_stop_all` runs at interpreter exit, so that a
 pipeline left running never holds the interpreter up.
 """
 import atexit
+import collections
 import concurrent.futures
 import queue
 import threading
@@ -104,19 +105,36 @@ def _executor(threads):
         return _pool
 
 
-def parallel_map(fn, source, threads):
-    """``map(fn, source)`` with up to `threads` calls running at once; results in order."""
-    pool = _executor(threads)
-    pending = []
-    try:
-        for element in source:
-            pending.append(pool.submit(fn, element))
-            if len(pending) >= threads:
-                yield pending.pop(0).result()
-        while pending:
-            yield pending.pop(0).result()
-    finally:
-        for f in pending:
+class parallel_map:  # noqa: N801 (an iterator used as a function)
+    """``map(fn, source)`` with up to `threads` calls running at once; results in order.
+
+    As the builtin ``map``, it goes on after an element's call raised (for
+    ``ignore_errors``); calls not yet collected are cancelled when it is dropped.
+    """
+
+    def __init__(self, fn, source, threads):
+        self._fn, self._source, self._threads = fn, source, threads
+        self._pool = _executor(threads)
+        self._pending = collections.deque()
+        self._exhausted = False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        pending = self._pending
+        while not self._exhausted and len(pending) < self._threads:
+            element = next(self._source, None)
+            if element is None:
+                self._exhausted = True
+            else:
+                pending.append(self._pool.submit(self._fn, element))
+        if not pending:
+            raise StopIteration
+        return pending.popleft().result()
+
+    def __del__(self):
+        for f in self._pending:
             f.cancel()
 
 
