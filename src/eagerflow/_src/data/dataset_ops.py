@@ -464,7 +464,7 @@ class _RangeDataset(Dataset):
         if len(args) > 3:
             raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 "
                              f"but was {len(args)}.")
-        values = [_int(a) if a is not None else None for a in args]
+        values = [_range_int(a) if a is not None else None for a in args]
         self._symbolic = any(v is None for v, a in zip(values, args) if a is not None)
         if self._symbolic:
             values = [0 if v is None else v for v in values]
@@ -513,6 +513,15 @@ class _CounterDataset(_RangeDataset):
     _tf_name = "_ScanDataset"  # TF counts with a scan
 
 
+def _range_int(value):
+    """A bound or step of `range`: an integer, or a tensor converting to int64 (TF's error
+    for a float)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    t = convert_to_tensor(value, dtype=_d.int64)
+    return _int(t)
+
+
 def _count(start, step):
     i = start
     while True:
@@ -540,10 +549,10 @@ class _ZipDataset(Dataset):
 
     def _cardinality(self):
         cards = [d._cardinality() for d in self._datasets]
+        if UNKNOWN in cards:
+            return UNKNOWN
         finite = [c for c in cards if c >= 0]
-        if finite:
-            return min(finite)
-        return UNKNOWN if UNKNOWN in cards else INFINITE
+        return min(finite) if finite else INFINITE
 
     def _iterator(self):
         its = [d._iterator() for d in self._datasets]
@@ -760,13 +769,12 @@ class _TakeDataset(_UnaryDataset):
 
     def _cardinality(self):
         n = self._input._cardinality()
-        if not _known(self._count):
+        if not _known(self._count) or n == UNKNOWN:
             return UNKNOWN
-        if self._count < 0:
+        if self._count == -1:
             return n
-        if n == UNKNOWN:
-            return UNKNOWN
-        return self._count if n == INFINITE else min(n, self._count)
+        # (TF's rule: any other negative count takes everything yet counts as unknown)
+        return self._count if n == INFINITE else max(min(n, self._count), UNKNOWN)
 
     def _iterator(self):
         if self._count < 0:
@@ -817,7 +825,8 @@ class _PrefetchDataset(_UnaryDataset):
         n = _int(buffer_size)
         if n < -1:
             raise op_error(errors.InvalidArgumentError, "PrefetchDataset",
-                           "buffer_size must be >= 0 or set buffer_size to be AUTOTUNE.")
+                           "buffer_size must be >= 0 or set buffer_size to be -1 for "
+                           "auto-tuning")
         self._buffer_size = n
 
     def _iterator(self):

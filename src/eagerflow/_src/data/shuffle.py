@@ -63,7 +63,7 @@ class _ShuffleDataset(_UnaryDataset):
             self._buffer_size = n if n > 0 else 2 ** 31
         elif self._buffer_size <= 0:
             raise op_error(errors.InvalidArgumentError, "ShuffleDatasetV3",
-                           "buffer_size must be greater than zero.")
+                           "buffer_size must be greater than zero or UNKNOWN_CARDINALITY")
         self._seed, self._seed2 = dataset_seeds(seed)
         self._reshuffle = True if reshuffle_each_iteration is None else bool(
             reshuffle_each_iteration)

@@ -286,8 +286,10 @@ class _UnbatchDataset(_UnaryDataset):
             raise ValueError("Cannot unbatch an input with scalar components.")
         known = {s.shape[0] for s in specs if s.shape.rank is not None and s.shape[0] is not None}
         if len(known) > 1:
-            raise ValueError("Cannot unbatch an input whose components have different batch "
-                             "sizes.")
+            a, b = sorted(known)[:2]
+            raise ValueError(f"`unbatch()` is only supported for datasets of elements whose "
+                             f"components have a matching leading dimension. Encountered both "
+                             f"{a} and {b}.")
         self._known = known.pop() if known else None
         self._spec = structure.unbatched_spec(input_dataset.element_spec)
 
@@ -302,11 +304,11 @@ class _UnbatchDataset(_UnaryDataset):
     def _iterator(self):
         for batch in self._input._iterator():
             n = batch[0].shape[0]
-            for a in batch[1:]:
+            for c, a in enumerate(batch[1:], 1):
                 if a.shape[0] != n:
-                    raise _get_next_error(
+                    raise _get_next_error(  # (TF's words, comma included)
                         f"Input element must have the same batch size in each component. "
-                        f"Component 0 had size {n} but component had size {a.shape[0]}.")
+                        f"Component 0 had size {n} but component {c} had size, {a.shape[0]}.")
             for i in builtins.range(n):
                 yield tuple(a[i] if a.ndim > 1 else a[i:i + 1].reshape(()) for a in batch)
 
@@ -404,7 +406,7 @@ class _WindowDataset(_UnaryDataset):
                         ("stride", self._stride)):
             if _known(v) and v <= 0:
                 raise op_error(errors.InvalidArgumentError, "WindowDataset",
-                               f"Window {what} must be greater than zero, but got {v}.")
+                               f"Window {what} must be greater than zero.")
         self._component_specs = structure.flatten(input_dataset.element_spec)
         self._spec = structure.map_structure(lambda s: DatasetSpec(s),
                                              input_dataset.element_spec)
@@ -592,8 +594,7 @@ class _FlatMapDataset(_UnaryDataset):
         self._spec = self._fn.output_spec
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return 0 if n == 0 else UNKNOWN if n != INFINITE else UNKNOWN
+        return UNKNOWN
 
     def _iterator(self):
         fn = self._fn
@@ -631,7 +632,7 @@ class _InterleaveDataset(_UnaryDataset):
             num_parallel_calls)
 
     def _cardinality(self):
-        return UNKNOWN if self._input._cardinality() != 0 else 0
+        return UNKNOWN
 
     def _iterator(self):
         if self._threads is not None:
@@ -784,7 +785,7 @@ class _TakeWhileDataset(_UnaryDataset):
                              f"tensor, but its return type is {out}.")
 
     def _cardinality(self):
-        return UNKNOWN if self._input._cardinality() != 0 else 0
+        return UNKNOWN
 
     def _iterator(self):
         fn = self._fn
@@ -812,10 +813,8 @@ class _UniqueDataset(_UnaryDataset):
             raise TypeError("`Dataset.unique()` does not support dataset elements that are "
                             "structures; the elements must be single tensors.")
         if spec.dtype not in (_d.int32, _d.int64, _d.string):
-            raise TypeError(f"`Dataset.unique()` does not support type {spec.dtype.name}, "
+            raise TypeError(f"`tf.data.Dataset.unique` does not support type {spec.dtype} -- "
                             f"only `tf.int32`, `tf.int64`, and `tf.string` are supported.")
-        if spec.shape.rank not in (0, None):
-            pass
 
     def _cardinality(self):
         n = self._input._cardinality()
@@ -825,11 +824,7 @@ class _UniqueDataset(_UnaryDataset):
         seen = set()
         for element in self._input._iterator():
             a = element[0]
-            if a.ndim != 0:
-                raise _get_next_error(f"Each element of the input dataset must be a scalar, "
-                                      f"but got an element of shape "
-                                      f"{errors.shape_text(a.shape)}.")
-            key = a.item()
+            key = (a.shape, tuple(a.reshape(-1).tolist()) if a.dtype == object else a.tobytes())
             if key not in seen:
                 seen.add(key)
                 yield element
