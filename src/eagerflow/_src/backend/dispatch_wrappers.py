@@ -1299,6 +1299,15 @@ def _wb1fc98ed6a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb3144259fd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(class_func, target_dist, initial_dist=None, seed=None):
+        try:
+            return _export_fn(class_func, target_dist, initial_dist, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'class_func': class_func, 'target_dist': target_dist, 'initial_dist': initial_dist, 'seed': seed})
+    return _export_wrapper
+
+
 def _wb3e9c1d891(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(params, ids, max_norm=None, name=None):
         try:
@@ -1916,6 +1925,7 @@ WRAPPERS = {
     'data.experimental.ignore_errors': _w6d4db88f8e,
     'data.experimental.map_and_batch': _w593df82e07,
     'data.experimental.parallel_interleave': _w090b250304,
+    'data.experimental.rejection_resample': _wb3144259fd,
     'data.experimental.sample_from_datasets': _w9ae6ae0406,
     'data.experimental.scan': _w0b1e02a60f,
     'data.experimental.shuffle_and_repeat': _wc8292e6681,

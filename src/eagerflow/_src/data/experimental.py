@@ -278,3 +278,10 @@ export("data.experimental.SHARD_HINT").export_constant(__name__, "SHARD_HINT")
 def get_next_as_optional(iterator):
     """``iterator.get_next_as_optional()``."""
     return iterator.get_next_as_optional()
+
+
+@export("data.experimental.rejection_resample")
+def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
+    """``Dataset.rejection_resample`` as a transformation."""
+    return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist,
+                                                      seed)

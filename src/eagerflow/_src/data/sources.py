@@ -330,10 +330,18 @@ def sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
         return datasets[0]
     seeds = random_dataset(seed, rerandomize_each_iteration).batch(2, drop_remainder=True)
     if varying:
-        def select(p, s):
-            return array_ops.squeeze(random_ops.stateless_categorical(
-                array_ops.expand_dims(math_ops.log(p), 0), 1, seed=s), axis=[0, 1])
-        selector = Dataset.zip((weights, seeds)).map(select)
+        def stacked(value):  # an element's components (nested tuples) as one tensor
+            if isinstance(value, tuple):
+                return array_ops.stack([stacked(v) for v in value])
+            return value
+
+        # (as TF: the weights of an element [(p, 1 - p)] make logits of shape [1, 2])
+        logits_ds = weights.map(lambda *p: math_ops.log(stacked(p)))
+
+        def select(logits, s):
+            return array_ops.squeeze(random_ops.stateless_categorical(logits, 1, seed=s),
+                                     axis=[0, 1])
+        selector = Dataset.zip((logits_ds, seeds)).map(select)
     else:
         def select(s):
             return array_ops.squeeze(random_ops.stateless_categorical(logits, 1, seed=s),

@@ -868,3 +868,75 @@ class _IgnoreErrorsDataset(_UnaryDataset):
 def ignore_errors(self, log_warning=False, name=None):
     """The elements, skipping those whose computation raised an error."""
     return _IgnoreErrorsDataset(self, log_warning)
+
+
+# -- rejection resampling ----------------------------------------------------------------------
+
+def _acceptance_and_mixing(initial, target):
+    """Per-class acceptance probabilities and the probability of drawing from the data as it
+    is, which together turn `initial`'s class distribution into `target`'s with the fewest
+    rejections (TF's resampler)."""
+    from eagerflow._src.ops import reduction_ops  # noqa: PLC0415
+    ratio = target / (initial + np.finfo(np.float32).tiny)
+    smallest = reduction_ops.reduce_min(ratio)
+    return (ratio - smallest) / (reduction_ops.reduce_max(ratio) - smallest), smallest
+
+
+def _estimated_distribution(target, classes, batch_size=32, smoothing=10):
+    """The class distribution seen so far, element by element (counts start at `smoothing`
+    per class and are updated every `batch_size` elements)."""
+    from eagerflow._src.ops import array_ops, reduction_ops  # noqa: PLC0415
+    from eagerflow._src.ops.cast_ops import cast  # noqa: PLC0415
+    num_classes = target.shape[0]
+
+    def update(seen, c):
+        seen = seen + reduction_ops.reduce_sum(array_ops.one_hot(c, num_classes,
+                                                                 dtype=_d.int64), 0)
+        dist = cast(seen / reduction_ops.reduce_sum(seen), _d.float32)
+        return seen, array_ops.tile(array_ops.expand_dims(dist, 0), [batch_size, 1])
+    start = np.full([num_classes], smoothing, np.int64)
+    return classes.batch(batch_size).scan(start, update).unbatch()
+
+
+@_method
+def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
+                       name=None):
+    """``(class, element)`` pairs resampled so that the classes (``class_func(element)``, int32
+    scalars) follow `target_dist`, by rejecting elements and mixing in the data as it is.
+    `initial_dist` is the data's class distribution, estimated as it streams when None."""
+    from eagerflow._src.ops import array_ops, random_ops  # noqa: PLC0415
+    from eagerflow._src.ops.cast_ops import cast  # noqa: PLC0415
+    with context.init_scope():
+        target = cast(convert_to_tensor(target_dist), _d.float32)
+        if initial_dist is not None:
+            initial = cast(convert_to_tensor(initial_dist), _d.float32)
+            accept, mix = _acceptance_and_mixing(initial, target)
+            initial_ds = Dataset.from_tensors(initial).repeat()
+            accept_ds = Dataset.from_tensors(accept).repeat()
+            mix_ds = Dataset.from_tensors(mix).repeat()
+            mix_static = float(np.min(target.numpy() / initial.numpy()))
+        else:
+            initial_ds = _estimated_distribution(target, self.map(class_func))
+            both = initial_ds.map(lambda d: _acceptance_and_mixing(d, target))
+            accept_ds = both.map(lambda a, _: a)
+            mix_ds = both.map(lambda _, m: m)
+            mix_static = None
+
+    def with_class(*x):
+        return (class_func(*x), x[0]) if len(x) == 1 else (class_func(*x), x)
+
+    def class_and_acceptance(accept, data):
+        c = class_func(*data) if isinstance(data, tuple) else class_func(data)
+        return c, array_ops.gather(accept, c), data
+
+    accept_ds = Dataset.zip((accept_ds, initial_ds)).map(lambda a, _: a)
+    kept = Dataset.zip((accept_ds, self)).map(class_and_acceptance).filter(
+        lambda _, p, __: random_ops.uniform([], seed=seed, dtype=p.dtype) < p).map(
+        lambda c, _, data: (c, data)).prefetch(3)
+    if mix_static == 1:
+        return self.map(with_class)
+    if mix_static == 0:
+        return kept
+    return Dataset.sample_from_datasets([self.map(with_class), kept],
+                                        weights=mix_ds.map(lambda p: [(p, 1.0 - p)]),
+                                        seed=seed, stop_on_empty_dataset=True)
