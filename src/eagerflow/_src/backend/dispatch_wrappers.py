@@ -867,6 +867,15 @@ def _w7214232c1a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w73158f4cb9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path, compression=None, reader_func=None, shard_func=None):
+        try:
+            return _export_fn(path, compression, reader_func, shard_func)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path, 'compression': compression, 'reader_func': reader_func, 'shard_func': shard_func})
+    return _export_wrapper
+
+
 def _w7364e28699(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(value, dtype=None, name=None, dtype_hint=None):
         try:
@@ -1929,6 +1938,7 @@ WRAPPERS = {
     'data.experimental.sample_from_datasets': _w9ae6ae0406,
     'data.experimental.scan': _w0b1e02a60f,
     'data.experimental.shuffle_and_repeat': _wc8292e6681,
+    'data.experimental.snapshot': _w73158f4cb9,
     'data.experimental.take_while': _w4ea93e0ccc,
     'data.experimental.unbatch': _w1f06b08988,
     'data.experimental.unique': _w1f06b08988,

@@ -377,6 +377,13 @@ class Dataset:
         from eagerflow._src.data.save_load import load  # noqa: PLC0415
         return load(path, element_spec, compression, reader_func)
 
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None,
+                 name=None):
+        """The elements, saved under `path` by the first complete iteration (as `save`
+        writes) and read from there by later iterations and programs."""
+        from eagerflow._src.data.save_load import _SnapshotDataset  # noqa: PLC0415
+        return _SnapshotDataset(self, path, compression, reader_func, shard_func)
+
     # Defined in `transformations` (imported at the end of this module).
     padded_batch = unbatch = rebatch = cache = flat_map = interleave = scan = window = None
     group_by_window = bucket_by_sequence_length = shard = take_while = unique = None

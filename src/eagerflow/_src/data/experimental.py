@@ -285,3 +285,9 @@ def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
     """``Dataset.rejection_resample`` as a transformation."""
     return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist,
                                                       seed)
+
+
+@export("data.experimental.snapshot")
+def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
+    """``Dataset.snapshot`` as a transformation."""
+    return lambda dataset: dataset.snapshot(path, compression, reader_func, shard_func)
