@@ -273,3 +273,11 @@ def test_ignore_errors_after_parallel_map_and_filter():
     assert values(bad.ignore_errors()) == [1.0, 0.5, 0.25]
     failing = ds.filter(lambda x: tf.debugging.check_numerics(1.0 / x, "bad") > 0.3)
     assert values(failing.ignore_errors()) == [1.0, 2.0]
+
+
+def test_concatenate_compares_named_tuples_by_kind():
+    point = collections.namedtuple("Point", "a b")
+    a = tf.data.Dataset.from_tensors(point(1, 2))
+    assert [type(e).__name__ for e in a.concatenate(a)] == ["Point", "Point"]
+    with pytest.raises(TypeError, match="Incompatible dataset elements"):
+        a.concatenate(tf.data.Dataset.from_tensors((1, 2)))

@@ -80,12 +80,15 @@ def same_structure(a, b):
     if isinstance(a, collections.abc.Mapping):
         if set(a) != set(b):
             return False
-    elif type(a) is not type(b) and not (
-            hasattr(type(a), "_fields") == hasattr(type(b), "_fields") is False):
-        return False
-    elif len(a) != len(b):
+    elif len(a) != len(b) or _tuple_kind(a) != _tuple_kind(b):
         return False
     return all(same_structure(x, y) for x, y in zip(_children(a), _children(b)))
+
+
+def _tuple_kind(value):
+    """A plain tuple's kind is None; named tuples of one name and fields nest alike."""
+    cls = type(value)
+    return (cls.__name__, tuple(cls._fields)) if hasattr(cls, "_fields") else None
 
 
 def to_tensor(value):
