@@ -106,3 +106,17 @@ def test_an_iterator_never_read_stops_its_thread():
     assert _prefetch_threads()
     del it
     assert _wait_for_no_prefetch_threads() == []
+
+
+def test_nondeterministic_parallel_map_lets_fast_elements_pass_a_slow_one():
+    big = tf.ones([1500, 1500])
+
+    def slow_first(x):
+        # element 0 multiplies large matrices (NumPy lets the other threads run meanwhile)
+        return tf.cond(x == 0, lambda: x + tf.cast(tf.reduce_sum(tf.matmul(
+            tf.matmul(big, big), big)) * 0.0, tf.int64), lambda: x)
+    ds = tf.data.Dataset.range(6).map(slow_first, num_parallel_calls=3, deterministic=False)
+    got = [int(x) for x in ds]
+    assert sorted(got) == list(range(6)) and got[0] != 0
+    ordered = tf.data.Dataset.range(6).map(slow_first, num_parallel_calls=3)
+    assert [int(x) for x in ordered] == list(range(6))

@@ -652,7 +652,10 @@ class _ParallelMapDataset(_UnaryDataset):
 
     def _iterator(self):
         from eagerflow._src.data.parallel import parallel_map  # noqa: PLC0415
-        return parallel_map(self._fn, self._input._iterator(), self._threads)
+        ordered = self._deterministic
+        if ordered is None:  # the dataset's options decide, deterministic by default
+            ordered = self.options().deterministic is not False
+        return parallel_map(self._fn, self._input._iterator(), self._threads, ordered)
 
 
 class _FilterDataset(_UnaryDataset):

@@ -108,12 +108,15 @@ def _executor(threads):
 class parallel_map:  # noqa: N801 (an iterator used as a function)
     """``map(fn, source)`` with up to `threads` calls running at once; results in order.
 
-    As the builtin ``map``, it goes on after an element's call raised (for
-    ``ignore_errors``); calls not yet collected are cancelled when it is dropped.
+    Unless `ordered`, a result comes out as soon as its call ends (``deterministic=False``:
+    a slow element does not hold up those after it).  As the builtin ``map``, it goes on
+    after an element's call raised (for ``ignore_errors``); calls not yet collected are
+    cancelled when it is dropped.
     """
 
-    def __init__(self, fn, source, threads):
+    def __init__(self, fn, source, threads, ordered=True):
         self._fn, self._source, self._threads = fn, source, threads
+        self._ordered = ordered
         self._pool = _executor(threads)
         self._pending = collections.deque()
         self._exhausted = False
@@ -131,7 +134,12 @@ class parallel_map:  # noqa: N801 (an iterator used as a function)
                 pending.append(self._pool.submit(self._fn, element))
         if not pending:
             raise StopIteration
-        return pending.popleft().result()
+        if self._ordered:
+            return pending.popleft().result()
+        done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+        first = next(f for f in pending if f in done)  # the earliest of those done
+        pending.remove(first)
+        return first.result()
 
     def __del__(self):
         for f in self._pending:
