@@ -402,6 +402,13 @@ def _element_arrays(element):
     return element, tuple(t._data for t in flat)
 
 
+def _values(arrays):
+    if arrays is None:
+        raise TypeError("A dataset made from symbolic tensors (while a function traced) "
+                        "cannot be iterated.")
+    return arrays
+
+
 def _item_getter(array):
     """``i -> array[i]`` as an array (a 0-d one for vectors, keeping the dtype)."""
     if array.ndim > 1:
@@ -438,14 +445,14 @@ class _TensorSliceDataset(Dataset):
         return self._n
 
     def _iterator(self):
-        getters = [_item_getter(a) for a in self._arrays]
+        getters = [_item_getter(a) for a in _values(self._arrays)]
         if len(getters) == 1:
             get = getters[0]
             return ((get(i),) for i in builtins.range(self._n))
         return (tuple(g(i) for g in getters) for i in builtins.range(self._n))
 
     def _batches(self, batch_size, drop_remainder):
-        arrays, n = self._arrays, self._n
+        arrays, n = _values(self._arrays), self._n
         stop = n - n % batch_size if drop_remainder else n
         # Slices are copied: the batches are new tensors, never views of the source.
         return (tuple(a[i:i + batch_size].copy() for a in arrays)
@@ -461,7 +468,7 @@ class _TensorDataset(Dataset):
         return 1
 
     def _iterator(self):
-        return iter((self._arrays,))
+        return iter((_values(self._arrays),))
 
 
 class _RangeDataset(Dataset):
