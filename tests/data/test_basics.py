@@ -281,3 +281,15 @@ def test_concatenate_compares_named_tuples_by_kind():
     assert [type(e).__name__ for e in a.concatenate(a)] == ["Point", "Point"]
     with pytest.raises(TypeError, match="Incompatible dataset elements"):
         a.concatenate(tf.data.Dataset.from_tensors((1, 2)))
+
+
+def test_functions_inside_interleave_are_not_traced_per_element():
+    traces = []
+
+    def parse(x):
+        traces.append(1)
+        return x * 2
+    ds = tf.data.Dataset.range(50).interleave(
+        lambda i: tf.data.Dataset.range(i, i + 2).map(parse), cycle_length=4)
+    assert sorted(values(ds)) == sorted(2 * v for i in range(50) for v in (i, i + 1))
+    assert len(traces) <= 2  # the spec's trace and the first element's, not one per element

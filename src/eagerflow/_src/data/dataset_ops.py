@@ -21,7 +21,7 @@ from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
-from eagerflow._src.data.structured_function import StructuredFunction
+from eagerflow._src.data.structured_function import traced
 
 INFINITE = -1
 UNKNOWN = -2
@@ -626,7 +626,7 @@ class _UnaryDataset(Dataset):
 
 
 def _trace(func, name, spec):
-    return StructuredFunction(func, name, spec).trace()
+    return traced(func, name, spec)
 
 
 class _MapDataset(_UnaryDataset):

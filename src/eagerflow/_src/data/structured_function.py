@@ -7,6 +7,9 @@ positional arguments, anything else (a dict, a single tensor) is one
 argument.  Python code in the function runs once, at trace time; the traced
 graph then runs for every element on flat tuples of arrays.
 """
+import contextlib
+import threading
+
 from eagerflow._src import backend
 from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor
@@ -53,6 +56,34 @@ def _packed(values):
     if any(isinstance(v, (Tensor, Variable, list)) for v in values):
         return stack([_packed(v) if isinstance(v, list) else v for v in values])
     return convert_to_tensor(values)
+
+
+_reuse = threading.local()  # .traces: the cache in force on this thread, or None
+
+
+@contextlib.contextmanager
+def reusing_traces(cache):
+    """Within the block, `traced` hands back the trace it made before for the same function
+    and input spec (a function returning datasets runs per element, and TF traces the
+    functions of the datasets it builds once, not once per element)."""
+    saved = getattr(_reuse, "traces", None)
+    _reuse.traces = cache
+    try:
+        yield
+    finally:
+        _reuse.traces = saved
+
+
+def traced(func, name, spec):
+    """`func` traced for elements of `spec` (see `reusing_traces`)."""
+    cache = getattr(_reuse, "traces", None)
+    if cache is None:
+        return StructuredFunction(func, name, spec).trace()
+    key = (func, name, repr(spec))
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = StructuredFunction(func, name, spec).trace()
+    return found
 
 
 class StructuredFunction:
