@@ -293,3 +293,11 @@ def test_functions_inside_interleave_are_not_traced_per_element():
         lambda i: tf.data.Dataset.range(i, i + 2).map(parse), cycle_length=4)
     assert sorted(values(ds)) == sorted(2 * v for i in range(50) for v in (i, i + 1))
     assert len(traces) <= 2  # the spec's trace and the first element's, not one per element
+
+
+def test_datasets_built_per_element_take_symbolic_arguments():
+    ds = tf.data.Dataset.range(1, 4).flat_map(
+        lambda n: tf.data.Dataset.range(n * 2).shuffle(n, seed=1).batch(n).take(n))
+    assert ds.element_spec == tf.TensorSpec([None], tf.int64)
+    # TensorFlow's values
+    assert values(ds) == [[0], [0, 2], [3, 1], [1, 3, 0], [5, 2, 4]]

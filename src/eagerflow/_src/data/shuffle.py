@@ -61,7 +61,7 @@ class _ShuffleDataset(_UnaryDataset):
         if self._buffer_size == -1:  # AUTOTUNE/UNKNOWN: the whole dataset
             n = input_dataset._cardinality()
             self._buffer_size = n if n > 0 else 2 ** 31
-        elif self._buffer_size <= 0:
+        elif self._buffer_size is not None and self._buffer_size <= 0:  # (None: symbolic)
             raise op_error(errors.InvalidArgumentError, "ShuffleDatasetV3",
                            "buffer_size must be greater than zero or UNKNOWN_CARDINALITY")
         self._seed, self._seed2 = dataset_seeds(seed)
