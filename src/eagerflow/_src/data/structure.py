@@ -8,7 +8,6 @@ between its nodes as flat tuples of backend arrays, in `flatten` order of its
 """
 import collections.abc
 
-import numpy as np
 
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -110,16 +109,6 @@ def spec_of(element):
     return map_structure(lambda t: TensorSpec(t.shape, t.dtype), element)
 
 
-def array_of(tensor):
-    """The backend array behind an eager tensor."""
-    return tensor._data
-
-
-def flat_arrays(element):
-    """A normalized element (nest of eager tensors) as its flat tuple of arrays."""
-    return tuple(t._data for t in flatten(element))
-
-
 def wrap(array):
     t = _new(EagerTensor)
     t._data = array
@@ -159,11 +148,6 @@ class Packer:
                                 for s, v in zip(specs, flat)])
 
 
-def spec_text(spec):
-    """A spec nest printed as TF prints element specs."""
-    return repr(spec)
-
-
 def batched_spec(spec, batch_size):
     """`spec` with a leading dimension of `batch_size` (None for unknown)."""
     return map_structure(
@@ -172,16 +156,3 @@ def batched_spec(spec, batch_size):
 
 def unbatched_spec(spec):
     return map_structure(lambda s: TensorSpec(s.shape[1:], s.dtype), spec)
-
-
-def numpy_dtype(spec):
-    return spec.dtype.as_numpy_dtype
-
-
-def as_array(value, spec):
-    """`value` (from Python code: a generator) as an array of `spec`'s dtype."""
-    if isinstance(value, EagerTensor):
-        return value._data
-    return np.asarray(convert_to_tensor(value, dtype=spec.dtype)._data)
-
-
