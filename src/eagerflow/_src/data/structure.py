@@ -8,7 +8,6 @@ between its nodes as flat tuples of backend arrays, in `flatten` order of its
 """
 import collections.abc
 
-
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
