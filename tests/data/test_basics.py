@@ -301,3 +301,16 @@ def test_datasets_built_per_element_take_symbolic_arguments():
     assert ds.element_spec == tf.TensorSpec([None], tf.int64)
     # TensorFlow's values
     assert values(ds) == [[0], [0, 2], [3, 1], [1, 3, 0], [5, 2, 4]]
+
+
+def test_debug_mode_runs_functions_as_python(monkeypatch):
+    from tests.internals import data_structured_function
+    monkeypatch.setattr(data_structured_function, "debug_mode", False)
+    seen = []
+
+    def f(x):
+        seen.append(x.numpy() if hasattr(x, "numpy") and tf.executing_eagerly() else None)
+        return x * 2
+    tf.data.experimental.enable_debug_mode()
+    assert values(tf.data.Dataset.range(3).map(f)) == [0, 2, 4]
+    assert seen[-3:] == [0, 1, 2]  # the Python function saw each element's value

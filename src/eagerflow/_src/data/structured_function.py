@@ -102,7 +102,7 @@ class StructuredFunction:
                 raise TypeError(f"{transformation_name} cannot take elements that are "
                                 f"datasets ({spec!r}); flat_map and interleave can.")
         n_in = len(flat_specs)
-        unpack = _should_unpack(input_spec)
+        unpack = self._unpack = _should_unpack(input_spec)
 
         def traced(*args):  # (its placeholders are named args_0, args_1, ... as in TF)
             element = structure.pack(input_spec, args[:n_in])
@@ -139,6 +139,8 @@ class StructuredFunction:
         a function traces around the loop, and this spares wrapping each element in
         tensors (a third of the cost of a small map).
         """
+        if debug_mode:
+            return self._run_python(arrays)
         if context.get().xp is backend.numpy_module:
             return tuple(self._concrete._run(*arrays))
         tensors = []
@@ -148,3 +150,13 @@ class StructuredFunction:
             tensors.append(t)
         out = self._concrete.call_flat(tensors)
         return tuple(t._data for t in out)
+
+    def _run_python(self, arrays):
+        """The Python function itself run eagerly on the element (debug mode)."""
+        element = structure.pack(self.input_spec, [structure.wrap(a) for a in arrays])
+        result = self._func(*(tuple(element) if self._unpack else (element,)))
+        return tuple(t._data for t in structure.flatten(_normalize_output(result)))
+
+
+# Set by ``tf.data.experimental.enable_debug_mode()``: functions run as Python, eagerly.
+debug_mode = False
