@@ -235,14 +235,29 @@ class Dataset:
     @staticmethod
     def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                              rerandomize_each_iteration=None):
-        """Elements drawn at random from `datasets` with probabilities `weights`."""
+        """Elements drawn at random from `datasets` with probabilities `weights` (TF's draws
+        for a seed); `weights` may be a dataset of weights, one per element drawn.
+
+        >>> tf.random.set_seed(None)
+        >>> ds = tf.data.Dataset.sample_from_datasets(
+        ...     [tf.data.Dataset.range(3), tf.data.Dataset.range(10, 13)], seed=7)
+        >>> [int(x) for x in ds]
+        [10, 0, 11, 1, 2, 12]
+        """
         from eagerflow._src.data.sources import sample_from_datasets  # noqa: PLC0415
         return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
                                     rerandomize_each_iteration)
 
     @staticmethod
     def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
-        """The elements of ``datasets[i]`` for each ``i`` that `choice_dataset` gives."""
+        """The elements of ``datasets[i]`` for each ``i`` that `choice_dataset` gives.
+
+        >>> letters = [tf.data.Dataset.from_tensors(c).repeat() for c in "ab"]
+        >>> ds = tf.data.Dataset.choose_from_datasets(
+        ...     letters, tf.data.Dataset.from_tensor_slices(np.array([0, 1, 1], np.int64)))
+        >>> list(ds.as_numpy_iterator())
+        [b'a', b'b', b'b']
+        """
         from eagerflow._src.data.sources import choose_from_datasets  # noqa: PLC0415
         return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
 
@@ -277,7 +292,12 @@ class Dataset:
         return _ParallelBatchDataset(self, batch_size, drop_remainder, num_parallel_calls)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
-        """Elements in random order through a buffer of `buffer_size` (TF's order for a seed).
+        """Elements in random order through a buffer of `buffer_size` (TF's order for a seed);
+        each iteration reshuffles unless ``reshuffle_each_iteration=False``.
+
+        >>> tf.random.set_seed(None)
+        >>> [int(x) for x in tf.data.Dataset.range(10).shuffle(4, seed=1)]
+        [0, 4, 5, 1, 2, 7, 9, 8, 6, 3]
         """
         from eagerflow._src.data.shuffle import _ShuffleDataset  # noqa: PLC0415
         return _ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
@@ -291,15 +311,28 @@ class Dataset:
         return _RepeatDataset(self, count)
 
     def take(self, count, name=None):
-        """The first `count` elements (all when -1)."""
+        """The first `count` elements (all when -1).
+
+        >>> [int(x) for x in tf.data.Dataset.range(10).take(3)]
+        [0, 1, 2]
+        """
         return _TakeDataset(self, count)
 
     def skip(self, count, name=None):
-        """All but the first `count` elements (none when -1)."""
+        """All but the first `count` elements (none when -1).
+
+        >>> [int(x) for x in tf.data.Dataset.range(10).skip(7)]
+        [7, 8, 9]
+        """
         return _SkipDataset(self, count)
 
     def prefetch(self, buffer_size, name=None):
-        """Elements produced ahead by a background thread, up to `buffer_size` of them."""
+        """Elements produced ahead by a background thread, up to `buffer_size` of them
+        (`AUTOTUNE` picks the size); the thread stops with the iterator.
+
+        >>> [int(x) for x in tf.data.Dataset.range(3).prefetch(tf.data.AUTOTUNE)]
+        [0, 1, 2]
+        """
         return _PrefetchDataset(self, buffer_size)
 
     def concatenate(self, dataset, name=None):
@@ -337,7 +370,11 @@ class Dataset:
         return reduce_dataset(self, initial_state, reduce_func)
 
     def get_single_element(self, name=None):
-        """The dataset's only element; InvalidArgumentError when it has none or more."""
+        """The dataset's only element; InvalidArgumentError when it has none or more.
+
+        >>> tf.data.Dataset.from_tensors([1, 2]).get_single_element()
+        <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+        """
         it = self._iterator()
         op = "DatasetToSingleElement"
         try:
