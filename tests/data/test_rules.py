@@ -180,3 +180,14 @@ def test_padded_batch_pads_to_the_longest(lengths, size):
         width = max(chunk)
         want.append([[n + 1] * n + [0] * (width - n) for n in chunk])
     assert got == want
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-3, 3), max_size=300), st.integers(1, 8))
+def test_parallel_map_and_ignore_errors_match_sequential(items, threads):
+    ds = tf.data.Dataset.from_tensor_slices(np.array(items, np.float32)).map(
+        lambda x: tf.debugging.check_numerics(1.0 / x, "zero"), num_parallel_calls=threads)
+    want = [float(np.float32(1.0) / np.float32(x)) for x in items if x != 0]
+    assert [float(x) for x in ds.ignore_errors()] == want
+    if 0 not in items:
+        assert [float(x) for x in ds] == want
