@@ -510,9 +510,7 @@ class _TensorDataset(Dataset):
 
 class _RangeDataset(Dataset):
     def __init__(self, *args, output_type=_d.int64):
-        if not args:
-            raise TypeError("`Dataset.range` requires at least one argument")
-        if len(args) > 3:
+        if not args or len(args) > 3:
             raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 "
                              f"but was {len(args)}.")
         values = [_range_int(a) if a is not None else None for a in args]

@@ -27,16 +27,21 @@ def _method(fn):
 # -- reduce and scan ---------------------------------------------------------------------------
 
 def _relaxed(old, new, what):
-    """The state spec that fits both `old` and `new`; TypeError when they differ in kind."""
+    """The state spec that fits both `old` and `new`; TypeError (TF's words for `what`, reduce
+    or scan) when they differ in kind."""
+    def fail(kind, expected, got):
+        if what == "Dataset.scan()":
+            return TypeError(f"Invalid `scan_func`. The element {kind} for the new state must "
+                             f"match the initial state. Expected {expected}, got {got}.")
+        return TypeError(f"The element {kind} for the new state must match the initial state. "
+                         f"Expected {expected} but got {got}.")
     if not structure.same_structure(old, new):
-        raise TypeError(f"The element classes for the new state must match the initial state. "
-                        f"Expected {old}; got {new}.")
+        raise fail("classes", old, new)
     out = []
     for a, b in zip(structure.flatten(old), structure.flatten(new)):
         if a.dtype != b.dtype:
-            raise TypeError(f"The element types for the new state must match the initial "
-                            f"state. Expected {structure.map_structure(lambda s: s.dtype, old)}"
-                            f"; got {structure.map_structure(lambda s: s.dtype, new)}.")
+            raise fail("types", structure.map_structure(lambda s: s.dtype, old),
+                       structure.map_structure(lambda s: s.dtype, new))
         out.append(TensorSpec(a.shape.most_specific_compatible_shape(b.shape), a.dtype))
     return structure.pack(old, out)
 
@@ -782,7 +787,7 @@ class _TakeWhileDataset(_UnaryDataset):
         out = self._fn.output_spec
         if not (isinstance(out, TensorSpec) and out.dtype == _d.bool and out.shape.rank == 0):
             raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
-                             f"tensor, but its return type is {out}.")
+                             f"tensor but its return type is{out}.")  # (TF's words)
 
     def _cardinality(self):
         return UNKNOWN
