@@ -314,3 +314,18 @@ def test_debug_mode_runs_functions_as_python(monkeypatch):
     tf.data.experimental.enable_debug_mode()
     assert values(tf.data.Dataset.range(3).map(f)) == [0, 2, 4]
     assert seen[-3:] == [0, 1, 2]  # the Python function saw each element's value
+
+
+def test_reading_a_dataset_while_tracing_says_it_is_unrolled(caplog):
+    from tests.internals import data_iterator_ops
+    data_iterator_ops._warned.clear()
+
+    @tf.function
+    def total(ds):
+        s = tf.constant(0, tf.int64)
+        for x in ds:
+            s += x
+        return s
+    with caplog.at_level("WARNING", logger="eagerflow"):
+        assert int(total(tf.data.Dataset.range(4))) == 6
+    assert "become constants of the traced graph" in caplog.text

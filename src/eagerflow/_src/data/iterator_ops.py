@@ -1,5 +1,7 @@
 """Iterators over datasets: `OwnedIterator` (``iter(dataset)``) and `NumpyIterator`."""
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.log import logger
+from eagerflow._src.core import context as _context
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.data import structure
@@ -47,6 +49,8 @@ class OwnedIterator(Iterator):
         return self
 
     def __next__(self):
+        if _context.get().graph is not None:
+            _warn_tracing()
         try:
             flat = next(self._source)
         except StopIteration:
@@ -58,6 +62,8 @@ class OwnedIterator(Iterator):
 
     def get_next(self, name=None):
         """The next element; `OutOfRangeError` at the end."""
+        if _context.get().graph is not None:
+            _warn_tracing()
         try:
             flat = next(self._source)
         except StopIteration:
@@ -67,6 +73,8 @@ class OwnedIterator(Iterator):
 
     def get_next_as_optional(self):
         """The next element as an `Optional`, empty at the end."""
+        if _context.get().graph is not None:
+            _warn_tracing()
         try:
             flat = next(self._source)
         except StopIteration:
@@ -77,6 +85,20 @@ class OwnedIterator(Iterator):
         close = getattr(self._source, "close", None)
         if close is not None:
             close()
+
+
+_warned = []
+
+
+def _warn_tracing():
+    """Said once: a dataset read while a function traces enters its graph as constants."""
+    if not _warned:
+        _warned.append(True)
+        logger.warning(
+            "A tf.data iterator is read while a function is traced: its elements are taken "
+            "now and become constants of the traced graph (the loop is unrolled), so later "
+            "calls of the function see the same elements. Iterate the dataset outside the "
+            "function and pass each element to it instead.")
 
 
 @export("data.NumpyIterator")
