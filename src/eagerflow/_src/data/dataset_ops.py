@@ -123,8 +123,8 @@ class Dataset:
         from eagerflow._src.data.iterator_ops import NumpyIterator  # noqa: PLC0415
         for spec in structure.flatten(self.element_spec):
             if not isinstance(spec, TensorSpec):
-                raise TypeError(f"Dataset.as_numpy_iterator() is not supported for datasets "
-                                f"that produce values of type {type(spec).__name__}")
+                raise TypeError(f"`tf.data.Dataset.as_numpy_iterator()` is not supported for "
+                                f"datasets that produce values of type {Dataset}")
         return NumpyIterator(self)
 
     # The class name TF prints, where this class differs from TF's.
