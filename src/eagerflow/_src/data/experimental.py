@@ -290,3 +290,39 @@ def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
 def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
     """``Dataset.snapshot`` as a transformation."""
     return lambda dataset: dataset.snapshot(path, compression, reader_func, shard_func)
+
+
+@export("data.experimental.at")
+def at(dataset, index):
+    """The element of `dataset` at `index`; OutOfRangeError outside ``[0, cardinality)``.
+
+    >>> tf.data.experimental.at(tf.data.Dataset.range(5).map(lambda x: x * 10), 3)
+    <tf.Tensor: shape=(), dtype=int64, numpy=30>
+    """
+    i = _int(index)
+    n = dataset._cardinality()
+    if i < 0 or (n >= 0 and i >= n):
+        raise op_error(errors.OutOfRangeError, "GetElementAtIndex",
+                       f"Index out of range [0, {n}):{i}")
+    for k, element in enumerate(dataset._iterator()):
+        if k == i:
+            return structure.Packer(dataset.element_spec).pack(element)
+    raise op_error(errors.OutOfRangeError, "GetElementAtIndex",
+                   f"Index out of range [0, {n}):{i}")
+
+
+@export("data.experimental.prefetch_to_device")
+def prefetch_to_device(device, buffer_size=None):
+    """``prefetch`` (the elements are already on the host device, the only one here)."""
+    return lambda dataset: dataset.prefetch(-1 if buffer_size is None else buffer_size)
+
+
+class _CopyToDeviceDataset(_UnaryDataset):
+    def _iterator(self):
+        return self._input._iterator()
+
+
+@export("data.experimental.copy_to_device")
+def copy_to_device(target_device, source_device="/cpu:0"):
+    """The dataset as it is (its elements already live on the host device)."""
+    return lambda dataset: _CopyToDeviceDataset(dataset)
