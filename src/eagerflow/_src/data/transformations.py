@@ -442,21 +442,15 @@ class _WindowDataset(_UnaryDataset):
             if not buffer:
                 return
             window = list(buffer)[::stride][:size]
-            if len(window) < size and (self._drop or done and len(buffer) < span and
-                                       self._drop):
-                return
-            if self._drop and len(window) < size:
+            if self._drop and len(window) < size:  # (the input has ended: the rest are short)
                 return
             yield tuple(_VariantDataset([(e[c],) for e in window], specs[c])
                         for c in builtins.range(len(specs)))
-            for _ in builtins.range(shift):
+            for _ in builtins.range(shift):  # the next window starts `shift` elements on
                 if buffer:
                     buffer.popleft()
-                elif not done:
-                    if next(source, None) is None:
-                        done = True
-            if done and not buffer:
-                return
+                elif not done and next(source, None) is None:
+                    done = True
 
 
 @_method
