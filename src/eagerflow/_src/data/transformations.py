@@ -358,19 +358,32 @@ class _RebatchDataset(_UnaryDataset):
 
     def _iterator(self):
         sizes, k = self._sizes, 0
-        pending, have = [], 0
+        pieces, have = collections.deque(), 0  # input rows not handed out yet
+
+        def take(n):  # the next `n` rows, copied only when they span input batches
+            parts = []
+            while n:
+                head = pieces[0]
+                rows = head[0].shape[0]
+                if rows <= n:
+                    parts.append(pieces.popleft())
+                    n -= rows
+                else:
+                    parts.append(tuple(a[:n] for a in head))
+                    pieces[0] = tuple(a[n:] for a in head)
+                    n = 0
+            return parts[0] if len(parts) == 1 else tuple(np.concatenate(c)
+                                                          for c in zip(*parts))
         for batch in self._input._iterator():
-            pending.append(batch)
+            pieces.append(batch)
             have += batch[0].shape[0]
             while have >= sizes[k % len(sizes)]:
                 size = sizes[k % len(sizes)]
-                merged = tuple(np.concatenate(parts) for parts in zip(*pending))
-                yield tuple(a[:size] for a in merged)
-                rest = tuple(a[size:] for a in merged)
-                pending, have = [rest], have - size
+                have -= size
                 k += 1
+                yield take(size)
         if have and not self._drop:
-            yield tuple(np.concatenate(parts) for parts in zip(*pending))
+            yield take(have)
 
 
 @_method
