@@ -1506,6 +1506,15 @@ def _wc75d185aec(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc7d10e9c87(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key_func, reducer):
+        try:
+            return _export_fn(key_func, reducer)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key_func': key_func, 'reducer': reducer})
+    return _export_wrapper
+
+
 def _wc7d8725b74(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(shape, seed, lam, dtype=None, name=None):
         try:
@@ -1959,6 +1968,7 @@ WRAPPERS = {
     'data.experimental.get_next_as_optional': _w88e04f84dd,
     'data.experimental.get_single_element': _wd1d3537e37,
     'data.experimental.get_structure': _w49a0b14cca,
+    'data.experimental.group_by_reducer': _wc7d10e9c87,
     'data.experimental.group_by_window': _w6511292efb,
     'data.experimental.ignore_errors': _w6d4db88f8e,
     'data.experimental.map_and_batch': _w593df82e07,
