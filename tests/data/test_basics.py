@@ -329,3 +329,16 @@ def test_reading_a_dataset_while_tracing_says_it_is_unrolled(caplog):
     with caplog.at_level("WARNING", logger="eagerflow"):
         assert int(total(tf.data.Dataset.range(4))) == 6
     assert "become constants of the traced graph" in caplog.text
+
+
+def test_flat_map_choosing_datasets_with_a_tensor_condition():
+    def f(x):
+        if x > 1:
+            return tf.data.Dataset.range(x)
+        else:
+            return tf.data.Dataset.from_tensors(x)
+    ds = tf.data.Dataset.range(4).flat_map(f)
+    assert values(ds) == [0, 1, 0, 1, 0, 1, 2]  # TensorFlow's values
+    assert ds.element_spec.dtype == tf.int64
+    with pytest.raises(NameError, match="in user code"):
+        tf.data.Dataset.range(4).flat_map(lambda x: undefined_name)  # noqa: F821

@@ -76,24 +76,47 @@ def _as_dataset_leaf(value):
 class DatasetFunction:
     """A user function from an element (of `input_spec`) to a dataset (see the module)."""
 
-    def __init__(self, func, transformation_name, input_spec):
+    def __init__(self, func, transformation_name, input_spec, input_dataset=None):
         self._func = func
         self._name = transformation_name
         self._spec = input_spec
         self._unpack = type(input_spec) is tuple
         self._traces = {}  # the functions of the datasets it builds, traced once
-        graph = Graph(getattr(func, "__name__", "fn"))
-        with context.building(graph):
-            args = structure.map_structure(lambda s: self._placeholder(graph, s), input_spec)
-            args = tuple(args) if self._unpack else (args,)
-            if autograph_slot.call is not None:
-                result = autograph_slot.call(func, args, {})
-            else:
-                result = func(*args)
+        try:
+            result = self._traced()
+        except Exception:
+            # A function choosing among datasets with a tensor condition (an ``if`` that
+            # AutoGraph makes a cond, which here takes tensors only) cannot be traced: its
+            # spec comes from the dataset it makes of the input's first element, with every
+            # dimension unknown.
+            first = None if input_dataset is None else next(input_dataset._iterator(), None)
+            if first is None:
+                raise
+            try:
+                result = self(first)
+            except Exception:  # noqa: BLE001 (the trace's error, framed in user code, tells)
+                result = None
+            if result is None:
+                raise
+            self.output_spec = structure.map_structure(
+                lambda s: type(s)(TensorShape(None if s.shape.rank is None else
+                                              [None] * s.shape.rank), s.dtype),
+                result.element_spec)
+            return
         if not isinstance(result, Dataset):
             raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
                             f"{_type_name(result)!r}.")
         self.output_spec = result.element_spec
+
+    def _traced(self):
+        """What the function returns for symbolic arguments."""
+        graph = Graph(getattr(self._func, "__name__", "fn"))
+        with context.building(graph):
+            args = structure.map_structure(lambda s: self._placeholder(graph, s), self._spec)
+            args = tuple(args) if self._unpack else (args,)
+            if autograph_slot.call is not None:
+                return autograph_slot.call(self._func, args, {})
+            return self._func(*args)
 
     @staticmethod
     def _placeholder(graph, spec):

@@ -602,7 +602,8 @@ def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, buck
 class _FlatMapDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func):
         super().__init__(input_dataset)
-        self._fn = DatasetFunction(map_func, "Dataset.flat_map()", input_dataset.element_spec)
+        self._fn = DatasetFunction(map_func, "Dataset.flat_map()", input_dataset.element_spec,
+                                   input_dataset)
         self._spec = self._fn.output_spec
 
     def _cardinality(self):
@@ -629,7 +630,8 @@ class _InterleaveDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func, cycle_length, block_length,
                  num_parallel_calls=None, deterministic=None):
         super().__init__(input_dataset)
-        self._fn = DatasetFunction(map_func, "Dataset.interleave()", input_dataset.element_spec)
+        self._fn = DatasetFunction(map_func, "Dataset.interleave()",
+                                   input_dataset.element_spec, input_dataset)
         self._spec = self._fn.output_spec
         cycle = -1 if cycle_length is None else _int(cycle_length)
         self._cycle = _num_threads(-1) if cycle == -1 else cycle
