@@ -8,7 +8,9 @@ without running anything.  Each element then calls the Python function
 eagerly to build the dataset to iterate: its ``tf.print`` runs per element as
 in TF, its Python side effects once more per element than in TF.  Dataset
 sources therefore accept symbolic tensors (they give the spec; iterating
-such a dataset is an error).
+such a dataset is an error).  Functions the trace cannot follow (an ``if`` on
+a tensor choosing between datasets) take their spec from the dataset made of
+the input's first element, with unknown dimensions.
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
