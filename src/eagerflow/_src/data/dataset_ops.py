@@ -21,7 +21,7 @@ from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
-from eagerflow._src.data.structured_function import traced
+from eagerflow._src.data.structured_function import ReturnsDatasets, traced
 
 INFINITE = -1
 UNKNOWN = -2
@@ -664,10 +664,22 @@ def _trace(func, name, spec):
     return traced(func, name, spec)
 
 
+def _map_function(map_func, input_dataset):
+    """A map function traced, or, when it takes or returns datasets, called per element."""
+    spec = input_dataset.element_spec
+    if all(isinstance(s, TensorSpec) for s in structure.flatten(spec)):
+        try:
+            return _trace(map_func, "Dataset.map()", spec)
+        except ReturnsDatasets:
+            pass
+    from eagerflow._src.data.dataset_spec import ElementFunction  # noqa: PLC0415
+    return ElementFunction(map_func, "Dataset.map()", spec, input_dataset)
+
+
 class _MapDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func):
         super().__init__(input_dataset)
-        self._fn = _trace(map_func, "Dataset.map()", input_dataset.element_spec)
+        self._fn = _map_function(map_func, input_dataset)
         self._spec = self._fn.output_spec
 
     def _iterator(self):
@@ -687,7 +699,7 @@ def _num_threads(num_parallel_calls):
 class _ParallelMapDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func, num_parallel_calls, deterministic):
         super().__init__(input_dataset)
-        self._fn = _trace(map_func, "Dataset.map()", input_dataset.element_spec)
+        self._fn = _map_function(map_func, input_dataset)
         self._spec = self._fn.output_spec
         self._threads = _num_threads(num_parallel_calls)
         self._deterministic = deterministic

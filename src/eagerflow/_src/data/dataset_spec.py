@@ -15,6 +15,7 @@ the input's first element, with unknown dimensions.
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.data.structured_function import reusing_traces
@@ -78,6 +79,10 @@ def _as_dataset_leaf(value):
 class DatasetFunction:
     """A user function from an element (of `input_spec`) to a dataset (see the module)."""
 
+    # Whether the function may return any element (a nest of tensors and datasets: map over
+    # datasets), or a dataset only.
+    _any_result = False
+
     def __init__(self, func, transformation_name, input_spec, input_dataset=None):
         self._func = func
         self._name = transformation_name
@@ -95,20 +100,30 @@ class DatasetFunction:
             if first is None:
                 raise
             try:
-                result = self(first)
+                result = self._result(self._called(first))
             except Exception:  # noqa: BLE001 (the trace's error, framed in user code, tells)
                 result = None
             if result is None:
                 raise
-            self.output_spec = structure.map_structure(
-                lambda s: type(s)(TensorShape(None if s.shape.rank is None else
-                                              [None] * s.shape.rank), s.dtype),
-                result.element_spec)
+            self.output_spec = structure.map_structure(_unknown_dims, self._spec_of(result))
             return
+        self.output_spec = self._spec_of(self._result(result))
+
+    def _result(self, result):
+        """The function's result checked (and, for any element, normalized)."""
+        if self._any_result:
+            return _normalized(result)
         if not isinstance(result, Dataset):
             raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
                             f"{_type_name(result)!r}.")
-        self.output_spec = result.element_spec
+        return result
+
+    def _spec_of(self, result):
+        if self._any_result:
+            return structure.map_structure(
+                lambda v: DatasetSpec(v.element_spec) if isinstance(v, Dataset)
+                else TensorSpec(v.shape, v.dtype), result)
+        return result.element_spec
 
     def _traced(self):
         """What the function returns for symbolic arguments."""
@@ -126,17 +141,43 @@ class DatasetFunction:
             return _SymbolicDataset(spec.element_spec)
         return graph.placeholder(spec.dtype, spec.shape, "args_0")
 
-    def __call__(self, flat):
-        """The dataset for one element (a flat tuple of arrays and datasets)."""
+    def _called(self, flat):
+        """The function's result for one element (a flat tuple of arrays and datasets)."""
         element = structure.pack(self._spec, [
             v if isinstance(v, Dataset) else structure.wrap(v) for v in flat])
         args = tuple(element) if self._unpack else (element,)
         with reusing_traces(self._traces):
-            result = self._func(*args)
-        if not isinstance(result, Dataset):
-            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
-                            f"{_type_name(result)!r}.")
+            return self._func(*args)
+
+    def __call__(self, flat):
+        """The dataset for one element; for any element, its flat tuple of arrays and
+        datasets."""
+        result = self._result(self._called(flat))
+        if self._any_result:
+            return tuple(v if isinstance(v, Dataset) else v._data
+                         for v in structure.flatten(result))
         return result
+
+
+class ElementFunction(DatasetFunction):
+    """A `map` function taking or returning datasets: called per element, eagerly."""
+
+    _any_result = True
+
+
+def _normalized(value):
+    """A result as an element: a list returned is a tuple, each leaf a dataset or a tensor."""
+    if isinstance(value, list):
+        value = tuple(value)
+    return structure.map_structure(
+        lambda v: v if isinstance(v, Dataset) else structure.to_tensor(v), value)
+
+
+def _unknown_dims(spec):
+    if isinstance(spec, DatasetSpec):
+        return spec
+    return TensorSpec(TensorShape(None if spec.shape.rank is None else [None] * spec.shape.rank),
+                      spec.dtype)
 
 
 def _type_name(value):
