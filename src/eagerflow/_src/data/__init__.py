@@ -27,9 +27,11 @@ User functions (``map``, ``filter``, ...) are traced once with `function`
 (AutoGraph on) by `structured_function.StructuredFunction` from the input
 spec; calling it maps one element's flat arrays to the result's (running the
 compiled graph on them directly).  Functions that return datasets
-(``flat_map``, ``interleave``, ``group_by_window``) are traced once on
-symbolic inputs for their element spec, then called eagerly per element
-(`dataset_spec.DatasetFunction`).
+(``flat_map``, ``interleave``, ``group_by_window``, and ``map`` over or to
+datasets) are traced once on symbolic inputs for their element spec, then
+called eagerly per element (`dataset_spec.DatasetFunction`,
+`dataset_spec.ElementFunction`); elements that are datasets travel in the
+flat tuples as `Dataset` objects.
 
 A file-reading source (``TFRecordDataset``, ...) subclasses `Dataset`, sets
 ``_spec`` and implements ``_iterator()`` (plus ``_cardinality()`` when

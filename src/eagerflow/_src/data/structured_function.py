@@ -107,7 +107,7 @@ class StructuredFunction:
         for spec in flat_specs:
             if not isinstance(spec, TensorSpec):
                 raise TypeError(f"{transformation_name} cannot take elements that are "
-                                f"datasets ({spec!r}); flat_map and interleave can.")
+                                f"datasets ({spec!r}); map, flat_map and interleave can.")
         n_in = len(flat_specs)
         unpack = self._unpack = _should_unpack(input_spec)
 
