@@ -8,6 +8,7 @@
 from eagerflow._src.autodiff.custom_gradient import (  # noqa: F401
     custom_gradient, grad_pass_through, recompute_grad)
 from eagerflow._src.autodiff.graph_gradients import gradients  # noqa: F401
+from eagerflow._src.autodiff.script_ops import numpy_function, py_function  # noqa: F401
 from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from eagerflow._src.backend.devices import DeviceSpec  # noqa: F401
 from eagerflow._src.core.context import (  # noqa: F401

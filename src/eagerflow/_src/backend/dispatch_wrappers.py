@@ -237,6 +237,15 @@ def _w16b4282290(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w16d82e8cd5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(func=None, inp=None, Tout=None, name=None):
+        try:
+            return _export_fn(func, inp, Tout, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'func': func, 'inp': inp, 'Tout': Tout, 'name': name})
+    return _export_wrapper
+
+
 def _w185c1bf12b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(contents, channels=None, ratio=None, fancy_upscaling=None, try_recover_truncated=None, acceptable_fraction=None, dct_method=None, name=None):
         try:
@@ -1857,6 +1866,15 @@ def _wbd41770381(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbe933e5bf8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(func, inp, Tout, stateful=None, name=None):
+        try:
+            return _export_fn(func, inp, Tout, stateful, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'func': func, 'inp': inp, 'Tout': Tout, 'stateful': stateful, 'name': name})
+    return _export_wrapper
+
+
 def _wbef51a34dc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axes, shift=None, keepdims=None, name=None):
         try:
@@ -2523,6 +2541,15 @@ def _wf98a46262d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wfa50d63445(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(func=None, inp=None, Tout=None, stateful=None, name=None):
+        try:
+            return _export_fn(func, inp, Tout, stateful, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'func': func, 'inp': inp, 'Tout': Tout, 'stateful': stateful, 'name': name})
+    return _export_wrapper
+
+
 def _wfcb906b7bc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, full_matrices=None, name=None):
         try:
@@ -2558,6 +2585,7 @@ WRAPPERS = {
     'compat.v1.image.resize_bilinear': _w7882553355,
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
+    'compat.v1.py_func': _wbe933e5bf8,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,
@@ -2867,11 +2895,13 @@ WRAPPERS = {
     'nn.weighted_cross_entropy_with_logits': _w0e1ea075ff,
     'nn.weighted_moments': _w592882bcb2,
     'norm': _w4b1c9f6228,
+    'numpy_function': _wfa50d63445,
     'one_hot': _w22d600e117,
     'ones': _w02711e1339,
     'ones_like': _we8d529d979,
     'pad': _w3fc0f06510,
     'print': _w86b95d3771,
+    'py_function': _w16d82e8cd5,
     'random.categorical': _w794fdd65bc,
     'random.create_rng_state': _wdcc1fa0807,
     'random.experimental.index_shuffle': _wbfedd5c92c,
