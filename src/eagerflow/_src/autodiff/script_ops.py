@@ -345,7 +345,7 @@ def _decorator(fn, **kwargs):
     return decorate
 
 
-@export("py_function")
+@export("py_function", "compat.v1.py_function")
 def py_function(func=None, inp=None, Tout=None, name=None):
     """Runs the Python function `func` on `inp` as an op, eagerly, even inside a `function`.
 
@@ -397,7 +397,7 @@ def _numpy_call(func, inp, Tout, stateful, name):
     return outputs if is_list else outputs[0]
 
 
-@export("numpy_function")
+@export("numpy_function", "compat.v1.numpy_function")
 def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     """Runs the NumPy function `func` on the arrays of `inp` as an op (no gradient).
 
