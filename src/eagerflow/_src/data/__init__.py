@@ -13,6 +13,10 @@ defining:
   key).  Nodes call their inputs' ``_iterator()`` and never see tensors;
   `structure.Packer` turns a flat tuple into the user-facing nest of
   `EagerTensor`s at the iterator boundary (`iterator_ops.OwnedIterator`).
+  A `SparseTensor` leaf (spec `SparseTensorSpec`) travels as one eager
+  `SparseTensor` (`structure.sparse_value`); nodes that cut or join elements
+  take it apart with `structure.sparse_rows` and `structure.stack_sparse`
+  (TF's batch of sparse tensors), functions receive it as its three components.
   Exhaustion is ``StopIteration``; errors are `eagerflow.errors` classes
   raised from ``next()``.  An iterator holding threads (``prefetch``,
   parallel ``map``) is a generator whose ``finally`` stops them: dropping

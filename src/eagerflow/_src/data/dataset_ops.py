@@ -22,6 +22,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.structured_function import ReturnsDatasets, traced
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 INFINITE = -1
 UNKNOWN = -2
@@ -122,7 +123,7 @@ class Dataset:
         """
         from eagerflow._src.data.iterator_ops import NumpyIterator  # noqa: PLC0415
         for spec in structure.flatten(self.element_spec):
-            if not isinstance(spec, TensorSpec):
+            if not isinstance(spec, (TensorSpec, SparseTensorSpec)):
                 raise TypeError(f"`tf.data.Dataset.as_numpy_iterator()` is not supported for "
                                 f"datasets that produce values of type {Dataset}")
         return NumpyIterator(self)
@@ -434,9 +435,11 @@ def _element_arrays(element):
     None when a tensor is symbolic (a dataset built while a function traces)."""
     element = structure.normalize(element)
     flat = structure.flatten(element)
-    if not all(isinstance(t, EagerTensor) for t in flat):
+    if not all(isinstance(t, EagerTensor) or isinstance(t, SparseTensor) and all(
+            isinstance(c, EagerTensor) for c in (t.indices, t.values, t.dense_shape))
+            for t in flat):
         return element, None
-    return element, tuple(t._data for t in flat)
+    return element, tuple(t if isinstance(t, SparseTensor) else t._data for t in flat)
 
 
 def _values(arrays):
@@ -475,20 +478,23 @@ class _TensorSliceDataset(Dataset):
                 raise ValueError(f"Dimensions {first} and {dim} are not compatible")
         self._arrays = arrays
         self._n = UNKNOWN if first is None else int(first)
-        self._spec = structure.map_structure(lambda t: TensorSpec(t.shape[1:], t.dtype),
-                                             element)
+        self._spec = structure.unbatched_spec(structure.spec_of(element))
+        self._sparse = any(isinstance(t, SparseTensor) for t in flat)
 
     def _cardinality(self):
         return self._n
 
     def _iterator(self):
-        getters = [_item_getter(a) for a in _values(self._arrays)]
+        getters = [structure.sparse_rows(a)[0] if isinstance(a, SparseTensor)
+                   else _item_getter(a) for a in _values(self._arrays)]
         if len(getters) == 1:
             get = getters[0]
             return ((get(i),) for i in builtins.range(self._n))
         return (tuple(g(i) for g in getters) for i in builtins.range(self._n))
 
     def _batches(self, batch_size, drop_remainder):
+        if self._sparse:
+            return None  # (batched as elements are: see `stack_components`)
         arrays, n = _values(self._arrays), self._n
         stop = n - n % batch_size if drop_remainder else n
         # Slices are copied: the batches are new tensors, never views of the source.
@@ -619,9 +625,9 @@ def _merged_spec(a, b):
     fa, fb = structure.flatten(a), structure.flatten(b)
     out = []
     for x, y in zip(fa, fb):
-        if x.dtype != y.dtype:
+        if x.dtype != y.dtype or type(x) is not type(y):
             raise fail()
-        out.append(TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype))
+        out.append(type(x)(x.shape.most_specific_compatible_shape(y.shape), x.dtype))
     return structure.pack(a, out)
 
 
@@ -667,7 +673,7 @@ def _trace(func, name, spec):
 def _map_function(map_func, input_dataset):
     """A map function traced, or, when it takes or returns datasets, called per element."""
     spec = input_dataset.element_spec
-    if all(isinstance(s, TensorSpec) for s in structure.flatten(spec)):
+    if all(isinstance(s, (TensorSpec, SparseTensorSpec)) for s in structure.flatten(spec)):
         try:
             return _trace(map_func, "Dataset.map()", spec)
         except ReturnsDatasets:
@@ -739,7 +745,8 @@ class _BatchDataset(_UnaryDataset):
             raise op_error(errors.InvalidArgumentError, "BatchDatasetV2",
                            "Batch size must be greater than zero.")
         self._drop = bool(drop_remainder)
-        if not all(isinstance(s, TensorSpec) for s in structure.flatten(self._spec)):
+        if not all(isinstance(s, (TensorSpec, SparseTensorSpec))
+                   for s in structure.flatten(self._spec)):
             raise TypeError("Dataset.batch() cannot batch elements that are datasets; batch "
                             "each of them (flat_map) instead.")
         static = self._batch_size if self._drop else None
@@ -765,6 +772,9 @@ def stack_components(elements, op="IteratorGetNext"):
     """Flat tuples of arrays stacked componentwise; TF's error when shapes differ."""
     out = []
     for c, parts in enumerate(zip(*elements)):
+        if isinstance(parts[0], SparseTensor):
+            out.append(structure.stack_sparse(parts))
+            continue
         first = parts[0].shape
         for i, p in enumerate(parts):
             if p.shape != first:

@@ -18,9 +18,10 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
-from eagerflow._src.data.structured_function import reusing_traces
+from eagerflow._src.data.structured_function import sparse_argument, reusing_traces
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.graph.graph import Graph
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 
 @export("data.DatasetSpec", "data.experimental.DatasetStructure")
@@ -122,7 +123,7 @@ class DatasetFunction:
         if self._any_result:
             return structure.map_structure(
                 lambda v: DatasetSpec(v.element_spec) if isinstance(v, Dataset)
-                else TensorSpec(v.shape, v.dtype), result)
+                else structure.leaf_spec(v), result)
         return result.element_spec
 
     def _traced(self):
@@ -139,12 +140,15 @@ class DatasetFunction:
     def _placeholder(graph, spec):
         if isinstance(spec, DatasetSpec):
             return _SymbolicDataset(spec.element_spec)
+        if isinstance(spec, SparseTensorSpec):
+            return sparse_argument(spec, [graph.placeholder(c.dtype, c.shape, "args_0")
+                                           for c in spec._component_specs])
         return graph.placeholder(spec.dtype, spec.shape, "args_0")
 
     def _called(self, flat):
         """The function's result for one element (a flat tuple of arrays and datasets)."""
         element = structure.pack(self._spec, [
-            v if isinstance(v, Dataset) else structure.wrap(v) for v in flat])
+            v if isinstance(v, (Dataset, SparseTensor)) else structure.wrap(v) for v in flat])
         args = tuple(element) if self._unpack else (element,)
         with reusing_traces(self._traces):
             return self._func(*args)
@@ -154,7 +158,7 @@ class DatasetFunction:
         datasets."""
         result = self._result(self._called(flat))
         if self._any_result:
-            return tuple(v if isinstance(v, Dataset) else v._data
+            return tuple(v if isinstance(v, (Dataset, SparseTensor)) else v._data
                          for v in structure.flatten(result))
         return result
 
@@ -176,7 +180,7 @@ def _normalized(value):
 def _unknown_dims(spec):
     if isinstance(spec, DatasetSpec):
         return spec
-    return TensorSpec(TensorShape(None if spec.shape.rank is None else [None] * spec.shape.rank),
+    return type(spec)(TensorShape(None if spec.shape.rank is None else [None] * spec.shape.rank),
                       spec.dtype)
 
 

@@ -14,7 +14,9 @@ import numpy as np
 
 from eagerflow._src.backend.log import logger
 from eagerflow._src.core import errors
+from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import _UnaryDataset
+from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 
 _MAGIC = b"EFCACHE1"
 
@@ -93,9 +95,11 @@ class FileCacheDataset(_UnaryDataset):
                                        f"{self._index_path} is not a dataset cache index.")
         count, width = struct.unpack("<qq", head[len(_MAGIC):])
         path = self._data_path
+        sparse = any(isinstance(s, SparseTensorSpec) for s in structure.flatten(self._spec))
         with open(path, "rb") as f:
             for _ in range(count):
-                yield tuple(_read_array(f, path) for _ in range(width))
+                arrays = tuple(_read_array(f, path) for _ in range(width))
+                yield structure.from_component_arrays(self._spec, arrays) if sparse else arrays
 
     def _writing(self):
         folder = os.path.dirname(self._filename)
@@ -107,9 +111,10 @@ class FileCacheDataset(_UnaryDataset):
         try:
             with open(temp, "wb") as f:
                 for element in self._input._iterator():
-                    for a in element:
+                    arrays = structure.component_arrays(element)  # (sparse ones as three)
+                    for a in arrays:
                         _write_array(f, a)
-                    count, width = count + 1, len(element)
+                    count, width = count + 1, len(arrays)
                     yield element
             os.replace(temp, self._data_path)
             index_temp = f"{self._index_path}.tmp{os.getpid()}"

@@ -102,6 +102,11 @@ def _warn_tracing():
 
 
 @export("data.NumpyIterator")
+def _numpy(value):
+    """A component as NumPy: a tensor's array, a sparse tensor's dense array (as in TF)."""
+    return value._numpy() if hasattr(value, "_numpy") else value.numpy()
+
+
 class NumpyIterator:
     """An iterator of a dataset's elements as NumPy values (``as_numpy_iterator``)."""
 
@@ -113,7 +118,7 @@ class NumpyIterator:
         return self
 
     def __next__(self):
-        return structure.map_structure(lambda t: t.numpy(), next(self._iterator))
+        return structure.map_structure(_numpy, next(self._iterator))
 
     next = __next__
 

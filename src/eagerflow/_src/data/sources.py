@@ -14,6 +14,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import INFINITE, UNKNOWN, Dataset
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 
 def _generator_error(message):
@@ -37,7 +38,8 @@ class _GeneratorDataset(Dataset):
         self._generator = generator
         self._spec = spec
         self._args = args
-        self._legacy = structure.is_nested(spec) or spec.shape.rank is not None
+        self._legacy = (structure.is_nested(spec) or spec.shape.rank is not None
+                        or isinstance(spec, SparseTensorSpec))
 
     def _cardinality(self):
         return UNKNOWN
@@ -76,6 +78,12 @@ class _GeneratorDataset(Dataset):
             raise self._structure_error(types, value) from None
         arrays = []
         for s, v in zip(structure.flatten(spec), flat):
+            if isinstance(s, SparseTensorSpec):  # a sparse tensor of that type, as it is
+                if not isinstance(v, SparseTensor) or not s.is_compatible_with(v):
+                    raise self._structure_error(spec, value)
+                arrays.append(structure.sparse_value(
+                    *(np.asarray(c) for c in (v.indices, v.values, v.dense_shape))))
+                continue
             try:
                 a = _numpy_value(v, s.dtype)
             except (TypeError, ValueError):
@@ -146,7 +154,7 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None,
             raise TypeError("The `output_shapes` argument can not be used together with the "
                             "`output_signature` argument.")
         for s in structure.flatten(output_signature):
-            if not isinstance(s, TensorSpec):
+            if not isinstance(s, (TensorSpec, SparseTensorSpec)):
                 raise TypeError(f"`output_signature` must contain objects that are subclass "
                                 f"of `tf.TypeSpec` but found {type(s)} which is not.")
         spec = output_signature

@@ -5,14 +5,22 @@ becomes a tensor), not a sequence of components.  Dicts flatten in sorted key
 order and keep their own order when rebuilt.  A dataset's elements travel
 between its nodes as flat tuples of backend arrays, in `flatten` order of its
 `element_spec`; `Packer` makes the user-facing nest of tensors from them.
+A `SparseTensor` is one leaf (its spec a `SparseTensorSpec`); it travels in
+the flat tuples as a `SparseTensor` of eager tensors, as a dataset element
+travels as its `Dataset` (see `sparse_rows` and `stack_sparse` for slicing
+and batching it).
 """
 import collections.abc
 
+import numpy as np
+
+from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 _new = object.__new__
 
@@ -93,7 +101,7 @@ def to_tensor(value):
     """A component as a tensor (a Variable is read; lists and arrays converted)."""
     if isinstance(value, Variable):
         return value.read_value()
-    if isinstance(value, Tensor):
+    if isinstance(value, (Tensor, SparseTensor)):
         return value
     return convert_to_tensor(value)
 
@@ -104,8 +112,14 @@ def normalize(element):
 
 
 def spec_of(element):
-    """The spec nest of a nest of tensors."""
-    return map_structure(lambda t: TensorSpec(t.shape, t.dtype), element)
+    """The spec nest of a nest of tensors (and sparse tensors)."""
+    return map_structure(leaf_spec, element)
+
+
+def leaf_spec(t):
+    if isinstance(t, SparseTensor):
+        return SparseTensorSpec(t.shape, t.dtype)
+    return TensorSpec(t.shape, t.dtype)
 
 
 def wrap(array):
@@ -150,8 +164,76 @@ class Packer:
 def batched_spec(spec, batch_size):
     """`spec` with a leading dimension of `batch_size` (None for unknown)."""
     return map_structure(
-        lambda s: TensorSpec(TensorShape([batch_size]).concatenate(s.shape), s.dtype), spec)
+        lambda s: type(s)(TensorShape([batch_size]).concatenate(s.shape), s.dtype), spec)
 
 
 def unbatched_spec(spec):
-    return map_structure(lambda s: TensorSpec(s.shape[1:], s.dtype), spec)
+    return map_structure(lambda s: type(s)(s.shape[1:], s.dtype), spec)
+
+
+# -- sparse leaves ---------------------------------------------------------------------------
+
+def sparse_value(indices, values, dense_shape):
+    """A `SparseTensor` of eager tensors holding the three arrays."""
+    value = _new(SparseTensor)
+    value._indices, value._values, value._dense_shape = \
+        wrap(indices), wrap(values), wrap(dense_shape)
+    return value
+
+
+def sparse_arrays(value):
+    """The (indices, values, dense_shape) arrays of an eager `SparseTensor`."""
+    return value._indices._data, value._values._data, value._dense_shape._data
+
+
+def sparse_rows(value):
+    """``i -> row i`` of an eager sparse tensor of rank >= 1 (its first dimension dropped),
+    and the number of rows."""
+    indices, values, shape = sparse_arrays(value)
+    rows = indices[:, 0]
+    # row-major indices: each row's entries are one run (`searchsorted` finds it)
+    order_ok = rows.size < 2 or bool(np.all(rows[1:] >= rows[:-1]))
+    rest, rank = shape[1:], shape.shape[0] - 1
+
+    def row(i):
+        if order_ok:
+            lo, hi = np.searchsorted(rows, [i, i + 1])
+            sel = slice(lo, hi)
+        else:
+            sel = rows == i
+        return sparse_value(np.ascontiguousarray(indices[sel, 1:]).reshape(-1, rank),
+                            values[sel].copy(), rest.copy())
+    return row, int(shape[0])
+
+
+def stack_sparse(parts):
+    """Eager sparse tensors of one rank batched into one of rank + 1 (TF's batch of sparse
+    elements: the dense shape is the largest of theirs in each dimension)."""
+    arrays = [sparse_arrays(p) for p in parts]
+    ranks = {a[2].shape[0] for a in arrays}
+    if len(ranks) > 1:
+        raise errors.InvalidArgumentError(
+            None, None, f"Cannot batch sparse tensors of ranks {sorted(ranks)}: the elements of "
+                        f"a batch must have one rank.")
+    rank = ranks.pop()
+    indices = np.concatenate(
+        [np.concatenate([np.full((len(a[0]), 1), i, np.int64), a[0].reshape(-1, rank)], axis=1)
+         for i, a in enumerate(arrays)])
+    values = np.concatenate([a[1] for a in arrays])
+    shape = np.max(np.stack([a[2] for a in arrays]), axis=0)
+    return sparse_value(indices, values, np.concatenate([[len(parts)], shape]).astype(np.int64))
+
+
+def component_arrays(flat):
+    """A flat tuple's arrays, each sparse tensor as its three (for storage)."""
+    out = []
+    for a in flat:
+        out.extend(sparse_arrays(a) if isinstance(a, SparseTensor) else (a,))
+    return out
+
+
+def from_component_arrays(spec, arrays):
+    """The flat tuple of `spec`'s elements from `component_arrays` of one."""
+    it = iter(arrays)
+    return tuple(sparse_value(next(it), next(it), next(it)) if isinstance(s, SparseTensorSpec)
+                 else next(it) for s in flatten(spec))

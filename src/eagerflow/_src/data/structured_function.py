@@ -10,6 +10,8 @@ graph then runs for every element on flat tuples of arrays.
 import contextlib
 import threading
 
+import numpy as np
+
 from eagerflow._src import backend
 from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor
@@ -19,6 +21,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.data import structure
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.function.polymorphic_function import Function
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 _new = object.__new__
 
@@ -46,7 +49,7 @@ def _normalize_output(value):
             return type(v)((k, fix(x)) for k, x in v.items())
         if isinstance(v, Variable):
             return v.read_value()
-        if isinstance(v, Tensor):
+        if isinstance(v, (Tensor, SparseTensor)):
             return v
         return convert_to_tensor(v)
     return fix(value)
@@ -105,14 +108,21 @@ class StructuredFunction:
         self.output_structure = None
         flat_specs = structure.flatten(input_spec)
         for spec in flat_specs:
-            if not isinstance(spec, TensorSpec):
+            if not isinstance(spec, (TensorSpec, SparseTensorSpec)):
                 raise TypeError(f"{transformation_name} cannot take elements that are "
                                 f"datasets ({spec!r}); map, flat_map and interleave can.")
+        # a sparse leaf is three arguments of the traced function: its components
+        self._sparse_in = any(isinstance(s, SparseTensorSpec) for s in flat_specs)
+        self._sparse_out = False
+        leaf_specs = flat_specs
+        if self._sparse_in:
+            flat_specs = [c for s in flat_specs for c in _components(s)]
         n_in = len(flat_specs)
         unpack = self._unpack = _should_unpack(input_spec)
 
         def traced(*args):  # (its placeholders are named args_0, args_1, ... as in TF)
-            element = structure.pack(input_spec, args[:n_in])
+            args = _leaves(leaf_specs, args[:n_in]) if self._sparse_in else args[:n_in]
+            element = structure.pack(input_spec, args)
             args = tuple(element) if unpack else (element,)
             if use_autograph and autograph_slot.call is not None:
                 result = autograph_slot.call(func, args, {})
@@ -120,9 +130,13 @@ class StructuredFunction:
                 result = func(*args)
             result = _normalize_output(result)
             self.output_structure = result
-            self.output_spec = structure.map_structure(
-                lambda t: TensorSpec(t.shape, t.dtype), result)
-            return tuple(structure.flatten(result))
+            self.output_spec = structure.spec_of(result)
+            flat = structure.flatten(result)
+            self._sparse_out = any(isinstance(t, SparseTensor) for t in flat)
+            if self._sparse_out:
+                flat = [c for t in flat for c in (
+                    (t.indices, t.values, t.dense_shape) if isinstance(t, SparseTensor) else (t,))]
+            return tuple(flat)
 
         name = getattr(func, "__name__", "fn")
         if not isinstance(name, str) or not name.isidentifier():
@@ -148,6 +162,8 @@ class StructuredFunction:
         """
         if debug_mode:
             return self._run_python(arrays)
+        if self._sparse_in or self._sparse_out:
+            return self._run_sparse(arrays)
         if context.get().xp is backend.numpy_module:
             return tuple(self._concrete._run(*arrays))
         tensors = []
@@ -158,11 +174,53 @@ class StructuredFunction:
         out = self._concrete.call_flat(tensors)
         return tuple(t._data for t in out)
 
+    def _run_sparse(self, arrays):
+        """`__call__` for elements holding sparse tensors: their components in, and out."""
+        flat = []
+        for a in arrays:
+            flat.extend(structure.sparse_arrays(a) if isinstance(a, SparseTensor) else (a,))
+        out = iter(self._concrete._run(*flat))
+        return tuple(structure.sparse_value(next(out), next(out), next(out))
+                     if isinstance(s, SparseTensorSpec) else next(out)
+                     for s in structure.flatten(self.output_spec))
+
     def _run_python(self, arrays):
         """The Python function itself run eagerly on the element (debug mode)."""
-        element = structure.pack(self.input_spec, [structure.wrap(a) for a in arrays])
+        element = structure.pack(self.input_spec, [
+            a if isinstance(a, SparseTensor) else structure.wrap(a) for a in arrays])
         result = self._func(*(tuple(element) if self._unpack else (element,)))
-        return tuple(t._data for t in structure.flatten(_normalize_output(result)))
+        return tuple(_eager_leaf(t) for t in structure.flatten(_normalize_output(result)))
+
+
+def _eager_leaf(t):
+    if isinstance(t, SparseTensor):
+        return structure.sparse_value(*(c._data for c in (t.indices, t.values, t.dense_shape)))
+    return t._data
+
+
+def _components(spec):
+    """The specs of the arguments a leaf of `spec` is passed as (three for a sparse one)."""
+    return spec._component_specs if isinstance(spec, SparseTensorSpec) else (spec,)
+
+
+def _leaves(leaf_specs, args):
+    """The leaves made from the traced function's arguments (sparse ones from three)."""
+    it = iter(args)
+    return [sparse_argument(s, (next(it), next(it), next(it)))
+            if isinstance(s, SparseTensorSpec) else next(it) for s in leaf_specs]
+
+
+def sparse_argument(spec, components):
+    """A sparse argument whose dense shape holds what `spec` knows as constants (as TF's
+    functions see it), so results made from it (``with_values``) keep the static shape."""
+    indices, values, dense_shape = components
+    dims = spec.shape.as_list() if spec.shape.rank is not None else None
+    if dims is not None and any(d is not None for d in dims):
+        from eagerflow._src.ops import array_ops  # noqa: PLC0415
+        known = convert_to_tensor(np.array([0 if d is None else d for d in dims], np.int64))
+        dense_shape = known if None not in dims else array_ops.stack([
+            dense_shape[i] if d is None else known[i] for i, d in enumerate(dims)])
+    return spec._from_components((indices, values, dense_shape))
 
 
 # Set by ``tf.data.experimental.enable_debug_mode()``: functions run as Python, eagerly.

@@ -1,6 +1,7 @@
 """Dataset transformations beyond the basic ones of `dataset_ops`, installed on `Dataset`."""
 import builtins
 import collections
+import itertools
 
 import numpy as np
 
@@ -14,9 +15,11 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import (
-    INFINITE, UNKNOWN, Dataset, _get_next_error, _int, _known, _num_threads, _UnaryDataset)
+    INFINITE, UNKNOWN, Dataset, _get_next_error, _int, _known, _num_threads, _UnaryDataset,
+    stack_components)
 from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
 from eagerflow._src.data.structured_function import StructuredFunction
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 
 def _method(fn):
@@ -149,6 +152,10 @@ class _PaddedBatchDataset(_UnaryDataset):
                 raise TypeError("`padded_batch` is only supported for datasets that produce "
                                 "tensor elements but the input dataset produces elements of "
                                 "unsupported type DatasetSpec.")
+            if isinstance(s, SparseTensorSpec):
+                raise TypeError(f"`padded_batch` is only supported for datasets that produce "
+                                f"tensor elements but type spec of elements in the input "
+                                f"dataset is not a subclass of TensorSpec: `{s!r}`.")
         self._batch_size = _int(batch_size)
         if _known(self._batch_size) and self._batch_size <= 0:
             raise op_error(errors.InvalidArgumentError, "PaddedBatchDatasetV2",
@@ -287,9 +294,16 @@ class _UnbatchDataset(_UnaryDataset):
     def __init__(self, input_dataset):
         super().__init__(input_dataset)
         specs = structure.flatten(input_dataset.element_spec)
+        for s in specs:
+            if isinstance(s, SparseTensorSpec) and s.shape.rank == 0:
+                raise ValueError(f"Unbatching a sparse tensor is only supported for rank >= 1. "
+                                 f"Obtained input: {s!r}.")
         if any(s.shape.rank == 0 for s in specs):
             raise ValueError("Cannot unbatch an input with scalar components.")
-        known = {s.shape[0] for s in specs if s.shape.rank is not None and s.shape[0] is not None}
+        self._sparse = any(isinstance(s, SparseTensorSpec) for s in specs)
+        # (TF counts the rows of dense components only: sparse ones travel serialized)
+        known = {s.shape[0] for s in specs if s.shape.rank is not None and s.shape[0] is not None
+                 and not isinstance(s, SparseTensorSpec)}
         if len(known) > 1:
             a, b = sorted(known)[:2]
             raise ValueError(f"`unbatch()` is only supported for datasets of elements whose "
@@ -307,6 +321,9 @@ class _UnbatchDataset(_UnaryDataset):
         return UNKNOWN
 
     def _iterator(self):
+        if self._sparse:
+            yield from self._sparse_rows()
+            return
         for batch in self._input._iterator():
             n = batch[0].shape[0]
             for c, a in enumerate(batch[1:], 1):
@@ -316,6 +333,26 @@ class _UnbatchDataset(_UnaryDataset):
                         f"Component 0 had size {n} but component {c} had size, {a.shape[0]}.")
             for i in builtins.range(n):
                 yield tuple(a[i] if a.ndim > 1 else a[i:i + 1].reshape(()) for a in batch)
+
+    def _sparse_rows(self):
+        """`_iterator` for elements holding sparse tensors (their rows taken apart)."""
+        for batch in self._input._iterator():
+            getters, sizes = [], []
+            for a in batch:
+                if isinstance(a, SparseTensor):
+                    get, n = structure.sparse_rows(a)
+                else:
+                    get, n = (a.__getitem__ if a.ndim > 1 else
+                              lambda i, a=a: a[i:i + 1].reshape(())), a.shape[0]
+                getters.append(get)
+                sizes.append(n)
+            for c, n in enumerate(sizes[1:], 1):
+                if n != sizes[0]:
+                    raise _get_next_error(
+                        f"Input element must have the same batch size in each component. "
+                        f"Component 0 had size {sizes[0]} but component {c} had size, {n}.")
+            for i in builtins.range(sizes[0]):
+                yield tuple(g(i) for g in getters)
 
 
 @_method
@@ -357,6 +394,9 @@ class _RebatchDataset(_UnaryDataset):
         return INFINITE if n == INFINITE else UNKNOWN
 
     def _iterator(self):
+        if any(isinstance(s, SparseTensorSpec) for s in structure.flatten(self._spec)):
+            yield from self._row_batches()
+            return
         sizes, k = self._sizes, 0
         pieces, have = collections.deque(), 0  # input rows not handed out yet
 
@@ -384,6 +424,18 @@ class _RebatchDataset(_UnaryDataset):
                 yield take(size)
         if have and not self._drop:
             yield take(have)
+
+
+    def _row_batches(self):
+        """`_iterator` for elements holding sparse tensors: rows taken apart, then batched."""
+        rows, sizes, k = _UnbatchDataset(self._input)._iterator(), self._sizes, 0
+        while True:
+            size = sizes[k % len(sizes)]
+            chunk = list(itertools.islice(rows, size))
+            if not chunk or len(chunk) < size and self._drop:
+                return
+            yield stack_components(chunk)
+            k += 1
 
 
 @_method
@@ -823,6 +875,10 @@ class _UniqueDataset(_UnaryDataset):
     def __init__(self, input_dataset):
         super().__init__(input_dataset)
         spec = input_dataset.element_spec
+        if isinstance(spec, SparseTensorSpec):
+            raise op_error(errors.InvalidArgumentError, "UniqueDataset",
+                           "UniqueDataset only supports inputs with a single `tf.int32`, "
+                           "`tf.int64`, or `tf.string` component.")
         if not isinstance(spec, TensorSpec):
             raise TypeError("`Dataset.unique()` does not support dataset elements that are "
                             "structures; the elements must be single tensors.")

@@ -56,9 +56,7 @@ class SparseTensor:
             return TensorShape([int(d) for d in value])
         if self._shape_hint is not None:  # a function's argument: its spec's shape
             return self._shape_hint
-        return TensorShape([None] * self._dense_shape.shape[0]
-                           if self._dense_shape.shape.rank == 1 and
-                           self._dense_shape.shape[0] is not None else None)
+        return TensorShape(shape_rules.known_elements(self._dense_shape))  # (what is known)
 
     def get_shape(self):
         return self.shape
@@ -73,6 +71,16 @@ class SparseTensor:
             return sparse_tensor_value
         return cls(sparse_tensor_value.indices, sparse_tensor_value.values,
                    sparse_tensor_value.dense_shape)
+
+    def _numpy(self):
+        """The dense NumPy array this (eager) sparse tensor stands for, as TF's ``_numpy``."""
+        shape = tuple(int(d) for d in self._dense_shape.numpy())
+        dtype = self.dtype.as_numpy_dtype
+        out = np.full(shape, b"" if self.dtype == _d.string else 0, dtype=dtype)
+        indices = self._indices.numpy()
+        if len(indices):
+            out[tuple(indices.T)] = self._values.numpy()
+        return out
 
     def with_values(self, new_values):
         """This sparse tensor with `new_values` in place of its values (same positions)."""
@@ -226,9 +234,12 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     if default_value is None:
         default_value = b"" if dtype == _d.string else np.zeros((), dtype.as_numpy_dtype)
     default_value = convert_to_tensor(default_value, dtype)
-    return dispatch(_SPARSE_TO_DENSE, (sp_input.indices, sp_input.dense_shape, sp_input.values,
-                                       default_value),
-                    {"validate_indices": bool(validate_indices)}, name)
+    out = dispatch(_SPARSE_TO_DENSE, (sp_input.indices, sp_input.dense_shape, sp_input.values,
+                                      default_value),
+                   {"validate_indices": bool(validate_indices)}, name)
+    if not out.shape.is_fully_defined() and sp_input.shape.rank is not None:
+        out.set_shape(sp_input.shape)  # (a function's argument: the shape its spec gives)
+    return out
 
 
 @export("sparse.from_dense")
