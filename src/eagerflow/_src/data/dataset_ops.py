@@ -9,7 +9,9 @@ TensorSpec(shape=(None,), dtype=tf.int32, name=None)
 See the package docstring (``eagerflow._src.data``) for the node protocol.
 """
 import builtins
+import itertools
 import os
+import re
 
 import numpy as np
 
@@ -53,6 +55,49 @@ def _known(*values):
 
 def _get_next_error(message, op="IteratorGetNext"):
     return op_error(errors.InvalidArgumentError, op, message)
+
+
+_function_nodes = itertools.count(1)  # numbers the datasets running functions, as TF's names
+_GRAPH_ERROR = re.compile(r"Graph execution error:\n\nDetected at node .*? defined at \(most recent "
+                          r"call last\):\n(.*?)\n(.*)\n\t \[\[(\{\{node .*?\}\})\]\] "
+                          r"\[Op:[^\]]*\]$", re.S)
+
+
+def framed(fn, kind, iterator, preserve_cardinality=False):
+    """`fn` (a dataset's function on flat tuples) raising TF's error for a failing element:
+    the error's class, its message introduced by the dataset (``MapDataset:<n>``, numbered
+    as it was made) and its iterator (``Map``), then where the failing op was made and, last,
+    the node, as TF ends it.  `preserve_cardinality` (maps): an OutOfRangeError of the
+    function is an InvalidArgumentError, not taken for the end of the data (as in TF)."""
+    label = f"{kind}:{next(_function_nodes)}"
+
+    def call(element):
+        try:
+            return fn(element)
+        except errors.OpError as e:
+            error = _function_error(e, label, iterator)
+            if preserve_cardinality and isinstance(e, errors.OutOfRangeError):
+                error = errors.InvalidArgumentError(
+                    None, error.op, f"Function invocation produced OutOfRangeError: "
+                                    f"{error.message}")
+            raise error from None
+    return call
+
+
+def _function_error(e, label, iterator):
+    message = e.message
+    found = _GRAPH_ERROR.match(message)
+    if found is not None:
+        where, text, node = found.groups()
+        if where.strip():  # (where the op was made: TF's message has no such line)
+            text = f"{text.lstrip()}\nDetected at {node[2:-2]} defined at (most recent call " \
+                   f"last):\n{where}"
+        message = f"{text.strip()}\n\t [[{node}]]"
+    else:
+        message = message.split(" [Op:")[0]
+    return op_error(type(e), "IteratorGetNext",
+                    f"Error in user-defined function passed to {label} transformation with "
+                    f"iterator: Iterator::Root::{iterator}: {message}")
 
 
 @export("data.Dataset")
@@ -687,9 +732,10 @@ class _MapDataset(_UnaryDataset):
         super().__init__(input_dataset)
         self._fn = _map_function(map_func, input_dataset)
         self._spec = self._fn.output_spec
+        self._call = framed(self._fn, "MapDataset", "Map", preserve_cardinality=True)
 
     def _iterator(self):
-        return map(self._fn, self._input._iterator())
+        return map(self._call, self._input._iterator())
 
 
 def _num_threads(num_parallel_calls):
@@ -707,6 +753,8 @@ class _ParallelMapDataset(_UnaryDataset):
         super().__init__(input_dataset)
         self._fn = _map_function(map_func, input_dataset)
         self._spec = self._fn.output_spec
+        self._call = framed(self._fn, "ParallelMapDatasetV2", "ParallelMapV2",
+                            preserve_cardinality=True)
         self._threads = _num_threads(num_parallel_calls)
         self._deterministic = deterministic
 
@@ -715,7 +763,7 @@ class _ParallelMapDataset(_UnaryDataset):
         ordered = self._deterministic
         if ordered is None:  # the dataset's options decide, deterministic by default
             ordered = self.options().deterministic is not False
-        return parallel_map(self._fn, self._input._iterator(), self._threads, ordered)
+        return parallel_map(self._call, self._input._iterator(), self._threads, ordered)
 
 
 class _FilterDataset(_UnaryDataset):
@@ -727,13 +775,14 @@ class _FilterDataset(_UnaryDataset):
                 0, None):
             raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
                              f"tensor, but its return type is {out}.")
+        self._call = framed(self._fn, "FilterDataset", "Filter")
 
     def _cardinality(self):
         n = self._input._cardinality()
         return INFINITE if n == INFINITE else UNKNOWN
 
     def _iterator(self):
-        fn = self._fn
+        fn = self._call
         return filter(lambda e: fn(e)[0], self._input._iterator())  # (goes on after errors)
 
 

@@ -1,0 +1,52 @@
+"""A dataset function failing on an element raises TF's error: the failing op's class, its
+message introduced by the dataset and iterator that ran the function, as TensorFlow 2.21
+words it (``programs/map_errors.py`` compares with TensorFlow)."""
+import re
+
+import pytest
+
+import eagerflow as tf
+
+_INTRO = (r"^Error in user-defined function passed to {kind}:\d+ transformation with iterator: "
+          r"Iterator::Root::{iterator}: ")
+
+
+def _positive(x):
+    tf.debugging.assert_positive(x - 1, message="must be pos")
+    return x
+
+
+@pytest.mark.parametrize("calls, kind, iterator", [(None, "MapDataset", "Map"),
+                                                   (2, "ParallelMapDatasetV2", "ParallelMapV2")])
+def test_failing_map_function(calls, kind, iterator):
+    ds = tf.data.Dataset.range(4).map(_positive, num_parallel_calls=calls)
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        list(ds)
+    message = info.value.message
+    assert re.match(_INTRO.format(kind=kind, iterator=iterator) + re.escape(
+        "assertion failed: [must be pos.  ] [Condition x > 0 did not hold element-wise:] "
+        "[x (sub:0) = ] [-1]\n"), message)
+    assert f'File "{__file__}", line 15' in message  # where the failing op was made
+    assert message.endswith("\t [[{{node Assert}}]] [Op:IteratorGetNext]")
+
+
+def test_failing_filter_and_out_of_range_in_map():
+    ds = tf.data.Dataset.range(4).filter(lambda x: tf.gather([True, False], x))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=_INTRO.format(kind="FilterDataset", iterator="Filter") +
+                       re.escape("indices = 2 is not in [0, 2)")):
+        list(ds)
+
+    def fail(x):
+        raise StopIteration  # an OutOfRangeError of the function: not the end of the data
+
+    ds = tf.data.Dataset.range(2).map(lambda x: tf.py_function(fail, [x], tf.int64))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="^Function invocation produced OutOfRangeError: " +
+                       _INTRO.format(kind="MapDataset", iterator="Map")[1:] + "StopIteration"):
+        next(iter(ds))
+
+
+def test_ignore_errors_still_skips_failing_elements():
+    ds = tf.data.Dataset.range(4).map(_positive).ignore_errors()
+    assert [int(x) for x in ds] == [2, 3]
