@@ -351,3 +351,56 @@ def test_sparse_tensors_in_and_out():
     assert tf.sparse.to_dense(got).numpy().tolist() == [[0, 5], [0, 0], [7, 0]]
     with pytest.raises(tf.errors.InvalidArgumentError, match="is not compatible with"):
         tf.py_function(lambda t: t, [st], tf.SparseTensorSpec([3, 2], tf.int32))
+
+
+def test_graph_def_imports_and_runs_in_the_process_that_made_it():
+    @tf.function
+    def f(x):
+        return tf.py_function(_double, [x], tf.float32)
+
+    graph_def = f.get_concrete_function(tf.TensorSpec([2], tf.float32)).graph.as_graph_def()
+
+    def run(gd):
+        wrapped = tf.compat.v1.wrap_function(
+            lambda: tf.graph_util.import_graph_def(gd, name=""), [])
+        return wrapped.prune(["x:0"], ["EagerPyFunc:0"])(tf.constant([1.0, 2.0]))[0]
+
+    assert run(graph_def).numpy().tolist() == [2.0, 4.0]
+    for node in graph_def.node:
+        if node.op == "EagerPyFunc":
+            node.attr["token"].s = b"pyfunc_999999999"  # a callable this process never had
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Could not find callback with key=pyfunc_999999999 in the registry"):
+        run(graph_def)
+
+
+def test_control_flow_and_vectorization():
+    @tf.function
+    def branch(x):
+        if x > 0:
+            y = tf.py_function(lambda a: a * 10, [x], tf.float32)
+        else:
+            y = tf.numpy_function(lambda a: a - 10, [x], tf.float32)
+        return y
+
+    assert float(branch(tf.constant(2.0))) == 20.0 and float(branch(tf.constant(-2.0))) == -12.0
+
+    @tf.function
+    def loop(x):
+        for _ in tf.range(3):
+            x = tf.py_function(lambda a: a * 2, [x], tf.float32)
+            x.set_shape([])
+        return x
+
+    x = tf.constant(1.5)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = loop(x)
+    assert float(y) == 12.0 and float(tape.gradient(y, x)) == 8.0
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.py_function(lambda a: a * a, [x], tf.float32)
+    assert tape.jacobian(y, x).numpy().tolist() == [[2.0, 0.0], [0.0, 4.0]]
+    mapped = tf.map_fn(lambda e: tf.py_function(lambda a: a + 1, [e], tf.float32), x)
+    assert mapped.numpy().tolist() == [2.0, 3.0]

@@ -68,10 +68,10 @@ class _Registry:
     def get(self, token):
         with self._lock:
             func = self._funcs.get(token)
-        if func is None:
+        if func is None:  # (a graph from elsewhere: its Python functions are not here)
             raise errors.InvalidArgumentError(
-                None, None, f"callback {token} is not found (the Python function of a "
-                            f"py_function runs only in the process that made its graph)")
+                None, None, f"ValueError: Could not find callback with key={token} in the "
+                            f"registry.")
         return func
 
 
