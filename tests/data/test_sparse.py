@@ -177,3 +177,8 @@ def test_sparse_batches_of_floats_keep_values_exact():
     batched = next(iter(tf.data.Dataset.from_tensor_slices(st).batch(4)))
     np.testing.assert_array_equal(batched.values.numpy(), values)
     assert batched.dense_shape.numpy().tolist() == [4, 3]
+
+
+def test_shuffled_batches_of_sparse_rows():
+    ds = tf.data.Dataset.from_tensor_slices(_st()).shuffle(4, seed=1).batch(2)
+    assert _dense(ds) == [[ROWS[0], ROWS[3]], [ROWS[1], ROWS[2]]]  # TensorFlow's order

@@ -114,6 +114,8 @@ def test_argument_errors():
         tf.py_function(lambda: 1, [])
     with pytest.raises(TypeError, match="Missing argument `inp`"):
         tf.numpy_function(lambda: 1, Tout=tf.float32)
+    with pytest.raises(TypeError, match="Cannot convert the argument `type_value`"):
+        tf.py_function(lambda x: {"a": x}, [1.0], {"a": tf.TensorSpec(None, tf.float32)})
 
 
 # -- inside functions ------------------------------------------------------------------------

@@ -20,6 +20,8 @@ show(tf.data.Dataset.from_tensor_slices(st).map(tf.sparse.to_dense))
 show(tf.data.Dataset.from_tensor_slices(st).map(lambda s: s.values * 2))
 show(tf.data.Dataset.from_tensor_slices(st).filter(lambda s: tf.size(s.values) > 0))
 show(tf.data.Dataset.from_tensor_slices(st).shuffle(4, seed=1).take(2))
+show(tf.data.Dataset.from_tensor_slices(st).shuffle(4, seed=1).batch(2))
+show(tf.data.Dataset.from_tensor_slices(st).repeat(2).shuffle(8, seed=2).batch(3, True).take(1))
 print(list(tf.data.Dataset.from_tensor_slices(st).as_numpy_iterator()))
 
 # maps that return sparse tensors of varying dense shapes, then batches of them

@@ -242,12 +242,17 @@ def _run(func, inputs, op, extra_attrs, name=None):
     return list(outputs)
 
 
+def _dtype(t):
+    if isinstance(t, (dict, list, tuple)):  # (nests are not types: TF's message)
+        raise TypeError(f"Cannot convert the argument `type_value`: {t!r} to a DType.")
+    return _d.as_dtype(t)
+
+
 def _flat_dtypes(tout):
     """Tout as one list of dtypes, and a function packing the outputs back into it."""
     is_list = isinstance(tout, (list, tuple))
     entries = list(tout) if is_list else [tout]
-    specs = [t if isinstance(t, (TensorSpec, SparseTensorSpec)) else _d.as_dtype(t)
-             for t in entries]
+    specs = [t if isinstance(t, (TensorSpec, SparseTensorSpec)) else _dtype(t) for t in entries]
     dtypes = []
     for s in specs:
         if isinstance(s, SparseTensorSpec):
@@ -383,7 +388,7 @@ def py_function(func=None, inp=None, Tout=None, name=None):
 
 def _numpy_call(func, inp, Tout, stateful, name):
     is_list = isinstance(Tout, (list, tuple))
-    dtypes = [_d.as_dtype(t) for t in (Tout if is_list else [Tout])]
+    dtypes = [_dtype(t) for t in (Tout if is_list else [Tout])]
     tensors = [t.read_value() if isinstance(t, Variable) else
                t if isinstance(t, Tensor) else convert_to_tensor(t) for t in inp]
     if context.get().graph is None:  # eagerly, as TF: the function's result as it is

@@ -84,7 +84,8 @@ class _ShuffleDataset(_UnaryDataset):
     def _batches(self, batch_size, drop_remainder):
         # Over arrays, the buffer shuffles indices (the same draws, so the same order) and
         # each batch gathers its rows at once.
-        if type(self._input) is not _TensorSliceDataset or self._input._arrays is None:
+        if (type(self._input) is not _TensorSliceDataset or self._input._arrays is None
+                or self._input._sparse):  # (sparse rows are batched as elements are)
             return None
         order = iter(self._index_order())
         return _gathered(order, self._input._arrays, batch_size, drop_remainder)
