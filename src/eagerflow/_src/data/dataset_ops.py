@@ -198,6 +198,15 @@ class Dataset:
 
         >>> list(tf.data.Dataset.from_tensor_slices(([1, 2], [3, 4])).as_numpy_iterator())
         [(np.int32(1), np.int32(3)), (np.int32(2), np.int32(4))]
+
+        A `SparseTensor` gives its rows; batches of them are sparse tensors again:
+
+        >>> st = tf.SparseTensor(indices=[[0, 1], [1, 0]], values=[5, 7], dense_shape=[2, 3])
+        >>> ds = tf.data.Dataset.from_tensor_slices(st)
+        >>> ds.element_spec
+        SparseTensorSpec(TensorShape([3]), tf.int32)
+        >>> tf.sparse.to_dense(next(iter(ds.batch(2)))).numpy().tolist()
+        [[0, 5, 0], [7, 0, 0]]
         """
         return _TensorSliceDataset(tensors)
 
