@@ -117,7 +117,7 @@ class _Callable:
 
     @staticmethod
     def _error(exc):
-        first = traceback.format_exception_only(type(exc), exc)[-1].rstrip("\n")
+        first = f"{type(exc).__name__}: {exc}"  # (TF's first line, bare class name)
         trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
         return _error_for(exc)(None, None, f"{first}\n{trace}")
 
