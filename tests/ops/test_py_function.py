@@ -405,3 +405,30 @@ def test_control_flow_and_vectorization():
     assert tape.jacobian(y, x).numpy().tolist() == [[2.0, 0.0], [0.0, 4.0]]
     mapped = tf.map_fn(lambda e: tf.py_function(lambda a: a + 1, [e], tf.float32), x)
     assert mapped.numpy().tolist() == [2.0, 3.0]
+
+
+def test_callables_live_as_long_as_their_graphs_or_tensors():
+    import gc
+    import weakref
+
+    class Doubler:
+        def __call__(self, a):
+            return a * 2
+
+    fn = Doubler()
+    alive = weakref.ref(fn)
+    f = tf.function(lambda x: tf.py_function(fn, [x], tf.float32))
+    concrete = f.get_concrete_function(tf.TensorSpec([], tf.float32))
+    ds = tf.data.Dataset.range(2).map(lambda i: tf.py_function(fn, [i], tf.int64))
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.py_function(fn, [x], tf.float32)
+    del fn
+    gc.collect()
+    assert float(concrete(tf.constant(2.0))) == 4.0
+    assert [int(v) for v in ds] == [0, 2]
+    assert float(tape.gradient(y, x)) == 2.0
+    del f, concrete, ds, y, tape
+    gc.collect()
+    assert alive() is None  # nothing keeps the function once its users are gone
