@@ -182,3 +182,14 @@ def test_sparse_batches_of_floats_keep_values_exact():
 def test_shuffled_batches_of_sparse_rows():
     ds = tf.data.Dataset.from_tensor_slices(_st()).shuffle(4, seed=1).batch(2)
     assert _dense(ds) == [[ROWS[0], ROWS[3]], [ROWS[1], ROWS[2]]]  # TensorFlow's order
+
+
+def test_save_and_load_keep_sparse_elements(tmp_path):
+    ds = tf.data.Dataset.from_tensor_slices({"s": _st(), "d": tf.range(4)})
+    ds.save(str(tmp_path / "saved"), compression="GZIP")
+    loaded = tf.data.Dataset.load(str(tmp_path / "saved"), compression="GZIP")
+    assert loaded.element_spec == ds.element_spec
+    got = list(loaded)
+    assert [tf.sparse.to_dense(e["s"]).numpy().tolist() for e in got] == ROWS
+    assert got[1]["s"].indices.shape == (0, 1)
+    assert [int(e["d"]) for e in got] == [0, 1, 2, 3]

@@ -23,14 +23,15 @@ from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.data.dataset_spec import DatasetSpec
 from eagerflow._src.data.file_cache import _read_array, _write_array
 from eagerflow._src.data.structured_function import StructuredFunction
+from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 
 _SPEC, _METADATA, _SHARDS = "dataset_spec.json", "metadata.json", "shards"
 
 
 def _encode(spec):
-    if isinstance(spec, TensorSpec):
+    if isinstance(spec, (TensorSpec, SparseTensorSpec)):
         shape = None if spec.shape.rank is None else spec.shape.as_list()
-        return {"tensor": [shape, spec.dtype.name]}
+        return {"tensor" if isinstance(spec, TensorSpec) else "sparse": [shape, spec.dtype.name]}
     if isinstance(spec, dict):
         if not all(isinstance(k, str) for k in spec):
             raise TypeError("Dataset.save() supports dict elements with string keys only.")
@@ -47,6 +48,9 @@ def _decode(data):
     if "tensor" in data:
         shape, dtype = data["tensor"]
         return TensorSpec(TensorShape(shape), _d.as_dtype(dtype))
+    if "sparse" in data:  # (stored as its three components)
+        shape, dtype = data["sparse"]
+        return SparseTensorSpec(TensorShape(shape), _d.as_dtype(dtype))
     if "dict" in data:
         return {k: _decode(v) for k, v in data["dict"]}
     if "namedtuple" in data:
@@ -141,7 +145,7 @@ def _written(dataset, path, compression, opener, shard_of, spec_text):
             if f is None:
                 f = files[index] = opener(os.path.join(path, _SHARDS, f"{index:08d}.shard"),
                                           "wb").__enter__()
-            for a in element:
+            for a in structure.component_arrays(element):
                 _write_array(f, a)
             count += 1
             yield element
@@ -186,13 +190,16 @@ class _ShardDataset(Dataset):
         self._file, self._spec, self._opener = file, spec, opener
 
     def _iterator(self):
-        width = len(structure.flatten(self._spec))
+        specs = structure.flatten(self._spec)
+        sparse = any(isinstance(s, SparseTensorSpec) for s in specs)
+        width = len(specs) + 2 * sum(isinstance(s, SparseTensorSpec) for s in specs)
         with self._opener(self._file, "rb") as f:
             while True:
                 first = _read_array(f, self._file)
                 if first is None:
                     return
-                yield (first, *(_read_array(f, self._file) for _ in range(width - 1)))
+                arrays = (first, *(_read_array(f, self._file) for _ in range(width - 1)))
+                yield structure.from_component_arrays(self._spec, arrays) if sparse else arrays
 
 
 class _ShardsDataset(Dataset):
