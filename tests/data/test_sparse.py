@@ -1,5 +1,7 @@
 """Sparse tensors as dataset elements: slices, batches, maps and parsing, as TensorFlow gives
 them (``programs/sparse.py`` compares the printed elements with TensorFlow's)."""
+import re
+
 import numpy as np
 import pytest
 
@@ -193,3 +195,27 @@ def test_save_and_load_keep_sparse_elements(tmp_path):
     assert [tf.sparse.to_dense(e["s"]).numpy().tolist() for e in got] == ROWS
     assert got[1]["s"].indices.shape == (0, 1)
     assert [int(e["d"]) for e in got] == [0, 1, 2, 3]
+
+
+def test_sparse_batch_of_dense_elements():
+    lengths = tf.data.Dataset.range(4).map(lambda x: tf.fill([x], x))
+    ds = lengths.sparse_batch(2, [4])
+    assert ds.element_spec == tf.SparseTensorSpec([None, 4], tf.int64)
+    assert int(ds.cardinality()) == 2
+    assert [tf.sparse.to_dense(b).numpy().tolist() for b in ds] == [
+        [[0, 0, 0, 0], [1, 0, 0, 0]], [[2, 2, 0, 0], [3, 3, 3, 0]]]
+    widest = lengths.apply(tf.data.experimental.dense_to_sparse_batch(3, [None]))
+    assert [b.dense_shape.numpy().tolist() for b in widest] == [[3, 2], [1, 3]]
+    scalars = next(iter(tf.data.Dataset.range(3).sparse_batch(2, [])))
+    assert _parts(scalars) == ([[0], [1]], [0, 1], [2])
+    with pytest.raises(tf.errors.DataLossError, match=re.escape(
+            "Input element had shape ([2]) that is larger than the row shape ([1]).")):
+        list(lengths.sparse_batch(2, [1]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "Input element had shape ([0]) that is incompatible with the row shape ([4,2]).")):
+        list(lengths.sparse_batch(2, [4, 2]))
+
+
+def test_as_numpy_iterator_is_tf_data_numpy_iterator():
+    it = tf.data.Dataset.from_tensor_slices(_st()).as_numpy_iterator()
+    assert isinstance(it, tf.data.NumpyIterator)

@@ -71,3 +71,16 @@ try:
     tf.data.Dataset.from_tensors(tf.SparseTensor(tf.zeros([0, 0], tf.int64), [], [])).unbatch()
 except ValueError as e:
     print("ValueError", str(e).split(".")[0])
+
+# dense elements batched into sparse tensors
+lengths = tf.data.Dataset.range(4).map(lambda x: tf.fill([x], x))
+show(lengths.sparse_batch(2, [4]))
+show(lengths.sparse_batch(3, [None]))
+show(tf.data.Dataset.range(3).sparse_batch(2, []))
+show(tf.data.Dataset.from_tensor_slices([["a", "b"], ["c", "d"]]).apply(
+    tf.data.experimental.dense_to_sparse_batch(2, [3])))
+for bad in [lengths.sparse_batch(2, [1]), lengths.sparse_batch(2, [4, 2])]:
+    try:
+        list(bad)
+    except tf.errors.OpError as e:
+        print(type(e).__name__, str(e).split("}} ")[-1].split(" [Op:")[0])

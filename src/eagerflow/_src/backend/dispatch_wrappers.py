@@ -687,6 +687,15 @@ def _w4ce1a7ab90(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4e9588f336(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(batch_size, row_shape):
+        try:
+            return _export_fn(batch_size, row_shape)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'batch_size': batch_size, 'row_shape': row_shape})
+    return _export_wrapper
+
+
 def _w4ea93e0ccc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(predicate):
         try:
@@ -2599,6 +2608,7 @@ WRAPPERS = {
     'data.experimental.cardinality': _wd1d3537e37,
     'data.experimental.choose_from_datasets': _we70b49893a,
     'data.experimental.copy_to_device': _w800636215e,
+    'data.experimental.dense_to_sparse_batch': _w4e9588f336,
     'data.experimental.enable_debug_mode': _w1f06b08988,
     'data.experimental.enumerate_dataset': _wa804b82b60,
     'data.experimental.from_list': _w6f060b5d3d,

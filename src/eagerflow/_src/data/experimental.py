@@ -170,6 +170,12 @@ def unique():
     return lambda dataset: dataset.unique()
 
 
+@export("data.experimental.dense_to_sparse_batch")
+def dense_to_sparse_batch(batch_size, row_shape):
+    """``Dataset.sparse_batch`` as a transformation."""
+    return lambda dataset: dataset.sparse_batch(batch_size, row_shape)
+
+
 @export("data.experimental.unbatch")
 def unbatch():
     """``Dataset.unbatch`` as a transformation."""

@@ -101,12 +101,12 @@ def _warn_tracing():
             "function and pass each element to it instead.")
 
 
-@export("data.NumpyIterator")
 def _numpy(value):
     """A component as NumPy: a tensor's array, a sparse tensor's dense array (as in TF)."""
     return value._numpy() if hasattr(value, "_numpy") else value.numpy()
 
 
+@export("data.NumpyIterator")
 class NumpyIterator:
     """An iterator of a dataset's elements as NumPy values (``as_numpy_iterator``)."""
 

@@ -365,6 +365,70 @@ def unbatch(self, name=None):
     return _UnbatchDataset(self)
 
 
+class _SparseBatchDataset(_UnaryDataset):
+    def __init__(self, input_dataset, batch_size, row_shape):
+        super().__init__(input_dataset)
+        spec = input_dataset.element_spec
+        if not isinstance(spec, TensorSpec):
+            raise TypeError(f"`sparse_batch` is only supported for datasets of single tensor "
+                            f"elements, but the input dataset produces elements of type "
+                            f"{spec!r}.")
+        self._batch_size = _int(batch_size)
+        if _known(self._batch_size) and self._batch_size <= 0:
+            raise op_error(errors.InvalidArgumentError, "DenseToSparseBatchDataset",
+                           "Batch size must be greater than zero.")
+        if isinstance(row_shape, Tensor):
+            row_shape = [None if d < 0 else d for d in row_shape.numpy().tolist()]
+        self._row = TensorShape(row_shape).as_list()
+        self._spec = SparseTensorSpec(TensorShape([None] + self._row), spec.dtype)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if n < 0 or not _known(self._batch_size):
+            return n if n < 0 else UNKNOWN
+        return -(-n // self._batch_size)
+
+    def _iterator(self):
+        source, size, row = self._input._iterator(), self._batch_size, self._row
+        while True:
+            chunk = [e[0] for e in itertools.islice(source, size)]
+            if not chunk:
+                return
+            for a in chunk:
+                if a.ndim != len(row):
+                    raise _get_next_error(
+                        f"Input element had shape ({errors.shape_text(a.shape)}) that is "
+                        f"incompatible with the row shape ({errors.shape_text(row)}).")
+                if any(r is not None and d > r for d, r in zip(a.shape, row)):
+                    raise op_error(errors.DataLossError, "IteratorGetNext",
+                                   f"Input element had shape ({errors.shape_text(a.shape)}) "
+                                   f"that is larger than the row shape "
+                                   f"({errors.shape_text(row)}).")
+            # every entry of an element is a value of the batch (zeros too), row-major
+            indices = np.concatenate([np.concatenate(
+                [np.full((a.size, 1), i, np.int64),
+                 np.indices(a.shape, np.int64).reshape(a.ndim, a.size).T], axis=1)
+                for i, a in enumerate(chunk)])
+            values = np.concatenate([a.reshape(-1) for a in chunk])
+            dense = [len(chunk)] + [r if r is not None else max(a.shape[d] for a in chunk)
+                                    for d, r in enumerate(row)]
+            yield (structure.sparse_value(indices, values, np.array(dense, np.int64)),)
+            if len(chunk) < size:
+                return
+
+
+@_method
+def sparse_batch(self, batch_size, row_shape, name=None):
+    """Consecutive dense elements as one `SparseTensor` per batch: every entry of each
+    element is a value, rows of the dense shape `row_shape` (None: the batch's largest).
+
+    >>> ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x)).sparse_batch(2, [3])
+    >>> [tf.sparse.to_dense(b).numpy().tolist() for b in ds]
+    [[[1, 0, 0], [2, 2, 0]], [[3, 3, 3]]]
+    """
+    return _SparseBatchDataset(self, batch_size, row_shape)
+
+
 class _RebatchDataset(_UnaryDataset):
     def __init__(self, input_dataset, batch_sizes, drop_remainder):
         super().__init__(input_dataset)
