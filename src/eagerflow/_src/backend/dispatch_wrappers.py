@@ -111,6 +111,15 @@ def _w0b9a9e6bfa(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0c4802dbe3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, boxes, box_indices, crop_size, method=None, extrapolation_value=None, name=None):
+        try:
+            return _export_fn(image, boxes, box_indices, crop_size, method, extrapolation_value, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'boxes': boxes, 'box_indices': box_indices, 'crop_size': crop_size, 'method': method, 'extrapolation_value': extrapolation_value, 'name': name})
+    return _export_wrapper
+
+
 def _w0cb3e9efd7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(targets, predictions, k, name=None):
         try:
@@ -201,6 +210,15 @@ def _w16b4282290(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w185c1bf12b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, channels=None, ratio=None, fancy_upscaling=None, try_recover_truncated=None, acceptable_fraction=None, dct_method=None, name=None):
+        try:
+            return _export_fn(contents, channels, ratio, fancy_upscaling, try_recover_truncated, acceptable_fraction, dct_method, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'ratio': ratio, 'fancy_upscaling': fancy_upscaling, 'try_recover_truncated': try_recover_truncated, 'acceptable_fraction': acceptable_fraction, 'dct_method': dct_method, 'name': name})
+    return _export_wrapper
+
+
 def _w19e3388fd8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(t, clip_value_min, clip_value_max, name=None):
         try:
@@ -282,6 +300,15 @@ def _w231f92f7e8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w231fdb16d7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, min_jpeg_quality, max_jpeg_quality, seed):
+        try:
+            return _export_fn(image, min_jpeg_quality, max_jpeg_quality, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'min_jpeg_quality': min_jpeg_quality, 'max_jpeg_quality': max_jpeg_quality, 'seed': seed})
+    return _export_wrapper
+
+
 def _w23c85edf4d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(t, clip_norm, axes=None, name=None):
         try:
@@ -309,6 +336,15 @@ def _w2805215aa2(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w28694d0fdf(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, offset_height, offset_width, target_height, target_width):
+        try:
+            return _export_fn(image, offset_height, offset_width, target_height, target_width)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'offset_height': offset_height, 'offset_width': offset_width, 'target_height': target_height, 'target_width': target_width})
+    return _export_wrapper
+
+
 def _w2beed55710(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(pred_fn_pairs, default=None, exclusive=None, strict=None, name=None):
         try:
@@ -327,6 +363,15 @@ def _w2c98c6dee3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, compression=None, name=None):
+        try:
+            return _export_fn(image, compression, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'compression': compression, 'name': name})
+    return _export_wrapper
+
+
 def _w31c82b06ae(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(serialized, features, example_names=None, name=None):
         try:
@@ -342,6 +387,15 @@ def _w33e8e15fe8(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, b, max_val, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'max_val': max_val, 'name': name})
+    return _export_wrapper
+
+
+def _w34fe061271(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, channels=None, name=None):
+        try:
+            return _export_fn(contents, channels, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'name': name})
     return _export_wrapper
 
 
@@ -498,12 +552,30 @@ def _w47bcf6fee2(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w47df33c1b4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, boxes, name=None, colors=None):
+        try:
+            return _export_fn(images, boxes, name, colors)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'boxes': boxes, 'name': name, 'colors': colors})
+    return _export_wrapper
+
+
 def _w489d609c00(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, max_delta, seed):
         try:
             return _export_fn(image, max_delta, seed)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'max_delta': max_delta, 'seed': seed})
+    return _export_wrapper
+
+
+def _w48edc12a51(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, central_fraction):
+        try:
+            return _export_fn(image, central_fraction)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'central_fraction': central_fraction})
     return _export_wrapper
 
 
@@ -534,12 +606,39 @@ def _w4bab484406(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4c44015b01(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, seed):
+        try:
+            return _export_fn(image, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'seed': seed})
+    return _export_wrapper
+
+
 def _w4c994d7363(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(matrix, name=None):
         try:
             return _export_fn(matrix, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'matrix': matrix, 'name': name})
+    return _export_wrapper
+
+
+def _w4ce1a7ab90(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, size, seed=None, name=None):
+        try:
+            return _export_fn(value, size, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'size': size, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _w5010e57f6d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, size, align_corners=None, name=None):
+        try:
+            return _export_fn(images, size, align_corners, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'size': size, 'align_corners': align_corners, 'name': name})
     return _export_wrapper
 
 
@@ -678,6 +777,15 @@ def _w5958ddea84(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5add5eaaf4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, boxes, colors, name=None):
+        try:
+            return _export_fn(images, boxes, colors, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'boxes': boxes, 'colors': colors, 'name': name})
+    return _export_wrapper
+
+
 def _w5cce2847a8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(*args, **kwargs):
         try:
@@ -768,6 +876,15 @@ def _w62080e94a7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w63f1e8ec39(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, channels=None, dtype=None, name=None, expand_animations=None):
+        try:
+            return _export_fn(contents, channels, dtype, name, expand_animations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'dtype': dtype, 'name': name, 'expand_animations': expand_animations})
+    return _export_wrapper
+
+
 def _w641de3f13d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, shape=None, tensor_dtype=None, name=None):
         try:
@@ -819,6 +936,15 @@ def _w67a5e4ea19(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, ksize, strides, padding, data_format, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'ksize': ksize, 'strides': strides, 'padding': padding, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
+def _w686e68eb9b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, format=None, quality=None, progressive=None, optimize_size=None, chroma_downsampling=None, density_unit=None, x_density=None, y_density=None, xmp_metadata=None, name=None):
+        try:
+            return _export_fn(image, format, quality, progressive, optimize_size, chroma_downsampling, density_unit, x_density, y_density, xmp_metadata, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'format': format, 'quality': quality, 'progressive': progressive, 'optimize_size': optimize_size, 'chroma_downsampling': chroma_downsampling, 'density_unit': density_unit, 'x_density': x_density, 'y_density': y_density, 'xmp_metadata': xmp_metadata, 'name': name})
     return _export_wrapper
 
 
@@ -912,6 +1038,15 @@ def _w6f861c8030(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6fc1599d7b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, target_height, target_width, method=None, antialias=None):
+        try:
+            return _export_fn(image, target_height, target_width, method, antialias)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'target_height': target_height, 'target_width': target_width, 'method': method, 'antialias': antialias})
+    return _export_wrapper
+
+
 def _w7214232c1a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(f=None):
         try:
@@ -984,6 +1119,15 @@ def _w77f012d027(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7882553355(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, size, align_corners=None, name=None, half_pixel_centers=None):
+        try:
+            return _export_fn(images, size, align_corners, name, half_pixel_centers)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'size': size, 'align_corners': align_corners, 'name': name, 'half_pixel_centers': half_pixel_centers})
+    return _export_wrapper
+
+
 def _w794fdd65bc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(logits, num_samples, dtype=None, seed=None, name=None):
         try:
@@ -1026,6 +1170,15 @@ def _w7e5793270a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(matrix, rhs, l2_regularizer, fast, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'matrix': matrix, 'rhs': rhs, 'l2_regularizer': l2_regularizer, 'fast': fast, 'name': name})
+    return _export_wrapper
+
+
+def _w81ce09fb8b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, output_type=None, name=None):
+        try:
+            return _export_fn(contents, output_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'output_type': output_type, 'name': name})
     return _export_wrapper
 
 
@@ -1155,6 +1308,15 @@ def _w8977df7107(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w89841f045f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, sizes, strides, rates, padding, name=None):
+        try:
+            return _export_fn(images, sizes, strides, rates, padding, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'sizes': sizes, 'strides': strides, 'rates': rates, 'padding': padding, 'name': name})
+    return _export_wrapper
+
+
 def _w89a5a46dd8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, ranks, message=None, name=None):
         try:
@@ -1170,6 +1332,15 @@ def _w8b72404dbd(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _w8f035310f3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, seed=None):
+        try:
+            return _export_fn(image, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'seed': seed})
     return _export_wrapper
 
 
@@ -1197,6 +1368,15 @@ def _w90a4ba95a4(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse, output_type, grad_a, grad_b, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'transpose_a': transpose_a, 'transpose_b': transpose_b, 'adjoint_a': adjoint_a, 'adjoint_b': adjoint_b, 'a_is_sparse': a_is_sparse, 'b_is_sparse': b_is_sparse, 'output_type': output_type, 'grad_a': grad_a, 'grad_b': grad_b, 'name': name})
+    return _export_wrapper
+
+
+def _w90e2c0365f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, dtype, saturate=None, name=None):
+        try:
+            return _export_fn(image, dtype, saturate, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'dtype': dtype, 'saturate': saturate, 'name': name})
     return _export_wrapper
 
 
@@ -1362,12 +1542,30 @@ def _wa66c568ac0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa6efa3d4cc(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, target_height, target_width):
+        try:
+            return _export_fn(image, target_height, target_width)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'target_height': target_height, 'target_width': target_width})
+    return _export_wrapper
+
+
 def _wa6f21c767c(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(bytes, compression_type=None, name=None):
         try:
             return _export_fn(bytes, compression_type, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'bytes': bytes, 'compression_type': compression_type, 'name': name})
+    return _export_wrapper
+
+
+def _wa872605483(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, channels=None, dtype=None, name=None):
+        try:
+            return _export_fn(contents, channels, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'dtype': dtype, 'name': name})
     return _export_wrapper
 
 
@@ -1422,6 +1620,15 @@ def _wb1fc98ed6a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(num_rows, num_columns, batch_shape, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'num_rows': num_rows, 'num_columns': num_columns, 'batch_shape': batch_shape, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wb3830ad151(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, size, seed, name=None):
+        try:
+            return _export_fn(value, size, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'size': size, 'seed': seed, 'name': name})
     return _export_wrapper
 
 
@@ -1740,6 +1947,15 @@ def _wd47856d729(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd646dec4ea(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, name=None):
+        try:
+            return _export_fn(contents, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'name': name})
+    return _export_wrapper
+
+
 def _wd65b991553(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, adjoint=None, name=None):
         try:
@@ -1776,6 +1992,15 @@ def _wd8a7e2e06d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd983f7d8b6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, min_jpeg_quality, max_jpeg_quality, seed=None):
+        try:
+            return _export_fn(image, min_jpeg_quality, max_jpeg_quality, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'min_jpeg_quality': min_jpeg_quality, 'max_jpeg_quality': max_jpeg_quality, 'seed': seed})
+    return _export_wrapper
+
+
 def _wd997fceaf1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, partial=None):
         try:
@@ -1800,6 +2025,15 @@ def _wdabfd2a938(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image})
+    return _export_wrapper
+
+
+def _wdbac41536e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, name=None):
+        try:
+            return _export_fn(image, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'name': name})
     return _export_wrapper
 
 
@@ -1929,6 +2163,15 @@ def _we9570db572(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wea6657ca41(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, jpeg_quality, dct_method=None, name=None):
+        try:
+            return _export_fn(image, jpeg_quality, dct_method, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'jpeg_quality': jpeg_quality, 'dct_method': dct_method, 'name': name})
+    return _export_wrapper
+
+
 def _wec01546afe(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(features, beta=None):
         try:
@@ -1938,12 +2181,30 @@ def _wec01546afe(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wecb18c5fd4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, size, method=None, preserve_aspect_ratio=None, antialias=None, name=None):
+        try:
+            return _export_fn(images, size, method, preserve_aspect_ratio, antialias, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'size': size, 'method': method, 'preserve_aspect_ratio': preserve_aspect_ratio, 'antialias': antialias, 'name': name})
+    return _export_wrapper
+
+
 def _wecbed22251(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, saturation_factor, name=None):
         try:
             return _export_fn(image, saturation_factor, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'saturation_factor': saturation_factor, 'name': name})
+    return _export_wrapper
+
+
+def _wecc003a267(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, k=None, name=None):
+        try:
+            return _export_fn(image, k, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'k': k, 'name': name})
     return _export_wrapper
 
 
@@ -2084,6 +2345,11 @@ WRAPPERS = {
     'clip_by_global_norm': _w24762e9e91,
     'clip_by_norm': _w23c85edf4d,
     'clip_by_value': _w19e3388fd8,
+    'compat.v1.image.draw_bounding_boxes': _w47df33c1b4,
+    'compat.v1.image.resize_area': _w5010e57f6d,
+    'compat.v1.image.resize_bicubic': _w7882553355,
+    'compat.v1.image.resize_bilinear': _w7882553355,
+    'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
@@ -2142,8 +2408,17 @@ WRAPPERS = {
     'image.adjust_contrast': _w5e96d26c3d,
     'image.adjust_gamma': _wb43f06345b,
     'image.adjust_hue': _w16b4282290,
+    'image.adjust_jpeg_quality': _wea6657ca41,
     'image.adjust_saturation': _wecbed22251,
+    'image.central_crop': _w48edc12a51,
     'image.combined_non_max_suppression': _w884d021684,
+    'image.convert_image_dtype': _w90e2c0365f,
+    'image.crop_and_resize': _w0c4802dbe3,
+    'image.crop_to_bounding_box': _w28694d0fdf,
+    'image.draw_bounding_boxes': _w5add5eaaf4,
+    'image.extract_patches': _w89841f045f,
+    'image.flip_left_right': _wdabfd2a938,
+    'image.flip_up_down': _wdabfd2a938,
     'image.grayscale_to_rgb': _w37b2f7f3e1,
     'image.hsv_to_rgb': _w37b2f7f3e1,
     'image.image_gradients': _wdabfd2a938,
@@ -2151,32 +2426,55 @@ WRAPPERS = {
     'image.non_max_suppression_overlaps': _wf98a46262d,
     'image.non_max_suppression_padded': _w81d1fdb6bd,
     'image.non_max_suppression_with_scores': _wca231d8568,
+    'image.pad_to_bounding_box': _w28694d0fdf,
     'image.per_image_standardization': _wdabfd2a938,
     'image.psnr': _w33e8e15fe8,
     'image.random_brightness': _w9f1dba23ba,
     'image.random_contrast': _w62080e94a7,
+    'image.random_crop': _w4ce1a7ab90,
+    'image.random_flip_left_right': _w8f035310f3,
+    'image.random_flip_up_down': _w8f035310f3,
     'image.random_hue': _w9f1dba23ba,
+    'image.random_jpeg_quality': _wd983f7d8b6,
     'image.random_saturation': _w62080e94a7,
+    'image.resize': _wecb18c5fd4,
+    'image.resize_with_crop_or_pad': _wa6efa3d4cc,
+    'image.resize_with_pad': _w6fc1599d7b,
     'image.rgb_to_grayscale': _w37b2f7f3e1,
     'image.rgb_to_hsv': _w37b2f7f3e1,
     'image.rgb_to_yiq': _wf9751bfa18,
     'image.rgb_to_yuv': _wf9751bfa18,
+    'image.rot90': _wecc003a267,
     'image.sobel_edges': _wdabfd2a938,
     'image.ssim': _w5047f42be1,
     'image.ssim_multiscale': _w9568ba2346,
     'image.stateless_random_brightness': _w489d609c00,
     'image.stateless_random_contrast': _w3e50cf0542,
+    'image.stateless_random_crop': _wb3830ad151,
+    'image.stateless_random_flip_left_right': _w4c44015b01,
+    'image.stateless_random_flip_up_down': _w4c44015b01,
     'image.stateless_random_hue': _w489d609c00,
+    'image.stateless_random_jpeg_quality': _w231fdb16d7,
     'image.stateless_random_saturation': _w62080e94a7,
     'image.total_variation': _w37b2f7f3e1,
+    'image.transpose': _wdbac41536e,
     'image.yiq_to_rgb': _wf9751bfa18,
     'image.yuv_to_rgb': _wf9751bfa18,
     'init_scope': _w1f06b08988,
     'io.decode_base64': _w53ca8dbd1a,
+    'io.decode_bmp': _w34fe061271,
     'io.decode_compressed': _wa6f21c767c,
     'io.decode_csv': _w7aaec94ce3,
+    'io.decode_gif': _wd646dec4ea,
+    'io.decode_image': _w63f1e8ec39,
+    'io.decode_jpeg': _w185c1bf12b,
+    'io.decode_png': _wa872605483,
     'io.decode_raw': _w9319d74c12,
+    'io.decode_webp': _wa872605483,
     'io.encode_base64': _w510d2c7004,
+    'io.encode_jpeg': _w686e68eb9b,
+    'io.encode_png': _w2e43a1ca1f,
+    'io.extract_jpeg_shape': _w81ce09fb8b,
     'io.gfile.copy': _wf6e7ac236f,
     'io.gfile.exists': _wd05a0e7c9d,
     'io.gfile.glob': _w90120d2c39,
@@ -2190,6 +2488,7 @@ WRAPPERS = {
     'io.gfile.rmtree': _wd05a0e7c9d,
     'io.gfile.stat': _wd05a0e7c9d,
     'io.gfile.walk': _w6bb99a7809,
+    'io.is_jpeg': _wd646dec4ea,
     'io.matching_files': _wd47856d729,
     'io.parse_example': _w31c82b06ae,
     'io.parse_sequence_example': _w72454e4d40,

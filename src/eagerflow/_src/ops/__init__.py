@@ -6,6 +6,8 @@ late.py).
 """
 from eagerflow._src.ops import fused_batch_norm_ops  # noqa: F401  (registers its ops)
 from eagerflow._src.ops import training_ops  # noqa: F401  (registers its ops)
+from eagerflow._src.ops import image_ops  # noqa: F401  (registers its ops)
+from eagerflow._src.ops import image_codecs  # noqa: F401  (registers its ops)
 from eagerflow._src.ops import partition_ops  # noqa: F401  (registers its ops)
 from eagerflow._src.ops import signal_ops  # noqa: F401  (registers its ops)
 from eagerflow._src.ops import rnn_ops  # noqa: F401  (registers its ops)

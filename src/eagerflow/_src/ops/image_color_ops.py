@@ -22,7 +22,8 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import array_ops, debugging_ops, math_ops, random_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
-from eagerflow._src.ops.cast_ops import cast, saturate_cast
+from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.image_ops import convert_image_dtype
 from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF_FLOAT = (_d.float16, _d.float32)
@@ -33,32 +34,9 @@ def _error(cls, message):
     return cls(None, None, message)
 
 
-# -- a private image-dtype conversion (TF's convert_image_dtype) ----------------------------
-
-def _convert_image_dtype(image, dtype, saturate=False):
-    """`image` scaled to `dtype`: integers span [0, MAX], floats [0, 1]."""
-    image = as_tensor(image)
-    dtype = _d.as_dtype(dtype)
-    if image.dtype == dtype:
-        return image
-    src = image.dtype
-    if src.is_integer and dtype.is_integer:
-        if src.max > dtype.max:
-            scaled = math_ops.floordiv(image, (src.max + 1) // (dtype.max + 1))
-            return saturate_cast(scaled, dtype) if saturate else cast(scaled, dtype)
-        widened = saturate_cast(image, dtype) if saturate else cast(image, dtype)
-        return math_ops.multiply(widened, (dtype.max + 1) // (src.max + 1))
-    if src.is_floating and dtype.is_floating:
-        return cast(image, dtype)
-    if src.is_integer:
-        return math_ops.multiply(cast(image, dtype), 1.0 / src.max)
-    scaled = math_ops.multiply(image, dtype.max + 0.5)
-    return saturate_cast(scaled, dtype) if saturate else cast(scaled, dtype)
-
-
 def _as_float(image):
     """`image` as float16/float32 as it is, any other dtype converted to float32."""
-    return image if image.dtype in _HALF_FLOAT else _convert_image_dtype(image, _d.float32)
+    return image if image.dtype in _HALF_FLOAT else convert_image_dtype(image, _d.float32)
 
 
 # -- kernels ----------------------------------------------------------------------------------
@@ -383,9 +361,9 @@ def rgb_to_grayscale(images, name=None):
     <tf.Tensor: shape=(1, 1, 1), dtype=float32, numpy=array([[[1.8149]]], dtype=float32)>
     """
     images = as_tensor(images)
-    flat = _convert_image_dtype(images, _d.float32)
+    flat = convert_image_dtype(images, _d.float32)
     gray = _tensordot_last(flat, [[0.2989], [0.587], [0.114]])
-    return _convert_image_dtype(gray, images.dtype)
+    return convert_image_dtype(gray, images.dtype)
 
 
 @export("image.grayscale_to_rgb")
@@ -429,7 +407,7 @@ def adjust_brightness(image, delta):
     image = as_tensor(image)
     flat = _as_float(image)
     adjusted = math_ops.add(flat, cast(delta, flat.dtype))
-    return _convert_image_dtype(adjusted, image.dtype, saturate=True)
+    return convert_image_dtype(adjusted, image.dtype, saturate=True)
 
 
 @export("image.adjust_contrast")
@@ -445,7 +423,7 @@ def adjust_contrast(images, contrast_factor):
     flat = _as_float(images)
     factor = _float_input(_ADJUST_CONTRAST, contrast_factor, "contrast_factor")
     adjusted = dispatch(_ADJUST_CONTRAST, (flat, factor))
-    return _convert_image_dtype(adjusted, images.dtype, saturate=True)
+    return convert_image_dtype(adjusted, images.dtype, saturate=True)
 
 
 @export("image.adjust_gamma")
@@ -469,7 +447,7 @@ def adjust_gamma(image, gamma=1, gain=1):
         debugging_ops.assert_non_negative(gamma, message="Gamma should be a non-negative "
                                                          "real number.")
     adjusted = gain * flat ** gamma
-    return _convert_image_dtype(adjusted, image.dtype, saturate=True)
+    return convert_image_dtype(adjusted, image.dtype, saturate=True)
 
 
 def _float_input(op, value, name):
@@ -499,7 +477,7 @@ def adjust_hue(image, delta, name=None):
     flat = _as_float(image)
     adjusted = dispatch(_ADJUST_HUE, (flat, _float_input(_ADJUST_HUE, delta, "delta")),
                         name=name)
-    return _convert_image_dtype(adjusted, image.dtype)
+    return convert_image_dtype(adjusted, image.dtype)
 
 
 @export("image.adjust_saturation")
@@ -513,7 +491,7 @@ def adjust_saturation(image, saturation_factor, name=None):
     flat = _as_float(image)
     scale = _float_input(_ADJUST_SATURATION, saturation_factor, "scale")
     adjusted = dispatch(_ADJUST_SATURATION, (flat, scale), name=name)
-    return _convert_image_dtype(adjusted, image.dtype)
+    return convert_image_dtype(adjusted, image.dtype)
 
 
 @export("image.per_image_standardization")

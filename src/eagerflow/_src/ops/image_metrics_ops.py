@@ -30,7 +30,8 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, conv_ops, debugging_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
-from eagerflow._src.ops.image_color_ops import _convert_image_dtype, no_registered_gradient
+from eagerflow._src.ops.image_color_ops import no_registered_gradient
+from eagerflow._src.ops.image_ops import convert_image_dtype
 from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF_FLOAT = (_d.float16, _d.float32)
@@ -480,9 +481,9 @@ def psnr(a, b, max_val, name=None):
     <tf.Tensor: shape=(), dtype=float32, numpy=20.0>
     """
     a, b = as_tensor(a), as_tensor(b)
-    max_val = _convert_image_dtype(cast(max_val, a.dtype), _d.float32)
-    a = _convert_image_dtype(a, _d.float32)
-    b = _convert_image_dtype(b, _d.float32)
+    max_val = convert_image_dtype(cast(max_val, a.dtype), _d.float32)
+    a = convert_image_dtype(a, _d.float32)
+    b = convert_image_dtype(b, _d.float32)
     # (as TF, the difference fails first for images of different shapes)
     mse = reduction_ops.reduce_mean(math_ops.squared_difference(a, b), [-3, -2, -1])
     _check_compatible(a, b)
@@ -560,8 +561,8 @@ def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2,
 def _as_float_pair(img1, img2, max_val):
     img1, img2 = as_tensor(img1), as_tensor(img2)
     _check_compatible(img1, img2)
-    max_val = _convert_image_dtype(cast(max_val, img1.dtype), _d.float32)
-    return (_convert_image_dtype(img1, _d.float32), _convert_image_dtype(img2, _d.float32),
+    max_val = convert_image_dtype(cast(max_val, img1.dtype), _d.float32)
+    return (convert_image_dtype(img1, _d.float32), convert_image_dtype(img2, _d.float32),
             max_val)
 
 
