@@ -23,6 +23,10 @@ from eagerflow._src.graph.specialize import ShapeSpecialized
 
 _new = object.__new__
 
+# Called with each concrete function run from eager code while not empty (the graphs
+# ``tf.summary.trace_on`` collects).
+call_listeners = []
+
 
 class ConcreteFunction:
     """A traced function for one input signature (``tf.types.experimental.ConcreteFunction``).
@@ -92,6 +96,9 @@ class ConcreteFunction:
             raise TypeError(f"{self._name} takes {len(self.inputs)} tensor arguments, "
                             f"got {len(tensors)}.")
         ctx = context._lookup(None) or context.get()
+        if call_listeners and ctx.graph is None:
+            for listener in call_listeners:
+                listener(self)
         if ctx.fast and not variables:
             flat = self._execute(tensors)
         elif ctx.graph is None and ctx.xp is backend.numpy_module:

@@ -1,0 +1,309 @@
+"""Summary writers and the summary state (default writer, step, recording condition).
+
+A file writer appends TF's ``Event`` protos to a TFRecord file named as TF 2 names
+it, ``events.out.tfevents.<seconds>.<host>.<pid>.<id><suffix>``: first the
+``file_version`` event, then one event per summary. Events wait in memory and go
+to the file when `max_queue` of them wait, every `flush_millis` (a daemon thread),
+on `flush`, `close`, leaving `as_default`, and at interpreter exit, so that
+writing a summary costs no system call.
+
+>>> import tempfile
+>>> writer = tf.summary.create_file_writer(tempfile.mkdtemp())
+>>> with writer.as_default(step=1):
+...     tf.summary.scalar("loss", 0.5)
+<tf.Tensor: shape=(), dtype=bool, numpy=True>
+>>> tf.summary.scalar("loss", 0.5, step=2)  # no default writer: nothing written
+<tf.Tensor: shape=(), dtype=bool, numpy=False>
+"""
+import atexit
+import contextlib
+import itertools
+import os
+import socket
+import struct
+import threading
+import time
+import weakref
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import errors
+from eagerflow._src.io import gfile
+from eagerflow._src.io.tf_record import frame
+
+_IDS = itertools.count()
+_WRITERS = {}  # id -> live file writer, as the summary op's `writer` attr names it
+_OPEN = weakref.WeakSet()  # writers flushed and closed at exit
+
+
+class _State(threading.local):
+    """The summary state of a thread (TF keeps it per thread, too)."""
+
+    def __init__(self):
+        self.writer = None
+        self.step = None
+        self.is_recording = True
+        self.trace = None  # the graphs collected between trace_on and trace_export
+
+
+state = _State()
+
+
+def _varint(n):
+    out = bytearray()
+    n &= (1 << 64) - 1
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+_WALL_TIME = struct.Struct("<Bd")
+
+
+def event_bytes(step, summary_bytes, wall_time=None):
+    """A serialized ``Event`` of `step` holding the serialized ``Summary`` `summary_bytes`
+    (written by hand: the hot path of every summary)."""
+    head = _WALL_TIME.pack(0x09, time.time() if wall_time is None else wall_time)
+    if step:
+        head += b"\x10" + _varint(step)
+    return head + b"\x2a" + _varint(len(summary_bytes)) + summary_bytes
+
+
+class _EventFile:
+    """The buffered TFRecord file of a writer's events."""
+
+    def __init__(self, logdir, max_queue, flush_millis, filename_suffix):
+        from eagerflow._src.summary import protos  # noqa: PLC0415
+        uid = next(_IDS)
+        gfile.makedirs(logdir)
+        name = (f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}."
+                f"{os.getpid()}.{uid}{filename_suffix}")
+        self.path = os.path.join(logdir, name)
+        try:
+            self._file = open(self.path, "ab")
+        except OSError as e:
+            raise errors.NotFoundError(None, None, f"{self.path}; {e.strerror}") from None
+        self._queue = []
+        self._max_queue = max_queue
+        self._lock = threading.Lock()
+        first = protos.Event(wall_time=float(int(time.time())), file_version="brain.Event:2",
+                             source_metadata=protos.SourceMetadata(
+                                 writer="tensorflow.core.util.events_writer"))
+        self._file.write(frame([first.SerializeToString()]))
+        self._file.flush()
+        self._stop = threading.Event()
+        self._thread = None
+        if flush_millis > 0:
+            self._thread = threading.Thread(target=self._flush_every, args=(flush_millis / 1000,),
+                                            name="summary_flusher", daemon=True)
+            self._thread.start()
+
+    def add(self, record):
+        queue = self._queue
+        queue.append(record)
+        if len(queue) > self._max_queue:
+            self.flush()
+
+    def _flush_every(self, seconds):
+        while not self._stop.wait(seconds):
+            self.flush()
+
+    def flush(self):
+        with self._lock:
+            if self._file is None:
+                return
+            queue, self._queue = self._queue, []
+            if queue:
+                self._file.write(frame(queue))
+            self._file.flush()
+
+    def close(self):
+        self._stop.set()
+        self.flush()
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+            self._thread = None
+
+    @property
+    def closed(self):
+        return self._file is None
+
+
+@export("summary.SummaryWriter")
+class SummaryWriter:
+    """Writes summaries to a destination (``tf.summary.SummaryWriter``); made by
+    `create_file_writer` or `create_noop_writer`."""
+
+    def set_as_default(self, step=None):
+        """Makes this the default writer of the summaries that follow (and `step`, if
+        given, their default step) until another is set."""
+        state.writer = self
+        if step is not None:
+            state.step = step
+
+    @contextlib.contextmanager
+    def as_default(self, step=None):
+        """A context manager making this the default writer (and `step`, if given, the
+        default step) inside its block; leaving it flushes the writer and restores both."""
+        old_writer, old_step = state.writer, state.step
+        state.writer = self
+        if step is not None:
+            state.step = step
+        try:
+            yield self
+        finally:
+            state.writer = old_writer
+            if step is not None:
+                state.step = old_step
+            self.flush()
+
+    def init(self):
+        """Opens the writer's resources (they open when it is made; kept for TF's API)."""
+
+    def flush(self):
+        """Writes the summaries waiting in memory to their destination."""
+
+    def close(self):
+        """Flushes and closes the writer; it writes nothing more."""
+
+
+class _FileWriter(SummaryWriter):
+    """A `SummaryWriter` appending events to a file in a log directory."""
+
+    def __init__(self, logdir, max_queue, flush_millis, filename_suffix):
+        self._logdir = logdir
+        self._file = _EventFile(logdir, max_queue, flush_millis, filename_suffix)
+        self._id = id(self)
+        _WRITERS[self._id] = self
+        _OPEN.add(self)
+
+    def _write(self, step, summary_bytes):
+        if self._file.closed:
+            raise errors.FailedPreconditionError(
+                None, None, f"The summary writer of {self._logdir} is closed.")
+        self._file.add(event_bytes(step, summary_bytes))
+
+    def write_event(self, event):
+        """Appends `event` (an ``Event`` proto) as it is."""
+        if self._file.closed:
+            raise errors.FailedPreconditionError(
+                None, None, f"The summary writer of {self._logdir} is closed.")
+        self._file.add(event.SerializeToString())
+
+    def flush(self):
+        self._file.flush()
+
+    def close(self):
+        self._file.close()
+        _WRITERS.pop(self._id, None)
+
+    def __del__(self):
+        file = getattr(self, "_file", None)
+        if file is not None and not file.closed:
+            file.close()
+
+    def __repr__(self):
+        return f"<SummaryWriter to {self._logdir!r}>"
+
+
+class _NoopWriter(SummaryWriter):
+    """A writer that writes nothing: summaries under it return False."""
+
+    _writes = False
+
+    def __repr__(self):
+        return "<noop SummaryWriter>"
+
+
+def _path(value):
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogateescape")
+    return os.fspath(value)
+
+
+@export("summary.create_file_writer")
+def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffix=None,
+                       name=None, experimental_trackable=False, experimental_mesh=None):
+    """A `SummaryWriter` writing TensorBoard event files into directory `logdir`.
+
+    `max_queue`: summaries kept in memory before a write to the file (default 10);
+    `flush_millis`: the longest they wait (default 120000); `filename_suffix`: the end
+    of the file's name (default ".v2"). `logdir` None gives a writer that writes
+    nothing.
+
+    >>> import os, tempfile
+    >>> logdir = tempfile.mkdtemp()
+    >>> writer = tf.summary.create_file_writer(logdir, filename_suffix=".run")
+    >>> writer.close()
+    >>> [n.startswith("events.out.tfevents.") and n.endswith(".run") for n in os.listdir(logdir)]
+    [True]
+    """
+    if logdir is None:
+        return _NoopWriter()
+    max_queue = 10 if max_queue is None else int(max_queue)
+    flush_millis = 120000 if flush_millis is None else int(flush_millis)
+    suffix = ".v2" if filename_suffix is None else _path(filename_suffix)
+    return _FileWriter(_path(logdir), max_queue, flush_millis, suffix)
+
+
+@export("summary.create_noop_writer")
+def create_noop_writer():
+    """A `SummaryWriter` that writes nothing (summaries under it return False)."""
+    return _NoopWriter()
+
+
+@export("summary.flush")
+def flush(writer=None, name=None):
+    """Flushes `writer` (by default the default writer) to its file."""
+    writer = state.writer if writer is None else writer
+    if writer is not None:
+        writer.flush()
+
+
+@export("summary.experimental.set_step")
+def set_step(step):
+    """Sets the default step of summaries (an int, a tensor or a Variable, read each
+    time a summary is written; None clears it)."""
+    state.step = step
+
+
+@export("summary.experimental.get_step")
+def get_step():
+    """The default step of summaries (as set), or None."""
+    return state.step
+
+
+@export("summary.record_if")
+@contextlib.contextmanager
+def record_if(condition):
+    """A context manager: summaries inside are written only when `condition` holds (a
+    bool, a boolean tensor, or a callable returning one, called at each summary).
+
+    >>> with tf.summary.record_if(False):
+    ...     tf.summary.should_record_summaries()
+    <tf.Tensor: shape=(), dtype=bool, numpy=False>
+    """
+    old = state.is_recording
+    state.is_recording = condition
+    try:
+        yield
+    finally:
+        state.is_recording = old
+
+
+def _close_all():
+    for writer in list(_OPEN):
+        try:
+            writer.close()
+        except Exception:  # noqa: BLE001 (exit goes on for the other writers)
+            pass
+
+
+atexit.register(_close_all)
