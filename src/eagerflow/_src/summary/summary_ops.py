@@ -24,6 +24,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.graph.functional_ops import map_fn
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, string_ops
@@ -31,7 +32,7 @@ from eagerflow._src.ops.audio_ops import encode_wav
 from eagerflow._src.ops.image_codecs import encode_png
 from eagerflow._src.ops.image_ops import convert_image_dtype
 from eagerflow._src.summary import protos
-from eagerflow._src.summary.writer import _WRITERS, state
+from eagerflow._src.summary.writer import _WRITERS, _FileWriter, scalar_record, state
 from eagerflow._src.summary.writer import event_bytes  # noqa: F401 (for the bench)
 
 # -- the WriteSummary op -----------------------------------------------------------------------
@@ -231,11 +232,51 @@ def scalar(name, data, step=None, description=None):
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """
     metadata = _metadata("scalars", description) if description else _SCALAR_METADATA
+    ctx = context.get()
+    writer = state.writer
+    if ctx.fast and state.is_recording is True and type(writer) is _FileWriter:
+        # eagerly, a number or a float32 scalar at a known step: the event's bytes at once
+        # (what the general path below writes, without its tensors)
+        value = _float32_bytes(data)
+        at = state.step if step is None else step
+        at = at if type(at) is int else _eager_step(at)
+        if value is not None and at is not None and not writer._file.closed:
+            tag = (ctx.scope + name if ctx.scope else name) if name else "scalar_summary"
+            writer._file.add(scalar_record(at, tag.encode(), metadata, value))
+            return _bool(True)
     with summary_scope(name, "scalar_summary") as (tag, _):
         data = convert_to_tensor(data)
         if data.shape.rank is not None and data.shape.rank != 0:
             raise ValueError(f"Expected scalar shape, saw shape: {data.shape}.")
         return write(tag, lambda: cast_ops.cast(data, _d.float32), step, metadata)
+
+
+def _float32_bytes(data):
+    """The 4 bytes of `data` as a float32 when it is a Python number or an eager float32
+    scalar (else None: the general path converts it)."""
+    kind = type(data)
+    if kind is float or kind is int:
+        value = np.float32(data)  # (inf beyond float32's range, as a cast gives)
+        return value.tobytes() if kind is float or float(value) == data else None
+    if kind is EagerTensor:
+        array = data._data
+        if array.dtype == np.float32 and array.ndim == 0:
+            return array.tobytes()
+    return None
+
+
+def _eager_step(step):
+    """`step` as an int when it is known now without ops (an int, a NumPy integer, an
+    eager integer tensor or a variable's value), else None."""
+    if step is None or isinstance(step, bool):
+        return None
+    if isinstance(step, (int, np.integer)):
+        return int(step)
+    if isinstance(step, Variable) and step.dtype == _d.int64:
+        step = step.value()
+    if type(step) is EagerTensor and step.dtype == _d.int64 and step._data.ndim == 0:
+        return int(step._data)
+    return None
 
 
 def _buckets(data, bucket_count):

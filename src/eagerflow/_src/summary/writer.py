@@ -28,7 +28,8 @@ import weakref
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.io import gfile
-from eagerflow._src.io.tf_record import frame
+from eagerflow._src.io.crc32c import _python_crc, _zeros_tables, mask
+from eagerflow._src.io.tf_record import _length_crc, frame
 
 _IDS = itertools.count()
 _WRITERS = {}  # id -> live file writer, as the summary op's `writer` attr names it
@@ -59,6 +60,64 @@ def _varint(n):
 
 
 _WALL_TIME = struct.Struct("<Bd")
+
+
+class _Segment:
+    """Constant bytes of records, with what a CRC needs to pass over them at once: the
+    register they leave from register 0, and the tables shifting a register past them
+    (a CRC register's update is linear: after bytes B from register r it is
+    shift_len(B)(r) ^ register(B from 0))."""
+
+    def __init__(self, data):
+        self.data = data
+        self.register = _python_crc(data, 0)
+        self.tables = _zeros_tables(len(data))
+
+    def crc_after(self, register):
+        t0, t1, t2, t3 = self.tables
+        return (t0[register & 0xFF] ^ t1[(register >> 8) & 0xFF] ^ t2[(register >> 16) & 0xFF]
+                ^ t3[register >> 24] ^ self.register)
+
+
+_SCALAR_PARTS = {}  # (tag, metadata) -> the constant bytes around a scalar's 4 bytes
+_LENGTH = struct.Struct("<Q")
+_CRC = struct.Struct("<I")
+_FLOAT = struct.Struct("<f")
+
+
+def _scalar_parts(tag, metadata):
+    """The bytes of a scalar event after its wall time and step, around the value: the
+    ``Summary`` field of the ``Event`` up to the float32's 4 bytes, then the rest."""
+    value_head = b"\x0a" + _varint(len(tag)) + tag + b"\x42\x0a\x08\x01\x12\x00\x22\x04"
+    value_tail = b"\x4a" + _varint(len(metadata)) + metadata if metadata else b""
+    value_len = len(value_head) + 4 + len(value_tail)
+    summary = b"\x0a" + _varint(value_len)
+    summary_len = len(summary) + value_len
+    parts = (_Segment(b"\x2a" + _varint(summary_len) + summary + value_head),
+             _Segment(value_tail) if value_tail else None)
+    if len(_SCALAR_PARTS) < 4096:
+        _SCALAR_PARTS[tag, metadata] = parts
+    return parts
+
+
+def scalar_record(step, tag, metadata, value):
+    """The framed TFRecord of the event of scalar summary `value` (a float, or the
+    4 bytes of a float32) under `tag` (bytes) with `metadata` (bytes) at `step`: the
+    hot path of training loops, so its checksum passes over the constant parts at once."""
+    head, tail = _SCALAR_PARTS.get((tag, metadata)) or _scalar_parts(tag, metadata)
+    start = _WALL_TIME.pack(0x09, time.time())
+    if step:
+        start += b"\x10" + _varint(step)
+    number = value if type(value) is bytes else _FLOAT.pack(value)
+    register = _python_crc(start, 0xFFFFFFFF)
+    register = _python_crc(number, head.crc_after(register))
+    data = start + head.data + number
+    if tail is not None:
+        register = tail.crc_after(register)
+        data += tail.data
+    length = _LENGTH.pack(len(data))
+    return b"".join((length, _CRC.pack(_length_crc(length)), data,
+                     _CRC.pack(mask(register ^ 0xFFFFFFFF))))
 
 
 def event_bytes(step, summary_bytes, wall_time=None):
@@ -100,6 +159,7 @@ class _EventFile:
             self._thread.start()
 
     def add(self, record):
+        """Queues `record`, a framed TFRecord."""
         queue = self._queue
         queue.append(record)
         if len(queue) > self._max_queue:
@@ -115,7 +175,7 @@ class _EventFile:
                 return
             queue, self._queue = self._queue, []
             if queue:
-                self._file.write(frame(queue))
+                self._file.write(b"".join(queue))
             self._file.flush()
 
     def close(self):
@@ -186,14 +246,20 @@ class _FileWriter(SummaryWriter):
         if self._file.closed:
             raise errors.FailedPreconditionError(
                 None, None, f"The summary writer of {self._logdir} is closed.")
-        self._file.add(event_bytes(step, summary_bytes))
+        self._file.add(frame([event_bytes(step, summary_bytes)]))
+
+    def _write_scalar(self, step, tag, metadata, value):
+        if self._file.closed:
+            raise errors.FailedPreconditionError(
+                None, None, f"The summary writer of {self._logdir} is closed.")
+        self._file.add(scalar_record(step, tag, metadata, value))
 
     def write_event(self, event):
         """Appends `event` (an ``Event`` proto) as it is."""
         if self._file.closed:
             raise errors.FailedPreconditionError(
                 None, None, f"The summary writer of {self._logdir} is closed.")
-        self._file.add(event.SerializeToString())
+        self._file.add(frame([event.SerializeToString()]))
 
     def flush(self):
         self._file.flush()
