@@ -334,6 +334,13 @@ def histogram(name, data, step=None, buckets=None, description=None):
         return write(tag, lambda: _buckets(data, count), step, metadata)
 
 
+def _check_rank(data, rank):
+    if data.shape.rank is not None and data.shape.rank != rank:
+        name = "" if context.executing_eagerly() else getattr(data, "name", "")
+        raise ValueError(f"Tensor {name} must have rank {rank}.  Received rank "
+                         f"{data.shape.rank}, shape {tuple(data.shape.as_list())}")
+
+
 @export("summary.image")
 def image(name, data, step=None, max_outputs=3, description=None):
     """Writes up to `max_outputs` images of `data` (``[k, h, w, c]``, c 1, 3 or 4; floats
@@ -342,8 +349,7 @@ def image(name, data, step=None, max_outputs=3, description=None):
     metadata = _metadata("images", description)
     with summary_scope(name, "image_summary") as (tag, _):
         data = convert_to_tensor(data)
-        if data.shape.rank is not None and data.shape.rank != 4:
-            raise ValueError(f"Shape {data.shape} must have rank 4")
+        _check_rank(data, 4)
         if max_outputs < 0:
             raise ValueError(f"max_outputs must be non-negative, got {max_outputs}")
 
@@ -366,8 +372,7 @@ def text(name, data, step=None, description=None):
     with summary_scope(name, "text_summary") as (tag, _):
         data = convert_to_tensor(data)
         if data.dtype != _d.string:
-            raise TypeError(f"The text summary of {name!r} takes strings, not "
-                            f"{data.dtype.name}.")
+            raise TypeError(f"tensor must be of type tf.string; got tf.{data.dtype.name}")
         return write(tag, data, step, metadata)
 
 
@@ -382,8 +387,7 @@ def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None,
     metadata = _metadata("audio", description, content)
     with summary_scope(name, "audio_summary") as (tag, _):
         data = convert_to_tensor(data)
-        if data.shape.rank is not None and data.shape.rank != 3:
-            raise ValueError(f"Shape {data.shape} must have rank 3")
+        _check_rank(data, 3)
 
         def tensor():
             clips = cast_ops.cast(data, _d.float32)[:max_outputs]

@@ -202,6 +202,7 @@ class SummaryWriter:
     def set_as_default(self, step=None):
         """Makes this the default writer of the summaries that follow (and `step`, if
         given, their default step) until another is set."""
+        self._check_open()
         state.writer = self
         if step is not None:
             state.step = step
@@ -210,6 +211,7 @@ class SummaryWriter:
     def as_default(self, step=None):
         """A context manager making this the default writer (and `step`, if given, the
         default step) inside its block; leaving it flushes the writer and restores both."""
+        self._check_open()
         old_writer, old_step = state.writer, state.step
         state.writer = self
         if step is not None:
@@ -221,6 +223,9 @@ class SummaryWriter:
             if step is not None:
                 state.step = old_step
             self.flush()
+
+    def _check_open(self):
+        pass
 
     def init(self):
         """Opens the writer's resources (they open when it is made; kept for TF's API)."""
@@ -253,6 +258,10 @@ class _FileWriter(SummaryWriter):
             raise errors.FailedPreconditionError(
                 None, None, f"The summary writer of {self._logdir} is closed.")
         self._file.add(scalar_record(step, tag, metadata, value))
+
+    def _check_open(self):
+        if self._file.closed:
+            raise RuntimeError(f"SummaryWriter {self!r} is already closed")
 
     def write_event(self, event):
         """Appends `event` (an ``Event`` proto) as it is."""

@@ -1,18 +1,6 @@
-"""Writes the reference event files of tests/summary with real TensorFlow.
-
-Run with a TensorFlow 2 install (and tensorboard) from this directory:
-``python make_reference.py``. Each kind of summary goes to its own
-subdirectory of ``tf_events/``; the tests write the same calls with eagerflow
-and compare the parsed events (tags, metadata, tensor values), not the bytes.
-"""
-import os
-import shutil
-
+"""The summaries of the reference event files: `make_reference.py` writes them with
+TensorFlow, the tests with eagerflow (`tf` is either module)."""
 import numpy as np
-import tensorflow as tf
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "tf_events")
 
 
 def calls(tf):
@@ -70,29 +58,3 @@ def _scopes(tf):
         c = tf.summary.scalar(tag + "_v", 3.0)
     tf.summary.experimental.set_step(None)
     return [a, b, c, tag, scope]
-
-
-def main():
-    shutil.rmtree(ROOT, ignore_errors=True)
-    for kind, run in calls(tf).items():
-        writer = tf.summary.create_file_writer(os.path.join(ROOT, kind))
-        with writer.as_default():
-            print(kind, run())
-        writer.close()
-
-    # the graph of a traced function
-    writer = tf.summary.create_file_writer(os.path.join(ROOT, "graph"))
-
-    @tf.function
-    def f(x):
-        return tf.nn.relu(x * 2.0 + 1.0)
-
-    tf.summary.trace_on(graph=True)
-    f(tf.constant([1.0, -2.0]))
-    with writer.as_default():
-        tf.summary.trace_export("f_trace", step=0)
-    writer.close()
-
-
-if __name__ == "__main__":
-    main()
