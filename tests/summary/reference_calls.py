@@ -22,6 +22,7 @@ def calls(tf):
             tf.summary.histogram("single", [3.0, 3.0, 3.0], step=3, buckets=4),
             tf.summary.histogram("empty", tf.zeros([0]), step=4),
             tf.summary.histogram("zero_buckets", data, step=5, buckets=0),
+            tf.summary.histogram("infinite", [1.0, np.inf], step=6, buckets=3),
         ],
         "images": lambda: [
             tf.summary.image("uint8", image, step=0),

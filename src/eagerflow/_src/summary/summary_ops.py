@@ -303,8 +303,11 @@ def _buckets(data, bucket_count):
             index = math_ops.minimum(index, k - 1)
             counts = reduction_ops.unsorted_segment_sum(
                 array_ops.ones_like(data), index, k)
-            edges = array_ops.linspace(low, high, k + 1)
-            edges = array_ops.concat([edges[:-1], array_ops.reshape(high, [1])], 0)
+            # linspace(low, high, k + 1)'s values, with the ends exactly the minimum and
+            # the maximum (also when one is infinite)
+            inner = low + array_ops.range(1, k, dtype=_d.float64) * width
+            edges = array_ops.concat([array_ops.reshape(low, [1]), inner,
+                                      array_ops.reshape(high, [1])], 0)
             return array_ops.stack([edges[:-1], edges[1:], counts], axis=1)
 
         def single():
