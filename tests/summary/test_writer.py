@@ -330,3 +330,41 @@ def test_wav_encoding():
     assert np.frombuffer(wav[44:], "<i2").tolist() == [16384, -32768, 32767, 0]
     with pytest.raises(tf.errors.InvalidArgumentError, match="audio must be 2-dimensional"):
         tf.audio.encode_wav(tf.zeros([3]), 100)
+
+
+def test_write_raw_pb_eagerly_and_in_a_function(tmp_path):
+    def raw(tag, value):
+        return tf.compat.v1.Summary(value=[tf.compat.v1.Summary.Value(
+            tag=tag, simple_value=value)]).SerializeToString()
+
+    @tf.function
+    def log(serialized, step):
+        return tf.summary.experimental.write_raw_pb(serialized, step=step)
+
+    with tf.summary.create_file_writer(str(tmp_path)).as_default(step=1) as writer:
+        assert bool(tf.summary.experimental.write_raw_pb(raw("a", 1.5)))
+        assert bool(log(tf.constant([raw("b", 2.0), raw("c", 3.0)]), tf.constant(2, tf.int64)))
+        with tf.summary.record_if(False):
+            assert not bool(tf.summary.experimental.write_raw_pb(raw("d", 0.0)))
+    writer.close()
+    events = [e for e in read_events(tmp_path) if e.HasField("summary")]
+    assert [(e.step, e.summary.value[0].tag, e.summary.value[0].simple_value)
+            for e in events] == [(1, "a", 1.5), (2, "b", 2.0), (2, "c", 3.0)]
+
+
+def test_a_dropped_writer_flushes_and_stops_its_thread(tmp_path):
+    import gc
+    import threading
+
+    def flushers():
+        return sum(t.name == "summary_flusher" for t in threading.enumerate())
+
+    before = flushers()
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    assert flushers() == before + 1
+    with writer.as_default(step=1):
+        tf.summary.scalar("x", 2.0)
+    del writer
+    gc.collect()
+    assert flushers() == before
+    assert summaries(tmp_path) == [(1, "x", 2.0)]

@@ -45,3 +45,29 @@ SPECS = [
     OpSpec("EncodeWav", tf.audio.encode_wav, [_AUDIO, np.array(16000, np.int32)],
            lambda a, r: _wav(a, int(r)), grad=_NO_GRAD),
 ]
+
+
+def _raw_written(serialized):
+    """The summaries `write_raw_pb` writes, read back from the event file."""
+    logdir = tempfile.mkdtemp()
+    writer = tf.summary.create_file_writer(logdir)
+    with writer.as_default(step=4):
+        tf.summary.experimental.write_raw_pb(serialized)
+    writer.close()
+    (path,) = glob.glob(os.path.join(logdir, "*"))
+    events = [tf.compat.v1.Event.FromString(r)
+              for r in tf.compat.v1.io.tf_record_iterator(path)][1:]
+    assert all(e.step == 4 for e in events)
+    return tf.constant([e.summary.SerializeToString() for e in events])
+
+
+def _raw(tag, value):
+    return tf.compat.v1.Summary(value=[tf.compat.v1.Summary.Value(
+        tag=tag, simple_value=value)]).SerializeToString()
+
+
+SPECS += [
+    OpSpec("WriteRawProtoSummary", _raw_written,
+           [np.array([_raw("a", 1.0), _raw("b", 2.5)], object)], lambda s: s,
+           grad=_NO_GRAD),
+]

@@ -104,6 +104,19 @@ _WRITE = register("WriteSummary", _write_summary, lambda *_, **__: [], multi=Tru
                   tied=(1,), stateful=True, not_differentiable="summary")
 tf_nodes[_WRITE] = NodeForm(types={"T": 1}, local={"writer": -1})
 
+def _write_raw(xp, step, tensor, *, writer):
+    target = _WRITERS.get(writer)
+    if target is not None:
+        for serialized in np.asarray(tensor, object).reshape(-1):
+            target._write(int(step), bytes(serialized))
+    return ()
+
+
+_WRITE_RAW = register("WriteRawProtoSummary", _write_raw, lambda *_, **__: [], multi=True,
+                      tied=(1,), dtypes=(_d.string,), stateful=True,
+                      not_differentiable="summary")
+tf_nodes[_WRITE_RAW] = NodeForm(types={}, local={"writer": -1})
+
 # -- state and the generic write ---------------------------------------------------------------
 
 _TRUE = _FALSE = None
@@ -187,6 +200,30 @@ def write(tag, tensor, step=None, metadata=None, name=None):
         return record()
     if condition is False:
         return _bool(False)
+    recording = should_record_summaries()
+    if isinstance(recording, EagerTensor):
+        return record() if recording.numpy() else _bool(False)
+    return control_flow.cond(recording, record, lambda: constant(False))
+
+
+@export("summary.experimental.write_raw_pb")
+def write_raw_pb(tensor, step=None, name=None):
+    """Writes `tensor`, serialized ``Summary`` protos (a string or strings), as they are,
+    one event each, at `step` (default: `experimental.get_step()`)."""
+    writer = state.writer
+    if writer is None or not getattr(writer, "_writes", True):
+        return _bool(False)
+    if step is None:
+        step = state.step
+
+    def record():
+        if step is None:
+            raise ValueError(_NO_STEP)
+        dispatch(_WRITE_RAW, (convert_to_tensor(step, _d.int64),
+                              convert_to_tensor(tensor, _d.string)), {"writer": writer._id},
+                 name)
+        return _bool(True)
+
     recording = should_record_summaries()
     if isinstance(recording, EagerTensor):
         return record() if recording.numpy() else _bool(False)
@@ -447,6 +484,10 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
         import logging  # noqa: PLC0415
         logging.getLogger("eagerflow").warning("Trace already enabled")
         return
+    if profiler:
+        import logging  # noqa: PLC0415
+        logging.getLogger("eagerflow").warning("There is no profiler here: trace_on collects "
+                                               "the graphs only.")
     state.trace = [] if graph else None
     if graph and _collect not in concrete_function.call_listeners:
         concrete_function.call_listeners.append(_collect)

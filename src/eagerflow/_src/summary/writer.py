@@ -32,7 +32,9 @@ from eagerflow._src.io.crc32c import _python_crc, _zeros_tables, mask
 from eagerflow._src.io.tf_record import _length_crc, frame
 
 _IDS = itertools.count()
-_WRITERS = {}  # id -> live file writer, as the summary op's `writer` attr names it
+# id -> file writer, as the summary op's `writer` attr names it (weakly: a writer no one
+# holds is closed, and the summaries of functions traced under it go nowhere)
+_WRITERS = weakref.WeakValueDictionary()
 _OPEN = weakref.WeakSet()  # writers flushed and closed at exit
 
 
@@ -134,7 +136,7 @@ class _EventFile:
 
     def __init__(self, logdir, max_queue, flush_millis, filename_suffix):
         from eagerflow._src.summary import protos  # noqa: PLC0415
-        uid = next(_IDS)
+        self.uid = uid = next(_IDS)
         gfile.makedirs(logdir)
         name = (f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}."
                 f"{os.getpid()}.{uid}{filename_suffix}")
@@ -243,7 +245,7 @@ class _FileWriter(SummaryWriter):
     def __init__(self, logdir, max_queue, flush_millis, filename_suffix):
         self._logdir = logdir
         self._file = _EventFile(logdir, max_queue, flush_millis, filename_suffix)
-        self._id = id(self)
+        self._id = self._file.uid
         _WRITERS[self._id] = self
         _OPEN.add(self)
 
