@@ -2280,6 +2280,15 @@ def _wea6657ca41(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _web0b32cf5b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensor, step=None, name=None):
+        try:
+            return _export_fn(tensor, step, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor': tensor, 'step': step, 'name': name})
+    return _export_wrapper
+
+
 def _web62c3c4e8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(name, data, sample_rate, step=None, max_outputs=None, encoding=None, description=None):
         try:
@@ -2839,6 +2848,7 @@ WRAPPERS = {
     'summary.experimental.get_step': _w1f06b08988,
     'summary.experimental.set_step': _wa982bb7708,
     'summary.experimental.summary_scope': _w66df9bf2ef,
+    'summary.experimental.write_raw_pb': _web0b32cf5b,
     'summary.flush': _wdd28819093,
     'summary.graph': _w1a284a71a0,
     'summary.histogram': _w40f05a62af,

@@ -94,9 +94,12 @@ def summary_bytes(tag, array, metadata):
 
 def _write_summary(xp, step, tensor, tag, metadata, *, writer):
     target = _WRITERS.get(writer)
-    if target is not None:  # (a closed writer's summaries go nowhere)
-        text = tag[()]
-        target._write(int(step), summary_bytes(text, np.asarray(tensor), metadata[()]))
+    if target is not None:  # (a dropped writer's summaries go nowhere)
+        tensor = np.asarray(tensor)
+        if tensor.dtype == np.float32 and tensor.ndim == 0:  # a scalar: the quick way
+            target._write_scalar(int(step), tag[()], metadata[()], tensor.tobytes())
+        else:
+            target._write(int(step), summary_bytes(tag[()], tensor, metadata[()]))
     return ()
 
 
@@ -280,7 +283,7 @@ def scalar(name, data, step=None, description=None):
         if value is not None and at is not None and not writer._file.closed:
             tag = (ctx.scope + name if ctx.scope else name) if name else "scalar_summary"
             writer._file.add(scalar_record(at, tag.encode(), metadata, value))
-            return _bool(True)
+            return _TRUE if _TRUE is not None else _bool(True)
     with summary_scope(name, "scalar_summary") as (tag, _):
         data = convert_to_tensor(data)
         if data.shape.rank is not None and data.shape.rank != 0:
