@@ -103,9 +103,19 @@ def _get(url):
 def test_tensorboard_server_serves_the_scalars(tmp_path):
     program = pytest.importorskip("tensorboard.program")
     writer = tf.summary.create_file_writer(str(tmp_path / "train"))
+
+    @tf.function
+    def f(x):
+        return tf.nn.relu(x * 2.0)
+
+    tf.summary.trace_on()
+    f(tf.constant([1.0]))
     with writer.as_default():
         for step in range(3):
             tf.summary.scalar("loss", 1.0 / (step + 1), step=step)
+        tf.summary.histogram("h", [1.0, 2.0], step=0, buckets=2)
+        tf.summary.text("note", "hello *there*", step=0)
+        tf.summary.trace_export("trace", step=0)
     writer.close()
     board = program.TensorBoard()
     board.configure(argv=[None, "--logdir", str(tmp_path), "--host", "127.0.0.1", "--port",
@@ -121,8 +131,16 @@ def test_tensorboard_server_serves_the_scalars(tmp_path):
                 break
             time.sleep(0.1)
         points = _get(f"{url}data/plugin/scalars/scalars?{query}")
+        (_, _, buckets), = _get(url + "data/plugin/histograms/histograms?run=train&tag=h")
+        (text,) = _get(url + "data/plugin/text/text?run=train&tag=note")
+        with urllib.request.urlopen(url + "data/plugin/graphs/graph?run=train&tag=trace&"
+                                          "conceptual=false", timeout=30) as response:
+            graph = response.read().decode()
     finally:
         server.shutdown()
         thread.join()
     assert [(step, value) for _, step, value in points] == [(0, 1.0), (1, 0.5),
                                                             (2, np.float32(1 / 3))]
+    assert buckets == [[1.0, 1.5, 1.0], [1.5, 2.0, 1.0]]
+    assert text["text"] == "<p>hello <em>there</em></p>"
+    assert 'op: "Relu"' in graph
