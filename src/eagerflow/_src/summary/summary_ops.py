@@ -171,6 +171,11 @@ def write(tag, tensor, step=None, metadata=None, name=None):
 
     Returns True when written, False without a default writer or when `record_if`
     says not to (a boolean tensor).
+
+    >>> import tempfile
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default(step=0):
+    ...     tf.summary.write("raw", tf.constant([1, 2]))
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """
     writer = state.writer
     if writer is None or not getattr(writer, "_writes", True):
@@ -388,7 +393,13 @@ def _check_rank(data, rank):
 def image(name, data, step=None, max_outputs=3, description=None):
     """Writes up to `max_outputs` images of `data` (``[k, h, w, c]``, c 1, 3 or 4; floats
     in [0, 1] or integers, converted to uint8 as `convert_image_dtype` saturating) as
-    PNGs, for TensorBoard's Images dashboard."""
+    PNGs, for TensorBoard's Images dashboard.
+
+    >>> import tempfile
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default(step=0):
+    ...     tf.summary.image("noise", tf.random.uniform([2, 8, 8, 3]), max_outputs=1)
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
     metadata = _metadata("images", description)
     with summary_scope(name, "image_summary") as (tag, _):
         data = convert_to_tensor(data)
@@ -410,7 +421,13 @@ def image(name, data, step=None, max_outputs=3, description=None):
 
 @export("summary.text")
 def text(name, data, step=None, description=None):
-    """Writes string tensor `data` (Markdown) for TensorBoard's Text dashboard."""
+    """Writes string tensor `data` (Markdown) for TensorBoard's Text dashboard.
+
+    >>> import tempfile
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default(step=0):
+    ...     tf.summary.text("notes", "learning rate **halved**")
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
     metadata = _metadata("text", description)
     with summary_scope(name, "text_summary") as (tag, _):
         data = convert_to_tensor(data)
@@ -423,7 +440,14 @@ def text(name, data, step=None, description=None):
 def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None,
           description=None):
     """Writes up to `max_outputs` clips of `data` (float ``[k, frames, channels]`` in
-    [-1, 1]) at `sample_rate` Hz as WAV files, for TensorBoard's Audio dashboard."""
+    [-1, 1]) at `sample_rate` Hz as WAV files, for TensorBoard's Audio dashboard.
+
+    >>> import tempfile
+    >>> tone = tf.reshape(tf.sin(tf.range(800.0) / 4.0), [1, 800, 1])
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default(step=0):
+    ...     tf.summary.audio("tone", tone, sample_rate=8000)
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
     if encoding not in (None, "wav"):
         raise ValueError(f"Unknown encoding: {encoding!r}")
     content = protos.AudioPluginData(encoding=protos.AudioPluginData.WAV).SerializeToString()
@@ -508,7 +532,16 @@ def trace_off():
 @export("summary.trace_export")
 def trace_export(name, step=None, profiler_outdir=None):
     """Writes the graphs collected since `trace_on` as one summary `name` (TensorBoard's
-    run-metadata graphs) at `step`, then stops collecting."""
+    run-metadata graphs) at `step`, then stops collecting.
+
+    >>> import tempfile
+    >>> double = tf.function(lambda x: x * 2.0)
+    >>> tf.summary.trace_on(graph=True)
+    >>> _ = double(tf.constant(1.0))
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default():
+    ...     tf.summary.trace_export("double", step=0)
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
     if not context.executing_eagerly():
         raise ValueError("Can only export trace while executing eagerly.")
     if state.trace is None:

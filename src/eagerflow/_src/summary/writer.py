@@ -347,7 +347,13 @@ def flush(writer=None, name=None):
 @export("summary.experimental.set_step")
 def set_step(step):
     """Sets the default step of summaries (an int, a tensor or a Variable, read each
-    time a summary is written; None clears it)."""
+    time a summary is written; None clears it).
+
+    >>> tf.summary.experimental.set_step(5)
+    >>> tf.summary.experimental.get_step()
+    5
+    >>> tf.summary.experimental.set_step(None)
+    """
     state.step = step
 
 
