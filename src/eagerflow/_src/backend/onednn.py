@@ -196,9 +196,11 @@ class _Handle:
 
 
 def attributes(post_ops=()):
-    """Primitive attributes: the scratchpad comes with each call, plus eltwise `post_ops`.
+    """Primitive attributes: the scratchpad comes with each call, plus `post_ops`.
 
-    `post_ops` holds ``(algorithm, alpha, beta)`` triples. oneDNN's own
+    `post_ops` holds ``(algorithm, alpha, beta)`` triples (eltwise) and
+    ``(algorithm, Desc)`` pairs (binary: the result op the operand of that
+    layout, passed as argument ``api.post_op_arg(index)``). oneDNN's own
     scratchpad is shared by the primitives a thread made, so one run from
     another thread at the same time would overwrite it; `Primitive` passes a
     buffer of its own to each call instead. Every primitive descriptor should
@@ -210,8 +212,11 @@ def attributes(post_ops=()):
     if post_ops:
         ops = _Handle("dnnl_post_ops_destroy")
         _lib.dnnl_post_ops_create(ctypes.byref(ops.value))
-        for algorithm, alpha, beta in post_ops:
-            _lib.dnnl_post_ops_append_eltwise(ops.value, algorithm, alpha, beta)
+        for algorithm, *operands in post_ops:
+            if len(operands) == 1:
+                _lib.dnnl_post_ops_append_binary(ops.value, algorithm, operands[0].handle)
+            else:
+                _lib.dnnl_post_ops_append_eltwise(ops.value, algorithm, *operands)
         _lib.dnnl_primitive_attr_set_post_ops(attr.value, ops.value)  # copied: `ops` may go
     return attr
 
