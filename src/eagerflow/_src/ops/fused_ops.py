@@ -96,8 +96,8 @@ def _native_fused_conv2d(x, w, bias, strides, padding, explicit_paddings, dilati
 
     The fused ReLU (float32) gives 0 where the sum is NaN, as TensorFlow's fused
     convolution on oneDNN does (its Eigen kernels and NumPy's keep NaN)."""
-    _, pads = conv_ops._conv_geometry(list(x.shape), list(w.shape), strides, padding,
-                                      explicit_paddings, "NHWC", dilations)
+    _, pads = conv_ops._checked_geometry(x.shape, w.shape, strides, padding,
+                                         explicit_paddings, "NHWC", dilations)
     activation = fused_ops[1] if len(fused_ops) > 1 else None
     post_ops = ()
     if activation == b"Relu" and x.dtype == np.float32:
