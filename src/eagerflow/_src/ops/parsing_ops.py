@@ -24,7 +24,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _NO_GRAD = "parsing op"
@@ -57,6 +57,19 @@ class FixedLenSequenceFeature(collections.namedtuple(
 
     def __new__(cls, shape, dtype, allow_missing=False, default_value=None):
         return super().__new__(cls, shape, dtype, allow_missing, default_value)
+
+
+@export("io.SparseFeature", "compat.v1.io.SparseFeature", "compat.v1.SparseFeature")
+class SparseFeature(collections.namedtuple(
+        "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+    """A `SparseTensor` of dense shape `size` from an example's index feature(s) (int64,
+    one key per dim) and value feature: value ``i`` sits at the ``i``-th index.
+    Indices are sorted unless `already_sorted`."""
+
+    __slots__ = ()
+
+    def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+        return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
 
 
 @export("io.VarLenFeature", "compat.v1.io.VarLenFeature", "compat.v1.VarLenFeature")
@@ -318,7 +331,49 @@ def _split_features(features):
     return sparse, dense
 
 
+def _expand_sparse_features(features):
+    """`features` with each `SparseFeature` replaced by `VarLenFeature`s of its index and
+    value keys, and the SparseFeatures by key (TF's check: one key, one definition)."""
+    plain = {k: f for k, f in (features or {}).items() if not isinstance(f, SparseFeature)}
+    composite = {k: f for k, f in (features or {}).items() if isinstance(f, SparseFeature)}
+    for key, feature in composite.items():
+        index_keys = ([feature.index_key] if isinstance(feature.index_key, str)
+                      else list(feature.index_key))
+        for k, dtype in [(i, _d.int64) for i in index_keys] + [(feature.value_key,
+                                                                 feature.dtype)]:
+            wanted = VarLenFeature(_d.as_dtype(dtype))
+            if plain.get(k, wanted) != wanted:
+                raise ValueError(f"Conflicting type {plain[k]} vs {wanted} for feature {k}.")
+            plain[k] = wanted
+    return plain, composite
+
+
+def _sparse_feature(parsed, feature, single):
+    """The `SparseTensor` of a `SparseFeature` from the parsed index and value features."""
+    index_keys = ([feature.index_key] if isinstance(feature.index_key, str)
+                  else list(feature.index_key))
+    sizes = [feature.size] if isinstance(feature.size, int) else list(feature.size)
+    values = parsed[feature.value_key]
+    ids = [parsed[k].values for k in index_keys]
+    columns = ids if single else [parsed[index_keys[0]].indices[:, 0]] + ids
+    indices = array_ops.stack(columns, axis=1)
+    batch = [] if single else [values.dense_shape[:1]]
+    dense_shape = array_ops.concat(batch + [convert_to_tensor(sizes, _d.int64)], 0)
+    result = SparseTensor(indices, values.values, dense_shape)
+    if feature.already_sorted:
+        return result
+    # row-major order: sort by the position's linear index (stable: repeats keep their order)
+    linear = columns[0]
+    for column, size in zip(columns[1:], sizes[len(sizes) - len(columns) + 1:]):
+        linear = math_ops.add(math_ops.multiply(linear, np.int64(size)), column)
+    order = reduction_ops.argsort(linear, stable=True)
+    return SparseTensor(array_ops.gather(indices, order), array_ops.gather(values.values, order),
+                        dense_shape)
+
+
 def _parse(serialized, features, names, name):
+    requested = features
+    features, composite = _expand_sparse_features(features)
     sparse, dense = _split_features(features)
     serialized = convert_to_tensor(serialized, _d.string)
     names = convert_to_tensor([] if names is None else names, _d.string)
@@ -341,6 +396,11 @@ def _parse(serialized, features, names, name):
         result[key] = SparseTensor(outs[j], outs[n + j], outs[2 * n + j])
     for j, (key, *_) in enumerate(dense):
         result[key] = outs[3 * n + j]
+    if composite:  # (after the others, as TF orders them)
+        single = serialized.shape.rank == 0
+        made = {k: _sparse_feature(result, f, single) for k, f in composite.items()}
+        result = {k: v for k, v in result.items() if k in requested}
+        result.update(made)
     return result
 
 
@@ -349,7 +409,8 @@ def parse_example(serialized, features, example_names=None, name=None):
     """Parses a batch (vector) of serialized `Example` protos into a dict of tensors.
 
     Dense features get a leading batch dim; a `VarLenFeature` gives a `SparseTensor`
-    of dense shape ``[batch, longest]``. A missing required feature, values of the
+    of dense shape ``[batch, longest]``, a `SparseFeature` one of ``[batch, size]``
+    from its index and value features. A missing required feature, values of the
     wrong type or number, or bytes that are no `Example` raise InvalidArgumentError.
 
     >>> ex = tf.train.Example(features=tf.train.Features(feature={
@@ -377,8 +438,8 @@ def _type_name(dtype):
     return "float" if dtype == _d.float32 else dtype.name
 
 
-def _sparse_output(per, dtype, batch_shape):
-    """(indices, values, dense shape) of a sparse output from each example's list of value
+def _sparse_output(per, dtype):
+    """(indices, values, longest) of a sparse output from each example's list of value
     arrays (one per position: a feature list's steps, or one for a context feature)."""
     np_type = object if dtype == _d.string else dtype.as_numpy_dtype
     indices, values, longest = [], [], [0] * 2
@@ -454,7 +515,7 @@ def _parse_sequence_example_v2(
         for i in range(len(flat)):
             got = context(i, key, dtype)
             per.append([] if got is None else [got])
-        indices, vals, longest = _sparse_output(per, dtype, len(flat))
+        indices, vals, longest = _sparse_output(per, dtype)
         index = np.array([(b, k) for b, _, k in indices], np.int64).reshape(-1, 2)
         outs["ci"].append(index[:, 1:] if single else index)
         outs["cv"].append(vals)
@@ -482,7 +543,7 @@ def _parse_sequence_example_v2(
     for key, dtype in zip(feature_list_sparse_keys.reshape(-1), feature_list_sparse_types):
         key = _text(key)
         per = [steps(i, key, dtype) or [] for i in range(len(flat))]
-        indices, vals, longest = _sparse_output(per, dtype, len(flat))
+        indices, vals, longest = _sparse_output(per, dtype)
         index = np.array(indices, np.int64).reshape(-1, 3)
         outs["fi"].append(index[:, 1:] if single else index)
         outs["fv"].append(vals)
