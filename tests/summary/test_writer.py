@@ -368,3 +368,18 @@ def test_a_dropped_writer_flushes_and_stops_its_thread(tmp_path):
     gc.collect()
     assert flushers() == before
     assert summaries(tmp_path) == [(1, "x", 2.0)]
+
+
+def test_the_guide_example_flushes_at_each_call(tmp_path):
+    writer = tf.summary.create_file_writer(str(tmp_path), flush_millis=10 ** 8)
+
+    @tf.function
+    def my_func(step):
+        with writer.as_default():  # leaving it flushes, at every call
+            tf.summary.scalar("my_metric", 0.5, step=step)
+
+    for step in tf.range(3, dtype=tf.int64):
+        my_func(step)
+        assert summaries(tmp_path)[-1] == (int(step), "my_metric", 0.5)
+    assert my_func.experimental_get_tracing_count() == 1
+    writer.close()

@@ -71,3 +71,23 @@ SPECS += [
            [np.array([_raw("a", 1.0), _raw("b", 2.5)], object)], lambda s: s,
            grad=_NO_GRAD),
 ]
+
+
+def _flushed(value):
+    """What a file holds after a summary and a flush: the summary, read back."""
+    logdir = tempfile.mkdtemp()
+    writer = tf.summary.create_file_writer(logdir, max_queue=100, flush_millis=10 ** 8)
+    with writer.as_default(step=1):
+        tf.summary.scalar("v", value)
+        writer.flush()
+        (path,) = glob.glob(os.path.join(logdir, "*"))
+        (record,) = list(tf.compat.v1.io.tf_record_iterator(path))[1:]
+    writer.close()
+    return tf.constant(tf.compat.v1.Event.FromString(record).summary.value[0].tensor
+                       .tensor_content)
+
+
+SPECS += [
+    OpSpec("FlushSummaryWriter", _flushed, [np.array(2.0, np.float32)],
+           lambda v: np.array(v.tobytes(), object), grad=_NO_GRAD),
+]

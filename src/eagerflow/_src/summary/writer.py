@@ -27,6 +27,9 @@ import weakref
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.registry import register
 from eagerflow._src.io import gfile
 from eagerflow._src.io.crc32c import _python_crc, _zeros_tables, mask
 from eagerflow._src.io.tf_record import _length_crc, frame
@@ -239,6 +242,19 @@ class SummaryWriter:
         """Flushes and closes the writer; it writes nothing more."""
 
 
+def _flush_writer(xp, *, writer):
+    target = _WRITERS.get(writer)
+    if target is not None:
+        target._file.flush()
+    return ()
+
+
+# A flush in a function (leaving `as_default` inside it, `flush`) runs at each call, in order.
+_FLUSH = register("FlushSummaryWriter", _flush_writer, lambda **_: [], multi=True, tied=(),
+                  stateful=True, not_differentiable="summary")
+tf_nodes[_FLUSH] = NodeForm(types={}, local={"writer": -1})
+
+
 class _FileWriter(SummaryWriter):
     """A `SummaryWriter` appending events to a file in a log directory."""
 
@@ -273,7 +289,7 @@ class _FileWriter(SummaryWriter):
         self._file.add(frame([event.SerializeToString()]))
 
     def flush(self):
-        self._file.flush()
+        dispatch(_FLUSH, (), {"writer": self._id})
 
     def close(self):
         self._file.close()
