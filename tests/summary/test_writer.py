@@ -383,3 +383,16 @@ def test_the_guide_example_flushes_at_each_call(tmp_path):
         assert summaries(tmp_path)[-1] == (int(step), "my_metric", 0.5)
     assert my_func.experimental_get_tracing_count() == 1
     writer.close()
+
+
+def test_trace_calls_inside_a_function_only_warn(caplog):
+    @tf.function
+    def f(x):
+        tf.summary.trace_on()
+        assert tf.summary.trace_export("t", step=0) is None
+        return x + 1
+
+    f(tf.constant(1))
+    messages = [r.getMessage() for r in caplog.records]
+    assert "Cannot enable trace inside a tf.function." in messages
+    assert "Cannot export trace inside a tf.function." in messages

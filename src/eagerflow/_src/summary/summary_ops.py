@@ -505,7 +505,7 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
     from eagerflow._src.function import concrete_function  # noqa: PLC0415
     if not context.executing_eagerly():
         import logging  # noqa: PLC0415
-        logging.getLogger("eagerflow").warning("Must enable trace in eager mode.")
+        logging.getLogger("eagerflow").warning("Cannot enable trace inside a tf.function.")
         return
     if state.trace is not None:
         import logging  # noqa: PLC0415
@@ -543,7 +543,9 @@ def trace_export(name, step=None, profiler_outdir=None):
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """
     if not context.executing_eagerly():
-        raise ValueError("Can only export trace while executing eagerly.")
+        import logging  # noqa: PLC0415
+        logging.getLogger("eagerflow").warning("Cannot export trace inside a tf.function.")
+        return None
     if state.trace is None:
         raise ValueError("Must enable trace before export through tf.summary.trace_on.")
     run = protos.RunMetadata()
