@@ -396,3 +396,28 @@ def test_trace_calls_inside_a_function_only_warn(caplog):
     messages = [r.getMessage() for r in caplog.records]
     assert "Cannot enable trace inside a tf.function." in messages
     assert "Cannot export trace inside a tf.function." in messages
+
+
+def test_threads_share_a_writer_without_losing_events(tmp_path):
+    import threading
+
+    writer = tf.summary.create_file_writer(str(tmp_path), max_queue=5, flush_millis=1)
+
+    def work(thread):
+        with writer.as_default(step=thread):  # (the default writer is per thread)
+            for i in range(300):
+                tf.summary.scalar("x", float(i))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can: races show
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    writer.close()
+    got = summaries(tmp_path)
+    assert sorted(got) == sorted((t, "x", float(i)) for t in range(4) for i in range(300))

@@ -165,9 +165,8 @@ class _EventFile:
 
     def add(self, record):
         """Queues `record`, a framed TFRecord."""
-        queue = self._queue
-        queue.append(record)
-        if len(queue) > self._max_queue:
+        self._queue.append(record)
+        if len(self._queue) > self._max_queue:
             self.flush()
 
     def _flush_every(self, seconds):
@@ -178,9 +177,13 @@ class _EventFile:
         with self._lock:
             if self._file is None:
                 return
-            queue, self._queue = self._queue, []
-            if queue:
-                self._file.write(b"".join(queue))
+            # one list for good: records appended while this runs (another thread's
+            # summaries, without the lock) stay after the ones taken
+            queue = self._queue
+            count = len(queue)
+            if count:
+                self._file.write(b"".join(queue[:count]))
+                del queue[:count]
             self._file.flush()
 
     def close(self):
