@@ -82,6 +82,26 @@ def test_errors_of_other_summaries(tmp_path):
             tf.summary.image("i", tf.zeros([2, 3]))
         with pytest.raises(ValueError, match=r"must have rank 3.  Received rank 2"):
             tf.summary.audio("a", tf.zeros([2, 3]), 100)
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="expected to be a float tensor but is a double tensor"):
+            tf.summary.audio("a", np.zeros([1, 4, 1]), 100)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="non-negative"):
+            tf.summary.image("i", tf.zeros([1, 2, 2, 3]), max_outputs=-1)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="got 5"):
+            tf.summary.image("i", tf.zeros([1, 2, 2, 5]))
+        with pytest.raises(tf.errors.UnimplementedError, match="Cast string to double"):
+            tf.summary.histogram("h", ["a"])
+
+
+def test_images_of_two_channels_and_none(tmp_path):
+    with tf.summary.create_file_writer(str(tmp_path)).as_default(step=0) as writer:
+        assert bool(tf.summary.image("two", tf.ones([1, 2, 3, 2])))
+        assert bool(tf.summary.image("none", tf.ones([2, 2, 3, 3]), max_outputs=0))
+    writer.close()
+    (_, _, two), (_, _, none) = summaries(tmp_path)
+    assert two[:2] == [b"3", b"2"] and len(two) == 3
+    assert tf.io.decode_png(two[2]).shape == (2, 3, 2)
+    assert none == [b"3", b"2"]
 
 
 def test_default_step_is_read_when_writing(tmp_path):

@@ -15,6 +15,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 
 _HEADER = struct.Struct("<4sI4s4sIHHIIHH4sI")
@@ -50,5 +51,6 @@ batching_rules.assign(PER_ELEMENT, _ENCODE_WAV)
 def encode_wav(audio, sample_rate, name=None):
     """A scalar string: `audio` (float32 ``[frames, channels]`` in [-1, 1]) as a 16-bit
     PCM WAV file of `sample_rate` frames per second."""
-    return dispatch(_ENCODE_WAV, (convert_to_tensor(audio, _d.float32),
-                                  convert_to_tensor(sample_rate, _d.int32)), {}, name)
+    if not isinstance(audio, Tensor):  # (a tensor keeps its dtype: EncodeWav checks it)
+        audio = convert_to_tensor(audio, _d.float32)
+    return dispatch(_ENCODE_WAV, (audio, convert_to_tensor(sample_rate, _d.int32)), {}, name)

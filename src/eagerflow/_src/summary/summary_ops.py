@@ -17,7 +17,7 @@ import re
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context
+from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
@@ -405,7 +405,8 @@ def image(name, data, step=None, max_outputs=3, description=None):
         data = convert_to_tensor(data)
         _check_rank(data, 4)
         if max_outputs < 0:
-            raise ValueError(f"max_outputs must be non-negative, got {max_outputs}")
+            raise errors.InvalidArgumentError(
+                None, None, f"max_outputs must be non-negative, got {max_outputs}")
 
         def tensor():
             images = convert_image_dtype(data, _d.uint8, saturate=True)
@@ -457,7 +458,7 @@ def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None,
         _check_rank(data, 3)
 
         def tensor():
-            clips = cast_ops.cast(data, _d.float32)[:max_outputs]
+            clips = data[:max_outputs]  # (float32 only, as EncodeWav takes)
             rate = convert_to_tensor(sample_rate, _d.int32)
             encoded = map_fn(lambda clip: encode_wav(clip, rate), clips,
                              fn_output_signature=_d.string)
