@@ -32,20 +32,10 @@ from eagerflow._src.ops.audio_ops import encode_wav
 from eagerflow._src.ops.image_codecs import encode_png
 from eagerflow._src.ops.image_ops import convert_image_dtype
 from eagerflow._src.summary import protos
-from eagerflow._src.summary.writer import _WRITERS, _FileWriter, scalar_record, state
-from eagerflow._src.summary.writer import event_bytes  # noqa: F401 (for the bench)
+from eagerflow._src.summary.writer import (
+    _WRITERS, _FileWriter, _varint, scalar_record, state)
 
 # -- the WriteSummary op -----------------------------------------------------------------------
-
-
-def _varint(n):
-    out = bytearray()
-    n &= (1 << 64) - 1
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
 
 
 def _field(number, payload):
