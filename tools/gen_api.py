@@ -40,6 +40,8 @@ DOCS = {
     "compat.v1.graph_util": "Graph utilities (``tf.compat.v1.graph_util``).",
     "compat.v1.gfile": "TF 1's file system API (``tf.compat.v1.gfile``).",
     "compat.v1.io": "TF 1's file and parsing API (``tf.compat.v1.io``).",
+    "compat.v1.train": "TF 1's training utilities kept in TF 2 (``tf.compat.v1.train``): "
+                       "reading event files.",
     "compat.v1.python_io": "TF 1's TFRecord API (``tf.compat.v1.python_io``).",
     "config": "Devices and runtime settings (``tf.config``).",
     "config.experimental": "``tf.config.experimental``.",

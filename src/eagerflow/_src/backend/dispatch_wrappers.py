@@ -2685,6 +2685,7 @@ WRAPPERS = {
     'compat.v1.image.resize_bilinear': _w7882553355,
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
+    'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,

@@ -409,3 +409,23 @@ def _close_all():
 
 
 atexit.register(_close_all)
+
+
+@export("compat.v1.train.summary_iterator")
+def summary_iterator(path):
+    """The ``Event`` protos of the event file at `path`, in order (a damaged record raises
+    `errors.DataLossError`).
+
+    >>> import glob, tempfile
+    >>> logdir = tempfile.mkdtemp()
+    >>> with tf.summary.create_file_writer(logdir).as_default() as writer:
+    ...     _ = tf.summary.scalar("loss", 0.5, step=3)
+    >>> writer.close()
+    >>> [(e.step, [v.tag for v in e.summary.value])
+    ...  for e in tf.compat.v1.train.summary_iterator(glob.glob(logdir + "/*")[0])]
+    [(0, []), (3, ['loss'])]
+    """
+    from eagerflow._src.io.tf_record import read_records  # noqa: PLC0415
+    from eagerflow._src.summary import protos  # noqa: PLC0415
+    for record in read_records(path):
+        yield protos.Event.FromString(record)
