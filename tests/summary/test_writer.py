@@ -441,3 +441,18 @@ def test_threads_share_a_writer_without_losing_events(tmp_path):
     writer.close()
     got = summaries(tmp_path)
     assert sorted(got) == sorted((t, "x", float(i)) for t in range(4) for i in range(300))
+
+
+def test_scalar_values_beyond_float32(tmp_path):
+    with tf.summary.create_file_writer(str(tmp_path)).as_default(step=0) as writer:
+        with pytest.raises(ValueError, match="out of range"):  # as tf.constant(1e39)
+            tf.summary.scalar("big", 1e39)
+        tf.summary.scalar("cast", np.float64(1e300))  # a float64 cast to float32
+        tf.summary.scalar("nan", float("nan"))
+        tf.summary.scalar("f32", np.float32(2.5))
+        tf.summary.scalar("int", 2 ** 40 + 1)
+    writer.close()
+    got = summaries(tmp_path)
+    assert [t for _, t, _ in got] == ["cast", "nan", "f32", "int"]
+    assert got[0][2] == np.inf and np.isnan(got[1][2])
+    assert got[2][2] == 2.5 and got[3][2] == float(np.float32(2 ** 40 + 1))

@@ -286,13 +286,20 @@ def scalar(name, data, step=None, description=None):
         return write(tag, lambda: cast_ops.cast(data, _d.float32), step, metadata)
 
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
 def _float32_bytes(data):
     """The 4 bytes of `data` as a float32 when it is a Python number or an eager float32
     scalar (else None: the general path converts it)."""
     kind = type(data)
-    if kind is float or kind is int:
-        value = np.float32(data)  # (inf beyond float32's range, as a cast gives)
-        return value.tobytes() if kind is float or float(value) == data else None
+    if kind is float or kind is int or kind is np.float64:  # (np.float64: Keras's logs)
+        if not -_FLOAT32_MAX <= data <= _FLOAT32_MAX:
+            return None  # beyond float32 (or NaN): the cast makes it inf, without a warning
+        value = np.float32(data)
+        return value.tobytes() if kind is not int or float(value) == data else None
+    if kind is np.float32:
+        return data.tobytes()
     if kind is EagerTensor:
         array = data._data
         if array.dtype == np.float32 and array.ndim == 0:
