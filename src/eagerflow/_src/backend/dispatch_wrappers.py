@@ -264,6 +264,15 @@ def _w20e7200b29(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w217994f729(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, context_features=None, sequence_features=None, example_name=None, name=None):
+        try:
+            return _export_fn(serialized, context_features, sequence_features, example_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'context_features': context_features, 'sequence_features': sequence_features, 'example_name': example_name, 'name': name})
+    return _export_wrapper
+
+
 def _w22d600e117(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
         try:
@@ -324,6 +333,15 @@ def _w2c98c6dee3(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(params, indices, batch_dims, name, bad_indices_policy)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'params': params, 'indices': indices, 'batch_dims': batch_dims, 'name': name, 'bad_indices_policy': bad_indices_policy})
+    return _export_wrapper
+
+
+def _w31c82b06ae(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, features, example_names=None, name=None):
+        try:
+            return _export_fn(serialized, features, example_names, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'features': features, 'example_names': example_names, 'name': name})
     return _export_wrapper
 
 
@@ -471,6 +489,15 @@ def _w49a0b14cca(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4a9a3c75ae(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(filename, name=None):
+        try:
+            return _export_fn(filename, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'filename': filename, 'name': name})
+    return _export_wrapper
+
+
 def _w4b1c9f6228(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, ord=None, axis=None, keepdims=None, name=None):
         try:
@@ -513,6 +540,15 @@ def _w4ea93e0ccc(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(predicate)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'predicate': predicate})
+    return _export_wrapper
+
+
+def _w510d2c7004(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, pad=None, name=None):
+        try:
+            return _export_fn(input, pad, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'pad': pad, 'name': name})
     return _export_wrapper
 
 
@@ -813,6 +849,15 @@ def _w6a813926f8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6bb99a7809(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(top, topdown=None, onerror=None):
+        try:
+            return _export_fn(top, topdown, onerror)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'top': top, 'topdown': topdown, 'onerror': onerror})
+    return _export_wrapper
+
+
 def _w6c9cd4f94a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, axes, name=None):
         try:
@@ -858,12 +903,30 @@ def _w6f1d2bbe15(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6f861c8030(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, out_type, name=None):
+        try:
+            return _export_fn(serialized, out_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'out_type': out_type, 'name': name})
+    return _export_wrapper
+
+
 def _w7214232c1a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(f=None):
         try:
             return _export_fn(f)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'f': f})
+    return _export_wrapper
+
+
+def _w72454e4d40(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, context_features=None, sequence_features=None, example_names=None, name=None):
+        try:
+            return _export_fn(serialized, context_features, sequence_features, example_names, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'context_features': context_features, 'sequence_features': sequence_features, 'example_names': example_names, 'name': name})
     return _export_wrapper
 
 
@@ -927,6 +990,15 @@ def _w794fdd65bc(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(logits, num_samples, dtype, seed, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'logits': logits, 'num_samples': num_samples, 'dtype': dtype, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _w7aaec94ce3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(records, record_defaults, field_delim=None, use_quote_delim=None, na_value=None, select_cols=None, name=None):
+        try:
+            return _export_fn(records, record_defaults, field_delim, use_quote_delim, na_value, select_cols, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'records': records, 'record_defaults': record_defaults, 'field_delim': field_delim, 'use_quote_delim': use_quote_delim, 'na_value': na_value, 'select_cols': select_cols, 'name': name})
     return _export_wrapper
 
 
@@ -1047,6 +1119,15 @@ def _w87d672ea30(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8977df7107(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path, options=None):
+        try:
+            return _export_fn(path, options)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path, 'options': options})
+    return _export_wrapper
+
+
 def _w89a5a46dd8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, ranks, message=None, name=None):
         try:
@@ -1080,6 +1161,15 @@ def _w8fded9e34f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, b, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'name': name})
+    return _export_wrapper
+
+
+def _w90120d2c39(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(pattern):
+        try:
+            return _export_fn(pattern)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'pattern': pattern})
     return _export_wrapper
 
 
@@ -1125,6 +1215,15 @@ def _w9260ff3ccb(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, num_or_size_splits, axis, num, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'num_or_size_splits': num_or_size_splits, 'axis': axis, 'num': num, 'name': name})
+    return _export_wrapper
+
+
+def _w9319d74c12(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_bytes, out_type, little_endian=None, fixed_length=None, name=None):
+        try:
+            return _export_fn(input_bytes, out_type, little_endian, fixed_length, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_bytes': input_bytes, 'out_type': out_type, 'little_endian': little_endian, 'fixed_length': fixed_length, 'name': name})
     return _export_wrapper
 
 
@@ -1236,6 +1335,15 @@ def _wa66c568ac0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa6f21c767c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(bytes, compression_type=None, name=None):
+        try:
+            return _export_fn(bytes, compression_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'bytes': bytes, 'compression_type': compression_type, 'name': name})
+    return _export_wrapper
+
+
 def _wa804b82b60(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(start=None):
         try:
@@ -1251,6 +1359,15 @@ def _waad5c7ad89(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, num_lower, num_upper, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'num_lower': num_lower, 'num_upper': num_upper, 'name': name})
+    return _export_wrapper
+
+
+def _wabaab13a76(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path, *paths):
+        try:
+            return _export_fn(path, *paths)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path, 'paths': paths})
     return _export_wrapper
 
 
@@ -1296,6 +1413,15 @@ def _wb3e9c1d891(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(params, ids, max_norm, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'params': params, 'ids': ids, 'max_norm': max_norm, 'name': name})
+    return _export_wrapper
+
+
+def _wb6f487720d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, default_value=None, validate_indices=None, name=None):
+        try:
+            return _export_fn(sp_input, default_value, validate_indices, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'default_value': default_value, 'validate_indices': validate_indices, 'name': name})
     return _export_wrapper
 
 
@@ -1533,6 +1659,15 @@ def _wcfe63895e9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd05a0e7c9d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path):
+        try:
+            return _export_fn(path)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path})
+    return _export_wrapper
+
+
 def _wd13018718b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(values, axis=None, name=None):
         try:
@@ -1578,12 +1713,30 @@ def _wd433c66f23(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd47856d729(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(pattern, name=None):
+        try:
+            return _export_fn(pattern, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'pattern': pattern, 'name': name})
+    return _export_wrapper
+
+
 def _wd65b991553(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, adjoint=None, name=None):
         try:
             return _export_fn(input, adjoint, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'adjoint': adjoint, 'name': name})
+    return _export_wrapper
+
+
+def _wd6b165baee(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(filename, contents, name=None):
+        try:
+            return _export_fn(filename, contents, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'filename': filename, 'contents': contents, 'name': name})
     return _export_wrapper
 
 
@@ -1830,6 +1983,15 @@ def _wf55632e493(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf6e7ac236f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(src, dst, overwrite=None):
+        try:
+            return _export_fn(src, dst, overwrite)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'src': src, 'dst': dst, 'overwrite': overwrite})
+    return _export_wrapper
+
+
 def _wf7652686c4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(base_type, conversion_func, priority=None):
         try:
@@ -1886,6 +2048,7 @@ WRAPPERS = {
     'clip_by_global_norm': _w24762e9e91,
     'clip_by_norm': _w23c85edf4d,
     'clip_by_value': _w19e3388fd8,
+    'compat.v1.io.tf_record_iterator': _w8977df7107,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,
@@ -1960,6 +2123,33 @@ WRAPPERS = {
     'identity': _w53ca8dbd1a,
     'identity_n': _w53ca8dbd1a,
     'init_scope': _w1f06b08988,
+    'io.decode_base64': _w53ca8dbd1a,
+    'io.decode_compressed': _wa6f21c767c,
+    'io.decode_csv': _w7aaec94ce3,
+    'io.decode_raw': _w9319d74c12,
+    'io.encode_base64': _w510d2c7004,
+    'io.gfile.copy': _wf6e7ac236f,
+    'io.gfile.exists': _wd05a0e7c9d,
+    'io.gfile.glob': _w90120d2c39,
+    'io.gfile.isdir': _wd05a0e7c9d,
+    'io.gfile.join': _wabaab13a76,
+    'io.gfile.listdir': _wd05a0e7c9d,
+    'io.gfile.makedirs': _wd05a0e7c9d,
+    'io.gfile.mkdir': _wd05a0e7c9d,
+    'io.gfile.remove': _wd05a0e7c9d,
+    'io.gfile.rename': _wf6e7ac236f,
+    'io.gfile.rmtree': _wd05a0e7c9d,
+    'io.gfile.stat': _wd05a0e7c9d,
+    'io.gfile.walk': _w6bb99a7809,
+    'io.matching_files': _wd47856d729,
+    'io.parse_example': _w31c82b06ae,
+    'io.parse_sequence_example': _w72454e4d40,
+    'io.parse_single_example': _w31c82b06ae,
+    'io.parse_single_sequence_example': _w217994f729,
+    'io.parse_tensor': _w6f861c8030,
+    'io.read_file': _w4a9a3c75ae,
+    'io.serialize_tensor': _w87c44467c5,
+    'io.write_file': _wd6b165baee,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
     'linalg.band_part': _waad5c7ad89,
@@ -2157,6 +2347,8 @@ WRAPPERS = {
     'size': _wf14c14549f,
     'slice': _w154b37ff73,
     'sort': _we9221b2353,
+    'sparse.from_dense': _w87c44467c5,
+    'sparse.to_dense': _wb6f487720d,
     'split': _w9260ff3ccb,
     'squeeze': _w10447e95b4,
     'stack': _wd13018718b,
