@@ -91,8 +91,21 @@ class Dataset:
 
     # -- iteration -----------------------------------------------------------------------------
     def __iter__(self):
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        if iterator_graph.building_graph():  # a new iteration on every call of the function
+            return iterator_graph.dataset_as_graph_iterator(self)
         from eagerflow._src.data.iterator_ops import OwnedIterator  # noqa: PLC0415
         return OwnedIterator(self)
+
+    def _as_function_argument(self):
+        """(trace key, variant tensor): a `function` argument keys by its `DatasetSpec`."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.as_function_argument(self)
+
+    def _as_graph_iterator(self):
+        """The iterator AutoGraph's ``for`` loops over while a function traces."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.dataset_as_graph_iterator(self)
 
     def __bool__(self):
         return True
@@ -340,6 +353,9 @@ class Dataset:
         >>> tf.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x)
         <tf.Tensor: shape=(), dtype=int64, numpy=10>
         """
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        if iterator_graph.building_graph():  # a graph loop, run on every call
+            return iterator_graph.reduce_in_graph(self, initial_state, reduce_func)
         from eagerflow._src.data.transformations import reduce_dataset  # noqa: PLC0415
         return reduce_dataset(self, initial_state, reduce_func)
 

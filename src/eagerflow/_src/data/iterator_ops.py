@@ -1,9 +1,13 @@
 """Iterators over datasets: `OwnedIterator` (``iter(dataset)``) and `NumpyIterator`."""
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.data import structure
 from eagerflow._src.data.optional_ops import Optional
+
+
+def _building_graph():
+    return not context.executing_eagerly()
 
 
 @export("data.Iterator")
@@ -47,6 +51,8 @@ class OwnedIterator(Iterator):
         return self
 
     def __next__(self):
+        if _building_graph():
+            return self.get_next()
         try:
             flat = next(self._source)
         except StopIteration:
@@ -58,6 +64,9 @@ class OwnedIterator(Iterator):
 
     def get_next(self, name=None):
         """The next element; `OutOfRangeError` at the end."""
+        if _building_graph():  # an op advancing this iterator on every call
+            from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+            return iterator_graph.get_next(iterator_graph.iterator_tensor(self), self._spec)
         try:
             flat = next(self._source)
         except StopIteration:
@@ -67,11 +76,21 @@ class OwnedIterator(Iterator):
 
     def get_next_as_optional(self):
         """The next element as an `Optional`, empty at the end."""
+        if _building_graph():
+            from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+            return iterator_graph.get_next_as_optional(iterator_graph.iterator_tensor(self),
+                                                       self._spec)
         try:
             flat = next(self._source)
         except StopIteration:
             return Optional.empty(self._spec)
         return Optional.from_value(self._pack(flat))
+
+    def _as_graph_iterator(self):
+        """What AutoGraph's ``for`` loops over while a function traces: this iterator, which
+        each call advances."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.owned_as_graph_iterator(self)
 
     def _close(self):
         close = getattr(self._source, "close", None)
@@ -97,3 +116,7 @@ class NumpyIterator:
 
     def __repr__(self):
         return f"NumpyIterator(iterator={self._iterator!r})"
+
+
+# Registers the iterator ops that datasets and iterators become inside traced functions.
+from eagerflow._src.data import iterator_graph  # noqa: E402,F401

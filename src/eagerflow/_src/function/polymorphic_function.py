@@ -20,6 +20,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.core import config, context, nest
+from eagerflow._src.core.dtypes import variant
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -322,7 +323,7 @@ def _key_leaves(key):
     """The tensor keys within a call key, in the order `call_key` met the tensors."""
     if type(key) is not tuple:
         return []
-    if key[:1] in (("T",), ("V",)):
+    if key[:1] in (("T",), ("V",), ("D",)):
         return [key]
     if key[:1] in (("P",), ("O",)):
         return []
@@ -339,6 +340,10 @@ def _placeholders(value, leaves, graph, name):
         spec = trace_key.spec_of(next(leaves)) if leaves is not None else value
         graph.variable_argument(value, spec.shape)
         return value
+    as_argument = getattr(value, "_as_function_argument", None)
+    if as_argument is not None:  # a dataset: a stand-in reaching the one each call passes
+        spec = next(leaves)[1] if leaves is not None else as_argument()[0]
+        return spec._stand_in(graph.placeholder(variant, [], name))
     if isinstance(value, (EagerTensor, TensorSpec, np.ndarray)) or (
             isinstance(value, Tensor) and not isinstance(value, Variable)):
         if leaves is None:
@@ -372,6 +377,8 @@ def _graph_output(value, name):
 
 
 def _spec_or_value(value, graph):
+    if hasattr(value, "_as_function_argument"):
+        return value._as_function_argument()[0]
     if isinstance(value, SymbolicTensor):
         return TensorSpec(value.shape, value.dtype, value.op.name)
     if isinstance(value, Variable):

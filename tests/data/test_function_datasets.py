@@ -1,0 +1,278 @@
+"""Datasets and iterators inside `function`: graph loops over iterator ops, as in TF.
+
+The expected values were checked against TensorFlow 2.21.
+"""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def _op_types(fn, *args):
+    return [op.type for op in fn.get_concrete_function(*args).graph.get_operations()]
+
+
+def test_for_over_a_dataset_is_a_graph_loop_run_on_every_call():
+    ds = tf.data.Dataset.range(5)
+    trace_count = []
+
+    @tf.function
+    def total():
+        trace_count.append(1)
+        t = tf.constant(0, tf.int64)
+        for x in ds:
+            t += x
+        return t
+
+    assert int(total()) == 10 and int(total()) == 10
+    assert len(trace_count) == 1
+    types = _op_types(total)
+    # not unrolled: one loop, the iterator made in the graph
+    assert "While" in types and "AnonymousIteratorV3" in types and "MakeIterator" in types
+    assert types.count("AddV2") == 0  # the additions are in the loop body
+
+
+def test_each_call_iterates_afresh_and_sees_a_reshuffle():
+    ds = tf.data.Dataset.range(4).shuffle(4, seed=1)
+
+    @tf.function
+    def collect():
+        ta = tf.TensorArray(tf.int64, size=0, dynamic_size=True)
+        i = 0
+        for x in ds:
+            ta = ta.write(i, x)
+            i += 1
+        return ta.stack()
+
+    # TF's orders for seed 1: a new one on each iteration
+    assert collect().numpy().tolist() == [0, 3, 1, 2]
+    assert collect().numpy().tolist() == [2, 3, 1, 0]
+
+
+def test_break_and_return_inside_the_loop():
+    ds = tf.data.Dataset.range(5)
+
+    @tf.function
+    def with_break():
+        t = tf.constant(0, tf.int64)
+        for x in ds:
+            if x > 2:
+                break
+            t += x
+        return t
+
+    @tf.function
+    def with_return():
+        for x in ds:
+            if x > 2:
+                return x * 10
+        return tf.constant(-1, tf.int64)
+
+    assert int(with_break()) == 3
+    assert int(with_return()) == 30
+
+
+def test_tuple_dict_and_batched_elements():
+    pairs = tf.data.Dataset.from_tensor_slices(
+        (np.arange(6.0, dtype=np.float32).reshape(3, 2), np.array([1, 2, 3], np.int32))).batch(2)
+    dicts = tf.data.Dataset.from_tensor_slices({"a": [1, 2, 3], "b": [4., 5., 6.]})
+
+    @tf.function
+    def tuples():
+        s, n = tf.constant(0.0), tf.constant(0)
+        for x, y in pairs:
+            s += tf.reduce_sum(x)
+            n += tf.reduce_sum(y)
+        return s, n
+
+    @tf.function
+    def dict_loop():
+        s = tf.constant(0.0)
+        for d in dicts:
+            s += tf.cast(d["a"], tf.float32) * d["b"]
+        return s
+
+    s, n = tuples()
+    assert float(s) == 15.0 and int(n) == 6
+    assert float(dict_loop()) == 32.0
+
+
+def test_pipelines_with_functions_empty_datasets_and_prints(capsys):
+    @tf.function
+    def mapped():
+        t = tf.constant(0, tf.int64)
+        for x in tf.data.Dataset.range(4).map(lambda v: v * 2).filter(lambda v: v > 2):
+            t += x
+        return t
+
+    @tf.function
+    def empty():
+        t = tf.constant(7, tf.int64)
+        for x in tf.data.Dataset.range(0):
+            t += x
+        return t
+
+    @tf.function
+    def prints():
+        for x in tf.data.Dataset.range(3):
+            tf.print("x", x)
+        return 0
+
+    assert int(mapped()) == 10
+    assert int(empty()) == 7
+    prints()
+    prints()
+    assert capsys.readouterr().err == "x 0\nx 1\nx 2\n" * 2
+
+
+def test_an_iterator_made_outside_advances_on_every_call():
+    it = iter(tf.data.Dataset.range(10))
+
+    @tf.function
+    def step():
+        return next(it)
+
+    @tf.function
+    def step2():
+        return it.get_next()
+
+    @tf.function
+    def optional():
+        o = it.get_next_as_optional()
+        return o.has_value(), o.get_value()
+
+    assert [int(step()) for _ in range(3)] == [0, 1, 2]
+    assert [int(step2()) for _ in range(2)] == [3, 4]
+    has, value = optional()
+    assert bool(has) and int(value) == 5
+    assert int(next(it)) == 6  # eager use continues where the function left off
+
+
+def test_for_over_an_iterator_consumes_it_up_to_the_break():
+    it = iter(tf.data.Dataset.range(6))
+
+    @tf.function
+    def loop():
+        t = tf.constant(0, tf.int64)
+        for x in it:
+            t += x
+            if x >= 2:
+                break
+        return t
+
+    assert int(loop()) == 3  # 0 + 1 + 2
+    assert int(loop()) == 3  # 3, then the break
+    assert int(next(it)) == 4
+
+
+def test_end_of_an_iterator_raises_out_of_range():
+    it = iter(tf.data.Dataset.range(2))
+
+    @tf.function
+    def step():
+        return it.get_next()
+
+    assert [int(step()), int(step())] == [0, 1]
+    with pytest.raises(tf.errors.OutOfRangeError, match="End of sequence"):
+        step()
+
+
+def test_an_iterator_made_inside_is_new_on_every_call():
+    @tf.function
+    def two():
+        i = iter(tf.data.Dataset.range(3))
+        a = next(i)
+        b = next(i)
+        return a + b
+
+    @tf.function
+    def optionals():
+        i = iter(tf.data.Dataset.range(2))
+        o1, o2, o3 = (i.get_next_as_optional() for _ in range(3))
+        return o1.has_value(), o2.has_value(), o3.has_value(), o2.get_value()
+
+    @tf.function
+    def empty_value():
+        i = iter(tf.data.Dataset.range(1))
+        next(i)
+        return i.get_next_as_optional().get_value()
+
+    assert int(two()) == 1 and int(two()) == 1
+    assert [bool(v) if i < 3 else int(v) for i, v in enumerate(optionals())] == \
+        [True, True, False, 1]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="The given optional does not have a value."):
+        empty_value()
+
+
+def test_reduce_inside_a_function():
+    @tf.function
+    def total():
+        return tf.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x)
+
+    @tf.function
+    def growing(d):
+        return d.reduce(tf.zeros([0], tf.int64), lambda s, x: tf.concat([s, [x]], 0))
+
+    assert int(total()) == 10 and int(total()) == 10
+    assert "While" in _op_types(total)
+    assert growing(tf.data.Dataset.range(3)).numpy().tolist() == [0, 1, 2]
+    assert growing(tf.data.Dataset.range(2)).numpy().tolist() == [0, 1]
+
+
+def test_a_dataset_argument_is_traced_once_per_element_spec():
+    @tf.function
+    def f(d):
+        t = tf.constant(0, tf.int64)
+        for x in d.map(lambda v: v * 2).batch(2):
+            t += tf.reduce_sum(x)
+        return t
+
+    assert int(f(tf.data.Dataset.range(3))) == 6
+    assert int(f(tf.data.Dataset.range(5))) == 20
+    assert f.experimental_get_tracing_count() == 1
+    cf = f.get_concrete_function(tf.data.Dataset.range(3))
+    assert repr(cf.structured_input_signature) == (
+        "((DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, name=None), TensorShape([])),), "
+        "{})")
+    assert int(cf(tf.data.Dataset.range(4))) == 12
+    with pytest.raises(TypeError, match="AddV2"):  # a new trace, for float elements
+        f(tf.data.Dataset.range(3).map(lambda x: tf.cast(x, tf.float32)))
+    with pytest.raises(TypeError, match="Can not cast"):
+        cf(tf.data.Dataset.range(3).map(lambda x: tf.cast(x, tf.float32)))
+
+
+def test_a_training_loop_over_a_dataset_in_a_function():
+    x = np.linspace(-1, 1, 64).astype(np.float32)[:, None]
+    y = 3 * x + 1
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(64, seed=0).batch(16)
+    w, b = tf.Variable([[0.0]]), tf.Variable([0.0])
+    opt = tf.keras.optimizers.SGD(0.5)
+
+    @tf.function
+    def epoch():
+        loss = tf.constant(0.0)
+        for xb, yb in ds:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((xb @ w + b - yb) ** 2)
+            opt.apply_gradients(zip(tape.gradient(loss, [w, b]), [w, b]))
+        return loss
+
+    for _ in range(30):
+        last = epoch()
+    assert float(last) < 1e-3
+    np.testing.assert_allclose(w.numpy(), [[3.0]], atol=0.05)
+
+
+def test_eager_loops_inside_converted_code_stay_python():
+    tf.config.run_functions_eagerly(True)
+    try:
+        @tf.function
+        def total():
+            t = tf.constant(0, tf.int64)
+            for x in tf.data.Dataset.range(4):
+                t += x
+            return t
+        assert int(total()) == 6
+    finally:
+        tf.config.run_functions_eagerly(False)
