@@ -256,3 +256,61 @@ def test_map_functions_update_variables_and_are_not_recorded_by_tapes():
             lambda x: tf.cast(x, tf.float32) * w)))
     assert float(total) == 6.0
     assert tape.gradient(total, w) is None  # as in TF: the pipeline is not differentiated
+
+
+def test_dataset_elements_are_refused_where_only_tensors_go():
+    windows = tf.data.Dataset.range(5).window(2)
+    with pytest.raises(TypeError, match=r"Dataset.map\(\) cannot take elements that are "
+                                        r"datasets"):
+        windows.map(lambda w: w)
+    with pytest.raises(TypeError, match="cannot batch elements that are datasets"):
+        windows.batch(2)
+
+
+def test_ignore_errors_after_parallel_map_and_filter():
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 0.0, 2.0, 0.0, 4.0])
+    bad = ds.map(lambda x: tf.debugging.check_numerics(1.0 / x, "bad"), num_parallel_calls=3)
+    assert values(bad.ignore_errors()) == [1.0, 0.5, 0.25]
+    failing = ds.filter(lambda x: tf.debugging.check_numerics(1.0 / x, "bad") > 0.3)
+    assert values(failing.ignore_errors()) == [1.0, 2.0]
+
+
+def test_concatenate_compares_named_tuples_by_kind():
+    point = collections.namedtuple("Point", "a b")
+    a = tf.data.Dataset.from_tensors(point(1, 2))
+    assert [type(e).__name__ for e in a.concatenate(a)] == ["Point", "Point"]
+    with pytest.raises(TypeError, match="Incompatible dataset elements"):
+        a.concatenate(tf.data.Dataset.from_tensors((1, 2)))
+
+
+def test_functions_inside_interleave_are_not_traced_per_element():
+    traces = []
+
+    def parse(x):
+        traces.append(1)
+        return x * 2
+    ds = tf.data.Dataset.range(50).interleave(
+        lambda i: tf.data.Dataset.range(i, i + 2).map(parse), cycle_length=4)
+    assert sorted(values(ds)) == sorted(2 * v for i in range(50) for v in (i, i + 1))
+    assert len(traces) <= 2  # the spec's trace and the first element's, not one per element
+
+
+def test_datasets_built_per_element_take_symbolic_arguments():
+    ds = tf.data.Dataset.range(1, 4).flat_map(
+        lambda n: tf.data.Dataset.range(n * 2).shuffle(n, seed=1).batch(n).take(n))
+    assert ds.element_spec == tf.TensorSpec([None], tf.int64)
+    # TensorFlow's values
+    assert values(ds) == [[0], [0, 2], [3, 1], [1, 3, 0], [5, 2, 4]]
+
+
+def test_debug_mode_runs_functions_as_python(monkeypatch):
+    from tests.internals import data_structured_function
+    monkeypatch.setattr(data_structured_function, "debug_mode", False)
+    seen = []
+
+    def f(x):
+        seen.append(x.numpy() if hasattr(x, "numpy") and tf.executing_eagerly() else None)
+        return x * 2
+    tf.data.experimental.enable_debug_mode()
+    assert values(tf.data.Dataset.range(3).map(f)) == [0, 2, 4]
+    assert seen[-3:] == [0, 1, 2]  # the Python function saw each element's value

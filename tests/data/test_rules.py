@@ -116,3 +116,78 @@ def test_shuffle_is_a_permutation(n, buffer, seed):
     assert sorted(got) == list(range(n))
     if buffer == 1:
         assert got == list(range(n))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 30), st.integers(1, 40), st.integers(1, 8), st.booleans(),
+       st.integers(0, 2**31 - 1))
+def test_shuffled_batches_of_arrays_follow_the_element_order(n, buffer, size, drop, seed):
+    slices = tf.data.Dataset.from_tensor_slices(
+        (np.arange(n, dtype=np.int64), np.arange(n, dtype=np.float32).reshape(n, 1)))
+    whole = slices.shuffle(buffer, seed=seed, reshuffle_each_iteration=False)
+    def nested(ds):
+        return [tf.nest.map_structure(lambda t: t.numpy().tolist(), e) for e in ds]
+    by_element = nested(whole.map(lambda a, b: (a, b)).batch(size, drop_remainder=drop))
+    assert nested(whole.batch(size, drop_remainder=drop)) == by_element
+
+
+def _interleave_model(lengths, cycle, block):
+    """TF's interleave order, written from its documentation: `cycle` inputs open at once,
+    `block` elements from each in turn; an exhausted input's place goes to the next input
+    when the cycle comes back to it."""
+    inputs = iter([[(i, j) for j in range(n)] for i, n in enumerate(lengths)])
+    slots, out, index, done = [None] * cycle, [], 0, False
+    while not done or any(s is not None for s in slots):
+        if slots[index] is None and not done:
+            nxt = next(inputs, None)
+            if nxt is None:
+                done = True
+            else:
+                slots[index] = iter(nxt)
+        if slots[index] is not None:
+            taken = 0
+            while taken < block:
+                e = next(slots[index], None)
+                if e is None:
+                    slots[index] = None
+                    break
+                out.append(e)
+                taken += 1
+        index = (index + 1) % cycle
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 5), max_size=7), st.integers(1, 4), st.integers(1, 3),
+       st.booleans())
+def test_interleave_order(lengths, cycle, block, parallel):
+    ds = tf.data.Dataset.from_tensor_slices(np.array(lengths, np.int64)).enumerate().interleave(
+        lambda i, n: tf.data.Dataset.range(n).map(lambda j: (i, j)), cycle_length=cycle,
+        block_length=block, num_parallel_calls=2 if parallel else None)
+    got = [tuple(int(v) for v in e) for e in ds]
+    assert got == _interleave_model(lengths, cycle, block)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 4), max_size=9), st.integers(1, 4))
+def test_padded_batch_pads_to_the_longest(lengths, size):
+    ds = tf.data.Dataset.from_tensor_slices(np.array(lengths, np.int64)).map(
+        lambda n: tf.fill([n], n + 1)).padded_batch(size)
+    got = [b.numpy().tolist() for b in ds]
+    want = []
+    for i in range(0, len(lengths), size):
+        chunk = lengths[i:i + size]
+        width = max(chunk)
+        want.append([[n + 1] * n + [0] * (width - n) for n in chunk])
+    assert got == want
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-3, 3), max_size=300), st.integers(1, 8))
+def test_parallel_map_and_ignore_errors_match_sequential(items, threads):
+    ds = tf.data.Dataset.from_tensor_slices(np.array(items, np.float32)).map(
+        lambda x: tf.debugging.check_numerics(1.0 / x, "zero"), num_parallel_calls=threads)
+    want = [float(np.float32(1.0) / np.float32(x)) for x in items if x != 0]
+    assert [float(x) for x in ds.ignore_errors()] == want
+    if 0 not in items:
+        assert [float(x) for x in ds] == want

@@ -124,3 +124,13 @@ def test_from_generator_errors_of_the_generator():
     assert isinstance(info.value.__cause__, ValueError)
     with pytest.raises(tf.errors.InvalidArgumentError, match="'int' object is not iterable"):
         list(tf.data.Dataset.from_generator(lambda: 5, output_types=tf.int32))
+
+
+def test_from_generator_inside_interleave():
+    def gen(n):
+        yield from range(int(n))
+    ds = tf.data.Dataset.range(1, 4).interleave(
+        lambda n: tf.data.Dataset.from_generator(gen, args=(n,),
+                                                 output_signature=tf.TensorSpec([], tf.int64)),
+        cycle_length=2, num_parallel_calls=2)
+    assert values(ds) == [0, 0, 1, 0, 1, 2]

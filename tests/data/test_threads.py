@@ -87,3 +87,36 @@ def test_interpreter_exits_with_pipelines_running():
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["0", "0"]
+
+
+def test_parallel_map_gives_the_sequential_values():
+    x = np.random.default_rng(0).random((200, 16, 16), dtype=np.float32)
+
+    def f(a):
+        b = tf.nn.relu(tf.matmul(a, a) + 1.0 - 3.0) * 2.0
+        return tf.reduce_sum(tf.tanh(b) + tf.exp(-b), axis=0)
+    ds = tf.data.Dataset.from_tensor_slices(x)
+    sequential = np.stack([e.numpy() for e in ds.map(f)])
+    parallel = np.stack([e.numpy() for e in ds.map(f, num_parallel_calls=8)])
+    np.testing.assert_array_equal(parallel, sequential)
+
+
+def test_an_iterator_never_read_stops_its_thread():
+    it = iter(tf.data.Dataset.range(10**9).prefetch(2))
+    assert _prefetch_threads()
+    del it
+    assert _wait_for_no_prefetch_threads() == []
+
+
+def test_nondeterministic_parallel_map_lets_fast_elements_pass_a_slow_one():
+    big = tf.ones([1500, 1500])
+
+    def slow_first(x):
+        # element 0 multiplies large matrices (NumPy lets the other threads run meanwhile)
+        return tf.cond(x == 0, lambda: x + tf.cast(tf.reduce_sum(tf.matmul(
+            tf.matmul(big, big), big)) * 0.0, tf.int64), lambda: x)
+    ds = tf.data.Dataset.range(6).map(slow_first, num_parallel_calls=3, deterministic=False)
+    got = [int(x) for x in ds]
+    assert sorted(got) == list(range(6)) and got[0] != 0
+    ordered = tf.data.Dataset.range(6).map(slow_first, num_parallel_calls=3)
+    assert [int(x) for x in ordered] == list(range(6))

@@ -930,6 +930,15 @@ def _w72454e4d40(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w73158f4cb9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path, compression=None, reader_func=None, shard_func=None):
+        try:
+            return _export_fn(path, compression, reader_func, shard_func)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path, 'compression': compression, 'reader_func': reader_func, 'shard_func': shard_func})
+    return _export_wrapper
+
+
 def _w7364e28699(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(value, dtype=None, name=None, dtype_hint=None):
         try:
@@ -1116,6 +1125,15 @@ def _w87d672ea30(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(fn, signature, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'fn': fn, 'signature': signature, 'name': name})
+    return _export_wrapper
+
+
+def _w88e04f84dd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(iterator):
+        try:
+            return _export_fn(iterator)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'iterator': iterator})
     return _export_wrapper
 
 
@@ -1404,6 +1422,15 @@ def _wb1fc98ed6a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(num_rows, num_columns, batch_shape, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'num_rows': num_rows, 'num_columns': num_columns, 'batch_shape': batch_shape, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wb3144259fd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(class_func, target_dist, initial_dist=None, seed=None):
+        try:
+            return _export_fn(class_func, target_dist, initial_dist, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'class_func': class_func, 'target_dist': target_dist, 'initial_dist': initial_dist, 'seed': seed})
     return _export_wrapper
 
 
@@ -2063,15 +2090,18 @@ WRAPPERS = {
     'data.experimental.enable_debug_mode': _w1f06b08988,
     'data.experimental.enumerate_dataset': _wa804b82b60,
     'data.experimental.from_list': _w6f060b5d3d,
+    'data.experimental.get_next_as_optional': _w88e04f84dd,
     'data.experimental.get_single_element': _wd1d3537e37,
     'data.experimental.get_structure': _w49a0b14cca,
     'data.experimental.group_by_window': _w6511292efb,
     'data.experimental.ignore_errors': _w6d4db88f8e,
     'data.experimental.map_and_batch': _w593df82e07,
     'data.experimental.parallel_interleave': _w090b250304,
+    'data.experimental.rejection_resample': _wb3144259fd,
     'data.experimental.sample_from_datasets': _w9ae6ae0406,
     'data.experimental.scan': _w0b1e02a60f,
     'data.experimental.shuffle_and_repeat': _wc8292e6681,
+    'data.experimental.snapshot': _w73158f4cb9,
     'data.experimental.take_while': _w4ea93e0ccc,
     'data.experimental.unbatch': _w1f06b08988,
     'data.experimental.unique': _w1f06b08988,

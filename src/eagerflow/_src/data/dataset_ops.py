@@ -21,7 +21,7 @@ from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
-from eagerflow._src.data.structured_function import StructuredFunction
+from eagerflow._src.data.structured_function import traced
 
 INFINITE = -1
 UNKNOWN = -2
@@ -140,19 +140,12 @@ class Dataset:
                                 f"that produce values of type {type(spec).__name__}")
         return NumpyIterator(self)
 
-    def as_numpy(self):
-        return self.as_numpy_iterator()
-
     # The class name TF prints, where this class differs from TF's.
     _tf_name = None
 
     def __repr__(self):
         name = self._tf_name or type(self).__name__
         return f"<{name} element_spec={self.element_spec!r}>"
-
-    @property
-    def options_(self):
-        return self.options()
 
     def options(self):
         """The `Options` set on this dataset and its inputs (merged)."""
@@ -255,14 +248,29 @@ class Dataset:
     @staticmethod
     def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                              rerandomize_each_iteration=None):
-        """Elements drawn at random from `datasets` with probabilities `weights`."""
+        """Elements drawn at random from `datasets` with probabilities `weights` (TF's draws
+        for a seed); `weights` may be a dataset of weights, one per element drawn.
+
+        >>> tf.random.set_seed(None)
+        >>> ds = tf.data.Dataset.sample_from_datasets(
+        ...     [tf.data.Dataset.range(3), tf.data.Dataset.range(10, 13)], seed=7)
+        >>> [int(x) for x in ds]
+        [10, 0, 11, 1, 2, 12]
+        """
         from eagerflow._src.data.sources import sample_from_datasets  # noqa: PLC0415
         return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
                                     rerandomize_each_iteration)
 
     @staticmethod
     def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
-        """The elements of ``datasets[i]`` for each ``i`` that `choice_dataset` gives."""
+        """The elements of ``datasets[i]`` for each ``i`` that `choice_dataset` gives.
+
+        >>> letters = [tf.data.Dataset.from_tensors(c).repeat() for c in "ab"]
+        >>> ds = tf.data.Dataset.choose_from_datasets(
+        ...     letters, tf.data.Dataset.from_tensor_slices(np.array([0, 1, 1], np.int64)))
+        >>> list(ds.as_numpy_iterator())
+        [b'a', b'b', b'b']
+        """
         from eagerflow._src.data.sources import choose_from_datasets  # noqa: PLC0415
         return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
 
@@ -297,7 +305,12 @@ class Dataset:
         return _ParallelBatchDataset(self, batch_size, drop_remainder, num_parallel_calls)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
-        """Elements in random order through a buffer of `buffer_size` (TF's order for a seed).
+        """Elements in random order through a buffer of `buffer_size` (TF's order for a seed);
+        each iteration reshuffles unless ``reshuffle_each_iteration=False``.
+
+        >>> tf.random.set_seed(None)
+        >>> [int(x) for x in tf.data.Dataset.range(10).shuffle(4, seed=1)]
+        [0, 4, 5, 1, 2, 7, 9, 8, 6, 3]
         """
         from eagerflow._src.data.shuffle import _ShuffleDataset  # noqa: PLC0415
         return _ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
@@ -311,15 +324,28 @@ class Dataset:
         return _RepeatDataset(self, count)
 
     def take(self, count, name=None):
-        """The first `count` elements (all when -1)."""
+        """The first `count` elements (all when -1).
+
+        >>> [int(x) for x in tf.data.Dataset.range(10).take(3)]
+        [0, 1, 2]
+        """
         return _TakeDataset(self, count)
 
     def skip(self, count, name=None):
-        """All but the first `count` elements (none when -1)."""
+        """All but the first `count` elements (none when -1).
+
+        >>> [int(x) for x in tf.data.Dataset.range(10).skip(7)]
+        [7, 8, 9]
+        """
         return _SkipDataset(self, count)
 
     def prefetch(self, buffer_size, name=None):
-        """Elements produced ahead by a background thread, up to `buffer_size` of them."""
+        """Elements produced ahead by a background thread, up to `buffer_size` of them
+        (`AUTOTUNE` picks the size); the thread stops with the iterator.
+
+        >>> [int(x) for x in tf.data.Dataset.range(3).prefetch(tf.data.AUTOTUNE)]
+        [0, 1, 2]
+        """
         return _PrefetchDataset(self, buffer_size)
 
     def concatenate(self, dataset, name=None):
@@ -360,7 +386,11 @@ class Dataset:
         return reduce_dataset(self, initial_state, reduce_func)
 
     def get_single_element(self, name=None):
-        """The dataset's only element; InvalidArgumentError when it has none or more."""
+        """The dataset's only element; InvalidArgumentError when it has none or more.
+
+        >>> tf.data.Dataset.from_tensors([1, 2]).get_single_element()
+        <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+        """
         it = self._iterator()
         op = "DatasetToSingleElement"
         try:
@@ -400,6 +430,13 @@ class Dataset:
         from eagerflow._src.data.save_load import load  # noqa: PLC0415
         return load(path, element_spec, compression, reader_func)
 
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None,
+                 name=None):
+        """The elements, saved under `path` by the first complete iteration (as `save`
+        writes) and read from there by later iterations and programs."""
+        from eagerflow._src.data.save_load import _SnapshotDataset  # noqa: PLC0415
+        return _SnapshotDataset(self, path, compression, reader_func, shard_func)
+
     # Defined in `transformations` (imported at the end of this module).
     padded_batch = unbatch = rebatch = cache = flat_map = interleave = scan = window = None
     group_by_window = bucket_by_sequence_length = shard = take_while = unique = None
@@ -416,6 +453,13 @@ def _element_arrays(element):
     if not all(isinstance(t, EagerTensor) for t in flat):
         return element, None
     return element, tuple(t._data for t in flat)
+
+
+def _values(arrays):
+    if arrays is None:
+        raise TypeError("A dataset made from symbolic tensors (while a function traced) "
+                        "cannot be iterated.")
+    return arrays
 
 
 def _item_getter(array):
@@ -454,14 +498,14 @@ class _TensorSliceDataset(Dataset):
         return self._n
 
     def _iterator(self):
-        getters = [_item_getter(a) for a in self._arrays]
+        getters = [_item_getter(a) for a in _values(self._arrays)]
         if len(getters) == 1:
             get = getters[0]
             return ((get(i),) for i in builtins.range(self._n))
         return (tuple(g(i) for g in getters) for i in builtins.range(self._n))
 
     def _batches(self, batch_size, drop_remainder):
-        arrays, n = self._arrays, self._n
+        arrays, n = _values(self._arrays), self._n
         stop = n - n % batch_size if drop_remainder else n
         # Slices are copied: the batches are new tensors, never views of the source.
         return (tuple(a[i:i + batch_size].copy() for a in arrays)
@@ -477,7 +521,7 @@ class _TensorDataset(Dataset):
         return 1
 
     def _iterator(self):
-        return iter((self._arrays,))
+        return iter((_values(self._arrays),))
 
 
 class _RangeDataset(Dataset):
@@ -487,7 +531,7 @@ class _RangeDataset(Dataset):
         if len(args) > 3:
             raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 "
                              f"but was {len(args)}.")
-        values = [_int(a) if a is not None else None for a in args]
+        values = [_range_int(a) if a is not None else None for a in args]
         self._symbolic = any(v is None for v, a in zip(values, args) if a is not None)
         if self._symbolic:
             values = [0 if v is None else v for v in values]
@@ -536,6 +580,15 @@ class _CounterDataset(_RangeDataset):
     _tf_name = "_ScanDataset"  # TF counts with a scan
 
 
+def _range_int(value):
+    """A bound or step of `range`: an integer, or a tensor converting to int64 (TF's error
+    for a float)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    t = convert_to_tensor(value, dtype=_d.int64)
+    return _int(t)
+
+
 def _count(start, step):
     i = start
     while True:
@@ -563,10 +616,10 @@ class _ZipDataset(Dataset):
 
     def _cardinality(self):
         cards = [d._cardinality() for d in self._datasets]
+        if UNKNOWN in cards:
+            return UNKNOWN
         finite = [c for c in cards if c >= 0]
-        if finite:
-            return min(finite)
-        return UNKNOWN if UNKNOWN in cards else INFINITE
+        return min(finite) if finite else INFINITE
 
     def _iterator(self):
         its = [d._iterator() for d in self._datasets]
@@ -626,7 +679,7 @@ class _UnaryDataset(Dataset):
 
 
 def _trace(func, name, spec):
-    return StructuredFunction(func, name, spec).trace()
+    return traced(func, name, spec)
 
 
 class _MapDataset(_UnaryDataset):
@@ -659,7 +712,10 @@ class _ParallelMapDataset(_UnaryDataset):
 
     def _iterator(self):
         from eagerflow._src.data.parallel import parallel_map  # noqa: PLC0415
-        return parallel_map(self._fn, self._input._iterator(), self._threads)
+        ordered = self._deterministic
+        if ordered is None:  # the dataset's options decide, deterministic by default
+            ordered = self.options().deterministic is not False
+        return parallel_map(self._fn, self._input._iterator(), self._threads, ordered)
 
 
 class _FilterDataset(_UnaryDataset):
@@ -678,7 +734,7 @@ class _FilterDataset(_UnaryDataset):
 
     def _iterator(self):
         fn = self._fn
-        return (e for e in self._input._iterator() if fn(e)[0])
+        return filter(lambda e: fn(e)[0], self._input._iterator())  # (goes on after errors)
 
 
 class _BatchDataset(_UnaryDataset):
@@ -689,6 +745,9 @@ class _BatchDataset(_UnaryDataset):
             raise op_error(errors.InvalidArgumentError, "BatchDatasetV2",
                            "Batch size must be greater than zero.")
         self._drop = bool(drop_remainder)
+        if not all(isinstance(s, TensorSpec) for s in structure.flatten(self._spec)):
+            raise TypeError("Dataset.batch() cannot batch elements that are datasets; batch "
+                            "each of them (flat_map) instead.")
         static = self._batch_size if self._drop else None
         self._spec = structure.batched_spec(input_dataset.element_spec, static)
 
@@ -780,13 +839,12 @@ class _TakeDataset(_UnaryDataset):
 
     def _cardinality(self):
         n = self._input._cardinality()
-        if not _known(self._count):
+        if not _known(self._count) or n == UNKNOWN:
             return UNKNOWN
-        if self._count < 0:
+        if self._count == -1:
             return n
-        if n == UNKNOWN:
-            return UNKNOWN
-        return self._count if n == INFINITE else min(n, self._count)
+        # (TF's rule: any other negative count takes everything yet counts as unknown)
+        return self._count if n == INFINITE else max(min(n, self._count), UNKNOWN)
 
     def _iterator(self):
         if self._count < 0:
@@ -837,7 +895,8 @@ class _PrefetchDataset(_UnaryDataset):
         n = _int(buffer_size)
         if n < -1:
             raise op_error(errors.InvalidArgumentError, "PrefetchDataset",
-                           "buffer_size must be >= 0 or set buffer_size to be AUTOTUNE.")
+                           "buffer_size must be >= 0 or set buffer_size to be -1 for "
+                           "auto-tuning")
         self._buffer_size = n
 
     def _iterator(self):

@@ -15,6 +15,7 @@ from eagerflow._src.core import context
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
+from eagerflow._src.data.structured_function import reusing_traces
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.graph.graph import Graph
 
@@ -93,6 +94,7 @@ class DatasetFunction:
         self._name = transformation_name
         self._spec = input_spec
         self._unpack = type(input_spec) is tuple
+        self._traces = {}  # the functions of the datasets it builds, traced once
         graph = Graph(getattr(func, "__name__", "fn"))
         with context.building(graph):
             args = structure.map_structure(lambda s: self._placeholder(graph, s), input_spec)
@@ -117,7 +119,8 @@ class DatasetFunction:
         element = structure.pack(self._spec, [
             v if isinstance(v, Dataset) else structure.wrap(v) for v in flat])
         args = tuple(element) if self._unpack else (element,)
-        result = self._func(*args)
+        with reusing_traces(self._traces):
+            result = self._func(*args)
         if not isinstance(result, Dataset):
             raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
                             f"{_type_name(result)!r}.")

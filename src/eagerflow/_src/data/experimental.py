@@ -5,7 +5,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import op_error
-from eagerflow._src.data import structure
+from eagerflow._src.data import structure, structured_function
 from eagerflow._src.data.dataset_ops import (
     INFINITE, Dataset, _int, _UnaryDataset)
 from eagerflow._src.data.shuffle import _ShuffleAndRepeatDataset
@@ -240,15 +240,14 @@ def from_list(elements, name=None):
     return _ListDataset(list(elements))
 
 
-_debug_mode = False
-
-
 @export("data.experimental.enable_debug_mode")
 def enable_debug_mode():
-    """Accepted: pipelines here already run their functions in Python, one element at a
-    time unless asked for parallelism."""
-    global _debug_mode
-    _debug_mode = True
+    """From now on, the functions of dataset transformations run as Python, eagerly, one
+    element at a time (``print`` and breakpoints work in them), as TF's debug mode does.
+
+    Their element specs still come from tracing them once.
+    """
+    structured_function.debug_mode = True
 
 
 @export("data.experimental.AutoShardPolicy")
@@ -272,3 +271,22 @@ class ExternalStatePolicy(enum.Enum):
 SHARD_HINT = -1
 export("data.experimental.SHARD_HINT").export_constant(__name__, "SHARD_HINT")
 
+
+
+@export("data.experimental.get_next_as_optional")
+def get_next_as_optional(iterator):
+    """``iterator.get_next_as_optional()``."""
+    return iterator.get_next_as_optional()
+
+
+@export("data.experimental.rejection_resample")
+def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
+    """``Dataset.rejection_resample`` as a transformation."""
+    return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist,
+                                                      seed)
+
+
+@export("data.experimental.snapshot")
+def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
+    """``Dataset.snapshot`` as a transformation."""
+    return lambda dataset: dataset.snapshot(path, compression, reader_func, shard_func)

@@ -37,7 +37,7 @@ class OwnedIterator(Iterator):
     <tf.Tensor: shape=(), dtype=bool, numpy=False>
     """
 
-    def __init__(self, dataset=None, components=None, element_spec=None):
+    def __init__(self, dataset):
         self._dataset = dataset
         self._spec = dataset.element_spec
         self._source = dataset._iterator()

@@ -103,25 +103,33 @@ def _path(path):
 
 
 def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None):
-    path = _path(path)
+    for _ in _writing(dataset, _path(path), compression, shard_func, "Dataset.save()"):
+        pass
+
+
+def _writing(dataset, path, compression, shard_func, what):
+    """The elements of `dataset`, written to `path` as they pass; the save is finished (its
+    metadata written) once the last has passed."""
     opener = _opener(compression)
     for s in structure.flatten(dataset.element_spec):
         if isinstance(s, DatasetSpec):
-            raise TypeError("Dataset.save() does not support datasets of datasets.")
-    spec_text = json.dumps(_encode(dataset.element_spec) if structure.is_nested(
-        dataset.element_spec) or isinstance(dataset.element_spec, TensorSpec) else None)
+            raise TypeError(f"{what} does not support datasets of datasets.")
+    spec_text = json.dumps(_encode(dataset.element_spec))
     shard_of = None
     if shard_func is not None:
-        fn = StructuredFunction(shard_func, "Dataset.save()", dataset.element_spec).trace()
+        fn = StructuredFunction(shard_func, what, dataset.element_spec).trace()
         out = fn.output_spec
         if not (isinstance(out, TensorSpec) and out.dtype == _d.int64 and out.shape.rank == 0):
             raise ValueError(f"Invalid `shard_func`. `shard_func` must return a scalar int64 "
                              f"tensor but its return type is {out}.")
         shard_of = fn
+    return _written(dataset, path, compression, opener, shard_of, spec_text)
+
+
+def _written(dataset, path, compression, opener, shard_of, spec_text):
     os.makedirs(os.path.join(path, _SHARDS), exist_ok=True)
-    for stale in (_METADATA,):
-        if os.path.exists(os.path.join(path, stale)):
-            os.remove(os.path.join(path, stale))
+    if os.path.exists(os.path.join(path, _METADATA)):
+        os.remove(os.path.join(path, _METADATA))
     files, count = {}, 0
     try:
         for element in dataset._iterator():
@@ -136,6 +144,7 @@ def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None)
             for a in element:
                 _write_array(f, a)
             count += 1
+            yield element
     finally:
         for f in files.values():
             f.__exit__(None, None, None)
@@ -144,6 +153,30 @@ def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None)
     with open(os.path.join(path, _METADATA), "w", encoding="utf-8") as f:
         json.dump({"elements": count, "shards": sorted(files),
                    "compression": compression or None}, f)
+
+
+class _SnapshotDataset(Dataset):
+    """The input's elements, saved to `path` by the first complete iteration and loaded from
+    there by the later ones (and by later programs)."""
+
+    def __init__(self, input_dataset, path, compression, reader_func, shard_func):
+        self._input, self._path = input_dataset, _path(path)
+        self._compression = None if compression == "AUTO" else compression
+        self._reader_func, self._shard_func = reader_func, shard_func
+        self._spec = input_dataset.element_spec
+
+    def _inputs(self):
+        return [self._input]
+
+    def _cardinality(self):
+        return self._input._cardinality()
+
+    def _iterator(self):
+        if os.path.exists(os.path.join(self._path, _METADATA)):
+            return load(self._path, self._spec, self._compression,
+                        self._reader_func)._iterator()
+        return _writing(self._input, self._path, self._compression, self._shard_func,
+                        "Dataset.snapshot()")
 
 
 class _ShardDataset(Dataset):

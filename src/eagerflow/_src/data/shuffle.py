@@ -9,6 +9,7 @@ moves into its place.  Each iterator of a reshuffling dataset (each epoch of
 dataset's own stream; without reshuffling every iterator uses the dataset's
 seeds.
 """
+import itertools
 import random as _py_random
 import threading
 
@@ -16,7 +17,7 @@ import numpy as np
 
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import op_error
-from eagerflow._src.data.dataset_ops import _int, _UnaryDataset
+from eagerflow._src.data.dataset_ops import _int, _TensorSliceDataset, _UnaryDataset
 from eagerflow._src.ops import philox, random_ops
 
 _WORDS = 256  # words of the stream made at once
@@ -60,9 +61,9 @@ class _ShuffleDataset(_UnaryDataset):
         if self._buffer_size == -1:  # AUTOTUNE/UNKNOWN: the whole dataset
             n = input_dataset._cardinality()
             self._buffer_size = n if n > 0 else 2 ** 31
-        elif self._buffer_size <= 0:
+        elif self._buffer_size is not None and self._buffer_size <= 0:  # (None: symbolic)
             raise op_error(errors.InvalidArgumentError, "ShuffleDatasetV3",
-                           "buffer_size must be greater than zero.")
+                           "buffer_size must be greater than zero or UNKNOWN_CARDINALITY")
         self._seed, self._seed2 = dataset_seeds(seed)
         self._reshuffle = True if reshuffle_each_iteration is None else bool(
             reshuffle_each_iteration)
@@ -79,6 +80,15 @@ class _ShuffleDataset(_UnaryDataset):
         seed, seed2 = self._iterator_seeds()
         return _shuffle(self._input._iterator(), self._buffer_size, _Stream(seed, seed2))
 
+    def _batches(self, batch_size, drop_remainder):
+        # Over arrays, the buffer shuffles indices (the same draws, so the same order) and
+        # each batch gathers its rows at once.
+        if type(self._input) is not _TensorSliceDataset or self._input._arrays is None:
+            return None
+        seed, seed2 = self._iterator_seeds()
+        order = _shuffle(iter(range(self._input._n)), self._buffer_size, _Stream(seed, seed2))
+        return _gathered(order, self._input._arrays, batch_size, drop_remainder)
+
 
 def _shuffle(source, buffer_size, random):
     buffer = {}  # ring buffer position -> element
@@ -92,6 +102,16 @@ def _shuffle(source, buffer_size, random):
     while start < end:
         yield _draw(buffer, start, end, buffer_size, random)
         start += 1
+
+
+def _gathered(order, arrays, batch_size, drop_remainder):
+    while True:
+        index = np.fromiter(itertools.islice(order, batch_size), np.int64)
+        if not len(index) or (drop_remainder and len(index) < batch_size):
+            return
+        yield tuple(a[index] for a in arrays)
+        if len(index) < batch_size:
+            return
 
 
 def _draw(buffer, start, end, buffer_size, random):

@@ -9,7 +9,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
@@ -36,16 +36,20 @@ class _GeneratorDataset(Dataset):
     def __init__(self, generator, spec, args):
         self._generator = generator
         self._spec = spec
-        # TF passes the arguments through tensors: Python ints arrive as np.int32, str as bytes
-        self._args = tuple(convert_to_tensor(a).numpy() for a in args)
+        self._args = args
         self._legacy = structure.is_nested(spec) or spec.shape.rank is not None
 
     def _cardinality(self):
         return UNKNOWN
 
     def _iterator(self):
+        # TF passes the arguments through tensors: Python ints arrive as np.int32, str as bytes
+        args = [convert_to_tensor(a) for a in self._args]
+        if not all(isinstance(a, EagerTensor) for a in args):
+            raise TypeError("A dataset made from symbolic tensors (while a function traced) "
+                            "cannot be iterated.")
         try:
-            values = iter(self._generator(*self._args))
+            values = iter(self._generator(*[a.numpy() for a in args]))
         except Exception as e:  # noqa: BLE001 (TF reports any error of the generator)
             raise _raised(e) from e
         check = self._checked_legacy if self._legacy else self._checked_tensor
@@ -330,10 +334,18 @@ def sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
         return datasets[0]
     seeds = random_dataset(seed, rerandomize_each_iteration).batch(2, drop_remainder=True)
     if varying:
-        def select(p, s):
-            return array_ops.squeeze(random_ops.stateless_categorical(
-                array_ops.expand_dims(math_ops.log(p), 0), 1, seed=s), axis=[0, 1])
-        selector = Dataset.zip((weights, seeds)).map(select)
+        def stacked(value):  # an element's components (nested tuples) as one tensor
+            if isinstance(value, tuple):
+                return array_ops.stack([stacked(v) for v in value])
+            return value
+
+        # (as TF: the weights of an element [(p, 1 - p)] make logits of shape [1, 2])
+        logits_ds = weights.map(lambda *p: math_ops.log(stacked(p)))
+
+        def select(logits, s):
+            return array_ops.squeeze(random_ops.stateless_categorical(logits, 1, seed=s),
+                                     axis=[0, 1])
+        selector = Dataset.zip((logits_ds, seeds)).map(select)
     else:
         def select(s):
             return array_ops.squeeze(random_ops.stateless_categorical(logits, 1, seed=s),

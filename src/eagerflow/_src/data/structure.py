@@ -8,8 +8,6 @@ between its nodes as flat tuples of backend arrays, in `flatten` order of its
 """
 import collections.abc
 
-import numpy as np
-
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -80,12 +78,15 @@ def same_structure(a, b):
     if isinstance(a, collections.abc.Mapping):
         if set(a) != set(b):
             return False
-    elif type(a) is not type(b) and not (
-            hasattr(type(a), "_fields") == hasattr(type(b), "_fields") is False):
-        return False
-    elif len(a) != len(b):
+    elif len(a) != len(b) or _tuple_kind(a) != _tuple_kind(b):
         return False
     return all(same_structure(x, y) for x, y in zip(_children(a), _children(b)))
+
+
+def _tuple_kind(value):
+    """A plain tuple's kind is None; named tuples of one name and fields nest alike."""
+    cls = type(value)
+    return (cls.__name__, tuple(cls._fields)) if hasattr(cls, "_fields") else None
 
 
 def to_tensor(value):
@@ -105,16 +106,6 @@ def normalize(element):
 def spec_of(element):
     """The spec nest of a nest of tensors."""
     return map_structure(lambda t: TensorSpec(t.shape, t.dtype), element)
-
-
-def array_of(tensor):
-    """The backend array behind an eager tensor."""
-    return tensor._data
-
-
-def flat_arrays(element):
-    """A normalized element (nest of eager tensors) as its flat tuple of arrays."""
-    return tuple(t._data for t in flatten(element))
 
 
 def wrap(array):
@@ -156,11 +147,6 @@ class Packer:
                                 for s, v in zip(specs, flat)])
 
 
-def spec_text(spec):
-    """A spec nest printed as TF prints element specs."""
-    return repr(spec)
-
-
 def batched_spec(spec, batch_size):
     """`spec` with a leading dimension of `batch_size` (None for unknown)."""
     return map_structure(
@@ -169,16 +155,3 @@ def batched_spec(spec, batch_size):
 
 def unbatched_spec(spec):
     return map_structure(lambda s: TensorSpec(s.shape[1:], s.dtype), spec)
-
-
-def numpy_dtype(spec):
-    return spec.dtype.as_numpy_dtype
-
-
-def as_array(value, spec):
-    """`value` (from Python code: a generator) as an array of `spec`'s dtype."""
-    if isinstance(value, EagerTensor):
-        return value._data
-    return np.asarray(convert_to_tensor(value, dtype=spec.dtype)._data)
-
-

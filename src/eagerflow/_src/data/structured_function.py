@@ -7,6 +7,9 @@ positional arguments, anything else (a dict, a single tensor) is one
 argument.  Python code in the function runs once, at trace time; the traced
 graph then runs for every element on flat tuples of arrays.
 """
+import contextlib
+import threading
+
 from eagerflow._src import backend
 from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor
@@ -25,11 +28,14 @@ def _should_unpack(element):
 
 
 def _normalize_output(value):
-    """A function's result as a dataset element: lists become tuples (TF's rule for function
-    results), every leaf a tensor."""
+    """A function's result as a dataset element, every leaf a tensor: a list returned is a
+    tuple, a list inside the result one tensor (TF's rules)."""
+    if isinstance(value, list):
+        value = tuple(value)
+
     def fix(v):
         if isinstance(v, list):
-            return tuple(fix(x) for x in v)
+            return _packed(v)
         if isinstance(v, tuple) and not hasattr(type(v), "_fields"):
             return tuple(fix(x) for x in v)
         if isinstance(v, tuple):
@@ -44,6 +50,42 @@ def _normalize_output(value):
     return fix(value)
 
 
+def _packed(values):
+    """A (nested) Python list of tensors and numbers as one tensor, stacked."""
+    from eagerflow._src.ops.array_ops import stack  # noqa: PLC0415
+    if any(isinstance(v, (Tensor, Variable, list)) for v in values):
+        return stack([_packed(v) if isinstance(v, list) else v for v in values])
+    return convert_to_tensor(values)
+
+
+_reuse = threading.local()  # .traces: the cache in force on this thread, or None
+
+
+@contextlib.contextmanager
+def reusing_traces(cache):
+    """Within the block, `traced` hands back the trace it made before for the same function
+    and input spec (a function returning datasets runs per element, and TF traces the
+    functions of the datasets it builds once, not once per element)."""
+    saved = getattr(_reuse, "traces", None)
+    _reuse.traces = cache
+    try:
+        yield
+    finally:
+        _reuse.traces = saved
+
+
+def traced(func, name, spec):
+    """`func` traced for elements of `spec` (see `reusing_traces`)."""
+    cache = getattr(_reuse, "traces", None)
+    if cache is None:
+        return StructuredFunction(func, name, spec).trace()
+    key = (func, name, repr(spec))
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = StructuredFunction(func, name, spec).trace()
+    return found
+
+
 class StructuredFunction:
     """`func` traced for elements of `input_spec`; calling it maps a flat tuple of arrays to
     the flat tuple of arrays of its result, whose spec is `output_spec`."""
@@ -55,11 +97,15 @@ class StructuredFunction:
         self.output_spec = None
         self.output_structure = None
         flat_specs = structure.flatten(input_spec)
+        for spec in flat_specs:
+            if not isinstance(spec, TensorSpec):
+                raise TypeError(f"{transformation_name} cannot take elements that are "
+                                f"datasets ({spec!r}); flat_map and interleave can.")
         n_in = len(flat_specs)
-        unpack = _should_unpack(input_spec)
+        unpack = self._unpack = _should_unpack(input_spec)
 
-        def traced(*flat):
-            element = structure.pack(input_spec, flat[:n_in])
+        def traced(*args):  # (its placeholders are named args_0, args_1, ... as in TF)
+            element = structure.pack(input_spec, args[:n_in])
             args = tuple(element) if unpack else (element,)
             if use_autograph and autograph_slot.call is not None:
                 result = autograph_slot.call(func, args, {})
@@ -93,6 +139,8 @@ class StructuredFunction:
         a function traces around the loop, and this spares wrapping each element in
         tensors (a third of the cost of a small map).
         """
+        if debug_mode:
+            return self._run_python(arrays)
         if context.get().xp is backend.numpy_module:
             return tuple(self._concrete._run(*arrays))
         tensors = []
@@ -102,3 +150,13 @@ class StructuredFunction:
             tensors.append(t)
         out = self._concrete.call_flat(tensors)
         return tuple(t._data for t in out)
+
+    def _run_python(self, arrays):
+        """The Python function itself run eagerly on the element (debug mode)."""
+        element = structure.pack(self.input_spec, [structure.wrap(a) for a in arrays])
+        result = self._func(*(tuple(element) if self._unpack else (element,)))
+        return tuple(t._data for t in structure.flatten(_normalize_output(result)))
+
+
+# Set by ``tf.data.experimental.enable_debug_mode()``: functions run as Python, eagerly.
+debug_mode = False

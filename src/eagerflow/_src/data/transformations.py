@@ -286,8 +286,10 @@ class _UnbatchDataset(_UnaryDataset):
             raise ValueError("Cannot unbatch an input with scalar components.")
         known = {s.shape[0] for s in specs if s.shape.rank is not None and s.shape[0] is not None}
         if len(known) > 1:
-            raise ValueError("Cannot unbatch an input whose components have different batch "
-                             "sizes.")
+            a, b = sorted(known)[:2]
+            raise ValueError(f"`unbatch()` is only supported for datasets of elements whose "
+                             f"components have a matching leading dimension. Encountered both "
+                             f"{a} and {b}.")
         self._known = known.pop() if known else None
         self._spec = structure.unbatched_spec(input_dataset.element_spec)
 
@@ -302,11 +304,11 @@ class _UnbatchDataset(_UnaryDataset):
     def _iterator(self):
         for batch in self._input._iterator():
             n = batch[0].shape[0]
-            for a in batch[1:]:
+            for c, a in enumerate(batch[1:], 1):
                 if a.shape[0] != n:
-                    raise _get_next_error(
+                    raise _get_next_error(  # (TF's words, comma included)
                         f"Input element must have the same batch size in each component. "
-                        f"Component 0 had size {n} but component had size {a.shape[0]}.")
+                        f"Component 0 had size {n} but component {c} had size, {a.shape[0]}.")
             for i in builtins.range(n):
                 yield tuple(a[i] if a.ndim > 1 else a[i:i + 1].reshape(()) for a in batch)
 
@@ -404,7 +406,7 @@ class _WindowDataset(_UnaryDataset):
                         ("stride", self._stride)):
             if _known(v) and v <= 0:
                 raise op_error(errors.InvalidArgumentError, "WindowDataset",
-                               f"Window {what} must be greater than zero, but got {v}.")
+                               f"Window {what} must be greater than zero.")
         self._component_specs = structure.flatten(input_dataset.element_spec)
         self._spec = structure.map_structure(lambda s: DatasetSpec(s),
                                              input_dataset.element_spec)
@@ -592,8 +594,7 @@ class _FlatMapDataset(_UnaryDataset):
         self._spec = self._fn.output_spec
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return 0 if n == 0 else UNKNOWN if n != INFINITE else UNKNOWN
+        return UNKNOWN
 
     def _iterator(self):
         fn = self._fn
@@ -631,7 +632,7 @@ class _InterleaveDataset(_UnaryDataset):
             num_parallel_calls)
 
     def _cardinality(self):
-        return UNKNOWN if self._input._cardinality() != 0 else 0
+        return UNKNOWN
 
     def _iterator(self):
         if self._threads is not None:
@@ -670,18 +671,10 @@ class _InterleaveDataset(_UnaryDataset):
     def _parallel(self):
         from eagerflow._src.data.parallel import prefetched  # noqa: PLC0415
         # Each open input dataset fills its own buffer on a thread; the order stays the
-        # sequential interleave's, as TF's deterministic parallel interleave keeps it.
-        opened = []
-
-        def open_one(it):
-            p = prefetched(it, max(1, self._block))
-            opened.append(p)
-            return p
-        try:
-            yield from self._sequential(open_one)
-        finally:
-            for p in opened:
-                p.close()
+        # sequential interleave's, as TF's deterministic parallel interleave keeps it.  A
+        # buffer's thread stops when its slot lets go of it (or this iterator is dropped).
+        block = max(1, self._block)
+        return self._sequential(lambda it: prefetched(it, block))
 
 
 @_method
@@ -792,7 +785,7 @@ class _TakeWhileDataset(_UnaryDataset):
                              f"tensor, but its return type is {out}.")
 
     def _cardinality(self):
-        return UNKNOWN if self._input._cardinality() != 0 else 0
+        return UNKNOWN
 
     def _iterator(self):
         fn = self._fn
@@ -820,10 +813,8 @@ class _UniqueDataset(_UnaryDataset):
             raise TypeError("`Dataset.unique()` does not support dataset elements that are "
                             "structures; the elements must be single tensors.")
         if spec.dtype not in (_d.int32, _d.int64, _d.string):
-            raise TypeError(f"`Dataset.unique()` does not support type {spec.dtype.name}, "
+            raise TypeError(f"`tf.data.Dataset.unique` does not support type {spec.dtype} -- "
                             f"only `tf.int32`, `tf.int64`, and `tf.string` are supported.")
-        if spec.shape.rank not in (0, None):
-            pass
 
     def _cardinality(self):
         n = self._input._cardinality()
@@ -833,11 +824,7 @@ class _UniqueDataset(_UnaryDataset):
         seen = set()
         for element in self._input._iterator():
             a = element[0]
-            if a.ndim != 0:
-                raise _get_next_error(f"Each element of the input dataset must be a scalar, "
-                                      f"but got an element of shape "
-                                      f"{errors.shape_text(a.shape)}.")
-            key = a.item()
+            key = (a.shape, tuple(a.reshape(-1).tolist()) if a.dtype == object else a.tobytes())
             if key not in seen:
                 seen.add(key)
                 yield element
@@ -881,3 +868,75 @@ class _IgnoreErrorsDataset(_UnaryDataset):
 def ignore_errors(self, log_warning=False, name=None):
     """The elements, skipping those whose computation raised an error."""
     return _IgnoreErrorsDataset(self, log_warning)
+
+
+# -- rejection resampling ----------------------------------------------------------------------
+
+def _acceptance_and_mixing(initial, target):
+    """Per-class acceptance probabilities and the probability of drawing from the data as it
+    is, which together turn `initial`'s class distribution into `target`'s with the fewest
+    rejections (TF's resampler)."""
+    from eagerflow._src.ops import reduction_ops  # noqa: PLC0415
+    ratio = target / (initial + np.finfo(np.float32).tiny)
+    smallest = reduction_ops.reduce_min(ratio)
+    return (ratio - smallest) / (reduction_ops.reduce_max(ratio) - smallest), smallest
+
+
+def _estimated_distribution(target, classes, batch_size=32, smoothing=10):
+    """The class distribution seen so far, element by element (counts start at `smoothing`
+    per class and are updated every `batch_size` elements)."""
+    from eagerflow._src.ops import array_ops, reduction_ops  # noqa: PLC0415
+    from eagerflow._src.ops.cast_ops import cast  # noqa: PLC0415
+    num_classes = target.shape[0]
+
+    def update(seen, c):
+        seen = seen + reduction_ops.reduce_sum(array_ops.one_hot(c, num_classes,
+                                                                 dtype=_d.int64), 0)
+        dist = cast(seen / reduction_ops.reduce_sum(seen), _d.float32)
+        return seen, array_ops.tile(array_ops.expand_dims(dist, 0), [batch_size, 1])
+    start = np.full([num_classes], smoothing, np.int64)
+    return classes.batch(batch_size).scan(start, update).unbatch()
+
+
+@_method
+def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
+                       name=None):
+    """``(class, element)`` pairs resampled so that the classes (``class_func(element)``, int32
+    scalars) follow `target_dist`, by rejecting elements and mixing in the data as it is.
+    `initial_dist` is the data's class distribution, estimated as it streams when None."""
+    from eagerflow._src.ops import array_ops, random_ops  # noqa: PLC0415
+    from eagerflow._src.ops.cast_ops import cast  # noqa: PLC0415
+    with context.init_scope():
+        target = cast(convert_to_tensor(target_dist), _d.float32)
+        if initial_dist is not None:
+            initial = cast(convert_to_tensor(initial_dist), _d.float32)
+            accept, mix = _acceptance_and_mixing(initial, target)
+            initial_ds = Dataset.from_tensors(initial).repeat()
+            accept_ds = Dataset.from_tensors(accept).repeat()
+            mix_ds = Dataset.from_tensors(mix).repeat()
+            mix_static = float(np.min(target.numpy() / initial.numpy()))
+        else:
+            initial_ds = _estimated_distribution(target, self.map(class_func))
+            both = initial_ds.map(lambda d: _acceptance_and_mixing(d, target))
+            accept_ds = both.map(lambda a, _: a)
+            mix_ds = both.map(lambda _, m: m)
+            mix_static = None
+
+    def with_class(*x):
+        return (class_func(*x), x[0]) if len(x) == 1 else (class_func(*x), x)
+
+    def class_and_acceptance(accept, data):
+        c = class_func(*data) if isinstance(data, tuple) else class_func(data)
+        return c, array_ops.gather(accept, c), data
+
+    accept_ds = Dataset.zip((accept_ds, initial_ds)).map(lambda a, _: a)
+    kept = Dataset.zip((accept_ds, self)).map(class_and_acceptance).filter(
+        lambda _, p, __: random_ops.uniform([], seed=seed, dtype=p.dtype) < p).map(
+        lambda c, _, data: (c, data)).prefetch(3)
+    if mix_static == 1:
+        return self.map(with_class)
+    if mix_static == 0:
+        return kept
+    return Dataset.sample_from_datasets([self.map(with_class), kept],
+                                        weights=mix_ds.map(lambda p: [(p, 1.0 - p)]),
+                                        seed=seed, stop_on_empty_dataset=True)
