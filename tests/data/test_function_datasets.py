@@ -276,3 +276,55 @@ def test_eager_loops_inside_converted_code_stay_python():
         assert int(total()) == 6
     finally:
         tf.config.run_functions_eagerly(False)
+
+
+def test_enumerate_and_zip_of_datasets_are_dataset_loops():
+    ds = tf.data.Dataset.range(3, 6)
+
+    @tf.function
+    def enumerated():
+        t = tf.constant(0, tf.int64)
+        for i, x in enumerate(ds):
+            t += i * x
+        return t
+
+    @tf.function
+    def zipped():
+        t = tf.constant(0, tf.int64)
+        for a, b in zip(ds, tf.data.Dataset.range(10, 20)):
+            t += a * b
+        return t
+
+    @tf.function
+    def python_lists():
+        t = tf.constant(0, tf.int64)
+        for i, x in enumerate([1, 2]):
+            t += i * x
+        return t
+
+    assert int(enumerated()) == 14  # 0*3 + 1*4 + 2*5, as TF
+    assert int(zipped()) == 134
+    assert int(python_lists()) == 2
+    assert "While" in _op_types(enumerated)
+
+
+def test_gradient_through_a_loop_over_a_dataset_and_nested_functions():
+    w = tf.Variable(2.0)
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 2.0, 3.0])
+
+    @tf.function
+    def loss():
+        t = tf.constant(0.0)
+        for x in ds:
+            t += w * x
+        return t
+
+    @tf.function
+    def outer():
+        return loss() * 2
+
+    with tf.GradientTape() as tape:
+        value = loss()
+    assert float(value) == 12.0
+    assert float(tape.gradient(value, w)) == 6.0  # (TF's reduce-based loop gives None)
+    assert float(outer()) == 24.0 and float(outer()) == 24.0

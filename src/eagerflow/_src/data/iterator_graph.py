@@ -48,6 +48,10 @@ class _Value:
     ndim = 0
     dtype = _d.variant
 
+    def zeros_like(self):
+        """What a gradient holds for it (its ops pass no gradient on): nothing."""
+        return OptionalValue(None)
+
 
 class DatasetValue(_Value):
     """The value of a dataset's variant tensor: the `Dataset` itself, and the function

@@ -69,6 +69,29 @@ abs_ = _op_or(builtins.abs, math_ops.abs)
 any_ = _op_or(builtins.any, reduction_ops.reduce_any)
 all_ = _op_or(builtins.all, reduction_ops.reduce_all)
 
+# -- enumerate, zip over datasets -----------------------------------------------------------------
+
+def _is_dataset(x):
+    return hasattr(x, "_as_graph_iterator") and hasattr(x, "element_spec") and \
+        hasattr(x, "enumerate")
+
+
+def enumerate_(s, start=0):
+    """``enumerate(s)``; of a dataset, ``s.enumerate(start)`` (int64 counts), as in TF, so
+    that a loop over it is a graph loop."""
+    if _is_dataset(s):
+        return s.enumerate(start)
+    return builtins.enumerate(s, start)
+
+
+def zip_(*iterables, **kwargs):
+    """``zip(...)``; of datasets only, ``Dataset.zip``, as in TF."""
+    if iterables and not kwargs and builtins.all(_is_dataset(s) for s in iterables):
+        return type(iterables[0]).zip(iterables)
+    return builtins.zip(*iterables, **kwargs)
+
+
 OVERRIDES = {builtins.len: len_, builtins.range: range_,
              builtins.int: int_, builtins.float: float_, builtins.abs: abs_,
-             builtins.any: any_, builtins.all: all_}
+             builtins.any: any_, builtins.all: all_, builtins.enumerate: enumerate_,
+             builtins.zip: zip_}
