@@ -328,3 +328,23 @@ def test_gradient_through_a_loop_over_a_dataset_and_nested_functions():
     assert float(value) == 12.0
     assert float(tape.gradient(value, w)) == 6.0  # (TF's reduce-based loop gives None)
     assert float(outer()) == 24.0 and float(outer()) == 24.0
+
+
+def test_python_iteration_while_tracing_stops_with_tfs_error():
+    ds = tf.data.Dataset.range(3)
+
+    @tf.function(autograph=False)
+    def unconverted():
+        t = tf.constant(0, tf.int64)
+        for x in ds:
+            t += x
+        return t
+
+    @tf.function
+    def listed():
+        return list(ds)
+
+    for fn in (unconverted, listed):
+        with pytest.raises(ValueError, match="An unusually high number of "
+                                             r"`tf.data.Iterator.get_next\(\)` calls"):
+            fn()

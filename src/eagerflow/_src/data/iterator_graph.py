@@ -38,6 +38,7 @@ from eagerflow._src.data.optional_ops import Optional
 
 _new = object.__new__
 _SCALAR_VARIANT = (TensorShape([]), _d.variant)
+_PYTHON_NEXT_LIMIT = 32  # TF's: more `next` calls on one iterator while tracing fail
 
 
 class _Value:
@@ -238,6 +239,7 @@ class GraphIterator(Iterator):
     def __init__(self, resource, spec):
         self._resource = resource
         self._spec = spec
+        self._python_nexts = 0
 
     @property
     def element_spec(self):
@@ -247,6 +249,15 @@ class GraphIterator(Iterator):
         return self
 
     def __next__(self):
+        # Python's own iteration (a `for` AutoGraph did not convert, `list(dataset)`) never
+        # ends while tracing: stop it, as TF does, rather than add nodes forever.
+        self._python_nexts += 1
+        if self._python_nexts > _PYTHON_NEXT_LIMIT:
+            raise ValueError(
+                "An unusually high number of `tf.data.Iterator.get_next()` calls was "
+                "detected. This suggests that the `for elem in dataset: ...` idiom is used "
+                "within tf.function with AutoGraph disabled. This idiom is only supported "
+                "when AutoGraph is enabled.")
         return get_next(self._resource, self._spec)
 
     next = __next__
