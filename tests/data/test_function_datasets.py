@@ -348,3 +348,18 @@ def test_python_iteration_while_tracing_stops_with_tfs_error():
         with pytest.raises(ValueError, match="An unusually high number of "
                                              r"`tf.data.Iterator.get_next\(\)` calls"):
             fn()
+
+
+def test_an_iterator_argument_is_traced_once_per_element_spec():
+    @tf.function
+    def step(it):
+        return next(it) * 10
+
+    it = iter(tf.data.Dataset.range(5))
+    assert [int(step(it)), int(step(it)), int(next(it)), int(step(it))] == [0, 10, 2, 30]
+    assert int(step(iter(tf.data.Dataset.range(100, 105)))) == 1000
+    assert step.experimental_get_tracing_count() == 1
+    assert repr(step.get_concrete_function(it).structured_input_signature) == (
+        "((IteratorSpec(TensorSpec(shape=(), dtype=tf.int64, name=None),),), {})")
+    assert repr(tf.data.IteratorSpec(tf.TensorSpec([], tf.int64))) == \
+        "IteratorSpec(TensorSpec(shape=(), dtype=tf.int64, name=None),)"

@@ -22,6 +22,7 @@ loop.
 """
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -271,8 +272,51 @@ class GraphIterator(Iterator):
     def _as_graph_iterator(self):
         return self
 
+    def _as_function_argument(self):
+        return IteratorSpec(self._spec), self._resource
+
     def __repr__(self):
         return f"<tf.data.Iterator element_spec={self._spec!r}>"
+
+
+@export("data.IteratorSpec")
+class IteratorSpec:
+    """The type of an iterator over elements of `element_spec`: a `function` traced for an
+    iterator argument serves every iterator of this spec.
+
+    >>> tf.data.IteratorSpec(tf.TensorSpec([], tf.int64))
+    IteratorSpec(TensorSpec(shape=(), dtype=tf.int64, name=None),)
+    """
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    element_spec = property(lambda self: self._element_spec)
+
+    @staticmethod
+    def from_value(value):
+        return IteratorSpec(value.element_spec)
+
+    def __eq__(self, other):
+        return isinstance(other, IteratorSpec) and self._element_spec == other._element_spec
+
+    def __hash__(self):
+        return hash(repr(self._element_spec))
+
+    def __repr__(self):
+        return f"IteratorSpec({self._element_spec!r},)"
+
+    # -- as the type of a `function` argument ------------------------------------------------
+    def _stand_in(self, placeholder):
+        return GraphIterator(placeholder, self._element_spec)
+
+    def _argument_tensor(self, value):
+        """The resource tensor feeding a call's iterator `value`; None when it does not fit."""
+        as_argument = getattr(value, "_as_function_argument", None)
+        if not isinstance(value, Iterator) or as_argument is None:
+            return None
+        spec, tensor = as_argument()
+        return tensor if spec == self else None
 
 
 def building_graph():

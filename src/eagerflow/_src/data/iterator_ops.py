@@ -86,6 +86,11 @@ class OwnedIterator(Iterator):
             return Optional.empty(self._spec)
         return Optional.from_value(self._pack(flat))
 
+    def _as_function_argument(self):
+        """(trace key, resource tensor): a `function` argument keys by its `IteratorSpec`."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.IteratorSpec(self._spec), iterator_graph.iterator_tensor(self)
+
     def _as_graph_iterator(self):
         """What AutoGraph's ``for`` loops over while a function traces: this iterator, which
         each call advances."""
