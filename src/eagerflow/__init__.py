@@ -64,7 +64,7 @@ import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
     autodiff, autograph, bitwise, compat, config, debugging, dtypes, errors, experimental,
-    graph_util, io, linalg, math, nest, nn, random, signal, sparse, strings, test, version)
+    graph_util, image, io, linalg, math, nest, nn, random, signal, sparse, strings, test, version)
 
 
 def __getattr__(name):

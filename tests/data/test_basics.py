@@ -260,11 +260,24 @@ def test_map_functions_update_variables_and_are_not_recorded_by_tapes():
 
 def test_dataset_elements_are_refused_where_only_tensors_go():
     windows = tf.data.Dataset.range(5).window(2)
-    with pytest.raises(TypeError, match=r"Dataset.map\(\) cannot take elements that are "
+    with pytest.raises(TypeError, match=r"Dataset.filter\(\) cannot take elements that are "
                                         r"datasets"):
-        windows.map(lambda w: w)
+        windows.filter(lambda w: True)
     with pytest.raises(TypeError, match="cannot batch elements that are datasets"):
         windows.batch(2)
+
+
+def test_map_takes_and_returns_datasets():
+    # TensorFlow's values and specs
+    ds = tf.data.Dataset.range(4).map(lambda x: tf.data.Dataset.range(x))
+    assert ds.element_spec == tf.data.DatasetSpec(tf.TensorSpec([], tf.int64))
+    assert [values(d) for d in ds] == [[], [0], [0, 1], [0, 1, 2]]
+    assert values(ds.flat_map(lambda d: d)) == [0, 0, 1, 0, 1, 2]
+    sums = tf.data.Dataset.range(7).window(3).map(
+        lambda d: d.reduce(np.int64(0), lambda s, x: s + x))
+    assert sums.element_spec == tf.TensorSpec([], tf.int64) and values(sums) == [3, 12, 6]
+    pairs = tf.data.Dataset.range(3).map(lambda x: (x, tf.data.Dataset.from_tensors(x * 10)))
+    assert [(int(a), values(b)) for a, b in pairs] == [(0, [0]), (1, [10]), (2, [20])]
 
 
 def test_ignore_errors_after_parallel_map_and_filter():
@@ -314,3 +327,28 @@ def test_debug_mode_runs_functions_as_python(monkeypatch):
     tf.data.experimental.enable_debug_mode()
     assert values(tf.data.Dataset.range(3).map(f)) == [0, 2, 4]
     assert seen[-3:] == [0, 1, 2]  # the Python function saw each element's value
+
+
+def test_reading_a_dataset_while_tracing_is_a_graph_loop():
+    @tf.function
+    def total(ds):
+        s = tf.constant(0, tf.int64)
+        for x in ds:
+            s += x
+        return s
+    assert int(total(tf.data.Dataset.range(4))) == 6
+    assert int(total(tf.data.Dataset.range(5))) == 10  # the same trace, another dataset
+    assert total.experimental_get_tracing_count() == 1
+
+
+def test_flat_map_choosing_datasets_with_a_tensor_condition():
+    def f(x):
+        if x > 1:
+            return tf.data.Dataset.range(x)
+        else:
+            return tf.data.Dataset.from_tensors(x)
+    ds = tf.data.Dataset.range(4).flat_map(f)
+    assert values(ds) == [0, 1, 0, 1, 0, 1, 2]  # TensorFlow's values
+    assert ds.element_spec.dtype == tf.int64
+    with pytest.raises(NameError, match="in user code"):
+        tf.data.Dataset.range(4).flat_map(lambda x: undefined_name)  # noqa: F821

@@ -191,3 +191,16 @@ def test_parallel_map_and_ignore_errors_match_sequential(items, threads):
     assert [float(x) for x in ds.ignore_errors()] == want
     if 0 not in items:
         assert [float(x) for x in ds] == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-20, 20), st.integers(-20, 20), st.integers(-5, 5).filter(bool),
+       st.integers(1, 6), st.booleans())
+def test_range_and_its_batches_match_python(start, stop, step, size, drop):
+    ds = tf.data.Dataset.range(start, stop, step)
+    want = list(range(start, stop, step))
+    assert check_cardinality(ds) == want
+    chunks = [want[i:i + size] for i in range(0, len(want), size)]
+    if drop:
+        chunks = [c for c in chunks if len(c) == size]
+    assert ints(ds.batch(size, drop_remainder=drop)) == chunks

@@ -134,3 +134,13 @@ def test_from_generator_inside_interleave():
                                                  output_signature=tf.TensorSpec([], tf.int64)),
         cycle_length=2, num_parallel_calls=2)
     assert values(ds) == [0, 0, 1, 0, 1, 2]
+
+
+def test_element_at_and_device_transformations():
+    ds = tf.data.Dataset.range(5)
+    assert int(tf.data.experimental.at(ds, 3)) == 3
+    with pytest.raises(tf.errors.OutOfRangeError, match=r"Index out of range \[0, 5\):7"):
+        tf.data.experimental.at(ds, 7)
+    assert values(ds.apply(tf.data.experimental.prefetch_to_device("/cpu:0"))) == list(range(5))
+    copied = ds.apply(tf.data.experimental.copy_to_device("/cpu:0"))
+    assert repr(copied).startswith("<_CopyToDeviceDataset") and values(copied) == list(range(5))

@@ -199,3 +199,40 @@ def test_scalar_string_features():
     assert repr(got["s"]) == "<tf.Tensor: shape=(), dtype=string, numpy=b'cat'>"
     got = tf.io.parse_single_example(_example(), spec)
     assert repr(got["s"]) == "<tf.Tensor: shape=(), dtype=string, numpy=b''>"
+
+
+def _sparse(st):
+    return [st.indices.numpy().tolist(), st.values.numpy().tolist(),
+            st.dense_shape.numpy().tolist()]
+
+
+def test_sparse_features():
+    def example(ix, values, iy):
+        return _example(ix=ix, val=values, iy=iy)
+
+    s1, s2 = example([3, 1], [0.5, 1.5], [0, 2]), example([0], [2.5], [1])
+    feature = tf.io.SparseFeature("ix", "val", tf.float32, 5)
+    assert repr(feature) == ("SparseFeature(index_key='ix', value_key='val', dtype=tf.float32, "
+                             "size=5, already_sorted=False)")
+    got = tf.io.parse_example([s1, s2], {"sp": feature})
+    assert list(got) == ["sp"]
+    assert _sparse(got["sp"]) == [[[0, 1], [0, 3], [1, 0]], [1.5, 0.5, 2.5], [2, 5]]
+    assert _sparse(tf.io.parse_single_example(s1, {"sp": feature})["sp"]) == \
+        [[[1], [3]], [1.5, 0.5], [5]]
+    unsorted = tf.io.SparseFeature("ix", "val", tf.float32, 5, already_sorted=True)
+    assert _sparse(tf.io.parse_example([s1, s2], {"sp": unsorted})["sp"]) == \
+        [[[0, 3], [0, 1], [1, 0]], [0.5, 1.5, 2.5], [2, 5]]
+    two = tf.io.SparseFeature(["ix", "iy"], "val", tf.float32, [5, 3])
+    assert _sparse(tf.io.parse_example([s1, s2], {"sp": two})["sp"]) == \
+        [[[0, 1, 2], [0, 3, 0], [1, 0, 1]], [1.5, 0.5, 2.5], [2, 5, 3]]
+    both = tf.io.parse_example([s1], {"sp": feature, "ix": tf.io.VarLenFeature(tf.int64)})
+    assert list(both) == ["ix", "sp"] and _sparse(both["ix"])[1] == [3, 1]
+    with pytest.raises(ValueError, match="Dimensions 2 and 1 are not compatible"):
+        tf.io.parse_example([example([1, 2], [0.5], [0])], {"sp": feature})
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def parse(serialized):
+        return tf.sparse.to_dense(tf.io.parse_example(serialized, {"sp": feature})["sp"])
+
+    assert parse(tf.constant([s1, s2])).numpy().tolist() == [[0, 1.5, 0, 0.5, 0],
+                                                             [2.5, 0, 0, 0, 0]]

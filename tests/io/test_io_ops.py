@@ -295,3 +295,23 @@ def test_decode_compressed():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Only ZLIB, ZSTD, GZIP or NONE are supported compressions"):
         tf.io.decode_compressed([b"x"], "BZ2")
+
+
+def test_matching_sorts_all_patterns_together_and_sees_hidden_files(tmp_path):
+    d = str(tmp_path)
+    for name in [".hidden", "a.txt", "[x].txt"]:
+        tf.io.write_file(f"{d}/{name}", "")
+    tf.io.gfile.makedirs(f"{d}/sub")
+    assert tf.io.matching_files([f"{d}/s*", f"{d}/.h*"]).numpy().tolist() == \
+        [f"{d}/.hidden".encode(), f"{d}/sub".encode()]
+    assert sorted(tf.io.gfile.glob(f"{d}/*")) == \
+        [f"{d}/.hidden", f"{d}/[x].txt", f"{d}/a.txt", f"{d}/sub"]
+    assert tf.io.gfile.glob(f"{d}/[[]x].txt") == [f"{d}/[x].txt"]
+    assert tf.io.gfile.glob([f"{d}/a.txt", f"{d}/nope"]) == [f"{d}/a.txt"]
+
+
+def test_listdir_keeps_the_directory_order(tmp_path):
+    import os
+    for name in ["b", "c", ".a", "a"]:
+        tf.io.write_file(str(tmp_path / name), "")
+    assert tf.io.gfile.listdir(str(tmp_path)) == os.listdir(str(tmp_path))

@@ -79,3 +79,74 @@ def test_to_dense_in_a_function_with_unknown_sizes():
     st = _st()
     np.testing.assert_array_equal(dense(st.indices, st.values, st.dense_shape),
                                   tf.sparse.to_dense(st))
+
+
+def test_nest_expands_composites_on_request():
+    st = _st()
+    assert tf.nest.flatten({"s": st, "n": 1}) == [1, st]
+    flat = tf.nest.flatten({"s": st, "n": 1}, expand_composites=True)
+    assert flat[0] == 1 and [t.numpy().tolist() for t in flat[1:]] == \
+        [[[0, 0], [1, 2]], [1.0, 2.0], [3, 4]]
+    doubled = tf.nest.map_structure(lambda t: t * 2, st, expand_composites=True)
+    assert isinstance(doubled, tf.SparseTensor)
+    assert doubled.values.numpy().tolist() == [2.0, 4.0]
+    packed = tf.nest.pack_sequence_as([st], flat[1:], expand_composites=True)
+    assert isinstance(packed[0], tf.SparseTensor) and packed[0].shape == (3, 4)
+    with pytest.raises(ValueError, match="Structure had 3 atoms, but flat_sequence had 2"):
+        tf.nest.pack_sequence_as(st, flat[1:3], expand_composites=True)
+
+
+def test_functions_return_sparse_tensors():
+    @tf.function
+    def parse(serialized):
+        return tf.io.parse_example(serialized, {"c": tf.io.VarLenFeature(tf.string)})
+
+    def example(values):
+        return tf.train.Example(features=tf.train.Features(feature={"c": tf.train.Feature(
+            bytes_list=tf.train.BytesList(value=values))})).SerializeToString()
+
+    got = parse(tf.constant([example([b"a", b"b"]), example([b"c"])]))["c"]
+    assert isinstance(got, tf.SparseTensor)
+    assert got.indices.numpy().tolist() == [[0, 0], [0, 1], [1, 0]]
+    assert got.values.numpy().tolist() == [b"a", b"b", b"c"]
+    assert got.dense_shape.numpy().tolist() == [2, 2]
+    traced = parse.get_concrete_function(tf.TensorSpec([None], tf.string)).structured_outputs
+    assert traced["c"].indices.shape.as_list() == [None, 2]
+    assert traced["c"].dense_shape.shape.as_list() == [2]
+
+    x = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def grad_and_value():
+        with tf.GradientTape() as tape:
+            st = tf.SparseTensor([[0], [2]], x * 3, [4])
+            y = tf.reduce_sum(tf.sparse.to_dense(st))
+        return tape.gradient(y, x), st
+
+    g, st = grad_and_value()
+    assert g.numpy().tolist() == [3.0, 3.0] and st.values.numpy().tolist() == [3.0, 6.0]
+
+
+def test_functions_take_sparse_tensors():
+    traces = []
+
+    @tf.function
+    def doubled(st):
+        traces.append(st.shape)
+        return tf.sparse.to_dense(st) * 2
+
+    st = _st()
+    assert doubled(st).numpy()[1].tolist() == [0, 0, 4, 0]
+    other = tf.SparseTensor([[0, 1]], [5.0], [3, 4])  # another number of values: one trace
+    assert doubled(other).numpy()[0].tolist() == [0, 10, 0, 0]
+    assert traces == [tf.TensorShape([3, 4])]
+    doubled(tf.SparseTensor([[0, 1]], [5.0], [2, 2]))  # another dense shape: traced again
+    assert len(traces) == 2
+    assert repr(doubled.get_concrete_function(st).structured_input_signature) == \
+        "((SparseTensorSpec(TensorShape([3, 4]), tf.float32),), {})"
+
+    dense = tf.function(tf.sparse.to_dense,
+                        input_signature=[tf.SparseTensorSpec([None, 4], tf.float32)])
+    np.testing.assert_array_equal(dense(st), tf.sparse.to_dense(st))
+    with pytest.raises(TypeError, match="Binding inputs to tf.function failed"):
+        dense(tf.SparseTensor([[0]], [1.0], [3]))

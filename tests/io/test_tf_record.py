@@ -6,6 +6,7 @@ import os
 import pathlib
 import zlib
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -58,6 +59,14 @@ def test_crc32c_long_inputs_agree_with_the_byte_loop_and_continue(data, cut):
 @given(st.lists(st.one_of(st.binary(max_size=40), st.binary(min_size=100, max_size=300)),
                 max_size=40))
 def test_crc32c_of_many_buffers_at_once(buffers):
+    assert crc32c_many(buffers) == [crc32c(b) for b in buffers]
+
+
+@pytest.mark.parametrize("sizes", [[100] * 50, [3072] * 9, [17] * 4 + [40000] * 5,
+                                   [70000] * 4, list(range(16, 400, 7))])
+def test_crc32c_of_many_buffers_of_one_size_and_of_many(sizes):
+    rng = np.random.default_rng(len(sizes))
+    buffers = [rng.bytes(n) for n in sizes]
     assert crc32c_many(buffers) == [crc32c(b) for b in buffers]
 
 
@@ -231,3 +240,13 @@ def test_the_reader_takes_string_tensors_and_paths():
     assert list(read_records(tf.constant(str(path)), tf.constant("GZIP"),
                              tf.constant(1024, tf.int64))) == RECORDS
     assert list(read_records(path, b"GZIP")) == RECORDS
+
+
+def test_bad_compression_level_and_multidimensional_buffers(tmp_path):
+    with pytest.raises(ValueError, match="compression_level must be between -1 and 9"):
+        tf.io.TFRecordWriter(str(tmp_path / "x"), tf.io.TFRecordOptions("GZIP",
+                                                                         compression_level=42))
+    path = str(tmp_path / "m.tfrecord")
+    with tf.io.TFRecordWriter(path) as writer:
+        writer.write(memoryview(np.arange(6, dtype=np.int32).reshape(2, 3)))
+    assert list(read_records(path)) == [np.arange(6, dtype=np.int32).tobytes()]

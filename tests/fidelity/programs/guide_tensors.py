@@ -91,5 +91,5 @@ print(tf.strings.split(tf.constant("Gray wolf")))
 text = tf.constant("1 10 100")
 print(tf.strings.to_number(tf.strings.split(text, " ")))
 byte_strings = tf.strings.bytes_split(tf.constant("Duck")) if hasattr(tf.strings, "bytes_split") else None
-byte_ints = tf.io.decode_raw(tf.constant("Duck"), tf.uint8) if hasattr(tf, "io") else None
+byte_ints = tf.io.decode_raw(tf.constant("Duck"), tf.uint8) if hasattr(getattr(tf, "io", None), "decode_raw") else None
 print(tf.cast(tf.constant([0.0, 1.0]), tf.bool))

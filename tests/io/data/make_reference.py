@@ -76,7 +76,7 @@ examples = [
 ]
 with tf.io.TFRecordWriter(os.path.join(HERE, "examples.tfrecord")) as w:
     for ex in examples:
-        w.write(ex.SerializeToString())
+        w.write(ex.SerializeToString(deterministic=True))  # (sorted keys: one file)
 out["single_feature_example"] = tf.train.Example(features=tf.train.Features(feature={
     "v": tf.train.Feature(float_list=tf.train.FloatList(value=[1.5, -2.0]))})
 ).SerializeToString().hex()
@@ -169,6 +169,66 @@ out["decode_csv"] = {
     "empty_line": csv([""], [[0]]),
     "spaces": csv([" 1, 2.5 "], [[0], [0.0]]),
 }
+
+# A function of the parsing and io ops, written as a GraphDef for eagerflow to import and
+# run: its inputs and TF's outputs.
+graph_spec = {"a": tf.io.FixedLenFeature([2], tf.int64),
+              "b": tf.io.FixedLenFeature([], tf.float32, default_value=-1.0),
+              "c": tf.io.VarLenFeature(tf.string),
+              "d": tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True)}
+
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.string), tf.TensorSpec([None], tf.string),
+                              tf.TensorSpec([], tf.string)])
+def io_graph(examples, lines, sequence):
+    p = tf.io.parse_example(examples, graph_spec)
+    one = tf.io.parse_single_example(examples[0], graph_spec)
+    c1, c2 = tf.io.decode_csv(lines, [[0], [""]])
+    raw = tf.io.decode_raw(c2, tf.uint8, fixed_length=4)
+    context, lists = tf.io.parse_single_sequence_example(
+        sequence, {"n": tf.io.FixedLenFeature([], tf.int64)}, {"w": tf.io.VarLenFeature(tf.int64)})
+    t = tf.io.parse_tensor(tf.io.serialize_tensor(tf.cast(c1, tf.float32)), tf.float32)
+    return (p["a"], p["b"], tf.sparse.to_dense(p["c"]), p["d"], one["a"], c1, raw, context["n"],
+            tf.sparse.to_dense(lists["w"]), t, tf.io.decode_base64(tf.io.encode_base64(c2)))
+
+
+def graph_example(a, b=None, c=(), d=()):
+    feature = {"a": tf.train.Feature(int64_list=tf.train.Int64List(value=a)),
+               "c": tf.train.Feature(bytes_list=tf.train.BytesList(value=list(c))),
+               "d": tf.train.Feature(int64_list=tf.train.Int64List(value=list(d)))}
+    if b is not None:
+        feature["b"] = tf.train.Feature(float_list=tf.train.FloatList(value=[b]))
+    return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+
+
+graph_sequence = tf.train.SequenceExample(
+    context=tf.train.Features(feature={"n": tf.train.Feature(
+        int64_list=tf.train.Int64List(value=[3]))}),
+    feature_lists=tf.train.FeatureLists(feature_list={"w": tf.train.FeatureList(feature=[
+        tf.train.Feature(int64_list=tf.train.Int64List(value=[1, 2])),
+        tf.train.Feature(int64_list=tf.train.Int64List(value=[3]))])})).SerializeToString()
+graph_args = [[graph_example([1, 2], 0.5, [b"x", b"y"], [7]), graph_example([3, 4], None, [b"z"],
+                                                                            [8, 9])],
+              [b"1,ab", b"2,cdefg"], graph_sequence]
+concrete = io_graph.get_concrete_function()
+graph_out = concrete(*[tf.constant(a) for a in graph_args])
+with open(os.path.join(HERE, "tf_io_graph.pb"), "wb") as f:
+    f.write(concrete.graph.as_graph_def().SerializeToString())
+
+
+def plain(value):
+    """A tensor as JSON: nested lists, bytes as hex."""
+    array = value.numpy()
+    if array.dtype == object:
+        return {"dtype": "string", "shape": list(array.shape),
+                "hex": [v.hex() for v in array.reshape(-1).tolist()]}
+    return {"dtype": value.dtype.name, "shape": list(array.shape), "values": array.tolist()}
+
+
+out["graph"] = {
+    "inputs": [t.name for t in concrete.inputs], "outputs": [t.name for t in concrete.outputs],
+    "args": [[v.hex() for v in a] if isinstance(a, list) else a.hex() for a in graph_args],
+    "results": [plain(v) for v in graph_out]}
 
 with open(os.path.join(HERE, "reference.json"), "w") as f:
     json.dump(out, f, indent=1, sort_keys=True)

@@ -27,9 +27,11 @@ User functions (``map``, ``filter``, ...) are traced once with `function`
 (AutoGraph on) by `structured_function.StructuredFunction` from the input
 spec; calling it maps one element's flat arrays to the result's (running the
 compiled graph on them directly).  Functions that return datasets
-(``flat_map``, ``interleave``, ``group_by_window``) are traced once on
-symbolic inputs for their element spec, then called eagerly per element
-(`dataset_spec.DatasetFunction`).
+(``flat_map``, ``interleave``, ``group_by_window``, and ``map`` over or to
+datasets) are traced once on symbolic inputs for their element spec, then
+called eagerly per element (`dataset_spec.DatasetFunction`,
+`dataset_spec.ElementFunction`); elements that are datasets travel in the
+flat tuples as `Dataset` objects.
 
 A file-reading source (``TFRecordDataset``, ...) subclasses `Dataset`, sets
 ``_spec`` and implements ``_iterator()`` (plus ``_cardinality()`` when
@@ -39,9 +41,8 @@ nothing before ``_iterator()``, and turn arguments into Python values with
 ``dataset_ops._int`` (None when symbolic) or by checking for `EagerTensor`.
 Errors reading a file are `eagerflow.errors` classes raised from ``next()``.
 
-Iterating a dataset inside a traced `function` needs a graph loop over an
-iterator resource; ``_iterator`` is what such a resource wraps, and
-`structure.Packer` / `structure.flatten` convert between its flat tuples and
-the element nests.  Today the loop is Python's: AutoGraph unrolls it while
-tracing, the elements entering the graph as constants.
+Iterating a dataset inside a traced `function` is a graph loop over the
+stateful iterator ops of `iterator_graph` (``MakeIterator``,
+``IteratorGetNextAsOptional``, ...), whose iterator resource wraps
+``_iterator()``: a new iteration on every call of the function.
 """

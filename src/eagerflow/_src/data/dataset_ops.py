@@ -21,7 +21,7 @@ from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
-from eagerflow._src.data.structured_function import traced
+from eagerflow._src.data.structured_function import ReturnsDatasets, traced
 
 INFINITE = -1
 UNKNOWN = -2
@@ -136,8 +136,8 @@ class Dataset:
         from eagerflow._src.data.iterator_ops import NumpyIterator  # noqa: PLC0415
         for spec in structure.flatten(self.element_spec):
             if not isinstance(spec, TensorSpec):
-                raise TypeError(f"Dataset.as_numpy_iterator() is not supported for datasets "
-                                f"that produce values of type {type(spec).__name__}")
+                raise TypeError(f"`tf.data.Dataset.as_numpy_iterator()` is not supported for "
+                                f"datasets that produce values of type {Dataset}")
         return NumpyIterator(self)
 
     # The class name TF prints, where this class differs from TF's.
@@ -526,9 +526,7 @@ class _TensorDataset(Dataset):
 
 class _RangeDataset(Dataset):
     def __init__(self, *args, output_type=_d.int64):
-        if not args:
-            raise TypeError("`Dataset.range` requires at least one argument")
-        if len(args) > 3:
+        if not args or len(args) > 3:
             raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 "
                              f"but was {len(args)}.")
         values = [_range_int(a) if a is not None else None for a in args]
@@ -682,10 +680,22 @@ def _trace(func, name, spec):
     return traced(func, name, spec)
 
 
+def _map_function(map_func, input_dataset):
+    """A map function traced, or, when it takes or returns datasets, called per element."""
+    spec = input_dataset.element_spec
+    if all(isinstance(s, TensorSpec) for s in structure.flatten(spec)):
+        try:
+            return _trace(map_func, "Dataset.map()", spec)
+        except ReturnsDatasets:
+            pass
+    from eagerflow._src.data.dataset_spec import ElementFunction  # noqa: PLC0415
+    return ElementFunction(map_func, "Dataset.map()", spec, input_dataset)
+
+
 class _MapDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func):
         super().__init__(input_dataset)
-        self._fn = _trace(map_func, "Dataset.map()", input_dataset.element_spec)
+        self._fn = _map_function(map_func, input_dataset)
         self._spec = self._fn.output_spec
 
     def _iterator(self):
@@ -705,7 +715,7 @@ def _num_threads(num_parallel_calls):
 class _ParallelMapDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func, num_parallel_calls, deterministic):
         super().__init__(input_dataset)
-        self._fn = _trace(map_func, "Dataset.map()", input_dataset.element_spec)
+        self._fn = _map_function(map_func, input_dataset)
         self._spec = self._fn.output_spec
         self._threads = _num_threads(num_parallel_calls)
         self._deterministic = deterministic

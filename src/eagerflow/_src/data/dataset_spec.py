@@ -8,11 +8,14 @@ without running anything.  Each element then calls the Python function
 eagerly to build the dataset to iterate: its ``tf.print`` runs per element as
 in TF, its Python side effects once more per element than in TF.  Dataset
 sources therefore accept symbolic tensors (they give the spec; iterating
-such a dataset is an error).
+such a dataset is an error).  Functions the trace cannot follow (an ``if`` on
+a tensor choosing between datasets) take their spec from the dataset made of
+the input's first element, with unknown dimensions.
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.data.structured_function import reusing_traces
@@ -89,24 +92,61 @@ def _as_dataset_leaf(value):
 class DatasetFunction:
     """A user function from an element (of `input_spec`) to a dataset (see the module)."""
 
-    def __init__(self, func, transformation_name, input_spec):
+    # Whether the function may return any element (a nest of tensors and datasets: map over
+    # datasets), or a dataset only.
+    _any_result = False
+
+    def __init__(self, func, transformation_name, input_spec, input_dataset=None):
         self._func = func
         self._name = transformation_name
         self._spec = input_spec
         self._unpack = type(input_spec) is tuple
         self._traces = {}  # the functions of the datasets it builds, traced once
-        graph = Graph(getattr(func, "__name__", "fn"))
-        with context.building(graph):
-            args = structure.map_structure(lambda s: self._placeholder(graph, s), input_spec)
-            args = tuple(args) if self._unpack else (args,)
-            if autograph_slot.call is not None:
-                result = autograph_slot.call(func, args, {})
-            else:
-                result = func(*args)
+        try:
+            result = self._traced()
+        except Exception:
+            # A function choosing among datasets with a tensor condition (an ``if`` that
+            # AutoGraph makes a cond, which here takes tensors only) cannot be traced: its
+            # spec comes from the dataset it makes of the input's first element, with every
+            # dimension unknown.
+            first = None if input_dataset is None else next(input_dataset._iterator(), None)
+            if first is None:
+                raise
+            try:
+                result = self._result(self._called(first))
+            except Exception:  # noqa: BLE001 (the trace's error, framed in user code, tells)
+                result = None
+            if result is None:
+                raise
+            self.output_spec = structure.map_structure(_unknown_dims, self._spec_of(result))
+            return
+        self.output_spec = self._spec_of(self._result(result))
+
+    def _result(self, result):
+        """The function's result checked (and, for any element, normalized)."""
+        if self._any_result:
+            return _normalized(result)
         if not isinstance(result, Dataset):
             raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
                             f"{_type_name(result)!r}.")
-        self.output_spec = result.element_spec
+        return result
+
+    def _spec_of(self, result):
+        if self._any_result:
+            return structure.map_structure(
+                lambda v: DatasetSpec(v.element_spec) if isinstance(v, Dataset)
+                else TensorSpec(v.shape, v.dtype), result)
+        return result.element_spec
+
+    def _traced(self):
+        """What the function returns for symbolic arguments."""
+        graph = Graph(getattr(self._func, "__name__", "fn"))
+        with context.building(graph):
+            args = structure.map_structure(lambda s: self._placeholder(graph, s), self._spec)
+            args = tuple(args) if self._unpack else (args,)
+            if autograph_slot.call is not None:
+                return autograph_slot.call(self._func, args, {})
+            return self._func(*args)
 
     @staticmethod
     def _placeholder(graph, spec):
@@ -114,17 +154,43 @@ class DatasetFunction:
             return _SymbolicDataset(spec.element_spec)
         return graph.placeholder(spec.dtype, spec.shape, "args_0")
 
-    def __call__(self, flat):
-        """The dataset for one element (a flat tuple of arrays and datasets)."""
+    def _called(self, flat):
+        """The function's result for one element (a flat tuple of arrays and datasets)."""
         element = structure.pack(self._spec, [
             v if isinstance(v, Dataset) else structure.wrap(v) for v in flat])
         args = tuple(element) if self._unpack else (element,)
         with reusing_traces(self._traces):
-            result = self._func(*args)
-        if not isinstance(result, Dataset):
-            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
-                            f"{_type_name(result)!r}.")
+            return self._func(*args)
+
+    def __call__(self, flat):
+        """The dataset for one element; for any element, its flat tuple of arrays and
+        datasets."""
+        result = self._result(self._called(flat))
+        if self._any_result:
+            return tuple(v if isinstance(v, Dataset) else v._data
+                         for v in structure.flatten(result))
         return result
+
+
+class ElementFunction(DatasetFunction):
+    """A `map` function taking or returning datasets: called per element, eagerly."""
+
+    _any_result = True
+
+
+def _normalized(value):
+    """A result as an element: a list returned is a tuple, each leaf a dataset or a tensor."""
+    if isinstance(value, list):
+        value = tuple(value)
+    return structure.map_structure(
+        lambda v: v if isinstance(v, Dataset) else structure.to_tensor(v), value)
+
+
+def _unknown_dims(spec):
+    if isinstance(spec, DatasetSpec):
+        return spec
+    return TensorSpec(TensorShape(None if spec.shape.rank is None else [None] * spec.shape.rank),
+                      spec.dtype)
 
 
 def _type_name(value):

@@ -290,3 +290,107 @@ def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
 def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
     """``Dataset.snapshot`` as a transformation."""
     return lambda dataset: dataset.snapshot(path, compression, reader_func, shard_func)
+
+
+@export("data.experimental.at")
+def at(dataset, index):
+    """The element of `dataset` at `index`; OutOfRangeError outside ``[0, cardinality)``.
+
+    >>> tf.data.experimental.at(tf.data.Dataset.range(5).map(lambda x: x * 10), 3)
+    <tf.Tensor: shape=(), dtype=int64, numpy=30>
+    """
+    i = _int(index)
+    n = dataset._cardinality()
+    if i < 0 or (n >= 0 and i >= n):
+        raise op_error(errors.OutOfRangeError, "GetElementAtIndex",
+                       f"Index out of range [0, {n}):{i}")
+    for k, element in enumerate(dataset._iterator()):
+        if k == i:
+            return structure.Packer(dataset.element_spec).pack(element)
+    raise op_error(errors.OutOfRangeError, "GetElementAtIndex",
+                   f"Index out of range [0, {n}):{i}")
+
+
+@export("data.experimental.prefetch_to_device")
+def prefetch_to_device(device, buffer_size=None):
+    """``prefetch`` (the elements are already on the host device, the only one here)."""
+    return lambda dataset: dataset.prefetch(-1 if buffer_size is None else buffer_size)
+
+
+class _CopyToDeviceDataset(_UnaryDataset):
+    def _iterator(self):
+        return self._input._iterator()
+
+
+@export("data.experimental.copy_to_device")
+def copy_to_device(target_device, source_device="/cpu:0"):
+    """The dataset as it is (its elements already live on the host device)."""
+    return lambda dataset: _CopyToDeviceDataset(dataset)
+
+
+@export("data.experimental.Reducer")
+class Reducer:
+    """How `group_by_reducer` reduces a group: ``init_func(key)`` makes its state,
+    ``reduce_func(state, element)`` updates it, ``finalize_func(state)`` gives the output."""
+
+    def __init__(self, init_func, reduce_func, finalize_func):
+        self._init_func = init_func
+        self._reduce_func = reduce_func
+        self._finalize_func = finalize_func
+
+    init_func = property(lambda self: self._init_func)
+    reduce_func = property(lambda self: self._reduce_func)
+    finalize_func = property(lambda self: self._finalize_func)
+
+
+class _GroupByReducerDataset(_UnaryDataset):
+    def __init__(self, input_dataset, key_func, reducer):
+        super().__init__(input_dataset)
+        from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
+        from eagerflow._src.data.structured_function import StructuredFunction  # noqa: PLC0415
+        from eagerflow._src.data.transformations import trace_state_function  # noqa: PLC0415
+        spec = input_dataset.element_spec
+        name = "tf.data.experimental.group_by_reducer()"
+        self._key_fn = StructuredFunction(key_func, name, spec).trace()
+        out = self._key_fn.output_spec
+        if not (isinstance(out, TensorSpec) and out.dtype == _d.int64 and out.shape.rank == 0):
+            raise ValueError(f"Invalid `key_func`. Expected `key_func` to return a scalar "
+                             f"tf.int64 tensor, but instead `key_func` has output types={out}")
+        self._init_fn = StructuredFunction(reducer.init_func, name,
+                                           TensorSpec([], _d.int64)).trace()
+        self._reduce_fn, state_spec = trace_state_function(
+            reducer.reduce_func, "Dataset.reduce()", self._init_fn.output_spec, spec, False)
+        self._finalize_fn = StructuredFunction(reducer.finalize_func, name, state_spec).trace()
+        self._spec = self._finalize_fn.output_spec
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        return INFINITE if n == INFINITE else -2
+
+    def _iterator(self):
+        import numpy as np  # noqa: PLC0415
+        states = {}
+        for element in self._input._iterator():
+            key = int(self._key_fn(element)[0])
+            state = states.get(key)
+            if state is None:
+                state = self._init_fn((np.array(key, np.int64),))
+            states[key] = self._reduce_fn(state + element)
+        for key in sorted(states):  # TF keeps its groups in a map, by key
+            yield self._finalize_fn(states[key])
+
+
+@export("data.experimental.group_by_reducer")
+def group_by_reducer(key_func, reducer):
+    """Elements grouped by ``key_func(element)`` and each group reduced by `reducer`; one
+    output per group, by key, once the input ends.
+
+    >>> reducer = tf.data.experimental.Reducer(
+    ...     init_func=lambda _: np.int64(0), reduce_func=lambda s, x: s + x,
+    ...     finalize_func=lambda s: s)
+    >>> ds = tf.data.Dataset.range(10).apply(
+    ...     tf.data.experimental.group_by_reducer(lambda x: x % 2, reducer))
+    >>> [int(x) for x in ds]
+    [20, 25]
+    """
+    return lambda dataset: _GroupByReducerDataset(dataset, key_func, reducer)

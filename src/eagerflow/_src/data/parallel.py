@@ -26,26 +26,38 @@ class _Failure:
         self.error = error
 
 
-def _produce(source, buffer, stop):
-    try:
-        for element in source:
-            while not stop.is_set():
-                try:
-                    buffer.put(element, timeout=_POLL)
-                    break
-                except queue.Full:
-                    continue
-            if stop.is_set():
-                return
-        item = _END
-    except BaseException as e:  # noqa: B036 (handed to the consumer, which raises it)
-        item = _Failure(e)
+_CHUNK_SECONDS = 0.001  # elements made faster than this go to the consumer together
+_MAX_CHUNK = 64
+
+
+def _put(buffer, item, stop):
     while not stop.is_set():
         try:
             buffer.put(item, timeout=_POLL)
-            return
+            return True
         except queue.Full:
             continue
+    return False
+
+
+def _produce(source, buffer, stop):
+    """Puts lists of `source`'s elements into `buffer`: an element that took a millisecond
+    or more to make goes at once, quicker ones together (up to 64), since handing over one
+    costs microseconds.  The last list ends with `_END`, or `_Failure` if `source` raised."""
+    chunk, started = [], time.perf_counter()
+    try:
+        for element in source:
+            chunk.append(element)
+            if len(chunk) >= _MAX_CHUNK or time.perf_counter() - started >= _CHUNK_SECONDS:
+                if not _put(buffer, chunk, stop):
+                    return
+                chunk, started = [], time.perf_counter()
+            elif stop.is_set():
+                return
+        chunk.append(_END)
+    except BaseException as e:  # noqa: B036 (handed to the consumer, which raises it)
+        chunk.append(_Failure(e))
+    _put(buffer, chunk, stop)
 
 
 class _Event(threading.Event):
@@ -67,18 +79,22 @@ class _Prefetched:
     """The consuming end: an iterator whose thread stops when it is closed, exhausted, fails
     or is dropped (even before its first element: a generator's ``finally`` would not run)."""
 
-    __slots__ = ("_buffer", "_stop", "__weakref__")
+    __slots__ = ("_buffer", "_stop", "_items", "__weakref__")
 
     def __init__(self, buffer, stop):
         self._buffer, self._stop = buffer, stop
+        self._items = collections.deque()
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        if self._stop.is_set():
-            raise StopIteration
-        item = self._buffer.get()
+        items = self._items
+        if not items:
+            if self._stop.is_set():
+                raise StopIteration
+            items.extend(self._buffer.get())
+        item = items.popleft()
         if item is _END:
             self._stop.set()
             raise StopIteration

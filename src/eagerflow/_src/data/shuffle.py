@@ -21,6 +21,7 @@ from eagerflow._src.data.dataset_ops import _int, _TensorSliceDataset, _UnaryDat
 from eagerflow._src.ops import philox, random_ops
 
 _WORDS = 256  # words of the stream made at once
+_U64 = 2 ** 64 - 1
 
 
 class _Stream:
@@ -85,9 +86,32 @@ class _ShuffleDataset(_UnaryDataset):
         # each batch gathers its rows at once.
         if type(self._input) is not _TensorSliceDataset or self._input._arrays is None:
             return None
-        seed, seed2 = self._iterator_seeds()
-        order = _shuffle(iter(range(self._input._n)), self._buffer_size, _Stream(seed, seed2))
+        order = iter(self._index_order())
         return _gathered(order, self._input._arrays, batch_size, drop_remainder)
+
+    def _index_order(self):
+        """The order TF's buffer gives the input's n elements: the same draws as `_shuffle`
+        (one word of the stream per element, all made at once), on indices."""
+        seed, seed2 = self._iterator_seeds()
+        n, size = self._input._n, self._buffer_size
+        words = philox.words(np, seed & _U64, (seed2 & _U64) << 64, n).tolist()
+        ring = [0] * min(size, n)  # (positions stay below n when the buffer is larger)
+        out = []
+        start = end = 0
+        for index in range(n):
+            ring[end % size] = index
+            end += 1
+            if end - start == size:
+                at = (start + words[start] % (end - start)) % size
+                out.append(ring[at])
+                ring[at] = ring[start % size]
+                start += 1
+        while start < end:
+            at = (start + words[start] % (end - start)) % size
+            out.append(ring[at])
+            ring[at] = ring[start % size]
+            start += 1
+        return out
 
 
 def _shuffle(source, buffer_size, random):

@@ -34,6 +34,8 @@ def _normalize_output(value):
         value = tuple(value)
 
     def fix(v):
+        if hasattr(v, "_iterator") and hasattr(v, "element_spec"):  # a dataset
+            raise ReturnsDatasets
         if isinstance(v, list):
             return _packed(v)
         if isinstance(v, tuple) and not hasattr(type(v), "_fields"):
@@ -48,6 +50,11 @@ def _normalize_output(value):
             return v
         return convert_to_tensor(v)
     return fix(value)
+
+
+class ReturnsDatasets(Exception):
+    """Raised while tracing a function whose result holds datasets (`map` then calls it per
+    element instead)."""
 
 
 def _packed(values):
@@ -100,7 +107,7 @@ class StructuredFunction:
         for spec in flat_specs:
             if not isinstance(spec, TensorSpec):
                 raise TypeError(f"{transformation_name} cannot take elements that are "
-                                f"datasets ({spec!r}); flat_map and interleave can.")
+                                f"datasets ({spec!r}); map, flat_map and interleave can.")
         n_in = len(flat_specs)
         unpack = self._unpack = _should_unpack(input_spec)
 

@@ -27,16 +27,21 @@ def _method(fn):
 # -- reduce and scan ---------------------------------------------------------------------------
 
 def _relaxed(old, new, what):
-    """The state spec that fits both `old` and `new`; TypeError when they differ in kind."""
+    """The state spec that fits both `old` and `new`; TypeError (TF's words for `what`, reduce
+    or scan) when they differ in kind."""
+    def fail(kind, expected, got):
+        if what == "Dataset.scan()":
+            return TypeError(f"Invalid `scan_func`. The element {kind} for the new state must "
+                             f"match the initial state. Expected {expected}, got {got}.")
+        return TypeError(f"The element {kind} for the new state must match the initial state. "
+                         f"Expected {expected} but got {got}.")
     if not structure.same_structure(old, new):
-        raise TypeError(f"The element classes for the new state must match the initial state. "
-                        f"Expected {old}; got {new}.")
+        raise fail("classes", old, new)
     out = []
     for a, b in zip(structure.flatten(old), structure.flatten(new)):
         if a.dtype != b.dtype:
-            raise TypeError(f"The element types for the new state must match the initial "
-                            f"state. Expected {structure.map_structure(lambda s: s.dtype, old)}"
-                            f"; got {structure.map_structure(lambda s: s.dtype, new)}.")
+            raise fail("types", structure.map_structure(lambda s: s.dtype, old),
+                       structure.map_structure(lambda s: s.dtype, new))
         out.append(TensorSpec(a.shape.most_specific_compatible_shape(b.shape), a.dtype))
     return structure.pack(old, out)
 
@@ -353,19 +358,32 @@ class _RebatchDataset(_UnaryDataset):
 
     def _iterator(self):
         sizes, k = self._sizes, 0
-        pending, have = [], 0
+        pieces, have = collections.deque(), 0  # input rows not handed out yet
+
+        def take(n):  # the next `n` rows, copied only when they span input batches
+            parts = []
+            while n:
+                head = pieces[0]
+                rows = head[0].shape[0]
+                if rows <= n:
+                    parts.append(pieces.popleft())
+                    n -= rows
+                else:
+                    parts.append(tuple(a[:n] for a in head))
+                    pieces[0] = tuple(a[n:] for a in head)
+                    n = 0
+            return parts[0] if len(parts) == 1 else tuple(np.concatenate(c)
+                                                          for c in zip(*parts))
         for batch in self._input._iterator():
-            pending.append(batch)
+            pieces.append(batch)
             have += batch[0].shape[0]
             while have >= sizes[k % len(sizes)]:
                 size = sizes[k % len(sizes)]
-                merged = tuple(np.concatenate(parts) for parts in zip(*pending))
-                yield tuple(a[:size] for a in merged)
-                rest = tuple(a[size:] for a in merged)
-                pending, have = [rest], have - size
+                have -= size
                 k += 1
+                yield take(size)
         if have and not self._drop:
-            yield tuple(np.concatenate(parts) for parts in zip(*pending))
+            yield take(have)
 
 
 @_method
@@ -437,21 +455,15 @@ class _WindowDataset(_UnaryDataset):
             if not buffer:
                 return
             window = list(buffer)[::stride][:size]
-            if len(window) < size and (self._drop or done and len(buffer) < span and
-                                       self._drop):
-                return
-            if self._drop and len(window) < size:
+            if self._drop and len(window) < size:  # (the input has ended: the rest are short)
                 return
             yield tuple(_VariantDataset([(e[c],) for e in window], specs[c])
                         for c in builtins.range(len(specs)))
-            for _ in builtins.range(shift):
+            for _ in builtins.range(shift):  # the next window starts `shift` elements on
                 if buffer:
                     buffer.popleft()
-                elif not done:
-                    if next(source, None) is None:
-                        done = True
-            if done and not buffer:
-                return
+                elif not done and next(source, None) is None:
+                    done = True
 
 
 @_method
@@ -590,7 +602,8 @@ def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, buck
 class _FlatMapDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func):
         super().__init__(input_dataset)
-        self._fn = DatasetFunction(map_func, "Dataset.flat_map()", input_dataset.element_spec)
+        self._fn = DatasetFunction(map_func, "Dataset.flat_map()", input_dataset.element_spec,
+                                   input_dataset)
         self._spec = self._fn.output_spec
 
     def _cardinality(self):
@@ -617,7 +630,8 @@ class _InterleaveDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func, cycle_length, block_length,
                  num_parallel_calls=None, deterministic=None):
         super().__init__(input_dataset)
-        self._fn = DatasetFunction(map_func, "Dataset.interleave()", input_dataset.element_spec)
+        self._fn = DatasetFunction(map_func, "Dataset.interleave()",
+                                   input_dataset.element_spec, input_dataset)
         self._spec = self._fn.output_spec
         cycle = -1 if cycle_length is None else _int(cycle_length)
         self._cycle = _num_threads(-1) if cycle == -1 else cycle
@@ -782,7 +796,7 @@ class _TakeWhileDataset(_UnaryDataset):
         out = self._fn.output_spec
         if not (isinstance(out, TensorSpec) and out.dtype == _d.bool and out.shape.rank == 0):
             raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
-                             f"tensor, but its return type is {out}.")
+                             f"tensor but its return type is{out}.")  # (TF's words)
 
     def _cardinality(self):
         return UNKNOWN

@@ -1,11 +1,13 @@
 """CRC-32C (Castagnoli), the checksum of TFRecord files and checkpoints, on NumPy alone.
 
 Short inputs run a byte table in Python. Long ones are cut into many chunks whose
-checksums NumPy computes side by side (one vectorized table step per byte position,
-all chunks at once); the chunks' checksums are then joined in order, which is linear
-algebra over GF(2): shifting a register past `n` zero bytes is a 32x32 bit matrix,
-applied with four 256-entry tables. `crc32c_many` runs many buffers (a file's
-records) as lanes of one such loop.
+checksums NumPy computes side by side, 16 bytes a step: only the first four bytes
+of a step meet the register, so the other twelve bytes' share of every step is
+looked up for the whole input at once, and each step of the loop (over all chunks)
+is two lookups in 16-bit tables. The chunks' checksums are then joined in order,
+which is linear algebra over GF(2): shifting a register past `n` zero bytes is a
+32x32 bit matrix, applied with four 256-entry tables. `crc32c_many` runs many
+buffers (a file's records) as lanes of one such loop.
 
 >>> hex(crc32c(b"123456789"))
 '0xe3069283'
@@ -29,6 +31,44 @@ def _byte_table():
 _TABLE = _byte_table()
 _TABLE_LIST = _TABLE.tolist()
 _SHORT = 2048  # below this many bytes the Python loop is the faster of the two
+_STEP = 16  # bytes a lane takes per step
+
+
+@functools.lru_cache(maxsize=1)
+def _step_tables():
+    """The 16-bit tables of a step's pairs of bytes, from the byte tables ``T[k]`` (a byte
+    followed by `k` zero bytes); the register meets the first two pairs."""
+    tables = [_TABLE]
+    for _ in range(1, _STEP):
+        prev = tables[-1]
+        tables.append((prev >> np.uint32(8)) ^ _TABLE[prev & np.uint32(0xFF)])
+    pair = np.arange(1 << 16, dtype=np.uint32)
+    low, high = pair & np.uint32(0xFF), pair >> np.uint32(8)
+    # pairs[j]: the 16-bit table of bytes 2j and 2j + 1 of a step
+    return [tables[_STEP - 1 - 2 * j][low] ^ tables[_STEP - 2 - 2 * j][high]
+            for j in range(_STEP // 2)]
+
+
+def _lane_registers(chunks):
+    """The register after each row of `chunks` (uint8, rows a multiple of 16 bytes long),
+    every row starting from register 0."""
+    pairs = _step_tables()
+    first, second = pairs[:2]
+    lanes, length = chunks.shape
+    steps = length // _STEP
+    blocks = chunks.reshape(lanes, steps, _STEP)
+    halves = blocks.view("<u2")  # (lanes, steps, 8): the step's bytes two by two
+    rest = pairs[2][halves[:, :, 2]]  # bytes 4..15 of each step, looked up at once
+    for j in range(3, _STEP // 2):
+        rest ^= pairs[j][halves[:, :, j]]
+    words = np.ascontiguousarray(blocks[:, :, :4]).view("<u4").reshape(lanes, steps)
+    words, rest = words.T.astype(np.uint32), rest.T.copy()
+    regs = np.zeros(lanes, np.uint32)
+    low, sixteen = np.uint32(0xFFFF), np.uint32(16)
+    for word, share in zip(words, rest):
+        x = regs ^ word
+        regs = first[x & low] ^ second[x >> sixteen] ^ share
+    return regs
 
 
 def _apply(columns, values):
@@ -77,11 +117,7 @@ def _register(data, crc):
     buf[pad:] = np.frombuffer(data, np.uint8)
     head = np.frombuffer(crc.to_bytes(4, "little"), np.uint8)
     buf[pad:pad + 4] ^= head
-    columns = buf.reshape(lanes, length).T.copy()  # row i: byte i of every chunk
-    regs = np.zeros(lanes, np.uint32)
-    table, mask, eight = _TABLE, np.uint32(0xFF), np.uint32(8)
-    for row in columns:
-        regs = table[(regs ^ row) & mask] ^ (regs >> eight)
+    regs = _lane_registers(buf.reshape(lanes, length))
     # join in order: register = shift(register past one chunk) ^ next chunk's register
     t0, t1, t2, t3 = _zeros_tables(length)
     out = 0
@@ -114,43 +150,41 @@ def crc32c_many(buffers):
     all buffers at once: many small records cost about what one large one does.
     """
     out = [0] * len(buffers)
-    groups = {}
-    for i, data in enumerate(buffers):
-        n = len(data)
-        if n < 16:
-            out[i] = crc32c(data)
-        else:
-            groups.setdefault(n.bit_length(), []).append(i)
-    for bits, members in groups.items():
-        if len(members) < 4 or bits > 16:  # too few to share a loop, or long enough alone
-            for i in members:
+    all_sizes = np.fromiter(map(len, buffers), np.int64, len(buffers))
+    classes = np.frexp(all_sizes)[1]  # each size's bit length
+    classes[all_sizes < 16] = 0
+    for bits in np.unique(classes).tolist():
+        members = np.flatnonzero(classes == bits).tolist()
+        if bits == 0 or len(members) < 4 or bits > 16:  # too short or too few to share a
+            for i in members:                           # loop, or long enough alone
                 out[i] = crc32c(buffers[i])
             continue
-        sizes = np.array([len(buffers[i]) for i in members], np.int64)
-        # a step of the join costs about six of a chunk's bytes: balance the two loops
-        length = 1 << max(3, (6 * int(sizes.max())).bit_length() // 2)
+        sizes = all_sizes[members]
+        # a step of the join costs about as much as a step of 16 bytes: balance the loops
+        length = 1 << max(4, (16 * int(sizes.max())).bit_length() // 2)
         chunks = -(-int(sizes.max()) // length)
         total = chunks * length
         # each buffer at the end of its row: zeros in front change nothing from register
         # 0, once the start value (all ones) is folded into the first four bytes
         starts = np.arange(len(members), dtype=np.int64) * total + total - sizes
-        data = np.frombuffer(b"".join([bytes(buffers[i]) for i in members]), np.uint8)
-        ends = np.cumsum(sizes)
+        data = np.frombuffer(b"".join(map(buffers.__getitem__, members)), np.uint8)
         buf = np.zeros(len(members) * total, np.uint8)
-        buf[np.repeat(starts - (ends - sizes), sizes) + np.arange(data.size)] = data
+        size = int(sizes[0])
+        if (sizes == size).all():  # (records of one size, the usual case: rows as they are)
+            buf.reshape(len(members), total)[:, total - size:] = data.reshape(-1, size)
+        else:
+            ends = np.cumsum(sizes)
+            buf[np.repeat(starts - (ends - sizes), sizes) + np.arange(data.size)] = data
         head = (starts[:, None] + np.arange(4)).reshape(-1)
         buf[head] ^= np.uint8(0xFF)
-        columns = buf.reshape(len(members) * chunks, length).T.copy()
-        regs = np.zeros(columns.shape[1], np.uint32)
-        table, mask, eight = _TABLE, np.uint32(0xFF), np.uint32(8)
-        for row in columns:
-            regs = table[(regs ^ row) & mask] ^ (regs >> eight)
+        regs = _lane_registers(buf.reshape(len(members) * chunks, length))
         regs = regs.reshape(len(members), chunks)
+        mask, eight = np.uint32(0xFF), np.uint32(8)
         t0, t1, t2, t3 = (np.array(t, np.uint32) for t in _zeros_tables(length))
         acc = np.zeros(len(members), np.uint32)
         for j in range(chunks):
             acc = (t0[acc & mask] ^ t1[(acc >> eight) & mask] ^ t2[(acc >> np.uint32(16)) & mask]
                    ^ t3[acc >> np.uint32(24)] ^ regs[:, j])
-        for row, i in enumerate(members):
-            out[i] = int(acc[row]) ^ 0xFFFFFFFF
+        for i, crc in zip(members, (acc ^ np.uint32(0xFFFFFFFF)).tolist()):
+            out[i] = crc
     return out

@@ -37,18 +37,20 @@ def isdir(path):
 
 @export("io.gfile.glob", "compat.v1.gfile.Glob")
 def glob(pattern):
-    """The paths matching `pattern` (a string or a list of them), sorted per pattern."""
+    """The paths matching `pattern` (a string or a list of them), hidden files too, in the
+    order the directories list them (unsorted, as in TF)."""
     patterns = [pattern] if isinstance(pattern, (str, bytes, os.PathLike)) else pattern
     return [p for one in patterns for p in match_files(_path(one))]
 
 
 @export("io.gfile.listdir", "compat.v1.gfile.ListDirectory")
 def listdir(path):
-    """The names of the entries of directory `path` (not `.` and `..`), sorted."""
+    """The names of the entries of directory `path` (not `.` and `..`), in the directory's
+    order (unsorted, as in TF)."""
     path = _path(path)
     if not os.path.isdir(path):
         raise errors.NotFoundError(None, None, f"Could not find directory {path}")
-    return sorted(os.listdir(path))
+    return os.listdir(path)
 
 
 @export("io.gfile.mkdir", "compat.v1.gfile.MkDir")

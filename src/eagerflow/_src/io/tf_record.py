@@ -13,6 +13,7 @@ the whole stream is compressed. Files are TensorFlow's: either side reads the ot
 [b'first', b'second']
 """
 import collections
+import functools
 import io
 import os
 import struct
@@ -111,12 +112,18 @@ def _open(path, mode):
         raise errors.PermissionDeniedError(None, None, f"{path}; Permission denied") from None
 
 
+@functools.lru_cache(maxsize=4096)
+def _length_crc(length_bytes):
+    """The masked CRC of a record's 8 length bytes (files repeat a few lengths)."""
+    return masked_crc32c(length_bytes)
+
+
 def frame(records):
     """`records` (bytes) framed as TFRecords, each with its header and footer."""
     parts = []
     for record, crc in zip(records, crc32c_many(records)):
         length = _LENGTH.pack(len(record))
-        parts += (length, _CRC.pack(masked_crc32c(length)), record, _CRC.pack(mask(crc)))
+        parts += (length, _CRC.pack(_length_crc(length)), record, _CRC.pack(mask(crc)))
     return b"".join(parts)
 
 
@@ -129,19 +136,22 @@ class TFRecordWriter:
     A context manager; records are bytes (strings are written as UTF-8).
     """
 
+    _file = None  # (until the file opens)
+
     def __init__(self, path, options=None):
         options = _options(options)
         kind = TFRecordOptions.get_compression_type_string(options)
-        self._file = _open(_text(path), "wb")
         level = options.compression_level
         level = -1 if level is None else level
-        if kind == "GZIP":
-            self._compress = zlib.compressobj(level, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
-        elif kind == "ZLIB":
-            self._compress = zlib.compressobj(level, zlib.DEFLATED, zlib.MAX_WBITS)
+        if kind:
+            if not -1 <= level <= 9:
+                raise ValueError(f"compression_level must be between -1 and 9, not {level}")
+            wbits = 16 + zlib.MAX_WBITS if kind == "GZIP" else zlib.MAX_WBITS
+            self._compress = zlib.compressobj(level, zlib.DEFLATED, wbits)
         else:
             self._compress = None
         self._pending, self._pending_size = [], 0  # records not yet framed (in batches)
+        self._file = _open(_text(path), "wb")
 
     def _check_open(self):
         if self._file is None:
@@ -155,7 +165,8 @@ class TFRecordWriter:
         elif not isinstance(record, (bytes, bytearray, memoryview)):
             raise TypeError(f"write(): incompatible function arguments: record must be bytes "
                             f"or str, not {type(record).__name__}")
-        self._pending.append(bytes(record))
+        record = bytes(record)
+        self._pending.append(record)
         self._pending_size += len(record) + _HEADER + _FOOTER
         if self._pending_size >= _BATCH:
             self._drain()
@@ -195,7 +206,7 @@ class TFRecordWriter:
         self.close()
 
     def __del__(self):
-        if getattr(self, "_file", None) is not None:
+        if self._file is not None:
             self.close()
 
 
@@ -301,7 +312,7 @@ class RecordReader:
                 self.close()
                 break
             (length,) = _LENGTH.unpack_from(header)
-            if _CRC.unpack_from(header, 8)[0] != masked_crc32c(header[:8]):
+            if _CRC.unpack_from(header, 8)[0] != _length_crc(header[:8]):
                 hint = " (Is this even a TFRecord file?)" if start == 0 else ""
                 failure = self._error(f"corrupted record at {start}{hint}")
                 break

@@ -50,8 +50,9 @@ def os_error(error, path):
 
 
 def match_files(pattern):
-    """The sorted paths matching glob `pattern` (``*``, ``?``, ``[...]``; no ``**``)."""
-    return sorted(_glob.glob(pattern))
+    """The paths matching glob `pattern` (``*``, ``?``, ``[...]``; no ``**``), hidden ones
+    too, in directory order (as TF's file system lists them)."""
+    return _glob.glob(pattern, include_hidden=True)
 
 
 # -- ReadFile, WriteFile, MatchingFiles ---------------------------------------------------------
@@ -94,9 +95,7 @@ def _matching_files(xp, pattern):
     if pattern.ndim > 1:
         raise _invalid(f"Input patterns tensor must be scalar or vector, but had shape: "
                        f"{errors.shape_text(pattern.shape)}")
-    found = []
-    for p in pattern.reshape(-1):
-        found.extend(match_files(_path(p)))
+    found = sorted(f for p in pattern.reshape(-1) for f in match_files(_path(p)))
     out = np.empty(len(found), object)
     out[:] = [f.encode("utf-8", "surrogateescape") for f in found]
     return out
@@ -134,8 +133,8 @@ def write_file(filename, contents, name=None):
 
 @export("io.matching_files", "compat.v1.io.matching_files", "compat.v1.matching_files")
 def matching_files(pattern, name=None):
-    """The files matching glob `pattern` (a string or a 1-D tensor of them), sorted per
-    pattern; an empty vector when none match.
+    """The files matching glob `pattern` (a string or a 1-D tensor of them, hidden files
+    too), sorted; an empty vector when none match.
 
     >>> tf.io.matching_files("/no/such/dir/*").shape
     TensorShape([0])

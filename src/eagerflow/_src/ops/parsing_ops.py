@@ -24,7 +24,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _NO_GRAD = "parsing op"
@@ -57,6 +57,19 @@ class FixedLenSequenceFeature(collections.namedtuple(
 
     def __new__(cls, shape, dtype, allow_missing=False, default_value=None):
         return super().__new__(cls, shape, dtype, allow_missing, default_value)
+
+
+@export("io.SparseFeature", "compat.v1.io.SparseFeature", "compat.v1.SparseFeature")
+class SparseFeature(collections.namedtuple(
+        "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+    """A `SparseTensor` of dense shape `size` from an example's index feature(s) (int64,
+    one key per dim) and value feature: value ``i`` sits at the ``i``-th index.
+    Indices are sorted unless `already_sorted`."""
+
+    __slots__ = ()
+
+    def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+        return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
 
 
 @export("io.VarLenFeature", "compat.v1.io.VarLenFeature", "compat.v1.VarLenFeature")
@@ -196,30 +209,38 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
             dense_out.append(out.reshape(out.shape[1:]) if single else out)
             continue
         size = int(np.prod(shape, dtype=np.int64))
-        out = np.empty((len(maps), size), np_type)
-        for i in range(len(maps)):
-            got = lookup(i, key, dtype)
-            if isinstance(got, str):
-                raise type_error(i, key, got, dtype, False)
-            if got is None:
-                if default.size == 0:
+        kind, fill = _KIND[dtype], default.reshape(-1).tolist()
+        values = []  # every example's values in one list: one conversion at the end
+        for i, fmap in enumerate(maps):
+            feature = fmap[key] if key in fmap else None
+            which = None if feature is None else feature.WhichOneof("kind")
+            if which is None:
+                if not fill:
                     prefix = "" if single else f"Name: {name(i)}, "
                     typename = "float" if dtype == _d.float32 else dtype.name
                     raise _invalid(f"{prefix}Feature: {key} (data type: {typename}) is "
                                    f"required but could not be found.")
-                out[i] = default.reshape(-1)
-            elif got.size != size:
+                values += fill
+                continue
+            if which != kind:
+                raise type_error(i, key, which, dtype, False)
+            got = getattr(feature, kind).value
+            if len(got) != size:
                 if single:
                     detail = ("Parsing bytes_list failed." if dtype == _d.string else
-                              f"Some {_KIND[dtype]} slice was not parsed.")
+                              f"Some {kind} slice was not parsed.")
                     raise _invalid(f"{where(i, key)}Can't parse serialized Example: {detail}")
                 if dtype == _d.string:
                     raise _invalid(f"{where(i, key)}Can't parse serialized Example.")
                 raise _invalid(f"{where(i, key)}Number of {vname} values != expected.  Values "
-                               f"size: {got.size} but output shape: "
+                               f"size: {len(got)} but output shape: "
                                f"{errors.shape_text(shape)}")
-            else:
-                out[i] = got
+            values += got
+        if np_type is object:
+            out = np.empty(len(values), object)
+            out[:] = values
+        else:
+            out = np.array(values, np_type)
         out = out.reshape((len(maps),) + tuple(shape))
         dense_out.append(out.reshape(out.shape[1:]) if single else out)
     return tuple(sparse_out[0] + sparse_out[1] + sparse_out[2] + dense_out)
@@ -310,7 +331,49 @@ def _split_features(features):
     return sparse, dense
 
 
+def _expand_sparse_features(features):
+    """`features` with each `SparseFeature` replaced by `VarLenFeature`s of its index and
+    value keys, and the SparseFeatures by key (TF's check: one key, one definition)."""
+    plain = {k: f for k, f in (features or {}).items() if not isinstance(f, SparseFeature)}
+    composite = {k: f for k, f in (features or {}).items() if isinstance(f, SparseFeature)}
+    for key, feature in composite.items():
+        index_keys = ([feature.index_key] if isinstance(feature.index_key, str)
+                      else list(feature.index_key))
+        for k, dtype in [(i, _d.int64) for i in index_keys] + [(feature.value_key,
+                                                                 feature.dtype)]:
+            wanted = VarLenFeature(_d.as_dtype(dtype))
+            if plain.get(k, wanted) != wanted:
+                raise ValueError(f"Conflicting type {plain[k]} vs {wanted} for feature {k}.")
+            plain[k] = wanted
+    return plain, composite
+
+
+def _sparse_feature(parsed, feature, single):
+    """The `SparseTensor` of a `SparseFeature` from the parsed index and value features."""
+    index_keys = ([feature.index_key] if isinstance(feature.index_key, str)
+                  else list(feature.index_key))
+    sizes = [feature.size] if isinstance(feature.size, int) else list(feature.size)
+    values = parsed[feature.value_key]
+    ids = [parsed[k].values for k in index_keys]
+    columns = ids if single else [parsed[index_keys[0]].indices[:, 0]] + ids
+    indices = array_ops.stack(columns, axis=1)
+    batch = [] if single else [values.dense_shape[:1]]
+    dense_shape = array_ops.concat(batch + [convert_to_tensor(sizes, _d.int64)], 0)
+    result = SparseTensor(indices, values.values, dense_shape)
+    if feature.already_sorted:
+        return result
+    # row-major order: sort by the position's linear index (stable: repeats keep their order)
+    linear = columns[0]
+    for column, size in zip(columns[1:], sizes[len(sizes) - len(columns) + 1:]):
+        linear = math_ops.add(math_ops.multiply(linear, np.int64(size)), column)
+    order = reduction_ops.argsort(linear, stable=True)
+    return SparseTensor(array_ops.gather(indices, order), array_ops.gather(values.values, order),
+                        dense_shape)
+
+
 def _parse(serialized, features, names, name):
+    requested = features
+    features, composite = _expand_sparse_features(features)
     sparse, dense = _split_features(features)
     serialized = convert_to_tensor(serialized, _d.string)
     names = convert_to_tensor([] if names is None else names, _d.string)
@@ -333,6 +396,11 @@ def _parse(serialized, features, names, name):
         result[key] = SparseTensor(outs[j], outs[n + j], outs[2 * n + j])
     for j, (key, *_) in enumerate(dense):
         result[key] = outs[3 * n + j]
+    if composite:  # (after the others, as TF orders them)
+        single = serialized.shape.rank == 0
+        made = {k: _sparse_feature(result, f, single) for k, f in composite.items()}
+        result = {k: v for k, v in result.items() if k in requested}
+        result.update(made)
     return result
 
 
@@ -341,7 +409,8 @@ def parse_example(serialized, features, example_names=None, name=None):
     """Parses a batch (vector) of serialized `Example` protos into a dict of tensors.
 
     Dense features get a leading batch dim; a `VarLenFeature` gives a `SparseTensor`
-    of dense shape ``[batch, longest]``. A missing required feature, values of the
+    of dense shape ``[batch, longest]``, a `SparseFeature` one of ``[batch, size]``
+    from its index and value features. A missing required feature, values of the
     wrong type or number, or bytes that are no `Example` raise InvalidArgumentError.
 
     >>> ex = tf.train.Example(features=tf.train.Features(feature={
@@ -369,8 +438,8 @@ def _type_name(dtype):
     return "float" if dtype == _d.float32 else dtype.name
 
 
-def _sparse_output(per, dtype, batch_shape):
-    """(indices, values, dense shape) of a sparse output from each example's list of value
+def _sparse_output(per, dtype):
+    """(indices, values, longest) of a sparse output from each example's list of value
     arrays (one per position: a feature list's steps, or one for a context feature)."""
     np_type = object if dtype == _d.string else dtype.as_numpy_dtype
     indices, values, longest = [], [], [0] * 2
@@ -446,7 +515,7 @@ def _parse_sequence_example_v2(
         for i in range(len(flat)):
             got = context(i, key, dtype)
             per.append([] if got is None else [got])
-        indices, vals, longest = _sparse_output(per, dtype, len(flat))
+        indices, vals, longest = _sparse_output(per, dtype)
         index = np.array([(b, k) for b, _, k in indices], np.int64).reshape(-1, 2)
         outs["ci"].append(index[:, 1:] if single else index)
         outs["cv"].append(vals)
@@ -474,7 +543,7 @@ def _parse_sequence_example_v2(
     for key, dtype in zip(feature_list_sparse_keys.reshape(-1), feature_list_sparse_types):
         key = _text(key)
         per = [steps(i, key, dtype) or [] for i in range(len(flat))]
-        indices, vals, longest = _sparse_output(per, dtype, len(flat))
+        indices, vals, longest = _sparse_output(per, dtype)
         index = np.array(indices, np.int64).reshape(-1, 3)
         outs["fi"].append(index[:, 1:] if single else index)
         outs["fv"].append(vals)

@@ -30,6 +30,8 @@ from eagerflow._src.ops import shape_rules
 class SparseTensor:
     """A sparse tensor (``tf.SparseTensor``): `indices`, `values` and `dense_shape`."""
 
+    _shape_hint = None  # the static shape a spec gave (see `SparseTensorSpec._from_components`)
+
     def __init__(self, indices, values, dense_shape):
         self._indices = convert_to_tensor(indices, _d.int64)
         self._values = convert_to_tensor(values)
@@ -52,6 +54,8 @@ class SparseTensor:
         value = get_static_value(self._dense_shape)
         if value is not None:
             return TensorShape([int(d) for d in value])
+        if self._shape_hint is not None:  # a function's argument: its spec's shape
+            return self._shape_hint
         return TensorShape([None] * self._dense_shape.shape[0]
                            if self._dense_shape.shape.rank == 1 and
                            self._dense_shape.shape[0] is not None else None)
@@ -118,7 +122,10 @@ class SparseTensorSpec:
         return (value.indices, value.values, value.dense_shape)
 
     def _from_components(self, components):
-        return SparseTensor(*components)
+        value = SparseTensor(*components)
+        if value.shape.rank is None or None in value.shape.as_list():
+            value._shape_hint = self._shape  # (components of unknown value: the spec knows)
+        return value
 
     def __eq__(self, other):
         return (type(other) is SparseTensorSpec and self._dtype == other.dtype

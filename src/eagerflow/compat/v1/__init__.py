@@ -7,6 +7,6 @@ from eagerflow._src.ops.io_ops import (  # noqa: F401
     decode_base64, decode_compressed, decode_csv, encode_base64, matching_files, parse_tensor,
     read_file, serialize_tensor, write_file)
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
-    FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, parse_example, parse_single_example,
-    parse_single_sequence_example)
-from eagerflow.compat.v1 import gfile, graph_util, io, python_io  # noqa: F401
+    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
+    parse_single_example, parse_single_sequence_example)
+from eagerflow.compat.v1 import gfile, graph_util, image, io, python_io  # noqa: F401

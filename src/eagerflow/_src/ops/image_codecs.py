@@ -1,0 +1,688 @@
+"""Image codecs (``tf.io.decode_png``, ``encode_jpeg``, ...) on string tensors.
+
+Decoding and JPEG encoding go through Pillow, an optional dependency
+(``pip install Pillow``, or the ``image`` extra), imported when an op first runs;
+PNG encoding needs only zlib. As in TF, every decode op reads any of the formats
+except where TF refuses (BMP through the other ops, animated GIFs through
+``decode_png``/``decode_jpeg``), and converts channels and dtypes itself.
+
+JPEG: TF decodes with libjpeg's fast integer inverse DCT by default, Pillow with the
+accurate one, so pixels differ by up to 5 units (equal with TF's
+``dct_method="INTEGER_ACCURATE"``); JPEG encoding gives the same pixels as TF's. PNG,
+GIF, BMP and WebP decode to TF's values. 16-bit colour PNGs are decoded here (Pillow
+would reduce them to 8 bits), except interlaced ones; BMP too.
+
+>>> png = tf.io.encode_png(tf.constant([[[0], [255]]], tf.uint8))
+>>> tf.io.decode_png(png)[..., 0]
+<tf.Tensor: shape=(1, 2), dtype=uint8, numpy=array([[  0, 255]], dtype=uint8)>
+"""
+import io
+import struct
+import zlib
+
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_input
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.errors import shape_text
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching_rules, register
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import image_ops, math_ops, random_ops, string_ops
+from eagerflow._src.ops.wrappers import as_tensor
+
+_NO_GRAD = "image codec"
+_DOCTEST_REQUIRES = ("PIL",)  # the examples decode through Pillow (see conftest.py)
+
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _pillow(op_name):
+    """PIL.Image, imported on first use: Pillow is an optional dependency."""
+    try:
+        from PIL import Image
+    except ImportError:
+        raise ImportError(f"{op_name} needs Pillow, which is not installed: pip install Pillow "
+                          f"(or pip install eagerflow[image]).") from None
+    return Image
+
+
+def _contents(contents):
+    if contents.ndim != 0:
+        raise _invalid(f"`contents` must be scalar but got shape{shape_text(contents.shape)}")
+    data = contents.item()
+    return data.encode() if isinstance(data, str) else bytes(data)
+
+
+def _format(data):
+    if data[:3] == b"\xff\xd8\xff":
+        return "JPEG"
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "PNG"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "GIF"
+    if data[:2] == b"BM":
+        return "BMP"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "WebP"
+    return None
+
+
+_CORRUPT = {
+    "PNG": "Invalid PNG data, size {size}",
+    "JPEG": "jpeg::Uncompress failed. Invalid JPEG data or crop window.",
+    "GIF": "Invalid GIF data (size {size}), failed to slurp gif file: Failed to read from "
+           "given file",
+    "BMP": "Invalid BMP data, size {size}",
+    "WebP": "Invalid WebP data, size {size}",
+}
+
+
+def _frames(op_name, data, fmt, gray, ratio=1):
+    """The frames of `data`, (frames, height, width, channels) arrays of uint8 (or uint16
+    for 16-bit PNGs); `gray`: a JPEG decodes its luma alone, as libjpeg does."""
+    Image = _pillow(op_name)
+    try:
+        im = Image.open(io.BytesIO(data))
+        if fmt == "JPEG":
+            if gray or ratio > 1:
+                w, h = im.size
+                # Pillow picks the largest scale whose floor-divided size still fits
+                im.draft("L" if gray else im.mode, (max(w // ratio, 1), max(h // ratio, 1)))
+            return _native(im, fmt)[None]
+        if fmt == "GIF":
+            frames = []
+            for i in range(getattr(im, "n_frames", 1)):
+                im.seek(i)
+                frames.append(np.asarray(im.convert("RGB")))
+            return np.stack(frames)
+        return _native(im, fmt)[None]
+    except (OSError, ValueError, SyntaxError, EOFError) as e:
+        raise _invalid(_CORRUPT[fmt].format(size=len(data))) from e
+
+
+def _png16(data):
+    """(1, height, width, channels) uint16 pixels of a non-interlaced 16-bit colour PNG, which
+    Pillow would reduce to 8 bits; None for every other PNG (Pillow decodes those)."""
+    if len(data) < 33 or data[24] != 16 or data[25] not in (2, 4, 6) or data[28] != 0:
+        return None
+    width, height = struct.unpack(">II", data[16:24])
+    channels = {2: 3, 4: 2, 6: 4}[data[25]]
+    chunks, at = [], 8
+    while at + 8 <= len(data):
+        size, kind = struct.unpack(">I", data[at:at + 4])[0], data[at + 4:at + 8]
+        if kind == b"IDAT":
+            chunks.append(data[at + 8:at + 8 + size])
+        at += size + 12
+    try:
+        raw = np.frombuffer(zlib.decompress(b"".join(chunks)), np.uint8)
+    except zlib.error as e:
+        raise _invalid(f"Invalid PNG data, size {len(data)}") from e
+    bpp, stride = 2 * channels, 2 * channels * width
+    if raw.size < height * (stride + 1):
+        raise _invalid(f"Invalid PNG data, size {len(data)}")
+    rows = raw[:height * (stride + 1)].reshape(height, stride + 1)
+    out = np.zeros((height, stride), np.uint8)
+    prior = np.zeros(stride, np.uint8)
+    for y in range(height):
+        kind, line = rows[y, 0], rows[y, 1:].copy()
+        if kind == 1:  # each byte adds the reconstructed byte one pixel to its left
+            line = np.cumsum(line.reshape(-1, bpp), 0, dtype=np.uint8).reshape(-1)
+        elif kind == 2:
+            line = line + prior
+        elif kind in (3, 4):  # depend on the reconstructed left pixel: one pixel at a time
+            left, line = np.zeros(bpp, np.int32), line.astype(np.int32)
+            up, corner = prior.astype(np.int32), np.zeros(bpp, np.int32)
+            for x in range(0, stride, bpp):
+                b = up[x:x + bpp]
+                if kind == 3:
+                    predictor = (left + b) // 2
+                else:
+                    p = left + b - corner
+                    pa, pb, pc = np.abs(p - left), np.abs(p - b), np.abs(p - corner)
+                    predictor = np.where((pa <= pb) & (pa <= pc), left,
+                                         np.where(pb <= pc, b, corner))
+                left = line[x:x + bpp] = (line[x:x + bpp] + predictor) & 0xFF
+                corner = b
+            line = line.astype(np.uint8)
+        out[y] = prior = line
+    return out.view(">u2").astype(np.uint16).reshape(1, height, width, channels)
+
+
+def _webp(op_name, data, channels, dtype, expand_animations):
+    """A WebP file's frames, (frames, height, width, 3 or 4) uint8, as every decode op gives
+    them (one frame alone when decode_image does not expand animations)."""
+    if dtype != _d.uint8:
+        raise _invalid("WebP only supports uint8 for dtype")
+    Image = _pillow(op_name)
+    try:
+        im = Image.open(io.BytesIO(data))
+        mode = "RGBA" if "A" in im.mode or im.info.get("transparency") is not None else "RGB"
+        frames = []
+        for i in range(getattr(im, "n_frames", 1)):
+            im.seek(i)
+            frames.append(np.asarray(im.convert(mode)))
+    except (OSError, ValueError, SyntaxError, EOFError) as e:
+        raise _invalid(_CORRUPT["WebP"].format(size=len(data))) from e
+    if channels not in (0, len(mode)):
+        raise _invalid("Number of channels requested does not match input")
+    frames = np.stack(frames)
+    return frames[0] if op_name == "DecodeImage" and not expand_animations else frames
+
+
+def _native(im, fmt):
+    """An opened image's pixels as (height, width, channels), uint8 or 16-bit uint16."""
+    mode = im.mode
+    if mode == "P":
+        im = im.convert("RGBA" if "transparency" in im.info else "RGB")
+    elif mode == "1":
+        im = im.convert("L")
+    elif mode == "CMYK":
+        im = im.convert("RGB")
+    elif mode == "PA":
+        im = im.convert("RGBA")
+    if im.mode.startswith("I"):  # 16-bit grayscale
+        return np.asarray(im).astype(np.uint16)[..., None]
+    pixels = np.asarray(im)
+    return pixels[..., None] if pixels.ndim == 2 else pixels
+
+
+def _gray(pixels):
+    """Luma of RGB pixels as libpng computes it for TF (weights .299, .587 and the rest in
+    fixed point; 8-bit sums truncated, 16-bit ones rounded)."""
+    weights = np.array([9797, 19234, 3737], np.int64)  # of 32768
+    total = (pixels[..., :3].astype(np.int64) * weights).sum(-1)
+    if pixels.dtype == np.uint16:
+        total += 16384
+    return (total >> 15).astype(pixels.dtype)[..., None]
+
+
+def _with_channels(pixels, channels, alpha=None):
+    """`pixels` (..., c) with `channels` channels (0: as they are), as TF's decoders give;
+    `alpha`: the alpha channel added to pixels without one (by default opaque)."""
+    have = pixels.shape[-1]
+    if channels == 0 or channels == have:
+        return pixels
+    if channels == 1:
+        return pixels[..., :1] if have <= 2 else _gray(pixels)
+    color = np.repeat(pixels[..., :1], 3, -1) if have <= 2 else pixels[..., :3]
+    if channels == 3:
+        return color
+    if have in (2, 4):
+        alpha = pixels[..., -1:]
+    elif alpha is None:
+        alpha = np.full(pixels.shape[:-1] + (1,), np.iinfo(pixels.dtype).max, pixels.dtype)
+    return np.concatenate([color, alpha], -1)
+
+
+def _as_dtype(pixels, dtype, fmt):
+    """uint8 or 16-bit pixels as `dtype` (uint8, uint16 or float32 in [0, 1]): PNG scales
+    8 bits to 16 by 257 (libpng), the other formats by 256."""
+    if dtype == _d.float32:  # PNG decodes to 16 bits first, then each is scaled
+        if fmt == "PNG" and pixels.dtype == np.uint8:
+            pixels = pixels.astype(np.uint16) * np.uint16(257)
+        return pixels.astype(np.float32) * np.float32(1.0 / np.iinfo(pixels.dtype).max)
+    want = dtype.as_numpy_dtype
+    if pixels.dtype == want:
+        return pixels
+    if want == np.uint16:
+        return pixels.astype(np.uint16) * np.uint16(257 if fmt == "PNG" else 256)
+    return (pixels >> 8).astype(np.uint8)
+
+
+def _png_alpha(data, fmt, pixels):
+    """The alpha channel TF's PNG decoder adds to `pixels` without one, or None: from a tRNS
+    chunk's transparent colour (grayscale and RGB images), else libpng's filler, which holds
+    the file's bit depth (15 for a 4-bit image, 255 for 8 bits)."""
+    if fmt != "PNG" or len(data) < 33:
+        return None
+    depth, color = data[24], data[25]
+    at = 8
+    while at + 8 <= len(data):
+        size, kind = struct.unpack(">I", data[at:at + 4])[0], data[at + 4:at + 8]
+        if kind in (b"IDAT", b"IEND"):
+            break
+        if kind == b"tRNS" and color in (0, 2):
+            values = struct.unpack(f">{size // 2}H", data[at + 8:at + 8 + size // 2 * 2])
+            if depth < 8:  # Pillow scales low bit depths to 8 bits
+                values = tuple(v * (255 // ((1 << depth) - 1)) for v in values)
+            clear = np.all(pixels[..., :len(values)] == np.array(values), axis=-1)
+            return np.where(clear, 0, np.iinfo(pixels.dtype).max).astype(pixels.dtype)[..., None]
+        at += size + 12
+    if depth < 8:
+        return np.full(pixels.shape[:-1] + (1,), (1 << depth) - 1, pixels.dtype)
+    return None
+
+
+def _bmp(data):
+    """(1, height, width, channels) pixels of an uncompressed 8, 24 or 32-bit BMP."""
+    def number(at, size, signed=False):
+        return int.from_bytes(data[at:at + size], "little", signed=signed)
+    if len(data) < 30:
+        raise _invalid(f"Invalid BMP data, size {len(data)}")
+    offset, width, height, bpp = number(10, 4), number(18, 4, True), number(22, 4, True), \
+        number(28, 2)
+    channels = bpp // 8
+    if channels not in (1, 3, 4) or bpp % 8:
+        raise _invalid(f"Number of channels inherent in the image must be 1, 3 or 4, was "
+                       f"{channels}")
+    rows, row_size = abs(height), ((bpp * width + 31) // 32) * 4
+    excess = len(data) - (offset + row_size * rows)
+    if excess < 0:
+        raise _invalid(f"Input size should match (header_size + row_size * abs_height) but "
+                       f"they differ by {excess}")
+    pixels = np.frombuffer(data, np.uint8, row_size * rows, offset).reshape(rows, row_size)
+    pixels = pixels[:, :width * channels].reshape(rows, width, channels)
+    if height > 0:  # stored bottom-up
+        pixels = pixels[::-1]
+    if channels >= 3:  # BGR(A) -> RGB(A)
+        pixels = pixels[..., [2, 1, 0, 3][:channels]]
+    return np.ascontiguousarray(pixels)[None]
+
+
+_USE = {"PNG": "decode_png", "JPEG": "decode_jpeg", "GIF": "decode_gif", "BMP": "decode_bmp",
+        "WebP": "decode_webp"}
+
+
+def _decode(op_name):
+    def kernel(xp, contents, channels=0, dtype=_d.uint8, expand_animations=True, ratio=1,
+               **_):
+        data = _contents(contents)
+        if op_name == "DecodeWebP" and channels not in (0, 3, 4):
+            raise _invalid("WebP only supports 3 or 4 channels")
+        if op_name not in ("DecodeBmp", "DecodeGif") and channels not in (0, 1, 3, 4):
+            raise _invalid(f"`channels` must be 0, 1, 3 or 4 but got {channels}")
+        if not data:
+            raise _invalid("Input is empty.")
+        fmt = _format(data)
+        if fmt is None:
+            raise _invalid("Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, "
+                           "WebP required.")
+        if op_name == "DecodeBmp" and fmt != "BMP":
+            raise _invalid(f"Trying to decode {fmt} format using DecodeBmp op. Use "
+                           f"`{_USE[fmt]}` or `decode_image` instead.")
+        if fmt == "BMP" and op_name not in ("DecodeBmp", "DecodeImage"):
+            raise _invalid(f"Trying to decode BMP format using a wrong op. Use `decode_bmp` or "
+                           f"`decode_image` instead. Op used: {op_name}")
+        if fmt == "WebP":
+            return xp.asarray(_webp(op_name, data, channels, dtype, expand_animations))
+        if fmt == "JPEG" and channels == 4:
+            raise _invalid("JPEG does not support 4 channels")
+        if fmt == "GIF" and channels not in (0, 3):
+            raise _invalid(f"channels must be 0 or 3 for GIF, got {channels}")
+        if fmt == "BMP" and channels not in (0, 3, 4):
+            raise _invalid(f"`channels` must be 0, 3 or 4 for BMP, but got {channels}")
+        frames = _bmp(data) if fmt == "BMP" else _png16(data) if fmt == "PNG" else None
+        if frames is None:
+            frames = _frames(op_name, data, fmt, gray=channels == 1, ratio=ratio)
+        if op_name == "DecodeGif":
+            return xp.asarray(_as_dtype(_with_channels(frames, 3), _d.uint8, fmt))
+        if fmt == "GIF" and op_name != "DecodeImage" and len(frames) > 1:
+            raise _invalid(f"Got {len(frames)} frames, but animated gifs can only be decoded by "
+                           f"tf.io.decode_gif or tf.io.decode_image")
+        alpha = _png_alpha(data, fmt, frames) if channels == 4 else None
+        pixels = _as_dtype(_with_channels(frames, channels, alpha), dtype, fmt)
+        if fmt == "GIF" and op_name == "DecodeImage" and expand_animations:
+            return xp.asarray(pixels)
+        return xp.asarray(pixels[0])
+    return kernel
+
+
+def _decode_rule(op_name):
+    def rule(contents, channels=0, dtype=_d.uint8, expand_animations=True, **_):
+        if op_name == "DecodeGif":
+            return TensorShape([None, None, None, 3]), _d.uint8
+        if op_name == "DecodeWebP":
+            return TensorShape([None, None, None, channels or None]), dtype
+        if op_name == "DecodeImage" and expand_animations:
+            return TensorShape(None), dtype
+        return TensorShape([None, None, channels or None]), dtype
+    return rule
+
+
+def _register_decode(name, **kwargs):
+    op = register(name, _decode(name), _decode_rule(name), dtypes=(_d.string,),
+                  not_differentiable=_NO_GRAD, **kwargs)
+    tf_nodes[op] = NodeForm(outputs=("image",))
+    return op
+
+
+_DECODE_PNG = _register_decode("DecodePng")
+_DECODE_JPEG = _register_decode("DecodeJpeg")
+_DECODE_IMAGE = _register_decode("DecodeImage")
+_DECODE_BMP = _register_decode("DecodeBmp")
+_DECODE_GIF = _register_decode("DecodeGif")
+_DECODE_WEBP = _register_decode("DecodeWebP")
+
+
+def _extract_jpeg_shape(xp, contents, output_type=_d.int32):
+    data = _contents(contents)
+    if _format(data) != "JPEG":
+        raise _invalid(f"Invalid JPEG data, size {len(data)}")
+    Image = _pillow("ExtractJpegShape")
+    try:
+        im = Image.open(io.BytesIO(data))
+    except (OSError, ValueError, SyntaxError) as e:
+        raise _invalid(f"Invalid JPEG data, size {len(data)}") from e
+    channels = {"L": 1, "RGB": 3, "YCbCr": 3, "CMYK": 4}.get(im.mode, len(im.getbands()))
+    return xp.asarray([im.size[1], im.size[0], channels], output_type.as_numpy_dtype)
+
+
+_EXTRACT_JPEG_SHAPE = register(
+    "ExtractJpegShape", _extract_jpeg_shape,
+    lambda contents, output_type=_d.int32: (TensorShape([3]), output_type),
+    dtypes=(_d.string,), not_differentiable=_NO_GRAD)
+tf_nodes[_EXTRACT_JPEG_SHAPE] = NodeForm(outputs=("image_shape",))
+
+
+# --- encoders -------------------------------------------------------------------------------
+
+def _png_chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + \
+        struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+
+def _encode_png(xp, image, compression=-1):
+    if image.ndim < 3:
+        raise _invalid(f"images must be at least rank 3{shape_text(image.shape)}")
+    if image.ndim > 3:
+        raise _invalid(f"image must be 3-dimensional{shape_text(image.shape)}")
+    if not -1 <= compression <= 9:
+        raise _invalid(f"compression should be in [-1,9], got {compression}")
+    h, w, c = image.shape
+    if c not in (1, 2, 3, 4):
+        raise _invalid(f"image must have 1, 2, 3, or 4 channels, got {c}")
+    if h == 0 or w == 0:
+        raise _invalid(f"image must have a non-zero size, got {shape_text(image.shape)}")
+    pixels = np.asarray(image)
+    depth = 16 if pixels.dtype == np.uint16 else 8
+    rows = pixels.astype(">u2" if depth == 16 else np.uint8).reshape(h, -1).view(np.uint8)
+    raw = np.concatenate([np.zeros((h, 1), np.uint8), rows], 1)  # filter type 0 per row
+    color = {1: 0, 2: 4, 3: 2, 4: 6}[c]
+    header = struct.pack(">IIBBBBB", w, h, depth, color, 0, 0, 0)
+    out = (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) +
+           _png_chunk(b"IDAT", zlib.compress(raw.tobytes(), compression)) +
+           _png_chunk(b"IEND", b""))
+    return np.array(out, dtype=object)
+
+
+_ENCODE_PNG = register("EncodePng", _encode_png, lambda image, **_: (TensorShape([]), _d.string),
+                       dtypes=(_d.uint8, _d.uint16), not_differentiable=_NO_GRAD)
+tf_nodes[_ENCODE_PNG] = NodeForm(outputs=("contents",))
+
+
+def _encode_jpeg(xp, image, format="", quality=95, progressive=False, optimize_size=False,
+                 chroma_downsampling=True, density_unit="in", x_density=300, y_density=300,
+                 xmp_metadata=""):
+    if image.ndim != 3:
+        raise _invalid(f"image must be 3-dimensional{shape_text(image.shape)}")
+    channels = image.shape[2]
+    wanted = {"grayscale": 1, "rgb": 3}.get(format)
+    if wanted is not None and channels != wanted:
+        raise _invalid(f"format {format} expects {wanted} channels, got "
+                       f"{shape_text(image.shape)}")
+    if channels not in (1, 3):
+        raise _invalid(f"image must have 1 or 3 channels, got {shape_text(image.shape)}")
+    if not 0 <= quality <= 100:
+        raise _invalid(f"quality must be in [0,100], got {quality}")
+    if 0 in image.shape:
+        raise errors.InternalError(None, None, "JPEG encoding failed")
+    Image = _pillow("EncodeJpeg")
+    pixels = np.ascontiguousarray(image)
+    im = Image.fromarray(pixels[..., 0] if channels == 1 else pixels,
+                         "L" if channels == 1 else "RGB")
+    per_inch = 2.54 if density_unit == "cm" else 1.0
+    options = {"quality": int(quality), "progressive": bool(progressive),
+               "optimize": bool(optimize_size), "subsampling": 2 if chroma_downsampling else 0,
+               "dpi": (x_density * per_inch, y_density * per_inch)}
+    if xmp_metadata:
+        options["xmp"] = xmp_metadata.encode() if isinstance(xmp_metadata, str) else xmp_metadata
+    buf = io.BytesIO()
+    im.save(buf, format="JPEG", **options)
+    return np.array(buf.getvalue(), dtype=object)
+
+
+_ENCODE_JPEG = register("EncodeJpeg", _encode_jpeg,
+                        lambda image, **_: (TensorShape([]), _d.string), dtypes=(_d.uint8,),
+                        not_differentiable=_NO_GRAD)
+tf_nodes[_ENCODE_JPEG] = NodeForm(outputs=("contents",))
+
+
+
+def _encode_jpeg_variable_quality(xp, images, quality):
+    if np.ndim(quality) != 0:
+        raise _invalid(f"quality must be scalar: {shape_text(np.shape(quality))}")
+    return _encode_jpeg(xp, images, quality=int(quality))
+
+
+_ENCODE_JPEG_VARIABLE_QUALITY = register(
+    "EncodeJpegVariableQuality", _encode_jpeg_variable_quality,
+    lambda images, quality: (TensorShape([]), _d.string), tied=(0,), dtypes=(_d.uint8,),
+    not_differentiable=_NO_GRAD)
+tf_nodes[_ENCODE_JPEG_VARIABLE_QUALITY] = NodeForm(types={}, outputs=("contents",))
+
+batching_rules.assign(PER_ELEMENT, _DECODE_PNG, _DECODE_JPEG, _DECODE_IMAGE, _DECODE_BMP,
+                      _DECODE_GIF, _DECODE_WEBP, _EXTRACT_JPEG_SHAPE, _ENCODE_PNG, _ENCODE_JPEG,
+                      _ENCODE_JPEG_VARIABLE_QUALITY)
+
+
+# --- public functions -----------------------------------------------------------------------
+
+def _string(contents):
+    return convert_input(contents, _d.string)
+
+
+def _int_attr(value, name):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"Expected int for argument '{name}' not {value!r}.")
+    return int(value)
+
+
+def _decode_dtype(op_name, dtype, allowed):
+    dtype = _d.as_dtype(dtype)
+    if dtype not in allowed:
+        raise attr_dtype_error(op_name, "dtype", dtype, allowed)
+    return dtype
+
+
+@export("io.decode_png", "image.decode_png")
+def decode_png(contents, channels=0, dtype=_d.uint8, name=None):
+    """Decodes a PNG (or JPEG, or single-frame GIF) string into a (height, width, channels)
+    uint8 or uint16 tensor; `channels` 0 keeps the file's.
+
+    >>> tf.io.decode_png(tf.io.encode_png(tf.zeros([2, 3, 1], tf.uint8)), channels=3).shape
+    TensorShape([2, 3, 3])
+    """
+    dtype = _decode_dtype("DecodePng", dtype, (_d.uint8, _d.uint16))
+    return dispatch(_DECODE_PNG, (_string(contents),),
+                    {"channels": _int_attr(channels, "channels"), "dtype": dtype}, name)
+
+
+@export("io.decode_jpeg", "image.decode_jpeg")
+def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True, try_recover_truncated=False,
+                acceptable_fraction=1, dct_method="", name=None):
+    """Decodes a JPEG (or PNG, or single-frame GIF) string into a uint8 (height, width,
+    channels) tensor; `ratio` (1, 2, 4 or 8) downscales while decoding.
+
+    Pillow's libjpeg decodes with the accurate integer inverse DCT and fancy upsampling
+    whatever `dct_method` and `fancy_upscaling` say (TF's default, INTEGER_FAST, differs by
+    a few units); truncated files fail rather than being recovered.
+
+    >>> tf.io.decode_jpeg(tf.io.encode_jpeg(tf.zeros([8, 8, 3], tf.uint8))).shape
+    TensorShape([8, 8, 3])
+    """
+    ratio = _int_attr(ratio, "ratio")
+    if ratio not in (1, 2, 4, 8):
+        raise errors.InvalidArgumentError(None, "DecodeJpeg",
+                                          f"ratio must be 1, 2, 4, or 8, got {ratio}")
+    attrs = {"channels": _int_attr(channels, "channels"), "ratio": ratio,
+             "fancy_upscaling": bool(fancy_upscaling),
+             "try_recover_truncated": bool(try_recover_truncated),
+             "acceptable_fraction": float(acceptable_fraction), "dct_method": str(dct_method)}
+    return dispatch(_DECODE_JPEG, (_string(contents),), attrs, name)
+
+
+@export("io.decode_bmp", "image.decode_bmp")
+def decode_bmp(contents, channels=0, name=None):
+    """Decodes a BMP string into a uint8 (height, width, channels) tensor; `channels` is 0
+    (the file's), 3 or 4."""
+    return dispatch(_DECODE_BMP, (_string(contents),),
+                    {"channels": _int_attr(channels, "channels")}, name)
+
+
+@export("io.decode_gif", "image.decode_gif")
+def decode_gif(contents, name=None):
+    """Decodes a GIF (every frame) into a uint8 (frames, height, width, 3) tensor.
+
+    >>> tf.io.decode_gif(tf.io.encode_png(tf.zeros([2, 3, 1], tf.uint8))).shape
+    TensorShape([1, 2, 3, 3])
+    """
+    return dispatch(_DECODE_GIF, (_string(contents),), {}, name)
+
+
+@export("io.decode_webp", "image.decode_webp")
+def decode_webp(contents, channels=0, dtype=_d.uint8, name=None):
+    """Decodes a WebP string (every frame) into a uint8 (frames, height, width, channels)
+    tensor; `channels` is 0 (the file's), or 3 or 4 when the file has that many."""
+    dtype = _decode_dtype("DecodeWebP", dtype, (_d.uint8,))
+    return dispatch(_DECODE_WEBP, (_string(contents),),
+                    {"channels": _int_attr(channels, "channels"), "dtype": dtype}, name)
+
+
+@export("io.decode_image", "image.decode_image")
+def decode_image(contents, channels=None, dtype=_d.uint8, name=None, expand_animations=True):
+    """Decodes a BMP, GIF, JPEG, PNG or WebP string: 3-D, or 4-D for GIFs and WebP when
+    `expand_animations`; `dtype` float32 scales to [0, 1].
+
+    >>> tf.io.decode_image(tf.io.encode_png(tf.zeros([2, 3, 1], tf.uint8)), 3, tf.float32).shape
+    TensorShape([2, 3, 3])
+    """
+    channels = 0 if channels is None else _int_attr(channels, "channels")
+    dtype = _d.as_dtype(dtype)
+    decode_as = dtype if dtype in (_d.float32, _d.uint8, _d.uint16) else _d.uint16
+    image = dispatch(_DECODE_IMAGE, (_string(contents),),
+                     {"channels": channels, "dtype": decode_as,
+                      "expand_animations": bool(expand_animations)}, name)
+    if decode_as != dtype:
+        image = image_ops.convert_image_dtype(image, dtype)
+    return image
+
+
+@export("io.extract_jpeg_shape", "image.extract_jpeg_shape")
+def extract_jpeg_shape(contents, output_type=_d.int32, name=None):
+    """The [height, width, channels] of a JPEG string, without decoding its pixels.
+
+    >>> tf.io.extract_jpeg_shape(tf.io.encode_jpeg(tf.zeros([4, 6, 3], tf.uint8))).numpy()
+    array([4, 6, 3], dtype=int32)
+    """
+    output_type = _decode_dtype("ExtractJpegShape", output_type, (_d.int32, _d.int64))
+    return dispatch(_EXTRACT_JPEG_SHAPE, (_string(contents),), {"output_type": output_type},
+                    name)
+
+
+@export("io.is_jpeg", "image.is_jpeg")
+def is_jpeg(contents, name=None):
+    """Whether each string of `contents` starts like a JPEG file.
+
+    >>> tf.io.is_jpeg(tf.io.encode_jpeg(tf.zeros([2, 2, 1], tf.uint8)))
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
+    return math_ops.equal(string_ops.substr(contents, 0, 3), b"\xff\xd8\xff", name=name)
+
+
+@export("io.encode_png", "image.encode_png")
+def encode_png(image, compression=-1, name=None):
+    """Encodes a uint8 or uint16 (height, width, channels) image as a PNG string;
+    `compression` -1 (zlib's default) or 0 to 9.
+
+    >>> tf.io.encode_png(tf.zeros([1, 1, 1], tf.uint8)).numpy()[:4]
+    b'\\x89PNG'
+    """
+    return dispatch(_ENCODE_PNG, (as_tensor(image),),
+                    {"compression": _int_attr(compression, "compression")}, name)
+
+
+_JPEG_FORMATS = ("", "grayscale", "rgb")
+
+
+@export("io.encode_jpeg", "image.encode_jpeg")
+def encode_jpeg(image, format="", quality=95, progressive=False, optimize_size=False,
+                chroma_downsampling=True, density_unit="in", x_density=300, y_density=300,
+                xmp_metadata="", name=None):
+    """Encodes a uint8 (height, width, 1 or 3) image as a JPEG string at `quality` (0-100).
+
+    >>> tf.io.encode_jpeg(tf.zeros([2, 2, 3], tf.uint8)).numpy()[:3]
+    b'\\xff\\xd8\\xff'
+    """
+    if format not in _JPEG_FORMATS:
+        raise errors.InvalidArgumentError(
+            None, "EncodeJpeg", f"Value for attr 'format' of \"{format}\" is not in the list of "
+            f"allowed values: \"\", \"grayscale\", \"rgb\"\n\t; NodeDef: {{{{node EncodeJpeg}}}}")
+    if density_unit not in ("in", "cm"):
+        raise errors.InvalidArgumentError(
+            None, "EncodeJpeg", f"Value for attr 'density_unit' of \"{density_unit}\" is not in "
+            f"the list of allowed values: \"in\", \"cm\"\n\t; NodeDef: {{{{node EncodeJpeg}}}}")
+    attrs = {"format": format, "quality": _int_attr(quality, "quality"),
+             "progressive": bool(progressive), "optimize_size": bool(optimize_size),
+             "chroma_downsampling": bool(chroma_downsampling), "density_unit": density_unit,
+             "x_density": _int_attr(x_density, "x_density"),
+             "y_density": _int_attr(y_density, "y_density"), "xmp_metadata": str(xmp_metadata)}
+    return dispatch(_ENCODE_JPEG, (as_tensor(image),), attrs, name)
+
+
+@export("image.adjust_jpeg_quality")
+def adjust_jpeg_quality(image, jpeg_quality, dct_method="", name=None):
+    """`image` encoded as JPEG at `jpeg_quality` (0-100, an int or a scalar tensor) and decoded
+    again, in its own dtype: JPEG's artifacts, as an augmentation.
+
+    >>> tf.image.adjust_jpeg_quality(tf.zeros([4, 4, 3]), 75).shape
+    TensorShape([4, 4, 3])
+    """
+    image = as_tensor(image)
+    channels = image.shape[-1] if image.shape.rank else None
+    original = image.dtype
+    image = image_ops.convert_image_dtype(image, _d.uint8, saturate=True)
+    quality = jpeg_quality if isinstance(jpeg_quality, Tensor) else convert_input(
+        jpeg_quality, _d.int32)
+    contents = dispatch(_ENCODE_JPEG_VARIABLE_QUALITY, (image, quality), {}, name)
+    image = decode_jpeg(contents, channels=channels or 0, dct_method=dct_method)
+    return image_ops.convert_image_dtype(image, original, saturate=True)
+
+
+def _quality_range(low, high):
+    if low < 0 or high < 0 or low > 100 or high > 100:
+        raise ValueError("jpeg encoding range must be between 0 and 100.")
+    if low >= high:
+        raise ValueError("`min_jpeg_quality` must be less than `max_jpeg_quality`.")
+
+
+@export("image.random_jpeg_quality")
+def random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, seed=None):
+    """`adjust_jpeg_quality` at a quality drawn uniformly from [min, max).
+
+    >>> tf.image.random_jpeg_quality(tf.zeros([4, 4, 3]), 70, 90).shape
+    TensorShape([4, 4, 3])
+    """
+    _quality_range(min_jpeg_quality, max_jpeg_quality)
+    quality = random_ops.uniform([], min_jpeg_quality, max_jpeg_quality, seed=seed,
+                                 dtype=_d.int32)
+    return adjust_jpeg_quality(image, quality)
+
+
+@export("image.stateless_random_jpeg_quality")
+def stateless_random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, seed):
+    """`adjust_jpeg_quality` at a quality in [min, max) that the shape [2] `seed` decides.
+
+    >>> tf.image.stateless_random_jpeg_quality(tf.zeros([4, 4, 3]), 70, 90, (1, 2)).shape
+    TensorShape([4, 4, 3])
+    """
+    _quality_range(min_jpeg_quality, max_jpeg_quality)
+    quality = random_ops.stateless_uniform([], seed, min_jpeg_quality, max_jpeg_quality,
+                                           dtype=_d.int32)
+    return adjust_jpeg_quality(image, quality)

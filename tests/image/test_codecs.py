@@ -1,0 +1,225 @@
+"""tf.io's image codecs against TensorFlow's recorded decodes of the files in data/, in
+`function` on string tensors, encoders round-tripping, TF's errors, and the clear error when
+Pillow (an optional dependency) is missing."""
+import importlib.util
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow import errors
+from tests.image import codec_cases
+from tests.image.codec_cases import JPEG_TOLERANCE, read
+from tests.image.tf_data import assert_matches, load
+
+# Decoding and JPEG encoding go through Pillow, an optional dependency; PNG encoding does not.
+needs_pillow = pytest.mark.skipif(importlib.util.find_spec("PIL") is None,
+                                  reason="the image codecs decode through Pillow")
+TF = load("codecs")
+DECODES = sorted(c for c in codec_cases.CASES if not c.startswith("encode"))
+
+
+def _jpeg_default(name):
+    """Cases TF decodes with its fast inverse DCT: equal to Pillow's within a tolerance."""
+    return (".jpg" in name or "jpeg_quality" in name) and "accurate" not in name \
+        and "extract" not in name and "is_jpeg" not in name
+
+
+@needs_pillow
+@pytest.mark.parametrize("name", DECODES)
+def test_decodes_match_tf(name):
+    want = TF[name]
+    if isinstance(want, str):
+        with pytest.raises(getattr(errors, want)):
+            codec_cases.CASES[name](tf)
+        return
+    got = codec_cases.CASES[name](tf)
+    got = list(got) if isinstance(got, tuple) else [got]
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        if not _jpeg_default(name):
+            assert_matches(g, w, rtol=0, atol=0, name=name)
+            continue
+        scale = {np.dtype(np.uint8): 1, np.dtype(np.uint16): 256,
+                 np.dtype(np.float32): 1 / 255}[w.dtype]
+        assert g.shape == w.shape and g.dtype == w.dtype
+        np.testing.assert_allclose(np.asarray(g, np.float64), w.astype(np.float64), rtol=0,
+                                   atol=JPEG_TOLERANCE * scale * 1.0001, err_msg=name)
+
+
+@needs_pillow
+@pytest.mark.parametrize("name", ["decode_png-rgb.png-3-uint16", "decode_gif-anim.gif",
+                                  "decode_image-anim.gif-None-float32-0",
+                                  "decode_bmp-rgba.bmp-4", "decode_jpeg-rgb.jpg-1-accurate",
+                                  "extract_jpeg_shape-rgb.jpg"])
+def test_decodes_in_function_on_string_tensors(name):
+    want = TF[name][0]
+    got = tf.function(lambda: codec_cases.CASES[name](tf))()
+    assert_matches(got, want, rtol=0, atol=0, name=name)
+
+
+@needs_pillow
+def test_static_shapes_in_function():
+    @tf.function(input_signature=[tf.TensorSpec([], tf.string)])
+    def fn(c):
+        return (tf.io.decode_image(c), tf.io.decode_png(c), tf.io.decode_jpeg(c, channels=3),
+                tf.io.decode_gif(c), tf.io.decode_bmp(c),
+                tf.io.decode_image(c, channels=3, expand_animations=False),
+                tf.io.decode_image(c, expand_animations=False),
+                tf.io.encode_png(tf.zeros([2, 2, 3], tf.uint8)), tf.io.extract_jpeg_shape(c),
+                tf.io.decode_png(c, channels=4, dtype=tf.uint16),
+                tf.io.decode_image(c, dtype=tf.float32), tf.io.is_jpeg(c))
+    shapes = [t.shape for t in fn.get_concrete_function().outputs]
+    assert shapes == [tf.TensorShape(None), tf.TensorShape([None, None, None]),
+                      tf.TensorShape([None, None, 3]), tf.TensorShape([None, None, None, 3]),
+                      tf.TensorShape([None, None, None]), tf.TensorShape([None, None, 3]),
+                      tf.TensorShape([None, None, None]), tf.TensorShape([]),
+                      tf.TensorShape([3]), tf.TensorShape([None, None, 4]),
+                      tf.TensorShape(None), tf.TensorShape([])]
+    decode = tf.function(tf.io.decode_png, input_signature=[tf.TensorSpec([], tf.string)])
+    np.testing.assert_array_equal(decode(tf.constant(read("rgb.png"))),
+                                  TF["decode_png-rgb.png-0-uint8"][0])
+
+
+@needs_pillow
+def test_decoded_image_feeds_resize_in_function():
+    @tf.function
+    def fn(c):
+        image = tf.io.decode_png(c, channels=3)
+        return tf.image.resize(tf.image.convert_image_dtype(image, tf.float32), [4, 4])
+    want = tf.image.resize(TF["decode_image-rgb.png-3-float32-1"][0], [4, 4])
+    np.testing.assert_allclose(fn(tf.constant(read("rgb.png"))), want, rtol=1e-6)
+
+
+@needs_pillow
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+@pytest.mark.parametrize("channels", [1, 2, 3, 4])
+@pytest.mark.parametrize("compression", [-1, 0, 9])
+def test_encode_png_round_trips(dtype, channels, compression):
+    rng = np.random.default_rng(channels)
+    image = rng.integers(0, np.iinfo(dtype).max, (5, 7, channels), endpoint=True).astype(dtype)
+    png = tf.io.encode_png(image, compression=compression)
+    assert png.dtype == tf.string and png.shape == ()
+    np.testing.assert_array_equal(tf.io.decode_png(png, dtype=tf.as_dtype(dtype)), image)
+
+
+@needs_pillow
+def test_tf_reads_our_pngs_and_we_read_tfs():
+    for name in ("encode_png-rgb.png", "encode_png-rgba.png", "encode_png-gray.png"):
+        tf_png = TF[name][0].item()
+        source = name.split("-", 1)[1]
+        np.testing.assert_array_equal(tf.io.decode_png(tf_png), tf.io.decode_png(read(source)))
+        ours = tf.io.encode_png(tf.io.decode_png(read(source)))
+        np.testing.assert_array_equal(tf.io.decode_png(ours), tf.io.decode_png(tf_png))
+    np.testing.assert_array_equal(
+        tf.io.decode_png(TF["encode_png-u16"][0].item(), dtype=tf.uint16),
+        tf.io.decode_png(read("gray16.png"), dtype=tf.uint16))
+
+
+@needs_pillow
+@pytest.mark.parametrize("quality", [50, 95])
+def test_encode_jpeg_quality_matches_tfs_encoder(quality):
+    image = tf.io.decode_png(read("rgb.png"))
+    ours = tf.io.decode_jpeg(tf.io.encode_jpeg(image, quality=quality),
+                             dct_method="INTEGER_ACCURATE")
+    theirs = tf.io.decode_jpeg(TF[f"encode_jpeg-q{quality}"][0].item(),
+                               dct_method="INTEGER_ACCURATE")
+    np.testing.assert_allclose(np.asarray(ours, np.int32), np.asarray(theirs, np.int32),
+                               atol=JPEG_TOLERANCE)
+
+
+@needs_pillow
+def test_encode_jpeg_options():
+    image = tf.io.decode_png(read("rgb.png"))
+    small = tf.io.encode_jpeg(image, quality=10)
+    large = tf.io.encode_jpeg(image, quality=100, chroma_downsampling=False)
+    assert len(small.numpy()) < len(large.numpy())
+    progressive = tf.io.encode_jpeg(image, progressive=True, optimize_size=True)
+    assert tf.io.extract_jpeg_shape(progressive).numpy().tolist() == [9, 11, 3]
+    gray = tf.io.encode_jpeg(tf.io.decode_png(read("gray.png")), format="grayscale")
+    assert tf.io.decode_jpeg(gray).shape == (7, 4, 1)
+
+
+_ERRORS = [
+    (lambda: tf.io.decode_png(b"garbage"), "Unknown image file format. One of JPEG, JPEG XL, "
+                                           "PNG, GIF, BMP, WebP required."),
+    (lambda: tf.io.decode_png(b""), "Input is empty."),
+    (lambda: tf.io.decode_png(read("rgb.png")[:60]), "Invalid PNG data, size 60"),
+    (lambda: tf.io.decode_jpeg(read("rgb.jpg")[:300]),
+     "jpeg::Uncompress failed. Invalid JPEG data or crop window."),
+    (lambda: tf.io.decode_bmp(read("rgb.bmp")[:80]),
+     r"Input size should match \(header_size \+ row_size \* abs_height\) but they differ "
+     r"by -94"),
+    (lambda: tf.io.decode_png(read("rgb.png"), channels=2),
+     "`channels` must be 0, 1, 3 or 4 but got 2"),
+    (lambda: tf.io.decode_png([read("rgb.png")] * 2), r"`contents` must be scalar but got "
+                                                      r"shape\[2\]"),
+    (lambda: tf.io.decode_bmp(read("rgb.png")), "Trying to decode PNG format using DecodeBmp "
+                                                "op. Use `decode_png` or `decode_image` "
+                                                "instead."),
+    (lambda: tf.io.decode_png(read("rgb.bmp")), "Trying to decode BMP format using a wrong op. "
+                                                "Use `decode_bmp` or `decode_image` instead. Op "
+                                                "used: DecodePng"),
+    (lambda: tf.io.decode_png(read("anim.gif")), "Got 3 frames, but animated gifs can only be "
+                                                 "decoded by tf.io.decode_gif or "
+                                                 "tf.io.decode_image"),
+    (lambda: tf.io.decode_jpeg(read("rgb.jpg"), channels=4), "JPEG does not support 4 channels"),
+    (lambda: tf.io.decode_image(read("anim.gif"), channels=4),
+     "channels must be 0 or 3 for GIF, got 4"),
+    (lambda: tf.io.decode_bmp(read("rgb.bmp"), channels=1),
+     "`channels` must be 0, 3 or 4 for BMP, but got 1"),
+    (lambda: tf.io.encode_png(tf.ones([2, 2], tf.uint8)),
+     r"images must be at least rank 3\[2,2\]"),
+    (lambda: tf.io.encode_png(tf.ones([2, 2, 5], tf.uint8)),
+     "image must have 1, 2, 3, or 4 channels, got 5"),
+    (lambda: tf.io.encode_png(tf.ones([2, 2, 3]), 3),
+     "Value for attr 'T' of float is not in the list of allowed values: uint8, uint16"),
+    (lambda: tf.io.encode_png(tf.ones([2, 2, 3], tf.uint8), compression=10),
+     r"compression should be in \[-1,9\], got 10"),
+    (lambda: tf.io.encode_jpeg(tf.ones([2, 2, 2], tf.uint8)),
+     r"image must have 1 or 3 channels, got \[2,2,2\]"),
+    (lambda: tf.io.encode_jpeg(tf.ones([2, 2, 3], tf.uint8), quality=101),
+     r"quality must be in \[0,100\], got 101"),
+    (lambda: tf.io.encode_jpeg(tf.ones([2, 2, 3], tf.uint8), format="grayscale"),
+     r"format grayscale expects 1 channels, got \[2,2,3\]"),
+    (lambda: tf.io.encode_jpeg(tf.ones([2, 2, 3], tf.uint8), format="foo"),
+     "Value for attr 'format' of \"foo\" is not in the list of allowed values"),
+    (lambda: tf.io.extract_jpeg_shape(read("rgb.png")), "Invalid JPEG data, size 270"),
+]
+
+
+@needs_pillow
+@pytest.mark.parametrize("fn, message", _ERRORS, ids=lambda v: "")
+def test_errors_are_tfs(fn, message):
+    with pytest.raises(errors.InvalidArgumentError, match=message):
+        fn()
+
+
+def test_is_jpeg():
+    got = tf.io.is_jpeg(tf.constant([read("rgb.jpg"), read("rgb.png"), b"ab"]))
+    np.testing.assert_array_equal(got, [True, False, False])
+    assert tf.image.is_jpeg(read("gray.jpg")).numpy()
+
+
+@needs_pillow
+def test_decode_image_other_dtypes_convert_from_uint16():
+    got = tf.io.decode_image(read("rgb.png"), dtype=tf.float16)
+    assert got.dtype == tf.float16
+    np.testing.assert_allclose(got, TF["decode_image-rgb.png-None-float32-1"][0], atol=1e-3)
+
+
+def test_importing_eagerflow_does_not_import_pillow():
+    code = "import sys, eagerflow; print('PIL' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PYTHONPATH": ":".join(sys.path)}, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_missing_pillow_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    with pytest.raises(ImportError, match="DecodePng needs Pillow.*pip install Pillow"):
+        tf.io.decode_png(read("rgb.png"))
+    # PNG encoding needs only zlib
+    assert tf.io.encode_png(tf.zeros([1, 1, 1], tf.uint8)).numpy()[:4] == b"\x89PNG"
