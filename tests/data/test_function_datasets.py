@@ -363,3 +363,65 @@ def test_an_iterator_argument_is_traced_once_per_element_spec():
         "((IteratorSpec(TensorSpec(shape=(), dtype=tf.int64, name=None),),), {})")
     assert repr(tf.data.IteratorSpec(tf.TensorSpec([], tf.int64))) == \
         "IteratorSpec(TensorSpec(shape=(), dtype=tf.int64, name=None),)"
+
+
+def test_datasets_of_constants_written_in_the_function():
+    @tf.function
+    def joined():
+        out = tf.constant("")
+        for s in tf.data.Dataset.from_tensor_slices(["a", "b"]):
+            out = out + s
+        return out
+
+    @tf.function
+    def total():
+        return tf.data.Dataset.from_tensor_slices([1, 2, 3]).reduce(0, lambda a, b: a + b)
+
+    assert joined().numpy() == b"ab"  # as TF
+    assert int(total()) == 6
+
+
+def test_len_of_a_dataset_inside_a_function_is_its_cardinality():
+    @tf.function
+    def sizes():
+        return len(tf.data.Dataset.range(6)), len(tf.data.Dataset.range(7).batch(2))
+
+    @tf.function
+    def infinite():
+        return len(tf.data.Dataset.range(3).repeat())
+
+    a, b = sizes()
+    assert (a.dtype, int(a), int(b)) == (tf.int64, 6, 4)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"len requires dataset with definitive cardinality, got -1"):
+        infinite()
+
+
+def test_loops_with_continue_nested_datasets_and_ragged_batches():
+    ds = tf.data.Dataset.range(6)
+
+    @tf.function
+    def odd_sum():
+        t = tf.constant(0, tf.int64)
+        for x in ds:
+            if x % 2 == 0:
+                continue
+            t += x
+        return t
+
+    @tf.function
+    def nested():
+        t = tf.constant(0, tf.int64)
+        for x in tf.data.Dataset.range(3):
+            for y in tf.data.Dataset.range(2):
+                t += x * 10 + y
+        return t
+
+    @tf.function
+    def rows():
+        n = tf.constant(0)
+        for b in tf.data.Dataset.range(7).batch(3):
+            n += tf.shape(b)[0]
+        return n
+
+    assert (int(odd_sum()), int(nested()), int(rows())) == (9, 63, 7)  # TF's values

@@ -16,7 +16,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -451,7 +451,11 @@ def _element_arrays(element):
     element = structure.normalize(element)
     flat = structure.flatten(element)
     if not all(isinstance(t, EagerTensor) for t in flat):
-        return element, None
+        # Values known while tracing (constants written in the function) are values.
+        known = [get_static_value(t) for t in flat]
+        if any(v is None for v in known):
+            return element, None
+        return element, tuple(np.asarray(v) for v in known)
     return element, tuple(t._data for t in flat)
 
 

@@ -12,8 +12,10 @@ True
 """
 import builtins
 
+import numpy as np
+
 from eagerflow._src.autograph.operators.control_flow import is_graph_tensor
-from eagerflow._src.core import dtypes
+from eagerflow._src.core import context, dtypes, errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
@@ -25,6 +27,14 @@ def len_(s):
     """``len(s)``: a tensor's static first dimension, else a tensor holding it."""
     if isinstance(s, TensorArray):
         return s.size()
+    if _is_dataset(s) and not context.executing_eagerly():
+        # as TF: the cardinality as an int64 tensor, which must be a number of elements
+        n = int(s._cardinality())
+        if n < 0:
+            raise errors.InvalidArgumentError(
+                None, None, f"assertion failed: [len requires dataset with definitive "
+                            f"cardinality, got {n}]")
+        return convert_to_tensor(np.int64(n))
     if not is_graph_tensor(s):
         return builtins.len(s)
     s = convert_to_tensor(s)
