@@ -425,3 +425,31 @@ def test_loops_with_continue_nested_datasets_and_ragged_batches():
         return n
 
     assert (int(odd_sum()), int(nested()), int(rows())) == (9, 63, 7)  # TF's values
+
+
+def test_dataset_and_iterator_specs_stand_for_arguments():
+    spec = tf.data.DatasetSpec(tf.TensorSpec([], tf.int64))
+
+    @tf.function
+    def total(d):
+        t = tf.constant(0, tf.int64)
+        for x in d:
+            t += x
+        return t
+
+    @tf.function(input_signature=[spec])
+    def reduced(d):
+        return d.reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
+
+    @tf.function
+    def first(it):
+        return next(it)
+
+    cf = total.get_concrete_function(spec)
+    assert int(cf(tf.data.Dataset.range(4))) == 6  # as TF
+    assert int(reduced(tf.data.Dataset.range(4))) == 6
+    assert int(reduced(tf.data.Dataset.range(5))) == 10
+    with pytest.raises(TypeError, match="does not match DatasetSpec"):
+        reduced(tf.data.Dataset.range(3).map(lambda x: tf.cast(x, tf.int32)))
+    cg = first.get_concrete_function(tf.data.IteratorSpec(tf.TensorSpec([], tf.int64)))
+    assert int(cg(iter(tf.data.Dataset.range(3, 5)))) == 3

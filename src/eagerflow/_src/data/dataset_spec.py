@@ -61,6 +61,10 @@ class DatasetSpec:
         return f"DatasetSpec({self._element_spec!r}, {self._dataset_shape!r})"
 
     # -- as the type of a `function` argument (see `iterator_graph`) -------------------------
+    def _as_function_argument(self):
+        """A spec given to ``get_concrete_function`` stands for a dataset of its type."""
+        return self, self
+
     def _stand_in(self, placeholder):
         """The dataset a function traces with for an argument of this spec."""
         from eagerflow._src.data.iterator_graph import DatasetArgument  # noqa: PLC0415

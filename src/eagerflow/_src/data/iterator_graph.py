@@ -307,6 +307,10 @@ class IteratorSpec:
         return f"IteratorSpec({self._element_spec!r},)"
 
     # -- as the type of a `function` argument ------------------------------------------------
+    def _as_function_argument(self):
+        """A spec given to ``get_concrete_function`` stands for an iterator of its type."""
+        return self, self
+
     def _stand_in(self, placeholder):
         return GraphIterator(placeholder, self._element_spec)
 

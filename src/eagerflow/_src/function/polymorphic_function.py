@@ -198,6 +198,12 @@ class Function:
                 for v, s in zip(value, spec):
                     bind(v, s)
                 return
+            if hasattr(spec, "_argument_tensor"):  # a DatasetSpec or IteratorSpec
+                tensor = spec._argument_tensor(value)
+                if tensor is None:
+                    fail(f"{value!r} does not match {spec!r}")
+                tensors.append(tensor)
+                return
             if trace_key.composite_parts(spec) is not None:  # a SparseTensorSpec
                 parts = trace_key.composite_parts(value)
                 if parts is None or not spec.is_compatible_with(value):
@@ -409,7 +415,8 @@ def _spec_or_value(value, graph):
 def _as_spec(spec):
     if isinstance(spec, (list, tuple)):
         return type(spec)(_as_spec(s) for s in spec)
-    if not isinstance(spec, TensorSpec) and trace_key.composite_parts(spec) is None:
+    if not isinstance(spec, TensorSpec) and trace_key.composite_parts(spec) is None and \
+            not hasattr(spec, "_argument_tensor"):
         raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec "
                         f"objects, got {spec!r}.")
     return spec
