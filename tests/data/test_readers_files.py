@@ -189,3 +189,20 @@ def test_readers_inside_dataset_functions(tmp_path):
     assert _values(ds) == [b"0-0", b"1-0", b"0-1", b"1-1"]
     ds = tf.data.Dataset.from_tensor_slices(paths).flat_map(tf.data.TFRecordDataset)
     assert _values(ds) == [b"0-0", b"0-1", b"1-0", b"1-1"]
+
+
+def test_num_parallel_reads_refills_a_finished_files_slot_in_turn(tmp_path):
+    paths = []
+    for i, n in enumerate([1, 3, 2, 4, 1]):
+        paths.append(str(tmp_path / f"f{i}"))
+        with tf.io.TFRecordWriter(paths[-1]) as writer:
+            for j in range(n):
+                writer.write(f"{i}{j}".encode())
+
+    def order(k):
+        return [x.decode() for x in _values(tf.data.TFRecordDataset(paths,
+                                                                    num_parallel_reads=k))]
+    # TF's orders
+    assert order(2) == ["00", "10", "11", "20", "12", "21", "30", "40", "31", "32", "33"]
+    assert order(3) == ["00", "10", "20", "11", "21", "30", "12", "31", "40", "32", "33"]
+    assert order(7) == ["00", "10", "20", "30", "40", "11", "21", "31", "12", "32", "33"]

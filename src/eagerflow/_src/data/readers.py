@@ -121,32 +121,36 @@ class _ReaderDataset(Dataset):
                 yield (np.array(record, object),)
 
     def _interleaved(self, cycle):
-        """TF's order for ``num_parallel_reads``: `cycle` files open at a time, one record
-        from each in turn, a finished file replaced by the next name."""
+        """TF's order for ``num_parallel_reads``: `cycle` slots visited in turn, one record
+        from each; a finished file empties its slot, which the next file fills when the
+        turn comes back to it."""
         from eagerflow._src.data.parallel import prefetched  # noqa: PLC0415
         names = self._names()
-        slots, opened = [], []
+        slots, opened = [None] * cycle, []
+        open_count, index, end_of_names = 0, 0, False
         try:
-            for name in names:
-                slots.append(prefetched(self._read(name), 64))
-                opened.append(slots[-1])
-                if len(slots) == cycle:
-                    break
-            index = 0
-            while slots:
+            while not end_of_names or open_count:
                 current = slots[index]
-                record = next(current, None)
-                if record is not None:
-                    yield (np.array(record, object),)
-                    index = (index + 1) % len(slots) if slots else 0
-                    continue
-                name = next(names, None)
-                if name is None:
-                    del slots[index]
-                    index = index % len(slots) if slots else 0
+                if current is not None:
+                    record = next(current, None)
+                    if record is not None:
+                        yield (np.array(record, object),)
+                        index = (index + 1) % cycle
+                        continue
+                    opened.remove(current)
+                    slots[index] = None
+                    open_count -= 1
+                    index = (index + 1) % cycle
+                elif not end_of_names:
+                    name = next(names, None)
+                    if name is None:
+                        end_of_names = True
+                    else:  # read ahead on a thread while the other slots are read
+                        slots[index] = prefetched(self._read(name), 64)
+                        opened.append(slots[index])
+                        open_count += 1
                 else:
-                    slots[index] = prefetched(self._read(name), 64)
-                    opened.append(slots[index])
+                    index = (index + 1) % cycle
         finally:
             for p in opened:
                 close = getattr(p, "close", None)
