@@ -66,6 +66,15 @@ def _w04ef26fbd1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w05f228b72e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(file_pattern, batch_size, column_names=None, column_defaults=None, label_name=None, select_columns=None, field_delim=None, use_quote_delim=None, na_value=None, header=None, num_epochs=None, shuffle=None, shuffle_buffer_size=None, shuffle_seed=None, prefetch_buffer_size=None, num_parallel_reads=None, sloppy=None, num_rows_for_inference=None, compression_type=None, ignore_errors=None, encoding=None):
+        try:
+            return _export_fn(file_pattern, batch_size, column_names, column_defaults, label_name, select_columns, field_delim, use_quote_delim, na_value, header, num_epochs, shuffle, shuffle_buffer_size, shuffle_seed, prefetch_buffer_size, num_parallel_reads, sloppy, num_rows_for_inference, compression_type, ignore_errors, encoding)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'file_pattern': file_pattern, 'batch_size': batch_size, 'column_names': column_names, 'column_defaults': column_defaults, 'label_name': label_name, 'select_columns': select_columns, 'field_delim': field_delim, 'use_quote_delim': use_quote_delim, 'na_value': na_value, 'header': header, 'num_epochs': num_epochs, 'shuffle': shuffle, 'shuffle_buffer_size': shuffle_buffer_size, 'shuffle_seed': shuffle_seed, 'prefetch_buffer_size': prefetch_buffer_size, 'num_parallel_reads': num_parallel_reads, 'sloppy': sloppy, 'num_rows_for_inference': num_rows_for_inference, 'compression_type': compression_type, 'ignore_errors': ignore_errors, 'encoding': encoding})
+    return _export_wrapper
+
+
 def _w065f6eab18(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, rank, message=None, name=None):
         try:
@@ -2708,6 +2717,7 @@ WRAPPERS = {
     'data.experimental.group_by_reducer': _wc7d10e9c87,
     'data.experimental.group_by_window': _w6511292efb,
     'data.experimental.ignore_errors': _w6d4db88f8e,
+    'data.experimental.make_csv_dataset': _w05f228b72e,
     'data.experimental.map_and_batch': _w593df82e07,
     'data.experimental.parallel_interleave': _w090b250304,
     'data.experimental.prefetch_to_device': _w00df03844e,

@@ -232,7 +232,7 @@ def _type_text(value, declared=frozenset()):
     """TF's type notation of a nested value: TensorSpec(...), Literal[...], List[...], ..."""
     if isinstance(value, (TensorSpec, SymbolicTensor)):
         return _spec_text(value, declared)
-    if isinstance(value, VariableSpec):
+    if isinstance(value, VariableSpec) or hasattr(value, "_argument_tensor"):
         return repr(value)
     if isinstance(value, dict):
         items = ", ".join(f"[{k!r}, {_type_text(value[k], declared)}]" for k in sorted(value))
