@@ -28,13 +28,18 @@ from eagerflow._src.keras import layers as layers_mod
 from eagerflow._src.keras import losses as losses_mod
 from eagerflow._src.keras import metrics as metrics_mod
 from eagerflow._src.keras import optimizers
-from eagerflow._src.keras.saving import safetensors_format, weights
+from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format, weights
+from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.utils import serialization
 
 _logger = logging.getLogger("eagerflow")
 _CONFIG = "config.json"
 _METADATA = "metadata.json"
 _KERAS_VERSION = "2.21.0"
+# Where tf_keras finds the model classes its archives name.
+_MODEL_MODULES = {"Sequential": {"module": "keras"},
+                  "Functional": {"module": "tf_keras.src.engine.functional",
+                                 "registered_name": "Functional"}}
 
 
 @export("keras.saving.save_model", "keras.models.save_model")
@@ -47,6 +52,10 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     are accepted and ignored.
     """
     filepath = weights.check_path(filepath, "save the model to", save_format)
+    if weights.hdf5_kind(filepath, save_format):
+        if weights.may_write(filepath, overwrite):
+            h5_format.save_model_to_hdf5(model, filepath, kwargs.get("include_optimizer", True))
+        return
     if save_format not in (None, "keras", "keras_v3", "tf", "tensorflow"):
         raise ValueError(f"Unknown `save_format` argument. Expected one of 'keras', 'tf', or "
                          f"'h5'. Received: save_format={save_format}")
@@ -54,18 +63,22 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
         return
     config = layers_mod.serialize(model)
     config["build_config"] = model.get_build_config()
+    config.update(_MODEL_MODULES.get(config["class_name"], {}))
     compile_config = _compile_config(model)
     if compile_config is not None:
         config["compile_config"] = compile_config
-    tensors, metadata = weights.weights_file(model)
+    tensors, metadata = weights.weights_file(model) if not keras_archive.available() else ({}, {})
     metadata_json = {"keras_version": _KERAS_VERSION,
                      "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
         archive.writestr(_METADATA, json.dumps(metadata_json))
         archive.writestr(_CONFIG, json.dumps(config, default=_json_default))
-        archive.writestr(weights.ARCHIVE_WEIGHTS,
-                         safetensors_format.serialize(tensors, metadata))
+        if keras_archive.available():
+            archive.writestr(keras_archive.ARCHIVE_WEIGHTS, keras_archive.weights_bytes(model))
+        else:
+            archive.writestr(weights.ARCHIVE_WEIGHTS,
+                             safetensors_format.serialize(tensors, metadata))
     safetensors_format.atomic_write(filepath, buffer.getvalue())
 
 
@@ -155,15 +168,20 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     if os.path.isdir(filepath):
         raise OSError(f"Cannot load {filepath}: it is a directory (a SavedModel). Models "
                       f"load from `.keras` archives written by `model.save`.")
+    if h5_format.is_hdf5(filepath):
+        return h5_format.load_model_from_hdf5(filepath, custom_objects, compile)
     try:
         with zipfile.ZipFile(filepath) as archive:
             config = json.loads(archive.read(_CONFIG))
-            data = archive.read(weights.ARCHIVE_WEIGHTS)
+            keras_layout = keras_archive.ARCHIVE_WEIGHTS in archive.namelist()
+            data = archive.read(keras_archive.ARCHIVE_WEIGHTS if keras_layout
+                                else weights.ARCHIVE_WEIGHTS)
     except (zipfile.BadZipFile, KeyError, ValueError) as e:
         raise errors.DataLossError(None, None, f"Unable to load model from {filepath}: it is "
                                                f"not a complete `.keras` archive ({e}). The "
                                                f"file is truncated or corrupt.") from None
-    tensors, metadata = safetensors_format.deserialize(data, filepath)
+    if not keras_layout:
+        tensors, metadata = safetensors_format.deserialize(data, filepath)
     with serialization.CustomObjectScope(custom_objects or {}):
         model = layers_mod.deserialize(config)
         build_config = config.get("build_config")
@@ -172,15 +190,50 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
         compile_config = config.get("compile_config")
         if compile and compile_config:
             model.compile(**_compile_arguments(compile_config))
-    weights.restore(model, tensors, metadata)
+    if keras_layout:
+        keras_archive.load_weights_bytes(model, data)
+    else:
+        weights.restore(model, tensors, metadata)
     return model
 
 
 def _compile_arguments(config):
     """`model.compile`'s keyword arguments from a saved compile config."""
     arguments = dict(config)
-    arguments["optimizer"] = optimizers.deserialize(config["optimizer"])
+    optimizer = config["optimizer"]
+    if isinstance(optimizer, str):  # as tf_keras's archives hold the optimizers given by name
+        optimizer = optimizers.get(optimizer)
+    arguments["optimizer"] = (optimizer if isinstance(optimizer, Optimizer)
+                              else optimizers.deserialize(optimizer))
     arguments["loss"] = _deserialize(config["loss"], losses_mod)
     arguments["metrics"] = _deserialize(config["metrics"], metrics_mod)
     arguments["weighted_metrics"] = _deserialize(config["weighted_metrics"], metrics_mod)
     return arguments
+
+
+def compile_arguments_from_training_config(config):
+    """`model.compile`'s keyword arguments from the ``training_config`` of an `.h5` file.
+
+    tf_keras saves metrics as the configs of their wrappers, nested per output; a
+    wrapper of a function is given back by its name."""
+    optimizer = config["optimizer_config"]
+    if isinstance(optimizer, dict) and optimizer.get("class_name", "").startswith("Custom>"):
+        try:  # a registered custom optimizer keeps its name; Keras's own lose the prefix
+            optimizer = optimizers.deserialize(optimizer)
+        except ValueError:
+            optimizer = dict(optimizer, class_name=optimizer["class_name"][len("Custom>"):])
+    return _compile_arguments({
+        "optimizer": optimizer, "loss": config.get("loss"),
+        "metrics": _plain_metrics(config.get("metrics")),
+        "weighted_metrics": _plain_metrics(config.get("weighted_metrics")),
+        "loss_weights": config.get("loss_weights")})
+
+
+def _plain_metrics(value):
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
+        value = value[0]  # one output's list
+    if isinstance(value, list):
+        return [_plain_metrics(v) for v in value]
+    if isinstance(value, dict) and value.get("class_name") == "MeanMetricWrapper":
+        return value["config"].get("name")
+    return value
