@@ -38,7 +38,8 @@ _logger = logging.getLogger("eagerflow")
 _SKIP = frozenset({"submodules", "weights", "non_trainable_weights", "trainable_weights",
                    "variables", "non_trainable_variables", "trainable_variables",
                    "inbound_nodes", "outbound_nodes", "input_shape", "output_shape",
-                   "_trainable_weights", "_non_trainable_weights"})
+                   "_trainable_weights", "_non_trainable_weights", "_self_tracked_layers",
+                   "_input_layer", "_input_layers", "_output_layers"})
 # The model properties that hold trackables (the rest are instance attributes).
 _MODEL_PROPERTIES = ("layers", "metrics", "optimizer")
 
