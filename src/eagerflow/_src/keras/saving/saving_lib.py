@@ -1,9 +1,13 @@
-"""`save_model` / `load_model`: a whole model in one `.keras` zip archive.
+"""`save_model` / `load_model`: a whole model in one `.keras` zip archive, or an `.h5` file.
 
 The archive holds ``config.json`` (the model's ``{"class_name", "config"}``,
 how to build it, and its compile arguments), ``metadata.json`` (Keras
-version and date) and ``model.weights.safetensors`` (the weights and the
-optimizer's state, keyed as `save_weights` keys them). It is written
+version and date) and the weights with the optimizer's state: with h5py
+installed, ``model.weights.h5`` in Keras's own layout (see `keras_archive`),
+so that tf_keras loads the archive and eagerflow loads tf_keras's; without
+h5py, ``model.weights.safetensors`` (keyed as `save_weights` keys them), an
+archive only eagerflow reads. `load_model` reads both, and `.h5` files in
+tf_keras's legacy layout (see `h5_format`). Archives are written
 atomically; `load_model` rebuilds the model from its config, compiles it and
 restores the weights, or raises before returning anything half-loaded.
 
@@ -46,10 +50,12 @@ _MODEL_MODULES = {"Sequential": {"module": "keras"},
 def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     """Saves `model`'s architecture, compile arguments and weights to the archive `filepath`.
 
-    Any path other than HDF5 (``.h5``) gets the `.keras` archive, also the
-    paths where TF would write a SavedModel directory. SavedModel-only
-    arguments (`include_optimizer`, `signatures`, `options`, `save_traces`)
-    are accepted and ignored.
+    A path ending in ``.h5`` (or `save_format="h5"`) gets tf_keras's legacy
+    HDF5 file, through h5py (`include_optimizer=False` leaves out the compile
+    arguments and the optimizer's state); any other path gets the `.keras`
+    archive, also the paths where TF would write a SavedModel directory.
+    SavedModel-only arguments (`signatures`, `options`, `save_traces`) are
+    accepted and ignored.
     """
     filepath = weights.check_path(filepath, "save the model to", save_format)
     if weights.hdf5_kind(filepath, save_format):
@@ -155,7 +161,8 @@ def _deserialize(value, module):
 
 @export("keras.saving.load_model", "keras.models.load_model")
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kwargs):
-    """The model saved in the `.keras` archive `filepath`, compiled unless `compile` is False.
+    """The model saved in the `.keras` archive or `.h5` file `filepath`, compiled unless
+    `compile` is False.
 
     `custom_objects` maps the names of custom layers, losses and metrics to
     their classes or functions. Archives never hold Python bytecode, so
