@@ -22,13 +22,13 @@ an ImportError saying so.
 >>> [w.shape for w in restored.weights]
 [TensorShape([3, 2]), TensorShape([2])]
 """
-import json
 import logging
 import os
 import tempfile
 
 import numpy as np
 
+from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 
 _DOCTEST_REQUIRES = ("h5py",)
@@ -254,10 +254,9 @@ def load_weights_from_hdf5(model, filepath, by_name=False, skip_mismatch=False):
             load_weights_from_hdf5_group(f, model)
 
 
-def save_model_to_hdf5(model, filepath, include_optimizer=True):
-    """Writes `model`'s config, compile arguments, weights and optimizer state to `filepath`."""
-    from eagerflow._src.keras.engine.functional import Functional
-    from eagerflow._src.keras.saving import saving_lib
+def save_model_to_hdf5(model, filepath, model_config, training_config=None):
+    """Writes `model`'s weights with `model_config` (JSON) and, when given, `training_config`
+    (JSON) and the optimizer's variables to the HDF5 file `filepath`."""
     if not isinstance(model, Functional):
         raise NotImplementedError(
             "Saving the model to HDF5 format requires the model to be a Functional model or a "
@@ -265,15 +264,6 @@ def save_model_to_hdf5(model, filepath, include_optimizer=True):
             "are defined via the body of a Python method, which isn't safely serializable. "
             "Consider saving to the Tensorflow SavedModel format (by setting save_format=\"tf\") "
             "or using `save_weights`.")
-    model_config = saving_lib.model_to_json(model)
-    training_config = None
-    optimizer = getattr(model, "optimizer", None)
-    if include_optimizer and isinstance(optimizer, Optimizer):
-        compile_config = saving_lib._compile_config(model)
-        if compile_config is not None:
-            training_config = {key: compile_config[key] for key in
-                               ("loss", "metrics", "weighted_metrics", "loss_weights")}
-            training_config["optimizer_config"] = compile_config["optimizer"]
 
     def write(f):
         f.attrs["keras_version"] = KERAS_VERSION
@@ -281,48 +271,39 @@ def save_model_to_hdf5(model, filepath, include_optimizer=True):
         f.attrs["model_config"] = model_config
         save_weights_to_hdf5_group(f.create_group("model_weights"), model)
         if training_config is not None:
-            f.attrs["training_config"] = json.dumps(training_config,
-                                                    default=saving_lib._json_default)
-            variables = list(optimizer.variables)
+            f.attrs["training_config"] = training_config
+            variables = list(model.optimizer.variables)
             if variables:
                 _save_subset(f.create_group("optimizer_weights"), variables)
 
     atomic_h5(filepath, write, "Saving a model to HDF5 (`.h5`)")
 
 
-def load_model_from_hdf5(filepath, custom_objects=None, compile=True):
-    """The model saved by `save_model_to_hdf5` (or tf_keras) in `filepath`."""
-    from eagerflow._src.keras.saving import saving_lib
-    from eagerflow._src.keras.utils import serialization
-    with open_h5(filepath, "Loading a model from HDF5 (`.h5`)") as f:
-        model_config = f.attrs.get("model_config")
-        if model_config is None:
-            raise ValueError(f"No model config found in the file at {filepath}.")
-        if isinstance(model_config, bytes):
-            model_config = model_config.decode("utf-8")
-        model = saving_lib.model_from_json(model_config, custom_objects)
-        load_weights_from_hdf5_group(f["model_weights"], model)
-        training_config = f.attrs.get("training_config")
-        if not compile:
-            return model
-        if training_config is None:
-            _logger.warning("No training configuration found in the save file, so the model "
-                            "was *not* compiled. Compile it manually.")
-            return model
-        if isinstance(training_config, bytes):
-            training_config = training_config.decode("utf-8")
-        training_config = json.loads(training_config)
-        with serialization.CustomObjectScope(custom_objects or {}):
-            model.compile(**saving_lib.compile_arguments_from_training_config(training_config))
-        if "optimizer_weights" in f and isinstance(model.optimizer, Optimizer):
-            model.optimizer.build(model.trainable_variables)
-            values = _saved_values(f["optimizer_weights"])
-            variables = list(model.optimizer.variables)
-            if len(values) == len(variables) and all(
-                    v.shape.is_compatible_with(x.shape) for v, x in zip(variables, values)):
-                _assign((v, x.astype(v.dtype.as_numpy_dtype, copy=False))
-                        for v, x in zip(variables, values))
-            else:
-                _logger.warning("Error in loading the saved optimizer state. As a result, your "
-                                "model is starting with a freshly initialized optimizer.")
-    return model
+def model_configs(f, filepath):
+    """``(model_config, training_config)``: the JSON texts of a whole-model file (the
+    second None when the model was saved uncompiled)."""
+    configs = []
+    for name in ("model_config", "training_config"):
+        value = f.attrs.get(name)
+        configs.append(value.decode("utf-8") if isinstance(value, bytes) else value)
+    if configs[0] is None:
+        raise ValueError(f"No model config found in the file at {filepath}.")
+    return tuple(configs)
+
+
+def load_optimizer_weights(f, model):
+    """Restores the ``optimizer_weights`` of the whole-model file `f` into `model`'s
+    optimizer, creating its slots first; a state that does not fit is skipped with a
+    warning, as tf_keras does."""
+    if "optimizer_weights" not in f or not isinstance(model.optimizer, Optimizer):
+        return
+    model.optimizer.build(model.trainable_variables)
+    values = _saved_values(f["optimizer_weights"])
+    variables = list(model.optimizer.variables)
+    if len(values) == len(variables) and all(
+            v.shape.is_compatible_with(x.shape) for v, x in zip(variables, values)):
+        _assign((v, x.astype(v.dtype.as_numpy_dtype, copy=False))
+                for v, x in zip(variables, values))
+    else:
+        _logger.warning("Error in loading the saved optimizer state. As a result, your model "
+                        "is starting with a freshly initialized optimizer.")

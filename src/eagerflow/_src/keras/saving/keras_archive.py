@@ -20,6 +20,7 @@ h5py is optional (``pip install h5py``).
 >>> sorted(variable_paths(model))
 ['layers/dense', 'vars']
 """
+import io
 import logging
 import re
 
@@ -28,6 +29,7 @@ import numpy as np
 from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.losses import Loss
+from eagerflow._src.keras.metrics.base_metric import Metric
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.saving import h5_format
 
@@ -157,7 +159,6 @@ def load_weights_from_group(f, model, skip_mismatch=False):
 
 
 def _is_metric(obj):
-    from eagerflow._src.keras.metrics.base_metric import Metric
     return isinstance(obj, Metric)
 
 
@@ -202,7 +203,6 @@ def load_weights(model, filepath, skip_mismatch=False):
 
 def weights_bytes(model):
     """The bytes of `model`'s ``model.weights.h5``, for a `.keras` archive."""
-    import io
     h5py = h5_format.h5py_module("Saving a `.keras` archive in Keras's layout")
     buffer = io.BytesIO()
     with h5py.File(buffer, "w") as f:
@@ -212,7 +212,6 @@ def weights_bytes(model):
 
 def load_weights_bytes(model, data, skip_mismatch=False):
     """Loads a ``model.weights.h5`` read from a `.keras` archive into `model`."""
-    import io
     h5py = h5_format.h5py_module("Loading a `.keras` archive written by Keras")
     with h5py.File(io.BytesIO(data), "r") as f:
         load_weights_from_group(f, model, skip_mismatch)

@@ -60,7 +60,7 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     filepath = weights.check_path(filepath, "save the model to", save_format)
     if weights.hdf5_kind(filepath, save_format):
         if weights.may_write(filepath, overwrite):
-            h5_format.save_model_to_hdf5(model, filepath, kwargs.get("include_optimizer", True))
+            _save_model_to_hdf5(model, filepath, kwargs.get("include_optimizer", True))
         return
     if save_format not in (None, "keras", "keras_v3", "tf", "tensorflow"):
         raise ValueError(f"Unknown `save_format` argument. Expected one of 'keras', 'tf', or "
@@ -176,7 +176,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
         raise OSError(f"Cannot load {filepath}: it is a directory (a SavedModel). Models "
                       f"load from `.keras` archives written by `model.save`.")
     if h5_format.is_hdf5(filepath):
-        return h5_format.load_model_from_hdf5(filepath, custom_objects, compile)
+        return _load_model_from_hdf5(filepath, custom_objects, compile)
     try:
         with zipfile.ZipFile(filepath) as archive:
             config = json.loads(archive.read(_CONFIG))
@@ -244,3 +244,34 @@ def _plain_metrics(value):
     if isinstance(value, dict) and value.get("class_name") == "MeanMetricWrapper":
         return value["config"].get("name")
     return value
+
+
+def _save_model_to_hdf5(model, filepath, include_optimizer):
+    """`save_model` to an `.h5` file: the compile arguments as tf_keras's ``training_config``."""
+    training_config = None
+    if include_optimizer and isinstance(getattr(model, "optimizer", None), Optimizer):
+        compile_config = _compile_config(model)
+        if compile_config is not None:
+            training_config = {key: compile_config[key] for key in
+                               ("loss", "metrics", "weighted_metrics", "loss_weights")}
+            training_config["optimizer_config"] = compile_config["optimizer"]
+            training_config = json.dumps(training_config, default=_json_default)
+    h5_format.save_model_to_hdf5(model, filepath, model_to_json(model), training_config)
+
+
+def _load_model_from_hdf5(filepath, custom_objects, compile):
+    """`load_model` of an `.h5` file (written here or by tf_keras)."""
+    with h5_format.open_h5(filepath, "Loading a model from HDF5 (`.h5`)") as f:
+        model_config, training_config = h5_format.model_configs(f, filepath)
+        model = model_from_json(model_config, custom_objects)
+        h5_format.load_weights_from_hdf5_group(f["model_weights"], model)
+        if not compile:
+            return model
+        if training_config is None:
+            _logger.warning("No training configuration found in the save file, so the model "
+                            "was *not* compiled. Compile it manually.")
+            return model
+        with serialization.CustomObjectScope(custom_objects or {}):
+            model.compile(**compile_arguments_from_training_config(json.loads(training_config)))
+        h5_format.load_optimizer_weights(f, model)
+    return model
