@@ -64,6 +64,7 @@ def atomic_h5(filepath, write, what):
     `filepath`: a failed save leaves the previous file as it was."""
     h5py = h5py_module(what)
     directory = os.path.dirname(os.path.abspath(filepath))
+    os.makedirs(directory, exist_ok=True)  # as tf_keras, which creates missing directories
     fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(filepath)}.",
                                 suffix=".tmp")
     os.close(fd)

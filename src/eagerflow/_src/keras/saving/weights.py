@@ -139,7 +139,7 @@ def hdf5_kind(filepath, save_format=None):
     `filepath`'s suffix or `save_format`."""
     if filepath.endswith(".weights.h5"):
         return "weights.h5"
-    if save_format in ("h5", "hdf5") or filepath.endswith((".h5", ".hdf5", ".hdf", ".keras5")):
+    if save_format in ("h5", "hdf5") or filepath.endswith((".h5", ".hdf5")):
         return "h5"
     return None
 
