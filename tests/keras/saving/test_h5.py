@@ -1,4 +1,5 @@
 """`.h5` files in tf_keras's legacy layout and `.weights.h5` files in Keras's layout."""
+import json
 import logging
 import subprocess
 import sys
@@ -254,3 +255,22 @@ def test_importing_eagerflow_does_not_import_h5py():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "False"
+
+
+def test_mixed_precision_archive_records_the_inner_optimizer(tmp_path):
+    # As tf_keras records it (compile wraps it again under the float16 policy), so tf_keras
+    # loads the archive; the dynamic loss scale is kept in a group tf_keras ignores.
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        model = _model(keras.optimizers.Adam(0.01))
+        model.fit(*_data(), verbose=0)
+        model.optimizer._scale.assign(1024.0)
+        model.save(tmp_path / "m.keras")
+        with zipfile.ZipFile(tmp_path / "m.keras") as archive:
+            config = json.loads(archive.read("config.json"))
+        assert config["compile_config"]["optimizer"]["class_name"] == "Adam"
+        loaded = keras.models.load_model(tmp_path / "m.keras")
+        assert type(loaded.optimizer).__name__ == "LossScaleOptimizer"
+        assert float(loaded.optimizer.loss_scale) == 1024.0
+    finally:
+        keras.mixed_precision.set_global_policy("float32")

@@ -30,6 +30,7 @@ from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.losses import Loss
 from eagerflow._src.keras.metrics.base_metric import Metric
+from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.saving import h5_format
 
@@ -60,6 +61,8 @@ def _attributes(obj):
     names = {name for name in vars(obj) if name not in _SKIP and not name.startswith("__")}
     if isinstance(obj, Model):
         names.update(_MODEL_PROPERTIES)
+    if isinstance(obj, LossScaleOptimizer):  # its inner optimizer under Keras's name
+        names = (names - {"_optimizer"}) | {"inner_optimizer"}
     for name in sorted(names, reverse=True):
         try:
             value = getattr(obj, name)
@@ -76,11 +79,21 @@ def _own_variables(obj):
     return None  # losses have no state
 
 
+def _extra_state(obj):
+    """State that Keras's layout leaves out but eagerflow keeps, in groups tf_keras ignores:
+    a dynamic loss scale and its count of good steps."""
+    if isinstance(obj, LossScaleOptimizer) and obj.dynamic:
+        return {"loss_scale": [obj._scale, obj._counter]}
+    return {}
+
+
 def _walk(obj, path, visited, found):
     visited.add(id(obj))
     variables = _own_variables(obj)
     if variables is not None:
-        found[path or "vars"] = (obj, variables)
+        found[path or "vars"] = (obj, variables, False)
+    for name, extra in _extra_state(obj).items():
+        found[f"{path}/{name}"] = (obj, extra, True)  # optional: absent from tf_keras's files
     for name, child in _attributes(obj):
         child_path = f"{path}/{name}" if path else name
         if _trackable(child):
@@ -102,8 +115,8 @@ def _walk(obj, path, visited, found):
 
 
 def variable_paths(model):
-    """``{path: (object, [its own variables])}``, the groups Keras's weights file has for
-    `model` (the model's own variables are at ``vars``)."""
+    """``{path: (object, [its own variables], optional)}``, the groups Keras's weights file
+    has for `model` (the model's own variables are at ``vars``)."""
     found = {}
     _walk(model, "", set(), found)
     return found
@@ -111,7 +124,7 @@ def variable_paths(model):
 
 def save_weights_to_group(f, model):
     """Writes `model`'s state to the open HDF5 file `f`."""
-    for path, (_, variables) in variable_paths(model).items():
+    for path, (_, variables, _) in variable_paths(model).items():
         group = f.require_group(path if path == "vars" else f"{path}/vars")
         for i, variable in enumerate(variables):
             group.create_dataset(str(i), data=np.asarray(variable.numpy()))
@@ -137,8 +150,10 @@ def load_weights_from_group(f, model, skip_mismatch=False):
             optimizer.build(model.trainable_variables)
             found = variable_paths(model)
     pairs = []
-    for path, (obj, variables) in found.items():
+    for path, (obj, variables, optional) in found.items():
         values = _saved(f, path)
+        if optional and not values:
+            continue
         lenient = not isinstance(obj, base_layer.Layer) or _is_metric(obj)
         problem = _problem(obj, variables, values)
         if problem is None:
@@ -163,7 +178,8 @@ def _is_metric(obj):
 
 
 def _path_of(found, obj):
-    return next((path for path, (o, _) in found.items() if o is obj), None)
+    return next((path for path, (o, _, optional) in found.items()
+                 if o is obj and not optional), None)
 
 
 def _problem(obj, variables, values):

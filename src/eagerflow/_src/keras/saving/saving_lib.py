@@ -33,6 +33,7 @@ from eagerflow._src.keras import losses as losses_mod
 from eagerflow._src.keras import metrics as metrics_mod
 from eagerflow._src.keras import optimizers
 from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format, weights
+from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.utils import serialization
 
@@ -117,7 +118,7 @@ def _compile_config(model):
     if not model._is_compiled:
         return None
     try:
-        return {"optimizer": optimizers.serialize(model.optimizer),
+        return {"optimizer": optimizers.serialize(_compiled_optimizer(model.optimizer)),
                 "loss": _serialize(model.compiled_loss._user_losses),
                 "metrics": _serialize(model.compiled_metrics._user_metrics),
                 "loss_weights": _serialize(model.compiled_loss._user_weights),
@@ -129,6 +130,18 @@ def _compile_config(model):
         _logger.warning(f"The model's compile arguments cannot be saved ({e}); the model will "
                         f"load uncompiled.")
         return None
+
+
+def _compiled_optimizer(optimizer):
+    """The optimizer to record as compiled: the inner one of a loss scale optimizer with
+    the settings `compile` gives under a float16 policy (it wraps it again on loading), as
+    tf_keras records it, so that tf_keras loads the file."""
+    if isinstance(optimizer, LossScaleOptimizer):
+        config = optimizer.get_config()
+        if (config.get("dynamic"), config.get("initial_scale"),
+                config.get("dynamic_growth_steps")) == (True, 2.0 ** 15, 2000):
+            return optimizer.inner_optimizer
+    return optimizer
 
 
 def _serialize(value):
