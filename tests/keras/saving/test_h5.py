@@ -65,7 +65,8 @@ def test_a_compiled_model_round_trips_through_h5(tmp_path):
     model = _model(keras.optimizers.Adam(0.01))
     model.fit(x, y, epochs=2, verbose=0)
     path = tmp_path / "new_directory" / "model.h5"
-    model.save(path)
+    with pytest.warns(UserWarning, match="You are saving your model as an HDF5 file"):
+        model.save(path)
     with h5py.File(path, "r") as f:
         assert {"model_config", "keras_version", "backend", "training_config"} <= set(f.attrs)
         assert [n.decode() for n in f["model_weights"].attrs["layer_names"]] == ["a", "bn", "b"]

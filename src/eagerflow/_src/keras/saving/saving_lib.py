@@ -23,6 +23,7 @@ import io
 import json
 import logging
 import os
+import warnings
 import zipfile
 
 from eagerflow._src.backend.api_export import export
@@ -60,6 +61,9 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     """
     filepath = weights.check_path(filepath, "save the model to", save_format)
     if weights.hdf5_kind(filepath, save_format):
+        warnings.warn("You are saving your model as an HDF5 file via `model.save()`. This file "
+                      "format is considered legacy. We recommend using instead the native "
+                      "TF-Keras format, e.g. `model.save('my_model.keras')`.", stacklevel=3)
         if weights.may_write(filepath, overwrite):
             _save_model_to_hdf5(model, filepath, kwargs.get("include_optimizer", True))
         return
