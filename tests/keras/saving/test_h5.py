@@ -275,3 +275,24 @@ def test_mixed_precision_archive_records_the_inner_optimizer(tmp_path):
         assert float(loaded.optimizer.loss_scale) == 1024.0
     finally:
         keras.mixed_precision.set_global_policy("float32")
+
+
+@pytest.mark.parametrize("name", ["m.h5", "m.keras", "w.h5", "w.weights.h5"])
+def test_adapted_normalization_uses_its_loaded_statistics(tmp_path, name):
+    def build():
+        return keras.Sequential([keras.layers.Normalization(input_shape=(3,)),
+                                 keras.layers.Dense(2)])
+
+    model = build()
+    model.layers[0].adapt(np.arange(12.0).reshape(4, 3) ** 2)
+    x = np.ones((2, 3), "float32")
+    path = tmp_path / name
+    if name.startswith("m"):
+        model.save(path)
+        loaded = keras.models.load_model(path)
+    else:
+        model.save_weights(path)
+        loaded = build()
+        loaded.load_weights(path)
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0),
+                               rtol=1e-6)

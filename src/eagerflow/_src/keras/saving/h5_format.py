@@ -156,6 +156,15 @@ def _assign(pairs):
         weight.assign(value)
 
 
+def finalize_layers(model):
+    """Lets layers that derive state from their weights (a `Normalization` adapted before
+    saving) recompute it from the loaded values."""
+    for layer in model._flatten_layers():
+        finalize = getattr(layer, "finalize_state", None)
+        if callable(finalize):
+            finalize()
+
+
 def _check_built(model, filepath):
     if not model.weights and not getattr(model, "built", True):
         raise ValueError("Unable to load weights saved in HDF5 format into a subclassed Model "
@@ -195,6 +204,7 @@ def load_weights_from_hdf5_group(f, model):
             lambda w, e, r: (f"Shape mismatch in model for top-level weight {w.name}. Weight "
                              f"expects shape {e}. Received saved weight with shape {r}"))
     _assign(pairs)
+    finalize_layers(model)
 
 
 def _mismatch(skip, error, warning):
@@ -235,6 +245,7 @@ def load_weights_from_hdf5_group_by_name(f, model, skip_mismatch=False):
                     continue
                 pairs.append((weight, value.astype(weight.dtype.as_numpy_dtype, copy=False)))
     _assign(pairs)
+    finalize_layers(model)
 
 
 def save_weights_to_hdf5(model, filepath):

@@ -171,6 +171,7 @@ def load_weights_from_group(f, model, skip_mismatch=False):
             raise ValueError(problem)
     for variable, value in pairs:
         variable.assign(value)
+    h5_format.finalize_layers(model)
 
 
 def _is_metric(obj):
