@@ -277,8 +277,11 @@ def test_mixed_precision_archive_records_the_inner_optimizer(tmp_path):
         keras.mixed_precision.set_global_policy("float32")
 
 
-@pytest.mark.parametrize("name", ["m.h5", "m.keras", "w.h5", "w.weights.h5"])
-def test_adapted_normalization_uses_its_loaded_statistics(tmp_path, name):
+@pytest.mark.parametrize("name", ["m.h5", "m.keras", "w.h5", "w.weights.h5", "w",
+                                  "no_h5py.keras"])
+def test_adapted_normalization_uses_its_loaded_statistics(tmp_path, name, monkeypatch):
+    if name.startswith("no_h5py"):
+        monkeypatch.setitem(sys.modules, "h5py", None)  # the safetensors archive
     def build():
         return keras.Sequential([keras.layers.Normalization(input_shape=(3,)),
                                  keras.layers.Dense(2)])
@@ -287,7 +290,7 @@ def test_adapted_normalization_uses_its_loaded_statistics(tmp_path, name):
     model.layers[0].adapt(np.arange(12.0).reshape(4, 3) ** 2)
     x = np.ones((2, 3), "float32")
     path = tmp_path / name
-    if name.startswith("m"):
+    if name.startswith(("m", "no_h5py")):
         model.save(path)
         loaded = keras.models.load_model(path)
     else:

@@ -261,6 +261,7 @@ def restore(model, tensors, metadata, by_name=False, skip_mismatch=False):
                else _match_by_key(model, tensors))
     for _, variable, value in matched:
         variable.assign(value)
+    h5_format.finalize_layers(model)  # state derived from weights (an adapted Normalization)
     return CheckpointLoadStatus(set(tensors) - {key for key, _, _ in matched})
 
 
