@@ -115,6 +115,18 @@ def test_custom_objects_in_h5(tmp_path):
     loaded = keras.models.load_model(path, custom_objects={"Scale": Scale, "my_loss": my_loss})
     np.testing.assert_array_equal(loaded.layers[1].scale.numpy(), [2.0, 3.0])
     assert loaded.loss is my_loss
+    # tf_keras names custom functions plainly, and metrics by their wrapper's config.
+    with h5py.File(path, "r+") as f:
+        config = json.loads(f.attrs["training_config"])
+        config["loss"] = "my_loss"
+        config["metrics"] = [[{"class_name": "MeanMetricWrapper",
+                               "config": {"name": "my_loss", "dtype": "float32",
+                                          "fn": "my_loss"}}, "mae"]]
+        f.attrs["training_config"] = json.dumps(config)
+    loaded = keras.models.load_model(path, custom_objects={"Scale": Scale, "my_loss": my_loss})
+    assert loaded.loss is my_loss
+    logs = loaded.evaluate(np.ones((2, 2)), np.ones((2, 2)), verbose=0, return_dict=True)
+    assert sorted(logs) == ["loss", "mae", "my_loss"]
 
 
 def test_functional_weights_load_in_layer_order_or_by_name(tmp_path):

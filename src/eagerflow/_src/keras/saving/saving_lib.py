@@ -247,10 +247,22 @@ def compile_arguments_from_training_config(config):
         except ValueError:
             optimizer = dict(optimizer, class_name=optimizer["class_name"][len("Custom>"):])
     return _compile_arguments({
-        "optimizer": optimizer, "loss": config.get("loss"),
+        "optimizer": optimizer, "loss": _custom(config.get("loss")),
         "metrics": _plain_metrics(config.get("metrics")),
         "weighted_metrics": _plain_metrics(config.get("weighted_metrics")),
         "loss_weights": config.get("loss_weights")})
+
+
+def _custom(value):
+    """`value` with the names of custom objects (in scope or registered) replaced by the
+    objects, which `compile` would not find outside `load_model`'s custom objects scope."""
+    if isinstance(value, str):
+        return serialization.get_registered_object(value) or value
+    if isinstance(value, list):
+        return [_custom(v) for v in value]
+    if isinstance(value, dict) and "class_name" not in value:
+        return {k: _custom(v) for k, v in value.items()}
+    return value
 
 
 def _plain_metrics(value):
@@ -259,8 +271,10 @@ def _plain_metrics(value):
     if isinstance(value, list):
         return [_plain_metrics(v) for v in value]
     if isinstance(value, dict) and value.get("class_name") == "MeanMetricWrapper":
-        return value["config"].get("name")
-    return value
+        config = value["config"]
+        custom = serialization.get_registered_object(config.get("fn", ""))
+        return custom or config.get("name")
+    return _custom(value)
 
 
 def _save_model_to_hdf5(model, filepath, include_optimizer):
