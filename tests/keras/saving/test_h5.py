@@ -286,7 +286,7 @@ def test_mixed_precision_archive_records_the_inner_optimizer(tmp_path):
         assert type(loaded.optimizer).__name__ == "LossScaleOptimizer"
         assert float(loaded.optimizer.loss_scale) == 1024.0
     finally:
-        keras.mixed_precision.set_global_policy("float32")
+        keras.mixed_precision.set_global_policy(None)
 
 
 @pytest.mark.parametrize("name", ["m.h5", "m.keras", "w.h5", "w.weights.h5", "w",
