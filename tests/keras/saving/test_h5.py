@@ -311,3 +311,27 @@ def test_adapted_normalization_uses_its_loaded_statistics(tmp_path, name, monkey
         loaded.load_weights(path)
     np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0),
                                rtol=1e-6)
+
+
+class ManyWeights(keras.layers.Layer):
+    def build(self, input_shape):
+        for i in range(800):  # 800 names of 100 bytes: over HDF5's 64 KB attribute limit
+            self.add_weight(f"w{i:04d}_" + "x" * 90, shape=(1,), initializer="zeros")
+
+    def call(self, inputs):
+        return inputs
+
+
+def test_long_weight_name_lists_are_split_into_chunks(tmp_path):
+    model = keras.Sequential([ManyWeights(input_shape=(1,))])
+    for i, weight in enumerate(model.weights):
+        weight.assign([float(i)])
+    path = tmp_path / "w.h5"
+    model.save_weights(path)
+    with h5py.File(path, "r") as f:
+        group = f[model.layers[0].name]
+        assert "weight_names" not in group.attrs and "weight_names0" in group.attrs
+        assert sum(len(group.attrs[k]) for k in group.attrs) == 800
+    target = keras.Sequential([ManyWeights(input_shape=(1,))])
+    target.load_weights(path)
+    assert [float(w.numpy()[0]) for w in target.weights] == [float(i) for i in range(800)]

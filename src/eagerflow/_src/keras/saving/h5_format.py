@@ -86,14 +86,17 @@ def _save_attribute(group, name, values):
     """Stores the list `values` (strings as UTF-8 bytes) as the attribute `name`, split into
     numbered chunks when it exceeds HDF5's attribute size limit."""
     array = np.asarray([v.encode("utf8") if isinstance(v, str) else v for v in values])
-    chunks = 1
-    while array.nbytes // chunks > _ATTRIBUTE_LIMIT and chunks < max(len(array), 1):
-        chunks += 1
-    if chunks == 1:
+    pieces = [array]
+    while any(piece.nbytes > _ATTRIBUTE_LIMIT for piece in pieces):
+        if len(pieces) >= len(array):
+            raise RuntimeError(f"The following attributes cannot be saved to HDF5 file because "
+                               f"they are larger than {_ATTRIBUTE_LIMIT} bytes: {values[:1]}")
+        pieces = np.array_split(array, len(pieces) + 1)
+    if len(pieces) == 1:
         group.attrs[name] = array
     else:
-        for i, chunk in enumerate(np.array_split(array, chunks)):
-            group.attrs[f"{name}{i}"] = chunk
+        for i, piece in enumerate(pieces):
+            group.attrs[f"{name}{i}"] = piece
 
 
 def _load_attribute(group, name):
