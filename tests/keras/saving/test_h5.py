@@ -335,3 +335,11 @@ def test_long_weight_name_lists_are_split_into_chunks(tmp_path):
     target = keras.Sequential([ManyWeights(input_shape=(1,))])
     target.load_weights(path)
     assert [float(w.numpy()[0]) for w in target.weights] == [float(i) for i in range(800)]
+
+
+def test_load_model_of_a_weights_file_says_it_has_no_config(tmp_path):
+    model = _model()
+    for name in ("w.h5", "w.weights.h5"):
+        model.save_weights(tmp_path / name)
+        with pytest.raises(ValueError, match="No model config found in the file at"):
+            keras.models.load_model(tmp_path / name)
