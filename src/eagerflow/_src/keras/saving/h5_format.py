@@ -168,7 +168,7 @@ def finalize_layers(model):
             finalize()
 
 
-def _check_built(model, filepath):
+def _check_built(model):
     if not model.weights and not getattr(model, "built", True):
         raise ValueError("Unable to load weights saved in HDF5 format into a subclassed Model "
                          "which has not created its variables yet. Call the Model first, then "
@@ -262,7 +262,7 @@ def load_weights_from_hdf5(model, filepath, by_name=False, skip_mismatch=False):
     with open_h5(filepath, "Loading weights from HDF5 (`.h5`)") as f:
         if "layer_names" not in f.attrs and "model_weights" in f:
             f = f["model_weights"]
-        _check_built(model, filepath)
+        _check_built(model)
         if by_name:
             load_weights_from_hdf5_group_by_name(f, model, skip_mismatch)
         else:
