@@ -14,7 +14,10 @@ _NO_GRAD = "encoded output"
 
 
 def _written(values):
-    """The tensor a scalar summary of `values` writes, read back from the event file."""
+    """The tensor a scalar summary of `values` writes, read back from the event file
+    (which only eager execution can do: traced, it refuses as a spec that does not trace)."""
+    if not tf.executing_eagerly():
+        raise TypeError("the WriteSummary spec reads its event file back eagerly")
     logdir = tempfile.mkdtemp()
     writer = tf.summary.create_file_writer(logdir)
     with writer.as_default(step=3):
