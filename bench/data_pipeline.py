@@ -14,7 +14,12 @@ loop over arrays (slices for batches, fancy indexing for shuffles).
 * ``image_pipeline``: PNG images decoded, randomly cropped and flipped,
   normalized, batched by 64 and prefetched, feeding a training step (a dense
   layer's gradient step), per image (needs ``tf.io.decode_png`` and
-  ``tf.image``).
+  ``tf.image``);
+* ``image_pipeline_function``: the same, with the loop over the dataset inside
+  one ``tf.function`` (a graph loop over the iterator ops, as TF runs it);
+* ``fit_dataset``: ``model.fit`` on ``from_tensor_slices -> shuffle -> batch(64)
+  -> prefetch`` of 8192 flattened images (a dense softmax classifier), per
+  sample.
 """
 import struct
 import sys
@@ -168,12 +173,55 @@ def image_pipeline(lib, make):
     return run, n
 
 
+def _image_dataset(tf, n):
+    def load(data):
+        img = tf.io.decode_png(data, channels=3)
+        img = tf.image.random_crop(img, [32, 32, 3])
+        img = tf.image.random_flip_left_right(img)
+        return tf.cast(img, tf.float32) / 255.0
+    return tf.data.Dataset.from_tensor_slices(_pngs(n)).map(
+        load, num_parallel_calls=tf.data.AUTOTUNE).batch(64).prefetch(tf.data.AUTOTUNE)
+
+
+def image_pipeline_function(lib, make):
+    if lib is np or not _has_data(lib):
+        return None
+    tf, n = lib, 1024
+    w = tf.Variable(tf.zeros([32 * 32 * 3, 10]))
+    ds = _image_dataset(tf, n)
+
+    @tf.function
+    def epoch():
+        for x in ds:
+            x = tf.reshape(x, [tf.shape(x)[0], -1])
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
+            w.assign_sub(0.01 * tape.gradient(loss, w))
+    return epoch, n
+
+
+def fit_dataset(lib, make):
+    if lib is np or not _has_data(lib):
+        return None
+    tf, n = lib, 8192
+    x = X[:n].reshape(n, -1)
+    y = (Y[:n] % 10).astype(np.int32)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(10, activation="softmax",
+                                                       input_shape=(784,))])
+    model.compile("sgd", "sparse_categorical_crossentropy")
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(n).batch(64).prefetch(
+        tf.data.AUTOTUNE)
+    return (lambda: model.fit(ds, epochs=1, verbose=0)), n
+
+
 CASES = {
     "slices_batch32": slices_batch32,
     "slices_elements": slices_elements,
     "map_batch32": map_batch32,
     "shuffle_batch32_prefetch": shuffle_batch32_prefetch,
     "image_pipeline": image_pipeline,
+    "image_pipeline_function": image_pipeline_function,
+    "fit_dataset": fit_dataset,
 }
 
 if __name__ == "__main__":

@@ -4,6 +4,9 @@ from eagerflow._src.data.dataset_ops import AUTOTUNE, Dataset  # noqa: F401
 from eagerflow._src.data.dataset_ops import INFINITE as INFINITE_CARDINALITY  # noqa: F401
 from eagerflow._src.data.dataset_ops import UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
 from eagerflow._src.data.dataset_spec import DatasetSpec  # noqa: F401
+from eagerflow._src.data.iterator_graph import IteratorSpec  # noqa: F401
 from eagerflow._src.data.iterator_ops import Iterator, NumpyIterator  # noqa: F401
 from eagerflow._src.data.options import Options, ThreadingOptions  # noqa: F401
+from eagerflow._src.data.readers import (  # noqa: F401
+    FixedLengthRecordDataset, TFRecordDataset, TextLineDataset)
 from eagerflow.data import experimental  # noqa: F401

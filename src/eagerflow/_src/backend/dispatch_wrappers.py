@@ -66,6 +66,15 @@ def _w04ef26fbd1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w05f228b72e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(file_pattern, batch_size, column_names=None, column_defaults=None, label_name=None, select_columns=None, field_delim=None, use_quote_delim=None, na_value=None, header=None, num_epochs=None, shuffle=None, shuffle_buffer_size=None, shuffle_seed=None, prefetch_buffer_size=None, num_parallel_reads=None, sloppy=None, num_rows_for_inference=None, compression_type=None, ignore_errors=None, encoding=None):
+        try:
+            return _export_fn(file_pattern, batch_size, column_names, column_defaults, label_name, select_columns, field_delim, use_quote_delim, na_value, header, num_epochs, shuffle, shuffle_buffer_size, shuffle_seed, prefetch_buffer_size, num_parallel_reads, sloppy, num_rows_for_inference, compression_type, ignore_errors, encoding)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'file_pattern': file_pattern, 'batch_size': batch_size, 'column_names': column_names, 'column_defaults': column_defaults, 'label_name': label_name, 'select_columns': select_columns, 'field_delim': field_delim, 'use_quote_delim': use_quote_delim, 'na_value': na_value, 'header': header, 'num_epochs': num_epochs, 'shuffle': shuffle, 'shuffle_buffer_size': shuffle_buffer_size, 'shuffle_seed': shuffle_seed, 'prefetch_buffer_size': prefetch_buffer_size, 'num_parallel_reads': num_parallel_reads, 'sloppy': sloppy, 'num_rows_for_inference': num_rows_for_inference, 'compression_type': compression_type, 'ignore_errors': ignore_errors, 'encoding': encoding})
+    return _export_wrapper
+
+
 def _w065f6eab18(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, rank, message=None, name=None):
         try:
@@ -255,12 +264,30 @@ def _w185c1bf12b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w18f4c936fa(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(graph=None, profiler=None, profiler_outdir=None):
+        try:
+            return _export_fn(graph, profiler, profiler_outdir)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph': graph, 'profiler': profiler, 'profiler_outdir': profiler_outdir})
+    return _export_wrapper
+
+
 def _w19e3388fd8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(t, clip_value_min, clip_value_max, name=None):
         try:
             return _export_fn(t, clip_value_min, clip_value_max, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'t': t, 'clip_value_min': clip_value_min, 'clip_value_max': clip_value_max, 'name': name})
+    return _export_wrapper
+
+
+def _w1a284a71a0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(graph_data):
+        try:
+            return _export_fn(graph_data)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph_data': graph_data})
     return _export_wrapper
 
 
@@ -444,6 +471,15 @@ def _w361172ffb4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3649f01ce3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tag, tensor, step=None, metadata=None, name=None):
+        try:
+            return _export_fn(tag, tensor, step, metadata, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tag': tag, 'tensor': tensor, 'step': step, 'metadata': metadata, 'name': name})
+    return _export_wrapper
+
+
 def _w37b2f7f3e1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, name=None):
         try:
@@ -540,6 +576,15 @@ def _w3fc0f06510(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, paddings, mode, constant_values, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'paddings': paddings, 'mode': mode, 'constant_values': constant_values, 'name': name})
+    return _export_wrapper
+
+
+def _w40f05a62af(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, data, step=None, buckets=None, description=None):
+        try:
+            return _export_fn(name, data, step, buckets, description)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'data': data, 'step': step, 'buckets': buckets, 'description': description})
     return _export_wrapper
 
 
@@ -831,6 +876,15 @@ def _w56bef12ed9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w56c18d6c93(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, data, step=None, description=None):
+        try:
+            return _export_fn(name, data, step, description)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'data': data, 'step': step, 'description': description})
+    return _export_wrapper
+
+
 def _w592882bcb2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axes, frequency_weights, keepdims=None, name=None):
         try:
@@ -1008,6 +1062,15 @@ def _w668d0c015a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(labels, predictions, num_classes, weights, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'num_classes': num_classes, 'weights': weights, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _w66df9bf2ef(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(*args, **kwds):
+        try:
+            return _export_fn(*args, **kwds)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'args': args, 'kwds': kwds})
     return _export_wrapper
 
 
@@ -1206,6 +1269,15 @@ def _w74a2b08908(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, sep, maxsplit, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'sep': sep, 'maxsplit': maxsplit, 'name': name})
+    return _export_wrapper
+
+
+def _w74b3f7510f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, step=None, profiler_outdir=None):
+        try:
+            return _export_fn(name, step, profiler_outdir)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'step': step, 'profiler_outdir': profiler_outdir})
     return _export_wrapper
 
 
@@ -1650,6 +1722,15 @@ def _w9bfc4afb57(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9dd789a8ed(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(logdir, max_queue=None, flush_millis=None, filename_suffix=None, name=None, experimental_trackable=None, experimental_mesh=None):
+        try:
+            return _export_fn(logdir, max_queue, flush_millis, filename_suffix, name, experimental_trackable, experimental_mesh)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'logdir': logdir, 'max_queue': max_queue, 'flush_millis': flush_millis, 'filename_suffix': filename_suffix, 'name': name, 'experimental_trackable': experimental_trackable, 'experimental_mesh': experimental_mesh})
+    return _export_wrapper
+
+
 def _w9e87a1ba37(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(shape, lam, dtype=None, seed=None, name=None):
         try:
@@ -1728,6 +1809,15 @@ def _wa872605483(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(contents, channels, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wa982bb7708(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(step):
+        try:
+            return _export_fn(step)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'step': step})
     return _export_wrapper
 
 
@@ -2001,6 +2091,15 @@ def _wc75d185aec(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc7a89f3bbf(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(audio, sample_rate, name=None):
+        try:
+            return _export_fn(audio, sample_rate, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'audio': audio, 'sample_rate': sample_rate, 'name': name})
+    return _export_wrapper
+
+
 def _wc7d10e9c87(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(key_func, reducer):
         try:
@@ -2079,6 +2178,15 @@ def _wcdda191bb7(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, y, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'y': y, 'name': name})
+    return _export_wrapper
+
+
+def _wcea4fd069f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, data, step=None, max_outputs=None, description=None):
+        try:
+            return _export_fn(name, data, step, max_outputs, description)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'data': data, 'step': step, 'max_outputs': max_outputs, 'description': description})
     return _export_wrapper
 
 
@@ -2271,6 +2379,15 @@ def _wdcc1fa0807(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdd28819093(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(writer=None, name=None):
+        try:
+            return _export_fn(writer, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'writer': writer, 'name': name})
+    return _export_wrapper
+
+
 def _wdd325764c1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, unit=None, name=None):
         try:
@@ -2394,6 +2511,24 @@ def _wea6657ca41(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, jpeg_quality, dct_method, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'jpeg_quality': jpeg_quality, 'dct_method': dct_method, 'name': name})
+    return _export_wrapper
+
+
+def _web0b32cf5b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensor, step=None, name=None):
+        try:
+            return _export_fn(tensor, step, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor': tensor, 'step': step, 'name': name})
+    return _export_wrapper
+
+
+def _web62c3c4e8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, data, sample_rate, step=None, max_outputs=None, encoding=None, description=None):
+        try:
+            return _export_fn(name, data, sample_rate, step, max_outputs, encoding, description)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'data': data, 'sample_rate': sample_rate, 'step': step, 'max_outputs': max_outputs, 'encoding': encoding, 'description': description})
     return _export_wrapper
 
 
@@ -2579,6 +2714,7 @@ def _wfdbd31c7bb(_export_fn, _export_dispatch, _export_symbolic):
 
 WRAPPERS = {
     'argsort': _w39ea9e447b,
+    'audio.encode_wav': _wc7a89f3bbf,
     'boolean_mask': _w99826618a5,
     'broadcast_dynamic_shape': _w55f140843f,
     'broadcast_static_shape': _w55f140843f,
@@ -2595,6 +2731,7 @@ WRAPPERS = {
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
     'compat.v1.py_func': _wbe933e5bf8,
+    'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,
@@ -2618,6 +2755,7 @@ WRAPPERS = {
     'data.experimental.group_by_reducer': _wc7d10e9c87,
     'data.experimental.group_by_window': _w6511292efb,
     'data.experimental.ignore_errors': _w6d4db88f8e,
+    'data.experimental.make_csv_dataset': _w05f228b72e,
     'data.experimental.map_and_batch': _w593df82e07,
     'data.experimental.parallel_interleave': _w090b250304,
     'data.experimental.prefetch_to_device': _w00df03844e,
@@ -2989,6 +3127,25 @@ WRAPPERS = {
     'strings.substr': _we4ac0bec5d,
     'strings.to_number': _wf14c14549f,
     'strings.upper': _w7d0708720a,
+    'summary.audio': _web62c3c4e8,
+    'summary.create_file_writer': _w9dd789a8ed,
+    'summary.create_noop_writer': _w1f06b08988,
+    'summary.experimental.get_step': _w1f06b08988,
+    'summary.experimental.set_step': _wa982bb7708,
+    'summary.experimental.summary_scope': _w66df9bf2ef,
+    'summary.experimental.write_raw_pb': _web0b32cf5b,
+    'summary.flush': _wdd28819093,
+    'summary.graph': _w1a284a71a0,
+    'summary.histogram': _w40f05a62af,
+    'summary.image': _wcea4fd069f,
+    'summary.record_if': _w66df9bf2ef,
+    'summary.scalar': _w56c18d6c93,
+    'summary.should_record_summaries': _w1f06b08988,
+    'summary.text': _w56c18d6c93,
+    'summary.trace_export': _w74b3f7510f,
+    'summary.trace_off': _w1f06b08988,
+    'summary.trace_on': _w18f4c936fa,
+    'summary.write': _w3649f01ce3,
     'switch_case': _w46e9d73bfd,
     'tensor_scatter_nd_add': _w873d02f616,
     'tensor_scatter_nd_max': _w873d02f616,

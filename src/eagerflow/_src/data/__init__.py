@@ -45,9 +45,8 @@ nothing before ``_iterator()``, and turn arguments into Python values with
 ``dataset_ops._int`` (None when symbolic) or by checking for `EagerTensor`.
 Errors reading a file are `eagerflow.errors` classes raised from ``next()``.
 
-Iterating a dataset inside a traced `function` needs a graph loop over an
-iterator resource; ``_iterator`` is what such a resource wraps, and
-`structure.Packer` / `structure.flatten` convert between its flat tuples and
-the element nests.  Today the loop is Python's: AutoGraph unrolls it while
-tracing, the elements entering the graph as constants.
+Iterating a dataset inside a traced `function` is a graph loop over the
+stateful iterator ops of `iterator_graph` (``MakeIterator``,
+``IteratorGetNextAsOptional``, ...), whose iterator resource wraps
+``_iterator()``: a new iteration on every call of the function.
 """

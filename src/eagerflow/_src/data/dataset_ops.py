@@ -18,7 +18,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -137,8 +137,21 @@ class Dataset:
 
     # -- iteration -----------------------------------------------------------------------------
     def __iter__(self):
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        if iterator_graph.building_graph():  # a new iteration on every call of the function
+            return iterator_graph.dataset_as_graph_iterator(self)
         from eagerflow._src.data.iterator_ops import OwnedIterator  # noqa: PLC0415
         return OwnedIterator(self)
+
+    def _as_function_argument(self):
+        """(trace key, variant tensor): a `function` argument keys by its `DatasetSpec`."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.as_function_argument(self)
+
+    def _as_graph_iterator(self):
+        """The iterator AutoGraph's ``for`` loops over while a function traces."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.dataset_as_graph_iterator(self)
 
     def __bool__(self):
         return True
@@ -421,6 +434,9 @@ class Dataset:
         >>> tf.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x)
         <tf.Tensor: shape=(), dtype=int64, numpy=10>
         """
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        if iterator_graph.building_graph():  # a graph loop, run on every call
+            return iterator_graph.reduce_in_graph(self, initial_state, reduce_func)
         from eagerflow._src.data.transformations import reduce_dataset  # noqa: PLC0415
         return reduce_dataset(self, initial_state, reduce_func)
 
@@ -489,11 +505,18 @@ def _element_arrays(element):
     None when a tensor is symbolic (a dataset built while a function traces)."""
     element = structure.normalize(element)
     flat = structure.flatten(element)
-    if not all(isinstance(t, EagerTensor) or isinstance(t, SparseTensor) and all(
-            isinstance(c, EagerTensor) for c in (t.indices, t.values, t.dense_shape))
-            for t in flat):
-        return element, None
-    return element, tuple(t if isinstance(t, SparseTensor) else t._data for t in flat)
+    if any(isinstance(t, SparseTensor) for t in flat):  # (each travels as one value)
+        if not all(isinstance(c, EagerTensor) for t in flat for c in (
+                (t.indices, t.values, t.dense_shape) if isinstance(t, SparseTensor) else (t,))):
+            return element, None
+        return element, tuple(t if isinstance(t, SparseTensor) else t._data for t in flat)
+    if not all(isinstance(t, EagerTensor) for t in flat):
+        # Values known while tracing (constants written in the function) are values.
+        known = [get_static_value(t) for t in flat]
+        if any(v is None for v in known):
+            return element, None
+        return element, tuple(np.asarray(v) for v in known)
+    return element, tuple(t._data for t in flat)
 
 
 def _values(arrays):

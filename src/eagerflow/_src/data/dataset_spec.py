@@ -61,6 +61,23 @@ class DatasetSpec:
     def __repr__(self):
         return f"DatasetSpec({self._element_spec!r}, {self._dataset_shape!r})"
 
+    # -- as the type of a `function` argument (see `iterator_graph`) -------------------------
+    def _as_function_argument(self):
+        """A spec given to ``get_concrete_function`` stands for a dataset of its type."""
+        return self, self
+
+    def _stand_in(self, placeholder):
+        """The dataset a function traces with for an argument of this spec."""
+        from eagerflow._src.data.iterator_graph import DatasetArgument  # noqa: PLC0415
+        return DatasetArgument(self._element_spec, placeholder)
+
+    def _argument_tensor(self, value):
+        """The variant tensor feeding a call's dataset `value`; None when it does not fit."""
+        if not isinstance(value, Dataset) or DatasetSpec.from_value(value) != self:
+            return None
+        from eagerflow._src.data.iterator_graph import dataset_tensor  # noqa: PLC0415
+        return dataset_tensor(value)
+
 
 class _SymbolicDataset(Dataset):
     """A dataset argument while a function traces: it has a spec and no elements."""

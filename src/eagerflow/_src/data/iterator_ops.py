@@ -1,11 +1,13 @@
 """Iterators over datasets: `OwnedIterator` (``iter(dataset)``) and `NumpyIterator`."""
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend.log import logger
-from eagerflow._src.core import context as _context
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.data import structure
 from eagerflow._src.data.optional_ops import Optional
+
+
+def _building_graph():
+    return not context.executing_eagerly()
 
 
 @export("data.Iterator")
@@ -49,8 +51,8 @@ class OwnedIterator(Iterator):
         return self
 
     def __next__(self):
-        if _context.get().graph is not None:
-            _warn_tracing()
+        if _building_graph():
+            return self.get_next()
         try:
             flat = next(self._source)
         except StopIteration:
@@ -62,8 +64,9 @@ class OwnedIterator(Iterator):
 
     def get_next(self, name=None):
         """The next element; `OutOfRangeError` at the end."""
-        if _context.get().graph is not None:
-            _warn_tracing()
+        if _building_graph():  # an op advancing this iterator on every call
+            from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+            return iterator_graph.get_next(iterator_graph.iterator_tensor(self), self._spec)
         try:
             flat = next(self._source)
         except StopIteration:
@@ -73,32 +76,31 @@ class OwnedIterator(Iterator):
 
     def get_next_as_optional(self):
         """The next element as an `Optional`, empty at the end."""
-        if _context.get().graph is not None:
-            _warn_tracing()
+        if _building_graph():
+            from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+            return iterator_graph.get_next_as_optional(iterator_graph.iterator_tensor(self),
+                                                       self._spec)
         try:
             flat = next(self._source)
         except StopIteration:
             return Optional.empty(self._spec)
         return Optional.from_value(self._pack(flat))
 
+    def _as_function_argument(self):
+        """(trace key, resource tensor): a `function` argument keys by its `IteratorSpec`."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.IteratorSpec(self._spec), iterator_graph.iterator_tensor(self)
+
+    def _as_graph_iterator(self):
+        """What AutoGraph's ``for`` loops over while a function traces: this iterator, which
+        each call advances."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.owned_as_graph_iterator(self)
+
     def _close(self):
         close = getattr(self._source, "close", None)
         if close is not None:
             close()
-
-
-_warned = []
-
-
-def _warn_tracing():
-    """Said once: a dataset read while a function traces enters its graph as constants."""
-    if not _warned:
-        _warned.append(True)
-        logger.warning(
-            "A tf.data iterator is read while a function is traced: its elements are taken "
-            "now and become constants of the traced graph (the loop is unrolled), so later "
-            "calls of the function see the same elements. Iterate the dataset outside the "
-            "function and pass each element to it instead.")
 
 
 def _numpy(value):
@@ -124,3 +126,7 @@ class NumpyIterator:
 
     def __repr__(self):
         return f"NumpyIterator(iterator={self._iterator!r})"
+
+
+# Registers the iterator ops that datasets and iterators become inside traced functions.
+from eagerflow._src.data import iterator_graph  # noqa: E402,F401
