@@ -432,3 +432,17 @@ def test_callables_live_as_long_as_their_graphs_or_tensors():
     del f, concrete, ds, y, tape
     gc.collect()
     assert alive() is None  # nothing keeps the function once its users are gone
+
+
+def test_reducing_an_output_of_unknown_shape_gives_a_scalar():
+    @tf.function
+    def total(d):
+        s = tf.constant(0, tf.int64)
+        for e in d:
+            y = tf.py_function(lambda a: a * 2, [e], tf.int64)
+            assert tf.reduce_sum(y).shape == []  # (as TF: all axes, whatever the rank)
+            assert tf.reduce_sum(y, keepdims=True).shape.rank is None
+            s += tf.reduce_sum(y)
+        return s
+
+    assert int(total(tf.data.Dataset.range(5))) == 20

@@ -187,8 +187,9 @@ def reduction(dtype=None):
     """Reduction over attr `axis` (None: all) with attr `keepdims`."""
     def rule(x, axis=None, keepdims=False, **_):
         out_dtype = dtype or x.dtype
-        if x.shape.rank is None:
-            return unknown_shape(), out_dtype
+        if x.shape.rank is None:  # (reduced over all its axes, whatever they are: a scalar)
+            return (TensorShape([]) if axis is None and not keepdims else unknown_shape(),
+                    out_dtype)
         if axis is not None and not isinstance(axis, (tuple, list, int)):
             # axes that only run time knows (an input): which dims go is unknown
             return (TensorShape([None] * x.shape.rank) if keepdims else unknown_shape(),
