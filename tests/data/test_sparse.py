@@ -219,3 +219,30 @@ def test_sparse_batch_of_dense_elements():
 def test_as_numpy_iterator_is_tf_data_numpy_iterator():
     it = tf.data.Dataset.from_tensor_slices(_st()).as_numpy_iterator()
     assert isinstance(it, tf.data.NumpyIterator)
+
+
+def test_sparse_elements_in_traced_functions():
+    ds = tf.data.Dataset.from_tensor_slices(_st())
+
+    @tf.function
+    def loop():
+        total = tf.constant(0)
+        for s in ds:
+            total += tf.reduce_sum(s.values)
+        return total
+
+    @tf.function
+    def reduced(d):
+        return d.reduce(tf.constant(0), lambda acc, s: acc + tf.reduce_sum(s.values))
+
+    @tf.function
+    def first_batch():
+        batch = next(iter(ds.batch(2)))
+        assert batch.shape.as_list() == [None, 4]  # the spec's static shape
+        return tf.sparse.to_dense(batch), tf.sparse.to_dense(
+            iter(ds).get_next_as_optional().get_value())
+
+    assert int(loop()) == 32
+    assert int(reduced(ds)) == 32
+    batch, row = first_batch()
+    assert batch.numpy().tolist() == ROWS[:2] and row.numpy().tolist() == ROWS[0]

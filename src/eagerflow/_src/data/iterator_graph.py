@@ -36,6 +36,8 @@ from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.data.iterator_ops import Iterator
 from eagerflow._src.data.optional_ops import Optional
+from eagerflow._src.data.structured_function import sparse_argument
+from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 
 _new = object.__new__
 _SCALAR_VARIANT = (TensorShape([]), _d.variant)
@@ -131,7 +133,7 @@ def _get_next(xp, iterator, *, output_types, output_shapes):
     flat = _next_flat(iterator)
     if flat is None:
         raise op_error(errors.OutOfRangeError, "IteratorGetNext", "End of sequence")
-    return tuple(flat)
+    return tuple(structure.component_arrays(flat))  # (a sparse tensor as its three)
 
 
 def _get_next_as_optional(xp, iterator, *, output_types, output_shapes):
@@ -146,7 +148,7 @@ def _get_value(xp, optional, *, output_types, output_shapes):
     if optional.flat is None:
         raise op_error(errors.InvalidArgumentError, "OptionalGetValue",
                        "The given optional does not have a value.")
-    return tuple(optional.flat)
+    return tuple(structure.component_arrays(optional.flat))
 
 
 def _no_outputs(*_, **__):
@@ -178,11 +180,22 @@ batching_rules.assign(PER_ELEMENT, _HAS_VALUE, _GET_VALUE)
 def _attrs(spec):
     leaves = structure.flatten(spec)
     for s in leaves:
-        if not isinstance(s, TensorSpec):
+        if not isinstance(s, (TensorSpec, SparseTensorSpec)):
             raise TypeError(f"Iterating a dataset of {type(s).__name__} components inside a "
                             f"traced function is not supported; iterate it eagerly.")
+    # a sparse component is three outputs: its indices, values and dense shape
+    leaves = [c for s in leaves for c in (
+        s._component_specs if isinstance(s, SparseTensorSpec) else (s,))]
     return {"output_types": tuple(s.dtype for s in leaves),
             "output_shapes": tuple(s.shape for s in leaves)}
+
+
+def _element(spec, flat):
+    """The element nest of `spec` from the ops' outputs (sparse leaves from three)."""
+    it = iter(flat)
+    return structure.pack(spec, [
+        sparse_argument(s, (next(it), next(it), next(it))) if isinstance(s, SparseTensorSpec)
+        else next(it) for s in structure.flatten(spec)])
 
 
 def dataset_tensor(dataset):
@@ -208,7 +221,7 @@ def make_iterator(dataset, spec):
 def get_next(resource, spec):
     """The next element of the iterator `resource` (`OutOfRangeError` at the end)."""
     flat = dispatch(_GET_NEXT, (resource,), _attrs(spec))
-    return structure.pack(spec, list(flat))
+    return _element(spec, flat)
 
 
 def get_next_as_optional(resource, spec):
@@ -228,7 +241,7 @@ class GraphOptional(Optional):
 
     def get_value(self, name=None):
         flat = dispatch(_GET_VALUE, (self._variant_tensor,), _attrs(self._spec))
-        return structure.pack(self._spec, list(flat))
+        return _element(self._spec, flat)
 
     def __repr__(self):
         return f"<tf.experimental.Optional element_spec={self._spec!r}>"
