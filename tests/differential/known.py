@@ -96,6 +96,10 @@ NOT_SWEPT = {
     "gradients": _MACHINERY,
     "init_scope": _MACHINERY,
     "print": "writes to stderr, returns nothing: tested in tests/ops/test_logging_ops.py",
+    "py_function": "runs a Python callable: tested in tests/ops/test_py_function.py and "
+                   "tests/fidelity/programs/py_function.py",
+    "numpy_function": "runs a Python callable: tested in tests/ops/test_py_function.py and "
+                      "tests/fidelity/programs/py_function.py",
     "recompute_grad": _MACHINERY,
     "register_tensor_conversion_function": _MACHINERY,
     "random.categorical": _STATEFUL,
