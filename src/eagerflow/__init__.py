@@ -58,17 +58,18 @@ from eagerflow._src.ops.reduction_ops import (  # noqa: F401
     reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod,
     reduce_sum, sort, unique, unique_with_counts)
 from eagerflow._src.ops.slicing import strided_slice  # noqa: F401
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: F401
 from eagerflow._src.ops.string_ops import as_string  # noqa: F401
 import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
     autodiff, autograph, bitwise, compat, config, debugging, dtypes, errors, graph_util, image, io,
-    linalg, math, nest, nn, random, signal, strings, test, version)
+    linalg, math, nest, nn, random, signal, sparse, strings, test, version)
 
 
 def __getattr__(name):
-    # keras loads on first use, keeping ``import eagerflow`` fast.
-    if name in ("keras",):
+    # keras, train loads on first use, keeping ``import eagerflow`` fast.
+    if name in ("keras", "train",):
         import importlib  # noqa: PLC0415
         return importlib.import_module(f"eagerflow.{name}")
     raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")

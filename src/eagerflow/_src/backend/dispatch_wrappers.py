@@ -273,6 +273,15 @@ def _w20e7200b29(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w217994f729(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, context_features=None, sequence_features=None, example_name=None, name=None):
+        try:
+            return _export_fn(serialized, context_features, sequence_features, example_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'context_features': context_features, 'sequence_features': sequence_features, 'example_name': example_name, 'name': name})
+    return _export_wrapper
+
+
 def _w22d600e117(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
         try:
@@ -360,6 +369,15 @@ def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, compression, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'compression': compression, 'name': name})
+    return _export_wrapper
+
+
+def _w31c82b06ae(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, features, example_names=None, name=None):
+        try:
+            return _export_fn(serialized, features, example_names, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'features': features, 'example_names': example_names, 'name': name})
     return _export_wrapper
 
 
@@ -561,6 +579,15 @@ def _w48edc12a51(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4a9a3c75ae(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(filename, name=None):
+        try:
+            return _export_fn(filename, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'filename': filename, 'name': name})
+    return _export_wrapper
+
+
 def _w4b1c9f6228(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, ord=None, axis=None, keepdims=None, name=None):
         try:
@@ -621,6 +648,15 @@ def _w5047f42be1(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(img1, img2, max_val, filter_size, filter_sigma, k1, k2, return_index_map)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'img1': img1, 'img2': img2, 'max_val': max_val, 'filter_size': filter_size, 'filter_sigma': filter_sigma, 'k1': k1, 'k2': k2, 'return_index_map': return_index_map})
+    return _export_wrapper
+
+
+def _w510d2c7004(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, pad=None, name=None):
+        try:
+            return _export_fn(input, pad, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'pad': pad, 'name': name})
     return _export_wrapper
 
 
@@ -957,6 +993,15 @@ def _w6a813926f8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6bb99a7809(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(top, topdown=None, onerror=None):
+        try:
+            return _export_fn(top, topdown, onerror)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'top': top, 'topdown': topdown, 'onerror': onerror})
+    return _export_wrapper
+
+
 def _w6c9cd4f94a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, axes, name=None):
         try:
@@ -984,6 +1029,15 @@ def _w6f1d2bbe15(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6f861c8030(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, out_type, name=None):
+        try:
+            return _export_fn(serialized, out_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'out_type': out_type, 'name': name})
+    return _export_wrapper
+
+
 def _w6fc1599d7b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, target_height, target_width, method=None, antialias=None):
         try:
@@ -999,6 +1053,15 @@ def _w7214232c1a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(f)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'f': f})
+    return _export_wrapper
+
+
+def _w72454e4d40(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized, context_features=None, sequence_features=None, example_names=None, name=None):
+        try:
+            return _export_fn(serialized, context_features, sequence_features, example_names, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'context_features': context_features, 'sequence_features': sequence_features, 'example_names': example_names, 'name': name})
     return _export_wrapper
 
 
@@ -1071,6 +1134,15 @@ def _w794fdd65bc(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(logits, num_samples, dtype, seed, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'logits': logits, 'num_samples': num_samples, 'dtype': dtype, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _w7aaec94ce3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(records, record_defaults, field_delim=None, use_quote_delim=None, na_value=None, select_cols=None, name=None):
+        try:
+            return _export_fn(records, record_defaults, field_delim, use_quote_delim, na_value, select_cols, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'records': records, 'record_defaults': record_defaults, 'field_delim': field_delim, 'use_quote_delim': use_quote_delim, 'na_value': na_value, 'select_cols': select_cols, 'name': name})
     return _export_wrapper
 
 
@@ -1227,6 +1299,15 @@ def _w884d021684(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8977df7107(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path, options=None):
+        try:
+            return _export_fn(path, options)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path, 'options': options})
+    return _export_wrapper
+
+
 def _w89841f045f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, sizes, strides, rates, padding, name=None):
         try:
@@ -1269,6 +1350,15 @@ def _w8fded9e34f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, b, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'name': name})
+    return _export_wrapper
+
+
+def _w90120d2c39(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(pattern):
+        try:
+            return _export_fn(pattern)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'pattern': pattern})
     return _export_wrapper
 
 
@@ -1323,6 +1413,15 @@ def _w9260ff3ccb(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, num_or_size_splits, axis, num, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'num_or_size_splits': num_or_size_splits, 'axis': axis, 'num': num, 'name': name})
+    return _export_wrapper
+
+
+def _w9319d74c12(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_bytes, out_type, little_endian=None, fixed_length=None, name=None):
+        try:
+            return _export_fn(input_bytes, out_type, little_endian, fixed_length, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_bytes': input_bytes, 'out_type': out_type, 'little_endian': little_endian, 'fixed_length': fixed_length, 'name': name})
     return _export_wrapper
 
 
@@ -1452,6 +1551,15 @@ def _wa6efa3d4cc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa6f21c767c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(bytes, compression_type=None, name=None):
+        try:
+            return _export_fn(bytes, compression_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'bytes': bytes, 'compression_type': compression_type, 'name': name})
+    return _export_wrapper
+
+
 def _wa872605483(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(contents, channels=None, dtype=None, name=None):
         try:
@@ -1467,6 +1575,15 @@ def _waad5c7ad89(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, num_lower, num_upper, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'num_lower': num_lower, 'num_upper': num_upper, 'name': name})
+    return _export_wrapper
+
+
+def _wabaab13a76(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path, *paths):
+        try:
+            return _export_fn(path, *paths)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path, 'paths': paths})
     return _export_wrapper
 
 
@@ -1530,6 +1647,15 @@ def _wb43f06345b(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, gamma, gain)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'gamma': gamma, 'gain': gain})
+    return _export_wrapper
+
+
+def _wb6f487720d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, default_value=None, validate_indices=None, name=None):
+        try:
+            return _export_fn(sp_input, default_value, validate_indices, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'default_value': default_value, 'validate_indices': validate_indices, 'name': name})
     return _export_wrapper
 
 
@@ -1767,6 +1893,15 @@ def _wcfe63895e9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd05a0e7c9d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path):
+        try:
+            return _export_fn(path)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path})
+    return _export_wrapper
+
+
 def _wd13018718b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(values, axis=None, name=None):
         try:
@@ -1803,6 +1938,15 @@ def _wd433c66f23(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd47856d729(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(pattern, name=None):
+        try:
+            return _export_fn(pattern, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'pattern': pattern, 'name': name})
+    return _export_wrapper
+
+
 def _wd646dec4ea(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(contents, name=None):
         try:
@@ -1818,6 +1962,15 @@ def _wd65b991553(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, adjoint, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'adjoint': adjoint, 'name': name})
+    return _export_wrapper
+
+
+def _wd6b165baee(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(filename, contents, name=None):
+        try:
+            return _export_fn(filename, contents, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'filename': filename, 'contents': contents, 'name': name})
     return _export_wrapper
 
 
@@ -2118,6 +2271,15 @@ def _wf55632e493(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf6e7ac236f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(src, dst, overwrite=None):
+        try:
+            return _export_fn(src, dst, overwrite)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'src': src, 'dst': dst, 'overwrite': overwrite})
+    return _export_wrapper
+
+
 def _wf7652686c4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(base_type, conversion_func, priority=None):
         try:
@@ -2188,6 +2350,7 @@ WRAPPERS = {
     'compat.v1.image.resize_bicubic': _w7882553355,
     'compat.v1.image.resize_bilinear': _w7882553355,
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
+    'compat.v1.io.tf_record_iterator': _w8977df7107,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,
@@ -2298,16 +2461,43 @@ WRAPPERS = {
     'image.yiq_to_rgb': _wf9751bfa18,
     'image.yuv_to_rgb': _wf9751bfa18,
     'init_scope': _w1f06b08988,
+    'io.decode_base64': _w53ca8dbd1a,
     'io.decode_bmp': _w34fe061271,
+    'io.decode_compressed': _wa6f21c767c,
+    'io.decode_csv': _w7aaec94ce3,
     'io.decode_gif': _wd646dec4ea,
     'io.decode_image': _w63f1e8ec39,
     'io.decode_jpeg': _w185c1bf12b,
     'io.decode_png': _wa872605483,
+    'io.decode_raw': _w9319d74c12,
     'io.decode_webp': _wa872605483,
+    'io.encode_base64': _w510d2c7004,
     'io.encode_jpeg': _w686e68eb9b,
     'io.encode_png': _w2e43a1ca1f,
     'io.extract_jpeg_shape': _w81ce09fb8b,
+    'io.gfile.copy': _wf6e7ac236f,
+    'io.gfile.exists': _wd05a0e7c9d,
+    'io.gfile.glob': _w90120d2c39,
+    'io.gfile.isdir': _wd05a0e7c9d,
+    'io.gfile.join': _wabaab13a76,
+    'io.gfile.listdir': _wd05a0e7c9d,
+    'io.gfile.makedirs': _wd05a0e7c9d,
+    'io.gfile.mkdir': _wd05a0e7c9d,
+    'io.gfile.remove': _wd05a0e7c9d,
+    'io.gfile.rename': _wf6e7ac236f,
+    'io.gfile.rmtree': _wd05a0e7c9d,
+    'io.gfile.stat': _wd05a0e7c9d,
+    'io.gfile.walk': _w6bb99a7809,
     'io.is_jpeg': _wd646dec4ea,
+    'io.matching_files': _wd47856d729,
+    'io.parse_example': _w31c82b06ae,
+    'io.parse_sequence_example': _w72454e4d40,
+    'io.parse_single_example': _w31c82b06ae,
+    'io.parse_single_sequence_example': _w217994f729,
+    'io.parse_tensor': _w6f861c8030,
+    'io.read_file': _w4a9a3c75ae,
+    'io.serialize_tensor': _w87c44467c5,
+    'io.write_file': _wd6b165baee,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
     'linalg.band_part': _waad5c7ad89,
@@ -2505,6 +2695,8 @@ WRAPPERS = {
     'size': _wf14c14549f,
     'slice': _w154b37ff73,
     'sort': _we9221b2353,
+    'sparse.from_dense': _w87c44467c5,
+    'sparse.to_dense': _wb6f487720d,
     'split': _w9260ff3ccb,
     'squeeze': _w10447e95b4,
     'stack': _wd13018718b,

@@ -51,9 +51,28 @@ def _flat_sequence(structure):
     return (cls is list or cls is tuple) and not any(map(is_nested, structure))
 
 
+def _components(value):
+    """The component tensors of a composite value (a `SparseTensor`: indices, values, dense
+    shape), as its ``_type_spec`` gives them; None for any other value."""
+    to_components = getattr(getattr(value, "_type_spec", None), "_to_components", None)
+    return None if to_components is None else list(to_components(value))
+
+
+def _flatten_expanded(structure):
+    parts = _components(structure)
+    if parts is not None:
+        return [leaf for part in parts for leaf in _flatten_expanded(part)]
+    if not is_nested(structure):
+        return [structure]
+    return [leaf for child in _children(structure) for leaf in _flatten_expanded(child)]
+
+
 @export("nest.flatten")
 def flatten(structure, expand_composites=False):
-    """The leaves of `structure`, depth first."""
+    """The leaves of `structure`, depth first; with `expand_composites`, a composite value
+    (`SparseTensor`) is the sequence of its component tensors."""
+    if expand_composites:
+        return _flatten_expanded(structure)
     if not is_nested(structure):
         return [structure]
     if _flat_sequence(structure):
@@ -89,6 +108,8 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     if not is_nested(flat_sequence):
         raise TypeError(f"Attempted to pack value:\n  {flat_sequence}\ninto a structure, but "
                         f"found incompatible type `{type(flat_sequence)}` instead.")
+    if expand_composites:
+        return _pack_expanded(structure, list(flat_sequence))
     flat = list(flat_sequence)
     if _flat_sequence(structure) and len(flat) == len(structure):
         return type(structure)(flat)
@@ -111,6 +132,25 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     return build(structure)
 
 
+def _pack_expanded(structure, flat):
+    """`pack_sequence_as` where each composite of `structure` takes its components' leaves."""
+    n = len(_flatten_expanded(structure))
+    if n != len(flat):
+        raise ValueError(f"Could not pack sequence. Structure had {n} atoms, but flat_sequence "
+                         f"had {len(flat)} items.  Structure: {structure}, flat_sequence: "
+                         f"{flat}.")
+    it = iter(flat)
+
+    def build(node):
+        parts = _components(node)
+        if parts is not None:
+            return node._type_spec._from_components([build(p) for p in parts])
+        if not is_nested(node):
+            return next(it)
+        return _rebuild(node, [build(c) for c in _children(node)])
+    return build(structure)
+
+
 @export("nest.map_structure")
 def map_structure(func, *structures, check_types=True, expand_composites=False, **kwargs):
     """Applies `func` leafwise to structures of the same shape; the result has the first's.
@@ -125,8 +165,9 @@ def map_structure(func, *structures, check_types=True, expand_composites=False, 
         raise ValueError("Must provide at least one structure")
     for s in structures[1:]:
         assert_same_structure(structures[0], s, check_types)
-    flats = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])
+    flats = [flatten(s, expand_composites) for s in structures]
+    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)],
+                            expand_composites)
 
 
 @export("nest.assert_same_structure")

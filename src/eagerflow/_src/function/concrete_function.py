@@ -41,7 +41,7 @@ class ConcreteFunction:
         self.inputs = list(inputs)
         self.structured_outputs = structured_outputs
         self.structured_input_signature = input_signature
-        leaves = self._leaves = nest.flatten(structured_outputs)
+        leaves = self._leaves = nest.flatten(structured_outputs, expand_composites=True)
         self.outputs = [leaf for leaf in leaves if _is_symbolic(leaf)]
         self._single = len(leaves) == 1 and not nest.is_nested(structured_outputs)
         graph.outputs = self.outputs
@@ -153,7 +153,7 @@ class ConcreteFunction:
     def _pack(self, flat):
         values = iter(flat)
         leaves = [next(values) if _is_symbolic(leaf) else leaf for leaf in self._leaves]
-        return nest.pack_sequence_as(self.structured_outputs, leaves)
+        return nest.pack_sequence_as(self.structured_outputs, leaves, expand_composites=True)
 
     def _parameters(self):
         """``(name, kind, value)`` of each parameter this trace bound: a spec or a literal.

@@ -197,6 +197,12 @@ class Function:
                 for v, s in zip(value, spec):
                     bind(v, s)
                 return
+            if trace_key.composite_parts(spec) is not None:  # a SparseTensorSpec
+                parts = trace_key.composite_parts(value)
+                if parts is None or not spec.is_compatible_with(value):
+                    fail(f"{value!r} does not match {spec!r}")
+                tensors.extend(parts)
+                return
             tensor = value if isinstance(value, Tensor) else convert_to_tensor(
                 value, dtype_hint=spec.dtype)
             if not spec.is_compatible_with(tensor):
@@ -347,6 +353,10 @@ def _placeholders(value, leaves, graph, name):
             spec = trace_key.spec_of(next(leaves))
         named = isinstance(value, TensorSpec) and value.name  # a spec's own name wins
         return graph.placeholder(spec.dtype, spec.shape, value.name if named else name)
+    parts = trace_key.composite_parts(value)
+    if parts is not None:  # a SparseTensor or its spec: one made of placeholders
+        spec = getattr(value, "_type_spec", value)
+        return spec._from_components([_placeholders(p, leaves, graph, name) for p in parts])
     if isinstance(value, (list, tuple)) and not isinstance(value, str):
         items = [_placeholders(v, leaves, graph, name) for v in value]
         return type(value)(*items) if hasattr(type(value), "_fields") else type(value)(items)
@@ -360,6 +370,10 @@ def _graph_output(value, name):
     """A function result as a graph tensor (through an Identity, as TF does); None stays."""
     if value is None:
         return None
+    spec = getattr(value, "_type_spec", None)
+    if hasattr(spec, "_to_components"):  # a composite (SparseTensor): each component
+        return spec._from_components([_graph_output(c, name)
+                                      for c in spec._to_components(value)])
     try:
         tensor = convert_to_tensor(value)
     except (TypeError, ValueError):
@@ -372,6 +386,9 @@ def _graph_output(value, name):
 
 
 def _spec_or_value(value, graph):
+    spec = getattr(value, "_type_spec", None)
+    if hasattr(spec, "_to_components"):  # a SparseTensor argument: its SparseTensorSpec
+        return spec
     if isinstance(value, SymbolicTensor):
         return TensorSpec(value.shape, value.dtype, value.op.name)
     if isinstance(value, Variable):
@@ -385,7 +402,7 @@ def _spec_or_value(value, graph):
 def _as_spec(spec):
     if isinstance(spec, (list, tuple)):
         return type(spec)(_as_spec(s) for s in spec)
-    if not isinstance(spec, TensorSpec):
+    if not isinstance(spec, TensorSpec) and trace_key.composite_parts(spec) is None:
         raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec "
                         f"objects, got {spec!r}.")
     return spec

@@ -65,6 +65,13 @@ def _leaf_key(value, tensors):
         shape = value.shape
         return ("V", value.dtype, tuple(shape.as_list()) if shape.rank is not None else None,
                 value.trainable, alias)
+    parts = composite_parts(value)
+    if parts is not None:  # a SparseTensor (or its spec): its spec's shape and components
+        spec = getattr(value, "_type_spec", value)
+        shape = tuple(spec.shape.as_list()) if spec.shape.rank is not None else None
+        tensors.extend(parts)  # (keyed by their specs: any number of values shares a trace)
+        return ((spec.value_type, ("shape", shape))
+                + tuple(_leaf_key(s, []) for s in spec._component_specs))
     if isinstance(value, (list, tuple)):
         return (_UNWRAPPED.get(cls, cls),) + tuple(_leaf_key(v, tensors) for v in value)
     if isinstance(value, collections.abc.Mapping):
@@ -75,6 +82,18 @@ def _leaf_key(value, tensors):
     except TypeError:
         return ("O", cls, id(value))
     return ("O", cls, value)
+
+
+def composite_parts(value):
+    """The components of a composite value (a `SparseTensor`: its indices, values and dense
+    shape, from its ``_type_spec``), or of a composite's spec (their `TensorSpec`s); None
+    for anything else."""
+    spec = getattr(value, "_type_spec", None)
+    if hasattr(spec, "_to_components"):
+        return list(spec._to_components(value))
+    if hasattr(value, "_component_specs") and hasattr(value, "_from_components"):
+        return list(value._component_specs)
+    return None
 
 
 def spec_of(key_leaf):

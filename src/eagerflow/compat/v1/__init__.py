@@ -3,4 +3,10 @@
 from eagerflow._src.compat.messages import AttrValue, GraphDef, NameAttrList, NodeDef  # noqa: F401
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function  # noqa: F401
 from eagerflow._src.core.tensor_shape import Dimension  # noqa: F401
-from eagerflow.compat.v1 import graph_util, image  # noqa: F401
+from eagerflow._src.ops.io_ops import (  # noqa: F401
+    decode_base64, decode_compressed, decode_csv, encode_base64, matching_files, parse_tensor,
+    read_file, serialize_tensor, write_file)
+from eagerflow._src.ops.parsing_ops import (  # noqa: F401
+    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
+    parse_single_example, parse_single_sequence_example)
+from eagerflow.compat.v1 import gfile, graph_util, image, io, python_io  # noqa: F401

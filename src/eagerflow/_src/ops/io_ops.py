@@ -1,0 +1,524 @@
+"""File and format ops of `tf.io`: whole files, tensor serialization, raw bytes and CSV.
+
+``ReadFile``/``WriteFile``/``MatchingFiles`` touch the file system, so they are
+stateful: a function runs them in program order and never folds them into
+constants. ``SerializeTensor``/``ParseTensor`` use TF's ``TensorProto`` bytes.
+
+>>> tf.io.decode_raw(tf.constant([b"\\x01\\x00\\x02\\x00"]), tf.int16)
+<tf.Tensor: shape=(1, 2), dtype=int16, numpy=array([[1, 2]], dtype=int16)>
+>>> [t.numpy().tolist() for t in tf.io.decode_csv(["1,a", "2,b"], [[0], [""]])]
+[[1, 2], [b'a', b'b']]
+"""
+import base64
+import glob as _glob
+import os
+import re
+import zlib
+
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching_rules, \
+    register
+from eagerflow._src.core.tensor_shape import TensorShape
+
+_NO_GRAD = "io op"
+
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _path(value):
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else str(value)
+
+
+def os_error(error, path):
+    """TF's error for an `OSError` on `path`: ``<path>; No such file or directory`` ..."""
+    reason = error.strerror or str(error)
+    cls = {FileNotFoundError: errors.NotFoundError,
+           NotADirectoryError: errors.FailedPreconditionError,
+           IsADirectoryError: errors.FailedPreconditionError,
+           FileExistsError: errors.AlreadyExistsError,
+           PermissionError: errors.PermissionDeniedError}.get(type(error), errors.UnknownError)
+    return cls(None, None, f"{path}; {reason}")
+
+
+def match_files(pattern):
+    """The paths matching glob `pattern` (``*``, ``?``, ``[...]``; no ``**``), hidden ones
+    too, in directory order (as TF's file system lists them)."""
+    return _glob.glob(pattern, include_hidden=True)
+
+
+# -- ReadFile, WriteFile, MatchingFiles ---------------------------------------------------------
+
+def _scalar(array, what):
+    if array.ndim:
+        raise _invalid(f"{what} tensor must be scalar, but had shape: "
+                       f"{errors.shape_text(array.shape)}")
+
+
+def _read_file(xp, filename):
+    _scalar(filename, "Input filename")
+    path = _path(filename[()])
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise os_error(e, path) from None
+    out = np.empty((), object)
+    out[()] = data
+    return out
+
+
+def _write_file(xp, filename, contents):
+    _scalar(filename, "Input filename")
+    _scalar(contents, "Contents")
+    path = _path(filename[()])
+    try:
+        folder = os.path.dirname(path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(contents[()])
+    except OSError as e:
+        raise os_error(e, path) from None
+    return ()
+
+
+def _matching_files(xp, pattern):
+    if pattern.ndim > 1:
+        raise _invalid(f"Input patterns tensor must be scalar or vector, but had shape: "
+                       f"{errors.shape_text(pattern.shape)}")
+    found = sorted(f for p in pattern.reshape(-1) for f in match_files(_path(p)))
+    out = np.empty(len(found), object)
+    out[:] = [f.encode("utf-8", "surrogateescape") for f in found]
+    return out
+
+
+_READ_FILE = register("ReadFile", _read_file, lambda filename: (TensorShape([]), _d.string),
+                      dtypes=(_d.string,), stateful=True, replayable=True,
+                      not_differentiable=_NO_GRAD)
+tf_nodes[_READ_FILE] = NodeForm(types={})
+_WRITE_FILE = register("WriteFile", _write_file, lambda filename, contents: [],
+                       multi=True, tied=(0, 1), dtypes=(_d.string,), stateful=True,
+                       not_differentiable=_NO_GRAD)
+tf_nodes[_WRITE_FILE] = NodeForm(types={})
+_MATCHING_FILES = register("MatchingFiles", _matching_files,
+                           lambda p: (TensorShape([None]), _d.string), dtypes=(_d.string,),
+                           stateful=True, replayable=True, not_differentiable=_NO_GRAD)
+tf_nodes[_MATCHING_FILES] = NodeForm(types={})
+
+
+@export("io.read_file", "compat.v1.io.read_file", "compat.v1.read_file")
+def read_file(filename, name=None):
+    """The contents of file `filename` as a scalar string tensor.
+
+    A missing file raises NotFoundError, a directory FailedPreconditionError.
+    """
+    return dispatch(_READ_FILE, (convert_to_tensor(filename, _d.string),), {}, name)
+
+
+@export("io.write_file", "compat.v1.io.write_file", "compat.v1.write_file")
+def write_file(filename, contents, name=None):
+    """Writes scalar string `contents` to file `filename`, creating its directory."""
+    dispatch(_WRITE_FILE, (convert_to_tensor(filename, _d.string),
+                           convert_to_tensor(contents, _d.string)), {}, name)
+
+
+@export("io.matching_files", "compat.v1.io.matching_files", "compat.v1.matching_files")
+def matching_files(pattern, name=None):
+    """The files matching glob `pattern` (a string or a 1-D tensor of them, hidden files
+    too), sorted; an empty vector when none match.
+
+    >>> tf.io.matching_files("/no/such/dir/*").shape
+    TensorShape([0])
+    """
+    return dispatch(_MATCHING_FILES, (convert_to_tensor(pattern, _d.string),), {}, name)
+
+
+# -- SerializeTensor, ParseTensor ---------------------------------------------------------------
+
+def _serialize_tensor(xp, tensor):
+    from eagerflow._src.core.protos.tensors import tensor_proto  # noqa: PLC0415 (protobuf)
+    out = np.empty((), object)
+    out[()] = tensor_proto(np.asarray(tensor)).SerializeToString()
+    return out
+
+
+def _parse_tensor(xp, serialized, out_type):
+    from eagerflow._src.core.protos import framework  # noqa: PLC0415 (protobuf)
+    from eagerflow._src.core.protos.tensors import tensor_from_proto  # noqa: PLC0415
+    if serialized.ndim:
+        raise _invalid(f"Expected `serialized` to be a scalar, got shape: "
+                       f"{errors.shape_text(serialized.shape)}")
+    data = serialized[()]
+    try:
+        proto = framework.TensorProto.FromString(data)
+        dtype = _d.as_dtype(proto.dtype)
+    except Exception:  # DecodeError, or no dtype of that number
+        raise _invalid(f"Could not parse `serialized` as TensorProto, base64: "
+                       f"{base64.b64encode(data).decode()}") from None
+    if dtype != out_type:
+        from eagerflow._src.core.registry import kernel_type_name  # noqa: PLC0415
+        raise _invalid(f"Type mismatch between parsed tensor ({kernel_type_name(dtype)}) and "
+                       f"dtype ({kernel_type_name(out_type)})")
+    array = tensor_from_proto(proto)
+    return array.astype(object) if dtype == _d.string else array
+
+
+_SERIALIZE_TENSOR = register("SerializeTensor", _serialize_tensor,
+                             lambda t: (TensorShape([]), _d.string), tied=(),
+                             not_differentiable=_NO_GRAD)
+_PARSE_TENSOR = register("ParseTensor", _parse_tensor,
+                         lambda s, out_type: (TensorShape(None), out_type), dtypes=(_d.string,),
+                         not_differentiable=_NO_GRAD)
+tf_nodes[_PARSE_TENSOR] = NodeForm(types={})
+
+
+@export("io.serialize_tensor", "compat.v1.io.serialize_tensor", "compat.v1.serialize_tensor")
+def serialize_tensor(tensor, name=None):
+    """`tensor` as a scalar string: its ``TensorProto`` bytes, as TF writes them.
+
+    >>> t = tf.io.serialize_tensor(tf.constant([1.5, 2.0]))
+    >>> tf.io.parse_tensor(t, tf.float32)
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 2. ], dtype=float32)>
+    """
+    return dispatch(_SERIALIZE_TENSOR, (convert_to_tensor(tensor),), {}, name)
+
+
+@export("io.parse_tensor", "compat.v1.io.parse_tensor", "compat.v1.parse_tensor")
+def parse_tensor(serialized, out_type, name=None):
+    """The tensor a serialized ``TensorProto`` holds; its dtype must be `out_type`."""
+    return dispatch(_PARSE_TENSOR, (convert_to_tensor(serialized, _d.string),),
+                    {"out_type": _d.as_dtype(out_type)}, name)
+
+
+# -- DecodeRaw, DecodePaddedRaw -----------------------------------------------------------------
+
+_RAW_TYPES = (_d.float16, _d.float32, _d.float64, _d.int32, _d.uint16, _d.uint8, _d.int16,
+              _d.int8, _d.int64, _d.complex64, _d.complex128, _d.bool, _d.bfloat16)
+
+
+def _raw_dtype(out_type, little_endian):
+    np_type = np.dtype(out_type.as_numpy_dtype)
+    return np_type.newbyteorder("<" if little_endian else ">") if np_type.itemsize > 1 \
+        else np_type
+
+
+def _decode_raw(xp, data, out_type, little_endian):
+    np_type = _raw_dtype(out_type, little_endian)
+    width = np_type.itemsize
+    flat = data.reshape(-1)
+    if flat.size == 0:
+        return np.empty(data.shape + (0,), out_type.as_numpy_dtype)
+    size = len(flat[0])
+    for i, s in enumerate(flat):
+        if len(s) != size:
+            raise _invalid(f"DecodeRaw requires input strings to all be the same size, but "
+                           f"element {i} has size {size} != {len(s)}")
+    if size % width:
+        raise _invalid(f"Input to DecodeRaw has length {size} that is not a multiple of "
+                       f"{width}, the size of {out_type.name}")
+    out = np.frombuffer(b"".join(flat), np_type).astype(out_type.as_numpy_dtype)
+    return out.reshape(data.shape + (size // width,))
+
+
+def _decode_padded_raw(xp, data, fixed_length, out_type, little_endian):
+    np_type = _raw_dtype(out_type, little_endian)
+    width = np_type.itemsize
+    length = int(fixed_length)
+    if length % width:
+        raise _invalid(f"fixed_length ({length}) must be a multiple of the size of out_type "
+                       f"({width})")
+    flat = data.reshape(-1)
+    padded = b"".join(s[:length].ljust(length, b"\0") for s in flat)
+    out = np.frombuffer(padded, np_type).astype(out_type.as_numpy_dtype)
+    return out.reshape(data.shape + (length // width,))
+
+
+def _decode_raw_rule(data, out_type, little_endian):
+    return data.shape.concatenate([None]), out_type
+
+
+def _decode_padded_raw_rule(data, fixed_length, out_type, little_endian):
+    return data.shape.concatenate([None]), out_type
+
+
+_DECODE_RAW = register("DecodeRaw", _decode_raw, _decode_raw_rule, dtypes=(_d.string,),
+                       not_differentiable=_NO_GRAD)
+tf_nodes[_DECODE_RAW] = NodeForm(types={})
+_DECODE_PADDED_RAW = register("DecodePaddedRaw", _decode_padded_raw, _decode_padded_raw_rule,
+                              tied=(), not_differentiable=_NO_GRAD)
+tf_nodes[_DECODE_PADDED_RAW] = NodeForm(types={})
+
+
+@export("io.decode_raw", "compat.v1.io.decode_raw")
+def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, name=None):
+    """The bytes of each string read as numbers of `out_type`: a new last dim.
+
+    Strings must share one length, unless `fixed_length` is given: then each is cut or
+    zero-padded to that many bytes.
+    """
+    out_type = _d.as_dtype(out_type)
+    if out_type not in _RAW_TYPES:
+        raise attr_dtype_error("DecodeRaw", "out_type", out_type, _RAW_TYPES, "out_type")
+    data = convert_to_tensor(input_bytes, _d.string)
+    attrs = {"out_type": out_type, "little_endian": bool(little_endian)}
+    if fixed_length is None:
+        return dispatch(_DECODE_RAW, (data,), attrs, name)
+    return dispatch(_DECODE_PADDED_RAW, (data, convert_to_tensor(fixed_length, _d.int32)),
+                    attrs, name)
+
+
+# -- EncodeBase64, DecodeBase64, DecodeCompressed -----------------------------------------------
+
+_BASE64 = re.compile(rb"[A-Za-z0-9_-]*")
+
+
+def _encode_base64(xp, data, pad):
+    out = np.empty(data.shape, object)
+    for i, s in np.ndenumerate(data):
+        code = base64.urlsafe_b64encode(s)
+        out[i] = code if pad else code.rstrip(b"=")
+    return out
+
+
+def _decode_base64(xp, data):
+    out = np.empty(data.shape, object)
+    for i, s in np.ndenumerate(data):
+        if len(s) % 4 == 0 and s.endswith(b"="):  # padding: only a whole last group has it
+            s = s[:-2] if s.endswith(b"==") else s[:-1]
+        whole = len(s) // 4 * 4  # (checked as TF decodes: whole groups, then the rest)
+        if _BASE64.fullmatch(s, 0, whole) is None:
+            raise _invalid("Invalid character found in base64.")
+        if len(s) % 4 == 1:
+            raise _invalid("Base64 string length cannot be 1 modulo 4.")
+        if _BASE64.fullmatch(s, whole) is None:
+            raise _invalid("Invalid character found in base64.")
+        out[i] = base64.urlsafe_b64decode(s + b"=" * (-len(s) % 4))
+    return out
+
+
+def _decode_compressed(xp, data, compression_type):
+    wbits = {"ZLIB": zlib.MAX_WBITS, "GZIP": 16 + zlib.MAX_WBITS}.get(compression_type)
+    out = np.empty(data.shape, object)
+    for i, s in np.ndenumerate(data):
+        if wbits is None:
+            out[i] = s
+            continue
+        inflate = zlib.decompressobj(wbits)
+        try:
+            out[i] = inflate.decompress(s)  # a stream cut short gives what it holds, as TF's
+        except zlib.error as e:
+            code, _, why = str(e).partition(" while decompressing data: ")
+            raise errors.DataLossError(None, None, f"inflate() failed with error "
+                                                   f"{code.replace('Error ', '')}: {why}") \
+                from None
+    return out
+
+
+def _strings_like(x, **_):
+    return x.shape, _d.string
+
+
+_ENCODE_BASE64 = register("EncodeBase64", _encode_base64, _strings_like, dtypes=(_d.string,),
+                          not_differentiable=_NO_GRAD)
+_DECODE_BASE64 = register("DecodeBase64", _decode_base64, _strings_like, dtypes=(_d.string,),
+                          not_differentiable=_NO_GRAD)
+_DECODE_COMPRESSED = register("DecodeCompressed", _decode_compressed, _strings_like,
+                              dtypes=(_d.string,), not_differentiable=_NO_GRAD)
+for _op in (_ENCODE_BASE64, _DECODE_BASE64, _DECODE_COMPRESSED):
+    tf_nodes[_op] = NodeForm(types={})
+
+
+@export("io.encode_base64", "compat.v1.io.encode_base64", "compat.v1.encode_base64")
+def encode_base64(input, pad=False, name=None):  # noqa: A002 (TF's name)
+    """Each string in web-safe base64 (``-`` and ``_``), ``=`` padding only if `pad`.
+
+    >>> tf.io.encode_base64([b"\\xff\\xfe\\xfd", b"a"]).numpy().tolist()
+    [b'__79', b'YQ']
+    """
+    return dispatch(_ENCODE_BASE64, (convert_to_tensor(input, _d.string),),
+                    {"pad": bool(pad)}, name)
+
+
+@export("io.decode_base64", "compat.v1.io.decode_base64", "compat.v1.decode_base64")
+def decode_base64(input, name=None):  # noqa: A002 (TF's name)
+    """The bytes each web-safe base64 string (padded or not) stands for."""
+    return dispatch(_DECODE_BASE64, (convert_to_tensor(input, _d.string),), {}, name)
+
+
+@export("io.decode_compressed", "compat.v1.io.decode_compressed",
+        "compat.v1.decode_compressed")
+def decode_compressed(bytes, compression_type="", name=None):  # noqa: A002 (TF's name)
+    """Each string decompressed: `compression_type` "ZLIB", "GZIP" or "" (as it is)."""
+    if compression_type not in ("", "ZLIB", "GZIP"):
+        raise errors.InvalidArgumentError(
+            None, "DecodeCompressed", "Only ZLIB, ZSTD, GZIP or NONE are supported "
+                                      "compressions [Op:DecodeCompressed]")
+    return dispatch(_DECODE_COMPRESSED, (convert_to_tensor(bytes, _d.string),),
+                    {"compression_type": compression_type}, name)
+
+
+# -- DecodeCSV ----------------------------------------------------------------------------------
+
+_CSV_TYPES = (_d.float32, _d.float64, _d.int32, _d.int64, _d.string)
+_QUOTE_END = "Quoted field has to end with quote followed by delim or end"
+
+
+def _split_record(record, delim, quoted):
+    """The fields of one CSV line (TF's rules: ``""`` inside quotes is a quote)."""
+    fields, i, n = [], 0, len(record)
+    if n == 0:
+        return fields
+    while True:
+        if quoted and i < n and record[i:i + 1] == b'"':
+            parts, j = [], i + 1
+            while True:
+                k = record.find(b'"', j)
+                if k < 0:
+                    raise _invalid(_QUOTE_END)
+                parts.append(record[j:k])
+                if record[k + 1:k + 2] == b'"':
+                    parts.append(b'"')
+                    j = k + 2
+                    continue
+                j = k + 1
+                break
+            fields.append(b"".join(parts))
+            if j == n:
+                return fields
+            if record[j:j + 1] != delim:
+                raise _invalid(_QUOTE_END)
+            i = j + 1
+            if i == n:
+                fields.append(b"")
+                return fields
+            continue
+        j = record.find(delim, i)
+        j = n if j < 0 else j
+        field = record[i:j]
+        if quoted and (b'"' in field or b"\n" in field or b"\r" in field):
+            raise _invalid("Unquoted fields cannot have quotes/CRLFs inside")
+        fields.append(field)
+        if j == n:
+            return fields
+        i = j + 1
+
+
+_INT_RANGE = {_d.int32: (-2 ** 31, 2 ** 31 - 1), _d.int64: (-2 ** 63, 2 ** 63 - 1)}
+
+
+def _number(text, dtype):
+    """`text` as a number of `dtype`, or None where it is not one."""
+    text = text.strip(b" \t\n\r\f\v")
+    if not text or b"_" in text:
+        return None
+    try:
+        if dtype in _INT_RANGE:
+            value = int(text)
+            low, high = _INT_RANGE[dtype]
+            return value if low <= value <= high else None
+        if b"0x" in text.lower():  # C's strtod reads hexadecimal floats
+            return float.fromhex(text.decode("ascii"))
+        return float(text)
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _decode_csv(xp, records, *defaults, OUT_TYPE, field_delim, use_quote_delim, na_value,
+                select_cols):
+    delim = field_delim.encode() if isinstance(field_delim, str) else field_delim
+    na = na_value.encode() if isinstance(na_value, str) else na_value
+    flat = records.reshape(-1)
+    ncols = len(defaults)
+    for k, d in enumerate(defaults):
+        if d.ndim > 1:
+            raise _invalid("Each record default should be at most rank 1")
+        if d.size > 1:
+            raise _invalid(f"There should only be 1 default per field but field {k} has "
+                           f"{d.size}")
+    outs = [np.empty(flat.size, object if t == _d.string else t.as_numpy_dtype)
+            for t in OUT_TYPE]
+    wanted = {c: k for k, c in enumerate(select_cols)} if select_cols else None
+    for r, record in enumerate(flat):
+        fields = _split_record(record, delim, use_quote_delim)
+        if wanted is None:
+            if len(fields) != ncols:
+                raise _invalid(f"Expect {ncols} fields but have {len(fields)} in record {r}")
+            picked = enumerate(fields)
+        else:
+            if len(fields) <= select_cols[-1]:
+                found = sum(c < len(fields) for c in select_cols)
+                raise _invalid(f"Expect {ncols} fields but have {found} in record {r}")
+            picked = ((wanted[c], f) for c, f in enumerate(fields) if c in wanted)
+        for k, field in picked:
+            dtype = OUT_TYPE[k]
+            if not field or field == na:
+                if defaults[k].size == 0:
+                    raise _invalid(f"Field {k} is required but missing in record {r}!")
+                outs[k][r] = defaults[k].reshape(-1)[0]
+            elif dtype == _d.string:
+                outs[k][r] = field
+            else:
+                value = _number(field, dtype)
+                if value is None:
+                    kind = {_d.float32: "float", _d.float64: "double"}.get(dtype, dtype.name)
+                    raise _invalid(f"Field {k} in record {r} is not a valid {kind}: "
+                                   f"{field.decode('utf-8', 'backslashreplace')}")
+                outs[k][r] = value
+    return tuple(o.reshape(records.shape) for o in outs)
+
+
+def _decode_csv_rule(records, *defaults, OUT_TYPE, **_):
+    return [(records.shape, t) for t in OUT_TYPE]
+
+
+_DECODE_CSV = register("DecodeCSV", _decode_csv, _decode_csv_rule, multi=True, tied=(),
+                       not_differentiable=_NO_GRAD)
+tf_nodes[_DECODE_CSV] = NodeForm(types={})
+
+batching_rules.assign(PER_ELEMENT, _READ_FILE, _WRITE_FILE, _MATCHING_FILES, _SERIALIZE_TENSOR,
+                      _PARSE_TENSOR, _DECODE_RAW, _DECODE_PADDED_RAW, _DECODE_CSV, _ENCODE_BASE64,
+                      _DECODE_BASE64, _DECODE_COMPRESSED)
+
+
+@export("io.decode_csv", "compat.v1.io.decode_csv", "compat.v1.decode_csv")
+def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, na_value="",
+               select_cols=None, name=None):
+    """Splits each CSV line of `records` into columns, one tensor per column.
+
+    `record_defaults` gives each column's dtype (float32, float64, int32, int64 or
+    string) and its value where a field is empty (or equals `na_value`); an empty
+    default makes the column required. `select_cols` picks columns (ascending).
+    """
+    defaults = []
+    for d in record_defaults:
+        t = convert_to_tensor(d)
+        if t.dtype not in _CSV_TYPES:
+            raise attr_dtype_error("DecodeCSV", "OUT_TYPE", t.dtype, _CSV_TYPES,
+                                   "record_defaults")
+        defaults.append(t)
+    if select_cols is not None:
+        select_cols = [int(c) for c in select_cols]
+        if any(b <= a for a, b in zip(select_cols, select_cols[1:])):
+            raise ValueError("select_cols is not strictly increasing.")
+        if select_cols and select_cols[0] < 0:
+            raise ValueError("select_cols contains negative values.")
+        if len(select_cols) != len(defaults):
+            raise ValueError("Length of select_cols and record_defaults do not match.")
+    delim = field_delim.encode() if isinstance(field_delim, str) else bytes(field_delim)
+    if len(delim) != 1:
+        raise errors.InvalidArgumentError(None, "DecodeCSV", "field_delim should be only 1 "
+                                                             "char [Op:DecodeCSV]")
+    attrs = {"OUT_TYPE": tuple(t.dtype for t in defaults), "field_delim": delim.decode("latin-1"),
+             "use_quote_delim": bool(use_quote_delim), "na_value": str(na_value),
+             "select_cols": tuple(select_cols or ())}
+    records = convert_to_tensor(records, _d.string)
+    return list(dispatch(_DECODE_CSV, [records] + defaults, attrs, name))

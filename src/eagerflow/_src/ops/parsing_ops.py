@@ -1,0 +1,726 @@
+"""Parsing ``tf.train.Example`` protos into tensors (`io.parse_example`, op ``ParseExampleV2``).
+
+A feature spec maps each feature name to `FixedLenFeature` (a dense tensor of
+a fixed shape, with an optional default), `FixedLenSequenceFeature` (a dense
+tensor whose first dim is the number of values, padded across a batch) or
+`VarLenFeature` (a `SparseTensor`). The op runs eagerly, inside `function`
+and in `data.Dataset.map`; the protobuf runtime loads when it first runs.
+
+>>> ex = tf.train.Example(features=tf.train.Features(feature={
+...     "x": tf.train.Feature(float_list=tf.train.FloatList(value=[1.0, 2.0]))}))
+>>> tf.io.parse_single_example(ex.SerializeToString(),
+...                            {"x": tf.io.FixedLenFeature([2], tf.float32)})["x"]
+<tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
+"""
+import collections
+
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor
+
+_NO_GRAD = "parsing op"
+_ALLOWED = (_d.float32, _d.int64, _d.string)
+_KIND = {_d.float32: "float_list", _d.int64: "int64_list", _d.string: "bytes_list"}
+_KIND_TYPE = {"float_list": "float", "int64_list": "int64", "bytes_list": "string"}
+_VALUE_NAME = {_d.float32: "float", _d.int64: "int64", _d.string: "bytes"}
+
+
+@export("io.FixedLenFeature", "compat.v1.io.FixedLenFeature", "compat.v1.FixedLenFeature")
+class FixedLenFeature(collections.namedtuple("FixedLenFeature",
+                                             ["shape", "dtype", "default_value"])):
+    """A dense feature of fixed `shape`; `default_value` where an example lacks it (None:
+    the feature is required)."""
+
+    __slots__ = ()
+
+    def __new__(cls, shape, dtype, default_value=None):
+        return super().__new__(cls, shape, dtype, default_value)
+
+
+@export("io.FixedLenSequenceFeature", "compat.v1.io.FixedLenSequenceFeature",
+        "compat.v1.FixedLenSequenceFeature")
+class FixedLenSequenceFeature(collections.namedtuple(
+        "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])):
+    """A dense feature of any number of elements of `shape`: its tensor's first dim counts
+    them; in a batch shorter ones are padded with `default_value` (0 or "")."""
+
+    __slots__ = ()
+
+    def __new__(cls, shape, dtype, allow_missing=False, default_value=None):
+        return super().__new__(cls, shape, dtype, allow_missing, default_value)
+
+
+@export("io.SparseFeature", "compat.v1.io.SparseFeature", "compat.v1.SparseFeature")
+class SparseFeature(collections.namedtuple(
+        "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+    """A `SparseTensor` of dense shape `size` from an example's index feature(s) (int64,
+    one key per dim) and value feature: value ``i`` sits at the ``i``-th index.
+    Indices are sorted unless `already_sorted`."""
+
+    __slots__ = ()
+
+    def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+        return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
+
+
+@export("io.VarLenFeature", "compat.v1.io.VarLenFeature", "compat.v1.VarLenFeature")
+class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
+    """A feature of any number of values, parsed into a `SparseTensor`."""
+
+    __slots__ = ()
+
+
+# -- ParseExampleV2 -------------------------------------------------------------------------------
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _text(value):
+    return value.decode("utf-8", "backslashreplace")
+
+
+def _values(feature, kind, dtype):
+    values = getattr(feature, kind).value
+    if dtype == _d.string:
+        out = np.empty(len(values), object)
+        out[:] = list(values)
+        return out
+    return np.array(values, dtype.as_numpy_dtype)
+
+
+def _default_fill(dtype):
+    return b"" if dtype == _d.string else np.zeros((), dtype.as_numpy_dtype)
+
+
+def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_keys,
+                      *dense_defaults, Tdense, num_sparse, sparse_types, ragged_value_types,
+                      ragged_split_types, dense_shapes):
+    from eagerflow._src.core.protos.example import Example  # noqa: PLC0415 (protobuf)
+    if serialized.ndim > 1:
+        raise _invalid(f"Expected serialized to be a scalar or vector, got shape: "
+                       f"{errors.shape_text(serialized.shape)}")
+    single = serialized.ndim == 0
+    flat = serialized.reshape(-1)
+    names = names.reshape(-1)
+    maps = []
+    for s in flat:
+        try:
+            maps.append(Example.FromString(s).features.feature)
+        except Exception:  # protobuf's DecodeError: not an Example
+            raise _invalid(f"Could not parse example input, value: '{_text(s)}'") from None
+
+    def name(i):
+        return _text(names[i]) if i < names.size and names[i] else "<unknown>"
+
+    def where(i, key):
+        return f"Key: {key}.  " if single else f"Name: {name(i)}, Key: {key}, Index: {i}.  "
+
+    def lookup(i, key, dtype):
+        """The values of feature `key` of example `i`, or None where it has none."""
+        fmap = maps[i]
+        if key not in fmap:
+            return None
+        feature = fmap[key]
+        kind = feature.WhichOneof("kind")
+        if kind is None:
+            return None
+        if kind != _KIND[dtype]:
+            return kind
+        return _values(feature, kind, dtype)
+
+    def type_error(i, key, kind, dtype, sparse):
+        got, want = _KIND_TYPE[kind], _d.as_dtype(dtype).name
+        want = "float" if want == "float32" else want
+        if sparse:
+            return _invalid(f"{where(i, key)}Data types don't match. Expected type: {want}, "
+                            f"Actual type: {got}")
+        return _invalid(f"{where(i, key)}Data types don't match. Data type: {got} but "
+                        f"expected type: {want}")
+
+    sparse_out = ([], [], [])
+    for key, dtype in zip(sparse_keys.reshape(-1), sparse_types):
+        key = _text(key)
+        per = []
+        for i in range(len(maps)):
+            got = lookup(i, key, dtype)
+            if isinstance(got, str):
+                raise type_error(i, key, got, dtype, True)
+            per.append(np.empty(0, dtype.as_numpy_dtype) if got is None else got)
+        sizes = [len(p) for p in per]
+        values = np.concatenate(per) if per else np.empty(0, dtype.as_numpy_dtype)
+        if dtype == _d.string:
+            values = values.astype(object)
+        positions = np.concatenate([np.arange(n, dtype=np.int64) for n in sizes]) \
+            if sizes else np.empty(0, np.int64)
+        longest = max(sizes, default=0)
+        if single:
+            indices, shape = positions.reshape(-1, 1), np.array([longest], np.int64)
+        else:
+            rows = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+            indices = np.stack([rows, positions], axis=1)
+            shape = np.array([len(sizes), longest], np.int64)
+        sparse_out[0].append(indices)
+        sparse_out[1].append(values)
+        sparse_out[2].append(shape)
+
+    dense_out = []
+    for key, dtype, shape, default in zip(dense_keys.reshape(-1), Tdense, dense_shapes,
+                                          dense_defaults):
+        key = _text(key)
+        np_type = object if dtype == _d.string else dtype.as_numpy_dtype
+        vname = _VALUE_NAME[dtype]
+        shape = tuple(TensorShape(shape).as_list())
+        if shape and shape[0] is None:  # a sequence feature: padded to the longest
+            inner = tuple(shape[1:])
+            stride = int(np.prod(inner, dtype=np.int64))
+            per = []
+            for i in range(len(maps)):
+                got = lookup(i, key, dtype)
+                if isinstance(got, str):
+                    raise type_error(i, key, got, dtype, False)
+                got = np.empty(0, np_type) if got is None else got
+                if stride and got.size % stride:
+                    if single:
+                        raise _invalid(f"Error while parsing feature with key {key}: number "
+                                       f"of elements should be divisible by {stride}, found "
+                                       f"{got.size} instead")
+                    raise _invalid(
+                        f"{where(i, key)}Number of {vname} values is not a multiple of stride "
+                        f"length. Saw {got.size} values but output shape is: "
+                        f"{errors.shape_text((-1,) + inner).replace('-1', '?')}")
+                per.append(got.reshape((-1,) + inner) if stride else
+                           np.empty((0,) + inner, np_type))
+            longest = max((len(p) for p in per), default=0)
+            fill = default.reshape(-1)[0] if default.size else _default_fill(dtype)
+            out = np.empty((len(per), longest) + inner, np_type)
+            out[...] = fill
+            for i, p in enumerate(per):
+                out[i, :len(p)] = p
+            dense_out.append(out.reshape(out.shape[1:]) if single else out)
+            continue
+        size = int(np.prod(shape, dtype=np.int64))
+        kind, fill = _KIND[dtype], default.reshape(-1).tolist()
+        values = []  # every example's values in one list: one conversion at the end
+        for i, fmap in enumerate(maps):
+            feature = fmap[key] if key in fmap else None
+            which = None if feature is None else feature.WhichOneof("kind")
+            if which is None:
+                if not fill:
+                    prefix = "" if single else f"Name: {name(i)}, "
+                    typename = "float" if dtype == _d.float32 else dtype.name
+                    raise _invalid(f"{prefix}Feature: {key} (data type: {typename}) is "
+                                   f"required but could not be found.")
+                values += fill
+                continue
+            if which != kind:
+                raise type_error(i, key, which, dtype, False)
+            got = getattr(feature, kind).value
+            if len(got) != size:
+                if single:
+                    detail = ("Parsing bytes_list failed." if dtype == _d.string else
+                              f"Some {kind} slice was not parsed.")
+                    raise _invalid(f"{where(i, key)}Can't parse serialized Example: {detail}")
+                if dtype == _d.string:
+                    raise _invalid(f"{where(i, key)}Can't parse serialized Example.")
+                raise _invalid(f"{where(i, key)}Number of {vname} values != expected.  Values "
+                               f"size: {len(got)} but output shape: "
+                               f"{errors.shape_text(shape)}")
+            values += got
+        if np_type is object:
+            out = np.empty(len(values), object)
+            out[:] = values
+        else:
+            out = np.array(values, np_type)
+        out = out.reshape((len(maps),) + tuple(shape))
+        dense_out.append(out.reshape(out.shape[1:]) if single else out)
+    return tuple(sparse_out[0] + sparse_out[1] + sparse_out[2] + dense_out)
+
+
+def _parse_example_v2_rule(serialized, names, sparse_keys, dense_keys, ragged_keys,
+                           *dense_defaults, Tdense, num_sparse, sparse_types,
+                           ragged_value_types, ragged_split_types, dense_shapes):
+    batch = serialized.shape
+    if batch.rank is not None and batch.rank > 1:
+        raise ValueError(f"Shape must be at most rank 1 but is rank {batch.rank} for "
+                         f"'{{{{node ParseExampleV2}}}} = ParseExampleV2'")
+    rank = None if batch.rank is None else batch.rank + 1
+    sparse = ([(TensorShape([None, rank]), _d.int64)] * num_sparse
+              + [(TensorShape([None]), t) for t in sparse_types]
+              + [(TensorShape([rank]), _d.int64)] * num_sparse)
+    dense = [(batch.concatenate(TensorShape(list(shape))) if batch.rank is not None
+              else TensorShape(None), t) for t, shape in zip(Tdense, dense_shapes)]
+    return sparse + dense
+
+
+_PARSE_EXAMPLE_V2 = register("ParseExampleV2", _parse_example_v2, _parse_example_v2_rule,
+                             multi=True, tied=(), not_differentiable=_NO_GRAD)
+batching_rules[_PARSE_EXAMPLE_V2] = PER_ELEMENT
+tf_nodes[_PARSE_EXAMPLE_V2] = NodeForm(types={})
+
+_SIGNATURE = (
+    "Op<name=ParseExampleV2; signature=serialized:string, names:string, sparse_keys:string, "
+    "dense_keys:string, ragged_keys:string, dense_defaults: -> sparse_indices:num_sparse*int64, "
+    "sparse_values:, sparse_shapes:num_sparse*int64, dense_values:, ragged_values:, "
+    "ragged_row_splits:; attr=Tdense:list(type),min=0,allowed=[DT_FLOAT, DT_INT64, DT_STRING]; "
+    "attr=num_sparse:int,min=0; attr=sparse_types:list(type),min=0,allowed=[DT_FLOAT, DT_INT64, "
+    "DT_STRING]; attr=ragged_value_types:list(type),min=0,allowed=[DT_FLOAT, DT_INT64, "
+    "DT_STRING]; attr=ragged_split_types:list(type),min=0,allowed=[DT_INT32, DT_INT64]; "
+    "attr=dense_shapes:list(shape),min=0>")
+
+
+def _check_type(attr, dtype):
+    if dtype not in _ALLOWED:
+        raise errors.InvalidArgumentError(
+            None, "ParseExampleV2",
+            f"Value for attr '{attr}' of {dtype.name} is not in the list of allowed values: "
+            f"float, int64, string\n\t; NodeDef: {{{{node ParseExampleV2}}}}; {_SIGNATURE} "
+            f"[Op:ParseExampleV2]")
+
+
+def _split_features(features):
+    """(sparse [(key, dtype)], dense [(key, dtype, shape, default array)]) of a feature
+    spec, in sorted key order, with TF's checks of the spec."""
+    if not features:
+        raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
+    sparse, dense = [], []
+    for key in sorted(features):
+        feature = features[key]
+        if isinstance(feature, VarLenFeature):
+            dtype = _d.as_dtype(feature.dtype)
+            _check_type("sparse_types", dtype)
+            sparse.append((key, dtype))
+        elif isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
+            dtype = _d.as_dtype(feature.dtype)
+            _check_type("Tdense", dtype)
+            shape = TensorShape(feature.shape).as_list()
+            if isinstance(feature, FixedLenSequenceFeature):
+                if not feature.allow_missing:
+                    raise ValueError("Unsupported: FixedLenSequenceFeature requires "
+                                     "allow_missing to be True.")
+                if None in shape:
+                    raise ValueError(f"All dimensions of shape for feature {key} need to be "
+                                     f"known but received {shape}.")
+                default = feature.default_value
+                default = np.asarray(_default_fill(dtype) if default is None else default,
+                                     object if dtype == _d.string else dtype.as_numpy_dtype)
+                dense.append((key, dtype, (None,) + tuple(shape), default))
+                continue
+            if None in shape:
+                raise ValueError(f"First dimension of shape for feature {key} unknown. "
+                                 f"Consider using FixedLenSequenceFeature. Received "
+                                 f"feature={feature}.")
+            if feature.default_value is None:
+                default = np.empty(0, object if dtype == _d.string else dtype.as_numpy_dtype)
+            else:
+                default = array_ops.reshape(convert_to_tensor(feature.default_value, dtype),
+                                            shape)
+            dense.append((key, dtype, tuple(shape), default))
+        else:
+            raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key "
+                             f"'{key}'")
+    return sparse, dense
+
+
+def _expand_sparse_features(features):
+    """`features` with each `SparseFeature` replaced by `VarLenFeature`s of its index and
+    value keys, and the SparseFeatures by key (TF's check: one key, one definition)."""
+    plain = {k: f for k, f in (features or {}).items() if not isinstance(f, SparseFeature)}
+    composite = {k: f for k, f in (features or {}).items() if isinstance(f, SparseFeature)}
+    for key, feature in composite.items():
+        index_keys = ([feature.index_key] if isinstance(feature.index_key, str)
+                      else list(feature.index_key))
+        for k, dtype in [(i, _d.int64) for i in index_keys] + [(feature.value_key,
+                                                                 feature.dtype)]:
+            wanted = VarLenFeature(_d.as_dtype(dtype))
+            if plain.get(k, wanted) != wanted:
+                raise ValueError(f"Conflicting type {plain[k]} vs {wanted} for feature {k}.")
+            plain[k] = wanted
+    return plain, composite
+
+
+def _sparse_feature(parsed, feature, single):
+    """The `SparseTensor` of a `SparseFeature` from the parsed index and value features."""
+    index_keys = ([feature.index_key] if isinstance(feature.index_key, str)
+                  else list(feature.index_key))
+    sizes = [feature.size] if isinstance(feature.size, int) else list(feature.size)
+    values = parsed[feature.value_key]
+    ids = [parsed[k].values for k in index_keys]
+    columns = ids if single else [parsed[index_keys[0]].indices[:, 0]] + ids
+    indices = array_ops.stack(columns, axis=1)
+    batch = [] if single else [values.dense_shape[:1]]
+    dense_shape = array_ops.concat(batch + [convert_to_tensor(sizes, _d.int64)], 0)
+    result = SparseTensor(indices, values.values, dense_shape)
+    if feature.already_sorted:
+        return result
+    # row-major order: sort by the position's linear index (stable: repeats keep their order)
+    linear = columns[0]
+    for column, size in zip(columns[1:], sizes[len(sizes) - len(columns) + 1:]):
+        linear = math_ops.add(math_ops.multiply(linear, np.int64(size)), column)
+    order = reduction_ops.argsort(linear, stable=True)
+    return SparseTensor(array_ops.gather(indices, order), array_ops.gather(values.values, order),
+                        dense_shape)
+
+
+def _parse(serialized, features, names, name):
+    requested = features
+    features, composite = _expand_sparse_features(features)
+    sparse, dense = _split_features(features)
+    serialized = convert_to_tensor(serialized, _d.string)
+    names = convert_to_tensor([] if names is None else names, _d.string)
+
+    def keys(entries):
+        return convert_to_tensor(np.array([k.encode() for k, *_ in entries] or [], object)
+                                 .reshape(-1), _d.string)
+
+    inputs = [serialized, names, keys(sparse), keys(dense),
+              convert_to_tensor(np.empty(0, object), _d.string)]
+    inputs += [convert_to_tensor(d, t) for _, t, _, d in dense]
+    attrs = {"Tdense": tuple(t for _, t, _, _ in dense), "num_sparse": len(sparse),
+             "sparse_types": tuple(t for _, t in sparse), "ragged_value_types": (),
+             "ragged_split_types": (),
+             "dense_shapes": tuple(TensorShape(list(s)) for _, _, s, _ in dense)}
+    outs = dispatch(_PARSE_EXAMPLE_V2, inputs, attrs, name)
+    n = len(sparse)
+    result = {}
+    for j, (key, _) in enumerate(sparse):
+        result[key] = SparseTensor(outs[j], outs[n + j], outs[2 * n + j])
+    for j, (key, *_) in enumerate(dense):
+        result[key] = outs[3 * n + j]
+    if composite:  # (after the others, as TF orders them)
+        single = serialized.shape.rank == 0
+        made = {k: _sparse_feature(result, f, single) for k, f in composite.items()}
+        result = {k: v for k, v in result.items() if k in requested}
+        result.update(made)
+    return result
+
+
+@export("io.parse_example", "compat.v1.io.parse_example", "compat.v1.parse_example")
+def parse_example(serialized, features, example_names=None, name=None):
+    """Parses a batch (vector) of serialized `Example` protos into a dict of tensors.
+
+    Dense features get a leading batch dim; a `VarLenFeature` gives a `SparseTensor`
+    of dense shape ``[batch, longest]``, a `SparseFeature` one of ``[batch, size]``
+    from its index and value features. A missing required feature, values of the
+    wrong type or number, or bytes that are no `Example` raise InvalidArgumentError.
+
+    >>> ex = tf.train.Example(features=tf.train.Features(feature={
+    ...     "id": tf.train.Feature(int64_list=tf.train.Int64List(value=[3]))}))
+    >>> tf.io.parse_example([ex.SerializeToString()] * 2,
+    ...                     {"id": tf.io.FixedLenFeature([], tf.int64)})["id"].numpy()
+    array([3, 3])
+    """
+    return _parse(serialized, features, example_names, name)
+
+
+@export("io.parse_single_example", "compat.v1.io.parse_single_example",
+        "compat.v1.parse_single_example")
+def parse_single_example(serialized, features, example_names=None, name=None):
+    """Parses one serialized `Example` (a scalar string) into a dict of tensors."""
+    serialized = convert_to_tensor(serialized, _d.string)
+    if serialized.shape.rank is not None and serialized.shape.rank != 0:
+        raise ValueError("Input serialized must be a scalar")
+    return _parse(serialized, features, example_names, name)
+
+
+# -- ParseSequenceExampleV2 -----------------------------------------------------------------------
+
+def _type_name(dtype):
+    return "float" if dtype == _d.float32 else dtype.name
+
+
+def _sparse_output(per, dtype):
+    """(indices, values, longest) of a sparse output from each example's list of value
+    arrays (one per position: a feature list's steps, or one for a context feature)."""
+    np_type = object if dtype == _d.string else dtype.as_numpy_dtype
+    indices, values, longest = [], [], [0] * 2
+    for b, steps in enumerate(per):
+        longest[0] = max(longest[0], len(steps))
+        for t, v in enumerate(steps):
+            longest[1] = max(longest[1], len(v))
+            for k in range(len(v)):
+                indices.append((b, t, k))
+            values.append(v)
+    values = np.concatenate(values).astype(np_type) if values else np.empty(0, np_type)
+    return indices, values, longest
+
+
+def _parse_sequence_example_v2(
+        xp, serialized, debug_name, context_sparse_keys, context_dense_keys,
+        context_ragged_keys, feature_list_sparse_keys, feature_list_dense_keys,
+        feature_list_ragged_keys, feature_list_dense_missing_assumed_empty,
+        *context_dense_defaults, Ncontext_sparse, Tcontext_dense, context_sparse_types,
+        context_ragged_value_types, context_ragged_split_types, context_dense_shapes,
+        Nfeature_list_sparse, Nfeature_list_dense, feature_list_dense_types,
+        feature_list_sparse_types, feature_list_ragged_value_types,
+        feature_list_ragged_split_types, feature_list_dense_shapes):
+    from eagerflow._src.core.protos.example import SequenceExample  # noqa: PLC0415
+    if serialized.ndim > 1:
+        raise _invalid(f"Expected serialized to be a scalar or vector, got shape: "
+                       f"{errors.shape_text(serialized.shape)}")
+    single = serialized.ndim == 0
+    flat, names = serialized.reshape(-1), debug_name.reshape(-1)
+
+    def name(i):
+        return _text(names[i]) if i < names.size and names[i] else "<unknown>"
+
+    contexts, lists = [], []
+    for i, s in enumerate(flat):
+        try:
+            message = SequenceExample.FromString(s)
+        except Exception:  # protobuf's DecodeError: not a SequenceExample
+            raise _invalid(f"Invalid protocol message input, example id: {name(i)}") from None
+        contexts.append(message.context.feature)
+        lists.append(message.feature_lists.feature_list)
+
+    def values(feature, dtype, mismatch):
+        kind = feature.WhichOneof("kind")
+        if kind is None:
+            return np.empty(0, object if dtype == _d.string else dtype.as_numpy_dtype)
+        if kind != _KIND[dtype]:
+            raise _invalid(f"{mismatch}.  Data types don't match. Expected type: "
+                           f"{_type_name(dtype)}")
+        return _values(feature, kind, dtype)
+
+    def context(i, key, dtype):
+        fmap = contexts[i]
+        if key not in fmap or fmap[key].WhichOneof("kind") is None:
+            return None
+        return values(fmap[key], dtype, f"Name: {name(i)}, Context feature: {key}")
+
+    def steps(i, key, dtype):
+        fmap = lists[i]
+        if key not in fmap:
+            return None
+        return [values(f, dtype, f"Name: {name(i)}, Feature list: {key}, Index: {t}")
+                for t, f in enumerate(fmap[key].feature)]
+
+    def unbatched(array):
+        return array.reshape(array.shape[1:]) if single else array
+
+    outs = {"ci": [], "cv": [], "cs": [], "cd": [], "fi": [], "fv": [], "fs": [], "fd": [],
+            "fl": []}
+    for key, dtype in zip(context_sparse_keys.reshape(-1), context_sparse_types):
+        key = _text(key)
+        per = []
+        for i in range(len(flat)):
+            got = context(i, key, dtype)
+            per.append([] if got is None else [got])
+        indices, vals, longest = _sparse_output(per, dtype)
+        index = np.array([(b, k) for b, _, k in indices], np.int64).reshape(-1, 2)
+        outs["ci"].append(index[:, 1:] if single else index)
+        outs["cv"].append(vals)
+        shape = np.array([len(flat), longest[1]], np.int64)
+        outs["cs"].append(shape[1:] if single else shape)
+    for key, dtype, shape, default in zip(context_dense_keys.reshape(-1), Tcontext_dense,
+                                          context_dense_shapes, context_dense_defaults):
+        key, shape = _text(key), tuple(TensorShape(shape).as_list())
+        size = int(np.prod(shape, dtype=np.int64))
+        out = np.empty((len(flat), size), object if dtype == _d.string else dtype.as_numpy_dtype)
+        for i in range(len(flat)):
+            got = context(i, key, dtype)
+            if got is None and default.size:
+                got = default.reshape(-1)
+            elif got is None and not single:
+                raise _invalid(f"Feature: {key} (data type: {_type_name(dtype)}) is required "
+                               f"but could not be found.")
+            elif got is None:
+                got = np.empty(0)
+            if got.size != size:
+                raise _invalid(f"Inconsistent max number of elements for feature {key}: "
+                               f"expected {size}, but found {got.size}")
+            out[i] = got
+        outs["cd"].append(unbatched(out.reshape((len(flat),) + shape)))
+    for key, dtype in zip(feature_list_sparse_keys.reshape(-1), feature_list_sparse_types):
+        key = _text(key)
+        per = [steps(i, key, dtype) or [] for i in range(len(flat))]
+        indices, vals, longest = _sparse_output(per, dtype)
+        index = np.array(indices, np.int64).reshape(-1, 3)
+        outs["fi"].append(index[:, 1:] if single else index)
+        outs["fv"].append(vals)
+        shape = np.array([len(flat)] + longest, np.int64)
+        outs["fs"].append(shape[1:] if single else shape)
+    flags = feature_list_dense_missing_assumed_empty.reshape(-1)
+    assumed_empty = {_text(k) for k, empty in zip(feature_list_dense_keys.reshape(-1), flags)
+                     if empty}
+    for key, dtype, shape in zip(feature_list_dense_keys.reshape(-1), feature_list_dense_types,
+                                 feature_list_dense_shapes):
+        key, shape = _text(key), tuple(TensorShape(shape).as_list())
+        size = int(np.prod(shape, dtype=np.int64))
+        np_type = object if dtype == _d.string else dtype.as_numpy_dtype
+        per = []
+        for i in range(len(flat)):
+            got = steps(i, key, dtype)
+            if got is None:
+                if key not in assumed_empty:
+                    raise _invalid(
+                        f"Name: {name(i)}, Feature list '{key}' is required but could not be "
+                        f"found.  Did you mean to include it in "
+                        f"feature_list_dense_missing_assumed_empty or "
+                        f"feature_list_dense_defaults?")
+                got = []
+            for t, v in enumerate(got):
+                if v.size != size:
+                    raise _invalid(f"Name: {name(i)}, Key: {key}, Index: {t}.  Number of values "
+                                   f"!= expected.  values size: {v.size} but output shape: "
+                                   f"{errors.shape_text(shape)}")
+            per.append(got)
+        longest = max((len(p) for p in per), default=0)
+        out = np.empty((len(flat), longest, size), np_type)
+        out[...] = _default_fill(dtype)
+        for i, p in enumerate(per):
+            for t, v in enumerate(p):
+                out[i, t] = v
+        outs["fd"].append(unbatched(out.reshape((len(flat), longest) + shape)))
+        lengths = np.array([len(p) for p in per], np.int64)
+        outs["fl"].append(unbatched(lengths))
+    return tuple(outs["ci"] + outs["cv"] + outs["cs"] + outs["cd"] + outs["fi"] + outs["fv"]
+                 + outs["fs"] + outs["fd"] + outs["fl"])
+
+
+def _parse_sequence_example_v2_rule(serialized, *inputs, Ncontext_sparse, Tcontext_dense,
+                                    context_sparse_types, context_dense_shapes,
+                                    Nfeature_list_sparse, feature_list_dense_types,
+                                    feature_list_sparse_types, feature_list_dense_shapes, **_):
+    batch = serialized.shape
+    known = batch.rank is not None
+
+    def rank(extra):
+        return batch.rank + extra if known else None
+
+    def dense(shape):
+        return batch.concatenate(TensorShape(list(shape))) if known else TensorShape(None)
+
+    return ([(TensorShape([None, rank(1)]), _d.int64)] * Ncontext_sparse
+            + [(TensorShape([None]), t) for t in context_sparse_types]
+            + [(TensorShape([rank(1)]), _d.int64)] * Ncontext_sparse
+            + [(dense(s), t) for t, s in zip(Tcontext_dense, context_dense_shapes)]
+            + [(TensorShape([None, rank(2)]), _d.int64)] * Nfeature_list_sparse
+            + [(TensorShape([None]), t) for t in feature_list_sparse_types]
+            + [(TensorShape([rank(2)]), _d.int64)] * Nfeature_list_sparse
+            + [(dense([None] + TensorShape(s).as_list()), t)
+               for t, s in zip(feature_list_dense_types, feature_list_dense_shapes)]
+            + [(batch if known else TensorShape(None), _d.int64)] * len(feature_list_dense_types))
+
+
+_PARSE_SEQUENCE_EXAMPLE_V2 = register(
+    "ParseSequenceExampleV2", _parse_sequence_example_v2, _parse_sequence_example_v2_rule,
+    multi=True, tied=(), not_differentiable=_NO_GRAD)
+batching_rules[_PARSE_SEQUENCE_EXAMPLE_V2] = PER_ELEMENT
+tf_nodes[_PARSE_SEQUENCE_EXAMPLE_V2] = NodeForm(types={})
+
+
+def _sequence_specs(context_features, sequence_features):
+    if not context_features and not sequence_features:
+        raise ValueError("Both context_features and sequence_features are None, but at least "
+                         "one should have values.")
+    context_features = dict(context_features or {})
+    sequence_features = dict(sequence_features or {})
+    for key, feature in context_features.items():
+        if isinstance(feature, FixedLenSequenceFeature):
+            raise ValueError(f"Unsupported FixedLenSequenceFeature {feature} for key '{key}'")
+    sequence_dense, sequence_sparse = [], []
+    for key in sorted(sequence_features):
+        feature = sequence_features[key]
+        if isinstance(feature, FixedLenFeature):
+            raise ValueError(f"Unsupported FixedLenFeature {feature} for key '{key}'")
+        if isinstance(feature, VarLenFeature):
+            dtype = _d.as_dtype(feature.dtype)
+            _check_type("feature_list_sparse_types", dtype)
+            sequence_sparse.append((key, dtype))
+        elif isinstance(feature, FixedLenSequenceFeature):
+            if feature.default_value is not None:
+                raise ValueError(f"Value feature_list.dense_defaults[{key}] must be None")
+            dtype = _d.as_dtype(feature.dtype)
+            _check_type("feature_list_dense_types", dtype)
+            sequence_dense.append((key, dtype, TensorShape(feature.shape).as_list(),
+                                   bool(feature.allow_missing)))
+        else:
+            raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key "
+                             f"'{key}'")
+    context_sparse, context_dense = ([], []) if not context_features else \
+        _split_features(context_features)
+    return context_sparse, context_dense, sequence_sparse, sequence_dense
+
+
+def _parse_sequence(serialized, context_features, sequence_features, names, name):
+    c_sparse, c_dense, f_sparse, f_dense = _sequence_specs(context_features, sequence_features)
+    serialized = convert_to_tensor(serialized, _d.string)
+
+    def strings(values):
+        return convert_to_tensor(np.array([v.encode() for v in values] or [], object)
+                                 .reshape(-1), _d.string)
+
+    inputs = [serialized, convert_to_tensor([] if names is None else names, _d.string),
+              strings(k for k, _ in c_sparse), strings(k for k, *_ in c_dense), strings([]),
+              strings(k for k, _ in f_sparse), strings(k for k, *_ in f_dense), strings([]),
+              convert_to_tensor(np.array([empty for *_, empty in f_dense], bool).reshape(-1))]
+    inputs += [convert_to_tensor(d, t) for _, t, _, d in c_dense]
+    attrs = {"Ncontext_sparse": len(c_sparse), "Tcontext_dense": tuple(t for _, t, *_ in c_dense),
+             "context_sparse_types": tuple(t for _, t in c_sparse),
+             "context_ragged_value_types": (), "context_ragged_split_types": (),
+             "context_dense_shapes": tuple(TensorShape(list(s)) for _, _, s, _ in c_dense),
+             "Nfeature_list_sparse": len(f_sparse), "Nfeature_list_dense": len(f_dense),
+             "feature_list_dense_types": tuple(t for _, t, *_ in f_dense),
+             "feature_list_sparse_types": tuple(t for _, t in f_sparse),
+             "feature_list_ragged_value_types": (), "feature_list_ragged_split_types": (),
+             "feature_list_dense_shapes": tuple(TensorShape(s) for _, _, s, _ in f_dense)}
+    outs = list(dispatch(_PARSE_SEQUENCE_EXAMPLE_V2, inputs, attrs, name))
+    take = iter(outs)
+    n = len(c_sparse)
+    ci, cv, cs = ([next(take) for _ in range(n)] for _ in range(3))
+    context = {k: SparseTensor(i, v, s) for (k, _), i, v, s in zip(c_sparse, ci, cv, cs)}
+    context.update((k, next(take)) for k, *_ in c_dense)
+    n = len(f_sparse)
+    fi, fv, fs = ([next(take) for _ in range(n)] for _ in range(3))
+    lists = {k: SparseTensor(i, v, s) for (k, _), i, v, s in zip(f_sparse, fi, fv, fs)}
+    lists.update((k, next(take)) for k, *_ in f_dense)
+    lengths = {k: next(take) for k, *_ in f_dense}
+    return context, lists, lengths
+
+
+@export("io.parse_sequence_example", "compat.v1.io.parse_sequence_example")
+def parse_sequence_example(serialized, context_features=None, sequence_features=None,
+                           example_names=None, name=None):
+    """Parses a batch of serialized `SequenceExample` protos.
+
+    Returns ``(context, feature_lists, lengths)``: dicts of tensors for the context
+    features (as `parse_example` makes them), for the feature lists (a
+    `FixedLenSequenceFeature` padded to ``[batch, longest, ...]``, a `VarLenFeature`
+    sparse of shape ``[batch, steps, values]``), and the number of steps of each dense
+    feature list per example.
+    """
+    return _parse_sequence(serialized, context_features, sequence_features, example_names,
+                           name)
+
+
+@export("io.parse_single_sequence_example", "compat.v1.io.parse_single_sequence_example",
+        "compat.v1.parse_single_sequence_example")
+def parse_single_sequence_example(serialized, context_features=None, sequence_features=None,
+                                  example_name=None, name=None):
+    """Parses one serialized `SequenceExample`: ``(context, feature_lists)``.
+
+    >>> seq = tf.train.SequenceExample(feature_lists=tf.train.FeatureLists(feature_list={
+    ...     "w": tf.train.FeatureList(feature=[
+    ...         tf.train.Feature(int64_list=tf.train.Int64List(value=[v])) for v in (4, 5)])}))
+    >>> _, lists = tf.io.parse_single_sequence_example(
+    ...     seq.SerializeToString(),
+    ...     sequence_features={"w": tf.io.FixedLenSequenceFeature([], tf.int64)})
+    >>> lists["w"]
+    <tf.Tensor: shape=(2,), dtype=int64, numpy=array([4, 5])>
+    """
+    serialized = convert_to_tensor(serialized, _d.string)
+    if serialized.shape.rank is not None and serialized.shape.rank != 0:
+        raise ValueError("Input serialized must be a scalar")
+    context, lists, _ = _parse_sequence(serialized, context_features, sequence_features,
+                                        None if example_name is None else [example_name], name)
+    return context, lists
