@@ -93,7 +93,8 @@ DOCS = {
     "signal": "Signal processing (``tf.signal``): FFTs, windows and framing.",
     "strings": "String ops (``tf.strings``).",
     "test": "Testing utilities (``tf.test``).",
-    "train": "Training utilities (``tf.train``): the ``Example`` protos.",
+    "train": "Training utilities (``tf.train``): the ``Example`` protos, object-based "
+             "checkpoints (``Checkpoint``, ``CheckpointManager``) and checkpoint readers.",
     "version": '''``tf.version``: the TensorFlow API version eagerflow implements.
 
 Programs compare ``tf.__version__`` to decide which API to use; eagerflow

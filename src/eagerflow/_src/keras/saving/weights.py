@@ -28,11 +28,11 @@ import zipfile
 
 import numpy as np
 
+from eagerflow._src.checkpoint import trackable
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.module import leaves
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras.engine import base_layer
-from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.saving import safetensors_format
 from eagerflow._src.keras.utils.io_utils import print_msg
@@ -82,26 +82,7 @@ def _mismatch(skip, error, warning):
 
 def _children(obj):
     """``(name, object)`` pairs of what `obj` tracks, in TF's order."""
-    if isinstance(obj, (list, tuple)):
-        return [(str(i), v) for i, v in enumerate(obj) if _tracks(v)]
-    if isinstance(obj, dict):
-        return [(str(k), v) for k, v in obj.items() if _tracks(v)]
-    if isinstance(obj, Functional):
-        weighted = [layer for layer in obj.layers if layer.weights]
-        children = [(f"layer_with_weights-{i}", layer) for i, layer in enumerate(weighted)]
-        if obj.optimizer is not None:
-            children.append(("optimizer", obj.optimizer))
-        return children
-    if isinstance(obj, base_layer.Layer):
-        attributes = [(k, v) for k, v in vars(obj).items()
-                      if k not in obj._UNTRACKED_ATTRIBUTES and _tracks(v)]
-        held = {id(leaf) for _, v in attributes for leaf in leaves(v)}
-        own = [(_local_name(v), v) for v in obj._trainable_weights + obj._non_trainable_weights
-               if not (_DEFAULT_NAME.fullmatch(_local_name(v)) and id(v) in held)]
-        return own + attributes
-    if isinstance(obj, Optimizer):
-        return [(k, v) for k, v in obj._checkpoint_items() if _tracks(v)]
-    return []
+    return [(name, child) for name, child in trackable.children(obj) if _tracks(child)]
 
 
 def _tracks(value):
