@@ -55,14 +55,6 @@ class CheckpointOptions:
         self.experimental_sharding_callback = experimental_sharding_callback
 
 
-def _missing(path):
-    return errors.NotFoundError(
-        None, None, f"Error when restoring from checkpoint or SavedModel at {path}: "
-                    f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
-                    f"files for {path}\nPlease double-check that the path is correct. You may "
-                    f"be missing the checkpoint suffix (e.g. the '-1' in 'path/to/ckpt-1').")
-
-
 def _live_objects(root):
     """Objects reachable from `root` that store values (TF checks these are matched)."""
     graph = trackable.Graph(*root)
@@ -170,8 +162,11 @@ def restore_objects(root, extra_children, save_path):
     """Restores the checkpoint `save_path` into the object graph of `root`; returns the
     `Restoration` (which keeps waiting for objects created later)."""
     save_path = os.fspath(save_path)
-    if not bundle.exists(save_path):
-        raise _missing(save_path)
+    if os.path.isdir(save_path):
+        raise errors.DataLossError(
+            None, None, f"Unable to open table file {save_path}: FAILED_PRECONDITION: "
+                        f"{save_path}; Is a directory: perhaps your file is in a different "
+                        f"file format and you need to use a different restore operator?")
     reader = bundle.BundleReader(save_path)
     if not reader.has_tensor(trackable.OBJECT_GRAPH_KEY):
         raise errors.NotFoundError(
@@ -290,8 +285,13 @@ class Checkpoint:
         return path
 
     def read(self, save_path, options=None):
-        """Restores the checkpoint written by `write` at `save_path`; returns the status."""
-        return self.restore(save_path, options)
+        """Restores the checkpoint written by `write` at `save_path` (unlike `restore`, not
+        expecting a `save_counter`); returns the status."""
+        if save_path is None:
+            return InitializationOnlyStatus()
+        root = self._graph_root()
+        restoration = restore_objects(*root, save_path)
+        return CheckpointLoadStatus(restoration, root)
 
     def restore(self, save_path, options=None):
         """Restores the values saved at `save_path` (a prefix such as ``ckpt-3``, or None).
@@ -303,9 +303,14 @@ class Checkpoint:
         if save_path is None:
             return InitializationOnlyStatus()
         self._maybe_create_save_counter()
-        root = self._graph_root()
-        restoration = restore_objects(*root, save_path)
-        return CheckpointLoadStatus(restoration, root)
+        try:
+            return self.read(save_path, options)
+        except errors.NotFoundError as e:
+            raise errors.NotFoundError(
+                None, None, f"Error when restoring from checkpoint or SavedModel at "
+                            f"{os.fspath(save_path)}: {e.message}\nPlease double-check that the "
+                            f"path is correct. You may be missing the checkpoint suffix (e.g. "
+                            f"the '-1' in 'path/to/ckpt-1').") from None
 
     def __repr__(self):
         return f"<eagerflow.train.Checkpoint object at {id(self):#x}>"
