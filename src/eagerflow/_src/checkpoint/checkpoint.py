@@ -15,7 +15,7 @@ assigned when they are created.
 'ckpt-1'
 >>> _ = v.assign(5.0)
 >>> status = ckpt.restore(path)
->>> v.numpy()
+>>> print(v.numpy())
 1.0
 >>> status.assert_consumed() is status
 True
