@@ -89,6 +89,22 @@ def test_tf_keras_checkpoint_restores_into_unbuilt_model_and_optimizer(expected)
     assert int(model.optimizer.iterations.numpy()) == 4
 
 
+def test_tf_keras_save_weights_load_here(expected):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="tanh"),
+                                 tf.keras.layers.Dense(2)])
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.05), loss="mse")
+    path = tf.train.latest_checkpoint(os.path.join(TF_DIR, "weights"))
+    assert os.path.basename(path) == "w"
+    status = model.load_weights(path)
+    x, y = keras_data()
+    np.testing.assert_allclose(model.predict(x, verbose=0), expected["keras/predict"],
+                               rtol=1e-5, atol=1e-6)
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False)
+    for i, w in enumerate(model.get_weights()):
+        np.testing.assert_allclose(w, expected[f"keras/after_step/{i}"], rtol=1e-5, atol=1e-6)
+    status.assert_consumed()
+
+
 def test_tf_manager_directory_is_resumed(tmp_path):
     directory = str(tmp_path / "manager")
     shutil.copytree(os.path.join(TF_DIR, "manager"), directory)

@@ -5,7 +5,8 @@
 Writes, under tf/: a `tf.Module` of nested variables, lists, dicts and tuples
 in every dtype a checkpoint stores (``module/ckpt-1``, ``-2`` and the
 ``checkpoint`` file of `Checkpoint.save`), a Keras model with its Adam
-optimizer after three training steps (``keras/ckpt-1``), and a
+optimizer after three training steps (``keras/ckpt-1``, and its
+``save_weights`` in ``weights/w``), and a
 `CheckpointManager` directory (``manager/``); expected.npz holds the values
 and results the tests compare with (bfloat16 as its uint16 bits).
 """
@@ -116,6 +117,7 @@ def main():
     model.fit(x, y, batch_size=8, epochs=3, verbose=0, shuffle=False)
     ckpt = tf.train.Checkpoint(model=model, optimizer=model.optimizer)
     ckpt.save(os.path.join(HERE, "keras", "ckpt"))
+    model.save_weights(os.path.join(HERE, "weights", "w"))
     expected["keras/predict"] = model.predict(x, verbose=0)
     for key, _ in tf.train.list_variables(os.path.join(HERE, "keras", "ckpt-1")):
         if key != "_CHECKPOINTABLE_OBJECT_GRAPH":
