@@ -35,7 +35,7 @@ from eagerflow._src.core.protos import checkpoint as pb
 from eagerflow._src.core.variables import Variable
 
 
-@export("train.CheckpointOptions")
+@export("train.CheckpointOptions", "compat.v1.train.CheckpointOptions")
 class CheckpointOptions:
     """Options of `Checkpoint.save`/`write`/`restore`/`read` (accepted; one machine, one
     device, so the devices and threads they set change nothing here)."""
@@ -363,7 +363,7 @@ def _prefix_of(ckpt_dir_or_file):
     return path
 
 
-@export("train.load_checkpoint")
+@export("train.load_checkpoint", "compat.v1.train.load_checkpoint")
 def load_checkpoint(ckpt_dir_or_file):
     """A `CheckpointReader` of a checkpoint prefix, or of a directory's latest checkpoint.
 
@@ -376,7 +376,7 @@ def load_checkpoint(ckpt_dir_or_file):
     return CheckpointReader(_prefix_of(ckpt_dir_or_file))
 
 
-@export("train.load_variable")
+@export("train.load_variable", "compat.v1.train.load_variable")
 def load_variable(ckpt_dir_or_file, name):
     """The value of the tensor `name` in a checkpoint, as a NumPy array."""
     if name.endswith(":0"):
@@ -384,7 +384,7 @@ def load_variable(ckpt_dir_or_file, name):
     return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
 
 
-@export("train.list_variables")
+@export("train.list_variables", "compat.v1.train.list_variables")
 def list_variables(ckpt_dir_or_file):
     """``[(name, shape)]`` of the tensors in a checkpoint, sorted by name."""
     reader = load_checkpoint(ckpt_dir_or_file)

@@ -74,7 +74,7 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
     _atomic_write(path, text_format.MessageToString(state))
 
 
-@export("train.get_checkpoint_state")
+@export("train.get_checkpoint_state", "compat.v1.train.get_checkpoint_state")
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     """The `CheckpointState` of ``checkpoint_dir/checkpoint`` (paths made absolute), or None
     when there is no such file or it cannot be parsed."""
@@ -100,7 +100,7 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     return state
 
 
-@export("train.latest_checkpoint")
+@export("train.latest_checkpoint", "compat.v1.train.latest_checkpoint")
 def latest_checkpoint(checkpoint_dir, latest_filename=None):
     """The prefix of the latest checkpoint recorded in `checkpoint_dir`, or None."""
     state = get_checkpoint_state(checkpoint_dir, latest_filename)
@@ -131,7 +131,7 @@ def _evaluate(value):
     return int(value)
 
 
-@export("train.CheckpointManager")
+@export("train.CheckpointManager", "compat.v1.train.CheckpointManager")
 class CheckpointManager:
     """Saves numbered checkpoints of `checkpoint` into `directory`, keeping the latest
     `max_to_keep` (and one every `keep_checkpoint_every_n_hours`), and remembers them in the
