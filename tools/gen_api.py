@@ -103,7 +103,8 @@ DOCS = {
                "histogram, image, text and audio summaries.",
     "summary.experimental": "``tf.summary.experimental``: the default step and summary "
                             "scopes.",
-    "train": "Training utilities (``tf.train``): the ``Example`` protos.",
+    "train": "Training utilities (``tf.train``): the ``Example`` protos, object-based "
+             "checkpoints (``Checkpoint``, ``CheckpointManager``) and checkpoint readers.",
     "version": '''``tf.version``: the TensorFlow API version eagerflow implements.
 
 Programs compare ``tf.__version__`` to decide which API to use; eagerflow

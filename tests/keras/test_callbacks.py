@@ -331,6 +331,14 @@ def _checkpoint(tmp_path, monkeypatch, values, batches=0, **config):
     return checkpoint, model, out, files
 
 
+def _tf_checkpoints(*prefixes):
+    """The files of TF checkpoints written by `save_weights` with these prefixes."""
+    files = {os.path.join(os.path.dirname(p), "checkpoint") for p in prefixes}
+    for p in prefixes:
+        files |= {p + ".index", p + ".data-00000-of-00001"}
+    return sorted(files)
+
+
 def test_model_checkpoint_saves_the_best_weights(tmp_path, monkeypatch):
     checkpoint, model, out, files = _checkpoint(
         tmp_path, monkeypatch, DIP[:6], filepath="best-{epoch:02d}-{val_loss:.2f}.ckpt",
@@ -344,7 +352,7 @@ def test_model_checkpoint_saves_the_best_weights(tmp_path, monkeypatch):
         "\nEpoch 5: val_loss improved from 0.90000 to 0.85000, saving model to "
         "best-05-0.85.ckpt\n"
         "\nEpoch 6: val_loss did not improve from 0.85000\n")
-    assert files == ["best-01-1.00.ckpt", "best-02-0.90.ckpt", "best-05-0.85.ckpt"]
+    assert files == _tf_checkpoints("best-01-1.00.ckpt", "best-02-0.90.ckpt", "best-05-0.85.ckpt")
     assert checkpoint.best == 0.85
     model.load_weights("best-05-0.85.ckpt")
     assert model.get_weights()[1][0] == 4.0  # saved at the end of epoch 5
@@ -367,7 +375,7 @@ def test_model_checkpoint_every_n_batches_counts_across_epochs(tmp_path, monkeyp
                                    filepath="b-{epoch}-{batch}.ckpt", save_weights_only=True,
                                    verbose=1, save_freq=3)
     saved = ["b-1-3", "b-2-2", "b-3-1", "b-3-4", "b-4-3", "b-5-2", "b-6-1", "b-6-4"]
-    assert files == [name + ".ckpt" for name in saved]
+    assert files == _tf_checkpoints(*[name + ".ckpt" for name in saved])
     assert out == "".join(f"\nEpoch {name.split('-')[1]}: saving model to {name}.ckpt\n"
                           for name in saved)
 
@@ -377,7 +385,7 @@ def test_model_checkpoint_best_of_batches(tmp_path, monkeypatch):
                                    filepath="b-{epoch}-{batch}-{loss:.3f}.ckpt",
                                    save_weights_only=True, save_freq=2, save_best_only=True,
                                    monitor="loss")
-    assert files == ["b-1-2-0.600.ckpt", "b-3-2-0.500.ckpt"]
+    assert files == _tf_checkpoints("b-1-2-0.600.ckpt", "b-3-2-0.500.ckpt")
 
 
 def test_model_checkpoint_period_and_directories(tmp_path, monkeypatch, caplog):
@@ -385,7 +393,7 @@ def test_model_checkpoint_period_and_directories(tmp_path, monkeypatch, caplog):
         _, _, out, files = _checkpoint(tmp_path, monkeypatch, DIP[:4],
                                        filepath="sub/dir/p-{epoch}.ckpt",
                                        save_weights_only=True, verbose=1, period=2)
-    assert files == ["sub/dir/p-2.ckpt", "sub/dir/p-4.ckpt"]
+    assert files == _tf_checkpoints("sub/dir/p-2.ckpt", "sub/dir/p-4.ckpt")
     assert "`period` argument is deprecated" in caplog.text
 
 
@@ -407,7 +415,11 @@ def test_model_checkpoint_errors(tmp_path, monkeypatch, caplog):
         _checkpoint(tmp_path, monkeypatch, [1.0], filepath="{nope}.ckpt")
     os.mkdir(tmp_path / "taken")
     with pytest.raises(OSError, match="Please specify a non-directory filepath"):
-        _checkpoint(tmp_path, monkeypatch, [1.0], filepath="taken", save_weights_only=True)
+        _checkpoint(tmp_path, monkeypatch, [1.0], filepath="taken")
+    # weights are a checkpoint beside the directory, as in TF
+    _, _, _, files = _checkpoint(tmp_path, monkeypatch, [1.0], filepath="taken",
+                                 save_weights_only=True)
+    assert "taken.index" in files
     with pytest.raises(ValueError, match="Unrecognized save_freq: daily"):
         callbacks.ModelCheckpoint("x", save_freq="daily")
 

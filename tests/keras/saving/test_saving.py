@@ -267,16 +267,39 @@ def test_loading_into_a_model_not_built_yet_restores_as_the_weights_get_created(
     assert status.assert_consumed() is status
 
 
-def test_a_truncated_file_leaves_the_model_untouched(tmp_path):
+@pytest.mark.parametrize("name, damaged, why", [
+    ("ckpt.safetensors", "ckpt.safetensors", "truncated or corrupt"),
+    ("ckpt", "ckpt.data-00000-of-00001", "truncated")])
+def test_a_truncated_file_leaves_the_model_untouched(tmp_path, name, damaged, why):
     model = _model()
-    path = tmp_path / "ckpt"
-    model.save_weights(path)
-    path.write_bytes(path.read_bytes()[:-5])
+    model.save_weights(tmp_path / name)
+    damaged = tmp_path / damaged
+    damaged.write_bytes(damaged.read_bytes()[:-5])
     before = model.get_weights()
-    with pytest.raises(tf.errors.DataLossError, match="truncated or corrupt"):
-        model.load_weights(path)
+    with pytest.raises(tf.errors.DataLossError, match=why):
+        model.load_weights(tmp_path / name)
     for a, b in zip(before, model.get_weights()):
         np.testing.assert_array_equal(a, b)
+
+
+def test_weights_are_a_tf_checkpoint_unless_named_safetensors(tmp_path):
+    model = _model()
+    model.save_weights(str(tmp_path / "w"))
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "w.data-00000-of-00001", "w.index"]
+    assert tf.train.latest_checkpoint(str(tmp_path)) == str(tmp_path / "w")
+    assert sorted(k for k, _ in tf.train.list_variables(str(tmp_path / "w"))) == sorted(
+        ["_CHECKPOINTABLE_OBJECT_GRAPH", *checkpoint_keys(model)])
+    # the object graph's root is the model: tf.train.Checkpoint(root=model) reads it too
+    other = _model()
+    tf.train.Checkpoint(root=other).read(str(tmp_path / "w")).assert_existing_objects_matched()
+    for a, b in zip(model.get_weights(), other.get_weights()):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(NotImplementedError, match="Weights may only be loaded based on "
+                                                  "topology"):
+        other.load_weights(str(tmp_path / "w"), by_name=True)
+    model.save_weights(str(tmp_path / "w.safetensors"))
+    tensors, _ = safetensors_format.load_file(str(tmp_path / "w.safetensors"))
+    assert sorted(tensors) == sorted(checkpoint_keys(model))
 
 
 def test_optimizer_state_is_restored_only_when_it_fits(tmp_path, caplog):
@@ -303,7 +326,7 @@ def test_optimizer_state_is_restored_only_when_it_fits(tmp_path, caplog):
 
 
 def test_load_by_name(tmp_path, caplog):
-    path = str(tmp_path / "ckpt")
+    path = str(tmp_path / "ckpt.safetensors")
     source = keras.Sequential([keras.layers.Dense(3, input_shape=(2,), name="a"),
                                keras.layers.Dense(1, name="b")])
     source.save_weights(path)
@@ -333,7 +356,7 @@ def test_weight_paths_errors(tmp_path):
 
 
 def test_overwrite_false_asks_first(tmp_path, monkeypatch, capsys):
-    path = tmp_path / "w"
+    path = tmp_path / "w.safetensors"
     model = _model()
     model.save_weights(path)
     before = path.read_bytes()

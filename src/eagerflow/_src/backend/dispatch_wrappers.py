@@ -543,6 +543,15 @@ def _w3ce53c3257(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3e08fcc32f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ckpt_dir_or_file):
+        try:
+            return _export_fn(ckpt_dir_or_file)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ckpt_dir_or_file': ckpt_dir_or_file})
+    return _export_wrapper
+
+
 def _w3e50cf0542(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, lower, upper, seed):
         try:
@@ -1011,6 +1020,15 @@ def _w62080e94a7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w63a0d2ad17(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(checkpoint_prefixes):
+        try:
+            return _export_fn(checkpoint_prefixes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'checkpoint_prefixes': checkpoint_prefixes})
+    return _export_wrapper
+
+
 def _w63f1e8ec39(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(contents, channels=None, dtype=None, name=None, expand_animations=None):
         try:
@@ -1125,6 +1143,15 @@ def _w6968753e26(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _w6a2332f7ac(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ckpt_dir_or_file, name):
+        try:
+            return _export_fn(ckpt_dir_or_file, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ckpt_dir_or_file': ckpt_dir_or_file, 'name': name})
     return _export_wrapper
 
 
@@ -1722,6 +1749,15 @@ def _w9bfc4afb57(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9c1e120f35(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(checkpoint_dir, latest_filename=None):
+        try:
+            return _export_fn(checkpoint_dir, latest_filename)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'checkpoint_dir': checkpoint_dir, 'latest_filename': latest_filename})
+    return _export_wrapper
+
+
 def _w9dd789a8ed(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(logdir, max_queue=None, flush_millis=None, filename_suffix=None, name=None, experimental_trackable=None, experimental_mesh=None):
         try:
@@ -1863,6 +1899,15 @@ def _wb0ec4854b8(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(scalar, x, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'scalar': scalar, 'x': x, 'name': name})
+    return _export_wrapper
+
+
+def _wb103b2b416(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(checkpoint_prefix):
+        try:
+            return _export_fn(checkpoint_prefix)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'checkpoint_prefix': checkpoint_prefix})
     return _export_wrapper
 
 
@@ -2731,6 +2776,8 @@ WRAPPERS = {
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
     'compat.v1.py_func': _wbe933e5bf8,
+    'compat.v1.train.checkpoint_exists': _wb103b2b416,
+    'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
@@ -3154,6 +3201,11 @@ WRAPPERS = {
     'tensor_scatter_nd_update': _w552de2e7a0,
     'tensordot': _w6c9cd4f94a,
     'tile': _w2805215aa2,
+    'train.get_checkpoint_state': _w9c1e120f35,
+    'train.latest_checkpoint': _w9c1e120f35,
+    'train.list_variables': _w3e08fcc32f,
+    'train.load_checkpoint': _w3e08fcc32f,
+    'train.load_variable': _w6a2332f7ac,
     'transpose': _w66639398e2,
     'unique': _wf55632e493,
     'unique_with_counts': _wf55632e493,

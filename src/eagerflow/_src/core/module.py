@@ -27,6 +27,17 @@ from eagerflow._src.core.variables import Variable
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
+# Called with an object (a module, a wrapper, or any object that calls `tracked`) whose
+# tracked children may have changed: where a checkpoint restored before the objects
+# existed finds them (TF restores values into variables created after the restore).
+TRACKING_HOOKS = []
+
+
+def tracked(owner):
+    """Tells the tracking hooks that `owner` may hold new children."""
+    for hook in tuple(TRACKING_HOOKS):
+        hook(owner)
+
 
 def _snake_case(name):
     name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
@@ -59,6 +70,8 @@ class Module:
         if self._tracks_attribute(name):
             value = wrap(value)
         object.__setattr__(self, name, value)
+        if TRACKING_HOOKS:
+            tracked(self)
 
     def _tracks_attribute(self, name):
         # Class attributes (properties among them) are set as they are, as in TF.
@@ -148,16 +161,24 @@ class ListWrapper(list):
 
     def append(self, value):
         super().append(wrap(value))
+        if TRACKING_HOOKS:
+            tracked(self)
 
     def extend(self, values):
         super().extend(map(wrap, values))
+        if TRACKING_HOOKS:
+            tracked(self)
 
     def insert(self, index, value):
         super().insert(index, wrap(value))
+        if TRACKING_HOOKS:
+            tracked(self)
 
     def __setitem__(self, index, value):
         super().__setitem__(index, list(map(wrap, value)) if isinstance(index, slice)
                             else wrap(value))
+        if TRACKING_HOOKS:
+            tracked(self)
 
     def __iadd__(self, values):
         self.extend(values)
@@ -186,6 +207,8 @@ class DictWrapper(dict):
 
     def __setitem__(self, key, value):
         super().__setitem__(key, wrap(value))
+        if TRACKING_HOOKS:
+            tracked(self)
 
     def update(self, *args, **kwargs):
         for key, value in dict(*args, **kwargs).items():

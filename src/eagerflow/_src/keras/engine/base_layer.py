@@ -18,6 +18,7 @@ array([[1., 2.]], dtype=float32)
 """
 import functools
 import inspect
+import re
 import threading
 import weakref
 
@@ -26,6 +27,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core import module as module_lib
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.errors import OpError
@@ -47,10 +49,20 @@ from eagerflow._src.keras.mixed_precision.autocast_variable import AutoCastVaria
 # weights yet waits for them (TF restores a checkpoint's values as variables get created).
 WEIGHT_CREATION_HOOKS = []
 
+# The name TF gives a variable created without one: such a variable is
+# tracked by the attribute holding it, not by its name.
+_DEFAULT_VARIABLE_NAME = re.compile(r"Variable(_\d+)?")
+
 _ALLOWED_KWARGS = frozenset(("input_dim", "input_shape", "batch_input_shape", "batch_size",
                              "weights", "activity_regularizer", "autocast", "implementation"))
 _state = threading.local()
 _holding_losses = weakref.WeakSet()  # layers with losses from their last call
+
+
+def _holds_state(value):
+    """Whether `value` is, or holds, a variable or a trackable object (a checkpoint's child)."""
+    return any(isinstance(leaf, (Variable, Module)) or hasattr(type(leaf), "_trackable_children")
+               for leaf in leaves(value))
 
 
 class CallContext:
@@ -168,6 +180,22 @@ class Layer(Module):
                 not any(w is variable for w in self._non_trainable_weights):
             (self._trainable_weights if variable.trainable else
              self._non_trainable_weights).append(variable)
+
+    def _trackable_children(self):
+        """The checkpoint's children of this layer, as TF names them: its own weights by the
+        name `add_weight` gave them, then its attributes holding weights, layers or other
+        trackable objects (a weight also held by an attribute and named by default is found
+        through the attribute)."""
+        ignored = self._UNTRACKED_ATTRIBUTES | self._TF_MODULE_IGNORED_PROPERTIES
+        attributes = [(k, v) for k, v in vars(self).items()
+                      if k not in ignored and _holds_state(v)]
+        held = {id(leaf) for _, v in attributes for leaf in leaves(v)}
+        own = []
+        for weight in self._trainable_weights + self._non_trainable_weights:
+            name = weight.name.rpartition(":")[0].rpartition("/")[2]
+            if not (_DEFAULT_VARIABLE_NAME.fullmatch(name) and id(weight) in held):
+                own.append((name, weight))
+        return own + attributes
 
     def _track_container_variables(self):
         """Tracks the variables put into this layer's lists and dicts after their assignment
@@ -368,6 +396,7 @@ class Layer(Module):
             dtype=dtype, constraint=constraints_mod.get(constraint),
             synchronization=synchronization)
         (self._trainable_weights if trainable else self._non_trainable_weights).append(variable)
+        module_lib.tracked(self)  # a checkpoint restored before the layer was built
         if regularizer is not None:
             regularizer = regularizers_mod.get(regularizer)
             self._callable_losses.append(

@@ -72,6 +72,19 @@ class Functional(Model):
     def layers(self):
         return list(self._self_tracked_layers)
 
+    def _trackable_children(self):
+        """TF's checkpoint children of a functional model: each layer as ``layer-<i>`` (and,
+        when it has weights, first as ``layer_with_weights-<k>``), then the optimizer."""
+        found, k = [], 0
+        for i, layer in enumerate(self.layers):
+            if layer.weights:
+                found.append((f"layer_with_weights-{k}", layer))
+                k += 1
+            found.append((f"layer-{i}", layer))
+        if self.optimizer is not None:
+            found.append(("optimizer", self.optimizer))
+        return found
+
     def _module_children(self):
         if self.outputs is None:  # a Sequential not built yet
             return super()._module_children()

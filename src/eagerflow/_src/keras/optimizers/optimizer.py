@@ -35,7 +35,9 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor
+from eagerflow._src.core import module as module_lib
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.module import leaves
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend, initializers
@@ -279,6 +281,7 @@ class Optimizer:
         variable = Variable(lambda: initializer(shape, dtype), name=name, dtype=dtype,
                             trainable=False)
         self._variables.append(variable)
+        module_lib.tracked(self)  # a checkpoint restored before the variable existed
         return variable
 
     def add_variable_from_reference(self, model_variable, variable_name, shape=None,
@@ -292,6 +295,7 @@ class Optimizer:
         variable = Variable(initial_value, name=f"{variable_name}/{_shared_name(model_variable)}",
                             dtype=dtype, trainable=False)
         self._variables.append(variable)
+        module_lib.tracked(self)  # a checkpoint restored before the slots existed
         return variable
 
     @property
@@ -524,6 +528,13 @@ class Optimizer:
         """With `use_ema`, sets `var_list` to their moving averages (the end of training)."""
         if self.use_ema:
             self._overwrite_model_variables_with_average_value(var_list)
+
+    def _trackable_children(self):
+        """The checkpoint's children: the attributes holding variables (``_variables``,
+        ``_iterations``, ...), named as TF names them."""
+        return [(k, v) for k, v in self._checkpoint_items()
+                if any(isinstance(leaf, Variable) or hasattr(type(leaf), "_trackable_children")
+                       for leaf in leaves(v))]
 
     def _checkpoint_items(self):
         """``(name, value)`` of the attributes a checkpoint looks into for this optimizer's

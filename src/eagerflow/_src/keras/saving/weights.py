@@ -6,8 +6,12 @@ variable, found breadth first, plus ``/.ATTRIBUTES/VARIABLE_VALUE``. The
 layers of a functional or `Sequential` model are ``layer_with_weights-<i>``
 (counting the layers that have weights), a weight created by `add_weight`
 is named by its ``name``, and the optimizer's state is under ``optimizer/``.
-The values go to one safetensors file, written atomically. Loading checks
-every key, shape and dtype first and assigns only when all match.
+The values go to a TF checkpoint (``path.index`` and
+``path.data-00000-of-00001`` with the model as the object graph's root, and
+the directory's ``checkpoint`` file), which TF's `load_weights` reads too; a
+path ending in ``.safetensors`` gets one safetensors file instead. Both are
+written atomically. Loading checks every key, shape and dtype first and
+assigns only when all match.
 
 >>> import os, tempfile
 >>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
@@ -28,11 +32,11 @@ import zipfile
 
 import numpy as np
 
+from eagerflow._src.checkpoint import bundle, checkpoint, management, trackable
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.module import leaves
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras.engine import base_layer
-from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format
 from eagerflow._src.keras.utils.io_utils import print_msg
@@ -82,26 +86,7 @@ def _mismatch(skip, error, warning):
 
 def _children(obj):
     """``(name, object)`` pairs of what `obj` tracks, in TF's order."""
-    if isinstance(obj, (list, tuple)):
-        return [(str(i), v) for i, v in enumerate(obj) if _tracks(v)]
-    if isinstance(obj, dict):
-        return [(str(k), v) for k, v in obj.items() if _tracks(v)]
-    if isinstance(obj, Functional):
-        weighted = [layer for layer in obj.layers if layer.weights]
-        children = [(f"layer_with_weights-{i}", layer) for i, layer in enumerate(weighted)]
-        if obj.optimizer is not None:
-            children.append(("optimizer", obj.optimizer))
-        return children
-    if isinstance(obj, base_layer.Layer):
-        attributes = [(k, v) for k, v in vars(obj).items()
-                      if k not in obj._UNTRACKED_ATTRIBUTES and _tracks(v)]
-        held = {id(leaf) for _, v in attributes for leaf in leaves(v)}
-        own = [(_local_name(v), v) for v in obj._trainable_weights + obj._non_trainable_weights
-               if not (_DEFAULT_NAME.fullmatch(_local_name(v)) and id(v) in held)]
-        return own + attributes
-    if isinstance(obj, Optimizer):
-        return [(k, v) for k, v in obj._checkpoint_items() if _tracks(v)]
-    return []
+    return [(name, child) for name, child in trackable.children(obj) if _tracks(child)]
 
 
 def _tracks(value):
@@ -158,10 +143,12 @@ def may_write(filepath, overwrite):
 
 
 def save_weights(model, filepath, overwrite=True, save_format=None, options=None):
-    """Writes the values of `model`'s variables (and its optimizer's) to the file `filepath`.
+    """Writes the values of `model`'s variables (and its optimizer's) under `filepath`.
 
-    The file is a safetensors file keyed as TF checkpoints are; `load_weights`
-    reads it back. `options` is accepted for compatibility and ignored.
+    A TF checkpoint with that prefix (and the directory's ``checkpoint`` file,
+    so that `tf.train.latest_checkpoint` finds it), or a safetensors file for a
+    path ending in ``.safetensors``; `load_weights` reads either back.
+    `options` is accepted for compatibility and ignored.
     """
     filepath = check_path(filepath, "save weights to", save_format)
     kind = hdf5_kind(filepath, save_format)
@@ -173,11 +160,20 @@ def save_weights(model, filepath, overwrite=True, save_format=None, options=None
     if save_format not in (None, "tf", "tensorflow"):
         raise ValueError(f'Unknown format. Received: `save_format`={save_format}. Was '
                          f'expecting one of {{"tf", "h5"}}.')
-    if may_write(filepath, overwrite):
-        tensors, metadata = weights_file(model)
+    tf_format = _is_tf_format(filepath)
+    if may_write(bundle.index_path(filepath) if tf_format else filepath, overwrite):
         # As TF's checkpoint writer: missing directories of the prefix are created.
         os.makedirs(os.path.dirname(filepath) or ".", exist_ok=True)
-        safetensors_format.save_file(tensors, filepath, metadata)
+        if tf_format:
+            checkpoint.save_objects(model, [], filepath)
+            management.update_checkpoint_state(os.path.dirname(filepath), filepath, [filepath])
+        else:
+            tensors, metadata = weights_file(model)
+            safetensors_format.save_file(tensors, filepath, metadata)
+
+
+def _is_tf_format(filepath):
+    return not filepath.endswith((".safetensors", ".keras"))
 
 
 class CheckpointLoadStatus:
@@ -236,12 +232,27 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
             if keras_archive.ARCHIVE_WEIGHTS in archive.namelist():
                 data = archive.read(keras_archive.ARCHIVE_WEIGHTS)
                 return keras_archive.load_weights_bytes(model, data, skip_mismatch)
+    if by_name and _is_tf_format(filepath) and bundle.exists(filepath):
+        raise NotImplementedError("Weights may only be loaded based on topology into Models "
+                                  "when loading TensorFlow-formatted weights (got by_name=True "
+                                  "to load_weights).")
+    if not by_name and _is_tf_format(filepath) and bundle.exists(filepath) and \
+            all(k.startswith(_OPTIMIZER) for k in checkpoint_keys(model)):
+        # A model not built yet: its weights and its optimizer's slots get their values as
+        # they are created, matched through the checkpoint's object graph as TF does.
+        return checkpoint.CheckpointLoadStatus(
+            checkpoint.restore_objects(model, [], filepath), (model, []))
     tensors, metadata = read_weights(filepath)
     return restore(model, tensors, metadata, by_name, skip_mismatch)
 
 
 def read_weights(filepath):
-    """``(tensors, metadata)`` from a weights file or a `.keras` archive."""
+    """``(tensors, metadata)`` from a TF checkpoint, a weights file or a `.keras` archive."""
+    if _is_tf_format(filepath) and bundle.exists(filepath):
+        reader = bundle.BundleReader(filepath)
+        tensors = {key: reader.get_tensor(key) for key in reader.keys()}  # all checked
+        tensors.pop(trackable.OBJECT_GRAPH_KEY, None)
+        return tensors, {}
     if not os.path.exists(filepath):
         raise errors.NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: "
                                                f"Failed to find any matching files for "

@@ -1,0 +1,425 @@
+"""TF's tensor bundle: the files of a checkpoint, read and written.
+
+A checkpoint ``prefix`` is ``prefix.index``, a table of the tensors (the
+LevelDB SSTable layout TF uses: prefix-compressed blocks of sorted keys with
+restart points, a block trailer with a masked CRC-32C, an index block and a
+48-byte footer ending in the table's magic number) whose values are
+`BundleEntryProto`s (dtype, shape, shard, offset, size and CRC-32C of the
+tensor's bytes, masked as TFRecord's are), with the `BundleHeaderProto` under the empty key; and
+``prefix.data-00000-of-00001``, the tensors' bytes one after another. A
+number's bytes are its little-endian elements in row-major order; a string
+tensor is the varint lengths of its elements, a masked CRC-32C of those
+lengths, then the elements' bytes. Files are written under temporary names
+and renamed, the index last, so that a failed write leaves the previous
+checkpoint of that prefix whole.
+
+>>> import os, tempfile
+>>> prefix = os.path.join(tempfile.mkdtemp(), "ckpt")
+>>> write_bundle(prefix, {"w": np.array([1.0, 2.0], np.float32), "s": np.array(b"hi", object)})
+>>> reader = BundleReader(prefix)
+>>> reader.keys()
+['s', 'w']
+>>> reader.get_tensor("w")
+array([1., 2.], dtype=float32)
+"""
+import os
+import struct
+import uuid
+
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.protos import checkpoint as pb
+from eagerflow._src.core.protos import framework as fpb
+from eagerflow._src.io.crc32c import crc32c, mask
+
+_MAGIC = 0xdb4775248b80fb57
+_FOOTER = 48
+_RESTART_INTERVAL = 16
+_UNMASK_DELTA = 0xA282EAD8
+
+
+def data_path(prefix, shard=0, num_shards=1):
+    return f"{prefix}.data-{shard:05d}-of-{num_shards:05d}"
+
+
+def index_path(prefix):
+    return f"{prefix}.index"
+
+
+def _unmask(masked):
+    rot = (masked - _UNMASK_DELTA) & 0xFFFFFFFF
+    return ((rot >> 17) | (rot << 15)) & 0xFFFFFFFF
+
+
+# -- varints ------------------------------------------------------------------------
+
+def _varint(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _read_varint(buf, pos):
+    result = shift = 0
+    while True:
+        if pos >= len(buf):
+            raise IndexError("truncated varint")
+        byte = buf[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return result, pos
+        shift += 7
+
+
+# -- the table (.index) -------------------------------------------------------------
+
+def _block(entries):
+    """A table block of sorted ``(key, value)`` pairs: prefix-compressed, a restart point
+    every 16 entries."""
+    out, restarts, last = bytearray(), [], b""
+    for i, (key, value) in enumerate(entries):
+        shared = 0
+        if i % _RESTART_INTERVAL == 0:
+            restarts.append(len(out))
+        else:
+            limit = min(len(key), len(last))
+            while shared < limit and key[shared] == last[shared]:
+                shared += 1
+        out += _varint(shared) + _varint(len(key) - shared) + _varint(len(value))
+        out += key[shared:] + value
+        last = key
+    if not restarts:
+        restarts.append(0)
+    out += struct.pack(f"<{len(restarts)}I", *restarts) + struct.pack("<I", len(restarts))
+    return bytes(out)
+
+
+def _short_successor(key):
+    """The shortest key after every key starting with `key` (LevelDB's FindShortSuccessor)."""
+    for i, byte in enumerate(key):
+        if byte != 0xFF:
+            return key[:i] + bytes([byte + 1])
+    return key
+
+
+def _table(entries):
+    """The bytes of a table holding sorted `entries` (one data block, as TF writes it)."""
+    out = bytearray()
+
+    def put(block):
+        handle = _varint(len(out)) + _varint(len(block))
+        trailer = block + b"\x00"  # no compression
+        out.extend(trailer + struct.pack("<I", mask(crc32c(trailer))))
+        return handle
+
+    index_entries = []
+    if entries:
+        handle = put(_block(entries))
+        index_entries.append((_short_successor(entries[-1][0]), handle))
+    meta = put(_block([]))
+    index = put(_block(index_entries))
+    footer = meta + index
+    footer += b"\x00" * (_FOOTER - 8 - len(footer)) + struct.pack("<Q", _MAGIC)
+    return bytes(out + footer)
+
+
+def _parse_block(block, what):
+    """``[(key, value)]`` of a table block's bytes (trailer removed)."""
+    if len(block) < 4:
+        raise errors.DataLossError(None, None, f"bad block contents in {what}")
+    count = struct.unpack_from("<I", block, len(block) - 4)[0]
+    end = len(block) - 4 - 4 * count
+    if end < 0:
+        raise errors.DataLossError(None, None, f"bad block contents in {what}")
+    entries, pos, last = [], 0, b""
+    try:
+        while pos < end:
+            shared, pos = _read_varint(block, pos)
+            unshared, pos = _read_varint(block, pos)
+            size, pos = _read_varint(block, pos)
+            if shared > len(last) or pos + unshared + size > end:
+                raise IndexError
+            key = last[:shared] + bytes(block[pos:pos + unshared])
+            pos += unshared
+            entries.append((key, bytes(block[pos:pos + size])))
+            pos += size
+            last = key
+    except IndexError:
+        raise errors.DataLossError(None, None, f"bad entry in block of {what}") from None
+    return entries
+
+
+def _read_table(data, path):
+    """``{key: value}`` of the table bytes `data` read from `path`."""
+    corrupt = (f"Unable to read file ({path}). Perhaps the file is corrupt or was produced "
+               f"by a newer version of TensorFlow with format changes")
+    if len(data) < _FOOTER or struct.unpack_from("<Q", data, len(data) - 8)[0] != _MAGIC:
+        raise errors.DataLossError(None, None, f"{corrupt} (failed to read the table footer "
+                                               f"of {path}): not an sstable (bad magic number)")
+
+    def block_at(handle):
+        try:
+            offset, pos = _read_varint(handle, 0)
+            size, _ = _read_varint(handle, pos)
+        except IndexError:
+            raise errors.DataLossError(None, None, f"{corrupt}: bad block handle") from None
+        if offset + size + 5 > len(data):
+            raise errors.DataLossError(None, None, f"{corrupt}: truncated block read")
+        block = data[offset:offset + size + 1]
+        stored = struct.unpack_from("<I", data, offset + size + 1)[0]
+        if _unmask(stored) != crc32c(block):
+            raise errors.DataLossError(None, None, f"{corrupt}: block checksum mismatch")
+        if block[-1] != 0:
+            raise errors.UnimplementedError(
+                None, None, f"{corrupt}: block compression {block[-1]} is not supported")
+        return memoryview(block)[:-1]
+
+    footer = data[len(data) - _FOOTER:]
+    try:
+        _, pos = _read_varint(footer, 0)  # the meta index block: unused by bundles
+        _, pos = _read_varint(footer, pos)
+    except IndexError:
+        raise errors.DataLossError(None, None, f"{corrupt}: bad footer") from None
+    table = {}
+    for _, handle in _parse_block(block_at(footer[pos:]), path):
+        table.update(_parse_block(block_at(handle), path))
+    return table
+
+
+# -- tensors --------------------------------------------------------------------------
+
+def _string_payload(values):
+    """``(bytes, crc32c)`` of a string tensor's elements (bytes), as a bundle stores them."""
+    lengths = b"".join(_varint(len(v)) for v in values)
+    crc = 0
+    for v in values:  # the checksum covers each length as 4 (or 8) little-endian bytes
+        crc = crc32c(struct.pack("<I" if len(v) <= 0xFFFFFFFF else "<Q", len(v)), crc)
+    length_crc = struct.pack("<I", mask(crc))
+    crc = crc32c(length_crc, crc)
+    body = b"".join(values)
+    crc = crc32c(body, crc)
+    return lengths + length_crc + body, crc
+
+
+def _as_bytes(value):
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    return bytes(value)
+
+
+def _tensor_parts(value, dtype=None):
+    """``(DType, shape, buffer)`` of a NumPy array (objects or ``S``/``U`` for strings)."""
+    array = np.asarray(value)
+    if dtype is None:
+        dtype = _d.from_numpy(array.dtype)
+    if dtype == _d.string:
+        flat = [_as_bytes(v) for v in array.reshape(-1).tolist()]
+        return dtype, array.shape, flat
+    if not array.flags.c_contiguous:
+        array = array.copy()  # (np.ascontiguousarray would make a scalar 1-D)
+    if array.dtype.byteorder == ">":
+        array = array.astype(array.dtype.newbyteorder("<"))
+    return dtype, array.shape, array.reshape(-1).view(np.uint8)
+
+
+def write_bundle(prefix, tensors, dtypes=None):
+    """Writes `tensors` (``{key: NumPy array}``; strings as object or bytes arrays) as the
+    checkpoint `prefix`. `dtypes` (``{key: DType}``) names the dtypes NumPy cannot tell.
+
+    The files are written under temporary names, then renamed (the index last).
+    """
+    dtypes = dtypes or {}
+    directory = os.path.dirname(prefix)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    tmp = f"_temp_{uuid.uuid4().hex}"
+    data_file = data_path(prefix)
+    index_file = index_path(prefix)
+    tmp_data, tmp_index = f"{data_file}{tmp}", f"{index_file}{tmp}"
+    entries = []
+    try:
+        with open(tmp_data, "wb") as f:
+            offset = 0
+            for key, value in tensors.items():
+                dtype, shape, payload = _tensor_parts(value, dtypes.get(key))
+                if dtype == _d.string:
+                    payload, crc = _string_payload(payload)
+                else:
+                    crc = crc32c(payload)
+                size = len(payload)
+                f.write(payload)
+                entry = pb.BundleEntryProto(dtype=dtype.as_datatype_enum, offset=offset,
+                                            size=size, crc32c=mask(crc))
+                entry.shape.dim.extend(fpb.TensorShapeProto.Dim(size=d) for d in shape)
+                entries.append((key.encode("utf-8"), entry.SerializeToString()))
+                offset += size
+        header = pb.BundleHeaderProto(num_shards=1)
+        header.version.producer = 1
+        entries.append((b"", header.SerializeToString()))
+        entries.sort()
+        with open(tmp_index, "wb") as f:
+            f.write(_table(entries))
+        os.replace(tmp_data, data_file)
+        os.replace(tmp_index, index_file)
+    finally:
+        for path in (tmp_data, tmp_index):
+            if os.path.exists(path):
+                os.remove(path)
+
+
+def exists(prefix):
+    return os.path.exists(index_path(prefix))
+
+
+class BundleReader:
+    """The tensors of the checkpoint `prefix`: the index is read at once, tensors on demand.
+
+    A missing checkpoint raises `NotFoundError`, a damaged one `DataLossError`.
+    """
+
+    def __init__(self, prefix):
+        prefix = os.fspath(prefix)
+        self._prefix = prefix
+        path = index_path(prefix)
+        if not os.path.isfile(path):
+            raise errors.NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: "
+                                                   f"Failed to find any matching files for "
+                                                   f"{prefix}")
+        with open(path, "rb") as f:
+            table = _read_table(f.read(), path)
+        header = pb.BundleHeaderProto()
+        try:
+            header.ParseFromString(table.pop(b"", b""))
+            self._entries = {}
+            for key, value in table.items():
+                entry = pb.BundleEntryProto()
+                entry.ParseFromString(value)
+                self._entries[key.decode("utf-8")] = entry
+        except Exception as e:  # noqa: BLE001 (protobuf's DecodeError and Unicode errors)
+            raise errors.DataLossError(None, None, f"Unable to read file ({path}): a corrupt "
+                                                   f"entry ({e})") from None
+        if header.endianness != 0:
+            raise errors.UnimplementedError(None, None, f"Reading a big-endian checkpoint "
+                                                        f"({prefix}) is not supported")
+        self._num_shards = max(header.num_shards, 1)
+        for shard in range(self._num_shards):
+            if not os.path.isfile(data_path(prefix, shard, self._num_shards)):
+                raise errors.DataLossError(
+                    None, None, f"Unable to open table file {data_path(prefix, shard, self._num_shards)}: "
+                    f"NOT_FOUND: the data file of checkpoint {prefix} is missing")
+        self._files = {}
+
+    prefix = property(lambda self: self._prefix)
+
+    def keys(self):
+        return sorted(self._entries)
+
+    def has_tensor(self, key):
+        return key in self._entries
+
+    def entry(self, key):
+        entry = self._entries.get(key)
+        if entry is None:
+            raise errors.NotFoundError(None, None, f"Key {key} not found in checkpoint")
+        return entry
+
+    def dtype(self, key):
+        return _d.as_dtype(self.entry(key).dtype)
+
+    def shape(self, key):
+        return [d.size for d in self.entry(key).shape.dim]
+
+    def _read(self, key, entry):
+        path = data_path(self._prefix, entry.shard_id, self._num_shards)
+        f = self._files.get(path)
+        if f is None:
+            f = self._files[path] = open(path, "rb")  # noqa: SIM115 (kept for later reads)
+        f.seek(entry.offset)
+        buf = bytearray(entry.size)
+        got = f.readinto(buf)
+        if got != entry.size:
+            raise errors.DataLossError(
+                None, None, f"Reading tensor {key} from {path} failed: the file is truncated "
+                            f"(wanted {entry.size} bytes at offset {entry.offset}, got {got})")
+        return buf
+
+    def get_tensor(self, key):
+        """The tensor `key` as a NumPy array (strings: an object array of bytes); its
+        CRC-32C is checked."""
+        entry = self.entry(key)
+        if entry.slices:
+            raise errors.UnimplementedError(None, None, f"Tensor {key} is saved in slices "
+                                                        f"(partitioned), which is not supported")
+        dtype = _d.as_dtype(entry.dtype)
+        shape = tuple(d.size for d in entry.shape.dim)
+        buf = self._read(key, entry)
+        if dtype == _d.string:
+            array, crc = self._strings(key, buf, shape)
+        else:
+            crc = crc32c(buf)
+            array = np.frombuffer(buf, np.dtype(dtype.as_numpy_dtype))
+            if array.size != int(np.prod(shape)):
+                raise errors.DataLossError(None, None, self._where(key, entry) +
+                                           f"{entry.size} bytes do not hold a tensor of shape "
+                                           f"{list(shape)} and dtype {dtype.name}")
+            array = array.reshape(shape)
+        crc = mask(crc)
+        if crc != entry.crc32c:
+            raise errors.DataLossError(
+                None, None, self._where(key, entry) + f"Checksum does not match: stored "
+                f"{entry.crc32c} vs. calculated on the restored bytes {crc}")
+        return array
+
+    def _where(self, key, entry):
+        path = data_path(self._prefix, entry.shard_id, self._num_shards)
+        return (f"TensorBundle at {self._prefix} shard {entry.shard_id} ({entry.size} bytes), "
+                f"tensor {key} in {path}: ")
+
+    def _strings(self, key, buf, shape):
+        entry = self._entries[key]
+        count = int(np.prod(shape))
+        lengths, pos = [], 0
+        try:
+            for _ in range(count):
+                n, pos = _read_varint(buf, pos)
+                lengths.append(n)
+            stored = struct.unpack_from("<I", buf, pos)[0]
+        except (IndexError, struct.error):
+            raise errors.DataLossError(None, None, self._where(key, entry) +
+                                       "the string lengths are truncated") from None
+        crc = 0
+        for n in lengths:
+            crc = crc32c(struct.pack("<I" if n <= 0xFFFFFFFF else "<Q", n), crc)
+        if mask(crc) != stored:
+            raise errors.DataLossError(None, None, self._where(key, entry) +
+                                       "Checksum does not match for the string lengths")
+        crc = crc32c(buf[pos:pos + 4], crc)
+        pos += 4
+        if pos + sum(lengths) != len(buf):
+            raise errors.DataLossError(None, None, self._where(key, entry) +
+                                       "the string bytes do not match their lengths")
+        crc = crc32c(buf[pos:], crc)
+        out = np.empty(count, object)
+        for i, n in enumerate(lengths):
+            out[i] = bytes(buf[pos:pos + n])
+            pos += n
+        return out.reshape(shape), crc
+
+    def close(self):
+        for f in self._files.values():
+            f.close()
+        self._files.clear()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001, S110 (interpreter shutdown)
+            pass

@@ -1,0 +1,256 @@
+"""The ``checkpoint`` state file, `latest_checkpoint` and `CheckpointManager`.
+
+A directory's ``checkpoint`` file is a text `CheckpointState` proto naming
+its latest checkpoint and those kept, as TF writes it (paths relative to the
+directory), so that either side finds the other's latest checkpoint.
+
+>>> import tempfile
+>>> directory = tempfile.mkdtemp()
+>>> manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0)),
+...                                      directory, max_to_keep=2)
+>>> [os.path.basename(manager.save()) for _ in range(3)]
+['ckpt-1', 'ckpt-2', 'ckpt-3']
+>>> [os.path.basename(p) for p in manager.checkpoints]
+['ckpt-2', 'ckpt-3']
+>>> tf.train.latest_checkpoint(directory) == manager.latest_checkpoint
+True
+"""
+import collections
+import glob
+import logging
+import os
+import time
+import uuid
+
+from google.protobuf import text_format
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.checkpoint import bundle
+from eagerflow._src.core import context
+from eagerflow._src.core.protos import checkpoint as pb
+
+_logger = logging.getLogger("eagerflow")
+
+
+def _state_file(directory, latest_filename=None):
+    return os.path.join(directory, latest_filename or "checkpoint")
+
+
+def _atomic_write(path, text):
+    tmp = f"{path}.tmp{uuid.uuid4().hex}"
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None,
+                            all_model_checkpoint_timestamps=None, last_preserved_timestamp=None,
+                            latest_filename=None):
+    """Writes `save_dir`'s ``checkpoint`` file (paths relative to `save_dir`), atomically."""
+    save_dir = save_dir or "."
+
+    def relative(p):  # (the paths given are the checkpoints' own, as `save` returns them)
+        return os.path.relpath(p, save_dir)
+
+    state = pb.CheckpointState(model_checkpoint_path=relative(model_checkpoint_path))
+    paths = list(all_model_checkpoint_paths or [])
+    if not paths or paths[-1] != model_checkpoint_path:
+        paths.append(model_checkpoint_path)
+    state.all_model_checkpoint_paths.extend(map(relative, paths))
+    if all_model_checkpoint_timestamps:
+        state.all_model_checkpoint_timestamps.extend(all_model_checkpoint_timestamps)
+    if last_preserved_timestamp is not None:
+        state.last_preserved_timestamp = last_preserved_timestamp
+    path = _state_file(save_dir, latest_filename)
+    if os.path.abspath(path) == os.path.abspath(os.path.join(save_dir,
+                                                             state.model_checkpoint_path)):
+        raise RuntimeError(f"Save path '{model_checkpoint_path}' conflicts with path used for "
+                           f"checkpoint state.  Please use a different save path.")
+    os.makedirs(save_dir, exist_ok=True)
+    _atomic_write(path, text_format.MessageToString(state))
+
+
+@export("train.get_checkpoint_state", "compat.v1.train.get_checkpoint_state")
+def get_checkpoint_state(checkpoint_dir, latest_filename=None):
+    """The `CheckpointState` of ``checkpoint_dir/checkpoint`` (paths made absolute), or None
+    when there is no such file or it cannot be parsed."""
+    checkpoint_dir = os.fspath(checkpoint_dir)
+    path = _state_file(checkpoint_dir, latest_filename)
+    if not os.path.isfile(path):
+        return None
+    state = pb.CheckpointState()
+    try:
+        with open(path) as f:
+            text_format.Merge(f.read(), state)
+    except (text_format.ParseError, OSError, UnicodeDecodeError) as e:
+        _logger.warning("%s: %s", type(e).__name__, e)
+        _logger.warning("%s: Checkpoint ignored", path)
+        return None
+    if not state.model_checkpoint_path:
+        raise ValueError("Invalid checkpoint state loaded from " + checkpoint_dir)
+    if not os.path.isabs(state.model_checkpoint_path):
+        state.model_checkpoint_path = os.path.join(checkpoint_dir, state.model_checkpoint_path)
+    for i, p in enumerate(state.all_model_checkpoint_paths):
+        if not os.path.isabs(p):
+            state.all_model_checkpoint_paths[i] = os.path.join(checkpoint_dir, p)
+    return state
+
+
+@export("train.latest_checkpoint", "compat.v1.train.latest_checkpoint")
+def latest_checkpoint(checkpoint_dir, latest_filename=None):
+    """The prefix of the latest checkpoint recorded in `checkpoint_dir`, or None."""
+    state = get_checkpoint_state(checkpoint_dir, latest_filename)
+    if state and state.model_checkpoint_path:
+        if bundle.exists(state.model_checkpoint_path):
+            return state.model_checkpoint_path
+        _logger.error("Couldn't match files for checkpoint %s", state.model_checkpoint_path)
+    return None
+
+
+@export("compat.v1.train.checkpoint_exists")
+def checkpoint_exists(checkpoint_prefix):
+    """Whether a checkpoint with this prefix exists (deprecated in TF: use file APIs)."""
+    return bundle.exists(os.fspath(checkpoint_prefix))
+
+
+@export("compat.v1.train.get_checkpoint_mtimes")
+def get_checkpoint_mtimes(checkpoint_prefixes):
+    """The modification times of the ``.index`` files of existing checkpoints."""
+    return [os.path.getmtime(bundle.index_path(p)) for p in checkpoint_prefixes
+            if bundle.exists(p)]
+
+
+def _evaluate(value):
+    if hasattr(value, "numpy"):
+        with context.init_scope():
+            return int(value.numpy())
+    return int(value)
+
+
+@export("train.CheckpointManager", "compat.v1.train.CheckpointManager")
+class CheckpointManager:
+    """Saves numbered checkpoints of `checkpoint` into `directory`, keeping the latest
+    `max_to_keep` (and one every `keep_checkpoint_every_n_hours`), and remembers them in the
+    directory's ``checkpoint`` file, across runs.
+
+    With `checkpoint_interval` (and a `step_counter` variable), `save` saves only when the
+    step moved on at least that much since the last save.
+    """
+
+    def __init__(self, checkpoint, directory, max_to_keep, keep_checkpoint_every_n_hours=None,
+                 checkpoint_name="ckpt", step_counter=None, checkpoint_interval=None,
+                 init_fn=None, last_checkpoint_step=None):
+        self._checkpoint = checkpoint
+        if max_to_keep is not None and max_to_keep <= 0:
+            raise ValueError(f"Expected a positive integer or `None` for `max_to_keep`, got "
+                             f"{max_to_keep}.")
+        self._max_to_keep = max_to_keep
+        self._keep_checkpoint_every_n_hours = keep_checkpoint_every_n_hours
+        directory = os.fspath(directory)
+        self._directory = directory
+        self._checkpoint_prefix = os.path.join(directory, checkpoint_name)
+        self._init_fn = init_fn
+        if checkpoint_interval is not None:
+            if step_counter is None:
+                raise ValueError("`step_counter` should be passed if `checkpoint_interval` is "
+                                 "not None.")
+            self._last_checkpoint_step = last_checkpoint_step
+            self._step_counter = step_counter
+        self._checkpoint_interval = checkpoint_interval
+        state = get_checkpoint_state(directory)
+        now = time.time()
+        self._maybe_delete = collections.OrderedDict()
+        if state is None:
+            self._latest_checkpoint = None
+            self._last_preserved_timestamp = now - 1.0
+        else:
+            self._latest_checkpoint = state.model_checkpoint_path
+            self._last_preserved_timestamp = min(state.last_preserved_timestamp, now)
+            timestamps = list(state.all_model_checkpoint_timestamps) or \
+                [self._last_preserved_timestamp] * len(state.all_model_checkpoint_paths)
+            for path, stamp in zip(state.all_model_checkpoint_paths, timestamps):
+                stamp = min(stamp, now)
+                if stamp > self._last_preserved_timestamp:
+                    self._maybe_delete[path] = stamp
+
+    directory = property(lambda self: self._directory)
+    checkpoint_interval = property(lambda self: self._checkpoint_interval)
+    checkpoint = property(lambda self: self._checkpoint)
+    _prefix = property(lambda self: self._checkpoint_prefix)
+
+    @property
+    def latest_checkpoint(self):
+        """The prefix of the newest checkpoint, or None."""
+        return self._latest_checkpoint
+
+    @property
+    def checkpoints(self):
+        """The managed checkpoints, oldest first (not those kept every n hours)."""
+        return list(self._maybe_delete)
+
+    def _sweep(self):
+        if not self._max_to_keep:
+            return
+        while len(self._maybe_delete) > self._max_to_keep:
+            path, stamp = self._maybe_delete.popitem(last=False)
+            if self._keep_checkpoint_every_n_hours and \
+                    stamp - self._keep_checkpoint_every_n_hours * 3600.0 >= \
+                    self._last_preserved_timestamp:
+                self._last_preserved_timestamp = stamp
+                continue
+            for name in [bundle.index_path(path), *glob.glob(glob.escape(path) +
+                                                             ".data-?????-of-?????")]:
+                if os.path.exists(name):
+                    os.remove(name)
+
+    def _record_state(self):
+        paths, stamps = zip(*self._maybe_delete.items())
+        update_checkpoint_state(self._directory, self._latest_checkpoint, list(paths),
+                                list(stamps), self._last_preserved_timestamp)
+
+    def save(self, checkpoint_number=None, check_interval=True, options=None):
+        """Saves a checkpoint numbered `checkpoint_number` (default: the checkpoint's
+        `save_counter`, counted up either way), deletes those no longer kept; returns its
+        path, or None when `checkpoint_interval` says it is too early."""
+        if self._checkpoint_interval is not None:
+            step = _evaluate(self._step_counter)
+            if self._last_checkpoint_step is not None:
+                if step == self._last_checkpoint_step:
+                    return None
+                if check_interval and step < (self._last_checkpoint_step +
+                                              self._checkpoint_interval):
+                    return None
+            self._last_checkpoint_step = step
+        counter = self._checkpoint.save_counter
+        with context.init_scope():
+            counter.assign_add(1, read_value=False)
+        if checkpoint_number is None:
+            checkpoint_number = counter
+        prefix = f"{self._prefix}-{_evaluate(checkpoint_number)}"
+        path = self._checkpoint.write(prefix, options)
+        self._maybe_delete.pop(path, None)
+        self._maybe_delete[path] = time.time()
+        self._latest_checkpoint = path
+        self._record_state()
+        self._sweep()
+        self._record_state()
+        return path
+
+    def restore_or_initialize(self):
+        """Restores the latest checkpoint and returns its path; without one, calls `init_fn`
+        (when given) and returns None."""
+        if self._latest_checkpoint is not None:
+            self._checkpoint.restore(self._latest_checkpoint)
+            if self._checkpoint_interval is not None:
+                self._last_checkpoint_step = _evaluate(self._step_counter)
+            return self._latest_checkpoint
+        if self._init_fn is not None:
+            self._init_fn()
+        return None
+
+    def sync(self):
+        """Nothing to wait for: saves complete before `save` returns."""

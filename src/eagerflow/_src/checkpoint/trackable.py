@@ -1,0 +1,371 @@
+"""The object graph a checkpoint saves: what each object depends on, and what it stores.
+
+The protocol (TF's, duck-typed; nothing to inherit):
+
+- ``obj._trackable_children()`` returns ``(name, child)`` pairs (or a dict) in the
+  order TF lists them; ``obj._lookup_dependency(name)`` may find a child a
+  restore asks for by another name (a Keras model's ``layer-0``).
+- ``obj._serialize_to_tensors()`` returns ``{name: tensor or array}``, the
+  values the object itself stores (``<path>/.ATTRIBUTES/<name>`` in the
+  checkpoint), and ``obj._restore_from_tensors({name: array})`` takes them back
+  (a dataset iterator's state will use these).
+- ``tracked(owner)`` (``eagerflow._src.core.module``) is called when `owner`
+  gains children, so that values of a restore waiting for them are assigned.
+
+Built in: a `Variable` stores ``VARIABLE_VALUE``; a `Module`'s children are its
+attributes holding variables, modules, other trackables and (wrapped) lists,
+tuples and dicts, in assignment order; a list's or tuple's are its trackable
+items by index, a dict's its trackable values by key, in insertion order.
+
+>>> m = tf.Module()
+>>> m.w = tf.Variable(1.0)
+>>> m.layers = [tf.Variable(2.0)]
+>>> [name for name, _ in children(m)]
+['w', 'layers']
+"""
+import collections
+import weakref
+
+import numpy as np
+
+from eagerflow._src import backend
+from eagerflow._src.core import context, errors
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import module as module_lib
+from eagerflow._src.core.module import WRAPPER_TYPES, Module
+from eagerflow._src.core.protos import checkpoint as pb
+from eagerflow._src.core.variables import Variable
+
+VARIABLE_VALUE = "VARIABLE_VALUE"
+OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
+_ATTRIBUTES = ".ATTRIBUTES"
+
+
+def is_trackable(value):
+    """Whether `value` is a node of the object graph."""
+    return (isinstance(value, (Variable, Module, *WRAPPER_TYPES)) or
+            hasattr(type(value), "_trackable_children") or
+            hasattr(type(value), "_serialize_to_tensors"))
+
+
+def _container_children(value):
+    if isinstance(value, dict):
+        return [(str(k), v) for k, v in value.items() if is_trackable(v) or _holds(v)]
+    return [(str(i), v) for i, v in enumerate(value) if is_trackable(v) or _holds(v)]
+
+
+def _holds(value):
+    """A plain list, tuple or dict holding trackables (as TF would have wrapped it)."""
+    if isinstance(value, (list, tuple)):
+        return any(is_trackable(v) or _holds(v) for v in value)
+    if isinstance(value, dict):
+        return any(is_trackable(v) or _holds(v) for v in value.values())
+    return False
+
+
+def children(obj):
+    """``[(name, child)]``: the object graph's edges from `obj`, in TF's order."""
+    hook = getattr(type(obj), "_trackable_children", None)
+    if hook is not None:
+        found = obj._trackable_children()
+        return list(found.items() if isinstance(found, dict) else found)
+    if isinstance(obj, Variable):
+        return []
+    if isinstance(obj, Module):
+        ignored = obj._TF_MODULE_IGNORED_PROPERTIES | obj._UNTRACKED_ATTRIBUTES
+        return [(k, v) for k, v in vars(obj).items()
+                if k not in ignored and (is_trackable(v) or _holds(v))]
+    if isinstance(obj, (list, tuple, dict)):
+        return _container_children(obj)
+    return []
+
+
+def lookup(obj, name):
+    """The child `name` of `obj`, or None."""
+    if type(obj) in _CONTAINERS:  # (directly: a restore looks up every item)
+        if isinstance(obj, dict):
+            child = obj.get(name)
+        else:
+            child = obj[int(name)] if name.isdigit() and int(name) < len(obj) else None
+        if child is not None and (is_trackable(child) or _holds(child)):
+            return child
+    hook = getattr(type(obj), "_lookup_dependency", None)
+    if hook is not None:
+        found = obj._lookup_dependency(name)
+        if found is not None:
+            return found
+    for key, child in children(obj):
+        if key == name:
+            return child
+    return None
+
+
+_CONTAINERS = (list, tuple, dict, *WRAPPER_TYPES)
+
+
+def escape(name):
+    """A name as a part of a checkpoint key: ``.`` -> ``..``, ``/`` -> ``.S`` (TF's escaping)."""
+    return name.replace(".", "..").replace("/", ".S")
+
+
+def variable_value(variable):
+    """A variable's current value as a host NumPy array (not recorded on tapes or graphs)."""
+    with context.init_scope():
+        value = variable.handle.value
+        if value is None:
+            value = variable.value()._data
+    return np.asarray(backend.to_host(value))
+
+
+def serialize(obj):
+    """``{attribute: value}`` that `obj` itself stores."""
+    if isinstance(obj, Variable):
+        return {VARIABLE_VALUE: variable_value(obj)}
+    hook = getattr(type(obj), "_serialize_to_tensors", None)
+    if hook is None:
+        return {}
+    out = {}
+    for name, value in obj._serialize_to_tensors().items():
+        out[name] = variable_value(value) if isinstance(value, Variable) else value
+    return out
+
+
+def _full_name(obj, path):
+    if isinstance(obj, Variable):
+        return obj.name.rpartition(":")[0] or obj.name
+    return "/".join(path)
+
+
+class Graph:
+    """The object graph reachable from `root`, breadth first (TF's node order)."""
+
+    def __init__(self, root, extra_children=()):
+        self.objects = [root]
+        self.paths = [()]
+        self.edges = [[]]
+        ids = {id(root): 0}
+        queue = collections.deque([0])
+        while queue:
+            i = queue.popleft()
+            edges = children(self.objects[i])
+            if i == 0:
+                edges = edges + list(extra_children)
+            for name, child in edges:
+                j = ids.get(id(child))
+                if j is None:
+                    j = ids[id(child)] = len(self.objects)
+                    self.objects.append(child)
+                    self.paths.append(self.paths[i] + (name,))
+                    self.edges.append([])
+                    queue.append(j)
+                self.edges[i].append((j, name))
+
+    def key(self, i, attribute):
+        return "/".join([*map(escape, self.paths[i]), _ATTRIBUTES, attribute])
+
+    def serialize(self):
+        """``(TrackableObjectGraph, {key: value}, {key: DType})``: what a checkpoint holds."""
+        proto = pb.TrackableObjectGraph()
+        tensors, dtypes = {}, {}
+        has_values = [False] * len(self.objects)
+        for i, obj in enumerate(self.objects):
+            node = proto.nodes.add()
+            for j, name in self.edges[i]:
+                node.children.add(node_id=j, local_name=name)
+            values = serialize(obj)
+            for attribute, value in values.items():
+                key = self.key(i, attribute)
+                if key in tensors:
+                    parent = "/".join(self.paths[i][:-1]) or "the root"
+                    raise ValueError(f"Cannot save {obj!r} as {key}: another object of "
+                                     f"{parent} has the name {self.paths[i][-1]!r} too. Give "
+                                     f"them distinct names.")
+                node.attributes.add(name=attribute, full_name=_full_name(obj, self.paths[i]),
+                                    checkpoint_key=key)
+                if isinstance(obj, Variable):
+                    dtypes[key] = obj.dtype
+                elif hasattr(value, "dtype") and isinstance(value.dtype, _d.DType):
+                    dtypes[key] = value.dtype
+                    value = value.numpy()
+                tensors[key] = value
+            has_values[i] = bool(values)
+        # a node has checkpoint values when it or something below it stores some
+        parents = [[] for _ in self.objects]
+        for i, edges in enumerate(self.edges):
+            for j, _ in edges:
+                parents[j].append(i)
+        queue = collections.deque(i for i, v in enumerate(has_values) if v)
+        while queue:
+            for p in parents[queue.popleft()]:
+                if not has_values[p]:
+                    has_values[p] = True
+                    queue.append(p)
+        for node, value in zip(proto.nodes, has_values):
+            node.has_checkpoint_values.value = value
+        return proto, tensors, dtypes
+
+
+def node_names(proto):
+    """``{node id: "(root).a.b"}`` for messages (TF's names of checkpoint nodes)."""
+    names = {0: "(root)"}
+    queue = collections.deque([0])
+    while queue:
+        i = queue.popleft()
+        for ref in proto.nodes[i].children:
+            if ref.node_id not in names:
+                names[ref.node_id] = f"{names[i]}.{ref.local_name}"
+                queue.append(ref.node_id)
+    return names
+
+
+# -- restoring --------------------------------------------------------------------------
+
+def _c_name(dtype):
+    return {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name,
+                                                                          dtype.name)
+
+
+def assign_variable(variable, value, key):
+    """Assigns a checkpoint's `value` to `variable`, with TF's errors for mismatches."""
+    saved = _d.from_numpy(value.dtype) if value.dtype != object else _d.string
+    if saved != variable.dtype:
+        raise errors.InvalidArgumentError(
+            None, None, f"tensor_name = {key}; expected dtype {_c_name(variable.dtype)} does not "
+                        f"equal original dtype {_c_name(saved)}")
+    if not variable.shape.is_compatible_with(value.shape):
+        raise ValueError(f"Received incompatible tensor with shape {value.shape} when attempting "
+                         f"to restore variable with shape {tuple(variable.shape.as_list())} and "
+                         f"name {variable.name}.")
+    with context.init_scope():  # also when created while a function is traced
+        variable.assign(value, read_value=False)
+
+
+class Restoration:
+    """One restore: matches the saved object graph to live objects, assigns what it can and
+    keeps waiting (weakly) for objects created later."""
+
+    def __init__(self, reader, proto):
+        self.reader = reader
+        self.proto = proto
+        self.matched = {}  # node id -> id of the object matched
+        self._objects = {}  # node id -> the object (weakly where it can be)
+        self.unused_attributes = {}  # node id -> [attribute names]
+
+    def object(self, node_id):
+        """The object matched to `node_id` (None if none, or gone)."""
+        found = self._objects.get(node_id)
+        return found() if isinstance(found, weakref.ref) else found
+
+    def match(self, node_id, obj):
+        self.matched[node_id] = id(obj)
+        try:
+            self._objects[node_id] = weakref.ref(obj)
+            return True
+        except TypeError:  # a plain list or dict
+            self._objects[node_id] = obj
+            return False
+
+    def bind(self, node_id, obj, anchor=None, path=()):
+        """Matches `obj` to saved node `node_id` and its children to theirs, breadth first.
+
+        A child not there yet is waited for at the nearest object that can be weakly
+        referenced (`anchor`), by its path of names from there.
+        """
+        queue = collections.deque([(node_id, obj, anchor, path)])
+        while queue:
+            i, o, anchor, path = queue.popleft()
+            if i in self.matched:
+                continue
+            if self.match(i, o):  # else a plain list or dict: found again from its anchor
+                anchor, path = o, ()
+            node = self.proto.nodes[i]
+            if node.attributes:
+                self._restore_values(i, o, node)
+            for ref in node.children:
+                if ref.node_id in self.matched:
+                    continue
+                child = lookup(o, ref.local_name)
+                if child is None:
+                    if anchor is not None:
+                        _wait(anchor, path + (ref.local_name,), ref.node_id, self)
+                else:
+                    queue.append((ref.node_id, child, anchor, path + (ref.local_name,)))
+            for slot in node.slot_variables:
+                self._restore_slot(o, slot)
+
+    def _restore_values(self, i, obj, node):
+        attributes = {a.name: a.checkpoint_key for a in node.attributes}
+        if isinstance(obj, Variable):
+            key = attributes.pop(VARIABLE_VALUE, None)
+            if key is not None:
+                assign_variable(obj, self.reader.get_tensor(key), key)
+        elif hasattr(type(obj), "_restore_from_tensors"):
+            obj._restore_from_tensors({n: self.reader.get_tensor(k)
+                                       for n, k in sorted(attributes.items())})
+            attributes = {}
+        if attributes:
+            self.unused_attributes[i] = sorted(attributes)
+
+    def _restore_slot(self, optimizer, slot):
+        """A slot variable saved by an optimizer that keeps slots by variable (TF's
+        `get_slot`): restored when the optimizer has it."""
+        variable = self.object(slot.original_variable_node_id)
+        get_slot = getattr(optimizer, "get_slot", None)
+        if variable is None or get_slot is None:
+            return
+        try:
+            found = get_slot(variable, slot.slot_name)
+        except (KeyError, AttributeError, ValueError):
+            return
+        if found is not None:
+            self.bind(slot.slot_variable_node_id, found)
+
+
+# Restores waiting for children not created yet: id(anchor) -> (weakref, [(path, node, restore)])
+_WAITING = {}
+
+
+def _wait(anchor, path, node_id, restoration):
+    if _on_tracked not in module_lib.TRACKING_HOOKS:  # (no cost to modules while none waits)
+        module_lib.TRACKING_HOOKS.append(_on_tracked)
+    entry = _WAITING.get(id(anchor))
+    if entry is None or entry[0]() is not anchor:
+        key = id(anchor)
+        ref = weakref.ref(anchor, lambda _, key=key: _WAITING.pop(key, None))
+        entry = _WAITING[key] = (ref, [])
+    entry[1].append((path, node_id, restoration))
+
+
+def _on_tracked(owner):
+    entry = _WAITING.get(id(owner))
+    if entry is None or entry[0]() is not owner:
+        return
+    waiting = entry[1]
+    found = {(): owner}  # path -> object, looked up once per call
+
+    def find(path):
+        if path not in found:
+            parent = find(path[:-1])
+            found[path] = None if parent is None else lookup(parent, path[-1])
+        return found[path]
+
+    for item in list(waiting):
+        path, node_id, restoration = item
+        if node_id in restoration.matched:
+            waiting.remove(item)
+            continue
+        obj = find(path)
+        if obj is not None:
+            waiting.remove(item)
+            restoration.bind(node_id, obj, owner, path)
+    if not waiting:
+        _WAITING.pop(id(owner), None)
+    if not _WAITING and _on_tracked in module_lib.TRACKING_HOOKS:
+        module_lib.TRACKING_HOOKS.remove(_on_tracked)
+
+
+def waiting_nodes(restoration):
+    """The saved nodes `restoration` still waits for."""
+    return {node for _, items in list(_WAITING.values()) for _, node, r in items
+            if r is restoration and node not in r.matched}
+

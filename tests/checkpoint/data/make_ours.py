@@ -1,0 +1,33 @@
+"""Writes data/ours/ with eagerflow (not run by tests): the checkpoints TF reads back.
+
+    PYTHONPATH=src python tests/checkpoint/data/make_ours.py
+    TF_USE_LEGACY_KERAS=1 python tests/checkpoint/data/tf_reads_ours.py   # real TF
+"""
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+
+import eagerflow as tf  # noqa: E402
+from tests.checkpoint.reference import (DATA, Ref, keras_data, keras_model,  # noqa: E402
+                                        keras_weights, module_values)
+
+
+def main():
+    out = os.path.join(DATA, "ours")
+    shutil.rmtree(out, ignore_errors=True)
+    ref = Ref(module_values(1))
+    tf.train.Checkpoint(module=ref, extra=[tf.Variable(3.0)]).save(
+        os.path.join(out, "module", "ckpt"))
+    tf.keras.backend.clear_session()  # the layers' names are saved (dense, dense_1)
+    model = keras_model()
+    model.set_weights(keras_weights())
+    x, y = keras_data()
+    model.fit(x, y, batch_size=8, epochs=3, verbose=0, shuffle=False)
+    tf.train.Checkpoint(model=model, optimizer=model.optimizer).save(
+        os.path.join(out, "keras", "ckpt"))
+
+
+if __name__ == "__main__":
+    main()

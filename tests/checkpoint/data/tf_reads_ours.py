@@ -1,0 +1,73 @@
+"""Restores data/ours/ (written by eagerflow) with real TensorFlow; records what it read.
+
+    TF_USE_LEGACY_KERAS=1 python tests/checkpoint/data/tf_reads_ours.py
+
+Restores the module checkpoint into the TF twin of its objects and the Keras
+one into a TF model not built yet and its Adam optimizer, asserts with
+`assert_consumed` (after one training step creates the slots), and writes
+every restored value (bfloat16 as bits, strings in hex) to ours/tf_read.npz.
+"""
+import os
+
+import numpy as np
+import tensorflow as tf
+
+from make_tf_checkpoints import Ref, keras_data, module_values
+
+OURS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ours")
+
+
+def as_saved(value):
+    value = np.asarray(value)
+    if value.dtype == tf.bfloat16.as_numpy_dtype:
+        return value.view(np.uint16)
+    if value.dtype == object or value.dtype.kind == "S":
+        return np.array([bytes(v).hex() for v in value.reshape(-1)]).reshape(value.shape)
+    return value
+
+
+def main():
+    out = {}
+    ref = Ref(module_values(0))
+    extra = [tf.Variable(0.0)]
+    status = tf.train.Checkpoint(module=ref, extra=extra).restore(
+        os.path.join(OURS, "module", "ckpt-1"))
+    status.assert_consumed()
+    out["status/module_consumed"] = True
+    root = tf.train.Checkpoint(module=ref, extra=extra)
+    root.save_counter.assign(1)
+    for key, _ in tf.train.list_variables(os.path.join(OURS, "module", "ckpt-1")):
+        if key == "_CHECKPOINTABLE_OBJECT_GRAPH":
+            continue
+        names = key.split("/.ATTRIBUTES")[0].split("/")
+        obj = root
+        for name in names:
+            obj = obj[int(name)] if isinstance(obj, (list, tuple)) else \
+                obj[name] if isinstance(obj, dict) else getattr(obj, name)
+        out["module/ckpt-1/" + key] = as_saved(obj.numpy())
+
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="tanh"),
+                                 tf.keras.layers.Dense(2)])
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.05), loss="mse")
+    status = tf.train.Checkpoint(model=model, optimizer=model.optimizer).restore(
+        os.path.join(OURS, "keras", "ckpt-1"))
+    x, y = keras_data()
+    model.predict(x, verbose=0)
+    model.optimizer.build(model.trainable_variables)
+    status.assert_consumed()
+    out["status/keras_consumed"] = True
+    saved = tf.train.Checkpoint(model=model, optimizer=model.optimizer)
+    saved.save_counter.assign(1)
+    prefix = os.path.join(OURS, "tf_resaved")
+    path = saved.write(prefix)
+    for key, _ in tf.train.list_variables(path):
+        if key != "_CHECKPOINTABLE_OBJECT_GRAPH":
+            out["keras/ckpt-1/" + key] = tf.train.load_variable(path, key)
+    for name in os.listdir(OURS):
+        if name.startswith("tf_resaved"):
+            os.remove(os.path.join(OURS, name))
+    np.savez(os.path.join(OURS, "tf_read.npz"), **out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""Checkpoints written by TensorFlow 2.21 restore here, and TensorFlow restores ours.
+
+data/tf/ was written by data/make_tf_checkpoints.py with real TF; data/ours/
+by data/make_ours.py with eagerflow, then read back by TF with
+data/tf_reads_ours.py, which recorded what TF found in data/ours/tf_read.npz.
+"""
+import json
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from tests.checkpoint.reference import (DATA, Ref, as_saved, keras_data, keras_model,
+                                        keras_weights, module_values)
+
+TF_DIR = os.path.join(DATA, "tf")
+OURS = os.path.join(DATA, "ours")
+
+
+@pytest.fixture(scope="module")
+def expected():
+    with np.load(os.path.join(TF_DIR, "expected.npz")) as f:
+        return dict(f)
+
+
+def test_tf_module_checkpoint_restores_every_dtype(expected):
+    ref = Ref(module_values(0))
+    ckpt = tf.train.Checkpoint(module=ref, extra=[tf.Variable(0.0)])
+    path = tf.train.latest_checkpoint(os.path.join(TF_DIR, "module"))
+    assert os.path.basename(path) == "ckpt-2"
+    status = ckpt.restore(path)
+    status.assert_consumed()
+    assert int(ckpt.save_counter.numpy()) == 2
+    assert float(ckpt.extra[0].numpy()) == 4.0
+    graph = tf.train.Checkpoint(module=ref, extra=ckpt.extra)
+    found = 0
+    for key, value in expected.items():
+        if not key.startswith("module/") or "save_counter" in key or "extra" in key:
+            continue
+        path_names = key[len("module/module/"):].split("/.ATTRIBUTES")[0].split("/")
+        obj = ref
+        for name in path_names:
+            obj = obj[int(name) if isinstance(obj, (list, tuple)) else name] \
+                if isinstance(obj, (list, tuple, dict)) else getattr(obj, name)
+        np.testing.assert_array_equal(as_saved(obj.numpy()), value, err_msg=key)
+        found += 1
+    assert found == len(module_values(0))
+    del graph
+
+
+def test_tf_reader_functions_see_tf_dtypes_and_shapes():
+    prefix = os.path.join(TF_DIR, "module", "ckpt-2")
+    with open(os.path.join(TF_DIR, "module_dtypes.json")) as f:
+        dtypes = json.load(f)
+    reader = tf.train.load_checkpoint(prefix)
+    shapes = reader.get_variable_to_shape_map()
+    by_dtype = reader.get_variable_to_dtype_map()
+    for key, (dtype, shape) in dtypes.items():
+        assert by_dtype[key].name == dtype
+        assert shapes[key] == shape
+        assert reader.has_tensor(key)
+    assert dict(tf.train.list_variables(prefix)) == {**{k: s for k, (_, s) in dtypes.items()},
+                                                      "_CHECKPOINTABLE_OBJECT_GRAPH": []}
+    assert tf.train.load_variable(prefix, "module/by_name/s/.ATTRIBUTES/VARIABLE_VALUE") == \
+        b"step 2"
+    # a directory means its latest checkpoint
+    assert tf.train.load_variable(os.path.join(TF_DIR, "module"),
+                                  "save_counter/.ATTRIBUTES/VARIABLE_VALUE") == 2
+
+
+def test_tf_keras_checkpoint_restores_into_unbuilt_model_and_optimizer(expected):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="tanh"),
+                                 tf.keras.layers.Dense(2)])
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.05), loss="mse")
+    status = tf.train.Checkpoint(model=model, optimizer=model.optimizer).restore(
+        os.path.join(TF_DIR, "keras", "ckpt-1"))
+    status.assert_existing_objects_matched()
+    with pytest.raises(AssertionError, match="Unresolved object in checkpoint"):
+        status.assert_consumed()  # the model has no weights yet
+    x, y = keras_data()
+    np.testing.assert_allclose(model.predict(x, verbose=0), expected["keras/predict"],
+                               rtol=1e-5, atol=1e-6)
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False)
+    status.assert_consumed()  # the slots, created by the step, got the saved values
+    for i, w in enumerate(model.get_weights()):
+        np.testing.assert_allclose(w, expected[f"keras/after_step/{i}"], rtol=1e-5, atol=1e-6)
+    assert int(model.optimizer.iterations.numpy()) == 4
+
+
+def test_tf_keras_save_weights_load_here(expected):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="tanh"),
+                                 tf.keras.layers.Dense(2)])
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.05), loss="mse")
+    path = tf.train.latest_checkpoint(os.path.join(TF_DIR, "weights"))
+    assert os.path.basename(path) == "w"
+    status = model.load_weights(path)
+    x, y = keras_data()
+    np.testing.assert_allclose(model.predict(x, verbose=0), expected["keras/predict"],
+                               rtol=1e-5, atol=1e-6)
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False)
+    for i, w in enumerate(model.get_weights()):
+        np.testing.assert_allclose(w, expected[f"keras/after_step/{i}"], rtol=1e-5, atol=1e-6)
+    status.assert_consumed()
+
+
+def test_tf_manager_directory_is_resumed(tmp_path):
+    directory = str(tmp_path / "manager")
+    shutil.copytree(os.path.join(TF_DIR, "manager"), directory)
+    ckpt = tf.train.Checkpoint(v=tf.Variable(-1.0))
+    manager = tf.train.CheckpointManager(ckpt, directory, max_to_keep=2)
+    assert [os.path.basename(p) for p in manager.checkpoints] == ["ckpt-2", "ckpt-3"]
+    assert manager.restore_or_initialize() == os.path.join(directory, "ckpt-3")
+    assert float(ckpt.v.numpy()) == 2.0 and int(ckpt.save_counter.numpy()) == 3
+    assert os.path.basename(manager.save()) == "ckpt-4"
+    assert sorted(os.listdir(directory)) == [
+        "checkpoint", "ckpt-3.data-00000-of-00001", "ckpt-3.index",
+        "ckpt-4.data-00000-of-00001", "ckpt-4.index"]
+
+
+# -- TF restores ours ------------------------------------------------------------------
+
+def test_tf_read_every_value_we_wrote():
+    with np.load(os.path.join(OURS, "tf_read.npz")) as f:
+        tf_read = dict(f)
+    assert tf_read["status/module_consumed"] and tf_read["status/keras_consumed"]
+    for name in ("module/ckpt-1", "keras/ckpt-1"):
+        reader = tf.train.load_checkpoint(os.path.join(OURS, name))
+        for key in reader.get_variable_to_shape_map():
+            if key != "_CHECKPOINTABLE_OBJECT_GRAPH":
+                np.testing.assert_array_equal(as_saved(tf.train.load_variable(
+                    os.path.join(OURS, name), key)), tf_read[f"{name}/{key}"], err_msg=key)
+
+
+def test_we_still_write_what_tf_read(tmp_path):
+    """The module checkpoint TF read is, byte for byte, what eagerflow writes today."""
+    ref = Ref(module_values(1))
+    tf.train.Checkpoint(module=ref, extra=[tf.Variable(3.0)]).save(str(tmp_path / "ckpt"))
+    for suffix in (".index", ".data-00000-of-00001"):
+        with open(os.path.join(OURS, "module", "ckpt-1" + suffix), "rb") as f:
+            theirs = f.read()
+        with open(str(tmp_path / "ckpt-1") + suffix, "rb") as f:
+            assert f.read() == theirs, suffix
+    # the Keras model's object graph, too (its values depend on the training kernels)
+    tf.keras.backend.clear_session()  # the layers' names are saved (dense, dense_1)
+    model = keras_model()
+    model.set_weights(keras_weights())
+    x, y = keras_data()
+    model.fit(x, y, batch_size=8, epochs=3, verbose=0, shuffle=False)
+    tf.train.Checkpoint(model=model, optimizer=model.optimizer).save(str(tmp_path / "k"))
+    key = "_CHECKPOINTABLE_OBJECT_GRAPH"
+    assert tf.train.load_variable(str(tmp_path / "k-1"), key) == tf.train.load_variable(
+        os.path.join(OURS, "keras", "ckpt-1"), key)
