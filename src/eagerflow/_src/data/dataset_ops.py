@@ -14,6 +14,7 @@ import os
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
@@ -65,6 +66,15 @@ class Dataset:
     >>> [int(x) for x in ds]
     [0, 2, 4]
     """
+
+    def __new__(cls, *args, **kwargs):
+        # While a function traces, a node keeps its constructor's arguments: one built from
+        # the function's tensors is built again from their values on every call
+        # (`iterator_graph.bound_dataset`), as TF builds its dataset ops at run time.
+        self = super().__new__(cls)
+        if not context.executing_eagerly():
+            self._recipe = (args, kwargs)
+        return self
 
     # -- what every node defines ---------------------------------------------------------------
     def _iterator(self):

@@ -20,6 +20,8 @@ merged.  ``for x in dataset`` in a traced function is a ``while_loop`` over
 `_as_graph_iterator`); `reduce_in_graph` is ``Dataset.reduce`` as such a
 loop.
 """
+import copy
+
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
@@ -56,14 +58,16 @@ class _Value:
 
 
 class DatasetValue(_Value):
-    """The value of a dataset's variant tensor: the `Dataset` itself, and the function
-    arguments (`DatasetArgument`) its pipeline is built on."""
+    """The value of a dataset's variant tensor: the `Dataset` itself, the function
+    arguments (`DatasetArgument`) its pipeline is built on, and the symbolic tensors its
+    nodes were built from (`MakeIterator` is fed their values)."""
 
-    __slots__ = ("dataset", "arguments")
+    __slots__ = ("dataset", "arguments", "tensors")
 
-    def __init__(self, dataset, arguments=()):
+    def __init__(self, dataset, arguments=(), tensors=()):
         self.dataset = dataset
         self.arguments = arguments
+        self.tensors = tensors
 
     def __repr__(self):
         return f"<DatasetValue {self.dataset!r}>"
@@ -109,9 +113,14 @@ def _anonymous_iterator(xp, *, output_types, output_shapes):
 
 def _make_iterator(xp, dataset, iterator, *arguments):
     # a pipeline built on the traced function's dataset arguments reads this call's
-    for stand_in, value in zip(dataset.arguments, arguments):
+    n = len(dataset.arguments)
+    for stand_in, value in zip(dataset.arguments, arguments[:n]):
         stand_in._bound = value.dataset
-    iterator.source = dataset.dataset._iterator()
+    pipeline = dataset.dataset
+    if dataset.tensors:  # built from the function's tensors: built again from this call's
+        values = {id(t): EagerTensor._wrap(v) for t, v in zip(dataset.tensors, arguments[n:])}
+        pipeline = _bound(pipeline, values, {})
+    iterator.source = pipeline._iterator()
     return ()
 
 
@@ -191,7 +200,8 @@ def dataset_tensor(dataset):
     found = getattr(dataset, "_variant_tensor_value", None)
     if found is not None:
         return found
-    return _wrap(DatasetValue(dataset, tuple(_arguments_of(dataset))))
+    return _wrap(DatasetValue(dataset, tuple(_arguments_of(dataset)),
+                              tuple(_symbolic_tensors(dataset, {}, set()).values())))
 
 
 def make_iterator(dataset, spec):
@@ -200,7 +210,7 @@ def make_iterator(dataset, spec):
     resource = dispatch(_ANONYMOUS_ITERATOR, (), attrs)
     variant = dataset_tensor(dataset)
     arguments = () if isinstance(dataset, DatasetArgument) else tuple(
-        a._variant_tensor_value for a in variant._data.arguments)
+        a._variant_tensor_value for a in variant._data.arguments) + variant._data.tensors
     dispatch(_MAKE_ITERATOR, (variant, resource, *arguments))
     return resource
 
@@ -362,8 +372,7 @@ def reduce_in_graph(dataset, initial_state, reduce_func):
 
     def body(optional, *flat):
         element = GraphOptional(optional, spec).get_value()
-        args = tuple(element) if type(spec) is tuple else (element,)
-        new = structure.normalize(reduce_func(structure.pack(state, list(flat)), *args))
+        new = structure.normalize(reduce_func(structure.pack(state, list(flat)), element))
         if not structure.same_structure(new, state) or any(
                 n.dtype != o.dtype for n, o in zip(structure.flatten(new), flat)):
             raise TypeError(f"The element types for the new state must match the initial "
@@ -429,3 +438,85 @@ def _arguments_of(dataset, found=None, seen=None):
     for d in dataset._inputs():
         _arguments_of(d, found, seen)
     return found
+
+
+# -- datasets built from a function's tensors -------------------------------------------------
+
+def _leaves(value, datasets, tensors):
+    """The datasets and symbolic tensors in a node's constructor arguments."""
+    if isinstance(value, Dataset):
+        datasets.append(value)
+    elif isinstance(value, Tensor):
+        if not isinstance(value, EagerTensor):
+            tensors.append(value)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            _leaves(v, datasets, tensors)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _leaves(v, datasets, tensors)
+
+
+def _recipe_leaves(node):
+    datasets, tensors = [], []
+    recipe = getattr(node, "_recipe", None)
+    if recipe is not None and not isinstance(node, DatasetArgument):
+        _leaves(recipe, datasets, tensors)
+    return datasets, tensors
+
+
+def _symbolic_tensors(dataset, found, seen):
+    """The symbolic tensors (by id) that `dataset`'s nodes were built from."""
+    if id(dataset) in seen:
+        return found
+    seen.add(id(dataset))
+    datasets, tensors = _recipe_leaves(dataset)
+    for t in tensors:
+        found.setdefault(id(t), t)
+    for d in (*datasets, *dataset._inputs()):
+        _symbolic_tensors(d, found, seen)
+    return found
+
+
+def _substitute(value, values, memo):
+    if isinstance(value, Dataset):
+        return _bound(value, values, memo)
+    if isinstance(value, Tensor) and id(value) in values:
+        return values[id(value)]
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        return type(value)(*(_substitute(v, values, memo) for v in value))
+    if isinstance(value, (tuple, list)):
+        return type(value)(_substitute(v, values, memo) for v in value)
+    if isinstance(value, dict):
+        return type(value)((k, _substitute(v, values, memo)) for k, v in value.items())
+    return value
+
+
+def _bound(dataset, values, memo):
+    """`dataset` with the symbolic tensors it was built from replaced by `values` (eager
+    tensors by the symbolic ones' ids): a node built from them is built again from its
+    constructor's arguments; one above such nodes is copied onto the new inputs (keeping
+    its traced functions); the rest is shared."""
+    found = memo.get(id(dataset))
+    if found is not None:
+        return found
+    _, tensors = _recipe_leaves(dataset)
+    if tensors:
+        args, kwargs = _substitute(dataset._recipe, values, memo)
+        result = type(dataset)(*args, **kwargs)
+    else:
+        inputs = dataset._inputs()
+        new = [_bound(d, values, memo) for d in inputs]
+        if all(a is b for a, b in zip(inputs, new)):
+            result = dataset
+        else:
+            replaced = {id(a): b for a, b in zip(inputs, new)}
+            result = copy.copy(dataset)
+            for key, value in vars(result).items():
+                if isinstance(value, Dataset) and id(value) in replaced:
+                    setattr(result, key, replaced[id(value)])
+                elif isinstance(value, (tuple, list)) and any(
+                        isinstance(v, Dataset) for v in value):
+                    setattr(result, key, type(value)(replaced.get(id(v), v) for v in value))
+    memo[id(dataset)] = result
+    return result
