@@ -244,6 +244,37 @@ class GraphOptional(Optional):
         return f"<tf.experimental.Optional element_spec={self._spec!r}>"
 
 
+class OptionalSpec:
+    """The type of an `Optional` of elements of `element_spec`; its one component is the
+    optional's variant tensor (so loops and conds carry optionals)."""
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    element_spec = property(lambda self: self._element_spec)
+    _component_specs = property(lambda self: (TensorSpec([], _d.variant),))
+
+    def _to_components(self, value):
+        variant = getattr(value, "_variant_tensor", None)
+        if variant is None:  # an optional made eagerly holds its value
+            flat = (tuple(t._data for t in structure.flatten(value._value))
+                    if value._has_value else None)
+            variant = _wrap(OptionalValue(flat))
+        return (variant,)
+
+    def _from_components(self, components):
+        return GraphOptional(components[0], self._element_spec)
+
+    def __eq__(self, other):
+        return type(other) is OptionalSpec and other._element_spec == self._element_spec
+
+    def __hash__(self):
+        return hash(repr(self._element_spec))
+
+    def __repr__(self):
+        return f"OptionalSpec({self._element_spec!r})"
+
+
 class GraphIterator(Iterator):
     """``iter(dataset)`` while a function traces: an iterator made on every call."""
 

@@ -153,7 +153,7 @@ def _check_same(name, a, first, b, second):
 def _as_tensors(value, name, where):
     """`value` with every leaf a tensor (or a TensorArray), or a TypeError naming `name`."""
     def convert(leaf):
-        if isinstance(leaf, TensorArray):  # it travels as it is
+        if isinstance(leaf, TensorArray) or _is_composite(leaf):  # it travels as it is
             return leaf
         try:
             return convert_to_tensor(leaf)
@@ -298,7 +298,15 @@ def _shape_invariants(initial, opts):
 
 
 def _shape_of(value):
+    if _is_composite(value):  # carried as its components, shaped by its type spec
+        return value._type_spec
     return value.flow.shape if isinstance(value, TensorArray) else value.shape
+
+
+def _is_composite(value):
+    """A value with a type spec that control flow carries as its component tensors (a
+    `SparseTensor`, an `Optional`)."""
+    return getattr(getattr(value, "_type_spec", None), "_to_components", None) is not None
 
 
 def _check_iteration(name, before, after, invariant):
@@ -313,6 +321,11 @@ def _check_iteration(name, before, after, invariant):
                         f"iteration.\n\n{e}") from None
     for old, new, shape in zip(nest.flatten(before), nest.flatten(after),
                                nest.flatten(invariant)):
+        if _is_composite(old) or _is_composite(new):
+            if type(old._type_spec) is not type(getattr(new, "_type_spec", None)):
+                raise TypeError(f"'{name}' is a {type(old).__name__} before the loop, but a "
+                                f"{type(new).__name__} after one iteration")
+            continue
         if old.dtype != new.dtype:
             raise TypeError(f"'{name}' has dtype {old.dtype.name} before the loop, but dtype "
                             f"{new.dtype.name} after one iteration")
