@@ -78,6 +78,7 @@ class IteratorValue(_Value):
     ``MakeIterator`` starts it)."""
 
     __slots__ = ("source", "__weakref__")
+    graph_def_dtype = _d.resource  # TF's iterators are resources
 
     def __init__(self, source=None):
         self.source = source
