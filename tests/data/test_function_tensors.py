@@ -80,3 +80,16 @@ def test_shared_node_and_iter_next_in_the_function():
 
     assert float(f(tf.constant([1., 2., 3.]))) == 12.
     assert float(f(tf.constant([4., 5.]))) == 45.
+
+
+def test_map_and_filter_functions_closing_over_the_function_arguments():
+    @tf.function
+    def f(x, limit):
+        ds = tf.data.Dataset.from_tensor_slices(x).map(lambda e: e * x[0])
+        ds = ds.filter(lambda e: e < limit)
+        return ds.reduce(0., lambda s, e: s + e)
+
+    assert float(f(tf.constant([2., 3.]), tf.constant(100.))) == 10.
+    assert float(f(tf.constant([3., 1., 5.]), tf.constant(10.))) == 12.
+    assert float(f(tf.constant([3., 1., 5.]), tf.constant(4.))) == 3.
+    assert f.experimental_get_tracing_count() == 2

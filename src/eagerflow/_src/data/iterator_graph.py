@@ -38,6 +38,7 @@ from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.data.iterator_ops import Iterator
 from eagerflow._src.data.optional_ops import Optional
+from eagerflow._src.data.structured_function import StructuredFunction
 
 _new = object.__new__
 _SCALAR_VARIANT = (TensorShape([]), _d.variant)
@@ -505,9 +506,17 @@ def _symbolic_tensors(dataset, found, seen):
     datasets, tensors = _recipe_leaves(dataset)
     for t in tensors:
         found.setdefault(id(t), t)
+    for fn in _functions(dataset):
+        for key, t in fn.foreign_tensors().items():
+            found.setdefault(key, t)
     for d in (*datasets, *dataset._inputs()):
         _symbolic_tensors(d, found, seen)
     return found
+
+
+def _functions(dataset):
+    """The traced functions a node holds (a map's, a filter's)."""
+    return [v for v in vars(dataset).values() if isinstance(v, StructuredFunction)]
 
 
 def _substitute(value, values, memo):
@@ -539,13 +548,15 @@ def _bound(dataset, values, memo):
     else:
         inputs = dataset._inputs()
         new = [_bound(d, values, memo) for d in inputs]
-        if all(a is b for a, b in zip(inputs, new)):
+        functions = [fn for fn in _functions(dataset) if fn.foreign_tensors()]
+        if all(a is b for a, b in zip(inputs, new)) and not functions:
             result = dataset
         else:
             replaced = {id(a): b for a, b in zip(inputs, new)}
+            replaced.update((id(fn), fn.fed(values)) for fn in functions)
             result = copy.copy(dataset)
             for key, value in vars(result).items():
-                if isinstance(value, Dataset) and id(value) in replaced:
+                if isinstance(value, (Dataset, StructuredFunction)) and id(value) in replaced:
                     setattr(result, key, replaced[id(value)])
                 elif isinstance(value, (tuple, list)) and any(
                         isinstance(v, Dataset) for v in value):
