@@ -93,3 +93,18 @@ def test_map_and_filter_functions_closing_over_the_function_arguments():
     assert float(f(tf.constant([3., 1., 5.]), tf.constant(10.))) == 12.
     assert float(f(tf.constant([3., 1., 5.]), tf.constant(4.))) == 3.
     assert f.experimental_get_tracing_count() == 2
+
+
+def test_for_over_a_dataset_lets_the_state_change_shape_as_a_reduce():
+    @tf.function
+    def f(x):
+        out = tf.zeros([0])
+        n = 0
+        for b in tf.data.Dataset.from_tensor_slices(x * 2.).map(lambda e: e + 1.).batch(2):
+            out = tf.concat([out, b], 0)
+            n += 1
+        return out, n
+
+    out, n = f(tf.constant([1., 2., 3.]))
+    assert out.numpy().tolist() == [3., 5., 7.]
+    assert int(n) == 2

@@ -352,8 +352,19 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         return
     if hasattr(iter_, "_as_graph_iterator") and not context.executing_eagerly():
         # a dataset or its iterator: a graph loop that iterates it on every call
-        _iterator_for(iter_._as_graph_iterator(), extra_test, body, get_state, set_state,
-                      symbol_names, opts)
+        iterator = iter_._as_graph_iterator()
+        before = tuple(get_state())
+        try:
+            _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names,
+                          opts)
+        except ValueError as e:
+            # Over a dataset, TF's loop is a reduce, whose state may change shape from one
+            # element to the next: the variables then loop with unknown dimensions.
+            if not hasattr(iter_, "reduce") or "after one iteration" not in str(e):
+                raise
+            set_state(before)
+            _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names,
+                          {**opts, "shape_invariants": _relaxed_invariants(before, opts)})
         return
     for item in iter_:
         go = True if extra_test is None else extra_test()
@@ -364,6 +375,17 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
             break
         else:
             body(item)
+
+
+def _relaxed_invariants(state, opts):
+    """`opts`' shape invariants, plus unknown dimensions for every other tensor of `state`."""
+    chosen = list(opts.get("shape_invariants", ()))
+    given = {id(v) for v, _ in chosen}
+    for leaf in nest.flatten([v for v in state if not is_undefined(v)]):
+        if (isinstance(leaf, Tensor) and id(leaf) not in given
+                and leaf.shape.rank is not None):
+            chosen.append((leaf, TensorShape([None] * leaf.shape.rank)))
+    return chosen
 
 
 def _bound(body, item):
