@@ -4,6 +4,7 @@ call, as TF builds its dataset ops at run time.
 The expected values were checked against TensorFlow 2.21.
 """
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -108,3 +109,55 @@ def test_for_over_a_dataset_lets_the_state_change_shape_as_a_reduce():
     out, n = f(tf.constant([1., 2., 3.]))
     assert out.numpy().tolist() == [3., 5., 7.]
     assert int(n) == 2
+
+
+def test_a_variable_is_read_when_the_iteration_starts():
+    v = tf.Variable([1., 2.])
+
+    @tf.function
+    def total():
+        return tf.data.Dataset.from_tensor_slices(v).reduce(0., lambda s, e: s + e)
+
+    assert float(total()) == 3.
+    v.assign([5., 6.])
+    assert float(total()) == 11.
+
+
+def test_iterated_in_a_nested_function():
+    @tf.function
+    def f(x):
+        ds = tf.data.Dataset.from_tensor_slices(x)
+
+        @tf.function
+        def inner():
+            return ds.reduce(0., lambda s, e: s + e)
+        return inner()
+
+    assert float(f(tf.constant([1., 2., 3.]))) == 6.
+
+
+def test_get_single_element_inside_a_function():
+    @tf.function
+    def f(x):
+        return tf.data.Dataset.from_tensors(x).get_single_element()
+
+    np.testing.assert_array_equal(f(tf.constant([1., 2.])).numpy(), [1., 2.])
+
+    @tf.function
+    def g(x):
+        return tf.data.Dataset.from_tensor_slices(x).get_single_element()
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="more than one element"):
+        g(tf.constant([1., 2.]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Dataset was empty"):
+        g(tf.zeros([0]))
+
+
+def test_a_seeded_shuffle_built_in_the_function_gives_the_same_order_every_call():
+    @tf.function
+    def f(x):
+        return tf.data.Dataset.from_tensor_slices(x).shuffle(10, seed=1).batch(
+            10).get_single_element()
+
+    assert f(tf.range(5)).numpy().tolist() == [0, 4, 3, 1, 2]
+    assert f(tf.range(5)).numpy().tolist() == [0, 4, 3, 1, 2]

@@ -401,6 +401,9 @@ class Dataset:
         >>> tf.data.Dataset.from_tensors([1, 2]).get_single_element()
         <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
         """
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        if iterator_graph.building_graph():  # an op, run on every call
+            return iterator_graph.single_element(self)
         it = self._iterator()
         op = "DatasetToSingleElement"
         try:

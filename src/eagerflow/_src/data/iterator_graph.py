@@ -34,6 +34,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.data.iterator_ops import Iterator
@@ -63,12 +64,14 @@ class DatasetValue(_Value):
     arguments (`DatasetArgument`) its pipeline is built on, and the symbolic tensors its
     nodes were built from (`MakeIterator` is fed their values)."""
 
-    __slots__ = ("dataset", "arguments", "tensors")
+    __slots__ = ("dataset", "arguments", "tensors", "keys")
 
-    def __init__(self, dataset, arguments=(), tensors=()):
+    def __init__(self, dataset, arguments=(), tensors=None):
         self.dataset = dataset
         self.arguments = arguments
-        self.tensors = tensors
+        tensors = tensors or {}
+        self.keys = tuple(tensors)  # the ids of what they stand for (a variable: its read)
+        self.tensors = tuple(tensors.values())
 
     def __repr__(self):
         return f"<DatasetValue {self.dataset!r}>"
@@ -114,16 +117,32 @@ def _anonymous_iterator(xp, *, output_types, output_shapes):
 
 
 def _make_iterator(xp, dataset, iterator, *arguments):
+    iterator.source = _pipeline(dataset, arguments)._iterator()
+    return ()
+
+
+def _pipeline(dataset, arguments):
+    """The dataset a `DatasetValue` stands for in this call, given the call's `arguments`."""
     # a pipeline built on the traced function's dataset arguments reads this call's
     n = len(dataset.arguments)
     for stand_in, value in zip(dataset.arguments, arguments[:n]):
         stand_in._bound = value.dataset
-    pipeline = dataset.dataset
-    if dataset.tensors:  # built from the function's tensors: built again from this call's
-        values = {id(t): EagerTensor._wrap(v) for t, v in zip(dataset.tensors, arguments[n:])}
-        pipeline = _bound(pipeline, values, {})
-    iterator.source = pipeline._iterator()
-    return ()
+    # Nodes built while the function traced are built again for the call (from the call's
+    # values of the tensors they were built from), as TF builds its dataset ops per call.
+    values = {key: EagerTensor._wrap(v) for key, v in zip(dataset.keys, arguments[n:])}
+    return _bound(dataset.dataset, values, {})
+
+
+def _single_element(xp, dataset, *arguments, output_types, output_shapes):
+    it = _pipeline(dataset, arguments)._iterator()
+    first = next(it, None)
+    if first is None:
+        raise op_error(errors.InvalidArgumentError, "DatasetToSingleElement",
+                       "Dataset was empty.")
+    if next(it, None) is not None:
+        raise op_error(errors.InvalidArgumentError, "DatasetToSingleElement",
+                       "Dataset had more than one element.")
+    return tuple(first)
 
 
 def _next_flat(iterator):
@@ -183,6 +202,11 @@ _GET_VALUE = register(
     "OptionalGetValue", _get_value,
     lambda optional, *, output_types, output_shapes: _specs(output_types, output_shapes),
     multi=True, tied=(), not_differentiable="the elements of a dataset")
+_SINGLE_ELEMENT = register(
+    "DatasetToSingleElement", _single_element,
+    lambda dataset, *arguments, output_types, output_shapes: _specs(output_types,
+                                                                    output_shapes),
+    multi=True, tied=(), stateful=True, not_differentiable="the elements of a dataset")
 batching_rules.assign(PER_ELEMENT, _HAS_VALUE, _GET_VALUE)
 
 
@@ -203,7 +227,7 @@ def dataset_tensor(dataset):
     if found is not None:
         return found
     return _wrap(DatasetValue(dataset, tuple(_arguments_of(dataset)),
-                              tuple(_symbolic_tensors(dataset, {}, set()).values())))
+                              _symbolic_tensors(dataset, {}, set())))
 
 
 def make_iterator(dataset, spec):
@@ -215,6 +239,16 @@ def make_iterator(dataset, spec):
         a._variant_tensor_value for a in variant._data.arguments) + variant._data.tensors
     dispatch(_MAKE_ITERATOR, (variant, resource, *arguments))
     return resource
+
+
+def single_element(dataset):
+    """``dataset.get_single_element()`` while a function traces: one op run on every call."""
+    spec = dataset.element_spec
+    variant = dataset_tensor(dataset)
+    arguments = () if isinstance(dataset, DatasetArgument) else tuple(
+        a._variant_tensor_value for a in variant._data.arguments) + variant._data.tensors
+    flat = dispatch(_SINGLE_ELEMENT, (variant, *arguments), _attrs(spec))
+    return structure.pack(spec, list(flat))
 
 
 def get_next(resource, spec):
@@ -482,6 +516,8 @@ def _leaves(value, datasets, tensors):
     elif isinstance(value, Tensor):
         if not isinstance(value, EagerTensor):
             tensors.append(value)
+    elif isinstance(value, Variable):
+        tensors.append(value)
     elif isinstance(value, (tuple, list)):
         for v in value:
             _leaves(v, datasets, tensors)
@@ -505,7 +541,8 @@ def _symbolic_tensors(dataset, found, seen):
     seen.add(id(dataset))
     datasets, tensors = _recipe_leaves(dataset)
     for t in tensors:
-        found.setdefault(id(t), t)
+        if id(t) not in found:  # a variable is read when the iteration starts, as in TF
+            found[id(t)] = t.read_value() if isinstance(t, Variable) else t
     for fn in _functions(dataset):
         for key, t in fn.foreign_tensors().items():
             found.setdefault(key, t)
@@ -522,7 +559,7 @@ def _functions(dataset):
 def _substitute(value, values, memo):
     if isinstance(value, Dataset):
         return _bound(value, values, memo)
-    if isinstance(value, Tensor) and id(value) in values:
+    if isinstance(value, (Tensor, Variable)) and id(value) in values:
         return values[id(value)]
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):
         return type(value)(*(_substitute(v, values, memo) for v in value))
@@ -549,8 +586,9 @@ def _bound(dataset, values, memo):
         inputs = dataset._inputs()
         new = [_bound(d, values, memo) for d in inputs]
         functions = [fn for fn in _functions(dataset) if fn.foreign_tensors()]
-        if all(a is b for a, b in zip(inputs, new)) and not functions:
-            result = dataset
+        if (all(a is b for a, b in zip(inputs, new)) and not functions
+                and not hasattr(dataset, "_recipe")):
+            result = dataset  # (made outside the function: its state goes on across calls)
         else:
             replaced = {id(a): b for a, b in zip(inputs, new)}
             replaced.update((id(fn), fn.fed(values)) for fn in functions)
@@ -561,5 +599,8 @@ def _bound(dataset, values, memo):
                 elif isinstance(value, (tuple, list)) and any(
                         isinstance(v, Dataset) for v in value):
                     setattr(result, key, type(value)(replaced.get(id(v), v) for v in value))
+            fresh = getattr(result, "_fresh_state", None)
+            if fresh is not None:
+                fresh()
     memo[id(dataset)] = result
     return result
