@@ -14,6 +14,13 @@ the function sees the same object.  The ops, as TF names them:
   ``IteratorGetNextAsOptional`` advance an iterator;
 * ``OptionalHasValue`` and ``OptionalGetValue`` read an optional.
 
+A dataset built while the function traces is built again on every call, as
+TF builds its dataset ops at run time: `Dataset.__new__` keeps each node's
+constructor arguments, and ``MakeIterator`` (``DatasetToSingleElement``) is fed
+the symbolic tensors they hold (variables read, and the tensors its map
+functions closed over), from whose values `_bound` rebuilds the nodes built
+from them and copies those above.
+
 The iterator ops are stateful: kept in program order, never folded or
 merged.  ``for x in dataset`` in a traced function is a ``while_loop`` over
 ``IteratorGetNextAsOptional`` (AutoGraph's `for_stmt` asks the dataset for
