@@ -161,3 +161,21 @@ def test_a_seeded_shuffle_built_in_the_function_gives_the_same_order_every_call(
 
     assert f(tf.range(5)).numpy().tolist() == [0, 4, 3, 1, 2]
     assert f(tf.range(5)).numpy().tolist() == [0, 4, 3, 1, 2]
+
+
+def test_cardinality_of_a_dataset_built_from_the_function_tensors_is_counted_per_call():
+    @tf.function
+    def f(n, x):
+        return (tf.data.Dataset.range(n).cardinality(),
+                tf.data.Dataset.from_tensor_slices(x).batch(2).cardinality(),
+                tf.data.Dataset.range(5).cardinality())
+
+    assert [int(t) for t in f(tf.constant(7, tf.int64), tf.zeros([5]))] == [7, 3, 5]
+    assert [int(t) for t in f(tf.constant(2, tf.int64), tf.zeros([1]))] == [2, 1, 5]
+
+    @tf.function
+    def g(ds):
+        return ds.cardinality()
+
+    assert int(g(tf.data.Dataset.range(4))) == 4
+    assert int(g(tf.data.Dataset.range(9))) == 9

@@ -14,6 +14,7 @@ _NOT_WRITTEN = {
     # datasets and their iterators (Python objects held by reference)
     "AnonymousIteratorV3", "MakeIterator", "IteratorGetNext", "IteratorGetNextAsOptional",
     "OptionalHasValue", "OptionalGetValue", "DatasetToSingleElement",
+    "DatasetCardinality",
 }
 _AXIS_SPECS = {"GatherNd-batch", "LinSpace-nd", "StridedSlice-run-time",
                "StatelessRandomNormal-shape-input"}

@@ -135,6 +135,11 @@ class Dataset:
         >>> tf.data.Dataset.range(10).batch(3).cardinality()
         <tf.Tensor: shape=(), dtype=int64, numpy=4>
         """
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        if iterator_graph.building_graph():  # built from the function's tensors: counted
+            counted = iterator_graph.cardinality(self)  # on every call
+            if counted is not None:
+                return counted
         return convert_to_tensor(np.int64(self._cardinality()))
 
     def as_numpy_iterator(self):

@@ -209,6 +209,13 @@ _GET_VALUE = register(
     "OptionalGetValue", _get_value,
     lambda optional, *, output_types, output_shapes: _specs(output_types, output_shapes),
     multi=True, tied=(), not_differentiable="the elements of a dataset")
+def _cardinality(xp, dataset, *arguments):
+    return np.array(_pipeline(dataset, arguments)._cardinality(), np.int64)
+
+
+_CARDINALITY = register("DatasetCardinality", _cardinality,
+                        lambda dataset, *arguments: (TensorShape([]), _d.int64), tied=(),
+                        stateful=True, not_differentiable="an integer")
 _SINGLE_ELEMENT = register(
     "DatasetToSingleElement", _single_element,
     lambda dataset, *arguments, output_types, output_shapes: _specs(output_types,
@@ -246,6 +253,25 @@ def make_iterator(dataset, spec):
         a._variant_tensor_value for a in variant._data.arguments) + variant._data.tensors
     dispatch(_MAKE_ITERATOR, (variant, resource, *arguments))
     return resource
+
+
+def cardinality(dataset):
+    """``dataset.cardinality()`` while a function traces: None (a constant) for a dataset
+    whose count tracing knows, else `counted` (built from the function's tensors)."""
+    if not isinstance(dataset, DatasetArgument) and not _symbolic_tensors(dataset, {}, set()) \
+            and not _arguments_of(dataset):
+        return None
+    return counted(dataset)
+
+
+def counted(dataset):
+    """The ``DatasetCardinality`` op counting `dataset` as each call builds it."""
+    variant = dataset_tensor(dataset)
+    if isinstance(dataset, DatasetArgument):  # (its placeholder feeds the call's dataset)
+        return dispatch(_CARDINALITY, (variant,))
+    arguments = tuple(a._variant_tensor_value for a in variant._data.arguments) + \
+        variant._data.tensors
+    return dispatch(_CARDINALITY, (variant, *arguments))
 
 
 def single_element(dataset):
