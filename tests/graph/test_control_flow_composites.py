@@ -51,3 +51,28 @@ def test_optional_reassigned_in_an_autograph_while():
     assert (float(total), int(n)) == (6., 3)
     total, n = f(tf.constant([], tf.float32))
     assert (float(total), int(n)) == (0., 0)
+
+
+def test_cond_returning_sparse_tensors_in_a_function():
+    s = tf.sparse.SparseTensor([[0, 1]], [1.], [2, 2])
+
+    @tf.function
+    def f(p):
+        r = tf.cond(p, lambda: s,
+                    lambda: tf.sparse.SparseTensor(s.indices, s.values * 5., s.dense_shape))
+        return tf.sparse.to_dense(r)
+
+    assert f(tf.constant(False)).numpy().tolist() == [[0., 5.], [0., 0.]]
+    assert f(tf.constant(True)).numpy().tolist() == [[0., 1.], [0., 0.]]
+
+
+def test_cond_returning_optionals_in_a_function():
+    @tf.function
+    def f(x, p):
+        it = iter(tf.data.Dataset.from_tensor_slices(x))
+        o = tf.cond(p, it.get_next_as_optional,
+                    lambda: tf.experimental.Optional.empty(tf.TensorSpec([], tf.float32)))
+        return o.has_value()
+
+    assert bool(f(tf.constant([1.]), tf.constant(True)))
+    assert not bool(f(tf.constant([1.]), tf.constant(False)))

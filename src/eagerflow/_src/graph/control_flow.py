@@ -183,9 +183,10 @@ def _branched(key, fns, kind):
         hold(flat[0], bodies)   # record it, naming the bodies, as long as its outputs live
     flat = flat[:n]
     structure = branches[0].structure
-    leaves = nest.flatten(structure)
+    leaves = nest.flatten(structure, expand_composites=True)
     values = iter(with_flows([v for v in leaves if v is not None], flat))
-    return nest.pack_sequence_as(structure, [None if v is None else next(values) for v in leaves])
+    return nest.pack_sequence_as(structure, [None if v is None else next(values) for v in leaves],
+                                 expand_composites=True)
 
 
 def _input_types(inputs):
@@ -1298,7 +1299,8 @@ class _Subgraph:
             arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
             result = fn(*arguments)
             structure = result
-            flat = [_carried(t) for t in nest.flatten(result) if t is not None]  # None stays
+            flat = [_carried(t) for t in nest.flatten(result, expand_composites=True)
+                    if t is not None]  # None stays; a composite gives its components
             # an argument or capture returned as it is still gets an op of its own
             flat = [graph.capture(t) for t in flat]
         graph._recorders = ()  # (its tapes are not kept alive by the library)
