@@ -13,7 +13,8 @@ _NOT_WRITTEN = {
     "RandomIndexShuffle", "EnsureShape",
     # datasets and their iterators (Python objects held by reference)
     "AnonymousIteratorV3", "MakeIterator", "IteratorGetNext", "IteratorGetNextAsOptional",
-    "OptionalHasValue", "OptionalGetValue",
+    "OptionalHasValue", "OptionalGetValue", "DatasetToSingleElement",
+    "DatasetCardinality",
 }
 _AXIS_SPECS = {"GatherNd-batch", "LinSpace-nd", "StridedSlice-run-time",
                "StatelessRandomNormal-shape-input"}

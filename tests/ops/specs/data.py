@@ -25,6 +25,14 @@ def _optional_rows(x):
         IG.get_next_as_optional(resource, spec).has_value()
 
 
+def _count_rows(x):
+    return IG.counted(tf.data.Dataset.from_tensor_slices(x))
+
+
+def _single_row(x):
+    return IG.single_element(tf.data.Dataset.from_tensor_slices(x).take(1))
+
+
 SPECS = [
     OpSpec(name, _first_row, [rand(3, 2)], lambda x: x[0], grad=_NO_GRAD)
     for name in ("AnonymousIteratorV3", "MakeIterator", "IteratorGetNext")
@@ -32,4 +40,8 @@ SPECS = [
     OpSpec(name, _optional_rows, [rand(2, 4, dtype=np.int32)],
            lambda x: (np.bool_(True), x[0], np.bool_(False)), grad=_NO_GRAD)
     for name in ("IteratorGetNextAsOptional", "OptionalHasValue", "OptionalGetValue")
+] + [
+    OpSpec("DatasetToSingleElement", _single_row, [rand(3, 2)], lambda x: x[0], grad=_NO_GRAD),
+    OpSpec("DatasetCardinality", _count_rows, [rand(3, 2)], lambda x: np.int64(len(x)),
+           grad="an integer"),
 ]

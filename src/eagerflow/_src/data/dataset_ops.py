@@ -16,6 +16,7 @@ import re
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
@@ -112,6 +113,15 @@ class Dataset:
     [0, 2, 4]
     """
 
+    def __new__(cls, *args, **kwargs):
+        # While a function traces, a node keeps its constructor's arguments: one built from
+        # the function's tensors is built again from their values on every call
+        # (`iterator_graph.bound_dataset`), as TF builds its dataset ops at run time.
+        self = super().__new__(cls)
+        if not context.executing_eagerly():
+            self._recipe = (args, kwargs)
+        return self
+
     # -- what every node defines ---------------------------------------------------------------
     def _iterator(self):
         """A fresh Python iterator of this dataset's elements, each a flat tuple of backend
@@ -171,6 +181,11 @@ class Dataset:
         >>> tf.data.Dataset.range(10).batch(3).cardinality()
         <tf.Tensor: shape=(), dtype=int64, numpy=4>
         """
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        if iterator_graph.building_graph():  # built from the function's tensors: counted
+            counted = iterator_graph.cardinality(self)  # on every call
+            if counted is not None:
+                return counted
         return convert_to_tensor(np.int64(self._cardinality()))
 
     def as_numpy_iterator(self):
@@ -446,6 +461,9 @@ class Dataset:
         >>> tf.data.Dataset.from_tensors([1, 2]).get_single_element()
         <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
         """
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        if iterator_graph.building_graph():  # an op, run on every call
+            return iterator_graph.single_element(self)
         it = self._iterator()
         op = "DatasetToSingleElement"
         try:

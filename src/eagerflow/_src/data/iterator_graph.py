@@ -14,12 +14,21 @@ the function sees the same object.  The ops, as TF names them:
   ``IteratorGetNextAsOptional`` advance an iterator;
 * ``OptionalHasValue`` and ``OptionalGetValue`` read an optional.
 
+A dataset built while the function traces is built again on every call, as
+TF builds its dataset ops at run time: `Dataset.__new__` keeps each node's
+constructor arguments, and ``MakeIterator`` (``DatasetToSingleElement``) is fed
+the symbolic tensors they hold (variables read, and the tensors its map
+functions closed over), from whose values `_bound` rebuilds the nodes built
+from them and copies those above.
+
 The iterator ops are stateful: kept in program order, never folded or
 merged.  ``for x in dataset`` in a traced function is a ``while_loop`` over
 ``IteratorGetNextAsOptional`` (AutoGraph's `for_stmt` asks the dataset for
 `_as_graph_iterator`); `reduce_in_graph` is ``Dataset.reduce`` as such a
 loop.
 """
+import copy
+
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
@@ -32,11 +41,12 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.data.iterator_ops import Iterator
 from eagerflow._src.data.optional_ops import Optional
-from eagerflow._src.data.structured_function import sparse_argument
+from eagerflow._src.data.structured_function import StructuredFunction, sparse_argument
 from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 
 _new = object.__new__
@@ -58,14 +68,18 @@ class _Value:
 
 
 class DatasetValue(_Value):
-    """The value of a dataset's variant tensor: the `Dataset` itself, and the function
-    arguments (`DatasetArgument`) its pipeline is built on."""
+    """The value of a dataset's variant tensor: the `Dataset` itself, the function
+    arguments (`DatasetArgument`) its pipeline is built on, and the symbolic tensors its
+    nodes were built from (`MakeIterator` is fed their values)."""
 
-    __slots__ = ("dataset", "arguments")
+    __slots__ = ("dataset", "arguments", "tensors", "keys")
 
-    def __init__(self, dataset, arguments=()):
+    def __init__(self, dataset, arguments=(), tensors=None):
         self.dataset = dataset
         self.arguments = arguments
+        tensors = tensors or {}
+        self.keys = tuple(tensors)  # the ids of what they stand for (a variable: its read)
+        self.tensors = tuple(tensors.values())
 
     def __repr__(self):
         return f"<DatasetValue {self.dataset!r}>"
@@ -76,6 +90,7 @@ class IteratorValue(_Value):
     ``MakeIterator`` starts it)."""
 
     __slots__ = ("source", "__weakref__")
+    graph_def_dtype = _d.resource  # TF's iterators are resources
 
     def __init__(self, source=None):
         self.source = source
@@ -110,11 +125,32 @@ def _anonymous_iterator(xp, *, output_types, output_shapes):
 
 
 def _make_iterator(xp, dataset, iterator, *arguments):
-    # a pipeline built on the traced function's dataset arguments reads this call's
-    for stand_in, value in zip(dataset.arguments, arguments):
-        stand_in._bound = value.dataset
-    iterator.source = dataset.dataset._iterator()
+    iterator.source = _pipeline(dataset, arguments)._iterator()
     return ()
+
+
+def _pipeline(dataset, arguments):
+    """The dataset a `DatasetValue` stands for in this call, given the call's `arguments`."""
+    # a pipeline built on the traced function's dataset arguments reads this call's
+    n = len(dataset.arguments)
+    for stand_in, value in zip(dataset.arguments, arguments[:n]):
+        stand_in._bound = value.dataset
+    # Nodes built while the function traced are built again for the call (from the call's
+    # values of the tensors they were built from), as TF builds its dataset ops per call.
+    values = {key: EagerTensor._wrap(v) for key, v in zip(dataset.keys, arguments[n:])}
+    return _bound(dataset.dataset, values, {})
+
+
+def _single_element(xp, dataset, *arguments, output_types, output_shapes):
+    it = _pipeline(dataset, arguments)._iterator()
+    first = next(it, None)
+    if first is None:
+        raise op_error(errors.InvalidArgumentError, "DatasetToSingleElement",
+                       "Dataset was empty.")
+    if next(it, None) is not None:
+        raise op_error(errors.InvalidArgumentError, "DatasetToSingleElement",
+                       "Dataset had more than one element.")
+    return tuple(first)
 
 
 def _next_flat(iterator):
@@ -174,6 +210,18 @@ _GET_VALUE = register(
     "OptionalGetValue", _get_value,
     lambda optional, *, output_types, output_shapes: _specs(output_types, output_shapes),
     multi=True, tied=(), not_differentiable="the elements of a dataset")
+def _cardinality(xp, dataset, *arguments):
+    return np.array(_pipeline(dataset, arguments)._cardinality(), np.int64)
+
+
+_CARDINALITY = register("DatasetCardinality", _cardinality,
+                        lambda dataset, *arguments: (TensorShape([]), _d.int64), tied=(),
+                        stateful=True, not_differentiable="an integer")
+_SINGLE_ELEMENT = register(
+    "DatasetToSingleElement", _single_element,
+    lambda dataset, *arguments, output_types, output_shapes: _specs(output_types,
+                                                                    output_shapes),
+    multi=True, tied=(), stateful=True, not_differentiable="the elements of a dataset")
 batching_rules.assign(PER_ELEMENT, _HAS_VALUE, _GET_VALUE)
 
 
@@ -204,7 +252,8 @@ def dataset_tensor(dataset):
     found = getattr(dataset, "_variant_tensor_value", None)
     if found is not None:
         return found
-    return _wrap(DatasetValue(dataset, tuple(_arguments_of(dataset))))
+    return _wrap(DatasetValue(dataset, tuple(_arguments_of(dataset)),
+                              _symbolic_tensors(dataset, {}, set())))
 
 
 def make_iterator(dataset, spec):
@@ -213,9 +262,38 @@ def make_iterator(dataset, spec):
     resource = dispatch(_ANONYMOUS_ITERATOR, (), attrs)
     variant = dataset_tensor(dataset)
     arguments = () if isinstance(dataset, DatasetArgument) else tuple(
-        a._variant_tensor_value for a in variant._data.arguments)
+        a._variant_tensor_value for a in variant._data.arguments) + variant._data.tensors
     dispatch(_MAKE_ITERATOR, (variant, resource, *arguments))
     return resource
+
+
+def cardinality(dataset):
+    """``dataset.cardinality()`` while a function traces: None (a constant) for a dataset
+    whose count tracing knows, else `counted` (built from the function's tensors)."""
+    if not isinstance(dataset, DatasetArgument) and not _symbolic_tensors(dataset, {}, set()) \
+            and not _arguments_of(dataset):
+        return None
+    return counted(dataset)
+
+
+def counted(dataset):
+    """The ``DatasetCardinality`` op counting `dataset` as each call builds it."""
+    variant = dataset_tensor(dataset)
+    if isinstance(dataset, DatasetArgument):  # (its placeholder feeds the call's dataset)
+        return dispatch(_CARDINALITY, (variant,))
+    arguments = tuple(a._variant_tensor_value for a in variant._data.arguments) + \
+        variant._data.tensors
+    return dispatch(_CARDINALITY, (variant, *arguments))
+
+
+def single_element(dataset):
+    """``dataset.get_single_element()`` while a function traces: one op run on every call."""
+    spec = dataset.element_spec
+    variant = dataset_tensor(dataset)
+    arguments = () if isinstance(dataset, DatasetArgument) else tuple(
+        a._variant_tensor_value for a in variant._data.arguments) + variant._data.tensors
+    flat = dispatch(_SINGLE_ELEMENT, (variant, *arguments), _attrs(spec))
+    return structure.pack(spec, list(flat))
 
 
 def get_next(resource, spec):
@@ -245,6 +323,37 @@ class GraphOptional(Optional):
 
     def __repr__(self):
         return f"<tf.experimental.Optional element_spec={self._spec!r}>"
+
+
+class OptionalSpec:
+    """The type of an `Optional` of elements of `element_spec`; its one component is the
+    optional's variant tensor (so loops and conds carry optionals)."""
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    element_spec = property(lambda self: self._element_spec)
+    _component_specs = property(lambda self: (TensorSpec([], _d.variant),))
+
+    def _to_components(self, value):
+        variant = getattr(value, "_variant_tensor", None)
+        if variant is None:  # an optional made eagerly holds its value
+            flat = (tuple(t._data for t in structure.flatten(value._value))
+                    if value._has_value else None)
+            variant = _wrap(OptionalValue(flat))
+        return (variant,)
+
+    def _from_components(self, components):
+        return GraphOptional(components[0], self._element_spec)
+
+    def __eq__(self, other):
+        return type(other) is OptionalSpec and other._element_spec == self._element_spec
+
+    def __hash__(self):
+        return hash(repr(self._element_spec))
+
+    def __repr__(self):
+        return f"OptionalSpec({self._element_spec!r})"
 
 
 class GraphIterator(Iterator):
@@ -375,8 +484,7 @@ def reduce_in_graph(dataset, initial_state, reduce_func):
 
     def body(optional, *flat):
         element = GraphOptional(optional, spec).get_value()
-        args = tuple(element) if type(spec) is tuple else (element,)
-        new = structure.normalize(reduce_func(structure.pack(state, list(flat)), *args))
+        new = structure.normalize(reduce_func(structure.pack(state, list(flat)), element))
         if not structure.same_structure(new, state) or any(
                 n.dtype != o.dtype for n, o in zip(structure.flatten(new), flat)):
             raise TypeError(f"The element types for the new state must match the initial "
@@ -442,3 +550,102 @@ def _arguments_of(dataset, found=None, seen=None):
     for d in dataset._inputs():
         _arguments_of(d, found, seen)
     return found
+
+
+# -- datasets built from a function's tensors -------------------------------------------------
+
+def _leaves(value, datasets, tensors):
+    """The datasets and symbolic tensors in a node's constructor arguments."""
+    if isinstance(value, Dataset):
+        datasets.append(value)
+    elif isinstance(value, Tensor):
+        if not isinstance(value, EagerTensor):
+            tensors.append(value)
+    elif isinstance(value, Variable):
+        tensors.append(value)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            _leaves(v, datasets, tensors)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _leaves(v, datasets, tensors)
+
+
+def _recipe_leaves(node):
+    datasets, tensors = [], []
+    recipe = getattr(node, "_recipe", None)
+    if recipe is not None and not isinstance(node, DatasetArgument):
+        _leaves(recipe, datasets, tensors)
+    return datasets, tensors
+
+
+def _symbolic_tensors(dataset, found, seen):
+    """The symbolic tensors (by id) that `dataset`'s nodes were built from."""
+    if id(dataset) in seen:
+        return found
+    seen.add(id(dataset))
+    datasets, tensors = _recipe_leaves(dataset)
+    for t in tensors:
+        if id(t) not in found:  # a variable is read when the iteration starts, as in TF
+            found[id(t)] = t.read_value() if isinstance(t, Variable) else t
+    for fn in _functions(dataset):
+        for key, t in fn.foreign_tensors().items():
+            found.setdefault(key, t)
+    for d in (*datasets, *dataset._inputs()):
+        _symbolic_tensors(d, found, seen)
+    return found
+
+
+def _functions(dataset):
+    """The traced functions a node holds (a map's, a filter's)."""
+    return [v for v in vars(dataset).values() if isinstance(v, StructuredFunction)]
+
+
+def _substitute(value, values, memo):
+    if isinstance(value, Dataset):
+        return _bound(value, values, memo)
+    if isinstance(value, (Tensor, Variable)) and id(value) in values:
+        return values[id(value)]
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        return type(value)(*(_substitute(v, values, memo) for v in value))
+    if isinstance(value, (tuple, list)):
+        return type(value)(_substitute(v, values, memo) for v in value)
+    if isinstance(value, dict):
+        return type(value)((k, _substitute(v, values, memo)) for k, v in value.items())
+    return value
+
+
+def _bound(dataset, values, memo):
+    """`dataset` with the symbolic tensors it was built from replaced by `values` (eager
+    tensors by the symbolic ones' ids): a node built from them is built again from its
+    constructor's arguments; one above such nodes is copied onto the new inputs (keeping
+    its traced functions); the rest is shared."""
+    found = memo.get(id(dataset))
+    if found is not None:
+        return found
+    _, tensors = _recipe_leaves(dataset)
+    if tensors:
+        args, kwargs = _substitute(dataset._recipe, values, memo)
+        result = type(dataset)(*args, **kwargs)
+    else:
+        inputs = dataset._inputs()
+        new = [_bound(d, values, memo) for d in inputs]
+        functions = [fn for fn in _functions(dataset) if fn.foreign_tensors()]
+        if (all(a is b for a, b in zip(inputs, new)) and not functions
+                and not hasattr(dataset, "_recipe")):
+            result = dataset  # (made outside the function: its state goes on across calls)
+        else:
+            replaced = {id(a): b for a, b in zip(inputs, new)}
+            replaced.update((id(fn), fn.fed(values)) for fn in functions)
+            result = copy.copy(dataset)
+            for key, value in vars(result).items():
+                if isinstance(value, (Dataset, StructuredFunction)) and id(value) in replaced:
+                    setattr(result, key, replaced[id(value)])
+                elif isinstance(value, (tuple, list)) and any(
+                        isinstance(v, Dataset) for v in value):
+                    setattr(result, key, type(value)(replaced.get(id(v), v) for v in value))
+            fresh = getattr(result, "_fresh_state", None)
+            if fresh is not None:
+                fresh()
+    memo[id(dataset)] = result
+    return result

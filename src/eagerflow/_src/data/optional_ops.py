@@ -37,6 +37,12 @@ class Optional:
     def element_spec(self):
         return self._spec
 
+    @property
+    def _type_spec(self):
+        """Its type: control flow carries an optional as its one variant tensor."""
+        from eagerflow._src.data.iterator_graph import OptionalSpec  # noqa: PLC0415
+        return OptionalSpec(self._spec)
+
     def has_value(self, name=None):
         return convert_to_tensor(np.bool_(self._has_value))
 

@@ -71,6 +71,12 @@ class _ShuffleDataset(_UnaryDataset):
         self._seeds = _Stream(self._seed, self._seed2) if self._reshuffle else None
         self._lock = threading.Lock()
 
+    def _fresh_state(self):
+        """A copy's own seed stream, from the start (a dataset built in a function is built
+        anew, with its seeds, on every call)."""
+        self._seeds = _Stream(self._seed, self._seed2) if self._reshuffle else None
+        self._lock = threading.Lock()
+
     def _iterator_seeds(self):
         if not self._reshuffle:
             return self._seed, self._seed2

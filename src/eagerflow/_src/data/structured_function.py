@@ -8,6 +8,7 @@ argument.  Python code in the function runs once, at trace time; the traced
 graph then runs for every element on flat tuples of arrays.
 """
 import contextlib
+import copy
 import threading
 
 import numpy as np
@@ -184,6 +185,29 @@ class StructuredFunction:
                      if isinstance(s, SparseTensorSpec) else next(out)
                      for s in structure.flatten(self.output_spec))
 
+    def foreign_tensors(self):
+        """The tensors of an enclosing function's graph this function captured (a map
+        function closing over the function's arguments), by id."""
+        concrete = self._concrete
+        return {} if concrete is None else {id(t): t for t in concrete._foreign}
+
+    def fed(self, values):
+        """A copy of this function whose captured enclosing tensors take `values` (eager
+        tensors by the symbolic ones' ids): one call of the enclosing function's."""
+        from eagerflow._src.graph.specialize import ShapeSpecialized  # noqa: PLC0415
+        concrete = self._concrete
+        foreign = {id(t) for t in concrete._foreign}
+        captured = [(outer, inner) for outer, inner in concrete.graph.captures
+                    if id(outer) in foreign]
+        program = getattr(concrete, "_fed_program", None)
+        if program is None:  # (compiled once, fed on every call)
+            program = concrete._fed_program = ShapeSpecialized(
+                concrete.graph, [*concrete.inputs, *(inner for _, inner in captured)],
+                concrete.outputs, concrete.name)
+        bound = copy.copy(self)
+        bound._concrete = _Fed(program, [values[id(outer)]._data for outer, _ in captured])
+        return bound
+
     def _run_python(self, arrays):
         """The Python function itself run eagerly on the element (debug mode)."""
         element = structure.pack(self.input_spec, [
@@ -221,6 +245,20 @@ def sparse_argument(spec, components):
         dense_shape = known if None not in dims else array_ops.stack([
             dense_shape[i] if d is None else known[i] for i, d in enumerate(dims)])
     return spec._from_components((indices, values, dense_shape))
+
+
+class _Fed:
+    """A compiled function with its trailing inputs fed: what `StructuredFunction` calls."""
+
+    def __init__(self, program, extra):
+        self._program = program
+        self._extra = extra
+
+    def _run(self, *arrays):
+        return self._program(*arrays, *self._extra)
+
+    def call_flat(self, tensors):
+        return [EagerTensor._wrap(a) for a in self._run(*(t._data for t in tensors))]
 
 
 # Set by ``tf.data.experimental.enable_debug_mode()``: functions run as Python, eagerly.

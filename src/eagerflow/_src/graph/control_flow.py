@@ -183,9 +183,10 @@ def _branched(key, fns, kind):
         hold(flat[0], bodies)   # record it, naming the bodies, as long as its outputs live
     flat = flat[:n]
     structure = branches[0].structure
-    leaves = nest.flatten(structure)
+    leaves = nest.flatten(structure, expand_composites=True)
     values = iter(with_flows([v for v in leaves if v is not None], flat))
-    return nest.pack_sequence_as(structure, [None if v is None else next(values) for v in leaves])
+    return nest.pack_sequence_as(structure, [None if v is None else next(values) for v in leaves],
+                                 expand_composites=True)
 
 
 def _input_types(inputs):
@@ -557,7 +558,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                 raise SymbolicCall(f"A while_loop cannot take {v} as a loop variable.")
         return _eager_while(cond, body, loop_vars, maximum_iterations)
     structure = loop_vars
-    flat = [_carried(v) for v in nest.flatten(loop_vars)]
+    flat = [_carried(v) for v in nest.flatten(loop_vars, expand_composites=True)]
     return _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations,
                         back_prop, name, parallel_iterations)
 
@@ -577,7 +578,7 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
     while (limit is None or n < limit) and cond(*_arguments(loop_vars, values)):
         values = check(body(*_arguments(loop_vars, values)))
         n += 1
-    return nest.map_structure(_carried, values)
+    return nest.map_structure(_carried, values, expand_composites=True)
 
 
 def _eager_structure_check(loop_vars, counted):
@@ -617,7 +618,7 @@ def _carried(value):
 
 def _packed(structure, flat):
     """`_arguments` of the loop variables `flat` holds."""
-    return _arguments(structure, nest.pack_sequence_as(structure, flat))
+    return _arguments(structure, nest.pack_sequence_as(structure, flat, expand_composites=True))
 
 
 def _same_structure(structure, result):
@@ -637,7 +638,8 @@ def _same_structure(structure, result):
 
 def _next_values(structure, result, previous):
     """`body`'s result, flat and checked against the loop variables' structure and dtypes."""
-    flat = [_carried(v) for v in nest.flatten(_same_structure(structure, result))]
+    flat = [_carried(v) for v in nest.flatten(_same_structure(structure, result),
+                                              expand_composites=True)]
     for old, new in zip(previous, flat):
         if new.dtype != old.dtype:
             raise TypeError(f"Loop var {old.name} enters the loop with type {old.dtype} but "
@@ -662,7 +664,7 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
         invariants = [t.shape for t in flat]
     else:  # a TensorArray's flow is a scalar whatever its invariant says of the elements
         invariants = [t.shape if t.dtype is variant else TensorShape(s)
-                      for t, s in zip(flat, nest.flatten(shape_invariants))]
+                      for t, s in zip(flat, _component_invariants(structure, shape_invariants))]
     specs = [(shape, t.dtype) for shape, t in zip(invariants, flat)]
     for t, shape in zip(flat, invariants):
         if not fits(t.shape, shape):
@@ -670,7 +672,7 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
                              f"with the initial shape of the loop variable. It enters the loop "
                              f"with shape {t.shape}, but the specified shape invariant is "
                              f"{shape}.")
-    templates = nest.flatten(structure)  # where TensorArrays are rebuilt on the flows
+    templates = nest.flatten(structure, expand_composites=True)  # TensorArrays' flows
 
     def traced_cond(*args):
         return convert_to_tensor(cond(*_packed(structure, with_flows(templates, args))))
@@ -719,7 +721,25 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
     results = results[:len(flat)]
     if not back_prop:  # as TF's graph loops (eagerly, TF ignores it too)
         results = [cast_ops.stop_gradient(r) for r in results]
-    return nest.pack_sequence_as(structure, with_flows(templates, results))
+    return nest.pack_sequence_as(structure, with_flows(templates, results),
+                                 expand_composites=True)
+
+
+def _component_invariants(structure, shape_invariants):
+    """The shape invariants, one per loop variable's leaf, made one per component: a
+    composite loop variable (a `SparseTensor`, an `Optional`) is carried as its components,
+    whose shapes its type spec gives (unknown numbers of values), as in TF."""
+    out = []
+    for value, shape in zip(nest.flatten(structure), nest.flatten(shape_invariants)):
+        spec = getattr(value, "_type_spec", None)
+        if getattr(spec, "_to_components", None) is None:
+            out.append(shape)
+            continue
+        components = getattr(spec, "_component_specs", None)
+        if components is None:
+            components = spec._to_components(value)
+        out.extend(c.shape for c in components)
+    return out
 
 
 class _Loop:
@@ -1279,7 +1299,8 @@ class _Subgraph:
             arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
             result = fn(*arguments)
             structure = result
-            flat = [_carried(t) for t in nest.flatten(result) if t is not None]  # None stays
+            flat = [_carried(t) for t in nest.flatten(result, expand_composites=True)
+                    if t is not None]  # None stays; a composite gives its components
             # an argument or capture returned as it is still gets an op of its own
             flat = [graph.capture(t) for t in flat]
         graph._recorders = ()  # (its tapes are not kept alive by the library)

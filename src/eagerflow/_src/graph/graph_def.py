@@ -274,6 +274,12 @@ class _Writer:
             node = pb.NodeDef(name=op.name, op="Placeholder", attr={
                 "dtype": attr_value(op.attrs["dtype"]),
                 "shape": attr_value(TensorShape(op.attrs["shape"]))})
+        elif op.type == "Const" and op.attrs.get("dtype") == _d.variant:
+            # a captured Python-side value (a dataset, an iterator): as in TF, an input of
+            # the graph, fed where it runs, since no TensorProto holds it
+            node = pb.NodeDef(name=op.name, op="Placeholder", attr={
+                "dtype": attr_value(getattr(op.value, "graph_def_dtype", _d.variant)),
+                "shape": attr_value(TensorShape([]))})
         elif op.type == "Const":
             node = _const_node(op.name, op.value, op.attrs.get("dtype"))
         elif op.op_def is None or not op.op_def.registered:

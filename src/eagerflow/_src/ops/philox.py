@@ -168,9 +168,47 @@ def _uniform_values(b, dtype):
     return _float32(b) if dtype == np.float32 else _narrow(b, dtype)
 
 
+def _few_words(xp, key, counter, shape, per_block):
+    """The words of the few blocks an array of `shape` takes (`per_block` values each), as
+    Python integers (a random crop's offsets, a flip's coin: NumPy's cost per call would
+    be most of the draw); None for larger arrays."""
+    size = math.prod(shape)
+    count = -(-size // per_block)
+    if xp is not np or count > _FEW_BLOCKS:
+        return None
+    counter &= 2**128 - 1
+    start, high, key = counter & _U64, counter >> 64, key & _U64
+    words = []
+    for i in range(count):
+        lo = start + i
+        hi = (high + (lo >> 64)) & _U64
+        lo &= _U64
+        words.extend(_rounds_int(lo & _U32, lo >> 32, hi & _U32, hi >> 32, key))
+    return words, size
+
+
+def _signed(values, dtype, bits):
+    """Unsigned `bits`-bit integers as `dtype` (their two's complement when signed)."""
+    if dtype.kind == "i":
+        half, whole = 1 << (bits - 1), 1 << bits
+        values = [v - whole if v >= half else v for v in values]
+    return values
+
+
 def uniform(xp, key, counter, shape, dtype):
     """Floats in [0, 1) of `dtype` (float16, bfloat16, float32, float64)."""
     dtype = np.dtype(dtype)
+    if dtype in (np.float32, np.float64):
+        few = _few_words(xp, key, counter, shape, 4 if dtype == np.float32 else 2)
+        if few is not None:
+            words, size = few
+            if dtype == np.float32:
+                bits = np.array([(w & 0x7FFFFF) | 0x3F800000 for w in words[:size]],
+                                np.uint32)
+                return (bits.view(np.float32) - np.float32(1)).reshape(shape)
+            bits = np.array([((words[i] & 0xFFFFF) << 32) | words[i + 1] | 0x3FF0000000000000
+                             for i in range(0, 2 * size, 2)], np.uint64)
+            return (bits.view(np.float64) - 1.0).reshape(shape)
     return _fill(xp, key, counter, shape, 2 if dtype == np.float64 else 4,
                  lambda b: _uniform_values(b, dtype))
 
@@ -178,6 +216,17 @@ def uniform(xp, key, counter, shape, dtype):
 def uniform_int(xp, key, counter, shape, minval, maxval, dtype):
     """Integers in [minval, maxval): ``minval + bits % range``, 32 or 64 bits per value."""
     dtype = np.dtype(dtype)
+    few = _few_words(xp, key, counter, shape, 4 if dtype.itemsize == 4 else 2)
+    if few is not None:
+        words, size = few
+        if dtype.itemsize == 4:
+            span, low = (maxval - minval) & _U32, minval & _U32
+            values = [(w % span + low) & _U32 for w in words[:size]]
+        else:
+            span, low = (maxval - minval) & _U64, minval & _U64
+            values = [((words[i] | words[i + 1] << 32) % span + low) & _U64
+                      for i in range(0, 2 * size, 2)]
+        return np.array(_signed(values, dtype, 8 * dtype.itemsize), dtype).reshape(shape)
     if dtype.itemsize == 4:
         span, low = np.uint32((maxval - minval) & _U32), np.uint32(minval & _U32)
         return _fill(xp, key, counter, shape, 4, lambda b: (b % span + low).view(dtype))

@@ -153,7 +153,7 @@ def _check_same(name, a, first, b, second):
 def _as_tensors(value, name, where):
     """`value` with every leaf a tensor (or a TensorArray), or a TypeError naming `name`."""
     def convert(leaf):
-        if isinstance(leaf, TensorArray):  # it travels as it is
+        if isinstance(leaf, TensorArray) or _is_composite(leaf):  # it travels as it is
             return leaf
         try:
             return convert_to_tensor(leaf)
@@ -298,7 +298,15 @@ def _shape_invariants(initial, opts):
 
 
 def _shape_of(value):
+    if _is_composite(value):  # carried as its components, shaped by its type spec
+        return value._type_spec
     return value.flow.shape if isinstance(value, TensorArray) else value.shape
+
+
+def _is_composite(value):
+    """A value with a type spec that control flow carries as its component tensors (a
+    `SparseTensor`, an `Optional`)."""
+    return getattr(getattr(value, "_type_spec", None), "_to_components", None) is not None
 
 
 def _check_iteration(name, before, after, invariant):
@@ -313,6 +321,11 @@ def _check_iteration(name, before, after, invariant):
                         f"iteration.\n\n{e}") from None
     for old, new, shape in zip(nest.flatten(before), nest.flatten(after),
                                nest.flatten(invariant)):
+        if _is_composite(old) or _is_composite(new):
+            if type(old._type_spec) is not type(getattr(new, "_type_spec", None)):
+                raise TypeError(f"'{name}' is a {type(old).__name__} before the loop, but a "
+                                f"{type(new).__name__} after one iteration")
+            continue
         if old.dtype != new.dtype:
             raise TypeError(f"'{name}' has dtype {old.dtype.name} before the loop, but dtype "
                             f"{new.dtype.name} after one iteration")
@@ -339,8 +352,19 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         return
     if hasattr(iter_, "_as_graph_iterator") and not context.executing_eagerly():
         # a dataset or its iterator: a graph loop that iterates it on every call
-        _iterator_for(iter_._as_graph_iterator(), extra_test, body, get_state, set_state,
-                      symbol_names, opts)
+        iterator = iter_._as_graph_iterator()
+        before = tuple(get_state())
+        try:
+            _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names,
+                          opts)
+        except ValueError as e:
+            # Over a dataset, TF's loop is a reduce, whose state may change shape from one
+            # element to the next: the variables then loop with unknown dimensions.
+            if not hasattr(iter_, "reduce") or "after one iteration" not in str(e):
+                raise
+            set_state(before)
+            _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names,
+                          {**opts, "shape_invariants": _relaxed_invariants(before, opts)})
         return
     for item in iter_:
         go = True if extra_test is None else extra_test()
@@ -351,6 +375,17 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
             break
         else:
             body(item)
+
+
+def _relaxed_invariants(state, opts):
+    """`opts`' shape invariants, plus unknown dimensions for every other tensor of `state`."""
+    chosen = list(opts.get("shape_invariants", ()))
+    given = {id(v) for v, _ in chosen}
+    for leaf in nest.flatten([v for v in state if not is_undefined(v)]):
+        if (isinstance(leaf, Tensor) and id(leaf) not in given
+                and leaf.shape.rank is not None):
+            chosen.append((leaf, TensorShape([None] * leaf.shape.rank)))
+    return chosen
 
 
 def _bound(body, item):

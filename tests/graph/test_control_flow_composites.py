@@ -1,0 +1,78 @@
+"""Composite values (`SparseTensor`, `tf.experimental.Optional`) as loop variables: control
+flow carries them as their component tensors, as TF does.
+
+The expected values were checked against TensorFlow 2.21.
+"""
+import eagerflow as tf
+
+
+def _doubling_loop(s):
+    return tf.while_loop(
+        lambda i, x: i < 2,
+        lambda i, x: (i + 1, tf.sparse.SparseTensor(x.indices, x.values + 1., x.dense_shape)),
+        (0, s))
+
+
+def test_sparse_tensor_loop_variable_eagerly_and_in_function():
+    s = tf.sparse.SparseTensor([[1, 0]], [1.], [2, 2])
+    for fn in (_doubling_loop, tf.function(_doubling_loop)):
+        i, x = fn(s)
+        assert int(i) == 2
+        assert isinstance(x, tf.sparse.SparseTensor)
+        assert tf.sparse.to_dense(x).numpy().tolist() == [[0., 0.], [3., 0.]]
+        assert x.shape.as_list() == [2, 2]
+
+
+def test_optional_as_a_while_loop_variable():
+    def total():
+        it = iter(tf.data.Dataset.range(4))
+        return tf.while_loop(lambda o, s: o.has_value(),
+                             lambda o, s: (it.get_next_as_optional(), s + o.get_value()),
+                             (it.get_next_as_optional(), tf.constant(0, tf.int64)))[1]
+
+    assert int(total()) == 6
+    assert int(tf.function(total)()) == 6
+
+
+def test_optional_reassigned_in_an_autograph_while():
+    @tf.function
+    def f(x):
+        it = iter(tf.data.Dataset.from_tensor_slices(x))
+        opt = it.get_next_as_optional()
+        n = 0
+        total = 0.
+        while opt.has_value():
+            total += opt.get_value()
+            n += 1
+            opt = it.get_next_as_optional()
+        return total, n
+
+    total, n = f(tf.constant([1., 2., 3.]))
+    assert (float(total), int(n)) == (6., 3)
+    total, n = f(tf.constant([], tf.float32))
+    assert (float(total), int(n)) == (0., 0)
+
+
+def test_cond_returning_sparse_tensors_in_a_function():
+    s = tf.sparse.SparseTensor([[0, 1]], [1.], [2, 2])
+
+    @tf.function
+    def f(p):
+        r = tf.cond(p, lambda: s,
+                    lambda: tf.sparse.SparseTensor(s.indices, s.values * 5., s.dense_shape))
+        return tf.sparse.to_dense(r)
+
+    assert f(tf.constant(False)).numpy().tolist() == [[0., 5.], [0., 0.]]
+    assert f(tf.constant(True)).numpy().tolist() == [[0., 1.], [0., 0.]]
+
+
+def test_cond_returning_optionals_in_a_function():
+    @tf.function
+    def f(x, p):
+        it = iter(tf.data.Dataset.from_tensor_slices(x))
+        o = tf.cond(p, it.get_next_as_optional,
+                    lambda: tf.experimental.Optional.empty(tf.TensorSpec([], tf.float32)))
+        return o.has_value()
+
+    assert bool(f(tf.constant([1.]), tf.constant(True)))
+    assert not bool(f(tf.constant([1.]), tf.constant(False)))
