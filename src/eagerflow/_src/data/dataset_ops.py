@@ -64,13 +64,18 @@ _GRAPH_ERROR = re.compile(r"Graph execution error:\n\nDetected at node .*? defin
                           r"\[Op:[^\]]*\]$", re.S)
 
 
-def framed(fn, kind, iterator, preserve_cardinality=False):
+def function_label(kind):
+    """TF's name of a dataset running a function (``MapDataset:<n>``), numbered as made."""
+    return f"{kind}:{next(_function_nodes)}"
+
+
+def framed(fn, label, iterator, preserve_cardinality=False):
     """`fn` (a dataset's function on flat tuples) raising TF's error for a failing element:
-    the error's class, its message introduced by the dataset (``MapDataset:<n>``, numbered
-    as it was made) and its iterator (``Map``), then where the failing op was made and, last,
-    the node, as TF ends it.  `preserve_cardinality` (maps): an OutOfRangeError of the
-    function is an InvalidArgumentError, not taken for the end of the data (as in TF)."""
-    label = f"{kind}:{next(_function_nodes)}"
+    the error's class, its message introduced by the dataset's `label` and its iterator
+    (``Map``), then where the failing op was made and, last, the node, as TF ends it.
+    `preserve_cardinality` (maps): an OutOfRangeError of the function is an
+    InvalidArgumentError, not taken for the end of the data (as in TF).  Framed as each
+    iteration starts, so a copy of the dataset fed other captured values frames its own."""
 
     def call(element):
         try:
@@ -782,10 +787,11 @@ class _MapDataset(_UnaryDataset):
         super().__init__(input_dataset)
         self._fn = _map_function(map_func, input_dataset)
         self._spec = self._fn.output_spec
-        self._call = framed(self._fn, "MapDataset", "Map", preserve_cardinality=True)
+        self._label = function_label("MapDataset")
 
     def _iterator(self):
-        return map(self._call, self._input._iterator())
+        call = framed(self._fn, self._label, "Map", preserve_cardinality=True)
+        return map(call, self._input._iterator())
 
 
 def _num_threads(num_parallel_calls):
@@ -803,8 +809,7 @@ class _ParallelMapDataset(_UnaryDataset):
         super().__init__(input_dataset)
         self._fn = _map_function(map_func, input_dataset)
         self._spec = self._fn.output_spec
-        self._call = framed(self._fn, "ParallelMapDatasetV2", "ParallelMapV2",
-                            preserve_cardinality=True)
+        self._label = function_label("ParallelMapDatasetV2")
         self._threads = _num_threads(num_parallel_calls)
         self._deterministic = deterministic
 
@@ -813,7 +818,8 @@ class _ParallelMapDataset(_UnaryDataset):
         ordered = self._deterministic
         if ordered is None:  # the dataset's options decide, deterministic by default
             ordered = self.options().deterministic is not False
-        return parallel_map(self._call, self._input._iterator(), self._threads, ordered)
+        call = framed(self._fn, self._label, "ParallelMapV2", preserve_cardinality=True)
+        return parallel_map(call, self._input._iterator(), self._threads, ordered)
 
 
 class _FilterDataset(_UnaryDataset):
@@ -825,14 +831,14 @@ class _FilterDataset(_UnaryDataset):
                 0, None):
             raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
                              f"tensor, but its return type is {out}.")
-        self._call = framed(self._fn, "FilterDataset", "Filter")
+        self._label = function_label("FilterDataset")
 
     def _cardinality(self):
         n = self._input._cardinality()
         return INFINITE if n == INFINITE else UNKNOWN
 
     def _iterator(self):
-        fn = self._call
+        fn = framed(self._fn, self._label, "Filter")
         return filter(lambda e: fn(e)[0], self._input._iterator())  # (goes on after errors)
 
 
