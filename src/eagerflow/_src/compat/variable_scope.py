@@ -169,6 +169,7 @@ class _ReuseMode:
 
 
 AUTO_REUSE = _ReuseMode()
+export("compat.v1.AUTO_REUSE").export_constant(__name__, "AUTO_REUSE")
 
 _scope = threading.local()
 

@@ -13,8 +13,8 @@ from eagerflow._src.compat.session import (  # noqa: F401
     Session, get_default_session)
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function  # noqa: F401
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
-    assign, assign_add, assign_sub, constant_initializer, get_variable, get_variable_scope,
-    global_variables, global_variables_initializer, glorot_normal_initializer,
+    AUTO_REUSE, assign, assign_add, assign_sub, constant_initializer, get_variable,
+    get_variable_scope, global_variables, global_variables_initializer, glorot_normal_initializer,
     glorot_uniform_initializer, local_variables, local_variables_initializer, model_variables,
     ones_initializer, random_normal_initializer, random_uniform_initializer, trainable_variables,
     truncated_normal_initializer, variable_scope, variables_initializer, zeros_initializer)

@@ -1,0 +1,167 @@
+"""TF 1 graph mode (``tf.compat.v1``): graphs, placeholders, sessions, graph variables."""
+import collections as pycollections
+import json
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+import eagerflow.compat.v1 as tf1
+
+from tests.compat.v1_programs import PROGRAMS
+
+with open(os.path.join(os.path.dirname(__file__), "data", "v1_graph.json")) as _f:
+    RECORDED = json.load(_f)
+
+
+@pytest.fixture(autouse=True)
+def eager_after():
+    yield
+    tf1.enable_eager_execution()
+    tf1.reset_default_graph()
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_programs_give_tfs_results(name):
+    got = json.loads(json.dumps(PROGRAMS[name](tf1)))
+    want = RECORDED[name]
+    if name == "linear_regression":
+        np.testing.assert_allclose(got.pop("losses"), want.pop("losses"), rtol=1e-4)
+        for k in ("w", "b"):
+            np.testing.assert_allclose(got.pop(k), want.pop(k), rtol=1e-5)
+    assert got == want
+
+
+def test_disable_eager_execution_builds_into_the_default_graph():
+    tf1.disable_eager_execution()
+    assert not tf1.executing_eagerly()
+    assert not tf1.executing_eagerly_outside_functions()
+    x = tf1.placeholder(tf.float32, [None, 3], name="x")
+    y = tf.matmul(x, tf.ones([3, 1]))
+    assert y.name == "MatMul:0" and y.graph is tf1.get_default_graph()
+    with tf1.Session() as sess:
+        assert sess.run(y, {x: [[1.0, 2.0, 3.0]]}).tolist() == [[6.0]]
+    tf1.enable_eager_execution()
+    assert tf1.executing_eagerly()
+    assert float(tf.ones([]) + 1.0) == 2.0
+
+
+def test_fetch_structures_and_names():
+    g = tf1.Graph()
+    Pair = pycollections.namedtuple("Pair", "a b")
+    with g.as_default():
+        x = tf1.placeholder(tf.int32, [], name="x")
+        y = x * 2
+        op = tf1.no_op()
+    with tf1.Session(graph=g) as sess:
+        out = sess.run({"p": Pair(x, y), "l": [y, "mul:0", (op,)]}, feed_dict={"x:0": 3})
+        assert out["p"] == Pair(3, 6)
+        assert out["l"][:2] == [6, 6] and out["l"][2] == (None,)
+        assert sess.run(op) is None
+        assert isinstance(sess.run(y, {x: 1}), np.int32)
+        assert sess.graph is g
+        assert sess.make_callable(y, [x])(5) == 10
+
+
+def test_feed_errors_are_tfs():
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 3], name="x")
+        y = x + 1.0
+    with tf1.Session(graph=g) as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"You must feed a value for placeholder tensor 'x' with "
+                                 r"dtype float and shape \[\?,3\]"):
+            sess.run(y)
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(3,\) for Tensor "
+                                             r"x:0, which has shape \(None, 3\)"):
+            sess.run(y, {x: [1.0, 2.0, 3.0]})
+        with pytest.raises(TypeError, match="The value of a feed cannot be a tf.Tensor"):
+            sess.run(y, {x: y})
+    with pytest.raises(RuntimeError, match="closed Session"):
+        sess.run(y, {x: [[1.0, 2.0, 3.0]]})
+
+
+def test_uninitialized_variable_and_per_session_values():
+    g = tf1.Graph()
+    with g.as_default():
+        v = tf1.Variable(1.0, name="v")
+        inc = v.assign_add(1.0)
+        init = tf1.global_variables_initializer()
+    a, b = tf1.Session(graph=g), tf1.Session(graph=g)
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Could not find variable v"):
+        a.run(v)
+    a.run(init)
+    b.run(init)
+    a.run(inc)
+    a.run(inc)
+    assert a.run(v) == 3.0 and b.run(v) == 1.0
+    with a.as_default():
+        assert v.eval() == 3.0
+        inc.op.run()
+        assert inc.eval() == 5.0
+
+
+def test_control_dependencies_and_group():
+    g = tf1.Graph()
+    with g.as_default():
+        v = tf1.Variable(0.0)
+        with tf1.control_dependencies([v.assign_add(1.0)]):
+            w = tf.identity(v.read_value())  # (read after the update)
+        both = tf1.group(v.assign_add(10.0), v.assign_add(100.0))
+    with tf1.Session(graph=g) as sess:
+        sess.run(v.initializer)
+        assert sess.run(w) == 1.0
+        sess.run(both)
+        assert sess.run(v) == 111.0
+
+
+def test_graph_inspection_and_finalize():
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, name="x")
+        y = tf.add(x, x, name="y")
+    assert g.get_tensor_by_name("y:0") is y
+    assert g.get_operation_by_name("y") is y.op
+    assert len(g.as_graph_def().node) == 2
+    with pytest.raises(KeyError, match="does not exist"):
+        g.get_tensor_by_name("z:0")
+    g.finalize()
+    with pytest.raises(RuntimeError, match="Graph is finalized"):
+        with g.as_default():
+            tf.add(x, x)
+
+
+def test_gradients_in_graph_mode():
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [2])
+        y = tf.reduce_sum(x * x)
+        (dx,) = tf1.gradients(y, [x])
+    with tf1.Session(graph=g) as sess:
+        assert sess.run(dx, {x: [1.0, 2.0]}).tolist() == [2.0, 4.0]
+
+
+def test_interactive_session_is_default():
+    g = tf1.Graph()
+    with g.as_default():
+        c = tf.constant(4.0) * 2.0
+    sess = tf1.InteractiveSession(graph=g)
+    try:
+        assert tf1.get_default_session() is sess
+        assert c.eval() == 8.0
+    finally:
+        sess.close()
+    assert tf1.get_default_session() is None
+
+
+def test_config_protos_are_accepted():
+    config = tf1.ConfigProto(allow_soft_placement=True,
+                             gpu_options=tf1.GPUOptions(allow_growth=True))
+    config.gpu_options.allow_growth = True
+    g = tf1.Graph()
+    with g.as_default():
+        c = tf.constant(1)
+    with tf1.Session(graph=g, config=config) as sess:
+        assert sess.run(c, options=tf1.RunOptions()) == 1
