@@ -8,11 +8,11 @@ compiles the part of it a run needs.
 >>> g = tf.compat.v1.Graph()
 >>> with g.as_default():
 ...     x = tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
-...     y = tf.matmul(x, tf.ones([3, 1]))
+...     y = tf.matmul(x, tf.constant([[1.0], [1.0], [1.0]]))
 >>> y
 <tf.Tensor 'MatMul:0' shape=(None, 1) dtype=float32>
->>> [op.name for op in g.get_operations()]
-['x', 'ones', 'MatMul']
+>>> g.get_operation_by_name("x")
+<tf.Operation 'x' type=Placeholder>
 """
 import contextlib
 
