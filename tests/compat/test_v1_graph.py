@@ -165,3 +165,25 @@ def test_config_protos_are_accepted():
         c = tf.constant(1)
     with tf1.Session(graph=g, config=config) as sess:
         assert sess.run(c, options=tf1.RunOptions()) == 1
+
+
+def test_dataset_iterators_in_graph_mode():
+    g = tf1.Graph()
+    with g.as_default():
+        ds = tf.data.Dataset.from_tensor_slices((np.arange(5.0), np.arange(5))).batch(2)
+        x, y = tf1.data.make_one_shot_iterator(ds).get_next()
+        it = tf1.data.make_initializable_iterator(tf.data.Dataset.range(3))
+        n = it.get_next()
+    with tf1.Session(graph=g) as sess:
+        assert [sess.run(y).tolist() for _ in range(3)] == [[0, 1], [2, 3], [4]]
+        with pytest.raises(tf.errors.OutOfRangeError, match="End of sequence"):
+            sess.run(x)
+        with pytest.raises(tf.errors.FailedPreconditionError,
+                           match="iterator has not been initialized"):
+            sess.run(n)
+        sess.run(it.initializer)
+        assert [sess.run(n), sess.run(n)] == [0, 1]
+        sess.run(it.initializer)
+        assert sess.run(n) == 0
+    with tf1.Session(graph=g) as other:  # each session iterates on its own
+        assert other.run(y).tolist() == [0, 1]

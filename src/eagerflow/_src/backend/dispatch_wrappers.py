@@ -2289,6 +2289,15 @@ def _wc84311e8ad(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc95b6ae3e3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dataset, shared_name=None):
+        try:
+            return _export_fn(dataset, shared_name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dataset': dataset, 'shared_name': shared_name})
+    return _export_wrapper
+
+
 def _wc9f77a4004(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, message=None, summarize=None, name=None):
         try:
@@ -2883,6 +2892,8 @@ WRAPPERS = {
     'compat.v1.assign_add': _w7c66306d00,
     'compat.v1.assign_sub': _w7c66306d00,
     'compat.v1.control_dependencies': _wb14a22321e,
+    'compat.v1.data.make_initializable_iterator': _wc95b6ae3e3,
+    'compat.v1.data.make_one_shot_iterator': _wd1d3537e37,
     'compat.v1.disable_eager_execution': _w1f06b08988,
     'compat.v1.disable_v2_behavior': _w1f06b08988,
     'compat.v1.enable_eager_execution': _w55f7ac3bc3,
