@@ -187,3 +187,41 @@ def test_dataset_iterators_in_graph_mode():
         assert sess.run(n) == 0
     with tf1.Session(graph=g) as other:  # each session iterates on its own
         assert other.run(y).tolist() == [0, 1]
+
+
+def test_fetch_errors_are_tfs():
+    g, other = tf1.Graph(), tf1.Graph()
+    with other.as_default():
+        c = tf.constant(1.0)
+    with tf1.Session(graph=g) as sess:
+        with pytest.raises(ValueError, match=r"cannot be interpreted as a Tensor. \(Tensor "
+                                             r".* is not an element of this graph.\)"):
+            sess.run(c)
+        with pytest.raises(TypeError, match='Argument `fetch` = 3 has invalid type "int"'):
+            sess.run(3)
+        with pytest.raises(ValueError, match="The operation, 'nope', does not exist"):
+            sess.run("nope:0")
+
+
+def test_functions_and_name_scopes_in_a_v1_graph():
+    g = tf1.Graph()
+    with g.as_default():
+        f = tf.function(lambda a: a * 2.0 + 1.0)
+        x = tf1.placeholder(tf.float32, [None])
+        with tf.name_scope("b"):
+            y = f(x)
+        with tf.name_scope("b"):
+            z = tf.reduce_sum(y)
+    assert z.name == "b_1/Sum:0"
+    with tf1.Session(graph=g) as sess:
+        out = sess.run([y, z], {x: [1.0, 2.0]})
+    assert out[0].tolist() == [3.0, 5.0] and out[1] == 8.0
+
+
+def test_feeds_convert_to_the_placeholder_dtype():
+    g = tf1.Graph()
+    with g.as_default():
+        i = tf1.placeholder(tf.int32, [])
+    with tf1.Session(graph=g) as sess:
+        assert sess.run(i, {i: np.int64(3)}) == 3
+        assert isinstance(sess.run(i, {i: 4.0}), np.int32)

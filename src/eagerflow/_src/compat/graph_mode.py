@@ -67,6 +67,7 @@ class Graph(_graph.Graph):
         self.version = 0
 
     building_function = False
+    unique_scopes = True  # (`name_scope` blocks of one name get unique names: ``b``, ``b_1``)
     finalized = property(lambda self: self._finalized)
 
     def as_default(self):

@@ -157,15 +157,20 @@ class Session:
         if isinstance(fetch, Variable):
             fetch = getattr(fetch, "_snapshot", fetch)
         if isinstance(fetch, str):
-            return graph.as_graph_element(fetch)
+            try:
+                return graph.as_graph_element(fetch)
+            except (KeyError, ValueError) as e:
+                raise ValueError(f"Argument `fetch` = {fetch} cannot be interpreted as a "
+                                 f"Tensor. ({e})") from None
         if isinstance(fetch, (SymbolicTensor, Operation)):
             if fetch.graph is not graph:
-                raise ValueError(f"Fetch argument {fetch!r} cannot be interpreted as a Tensor. "
-                                 f"(Tensor {fetch!r} is not an element of this graph.)")
+                raise ValueError(f"Argument `fetch` = {fetch} cannot be interpreted as a "
+                                 f"Tensor. (Tensor {fetch} is not an element of this graph.)")
             return fetch
-        raise TypeError(f"Fetch argument {fetch!r} has invalid type {type(fetch)!r}, must be a "
-                        f"string or Tensor. (Can not convert a {type(fetch).__name__} into a "
-                        f"Tensor or Operation.)")
+        kind = type(fetch).__name__
+        raise TypeError(f"Argument `fetch` = {fetch} has invalid type \"{kind}\" must be a "
+                        f"string or Tensor. (Can not convert a {kind} into a Tensor or "
+                        f"Operation.)")
 
     def _plan(self, flat_fetches, feeds):
         """The compiled run computing the fetched tensors from `feeds`."""
@@ -234,10 +239,6 @@ class Session:
             array = np.asarray(value, dtype=dtype)
         except (TypeError, ValueError) as e:
             raise ValueError(f"{e}") from None
-        if isinstance(value, (float, np.floating)) and t.dtype.is_integer:
-            raise TypeError(f"Type of feed value {value} with type {type(value)} is not "
-                            f"compatible with Tensor type {t.dtype!r}. Try explicitly setting "
-                            f"the type of the feed tensor to a larger type (e.g. int64).")
         if not t.shape.is_compatible_with(array.shape):
             raise ValueError(f"Cannot feed value of shape {array.shape} for Tensor {t.name}, "
                              f"which has shape {t.shape}")
