@@ -225,3 +225,37 @@ def test_feeds_convert_to_the_placeholder_dtype():
     with tf1.Session(graph=g) as sess:
         assert sess.run(i, {i: np.int64(3)}) == 3
         assert isinstance(sess.run(i, {i: 4.0}), np.int32)
+
+
+def test_get_variable_initializers_regularizers_and_scopes():
+    g = tf1.Graph()
+    with g.as_default():
+        with tf1.variable_scope("net", initializer=tf1.constant_initializer(2.0)) as sc:
+            a = tf1.get_variable("a", [2, 2], regularizer=lambda w: tf.reduce_sum(w) * 0.5)
+            b = tf1.get_variable("b", [3, 3], initializer=tf1.glorot_uniform_initializer())
+        c = tf1.get_variable("c", [3])
+        d = tf1.get_variable("d", [], dtype=tf.int32)
+        with tf1.variable_scope(sc, reuse=True):
+            assert tf1.get_variable("a") is a
+        with tf1.variable_scope(None, default_name="dense"):
+            e = tf1.get_variable("k", [1])
+        with tf1.variable_scope(None, default_name="dense"):
+            f = tf1.get_variable("k", [1])
+        regs = tf1.get_collection(tf1.GraphKeys.REGULARIZATION_LOSSES)
+        init = tf1.global_variables_initializer()
+    assert [e.name, f.name] == ["dense/k:0", "dense_1/k:0"]
+    with g.as_default():
+        assert tf1.trainable_variables("net") == [a, b]
+        assert [v.name for v in tf1.global_variables()][:4] == ["net/a:0", "net/b:0", "c:0",
+                                                                "d:0"]
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        av, reg, dv, bv, cv = sess.run([a, regs[0], d, b, c])
+    assert av.tolist() == [[2.0, 2.0], [2.0, 2.0]] and reg == 4.0 and dv == 0
+    assert bv.std() > 0 and np.abs(bv).max() <= 1.0 and cv.shape == (3,)
+
+
+def test_v1_variable_is_a_tf2_variable_eagerly():
+    v = tf1.Variable(2.0)
+    assert float(v.assign_add(1.0)) == 3.0
+    assert isinstance(v, tf.Variable)
