@@ -259,3 +259,16 @@ def test_v1_variable_is_a_tf2_variable_eagerly():
     v = tf1.Variable(2.0)
     assert float(v.assign_add(1.0)) == 3.0
     assert isinstance(v, tf.Variable)
+
+
+def test_training_graph_as_graph_def():
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None], name="x")
+        w = tf1.Variable(1.0, name="w")
+        train = tf1.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(w * x))
+        init = tf1.global_variables_initializer()
+    assert train.name == "GradientDescent" and init.name == "init"
+    nodes = {n.name: n for n in g.as_graph_def().node}
+    assert nodes["init"].op == "NoOp" and list(nodes["init"].input) == ["^w/Assign"]
+    assert nodes["GradientDescent"].input == ["^GradientDescent/AssignSubVariableOp"]

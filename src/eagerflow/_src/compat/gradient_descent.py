@@ -101,7 +101,7 @@ class GradientDescentOptimizer:
                              f"{[v.name for _, v in grads_and_vars]}.")
         graph = graph_mode.v1_graph()
         updates = []
-        with graph_mode.name_scope(name or self._name):
+        with graph_mode.name_scope(name or self._name) as scope:
             rate = convert_to_tensor(self._learning_rate, name="learning_rate")
             for g, v in grads_and_vars:
                 if g is None:
@@ -109,8 +109,9 @@ class GradientDescentOptimizer:
                 step = g * (rate if rate.dtype == v.dtype else
                             convert_to_tensor(self._learning_rate, v.dtype))
                 updates.append(v.assign_sub(step, read_value=False))
-            if global_step is None:
-                return graph_mode.group(*updates, name=name or self._name)
+            if global_step is None:  # (the step's operation is named as its scope)
+                with graph.control_dependencies(updates):
+                    return graph._add(None, "NoOp", scope[:-1], (), {}, [])
             with graph.control_dependencies(updates):
                 return global_step.assign_add(convert_to_tensor(1, global_step.dtype),
                                               read_value=False)
