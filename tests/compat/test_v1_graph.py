@@ -272,3 +272,19 @@ def test_training_graph_as_graph_def():
     nodes = {n.name: n for n in g.as_graph_def().node}
     assert nodes["init"].op == "NoOp" and list(nodes["init"].input) == ["^w/Assign"]
     assert nodes["GradientDescent"].input == ["^GradientDescent/AssignSubVariableOp"]
+
+
+def test_partial_run_reuses_earlier_steps():
+    g = tf1.Graph()
+    with g.as_default():
+        a = tf1.placeholder(tf.float32, [], name="a")
+        b = tf1.placeholder(tf.float32, [], name="b")
+        c = tf1.placeholder(tf.float32, [], name="c")
+        r1 = tf.add(a, b)
+        r2 = tf.multiply(r1, c)
+    with tf1.Session(graph=g) as sess:
+        h = sess.partial_run_setup([r1, r2], [a, b, c])
+        assert sess.partial_run(h, r1, feed_dict={a: 1.0, b: 2.0}) == 3.0
+        assert sess.partial_run(h, r2, feed_dict={c: 2.0}) == 6.0
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Must run 'setup'"):
+            sess.partial_run(h, r2, feed_dict={c: 3.0})

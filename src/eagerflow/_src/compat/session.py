@@ -118,6 +118,7 @@ class Session:
         self._cache = {}     # (fetch ids, feed ids) -> (compiled run, feeds, plan)
         self._closed = False
         self._default_block = None
+        self._partial = {}   # partial_run handle -> (fetches, feeds, values so far)
 
     graph = property(lambda self: self._graph)
     graph_def = property(lambda self: self._graph.as_graph_def())
@@ -253,7 +254,48 @@ class Session:
         return call
 
     def partial_run_setup(self, fetches, feeds=None):
-        raise errors.UnimplementedError(None, None, "partial_run is not implemented.")
+        """A handle for `partial_run` calls fetching parts of `fetches` from `feeds` step
+        by step, each reusing the values earlier steps computed or were fed."""
+        handle = f"partial_run_{len(self._partial)}"
+        self._partial[handle] = ([self._element(f) for f in nest.flatten(fetches)],
+                                 [self._feed_key(f) for f in nest.flatten(feeds or [])], {})
+        return handle
+
+    def partial_run(self, handle, fetches, feed_dict=None):
+        """One step of the partial run `handle`: `fetches` from `feed_dict` and the values
+        earlier steps gave (operations already run are not run again)."""
+        if handle not in self._partial:  # (never set up, or every fetch already done)
+            raise errors.InvalidArgumentError(None, None, "Must run 'setup' before performing "
+                                                          "partial runs!")
+        allowed, feedable, known = self._partial[handle]
+        feeds = dict(known)
+        for key, value in (feed_dict or {}).items():
+            t = self._feed_key(key)
+            if all(t is not f for f in feedable):
+                raise errors.InvalidArgumentError(
+                    None, None, f"Must run 'setup' before performing partial runs! Feed "
+                                f"{t.name} was not specified in partial_run_setup.")
+            if any(t is k for k in known):
+                raise errors.InvalidArgumentError(None, None, f"The feed {t.name} has already "
+                                                              f"been fed.")
+            feeds[t] = value
+        flat = [self._element(f) for f in nest.flatten(fetches)]
+        for f in flat:
+            if all(f is not a for a in allowed):
+                raise errors.InvalidArgumentError(
+                    None, None, f"Must run 'setup' before performing partial runs! Fetch "
+                                f"{f.name} was not specified in partial_run_setup.")
+        result = self.run(fetches, feeds)
+        known.update((t, v) for t, v in zip(flat, nest.flatten(result))
+                     if isinstance(t, SymbolicTensor))
+        known.update((self._feed_key(k), v) for k, v in (feed_dict or {}).items())
+        if all(any(a is k for k in known) for a in allowed if isinstance(a, SymbolicTensor)):
+            del self._partial[handle]
+        return result
+
+    def _feed_key(self, key):
+        t = self._graph.as_graph_element(key) if isinstance(key, str) else key
+        return getattr(t, "_snapshot", t) if isinstance(t, Variable) else t
 
 
 def _to_numpy(array):
