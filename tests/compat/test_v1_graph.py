@@ -288,3 +288,12 @@ def test_partial_run_reuses_earlier_steps():
         assert sess.partial_run(h, r2, feed_dict={c: 2.0}) == 6.0
         with pytest.raises(tf.errors.InvalidArgumentError, match="Must run 'setup'"):
             sess.partial_run(h, r2, feed_dict={c: 3.0})
+
+
+def test_graph_name_scope_and_device():
+    g = tf1.Graph()
+    with g.as_default(), g.device("/cpu:0"):
+        with tf1.name_scope("outer"):
+            assert g.get_name_scope() == "outer"
+            t = tf.constant(1.0, name="c")
+    assert t.name == "outer/c:0"

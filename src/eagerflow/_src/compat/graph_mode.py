@@ -121,6 +121,14 @@ class Graph(_graph.Graph):
         """A name scope of this graph (see `name_scope`)."""
         return name_scope(name)
 
+    def get_name_scope(self):
+        """The current name scope, without its trailing ``/``."""
+        return context.get().scope.rstrip("/")
+
+    def device(self, device_name_or_function):
+        """Places the ops built in the block on a device (see ``tf.device``)."""
+        return context.device(device_name_or_function)
+
     def control_dependencies(self, control_inputs):
         """Ops made in the block run after `control_inputs` (operations or tensors);
         None clears the dependencies of enclosing blocks."""

@@ -222,11 +222,12 @@ class Session:
         if plan is None:
             plan = self._cache[key] = self._plan(flat, feed_keys)
         compiled, slots = plan
-        variable_scope.running.store = self._store
+        running = variable_scope.running
+        outer, running.store = getattr(running, "store", None), self._store
         try:
             outputs = compiled(*values)
         finally:
-            variable_scope.running.store = None
+            running.store = outer  # (a run inside another's op gives the outer one back)
         results = [None if s is None else _to_numpy(outputs[s]) for s in slots]
         if not nest.is_nested(fetches):
             return results[0]
