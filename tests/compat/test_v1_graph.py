@@ -297,3 +297,18 @@ def test_graph_name_scope_and_device():
             assert g.get_name_scope() == "outer"
             t = tf.constant(1.0, name="c")
     assert t.name == "outer/c:0"
+
+
+def test_keras_layer_trained_in_a_v1_graph():
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 3])
+        layer = tf.keras.layers.Dense(2, kernel_initializer="ones")
+        y = layer(x)
+        train = tf1.train.GradientDescentOptimizer(0.1).minimize(
+            tf.reduce_sum(y), var_list=layer.trainable_variables)
+    with tf1.Session(graph=g) as sess:
+        ones = np.ones((1, 3), np.float32)
+        assert sess.run(y, {x: ones}).tolist() == [[3.0, 3.0]]
+        sess.run(train, {x: ones})
+        np.testing.assert_allclose(sess.run(y, {x: ones}), [[2.6, 2.6]], rtol=1e-6)

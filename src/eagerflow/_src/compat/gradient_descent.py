@@ -18,7 +18,9 @@ from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.compat.graph_mode import GraphKeys
 from eagerflow._src.core import context, nest
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
 
 
 @export("compat.v1.gradients")
@@ -108,7 +110,9 @@ class GradientDescentOptimizer:
                     continue
                 step = g * (rate if rate.dtype == v.dtype else
                             convert_to_tensor(self._learning_rate, v.dtype))
-                updates.append(v.assign_sub(step, read_value=False))
+                # (the update op itself, whatever the variable's class returns)
+                dispatch(_variables._ASSIGN_SUB, (v, step))
+                updates.append(graph.get_operations()[-1])
             if global_step is None:  # (the step's operation is named as its scope)
                 with graph.control_dependencies(updates):
                     return graph._add(None, "NoOp", scope[:-1], (), {}, [])
