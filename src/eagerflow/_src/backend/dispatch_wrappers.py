@@ -111,6 +111,15 @@ def _w090b250304(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w092cf99027(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(var_list, name=None):
+        try:
+            return _export_fn(var_list, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'var_list': var_list, 'name': name})
+    return _export_wrapper
+
+
 def _w09faefea87(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, strides, padding, data_format=None, dilations=None, name=None):
         try:
@@ -405,6 +414,15 @@ def _w28694d0fdf(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, offset_height, offset_width, target_height, target_width)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'offset_height': offset_height, 'offset_width': offset_width, 'target_height': target_height, 'target_width': target_width})
+    return _export_wrapper
+
+
+def _w2bdeebb519(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, value):
+        try:
+            return _export_fn(name, value)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'value': value})
     return _export_wrapper
 
 
@@ -804,6 +822,15 @@ def _w528aa6df41(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w52a0661c6f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ys, xs, grad_ys=None, name=None, colocate_gradients_with_ops=None, gate_gradients=None, aggregation_method=None, stop_gradients=None, unconnected_gradients=None):
+        try:
+            return _export_fn(ys, xs, grad_ys, name, colocate_gradients_with_ops, gate_gradients, aggregation_method, stop_gradients, unconnected_gradients)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ys': ys, 'xs': xs, 'grad_ys': grad_ys, 'name': name, 'colocate_gradients_with_ops': colocate_gradients_with_ops, 'gate_gradients': gate_gradients, 'aggregation_method': aggregation_method, 'stop_gradients': stop_gradients, 'unconnected_gradients': unconnected_gradients})
+    return _export_wrapper
+
+
 def _w52bd1910d1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(shape, seed, means=None, stddevs=None, minvals=None, maxvals=None, name=None):
         try:
@@ -840,6 +867,15 @@ def _w552de2e7a0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w55774d705b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key):
+        try:
+            return _export_fn(key)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key})
+    return _export_wrapper
+
+
 def _w55875935aa(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, diagonal, name=None, k=None, align=None):
         try:
@@ -855,6 +891,15 @@ def _w55f140843f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(shape_x, shape_y)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shape_x': shape_x, 'shape_y': shape_y})
+    return _export_wrapper
+
+
+def _w55f7ac3bc3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(config=None, device_policy=None, execution_mode=None):
+        try:
+            return _export_fn(config, device_policy, execution_mode)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'config': config, 'device_policy': device_policy, 'execution_mode': execution_mode})
     return _export_wrapper
 
 
@@ -1335,6 +1380,15 @@ def _w77f012d027(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7879a9bec3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name=None):
+        try:
+            return _export_fn(name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name})
+    return _export_wrapper
+
+
 def _w7882553355(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, size, align_corners=None, name=None, half_pixel_centers=None):
         try:
@@ -1359,6 +1413,15 @@ def _w7aaec94ce3(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(records, record_defaults, field_delim, use_quote_delim, na_value, select_cols, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'records': records, 'record_defaults': record_defaults, 'field_delim': field_delim, 'use_quote_delim': use_quote_delim, 'na_value': na_value, 'select_cols': select_cols, 'name': name})
+    return _export_wrapper
+
+
+def _w7c66306d00(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ref, value, use_locking=None, name=None):
+        try:
+            return _export_fn(ref, value, use_locking, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ref': ref, 'value': value, 'use_locking': use_locking, 'name': name})
     return _export_wrapper
 
 
@@ -1560,12 +1623,30 @@ def _w89a5a46dd8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8ab3288172(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(*inputs, name=None):
+        try:
+            return _export_fn(*inputs, name=name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'name': name})
+    return _export_wrapper
+
+
 def _w8b72404dbd(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, dtype, name=None):
         try:
             return _export_fn(x, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _w8c5bc18df7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=None, collections=None, caching_device=None, partitioner=None, validate_shape=None, use_resource=None, custom_getter=None, constraint=None, synchronization=None, aggregation=None):
+        try:
+            return _export_fn(name, shape, dtype, initializer, regularizer, trainable, collections, caching_device, partitioner, validate_shape, use_resource, custom_getter, constraint, synchronization, aggregation)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'shape': shape, 'dtype': dtype, 'initializer': initializer, 'regularizer': regularizer, 'trainable': trainable, 'collections': collections, 'caching_device': caching_device, 'partitioner': partitioner, 'validate_shape': validate_shape, 'use_resource': use_resource, 'custom_getter': custom_getter, 'constraint': constraint, 'synchronization': synchronization, 'aggregation': aggregation})
     return _export_wrapper
 
 
@@ -1785,6 +1866,15 @@ def _w9f1dba23ba(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9f761ecc3f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(scope=None):
+        try:
+            return _export_fn(scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'scope': scope})
+    return _export_wrapper
+
+
 def _wa595175bdb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, axis=None, keepdims=None, separator=None, name=None):
         try:
@@ -1809,6 +1899,15 @@ def _wa66c568ac0(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(shape, alpha, beta, dtype, seed, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shape': shape, 'alpha': alpha, 'beta': beta, 'dtype': dtype, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _wa6c0515c89(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(graph=None):
+        try:
+            return _export_fn(graph)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph': graph})
     return _export_wrapper
 
 
@@ -1875,6 +1974,24 @@ def _wabaab13a76(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wacf25d1268(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ref, value, validate_shape=None, use_locking=None, name=None):
+        try:
+            return _export_fn(ref, value, validate_shape, use_locking, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ref': ref, 'value': value, 'validate_shape': validate_shape, 'use_locking': use_locking, 'name': name})
+    return _export_wrapper
+
+
+def _wad28fcf0f4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(names, value):
+        try:
+            return _export_fn(names, value)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'names': names, 'value': value})
+    return _export_wrapper
+
+
 def _waf2d2e6cdf(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, shift, axis, name=None):
         try:
@@ -1908,6 +2025,15 @@ def _wb103b2b416(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(checkpoint_prefix)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'checkpoint_prefix': checkpoint_prefix})
+    return _export_wrapper
+
+
+def _wb14a22321e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(control_inputs):
+        try:
+            return _export_fn(control_inputs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'control_inputs': control_inputs})
     return _export_wrapper
 
 
@@ -2007,6 +2133,15 @@ def _wbd41770381(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(per_example_loss, sample_weight, global_batch_size)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'per_example_loss': per_example_loss, 'sample_weight': sample_weight, 'global_batch_size': global_batch_size})
+    return _export_wrapper
+
+
+def _wbd9a6d1bac(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key, scope=None):
+        try:
+            return _export_fn(key, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key, 'scope': scope})
     return _export_wrapper
 
 
@@ -2181,12 +2316,30 @@ def _wc84311e8ad(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc95b6ae3e3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dataset, shared_name=None):
+        try:
+            return _export_fn(dataset, shared_name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dataset': dataset, 'shared_name': shared_name})
+    return _export_wrapper
+
+
 def _wc9f77a4004(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, message=None, summarize=None, name=None):
         try:
             return _export_fn(x, message, summarize, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'message': message, 'summarize': summarize, 'name': name})
+    return _export_wrapper
+
+
+def _wca0fe528f3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dtype, shape=None, name=None):
+        try:
+            return _export_fn(dtype, shape, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dtype': dtype, 'shape': shape, 'name': name})
     return _export_wrapper
 
 
@@ -2769,16 +2922,51 @@ WRAPPERS = {
     'clip_by_global_norm': _w24762e9e91,
     'clip_by_norm': _w23c85edf4d,
     'clip_by_value': _w19e3388fd8,
+    'compat.v1.add_to_collection': _w2bdeebb519,
+    'compat.v1.add_to_collections': _wad28fcf0f4,
+    'compat.v1.assign': _wacf25d1268,
+    'compat.v1.assign_add': _w7c66306d00,
+    'compat.v1.assign_sub': _w7c66306d00,
+    'compat.v1.control_dependencies': _wb14a22321e,
+    'compat.v1.data.make_initializable_iterator': _wc95b6ae3e3,
+    'compat.v1.data.make_one_shot_iterator': _wd1d3537e37,
+    'compat.v1.disable_eager_execution': _w1f06b08988,
+    'compat.v1.disable_v2_behavior': _w1f06b08988,
+    'compat.v1.enable_eager_execution': _w55f7ac3bc3,
+    'compat.v1.enable_v2_behavior': _w1f06b08988,
+    'compat.v1.executing_eagerly': _w1f06b08988,
+    'compat.v1.executing_eagerly_outside_functions': _w1f06b08988,
+    'compat.v1.get_collection': _wbd9a6d1bac,
+    'compat.v1.get_collection_ref': _w55774d705b,
+    'compat.v1.get_default_graph': _w1f06b08988,
+    'compat.v1.get_default_session': _w1f06b08988,
+    'compat.v1.get_variable': _w8c5bc18df7,
+    'compat.v1.get_variable_scope': _w1f06b08988,
+    'compat.v1.global_variables': _w9f761ecc3f,
+    'compat.v1.global_variables_initializer': _w1f06b08988,
+    'compat.v1.gradients': _w52a0661c6f,
+    'compat.v1.group': _w8ab3288172,
     'compat.v1.image.draw_bounding_boxes': _w47df33c1b4,
     'compat.v1.image.resize_area': _w5010e57f6d,
     'compat.v1.image.resize_bicubic': _w7882553355,
     'compat.v1.image.resize_bilinear': _w7882553355,
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
+    'compat.v1.local_variables': _w9f761ecc3f,
+    'compat.v1.local_variables_initializer': _w1f06b08988,
+    'compat.v1.model_variables': _w9f761ecc3f,
+    'compat.v1.no_op': _w7879a9bec3,
+    'compat.v1.placeholder': _wca0fe528f3,
+    'compat.v1.placeholder_with_default': _wdd81df4022,
     'compat.v1.py_func': _wbe933e5bf8,
+    'compat.v1.reset_default_graph': _w1f06b08988,
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
+    'compat.v1.train.get_global_step': _wa6c0515c89,
+    'compat.v1.train.get_or_create_global_step': _wa6c0515c89,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
+    'compat.v1.trainable_variables': _w9f761ecc3f,
+    'compat.v1.variables_initializer': _w092cf99027,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,

@@ -112,8 +112,10 @@ def _prune(graph, feeds, structured, fetches, name):
                 attrs = op.attrs
                 raise errors.InvalidArgumentError(
                     None, op.name, f"You must feed a value for placeholder tensor '{op.name}' "
-                                   f"with dtype {attrs['dtype'].name} and shape "
-                                   f"{attrs['shape']}")
+                                   f"with dtype {_dtype_text(attrs['dtype'])} and shape "
+                                   f"{_shape_text(attrs['shape'])}")
+            if op.type == "NoOp":  # (`group`: what it waits on is already needed)
+                continue
             if op.type == "Const":
                 mapping[id(op.outputs[0])] = pruned.constant(op.value, name=op.name)
                 continue
@@ -128,6 +130,20 @@ def _prune(graph, feeds, structured, fetches, name):
         lambda f: mapping[id(f)] if isinstance(f, SymbolicTensor) else None, structured)
     # (no structured signature, as TF's: calls bind to the flat one, tensors in feed order)
     return ConcreteFunction(name, pruned, inputs, outputs, ((), {}))
+
+
+def _dtype_text(dtype):
+    """A dtype as TF's runtime messages name it (``float``, ``double``, ``int32``)."""
+    return {"float32": "float", "float64": "double"}.get(dtype.name, dtype.name)
+
+
+def _shape_text(shape):
+    """A shape as TF's runtime messages write it (``[?,3]``, ``<unknown>``)."""
+    from eagerflow._src.core.tensor_shape import TensorShape  # noqa: PLC0415
+    shape = TensorShape(shape)
+    if shape.rank is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
 
 
 def _control_deps(name, control):

@@ -173,7 +173,10 @@ class name_scope:  # noqa: N801 (TF's public name)
     name = property(lambda self: self._name)
 
     def __enter__(self):
-        self._swap = name_scope_push(self._name)
+        name, graph = self._name, get().graph
+        if name and not name.endswith("/") and getattr(graph, "unique_scopes", False):
+            name = graph.unique_name(name) + "/"  # (a TF 1 graph: ``b``, then ``b_1``)
+        self._swap = name_scope_push(name)
         self._swap.__enter__()
         return get().scope
 

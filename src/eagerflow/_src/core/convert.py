@@ -453,6 +453,9 @@ def constant(value, dtype=None, shape=None, name="Const"):
                 f"Eager execution of tf.constant with unsupported shape. Tensor {arr} "
                 f"(converted from {value}) has {arr.size} elements, but got `shape` "
                 f"{tuple(dims)} with {n} elements).")
+    graph = context.get().graph
+    if graph is not None and name and name != "Const":  # a node named as the user asked
+        return graph.constant(arr, name=graph.unique_name(name))
     return from_array(arr)
 
 

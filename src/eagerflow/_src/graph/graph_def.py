@@ -282,6 +282,8 @@ class _Writer:
                 "shape": attr_value(TensorShape([]))})
         elif op.type == "Const":
             node = _const_node(op.name, op.value, op.attrs.get("dtype"))
+        elif op.type == "NoOp":  # (a TF 1 graph's `group`: only control inputs)
+            node = pb.NodeDef(name=op.name, op="NoOp")
         elif op.op_def is None or not op.op_def.registered:
             # (an op built around Python closures, not in the registry: nothing names it)
             raise errors.UnimplementedError(None, op.name, f"The node {op.name} ({op.type}) "
@@ -320,6 +322,9 @@ class _Writer:
                     if not k.startswith("_"):
                         raise
                     del node.attr[k]  # an eagerflow note TF has no form for (a value kept)
+        # the control dependencies of a TF 1 graph's node (`control_dependencies`)
+        node.input.extend("^" + dep for dep in getattr(op.graph, "control_inputs", {}).get(
+            op.name, ()) if "^" + dep not in node.input)
         self.nodes.append(node)
         return node
 

@@ -1,0 +1,393 @@
+"""TF 1's graph mode (``tf.compat.v1``): a default `Graph` that ops build nodes into,
+placeholders, control dependencies and collections.
+
+Graph mode runs on the graph IR and executor of `function`: while a v1 graph is the
+default, `dispatch` adds each op to it (the tracing path), and a `Session` prunes and
+compiles the part of it a run needs.
+
+>>> g = tf.compat.v1.Graph()
+>>> with g.as_default():
+...     x = tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
+...     y = tf.matmul(x, tf.constant([[1.0], [1.0], [1.0]]))
+>>> y
+<tf.Tensor 'MatMul:0' shape=(None, 1) dtype=float32>
+>>> g.get_operation_by_name("x")
+<tf.Operation 'x' type=Placeholder>
+"""
+import contextlib
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.graph import graph as _graph
+
+
+@export("compat.v1.GraphKeys")
+class GraphKeys:
+    """The names of the standard collections (``tf.compat.v1.GraphKeys``)."""
+
+    GLOBAL_VARIABLES = "variables"
+    LOCAL_VARIABLES = "local_variables"
+    MODEL_VARIABLES = "model_variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    GLOBAL_STEP = "global_step"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    LOSSES = "losses"
+    UPDATE_OPS = "update_ops"
+    SUMMARIES = "summaries"
+    TRAIN_OP = "train_op"
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    QUEUE_RUNNERS = "queue_runners"
+    ASSET_FILEPATHS = "asset_filepaths"
+    SAVERS = "savers"
+    VARIABLES = GLOBAL_VARIABLES
+
+
+@export("compat.v1.Graph")
+class Graph(_graph.Graph):
+    """A TF 1 graph (``tf.compat.v1.Graph``): ops called while it is the default
+    (`as_default`) add nodes to it, which a `Session` runs.
+
+    Besides the nodes it holds collections (`add_to_collection`), the control
+    dependencies of its nodes, and can be finalized against further changes.
+    """
+
+    def __init__(self):
+        super().__init__("graph")
+        self.variable_arguments = {}  # (not those of a function traced while it is default)
+        self.control_inputs = {}      # op name -> names of the ops it runs after
+        self._control_stack = []      # the `control_dependencies` blocks entered
+        self._collections = {}
+        self._finalized = False
+        self._scopes = {}             # variable_scope name -> times entered (uniquified)
+        self.variable_store = {}      # get_variable: full name -> variable
+        self.version = 0
+
+    building_function = False
+    unique_scopes = True  # (`name_scope` blocks of one name get unique names: ``b``, ``b_1``)
+    finalized = property(lambda self: self._finalized)
+
+    def as_default(self):
+        """Makes this the default graph in the block: ops add nodes to it."""
+        return context.building(self)
+
+    def finalize(self):
+        """Makes this graph read-only: adding an op raises RuntimeError."""
+        self._finalized = True
+
+    def _unsafe_unfinalize(self):
+        self._finalized = False
+
+    def _add(self, op_def, type_name, name, inputs, attrs, specs, value=None):
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+        op = super()._add(op_def, type_name, name, inputs, attrs, specs, value)
+        deps = [d for block in self._control_stack for d in block]
+        if deps:
+            self.control_inputs[op.name] = [d.name for d in deps]
+        self.version += 1
+        return op
+
+    def get_operation_by_name(self, name):
+        if not isinstance(name, str):
+            raise TypeError(f"Operation names are strings (or similar), not "
+                            f"{type(name).__name__}.")
+        try:
+            return super().get_operation_by_name(name)
+        except KeyError:
+            raise KeyError(f"The name {name!r} refers to an Operation not in the "
+                           f"graph.") from None
+
+    def get_tensor_by_name(self, name):
+        if ":" not in name:
+            raise ValueError(f"The name {name!r} looks a like an Operation name, not a Tensor. "
+                             f"Tensor names must be of the form \"<op_name>:<output_index>\".")
+        op_name, _, index = name.partition(":")
+        try:
+            op = super().get_operation_by_name(op_name)
+        except KeyError:
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
+                           f"operation, {op_name!r}, does not exist in the graph.") from None
+        if int(index) >= len(op.outputs):
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
+                           f"operation, {op_name!r}, exists but only has {len(op.outputs)} "
+                           f"outputs.")
+        return op.outputs[int(index)]
+
+    def name_scope(self, name):
+        """A name scope of this graph (see `name_scope`)."""
+        return name_scope(name)
+
+    def get_name_scope(self):
+        """The current name scope, without its trailing ``/``."""
+        return context.get().scope.rstrip("/")
+
+    def device(self, device_name_or_function):
+        """Places the ops built in the block on a device (see ``tf.device``)."""
+        return context.device(device_name_or_function)
+
+    def control_dependencies(self, control_inputs):
+        """Ops made in the block run after `control_inputs` (operations or tensors);
+        None clears the dependencies of enclosing blocks."""
+        return _control_dependencies(self, control_inputs)
+
+    # -- collections -----------------------------------------------------------
+    def add_to_collection(self, name, value):
+        self._collections.setdefault(name, []).append(value)
+
+    def add_to_collections(self, names, value):
+        for name in ([names] if isinstance(names, str) else set(names)):
+            self.add_to_collection(name, value)
+
+    def get_collection_ref(self, key):
+        return self._collections.setdefault(key, [])
+
+    def get_collection(self, key, scope=None):
+        """A copy of collection `key`, only the items whose name starts with `scope`
+        when given."""
+        items = list(self._collections.get(key, ()))
+        if scope is None:
+            return items
+        import re  # noqa: PLC0415
+        pattern = re.compile(scope)
+        return [v for v in items if hasattr(v, "name") and pattern.match(v.name)]
+
+    def get_all_collection_keys(self):
+        return [k for k, v in self._collections.items() if v]
+
+    def clear_collection(self, name):
+        self._collections.pop(name, None)
+
+    def is_fetchable(self, tensor_or_op):
+        return True
+
+
+_global = {"graph": None, "eager": True}
+
+
+@contextlib.contextmanager
+def _control_dependencies(graph, control_inputs):
+    if control_inputs is None:
+        saved, graph._control_stack = graph._control_stack, []
+        try:
+            yield
+        finally:
+            graph._control_stack = saved
+        return
+    ops = []
+    for c in control_inputs:
+        c = getattr(c, "op", c) if not isinstance(c, _graph.Operation) else c
+        if hasattr(c, "_initializer_op") and not isinstance(c, _graph.Operation):
+            c = c._initializer_op
+        if not isinstance(c, _graph.Operation):
+            raise TypeError(f"Control input must be Operation or Tensor: {c!r}")
+        ops.append(c)
+    graph._control_stack.append(ops)
+    try:
+        yield
+    finally:
+        graph._control_stack.pop()
+
+
+def v1_graph():
+    """The v1 graph ops build into now, or None (eager, or inside a `function`)."""
+    g = context.get().graph
+    return g if isinstance(g, Graph) else None
+
+
+@export("compat.v1.get_default_graph")
+def get_default_graph():
+    """The graph ops build into: the innermost `Graph.as_default`, else the global one."""
+    g = v1_graph()
+    if g is not None:
+        return g
+    if _global["graph"] is None:
+        _global["graph"] = Graph()
+    return _global["graph"]
+
+
+@export("compat.v1.reset_default_graph")
+def reset_default_graph():
+    """Replaces the global default graph by a new, empty one."""
+    ctx = context.get()
+    if ctx.graph is not None and ctx.graph is not _global["graph"]:
+        raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If "
+                             "you need a cleared graph, exit the nesting and create a new "
+                             "graph.")
+    _global["graph"] = Graph()
+    if not _global["eager"]:
+        _enter(_global["graph"])
+
+
+def _enter(graph):
+    ctx = context.get()
+    ctx.graph, ctx.recorders, ctx.scope = graph, (), ""
+    ctx.refresh()
+
+
+@export("compat.v1.disable_eager_execution")
+def disable_eager_execution():
+    """Turns on TF 1's graph mode: ops add nodes to the default graph, run by a `Session`."""
+    _global["eager"] = False
+    _enter(get_default_graph())
+
+
+@export("compat.v1.enable_eager_execution")
+def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
+    """Turns graph mode off: ops run as they are called (TF 2's default)."""
+    del config, device_policy, execution_mode
+    _global["eager"] = True
+    ctx = context.get()
+    if isinstance(ctx.graph, Graph):
+        ctx.graph, ctx.scope = None, ""
+        ctx.refresh()
+
+
+@export("compat.v1.enable_v2_behavior")
+def enable_v2_behavior():
+    """TF 2's behaviour: eager execution."""
+    enable_eager_execution()
+
+
+@export("compat.v1.disable_v2_behavior")
+def disable_v2_behavior():
+    """TF 1's behaviour: graph mode."""
+    disable_eager_execution()
+
+
+@export("compat.v1.executing_eagerly")
+def executing_eagerly():
+    """False while a graph is being built (v1 graph mode or a `function`'s trace)."""
+    return context.get().graph is None
+
+
+@export("compat.v1.executing_eagerly_outside_functions")
+def executing_eagerly_outside_functions():
+    """Whether ops outside any `function` run eagerly (False in v1 graph mode)."""
+    return _global["eager"] and v1_graph() is None
+
+
+@export("compat.v1.placeholder")
+def placeholder(dtype, shape=None, name=None):
+    """A tensor whose value each `Session.run` feeds (``feed_dict``).
+
+    >>> g = tf.compat.v1.Graph()
+    >>> with g.as_default():
+    ...     tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
+    <tf.Tensor 'x:0' shape=(None, 3) dtype=float32>
+    """
+    graph = v1_graph()
+    if graph is None:
+        raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
+    t = graph.placeholder(_d.as_dtype(dtype), TensorShape(shape), name or "Placeholder")
+    graph.inputs.pop()  # (fed by name, not an argument)
+    return t
+
+
+@export("compat.v1.placeholder_with_default")
+def placeholder_with_default(input, shape, name=None):  # noqa: A002 (TF's name)
+    """`input`, unless a run feeds another value (of `shape`, which may be less specific)."""
+    graph = v1_graph()
+    if graph is None:
+        return convert_to_tensor(input)
+    from eagerflow._src.core.dispatch import dispatch  # noqa: PLC0415
+    from eagerflow._src.core import registry  # noqa: PLC0415
+    value = convert_to_tensor(input)
+    shape = TensorShape(shape)
+    if not shape.is_compatible_with(value.shape):
+        raise ValueError(f"Shapes must be equal rank, but are {len(value.shape)} and "
+                         f"{len(shape)}" if value.shape.rank != shape.rank else
+                         f"Dimensions must be compatible: {value.shape} vs {shape}")
+    out = dispatch(registry.get("Identity"), (value,), name=name or "PlaceholderWithDefault")
+    out._shape = shape
+    return out
+
+
+@export("compat.v1.name_scope")
+class name_scope:  # noqa: N801 (TF's public name)
+    """TF 1's ``name_scope(name, default_name=None, values=None)``: in a graph, the scope
+    is made unique (``outer/inner_1/``) as TF 1 does; it yields the scope's name."""
+
+    def __init__(self, name, default_name=None, values=None):
+        del values
+        self._name = default_name if name is None else name
+        self._swap = None
+
+    def __enter__(self):
+        graph = v1_graph()
+        name = self._name
+        if name and not name.endswith("/") and graph is not None:
+            name = graph.unique_name(name) + "/"
+            self._swap = context.name_scope_push(name)
+        else:
+            self._swap = context.name_scope_push(name or "")
+        self._swap.__enter__()
+        return context.get().scope
+
+    def __exit__(self, *exc):
+        return self._swap.__exit__(*exc)
+
+
+@export("compat.v1.control_dependencies")
+def control_dependencies(control_inputs):
+    """Ops built in the block run after `control_inputs` (see `Graph.control_dependencies`)."""
+    return get_default_graph().control_dependencies(control_inputs)
+
+
+@export("compat.v1.no_op")
+def no_op(name=None):
+    """An operation that does nothing but run after its control dependencies."""
+    graph = v1_graph()
+    if graph is None:
+        return None
+    return graph._add(None, "NoOp", graph.unique_name(name or "NoOp"), (), {}, [])
+
+
+@export("compat.v1.group")
+def group(*inputs, name=None):
+    """One operation that runs after all of `inputs` (operations or tensors, nested)."""
+    from eagerflow._src.core import nest  # noqa: PLC0415
+    graph = v1_graph()
+    if graph is None:
+        return None
+    deps = [i for i in nest.flatten(list(inputs)) if i is not None]
+    with graph.control_dependencies(deps):
+        return no_op(name or "group_deps")
+
+
+@export("compat.v1.add_to_collection")
+def add_to_collection(name, value):
+    get_default_graph().add_to_collection(name, value)
+
+
+@export("compat.v1.add_to_collections")
+def add_to_collections(names, value):
+    get_default_graph().add_to_collections(names, value)
+
+
+@export("compat.v1.get_collection")
+def get_collection(key, scope=None):
+    """The items of collection `key` of the default graph (see `Graph.get_collection`)."""
+    return get_default_graph().get_collection(key, scope)
+
+
+@export("compat.v1.get_collection_ref")
+def get_collection_ref(key):
+    return get_default_graph().get_collection_ref(key)
+
+
+
+_tensor_hash = _graph.SymbolicTensor.__hash__
+
+
+def _hash(self):
+    # As in TF, a tensor of a v1 graph is hashable (feed_dict keys), by identity.
+    if isinstance(self._op.graph, Graph):
+        return id(self)
+    return _tensor_hash(self)
+
+
+_graph.SymbolicTensor.__hash__ = _hash

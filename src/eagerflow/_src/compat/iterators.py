@@ -1,0 +1,108 @@
+"""TF 1's dataset iterators in graphs (``tf.compat.v1.data.make_one_shot_iterator``,
+`make_initializable_iterator`): each `Session` iterates on its own.
+
+>>> g = tf.compat.v1.Graph()
+>>> with g.as_default():
+...     it = tf.compat.v1.data.make_one_shot_iterator(tf.data.Dataset.range(3))
+...     nxt = it.get_next()
+>>> with tf.compat.v1.Session(graph=g) as sess:
+...     [sess.run(nxt) for _ in range(3)]
+[np.int64(0), np.int64(1), np.int64(2)]
+"""
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode, variable_scope
+from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.data import iterator_graph, structure
+from eagerflow._src.data.iterator_graph import IteratorValue
+
+
+class _SessionIteratorValue(IteratorValue):
+    """An iterator's value whose position is that of the session running the graph; a
+    one-shot iterator starts on its dataset at its first use in each session."""
+
+    __slots__ = ("dataset", "one_shot")
+
+    def __init__(self, dataset, one_shot):  # noqa: PLW0231 (no position of its own)
+        self.dataset, self.one_shot = dataset, one_shot
+
+    @property
+    def source(self):
+        store = variable_scope.running.store
+        found = store.get(self)
+        if found is None and self.one_shot:
+            found = store[self] = self.dataset._iterator()
+        return found
+
+    @source.setter
+    def source(self, iterator):
+        variable_scope.running.store[self] = iterator
+
+
+@export("compat.v1.data.Iterator")
+class Iterator:
+    """An iterator of a v1 graph (``tf.compat.v1.data.Iterator``): `get_next` adds the op
+    yielding the next element; an initializable one starts (again) when a session runs
+    its `initializer`."""
+
+    def __init__(self, dataset, one_shot):
+        if graph_mode.v1_graph() is None:
+            raise RuntimeError("dataset.make_one_shot_iterator is not supported when eager "
+                               "execution is enabled. Use `for element in dataset` instead."
+                               if one_shot else
+                               "dataset.make_initializable_iterator is not supported when "
+                               "eager execution is enabled. Use `for element in dataset` "
+                               "instead.")
+        self._spec = dataset.element_spec
+        self._resource = iterator_graph._wrap(_SessionIteratorValue(dataset, one_shot))
+        self._initializer = None
+        if not one_shot:
+            self._initializer = self.make_initializer(dataset)
+
+    element_spec = property(lambda self: self._spec)
+    output_types = property(lambda self: structure_map(self._spec, lambda s: s.dtype))
+    output_shapes = property(lambda self: structure_map(self._spec, lambda s: s.shape))
+
+    @property
+    def initializer(self):
+        if self._initializer is None:
+            raise ValueError("The iterator does not have an initializer. This means it was "
+                             "likely created using `tf.data.Dataset.make_one_shot_iterator()`. "
+                             "For an initializable iterator, use "
+                             "`tf.data.Dataset.make_initializable_iterator()` instead.")
+        return self._initializer
+
+    def make_initializer(self, dataset, name=None):
+        """The operation (re)starting this iterator on `dataset`."""
+        graph = graph_mode.v1_graph()
+        dispatch(iterator_graph._MAKE_ITERATOR,
+                 (iterator_graph.dataset_tensor(dataset), self._resource), name=name)
+        return graph.get_operations()[-1]
+
+    def get_next(self, name=None):
+        """The next element (`OutOfRangeError` in the run that passes the end)."""
+        return iterator_graph.get_next(self._resource, self._spec)
+
+    def __repr__(self):
+        return f"<tf.compat.v1.data.Iterator element_spec={self._spec!r}>"
+
+
+def structure_map(spec, fn):
+    from eagerflow._src.core import nest  # noqa: PLC0415
+    return nest.map_structure(fn, spec)
+
+
+@export("compat.v1.data.make_one_shot_iterator")
+def make_one_shot_iterator(dataset):
+    """An iterator over `dataset` that needs no initialization."""
+    return Iterator(dataset, one_shot=True)
+
+
+@export("compat.v1.data.make_initializable_iterator")
+def make_initializable_iterator(dataset, shared_name=None):
+    """An iterator over `dataset` that a session starts by running its `initializer`."""
+    del shared_name
+    return Iterator(dataset, one_shot=False)
+
+
+del errors, structure

@@ -1,0 +1,335 @@
+"""TF 1's `Session`: runs parts of a v1 `Graph`, each distinct (fetches, feeds) pair pruned
+and compiled once by the executor of `function`, then cached.
+
+>>> g = tf.compat.v1.Graph()
+>>> with g.as_default():
+...     x = tf.compat.v1.placeholder(tf.float32, [None], name="x")
+...     y = x * 2.0
+>>> with tf.compat.v1.Session(graph=g) as sess:
+...     sess.run({"y": y, "both": (x, y)}, feed_dict={"x:0": [1.0, 2.0]})
+{'y': array([2., 4.], dtype=float32), 'both': (array([1., 2.], dtype=float32), array([2., 4.], dtype=float32))}
+"""
+import threading
+
+import numpy as np
+
+from eagerflow._src import backend
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode, variable_scope
+from eagerflow._src.compat.v1 import _prune
+from eagerflow._src.core import errors, nest
+from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph.graph import Operation, SymbolicTensor
+
+_default = threading.local()
+
+
+class _Options:
+    """A TF 1 options message, accepted for its fields (which eagerflow does not need)."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        found = _Options()
+        self.__dict__[name] = found
+        return found
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.__dict__})"
+
+
+@export("compat.v1.ConfigProto")
+class ConfigProto(_Options):
+    """Session options (``tf.compat.v1.ConfigProto``): accepted, not needed here."""
+
+
+@export("compat.v1.GPUOptions")
+class GPUOptions(_Options):
+    """GPU options of a `ConfigProto`: accepted."""
+
+
+@export("compat.v1.RunOptions")
+class RunOptions(_Options):
+    """Options of one `Session.run`: accepted."""
+
+    NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE = 0, 1, 2, 3
+
+
+@export("compat.v1.GraphOptions")
+class GraphOptions(_Options):
+    """Graph options of a `ConfigProto`: accepted."""
+
+
+@export("compat.v1.OptimizerOptions")
+class OptimizerOptions(_Options):
+    """Optimizer options of a `GraphOptions`: accepted."""
+
+
+@export("compat.v1.get_default_session")
+def get_default_session():
+    """The session of the innermost ``with Session()`` block (or `InteractiveSession`)."""
+    stack = getattr(_default, "stack", None)
+    return stack[-1] if stack else None
+
+
+def resolve(session):
+    session = session or get_default_session()
+    if session is None:
+        raise ValueError("Cannot evaluate tensor using `eval()`: No default session is "
+                         "registered. Use `with sess.as_default()` or pass an explicit session "
+                         "to `eval(session=sess)`")
+    return session
+
+
+class _DefaultBlock:
+    def __init__(self, session):
+        self._session = session
+
+    def __enter__(self):
+        _default.__dict__.setdefault("stack", []).append(self._session)
+        return self._session
+
+    def __exit__(self, *exc):
+        _default.stack.remove(self._session)
+
+
+def _dtype_name(dtype):
+    return {"float32": "float", "float64": "double", "string": "string"}.get(dtype.name,
+                                                                            dtype.name)
+
+
+@export("compat.v1.Session")
+class Session:
+    """Runs a v1 graph (``tf.compat.v1.Session``), holding its own variable values.
+
+    `run` computes `fetches` (tensors, operations, their names, in any nested
+    structure) from `feed_dict`; each distinct set of fetches and feeds is pruned
+    and compiled once, so repeated steps cost one call of compiled code.
+    """
+
+    def __init__(self, target="", graph=None, config=None):
+        del target, config
+        self._graph = graph if graph is not None else graph_mode.get_default_graph()
+        self._store = {}     # variable handle -> its array in this session
+        self._cache = {}     # (fetch ids, feed ids) -> (compiled run, feeds, plan)
+        self._closed = False
+        self._default_block = None
+        self._partial = {}   # partial_run handle -> (fetches, feeds, values so far)
+
+    graph = property(lambda self: self._graph)
+    graph_def = property(lambda self: self._graph.as_graph_def())
+    sess_str = ""
+
+    def as_default(self):
+        """Makes this the default session (`Tensor.eval`, `Operation.run`) in the block."""
+        return _DefaultBlock(self)
+
+    def __enter__(self):
+        self._default_block = _DefaultBlock(self)
+        self._default_block.__enter__()
+        self._graph_block = self._graph.as_default() if graph_mode.v1_graph() is not \
+            self._graph else None
+        if self._graph_block is not None:
+            self._graph_block.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self._graph_block is not None:
+            self._graph_block.__exit__(*exc)
+        self._default_block.__exit__(*exc)
+        self.close()
+
+    def close(self):
+        """Releases the variable values; later runs raise RuntimeError."""
+        self._closed = True
+        self._store = {}
+        self._cache = {}
+
+    def list_devices(self):
+        return []
+
+    # -- running ------------------------------------------------------------------
+    def _element(self, fetch):
+        graph = self._graph
+        if isinstance(fetch, Variable):
+            fetch = getattr(fetch, "_snapshot", fetch)
+        if isinstance(fetch, str):
+            try:
+                return graph.as_graph_element(fetch)
+            except (KeyError, ValueError) as e:
+                raise ValueError(f"Argument `fetch` = {fetch} cannot be interpreted as a "
+                                 f"Tensor. ({e})") from None
+        if isinstance(fetch, (SymbolicTensor, Operation)):
+            if fetch.graph is not graph:
+                raise ValueError(f"Argument `fetch` = {fetch} cannot be interpreted as a "
+                                 f"Tensor. (Tensor {fetch} is not an element of this graph.)")
+            return fetch
+        kind = type(fetch).__name__
+        raise TypeError(f"Argument `fetch` = {fetch} has invalid type \"{kind}\" must be a "
+                        f"string or Tensor. (Can not convert a {kind} into a Tensor or "
+                        f"Operation.)")
+
+    def _plan(self, flat_fetches, feeds):
+        """The compiled run computing the fetched tensors from `feeds`."""
+        tensors = []
+        for f in flat_fetches:
+            if isinstance(f, SymbolicTensor) and all(f is not t for t in tensors):
+                tensors.append(f)
+        slots = [None if isinstance(f, Operation) else
+                 next(i for i, t in enumerate(tensors) if t is f) for f in flat_fetches]
+        ops = [f for f in flat_fetches if isinstance(f, Operation)]
+        try:
+            function = _prune(self._graph, feeds, tensors, tensors + ops, "session_run")
+        except errors.InvalidArgumentError as e:
+            raise type(e)(None, None, e.message) from None
+        return function._run, slots
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """The values of `fetches` (NumPy arrays, None for operations) in their structure,
+        with `feed_dict` ({tensor or name: value}) replacing the tensors it names."""
+        del options, run_metadata
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        if fetches is None:
+            raise TypeError("Fetch argument None has invalid type <class 'NoneType'>")
+        leaves = nest.flatten(fetches)
+        flat = [self._element(f) for f in leaves]
+        feed_keys, values = [], []
+        for key, value in (feed_dict or {}).items():
+            t = self._graph.as_graph_element(key) if isinstance(key, str) else key
+            if isinstance(t, Variable):
+                t = getattr(t, "_snapshot", t)
+            if not isinstance(t, SymbolicTensor):
+                raise TypeError(f"The value of a feed cannot be a tf.Tensor object. "
+                                f"Acceptable feed values include Python scalars, strings, "
+                                f"lists, numpy ndarrays, or TensorHandles." if isinstance(
+                                    value, SymbolicTensor) else
+                                f"Cannot interpret feed_dict key as Tensor: {key!r}")
+            if isinstance(value, SymbolicTensor):
+                raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable "
+                                "feed values include Python scalars, strings, lists, numpy "
+                                "ndarrays, or TensorHandles. For reference, the tensor object "
+                                f"was {value!r} which was passed to the argument `feed_dict` "
+                                f"with key {t!r}.")
+            feed_keys.append(t)
+            values.append(self._feed_value(t, value))
+        key = (tuple(map(id, flat)), tuple(map(id, feed_keys)))
+        plan = self._cache.get(key)
+        if plan is None:
+            plan = self._cache[key] = self._plan(flat, feed_keys)
+        compiled, slots = plan
+        running = variable_scope.running
+        outer, running.store = getattr(running, "store", None), self._store
+        try:
+            outputs = compiled(*values)
+        finally:
+            running.store = outer  # (a run inside another's op gives the outer one back)
+        results = [None if s is None else _to_numpy(outputs[s]) for s in slots]
+        if not nest.is_nested(fetches):
+            return results[0]
+        return nest.pack_sequence_as(fetches, results)
+
+    def _feed_value(self, t, value):
+        if type(value) is EagerTensor:
+            value = value.numpy()
+        dtype = t.dtype.as_numpy_dtype
+        try:
+            array = np.asarray(value, dtype=dtype)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"{e}") from None
+        if not t.shape.is_compatible_with(array.shape):
+            raise ValueError(f"Cannot feed value of shape {array.shape} for Tensor {t.name}, "
+                             f"which has shape {t.shape}")
+        return array
+
+    def make_callable(self, fetches, feed_list=None, accept_options=False):
+        """A function of the values of `feed_list`, in order, running `fetches`."""
+        feed_list = list(feed_list or [])
+
+        def call(*values, **_):
+            return self.run(fetches, dict(zip(feed_list, values)))
+        return call
+
+    def partial_run_setup(self, fetches, feeds=None):
+        """A handle for `partial_run` calls fetching parts of `fetches` from `feeds` step
+        by step, each reusing the values earlier steps computed or were fed."""
+        handle = f"partial_run_{len(self._partial)}"
+        self._partial[handle] = ([self._element(f) for f in nest.flatten(fetches)],
+                                 [self._feed_key(f) for f in nest.flatten(feeds or [])], {})
+        return handle
+
+    def partial_run(self, handle, fetches, feed_dict=None):
+        """One step of the partial run `handle`: `fetches` from `feed_dict` and the values
+        earlier steps gave (operations already run are not run again)."""
+        if handle not in self._partial:  # (never set up, or every fetch already done)
+            raise errors.InvalidArgumentError(None, None, "Must run 'setup' before performing "
+                                                          "partial runs!")
+        allowed, feedable, known = self._partial[handle]
+        feeds = dict(known)
+        for key, value in (feed_dict or {}).items():
+            t = self._feed_key(key)
+            if all(t is not f for f in feedable):
+                raise errors.InvalidArgumentError(
+                    None, None, f"Must run 'setup' before performing partial runs! Feed "
+                                f"{t.name} was not specified in partial_run_setup.")
+            if any(t is k for k in known):
+                raise errors.InvalidArgumentError(None, None, f"The feed {t.name} has already "
+                                                              f"been fed.")
+            feeds[t] = value
+        flat = [self._element(f) for f in nest.flatten(fetches)]
+        for f in flat:
+            if all(f is not a for a in allowed):
+                raise errors.InvalidArgumentError(
+                    None, None, f"Must run 'setup' before performing partial runs! Fetch "
+                                f"{f.name} was not specified in partial_run_setup.")
+        result = self.run(fetches, feeds)
+        known.update((t, v) for t, v in zip(flat, nest.flatten(result))
+                     if isinstance(t, SymbolicTensor))
+        known.update((self._feed_key(k), v) for k, v in (feed_dict or {}).items())
+        if all(any(a is k for k in known) for a in allowed if isinstance(a, SymbolicTensor)):
+            del self._partial[handle]
+        return result
+
+    def _feed_key(self, key):
+        t = self._graph.as_graph_element(key) if isinstance(key, str) else key
+        return getattr(t, "_snapshot", t) if isinstance(t, Variable) else t
+
+
+def _to_numpy(array):
+    array = np.asarray(backend.to_host(array))
+    return array[()] if array.ndim == 0 else array  # (TF fetches scalars as NumPy scalars)
+
+
+@export("compat.v1.InteractiveSession")
+class InteractiveSession(Session):
+    """A `Session` that makes itself the default session (for `Tensor.eval`) until closed."""
+
+    def __init__(self, target="", graph=None, config=None):
+        super().__init__(target, graph, config)
+        self._interactive = _DefaultBlock(self)
+        self._interactive.__enter__()
+
+    def close(self):
+        if getattr(self, "_interactive", None) is not None:
+            self._interactive.__exit__(None, None, None)
+            self._interactive = None
+        super().close()
+
+
+# Graph tensors and operations run in the default session (TF 1's ``t.eval()``).
+def _eval(self, feed_dict=None, session=None):
+    """The value of this tensor in `session` (the default session when None)."""
+    return resolve(session).run(self, feed_dict)
+
+
+def _run(self, feed_dict=None, session=None):
+    """Runs this operation in `session` (the default session when None)."""
+    resolve(session).run(self, feed_dict)
+
+
+SymbolicTensor.eval = _eval
+Operation.run = _run

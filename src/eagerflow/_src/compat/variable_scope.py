@@ -1,0 +1,405 @@
+"""TF 1's variables in graphs (``tf.compat.v1.Variable``, `get_variable`,
+`variable_scope`) and their collections and initializers.
+
+A graph variable has no value of its own: each `Session` holds the values of the
+variables it initialized, and the variable's handle reads and writes the values
+of the session running the graph (so two sessions of one graph train apart, as
+in TF).
+
+>>> g = tf.compat.v1.Graph()
+>>> with g.as_default():
+...     with tf.compat.v1.variable_scope("layer"):
+...         w = tf.compat.v1.get_variable("w", [2], initializer=tf.compat.v1.ones_initializer())
+...     init = tf.compat.v1.global_variables_initializer()
+>>> w
+<tf.Variable 'layer/w:0' shape=(2,) dtype=float32>
+>>> with tf.compat.v1.Session(graph=g) as sess:
+...     _ = sess.run(init)
+...     sess.run(w)
+array([1., 1.], dtype=float32)
+"""
+import threading
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat.graph_mode import GraphKeys, v1_graph
+from eagerflow._src.core import context, errors
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import variables as _variables
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import ResourceHandle, Variable
+from eagerflow._src.keras import initializers as _init
+
+# The variable values of the session running a graph now, in this thread.
+running = threading.local()
+
+
+class _SessionHandle(ResourceHandle):
+    """A graph variable's handle: its value is that of the running session."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):  # noqa: PLW0231 (no value of its own)
+        self.variable = variable
+
+    @property
+    def value(self):
+        store = getattr(running, "store", None)
+        found = None if store is None else store.get(self)
+        if found is None:
+            name = self.variable.name[:-2]
+            raise errors.FailedPreconditionError(
+                None, None, f"Could not find variable {name}. This could mean that the variable "
+                f"has been deleted. In TF1, it can also mean the variable is uninitialized. "
+                f"Debug info: container=localhost, status error message=Container localhost "
+                f"does not exist. (Could not find resource: localhost/{name})")
+        return found
+
+    @value.setter
+    def value(self, array):
+        running.store[self] = array
+
+
+@export("compat.v1.Variable")
+class GraphVariable(Variable):
+    """A variable of a TF 1 graph (``tf.compat.v1.Variable``); eagerly, a TF 2 `Variable`.
+
+    Its `initializer` assigns `initial_value` in the session that runs it; it joins
+    `collections` (the global variables, and the trainable ones when `trainable`).
+    """
+
+    def __init__(self, initial_value=None, trainable=None, collections=None,
+                 validate_shape=True, caching_device=None, name=None, variable_def=None,
+                 dtype=None, expected_shape=None, import_scope=None, constraint=None,
+                 use_resource=None, synchronization=_variables.VariableSynchronization.AUTO,
+                 aggregation=_variables.VariableAggregation.NONE, shape=None):
+        graph = v1_graph()
+        if graph is None:
+            super().__init__(initial_value, trainable, validate_shape, caching_device, name,
+                             variable_def, dtype, import_scope, constraint, synchronization,
+                             aggregation, shape)
+            return
+        if initial_value is None:
+            raise ValueError("The `initial_value` arg to `Variable` must be specified.")
+        full = graph.unique_name(name or "Variable")
+        with context.name_scope_push(full + "/"):
+            with context.name_scope_push("Initializer") if callable(initial_value) else \
+                    graph_mode._control_dependencies(graph, None):
+                if callable(initial_value):
+                    initial_value = initial_value()
+                value = convert_to_tensor(initial_value,
+                                          dtype=None if dtype is None else _d.as_dtype(dtype))
+            self._trainable = True if trainable is None else bool(trainable)
+            self._dtype = value.dtype
+            self._shape = (TensorShape(None) if not validate_shape else
+                           value.shape if shape is None else TensorShape(shape))
+            if not self._shape.is_compatible_with(value.shape):
+                raise ValueError(f"The initial value's shape ({value.shape}) is not compatible "
+                                 f"with the explicitly supplied `shape` argument "
+                                 f"({self._shape}).")
+            self._handle = _SessionHandle(self)
+            self._unique_id = next(_variables._creation_order)
+            self._initial_value = value
+            self._name = full + ":0"
+            self._constraint = constraint
+            self._synchronization = synchronization
+            self._aggregation = aggregation
+            self._device = context.get().device_name
+            self._graph = graph
+            with graph_mode._control_dependencies(graph, None):
+                dispatch(_variables._ASSIGN, (self, value), name="Assign")
+                self._initializer_op = graph.get_operations()[-1]
+                with context.name_scope_push("Read"):
+                    self._snapshot = dispatch(_variables._READ, (self,))
+        if collections is None:
+            collections = [GraphKeys.GLOBAL_VARIABLES]
+        if self._trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections = [*collections, GraphKeys.TRAINABLE_VARIABLES]
+        graph.add_to_collections(collections, self)
+
+    initializer = property(lambda self: getattr(self, "_initializer_op", None))
+    op = property(lambda self: getattr(self, "_initializer_op", None))
+    graph = property(lambda self: getattr(self, "_graph", None))
+
+    @property
+    def initial_value(self):
+        return self._initial_value
+
+    def _write(self, op, value, read_value, name):
+        if getattr(self, "_graph", None) is None or v1_graph() is None:
+            return super()._write(op, value, read_value, name)
+        graph = v1_graph()
+        value = convert_to_tensor(value, dtype=self._dtype)
+        if op is _variables._ASSIGN and not self._shape.is_compatible_with(value.shape):
+            raise ValueError(f"Shapes {self._shape} and {value.shape} are incompatible")
+        dispatch(op, (self, value), name=name)
+        update = graph.get_operations()[-1]
+        if not read_value:
+            return update
+        with graph.control_dependencies([update]):
+            return dispatch(_variables._READ, (self,))
+
+    def eval(self, session=None):
+        """The value in `session` (the default session when None)."""
+        from eagerflow._src.compat import session as _session  # noqa: PLC0415
+        return _session.resolve(session).run(self)
+
+    def load(self, value, session=None):
+        from eagerflow._src.compat import session as _session  # noqa: PLC0415
+        _session.resolve(session).run(self._initializer_op, {self._initial_value: value})
+
+    def is_initialized(self, name=None):
+        return getattr(running, "store", {}).get(self._handle) is not None
+
+    def __repr__(self):
+        if getattr(self, "_graph", None) is not None:
+            return (f"<tf.Variable '{self._name}' shape={self._shape} "
+                    f"dtype={self._dtype.name}>")
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+# -- variable_scope ---------------------------------------------------------------
+class _ReuseMode:
+    def __repr__(self):
+        return "_ReuseMode.AUTO_REUSE"
+
+
+AUTO_REUSE = _ReuseMode()
+export("compat.v1.AUTO_REUSE").export_constant(__name__, "AUTO_REUSE")
+
+_scope = threading.local()
+
+
+class VariableScope:
+    """The variable scope in force (``tf.compat.v1.VariableScope``): its name, reuse and
+    default initializer, regularizer and dtype."""
+
+    def __init__(self, reuse, name="", initializer=None, regularizer=None, dtype=_d.float32):
+        self.reuse, self.name, self.initializer = reuse, name, initializer
+        self.regularizer, self.dtype = regularizer, dtype
+        self.original_name_scope = name + "/" if name else ""
+
+    def reuse_variables(self):
+        self.reuse = True
+
+    def set_initializer(self, initializer):
+        self.initializer = initializer
+
+    def get_variable(self, name, *args, **kwargs):
+        return get_variable(name, *args, **kwargs)
+
+
+def _current():
+    found = getattr(_scope, "stack", None)
+    if not found:
+        _scope.stack = found = [VariableScope(False)]
+    return found[-1]
+
+
+@export("compat.v1.get_variable_scope")
+def get_variable_scope():
+    return _current()
+
+
+@export("compat.v1.variable_scope")
+class variable_scope:  # noqa: N801 (TF's public name)
+    """Names variables of `get_variable` ``"scope/name"`` and says whether they may be
+    reused (``reuse=True`` or `AUTO_REUSE`); also a name scope for the ops built inside."""
+
+    def __init__(self, name_or_scope, default_name=None, values=None, initializer=None,
+                 regularizer=None, caching_device=None, partitioner=None, custom_getter=None,
+                 reuse=None, dtype=None, use_resource=None, constraint=None,
+                 auxiliary_name_scope=True):
+        if name_or_scope is None and default_name is None:
+            raise TypeError("If default_name is None then name_or_scope is required")
+        self._name, self._default = name_or_scope, default_name
+        self._initializer, self._regularizer = initializer, regularizer
+        self._reuse, self._dtype = reuse, dtype
+        self._aux = auxiliary_name_scope
+
+    def __enter__(self):
+        outer = _current()
+        if isinstance(self._name, VariableScope):
+            name = self._name.name
+            base = self._name
+        else:
+            base = outer
+            if self._name is not None:
+                name = (outer.name + "/" if outer.name else "") + self._name
+            else:
+                graph = graph_mode.get_default_graph()
+                raw = (outer.name + "/" if outer.name else "") + self._default
+                count = graph._scopes.get(raw, 0)
+                graph._scopes[raw] = count + 1
+                name = raw if not count else f"{raw}_{count}"
+        reuse = self._reuse
+        if reuse is None or reuse is False:
+            reuse = outer.reuse or (base.reuse if base is not outer else False)
+        scope = VariableScope(reuse, name,
+                              self._initializer or base.initializer,
+                              self._regularizer or base.regularizer,
+                              self._dtype or base.dtype)
+        _scope.stack.append(scope)
+        self._names = None
+        if self._aux:
+            graph = v1_graph()
+            if graph is not None:
+                self._names = context.name_scope_push(graph.unique_name(name.rpartition("/")[2]
+                                                                        if False else
+                                                                        _last(name)) + "/")
+            else:
+                self._names = context.name_scope_push(_last(name))
+            self._names.__enter__()
+        scope.original_name_scope = context.get().scope
+        return scope
+
+    def __exit__(self, *exc):
+        if self._names is not None:
+            self._names.__exit__(*exc)
+        _scope.stack.pop()
+
+
+def _last(name):
+    return name.rpartition("/")[2]
+
+
+@export("compat.v1.get_variable")
+def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
+                 trainable=None, collections=None, caching_device=None, partitioner=None,
+                 validate_shape=True, use_resource=None, custom_getter=None, constraint=None,
+                 synchronization=_variables.VariableSynchronization.AUTO,
+                 aggregation=_variables.VariableAggregation.NONE):
+    """The variable ``"<scope>/name"``: made (with `initializer`, else the scope's, else
+    Glorot uniform for floats and zeros otherwise) unless the scope reuses it.
+
+    A new name in a reusing scope, or an existing one in a scope that does not reuse,
+    raises TF's ValueError.
+    """
+    scope = _current()
+    full = f"{scope.name}/{name}" if scope.name else name
+    graph = graph_mode.get_default_graph()
+    store = graph.variable_store
+    found = store.get(full)
+    if found is not None:
+        if scope.reuse is False or scope.reuse is None:
+            raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set "
+                             f"reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
+        if shape is not None and not TensorShape(shape).is_compatible_with(found.shape):
+            raise ValueError(f"Trying to share variable {full}, but specified shape "
+                             f"{TensorShape(shape)} and found shape {found.shape}.")
+        if dtype is not None and _d.as_dtype(dtype) != found.dtype:
+            raise ValueError(f"Trying to share variable {full}, but specified dtype "
+                             f"{_d.as_dtype(dtype).name} and found dtype {found.dtype.name}.")
+        return found
+    if scope.reuse is True:
+        raise ValueError(f"Variable {full} does not exist, or was not created with "
+                         f"tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
+                         f"VarScope?")
+    dtype = _d.as_dtype(dtype) if dtype is not None else scope.dtype
+    initializer = initializer if initializer is not None else scope.initializer
+    if initializer is None:
+        initializer = (_init.GlorotUniform() if dtype.is_floating else _init.Zeros())
+    if callable(initializer) and not hasattr(initializer, "shape") and not isinstance(
+            initializer, type):
+        if shape is None:
+            raise ValueError(f"The initializer passed is not valid. It should be a callable "
+                             f"with no arguments and the shape should not be provided or an "
+                             f"instance of `tf.keras.initializers.*' and `shape` should be "
+                             f"fully defined. (Variable {full})")
+        shape_list = TensorShape(shape).as_list()
+
+        def initial():
+            try:
+                return initializer(shape_list, dtype=dtype)
+            except TypeError:
+                return initializer(shape_list)
+        value, shape_arg = initial, shape
+    else:
+        value, shape_arg = initializer, None
+    with context.name_scope_push(""):
+        with context.name_scope_push(scope.name + "/" if scope.name else ""):
+            var = GraphVariable(value, trainable=trainable, collections=collections,
+                                validate_shape=validate_shape, name=name, dtype=dtype,
+                                constraint=constraint, shape=shape_arg)
+    if v1_graph() is not None:
+        store[full] = var
+    regularizer = regularizer or scope.regularizer
+    if regularizer is not None and v1_graph() is not None:
+        with context.name_scope_push(full + "/Regularizer/"):
+            loss = regularizer(var)
+        if loss is not None:
+            graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
+    return var
+
+
+# -- collections of variables and their initializers -------------------------------
+@export("compat.v1.global_variables", "compat.v1.all_variables")
+def global_variables(scope=None):
+    """The variables of the default graph's global collection."""
+    return graph_mode.get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+@export("compat.v1.trainable_variables")
+def trainable_variables(scope=None):
+    return graph_mode.get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+@export("compat.v1.local_variables")
+def local_variables(scope=None):
+    return graph_mode.get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+@export("compat.v1.model_variables")
+def model_variables(scope=None):
+    return graph_mode.get_collection(GraphKeys.MODEL_VARIABLES, scope)
+
+
+@export("compat.v1.variables_initializer")
+def variables_initializer(var_list, name="init"):
+    """One operation running the initializers of `var_list`."""
+    if v1_graph() is None:
+        return None
+    return graph_mode.group(*[v.initializer for v in var_list], name=name)
+
+
+@export("compat.v1.global_variables_initializer", "compat.v1.initialize_all_variables")
+def global_variables_initializer():
+    """The operation initializing every global variable of the default graph."""
+    return variables_initializer(global_variables(), name="init")
+
+
+@export("compat.v1.local_variables_initializer", "compat.v1.initialize_local_variables")
+def local_variables_initializer():
+    return variables_initializer(local_variables(), name="init")
+
+
+@export("compat.v1.assign")
+def assign(ref, value, validate_shape=None, use_locking=None, name=None):
+    return ref.assign(value, name=name)
+
+
+@export("compat.v1.assign_add")
+def assign_add(ref, value, use_locking=None, name=None):
+    return ref.assign_add(value, name=name)
+
+
+@export("compat.v1.assign_sub")
+def assign_sub(ref, value, use_locking=None, name=None):
+    return ref.assign_sub(value, name=name)
+
+
+# TF 1's spellings of the initializers.
+zeros_initializer, ones_initializer = _init.Zeros, _init.Ones
+constant_initializer = _init.Constant
+random_normal_initializer, random_uniform_initializer = _init.RandomNormal, _init.RandomUniform
+truncated_normal_initializer = _init.TruncatedNormal
+glorot_uniform_initializer, glorot_normal_initializer = _init.GlorotUniform, _init.GlorotNormal
+for _name in ("zeros", "ones", "constant", "random_normal", "random_uniform",
+              "truncated_normal", "glorot_uniform", "glorot_normal"):
+    export(f"compat.v1.{_name}_initializer", f"compat.v1.initializers.{_name}").export_constant(
+        __name__, f"{_name}_initializer")
+del _name

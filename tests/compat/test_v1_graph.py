@@ -1,0 +1,314 @@
+"""TF 1 graph mode (``tf.compat.v1``): graphs, placeholders, sessions, graph variables."""
+import collections as pycollections
+import json
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+import eagerflow.compat.v1 as tf1
+
+from tests.compat.v1_programs import PROGRAMS
+
+with open(os.path.join(os.path.dirname(__file__), "data", "v1_graph.json")) as _f:
+    RECORDED = json.load(_f)
+
+
+@pytest.fixture(autouse=True)
+def eager_after():
+    yield
+    tf1.enable_eager_execution()
+    tf1.reset_default_graph()
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_programs_give_tfs_results(name):
+    got = json.loads(json.dumps(PROGRAMS[name](tf1)))
+    want = RECORDED[name]
+    if name == "linear_regression":
+        np.testing.assert_allclose(got.pop("losses"), want.pop("losses"), rtol=1e-4)
+        for k in ("w", "b"):
+            np.testing.assert_allclose(got.pop(k), want.pop(k), rtol=1e-5)
+    assert got == want
+
+
+def test_disable_eager_execution_builds_into_the_default_graph():
+    tf1.disable_eager_execution()
+    assert not tf1.executing_eagerly()
+    assert not tf1.executing_eagerly_outside_functions()
+    x = tf1.placeholder(tf.float32, [None, 3], name="x")
+    y = tf.matmul(x, tf.ones([3, 1]))
+    assert y.name == "MatMul:0" and y.graph is tf1.get_default_graph()
+    with tf1.Session() as sess:
+        assert sess.run(y, {x: [[1.0, 2.0, 3.0]]}).tolist() == [[6.0]]
+    tf1.enable_eager_execution()
+    assert tf1.executing_eagerly()
+    assert float(tf.ones([]) + 1.0) == 2.0
+
+
+def test_fetch_structures_and_names():
+    g = tf1.Graph()
+    Pair = pycollections.namedtuple("Pair", "a b")
+    with g.as_default():
+        x = tf1.placeholder(tf.int32, [], name="x")
+        y = x * 2
+        op = tf1.no_op()
+    with tf1.Session(graph=g) as sess:
+        out = sess.run({"p": Pair(x, y), "l": [y, "mul:0", (op,)]}, feed_dict={"x:0": 3})
+        assert out["p"] == Pair(3, 6)
+        assert out["l"][:2] == [6, 6] and out["l"][2] == (None,)
+        assert sess.run(op) is None
+        assert isinstance(sess.run(y, {x: 1}), np.int32)
+        assert sess.graph is g
+        assert sess.make_callable(y, [x])(5) == 10
+
+
+def test_feed_errors_are_tfs():
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 3], name="x")
+        y = x + 1.0
+    with tf1.Session(graph=g) as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"You must feed a value for placeholder tensor 'x' with "
+                                 r"dtype float and shape \[\?,3\]"):
+            sess.run(y)
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(3,\) for Tensor "
+                                             r"x:0, which has shape \(None, 3\)"):
+            sess.run(y, {x: [1.0, 2.0, 3.0]})
+        with pytest.raises(TypeError, match="The value of a feed cannot be a tf.Tensor"):
+            sess.run(y, {x: y})
+    with pytest.raises(RuntimeError, match="closed Session"):
+        sess.run(y, {x: [[1.0, 2.0, 3.0]]})
+
+
+def test_uninitialized_variable_and_per_session_values():
+    g = tf1.Graph()
+    with g.as_default():
+        v = tf1.Variable(1.0, name="v")
+        inc = v.assign_add(1.0)
+        init = tf1.global_variables_initializer()
+    a, b = tf1.Session(graph=g), tf1.Session(graph=g)
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Could not find variable v"):
+        a.run(v)
+    a.run(init)
+    b.run(init)
+    a.run(inc)
+    a.run(inc)
+    assert a.run(v) == 3.0 and b.run(v) == 1.0
+    with a.as_default():
+        assert v.eval() == 3.0
+        inc.op.run()
+        assert inc.eval() == 5.0
+
+
+def test_control_dependencies_and_group():
+    g = tf1.Graph()
+    with g.as_default():
+        v = tf1.Variable(0.0)
+        with tf1.control_dependencies([v.assign_add(1.0)]):
+            w = tf.identity(v.read_value())  # (read after the update)
+        both = tf1.group(v.assign_add(10.0), v.assign_add(100.0))
+    with tf1.Session(graph=g) as sess:
+        sess.run(v.initializer)
+        assert sess.run(w) == 1.0
+        sess.run(both)
+        assert sess.run(v) == 111.0
+
+
+def test_graph_inspection_and_finalize():
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, name="x")
+        y = tf.add(x, x, name="y")
+    assert g.get_tensor_by_name("y:0") is y
+    assert g.get_operation_by_name("y") is y.op
+    assert len(g.as_graph_def().node) == 2
+    with pytest.raises(KeyError, match="does not exist"):
+        g.get_tensor_by_name("z:0")
+    g.finalize()
+    with pytest.raises(RuntimeError, match="Graph is finalized"):
+        with g.as_default():
+            tf.add(x, x)
+
+
+def test_gradients_in_graph_mode():
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [2])
+        y = tf.reduce_sum(x * x)
+        (dx,) = tf1.gradients(y, [x])
+    with tf1.Session(graph=g) as sess:
+        assert sess.run(dx, {x: [1.0, 2.0]}).tolist() == [2.0, 4.0]
+
+
+def test_interactive_session_is_default():
+    g = tf1.Graph()
+    with g.as_default():
+        c = tf.constant(4.0) * 2.0
+    sess = tf1.InteractiveSession(graph=g)
+    try:
+        assert tf1.get_default_session() is sess
+        assert c.eval() == 8.0
+    finally:
+        sess.close()
+    assert tf1.get_default_session() is None
+
+
+def test_config_protos_are_accepted():
+    config = tf1.ConfigProto(allow_soft_placement=True,
+                             gpu_options=tf1.GPUOptions(allow_growth=True))
+    config.gpu_options.allow_growth = True
+    g = tf1.Graph()
+    with g.as_default():
+        c = tf.constant(1)
+    with tf1.Session(graph=g, config=config) as sess:
+        assert sess.run(c, options=tf1.RunOptions()) == 1
+
+
+def test_dataset_iterators_in_graph_mode():
+    g = tf1.Graph()
+    with g.as_default():
+        ds = tf.data.Dataset.from_tensor_slices((np.arange(5.0), np.arange(5))).batch(2)
+        x, y = tf1.data.make_one_shot_iterator(ds).get_next()
+        it = tf1.data.make_initializable_iterator(tf.data.Dataset.range(3))
+        n = it.get_next()
+    with tf1.Session(graph=g) as sess:
+        assert [sess.run(y).tolist() for _ in range(3)] == [[0, 1], [2, 3], [4]]
+        with pytest.raises(tf.errors.OutOfRangeError, match="End of sequence"):
+            sess.run(x)
+        with pytest.raises(tf.errors.FailedPreconditionError,
+                           match="iterator has not been initialized"):
+            sess.run(n)
+        sess.run(it.initializer)
+        assert [sess.run(n), sess.run(n)] == [0, 1]
+        sess.run(it.initializer)
+        assert sess.run(n) == 0
+    with tf1.Session(graph=g) as other:  # each session iterates on its own
+        assert other.run(y).tolist() == [0, 1]
+
+
+def test_fetch_errors_are_tfs():
+    g, other = tf1.Graph(), tf1.Graph()
+    with other.as_default():
+        c = tf.constant(1.0)
+    with tf1.Session(graph=g) as sess:
+        with pytest.raises(ValueError, match=r"cannot be interpreted as a Tensor. \(Tensor "
+                                             r".* is not an element of this graph.\)"):
+            sess.run(c)
+        with pytest.raises(TypeError, match='Argument `fetch` = 3 has invalid type "int"'):
+            sess.run(3)
+        with pytest.raises(ValueError, match="The operation, 'nope', does not exist"):
+            sess.run("nope:0")
+
+
+def test_functions_and_name_scopes_in_a_v1_graph():
+    g = tf1.Graph()
+    with g.as_default():
+        f = tf.function(lambda a: a * 2.0 + 1.0)
+        x = tf1.placeholder(tf.float32, [None])
+        with tf.name_scope("b"):
+            y = f(x)
+        with tf.name_scope("b"):
+            z = tf.reduce_sum(y)
+    assert z.name == "b_1/Sum:0"
+    with tf1.Session(graph=g) as sess:
+        out = sess.run([y, z], {x: [1.0, 2.0]})
+    assert out[0].tolist() == [3.0, 5.0] and out[1] == 8.0
+
+
+def test_feeds_convert_to_the_placeholder_dtype():
+    g = tf1.Graph()
+    with g.as_default():
+        i = tf1.placeholder(tf.int32, [])
+    with tf1.Session(graph=g) as sess:
+        assert sess.run(i, {i: np.int64(3)}) == 3
+        assert isinstance(sess.run(i, {i: 4.0}), np.int32)
+
+
+def test_get_variable_initializers_regularizers_and_scopes():
+    g = tf1.Graph()
+    with g.as_default():
+        with tf1.variable_scope("net", initializer=tf1.constant_initializer(2.0)) as sc:
+            a = tf1.get_variable("a", [2, 2], regularizer=lambda w: tf.reduce_sum(w) * 0.5)
+            b = tf1.get_variable("b", [3, 3], initializer=tf1.glorot_uniform_initializer())
+        c = tf1.get_variable("c", [3])
+        d = tf1.get_variable("d", [], dtype=tf.int32)
+        with tf1.variable_scope(sc, reuse=True):
+            assert tf1.get_variable("a") is a
+        with tf1.variable_scope(None, default_name="dense"):
+            e = tf1.get_variable("k", [1])
+        with tf1.variable_scope(None, default_name="dense"):
+            f = tf1.get_variable("k", [1])
+        regs = tf1.get_collection(tf1.GraphKeys.REGULARIZATION_LOSSES)
+        init = tf1.global_variables_initializer()
+    assert [e.name, f.name] == ["dense/k:0", "dense_1/k:0"]
+    with g.as_default():
+        assert tf1.trainable_variables("net") == [a, b]
+        assert [v.name for v in tf1.global_variables()][:4] == ["net/a:0", "net/b:0", "c:0",
+                                                                "d:0"]
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        av, reg, dv, bv, cv = sess.run([a, regs[0], d, b, c])
+    assert av.tolist() == [[2.0, 2.0], [2.0, 2.0]] and reg == 4.0 and dv == 0
+    assert bv.std() > 0 and np.abs(bv).max() <= 1.0 and cv.shape == (3,)
+
+
+def test_v1_variable_is_a_tf2_variable_eagerly():
+    v = tf1.Variable(2.0)
+    assert float(v.assign_add(1.0)) == 3.0
+    assert isinstance(v, tf.Variable)
+
+
+def test_training_graph_as_graph_def():
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None], name="x")
+        w = tf1.Variable(1.0, name="w")
+        train = tf1.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(w * x))
+        init = tf1.global_variables_initializer()
+    assert train.name == "GradientDescent" and init.name == "init"
+    nodes = {n.name: n for n in g.as_graph_def().node}
+    assert nodes["init"].op == "NoOp" and list(nodes["init"].input) == ["^w/Assign"]
+    assert nodes["GradientDescent"].input == ["^GradientDescent/AssignSubVariableOp"]
+
+
+def test_partial_run_reuses_earlier_steps():
+    g = tf1.Graph()
+    with g.as_default():
+        a = tf1.placeholder(tf.float32, [], name="a")
+        b = tf1.placeholder(tf.float32, [], name="b")
+        c = tf1.placeholder(tf.float32, [], name="c")
+        r1 = tf.add(a, b)
+        r2 = tf.multiply(r1, c)
+    with tf1.Session(graph=g) as sess:
+        h = sess.partial_run_setup([r1, r2], [a, b, c])
+        assert sess.partial_run(h, r1, feed_dict={a: 1.0, b: 2.0}) == 3.0
+        assert sess.partial_run(h, r2, feed_dict={c: 2.0}) == 6.0
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Must run 'setup'"):
+            sess.partial_run(h, r2, feed_dict={c: 3.0})
+
+
+def test_graph_name_scope_and_device():
+    g = tf1.Graph()
+    with g.as_default(), g.device("/cpu:0"):
+        with tf1.name_scope("outer"):
+            assert g.get_name_scope() == "outer"
+            t = tf.constant(1.0, name="c")
+    assert t.name == "outer/c:0"
+
+
+def test_keras_layer_trained_in_a_v1_graph():
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 3])
+        layer = tf.keras.layers.Dense(2, kernel_initializer="ones")
+        y = layer(x)
+        train = tf1.train.GradientDescentOptimizer(0.1).minimize(
+            tf.reduce_sum(y), var_list=layer.trainable_variables)
+    with tf1.Session(graph=g) as sess:
+        ones = np.ones((1, 3), np.float32)
+        assert sess.run(y, {x: ones}).tolist() == [[3.0, 3.0]]
+        sess.run(train, {x: ones})
+        np.testing.assert_allclose(sess.run(y, {x: ones}), [[2.6, 2.6]], rtol=1e-6)
