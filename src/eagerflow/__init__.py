@@ -68,8 +68,8 @@ from eagerflow import (  # noqa: F401
 
 
 def __getattr__(name):
-    # keras, train loads on first use, keeping ``import eagerflow`` fast.
-    if name in ("keras", "train",):
+    # keras, saved_model, train loads on first use, keeping ``import eagerflow`` fast.
+    if name in ("keras", "saved_model", "train",):
         import importlib  # noqa: PLC0415
         return importlib.import_module(f"eagerflow.{name}")
     raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")

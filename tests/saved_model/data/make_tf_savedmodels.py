@@ -1,0 +1,48 @@
+"""Writes the SavedModels of TensorFlow 2.21 the tests load (run with real TF, not by the tests):
+
+    TF_USE_LEGACY_KERAS=1 /root/tfvenv/bin/python tests/saved_model/data/make_tf_savedmodels.py
+"""
+import json
+import os
+import shutil
+
+import numpy as np
+import tensorflow as tf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Affine(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable([[1.0, -2.0], [0.5, 3.0]], name="w")
+        self.b = tf.Variable([0.25, -1.0], name="b")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+    def __call__(self, x):
+        return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+
+
+def main():
+    outputs = {}
+    x = np.array([[1.0, 2.0], [-3.0, 0.5], [0.0, 0.0]], np.float32)
+    path = os.path.join(HERE, "tf_module")
+    shutil.rmtree(path, ignore_errors=True)
+    m = Affine()
+    tf.saved_model.save(m, path)
+    outputs["tf_module"] = {"x": x.tolist(), "y": m(x).numpy().tolist()}
+
+    tf.keras.utils.set_random_seed(1)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="tanh", input_shape=(4,)),
+                                 tf.keras.layers.Dense(2)])
+    xk = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    path = os.path.join(HERE, "tf_keras")
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(model, path)
+    outputs["tf_keras"] = {"x": xk.tolist(), "y": model(xk).numpy().tolist()}
+    with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
+        json.dump(outputs, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""tf.saved_model: SavedModels written by TensorFlow 2.21 load and compute TF's outputs;
+those written here load back, and TF loaded them (data/load_ours_in_tf.py recorded what it
+computed)."""
+import json
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+
+
+def _json(name):
+    with open(os.path.join(DATA, name)) as f:
+        return json.load(f)
+
+
+class Affine(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable([[1.0, -2.0], [0.5, 3.0]], name="w")
+        self.b = tf.Variable([0.25, -1.0], name="b")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+    def __call__(self, x):
+        return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+
+
+# -- written by TensorFlow ------------------------------------------------------------------
+
+def test_tf_module_loads_with_its_variables_and_computes_tfs_outputs():
+    expected = _json("tf_outputs.json")["tf_module"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf_module"))
+    np.testing.assert_array_equal(m.w.numpy(), [[1.0, -2.0], [0.5, 3.0]])
+    assert m.w.name == "w:0" and m.w.trainable
+    x = tf.constant(expected["x"])
+    np.testing.assert_allclose(m(x).numpy(), expected["y"], rtol=1e-6)
+    np.testing.assert_allclose(m.__call__(x=x).numpy(), expected["y"], rtol=1e-6)
+    out = m.signatures["serving_default"](x=x)
+    assert list(out) == ["output_0"]
+    np.testing.assert_allclose(out["output_0"].numpy(), expected["y"], rtol=1e-6)
+    # a variable assigned after loading is what the functions read
+    m.b.assign([0.0, 0.0])
+    np.testing.assert_allclose(m(tf.constant([[1.0, 1.0]])).numpy(), [[1.5, 1.0]])
+
+
+def test_tf_keras_sequential_loads_and_computes_tfs_outputs():
+    expected = _json("tf_outputs.json")["tf_keras"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf_keras"))
+    x = tf.constant(expected["x"])
+    out = m.signatures["serving_default"](x)
+    (value,) = out.values()
+    np.testing.assert_allclose(value.numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(m(x).numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+    assert len(m.variables) == 4
+
+
+def test_restored_function_with_no_matching_signature_raises():
+    m = tf.saved_model.load(os.path.join(DATA, "tf_module"))
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        m(tf.constant([1.0, 2.0, 3.0]))
+
+
+# -- written here ---------------------------------------------------------------------------
+
+def test_round_trip_of_a_module(tmp_path):
+    m = Affine()
+    path = str(tmp_path / "affine")
+    tf.saved_model.save(m, path)
+    assert sorted(os.listdir(path)) == ["assets", "saved_model.pb", "variables"]
+    assert sorted(os.listdir(os.path.join(path, "variables"))) == [
+        "variables.data-00000-of-00001", "variables.index"]
+    loaded = tf.saved_model.load(path)
+    x = tf.constant([[1.0, 2.0], [-3.0, 0.5]])
+    np.testing.assert_array_equal(loaded(x).numpy(), m(x).numpy())
+    np.testing.assert_array_equal(loaded.signatures["serving_default"](x=x)["output_0"].numpy(),
+                                  m(x).numpy())
+    assert [v.name for v in loaded.variables] == ["b:0", "w:0"]  # (attribute order, as TF)
+    # the variables are a checkpoint of the saved object graph
+    names = dict(tf.train.list_variables(os.path.join(path, "variables", "variables")))
+    assert names["w/.ATTRIBUTES/VARIABLE_VALUE"] == [2, 2]
+
+
+def test_saved_values_are_those_at_save_time(tmp_path):
+    m = Affine()
+    m.b.assign([10.0, 10.0])
+    tf.saved_model.save(m, str(tmp_path))
+    m.b.assign([0.0, 0.0])
+    loaded = tf.saved_model.load(str(tmp_path))
+    np.testing.assert_array_equal(loaded.b.numpy(), [10.0, 10.0])
+
+
+def test_signatures_argument_forms(tmp_path):
+    m = Affine()
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def double(v):
+        return v * 2.0, v + 1.0
+
+    m.double = double
+    concrete = tf.function(lambda a: {"neg": -a}).get_concrete_function(
+        tf.TensorSpec([2], tf.float32, name="a"))
+    tf.saved_model.save(m, str(tmp_path), signatures={"dbl": double, "neg": concrete})
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert sorted(loaded.signatures) == ["dbl", "neg"]
+    out = loaded.signatures["dbl"](v=tf.constant([1.0, 2.0]))
+    assert sorted(out) == ["output_0", "output_1"]
+    np.testing.assert_array_equal(out["output_1"].numpy(), [2.0, 3.0])
+    np.testing.assert_array_equal(
+        loaded.signatures["neg"](a=tf.constant([1.0, -1.0]))["neg"].numpy(), [-1.0, 1.0])
+    np.testing.assert_array_equal(loaded.double(tf.constant([3.0]))[0].numpy(), [6.0])
+
+
+def test_no_serving_default_when_the_root_has_two_signature_functions(tmp_path):
+    m = Affine()
+    m.other = tf.function(lambda x: x, input_signature=[tf.TensorSpec([], tf.float32)])
+    tf.saved_model.save(m, str(tmp_path))
+    assert len(tf.saved_model.load(str(tmp_path)).signatures) == 0
+    tf.saved_model.save(m, str(tmp_path), signatures=m.__call__)
+    assert list(tf.saved_model.load(str(tmp_path)).signatures) == ["serving_default"]
+
+
+def test_a_function_without_input_signature_is_not_a_signature(tmp_path):
+    m = tf.Module()
+    m.f = tf.function(lambda x: x + 1)
+    with pytest.raises(ValueError, match="input_signature"):
+        tf.saved_model.save(m, str(tmp_path), signatures=m.f)
+
+
+def test_traced_functions_are_saved_with_every_trace(tmp_path):
+    m = tf.Module()
+    m.v = tf.Variable(2)
+    m.f = tf.function(lambda x: x * m.v)
+    m.f(tf.constant(3))
+    m.f(tf.constant([1, 2]))
+    tf.saved_model.save(m, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert int(loaded.f(tf.constant(5))) == 10
+    np.testing.assert_array_equal(loaded.f(tf.constant([4, 5])).numpy(), [8, 10])
+
+
+def test_untracked_variable_raises(tmp_path):
+    v = tf.Variable(1.0)
+    m = tf.Module()
+    m.f = tf.function(lambda: v + 1.0, input_signature=[])
+    with pytest.raises(AssertionError, match="untracked"):
+        tf.saved_model.save(m, str(tmp_path))
+
+
+def test_options_are_accepted(tmp_path):
+    tf.saved_model.save(Affine(), str(tmp_path), options=tf.saved_model.SaveOptions())
+    loaded = tf.saved_model.load(str(tmp_path), tags=["serve"],
+                                 options=tf.saved_model.LoadOptions())
+    assert tf.saved_model.contains_saved_model(str(tmp_path))
+    with pytest.raises(TypeError):
+        tf.saved_model.save(Affine(), str(tmp_path), options={})
+    assert loaded.w.shape == (2, 2)
+
+
+def test_tf_loaded_what_is_written_here():
+    """TF computed these from data/ours_module (data/make_ours.py); eagerflow loads it too,
+    and writes the same SavedModel today."""
+    expected = _json("tf_loaded_ours.json")
+    assert expected["saved_model_cli_ok"]
+    x = tf.constant(np.load(os.path.join(DATA, "ours_module_x.npy")))
+    m = tf.saved_model.load(os.path.join(DATA, "ours_module"))
+    for k, v in m.predict(x).items():
+        np.testing.assert_allclose(v.numpy(), expected["predict"][k])
+    sig = m.signatures["serving_default"](features=x)
+    for k, v in sig.items():
+        np.testing.assert_allclose(v.numpy(), expected["serving_default"][k])
+    assert m.count(tf.constant(4)).numpy().tolist() == expected["count"]
+    assert float(m.bias.numpy()) == expected["bias"]
+
+
+def test_written_today_matches_what_tf_loaded(tmp_path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_ours", os.path.join(DATA, "make_ours.py"))
+    make_ours = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_ours)
+    m = make_ours.Model()
+    m.count(tf.constant(4))
+    tf.saved_model.save(m, str(tmp_path))
+    with open(os.path.join(DATA, "ours_module", "saved_model.pb"), "rb") as f:
+        checked_in = f.read()
+    with open(os.path.join(str(tmp_path), "saved_model.pb"), "rb") as f:
+        today = f.read()
+    assert today == checked_in
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+def test_missing_directory_raises_tfs_oserror(tmp_path):
+    path = str(tmp_path / "nothing")
+    with pytest.raises(OSError, match=r"SavedModel file does not exist at: .*nothing/"
+                                      r"\{saved_model.pbtxt\|saved_model.pb\}"):
+        tf.saved_model.load(path)
+
+
+def test_corrupt_saved_model_raises_tfs_oserror(tmp_path):
+    shutil.copytree(os.path.join(DATA, "tf_module"), str(tmp_path / "m"))
+    with open(str(tmp_path / "m" / "saved_model.pb"), "wb") as f:
+        f.write(b"garbage\n")
+    with pytest.raises(OSError, match="Cannot parse file b'.*saved_model.pb': Error parsing "
+                                      "message with type 'tensorflow.SavedModel'"):
+        tf.saved_model.load(str(tmp_path / "m"))
+
+
+def test_wrong_tags_raise_tfs_valueerror():
+    with pytest.raises(ValueError, match=r"Got an incompatible argument to `tags`: \['train'\]"):
+        tf.saved_model.load(os.path.join(DATA, "tf_module"), tags=["train"])
