@@ -341,3 +341,16 @@ def test_reader(tmp_path):
         reader.get_tensor("w")
     np.testing.assert_array_equal(tf.train.load_variable(prefix, "w" + KEY), [[1, 2]])
     assert tf.compat.v1.train.NewCheckpointReader(prefix).has_tensor("w" + KEY)
+
+
+def test_two_objects_under_one_name_are_refused(tmp_path):
+    class Twice(tf.keras.layers.Layer):
+        def build(self, shape):
+            self.a = self.add_weight("w", shape=())
+            self.b = self.add_weight("w", shape=())
+
+    layer = Twice()
+    layer(tf.ones([1]))
+    with pytest.raises(ValueError, match="the name 'w' too"):
+        tf.train.Checkpoint(layer=layer).write(_prefix(tmp_path))
+    assert os.listdir(str(tmp_path)) == []

@@ -30,7 +30,7 @@ from eagerflow._src.checkpoint import bundle
 from eagerflow._src.checkpoint import trackable
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core.module import wrap
+from eagerflow._src.core.module import tracked, wrap
 from eagerflow._src.core.protos import checkpoint as pb
 from eagerflow._src.core.variables import Variable
 
@@ -231,6 +231,8 @@ class Checkpoint:
             value = wrap(value)
             self._children[name] = value
         object.__setattr__(self, name, value)
+        if not name.startswith("_"):
+            tracked(self)  # a restore may wait for this child
 
     def __delattr__(self, name):
         self._children.pop(name, None)

@@ -53,8 +53,8 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
     """Writes `save_dir`'s ``checkpoint`` file (paths relative to `save_dir`), atomically."""
     save_dir = save_dir or "."
 
-    def relative(p):
-        return os.path.relpath(p, save_dir) if os.path.isabs(p) else p
+    def relative(p):  # (the paths given are the checkpoints' own, as `save` returns them)
+        return os.path.relpath(p, save_dir)
 
     state = pb.CheckpointState(model_checkpoint_path=relative(model_checkpoint_path))
     paths = list(all_model_checkpoint_paths or [])

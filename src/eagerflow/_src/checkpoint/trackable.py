@@ -175,6 +175,11 @@ class Graph:
             values = serialize(obj)
             for attribute, value in values.items():
                 key = self.key(i, attribute)
+                if key in tensors:
+                    parent = "/".join(self.paths[i][:-1]) or "the root"
+                    raise ValueError(f"Cannot save {obj!r} as {key}: another object of "
+                                     f"{parent} has the name {self.paths[i][-1]!r} too. Give "
+                                     f"them distinct names.")
                 node.attributes.add(name=attribute, full_name=_full_name(obj, self.paths[i]),
                                     checkpoint_key=key)
                 if isinstance(obj, Variable):
@@ -295,9 +300,9 @@ class Restoration:
             if key is not None:
                 assign_variable(obj, self.reader.get_tensor(key), key)
         elif hasattr(type(obj), "_restore_from_tensors"):
-            names = set(serialize(obj)) & set(attributes)
-            obj._restore_from_tensors({n: self.reader.get_tensor(attributes.pop(n))
-                                       for n in sorted(names)})
+            obj._restore_from_tensors({n: self.reader.get_tensor(k)
+                                       for n, k in sorted(attributes.items())})
+            attributes = {}
         if attributes:
             self.unused_attributes[i] = sorted(attributes)
 
