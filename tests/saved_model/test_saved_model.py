@@ -212,3 +212,53 @@ def test_corrupt_saved_model_raises_tfs_oserror(tmp_path):
 def test_wrong_tags_raise_tfs_valueerror():
     with pytest.raises(ValueError, match=r"Got an incompatible argument to `tags`: \['train'\]"):
         tf.saved_model.load(os.path.join(DATA, "tf_module"), tags=["train"])
+
+
+# -- Keras ----------------------------------------------------------------------------------
+
+def _keras_model():
+    tf.keras.utils.set_random_seed(3)
+    return tf.keras.Sequential([tf.keras.layers.Dense(3, activation="tanh", input_shape=(4,)),
+                                tf.keras.layers.Dense(2)])
+
+
+def test_keras_model_saved_with_tf_saved_model_save_serves_by_input_and_output_name(tmp_path):
+    model = _keras_model()
+    tf.saved_model.save(model, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    out = loaded.signatures["serving_default"](**{model.input_names[0]: tf.constant(x)})
+    assert list(out) == model.output_names
+    np.testing.assert_allclose(out[model.output_names[0]].numpy(), model(x).numpy(), rtol=1e-6)
+
+
+def test_keras_model_save_without_suffix_writes_a_savedmodel_load_model_reads(tmp_path):
+    model = _keras_model()
+    model.compile(tf.keras.optimizers.Adam(0.1), "mse")
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    model.fit(x, np.ones((2, 2), np.float32), epochs=1, verbose=0)
+    for path, save_format in ((tmp_path / "m", None), (tmp_path / "n", "tf")):
+        model.save(path, save_format=save_format)
+        assert tf.saved_model.contains_saved_model(str(path))
+        loaded = tf.keras.models.load_model(path)
+        assert type(loaded) is type(model) and loaded.optimizer is not None
+        np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
+        out = tf.saved_model.load(str(path)).signatures["serving_default"](tf.constant(x))
+        np.testing.assert_allclose(out[model.output_names[0]].numpy(), model(x).numpy(),
+                                   rtol=1e-6)
+
+
+def test_keras_load_model_reads_tf_keras_model_save():
+    expected = _json("tf_outputs.json")["tf_keras_model_save"]
+    model = tf.keras.models.load_model(os.path.join(DATA, "tf_keras_model_save"))
+    assert isinstance(model, tf.keras.Sequential)
+    np.testing.assert_allclose(model(np.array(expected["x"], np.float32)).numpy(),
+                               expected["y"], rtol=1e-5, atol=1e-6)
+
+
+def test_keras_load_model_of_a_plain_savedmodel_raises(tmp_path):
+    tf.saved_model.save(Affine(), str(tmp_path))
+    with pytest.raises(ValueError, match="records no Keras config"):
+        tf.keras.models.load_model(str(tmp_path))
+    with pytest.raises(OSError, match="SavedModel file does not exist at"):
+        tf.keras.models.load_model(str(tmp_path / "variables"))

@@ -40,6 +40,15 @@ def main():
     shutil.rmtree(path, ignore_errors=True)
     tf.saved_model.save(model, path)
     outputs["tf_keras"] = {"x": xk.tolist(), "y": model(xk).numpy().tolist()}
+
+    # model.save of a compiled model after a step of training: a SavedModel with
+    # keras_metadata.pb, which keras.models.load_model reads
+    model.compile(tf.keras.optimizers.Adam(0.1), "mse")
+    model.fit(xk, np.ones((2, 2), np.float32), epochs=1, verbose=0)
+    path = os.path.join(HERE, "tf_keras_model_save")
+    shutil.rmtree(path, ignore_errors=True)
+    model.save(path)
+    outputs["tf_keras_model_save"] = {"x": xk.tolist(), "y": model(xk).numpy().tolist()}
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 

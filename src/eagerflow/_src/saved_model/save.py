@@ -83,6 +83,8 @@ def _functions_of(obj):
     names = set(vars(obj)) if hasattr(obj, "__dict__") else set()
     for cls in type(obj).__mro__:
         names.update(k for k, v in vars(cls).items() if isinstance(v, Function))
+    names -= (getattr(obj, "_TF_MODULE_IGNORED_PROPERTIES", frozenset()) |
+              getattr(obj, "_UNTRACKED_ATTRIBUTES", frozenset()))
     out = []
     for name in sorted(names):
         try:
@@ -169,7 +171,9 @@ def _find_default_signature(root):
 
 def _canonical_signatures(root, signatures):
     if signatures is None:
-        found = _find_default_signature(root)
+        hook = getattr(type(root), "_default_save_signature", None)  # (a Keras model's)
+        found = root._default_save_signature() if callable(hook) else None
+        found = found if found is not None else _find_default_signature(root)
         signatures = {} if found is None else {DEFAULT_SERVING_SIGNATURE_DEF_KEY: found}
     elif not isinstance(signatures, dict):
         signatures = {DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
@@ -516,12 +520,21 @@ def _constant_node(op):
     return node
 
 
-def save(obj, export_dir, signatures=None, options=None):
-    """Writes `obj` as a SavedModel in `export_dir`; see the public docstring."""
+def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
+         root_identifier=None):
+    """Writes `obj` as a SavedModel in `export_dir`; see the public docstring. Keras gives
+    the root's `root_metadata` (its config, as JSON) and `root_identifier`, as tf_keras
+    records them in the root's ``SavedUserObject``."""
     del options
     export_dir = os.fspath(export_dir)
     writer = _Writer(obj, signatures)
     saved_model = writer.write()
+    root = saved_model.meta_graphs[0].object_graph_def.nodes[0]
+    if root.WhichOneof("kind") == "user_object":
+        if root_metadata is not None:
+            root.user_object.metadata = root_metadata
+        if root_identifier is not None:
+            root.user_object.identifier = root_identifier
     checkpoint = writer.graph.checkpoint()
     proto, tensors, dtypes = checkpoint.serialize()
     # (constants a function captures are nodes of the SavedObjectGraph, not the checkpoint's)

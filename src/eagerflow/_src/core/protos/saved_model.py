@@ -224,6 +224,20 @@ _FILES = {
           VersionDef version = 6;
         }
     """,
+    # tf_keras's keras_metadata.pb (the Keras config of each saved layer), its own package
+    "tf_keras/protobuf/saved_metadata.proto": """
+        package tf_keras;
+        message SavedMetadata {
+          message Node {
+            int32 node_id = 2;
+            string node_path = 3;
+            string identifier = 4;
+            string metadata = 5;
+            tensorflow.VersionDef version = 6;
+          }
+          repeated Node nodes = 1;
+        }
+    """,
 }
 
 _classes = {}
@@ -247,3 +261,4 @@ TensorInfo = _classes["TensorInfo"]
 SignatureDef = _classes["SignatureDef"]
 SavedModel = _classes["SavedModel"]
 FingerprintDef = _classes["FingerprintDef"]
+KerasSavedMetadata = _classes["SavedMetadata"]
