@@ -58,10 +58,38 @@ def test_tf_keras_sequential_loads_and_computes_tfs_outputs():
     assert len(m.variables) == 4
 
 
-def test_restored_function_with_no_matching_signature_raises():
+def test_restored_function_arguments_not_matching_raise_tfs_errors():
     m = tf.saved_model.load(os.path.join(DATA, "tf_module"))
-    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+    # bound to the saved input signature, as TF binds it
+    with pytest.raises(TypeError, match=r"Binding inputs to tf.function failed due to `Can not "
+                                        r"cast TensorSpec\(shape=\(1, 2\), dtype=tf.int32"):
+        m(tf.constant([[1, 2]]))
+    with pytest.raises(TypeError, match="Binding inputs to tf.function failed"):
         m(tf.constant([1.0, 2.0, 3.0]))
+    # a function saved with its traces: no trace takes a float
+    ours = tf.saved_model.load(os.path.join(DATA, "ours_module"))
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        ours.count(tf.constant(2.0))
+
+
+def test_restored_functions_take_variables_lists_and_run_inside_functions_and_tapes():
+    m = tf.saved_model.load(os.path.join(DATA, "tf_module"))
+    expected = [[2.25, 3.0]]
+    np.testing.assert_array_equal(m(tf.Variable([[1.0, 2.0]])).numpy(), expected)
+    np.testing.assert_array_equal(m([[1.0, 2.0]]).numpy(), expected)
+    assert m(tf.zeros([0, 2])).shape == (0, 2)
+
+    @tf.function
+    def twice(x):
+        return m(x) * 2.0
+
+    np.testing.assert_array_equal(twice(tf.constant([[1.0, 2.0]])).numpy(), [[4.5, 6.0]])
+    x = tf.constant([[1.0, 2.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(m(x))
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [[-1.0, 3.5]])
+    np.testing.assert_array_equal(tape.gradient(y, m.w).numpy(), [[1.0, 1.0], [2.0, 2.0]])
 
 
 # -- written here ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.concrete_function import ConcreteFunction
+from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.graph import graph_def as gd
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.saved_model import structure
@@ -121,10 +122,21 @@ class RestoredFunction:
     """A saved `tf.function`: calls run the saved concrete function whose signature the
     arguments match."""
 
-    def __init__(self, name, concrete_functions, fullargspec):
+    def __init__(self, name, concrete_functions, fullargspec, input_signature=None):
         self.__name__ = self._name = name
         self.concrete_functions = list(concrete_functions)
         self._params = _parameters(fullargspec)
+        self._function = None
+        if input_signature is not None and len(self.concrete_functions) == 1:
+            # Calls bind to the input signature, with TF's errors, as the saved function's did.
+            concrete = self.concrete_functions[0]
+
+            def call(*args, **kwargs):
+                return concrete(*args, **kwargs)
+
+            if self._params is not None:
+                call.__signature__ = inspect.Signature(self._params)
+            self._function = Function(call, name, tuple(input_signature), autograph=False)
 
     def _canonical(self, args, kwargs):
         if self._params is None:
@@ -138,6 +150,8 @@ class RestoredFunction:
         return bound.args, bound.kwargs
 
     def __call__(self, *args, **kwargs):
+        if self._function is not None:
+            return self._function(*args, **kwargs)
         c_args, c_kwargs = self._canonical(args, kwargs)
         for concrete in self.concrete_functions:
             if _matches((c_args, c_kwargs), concrete.structured_input_signature):
@@ -193,6 +207,9 @@ def _matches(value, signature):
     if isinstance(signature, TensorSpec):
         if isinstance(value, TensorSpec):
             return signature.is_compatible_with(value)
+        dtype = getattr(value, "dtype", None)
+        if isinstance(dtype, _d.DType) and dtype != signature.dtype:
+            return False  # (a tensor of another dtype: no trace takes it, as in TF)
         shape = getattr(value, "shape", None)
         if shape is None:
             value = np.asarray(value)
@@ -236,9 +253,15 @@ class _Loader:
                 spec = structure.decode(node.function.function_spec.fullargspec)
                 name = node.function.concrete_functions[0] if node.function.concrete_functions \
                     else "function"
-                self.nodes[i] = RestoredFunction(
-                    _function_name(name), [self.get_concrete(n)
-                                           for n in node.function.concrete_functions], spec)
+                concretes = [self.get_concrete(n) for n in node.function.concrete_functions]
+                signature = structure.decode(node.function.function_spec.input_signature)
+                restored = self.nodes[i] = RestoredFunction(_function_name(name), concretes,
+                                                            spec, signature)
+                for concrete in concretes:  # (printed and bound by the Python parameters)
+                    if restored._params and not any(p.kind in (p.VAR_POSITIONAL,
+                                                               p.VAR_KEYWORD)
+                                                    for p in restored._params):
+                        concrete._python_parameters = restored._params
             elif kind == "user_object" and node.user_object.identifier == "signature_map":
                 self.nodes[i] = _SignatureMap()
             elif self.nodes[i] is None:
@@ -356,8 +379,10 @@ class _Loader:
         leaves = [next(outputs) if isinstance(s, TensorSpec) else s
                   for s in nest.flatten(out_signature)]
         structured = nest.pack_sequence_as(out_signature, leaves)
+        declared = frozenset(s.name for s in nest.flatten((signature, out_signature))
+                             if isinstance(s, TensorSpec) and s.name)
         return ConcreteFunction(_function_name(name), graph, inputs, structured, signature,
-                                None)
+                                None, declared)
 
 
 def _add_default_attrs(meta_graph):
