@@ -284,6 +284,19 @@ def test_keras_load_model_reads_tf_keras_model_save():
                                expected["y"], rtol=1e-5, atol=1e-6)
 
 
+def test_tf_served_the_keras_model_saved_here():
+    """TF's outputs for data/ours_keras (model.save here, tf.saved_model.load there)."""
+    expected = _json("tf_loaded_ours.json")
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    np.testing.assert_allclose(expected["keras_serving_default"]["out"],
+                               expected["keras_expected"], rtol=1e-6)
+    model = tf.keras.models.load_model(os.path.join(DATA, "ours_keras"))
+    np.testing.assert_allclose(model(x).numpy(), expected["keras_expected"], rtol=1e-6)
+    served = tf.saved_model.load(os.path.join(DATA, "ours_keras")).signatures["serving_default"]
+    np.testing.assert_allclose(served(hidden_input=tf.constant(x))["out"].numpy(),
+                               expected["keras_serving_default"]["out"], rtol=1e-6)
+
+
 def test_keras_load_model_of_a_plain_savedmodel_raises(tmp_path):
     tf.saved_model.save(Affine(), str(tmp_path))
     with pytest.raises(ValueError, match="records no Keras config"):

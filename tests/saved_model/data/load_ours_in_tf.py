@@ -27,6 +27,12 @@ def main():
         "bias": float(m.bias.numpy()),
         "scale": m.inner.scale.numpy().tolist(),
     }
+    keras = tf.saved_model.load(os.path.join(HERE, "ours_keras"))
+    y = np.load(os.path.join(HERE, "ours_keras_y.npy"))
+    xk = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    served = keras.signatures["serving_default"](hidden_input=tf.constant(xk))
+    out["keras_serving_default"] = {k: v.numpy().tolist() for k, v in served.items()}
+    out["keras_expected"] = y.tolist()
     cli = os.path.join(os.path.dirname(sys.executable), "saved_model_cli")
     shown = subprocess.run([cli, "show", "--all", "--dir", path], capture_output=True,
                            text=True, check=True)

@@ -48,6 +48,19 @@ def main():
     x = np.array([[1.0, 2.0, 3.0], [-1.0, 0.0, 4.0]], np.float32)
     np.save(os.path.join(HERE, "ours_module_x.npy"), x)
 
+    # a Keras model after a step of training, saved by model.save (no suffix: a SavedModel)
+    tf.keras.utils.set_random_seed(7)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="tanh", input_shape=(4,),
+                                                       name="hidden"),
+                                 tf.keras.layers.Dense(2, name="out")])
+    model.compile(tf.keras.optimizers.Adam(0.1), "mse")
+    xk = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    model.fit(xk, np.ones((2, 2), np.float32), epochs=1, verbose=0)
+    path = os.path.join(HERE, "ours_keras")
+    shutil.rmtree(path, ignore_errors=True)
+    model.save(path)
+    np.save(os.path.join(HERE, "ours_keras_y.npy"), model(xk).numpy())
+
 
 if __name__ == "__main__":
     main()
