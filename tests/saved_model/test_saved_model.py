@@ -112,6 +112,28 @@ def test_round_trip_of_a_module(tmp_path):
     assert names["w/.ATTRIBUTES/VARIABLE_VALUE"] == [2, 2]
 
 
+def test_lists_dicts_and_nested_modules_of_every_dtype_round_trip(tmp_path):
+    m = tf.Module()
+    m.layers = [tf.Variable(1.0), tf.Variable([1, 2], dtype=tf.int64)]
+    m.table = {"flag": tf.Variable(True), "word": tf.Variable(b"hello")}
+    m.sub = tf.Module()
+    m.sub.half = tf.Variable(np.float16(2.5))
+    tf.saved_model.save(m, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert isinstance(loaded.layers, list) and isinstance(loaded.table, dict)
+    assert loaded.layers[1].dtype == tf.int64
+    np.testing.assert_array_equal(loaded.layers[1].numpy(), [1, 2])
+    assert loaded.table["word"].numpy() == b"hello" and bool(loaded.table["flag"].numpy())
+    assert loaded.sub.half.dtype == tf.float16 and float(loaded.sub.half.numpy()) == 2.5
+
+
+def test_tf_lists_and_dicts_load_as_lists_and_dicts():
+    m = tf.saved_model.load(os.path.join(DATA, "tf_containers"))
+    assert isinstance(m.items, list) and isinstance(m.table, dict)
+    np.testing.assert_array_equal(m.items[1].numpy(), [2, 3])
+    assert m.table["a"].numpy() == b"text"
+
+
 def test_saved_values_are_those_at_save_time(tmp_path):
     m = Affine()
     m.b.assign([10.0, 10.0])

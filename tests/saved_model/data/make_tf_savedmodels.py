@@ -32,6 +32,13 @@ def main():
     tf.saved_model.save(m, path)
     outputs["tf_module"] = {"x": x.tolist(), "y": m(x).numpy().tolist()}
 
+    containers = tf.Module()
+    containers.items = [tf.Variable(1.0), tf.Variable([2, 3], dtype=tf.int64)]
+    containers.table = {"a": tf.Variable(b"text")}
+    path = os.path.join(HERE, "tf_containers")
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(containers, path)
+
     tf.keras.utils.set_random_seed(1)
     model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="tanh", input_shape=(4,)),
                                  tf.keras.layers.Dense(2)])

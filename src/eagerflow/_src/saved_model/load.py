@@ -85,6 +85,11 @@ def _meta_graph(proto, tags, export_dir):
                      f"{[list(g.meta_info_def.tags) for g in graphs]}.")
 
 
+# TF's identifiers of saved containers, and what they load as
+_CONTAINERS = {"trackable_list_wrapper": list, "trackable_tuple_wrapper": list,
+               "trackable_dict_wrapper": dict}
+
+
 class _UserObject(Module):
     """A restored object: its children as attributes (TF's ``_UserObject``)."""
 
@@ -264,8 +269,20 @@ class _Loader:
                         concrete._python_parameters = restored._params
             elif kind == "user_object" and node.user_object.identifier == "signature_map":
                 self.nodes[i] = _SignatureMap()
+            elif kind == "user_object" and node.user_object.identifier in _CONTAINERS:
+                self.nodes[i] = _CONTAINERS[node.user_object.identifier]()
             elif self.nodes[i] is None:
                 self.nodes[i] = _UserObject()
+        # lists and dicts are filled first, inner ones before outer ones (an object holding
+        # one keeps a copy)
+        for i in reversed(range(len(nodes))):
+            obj = self.nodes[i]
+            if isinstance(obj, list):
+                items = sorted(((int(r.local_name), r.node_id) for r in nodes[i].children
+                                if r.local_name.isdigit()))
+                obj.extend(self.nodes[j] for _, j in items)
+            elif isinstance(obj, dict):
+                obj.update((r.local_name, self.nodes[r.node_id]) for r in nodes[i].children)
         for i, node in enumerate(nodes):
             obj = self.nodes[i]
             for ref in node.children:

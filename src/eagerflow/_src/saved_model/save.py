@@ -459,7 +459,11 @@ class _Writer:
                 node.user_object.identifier = "signature_map"
                 node.user_object.version.producer = node.user_object.version.min_consumer = 1
             else:
-                node.user_object.identifier = "_generic_user_object"
+                node.user_object.identifier = (
+                    "trackable_dict_wrapper" if isinstance(obj, dict) else
+                    "trackable_tuple_wrapper" if isinstance(obj, tuple) else
+                    "trackable_list_wrapper" if isinstance(obj, list) else
+                    "_generic_user_object")
                 node.user_object.version.producer = node.user_object.version.min_consumer = 1
             nodes[i] = node
         # the variables as the GraphDef's VarHandleOps, for the signatures' calls
