@@ -278,6 +278,7 @@ def test_keras_model_saved_with_tf_saved_model_save_serves_by_input_and_output_n
     loaded = tf.saved_model.load(str(tmp_path))
     x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
     out = loaded.signatures["serving_default"](**{model.input_names[0]: tf.constant(x)})
+    np.testing.assert_allclose(loaded(x).numpy(), model(x).numpy(), rtol=1e-6)  # __call__
     assert list(out) == model.output_names
     np.testing.assert_allclose(out[model.output_names[0]].numpy(), model(x).numpy(), rtol=1e-6)
 
@@ -314,9 +315,12 @@ def test_tf_served_the_keras_model_saved_here():
                                expected["keras_expected"], rtol=1e-6)
     model = tf.keras.models.load_model(os.path.join(DATA, "ours_keras"))
     np.testing.assert_allclose(model(x).numpy(), expected["keras_expected"], rtol=1e-6)
-    served = tf.saved_model.load(os.path.join(DATA, "ours_keras")).signatures["serving_default"]
+    np.testing.assert_allclose(expected["keras_call"], expected["keras_expected"], rtol=1e-6)
+    loaded = tf.saved_model.load(os.path.join(DATA, "ours_keras"))
+    served = loaded.signatures["serving_default"]
     np.testing.assert_allclose(served(hidden_input=tf.constant(x))["out"].numpy(),
                                expected["keras_serving_default"]["out"], rtol=1e-6)
+    np.testing.assert_allclose(loaded(x).numpy(), expected["keras_call"], rtol=1e-6)
 
 
 def test_keras_load_model_of_a_plain_savedmodel_raises(tmp_path):

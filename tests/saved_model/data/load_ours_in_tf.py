@@ -33,6 +33,7 @@ def main():
     served = keras.signatures["serving_default"](hidden_input=tf.constant(xk))
     out["keras_serving_default"] = {k: v.numpy().tolist() for k, v in served.items()}
     out["keras_expected"] = y.tolist()
+    out["keras_call"] = keras(tf.constant(xk)).numpy().tolist()
     cli = os.path.join(os.path.dirname(sys.executable), "saved_model_cli")
     shown = subprocess.run([cli, "show", "--all", "--dir", path], capture_output=True,
                            text=True, check=True)

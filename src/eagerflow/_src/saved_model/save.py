@@ -127,6 +127,11 @@ class _ObjectGraph:
                                                                         _concretes(function))
                 edges.append((name, node))
             if i == 0:
+                hook = getattr(type(obj), "_saved_model_call", None)  # (a Keras model's)
+                call = obj._saved_model_call() if hook is not None else None
+                if call is not None and "__call__" not in taken:
+                    node = self.functions[id(call)] = _FunctionNode(call, _concretes(call))
+                    edges.append(("__call__", node))
                 edges.append(("signatures", _SignatureNode(signatures)))
             for name, child in edges:
                 j = self.ids.get(id(child))

@@ -472,25 +472,37 @@ class Model(Layer):
         """Saves architecture, compile arguments and weights to a `.keras` archive."""
         late.saving.saving_lib.save_model(self, filepath, overwrite, save_format, **kwargs)
 
-    def _default_save_signature(self):
-        """The concrete function a SavedModel of this model serves as ``serving_default``,
-        as tf_keras saves it: the model called (not training) on its inputs, named by input,
-        returning its outputs by output name; None while the model's inputs are unknown."""
+    def _saved_model_call(self):
+        """The `tf.function` a SavedModel of this model saves as its ``__call__``: the model
+        called (not training) on its inputs, named by input; None while they are unknown."""
         inputs = getattr(self, "inputs", None)
         if not inputs:
             return None
         from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
         from eagerflow._src.function.polymorphic_function import function  # noqa: PLC0415
         specs = [TensorSpec(t.shape, t.dtype, name) for t, name in zip(inputs, self.input_names)]
+
+        def __call__(inputs):  # noqa: N807 (the saved function's name)
+            return self(inputs, training=False)
+
+        return function(__call__, input_signature=[specs[0] if len(specs) == 1 else specs])
+
+    def _default_save_signature(self):
+        """The concrete function a SavedModel of this model serves as ``serving_default``,
+        as tf_keras saves it: the model's call on its inputs, named by input, returning its
+        outputs by output name; None while the model's inputs are unknown."""
+        call = self._saved_model_call()
+        if call is None:
+            return None
+        from eagerflow._src.function.polymorphic_function import function  # noqa: PLC0415
         output_names = list(self.output_names or ["output_0"])
 
         def serve(inputs):
-            outputs = self(inputs, training=False)
+            outputs = call(inputs)
             flat = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
             return dict(zip(output_names, flat))
 
-        signature = [specs[0] if len(specs) == 1 else specs]
-        return function(serve, input_signature=signature).get_concrete_function()
+        return function(serve, input_signature=call._input_signature).get_concrete_function()
 
     def to_json(self, **kwargs):
         """The model's class and config as JSON (``keras.models.model_from_json`` reads it)."""
