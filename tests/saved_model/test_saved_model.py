@@ -305,6 +305,12 @@ def test_keras_load_model_reads_tf_keras_model_save():
     assert isinstance(model, tf.keras.Sequential)
     np.testing.assert_allclose(model(np.array(expected["x"], np.float32)).numpy(),
                                expected["y"], rtol=1e-5, atol=1e-6)
+    # the same directory through tf.saved_model.load: tf_keras's __call__ takes `training`
+    restored = tf.saved_model.load(os.path.join(DATA, "tf_keras_model_save"))
+    for training in (False, True):
+        np.testing.assert_allclose(restored(np.array(expected["x"], np.float32),
+                                            training=training).numpy(),
+                                   expected["y"], rtol=1e-5, atol=1e-6)
 
 
 def test_tf_served_the_keras_model_saved_here():
