@@ -63,13 +63,13 @@ from eagerflow._src.ops.string_ops import as_string  # noqa: F401
 import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
-    autodiff, autograph, bitwise, compat, config, debugging, dtypes, errors, graph_util, image, io,
-    linalg, math, nest, nn, random, signal, sparse, strings, test, version)
+    audio, autodiff, autograph, bitwise, compat, config, debugging, dtypes, errors, experimental,
+    graph_util, image, io, linalg, math, nest, nn, random, signal, sparse, strings, test, version)
 
 
 def __getattr__(name):
-    # keras, saved_model, train loads on first use, keeping ``import eagerflow`` fast.
-    if name in ("keras", "saved_model", "train",):
+    # data, keras, saved_model, summary, train loads on first use, keeping ``import eagerflow`` fast.
+    if name in ("data", "keras", "saved_model", "summary", "train",):
         import importlib  # noqa: PLC0415
         return importlib.import_module(f"eagerflow.{name}")
     raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")

@@ -76,6 +76,21 @@ def test_reorder_between_layouts(shape):
 
 
 @needs_onednn
+@pytest.mark.parametrize("source", ["writable", "read-only", "offset view", "frombuffer"])
+def test_primitives_read_every_kind_of_contiguous_array(source):
+    x = np.random.default_rng(1).standard_normal((5, 3)).astype(np.float32)
+    if source == "read-only":
+        x.flags.writeable = False
+    elif source == "offset view":  # a view starting inside a larger array
+        x = np.concatenate([np.zeros((2, 3), np.float32), x])[2:]
+    elif source == "frombuffer":
+        x = np.frombuffer(x.tobytes(), np.float32).reshape(5, 3)
+    y = np.empty((3, 5), np.float32)
+    _transpose((5, 3))({api.ARG_SRC: x}, {api.ARG_DST: y})
+    np.testing.assert_array_equal(y, x.T)
+
+
+@needs_onednn
 def test_empty_arrays_are_left_to_numpy():
     assert onednn.cached(("test-empty",), lambda: _transpose((0, 4))) is None
 

@@ -354,3 +354,16 @@ def test_two_objects_under_one_name_are_refused(tmp_path):
     with pytest.raises(ValueError, match="the name 'w' too"):
         tf.train.Checkpoint(layer=layer).write(_prefix(tmp_path))
     assert os.listdir(str(tmp_path)) == []
+
+
+def test_root_may_be_a_weak_reference_and_options_are_accepted(tmp_path):
+    import weakref
+    m = tf.Module()
+    m.v = tf.Variable(1.0)
+    options = tf.train.CheckpointOptions(experimental_io_device="/job:localhost")
+    ckpt = tf.train.Checkpoint(root=weakref.ref(m))
+    path = ckpt.save(_prefix(tmp_path), options=options)
+    m.v.assign(0.0)
+    ckpt.restore(path, options=options).assert_consumed()
+    assert float(m.v.numpy()) == 1.0
+    assert "v" + KEY in dict(tf.train.list_variables(path))

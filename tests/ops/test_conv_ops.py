@@ -726,3 +726,20 @@ def test_conv1d_transpose_is_conv2d_transpose_over_a_unit_height(data_format):
     else:
         got = tf.nn.conv1d_transpose(x, w, tf.constant([2, 12, 2]), 2)
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
+def test_geometry_checked_at_run_time_raises_every_time_and_keeps_values_per_shape():
+    """Kernels remember geometries they checked: a bad one raises on every call, and
+    each shape gets its own output."""
+    f = tf.function(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"),
+                    input_signature=[tf.TensorSpec([None, None, None, None]),
+                                     tf.TensorSpec([3, 3, 2, 4])])
+    w = np.ones((3, 3, 2, 4), np.float32)
+    for _ in range(2):
+        with pytest.raises(errors.InvalidArgumentError, match="evenly divisible by filter depth"):
+            f(np.ones((1, 5, 5, 3), np.float32), w)
+    for size in (5, 4, 5):
+        y = f(np.ones((1, size, size, 2), np.float32), w).numpy()
+        assert y.shape == (1, size, size, 4) and y[0, 0, 0, 0] == 8 and y[0, 1, 1, 0] == 18
+    with pytest.raises(errors.InvalidArgumentError, match="evenly divisible by filter depth"):
+        f(np.ones((1, 5, 5, 3), np.float32), w)

@@ -53,6 +53,8 @@ CONVOLUTION_DIRECT, DECONVOLUTION_DIRECT = 0x1, 0xa
 ELTWISE_RELU, ELTWISE_TANH, ELTWISE_ELU, ELTWISE_LINEAR, ELTWISE_SOFT_RELU = 32, 33, 34, 38, 39
 ELTWISE_LOGISTIC, ELTWISE_GELU_TANH, ELTWISE_SWISH, ELTWISE_CLIP, ELTWISE_GELU_ERF = (
     41, 43, 44, 46, 49)
+BINARY_ADD, BINARY_MUL, BINARY_MAX, BINARY_MIN, BINARY_GT = (
+    0x1fff0, 0x1fff1, 0x1fff2, 0x1fff3, 0x1fff7)
 POOLING_MAX, POOLING_AVG_INCLUDE_PADDING, POOLING_AVG_EXCLUDE_PADDING = 0x1ff, 0x2ff, 0x3ff
 VANILLA_RNN, VANILLA_LSTM, VANILLA_GRU, LBR_GRU = 0x1fff, 0x2fff, 0x3fff, 0x4fff
 # dnnl_rnn_direction_t
@@ -67,10 +69,16 @@ ARG_DST, ARG_DST_ITER, ARG_DST_ITER_C = 17, 18, 19
 ARG_WEIGHTS, ARG_WEIGHTS_ITER, ARG_BIAS = 33, 34, 41
 ARG_MEAN, ARG_VARIANCE, ARG_SCALE, ARG_SHIFT, ARG_WORKSPACE = 49, 50, 51, 52, 64
 ARG_SCRATCHPAD = 80
+ARG_SRC_0, ARG_SRC_1 = 1, 2
 ARG_DIFF_SRC, ARG_DIFF_SRC_ITER, ARG_DIFF_SRC_ITER_C = 129, 130, 131
 ARG_DIFF_DST, ARG_DIFF_DST_ITER, ARG_DIFF_DST_ITER_C = 145, 146, 147
 ARG_DIFF_WEIGHTS, ARG_DIFF_WEIGHTS_ITER, ARG_DIFF_BIAS = 161, 162, 169
 ARG_DIFF_SCALE, ARG_DIFF_SHIFT = 255, 256
+def post_op_arg(index, arg=ARG_SRC_1):
+    """``DNNL_ARG_ATTR_MULTIPLE_POST_OP(index) | arg``: an operand of binary post-op `index`."""
+    return 32768 * (index + 1) | arg
+
+
 # RNN argument aliases
 ARG_SRC_LAYER, ARG_DST_LAYER, ARG_WEIGHTS_LAYER = ARG_SRC, ARG_DST, ARG_WEIGHTS
 ARG_DIFF_SRC_LAYER, ARG_DIFF_DST_LAYER, ARG_DIFF_WEIGHTS_LAYER = (
@@ -105,6 +113,7 @@ _FUNCTIONS = {
     "dnnl_post_ops_create": (_PP,),
     "dnnl_post_ops_destroy": (_P,),
     "dnnl_post_ops_append_eltwise": (_P, _I, _F, _F),
+    "dnnl_post_ops_append_binary": (_P, _I, _P),
     "dnnl_primitive_desc_query": (_P, _I, _I, _P),
     "dnnl_primitive_desc_query_md": (_P, _I, _I),
     "dnnl_primitive_desc_destroy": (_P,),
@@ -145,6 +154,7 @@ _FUNCTIONS = {
         (_PP, _P, _I, _I, _I) + (_P,) * 7 + (_U, _F, _F, _P),
     "dnnl_vanilla_rnn_backward_primitive_desc_create":
         (_PP, _P, _I, _I, _I) + (_P,) * 14 + (_U, _F, _F, _P, _P),
+    "dnnl_binary_primitive_desc_create": (_PP, _P, _I, _P, _P, _P, _P),
     "dnnl_matmul_primitive_desc_create": (_PP, _P, _P, _P, _P, _P, _P),
     "dnnl_inner_product_forward_primitive_desc_create": (_PP, _P, _I, _P, _P, _P, _P, _P),
     "dnnl_set_verbose": (_I,),

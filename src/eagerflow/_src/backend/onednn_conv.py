@@ -34,10 +34,10 @@ try:
 except ImportError:  # pragma: no cover - ml_dtypes is a dependency
     _BF16, _NATIVE = None, frozenset({np.dtype(np.float32)})
 
-# oneDNN's ReLU (alpha 0) and clip post-ops take a maximum that turns NaN into 0, where
-# TensorFlow and the NumPy kernels keep NaN; its leaky ReLU (alpha not 0) multiplies, as
-# they do: the one activation fused here.
-LEAKY_RELU = api.ELTWISE_RELU
+# oneDNN's ReLU post-op (alpha 0) takes a maximum that turns NaN into 0: so does TensorFlow's
+# fused convolution on oneDNN (a Relu after Conv2D and BiasAdd in a graph), while its own
+# kernels and NumPy's keep NaN. Its leaky ReLU (alpha not 0) multiplies, keeping NaN.
+RELU = LEAKY_RELU = api.ELTWISE_RELU
 
 
 def usable(xp, *arrays):

@@ -92,6 +92,11 @@ def _cast(value, expected, tensors, type_text):
             raise TypeError(f"Can not cast {value!r} to {type_text(expected)}")
         if expected.alias_id == sum(isinstance(t, Variable) for t in tensors):
             tensors.append(value)
+    elif hasattr(expected, "_argument_tensor"):  # a DatasetSpec: the dataset's variant
+        tensor = expected._argument_tensor(value)
+        if tensor is None:
+            raise TypeError(f"Can not cast {value!r} to {type_text(expected)}")
+        tensors.append(tensor)
     elif isinstance(expected, TensorSpec):
         if not isinstance(value, (Tensor, np.ndarray)) or isinstance(value, Variable):
             tensor = convert_to_tensor(value, dtype_hint=expected.dtype)

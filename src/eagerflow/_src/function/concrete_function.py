@@ -23,6 +23,10 @@ from eagerflow._src.graph.specialize import ShapeSpecialized
 
 _new = object.__new__
 
+# Called with each concrete function run from eager code while not empty (the graphs
+# ``tf.summary.trace_on`` collects).
+call_listeners = []
+
 
 class ConcreteFunction:
     """A traced function for one input signature (``tf.types.experimental.ConcreteFunction``).
@@ -92,6 +96,9 @@ class ConcreteFunction:
             raise TypeError(f"{self._name} takes {len(self.inputs)} tensor arguments, "
                             f"got {len(tensors)}.")
         ctx = context._lookup(None) or context.get()
+        if call_listeners and ctx.graph is None:
+            for listener in call_listeners:
+                listener(self)
         if ctx.fast and not variables:
             flat = self._execute(tensors)
         elif ctx.graph is None and ctx.xp is backend.numpy_module:
@@ -225,7 +232,7 @@ def _type_text(value, declared=frozenset()):
     """TF's type notation of a nested value: TensorSpec(...), Literal[...], List[...], ..."""
     if isinstance(value, (TensorSpec, SymbolicTensor)):
         return _spec_text(value, declared)
-    if isinstance(value, VariableSpec):
+    if isinstance(value, VariableSpec) or hasattr(value, "_argument_tensor"):
         return repr(value)
     if isinstance(value, dict):
         items = ", ".join(f"[{k!r}, {_type_text(value[k], declared)}]" for k in sorted(value))

@@ -20,6 +20,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.core import config, context, nest
+from eagerflow._src.core.dtypes import variant
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -197,6 +198,12 @@ class Function:
                 for v, s in zip(value, spec):
                     bind(v, s)
                 return
+            if hasattr(spec, "_argument_tensor"):  # a DatasetSpec or IteratorSpec
+                tensor = spec._argument_tensor(value)
+                if tensor is None:
+                    fail(f"{value!r} does not match {spec!r}")
+                tensors.append(tensor)
+                return
             if trace_key.composite_parts(spec) is not None:  # a SparseTensorSpec
                 parts = trace_key.composite_parts(value)
                 if parts is None or not spec.is_compatible_with(value):
@@ -328,7 +335,7 @@ def _key_leaves(key):
     """The tensor keys within a call key, in the order `call_key` met the tensors."""
     if type(key) is not tuple:
         return []
-    if key[:1] in (("T",), ("V",)):
+    if key[:1] in (("T",), ("V",), ("D",)):
         return [key]
     if key[:1] in (("P",), ("O",)):
         return []
@@ -345,6 +352,10 @@ def _placeholders(value, leaves, graph, name):
         spec = trace_key.spec_of(next(leaves)) if leaves is not None else value
         graph.variable_argument(value, spec.shape)
         return value
+    as_argument = getattr(value, "_as_function_argument", None)
+    if as_argument is not None:  # a dataset: a stand-in reaching the one each call passes
+        spec = next(leaves)[1] if leaves is not None else as_argument()[0]
+        return spec._stand_in(graph.placeholder(variant, [], name))
     if isinstance(value, (EagerTensor, TensorSpec, np.ndarray)) or (
             isinstance(value, Tensor) and not isinstance(value, Variable)):
         if leaves is None:
@@ -386,6 +397,8 @@ def _graph_output(value, name):
 
 
 def _spec_or_value(value, graph):
+    if hasattr(value, "_as_function_argument"):
+        return value._as_function_argument()[0]
     spec = getattr(value, "_type_spec", None)
     if hasattr(spec, "_to_components"):  # a SparseTensor argument: its SparseTensorSpec
         return spec
@@ -402,7 +415,8 @@ def _spec_or_value(value, graph):
 def _as_spec(spec):
     if isinstance(spec, (list, tuple)):
         return type(spec)(_as_spec(s) for s in spec)
-    if not isinstance(spec, TensorSpec) and trace_key.composite_parts(spec) is None:
+    if not isinstance(spec, TensorSpec) and trace_key.composite_parts(spec) is None and \
+            not hasattr(spec, "_argument_tensor"):
         raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec "
                         f"objects, got {spec!r}.")
     return spec

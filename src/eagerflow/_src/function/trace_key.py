@@ -65,6 +65,11 @@ def _leaf_key(value, tensors):
         shape = value.shape
         return ("V", value.dtype, tuple(shape.as_list()) if shape.rank is not None else None,
                 value.trainable, alias)
+    as_argument = getattr(value, "_as_function_argument", None)
+    if as_argument is not None:  # a dataset: by its spec (TF's DatasetSpec), fed as a variant
+        spec, tensor = as_argument()
+        tensors.append(tensor)
+        return ("D", spec)
     parts = composite_parts(value)
     if parts is not None:  # a SparseTensor (or its spec): its spec's shape and components
         spec = getattr(value, "_type_spec", value)
@@ -174,6 +179,8 @@ def describe(key):
         return repr(spec_of(key))
     if key[0] == "P":
         return f"{type(key[1]).__name__} {key[1]!r}"
+    if key[0] == "D":
+        return repr(key[1])
     if key[0] == "O":
         return f"{key[1].__name__} object"
     return f"{getattr(key[0], '__name__', key[0])} of {len(key) - 1}"

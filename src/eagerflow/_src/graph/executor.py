@@ -116,7 +116,8 @@ class Emitter:
         for op in program.operations:
             if op.type == "Const":  # a number as NumPy's scalar: kernels take it faster
                 value = op.value
-                if getattr(value, "ndim", None) == 0 and value.dtype.kind in "biufc":
+                if getattr(value, "ndim", None) == 0 and \
+                        getattr(value.dtype, "kind", "v") in "biufc":  # (a variant has none)
                     value = value[()]
                 names[id(op.outputs[0])] = self.bind(value, "c")
                 continue

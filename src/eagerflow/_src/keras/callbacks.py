@@ -17,6 +17,7 @@ import copy
 import csv
 import logging
 import os
+import time
 from collections.abc import Iterable
 
 import numpy as np
@@ -30,7 +31,7 @@ from eagerflow._src.keras.utils.progbar import Progbar
 
 __all__ = ["BaseLogger", "CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History",
            "LambdaCallback", "LearningRateScheduler", "ModelCheckpoint", "ProgbarLogger",
-           "ReduceLROnPlateau", "TerminateOnNaN"]
+           "ReduceLROnPlateau", "TensorBoard", "TerminateOnNaN"]
 
 _logger = logging.getLogger("eagerflow")
 
@@ -920,3 +921,199 @@ class LambdaCallback(Callback):
                  "on_batch_begin": on_batch_begin, "on_batch_end": on_batch_end,
                  "on_train_begin": on_train_begin, "on_train_end": on_train_end}
         self.__dict__.update((name, hook) for name, hook in hooks.items() if hook is not None)
+
+
+def _summary():
+    """`eagerflow._src.summary` (loaded on first use: it loads protobuf)."""
+    from eagerflow._src import summary  # noqa: PLC0415
+    return summary
+
+
+_TENSORBOARD_LEGACY_ARGS = ("write_grads", "embeddings_layer_names", "embeddings_data",
+                            "batch_size")
+
+
+@export("keras.callbacks.TensorBoard")
+class TensorBoard(Callback):
+    """Writes TensorBoard event files under `log_dir`: ``train/`` and ``validation/``.
+
+    Each epoch's logs go as ``epoch_<name>`` scalars at step `epoch` (validation
+    logs, without their ``val_`` prefix, to ``validation/``), with the learning
+    rate (``epoch_learning_rate``) when it follows a schedule; with `update_freq`
+    "batch" or an integer n, the batch logs go as ``batch_<name>`` every n steps
+    (the optimizer's iterations). `histogram_freq`: histograms of every weight
+    every that many epochs (and images of them with `write_images`);
+    `write_graph`: the model's config (``keras``) and the traced training step's
+    graph; `evaluate` writes ``evaluation_<name>_vs_iterations`` to ``validation/``.
+    `profile_batch` and `embeddings_freq` are accepted; there is no profiler or
+    projector here.
+
+    >>> callback = tf.keras.callbacks.TensorBoard(log_dir="./logs", histogram_freq=1)
+    """
+
+    def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
+                 write_steps_per_second=False, update_freq="epoch", profile_batch=0,
+                 embeddings_freq=0, embeddings_metadata=None, **kwargs):
+        super().__init__()
+        unrecognized = [k for k in kwargs if k not in _TENSORBOARD_LEGACY_ARGS]
+        if unrecognized:
+            raise ValueError(f"Unrecognized arguments in `TensorBoard` Callback: "
+                             f"{unrecognized}")
+        for key in kwargs:
+            _logger.warning("`%s` is deprecated in the TensorBoard callback and is ignored.",
+                            key)
+        self.log_dir = os.fspath(log_dir)
+        self.histogram_freq = histogram_freq
+        self.write_graph = write_graph
+        self.write_images = write_images
+        self.write_steps_per_second = write_steps_per_second
+        self.update_freq = 1 if update_freq == "batch" else update_freq
+        self.profile_batch = profile_batch
+        self.embeddings_freq = embeddings_freq
+        self.embeddings_metadata = embeddings_metadata
+        self._writers = {}
+        self._graph_written = True
+        self._batch_start = self._epoch_start = 0.0
+        self._epoch_iterations = 0
+
+    def set_model(self, model):
+        self.model = model
+        self._train_dir = os.path.join(self.log_dir, "train")
+        self._val_dir = os.path.join(self.log_dir, "validation")
+        self._writers = {}
+        self._graph_written = not self.write_graph
+        if self.write_graph:
+            self._write_model_config()
+
+    def _writer(self, which):
+        if which not in self._writers:
+            folder = self._train_dir if which == "train" else self._val_dir
+            self._writers[which] = _summary().writer.create_file_writer(folder)
+        return self._writers[which]
+
+    def _iterations(self):
+        optimizer = getattr(self.model, "optimizer", None)
+        iterations = getattr(optimizer, "iterations", None)
+        return None if iterations is None else int(backend.get_value(iterations))
+
+    def _write_model_config(self):
+        """The model's JSON config (``keras``, TensorBoard's Keras model graph), for
+        Sequential and functional models."""
+        if not any(c.__name__ in ("Sequential", "Functional") for c in type(self.model).__mro__):
+            return
+        try:
+            config = self.model.to_json()
+        except Exception as e:  # noqa: BLE001 (a model that cannot say its config trains on)
+            _logger.warning("Model failed to serialize as JSON. Ignoring... %s", e)
+            return
+        summary = _summary()
+        metadata = summary.protos.SummaryMetadata(
+            plugin_data=summary.protos.SummaryMetadata.PluginData(
+                plugin_name="graph_keras_model", content=b"1"))
+        with self._writer("train").as_default(), summary.writer.record_if(True):
+            summary.summary_ops.write("keras", config, step=0, metadata=metadata)
+
+    def _write_train_graph(self):
+        self._graph_written = True
+        traces = getattr(self.model.train_function, "_signatures", None)
+        if traces:
+            summary = _summary()
+            with self._writer("train").as_default(), summary.writer.record_if(True):
+                summary.summary_ops.graph(traces[-1].graph)
+
+    def _implements_train_batch_hooks(self):
+        return (self.update_freq != "epoch" or self.write_steps_per_second
+                or not self._graph_written)
+
+    def on_train_batch_begin(self, batch, logs=None):
+        if self.write_steps_per_second:
+            self._batch_start = time.time()
+
+    def on_train_batch_end(self, batch, logs=None):
+        if not self._graph_written:
+            self._write_train_graph()
+        if self.update_freq == "epoch":
+            return
+        step = self._iterations()
+        if step is None or step % self.update_freq:
+            return
+        ops = _summary().summary_ops
+        with self._writer("train").as_default(step=step):
+            if self.write_steps_per_second:
+                ops.scalar("batch_steps_per_second", 1.0 / (time.time() - self._batch_start))
+            for name, value in (logs or {}).items():
+                if np.ndim(value) == 0:
+                    ops.scalar("batch_" + name, value)
+
+    def on_epoch_begin(self, epoch, logs=None):
+        if self.write_steps_per_second:
+            self._epoch_iterations = self._iterations() or 0
+            self._epoch_start = time.time()
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._log_epoch_metrics(epoch, logs)
+        if self.histogram_freq and epoch % self.histogram_freq == 0:
+            self._log_weights(epoch)
+
+    def _log_epoch_metrics(self, epoch, logs):
+        if not logs:
+            return
+        train = {k: v for k, v in logs.items() if not k.startswith("val_")}
+        val = {k[4:]: v for k, v in logs.items() if k.startswith("val_")}
+        optimizer = getattr(self.model, "optimizer", None)
+        schedule = getattr(optimizer, "_learning_rate", None)
+        if callable(schedule) and hasattr(schedule, "get_config"):  # a LearningRateSchedule
+            train["learning_rate"] = schedule(optimizer.iterations)
+        if self.write_steps_per_second:
+            seconds = time.time() - self._epoch_start
+            train["steps_per_second"] = ((self._iterations() or 0) - self._epoch_iterations) \
+                / seconds if seconds > 0 else 0.0
+        summary = _summary()
+        with summary.writer.record_if(True):
+            for which, values in (("train", train), ("validation", val)):
+                if values:
+                    with self._writer(which).as_default(step=epoch):
+                        for name, value in values.items():
+                            summary.summary_ops.scalar("epoch_" + name, value)
+
+    def _log_weights(self, epoch):
+        summary = _summary()
+        with self._writer("train").as_default(step=epoch), summary.writer.record_if(True):
+            for layer in self.model.layers:
+                for weight in layer.weights:
+                    name = weight.name.replace(":", "_")
+                    summary.summary_ops.histogram(name + "/histogram", weight)
+                    if self.write_images:
+                        self._log_weight_as_image(weight, name + "/image")
+        self._writer("train").flush()
+
+    def _log_weight_as_image(self, weight, name):
+        """A weight as a grayscale image, as Keras shows them: vectors as one row, matrices
+        wider than tall, 3-D kernels one image per output channel."""
+        image = np.squeeze(np.asarray(backend.get_value(weight)))
+        if image.ndim == 1:
+            image = image.reshape(1, -1, 1, 1)
+        elif image.ndim == 2:
+            if image.shape[0] > image.shape[1]:
+                image = image.T
+            image = image.reshape(1, *image.shape, 1)
+        elif image.ndim == 3:
+            if backend.image_data_format() == "channels_last":
+                image = np.transpose(image, (2, 0, 1))
+            image = image.reshape(*image.shape, 1)
+        if image.ndim == 4 and image.shape[-1] in (1, 3, 4):
+            _summary().summary_ops.image(name, image)
+
+    def on_test_end(self, logs=None):
+        step = self._iterations()
+        if step is None or not logs:
+            return
+        summary = _summary()
+        with summary.writer.record_if(True), self._writer("validation").as_default(step=step):
+            for name, value in logs.items():
+                summary.summary_ops.scalar("evaluation_" + name + "_vs_iterations", value)
+
+    def on_train_end(self, logs=None):
+        for writer in self._writers.values():
+            writer.close()
+        self._writers = {}

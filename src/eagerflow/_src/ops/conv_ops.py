@@ -453,8 +453,8 @@ def _conv_kernel(depthwise):
         return _from_last(xp, y, lead, nd, data_format)
 
     def kernel(xp, x, w, strides, padding, explicit_paddings, data_format, dilations):
-        _, pads = _conv_geometry(list(x.shape), list(w.shape), strides, padding,
-                                 explicit_paddings, data_format, dilations, depthwise)
+        _, pads = _checked_geometry(x.shape, w.shape, strides, padding, explicit_paddings,
+                                    data_format, dilations, depthwise)
         if onednn_conv.usable(xp, x, w):
             nd = len(strides) - 2
             if depthwise:  # the grouped filter (*k, 1, channels * multiplier), same memory
@@ -510,6 +510,32 @@ def _backprop_geometry(name, input_sizes, filter_dims, dy_dims, strides, padding
     return pads
 
 
+def _remembered(function):
+    """`function` (pure, of lists and scalars) keeping its results by their arguments.
+
+    Kernels check the same geometry on every training step, in about as long as
+    oneDNN takes to run a small convolution; an argument list seen before reads
+    its result instead. Errors are raised anew on every call (nothing is kept).
+    The results are shared: callers must not change them.
+    """
+    results = {}
+
+    def run(*args):
+        key = tuple(tuple(a) if isinstance(a, list) else a for a in args)
+        value = results.get(key)
+        if value is None:
+            value = function(*args)
+            if len(results) >= 4096:  # bounded, for programs whose shapes keep changing
+                results.clear()
+            results[key] = value
+        return value
+    return run
+
+
+_checked_geometry = _remembered(_conv_geometry)
+_checked_backprop_geometry = _remembered(_backprop_geometry)
+
+
 def _full_sizes(sizes, nd, dy_dims, w_dims, data_format):
     """The input shape of a convolution's input gradient from its `input_sizes`: all dims
     (nd + 2, or more with several batch dims), or (2-D only) the spatial ones, with the
@@ -548,8 +574,8 @@ def _backprop_input(name):
         sizes = _full_sizes(input_sizes, nd, dy.shape, w.shape, data_format)
         if sizes[0] is None:  # a batch unknown when traced: the gradient's own
             sizes[0] = dy.shape[0]
-        pads = _backprop_geometry(name, sizes, list(w.shape), list(dy.shape), strides, padding,
-                                  explicit_paddings, data_format, dilations)
+        pads = _checked_backprop_geometry(name, sizes, w.shape, dy.shape, strides, padding,
+                                          explicit_paddings, data_format, dilations)
         if onednn_conv.usable(xp, w, dy):
             dx = onednn_conv.backward_data(
                 w, _flat(dy, nd), [math.prod(sizes[:-nd - 1]), *sizes[-nd - 1:]],
@@ -584,8 +610,8 @@ def _backprop_filter(name):
 
     def kernel(xp, x, dy, filter_sizes, strides, padding, explicit_paddings, data_format,
                dilations):
-        pads = _backprop_geometry(name, list(x.shape), list(filter_sizes), list(dy.shape),
-                                  strides, padding, explicit_paddings, data_format, dilations)
+        pads = _checked_backprop_geometry(name, x.shape, filter_sizes, dy.shape, strides,
+                                          padding, explicit_paddings, data_format, dilations)
         if onednn_conv.usable(xp, x, dy):
             nd = len(strides) - 2
             dw = onednn_conv.backward_weights(

@@ -91,13 +91,20 @@ def _fused_conv2d(xp, x, w, bias, strides, padding, explicit_paddings, data_form
 
 def _native_fused_conv2d(x, w, bias, strides, padding, explicit_paddings, dilations, fused_ops,
                          leakyrelu_alpha):
-    """`_fused_conv2d` on oneDNN, the bias (and a leaky ReLU) fused into the convolution;
-    other activations run their kernel on its result, in place where they can."""
-    _, pads = conv_ops._conv_geometry(list(x.shape), list(w.shape), strides, padding,
-                                      explicit_paddings, "NHWC", dilations)
+    """`_fused_conv2d` on oneDNN, the bias (and a ReLU or leaky ReLU) fused into the
+    convolution; other activations run their kernel on its result, in place where they can.
+
+    The fused ReLU (float32) gives 0 where the sum is NaN, as TensorFlow's fused
+    convolution on oneDNN does (its Eigen kernels and NumPy's keep NaN)."""
+    _, pads = conv_ops._checked_geometry(x.shape, w.shape, strides, padding,
+                                         explicit_paddings, "NHWC", dilations)
     activation = fused_ops[1] if len(fused_ops) > 1 else None
     post_ops = ()
-    if activation == b"LeakyRelu" and leakyrelu_alpha != 0:
+    if activation == b"Relu" and x.dtype == np.float32:
+        # (bfloat16 results are checked for NaN that the padding of oneDNN's blocks can
+        # spread, which a fused ReLU would hide)
+        post_ops = ((onednn_conv.RELU, 0.0, 0.0),)
+    elif activation == b"LeakyRelu" and leakyrelu_alpha != 0:
         post_ops = ((onednn_conv.LEAKY_RELU, float(leakyrelu_alpha), 0.0),)
     y = onednn_conv.forward(conv_ops._flat(x, 2), w, *conv_ops._native_window(
         x.shape, w.shape, strides, "NHWC", dilations, pads), bias=bias, post_ops=post_ops)

@@ -66,6 +66,19 @@ def blocks_at(xp, key, lo, hi):
     return out
 
 
+_FEW_BLOCKS = 8  # up to this many, Python integers beat NumPy's cost per call
+
+
+def _rounds_int(c0, c1, c2, c3, key):
+    """`_rounds` of one block on Python integers."""
+    k0, k1 = key & _U32, (key >> 32) & _U32
+    for _ in range(10):
+        p0, p1 = c0 * _M0, c2 * _M1
+        c0, c1, c2, c3 = (p1 >> 32) ^ c1 ^ k0, p1 & _U32, (p0 >> 32) ^ c3 ^ k1, p0 & _U32
+        k0, k1 = (k0 + _W0) & _U32, (k1 + _W1) & _U32
+    return c0, c1, c2, c3
+
+
 def blocks(xp, key, counter, count):
     """`count` consecutive blocks from `counter`: uint32 of shape ``(count, 4)``.
 
@@ -73,6 +86,15 @@ def blocks(xp, key, counter, count):
     ['0x6627e8d5', '0xe169c58d', '0xbc57ac4c', '0x9b00dbd8']
     """
     counter &= 2**128 - 1
+    if count <= _FEW_BLOCKS and xp is np:  # (a random crop's offsets, a flip's coin)
+        start, high, key = counter & _U64, counter >> 64, key & _U64
+        rows = []
+        for i in range(count):
+            lo = start + i
+            hi = (high + (lo >> 64)) & _U64  # the carry past 2**64
+            lo &= _U64
+            rows.append(_rounds_int(lo & _U32, lo >> 32, hi & _U32, hi >> 32, key))
+        return np.array(rows, np.uint32).reshape(count, 4)
     start = counter & _U64
     lo = xp.arange(count, dtype=xp.uint64) + xp.uint64(start)  # wraps past 2**64: carry
     hi = xp.where(lo < xp.uint64(start), xp.uint64(((counter >> 64) + 1) & _U64),

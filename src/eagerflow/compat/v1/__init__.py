@@ -9,4 +9,7 @@ from eagerflow._src.ops.io_ops import (  # noqa: F401
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
     parse_single_example, parse_single_sequence_example)
+from eagerflow._src.summary.protos import (  # noqa: F401
+    Event, HistogramProto, LogMessage, RunMetadata, SessionLog, Summary, SummaryDescription,
+    SummaryMetadata, TaggedRunMetadata)
 from eagerflow.compat.v1 import gfile, graph_util, image, io, python_io, train  # noqa: F401

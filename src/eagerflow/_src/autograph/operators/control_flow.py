@@ -337,6 +337,11 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         _graph_for(convert_to_tensor(iter_), extra_test, body, get_state, set_state,
                    symbol_names, opts)
         return
+    if hasattr(iter_, "_as_graph_iterator") and not context.executing_eagerly():
+        # a dataset or its iterator: a graph loop that iterates it on every call
+        _iterator_for(iter_._as_graph_iterator(), extra_test, body, get_state, set_state,
+                      symbol_names, opts)
+        return
     for item in iter_:
         go = True if extra_test is None else extra_test()
         if is_graph_tensor(go):
@@ -354,6 +359,32 @@ def _bound(body, item):
 
 def _nothing():
     pass
+
+
+def _iterator_for(iterator, extra_test, body, get_state, set_state, names, opts):
+    """A ``while_loop`` over a dataset's iterator, as TF builds it: each step takes the
+    next element as an optional and runs the body under a ``cond`` on its presence, so a
+    ``break`` leaves the rest of the elements in the iterator."""
+    more = [convert_to_tensor(True)]
+
+    def get_all():
+        return (more[0], *get_state())
+
+    def set_all(values):
+        more[0] = values[0]
+        set_state(values[1:])
+
+    def test():
+        return more[0] if extra_test is None else math_ops.logical_and(
+            more[0], convert_to_tensor(extra_test()))
+
+    def step():
+        optional = iterator.get_next_as_optional()
+        more[0] = optional.has_value()
+        if_stmt(more[0], lambda: body(optional.get_value()), _nothing, get_state, set_state,
+                names, len(names))
+
+    _graph_loop(test, step, get_all, set_all, ("<iterator has more>", *names), opts)
 
 
 def _graph_for(tensor, extra_test, body, get_state, set_state, names, opts):

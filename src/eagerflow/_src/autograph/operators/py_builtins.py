@@ -12,8 +12,10 @@ True
 """
 import builtins
 
+import numpy as np
+
 from eagerflow._src.autograph.operators.control_flow import is_graph_tensor
-from eagerflow._src.core import dtypes
+from eagerflow._src.core import context, dtypes, errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
@@ -25,6 +27,14 @@ def len_(s):
     """``len(s)``: a tensor's static first dimension, else a tensor holding it."""
     if isinstance(s, TensorArray):
         return s.size()
+    if _is_dataset(s) and not context.executing_eagerly():
+        # as TF: the cardinality as an int64 tensor, which must be a number of elements
+        n = int(s._cardinality())
+        if n < 0:
+            raise errors.InvalidArgumentError(
+                None, None, f"assertion failed: [len requires dataset with definitive "
+                            f"cardinality, got {n}]")
+        return convert_to_tensor(np.int64(n))
     if not is_graph_tensor(s):
         return builtins.len(s)
     s = convert_to_tensor(s)
@@ -69,6 +79,29 @@ abs_ = _op_or(builtins.abs, math_ops.abs)
 any_ = _op_or(builtins.any, reduction_ops.reduce_any)
 all_ = _op_or(builtins.all, reduction_ops.reduce_all)
 
+# -- enumerate, zip over datasets -----------------------------------------------------------------
+
+def _is_dataset(x):
+    return hasattr(x, "_as_graph_iterator") and hasattr(x, "element_spec") and \
+        hasattr(x, "enumerate")
+
+
+def enumerate_(s, start=0):
+    """``enumerate(s)``; of a dataset, ``s.enumerate(start)`` (int64 counts), as in TF, so
+    that a loop over it is a graph loop."""
+    if _is_dataset(s):
+        return s.enumerate(start)
+    return builtins.enumerate(s, start)
+
+
+def zip_(*iterables, **kwargs):
+    """``zip(...)``; of datasets only, ``Dataset.zip``, as in TF."""
+    if iterables and not kwargs and builtins.all(_is_dataset(s) for s in iterables):
+        return type(iterables[0]).zip(iterables)
+    return builtins.zip(*iterables, **kwargs)
+
+
 OVERRIDES = {builtins.len: len_, builtins.range: range_,
              builtins.int: int_, builtins.float: float_, builtins.abs: abs_,
-             builtins.any: any_, builtins.all: all_}
+             builtins.any: any_, builtins.all: all_, builtins.enumerate: enumerate_,
+             builtins.zip: zip_}

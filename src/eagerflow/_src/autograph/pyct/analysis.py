@@ -203,7 +203,9 @@ def _statement(node, out):
                                  for h in node.handlers))
         return _block(node.body, _block(node.orelse, final) | handlers) | handlers
     if isinstance(node, (ast.With, ast.AsyncWith)):
-        return loads(node.items) | _block(node.body, out)
+        # `with ... as name` binds name before the body: it is not live before the with
+        bound = stores([i.optional_vars for i in node.items if i.optional_vars is not None])
+        return loads(node.items) | (_block(node.body, out) - bound)
     if isinstance(node, ast.Match):
         return loads([node.subject]) | out | set().union(
             *(_block(c.body, out) | loads([c.pattern]) for c in node.cases))

@@ -7,8 +7,11 @@ written here read in TensorFlow and the other way round.
 >>> BundleEntryProto(dtype=1, size=4).SerializeToString()
 b'\\x08\\x01(\\x04'
 """
-from eagerflow._src.core.protos import framework  # noqa: F401 (DataType, TensorShapeProto first)
+from eagerflow._src.core.protos import framework
 from eagerflow._src.core.protos.schema import POOL, build
+
+# The messages below use these, built by `framework` first.
+_DEPENDENCIES = (framework.DataType, framework.TensorShapeProto, framework.VersionDef)
 
 _FILES = {
     "tensorflow/core/framework/tensor_slice.proto": """

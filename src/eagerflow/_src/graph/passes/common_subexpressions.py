@@ -36,8 +36,11 @@ def _key(op):
     """What identifies `op`'s results, or None when they must not be shared."""
     if op.type == "Const":
         value = op.value
-        if value.dtype == object or value.size > MAX_FOLDED_ELEMENTS:
-            return None  # strings compare by content, not bytes; huge ones are not worth it
+        if (not isinstance(value, np.ndarray) or value.dtype == object
+                or value.size > MAX_FOLDED_ELEMENTS):
+            # strings compare by content, not bytes; huge ones are not worth it; a variant
+            # (a dataset, an iterator) is one object, held by reference
+            return None
         return "Const", value.dtype, value.shape, value.tobytes()
     if op.op_def is None or op.stateful or any(isinstance(t, Variable) for t in op.inputs):
         return None  # placeholders, side effects, and reads of a variable's current value

@@ -3,13 +3,14 @@
 Arrays and tensors (and lists/dicts of them) are sliced into batches, shuffled
 each epoch when asked; float64 arrays become float32 as in Keras. Generators,
 `keras.utils.Sequence` and any other iterable (such as a dataset) yield their
-own batches.
+own batches; a `tf.data.Dataset` its elements, as many as its cardinality says.
 
 >>> import numpy as np
 >>> handler = DataHandler(np.zeros((5, 2)), np.arange(5), batch_size=2)
 >>> [tuple(b[0].shape) for b in handler.batches()]
 [(2, 2), (2, 2), (1, 2)]
 """
+import logging
 import math
 import types
 
@@ -19,10 +20,13 @@ from eagerflow._src.core import errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.data.dataset_ops import INFINITE, Dataset
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils.data_utils import (
     Sequence, pack_x_y_sample_weight, unpack_x_y_sample_weight)
 from eagerflow._src.ops import random_ops
+
+_logger = logging.getLogger("eagerflow")
 
 
 def _is_array(value):
@@ -139,6 +143,64 @@ class _Iterable:
             self.data.on_epoch_end()
 
 
+class _DatasetAdapter:
+    """Batches of a `tf.data.Dataset`, as TF's ``DatasetAdapter`` takes them: the steps
+    from its cardinality; with `steps_per_epoch` (other than the cardinality) one
+    iterator runs on across epochs, and training stops when it runs out."""
+
+    def __init__(self, dataset, steps, epochs, class_weight=None):
+        self.data = dataset
+        self._class_weight = class_weight
+        size = dataset._cardinality()
+        if steps is None and size == INFINITE:
+            raise ValueError("When providing an infinite dataset, you must specify the number "
+                             "of steps to run (if you did not intend to create an infinite "
+                             "dataset, make sure to not call `repeat()` on the dataset).")
+        self.steps = size if size >= 0 else None  # unknown: the progress bar learns it
+        self._user_steps = steps if steps not in (None, -1) else None
+        self._epochs = epochs
+        self._recreate = self._user_steps is None or self._user_steps == size
+        self._iterator = None
+        self.insufficient = False
+
+    def epoch(self, limit=None):
+        limit = self._user_steps
+        if self._recreate or self._iterator is None:
+            self._iterator = iter(self.data)
+        count = 0
+        while limit is None or count < limit:
+            try:
+                batch = next(self._iterator)
+            except StopIteration:
+                if limit is not None:
+                    _logger.warning(
+                        "Your input ran out of data; interrupting training. Make sure that "
+                        "your dataset or generator can generate at least `steps_per_epoch * "
+                        "epochs` batches (in this case, %d batches). You may need to use the "
+                        "repeat() function when building your dataset.",
+                        self._epochs * limit)
+                    self.insufficient = True
+                self._iterator = None
+                return
+            count += 1
+            yield self._weighted(batch) if self._class_weight else batch
+
+    def _weighted(self, batch):
+        """`batch` with per-sample weights from the class weights (times its own)."""
+        x, y, sample_weight = unpack_x_y_sample_weight(batch)
+        weights = _class_weights(nest.map_structure(np.asarray, y), self._class_weight,
+                                 None if sample_weight is None else np.asarray(sample_weight))
+        return x, y, convert_to_tensor(weights)
+
+    def batch_spec(self, batch):
+        """What TF traces a step for: the dataset's element spec (with the weights that
+        class weights add, of any batch size)."""
+        if not self._class_weight:
+            return self.data.element_spec
+        return nest.map_structure(
+            lambda t: TensorSpec([None, *t.shape.as_list()[1:]], t.dtype), batch)
+
+
 class DataHandler:
     """Epochs and batches for one `fit`, `evaluate` or `predict` call."""
 
@@ -188,10 +250,14 @@ class DataHandler:
             if sample_weight is not None:
                 raise ValueError("`sample_weight` argument is not supported when using "
                                  "dataset as input.")
-            if class_weight:
+            if class_weight and not isinstance(x, Dataset):
                 raise ValueError("`class_weight` is not supported with a generator or "
                                  "dataset input; pass per-sample weights from it instead.")
-            self._adapter = _Iterable(x, steps_per_epoch)
+            if isinstance(x, Dataset):
+                self._adapter = _DatasetAdapter(x, steps_per_epoch, epochs - initial_epoch,
+                                                class_weight)
+            else:
+                self._adapter = _Iterable(x, steps_per_epoch)
         steps = self._adapter.steps
         self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else steps
         if self.inferred_steps == 0:
@@ -200,6 +266,8 @@ class DataHandler:
     def batch_spec(self, batch):
         """What every batch is known to be, as TF knows a dataset's elements: array data
         has batches of any size, a generator's batches any shape of the first one's rank."""
+        if isinstance(self._adapter, _DatasetAdapter):
+            return self._adapter.batch_spec(batch)
         keep_inner = isinstance(self._adapter, _Arrays)
 
         def spec(tensor):
@@ -211,7 +279,10 @@ class DataHandler:
         return nest.map_structure(spec, batch)
 
     def enumerate_epochs(self):
-        return range(self.initial_epoch, self.epochs)
+        for epoch in range(self.initial_epoch, self.epochs):
+            if getattr(self._adapter, "insufficient", False):
+                return  # the data ran out before `steps_per_epoch * epochs` batches, as TF
+            yield epoch
 
     def batches(self):
         """One epoch of batches (at most `steps_per_epoch`)."""

@@ -1,9 +1,13 @@
-"""`save_model` / `load_model`: a whole model in one `.keras` zip archive.
+"""`save_model` / `load_model`: a whole model in one `.keras` zip archive, or an `.h5` file.
 
 The archive holds ``config.json`` (the model's ``{"class_name", "config"}``,
 how to build it, and its compile arguments), ``metadata.json`` (Keras
-version and date) and ``model.weights.safetensors`` (the weights and the
-optimizer's state, keyed as `save_weights` keys them). It is written
+version and date) and the weights with the optimizer's state: with h5py
+installed, ``model.weights.h5`` in Keras's own layout (see `keras_archive`),
+so that tf_keras loads the archive and eagerflow loads tf_keras's; without
+h5py, ``model.weights.safetensors`` (keyed as `save_weights` keys them), an
+archive only eagerflow reads. `load_model` reads both, and `.h5` files in
+tf_keras's legacy layout (see `h5_format`). Archives are written
 atomically; `load_model` rebuilds the model from its config, compiles it and
 restores the weights, or raises before returning anything half-loaded.
 
@@ -19,6 +23,7 @@ import io
 import json
 import logging
 import os
+import warnings
 import zipfile
 
 from eagerflow._src.backend.api_export import export
@@ -28,24 +33,42 @@ from eagerflow._src.keras import layers as layers_mod
 from eagerflow._src.keras import losses as losses_mod
 from eagerflow._src.keras import metrics as metrics_mod
 from eagerflow._src.keras import optimizers
-from eagerflow._src.keras.saving import safetensors_format, weights
+from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format, weights
+from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
+from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.utils import serialization
 
 _logger = logging.getLogger("eagerflow")
 _CONFIG = "config.json"
 _METADATA = "metadata.json"
 _KERAS_VERSION = "2.21.0"
+# Where tf_keras finds the model classes its archives name.
+_MODEL_MODULES = {"Sequential": {"module": "keras"},
+                  "Functional": {"module": "tf_keras.src.engine.functional",
+                                 "registered_name": "Functional"}}
 
 
 @export("keras.saving.save_model", "keras.models.save_model")
 def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
-    """Saves `model`'s architecture, compile arguments and weights to `filepath`: a `.keras`
-    archive for a path ending in ``.keras`` (or `save_format` ``"keras"``), else, as tf_keras
-    does, a SavedModel directory (`tf.saved_model.save`'s, with the model's config recorded
-    for `load_model` and its ``serving_default`` signature; `signatures` and `options` as
-    there). `include_optimizer` and `save_traces` are accepted and ignored.
+    """Saves `model`'s architecture, compile arguments and weights to `filepath`.
+
+    A path ending in ``.h5`` (or `save_format="h5"`) gets tf_keras's legacy
+    HDF5 file, through h5py (`include_optimizer=False` leaves out the compile
+    arguments and the optimizer's state); a path ending in ``.keras`` (or
+    `save_format="keras"`) the `.keras` archive; any other path (or
+    `save_format="tf"`), as tf_keras does, a SavedModel directory
+    (`tf.saved_model.save`'s, with the model's config recorded for
+    `load_model`, its ``__call__`` and its ``serving_default`` signature;
+    `signatures` and `options` as there). `save_traces` is accepted and ignored.
     """
     filepath = weights.check_path(filepath, "save the model to", save_format)
+    if weights.hdf5_kind(filepath, save_format):
+        warnings.warn("You are saving your model as an HDF5 file via `model.save()`. This file "
+                      "format is considered legacy. We recommend using instead the native "
+                      "TF-Keras format, e.g. `model.save('my_model.keras')`.", stacklevel=3)
+        if weights.may_write(filepath, overwrite):
+            _save_model_to_hdf5(model, filepath, kwargs.get("include_optimizer", True))
+        return
     if save_format not in (None, "keras", "keras_v3", "tf", "tensorflow"):
         raise ValueError(f"Unknown `save_format` argument. Expected one of 'keras', 'tf', or "
                          f"'h5'. Received: save_format={save_format}")
@@ -53,6 +76,7 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
         return
     config = layers_mod.serialize(model)
     config["build_config"] = model.get_build_config()
+    config.update(_MODEL_MODULES.get(config["class_name"], {}))
     compile_config = _compile_config(model)
     if compile_config is not None:
         config["compile_config"] = compile_config
@@ -66,15 +90,18 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
                          root_metadata=json.dumps(config, default=_json_default),
                          root_identifier=identifier)
         return
-    tensors, metadata = weights.weights_file(model)
+    tensors, metadata = weights.weights_file(model) if not keras_archive.available() else ({}, {})
     metadata_json = {"keras_version": _KERAS_VERSION,
                      "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
         archive.writestr(_METADATA, json.dumps(metadata_json))
         archive.writestr(_CONFIG, json.dumps(config, default=_json_default))
-        archive.writestr(weights.ARCHIVE_WEIGHTS,
-                         safetensors_format.serialize(tensors, metadata))
+        if keras_archive.available():
+            archive.writestr(keras_archive.ARCHIVE_WEIGHTS, keras_archive.weights_bytes(model))
+        else:
+            archive.writestr(weights.ARCHIVE_WEIGHTS,
+                             safetensors_format.serialize(tensors, metadata))
     safetensors_format.atomic_write(filepath, buffer.getvalue())
 
 
@@ -107,7 +134,7 @@ def _compile_config(model):
     if not model._is_compiled:
         return None
     try:
-        return {"optimizer": optimizers.serialize(model.optimizer),
+        return {"optimizer": optimizers.serialize(_compiled_optimizer(model.optimizer)),
                 "loss": _serialize(model.compiled_loss._user_losses),
                 "metrics": _serialize(model.compiled_metrics._user_metrics),
                 "loss_weights": _serialize(model.compiled_loss._user_weights),
@@ -119,6 +146,18 @@ def _compile_config(model):
         _logger.warning(f"The model's compile arguments cannot be saved ({e}); the model will "
                         f"load uncompiled.")
         return None
+
+
+def _compiled_optimizer(optimizer):
+    """The optimizer to record as compiled: the inner one of a loss scale optimizer with
+    the settings `compile` gives under a float16 policy (it wraps it again on loading), as
+    tf_keras records it, so that tf_keras loads the file."""
+    if isinstance(optimizer, LossScaleOptimizer):
+        config = optimizer.get_config()
+        if (config.get("dynamic"), config.get("initial_scale"),
+                config.get("dynamic_growth_steps")) == (True, 2.0 ** 15, 2000):
+            return optimizer.inner_optimizer
+    return optimizer
 
 
 def _serialize(value):
@@ -151,7 +190,8 @@ def _deserialize(value, module):
 
 @export("keras.saving.load_model", "keras.models.load_model")
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kwargs):
-    """The model saved in the `.keras` archive `filepath`, compiled unless `compile` is False.
+    """The model saved in the `.keras` archive or `.h5` file `filepath`, compiled unless
+    `compile` is False.
 
     `custom_objects` maps the names of custom layers, losses and metrics to
     their classes or functions. Archives never hold Python bytecode, so
@@ -163,15 +203,20 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
         raise OSError(f"No file or directory found at {filepath}")
     if os.path.isdir(filepath):
         return _load_saved_model(filepath, custom_objects, compile)
+    if h5_format.is_hdf5(filepath):
+        return _load_model_from_hdf5(filepath, custom_objects, compile)
     try:
         with zipfile.ZipFile(filepath) as archive:
             config = json.loads(archive.read(_CONFIG))
-            data = archive.read(weights.ARCHIVE_WEIGHTS)
+            keras_layout = keras_archive.ARCHIVE_WEIGHTS in archive.namelist()
+            data = archive.read(keras_archive.ARCHIVE_WEIGHTS if keras_layout
+                                else weights.ARCHIVE_WEIGHTS)
     except (zipfile.BadZipFile, KeyError, ValueError) as e:
         raise errors.DataLossError(None, None, f"Unable to load model from {filepath}: it is "
                                                f"not a complete `.keras` archive ({e}). The "
                                                f"file is truncated or corrupt.") from None
-    tensors, metadata = safetensors_format.deserialize(data, filepath)
+    if not keras_layout:
+        tensors, metadata = safetensors_format.deserialize(data, filepath)
     with serialization.CustomObjectScope(custom_objects or {}):
         model = layers_mod.deserialize(config)
         build_config = config.get("build_config")
@@ -180,7 +225,10 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
         compile_config = config.get("compile_config")
         if compile and compile_config:
             model.compile(**_compile_arguments(compile_config))
-    weights.restore(model, tensors, metadata)
+    if keras_layout:
+        keras_archive.load_weights_bytes(model, data)
+    else:
+        weights.restore(model, tensors, metadata)
     return model
 
 
@@ -234,8 +282,85 @@ def _tuples(value):
 def _compile_arguments(config):
     """`model.compile`'s keyword arguments from a saved compile config."""
     arguments = dict(config)
-    arguments["optimizer"] = optimizers.deserialize(config["optimizer"])
+    optimizer = config["optimizer"]
+    if isinstance(optimizer, str):  # as tf_keras's archives hold the optimizers given by name
+        optimizer = optimizers.get(optimizer)
+    arguments["optimizer"] = (optimizer if isinstance(optimizer, Optimizer)
+                              else optimizers.deserialize(optimizer))
     arguments["loss"] = _deserialize(config["loss"], losses_mod)
     arguments["metrics"] = _deserialize(config["metrics"], metrics_mod)
     arguments["weighted_metrics"] = _deserialize(config["weighted_metrics"], metrics_mod)
     return arguments
+
+
+def compile_arguments_from_training_config(config):
+    """`model.compile`'s keyword arguments from the ``training_config`` of an `.h5` file.
+
+    tf_keras saves metrics as the configs of their wrappers, nested per output; a
+    wrapper of a function is given back by its name."""
+    optimizer = config["optimizer_config"]
+    if isinstance(optimizer, dict) and optimizer.get("class_name", "").startswith("Custom>"):
+        try:  # a registered custom optimizer keeps its name; Keras's own lose the prefix
+            optimizer = optimizers.deserialize(optimizer)
+        except ValueError:
+            optimizer = dict(optimizer, class_name=optimizer["class_name"][len("Custom>"):])
+    return _compile_arguments({
+        "optimizer": optimizer, "loss": _custom(config.get("loss")),
+        "metrics": _plain_metrics(config.get("metrics")),
+        "weighted_metrics": _plain_metrics(config.get("weighted_metrics")),
+        "loss_weights": config.get("loss_weights")})
+
+
+def _custom(value):
+    """`value` with the names of custom objects (in scope or registered) replaced by the
+    objects, which `compile` would not find outside `load_model`'s custom objects scope."""
+    if isinstance(value, str):
+        return serialization.get_registered_object(value) or value
+    if isinstance(value, list):
+        return [_custom(v) for v in value]
+    if isinstance(value, dict) and "class_name" not in value:
+        return {k: _custom(v) for k, v in value.items()}
+    return value
+
+
+def _plain_metrics(value):
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
+        value = value[0]  # one output's list
+    if isinstance(value, list):
+        return [_plain_metrics(v) for v in value]
+    if isinstance(value, dict) and value.get("class_name") == "MeanMetricWrapper":
+        config = value["config"]
+        custom = serialization.get_registered_object(config.get("fn", ""))
+        return custom or config.get("name")
+    return _custom(value)
+
+
+def _save_model_to_hdf5(model, filepath, include_optimizer):
+    """`save_model` to an `.h5` file: the compile arguments as tf_keras's ``training_config``."""
+    training_config = None
+    if include_optimizer and isinstance(getattr(model, "optimizer", None), Optimizer):
+        compile_config = _compile_config(model)
+        if compile_config is not None:
+            training_config = {key: compile_config[key] for key in
+                               ("loss", "metrics", "weighted_metrics", "loss_weights")}
+            training_config["optimizer_config"] = compile_config["optimizer"]
+            training_config = json.dumps(training_config, default=_json_default)
+    h5_format.save_model_to_hdf5(model, filepath, model_to_json(model), training_config)
+
+
+def _load_model_from_hdf5(filepath, custom_objects, compile):
+    """`load_model` of an `.h5` file (written here or by tf_keras)."""
+    with h5_format.open_h5(filepath, "Loading a model from HDF5 (`.h5`)") as f:
+        model_config, training_config = h5_format.model_configs(f, filepath)
+        model = model_from_json(model_config, custom_objects)
+        h5_format.load_weights_from_hdf5_group(f["model_weights"], model)
+        if not compile:
+            return model
+        if training_config is None:
+            _logger.warning("No training configuration found in the save file, so the model "
+                            "was *not* compiled. Compile it manually.")
+            return model
+        with serialization.CustomObjectScope(custom_objects or {}):
+            model.compile(**compile_arguments_from_training_config(json.loads(training_config)))
+        h5_format.load_optimizer_weights(f, model)
+    return model

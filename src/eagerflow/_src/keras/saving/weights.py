@@ -38,7 +38,7 @@ from eagerflow._src.core.module import leaves
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
-from eagerflow._src.keras.saving import safetensors_format
+from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format
 from eagerflow._src.keras.utils.io_utils import print_msg
 
 _logger = logging.getLogger("eagerflow")
@@ -115,13 +115,18 @@ def weights_file(model):
 
 
 def check_path(filepath, what, save_format=None):
-    """`filepath` as a string; a ValueError for HDF5 (by path or `save_format`): not supported."""
-    filepath = os.fspath(filepath)
+    """`filepath` as a string."""
+    return os.fspath(filepath)
+
+
+def hdf5_kind(filepath, save_format=None):
+    """``"weights.h5"`` (Keras's layout), ``"h5"`` (tf_keras's legacy layout) or None, by
+    `filepath`'s suffix or `save_format`."""
+    if filepath.endswith(".weights.h5"):
+        return "weights.h5"
     if save_format in ("h5", "hdf5") or filepath.endswith((".h5", ".hdf5")):
-        raise ValueError(f"Cannot {what} {filepath!r}: the HDF5 format is not supported. "
-                         f"Use a path ending in `.keras` for whole models "
-                         f"(`model.save('model.keras')`), or any other path for weights.")
-    return filepath
+        return "h5"
+    return None
 
 
 def may_write(filepath, overwrite):
@@ -146,6 +151,12 @@ def save_weights(model, filepath, overwrite=True, save_format=None, options=None
     `options` is accepted for compatibility and ignored.
     """
     filepath = check_path(filepath, "save weights to", save_format)
+    kind = hdf5_kind(filepath, save_format)
+    if kind is not None:
+        if may_write(filepath, overwrite):
+            (keras_archive.save_weights if kind == "weights.h5"
+             else h5_format.save_weights_to_hdf5)(model, filepath)
+        return
     if save_format not in (None, "tf", "tensorflow"):
         raise ValueError(f'Unknown format. Received: `save_format`={save_format}. Was '
                          f'expecting one of {{"tf", "h5"}}.')
@@ -211,6 +222,16 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
         raise ValueError("When calling model.load_weights, skip_mismatch can only be set to "
                          "True when by_name is True.")
     filepath = check_path(filepath, "load weights from")
+    kind = hdf5_kind(filepath) or ("h5" if h5_format.is_hdf5(filepath) else None)
+    if kind == "weights.h5":
+        return keras_archive.load_weights(model, filepath, skip_mismatch)
+    if kind == "h5":
+        return h5_format.load_weights_from_hdf5(model, filepath, by_name, skip_mismatch)
+    if filepath.endswith(".keras") and zipfile.is_zipfile(filepath):
+        with zipfile.ZipFile(filepath) as archive:
+            if keras_archive.ARCHIVE_WEIGHTS in archive.namelist():
+                data = archive.read(keras_archive.ARCHIVE_WEIGHTS)
+                return keras_archive.load_weights_bytes(model, data, skip_mismatch)
     if by_name and _is_tf_format(filepath) and bundle.exists(filepath):
         raise NotImplementedError("Weights may only be loaded based on topology into Models "
                                   "when loading TensorFlow-formatted weights (got by_name=True "
@@ -251,6 +272,7 @@ def restore(model, tensors, metadata, by_name=False, skip_mismatch=False):
                else _match_by_key(model, tensors))
     for _, variable, value in matched:
         variable.assign(value)
+    h5_format.finalize_layers(model)  # state derived from weights (an adapted Normalization)
     return CheckpointLoadStatus(set(tensors) - {key for key, _, _ in matched})
 
 

@@ -1,0 +1,68 @@
+"""Element-wise kernels on oneDNN: one pass over large arrays, on the thread budget.
+
+NumPy runs an element-wise expression one ufunc (one pass over memory) at a
+time on one thread; oneDNN's binary primitive with post-ops chains the steps
+in one pass on every thread. Each function returns the result, or None where
+oneDNN should not run (switched off, not float32, small or non-contiguous
+arrays): the caller's NumPy code runs then, with the same values bit for bit.
+
+oneDNN's comparisons take NaN as greater than anything and its maximum turns
+NaN into the other operand, so NaN features are first replaced by 0 (the
+maximum with 0), then compared: ``gradients * (features > 0)`` exactly as
+TensorFlow's ReluGrad, a NaN gradient giving NaN wherever it is.
+
+>>> g, f = np.ones(1 << 18, np.float32), np.full(1 << 18, np.nan, np.float32)
+>>> f[:2] = 1.0, -1.0
+>>> out = relu_grad(g, f)  # None where oneDNN is off or missing
+>>> out is None or (out[:3].tolist() == [1.0, 0.0, 0.0] and float(out.sum()) == 1.0)
+True
+"""
+import ctypes
+
+import numpy as np
+
+from eagerflow._src.backend import onednn
+from eagerflow._src.backend import onednn_api as api
+
+# Below this many elements (1 MB) NumPy's passes, in cache, cost less than a native call.
+MIN_SIZE = 1 << 18
+_F32 = np.dtype(np.float32)
+
+
+def _usable(*arrays):
+    first = arrays[0]
+    return (first.size >= MIN_SIZE and all(
+        a.dtype == _F32 and a.shape == first.shape and a.flags.c_contiguous for a in arrays)
+        and onednn.enabled())
+
+
+def relu_grad(gradients, features):
+    """``gradients * (features > 0)`` (TF's ReluGrad) in one pass, or None."""
+    if not _usable(gradients, features):
+        return None
+    n = gradients.size
+
+    def build():
+        flat = onednn.describe((n,), _F32, (4,))
+        scalar = onednn.describe((1,), _F32, (4,))
+        # max(features, 0) (NaN -> 0), > 0, times the gradients
+        attr = onednn.attributes(((api.BINARY_GT, scalar), (api.BINARY_MUL, flat)))
+        pd = onednn._Handle("dnnl_primitive_desc_destroy")
+        onednn.lib().dnnl_binary_primitive_desc_create(
+            ctypes.byref(pd.value), onednn._engine, api.BINARY_MAX, flat.handle,
+            scalar.handle, flat.handle, attr.value)
+        plain = {api.ARG_SRC_0: flat, api.ARG_SRC_1: scalar, api.ARG_DST: flat,
+                 api.post_op_arg(0): scalar, api.post_op_arg(1): flat}
+        return onednn.Primitive(pd, plain, keep=(attr,))
+
+    primitive = onednn.cached(("relu_grad", n), build)
+    if primitive is None:
+        return None
+    out = np.empty(gradients.shape, _F32)
+    primitive({api.ARG_SRC_0: features, api.ARG_SRC_1: _ZERO, api.post_op_arg(0): _ZERO,
+               api.post_op_arg(1): gradients}, {api.ARG_DST: out})
+    return out
+
+
+_ZERO = np.zeros(1, _F32)
+_ZERO.flags.writeable = False

@@ -1,0 +1,48 @@
+"""``tf.data``: input pipelines.
+
+The node protocol
+-----------------
+A `Dataset` is an immutable Python object; each kind of node is a subclass
+defining:
+
+* ``element_spec`` (``self._spec``): a nest (tuple, named tuple, dict) of
+  `TensorSpec`, TF's element spec.  Python lists are values, not nests.
+* ``_iterator()``: a **fresh** Python iterator over the dataset's elements.
+  Each element is a *flat tuple of backend arrays* (NumPy arrays), one per
+  leaf of ``structure.flatten(element_spec)`` in that order (dicts by sorted
+  key).  Nodes call their inputs' ``_iterator()`` and never see tensors;
+  `structure.Packer` turns a flat tuple into the user-facing nest of
+  `EagerTensor`s at the iterator boundary (`iterator_ops.OwnedIterator`).
+  Exhaustion is ``StopIteration``; errors are `eagerflow.errors` classes
+  raised from ``next()``.  An iterator holding threads (``prefetch``,
+  parallel ``map``) is a generator whose ``finally`` stops them: dropping
+  or ``close()``-ing it shuts them down.
+* ``_cardinality()``: an int, `INFINITE` (-1) or `UNKNOWN` (-2).
+* ``_inputs()``: the input datasets (for options and graph walks).
+* optionally ``_batches(batch_size, drop_remainder)``: whole batches as
+  flat tuples, made faster than stacking elements one by one (sources over
+  arrays slice them), or None.
+
+User functions (``map``, ``filter``, ...) are traced once with `function`
+(AutoGraph on) by `structured_function.StructuredFunction` from the input
+spec; calling it maps one element's flat arrays to the result's (running the
+compiled graph on them directly).  Functions that return datasets
+(``flat_map``, ``interleave``, ``group_by_window``, and ``map`` over or to
+datasets) are traced once on symbolic inputs for their element spec, then
+called eagerly per element (`dataset_spec.DatasetFunction`,
+`dataset_spec.ElementFunction`); elements that are datasets travel in the
+flat tuples as `Dataset` objects.
+
+A file-reading source (``TFRecordDataset``, ...) subclasses `Dataset`, sets
+``_spec`` and implements ``_iterator()`` (plus ``_cardinality()`` when
+known).  Its constructor must accept symbolic tensors (``interleave(lambda
+f: TFRecordDataset(f))`` builds it while tracing, for the spec only): read
+nothing before ``_iterator()``, and turn arguments into Python values with
+``dataset_ops._int`` (None when symbolic) or by checking for `EagerTensor`.
+Errors reading a file are `eagerflow.errors` classes raised from ``next()``.
+
+Iterating a dataset inside a traced `function` is a graph loop over the
+stateful iterator ops of `iterator_graph` (``MakeIterator``,
+``IteratorGetNextAsOptional``, ...), whose iterator resource wraps
+``_iterator()``: a new iteration on every call of the function.
+"""

@@ -1,0 +1,935 @@
+"""`Dataset` (``tf.data.Dataset``): input pipelines as immutable graphs of Python nodes.
+
+>>> ds = tf.data.Dataset.from_tensor_slices([1, 2, 3]).map(lambda x: x * 2)
+>>> list(ds.as_numpy_iterator())
+[np.int32(2), np.int32(4), np.int32(6)]
+>>> ds.batch(2).element_spec
+TensorSpec(shape=(None,), dtype=tf.int32, name=None)
+
+See the package docstring (``eagerflow._src.data``) for the node protocol.
+"""
+import builtins
+import os
+
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
+from eagerflow._src.core.errors import op_error
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.data import structure
+from eagerflow._src.data.structured_function import ReturnsDatasets, traced
+
+INFINITE = -1
+UNKNOWN = -2
+export("data.INFINITE_CARDINALITY", "data.experimental.INFINITE_CARDINALITY").export_constant(
+    __name__, "INFINITE")
+export("data.UNKNOWN_CARDINALITY", "data.experimental.UNKNOWN_CARDINALITY").export_constant(
+    __name__, "UNKNOWN")
+AUTOTUNE = -1
+export("data.AUTOTUNE", "data.experimental.AUTOTUNE").export_constant(__name__, "AUTOTUNE")
+
+_INT64_MAX = 2 ** 63 - 1
+_new = object.__new__
+
+
+def _int(value, name="value"):
+    """A Python int from a Python number, NumPy scalar or scalar tensor; None for a symbolic
+    tensor (a dataset built while a function traces, whose counts are unknown)."""
+    if isinstance(value, Tensor):
+        if not isinstance(value, EagerTensor):
+            return None
+        value = value.numpy()
+    return int(value)
+
+
+def _known(*values):
+    return all(v is not None for v in values)
+
+
+def _get_next_error(message, op="IteratorGetNext"):
+    return op_error(errors.InvalidArgumentError, op, message)
+
+
+@export("data.Dataset")
+class Dataset:
+    """A sequence of elements, each a nest (tuple, named tuple, dict) of tensors.
+
+    A dataset is immutable: transformations return new datasets.  Iterating
+    (``for x in ds``, ``iter(ds)``) runs the pipeline, eagerly.
+
+    >>> ds = tf.data.Dataset.range(5).filter(lambda x: x % 2 == 0)
+    >>> [int(x) for x in ds]
+    [0, 2, 4]
+    """
+
+    # -- what every node defines ---------------------------------------------------------------
+    def _iterator(self):
+        """A fresh Python iterator of this dataset's elements, each a flat tuple of backend
+        arrays in ``structure.flatten(self.element_spec)`` order."""
+        raise NotImplementedError
+
+    def _cardinality(self):
+        """The number of elements: an int, `INFINITE` or `UNKNOWN`."""
+        return UNKNOWN
+
+    def _inputs(self):
+        return []
+
+    def _batches(self, batch_size, drop_remainder):
+        """An iterator of whole batches made without stacking one element at a time, or
+        None (sources over arrays slice them in ranges)."""
+        return None
+
+    @property
+    def element_spec(self):
+        """The `TensorSpec` nest of one element."""
+        return self._spec
+
+    # -- iteration -----------------------------------------------------------------------------
+    def __iter__(self):
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        if iterator_graph.building_graph():  # a new iteration on every call of the function
+            return iterator_graph.dataset_as_graph_iterator(self)
+        from eagerflow._src.data.iterator_ops import OwnedIterator  # noqa: PLC0415
+        return OwnedIterator(self)
+
+    def _as_function_argument(self):
+        """(trace key, variant tensor): a `function` argument keys by its `DatasetSpec`."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.as_function_argument(self)
+
+    def _as_graph_iterator(self):
+        """The iterator AutoGraph's ``for`` loops over while a function traces."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.dataset_as_graph_iterator(self)
+
+    def __bool__(self):
+        return True
+
+    def __len__(self):
+        n = self._cardinality()
+        if n == INFINITE:
+            raise TypeError("The dataset is infinite.")
+        if n == UNKNOWN:
+            raise TypeError("The dataset length is unknown.")
+        return n
+
+    def cardinality(self):
+        """The number of elements as an int64 scalar tensor: `INFINITE_CARDINALITY` (-1) or
+        `UNKNOWN_CARDINALITY` (-2) when it cannot be known without iterating.
+
+        >>> tf.data.Dataset.range(10).batch(3).cardinality()
+        <tf.Tensor: shape=(), dtype=int64, numpy=4>
+        """
+        return convert_to_tensor(np.int64(self._cardinality()))
+
+    def as_numpy_iterator(self):
+        """An iterator of the elements as NumPy values (nests kept).
+
+        >>> list(tf.data.Dataset.from_tensor_slices({"a": [1, 2]}).as_numpy_iterator())
+        [{'a': np.int32(1)}, {'a': np.int32(2)}]
+        """
+        from eagerflow._src.data.iterator_ops import NumpyIterator  # noqa: PLC0415
+        for spec in structure.flatten(self.element_spec):
+            if not isinstance(spec, TensorSpec):
+                raise TypeError(f"`tf.data.Dataset.as_numpy_iterator()` is not supported for "
+                                f"datasets that produce values of type {Dataset}")
+        return NumpyIterator(self)
+
+    # The class name TF prints, where this class differs from TF's.
+    _tf_name = None
+
+    def __repr__(self):
+        name = self._tf_name or type(self).__name__
+        return f"<{name} element_spec={self.element_spec!r}>"
+
+    def options(self):
+        """The `Options` set on this dataset and its inputs (merged)."""
+        from eagerflow._src.data.options import Options  # noqa: PLC0415
+        found = getattr(self, "_options_value", None)
+        if found is not None:
+            return found
+        merged = Options()
+        for d in self._inputs():
+            merged = merged.merge(d.options())
+        return merged
+
+    # -- constructors --------------------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        """The slices of `tensors` along their first dimension, one element each.
+
+        >>> list(tf.data.Dataset.from_tensor_slices(([1, 2], [3, 4])).as_numpy_iterator())
+        [(np.int32(1), np.int32(3)), (np.int32(2), np.int32(4))]
+        """
+        return _TensorSliceDataset(tensors)
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        """A dataset of one element, `tensors`.
+
+        >>> tf.data.Dataset.from_tensors([1, 2]).element_spec
+        TensorSpec(shape=(2,), dtype=tf.int32, name=None)
+        """
+        return _TensorDataset(tensors)
+
+    @staticmethod
+    def range(*args, output_type=_d.int64, name=None):
+        """Python's ``range`` as a dataset of scalars of `output_type` (int64).
+
+        >>> list(tf.data.Dataset.range(1, 6, 2).as_numpy_iterator())
+        [np.int64(1), np.int64(3), np.int64(5)]
+        """
+        return _RangeDataset(*args, output_type=output_type)
+
+    @staticmethod
+    def zip(*args, datasets=None, name=None):
+        """Elements of several datasets side by side, in their nest; stops at the shortest.
+
+        >>> a, b = tf.data.Dataset.range(3), tf.data.Dataset.range(10, 12)
+        >>> list(tf.data.Dataset.zip(a, b).as_numpy_iterator())
+        [(np.int64(0), np.int64(10)), (np.int64(1), np.int64(11))]
+        """
+        if datasets is not None and args:
+            raise TypeError("Both `*args` and `datasets` cannot be set.")
+        if datasets is None:
+            if not args:
+                raise TypeError("Must pass at least one dataset to `zip`.")
+            datasets = args[0] if len(args) == 1 else args
+        return _ZipDataset(datasets)
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=_d.int64, name=None):
+        """``start, start + step, ...`` forever.
+
+        >>> list(tf.data.Dataset.counter(5).take(3).as_numpy_iterator())
+        [np.int64(5), np.int64(6), np.int64(7)]
+        """
+        return _CounterDataset(start, None, step, output_type=dtype)
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None,
+                       output_signature=None, name=None):
+        """The elements a Python generator yields, checked against `output_signature`.
+
+        >>> def gen():
+        ...     yield 1
+        ...     yield 2
+        >>> ds = tf.data.Dataset.from_generator(
+        ...     gen, output_signature=tf.TensorSpec(shape=(), dtype=tf.int32))
+        >>> list(ds.as_numpy_iterator())
+        [np.int32(1), np.int32(2)]
+        """
+        from eagerflow._src.data.sources import from_generator  # noqa: PLC0415
+        return from_generator(generator, output_types, output_shapes, args, output_signature)
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        """The file names matching the glob pattern(s), shuffled unless ``shuffle=False``."""
+        from eagerflow._src.data.sources import list_files  # noqa: PLC0415
+        return list_files(file_pattern, shuffle, seed)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        """Pseudorandom int64 values in ``[0, 2**32)``, forever (TF's values for a seed).
+
+        >>> tf.random.set_seed(None)
+        >>> ds = tf.data.Dataset.random(seed=4).take(2)
+        >>> [int(x) for x in ds]
+        [3128586565, 2023892699]
+        """
+        from eagerflow._src.data.sources import random_dataset  # noqa: PLC0415
+        return random_dataset(seed, rerandomize_each_iteration)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        """Elements drawn at random from `datasets` with probabilities `weights` (TF's draws
+        for a seed); `weights` may be a dataset of weights, one per element drawn.
+
+        >>> tf.random.set_seed(None)
+        >>> ds = tf.data.Dataset.sample_from_datasets(
+        ...     [tf.data.Dataset.range(3), tf.data.Dataset.range(10, 13)], seed=7)
+        >>> [int(x) for x in ds]
+        [10, 0, 11, 1, 2, 12]
+        """
+        from eagerflow._src.data.sources import sample_from_datasets  # noqa: PLC0415
+        return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
+                                    rerandomize_each_iteration)
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        """The elements of ``datasets[i]`` for each ``i`` that `choice_dataset` gives.
+
+        >>> letters = [tf.data.Dataset.from_tensors(c).repeat() for c in "ab"]
+        >>> ds = tf.data.Dataset.choose_from_datasets(
+        ...     letters, tf.data.Dataset.from_tensor_slices(np.array([0, 1, 1], np.int64)))
+        >>> list(ds.as_numpy_iterator())
+        [b'a', b'b', b'b']
+        """
+        from eagerflow._src.data.sources import choose_from_datasets  # noqa: PLC0415
+        return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    # -- transformations -----------------------------------------------------------------------
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        """`map_func` applied to every element (traced once; tuple elements unpacked).
+
+        >>> list(tf.data.Dataset.range(3).map(lambda x: x + 1).as_numpy_iterator())
+        [np.int64(1), np.int64(2), np.int64(3)]
+        """
+        if num_parallel_calls is None:
+            return _MapDataset(self, map_func)
+        return _ParallelMapDataset(self, map_func, num_parallel_calls, deterministic)
+
+    def filter(self, predicate, name=None):
+        """The elements for which `predicate` is True.
+
+        >>> list(tf.data.Dataset.range(6).filter(lambda x: x % 3 == 0).as_numpy_iterator())
+        [np.int64(0), np.int64(3)]
+        """
+        return _FilterDataset(self, predicate)
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
+              deterministic=None, name=None):
+        """Consecutive elements stacked into batches of `batch_size`.
+
+        >>> [b.tolist() for b in tf.data.Dataset.range(5).batch(2).as_numpy_iterator()]
+        [[0, 1], [2, 3], [4]]
+        """
+        if num_parallel_calls is None:
+            return _BatchDataset(self, batch_size, drop_remainder)
+        return _ParallelBatchDataset(self, batch_size, drop_remainder, num_parallel_calls)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
+        """Elements in random order through a buffer of `buffer_size` (TF's order for a seed);
+        each iteration reshuffles unless ``reshuffle_each_iteration=False``.
+
+        >>> tf.random.set_seed(None)
+        >>> [int(x) for x in tf.data.Dataset.range(10).shuffle(4, seed=1)]
+        [0, 4, 5, 1, 2, 7, 9, 8, 6, 3]
+        """
+        from eagerflow._src.data.shuffle import _ShuffleDataset  # noqa: PLC0415
+        return _ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
+
+    def repeat(self, count=None, name=None):
+        """The dataset `count` times (forever when None or -1).
+
+        >>> list(tf.data.Dataset.range(2).repeat(2).as_numpy_iterator())
+        [np.int64(0), np.int64(1), np.int64(0), np.int64(1)]
+        """
+        return _RepeatDataset(self, count)
+
+    def take(self, count, name=None):
+        """The first `count` elements (all when -1).
+
+        >>> [int(x) for x in tf.data.Dataset.range(10).take(3)]
+        [0, 1, 2]
+        """
+        return _TakeDataset(self, count)
+
+    def skip(self, count, name=None):
+        """All but the first `count` elements (none when -1).
+
+        >>> [int(x) for x in tf.data.Dataset.range(10).skip(7)]
+        [7, 8, 9]
+        """
+        return _SkipDataset(self, count)
+
+    def prefetch(self, buffer_size, name=None):
+        """Elements produced ahead by a background thread, up to `buffer_size` of them
+        (`AUTOTUNE` picks the size); the thread stops with the iterator.
+
+        >>> [int(x) for x in tf.data.Dataset.range(3).prefetch(tf.data.AUTOTUNE)]
+        [0, 1, 2]
+        """
+        return _PrefetchDataset(self, buffer_size)
+
+    def concatenate(self, dataset, name=None):
+        """This dataset's elements, then `dataset`'s.
+
+        >>> a = tf.data.Dataset.range(1, 3)
+        >>> list(a.concatenate(tf.data.Dataset.range(7, 8)).as_numpy_iterator())
+        [np.int64(1), np.int64(2), np.int64(7)]
+        """
+        return _ConcatenateDataset(self, dataset)
+
+    def enumerate(self, start=0, name=None):
+        """``(index, element)`` pairs, the index an int64 from `start`.
+
+        >>> list(tf.data.Dataset.from_tensor_slices([7, 8]).enumerate().as_numpy_iterator())
+        [(np.int64(0), np.int32(7)), (np.int64(1), np.int32(8))]
+        """
+        return _ZipDataset((_RangeDataset(start, _INT64_MAX), self))
+
+    def apply(self, transformation_func):
+        """``transformation_func(self)``, which must return a dataset."""
+        result = transformation_func(self)
+        if not isinstance(result, Dataset):
+            raise TypeError(f"`transformation_func` must return a `tf.data.Dataset` object. "
+                            f"Got {type(result)}.")
+        return result
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        """`reduce_func(state, element)` folded over the elements from `initial_state`.
+
+        >>> tf.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x)
+        <tf.Tensor: shape=(), dtype=int64, numpy=10>
+        """
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        if iterator_graph.building_graph():  # a graph loop, run on every call
+            return iterator_graph.reduce_in_graph(self, initial_state, reduce_func)
+        from eagerflow._src.data.transformations import reduce_dataset  # noqa: PLC0415
+        return reduce_dataset(self, initial_state, reduce_func)
+
+    def get_single_element(self, name=None):
+        """The dataset's only element; InvalidArgumentError when it has none or more.
+
+        >>> tf.data.Dataset.from_tensors([1, 2]).get_single_element()
+        <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+        """
+        it = self._iterator()
+        op = "DatasetToSingleElement"
+        try:
+            first = next(it)
+        except StopIteration:
+            raise _get_next_error("Dataset was empty.", op) from None
+        try:
+            next(it)
+        except StopIteration:
+            return structure.Packer(self.element_spec).pack(first)
+        raise _get_next_error("Dataset had more than one element.", op)
+
+    def with_options(self, options, name=None):
+        """This dataset with `options` (merged with those set on it before)."""
+        from eagerflow._src.data.options import _OptionsDataset  # noqa: PLC0415
+        return _OptionsDataset(self, options)
+
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        """Writes the elements and the element spec to directory `path` (see `load`).
+
+        `shard_func` maps an element to the int64 index of the shard file it goes to.
+        """
+        from eagerflow._src.data.save_load import save  # noqa: PLC0415
+        save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None):
+        """The dataset `save` wrote to `path`; `reader_func` turns the dataset of its shards
+        (datasets) into one (by default, an interleave of all of them).
+
+        >>> import tempfile, os
+        >>> path = os.path.join(tempfile.mkdtemp(), "saved")
+        >>> tf.data.Dataset.range(3).map(lambda x: {"x": x}).save(path)
+        >>> list(tf.data.Dataset.load(path).as_numpy_iterator())
+        [{'x': np.int64(0)}, {'x': np.int64(1)}, {'x': np.int64(2)}]
+        """
+        from eagerflow._src.data.save_load import load  # noqa: PLC0415
+        return load(path, element_spec, compression, reader_func)
+
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None,
+                 name=None):
+        """The elements, saved under `path` by the first complete iteration (as `save`
+        writes) and read from there by later iterations and programs."""
+        from eagerflow._src.data.save_load import _SnapshotDataset  # noqa: PLC0415
+        return _SnapshotDataset(self, path, compression, reader_func, shard_func)
+
+    # Defined in `transformations` (imported at the end of this module).
+    padded_batch = unbatch = rebatch = cache = flat_map = interleave = scan = window = None
+    group_by_window = bucket_by_sequence_length = shard = take_while = unique = None
+    ignore_errors = None
+
+
+# -- sources -----------------------------------------------------------------------------------
+
+def _element_arrays(element):
+    """A user's element normalized: (nest of tensors, flat tuple of arrays); the arrays are
+    None when a tensor is symbolic (a dataset built while a function traces)."""
+    element = structure.normalize(element)
+    flat = structure.flatten(element)
+    if not all(isinstance(t, EagerTensor) for t in flat):
+        # Values known while tracing (constants written in the function) are values.
+        known = [get_static_value(t) for t in flat]
+        if any(v is None for v in known):
+            return element, None
+        return element, tuple(np.asarray(v) for v in known)
+    return element, tuple(t._data for t in flat)
+
+
+def _values(arrays):
+    if arrays is None:
+        raise TypeError("A dataset made from symbolic tensors (while a function traced) "
+                        "cannot be iterated.")
+    return arrays
+
+
+def _item_getter(array):
+    """``i -> array[i]`` as an array (a 0-d one for vectors, keeping the dtype)."""
+    if array.ndim > 1:
+        return array.__getitem__
+    if array.dtype == object:
+        shape = array.shape[1:]
+        return lambda i: array[i:i + 1].reshape(shape)
+    asarray = np.asarray
+    return lambda i: asarray(array[i])
+
+
+class _TensorSliceDataset(Dataset):
+    def __init__(self, tensors):
+        element, arrays = _element_arrays(tensors)
+        flat = structure.flatten(element)
+        if not flat:
+            raise ValueError("Invalid `element`. `element` should not be empty.")
+        first = None
+        for t in flat:
+            shape = t.shape
+            if shape.rank == 0:
+                raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+            dim = shape[0] if shape.rank is not None else None
+            if first is None:
+                first = dim
+            elif dim is not None and dim != first:
+                raise ValueError(f"Dimensions {first} and {dim} are not compatible")
+        self._arrays = arrays
+        self._n = UNKNOWN if first is None else int(first)
+        self._spec = structure.map_structure(lambda t: TensorSpec(t.shape[1:], t.dtype),
+                                             element)
+
+    def _cardinality(self):
+        return self._n
+
+    def _iterator(self):
+        getters = [_item_getter(a) for a in _values(self._arrays)]
+        if len(getters) == 1:
+            get = getters[0]
+            return ((get(i),) for i in builtins.range(self._n))
+        return (tuple(g(i) for g in getters) for i in builtins.range(self._n))
+
+    def _batches(self, batch_size, drop_remainder):
+        arrays, n = _values(self._arrays), self._n
+        stop = n - n % batch_size if drop_remainder else n
+        # Slices are copied: the batches are new tensors, never views of the source.
+        return (tuple(a[i:i + batch_size].copy() for a in arrays)
+                for i in builtins.range(0, stop, batch_size))
+
+
+class _TensorDataset(Dataset):
+    def __init__(self, tensors):
+        element, self._arrays = _element_arrays(tensors)
+        self._spec = structure.spec_of(element)
+
+    def _cardinality(self):
+        return 1
+
+    def _iterator(self):
+        return iter((_values(self._arrays),))
+
+
+class _RangeDataset(Dataset):
+    def __init__(self, *args, output_type=_d.int64):
+        if not args or len(args) > 3:
+            raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 "
+                             f"but was {len(args)}.")
+        values = [_range_int(a) if a is not None else None for a in args]
+        self._symbolic = any(v is None for v, a in zip(values, args) if a is not None)
+        if self._symbolic:
+            values = [0 if v is None else v for v in values]
+        if len(values) == 1:
+            start, stop, step = 0, values[0], 1
+        elif len(values) == 2:
+            (start, stop), step = values, 1
+        else:
+            start, stop, step = values
+        if step == 0 and not self._symbolic:
+            raise op_error(errors.InvalidArgumentError, "RangeDataset", "step must be a "
+                           "non-zero integer.")
+        self._start, self._stop, self._step = start, stop, step
+        self._dtype = _d.as_dtype(output_type)
+        self._spec = TensorSpec([], self._dtype)
+
+    def _cardinality(self):
+        if self._symbolic:
+            return UNKNOWN
+        if self._stop is None:
+            return INFINITE
+        return len(builtins.range(self._start, self._stop, self._step))
+
+    def _iterator(self):
+        np_dtype = self._dtype.as_numpy_dtype
+        array = np.array
+        if self._stop is None:
+            return ((array(i, np_dtype),) for i in _count(self._start, self._step))
+        return ((array(i, np_dtype),) for i in builtins.range(self._start, self._stop,
+                                                               self._step))
+
+    def _batches(self, batch_size, drop_remainder):
+        if self._stop is None:
+            return None
+        values = builtins.range(self._start, self._stop, self._step)
+        n = len(values)
+        stop = n - n % batch_size if drop_remainder else n
+        np_dtype = self._dtype.as_numpy_dtype
+        start, step = self._start, self._step
+        return ((np.arange(start + i * step, start + min(i + batch_size, n) * step, step,
+                           dtype=np_dtype),)
+                for i in builtins.range(0, stop, batch_size))
+
+
+class _CounterDataset(_RangeDataset):
+    _tf_name = "_ScanDataset"  # TF counts with a scan
+
+
+def _range_int(value):
+    """A bound or step of `range`: an integer, or a tensor converting to int64 (TF's error
+    for a float)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    t = convert_to_tensor(value, dtype=_d.int64)
+    return _int(t)
+
+
+def _count(start, step):
+    i = start
+    while True:
+        yield i
+        i += step
+
+
+class _ZipDataset(Dataset):
+    def __init__(self, datasets):
+        for d in structure.flatten(datasets):
+            if not isinstance(d, Dataset):
+                if isinstance(datasets, list) or isinstance(d, list):
+                    raise TypeError("Invalid input to `zip`. Inputs are expected to be (nested)"
+                                    " structures of `tf.data.Dataset` objects. Python `list` "
+                                    "is not supported and you should use `tuple` instead.")
+                raise TypeError(f"Invalid input to `zip`. Inputs are expected to be (nested) "
+                                f"structures of `tf.data.Dataset` objects but encountered "
+                                f"object of type {type(d)}.")
+        self._structure = datasets
+        self._datasets = structure.flatten(datasets)
+        self._spec = structure.map_structure(lambda d: d.element_spec, datasets)
+
+    def _inputs(self):
+        return list(self._datasets)
+
+    def _cardinality(self):
+        cards = [d._cardinality() for d in self._datasets]
+        if UNKNOWN in cards:
+            return UNKNOWN
+        finite = [c for c in cards if c >= 0]
+        return min(finite) if finite else INFINITE
+
+    def _iterator(self):
+        its = [d._iterator() for d in self._datasets]
+        if len(its) == 1:
+            return its[0]
+        return (sum(parts, ()) for parts in zip(*its))
+
+
+def _merged_spec(a, b):
+    """The most specific spec nest both `a` and `b` fit; TypeError when incompatible."""
+    def fail():
+        return TypeError(f"Incompatible dataset elements:\n  {a} vs.   {b}")
+    if not structure.same_structure(a, b):
+        raise fail()
+    fa, fb = structure.flatten(a), structure.flatten(b)
+    out = []
+    for x, y in zip(fa, fb):
+        if x.dtype != y.dtype:
+            raise fail()
+        out.append(TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype))
+    return structure.pack(a, out)
+
+
+class _ConcatenateDataset(Dataset):
+    def __init__(self, input_dataset, dataset):
+        self._input, self._other = input_dataset, dataset
+        self._spec = _merged_spec(input_dataset.element_spec, dataset.element_spec)
+
+    def _inputs(self):
+        return [self._input, self._other]
+
+    def _cardinality(self):
+        a, b = self._input._cardinality(), self._other._cardinality()
+        if a == INFINITE or b == INFINITE:
+            return INFINITE
+        if a == UNKNOWN or b == UNKNOWN:
+            return UNKNOWN
+        return a + b
+
+    def _iterator(self):
+        yield from self._input._iterator()
+        yield from self._other._iterator()
+
+
+# -- element-wise transformations --------------------------------------------------------------
+
+class _UnaryDataset(Dataset):
+    def __init__(self, input_dataset):
+        self._input = input_dataset
+        self._spec = input_dataset.element_spec
+
+    def _inputs(self):
+        return [self._input]
+
+    def _cardinality(self):
+        return self._input._cardinality()
+
+
+def _trace(func, name, spec):
+    return traced(func, name, spec)
+
+
+def _map_function(map_func, input_dataset):
+    """A map function traced, or, when it takes or returns datasets, called per element."""
+    spec = input_dataset.element_spec
+    if all(isinstance(s, TensorSpec) for s in structure.flatten(spec)):
+        try:
+            return _trace(map_func, "Dataset.map()", spec)
+        except ReturnsDatasets:
+            pass
+    from eagerflow._src.data.dataset_spec import ElementFunction  # noqa: PLC0415
+    return ElementFunction(map_func, "Dataset.map()", spec, input_dataset)
+
+
+class _MapDataset(_UnaryDataset):
+    def __init__(self, input_dataset, map_func):
+        super().__init__(input_dataset)
+        self._fn = _map_function(map_func, input_dataset)
+        self._spec = self._fn.output_spec
+
+    def _iterator(self):
+        return map(self._fn, self._input._iterator())
+
+
+def _num_threads(num_parallel_calls):
+    n = _int(num_parallel_calls)
+    if n == AUTOTUNE:
+        return max(2, os.cpu_count() or 2)
+    if n <= 0:
+        raise op_error(errors.InvalidArgumentError, "ParallelMapDatasetV2",
+                       f"num_parallel_calls must be greater than zero or AUTOTUNE, got {n}")
+    return n
+
+
+class _ParallelMapDataset(_UnaryDataset):
+    def __init__(self, input_dataset, map_func, num_parallel_calls, deterministic):
+        super().__init__(input_dataset)
+        self._fn = _map_function(map_func, input_dataset)
+        self._spec = self._fn.output_spec
+        self._threads = _num_threads(num_parallel_calls)
+        self._deterministic = deterministic
+
+    def _iterator(self):
+        from eagerflow._src.data.parallel import parallel_map  # noqa: PLC0415
+        ordered = self._deterministic
+        if ordered is None:  # the dataset's options decide, deterministic by default
+            ordered = self.options().deterministic is not False
+        return parallel_map(self._fn, self._input._iterator(), self._threads, ordered)
+
+
+class _FilterDataset(_UnaryDataset):
+    def __init__(self, input_dataset, predicate):
+        super().__init__(input_dataset)
+        self._fn = _trace(predicate, "Dataset.filter()", input_dataset.element_spec)
+        out = self._fn.output_spec
+        if not isinstance(out, TensorSpec) or out.dtype != _d.bool or out.shape.rank not in (
+                0, None):
+            raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
+                             f"tensor, but its return type is {out}.")
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        return INFINITE if n == INFINITE else UNKNOWN
+
+    def _iterator(self):
+        fn = self._fn
+        return filter(lambda e: fn(e)[0], self._input._iterator())  # (goes on after errors)
+
+
+class _BatchDataset(_UnaryDataset):
+    def __init__(self, input_dataset, batch_size, drop_remainder):
+        super().__init__(input_dataset)
+        self._batch_size = _int(batch_size)
+        if _known(self._batch_size) and self._batch_size <= 0:
+            raise op_error(errors.InvalidArgumentError, "BatchDatasetV2",
+                           "Batch size must be greater than zero.")
+        self._drop = bool(drop_remainder)
+        if not all(isinstance(s, TensorSpec) for s in structure.flatten(self._spec)):
+            raise TypeError("Dataset.batch() cannot batch elements that are datasets; batch "
+                            "each of them (flat_map) instead.")
+        static = self._batch_size if self._drop else None
+        self._spec = structure.batched_spec(input_dataset.element_spec, static)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if n < 0 or not _known(self._batch_size):
+            return n if n < 0 else UNKNOWN
+        return n // self._batch_size if self._drop else -(-n // self._batch_size)
+
+    def _iterator(self):
+        fast = self._input._batches(self._batch_size, self._drop)
+        if fast is not None:
+            return fast
+        return _stacked_batches(self._input._iterator(), self._batch_size, self._drop)
+
+    def _batches(self, batch_size, drop_remainder):
+        return None
+
+
+def stack_components(elements, op="IteratorGetNext"):
+    """Flat tuples of arrays stacked componentwise; TF's error when shapes differ."""
+    out = []
+    for c, parts in enumerate(zip(*elements)):
+        first = parts[0].shape
+        for i, p in enumerate(parts):
+            if p.shape != first:
+                raise _get_next_error(
+                    f"Cannot batch tensors with different shapes in component {c}. First "
+                    f"element had shape {errors.shape_text(first)} and element {i} had shape "
+                    f"{errors.shape_text(p.shape)}.", op)
+        out.append(np.stack(parts))
+    return tuple(out)
+
+
+def _stacked_batches(source, batch_size, drop):
+    while True:
+        chunk = []
+        for element in source:
+            chunk.append(element)
+            if len(chunk) == batch_size:
+                break
+        if not chunk or (drop and len(chunk) < batch_size):
+            return
+        yield stack_components(chunk)
+        if len(chunk) < batch_size:
+            return
+
+
+class _ParallelBatchDataset(_BatchDataset):
+    def __init__(self, input_dataset, batch_size, drop_remainder, num_parallel_calls):
+        super().__init__(input_dataset, batch_size, drop_remainder)
+        self._threads = _num_threads(num_parallel_calls)
+
+
+class _RepeatDataset(_UnaryDataset):
+    def __init__(self, input_dataset, count):
+        super().__init__(input_dataset)
+        self._count = -1 if count is None else _int(count)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if not _known(self._count):
+            return UNKNOWN
+        if self._count == 0:
+            return 0
+        if self._count < 0:
+            return 0 if n == 0 else (n if n == UNKNOWN else INFINITE)
+        if n < 0:
+            return n
+        return n * self._count
+
+    def _iterator(self):
+        count = self._count
+        epoch = 0
+        while count < 0 or epoch < count:
+            produced = False
+            for element in self._input._iterator():
+                produced = True
+                yield element
+            if not produced:  # an empty input repeats to an empty dataset, as in TF
+                return
+            epoch += 1
+
+
+class _TakeDataset(_UnaryDataset):
+    def __init__(self, input_dataset, count):
+        super().__init__(input_dataset)
+        self._count = _int(count)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if not _known(self._count) or n == UNKNOWN:
+            return UNKNOWN
+        if self._count == -1:
+            return n
+        # (TF's rule: any other negative count takes everything yet counts as unknown)
+        return self._count if n == INFINITE else max(min(n, self._count), UNKNOWN)
+
+    def _iterator(self):
+        if self._count < 0:
+            return self._input._iterator()
+        return _islice(self._input._iterator(), self._count)
+
+    def _batches(self, batch_size, drop_remainder):
+        return None
+
+
+def _islice(it, n):
+    if n == 0:
+        return
+    for i, e in enumerate(it, 1):
+        yield e
+        if i >= n:
+            return
+
+
+class _SkipDataset(_UnaryDataset):
+    def __init__(self, input_dataset, count):
+        super().__init__(input_dataset)
+        self._count = _int(count)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if n < 0 or not _known(self._count):
+            return n if n < 0 else UNKNOWN
+        if self._count < 0:
+            return 0
+        return max(0, n - self._count)
+
+    def _iterator(self):
+        it = self._input._iterator()
+        if self._count < 0:
+            for _ in it:
+                pass
+            return
+        for _ in builtins.range(self._count):
+            if next(it, None) is None:
+                return
+        yield from it
+
+
+class _PrefetchDataset(_UnaryDataset):
+    def __init__(self, input_dataset, buffer_size):
+        super().__init__(input_dataset)
+        n = _int(buffer_size)
+        if n < -1:
+            raise op_error(errors.InvalidArgumentError, "PrefetchDataset",
+                           "buffer_size must be >= 0 or set buffer_size to be -1 for "
+                           "auto-tuning")
+        self._buffer_size = n
+
+    def _iterator(self):
+        from eagerflow._src.data.parallel import prefetched  # noqa: PLC0415
+        size = self._buffer_size
+        if size == 0:
+            return self._input._iterator()
+        return prefetched(self._input._iterator(), 8 if size == AUTOTUNE else size)
+
+
+# The rest of the transformations install their methods on `Dataset`.
+import eagerflow._src.data.transformations  # noqa: E402,F401
+
+
+@export("data.experimental.cardinality")
+def cardinality(dataset):
+    """``dataset.cardinality()``: an int64 scalar, -1 for infinite, -2 for unknown.
+
+    >>> tf.data.experimental.cardinality(tf.data.Dataset.range(4).repeat())
+    <tf.Tensor: shape=(), dtype=int64, numpy=-1>
+    """
+    return dataset.cardinality()

@@ -1,0 +1,205 @@
+"""Datasets as values: `DatasetSpec`, and user functions that take or return datasets.
+
+Functions given to ``flat_map``, ``interleave`` and ``group_by_window`` return
+datasets.  `DatasetFunction` traces such a function once on symbolic inputs
+(placeholders for tensors, `_SymbolicDataset` for datasets), as TF traces it,
+which gives the element spec of its datasets (with TF's unknown dimensions)
+without running anything.  Each element then calls the Python function
+eagerly to build the dataset to iterate: its ``tf.print`` runs per element as
+in TF, its Python side effects once more per element than in TF.  Dataset
+sources therefore accept symbolic tensors (they give the spec; iterating
+such a dataset is an error).  Functions the trace cannot follow (an ``if`` on
+a tensor choosing between datasets) take their spec from the dataset made of
+the input's first element, with unknown dimensions.
+"""
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.data import structure
+from eagerflow._src.data.dataset_ops import Dataset
+from eagerflow._src.data.structured_function import reusing_traces
+from eagerflow._src.function import autograph_slot
+from eagerflow._src.graph.graph import Graph
+
+
+@export("data.DatasetSpec", "data.experimental.DatasetStructure")
+class DatasetSpec:
+    """The type of a dataset-valued element: its `element_spec` and `dataset_shape`.
+
+    >>> tf.data.DatasetSpec(tf.TensorSpec([], tf.int64))
+    DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, name=None), TensorShape([]))
+    """
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self._element_spec = element_spec
+        self._dataset_shape = TensorShape(dataset_shape)
+
+    element_spec = property(lambda self: self._element_spec)
+    shape = property(lambda self: self._dataset_shape)
+    value_type = property(lambda self: Dataset)
+
+    @staticmethod
+    def from_value(value):
+        return DatasetSpec(value.element_spec)
+
+    def is_compatible_with(self, other):
+        other_spec = other.element_spec if isinstance(other, (Dataset, DatasetSpec)) else None
+        return other_spec is not None and structure.same_structure(
+            self._element_spec, other_spec) and all(
+            a.is_compatible_with(b) for a, b in zip(structure.flatten(self._element_spec),
+                                                    structure.flatten(other_spec)))
+
+    def __eq__(self, other):
+        return (isinstance(other, DatasetSpec) and self._element_spec == other._element_spec
+                and self._dataset_shape == other._dataset_shape)
+
+    def __hash__(self):
+        return hash((repr(self._element_spec), self._dataset_shape))
+
+    def __repr__(self):
+        return f"DatasetSpec({self._element_spec!r}, {self._dataset_shape!r})"
+
+    # -- as the type of a `function` argument (see `iterator_graph`) -------------------------
+    def _as_function_argument(self):
+        """A spec given to ``get_concrete_function`` stands for a dataset of its type."""
+        return self, self
+
+    def _stand_in(self, placeholder):
+        """The dataset a function traces with for an argument of this spec."""
+        from eagerflow._src.data.iterator_graph import DatasetArgument  # noqa: PLC0415
+        return DatasetArgument(self._element_spec, placeholder)
+
+    def _argument_tensor(self, value):
+        """The variant tensor feeding a call's dataset `value`; None when it does not fit."""
+        if not isinstance(value, Dataset) or DatasetSpec.from_value(value) != self:
+            return None
+        from eagerflow._src.data.iterator_graph import dataset_tensor  # noqa: PLC0415
+        return dataset_tensor(value)
+
+
+class _SymbolicDataset(Dataset):
+    """A dataset argument while a function traces: it has a spec and no elements."""
+
+    def __init__(self, spec):
+        self._spec = spec
+
+    def _iterator(self):
+        raise TypeError("A dataset passed to a traced function cannot be iterated while the "
+                        "function traces.")
+
+
+def _as_dataset_leaf(value):
+    return value
+
+
+class DatasetFunction:
+    """A user function from an element (of `input_spec`) to a dataset (see the module)."""
+
+    # Whether the function may return any element (a nest of tensors and datasets: map over
+    # datasets), or a dataset only.
+    _any_result = False
+
+    def __init__(self, func, transformation_name, input_spec, input_dataset=None):
+        self._func = func
+        self._name = transformation_name
+        self._spec = input_spec
+        self._unpack = type(input_spec) is tuple
+        self._traces = {}  # the functions of the datasets it builds, traced once
+        try:
+            result = self._traced()
+        except Exception:
+            # A function choosing among datasets with a tensor condition (an ``if`` that
+            # AutoGraph makes a cond, which here takes tensors only) cannot be traced: its
+            # spec comes from the dataset it makes of the input's first element, with every
+            # dimension unknown.
+            first = None if input_dataset is None else next(input_dataset._iterator(), None)
+            if first is None:
+                raise
+            try:
+                result = self._result(self._called(first))
+            except Exception:  # noqa: BLE001 (the trace's error, framed in user code, tells)
+                result = None
+            if result is None:
+                raise
+            self.output_spec = structure.map_structure(_unknown_dims, self._spec_of(result))
+            return
+        self.output_spec = self._spec_of(self._result(result))
+
+    def _result(self, result):
+        """The function's result checked (and, for any element, normalized)."""
+        if self._any_result:
+            return _normalized(result)
+        if not isinstance(result, Dataset):
+            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
+                            f"{_type_name(result)!r}.")
+        return result
+
+    def _spec_of(self, result):
+        if self._any_result:
+            return structure.map_structure(
+                lambda v: DatasetSpec(v.element_spec) if isinstance(v, Dataset)
+                else TensorSpec(v.shape, v.dtype), result)
+        return result.element_spec
+
+    def _traced(self):
+        """What the function returns for symbolic arguments."""
+        graph = Graph(getattr(self._func, "__name__", "fn"))
+        with context.building(graph):
+            args = structure.map_structure(lambda s: self._placeholder(graph, s), self._spec)
+            args = tuple(args) if self._unpack else (args,)
+            if autograph_slot.call is not None:
+                return autograph_slot.call(self._func, args, {})
+            return self._func(*args)
+
+    @staticmethod
+    def _placeholder(graph, spec):
+        if isinstance(spec, DatasetSpec):
+            return _SymbolicDataset(spec.element_spec)
+        return graph.placeholder(spec.dtype, spec.shape, "args_0")
+
+    def _called(self, flat):
+        """The function's result for one element (a flat tuple of arrays and datasets)."""
+        element = structure.pack(self._spec, [
+            v if isinstance(v, Dataset) else structure.wrap(v) for v in flat])
+        args = tuple(element) if self._unpack else (element,)
+        with reusing_traces(self._traces):
+            return self._func(*args)
+
+    def __call__(self, flat):
+        """The dataset for one element; for any element, its flat tuple of arrays and
+        datasets."""
+        result = self._result(self._called(flat))
+        if self._any_result:
+            return tuple(v if isinstance(v, Dataset) else v._data
+                         for v in structure.flatten(result))
+        return result
+
+
+class ElementFunction(DatasetFunction):
+    """A `map` function taking or returning datasets: called per element, eagerly."""
+
+    _any_result = True
+
+
+def _normalized(value):
+    """A result as an element: a list returned is a tuple, each leaf a dataset or a tensor."""
+    if isinstance(value, list):
+        value = tuple(value)
+    return structure.map_structure(
+        lambda v: v if isinstance(v, Dataset) else structure.to_tensor(v), value)
+
+
+def _unknown_dims(spec):
+    if isinstance(spec, DatasetSpec):
+        return spec
+    return TensorSpec(TensorShape(None if spec.shape.rank is None else [None] * spec.shape.rank),
+                      spec.dtype)
+
+
+def _type_name(value):
+    from eagerflow._src.core.tensor import Tensor  # noqa: PLC0415
+    if isinstance(value, Tensor):
+        return "Tensor"
+    return type(value).__name__
+

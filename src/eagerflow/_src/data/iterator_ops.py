@@ -1,0 +1,127 @@
+"""Iterators over datasets: `OwnedIterator` (``iter(dataset)``) and `NumpyIterator`."""
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context, errors
+from eagerflow._src.core.errors import op_error
+from eagerflow._src.data import structure
+from eagerflow._src.data.optional_ops import Optional
+
+
+def _building_graph():
+    return not context.executing_eagerly()
+
+
+@export("data.Iterator")
+class Iterator:
+    """The interface of dataset iterators (``tf.data.Iterator``)."""
+
+    @property
+    def element_spec(self):
+        raise NotImplementedError
+
+    def get_next(self):
+        raise NotImplementedError
+
+    def get_next_as_optional(self):
+        raise NotImplementedError
+
+
+class OwnedIterator(Iterator):
+    """An iterator over a dataset's elements, made by ``iter(dataset)``.
+
+    >>> it = iter(tf.data.Dataset.range(2))
+    >>> it.get_next()
+    <tf.Tensor: shape=(), dtype=int64, numpy=0>
+    >>> next(it)
+    <tf.Tensor: shape=(), dtype=int64, numpy=1>
+    >>> it.get_next_as_optional().has_value()
+    <tf.Tensor: shape=(), dtype=bool, numpy=False>
+    """
+
+    def __init__(self, dataset):
+        self._dataset = dataset
+        self._spec = dataset.element_spec
+        self._source = dataset._iterator()
+        self._pack = structure.Packer(self._spec).pack
+
+    @property
+    def element_spec(self):
+        return self._spec
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if _building_graph():
+            return self.get_next()
+        try:
+            flat = next(self._source)
+        except StopIteration:
+            raise StopIteration from None
+        return self._pack(flat)
+
+    def next(self):
+        return self.__next__()
+
+    def get_next(self, name=None):
+        """The next element; `OutOfRangeError` at the end."""
+        if _building_graph():  # an op advancing this iterator on every call
+            from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+            return iterator_graph.get_next(iterator_graph.iterator_tensor(self), self._spec)
+        try:
+            flat = next(self._source)
+        except StopIteration:
+            raise op_error(errors.OutOfRangeError, "IteratorGetNext", "End of sequence") \
+                from None
+        return self._pack(flat)
+
+    def get_next_as_optional(self):
+        """The next element as an `Optional`, empty at the end."""
+        if _building_graph():
+            from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+            return iterator_graph.get_next_as_optional(iterator_graph.iterator_tensor(self),
+                                                       self._spec)
+        try:
+            flat = next(self._source)
+        except StopIteration:
+            return Optional.empty(self._spec)
+        return Optional.from_value(self._pack(flat))
+
+    def _as_function_argument(self):
+        """(trace key, resource tensor): a `function` argument keys by its `IteratorSpec`."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.IteratorSpec(self._spec), iterator_graph.iterator_tensor(self)
+
+    def _as_graph_iterator(self):
+        """What AutoGraph's ``for`` loops over while a function traces: this iterator, which
+        each call advances."""
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
+        return iterator_graph.owned_as_graph_iterator(self)
+
+    def _close(self):
+        close = getattr(self._source, "close", None)
+        if close is not None:
+            close()
+
+
+@export("data.NumpyIterator")
+class NumpyIterator:
+    """An iterator of a dataset's elements as NumPy values (``as_numpy_iterator``)."""
+
+    def __init__(self, dataset):
+        self._iterator = iter(dataset)
+        self._spec = dataset.element_spec
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return structure.map_structure(lambda t: t.numpy(), next(self._iterator))
+
+    next = __next__
+
+    def __repr__(self):
+        return f"NumpyIterator(iterator={self._iterator!r})"
+
+
+# Registers the iterator ops that datasets and iterators become inside traced functions.
+from eagerflow._src.data import iterator_graph  # noqa: E402,F401

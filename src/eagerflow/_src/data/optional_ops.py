@@ -1,0 +1,50 @@
+"""`Optional` (``tf.experimental.Optional``): a value that may be absent."""
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.errors import op_error
+from eagerflow._src.data import structure
+
+
+@export("experimental.Optional", "data.experimental.Optional")
+class Optional:
+    """Either a value (a nest of tensors) or nothing, with the value's `element_spec`.
+
+    >>> opt = tf.experimental.Optional.from_value(5)
+    >>> opt.has_value()
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    >>> opt.get_value()
+    <tf.Tensor: shape=(), dtype=int32, numpy=5>
+    """
+
+    def __init__(self, value, spec, has_value):
+        self._value = value
+        self._spec = spec
+        self._has_value = has_value
+
+    @staticmethod
+    def from_value(value):
+        value = structure.normalize(value)
+        return Optional(value, structure.spec_of(value), True)
+
+    @staticmethod
+    def empty(element_spec):
+        return Optional(None, element_spec, False)
+
+    @property
+    def element_spec(self):
+        return self._spec
+
+    def has_value(self, name=None):
+        return convert_to_tensor(np.bool_(self._has_value))
+
+    def get_value(self, name=None):
+        if not self._has_value:
+            raise op_error(errors.InvalidArgumentError, "OptionalGetValue",
+                           "The optional does not have a value")
+        return self._value
+
+    def __repr__(self):
+        return f"<Optional has_value={self._has_value} element_spec={self._spec!r}>"

@@ -1,0 +1,223 @@
+"""Background threads of pipelines: `prefetched` and `parallel_map`.
+
+A producer thread never holds a reference to the consumer's generator, so a
+dropped iterator is collected; its generator's ``finally`` sets the stop event,
+which the producer checks between elements and while it waits for room.  The
+threads are daemons and `_stop_all` runs at interpreter exit, so that a
+pipeline left running never holds the interpreter up.
+"""
+import atexit
+import collections
+import concurrent.futures
+import queue
+import threading
+import time
+import weakref
+
+_END = object()
+_POLL = 0.05  # seconds a blocked producer waits before looking at its stop event again
+_running = weakref.WeakSet()  # stop events of live producers
+
+
+class _Failure:
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+
+_CHUNK_SECONDS = 0.001  # elements made faster than this go to the consumer together
+_MAX_CHUNK = 64
+
+
+def _put(buffer, item, stop):
+    while not stop.is_set():
+        try:
+            buffer.put(item, timeout=_POLL)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def _produce(source, buffer, stop):
+    """Puts lists of `source`'s elements into `buffer`: an element that took a millisecond
+    or more to make goes at once, quicker ones together (up to 64), since handing over one
+    costs microseconds.  The last list ends with `_END`, or `_Failure` if `source` raised."""
+    chunk, started = [], time.perf_counter()
+    try:
+        for element in source:
+            chunk.append(element)
+            if len(chunk) >= _MAX_CHUNK or time.perf_counter() - started >= _CHUNK_SECONDS:
+                if not _put(buffer, chunk, stop):
+                    return
+                chunk, started = [], time.perf_counter()
+            elif stop.is_set():
+                return
+        chunk.append(_END)
+    except BaseException as e:  # noqa: B036 (handed to the consumer, which raises it)
+        chunk.append(_Failure(e))
+    _put(buffer, chunk, stop)
+
+
+class _Event(threading.Event):
+    """A stop event that a weak set can hold."""
+
+
+def prefetched(source, buffer_size):
+    """The elements of iterator `source`, produced ahead by a thread into a bounded buffer."""
+    buffer = queue.Queue(maxsize=buffer_size)
+    stop = _Event()
+    _running.add(stop)
+    thread = threading.Thread(target=_produce, args=(source, buffer, stop), daemon=True,
+                              name="eagerflow-prefetch")
+    thread.start()
+    return _Prefetched(buffer, stop)
+
+
+class _Prefetched:
+    """The consuming end: an iterator whose thread stops when it is closed, exhausted, fails
+    or is dropped (even before its first element: a generator's ``finally`` would not run)."""
+
+    __slots__ = ("_buffer", "_stop", "_items", "__weakref__")
+
+    def __init__(self, buffer, stop):
+        self._buffer, self._stop = buffer, stop
+        self._items = collections.deque()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        items = self._items
+        if not items:
+            if self._stop.is_set():
+                raise StopIteration
+            items.extend(self._buffer.get())
+        item = items.popleft()
+        if item is _END:
+            self._stop.set()
+            raise StopIteration
+        if type(item) is _Failure:
+            self._stop.set()
+            raise item.error
+        return item
+
+    def close(self):
+        self._stop.set()
+
+    __del__ = close
+
+
+_pool = None
+_pool_lock = threading.Lock()
+
+
+def _executor(threads):
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool._max_workers < threads:
+            _pool = concurrent.futures.ThreadPoolExecutor(
+                max_workers=threads, thread_name_prefix="eagerflow-data")
+        return _pool
+
+
+_TASK_SECONDS = 0.002  # the work one task aims at: enough to amortize handing it over
+_MAX_CHUNK = 256
+
+
+def _apply(fn, chunk):
+    """`fn` on each element of `chunk`, failures kept in place; with the time it took."""
+    start = time.perf_counter()
+    out = []
+    for element in chunk:
+        try:
+            out.append(fn(element))
+        except Exception as e:  # noqa: BLE001 (raised by the consumer, in order)
+            out.append(_Failure(e))
+    return out, time.perf_counter() - start
+
+
+def _done(results):
+    future = concurrent.futures.Future()
+    future.set_result((results, 0.0))
+    return future
+
+
+class parallel_map:  # noqa: N801 (an iterator used as a function)
+    """``map(fn, source)`` with up to `threads` tasks running at once; results in order.
+
+    A task maps a chunk of consecutive elements, sized from the time elements took so
+    far (about 2 ms of work each): handing one element to a thread costs tens of
+    microseconds, more than a small element's whole map.  Unless `ordered`, a chunk's
+    results come out as soon as it is done (``deterministic=False``: a slow element does
+    not hold up the chunks after it).  As the builtin ``map``, it goes on after an
+    element's call raised (for ``ignore_errors``); tasks not yet started are cancelled
+    when it is dropped.
+    """
+
+    def __init__(self, fn, source, threads, ordered=True):
+        self._fn, self._source, self._threads = fn, source, threads
+        self._ordered = ordered
+        self._pool = _executor(threads)
+        self._pending = collections.deque()  # futures of (results, seconds)
+        self._ready = collections.deque()    # results of the chunk being handed out
+        self._chunk = 1
+        self._exhausted = False
+
+    def __iter__(self):
+        return self
+
+    def _fill(self):
+        while not self._exhausted and len(self._pending) < self._threads:
+            chunk = []
+            try:
+                while len(chunk) < self._chunk:
+                    element = next(self._source, None)
+                    if element is None:
+                        self._exhausted = True
+                        break
+                    chunk.append(element)
+            except Exception as e:  # noqa: BLE001 (the input failed: raised in its place)
+                if chunk:
+                    self._pending.append(self._pool.submit(_apply, self._fn, chunk))
+                self._pending.append(_done([_Failure(e)]))
+                return
+            if chunk:
+                self._pending.append(self._pool.submit(_apply, self._fn, chunk))
+
+    def __next__(self):
+        ready = self._ready
+        while not ready:
+            self._fill()
+            pending = self._pending
+            if not pending:
+                raise StopIteration
+            if self._ordered:
+                future = pending.popleft()
+            else:
+                done, _ = concurrent.futures.wait(
+                    pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                future = next(f for f in pending if f in done)  # the earliest of those done
+                pending.remove(future)
+            results, seconds = future.result()
+            if seconds:
+                each = seconds / len(results)
+                self._chunk = max(1, min(_MAX_CHUNK, int(_TASK_SECONDS / max(each, 1e-7))))
+            ready.extend(results)
+        item = ready.popleft()
+        if type(item) is _Failure:
+            raise item.error
+        return item
+
+    def __del__(self):
+        for f in self._pending:
+            f.cancel()
+
+
+@atexit.register
+def _stop_all():
+    for stop in list(_running):
+        stop.set()
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)

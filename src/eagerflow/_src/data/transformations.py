@@ -1,0 +1,956 @@
+"""Dataset transformations beyond the basic ones of `dataset_ops`, installed on `Dataset`."""
+import builtins
+import collections
+
+import numpy as np
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.errors import op_error
+from eagerflow._src.core import context
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.data import structure
+from eagerflow._src.data.dataset_ops import (
+    INFINITE, UNKNOWN, Dataset, _get_next_error, _int, _known, _num_threads, _UnaryDataset)
+from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
+from eagerflow._src.data.structured_function import StructuredFunction
+
+
+def _method(fn):
+    setattr(Dataset, fn.__name__, fn)
+    return fn
+
+
+# -- reduce and scan ---------------------------------------------------------------------------
+
+def _relaxed(old, new, what):
+    """The state spec that fits both `old` and `new`; TypeError (TF's words for `what`, reduce
+    or scan) when they differ in kind."""
+    def fail(kind, expected, got):
+        if what == "Dataset.scan()":
+            return TypeError(f"Invalid `scan_func`. The element {kind} for the new state must "
+                             f"match the initial state. Expected {expected}, got {got}.")
+        return TypeError(f"The element {kind} for the new state must match the initial state. "
+                         f"Expected {expected} but got {got}.")
+    if not structure.same_structure(old, new):
+        raise fail("classes", old, new)
+    out = []
+    for a, b in zip(structure.flatten(old), structure.flatten(new)):
+        if a.dtype != b.dtype:
+            raise fail("types", structure.map_structure(lambda s: s.dtype, old),
+                       structure.map_structure(lambda s: s.dtype, new))
+        out.append(TensorSpec(a.shape.most_specific_compatible_shape(b.shape), a.dtype))
+    return structure.pack(old, out)
+
+
+def trace_state_function(func, name, state_spec, element_spec, returns_output):
+    """`func(state, element)` traced until the state's spec is a fixed point (TF relaxes the
+    dimensions that change); returns (function, state spec)."""
+    while True:
+        fn = StructuredFunction(func, name, (state_spec, element_spec)).trace()
+        out = fn.output_spec
+        if returns_output:
+            if not isinstance(out, tuple) or len(out) != 2:
+                raise TypeError(f"Invalid `scan_func`. `scan_func` should return a pair "
+                                f"consisting of new state and the output value but its "
+                                f"return type is {out}.")
+            new_state = out[0]
+        else:
+            new_state = out
+        relaxed = _relaxed(state_spec, new_state, name)
+        if relaxed == state_spec:
+            return fn, state_spec
+        state_spec = relaxed
+
+
+def _state(initial_state):
+    state = structure.normalize(initial_state)
+    return state, structure.spec_of(state), tuple(t._data for t in structure.flatten(state))
+
+
+def reduce_dataset(dataset, initial_state, reduce_func):
+    _, state_spec, flat = _state(initial_state)
+    fn, state_spec = trace_state_function(reduce_func, "Dataset.reduce()", state_spec,
+                                          dataset.element_spec, False)
+    for element in dataset._iterator():
+        flat = fn(flat + element)
+    return structure.Packer(state_spec).pack(flat)
+
+
+class _ScanDataset(_UnaryDataset):
+    def __init__(self, input_dataset, initial_state, scan_func):
+        super().__init__(input_dataset)
+        _, state_spec, self._initial = _state(initial_state)
+        self._fn, self._state_spec = trace_state_function(
+            scan_func, "Dataset.scan()", state_spec, input_dataset.element_spec, True)
+        self._n_state = len(structure.flatten(self._state_spec))
+        self._spec = self._fn.output_spec[1]
+
+    def _iterator(self):
+        state, fn, n = self._initial, self._fn, self._n_state
+        for element in self._input._iterator():
+            out = fn(state + element)
+            state = out[:n]
+            yield out[n:]
+
+
+@_method
+def scan(self, initial_state, scan_func, name=None):
+    """A running `scan_func(state, element) -> (new_state, output)` over the elements.
+
+    >>> ds = tf.data.Dataset.range(5).scan(np.int64(0), lambda s, x: (s + x, s + x))
+    >>> [int(v) for v in ds]
+    [0, 1, 3, 6, 10]
+    """
+    return _ScanDataset(self, initial_state, scan_func)
+
+
+# -- batching ----------------------------------------------------------------------------------
+
+def _padded_shape(value, component):
+    """A padded shape given by the user (list, TensorShape, tensor, int) as a TensorShape."""
+    if isinstance(value, Tensor):
+        value = value.numpy().tolist()
+    if isinstance(value, (int, np.integer)):
+        value = [value]
+    shape = TensorShape(value) if not isinstance(value, TensorShape) else value
+    dims = [None if d is None or d == -1 else d for d in shape.as_list()] \
+        if shape.rank is not None else None
+    return TensorShape(dims)
+
+
+def _can_pad(padded, shape):
+    """Whether elements of `shape` can be padded to `padded` (TF's static check)."""
+    if padded.rank is None or shape.rank is None:
+        return True
+    if padded.rank != shape.rank:
+        return False
+    return all(p is None or d is None or p >= d
+               for p, d in zip(padded.as_list(), shape.as_list()))
+
+
+def _default_padding(spec):
+    if spec.dtype == _d.string:
+        return np.array(b"", dtype=object)
+    return np.zeros((), spec.dtype.as_numpy_dtype)
+
+
+class _PaddedBatchDataset(_UnaryDataset):
+    def __init__(self, input_dataset, batch_size, padded_shapes, padding_values,
+                 drop_remainder):
+        super().__init__(input_dataset)
+        spec = input_dataset.element_spec
+        specs = structure.flatten(spec)
+        for s in specs:
+            if isinstance(s, DatasetSpec):
+                raise TypeError("`padded_batch` is only supported for datasets that produce "
+                                "tensor elements but the input dataset produces elements of "
+                                "unsupported type DatasetSpec.")
+        self._batch_size = _int(batch_size)
+        if _known(self._batch_size) and self._batch_size <= 0:
+            raise op_error(errors.InvalidArgumentError, "PaddedBatchDatasetV2",
+                           "Batch size must be greater than zero.")
+        self._drop = bool(drop_remainder)
+        if padded_shapes is None:
+            shapes = []
+            for s in specs:
+                if s.shape.rank is None:
+                    raise ValueError("You must provide `padded_shapes` argument because "
+                                     "component 0 has unknown rank.")
+                shapes.append(s.shape)
+        else:
+            shapes = _flatten_like(spec, padded_shapes, "padded_shapes", _padded_shape)
+            for s, p in zip(specs, shapes):
+                if not _can_pad(p, s.shape):
+                    raise ValueError(f"The padded shape {p} is not compatible with the shape "
+                                     f"{s.shape} of the corresponding input component.")
+        if padding_values is None:
+            pads = [_default_padding(s) for s in specs]
+        else:
+            pads = []
+            for s, v in zip(specs, _flatten_like(spec, padding_values, "padding_values",
+                                                 lambda v, s: v)):
+                if not isinstance(v, Tensor):
+                    with context.init_scope():  # a value, even while a function traces
+                        v = convert_to_tensor(v, dtype=s.dtype if not isinstance(
+                            v, (float, np.floating)) or s.dtype.is_floating else None)
+                t = v
+                if t.dtype != s.dtype:
+                    raise TypeError(f"Invalid `padding_values`. `padding_values` values type "
+                                    f"{t.dtype} does not match type {s.dtype} of the "
+                                    f"corresponding input component.")
+                if t.shape.rank != 0:
+                    raise ValueError(f"Invalid `padding_values`. `padding_values` values should "
+                                     f"be scalars, but got {t.shape}.")
+                # (a symbolic value, while a function traces, only gives the spec)
+                pads.append(t._data if isinstance(t, EagerTensor) else None)
+        self._shapes, self._pads = shapes, pads
+        static = self._batch_size if self._drop else None
+        self._spec = structure.pack(spec, [
+            TensorSpec(TensorShape([static]).concatenate(p), s.dtype)
+            for s, p in zip(specs, shapes)])
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if n < 0 or not _known(self._batch_size):
+            return n if n < 0 else UNKNOWN
+        return n // self._batch_size if self._drop else -(-n // self._batch_size)
+
+    def _iterator(self):
+        source, size = self._input._iterator(), self._batch_size
+        while True:
+            chunk = list(_take(source, size))
+            if not chunk or (self._drop and len(chunk) < size):
+                return
+            yield tuple(self._pad(c, [e[c] for e in chunk]) for c in range(len(chunk[0])))
+            if len(chunk) < size:
+                return
+
+    def _pad(self, c, parts):
+        padded = self._shapes[c]
+        rank = parts[0].ndim
+        target = []
+        for d in range(rank):
+            largest = max(p.shape[d] for p in parts)
+            want = padded[d] if padded.rank is not None else None
+            if want is None:
+                target.append(largest)
+            else:
+                if largest > want:
+                    raise op_error(errors.DataLossError, "IteratorGetNext",
+                                   "Attempted to pad to a smaller size than the input "
+                                   "element.")
+                target.append(want)
+        pad = self._pads[c]
+        out = np.full((len(parts), *target), pad, dtype=parts[0].dtype)
+        for i, p in enumerate(parts):
+            if p.ndim == 0:
+                out[i] = p[()]  # (an object array would hold a 0-d array as one item)
+            else:
+                out[(i, *(slice(0, n) for n in p.shape))] = p
+        return out
+
+
+def _flatten_like(spec, values, what, convert):
+    """`values` (a nest matching `spec`, or one value for a single component) flattened, each
+    through ``convert(value, spec)``."""
+    specs = structure.flatten(spec)
+    if structure.is_nested(spec):
+        if isinstance(values, list):
+            values = tuple(values)
+        try:
+            flat = _flatten_up_to(spec, values)
+        except (TypeError, ValueError, KeyError):
+            raise ValueError(f"Invalid `{what}`: the structure of {values!r} does not match "
+                             f"the dataset's element structure {spec}.") from None
+    else:
+        flat = [values]
+    return [convert(v, s) for v, s in zip(flat, specs)]
+
+
+def _flatten_up_to(spec, values):
+    if not structure.is_nested(spec):
+        return [values]
+    if isinstance(spec, dict):
+        children = [(spec[k], values[k]) for k in sorted(spec)]
+    else:
+        if len(spec) != len(values):
+            raise ValueError("length")
+        children = list(zip(spec, values))
+    out = []
+    for s, v in children:
+        out.extend(_flatten_up_to(s, v))
+    return out
+
+
+def _take(it, n):
+    for _, e in zip(builtins.range(n), it):
+        yield e
+
+
+@_method
+def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                 drop_remainder=False, name=None):
+    """Batches of elements padded to a common shape (the largest in the batch by default).
+
+    >>> ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x)).padded_batch(2)
+    >>> [b.tolist() for b in ds.as_numpy_iterator()]
+    [[[1, 0], [2, 2]], [[3, 3, 3]]]
+    """
+    return _PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+
+class _UnbatchDataset(_UnaryDataset):
+    def __init__(self, input_dataset):
+        super().__init__(input_dataset)
+        specs = structure.flatten(input_dataset.element_spec)
+        if any(s.shape.rank == 0 for s in specs):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+        known = {s.shape[0] for s in specs if s.shape.rank is not None and s.shape[0] is not None}
+        if len(known) > 1:
+            a, b = sorted(known)[:2]
+            raise ValueError(f"`unbatch()` is only supported for datasets of elements whose "
+                             f"components have a matching leading dimension. Encountered both "
+                             f"{a} and {b}.")
+        self._known = known.pop() if known else None
+        self._spec = structure.unbatched_spec(input_dataset.element_spec)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if n == INFINITE:
+            return INFINITE if self._known != 0 else UNKNOWN
+        if n >= 0 and self._known is not None:
+            return n * self._known
+        return UNKNOWN
+
+    def _iterator(self):
+        for batch in self._input._iterator():
+            n = batch[0].shape[0]
+            for c, a in enumerate(batch[1:], 1):
+                if a.shape[0] != n:
+                    raise _get_next_error(  # (TF's words, comma included)
+                        f"Input element must have the same batch size in each component. "
+                        f"Component 0 had size {n} but component {c} had size, {a.shape[0]}.")
+            for i in builtins.range(n):
+                yield tuple(a[i] if a.ndim > 1 else a[i:i + 1].reshape(()) for a in batch)
+
+
+@_method
+def unbatch(self, name=None):
+    """The elements of each batch, one at a time.
+
+    >>> [int(x) for x in tf.data.Dataset.range(3).batch(2).unbatch()]
+    [0, 1, 2]
+    """
+    return _UnbatchDataset(self)
+
+
+class _RebatchDataset(_UnaryDataset):
+    def __init__(self, input_dataset, batch_sizes, drop_remainder):
+        super().__init__(input_dataset)
+        specs = structure.flatten(input_dataset.element_spec)
+        if any(s.shape.rank == 0 for s in specs):
+            raise ValueError("Invalid `batch_sizes`. Expected dataset with rank of >= 1 but "
+                             "found a dataset with scalar elements. Fix the issue by adding "
+                             "the `batch` transformation to the dataset.")
+        if isinstance(batch_sizes, Tensor):
+            batch_sizes = batch_sizes.numpy().tolist()
+        sizes = [int(b) for b in (batch_sizes if isinstance(batch_sizes, (list, tuple))
+                                  else [batch_sizes])]
+        if not sizes or any(b <= 0 for b in sizes):
+            raise ValueError("Invalid `batch_sizes`. Every batch size must be positive.")
+        self._sizes, self._drop = sizes, bool(drop_remainder)
+        static = None
+        if len(set(sizes)) == 1:
+            dims = {s.shape[0] for s in specs if s.shape.rank is not None}
+            if self._drop or (len(dims) == 1 and None not in dims and
+                              next(iter(dims)) % sizes[0] == 0):
+                static = sizes[0]
+        self._spec = structure.batched_spec(structure.unbatched_spec(input_dataset.element_spec),
+                                            static)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        return INFINITE if n == INFINITE else UNKNOWN
+
+    def _iterator(self):
+        sizes, k = self._sizes, 0
+        pieces, have = collections.deque(), 0  # input rows not handed out yet
+
+        def take(n):  # the next `n` rows, copied only when they span input batches
+            parts = []
+            while n:
+                head = pieces[0]
+                rows = head[0].shape[0]
+                if rows <= n:
+                    parts.append(pieces.popleft())
+                    n -= rows
+                else:
+                    parts.append(tuple(a[:n] for a in head))
+                    pieces[0] = tuple(a[n:] for a in head)
+                    n = 0
+            return parts[0] if len(parts) == 1 else tuple(np.concatenate(c)
+                                                          for c in zip(*parts))
+        for batch in self._input._iterator():
+            pieces.append(batch)
+            have += batch[0].shape[0]
+            while have >= sizes[k % len(sizes)]:
+                size = sizes[k % len(sizes)]
+                have -= size
+                k += 1
+                yield take(size)
+        if have and not self._drop:
+            yield take(have)
+
+
+@_method
+def rebatch(self, batch_size, drop_remainder=False, name=None):
+    """The batched elements re-cut into batches of `batch_size` (or the cycle of sizes).
+
+    >>> ds = tf.data.Dataset.range(8).batch(4).rebatch(2)
+    >>> [b.tolist() for b in ds.as_numpy_iterator()]
+    [[0, 1], [2, 3], [4, 5], [6, 7]]
+    """
+    return _RebatchDataset(self, batch_size, drop_remainder)
+
+
+# -- windows and groups ------------------------------------------------------------------------
+
+class _VariantDataset(Dataset):
+    """The elements of a window: a dataset over a list of flat tuples."""
+
+    def __init__(self, elements, spec):
+        self._elements = elements
+        self._spec = spec
+
+    def _cardinality(self):
+        return len(self._elements)
+
+    def _iterator(self):
+        return iter(self._elements)
+
+
+class _WindowDataset(_UnaryDataset):
+    def __init__(self, input_dataset, size, shift, stride, drop_remainder):
+        super().__init__(input_dataset)
+        self._size = _int(size)
+        self._shift = self._size if shift is None else _int(shift)
+        self._stride = _int(stride)
+        self._drop = bool(drop_remainder)
+        for what, v in (("size", self._size), ("shift", self._shift),
+                        ("stride", self._stride)):
+            if _known(v) and v <= 0:
+                raise op_error(errors.InvalidArgumentError, "WindowDataset",
+                               f"Window {what} must be greater than zero.")
+        self._component_specs = structure.flatten(input_dataset.element_spec)
+        self._spec = structure.map_structure(lambda s: DatasetSpec(s),
+                                             input_dataset.element_spec)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if n < 0 or not _known(self._size, self._shift, self._stride):
+            return n if n < 0 else UNKNOWN
+        if self._drop:
+            span = self._stride * (self._size - 1) + 1
+            return 0 if n < span else (n - span) // self._shift + 1
+        return -(-n // self._shift)
+
+    def _iterator(self):
+        size, shift, stride = self._size, self._shift, self._stride
+        span = stride * (size - 1) + 1
+        buffer = collections.deque()
+        source = self._input._iterator()
+        done = False
+        specs = self._component_specs
+        while True:
+            while not done and len(buffer) < span:
+                element = next(source, None)
+                if element is None:
+                    done = True
+                else:
+                    buffer.append(element)
+            if not buffer:
+                return
+            window = list(buffer)[::stride][:size]
+            if self._drop and len(window) < size:  # (the input has ended: the rest are short)
+                return
+            yield tuple(_VariantDataset([(e[c],) for e in window], specs[c])
+                        for c in builtins.range(len(specs)))
+            for _ in builtins.range(shift):  # the next window starts `shift` elements on
+                if buffer:
+                    buffer.popleft()
+                elif not done and next(source, None) is None:
+                    done = True
+
+
+@_method
+def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+    """Windows of `size` elements (datasets), every `shift` elements, `stride` apart.
+
+    >>> ds = tf.data.Dataset.range(7).window(3, drop_remainder=True)
+    >>> [[int(x) for x in w] for w in ds]
+    [[0, 1, 2], [3, 4, 5]]
+    """
+    return _WindowDataset(self, size, shift, stride, drop_remainder)
+
+
+class _GroupByWindowDataset(_UnaryDataset):
+    def __init__(self, input_dataset, key_func, reduce_func, window_size, window_size_func):
+        super().__init__(input_dataset)
+        spec = input_dataset.element_spec
+        self._key_fn = StructuredFunction(key_func, "Dataset.group_by_window()", spec).trace()
+        out = self._key_fn.output_spec
+        if not (isinstance(out, TensorSpec) and out.dtype == _d.int64 and out.shape.rank == 0):
+            raise ValueError(f"Invalid `key_func`. `key_func` must return a single `tf.int64` "
+                             f"scalar tensor but its return type is {out}.")
+        if window_size_func is None:
+            size = _int(window_size)
+            self._size_fn = lambda key: size
+        else:
+            fn = StructuredFunction(window_size_func, "Dataset.group_by_window()",
+                                    TensorSpec([], _d.int64)).trace()
+            self._size_fn = lambda key: int(fn((key,))[0])
+        self._window_spec = spec
+        self._reduce = DatasetFunction(reduce_func, "Dataset.group_by_window()",
+                                       (TensorSpec([], _d.int64), DatasetSpec(spec)))
+        self._spec = self._reduce.output_spec
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        return INFINITE if n == INFINITE else UNKNOWN
+
+    def _iterator(self):
+        groups, sizes = {}, {}
+        for element in self._input._iterator():
+            key = int(self._key_fn(element)[0])
+            if key not in groups:
+                groups[key] = []
+                sizes[key] = self._size_fn(np.array(key, np.int64))
+            groups[key].append(element)
+            if len(groups[key]) >= sizes[key]:
+                yield from self._reduced(key, groups.pop(key))
+                del sizes[key]
+        for key in sorted(groups):  # what is left, by key (TF keeps its groups in a map)
+            yield from self._reduced(key, groups[key])
+
+    def _reduced(self, key, elements):
+        window = _VariantDataset(elements, self._window_spec)
+        return self._reduce((np.array(key, np.int64), window))._iterator()
+
+
+@_method
+def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
+                    name=None):
+    """Elements grouped by ``key_func(element)`` into windows, each reduced to a dataset by
+    ``reduce_func(key, window)``.
+
+    >>> ds = tf.data.Dataset.range(6).group_by_window(
+    ...     lambda x: x % 2, lambda key, window: window.batch(3), window_size=3)
+    >>> [b.tolist() for b in ds.as_numpy_iterator()]
+    [[0, 2, 4], [1, 3, 5]]
+    """
+    if (window_size is None) == (window_size_func is None):
+        raise ValueError("Either the `window_size` argument or the `window_size_func` argument "
+                         "must be specified.")
+    return _GroupByWindowDataset(self, key_func, reduce_func, window_size, window_size_func)
+
+
+@_method
+def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                              padded_shapes=None, padding_values=None,
+                              pad_to_bucket_boundary=False, no_padding=False,
+                              drop_remainder=False, name=None):
+    """Elements batched with others of similar length (``element_length_func``), one bucket per
+    interval of `bucket_boundaries`, padded per batch.
+
+    >>> ds = tf.data.Dataset.from_tensor_slices([1, 2, 3]).map(
+    ...     lambda x: tf.fill([x], x)).bucket_by_sequence_length(
+    ...     lambda x: tf.shape(x)[0], [2], [2, 2])
+    >>> [b.tolist() for b in ds.as_numpy_iterator()]
+    [[[2, 2, 0], [3, 3, 3]], [[1]]]
+    """
+    boundaries = [int(b) for b in bucket_boundaries]
+    sizes = [int(b) for b in bucket_batch_sizes]
+    if len(sizes) != len(boundaries) + 1:
+        raise ValueError(f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` "
+                         f"but `len(bucket_batch_sizes)={len(sizes)}` and "
+                         f"`len(bucket_boundaries)={len(boundaries)}`.")
+    if boundaries != sorted(boundaries):
+        raise ValueError("`bucket_boundaries` must be sorted.")
+    from eagerflow._src.ops import array_ops, math_ops, reduction_ops  # noqa: PLC0415
+    from eagerflow._src.ops.cast_ops import cast  # noqa: PLC0415
+
+    lower = np.array([np.iinfo(np.int32).min] + boundaries, np.int64)
+    upper = np.array(boundaries + [np.iinfo(np.int32).max], np.int64)
+
+    def bucket_of(*args):
+        length = cast(element_length_func(*args), _d.int64)
+        inside = math_ops.logical_and(math_ops.less_equal(lower, length),
+                                      math_ops.less(length, upper))
+        return reduction_ops.argmax(cast(inside, _d.int32), output_type=_d.int64)
+
+    def size_of(bucket_id):
+        return array_ops.gather(np.array(sizes, np.int64), bucket_id)
+
+    def batching(bucket_id, window):
+        if no_padding:
+            return window.batch(size_of(bucket_id), drop_remainder=drop_remainder)
+        filler = None
+        if pad_to_bucket_boundary:
+            bucket = _int(bucket_id)
+            if bucket is not None:  # (while tracing for the spec, the bucket is unknown)
+                if bucket >= len(boundaries):
+                    raise op_error(errors.InvalidArgumentError, "IteratorGetNext",
+                                   "When pad_to_bucket_boundary=True, elements must have "
+                                   "length < max(bucket_boundaries).")
+                filler = boundaries[bucket] - 1
+        shapes = structure.map_structure(
+            lambda s: TensorShape([filler if d is None else d for d in TensorShape(s).as_list()]),
+            padded_shapes if padded_shapes is not None else structure.map_structure(
+                lambda spec: spec.shape, window.element_spec))
+        return window.padded_batch(size_of(bucket_id), shapes, padding_values,
+                                   drop_remainder=drop_remainder)
+
+    return self.group_by_window(bucket_of, batching, window_size_func=size_of)
+
+
+# -- functions returning datasets --------------------------------------------------------------
+
+class _FlatMapDataset(_UnaryDataset):
+    def __init__(self, input_dataset, map_func):
+        super().__init__(input_dataset)
+        self._fn = DatasetFunction(map_func, "Dataset.flat_map()", input_dataset.element_spec,
+                                   input_dataset)
+        self._spec = self._fn.output_spec
+
+    def _cardinality(self):
+        return UNKNOWN
+
+    def _iterator(self):
+        fn = self._fn
+        for element in self._input._iterator():
+            yield from fn(element)._iterator()
+
+
+@_method
+def flat_map(self, map_func, name=None):
+    """The elements of the datasets that `map_func` makes of each element, in order.
+
+    >>> ds = tf.data.Dataset.range(3).flat_map(lambda x: tf.data.Dataset.range(x))
+    >>> [int(v) for v in ds]
+    [0, 0, 1]
+    """
+    return _FlatMapDataset(self, map_func)
+
+
+class _InterleaveDataset(_UnaryDataset):
+    def __init__(self, input_dataset, map_func, cycle_length, block_length,
+                 num_parallel_calls=None, deterministic=None):
+        super().__init__(input_dataset)
+        self._fn = DatasetFunction(map_func, "Dataset.interleave()",
+                                   input_dataset.element_spec, input_dataset)
+        self._spec = self._fn.output_spec
+        cycle = -1 if cycle_length is None else _int(cycle_length)
+        self._cycle = _num_threads(-1) if cycle == -1 else cycle
+        self._block = 1 if block_length is None else _int(block_length)
+        if self._cycle <= 0:
+            raise op_error(errors.InvalidArgumentError, "InterleaveDataset",
+                           "cycle_length must be greater than zero.")
+        if self._block <= 0:
+            raise op_error(errors.InvalidArgumentError, "InterleaveDataset",
+                           "block_length must be greater than zero.")
+        self._threads = None if num_parallel_calls is None else _num_threads(
+            num_parallel_calls)
+
+    def _cardinality(self):
+        return UNKNOWN
+
+    def _iterator(self):
+        if self._threads is not None:
+            return self._parallel()
+        return self._sequential(lambda it: it)
+
+    def _sequential(self, opened):
+        source = self._input._iterator()
+        cycle, block, fn = self._cycle, self._block, self._fn
+        slots = [None] * cycle
+        open_count, index, produced = 0, 0, 0
+        end_of_input = False
+        while not end_of_input or open_count:
+            current = slots[index]
+            if current is not None:
+                element = next(current, None)
+                if element is not None:
+                    yield element
+                    produced += 1
+                    if produced == block:
+                        produced, index = 0, (index + 1) % cycle
+                    continue
+                slots[index] = None
+                open_count -= 1
+                produced, index = 0, (index + 1) % cycle
+            elif not end_of_input:
+                element = next(source, None)
+                if element is None:
+                    end_of_input = True
+                else:
+                    slots[index] = opened(fn(element)._iterator())
+                    open_count += 1
+            else:
+                produced, index = 0, (index + 1) % cycle
+
+    def _parallel(self):
+        from eagerflow._src.data.parallel import prefetched  # noqa: PLC0415
+        # Each open input dataset fills its own buffer on a thread; the order stays the
+        # sequential interleave's, as TF's deterministic parallel interleave keeps it.  A
+        # buffer's thread stops when its slot lets go of it (or this iterator is dropped).
+        block = max(1, self._block)
+        return self._sequential(lambda it: prefetched(it, block))
+
+
+@_method
+def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+               deterministic=None, name=None):
+    """The datasets `map_func` makes of the elements, `cycle_length` at a time, taking
+    `block_length` elements from each in turn.
+
+    >>> ds = tf.data.Dataset.range(1, 4).interleave(
+    ...     lambda x: tf.data.Dataset.from_tensors(x).repeat(2), cycle_length=2)
+    >>> [int(v) for v in ds]
+    [1, 2, 1, 2, 3, 3]
+    """
+    return _InterleaveDataset(self, map_func, cycle_length, block_length, num_parallel_calls,
+                              deterministic)
+
+
+# -- the rest ----------------------------------------------------------------------------------
+
+class _CacheDataset(_UnaryDataset):
+    def __init__(self, input_dataset, filename):
+        super().__init__(input_dataset)
+        self._filename = filename
+        self._cache = None
+
+    def _iterator(self):
+        if self._cache is not None:
+            return iter(self._cache)
+        return self._filling()
+
+    def _filling(self):
+        elements = []
+        for element in self._input._iterator():
+            elements.append(element)
+            yield element
+        if self._cache is None:
+            self._cache = elements
+
+
+class CacheDataset(_CacheDataset):
+    """TF's name for the cache dataset class (printed in its repr)."""
+
+
+@_method
+def cache(self, filename="", name=None):
+    """The elements, kept after the first complete iteration and read from there after.
+
+    >>> ds = tf.data.Dataset.range(3).map(lambda x: x * 10).cache()
+    >>> [int(v) for v in ds], [int(v) for v in ds]
+    ([0, 10, 20], [0, 10, 20])
+
+    With a `filename`, the elements go to files (``<filename>.index`` and
+    ``<filename>.data-00000-of-00001``) that later iterations, and later
+    programs, read instead of running the input.
+    """
+    if isinstance(filename, Tensor):
+        filename = filename.numpy().decode()
+    if filename:
+        from eagerflow._src.data.file_cache import FileCacheDataset  # noqa: PLC0415
+        return FileCacheDataset(self, filename)
+    return CacheDataset(self, filename)
+
+
+class _ShardDataset(_UnaryDataset):
+    def __init__(self, input_dataset, num_shards, index):
+        super().__init__(input_dataset)
+        self._n, self._index = _int(num_shards), _int(index)
+        if not _known(self._n, self._index):
+            return
+        if self._n <= 0:
+            raise op_error(errors.InvalidArgumentError, "ShardDataset",
+                           f"Number of shards must be greater than zero (currently num_shards "
+                           f"= {self._n}).")
+        if not 0 <= self._index < self._n:
+            raise op_error(errors.InvalidArgumentError, "ShardDataset",
+                           f"Index must be between 0 and {self._n - 1} (currently index = "
+                           f"{self._index}).")
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if n < 0 or not _known(self._n, self._index):
+            return n if n < 0 else UNKNOWN
+        return n // self._n + (1 if n % self._n > self._index else 0)
+
+    def _iterator(self):
+        n, index = self._n, self._index
+        return (e for i, e in enumerate(self._input._iterator()) if i % n == index)
+
+
+@_method
+def shard(self, num_shards, index, name=None):
+    """Every `num_shards`-th element, starting at `index`.
+
+    >>> [int(x) for x in tf.data.Dataset.range(10).shard(3, 1)]
+    [1, 4, 7]
+    """
+    return _ShardDataset(self, num_shards, index)
+
+
+class _TakeWhileDataset(_UnaryDataset):
+    def __init__(self, input_dataset, predicate):
+        super().__init__(input_dataset)
+        self._fn = StructuredFunction(predicate, "Dataset.take_while()",
+                                      input_dataset.element_spec).trace()
+        out = self._fn.output_spec
+        if not (isinstance(out, TensorSpec) and out.dtype == _d.bool and out.shape.rank == 0):
+            raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
+                             f"tensor but its return type is{out}.")  # (TF's words)
+
+    def _cardinality(self):
+        return UNKNOWN
+
+    def _iterator(self):
+        fn = self._fn
+        for element in self._input._iterator():
+            if not fn(element)[0]:
+                return
+            yield element
+
+
+@_method
+def take_while(self, predicate, name=None):
+    """The elements up to the first for which `predicate` is False.
+
+    >>> [int(x) for x in tf.data.Dataset.range(10).take_while(lambda x: x < 3)]
+    [0, 1, 2]
+    """
+    return _TakeWhileDataset(self, predicate)
+
+
+class _UniqueDataset(_UnaryDataset):
+    def __init__(self, input_dataset):
+        super().__init__(input_dataset)
+        spec = input_dataset.element_spec
+        if not isinstance(spec, TensorSpec):
+            raise TypeError("`Dataset.unique()` does not support dataset elements that are "
+                            "structures; the elements must be single tensors.")
+        if spec.dtype not in (_d.int32, _d.int64, _d.string):
+            raise TypeError(f"`tf.data.Dataset.unique` does not support type {spec.dtype} -- "
+                            f"only `tf.int32`, `tf.int64`, and `tf.string` are supported.")
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        return INFINITE if n == INFINITE else UNKNOWN
+
+    def _iterator(self):
+        seen = set()
+        for element in self._input._iterator():
+            a = element[0]
+            key = (a.shape, tuple(a.reshape(-1).tolist()) if a.dtype == object else a.tobytes())
+            if key not in seen:
+                seen.add(key)
+                yield element
+
+
+@_method
+def unique(self, name=None):
+    """The elements, each the first time it appears (int32, int64 or string scalars).
+
+    >>> [int(x) for x in tf.data.Dataset.from_tensor_slices([1, 2, 1, 3]).unique()]
+    [1, 2, 3]
+    """
+    return _UniqueDataset(self)
+
+
+class _IgnoreErrorsDataset(_UnaryDataset):
+    def __init__(self, input_dataset, log_warning=False):
+        super().__init__(input_dataset)
+        self._log = log_warning
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        return INFINITE if n == INFINITE else UNKNOWN
+
+    def _iterator(self):
+        source = self._input._iterator()
+        while True:
+            try:
+                element = next(source)
+            except StopIteration:
+                return
+            except errors.OpError as e:
+                if self._log:
+                    from eagerflow._src.backend.log import logger  # noqa: PLC0415
+                    logger.warning("%s", e)
+                continue  # map and filter go on after an element fails; generators end
+            yield element
+
+
+@_method
+def ignore_errors(self, log_warning=False, name=None):
+    """The elements, skipping those whose computation raised an error."""
+    return _IgnoreErrorsDataset(self, log_warning)
+
+
+# -- rejection resampling ----------------------------------------------------------------------
+
+def _acceptance_and_mixing(initial, target):
+    """Per-class acceptance probabilities and the probability of drawing from the data as it
+    is, which together turn `initial`'s class distribution into `target`'s with the fewest
+    rejections (TF's resampler)."""
+    from eagerflow._src.ops import reduction_ops  # noqa: PLC0415
+    ratio = target / (initial + np.finfo(np.float32).tiny)
+    smallest = reduction_ops.reduce_min(ratio)
+    return (ratio - smallest) / (reduction_ops.reduce_max(ratio) - smallest), smallest
+
+
+def _estimated_distribution(target, classes, batch_size=32, smoothing=10):
+    """The class distribution seen so far, element by element (counts start at `smoothing`
+    per class and are updated every `batch_size` elements)."""
+    from eagerflow._src.ops import array_ops, reduction_ops  # noqa: PLC0415
+    from eagerflow._src.ops.cast_ops import cast  # noqa: PLC0415
+    num_classes = target.shape[0]
+
+    def update(seen, c):
+        seen = seen + reduction_ops.reduce_sum(array_ops.one_hot(c, num_classes,
+                                                                 dtype=_d.int64), 0)
+        dist = cast(seen / reduction_ops.reduce_sum(seen), _d.float32)
+        return seen, array_ops.tile(array_ops.expand_dims(dist, 0), [batch_size, 1])
+    start = np.full([num_classes], smoothing, np.int64)
+    return classes.batch(batch_size).scan(start, update).unbatch()
+
+
+@_method
+def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
+                       name=None):
+    """``(class, element)`` pairs resampled so that the classes (``class_func(element)``, int32
+    scalars) follow `target_dist`, by rejecting elements and mixing in the data as it is.
+    `initial_dist` is the data's class distribution, estimated as it streams when None."""
+    from eagerflow._src.ops import array_ops, random_ops  # noqa: PLC0415
+    from eagerflow._src.ops.cast_ops import cast  # noqa: PLC0415
+    with context.init_scope():
+        target = cast(convert_to_tensor(target_dist), _d.float32)
+        if initial_dist is not None:
+            initial = cast(convert_to_tensor(initial_dist), _d.float32)
+            accept, mix = _acceptance_and_mixing(initial, target)
+            initial_ds = Dataset.from_tensors(initial).repeat()
+            accept_ds = Dataset.from_tensors(accept).repeat()
+            mix_ds = Dataset.from_tensors(mix).repeat()
+            mix_static = float(np.min(target.numpy() / initial.numpy()))
+        else:
+            initial_ds = _estimated_distribution(target, self.map(class_func))
+            both = initial_ds.map(lambda d: _acceptance_and_mixing(d, target))
+            accept_ds = both.map(lambda a, _: a)
+            mix_ds = both.map(lambda _, m: m)
+            mix_static = None
+
+    def with_class(*x):
+        return (class_func(*x), x[0]) if len(x) == 1 else (class_func(*x), x)
+
+    def class_and_acceptance(accept, data):
+        c = class_func(*data) if isinstance(data, tuple) else class_func(data)
+        return c, array_ops.gather(accept, c), data
+
+    accept_ds = Dataset.zip((accept_ds, initial_ds)).map(lambda a, _: a)
+    kept = Dataset.zip((accept_ds, self)).map(class_and_acceptance).filter(
+        lambda _, p, __: random_ops.uniform([], seed=seed, dtype=p.dtype) < p).map(
+        lambda c, _, data: (c, data)).prefetch(3)
+    if mix_static == 1:
+        return self.map(with_class)
+    if mix_static == 0:
+        return kept
+    return Dataset.sample_from_datasets([self.map(with_class), kept],
+                                        weights=mix_ds.map(lambda p: [(p, 1.0 - p)]),
+                                        seed=seed, stop_on_empty_dataset=True)

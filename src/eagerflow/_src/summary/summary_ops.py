@@ -1,0 +1,561 @@
+"""The summary functions of ``tf.summary`` and the ``WriteSummary`` op they share.
+
+Each summary turns its data into the tensor TensorBoard's plugin expects (a
+float32 scalar, ``[k, 3]`` float64 histogram buckets, PNG images with their
+width and height, WAV clips with labels, strings) with ops, so it works eagerly
+and inside `function`, then writes it with ``WriteSummary``: a stateful op that
+keeps program order in a graph and appends an ``Event`` to the writer's file.
+
+>>> import tempfile
+>>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default():
+...     tf.summary.histogram("weights", [1.0, 2.0, 2.0, 5.0], step=0, buckets=2)
+<tf.Tensor: shape=(), dtype=bool, numpy=True>
+"""
+import contextlib
+import re
+
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context, errors
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.convert import constant, convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.registry import register
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph import control_flow
+from eagerflow._src.graph.functional_ops import map_fn
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, string_ops
+from eagerflow._src.ops.audio_ops import encode_wav
+from eagerflow._src.ops.image_codecs import encode_png
+from eagerflow._src.ops.image_ops import convert_image_dtype
+from eagerflow._src.summary import protos
+from eagerflow._src.summary.writer import (
+    _WRITERS, _FileWriter, _varint, scalar_record, state)
+
+# -- the WriteSummary op -----------------------------------------------------------------------
+
+
+def _field(number, payload):
+    """A length-delimited protobuf field."""
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+_SHAPES = {}
+
+
+def _tensor_bytes(array):
+    """A serialized ``TensorProto`` of `array` as TF's summary writer writes it: numbers
+    as ``tensor_content``, strings as ``string_val``."""
+    dtype = _d.from_numpy(array.dtype) if array.dtype != object else _d.string
+    shape = _SHAPES.get(array.shape)
+    if shape is None:
+        shape = _SHAPES[array.shape] = _field(2, b"".join(
+            _field(2, b"\x08" + _varint(d) if d else b"") for d in array.shape))
+    out = b"\x08" + _varint(dtype.as_datatype_enum) + shape
+    if dtype == _d.string:
+        for v in array.reshape(-1):
+            out += _field(8, v if isinstance(v, bytes) else str(v).encode())
+    elif array.size:
+        out += _field(4, np.ascontiguousarray(array).astype(
+            array.dtype.newbyteorder("<"), copy=False).tobytes())
+    return out
+
+
+_VALUE_HEADS = {}
+
+
+def summary_bytes(tag, array, metadata):
+    """A serialized ``Summary`` with one value: `tag`, the tensor `array`, `metadata`
+    (serialized ``SummaryMetadata``, written when not empty)."""
+    key = (tag, metadata)
+    head = _VALUE_HEADS.get(key)
+    if head is None:
+        head = _field(1, tag.encode() if isinstance(tag, str) else tag)
+        if len(_VALUE_HEADS) < 4096:
+            _VALUE_HEADS[key] = head
+    value = head + _field(8, _tensor_bytes(array))
+    if metadata:
+        value += _field(9, metadata)
+    return _field(1, value)
+
+
+def _write_summary(xp, step, tensor, tag, metadata, *, writer):
+    target = _WRITERS.get(writer)
+    if target is not None:  # (a dropped writer's summaries go nowhere)
+        tensor = np.asarray(tensor)
+        if tensor.dtype == np.float32 and tensor.ndim == 0:  # a scalar: the quick way
+            target._write_scalar(int(step), tag[()], metadata[()], tensor.tobytes())
+        else:
+            target._write(int(step), summary_bytes(tag[()], tensor, metadata[()]))
+    return ()
+
+
+_WRITE = register("WriteSummary", _write_summary, lambda *_, **__: [], multi=True,
+                  tied=(1,), stateful=True, not_differentiable="summary")
+tf_nodes[_WRITE] = NodeForm(types={"T": 1}, local={"writer": -1})
+
+def _write_raw(xp, step, tensor, *, writer):
+    target = _WRITERS.get(writer)
+    if target is not None:
+        for serialized in np.asarray(tensor, object).reshape(-1):
+            target._write(int(step), bytes(serialized))
+    return ()
+
+
+_WRITE_RAW = register("WriteRawProtoSummary", _write_raw, lambda *_, **__: [], multi=True,
+                      tied=(1,), dtypes=(_d.string,), stateful=True,
+                      not_differentiable="summary")
+tf_nodes[_WRITE_RAW] = NodeForm(types={}, local={"writer": -1})
+
+# -- state and the generic write ---------------------------------------------------------------
+
+_TRUE = _FALSE = None
+
+
+def _bool(value):
+    """A boolean scalar tensor (cached eagerly: eager tensors never change)."""
+    global _TRUE, _FALSE
+    if not context.executing_eagerly():
+        return constant(value)
+    if _TRUE is None:
+        _TRUE, _FALSE = constant(True), constant(False)
+    return _TRUE if value else _FALSE
+
+
+@export("summary.should_record_summaries")
+def should_record_summaries():
+    """Whether summaries are written now: a default writer exists and the `record_if`
+    condition holds (a boolean tensor)."""
+    if state.writer is None or not getattr(state.writer, "_writes", True):
+        return _bool(False)
+    condition = state.is_recording
+    if callable(condition):
+        condition = condition()
+    if isinstance(condition, (bool, np.bool_)):
+        return _bool(bool(condition))
+    return convert_to_tensor(condition, _d.bool)
+
+
+def _step_tensor(step):
+    """`step` as a Python int when known now, else an int64 tensor."""
+    if isinstance(step, (int, np.integer)) and not isinstance(step, bool):
+        return int(step)
+    step = convert_to_tensor(step, _d.int64)
+    if type(step) is EagerTensor:
+        return int(step._data)
+    return step
+
+
+_NO_STEP = ("No step set. Please specify one either through the `step` argument or "
+            "through tf.summary.experimental.set_step()")
+
+
+@export("summary.write")
+def write(tag, tensor, step=None, metadata=None, name=None):
+    """Writes `tensor` (or the tensor a callable returns, called only when recording)
+    under `tag` at `step` (default: `experimental.get_step()`) with `metadata` (a
+    ``SummaryMetadata`` or its bytes) to the default writer.
+
+    Returns True when written, False without a default writer or when `record_if`
+    says not to (a boolean tensor).
+
+    >>> import tempfile
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default(step=0):
+    ...     tf.summary.write("raw", tf.constant([1, 2]))
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
+    writer = state.writer
+    if writer is None or not getattr(writer, "_writes", True):
+        return _bool(False)
+    if step is None:
+        step = state.step
+    if metadata is None:
+        metadata = b""
+    elif hasattr(metadata, "SerializeToString"):
+        metadata = metadata.SerializeToString()
+
+    def record():
+        if step is None:
+            raise ValueError(_NO_STEP)
+        value = tensor() if callable(tensor) else tensor
+        value = convert_to_tensor(value)
+        step_value = _step_tensor(step)
+        if type(value) is EagerTensor and not isinstance(step_value, Tensor) \
+                and context.get().fast:
+            # the op's kernel, called as dispatch's fast path would
+            writer._write(int(step_value), summary_bytes(tag, value._data, metadata))
+            return _bool(True)
+        dispatch(_WRITE, (convert_to_tensor(step_value, _d.int64), value,
+                          constant(tag, _d.string), constant(metadata, _d.string)),
+                 {"writer": writer._id}, name)
+        return _bool(True)
+
+    condition = state.is_recording
+    if condition is True:
+        return record()
+    if condition is False:
+        return _bool(False)
+    recording = should_record_summaries()
+    if isinstance(recording, EagerTensor):
+        return record() if recording.numpy() else _bool(False)
+    return control_flow.cond(recording, record, lambda: constant(False))
+
+
+@export("summary.experimental.write_raw_pb")
+def write_raw_pb(tensor, step=None, name=None):
+    """Writes `tensor`, serialized ``Summary`` protos (a string or strings), as they are,
+    one event each, at `step` (default: `experimental.get_step()`)."""
+    writer = state.writer
+    if writer is None or not getattr(writer, "_writes", True):
+        return _bool(False)
+    if step is None:
+        step = state.step
+
+    def record():
+        if step is None:
+            raise ValueError(_NO_STEP)
+        dispatch(_WRITE_RAW, (convert_to_tensor(step, _d.int64),
+                              convert_to_tensor(tensor, _d.string)), {"writer": writer._id},
+                 name)
+        return _bool(True)
+
+    recording = should_record_summaries()
+    if isinstance(recording, EagerTensor):
+        return record() if recording.numpy() else _bool(False)
+    return control_flow.cond(recording, record, lambda: constant(False))
+
+
+# -- scopes ------------------------------------------------------------------------------------
+
+_INVALID_SCOPE_CHARACTERS = re.compile(r"[^-_/.A-Za-z0-9]")
+
+
+@export("summary.experimental.summary_scope")
+@contextlib.contextmanager
+def summary_scope(name, default_name="summary", values=None):
+    """A context manager giving ``(tag, scope)``: the tag of a summary named `name`
+    (the current name scope, then `name`) and the name scope opened for its ops."""
+    name = name or default_name
+    current = context.get().scope
+    tag = current + name if current else name
+    name = _INVALID_SCOPE_CHARACTERS.sub("", name) or "summary"
+    with context.name_scope(name) as scope:
+        yield tag, scope
+
+
+def _metadata(plugin_name, description=None, content=b""):
+    return protos.SummaryMetadata(
+        plugin_data=protos.SummaryMetadata.PluginData(plugin_name=plugin_name, content=content),
+        summary_description=description or "").SerializeToString()
+
+
+_SCALAR_METADATA = _metadata("scalars")
+
+# -- the summaries -----------------------------------------------------------------------------
+
+
+@export("summary.scalar")
+def scalar(name, data, step=None, description=None):
+    """Writes scalar `data` (cast to float32) for TensorBoard's Scalars dashboard.
+
+    >>> import tempfile
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default():
+    ...     tf.summary.scalar("loss", 0.25, step=3)
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
+    metadata = _metadata("scalars", description) if description else _SCALAR_METADATA
+    ctx = context.get()
+    writer = state.writer
+    if ctx.fast and state.is_recording is True and type(writer) is _FileWriter:
+        # eagerly, a number or a float32 scalar at a known step: the event's bytes at once
+        # (what the general path below writes, without its tensors)
+        value = _float32_bytes(data)
+        at = state.step if step is None else step
+        at = at if type(at) is int else _eager_step(at)
+        if value is not None and at is not None and not writer._file.closed:
+            tag = (ctx.scope + name if ctx.scope else name) if name else "scalar_summary"
+            writer._file.add(scalar_record(at, tag.encode(), metadata, value))
+            return _TRUE if _TRUE is not None else _bool(True)
+    with summary_scope(name, "scalar_summary") as (tag, _):
+        data = convert_to_tensor(data)
+        if data.shape.rank is not None and data.shape.rank != 0:
+            raise ValueError(f"Expected scalar shape, saw shape: {data.shape}.")
+        return write(tag, lambda: cast_ops.cast(data, _d.float32), step, metadata)
+
+
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _float32_bytes(data):
+    """The 4 bytes of `data` as a float32 when it is a Python number or an eager float32
+    scalar (else None: the general path converts it)."""
+    kind = type(data)
+    if kind is float or kind is int or kind is np.float64:  # (np.float64: Keras's logs)
+        if not -_FLOAT32_MAX <= data <= _FLOAT32_MAX:
+            return None  # beyond float32 (or NaN): the cast makes it inf, without a warning
+        value = np.float32(data)
+        return value.tobytes() if kind is not int or float(value) == data else None
+    if kind is np.float32:
+        return data.tobytes()
+    if kind is EagerTensor:
+        array = data._data
+        if array.dtype == np.float32 and array.ndim == 0:
+            return array.tobytes()
+    return None
+
+
+def _eager_step(step):
+    """`step` as an int when it is known now without ops (an int, a NumPy integer, an
+    eager integer tensor or a variable's value), else None."""
+    if step is None or isinstance(step, bool):
+        return None
+    if isinstance(step, (int, np.integer)):
+        return int(step)
+    if isinstance(step, Variable) and step.dtype == _d.int64:
+        step = step.value()
+    if type(step) is EagerTensor and step.dtype == _d.int64 and step._data.ndim == 0:
+        return int(step._data)
+    return None
+
+
+def _buckets(data, bucket_count):
+    """The ``[k, 3]`` float64 tensor of (left edge, right edge, count) rows of TF 2's
+    histograms: `k` equal buckets from the minimum to the maximum (the last one closed);
+    all data in the last bucket when every value is the same; zeros without data."""
+    data = cast_ops.cast(array_ops.reshape(data, [-1]), _d.float64)
+    size = array_ops.size(data)
+    k = max(0, int(bucket_count))
+    if k == 0:
+        return array_ops.zeros([0, 3], _d.float64)
+
+    def empty():
+        return array_ops.zeros([k, 3], _d.float64)
+
+    def nonempty():
+        low = reduction_ops.reduce_min(data)
+        high = reduction_ops.reduce_max(data)
+        span = high - low
+
+        def spread():
+            width = span / float(k)
+            index = cast_ops.cast(math_ops.floor((data - low) / width), _d.int32)
+            index = math_ops.minimum(index, k - 1)
+            counts = reduction_ops.unsorted_segment_sum(
+                array_ops.ones_like(data), index, k)
+            # linspace(low, high, k + 1)'s values, with the ends exactly the minimum and
+            # the maximum (also when one is infinite)
+            inner = low + array_ops.range(1, k, dtype=_d.float64) * width
+            edges = array_ops.concat([array_ops.reshape(low, [1]), inner,
+                                      array_ops.reshape(high, [1])], 0)
+            return array_ops.stack([edges[:-1], edges[1:], counts], axis=1)
+
+        def single():
+            edges = array_ops.fill([k], high)
+            counts = array_ops.concat([array_ops.zeros([k - 1], _d.float64),
+                                       array_ops.reshape(cast_ops.cast(size, _d.float64),
+                                                         [1])], 0)
+            return array_ops.stack([edges, edges, counts], axis=1)
+
+        return control_flow.cond(math_ops.equal(span, 0.0), single, spread)
+
+    return control_flow.cond(math_ops.equal(size, 0), empty, nonempty)
+
+
+_HISTOGRAM_METADATA = _metadata("histograms")
+
+
+@export("summary.histogram")
+def histogram(name, data, step=None, buckets=None, description=None):
+    """Writes a histogram of the elements of `data` (castable to float64) in `buckets`
+    equal-width buckets (default 30), for TensorBoard's Histograms and Distributions
+    dashboards."""
+    metadata = _metadata("histograms", description) if description else _HISTOGRAM_METADATA
+    with summary_scope(name, "histogram_summary") as (tag, _):
+        data = cast_ops.stop_gradient(convert_to_tensor(data))
+        count = 30 if buckets is None else buckets
+        return write(tag, lambda: _buckets(data, count), step, metadata)
+
+
+def _check_rank(data, rank):
+    if data.shape.rank is not None and data.shape.rank != rank:
+        name = "" if context.executing_eagerly() else getattr(data, "name", "")
+        raise ValueError(f"Tensor {name} must have rank {rank}.  Received rank "
+                         f"{data.shape.rank}, shape {tuple(data.shape.as_list())}")
+
+
+@export("summary.image")
+def image(name, data, step=None, max_outputs=3, description=None):
+    """Writes up to `max_outputs` images of `data` (``[k, h, w, c]``, c 1, 3 or 4; floats
+    in [0, 1] or integers, converted to uint8 as `convert_image_dtype` saturating) as
+    PNGs, for TensorBoard's Images dashboard.
+
+    >>> import tempfile
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default(step=0):
+    ...     tf.summary.image("noise", tf.random.uniform([2, 8, 8, 3]), max_outputs=1)
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
+    metadata = _metadata("images", description)
+    with summary_scope(name, "image_summary") as (tag, _):
+        data = convert_to_tensor(data)
+        _check_rank(data, 4)
+        if max_outputs < 0:
+            raise errors.InvalidArgumentError(
+                None, None, f"max_outputs must be non-negative, got {max_outputs}")
+
+        def tensor():
+            images = convert_image_dtype(data, _d.uint8, saturate=True)
+            limited = images[:max_outputs]
+            encoded = map_fn(encode_png, limited, fn_output_signature=_d.string)
+            shape = array_ops.shape(images)
+            dims = array_ops.stack([string_ops.as_string(shape[2]),
+                                    string_ops.as_string(shape[1])])
+            return array_ops.concat([dims, encoded], 0)
+
+        return write(tag, tensor, step, metadata)
+
+
+@export("summary.text")
+def text(name, data, step=None, description=None):
+    """Writes string tensor `data` (Markdown) for TensorBoard's Text dashboard.
+
+    >>> import tempfile
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default(step=0):
+    ...     tf.summary.text("notes", "learning rate **halved**")
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
+    metadata = _metadata("text", description)
+    with summary_scope(name, "text_summary") as (tag, _):
+        data = convert_to_tensor(data)
+        if data.dtype != _d.string:
+            raise TypeError(f"tensor must be of type tf.string; got tf.{data.dtype.name}")
+        return write(tag, data, step, metadata)
+
+
+@export("summary.audio")
+def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None,
+          description=None):
+    """Writes up to `max_outputs` clips of `data` (float ``[k, frames, channels]`` in
+    [-1, 1]) at `sample_rate` Hz as WAV files, for TensorBoard's Audio dashboard.
+
+    >>> import tempfile
+    >>> tone = tf.reshape(tf.sin(tf.range(800.0) / 4.0), [1, 800, 1])
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default(step=0):
+    ...     tf.summary.audio("tone", tone, sample_rate=8000)
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
+    if encoding not in (None, "wav"):
+        raise ValueError(f"Unknown encoding: {encoding!r}")
+    content = protos.AudioPluginData(encoding=protos.AudioPluginData.WAV).SerializeToString()
+    metadata = _metadata("audio", description, content)
+    with summary_scope(name, "audio_summary") as (tag, _):
+        data = convert_to_tensor(data)
+        _check_rank(data, 3)
+
+        def tensor():
+            clips = data[:max_outputs]  # (float32 only, as EncodeWav takes)
+            rate = convert_to_tensor(sample_rate, _d.int32)
+            encoded = map_fn(lambda clip: encode_wav(clip, rate), clips,
+                             fn_output_signature=_d.string)
+            labels = array_ops.fill(array_ops.shape(encoded)[:1], "")
+            return array_ops.stack([encoded, labels], axis=1)
+
+        return write(tag, tensor, step, metadata)
+
+
+# -- graphs ------------------------------------------------------------------------------------
+
+
+@export("summary.graph")
+def graph(graph_data):
+    """Writes `graph_data` (a graph, such as a traced function's ``.graph``, or a
+    ``GraphDef``) to the default writer for TensorBoard's Graphs dashboard."""
+    writer = state.writer
+    if writer is None or not getattr(writer, "_writes", True):
+        return _bool(False)
+    if not bool(np.asarray(should_record_summaries())):
+        return _bool(False)
+    if hasattr(graph_data, "as_graph_def"):
+        graph_data = graph_data.as_graph_def()
+    if not hasattr(graph_data, "SerializeToString") or \
+            graph_data.DESCRIPTOR.full_name != "tensorflow.GraphDef":
+        raise ValueError(f"Argument 'graph_data' is not tf.Graph or tf.compat.v1.GraphDef. "
+                         f"Received graph_data={graph_data} of type "
+                         f"{type(graph_data).__name__}.")
+    import time  # noqa: PLC0415
+    writer.write_event(protos.Event(wall_time=time.time(), step=0,
+                                    graph_def=graph_data.SerializeToString()))
+    return _bool(True)
+
+
+def _collect(concrete):
+    trace = state.trace
+    if trace is not None and all(f is not concrete for f in trace):
+        trace.append(concrete)
+
+
+@export("summary.trace_on")
+def trace_on(graph=True, profiler=False, profiler_outdir=None):
+    """Starts collecting the graphs of the functions that run (until `trace_export` or
+    `trace_off`); `profiler` is accepted and ignored (no profiler here)."""
+    from eagerflow._src.function import concrete_function  # noqa: PLC0415
+    if not context.executing_eagerly():
+        import logging  # noqa: PLC0415
+        logging.getLogger("eagerflow").warning("Cannot enable trace inside a tf.function.")
+        return
+    if state.trace is not None:
+        import logging  # noqa: PLC0415
+        logging.getLogger("eagerflow").warning("Trace already enabled")
+        return
+    if profiler:
+        import logging  # noqa: PLC0415
+        logging.getLogger("eagerflow").warning("There is no profiler here: trace_on collects "
+                                               "the graphs only.")
+    state.trace = [] if graph else None
+    if graph and _collect not in concrete_function.call_listeners:
+        concrete_function.call_listeners.append(_collect)
+
+
+@export("summary.trace_off")
+def trace_off():
+    """Stops collecting graphs and drops those collected."""
+    from eagerflow._src.function import concrete_function  # noqa: PLC0415
+    state.trace = None
+    if _collect in concrete_function.call_listeners:
+        concrete_function.call_listeners.remove(_collect)
+
+
+@export("summary.trace_export")
+def trace_export(name, step=None, profiler_outdir=None):
+    """Writes the graphs collected since `trace_on` as one summary `name` (TensorBoard's
+    run-metadata graphs) at `step`, then stops collecting.
+
+    >>> import tempfile
+    >>> double = tf.function(lambda x: x * 2.0)
+    >>> tf.summary.trace_on(graph=True)
+    >>> _ = double(tf.constant(1.0))
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default():
+    ...     tf.summary.trace_export("double", step=0)
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
+    if not context.executing_eagerly():
+        import logging  # noqa: PLC0415
+        logging.getLogger("eagerflow").warning("Cannot export trace inside a tf.function.")
+        return None
+    if state.trace is None:
+        raise ValueError("Must enable trace before export through tf.summary.trace_on.")
+    run = protos.RunMetadata()
+    for concrete in state.trace:
+        graph_def = concrete.graph.as_graph_def()
+        entry = run.function_graphs.add()
+        entry.partition_graphs.add().MergeFrom(graph_def)
+        entry.pre_optimization_graph.MergeFrom(graph_def)
+    metadata = protos.SummaryMetadata(plugin_data=protos.SummaryMetadata.PluginData(
+        plugin_name="graph_run_metadata_graph", content=b"1"))
+    try:
+        with summary_scope(name, "graph_run_metadata_graph_summary") as (tag, _):
+            return write(tag, constant(run.SerializeToString()), step, metadata)
+    finally:
+        trace_off()

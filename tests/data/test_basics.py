@@ -1,0 +1,354 @@
+"""The core of tf.data: sources, element specs, iteration and the basic transformations."""
+import collections
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def values(ds):
+    return [tf.nest.map_structure(lambda t: np.asarray(t).tolist(), e) for e in ds]
+
+
+def test_from_tensor_slices_nests_and_specs():
+    ds = tf.data.Dataset.from_tensor_slices({"b": [1, 2], "a": [3.0, 4.0]})
+    assert repr(ds) == ("<_TensorSliceDataset element_spec={'b': TensorSpec(shape=(), "
+                        "dtype=tf.int32, name=None), 'a': TensorSpec(shape=(), dtype=tf.float32, "
+                        "name=None)}>")
+    assert values(ds) == [{"b": 1, "a": 3.0}, {"b": 2, "a": 4.0}]
+    point = collections.namedtuple("Point", "x y")
+    ds = tf.data.Dataset.from_tensor_slices(point(np.arange(3), np.ones((3, 2))))
+    first = next(iter(ds))
+    assert isinstance(first, point) and first.y.shape == (2,)
+    # a Python list is one tensor, not a tuple of components
+    ds = tf.data.Dataset.from_tensor_slices([[1, 2], [3, 4]])
+    assert ds.element_spec == tf.TensorSpec([2], tf.int32)
+    ds = tf.data.Dataset.from_tensor_slices(tf.Variable([1.0, 2.0]))
+    assert values(ds) == [1.0, 2.0]
+
+
+def test_from_tensor_slices_errors():
+    with pytest.raises(ValueError, match="Dimensions 3 and 2 are not compatible"):
+        tf.data.Dataset.from_tensor_slices(([1, 2, 3], [1, 2]))
+    with pytest.raises(ValueError, match="rank >= 1"):
+        tf.data.Dataset.from_tensor_slices(5)
+
+
+def test_range_and_cardinality():
+    assert values(tf.data.Dataset.range(5, 1, -2)) == [5, 3]
+    assert tf.data.Dataset.range(2, output_type=tf.int32).element_spec.dtype == tf.int32
+    ds = tf.data.Dataset.range(10)
+    assert int(ds.batch(3).cardinality()) == 4
+    assert int(ds.batch(3, drop_remainder=True).cardinality()) == 3
+    assert int(ds.repeat().cardinality()) == tf.data.INFINITE_CARDINALITY
+    assert int(ds.filter(lambda x: True).cardinality()) == tf.data.UNKNOWN_CARDINALITY
+    assert len(ds.skip(7)) == 3
+    with pytest.raises(TypeError, match="The dataset is infinite."):
+        len(ds.repeat())
+    with pytest.raises(TypeError, match="The dataset length is unknown."):
+        len(ds.filter(lambda x: True))
+
+
+def test_batch_specs_and_values():
+    ds = tf.data.Dataset.range(7)
+    assert ds.batch(3).element_spec == tf.TensorSpec([None], tf.int64)
+    assert ds.batch(3, drop_remainder=True).element_spec == tf.TensorSpec([3], tf.int64)
+    assert values(ds.batch(3)) == [[0, 1, 2], [3, 4, 5], [6]]
+    x = np.arange(12.0).reshape(6, 2)
+    got = values(tf.data.Dataset.from_tensor_slices((x, np.arange(6))).batch(4))
+    assert got == [(x[:4].tolist(), [0, 1, 2, 3]), (x[4:].tolist(), [4, 5])]
+
+
+def test_batch_of_different_shapes_names_the_component():
+    ds = tf.data.Dataset.from_generator(lambda: iter([[1], [1, 2]]), output_types=tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Cannot batch tensors with different shapes in component 0. "
+                             r"First element had shape \[1\] and element 1 had shape \[2\]."):
+        list(ds.batch(2))
+
+
+def test_map_filter_traced_once():
+    traces = []
+
+    def f(x):
+        traces.append(1)
+        return x * 2
+    ds = tf.data.Dataset.range(5).map(f).filter(lambda x: x > 2)
+    assert values(ds) == [4, 6, 8]
+    assert values(ds) == [4, 6, 8]
+    assert len(traces) == 1
+
+
+def test_map_unpacks_tuples_and_passes_dicts():
+    ds = tf.data.Dataset.range(3).map(lambda x: (x, x + 1)).map(lambda a, b: a * b)
+    assert values(ds) == [0, 2, 6]
+    ds = tf.data.Dataset.from_tensor_slices({"a": [1, 2]}).map(lambda d: d["a"] + 1)
+    assert values(ds) == [2, 3]
+    ds = tf.data.Dataset.range(2).map(lambda x: [x, x])  # a list result is a tuple
+    assert isinstance(ds.element_spec, tuple)
+
+
+def test_parallel_map_keeps_order():
+    ds = tf.data.Dataset.range(50).map(lambda x: x * x, num_parallel_calls=tf.data.AUTOTUNE)
+    assert values(ds) == [i * i for i in range(50)]
+
+
+def test_iterator_protocol():
+    it = iter(tf.data.Dataset.range(2))
+    assert it.element_spec == tf.TensorSpec([], tf.int64)
+    assert int(it.get_next()) == 0
+    assert int(next(it)) == 1
+    assert not bool(it.get_next_as_optional().has_value())
+    with pytest.raises(tf.errors.OutOfRangeError, match="End of sequence"):
+        it.get_next()
+    with pytest.raises(StopIteration):
+        next(it)
+
+
+def test_zip_concatenate_take_skip_repeat_prefetch():
+    a, b = tf.data.Dataset.range(3), tf.data.Dataset.range(10, 12)
+    assert values(tf.data.Dataset.zip((a, b))) == [(0, 10), (1, 11)]
+    assert values(tf.data.Dataset.zip(a, b)) == [(0, 10), (1, 11)]
+    assert values(a.concatenate(b)) == [0, 1, 2, 10, 11]
+    with pytest.raises(TypeError, match="Incompatible dataset elements"):
+        a.concatenate(a.map(lambda x: (x, x)))
+    assert values(a.repeat(2).skip(1).take(3)) == [1, 2, 0]
+    assert values(a.repeat().take(7).prefetch(2)) == [0, 1, 2, 0, 1, 2, 0]
+    assert values(a.enumerate(5)) == [(5, 0), (6, 1), (7, 2)]
+
+
+def test_shuffle_follows_tensorflow_order():
+    # orders recorded from TensorFlow 2.21
+    ds = tf.data.Dataset.range(10).shuffle(4, seed=1)
+    assert values(ds) == [0, 4, 5, 1, 2, 7, 9, 8, 6, 3]
+    ds = tf.data.Dataset.range(6).shuffle(6, seed=3, reshuffle_each_iteration=False)
+    assert values(ds) == values(ds)
+
+
+def test_get_single_element_and_reduce():
+    assert int(tf.data.Dataset.range(1).get_single_element()) == 0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Dataset was empty."):
+        tf.data.Dataset.range(0).get_single_element()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="more than one element"):
+        tf.data.Dataset.range(2).get_single_element()
+    assert int(tf.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x)) == 10
+
+
+def test_padded_batch_defaults_and_errors():
+    ds = tf.data.Dataset.range(1, 5).map(lambda x: tf.fill([x], x))
+    assert ds.padded_batch(2).element_spec == tf.TensorSpec([None, None], tf.int64)
+    assert values(ds.padded_batch(2)) == [[[1, 0], [2, 2]], [[3, 3, 3, 0], [4, 4, 4, 4]]]
+    got = ds.padded_batch(2, padded_shapes=[5], padding_values=tf.constant(-1, tf.int64),
+                          drop_remainder=True)
+    assert got.element_spec == tf.TensorSpec([2, 5], tf.int64)
+    assert values(got)[0] == [[1, -1, -1, -1, -1], [2, 2, -1, -1, -1]]
+    with pytest.raises(tf.errors.DataLossError, match="pad to a smaller size"):
+        list(ds.padded_batch(2, padded_shapes=[2]))
+    with pytest.raises(ValueError, match=r"The padded shape \(2,\) is not compatible"):
+        tf.data.Dataset.range(3).padded_batch(2, padded_shapes=[2])
+    strings = tf.data.Dataset.from_tensor_slices(["a", "bb"]).map(
+        lambda s: (s, tf.strings.length(s))).padded_batch(2)
+    assert values(strings) == [([b"a", b"bb"], [1, 2])]
+
+
+def test_unbatch_rebatch_window():
+    assert values(tf.data.Dataset.range(3).batch(2).unbatch()) == [0, 1, 2]
+    with pytest.raises(ValueError, match="Cannot unbatch an input with scalar components."):
+        tf.data.Dataset.range(3).unbatch()
+    assert values(tf.data.Dataset.range(8).batch(4).rebatch([1, 3])) == [
+        [0], [1, 2, 3], [4], [5, 6, 7]]
+    assert tf.data.Dataset.range(8).batch(4, True).rebatch(2).element_spec.shape == [2]
+    windows = tf.data.Dataset.range(7).window(3, shift=2, stride=2)
+    assert [values(w) for w in windows] == [[0, 2, 4], [2, 4, 6], [4, 6], [6]]
+    assert windows.element_spec == tf.data.DatasetSpec(tf.TensorSpec([], tf.int64))
+    flat = tf.data.Dataset.range(7).window(3, drop_remainder=True).flat_map(lambda w: w.batch(3))
+    assert values(flat) == [[0, 1, 2], [3, 4, 5]]
+    assert flat.element_spec == tf.TensorSpec([None], tf.int64)
+
+
+def test_flat_map_interleave_orders():
+    ds = tf.data.Dataset.range(1, 6)
+    inter = ds.interleave(lambda x: tf.data.Dataset.from_tensors(x).repeat(x), cycle_length=2)
+    # TensorFlow's order
+    assert values(inter) == [1, 2, 2, 3, 3, 4, 3, 4, 4, 5, 4, 5, 5, 5, 5]
+    par = ds.interleave(lambda x: tf.data.Dataset.from_tensors(x).repeat(x), cycle_length=3,
+                        num_parallel_calls=2)
+    assert values(par) == [1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5, 4, 5, 5, 5]
+    blocks = tf.data.Dataset.range(1, 4).interleave(
+        lambda x: tf.data.Dataset.from_tensors(x).repeat(3), cycle_length=2, block_length=2)
+    assert values(blocks) == [1, 1, 2, 2, 1, 2, 3, 3, 3]
+
+
+def test_group_by_window_and_buckets():
+    ds = tf.data.Dataset.range(10).group_by_window(lambda x: x % 2, lambda k, d: d.batch(3),
+                                                   window_size=3)
+    assert values(ds) == [[0, 2, 4], [1, 3, 5], [6, 8], [7, 9]]
+    ds = tf.data.Dataset.range(1, 12).map(lambda x: tf.fill([x % 3 + 1], x))
+    buckets = ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [2, 4], [3, 2, 2],
+                                           pad_to_bucket_boundary=True)
+    assert values(buckets) == [[[1, 1, 0], [2, 2, 2]], [[4, 4, 0], [5, 5, 5]],
+                               [[7, 7, 0], [8, 8, 8]], [[3], [6], [9]],
+                               [[10, 10, 0], [11, 11, 11]]]
+
+
+def test_scan_take_while_unique_shard_cache():
+    ds = tf.data.Dataset.range(5)
+    assert values(ds.scan(np.int64(0), lambda s, x: (s + x, s * 2))) == [0, 0, 2, 6, 12]
+    assert values(ds.take_while(lambda x: x < 3)) == [0, 1, 2]
+    assert values(tf.data.Dataset.from_tensor_slices([1, 2, 1, 3, 2]).unique()) == [1, 2, 3]
+    assert values(tf.data.Dataset.range(10).shard(3, 1)) == [1, 4, 7]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Index must be between 0 and 2"):
+        tf.data.Dataset.range(10).shard(3, 3)
+    calls = []
+    cached = tf.data.Dataset.from_generator(
+        lambda: calls.append(1) or iter([1, 2]), output_signature=tf.TensorSpec([], tf.int32)
+    ).cache()
+    assert values(cached) == values(cached) == [1, 2]
+    assert len(calls) == 1
+
+
+def test_ignore_errors_skips_failing_elements():
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 0.0, 2.0]).map(
+        lambda x: tf.debugging.check_numerics(1.0 / x, "bad"))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="bad"):
+        list(ds)
+    assert values(ds.ignore_errors()) == [1.0, 0.5]
+
+
+def test_file_cache_is_read_back_across_datasets(tmp_path):
+    calls = []
+
+    def gen():
+        calls.append(1)
+        yield from [(1, "a"), (2, "bb")]
+    spec = (tf.TensorSpec([], tf.int32), tf.TensorSpec([], tf.string))
+    path = str(tmp_path / "cache")
+    ds = tf.data.Dataset.from_generator(gen, output_signature=spec).map(
+        lambda x, s: (tf.fill([x], x), s)).cache(path)
+    assert values(ds) == [([1], b"a"), ([2, 2], b"bb")]
+    assert values(ds) == [([1], b"a"), ([2, 2], b"bb")]
+    again = tf.data.Dataset.from_generator(gen, output_signature=spec).map(
+        lambda x, s: (tf.fill([x], x), s)).cache(path)
+    assert values(again) == [([1], b"a"), ([2, 2], b"bb")]
+    assert len(calls) == 1
+
+
+def test_file_cache_discards_a_partial_iteration(tmp_path):
+    path = str(tmp_path / "partial")
+    ds = tf.data.Dataset.range(5).cache(path)
+    it = iter(ds)
+    next(it)
+    del it
+    assert not (tmp_path / "partial.index").exists()
+    assert values(ds) == [0, 1, 2, 3, 4]
+    assert (tmp_path / "partial.index").exists()
+    assert values(ds.take(2)) == [0, 1]
+
+
+def test_map_functions_update_variables_and_are_not_recorded_by_tapes():
+    v = tf.Variable(0, dtype=tf.int64)
+    ds = tf.data.Dataset.range(5).map(lambda x: x + v.assign_add(1))
+    assert values(ds) == [1, 3, 5, 7, 9] and int(v.numpy()) == 5
+    w = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        total = tf.add_n(list(tf.data.Dataset.range(3).map(
+            lambda x: tf.cast(x, tf.float32) * w)))
+    assert float(total) == 6.0
+    assert tape.gradient(total, w) is None  # as in TF: the pipeline is not differentiated
+
+
+def test_dataset_elements_are_refused_where_only_tensors_go():
+    windows = tf.data.Dataset.range(5).window(2)
+    with pytest.raises(TypeError, match=r"Dataset.filter\(\) cannot take elements that are "
+                                        r"datasets"):
+        windows.filter(lambda w: True)
+    with pytest.raises(TypeError, match="cannot batch elements that are datasets"):
+        windows.batch(2)
+
+
+def test_map_takes_and_returns_datasets():
+    # TensorFlow's values and specs
+    ds = tf.data.Dataset.range(4).map(lambda x: tf.data.Dataset.range(x))
+    assert ds.element_spec == tf.data.DatasetSpec(tf.TensorSpec([], tf.int64))
+    assert [values(d) for d in ds] == [[], [0], [0, 1], [0, 1, 2]]
+    assert values(ds.flat_map(lambda d: d)) == [0, 0, 1, 0, 1, 2]
+    sums = tf.data.Dataset.range(7).window(3).map(
+        lambda d: d.reduce(np.int64(0), lambda s, x: s + x))
+    assert sums.element_spec == tf.TensorSpec([], tf.int64) and values(sums) == [3, 12, 6]
+    pairs = tf.data.Dataset.range(3).map(lambda x: (x, tf.data.Dataset.from_tensors(x * 10)))
+    assert [(int(a), values(b)) for a, b in pairs] == [(0, [0]), (1, [10]), (2, [20])]
+
+
+def test_ignore_errors_after_parallel_map_and_filter():
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 0.0, 2.0, 0.0, 4.0])
+    bad = ds.map(lambda x: tf.debugging.check_numerics(1.0 / x, "bad"), num_parallel_calls=3)
+    assert values(bad.ignore_errors()) == [1.0, 0.5, 0.25]
+    failing = ds.filter(lambda x: tf.debugging.check_numerics(1.0 / x, "bad") > 0.3)
+    assert values(failing.ignore_errors()) == [1.0, 2.0]
+
+
+def test_concatenate_compares_named_tuples_by_kind():
+    point = collections.namedtuple("Point", "a b")
+    a = tf.data.Dataset.from_tensors(point(1, 2))
+    assert [type(e).__name__ for e in a.concatenate(a)] == ["Point", "Point"]
+    with pytest.raises(TypeError, match="Incompatible dataset elements"):
+        a.concatenate(tf.data.Dataset.from_tensors((1, 2)))
+
+
+def test_functions_inside_interleave_are_not_traced_per_element():
+    traces = []
+
+    def parse(x):
+        traces.append(1)
+        return x * 2
+    ds = tf.data.Dataset.range(50).interleave(
+        lambda i: tf.data.Dataset.range(i, i + 2).map(parse), cycle_length=4)
+    assert sorted(values(ds)) == sorted(2 * v for i in range(50) for v in (i, i + 1))
+    assert len(traces) <= 2  # the spec's trace and the first element's, not one per element
+
+
+def test_datasets_built_per_element_take_symbolic_arguments():
+    ds = tf.data.Dataset.range(1, 4).flat_map(
+        lambda n: tf.data.Dataset.range(n * 2).shuffle(n, seed=1).batch(n).take(n))
+    assert ds.element_spec == tf.TensorSpec([None], tf.int64)
+    # TensorFlow's values
+    assert values(ds) == [[0], [0, 2], [3, 1], [1, 3, 0], [5, 2, 4]]
+
+
+def test_debug_mode_runs_functions_as_python(monkeypatch):
+    from tests.internals import data_structured_function
+    monkeypatch.setattr(data_structured_function, "debug_mode", False)
+    seen = []
+
+    def f(x):
+        seen.append(x.numpy() if hasattr(x, "numpy") and tf.executing_eagerly() else None)
+        return x * 2
+    tf.data.experimental.enable_debug_mode()
+    assert values(tf.data.Dataset.range(3).map(f)) == [0, 2, 4]
+    assert seen[-3:] == [0, 1, 2]  # the Python function saw each element's value
+
+
+def test_reading_a_dataset_while_tracing_is_a_graph_loop():
+    @tf.function
+    def total(ds):
+        s = tf.constant(0, tf.int64)
+        for x in ds:
+            s += x
+        return s
+    assert int(total(tf.data.Dataset.range(4))) == 6
+    assert int(total(tf.data.Dataset.range(5))) == 10  # the same trace, another dataset
+    assert total.experimental_get_tracing_count() == 1
+
+
+def test_flat_map_choosing_datasets_with_a_tensor_condition():
+    def f(x):
+        if x > 1:
+            return tf.data.Dataset.range(x)
+        else:
+            return tf.data.Dataset.from_tensors(x)
+    ds = tf.data.Dataset.range(4).flat_map(f)
+    assert values(ds) == [0, 1, 0, 1, 0, 1, 2]  # TensorFlow's values
+    assert ds.element_spec.dtype == tf.int64
+    with pytest.raises(NameError, match="in user code"):
+        tf.data.Dataset.range(4).flat_map(lambda x: undefined_name)  # noqa: F821

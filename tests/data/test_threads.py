@@ -1,0 +1,122 @@
+"""Background threads of pipelines (prefetch, parallel map and interleave) end with their
+iterators: when dropped, on error, and at interpreter exit."""
+import gc
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def _prefetch_threads():
+    return [t for t in threading.enumerate() if t.name == "eagerflow-prefetch"]
+
+
+def _wait_for_no_prefetch_threads():
+    deadline = time.monotonic() + 30  # a generous bound: the threads poll every 50 ms
+    while _prefetch_threads() and time.monotonic() < deadline:
+        gc.collect()
+        time.sleep(0.01)
+    return _prefetch_threads()
+
+
+def test_dropped_iterator_stops_its_thread():
+    ds = tf.data.Dataset.range(10**9).map(lambda x: x + 1).prefetch(4)
+    it = iter(ds)
+    assert int(next(it)) == 1
+    assert _prefetch_threads()
+    del it
+    assert _wait_for_no_prefetch_threads() == []
+
+
+def test_error_reaches_the_consumer_and_stops_the_thread():
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 0.0]).map(
+        lambda x: tf.debugging.check_numerics(1.0 / x, "bad value")).prefetch(1)
+    it = iter(ds)
+    assert float(next(it)) == 1.0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="bad value"):
+        next(it)
+    del it
+    assert _wait_for_no_prefetch_threads() == []
+
+
+def test_prefetch_overlaps_the_producer():
+    # the producer runs while the consumer waits: after a pause, the buffer is full
+    produced = []
+
+    def gen():
+        for i in range(10):
+            produced.append(i)
+            yield i
+    ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int32))
+    it = iter(ds.prefetch(3))
+    next(it)
+    deadline = time.monotonic() + 30
+    while len(produced) < 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(produced) >= 4  # one taken, three buffered, maybe one more in hand
+    assert [int(x) for x in it] == list(range(1, 10))
+
+
+def test_parallel_map_error_and_order():
+    ds = tf.data.Dataset.range(20).map(
+        lambda x: tf.debugging.check_numerics(1.0 / tf.cast(x - 7, tf.float32), "seven"),
+        num_parallel_calls=4)
+    it = iter(ds)
+    got = [float(next(it)) for _ in range(7)]
+    assert got == [float(np.float32(1.0) / np.float32(x - 7)) for x in range(7)]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="seven"):
+        next(it)
+
+
+def test_interpreter_exits_with_pipelines_running():
+    program = textwrap.dedent("""
+        import eagerflow as tf
+        ds = tf.data.Dataset.range(10**9).map(lambda x: x * 2, num_parallel_calls=4)
+        it = iter(ds.prefetch(8))
+        it2 = iter(tf.data.Dataset.range(5).interleave(
+            lambda x: tf.data.Dataset.range(10**9), cycle_length=2, num_parallel_calls=2))
+        print(int(next(it)), int(next(it2)))
+    """)
+    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["0", "0"]
+
+
+def test_parallel_map_gives_the_sequential_values():
+    x = np.random.default_rng(0).random((200, 16, 16), dtype=np.float32)
+
+    def f(a):
+        b = tf.nn.relu(tf.matmul(a, a) + 1.0 - 3.0) * 2.0
+        return tf.reduce_sum(tf.tanh(b) + tf.exp(-b), axis=0)
+    ds = tf.data.Dataset.from_tensor_slices(x)
+    sequential = np.stack([e.numpy() for e in ds.map(f)])
+    parallel = np.stack([e.numpy() for e in ds.map(f, num_parallel_calls=8)])
+    np.testing.assert_array_equal(parallel, sequential)
+
+
+def test_an_iterator_never_read_stops_its_thread():
+    it = iter(tf.data.Dataset.range(10**9).prefetch(2))
+    assert _prefetch_threads()
+    del it
+    assert _wait_for_no_prefetch_threads() == []
+
+
+def test_nondeterministic_parallel_map_lets_fast_elements_pass_a_slow_one():
+    big = tf.ones([1500, 1500])
+
+    def slow_first(x):
+        # element 0 multiplies large matrices (NumPy lets the other threads run meanwhile)
+        return tf.cond(x == 0, lambda: x + tf.cast(tf.reduce_sum(tf.matmul(
+            tf.matmul(big, big), big)) * 0.0, tf.int64), lambda: x)
+    ds = tf.data.Dataset.range(6).map(slow_first, num_parallel_calls=3, deterministic=False)
+    got = [int(x) for x in ds]
+    assert sorted(got) == list(range(6)) and got[0] != 0
+    ordered = tf.data.Dataset.range(6).map(slow_first, num_parallel_calls=3)
+    assert [int(x) for x in ordered] == list(range(6))

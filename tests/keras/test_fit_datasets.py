@@ -1,0 +1,133 @@
+"""`fit`, `evaluate` and `predict` on `tf.data` datasets; values checked against tf_keras."""
+import logging
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+X = np.random.RandomState(0).rand(10, 3).astype(np.float32)
+Y = (X.sum(1, keepdims=True) > 1.5).astype(np.float32)
+
+
+def _model(metrics=("mae",)):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,),
+                                                       kernel_initializer="ones")])
+    model.compile("sgd", "mse", metrics=list(metrics))
+    return model
+
+
+def _dataset(batch=4):
+    return tf.data.Dataset.from_tensor_slices((X, Y)).batch(batch)
+
+
+def test_fit_evaluate_predict_on_a_dataset(capsys):
+    model = _model()
+    history = model.fit(_dataset(), epochs=2, verbose=1)
+    np.testing.assert_allclose(history.history["loss"], [0.9252, 0.7363], atol=1e-4)
+    np.testing.assert_allclose(history.history["mae"], [0.9141, 0.8078], atol=1e-4)
+    out = capsys.readouterr().out
+    # the progress bar knows the steps from the cardinality from the first batch on
+    assert "1/3 [=========>" in out and "Unknown" not in out
+    np.testing.assert_allclose(model.evaluate(_dataset(), verbose=0), [0.6229, 0.7361],
+                               atol=1e-4)
+    assert model.predict(_dataset(), verbose=0).shape == (10, 1)  # labels ignored
+    assert model.predict(tf.data.Dataset.from_tensor_slices(X).batch(3), verbose=0).shape == \
+        (10, 1)
+
+
+def test_sample_weights_and_dict_inputs_from_the_dataset():
+    model = _model()
+    weighted = tf.data.Dataset.from_tensor_slices(
+        (X, Y, np.arange(10, dtype=np.float32))).batch(5)
+    model.fit(_dataset(), epochs=3, verbose=0)
+    np.testing.assert_allclose(model.evaluate(weighted, verbose=0), [2.5188, 0.65], atol=1e-4)
+
+    inputs = tf.keras.Input((3,), name="feat")
+    dict_model = tf.keras.Model(inputs, tf.keras.layers.Dense(1, kernel_initializer="ones")(
+        inputs))
+    dict_model.compile("sgd", "mse")
+    dicts = tf.data.Dataset.from_tensor_slices(({"feat": X}, Y)).batch(5)
+    assert dict_model.evaluate(dicts, verbose=0) == pytest.approx(0.9819, abs=1e-4)
+    assert dict_model.predict(dicts.map(lambda a, b: a), verbose=0).shape == (10, 1)
+
+
+def test_class_weights_weigh_each_batch():
+    model = _model(metrics=())
+    history = model.fit(_dataset(), class_weight={0: 1.0, 1: 3.0}, verbose=0)
+    assert history.history["loss"][0] == pytest.approx(2.226, abs=1e-3)
+
+
+def test_steps_per_epoch_keeps_one_iterator_across_epochs():
+    # element i is a row of i's: the losses tell which elements each epoch saw
+    counter = tf.data.Dataset.range(1000).map(
+        lambda i: (tf.fill([1, 3], tf.cast(i, tf.float32)), tf.zeros([1, 1])))
+    history = _model().fit(counter, epochs=3, steps_per_epoch=2, verbose=0)
+    np.testing.assert_allclose(history.history["loss"], [4.5, 35.2849, 7.1735], rtol=1e-4)
+    # steps equal to the cardinality: a new iteration each epoch
+    model = _model(metrics=())
+    history = model.fit(_dataset().repeat(), epochs=2, steps_per_epoch=3, verbose=0)
+    again = _model(metrics=()).fit(_dataset(), epochs=2, verbose=0)
+    assert len(history.history["loss"]) == 2 and len(again.history["loss"]) == 2
+
+
+def test_running_out_of_data_stops_training_with_tfs_warning(caplog):
+    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+        history = _model().fit(_dataset(), epochs=2, steps_per_epoch=5, verbose=0)
+    assert len(history.history["loss"]) == 1
+    assert "Your input ran out of data; interrupting training" in caplog.text
+    assert "(in this case, 10 batches)" in caplog.text
+
+
+def test_an_infinite_dataset_needs_steps():
+    with pytest.raises(ValueError, match=r"When providing an infinite dataset, you must "
+                                         r"specify the number of steps to run"):
+        _model().fit(_dataset().repeat(), epochs=1, verbose=0)
+    model = _model()
+    model.fit(_dataset(), verbose=0)
+    np.testing.assert_allclose(model.evaluate(_dataset().repeat(), steps=2, verbose=0),
+                               model.evaluate(_dataset().take(2), verbose=0), rtol=1e-6)
+
+
+def test_unknown_cardinality_shows_unknown_then_learns_the_steps(capsys):
+    unknown = _dataset().unbatch().filter(lambda a, b: True).batch(4)
+    assert int(unknown.cardinality()) == tf.data.UNKNOWN_CARDINALITY
+    _model().fit(unknown, epochs=2, verbose=1)
+    out = capsys.readouterr().out
+    first, second = out.split("Epoch 2/2")
+    assert "1/Unknown" in first and "3/3 [====" in first
+    assert "1/3 [=========>" in second
+
+
+def test_validation_datasets():
+    model = _model()
+    history = model.fit(_dataset(), validation_data=_dataset(), epochs=1, verbose=0)
+    assert sorted(history.history) == ["loss", "mae", "val_loss", "val_mae"]
+    history = model.fit(_dataset(), validation_data=_dataset().repeat(), validation_steps=1,
+                        epochs=1, verbose=0)
+    assert sorted(history.history) == ["loss", "mae", "val_loss", "val_mae"]
+
+
+def test_arguments_a_dataset_does_not_take():
+    model = _model()
+    with pytest.raises(ValueError, match=r"`validation_split` is only supported for Tensors "
+                                         r"or NumPy arrays, found following types in the "
+                                         r"input: \[<class '.*_BatchDataset'>\]"):
+        model.fit(_dataset(), validation_split=0.2, verbose=0)
+    with pytest.raises(ValueError, match="`y` argument is not supported when using dataset "
+                                         "as input."):
+        model.fit(_dataset(), Y, verbose=0)
+    with pytest.raises(ValueError, match="`sample_weight` argument is not supported when "
+                                         "using dataset as input."):
+        model.fit(_dataset(), sample_weight=np.ones(10), verbose=0)
+    # as tf_keras, batch_size and shuffle are ignored for a dataset
+    model.fit(_dataset(), batch_size=3, shuffle=True, verbose=0)
+    assert model.predict(_dataset(), batch_size=3, verbose=0).shape == (10, 1)
+
+
+def test_the_step_is_traced_once_for_the_element_spec():
+    model = _model()
+    model.fit(_dataset(), epochs=2, verbose=0)  # batches of 4, then 2
+    traced = model.train_function.experimental_get_tracing_count()
+    model.fit(_dataset(3), epochs=1, verbose=0)  # other batch sizes: the same trace
+    assert model.train_function.experimental_get_tracing_count() == traced

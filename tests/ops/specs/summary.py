@@ -1,0 +1,96 @@
+"""Specs of the summary and audio ops: ``WriteSummary`` (read back from its event file)
+and ``EncodeWav``."""
+import glob
+import os
+import struct
+import tempfile
+
+import numpy as np
+
+import eagerflow as tf
+from tests.ops.spec import OpSpec
+
+_NO_GRAD = "encoded output"
+
+
+def _written(values):
+    """The tensor a scalar summary of `values` writes, read back from the event file
+    (which only eager execution can do: traced, it refuses as a spec that does not trace)."""
+    if not tf.executing_eagerly():
+        raise TypeError("the WriteSummary spec reads its event file back eagerly")
+    logdir = tempfile.mkdtemp()
+    writer = tf.summary.create_file_writer(logdir)
+    with writer.as_default(step=3):
+        tf.summary.write("v", values)
+    writer.close()
+    (path,) = glob.glob(os.path.join(logdir, "*"))
+    last = list(tf.compat.v1.io.tf_record_iterator(path))[-1]
+    event = tf.compat.v1.Event.FromString(last)
+    assert event.step == 3 and event.summary.value[0].tag == "v"
+    return tf.io.parse_tensor(event.summary.value[0].tensor.SerializeToString(),
+                              values.dtype)
+
+
+def _wav(audio, rate):
+    pcm = np.clip(np.floor(np.abs(audio) * 32768 + 0.5) * np.sign(audio), -32768, 32767)
+    data = pcm.astype("<i2").tobytes()
+    channels = audio.shape[1]
+    head = struct.pack("<4sI4s4sIHHIIHH4sI", b"RIFF", 36 + len(data), b"WAVE", b"fmt ", 16, 1,
+                       channels, rate, rate * channels * 2, channels * 2, 16, b"data", len(data))
+    return np.array(head + data, object)
+
+
+_AUDIO = np.array([[0.0, 1.0], [-1.0, 0.25], [2.0, -0.5 / 32768]], np.float32)
+
+SPECS = [
+    OpSpec("WriteSummary", _written, [np.array([[1.5, -2.0]], np.float32)], lambda v: v,
+           grad=_NO_GRAD),
+    OpSpec("EncodeWav", tf.audio.encode_wav, [_AUDIO, np.array(16000, np.int32)],
+           lambda a, r: _wav(a, int(r)), grad=_NO_GRAD),
+]
+
+
+def _raw_written(serialized):
+    """The summaries `write_raw_pb` writes, read back from the event file."""
+    logdir = tempfile.mkdtemp()
+    writer = tf.summary.create_file_writer(logdir)
+    with writer.as_default(step=4):
+        tf.summary.experimental.write_raw_pb(serialized)
+    writer.close()
+    (path,) = glob.glob(os.path.join(logdir, "*"))
+    events = [tf.compat.v1.Event.FromString(r)
+              for r in tf.compat.v1.io.tf_record_iterator(path)][1:]
+    assert all(e.step == 4 for e in events)
+    return tf.constant([e.summary.SerializeToString() for e in events])
+
+
+def _raw(tag, value):
+    return tf.compat.v1.Summary(value=[tf.compat.v1.Summary.Value(
+        tag=tag, simple_value=value)]).SerializeToString()
+
+
+SPECS += [
+    OpSpec("WriteRawProtoSummary", _raw_written,
+           [np.array([_raw("a", 1.0), _raw("b", 2.5)], object)], lambda s: s,
+           grad=_NO_GRAD),
+]
+
+
+def _flushed(value):
+    """What a file holds after a summary and a flush: the summary, read back."""
+    logdir = tempfile.mkdtemp()
+    writer = tf.summary.create_file_writer(logdir, max_queue=100, flush_millis=10 ** 8)
+    with writer.as_default(step=1):
+        tf.summary.scalar("v", value)
+        writer.flush()
+        (path,) = glob.glob(os.path.join(logdir, "*"))
+        (record,) = list(tf.compat.v1.io.tf_record_iterator(path))[1:]
+    writer.close()
+    return tf.constant(tf.compat.v1.Event.FromString(record).summary.value[0].tensor
+                       .tensor_content)
+
+
+SPECS += [
+    OpSpec("FlushSummaryWriter", _flushed, [np.array(2.0, np.float32)],
+           lambda v: np.array(v.tobytes(), object), grad=_NO_GRAD),
+]

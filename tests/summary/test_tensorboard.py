@@ -1,0 +1,146 @@
+"""TensorBoard itself reads the event files: its event accumulator loads every kind of
+summary written here, and a TensorBoard server on loopback serves them over HTTP.
+
+Skipped without the ``tensorboard`` package (the ``summary`` extra).
+"""
+import json
+import threading
+import time
+import urllib.parse
+import urllib.request
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from tests.summary.reference_calls import calls
+
+tensorboard = pytest.importorskip("tensorboard")
+from tensorboard.backend.event_processing import (  # noqa: E402
+    plugin_event_accumulator as accumulator)
+from tensorboard.compat.proto import config_pb2, graph_pb2  # noqa: E402
+from tensorboard.util import tensor_util  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def logdir(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tb")
+    for kind, run in calls(tf).items():
+        with tf.summary.create_file_writer(str(root / kind)).as_default() as writer:
+            run()
+        writer.close()
+
+    @tf.function
+    def f(x):
+        return tf.nn.relu(x * 2.0)
+
+    writer = tf.summary.create_file_writer(str(root / "graph"))
+    tf.summary.trace_on(graph=True)
+    f(tf.constant([1.0]))
+    with writer.as_default():
+        tf.summary.trace_export("trace", step=0)
+        tf.summary.graph(f.get_concrete_function(tf.TensorSpec([1])).graph)
+    writer.close()
+    return root
+
+
+def load(path):
+    acc = accumulator.EventAccumulator(str(path), size_guidance={accumulator.TENSORS: 0})
+    acc.Reload()
+    return acc
+
+
+def values(acc, tag):
+    return [(e.step, tensor_util.make_ndarray(e.tensor_proto)) for e in acc.Tensors(tag)]
+
+
+def test_every_kind_loads_with_its_plugin(logdir):
+    plugins = {"scalars": "scalars", "histograms": "histograms", "images": "images",
+               "text": "text", "audio": "audio"}
+    for kind, plugin in plugins.items():
+        acc = load(logdir / kind)
+        tags = acc.Tags()["tensors"]
+        assert tags, kind
+        assert set(acc.PluginTagToContent(plugin)) == set(tags), kind
+
+
+def test_scalars(logdir):
+    acc = load(logdir / "scalars")
+    assert values(acc, "loss") == [(1, np.float32(0.25))]
+    assert values(acc, "int_value") == [(2, np.float32(7.0))]
+    assert acc.SummaryMetadata("f64").summary_description == "a *double*"
+    assert values(acc, "var") == [(4, np.float32(2.5))]
+
+
+def test_histograms_images_text_audio(logdir):
+    (step, buckets), = values(load(logdir / "histograms"), "five")
+    assert step == 1 and buckets.shape == (5, 3) and buckets[:, 2].sum() == 200
+    (_, images), = values(load(logdir / "images"), "three")
+    assert list(images[:2]) == [b"5", b"4"] and images[2].startswith(b"\x89PNG")
+    (_, text), = values(load(logdir / "text"), "table")
+    assert text.tolist() == [[b"a", b"b"], [b"c", b"d"]]
+    acc = load(logdir / "audio")
+    (_, clips), = values(acc, "stereo")
+    # (the accumulator keeps the clips of the [k, 2] (clip, label) tensor)
+    assert clips.shape == (2,) and clips[0].startswith(b"RIFF")
+    assert acc.SummaryMetadata("stereo").plugin_data.content == b"\x10\x0b"  # WAV
+
+
+def test_graphs(logdir):
+    acc = load(logdir / "graph")
+    graph = acc.Graph()
+    assert isinstance(graph, graph_pb2.GraphDef) and "Relu" in {n.op for n in graph.node}
+    (_, run), = values(acc, "trace")
+    metadata = config_pb2.RunMetadata.FromString(run.item())
+    assert "Relu" in {n.op for n in metadata.function_graphs[0].pre_optimization_graph.node}
+
+
+def _get(url):
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def test_tensorboard_server_serves_the_scalars(tmp_path):
+    program = pytest.importorskip("tensorboard.program")
+    writer = tf.summary.create_file_writer(str(tmp_path / "train"))
+
+    @tf.function
+    def f(x):
+        return tf.nn.relu(x * 2.0)
+
+    tf.summary.trace_on()
+    f(tf.constant([1.0]))
+    with writer.as_default():
+        for step in range(3):
+            tf.summary.scalar("loss", 1.0 / (step + 1), step=step)
+        tf.summary.histogram("h", [1.0, 2.0], step=0, buckets=2)
+        tf.summary.text("note", "hello *there*", step=0)
+        tf.summary.trace_export("trace", step=0)
+    writer.close()
+    board = program.TensorBoard()
+    board.configure(argv=[None, "--logdir", str(tmp_path), "--host", "127.0.0.1", "--port",
+                          "0", "--load_fast", "false", "--reload_interval", "0"])
+    server = board._make_server()  # (what board.launch() serves, kept to shut it down)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = server.get_url()
+    try:
+        query = urllib.parse.urlencode({"run": "train", "tag": "loss"})
+        for _ in range(300):  # (the first load runs in the background: up to 30 s)
+            if "train" in _get(url + "data/plugin/scalars/tags"):
+                break
+            time.sleep(0.1)
+        points = _get(f"{url}data/plugin/scalars/scalars?{query}")
+        (_, _, buckets), = _get(url + "data/plugin/histograms/histograms?run=train&tag=h")
+        (text,) = _get(url + "data/plugin/text/text?run=train&tag=note")
+        with urllib.request.urlopen(url + "data/plugin/graphs/graph?run=train&tag=trace&"
+                                          "conceptual=false", timeout=30) as response:
+            graph = response.read().decode()
+    finally:
+        server.shutdown()
+        thread.join()
+    assert [(step, value) for _, step, value in points] == [(0, 1.0), (1, 0.5),
+                                                            (2, np.float32(1 / 3))]
+    assert buckets == [[1.0, 1.5, 1.0], [1.5, 2.0, 1.0]]
+    assert text["text"] == "<p>hello <em>there</em></p>"
+    assert 'op: "Relu"' in graph
