@@ -192,6 +192,41 @@ def test_traced_functions_are_saved_with_every_trace(tmp_path):
     np.testing.assert_array_equal(loaded.f(tf.constant([4, 5])).numpy(), [8, 10])
 
 
+class _Traced(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable(2.0, trainable=False)
+
+    @tf.function
+    def f(self, x, training=False, scale=1.0):
+        return x * self.v * scale if training else x
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32),
+                                  tf.TensorSpec([2], tf.int32, name="ids")])
+    def g(self, a, b):
+        return a + tf.cast(b, tf.float32), b
+
+
+def test_traces_with_python_arguments_are_chosen_by_them(tmp_path):
+    m = _Traced()
+    m.f(tf.constant(1.0))
+    m.f(tf.constant(1.0), training=True)
+    m.f(tf.constant([1.0, 2.0]), True, 3.0)
+    tf.saved_model.save(m, str(tmp_path), signatures={"g": m.g})
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert float(loaded.f(tf.constant(5.0))) == 5.0
+    assert float(loaded.f(tf.constant(5.0), training=True)) == 10.0
+    assert float(loaded.f(x=tf.constant(5.0), training=True)) == 10.0
+    np.testing.assert_array_equal(loaded.f(tf.constant([1.0, 2.0]), True, 3.0).numpy(),
+                                  [6.0, 12.0])
+    assert not loaded.v.trainable
+    # signature inputs are named by spec name, else by argument name, as in TF
+    out = loaded.signatures["g"](a=tf.constant(1.0), ids=tf.constant([1, 2]))
+    np.testing.assert_array_equal(out["output_0"].numpy(), [2.0, 3.0])
+    assert out["output_1"].dtype == tf.int32
+    assert loaded.signatures["g"].structured_outputs["output_0"].shape == (2,)
+
+
 def test_untracked_variable_raises(tmp_path):
     v = tf.Variable(1.0)
     m = tf.Module()

@@ -395,6 +395,9 @@ class _Loader:
             outputs = iter([made[r if ":" in r else f"{r}:0"] for r in refs])
         leaves = [next(outputs) if isinstance(s, TensorSpec) else s
                   for s in nest.flatten(out_signature)]
+        for t, s in zip(leaves, nest.flatten(out_signature)):
+            if isinstance(s, TensorSpec) and t.shape.is_compatible_with(s.shape):
+                t.set_shape(s.shape)  # (what the saved signature knew: a call's shape may not)
         structured = nest.pack_sequence_as(out_signature, leaves)
         declared = frozenset(s.name for s in nest.flatten((signature, out_signature))
                              if isinstance(s, TensorSpec) and s.name)
