@@ -235,6 +235,19 @@ def test_untracked_variable_raises(tmp_path):
         tf.saved_model.save(m, str(tmp_path))
 
 
+def test_function_aliases_are_saved_and_loaded(tmp_path):
+    m = Affine()
+    options = tf.saved_model.SaveOptions(function_aliases={"affine": m.__call__})
+    tf.saved_model.save(m, str(tmp_path), options=options)
+    loaded = tf.saved_model.load(str(tmp_path), options=tf.saved_model.LoadOptions(
+        experimental_load_function_aliases=True))
+    np.testing.assert_array_equal(loaded.function_aliases["affine"](
+        tf.constant([[1.0, 1.0]])).numpy(), [[1.75, 0.0]])
+    with pytest.raises(TypeError, match="Functions in `function_aliases` should be created"):
+        tf.saved_model.save(m, str(tmp_path), options=tf.saved_model.SaveOptions(
+            function_aliases={"x": lambda: 1}))
+
+
 def test_options_are_accepted(tmp_path):
     tf.saved_model.save(Affine(), str(tmp_path), options=tf.saved_model.SaveOptions())
     loaded = tf.saved_model.load(str(tmp_path), tags=["serve"],

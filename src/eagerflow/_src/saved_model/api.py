@@ -40,8 +40,10 @@ for _name in ("SERVING", "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "PREDICT_METHOD_NA
 
 @export("saved_model.SaveOptions")
 class SaveOptions:
-    """Options of `save` (accepted; one machine and one device, so the devices, namespaces
-    and function aliases they set change nothing in what is written here)."""
+    """Options of `save`: `function_aliases` ({alias: tf.function}) are recorded in the
+    MetaGraph for the saved concrete functions of each function, as TF records them; the
+    others are accepted (one machine and one device: the devices and namespaces they set
+    change nothing in what is written here)."""
 
     __slots__ = ("namespace_whitelist", "save_debug_info", "function_aliases",
                  "experimental_debug_stripper", "experimental_io_device",

@@ -433,7 +433,6 @@ def _function_name(name):
 
 def load(export_dir, tags=None, options=None):
     """Loads the SavedModel in `export_dir`; see the public docstring."""
-    del options
     export_dir = os.fspath(export_dir)
     proto = read_saved_model(export_dir)
     meta_graph = _meta_graph(proto, tags, export_dir)
@@ -441,4 +440,18 @@ def load(export_dir, tags=None, options=None):
         raise errors.UnimplementedError(None, None, f"The SavedModel at {export_dir} holds no "
                                                     f"object graph (a TF 1 SavedModel); "
                                                     f"loading it is not supported.")
-    return _Loader(meta_graph, export_dir).nodes[0]
+    loader = _Loader(meta_graph, export_dir)
+    root = loader.nodes[0]
+    if getattr(options, "experimental_load_function_aliases", False):
+        by_alias = {}
+        for name, alias in sorted(meta_graph.meta_info_def.function_aliases.items()):
+            by_alias.setdefault(alias, []).append(name)
+        aliases = {}
+        for alias, names in by_alias.items():
+            found = next((obj for obj in loader.nodes if isinstance(obj, RestoredFunction) and
+                          {c.name for c in obj.concrete_functions} ==
+                          {_function_name(n) for n in names}), None)
+            aliases[alias] = found or RestoredFunction(
+                alias, [loader.get_concrete(n) for n in names], None)
+        root.function_aliases = aliases
+    return root

@@ -534,10 +534,21 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
     """Writes `obj` as a SavedModel in `export_dir`; see the public docstring. Keras gives
     the root's `root_metadata` (its config, as JSON) and `root_identifier`, as tf_keras
     records them in the root's ``SavedUserObject``."""
-    del options
     export_dir = os.fspath(export_dir)
     writer = _Writer(obj, signatures)
     saved_model = writer.write()
+    aliases = getattr(options, "function_aliases", None) or {}
+    meta_info = saved_model.meta_graphs[0].meta_info_def
+    for alias, function in aliases.items():
+        functions = list(function) if isinstance(function, (list, tuple, set)) else [function]
+        if not all(isinstance(f, (Function, ConcreteFunction)) for f in functions):
+            raise TypeError(f"Unsupported type f{type(function)}. Functions in "
+                            f"`function_aliases` should be created by tf.function, or concrete "
+                            f"functions, or collections of concrete functions.")
+        for concrete in [c for f in functions for c in _concretes(f)]:
+            name = writer.names.get(id(concrete))
+            if name is not None:  # (a function the SavedModel holds)
+                meta_info.function_aliases[name] = alias
     root = saved_model.meta_graphs[0].object_graph_def.nodes[0]
     if root.WhichOneof("kind") == "user_object":
         if root_metadata is not None:
