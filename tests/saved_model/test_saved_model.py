@@ -227,6 +227,14 @@ def test_traces_with_python_arguments_are_chosen_by_them(tmp_path):
     assert loaded.signatures["g"].structured_outputs["output_0"].shape == (2,)
 
 
+def test_saving_a_non_trackable_object_raises_tfs_valueerror(tmp_path):
+    for obj in (3, object()):
+        with pytest.raises(ValueError, match="Expected an object of type `Trackable`, such as "
+                                             "`tf.Module`"):
+            tf.saved_model.save(obj, str(tmp_path))
+    assert not os.listdir(str(tmp_path))
+
+
 def test_untracked_variable_raises(tmp_path):
     v = tf.Variable(1.0)
     m = tf.Module()

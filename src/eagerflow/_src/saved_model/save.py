@@ -534,6 +534,10 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
     """Writes `obj` as a SavedModel in `export_dir`; see the public docstring. Keras gives
     the root's `root_metadata` (its config, as JSON) and `root_identifier`, as tf_keras
     records them in the root's ``SavedUserObject``."""
+    if not trackable.is_trackable(obj) or isinstance(obj, (list, tuple, dict)):
+        raise ValueError(f"Expected an object of type `Trackable`, such as `tf.Module` or a "
+                         f"subclass of the `Trackable` class, for export. Got {obj} with type "
+                         f"{type(obj)}.")
     export_dir = os.fspath(export_dir)
     writer = _Writer(obj, signatures)
     saved_model = writer.write()
