@@ -385,6 +385,22 @@ def test_tf_served_the_keras_model_saved_here():
     np.testing.assert_allclose(loaded(x).numpy(), expected["keras_call"], rtol=1e-6)
 
 
+def test_tf_keras_cnn_loads_and_runs_in_both_modes():
+    """Conv2D, BatchNormalization, MaxPooling2D and Dropout as TF saved them: TF's nodes
+    without the attrs TF left at their defaults (seeds, shapes' out_type)."""
+    expected = _json("tf_outputs.json")["tf_keras_cnn"]
+    x = np.array(expected["x"], np.float32)
+    m = tf.saved_model.load(os.path.join(DATA, "tf_keras_cnn"))
+    np.testing.assert_allclose(m(x, training=False).numpy(), expected["y"], rtol=1e-5,
+                               atol=1e-6)
+    (served,) = m.signatures["serving_default"](tf.constant(x)).values()
+    np.testing.assert_allclose(served.numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+    training = m(x, training=True).numpy()  # dropout draws, batch statistics update
+    assert training.shape == (2, 3) and np.allclose(training.sum(axis=1), 1.0, atol=1e-5)
+    model = tf.keras.models.load_model(os.path.join(DATA, "tf_keras_cnn"))
+    np.testing.assert_allclose(model(x).numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+
+
 def test_keras_load_model_of_a_plain_savedmodel_raises(tmp_path):
     tf.saved_model.save(Affine(), str(tmp_path))
     with pytest.raises(ValueError, match="records no Keras config"):

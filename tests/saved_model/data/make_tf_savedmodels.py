@@ -56,6 +56,23 @@ def main():
     shutil.rmtree(path, ignore_errors=True)
     model.save(path)
     outputs["tf_keras_model_save"] = {"x": xk.tolist(), "y": model(xk).numpy().tolist()}
+    # a small CNN (convolution, batch normalization, pooling, dropout) after a step of
+    # training: its training-mode function draws random numbers and updates moving statistics
+    tf.keras.utils.set_random_seed(0)
+    cnn = tf.keras.Sequential([
+        tf.keras.layers.Conv2D(4, 3, activation="relu", input_shape=(8, 8, 1)),
+        tf.keras.layers.BatchNormalization(),
+        tf.keras.layers.MaxPooling2D(),
+        tf.keras.layers.Dropout(0.5),
+        tf.keras.layers.Flatten(),
+        tf.keras.layers.Dense(3, activation="softmax")])
+    xc = np.random.RandomState(0).rand(2, 8, 8, 1).astype(np.float32)
+    cnn.compile("adam", "sparse_categorical_crossentropy")
+    cnn.fit(xc, np.array([0, 2]), epochs=1, verbose=0)
+    path = os.path.join(HERE, "tf_keras_cnn")
+    shutil.rmtree(path, ignore_errors=True)
+    cnn.save(path)
+    outputs["tf_keras_cnn"] = {"x": xc.tolist(), "y": cnn(xc).numpy().tolist()}
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
