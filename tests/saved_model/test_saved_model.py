@@ -401,6 +401,16 @@ def test_tf_keras_cnn_loads_and_runs_in_both_modes():
     np.testing.assert_allclose(model(x).numpy(), expected["y"], rtol=1e-5, atol=1e-6)
 
 
+def test_tf_keras_lstm_loads_and_computes_tfs_outputs():
+    expected = _json("tf_outputs.json")["tf_keras_lstm"]
+    x = np.array(expected["x"], np.float32)
+    m = tf.saved_model.load(os.path.join(DATA, "tf_keras_lstm"))
+    np.testing.assert_allclose(m(x, training=False).numpy(), expected["y"], rtol=1e-5,
+                               atol=1e-6)
+    model = tf.keras.models.load_model(os.path.join(DATA, "tf_keras_lstm"))
+    np.testing.assert_allclose(model(x).numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+
+
 def test_keras_load_model_of_a_plain_savedmodel_raises(tmp_path):
     tf.saved_model.save(Affine(), str(tmp_path))
     with pytest.raises(ValueError, match="records no Keras config"):

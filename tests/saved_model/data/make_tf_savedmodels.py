@@ -73,6 +73,15 @@ def main():
     shutil.rmtree(path, ignore_errors=True)
     cnn.save(path)
     outputs["tf_keras_cnn"] = {"x": xc.tolist(), "y": cnn(xc).numpy().tolist()}
+    # an LSTM: its functions hold TF's while loop over tensor lists
+    tf.keras.utils.set_random_seed(0)
+    rnn = tf.keras.Sequential([tf.keras.layers.LSTM(3, input_shape=(5, 2)),
+                               tf.keras.layers.Dense(2)])
+    xr = np.random.RandomState(0).rand(2, 5, 2).astype(np.float32)
+    path = os.path.join(HERE, "tf_keras_lstm")
+    shutil.rmtree(path, ignore_errors=True)
+    rnn.save(path)
+    outputs["tf_keras_lstm"] = {"x": xr.tolist(), "y": rnn(xr).numpy().tolist()}
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
