@@ -95,6 +95,8 @@ DOCS = {
     "random": "Random numbers with TF's seeding semantics (``tf.random``).",
     "random.experimental": "``tf.random.experimental``: generators and stateless seed and "
                            "shuffle utilities.",
+    "saved_model": "SavedModels (``tf.saved_model``): objects with their functions and "
+                   "variables in TensorFlow's format.",
     "sparse": "Sparse tensors (``tf.sparse``).",
     "signal": "Signal processing (``tf.signal``): FFTs, windows and framing.",
     "strings": "String ops (``tf.strings``).",
@@ -125,9 +127,9 @@ SIDE_EFFECTS = {
 }
 
 # Sub-namespaces loaded on first attribute access, keeping ``import eagerflow`` fast
-# (``tf.compat.v1``, ``tf.summary`` and ``tf.train`` import protobuf, ``tf.data`` the
-# function machinery).
-LAZY = {"": ["data", "keras", "summary", "train"], "compat": ["v1"]}
+# (``tf.compat.v1``, ``tf.saved_model``, ``tf.summary`` and ``tf.train`` import protobuf,
+# ``tf.data`` the function machinery).
+LAZY = {"": ["data", "keras", "saved_model", "summary", "train"], "compat": ["v1"]}
 
 # Namespaces that also offer the names of another (``tf.compat.v1.matmul`` is ``tf.matmul``).
 FALLBACK = {"compat.v1": "eagerflow"}

@@ -69,8 +69,8 @@ from eagerflow import (  # noqa: F401
 
 
 def __getattr__(name):
-    # data, keras, summary, train loads on first use, keeping ``import eagerflow`` fast.
-    if name in ("data", "keras", "summary", "train",):
+    # data, keras, saved_model, summary, train loads on first use, keeping ``import eagerflow`` fast.
+    if name in ("data", "keras", "saved_model", "summary", "train",):
         import importlib  # noqa: PLC0415
         return importlib.import_module(f"eagerflow.{name}")
     raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")

@@ -413,9 +413,13 @@ def test_model_checkpoint_errors(tmp_path, monkeypatch, caplog):
         caplog.text
     with pytest.raises(KeyError, match='Failed to format this callback filepath: "{nope}.ckpt"'):
         _checkpoint(tmp_path, monkeypatch, [1.0], filepath="{nope}.ckpt")
-    os.mkdir(tmp_path / "taken")
+    os.mkdir(tmp_path / "taken.keras")
     with pytest.raises(OSError, match="Please specify a non-directory filepath"):
-        _checkpoint(tmp_path, monkeypatch, [1.0], filepath="taken")
+        _checkpoint(tmp_path, monkeypatch, [1.0], filepath="taken.keras")
+    # a path without a suffix is a SavedModel, written into an existing directory, as in TF
+    os.mkdir(tmp_path / "taken")
+    _, _, _, files = _checkpoint(tmp_path, monkeypatch, [1.0], filepath="taken")
+    assert os.path.join("taken", "saved_model.pb") in files
     # weights are a checkpoint beside the directory, as in TF
     _, _, _, files = _checkpoint(tmp_path, monkeypatch, [1.0], filepath="taken",
                                  save_weights_only=True)

@@ -447,7 +447,8 @@ def test_functional_and_subclassed_models_round_trip(tmp_path):
 
     model = Twice(3)
     model(data)
-    model.save(tmp_path / "sub")  # no extension: still an archive
+    model.save(tmp_path / "sub")  # no extension: a SavedModel directory, as tf_keras writes
+    assert (tmp_path / "sub" / "saved_model.pb").is_file()
     loaded = saving.load_model(tmp_path / "sub", custom_objects={"Twice": Twice})
     assert isinstance(loaded, Twice)
     np.testing.assert_allclose(loaded(data).numpy(), model(data).numpy())
@@ -463,5 +464,5 @@ def test_load_model_errors(tmp_path):
     path.write_bytes(path.read_bytes()[:200])
     with pytest.raises(tf.errors.DataLossError, match="not a complete `.keras` archive"):
         saving.load_model(path)
-    with pytest.raises(OSError, match="it is a directory"):
+    with pytest.raises(OSError, match="SavedModel file does not exist at"):
         saving.load_model(tmp_path)

@@ -939,6 +939,15 @@ def _w56c18d6c93(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w58fa3f66db(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(export_dir, tags=None, options=None):
+        try:
+            return _export_fn(export_dir, tags, options)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'export_dir': export_dir, 'tags': tags, 'options': options})
+    return _export_wrapper
+
+
 def _w592882bcb2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axes, frequency_weights, keepdims=None, name=None):
         try:
@@ -1902,6 +1911,15 @@ def _wa66c568ac0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa67de9c9fd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(export_dir):
+        try:
+            return _export_fn(export_dir)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'export_dir': export_dir})
+    return _export_wrapper
+
+
 def _wa6c0515c89(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(graph=None):
         try:
@@ -1989,6 +2007,15 @@ def _wad28fcf0f4(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(names, value)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'names': names, 'value': value})
+    return _export_wrapper
+
+
+def _waf16bebe34(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(obj, export_dir, signatures=None, options=None):
+        try:
+            return _export_fn(obj, export_dir, signatures, options)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'obj': obj, 'export_dir': export_dir, 'signatures': signatures, 'options': options})
     return _export_wrapper
 
 
@@ -3316,6 +3343,9 @@ WRAPPERS = {
     'reshape': _wdbcb385eeb,
     'reverse': _w6968753e26,
     'roll': _waf2d2e6cdf,
+    'saved_model.contains_saved_model': _wa67de9c9fd,
+    'saved_model.load': _w58fa3f66db,
+    'saved_model.save': _waf16bebe34,
     'scan': _wc6b205fb16,
     'scatter_nd': _w6a813926f8,
     'searchsorted': _w3ce53c3257,

@@ -100,8 +100,10 @@ _ASSIGN_ADD = register("AssignAddVariableOp", _assign_add, _no_outputs, multi=Tr
 _ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
 tf_nodes[_READ] = NodeForm(types={"dtype": "out0"}, outputs=("value",))
-for _op in (_ASSIGN, _ASSIGN_ADD, _ASSIGN_SUB):
+for _op in (_ASSIGN_ADD, _ASSIGN_SUB):
     tf_nodes[_op] = NodeForm(types={"dtype": 1})
+# (TF's AssignVariableOp may say whether to check the value's shape: eagerflow always checks)
+tf_nodes[_ASSIGN] = NodeForm(types={"dtype": 1}, ignored=("validate_shape",))
 
 
 @export("Variable")

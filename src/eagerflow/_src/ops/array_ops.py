@@ -2134,10 +2134,12 @@ _SHAPE_N = register("ShapeN", lambda xp, *xs, out_type: tuple(
     xp.asarray(x.shape, out_type.as_numpy_dtype) for x in xs),
     lambda *xs, out_type: [(TensorShape([x.shape.rank]), out_type) for x in xs],
     multi=True, tied="all", not_differentiable="shape")  # one dtype for all inputs, as in TF
-tf_nodes[_SHAPE_N] = NodeForm(number="N")
 _SIZE = register("Size", lambda xp, x, out_type: xp.asarray(x.size, out_type.as_numpy_dtype),
                  lambda x, out_type: (TensorShape([]), out_type), tied=(),
                  not_differentiable="shape", shape_only=True)
+# (TF's default out_type, which SavedModels leave out of their nodes)
+tf_nodes[_SHAPE_N] = NodeForm(number="N", defaults={"out_type": _d.int32})
+tf_nodes[_SHAPE] = tf_nodes[_SIZE] = NodeForm(defaults={"out_type": _d.int32})
 _RANK = register("Rank", lambda xp, x: xp.asarray(x.ndim, xp.int32),
                  lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape",
                  shape_only=True)

@@ -327,7 +327,8 @@ _ADD = register("TensorListAdd", _add_kernel, _list_rule, tied=())
 # TF's forms: a list (variant) input has no type attribute; element_dtype is the elements'
 tf_nodes[_RESERVE] = NodeForm(types={"shape_type": 0}, outputs=("handle",))
 tf_nodes[_LENGTH] = NodeForm(types={}, outputs=("length",))
-tf_nodes[_SET_ITEM] = NodeForm(types={"element_dtype": 2}, outputs=("output_handle",))
+tf_nodes[_SET_ITEM] = NodeForm(types={"element_dtype": 2}, outputs=("output_handle",),
+                               defaults={"resize_if_index_out_of_bounds": False})  # (TF's)
 tf_nodes[_GET_ITEM] = NodeForm(types={}, outputs=("item",))
 tf_nodes[_STACK] = NodeForm(types={}, outputs=("tensor",))
 tf_nodes[_FROM_TENSOR] = NodeForm(types={"element_dtype": 0, "shape_type": 1},

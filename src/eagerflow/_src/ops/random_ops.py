@@ -498,14 +498,17 @@ _TRUNCATED_WITH = _register(_draw_truncated_with, _shaped_like_param, None, None
 # TF's stateful random ops take the shape as an input; a graph's op keeps its stream (the
 # part of its seed's sequence each run takes) as eagerflow's own attr, new when read back.
 _SHAPE_INPUT = AttrInput("shape", type_attr="T", runtime=True)
+# (TF's seeds default to 0, which SavedModels leave out of their nodes)
+_SEEDS = {"seed": 0, "seed2": 0}
 for _op in (_UNIFORM[0], _NORMAL[0], _TRUNCATED[0]):
-    tf_nodes[_op] = NodeForm(inputs=(_SHAPE_INPUT,), types={}, local={"stream": _OpState})
+    tf_nodes[_op] = NodeForm(inputs=(_SHAPE_INPUT,), types={}, local={"stream": _OpState},
+                             defaults=_SEEDS)
 tf_nodes[_UNIFORM_INT[0]] = NodeForm(inputs=(_SHAPE_INPUT, 0, 1), types={"Tout": 0},
-                                     local={"stream": _OpState})
+                                     local={"stream": _OpState}, defaults=_SEEDS)
 tf_nodes[_MULTINOMIAL[0]] = NodeForm(
     inputs=(0, AttrInput("num_samples", type_attr=None, kind=int, runtime=True)),
-    local={"stream": _OpState})
-tf_nodes[_SHUFFLE[0]] = NodeForm(local={"stream": _OpState})
+    local={"stream": _OpState}, defaults=_SEEDS)
+tf_nodes[_SHUFFLE[0]] = NodeForm(local={"stream": _OpState}, defaults=_SEEDS)
 # The stateless ops take the seed last (after a shape only run time knows, which TF's take
 # first: so only a known shape is written)
 _KNOWN_SHAPE = AttrInput("shape", type_attr="T")

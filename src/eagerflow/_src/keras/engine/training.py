@@ -42,7 +42,9 @@ class Model(Layer):
     # The graph of a functional model is kept in plain lists and dicts, as in Keras.
     _UNTRACKED_ATTRIBUTES = Layer._UNTRACKED_ATTRIBUTES | frozenset((
         "inputs", "outputs", "input_names", "output_names", "_input_layers", "_nested_inputs",
-        "_nested_outputs", "_steps", "_depths", "_nodes"))
+        "_nested_outputs", "_steps", "_depths", "_nodes",
+        # (the compiled steps, which a SavedModel leaves out as tf_keras does)
+        "train_function", "test_function", "predict_function"))
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _functional_arguments(args, kwargs):
@@ -469,6 +471,38 @@ class Model(Layer):
     def save(self, filepath, overwrite=True, save_format=None, **kwargs):
         """Saves architecture, compile arguments and weights to a `.keras` archive."""
         late.saving.saving_lib.save_model(self, filepath, overwrite, save_format, **kwargs)
+
+    def _saved_model_call(self):
+        """The `tf.function` a SavedModel of this model saves as its ``__call__``: the model
+        called (not training) on its inputs, named by input; None while they are unknown."""
+        inputs = getattr(self, "inputs", None)
+        if not inputs:
+            return None
+        from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
+        from eagerflow._src.function.polymorphic_function import function  # noqa: PLC0415
+        specs = [TensorSpec(t.shape, t.dtype, name) for t, name in zip(inputs, self.input_names)]
+
+        def __call__(inputs):  # noqa: N807 (the saved function's name)
+            return self(inputs, training=False)
+
+        return function(__call__, input_signature=[specs[0] if len(specs) == 1 else specs])
+
+    def _default_save_signature(self):
+        """The concrete function a SavedModel of this model serves as ``serving_default``,
+        as tf_keras saves it: the model's call on its inputs, named by input, returning its
+        outputs by output name; None while the model's inputs are unknown."""
+        call = self._saved_model_call()
+        if call is None:
+            return None
+        from eagerflow._src.function.polymorphic_function import function  # noqa: PLC0415
+        output_names = list(self.output_names or ["output_0"])
+
+        def serve(inputs):
+            outputs = call(inputs)
+            flat = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+            return dict(zip(output_names, flat))
+
+        return function(serve, input_signature=call._input_signature).get_concrete_function()
 
     def to_json(self, **kwargs):
         """The model's class and config as JSON (``keras.models.model_from_json`` reads it)."""

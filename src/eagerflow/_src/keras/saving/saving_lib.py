@@ -50,14 +50,16 @@ _MODEL_MODULES = {"Sequential": {"module": "keras"},
 
 @export("keras.saving.save_model", "keras.models.save_model")
 def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
-    """Saves `model`'s architecture, compile arguments and weights to the archive `filepath`.
+    """Saves `model`'s architecture, compile arguments and weights to `filepath`.
 
     A path ending in ``.h5`` (or `save_format="h5"`) gets tf_keras's legacy
     HDF5 file, through h5py (`include_optimizer=False` leaves out the compile
-    arguments and the optimizer's state); any other path gets the `.keras`
-    archive, also the paths where TF would write a SavedModel directory.
-    SavedModel-only arguments (`signatures`, `options`, `save_traces`) are
-    accepted and ignored.
+    arguments and the optimizer's state); a path ending in ``.keras`` (or
+    `save_format="keras"`) the `.keras` archive; any other path (or
+    `save_format="tf"`), as tf_keras does, a SavedModel directory
+    (`tf.saved_model.save`'s, with the model's config recorded for
+    `load_model`, its ``__call__`` and its ``serving_default`` signature;
+    `signatures` and `options` as there). `save_traces` is accepted and ignored.
     """
     filepath = weights.check_path(filepath, "save the model to", save_format)
     if weights.hdf5_kind(filepath, save_format):
@@ -78,6 +80,16 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     compile_config = _compile_config(model)
     if compile_config is not None:
         config["compile_config"] = compile_config
+    if save_format in ("tf", "tensorflow") or (save_format is None and
+                                                not filepath.endswith(".keras")):
+        from eagerflow._src.saved_model import save as saved_model  # noqa: PLC0415 (above Keras)
+        identifier = ("_tf_keras_sequential" if type(model).__name__ == "Sequential" else
+                      "_tf_keras_network" if getattr(model, "_is_graph_network", False) else
+                      "_tf_keras_model")
+        saved_model.save(model, filepath, kwargs.get("signatures"), kwargs.get("options"),
+                         root_metadata=json.dumps(config, default=_json_default),
+                         root_identifier=identifier)
+        return
     tensors, metadata = weights.weights_file(model) if not keras_archive.available() else ({}, {})
     metadata_json = {"keras_version": _KERAS_VERSION,
                      "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
@@ -190,8 +202,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     if not os.path.exists(filepath):
         raise OSError(f"No file or directory found at {filepath}")
     if os.path.isdir(filepath):
-        raise OSError(f"Cannot load {filepath}: it is a directory (a SavedModel). Models "
-                      f"load from `.keras` archives written by `model.save`.")
+        return _load_saved_model(filepath, custom_objects, compile)
     if h5_format.is_hdf5(filepath):
         return _load_model_from_hdf5(filepath, custom_objects, compile)
     try:
@@ -219,6 +230,53 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     else:
         weights.restore(model, tensors, metadata)
     return model
+
+
+def _load_saved_model(path, custom_objects, compile):
+    """The model of a SavedModel directory that `save_model` (or tf_keras's ``model.save``)
+    wrote: rebuilt from the config recorded with it, its weights restored from the
+    SavedModel's checkpoint."""
+    from eagerflow._src.checkpoint import checkpoint  # noqa: PLC0415
+    from eagerflow._src.core.protos import saved_model as pb  # noqa: PLC0415
+    from eagerflow._src.saved_model import load as saved_model  # noqa: PLC0415 (above Keras)
+    proto = saved_model.read_saved_model(path)
+    nodes = proto.meta_graphs[0].object_graph_def.nodes if proto.meta_graphs else ()
+    metadata = nodes[0].user_object.metadata if nodes else ""
+    keras_metadata = os.path.join(path, "keras_metadata.pb")
+    if not metadata and os.path.isfile(keras_metadata):  # tf_keras's
+        with open(keras_metadata, "rb") as f:
+            found = pb.KerasSavedMetadata.FromString(f.read())
+        metadata = next((n.metadata for n in found.nodes if n.node_path == "root"), "")
+    if not metadata:
+        raise ValueError(f"Unable to create a Keras model from the SavedModel at {path}: it "
+                         f"records no Keras config (it was not written by `model.save`). Load "
+                         f"it with `tf.saved_model.load`.")
+    config = _tuples(json.loads(metadata))
+    with serialization.CustomObjectScope(custom_objects or {}):
+        model = layers_mod.deserialize({"class_name": config["class_name"],
+                                        "config": config["config"]})
+        shape = (config.get("build_config") or {}).get("input_shape") or \
+            config.get("build_input_shape")
+        if not model.built and shape:
+            model.build(_tuples(shape))
+        compile_config = config.get("compile_config")
+        if compile and compile_config:
+            model.compile(**_compile_arguments(compile_config))
+    checkpoint.restore_objects(model, (), os.path.join(path, saved_model.VARIABLES_DIRECTORY,
+                                                       saved_model.VARIABLES_FILENAME))
+    return model
+
+
+def _tuples(value):
+    """`value` (JSON) with tf_keras's tuples (``{"class_name": "__tuple__", "items": [...]}``)
+    made tuples, at any depth."""
+    if isinstance(value, dict):
+        if value.get("class_name") == "__tuple__":
+            return tuple(_tuples(v) for v in value["items"])
+        return {k: _tuples(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_tuples(v) for v in value]
+    return value
 
 
 def _compile_arguments(config):

@@ -1,0 +1,457 @@
+"""Reading a SavedModel (``tf.saved_model.load``): the object graph rebuilt as plain objects
+with their variables restored from ``variables/`` and their functions run from the
+GraphDef's function library on eagerflow's kernels, without the Python code that made them.
+"""
+import collections.abc
+import inspect
+import os
+
+import numpy as np
+from google.protobuf import message, text_format
+
+from eagerflow._src.checkpoint import bundle, trackable
+from eagerflow._src.core import context, errors, nest
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.module import Module
+from eagerflow._src.core.protos import checkpoint as ckpt_pb
+from eagerflow._src.core.protos import framework as fw_pb
+from eagerflow._src.core.protos import saved_model as pb
+from eagerflow._src.core.protos.tensors import shape_from_proto, tensor_from_proto
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.function.concrete_function import ConcreteFunction
+from eagerflow._src.function.polymorphic_function import Function
+from eagerflow._src.graph import graph_def as gd
+from eagerflow._src.graph.graph import Graph
+from eagerflow._src.saved_model import structure
+
+SAVED_MODEL_FILENAME_PB = "saved_model.pb"
+SAVED_MODEL_FILENAME_PBTXT = "saved_model.pbtxt"
+VARIABLES_DIRECTORY = "variables"
+VARIABLES_FILENAME = "variables"
+
+
+def read_saved_model(export_dir):
+    """The `SavedModel` proto of `export_dir`, with TF's OSErrors for a missing or damaged
+    file."""
+    export_dir = os.fspath(export_dir)
+    pbtxt = os.path.join(export_dir, SAVED_MODEL_FILENAME_PBTXT)
+    path = os.path.join(export_dir, SAVED_MODEL_FILENAME_PB)
+    proto = pb.SavedModel()
+    if os.path.isfile(path):
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            proto.ParseFromString(data)
+        except message.DecodeError:
+            raise OSError(f"Cannot parse file b'{path}': Error parsing message with type "
+                          f"'tensorflow.SavedModel': Wire format was corrupt.") from None
+    elif os.path.isfile(pbtxt):
+        with open(pbtxt, encoding="utf-8") as f:
+            try:
+                text_format.Parse(f.read(), proto)
+            except text_format.ParseError as e:
+                raise OSError(f"Cannot parse file {pbtxt}: {e}.") from None
+    else:
+        raise OSError(f"SavedModel file does not exist at: {export_dir}{os.sep}"
+                      f"{{{SAVED_MODEL_FILENAME_PBTXT}|{SAVED_MODEL_FILENAME_PB}}}")
+    return proto
+
+
+def _meta_graph(proto, tags, export_dir):
+    graphs = list(proto.meta_graphs)
+    if tags is None:
+        if len(graphs) != 1:
+            raise ValueError(f"Importing a SavedModel with `tf.saved_model.load` requires a "
+                             f"`tags=` argument if there is more than one MetaGraph. Got "
+                             f"`tags=None`, but there are {len(graphs)} MetaGraphs in the "
+                             f"SavedModel with tag sets: "
+                             f"{[list(g.meta_info_def.tags) for g in graphs]}. Pass a `tags=` "
+                             f"argument to load this SavedModel.")
+        return graphs[0]
+    if isinstance(tags, str):
+        tags = [tags]
+    for g in graphs:
+        if set(g.meta_info_def.tags) == set(tags):
+            return g
+    if len(graphs) == 1:
+        raise ValueError(f"Got an incompatible argument to `tags`: {list(tags)}. The "
+                         f"SavedModel at {export_dir} has one MetaGraph with tags "
+                         f"{list(graphs[0].meta_info_def.tags)}. You may omit the argument, "
+                         f"pass 'None', or pass matching tags.")
+    raise ValueError(f"The SavedModel at {export_dir} has no MetaGraph with tags "
+                     f"{list(tags)}; its tag sets are "
+                     f"{[list(g.meta_info_def.tags) for g in graphs]}.")
+
+
+# TF's identifiers of saved containers, and what they load as
+_CONTAINERS = {"trackable_list_wrapper": list, "trackable_tuple_wrapper": list,
+               "trackable_dict_wrapper": dict}
+
+
+class _UserObject(Module):
+    """A restored object: its children as attributes (TF's ``_UserObject``)."""
+
+    def __init__(self):
+        super().__init__(name=None)
+
+
+class _CallableUserObject(_UserObject):
+    """A restored object that was callable: calls run its restored ``__call__``."""
+
+    def __call__(self, *args, **kwargs):
+        return self.__dict__["__call__"](*args, **kwargs)
+
+
+class _SignatureMap(collections.abc.Mapping):
+    """The ``signatures`` of a loaded object: name -> concrete function returning a dict."""
+
+    def __init__(self):
+        self._signatures = {}
+
+    def __getitem__(self, key):
+        return self._signatures[key]
+
+    def __iter__(self):
+        return iter(self._signatures)
+
+    def __len__(self):
+        return len(self._signatures)
+
+    def __repr__(self):
+        return f"_SignatureMap({self._signatures})"
+
+
+class RestoredFunction:
+    """A saved `tf.function`: calls run the saved concrete function whose signature the
+    arguments match."""
+
+    def __init__(self, name, concrete_functions, fullargspec, input_signature=None):
+        self.__name__ = self._name = name
+        self.concrete_functions = list(concrete_functions)
+        self._params = _parameters(fullargspec)
+        self._function = None
+        if input_signature is not None and len(self.concrete_functions) == 1:
+            # Calls bind to the input signature, with TF's errors, as the saved function's did.
+            concrete = self.concrete_functions[0]
+
+            def call(*args, **kwargs):
+                return concrete(*args, **kwargs)
+
+            if self._params is not None:
+                call.__signature__ = inspect.Signature(self._params)
+            self._function = Function(call, name, tuple(input_signature), autograph=False)
+
+    def _canonical(self, args, kwargs):
+        if self._params is None:
+            return tuple(args), dict(kwargs)
+        signature = inspect.Signature(self._params)
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self._name}: {e}") from None
+        bound.apply_defaults()
+        return bound.args, bound.kwargs
+
+    def __call__(self, *args, **kwargs):
+        if self._function is not None:
+            return self._function(*args, **kwargs)
+        c_args, c_kwargs = self._canonical(args, kwargs)
+        for concrete in self.concrete_functions:
+            if _matches((c_args, c_kwargs), concrete.structured_input_signature):
+                return concrete(*c_args, **c_kwargs)
+        shown = "\n".join(f"  Option {i + 1}:\n    Positional arguments: "
+                          f"{c.structured_input_signature[0]}\n    Keyword arguments: "
+                          f"{c.structured_input_signature[1]}"
+                          for i, c in enumerate(self.concrete_functions))
+        raise ValueError(f"Could not find matching concrete function to call loaded from the "
+                         f"SavedModel. Got:\n  Positional arguments ({len(args)} total):\n"
+                         f"    * {args}\n  Keyword arguments: {kwargs}\n\n Expected these "
+                         f"arguments to match one of the following {len(self.concrete_functions)}"
+                         f" option(s):\n\n{shown}")
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The saved concrete function these arguments (tensors or `TensorSpec`s) match."""
+        c_args, c_kwargs = self._canonical(args, kwargs)
+        for concrete in self.concrete_functions:
+            if _matches((c_args, c_kwargs), concrete.structured_input_signature):
+                return concrete
+        raise ValueError(f"No concrete function of {self._name} matches {args}, {kwargs}.")
+
+    def __get__(self, instance, owner=None):
+        return self
+
+    def __repr__(self):
+        return f"<RestoredFunction {self._name} at 0x{id(self):X}>"
+
+
+def _parameters(fullargspec):
+    """`inspect.Parameter`s of a saved ``FullArgSpec`` (None when there is none)."""
+    if not isinstance(fullargspec, tuple) or not hasattr(fullargspec, "args"):
+        return None
+    P = inspect.Parameter
+    args = list(fullargspec.args or [])
+    defaults = list(fullargspec.defaults or [])
+    first_default = len(args) - len(defaults)
+    params = [P(a, P.POSITIONAL_OR_KEYWORD,
+                default=defaults[i - first_default] if i >= first_default else P.empty)
+              for i, a in enumerate(args)]
+    if fullargspec.varargs:
+        params.append(P(fullargspec.varargs, P.VAR_POSITIONAL))
+    kw_defaults = fullargspec.kwonlydefaults or {}
+    params += [P(k, P.KEYWORD_ONLY, default=kw_defaults.get(k, P.empty))
+               for k in fullargspec.kwonlyargs or []]
+    if fullargspec.varkw:
+        params.append(P(fullargspec.varkw, P.VAR_KEYWORD))
+    return params
+
+
+def _matches(value, signature):
+    """Whether a call's canonical ``(args, kwargs)`` fits a saved input signature."""
+    if isinstance(signature, TensorSpec):
+        if isinstance(value, TensorSpec):
+            return signature.is_compatible_with(value)
+        dtype = getattr(value, "dtype", None)
+        if isinstance(dtype, _d.DType) and dtype != signature.dtype:
+            return False  # (a tensor of another dtype: no trace takes it, as in TF)
+        shape = getattr(value, "shape", None)
+        if shape is None:
+            value = np.asarray(value)
+            shape = value.shape
+            if value.dtype.kind not in "biufcSUO":
+                return False
+        return TensorShape(signature.shape).is_compatible_with(TensorShape(shape))
+    if isinstance(signature, dict):
+        return (isinstance(value, dict) and set(value) == set(signature) and
+                all(_matches(value[k], signature[k]) for k in signature))
+    if isinstance(signature, (tuple, list)):
+        return (isinstance(value, (tuple, list)) and len(value) == len(signature) and
+                all(_matches(v, s) for v, s in zip(value, signature)))
+    try:
+        return bool(value == signature) and type(value) is type(signature)
+    except (TypeError, ValueError):
+        return False
+
+
+class _Loader:
+    def __init__(self, meta_graph, export_dir):
+        self.proto = meta_graph.object_graph_def
+        _add_default_attrs(meta_graph)
+        self.library = gd.Library(meta_graph.graph_def.library.function)
+        self.export_dir = export_dir
+        self.concrete = {}
+        nodes = self.proto.nodes
+        self.nodes = [None] * len(nodes)
+        # values first (functions capture them), then functions, then the rest
+        for i, node in enumerate(nodes):
+            if node.WhichOneof("kind") == "variable":
+                self.nodes[i] = self._variable(node.variable)
+            elif node.WhichOneof("kind") == "constant":
+                self.nodes[i] = self._constant(meta_graph.graph_def, node.constant.operation)
+        self._restore_values()
+        for i, node in enumerate(nodes):
+            kind = node.WhichOneof("kind")
+            if kind == "bare_concrete_function":
+                self.nodes[i] = self._bare(node.bare_concrete_function)
+            elif kind == "function":
+                spec = structure.decode(node.function.function_spec.fullargspec)
+                name = node.function.concrete_functions[0] if node.function.concrete_functions \
+                    else "function"
+                concretes = [self.get_concrete(n) for n in node.function.concrete_functions]
+                signature = structure.decode(node.function.function_spec.input_signature)
+                restored = self.nodes[i] = RestoredFunction(_function_name(name), concretes,
+                                                            spec, signature)
+                for concrete in concretes:  # (printed and bound by the Python parameters)
+                    if restored._params and not any(p.kind in (p.VAR_POSITIONAL,
+                                                               p.VAR_KEYWORD)
+                                                    for p in restored._params):
+                        concrete._python_parameters = restored._params
+            elif kind == "user_object" and node.user_object.identifier == "signature_map":
+                self.nodes[i] = _SignatureMap()
+            elif kind == "user_object" and node.user_object.identifier in _CONTAINERS:
+                self.nodes[i] = _CONTAINERS[node.user_object.identifier]()
+            elif self.nodes[i] is None:
+                self.nodes[i] = _UserObject()
+        # lists and dicts are filled first, inner ones before outer ones (an object holding
+        # one keeps a copy)
+        for i in reversed(range(len(nodes))):
+            obj = self.nodes[i]
+            if isinstance(obj, list):
+                items = sorted(((int(r.local_name), r.node_id) for r in nodes[i].children
+                                if r.local_name.isdigit()))
+                obj.extend(self.nodes[j] for _, j in items)
+            elif isinstance(obj, dict):
+                obj.update((r.local_name, self.nodes[r.node_id]) for r in nodes[i].children)
+        for i, node in enumerate(nodes):
+            obj = self.nodes[i]
+            for ref in node.children:
+                child = self.nodes[ref.node_id]
+                if isinstance(obj, _SignatureMap):
+                    obj._signatures[ref.local_name] = child
+                elif isinstance(obj, _UserObject):
+                    if ref.local_name == "__call__":
+                        obj.__class__ = _CallableUserObject
+                    try:
+                        setattr(obj, ref.local_name, child)
+                    except (AttributeError, TypeError):
+                        pass  # (a name the object cannot take: a property of Module)
+        root = self.nodes[0]
+        if isinstance(root, _UserObject) and "signatures" not in vars(root):
+            root.signatures = _SignatureMap()
+
+    def _variable(self, proto):
+        dtype = _d.as_dtype(proto.dtype)
+        shape = shape_from_proto(proto.shape)
+        dims = [d if d is not None else 0 for d in (shape.as_list() if shape.rank is not None
+                                                      else [])]
+        value = (np.full(dims, b"", object) if dtype == _d.string else
+                 np.zeros(dims, dtype.as_numpy_dtype))
+        with context.init_scope():
+            return Variable(value, trainable=proto.trainable, name=proto.name or None,
+                            dtype=dtype, shape=shape)
+
+    def _constant(self, graph_def, operation):
+        for node in graph_def.node:
+            if node.name == operation and node.op == "Const":
+                from eagerflow._src.core.convert import convert_to_tensor  # noqa: PLC0415
+                return convert_to_tensor(tensor_from_proto(node.attr["value"].tensor))
+        raise errors.NotFoundError(None, None, f"The SavedModel's constant {operation} is not "
+                                               f"in its graph.")
+
+    def _restore_values(self):
+        prefix = os.path.join(self.export_dir, VARIABLES_DIRECTORY, VARIABLES_FILENAME)
+        if not bundle.exists(prefix):
+            if any(isinstance(n, Variable) for n in self.nodes):
+                raise errors.NotFoundError(None, None, f"Unsuccessful TensorSliceReader "
+                                                       f"constructor: Failed to find any "
+                                                       f"matching files for {prefix}")
+            return
+        reader = bundle.BundleReader(prefix)
+        try:
+            graph = ckpt_pb.TrackableObjectGraph()
+            data = reader.get_tensor(trackable.OBJECT_GRAPH_KEY)
+            graph.ParseFromString(data.item() if isinstance(data, np.ndarray) else data)
+            # (the checkpoint's nodes are the SavedObjectGraph's, in the same order)
+            for i, node in enumerate(graph.nodes):
+                obj = self.nodes[i] if i < len(self.nodes) else None
+                for attribute in node.attributes:
+                    if isinstance(obj, Variable) and attribute.name == trackable.VARIABLE_VALUE:
+                        trackable.assign_variable(obj, reader.get_tensor(
+                            attribute.checkpoint_key), attribute.checkpoint_key)
+        finally:
+            reader.close()
+
+    def _bare(self, proto):
+        concrete = self.get_concrete(proto.concrete_function_name)
+        return concrete
+
+    def get_concrete(self, name):
+        found = self.concrete.get(name)
+        if found is None:
+            found = self.concrete[name] = self._build(name)
+        return found
+
+    def _build(self, name):
+        saved = self.proto.concrete_functions[name]
+        fdef = self.library.functions.get(name)
+        if fdef is None:
+            raise errors.NotFoundError(None, None, f"The SavedModel's function {name} is not in "
+                                                   f"its function library.")
+        signature = structure.decode(saved.canonicalized_input_signature)
+        if not isinstance(signature, tuple) or len(signature) != 2:
+            signature = (tuple(signature or ()), {})
+        signature = (tuple(signature[0]), dict(signature[1]))
+        out_signature = structure.decode(saved.output_signature)
+        captured = [self.nodes[i] for i in saved.bound_inputs]
+        specs = [s for s in nest.flatten(signature) if isinstance(s, TensorSpec)]
+        args = list(fdef.signature.input_arg)
+        n_inputs = len(args) - len(captured)
+        graph = Graph(name)
+        feeds, inputs = {}, []
+        with context.building(graph):
+            for i, arg in enumerate(args[:n_inputs]):
+                shape = specs[i].shape if i < len(specs) else TensorShape(None)
+                t = graph.placeholder(_d.as_dtype(arg.type), shape, arg.name)
+                feeds[arg.name] = t
+                inputs.append(t)
+            for arg, value in zip(args[n_inputs:], captured):
+                if value is None:
+                    raise errors.UnimplementedError(None, None, f"The function {name} captures "
+                                                                f"an object eagerflow cannot "
+                                                                f"restore.")
+                feeds[arg.name] = value if isinstance(value, Variable) else \
+                    graph.capture(value)
+            ops = {n.name: n.op for n in fdef.node_def}
+            nodes = []
+            for src in fdef.node_def:
+                node = fw_pb.NodeDef()
+                node.CopyFrom(src)
+                del node.input[:]
+                node.input.extend(gd._graph_ref(r, ops) for r in src.input)
+                nodes.append(node)
+            made = gd._Importer(graph, self.library).run(nodes, feeds)
+            refs = [gd._graph_ref(fdef.ret[a.name], ops) for a in fdef.signature.output_arg]
+            outputs = iter([made[r if ":" in r else f"{r}:0"] for r in refs])
+        leaves = [next(outputs) if isinstance(s, TensorSpec) else s
+                  for s in nest.flatten(out_signature)]
+        for t, s in zip(leaves, nest.flatten(out_signature)):
+            if isinstance(s, TensorSpec) and t.shape.is_compatible_with(s.shape):
+                t.set_shape(s.shape)  # (what the saved signature knew: a call's shape may not)
+        structured = nest.pack_sequence_as(out_signature, leaves)
+        declared = frozenset(s.name for s in nest.flatten((signature, out_signature))
+                             if isinstance(s, TensorSpec) and s.name)
+        return ConcreteFunction(_function_name(name), graph, inputs, structured, signature,
+                                None, declared)
+
+
+def _add_default_attrs(meta_graph):
+    """Puts back the attrs TF left out for holding their default values
+    (``stripped_default_attrs``), from the OpDefs the MetaGraph lists."""
+    defaults = {}
+    for op in meta_graph.meta_info_def.stripped_op_list.op:
+        found = {a.name: a.default_value for a in op.attr if a.HasField("default_value")}
+        if found:
+            defaults[op.name] = found
+    if not defaults:
+        return
+    nodes = list(meta_graph.graph_def.node)
+    for fdef in meta_graph.graph_def.library.function:
+        nodes.extend(fdef.node_def)
+    for node in nodes:
+        for name, value in defaults.get(node.op, {}).items():
+            if name not in node.attr:
+                node.attr[name].CopyFrom(value)
+
+
+def _function_name(name):
+    """``__inference_f_17`` -> ``f``: the Python name of a saved concrete function."""
+    if name.startswith("__inference_"):
+        name = name[len("__inference_"):].rpartition("_")[0] or name
+    return name
+
+
+def load(export_dir, tags=None, options=None):
+    """Loads the SavedModel in `export_dir`; see the public docstring."""
+    export_dir = os.fspath(export_dir)
+    proto = read_saved_model(export_dir)
+    meta_graph = _meta_graph(proto, tags, export_dir)
+    if not meta_graph.HasField("object_graph_def") or not meta_graph.object_graph_def.nodes:
+        raise errors.UnimplementedError(None, None, f"The SavedModel at {export_dir} holds no "
+                                                    f"object graph (a TF 1 SavedModel); "
+                                                    f"loading it is not supported.")
+    loader = _Loader(meta_graph, export_dir)
+    root = loader.nodes[0]
+    if getattr(options, "experimental_load_function_aliases", False):
+        by_alias = {}
+        for name, alias in sorted(meta_graph.meta_info_def.function_aliases.items()):
+            by_alias.setdefault(alias, []).append(name)
+        aliases = {}
+        for alias, names in by_alias.items():
+            found = next((obj for obj in loader.nodes if isinstance(obj, RestoredFunction) and
+                          {c.name for c in obj.concrete_functions} ==
+                          {_function_name(n) for n in names}), None)
+            aliases[alias] = found or RestoredFunction(
+                alias, [loader.get_concrete(n) for n in names], None)
+        root.function_aliases = aliases
+    return root

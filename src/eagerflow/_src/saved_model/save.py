@@ -1,0 +1,578 @@
+"""Writing a SavedModel (``tf.saved_model.save``) as TensorFlow writes one.
+
+``saved_model.pb`` holds one `MetaGraphDef` (tags ``serve``): a GraphDef whose
+function library has a `FunctionDef` per saved concrete function (variables
+passed in as resource arguments, TF's form), a node per signature input
+(``serving_default_x``) feeding a ``StatefulPartitionedCall`` of the
+signature's function, the `SignatureDef`s naming those tensors, and the
+`SavedObjectGraph`: the objects reachable from the root (user objects,
+variables, functions with their concrete functions, the ``signatures`` map),
+each concrete function's bound inputs and structured signatures.
+``variables/`` is a checkpoint of the same object graph, node for node.
+"""
+import collections
+import inspect
+import os
+import tempfile
+
+import numpy as np
+
+from eagerflow._src.checkpoint import bundle, trackable
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import nest, versions
+from eagerflow._src.core.protos import framework as fw_pb
+from eagerflow._src.core.protos import saved_model as pb
+from eagerflow._src.core.protos.tensors import shape_proto
+from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.function.concrete_function import ConcreteFunction
+from eagerflow._src.function.polymorphic_function import Function
+from eagerflow._src.graph import graph_def as gd
+from eagerflow._src.graph.graph import SymbolicTensor
+from eagerflow._src.saved_model import structure
+
+SERVING = "serve"
+DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
+PREDICT_METHOD_NAME = "tensorflow/serving/predict"
+INIT_OP_SIGNATURE_KEY = "__saved_model_init_op"
+
+FullArgSpec = collections.namedtuple(
+    "FullArgSpec", ["args", "varargs", "varkw", "defaults", "kwonlyargs", "kwonlydefaults",
+                    "annotations"])
+
+
+class _FunctionNode:
+    """A `tf.function` attribute of a saved object: its concrete functions are its children."""
+
+    def __init__(self, function, concretes):
+        self.function, self.concretes = function, concretes
+
+    def _trackable_children(self):
+        return [(f"trace_{i}", c) for i, c in enumerate(self.concretes)]
+
+
+class _SignatureNode:
+    """The ``signatures`` of the root: name -> signature wrapper."""
+
+    def __init__(self, signatures):
+        self.signatures = signatures
+
+    def _trackable_children(self):
+        return sorted(self.signatures.items())
+
+
+class _SignatureFunction:
+    """A signature: a concrete function taking keyword tensors and returning a dict."""
+
+    def __init__(self, concrete, keys, out_keys):
+        self.concrete = concrete    # the function it calls
+        self.keys = keys            # input name of each of the concrete function's inputs
+        self.out_keys = out_keys    # output name of each of its outputs
+
+    def _trackable_children(self):
+        return []
+
+
+def _functions_of(obj):
+    """``[(name, Function or ConcreteFunction)]`` of `obj`'s attributes, sorted by name, as TF
+    saves them (methods decorated in the class included)."""
+    if isinstance(obj, (Variable, list, tuple, dict, _FunctionNode, _SignatureNode,
+                        _SignatureFunction, ConcreteFunction)):
+        return []
+    names = set(vars(obj)) if hasattr(obj, "__dict__") else set()
+    for cls in type(obj).__mro__:
+        names.update(k for k, v in vars(cls).items() if isinstance(v, Function))
+    names -= (getattr(obj, "_TF_MODULE_IGNORED_PROPERTIES", frozenset()) |
+              getattr(obj, "_UNTRACKED_ATTRIBUTES", frozenset()))
+    out = []
+    for name in sorted(names):
+        try:
+            static = inspect.getattr_static(obj, name)
+        except AttributeError:
+            continue
+        if isinstance(static, (Function, ConcreteFunction)):
+            out.append((name, getattr(obj, name)))
+    return out
+
+
+def _concretes(function):
+    """The concrete functions TF saves of `function`: its input signature's, or its traces."""
+    if isinstance(function, ConcreteFunction):
+        return [function]
+    if function._input_signature is not None:
+        return [function.get_concrete_function()]
+    return [c for _, c in function._traces]
+
+
+class _ObjectGraph:
+    """The saved objects, breadth first from the root (TF's node order)."""
+
+    def __init__(self, root, signatures):
+        self.objects, self.paths, self.edges = [root], [()], [[]]
+        self.ids = {id(root): 0}
+        self.functions = {}  # id(Function) -> _FunctionNode
+        queue = collections.deque([0])
+        while queue:
+            i = queue.popleft()
+            obj = self.objects[i]
+            edges = list(trackable.children(obj))
+            taken = {name for name, _ in edges}
+            for name, function in _functions_of(obj):
+                if name in taken:
+                    continue
+                node = self.functions.get(id(function))
+                if node is None:
+                    node = self.functions[id(function)] = _FunctionNode(function,
+                                                                        _concretes(function))
+                edges.append((name, node))
+            if i == 0:
+                hook = getattr(type(obj), "_saved_model_call", None)  # (a Keras model's)
+                call = obj._saved_model_call() if hook is not None else None
+                if call is not None and "__call__" not in taken:
+                    node = self.functions[id(call)] = _FunctionNode(call, _concretes(call))
+                    edges.append(("__call__", node))
+                edges.append(("signatures", _SignatureNode(signatures)))
+            for name, child in edges:
+                j = self.ids.get(id(child))
+                if j is None:
+                    j = self.ids[id(child)] = len(self.objects)
+                    self.objects.append(child)
+                    self.paths.append(self.paths[i] + (name,))
+                    self.edges.append([])
+                    queue.append(j)
+                self.edges[i].append((j, name))
+
+    def checkpoint(self):
+        """The `trackable.Graph` of these nodes: the checkpoint's object graph, node for node."""
+        graph = trackable.Graph.__new__(trackable.Graph)
+        graph.objects, graph.paths, graph.edges = self.objects, self.paths, self.edges
+        return graph
+
+
+# -- signatures ------------------------------------------------------------------------------
+
+def _signature_concrete(value, what):
+    if isinstance(value, ConcreteFunction):
+        return value
+    if isinstance(value, Function):
+        if value._input_signature is None:
+            raise ValueError(f"Function {value._name!r} has no input_signature: pass "
+                             f"`{what}` a concrete function, e.g. "
+                             f"`f.get_concrete_function(tf.TensorSpec(...))`.")
+        return value.get_concrete_function()
+    raise ValueError(f"Expected a TensorFlow function for which to generate a signature "
+                     f"(a tf.function with an input_signature or a concrete function), got "
+                     f"{value!r}.")
+
+
+def _find_default_signature(root):
+    """TF's choice of ``serving_default`` when none is given: the root's one function with
+    an input signature, if it has exactly one."""
+    found = [f for _, f in _functions_of(root)
+             if isinstance(f, Function) and f._input_signature is not None]
+    return found[0] if len(found) == 1 else None
+
+
+def _canonical_signatures(root, signatures):
+    if signatures is None:
+        hook = getattr(type(root), "_default_save_signature", None)  # (a Keras model's)
+        found = root._default_save_signature() if callable(hook) else None
+        found = found if found is not None else _find_default_signature(root)
+        signatures = {} if found is None else {DEFAULT_SERVING_SIGNATURE_DEF_KEY: found}
+    elif not isinstance(signatures, dict):
+        signatures = {DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
+    out = {}
+    for key, value in signatures.items():
+        if not isinstance(key, str):
+            raise ValueError(f"Expected signature keys to be strings, got {key!r}.")
+        concrete = _signature_concrete(value, "signatures")
+        out[key] = _SignatureFunction(concrete, _input_keys(concrete),
+                                      _output_keys(concrete, key))
+    return out
+
+
+def _input_keys(concrete):
+    """The signature's name of each input of `concrete` (a spec's name, else its argument's)."""
+    keys = []
+    for name, _, value in concrete._parameters():
+        leaves = [v for v in nest.flatten(value) if isinstance(v, TensorSpec)]
+        for i, spec in enumerate(leaves):
+            keys.append(spec.name or (name if len(leaves) == 1 else f"{name}_{i}"))
+    if len(keys) != len(concrete.inputs) or len(set(keys)) != len(keys):
+        keys = [t.op.name for t in concrete.inputs]
+    return keys
+
+
+def _output_keys(concrete, signature_key):
+    outputs = concrete.structured_outputs
+    if isinstance(outputs, dict):
+        flat = nest.flatten(outputs)
+        keys = sorted(outputs)
+        if any(not isinstance(outputs[k], SymbolicTensor) for k in keys) or len(flat) != len(keys):
+            raise ValueError(f"Got a dictionary of outputs for the signature {signature_key!r} "
+                             f"whose values are not all tensors: {outputs}.")
+        return [str(k) for k in keys]
+    flat = nest.flatten(outputs)
+    if any(not isinstance(t, SymbolicTensor) for t in flat) or (
+            isinstance(outputs, (list, tuple)) and len(flat) != len(outputs)):
+        raise ValueError(f"Got a non-Tensor value {outputs!r} for the signature "
+                         f"{signature_key!r}: signatures return a tensor, a flat sequence of "
+                         f"tensors or a dict of them.")
+    return [f"output_{i}" for i in range(len(flat))]
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+def _spec(t, name=None):
+    return TensorSpec(t.shape, t.dtype, name)
+
+
+def _signature_value(value):
+    """A traced value as its `StructuredValue`-ready form (tensors as `TensorSpec`s)."""
+    def leaf(v):
+        if isinstance(v, SymbolicTensor):
+            return _spec(v)
+        if isinstance(v, (EagerTensor, np.ndarray)):
+            return TensorSpec(v.shape, v.dtype)
+        return v
+    return nest.map_structure(leaf, value)
+
+
+def _input_signature(concrete):
+    args, kwargs = concrete.structured_input_signature
+    named_args = []
+    params = [name for name, kind, _ in concrete._parameters() if kind != "KEYWORD_ONLY"]
+    for i, a in enumerate(args):
+        if isinstance(a, TensorSpec) and a.name is None and i < len(params):
+            a = TensorSpec(a.shape, a.dtype, params[i])
+        named_args.append(a)
+    kwargs = {k: TensorSpec(v.shape, v.dtype, v.name or k) if isinstance(v, TensorSpec) else v
+              for k, v in kwargs.items()}
+    return _signature_value((tuple(named_args), kwargs))
+
+
+def _fullargspec(function):
+    try:
+        params = list(inspect.signature(function.python_function).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    P = inspect.Parameter
+    args = [p.name for p in params if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
+    defaults = tuple(p.default for p in params
+                     if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
+                     and p.default is not P.empty)
+    varargs = next((p.name for p in params if p.kind is P.VAR_POSITIONAL), None)
+    varkw = next((p.name for p in params if p.kind is P.VAR_KEYWORD), None)
+    kwonly = [p.name for p in params if p.kind is P.KEYWORD_ONLY]
+    kwdefaults = {p.name: p.default for p in params
+                  if p.kind is P.KEYWORD_ONLY and p.default is not P.empty}
+    return FullArgSpec(args, varargs, varkw, defaults or None, kwonly, kwdefaults or None, {})
+
+
+def _encode(value, what):
+    try:
+        return structure.encode(value)
+    except TypeError as e:
+        raise ValueError(f"Unable to save {what}: {e}") from None
+
+
+class _Writer:
+    def __init__(self, root, signatures):
+        self.root = root
+        self.signatures = _canonical_signatures(root, signatures)
+        self.graph = _ObjectGraph(root, self.signatures)
+        self.library = gd.Library()
+        self.proto = pb.SavedObjectGraph()
+        self.graph_def = fw_pb.GraphDef(versions=fw_pb.VersionDef(producer=gd.PRODUCER,
+                                                                  min_consumer=12))
+        self.names = {}  # id(ConcreteFunction) -> its FunctionDef's name
+        self.bound = {}  # id(ConcreteFunction) -> node ids of its captured values
+        self.constants = {}  # id(captured tensor) -> node id of its constant
+        self.uid = 0
+
+    def unique(self, name):
+        self.uid += 1
+        return f"{name}_{self.uid}"
+
+    def concrete(self, cf):
+        """Writes `cf`'s FunctionDef and its SavedConcreteFunction; returns its name."""
+        name = self.names.get(id(cf))
+        if name is not None:
+            return name
+        name = self.names[id(cf)] = self.unique(f"__inference_{cf.name}")
+        args = gd.function_arguments(cf)
+        fdef = gd.function_def(cf, name, self.library)
+        bound = []
+        for value in args[len(cf.inputs):]:
+            bound.append(self._captured(value, cf))
+        for i, t in enumerate(cf.inputs):
+            fdef.arg_attr[i].attr["_user_specified_name"].s = t.op.name.encode()
+            fdef.arg_attr[i].attr["_output_shapes"].list.shape.add().CopyFrom(
+                shape_proto(t.shape))
+        saved = self.proto.concrete_functions[name]
+        saved.bound_inputs.extend(bound)
+        saved.canonicalized_input_signature.CopyFrom(
+            _encode(_input_signature(cf), f"the inputs of function {cf.name!r}"))
+        saved.output_signature.CopyFrom(
+            _encode(_signature_value(cf.structured_outputs),
+                    f"the outputs of function {cf.name!r}"))
+        self.bound[id(cf)] = bound
+        return name
+
+    def _captured(self, value, cf):
+        """The node id of a value a function captures: a saved variable, or a constant."""
+        if isinstance(value, Variable):
+            found = self.graph.ids.get(id(value))
+            if found is None:
+                raise AssertionError(
+                    f"Tried to export a function which references an 'untracked' resource. "
+                    f"TensorFlow objects (e.g. tf.Variable) captured by functions must be "
+                    f"'tracked' by assigning them to an attribute of a tracked object or "
+                    f"assigned to an attribute of the main object directly. \n\n Trackable "
+                    f"Python objects referring to this tensor (from gc.get_referrers, limited "
+                    f"to two hops):\n{value!r} (captured by the function {cf.name!r})")
+            return found
+        found = self.constants.get(id(value))
+        if found is None:
+            array = np.asarray(value._data if isinstance(value, EagerTensor) else value)
+            op = self.unique("Const")
+            self.graph_def.node.add().CopyFrom(gd._const_node(op, array))
+            found = self.constants[id(value)] = len(self.proto.nodes) + len(self.extra)
+            self.extra.append(_constant_node(op))
+        return found
+
+    def signature_function(self, sig, key):
+        """Writes the FunctionDef of signature `key` (a call of its concrete function taking
+        and returning tensors by name, in sorted order); returns its name."""
+        inner = self.concrete(sig.concrete)
+        name = self.unique("__inference_signature_wrapper")
+        cf = sig.concrete
+        fdef = fw_pb.FunctionDef(signature=fw_pb.OpDef(name=name))
+        order = sorted(range(len(sig.keys)), key=lambda i: sig.keys[i])
+        arg_names = {}
+        for i in order:
+            arg = gd._arg_name(sig.keys[i])
+            arg_names[i] = arg
+            fdef.signature.input_arg.add(name=arg, type=cf.inputs[i].dtype.as_datatype_enum)
+            fdef.arg_attr[len(arg_names) - 1].attr["_user_specified_name"].s = \
+                sig.keys[i].encode()
+        inner_def = self.library.functions[inner]
+        captured = list(inner_def.signature.input_arg)[len(cf.inputs):]
+        for j, arg in enumerate(captured):
+            fdef.signature.input_arg.add(name=f"unknown_{j}", type=arg.type)
+        call = fdef.node_def.add(name="StatefulPartitionedCall", op="StatefulPartitionedCall")
+        call.input.extend([arg_names[i] for i in range(len(cf.inputs))] +
+                          [f"unknown_{j}" for j in range(len(captured))])
+        call.attr["Tin"].CopyFrom(gd.attr_value(tuple(_d.as_dtype(a.type) for a in
+                                                      inner_def.signature.input_arg)))
+        call.attr["Tout"].CopyFrom(gd.attr_value(tuple(t.dtype for t in cf.outputs)))
+        call.attr["f"].func.name = inner
+        for attr in ("config", "config_proto", "executor_type"):
+            call.attr[attr].s = b""
+        for k in sorted(range(len(sig.out_keys)), key=lambda i: sig.out_keys[i]):
+            out = gd._arg_name(sig.out_keys[k])
+            fdef.signature.output_arg.add(name=out, type=cf.outputs[k].dtype.as_datatype_enum)
+            fdef.ret[out] = f"StatefulPartitionedCall:output:{k}"
+        self.library.functions[name] = fdef
+        saved = self.proto.concrete_functions[name]
+        saved.bound_inputs.extend(self.bound[id(cf)])
+        saved.canonicalized_input_signature.CopyFrom(_encode(
+            ((), {sig.keys[i]: _spec(cf.inputs[i], sig.keys[i]) for i in order}),
+            f"the signature {key!r}"))
+        saved.output_signature.CopyFrom(_encode(
+            {sig.out_keys[k]: _spec(cf.outputs[k], sig.out_keys[k])
+             for k in range(len(sig.out_keys))}, f"the signature {key!r}"))
+        return name
+
+    def signature_def(self, sig, key, function_name, handles):
+        """The SignatureDef of `key`, and the GraphDef nodes it names: a placeholder per input
+        feeding a ``StatefulPartitionedCall`` of the signature function."""
+        cf = sig.concrete
+        out = pb.SignatureDef(method_name=PREDICT_METHOD_NAME)
+        order = sorted(range(len(sig.keys)), key=lambda i: sig.keys[i])
+        inputs = []
+        for i in order:
+            t = cf.inputs[i]
+            node = self.graph_def.node.add(name=self._node_name(f"{key}_{sig.keys[i]}"),
+                                           op="Placeholder")
+            node.attr["dtype"].type = t.dtype.as_datatype_enum
+            node.attr["shape"].shape.CopyFrom(shape_proto(t.shape))
+            inputs.append(node.name)
+            out.inputs[sig.keys[i]].CopyFrom(pb.TensorInfo(
+                name=f"{node.name}:0", dtype=t.dtype.as_datatype_enum,
+                tensor_shape=shape_proto(t.shape)))
+        captured = [handles[n] for n in self.bound[id(cf)]]
+        call = self.graph_def.node.add(name=self._node_name("StatefulPartitionedCall"),
+                                       op="StatefulPartitionedCall")
+        call.input.extend(inputs + captured)
+        fdef = self.library.functions[function_name]
+        call.attr["Tin"].CopyFrom(gd.attr_value(tuple(_d.as_dtype(a.type) for a in
+                                                      fdef.signature.input_arg)))
+        call.attr["Tout"].CopyFrom(gd.attr_value(tuple(_d.as_dtype(a.type) for a in
+                                                       fdef.signature.output_arg)))
+        call.attr["f"].func.name = function_name
+        for attr in ("config", "config_proto", "executor_type"):
+            call.attr[attr].s = b""
+        for j, k in enumerate(sorted(range(len(sig.out_keys)), key=lambda i: sig.out_keys[i])):
+            t = cf.outputs[k]
+            out.outputs[sig.out_keys[k]].CopyFrom(pb.TensorInfo(
+                name=f"{call.name}:{j}", dtype=t.dtype.as_datatype_enum,
+                tensor_shape=shape_proto(t.shape)))
+        return out
+
+    def _node_name(self, name):
+        name = "".join(c if c.isalnum() or c in "_-./" else "_" for c in name)
+        taken = {n.name for n in self.graph_def.node}
+        base, n = name, 0
+        while name in taken:
+            n += 1
+            name = f"{base}_{n}"
+        return name
+
+    def write(self):
+        objects = self.graph.objects
+        self.extra = []  # constant nodes, after the object graph's
+        nodes = [None] * len(objects)
+        for i, obj in enumerate(objects):
+            node = pb.SavedObject()
+            for j, name in self.graph.edges[i]:
+                node.children.add(node_id=j, local_name=name)
+            if isinstance(obj, Variable):
+                node.variable.dtype = obj.dtype.as_datatype_enum
+                node.variable.shape.CopyFrom(shape_proto(obj.shape))
+                node.variable.trainable = obj.trainable
+                node.variable.name = obj.name.rpartition(":")[0] or obj.name
+            elif isinstance(obj, _FunctionNode):
+                names = [self.concrete(c) for c in obj.concretes]
+                node.function.concrete_functions.extend(names)
+                if isinstance(obj.function, Function):
+                    spec = node.function.function_spec
+                    spec.fullargspec.CopyFrom(_encode(_fullargspec(obj.function),
+                                                      "a function's arguments"))
+                    signature = obj.function._input_signature
+                    spec.input_signature.CopyFrom(_encode(
+                        None if signature is None else tuple(signature),
+                        "a function's input_signature"))
+                for j, name in self.graph.edges[i]:
+                    node.dependencies.add(node_id=j, local_name=name)
+            elif isinstance(obj, ConcreteFunction):
+                self._bare(node, obj, self.concrete(obj), obj._parameters())
+            elif isinstance(obj, _SignatureFunction):
+                pass  # below, once every variable has its handle
+            elif isinstance(obj, _SignatureNode):
+                node.user_object.identifier = "signature_map"
+                node.user_object.version.producer = node.user_object.version.min_consumer = 1
+            else:
+                node.user_object.identifier = (
+                    "trackable_dict_wrapper" if isinstance(obj, dict) else
+                    "trackable_tuple_wrapper" if isinstance(obj, tuple) else
+                    "trackable_list_wrapper" if isinstance(obj, list) else
+                    "_generic_user_object")
+                node.user_object.version.producer = node.user_object.version.min_consumer = 1
+            nodes[i] = node
+        # the variables as the GraphDef's VarHandleOps, for the signatures' calls
+        handles = {}
+        for i, obj in enumerate(objects):
+            if isinstance(obj, Variable):
+                name = self._node_name(nodes[i].variable.name or "Variable")
+                node = self.graph_def.node.add(name=name, op="VarHandleOp")
+                node.attr["dtype"].type = obj.dtype.as_datatype_enum
+                node.attr["shape"].shape.CopyFrom(shape_proto(obj.shape))
+                node.attr["shared_name"].s = name.encode()
+                node.attr["container"].s = b""
+                handles[i] = name
+        signature_defs = {}
+        for i, obj in enumerate(objects):
+            if isinstance(obj, _SignatureFunction):
+                key = self.graph.paths[i][-1]
+                name = self.signature_function(obj, key)
+                keys = sorted(obj.keys)
+                nodes[i].bare_concrete_function.concrete_function_name = name
+                nodes[i].bare_concrete_function.argument_keywords.extend(keys)
+                nodes[i].bare_concrete_function.allowed_positional_arguments = 1
+                nodes[i].bare_concrete_function.function_spec.fullargspec.CopyFrom(_encode(
+                    FullArgSpec([], None, None, None, keys, None, {}), "a signature"))
+                nodes[i].bare_concrete_function.function_spec.input_signature.none_value \
+                    .SetInParent()
+                for n in self.bound[id(obj.concrete)]:
+                    if n not in handles and n >= len(objects):
+                        handles[n] = self.extra[n - len(objects)].constant.operation
+                signature_defs[key] = self.signature_def(obj, key, name, handles)
+        self.graph_def.node.add(name="NoOp", op="NoOp")
+        signature_defs[INIT_OP_SIGNATURE_KEY] = pb.SignatureDef(outputs={
+            INIT_OP_SIGNATURE_KEY: pb.TensorInfo(name="NoOp", tensor_shape=fw_pb.TensorShapeProto(
+                unknown_rank=True))})
+        self.proto.nodes.extend(nodes + self.extra)
+        self.graph_def.library.function.extend(self.library.functions.values())
+        meta = pb.MetaGraphDef(graph_def=self.graph_def, object_graph_def=self.proto)
+        meta.meta_info_def.tags.append(SERVING)
+        meta.meta_info_def.tensorflow_version = versions.VERSION
+        meta.meta_info_def.tensorflow_git_version = versions.GIT_VERSION
+        meta.meta_info_def.stripped_default_attrs = True
+        for key, value in signature_defs.items():
+            meta.signature_def[key].CopyFrom(value)
+        meta.saver_def.CopyFrom(pb.SaverDef(version=2))
+        return pb.SavedModel(saved_model_schema_version=1, meta_graphs=[meta])
+
+    @staticmethod
+    def _bare(node, cf, name, params):
+        bare = node.bare_concrete_function
+        bare.concrete_function_name = name
+        bare.argument_keywords.extend(n for n, kind, _ in params if kind != "POSITIONAL_ONLY")
+        bare.allowed_positional_arguments = sum(kind != "KEYWORD_ONLY" for _, kind, _ in params)
+
+
+def _constant_node(op):
+    node = pb.SavedObject()
+    node.constant.operation = op
+    return node
+
+
+def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
+         root_identifier=None):
+    """Writes `obj` as a SavedModel in `export_dir`; see the public docstring. Keras gives
+    the root's `root_metadata` (its config, as JSON) and `root_identifier`, as tf_keras
+    records them in the root's ``SavedUserObject``."""
+    if not trackable.is_trackable(obj) or isinstance(obj, (list, tuple, dict)):
+        raise ValueError(f"Expected an object of type `Trackable`, such as `tf.Module` or a "
+                         f"subclass of the `Trackable` class, for export. Got {obj} with type "
+                         f"{type(obj)}.")
+    export_dir = os.fspath(export_dir)
+    writer = _Writer(obj, signatures)
+    saved_model = writer.write()
+    aliases = getattr(options, "function_aliases", None) or {}
+    meta_info = saved_model.meta_graphs[0].meta_info_def
+    for alias, function in aliases.items():
+        functions = list(function) if isinstance(function, (list, tuple, set)) else [function]
+        if not all(isinstance(f, (Function, ConcreteFunction)) for f in functions):
+            raise TypeError(f"Unsupported type f{type(function)}. Functions in "
+                            f"`function_aliases` should be created by tf.function, or concrete "
+                            f"functions, or collections of concrete functions.")
+        for concrete in [c for f in functions for c in _concretes(f)]:
+            name = writer.names.get(id(concrete))
+            if name is not None:  # (a function the SavedModel holds)
+                meta_info.function_aliases[name] = alias
+    root = saved_model.meta_graphs[0].object_graph_def.nodes[0]
+    if root.WhichOneof("kind") == "user_object":
+        if root_metadata is not None:
+            root.user_object.metadata = root_metadata
+        if root_identifier is not None:
+            root.user_object.identifier = root_identifier
+    checkpoint = writer.graph.checkpoint()
+    proto, tensors, dtypes = checkpoint.serialize()
+    # (constants a function captures are nodes of the SavedObjectGraph, not the checkpoint's)
+    for _ in writer.extra:
+        proto.nodes.add().has_checkpoint_values.value = False
+    tensors[trackable.OBJECT_GRAPH_KEY] = np.array(proto.SerializeToString(), object)
+    dtypes[trackable.OBJECT_GRAPH_KEY] = _d.string
+    os.makedirs(export_dir, exist_ok=True)
+    variables = os.path.join(export_dir, "variables")
+    os.makedirs(variables, exist_ok=True)
+    os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
+    bundle.write_bundle(os.path.join(variables, "variables"), tensors, dtypes)
+    data = saved_model.SerializeToString(deterministic=True)  # (maps in key order)
+    fd, tmp = tempfile.mkstemp(dir=export_dir, prefix=".saved_model.pb.")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, os.path.join(export_dir, "saved_model.pb"))

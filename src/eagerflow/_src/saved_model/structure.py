@@ -1,0 +1,97 @@
+"""Nested Python values as TF's `StructuredValue` protos and back: how a SavedModel records a
+function's arguments and results (tuples, lists, dicts, named tuples, `TensorSpec`s, shapes,
+dtypes, ``None``, bools, numbers and strings).
+
+>>> encode((TensorSpec([None, 2], name="x"), {"training": False})).tuple_value.values[1]
+dict_value {
+  fields {
+    key: "training"
+    value {
+      bool_value: false
+    }
+  }
+}
+<BLANKLINE>
+>>> decode(encode([1, "a", None]))
+[1, 'a', None]
+"""
+import collections
+
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.protos import saved_model as pb
+from eagerflow._src.core.protos.tensors import shape_from_proto, shape_proto
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
+
+
+def encode(value):
+    """The `StructuredValue` of `value`; TypeError for values it cannot hold."""
+    out = pb.StructuredValue()
+    if value is None:
+        out.none_value.SetInParent()
+    elif isinstance(value, bool):
+        out.bool_value = value
+    elif isinstance(value, int):
+        out.int64_value = value
+    elif isinstance(value, float):
+        out.float64_value = value
+    elif isinstance(value, str):
+        out.string_value = value
+    elif isinstance(value, TensorSpec):
+        out.tensor_spec_value.name = value.name or ""
+        out.tensor_spec_value.shape.CopyFrom(shape_proto(value.shape))
+        out.tensor_spec_value.dtype = value.dtype.as_datatype_enum
+    elif isinstance(value, TensorShape):
+        out.tensor_shape_value.CopyFrom(shape_proto(value))
+    elif isinstance(value, _d.DType):
+        out.tensor_dtype_value = value.as_datatype_enum
+    elif isinstance(value, dict):
+        out.dict_value.SetInParent()
+        for k, v in value.items():
+            out.dict_value.fields[str(k)].CopyFrom(encode(v))
+    elif isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        out.named_tuple_value.name = type(value).__name__
+        for k in value._fields:
+            out.named_tuple_value.values.add(key=k).value.CopyFrom(encode(getattr(value, k)))
+    elif isinstance(value, (tuple, list)):
+        target = out.tuple_value if isinstance(value, tuple) else out.list_value
+        target.SetInParent()
+        for v in value:
+            target.values.add().CopyFrom(encode(v))
+    else:
+        raise TypeError(f"A SavedModel cannot record the value {value!r} of type "
+                        f"{type(value).__name__} in a function's signature.")
+    return out
+
+
+def decode(proto):
+    """The Python value of a `StructuredValue` (named tuples come back as new namedtuple
+    classes of the same name and fields)."""
+    kind = proto.WhichOneof("kind")
+    if kind is None or kind == "none_value":
+        return None
+    if kind in ("bool_value", "int64_value", "float64_value", "string_value"):
+        return getattr(proto, kind)
+    if kind in ("tensor_spec_value", "bounded_tensor_spec_value"):
+        spec = getattr(proto, kind)
+        return TensorSpec(shape_from_proto(spec.shape), _d.as_dtype(spec.dtype),
+                          spec.name or None)
+    if kind == "tensor_shape_value":
+        return shape_from_proto(proto.tensor_shape_value)
+    if kind == "tensor_dtype_value":
+        return _d.as_dtype(proto.tensor_dtype_value)
+    if kind == "dict_value":
+        return {k: decode(v) for k, v in sorted(proto.dict_value.fields.items())}
+    if kind == "tuple_value":
+        return tuple(decode(v) for v in proto.tuple_value.values)
+    if kind == "list_value":
+        return [decode(v) for v in proto.list_value.values]
+    if kind == "named_tuple_value":
+        named = proto.named_tuple_value
+        cls = collections.namedtuple(named.name, [p.key for p in named.values])
+        return cls(*[decode(p.value) for p in named.values])
+    if kind in ("tensor_value", "numpy_value"):
+        from eagerflow._src.core.protos.tensors import tensor_from_proto  # noqa: PLC0415
+        return tensor_from_proto(getattr(proto, kind))
+    raise NotImplementedError(f"A SavedModel's {kind} (a composite tensor's spec) is not "
+                              f"supported.")

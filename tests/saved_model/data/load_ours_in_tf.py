@@ -1,0 +1,48 @@
+"""TensorFlow 2.21 loads the SavedModels eagerflow wrote (make_ours.py) and records what it
+computes and what ``saved_model_cli show --all`` prints (run by hand with real TF):
+
+    /root/tfvenv/bin/python tests/saved_model/data/load_ours_in_tf.py
+"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main():
+    path = os.path.join(HERE, "ours_module")
+    m = tf.saved_model.load(path)
+    x = np.load(os.path.join(HERE, "ours_module_x.npy"))
+    sig = m.signatures["serving_default"](features=tf.constant(x))
+    out = {
+        "predict": {k: v.numpy().tolist() for k, v in m.predict(x).items()},
+        "serving_default": {k: v.numpy().tolist() for k, v in sig.items()},
+        "count": m.count(tf.constant(4)).numpy().tolist(),
+        "variables": sorted(v.name for v in m.variables) if hasattr(m, "variables") else [],
+        "bias": float(m.bias.numpy()),
+        "scale": m.inner.scale.numpy().tolist(),
+    }
+    keras = tf.saved_model.load(os.path.join(HERE, "ours_keras"))
+    y = np.load(os.path.join(HERE, "ours_keras_y.npy"))
+    xk = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    served = keras.signatures["serving_default"](hidden_input=tf.constant(xk))
+    out["keras_serving_default"] = {k: v.numpy().tolist() for k, v in served.items()}
+    out["keras_expected"] = y.tolist()
+    out["keras_call"] = keras(tf.constant(xk)).numpy().tolist()
+    cli = os.path.join(os.path.dirname(sys.executable), "saved_model_cli")
+    shown = subprocess.run([cli, "show", "--all", "--dir", path], capture_output=True,
+                           text=True, check=True)
+    out["saved_model_cli_ok"] = "signature_def['serving_default']" in shown.stdout
+    with open(os.path.join(HERE, "tf_loaded_ours.json"), "w") as f:
+        json.dump(out, f, indent=1)
+    with open(os.path.join(HERE, "tf_cli_show_ours.txt"), "w") as f:
+        f.write(shown.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Writes the SavedModels of TensorFlow 2.21 the tests load (run with real TF, not by the tests):
+
+    TF_USE_LEGACY_KERAS=1 /root/tfvenv/bin/python tests/saved_model/data/make_tf_savedmodels.py
+"""
+import json
+import os
+import shutil
+
+import numpy as np
+import tensorflow as tf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Affine(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable([[1.0, -2.0], [0.5, 3.0]], name="w")
+        self.b = tf.Variable([0.25, -1.0], name="b")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+    def __call__(self, x):
+        return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+
+
+def main():
+    outputs = {}
+    x = np.array([[1.0, 2.0], [-3.0, 0.5], [0.0, 0.0]], np.float32)
+    path = os.path.join(HERE, "tf_module")
+    shutil.rmtree(path, ignore_errors=True)
+    m = Affine()
+    tf.saved_model.save(m, path)
+    outputs["tf_module"] = {"x": x.tolist(), "y": m(x).numpy().tolist()}
+
+    containers = tf.Module()
+    containers.items = [tf.Variable(1.0), tf.Variable([2, 3], dtype=tf.int64)]
+    containers.table = {"a": tf.Variable(b"text")}
+    path = os.path.join(HERE, "tf_containers")
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(containers, path)
+
+    tf.keras.utils.set_random_seed(1)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="tanh", input_shape=(4,)),
+                                 tf.keras.layers.Dense(2)])
+    xk = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    path = os.path.join(HERE, "tf_keras")
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(model, path)
+    outputs["tf_keras"] = {"x": xk.tolist(), "y": model(xk).numpy().tolist()}
+
+    # model.save of a compiled model after a step of training: a SavedModel with
+    # keras_metadata.pb, which keras.models.load_model reads
+    model.compile(tf.keras.optimizers.Adam(0.1), "mse")
+    model.fit(xk, np.ones((2, 2), np.float32), epochs=1, verbose=0)
+    path = os.path.join(HERE, "tf_keras_model_save")
+    shutil.rmtree(path, ignore_errors=True)
+    model.save(path)
+    outputs["tf_keras_model_save"] = {"x": xk.tolist(), "y": model(xk).numpy().tolist()}
+    # a small CNN (convolution, batch normalization, pooling, dropout) after a step of
+    # training: its training-mode function draws random numbers and updates moving statistics
+    tf.keras.utils.set_random_seed(0)
+    cnn = tf.keras.Sequential([
+        tf.keras.layers.Conv2D(4, 3, activation="relu", input_shape=(8, 8, 1)),
+        tf.keras.layers.BatchNormalization(),
+        tf.keras.layers.MaxPooling2D(),
+        tf.keras.layers.Dropout(0.5),
+        tf.keras.layers.Flatten(),
+        tf.keras.layers.Dense(3, activation="softmax")])
+    xc = np.random.RandomState(0).rand(2, 8, 8, 1).astype(np.float32)
+    cnn.compile("adam", "sparse_categorical_crossentropy")
+    cnn.fit(xc, np.array([0, 2]), epochs=1, verbose=0)
+    path = os.path.join(HERE, "tf_keras_cnn")
+    shutil.rmtree(path, ignore_errors=True)
+    cnn.save(path)
+    outputs["tf_keras_cnn"] = {"x": xc.tolist(), "y": cnn(xc).numpy().tolist()}
+    # an LSTM: its functions hold TF's while loop over tensor lists
+    tf.keras.utils.set_random_seed(0)
+    rnn = tf.keras.Sequential([tf.keras.layers.LSTM(3, input_shape=(5, 2)),
+                               tf.keras.layers.Dense(2)])
+    xr = np.random.RandomState(0).rand(2, 5, 2).astype(np.float32)
+    path = os.path.join(HERE, "tf_keras_lstm")
+    shutil.rmtree(path, ignore_errors=True)
+    rnn.save(path)
+    outputs["tf_keras_lstm"] = {"x": xr.tolist(), "y": rnn(xr).numpy().tolist()}
+    with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
+        json.dump(outputs, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,419 @@
+"""tf.saved_model: SavedModels written by TensorFlow 2.21 load and compute TF's outputs;
+those written here load back, and TF loaded them (data/load_ours_in_tf.py recorded what it
+computed)."""
+import json
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+
+
+def _json(name):
+    with open(os.path.join(DATA, name)) as f:
+        return json.load(f)
+
+
+class Affine(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable([[1.0, -2.0], [0.5, 3.0]], name="w")
+        self.b = tf.Variable([0.25, -1.0], name="b")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+    def __call__(self, x):
+        return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+
+
+# -- written by TensorFlow ------------------------------------------------------------------
+
+def test_tf_module_loads_with_its_variables_and_computes_tfs_outputs():
+    expected = _json("tf_outputs.json")["tf_module"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf_module"))
+    np.testing.assert_array_equal(m.w.numpy(), [[1.0, -2.0], [0.5, 3.0]])
+    assert m.w.name == "w:0" and m.w.trainable
+    x = tf.constant(expected["x"])
+    np.testing.assert_allclose(m(x).numpy(), expected["y"], rtol=1e-6)
+    np.testing.assert_allclose(m.__call__(x=x).numpy(), expected["y"], rtol=1e-6)
+    out = m.signatures["serving_default"](x=x)
+    assert list(out) == ["output_0"]
+    np.testing.assert_allclose(out["output_0"].numpy(), expected["y"], rtol=1e-6)
+    # a variable assigned after loading is what the functions read
+    m.b.assign([0.0, 0.0])
+    np.testing.assert_allclose(m(tf.constant([[1.0, 1.0]])).numpy(), [[1.5, 1.0]])
+
+
+def test_tf_keras_sequential_loads_and_computes_tfs_outputs():
+    expected = _json("tf_outputs.json")["tf_keras"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf_keras"))
+    x = tf.constant(expected["x"])
+    out = m.signatures["serving_default"](x)
+    (value,) = out.values()
+    np.testing.assert_allclose(value.numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(m(x).numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+    assert len(m.variables) == 4
+
+
+def test_restored_function_arguments_not_matching_raise_tfs_errors():
+    m = tf.saved_model.load(os.path.join(DATA, "tf_module"))
+    # bound to the saved input signature, as TF binds it
+    with pytest.raises(TypeError, match=r"Binding inputs to tf.function failed due to `Can not "
+                                        r"cast TensorSpec\(shape=\(1, 2\), dtype=tf.int32"):
+        m(tf.constant([[1, 2]]))
+    with pytest.raises(TypeError, match="Binding inputs to tf.function failed"):
+        m(tf.constant([1.0, 2.0, 3.0]))
+    # a function saved with its traces: no trace takes a float
+    ours = tf.saved_model.load(os.path.join(DATA, "ours_module"))
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        ours.count(tf.constant(2.0))
+
+
+def test_restored_functions_take_variables_lists_and_run_inside_functions_and_tapes():
+    m = tf.saved_model.load(os.path.join(DATA, "tf_module"))
+    expected = [[2.25, 3.0]]
+    np.testing.assert_array_equal(m(tf.Variable([[1.0, 2.0]])).numpy(), expected)
+    np.testing.assert_array_equal(m([[1.0, 2.0]]).numpy(), expected)
+    assert m(tf.zeros([0, 2])).shape == (0, 2)
+
+    @tf.function
+    def twice(x):
+        return m(x) * 2.0
+
+    np.testing.assert_array_equal(twice(tf.constant([[1.0, 2.0]])).numpy(), [[4.5, 6.0]])
+    x = tf.constant([[1.0, 2.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(m(x))
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [[-1.0, 3.5]])
+    np.testing.assert_array_equal(tape.gradient(y, m.w).numpy(), [[1.0, 1.0], [2.0, 2.0]])
+
+
+# -- written here ---------------------------------------------------------------------------
+
+def test_round_trip_of_a_module(tmp_path):
+    m = Affine()
+    path = str(tmp_path / "affine")
+    tf.saved_model.save(m, path)
+    assert sorted(os.listdir(path)) == ["assets", "saved_model.pb", "variables"]
+    assert sorted(os.listdir(os.path.join(path, "variables"))) == [
+        "variables.data-00000-of-00001", "variables.index"]
+    loaded = tf.saved_model.load(path)
+    x = tf.constant([[1.0, 2.0], [-3.0, 0.5]])
+    np.testing.assert_array_equal(loaded(x).numpy(), m(x).numpy())
+    np.testing.assert_array_equal(loaded.signatures["serving_default"](x=x)["output_0"].numpy(),
+                                  m(x).numpy())
+    assert [v.name for v in loaded.variables] == ["b:0", "w:0"]  # (attribute order, as TF)
+    # the variables are a checkpoint of the saved object graph
+    names = dict(tf.train.list_variables(os.path.join(path, "variables", "variables")))
+    assert names["w/.ATTRIBUTES/VARIABLE_VALUE"] == [2, 2]
+
+
+def test_lists_dicts_and_nested_modules_of_every_dtype_round_trip(tmp_path):
+    m = tf.Module()
+    m.layers = [tf.Variable(1.0), tf.Variable([1, 2], dtype=tf.int64)]
+    m.table = {"flag": tf.Variable(True), "word": tf.Variable(b"hello")}
+    m.sub = tf.Module()
+    m.sub.half = tf.Variable(np.float16(2.5))
+    tf.saved_model.save(m, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert isinstance(loaded.layers, list) and isinstance(loaded.table, dict)
+    assert loaded.layers[1].dtype == tf.int64
+    np.testing.assert_array_equal(loaded.layers[1].numpy(), [1, 2])
+    assert loaded.table["word"].numpy() == b"hello" and bool(loaded.table["flag"].numpy())
+    assert loaded.sub.half.dtype == tf.float16 and float(loaded.sub.half.numpy()) == 2.5
+
+
+def test_tf_lists_and_dicts_load_as_lists_and_dicts():
+    m = tf.saved_model.load(os.path.join(DATA, "tf_containers"))
+    assert isinstance(m.items, list) and isinstance(m.table, dict)
+    np.testing.assert_array_equal(m.items[1].numpy(), [2, 3])
+    assert m.table["a"].numpy() == b"text"
+
+
+def test_saved_values_are_those_at_save_time(tmp_path):
+    m = Affine()
+    m.b.assign([10.0, 10.0])
+    tf.saved_model.save(m, str(tmp_path))
+    m.b.assign([0.0, 0.0])
+    loaded = tf.saved_model.load(str(tmp_path))
+    np.testing.assert_array_equal(loaded.b.numpy(), [10.0, 10.0])
+
+
+def test_signatures_argument_forms(tmp_path):
+    m = Affine()
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def double(v):
+        return v * 2.0, v + 1.0
+
+    m.double = double
+    concrete = tf.function(lambda a: {"neg": -a}).get_concrete_function(
+        tf.TensorSpec([2], tf.float32, name="a"))
+    tf.saved_model.save(m, str(tmp_path), signatures={"dbl": double, "neg": concrete})
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert sorted(loaded.signatures) == ["dbl", "neg"]
+    out = loaded.signatures["dbl"](v=tf.constant([1.0, 2.0]))
+    assert sorted(out) == ["output_0", "output_1"]
+    np.testing.assert_array_equal(out["output_1"].numpy(), [2.0, 3.0])
+    np.testing.assert_array_equal(
+        loaded.signatures["neg"](a=tf.constant([1.0, -1.0]))["neg"].numpy(), [-1.0, 1.0])
+    np.testing.assert_array_equal(loaded.double(tf.constant([3.0]))[0].numpy(), [6.0])
+
+
+def test_no_serving_default_when_the_root_has_two_signature_functions(tmp_path):
+    m = Affine()
+    m.other = tf.function(lambda x: x, input_signature=[tf.TensorSpec([], tf.float32)])
+    tf.saved_model.save(m, str(tmp_path))
+    assert len(tf.saved_model.load(str(tmp_path)).signatures) == 0
+    tf.saved_model.save(m, str(tmp_path), signatures=m.__call__)
+    assert list(tf.saved_model.load(str(tmp_path)).signatures) == ["serving_default"]
+
+
+def test_a_function_without_input_signature_is_not_a_signature(tmp_path):
+    m = tf.Module()
+    m.f = tf.function(lambda x: x + 1)
+    with pytest.raises(ValueError, match="input_signature"):
+        tf.saved_model.save(m, str(tmp_path), signatures=m.f)
+
+
+def test_traced_functions_are_saved_with_every_trace(tmp_path):
+    m = tf.Module()
+    m.v = tf.Variable(2)
+    m.f = tf.function(lambda x: x * m.v)
+    m.f(tf.constant(3))
+    m.f(tf.constant([1, 2]))
+    tf.saved_model.save(m, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert int(loaded.f(tf.constant(5))) == 10
+    np.testing.assert_array_equal(loaded.f(tf.constant([4, 5])).numpy(), [8, 10])
+
+
+class _Traced(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable(2.0, trainable=False)
+
+    @tf.function
+    def f(self, x, training=False, scale=1.0):
+        return x * self.v * scale if training else x
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32),
+                                  tf.TensorSpec([2], tf.int32, name="ids")])
+    def g(self, a, b):
+        return a + tf.cast(b, tf.float32), b
+
+
+def test_traces_with_python_arguments_are_chosen_by_them(tmp_path):
+    m = _Traced()
+    m.f(tf.constant(1.0))
+    m.f(tf.constant(1.0), training=True)
+    m.f(tf.constant([1.0, 2.0]), True, 3.0)
+    tf.saved_model.save(m, str(tmp_path), signatures={"g": m.g})
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert float(loaded.f(tf.constant(5.0))) == 5.0
+    assert float(loaded.f(tf.constant(5.0), training=True)) == 10.0
+    assert float(loaded.f(x=tf.constant(5.0), training=True)) == 10.0
+    np.testing.assert_array_equal(loaded.f(tf.constant([1.0, 2.0]), True, 3.0).numpy(),
+                                  [6.0, 12.0])
+    assert not loaded.v.trainable
+    # signature inputs are named by spec name, else by argument name, as in TF
+    out = loaded.signatures["g"](a=tf.constant(1.0), ids=tf.constant([1, 2]))
+    np.testing.assert_array_equal(out["output_0"].numpy(), [2.0, 3.0])
+    assert out["output_1"].dtype == tf.int32
+    assert loaded.signatures["g"].structured_outputs["output_0"].shape == (2,)
+
+
+def test_saving_a_non_trackable_object_raises_tfs_valueerror(tmp_path):
+    for obj in (3, object()):
+        with pytest.raises(ValueError, match="Expected an object of type `Trackable`, such as "
+                                             "`tf.Module`"):
+            tf.saved_model.save(obj, str(tmp_path))
+    assert not os.listdir(str(tmp_path))
+
+
+def test_untracked_variable_raises(tmp_path):
+    v = tf.Variable(1.0)
+    m = tf.Module()
+    m.f = tf.function(lambda: v + 1.0, input_signature=[])
+    with pytest.raises(AssertionError, match="untracked"):
+        tf.saved_model.save(m, str(tmp_path))
+
+
+def test_function_aliases_are_saved_and_loaded(tmp_path):
+    m = Affine()
+    options = tf.saved_model.SaveOptions(function_aliases={"affine": m.__call__})
+    tf.saved_model.save(m, str(tmp_path), options=options)
+    loaded = tf.saved_model.load(str(tmp_path), options=tf.saved_model.LoadOptions(
+        experimental_load_function_aliases=True))
+    np.testing.assert_array_equal(loaded.function_aliases["affine"](
+        tf.constant([[1.0, 1.0]])).numpy(), [[1.75, 0.0]])
+    with pytest.raises(TypeError, match="Functions in `function_aliases` should be created"):
+        tf.saved_model.save(m, str(tmp_path), options=tf.saved_model.SaveOptions(
+            function_aliases={"x": lambda: 1}))
+
+
+def test_options_are_accepted(tmp_path):
+    tf.saved_model.save(Affine(), str(tmp_path), options=tf.saved_model.SaveOptions())
+    loaded = tf.saved_model.load(str(tmp_path), tags=["serve"],
+                                 options=tf.saved_model.LoadOptions())
+    assert tf.saved_model.contains_saved_model(str(tmp_path))
+    with pytest.raises(TypeError):
+        tf.saved_model.save(Affine(), str(tmp_path), options={})
+    assert loaded.w.shape == (2, 2)
+
+
+def test_tf_loaded_what_is_written_here():
+    """TF computed these from data/ours_module (data/make_ours.py); eagerflow loads it too,
+    and writes the same SavedModel today."""
+    expected = _json("tf_loaded_ours.json")
+    assert expected["saved_model_cli_ok"]
+    x = tf.constant(np.load(os.path.join(DATA, "ours_module_x.npy")))
+    m = tf.saved_model.load(os.path.join(DATA, "ours_module"))
+    for k, v in m.predict(x).items():
+        np.testing.assert_allclose(v.numpy(), expected["predict"][k])
+    sig = m.signatures["serving_default"](features=x)
+    for k, v in sig.items():
+        np.testing.assert_allclose(v.numpy(), expected["serving_default"][k])
+    assert m.count(tf.constant(4)).numpy().tolist() == expected["count"]
+    assert float(m.bias.numpy()) == expected["bias"]
+
+
+def test_written_today_matches_what_tf_loaded(tmp_path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_ours", os.path.join(DATA, "make_ours.py"))
+    make_ours = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_ours)
+    m = make_ours.Model()
+    m.count(tf.constant(4))
+    tf.saved_model.save(m, str(tmp_path))
+    with open(os.path.join(DATA, "ours_module", "saved_model.pb"), "rb") as f:
+        checked_in = f.read()
+    with open(os.path.join(str(tmp_path), "saved_model.pb"), "rb") as f:
+        today = f.read()
+    assert today == checked_in
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+def test_missing_directory_raises_tfs_oserror(tmp_path):
+    path = str(tmp_path / "nothing")
+    with pytest.raises(OSError, match=r"SavedModel file does not exist at: .*nothing/"
+                                      r"\{saved_model.pbtxt\|saved_model.pb\}"):
+        tf.saved_model.load(path)
+
+
+def test_corrupt_saved_model_raises_tfs_oserror(tmp_path):
+    shutil.copytree(os.path.join(DATA, "tf_module"), str(tmp_path / "m"))
+    with open(str(tmp_path / "m" / "saved_model.pb"), "wb") as f:
+        f.write(b"garbage\n")
+    with pytest.raises(OSError, match="Cannot parse file b'.*saved_model.pb': Error parsing "
+                                      "message with type 'tensorflow.SavedModel'"):
+        tf.saved_model.load(str(tmp_path / "m"))
+
+
+def test_wrong_tags_raise_tfs_valueerror():
+    with pytest.raises(ValueError, match=r"Got an incompatible argument to `tags`: \['train'\]"):
+        tf.saved_model.load(os.path.join(DATA, "tf_module"), tags=["train"])
+
+
+# -- Keras ----------------------------------------------------------------------------------
+
+def _keras_model():
+    tf.keras.utils.set_random_seed(3)
+    return tf.keras.Sequential([tf.keras.layers.Dense(3, activation="tanh", input_shape=(4,)),
+                                tf.keras.layers.Dense(2)])
+
+
+def test_keras_model_saved_with_tf_saved_model_save_serves_by_input_and_output_name(tmp_path):
+    model = _keras_model()
+    tf.saved_model.save(model, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    out = loaded.signatures["serving_default"](**{model.input_names[0]: tf.constant(x)})
+    np.testing.assert_allclose(loaded(x).numpy(), model(x).numpy(), rtol=1e-6)  # __call__
+    assert list(out) == model.output_names
+    np.testing.assert_allclose(out[model.output_names[0]].numpy(), model(x).numpy(), rtol=1e-6)
+
+
+def test_keras_model_save_without_suffix_writes_a_savedmodel_load_model_reads(tmp_path):
+    model = _keras_model()
+    model.compile(tf.keras.optimizers.Adam(0.1), "mse")
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    model.fit(x, np.ones((2, 2), np.float32), epochs=1, verbose=0)
+    for path, save_format in ((tmp_path / "m", None), (tmp_path / "n", "tf")):
+        model.save(path, save_format=save_format)
+        assert tf.saved_model.contains_saved_model(str(path))
+        loaded = tf.keras.models.load_model(path)
+        assert type(loaded) is type(model) and loaded.optimizer is not None
+        np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
+        out = tf.saved_model.load(str(path)).signatures["serving_default"](tf.constant(x))
+        np.testing.assert_allclose(out[model.output_names[0]].numpy(), model(x).numpy(),
+                                   rtol=1e-6)
+
+
+def test_keras_load_model_reads_tf_keras_model_save():
+    expected = _json("tf_outputs.json")["tf_keras_model_save"]
+    model = tf.keras.models.load_model(os.path.join(DATA, "tf_keras_model_save"))
+    assert isinstance(model, tf.keras.Sequential)
+    np.testing.assert_allclose(model(np.array(expected["x"], np.float32)).numpy(),
+                               expected["y"], rtol=1e-5, atol=1e-6)
+    # the same directory through tf.saved_model.load: tf_keras's __call__ takes `training`
+    restored = tf.saved_model.load(os.path.join(DATA, "tf_keras_model_save"))
+    for training in (False, True):
+        np.testing.assert_allclose(restored(np.array(expected["x"], np.float32),
+                                            training=training).numpy(),
+                                   expected["y"], rtol=1e-5, atol=1e-6)
+
+
+def test_tf_served_the_keras_model_saved_here():
+    """TF's outputs for data/ours_keras (model.save here, tf.saved_model.load there)."""
+    expected = _json("tf_loaded_ours.json")
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    np.testing.assert_allclose(expected["keras_serving_default"]["out"],
+                               expected["keras_expected"], rtol=1e-6)
+    model = tf.keras.models.load_model(os.path.join(DATA, "ours_keras"))
+    np.testing.assert_allclose(model(x).numpy(), expected["keras_expected"], rtol=1e-6)
+    np.testing.assert_allclose(expected["keras_call"], expected["keras_expected"], rtol=1e-6)
+    loaded = tf.saved_model.load(os.path.join(DATA, "ours_keras"))
+    served = loaded.signatures["serving_default"]
+    np.testing.assert_allclose(served(hidden_input=tf.constant(x))["out"].numpy(),
+                               expected["keras_serving_default"]["out"], rtol=1e-6)
+    np.testing.assert_allclose(loaded(x).numpy(), expected["keras_call"], rtol=1e-6)
+
+
+def test_tf_keras_cnn_loads_and_runs_in_both_modes():
+    """Conv2D, BatchNormalization, MaxPooling2D and Dropout as TF saved them: TF's nodes
+    without the attrs TF left at their defaults (seeds, shapes' out_type)."""
+    expected = _json("tf_outputs.json")["tf_keras_cnn"]
+    x = np.array(expected["x"], np.float32)
+    m = tf.saved_model.load(os.path.join(DATA, "tf_keras_cnn"))
+    np.testing.assert_allclose(m(x, training=False).numpy(), expected["y"], rtol=1e-5,
+                               atol=1e-6)
+    (served,) = m.signatures["serving_default"](tf.constant(x)).values()
+    np.testing.assert_allclose(served.numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+    training = m(x, training=True).numpy()  # dropout draws, batch statistics update
+    assert training.shape == (2, 3) and np.allclose(training.sum(axis=1), 1.0, atol=1e-5)
+    model = tf.keras.models.load_model(os.path.join(DATA, "tf_keras_cnn"))
+    np.testing.assert_allclose(model(x).numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+
+
+def test_tf_keras_lstm_loads_and_computes_tfs_outputs():
+    expected = _json("tf_outputs.json")["tf_keras_lstm"]
+    x = np.array(expected["x"], np.float32)
+    m = tf.saved_model.load(os.path.join(DATA, "tf_keras_lstm"))
+    np.testing.assert_allclose(m(x, training=False).numpy(), expected["y"], rtol=1e-5,
+                               atol=1e-6)
+    model = tf.keras.models.load_model(os.path.join(DATA, "tf_keras_lstm"))
+    np.testing.assert_allclose(model(x).numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+
+
+def test_keras_load_model_of_a_plain_savedmodel_raises(tmp_path):
+    tf.saved_model.save(Affine(), str(tmp_path))
+    with pytest.raises(ValueError, match="records no Keras config"):
+        tf.keras.models.load_model(str(tmp_path))
+    with pytest.raises(OSError, match="SavedModel file does not exist at"):
+        tf.keras.models.load_model(str(tmp_path / "variables"))
