@@ -127,7 +127,12 @@ SIDE_EFFECTS = {
 # Sub-namespaces loaded on first attribute access, keeping ``import eagerflow`` fast
 # (``tf.compat.v1``, ``tf.summary`` and ``tf.train`` import protobuf, ``tf.data`` the
 # function machinery).
-LAZY = {"": ["data", "keras", "summary", "train"], "compat": ["v1"]}
+LAZY = {"": ["data", "keras", "summary", "test", "train"], "compat": ["v1"]}
+
+# Lazy sub-namespaces that are another namespace under a second name (TF 2's ``tf.metrics``
+# is ``tf.keras.metrics``), loaded on first use like those of `LAZY`.
+ALIASES = {"": {"initializers": "keras.initializers", "losses": "keras.losses",
+                "metrics": "keras.metrics", "optimizers": "keras.optimizers"}}
 
 # Namespaces that also offer the names of another (``tf.compat.v1.matmul`` is ``tf.matmul``).
 FALLBACK = {"compat.v1": "eagerflow"}
@@ -215,6 +220,7 @@ def render(ns, entries, children):
     for module in SIDE_EFFECTS.get(ns, ()):
         out.append(f"import {module}  # noqa: F401")
     lazy = LAZY.get(ns, [])
+    aliases = ALIASES.get(ns, {})
     eager = [c for c in children if c not in lazy]
     if eager:
         package = "eagerflow" + (f".{ns}" if ns else "")
@@ -222,11 +228,16 @@ def render(ns, entries, children):
     if lazy:
         package = "eagerflow" + (f".{ns}" if ns else "")
         quoted = ", ".join(f'"{c}"' for c in lazy)
+        target, test = "{name}", f"name in ({quoted},)"
+        if aliases:
+            out += ["", "", "_ALIASES = {"] + [
+                f'    "{k}": "{v}",' for k, v in sorted(aliases.items())] + ["}"]
+            target, test = "{_ALIASES.get(name, name)}", f"name in _ALIASES or {test}"
         out += ["", "", "def __getattr__(name):",
                 f"    # {', '.join(lazy)} loads on first use, keeping ``import {package}`` fast.",
-                f"    if name in ({quoted},):",
+                f"    if {test}:",
                 "        import importlib  # noqa: PLC0415",
-                f"        return importlib.import_module(f\"{package}.{{name}}\")",
+                f"        return importlib.import_module(f\"{package}.{target}\")",
                 f"    raise AttributeError(f\"module '{package}' has no attribute {{name!r}}\")"]
     fallback = FALLBACK.get(ns)
     if fallback:
