@@ -44,6 +44,11 @@ DOCS = {
                        "reading event files.",
     "compat.v1.python_io": "TF 1's TFRecord API (``tf.compat.v1.python_io``).",
     "config": "Devices and runtime settings (``tf.config``).",
+    "contrib": "TF 1's contributed modules that TF 2 programs may still name (``tf.contrib``).",
+    "contrib.eager": "TF 1's eager helpers (``tf.contrib.eager``, the guide's ``tfe``), "
+                     "deprecated: each notes its TF 2 replacement on first use.",
+    "contrib.eager.metrics": "TF 1's eager metrics (``tf.contrib.eager.metrics``), deprecated: "
+                             "the ``tf.keras.metrics`` classes.",
     "config.experimental": "``tf.config.experimental``.",
     "config.optimizer": "``tf.config.optimizer``: switches of the graph passes run before a "
                         "function executes.",
@@ -127,7 +132,7 @@ SIDE_EFFECTS = {
 # Sub-namespaces loaded on first attribute access, keeping ``import eagerflow`` fast
 # (``tf.compat.v1``, ``tf.summary`` and ``tf.train`` import protobuf, ``tf.data`` the
 # function machinery).
-LAZY = {"": ["data", "keras", "summary", "test", "train"], "compat": ["v1"]}
+LAZY = {"": ["contrib", "data", "keras", "summary", "test", "train"], "compat": ["v1"]}
 
 # Lazy sub-namespaces that are another namespace under a second name (TF 2's ``tf.metrics``
 # is ``tf.keras.metrics``), loaded on first use like those of `LAZY`.

@@ -78,8 +78,8 @@ _ALIASES = {
 
 
 def __getattr__(name):
-    # data, keras, summary, test, train loads on first use, keeping ``import eagerflow`` fast.
-    if name in _ALIASES or name in ("data", "keras", "summary", "test", "train",):
+    # contrib, data, keras, summary, test, train loads on first use, keeping ``import eagerflow`` fast.
+    if name in _ALIASES or name in ("contrib", "data", "keras", "summary", "test", "train",):
         import importlib  # noqa: PLC0415
         return importlib.import_module(f"eagerflow.{_ALIASES.get(name, name)}")
     raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")
