@@ -45,8 +45,7 @@ DOCS = {
     "compat.v1.python_io": "TF 1's TFRecord API (``tf.compat.v1.python_io``).",
     "config": "Devices and runtime settings (``tf.config``).",
     "contrib": "TF 1's contributed modules that TF 2 programs may still name (``tf.contrib``).",
-    "contrib.eager": "TF 1's eager helpers (``tf.contrib.eager``, the guide's ``tfe``), "
-                     "deprecated: each notes its TF 2 replacement on first use.",
+    "contrib.eager": "TF 1's eager helpers (``tf.contrib.eager``), deprecated.",
     "contrib.eager.metrics": "TF 1's eager metrics (``tf.contrib.eager.metrics``), deprecated: "
                              "the ``tf.keras.metrics`` classes.",
     "config.experimental": "``tf.config.experimental``.",
@@ -238,8 +237,10 @@ def render(ns, entries, children):
             out += ["", "", "_ALIASES = {"] + [
                 f'    "{k}": "{v}",' for k, v in sorted(aliases.items())] + ["}"]
             target, test = "{_ALIASES.get(name, name)}", f"name in _ALIASES or {test}"
-        out += ["", "", "def __getattr__(name):",
-                f"    # {', '.join(lazy)} loads on first use, keeping ``import {package}`` fast.",
+        comment = f"    # {', '.join(lazy)} loads on first use, keeping ``import {package}`` fast."
+        if len(comment) > WIDTH:
+            comment = f"    # These load on first use, keeping ``import {package}`` fast."
+        out += ["", "", "def __getattr__(name):", comment,
                 f"    if {test}:",
                 "        import importlib  # noqa: PLC0415",
                 f"        return importlib.import_module(f\"{package}.{target}\")",

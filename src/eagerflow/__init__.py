@@ -78,7 +78,7 @@ _ALIASES = {
 
 
 def __getattr__(name):
-    # contrib, data, keras, summary, test, train loads on first use, keeping ``import eagerflow`` fast.
+    # These load on first use, keeping ``import eagerflow`` fast.
     if name in _ALIASES or name in ("contrib", "data", "keras", "summary", "test", "train",):
         import importlib  # noqa: PLC0415
         return importlib.import_module(f"eagerflow.{_ALIASES.get(name, name)}")

@@ -199,7 +199,8 @@ class TestCase(unittest.TestCase):
     def assertDTypeEqual(self, target, expected_dtype):  # noqa: N802
         self.assertEqual(np.asarray(self.evaluate(target)).dtype, np.dtype(expected_dtype))
 
-    def assertRaisesWithPredicateMatch(self, exception_type, expected_err_re_or_predicate):  # noqa: N802
+    def assertRaisesWithPredicateMatch(  # noqa: N802
+            self, exception_type, expected_err_re_or_predicate):
         """A block that must raise `exception_type` whose message matches (``re.search``)
         the pattern, or satisfies the predicate."""
         if callable(expected_err_re_or_predicate):
