@@ -44,6 +44,10 @@ DOCS = {
                        "reading event files.",
     "compat.v1.python_io": "TF 1's TFRecord API (``tf.compat.v1.python_io``).",
     "config": "Devices and runtime settings (``tf.config``).",
+    "contrib": "TF 1's contributed modules that TF 2 programs may still name (``tf.contrib``).",
+    "contrib.eager": "TF 1's eager helpers (``tf.contrib.eager``), deprecated.",
+    "contrib.eager.metrics": "TF 1's eager metrics (``tf.contrib.eager.metrics``), deprecated: "
+                             "the ``tf.keras.metrics`` classes.",
     "config.experimental": "``tf.config.experimental``.",
     "config.optimizer": "``tf.config.optimizer``: switches of the graph passes run before a "
                         "function executes.",
@@ -129,7 +133,13 @@ SIDE_EFFECTS = {
 # Sub-namespaces loaded on first attribute access, keeping ``import eagerflow`` fast
 # (``tf.compat.v1``, ``tf.saved_model``, ``tf.summary`` and ``tf.train`` import protobuf,
 # ``tf.data`` the function machinery).
-LAZY = {"": ["data", "keras", "saved_model", "summary", "train"], "compat": ["v1"]}
+LAZY = {"": ["contrib", "data", "keras", "saved_model", "summary", "test", "train"],
+        "compat": ["v1"]}
+
+# Lazy sub-namespaces that are another namespace under a second name (TF 2's ``tf.metrics``
+# is ``tf.keras.metrics``), loaded on first use like those of `LAZY`.
+ALIASES = {"": {"initializers": "keras.initializers", "losses": "keras.losses",
+                "metrics": "keras.metrics", "optimizers": "keras.optimizers"}}
 
 # Namespaces that also offer the names of another (``tf.compat.v1.matmul`` is ``tf.matmul``).
 FALLBACK = {"compat.v1": "eagerflow"}
@@ -217,6 +227,7 @@ def render(ns, entries, children):
     for module in SIDE_EFFECTS.get(ns, ()):
         out.append(f"import {module}  # noqa: F401")
     lazy = LAZY.get(ns, [])
+    aliases = ALIASES.get(ns, {})
     eager = [c for c in children if c not in lazy]
     if eager:
         package = "eagerflow" + (f".{ns}" if ns else "")
@@ -224,11 +235,18 @@ def render(ns, entries, children):
     if lazy:
         package = "eagerflow" + (f".{ns}" if ns else "")
         quoted = ", ".join(f'"{c}"' for c in lazy)
-        out += ["", "", "def __getattr__(name):",
-                f"    # {', '.join(lazy)} loads on first use, keeping ``import {package}`` fast.",
-                f"    if name in ({quoted},):",
+        target, test = "{name}", f"name in ({quoted},)"
+        if aliases:
+            out += ["", "", "_ALIASES = {"] + [
+                f'    "{k}": "{v}",' for k, v in sorted(aliases.items())] + ["}"]
+            target, test = "{_ALIASES.get(name, name)}", f"name in _ALIASES or {test}"
+        comment = f"    # {', '.join(lazy)} loads on first use, keeping ``import {package}`` fast."
+        if len(comment) > WIDTH:
+            comment = f"    # These load on first use, keeping ``import {package}`` fast."
+        out += ["", "", "def __getattr__(name):", comment,
+                f"    if {test}:",
                 "        import importlib  # noqa: PLC0415",
-                f"        return importlib.import_module(f\"{package}.{{name}}\")",
+                f"        return importlib.import_module(f\"{package}.{target}\")",
                 f"    raise AttributeError(f\"module '{package}' has no attribute {{name!r}}\")"]
     fallback = FALLBACK.get(ns)
     if fallback:

@@ -11,6 +11,7 @@ from eagerflow._src.autodiff.graph_gradients import gradients  # noqa: F401
 from eagerflow._src.autodiff.script_ops import numpy_function, py_function  # noqa: F401
 from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from eagerflow._src.backend.devices import DeviceSpec  # noqa: F401
+from eagerflow._src.compat.toplevel import control_dependencies, get_logger  # noqa: F401
 from eagerflow._src.core.context import (  # noqa: F401
     device, executing_eagerly, init_scope, name_scope)
 from eagerflow._src.core.convert import (  # noqa: F401
@@ -43,7 +44,7 @@ from eagerflow._src.ops.array_ops import (  # noqa: F401
 from eagerflow._src.ops.cast_ops import (  # noqa: F401
     cast, ensure_shape, identity, identity_n, saturate_cast, stop_gradient)
 from eagerflow._src.ops.debugging_ops import (  # noqa: F401
-    assert_equal, assert_greater, assert_less, assert_rank)
+    Assert, assert_equal, assert_greater, assert_less, assert_rank)
 from eagerflow._src.ops.indexed_slices import IndexedSlices  # noqa: F401
 from eagerflow._src.ops.linalg_ops import matmul, norm  # noqa: F401
 from eagerflow._src.ops.logging_ops import print  # noqa: F401
@@ -65,12 +66,20 @@ import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
     audio, autodiff, autograph, bitwise, compat, config, debugging, dtypes, errors, experimental,
-    graph_util, image, io, linalg, math, nest, nn, random, signal, sparse, strings, test, version)
+    graph_util, image, io, linalg, math, nest, nn, random, signal, sparse, strings, version)
+
+
+_ALIASES = {
+    "initializers": "keras.initializers",
+    "losses": "keras.losses",
+    "metrics": "keras.metrics",
+    "optimizers": "keras.optimizers",
+}
 
 
 def __getattr__(name):
-    # data, keras, saved_model, summary, train loads on first use, keeping ``import eagerflow`` fast.
-    if name in ("data", "keras", "saved_model", "summary", "train",):
+    # These load on first use, keeping ``import eagerflow`` fast.
+    if name in _ALIASES or name in ("contrib", "data", "keras", "saved_model", "summary", "test", "train",):
         import importlib  # noqa: PLC0415
-        return importlib.import_module(f"eagerflow.{name}")
+        return importlib.import_module(f"eagerflow.{_ALIASES.get(name, name)}")
     raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")

@@ -354,6 +354,15 @@ def _w217994f729(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w21969e4c94(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(main=None, argv=None):
+        try:
+            return _export_fn(main, argv)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'main': main, 'argv': argv})
+    return _export_wrapper
+
+
 def _w22d600e117(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
         try:
@@ -630,6 +639,15 @@ def _w42dc4fe738(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, bias, data_format, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'bias': bias, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
+def _w4526a6333b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(func=None, input_signature=None, autograph=None):
+        try:
+            return _export_fn(func, input_signature, autograph)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'func': func, 'input_signature': input_signature, 'autograph': autograph})
     return _export_wrapper
 
 
@@ -1506,6 +1524,15 @@ def _w8241599e2b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w828a8fff01(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(func, inp, Tout, name=None):
+        try:
+            return _export_fn(func, inp, Tout, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'func': func, 'inp': inp, 'Tout': Tout, 'name': name})
+    return _export_wrapper
+
+
 def _w84262584f7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(shapes, data=None, summarize=None, message=None, name=None):
         try:
@@ -1665,6 +1692,15 @@ def _w8d7050a8e0(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(start, step, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'start': start, 'step': step, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _w8ec59ce716(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(f, params=None):
+        try:
+            return _export_fn(f, params)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'f': f, 'params': params})
     return _export_wrapper
 
 
@@ -2998,6 +3034,18 @@ WRAPPERS = {
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,
     'constant': _wc54311f247,
+    'contrib.eager.Iterator': _wd1d3537e37,
+    'contrib.eager.defun': _w4526a6333b,
+    'contrib.eager.enable_eager_execution': _w55f7ac3bc3,
+    'contrib.eager.executing_eagerly': _w1f06b08988,
+    'contrib.eager.gradients_function': _w8ec59ce716,
+    'contrib.eager.implicit_gradients': _w10fa1a9ba9,
+    'contrib.eager.implicit_value_and_gradients': _w10fa1a9ba9,
+    'contrib.eager.num_gpus': _w1f06b08988,
+    'contrib.eager.py_func': _w828a8fff01,
+    'contrib.eager.run': _w21969e4c94,
+    'contrib.eager.value_and_gradients_function': _w8ec59ce716,
+    'control_dependencies': _wb14a22321e,
     'convert_to_tensor': _w7364e28699,
     'custom_gradient': _w7214232c1a,
     'data.experimental.Counter': _w8d7050a8e0,
@@ -3068,6 +3116,7 @@ WRAPPERS = {
     'function': _w03fb97de59,
     'gather': _w231f92f7e8,
     'gather_nd': _w2c98c6dee3,
+    'get_logger': _w1f06b08988,
     'get_static_value': _wd997fceaf1,
     'grad_pass_through': _w10fa1a9ba9,
     'gradients': _w4bab484406,

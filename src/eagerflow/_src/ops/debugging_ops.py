@@ -164,7 +164,7 @@ tf_nodes[_ASSERT] = NodeForm(types={"T": "*1"}, local={"condition_text": ""},
                               defaults={"summarize": None})
 
 
-@export("debugging.Assert")
+@export("debugging.Assert", "Assert")
 def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's public name)
     """Raises InvalidArgumentError showing `data` when `condition` is false.
 

@@ -1,0 +1,225 @@
+"""``tf.contrib.eager`` (the eager guide's ``tfe``) kept as a thin deprecated layer.
+
+TF 1.x's eager helpers, each mapped on its TF 2 replacement; the first use of
+each logs one deprecation note (``tf.get_logger()``) naming that replacement.
+
+>>> import eagerflow.contrib.eager as tfe
+>>> grad = tfe.gradients_function(lambda x: x * x)
+>>> grad(3.0)
+[<tf.Tensor: shape=(), dtype=float32, numpy=6.0>]
+"""
+import sys
+
+from eagerflow._src.autodiff import script_ops
+from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.checkpoint import checkpoint as _checkpoint
+from eagerflow._src.compat import graph_mode
+from eagerflow._src.core import context
+from eagerflow._src.core import variables as _variables
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.function import polymorphic_function
+from eagerflow._src.keras.metrics import accuracy_metrics, base_metric
+
+_noted = set()
+
+
+def _deprecated(name, replacement):
+    """Logs, once per process, that ``tf.contrib.eager.<name>`` gives way to `replacement`."""
+    if name not in _noted:
+        _noted.add(name)
+        import logging  # noqa: PLC0415
+        logging.getLogger("tensorflow").warning(
+            "tf.contrib.eager.%s is deprecated and removed in TF 2. "
+            "Instructions for updating: use %s instead.", name, replacement)
+
+
+def _gradients(name, f, params):
+    def decorated(*args, **kwargs):
+        dy = kwargs.pop("dy", None)
+        args = [convert_to_tensor(a) if not isinstance(a, _variables.Variable) else a
+                for a in args]
+        wanted = range(len(args)) if params is None else params
+        with GradientTape(persistent=False) as tape:
+            sources = []
+            for i in wanted:
+                if i >= len(args):
+                    raise ValueError(f"{name}: parameter index {i} is out of range for "
+                                     f"a call with {len(args)} arguments")
+                tape.watch(args[i])
+                sources.append(args[i])
+            value = f(*args, **kwargs)
+        if value is None:
+            raise ValueError(f"{name}: the function returned None; it must return a tensor "
+                             f"to differentiate")
+        if dy is not None and not isinstance(value, (list, tuple, dict)):
+            dy = convert_to_tensor(dy, dtype=convert_to_tensor(value).dtype)  # one array
+        grads = tape.gradient(value, sources, output_gradients=dy)
+        return value, list(grads)
+    return decorated
+
+
+@export("contrib.eager.gradients_function")
+def gradients_function(f, params=None):
+    """A function returning the gradients of `f` with respect to its arguments (those whose
+    indices `params` lists; all by default), as a list.
+
+    >>> import eagerflow.contrib.eager as tfe
+    >>> tfe.gradients_function(lambda x, y: x * y, params=[1])(3.0, 2.0)
+    [<tf.Tensor: shape=(), dtype=float32, numpy=3.0>]
+    """
+    _deprecated("gradients_function", "tf.GradientTape")
+    both = _gradients("gradients_function", f, params)
+
+    def decorated(*args, **kwargs):
+        return both(*args, **kwargs)[1]
+    return decorated
+
+
+@export("contrib.eager.value_and_gradients_function")
+def value_and_gradients_function(f, params=None):
+    """Like `gradients_function`, returning ``(f's value, gradients)``.
+
+    >>> import eagerflow.contrib.eager as tfe
+    >>> value, grads = tfe.value_and_gradients_function(lambda x: x * x)(3.0)
+    >>> float(value), [float(g) for g in grads]
+    (9.0, [6.0])
+    """
+    _deprecated("value_and_gradients_function", "tf.GradientTape")
+    return _gradients("value_and_gradients_function", f, params)
+
+
+def _implicit(name, f):
+    def decorated(*args, **kwargs):
+        with GradientTape() as tape:
+            value = f(*args, **kwargs)
+        variables = tape.watched_variables()
+        if not variables:
+            raise ValueError("No trainable variables were accessed while the function was "
+                             "being computed.")
+        grads = tape.gradient(value, list(variables))
+        return value, list(zip(grads, variables))
+    return decorated
+
+
+@export("contrib.eager.implicit_value_and_gradients")
+def implicit_value_and_gradients(f):
+    """A function returning ``(f's value, [(gradient, variable), ...])`` over the trainable
+    variables `f` used; ValueError when it used none.
+
+    >>> import eagerflow.contrib.eager as tfe
+    >>> v = tf.Variable(2.0)
+    >>> value, [(g, var)] = tfe.implicit_value_and_gradients(lambda x: v * x)(3.0)
+    >>> float(value), float(g), var is v
+    (6.0, 3.0, True)
+    """
+    _deprecated("implicit_value_and_gradients", "tf.GradientTape")
+    return _implicit("implicit_value_and_gradients", f)
+
+
+@export("contrib.eager.implicit_gradients")
+def implicit_gradients(f):
+    """Like `implicit_value_and_gradients`, returning only ``[(gradient, variable), ...]``."""
+    _deprecated("implicit_gradients", "tf.GradientTape")
+    both = _implicit("implicit_gradients", f)
+
+    def decorated(*args, **kwargs):
+        return both(*args, **kwargs)[1]
+    return decorated
+
+
+@export("contrib.eager.Variable")
+class Variable(_variables.Variable):
+    """``tf.Variable``."""
+
+    def __init__(self, *args, **kwargs):
+        _deprecated("Variable", "tf.Variable")
+        super().__init__(*args, **kwargs)
+
+
+@export("contrib.eager.Checkpoint")
+class Checkpoint(_checkpoint.Checkpoint):
+    """``tf.train.Checkpoint``."""
+
+    def __init__(self, *args, **kwargs):
+        _deprecated("Checkpoint", "tf.train.Checkpoint")
+        super().__init__(*args, **kwargs)
+
+
+@export("contrib.eager.metrics.Mean")
+class Mean(base_metric.Mean):
+    """``tf.keras.metrics.Mean``: ``m(values)`` accumulates, ``m.result()`` is the mean.
+
+    >>> import eagerflow.contrib.eager as tfe
+    >>> m = tfe.metrics.Mean()
+    >>> _ = m([1.0, 3.0])
+    >>> float(m.result())
+    2.0
+    """
+
+    def __init__(self, *args, **kwargs):
+        _deprecated("metrics.Mean", "tf.keras.metrics.Mean")
+        super().__init__(*args, **kwargs)
+
+
+@export("contrib.eager.metrics.Accuracy")
+class Accuracy(accuracy_metrics.Accuracy):
+    """``tf.keras.metrics.Accuracy``: ``m(labels, predictions)``, then ``m.result()``."""
+
+    def __init__(self, *args, **kwargs):
+        _deprecated("metrics.Accuracy", "tf.keras.metrics.Accuracy")
+        super().__init__(*args, **kwargs)
+
+
+@export("contrib.eager.Iterator")
+def Iterator(dataset):  # noqa: N802 (TF 1's class name)
+    """An iterator over `dataset` (``iter(dataset)``)."""
+    _deprecated("Iterator", "iter(dataset)")
+    return iter(dataset)
+
+
+@export("contrib.eager.defun")
+def defun(func=None, input_signature=None, autograph=False):
+    """``tf.function`` (TF 1's ``defun`` did not convert Python control flow by default)."""
+    _deprecated("defun", "tf.function")
+    return polymorphic_function.function(func, input_signature=input_signature,
+                                         autograph=autograph)
+
+
+@export("contrib.eager.py_func")
+def py_func(func, inp, Tout, name=None):  # noqa: N803 (TF's argument name)
+    """``tf.py_function``."""
+    _deprecated("py_func", "tf.py_function")
+    return script_ops.py_function(func, inp, Tout, name=name)
+
+
+@export("contrib.eager.num_gpus")
+def num_gpus():
+    """The number of GPUs: 0."""
+    _deprecated("num_gpus", "len(tf.config.list_physical_devices('GPU'))")
+    return 0
+
+
+@export("contrib.eager.executing_eagerly")
+def executing_eagerly():
+    """``tf.executing_eagerly``."""
+    _deprecated("executing_eagerly", "tf.executing_eagerly")
+    return context.executing_eagerly()
+
+
+@export("contrib.eager.enable_eager_execution")
+def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
+    """Turns eager execution on (TF 2 executes eagerly already)."""
+    _deprecated("enable_eager_execution", "nothing (TF 2 executes eagerly)")
+    return graph_mode.enable_eager_execution(config, device_policy, execution_mode)
+
+
+@export("contrib.eager.run")
+def run(main=None, argv=None):
+    """Runs ``main(argv)`` (``__main__.main`` by default) and exits with its result, as
+    ``tf.compat.v1.app.run``."""
+    _deprecated("run", "absl.app.run")
+    main = main or sys.modules["__main__"].main
+    sys.exit(main(sys.argv if argv is None else argv))
+
+

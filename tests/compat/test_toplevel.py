@@ -1,0 +1,113 @@
+"""TF 2 top-level names: Keras aliases, Assert, control_dependencies, get_logger, tf.test."""
+import os
+import subprocess
+import sys
+import unittest
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_keras_aliases_are_the_keras_namespaces():
+    assert tf.metrics.Mean is tf.keras.metrics.Mean
+    assert tf.losses.MeanSquaredError is tf.keras.losses.MeanSquaredError
+    assert tf.losses.mean_squared_error is tf.keras.losses.mean_squared_error
+    assert tf.optimizers.Adam is tf.keras.optimizers.Adam
+    assert tf.optimizers.legacy.Adam is tf.keras.optimizers.legacy.Adam
+    assert tf.initializers.GlorotUniform is tf.keras.initializers.GlorotUniform
+    m = tf.metrics.Mean()
+    m.update_state([1.0, 3.0])
+    assert float(m.result()) == 2.0
+
+
+def test_aliases_and_test_load_lazily():
+    code = ("import sys, eagerflow; print('eagerflow.keras' in sys.modules, "
+            "'eagerflow.test' in sys.modules, 'unittest' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")})
+    assert out.stdout.split() == ["False", "False", "False"]
+    with pytest.raises(AttributeError, match="no attribute 'metricz'"):
+        tf.metricz  # noqa: B018
+
+
+def test_assert_is_debugging_assert():
+    assert tf.Assert is tf.debugging.Assert
+    assert tf.Assert(tf.constant(True), [1]) is None
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Summarized data: 1, 2"):
+        tf.Assert(tf.constant(False), [tf.constant([1, 2])])
+
+
+def test_control_dependencies_eager_and_in_function():
+    v = tf.Variable(0)
+    with tf.control_dependencies([v.assign_add(1)]):
+        y = tf.identity(v)
+    assert int(y) == 1
+
+    @tf.function
+    def f(x):
+        with tf.control_dependencies([v.assign_add(10)]):
+            return tf.identity(v) + x
+    assert int(f(tf.constant(1))) == 12
+
+
+def test_control_dependencies_in_a_v1_graph_adds_edges():
+    tf1 = tf.compat.v1
+    with tf1.Graph().as_default():
+        v = tf1.Variable(0)
+        with tf.control_dependencies([tf1.assign_add(v, 5)]):
+            y = tf.identity(v)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            assert sess.run(y) == 5
+
+
+def test_get_logger():
+    logger = tf.get_logger()
+    assert logger.name == "tensorflow" and logger is tf.get_logger()
+
+
+def test_device_queries():
+    assert tf.test.is_built_with_cuda() is False
+    assert tf.test.is_built_with_gpu_support() is False
+    assert tf.test.is_gpu_available() is False
+    assert tf.test.gpu_device_name() == ""
+
+
+class _Case(tf.test.TestCase):
+    def test_evaluate_and_assertions(self):
+        self.assertAllEqual(self.evaluate({"a": tf.constant([1, 2])})["a"], [1, 2])
+        self.assertAllClose(tf.constant([1.0, 2.0]), np.array([1.0, 2.0000001]))
+        self.assertAllClose({"a": [tf.constant(1.0)]}, {"a": [1.0]})
+        with self.assertRaises(AssertionError):
+            self.assertAllClose([1.0, 2.0], [1.0, 2.1])
+        with self.assertRaises(AssertionError):
+            self.assertAllEqual([1, 2], [[1, 2]])
+        self.assertNotAllEqual([1, 2], [1, 3])
+        self.assertAllInRange(tf.constant([1, 2]), 0, 2)
+        self.assertAllGreater([3, 4], 2)
+        with self.assertRaisesOpError("must be"):
+            tf.debugging.Assert(False, ["x must be"])
+        with self.assertRaises(AssertionError):
+            with self.assertRaisesOpError("other"):
+                tf.debugging.Assert(False, ["x must be"])
+        with self.cached_session() as sess:
+            assert sess.run(tf.constant(2)) == 2
+
+    def test_session_in_a_graph(self):
+        tf1 = tf.compat.v1
+        with tf1.Graph().as_default():
+            x = tf1.placeholder(tf.float32, [2])
+            with self.session() as sess:
+                self.assertAllClose(sess.run(x * 2, {x: [1.0, 2.0]}), [2.0, 4.0])
+                self.assertAllEqual(self.evaluate(tf.constant([3])), [3])
+
+
+def test_test_case_runs_under_unittest():
+    result = unittest.TestResult()
+    unittest.defaultTestLoader.loadTestsFromTestCase(_Case).run(result)
+    assert result.wasSuccessful(), result.errors + result.failures
+    assert result.testsRun == 2
