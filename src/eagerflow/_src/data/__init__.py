@@ -45,6 +45,15 @@ nothing before ``_iterator()``, and turn arguments into Python values with
 ``dataset_ops._int`` (None when symbolic) or by checking for `EagerTensor`.
 Errors reading a file are `eagerflow.errors` classes raised from ``next()``.
 
+Checkpointing an eager iterator (``tf.train.Checkpoint(iterator=it)``,
+`iterator_state`) needs nothing more of a node: the iterator saves how many
+elements it handed out and the seed state of the pipeline's ``shuffle``
+nodes, and a restore replays that many elements from a fresh ``_iterator()``.
+So ``_iterator()`` must be deterministic given the shuffles' seeds (a node
+with outside state sets ``_unsaveable`` to TF's reason, raised on save), and
+shuffles keep their seed stream in ``_seeds`` (`shuffle._Stream`).  The saved
+tensors are eagerflow's own, not TF's variant ``ITERATOR_STATE``.
+
 Iterating a dataset inside a traced `function` is a graph loop over the
 stateful iterator ops of `iterator_graph` (``MakeIterator``,
 ``IteratorGetNextAsOptional``, ...), whose iterator resource wraps
