@@ -156,3 +156,20 @@ def test_restoring_into_a_shorter_pipeline_says_so(tmp_path):
     with pytest.raises(tf.errors.InvalidArgumentError, match="ends after 4"):
         tf.train.Checkpoint(iterator=short).restore(path)
     assert take(short, 2) == [0, 1]  # left as it was
+
+
+def test_positions_advanced_inside_a_function_are_saved(tmp_path):
+    it = iter(tf.data.Dataset.range(10).batch(2))
+
+    @tf.function
+    def step(iterator):
+        return tf.reduce_sum(next(iterator))
+
+    ckpt = tf.train.Checkpoint(iterator=it)
+    assert [int(step(it)) for _ in range(2)] == [1, 5]
+    next(it)
+    path = ckpt.save(str(tmp_path / "f"))
+    assert int(step(it)) == 13
+    ckpt.restore(path)
+    assert int(step(it)) == 13  # the traced function reads the restored iterator
+    assert take(it, 1) == [[8, 9]]

@@ -103,6 +103,11 @@ class OwnedIterator(Iterator):
         from eagerflow._src.data import iterator_graph  # noqa: PLC0415
         return iterator_graph.owned_as_graph_iterator(self)
 
+    def _counting_source(self):
+        """The source as graph ops read it: counting the position too (and following a
+        restore)."""
+        return _Counting(self)
+
     def _serialize_to_tensors(self):
         """The position and shuffle seeds (`iterator_state`), as a checkpoint stores them."""
         return iterator_state.serialize(self)
@@ -114,6 +119,21 @@ class OwnedIterator(Iterator):
         close = getattr(self._source, "close", None)
         if close is not None:
             close()
+
+
+class _Counting:
+    __slots__ = ("_owner",)
+
+    def __init__(self, owner):
+        self._owner = owner
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        flat = next(self._owner._source)
+        self._owner._n += 1
+        return flat
 
 
 def _numpy(value):

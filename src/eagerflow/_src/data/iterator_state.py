@@ -123,6 +123,3 @@ def restore(iterator, tensors):
                            f"iterator's dataset ends after {n}.")
     iterator._close()
     iterator._source, iterator._n, iterator._seed_state = source, position, state
-    value = getattr(iterator, "_resource_value", None)
-    if value is not None:  # functions that captured this iterator now read the restored one
-        value.source = source
