@@ -183,3 +183,31 @@ def test_positions_advanced_inside_a_function_are_saved(tmp_path):
     ckpt.restore(path)
     assert int(step(it)) == 13  # the traced function reads the restored iterator
     assert take(it, 1) == [[8, 9]]
+
+
+@pytest.mark.parametrize("fn, op", [
+    (lambda x: tf.py_function(lambda v: v, [x], tf.int64), "EagerPyFunc"),
+    (lambda x: x + tf.cast(tf.random.uniform(()) * 0, tf.int64), "RandomUniform"),
+])
+def test_stateful_map_functions_cannot_be_saved(tmp_path, fn, op):
+    it = iter(tf.data.Dataset.range(5).map(fn))
+    next(it)
+    with pytest.raises(tf.errors.FailedPreconditionError, match=f"^{op} is stateful"):
+        tf.train.Checkpoint(iterator=it).save(str(tmp_path / "s"))
+
+
+def test_variable_reads_cannot_be_saved_but_stateless_random_can(tmp_path):
+    v = tf.Variable(1, dtype=tf.int64)
+    it = iter(tf.data.Dataset.range(5).filter(lambda x: x > v))
+    with pytest.raises(tf.errors.FailedPreconditionError, match="ReadVariableOp is stateful"):
+        tf.train.Checkpoint(iterator=it).save(str(tmp_path / "v"))
+    ds = tf.data.Dataset.range(5).map(
+        lambda x: tf.random.stateless_uniform((), seed=(1, x)))
+    whole = rest(iter(ds))
+    it = iter(ds)
+    ckpt = tf.train.Checkpoint(iterator=it)
+    take(it, 2)
+    path = ckpt.save(str(tmp_path / "r"))
+    take(it, 1)
+    ckpt.restore(path)
+    assert rest(it) == whole[2:]

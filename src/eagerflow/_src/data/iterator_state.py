@@ -22,7 +22,8 @@ The state is stored as int64 tensors under ``ITERATOR_POSITION`` and
 positions in checkpoints do not carry over between TF and eagerflow (the rest
 of the checkpoint does).  A node that cannot be replayed (``from_generator``)
 sets ``_unsaveable`` to TF's message, and saving raises
-`FailedPreconditionError` with it.
+`FailedPreconditionError` with it, as for a ``map`` or ``filter`` function with
+a stateful op (TF's ``RandomUniform is stateful.``).
 
 >>> it = iter(tf.data.Dataset.range(20))
 >>> ckpt = tf.train.Checkpoint(iterator=it)
@@ -84,8 +85,16 @@ def seed_state(dataset):
 
 
 def check_saveable(dataset):
+    """TF's error for a pipeline whose elements can't be produced again the same way: a
+    generator, or a traced function with a stateful op (random ops, variable reads,
+    ``py_function``)."""
     for node in _nodes(dataset):
         message = getattr(node, "_unsaveable", None)
+        concrete = getattr(getattr(node, "_fn", None), "_concrete", None)
+        graph = getattr(concrete, "graph", None)
+        if message is None and graph is not None:
+            message = next((f"{op.type} is stateful." for op in graph.get_operations()
+                            if op.stateful), None)
         if message is not None:
             raise op_error(errors.FailedPreconditionError, "SerializeIterator", message)
 
