@@ -45,6 +45,19 @@ nothing before ``_iterator()``, and turn arguments into Python values with
 ``dataset_ops._int`` (None when symbolic) or by checking for `EagerTensor`.
 Errors reading a file are `eagerflow.errors` classes raised from ``next()``.
 
+Checkpointing an eager iterator (``tf.train.Checkpoint(iterator=it)``,
+`iterator_state`) needs nothing more of a node: the iterator saves how many
+elements it handed out and the seed state of the pipeline's ``shuffle``
+nodes, and a restore makes a fresh iterator past that many elements
+(`iterator_state.skipped`: per-node rules skip without producing the elements
+where they can, other nodes replay ``_iterator()``).  So ``_iterator()`` must
+be deterministic given the shuffles' seeds (a node with outside state sets
+``_unsaveable`` to TF's reason, raised on save; traced functions with stateful
+ops are refused the same way), and shuffles keep their seed stream in
+``_seeds`` (`shuffle._Stream`).  A new node whose elements map one to one to
+its input's can add itself to ``iterator_state._SKIPS``.  The saved
+tensors are eagerflow's own, not TF's variant ``ITERATOR_STATE``.
+
 Iterating a dataset inside a traced `function` is a graph loop over the
 stateful iterator ops of `iterator_graph` (``MakeIterator``,
 ``IteratorGetNextAsOptional``, ...), whose iterator resource wraps

@@ -455,7 +455,7 @@ def iterator_tensor(owned):
     each call of a function using it advances it."""
     value = getattr(owned, "_resource_value", None)
     if value is None:
-        value = owned._resource_value = IteratorValue(owned._source)
+        value = owned._resource_value = IteratorValue(owned._counting_source())
     return _wrap(value)
 
 

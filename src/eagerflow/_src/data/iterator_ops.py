@@ -2,7 +2,7 @@
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import op_error
-from eagerflow._src.data import structure
+from eagerflow._src.data import iterator_state, structure
 from eagerflow._src.data.optional_ops import Optional
 
 
@@ -40,8 +40,11 @@ class OwnedIterator(Iterator):
     def __init__(self, dataset):
         self._dataset = dataset
         self._spec = dataset.element_spec
+        # (the shuffles' seed state before this iterator draws its seeds: a checkpoint's)
+        self._seed_state = iterator_state.seed_state(dataset)
         self._source = dataset._iterator()
         self._pack = structure.Packer(self._spec).pack
+        self._n = 0  # elements handed out: the position a checkpoint saves
 
     @property
     def element_spec(self):
@@ -57,6 +60,7 @@ class OwnedIterator(Iterator):
             flat = next(self._source)
         except StopIteration:
             raise StopIteration from None
+        self._n += 1
         return self._pack(flat)
 
     def next(self):
@@ -72,6 +76,7 @@ class OwnedIterator(Iterator):
         except StopIteration:
             raise op_error(errors.OutOfRangeError, "IteratorGetNext", "End of sequence") \
                 from None
+        self._n += 1
         return self._pack(flat)
 
     def get_next_as_optional(self):
@@ -84,6 +89,7 @@ class OwnedIterator(Iterator):
             flat = next(self._source)
         except StopIteration:
             return Optional.empty(self._spec)
+        self._n += 1
         return Optional.from_value(self._pack(flat))
 
     def _as_function_argument(self):
@@ -97,10 +103,37 @@ class OwnedIterator(Iterator):
         from eagerflow._src.data import iterator_graph  # noqa: PLC0415
         return iterator_graph.owned_as_graph_iterator(self)
 
+    def _counting_source(self):
+        """The source as graph ops read it: counting the position too (and following a
+        restore)."""
+        return _Counting(self)
+
+    def _serialize_to_tensors(self):
+        """The position and shuffle seeds (`iterator_state`), as a checkpoint stores them."""
+        return iterator_state.serialize(self)
+
+    def _restore_from_tensors(self, tensors):
+        iterator_state.restore(self, tensors)
+
     def _close(self):
         close = getattr(self._source, "close", None)
         if close is not None:
             close()
+
+
+class _Counting:
+    __slots__ = ("_owner",)
+
+    def __init__(self, owner):
+        self._owner = owner
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        flat = next(self._owner._source)
+        self._owner._n += 1
+        return flat
 
 
 def _numpy(value):

@@ -33,6 +33,7 @@ class _GeneratorDataset(Dataset):
     """
 
     _tf_name = "_FlatMapDataset"  # TF builds it as a flat_map over the generator's ids
+    _unsaveable = "PyFunc is stateful."  # (TF's reason not to checkpoint its iterators)
 
     def __init__(self, generator, spec, args):
         self._generator = generator
