@@ -1,20 +1,23 @@
 """CRC-32C (Castagnoli), the checksum of TFRecord files and checkpoints, on NumPy alone.
 
-Short inputs run a byte table in Python. Long ones are cut into many chunks whose
-checksums NumPy computes side by side, 16 bytes a step: only the first four bytes
-of a step meet the register, so the other twelve bytes' share of every step is
-looked up for the whole input at once, and each step of the loop (over all chunks)
-is two lookups in 16-bit tables. The chunks' checksums are then joined in order,
-which is linear algebra over GF(2): shifting a register past `n` zero bytes is a
-32x32 bit matrix, applied with four 256-entry tables. `crc32c_many` runs many
-buffers (a file's records) as lanes of one such loop.
+Short inputs run a byte table in Python. Long ones are cut into rows of 32 bytes whose
+checksums (from register 0) need no loop over the data: a row's checksum is the xor of
+one 16-bit table lookup per two bytes, column by column over a block of rows that stays
+in the cache (blocks run on several threads: NumPy's lookups let others run). The rows
+are then joined pairwise, level by level, which is linear algebra over GF(2): shifting a
+register past `n` zero bytes is a 32x32 bit matrix, applied with lookup tables.
+`crc32c_many` runs many buffers (a file's records) as lanes of one loop, 16 bytes a step:
+only the first four bytes of a step meet the register, so the other twelve bytes' share
+of every step is looked up for all lanes at once.
 
 >>> hex(crc32c(b"123456789"))
 '0xe3069283'
 >>> hex(masked_crc32c(b"hello"))
 '0x191c1fbb'
 """
+import concurrent.futures
 import functools
+import os
 
 import numpy as np
 
@@ -96,6 +99,85 @@ def _zeros_tables(nbytes):
     return [_apply(power, byte << np.uint32(8 * k)).tolist() for k in range(4)]
 
 
+_ROW = 32  # bytes of a row of the long path: its 16 tables (4 MiB) about fit a cache
+_WORKERS = min(os.cpu_count() or 1, 8)
+_BLOCK_ROWS = 16384  # rows looked up per pass (512 KiB of data)
+
+
+@functools.lru_cache(maxsize=1)
+def _row_tables():
+    """The 16-bit tables of a row's columns: column j (bytes 2j and 2j + 1 of a row)
+    followed by the rest of the row, as zeros."""
+    tables = [_TABLE]  # tables[k]: a byte followed by k zero bytes
+    for _ in range(1, _ROW):
+        prev = tables[-1]
+        tables.append((prev >> np.uint32(8)) ^ _TABLE[prev & np.uint32(0xFF)])
+    pair = np.arange(1 << 16, dtype=np.uint32)
+    low, high = pair & np.uint32(0xFF), pair >> np.uint32(8)
+    return [tables[_ROW - 1 - 2 * j][low] ^ tables[_ROW - 2 - 2 * j][high]
+            for j in range(_ROW // 2)]
+
+
+@functools.lru_cache(maxsize=64)
+def _shift_tables(level):
+    """Two 16-bit tables (by the register's low and high halves): the register after
+    ``_ROW << level`` zero bytes."""
+    t0, t1, t2, t3 = (np.array(t, np.uint32) for t in _zeros_tables(_ROW << level))
+    half = np.arange(1 << 16, dtype=np.uint32)
+    low, high = half & np.uint32(0xFF), half >> np.uint32(8)
+    return t0[low] ^ t1[high], t2[low] ^ t3[high]
+
+
+def _join(regs, level):
+    """One register from `regs`, the registers (from 0) of consecutive runs of
+    ``_ROW << level`` bytes each: joined pairwise, level by level."""
+    while regs.size > 1:
+        if regs.size % 2:  # a run of zeros in front: from register 0 it stays 0
+            regs = np.concatenate([np.zeros(1, np.uint32), regs])
+        left = regs[0::2]
+        low, high = _shift_tables(level)
+        out = np.take(low, left & np.uint32(0xFFFF))
+        out ^= np.take(high, left >> np.uint32(16))
+        out ^= regs[1::2]
+        regs = out
+        level += 1
+    return int(regs[0])
+
+
+def _rows_register(data, crc):
+    """The register after `data` (a uint8 array, a multiple of `_ROW` bytes long), from
+    register `crc`: every row's checksum from register 0 (a lookup per two bytes, no
+    loop over the data, a block in the cache at a time), then the rows joined."""
+    rows = data.size // _ROW
+    if not rows:
+        return crc
+    columns = data.view("<u2").reshape(rows, _ROW // 2)
+    tables = _row_tables()
+    regs = np.empty(rows, np.uint32)
+
+    def lookup(starts):
+        part = np.empty(_BLOCK_ROWS, np.uint32)
+        for start in starts:
+            block = columns[start:start + _BLOCK_ROWS].T.copy()  # each column contiguous
+            acc, tmp = regs[start:start + block.shape[1]], part[:block.shape[1]]
+            np.take(tables[0], block[0], out=acc)
+            for j in range(1, _ROW // 2):
+                np.take(tables[j], block[j], out=tmp)
+                acc ^= tmp
+
+    starts = range(0, rows, _BLOCK_ROWS)
+    workers = min(_WORKERS, len(starts) // 4)
+    if workers > 1:  # NumPy's lookups and xors let other threads run meanwhile
+        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+            list(pool.map(lookup, [starts[i::workers] for i in range(workers)]))
+    else:
+        lookup(starts)
+    # the start register: shifted past the first row, as if xored into its first bytes
+    low, high = _shift_tables(0)
+    regs[0] ^= low[crc & 0xFFFF] ^ high[crc >> 16]
+    return _join(regs, 0)
+
+
 def _python_crc(data, crc):
     table = _TABLE_LIST
     for b in data:
@@ -108,23 +190,9 @@ def _register(data, crc):
     n = len(data)
     if n < _SHORT:
         return _python_crc(data, crc)
-    # the chunks: about sqrt(n) of them, each as long; zeros in front of the first change
-    # nothing when its register starts at 0, so the start value is folded into the data
-    length = 1 << max(5, (n.bit_length() + 1) // 2 - 1)  # a power of two: few shift tables
-    lanes = -(-n // length)
-    buf = np.zeros(lanes * length, np.uint8)
-    pad = lanes * length - n
-    buf[pad:] = np.frombuffer(data, np.uint8)
-    head = np.frombuffer(crc.to_bytes(4, "little"), np.uint8)
-    buf[pad:pad + 4] ^= head
-    regs = _lane_registers(buf.reshape(lanes, length))
-    # join in order: register = shift(register past one chunk) ^ next chunk's register
-    t0, t1, t2, t3 = _zeros_tables(length)
-    out = 0
-    for r in regs.tolist():
-        out = (t0[out & 0xFF] ^ t1[(out >> 8) & 0xFF] ^ t2[(out >> 16) & 0xFF]
-               ^ t3[out >> 24] ^ r)
-    return out
+    head = n % _ROW  # (the rows start after it, from the register it leaves)
+    return _rows_register(np.frombuffer(data, np.uint8, offset=head),
+                          _python_crc(data[:head], crc))
 
 
 def crc32c(data, crc=0):
