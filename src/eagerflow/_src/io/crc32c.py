@@ -99,7 +99,7 @@ def _zeros_tables(nbytes):
     return [_apply(power, byte << np.uint32(8 * k)).tolist() for k in range(4)]
 
 
-_ROW = 32  # bytes of a row of the long path: its 16 tables (4 MiB) about fit a cache
+_ROW = 32  # (a power of two) bytes of a row of the long path: its 16 tables (4 MiB) about fit a cache
 _WORKERS = min(os.cpu_count() or 1, 8)
 _BLOCK_ROWS = 16384  # rows looked up per pass (512 KiB of data)
 
@@ -119,10 +119,24 @@ def _row_tables():
 
 
 @functools.lru_cache(maxsize=64)
+def _shift_matrix(level):
+    """The bit matrix of shifting a register past ``_ROW << level`` zero bytes: the
+    previous level's, squared."""
+    if level:
+        half = _shift_matrix(level - 1)
+        return _apply(half, half)
+    step = np.array([_POLY] + [1 << (j - 1) for j in range(1, 32)], np.uint32)  # a zero bit
+    for _ in range((8 * _ROW).bit_length() - 1):
+        step = _apply(step, step)
+    return step
+
+
+@functools.lru_cache(maxsize=64)
 def _shift_tables(level):
     """Two 16-bit tables (by the register's low and high halves): the register after
     ``_ROW << level`` zero bytes."""
-    t0, t1, t2, t3 = (np.array(t, np.uint32) for t in _zeros_tables(_ROW << level))
+    matrix, byte = _shift_matrix(level), np.arange(256, dtype=np.uint32)
+    t0, t1, t2, t3 = (_apply(matrix, byte << np.uint32(8 * k)) for k in range(4))
     half = np.arange(1 << 16, dtype=np.uint32)
     low, high = half & np.uint32(0xFF), half >> np.uint32(8)
     return t0[low] ^ t1[high], t2[low] ^ t3[high]
