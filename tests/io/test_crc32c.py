@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tests.internals import crc32c, masked_crc32c
+from tests.internals import crc32c, crc32c_many, masked_crc32c
 
 ROW, BLOCK = 32, 32 * 16384  # the long path's row and block of rows, in bytes
 
@@ -60,3 +60,10 @@ def test_many_blocks_run_side_by_side():
 def test_numpy_arrays_and_memoryviews():
     array = np.random.default_rng(1).standard_normal((300, 7)).astype(np.float32)
     assert crc32c(array) == crc32c(array.tobytes()) == crc32c(memoryview(array))
+
+
+def test_many_buffers_of_every_length_at_once():
+    rng = np.random.default_rng(2)
+    buffers = [rng.bytes(n) for n in range(300)] + [rng.bytes(100) for _ in range(9)]
+    assert crc32c_many(buffers) == [reference(b) for b in buffers]
+    assert crc32c_many(buffers[::-1][:40]) == [reference(b) for b in buffers[::-1][:40]]
