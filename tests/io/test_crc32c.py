@@ -48,7 +48,7 @@ def test_row_and_block_boundaries(n):
     assert crc32c(data[7:], 0x12345678) == chained(data[7:], 0x12345678)
 
 
-def test_many_blocks_run_side_by_side():
+def test_many_blocks():
     data = np.random.default_rng(0).bytes(9 * BLOCK + 123)
     assert crc32c(data) == chained(data, piece=2000)
     # one flipped bit changes the checksum

@@ -3,9 +3,9 @@
 Short inputs run a byte table in Python. Long ones are cut into rows of 32 bytes whose
 checksums (from register 0) need no loop over the data: a row's checksum is the xor of
 one 16-bit table lookup per two bytes, column by column over a block of rows that stays
-in the cache (blocks run on several threads: NumPy's lookups let others run). The rows
-are then joined pairwise, level by level, which is linear algebra over GF(2): shifting a
-register past `n` zero bytes is a 32x32 bit matrix, applied with lookup tables.
+in the cache. The rows are then joined pairwise, level by level, which is linear algebra
+over GF(2): shifting a register past `n` zero bytes is a 32x32 bit matrix, applied with
+lookup tables.
 `crc32c_many` runs many buffers (a file's records) as the rows of one such pass.
 
 >>> hex(crc32c(b"123456789"))
@@ -13,9 +13,7 @@ register past `n` zero bytes is a 32x32 bit matrix, applied with lookup tables.
 >>> hex(masked_crc32c(b"hello"))
 '0x191c1fbb'
 """
-import concurrent.futures
 import functools
-import os
 
 import numpy as np
 
@@ -60,7 +58,6 @@ def _zeros_tables(nbytes):
 
 
 _ROW = 32  # (a power of two) bytes of a row of the long path: its 16 tables (4 MiB) about fit a cache
-_WORKERS = min(os.cpu_count() or 1, 8)
 _BLOCK_ROWS = 16384  # rows looked up per pass (512 KiB of data)
 
 
@@ -128,23 +125,14 @@ def _row_registers(data):
     tables = _row_tables()
     regs = np.empty(rows, np.uint32)
 
-    def lookup(starts):
-        part = np.empty(_BLOCK_ROWS, np.uint32)
-        for start in starts:
-            block = columns[start:start + _BLOCK_ROWS].T.copy()  # each column contiguous
-            acc, tmp = regs[start:start + block.shape[1]], part[:block.shape[1]]
-            np.take(tables[0], block[0], out=acc)
-            for j in range(1, _ROW // 2):
-                np.take(tables[j], block[j], out=tmp)
-                acc ^= tmp
-
-    starts = range(0, rows, _BLOCK_ROWS)
-    workers = min(_WORKERS, len(starts) // 4)
-    if workers > 1:  # NumPy's lookups and xors let other threads run meanwhile
-        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
-            list(pool.map(lookup, [starts[i::workers] for i in range(workers)]))
-    else:
-        lookup(starts)
+    part = np.empty(min(rows, _BLOCK_ROWS), np.uint32)
+    for start in range(0, rows, _BLOCK_ROWS):
+        block = columns[start:start + _BLOCK_ROWS].T.copy()  # each column contiguous
+        acc, tmp = regs[start:start + block.shape[1]], part[:block.shape[1]]
+        np.take(tables[0], block[0], out=acc)
+        for j in range(1, _ROW // 2):
+            np.take(tables[j], block[j], out=tmp)
+            acc ^= tmp
     return regs
 
 
