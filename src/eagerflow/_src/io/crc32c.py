@@ -1,13 +1,12 @@
 """CRC-32C (Castagnoli), the checksum of TFRecord files and checkpoints, on NumPy alone.
 
-Short inputs run a byte table in Python. Long ones are cut into many chunks whose
-checksums NumPy computes side by side, 16 bytes a step: only the first four bytes
-of a step meet the register, so the other twelve bytes' share of every step is
-looked up for the whole input at once, and each step of the loop (over all chunks)
-is two lookups in 16-bit tables. The chunks' checksums are then joined in order,
-which is linear algebra over GF(2): shifting a register past `n` zero bytes is a
-32x32 bit matrix, applied with four 256-entry tables. `crc32c_many` runs many
-buffers (a file's records) as lanes of one such loop.
+Short inputs run a byte table in Python. Long ones are cut into rows of 32 bytes whose
+checksums (from register 0) need no loop over the data: a row's checksum is the xor of
+one 16-bit table lookup per two bytes, column by column over a block of rows that stays
+in the cache. The rows are then joined pairwise, level by level, which is linear algebra
+over GF(2): shifting a register past `n` zero bytes is a 32x32 bit matrix, applied with
+lookup tables.
+`crc32c_many` runs many buffers (a file's records) as the rows of one such pass.
 
 >>> hex(crc32c(b"123456789"))
 '0xe3069283'
@@ -31,44 +30,6 @@ def _byte_table():
 _TABLE = _byte_table()
 _TABLE_LIST = _TABLE.tolist()
 _SHORT = 2048  # below this many bytes the Python loop is the faster of the two
-_STEP = 16  # bytes a lane takes per step
-
-
-@functools.lru_cache(maxsize=1)
-def _step_tables():
-    """The 16-bit tables of a step's pairs of bytes, from the byte tables ``T[k]`` (a byte
-    followed by `k` zero bytes); the register meets the first two pairs."""
-    tables = [_TABLE]
-    for _ in range(1, _STEP):
-        prev = tables[-1]
-        tables.append((prev >> np.uint32(8)) ^ _TABLE[prev & np.uint32(0xFF)])
-    pair = np.arange(1 << 16, dtype=np.uint32)
-    low, high = pair & np.uint32(0xFF), pair >> np.uint32(8)
-    # pairs[j]: the 16-bit table of bytes 2j and 2j + 1 of a step
-    return [tables[_STEP - 1 - 2 * j][low] ^ tables[_STEP - 2 - 2 * j][high]
-            for j in range(_STEP // 2)]
-
-
-def _lane_registers(chunks):
-    """The register after each row of `chunks` (uint8, rows a multiple of 16 bytes long),
-    every row starting from register 0."""
-    pairs = _step_tables()
-    first, second = pairs[:2]
-    lanes, length = chunks.shape
-    steps = length // _STEP
-    blocks = chunks.reshape(lanes, steps, _STEP)
-    halves = blocks.view("<u2")  # (lanes, steps, 8): the step's bytes two by two
-    rest = pairs[2][halves[:, :, 2]]  # bytes 4..15 of each step, looked up at once
-    for j in range(3, _STEP // 2):
-        rest ^= pairs[j][halves[:, :, j]]
-    words = np.ascontiguousarray(blocks[:, :, :4]).view("<u4").reshape(lanes, steps)
-    words, rest = words.T.astype(np.uint32), rest.T.copy()
-    regs = np.zeros(lanes, np.uint32)
-    low, sixteen = np.uint32(0xFFFF), np.uint32(16)
-    for word, share in zip(words, rest):
-        x = regs ^ word
-        regs = first[x & low] ^ second[x >> sixteen] ^ share
-    return regs
 
 
 def _apply(columns, values):
@@ -96,6 +57,97 @@ def _zeros_tables(nbytes):
     return [_apply(power, byte << np.uint32(8 * k)).tolist() for k in range(4)]
 
 
+_ROW = 32  # (a power of two) bytes of a row of the long path: its 16 tables (4 MiB) about fit a cache
+_BLOCK_ROWS = 16384  # rows looked up per pass (512 KiB of data)
+
+
+@functools.lru_cache(maxsize=1)
+def _row_tables():
+    """The 16-bit tables of a row's columns: column j (bytes 2j and 2j + 1 of a row)
+    followed by the rest of the row, as zeros."""
+    tables = [_TABLE]  # tables[k]: a byte followed by k zero bytes
+    for _ in range(1, _ROW):
+        prev = tables[-1]
+        tables.append((prev >> np.uint32(8)) ^ _TABLE[prev & np.uint32(0xFF)])
+    pair = np.arange(1 << 16, dtype=np.uint32)
+    low, high = pair & np.uint32(0xFF), pair >> np.uint32(8)
+    return [tables[_ROW - 1 - 2 * j][low] ^ tables[_ROW - 2 - 2 * j][high]
+            for j in range(_ROW // 2)]
+
+
+@functools.lru_cache(maxsize=64)
+def _shift_matrix(level):
+    """The bit matrix of shifting a register past ``_ROW << level`` zero bytes: the
+    previous level's, squared."""
+    if level:
+        half = _shift_matrix(level - 1)
+        return _apply(half, half)
+    step = np.array([_POLY] + [1 << (j - 1) for j in range(1, 32)], np.uint32)  # a zero bit
+    for _ in range((8 * _ROW).bit_length() - 1):
+        step = _apply(step, step)
+    return step
+
+
+@functools.lru_cache(maxsize=64)
+def _shift_tables(level):
+    """Two 16-bit tables (by the register's low and high halves): the register after
+    ``_ROW << level`` zero bytes."""
+    matrix, byte = _shift_matrix(level), np.arange(256, dtype=np.uint32)
+    t0, t1, t2, t3 = (_apply(matrix, byte << np.uint32(8 * k)) for k in range(4))
+    half = np.arange(1 << 16, dtype=np.uint32)
+    low, high = half & np.uint32(0xFF), half >> np.uint32(8)
+    return t0[low] ^ t1[high], t2[low] ^ t3[high]
+
+
+def _join(regs, level):
+    """The registers of the rows of `regs` (2-D; a 1-D array is one row), each the
+    registers (from 0) of consecutive runs of ``_ROW << level`` bytes: joined
+    pairwise, level by level."""
+    while regs.shape[-1] > 1:
+        if regs.shape[-1] % 2:  # a run of zeros in front: from register 0 it stays 0
+            regs = np.concatenate([np.zeros(regs.shape[:-1] + (1,), np.uint32), regs], -1)
+        left = regs[..., 0::2]
+        low, high = _shift_tables(level)
+        out = np.take(low, left & np.uint32(0xFFFF))
+        out ^= np.take(high, left >> np.uint32(16))
+        out ^= regs[..., 1::2]
+        regs = out
+        level += 1
+    return regs[..., 0]
+
+
+def _row_registers(data):
+    """The register (from 0) of each `_ROW`-byte row of `data` (uint8, a multiple of
+    `_ROW` bytes long): a lookup per two bytes, no loop over the data, a block of rows
+    in the cache at a time."""
+    rows = data.size // _ROW
+    columns = data.view("<u2").reshape(rows, _ROW // 2)
+    tables = _row_tables()
+    regs = np.empty(rows, np.uint32)
+
+    part = np.empty(min(rows, _BLOCK_ROWS), np.uint32)
+    for start in range(0, rows, _BLOCK_ROWS):
+        block = columns[start:start + _BLOCK_ROWS].T.copy()  # each column contiguous
+        acc, tmp = regs[start:start + block.shape[1]], part[:block.shape[1]]
+        np.take(tables[0], block[0], out=acc)
+        for j in range(1, _ROW // 2):
+            np.take(tables[j], block[j], out=tmp)
+            acc ^= tmp
+    return regs
+
+
+def _rows_register(data, crc):
+    """The register after `data` (a uint8 array, a multiple of `_ROW` bytes long), from
+    register `crc`: every row's register from 0, then the rows joined."""
+    if data.size < _ROW:
+        return crc
+    regs = _row_registers(data)
+    # the start register: shifted past the first row, as if xored into its first bytes
+    low, high = _shift_tables(0)
+    regs[0] ^= low[crc & 0xFFFF] ^ high[crc >> 16]
+    return int(_join(regs, 0))
+
+
 def _python_crc(data, crc):
     table = _TABLE_LIST
     for b in data:
@@ -108,23 +160,9 @@ def _register(data, crc):
     n = len(data)
     if n < _SHORT:
         return _python_crc(data, crc)
-    # the chunks: about sqrt(n) of them, each as long; zeros in front of the first change
-    # nothing when its register starts at 0, so the start value is folded into the data
-    length = 1 << max(5, (n.bit_length() + 1) // 2 - 1)  # a power of two: few shift tables
-    lanes = -(-n // length)
-    buf = np.zeros(lanes * length, np.uint8)
-    pad = lanes * length - n
-    buf[pad:] = np.frombuffer(data, np.uint8)
-    head = np.frombuffer(crc.to_bytes(4, "little"), np.uint8)
-    buf[pad:pad + 4] ^= head
-    regs = _lane_registers(buf.reshape(lanes, length))
-    # join in order: register = shift(register past one chunk) ^ next chunk's register
-    t0, t1, t2, t3 = _zeros_tables(length)
-    out = 0
-    for r in regs.tolist():
-        out = (t0[out & 0xFF] ^ t1[(out >> 8) & 0xFF] ^ t2[(out >> 16) & 0xFF]
-               ^ t3[out >> 24] ^ r)
-    return out
+    head = n % _ROW  # (the rows start after it, from the register it leaves)
+    return _rows_register(np.frombuffer(data, np.uint8, offset=head),
+                          _python_crc(data[:head], crc))
 
 
 def crc32c(data, crc=0):
@@ -145,9 +183,9 @@ def masked_crc32c(data):
 def crc32c_many(buffers):
     """The CRC-32C of each of `buffers` (bytes-like), computed side by side.
 
-    Buffers of about one size (within a factor of two) are cut into chunks of one
-    length and run as lanes of one NumPy loop, then each buffer's chunks are joined,
-    all buffers at once: many small records cost about what one large one does.
+    Buffers of about one size (within a factor of two) are each padded in front to
+    whole rows and looked up in one pass, then each buffer's rows are joined, all
+    buffers at once: many small records cost about what one large one does.
     """
     out = [0] * len(buffers)
     all_sizes = np.fromiter(map(len, buffers), np.int64, len(buffers))
@@ -160,11 +198,8 @@ def crc32c_many(buffers):
                 out[i] = crc32c(buffers[i])
             continue
         sizes = all_sizes[members]
-        # a step of the join costs about as much as a step of 16 bytes: balance the loops
-        length = 1 << max(4, (16 * int(sizes.max())).bit_length() // 2)
-        chunks = -(-int(sizes.max()) // length)
-        total = chunks * length
-        # each buffer at the end of its row: zeros in front change nothing from register
+        total = -(-int(sizes.max()) // _ROW) * _ROW  # every buffer in a run of whole rows
+        # each buffer at the end of its run: zeros in front change nothing from register
         # 0, once the start value (all ones) is folded into the first four bytes
         starts = np.arange(len(members), dtype=np.int64) * total + total - sizes
         data = np.frombuffer(b"".join(map(buffers.__getitem__, members)), np.uint8)
@@ -177,14 +212,7 @@ def crc32c_many(buffers):
             buf[np.repeat(starts - (ends - sizes), sizes) + np.arange(data.size)] = data
         head = (starts[:, None] + np.arange(4)).reshape(-1)
         buf[head] ^= np.uint8(0xFF)
-        regs = _lane_registers(buf.reshape(len(members) * chunks, length))
-        regs = regs.reshape(len(members), chunks)
-        mask, eight = np.uint32(0xFF), np.uint32(8)
-        t0, t1, t2, t3 = (np.array(t, np.uint32) for t in _zeros_tables(length))
-        acc = np.zeros(len(members), np.uint32)
-        for j in range(chunks):
-            acc = (t0[acc & mask] ^ t1[(acc >> eight) & mask] ^ t2[(acc >> np.uint32(16)) & mask]
-                   ^ t3[acc >> np.uint32(24)] ^ regs[:, j])
+        acc = _join(_row_registers(buf).reshape(len(members), total // _ROW), 0)
         for i, crc in zip(members, (acc ^ np.uint32(0xFFFFFFFF)).tolist()):
             out[i] = crc
     return out

@@ -19,6 +19,8 @@ import os
 import struct
 import zlib
 
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.io.crc32c import crc32c_many, mask, masked_crc32c
@@ -301,38 +303,52 @@ class RecordReader:
         record, self.offset = item
         return record
 
+    _rest = (b"", 0)  # bytes read past the records handed out, and where they start
+
     def _fill(self):
         """Reads records up to about `_BATCH` bytes and checks them together (one vectorized
-        CRC-32C for all); an error is queued after the good records before it."""
+        CRC-32C for all); an error is queued after the good records before it. The file is
+        read a block at a time and the records cut out of it."""
         pending, failure, budget = [], None, _BATCH
+        buf, pos = self._rest
         while budget > 0:
+            if len(buf) - pos < _HEADER:
+                more = self._file.read(_BATCH)
+                buf, pos = buf[pos:] + more, 0
+                if len(buf) < _HEADER:  # (TF, too, ends quietly on a partial header)
+                    self.close()
+                    break
             start = self._pos
-            header = self._file.read(_HEADER)
-            if len(header) < _HEADER:  # (TF, too, ends quietly on a partial header)
-                self.close()
-                break
-            (length,) = _LENGTH.unpack_from(header)
-            if _CRC.unpack_from(header, 8)[0] != _length_crc(header[:8]):
+            (length,) = _LENGTH.unpack_from(buf, pos)
+            if _CRC.unpack_from(buf, pos + 8)[0] != _length_crc(buf[pos:pos + 8]):
                 hint = " (Is this even a TFRecord file?)" if start == 0 else ""
                 failure = self._error(f"corrupted record at {start}{hint}")
                 break
-            if self._size is not None and start + _HEADER + length + _FOOTER > self._size:
-                data = b""  # don't read (or allocate) past the end of the file
-            else:
-                data = self._file.read(length + _FOOTER)
-            if len(data) < length + _FOOTER:
-                failure = self._error(f"truncated record at {start}' failed with "
-                                      f"{self._short_read}")
+            end = pos + _HEADER + length + _FOOTER
+            if end > len(buf):
+                if self._size is not None and start + end - pos > self._size:
+                    more = b""  # don't read (or allocate) past the end of the file
+                else:
+                    more = self._file.read(end - len(buf))
+                buf, pos, end = buf[pos:] + more, 0, end - pos
+                if end > len(buf):
+                    failure = self._error(f"truncated record at {start}' failed with "
+                                          f"{self._short_read}")
+                    break
+            self._pos = start + end - pos
+            pending.append((buf, pos + _HEADER, length, self._pos))
+            budget -= end - pos
+            pos = end
+        self._rest = (buf, pos) if failure is None else (b"", 0)
+        crcs = np.array(crc32c_many([memoryview(b)[at:at + n] for b, at, n, _ in pending]),
+                        np.uint32)
+        masked = (((crcs >> np.uint32(15)) | (crcs << np.uint32(17)))
+                  + np.uint32(0xA282EAD8)).tolist()  # (`mask`, wrapping in 32 bits)
+        for (b, at, n, next_pos), crc in zip(pending, masked):
+            if _CRC.unpack_from(b, at + n)[0] != crc:
+                failure = self._error(f"corrupted record at {next_pos - n - _FOOTER}")
                 break
-            self._pos = start + _HEADER + length + _FOOTER
-            pending.append((data, length, start))
-            budget -= length + _HEADER + _FOOTER
-        records = [memoryview(data)[:length] for data, length, _ in pending]
-        for (data, length, start), crc in zip(pending, crc32c_many(records)):
-            if _CRC.unpack_from(data, length)[0] != mask(crc):
-                failure = self._error(f"corrupted record at {start + _HEADER}")
-                break
-            self._ready.append((data[:length], start + _HEADER + length + _FOOTER))
+            self._ready.append((b[at:at + n], next_pos))
         if failure is not None:
             self._ready.append(failure)
             self.close()
