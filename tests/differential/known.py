@@ -88,10 +88,13 @@ _STATEFUL = ("stateful random: values depend on the global seed and op counters;
              "streams are compared in tests/ops/test_random_ops.py")
 NOT_SWEPT = {
     "broadcast_static_shape": "takes TensorShape objects, no tensors: tested in tests/core/test_tensor_shape.py",
+    "Assert": "tf.debugging.Assert under its top-level name: tested in tests/compat/test_toplevel.py",
     "case": "control flow taking (predicate, callable) pairs: tested in tests/graph/test_control_flow.py",
+    "control_dependencies": _MACHINERY,
     "custom_gradient": _MACHINERY,
     "device": _MACHINERY,
     "function": _MACHINERY,
+    "get_logger": _MACHINERY,
     "grad_pass_through": _MACHINERY,
     "gradients": _MACHINERY,
     "init_scope": _MACHINERY,
