@@ -10,7 +10,7 @@ each logs one deprecation note (``tf.get_logger()``) naming that replacement.
 """
 import sys
 
-from eagerflow._src.autodiff import script_ops
+from eagerflow._src.autodiff import eager_compat, script_ops
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import checkpoint as _checkpoint
@@ -89,19 +89,6 @@ def value_and_gradients_function(f, params=None):
     return _gradients("value_and_gradients_function", f, params)
 
 
-def _implicit(name, f):
-    def decorated(*args, **kwargs):
-        with GradientTape() as tape:
-            value = f(*args, **kwargs)
-        variables = tape.watched_variables()
-        if not variables:
-            raise ValueError("No trainable variables were accessed while the function was "
-                             "being computed.")
-        grads = tape.gradient(value, list(variables))
-        return value, list(zip(grads, variables))
-    return decorated
-
-
 @export("contrib.eager.implicit_value_and_gradients")
 def implicit_value_and_gradients(f):
     """A function returning ``(f's value, [(gradient, variable), ...])`` over the trainable
@@ -114,14 +101,14 @@ def implicit_value_and_gradients(f):
     (6.0, 3.0, True)
     """
     _deprecated("implicit_value_and_gradients", "tf.GradientTape")
-    return _implicit("implicit_value_and_gradients", f)
+    return eager_compat.implicit_value_and_gradients(f)
 
 
 @export("contrib.eager.implicit_gradients")
 def implicit_gradients(f):
     """Like `implicit_value_and_gradients`, returning only ``[(gradient, variable), ...]``."""
     _deprecated("implicit_gradients", "tf.GradientTape")
-    both = _implicit("implicit_gradients", f)
+    both = eager_compat.implicit_value_and_gradients(f)
 
     def decorated(*args, **kwargs):
         return both(*args, **kwargs)[1]

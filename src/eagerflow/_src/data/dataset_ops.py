@@ -54,6 +54,23 @@ def _known(*values):
     return all(v is not None for v in values)
 
 
+def _batch_size(batch_size, op):
+    """`batch_size` as `_int` gives it; InvalidArgumentError from `op` when not positive."""
+    size = _int(batch_size)
+    if _known(size) and size <= 0:
+        raise op_error(errors.InvalidArgumentError, op, "Batch size must be greater than zero.")
+    return size
+
+
+def _batched_cardinality(input_dataset, batch_size, drop_remainder):
+    """How many batches of `batch_size` `input_dataset`'s elements make (the last one
+    partial unless `drop_remainder`)."""
+    n = input_dataset._cardinality()
+    if n < 0 or not _known(batch_size):
+        return n if n < 0 else UNKNOWN
+    return n // batch_size if drop_remainder else -(-n // batch_size)
+
+
 def _get_next_error(message, op="IteratorGetNext"):
     return op_error(errors.InvalidArgumentError, op, message)
 
@@ -845,10 +862,7 @@ class _FilterDataset(_UnaryDataset):
 class _BatchDataset(_UnaryDataset):
     def __init__(self, input_dataset, batch_size, drop_remainder):
         super().__init__(input_dataset)
-        self._batch_size = _int(batch_size)
-        if _known(self._batch_size) and self._batch_size <= 0:
-            raise op_error(errors.InvalidArgumentError, "BatchDatasetV2",
-                           "Batch size must be greater than zero.")
+        self._batch_size = _batch_size(batch_size, "BatchDatasetV2")
         self._drop = bool(drop_remainder)
         if not all(isinstance(s, (TensorSpec, SparseTensorSpec))
                    for s in structure.flatten(self._spec)):
@@ -858,10 +872,7 @@ class _BatchDataset(_UnaryDataset):
         self._spec = structure.batched_spec(input_dataset.element_spec, static)
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        if n < 0 or not _known(self._batch_size):
-            return n if n < 0 else UNKNOWN
-        return n // self._batch_size if self._drop else -(-n // self._batch_size)
+        return _batched_cardinality(self._input, self._batch_size, self._drop)
 
     def _iterator(self):
         fast = self._input._batches(self._batch_size, self._drop)

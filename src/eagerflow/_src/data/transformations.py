@@ -15,8 +15,8 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import (
-    INFINITE, UNKNOWN, Dataset, _get_next_error, _int, _known, _num_threads, _UnaryDataset,
-    stack_components)
+    INFINITE, UNKNOWN, Dataset, _batch_size, _batched_cardinality, _get_next_error, _int, _known,
+    _num_threads, _UnaryDataset, stack_components)
 from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
 from eagerflow._src.data.structured_function import StructuredFunction
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
@@ -156,10 +156,7 @@ class _PaddedBatchDataset(_UnaryDataset):
                 raise TypeError(f"`padded_batch` is only supported for datasets that produce "
                                 f"tensor elements but type spec of elements in the input "
                                 f"dataset is not a subclass of TensorSpec: `{s!r}`.")
-        self._batch_size = _int(batch_size)
-        if _known(self._batch_size) and self._batch_size <= 0:
-            raise op_error(errors.InvalidArgumentError, "PaddedBatchDatasetV2",
-                           "Batch size must be greater than zero.")
+        self._batch_size = _batch_size(batch_size, "PaddedBatchDatasetV2")
         self._drop = bool(drop_remainder)
         if padded_shapes is None:
             shapes = []
@@ -201,10 +198,7 @@ class _PaddedBatchDataset(_UnaryDataset):
             for s, p in zip(specs, shapes)])
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        if n < 0 or not _known(self._batch_size):
-            return n if n < 0 else UNKNOWN
-        return n // self._batch_size if self._drop else -(-n // self._batch_size)
+        return _batched_cardinality(self._input, self._batch_size, self._drop)
 
     def _iterator(self):
         source, size = self._input._iterator(), self._batch_size
@@ -373,20 +367,14 @@ class _SparseBatchDataset(_UnaryDataset):
             raise TypeError(f"`sparse_batch` is only supported for datasets of single tensor "
                             f"elements, but the input dataset produces elements of type "
                             f"{spec!r}.")
-        self._batch_size = _int(batch_size)
-        if _known(self._batch_size) and self._batch_size <= 0:
-            raise op_error(errors.InvalidArgumentError, "DenseToSparseBatchDataset",
-                           "Batch size must be greater than zero.")
+        self._batch_size = _batch_size(batch_size, "DenseToSparseBatchDataset")
         if isinstance(row_shape, Tensor):
             row_shape = [None if d < 0 else d for d in row_shape.numpy().tolist()]
         self._row = TensorShape(row_shape).as_list()
         self._spec = SparseTensorSpec(TensorShape([None] + self._row), spec.dtype)
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        if n < 0 or not _known(self._batch_size):
-            return n if n < 0 else UNKNOWN
-        return -(-n // self._batch_size)
+        return _batched_cardinality(self._input, self._batch_size, False)
 
     def _iterator(self):
         source, size, row = self._input._iterator(), self._batch_size, self._row

@@ -216,18 +216,19 @@ def _mismatch(skip, error, warning):
     _logger.warning(warning)
 
 
-def load_weights_from_hdf5_group_by_name(f, model, skip_mismatch=False):
-    """Assigns saved weights to the model's layers of the same name; other layers keep
-    theirs. With `skip_mismatch`, a layer whose weights do not fit is skipped with a
-    warning; otherwise nothing is assigned and a ValueError says which."""
+def match_by_name(layers, saved, skip_mismatch, weights_of, fits):
+    """Keras's by-name matching: ``[(weight, k, i)]`` pairing each weight of the layers named
+    as the `k`-th of `saved` (``[(layer name, [saved value, ...])]``) with its `i`-th value.
+    `weights_of(layer)` lists a layer's weights in saved order; `fits(weight, value)` checks a
+    shape. A layer whose count or a weight whose shape does not fit raises ValueError, or with
+    `skip_mismatch` is left as it is with a warning."""
     index = {}
-    for layer in getattr(model, "layers", []):
+    for layer in layers:
         index.setdefault(layer.name, []).append(layer)
-    pairs = []
-    for k, name in enumerate(_load_attribute(f, "layer_names")):
-        values = _saved_values(f[name])
+    matched = []
+    for k, (name, values) in enumerate(saved):
         for layer in index.get(name, []):
-            weights = _layer_weights(layer)
+            weights = weights_of(layer)
             if len(values) != len(weights):
                 counts = (f"Layer expects {len(weights)} weight(s). Received {len(values)} "
                           f"saved weight(s)")
@@ -236,9 +237,9 @@ def load_weights_from_hdf5_group_by_name(f, model, skip_mismatch=False):
                           f"Skipping loading of weights for layer #{k} (named {layer.name}) due "
                           f"to mismatch in number of weights. {counts}")
                 continue
-            for weight, value in zip(weights, values):
+            for i, (weight, value) in enumerate(zip(weights, values)):
                 expected = tuple(weight.shape.as_list())
-                if not weight.shape.is_compatible_with(value.shape):
+                if not fits(weight, value):
                     shapes = (f"for weight {weight.name}. Weight expects shape {expected}. "
                               f"Received saved weight with shape {value.shape}")
                     _mismatch(skip_mismatch,
@@ -246,8 +247,19 @@ def load_weights_from_hdf5_group_by_name(f, model, skip_mismatch=False):
                               f"Skipping loading weights for layer #{k} (named {layer.name}) "
                               f"due to mismatch in shape {shapes}")
                     continue
-                pairs.append((weight, value.astype(weight.dtype.as_numpy_dtype, copy=False)))
-    _assign(pairs)
+                matched.append((weight, k, i))
+    return matched
+
+
+def load_weights_from_hdf5_group_by_name(f, model, skip_mismatch=False):
+    """Assigns saved weights to the model's layers of the same name; other layers keep
+    theirs. With `skip_mismatch`, a layer whose weights do not fit is skipped with a
+    warning; otherwise nothing is assigned and a ValueError says which."""
+    saved = [(name, _saved_values(f[name])) for name in _load_attribute(f, "layer_names")]
+    matched = match_by_name(getattr(model, "layers", []), saved, skip_mismatch, _layer_weights,
+                            lambda w, v: w.shape.is_compatible_with(v.shape))
+    _assign([(weight, saved[k][1][i].astype(weight.dtype.as_numpy_dtype, copy=False))
+             for weight, k, i in matched])
     finalize_layers(model)
 
 

@@ -77,13 +77,6 @@ def checkpoint_keys(root):
     return found
 
 
-def _mismatch(skip, error, warning):
-    """Raises ValueError(`error`); with `skip`, logs `warning` instead (the weights stay)."""
-    if not skip:
-        raise ValueError(error)
-    _logger.warning(warning)
-
-
 def _children(obj):
     """``(name, object)`` pairs of what `obj` tracks, in TF's order."""
     return [(name, child) for name, child in trackable.children(obj) if _tracks(child)]
@@ -353,31 +346,9 @@ def _match_optimizer(model, keys, tensors):
 def _match_by_name(model, tensors, metadata, skip_mismatch):
     """``[(key, variable, value)]`` for the layers whose names were saved, matched as Keras's
     HDF5 loader matches them: weights in `weights` order, counts and shapes checked."""
-    index = {}
-    for layer in model.layers:
-        index.setdefault(layer.name, []).append(layer)
-    matched = []
-    for k, (name, keys) in enumerate(json.loads(metadata.get("layers", "[]"))):
-        for layer in index.get(name, []):
-            weights = layer.weights
-            if len(weights) != len(keys):
-                counts = (f"Layer expects {len(weights)} weight(s). Received {len(keys)} saved "
-                          f"weight(s)")
-                _mismatch(skip_mismatch,
-                          f"Weight count mismatch for layer #{k} (named {layer.name}). {counts}",
-                          f"Skipping loading of weights for layer #{k} (named {layer.name}) "
-                          f"due to mismatch in number of weights. {counts}")
-                continue
-            for weight, key in zip(weights, keys):
-                value = tensors[key]
-                expected = tuple(weight.shape.as_list())
-                if expected != value.shape:
-                    shapes = (f"for weight {weight.name}. Weight expects shape {expected}. "
-                              f"Received saved weight with shape {value.shape}")
-                    _mismatch(skip_mismatch,
-                              f"Shape mismatch in layer #{k} (named {layer.name}) {shapes}",
-                              f"Skipping loading weights for layer #{k} (named {layer.name}) "
-                              f"due to mismatch in shape {shapes}")
-                    continue
-                matched.append((key, weight, value))
-    return matched
+    layers = json.loads(metadata.get("layers", "[]"))
+    saved = [(name, [tensors[key] for key in keys]) for name, keys in layers]
+    matched = h5_format.match_by_name(model.layers, saved, skip_mismatch,
+                                      lambda layer: layer.weights,
+                                      lambda w, v: tuple(w.shape.as_list()) == v.shape)
+    return [(layers[k][1][i], weight, saved[k][1][i]) for weight, k, i in matched]
