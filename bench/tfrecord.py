@@ -49,35 +49,36 @@ def _floor_read(path):
     return out
 
 
+def _path(lib, size, compression):
+    return os.path.join(_DIR, f"{getattr(lib, '__name__', 'x')}_{size}{compression}.rec")
+
+
+def _lib_write(lib, path, records, compression):
+    with lib.io.TFRecordWriter(path, compression) as w:
+        for r in records:
+            w.write(r)
+
+
 def _write(size, compression=""):
     def build(lib, make):
-        records = _RECORDS[size]
-        path = os.path.join(_DIR, f"{getattr(lib, '__name__', 'x')}_{size}{compression}.rec")
+        records, path = _RECORDS[size], _path(lib, size, compression)
         if lib is np:
             return (lambda: _floor_write(path, records)), len(records)
         if not hasattr(lib, "io"):
             return None
-
-        def write():
-            with lib.io.TFRecordWriter(path, compression) as w:
-                for r in records:
-                    w.write(r)
-        return write, len(records)
+        return (lambda: _lib_write(lib, path, records, compression)), len(records)
     return build
 
 
 def _read(size, compression=""):
     def build(lib, make):
-        records = _RECORDS[size]
-        path = os.path.join(_DIR, f"{getattr(lib, '__name__', 'x')}_{size}{compression}.rec")
+        records, path = _RECORDS[size], _path(lib, size, compression)
         if lib is np:
             _floor_write(path, records)
             return (lambda: _floor_read(path)), len(records)
         if not hasattr(lib, "io"):
             return None
-        with lib.io.TFRecordWriter(path, compression) as w:
-            for r in records:
-                w.write(r)
+        _lib_write(lib, path, records, compression)
 
         def read():
             got = list(lib.compat.v1.io.tf_record_iterator(path, compression))

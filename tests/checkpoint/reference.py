@@ -1,83 +1,19 @@
 """The objects the reference checkpoints were saved from, built with eagerflow.
 
-They mirror tests/checkpoint/data/make_tf_checkpoints.py (TF) and
-make_ours.py, attribute for attribute, so that a checkpoint of one side
-restores into the other's objects.
+programs.py defines them once for TF (data/make_tf_checkpoints.py) and for
+eagerflow (here, used by data/make_ours.py and the tests), so that a
+checkpoint of one side restores into the other's objects.
 """
 import os
 
-import ml_dtypes
-import numpy as np
-
 import eagerflow as tf
+from tests.checkpoint.programs import as_saved, build, keras_data, keras_weights  # noqa: F401
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
-def module_values(step):
-    s = float(step)
-    return {
-        "f32": np.array([[1.5, -2.0, s]], np.float32),
-        "f64": np.array([np.pi, -s], np.float64),
-        "f16": np.array([0.5, 65504.0, -s], np.float16),
-        "bf16": np.array([1.5, -3.0, s], ml_dtypes.bfloat16),
-        "i8": np.array([-128, 127], np.int8), "i16": np.array([-300, 300], np.int16),
-        "i32": np.array(7 * step, np.int32), "i64": np.array([2 ** 40, -step], np.int64),
-        "u8": np.array([0, 255], np.uint8), "u16": np.array([65535], np.uint16),
-        "u32": np.array([2 ** 32 - 1], np.uint32), "u64": np.array([2 ** 63], np.uint64),
-        "b": np.array([True, False]), "c64": np.array([1 + 2j], np.complex64),
-        "c128": np.array([[-1.5j]], np.complex128),
-        "s": tf.constant(f"step {step}"),
-        "strings": tf.constant([[b"", b"\xff\x00bytes"], ["caf\u00e9", "x" * 200]]),
-        "empty": np.zeros((0, 3), np.float32),
-    }
-
-
-class Inner(tf.Module):
-    def __init__(self, v):
-        super().__init__()
-        self.w = tf.Variable(v, name="w")
-
-
-class Ref(tf.Module):
-    def __init__(self, values):
-        super().__init__()
-        names = sorted(values)
-        self.first = tf.Variable(values[names[0]], name=names[0])
-        self.inner = Inner(values[names[1]])
-        self.layers = [Inner(values[names[2]]), {"z": tf.Variable(values[names[3]]),
-                                                  "a": [tf.Variable(values[names[4]])]}]
-        self.pair = (tf.Variable(values[names[5]]), 4)
-        self.by_name = {n: tf.Variable(values[n], name=n) for n in names[6:]}
-        self.shared = self.inner
-        self.sizes = [1, 2]
-
-
-def keras_model():
-    model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="tanh", input_shape=(3,)),
-                                 tf.keras.layers.Dense(2)])
-    model.compile(optimizer=tf.keras.optimizers.Adam(0.05), loss="mse")
-    return model
-
-
-def keras_data():
-    x = np.linspace(-1, 1, 24, dtype=np.float32).reshape(8, 3)
-    y = np.stack([x.sum(1), x[:, 0] * x[:, 1]], 1).astype(np.float32)
-    return x, y
-
-
-def keras_weights():
-    return [np.linspace(-0.5, 0.5, 12, dtype=np.float32).reshape(3, 4),
-            np.array([0.1, -0.1, 0.0, 0.2], np.float32),
-            np.linspace(0.3, -0.3, 8, dtype=np.float32).reshape(4, 2),
-            np.array([0.05, -0.05], np.float32)]
-
-
-def as_saved(value):
-    """A checkpoint value as expected.npz stores it (bfloat16 bits, strings in hex)."""
-    value = np.asarray(value)
-    if value.dtype == ml_dtypes.bfloat16:
-        return value.view(np.uint16)
-    if value.dtype == object or value.dtype.kind == "S":
-        return np.array([bytes(v).hex() for v in value.reshape(-1)]).reshape(value.shape)
-    return value
+_PROGRAMS = build(tf)
+module_values = _PROGRAMS.module_values
+Inner = _PROGRAMS.Inner
+Ref = _PROGRAMS.Ref
+keras_model = _PROGRAMS.keras_model

@@ -81,13 +81,26 @@ def same_output(expected, got, rtol=RTOL):
     return numbers_differ  # (when only the spacing differs, the texts differ)
 
 
+def run_programs(programs, timeout):
+    """Output of each of `programs` under eagerflow (one runner subprocess), by file name."""
+    proc = subprocess.run([sys.executable, "-m", "tests.fidelity.runner", *map(str, programs)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def assert_prints(program, expected, got, rtol=RTOL):
+    """Asserts that `got`, the output of `program`, is `expected` (`same_output`), showing the
+    diff when it is not."""
+    diff = "".join(difflib.unified_diff(expected.splitlines(True), got.splitlines(True),
+                                        "tensorflow", "eagerflow"))
+    assert same_output(expected, got, rtol), f"{program.name} differs:\n{diff}"
+
+
 @pytest.fixture(scope="module")
 def outputs():
     """Output of every program under eagerflow, by file name."""
-    proc = subprocess.run([sys.executable, "-m", "tests.fidelity.runner", *map(str, PROGRAMS)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return run_programs(PROGRAMS, timeout=120)
 
 
 def test_every_program_has_expected_output():
@@ -101,11 +114,7 @@ def test_program_prints_what_tensorflow_prints(program, outputs):
     if not expected_file.exists():
         pytest.skip("no expected output yet")
     expected = expected_file.read_text(encoding="utf-8")
-    got = outputs[program.name]
-    diff = "".join(difflib.unified_diff(expected.splitlines(True), got.splitlines(True),
-                                        "tensorflow", "eagerflow"))
-    assert same_output(expected, got, LOOSER.get(program.stem, RTOL)), \
-        f"{program.name} differs:\n{diff}"
+    assert_prints(program, expected, outputs[program.name], LOOSER.get(program.stem, RTOL))
 
 
 @pytest.mark.parametrize("expected, got", [

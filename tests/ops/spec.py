@@ -12,6 +12,9 @@ made from `args`, and the sweep checks
 """
 import numpy as np
 
+import eagerflow as tf
+from tests.internals import dispatch
+
 
 class OpSpec:
     """One test case for registry op `op`.
@@ -51,3 +54,23 @@ def rand(*shape, dtype=np.float32, low=-2.0, high=2.0, seed=0):
 def positive(*shape, dtype=np.float32, seed=0):
     """Random data in (0.1, 2.1): inputs of log, sqrt, ..."""
     return rand(*shape, dtype=dtype, low=0.1, high=2.1, seed=seed)
+
+
+_TRACED = {}  # (fn, dtypes) -> concrete function of `graph_op`
+
+
+def graph_op(fn, op_type, *, unpack=False):
+    """``run(*tensors)``: the `op_type` op of ``fn`` traced on tensors like them, dispatched
+    on them (the op's inputs are the function's arguments); its outputs, or with `unpack`
+    a single output alone."""
+    def run(*tensors):
+        key = (fn, tuple((t.dtype, tuple(t.shape)) for t in tensors))
+        concrete = _TRACED.get(key)
+        if concrete is None:
+            concrete = _TRACED[key] = tf.function(fn, autograph=False).get_concrete_function(
+                *[tf.TensorSpec(t.shape, t.dtype) for t in tensors])
+        op, = [op for op in concrete.graph.get_operations() if op.type == op_type]
+        by_input = dict(zip(map(id, concrete.inputs), tensors))
+        out = dispatch(op.op_def, [by_input[id(t)] for t in op.inputs], op.attrs)
+        return out[0] if unpack and len(out) == 1 else out
+    return run

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.saved_model.programs import affine_class
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 
@@ -18,15 +19,7 @@ def _json(name):
         return json.load(f)
 
 
-class Affine(tf.Module):
-    def __init__(self):
-        super().__init__()
-        self.w = tf.Variable([[1.0, -2.0], [0.5, 3.0]], name="w")
-        self.b = tf.Variable([0.25, -1.0], name="b")
-
-    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
-    def __call__(self, x):
-        return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+Affine = affine_class(tf)
 
 
 # -- written by TensorFlow ------------------------------------------------------------------

@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "data", "tf_events")
 sys.path.insert(0, HERE)
 
-from reference_calls import calls  # noqa: E402
+from reference_calls import calls, export_trace  # noqa: E402
 
 
 def main():
@@ -28,17 +28,7 @@ def main():
         writer.close()
 
     # the graph of a traced function
-    writer = tf.summary.create_file_writer(os.path.join(ROOT, "graph"))
-
-    @tf.function
-    def f(x):
-        return tf.nn.relu(x * 2.0 + 1.0)
-
-    tf.summary.trace_on(graph=True)
-    f(tf.constant([1.0, -2.0]))
-    with writer.as_default():
-        tf.summary.trace_export("f_trace", step=0)
-    writer.close()
+    export_trace(tf, os.path.join(ROOT, "graph"))
 
 
 if __name__ == "__main__":

@@ -59,3 +59,19 @@ def _scopes(tf):
         c = tf.summary.scalar(tag + "_v", 3.0)
     tf.summary.experimental.set_step(None)
     return [a, b, c, tag, scope]
+
+
+def export_trace(tf, logdir):
+    """Traces a small function's graph into `logdir`; `trace_export`'s result."""
+    writer = tf.summary.create_file_writer(logdir)
+
+    @tf.function
+    def f(x):
+        return tf.nn.relu(x * 2.0 + 1.0)
+
+    tf.summary.trace_on(graph=True)
+    f(tf.constant([1.0, -2.0]))
+    with writer.as_default():
+        result = tf.summary.trace_export("f_trace", step=0)
+    writer.close()
+    return result

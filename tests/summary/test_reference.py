@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from tests.summary.reference_calls import calls
+from tests.summary.reference_calls import calls, export_trace
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tf_events")
 KINDS = sorted(calls(tf))
@@ -76,17 +76,7 @@ def test_summaries_return_true(written):
 
 
 def test_traced_graph_is_exported_as_run_metadata(tmp_path):
-    writer = tf.summary.create_file_writer(str(tmp_path))
-
-    @tf.function
-    def f(x):
-        return tf.nn.relu(x * 2.0 + 1.0)
-
-    tf.summary.trace_on(graph=True)
-    f(tf.constant([1.0, -2.0]))
-    with writer.as_default():
-        assert bool(tf.summary.trace_export("f_trace", step=0))
-    writer.close()
+    assert bool(export_trace(tf, str(tmp_path)))
     (ours,) = [e for e in read_events(tmp_path) if e.HasField("summary")]
     (theirs,) = [e for e in read_events(os.path.join(DATA, "graph")) if e.HasField("summary")]
     va, vb = ours.summary.value[0], theirs.summary.value[0]

@@ -12,18 +12,9 @@ import os
 import numpy as np
 import tensorflow as tf
 
-from make_tf_checkpoints import Ref, keras_data, module_values
+from make_tf_checkpoints import Ref, as_saved, keras_data, module_values
 
 OURS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ours")
-
-
-def as_saved(value):
-    value = np.asarray(value)
-    if value.dtype == tf.bfloat16.as_numpy_dtype:
-        return value.view(np.uint16)
-    if value.dtype == object or value.dtype.kind == "S":
-        return np.array([bytes(v).hex() for v in value.reshape(-1)]).reshape(value.shape)
-    return value
 
 
 def main():

@@ -5,24 +5,7 @@ import numpy as np
 
 import eagerflow as tf
 from tests.internals import CallGradient, dispatch
-from tests.ops.spec import OpSpec, rand
-
-_TRACED = {}  # (fn, dtypes) -> concrete function (its graph's library holds the bodies)
-
-
-def _graph_op(fn, op_type):
-    """``run(*tensors)``: the `op_type` op of ``fn`` traced on tensors like them, dispatched
-    on them (the op's inputs are the function's arguments)."""
-    def run(*tensors):
-        key = (fn, tuple((t.dtype, tuple(t.shape)) for t in tensors))
-        concrete = _TRACED.get(key)
-        if concrete is None:
-            concrete = _TRACED[key] = tf.function(fn, autograph=False).get_concrete_function(
-                *[tf.TensorSpec(t.shape, t.dtype) for t in tensors])
-        op, = [op for op in concrete.graph.get_operations() if op.type == op_type]
-        by_input = dict(zip(map(id, concrete.inputs), tensors))
-        return dispatch(op.op_def, [by_input[id(t)] for t in op.inputs], op.attrs)
-    return run
+from tests.ops.spec import OpSpec, graph_op, rand
 
 
 def _checked(x):
@@ -67,15 +50,15 @@ _CASE_ARGS = [np.array(1, np.int32), rand(3)]
 _WHILE_ARGS = [np.array(0, np.int32), rand(3, seed=1), rand(3, seed=2)]
 
 SPECS = [
-    OpSpec("StatelessIf", _graph_op(_if, "StatelessIf"), _IF_ARGS, lambda p, x: x * 2),
-    OpSpec("StatelessIf", _graph_op(_if, "StatelessIf"), [np.array(False), rand(3)],
+    OpSpec("StatelessIf", graph_op(_if, "StatelessIf"), _IF_ARGS, lambda p, x: x * 2),
+    OpSpec("StatelessIf", graph_op(_if, "StatelessIf"), [np.array(False), rand(3)],
            lambda p, x: x - 1, name="StatelessIf-false"),
-    OpSpec("If", _graph_op(_stateful_if, "If"), _IF_ARGS, lambda p, x: x * 2),
-    OpSpec("StatelessCase", _graph_op(_case, "StatelessCase"), _CASE_ARGS, lambda i, x: x - 1),
-    OpSpec("Case", _graph_op(_stateful_case, "Case"), _CASE_ARGS, lambda i, x: x - 1),
-    OpSpec("StatelessWhile", _graph_op(_while, "StatelessWhile"), _WHILE_ARGS, _while_ref,
+    OpSpec("If", graph_op(_stateful_if, "If"), _IF_ARGS, lambda p, x: x * 2),
+    OpSpec("StatelessCase", graph_op(_case, "StatelessCase"), _CASE_ARGS, lambda i, x: x - 1),
+    OpSpec("Case", graph_op(_stateful_case, "Case"), _CASE_ARGS, lambda i, x: x - 1),
+    OpSpec("StatelessWhile", graph_op(_while, "StatelessWhile"), _WHILE_ARGS, _while_ref,
            rtol=1e-5),
-    OpSpec("While", _graph_op(_stateful_while, "While"), _WHILE_ARGS, _while_ref, rtol=1e-5),
+    OpSpec("While", graph_op(_stateful_while, "While"), _WHILE_ARGS, _while_ref, rtol=1e-5),
 ]
 
 

@@ -4,27 +4,9 @@ differentiable by running the function again under a tape), PyFunc and PyFuncSta
 import numpy as np
 
 import eagerflow as tf
-from tests.internals import dispatch
-from tests.ops.spec import OpSpec, rand
+from tests.ops.spec import OpSpec, graph_op, rand
 
 _NO_GRAD = "a NumPy function (tf.numpy_function has no gradient)"
-_TRACED = {}  # (fn, dtypes) -> concrete function (its graph holds the Python function)
-
-
-def _graph_op(fn, op_type):
-    """``run(*tensors)``: the `op_type` op of ``fn`` traced on tensors like them, dispatched
-    on them."""
-    def run(*tensors):
-        key = (fn, tuple((t.dtype, tuple(t.shape)) for t in tensors))
-        concrete = _TRACED.get(key)
-        if concrete is None:
-            concrete = _TRACED[key] = tf.function(fn, autograph=False).get_concrete_function(
-                *[tf.TensorSpec(t.shape, t.dtype) for t in tensors])
-        op, = [op for op in concrete.graph.get_operations() if op.type == op_type]
-        by_input = dict(zip(map(id, concrete.inputs), tensors))
-        out = dispatch(op.op_def, [by_input[id(t)] for t in op.inputs], op.attrs)
-        return out if len(out) > 1 else out[0]
-    return run
 
 
 def _sinh_cos(x, y):
@@ -46,8 +28,9 @@ SPECS = [
            lambda x, y: (np.sinh(x) * y, np.cos(x)), rtol=1e-5),
     OpSpec("EagerPyFunc", lambda x: tf.py_function(lambda a: tf.square(a), [x], tf.float64),
            [rand(4, dtype=np.float64)], lambda x: x * x, name="EagerPyFunc-float64"),
-    OpSpec("PyFunc", _graph_op(_numpy, "PyFunc"), [rand(3), rand(3, seed=2)],
+    OpSpec("PyFunc", graph_op(_numpy, "PyFunc", unpack=True), [rand(3), rand(3, seed=2)],
            lambda x, y: np.sinh(x) * y, grad=_NO_GRAD),
-    OpSpec("PyFuncStateless", _graph_op(_numpy_stateless, "PyFuncStateless"),
+    OpSpec("PyFuncStateless", graph_op(_numpy_stateless, "PyFuncStateless",
+                                              unpack=True),
            [np.array([-2, 3], np.int32)], lambda x: np.abs(x).astype(np.int64), grad=_NO_GRAD),
 ]

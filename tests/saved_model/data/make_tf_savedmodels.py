@@ -5,22 +5,19 @@
 import json
 import os
 import shutil
+import sys
 
 import numpy as np
 import tensorflow as tf
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+
+from tests.saved_model.programs import affine_class  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-class Affine(tf.Module):
-    def __init__(self):
-        super().__init__()
-        self.w = tf.Variable([[1.0, -2.0], [0.5, 3.0]], name="w")
-        self.b = tf.Variable([0.25, -1.0], name="b")
-
-    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
-    def __call__(self, x):
-        return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+Affine = affine_class(tf)
 
 
 def main():
