@@ -73,3 +73,17 @@ def eager_run(tf, name):
             "step": int(step.numpy()),
             "slots": {n: opt.get_slot(w, n).numpy().tolist() for n in names},
             "slot_names": names}
+
+
+def saver_program(tf):
+    """A graph trained by Adam with a `Saver` of all its variables: (graph, init op,
+    train op, saver, the variables by name)."""
+    g = tf.Graph()
+    with g.as_default():
+        w, b, loss_fn = _model(tf)
+        step = tf.train.get_or_create_global_step()
+        train = tf.train.AdamOptimizer(0.1).minimize(loss_fn(), global_step=step)
+        init = tf.global_variables_initializer()
+        saver = tf.train.Saver()
+        fetch = {v.name: v for v in tf.global_variables()}
+    return g, init, train, saver, fetch

@@ -11,4 +11,5 @@ from eagerflow._src.compat.gradient_descent import (  # noqa: F401
 from eagerflow._src.compat.optimizers import (  # noqa: F401
     AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
     RMSPropOptimizer)
+from eagerflow._src.compat.saver import Saver  # noqa: F401
 from eagerflow._src.summary.writer import summary_iterator  # noqa: F401
