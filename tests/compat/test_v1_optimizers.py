@@ -65,3 +65,24 @@ def test_eager_loss_must_be_callable():
     w = tf.Variable(1.0)
     with pytest.raises(RuntimeError, match="should be a function"):
         tf1.train.AdamOptimizer().minimize(w * w)
+
+
+def test_eager_global_step_and_a_float64_variable_with_a_tensor_rate():
+    step = tf1.train.get_or_create_global_step()
+    assert tf1.train.get_or_create_global_step() is step
+    assert tf1.train.get_global_step() is step
+    w = tf.Variable(np.array([1.0, 2.0]))
+    tf1.train.GradientDescentOptimizer(tf.constant(0.5)).minimize(
+        lambda: tf.reduce_sum(w * w), global_step=step)
+    assert w.numpy().tolist() == [0.0, 0.0] and int(step.numpy()) == 1
+
+
+def test_minimize_inside_a_function_matches_eager():
+    def run(wrap):
+        v = tf.Variable(1.0)
+        opt = tf1.train.AdamOptimizer(0.1)
+        step = wrap(lambda: opt.minimize(lambda: v * v))
+        for _ in range(3):
+            step()
+        return float(v.numpy())
+    assert run(tf.function) == run(lambda f: f)

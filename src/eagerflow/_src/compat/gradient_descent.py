@@ -47,6 +47,12 @@ def get_or_create_global_step(graph=None):
     found = get_global_step(graph)
     if found is not None:
         return found
+    if context.get().graph is None and graph is graph_mode.get_default_graph():
+        # Eagerly (as in TF 1's eager guide) an eager variable, kept in the collection.
+        step = variable_scope.GraphVariable(convert_to_tensor(0, _d.int64), trainable=False,
+                                            name="global_step")
+        graph.add_to_collections([GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP], step)
+        return step
     with graph.as_default() if graph_mode.v1_graph() is not graph else _nothing():
         with context.name_scope_push(""):
             step = variable_scope.GraphVariable(
@@ -101,7 +107,7 @@ class Optimizer:
                           grad_loss=None):
         """``[(gradient, variable)]`` of `loss` for `var_list` (the trainable variables);
         eagerly `loss` is a callable, differentiated on a tape."""
-        if context.get().graph is None:
+        if graph_mode.v1_graph() is None:  # (eagerly, or in a `function`)
             if not callable(loss):
                 raise RuntimeError("`loss` passed to Optimizer.compute_gradients should be a "
                                    "function when eager execution is enabled.")
@@ -242,8 +248,10 @@ class GradientDescentOptimizer(Optimizer):
         self._lr = self._tensor(self._learning_rate, "learning_rate")
 
     def _apply_dense(self, grad, var):
-        rate = self._lr if self._lr.dtype == var.dtype else convert_to_tensor(
-            self._learning_rate() if callable(self._learning_rate) else self._learning_rate,
-            var.dtype)
+        lr = self._learning_rate() if callable(self._learning_rate) else self._learning_rate
+        # (a tensor rate is cast to the variable's dtype; a number converts to it exactly)
+        rate = (self._lr if self._lr.dtype == var.dtype else
+                self._as(self._lr, var.dtype) if hasattr(lr, "dtype") else
+                convert_to_tensor(lr, var.dtype))
         # (the update op itself, whatever the variable's class returns)
         return [self._update(_variables._ASSIGN_SUB, (var, grad * rate))]
