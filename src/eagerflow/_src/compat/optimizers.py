@@ -10,8 +10,11 @@ the Keras optimizers use.
 >>> print(round(float(w), 4), opt.get_slot_names())
 0.46 ['momentum']
 """
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.compat.gradient_descent import Optimizer
+from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat.gradient_descent import Optimizer, _nothing
 from eagerflow._src.core import variables as _variables
 from eagerflow._src.ops import training_ops
 
@@ -93,7 +96,6 @@ class AdamOptimizer(_Coefficients):
             self._c("epsilon", d), grad))]
 
     def _finish(self, update_ops):
-        from eagerflow._src.compat import graph_mode  # noqa: PLC0415
         graph = graph_mode.v1_graph()
         ops = []
         with graph.control_dependencies(update_ops) if graph is not None else _nothing():
@@ -229,14 +231,9 @@ class FtrlOptimizer(_Coefficients):
 
 
 def _initial(value, dtype):
-    import numpy as np  # noqa: PLC0415
-    return np.asarray(value() if callable(value) else
-                      value.numpy() if hasattr(value, "numpy") else value, dtype.as_numpy_dtype)
+    """The first power of a beta (a number, tensor or callable) in `dtype`."""
+    value = value() if callable(value) else value
+    if hasattr(value, "dtype"):  # (a tensor, maybe symbolic)
+        return Optimizer._as(value, dtype)
+    return np.asarray(value, dtype.as_numpy_dtype)
 
-
-class _nothing:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
