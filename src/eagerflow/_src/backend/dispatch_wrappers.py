@@ -228,6 +228,15 @@ def _w14b5d0cd36(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w14df51009f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, weights=None, scope=None, loss_collection=None, reduction=None):
+        try:
+            return _export_fn(labels, predictions, weights, scope, loss_collection, reduction)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'weights': weights, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction})
+    return _export_wrapper
+
+
 def _w1534e0c76e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor):
         try:
@@ -522,6 +531,15 @@ def _w3860f8ba36(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(features, alpha, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'features': features, 'alpha': alpha, 'name': name})
+    return _export_wrapper
+
+
+def _w393bb9c910(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(add_regularization_losses=None, name=None, scope=None):
+        try:
+            return _export_fn(add_regularization_losses, name, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'add_regularization_losses': add_regularization_losses, 'name': name, 'scope': scope})
     return _export_wrapper
 
 
@@ -822,6 +840,15 @@ def _w510d2c7004(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5145e9c8f4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(onehot_labels, logits, weights=None, label_smoothing=None, scope=None, loss_collection=None, reduction=None):
+        try:
+            return _export_fn(onehot_labels, logits, weights, label_smoothing, scope, loss_collection, reduction)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'onehot_labels': onehot_labels, 'logits': logits, 'weights': weights, 'label_smoothing': label_smoothing, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction})
+    return _export_wrapper
+
+
 def _w51f5e4739d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, message, name=None):
         try:
@@ -993,6 +1020,15 @@ def _w5958ddea84(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5ad01f89fb(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(losses, weights=None, scope=None, loss_collection=None, reduction=None):
+        try:
+            return _export_fn(losses, weights, scope, loss_collection, reduction)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'losses': losses, 'weights': weights, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction})
+    return _export_wrapper
+
+
 def _w5add5eaaf4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, boxes, colors, name=None):
         try:
@@ -1071,6 +1107,24 @@ def _w60956334de(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, message, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'message': message, 'name': name})
+    return _export_wrapper
+
+
+def _w60e79500c1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(loss, loss_collection=None):
+        try:
+            return _export_fn(loss, loss_collection)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'loss': loss, 'loss_collection': loss_collection})
+    return _export_wrapper
+
+
+def _w6153a85711(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(scope=None, loss_collection=None):
+        try:
+            return _export_fn(scope, loss_collection)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'scope': scope, 'loss_collection': loss_collection})
     return _export_wrapper
 
 
@@ -1407,6 +1461,15 @@ def _w77f012d027(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7855f80877(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, weights=None, epsilon=None, scope=None, loss_collection=None, reduction=None):
+        try:
+            return _export_fn(labels, predictions, weights, epsilon, scope, loss_collection, reduction)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'weights': weights, 'epsilon': epsilon, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction})
+    return _export_wrapper
+
+
 def _w7879a9bec3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(name=None):
         try:
@@ -1440,6 +1503,15 @@ def _w7aaec94ce3(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(records, record_defaults, field_delim, use_quote_delim, na_value, select_cols, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'records': records, 'record_defaults': record_defaults, 'field_delim': field_delim, 'use_quote_delim': use_quote_delim, 'na_value': na_value, 'select_cols': select_cols, 'name': name})
+    return _export_wrapper
+
+
+def _w7b494c8293(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, logits, weights=None, scope=None, loss_collection=None, reduction=None):
+        try:
+            return _export_fn(labels, logits, weights, scope, loss_collection, reduction)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'weights': weights, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction})
     return _export_wrapper
 
 
@@ -1998,6 +2070,15 @@ def _wa872605483(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(contents, channels, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wa8eb0a121d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(multi_class_labels, logits, weights=None, label_smoothing=None, scope=None, loss_collection=None, reduction=None):
+        try:
+            return _export_fn(multi_class_labels, logits, weights, label_smoothing, scope, loss_collection, reduction)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'multi_class_labels': multi_class_labels, 'logits': logits, 'weights': weights, 'label_smoothing': label_smoothing, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction})
     return _export_wrapper
 
 
@@ -2577,6 +2658,15 @@ def _wd8a7e2e06d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd8e4a20b77(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, weights=None, delta=None, scope=None, loss_collection=None, reduction=None):
+        try:
+            return _export_fn(labels, predictions, weights, delta, scope, loss_collection, reduction)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'weights': weights, 'delta': delta, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction})
+    return _export_wrapper
+
+
 def _wd983f7d8b6(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, min_jpeg_quality, max_jpeg_quality, seed=None):
         try:
@@ -2673,6 +2763,15 @@ def _wddaa34b483(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, axis, keepdims, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'axis': axis, 'keepdims': keepdims, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wde5a6aea9b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(scope=None, name=None):
+        try:
+            return _export_fn(scope, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'scope': scope, 'name': name})
     return _export_wrapper
 
 
@@ -3017,6 +3116,20 @@ WRAPPERS = {
     'compat.v1.io.tf_record_iterator': _w8977df7107,
     'compat.v1.local_variables': _w9f761ecc3f,
     'compat.v1.local_variables_initializer': _w1f06b08988,
+    'compat.v1.losses.absolute_difference': _w14df51009f,
+    'compat.v1.losses.add_loss': _w60e79500c1,
+    'compat.v1.losses.compute_weighted_loss': _w5ad01f89fb,
+    'compat.v1.losses.get_losses': _w6153a85711,
+    'compat.v1.losses.get_regularization_loss': _wde5a6aea9b,
+    'compat.v1.losses.get_regularization_losses': _w9f761ecc3f,
+    'compat.v1.losses.get_total_loss': _w393bb9c910,
+    'compat.v1.losses.hinge_loss': _w7b494c8293,
+    'compat.v1.losses.huber_loss': _wd8e4a20b77,
+    'compat.v1.losses.log_loss': _w7855f80877,
+    'compat.v1.losses.mean_squared_error': _w14df51009f,
+    'compat.v1.losses.sigmoid_cross_entropy': _wa8eb0a121d,
+    'compat.v1.losses.softmax_cross_entropy': _w5145e9c8f4,
+    'compat.v1.losses.sparse_softmax_cross_entropy': _w7b494c8293,
     'compat.v1.model_variables': _w9f761ecc3f,
     'compat.v1.no_op': _w7879a9bec3,
     'compat.v1.placeholder': _wca0fe528f3,

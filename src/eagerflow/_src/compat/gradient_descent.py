@@ -12,6 +12,8 @@ for a v1 graph training loop.
 ...     print(sess.run(w))
 1.5
 """
+import numpy as np
+
 from eagerflow._src.autodiff import graph_gradients
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode, variable_scope
@@ -21,6 +23,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.ops import cast_ops
 
 
 @export("compat.v1.gradients")
@@ -44,6 +47,12 @@ def get_or_create_global_step(graph=None):
     found = get_global_step(graph)
     if found is not None:
         return found
+    if context.get().graph is None and graph is graph_mode.get_default_graph():
+        # Eagerly (as in TF 1's eager guide) an eager variable, kept in the collection.
+        step = variable_scope.GraphVariable(convert_to_tensor(0, _d.int64), trainable=False,
+                                            name="global_step")
+        graph.add_to_collections([GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP], step)
+        return step
     with graph.as_default() if graph_mode.v1_graph() is not graph else _nothing():
         with context.name_scope_push(""):
             step = variable_scope.GraphVariable(
@@ -67,25 +76,53 @@ class _nothing:
         return False
 
 
-@export("compat.v1.train.GradientDescentOptimizer")
-class GradientDescentOptimizer:
-    """Plain gradient descent (``tf.compat.v1.train.GradientDescentOptimizer``):
-    `minimize` adds ops updating each variable by ``-learning_rate * gradient``."""
+@export("compat.v1.train.Optimizer")
+class Optimizer:
+    """The base of TF 1's optimizers (``tf.compat.v1.train.Optimizer``).
 
-    def __init__(self, learning_rate, use_locking=False, name="GradientDescent"):
-        self._learning_rate = learning_rate
+    `minimize` computes gradients and applies them: in a graph it returns the training
+    operation (slots are graph variables that `global_variables_initializer` sets up);
+    eagerly the loss must be a callable and the update runs at once. Subclasses give
+    `_create_slots`, `_prepare` and `_apply_dense` (the update ops of one variable, None
+    eagerly), and optionally `_finish`.
+    """
+    GATE_NONE = 0
+    GATE_OP = 1
+    GATE_GRAPH = 2
+
+    def __init__(self, use_locking, name):
+        if not name:
+            raise ValueError("Must specify the optimizer name")
+        self._use_locking = use_locking
         self._name = name
+        self._slots = {}  # slot name -> {id(variable): slot variable}
+        self._non_slots = {}  # (name, id(graph)) -> variable
+        self._made = []  # (graph, variable) of every slot and non-slot variable
 
     def get_name(self):
         return self._name
 
-    def compute_gradients(self, loss, var_list=None, gate_gradients=1,
+    def compute_gradients(self, loss, var_list=None, gate_gradients=GATE_OP,
                           aggregation_method=None, colocate_gradients_with_ops=False,
                           grad_loss=None):
-        """``[(gradient, variable)]`` of `loss` for `var_list` (the trainable variables)."""
+        """``[(gradient, variable)]`` of `loss` for `var_list` (the trainable variables);
+        eagerly `loss` is a callable, differentiated on a tape."""
+        if graph_mode.v1_graph() is None:  # (eagerly, or in a `function`)
+            if not callable(loss):
+                raise RuntimeError("`loss` passed to Optimizer.compute_gradients should be a "
+                                   "function when eager execution is enabled.")
+            from eagerflow._src.autodiff.tape import GradientTape  # noqa: PLC0415
+            with GradientTape() as tape:
+                if var_list is not None:
+                    tape.watch(var_list)
+                value = loss()
+            var_list = tape.watched_variables() if var_list is None else nest.flatten(var_list)
+            if not var_list:
+                raise ValueError("No variables to optimize.")
+            grads = tape.gradient(value, var_list, grad_loss)
+            return list(zip(grads, var_list))
         if callable(loss):
-            raise RuntimeError("`loss` passed to Optimizer.compute_gradients should be a "
-                               "function when eager execution is enabled.")
+            loss = loss()
         if var_list is None:
             var_list = (graph_mode.get_collection(GraphKeys.TRAINABLE_VARIABLES)
                         + graph_mode.get_collection("trainable_resource_variables"))
@@ -96,33 +133,125 @@ class GradientDescentOptimizer:
         return list(zip(grads, var_list))
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
-        """An operation applying the updates (and incrementing `global_step`)."""
+        """Applies the updates (and increments `global_step`): the training operation in a
+        graph, None eagerly."""
         grads_and_vars = [(g, v) for g, v in grads_and_vars]
+        if not grads_and_vars:
+            raise ValueError("No variables provided.")
         if not any(g is not None for g, _ in grads_and_vars):
             raise ValueError(f"No gradients provided for any variable: "
                              f"{[v.name for _, v in grads_and_vars]}.")
+        pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         graph = graph_mode.v1_graph()
+        with context.name_scope_push(""):
+            self._create_slots([v for _, v in pairs])
         updates = []
         with graph_mode.name_scope(name or self._name) as scope:
-            rate = convert_to_tensor(self._learning_rate, name="learning_rate")
-            for g, v in grads_and_vars:
-                if g is None:
-                    continue
-                step = g * (rate if rate.dtype == v.dtype else
-                            convert_to_tensor(self._learning_rate, v.dtype))
-                # (the update op itself, whatever the variable's class returns)
-                dispatch(_variables._ASSIGN_SUB, (v, step))
-                updates.append(graph.get_operations()[-1])
+            self._prepare()
+            for g, v in pairs:
+                updates.extend(op for op in (self._apply_dense(convert_to_tensor(g), v) or ())
+                               if op is not None)
+            updates.extend(self._finish(updates) or ())
+            if graph is None:
+                if global_step is not None:
+                    global_step.assign_add(convert_to_tensor(1, global_step.dtype))
+                return None
             if global_step is None:  # (the step's operation is named as its scope)
                 with graph.control_dependencies(updates):
                     return graph._add(None, "NoOp", scope[:-1], (), {}, [])
-            with graph.control_dependencies(updates):
-                return global_step.assign_add(convert_to_tensor(1, global_step.dtype),
-                                              read_value=False)
+        with graph.control_dependencies(updates), context.name_scope_push(""):
+            dispatch(_variables._ASSIGN_ADD, (global_step, convert_to_tensor(1, global_step.dtype)))
+            step = graph.get_operations()[-1]
+            # (TF's training step op takes the scope's own name, which the scope reserved)
+            step.name = scope[:-1]
+            return step
 
-    def minimize(self, loss, global_step=None, var_list=None, gate_gradients=1,
+    def minimize(self, loss, global_step=None, var_list=None, gate_gradients=GATE_OP,
                  aggregation_method=None, colocate_gradients_with_ops=False, name=None,
                  grad_loss=None):
         """`compute_gradients` then `apply_gradients`: the training step's operation."""
         grads = self.compute_gradients(loss, var_list, grad_loss=grad_loss)
         return self.apply_gradients(grads, global_step, name)
+
+    def get_slot(self, var, name):
+        """The slot variable `name` of `var`, or None."""
+        return self._slots.get(name, {}).get(id(var))
+
+    def get_slot_names(self):
+        return sorted(self._slots)
+
+    def variables(self):
+        """The optimizer's variables (slots and others) of the current graph, by name."""
+        graph = graph_mode.v1_graph()
+        return sorted((v for g, v in self._made if g is graph), key=lambda v: v.name)
+
+    # -- for subclasses --
+
+    def _create_slots(self, var_list):
+        pass
+
+    def _prepare(self):
+        pass
+
+    def _finish(self, update_ops):
+        """More update ops, run after `update_ops`."""
+        return []
+
+    def _new_variable(self, value, name):
+        graph = graph_mode.v1_graph()
+        var = variable_scope.GraphVariable(value, trainable=False, name=name)
+        self._made.append((graph, var))
+        return var
+
+    def _slot(self, var, slot_name, fill=0.0):
+        """`var`'s slot `slot_name` (made filled with `fill` the first time)."""
+        slots = self._slots.setdefault(slot_name, {})
+        if id(var) not in slots:
+            value = np.full(var.shape.as_list(), fill, var.dtype.as_numpy_dtype)
+            slots[id(var)] = self._new_variable(value, var.name.split(":")[0] + "/" + self._name)
+        return slots[id(var)]
+
+    def _non_slot(self, name, value=None):
+        """The optimizer's variable `name` of the current graph (made from `value`)."""
+        key = (name, id(graph_mode.v1_graph()))
+        if key not in self._non_slots and value is not None:
+            self._non_slots[key] = self._new_variable(value, name)
+        return self._non_slots[key]
+
+    def _tensor(self, value, name):
+        """`value` (a number, tensor or callable giving one) as a tensor."""
+        return convert_to_tensor(value() if callable(value) else value, name=name)
+
+    @staticmethod
+    def _as(value, dtype):
+        """A coefficient tensor in a variable's dtype."""
+        return value if value.dtype == dtype else cast_ops.cast(value, dtype)
+
+    @staticmethod
+    def _update(op_def, args):
+        """Runs (or adds) the update op; returns the operation in a graph, else None."""
+        dispatch(op_def, args)
+        graph = graph_mode.v1_graph()
+        return graph.get_operations()[-1] if graph is not None else None
+
+
+@export("compat.v1.train.GradientDescentOptimizer")
+class GradientDescentOptimizer(Optimizer):
+    """Plain gradient descent (``tf.compat.v1.train.GradientDescentOptimizer``):
+    `minimize` adds ops updating each variable by ``-learning_rate * gradient``."""
+
+    def __init__(self, learning_rate, use_locking=False, name="GradientDescent"):
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+
+    def _prepare(self):
+        self._lr = self._tensor(self._learning_rate, "learning_rate")
+
+    def _apply_dense(self, grad, var):
+        lr = self._learning_rate() if callable(self._learning_rate) else self._learning_rate
+        # (a tensor rate is cast to the variable's dtype; a number converts to it exactly)
+        rate = (self._lr if self._lr.dtype == var.dtype else
+                self._as(self._lr, var.dtype) if hasattr(lr, "dtype") else
+                convert_to_tensor(lr, var.dtype))
+        # (the update op itself, whatever the variable's class returns)
+        return [self._update(_variables._ASSIGN_SUB, (var, grad * rate))]

@@ -209,7 +209,7 @@ def _rms_prop(xp, var, ms, mom, lr, rho, momentum, epsilon, grad, mg=None):
     xp.sqrt(t, out=t)
     step = xp.multiply(grad, lr, out=_scratch(xp, w))
     step /= t
-    if type(mom) is ResourceHandle:
+    if isinstance(mom, ResourceHandle):
         mom = _own(xp, mom)
         mom *= momentum
         mom += step

@@ -7,5 +7,9 @@ from eagerflow._src.checkpoint.management import (  # noqa: F401
     CheckpointManager, checkpoint_exists, get_checkpoint_mtimes, get_checkpoint_state,
     latest_checkpoint)
 from eagerflow._src.compat.gradient_descent import (  # noqa: F401
-    GradientDescentOptimizer, get_global_step, get_or_create_global_step)
+    GradientDescentOptimizer, Optimizer, get_global_step, get_or_create_global_step)
+from eagerflow._src.compat.optimizers import (  # noqa: F401
+    AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
+    RMSPropOptimizer)
+from eagerflow._src.compat.saver import Saver  # noqa: F401
 from eagerflow._src.summary.writer import summary_iterator  # noqa: F401

@@ -1,0 +1,239 @@
+"""TF 1's optimizers beside gradient descent (``tf.compat.v1.train.MomentumOptimizer``,
+``AdamOptimizer``, ``RMSPropOptimizer``, ``AdagradOptimizer``, ``AdadeltaOptimizer``,
+``FtrlOptimizer``), on the `Optimizer` base of `gradient_descent` and the training kernels
+the Keras optimizers use.
+
+>>> w = tf.Variable(1.0)
+>>> opt = tf.compat.v1.train.MomentumOptimizer(0.1, momentum=0.9)
+>>> opt.minimize(lambda: w * w)
+>>> opt.minimize(lambda: w * w)
+>>> print(round(float(w), 4), opt.get_slot_names())
+0.46 ['momentum']
+"""
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat.gradient_descent import Optimizer, _nothing
+from eagerflow._src.core import variables as _variables
+from eagerflow._src.ops import training_ops
+
+
+class _Coefficients(Optimizer):
+    """An optimizer whose hyperparameters (numbers, tensors or callables) become tensors
+    in `_prepare` and are cast to each variable's dtype."""
+
+    _hyper = ()  # (attribute, tensor name)
+
+    def _prepare(self):
+        self._tensors = {attr: self._tensor(getattr(self, "_" + attr), name)
+                         for attr, name in self._hyper}
+
+    def _c(self, attr, dtype):
+        return self._as(self._tensors[attr], dtype)
+
+
+@export("compat.v1.train.MomentumOptimizer")
+class MomentumOptimizer(_Coefficients):
+    """``accumulation = momentum * accumulation + gradient``;
+    ``variable -= learning_rate * accumulation`` (with Nesterov,
+    ``variable -= learning_rate * (gradient + momentum * accumulation)``)."""
+
+    _hyper = (("learning_rate", "learning_rate"), ("momentum", "momentum"))
+
+    def __init__(self, learning_rate, momentum, use_locking=False, name="Momentum",
+                 use_nesterov=False):
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._momentum = momentum
+        self._use_nesterov = use_nesterov
+
+    def _create_slots(self, var_list):
+        for v in var_list:
+            self._slot(v, "momentum")
+
+    def _apply_dense(self, grad, var):
+        lr, momentum = self._c("learning_rate", var.dtype), self._c("momentum", var.dtype)
+        accum = self.get_slot(var, "momentum")
+        new = accum.read_value() * momentum + grad
+        step = grad * lr + new * momentum * lr if self._use_nesterov else new * lr
+        return [self._update(_variables._ASSIGN, (accum, new)),
+                self._update(_variables._ASSIGN_SUB, (var, step))]
+
+
+@export("compat.v1.train.AdamOptimizer")
+class AdamOptimizer(_Coefficients):
+    """Adam in TF 1's form: ``lr_t = learning_rate * sqrt(1 - beta2^t) / (1 - beta1^t)``,
+    ``variable -= lr_t * m / (sqrt(v) + epsilon)`` (epsilon "hat"), the powers of the
+    betas kept in the variables ``beta1_power`` and ``beta2_power``."""
+
+    _hyper = (("learning_rate", "learning_rate"), ("beta1", "beta1"), ("beta2", "beta2"),
+              ("epsilon", "epsilon"))
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08,
+                 use_locking=False, name="Adam"):
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._beta1 = beta1
+        self._beta2 = beta2
+        self._epsilon = epsilon
+
+    def _create_slots(self, var_list):
+        first = min(var_list, key=lambda v: v.name)
+        self._non_slot("beta1_power", _initial(self._beta1, first.dtype))
+        self._non_slot("beta2_power", _initial(self._beta2, first.dtype))
+        for v in var_list:
+            self._slot(v, "m")
+            self._slot(v, "v")
+
+    def _apply_dense(self, grad, var):
+        d = var.dtype
+        return [self._update(training_ops.ADAM, (
+            var, self.get_slot(var, "m"), self.get_slot(var, "v"),
+            self._as(self._non_slot("beta1_power").read_value(), d),
+            self._as(self._non_slot("beta2_power").read_value(), d),
+            self._c("learning_rate", d), self._c("beta1", d), self._c("beta2", d),
+            self._c("epsilon", d), grad))]
+
+    def _finish(self, update_ops):
+        graph = graph_mode.v1_graph()
+        ops = []
+        with graph.control_dependencies(update_ops) if graph is not None else _nothing():
+            for attr in ("beta1", "beta2"):
+                power = self._non_slot(attr + "_power")
+                ops.append(self._update(_variables._ASSIGN, (
+                    power, power.read_value() * self._as(self._tensors[attr], power.dtype))))
+        return ops
+
+
+@export("compat.v1.train.RMSPropOptimizer")
+class RMSPropOptimizer(_Coefficients):
+    """RMSProp: ``rms = decay * rms + (1 - decay) * gradient^2`` (``rms`` starts at 1);
+    ``mom = momentum * mom + learning_rate * gradient / sqrt(rms + epsilon)``;
+    ``variable -= mom``. Centered, the mean gradient's square is taken off ``rms``."""
+
+    _hyper = (("learning_rate", "learning_rate"), ("decay", "decay"),
+              ("momentum", "momentum"), ("epsilon", "epsilon"))
+
+    def __init__(self, learning_rate, decay=0.9, momentum=0.0, epsilon=1e-10,
+                 use_locking=False, centered=False, name="RMSProp"):
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._decay = decay
+        self._momentum = momentum
+        self._epsilon = epsilon
+        self._centered = centered
+
+    def _create_slots(self, var_list):
+        for v in var_list:
+            self._slot(v, "rms", 1.0)
+            if self._centered:
+                self._slot(v, "mg")
+            self._slot(v, "momentum")
+
+    def _apply_dense(self, grad, var):
+        d = var.dtype
+        coefficients = (self._c("learning_rate", d), self._c("decay", d),
+                        self._c("momentum", d), self._c("epsilon", d))
+        rms, mom = self.get_slot(var, "rms"), self.get_slot(var, "momentum")
+        if self._centered:
+            return [self._update(training_ops.CENTERED_RMS_PROP, (
+                var, self.get_slot(var, "mg"), rms, mom, *coefficients, grad))]
+        return [self._update(training_ops.RMS_PROP, (var, rms, mom, *coefficients, grad))]
+
+
+@export("compat.v1.train.AdagradOptimizer")
+class AdagradOptimizer(_Coefficients):
+    """Adagrad: ``accumulator += gradient^2``;
+    ``variable -= learning_rate * gradient / sqrt(accumulator)``."""
+
+    _hyper = (("learning_rate", "learning_rate"),)
+
+    def __init__(self, learning_rate, initial_accumulator_value=0.1, use_locking=False,
+                 name="Adagrad"):
+        if initial_accumulator_value <= 0.0:
+            raise ValueError(f"initial_accumulator_value must be positive: "
+                             f"{initial_accumulator_value}")
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._initial_accumulator_value = initial_accumulator_value
+
+    def _create_slots(self, var_list):
+        for v in var_list:
+            self._slot(v, "accumulator", self._initial_accumulator_value)
+
+    def _apply_dense(self, grad, var):
+        zero = self._as(self._tensor(0.0, "epsilon"), var.dtype)
+        return [self._update(training_ops.KERAS_ADAGRAD, (
+            var, self.get_slot(var, "accumulator"), self._c("learning_rate", var.dtype),
+            zero, grad))]
+
+
+@export("compat.v1.train.AdadeltaOptimizer")
+class AdadeltaOptimizer(_Coefficients):
+    """Adadelta: running averages of squared gradients (``accum``) and squared updates
+    (``accum_update``) scale each step."""
+
+    _hyper = (("learning_rate", "lr"), ("rho", "rho"), ("epsilon", "epsilon"))
+
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-08, use_locking=False,
+                 name="Adadelta"):
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._rho = rho
+        self._epsilon = epsilon
+
+    def _create_slots(self, var_list):
+        for v in var_list:
+            self._slot(v, "accum")
+            self._slot(v, "accum_update")
+
+    def _apply_dense(self, grad, var):
+        d = var.dtype
+        return [self._update(training_ops.ADADELTA, (
+            var, self.get_slot(var, "accum"), self.get_slot(var, "accum_update"),
+            self._c("learning_rate", d), self._c("rho", d), self._c("epsilon", d), grad))]
+
+
+@export("compat.v1.train.FtrlOptimizer")
+class FtrlOptimizer(_Coefficients):
+    """FTRL-proximal, with L1 and L2 (and L2 shrinkage) regularization."""
+
+    _hyper = (("learning_rate", "learning_rate"), ("l1", "l1_regularization_strength"),
+              ("l2", "l2_regularization_strength"), ("l2_shrinkage", "l2_shrinkage"),
+              ("power", "learning_rate_power"))
+
+    def __init__(self, learning_rate, learning_rate_power=-0.5, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 use_locking=False, name="Ftrl", accum_name=None, linear_name=None,
+                 l2_shrinkage_regularization_strength=0.0, beta=None):
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._power = learning_rate_power
+        self._initial_accumulator_value = initial_accumulator_value
+        # (`beta` folds into L2 as TF does: l2 + beta / (2 * learning_rate))
+        self._l1 = l1_regularization_strength
+        self._l2 = (l2_regularization_strength if not beta else
+                    l2_regularization_strength + beta / (2.0 * learning_rate))
+        self._l2_shrinkage = l2_shrinkage_regularization_strength
+
+    def _create_slots(self, var_list):
+        for v in var_list:
+            self._slot(v, "accum", self._initial_accumulator_value)
+            self._slot(v, "linear")
+
+    def _apply_dense(self, grad, var):
+        d = var.dtype
+        return [self._update(training_ops.FTRL_V2, (
+            var, self.get_slot(var, "accum"), self.get_slot(var, "linear"), grad,
+            self._c("learning_rate", d), self._c("l1", d), self._c("l2", d),
+            self._c("l2_shrinkage", d), self._c("power", d)))]
+
+
+def _initial(value, dtype):
+    """The first power of a beta (a number, tensor or callable) in `dtype`."""
+    value = value() if callable(value) else value
+    if hasattr(value, "dtype"):  # (a tensor, maybe symbolic)
+        return Optimizer._as(value, dtype)
+    return np.asarray(value, dtype.as_numpy_dtype)
+

@@ -1,0 +1,126 @@
+"""TF 1's ``tf.compat.v1.train.Saver``: name-based checkpoints (each variable under its
+graph name, ``w`` or ``w/Adam``) in TF's tensor-bundle format, which TF's own `Saver`
+and `tf.train.load_checkpoint` read. No meta graph is written.
+
+>>> import tempfile, os
+>>> w = tf.Variable([1.0, 2.0], name="w")
+>>> saver = tf.compat.v1.train.Saver([w])
+>>> path = saver.save(None, os.path.join(tempfile.mkdtemp(), "model"), global_step=3)
+>>> _ = w.assign([0.0, 0.0])
+>>> saver.restore(None, path)
+>>> w.numpy(), os.path.basename(tf.train.latest_checkpoint(os.path.dirname(path)))
+(array([1., 2.], dtype=float32), 'model-3')
+"""
+import os
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.checkpoint import bundle, management
+from eagerflow._src.compat import graph_mode, variable_scope
+from eagerflow._src.core import context, errors, nest
+
+
+def _op_name(var):
+    return var.name.split(":")[0]
+
+
+@export("compat.v1.train.Saver")
+class Saver:
+    """Saves and restores variables (`var_list`: a list, or a dict from checkpoint names;
+    by default the graph's global variables) by name."""
+
+    def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
+                 keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False,
+                 saver_def=None, builder=None, defer_build=False, allow_empty=False,
+                 write_version=2, pad_step_number=False, save_relative_paths=False,
+                 filename=None):
+        self._graph = graph_mode.v1_graph()
+        if var_list is None:
+            if self._graph is None:
+                raise RuntimeError("When eager execution is enabled, `var_list` must specify "
+                                   "a list or dict of variables to save")
+            var_list = variable_scope.global_variables()
+        if isinstance(var_list, dict):
+            self._vars = dict(var_list)
+        else:
+            self._vars = {}
+            for v in nest.flatten(var_list):
+                name = _op_name(v)
+                if name in self._vars:
+                    raise ValueError(f"At least two variables have the same name: {name}")
+                self._vars[name] = v
+        if not self._vars and not allow_empty:
+            raise ValueError("No variables to save")
+        self._max_to_keep = max_to_keep
+        self._pad = pad_step_number
+        self._last = []
+        self._restore = None
+        if self._graph is not None:
+            # The restore ops, built now as TF builds its ``save/restore_all``: a placeholder
+            # and an assignment per variable.
+            with graph_mode.name_scope(name, "save"):
+                self._feeds, ops = {}, []
+                for key, v in self._vars.items():
+                    value = graph_mode.placeholder(v.dtype, v.shape)
+                    self._feeds[key] = value
+                    ops.append(v.assign(value, read_value=False))
+                self._restore = graph_mode.group(*ops, name="restore_all")
+
+    @property
+    def last_checkpoints(self):
+        return list(self._last)
+
+    def save(self, sess, save_path, global_step=None, latest_filename=None,
+             meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
+             strip_default_attrs=False, save_debug_info=False):
+        """Writes the checkpoint ``save_path[-global_step]``; returns its path."""
+        if global_step is not None:
+            if not isinstance(global_step, int):
+                global_step = int(self._values(sess, [global_step])[0])
+            save_path = (f"{save_path}-{global_step:08d}" if self._pad
+                         else f"{save_path}-{global_step}")
+        directory = os.path.dirname(save_path)
+        if directory and not os.path.isdir(directory):
+            raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
+        keys = list(self._vars)
+        values = self._values(sess, [self._vars[k] for k in keys])
+        bundle.write_bundle(save_path, dict(zip(keys, values)),
+                            {k: self._vars[k].dtype for k in keys})
+        if save_path in self._last:
+            self._last.remove(save_path)
+        self._last.append(save_path)
+        while self._max_to_keep and len(self._last) > self._max_to_keep:
+            old = self._last.pop(0)
+            for f in (bundle.index_path(old), bundle.data_path(old)):
+                if os.path.exists(f):
+                    os.remove(f)
+        if write_state:
+            management.update_checkpoint_state(directory, save_path, self._last,
+                                               latest_filename=latest_filename)
+        return save_path
+
+    def restore(self, sess, save_path):
+        """Sets the variables from the checkpoint `save_path`."""
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        if not bundle.exists(save_path):
+            raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
+        reader = bundle.BundleReader(save_path)
+        try:
+            values = {}
+            for key in self._vars:
+                if not reader.has_tensor(key):
+                    raise errors.NotFoundError(
+                        None, None, f"Key {key} not found in checkpoint")
+                values[key] = reader.get_tensor(key)
+        finally:
+            reader.close()
+        if self._restore is None:
+            for key, v in self._vars.items():
+                v.assign(values[key])
+            return
+        sess.run(self._restore, {self._feeds[k]: values[k] for k in self._vars})
+
+    def _values(self, sess, tensors):
+        if self._graph is None or context.get().graph is None and sess is None:
+            return [t.numpy() for t in tensors]
+        return sess.run(list(tensors))

@@ -1,0 +1,88 @@
+"""TF 1 optimizers (``tf.compat.v1.train.*Optimizer``) in graphs and eagerly, against
+TF's recorded results (`data/make_v1_train_data.py`)."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+import eagerflow.compat.v1 as tf1
+
+from tests.compat.v1_train_programs import OPTIMIZERS, eager_run, graph_run
+
+with open(os.path.join(os.path.dirname(__file__), "data", "v1_train.json")) as _f:
+    RECORDED = json.load(_f)
+
+
+@pytest.fixture(autouse=True)
+def eager_after():
+    yield
+    tf1.enable_eager_execution()
+    tf1.reset_default_graph()
+
+
+def _check(got, want):
+    for key in ("losses", "w", "b"):
+        np.testing.assert_allclose(got.pop(key), want.pop(key), rtol=2e-6, atol=1e-7)
+    for name in want["slot_names"]:
+        np.testing.assert_allclose(got["slots"].pop(name), want["slots"].pop(name),
+                                   rtol=2e-6, atol=1e-7)
+    assert got == want
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_graph_minimize_gives_tfs_values(name):
+    _check(graph_run(tf1, name), RECORDED["graph"][name])
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_eager_minimize_of_a_callable_gives_tfs_values(name):
+    _check(eager_run(tf1, name), RECORDED["eager"][name])
+
+
+def test_compute_then_apply_gradients_with_a_var_list():
+    g = tf1.Graph()
+    with g.as_default():
+        w = tf1.Variable(2.0, name="w")
+        b = tf1.Variable(1.0, name="b")
+        loss = w * w + b
+        opt = tf1.train.MomentumOptimizer(0.1, 0.5)
+        pairs = opt.compute_gradients(loss, var_list=[w])
+        assert [v for _, v in pairs] == [w]
+        train = opt.apply_gradients(pairs)
+        assert opt.get_slot(b, "momentum") is None
+        init = tf1.global_variables_initializer()
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        sess.run(train)
+        sess.run(train)
+        # accum 4 then 4*0.5 + 0.1*... : w 2 -> 1.6 -> 1.6 - 0.1 * (2 + 3.2) = 1.08
+        np.testing.assert_allclose(sess.run([w, b]), [1.08, 1.0], rtol=1e-6)
+
+
+def test_eager_loss_must_be_callable():
+    w = tf.Variable(1.0)
+    with pytest.raises(RuntimeError, match="should be a function"):
+        tf1.train.AdamOptimizer().minimize(w * w)
+
+
+def test_eager_global_step_and_a_float64_variable_with_a_tensor_rate():
+    step = tf1.train.get_or_create_global_step()
+    assert tf1.train.get_or_create_global_step() is step
+    assert tf1.train.get_global_step() is step
+    w = tf.Variable(np.array([1.0, 2.0]))
+    tf1.train.GradientDescentOptimizer(tf.constant(0.5)).minimize(
+        lambda: tf.reduce_sum(w * w), global_step=step)
+    assert w.numpy().tolist() == [0.0, 0.0] and int(step.numpy()) == 1
+
+
+def test_minimize_inside_a_function_matches_eager():
+    def run(wrap):
+        v = tf.Variable(1.0)
+        opt = tf1.train.AdamOptimizer(0.1)
+        step = wrap(lambda: opt.minimize(lambda: v * v))
+        for _ in range(3):
+            step()
+        return float(v.numpy())
+    assert run(tf.function) == run(lambda f: f)

@@ -1,0 +1,86 @@
+"""TF 1's name-based `Saver` (``tf.compat.v1.train.Saver``), against a checkpoint TF's
+`Saver` wrote (`data/make_v1_saver_data.py`)."""
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+import eagerflow.compat.v1 as tf1
+
+from tests.compat.v1_train_programs import saver_program
+
+TF_CHECKPOINT = os.path.join(os.path.dirname(__file__), "data", "v1_saver", "model-3")
+
+
+@pytest.fixture(autouse=True)
+def eager_after():
+    yield
+    tf1.enable_eager_execution()
+    tf1.reset_default_graph()
+
+
+def _trained(steps):
+    g, init, train, saver, fetch = saver_program(tf1)
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        for _ in range(steps):
+            sess.run(train)
+        return sess.run(fetch)
+
+
+def test_restores_tfs_checkpoint_by_name():
+    want = _trained(3)
+    g, init, train, saver, fetch = saver_program(tf1)
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        saver.restore(sess, TF_CHECKPOINT)
+        got = sess.run(fetch)
+    assert sorted(got) == sorted(want)
+    for name in want:
+        np.testing.assert_allclose(got[name], want[name], rtol=1e-6, err_msg=name)
+    assert int(got["global_step:0"]) == 3
+
+
+def test_save_writes_tfs_keys_and_checkpoint_state(tmp_path):
+    g, init, train, saver, fetch = saver_program(tf1)
+    prefix = str(tmp_path / "model")
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        sess.run(train)
+        paths = [saver.save(sess, prefix, global_step=tf1.train.get_global_step(g))]
+        sess.run(train)
+        paths.append(saver.save(sess, prefix, global_step=2))
+        saved = sess.run(fetch)
+    assert paths == [prefix + "-1", prefix + "-2"]
+    assert tf.train.latest_checkpoint(str(tmp_path)) == prefix + "-2"
+    assert saver.last_checkpoints == paths
+    mine = dict(tf.train.list_variables(prefix + "-2"))
+    assert mine == dict(tf.train.list_variables(TF_CHECKPOINT))
+    g2, init2, _, saver2, fetch2 = saver_program(tf1)
+    with tf1.Session(graph=g2) as sess:
+        sess.run(init2)
+        saver2.restore(sess, tf.train.latest_checkpoint(str(tmp_path)))
+        restored = sess.run(fetch2)
+    for name in saved:
+        np.testing.assert_array_equal(restored[name], saved[name])
+
+
+def test_max_to_keep_deletes_old_checkpoints(tmp_path):
+    w = tf.Variable(1.0, name="w")
+    saver = tf1.train.Saver([w], max_to_keep=2)
+    for step in range(3):
+        saver.save(None, str(tmp_path / "ckpt"), global_step=step)
+    assert not os.path.exists(str(tmp_path / "ckpt-0.index"))
+    assert saver.last_checkpoints == [str(tmp_path / f"ckpt-{i}") for i in (1, 2)]
+
+
+def test_restore_errors():
+    w = tf.Variable(1.0, name="missing")
+    saver = tf1.train.Saver({"missing": w})
+    with pytest.raises(ValueError, match="not a valid checkpoint"):
+        saver.restore(None, "/nonexistent/model")
+    with pytest.raises(tf.errors.NotFoundError, match="Key missing not found in checkpoint"):
+        saver.restore(None, TF_CHECKPOINT)
+    with pytest.raises(RuntimeError, match="`var_list` must specify"):
+        tf1.train.Saver()

@@ -1,0 +1,89 @@
+"""TF 1 optimizer programs run by both TF (to record their results,
+`data/make_v1_train_data.py`) and eagerflow (`test_v1_optimizers.py`): each takes the
+``compat.v1`` module and an optimizer's name and returns a JSON-able dict."""
+import numpy as np
+
+X = [[1.0, 2.0], [2.0, 1.0], [3.0, -1.0], [0.5, 0.5]]
+Y = [[1.0], [2.0], [3.0], [0.0]]
+STEPS = 5
+
+OPTIMIZERS = {
+    "momentum": lambda tf: tf.train.MomentumOptimizer(0.05, 0.9),
+    "nesterov": lambda tf: tf.train.MomentumOptimizer(0.05, 0.9, use_nesterov=True),
+    "adam": lambda tf: tf.train.AdamOptimizer(0.1),
+    "adam_tensor_lr": lambda tf: tf.train.AdamOptimizer(tf.constant(0.05), beta1=0.8,
+                                                        epsilon=1e-3),
+    "rmsprop": lambda tf: tf.train.RMSPropOptimizer(0.01),
+    "rmsprop_centered": lambda tf: tf.train.RMSPropOptimizer(0.01, momentum=0.5,
+                                                             centered=True),
+    "adagrad": lambda tf: tf.train.AdagradOptimizer(0.1),
+    "adadelta": lambda tf: tf.train.AdadeltaOptimizer(1.0),
+    "ftrl": lambda tf: tf.train.FtrlOptimizer(0.1, l1_regularization_strength=0.01,
+                                              l2_regularization_strength=0.01),
+    "gd_callable_lr": lambda tf: tf.train.GradientDescentOptimizer(lambda: 0.1),
+}
+
+
+def _model(tf):
+    x, y = tf.constant(X), tf.constant(Y)
+    w = tf.Variable([[0.1], [-0.2]], name="w")
+    b = tf.Variable([0.0], name="b")
+    return w, b, lambda: tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+
+
+def graph_run(tf, name):
+    """`minimize` in a graph, run STEPS times by a Session."""
+    g = tf.Graph()
+    with g.as_default():
+        w, b, loss_fn = _model(tf)
+        loss = loss_fn()
+        step = tf.train.get_or_create_global_step()
+        opt = OPTIMIZERS[name](tf)
+        train = opt.minimize(loss, global_step=step)
+        init = tf.global_variables_initializer()
+        names = sorted(opt.get_slot_names())
+        slots = {n: opt.get_slot(w, n) for n in names}
+        variables = [v.name for v in opt.variables()]
+        globals_ = [v.name for v in tf.global_variables()]
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        losses = []
+        for _ in range(STEPS):
+            sess.run(train)
+            losses.append(float(sess.run(loss)))
+        out = sess.run({"w": w, "b": b, "step": step, "slots": slots})
+    return {"losses": losses, "w": np.asarray(out["w"]).tolist(),
+            "b": np.asarray(out["b"]).tolist(), "step": int(out["step"]),
+            "slots": {k: np.asarray(v).tolist() for k, v in out["slots"].items()},
+            "slot_names": names, "variables": variables, "global_variables": globals_,
+            "train_op": train.name}
+
+
+def eager_run(tf, name):
+    """`minimize` of a callable loss, executed eagerly STEPS times."""
+    w, b, loss_fn = _model(tf)
+    step = tf.Variable(0, dtype=tf.int64, trainable=False)
+    opt = OPTIMIZERS[name](tf)
+    losses = []
+    for _ in range(STEPS):
+        opt.minimize(loss_fn, global_step=step)
+        losses.append(float(loss_fn()))
+    names = sorted(opt.get_slot_names())
+    return {"losses": losses, "w": w.numpy().tolist(), "b": b.numpy().tolist(),
+            "step": int(step.numpy()),
+            "slots": {n: opt.get_slot(w, n).numpy().tolist() for n in names},
+            "slot_names": names}
+
+
+def saver_program(tf):
+    """A graph trained by Adam with a `Saver` of all its variables: (graph, init op,
+    train op, saver, the variables by name)."""
+    g = tf.Graph()
+    with g.as_default():
+        w, b, loss_fn = _model(tf)
+        step = tf.train.get_or_create_global_step()
+        train = tf.train.AdamOptimizer(0.1).minimize(loss_fn(), global_step=step)
+        init = tf.global_variables_initializer()
+        saver = tf.train.Saver()
+        fetch = {v.name: v for v in tf.global_variables()}
+    return g, init, train, saver, fetch
