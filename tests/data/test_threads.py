@@ -1,6 +1,8 @@
 """Background threads of pipelines (prefetch, parallel map and interleave) end with their
-iterators: when dropped, on error, and at interpreter exit."""
+iterators: when dropped, on error, and at interpreter exit; a parallel map runs where its
+work runs fastest."""
 import gc
+import os
 import subprocess
 import sys
 import textwrap
@@ -120,3 +122,38 @@ def test_nondeterministic_parallel_map_lets_fast_elements_pass_a_slow_one():
     assert sorted(got) == list(range(6)) and got[0] != 0
     ordered = tf.data.Dataset.range(6).map(slow_first, num_parallel_calls=3)
     assert [int(x) for x in ordered] == list(range(6))
+
+
+def _threads_used(work, n=120):
+    """The set of threads a parallel map over `n` elements ran `work` on."""
+    seen = []
+
+    def record(x):
+        seen.append(threading.get_ident())
+        work()
+        return x
+
+    ds = tf.data.Dataset.range(n).map(
+        lambda x: tf.py_function(record, [x], tf.int64), num_parallel_calls=tf.data.AUTOTUNE)
+    assert [int(x) for x in ds] == list(range(n))
+    return seen
+
+
+def _python_work():
+    total = 0
+    for i in range(3000):  # holds the interpreter lock throughout
+        total += i * i
+    return total
+
+
+def test_parallel_map_of_python_work_moves_to_the_consumers_thread():
+    # threads cannot run Python-level work at once: after timing both, the map runs
+    # where it is consumed instead of paying for the hand-overs
+    seen = _threads_used(_python_work)
+    assert seen.count(threading.get_ident()) > len(seen) // 2
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores")
+def test_parallel_map_of_work_that_leaves_the_lock_stays_on_the_pool():
+    seen = _threads_used(lambda: time.sleep(0.002))
+    assert seen.count(threading.get_ident()) < len(seen) // 2

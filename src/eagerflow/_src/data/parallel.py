@@ -124,6 +124,8 @@ def _executor(threads):
 
 _TASK_SECONDS = 0.002  # the work one task aims at: enough to amortize handing it over
 _MAX_CHUNK = 256
+_PROBE = 2             # chunks timed on the consumer's thread before the pool is tried
+_PARALLEL_GAIN = 1.2   # how much faster the pool must be to keep it
 
 
 def _apply(fn, chunk):
@@ -154,6 +156,13 @@ class parallel_map:  # noqa: N801 (an iterator used as a function)
     not hold up the chunks after it).  As the builtin ``map``, it goes on after an
     element's call raised (for ``ignore_errors``); tasks not yet started are cancelled
     when it is dropped.
+
+    Threads only pay when the function leaves the interpreter lock (NumPy kernels, I/O):
+    a map of mostly Python-level work runs slower on threads than on the consumer's
+    own.  So, when `ordered`, the first chunks run on the consumer's thread, the next
+    ones on the pool, and, should the pool's elements per second not beat the
+    consumer's by `_PARALLEL_GAIN`, the rest of the iteration runs on the consumer's
+    thread.
     """
 
     def __init__(self, fn, source, threads, ordered=True):
@@ -164,12 +173,18 @@ class parallel_map:  # noqa: N801 (an iterator used as a function)
         self._ready = collections.deque()    # results of the chunk being handed out
         self._chunk = 1
         self._exhausted = False
+        # seconds per element of the chunks run on the consumer's thread, and the sizes of
+        # the chunks the pool returned since `_pool_start`, until `_inline` decides
+        self._timed = {True: [], False: []}
+        self._pool_start = None
+        # (unordered maps stay on the pool: a slow element there lets the others pass it)
+        self._inline = None if ordered else False
 
     def __iter__(self):
         return self
 
     def _fill(self):
-        while not self._exhausted and len(self._pending) < self._threads:
+        while not self._exhausted and not self._inline and len(self._pending) < self._threads:
             chunk = []
             try:
                 while len(chunk) < self._chunk:
@@ -184,11 +199,41 @@ class parallel_map:  # noqa: N801 (an iterator used as a function)
                 self._pending.append(_done([_Failure(e)]))
                 return
             if chunk:
-                self._pending.append(self._pool.submit(_apply, self._fn, chunk))
+                self._pending.append(self._submit(chunk))
+
+    def _submit(self, chunk):
+        """A future of the chunk's results: the first `_PROBE` chunks run here, timed."""
+        if self._inline is None:
+            if len(self._timed[True]) < _PROBE:
+                out, seconds = _apply(self._fn, chunk)
+                self._timed[True].append(seconds / len(out))
+                self._size_chunks(seconds / len(out))
+                return _done(out)
+            if self._pool_start is None:
+                self._pool_start = time.perf_counter()
+        return self._pool.submit(_apply, self._fn, chunk)
+
+    def _size_chunks(self, each):
+        self._chunk = max(1, min(_MAX_CHUNK, int(_TASK_SECONDS / max(each, 1e-7))))
+
+    def _decide(self):
+        """`_inline`, once the pool has run as many chunks as it has threads: the pool's
+        wall time per element (waits for the interpreter lock included) against the
+        consumer's thread's."""
+        pooled = self._timed[False]
+        if len(pooled) >= self._threads:
+            each = (time.perf_counter() - self._pool_start) / sum(pooled)
+            self._inline = min(self._timed[True]) / each < _PARALLEL_GAIN
 
     def __next__(self):
         ready = self._ready
+        if self._inline and not ready and not self._pending:
+            return self._fn(next(self._source))  # (StopIteration ends the map too)
         while not ready:
+            if self._inline is None and self._timed[False]:
+                self._decide()
+            if self._inline and not self._pending:
+                return self._fn(next(self._source))
             self._fill()
             pending = self._pending
             if not pending:
@@ -202,8 +247,9 @@ class parallel_map:  # noqa: N801 (an iterator used as a function)
                 pending.remove(future)
             results, seconds = future.result()
             if seconds:
-                each = seconds / len(results)
-                self._chunk = max(1, min(_MAX_CHUNK, int(_TASK_SECONDS / max(each, 1e-7))))
+                if self._inline is None:
+                    self._timed[False].append(len(results))
+                self._size_chunks(seconds / len(results))
             ready.extend(results)
         item = ready.popleft()
         if type(item) is _Failure:
