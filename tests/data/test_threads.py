@@ -124,8 +124,9 @@ def test_nondeterministic_parallel_map_lets_fast_elements_pass_a_slow_one():
     assert [int(x) for x in ordered] == list(range(6))
 
 
-def _threads_used(work, n=120):
-    """The set of threads a parallel map over `n` elements ran `work` on."""
+def _threads_used(work, n=120, consume=lambda: None):
+    """The threads a parallel map over `n` elements ran `work` on, element by element,
+    with `consume` run on each result."""
     seen = []
 
     def record(x):
@@ -135,7 +136,11 @@ def _threads_used(work, n=120):
 
     ds = tf.data.Dataset.range(n).map(
         lambda x: tf.py_function(record, [x], tf.int64), num_parallel_calls=tf.data.AUTOTUNE)
-    assert [int(x) for x in ds] == list(range(n))
+    got = []
+    for x in ds:
+        got.append(int(x))
+        consume()
+    assert got == list(range(n))
     return seen
 
 
@@ -156,4 +161,11 @@ def test_parallel_map_of_python_work_moves_to_the_consumers_thread():
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores")
 def test_parallel_map_of_work_that_leaves_the_lock_stays_on_the_pool():
     seen = _threads_used(lambda: time.sleep(0.002))
+    assert seen.count(threading.get_ident()) < len(seen) // 2
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores")
+def test_a_slow_consumer_does_not_count_against_the_pool():
+    # the pool is timed by when its chunks end, not by when they are consumed
+    seen = _threads_used(lambda: time.sleep(0.002), n=40, consume=lambda: time.sleep(0.004))
     assert seen.count(threading.get_ident()) < len(seen) // 2

@@ -129,7 +129,8 @@ _PARALLEL_GAIN = 1.2   # how much faster the pool must be to keep it
 
 
 def _apply(fn, chunk):
-    """`fn` on each element of `chunk`, failures kept in place; with the time it took."""
+    """`fn` on each element of `chunk`, failures kept in place; with the times it started
+    and ended."""
     start = time.perf_counter()
     out = []
     for element in chunk:
@@ -137,12 +138,12 @@ def _apply(fn, chunk):
             out.append(fn(element))
         except Exception as e:  # noqa: BLE001 (raised by the consumer, in order)
             out.append(_Failure(e))
-    return out, time.perf_counter() - start
+    return out, start, time.perf_counter()
 
 
 def _done(results):
     future = concurrent.futures.Future()
-    future.set_result((results, 0.0))
+    future.set_result((results, None, None))
     return future
 
 
@@ -160,9 +161,10 @@ class parallel_map:  # noqa: N801 (an iterator used as a function)
     Threads only pay when the function leaves the interpreter lock (NumPy kernels, I/O):
     a map of mostly Python-level work runs slower on threads than on the consumer's
     own.  So, when `ordered`, the first chunks run on the consumer's thread, the next
-    ones on the pool, and, should the pool's elements per second not beat the
-    consumer's by `_PARALLEL_GAIN`, the rest of the iteration runs on the consumer's
-    thread.
+    ones (one per thread, handed over together) on the pool, and, should the pool's
+    elements per second not beat the consumer's by `_PARALLEL_GAIN`, the rest of the
+    iteration runs on the consumer's thread.  The pool is timed by when its chunks end,
+    so the consumer's own work between elements does not count against it.
     """
 
     def __init__(self, fn, source, threads, ordered=True):
@@ -173,9 +175,10 @@ class parallel_map:  # noqa: N801 (an iterator used as a function)
         self._ready = collections.deque()    # results of the chunk being handed out
         self._chunk = 1
         self._exhausted = False
-        # seconds per element of the chunks run on the consumer's thread, and the sizes of
-        # the chunks the pool returned since `_pool_start`, until `_inline` decides
-        self._timed = {True: [], False: []}
+        # until `_inline` decides: seconds per element of the chunks run on the consumer's
+        # thread, and (size, end time) of the chunks the pool ran since `_pool_start`
+        self._alone = []
+        self._pooled = []
         self._pool_start = None
         # (unordered maps stay on the pool: a slow element there lets the others pass it)
         self._inline = None if ordered else False
@@ -195,23 +198,25 @@ class parallel_map:  # noqa: N801 (an iterator used as a function)
                     chunk.append(element)
             except Exception as e:  # noqa: BLE001 (the input failed: raised in its place)
                 if chunk:
-                    self._pending.append(self._pool.submit(_apply, self._fn, chunk))
+                    self._submit(chunk)
                 self._pending.append(_done([_Failure(e)]))
                 return
             if chunk:
-                self._pending.append(self._submit(chunk))
+                self._submit(chunk)
 
     def _submit(self, chunk):
-        """A future of the chunk's results: the first `_PROBE` chunks run here, timed."""
+        """Hands `chunk` to the pool, or, for the first `_PROBE` chunks, maps it here into
+        `_ready` (they come before any chunk of the pool), timed."""
         if self._inline is None:
-            if len(self._timed[True]) < _PROBE:
-                out, seconds = _apply(self._fn, chunk)
-                self._timed[True].append(seconds / len(out))
-                self._size_chunks(seconds / len(out))
-                return _done(out)
+            if len(self._alone) < _PROBE:
+                out, start, end = _apply(self._fn, chunk)
+                self._alone.append((end - start) / len(out))
+                self._size_chunks((end - start) / len(out))
+                self._ready.extend(out)
+                return
             if self._pool_start is None:
                 self._pool_start = time.perf_counter()
-        return self._pool.submit(_apply, self._fn, chunk)
+        self._pending.append(self._pool.submit(_apply, self._fn, chunk))
 
     def _size_chunks(self, each):
         self._chunk = max(1, min(_MAX_CHUNK, int(_TASK_SECONDS / max(each, 1e-7))))
@@ -220,21 +225,22 @@ class parallel_map:  # noqa: N801 (an iterator used as a function)
         """`_inline`, once the pool has run as many chunks as it has threads: the pool's
         wall time per element (waits for the interpreter lock included) against the
         consumer's thread's."""
-        pooled = self._timed[False]
+        pooled = self._pooled
         if len(pooled) >= self._threads:
-            each = (time.perf_counter() - self._pool_start) / sum(pooled)
-            self._inline = min(self._timed[True]) / each < _PARALLEL_GAIN
+            each = (max(end for _, end in pooled) - self._pool_start) / sum(
+                n for n, _ in pooled)
+            self._inline = min(self._alone) / each < _PARALLEL_GAIN
 
     def __next__(self):
         ready = self._ready
-        if self._inline and not ready and not self._pending:
-            return self._fn(next(self._source))  # (StopIteration ends the map too)
         while not ready:
-            if self._inline is None and self._timed[False]:
+            if self._inline is None and self._pooled:
                 self._decide()
             if self._inline and not self._pending:
-                return self._fn(next(self._source))
+                return self._fn(next(self._source))  # (StopIteration ends the map too)
             self._fill()
+            if ready:  # (chunks mapped on this thread)
+                break
             pending = self._pending
             if not pending:
                 raise StopIteration
@@ -245,11 +251,11 @@ class parallel_map:  # noqa: N801 (an iterator used as a function)
                     pending, return_when=concurrent.futures.FIRST_COMPLETED)
                 future = next(f for f in pending if f in done)  # the earliest of those done
                 pending.remove(future)
-            results, seconds = future.result()
-            if seconds:
+            results, start, end = future.result()
+            if start is not None:
                 if self._inline is None:
-                    self._timed[False].append(len(results))
-                self._size_chunks(seconds / len(results))
+                    self._pooled.append((len(results), end))
+                self._size_chunks((end - start) / len(results))
             ready.extend(results)
         item = ready.popleft()
         if type(item) is _Failure:
