@@ -303,6 +303,16 @@ def test_linspace_dtypes_and_edges():
     assert a.lin_space is tf.linspace
 
 
+def test_linspace_infinite_bounds_start_and_stop_exactly():
+    # TF: the ends are the bounds themselves; only the interior takes NaN steps
+    inf = np.inf
+    np.testing.assert_array_equal(tf.linspace(0.0, inf, 4).numpy(), [0, inf, inf, inf])
+    np.testing.assert_array_equal(tf.linspace(-inf, 0.0, 3).numpy(), [-inf, np.nan, 0])
+    np.testing.assert_array_equal(tf.linspace(inf, inf, 3).numpy(), [inf, np.nan, inf])
+    out = tf.linspace([0.0, -inf], [1.0, 0.0], 3, axis=1)
+    np.testing.assert_array_equal(out.numpy(), [[0, 0.5, 1], [-inf, np.nan, 0]])
+
+
 @pytest.mark.parametrize("kwargs, dtype, on, off", [
     ({}, tf.float32, 1, 0),
     ({"on_value": 5, "off_value": -1}, tf.int32, 5, -1),

@@ -1353,7 +1353,11 @@ def _linspace_kernel(xp, start, stop, num, axis):
     dtype = start.dtype
     wide = dtype if dtype.itemsize >= 4 else xp.dtype(xp.float32)  # half types: in float32
     start, stop = xp.broadcast_arrays(start.astype(wide), stop.astype(wide))
-    return xp.linspace(start, stop, num, axis=axis).astype(dtype, copy=False)
+    with xp.errstate(invalid="ignore"):  # infinite bounds: NaN steps, as in TF
+        out = xp.linspace(start, stop, num, axis=axis)
+    if num:  # the first value is `start` itself, not start + 0 * step (NaN for an infinite step)
+        xp.moveaxis(out, axis, 0)[0] = start
+    return out.astype(dtype, copy=False)
 
 
 def _linspace_rule(start, stop, num, axis):
