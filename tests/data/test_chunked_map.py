@@ -156,3 +156,24 @@ def test_each_iteration_draws_from_the_start():
     assert [int(v) for v in ds] == first
     again = [int(v) for v in ds.repeat(2)]
     assert again[:5] == first and again[5:] != first
+
+
+def test_restoring_a_mapped_batch_iterator_skips_without_mapping(tmp_path, monkeypatch):
+    mapped = []
+    chunked = data_structured_function.StructuredFunction.chunked
+
+    def counted(self):
+        run = chunked(self)
+        return None if run is None else lambda *arrays: (mapped.append(len(arrays[0])),
+                                                          run(*arrays))[1]
+    monkeypatch.setattr(data_structured_function.StructuredFunction, "chunked", counted)
+    ds = tf.data.Dataset.range(40).map(lambda x: x * 2).batch(4)
+    it = iter(ds)
+    ckpt = tf.train.Checkpoint(iterator=it)
+    assert [b.numpy().tolist() for b in (next(it), next(it))] == [[0, 2, 4, 6], [8, 10, 12, 14]]
+    path = ckpt.save(str(tmp_path / "ckpt"))
+    next(it)
+    mapped.clear()
+    ckpt.restore(path)
+    assert next(it).numpy().tolist() == [16, 18, 20, 22]
+    assert mapped == []  # (the two batches before the position were skipped unmapped)
