@@ -46,6 +46,15 @@ def _slices(im):
             tf.where(x[0, 0, 0] > 100, x[0], x[1]))
 
 
+def _shapes(im):
+    x = tf.cast(im, tf.float32)
+    return (tf.expand_dims(x, -1), tf.expand_dims(x, 1), tf.squeeze(x[:, :1], axis=1),
+            tf.squeeze(tf.expand_dims(x, 0)), tf.squeeze(x[:1, :, :1]),
+            tf.image.adjust_contrast(x, 1.5), tf.image.adjust_contrast(x[None], 0.5),
+            tf.image.resize(x[None], (3, 4), "nearest"), tf.image.resize(x, (7, 5), "area"),
+            tf.image.resize(x, (13, 11), "bicubic"), tf.shape(x), tf.shape(x[1:, ::2]))
+
+
 def _draws(im):
     seed = tf.stack([tf.cast(im[0, 0, 0], tf.int64), tf.constant(7, tf.int64)])
     coin = tf.random.uniform([])
@@ -67,7 +76,8 @@ def _by_element(source):
         source.shape[1:], tf.as_dtype(source.dtype)))
 
 
-@pytest.mark.parametrize("fn", [_image_ops, _slices, _draws], ids=lambda f: f.__name__[1:])
+@pytest.mark.parametrize("fn", [_image_ops, _slices, _shapes, _draws],
+                         ids=lambda f: f.__name__[1:])
 @pytest.mark.parametrize("parallel", [None, tf.data.AUTOTUNE])
 def test_chunks_give_each_element_its_own_result(fn, parallel):
     spec = tf.TensorSpec(_IMAGES.shape[1:], tf.uint8)
@@ -83,6 +93,22 @@ def test_chunks_give_each_element_its_own_result(fn, parallel):
         for a, b in zip(tf.nest.flatten(got), tf.nest.flatten(want)):
             assert a.dtype == b.dtype and a.shape == b.shape
             np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn", [_image_ops, _slices, _shapes, _draws],
+                         ids=lambda f: f.__name__[1:])
+def test_a_chunk_runs_at_once(fn):
+    # (a chunk that failed would be mapped element by element: the values alone don't tell)
+    spec = tf.TensorSpec(_IMAGES.shape[1:], tf.uint8)
+    tf.random.set_seed(4)
+    chunk = data_structured_function.traced(fn, "map", spec).chunked()(_IMAGES)
+    tf.random.set_seed(4)
+    alone = data_structured_function.traced(fn, "map", spec)
+    rows = [alone((im,)) for im in _IMAGES]
+    for i, a in enumerate(chunk):
+        want = np.stack([row[i] for row in rows])
+        assert a.dtype == want.dtype and a.shape == want.shape
+        np.testing.assert_allclose(a, want, rtol=1e-6)
 
 
 def _checked(x):

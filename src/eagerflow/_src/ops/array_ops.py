@@ -2935,10 +2935,9 @@ def _einsum_grad(op, dy):
 
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _BROADCAST_ARGS, _CONCAT, _CONJUGATE_TRANSPOSE, _EINSUM,
-                      _EXPAND_DIMS, _FILL, _GATHER_ND, _GATHER, _LINSPACE, _LOWER_BOUND,
+                      _FILL, _GATHER_ND, _GATHER, _LINSPACE, _LOWER_BOUND,
                       _MIRROR_PAD, _ONE_HOT, _PAD, _RANGE, _RANK, _ROLL,
-                      _SCATTER_ND, _SHAPE_N, _SIZE, _SLICE, _SPLIT, _SPLIT_V,
-                      _SQUEEZE, _TILE, _UNPACK, _UPPER_BOUND, _WHERE)
+                      _SCATTER_ND, _SHAPE_N, _SIZE, _SLICE, _SPLIT, _SPLIT_V, _TILE, _UNPACK, _UPPER_BOUND, _WHERE)
 
 
 def _element_shapes(args):
@@ -2991,6 +2990,36 @@ def _shape_batched(op, args):
     return [np.broadcast_to(shape, (len(x),) + shape.shape)]
 
 
+def _expand_dims_batched(op, args):
+    """Batching: the new dim one further along (an axis given as an input, or out of
+    range: None)."""
+    if len(args) != 1:
+        return None
+    (x, _), = args
+    rank, axis = x.ndim - 1, op.attrs["axis"]
+    if not -rank - 1 <= axis <= rank:
+        return None
+    return [np.expand_dims(x, axis % (rank + 1) + 1)]
+
+
+def _squeeze_batched(op, args):
+    """Batching: the elements' size-1 dims (or those named) dropped (dims that are not 1:
+    None)."""
+    (x, _), = args
+    dims, named = x.shape[1:], op.attrs["squeeze_dims"]
+    if not named:
+        axes = [i for i, d in enumerate(dims) if d == 1]
+    elif all(-len(dims) <= a < len(dims) for a in named):
+        axes = [a % len(dims) for a in named]
+    else:
+        return None
+    if any(dims[a] != 1 for a in axes):
+        return None
+    return [np.squeeze(x, tuple(a + 1 for a in axes))]
+
+
+batching_rules[_EXPAND_DIMS] = _expand_dims_batched
+batching_rules[_SQUEEZE] = _squeeze_batched
 batching_rules[_SHAPE] = _shape_batched
 batching_rules[_PACK] = _pack_batched
 batching_rules[_REVERSE] = _reverse_batched
