@@ -15,6 +15,11 @@ loop over arrays (slices for batches, fancy indexing for shuffles).
   normalized, batched by 64 and prefetched, feeding a training step (a dense
   layer's gradient step), per image (needs ``tf.io.decode_png`` and
   ``tf.image``);
+* ``augment_pipeline``: the shared anchor's image augmentation: 2048 40x40 RGB
+  images randomly cropped to 32x32 and flipped, normalized
+  (``map(num_parallel_calls=AUTOTUNE)``), batched by 64 and prefetched, per image;
+* ``stateless_augment_pipeline``: the same with ``stateless_random_crop``/``flip``
+  and a brightness change, seeded by a seed per element (TF's recommended way);
 * ``image_pipeline_function``: the same, with the loop over the dataset inside
   one ``tf.function`` (a graph loop over the iterator ops, as TF runs it);
 * ``fit_dataset``: ``model.fit`` on ``from_tensor_slices -> shuffle -> batch(64)
@@ -183,6 +188,57 @@ def _image_dataset(tf, n):
         load, num_parallel_calls=tf.data.AUTOTUNE).batch(64).prefetch(tf.data.AUTOTUNE)
 
 
+_AUGMENT_IMAGES = np.random.default_rng(0).integers(0, 256, (2048, 40, 40, 3)).astype(np.uint8)
+_AUGMENT_SEEDS = np.random.default_rng(1).integers(0, 2**31, (2048, 2)).astype(np.int64)
+
+
+def _augment_floor():
+    def run():
+        for i in range(0, len(_AUGMENT_IMAGES), 64):
+            batch = []
+            for img in _AUGMENT_IMAGES[i:i + 64]:
+                top, left = _RNG.integers(0, 9, 2)
+                img = img[top:top + 32, left:left + 32]
+                if _RNG.random() < 0.5:
+                    img = img[:, ::-1]
+                batch.append(img.astype(np.float32) / 255.0 - 0.5)
+            np.stack(batch)
+    return run, len(_AUGMENT_IMAGES)
+
+
+def augment_pipeline(lib, make):
+    if lib is np:
+        return _augment_floor()
+    if not _has_data(lib):
+        return None
+    tf = lib
+
+    def aug(im):
+        im = tf.image.random_crop(im, (32, 32, 3))
+        im = tf.image.random_flip_left_right(im)
+        return tf.cast(im, tf.float32) / 255.0 - 0.5
+    ds = tf.data.Dataset.from_tensor_slices(_AUGMENT_IMAGES).map(
+        aug, num_parallel_calls=tf.data.AUTOTUNE).batch(64).prefetch(tf.data.AUTOTUNE)
+    return (lambda: _drain(ds)), len(_AUGMENT_IMAGES)
+
+
+def stateless_augment_pipeline(lib, make):
+    if lib is np:
+        return _augment_floor()
+    if not _has_data(lib):
+        return None
+    tf = lib
+
+    def aug(im, seed):
+        im = tf.image.stateless_random_crop(im, (32, 32, 3), seed)
+        im = tf.image.stateless_random_flip_left_right(im, seed + 1)
+        im = tf.image.stateless_random_brightness(tf.cast(im, tf.float32) / 255.0, 0.2, seed + 2)
+        return im - 0.5
+    ds = tf.data.Dataset.from_tensor_slices((_AUGMENT_IMAGES, _AUGMENT_SEEDS)).map(
+        aug, num_parallel_calls=tf.data.AUTOTUNE).batch(64).prefetch(tf.data.AUTOTUNE)
+    return (lambda: _drain(ds)), len(_AUGMENT_IMAGES)
+
+
 def image_pipeline_function(lib, make):
     if lib is np or not _has_data(lib):
         return None
@@ -220,6 +276,8 @@ CASES = {
     "map_batch32": map_batch32,
     "shuffle_batch32_prefetch": shuffle_batch32_prefetch,
     "image_pipeline": image_pipeline,
+    "augment_pipeline": augment_pipeline,
+    "stateless_augment_pipeline": stateless_augment_pipeline,
     "image_pipeline_function": image_pipeline_function,
     "fit_dataset": fit_dataset,
 }

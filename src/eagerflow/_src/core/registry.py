@@ -306,6 +306,13 @@ PER_ELEMENT = "per element"
 batching_rules = RuleTable(
     "batching", lambda op: op.elementwise or op.reduction or op.shape is same_shape
     or op.stateful)
+# Runs (graph.vectorize, for a map's function run on a chunk of elements at once): what
+# `n` successive runs of a stateful op give when none of its inputs has a batch axis,
+# ``rule(op, arrays, n) -> output arrays`` each with a leading axis of n (a random op's
+# next n draws), or `RUNS_ONCE`: the n runs are one run (a check, a read). A stateful op
+# without one keeps a graph from running a chunk at once (its effects are per element).
+runs_rules = RuleTable("runs")
+RUNS_ONCE = "once"
 # Fusion (graph.passes.fusion): the op that computes a product op followed by a bias add
 # and an optional activation, taking the product's inputs and attrs, then the bias.
 fusion_rules = RuleTable("fusion")

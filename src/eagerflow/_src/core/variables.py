@@ -24,7 +24,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, from_array, get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
-from eagerflow._src.core.registry import register, register_gradient
+from eagerflow._src.core.registry import RUNS_ONCE, register, register_gradient, runs_rules
 from eagerflow._src.core.tensor import EagerTensor, Reference, _numpy_text
 from eagerflow._src.core.tensor_shape import TensorShape
 
@@ -92,6 +92,7 @@ def _no_outputs(*_, **__):
 _creation_order = itertools.count()  # variables' `_unique_id`: tapes list them in this order
 _READ = register("ReadVariableOp", _read, _var_rule, tied=(), stateful=True,
                  replayable=True)
+runs_rules[_READ] = RUNS_ONCE  # (a graph that also assigns has no runs: see runs_rules)
 _ASSIGN = register("AssignVariableOp", _assign, _no_outputs, multi=True, tied=(),
                    stateful=True, not_differentiable="variable update")
 # (an update makes a new array: they keep no view of what they add)

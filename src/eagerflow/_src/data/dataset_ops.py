@@ -808,7 +808,124 @@ class _MapDataset(_UnaryDataset):
 
     def _iterator(self):
         call = framed(self._fn, self._label, "Map", preserve_cardinality=True)
+        chunks = _map_chunks(self._fn, self._input)
+        if chunks is not None:
+            return _ChunkedMap(call, *chunks)
         return map(call, self._input._iterator())
+
+    def _batches(self, batch_size, drop_remainder):
+        return _mapped_batches(self, batch_size, drop_remainder, "Map")
+
+
+_CHUNK_BYTES = 1 << 22  # about what a chunk of elements holds, in and out
+_MAX_CHUNK = 128
+
+
+def _element_bytes(specs):
+    """About how many bytes an element of `specs` holds (guessed where they leave shapes
+    or sizes open: 4096 values, 64 bytes a string)."""
+    total = 0
+    for s in specs:
+        count = s.shape.num_elements() if s.shape.is_fully_defined() else 4096
+        total += count * (_d.as_dtype(s.dtype).size or 64)
+    return total
+
+
+def _map_chunks(fn, input_dataset, batch_size=None):
+    """(the chunk runner of map function `fn`, chunks of `input_dataset`'s elements), or
+    None where `fn` runs element by element: a graph `chunked` cannot run, or an input
+    whose chunks are not slices of arrays (whose elements could cost work or effects the
+    map would not make otherwise).  The chunks are `batch_size` elements, or sized so a
+    chunk holds a few megabytes."""
+    chunked = getattr(fn, "chunked", None)
+    run = chunked() if chunked is not None else None
+    if run is None:
+        return None
+    if batch_size is None:
+        size = _element_bytes(structure.flatten(fn.input_spec)) + _element_bytes(
+            structure.flatten(fn.output_spec))
+        batch_size = max(1, min(_MAX_CHUNK, _CHUNK_BYTES // max(size, 1)))
+        if batch_size < 4:
+            return None
+    source = input_dataset._batches(batch_size, False)
+    return None if source is None else (run, source)
+
+
+def _mapped_batches(dataset, batch_size, drop_remainder, kind):
+    """`_batches` of a map: its function run on its input's batches at once; a batch
+    with an element that fails is made element by element, raising that element's error."""
+    found = _map_chunks(dataset._fn, dataset._input, batch_size)
+    if found is None:
+        return None
+    call = framed(dataset._fn, dataset._label, kind, preserve_cardinality=True)
+    run, source = found
+    return _chunk_batches(run, call, source, batch_size, drop_remainder)
+
+
+def _chunk_batches(run, call, source, batch_size, drop_remainder):
+    """Batches of mapped chunks; after a chunk that failed, each batch element by element
+    (elements that do not stack would fail every chunk)."""
+    from eagerflow._src.ops.random_ops import Draws  # noqa: PLC0415
+    for chunk in source:
+        if drop_remainder and len(chunk[0]) < batch_size:
+            return
+        out = None
+        if run is not None:
+            with Draws() as draws:
+                try:
+                    out = run(*chunk)
+                except Exception:  # noqa: BLE001 (made again element by element, raising)
+                    run = None
+                    draws.give_back()
+        if out is None:
+            out = stack_components([call(_row(chunk, k)) for k in range(len(chunk[0]))])
+        yield tuple(np.array(a) if not a.flags.writeable else a for a in out)
+
+
+def _row(arrays, k):
+    return tuple(a[k, ...] for a in arrays)
+
+
+class _ChunkedMap:
+    """``map(call, elements)`` over chunks of elements, `run` mapping a whole chunk at
+    once; a chunk with an element that fails is mapped element by element (`call`
+    raising TF's error for it), its draws given back first, and so are the chunks after
+    it.  As the builtin ``map``, it goes on after an element's call raised (for
+    ``ignore_errors``)."""
+
+    __slots__ = ("_call", "_run", "_source", "_rows", "_pending", "_k")
+
+    def __init__(self, call, run, source):
+        self._call, self._run, self._source = call, run, source
+        self._rows = None     # the outputs of the chunk being handed out
+        self._pending = None  # or the inputs of a chunk mapped element by element
+        self._k = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        from eagerflow._src.ops.random_ops import Draws  # noqa: PLC0415
+        while True:
+            arrays = self._rows if self._rows is not None else self._pending
+            if arrays is not None and self._k < len(arrays[0]):
+                k = self._k
+                self._k += 1
+                if self._rows is not None:
+                    return _row(arrays, k)
+                return self._call(_row(arrays, k))
+            chunk = next(self._source)
+            self._k = 0
+            self._rows, self._pending = None, chunk
+            if self._run is None:
+                continue
+            with Draws() as draws:
+                try:
+                    self._rows, self._pending = tuple(
+                        a if a.flags.writeable else np.array(a) for a in self._run(*chunk)), None
+                except Exception:  # noqa: BLE001 (mapped again element by element)
+                    self._run = None
+                    draws.give_back()
 
 
 def _num_threads(num_parallel_calls):
@@ -836,7 +953,18 @@ class _ParallelMapDataset(_UnaryDataset):
         if ordered is None:  # the dataset's options decide, deterministic by default
             ordered = self.options().deterministic is not False
         call = framed(self._fn, self._label, "ParallelMapV2", preserve_cardinality=True)
+        # (a chunk at once beats threads mapping its elements, but an unordered map lets
+        # elements pass a slow one)
+        chunks = _map_chunks(self._fn, self._input) if ordered else None
+        if chunks is not None:
+            return _ChunkedMap(call, *chunks)
         return parallel_map(call, self._input._iterator(), self._threads, ordered)
+
+    def _batches(self, batch_size, drop_remainder):
+        if self._deterministic is False or (self._deterministic is None
+                                            and self.options().deterministic is False):
+            return None
+        return _mapped_batches(self, batch_size, drop_remainder, "ParallelMapV2")
 
 
 class _FilterDataset(_UnaryDataset):

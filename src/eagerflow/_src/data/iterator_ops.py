@@ -25,6 +25,16 @@ class Iterator:
         raise NotImplementedError
 
 
+def _restart_draws(dataset):
+    """Restarts the seeded random ops of the pipeline's functions (TF runs a new iterator's
+    functions anew: two iterations of a dataset draw the same values)."""
+    for node in iterator_state._nodes(dataset):
+        for value in vars(node).values():
+            restart = getattr(value, "restart_draws", None)
+            if restart is not None:
+                restart()
+
+
 class OwnedIterator(Iterator):
     """An iterator over a dataset's elements, made by ``iter(dataset)``.
 
@@ -42,6 +52,7 @@ class OwnedIterator(Iterator):
         self._spec = dataset.element_spec
         # (the shuffles' seed state before this iterator draws its seeds: a checkpoint's)
         self._seed_state = iterator_state.seed_state(dataset)
+        _restart_draws(dataset)
         self._source = dataset._iterator()
         self._pack = structure.Packer(self._spec).pack
         self._n = 0  # elements handed out: the position a checkpoint saves

@@ -227,8 +227,13 @@ def _skip_one_to_one(ds, n):
 
 
 def _skip_batch(ds, n):
-    fast = ds._input._batches(ds._batch_size, ds._drop)
-    if fast is not None:  # (it slices: replaying it is cheap and keeps it fast)
+    node = ds._input
+    while type(node).__name__ == "_OptionsDataset":
+        node = node._input
+    # (a source's batches slice: replaying them is cheap and keeps them fast; a map's would
+    # run its function, which skipping its input spares)
+    fast = None if hasattr(node, "_fn") else ds._input._batches(ds._batch_size, ds._drop)
+    if fast is not None:
         for i in range(n):
             if next(fast, None) is None:
                 raise _short(n, i)

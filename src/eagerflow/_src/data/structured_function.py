@@ -25,6 +25,7 @@ from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 _new = object.__new__
+_UNSET = object()
 
 
 def _should_unpack(element):
@@ -146,6 +147,7 @@ class StructuredFunction:
         self._function = Function(traced, name=name, autograph=False)
         self._specs = flat_specs
         self._concrete = None
+        self._chunked = _UNSET
 
     def trace(self, flat_specs=None):
         specs = flat_specs if flat_specs is not None else self._specs
@@ -174,6 +176,44 @@ class StructuredFunction:
             tensors.append(t)
         out = self._concrete.call_flat(tensors)
         return tuple(t._data for t in out)
+
+    def restart_draws(self):
+        """Restarts the sequences of the function's seeded random ops: each iterator of a
+        dataset draws them from the start, as TF instantiates the function per iterator."""
+        states = self.__dict__.get("_op_states")
+        if states is None:
+            concrete = getattr(self._concrete, "graph", None)
+            states = self._op_states = [] if concrete is None else _op_states(concrete)
+        for state in states:
+            state.restart()
+
+    def chunked(self):
+        """``run(arrays) -> arrays``: the function run once for a chunk of elements (each
+        flat array with a leading axis, one entry per element), giving every element what
+        `__call__` would, its random ops drawing each element's values in turn; or None
+        where the graph cannot run so (see `graph.vectorize`).
+
+        A chunk fails where an element fails, or where its elements' values (of shapes
+        the graph does not fix) do not stack: the caller then maps it element by element,
+        after `random_ops.Draws` gave the chunk's draws back.
+        """
+        if self._chunked is _UNSET:
+            self._chunked = self._make_chunked()
+        if debug_mode or context.get().xp is not backend.numpy_module:
+            return None
+        return self._chunked
+
+    def _make_chunked(self):
+        from eagerflow._src.function.concrete_function import ConcreteFunction  # noqa: PLC0415
+        from eagerflow._src.graph import vectorize  # noqa: PLC0415
+        from eagerflow._src.graph.passes.pipeline import optimize  # noqa: PLC0415
+        concrete = self._concrete
+        if (self._sparse_in or self._sparse_out or type(concrete) is not ConcreteFunction
+                or concrete._foreign or concrete._variable_inputs or not concrete.inputs):
+            return None
+        program = optimize(concrete.graph, concrete.inputs, concrete.outputs)
+        return vectorize.batched(program.operations, concrete.inputs, program.outputs,
+                                 set(range(len(concrete.inputs))), runs=True)
 
     def _run_sparse(self, arrays):
         """`__call__` for elements holding sparse tensors: their components in, and out."""
@@ -214,6 +254,25 @@ class StructuredFunction:
             a if isinstance(a, SparseTensor) else structure.wrap(a) for a in arrays])
         result = self._func(*(tuple(element) if self._unpack else (element,)))
         return tuple(_eager_leaf(t) for t in structure.flatten(_normalize_output(result)))
+
+
+def _op_states(graph):
+    """The states of the seeded random ops of `graph` and of the functions its ops call."""
+    from eagerflow._src.ops.random_ops import _OpState  # noqa: PLC0415
+    found, seen, graphs = [], set(), [graph]
+    while graphs:
+        g = graphs.pop()
+        if id(g) in seen:
+            continue
+        seen.add(id(g))
+        graphs.extend(getattr(f, "graph", f) for f in getattr(g, "functions", {}).values())
+        for op in g.get_operations():
+            for value in op.attrs.values():
+                if type(value) is _OpState:
+                    found.append(value)
+                elif hasattr(getattr(value, "graph", None), "get_operations"):
+                    graphs.append(value.graph)
+    return found
 
 
 def _eager_leaf(t):

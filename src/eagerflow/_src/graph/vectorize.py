@@ -17,24 +17,34 @@ a batched value runs on the whole batch, by its batching rule:
   runs once per batch element and its results are stacked, so every graph runs
   (the loop is just no faster than playing per element).
 
-Values that do not depend on a batched input are computed once.
+Values that do not depend on a batched input are computed once, except, when
+the batch stands for `runs` of the graph (a dataset's map function on a chunk
+of elements), the results of stateful ops: each run draws its own random
+values (`registry.runs_rules`).
 
 >>> # run = batched(ops, [x, w], outputs, batched_inputs={1}); run(x_array, w_stack)
 """
 import numpy as np
 
 from eagerflow._src.core import dtypes, registry
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import shape_rules
 
 
-def batched(operations, inputs, outputs, batched_inputs):
+def batched(operations, inputs, outputs, batched_inputs, runs=False):
     """``run(*arrays) -> output arrays``, the batched inputs' arrays having a leading axis;
     None for graphs that hold lists of tensors (a list's value has no batch axis).
 
     `operations` run in order; `batched_inputs` holds the positions of the
     inputs fed with a batch.  Every output comes back with the leading axis.
+    With `runs`, the batch is that many runs of the graph: a stateful op runs once
+    per batch element (by its `registry.runs_rules` rule; None for a graph with a
+    stateful op that has none, whose effects must happen element by element).
     """
     if any(t.dtype == dtypes.variant for op in operations for t in op.outputs):
+        return None
+    if runs and any(op.op_def is not None and op.stateful
+                    and op.op_def not in registry.runs_rules for op in operations):
         return None
     def run(*arrays):
         n = len(arrays[next(iter(batched_inputs))])
@@ -47,9 +57,12 @@ def batched(operations, inputs, outputs, batched_inputs):
                 continue
             if op.op_def is None:  # a placeholder: fed above
                 continue
-            args = [env[id(t)] for t in op.inputs]
+            args = [env[id(t)] if id(t) in env or not isinstance(t, Variable)
+                    else (t._handle, False) for t in op.inputs]  # (a variable: its handle)
             if any(b for _, b in args):
                 results = _run_batched(op, args, n)
+            elif runs and op.stateful:
+                results = _runs(op, [a for a, _ in args], n)
             else:
                 results = _run(op, [a for a, _ in args])
             for t, r in zip(op.outputs, results):
@@ -68,12 +81,20 @@ def _run(op, arrays):
     return [(r, False) for r in (result if op.op_def.multi else (result,))]
 
 
+def _runs(op, arrays, n):
+    """`n` runs of stateful `op` on unbatched `arrays`, by its `runs_rules` rule."""
+    rule = registry.runs_rules.get(op.op_def)
+    if rule is registry.RUNS_ONCE:
+        return _run(op, arrays)
+    return [(r, True) for r in rule(op, arrays, n)]
+
+
 def _run_batched(op, args, n):
     rule = _rule(op)
     results = None if rule is None else rule(op, args)
     if results is not None:
         return [(r, True) for r in results]
-    rows = [_run(op, [a[i] if b else a for a, b in args]) for i in range(n)]
+    rows = [_run(op, [a[i, ...] if b else a for a, b in args]) for i in range(n)]  # (arrays)
     return [(np.stack([row[k][0] for row in rows]), True) for k in range(len(op.outputs))]
 
 

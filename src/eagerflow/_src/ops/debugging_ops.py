@@ -11,7 +11,7 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import context, errors
+from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
@@ -162,6 +162,16 @@ _ASSERT = register("Assert", _assert, lambda *_, **__: [], multi=True, tied=(), 
                    not_differentiable="an assertion has no gradient", replayable=True)
 tf_nodes[_ASSERT] = NodeForm(types={"T": "*1"}, local={"condition_text": ""},
                               defaults={"summarize": None})
+
+
+def _assert_batched(op, args):
+    """Batching: a batch whose conditions all hold passes; otherwise each element checks
+    its own, so that the first failing one raises with its data."""
+    return [] if bool(np.all(args[0][0])) else None
+
+
+registry.batching_rules[_ASSERT] = _assert_batched
+registry.runs_rules[_ASSERT] = registry.RUNS_ONCE  # (a check: repeating it changes nothing)
 
 
 @export("debugging.Assert", "Assert")

@@ -163,7 +163,12 @@ def _adjust_contrast_kernel(xp, images, contrast_factor):
     if images.ndim < 3:
         raise _error(errors.InvalidArgumentError, f"input must be at least 3-D, got shape"
                                                   f"{errors.shape_text(images.shape)}")
-    factor = _scalar(contrast_factor, "contrast_factor")
+    return _contrast(xp, images, _scalar(contrast_factor, "contrast_factor"))
+
+
+def _contrast(xp, images, factor):
+    """`images` (at least 3-D) contrasted by `factor`: a scalar, or one per image (shaped
+    to broadcast against them)."""
     x = _compute_type(xp, images)
     # the mean of each channel over height and width, as a product with ones: one BLAS
     # call, many times faster than a reduction over two strided axes (and as accurate)
@@ -224,8 +229,21 @@ _ADJUST_CONTRAST = register("AdjustContrastv2", _adjust_contrast_kernel, _contra
 for _name in ("AdjustHue", "AdjustSaturation", "AdjustContrastv2"):
     register_gradient(_name)(no_registered_gradient)
 # No batching rule: a vectorized graph runs them once per batch element.
-batching_rules.assign(PER_ELEMENT, _RGB_TO_HSV, _HSV_TO_RGB, _ADJUST_HUE, _ADJUST_SATURATION,
-                      _ADJUST_CONTRAST)
+batching_rules.assign(PER_ELEMENT, _RGB_TO_HSV, _HSV_TO_RGB, _ADJUST_HUE, _ADJUST_SATURATION)
+
+
+def _contrast_batched(op, args):
+    """Batching: the images of every element at once, each by its own factor (a random
+    contrast's); a factor that is not a scalar: None (each element raises)."""
+    (images, batched), (factor, factor_batched) = args
+    if not batched or images.ndim < 4 or np.ndim(factor) != int(factor_batched):
+        return None
+    if factor_batched:
+        factor = factor.reshape((len(factor),) + (1,) * (images.ndim - 1))
+    return [_contrast(np, images, factor)]
+
+
+batching_rules[_ADJUST_CONTRAST] = _contrast_batched
 
 
 @register_gradient("RGBToHSV")

@@ -508,9 +508,24 @@ def _scale_and_translate_grad_grad(op, g):
                        _scale_translate_attrs(op)), None, None, None)
 
 
-batching_rules.assign(PER_ELEMENT, _RESIZE_BILINEAR, _RESIZE_NEAREST, _RESIZE_BICUBIC,
-                      _RESIZE_AREA, _RESIZE_BILINEAR_GRAD, _RESIZE_BICUBIC_GRAD,
+batching_rules.assign(PER_ELEMENT, _RESIZE_BILINEAR_GRAD, _RESIZE_BICUBIC_GRAD,
                       _RESIZE_NEAREST_GRAD, _SCALE_AND_TRANSLATE, _SCALE_AND_TRANSLATE_GRAD)
+
+
+def _resize_batched(op, args):
+    """Batching: the batch's images resized as one batch of images (a size that differs by
+    element, or images not of rank 4: None)."""
+    (images, _), *size = args
+    if any(b for _, b in size) or images.ndim != 5:
+        return None
+    n, b = images.shape[:2]
+    out = op.op_def.host_kernel(images.reshape((n * b,) + images.shape[2:]),
+                                *(a for a, _ in size), **op.attrs)
+    return [out.reshape((n, b) + out.shape[1:])]
+
+
+batching_rules.assign(_resize_batched, _RESIZE_BILINEAR, _RESIZE_NEAREST, _RESIZE_BICUBIC,
+                      _RESIZE_AREA)
 
 
 # --- ExtractImagePatches ----------------------------------------------------------------------

@@ -54,15 +54,18 @@ def _rounds(xp, c0, c1, c2, c3, key):
 
 
 def blocks_at(xp, key, lo, hi):
-    """The blocks at counters ``hi * 2**64 + lo`` (uint64 arrays): shape ``lo.shape + (4,)``."""
+    """The blocks at counters ``hi * 2**64 + lo`` (uint64 arrays): shape ``lo.shape + (4,)``.
+    `key` is an int, or a uint64 array broadcasting against `lo` (a key per counter)."""
     mask, shift = xp.uint64(_U32), xp.uint64(32)
     if lo.size <= _CHUNK:
         return _rounds(xp, lo & mask, lo >> shift, hi & mask, hi >> shift, key & _U64)
     out = xp.empty(lo.shape + (4,), xp.uint32)
     flat_lo, flat_hi, flat_out = lo.reshape(-1), hi.reshape(-1), out.reshape(-1, 4)
+    keys = None if isinstance(key, int) else xp.broadcast_to(key, lo.shape).reshape(-1)
     for start in range(0, flat_lo.size, _CHUNK):  # bounded temporaries
-        flat_out[start:start + _CHUNK] = blocks_at(
-            xp, key, flat_lo[start:start + _CHUNK], flat_hi[start:start + _CHUNK])
+        part = slice(start, start + _CHUNK)
+        flat_out[part] = blocks_at(xp, key if keys is None else keys[part], flat_lo[part],
+                                   flat_hi[part])
     return out
 
 
@@ -100,6 +103,52 @@ def blocks(xp, key, counter, count):
     hi = xp.where(lo < xp.uint64(start), xp.uint64(((counter >> 64) + 1) & _U64),
                   xp.uint64(counter >> 64))
     return blocks_at(xp, key, lo, hi)
+
+
+class Runs:
+    """The streams of `n` runs of one draw, drawn at once (a map's function run for a chunk
+    of elements): run ``k`` reads the stream of ``key[k]`` from counter ``hi[k] * 2**64 +
+    lo[k]`` (uint64 arrays of shape ``(n,)``; `key` may be one int for all).  Given as the `counter` of `uniform`,
+    `uniform_int`, `full_int` or `normal` (whose `key` it overrides), it makes them return
+    the n runs' values stacked, each what that run alone would draw."""
+
+    __slots__ = ("key", "lo", "hi")
+
+    def __init__(self, key, lo, hi):
+        self.key, self.lo, self.hi = key, lo, hi
+
+    def __len__(self):
+        return len(self.lo)
+
+    @classmethod
+    def stepped(cls, key, counter, step, n):
+        """Runs of one key whose counters start at `counter` and `step` blocks apart (the
+        successive runs of a stateful op)."""
+        counters = [(counter + k * step) & (2**128 - 1) for k in range(n)]
+        return cls(key & _U64,
+                   np.array([c & _U64 for c in counters], np.uint64),
+                   np.array([c >> 64 for c in counters], np.uint64))
+
+    @classmethod
+    def of_seeds(cls, seeds):
+        """The streams of stateless seeds ``seeds`` (integers of shape ``(n, 2)``), as
+        `stateless_key_counter` makes them."""
+        seeds = np.asarray(seeds).astype(np.int64).view(np.uint64)
+        w = blocks_at(np, 0x02461E29_3EC8F720, seeds[:, 0], seeds[:, 1]).astype(np.uint64)
+        shift = np.uint64(32)
+        return cls(w[:, 0] | w[:, 1] << shift, np.zeros(len(w), np.uint64),
+                   w[:, 2] | w[:, 3] << shift)
+
+
+def _fill_runs(xp, runs, shape, per_block, values):
+    """`_fill` for each of `runs`: ``(n,) + shape``."""
+    size = math.prod(shape)
+    count = -(-size // per_block)
+    start = runs.lo[:, None]
+    lo = start + xp.arange(count, dtype=xp.uint64)
+    hi = runs.hi[:, None] + (lo < start).astype(xp.uint64)  # the carry past 2**64
+    b = blocks_at(xp, runs.key if isinstance(runs.key, int) else runs.key[:, None], lo, hi)
+    return values(b).reshape(len(runs), -1)[:, :size].reshape((len(runs),) + tuple(shape))
 
 
 def words(xp, key, counter, count):
@@ -151,6 +200,8 @@ def _narrow(w, dtype):
 def _fill(xp, key, counter, shape, per_block, values):
     """An array of `shape` from consecutive blocks, `per_block` values each
     (``values(blocks)`` gives them, shape ``(n, per_block)``)."""
+    if type(counter) is Runs:
+        return _fill_runs(xp, counter, shape, per_block, values)
     size = math.prod(shape)
     count = -(-size // per_block)
     if count <= _CHUNK:
@@ -174,7 +225,7 @@ def _few_words(xp, key, counter, shape, per_block):
     be most of the draw); None for larger arrays."""
     size = math.prod(shape)
     count = -(-size // per_block)
-    if xp is not np or count > _FEW_BLOCKS:
+    if xp is not np or count > _FEW_BLOCKS or type(counter) is Runs:
         return None
     counter &= 2**128 - 1
     start, high, key = counter & _U64, counter >> 64, key & _U64

@@ -46,7 +46,7 @@ from eagerflow._src.core.registry import (
     FLOAT, attr_dtype_error, kernel_type_name, register, register_gradient)
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, runs_rules
 from eagerflow._src.ops import array_ops, math_ops, philox, shape_rules
 from eagerflow._src.ops.array_ops import check_index_dtype, run_time_tensor
 from eagerflow._src.ops.reduction_ops import clip_by_value, unbroadcast
@@ -163,7 +163,53 @@ class _OpState:
             if self._epoch != _STATE.epoch:
                 self._epoch, self._offset = _STATE.epoch, 0
             offset, self._offset = self._offset, self._offset + samples
+        journal = getattr(_journal, "takes", None)
+        if journal is not None:
+            journal.append((self, self._epoch, offset, samples))
         return seed, seed2, offset
+
+    def restart(self):
+        """Starts the op's sequence again (a dataset's new iterator runs its functions anew,
+        as TF instantiates them for each iterator)."""
+        with _STATE.lock:
+            self._epoch, self._offset = _STATE.epoch, 0
+
+    def give_back(self, epoch, offset, samples):
+        """Returns the blocks a run took from `offset` (see `Draws`), unless the stream
+        moved on since (another run took its next part, or `set_seed` restarted it)."""
+        with _STATE.lock:
+            if self._epoch == epoch and self._offset == offset + samples:
+                self._offset = offset
+
+
+_journal = threading.local()  # .takes: the list `_OpState.take` notes its takes in, or None
+
+
+class Draws:
+    """Notes what graph ops' streams the runs on this thread take, so that runs whose
+    values go unused can give their parts of the streams back (a map's function run on
+    a chunk of elements that failed, to be run again element by element).
+
+    >>> with Draws() as draws:
+    ...     pass
+    >>> draws.give_back()
+    """
+
+    def __enter__(self):
+        self._saved = getattr(_journal, "takes", None)
+        self.takes = _journal.takes = []
+        return self
+
+    def __exit__(self, *_):
+        _journal.takes = self._saved
+        if self._saved is not None:
+            self._saved.extend(self.takes)
+
+    def give_back(self):
+        """Gives back, last first, each take no later take of the same stream followed."""
+        for state, token, offset, samples in reversed(self.takes):
+            state.give_back(token, offset, samples)
+        self.takes = []
 
 
 def _seed_attrs(op_seed):
@@ -376,6 +422,39 @@ def _stateful(draw, samples, run_time_attr):
     return kernel
 
 
+def _stateful_runs(draw, samples, run_time_attr, at_once):
+    """The `runs_rules` rule of a stateful op: its next `n` runs' values, drawn at once
+    from their parts of the stream when `at_once` (the draw takes `philox.Runs`), else
+    run by run."""
+    kernel = _stateful(draw, samples, run_time_attr)
+
+    def rule(op, arrays, n):
+        attrs = dict(op.attrs)
+        stream = attrs.pop("stream")
+        if not at_once or type(stream) is int:
+            return [np.stack([kernel(np, *arrays, stream=stream, **attrs) for _ in range(n)])]
+        seed, seed2 = attrs.pop("seed"), attrs.pop("seed2")
+        arrays, attrs = _with_attr(arrays, attrs, run_time_attr)
+        each = samples([a.shape for a in arrays], attrs)
+        seed, seed2, offset = stream.take(seed, seed2, each * n)
+        runs = philox.Runs.stepped(seed, ((seed2 & _U64) << 64) + offset, each, n)
+        return [draw(np, None, runs, *arrays, **attrs)]
+    return rule
+
+
+def _stateless_batched(draw, run_time_attr):
+    """The batching rule of a stateless op whose seed alone has the batch axis: every
+    element's values drawn at once from its seed's stream."""
+    def rule(op, args):
+        *params, (seed, seed_batched) = args
+        if any(b for _, b in params) or not seed_batched or seed.ndim != 2 \
+                or seed.shape[1] != 2:
+            return None
+        arrays, attrs = _with_attr([a for a, _ in params], dict(op.attrs), run_time_attr)
+        return [draw(np, None, philox.Runs.of_seeds(seed), *arrays, **attrs)]
+    return rule
+
+
 def _stateless(draw, run_time_attr):
     def kernel(xp, *arrays, **attrs):
         *arrays, seed = arrays  # the seed tensor is the last input
@@ -405,13 +484,14 @@ _SAMPLES = {}  # stateful op name -> blocks(input shapes, attrs) a call reserves
 
 
 def _register(draw, rule, samples, stateful_name, stateless_name=None, run_time_attr="shape",
-              not_differentiable="random", **kw):
+              not_differentiable="random", at_once=False, **kw):
     """Registers `draw` as a stateful op and, given a name, as its stateless twin (either
     name may be None: no such op).
 
     `samples`: the blocks a stateful call reserves of its stream; `run_time_attr`: an attr
     (``shape`` unless None) which may come as its last input instead (before the seed of
-    the stateless op), so that the type constraint keeps its indices.
+    the stateless op), so that the type constraint keeps its indices.  `at_once`: the
+    draw takes `philox.Runs` for its counter (a chunk's runs drawn at once).
     """
     stateful_rule = stateless_rule = rule
     if run_time_attr:
@@ -422,10 +502,13 @@ def _register(draw, rule, samples, stateful_name, stateless_name=None, run_time_
         _SAMPLES[stateful_name] = samples
         ops[0] = register(stateful_name, _stateful(draw, samples, run_time_attr), stateful_rule,
                           stateful=True, not_differentiable=not_differentiable, **kw)
+        runs_rules[ops[0]] = _stateful_runs(draw, samples, run_time_attr, at_once)
     if stateless_name:
         ops[1] = register(stateless_name, _stateless(draw, run_time_attr), stateless_rule,
                           not_differentiable=not_differentiable, **kw)
-        batching_rules[ops[1]] = PER_ELEMENT  # (the stateful op runs per element by its state)
+        # (the stateful op runs per element by its state)
+        batching_rules[ops[1]] = (_stateless_batched(draw, run_time_attr) if at_once
+                                  else PER_ELEMENT)
     return tuple(ops)
 
 
@@ -467,15 +550,16 @@ def _index_shuffle_rule(index, seed, max_index, **_):
 
 
 _UNIFORM = _register(_draw_uniform, _shaped, _per_value, "RandomUniform",
-                     "StatelessRandomUniform", tied=())
+                     "StatelessRandomUniform", tied=(), at_once=True)
 _NORMAL = _register(_draw_normal, _shaped, _per_value, "RandomStandardNormal",
-                    "StatelessRandomNormal", tied=())
+                    "StatelessRandomNormal", tied=(), at_once=True)
 _TRUNCATED = _register(_draw_truncated_normal, _shaped, _per_value, "TruncatedNormal",
                        "StatelessTruncatedNormal", tied=())
 _UNIFORM_INT = _register(_draw_uniform_int, _shaped_like_min, _per_value, "RandomUniformInt",
-                         "StatelessRandomUniformInt", tied=(0, 1), dtypes=_FULL_INTS)
+                         "StatelessRandomUniformInt", tied=(0, 1), dtypes=_FULL_INTS,
+                         at_once=True)
 _FULL_INT = _register(_draw_full_int, _shaped, _per_value, "StatefulUniformFullInt",
-                      "StatelessRandomUniformFullInt", tied=())
+                      "StatelessRandomUniformFullInt", tied=(), at_once=True)
 _MULTINOMIAL = _register(_draw_multinomial, _multinomial_rule, _per_sample, "Multinomial",
                          "StatelessMultinomial", run_time_attr="num_samples", dtypes=FLOAT)
 _SHUFFLE = _register(_draw_shuffle, lambda value, *_, **__: (value.shape, value.dtype),
@@ -1289,7 +1373,17 @@ class Generator:
         (the state a graph's op reads at each run; `seed` and `seed2` are unused)."""
         with self._lock:
             counter, self._counter = self._counter, (self._counter + samples) % 2**128
+        journal = getattr(_journal, "takes", None)
+        if journal is not None:
+            journal.append((self, self._key, counter, samples))
         return self._key, counter >> 64, counter & _U64
+
+    def give_back(self, key, counter, samples):
+        """Returns the blocks a call took from `counter` (see `Draws`), unless the state
+        moved on since."""
+        with self._lock:
+            if self._key == key and self._counter == (counter + samples) % 2**128:
+                self._counter = counter
 
     def _next(self):
         """The seed attrs of one call: the stream is taken when it runs."""
@@ -1340,8 +1434,8 @@ class Generator:
         >>> tf.random.Generator.from_seed(0).make_seeds(2).numpy()[1]
         array([0, 0])
         """
-        keys = self.uniform_full_int([count], dtype=_d.int64).numpy()
-        return convert_to_tensor(np.stack([keys, np.zeros_like(keys)]))
+        keys = self.uniform_full_int([count], dtype=_d.int64)  # (ops: it works in a graph)
+        return array_ops.stack([keys, array_ops.zeros_like(keys)])
 
     def split(self, count=1):
         """`count` new generators, of state ``[0, 0, key]`` with keys drawn from this one."""

@@ -419,5 +419,58 @@ def _strided_slice_grad_backward(op, ddx):
     return dispatch(_STRIDED_SLICE, (ddx, *bounds), attrs), *[None] * len(extra)
 
 
+def _strided_slice_batched(op, args):
+    """Batching: the same slice of every element (the batch axis taken whole ahead of the
+    spec); bounds that differ by element (a random crop's): None."""
+    (x, _), *bounds = args
+    if any(b for _, b in bounds):
+        return _windows(x, bounds, op.attrs)
+    attrs = dict(op.attrs)
+    if bounds:
+        bounds = [np.concatenate([[0 if i < 2 else 1], b]).astype(b.dtype)
+                  for i, (b, _) in enumerate(bounds)]
+    else:
+        for name, first in (("begin", 0), ("end", 0), ("strides", 1)):
+            attrs[name] = (first,) + tuple(attrs[name])
+    for name in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                 "shrink_axis_mask"):
+        attrs[name] = attrs.get(name, 0) << 1 | (name in ("begin_mask", "end_mask"))
+    return [_strided_slice_kernel(np, x, *bounds, **attrs)]
+
+
+def _windows(x, bounds, attrs):
+    """Batching slices whose bounds differ by element: when they are windows of one size
+    (a random crop's), all gathered at once; else None."""
+    if attrs.get("ellipsis_mask") or attrs.get("new_axis_mask") or \
+            attrs.get("shrink_axis_mask"):
+        return None
+    n, dims = len(x), x.shape[1:]
+    begin, end, strides = (np.broadcast_to(b, (n,) + b.shape[-1:]) if not batched else b
+                           for b, batched in bounds)
+    r = begin.shape[1]
+    if r > len(dims) or not (strides == 1).all():
+        return None
+    lengths = np.array(dims[:r], np.int64)
+    masked = [[bool(attrs.get(m, 0) >> d & 1) for d in range(r)] for m in ("begin_mask",
+                                                                           "end_mask")]
+
+    def resolved(bound, whole):  # Python's slice bounds for stride 1
+        bound = bound.astype(np.int64)
+        bound = np.clip(np.where(bound < 0, bound + lengths, bound), 0, lengths)
+        return np.where(masked[whole], lengths if whole else 0, bound)
+
+    starts = resolved(begin, 0)
+    spans = resolved(end, 1) - starts
+    size = spans[0].tolist()
+    if (spans != spans[0]).any() or min(size, default=1) <= 0:
+        return None
+    view = np.lib.stride_tricks.sliding_window_view(x, size, axis=tuple(range(1, r + 1)))
+    picked = view[(np.arange(n),) + tuple(starts.T)]  # (n, the dims after r, the window)
+    rest = picked.ndim - 1 - r
+    return [picked.transpose((0,) + tuple(range(rest + 1, rest + 1 + r))
+                             + tuple(range(1, rest + 1)))]
+
+
+batching_rules[_STRIDED_SLICE] = _strided_slice_batched
 # No batching rule: a vectorized graph runs these once per batch element.
-batching_rules.assign(PER_ELEMENT, _STRIDED_SLICE, _STRIDED_SLICE_GRAD)
+batching_rules.assign(PER_ELEMENT, _STRIDED_SLICE_GRAD)
