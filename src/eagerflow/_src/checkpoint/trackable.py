@@ -29,7 +29,7 @@ import weakref
 import numpy as np
 
 from eagerflow._src import backend
-from eagerflow._src.core import context, errors
+from eagerflow._src.core import context, convert, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import module as module_lib
 from eagerflow._src.core.module import WRAPPER_TYPES, Module
@@ -226,7 +226,8 @@ def _c_name(dtype):
 
 
 def assign_variable(variable, value, key):
-    """Assigns a checkpoint's `value` to `variable`, with TF's errors for mismatches."""
+    """Assigns a checkpoint's `value` (an array just read, which the variable may keep) to
+    `variable`, with TF's errors for mismatches."""
     saved = _d.from_numpy(value.dtype) if value.dtype != object else _d.string
     if saved != variable.dtype:
         raise errors.InvalidArgumentError(
@@ -237,6 +238,8 @@ def assign_variable(variable, value, key):
                          f"to restore variable with shape {tuple(variable.shape.as_list())} and "
                          f"name {variable.name}.")
     with context.init_scope():  # also when created while a function is traced
+        if value.dtype != object:  # the array is ours: held as it is, not copied again
+            value = convert.from_array(value)
         variable.assign(value, read_value=False)
 
 
