@@ -410,3 +410,25 @@ def test_keras_load_model_of_a_plain_savedmodel_raises(tmp_path):
         tf.keras.models.load_model(str(tmp_path))
     with pytest.raises(OSError, match="SavedModel file does not exist at"):
         tf.keras.models.load_model(str(tmp_path / "variables"))
+
+
+def test_tf_keras_embedding_reads_rows_with_resource_gather_and_differentiates():
+    expected = _json("tf_outputs.json")["tf_keras_embedding"]
+    x = tf.constant(expected["x"])
+    m = tf.saved_model.load(os.path.join(DATA, "tf_keras_embedding"))
+    (served,) = m.signatures["serving_default"](x).values()
+    np.testing.assert_allclose(served.numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+    table = next(v for v in m.trainable_variables if v.shape == (10, 4))
+    with tf.GradientTape() as tape:
+        y = m(x)
+        loss = tf.reduce_sum(y * y)
+    np.testing.assert_allclose(y.numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+    grad = tape.gradient(loss, table)
+    assert isinstance(grad, tf.IndexedSlices)  # the rows read, as TF gives them
+    np.testing.assert_array_equal(grad.indices.numpy(), expected["grad_indices"])
+    np.testing.assert_allclose(grad.values.numpy(), expected["grad_values"], rtol=1e-5,
+                               atol=1e-6)
+    assert grad.dense_shape.numpy().tolist() == [10, 4]
+    # inside a function too
+    np.testing.assert_allclose(tf.function(lambda t: m(t))(x).numpy(), expected["y"], rtol=1e-5,
+                               atol=1e-6)
