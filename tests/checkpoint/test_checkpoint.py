@@ -298,6 +298,39 @@ def test_corrupt_or_truncated_data_raises_data_loss_naming_file_and_tensor(tmp_p
     assert "s/.ATTRIBUTES/VARIABLE_VALUE" in str(e.value) and data in str(e.value)
 
 
+def test_large_tensors_round_trip_and_damage_is_found_in_any_chunk(tmp_path):
+    # checkpoints this large write (and tensors this large read) their bytes on a second
+    # thread, in chunks, while the checksums are computed
+    rng = np.random.default_rng(0)
+    big = rng.standard_normal(3_000_001).astype(np.float32)  # 12 MB, not whole chunks
+    mid = rng.integers(-9, 9, (1024, 1024), dtype=np.int64)
+    ckpt = tf.train.Checkpoint(big=tf.Variable(big), s=tf.Variable(["a", "bc"]),
+                               mid=tf.Variable(mid), few=[tf.Variable(float(i)) for i in range(5)])
+    prefix = ckpt.write(_prefix(tmp_path))
+    data = prefix + ".data-00000-of-00001"
+    with open(data, "rb") as f:
+        content = f.read()
+    assert big.tobytes() in content and mid.tobytes() in content
+    restored = tf.train.Checkpoint(big=tf.Variable(np.zeros_like(big)), s=tf.Variable(["", ""]),
+                                   mid=tf.Variable(np.zeros_like(mid)),
+                                   few=[tf.Variable(0.0) for _ in range(5)])
+    restored.read(prefix).assert_consumed()
+    np.testing.assert_array_equal(restored.big.numpy(), big)
+    np.testing.assert_array_equal(restored.mid.numpy(), mid)
+    assert restored.s.numpy().tolist() == [b"a", b"bc"] and restored.few[4].numpy() == 4.0
+    restored.big.assign_add(np.ones_like(big))  # the restored value is the variable's own
+    np.testing.assert_array_equal(tf.train.load_variable(prefix, "big" + KEY), big)
+    start = content.index(big.tobytes())
+    _damage(data, start + 10_000_003)  # in one of its last chunks
+    with pytest.raises(tf.errors.DataLossError, match=r"Checksum does not match") as e:
+        restored.read(prefix)
+    assert "big" + KEY in str(e.value) and data in str(e.value)
+    _damage(data, start + 9_000_000, cut=True)
+    with pytest.raises(tf.errors.DataLossError, match="truncated") as e:
+        tf.train.load_variable(prefix, "big" + KEY)
+    assert "big" + KEY in str(e.value) and "wanted 12000004 bytes" in str(e.value)
+
+
 def test_corrupt_index_raises_data_loss(tmp_path):
     prefix = tf.train.Checkpoint(a=tf.Variable(1.0)).write(_prefix(tmp_path))
     index = prefix + ".index"

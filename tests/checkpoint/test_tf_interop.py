@@ -152,3 +152,104 @@ def test_we_still_write_what_tf_read(tmp_path):
     key = "_CHECKPOINTABLE_OBJECT_GRAPH"
     assert tf.train.load_variable(str(tmp_path / "k-1"), key) == tf.train.load_variable(
         os.path.join(OURS, "keras", "ckpt-1"), key)
+
+
+# -- legacy (OptimizerV2) optimizers, both ways ----------------------------------------------
+
+LEGACY = {"adam": lambda o: o.Adam(0.05), "sgd": lambda o: o.SGD(0.05, momentum=0.9),
+          "rmsprop": lambda o: o.RMSprop(0.01, momentum=0.5, centered=True),
+          "nadam": lambda o: o.Nadam(0.02)}
+
+
+@pytest.fixture(scope="module")
+def legacy_expected():
+    with np.load(os.path.join(TF_DIR, "legacy", "expected.npz")) as f:
+        return dict(f)
+
+
+def _legacy_model(name, built):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="tanh"),
+                                 tf.keras.layers.Dense(2)])
+    model.compile(optimizer=LEGACY[name](tf.keras.optimizers.legacy), loss="mse")
+    if built:
+        model.build((None, 3))
+    return model
+
+
+@pytest.mark.parametrize("name", sorted(LEGACY))
+def test_tf_legacy_optimizer_checkpoint_restores_slots_and_hyperparameters(
+        name, legacy_expected):
+    # restored before the model has weights or the optimizer slots: each is assigned when made
+    model = _legacy_model(name, built=False)
+    status = tf.train.Checkpoint(model=model, optimizer=model.optimizer).restore(
+        os.path.join(TF_DIR, "legacy", name, "ckpt-1"))
+    status.assert_existing_objects_matched()
+    assert int(model.optimizer.iterations.numpy()) == 3
+    x, y = keras_data()
+    np.testing.assert_allclose(model.predict(x, verbose=0), legacy_expected[f"{name}/predict"],
+                               rtol=1e-5, atol=1e-6)
+    with pytest.raises(AssertionError, match="Unresolved object in checkpoint"):
+        status.assert_consumed()  # the slots are not made yet
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False)
+    status.assert_consumed()
+    for i, w in enumerate(model.get_weights()):
+        np.testing.assert_allclose(w, legacy_expected[f"{name}/after_step/{i}"], rtol=1e-5,
+                                   atol=1e-6, err_msg=f"{name} weight {i}")
+    assert int(model.optimizer.iterations.numpy()) == 4
+
+
+@pytest.mark.parametrize("name", sorted(LEGACY))
+def test_legacy_optimizer_checkpoint_has_tfs_keys_and_values(name, legacy_expected, tmp_path):
+    model = _legacy_model(name, built=True)
+    model.set_weights(keras_weights())
+    x, y = keras_data()
+    model.fit(x, y, batch_size=8, epochs=3, verbose=0, shuffle=False)
+    path = tf.train.Checkpoint(model=model, optimizer=model.optimizer).save(str(tmp_path / "c"))
+    ours = {k for k, _ in tf.train.list_variables(path)} - {"_CHECKPOINTABLE_OBJECT_GRAPH"}
+    theirs = {k[len(name) + 1:] for k in legacy_expected
+              if k.startswith(name + "/") and "/.ATTRIBUTES/" in k}
+    assert ours == theirs
+    reader = tf.train.load_checkpoint(path)
+    for key in ours:
+        np.testing.assert_allclose(reader.get_tensor(key), legacy_expected[f"{name}/{key}"],
+                                   rtol=1e-5, atol=1e-6, err_msg=key)
+        assert reader.get_tensor(key).dtype == legacy_expected[f"{name}/{key}"].dtype, key
+    # and it restores here into a model that has its slots already
+    again = _legacy_model(name, built=True)
+    again.optimizer.build(again.trainable_variables)
+    tf.train.Checkpoint(model=again, optimizer=again.optimizer).restore(path).assert_consumed()
+    for a, b in zip(again.optimizer.variables(), model.optimizer.variables()):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_restored_hyperparameters_replace_those_given():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="tanh"),
+                                 tf.keras.layers.Dense(2)])
+    opt = tf.keras.optimizers.legacy.Adam(0.5, beta_1=0.5)
+    model.compile(optimizer=opt, loss="mse")
+    tf.train.Checkpoint(model=model, optimizer=opt).restore(
+        os.path.join(TF_DIR, "legacy", "adam", "ckpt-1")).expect_partial()
+    assert opt.get_config()["beta_1"] == 0.9 and opt.get_config()["learning_rate"] == 0.05
+
+
+@pytest.mark.parametrize("name", sorted(LEGACY))
+def test_tf_restored_our_legacy_optimizer_checkpoints_and_trains_on_as_we_do(name):
+    with np.load(os.path.join(OURS, "legacy", "tf_read.npz")) as f:
+        tf_read = dict(f)
+    assert tf_read[f"{name}/consumed"]
+    path = os.path.join(OURS, "legacy", name, "ckpt-1")
+    counter = "save_counter/.ATTRIBUTES/VARIABLE_VALUE"
+    keys = {k for k, _ in tf.train.list_variables(path)} - {"_CHECKPOINTABLE_OBJECT_GRAPH",
+                                                             counter}
+    assert keys == {k[len(name) + 1:] for k in tf_read
+                    if k.startswith(name + "/") and "/.ATTRIBUTES/" in k} - {counter}
+    for key in keys:
+        np.testing.assert_array_equal(tf.train.load_variable(path, key),
+                                      tf_read[f"{name}/{key}"], err_msg=key)
+    model = _legacy_model(name, built=False)
+    status = tf.train.Checkpoint(model=model, optimizer=model.optimizer).restore(path)
+    x, y = keras_data()
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False)
+    status.assert_consumed()
+    for i, w in enumerate(model.get_weights()):
+        np.testing.assert_allclose(w, tf_read[f"{name}/after_step/{i}"], rtol=1e-5, atol=1e-6)

@@ -91,7 +91,8 @@ def test_round_trip_of_a_module(tmp_path):
     m = Affine()
     path = str(tmp_path / "affine")
     tf.saved_model.save(m, path)
-    assert sorted(os.listdir(path)) == ["assets", "saved_model.pb", "variables"]
+    assert sorted(os.listdir(path)) == [  # as TF writes them
+        "assets", "fingerprint.pb", "saved_model.pb", "variables"]
     assert sorted(os.listdir(os.path.join(path, "variables"))) == [
         "variables.data-00000-of-00001", "variables.index"]
     loaded = tf.saved_model.load(path)
@@ -410,3 +411,85 @@ def test_keras_load_model_of_a_plain_savedmodel_raises(tmp_path):
         tf.keras.models.load_model(str(tmp_path))
     with pytest.raises(OSError, match="SavedModel file does not exist at"):
         tf.keras.models.load_model(str(tmp_path / "variables"))
+
+
+def test_tf_keras_embedding_reads_rows_with_resource_gather_and_differentiates():
+    expected = _json("tf_outputs.json")["tf_keras_embedding"]
+    x = tf.constant(expected["x"])
+    m = tf.saved_model.load(os.path.join(DATA, "tf_keras_embedding"))
+    (served,) = m.signatures["serving_default"](x).values()
+    np.testing.assert_allclose(served.numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+    table = next(v for v in m.trainable_variables if v.shape == (10, 4))
+    with tf.GradientTape() as tape:
+        y = m(x)
+        loss = tf.reduce_sum(y * y)
+    np.testing.assert_allclose(y.numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+    grad = tape.gradient(loss, table)
+    assert isinstance(grad, tf.IndexedSlices)  # the rows read, as TF gives them
+    np.testing.assert_array_equal(grad.indices.numpy(), expected["grad_indices"])
+    np.testing.assert_allclose(grad.values.numpy(), expected["grad_values"], rtol=1e-5,
+                               atol=1e-6)
+    assert grad.dense_shape.numpy().tolist() == [10, 4]
+    # inside a function too
+    np.testing.assert_allclose(tf.function(lambda t: m(t))(x).numpy(), expected["y"], rtol=1e-5,
+                               atol=1e-6)
+
+
+# -- fingerprint.pb ---------------------------------------------------------------------------
+
+TF_WRITTEN = ["tf_module", "tf_keras", "tf_containers", "tf_keras_cnn", "tf_keras_lstm",
+              "tf_keras_embedding", "tf_keras_model_save"]
+
+
+# TF's tf.fingerprint(farmhash64) of bytes((i * 37 + 11) % 256 for i in range(n)), by n
+_FARMHASH = {0: 11160318154034397263, 1: 4787810249829893994, 3: 3979540680440595841,
+             4: 14708324829907283305, 8: 9029840561075318013, 16: 15579719139305551062,
+             17: 6692022265393568454, 32: 11543571239247179175, 33: 9480451918888261270,
+             64: 4226431515964725, 65: 18101669290602532278, 128: 3742283891066476345,
+             1000: 14329278931567331828, 4099: 5864367167270820506}
+
+
+def test_fingerprint64_is_tfs():
+    from tests.internals import fingerprinting
+    for n, expected in _FARMHASH.items():
+        assert fingerprinting.fingerprint64(bytes((i * 37 + 11) % 256 for i in range(n))) == \
+            expected, n
+
+
+@pytest.mark.parametrize("name", TF_WRITTEN)
+def test_fingerprint_hashes_are_tfs_where_tf_defines_them_alike(name):
+    """The fingerprint of a SavedModel TF wrote, made here, has TF's signature, object graph
+    and checkpoint hashes (TF 2.21 makes its checksum and program hash another way, as the
+    version of the definition it records says: 4)."""
+    from tests.internals import fingerprinting
+    path = os.path.join(DATA, name)
+    theirs = tf.saved_model.experimental.read_fingerprint(path)
+    assert theirs.version.producer == 4
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        saved_model = fingerprinting.pb.SavedModel.FromString(f.read())
+    ours = fingerprinting.fingerprint_def(path, saved_model)
+    assert ours.signature_def_hash == theirs.signature_def_hash
+    assert ours.saved_object_graph_hash == theirs.saved_object_graph_hash
+    assert ours.checkpoint_hash == theirs.checkpoint_hash
+    assert ours.version.producer == 1
+
+
+def test_saved_models_written_here_have_a_fingerprint(tmp_path):
+    tf.saved_model.save(Affine(), str(tmp_path / "a"))
+    f = tf.saved_model.experimental.read_fingerprint(str(tmp_path / "a"))
+    assert all(isinstance(v, int) and v for v in (
+        f.saved_model_checksum, f.graph_def_program_hash, f.signature_def_hash,
+        f.saved_object_graph_hash, f.checkpoint_hash))
+    assert f.singleprint() == (f"{f.graph_def_program_hash}/{f.signature_def_hash}/"
+                               f"{f.saved_object_graph_hash}/{f.checkpoint_hash}")
+    # the same module saved again: the same program, signatures and values
+    tf.saved_model.save(Affine(), str(tmp_path / "b"))
+    g = tf.saved_model.experimental.read_fingerprint(str(tmp_path / "b"))
+    assert g == f and g.singleprint() == f.singleprint()
+    assert str(f).splitlines()[0] == "SavedModel Fingerprint"
+    assert repr(f).startswith(f"Fingerprint({f.saved_model_checksum}, ")
+    with pytest.raises(FileNotFoundError, match="Could not find fingerprint in directory"):
+        tf.saved_model.experimental.read_fingerprint(str(tmp_path))
+    with pytest.raises(ValueError, match="Encounted invalid fingerprint values"):
+        tf.saved_model.experimental.Fingerprint().singleprint()
+    assert tf.saved_model.experimental.Fingerprint(1, 2, 3, 4, 5).singleprint() == "2/3/4/5"

@@ -107,3 +107,58 @@ def test_unknown_arguments_are_refused():
     with pytest.raises(ValueError, match=r"Unrecognized arguments in `TensorBoard` Callback: "
                                          r"\['bogus'\]"):
         tf.keras.callbacks.TensorBoard(bogus=1)
+
+
+def _embedding_model():
+    model = tf.keras.Sequential([tf.keras.layers.Embedding(10, 3, name="emb", input_length=2),
+                                 tf.keras.layers.Flatten(), tf.keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    return model
+
+
+def test_embeddings_write_the_projector_config_and_checkpoints(tmp_path):
+    model = _embedding_model()
+    callback = tf.keras.callbacks.TensorBoard(str(tmp_path), embeddings_freq=2,
+                                              embeddings_metadata={"emb": "meta.tsv"})
+    model.fit(np.array([[1, 2], [3, 4]]), np.ones((2, 1)), epochs=3, callbacks=[callback],
+              verbose=0)
+    with open(tmp_path / "projector_config.pbtxt") as f:  # tf_keras's file, as it writes it
+        assert f.read() == ('embeddings {\n  tensor_name: "layer_with_weights-0/embeddings/'
+                            '.ATTRIBUTES/VARIABLE_VALUE"\n  metadata_path: "meta.tsv"\n}\n')
+    names = sorted(n for n in os.listdir(tmp_path / "train") if "events" not in n)
+    assert names == ["checkpoint",  # epochs 0 and 2
+                     "keras_embedding.ckpt-0.data-00000-of-00001", "keras_embedding.ckpt-0.index",
+                     "keras_embedding.ckpt-2.data-00000-of-00001", "keras_embedding.ckpt-2.index"]
+    table = tf.train.load_variable(str(tmp_path / "train" / "keras_embedding.ckpt-2"),
+                                   "layer_with_weights-0/embeddings/.ATTRIBUTES/VARIABLE_VALUE")
+    np.testing.assert_array_equal(table, model.layers[0].embeddings.numpy())
+    # a path for every table; a layer name that is not an Embedding is refused
+    callback = tf.keras.callbacks.TensorBoard(str(tmp_path / "b"), embeddings_freq=1,
+                                              embeddings_metadata="all.tsv")
+    callback.set_model(model)
+    with open(tmp_path / "b" / "projector_config.pbtxt") as f:
+        assert 'metadata_path: "all.tsv"' in f.read()
+    callback = tf.keras.callbacks.TensorBoard(str(tmp_path), embeddings_freq=1,
+                                              embeddings_metadata={"nope": "x"})
+    with pytest.raises(ValueError, match=r"Unrecognized `Embedding` layer names passed to "
+                                         r"`keras.callbacks.TensorBoard` `embeddings_metadata` "
+                                         r"argument: dict_keys\(\['nope'\]\)"):
+        callback.set_model(model)
+
+
+@pytest.mark.parametrize("bad", [-1, (3, 1), (1, 2, 3), "5"])
+def test_profile_batch_is_checked_as_tf_checks_it(bad):
+    with pytest.raises(ValueError, match=r"profile_batch must be a non-negative integer or "
+                                         r"2-tuple of positive integers\. .* Found: "):
+        tf.keras.callbacks.TensorBoard(profile_batch=bad)
+
+
+def test_profiling_is_a_noted_no_op(tmp_path, caplog):
+    model = _embedding_model()
+    with caplog.at_level("WARNING"):
+        callback = tf.keras.callbacks.TensorBoard(str(tmp_path), profile_batch="1,2")
+    assert "no profiler" in caplog.text
+    model.fit(np.array([[1, 2], [3, 4]]), np.ones((2, 1)), epochs=1, batch_size=1,
+              callbacks=[callback], verbose=0)
+    assert sorted(os.listdir(tmp_path)) == ["train"]  # no plugins/profile
+    tf.keras.callbacks.TensorBoard(str(tmp_path), profile_batch=(0, 0))  # off, as 0 is

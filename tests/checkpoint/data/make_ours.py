@@ -1,7 +1,9 @@
 """Writes data/ours/ with eagerflow (not run by tests): the checkpoints TF reads back.
 
-    PYTHONPATH=src python tests/checkpoint/data/make_ours.py
-    TF_USE_LEGACY_KERAS=1 python tests/checkpoint/data/tf_reads_ours.py   # real TF
+    PYTHONPATH=src python tests/checkpoint/data/make_ours.py [legacy]
+    TF_USE_LEGACY_KERAS=1 python tests/checkpoint/data/tf_reads_ours.py [legacy]   # real TF
+
+(``legacy``: only the checkpoints of the legacy optimizers, ours/legacy/.)
 """
 import os
 import shutil
@@ -27,7 +29,31 @@ def main():
     model.fit(x, y, batch_size=8, epochs=3, verbose=0, shuffle=False)
     tf.train.Checkpoint(model=model, optimizer=model.optimizer).save(
         os.path.join(out, "keras", "ckpt"))
+    legacy()
+
+
+LEGACY = {"adam": lambda o: o.Adam(0.05), "sgd": lambda o: o.SGD(0.05, momentum=0.9),
+          "rmsprop": lambda o: o.RMSprop(0.01, momentum=0.5, centered=True),
+          "nadam": lambda o: o.Nadam(0.02)}
+
+
+def legacy():
+    """ours/legacy/<name>/ckpt-1: the Keras model with a legacy optimizer after three steps."""
+    out = os.path.join(DATA, "ours", "legacy")
+    shutil.rmtree(out, ignore_errors=True)
+    x, y = keras_data()
+    for name, make in LEGACY.items():
+        tf.keras.backend.clear_session()
+        model = keras_model()
+        model.compile(optimizer=make(tf.keras.optimizers.legacy), loss="mse")
+        model.set_weights(keras_weights())
+        model.fit(x, y, batch_size=8, epochs=3, verbose=0, shuffle=False)
+        tf.train.Checkpoint(model=model, optimizer=model.optimizer).save(
+            os.path.join(out, name, "ckpt"))
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["legacy"]:
+        legacy()
+    else:
+        main()

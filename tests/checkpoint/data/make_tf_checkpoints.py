@@ -9,6 +9,9 @@ optimizer after three training steps (``keras/ckpt-1``, and its
 ``save_weights`` in ``weights/w``), and a
 `CheckpointManager` directory (``manager/``); expected.npz holds the values
 and results the tests compare with (bfloat16 as its uint16 bits).
+
+``make_tf_checkpoints.py legacy`` writes tf/legacy/ alone: the Keras model with each
+of some legacy (OptimizerV2) optimizers after three steps, and legacy/expected.npz.
 """
 import json
 import os
@@ -85,7 +88,40 @@ def main():
         ckpt.v.assign(float(i))
         manager.save()
     np.savez(os.path.join(HERE, "expected.npz"), **expected)
+    legacy()
+
+
+LEGACY = {"adam": lambda o: o.Adam(0.05), "sgd": lambda o: o.SGD(0.05, momentum=0.9),
+          "rmsprop": lambda o: o.RMSprop(0.01, momentum=0.5, centered=True),
+          "nadam": lambda o: o.Nadam(0.02)}
+
+
+def legacy():
+    """Each legacy optimizer's checkpoint (TF's OptimizerV2 layout: ``iter``, hyperparameter
+    variables, slots under ``.OPTIMIZER_SLOT``) after three steps, then one more step."""
+    out = os.path.join(HERE, "legacy")
+    shutil.rmtree(out, ignore_errors=True)
+    expected = {}
+    x, y = keras_data()
+    for name, make in LEGACY.items():
+        model = keras_model()
+        model.compile(optimizer=make(tf.keras.optimizers.legacy), loss="mse")
+        model.set_weights(keras_weights())
+        model.fit(x, y, batch_size=8, epochs=3, verbose=0, shuffle=False)
+        path = tf.train.Checkpoint(model=model, optimizer=model.optimizer).save(
+            os.path.join(out, name, "ckpt"))
+        expected[f"{name}/predict"] = model.predict(x, verbose=0)
+        for key, _ in tf.train.list_variables(path):
+            if key != "_CHECKPOINTABLE_OBJECT_GRAPH":
+                expected[f"{name}/{key}"] = tf.train.load_variable(path, key)
+        model.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False)
+        for i, w in enumerate(model.get_weights()):
+            expected[f"{name}/after_step/{i}"] = w
+    np.savez(os.path.join(out, "expected.npz"), **expected)
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["legacy"]:
+        legacy()
+    else:
+        main()

@@ -8,6 +8,7 @@ one into a TF model not built yet and its Adam optimizer, asserts with
 every restored value (bfloat16 as bits, strings in hex) to ours/tf_read.npz.
 """
 import os
+import sys
 
 import numpy as np
 import tensorflow as tf
@@ -58,7 +59,44 @@ def main():
         if name.startswith("tf_resaved"):
             os.remove(os.path.join(OURS, name))
     np.savez(os.path.join(OURS, "tf_read.npz"), **out)
+    legacy()
+
+
+def legacy():
+    """Restores ours/legacy/<name>/ckpt-1 into a TF model not built yet and its legacy
+    optimizer, asserts `assert_consumed` once the slots exist, and records every restored
+    value and the weights after one more step in ours/legacy/tf_read.npz."""
+    from make_tf_checkpoints import LEGACY, keras_data as data
+    out = {}
+    x, y = data()
+    for name, make in LEGACY.items():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="tanh"),
+                                     tf.keras.layers.Dense(2)])
+        model.compile(optimizer=make(tf.keras.optimizers.legacy), loss="mse")
+        status = tf.train.Checkpoint(model=model, optimizer=model.optimizer).restore(
+            os.path.join(OURS, "legacy", name, "ckpt-1"))
+        model.predict(x, verbose=0)
+        model.optimizer._create_all_weights(model.trainable_variables)
+        status.assert_consumed()
+        out[f"{name}/consumed"] = True
+        out[f"{name}/predict"] = model.predict(x, verbose=0)
+        saved = tf.train.Checkpoint(model=model, optimizer=model.optimizer)
+        prefix = os.path.join(OURS, "legacy", "tf_resaved")
+        path = saved.write(prefix)
+        for key, _ in tf.train.list_variables(path):
+            if key != "_CHECKPOINTABLE_OBJECT_GRAPH":
+                out[f"{name}/{key}"] = tf.train.load_variable(path, key)
+        for file in os.listdir(os.path.join(OURS, "legacy")):
+            if file.startswith("tf_resaved"):
+                os.remove(os.path.join(OURS, "legacy", file))
+        model.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False)
+        for i, w in enumerate(model.get_weights()):
+            out[f"{name}/after_step/{i}"] = w
+    np.savez(os.path.join(OURS, "legacy", "tf_read.npz"), **out)
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["legacy"]:
+        legacy()
+    else:
+        main()

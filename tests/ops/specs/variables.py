@@ -2,6 +2,7 @@
 import numpy as np
 
 import eagerflow as tf
+from tests.internals import dispatch, registry
 from tests.ops.spec import OpSpec, rand
 
 
@@ -25,6 +26,18 @@ def _slice_assign_ref(x):
     return out
 
 
+def _resource_gather(batch_dims):
+    """TF's ResourceGather (Keras's Embedding in a TF SavedModel) on a new variable."""
+    def fn(x, indices):
+        return dispatch(registry.get("ResourceGather"), (tf.Variable(x), indices),
+                        {"batch_dims": batch_dims})
+    return fn
+
+
+def _batched_take(x, indices):
+    return np.stack([np.take(x[b], indices[b], axis=0) for b in range(len(x))])
+
+
 SPECS = [
     OpSpec("ReadVariableOp", lambda x: tf.Variable(x).read_value(), [rand(2, 3)], lambda x: x,
            grad="a variable copies its initial value: checked in tests/autodiff"),
@@ -40,4 +53,9 @@ SPECS = [
            grad="variable update"),
     OpSpec("ResourceStridedSliceAssign", _slice_assign, [rand(4, dtype=np.int32)],
            _slice_assign_ref, name="ResourceStridedSliceAssign-int", grad="variable update"),
+    OpSpec("ResourceGather", _resource_gather(0), [rand(5, 3), np.array([[4, 0], [1, 1]])],
+           lambda x, i: x[i], grad="reads a variable: checked in tests/saved_model"),
+    OpSpec("ResourceGather", _resource_gather(1),
+           [rand(2, 4, 3, dtype=np.float64), np.array([[3, 0, 0], [1, 2, 3]], np.int32)],
+           _batched_take, name="ResourceGather-batch_dims", grad="reads a variable"),
 ]

@@ -1,6 +1,9 @@
 """Writes the SavedModels of TensorFlow 2.21 the tests load (run with real TF, not by the tests):
 
     TF_USE_LEGACY_KERAS=1 /root/tfvenv/bin/python tests/saved_model/data/make_tf_savedmodels.py
+
+With the names of sections (``embedding``) as arguments, writes those alone and updates
+their outputs in tf_outputs.json.
 """
 import json
 import os
@@ -79,9 +82,41 @@ def main():
     shutil.rmtree(path, ignore_errors=True)
     rnn.save(path)
     outputs["tf_keras_lstm"] = {"x": xr.tolist(), "y": rnn(xr).numpy().tolist()}
+    embedding(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
 
+def embedding(outputs):
+    """An Embedding layer: its functions read the table's rows with ResourceGather."""
+    tf.keras.utils.set_random_seed(0)
+    model = tf.keras.Sequential([tf.keras.layers.Embedding(10, 4, input_length=3),
+                                 tf.keras.layers.Flatten(), tf.keras.layers.Dense(2)])
+    x = np.array([[1, 2, 3], [4, 5, 9]], np.float32)
+    with tf.GradientTape() as tape:
+        y = model(x)
+        loss = tf.reduce_sum(y * y)
+    grad = tape.gradient(loss, model.layers[0].embeddings)
+    path = os.path.join(HERE, "tf_keras_embedding")
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(model, path)
+    outputs["tf_keras_embedding"] = {
+        "x": x.tolist(), "y": y.numpy().tolist(), "grad_indices": grad.indices.numpy().tolist(),
+        "grad_values": grad.values.numpy().tolist()}
+
+
+def only(names):
+    path = os.path.join(HERE, "tf_outputs.json")
+    with open(path) as f:
+        outputs = json.load(f)
+    for name in names:
+        globals()[name](outputs)
+    with open(path, "w") as f:
+        json.dump(outputs, f, indent=1)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:]:
+        only(sys.argv[1:])
+    else:
+        main()

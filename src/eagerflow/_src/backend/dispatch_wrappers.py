@@ -3506,6 +3506,7 @@ WRAPPERS = {
     'reverse': _w6968753e26,
     'roll': _waf2d2e6cdf,
     'saved_model.contains_saved_model': _wa67de9c9fd,
+    'saved_model.experimental.read_fingerprint': _wa67de9c9fd,
     'saved_model.load': _w58fa3f66db,
     'saved_model.save': _waf16bebe34,
     'scan': _wc6b205fb16,

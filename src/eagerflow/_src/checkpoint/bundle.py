@@ -22,9 +22,11 @@ checkpoint of that prefix whole.
 >>> reader.get_tensor("w")
 array([1., 2.], dtype=float32)
 """
+import contextlib
 import os
 import struct
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -38,6 +40,11 @@ _MAGIC = 0xdb4775248b80fb57
 _FOOTER = 48
 _RESTART_INTERVAL = 16
 _UNMASK_DELTA = 0xA282EAD8
+# Checkpoints of at least this many bytes (tensors this large, when read) move their bytes
+# on a second thread while this one computes the checksums: file I/O and NumPy's lookups
+# both leave the interpreter lock, so the two overlap.
+_OVERLAP_BYTES = 4 << 20
+_CHUNK_BYTES = 1 << 20  # (a multiple of 32: each chunk's checksum continues without a head)
 
 
 def data_path(prefix, shard=0, num_shards=1):
@@ -230,6 +237,34 @@ def _tensor_parts(value, dtype=None):
     return dtype, array.shape, array.reshape(-1).view(np.uint8)
 
 
+class _Writer:
+    """Writes buffers to `f` in order: inline, or batched on a thread of `pool`."""
+
+    def __init__(self, f, pool):
+        self._f, self._pool = f, pool
+        self._batch, self._batched, self._pending = [], 0, []
+
+    def write(self, buf):
+        if self._pool is None:
+            self._f.write(buf)
+            return
+        self._batch.append(buf)
+        self._batched += len(buf)
+        if self._batched >= _CHUNK_BYTES:
+            self._submit()
+
+    def _submit(self):
+        if self._batch:
+            self._pending.append(self._pool.submit(self._f.writelines, self._batch))
+            self._batch, self._batched = [], 0
+
+    def finish(self):
+        """Waits for the writes, raising the first one's error."""
+        self._submit()
+        for future in self._pending:
+            future.result()
+
+
 def write_bundle(prefix, tensors, dtypes=None):
     """Writes `tensors` (``{key: NumPy array}``; strings as object or bytes arrays) as the
     checkpoint `prefix`. `dtypes` (``{key: DType}``) names the dtypes NumPy cannot tell.
@@ -244,23 +279,28 @@ def write_bundle(prefix, tensors, dtypes=None):
     data_file = data_path(prefix)
     index_file = index_path(prefix)
     tmp_data, tmp_index = f"{data_file}{tmp}", f"{index_file}{tmp}"
+    parts = [(key, *_tensor_parts(value, dtypes.get(key))) for key, value in tensors.items()]
+    total = sum(len(payload) for _, dtype, _, payload in parts if dtype != _d.string)
     entries = []
     try:
-        with open(tmp_data, "wb") as f:
+        with open(tmp_data, "wb") as f, (ThreadPoolExecutor(1) if total >= _OVERLAP_BYTES
+                                         else contextlib.nullcontext()) as pool:
+            writer = _Writer(f, pool)  # (leaving `pool` waits for its writes, also on errors)
             offset = 0
-            for key, value in tensors.items():
-                dtype, shape, payload = _tensor_parts(value, dtypes.get(key))
+            for key, dtype, shape, payload in parts:
                 if dtype == _d.string:
                     payload, crc = _string_payload(payload)
+                    writer.write(payload)
                 else:
+                    writer.write(payload)  # (written while its checksum is computed)
                     crc = crc32c(payload)
                 size = len(payload)
-                f.write(payload)
                 entry = pb.BundleEntryProto(dtype=dtype.as_datatype_enum, offset=offset,
                                             size=size, crc32c=mask(crc))
                 entry.shape.dim.extend(fpb.TensorShapeProto.Dim(size=d) for d in shape)
                 entries.append((key.encode("utf-8"), entry.SerializeToString()))
                 offset += size
+            writer.finish()
         header = pb.BundleHeaderProto(num_shards=1)
         header.version.producer = 1
         entries.append((b"", header.SerializeToString()))
@@ -337,19 +377,53 @@ class BundleReader:
     def shape(self, key):
         return [d.size for d in self.entry(key).shape.dim]
 
-    def _read(self, key, entry):
+    def _file(self, entry):
         path = data_path(self._prefix, entry.shard_id, self._num_shards)
         f = self._files.get(path)
         if f is None:
             f = self._files[path] = open(path, "rb")  # noqa: SIM115 (kept for later reads)
         f.seek(entry.offset)
+        return path, f
+
+    def _truncated(self, key, path, entry, got):
+        return errors.DataLossError(
+            None, None, f"Reading tensor {key} from {path} failed: the file is truncated "
+                        f"(wanted {entry.size} bytes at offset {entry.offset}, got {got})")
+
+    def _read(self, key, entry):
+        path, f = self._file(entry)
         buf = bytearray(entry.size)
         got = f.readinto(buf)
         if got != entry.size:
-            raise errors.DataLossError(
-                None, None, f"Reading tensor {key} from {path} failed: the file is truncated "
-                            f"(wanted {entry.size} bytes at offset {entry.offset}, got {got})")
+            raise self._truncated(key, path, entry, got)
         return buf
+
+    def _read_checked(self, key, entry):
+        """``(bytes as a uint8 array, their CRC-32C)`` of a number tensor; a large one is
+        read in chunks on a thread while the chunks already read are checksummed."""
+        path, f = self._file(entry)
+        buf = np.empty(entry.size, np.uint8)
+        view = memoryview(buf)
+        if entry.size < _OVERLAP_BYTES:
+            got = f.readinto(view)
+            if got != entry.size:
+                raise self._truncated(key, path, entry, got)
+            return buf, crc32c(buf)
+        crc, got, short = 0, 0, False
+        with ThreadPoolExecutor(1) as pool:
+            chunks = [(start, min(start + _CHUNK_BYTES, entry.size))
+                      for start in range(0, entry.size, _CHUNK_BYTES)]
+            reads = [pool.submit(f.readinto, view[start:end]) for start, end in chunks]
+            for (start, end), read in zip(chunks, reads):
+                n = read.result()
+                got += n
+                if n != end - start:
+                    short = True
+                if not short:
+                    crc = crc32c(view[start:end], crc)
+        if short:
+            raise self._truncated(key, path, entry, got)
+        return buf, crc
 
     def get_tensor(self, key):
         """The tensor `key` as a NumPy array (strings: an object array of bytes); its
@@ -360,17 +434,16 @@ class BundleReader:
                                                         f"(partitioned), which is not supported")
         dtype = _d.as_dtype(entry.dtype)
         shape = tuple(d.size for d in entry.shape.dim)
-        buf = self._read(key, entry)
         if dtype == _d.string:
-            array, crc = self._strings(key, buf, shape)
+            array, crc = self._strings(key, self._read(key, entry), shape)
         else:
-            crc = crc32c(buf)
-            array = np.frombuffer(buf, np.dtype(dtype.as_numpy_dtype))
-            if array.size != int(np.prod(shape)):
+            np_dtype = np.dtype(dtype.as_numpy_dtype)
+            if entry.size != np_dtype.itemsize * int(np.prod(shape)):
                 raise errors.DataLossError(None, None, self._where(key, entry) +
                                            f"{entry.size} bytes do not hold a tensor of shape "
                                            f"{list(shape)} and dtype {dtype.name}")
-            array = array.reshape(shape)
+            buf, crc = self._read_checked(key, entry)
+            array = buf.view(np_dtype).reshape(shape)
         crc = mask(crc)
         if crc != entry.crc32c:
             raise errors.DataLossError(

@@ -11,6 +11,13 @@ The protocol (TF's, duck-typed; nothing to inherit):
   (a dataset iterator's state will use these).
 - ``tracked(owner)`` (``eagerflow._src.core.module``) is called when `owner`
   gains children, so that values of a restore waiting for them are assigned.
+- An optimizer that keeps slots by variable (TF's OptimizerV2) gives
+  ``obj._checkpoint_slot_variables()``: ``[(slot name, [(variable, slot)])]`` in
+  its order of slot names. Slots are saved as TF saves them: nodes after all
+  others, listed in the optimizer's ``slot_variables``, under the keys
+  ``<variable>/.OPTIMIZER_SLOT/<optimizer>/<slot name>/...``; restored through
+  ``get_slot(variable, name)``, when the optimizer makes the slot (it calls
+  ``tracked``) if it has none yet.
 
 Built in: a `Variable` stores ``VARIABLE_VALUE``; a `Module`'s children are its
 attributes holding variables, modules, other trackables and (wrapped) lists,
@@ -29,7 +36,7 @@ import weakref
 import numpy as np
 
 from eagerflow._src import backend
-from eagerflow._src.core import context, errors
+from eagerflow._src.core import context, convert, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import module as module_lib
 from eagerflow._src.core.module import WRAPPER_TYPES, Module
@@ -159,8 +166,36 @@ class Graph:
                     self.edges.append([])
                     queue.append(j)
                 self.edges[i].append((j, name))
+        self._add_slots(ids)
+
+    slots = ()  # (optimizer node, variable node, slot name, slot node), as TF lists them
+    _slot_keys = None  # slot node -> its key's prefix
+
+    def _add_slots(self, ids):
+        """The slot variables of the optimizers in the graph that keep slots by variable:
+        nodes after the others, for the variables in the graph."""
+        slots, keys = [], {}
+        for i, obj in enumerate(list(self.objects)):
+            if not hasattr(type(obj), "_checkpoint_slot_variables"):
+                continue
+            for name, pairs in obj._checkpoint_slot_variables():
+                found = sorted((ids[id(v)], slot) for v, slot in pairs if id(v) in ids)
+                for j, slot in found:
+                    k = ids.get(id(slot))
+                    if k is None:
+                        k = ids[id(slot)] = len(self.objects)
+                        self.objects.append(slot)
+                        self.paths.append(self.paths[j] + (name,))
+                        self.edges.append([])
+                        keys[k] = "/".join([*map(escape, self.paths[j]), ".OPTIMIZER_SLOT",
+                                            *map(escape, self.paths[i]), escape(name)])
+                    slots.append((i, j, name, k))
+        if slots:
+            self.slots, self._slot_keys = slots, keys
 
     def key(self, i, attribute):
+        if self._slot_keys and i in self._slot_keys:
+            return f"{self._slot_keys[i]}/{_ATTRIBUTES}/{attribute}"
         return "/".join([*map(escape, self.paths[i]), _ATTRIBUTES, attribute])
 
     def serialize(self):
@@ -172,6 +207,10 @@ class Graph:
             node = proto.nodes.add()
             for j, name in self.edges[i]:
                 node.children.add(node_id=j, local_name=name)
+            for optimizer, variable, name, slot in self.slots:
+                if optimizer == i:
+                    node.slot_variables.add(original_variable_node_id=variable,
+                                            slot_name=name, slot_variable_node_id=slot)
             values = serialize(obj)
             for attribute, value in values.items():
                 key = self.key(i, attribute)
@@ -215,6 +254,13 @@ def node_names(proto):
             if ref.node_id not in names:
                 names[ref.node_id] = f"{names[i]}.{ref.local_name}"
                 queue.append(ref.node_id)
+    for i, node in enumerate(proto.nodes):  # slots: named by their variable and optimizer
+        for slot in node.slot_variables:
+            names.setdefault(slot.slot_variable_node_id,
+                             f"{names.get(slot.original_variable_node_id, '?')}'s slot "
+                             f"{slot.slot_name!r} of {names.get(i, '?')}")
+    for i in range(len(proto.nodes)):
+        names.setdefault(i, f"(node {i})")
     return names
 
 
@@ -226,7 +272,8 @@ def _c_name(dtype):
 
 
 def assign_variable(variable, value, key):
-    """Assigns a checkpoint's `value` to `variable`, with TF's errors for mismatches."""
+    """Assigns a checkpoint's `value` (an array just read, which the variable may keep) to
+    `variable`, with TF's errors for mismatches."""
     saved = _d.from_numpy(value.dtype) if value.dtype != object else _d.string
     if saved != variable.dtype:
         raise errors.InvalidArgumentError(
@@ -237,6 +284,8 @@ def assign_variable(variable, value, key):
                          f"to restore variable with shape {tuple(variable.shape.as_list())} and "
                          f"name {variable.name}.")
     with context.init_scope():  # also when created while a function is traced
+        if value.dtype != object:  # the array is ours: held as it is, not copied again
+            value = convert.from_array(value)
         variable.assign(value, read_value=False)
 
 
@@ -250,6 +299,10 @@ class Restoration:
         self.matched = {}  # node id -> id of the object matched
         self._objects = {}  # node id -> the object (weakly where it can be)
         self.unused_attributes = {}  # node id -> [attribute names]
+        self._slots_of = collections.defaultdict(list)  # variable node -> [(optimizer, slot)]
+        for i, node in enumerate(proto.nodes):
+            for slot in node.slot_variables:
+                self._slots_of[slot.original_variable_node_id].append((i, slot))
 
     def object(self, node_id):
         """The object matched to `node_id` (None if none, or gone)."""
@@ -292,6 +345,10 @@ class Restoration:
                     queue.append((ref.node_id, child, anchor, path + (ref.local_name,)))
             for slot in node.slot_variables:
                 self._restore_slot(o, slot)
+            for optimizer_id, slot in self._slots_of.get(i, ()):  # (a variable matched
+                optimizer = self.object(optimizer_id)               # after its optimizer)
+                if optimizer is not None:
+                    self._restore_slot(optimizer, slot)
 
     def _restore_values(self, i, obj, node):
         attributes = {a.name: a.checkpoint_key for a in node.attributes}
@@ -308,20 +365,38 @@ class Restoration:
 
     def _restore_slot(self, optimizer, slot):
         """A slot variable saved by an optimizer that keeps slots by variable (TF's
-        `get_slot`): restored when the optimizer has it."""
+        `get_slot`): restored when both the optimizer and the variable are matched, once
+        the optimizer has the slot (one that makes slots later is waited for)."""
+        if slot.slot_variable_node_id in self.matched:
+            return
         variable = self.object(slot.original_variable_node_id)
-        get_slot = getattr(optimizer, "get_slot", None)
-        if variable is None or get_slot is None:
-            return
-        try:
-            found = get_slot(variable, slot.slot_name)
-        except (KeyError, AttributeError, ValueError):
-            return
+        if variable is None:
+            return  # tried again when the variable is matched
+        found = _slot(optimizer, variable, slot.slot_name)
         if found is not None:
             self.bind(slot.slot_variable_node_id, found)
+        elif hasattr(type(optimizer), "_checkpoint_slot_variables"):
+            ref, name = weakref.ref(variable), slot.slot_name
+
+            def find(owner):
+                v = ref()
+                return None if v is None else _slot(owner, v, name)
+            _wait(optimizer, find, slot.slot_variable_node_id, self)
 
 
-# Restores waiting for children not created yet: id(anchor) -> (weakref, [(path, node, restore)])
+def _slot(optimizer, variable, name):
+    """`optimizer`'s slot `name` of `variable`, or None."""
+    get_slot = getattr(optimizer, "get_slot", None)
+    if get_slot is None:
+        return None
+    try:
+        return get_slot(variable, name)
+    except (KeyError, AttributeError, ValueError, IndexError):
+        return None
+
+
+# Restores waiting for children not created yet: id(anchor) -> (weakref, [(path, node, restore)]);
+# a path is the names from the anchor, or a function finding the object from it (a slot)
 _WAITING = {}
 
 
@@ -354,10 +429,10 @@ def _on_tracked(owner):
         if node_id in restoration.matched:
             waiting.remove(item)
             continue
-        obj = find(path)
+        obj = find(path) if isinstance(path, tuple) else path(owner)
         if obj is not None:
             waiting.remove(item)
-            restoration.bind(node_id, obj, owner, path)
+            restoration.bind(node_id, obj, owner, path if isinstance(path, tuple) else ())
     if not waiting:
         _WAITING.pop(id(owner), None)
     if not _WAITING and _on_tracked in module_lib.TRACKING_HOOKS:

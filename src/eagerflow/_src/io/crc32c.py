@@ -126,12 +126,19 @@ def _row_registers(data):
     regs = np.empty(rows, np.uint32)
 
     part = np.empty(min(rows, _BLOCK_ROWS), np.uint32)
+    # take converts its indices to intp anyway: one transposing cast per block makes each
+    # column contiguous intp, and mode="wrap" (the indices are in range) skips the bounds
+    # check's slower loop; about 1.6x faster than a uint16 transpose and casts in take
+    index = np.empty((_ROW // 2, min(rows, _BLOCK_ROWS)), np.intp)
     for start in range(0, rows, _BLOCK_ROWS):
-        block = columns[start:start + _BLOCK_ROWS].T.copy()  # each column contiguous
-        acc, tmp = regs[start:start + block.shape[1]], part[:block.shape[1]]
-        np.take(tables[0], block[0], out=acc)
+        block = columns[start:start + _BLOCK_ROWS]
+        n = block.shape[0]
+        block_index = index[:, :n]
+        np.copyto(block_index, block.T, casting="unsafe")
+        acc, tmp = regs[start:start + n], part[:n]
+        np.take(tables[0], block_index[0], out=acc, mode="wrap")
         for j in range(1, _ROW // 2):
-            np.take(tables[j], block[j], out=tmp)
+            np.take(tables[j], block_index[j], out=tmp, mode="wrap")
             acc ^= tmp
     return regs
 

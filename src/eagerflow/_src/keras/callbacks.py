@@ -929,6 +929,26 @@ def _summary():
     return summary
 
 
+def _text_escape(text):
+    """`text` as a string of protobuf's text format (C escapes, UTF-8 bytes in octal)."""
+    out = []
+    for byte in text.encode("utf-8"):
+        char = chr(byte)
+        if char in "\"'\\":
+            out.append("\\" + char)
+        elif char == "\n":
+            out.append("\\n")
+        elif char == "\t":
+            out.append("\\t")
+        elif char == "\r":
+            out.append("\\r")
+        elif 32 <= byte < 127:
+            out.append(char)
+        else:
+            out.append(f"\\{byte:03o}")
+    return "".join(out)
+
+
 _TENSORBOARD_LEGACY_ARGS = ("write_grads", "embeddings_layer_names", "embeddings_data",
                             "batch_size")
 
@@ -945,8 +965,11 @@ class TensorBoard(Callback):
     every that many epochs (and images of them with `write_images`);
     `write_graph`: the model's config (``keras``) and the traced training step's
     graph; `evaluate` writes ``evaluation_<name>_vs_iterations`` to ``validation/``.
-    `profile_batch` and `embeddings_freq` are accepted; there is no profiler or
-    projector here.
+    `embeddings_freq`: the projector's ``projector_config.pbtxt`` (naming the first
+    Embedding layer's table, with `embeddings_metadata`, a path or a dict by layer name)
+    and, every that many epochs, the weights as ``train/keras_embedding.ckpt-<epoch>``.
+    `profile_batch` is checked as TF checks it; there is no profiler here, so profiling
+    writes no trace (a warning says so).
 
     >>> callback = tf.keras.callbacks.TensorBoard(log_dir="./logs", histogram_freq=1)
     """
@@ -969,6 +992,7 @@ class TensorBoard(Callback):
         self.write_steps_per_second = write_steps_per_second
         self.update_freq = 1 if update_freq == "batch" else update_freq
         self.profile_batch = profile_batch
+        self._init_profile_batch(profile_batch)
         self.embeddings_freq = embeddings_freq
         self.embeddings_metadata = embeddings_metadata
         self._writers = {}
@@ -984,6 +1008,57 @@ class TensorBoard(Callback):
         self._graph_written = not self.write_graph
         if self.write_graph:
             self._write_model_config()
+        if self.embeddings_freq:
+            self._configure_embeddings()
+
+    def _init_profile_batch(self, profile_batch):
+        """Checks `profile_batch` (an int, a pair, or ``"start,stop"``) as TF does."""
+        message = (f"profile_batch must be a non-negative integer or 2-tuple of positive "
+                   f"integers. A pair of positive integers signifies a range of batches to "
+                   f"profile. Found: {profile_batch}")
+        if isinstance(profile_batch, str):
+            profile_batch = [int(part) for part in profile_batch.split(",")]
+        if isinstance(profile_batch, int):
+            start = stop = profile_batch
+        elif isinstance(profile_batch, (tuple, list)) and len(profile_batch) == 2:
+            start, stop = profile_batch
+        else:
+            raise ValueError(message)
+        if start < 0 or stop < start:
+            raise ValueError(message)
+        if start or stop:
+            _logger.warning("TensorBoard callback: profile_batch=%s asks for a profile, but "
+                            "eagerflow has no profiler: no trace is written.", profile_batch)
+
+    def _configure_embeddings(self):
+        """Writes ``projector_config.pbtxt``: the Embedding layers' tables for TensorBoard's
+        projector (TF names the first weighted layer's, as Keras checkpoints have it)."""
+        from eagerflow._src.keras.layers.core import Embedding  # noqa: PLC0415
+        entries = []
+        for layer in self.model.layers:
+            if isinstance(layer, Embedding):
+                entry = [("tensor_name",
+                          "layer_with_weights-0/embeddings/.ATTRIBUTES/VARIABLE_VALUE")]
+                if isinstance(self.embeddings_metadata, str):
+                    entry.append(("metadata_path", self.embeddings_metadata))
+                elif self.embeddings_metadata is not None and \
+                        layer.name in self.embeddings_metadata:
+                    entry.append(("metadata_path", self.embeddings_metadata.pop(layer.name)))
+                entries.append(entry)
+        if self.embeddings_metadata and not isinstance(self.embeddings_metadata, str):
+            raise ValueError(f"Unrecognized `Embedding` layer names passed to "
+                             f"`keras.callbacks.TensorBoard` `embeddings_metadata` argument: "
+                             f"{self.embeddings_metadata.keys()}")
+        text = "".join("embeddings {\n" + "".join(f'  {k}: "{_text_escape(v)}"\n'
+                                                   for k, v in entry) + "}\n"
+                       for entry in entries)
+        os.makedirs(self.log_dir, exist_ok=True)
+        with open(os.path.join(self.log_dir, "projector_config.pbtxt"), "w") as f:
+            f.write(text)
+
+    def _log_embeddings(self, epoch):
+        self.model.save_weights(os.path.join(self.log_dir, "train",
+                                             f"keras_embedding.ckpt-{epoch}"))
 
     def _writer(self, which):
         if which not in self._writers:
@@ -1054,6 +1129,8 @@ class TensorBoard(Callback):
         self._log_epoch_metrics(epoch, logs)
         if self.histogram_freq and epoch % self.histogram_freq == 0:
             self._log_weights(epoch)
+        if self.embeddings_freq and epoch % self.embeddings_freq == 0:
+            self._log_embeddings(epoch)
 
     def _log_epoch_metrics(self, epoch, logs):
         if not logs:

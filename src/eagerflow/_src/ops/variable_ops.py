@@ -11,9 +11,12 @@ the variable in one "ResourceStridedSliceAssign" op.
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.registry import register
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.registry import register, register_gradient
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable, _UnreadVariable
 from eagerflow._src.ops import array_ops, slicing
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 
 
 def _strided_slice_assign(xp, handle, value, *bounds, begin, end, strides, **masks):
@@ -94,3 +97,34 @@ Variable.scatter_nd_max = _scatter_nd(array_ops.tensor_scatter_nd_max)
 Variable.scatter_nd_min = _scatter_nd(array_ops.tensor_scatter_nd_min)
 Variable.gather_nd = _gather_nd
 Variable.sparse_read = _sparse_read
+
+
+# -- ResourceGather: TF's read of a variable's rows (`sparse_read`, Keras's Embedding) -----
+
+def _resource_gather(xp, handle, indices, batch_dims=0):
+    return array_ops._gather_kernel(xp, handle.value, indices, batch_dims, batch_dims)
+
+
+def _resource_gather_rule(var, indices, batch_dims=0, **_):
+    shape = getattr(var, "shape", None)
+    dtype = var.dtype
+    if shape is None or shape.rank is None or indices.shape.rank is None:
+        return TensorShape(None), dtype
+    dims, index = shape.as_list(), indices.shape.as_list()
+    return TensorShape(dims[:batch_dims] + index[batch_dims:] + dims[batch_dims + 1:]), dtype
+
+
+_RESOURCE_GATHER = register("ResourceGather", _resource_gather, _resource_gather_rule,
+                            tied=(), stateful=True, replayable=True, moves_elements=True)
+tf_nodes[_RESOURCE_GATHER] = NodeForm(types={"dtype": "out0", "Tindices": 1},
+                                      ignored=("validate_indices",), defaults={"batch_dims": 0})
+
+
+@register_gradient("ResourceGather")
+def _resource_gather_grad(op, dy):
+    # the rows read, as TF gives them: an IndexedSlices of the variable's shape
+    var, indices = op.inputs
+    var_shape = array_ops.shape(var)
+    rows = array_ops.concat([array_ops.reshape(array_ops.size(indices), [1]), var_shape[1:]], 0)
+    return IndexedSlices(array_ops.reshape(dy, rows), array_ops.reshape(indices, [-1]),
+                         var_shape), None

@@ -30,7 +30,7 @@ from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.graph import graph_def as gd
 from eagerflow._src.graph.graph import SymbolicTensor
-from eagerflow._src.saved_model import structure
+from eagerflow._src.saved_model import fingerprinting, structure
 
 SERVING = "serve"
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
@@ -576,3 +576,4 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     os.replace(tmp, os.path.join(export_dir, "saved_model.pb"))
+    fingerprinting.write_fingerprint(export_dir, saved_model)

@@ -31,6 +31,7 @@ import numpy as np
 from eagerflow._src.autodiff.graph_gradients import gradients
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
+from eagerflow._src.core import module as module_lib
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend, initializers
 from eagerflow._src.keras.optimizers import (
@@ -42,6 +43,25 @@ from eagerflow._src.ops.indexed_slices import IndexedSlices
 _ALLOWED_KWARGS = {"clipnorm", "clipvalue", "global_clipnorm", "decay", "lr"}
 
 
+class _Hyperparameter:
+    """A hyperparameter as TF's OptimizerV2 checkpoints it: a float32 scalar variable.
+    `get()` gives its value here, `set(value)` takes a restored one."""
+
+    __slots__ = ("get", "set", "__weakref__")
+
+    def __init__(self, get, set):  # noqa: A002 (TF's words)
+        self.get, self.set = get, set
+
+    def _serialize_to_tensors(self):
+        return {"VARIABLE_VALUE": np.array(self.get(), np.float32)}
+
+    def _restore_from_tensors(self, tensors):
+        value = tensors["VARIABLE_VALUE"]
+        value = np.float32(value)
+        if np.float32(self.get()) != value:  # (an equal value keeps the number as given)
+            self.set(float(str(value)))  # the shortest number of that float32 (0.9)
+
+
 @export("keras.optimizers.legacy.Optimizer")
 class OptimizerV2(optimizer.Optimizer):
     """The base class of the legacy optimizers (``tf.keras.optimizers.legacy.Optimizer``)."""
@@ -49,6 +69,9 @@ class OptimizerV2(optimizer.Optimizer):
     _ITERATIONS_NAME = "{name}/iter"
     # Legacy slot order: slot by slot over the variables (False: variable by variable).
     _slot_major = True
+    # The attributes TF's optimizer keeps as hyperparameter variables (besides the learning
+    # rate and decay), which its checkpoints hold
+    _legacy_hypers = ()
 
     def __init__(self, name, weight_decay=None, clipnorm=None, clipvalue=None,
                  global_clipnorm=None, ema_overwrite_frequency=None, gradient_aggregator=None,
@@ -72,6 +95,8 @@ class OptimizerV2(optimizer.Optimizer):
         self._hyper = {}
         self._slot_names = []
         self._index_dict, self._slots = {}, []
+        self._slot_owners = []  # the variable of each entry of `_slots`
+        self._hyper_nodes = {}  # name -> its `_Hyperparameter` (one per name, for restores)
         super().__init__(name, weight_decay=None, clipnorm=clipnorm, clipvalue=clipvalue,
                          global_clipnorm=global_clipnorm)
 
@@ -121,19 +146,26 @@ class OptimizerV2(optimizer.Optimizer):
             if key not in self._index_dict:
                 self._index_dict[key] = len(self._slots)
                 self._slots.append({})
+                self._slot_owners.append(var)
                 new.append(var)
         if not new:
             return
-        if type(self)._create_slots is not OptimizerV2._create_slots:
-            self._create_slots(new)
-            return
-        groups = self._slot_groups()
-        if self._slot_major:
-            groups = [{name: initial} for group in groups for name, initial in group.items()]
-        for group in groups:
-            for var in new:
-                for name, initial in group.items():
-                    self.add_slot(var, name, initial)
+        self._building = True  # (restores waiting for the slots look once, at the end)
+        try:
+            if type(self)._create_slots is not OptimizerV2._create_slots:
+                self._create_slots(new)
+            else:
+                groups = self._slot_groups()
+                if self._slot_major:
+                    groups = [{name: initial} for group in groups
+                              for name, initial in group.items()]
+                for group in groups:
+                    for var in new:
+                        for name, initial in group.items():
+                            self.add_slot(var, name, initial)
+        finally:
+            self._building = False
+        module_lib.tracked(self)  # a checkpoint restored before the slots existed
 
     def _create_slots(self, var_list):
         """Makes each variable's slots with `add_slot` (what a legacy subclass overrides)."""
@@ -144,6 +176,7 @@ class OptimizerV2(optimizer.Optimizer):
         if index is None:
             self._index_dict[self._var_key(var)] = index = len(self._slots)
             self._slots.append({})
+            self._slot_owners.append(var)
         slots = self._slots[index]
         if slot_name in slots:
             return slots[slot_name]
@@ -160,7 +193,52 @@ class OptimizerV2(optimizer.Optimizer):
                             dtype=var.dtype, trainable=False)
         self._variables.append(slot)
         slots[slot_name] = slot
+        if not getattr(self, "_building", False):
+            module_lib.tracked(self)
         return slot
+
+    # -- checkpoints: TF's OptimizerV2 layout ----------------------------------------------
+    def _trackable_children(self):
+        """``iter``, the hyperparameters by name (as variables), then what a subclass adds;
+        the slots are saved by variable (`_checkpoint_slot_variables`)."""
+        hypers = {"decay": ("_initial_decay", self)}
+        hypers.update({name: (name, self) for name in self._legacy_hypers})
+        hypers.update({name: (name, self._hyper) for name, value in self._hyper.items()
+                       if isinstance(value, numbers.Real)})
+        out = [("iter", self._iterations)]
+        for name in sorted({*hypers, "learning_rate"}):
+            if name == "learning_rate":
+                if isinstance(getattr(self, "_learning_rate", None), Variable):
+                    out.append((name, self._learning_rate))
+                continue
+            attribute, owner = hypers[name]
+            out.append((name, self._hyper_node(name, attribute, owner)))
+        return out + self._extra_checkpoint_children()
+
+    def _extra_checkpoint_children(self):
+        return []
+
+    def _hyper_node(self, name, attribute, owner):
+        node = self._hyper_nodes.get(name)
+        if node is None:
+            if isinstance(owner, dict):
+                node = _Hyperparameter(lambda: owner[attribute],
+                                       lambda v: owner.__setitem__(attribute, v))
+            else:
+                node = _Hyperparameter(lambda: getattr(owner, attribute),
+                                       lambda v: setattr(owner, attribute, v))
+            self._hyper_nodes[name] = node
+        return node
+
+    def _checkpoint_slot_variables(self):
+        """``[(slot name, [(variable, slot)])]``: TF's slot names, in the order made."""
+        out = []
+        for legacy_name in self._slot_names:
+            name = self._slot_aliases.get(legacy_name, legacy_name)
+            pairs = [(var, slots[name]) for var, slots in zip(self._slot_owners, self._slots)
+                     if name in slots]
+            out.append((legacy_name, pairs))
+        return out
 
     def get_slot_names(self):
         """The names of the slots made so far (``['m', 'v']`` for Adam after a step)."""
@@ -259,6 +337,8 @@ class SGD(sgd.SGD, OptimizerV2):
     """Gradient descent with optional (Nesterov) momentum; a ``momentum`` slot only with
     momentum."""
 
+    _legacy_hypers = ("momentum",)
+
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
         if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):
             raise ValueError(f"`momentum` must be between [0, 1]. Received: "
@@ -272,6 +352,8 @@ class SGD(sgd.SGD, OptimizerV2):
 
 @export("keras.optimizers.legacy.Adam")
 class Adam(adam.Adam, OptimizerV2):
+    _legacy_hypers = ("beta_1", "beta_2")
+
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="Adam", **kwargs):
         super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
@@ -280,6 +362,8 @@ class Adam(adam.Adam, OptimizerV2):
 
 @export("keras.optimizers.legacy.RMSprop")
 class RMSprop(rmsprop.RMSprop, OptimizerV2):
+    _legacy_hypers = ("momentum", "rho")
+
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
                  centered=False, name="RMSprop", **kwargs):
         super().__init__(learning_rate=learning_rate, rho=rho, momentum=momentum,
@@ -300,6 +384,8 @@ class Adagrad(adagrad.Adagrad, OptimizerV2):
 
 @export("keras.optimizers.legacy.Adadelta")
 class Adadelta(adadelta.Adadelta, OptimizerV2):
+    _legacy_hypers = ("rho",)
+
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name="Adadelta",
                  **kwargs):
         super().__init__(learning_rate=learning_rate, rho=rho, epsilon=epsilon, name=name,
@@ -308,6 +394,8 @@ class Adadelta(adadelta.Adadelta, OptimizerV2):
 
 @export("keras.optimizers.legacy.Adamax")
 class Adamax(adamax.Adamax, OptimizerV2):
+    _legacy_hypers = ("beta_1", "beta_2")
+
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Adamax", **kwargs):
         super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
@@ -319,6 +407,8 @@ class Nadam(nadam.Nadam, OptimizerV2):
     """Nadam whose momentum schedule decays at `decay` (the legacy ``schedule_decay``,
     0.004) per step; the learning rate itself is not decayed."""
 
+    _legacy_hypers = ("beta_1", "beta_2")
+
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Nadam", **kwargs):
         kwargs["decay"] = kwargs.pop("schedule_decay", kwargs.get("decay", 0.004))
@@ -327,6 +417,35 @@ class Nadam(nadam.Nadam, OptimizerV2):
 
     def _momentum_at(self, step, dtype):
         return super()._momentum_at(step * self._constant(self._initial_decay, dtype), dtype)
+
+    def build(self, var_list):
+        super().build(var_list)
+        restored = self.__dict__.pop("_restored_momentum_cache", None)
+        if restored is not None:
+            self._set_momentum_cache(restored)
+
+    def _extra_checkpoint_children(self):
+        # TF's ``momentum_cache``: the product of the momentum schedule over the steps taken
+        return [("momentum_cache", self._hyper_node("momentum_cache", None, None))]
+
+    def _hyper_node(self, name, attribute, owner):
+        if name != "momentum_cache" or name in self._hyper_nodes:
+            return super()._hyper_node(name, attribute, owner)
+        node = self._hyper_nodes[name] = _Hyperparameter(self._momentum_cache,
+                                                         self._set_momentum_cache)
+        return node
+
+    def _momentum_cache(self):
+        if hasattr(self, "_u_product"):
+            return self._u_product.numpy()
+        return self.__dict__.get("_restored_momentum_cache", 1.0)
+
+    def _set_momentum_cache(self, value):
+        if not hasattr(self, "_u_product"):  # assigned when the optimizer is built
+            self._restored_momentum_cache = value
+            return
+        self._u_product.assign(value)
+        self._u_product_step.assign(self._iterations)  # the product covers the steps taken
 
     def _lr(self, dtype):
         return optimizer.Optimizer._lr(self, dtype)
@@ -338,6 +457,8 @@ class Ftrl(ftrl.Ftrl, OptimizerV2):
                     "l1_regularization_strength", "l2_regularization_strength", "beta",
                     "l2_shrinkage_regularization_strength")
     _slot_major = False
+    _legacy_hypers = ("beta", "l1_regularization_strength", "l2_regularization_strength",
+                      "learning_rate_power")
 
     def __init__(self, learning_rate=0.001, learning_rate_power=-0.5,
                  initial_accumulator_value=0.1, l1_regularization_strength=0.0,
