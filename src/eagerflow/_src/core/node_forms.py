@@ -40,6 +40,7 @@ import numpy as np
 
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.registry import RuleTable
+from eagerflow._src.core.registry import same_shape as _same_shape
 
 
 _ABSENT = object()
@@ -159,6 +160,38 @@ _DEFAULT = NodeForm()
 # The TF NodeDef form of each op that differs from the default (its own attrs, ``T`` of its
 # first input): every op has one.
 tf_nodes = RuleTable("TF NodeDef form", default=lambda op: True)
+
+
+# TF's names of each op's inputs, as ``tf.raw_ops`` takes them as keyword arguments, in
+# TF's order (TF's inputs of the op's form: an `AttrInput` is one): ``tf_args[op] = ("a",
+# "b")``, a name starting with ``*`` for a list of tensors (``("*values", "axis")``), or
+# None for an op of eagerflow's own that TF lacks. `arg_names` gives the default of the
+# others: ``x`` and ``y`` for two tied inputs, ``x`` for an op shaped like its one input,
+# ``*values`` for a variadic op, else ``input``; an `AttrInput` its own name.
+tf_args = RuleTable("TF argument names", default=lambda op: True)
+
+
+# TF's default values of the attrs of each op that eagerflow's kernels take without one:
+# ``tf_defaults[op] = {"out_idx": int32}`` (eagerflow's attr names). A raw op's call and
+# a GraphDef written without its default-valued attrs leave them out.
+tf_defaults = RuleTable("TF attr defaults", default=lambda op: True)
+
+
+def arg_names(op_def):
+    """TF's input argument names of `op_def` (see `tf_args`), or None if TF has no such op."""
+    if op_def in tf_args:
+        names = tf_args.get(op_def)
+        return None if names is None else tuple(names)
+    form = tf_nodes.get(op_def, _DEFAULT)
+    if form.inputs is None:
+        specs = ["*"] if op_def.variadic else [0, 1] if op_def.tied_pair else [0]
+    else:
+        specs = form.inputs
+    ours = [s for s in specs if isinstance(s, int)]
+    plain = iter(("x", "y") if len(ours) == 2 else ("x",) if len(ours) == 1 and (
+        op_def.elementwise or op_def.shape is _same_shape) else ("input",) * len(ours))
+    return tuple("*values" if s == "*" else next(plain) if isinstance(s, int) else s.name
+                 for s in specs)
 
 
 def _dtype_of(t):
@@ -284,6 +317,8 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
     attrs.update(form.implied)
     attrs.update({k: v() if callable(v) else v for k, v in form.local.items()})
     for k, v in form.defaults.items():
+        attrs.setdefault(k, v)
+    for k, v in (tf_defaults.get(op_def) or {}).items():
         attrs.setdefault(k, v)
     if form.inputs is None:
         return attrs, [t for t, _ in tf_inputs]

@@ -13,6 +13,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.variables import Variable, _UnreadVariable
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.ops import array_ops, slicing
 
 
@@ -42,6 +43,7 @@ def _no_outputs(*_, **__):
 _STRIDED_SLICE_ASSIGN = register(
     "ResourceStridedSliceAssign", _strided_slice_assign, _no_outputs, multi=True, tied=(),
     stateful=True, not_differentiable="variable update")
+tf_args[_STRIDED_SLICE_ASSIGN] = ("ref", "begin", "end", "strides", "value")
 
 
 def _slice_assigner(var, slice_spec):
