@@ -48,10 +48,10 @@ def plain(value):
         return {"fields": list(value._fields), "values": [plain(v) for v in value]}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
-    array = value.numpy()
+    array = np.asarray(value.numpy(), dtype=object if value.dtype == tf.string else None)
     if array.dtype == object:
-        data = np.vectorize(lambda b: b.decode("latin-1"), otypes=[object])(array).tolist() \
-            if array.size else array.tolist()
+        data = np.array([b.decode("latin-1") for b in array.reshape(-1)],
+                        dtype=object).reshape(array.shape).tolist()
     elif array.dtype.kind == "c":
         data = [array.real.tolist(), array.imag.tolist()]
     else:
@@ -65,7 +65,8 @@ def main():
     results = {}
     for name, kwargs in samples(tf).items():
         try:
-            results[name] = plain(getattr(tf.raw_ops, name)(**kwargs))
+            results[name] = plain(kwargs() if callable(kwargs) else
+                                  getattr(tf.raw_ops, name)(**kwargs))
         except Exception as e:  # noqa: BLE001 (a sample TF refuses: its error class)
             results[name] = {"error": type(e).__name__}
     with open(os.path.join(HERE, "raw_ops.json"), "w") as f:

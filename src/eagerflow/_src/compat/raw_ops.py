@@ -15,9 +15,11 @@ import collections
 import importlib
 import inspect
 import re
+import weakref
 
 import numpy as np
 
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core import registry
@@ -26,6 +28,8 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import arg_names, from_tf_node, tf_nodes
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.variables import _BY_HANDLE, ResourceHandle
+from eagerflow._src.function.concrete_function import ConcreteFunction
+from eagerflow._src.graph.function_library import FunctionBody, add_function
 from eagerflow._src.graph.graph import SymbolicTensor
 
 # Modules registering ops that ``import eagerflow`` does not load (tf.data's, tf.summary's).
@@ -36,6 +40,7 @@ _LATE = ("eagerflow._src.data.iterator_graph", "eagerflow._src.summary.summary_o
 _PYTHON_ATTRS = {"Squeeze": {"axis": "squeeze_dims"}}
 
 _made = {}  # TF op name -> its raw op function
+_kernel_state = {}  # (op, attrs, input dtypes) -> the eagerflow-only attrs of its eager kernel
 _names = None
 
 
@@ -109,10 +114,20 @@ def _call(op_def, args, python_name, kwargs):
     tensors = _tensors(op_def, args, values)
     renamed = _PYTHON_ATTRS.get(op_def.name, {})
     attrs = {renamed.get(k, k): _attr(k, v) for k, v in kwargs.items()}
+    form = tf_nodes.get(op_def)
+    for k in getattr(form, "functions", ()):
+        if k in attrs:
+            attrs[k] = _function_names(attrs[k])
     try:
         our_attrs, our_inputs = from_tf_node(op_def, attrs, tensors)
     except ValueError as e:  # (an input eagerflow takes as an attr, known only at run time)
         raise errors.UnimplementedError(None, op_def.name, f"{e} [Op:{op_def.name}]") from None
+    local = getattr(form, "local", None)
+    if local and context.get().graph is None:
+        # TF runs an eager op by the kernel it keeps for the op's attrs and input dtypes: a
+        # seeded random op's next call continues its stream
+        key = (op_def.name, repr(sorted(attrs.items())), tuple(t.dtype for t, _ in tensors))
+        our_attrs.update(_kernel_state.setdefault(key, {k: our_attrs[k] for k in local}))
     result = dispatch(op_def, our_inputs, our_attrs, name)
     return _outputs(op_def, result)
 
@@ -176,6 +191,26 @@ def _attr(name, value):
         except TypeError:
             return value
     return value
+
+
+_bodies = weakref.WeakKeyDictionary()  # ConcreteFunction -> its library function
+
+
+def _function_names(value):
+    """A function attr: each `ConcreteFunction` (TF's raw ops take them) made a function of
+    the library, by name, added to the graph being built if any."""
+    if isinstance(value, tuple):
+        return tuple(_function_names(v) for v in value)
+    if not isinstance(value, ConcreteFunction):
+        return value
+    body = _bodies.get(value)
+    if body is None:
+        body = _bodies[value] = FunctionBody(value.name, value.graph, value.inputs,
+                                             value.outputs)
+    graph = context.get().graph
+    if graph is not None:
+        add_function(graph, body)
+    return body.name
 
 
 _tuples = {}

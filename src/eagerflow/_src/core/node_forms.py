@@ -36,6 +36,8 @@ no entry is written with its own attrs and ``T`` of its first input.
 ('Reshape', {'Tshape': tf.int32, 'T': tf.float32}, [('input', 0), ('const', 'r/shape')],
  [('r/shape', array([ 2, -1], dtype=int32))])
 """
+import types
+
 import numpy as np
 
 from eagerflow._src.core import dtypes as _d
@@ -172,9 +174,20 @@ tf_args = RuleTable("TF argument names", default=lambda op: True)
 
 
 # TF's default values of the attrs of each op that eagerflow's kernels take without one:
-# ``tf_defaults[op] = {"out_idx": int32}`` (eagerflow's attr names). A raw op's call and
-# a GraphDef written without its default-valued attrs leave them out.
+# ``tf_defaults[op] = {"out_idx": int32}`` (eagerflow's attr names), or a function
+# ``(inputs, attrs) -> value`` for an attr TF infers from the inputs (an If's ``Tcond``). A
+# raw op's call and a GraphDef written without its default-valued attrs leave them out.
 tf_defaults = RuleTable("TF attr defaults", default=lambda op: True)
+
+
+def input_dtype(i):
+    """A `tf_defaults` function: the dtype of input `i` (an If's ``Tcond``)."""
+    return lambda inputs, attrs: _dtype_of(inputs[i])
+
+
+def input_dtypes(first=0):
+    """A `tf_defaults` function: the dtypes of the inputs from `first` on (``Tin``)."""
+    return lambda inputs, attrs: tuple(_dtype_of(t) for t in inputs[first:])
 
 
 def arg_names(op_def):
@@ -318,10 +331,8 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
     attrs.update({k: v() if callable(v) else v for k, v in form.local.items()})
     for k, v in form.defaults.items():
         attrs.setdefault(k, v)
-    for k, v in (tf_defaults.get(op_def) or {}).items():
-        attrs.setdefault(k, v)
     if form.inputs is None:
-        return attrs, [t for t, _ in tf_inputs]
+        return _tf_defaults(op_def, attrs, [t for t, _ in tf_inputs])
     inputs, extra = [], []  # (our index, tensor) pairs; run-time attr inputs
     specs = form.inputs
     star = len(tf_inputs) - (len(specs) - 1) if "*" in specs else 0
@@ -346,4 +357,13 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
             extra.append(t)
         else:
             raise ValueError(f"input '{spec.name}' of {op_def.name} must be a constant")
-    return attrs, [t for _, t in sorted(inputs, key=lambda pair: pair[0])] + extra
+    return _tf_defaults(op_def, attrs, [t for _, t in sorted(inputs, key=lambda pair: pair[0])]
+                        + extra)
+
+
+def _tf_defaults(op_def, attrs, inputs):
+    """``(attrs, inputs)`` with TF's defaults of the attrs left out (see `tf_defaults`)."""
+    for k, v in (tf_defaults.get(op_def) or {}).items():
+        if k not in attrs:
+            attrs[k] = v(inputs, attrs) if isinstance(v, types.FunctionType) else v
+    return attrs, inputs

@@ -24,7 +24,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
-from eagerflow._src.core.node_forms import tf_defaults
+from eagerflow._src.core.node_forms import input_dtypes, tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching_rules, \
     register
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -499,7 +499,7 @@ _DECODE_CSV = register("DecodeCSV", _decode_csv, _decode_csv_rule, multi=True, t
 tf_nodes[_DECODE_CSV] = NodeForm(types={})
 tf_args[_DECODE_CSV] = ("records", "*record_defaults")
 tf_defaults[_DECODE_CSV] = {"field_delim": ",", "use_quote_delim": True, "na_value": "",
-                            "select_cols": ()}
+                            "select_cols": (), "OUT_TYPE": input_dtypes(1)}
 
 batching_rules.assign(PER_ELEMENT, _READ_FILE, _WRITE_FILE, _MATCHING_FILES, _SERIALIZE_TENSOR,
                       _PARSE_TENSOR, _DECODE_RAW, _DECODE_PADDED_RAW, _DECODE_CSV, _ENCODE_BASE64,

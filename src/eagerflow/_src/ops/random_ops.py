@@ -495,11 +495,10 @@ tf_args[_SHUFFLE[1]] = ("value", "key", "counter", "alg")
 _POISSON = _register(_draw_poisson, _extended, _per_param_value, "RandomPoissonV2",
                      dtypes=_HALF_FLOAT_DOUBLE + _INTS)
 tf_args[_POISSON[0]] = ("shape", "rate")
-tf_defaults[_POISSON[0]] = {"seed": 0, "seed2": 0, "dtype": _d.int64}
+tf_defaults[_POISSON[0]] = {"dtype": _d.int64}
 _GAMMA = _register(_draw_gamma, _extended, _per_param_value, "RandomGamma",
                    dtypes=_HALF_FLOAT_DOUBLE, not_differentiable=None)
 tf_args[_GAMMA[0]] = ("shape", "alpha")
-tf_defaults[_GAMMA[0]] = {"seed": 0, "seed2": 0}
 _STATELESS_GAMMA = _register(_draw_stateless_gamma, _shaped_like_param, None, None,
                              "StatelessRandomGammaV2", dtypes=_HALF_FLOAT_DOUBLE,
                              not_differentiable=None)
@@ -514,6 +513,8 @@ _TRUNCATED_WITH = _register(_draw_truncated_with, _shaped_like_param, None, None
                             "StatelessParameterizedTruncatedNormal", tied=(0, 1, 2, 3),
                             dtypes=_HALF_FLOAT_DOUBLE, not_differentiable=None)
 tf_args[_TRUNCATED_WITH[1]] = ("shape", "seed", "means", "stddevs", "minvals", "maxvals")
+tf_nodes[_TRUNCATED_WITH[1]] = NodeForm(inputs=(AttrInput("shape", type_attr="S"), 4, 0, 1, 2, 3),
+                                        types={"Tseed": 4, "dtype": 0})
 # TF's stateful random ops take the shape as an input; a graph's op keeps its stream (the
 # part of its seed's sequence each run takes) as eagerflow's own attr, new when read back.
 _SHAPE_INPUT = AttrInput("shape", type_attr="T", runtime=True)
@@ -531,6 +532,9 @@ tf_nodes[_MULTINOMIAL[0]] = NodeForm(
 tf_args[_MULTINOMIAL[0]] = ("logits", "num_samples")
 tf_nodes[_SHUFFLE[0]] = NodeForm(local={"stream": _OpState}, defaults=_SEEDS)
 tf_args[_SHUFFLE[0]] = ("value",)
+for _op, _type in ((_POISSON[0], "R"), (_GAMMA[0], "T")):  # (TF's shape is of type S)
+    tf_nodes[_op] = NodeForm(inputs=(AttrInput("shape", type_attr="S", runtime=True), 0),
+                             types={_type: 0}, local={"stream": _OpState}, defaults=_SEEDS)
 # The stateless ops take the seed last (after a shape only run time knows, which TF's take
 # first: so only a known shape is written)
 _KNOWN_SHAPE = AttrInput("shape", type_attr="T")
