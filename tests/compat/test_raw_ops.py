@@ -209,3 +209,33 @@ def test_import_eagerflow_does_not_load_raw_ops():
             "assert not loaded(); tf.raw_ops.AddV2; assert loaded()")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def test_control_flow_takes_concrete_functions_in_a_function():
+    spec = tf.TensorSpec([], tf.float32)
+    plus = tf.function(lambda x: x + 1.0).get_concrete_function(spec)
+    minus = tf.function(lambda x: x - 1.0).get_concrete_function(spec)
+
+    @tf.function
+    def pick(x):
+        return tf.raw_ops.If(cond=x > 0, input=[x], Tout=[tf.float32], then_branch=plus,
+                             else_branch=minus)[0]
+    assert float(pick(tf.constant(3.0))) == 4.0
+    assert float(pick(tf.constant(-3.0))) == -4.0
+
+    below = tf.function(lambda i, x: i < 3).get_concrete_function(
+        tf.TensorSpec([], tf.int32), spec)
+    twice = tf.function(lambda i, x: (i + 1, x * 2.0)).get_concrete_function(
+        tf.TensorSpec([], tf.int32), spec)
+    x = tf.constant(1.5)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        _, y = tf.raw_ops.While(input=[tf.constant(0), x], cond=below, body=twice)
+    assert float(y) == 12.0
+    assert float(tape.gradient(y, x)) == 8.0
+
+
+def test_name_names_the_node_in_a_graph():
+    fn = tf.function(lambda x: tf.raw_ops.AddV2(x=x, y=1.0, name="plus_one"))
+    graph = fn.get_concrete_function(tf.TensorSpec([2], tf.float32)).graph
+    assert "plus_one" in [op.name for op in graph.get_operations()]
