@@ -99,6 +99,8 @@ DOCS = {
     "random": "Random numbers with TF's seeding semantics (``tf.random``).",
     "random.experimental": "``tf.random.experimental``: generators and stateless seed and "
                            "shuffle utilities.",
+    "raw_ops": "TF's ops by their op names (``tf.raw_ops``), called with keyword arguments "
+               "only.",
     "saved_model": "SavedModels (``tf.saved_model``): objects with their functions and "
                    "variables in TensorFlow's format.",
     "sparse": "Sparse tensors (``tf.sparse``).",
@@ -133,13 +135,17 @@ SIDE_EFFECTS = {
 # Sub-namespaces loaded on first attribute access, keeping ``import eagerflow`` fast
 # (``tf.compat.v1``, ``tf.saved_model``, ``tf.summary`` and ``tf.train`` import protobuf,
 # ``tf.data`` the function machinery).
-LAZY = {"": ["contrib", "data", "keras", "saved_model", "summary", "test", "train"],
+LAZY = {"": ["contrib", "data", "keras", "raw_ops", "saved_model", "summary", "test", "train"],
         "compat": ["v1"]}
 
 # Lazy sub-namespaces that are another namespace under a second name (TF 2's ``tf.metrics``
 # is ``tf.keras.metrics``), loaded on first use like those of `LAZY`.
 ALIASES = {"": {"initializers": "keras.initializers", "losses": "keras.losses",
                 "metrics": "keras.metrics", "optimizers": "keras.optimizers"}}
+
+# Namespaces whose names a module of eagerflow._src makes on first use: its
+# ``attribute(name)`` gives one, ``names()`` lists them (``tf.raw_ops``: every registered op).
+DYNAMIC = {"raw_ops": ("eagerflow._src.compat.raw_ops", "raw_op", "op_names")}
 
 # Namespaces that also offer the names of another (``tf.compat.v1.matmul`` is ``tf.matmul``).
 FALLBACK = {"compat.v1": "eagerflow"}
@@ -248,6 +254,15 @@ def render(ns, entries, children):
                 "        import importlib  # noqa: PLC0415",
                 f"        return importlib.import_module(f\"{package}.{target}\")",
                 f"    raise AttributeError(f\"module '{package}' has no attribute {{name!r}}\")"]
+    dynamic = DYNAMIC.get(ns)
+    if dynamic:
+        module, attribute, names = dynamic
+        out += ["", "", "def __getattr__(name):",
+                f"    from {module} import {attribute}  # noqa: PLC0415 (loads on first use)",
+                f"    return {attribute}(name)",
+                "", "", "def __dir__():",
+                f"    from {module} import {names}  # noqa: PLC0415",
+                f"    return list({names}())"]
     fallback = FALLBACK.get(ns)
     if fallback:
         out += ["", "", "def __getattr__(name):",

@@ -783,3 +783,22 @@ def test_a_body_returning_a_stateful_nodes_outputs_has_no_control_cycle():
                 for ref in node.input:  # what the NoOp waits on does not wait on it
                     waited = nodes[ref.lstrip("^")]
                     assert "^" + node.name not in waited.input
+
+
+def test_nodes_written_without_their_default_attrs_take_tfs_defaults():
+    # (as TF writes a SavedModel's graph: attrs at their op's default values left out)
+    concrete = tf.function(lambda x: (tf.math.cumsum(x), tf.unique(x).idx,
+                                      tf.argmax(tf.reshape(x, [2, 2]), 1))).get_concrete_function(
+        tf.TensorSpec([4], tf.float32))
+    gd = concrete.graph.as_graph_def()
+    stripped = {"Cumsum": ("exclusive", "reverse"), "Unique": ("out_idx",),
+                "ArgMax": ("output_type",)}
+    for node in gd.node:
+        for attr in stripped.get(node.op, ()):
+            del node.attr[attr]
+    assert sum(len(stripped.get(node.op, ())) for node in gd.node) == 4
+    fn = _frozen(gd, ["x:0"], [t.name for t in concrete.outputs])
+    total, idx, top = fn(tf.constant([1.0, 2.0, 1.0, 0.5]))
+    assert total.numpy().tolist() == [1.0, 3.0, 4.0, 4.5]
+    assert idx.dtype == tf.int32 and idx.numpy().tolist() == [0, 1, 0, 2]
+    assert top.dtype == tf.int64 and top.numpy().tolist() == [1, 0]

@@ -37,6 +37,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, kernel_type_name, \
     register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -202,12 +203,15 @@ def _shape_rule(*inputs, Tout, **_):
 
 _EAGER_PY_FUNC = register("EagerPyFunc", _call_kernel, _shape_rule, multi=True, tied=(),
                           stateful=True)
+tf_args[_EAGER_PY_FUNC] = ("*input",)
 _PY_FUNC = register("PyFunc", _call_kernel, _shape_rule, multi=True, tied=(), stateful=True,
                     not_differentiable="a NumPy function (tf.numpy_function has no gradient)")
+tf_args[_PY_FUNC] = ("*input",)
 # TF lets its optimizer merge or drop stateless calls; eagerflow keeps every call, in order.
 _PY_FUNC_STATELESS = register(
     "PyFuncStateless", _call_kernel, _shape_rule, multi=True, tied=(), stateful=True,
     not_differentiable="a NumPy function (tf.numpy_function has no gradient)")
+tf_args[_PY_FUNC_STATELESS] = ("*input",)
 for _op in (_EAGER_PY_FUNC, _PY_FUNC, _PY_FUNC_STATELESS):
     tf_nodes[_op] = NodeForm(types={"Tin": "*0"}, outputs=("output",))
     batching_rules[_op] = PER_ELEMENT  # one call per element, as the function is written

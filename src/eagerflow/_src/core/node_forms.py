@@ -36,10 +36,13 @@ no entry is written with its own attrs and ``T`` of its first input.
 ('Reshape', {'Tshape': tf.int32, 'T': tf.float32}, [('input', 0), ('const', 'r/shape')],
  [('r/shape', array([ 2, -1], dtype=int32))])
 """
+import types
+
 import numpy as np
 
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.registry import RuleTable
+from eagerflow._src.core.registry import same_shape as _same_shape
 
 
 _ABSENT = object()
@@ -159,6 +162,49 @@ _DEFAULT = NodeForm()
 # The TF NodeDef form of each op that differs from the default (its own attrs, ``T`` of its
 # first input): every op has one.
 tf_nodes = RuleTable("TF NodeDef form", default=lambda op: True)
+
+
+# TF's names of each op's inputs, as ``tf.raw_ops`` takes them as keyword arguments, in
+# TF's order (TF's inputs of the op's form: an `AttrInput` is one): ``tf_args[op] = ("a",
+# "b")``, a name starting with ``*`` for a list of tensors (``("*values", "axis")``), or
+# None for an op of eagerflow's own that TF lacks. `arg_names` gives the default of the
+# others: ``x`` and ``y`` for two tied inputs, ``x`` for an op shaped like its one input,
+# ``*values`` for a variadic op, else ``input``; an `AttrInput` its own name.
+tf_args = RuleTable("TF argument names", default=lambda op: True)
+
+
+# TF's default values of the attrs of each op that eagerflow's kernels take without one:
+# ``tf_defaults[op] = {"out_idx": int32}`` (eagerflow's attr names), or a function
+# ``(inputs, attrs) -> value`` for an attr TF infers from the inputs (an If's ``Tcond``). A
+# raw op's call and a GraphDef written without its default-valued attrs leave them out.
+tf_defaults = RuleTable("TF attr defaults", default=lambda op: True)
+
+
+def input_dtype(i):
+    """A `tf_defaults` function: the dtype of input `i` (an If's ``Tcond``)."""
+    return lambda inputs, attrs: _dtype_of(inputs[i])
+
+
+def input_dtypes(first=0):
+    """A `tf_defaults` function: the dtypes of the inputs from `first` on (``Tin``)."""
+    return lambda inputs, attrs: tuple(_dtype_of(t) for t in inputs[first:])
+
+
+def arg_names(op_def):
+    """TF's input argument names of `op_def` (see `tf_args`), or None if TF has no such op."""
+    if op_def in tf_args:
+        names = tf_args.get(op_def)
+        return None if names is None else tuple(names)
+    form = tf_nodes.get(op_def, _DEFAULT)
+    if form.inputs is None:
+        specs = ["*"] if op_def.variadic else [0, 1] if op_def.tied_pair else [0]
+    else:
+        specs = form.inputs
+    ours = [s for s in specs if isinstance(s, int)]
+    plain = iter(("x", "y") if len(ours) == 2 else ("x",) if len(ours) == 1 and (
+        op_def.elementwise or op_def.shape is _same_shape) else ("input",) * len(ours))
+    return tuple("*values" if s == "*" else next(plain) if isinstance(s, int) else s.name
+                 for s in specs)
 
 
 def _dtype_of(t):
@@ -286,7 +332,7 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
     for k, v in form.defaults.items():
         attrs.setdefault(k, v)
     if form.inputs is None:
-        return attrs, [t for t, _ in tf_inputs]
+        return _tf_defaults(op_def, attrs, [t for t, _ in tf_inputs])
     inputs, extra = [], []  # (our index, tensor) pairs; run-time attr inputs
     specs = form.inputs
     star = len(tf_inputs) - (len(specs) - 1) if "*" in specs else 0
@@ -311,4 +357,13 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
             extra.append(t)
         else:
             raise ValueError(f"input '{spec.name}' of {op_def.name} must be a constant")
-    return attrs, [t for _, t in sorted(inputs, key=lambda pair: pair[0])] + extra
+    return _tf_defaults(op_def, attrs, [t for _, t in sorted(inputs, key=lambda pair: pair[0])]
+                        + extra)
+
+
+def _tf_defaults(op_def, attrs, inputs):
+    """``(attrs, inputs)`` with TF's defaults of the attrs left out (see `tf_defaults`)."""
+    for k, v in (tf_defaults.get(op_def) or {}).items():
+        if k not in attrs:
+            attrs[k] = v(inputs, attrs) if isinstance(v, types.FunctionType) else v
+    return attrs, inputs

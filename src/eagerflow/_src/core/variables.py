@@ -13,6 +13,7 @@ it, so every value read earlier stays a consistent snapshot.
 import copy
 import enum
 import itertools
+import weakref
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, from_array, get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import RUNS_ONCE, register, register_gradient, runs_rules
 from eagerflow._src.core.tensor import EagerTensor, Reference, _numpy_text
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -89,6 +91,8 @@ def _no_outputs(*_, **__):
     return []
 
 
+# Each variable by the id of its handle (``v.handle``), as ``tf.raw_ops`` takes variables
+_BY_HANDLE = weakref.WeakValueDictionary()
 _creation_order = itertools.count()  # variables' `_unique_id`: tapes list them in this order
 _READ = register("ReadVariableOp", _read, _var_rule, tied=(), stateful=True,
                  replayable=True)
@@ -98,13 +102,17 @@ _ASSIGN = register("AssignVariableOp", _assign, _no_outputs, multi=True, tied=()
 # (an update makes a new array: they keep no view of what they add)
 _ASSIGN_ADD = register("AssignAddVariableOp", _assign_add, _no_outputs, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
+tf_args[_ASSIGN_ADD] = ("resource", "value")
 _ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
+tf_args[_ASSIGN_SUB] = ("resource", "value")
 tf_nodes[_READ] = NodeForm(types={"dtype": "out0"}, outputs=("value",))
+tf_args[_READ] = ("resource",)
 for _op in (_ASSIGN_ADD, _ASSIGN_SUB):
     tf_nodes[_op] = NodeForm(types={"dtype": 1})
 # (TF's AssignVariableOp may say whether to check the value's shape: eagerflow always checks)
 tf_nodes[_ASSIGN] = NodeForm(types={"dtype": 1}, ignored=("validate_shape",))
+tf_args[_ASSIGN] = ("resource", "value")
 
 
 @export("Variable")
@@ -160,6 +168,7 @@ class Variable:
             raise ValueError(f"The initial value's shape ({value.shape}) is not compatible with "
                              f"the explicitly supplied `shape` argument ({self._shape}).")
         self._handle = ResourceHandle(None if from_inputs else value._data)
+        _BY_HANDLE[id(self._handle)] = self
         self._unique_id = next(_creation_order)
         self._initial_value = value
         self._name = context.scoped_name(name or "Variable") + ":0"
@@ -285,6 +294,7 @@ class Variable:
     def __deepcopy__(self, memo):
         new = copy.copy(self)
         new._handle = ResourceHandle(self._handle.value.copy())
+        _BY_HANDLE[id(new._handle)] = new
         new._unique_id = next(_creation_order)
         memo[id(self)] = new
         return new

@@ -38,6 +38,7 @@ from eagerflow._src.autodiff.tape import GradientTape, is_differentiable
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import (
     PER_ELEMENT, batching_rules, register, register_gradient)
 from eagerflow._src.core.tensor import EagerTensor
@@ -505,8 +506,10 @@ def _body_gradient(body, view, dys):
 
 
 _CALL = register("PartitionedCall", _call_kernel, _call_rule, multi=True, tied=())
+tf_args[_CALL] = ("*args",)
 _STATEFUL_CALL = register("StatefulPartitionedCall", _call_kernel, _call_rule, multi=True,
                           tied=(), stateful=True)
+tf_args[_STATEFUL_CALL] = ("*args",)
 for _op in (_CALL, _STATEFUL_CALL):
     register_gradient(_op.name)(_call_gradient)
     tf_nodes[_op] = NodeForm(types={}, outputs=("output",), functions=("f",))

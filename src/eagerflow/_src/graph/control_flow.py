@@ -50,6 +50,8 @@ from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import input_dtype, input_dtypes, tf_defaults
 from eagerflow._src.core.dtypes import int32, resource, variant
 from eagerflow._src.core.registry import (
     PER_ELEMENT, batching_rules, kernel_type_name, register, register_gradient)
@@ -251,15 +253,28 @@ def _branch_kernel(xp, key, *arrays, **attrs):
     return bodies[chosen].run(*arrays)
 
 
+def _unknown_shapes(inputs, attrs):
+    """A raw op's branch outputs: of shapes only run time knows, one per ``Tout``."""
+    return (TensorShape(None),) * len(attrs["Tout"])
+
+
 # (grad_takes_none: the accumulated lists mostly get none)
 _IF = register("If", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True,
                grad_takes_none=True)
+tf_args[_IF] = ("cond", "*input")
+tf_defaults[_IF] = {"Tcond": input_dtype(0), "Tin": input_dtypes(1), "output_shapes": _unknown_shapes}
 _STATELESS_IF = register("StatelessIf", _branch_kernel, _branch_rule, multi=True, tied=(),
                          grad_takes_none=True)
+tf_args[_STATELESS_IF] = ("cond", "*input")
+tf_defaults[_STATELESS_IF] = tf_defaults.get(_IF)
 _CASE = register("Case", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True,
                  grad_takes_none=True)
+tf_args[_CASE] = ("branch_index", "*input")
+tf_defaults[_CASE] = {"Tin": input_dtypes(1), "output_shapes": _unknown_shapes}
 _STATELESS_CASE = register("StatelessCase", _branch_kernel, _branch_rule, multi=True, tied=(),
                            grad_takes_none=True)
+tf_args[_STATELESS_CASE] = ("branch_index", "*input")
+tf_defaults[_STATELESS_CASE] = tf_defaults.get(_CASE)
 # TF's forms: the attrs are TF's already (Tcond, Tin, Tout, then_branch, ..., output_shapes)
 for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
     tf_nodes[_op] = NodeForm(types={}, outputs=("output",),
@@ -1238,6 +1253,12 @@ def _limited_bodies(test, step, n, dtype):
 
 tf_nodes[_WHILE] = tf_nodes[_STATELESS_WHILE] = NodeForm(
     types={}, outputs=("output",), rewrite=_tf_while, functions=("cond", "body"))
+tf_args[_STATELESS_WHILE] = ("*input",)
+tf_args[_WHILE] = ("*input",)
+# (a raw op's loop variables keep the shapes they enter with)
+tf_defaults[_WHILE] = tf_defaults[_STATELESS_WHILE] = {
+    "T": input_dtypes(), "output_shapes": lambda inputs, attrs: tuple(t.shape for t in inputs),
+    "parallel_iterations": 10}
 
 
 # -- subgraphs ----------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ from eagerflow._src.core.convert import (
     to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
     kernel_type_name, register, register_gradient, same_shape)
@@ -347,6 +349,7 @@ def _reshape_batched(op, args):
 
 batching_rules[_RESHAPE] = _reshape_batched
 tf_nodes[_RESHAPE] = NodeForm(inputs=(0, AttrInput("shape", type_attr="Tshape", runtime=True)))
+tf_args[_RESHAPE] = ("tensor", "shape")
 
 
 @export("reshape", "keras.backend.reshape")
@@ -419,10 +422,12 @@ def _transpose_batched(op, args):
 batching_rules[_TRANSPOSE] = _transpose_batched
 tf_nodes[_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")),
                                 outputs=("y",))
+tf_args[_TRANSPOSE] = ("x", "perm")
 _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _transpose_rule,
                                 tied=())
 tf_nodes[_CONJUGATE_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")),
                                           outputs=("y",))
+tf_args[_CONJUGATE_TRANSPOSE] = ("x", "perm")
 
 
 @export("transpose", "keras.backend.transpose", dispatch_name="compat.v1.transpose")
@@ -469,6 +474,7 @@ _EXPAND_DIMS = register("ExpandDims", _expand_dims_kernel, _expand_dims_rule, ti
                         moves_elements=True)
 tf_nodes[_EXPAND_DIMS] = NodeForm(inputs=(0, AttrInput("axis", "dim", "Tdim", kind=int,
                                                            runtime=True)))
+tf_args[_EXPAND_DIMS] = ("input", "axis")
 
 
 @export("expand_dims")
@@ -531,6 +537,7 @@ def _squeeze_rule(x, squeeze_dims):
 
 
 _SQUEEZE = register("Squeeze", _squeeze_kernel, _squeeze_rule, tied=(), moves_elements=True)
+tf_defaults[_SQUEEZE] = {"squeeze_dims": ()}
 
 
 @export("squeeze", dispatch_name="compat.v1.squeeze")
@@ -680,6 +687,7 @@ def _reverse_rule(x, axis):
 
 _REVERSE = register("ReverseV2", _reverse_kernel, _reverse_rule, tied=())
 tf_nodes[_REVERSE] = NodeForm(inputs=(0, AttrInput("axis")))
+tf_args[_REVERSE] = ("tensor", "axis")
 
 
 @export("reverse")
@@ -878,6 +886,7 @@ def _stack_rule(*inputs, axis):
 
 _PACK = register("Pack", _stack_kernel, _stack_rule, tied="all", moves_elements=True)
 tf_nodes[_PACK] = NodeForm(number="N")
+tf_defaults[_PACK] = {"axis": 0}
 
 
 def _check_axis_range(axis, low, high):
@@ -929,6 +938,8 @@ def _unstack_rule(x, num, axis):
 
 
 _UNPACK = register("Unpack", _unstack_kernel, _unstack_rule, multi=True, tied=())
+tf_args[_UNPACK] = ("value",)
+tf_defaults[_UNPACK] = {"axis": 0}
 
 
 @export("unstack")
@@ -1058,9 +1069,11 @@ def _split_sizes_when_traced(size_splits, n, shapes, computed):
 _SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
 _SPLIT_V = register("SplitV", _split_v_kernel, _split_v_rule, multi=True, tied=())
 tf_nodes[_SPLIT] = NodeForm(inputs=(AttrInput("axis", "split_dim", None, kind=int), 0))
+tf_args[_SPLIT] = ("axis", "value")
 tf_nodes[_SPLIT_V] = NodeForm(inputs=(0, AttrInput("size_splits", type_attr="Tlen"),
                                       AttrInput("axis", "split_dim", None, kind=int)),
                               output_number="num_split")
+tf_args[_SPLIT_V] = ("value", "size_splits", "axis")
 
 
 @export("split")
@@ -1112,6 +1125,7 @@ def _fill_rule(value, dims):
 
 _FILL = register("Fill", _fill_kernel, _fill_rule, tied=())
 tf_nodes[_FILL] = NodeForm(inputs=(AttrInput("dims", type_attr="index_type", runtime=True), 0))
+tf_args[_FILL] = ("dims", "value")
 
 
 def _check_dims(dims, error):
@@ -1341,6 +1355,7 @@ def _range_rule(start, limit, delta):
 _RANGE = register("Range", _range_kernel, _range_rule,
                   tied=(0, 1, 2), dtypes=_RANGE_TYPES, not_differentiable="integer-like output")
 tf_nodes[_RANGE] = NodeForm(types={"Tidx": 0})
+tf_args[_RANGE] = ("start", "limit", "delta")
 
 
 @export("range")
@@ -1387,6 +1402,7 @@ _LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1),
                      dtypes=FLOAT, not_differentiable="no gradient in TensorFlow")
 tf_nodes[_LINSPACE] = NodeForm(inputs=(0, 1, AttrInput("num", kind=int)), implied={"axis": 0},
                                outputs=("output",))
+tf_args[_LINSPACE] = ("start", "stop", "num")
 
 
 @export("linspace")
@@ -1429,6 +1445,8 @@ _ONE_HOT = register("OneHot", _one_hot_kernel, _one_hot_rule, tied=(1, 2),
                     not_differentiable="integer indices")
 tf_nodes[_ONE_HOT] = NodeForm(inputs=(0, AttrInput("depth", type_attr=None, kind=int), 1, 2),
                               types={"T": 1, "TI": 0})
+tf_args[_ONE_HOT] = ("indices", "depth", "on_value", "off_value")
+tf_defaults[_ONE_HOT] = {"axis": -1}
 
 
 def _one_hot_values(on_value, off_value, dtype):
@@ -1564,6 +1582,7 @@ _PAD = register("PadV2", _pad_kernel, _pad_rule, tied=(0, 1))
 _MIRROR_PAD = register("MirrorPad", _mirror_pad_kernel, _pad_rule, tied=())
 tf_nodes[_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings"), 1),
                           outputs=("output",))
+tf_args[_PAD] = ("input", "paddings", "constant_values")
 tf_nodes[_MIRROR_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")))
 
 
@@ -1696,6 +1715,8 @@ def _gather_rule(params, indices, axis, batch_dims):
 _GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=(), moves_elements=True)
 tf_nodes[_GATHER] = NodeForm(inputs=(0, 1, AttrInput("axis", type_attr="Taxis", kind=int)),
                              types={"Tparams": 0, "Tindices": 1})
+tf_args[_GATHER] = ("params", "indices", "axis")
+tf_defaults[_GATHER] = {"batch_dims": 0}
 
 
 @export("gather", "keras.backend.gather", dispatch_name="compat.v1.gather")
@@ -1782,6 +1803,8 @@ def _gather_nd_rule(params, indices, batch_dims, bad_indices_policy):
 
 _GATHER_ND = register("GatherNd", _gather_nd_kernel, _gather_nd_rule, tied=())
 tf_nodes[_GATHER_ND] = NodeForm(types={"Tparams": 0, "Tindices": 1}, implied={"batch_dims": 0})
+tf_args[_GATHER_ND] = ("params", "indices")
+tf_defaults[_GATHER_ND] = {"bad_indices_policy": ""}
 
 
 @export("gather_nd", dispatch_name="compat.v1.gather_nd")
@@ -1871,6 +1894,8 @@ def _scatter_nd_rule(indices, updates, shape, **_):
 _SCATTER_ND = register("ScatterNd", _scatter_nd_kernel, _scatter_nd_rule, tied=())
 tf_nodes[_SCATTER_ND] = NodeForm(inputs=(0, 1, AttrInput("shape", type_attr="Tindices")),
                                  types={"T": 1, "Tindices": 0})
+tf_args[_SCATTER_ND] = ("indices", "updates", "shape")
+tf_defaults[_SCATTER_ND] = {"bad_indices_policy": ""}
 
 
 @export("scatter_nd")
@@ -1907,6 +1932,8 @@ def _tensor_scatter(public_name, op_name, how, dtypes, doc):
                   dtypes=dtypes)
     batching_rules[op] = PER_ELEMENT
     tf_nodes[op] = NodeForm(types={"T": 0, "Tindices": 1})
+    tf_args[op] = ("tensor", "indices", "updates")
+    tf_defaults[op] = {"bad_indices_policy": ""}
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
         indices = as_tensor(indices)
@@ -1965,6 +1992,7 @@ _WHERE = register("Where", _where_kernel,
                   lambda x: (TensorShape([None, x.shape.rank]), _d.int64),
                   dtypes=NUMBER_BOOL, not_differentiable="integer output")
 tf_nodes[_WHERE] = NodeForm(outputs=("index",))
+tf_args[_WHERE] = ("condition",)
 
 
 def _select_kernel(xp, condition, x, y):
@@ -1986,6 +2014,7 @@ def _select_rule(condition, x, y):
 
 _SELECT = register("SelectV2", _select_kernel, _select_rule, tied=(1, 2))
 tf_nodes[_SELECT] = NodeForm(types={"T": 1})
+tf_args[_SELECT] = ("condition", "t", "e")
 
 
 def _select_v1_kernel(xp, condition, x, y):
@@ -2015,6 +2044,7 @@ def _select_v1_rule(condition, x, y):
 
 _SELECT_V1 = register("Select", _select_v1_kernel, _select_v1_rule, tied=(1, 2))
 tf_nodes[_SELECT_V1] = NodeForm(types={"T": 1})
+tf_args[_SELECT_V1] = ("condition", "x", "y")
 batching_rules[_SELECT_V1] = PER_ELEMENT
 
 
@@ -2157,6 +2187,7 @@ _SIZE = register("Size", lambda xp, x, out_type: xp.asarray(x.size, out_type.as_
                  not_differentiable="shape", shape_only=True)
 # (TF's default out_type, which SavedModels leave out of their nodes)
 tf_nodes[_SHAPE_N] = NodeForm(number="N", defaults={"out_type": _d.int32})
+tf_args[_SHAPE_N] = ("*input",)
 tf_nodes[_SHAPE] = tf_nodes[_SIZE] = NodeForm(defaults={"out_type": _d.int32})
 _RANK = register("Rank", lambda xp, x: xp.asarray(x.ndim, xp.int32),
                  lambda x: (TensorShape([]), _d.int32), tied=(), not_differentiable="shape",
@@ -2246,6 +2277,7 @@ def _broadcast_args_rule(s0, s1):
 
 _BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args_kernel, _broadcast_args_rule,
                            tied=(0, 1), dtypes=_SHAPE_TYPES, not_differentiable="shape")
+tf_args[_BROADCAST_ARGS] = ("s0", "s1")
 
 
 def _broadcast_gradient_args_kernel(xp, s0, s1):
@@ -2276,6 +2308,7 @@ _BROADCAST_GRADIENT_ARGS = register(
     lambda s0, s1: [(TensorShape([None]), s0.dtype)] * 2, multi=True, tied=(0, 1),
     dtypes=_SHAPE_TYPES, not_differentiable="shape")
 tf_nodes[_BROADCAST_GRADIENT_ARGS] = NodeForm(outputs=("r0", "r1"))
+tf_args[_BROADCAST_GRADIENT_ARGS] = ("s0", "s1")
 batching_rules[_BROADCAST_GRADIENT_ARGS] = PER_ELEMENT  # (shapes: nothing to batch)
 
 
@@ -2383,6 +2416,7 @@ def _einsum_rule(*inputs, equation):
 
 _EINSUM = register("Einsum", _einsum_kernel, _einsum_rule, tied="all", dtypes=_EINSUM_TYPES)
 tf_nodes[_EINSUM] = NodeForm(number="N")
+tf_args[_EINSUM] = ("*inputs",)
 
 
 def _explicit_equation(equation, count):
@@ -2536,6 +2570,10 @@ _LOWER_BOUND = register("LowerBound", _search_kernel("left"), _search_rule, tied
 _UPPER_BOUND = register("UpperBound", _search_kernel("right"), _search_rule, tied=(0, 1),
                         dtypes=REAL, not_differentiable="integer output")
 tf_nodes[_LOWER_BOUND] = tf_nodes[_UPPER_BOUND] = NodeForm(outputs=("output",))
+tf_args[_LOWER_BOUND] = ("sorted_inputs", "values")
+tf_defaults[_LOWER_BOUND] = {"out_type": _d.int32}
+tf_args[_UPPER_BOUND] = ("sorted_inputs", "values")
+tf_defaults[_UPPER_BOUND] = {"out_type": _d.int32}
 
 
 @export("searchsorted")

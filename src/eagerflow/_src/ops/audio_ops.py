@@ -14,6 +14,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -44,6 +45,7 @@ _ENCODE_WAV = register("EncodeWav", _encode_wav,
                        lambda audio, sample_rate: (TensorShape([]), _d.string),
                        tied=(0,), dtypes=(_d.float32,), not_differentiable="audio encoding")
 tf_nodes[_ENCODE_WAV] = NodeForm(types={})
+tf_args[_ENCODE_WAV] = ("audio", "sample_rate")
 batching_rules.assign(PER_ELEMENT, _ENCODE_WAV)
 
 

@@ -11,6 +11,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient, same_shape
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -42,6 +43,7 @@ def _cast_kernel(xp, x, DstT):
 _CAST = register("Cast", _cast_kernel, lambda x, DstT, **_: (x.shape, DstT),
                  tied=(), elementwise=True)
 _IDENTITY = register("Identity", lambda xp, x: x, same_shape, tied=(), moves_elements=True)
+tf_args[_IDENTITY] = ("input",)
 tf_nodes[_CAST] = NodeForm(types={"SrcT": 0}, fixed={"Truncate": False}, outputs=("y",))
 # Many tensors passed through as one op (TF's IdentityN); variables ride along as their handles.
 # With a ``_gradient_op_type`` attribute, its gradient is the one registered under that name
@@ -51,8 +53,10 @@ _IDENTITY_N = register("IdentityN", lambda xp, *xs, **_: xs,
                        grad_takes_none=True)
 tf_nodes[_IDENTITY_N] = NodeForm(types={"T": "*"}, outputs=("output",),
                                  keep={"_gradient_op_type"})
+tf_args[_IDENTITY_N] = ("*input",)
 _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
                           not_differentiable="gradients stop here by definition")
+tf_args[_STOP_GRADIENT] = ("input",)
 
 
 @export("cast", "dtypes.cast", "keras.backend.cast")

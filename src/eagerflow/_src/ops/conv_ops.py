@@ -29,6 +29,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import FLOAT, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -886,40 +888,62 @@ def _pool_rule(x, ksize, strides, padding, data_format, explicit_paddings=()):
 _CONV2D = register("Conv2D", _conv_kernel(False), _conv_rule(False), tied=(0, 1),
                    dtypes=_CONV_TYPES)
 tf_nodes[_CONV2D] = NodeForm(ignored={"use_cudnn_on_gpu"}, outputs=("output",))
+tf_args[_CONV2D] = ("input", "filter")
+tf_defaults[_CONV2D] = {"explicit_paddings": (), "data_format": "NHWC", "dilations": (1, 1, 1, 1)}
 _CONV3D = register("Conv3D", _conv_kernel(False), _conv_rule(False), tied=(0, 1), dtypes=FLOAT)
 tf_nodes[_CONV3D] = NodeForm(implied={"explicit_paddings": ()}, outputs=("output",))
+tf_args[_CONV3D] = ("input", "filter")
+tf_defaults[_CONV3D] = {"data_format": "NDHWC", "dilations": (1, 1, 1, 1, 1)}
 _DEPTHWISE = register("DepthwiseConv2dNative", _conv_kernel(True), _conv_rule(True),
                       tied=(0, 1), dtypes=FLOAT)
 tf_nodes[_DEPTHWISE] = NodeForm(outputs=("output",))
+tf_args[_DEPTHWISE] = ("input", "filter")
+tf_defaults[_DEPTHWISE] = {"explicit_paddings": (), "data_format": "NHWC",
+                           "dilations": (1, 1, 1, 1)}
 _BACKPROP_INPUT = register("Conv2DBackpropInput", *_backprop_input("Conv2DCustomBackpropInput"),
                            tied=(0, 1), dtypes=_CONV_TYPES)
 tf_nodes[_BACKPROP_INPUT] = NodeForm(
     inputs=(AttrInput("input_sizes", type_attr=None, runtime=True), 0, 1),
     ignored={"use_cudnn_on_gpu"}, outputs=("output",))
+tf_args[_BACKPROP_INPUT] = ("input_sizes", "filter", "out_backprop")
+tf_defaults[_BACKPROP_INPUT] = {"explicit_paddings": (), "data_format": "NHWC",
+                                "dilations": (1, 1, 1, 1)}
 _BACKPROP_FILTER = register("Conv2DBackpropFilter", *_backprop_filter("Conv2DBackpropFilter"),
                             tied=(0, 1), dtypes=FLOAT)
 tf_nodes[_BACKPROP_FILTER] = NodeForm(
     inputs=(0, AttrInput("filter_sizes", type_attr=None), 1), ignored={"use_cudnn_on_gpu"},
     outputs=("output",))
+tf_args[_BACKPROP_FILTER] = ("input", "filter_sizes", "out_backprop")
+tf_defaults[_BACKPROP_FILTER] = {"explicit_paddings": (), "data_format": "NHWC",
+                                 "dilations": (1, 1, 1, 1)}
 # the 3-D gradients take their sizes as attrs too, like the 2-D ones above
 _BACKPROP_INPUT3D = register("Conv3DBackpropInputV2", *_backprop_input("Conv3DBackpropInputOp"),
                              tied=(0, 1), dtypes=FLOAT)
 tf_nodes[_BACKPROP_INPUT3D] = NodeForm(
     inputs=(AttrInput("input_sizes", type_attr="Tshape", runtime=True), 0, 1),
     implied={"explicit_paddings": ()}, outputs=("output",))
+tf_args[_BACKPROP_INPUT3D] = ("input_sizes", "filter", "out_backprop")
+tf_defaults[_BACKPROP_INPUT3D] = {"data_format": "NDHWC", "dilations": (1, 1, 1, 1, 1)}
 _BACKPROP_FILTER3D = register("Conv3DBackpropFilterV2",
                               *_backprop_filter("Conv3DBackpropFilterOp"), tied=(0, 1),
                               dtypes=FLOAT)
 tf_nodes[_BACKPROP_FILTER3D] = NodeForm(
     inputs=(0, AttrInput("filter_sizes", type_attr=None), 1), implied={"explicit_paddings": ()},
     outputs=("output",))
+tf_args[_BACKPROP_FILTER3D] = ("input", "filter_sizes", "out_backprop")
+tf_defaults[_BACKPROP_FILTER3D] = {"data_format": "NDHWC", "dilations": (1, 1, 1, 1, 1)}
 _MAX_POOL = register("MaxPool", _pool_kernel(_max_windows, False), _pool_rule,
                      dtypes=_MAX_POOL_TYPES)
+tf_defaults[_MAX_POOL] = {"data_format": "NHWC"}
 _AVG_POOL = register("AvgPool", widened(_pool_kernel(_avg_windows, True)), _pool_rule,
                      dtypes=FLOAT)
+tf_args[_AVG_POOL] = ("value",)
+tf_defaults[_AVG_POOL] = {"data_format": "NHWC"}
 _MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows, False), _pool_rule, dtypes=FLOAT)
+tf_defaults[_MAX_POOL3D] = {"data_format": "NDHWC"}
 _AVG_POOL3D = register("AvgPool3D", widened(_pool_kernel(_avg_windows, True)), _pool_rule,
                        dtypes=FLOAT)
+tf_defaults[_AVG_POOL3D] = {"data_format": "NDHWC"}
 
 
 def _native_max_grad(arrays, shape, ksize, strides, pads, data_format):
@@ -945,7 +969,19 @@ def _register_pool_grads(suffix, max_types):
 
 
 _MAX_POOL_GRAD, _MAX_POOL_GRAD_GRAD, _AVG_POOL_GRAD = _register_pool_grads("", _MAX_POOL_TYPES)
+tf_args[_AVG_POOL_GRAD] = ("orig_input_shape", "grad")
+tf_defaults[_AVG_POOL_GRAD] = {"data_format": "NHWC"}
+tf_args[_MAX_POOL_GRAD] = ("orig_input", "orig_output", "grad")
+tf_defaults[_MAX_POOL_GRAD] = {"data_format": "NHWC"}
+tf_args[_MAX_POOL_GRAD_GRAD] = ("orig_input", "orig_output", "grad")
+tf_defaults[_MAX_POOL_GRAD_GRAD] = {"data_format": "NHWC"}
 _MAX_POOL3D_GRAD, _MAX_POOL3D_GRAD_GRAD, _AVG_POOL3D_GRAD = _register_pool_grads("3D", FLOAT)
+tf_args[_AVG_POOL3D_GRAD] = ("orig_input_shape", "grad")
+tf_defaults[_AVG_POOL3D_GRAD] = {"data_format": "NDHWC"}
+tf_args[_MAX_POOL3D_GRAD] = ("orig_input", "orig_output", "grad")
+tf_defaults[_MAX_POOL3D_GRAD] = {"data_format": "NDHWC"}
+tf_args[_MAX_POOL3D_GRAD_GRAD] = ("orig_input", "orig_output", "grad")
+tf_defaults[_MAX_POOL3D_GRAD_GRAD] = {"data_format": "NDHWC"}
 for _op in (_AVG_POOL_GRAD, _AVG_POOL3D_GRAD):
     tf_nodes[_op] = NodeForm(inputs=(AttrInput("orig_input_shape", type_attr=None), 0),
                              outputs=("output",))

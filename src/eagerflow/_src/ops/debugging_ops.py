@@ -15,6 +15,7 @@ from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import FLOAT, register, register_gradient, same_shape
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.ops import late, math_ops
@@ -162,6 +163,7 @@ _ASSERT = register("Assert", _assert, lambda *_, **__: [], multi=True, tied=(), 
                    not_differentiable="an assertion has no gradient", replayable=True)
 tf_nodes[_ASSERT] = NodeForm(types={"T": "*1"}, local={"condition_text": ""},
                               defaults={"summarize": None})
+tf_args[_ASSERT] = ("condition", "*data")
 
 
 def _assert_batched(op, args):
@@ -314,6 +316,7 @@ def _check_numerics(xp, x, message):
 _CHECK_NUMERICS = register("CheckNumerics", _check_numerics, same_shape, dtypes=FLOAT,
                            stateful=True, replayable=True)
 tf_nodes[_CHECK_NUMERICS] = NodeForm(outputs=("output",))
+tf_args[_CHECK_NUMERICS] = ("tensor",)
 
 
 @export("debugging.check_numerics")

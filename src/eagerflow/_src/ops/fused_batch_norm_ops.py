@@ -18,6 +18,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import attr_dtype_error, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -204,12 +206,18 @@ _FUSED_BATCH_NORM = register("FusedBatchNormV3", _fused_batch_norm, _fused_batch
 tf_nodes[_FUSED_BATCH_NORM] = NodeForm(
     types={"T": 0, "U": 1}, outputs=("y", "batch_mean", "batch_variance", "reserve_space_1",
                                      "reserve_space_2", "reserve_space_3"))
+tf_args[_FUSED_BATCH_NORM] = ("x", "scale", "offset", "mean", "variance")
+tf_defaults[_FUSED_BATCH_NORM] = {"epsilon": 1e-4, "exponential_avg_factor": 1.0,
+                                 "data_format": "NHWC", "is_training": True}
 _FUSED_BATCH_NORM_GRAD = register("FusedBatchNormGradV3", _fused_batch_norm_grad,
                                   _fused_batch_norm_grad_rule, multi=True, tied=(0, 1),
                                   dtypes=_FLOATS)
 tf_nodes[_FUSED_BATCH_NORM_GRAD] = NodeForm(
     types={"T": 0, "U": 2}, outputs=("x_backprop", "scale_backprop", "offset_backprop",
                                      "reserve_space_4", "reserve_space_5"))
+tf_args[_FUSED_BATCH_NORM_GRAD] = ("y_backprop", "x", "scale", "reserve_space_1", "reserve_space_2",
+                                   "reserve_space_3")
+tf_defaults[_FUSED_BATCH_NORM_GRAD] = {"epsilon": 1e-4, "data_format": "NHWC", "is_training": True}
 
 
 def parameter_dtype(x_dtype):

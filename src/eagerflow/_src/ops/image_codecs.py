@@ -29,6 +29,7 @@ from eagerflow._src.core.convert import convert_input
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching_rules, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -403,11 +404,17 @@ def _register_decode(name, **kwargs):
 
 
 _DECODE_PNG = _register_decode("DecodePng")
+tf_args[_DECODE_PNG] = ("contents",)
 _DECODE_JPEG = _register_decode("DecodeJpeg")
+tf_args[_DECODE_JPEG] = ("contents",)
 _DECODE_IMAGE = _register_decode("DecodeImage")
+tf_args[_DECODE_IMAGE] = ("contents",)
 _DECODE_BMP = _register_decode("DecodeBmp")
+tf_args[_DECODE_BMP] = ("contents",)
 _DECODE_GIF = _register_decode("DecodeGif")
+tf_args[_DECODE_GIF] = ("contents",)
 _DECODE_WEBP = _register_decode("DecodeWebP")
+tf_args[_DECODE_WEBP] = ("contents",)
 
 
 def _extract_jpeg_shape(xp, contents, output_type=_d.int32):
@@ -428,6 +435,7 @@ _EXTRACT_JPEG_SHAPE = register(
     lambda contents, output_type=_d.int32: (TensorShape([3]), output_type),
     dtypes=(_d.string,), not_differentiable=_NO_GRAD)
 tf_nodes[_EXTRACT_JPEG_SHAPE] = NodeForm(outputs=("image_shape",))
+tf_args[_EXTRACT_JPEG_SHAPE] = ("contents",)
 
 
 # --- encoders -------------------------------------------------------------------------------
@@ -464,6 +472,7 @@ def _encode_png(xp, image, compression=-1):
 _ENCODE_PNG = register("EncodePng", _encode_png, lambda image, **_: (TensorShape([]), _d.string),
                        dtypes=(_d.uint8, _d.uint16), not_differentiable=_NO_GRAD)
 tf_nodes[_ENCODE_PNG] = NodeForm(outputs=("contents",))
+tf_args[_ENCODE_PNG] = ("image",)
 
 
 def _encode_jpeg(xp, image, format="", quality=95, progressive=False, optimize_size=False,
@@ -501,6 +510,7 @@ _ENCODE_JPEG = register("EncodeJpeg", _encode_jpeg,
                         lambda image, **_: (TensorShape([]), _d.string), dtypes=(_d.uint8,),
                         not_differentiable=_NO_GRAD)
 tf_nodes[_ENCODE_JPEG] = NodeForm(outputs=("contents",))
+tf_args[_ENCODE_JPEG] = ("image",)
 
 
 
@@ -515,6 +525,7 @@ _ENCODE_JPEG_VARIABLE_QUALITY = register(
     lambda images, quality: (TensorShape([]), _d.string), tied=(0,), dtypes=(_d.uint8,),
     not_differentiable=_NO_GRAD)
 tf_nodes[_ENCODE_JPEG_VARIABLE_QUALITY] = NodeForm(types={}, outputs=("contents",))
+tf_args[_ENCODE_JPEG_VARIABLE_QUALITY] = ("images", "quality")
 
 batching_rules.assign(PER_ELEMENT, _DECODE_PNG, _DECODE_JPEG, _DECODE_IMAGE, _DECODE_BMP,
                       _DECODE_GIF, _DECODE_WEBP, _EXTRACT_JPEG_SHAPE, _ENCODE_PNG, _ENCODE_JPEG,

@@ -20,6 +20,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     PER_ELEMENT, batching_rules, fixed_input_error, register, register_gradient)
 from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.ops import array_ops, debugging_ops, math_ops, random_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
@@ -216,16 +217,21 @@ def no_registered_gradient(op, *output_grads):
 _NO_GRADIENT = "no gradient in TensorFlow"
 _RGB_TO_HSV = register("RGBToHSV", _rgb_to_hsv_kernel, _pixels_rule("RGBToHSV", 1),
                        dtypes=_HSV_TYPES)
+tf_args[_RGB_TO_HSV] = ("images",)
 _HSV_TO_RGB = register("HSVToRGB", _hsv_to_rgb_kernel, _pixels_rule("HSVToRGB", 1),
                        dtypes=_HSV_TYPES, not_differentiable=_NO_GRADIENT)
+tf_args[_HSV_TO_RGB] = ("images",)
 # TF's CPU kernels of the adjustments take float32 only (half on GPUs).
 _ADJUST_HUE = register("AdjustHue", _adjust_hue_kernel, _pixels_rule("AdjustHue", 3, False),
                        dtypes=_HALF_FLOAT, kernels=(_d.float32,))
+tf_args[_ADJUST_HUE] = ("images", "delta")
 _ADJUST_SATURATION = register("AdjustSaturation", _adjust_saturation_kernel,
                               _pixels_rule("AdjustSaturation", 3, False), dtypes=_HALF_FLOAT,
                               kernels=(_d.float32,))
+tf_args[_ADJUST_SATURATION] = ("images", "scale")
 _ADJUST_CONTRAST = register("AdjustContrastv2", _adjust_contrast_kernel, _contrast_rule,
                             dtypes=_HALF_FLOAT, kernels=(_d.float32,))
+tf_args[_ADJUST_CONTRAST] = ("images", "contrast_factor")
 for _name in ("AdjustHue", "AdjustSaturation", "AdjustContrastv2"):
     register_gradient(_name)(no_registered_gradient)
 # No batching rule: a vectorized graph runs them once per batch element.

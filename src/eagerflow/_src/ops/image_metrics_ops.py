@@ -23,6 +23,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import (
     PER_ELEMENT, batching_rules, register, register_gradient)
 from eagerflow._src.core.tensor import EagerTensor
@@ -299,11 +300,19 @@ for _op in (_NMS_V5, _COMBINED_NMS):
     register_gradient(_op.name)(no_registered_gradient)
 tf_nodes[_COMBINED_NMS] = NodeForm(outputs=("nmsed_boxes", "nmsed_scores", "nmsed_classes",
                                             "valid_detections"))
+tf_args[_COMBINED_NMS] = ("boxes", "scores", "max_output_size_per_class", "max_total_size",
+                          "iou_threshold", "score_threshold")
 tf_nodes[_NMS_V3] = NodeForm(types={"T": 0, "T_threshold": 3}, outputs=("selected_indices",))
+tf_args[_NMS_V3] = ("boxes", "scores", "max_output_size", "iou_threshold", "score_threshold")
 tf_nodes[_NMS_V4] = NodeForm(types={"T": 0, "T_threshold": 3},
                              outputs=("selected_indices", "valid_outputs"))
+tf_args[_NMS_V4] = ("boxes", "scores", "max_output_size", "iou_threshold", "score_threshold")
 tf_nodes[_NMS_V5] = NodeForm(outputs=("selected_indices", "selected_scores", "valid_outputs"))
+tf_args[_NMS_V5] = ("boxes", "scores", "max_output_size", "iou_threshold", "score_threshold",
+                    "soft_nms_sigma")
 tf_nodes[_NMS_OVERLAPS] = NodeForm(types={}, outputs=("selected_indices",))
+tf_args[_NMS_OVERLAPS] = ("overlaps", "scores", "max_output_size", "overlap_threshold",
+                          "score_threshold")
 batching_rules.assign(PER_ELEMENT, _NMS_V3, _NMS_V4, _NMS_V5, _NMS_OVERLAPS, _COMBINED_NMS)
 
 

@@ -23,6 +23,8 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -297,13 +299,17 @@ def _resize_form():
 
 _RESIZE_BILINEAR = register("ResizeBilinear", _resize_kernel("ResizeBilinear"),
                             _resize_rule(True), dtypes=_RESIZE_TYPES)
+tf_args[_RESIZE_BILINEAR] = ("images", "size")
 _RESIZE_NEAREST = register("ResizeNearestNeighbor", _resize_kernel("ResizeNearestNeighbor"),
                            _resize_rule(False), dtypes=_RESIZE_TYPES)
+tf_args[_RESIZE_NEAREST] = ("images", "size")
 _RESIZE_BICUBIC = register("ResizeBicubic", _resize_kernel("ResizeBicubic"), _resize_rule(True),
                            dtypes=_RESIZE_TYPES)
+tf_args[_RESIZE_BICUBIC] = ("images", "size")
 _RESIZE_AREA = register("ResizeArea", _resize_kernel("ResizeArea"), _resize_rule(True),
                         dtypes=_RESIZE_TYPES,
                         not_differentiable="TF defines no gradient of ResizeArea")
+tf_args[_RESIZE_AREA] = ("images", "size")
 for _op in (_RESIZE_BILINEAR, _RESIZE_NEAREST, _RESIZE_BICUBIC, _RESIZE_AREA):
     tf_nodes[_op] = _resize_form()
 
@@ -338,8 +344,10 @@ def _grad_rule(grads, original, **_):
 
 _RESIZE_BILINEAR_GRAD = register("ResizeBilinearGrad", _grad_kernel("ResizeBilinear"),
                                  _grad_rule, tied=(1,), dtypes=_GRAD_TYPES)
+tf_args[_RESIZE_BILINEAR_GRAD] = ("grads", "original_image")
 _RESIZE_BICUBIC_GRAD = register("ResizeBicubicGrad", _grad_kernel("ResizeBicubic"), _grad_rule,
                                 tied=(1,), dtypes=(_d.float32, _d.float64))
+tf_args[_RESIZE_BICUBIC_GRAD] = ("grads", "original_image")
 for _op in (_RESIZE_BILINEAR_GRAD, _RESIZE_BICUBIC_GRAD):
     tf_nodes[_op] = NodeForm(types={"T": 1}, outputs=("output",))
 
@@ -369,6 +377,7 @@ _RESIZE_NEAREST_GRAD = register("ResizeNearestNeighborGrad", _nearest_grad_kerne
                                 _nearest_grad_rule, dtypes=_NN_GRAD_TYPES)
 tf_nodes[_RESIZE_NEAREST_GRAD] = NodeForm(
     inputs=(0, AttrInput("size", type_attr=None, runtime=True)), outputs=("output",))
+tf_args[_RESIZE_NEAREST_GRAD] = ("grads", "size")
 
 
 # ScaleAndTranslate: images, scale, translation, then size when only run time knows it.
@@ -403,6 +412,7 @@ _SCALE_AND_TRANSLATE = register("ScaleAndTranslate", _scale_translate_kernel,
 tf_nodes[_SCALE_AND_TRANSLATE] = NodeForm(
     inputs=(0, AttrInput("size", type_attr=None, runtime=True), 1, 2),
     outputs=("resized_images",))
+tf_args[_SCALE_AND_TRANSLATE] = ("images", "size", "scale", "translation")
 
 
 def _scale_translate_grad_kernel(xp, grads, original, scale, translation,
@@ -422,6 +432,7 @@ _SCALE_AND_TRANSLATE_GRAD = register(
     lambda grads, original, *_, **__: _grad_rule(grads, original), tied=(0,),
     dtypes=(_d.float32,))
 tf_nodes[_SCALE_AND_TRANSLATE_GRAD] = NodeForm(types={"T": 0}, outputs=("output",))
+tf_args[_SCALE_AND_TRANSLATE_GRAD] = ("grads", "original_image", "scale", "translation")
 
 
 def _spatial_size(images):
@@ -569,6 +580,7 @@ def _extract_patches_rule(images, ksizes, strides, rates, padding):
 
 _EXTRACT_PATCHES = register("ExtractImagePatches", _extract_patches, _extract_patches_rule)
 tf_nodes[_EXTRACT_PATCHES] = NodeForm(outputs=("patches",))
+tf_args[_EXTRACT_PATCHES] = ("images",)
 
 
 @register_gradient("ExtractImagePatches")
@@ -710,6 +722,8 @@ _CROP_AND_RESIZE = register("CropAndResize", _crop_and_resize, _crop_and_resize_
 tf_nodes[_CROP_AND_RESIZE] = NodeForm(
     inputs=(0, 1, 2, AttrInput("crop_size", type_attr=None, runtime=True)),
     outputs=("crops",))
+tf_args[_CROP_AND_RESIZE] = ("image", "boxes", "box_ind", "crop_size")
+tf_defaults[_CROP_AND_RESIZE] = {"method": "bilinear", "extrapolation_value": 0.0}
 
 
 def _crop_grad_geometry(grads, boxes, h, w):
@@ -758,6 +772,7 @@ _CROP_AND_RESIZE_GRAD_IMAGE = register(
 tf_nodes[_CROP_AND_RESIZE_GRAD_IMAGE] = NodeForm(
     inputs=(0, 1, 2, AttrInput("image_size", type_attr=None, runtime=True)), types={},
     outputs=("output",))
+tf_args[_CROP_AND_RESIZE_GRAD_IMAGE] = ("grads", "boxes", "box_ind", "image_size")
 
 
 def _crop_and_resize_grad_boxes(xp, grads, image, boxes, box_index, method="bilinear"):
@@ -799,6 +814,7 @@ _CROP_AND_RESIZE_GRAD_BOXES = register(
                        _d.float32, _d.float64),
     not_differentiable="the gradient of CropAndResize's gradient is not defined in TF")
 tf_nodes[_CROP_AND_RESIZE_GRAD_BOXES] = NodeForm(types={"T": 1}, outputs=("output",))
+tf_args[_CROP_AND_RESIZE_GRAD_BOXES] = ("grads", "image", "boxes", "box_ind")
 
 
 @register_gradient("CropAndResize")
@@ -1597,6 +1613,7 @@ _DRAW_BOUNDING_BOXES = register(
     lambda images, boxes, colors: (images.shape, images.dtype), tied=(0,),
     dtypes=(_d.float32, _d.float16),
     not_differentiable="TF defines no gradient of DrawBoundingBoxesV2")
+tf_args[_DRAW_BOUNDING_BOXES] = ("images", "boxes", "colors")
 batching_rules[_DRAW_BOUNDING_BOXES] = PER_ELEMENT
 
 

@@ -23,6 +23,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import input_dtypes, tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching_rules, \
     register
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -105,14 +107,17 @@ _READ_FILE = register("ReadFile", _read_file, lambda filename: (TensorShape([]),
                       dtypes=(_d.string,), stateful=True, replayable=True,
                       not_differentiable=_NO_GRAD)
 tf_nodes[_READ_FILE] = NodeForm(types={})
+tf_args[_READ_FILE] = ("filename",)
 _WRITE_FILE = register("WriteFile", _write_file, lambda filename, contents: [],
                        multi=True, tied=(0, 1), dtypes=(_d.string,), stateful=True,
                        not_differentiable=_NO_GRAD)
 tf_nodes[_WRITE_FILE] = NodeForm(types={})
+tf_args[_WRITE_FILE] = ("filename", "contents")
 _MATCHING_FILES = register("MatchingFiles", _matching_files,
                            lambda p: (TensorShape([None]), _d.string), dtypes=(_d.string,),
                            stateful=True, replayable=True, not_differentiable=_NO_GRAD)
 tf_nodes[_MATCHING_FILES] = NodeForm(types={})
+tf_args[_MATCHING_FILES] = ("pattern",)
 
 
 @export("io.read_file", "compat.v1.io.read_file", "compat.v1.read_file")
@@ -175,10 +180,12 @@ def _parse_tensor(xp, serialized, out_type):
 _SERIALIZE_TENSOR = register("SerializeTensor", _serialize_tensor,
                              lambda t: (TensorShape([]), _d.string), tied=(),
                              not_differentiable=_NO_GRAD)
+tf_args[_SERIALIZE_TENSOR] = ("tensor",)
 _PARSE_TENSOR = register("ParseTensor", _parse_tensor,
                          lambda s, out_type: (TensorShape(None), out_type), dtypes=(_d.string,),
                          not_differentiable=_NO_GRAD)
 tf_nodes[_PARSE_TENSOR] = NodeForm(types={})
+tf_args[_PARSE_TENSOR] = ("serialized",)
 
 
 @export("io.serialize_tensor", "compat.v1.io.serialize_tensor", "compat.v1.serialize_tensor")
@@ -253,9 +260,13 @@ def _decode_padded_raw_rule(data, fixed_length, out_type, little_endian):
 _DECODE_RAW = register("DecodeRaw", _decode_raw, _decode_raw_rule, dtypes=(_d.string,),
                        not_differentiable=_NO_GRAD)
 tf_nodes[_DECODE_RAW] = NodeForm(types={})
+tf_args[_DECODE_RAW] = ("bytes",)
+tf_defaults[_DECODE_RAW] = {"little_endian": True}
 _DECODE_PADDED_RAW = register("DecodePaddedRaw", _decode_padded_raw, _decode_padded_raw_rule,
                               tied=(), not_differentiable=_NO_GRAD)
 tf_nodes[_DECODE_PADDED_RAW] = NodeForm(types={})
+tf_args[_DECODE_PADDED_RAW] = ("input_bytes", "fixed_length")
+tf_defaults[_DECODE_PADDED_RAW] = {"little_endian": True}
 
 
 @export("io.decode_raw", "compat.v1.io.decode_raw")
@@ -329,10 +340,13 @@ def _strings_like(x, **_):
 
 _ENCODE_BASE64 = register("EncodeBase64", _encode_base64, _strings_like, dtypes=(_d.string,),
                           not_differentiable=_NO_GRAD)
+tf_defaults[_ENCODE_BASE64] = {"pad": False}
 _DECODE_BASE64 = register("DecodeBase64", _decode_base64, _strings_like, dtypes=(_d.string,),
                           not_differentiable=_NO_GRAD)
 _DECODE_COMPRESSED = register("DecodeCompressed", _decode_compressed, _strings_like,
                               dtypes=(_d.string,), not_differentiable=_NO_GRAD)
+tf_args[_DECODE_COMPRESSED] = ("bytes",)
+tf_defaults[_DECODE_COMPRESSED] = {"compression_type": ""}
 for _op in (_ENCODE_BASE64, _DECODE_BASE64, _DECODE_COMPRESSED):
     tf_nodes[_op] = NodeForm(types={})
 
@@ -483,6 +497,9 @@ def _decode_csv_rule(records, *defaults, OUT_TYPE, **_):
 _DECODE_CSV = register("DecodeCSV", _decode_csv, _decode_csv_rule, multi=True, tied=(),
                        not_differentiable=_NO_GRAD)
 tf_nodes[_DECODE_CSV] = NodeForm(types={})
+tf_args[_DECODE_CSV] = ("records", "*record_defaults")
+tf_defaults[_DECODE_CSV] = {"field_delim": ",", "use_quote_delim": True, "na_value": "",
+                            "select_cols": (), "OUT_TYPE": input_dtypes(1)}
 
 batching_rules.assign(PER_ELEMENT, _READ_FILE, _WRITE_FILE, _MATCHING_FILES, _SERIALIZE_TENSOR,
                       _PARSE_TENSOR, _DECODE_RAW, _DECODE_PADDED_RAW, _DECODE_CSV, _ENCODE_BASE64,

@@ -21,6 +21,7 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_to_tensor, operand
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import (
     NUMBER, NUMBER_BOOL, register, register_gradient, same_shape)
 from eagerflow._src.core.registry import PER_ELEMENT, aligned, batching_rules
@@ -227,12 +228,14 @@ def _product_batched(flags, conjugate):
 batching_rules[_MATMUL] = _product_batched(("transpose_a", "transpose_b"), False)
 batching_rules[_BATCH_MATMUL] = _product_batched(("adj_x", "adj_y"), True)
 tf_nodes[_MATMUL] = NodeForm(fixed={"grad_a": False, "grad_b": False}, outputs=("product",))
+tf_args[_MATMUL] = ("a", "b")
 tf_nodes[_BATCH_MATMUL] = NodeForm(fixed={"grad_x": False, "grad_y": False},
                                   outputs=("output",))
 # Mixed input types with an explicit output type (int8 x int8 -> int32).
 _BATCH_MATMUL_V3 = register("BatchMatMulV3", _batch_matmul_v3_kernel, _batch_matmul_rule,
                             tied=())
 tf_nodes[_BATCH_MATMUL_V3] = NodeForm(types={"Ta": 0, "Tb": 1}, outputs=("output",))
+tf_args[_BATCH_MATMUL_V3] = ("x", "y")
 
 
 def _check_flags(transpose, adjoint, which):
@@ -885,10 +888,13 @@ def _triangular_rule(matrix, rhs, **_):
 
 _SOLVE = register("MatrixSolve", _single_or_wider(_solve), _solve_rule, tied=(0, 1),
                   dtypes=_LAPACK)
+tf_args[_SOLVE] = ("matrix", "rhs")
 _SOLVE_LS = register("MatrixSolveLs", _single_or_wider(_solve_ls), _solve_ls_rule, tied=(0, 1),
                      dtypes=_LAPACK, not_differentiable=_NO_EXACT_LSTSQ_GRAD)
+tf_args[_SOLVE_LS] = ("matrix", "rhs", "l2_regularizer")
 _TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangular_solve),
                              _triangular_rule, tied=(0, 1), dtypes=(_d.bfloat16,) + _LAPACK)
+tf_args[_TRIANGULAR_SOLVE] = ("matrix", "rhs")
 for _op in (_SOLVE, _SOLVE_LS, _TRIANGULAR_SOLVE):
     tf_nodes[_op] = NodeForm(outputs=("output",))
 
@@ -1138,17 +1144,21 @@ tf_nodes[_MATRIX_DIAG] = NodeForm(
                      for n in ("num_rows", "num_cols")),
             AttrInput("padding_value", type_attr=None, kind="scalar", like=0, default=0)),
     ignored={"align"})
+tf_args[_MATRIX_DIAG] = ("diagonal", "k", "num_rows", "num_cols", "padding_value")
 tf_nodes[_MATRIX_DIAG_PART] = NodeForm(
     inputs=(0, _K, AttrInput("padding_value", type_attr=None, like=0, fixed=0)),
     ignored={"align"}, outputs=("diagonal",))
 _SET_DIAG = register("MatrixSetDiagV3", _set_diag, _set_diag_rule, tied=(0, 1),
                      dtypes=NUMBER_BOOL)
 tf_nodes[_SET_DIAG] = NodeForm(inputs=(0, 1, _K), ignored={"align"}, outputs=("output",))
+tf_args[_SET_DIAG] = ("input", "diagonal", "k")
 _BAND_PART = register("MatrixBandPart", _band_part, same_shape, dtypes=NUMBER_BOOL)
 tf_nodes[_BAND_PART] = NodeForm(
     inputs=(0, *(AttrInput(n, type_attr="Tindex", kind=int) for n in ("num_lower", "num_upper"))),
     outputs=("band",))
+tf_args[_BAND_PART] = ("input", "num_lower", "num_upper")
 _TENSOR_DIAG = register("Diag", _tensor_diag, _tensor_diag_rule, dtypes=NUMBER)
+tf_args[_TENSOR_DIAG] = ("diagonal",)
 _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_rule,
                              dtypes=NUMBER)
 tf_nodes[_TENSOR_DIAG_PART] = NodeForm(outputs=("diagonal",))
@@ -1350,6 +1360,7 @@ _CROSS = register("Cross", _cross, _cross_rule, tied=(0, 1), dtypes=(
     _d.float32, _d.float64, _d.int32, _d.uint8, _d.int16, _d.int8, _d.int64, _d.bfloat16,
     _d.uint16, _d.float16, _d.uint32, _d.uint64))
 tf_nodes[_CROSS] = NodeForm(outputs=("product",))
+tf_args[_CROSS] = ("a", "b")
 
 
 @export("linalg.cross")

@@ -25,6 +25,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import constant, get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -324,21 +326,34 @@ _SPLIT = register("TensorListSplit", _split_kernel, _list_rule, tied=())
 _RESIZE = register("TensorListResize", _resize_kernel, _list_rule, tied=())
 # Sums the gradients of one list (None elements are zeros), as TF's AddN does for variants.
 _ADD = register("TensorListAdd", _add_kernel, _list_rule, tied=())
+tf_args[_ADD] = None  # eagerflow's own op: TF has none of this name
 # TF's forms: a list (variant) input has no type attribute; element_dtype is the elements'
 tf_nodes[_RESERVE] = NodeForm(types={"shape_type": 0}, outputs=("handle",))
+tf_args[_RESERVE] = ("element_shape", "num_elements")
 tf_nodes[_LENGTH] = NodeForm(types={}, outputs=("length",))
+tf_args[_LENGTH] = ("input_handle",)
 tf_nodes[_SET_ITEM] = NodeForm(types={"element_dtype": 2}, outputs=("output_handle",),
                                defaults={"resize_if_index_out_of_bounds": False})  # (TF's)
+tf_args[_SET_ITEM] = ("input_handle", "index", "item")
 tf_nodes[_GET_ITEM] = NodeForm(types={}, outputs=("item",))
+tf_args[_GET_ITEM] = ("input_handle", "index", "element_shape")
 tf_nodes[_STACK] = NodeForm(types={}, outputs=("tensor",))
+tf_args[_STACK] = ("input_handle", "element_shape")
+tf_defaults[_STACK] = {"num_elements": -1}
 tf_nodes[_FROM_TENSOR] = NodeForm(types={"element_dtype": 0, "shape_type": 1},
                                   outputs=("output_handle",))
+tf_args[_FROM_TENSOR] = ("tensor", "element_shape")
 tf_nodes[_GATHER] = NodeForm(types={}, outputs=("values",))
+tf_args[_GATHER] = ("input_handle", "indices", "element_shape")
 tf_nodes[_SCATTER] = NodeForm(types={"element_dtype": 1}, outputs=("output_handle",))
+tf_args[_SCATTER] = ("input_handle", "tensor", "indices")
 tf_nodes[_CONCAT] = NodeForm(types={"shape_type": 1}, outputs=("tensor", "lengths"))
+tf_args[_CONCAT] = ("input_handle", "element_shape", "leading_dims")
 tf_nodes[_SPLIT] = NodeForm(types={"element_dtype": 0, "shape_type": 1},
                             outputs=("output_handle",))
+tf_args[_SPLIT] = ("tensor", "element_shape", "lengths")
 tf_nodes[_RESIZE] = NodeForm(types={}, outputs=("output_handle",))
+tf_args[_RESIZE] = ("input_handle", "size")
 
 
 # -- functions ----------------------------------------------------------------------------

@@ -18,6 +18,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -120,6 +122,8 @@ _STRING_FORMAT = register(
     "StringFormat", _string_format, lambda *_, **__: (TensorShape([]), _d.string), tied=(),
     not_differentiable=_NO_GRAD)
 tf_nodes[_STRING_FORMAT] = NodeForm(types={"T": "*"})
+tf_args[_STRING_FORMAT] = ("*inputs",)
+tf_defaults[_STRING_FORMAT] = {"template": "%s", "placeholder": "%s", "summarize": 3}
 
 
 @export("strings.format")
@@ -157,6 +161,7 @@ def _write(xp, text, output_stream, end):
 
 _PRINT = register("PrintV2", _write, lambda *_, **__: [], multi=True, tied=(), stateful=True,
                   dtypes=(_d.string,), not_differentiable=_NO_GRAD, replayable=True)
+tf_defaults[_PRINT] = {"output_stream": "stderr", "end": "\n"}
 
 
 def _stream_name(output_stream):

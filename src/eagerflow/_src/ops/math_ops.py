@@ -16,6 +16,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.registry import get as _op_named
 from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
     OpDef, kernel_type_name, register, register_gradient, same_shape)
@@ -134,6 +136,7 @@ _XDIVY = register("Xdivy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtyp
                   rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
 _ATAN2 = register("Atan2", _float_kernel(lambda xp, y, x: xp.arctan2(y, x.astype(y.dtype))),
                   rules.binary, tied=(0, 1), dtypes=FLOAT, elementwise=True)
+tf_args[_ATAN2] = ("y", "x")
 
 _EQUAL = register("Equal", "equal", rules.binary_to(_d.bool), tied=(0, 1),
                   not_differentiable="comparison", elementwise=True)
@@ -403,10 +406,14 @@ def abs(x, name=None):
 # -- complex numbers --------------------------------------------------------------------------
 
 _REAL = register("Real", "real", rules.unary_real, dtypes=COMPLEX, elementwise=True)
+tf_args[_REAL] = ("input",)
 _IMAG = register("Imag", "imag", rules.unary_real, dtypes=COMPLEX, elementwise=True)
+tf_args[_IMAG] = ("input",)
 _CONJ = register("Conj", "conj", same_shape, dtypes=COMPLEX)
 tf_nodes[_CONJ] = NodeForm(outputs=("output",))
+tf_args[_CONJ] = ("input",)
 _ANGLE = register("Angle", "angle", rules.unary_real, dtypes=COMPLEX, elementwise=True)
+tf_args[_ANGLE] = ("input",)
 _COMPLEX = register(
     "Complex", lambda xp, re, im: xp.asarray(re + 1j * im).astype(
         xp.complex64 if re.dtype == xp.float32 else xp.complex128),
@@ -416,6 +423,7 @@ _COMPLEX = register(
 for _op in (_REAL, _IMAG, _ANGLE):
     tf_nodes[_op] = NodeForm(types={"T": 0, "Tout": "out0"})
 tf_nodes[_COMPLEX] = NodeForm(types={"T": 0, "Tout": "out0"}, outputs=("out",))
+tf_args[_COMPLEX] = ("real", "imag")
 
 
 def _numeric(x, message):
@@ -659,6 +667,7 @@ polygamma = binary(register("Polygamma", _polygamma, rules.binary, tied=(0, 1),
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5772157,  1.644934 ], dtype=float32)>
     """)
 export("math.polygamma")(polygamma)
+tf_args[_op_named("Polygamma")] = ("a", "x")
 
 
 # -- special functions: Bessel, incomplete gamma and beta, Fresnel, ... -----------------------
@@ -832,11 +841,14 @@ def _igamma_kernel(which):
 
 
 _IGAMMA = _special_op("Igamma", _igamma_kernel(0), 2, kernels=_FLOAT_DOUBLE)
+tf_args[_IGAMMA] = ("a", "x")
 _IGAMMAC = _special_op("Igammac", _igamma_kernel(1), 2, kernels=_FLOAT_DOUBLE)
+tf_args[_IGAMMAC] = ("a", "x")
 _IGAMMA_GRAD_A = _special_op(
     "IgammaGradA", lambda xp, a, x, dtype: special(xp, "gammainc_grad_a")(a, x), 2,
     kernels=_FLOAT_DOUBLE, dtypes=(_d.float32, _d.float64),
     not_differentiable="TF defines no gradient for it")
+tf_args[_IGAMMA_GRAD_A] = ("a", "x")
 igamma = binary(_IGAMMA, """Computes the regularized lower incomplete gamma function P(a, x).
 
     >>> tf.math.igamma(tf.constant([1.0, 2.0]), tf.constant([1.0, 3.0]))
@@ -883,6 +895,7 @@ def _betainc(xp, a, b, x, dtype):
 
 _BETAINC = _special_op("Betainc", _betainc, 3, kernels=_FLOAT_DOUBLE,
                        dtypes=(_d.float32, _d.float64))
+tf_args[_BETAINC] = ("a", "b", "x")
 
 
 @export("math.betainc")
@@ -928,6 +941,7 @@ export("math.sigmoid", "nn.sigmoid", "sigmoid", "keras.backend.sigmoid")(sigmoid
 softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT, tf_output="activations"),
                  "Computes log(exp(x) + 1).")
 export("math.softplus", "nn.softplus", "keras.backend.softplus")(softplus)
+tf_args[_op_named("Softplus")] = ("features",)
 # the op allows complex types and small integers, but no CPU kernel takes them
 _round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER,
                              kernels=(_d.int64, _d.int32, _BF16, _F64, _F32, _F16)))
@@ -1048,6 +1062,8 @@ reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad,
     >>> reciprocal_grad(tf.constant([0.5]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([-0.5], dtype=float32)>
     """)
+tf_args.assign(("y", "dy"), *map(_op_named, ("SigmoidGrad", "TanhGrad", "SqrtGrad",
+                                     "RsqrtGrad", "ReciprocalGrad")))
 
 
 @export("math.log_sigmoid")
@@ -1170,6 +1186,7 @@ _INVERT_PERMUTATION = register("InvertPermutation", _invert_permutation,
                                _invert_permutation_rule, dtypes=(_d.int32, _d.int64),
                                not_differentiable="integer permutation")
 tf_nodes[_INVERT_PERMUTATION] = NodeForm(outputs=("y",))
+tf_args[_INVERT_PERMUTATION] = ("x",)
 
 
 @export("math.invert_permutation")

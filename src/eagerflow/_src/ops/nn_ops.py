@@ -19,6 +19,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core import registry
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
@@ -119,11 +121,18 @@ def _softsign(xp, x):
 
 
 _RELU = register("Relu", _relu, same_shape, dtypes=REAL)
+tf_args[_RELU] = ("features",)
 _RELU6 = register("Relu6", _relu6, same_shape, dtypes=REAL)
+tf_args[_RELU6] = ("features",)
 _LEAKY_RELU = register("LeakyRelu", _leaky_relu, same_shape, dtypes=FLOAT)
+tf_args[_LEAKY_RELU] = ("features",)
+tf_defaults[_LEAKY_RELU] = {"alpha": 0.2}
 _ELU = register("Elu", float_math.elu, same_shape, dtypes=FLOAT)
+tf_args[_ELU] = ("features",)
 _SELU = register("Selu", float_math.selu, same_shape, dtypes=FLOAT)
+tf_args[_SELU] = ("features",)
 _SOFTSIGN = register("Softsign", _softsign, same_shape, dtypes=FLOAT)
+tf_args[_SOFTSIGN] = ("features",)
 for _op in (_RELU, _RELU6, _LEAKY_RELU, _ELU, _SELU, _SOFTSIGN):
     tf_nodes[_op] = NodeForm(outputs=("activations",))
 
@@ -146,6 +155,7 @@ def _relu_grad(xp, gradients, features):
 
 _RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL, fresh=True)
 tf_nodes[_RELU_GRAD] = NodeForm(outputs=("backprops",))
+tf_args[_RELU_GRAD] = ("gradients", "features")
 
 
 def relu_grad(gradients, features, name=None):
@@ -194,10 +204,16 @@ def _activation_grad_op(tf_name, kernel, dtypes=FLOAT):
 
 
 _RELU6_GRAD = _activation_grad_op("Relu6Grad", _relu6_grad, REAL)
+tf_args[_RELU6_GRAD] = ("gradients", "features")
 _LEAKY_RELU_GRAD = _activation_grad_op("LeakyReluGrad", _leaky_relu_grad)
+tf_args[_LEAKY_RELU_GRAD] = ("gradients", "features")
+tf_defaults[_LEAKY_RELU_GRAD] = {"alpha": 0.2}
 _ELU_GRAD = _activation_grad_op("EluGrad", _elu_grad)
+tf_args[_ELU_GRAD] = ("gradients", "outputs")
 _SELU_GRAD = _activation_grad_op("SeluGrad", _selu_grad)
+tf_args[_SELU_GRAD] = ("gradients", "outputs")
 _SOFTSIGN_GRAD = _activation_grad_op("SoftsignGrad", _softsign_grad)
+tf_args[_SOFTSIGN_GRAD] = ("gradients", "features")
 
 
 def relu6_grad(gradients, features, name=None):
@@ -389,7 +405,9 @@ _SOFTMAX = register("Softmax", _softmax, rules.at_least_rank(1, "Softmax"), dtyp
 _LOG_SOFTMAX = register("LogSoftmax", _log_softmax, rules.at_least_rank(1, "LogSoftmax"),
                        dtypes=FLOAT)
 tf_nodes[_SOFTMAX] = NodeForm(implied={"axis": -1}, outputs=("softmax",))
+tf_args[_SOFTMAX] = ("logits",)
 tf_nodes[_LOG_SOFTMAX] = NodeForm(implied={"axis": -1}, outputs=("logsoftmax",))
+tf_args[_LOG_SOFTMAX] = ("logits",)
 
 
 def _axis(axis, rank):
@@ -583,6 +601,8 @@ def _bias_add_rule(value, bias, data_format):
 _BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER,
                      fresh=True)
 tf_nodes[_BIAS_ADD] = NodeForm(outputs=("output",))
+tf_args[_BIAS_ADD] = ("value", "bias")
+tf_defaults[_BIAS_ADD] = {"data_format": "NHWC"}
 
 
 @export("nn.bias_add")
@@ -617,6 +637,8 @@ def _bias_add_grad_rule(out_backprop, data_format):
 
 
 _BIAS_ADD_GRAD = register("BiasAddGrad", _bias_add_grad, _bias_add_grad_rule, dtypes=NUMBER)
+tf_args[_BIAS_ADD_GRAD] = ("out_backprop",)
+tf_defaults[_BIAS_ADD_GRAD] = {"data_format": "NHWC"}
 
 
 def bias_add_grad(out_backprop, data_format="NHWC", name=None):
@@ -700,13 +722,17 @@ def _l2_loss(xp, t):
 _SOFTMAX_XENT = register("SoftmaxCrossEntropyWithLogits", _softmax_xent, _softmax_xent_rule,
                          multi=True, tied=(0, 1), dtypes=FLOAT, grad_takes_none=True)
 tf_nodes[_SOFTMAX_XENT] = NodeForm(outputs=("loss", "backprop"))
+tf_args[_SOFTMAX_XENT] = ("features", "labels")
+tf_defaults[_SOFTMAX_XENT] = {"axis": -1}  # (TF's op takes the last axis alone)
 _SPARSE_SOFTMAX_XENT = register("SparseSoftmaxCrossEntropyWithLogits", _sparse_softmax_xent,
                                 _sparse_softmax_xent_rule, multi=True, dtypes=FLOAT,
                                 grad_takes_none=True)
 tf_nodes[_SPARSE_SOFTMAX_XENT] = NodeForm(types={"T": 0, "Tlabels": 1},
                                                 outputs=("loss", "backprop"))
+tf_args[_SPARSE_SOFTMAX_XENT] = ("features", "labels")
 _L2_LOSS = register("L2Loss", widened(_l2_loss), lambda t: (TensorShape([]), t.dtype),
                     dtypes=FLOAT)
+tf_args[_L2_LOSS] = ("t",)
 
 
 @export("nn.softmax_cross_entropy_with_logits",
@@ -886,6 +912,7 @@ _IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_shape, tied=(1, 2),
                      dtypes=(_d.int32, _d.int64), not_differentiable="boolean output",
                      input_names=("targets", "k"))
 tf_nodes[_IN_TOP_K] = NodeForm(types={"T": 1}, outputs=("precision",))
+tf_args[_IN_TOP_K] = ("predictions", "targets", "k")
 
 
 @export("math.in_top_k", "nn.in_top_k")

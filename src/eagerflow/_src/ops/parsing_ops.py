@@ -22,6 +22,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
@@ -266,6 +268,8 @@ _PARSE_EXAMPLE_V2 = register("ParseExampleV2", _parse_example_v2, _parse_example
                              multi=True, tied=(), not_differentiable=_NO_GRAD)
 batching_rules[_PARSE_EXAMPLE_V2] = PER_ELEMENT
 tf_nodes[_PARSE_EXAMPLE_V2] = NodeForm(types={})
+tf_args[_PARSE_EXAMPLE_V2] = ("serialized", "names", "sparse_keys", "dense_keys", "ragged_keys",
+                              "*dense_defaults")
 
 _SIGNATURE = (
     "Op<name=ParseExampleV2; signature=serialized:string, names:string, sparse_keys:string, "
@@ -617,6 +621,21 @@ _PARSE_SEQUENCE_EXAMPLE_V2 = register(
     multi=True, tied=(), not_differentiable=_NO_GRAD)
 batching_rules[_PARSE_SEQUENCE_EXAMPLE_V2] = PER_ELEMENT
 tf_nodes[_PARSE_SEQUENCE_EXAMPLE_V2] = NodeForm(types={})
+tf_args[_PARSE_SEQUENCE_EXAMPLE_V2] = ("serialized", "debug_name", "context_sparse_keys",
+                                       "context_dense_keys", "context_ragged_keys",
+                                       "feature_list_sparse_keys", "feature_list_dense_keys",
+                                       "feature_list_ragged_keys",
+                                       "feature_list_dense_missing_assumed_empty",
+                                       "*context_dense_defaults")
+tf_defaults[_PARSE_SEQUENCE_EXAMPLE_V2] = {"Ncontext_sparse": 0, "context_sparse_types": (),
+                                           "context_ragged_value_types": (),
+                                           "context_ragged_split_types": (),
+                                           "context_dense_shapes": (), "Nfeature_list_sparse": 0,
+                                           "Nfeature_list_dense": 0, "feature_list_dense_types": (),
+                                           "feature_list_sparse_types": (),
+                                           "feature_list_ragged_value_types": (),
+                                           "feature_list_ragged_split_types": (),
+                                           "feature_list_dense_shapes": ()}
 
 
 def _sequence_specs(context_features, sequence_features):

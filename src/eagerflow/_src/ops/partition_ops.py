@@ -17,6 +17,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
@@ -71,6 +73,7 @@ def _dynamic_partition_rule(data, partitions, num_partitions):
 _DYNAMIC_PARTITION = register("DynamicPartition", _dynamic_partition_kernel,
                               _dynamic_partition_rule, multi=True, tied=())
 tf_nodes[_DYNAMIC_PARTITION] = NodeForm(types={"T": 0}, outputs=("outputs",))
+tf_args[_DYNAMIC_PARTITION] = ("data", "partitions")
 
 
 @export("dynamic_partition")
@@ -142,6 +145,7 @@ tf_nodes[_DYNAMIC_STITCH] = NodeForm(
     types={}, ignored=("N", "T"),
     rewrite=lambda attrs, inputs: {**attrs, "N": len(inputs) // 2,
                                    "T": inputs[len(inputs) // 2].dtype})
+tf_args[_DYNAMIC_STITCH] = ("*indices", "*data")
 
 
 def _tensor_list(values, dtype=None):
@@ -238,6 +242,8 @@ _HISTOGRAM = register(
     not_differentiable="counts")
 tf_nodes[_HISTOGRAM] = NodeForm(inputs=(0, 1, AttrInput("nbins", type_attr=None, kind=int)),
                                outputs=("out",))
+tf_args[_HISTOGRAM] = ("values", "value_range", "nbins")
+tf_defaults[_HISTOGRAM] = {"dtype": _d.int32}
 
 
 def _nbins_value(nbins):

@@ -42,6 +42,8 @@ from eagerflow._src.core.convert import (
     convert_to_tensor, get_static_value, is_tensor_like, to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import (
     FLOAT, attr_dtype_error, kernel_type_name, register, register_gradient)
 from eagerflow._src.core.tensor import Tensor
@@ -551,23 +553,36 @@ def _index_shuffle_rule(index, seed, max_index, **_):
 
 _UNIFORM = _register(_draw_uniform, _shaped, _per_value, "RandomUniform",
                      "StatelessRandomUniform", tied=(), at_once=True)
+tf_args[_UNIFORM[1]] = ("shape", "seed")
+tf_defaults[_UNIFORM[1]] = {"dtype": _d.float32}
 _NORMAL = _register(_draw_normal, _shaped, _per_value, "RandomStandardNormal",
                     "StatelessRandomNormal", tied=(), at_once=True)
+tf_args[_NORMAL[1]] = ("shape", "seed")
+tf_defaults[_NORMAL[1]] = {"dtype": _d.float32}
 _TRUNCATED = _register(_draw_truncated_normal, _shaped, _per_value, "TruncatedNormal",
                        "StatelessTruncatedNormal", tied=())
+tf_args[_TRUNCATED[1]] = ("shape", "seed")
+tf_defaults[_TRUNCATED[1]] = {"dtype": _d.float32}
 _UNIFORM_INT = _register(_draw_uniform_int, _shaped_like_min, _per_value, "RandomUniformInt",
                          "StatelessRandomUniformInt", tied=(0, 1), dtypes=_FULL_INTS,
                          at_once=True)
 _FULL_INT = _register(_draw_full_int, _shaped, _per_value, "StatefulUniformFullInt",
                       "StatelessRandomUniformFullInt", tied=(), at_once=True)
+tf_args[_FULL_INT[0]] = ("resource", "algorithm", "shape")
+tf_args[_FULL_INT[1]] = ("shape", "seed")
+tf_defaults.assign({"dtype": _d.uint64}, *_FULL_INT)
 _MULTINOMIAL = _register(_draw_multinomial, _multinomial_rule, _per_sample, "Multinomial",
                          "StatelessMultinomial", run_time_attr="num_samples", dtypes=FLOAT)
 _SHUFFLE = _register(_draw_shuffle, lambda value, *_, **__: (value.shape, value.dtype),
                      _per_swap, "RandomShuffle", "StatelessShuffle", run_time_attr=None)
+tf_args[_SHUFFLE[1]] = ("value", "key", "counter", "alg")
 _POISSON = _register(_draw_poisson, _extended, _per_param_value, "RandomPoissonV2",
                      dtypes=_HALF_FLOAT_DOUBLE + _INTS)
+tf_args[_POISSON[0]] = ("shape", "rate")
+tf_defaults[_POISSON[0]] = {"dtype": _d.int64}
 _GAMMA = _register(_draw_gamma, _extended, _per_param_value, "RandomGamma",
                    dtypes=_HALF_FLOAT_DOUBLE, not_differentiable=None)
+tf_args[_GAMMA[0]] = ("shape", "alpha")
 _STATELESS_GAMMA = _register(_draw_stateless_gamma, _shaped_like_param, None, None,
                              "StatelessRandomGammaV2", dtypes=_HALF_FLOAT_DOUBLE,
                              not_differentiable=None)
@@ -576,9 +591,14 @@ _STATELESS_POISSON = _register(_draw_stateless_poisson, _shaped_like_param, None
 _BINOMIAL = _register(_draw_binomial, _shaped_like_param, _per_binomial,
                       "StatefulRandomBinomial", "StatelessRandomBinomial", tied=(0, 1),
                       dtypes=_HALF_FLOAT_DOUBLE)
+tf_args[_BINOMIAL[0]] = ("resource", "algorithm", "shape", "counts", "probs")
+tf_defaults.assign({"dtype": _d.int64}, *_BINOMIAL)
 _TRUNCATED_WITH = _register(_draw_truncated_with, _shaped_like_param, None, None,
                             "StatelessParameterizedTruncatedNormal", tied=(0, 1, 2, 3),
                             dtypes=_HALF_FLOAT_DOUBLE, not_differentiable=None)
+tf_args[_TRUNCATED_WITH[1]] = ("shape", "seed", "means", "stddevs", "minvals", "maxvals")
+tf_nodes[_TRUNCATED_WITH[1]] = NodeForm(inputs=(AttrInput("shape", type_attr="S"), 4, 0, 1, 2, 3),
+                                        types={"Tseed": 4, "dtype": 0})
 # TF's stateful random ops take the shape as an input; a graph's op keeps its stream (the
 # part of its seed's sequence each run takes) as eagerflow's own attr, new when read back.
 _SHAPE_INPUT = AttrInput("shape", type_attr="T", runtime=True)
@@ -589,10 +609,16 @@ for _op in (_UNIFORM[0], _NORMAL[0], _TRUNCATED[0]):
                              defaults=_SEEDS)
 tf_nodes[_UNIFORM_INT[0]] = NodeForm(inputs=(_SHAPE_INPUT, 0, 1), types={"Tout": 0},
                                      local={"stream": _OpState}, defaults=_SEEDS)
+tf_args[_UNIFORM_INT[0]] = ("shape", "minval", "maxval")
 tf_nodes[_MULTINOMIAL[0]] = NodeForm(
     inputs=(0, AttrInput("num_samples", type_attr=None, kind=int, runtime=True)),
     local={"stream": _OpState}, defaults=_SEEDS)
+tf_args[_MULTINOMIAL[0]] = ("logits", "num_samples")
 tf_nodes[_SHUFFLE[0]] = NodeForm(local={"stream": _OpState}, defaults=_SEEDS)
+tf_args[_SHUFFLE[0]] = ("value",)
+for _op, _type in ((_POISSON[0], "R"), (_GAMMA[0], "T")):  # (TF's shape is of type S)
+    tf_nodes[_op] = NodeForm(inputs=(AttrInput("shape", type_attr="S", runtime=True), 0),
+                             types={_type: 0}, local={"stream": _OpState}, defaults=_SEEDS)
 # The stateless ops take the seed last (after a shape only run time knows, which TF's take
 # first: so only a known shape is written)
 _KNOWN_SHAPE = AttrInput("shape", type_attr="T")
@@ -600,14 +626,20 @@ for _op in (_UNIFORM[1], _NORMAL[1], _TRUNCATED[1], _FULL_INT[1]):
     tf_nodes[_op] = NodeForm(inputs=(_KNOWN_SHAPE, 0), types={"Tseed": 0})
 tf_nodes[_UNIFORM_INT[1]] = NodeForm(inputs=(_KNOWN_SHAPE, 2, 0, 1),
                                      types={"Tseed": 2, "dtype": 0})
+tf_args[_UNIFORM_INT[1]] = ("shape", "seed", "minval", "maxval")
 tf_nodes[_MULTINOMIAL[1]] = NodeForm(
     inputs=(0, AttrInput("num_samples", type_attr=None, kind=int), 1), types={"T": 0, "Tseed": 1})
+tf_args[_MULTINOMIAL[1]] = ("logits", "num_samples", "seed")
+tf_defaults.assign({"output_dtype": _d.int64}, *_MULTINOMIAL)
 tf_nodes[_BINOMIAL[1]] = NodeForm(inputs=(AttrInput("shape", type_attr="S"), 2, 0, 1),
                                   types={"Tseed": 2, "T": 0})
+tf_args[_BINOMIAL[1]] = ("shape", "seed", "counts", "probs")
 tf_nodes[_STATELESS_POISSON[1]] = NodeForm(inputs=(_KNOWN_SHAPE, 1, 0),
                                            types={"Tseed": 1, "Rtype": 0})
+tf_args[_STATELESS_POISSON[1]] = ("shape", "seed", "lam")
 tf_nodes[_STATELESS_GAMMA[1]] = NodeForm(inputs=(_KNOWN_SHAPE, 1, 0),
                                          types={"Tseed": 1, "dtype": 0})
+tf_args[_STATELESS_GAMMA[1]] = ("shape", "seed", "alpha")
 
 
 def _index_shuffle(xp, index, seed, max_index, rounds):
@@ -642,6 +674,8 @@ def _index_shuffle(xp, index, seed, max_index, rounds):
 _INDEX_SHUFFLE = register("RandomIndexShuffle", _index_shuffle, _index_shuffle_rule,
                           tied=(0, 2), dtypes=_INDEX_TYPES,
                           not_differentiable="integer positions of a permutation")
+tf_args[_INDEX_SHUFFLE] = ("index", "seed", "max_index")
+tf_defaults[_INDEX_SHUFFLE] = {"rounds": 4}
 
 
 def _gamma_sample_grad(xp, alpha, sample):
@@ -731,6 +765,7 @@ def _fraction_grad(xp, a, x, log_x):
 _GAMMA_GRAD = register("RandomGammaGrad", _gamma_sample_grad, shape_rules.binary,
                        tied=(0, 1), dtypes=(_d.float32, _d.float64),
                        not_differentiable="TensorFlow defines no gradient for it", elementwise=True)
+tf_args[_GAMMA_GRAD] = ("alpha", "sample")
 
 
 def random_gamma_grad(alpha, sample, name=None):

@@ -26,6 +26,8 @@ from eagerflow._src.core.convert import convert_input, get_static_value
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import (
     BOOL_ONLY, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -291,17 +293,26 @@ def _all(xp, x, axis, keepdims):
 
 _REDUCE = rules.reduction()
 _SUM = register("Sum", _reduction(add_reduce), _REDUCE, dtypes=NUMBER, reduction=True)
+tf_args[_SUM] = ("input", "axis")
 _MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER,
                  reduction=True)
+tf_args[_MEAN] = ("input", "axis")
 _PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER, reduction=True)
+tf_args[_PROD] = ("input", "axis")
 _MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE, dtypes=REAL, reduction=True)
+tf_args[_MAX] = ("input", "axis")
 _MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE, dtypes=REAL, reduction=True)
+tf_args[_MIN] = ("input", "axis")
 _ANY = register("Any", _reduction(_any), _REDUCE, dtypes=BOOL_ONLY,
                 not_differentiable="boolean", reduction=True)
+tf_args[_ANY] = ("input", "axis")
 _ALL = register("All", _reduction(_all), _REDUCE, dtypes=BOOL_ONLY,
                 not_differentiable="boolean", reduction=True)
+tf_args[_ALL] = ("input", "axis")
 _EUCLIDEAN_NORM = register("EuclideanNorm", _reduction(_euclidean_norm), _REDUCE,
                            dtypes=NUMBER, reduction=True)
+tf_args[_EUCLIDEAN_NORM] = ("input", "axis")
+tf_defaults.assign({"keepdims": False}, _SUM, _MEAN, _PROD, _MAX, _MIN, _ANY, _ALL, _EUCLIDEAN_NORM)
 for _op in (_SUM, _MEAN, _PROD, _MAX, _MIN, _ANY, _ALL, _EUCLIDEAN_NORM):
     tf_nodes[_op] = NodeForm(
         inputs=(0, AttrInput("axis", "reduction_indices", runtime=True, everything=True)),
@@ -477,6 +488,8 @@ _ARG_MIN = register("ArgMin", _arg_extreme("argmin", np.inf), _arg_rule, dtypes=
                     not_differentiable="index output")
 tf_nodes[_ARG_MAX] = tf_nodes[_ARG_MIN] = NodeForm(inputs=(0, AttrInput("axis", "dimension",
                                                                         kind=int)))
+tf_defaults[_ARG_MAX] = {"output_type": _d.int64}
+tf_defaults[_ARG_MIN] = {"output_type": _d.int64}
 _ARG_OUTPUT_TYPES = (_d.int16, _d.uint16, _d.int32, _d.int64)
 
 
@@ -563,6 +576,7 @@ def _top_k_rule(x, k, sorted, index_type):
 _TOP_K = register("TopKV2", _top_k, _top_k_rule, multi=True, dtypes=REAL)
 tf_nodes[_TOP_K] = NodeForm(inputs=(0, AttrInput("k", type_attr="Tk", kind=int)),
                             outputs=("values", "indices"))
+tf_defaults[_TOP_K] = {"sorted": True, "index_type": _d.int32}
 
 
 @export("math.top_k", "nn.top_k")
@@ -679,7 +693,11 @@ _UNIQUE = register("Unique", _unique(False), _unique_rule(False), multi=True, ti
 _UNIQUE_WITH_COUNTS = register("UniqueWithCounts", _unique(True), _unique_rule(True), multi=True,
                                tied=(), not_differentiable="index output")
 tf_nodes[_UNIQUE] = NodeForm(outputs=("y", "idx"))
+tf_args[_UNIQUE] = ("x",)
+tf_defaults[_UNIQUE] = {"out_idx": _d.int32}
 tf_nodes[_UNIQUE_WITH_COUNTS] = NodeForm(outputs=("y", "idx", "count"))
+tf_args[_UNIQUE_WITH_COUNTS] = ("x",)
+tf_defaults[_UNIQUE_WITH_COUNTS] = {"out_idx": _d.int32}
 
 
 def _run_unique(op, result_type, x, out_idx, name):
@@ -752,6 +770,8 @@ _DENSE_BINCOUNT = register("DenseBincount", _bincount, _bincount_rule, tied=(2,)
                            dtypes=(_d.int32, _d.int64, _d.float32, _d.float64),
                            not_differentiable="counts")
 tf_nodes[_DENSE_BINCOUNT] = NodeForm(types={"Tidx": 0, "T": 2})
+tf_args[_DENSE_BINCOUNT] = ("input", "size", "weights")
+tf_defaults[_DENSE_BINCOUNT] = {"binary_output": False}
 
 
 @export("math.bincount")
@@ -895,10 +915,15 @@ def _register_sorted_segment(tf_name, ufunc_name, fill, dtypes):
 
 
 _SEGMENT_SUM = _register_sorted_segment("SegmentSum", "add", 0, NUMBER)
+tf_args[_SEGMENT_SUM] = ("data", "segment_ids")
 _SEGMENT_PROD = _register_sorted_segment("SegmentProd", "multiply", 1, NUMBER)
+tf_args[_SEGMENT_PROD] = ("data", "segment_ids")
 _SEGMENT_MAX = _register_sorted_segment("SegmentMax", "maximum", 0, REAL)
+tf_args[_SEGMENT_MAX] = ("data", "segment_ids")
 _SEGMENT_MIN = _register_sorted_segment("SegmentMin", "minimum", 0, REAL)
+tf_args[_SEGMENT_MIN] = ("data", "segment_ids")
 _SEGMENT_MEAN = _register_sorted_segment("SegmentMean", "mean", 0, NUMBER)
+tf_args[_SEGMENT_MEAN] = ("data", "segment_ids")
 
 
 def _sorted_segment(op, doc):
@@ -1003,12 +1028,16 @@ def _register_unsorted_segment(tf_name, ufunc_name, fill, dtypes):
 
 _UNSORTED_SEGMENT_SUM = _register_unsorted_segment("UnsortedSegmentSum", "add",
                                                    lambda _: 0, NUMBER)
+tf_args[_UNSORTED_SEGMENT_SUM] = ("data", "segment_ids", "num_segments")
 _UNSORTED_SEGMENT_PROD = _register_unsorted_segment("UnsortedSegmentProd", "multiply",
                                                     lambda _: 1, NUMBER)
+tf_args[_UNSORTED_SEGMENT_PROD] = ("data", "segment_ids", "num_segments")
 _UNSORTED_SEGMENT_MAX = _register_unsorted_segment(
     "UnsortedSegmentMax", "maximum", lambda dtype: _d.from_numpy(dtype).min, REAL)
+tf_args[_UNSORTED_SEGMENT_MAX] = ("data", "segment_ids", "num_segments")
 _UNSORTED_SEGMENT_MIN = _register_unsorted_segment(
     "UnsortedSegmentMin", "minimum", lambda dtype: _d.from_numpy(dtype).max, REAL)
+tf_args[_UNSORTED_SEGMENT_MIN] = ("data", "segment_ids", "num_segments")
 
 
 def _unsorted_segment(op, doc):
@@ -1123,6 +1152,8 @@ _CUMPROD = register("Cumprod", _scan(lambda xp, x, axis: xp.cumprod(x, axis, x.d
                     same_shape, dtypes=NUMBER)
 tf_nodes[_CUMSUM] = tf_nodes[_CUMPROD] = NodeForm(inputs=(0, AttrInput("axis", kind=int)),
                                                   outputs=("out",))
+tf_defaults[_CUMPROD] = {"exclusive": False, "reverse": False}
+tf_defaults[_CUMSUM] = {"exclusive": False, "reverse": False}
 
 
 def _logsumexp_accumulate(xp, x, axis):
@@ -1151,6 +1182,7 @@ _CUMULATIVE_LOGSUMEXP = register(
     same_shape, dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64))
 tf_nodes[_CUMULATIVE_LOGSUMEXP] = NodeForm(inputs=(0, AttrInput("axis", kind=int)),
                                            outputs=("out",))
+tf_defaults[_CUMULATIVE_LOGSUMEXP] = {"exclusive": False, "reverse": False}
 
 
 def _scanner(op, doc):
@@ -1214,6 +1246,7 @@ def _add_n_rule(*inputs):
 _ADD_N = register("AddN", _add_n, _add_n_rule, tied="all", dtypes=NUMBER,
                   input_names=("inputs",))
 tf_nodes[_ADD_N] = NodeForm(number="N", outputs=("sum",))
+tf_args[_ADD_N] = ("*inputs",)
 _ADD_N_ARGUMENT_ERROR = ("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
                          "the same dtype and shape.")
 

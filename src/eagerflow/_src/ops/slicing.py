@@ -23,6 +23,7 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args, tf_defaults
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
@@ -379,6 +380,11 @@ _STRIDED_SLICE_GRAD = register(
     lambda dy, *_, shape, **__: (TensorShape(shape), dy.dtype), tied=())
 tf_nodes[_STRIDED_SLICE_GRAD] = NodeForm(inputs=(
     *(AttrInput(b, type_attr="Index") for b in ("shape", "begin", "end", "strides")), 0))
+tf_args[_STRIDED_SLICE_GRAD] = ("shape", "begin", "end", "strides", "dy")
+# (TF's defaults of the masks of a strided slice)
+MASK_DEFAULTS = dict.fromkeys(("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                               "shrink_axis_mask"), 0)
+tf_defaults[_STRIDED_SLICE_GRAD] = MASK_DEFAULTS
 
 
 def strided_slice_grad(dy, shape, begin, end, strides, begin_mask=0, end_mask=0,

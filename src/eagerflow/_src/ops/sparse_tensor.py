@@ -18,6 +18,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -207,6 +209,8 @@ _SPARSE_TO_DENSE = register("SparseToDense", _sparse_to_dense, _sparse_to_dense_
                             tied=(2, 3))
 batching_rules[_SPARSE_TO_DENSE] = PER_ELEMENT
 tf_nodes[_SPARSE_TO_DENSE] = NodeForm(types={"T": 2, "Tindices": 0})
+tf_args[_SPARSE_TO_DENSE] = ("sparse_indices", "output_shape", "sparse_values", "default_value")
+tf_defaults[_SPARSE_TO_DENSE] = {"validate_indices": True}
 
 
 @register_gradient("SparseToDense")

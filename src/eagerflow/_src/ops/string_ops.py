@@ -24,6 +24,8 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_input
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -112,6 +114,8 @@ def _string_join_rule(*inputs, separator):
 _STRING_JOIN = register("StringJoin", _string_join, _string_join_rule, tied="all",
                         dtypes=_STRING, not_differentiable=_NO_GRAD)
 tf_nodes[_STRING_JOIN] = NodeForm(number="N", byte_attrs={"separator"})
+tf_args[_STRING_JOIN] = ("*inputs",)
+tf_defaults[_STRING_JOIN] = {"separator": b""}
 
 
 @export("strings.join")
@@ -160,6 +164,8 @@ tf_nodes[_REDUCE_JOIN] = NodeForm(
     inputs=(0, AttrInput("axis", "reduction_indices", type_attr=None,
                          everything="reversed")),
     renamed={"keepdims": "keep_dims"}, byte_attrs={"separator"})
+tf_args[_REDUCE_JOIN] = ("inputs", "reduction_indices")
+tf_defaults[_REDUCE_JOIN] = {"keepdims": False, "separator": b""}
 
 
 @export("strings.reduce_join")
@@ -184,6 +190,8 @@ def _string_length(xp, x, unit):
 
 _STRING_LENGTH = register("StringLength", _string_length, rules.unary_to(_d.int32),
                           dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
+tf_args[_STRING_LENGTH] = ("input",)
+tf_defaults[_STRING_LENGTH] = {"unit": "BYTE"}
 
 
 @export("strings.length")
@@ -214,10 +222,15 @@ def _change_case(method):
 _UNARY_STRING = rules.unary_to(_d.string)
 _STRING_LOWER = register("StringLower", _change_case("lower"), _UNARY_STRING, dtypes=_STRING,
                          not_differentiable=_NO_GRAD, elementwise=True)
+tf_args[_STRING_LOWER] = ("input",)
+tf_defaults[_STRING_LOWER] = {"encoding": ""}
 _STRING_UPPER = register("StringUpper", _change_case("upper"), _UNARY_STRING, dtypes=_STRING,
                          not_differentiable=_NO_GRAD, elementwise=True)
+tf_args[_STRING_UPPER] = ("input",)
+tf_defaults[_STRING_UPPER] = {"encoding": ""}
 _STRING_STRIP = register("StringStrip", lambda xp, x: _map(bytes.strip, x), _UNARY_STRING,
                          dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
+tf_args[_STRING_STRIP] = ("input",)
 
 
 @export("strings.lower")
@@ -279,6 +292,7 @@ _STRING_SPLIT = register("StringSplitV2", _string_split, _string_split_rule, mul
                          dtypes=_STRING, not_differentiable=_NO_GRAD)
 tf_nodes[_STRING_SPLIT] = NodeForm(inputs=(0, AttrInput("sep", type_attr=None, kind=bytes)),
                                    outputs=("indices", "values", "shape"))
+tf_defaults[_STRING_SPLIT] = {"maxsplit": -1}
 
 
 @export("strings.split")
@@ -330,6 +344,8 @@ def _substr_rule(x, pos, size, unit):
 _SUBSTR = register("Substr", _substr, _substr_rule, tied=(1, 2), dtypes=(_d.int32, _d.int64),
                    not_differentiable=_NO_GRAD)
 tf_nodes[_SUBSTR] = NodeForm(types={"T": 1})
+tf_args[_SUBSTR] = ("input", "pos", "len")
+tf_defaults[_SUBSTR] = {"unit": "BYTE"}
 
 
 @export("strings.substr")
@@ -417,18 +433,24 @@ _REGEX_FULL_MATCH = register(
     "RegexFullMatch", lambda xp, x, pattern: _full_match(x, _scalar(pattern, "Pattern")),
     lambda x, pattern: (x.shape, _d.bool), tied=(0, 1), dtypes=_STRING,
     not_differentiable=_NO_GRAD)
+tf_args[_REGEX_FULL_MATCH] = ("input", "pattern")
 _STATIC_REGEX_REPLACE = register(
     "StaticRegexReplace",
     lambda xp, x, pattern, rewrite, replace_global: _replace(x, pattern, rewrite, replace_global),
     _UNARY_STRING, dtypes=_STRING, not_differentiable=_NO_GRAD, elementwise=True)
 tf_nodes[_STATIC_REGEX_FULL_MATCH] = NodeForm(byte_attrs={"pattern"})
+tf_args[_STATIC_REGEX_FULL_MATCH] = ("input",)
 tf_nodes[_STATIC_REGEX_REPLACE] = NodeForm(byte_attrs={"pattern", "rewrite"})
+tf_args[_STATIC_REGEX_REPLACE] = ("input",)
+tf_defaults[_STATIC_REGEX_REPLACE] = {"replace_global": True}
 _REGEX_REPLACE = register(
     "RegexReplace",
     lambda xp, x, pattern, rewrite, replace_global: _replace(
         x, _scalar(pattern, "Pattern"), _scalar(rewrite, "Rewrite"), replace_global),
     lambda x, pattern, rewrite, **_: (x.shape, _d.string), tied=(0, 1, 2), dtypes=_STRING,
     not_differentiable=_NO_GRAD)
+tf_args[_REGEX_REPLACE] = ("input", "pattern", "rewrite")
+tf_defaults[_REGEX_REPLACE] = {"replace_global": True}
 
 
 def _is_text(value):
@@ -517,6 +539,8 @@ def _string_to_number(xp, x, out_type):
 _STRING_TO_NUMBER = register("StringToNumber", _string_to_number,
                              lambda x, out_type: (x.shape, out_type), dtypes=_STRING,
                              not_differentiable=_NO_GRAD)
+tf_args[_STRING_TO_NUMBER] = ("string_tensor",)
+tf_defaults[_STRING_TO_NUMBER] = {"out_type": _d.float32}
 _NUMBER_TYPES = (_d.float32, _d.float64, _d.int32, _d.int64, _d.uint32, _d.uint64)
 
 
@@ -554,6 +578,9 @@ def _as_string(xp, x, precision, scientific, shortest, width, fill):
 
 _AS_STRING = register("AsString", _as_string, _UNARY_STRING, tied=(),
                       not_differentiable=_NO_GRAD, elementwise=True)
+tf_args[_AS_STRING] = ("input",)
+tf_defaults[_AS_STRING] = {"precision": -1, "scientific": False, "shortest": False, "width": -1,
+                           "fill": ""}
 _FILLS = ("", " ", "+", "-", "0", "#")
 
 

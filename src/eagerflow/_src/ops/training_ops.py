@@ -25,6 +25,7 @@ import sys
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import FLOAT, register
 from eagerflow._src.core.variables import ResourceHandle
 
@@ -344,29 +345,45 @@ def _register(name, kernel, tied, rule):
 
 GRADIENT_DESCENT = _register("ResourceApplyGradientDescent", _gradient_descent, (1, 2),
                              _dense_rule(2))
+tf_args[GRADIENT_DESCENT] = ("var", "alpha", "delta")
 SPARSE_GRADIENT_DESCENT = _register("ResourceSparseApplyGradientDescent",
                                     _sparse_gradient_descent, (1, 2), _sparse_rule)
+tf_args[SPARSE_GRADIENT_DESCENT] = None  # eagerflow's own op: TF has none of this name
 KERAS_MOMENTUM = _register("ResourceApplyKerasMomentum", _keras_momentum, (2, 3, 4),
                            _dense_rule(3))
+tf_args[KERAS_MOMENTUM] = ("var", "accum", "lr", "grad", "momentum")
 # Rates whose complement `1 - rate` a kernel takes (beta1, beta2, rho) are not tied: they
 # may come in float64 (see `_complement`).
 ADAM = _register("ResourceApplyAdam", _adam, (3, 4, 5, 8, 9), _dense_rule(9))
+tf_args[ADAM] = ("var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon",
+                 "grad")
 ADAM_WITH_AMSGRAD = _register("ResourceApplyAdamWithAmsgrad", _adam_with_amsgrad,
                               (4, 5, 6, 9, 10), _dense_rule(10))
+tf_args[ADAM_WITH_AMSGRAD] = ("var", "m", "v", "vhat", "beta1_power", "beta2_power", "lr", "beta1",
+                              "beta2", "epsilon", "grad")
 ADA_MAX = _register("ResourceApplyAdaMax", _ada_max, (3, 4, 6, 7, 8), _dense_rule(8))
+tf_args[ADA_MAX] = ("var", "m", "v", "beta1_power", "lr", "beta1", "beta2", "epsilon", "grad")
 KERAS_NADAM = _register("ResourceApplyKerasNadam", _keras_nadam, range(3, 11),
                         _dense_rule(10))
+tf_args[KERAS_NADAM] = None  # eagerflow's own op: TF has none of this name
 RMS_PROP = _register("ResourceApplyRMSProp", _rms_prop, (3, 5, 6, 7), _dense_rule(7))
+tf_args[RMS_PROP] = ("var", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad")
 CENTERED_RMS_PROP = _register("ResourceApplyCenteredRMSProp", _centered_rms_prop,
                               (4, 6, 7, 8), _dense_rule(8))
+tf_args[CENTERED_RMS_PROP] = ("var", "mg", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad")
 KERAS_ADAGRAD = _register("ResourceApplyKerasAdagrad", _keras_adagrad, range(2, 5),
                           _dense_rule(4))
+tf_args[KERAS_ADAGRAD] = None  # eagerflow's own op: TF has none of this name
 SPARSE_KERAS_ADAGRAD = _register("ResourceSparseApplyKerasAdagrad", _sparse_keras_adagrad,
                                  range(2, 5), _sparse_rule)
+tf_args[SPARSE_KERAS_ADAGRAD] = None  # eagerflow's own op: TF has none of this name
 ADADELTA = _register("ResourceApplyAdadelta", _adadelta, (3, 5, 6), _dense_rule(6))
+tf_args[ADADELTA] = ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad")
 FTRL_V2 = _register("ResourceApplyFtrlV2", _ftrl_v2, range(3, 9), _dense_rule(3))
+tf_args[FTRL_V2] = ("var", "accum", "linear", "grad", "lr", "l1", "l2", "l2_shrinkage", "lr_power")
 KERAS_WEIGHT_DECAY = _register("ResourceApplyKerasWeightDecay", _keras_weight_decay, (1, 2),
                                _no_outputs)
+tf_args[KERAS_WEIGHT_DECAY] = None  # eagerflow's own op: TF has none of this name
 # TF types those rates by T: a GraphDef casts them
 for _op, _rates in ((ADAM, (6, 7)), (ADAM_WITH_AMSGRAD, (7, 8)), (ADA_MAX, (5,)),
                     (RMS_PROP, (4,)), (CENTERED_RMS_PROP, (5,)), (ADADELTA, (4,))):

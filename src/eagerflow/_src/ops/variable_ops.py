@@ -15,6 +15,8 @@ from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable, _UnreadVariable
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_defaults, tf_nodes
 from eagerflow._src.ops import array_ops, slicing
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
@@ -45,6 +47,10 @@ def _no_outputs(*_, **__):
 _STRIDED_SLICE_ASSIGN = register(
     "ResourceStridedSliceAssign", _strided_slice_assign, _no_outputs, multi=True, tied=(),
     stateful=True, not_differentiable="variable update")
+tf_args[_STRIDED_SLICE_ASSIGN] = ("ref", "begin", "end", "strides", "value")
+tf_nodes[_STRIDED_SLICE_ASSIGN] = NodeForm(inputs=(0, *(AttrInput(b, type_attr="Index") for b in (
+    "begin", "end", "strides")), 1), types={"T": 1})
+tf_defaults[_STRIDED_SLICE_ASSIGN] = slicing.MASK_DEFAULTS
 
 
 def _slice_assigner(var, slice_spec):

@@ -22,6 +22,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.variables import Variable
@@ -96,6 +97,7 @@ def _write_summary(xp, step, tensor, tag, metadata, *, writer):
 _WRITE = register("WriteSummary", _write_summary, lambda *_, **__: [], multi=True,
                   tied=(1,), stateful=True, not_differentiable="summary")
 tf_nodes[_WRITE] = NodeForm(types={"T": 1}, local={"writer": -1})
+tf_args[_WRITE] = ("writer", "step", "tensor", "tag", "summary_metadata")
 
 def _write_raw(xp, step, tensor, *, writer):
     target = _WRITERS.get(writer)
@@ -109,6 +111,7 @@ _WRITE_RAW = register("WriteRawProtoSummary", _write_raw, lambda *_, **__: [], m
                       tied=(1,), dtypes=(_d.string,), stateful=True,
                       not_differentiable="summary")
 tf_nodes[_WRITE_RAW] = NodeForm(types={}, local={"writer": -1})
+tf_args[_WRITE_RAW] = ("writer", "step", "tensor")
 
 # -- state and the generic write ---------------------------------------------------------------
 

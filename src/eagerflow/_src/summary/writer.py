@@ -29,6 +29,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import register
 from eagerflow._src.io import gfile
 from eagerflow._src.io.crc32c import _python_crc, _zeros_tables, mask
@@ -256,6 +257,7 @@ def _flush_writer(xp, *, writer):
 _FLUSH = register("FlushSummaryWriter", _flush_writer, lambda **_: [], multi=True, tied=(),
                   stateful=True, not_differentiable="summary")
 tf_nodes[_FLUSH] = NodeForm(types={}, local={"writer": -1})
+tf_args[_FLUSH] = ("writer",)
 
 
 class _FileWriter(SummaryWriter):

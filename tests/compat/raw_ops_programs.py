@@ -1,0 +1,441 @@
+"""Sample calls of ``tf.raw_ops``, one per op, for TF (data/make_raw_ops_data.py) and for
+eagerflow (test_raw_ops.py) alike: op name -> keyword arguments, or a function making the
+call (and returning a list of what to compare) where the op needs state or other ops'
+results. Most pass only what TF requires, so that the attrs' defaults are TF's."""
+
+
+import os
+import tempfile
+import zlib
+
+
+def samples(tf):
+    f = tf.constant([[1.5, -2.0, 0.5], [0.25, 3.0, -1.0]])
+    p = tf.constant([[0.5, 0.25, 0.75], [0.125, 0.9, 0.3]])  # in (0, 1)
+    g = tf.constant([[1.5, 2.0, 0.5], [0.25, 3.0, 1.0]])  # positive
+    i = tf.constant([[3, -1, 2], [0, 5, -4]])
+    u = tf.constant([[3, 1, 2], [0, 5, 4]])
+    b = tf.constant([[True, False, True], [False, False, True]])
+    c = tf.complex(f, g)
+    s = tf.constant(["Hello World", " ab c "])
+    image = tf.reshape(tf.range(48, dtype=tf.float32) / 48.0, [1, 4, 4, 3])
+    square = tf.constant([[4.0, 1.0], [1.0, 3.0]])
+    out = {}
+    unary_x = ["Abs", "Acos", "Asin", "Atan", "Atanh", "Ceil", "Cos", "Cosh", "Digamma", "Erf",
+               "Erfc", "Exp", "Expm1", "Floor", "IsFinite", "IsInf", "IsNan", "Lgamma",
+               "Log1p", "Neg", "OnesLike", "Reciprocal", "Rint", "Round", "Sigmoid", "Sign",
+               "Sin", "Sinh", "Square", "Tan", "Tanh", "ZerosLike", "BesselI0", "BesselI0e",
+               "BesselI1", "BesselI1e", "BesselJ0", "BesselJ1", "Dawsn", "Spence",
+               "FresnelCos", "FresnelSin", "Asinh"]
+    for name in unary_x:
+        out[name] = dict(x=p if name in ("Acos", "Asin", "Atanh", "Spence") else f)
+    for name in ["Log", "Sqrt", "Rsqrt", "Acosh", "BesselK0", "BesselK0e", "BesselK1",
+                 "BesselK1e", "BesselY0", "BesselY1", "Expint"]:
+        out[name] = dict(x=g + 1.0)
+    out["Add"] = dict(x=s, y="!")
+    for name in ["AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow",
+                 "SquaredDifference", "DivNoNan", "MulNoNan", "Xdivy", "Xlogy", "Xlog1py",
+                 "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual"]:
+        out[name] = dict(x=f, y=g)
+    for name in ["FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "BitwiseAnd",
+                 "BitwiseOr", "BitwiseXor"]:
+        out[name] = dict(x=i, y=tf.constant([[2, 3, -3], [7, 2, 3]]))
+    out["LeftShift"] = dict(x=u, y=tf.constant([[1, 2, 0], [3, 1, 2]]))
+    out["RightShift"] = dict(x=u * 8, y=tf.constant([[1, 2, 0], [3, 1, 2]]))
+    out["Invert"] = dict(x=i)
+    out["Atan2"] = dict(y=f, x=g)
+    for name in ["Igamma", "Igammac", "IgammaGradA"]:
+        out[name] = dict(a=g, x=g + 0.5)
+    out["Polygamma"] = dict(a=tf.constant([[0.0, 1.0, 2.0], [1.0, 0.0, 3.0]]), x=g)
+    out["Betainc"] = dict(a=g, b=g + 1.0, x=p)
+    out["LogicalAnd"] = dict(x=b, y=tf.logical_not(b))
+    out["LogicalOr"] = dict(x=b, y=tf.logical_not(b))
+    out["LogicalNot"] = dict(x=b)
+    for name in ["SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad"]:
+        out[name] = dict(y=g, dy=f)
+    for name in ["Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "LeakyRelu"]:
+        out[name] = dict(features=f * 4.0)
+    for name in ["ReluGrad", "Relu6Grad", "SoftsignGrad", "LeakyReluGrad"]:
+        out[name] = dict(gradients=g, features=f * 4.0)
+    out["EluGrad"] = dict(gradients=g, outputs=f)
+    out["SeluGrad"] = dict(gradients=g, outputs=f)
+    out["Softmax"] = dict(logits=f)
+    out["LogSoftmax"] = dict(logits=f)
+    out["SoftmaxCrossEntropyWithLogits"] = dict(features=f, labels=tf.nn.softmax(g))
+    out["SparseSoftmaxCrossEntropyWithLogits"] = dict(features=f, labels=[2, 0])
+    out["BiasAdd"] = dict(value=f, bias=[1.0, 2.0, 3.0])
+    out["BiasAddGrad"] = dict(out_backprop=f)
+    out["L2Loss"] = dict(t=f)
+    out["AddN"] = dict(inputs=[f, g, f])
+    out["Complex"] = dict(real=f, imag=g)
+    for name in ["Real", "Imag", "Angle", "Conj"]:
+        out[name] = dict(input=c)
+    out["ComplexAbs"] = dict(x=c)
+    out["Cast"] = dict(x=f, DstT=tf.int32)
+    out["Identity"] = dict(input=f)
+    out["IdentityN"] = dict(input=[f, i])
+    out["StopGradient"] = dict(input=f)
+    out["CheckNumerics"] = dict(tensor=f, message="bad")
+    out["EnsureShape"] = dict(input=f, shape=[2, 3])
+    for name in ["Sum", "Prod", "Max", "Min", "Mean", "EuclideanNorm"]:
+        out[name] = dict(input=f, axis=1)
+    out["All"] = dict(input=b, axis=[0])
+    out["Any"] = dict(input=b, axis=0)
+    out["ArgMax"] = dict(input=f, dimension=1)
+    out["ArgMin"] = dict(input=f, dimension=0)
+    for name in ["Cumsum", "Cumprod", "CumulativeLogsumexp"]:
+        out[name] = dict(x=f, axis=1)
+    out["Shape"] = dict(input=f)
+    out["ShapeN"] = dict(input=[f, tf.constant([1.0, 2.0])])
+    out["Size"] = dict(input=f)
+    out["Rank"] = dict(input=f)
+    out["Reshape"] = dict(tensor=f, shape=[3, -1])
+    out["ExpandDims"] = dict(input=f, axis=1)
+    out["Squeeze"] = dict(input=tf.constant([[[1.0], [2.0]]]))
+    out["Transpose"] = dict(x=f, perm=[1, 0])
+    out["ConjugateTranspose"] = dict(x=c, perm=[1, 0])
+    out["ConcatV2"] = dict(values=[f, g], axis=0)
+    out["Pack"] = dict(values=[f, g])
+    out["Unpack"] = dict(value=f, num=2)
+    out["Split"] = dict(axis=1, value=f, num_split=3)
+    out["SplitV"] = dict(value=f, size_splits=[1, 2], axis=1, num_split=2)
+    out["Tile"] = dict(input=f, multiples=[2, 1])
+    out["Pad"] = dict(input=f, paddings=[[1, 0], [0, 2]])
+    out["PadV2"] = dict(input=f, paddings=[[1, 0], [0, 2]], constant_values=9.0)
+    out["MirrorPad"] = dict(input=f, paddings=[[1, 1], [1, 0]], mode="REFLECT")
+    out["Slice"] = dict(input=f, begin=[0, 1], size=[2, 2])
+    out["StridedSlice"] = dict(input=f, begin=[0, 2], end=[2, 0], strides=[1, -1])
+    out["ReverseV2"] = dict(tensor=f, axis=[1])
+    out["Roll"] = dict(input=f, shift=1, axis=1)
+    out["Fill"] = dict(dims=[2, 2], value=7)
+    out["Range"] = dict(start=1, limit=10, delta=3)
+    out["LinSpace"] = dict(start=0.0, stop=1.0, num=5)
+    out["BroadcastTo"] = dict(input=[1.0, 2.0, 3.0], shape=[2, 3])
+    out["BroadcastArgs"] = dict(s0=[2, 1], s1=[3])
+    out["BroadcastGradientArgs"] = dict(s0=[2, 1], s1=[3])
+    out["GatherV2"] = dict(params=f, indices=[2, 0], axis=1)
+    out["GatherNd"] = dict(params=f, indices=[[1, 2], [0, 0]])
+    out["ScatterNd"] = dict(indices=[[1], [3]], updates=[5.0, 6.0], shape=[5])
+    for name in ["TensorScatterAdd", "TensorScatterSub", "TensorScatterMax",
+                 "TensorScatterMin", "TensorScatterUpdate"]:
+        out[name] = dict(tensor=f, indices=[[0, 1], [1, 2]], updates=[10.0, -10.0])
+    out["OneHot"] = dict(indices=[0, 2, 1], depth=3, on_value=5.0, off_value=-1.0)
+    out["Where"] = dict(condition=b)
+    out["Select"] = dict(condition=b, x=f, y=g)
+    out["SelectV2"] = dict(condition=[True, False, True], t=f, e=g)
+    out["Unique"] = dict(x=[3, 3, 1, 2, 1])
+    out["UniqueWithCounts"] = dict(x=[3, 3, 1, 2, 1])
+    out["TopKV2"] = dict(input=f, k=2)
+    out["InTopKV2"] = dict(predictions=f, targets=[1, 1], k=1)
+    out["InvertPermutation"] = dict(x=[2, 0, 1])
+    out["LowerBound"] = dict(sorted_inputs=[[1, 3, 5], [2, 4, 6]], values=[[3, 6], [1, 5]])
+    out["UpperBound"] = dict(sorted_inputs=[[1, 3, 5], [2, 4, 6]], values=[[3, 6], [1, 5]])
+    for name in ["SegmentSum", "SegmentMax", "SegmentMin", "SegmentProd", "SegmentMean"]:
+        out[name] = dict(data=f, segment_ids=[0, 0])
+    for name in ["UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
+                 "UnsortedSegmentProd"]:
+        out[name] = dict(data=f, segment_ids=[1, 0], num_segments=3)
+    out["DynamicPartition"] = dict(data=[10, 20, 30, 40], partitions=[1, 0, 1, 1],
+                                   num_partitions=2)
+    out["DynamicStitch"] = dict(indices=[[0, 2], [1]], data=[[1.0, 3.0], [2.0]])
+    out["HistogramFixedWidth"] = dict(values=[0.1, 0.5, 0.9, 2.0], value_range=[0.0, 1.0],
+                                      nbins=4)
+    out["DenseBincount"] = dict(input=[1, 1, 3], size=4, weights=tf.constant([], tf.int32))
+    out["MatMul"] = dict(a=f, b=tf.transpose(g))
+    out["BatchMatMulV2"] = dict(x=f, y=tf.transpose(g))
+    out["BatchMatMulV3"] = dict(x=f, y=tf.transpose(g), Tout=tf.float32)
+    out["Einsum"] = dict(inputs=[f, g], equation="ij,ij->i")
+    out["Cross"] = dict(a=f, b=g)
+    out["Diag"] = dict(diagonal=[1, 2])
+    out["DiagPart"] = dict(input=square)
+    out["MatrixBandPart"] = dict(input=square, num_lower=0, num_upper=-1)
+    out["MatrixDiagV3"] = dict(diagonal=[1.0, 2.0], k=0, num_rows=-1, num_cols=-1,
+                               padding_value=0.0)
+    out["MatrixDiagPartV3"] = dict(input=square, k=0, padding_value=0.0)
+    out["MatrixSetDiagV3"] = dict(input=square, diagonal=[7.0, 8.0], k=0)
+    out["MatrixDeterminant"] = dict(input=square)
+    out["LogMatrixDeterminant"] = dict(input=square)
+    out["MatrixInverse"] = dict(input=square)
+    out["Cholesky"] = dict(input=square)
+    out["MatrixSolve"] = dict(matrix=square, rhs=[[1.0], [2.0]])
+    out["MatrixTriangularSolve"] = dict(matrix=square, rhs=[[1.0], [2.0]])
+    out["Qr"] = dict(input=square)
+    out["FFT"] = dict(input=c)
+    out["IFFT"] = dict(input=c)
+    out["FFT2D"] = dict(input=c)
+    out["RFFT"] = dict(input=f, fft_length=[2])
+    out["IRFFT"] = dict(input=c, fft_length=[4])
+    out["Conv2D"] = dict(input=image, filter=tf.ones([2, 2, 3, 2]), strides=[1, 1, 1, 1],
+                         padding="VALID")
+    out["DepthwiseConv2dNative"] = dict(input=image, filter=tf.ones([2, 2, 3, 1]),
+                                        strides=[1, 1, 1, 1], padding="SAME")
+    out["MaxPool"] = dict(input=image, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                          padding="VALID")
+    out["AvgPool"] = dict(value=image, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                          padding="SAME")
+    out["FusedBatchNormV3"] = dict(x=image, scale=[1.0, 2.0, 3.0], offset=[0.0, 0.5, 1.0],
+                                   mean=tf.constant([], tf.float32),
+                                   variance=tf.constant([], tf.float32))
+    out["ResizeBilinear"] = dict(images=image, size=[3, 5])
+    out["ResizeNearestNeighbor"] = dict(images=image, size=[3, 5])
+    out["ResizeBicubic"] = dict(images=image, size=[3, 5])
+    out["ResizeArea"] = dict(images=image, size=[3, 5])
+    out["RGBToHSV"] = dict(images=image)
+    out["HSVToRGB"] = dict(images=image)
+    out["AdjustContrastv2"] = dict(images=image, contrast_factor=2.0)
+    out["AdjustSaturation"] = dict(images=image, scale=0.5)
+    out["AdjustHue"] = dict(images=image, delta=0.1)
+    out["CropAndResize"] = dict(image=image, boxes=[[0.0, 0.0, 0.5, 1.0]], box_ind=[0],
+                                crop_size=[2, 2])
+    out["ExtractImagePatches"] = dict(images=image, ksizes=[1, 2, 2, 1],
+                                      strides=[1, 2, 2, 1], rates=[1, 1, 1, 1],
+                                      padding="VALID")
+    boxes = [[0.0, 0.0, 1.0, 1.0], [0.0, 0.1, 1.0, 1.1], [0.0, 2.0, 1.0, 3.0]]
+    out["NonMaxSuppressionV3"] = dict(boxes=boxes, scores=[0.9, 0.8, 0.7],
+                                      max_output_size=3, iou_threshold=0.5,
+                                      score_threshold=0.0)
+    out["NonMaxSuppressionV4"] = dict(boxes=boxes, scores=[0.9, 0.8, 0.7],
+                                      max_output_size=3, iou_threshold=0.5,
+                                      score_threshold=0.0)
+    out["StringLength"] = dict(input=s)
+    out["StringUpper"] = dict(input=s)
+    out["StringLower"] = dict(input=s)
+    out["StringStrip"] = dict(input=s)
+    out["StringJoin"] = dict(inputs=[s, s], separator="-")
+    out["StringSplitV2"] = dict(input=s, sep=" ")
+    out["Substr"] = dict(input=s, pos=1, len=3)
+    out["StringToNumber"] = dict(string_tensor=["1.5", "-2"])
+    out["AsString"] = dict(input=i)
+    out["ReduceJoin"] = dict(inputs=[["a", "b"], ["c", "d"]], reduction_indices=1)
+    out["RegexFullMatch"] = dict(input=s, pattern="H.*")
+    out["RegexReplace"] = dict(input=s, pattern="o", rewrite="0")
+    out["StaticRegexFullMatch"] = dict(input=s, pattern="H.*")
+    out["StaticRegexReplace"] = dict(input=s, pattern="o", rewrite="0")
+    out["EncodeBase64"] = dict(input=s)
+    out["DecodeBase64"] = dict(input=["SGk", "YWJj"])
+    out["SparseToDense"] = dict(sparse_indices=[[0, 1], [1, 2]], output_shape=[2, 3],
+                                sparse_values=[5, 6], default_value=0)
+    out["StatelessRandomUniform"] = dict(shape=[2, 3], seed=[1, 2])
+    out["StatelessRandomNormal"] = dict(shape=[2, 3], seed=[1, 2])
+    out["StatelessTruncatedNormal"] = dict(shape=[2, 3], seed=[1, 2])
+    out["StatelessRandomUniformInt"] = dict(shape=[4], seed=[1, 2], minval=0, maxval=10)
+    out["StatelessRandomUniformFullInt"] = dict(shape=[3], seed=[1, 2])
+    out["StatelessMultinomial"] = dict(logits=[[0.0, 1.0, 2.0]], num_samples=4, seed=[3, 4])
+    out["StatelessRandomBinomial"] = dict(shape=[3], seed=[1, 2], counts=[5.0, 9.0, 2.0],
+                                          probs=[0.5, 0.1, 0.9])
+    _more(tf, out, f, g, image, s)
+    return out
+
+
+def _more(tf, out, f, g, image, s):
+    """The samples of ops that take functions, variables, lists or encoded data."""
+    scalar = tf.TensorSpec([], tf.float32)
+    plus = tf.function(lambda x: x + 1.0).get_concrete_function(scalar)
+    minus = tf.function(lambda x: x - 1.0).get_concrete_function(scalar)
+    below = tf.function(lambda i, x: i < 3).get_concrete_function(
+        tf.TensorSpec([], tf.int32), scalar)
+    twice = tf.function(lambda i, x: (i + 1, x * 2.0)).get_concrete_function(
+        tf.TensorSpec([], tf.int32), scalar)
+    two = tf.constant(2.0)
+    for name in ["If", "StatelessIf"]:
+        out[name] = dict(cond=False, input=[two], Tout=[tf.float32], then_branch=plus,
+                         else_branch=minus)
+    for name in ["Case", "StatelessCase"]:
+        out[name] = dict(branch_index=0, input=[two], Tout=[tf.float32], branches=[plus, minus])
+    for name in ["PartitionedCall", "StatefulPartitionedCall"]:
+        out[name] = dict(args=[two], Tout=[tf.float32], f=plus)
+    for name in ["While", "StatelessWhile"]:
+        out[name] = dict(input=[tf.constant(0), two], cond=below, body=twice)
+
+    def updated(name, **kwargs):
+        v = tf.Variable([1.0, -2.0])
+        slots = [tf.Variable([0.5, 0.25]) for _ in range(3)]
+        handles = {"var": v.handle, **{k: slot.handle for k, slot in
+                                       zip(("m", "v", "vhat"), slots)}}
+        for k in ("accum", "accum_update", "ms", "mom", "mg", "linear"):
+            handles.setdefault(k, slots[len(handles) % 3].handle)
+        args = {k: handles[k] for k in kwargs.pop("slots")}
+        return lambda: [getattr(tf.raw_ops, name)(**args, **kwargs), v.read_value(),
+                        *[slot.read_value() for slot in slots]]
+    grad = tf.constant([0.1, -0.3])
+    out["ResourceApplyGradientDescent"] = updated(
+        "ResourceApplyGradientDescent", slots=["var"], alpha=0.5, delta=grad)
+    out["ResourceApplyAdam"] = updated(
+        "ResourceApplyAdam", slots=["var", "m", "v"], beta1_power=0.9, beta2_power=0.999,
+        lr=0.01, beta1=0.9, beta2=0.999, epsilon=1e-7, grad=grad)
+    out["ResourceApplyKerasMomentum"] = updated(
+        "ResourceApplyKerasMomentum", slots=["var", "accum"], lr=0.1, grad=grad, momentum=0.9)
+    out["ResourceApplyRMSProp"] = updated(
+        "ResourceApplyRMSProp", slots=["var", "ms", "mom"], lr=0.01, rho=0.9, momentum=0.5,
+        epsilon=1e-7, grad=grad)
+
+    def variable_ops():
+        v = tf.Variable([1.0, 2.0, 3.0])
+        tf.raw_ops.AssignVariableOp(resource=v.handle, value=[4.0, 5.0, 6.0])
+        tf.raw_ops.AssignAddVariableOp(resource=v.handle, value=[1.0, 1.0, 1.0])
+        tf.raw_ops.AssignSubVariableOp(resource=v.handle, value=[0.5, 0.5, 0.5])
+        tf.raw_ops.ResourceStridedSliceAssign(ref=v.handle, begin=[1], end=[3], strides=[1],
+                                              value=[9.0, 8.0])
+        return [tf.raw_ops.ReadVariableOp(resource=v.handle, dtype=tf.float32)]
+    for name in ["AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
+                 "ResourceStridedSliceAssign", "ReadVariableOp"]:
+        out[name] = variable_ops
+
+    def lists():
+        handle = tf.raw_ops.TensorListFromTensor(tensor=f, element_shape=[3])
+        handle = tf.raw_ops.TensorListSetItem(input_handle=handle, index=1, item=g[0])
+        reserved = tf.raw_ops.TensorListReserve(element_shape=[3], num_elements=2,
+                                                element_dtype=tf.float32)
+        reserved = tf.raw_ops.TensorListScatterIntoExistingList(
+            input_handle=reserved, tensor=g, indices=[1, 0])
+        split = tf.raw_ops.TensorListSplit(tensor=[1.0, 2.0, 3.0], element_shape=[-1],
+                                           lengths=[1, 2])
+        return [tf.raw_ops.TensorListStack(input_handle=handle, element_shape=[3],
+                                           element_dtype=tf.float32),
+                tf.raw_ops.TensorListLength(input_handle=handle),
+                tf.raw_ops.TensorListGetItem(input_handle=handle, index=0, element_shape=[3],
+                                             element_dtype=tf.float32),
+                tf.raw_ops.TensorListGather(input_handle=reserved, indices=[1, 0],
+                                            element_shape=[3], element_dtype=tf.float32),
+                tf.raw_ops.TensorListLength(input_handle=tf.raw_ops.TensorListResize(
+                    input_handle=handle, size=5)),
+                *tf.raw_ops.TensorListConcatV2(input_handle=split, element_shape=[-1],
+                                               leading_dims=[], element_dtype=tf.float32)]
+    for name in ["TensorListFromTensor", "TensorListSetItem", "TensorListReserve",
+                 "TensorListScatterIntoExistingList", "TensorListSplit", "TensorListStack",
+                 "TensorListLength", "TensorListGetItem", "TensorListGather",
+                 "TensorListResize", "TensorListConcatV2"]:
+        out[name] = lists
+
+    volume = tf.reshape(tf.range(32, dtype=tf.float32), [1, 2, 4, 4, 1])
+    pool = dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+    pooled = tf.nn.max_pool2d(image, 2, 2, "VALID")
+    out["MaxPoolGrad"] = dict(orig_input=image, orig_output=pooled, grad=pooled, **pool)
+    out["MaxPoolGradGrad"] = dict(orig_input=image, orig_output=pooled, grad=image, **pool)
+    out["AvgPoolGrad"] = dict(orig_input_shape=[1, 4, 4, 3], grad=pooled, **pool)
+    pool3 = dict(ksize=[1, 1, 2, 2, 1], strides=[1, 1, 2, 2, 1], padding="VALID")
+    out["MaxPool3D"] = dict(input=volume, **pool3)
+    out["AvgPool3D"] = dict(input=volume, **pool3)
+    out["Conv3D"] = dict(input=volume, filter=tf.ones([1, 2, 2, 1, 2]),
+                         strides=[1, 1, 1, 1, 1], padding="VALID")
+    out["Conv2DBackpropInput"] = dict(input_sizes=[1, 4, 4, 3], filter=tf.ones([2, 2, 3, 2]),
+                                      out_backprop=tf.ones([1, 3, 3, 2]),
+                                      strides=[1, 1, 1, 1], padding="VALID")
+    out["Conv2DBackpropFilter"] = dict(input=image, filter_sizes=[2, 2, 3, 2],
+                                       out_backprop=tf.ones([1, 3, 3, 2]),
+                                       strides=[1, 1, 1, 1], padding="VALID")
+    out["FFT3D"] = dict(input=tf.complex(volume[0], volume[0]))
+    out["RFFT2D"] = dict(input=f, fft_length=[2, 2])
+    out["IRFFT2D"] = dict(input=tf.complex(f, g), fft_length=[2, 4])
+    out["IFFT2D"] = dict(input=tf.complex(f, g))
+    out["ResizeBilinearGrad"] = dict(grads=tf.ones([1, 3, 5, 3]), original_image=image)
+    out["ResizeNearestNeighborGrad"] = dict(grads=tf.ones([1, 3, 5, 3]), size=[4, 4])
+    out["ScaleAndTranslate"] = dict(images=image, size=[3, 5], scale=[0.75, 1.25],
+                                    translation=[0.0, 0.0])
+    out["StridedSliceGrad"] = dict(shape=[2, 3], begin=[0, 1], end=[2, 3], strides=[1, 1],
+                                   dy=[[1.0, 2.0], [3.0, 4.0]])
+    out["FusedBatchNormGradV3"] = lambda: list(tf.raw_ops.FusedBatchNormGradV3(  # (TF's
+        y_backprop=image, x=image, scale=[1.0, 2.0, 3.0], reserve_space_1=[0.4, 0.5, 0.6],
+        reserve_space_2=[1.0, 2.0, 0.5], reserve_space_3=tf.constant([], tf.float32))[:3])
+    # reserve spaces 4 and 5 are of no set shape)
+    out["EncodePng"] = lambda: [tf.raw_ops.DecodePng(contents=tf.raw_ops.EncodePng(
+        image=tf.cast(image[0] * 255.0, tf.uint8)))]
+    out["DecodePng"] = out["EncodePng"]
+    out["DecodeImage"] = lambda: [tf.raw_ops.DecodeImage(contents=tf.raw_ops.EncodePng(
+        image=tf.cast(image[0] * 255.0, tf.uint8)), expand_animations=False)]
+    out["ExtractJpegShape"] = lambda: [tf.raw_ops.ExtractJpegShape(
+        contents=tf.raw_ops.EncodeJpeg(image=tf.cast(image[0] * 255.0, tf.uint8)))]
+    out["EncodeJpeg"] = out["ExtractJpegShape"]
+    out["DecodeRaw"] = dict(bytes=["abcd"], out_type=tf.int16)
+    out["DecodePaddedRaw"] = dict(input_bytes=["abc"], fixed_length=4, out_type=tf.uint8)
+    out["DecodeCSV"] = dict(records=["1,x", "2,y"], record_defaults=[[0], ["?"]])
+    out["SerializeTensor"] = lambda: [tf.raw_ops.ParseTensor(
+        serialized=tf.raw_ops.SerializeTensor(tensor=f), out_type=tf.float32)]
+    out["ParseTensor"] = out["SerializeTensor"]
+    out["StatelessRandomGammaV2"] = dict(shape=[3], seed=[1, 2], alpha=[1.0, 2.0, 3.0])
+    out["StatelessRandomPoisson"] = dict(shape=[3], seed=[1, 2], lam=[1.0, 5.0, 9.0],
+                                         dtype=tf.int32)
+    out["StatelessParameterizedTruncatedNormal"] = dict(
+        shape=[3], seed=[1, 2], means=0.0, stddevs=1.0, minvals=-1.0, maxvals=1.0)
+    out["RandomIndexShuffle"] = dict(index=[0, 1, 2], seed=[1, 2, 3], max_index=9)
+    out["RandomGammaGrad"] = dict(alpha=[1.0, 2.0], sample=[0.5, 1.5])
+    out["NonMaxSuppressionV5"] = dict(
+        boxes=[[0.0, 0.0, 1.0, 1.0], [0.0, 0.1, 1.0, 1.1], [0.0, 2.0, 1.0, 3.0]],
+        scores=[0.9, 0.8, 0.7], max_output_size=3, iou_threshold=0.5, score_threshold=0.0,
+        soft_nms_sigma=0.0)
+    out["NonMaxSuppressionWithOverlaps"] = dict(
+        overlaps=[[1.0, 0.8, 0.0], [0.8, 1.0, 0.1], [0.0, 0.1, 1.0]], scores=[0.9, 0.8, 0.7],
+        max_output_size=3, overlap_threshold=0.5, score_threshold=0.0)
+    out["CombinedNonMaxSuppression"] = dict(
+        boxes=[[[[0.0, 0.0, 1.0, 1.0]], [[0.0, 0.1, 1.0, 1.1]], [[0.0, 2.0, 1.0, 3.0]]]],
+        scores=[[[0.9], [0.8], [0.7]]], max_output_size_per_class=3, max_total_size=3,
+        iou_threshold=0.5, score_threshold=0.0)
+    out["DrawBoundingBoxesV2"] = dict(images=image, boxes=[[[0.0, 0.0, 0.5, 0.5]]],
+                                      colors=[[1.0, 0.0, 0.0, 1.0]])
+    out["Assert"] = dict(condition=True, data=[s])
+    out["SelfAdjointEigV2"] = lambda: [tf.raw_ops.SelfAdjointEigV2(
+        input=[[4.0, 1.0], [1.0, 3.0]], compute_v=False).e]
+    seeds = dict(seed=1, seed2=2)
+
+    def twice(name, **kwargs):  # (a seeded op's second call continues its stream)
+        return lambda: [getattr(tf.raw_ops, name)(**kwargs, **seeds) for _ in range(2)]
+    out["RandomUniform"] = twice("RandomUniform", shape=[3], dtype=tf.float32)
+    out["RandomStandardNormal"] = twice("RandomStandardNormal", shape=[3], dtype=tf.float64)
+    out["TruncatedNormal"] = twice("TruncatedNormal", shape=[3], dtype=tf.float32)
+    out["RandomUniformInt"] = twice("RandomUniformInt", shape=[4], minval=0, maxval=100)
+    out["RandomShuffle"] = twice("RandomShuffle", value=[1, 2, 3, 4, 5])
+    out["Multinomial"] = twice("Multinomial", logits=[[0.0, 1.0, 2.0]], num_samples=5)
+    out["RandomGamma"] = twice("RandomGamma", shape=[3], alpha=[1.0, 2.0])
+    out["RandomPoissonV2"] = twice("RandomPoissonV2", shape=[3], rate=[1.0, 4.0])
+    out["StringFormat"] = dict(inputs=[f], template="v: %s")
+    out["PrintV2"] = dict(input="printed by a raw op")
+    out["DecodeCompressed"] = dict(bytes=[zlib.compress(b"hello raw ops")],
+                                   compression_type="ZLIB")
+    out["EncodeJpegVariableQuality"] = lambda: [tf.raw_ops.ExtractJpegShape(
+        contents=tf.raw_ops.EncodeJpegVariableQuality(
+            images=tf.cast(image[0] * 255.0, tf.uint8), quality=50))]
+    out["IFFT3D"] = dict(input=tf.complex(volume[0], volume[0]))
+    out["RFFT3D"] = dict(input=volume[0, :, :, :, 0], fft_length=[2, 2, 2])
+    out["IRFFT3D"] = dict(input=tf.complex(volume[0, :, :, :3, 0], volume[0, :, :, :3, 0]),
+                          fft_length=[2, 4, 4])
+    out["MaxPool3DGrad"] = dict(orig_input=volume, orig_output=tf.nn.max_pool3d(
+        volume, [1, 2, 2], [1, 2, 2], "VALID"), grad=tf.ones([1, 2, 2, 2, 1]), **pool3)
+    out["AvgPool3DGrad"] = dict(orig_input_shape=[1, 2, 4, 4, 1], grad=tf.ones([1, 2, 2, 2, 1]),
+                                **pool3)
+    out["Conv3DBackpropInputV2"] = dict(
+        input_sizes=[1, 2, 4, 4, 1], filter=tf.ones([1, 2, 2, 1, 2]),
+        out_backprop=tf.ones([1, 2, 3, 3, 2]), strides=[1, 1, 1, 1, 1], padding="VALID")
+    out["Conv3DBackpropFilterV2"] = dict(
+        input=volume, filter_sizes=[1, 2, 2, 1, 2], out_backprop=tf.ones([1, 2, 3, 3, 2]),
+        strides=[1, 1, 1, 1, 1], padding="VALID")
+    crop = dict(boxes=[[0.0, 0.0, 0.5, 1.0]], box_ind=[0])
+    out["CropAndResizeGradImage"] = dict(grads=tf.ones([1, 2, 2, 3]), image_size=[1, 4, 4, 3],
+                                         T=tf.float32, **crop)
+    out["CropAndResizeGradBoxes"] = dict(grads=tf.ones([1, 2, 2, 3]), image=image, **crop)
+    out["ResizeBicubicGrad"] = dict(grads=tf.ones([1, 3, 5, 3]), original_image=image)
+    out["ScaleAndTranslateGrad"] = dict(grads=tf.ones([1, 3, 5, 3]), original_image=image,
+                                        scale=[0.75, 1.25], translation=[0.0, 0.0])
+    out["ResourceApplyAdaMax"] = updated(
+        "ResourceApplyAdaMax", slots=["var", "m", "v"], beta1_power=0.9, lr=0.01, beta1=0.9,
+        beta2=0.999, epsilon=1e-7, grad=grad)
+    out["ResourceApplyAdadelta"] = updated(
+        "ResourceApplyAdadelta", slots=["var", "accum", "accum_update"], lr=1.0, rho=0.95,
+        epsilon=1e-7, grad=grad)
+    out["ResourceApplyAdamWithAmsgrad"] = updated(
+        "ResourceApplyAdamWithAmsgrad", slots=["var", "m", "v", "vhat"], beta1_power=0.9,
+        beta2_power=0.999, lr=0.01, beta1=0.9, beta2=0.999, epsilon=1e-7, grad=grad)
+    out["ResourceApplyCenteredRMSProp"] = updated(
+        "ResourceApplyCenteredRMSProp", slots=["var", "mg", "ms", "mom"], lr=0.01, rho=0.9,
+        momentum=0.5, epsilon=1e-7, grad=grad)
+    out["ResourceApplyFtrlV2"] = updated(
+        "ResourceApplyFtrlV2", slots=["var", "accum", "linear"], grad=grad, lr=0.1, l1=0.01,
+        l2=0.01, l2_shrinkage=0.0, lr_power=-0.5)
+
+    def files():
+        path = os.path.join(tempfile.mkdtemp(), "raw.txt")
+        tf.raw_ops.WriteFile(filename=path, contents="contents")
+        found = tf.raw_ops.MatchingFiles(pattern=os.path.join(os.path.dirname(path), "*.txt"))
+        return [tf.raw_ops.ReadFile(filename=path), tf.strings.regex_replace(found, ".*/", "")]
+    for name in ["WriteFile", "ReadFile", "MatchingFiles"]:
+        out[name] = files
+    out["Svd"] = lambda: [tf.raw_ops.Svd(input=[[4.0, 1.0], [1.0, 3.0]], compute_uv=False).s]
