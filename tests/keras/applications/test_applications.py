@@ -42,12 +42,15 @@ def test_models_have_tf_keras_layers_weights_and_names(key):
     got, want = make_data.describe(model), REFERENCE[key]
     assert got["layers"] == want["layers"]
     assert {k: v for k, v in got.items() if k != "layers"} == \
-        {k: v for k, v in want.items() if k not in ("layers", "output")}
+        {k: v for k, v in want.items() if k not in ("layers", "output", "summary")}
 
 
 @pytest.mark.parametrize("key", make_data.NUMERIC)
 def test_models_compute_what_tf_keras_computes_with_the_same_weights(key):
     model = build(key)
+    lines = []
+    model.summary(print_fn=lines.append)
+    assert lines == REFERENCE[key]["summary"]
     model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
     x = make_data.inputs(model.input_shape[1:])
     want = np.array(REFERENCE[key]["output"])

@@ -2,7 +2,7 @@
 
 ``applications.json``: for each model of `CONFIGS`, its name, layers (name, class, output
 shape, weights' names and shapes), weight and parameter counts; and, for the models of
-`NUMERIC`, its outputs on `inputs()` once `fill` set its weights. ``preprocess.json``: what
+`NUMERIC`, its ``summary()`` and its outputs on `inputs()` once `fill` set its weights. ``preprocess.json``: what
 each module's ``preprocess_input`` gives. ``mobilenet_v2_035_32.h5``: the weights
 ``save_weights`` wrote for `fill`'s weights of the ``mobilenet_v2_035_32`` model (checked in
 gzipped), with its outputs in ``applications.json``.
@@ -100,13 +100,16 @@ def main():
         model = getattr(keras.applications, fn)(**kwargs)
         out[key] = describe(model)
         if key in NUMERIC:
+            lines = []
+            model.summary(print_fn=lines.append)
+            out[key]["summary"] = lines
             model.set_weights(fill([(w.name, w.shape.as_list()) for w in model.weights]))
             x = inputs(model.input_shape[1:])
             out[key]["output"] = model(x, training=False).numpy().round(6).tolist()
             if key == H5:
                 path = os.path.join(HERE, key + ".h5")
                 model.save_weights(path)
-                with open(path, "rb") as f, gzip.open(path + ".gz", "wb") as g:
+                with open(path, "rb") as f, gzip.GzipFile(path + ".gz", "wb", mtime=0) as g:
                     g.write(f.read())
                 os.remove(path)
         print(key, out[key]["params"])
