@@ -124,9 +124,30 @@ def test_preprocess_input_gives_tf_keras_values(module):
                                atol=1e-5)
     np.testing.assert_allclose(preprocess(images.copy(), data_format="channels_first"),
                                PREPROCESS[module + "_channels_first"], rtol=1e-6, atol=1e-5)
-    # integer images are converted to floats first
+    # integer arrays become float32 ones; tensors keep their dtype, as in Keras
     ints = preprocess(np.full((1, 2, 2, 3), 255, "uint8"))
     assert ints.dtype == np.float32
+    for dtype in ("int32", "uint8", "float64"):
+        kind, want = PREPROCESS[f"{module}_{dtype}"]
+        if kind == "TypeError":
+            with pytest.raises(TypeError, match=want):
+                preprocess(tf.constant(images.astype(dtype)))
+        else:
+            got = preprocess(tf.constant(images.astype(dtype)))
+            assert got.dtype.name == kind
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=0)
+
+
+def test_preprocess_input_torch_mode_gives_tf_keras_values():
+    images = np.array(PREPROCESS["images"], "float32")
+    preprocess = keras.applications.imagenet_utils.preprocess_input
+    np.testing.assert_allclose(preprocess(images.copy(), mode="torch"), PREPROCESS["torch"],
+                               rtol=1e-6)
+    np.testing.assert_allclose(preprocess(tf.constant(images), mode="torch").numpy(),
+                               PREPROCESS["torch_tensor"], rtol=1e-6)
+    np.testing.assert_allclose(preprocess(images.copy(), mode="torch",
+                                          data_format="channels_first"),
+                               PREPROCESS["torch_channels_first"], rtol=1e-6)
 
 
 def test_preprocess_input_inside_a_function():

@@ -123,6 +123,17 @@ def main():
         pre[module] = fn(images.copy()).tolist()
         pre[module + "_tensor"] = fn(tf.constant(images)).numpy().tolist()
         pre[module + "_channels_first"] = fn(images.copy(), data_format="channels_first").tolist()
+        for dtype in ("int32", "uint8", "float64"):  # Keras's arithmetic on other dtypes
+            try:
+                out = fn(tf.constant(images.astype(dtype)))
+                pre[f"{module}_{dtype}"] = [out.dtype.name, out.numpy().tolist()]
+            except TypeError as e:
+                pre[f"{module}_{dtype}"] = ["TypeError", str(e)]
+    torch = keras.applications.imagenet_utils.preprocess_input
+    pre["torch"] = torch(images.copy(), mode="torch").tolist()
+    pre["torch_tensor"] = torch(tf.constant(images), mode="torch").numpy().tolist()
+    pre["torch_channels_first"] = torch(images.copy(), mode="torch",
+                                        data_format="channels_first").tolist()
     with open(os.path.join(HERE, "preprocess.json"), "w") as f:
         json.dump(pre, f)
 

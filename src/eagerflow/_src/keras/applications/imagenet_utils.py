@@ -15,6 +15,8 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import activations, backend
 from eagerflow._src.keras.engine import input_layer, keras_tensor
 from eagerflow._src.keras.utils import data_utils
+from eagerflow._src.core import dtypes
+from eagerflow._src.core.convert import constant
 from eagerflow._src.ops import array_ops, cast_ops
 
 CLASS_INDEX = None  # ImageNet's {"index": [wordnet id, name]}, read on first decode
@@ -55,9 +57,9 @@ def _channel_shape(ndim, data_format):
     return (3,)
 
 
-def _flip_channels(x, data_format, ndim):
+def _flip_channels(x, data_format):
     if data_format == "channels_first":
-        return x[::-1, ...] if ndim == 3 else x[:, ::-1, ...]
+        return x[::-1, ...] if len(x.shape) == 3 else x[:, ::-1, ...]
     return x[..., ::-1]
 
 
@@ -71,7 +73,7 @@ def _preprocess_array(x, data_format, mode):
     if mode == "torch":
         x /= 255.0
     else:
-        x = _flip_channels(x, data_format, x.ndim)
+        x = _flip_channels(x, data_format)
     shape = _channel_shape(x.ndim, data_format)
     x -= np.reshape(np.asarray(_MEAN[mode], x.dtype), shape)
     if mode in _STD:
@@ -80,19 +82,19 @@ def _preprocess_array(x, data_format, mode):
 
 
 def _preprocess_tensor(x, data_format, mode):
-    x = array_ops.convert_to_tensor(x)
-    if not x.dtype.is_floating:
-        x = cast_ops.cast(x, backend.floatx())
+    # Keras's arithmetic on tensors: an integer tensor stays one (the mean, a float32
+    # constant, is cast to it) and 'tf' mode divides it by a float, which TF refuses.
     if mode == "tf":
         return x / 127.5 - 1.0
     if mode == "torch":
         x = x / 255.0
     else:
-        x = _flip_channels(x, data_format, x.shape.rank)
-    shape = _channel_shape(x.shape.rank, data_format)
-    x = x - array_ops.reshape(cast_ops.cast(_MEAN[mode], x.dtype), shape)
+        x = _flip_channels(x, data_format)
+    shape = _channel_shape(len(x.shape), data_format)
+    mean = constant(-np.array(_MEAN[mode]), dtypes.float32)
+    x = x + array_ops.reshape(cast_ops.cast(mean, x.dtype), shape)
     if mode in _STD:
-        x = x / array_ops.reshape(cast_ops.cast(_STD[mode], x.dtype), shape)
+        x = x / array_ops.reshape(constant(np.array(_STD[mode]), x.dtype), shape)
     return x
 
 
