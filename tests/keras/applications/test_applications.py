@@ -181,3 +181,20 @@ def test_decode_predictions(monkeypatch):
     with pytest.raises(ValueError, match=r"a 2D array of shape \(samples, 1000\)\). Found "
                                          r"array with shape: \(2, 10\)"):
         keras.applications.mobilenet_v2.decode_predictions(np.zeros((2, 10)))
+
+
+def test_imagenet_weights_load_from_keras_cache(tmp_path, monkeypatch):
+    """'imagenet' reads Keras's file from ``$KERAS_HOME/models`` when it is there (without
+    downloading); here a file of the same name and layout stands in for it."""
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    kwargs = {"alpha": 0.35, "include_top": False, "input_shape": (32, 32, 3)}
+    model = keras.applications.MobileNetV2(weights=None, **kwargs)
+    model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
+    (tmp_path / "models").mkdir()
+    # 32 is not a size Keras has weights for: it loads those of 224x224 images
+    model.save_weights(tmp_path / "models" /
+                       "mobilenet_v2_weights_tf_dim_ordering_tf_kernels_0.35_224_no_top.h5")
+    loaded = keras.applications.MobileNetV2(weights="imagenet", **kwargs)
+    x = make_data.inputs((32, 32, 3))
+    np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
+    assert loaded.name == "mobilenetv2_0.35_224"
