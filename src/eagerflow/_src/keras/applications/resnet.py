@@ -11,8 +11,8 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
 from eagerflow._src.keras.engine import training
-from eagerflow._src.keras.layers import activation, convolutional, core, merging, \
-    normalization, pooling as pooling_layers, reshaping
+from eagerflow._src.keras.layers import convolutional, core, merging, normalization, \
+    pooling as pooling_layers, reshaping
 
 _HASHES = {True: "2cb95161c43110f7111970584f804107", False: "4d473c1dd8becc155b73f8504c6f6626"}
 
