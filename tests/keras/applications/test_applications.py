@@ -94,8 +94,9 @@ def test_arguments_are_checked_as_tf_keras_checks_them(function, tmp_path):
     with pytest.raises(ValueError, match="If `include_top` is True, you should specify a "
                                          "static `input_shape`"):
         build_model(weights=None, input_shape=(None, None, 3))
-    with pytest.raises(ValueError, match="Only `None` and `softmax` activations"):
-        build_model(weights="imagenet", classifier_activation="relu")
+    if function != "VGG16":  # VGG16 checks after making its 120M dense weights
+        with pytest.raises(ValueError, match="Only `None` and `softmax` activations"):
+            build_model(weights="imagenet", classifier_activation="relu")
 
 
 def test_an_intermediate_keras_tensor_as_input_tensor_makes_a_model_of_its_inputs():
