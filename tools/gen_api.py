@@ -65,6 +65,13 @@ DOCS = {
     "io.gfile": "File system access with TF's errors (``tf.io.gfile``).",
     "keras": "Keras (``tf.keras``) with tf_keras (Keras 2) semantics.",
     "keras.activations": "Activation functions (``tf.keras.activations``).",
+    "keras.applications": "Keras's ImageNet models (``tf.keras.applications``).",
+    "keras.applications.imagenet_utils": "Preprocessing and decoding shared by the ImageNet "
+                                         "models (``tf.keras.applications.imagenet_utils``).",
+    "keras.applications.mobilenet_v2": "MobileNetV2 (``tf.keras.applications.mobilenet_v2``).",
+    "keras.applications.resnet": "ResNet (``tf.keras.applications.resnet``).",
+    "keras.applications.resnet50": "ResNet-50 (``tf.keras.applications.resnet50``).",
+    "keras.applications.vgg16": "VGG-16 (``tf.keras.applications.vgg16``).",
     "keras.backend": "Keras backend functions (``tf.keras.backend``).",
     "keras.callbacks": "Keras callbacks (``tf.keras.callbacks``).",
     "keras.constraints": "Weight constraints (``tf.keras.constraints``).",

@@ -17,6 +17,7 @@ TIERS = [
     ["engine.training", "engine.functional", "engine.sequential", "engine.compile_utils",
      "models"],
     ["saving", "datasets"],
+    ["applications"],
     [""],  # the package itself, which imports everything to fill `late`
 ]
 

@@ -1088,3 +1088,17 @@ def test_tile_negative_multiples_in_a_function_as_tf():
     assert shapes == [[4, None]]
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Expected multiples\[0\] >= 0"):
         tf.tile(tf.ones([2]), [-3])
+
+
+@pytest.mark.parametrize("constant_values", [0.0, 2.0])
+def test_pad_gradient_with_an_unknown_batch_in_a_function(constant_values):
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.pad(x, [[0, 1], [2, 1]], constant_values=constant_values)
+            loss = tf.reduce_sum(y * y)
+        return tape.gradient(loss, x)
+
+    x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    np.testing.assert_allclose(grad(x).numpy(), 2 * x.numpy())

@@ -15,6 +15,7 @@ imports from its own tier and those below, never from one above):
 8. models: `engine.training`, `engine.functional`, `engine.sequential`,
    `engine.compile_utils`, `models`
 9. `saving`, `datasets`
+10. `applications` (models built from layers, loading weights files)
 
 Where a lower module needs a higher one when it runs (`Layer.add_metric` makes a metric,
 `Model.save` saves), it names it through `late`, which this package fills below once every
@@ -22,7 +23,8 @@ module has loaded. `tests/keras/test_import_order.py` checks the order.
 """
 from eagerflow._src.keras import (  # every tier, lowest first
     backend, utils, initializers, regularizers, constraints, activations, losses, optimizers,
-    callbacks, mixed_precision, engine, layers, metrics, models, saving, datasets)
+    callbacks, mixed_precision, engine, layers, metrics, models, saving, datasets,
+    applications)
 from eagerflow._src.keras.engine import functional, sequential, training  # noqa: F401
 from eagerflow._src.keras.layers import tf_op_layers  # noqa: F401
 from eagerflow._src.keras.saving import saving_lib, weights  # noqa: F401

@@ -2769,15 +2769,21 @@ def _slice_grad(op, dy):
 @register_gradient("PadV2")
 def _pad_grad(op, dy):
     x = op.inputs[0]
-    dx = slice(dy, [b for b, _ in op.attrs["paddings"]], x.shape.as_list())
+    dx = _unpad(dy, op.attrs["paddings"])
     # The padding value fills every position that is not a copy of `x`.
     reduce_sum = late.reduction_ops.reduce_sum
     return dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))
 
 
+def _unpad(dy, paddings):
+    """`dy` without its padded borders; static bounds, so that dimensions unknown while
+    tracing (a batch) stay so."""
+    return dy[tuple(builtins.slice(b, -a if a else None) for b, a in paddings)]
+
+
 @register_gradient("Pad")
 def _zero_pad_grad(op, dy):
-    return slice(dy, [b for b, _ in op.attrs["paddings"]], shape(op.inputs[0]))
+    return _unpad(dy, op.attrs["paddings"])
 
 
 @register_gradient("SelectV2")

@@ -1,0 +1,111 @@
+"""ResNet-50 (He et al., 2015: "Deep Residual Learning for Image Recognition"), as
+``tf.keras.applications.ResNet50`` builds it: same layer names and weights, so that weights
+files of Keras's ResNet50 load into it.
+
+>>> model = tf.keras.applications.ResNet50(weights=None, include_top=False,
+...                                        input_shape=(32, 32, 3), pooling="avg")
+>>> model.output_shape, len(model.weights)
+((None, 2048), 318)
+"""
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.keras import backend
+from eagerflow._src.keras.applications import imagenet_utils
+from eagerflow._src.keras.engine import training
+from eagerflow._src.keras.layers import convolutional, core, merging, normalization, \
+    pooling as pooling_layers, reshaping
+
+_HASHES = {True: "2cb95161c43110f7111970584f804107", False: "4d473c1dd8becc155b73f8504c6f6626"}
+
+
+def _bn(x, name):
+    axis = 3 if backend.image_data_format() == "channels_last" else 1
+    return normalization.BatchNormalization(axis=axis, epsilon=1.001e-5, name=name)(x)
+
+
+def _block(x, filters, stride=1, conv_shortcut=True, name=None):
+    """A bottleneck block: 1x1 (strided), 3x3, 1x1 to 4 * `filters`, added to its input (or
+    to a 1x1 convolution of it) and rectified."""
+    if conv_shortcut:
+        shortcut = convolutional.Conv2D(4 * filters, 1, strides=stride, name=name + "_0_conv")(x)
+        shortcut = _bn(shortcut, name + "_0_bn")
+    else:
+        shortcut = x
+    x = convolutional.Conv2D(filters, 1, strides=stride, name=name + "_1_conv")(x)
+    x = core.Activation("relu", name=name + "_1_relu")(_bn(x, name + "_1_bn"))
+    x = convolutional.Conv2D(filters, 3, padding="SAME", name=name + "_2_conv")(x)
+    x = core.Activation("relu", name=name + "_2_relu")(_bn(x, name + "_2_bn"))
+    x = convolutional.Conv2D(4 * filters, 1, name=name + "_3_conv")(x)
+    x = _bn(x, name + "_3_bn")
+    x = merging.Add(name=name + "_add")([shortcut, x])
+    return core.Activation("relu", name=name + "_out")(x)
+
+
+def _stack(x, filters, blocks, stride=2, name=None):
+    x = _block(x, filters, stride=stride, name=name + "_block1")
+    for i in range(2, blocks + 1):
+        x = _block(x, filters, conv_shortcut=False, name=f"{name}_block{i}")
+    return x
+
+
+@export("keras.applications.ResNet50", "keras.applications.resnet50.ResNet50",
+        "keras.applications.resnet.ResNet50")
+def ResNet50(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
+             input_shape=None, pooling=None, classes=1000, classifier_activation="softmax",
+             **kwargs):
+    """ResNet-50: a 7x7 stem and 16 bottleneck blocks in four stages (25.6M parameters with
+    its 1000-class top).
+
+    `weights` is None (random initialization), ``"imagenet"`` (Keras's file, downloaded into
+    ``~/.keras/models`` the first time) or the path of a weights file to load. Without the
+    top (`include_top` False) the model takes any image size of at least 32x32 and `pooling`
+    (None, ``"avg"`` or ``"max"``) says what it does to the last feature map.
+    """
+    if kwargs:
+        raise ValueError(f"Unknown argument(s): {kwargs}")
+    imagenet_utils.check_weights(weights, include_top, classes)
+    input_shape = imagenet_utils.obtain_input_shape(
+        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
+        require_flatten=include_top, weights=weights)
+    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+
+    x = reshaping.ZeroPadding2D(padding=((3, 3), (3, 3)), name="conv1_pad")(img_input)
+    x = convolutional.Conv2D(64, 7, strides=2, name="conv1_conv")(x)
+    x = core.Activation("relu", name="conv1_relu")(_bn(x, "conv1_bn"))
+    x = reshaping.ZeroPadding2D(padding=((1, 1), (1, 1)), name="pool1_pad")(x)
+    x = pooling_layers.MaxPooling2D(3, strides=2, name="pool1_pool")(x)
+    x = _stack(x, 64, 3, stride=1, name="conv2")
+    x = _stack(x, 128, 4, name="conv3")
+    x = _stack(x, 256, 6, name="conv4")
+    x = _stack(x, 512, 3, name="conv5")
+
+    if include_top:
+        x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
+        imagenet_utils.validate_activation(classifier_activation, weights)
+        x = core.Dense(classes, activation=classifier_activation, name="predictions")(x)
+    elif pooling == "avg":
+        x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
+    elif pooling == "max":
+        x = pooling_layers.GlobalMaxPooling2D(name="max_pool")(x)
+
+    inputs = img_input if input_tensor is None else imagenet_utils.source_inputs(input_tensor)
+    model = training.Model(inputs, x, name="resnet50")
+    suffix = "" if include_top else "_notop"
+    imagenet_utils.load_weights(
+        model, weights, f"resnet/resnet50_weights_tf_dim_ordering_tf_kernels{suffix}.h5",
+        _HASHES[bool(include_top)])
+    return model
+
+
+@export("keras.applications.resnet50.preprocess_input",
+        "keras.applications.resnet.preprocess_input")
+def preprocess_input(x, data_format=None):
+    """ImageNet's preprocessing for ResNet-50 (``"caffe"``): RGB to BGR, minus the mean
+    colour of ImageNet, not scaled."""
+    return imagenet_utils.preprocess_input(x, data_format=data_format, mode="caffe")
+
+
+@export("keras.applications.resnet50.decode_predictions",
+        "keras.applications.resnet.decode_predictions")
+def decode_predictions(preds, top=5):
+    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
+    return imagenet_utils.decode_predictions(preds, top=top)

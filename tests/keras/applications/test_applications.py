@@ -1,0 +1,201 @@
+"""`keras.applications` builds tf_keras's models: same layers, weights, outputs and files.
+
+``data/applications.json`` and ``data/preprocess.json`` are what tf_keras 2.21 built and
+computed (``data/make_applications_data.py`` wrote them); ``data/mobilenet_v2_035_32.h5.gz``
+is a weights file its ``save_weights`` wrote.
+"""
+import gzip
+import importlib.util
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow import keras
+from tests import internals
+
+DATA = pathlib.Path(__file__).parent / "data"
+_spec = importlib.util.spec_from_file_location("make_applications_data",
+                                               DATA / "make_applications_data.py")
+make_data = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make_data)
+REFERENCE = json.loads((DATA / "applications.json").read_text())
+# VGG16's default 138M parameters take seconds to initialize: its layers are those of
+# "vgg16_top_10_32" at another input size
+STRUCTURES = [key for key in make_data.CONFIGS if key != "vgg16"]
+
+
+def build(key):
+    keras.backend.clear_session()
+    function, kwargs = make_data.CONFIGS[key]
+    kwargs = dict(kwargs)
+    if "input_tensor" in kwargs:
+        kwargs["input_tensor"] = keras.Input(kwargs["input_tensor"])
+    return getattr(keras.applications, function)(**kwargs)
+
+
+@pytest.mark.parametrize("key", STRUCTURES)
+def test_models_have_tf_keras_layers_weights_and_names(key):
+    model = build(key)
+    got, want = make_data.describe(model), REFERENCE[key]
+    assert got["layers"] == want["layers"]
+    assert {k: v for k, v in got.items() if k != "layers"} == \
+        {k: v for k, v in want.items() if k not in ("layers", "output", "summary")}
+
+
+@pytest.mark.parametrize("key", make_data.NUMERIC)
+def test_models_compute_what_tf_keras_computes_with_the_same_weights(key):
+    model = build(key)
+    lines = []
+    model.summary(print_fn=lines.append)
+    assert lines == REFERENCE[key]["summary"]
+    model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
+    x = make_data.inputs(model.input_shape[1:])
+    want = np.array(REFERENCE[key]["output"])
+    np.testing.assert_allclose(model(x, training=False).numpy(), want, rtol=1e-4,
+                               atol=1e-5 * np.abs(want).max())
+
+
+def test_a_weights_file_written_by_tf_keras_loads_by_path(tmp_path):
+    path = tmp_path / "mobilenet_v2_035_32.h5"
+    path.write_bytes(gzip.decompress((DATA / "mobilenet_v2_035_32.h5.gz").read_bytes()))
+    keras.backend.clear_session()
+    model = keras.applications.MobileNetV2(weights=str(path), alpha=0.35,
+                                           input_shape=(32, 32, 3), classes=10)
+    x = make_data.inputs((32, 32, 3))
+    np.testing.assert_allclose(model.predict(x, verbose=0),
+                               REFERENCE["mobilenet_v2_035_32"]["output"], atol=1e-6)
+
+
+def test_a_model_trains_on_its_inputs():
+    keras.utils.set_random_seed(0)
+    model = keras.applications.MobileNetV2(weights=None, alpha=0.35, input_shape=(32, 32, 3),
+                                           classes=3)
+    x = np.random.default_rng(0).uniform(-1, 1, (6, 32, 32, 3)).astype("float32")
+    y = np.array([0, 1, 2, 0, 1, 2])
+    model.compile(keras.optimizers.Adam(3e-4), "sparse_categorical_crossentropy")
+    # the batch has no batch dimension until it runs: the padding's gradient must not need it
+    history = model.fit(x, y, epochs=5, batch_size=6, verbose=0).history["loss"]
+    assert history[-1] < history[0]
+
+
+@pytest.mark.parametrize("function", ["ResNet50", "MobileNetV2", "VGG16"])
+def test_arguments_are_checked_as_tf_keras_checks_them(function, tmp_path):
+    build_model = getattr(keras.applications, function)
+    with pytest.raises(ValueError, match="The `weights` argument should be either"):
+        build_model(weights=str(tmp_path / "missing.h5"))
+    with pytest.raises(ValueError, match="`classes` should be 1000"):
+        build_model(weights="imagenet", classes=10)
+    with pytest.raises(ValueError, match=r"Input size must be at least 32x32; Received: "
+                                         r"input_shape=\(16, 16, 3\)"):
+        build_model(weights=None, include_top=False, input_shape=(16, 16, 3))
+    with pytest.raises(ValueError, match="If `include_top` is True, you should specify a "
+                                         "static `input_shape`"):
+        build_model(weights=None, input_shape=(None, None, 3))
+    if function != "VGG16":  # VGG16 checks after making its 120M dense weights
+        with pytest.raises(ValueError, match="Only `None` and `softmax` activations"):
+            build_model(weights="imagenet", classifier_activation="relu")
+
+
+def test_an_intermediate_keras_tensor_as_input_tensor_makes_a_model_of_its_inputs():
+    inputs = keras.Input((40, 40, 3))
+    scaled = keras.layers.Rescaling(1 / 127.5, offset=-1)(inputs)
+    model = keras.applications.VGG16(weights=None, include_top=False, input_tensor=scaled,
+                                     pooling="avg")
+    assert model.inputs[0] is inputs
+    assert model.output_shape == (None, 512)
+    assert model(np.zeros((1, 40, 40, 3), "float32")).shape == (1, 512)
+
+
+PREPROCESS = json.loads((DATA / "preprocess.json").read_text())
+
+
+@pytest.mark.parametrize("module", ["resnet50", "mobilenet_v2", "vgg16"])
+def test_preprocess_input_gives_tf_keras_values(module):
+    images = np.array(PREPROCESS["images"], "float32")
+    preprocess = getattr(keras.applications, module).preprocess_input
+    out = preprocess(images.copy())
+    assert isinstance(out, np.ndarray)
+    np.testing.assert_allclose(out, PREPROCESS[module], rtol=1e-6, atol=1e-5)
+    tensor = preprocess(tf.constant(images))
+    assert isinstance(tensor, tf.Tensor) and tensor.dtype == tf.float32
+    np.testing.assert_allclose(tensor.numpy(), PREPROCESS[module + "_tensor"], rtol=1e-6,
+                               atol=1e-5)
+    np.testing.assert_allclose(preprocess(images.copy(), data_format="channels_first"),
+                               PREPROCESS[module + "_channels_first"], rtol=1e-6, atol=1e-5)
+    # integer arrays become float32 ones; tensors keep their dtype, as in Keras
+    ints = preprocess(np.full((1, 2, 2, 3), 255, "uint8"))
+    assert ints.dtype == np.float32
+    for dtype in ("int32", "uint8", "float64"):
+        kind, want = PREPROCESS[f"{module}_{dtype}"]
+        if kind == "TypeError":
+            with pytest.raises(TypeError, match=want):
+                preprocess(tf.constant(images.astype(dtype)))
+        else:
+            got = preprocess(tf.constant(images.astype(dtype)))
+            assert got.dtype.name == kind
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=0)
+
+
+def test_preprocess_input_torch_mode_gives_tf_keras_values():
+    images = np.array(PREPROCESS["images"], "float32")
+    preprocess = keras.applications.imagenet_utils.preprocess_input
+    np.testing.assert_allclose(preprocess(images.copy(), mode="torch"), PREPROCESS["torch"],
+                               rtol=1e-6)
+    np.testing.assert_allclose(preprocess(tf.constant(images), mode="torch").numpy(),
+                               PREPROCESS["torch_tensor"], rtol=1e-6)
+    np.testing.assert_allclose(preprocess(images.copy(), mode="torch",
+                                          data_format="channels_first"),
+                               PREPROCESS["torch_channels_first"], rtol=1e-6)
+
+
+def test_preprocess_input_inside_a_function():
+    fn = tf.function(keras.applications.resnet50.preprocess_input)
+    x = np.random.default_rng(0).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
+    np.testing.assert_allclose(fn(tf.constant(x)).numpy(),
+                               keras.applications.resnet50.preprocess_input(x.copy()),
+                               rtol=1e-6)
+
+
+def test_preprocess_input_rejects_unknown_modes():
+    with pytest.raises(ValueError, match="Expected mode to be one of `caffe`, `tf` or `torch`. "
+                                         "Received: mode=keras"):
+        keras.applications.imagenet_utils.preprocess_input(np.zeros((1, 2, 2, 3)), mode="keras")
+    with pytest.raises(ValueError, match="Received: data_format=NHWC"):
+        keras.applications.vgg16.preprocess_input(np.zeros((1, 2, 2, 3)), data_format="NHWC")
+
+
+def test_decode_predictions(monkeypatch):
+    index = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
+    monkeypatch.setattr(internals.keras_package.applications.imagenet_utils, "CLASS_INDEX",
+                        index)
+    preds = np.zeros((2, 1000), "float32")
+    preds[0, [7, 3, 900]] = [0.5, 0.3, 0.2]
+    preds[1, 42] = 1.0
+    decoded = keras.applications.resnet50.decode_predictions(preds, top=3)
+    assert [row[:2] for row in decoded[0]] == [("n00000007", "class_7"),
+                                                ("n00000003", "class_3"),
+                                                ("n00000900", "class_900")]
+    assert decoded[1][0] == ("n00000042", "class_42", np.float32(1.0))
+    with pytest.raises(ValueError, match=r"a 2D array of shape \(samples, 1000\)\). Found "
+                                         r"array with shape: \(2, 10\)"):
+        keras.applications.mobilenet_v2.decode_predictions(np.zeros((2, 10)))
+
+
+def test_imagenet_weights_load_from_keras_cache(tmp_path, monkeypatch):
+    """'imagenet' reads Keras's file from ``$KERAS_HOME/models`` when it is there (without
+    downloading); here a file of the same name and layout stands in for it."""
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    kwargs = {"alpha": 0.35, "include_top": False, "input_shape": (32, 32, 3)}
+    model = keras.applications.MobileNetV2(weights=None, **kwargs)
+    model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
+    (tmp_path / "models").mkdir()
+    # 32 is not a size Keras has weights for: it loads those of 224x224 images
+    model.save_weights(tmp_path / "models" /
+                       "mobilenet_v2_weights_tf_dim_ordering_tf_kernels_0.35_224_no_top.h5")
+    loaded = keras.applications.MobileNetV2(weights="imagenet", **kwargs)
+    x = make_data.inputs((32, 32, 3))
+    np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
+    assert loaded.name == "mobilenetv2_0.35_224"
