@@ -480,6 +480,15 @@ def _w31c82b06ae(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w31d56f5ed6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, num_buckets, key, name=None):
+        try:
+            return _export_fn(input, num_buckets, key, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'num_buckets': num_buckets, 'key': key, 'name': name})
+    return _export_wrapper
+
+
 def _w33e8e15fe8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, max_val, name=None):
         try:
@@ -2460,6 +2469,15 @@ def _wc84311e8ad(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc9546b2fa7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, num_buckets, name=None):
+        try:
+            return _export_fn(input, num_buckets, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'num_buckets': num_buckets, 'name': name})
+    return _export_wrapper
+
+
 def _wc95b6ae3e3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(dataset, shared_name=None):
         try:
@@ -3552,6 +3570,8 @@ WRAPPERS = {
     'strings.split': _w74a2b08908,
     'strings.strip': _w53ca8dbd1a,
     'strings.substr': _we4ac0bec5d,
+    'strings.to_hash_bucket_fast': _wc9546b2fa7,
+    'strings.to_hash_bucket_strong': _w31d56f5ed6,
     'strings.to_number': _wf14c14549f,
     'strings.upper': _w7d0708720a,
     'summary.audio': _web62c3c4e8,
