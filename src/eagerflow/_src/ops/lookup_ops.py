@@ -311,13 +311,11 @@ class TextFileInitializer(TableInitializerBase):
             lines = lines[:self._vocab_size]
         keys, values = [], []
         for number, line in enumerate(lines):
-            keys.append(_column(line, number, self._key_index, self._delimiter,
+            # (the offset shifts line numbers, as keys or as values)
+            keys.append(_column(line, number + self._offset, self._key_index, self._delimiter,
                                 self._key_dtype, self._filename))
-            value = _column(line, number, self._value_index, self._delimiter,
-                            self._value_dtype, self._filename)
-            if self._value_index == TextFileIndex.LINE_NUMBER:
-                value += self._offset
-            values.append(value)
+            values.append(_column(line, number + self._offset, self._value_index,
+                                  self._delimiter, self._value_dtype, self._filename))
         return keys, values
 
     def initialize(self, table):
