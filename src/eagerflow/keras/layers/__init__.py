@@ -46,6 +46,8 @@ from eagerflow._src.keras.layers.pooling import MaxPooling2D as MaxPool2D  # noq
 from eagerflow._src.keras.layers.pooling import MaxPooling3D as MaxPool3D  # noqa: F401
 from eagerflow._src.keras.layers.preprocessing import (  # noqa: F401
     CenterCrop, Normalization, Rescaling, Resizing)
+from eagerflow._src.keras.layers.preprocessing_category import (  # noqa: F401
+    CategoryEncoding, Discretization, HashedCrossing, Hashing)
 from eagerflow._src.keras.layers.preprocessing_lookup import (  # noqa: F401
     IntegerLookup, StringLookup)
 from eagerflow._src.keras.layers.recurrent import (  # noqa: F401

@@ -86,7 +86,7 @@ def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32", spars
                               count_weights=None, idf_weights=None):
     """Integer `inputs` as ``output_mode`` vectors of `depth` per sample (rank <= 2)."""
     if output_mode == INT:
-        return array_ops.identity(cast_ops.cast(inputs, dtype))
+        return cast_ops.identity(cast_ops.cast(inputs, dtype))
     original_shape = inputs.shape
     if inputs.shape.rank == 0:
         inputs = _expand_dims(inputs, -1)
