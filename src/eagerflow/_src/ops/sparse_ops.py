@@ -151,13 +151,17 @@ def to_indicator(sp_input, vocab_size, name=None):
                                  shape), default_value=False, validate_indices=False)
 
 
-def _merge_duplicates(indices, values, shape):
-    """Entries with equal indices summed, sorted row-major."""
+def _merge_duplicates(indices, values, shape, counted=False):
+    """Entries with equal indices summed, sorted row-major (and, if `counted`, how many
+    entries each sum has)."""
     linear = _linear(indices, shape)
     order = reduction_ops.argsort(linear, stable=True)
     unique, segment = reduction_ops.unique(array_ops.gather(linear, order), out_idx=_I64)
-    summed = reduction_ops.unsorted_segment_sum(array_ops.gather(values, order), segment,
-                                                array_ops.size(unique, out_type=_I64))
+    size = array_ops.size(unique, out_type=_I64)
+    summed = reduction_ops.unsorted_segment_sum(array_ops.gather(values, order), segment, size)
+    if counted:
+        return _unravel(unique, shape), summed, reduction_ops.unsorted_segment_sum(
+            array_ops.ones_like(segment), segment, size)
     return _unravel(unique, shape), summed
 
 
@@ -176,12 +180,15 @@ def add(a, b, threshold=0, name=None):
     if a.dtype != b.dtype:
         raise TypeError(f"Input values must be of the same dtype, got {a.dtype} and {b.dtype}")
     shape = a.dense_shape
-    indices, values = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
-                                        array_ops.concat([a.values, b.values], 0), shape)
+    indices, values, count = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
+                                               array_ops.concat([a.values, b.values], 0), shape,
+                                               counted=True)
     threshold = convert_to_tensor(threshold, a.dtype.real_dtype if a.dtype.is_complex
                                   else a.dtype)
     if get_static_value(threshold) is None or np.any(get_static_value(threshold) != 0):
-        keep = math_ops.greater_equal(math_ops.abs(values), threshold)
+        # only sums face the threshold: an entry of one input alone is kept as it is
+        keep = math_ops.logical_or(math_ops.equal(count, np.int64(1)), math_ops.greater_equal(
+            math_ops.abs(values), threshold))
         indices = array_ops.boolean_mask(indices, keep)
         values = array_ops.boolean_mask(values, keep)
     return _with_shape(SparseTensor(indices, values, shape), a.shape)
@@ -304,8 +311,15 @@ def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
     sp = _sparse(sp_input)
     dtype = sp.dtype
     lowest = -np.inf if dtype.is_floating else dtype.min
-    return _reduce(sp, axis, keepdims, output_is_sparse,
-                   lambda x, a, k: reduction_ops.reduce_max(x, a, k),
+    present = to_dense(SparseTensor(sp.indices, array_ops.ones_like(sp.values, dtype=_d.bool),
+                                    sp.dense_shape), default_value=False)
+
+    def reduce(x, axes, keepdims):
+        # a group without entries gives 0, as TF's kernel
+        held = reduction_ops.reduce_any(present, axes, keepdims)
+        return array_ops.where(held, reduction_ops.reduce_max(x, axes, keepdims),
+                               array_ops.zeros([], dtype))
+    return _reduce(sp, axis, keepdims, output_is_sparse, reduce,
                    np.asarray(lowest, dtype.as_numpy_dtype))
 
 
@@ -342,7 +356,9 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
             f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
             f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: {b.shape.as_list()} "
             f"[Op:SparseTensorDenseMatMul]")
-    products = math_ops.multiply(array_ops.gather(b, cols), array_ops.expand_dims(values, 1))
+    # (gather_nd: the gradient of `b` is dense, as TF's)
+    products = math_ops.multiply(array_ops.gather_nd(b, array_ops.expand_dims(cols, 1)),
+                                 array_ops.expand_dims(values, 1))
     out = reduction_ops.unsorted_segment_sum(products, rows, num_rows)
     if a_dims[0] is not None:
         out.set_shape([a_dims[0], b.shape[1]])
@@ -435,6 +451,7 @@ def bincount(values, weights=None, axis=0, minlength=None, maxlength=None,
         else:
             rows, num_rows = None, None
         weight_values = None if weights is None else array_ops.reshape(as_tensor(weights), [-1])
+    count_dtype = ids.dtype
     ids = _i64(ids)
     size = math_ops.add(math_ops.maximum(reduction_ops.reduce_max(ids), np.int64(-1)),
                         np.int64(1))
@@ -449,7 +466,7 @@ def bincount(values, weights=None, axis=0, minlength=None, maxlength=None,
         if rows is not None:
             rows = array_ops.boolean_mask(rows, keep)
     if weight_values is None:
-        counted = array_ops.ones_like(ids)
+        counted = array_ops.ones_like(ids, dtype=count_dtype)
     else:
         counted = weight_values
     per_row = axis in (-1, 1) and rows is not None
@@ -622,6 +639,9 @@ tf_nodes[_SPARSE_CROSS] = NodeForm(types={})
 
 
 def _cross_inputs(inputs):
+    # TF crosses the sparse inputs first, then the dense ones
+    inputs = [x for x in inputs if isinstance(x, SparseTensor)] + \
+        [x for x in inputs if not isinstance(x, SparseTensor)]
     parts = []
     for x in inputs:
         if not isinstance(x, SparseTensor):
