@@ -17,6 +17,7 @@ their contents under TF's keys (``<path>/.ATTRIBUTES/table-keys``, ``-values``).
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 2, -1], dtype=int32)>
 """
 import contextlib
+import itertools
 
 import numpy as np
 
@@ -66,22 +67,23 @@ def _python_keys(keys):
 def _find(xp, table, keys, default_value):
     entries = table.entries
     dtype = table.value_dtype.as_numpy_dtype
-    default = default_value.reshape(())[()] if default_value.ndim == 0 else None
     if default_value.ndim and default_value.shape != keys.shape:
         raise errors.InvalidArgumentError(
             None, None, f"Expected shape {list(keys.shape)} or [] for default value, got "
                         f"{list(default_value.shape)}")
-    if default is None:
+    if default_value.ndim:
         flat_default = default_value.reshape(-1).tolist()
         found = [entries.get(k, d) for k, d in zip(_python_keys(keys), flat_default)]
+        return np.asarray(found, dtype).reshape(keys.shape)
+    flat = keys.reshape(-1)
+    # (one `map` in C: dict.get of each key with the default)
+    found = map(entries.get, flat if flat.dtype == object else flat.tolist(),
+                itertools.repeat(default_value.reshape(())[()]))
+    if dtype is object:
+        out = np.empty(flat.size, object)
+        out[:] = list(found)
     else:
-        get = entries.get
-        found = [get(k, default) for k in _python_keys(keys)]
-    out = np.empty(len(found), dtype) if dtype is object else None
-    if out is not None:
-        out[:] = found
-    else:
-        out = np.asarray(found, dtype)
+        out = np.fromiter(found, dtype, count=flat.size)
     return out.reshape(keys.shape)
 
 

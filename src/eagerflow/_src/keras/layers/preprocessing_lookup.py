@@ -24,7 +24,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _dtypes
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, from_array
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
@@ -32,7 +32,7 @@ from eagerflow._src.keras import backend
 from eagerflow._src.keras.layers.preprocessing import PreprocessingLayer
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, fingerprint_ops, logging_ops,
                                 lookup_ops, math_ops, reduction_ops)
-from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense
+from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense, to_dense
 
 INT, ONE_HOT, MULTI_HOT, COUNT, TF_IDF = "int", "one_hot", "multi_hot", "count", "tf_idf"
 
@@ -99,10 +99,7 @@ def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32", spars
                          f"{inputs.shape.rank}.")
     binary_output = output_mode in (MULTI_HOT, ONE_HOT)
     if isinstance(inputs, SparseTensor):
-        from eagerflow._src.ops import sparse_ops  # noqa: PLC0415
-        counts = sparse_ops.bincount(inputs, weights=count_weights, minlength=depth,
-                                     maxlength=depth, axis=-1, binary_output=binary_output)
-        result = sparse_ops.to_dense(counts.with_values(cast_ops.cast(counts.values, dtype)))
+        result = _scattered_counts(inputs, depth, dtype, binary_output, count_weights)
     else:
         result = reduction_ops.bincount(inputs, weights=count_weights, minlength=depth,
                                         maxlength=depth, dtype=dtype, axis=-1,
@@ -117,6 +114,37 @@ def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32", spars
                              f"idf_weights={idf_weights}")
         result = math_ops.multiply(result, idf_weights)
     return from_dense(result) if sparse else result
+
+
+def _scattered_counts(inputs, depth, dtype, binary_output, count_weights):
+    """The dense per-row counts (or presence) of the ids of a SparseTensor, written into
+    zeros by one scatter (ids outside ``[0, depth)`` count nowhere, as in bincount)."""
+    dtype = _dtypes.as_dtype(dtype)
+    ids = cast_ops.cast(inputs.values, _dtypes.int64)
+    one_row = inputs.shape.rank == 1
+    rows = array_ops.zeros_like(ids) if one_row else inputs.indices[:, 0]
+    keep = math_ops.logical_and(math_ops.greater_equal(ids, np.int64(0)),
+                                math_ops.less(ids, np.int64(depth)))
+    linear = array_ops.boolean_mask(math_ops.add(math_ops.multiply(rows, np.int64(depth)), ids),
+                                    keep)
+    linear, position, counts = reduction_ops.unique_with_counts(linear, out_idx=_dtypes.int64)
+    if binary_output:
+        updates = array_ops.ones_like(linear, dtype=dtype)
+    elif count_weights is not None:
+        weights = count_weights.values if isinstance(count_weights, SparseTensor) \
+            else count_weights
+        updates = reduction_ops.unsorted_segment_sum(
+            cast_ops.cast(array_ops.boolean_mask(weights, keep), dtype), position,
+            array_ops.size(linear))
+    else:
+        updates = cast_ops.cast(counts, dtype)
+    num_rows = np.int64(1) if one_row else inputs.dense_shape[0]
+    indices = array_ops.stack([math_ops.floordiv(linear, np.int64(depth)),
+                               math_ops.floormod(linear, np.int64(depth))], axis=1)
+    # (each position once: written straight into zeros, in no particular order)
+    out = to_dense(SparseTensor(indices, updates, array_ops.stack([num_rows, np.int64(depth)])),
+                   validate_indices=False)
+    return array_ops.reshape(out, [depth]) if one_row else out
 
 
 def compute_shape_for_encode_categorical(shape, output_mode, depth):
@@ -545,9 +573,20 @@ class IndexLookup(_EagerPreprocessingLayer):
         return flat_values if flat_values is not None else array_ops.reshape(data, [-1])
 
     def _num_tokens(self, data):
-        tokens, _, counts = reduction_ops.unique_with_counts(self._flat_values(data),
-                                                            out_idx=_dtypes.int64)
-        return tokens, counts
+        flat = self._flat_values(data)
+        if not context.executing_eagerly():
+            tokens, _, counts = reduction_ops.unique_with_counts(flat, out_idx=_dtypes.int64)
+            return tokens, counts
+        # Eagerly, a hash count (C's Counter) beats sorting the strings as `unique` does.
+        counted = collections.Counter(np.asarray(flat).tolist())
+        dtype = flat.dtype
+        tokens = np.empty(len(counted), object) if dtype == _dtypes.string else \
+            np.fromiter(counted.keys(), dtype.as_numpy_dtype, count=len(counted))
+        if dtype == _dtypes.string:
+            tokens[:] = list(counted.keys())
+        # (from_array: the tokens came out of a tensor, they need no checking)
+        return (from_array(tokens),
+                from_array(np.fromiter(counted.values(), np.int64, count=len(counted))))
 
     def _document_tokens(self, data):
         """Each token with the number of documents (rows) holding it."""

@@ -267,13 +267,12 @@ class TextVectorization(_EagerPreprocessingLayer):
         if scalar:
             inputs = array_ops.reshape(inputs, [1])
         tokens = self._preprocess(inputs)
-        if isinstance(tokens, SparseTensor):
-            if self._output_mode == INT:
-                ids = self._lookup_layer(tokens)
-                return self._finish(to_dense(ids), scalar)
-            tokens = to_dense(tokens, default_value=b"")  # "" is the mask: it counts nowhere
         if self._output_mode is None:
+            if isinstance(tokens, SparseTensor):
+                tokens = to_dense(tokens, default_value=b"")
             return tokens[0] if scalar else tokens
+        if isinstance(tokens, SparseTensor) and self._output_mode == INT:
+            return self._finish(to_dense(self._lookup_layer(tokens)), scalar)
         return self._finish(self._lookup_layer(tokens), scalar)
 
     def _finish(self, ids, scalar):
