@@ -210,6 +210,24 @@ def _w10fa1a9ba9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w119b80e7e8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, mask_indices, name=None):
+        try:
+            return _export_fn(a, mask_indices, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'mask_indices': mask_indices, 'name': name})
+    return _export_wrapper
+
+
+def _w126502459e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(op, *args, **kwargs):
+        try:
+            return _export_fn(op, *args, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'op': op, 'args': args, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _w14b43d070e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(window_length, periodic=None, dtype=None, name=None):
         try:
@@ -480,6 +498,15 @@ def _w31c82b06ae(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w31d56f5ed6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, num_buckets, key, name=None):
+        try:
+            return _export_fn(input, num_buckets, key, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'num_buckets': num_buckets, 'key': key, 'name': name})
+    return _export_wrapper
+
+
 def _w33e8e15fe8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, max_val, name=None):
         try:
@@ -495,6 +522,24 @@ def _w34fe061271(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(contents, channels, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'name': name})
+    return _export_wrapper
+
+
+def _w35a7c5d087(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(axis, sp_inputs, expand_nonconcat_dims=None, name=None, concat_dim=None):
+        try:
+            return _export_fn(axis, sp_inputs, expand_nonconcat_dims, name, concat_dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'axis': axis, 'sp_inputs': sp_inputs, 'expand_nonconcat_dims': expand_nonconcat_dims, 'name': name, 'concat_dim': concat_dim})
+    return _export_wrapper
+
+
+def _w35b936a54d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(values, weights=None, axis=None, minlength=None, maxlength=None, binary_output=None, name=None):
+        try:
+            return _export_fn(values, weights, axis, minlength, maxlength, binary_output, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'values': values, 'weights': weights, 'axis': axis, 'minlength': minlength, 'maxlength': maxlength, 'binary_output': binary_output, 'name': name})
     return _export_wrapper
 
 
@@ -714,6 +759,15 @@ def _w489d609c00(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w48bb4a9883(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, default_value, name=None):
+        try:
+            return _export_fn(sp_input, default_value, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'default_value': default_value, 'name': name})
+    return _export_wrapper
+
+
 def _w48edc12a51(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, central_fraction):
         try:
@@ -891,6 +945,15 @@ def _w53ca8dbd1a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'name': name})
+    return _export_wrapper
+
+
+def _w54b7e458c2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, axis=None, keepdims=None, output_is_sparse=None, name=None):
+        try:
+            return _export_fn(sp_input, axis, keepdims, output_is_sparse, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'axis': axis, 'keepdims': keepdims, 'output_is_sparse': output_is_sparse, 'name': name})
     return _export_wrapper
 
 
@@ -1143,6 +1206,15 @@ def _w62080e94a7(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, lower, upper, seed)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'lower': lower, 'upper': upper, 'seed': seed})
+    return _export_wrapper
+
+
+def _w6367d19213(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, to_retain):
+        try:
+            return _export_fn(sp_input, to_retain)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'to_retain': to_retain})
     return _export_wrapper
 
 
@@ -1524,6 +1596,15 @@ def _w7c66306d00(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7ca7d682ce(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, name=None, separator=None):
+        try:
+            return _export_fn(inputs, name, separator)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'name': name, 'separator': separator})
+    return _export_wrapper
+
+
 def _w7d0708720a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, encoding=None, name=None):
         try:
@@ -1548,6 +1629,15 @@ def _w7e5793270a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(matrix, rhs, l2_regularizer, fast, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'matrix': matrix, 'rhs': rhs, 'l2_regularizer': l2_regularizer, 'fast': fast, 'name': name})
+    return _export_wrapper
+
+
+def _w7e7ca0ea51(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, num_buckets=None, hash_key=None, name=None):
+        try:
+            return _export_fn(inputs, num_buckets, hash_key, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'num_buckets': num_buckets, 'hash_key': hash_key, 'name': name})
     return _export_wrapper
 
 
@@ -1602,6 +1692,15 @@ def _w828a8fff01(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(func, inp, Tout, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'func': func, 'inp': inp, 'Tout': Tout, 'name': name})
+    return _export_wrapper
+
+
+def _w841798fdce(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_a, b, adjoint_a=None, adjoint_b=None, name=None):
+        try:
+            return _export_fn(sp_a, b, adjoint_a, adjoint_b, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_a': sp_a, 'b': b, 'adjoint_a': adjoint_a, 'adjoint_b': adjoint_b, 'name': name})
     return _export_wrapper
 
 
@@ -1665,6 +1764,15 @@ def _w87709dcace(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'name': name})
+    return _export_wrapper
+
+
+def _w87a73fe0f5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, perm=None, name=None):
+        try:
+            return _export_fn(sp_input, perm, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'perm': perm, 'name': name})
     return _export_wrapper
 
 
@@ -1893,6 +2001,15 @@ def _w9612cd4d2f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w96fee9add5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_a, sp_b, name=None):
+        try:
+            return _export_fn(sp_a, sp_b, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_a': sp_a, 'sp_b': sp_b, 'name': name})
+    return _export_wrapper
+
+
 def _w98f1c9f165(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input_tensor, fft_length=None, name=None):
         try:
@@ -1953,6 +2070,15 @@ def _w9c1e120f35(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(checkpoint_dir, latest_filename)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'checkpoint_dir': checkpoint_dir, 'latest_filename': latest_filename})
+    return _export_wrapper
+
+
+def _w9dbb5f249f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, axis=None, name=None):
+        try:
+            return _export_fn(sp_input, axis, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'axis': axis, 'name': name})
     return _export_wrapper
 
 
@@ -2271,12 +2397,30 @@ def _wbacd7eeac2(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbb6929ca1a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, start, size, name=None):
+        try:
+            return _export_fn(sp_input, start, size, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'start': start, 'size': size, 'name': name})
+    return _export_wrapper
+
+
 def _wbd41770381(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(per_example_loss, sample_weight=None, global_batch_size=None):
         try:
             return _export_fn(per_example_loss, sample_weight, global_batch_size)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'per_example_loss': per_example_loss, 'sample_weight': sample_weight, 'global_batch_size': global_batch_size})
+    return _export_wrapper
+
+
+def _wbd607f11ba(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, name=None):
+        try:
+            return _export_fn(sp_input, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'name': name})
     return _export_wrapper
 
 
@@ -2460,6 +2604,15 @@ def _wc84311e8ad(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc9546b2fa7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, num_buckets, name=None):
+        try:
+            return _export_fn(input, num_buckets, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'num_buckets': num_buckets, 'name': name})
+    return _export_wrapper
+
+
 def _wc95b6ae3e3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(dataset, shared_name=None):
         try:
@@ -2520,6 +2673,15 @@ def _wcdda191bb7(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, y, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'y': y, 'name': name})
+    return _export_wrapper
+
+
+def _wcdf7099e39(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, threshold=None, name=None):
+        try:
+            return _export_fn(a, b, threshold, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'threshold': threshold, 'name': name})
     return _export_wrapper
 
 
@@ -2793,6 +2955,15 @@ def _we1205f5142(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we41a1c167e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(data, indices, segment_ids, num_segments=None, name=None):
+        try:
+            return _export_fn(data, indices, segment_ids, num_segments, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'data': data, 'indices': indices, 'segment_ids': segment_ids, 'num_segments': num_segments, 'name': name})
+    return _export_wrapper
+
+
 def _we4ac0bec5d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, pos, len, unit=None, name=None):
         try:
@@ -2955,6 +3126,15 @@ def _wf14c14549f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf2a386ce65(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, vocab_size, name=None):
+        try:
+            return _export_fn(sp_input, vocab_size, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'vocab_size': vocab_size, 'name': name})
+    return _export_wrapper
+
+
 def _wf473bfb92f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, stride, padding, data_format=None, dilations=None, name=None):
         try:
@@ -3051,6 +3231,15 @@ def _wfa50d63445(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(func, inp, Tout, stateful, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'func': func, 'inp': inp, 'Tout': Tout, 'stateful': stateful, 'name': name})
+    return _export_wrapper
+
+
+def _wfc74e124d4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, shape, name=None):
+        try:
+            return _export_fn(sp_input, shape, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'shape': shape, 'name': name})
     return _export_wrapper
 
 
@@ -3535,8 +3724,32 @@ WRAPPERS = {
     'size': _wf14c14549f,
     'slice': _w154b37ff73,
     'sort': _we9221b2353,
+    'sparse.add': _wcdf7099e39,
+    'sparse.bincount': _w35b936a54d,
+    'sparse.concat': _w35a7c5d087,
+    'sparse.cross': _w7ca7d682ce,
+    'sparse.cross_hashed': _w7e7ca0ea51,
+    'sparse.expand_dims': _w9dbb5f249f,
+    'sparse.fill_empty_rows': _w48bb4a9883,
     'sparse.from_dense': _w87c44467c5,
+    'sparse.map_values': _w126502459e,
+    'sparse.mask': _w119b80e7e8,
+    'sparse.maximum': _w96fee9add5,
+    'sparse.minimum': _w96fee9add5,
+    'sparse.reduce_max': _w54b7e458c2,
+    'sparse.reduce_sum': _w54b7e458c2,
+    'sparse.reorder': _wbd607f11ba,
+    'sparse.reshape': _wfc74e124d4,
+    'sparse.retain': _w6367d19213,
+    'sparse.segment_mean': _we41a1c167e,
+    'sparse.segment_sqrt_n': _we41a1c167e,
+    'sparse.segment_sum': _we41a1c167e,
+    'sparse.slice': _wbb6929ca1a,
+    'sparse.softmax': _wbd607f11ba,
+    'sparse.sparse_dense_matmul': _w841798fdce,
     'sparse.to_dense': _wb6f487720d,
+    'sparse.to_indicator': _wf2a386ce65,
+    'sparse.transpose': _w87a73fe0f5,
     'split': _w9260ff3ccb,
     'squeeze': _w10447e95b4,
     'stack': _wd13018718b,
@@ -3553,6 +3766,8 @@ WRAPPERS = {
     'strings.split': _w74a2b08908,
     'strings.strip': _w53ca8dbd1a,
     'strings.substr': _we4ac0bec5d,
+    'strings.to_hash_bucket_fast': _wc9546b2fa7,
+    'strings.to_hash_bucket_strong': _w31d56f5ed6,
     'strings.to_number': _wf14c14549f,
     'strings.upper': _w7d0708720a,
     'summary.audio': _web62c3c4e8,

@@ -221,6 +221,11 @@ class Graph:
                                      f"them distinct names.")
                 node.attributes.add(name=attribute, full_name=_full_name(obj, self.paths[i]),
                                     checkpoint_key=key)
+                if isinstance(value, dict):  # several tensors: ``<key><suffix>`` (a table's)
+                    for suffix, part in value.items():
+                        dtypes[key + suffix] = part.dtype
+                        tensors[key + suffix] = part.numpy()
+                    continue
                 if isinstance(obj, Variable):
                     dtypes[key] = obj.dtype
                 elif hasattr(value, "dtype") and isinstance(value.dtype, _d.DType):
@@ -357,11 +362,20 @@ class Restoration:
             if key is not None:
                 assign_variable(obj, self.reader.get_tensor(key), key)
         elif hasattr(type(obj), "_restore_from_tensors"):
-            obj._restore_from_tensors({n: self.reader.get_tensor(k)
+            obj._restore_from_tensors({n: self._attribute_value(k)
                                        for n, k in sorted(attributes.items())})
             attributes = {}
         if attributes:
             self.unused_attributes[i] = sorted(attributes)
+
+    def _attribute_value(self, key):
+        """The tensor at `key`, or ``{suffix: tensor}`` of the tensors saved under it with
+        suffixes (a table's ``-keys`` and ``-values``)."""
+        if self.reader.has_tensor(key):
+            return self.reader.get_tensor(key)
+        parts = {k[len(key):]: self.reader.get_tensor(k) for k in self.reader.keys()
+                 if k.startswith(key) and k[len(key):len(key) + 1] == "-"}
+        return parts or self.reader.get_tensor(key)  # (none: the reader's NotFoundError)
 
     def _restore_slot(self, optimizer, slot):
         """A slot variable saved by an optimizer that keeps slots by variable (TF's

@@ -195,7 +195,11 @@ def _sparse_to_dense(xp, indices, output_shape, values, default_value, validate_
         raise errors.InvalidArgumentError(
             None, None, f"indices[{i}] = {_index_text(indices[i])} is out of bounds: need 0 <= "
                         f"index < {_index_text(shape)}")
-    out = np.full(shape, default_value.reshape(()), dtype=values.dtype)
+    default = default_value.reshape(())
+    if values.dtype != object and not default.any():
+        out = np.zeros(shape, values.dtype)  # (fresh zeroed pages: faster than filling)
+    else:
+        out = np.full(shape, default, dtype=values.dtype)
     if n:
         out[tuple(indices.T)] = values
     return out

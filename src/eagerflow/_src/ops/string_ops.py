@@ -13,6 +13,7 @@ as ``\\1``.
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 1], dtype=int32)>
 """
 import functools
+import operator
 import re
 
 import numpy as np
@@ -265,6 +266,23 @@ def strip(input, name=None):
 
 # --- StringSplitV2 ------------------------------------------------------------------------------
 
+_ASCII_SPACE = np.zeros(256, bool)
+_ASCII_SPACE[list(b" \t\n\v\f\r")] = True  # what bytes.split() splits at
+
+
+def _split_whitespace(x):
+    """Each string's count of whitespace-separated tokens, and all the tokens in order: one
+    split of the strings joined by spaces, counted per string with NumPy."""
+    flat = x.tolist()
+    joined = b" ".join(flat)
+    data = _ASCII_SPACE[np.frombuffer(joined, np.uint8)]
+    starts = ~data
+    starts[1:] &= data[:-1]  # a token starts after whitespace (or at the very start)
+    lengths = np.fromiter(map(len, flat), np.int64, count=len(flat)) + 1
+    row_of_byte = np.repeat(np.arange(len(flat)), lengths)[:data.size]
+    return np.bincount(row_of_byte[starts], minlength=len(flat)), joined.split()
+
+
 def _string_split(xp, x, sep, maxsplit):
     """Splits each string of vector `x`; the pieces as a sparse matrix (indices, values, shape).
 
@@ -272,14 +290,18 @@ def _string_split(xp, x, sep, maxsplit):
     """
     if x.ndim != 1:
         raise _invalid(f"input must be a vector, got shape: {shape_text(x.shape)}")
-    pieces = [s.split(sep or None, maxsplit) for s in x]
-    counts = np.fromiter(map(len, pieces), np.int64, count=len(pieces))
-    rows = np.repeat(np.arange(len(pieces), dtype=np.int64), counts)
+    if not sep and maxsplit == -1 and x.size:
+        counts, tokens = _split_whitespace(x)
+    else:
+        pieces = [s.split(sep or None, maxsplit) for s in x]
+        counts = np.fromiter(map(len, pieces), np.int64, count=len(pieces))
+        tokens = [p for row in pieces for p in row]
+    rows = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
     starts = np.repeat(np.cumsum(counts) - counts, counts)
     cols = np.arange(rows.size, dtype=np.int64) - starts
     values = np.empty(rows.size, object)
-    values[:] = [p for row in pieces for p in row]
-    shape = np.array([len(pieces), counts.max(initial=0)], np.int64)
+    values[:] = tokens
+    shape = np.array([len(counts), counts.max(initial=0)], np.int64)
     return np.stack([rows, cols], axis=1), values, shape
 
 
@@ -417,11 +439,35 @@ def _full_match(x, pattern):
     return _map(lambda s: regex.fullmatch(_decode(s)) is not None, x, dtype=bool)
 
 
+@functools.lru_cache(maxsize=64)
+def _ascii_class(pattern):
+    """The bytes `pattern` matches when it is one class of ASCII characters (``[,.!]``),
+    else None: deleting them all is then `bytes.translate` (a multi-byte UTF-8 character
+    holds no ASCII byte)."""
+    regex = _compile(pattern)
+    try:
+        parsed = list(re._parser.parse(regex.pattern, regex.flags))
+    except Exception:  # noqa: BLE001 - no parser of this Python: the general path
+        return None
+    if len(parsed) != 1 or parsed[0][0] not in (re._constants.IN, re._constants.LITERAL):
+        return None
+    items = parsed[0][1] if parsed[0][0] is re._constants.IN else [parsed[0]]
+    for op, value in items:
+        if not (op is re._constants.LITERAL and value < 128 or
+                op is re._constants.RANGE and value[1] < 128):
+            return None
+    return bytes(c for c in range(128) if regex.fullmatch(chr(c)))
+
+
 def _replace(x, pattern, rewrite, replace_global):
     regex = _compile(pattern)
     template = _template(rewrite, regex.groups)
     if template is None:
         return x
+    if template == "" and replace_global:
+        deleted = _ascii_class(pattern)
+        if deleted is not None:
+            return _map(operator.methodcaller("translate", None, deleted), x)
     count = 0 if replace_global else 1
     return _map(lambda s: _encode(regex.sub(template, _decode(s), count)), x)
 

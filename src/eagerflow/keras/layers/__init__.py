@@ -46,6 +46,10 @@ from eagerflow._src.keras.layers.pooling import MaxPooling2D as MaxPool2D  # noq
 from eagerflow._src.keras.layers.pooling import MaxPooling3D as MaxPool3D  # noqa: F401
 from eagerflow._src.keras.layers.preprocessing import (  # noqa: F401
     CenterCrop, Normalization, Rescaling, Resizing)
+from eagerflow._src.keras.layers.preprocessing_category import (  # noqa: F401
+    CategoryEncoding, Discretization, HashedCrossing, Hashing)
+from eagerflow._src.keras.layers.preprocessing_lookup import (  # noqa: F401
+    IntegerLookup, StringLookup)
 from eagerflow._src.keras.layers.recurrent import (  # noqa: F401
     AbstractRNNCell, GRU, GRUCell, LSTM, LSTMCell, RNN, SimpleRNN, SimpleRNNCell, StackedRNNCells)
 from eagerflow._src.keras.layers.regularization import (  # noqa: F401
@@ -54,5 +58,7 @@ from eagerflow._src.keras.layers.regularization import (  # noqa: F401
 from eagerflow._src.keras.layers.reshaping import (  # noqa: F401
     Cropping1D, Cropping2D, Cropping3D, Permute, RepeatVector, Reshape, UpSampling1D, UpSampling2D,
     UpSampling3D, ZeroPadding1D, ZeroPadding2D, ZeroPadding3D)
+from eagerflow._src.keras.layers.text_vectorization import TextVectorization  # noqa: F401
 from eagerflow._src.keras.layers.wrappers import (  # noqa: F401
     Bidirectional, TimeDistributed, Wrapper)
+from eagerflow.keras.layers import experimental  # noqa: F401

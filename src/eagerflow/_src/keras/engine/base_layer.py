@@ -36,6 +36,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable, VariableSynchronization
 from eagerflow._src.ops import array_ops, cast_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.keras import backend, late
 from eagerflow._src.keras import initializers as initializers_mod
 from eagerflow._src.keras import regularizers as regularizers_mod
@@ -806,7 +807,7 @@ def _batch_input_shape(kwargs):
 
 def _to_tensors(inputs, flat):
     """NumPy arrays and Python numbers in `inputs` as tensors (floats keep their dtype)."""
-    if all(isinstance(x, (Tensor, Variable)) or x is None for x in flat):
+    if all(isinstance(x, (Tensor, Variable, SparseTensor)) or x is None for x in flat):
         return inputs
     if not nest.is_nested(inputs) or isinstance(inputs, list) and \
             all(isinstance(x, (int, float)) for x in flat):

@@ -14,7 +14,8 @@ from eagerflow._src.keras.utils import serialization
 # The modules defining layer classes; each contributes every Layer subclass it defines.
 _FAMILIES = ("core", "convolutional", "pooling", "reshaping", "normalization",
              "preprocessing", "merging", "attention", "activation", "regularization",
-             "recurrent", "wrappers", "masking", "einsum_dense", "tf_op_layers")
+             "recurrent", "wrappers", "masking", "einsum_dense", "tf_op_layers",
+             "preprocessing_lookup", "text_vectorization", "preprocessing_category")
 
 
 def _layer_classes():

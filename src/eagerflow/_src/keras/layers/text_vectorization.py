@@ -1,0 +1,300 @@
+"""`TextVectorization`: raw strings to token indices (or per-sample token vectors).
+
+Each string is standardized (lower-cased and stripped of ASCII punctuation by
+default), split into tokens (at whitespace, into characters, or by a callable),
+optionally joined into n-grams, and looked up in a vocabulary, which `adapt`
+learns from data as `StringLookup` does (the mask token is ``""``). Tokens travel
+between the steps as a `SparseTensor` of rows (the natural ragged result, as
+positions): an ``"int"`` output is that matrix made dense with 0 padding, cut or
+padded to `output_sequence_length` when it is set.
+
+>>> layer = tf.keras.layers.TextVectorization()
+>>> layer.adapt(["The cat sat.", "The dog!"])
+>>> layer.get_vocabulary()
+['', '[UNK]', np.str_('the'), np.str_('sat'), np.str_('dog'), np.str_('cat')]
+>>> layer(["the bird sat"]).numpy()
+array([[2, 1, 3]])
+"""
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.keras.layers.preprocessing_lookup import (
+    COUNT, INT, MULTI_HOT, TF_IDF, StringLookup, _EagerPreprocessingLayer, ensure_tensor, listify,
+    validate_string_arg)
+from eagerflow._src.keras.utils import serialization
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, string_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor, to_dense
+
+LOWER_AND_STRIP_PUNCTUATION = "lower_and_strip_punctuation"
+STRIP_PUNCTUATION = "strip_punctuation"
+LOWER = "lower"
+WHITESPACE = "whitespace"
+CHARACTER = "character"
+DEFAULT_STRIP_REGEX = r'[!"#$%&()\*\+,-\./:;<=>?@\[\\\]^_`{|}~\']'
+
+
+def _split_whitespace(strings):
+    """Vector `strings` split at runs of whitespace: a SparseTensor [rows, most tokens]."""
+    indices, values, shape = dispatch(string_ops._STRING_SPLIT, (strings,),
+                                      {"sep": b"", "maxsplit": -1})
+    return SparseTensor(indices, values, shape)
+
+
+def _positions(lengths, width):
+    """The positions ``[rows, width]`` below each row's length, and that mask."""
+    columns = array_ops.range(width, dtype=lengths.dtype)
+    return columns, math_ops.less(array_ops.expand_dims(columns, 0),
+                                  array_ops.expand_dims(lengths, 1))
+
+
+def _from_mask(dense, mask):
+    """The elements of `dense` where `mask` holds, moved to the front of their row, as a
+    SparseTensor."""
+    where = array_ops.where(mask)
+    compact = math_ops.subtract(reduction_ops.cumsum(cast_ops.cast(mask, _dtypes.int64), axis=1),
+                                np.int64(1))
+    columns = array_ops.gather_nd(compact, where)
+    rows = where[:, 0]
+    width = math_ops.maximum(reduction_ops.reduce_max(
+        reduction_ops.reduce_sum(cast_ops.cast(mask, _dtypes.int64), axis=1)), np.int64(0))
+    shape = array_ops.stack([array_ops.shape(dense, out_type=_dtypes.int64)[0], width])
+    return SparseTensor(array_ops.stack([rows, columns], axis=1),
+                        array_ops.gather_nd(dense, where), shape)
+
+
+def _split_characters(strings):
+    """Vector `strings` split into UTF-8 characters, as a SparseTensor."""
+    lengths = string_ops.length(strings, unit="UTF8_CHAR")
+    width = math_ops.maximum(reduction_ops.reduce_max(lengths), 0)
+    columns, mask = _positions(lengths, width)
+    pos = math_ops.minimum(array_ops.expand_dims(columns, 0), array_ops.expand_dims(lengths, 1))
+    chars = string_ops.substr(array_ops.expand_dims(strings, 1), pos, array_ops.ones_like(pos),
+                              unit="UTF8_CHAR")
+    return _from_mask(chars, mask)
+
+
+def _row_lengths(tokens):
+    rows = array_ops.shape(tokens, out_type=_dtypes.int64)[0] if not isinstance(
+        tokens, SparseTensor) else tokens.dense_shape[0]
+    return reduction_ops.bincount(tokens.indices[:, 0], minlength=rows, maxlength=rows,
+                                  dtype=_dtypes.int64)
+
+
+def _as_sparse_rows(tokens):
+    """Tokens as a SparseTensor of rows: a RaggedTensor's or dense matrix's elements."""
+    if isinstance(tokens, SparseTensor):
+        return tokens
+    to_sparse = getattr(tokens, "to_sparse", None)
+    if to_sparse is not None:  # a RaggedTensor
+        return to_sparse()
+    tokens = ensure_tensor(tokens, _dtypes.string)
+    if tokens.shape.rank == 1:
+        tokens = array_ops.expand_dims(tokens, 0)
+    return _from_mask(tokens, array_ops.ones_like(tokens, dtype=_dtypes.bool))
+
+
+def _ngrams(tokens, widths):
+    """The n-grams of each row of SparseTensor `tokens` for each width in turn (tokens joined
+    by spaces; a row shorter than a width has none of it), as a SparseTensor."""
+    dense = to_dense(tokens, default_value=b"")
+    lengths = _row_lengths(tokens)
+    width = array_ops.shape(dense, out_type=_dtypes.int64)[1]
+    parts, masks = [], []
+    for n in widths:
+        count = math_ops.maximum(math_ops.subtract(width, n - 1), np.int64(0))
+        if n == 1:
+            joined = dense
+        else:
+            pieces = [array_ops.slice(dense, array_ops.stack([np.int64(0), np.int64(i)]),
+                                      array_ops.stack([np.int64(-1), count]))
+                      for i in range(n)]
+            joined = string_ops.join(pieces, separator=" ")
+        columns = array_ops.range(count, dtype=_dtypes.int64)
+        parts.append(joined)
+        masks.append(math_ops.less_equal(array_ops.expand_dims(columns + (n - 1), 0),
+                                         math_ops.subtract(array_ops.expand_dims(lengths, 1),
+                                                           np.int64(1))))
+    return _from_mask(array_ops.concat(parts, 1), array_ops.concat(masks, 1))
+
+
+@export("keras.layers.TextVectorization",
+        "keras.layers.experimental.preprocessing.TextVectorization")
+class TextVectorization(_EagerPreprocessingLayer):
+    """Maps raw strings to sequences of token indices, or to per-string token vectors
+    (``"multi_hot"``, ``"count"``, ``"tf_idf"``), with a vocabulary given or adapted."""
+
+    _input_dtype = _dtypes.string
+
+    def __init__(self, max_tokens=None, standardize=LOWER_AND_STRIP_PUNCTUATION,
+                 split=WHITESPACE, ngrams=None, output_mode="int", output_sequence_length=None,
+                 pad_to_max_tokens=False, vocabulary=None, idf_weights=None, sparse=False,
+                 ragged=False, encoding="utf-8", **kwargs):
+        if "dtype" in kwargs and _dtypes.as_dtype(kwargs["dtype"]) != _dtypes.string:
+            raise ValueError(f"`TextVectorization` may only have a dtype of string. Received "
+                             f"dtype: {kwargs['dtype']}.")
+        kwargs.setdefault("dtype", _dtypes.string)
+        validate_string_arg(standardize, (LOWER_AND_STRIP_PUNCTUATION, LOWER, STRIP_PUNCTUATION),
+                            "TextVectorization", "standardize", allow_none=True,
+                            allow_callables=True)
+        validate_string_arg(split, (WHITESPACE, CHARACTER), "TextVectorization", "split",
+                            allow_none=True, allow_callables=True)
+        output_mode = {"binary": MULTI_HOT, "tf-idf": TF_IDF}.get(output_mode, output_mode)
+        validate_string_arg(output_mode, (INT, COUNT, MULTI_HOT, TF_IDF), "TextVectorization",
+                            "output_mode", allow_none=True)
+        if not (ngrams is None or isinstance(ngrams, int) or
+                isinstance(ngrams, tuple) and all(isinstance(i, int) for i in ngrams)):
+            raise ValueError(f"`ngrams` must be None, an integer, or a tuple of integers. "
+                             f"Received: ngrams={ngrams}")
+        if output_mode == INT and not (isinstance(output_sequence_length, int) or
+                                       output_sequence_length is None):
+            raise ValueError(f"`output_sequence_length` must be either None or an integer "
+                             f"when `output_mode` is 'int'. Received: "
+                             f"output_sequence_length={output_sequence_length}")
+        if output_mode != INT and output_sequence_length is not None:
+            raise ValueError(f"`output_sequence_length` must not be set if `output_mode` is "
+                             f"not 'int'. Received output_sequence_length="
+                             f"{output_sequence_length}.")
+        if ragged and output_mode != INT:
+            raise ValueError(f"`ragged` must not be true if `output_mode` is `'int'`. "
+                             f"Received: ragged={ragged} and output_mode={output_mode}")
+        if ragged and output_sequence_length is not None:
+            raise ValueError(f"`output_sequence_length` must not be set if ragged is True. "
+                             f"Received: ragged={ragged} and "
+                             f"output_sequence_length={output_sequence_length}")
+        self._max_tokens = max_tokens
+        self._standardize = standardize
+        self._split = split
+        self._ngrams_arg = ngrams
+        self._ngrams = tuple(range(1, ngrams + 1)) if isinstance(ngrams, int) else ngrams
+        self._ragged = ragged
+        self._output_mode = output_mode
+        self._output_sequence_length = output_sequence_length
+        self._encoding = encoding
+        self._has_input_vocabulary = kwargs.pop("has_input_vocabulary", vocabulary is not None)
+        vocabulary_size = kwargs.pop("vocabulary_size", None)
+        super().__init__(**kwargs)
+        self._lookup_layer = StringLookup(
+            max_tokens=max_tokens, vocabulary=vocabulary, idf_weights=idf_weights,
+            pad_to_max_tokens=pad_to_max_tokens, mask_token="",
+            output_mode=output_mode if output_mode is not None else INT, sparse=sparse,
+            has_input_vocabulary=self._has_input_vocabulary, encoding=encoding,
+            vocabulary_size=vocabulary_size)
+
+    def compute_output_shape(self, input_shape):
+        if self._output_mode == INT:
+            return TensorShape([TensorShape(input_shape)[0], self._output_sequence_length])
+        input_shape = tuple(TensorShape(input_shape).as_list())
+        if self._split is None:
+            if len(input_shape) <= 1:
+                input_shape = input_shape + (1,)
+        else:
+            input_shape = input_shape + (None,)
+        return self._lookup_layer.compute_output_shape(input_shape)
+
+    def update_state(self, data):
+        self._lookup_layer.update_state(self._preprocess(data))
+
+    def finalize_state(self):
+        self._lookup_layer.finalize_state()
+
+    def reset_state(self):
+        self._lookup_layer.reset_state()
+
+    def get_vocabulary(self, include_special_tokens=True):
+        """The vocabulary (``""`` and ``"[UNK]"`` first unless `include_special_tokens` is
+        False): a token's index in it is its index in the outputs."""
+        return self._lookup_layer.get_vocabulary(include_special_tokens)
+
+    def vocabulary_size(self):
+        return self._lookup_layer.vocabulary_size()
+
+    def set_vocabulary(self, vocabulary, idf_weights=None):
+        self._lookup_layer.set_vocabulary(vocabulary, idf_weights=idf_weights)
+
+    def get_config(self):
+        config = {"max_tokens": self._lookup_layer.max_tokens,
+                  "standardize": self._standardize, "split": self._split,
+                  "ngrams": self._ngrams_arg, "output_mode": self._output_mode,
+                  "output_sequence_length": self._output_sequence_length,
+                  "pad_to_max_tokens": self._lookup_layer.pad_to_max_tokens,
+                  "sparse": self._lookup_layer.sparse, "ragged": self._ragged,
+                  "vocabulary": listify(self._lookup_layer.input_vocabulary),
+                  "idf_weights": listify(self._lookup_layer.input_idf_weights),
+                  "encoding": self._encoding, "vocabulary_size": self.vocabulary_size()}
+        return {**super().get_config(), **config}
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        for key, known in (("standardize", (LOWER_AND_STRIP_PUNCTUATION, LOWER,
+                                            STRIP_PUNCTUATION)), ("split", (WHITESPACE, CHARACTER))):
+            if config.get(key) not in known and config.get(key) is not None:
+                config[key] = serialization.deserialize_keras_object(config[key])
+        return cls(**config)
+
+    def _preprocess(self, inputs):
+        inputs = ensure_tensor(inputs, _dtypes.string)
+        if self._standardize in (LOWER, LOWER_AND_STRIP_PUNCTUATION):
+            inputs = string_ops.lower(inputs)
+        if self._standardize in (STRIP_PUNCTUATION, LOWER_AND_STRIP_PUNCTUATION):
+            inputs = string_ops.regex_replace(inputs, DEFAULT_STRIP_REGEX, "")
+        if callable(self._standardize):
+            inputs = self._standardize(inputs)
+        if self._split is not None:
+            if inputs.shape.rank > 1:
+                if inputs.shape[-1] != 1:
+                    raise ValueError(f"When using `TextVectorization` to tokenize strings, the "
+                                     f"input rank must be 1 or the last shape dimension must "
+                                     f"be 1. Received: inputs.shape={inputs.shape} with "
+                                     f"rank={inputs.shape.rank}")
+                inputs = array_ops.squeeze(inputs, axis=-1)
+            if self._split == WHITESPACE:
+                inputs = _split_whitespace(inputs)
+            elif self._split == CHARACTER:
+                inputs = _split_characters(inputs)
+            else:
+                inputs = _as_sparse_rows(self._split(inputs))
+        if self._ngrams is not None:
+            inputs = _ngrams(_as_sparse_rows(inputs), self._ngrams)
+        return inputs
+
+    def call(self, inputs):
+        inputs = ensure_tensor(inputs, _dtypes.string)
+        scalar = inputs.shape.rank == 0
+        if scalar:
+            inputs = array_ops.reshape(inputs, [1])
+        tokens = self._preprocess(inputs)
+        if self._output_mode is None:
+            if isinstance(tokens, SparseTensor):
+                tokens = to_dense(tokens, default_value=b"")
+            return tokens[0] if scalar else tokens
+        if isinstance(tokens, SparseTensor) and self._output_mode == INT:
+            return self._finish(to_dense(self._lookup_layer(tokens)), scalar)
+        return self._finish(self._lookup_layer(tokens), scalar)
+
+    def _finish(self, ids, scalar):
+        if self._output_mode == INT and self._output_sequence_length is not None:
+            length = self._output_sequence_length
+            ids = ids[..., :length]
+            pad = math_ops.subtract(length, array_ops.shape(ids)[-1])
+            padding = array_ops.fill(array_ops.stack([array_ops.shape(ids)[0], pad]),
+                                     np.zeros((), ids.dtype.as_numpy_dtype))
+            ids = array_ops.concat([ids, padding], 1)
+            ids.set_shape(ids.shape.as_list()[:-1] + [length])
+        return ids[0] if scalar else ids
+
+    # -- saving ---------------------------------------------------------------------------------
+    def save_own_variables(self, store):
+        self._lookup_layer.save_own_variables(store)
+
+    def load_own_variables(self, store):
+        self._lookup_layer.load_own_variables(store)
+
+    def save_assets(self, dir_path):
+        self._lookup_layer.save_assets(dir_path)
+
+    def load_assets(self, dir_path):
+        self._lookup_layer.load_assets(dir_path)

@@ -1,0 +1,603 @@
+"""Lookup tables (``tf.lookup``): maps from keys to values held by a stateful resource.
+
+A table is a scalar tensor of dtype ``variant`` whose value is a `TableValue` (a
+Python dict from key to value). The table ops take that tensor: eagerly they
+run at once; in a `function` the tensor is captured by reference, as a variable
+is, so a table filled after tracing is seen by the next call. Their kernels are
+stateful, so graphs keep them in program order and never fold them.
+
+Static tables are filled once by an initializer (`KeyValueTensorInitializer`,
+`TextFileInitializer`); `experimental.MutableHashTable` and
+`experimental.DenseHashTable` take `insert` and `remove`, and checkpoints save
+their contents under TF's keys (``<path>/.ATTRIBUTES/table-keys``, ``-values``).
+
+>>> table = tf.lookup.StaticHashTable(
+...     tf.lookup.KeyValueTensorInitializer(["a", "b"], [1, 2]), default_value=-1)
+>>> table.lookup(tf.constant(["b", "z"]))
+<tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 2, -1], dtype=int32)>
+"""
+import contextlib
+import itertools
+
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context, errors
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import array_ops, cast_ops, math_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ops.wrappers import as_tensor
+
+_NO_GRAD = "lookup table op"
+
+
+class TableValue:
+    """The value of a table's resource tensor: its entries, in insertion order.
+
+    It passes for a scalar ``variant`` array (`shape`, `ndim`, `dtype`) wherever
+    tensors look at their value's metadata.
+    """
+
+    __slots__ = ("entries", "key_dtype", "value_dtype", "initialized", "__weakref__")
+    shape = ()
+    ndim = 0
+    dtype = _d.variant
+    graph_def_dtype = _d.resource  # TF's tables are resources
+
+    def __init__(self, key_dtype, value_dtype):
+        self.entries = {}
+        self.key_dtype, self.value_dtype = key_dtype, value_dtype
+        self.initialized = False
+
+    def __repr__(self):
+        return f"<TableValue {len(self.entries)} entries>"
+
+
+def _python_keys(keys):
+    """The dict keys of array `keys` (bytes stay bytes, numbers become Python numbers)."""
+    return keys.reshape(-1).tolist()
+
+
+def _find(xp, table, keys, default_value):
+    entries = table.entries
+    dtype = table.value_dtype.as_numpy_dtype
+    if default_value.ndim and default_value.shape != keys.shape:
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected shape {list(keys.shape)} or [] for default value, got "
+                        f"{list(default_value.shape)}")
+    if default_value.ndim:
+        flat_default = default_value.reshape(-1).tolist()
+        found = [entries.get(k, d) for k, d in zip(_python_keys(keys), flat_default)]
+        return np.asarray(found, dtype).reshape(keys.shape)
+    flat = keys.reshape(-1)
+    # (one `map` in C: dict.get of each key with the default)
+    found = map(entries.get, flat if flat.dtype == object else flat.tolist(),
+                itertools.repeat(default_value.reshape(())[()]))
+    if dtype is object:
+        out = np.empty(flat.size, object)
+        out[:] = list(found)
+    else:
+        out = np.fromiter(found, dtype, count=flat.size)
+    return out.reshape(keys.shape)
+
+
+def _size(xp, table):
+    return np.int64(len(table.entries))
+
+
+def _insert(xp, table, keys, values):
+    if keys.shape != values.shape:
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected shape {list(keys.shape)} for value, got "
+                        f"{list(values.shape)}")
+    table.entries.update(zip(_python_keys(keys), values.reshape(-1).tolist()))
+    return ()
+
+
+def _remove(xp, table, keys):
+    pop = table.entries.pop
+    for k in _python_keys(keys):
+        pop(k, None)
+    return ()
+
+
+def _export(xp, table):
+    keys, values = table.entries.keys(), table.entries.values()
+    out = []
+    for items, dtype in ((keys, table.key_dtype), (values, table.value_dtype)):
+        array = np.empty(len(items), object) if dtype == _d.string else None
+        if array is None:
+            array = np.fromiter(items, dtype.as_numpy_dtype, count=len(items))
+        else:
+            array[:] = list(items)
+        out.append(array)
+    return tuple(out)
+
+
+def _import(xp, table, keys, values):
+    table.entries = dict(zip(_python_keys(keys), values.reshape(-1).tolist()))
+    return ()
+
+
+def _find_rule(table, keys, default_value):
+    return keys.shape, default_value.dtype
+
+
+def _no_outputs(*_, **__):
+    return []
+
+
+def _export_rule(table, key_dtype, value_dtype):
+    return [(TensorShape([None]), key_dtype), (TensorShape([None]), value_dtype)]
+
+
+_FIND = register("LookupTableFindV2", _find, _find_rule, tied=(), stateful=True,
+                 not_differentiable=_NO_GRAD, replayable=True)
+_SIZE = register("LookupTableSizeV2", _size, lambda *_: (TensorShape([]), _d.int64), tied=(),
+                 stateful=True, not_differentiable=_NO_GRAD, replayable=True)
+_INSERT = register("LookupTableInsertV2", _insert, _no_outputs, multi=True, tied=(),
+                   stateful=True, not_differentiable=_NO_GRAD)
+_REMOVE = register("LookupTableRemoveV2", _remove, _no_outputs, multi=True, tied=(),
+                   stateful=True, not_differentiable=_NO_GRAD)
+_EXPORT = register("LookupTableExportV2", lambda xp, table, **_: _export(xp, table),
+                   _export_rule, multi=True, tied=(), stateful=True,
+                   not_differentiable=_NO_GRAD, replayable=True)
+_IMPORT = register("LookupTableImportV2", _import, _no_outputs, multi=True, tied=(),
+                   stateful=True, not_differentiable=_NO_GRAD)
+tf_nodes[_FIND] = NodeForm(types={"Tin": 1, "Tout": 2}, outputs=("values",))
+tf_nodes[_SIZE] = NodeForm(types={}, outputs=("size",))
+tf_nodes[_INSERT] = NodeForm(types={"Tin": 1, "Tout": 2})
+tf_nodes[_REMOVE] = NodeForm(types={"Tin": 1})
+tf_nodes[_EXPORT] = NodeForm(types={}, renamed={"key_dtype": "Tkeys", "value_dtype": "Tvalues"},
+                             outputs=("keys", "values"))
+tf_nodes[_IMPORT] = NodeForm(types={"Tin": 1, "Tout": 2})
+for _op in (_FIND, _SIZE, _INSERT, _REMOVE, _EXPORT, _IMPORT):
+    batching_rules[_op] = PER_ELEMENT
+
+
+def _outside_functions():
+    """Where tables and their contents are made: eagerly, even while a function is traced
+    (as TF lifts them); a no-op when already eager."""
+    return contextlib.nullcontext() if context.executing_eagerly() else context.init_scope()
+
+
+# -- initializers -------------------------------------------------------------------------------
+
+@export("lookup.experimental.TableInitializerBase")
+class TableInitializerBase:
+    """What fills a static table: its key and value dtypes and `initialize(table)`."""
+
+    def __init__(self, key_dtype, value_dtype):
+        self._key_dtype = _d.as_dtype(key_dtype)
+        self._value_dtype = _d.as_dtype(value_dtype)
+
+    key_dtype = property(lambda self: self._key_dtype)
+    value_dtype = property(lambda self: self._value_dtype)
+
+    def initialize(self, table):
+        raise NotImplementedError
+
+
+@export("lookup.KeyValueTensorInitializer")
+class KeyValueTensorInitializer(TableInitializerBase):
+    """Fills a table with the pairs of `keys` and `values` (two tensors of one shape)."""
+
+    def __init__(self, keys, values, key_dtype=None, value_dtype=None, name=None):
+        with _outside_functions():
+            self._keys = convert_to_tensor(keys, None if key_dtype is None
+                                           else _d.as_dtype(key_dtype))
+            self._values = convert_to_tensor(values, None if value_dtype is None
+                                             else _d.as_dtype(value_dtype))
+        self._name = name or "key_value_init"
+        super().__init__(self._keys.dtype, self._values.dtype)
+
+    def initialize(self, table):
+        _check_dtypes(table, self._keys.dtype, self._values.dtype)
+        dispatch(_IMPORT_MORE, (table.resource_handle, self._keys, self._values))
+
+
+def _init_more(xp, table, keys, values):
+    if keys.shape != values.shape:
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected shape {list(keys.shape)} for value, got "
+                        f"{list(values.shape)}")
+    if table.initialized:
+        raise errors.FailedPreconditionError(None, None, "Table already initialized.")
+    for k, v in zip(_python_keys(keys), values.reshape(-1).tolist()):
+        if table.entries.setdefault(k, v) != v:
+            raise errors.FailedPreconditionError(
+                None, None, f"HashTable has different value for same key. Key {k!r} has "
+                            f"{table.entries[k]!r} and trying to add value {v!r}")
+    table.initialized = True
+    return ()
+
+
+_IMPORT_MORE = register("InitializeTableV2", _init_more, _no_outputs, multi=True, tied=(),
+                        stateful=True, not_differentiable=_NO_GRAD)
+tf_nodes[_IMPORT_MORE] = NodeForm(types={"Tkey": 1, "Tval": 2})
+batching_rules[_IMPORT_MORE] = PER_ELEMENT
+
+
+@export("lookup.TextFileIndex")
+class TextFileIndex:
+    """Special columns of `TextFileInitializer`: the whole line, or its number."""
+
+    WHOLE_LINE = -2
+    LINE_NUMBER = -1
+
+
+def _read_lines(filename):
+    with open(filename, "rb") as f:
+        data = f.read()
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return [line[:-1] if line.endswith(b"\r") else line for line in lines]
+
+
+def _column(line, number, index, delimiter, dtype, filename):
+    if index == TextFileIndex.LINE_NUMBER:
+        return number
+    text = line if index == TextFileIndex.WHOLE_LINE else None
+    if text is None:
+        parts = line.split(delimiter) if delimiter else line.split()
+        if index >= len(parts):
+            raise errors.InvalidArgumentError(
+                None, "InitializeTableFromTextFileV2",
+                f"Invalid number of columns in {filename} line {number} "
+                f"({line.decode(errors='replace')}) : expected at least {index + 1} got "
+                f"{len(parts)}")
+        text = parts[index]
+    if dtype == _d.string:
+        return text
+    try:
+        return float(text) if dtype.is_floating else int(text)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, "InitializeTableFromTextFileV2",
+            f"Field {text.decode(errors='replace')} in line {number} is not a valid "
+            f"{dtype.name}.") from None
+
+
+@export("lookup.TextFileInitializer")
+class TextFileInitializer(TableInitializerBase):
+    """Fills a table from a text file: per line, the key and value taken from columns
+    (split at `delimiter`) or from the line itself (`TextFileIndex`).
+
+    `value_index_offset` is added to line numbers used as values.
+    """
+
+    def __init__(self, filename, key_dtype, key_index, value_dtype, value_index,
+                 vocab_size=None, delimiter="\t", name=None, value_index_offset=0):
+        key_dtype, value_dtype = _d.as_dtype(key_dtype), _d.as_dtype(value_dtype)
+        for what, index, dtype in (("key", key_index, key_dtype),
+                                   ("value", value_index, value_dtype)):
+            if index < -2:
+                raise ValueError(f"Invalid {what} index {index}.")
+            if index == TextFileIndex.LINE_NUMBER and dtype != _d.int64:
+                raise ValueError(f"{'Signature' if what == 'key' else 'Signature'} mismatch. "
+                                 f"Keys must be dtype {_d.int64}, got {dtype}."
+                                 if what == "key" else
+                                 f"Signature mismatch. Values must be dtype {_d.int64}, got "
+                                 f"{dtype}.")
+            if index == TextFileIndex.WHOLE_LINE and not (dtype == _d.string or
+                                                          dtype.is_integer):
+                raise ValueError(f"Signature mismatch. {what.capitalize()}s must be integer "
+                                 f"or string, got {dtype}.")
+        if vocab_size is not None and vocab_size <= 0:
+            raise ValueError(f"Invalid vocab_size {vocab_size}.")
+        if isinstance(filename, Tensor):
+            filename = filename.numpy()
+        self._filename = filename.decode() if isinstance(filename, bytes) else str(filename)
+        self._key_index, self._value_index = key_index, value_index
+        self._vocab_size = vocab_size
+        self._delimiter = delimiter.encode() if isinstance(delimiter, str) else delimiter
+        self._offset = value_index_offset
+        self._name = name
+        super().__init__(key_dtype, value_dtype)
+
+    def _pairs(self):
+        lines = _read_lines(self._filename)
+        if self._vocab_size is not None:
+            if len(lines) < self._vocab_size:
+                raise errors.InvalidArgumentError(
+                    None, "InitializeTableFromTextFileV2",
+                    f"Invalid vocab_size in {self._filename}: expected {self._vocab_size} "
+                    f"records, got {len(lines)}")
+            lines = lines[:self._vocab_size]
+        keys, values = [], []
+        for number, line in enumerate(lines):
+            # (the offset shifts line numbers, as keys or as values)
+            keys.append(_column(line, number + self._offset, self._key_index, self._delimiter,
+                                self._key_dtype, self._filename))
+            values.append(_column(line, number + self._offset, self._value_index,
+                                  self._delimiter, self._value_dtype, self._filename))
+        return keys, values
+
+    def initialize(self, table):
+        _check_dtypes(table, self._key_dtype, self._value_dtype)
+        keys, values = self._pairs()
+        dispatch(_IMPORT_MORE, (table.resource_handle, _array(keys, self._key_dtype),
+                                _array(values, self._value_dtype)))
+
+
+def _array(items, dtype):
+    if dtype == _d.string:
+        out = np.empty(len(items), object)
+        out[:] = items
+        return convert_to_tensor(out, dtype)
+    return convert_to_tensor(np.asarray(items, dtype.as_numpy_dtype), dtype)
+
+
+def _check_dtypes(table, key_dtype, value_dtype):
+    if key_dtype != table.key_dtype or value_dtype != table.value_dtype:
+        raise TypeError(f"Signature mismatch. Keys must be dtype {table.key_dtype}, got "
+                        f"{key_dtype}. Values must be dtype {table.value_dtype}, got "
+                        f"{value_dtype}.")
+
+
+# -- tables ---------------------------------------------------------------------------------------
+
+def _checked_keys(keys, key_dtype):
+    if isinstance(keys, SparseTensor):
+        return keys
+    keys = as_tensor(keys) if isinstance(keys, Tensor) or hasattr(keys, "_handle") else \
+        convert_to_tensor(keys, key_dtype)
+    if keys.dtype != key_dtype:
+        raise TypeError(f"Dtype of argument `keys` must be {key_dtype!r}, received: "
+                        f"{keys.dtype!r}")
+    return keys
+
+
+class _Table:
+    """What every table has: its resource tensor, dtypes, `size`, `lookup` and `export`."""
+
+    def __init__(self, key_dtype, value_dtype, name=None):
+        self._key_dtype = _d.as_dtype(key_dtype)
+        self._value_dtype = _d.as_dtype(value_dtype)
+        self._value = TableValue(self._key_dtype, self._value_dtype)
+        self._resource_handle = EagerTensor._wrap(self._value)
+        self._name = name
+
+    key_dtype = property(lambda self: self._key_dtype)
+    value_dtype = property(lambda self: self._value_dtype)
+    name = property(lambda self: self._name)
+    resource_handle = property(lambda self: self._resource_handle)
+
+    def size(self, name=None):
+        """The number of entries (int64 scalar)."""
+        return dispatch(_SIZE, (self._resource_handle,), name=name)
+
+    def _find(self, keys, default_value, name):
+        keys = _checked_keys(keys, self._key_dtype)
+        if isinstance(keys, SparseTensor):
+            return SparseTensor(keys.indices, self._find(keys.values, default_value, name),
+                                keys.dense_shape)
+        return dispatch(_FIND, (self._resource_handle, keys, default_value), name=name)
+
+    def lookup(self, keys, name=None):
+        """The values of `keys` (a tensor or `SparseTensor`), `default_value` where absent."""
+        return self._find(keys, self._default_value, name)
+
+    def __getitem__(self, keys):
+        return self.lookup(keys)
+
+    def export(self, name=None):
+        """``(keys, values)``: every entry, as two vectors."""
+        return tuple(dispatch(_EXPORT, (self._resource_handle,),
+                              {"key_dtype": self._key_dtype, "value_dtype": self._value_dtype},
+                              name))
+
+
+@export("lookup.StaticHashTable")
+class StaticHashTable(_Table):
+    """A table filled once by `initializer`, read-only after: keys missing from it look up
+    `default_value`.
+
+    >>> table = tf.lookup.StaticHashTable(
+    ...     tf.lookup.KeyValueTensorInitializer([1, 2], [10.0, 20.0]), -1.0)
+    >>> table.lookup(tf.constant([2, 3])).numpy()
+    array([20., -1.], dtype=float32)
+    """
+
+    def __init__(self, initializer, default_value, name=None, experimental_is_anonymous=False):
+        super().__init__(initializer.key_dtype, initializer.value_dtype, name)
+        self._initializer = initializer
+        with _outside_functions():
+            self._default_value = convert_to_tensor(default_value, self._value_dtype)
+            initializer.initialize(self)
+
+    initializer = property(lambda self: self._initializer)
+    default_value = property(lambda self: self._default_value)
+
+
+@export("lookup.experimental.StaticHashTable")
+class _ExperimentalStaticHashTable(StaticHashTable):
+    """`StaticHashTable` under its older name."""
+
+
+@export("lookup.StaticVocabularyTable")
+class StaticVocabularyTable(_Table):
+    """Ids for a vocabulary: keys in `initializer`'s table get its (int64) values; other keys
+    one of `num_oov_buckets` ids after them, chosen by hashing the key (its decimal text
+    for integer keys) with `strings.to_hash_bucket_fast`.
+
+    >>> table = tf.lookup.StaticVocabularyTable(tf.lookup.KeyValueTensorInitializer(
+    ...     ["a", "b"], tf.constant([0, 1], tf.int64)), num_oov_buckets=3)
+    >>> table.lookup(tf.constant(["b", "c"])).numpy()
+    array([1, 3])
+    """
+
+    def __init__(self, initializer, num_oov_buckets, lookup_key_dtype=None, name=None,
+                 experimental_is_anonymous=False):
+        if num_oov_buckets <= 0:
+            raise ValueError(f"`num_oov_buckets` must be > 0; use StaticHashTable.")
+        if initializer is not None and initializer.value_dtype != _d.int64:
+            raise TypeError(f"Invalid `value_dtype`, expected {_d.int64} but got "
+                            f"{initializer.value_dtype}.")
+        key_dtype = initializer.key_dtype if initializer is not None else \
+            _d.as_dtype(lookup_key_dtype or _d.string)
+        if lookup_key_dtype is not None and _d.as_dtype(lookup_key_dtype) != key_dtype and \
+                not (key_dtype == _d.int64 and _d.as_dtype(lookup_key_dtype) == _d.int32):
+            raise TypeError(f"Invalid key dtype for table, expected {key_dtype} but got "
+                            f"{lookup_key_dtype}.")
+        super().__init__(key_dtype, _d.int64, name)
+        self._num_oov_buckets = int(num_oov_buckets)
+        self._initializer = initializer
+        self._lookup_key_dtype = _d.as_dtype(lookup_key_dtype) if lookup_key_dtype else key_dtype
+        with _outside_functions():
+            self._default_value = convert_to_tensor(-1, _d.int64)
+            if initializer is not None:
+                initializer.initialize(self)
+
+    initializer = property(lambda self: self._initializer)
+
+    def size(self, name=None):
+        """The vocabulary's size plus `num_oov_buckets`."""
+        return math_ops.add(super().size(), np.int64(self._num_oov_buckets), name=name)
+
+    def lookup(self, keys, name=None):
+        if isinstance(keys, SparseTensor):
+            return SparseTensor(keys.indices, self.lookup(keys.values, name), keys.dense_shape)
+        keys = _checked_keys(keys, self._lookup_key_dtype)
+        if keys.dtype != self._key_dtype:
+            keys = cast_ops.cast(keys, self._key_dtype)
+        from eagerflow._src.ops import fingerprint_ops, string_ops  # noqa: PLC0415
+        ids = dispatch(_FIND, (self._resource_handle, keys, self._default_value))
+        text = keys if keys.dtype == _d.string else string_ops.as_string(keys)
+        buckets = math_ops.add(fingerprint_ops.to_hash_bucket_fast(text, self._num_oov_buckets),
+                               super().size())
+        return array_ops.where(math_ops.not_equal(ids, np.int64(-1)), ids, buckets, name=name)
+
+
+def _table_checkpoint(cls):
+    """Mutable tables save their entries as TF does: ``table-keys`` and ``table-values``."""
+    def serialize(self):
+        if not self._checkpoint:
+            return {}
+        keys, values = self.export()
+        return {"table": {"-keys": keys, "-values": values}}
+
+    def restore(self, tensors):
+        keys = np.asarray(tensors["table"]["-keys"])
+        values = np.asarray(tensors["table"]["-values"])
+        if keys.ndim == 2 and keys.shape[1:] == (1,) and getattr(self, "_empty_key", None) \
+                is not None:  # a dense table's buckets: drop the empty and deleted ones
+            keys, values = keys[:, 0], values.reshape(len(values), -1)[:, 0]
+            keep = (keys != self._empty_key) & (keys != self._deleted_key)
+            keys, values = keys[keep], values[keep]
+        dispatch(_IMPORT, (self._resource_handle, convert_to_tensor(keys, self._key_dtype),
+                           convert_to_tensor(values, self._value_dtype)))
+
+    cls._serialize_to_tensors = serialize
+    cls._restore_from_tensors = restore
+    return cls
+
+
+class _MutableTable(_Table):
+    def __init__(self, key_dtype, value_dtype, default_value, name, checkpoint):
+        super().__init__(key_dtype, value_dtype, name)
+        with _outside_functions():
+            self._default_value = convert_to_tensor(default_value, self._value_dtype)
+        self._checkpoint = checkpoint
+
+    default_value = property(lambda self: self._default_value)
+
+    def lookup(self, keys, dynamic_default_values=None, name=None):
+        """The values of `keys`; absent keys give `default_value`, or the matching element
+        of `dynamic_default_values` (shaped as `keys`)."""
+        default = self._default_value if dynamic_default_values is None else \
+            convert_to_tensor(dynamic_default_values, self._value_dtype)
+        return self._find(keys, default, name)
+
+    def insert(self, keys, values, name=None):
+        """Sets the value of each of `keys` (replacing what it had)."""
+        keys = _checked_keys(keys, self._key_dtype)
+        try:
+            values = convert_to_tensor(values, self._value_dtype)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"values: {e}") from None
+        return dispatch(_INSERT, (self._resource_handle, keys, values), name=name)
+
+    def remove(self, keys, name=None):
+        """Removes `keys` (those absent are ignored)."""
+        keys = _checked_keys(keys, self._key_dtype)
+        return dispatch(_REMOVE, (self._resource_handle, keys), name=name)
+
+    def import_(self, keys, values, name=None):
+        return dispatch(_IMPORT, (self._resource_handle,
+                                  convert_to_tensor(keys, self._key_dtype),
+                                  convert_to_tensor(values, self._value_dtype)), name=name)
+
+
+@export("lookup.experimental.MutableHashTable")
+@_table_checkpoint
+class MutableHashTable(_MutableTable):
+    """A table that takes `insert` and `remove`; absent keys look up `default_value`.
+
+    >>> table = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    >>> table.insert(["a"], [7])
+    >>> table.lookup(tf.constant(["a", "b"])).numpy()
+    array([ 7, -1])
+    """
+
+    def __init__(self, key_dtype, value_dtype, default_value, name="MutableHashTable",
+                 checkpoint=True, experimental_is_anonymous=False):
+        super().__init__(key_dtype, value_dtype, default_value, name, checkpoint)
+
+
+@export("lookup.experimental.DenseHashTable")
+@_table_checkpoint
+class DenseHashTable(_MutableTable):
+    """A mutable table whose keys exclude two reserved ones: `empty_key` and `deleted_key`
+    (inserting or removing them fails, as in TF)."""
+
+    def __init__(self, key_dtype, value_dtype, default_value, empty_key, deleted_key,
+                 initial_num_buckets=None, name="MutableDenseHashTable", checkpoint=True,
+                 experimental_is_anonymous=False):
+        super().__init__(key_dtype, value_dtype, default_value, name, checkpoint)
+        with _outside_functions():
+            empty = convert_to_tensor(empty_key, self._key_dtype)
+            deleted = convert_to_tensor(deleted_key, self._key_dtype)
+        self._empty_key, self._deleted_key = empty.numpy(), deleted.numpy()
+        if np.array_equal(self._empty_key, self._deleted_key):
+            raise errors.InvalidArgumentError(
+                None, "MutableDenseHashTableV2", "Empty and deleted keys must differ")
+        self._num_buckets = int(initial_num_buckets or 131072)
+
+    def _reserved(self, keys, what):
+        keys = _checked_keys(keys, self._key_dtype)
+        if context.executing_eagerly() and not isinstance(keys, SparseTensor):
+            flat = np.asarray(keys).reshape(-1)
+            for reserved, name in ((self._empty_key, "empty_key"),
+                                   (self._deleted_key, "deleted_key")):
+                if (flat == reserved).any():
+                    raise errors.InvalidArgumentError(
+                        None, what, f"Using the {name} as a table key is not allowed "
+                                    f"[Op:{what}]")
+        return keys
+
+    def insert(self, keys, values, name=None):
+        return super().insert(self._reserved(keys, "LookupTableInsertV2"), values, name)
+
+    def remove(self, keys, name=None):
+        return super().remove(self._reserved(keys, "LookupTableRemoveV2"), name)
+
+    erase = remove
+
+    def export(self, name=None):
+        """``(keys, values)`` as TF's bucket arrays: ``[num_buckets, 1]``, the entries first,
+        the rest holding `empty_key` (and zeros)."""
+        keys, values = super().export(name)
+        size = array_ops.shape(keys)[0]
+        pad = math_ops.maximum(math_ops.subtract(self._num_buckets, size), 0)
+        keys = array_ops.pad(array_ops.reshape(keys, [-1, 1]), [[0, pad], [0, 0]],
+                             constant_values=self._empty_key)
+        values = array_ops.pad(array_ops.reshape(values, [-1, 1]), [[0, pad], [0, 0]])
+        return keys, values

@@ -1,0 +1,684 @@
+"""`tf.sparse`: operations on `SparseTensor`s.
+
+Most are compositions of dense ops on the three component tensors (indices,
+values, dense_shape), so they run eagerly and in functions alike and their
+gradients with respect to the values (and dense operands) follow from those
+ops. A position is linearized in row-major order (``sum(index * strides)``)
+wherever indices must be compared, sorted or regrouped. Crossing features
+(`cross`, `cross_hashed`) is a kernel of its own, as in TF.
+
+>>> st = tf.sparse.SparseTensor([[0, 1], [1, 0]], [2.0, 3.0], [2, 2])
+>>> tf.sparse.reduce_sum(st, axis=1).numpy()
+array([2., 3.], dtype=float32)
+>>> tf.sparse.sparse_dense_matmul(st, tf.ones([2, 1])).numpy().ravel()
+array([2., 3.], dtype=float32)
+"""
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, math_ops, reduction_ops
+from eagerflow._src.ops.indexed_slices import IndexedSlices
+from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense, to_dense
+from eagerflow._src.ops.wrappers import as_tensor
+
+_I64 = _d.int64
+
+
+def _sparse(value, name="sp_input"):
+    if not isinstance(value, SparseTensor):
+        raise TypeError(f"Input must be a SparseTensor. Received: {value!r}")
+    return value
+
+
+def _i64(x):
+    return cast_ops.cast(as_tensor(x), _I64) if not (isinstance(x, Tensor) and
+                                                    x.dtype == _I64) else x
+
+
+def _strides(shape):
+    """Row-major strides of int64 vector `shape`."""
+    return reduction_ops.cumprod(shape, exclusive=True, reverse=True)
+
+
+def _linear(indices, shape):
+    """The row-major position of each index row."""
+    return reduction_ops.reduce_sum(math_ops.multiply(indices, _strides(shape)), axis=1)
+
+
+def _unravel(linear, shape):
+    """Index rows ``[N, rank]`` of row-major positions `linear` in `shape`."""
+    strides = _strides(shape)
+    return math_ops.floormod(math_ops.floordiv(array_ops.expand_dims(linear, 1), strides),
+                             shape)
+
+
+def _rank(sp):
+    rank = sp.shape.rank
+    return rank if rank is not None else array_ops.shape(sp.dense_shape)[0]
+
+
+def _sorted_by(sp, keys):
+    order = reduction_ops.argsort(keys, stable=True)
+    return SparseTensor(array_ops.gather(sp.indices, order), array_ops.gather(sp.values, order),
+                        sp.dense_shape)
+
+
+def _with_shape(out, shape):
+    if shape is not None and shape.rank is not None:
+        out._shape_hint = shape
+    return out
+
+
+@export("sparse.reorder")
+def reorder(sp_input, name=None):
+    """`sp_input` with its entries in row-major (canonical) order.
+
+    >>> st = tf.sparse.SparseTensor([[1, 0], [0, 1]], [1, 2], [2, 2])
+    >>> tf.sparse.reorder(st).indices.numpy().tolist()
+    [[0, 1], [1, 0]]
+    """
+    sp = _sparse(sp_input)
+    return _with_shape(_sorted_by(sp, _linear(sp.indices, sp.dense_shape)), sp.shape)
+
+
+@export("sparse.expand_dims")
+def expand_dims(sp_input, axis=None, name=None):
+    """`sp_input` with a dimension of size 1 inserted at `axis`."""
+    sp = _sparse(sp_input)
+    rank = sp.shape.rank
+    axis = -1 if axis is None else int(get_static_value(as_tensor(axis)))
+    if rank is not None and not -rank - 1 <= axis <= rank:
+        raise errors.InvalidArgumentError(
+            None, "ExpandDims", f"Tried to expand dim index {axis} for tensor with {rank} "
+                                f"dimensions. [Op:ExpandDims]")
+    axis = axis + rank + 1 if axis < 0 else axis
+    n = array_ops.shape(sp.indices, out_type=_I64)[0]
+    zeros = array_ops.zeros(array_ops.stack([n, np.int64(1)]), _I64)
+    indices = array_ops.concat([sp.indices[:, :axis], zeros, sp.indices[:, axis:]], 1)
+    shape = array_ops.concat([sp.dense_shape[:axis], [np.int64(1)], sp.dense_shape[axis:]], 0)
+    out = SparseTensor(indices, sp.values, shape)
+    if rank is not None:
+        dims = sp.shape.as_list()
+        out = _with_shape(out, TensorShape(dims[:axis] + [1] + dims[axis:]))
+    return out
+
+
+@export("sparse.reshape")
+def reshape(sp_input, shape, name=None):
+    """`sp_input` reshaped (row-major, as `reshape`); `shape` may hold one -1."""
+    sp = _sparse(sp_input)
+    shape = _i64(shape)
+    total = reduction_ops.reduce_prod(sp.dense_shape)
+    known = reduction_ops.reduce_prod(math_ops.maximum(shape, np.int64(1)))
+    filled = array_ops.where(math_ops.equal(shape, np.int64(-1)),
+                             math_ops.floordiv(total, math_ops.maximum(known, np.int64(1))),
+                             shape)
+    static_total = get_static_value(total)
+    static_new = get_static_value(filled)
+    if static_total is not None and static_new is not None and \
+            int(np.prod(static_new)) != int(static_total):
+        raise errors.InvalidArgumentError(
+            None, "SparseReshape", f"Input to reshape is a tensor with {int(static_total)} dense "
+                                   f"values, but the requested shape has "
+                                   f"{int(np.prod(static_new))} [Op:SparseReshape]")
+    indices = _unravel(_linear(sp.indices, sp.dense_shape), filled)
+    out = SparseTensor(indices, sp.values, filled)
+    if static_new is not None:
+        out = _with_shape(out, TensorShape([int(d) for d in static_new]))
+    return out
+
+
+@export("sparse.to_indicator")
+def to_indicator(sp_input, vocab_size, name=None):
+    """A dense bool tensor ``[..., vocab_size]``: True at ``[..., v]`` for each value `v` of
+    a row of `sp_input` (int values: ids)."""
+    sp = _sparse(sp_input)
+    ids = _i64(sp.values)
+    indices = array_ops.concat([sp.indices[:, :-1], array_ops.expand_dims(ids, 1)], 1)
+    shape = array_ops.concat([sp.dense_shape[:-1], [_i64(vocab_size)]], 0) if not isinstance(
+        vocab_size, int) else array_ops.concat([sp.dense_shape[:-1], [np.int64(vocab_size)]], 0)
+    ones = array_ops.ones_like(ids, dtype=_d.bool)
+    order = reduction_ops.argsort(_linear(indices, shape), stable=True)
+    return to_dense(SparseTensor(array_ops.gather(indices, order), array_ops.gather(ones, order),
+                                 shape), default_value=False, validate_indices=False)
+
+
+def _merge_duplicates(indices, values, shape, counted=False):
+    """Entries with equal indices summed, sorted row-major (and, if `counted`, how many
+    entries each sum has)."""
+    linear = _linear(indices, shape)
+    order = reduction_ops.argsort(linear, stable=True)
+    unique, segment = reduction_ops.unique(array_ops.gather(linear, order), out_idx=_I64)
+    size = array_ops.size(unique, out_type=_I64)
+    summed = reduction_ops.unsorted_segment_sum(array_ops.gather(values, order), segment, size)
+    if counted:
+        return _unravel(unique, shape), summed, reduction_ops.unsorted_segment_sum(
+            array_ops.ones_like(segment), segment, size)
+    return _unravel(unique, shape), summed
+
+
+@export("sparse.add")
+def add(a, b, threshold=0, name=None):
+    """`a + b`: two SparseTensors give a SparseTensor (entries summed where both have one;
+    sums of magnitude below `threshold` dropped), a SparseTensor and a dense tensor a dense
+    tensor."""
+    if not isinstance(a, SparseTensor) and not isinstance(b, SparseTensor):
+        raise TypeError("At least one input should be SparseTensor; do you mean to use "
+                        "tf.add?")
+    if not isinstance(a, SparseTensor) or not isinstance(b, SparseTensor):
+        sp, dense = (a, b) if isinstance(a, SparseTensor) else (b, a)
+        dense = convert_to_tensor(dense, sp.dtype)
+        return array_ops.tensor_scatter_nd_add(dense, sp.indices, sp.values)
+    if a.dtype != b.dtype:
+        raise TypeError(f"Input values must be of the same dtype, got {a.dtype} and {b.dtype}")
+    shape = a.dense_shape
+    indices, values, count = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
+                                               array_ops.concat([a.values, b.values], 0), shape,
+                                               counted=True)
+    threshold = convert_to_tensor(threshold, a.dtype.real_dtype if a.dtype.is_complex
+                                  else a.dtype)
+    if get_static_value(threshold) is None or np.any(get_static_value(threshold) != 0):
+        # only sums face the threshold: an entry of one input alone is kept as it is
+        keep = math_ops.logical_or(math_ops.equal(count, np.int64(1)), math_ops.greater_equal(
+            math_ops.abs(values), threshold))
+        indices = array_ops.boolean_mask(indices, keep)
+        values = array_ops.boolean_mask(values, keep)
+    return _with_shape(SparseTensor(indices, values, shape), a.shape)
+
+
+@export("sparse.concat")
+def concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None, concat_dim=None):
+    """The SparseTensors `sp_inputs` joined along `axis` (their other dims must agree unless
+    `expand_nonconcat_dims`, which takes the largest)."""
+    if concat_dim is not None:
+        axis = concat_dim
+    inputs = [_sparse(s) for s in sp_inputs]
+    rank = inputs[0].shape.rank
+    axis = int(axis) + rank if int(axis) < 0 else int(axis)
+    shapes = [s.dense_shape for s in inputs]
+    offsets, offset, pieces = [], np.int64(0), []
+    for sp, shape in zip(inputs, shapes):
+        shift = math_ops.multiply(np.eye(rank, dtype=np.int64)[axis], offset)
+        pieces.append(math_ops.add(sp.indices, shift))
+        offset = math_ops.add(offset, shape[axis])
+        offsets.append(offset)
+    stacked = array_ops.stack(shapes)
+    if not expand_nonconcat_dims:
+        static = [get_static_value(s) for s in shapes]
+        if all(s is not None for s in static):
+            for s in static[1:]:
+                other = [d for i, d in enumerate(s) if i != axis]
+                first = [d for i, d in enumerate(static[0]) if i != axis]
+                if other != first:
+                    raise errors.InvalidArgumentError(
+                        None, "SparseConcat", f"Input shapes must match: expected "
+                        f"{rank} {list(map(int, static[0]))} but got {list(map(int, s))} at "
+                        f"position 1 [Op:SparseConcat]")
+    largest = reduction_ops.reduce_max(stacked, axis=0)
+    shape = array_ops.where(math_ops.equal(array_ops.range(rank, dtype=_I64), axis),
+                            offset, largest)
+    out = SparseTensor(array_ops.concat(pieces, 0),
+                       array_ops.concat([s.values for s in inputs], 0), shape)
+    return reorder(out)
+
+
+@export("sparse.slice")
+def slice(sp_input, start, size, name=None):  # noqa: A001 (TF's name)
+    """The entries of `sp_input` in the box at `start` of `size` (clipped to the shape),
+    with indices relative to `start`."""
+    sp = _sparse(sp_input)
+    start, size = _i64(start), _i64(size)
+    end = math_ops.minimum(math_ops.add(start, size), sp.dense_shape)
+    inside = reduction_ops.reduce_all(math_ops.logical_and(
+        math_ops.greater_equal(sp.indices, start), math_ops.less(sp.indices, end)), axis=1)
+    indices = math_ops.subtract(array_ops.boolean_mask(sp.indices, inside), start)
+    shape = math_ops.maximum(math_ops.subtract(end, start), np.int64(0))
+    return SparseTensor(indices, array_ops.boolean_mask(sp.values, inside), shape)
+
+
+@export("sparse.retain")
+def retain(sp_input, to_retain):
+    """The entries of `sp_input` where bool vector `to_retain` holds (one flag per entry)."""
+    sp = _sparse(sp_input)
+    to_retain = as_tensor(to_retain)
+    n = sp.values.shape[0]
+    if to_retain.shape.rank is not None and to_retain.shape.rank != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {to_retain.shape.rank}")
+    if n is not None and to_retain.shape[0] is not None and n != to_retain.shape[0]:
+        raise ValueError(f"Dimensions {to_retain.shape[0]} and {n} are not compatible")
+    return _with_shape(SparseTensor(array_ops.boolean_mask(sp.indices, to_retain),
+                                    array_ops.boolean_mask(sp.values, to_retain),
+                                    sp.dense_shape), sp.shape)
+
+
+def _axes(axis, rank):
+    if axis is None:
+        return list(range(rank))
+    axes = [axis] if isinstance(axis, int) else [int(a) for a in np.ravel(
+        get_static_value(as_tensor(axis)))]
+    return sorted({a + rank if a < 0 else a for a in axes})
+
+
+def _reduce(sp, axis, keepdims, output_is_sparse, dense_reduce, default):
+    rank = sp.shape.rank
+    dense = to_dense(sp, default_value=default)
+    axes = _axes(axis, rank)
+    result = dense_reduce(dense, axes, bool(keepdims))
+    if not output_is_sparse:
+        return result
+    # the groups holding at least one entry, in row-major order
+    kept = [a for a in range(rank) if a not in axes]
+    kept_indices = array_ops.gather(sp.indices, kept, axis=1) if kept else \
+        array_ops.zeros(array_ops.stack([array_ops.shape(sp.indices, out_type=_I64)[0],
+                                         np.int64(0)]), _I64)
+    kept_shape = array_ops.gather(sp.dense_shape, kept)
+    linear = _linear(kept_indices, kept_shape)
+    unique, _ = reduction_ops.unique(linear, out_idx=_I64)
+    unique = reduction_ops.sort(unique)
+    indices = _unravel(unique, kept_shape)
+    flat_result = result if not keepdims else array_ops.reshape(result, kept_shape)
+    values = array_ops.gather_nd(flat_result, indices)
+    if keepdims:
+        full = [array_ops.zeros_like(indices[:, :1])] * rank
+        for j, a in enumerate(kept):
+            full[a] = indices[:, j:j + 1]
+        indices = array_ops.concat(full, 1)
+        kept_shape = array_ops.shape(result, out_type=_I64)
+    return SparseTensor(indices, values, kept_shape)
+
+
+@export("sparse.reduce_sum")
+def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
+    """The sum of `sp_input`'s entries over `axis` (all by default): a dense tensor, or with
+    `output_is_sparse` a SparseTensor of the groups that hold entries."""
+    sp = _sparse(sp_input)
+    return _reduce(sp, axis, keepdims, output_is_sparse,
+                   lambda x, a, k: reduction_ops.reduce_sum(x, a, k), None)
+
+
+@export("sparse.reduce_max")
+def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
+    """The largest entry of `sp_input` over `axis` (the implicit zeros do not count; a group
+    without entries gives the dtype's lowest value, or -inf); see `reduce_sum`."""
+    sp = _sparse(sp_input)
+    dtype = sp.dtype
+    lowest = -np.inf if dtype.is_floating else dtype.min
+    present = to_dense(SparseTensor(sp.indices, array_ops.ones_like(sp.values, dtype=_d.bool),
+                                    sp.dense_shape), default_value=False)
+
+    def reduce(x, axes, keepdims):
+        # a group without entries gives 0, as TF's kernel
+        held = reduction_ops.reduce_any(present, axes, keepdims)
+        return array_ops.where(held, reduction_ops.reduce_max(x, axes, keepdims),
+                               array_ops.zeros([], dtype))
+    return _reduce(sp, axis, keepdims, output_is_sparse, reduce,
+                   np.asarray(lowest, dtype.as_numpy_dtype))
+
+
+@export("sparse.sparse_dense_matmul", "sparse.matmul")
+def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
+    """The matrix product of a 2-D SparseTensor and a dense matrix (either may be the
+    sparse one); `adjoint_a`/`adjoint_b` take conjugate transposes first."""
+    if isinstance(b, SparseTensor) and not isinstance(sp_a, SparseTensor):
+        # a @ sp_b == (sp_b^H @ a^H)^H
+        out = sparse_dense_matmul(b, sp_a, adjoint_a=not adjoint_b, adjoint_b=not adjoint_a)
+        return array_ops.transpose(out, conjugate=out.dtype.is_complex)
+    sp = _sparse(sp_a, "sp_a")
+    b = convert_to_tensor(b, sp.dtype)
+    if sp.shape.rank is not None and sp.shape.rank != 2:
+        raise ValueError(f"Shape must be rank 2 but is rank {sp.shape.rank}")
+    if adjoint_b:
+        b = array_ops.transpose(b, conjugate=b.dtype.is_complex)
+    rows, cols = sp.indices[:, 0], sp.indices[:, 1]
+    values = sp.values
+    num_rows = sp.dense_shape[0]
+    inner = sp.dense_shape[1]
+    if adjoint_a:
+        rows, cols, num_rows, inner = cols, rows, inner, num_rows
+        if values.dtype.is_complex:
+            values = math_ops.conj(values)
+    a_dims = sp.shape.as_list() if sp.shape.rank is not None else [None, None]
+    if adjoint_a:
+        a_dims = a_dims[::-1]
+    if a_dims[1] is not None and b.shape.rank is not None and b.shape[0] is not None and \
+            a_dims[1] != b.shape[0]:
+        raise errors.InvalidArgumentError(
+            None, "SparseTensorDenseMatMul",
+            f"Cannot multiply A and B because inner dimension does not match: {a_dims[1]} vs. "
+            f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
+            f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: {b.shape.as_list()} "
+            f"[Op:SparseTensorDenseMatMul]")
+    # (gather_nd: the gradient of `b` is dense, as TF's)
+    products = math_ops.multiply(array_ops.gather_nd(b, array_ops.expand_dims(cols, 1)),
+                                 array_ops.expand_dims(values, 1))
+    out = reduction_ops.unsorted_segment_sum(products, rows, num_rows)
+    if a_dims[0] is not None:
+        out.set_shape([a_dims[0], b.shape[1]])
+    return out
+
+
+def _segment_counts(rows, segment_ids, num_segments):
+    ones = array_ops.ones_like(segment_ids, dtype=rows.dtype)
+    if num_segments is None:
+        counts = reduction_ops.segment_sum(ones, segment_ids)
+    else:
+        counts = reduction_ops.unsorted_segment_sum(ones, segment_ids, num_segments)
+    return array_ops.reshape(math_ops.maximum(counts, 1),
+                             array_ops.concat([array_ops.shape(counts),
+                                               array_ops.ones([rows.shape.rank - 1],
+                                                              _d.int32)], 0)
+                             if rows.shape.rank > 1 else [-1])
+
+
+def _summed(rows, segment_ids, num_segments):
+    if num_segments is None:
+        return reduction_ops.segment_sum(rows, segment_ids)
+    return reduction_ops.unsorted_segment_sum(rows, segment_ids, num_segments)
+
+
+@export("sparse.segment_sum")
+def segment_sum(data, indices, segment_ids, num_segments=None, name=None):
+    """Sums the rows ``data[indices]`` per (sorted) segment id."""
+    data = as_tensor(data)
+    return _summed(array_ops.gather(data, indices), segment_ids, num_segments)
+
+
+@export("sparse.segment_mean")
+def segment_mean(data, indices, segment_ids, num_segments=None, name=None):
+    """The mean of the rows ``data[indices]`` per segment id (0 for empty segments)."""
+    data = as_tensor(data)
+    rows = array_ops.gather(data, indices)
+    return math_ops.divide(_summed(rows, segment_ids, num_segments),
+                           _segment_counts(rows, segment_ids, num_segments))
+
+
+@export("sparse.segment_sqrt_n")
+def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None):
+    """The sum of the rows ``data[indices]`` per segment id over the square root of their
+    number (0 for empty segments)."""
+    data = as_tensor(data)
+    rows = array_ops.gather(data, indices)
+    return math_ops.divide(_summed(rows, segment_ids, num_segments),
+                           math_ops.sqrt(_segment_counts(rows, segment_ids, num_segments)))
+
+
+@export("sparse.fill_empty_rows")
+def fill_empty_rows(sp_input, default_value, name=None):
+    """``(filled, empty_row_indicator)``: `sp_input` with an entry ``[row, 0, ...]`` of
+    `default_value` in each row that has none, and which rows those were."""
+    sp = _sparse(sp_input)
+    rows = sp.dense_shape[0]
+    counts = reduction_ops.bincount(sp.indices[:, 0], minlength=rows, maxlength=rows,
+                                    dtype=_I64)
+    empty = math_ops.equal(counts, np.int64(0))
+    empty_rows = array_ops.where(empty)  # [k, 1]
+    rank = array_ops.shape(sp.dense_shape, out_type=_I64)[0]
+    zeros = array_ops.zeros(array_ops.stack([array_ops.shape(empty_rows, out_type=_I64)[0],
+                                             rank - 1]), _I64)
+    new_indices = array_ops.concat([empty_rows, zeros], 1)
+    new_values = array_ops.fill(array_ops.shape(empty_rows)[:1],
+                                convert_to_tensor(default_value, sp.dtype))
+    filled = SparseTensor(array_ops.concat([sp.indices, new_indices], 0),
+                          array_ops.concat([sp.values, new_values], 0), sp.dense_shape)
+    return _with_shape(reorder(filled), sp.shape), empty
+
+
+@export("sparse.bincount")
+def bincount(values, weights=None, axis=0, minlength=None, maxlength=None,
+             binary_output=False, name=None):
+    """Counts each value (of a dense tensor or SparseTensor), as a SparseTensor of the
+    non-zero counts: over everything (``axis=0``) or per row of a 2-D input (``axis=-1``)."""
+    if isinstance(values, SparseTensor):
+        ids = values.values
+        rows = values.indices[:, 0]
+        num_rows = values.dense_shape[0]
+        weight_values = weights.values if isinstance(weights, SparseTensor) else weights
+    else:
+        values = as_tensor(values)
+        ids = array_ops.reshape(values, [-1])
+        if values.shape.rank == 2:
+            rows = math_ops.floordiv(array_ops.range(array_ops.size(values, out_type=_I64)),
+                                     array_ops.shape(values, out_type=_I64)[1])
+            num_rows = array_ops.shape(values, out_type=_I64)[0]
+        else:
+            rows, num_rows = None, None
+        weight_values = None if weights is None else array_ops.reshape(as_tensor(weights), [-1])
+    count_dtype = ids.dtype
+    ids = _i64(ids)
+    size = math_ops.add(math_ops.maximum(reduction_ops.reduce_max(ids), np.int64(-1)),
+                        np.int64(1))
+    if minlength is not None:
+        size = math_ops.maximum(size, np.int64(minlength))
+    if maxlength is not None:
+        size = math_ops.minimum(size, np.int64(maxlength))
+        keep = math_ops.less(ids, size)
+        ids = array_ops.boolean_mask(ids, keep)
+        if weight_values is not None:
+            weight_values = array_ops.boolean_mask(weight_values, keep)
+        if rows is not None:
+            rows = array_ops.boolean_mask(rows, keep)
+    if weight_values is None:
+        counted = array_ops.ones_like(ids, dtype=count_dtype)
+    else:
+        counted = weight_values
+    per_row = axis in (-1, 1) and rows is not None
+    if per_row:
+        indices = array_ops.stack([rows, ids], axis=1)
+        shape = array_ops.stack([num_rows, size])
+    else:
+        indices = array_ops.expand_dims(ids, 1)
+        shape = array_ops.reshape(size, [1])
+    indices, summed = _merge_duplicates(indices, counted, shape)
+    if binary_output:
+        summed = array_ops.ones_like(summed)
+    return SparseTensor(indices, summed, shape)
+
+
+def _binary_sparse(a, b, fn):
+    a, b = _sparse(a, "sp_a"), _sparse(b, "sp_b")
+    indices, _ = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
+                                   array_ops.concat([array_ops.zeros_like(a.values),
+                                                     array_ops.zeros_like(b.values)], 0),
+                                   a.dense_shape)
+    dense = fn(to_dense(a), to_dense(b))
+    return SparseTensor(indices, array_ops.gather_nd(dense, indices), a.dense_shape)
+
+
+@export("sparse.maximum")
+def maximum(sp_a, sp_b, name=None):
+    """The elementwise maximum of two SparseTensors, at the union of their entries (an
+    absent entry counts as 0)."""
+    return _binary_sparse(sp_a, sp_b, math_ops.maximum)
+
+
+@export("sparse.minimum")
+def minimum(sp_a, sp_b, name=None):
+    """The elementwise minimum of two SparseTensors, at the union of their entries."""
+    return _binary_sparse(sp_a, sp_b, math_ops.minimum)
+
+
+@export("sparse.softmax")
+def softmax(sp_input, name=None):
+    """Softmax over the entries of each innermost row of `sp_input` (absent entries take no
+    part); the result has the same entries."""
+    sp = _sparse(sp_input)
+    groups = _linear(sp.indices[:, :-1], sp.dense_shape[:-1])
+    ids, segment = reduction_ops.unique(groups, out_idx=_I64)
+    count = array_ops.size(ids, out_type=_I64)
+    top = reduction_ops.unsorted_segment_max(sp.values, segment, count)
+    shifted = math_ops.exp(math_ops.subtract(sp.values, array_ops.gather(top, segment)))
+    total = reduction_ops.unsorted_segment_sum(shifted, segment, count)
+    return _with_shape(SparseTensor(sp.indices,
+                                    math_ops.divide(shifted, array_ops.gather(total, segment)),
+                                    sp.dense_shape), sp.shape)
+
+
+@export("sparse.transpose")
+def transpose(sp_input, perm=None, name=None):
+    """`sp_input` with its dimensions permuted by `perm` (reversed by default)."""
+    sp = _sparse(sp_input)
+    rank = sp.shape.rank
+    perm = list(range(rank))[::-1] if perm is None else [
+        int(p) for p in np.ravel(get_static_value(as_tensor(perm)))]
+    out = SparseTensor(array_ops.gather(sp.indices, perm, axis=1), sp.values,
+                       array_ops.gather(sp.dense_shape, perm))
+    out = reorder(out)
+    if sp.shape.rank is not None:
+        dims = sp.shape.as_list()
+        out = _with_shape(out, TensorShape([dims[p] for p in perm]))
+    return out
+
+
+@export("sparse.mask")
+def mask(a, mask_indices, name=None):
+    """The `IndexedSlices` `a` without the slices whose indices are in `mask_indices`."""
+    keep = math_ops.logical_not(reduction_ops.reduce_any(math_ops.equal(
+        array_ops.expand_dims(a.indices, 1), array_ops.expand_dims(as_tensor(mask_indices), 0)),
+        axis=1))
+    return IndexedSlices(array_ops.boolean_mask(a.values, keep),
+                         array_ops.boolean_mask(a.indices, keep), a.dense_shape)
+
+
+@export("sparse.map_values")
+def map_values(op, *args, **kwargs):
+    """`op` applied to the values of the SparseTensors among its arguments (which must share
+    their indices); the result keeps those indices."""
+    found = [a for a in list(args) + list(kwargs.values()) if isinstance(a, SparseTensor)]
+    if not found:
+        raise ValueError("No SparseTensor in argument list of map_values")
+    first = found[0]
+    args = [a.values if isinstance(a, SparseTensor) else a for a in args]
+    kwargs = {k: v.values if isinstance(v, SparseTensor) else v for k, v in kwargs.items()}
+    return SparseTensor(first.indices, op(*args, **kwargs), first.dense_shape)
+
+
+# -- SparseCross ------------------------------------------------------------------------------------
+
+_HASH_MUL = 0xc6a4a7935bd1e995
+_M64 = (1 << 64) - 1
+_DEFAULT_HASH_KEY = 0xDECAFCAFFE
+
+
+def _shift_mix(v):
+    return v ^ (v >> 47)
+
+
+def _fingerprint_cat(a, b):
+    r = a ^ _HASH_MUL
+    r ^= (_shift_mix((b * _HASH_MUL) & _M64) * _HASH_MUL) & _M64
+    r = (r * _HASH_MUL) & _M64
+    r = (_shift_mix(r) * _HASH_MUL) & _M64
+    return _shift_mix(r)
+
+
+def _feature_rows(indices, values, shape):
+    rows = [[] for _ in range(int(shape[0]))]
+    for (r, *_), v in zip(indices.tolist(), values.tolist()):
+        rows[r].append(v)
+    return rows
+
+
+def _cross_kernel(xp, *parts, num, hashed, num_buckets, hash_key, sep):
+    features = [_feature_rows(*parts[3 * i:3 * i + 3]) for i in range(num)]
+    batch = len(features[0])
+    strings = [parts[3 * i + 1].dtype == object for i in range(num)]
+    if hashed:
+        hashes = []
+        for column, is_string in zip(features, strings):
+            if is_string:
+                flat = [v for row in column for v in row]
+                fps = iter(fingerprint_ops.fingerprint64(np.array(flat or [], object)).tolist()
+                           if flat else [])
+                hashes.append([[next(fps) for _ in row] for row in column])
+            else:
+                hashes.append([[v & _M64 for v in row] for row in column])
+        features = hashes
+    out_indices, out_values = [], []
+    width = 0
+    for r in range(batch):
+        combos = [()]
+        for column in features:
+            combos = [c + (v,) for c in combos for v in column[r]]
+        width = max(width, len(combos))
+        for j, combo in enumerate(combos):
+            out_indices.append((r, j))
+            if hashed:
+                h = hash_key
+                for v in combo:
+                    h = _fingerprint_cat(h, v)
+                out_values.append(h % num_buckets if num_buckets > 0 else h % (2**63 - 1))
+            else:
+                out_values.append(sep.join(v if isinstance(v, bytes) else str(v).encode()
+                                           for v in combo))
+    indices = np.array(out_indices, np.int64).reshape(-1, 2)
+    if hashed:
+        values = np.array(out_values, np.int64)
+    else:
+        values = np.empty(len(out_values), object)
+        values[:] = out_values
+    return indices, values, np.array([batch, width], np.int64)
+
+
+def _cross_rule(*parts, num, hashed, **_):
+    return [(TensorShape([None, 2]), _I64),
+            (TensorShape([None]), _I64 if hashed else _d.string), (TensorShape([2]), _I64)]
+
+
+_SPARSE_CROSS = register("SparseCrossV2", _cross_kernel, _cross_rule, multi=True, tied=(),
+                         not_differentiable="crosses features")
+batching_rules[_SPARSE_CROSS] = PER_ELEMENT
+tf_nodes[_SPARSE_CROSS] = NodeForm(types={})
+
+
+def _cross_inputs(inputs):
+    # TF crosses the sparse inputs first, then the dense ones
+    inputs = [x for x in inputs if isinstance(x, SparseTensor)] + \
+        [x for x in inputs if not isinstance(x, SparseTensor)]
+    parts = []
+    for x in inputs:
+        if not isinstance(x, SparseTensor):
+            x = as_tensor(x)
+            if x.shape.rank != 2:
+                raise ValueError(f"Shape must be rank 2 but is rank {x.shape.rank}")
+            rows, cols = array_ops.shape(x, out_type=_I64)[0], array_ops.shape(x, out_type=_I64)[1]
+            flat = math_ops.floordiv(array_ops.range(math_ops.multiply(rows, cols)), cols)
+            col = math_ops.floormod(array_ops.range(math_ops.multiply(rows, cols)), cols)
+            x = SparseTensor(array_ops.stack([flat, col], 1), array_ops.reshape(x, [-1]),
+                             array_ops.stack([rows, cols]))
+        if not (x.dtype == _d.string or x.dtype in (_d.int64, _d.int32)):
+            raise TypeError(f"Inputs of cross must be int64 or string, got {x.dtype}")
+        values = x.values if x.dtype != _d.int32 else cast_ops.cast(x.values, _I64)
+        parts += [x.indices, values, x.dense_shape]
+    return parts
+
+
+@export("sparse.cross")
+def cross(inputs, name=None, separator=None):
+    """The crossed features of each row of `inputs` (2-D dense tensors or SparseTensors of
+    strings or integers): every combination, one from each input, joined by `separator`
+    (``"_X_"``), as a SparseTensor."""
+    parts = _cross_inputs(inputs)
+    sep = (separator or "_X_")
+    sep = sep.encode() if isinstance(sep, str) else sep
+    out = dispatch(_SPARSE_CROSS, parts, {"num": len(inputs), "hashed": False, "num_buckets": 0,
+                                          "hash_key": 0, "sep": sep}, name)
+    return SparseTensor(*out)
+
+
+@export("sparse.cross_hashed")
+def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+    """As `cross`, each combination hashed (FarmHash fingerprints, combined as TF does) into
+    ``[0, num_buckets)`` (int64; any int64 when `num_buckets` is 0)."""
+    parts = _cross_inputs(inputs)
+    out = dispatch(_SPARSE_CROSS, parts, {
+        "num": len(inputs), "hashed": True, "num_buckets": int(num_buckets),
+        "hash_key": _DEFAULT_HASH_KEY if hash_key is None else int(hash_key), "sep": b""}, name)
+    return SparseTensor(*out)

@@ -1,0 +1,25 @@
+"""Records TF's outcomes of tests/keras/layers/preprocessing_cases.py into preprocessing_tf.json.
+
+Run with TensorFlow 2.21 and tf_keras, from the repository root:
+``TF_USE_LEGACY_KERAS=1 python tests/keras/layers/data/make_preprocessing_data.py``.
+"""
+import json
+import os
+import sys
+
+os.environ["TF_USE_LEGACY_KERAS"] = "1"
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
+
+import tensorflow as tf  # noqa: E402
+
+from tests.keras.layers.preprocessing_cases import cases, jsonable  # noqa: E402
+
+results = {}
+for name, fn in cases(tf).items():
+    tf.keras.backend.clear_session()
+    try:
+        results[name] = jsonable(fn())
+    except Exception as e:  # noqa: BLE001 - an error is an outcome too
+        results[name] = {"error": type(e).__name__, "message": str(e)}
+with open(os.path.join(os.path.dirname(__file__), "preprocessing_tf.json"), "w") as f:
+    json.dump(results, f, indent=1, sort_keys=True, ensure_ascii=False, default=str)

@@ -1,0 +1,100 @@
+"""Text and category preprocessing layers against TF 2.21's recorded outcomes
+(data/preprocessing_tf.json, from data/make_preprocessing_data.py)."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from tests.keras.layers.preprocessing_cases import REVIEWS, cases, jsonable
+
+with open(os.path.join(os.path.dirname(__file__), "data", "preprocessing_tf.json")) as _f:
+    RECORDED = json.load(_f)
+CASES = cases(tf)
+
+
+def _same(ours, theirs, path="result"):
+    if isinstance(theirs, float) and isinstance(ours, (int, float)):
+        assert ours == pytest.approx(theirs, rel=1e-4, abs=1e-5), path
+    elif isinstance(theirs, list):
+        assert isinstance(ours, list) and len(ours) == len(theirs), f"{path}: {ours} vs {theirs}"
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            _same(a, b, f"{path}[{i}]")
+    elif isinstance(theirs, dict):
+        assert isinstance(ours, dict) and sorted(ours) == sorted(theirs), \
+            f"{path}: {ours} vs {theirs}"
+        for key in theirs:
+            _same(ours[key], theirs[key], f"{path}.{key}")
+    else:
+        assert ours == theirs, f"{path}: {ours!r} vs {theirs!r}"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_tf(name):
+    tf.keras.backend.clear_session()  # (layer names count from 0, as when recorded)
+    ours = json.loads(json.dumps(jsonable(CASES[name]()), ensure_ascii=False, default=str))
+    _same(ours, RECORDED[name])
+
+
+def test_every_case_is_recorded():
+    assert sorted(CASES) == sorted(RECORDED)
+
+
+def test_text_classifier_learns():
+    """The recorded case text_classifier_fit gives TF's losses; here: it learns the task."""
+    tf.keras.backend.clear_session()
+    loss, accuracy, (good, bad) = CASES["text_classifier_fit"]()
+    assert loss[-1] < loss[0] / 4 and accuracy[-1] == 1.0
+    assert good[0] > 0.5 > bad[0]
+
+
+def test_lookup_layers_in_a_function_with_unknown_batch():
+    layer = tf.keras.layers.StringLookup(vocabulary=["a", "b"])
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def f(x):
+        return layer(x)
+
+    assert f(tf.constant(["b", "q", "a"])).numpy().tolist() == [2, 0, 1]
+    vectorize = tf.keras.layers.TextVectorization(vocabulary=["x", "y"],
+                                                  output_sequence_length=3)
+    g = tf.function(lambda x: vectorize(x))
+    assert g(tf.constant(["y x z w", "x"])).numpy().tolist() == [[3, 2, 1], [2, 0, 0]]
+
+
+def test_num_oov_indices_zero_fails_on_oov():
+    layer = tf.keras.layers.StringLookup(vocabulary=["a"], num_oov_indices=0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="num_oov_indices=0"):
+        layer(tf.constant(["z"]))
+
+
+def test_bad_arguments_raise_tf_errors():
+    with pytest.raises(ValueError, match="`max_tokens` must be greater than 1"):
+        tf.keras.layers.StringLookup(max_tokens=1)
+    with pytest.raises(ValueError, match="`output_mode` must be `'int'` when `invert`"):
+        tf.keras.layers.StringLookup(invert=True, output_mode="one_hot")
+    with pytest.raises(ValueError, match="repeated term"):
+        tf.keras.layers.StringLookup(vocabulary=["a", "a"])
+    with pytest.raises(RuntimeError, match="you must set the layer's vocabulary"):
+        tf.keras.layers.StringLookup(output_mode="multi_hot")(tf.constant(["a"]))
+    with pytest.raises(ValueError, match="output_sequence_length"):
+        tf.keras.layers.TextVectorization(output_mode="count", output_sequence_length=3)
+
+
+def test_vocabulary_file(tmp_path):
+    path = os.path.join(tmp_path, "vocab.txt")
+    with open(path, "w") as f:
+        f.write("earth\nwind\nfire\n")
+    layer = tf.keras.layers.StringLookup(vocabulary=path)
+    assert layer.get_vocabulary() == ["[UNK]", "earth", "wind", "fire"]
+    assert layer(tf.constant(["fire", "water"])).numpy().tolist() == [3, 0]
+    inverse = tf.keras.layers.StringLookup(vocabulary=path, invert=True)
+    assert inverse(tf.constant([1, 3, 7])).numpy().tolist() == [b"earth", b"fire", b"[UNK]"]
+
+
+def test_config_round_trip_keeps_a_given_vocabulary():
+    layer = tf.keras.layers.TextVectorization(vocabulary=["a", "b"], output_sequence_length=2)
+    clone = tf.keras.layers.TextVectorization.from_config(layer.get_config())
+    assert clone.get_vocabulary() == layer.get_vocabulary()
+    assert clone(["b a a"]).numpy().tolist() == [[3, 2]]

@@ -1,0 +1,62 @@
+"""Specs of the lookup-table ops (lookup_ops.py) and of the string hashing ops."""
+import numpy as np
+
+import eagerflow as tf
+from tests.ops.spec import OpSpec
+
+_NO_GRAD = "lookup table op"
+
+
+def _bytes(*words):
+    out = np.empty(len(words), object)
+    out[:] = [w.encode() for w in words]
+    return out
+
+
+def _static(keys, values):
+    return tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(keys, values), -1)
+
+
+def _mutable(keys, values):
+    table = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    table.insert(keys, values)
+    return table
+
+
+def _removed(keys, values):
+    table = _mutable(keys, values)
+    table.remove(keys[:1])
+    return table.export()
+
+
+def _imported(keys, values):
+    table = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    table.import_(keys, values)
+    return table.lookup(keys)
+
+
+_KEYS, _VALUES = _bytes("a", "b", "c"), np.array([1, 2, 3], np.int64)
+
+SPECS = [
+    OpSpec("StringToHashBucketFast", lambda x: tf.strings.to_hash_bucket_fast(x, 1000),
+           [_bytes("", "a", "Hello", "TensorFlow", "x" * 20, "y" * 40, "z" * 100)],
+           lambda x: np.array([263, 939, 151, 254, 348, 6, 73]), grad="string op"),
+    OpSpec("StringToHashBucketStrong",
+           lambda x: tf.strings.to_hash_bucket_strong(x, 1000, [1, 2]),
+           [_bytes("", "Hello", "x" * 20)], lambda x: np.array([435, 274, 326]),
+           grad="string op"),
+    OpSpec("InitializeTableV2", lambda k, v: _static(k, v).lookup(k), [_KEYS, _VALUES],
+           lambda k, v: v, grad=_NO_GRAD),
+    OpSpec("LookupTableFindV2", lambda k, v: _static(k, v).lookup(tf.constant(["c", "z"])),
+           [_KEYS, _VALUES], lambda k, v: np.array([3, -1]), grad=_NO_GRAD),
+    OpSpec("LookupTableSizeV2", lambda k, v: _static(k, v).size(), [_KEYS, _VALUES],
+           lambda k, v: np.int64(3), grad=_NO_GRAD),
+    OpSpec("LookupTableInsertV2", lambda k, v: _mutable(k, v).lookup(k), [_KEYS, _VALUES],
+           lambda k, v: v, grad=_NO_GRAD),
+    OpSpec("LookupTableExportV2", lambda k, v: _mutable(k, v).export(), [_KEYS, _VALUES],
+           lambda k, v: (k, v), grad=_NO_GRAD),
+    OpSpec("LookupTableRemoveV2", _removed, [_KEYS, _VALUES],
+           lambda k, v: (k[1:], v[1:]), grad=_NO_GRAD),
+    OpSpec("LookupTableImportV2", _imported, [_KEYS, _VALUES], lambda k, v: v,
+           grad=_NO_GRAD),
+]

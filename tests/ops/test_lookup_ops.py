@@ -1,0 +1,139 @@
+"""tf.lookup tables and the string hashing ops, against TF 2.21's values."""
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def _static():
+    return tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a", "b"], [1, 2]), -1)
+
+
+def test_static_hash_table_lookup_size_export():
+    table = _static()
+    out = table.lookup(tf.constant([["a", "x"]]))
+    assert out.dtype == tf.int32 and out.numpy().tolist() == [[1, -1]]
+    assert int(table.size()) == 2 and table.size().dtype == tf.int64
+    keys, values = table.export()
+    assert sorted(zip(keys.numpy().tolist(), values.numpy().tolist())) == [(b"a", 1), (b"b", 2)]
+    assert table.key_dtype == tf.string and table.value_dtype == tf.int32
+    assert int(table.default_value) == -1
+    assert table[tf.constant(["b"])].numpy().tolist() == [2]
+
+
+def test_lookup_of_wrong_key_dtype_is_a_type_error():
+    with pytest.raises(TypeError, match="Dtype of argument `keys` must be"):
+        _static().lookup(tf.constant([1, 2]))
+
+
+def test_lookup_of_a_sparse_tensor_keeps_its_positions():
+    st = tf.SparseTensor([[0, 1], [1, 0]], ["b", "q"], [2, 2])
+    out = _static().lookup(st)
+    assert isinstance(out, tf.SparseTensor)
+    assert tf.sparse.to_dense(out).numpy().tolist() == [[0, 2], [-1, 0]]
+
+
+def test_duplicate_keys_with_different_values_fail():
+    with pytest.raises(tf.errors.FailedPreconditionError):
+        tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a", "a"], [1, 2]), -1)
+
+
+def test_static_vocabulary_table_hashes_oov_keys_as_tf():
+    init = tf.lookup.KeyValueTensorInitializer(["a", "b"], tf.constant([0, 1], tf.int64))
+    table = tf.lookup.StaticVocabularyTable(init, 3)
+    assert table.lookup(tf.constant(["a", "b", "c", "d", "e"])).numpy().tolist() == \
+        [0, 1, 3, 4, 3]
+    assert int(table.size()) == 5
+    init = tf.lookup.KeyValueTensorInitializer(tf.constant([10, 20], tf.int64),
+                                               tf.constant([0, 1], tf.int64))
+    table = tf.lookup.StaticVocabularyTable(init, 3)
+    assert table.lookup(tf.constant([10, 20, 30, 40, 50], tf.int64)).numpy().tolist() == \
+        [0, 1, 4, 3, 3]
+
+
+def test_text_file_initializer(tmp_path):
+    path = os.path.join(tmp_path, "vocab.txt")
+    with open(path, "w") as f:
+        f.write("emerson 10\nlake 20\npalmer 30\n")
+    table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+        path, tf.string, 0, tf.int64, 1, delimiter=" "), -1)
+    assert table.lookup(tf.constant(["emerson", "lake", "x"])).numpy().tolist() == [10, 20, -1]
+    table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+        path, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+        tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+    assert table.lookup(tf.constant(["emerson 10", "lake", "palmer 30"])).numpy().tolist() == \
+        [0, -1, 2]
+
+
+def test_mutable_hash_table_insert_remove_in_function():
+    table = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    table.insert(["a", "b"], [1, 2])
+
+    @tf.function
+    def step(keys):
+        table.insert(keys, tf.constant([9], tf.int64))
+        return table.lookup(tf.constant(["a", "zz", "q"])), table.size()
+
+    found, size = step(tf.constant(["zz"]))
+    assert found.numpy().tolist() == [1, 9, -1] and int(size) == 3
+    table.remove(tf.constant(["a"]))
+    table.insert(["q"], [5])  # seen by the traced function: the table is captured by reference
+    found, size = step(tf.constant(["zz"]))
+    assert found.numpy().tolist() == [-1, 9, 5] and int(size) == 3
+    assert table.lookup(tf.constant(["q", "r"]),
+                        dynamic_default_values=tf.constant([7, 8], tf.int64)).numpy().tolist() \
+        == [5, 8]
+
+
+def test_dense_hash_table_reserved_keys():
+    table = tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, default_value=-1,
+                                                  empty_key=0, deleted_key=-1)
+    table.insert([5, 7], [50, 70])
+    table.erase([7])
+    assert table.lookup(tf.constant([5, 7], tf.int64)).numpy().tolist() == [50, -1]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        table.insert([0], [1])
+
+
+def test_mutable_tables_checkpoint_under_tf_keys(tmp_path):
+    m = tf.Module()
+    m.t = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    m.t.insert(["a", "b"], [1, 2])
+    path = tf.train.Checkpoint(m=m).write(os.path.join(tmp_path, "ck"))
+    names = [name for name, _ in tf.train.list_variables(path)]
+    assert names == ["_CHECKPOINTABLE_OBJECT_GRAPH", "m/t/.ATTRIBUTES/table-keys",
+                     "m/t/.ATTRIBUTES/table-values"]
+    m2 = tf.Module()
+    m2.t = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    tf.train.Checkpoint(m=m2).read(path)
+    assert m2.t.lookup(tf.constant(["b", "a", "c"])).numpy().tolist() == [2, 1, -1]
+
+
+def test_tf_written_table_checkpoint_restores():
+    """data/tf_tables: TF 2.21's checkpoint of a MutableHashTable {a: 1, b: 2} (m.t) and a
+    DenseHashTable {5: 50, 7: 70} (m.d), written by make_lookup_data.py."""
+    m = tf.Module()
+    m.t = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    m.d = tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, default_value=-1,
+                                                empty_key=0, deleted_key=-1)
+    tf.train.Checkpoint(m=m).read(os.path.join(os.path.dirname(__file__), "data", "tf_tables",
+                                               "ck")).assert_consumed()
+    assert m.t.lookup(tf.constant(["a", "b", "c"])).numpy().tolist() == [1, 2, -1]
+    assert m.d.lookup(tf.constant([5, 7, 8], tf.int64)).numpy().tolist() == [50, 70, -1]
+
+
+def test_to_hash_bucket_fast_matches_tf_fingerprints():
+    words = ["", "a", "Hello", "TensorFlow", "x" * 20, "y" * 40, "z" * 100, "é" * 70]
+    assert tf.strings.to_hash_bucket_fast(words, 1000).numpy().tolist() == \
+        [263, 939, 151, 254, 348, 6, 73, 999]
+    out = tf.strings.to_hash_bucket_fast(tf.constant([["a"], ["b"]]), 7)
+    assert out.shape == (2, 1) and out.dtype == tf.int64
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.strings.to_hash_bucket_fast(["a"], 0)
+
+
+def test_to_hash_bucket_strong_matches_tf():
+    assert tf.strings.to_hash_bucket_strong(["", "Hello", "x" * 20], 1000, [1, 2]) \
+        .numpy().tolist() == [435, 274, 326]

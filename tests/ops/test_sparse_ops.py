@@ -1,0 +1,84 @@
+"""tf.sparse against TF 2.21's recorded outcomes (data/sparse_tf.json, from
+data/make_sparse_data.py), and the errors and paths the recording does not cover."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from tests.ops.sparse_cases import cases, jsonable
+
+with open(os.path.join(os.path.dirname(__file__), "data", "sparse_tf.json")) as _f:
+    RECORDED = json.load(_f)
+CASES = cases(tf)
+
+
+def _same(ours, theirs, path="result"):
+    if isinstance(theirs, float) and isinstance(ours, (int, float)):
+        assert ours == pytest.approx(theirs, rel=1e-4, abs=1e-5), path
+    elif isinstance(theirs, list):
+        assert isinstance(ours, list) and len(ours) == len(theirs), f"{path}: {ours} vs {theirs}"
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            _same(a, b, f"{path}[{i}]")
+    elif isinstance(theirs, dict):
+        assert isinstance(ours, dict) and sorted(ours) == sorted(theirs), \
+            f"{path}: {ours} vs {theirs}"
+        for key in theirs:
+            _same(ours[key], theirs[key], f"{path}.{key}")
+    else:
+        assert ours == theirs, f"{path}: {ours!r} vs {theirs!r}"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_tf(name):
+    ours = json.loads(json.dumps(jsonable(CASES[name]()), default=str))
+    _same(ours, RECORDED[name])
+
+
+def test_every_case_is_recorded():
+    assert sorted(CASES) == sorted(RECORDED)
+
+
+def test_sparse_ops_in_a_function_with_unknown_dims():
+    spec = tf.SparseTensorSpec([None, 4], tf.float32)
+
+    @tf.function(input_signature=[spec, tf.TensorSpec([4, None], tf.float32)])
+    def f(x, m):
+        total = tf.sparse.reduce_sum(tf.sparse.add(x, x), axis=1)
+        return tf.sparse.sparse_dense_matmul(x, m), total
+
+    x = tf.sparse.SparseTensor([[0, 1], [2, 3]], [1.0, 2.0], [3, 4])
+    product, total = f(x, tf.ones([4, 2]))
+    assert product.numpy().tolist() == [[1, 1], [0, 0], [2, 2]]
+    assert total.numpy().tolist() == [2, 0, 4]
+
+
+def test_errors_name_the_op():
+    x = tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="SparseReshape"):
+        tf.sparse.reshape(x, [4, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="inner dimension"):
+        tf.sparse.sparse_dense_matmul(x, tf.ones([2, 2]))
+    with pytest.raises(TypeError, match="SparseTensor"):
+        tf.sparse.reorder(tf.ones([2]))
+    with pytest.raises(TypeError, match="At least one input should be SparseTensor"):
+        tf.sparse.add(tf.ones([2]), tf.ones([2]))
+
+
+def test_empty_sparse_tensors():
+    empty = tf.sparse.SparseTensor(tf.zeros([0, 2], tf.int64), tf.zeros([0]), [2, 3])
+    assert tf.sparse.reduce_sum(empty, axis=1).numpy().tolist() == [0, 0]
+    assert tf.sparse.to_dense(tf.sparse.add(empty, empty)).numpy().tolist() == [[0] * 3] * 2
+    assert tf.sparse.sparse_dense_matmul(empty, tf.ones([3, 1])).numpy().tolist() == [[0], [0]]
+    filled, rows = tf.sparse.fill_empty_rows(empty, 7.0)
+    assert tf.sparse.to_dense(filled).numpy().tolist() == [[7, 0, 0], [7, 0, 0]]
+    assert rows.numpy().tolist() == [True, True]
+
+
+def test_variable_dense_operand_gets_its_gradient():
+    x = tf.sparse.SparseTensor([[0, 1], [1, 0]], [2.0, 3.0], [2, 2])
+    w = tf.Variable(np.ones((2, 1), np.float32))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.sparse.sparse_dense_matmul(x, w))
+    assert tape.gradient(loss, w).numpy().ravel().tolist() == [3.0, 2.0]
