@@ -181,6 +181,8 @@ def _register():
         if fn is not None:
             _HANDLERS[api_export.undispatched(fn)] = handler
     api_export.add_dispatcher(_dispatch, first=True)
+    # ``dense * ragged``: the operator's helper calls the op for the user's code
+    api_export.see_through(array_ops.__name__.rpartition(".")[0] + ".overloads")
 
 
 _register()

@@ -495,11 +495,27 @@ class RaggedTensor:
                 return values.merge_dims(0, inner_axis - 1)
             return array_ops.reshape(values, array_ops.concat(
                 [[-1], array_ops.shape(values)[inner_axis:]], 0))
-        return self.with_values(self._values.merge_dims(outer_axis - 1, inner_axis - 1)
-                                if isinstance(self._values, RaggedTensor) else
-                                array_ops.reshape(self._values, array_ops.concat(
-                                    [array_ops.shape(self._values)[:outer_axis - 1], [-1],
-                                     array_ops.shape(self._values)[inner_axis:]], 0)))
+        if outer_axis >= 2:
+            values = self._values
+            return self.with_values(values.merge_dims(outer_axis - 1, inner_axis - 1)
+                                    if isinstance(values, RaggedTensor) else
+                                    array_ops.reshape(values, array_ops.concat(
+                                        [array_ops.shape(values)[:outer_axis - 1], [-1],
+                                         array_ops.shape(values)[inner_axis:]], 0)))
+        rt = self
+        for _ in range(inner_axis - outer_axis):  # dim 1 absorbs dim 2, then the next
+            values = rt._values
+            if isinstance(values, RaggedTensor):
+                splits = array_ops.gather(values.row_splits, rt.row_splits)
+                rt = RaggedTensor(values.values, splits, internal=True)
+            else:
+                shape = array_ops.shape(values, out_type=rt.row_splits_dtype)
+                merged = array_ops.reshape(values, array_ops.concat(
+                    [array_ops.reshape(math_ops.multiply(shape[0], shape[1]), [1]),
+                     shape[2:]], 0))
+                rt = RaggedTensor(merged, math_ops.multiply(rt.row_splits, shape[1]),
+                                  internal=True)
+        return rt
 
     def to_tensor(self, default_value=None, name=None, shape=None):
         """The dense tensor: rows padded with `default_value` (0, "") to the bounding shape,
