@@ -3,7 +3,6 @@
 `record_tf.py` runs them under TensorFlow and writes what they print to guide_tf.json;
 `test_guide.py` runs them under eagerflow and compares.
 """
-import math
 
 
 def overview(tf):
@@ -239,7 +238,7 @@ def datasets(tf):
     unbatched = batched.unbatch()
     for element in unbatched:
         print(element)
-    print(math.pi > 3)
+
 
 
 EXAMPLES = {name: fn for name, fn in list(globals().items())

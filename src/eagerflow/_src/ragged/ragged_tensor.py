@@ -657,13 +657,9 @@ class RaggedTensorSpec:
             ragged_rank = rank - 1
         if not isinstance(ragged_rank, int):
             raise TypeError(f"Argument `ragged_rank` must be an int. Received {ragged_rank}.")
-        if rank is not None:
-            if ragged_rank >= rank:
-                raise ValueError(f"Argument `ragged_rank` ({ragged_rank}) must be less than "
-                                 f"the rank of `shape` ({rank}).")
-            if rank < 2:
-                raise ValueError(f"Argument `shape` must have rank >= 2 for a "
-                                 f"RaggedTensorSpec. Received shape={self._shape}.")
+        if rank is not None and ragged_rank >= rank:
+            raise ValueError(f"Argument `ragged_rank` ({ragged_rank}) must be less than "
+                             f"the rank of `shape` ({rank}).")
         self._ragged_rank = ragged_rank
 
     shape = property(lambda self: self._shape)
@@ -681,6 +677,8 @@ class RaggedTensorSpec:
         other = spec_or_value
         if isinstance(other, RaggedTensor):
             other = RaggedTensorSpec.from_value(other)
+        elif isinstance(other, (Tensor, TensorSpec)) and self._ragged_rank == 0:
+            return self._dtype == other.dtype and self._shape.is_compatible_with(other.shape)
         return (isinstance(other, RaggedTensorSpec) and self._dtype == other.dtype
                 and self._ragged_rank == other.ragged_rank
                 and self._row_splits_dtype == other.row_splits_dtype
@@ -698,19 +696,24 @@ class RaggedTensorSpec:
 
     @property
     def _flat_shape(self):
-        """The static shape of `flat_values`."""
-        if self._shape.rank is None:
-            return TensorShape(None)
+        """The static shape of `flat_values` (of the value itself for ragged rank 0: a
+        tensor, such as a row of a ragged tensor)."""
+        if self._shape.rank is None or self._ragged_rank == 0:
+            return self._shape
         return TensorShape([None]).concatenate(self._shape[self._ragged_rank + 1:])
 
     @property
     def _component_specs(self):
+        if self._ragged_rank == 0:
+            return [TensorSpec(self._shape, self._dtype)]
         nrows = self._shape[0] if self._shape.rank is not None else None
         splits = [TensorSpec([None if nrows is None else nrows + 1], self._row_splits_dtype)]
         splits += [TensorSpec([None], self._row_splits_dtype)] * (self._ragged_rank - 1)
         return [TensorSpec(self._flat_shape, self._dtype)] + splits
 
     def _to_components(self, value):
+        if not isinstance(value, RaggedTensor):
+            return [value]
         return [value.flat_values] + list(value.nested_row_splits)
 
     def _from_components(self, components):
