@@ -152,3 +152,16 @@ def test_gradients_flow_to_flat_values():
             y = tf.reduce_sum(tf.reduce_sum(rt * rt, axis=1))
         return tape.gradient(y, x)
     assert step().numpy().tolist() == [2.0, 4.0, 6.0]
+
+
+def test_tape_watches_and_differentiates_ragged_tensors():
+    rt = tf.ragged.constant([[1.0, 2.0], [3.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(rt)
+        y = tf.reduce_sum(rt * rt)
+    grad = tape.gradient(y, rt)
+    assert isinstance(grad, tf.RaggedTensor) and grad.to_list() == [[2.0, 4.0], [6.0]]
+    with tf.GradientTape() as tape:
+        tape.watch(rt)
+        z = rt * 3.0
+    assert tape.gradient(z, rt).to_list() == [[3.0, 3.0], [3.0]]

@@ -614,8 +614,21 @@ class RaggedTensor:
     def _type_spec(self):
         return RaggedTensorSpec.from_value(self)
 
-    def consumers(self):
-        return []
+
+class _RaggedGradient:
+    """TF's composite-gradient protocol: gradients of a ragged tensor are those of its flat
+    values, in its row partition."""
+
+    @staticmethod
+    def get_gradient_components(value):
+        return value.flat_values
+
+    @staticmethod
+    def replace_gradient_components(value, component_grads):
+        return value.with_flat_values(convert_to_tensor(component_grads))
+
+
+RaggedTensor.__composite_gradient__ = _RaggedGradient()
 
 
 def _nrows_of(values, dtype):
