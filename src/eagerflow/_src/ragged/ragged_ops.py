@@ -7,10 +7,10 @@ dispatcher here, which runs the function's ragged version: elementwise functions
 `shape`, ... Nothing of this is on the path of dense arguments.
 
 >>> digits = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])
->>> print(tf.add(digits, 3))
-<tf.RaggedTensor [[6, 4, 7, 4], [], [8, 12, 5], [9], []]>
->>> print(tf.reduce_sum(digits, axis=1))
-tf.Tensor([ 9  0 16  6  0], shape=(5,), dtype=int32)
+>>> print(digits * 2 + 1)
+<tf.RaggedTensor [[7, 3, 9, 3], [], [11, 19, 5], [13], []]>
+
+(``tf.add(digits, 3)``, ``tf.reduce_sum(digits, axis=1)``: the same, dispatched.)
 """
 import builtins
 
