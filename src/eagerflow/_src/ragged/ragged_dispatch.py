@@ -5,6 +5,8 @@ arguments by parameter name) and returns the result on ragged arguments. The dis
 registered first (see `api_export.add_dispatcher`): a call with no ragged argument is not
 its business.
 """
+import sys
+
 from eagerflow._src.backend import api_export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import nest
@@ -152,7 +154,7 @@ def _dispatch(function, arguments):
     fn = api_export.undispatched(function)
     handler = _HANDLERS.get(fn)
     if handler is None:  # TF's TypeError, a plain one (the `SymbolicCall` stays internal)
-        raise TypeError(*__import__("sys").exc_info()[1].args) from None
+        raise TypeError(str(sys.exc_info()[1])) from None
     return handler(fn, arguments)
 
 

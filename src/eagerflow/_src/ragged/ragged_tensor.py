@@ -14,7 +14,7 @@ components) and passes gradients to its `flat_values`.
 """
 import numpy as np
 
-from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.api_export import SymbolicCall, export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -593,11 +593,7 @@ class RaggedTensor:
     # -- conversions ---------------------------------------------------------------------------
     def __tf_tensor__(self, dtype=None, name=None):
         # An op's argument: the op is dispatched (see `ragged_dispatch`), or fails as in TF.
-        from eagerflow._src.backend.api_export import SymbolicCall  # noqa: PLC0415
-        raise SymbolicCall(f"Failed to convert elements of {self} to Tensor. Consider casting "
-                           f"elements to a supported type. See "
-                           f"https://www.tensorflow.org/api_docs/python/tf/dtypes for "
-                           f"supported TF dtypes.")
+        raise _NotATensor(self)
 
     def __array__(self, dtype=None, copy=None):
         return np.asarray(self.numpy(), dtype)
@@ -629,6 +625,20 @@ class _RaggedGradient:
 
 
 RaggedTensor.__composite_gradient__ = _RaggedGradient()
+
+
+class _NotATensor(SymbolicCall):
+    """A ragged tensor given where a tensor is needed: the public function called is
+    dispatched (see `api_export`). Its message is written only when it is read."""
+
+    def __init__(self, value):
+        super().__init__()
+        self.value = value
+
+    def __str__(self):
+        return (f"Failed to convert elements of {self.value} to Tensor. Consider casting "
+                f"elements to a supported type. See "
+                f"https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes.")
 
 
 def _nrows_of(values, dtype):
