@@ -87,7 +87,12 @@ def test_concat_gather_where_and_indexing():
     assert tf.where(rt > 1, rt, -rt).to_list() == [[-1, 2], [3]]
     assert rt[0].numpy().tolist() == [1, 2]
     assert rt[:, :1].to_list() == [[1], [3]]
-    assert rt[:, 0].numpy().tolist() == [1, 3]
+    with pytest.raises(ValueError, match="inner ragged"):
+        rt[:, 0]
+    assert rt[:, ::2].to_list() == [[1], [3]]
+    assert rt[tf.newaxis].to_list() == [[[1, 2], [3]]]
+    with pytest.raises(IndexError):
+        rt[2]
     assert rt[-1:].to_list() == [[3]]
 
 

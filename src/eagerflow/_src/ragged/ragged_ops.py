@@ -114,7 +114,8 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 (T
     if _eager(deltas) and (np.asarray(deltas) == 0).any():
         raise errors.InvalidArgumentError(None, "RaggedRange",
                                           "Requires delta != 0 [Op:RaggedRange]")
-    n = math_ops.maximum(*(array_ops.size(t) for t in (starts, limits, deltas)))
+    n = math_ops.maximum(math_ops.maximum(array_ops.size(starts), array_ops.size(limits)),
+                         array_ops.size(deltas))
     starts, limits, deltas = (array_ops.broadcast_to(t, array_ops.reshape(n, [1]))
                               for t in (starts, limits, deltas))
     diff = math_ops.subtract(limits, starts)
@@ -439,14 +440,19 @@ def getitem(rt, key):
     """``rt[key]``: integers, slices (and `Ellipsis`-free tuples of them)."""
     if not isinstance(key, tuple):
         key = (key,)
+    if Ellipsis in key:
+        i = key.index(Ellipsis)
+        if Ellipsis in key[i + 1:]:
+            raise ValueError("tf.RaggedTensor.__getitem__ does not support multiple ellipses")
+        filled = rt.shape.rank - (len(key) - 1 - key.count(None))
+        key = key[:i] + (slice(None),) * max(filled, 0) + key[i + 1:]
     if not key:
         return rt
     first, rest = key[0], key[1:]
-    if first is Ellipsis:
-        if not rest:
-            return rt
-        raise errors.UnimplementedError(None, None, "Ellipsis in a ragged tensor's index is "
-                                                    "not supported")
+    if first is None:  # tf.newaxis: one row holding every row
+        outer = RaggedTensor.from_row_splits(rt, array_ops.stack(
+            [array_ops.zeros([], rt.row_splits_dtype), rt.nrows()]), validate=False)
+        return getitem(outer, (slice(None),) + rest) if rest else outer
     splits = rt.row_splits
     if isinstance(first, slice):
         if first == slice(None) and not rest:
@@ -469,9 +475,7 @@ def getitem(rt, key):
         if _eager(i, n):
             k = int(i._data)
             if not -int(n._data) <= k < int(n._data):
-                raise errors.InvalidArgumentError(
-                    None, "StridedSlice", f"slice index {k} of dimension 0 out of bounds. "
-                                          f"[Op:StridedSlice] name: strided_slice/")
+                raise IndexError(f"Row key {k} out of bounds")
             k = k % int(n._data) if int(n._data) else k
             a, b = int(splits._data[k]), int(splits._data[k + 1])
             row = rt.values[a:b] if not isinstance(rt.values, RaggedTensor) else \
@@ -499,24 +503,16 @@ def _inner_getitem(rt, key):
         if not rest:
             return rt
         return rt.with_flat_values(slicing.getitem(rt.flat_values, (Ellipsis,) + rest))
-    if isinstance(first, (int, np.integer)):
-        j = _constant(int(first), splits.dtype)
-        where = math_ops.add(starts if first >= 0 else limits, j)
-        if _eager(where, starts, limits):
-            bad = ((where._data < starts._data) | (where._data >= limits._data))
-            if bad.any():
-                raise errors.InvalidArgumentError(
-                    None, "GatherV2", f"slice index {first} of dimension 1 out of bounds.")
-        picked = gather(rt.values, where) if isinstance(rt.values, RaggedTensor) else \
-            array_ops.gather(rt.values, where)
-        if not rest:
-            return picked
-        return getitem(picked, (slice(None),) + rest) if isinstance(picked, RaggedTensor) \
-            else slicing.getitem(picked, (slice(None),) + rest)
+    if first is None:
+        raise ValueError("tf.newaxis inside a ragged tensor's rows is not supported")
+    if isinstance(first, (int, np.integer, Tensor)):
+        # (TF's rule: only uniform dimensions take an integer index)
+        raise ValueError("Cannot index into an inner ragged dimension.")
     if isinstance(first, slice):
-        if first.step not in (None, 1):
-            raise errors.UnimplementedError(None, None, "strided slices inside ragged rows "
-                                                        "are not supported")
+        step = 1 if first.step is None else int(first.step)
+        if step <= 0:
+            raise errors.UnimplementedError(None, None, "slices of negative step inside ragged "
+                                                        "rows are not supported")
         lengths = math_ops.subtract(limits, starts)
 
         def bound(b, default):
@@ -528,7 +524,7 @@ def _inner_getitem(rt, key):
             return math_ops.minimum(math_ops.maximum(full, zero), lengths)
         lo = bound(first.start, array_ops.zeros_like(lengths))
         hi = math_ops.maximum(bound(first.stop, lengths), lo)
-        picked = range(math_ops.add(starts, lo), math_ops.add(starts, hi),
+        picked = range(math_ops.add(starts, lo), math_ops.add(starts, hi), step,
                        row_splits_dtype=splits.dtype)
         inner = gather(rt.values, picked.values) if isinstance(rt.values, RaggedTensor) else \
             array_ops.gather(rt.values, picked.values)
