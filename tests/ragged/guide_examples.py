@@ -13,6 +13,7 @@ def overview(tf):
     print(tf.concat([digits, [[5, 3]]], axis=0))
     print(tf.tile(digits, [1, 2]))
     print(tf.strings.substr(words, 0, 2))
+    print(tf.map_fn(tf.math.square, digits))
     print(digits[0])
     print(digits[:, :2])
     print(digits[:, -2:])
@@ -177,6 +178,8 @@ def ragged_functions(tf):
     print(tf.strings.unicode_decode(["\u20ac1"], "UTF-8"))
     print(tf.strings.bytes_split(tf.ragged.constant([["ab"], ["c", "de"]])))
     print(tf.RaggedTensorSpec([None, None, 3], tf.float32))
+    print(tf.ragged.row_splits_to_segment_ids([0, 2, 2, 3]),
+          tf.ragged.segment_ids_to_row_splits([0, 0, 2], num_segments=4))
     print(tf.ragged.constant([[1, 2], [3]])._type_spec)
 
 
@@ -198,6 +201,13 @@ def functions(tf):
         return rt * 2 + tf.cast(rt.row_lengths()[0], rt.dtype)
 
     print(times_two(tf.ragged.constant([[1.5, 2.5], [3.0]])))
+
+    @tf.function
+    def squares(rt):
+        return tf.map_fn(tf.math.square, rt), tf.map_fn(tf.reduce_sum, rt,
+                                                        fn_output_signature=tf.float32)
+
+    print(squares(tf.ragged.constant([[1.5, 2.5], [], [3.0]])))
 
 
 def gradients(tf):

@@ -1551,6 +1551,15 @@ def _w7d0708720a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7debd9dd98(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(splits, name=None, out_type=None):
+        try:
+            return _export_fn(splits, name, out_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'splits': splits, 'name': name, 'out_type': out_type})
+    return _export_wrapper
+
+
 def _w7e317f0533(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(diagonal, name=None, k=None, num_rows=None, num_cols=None, padding_value=None, align=None):
         try:
@@ -3135,6 +3144,15 @@ def _wfdbd31c7bb(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wff3491982f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(segment_ids, num_segments=None, out_type=None, name=None):
+        try:
+            return _export_fn(segment_ids, num_segments, out_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'segment_ids': segment_ids, 'num_segments': num_segments, 'out_type': out_type, 'name': name})
+    return _export_wrapper
+
+
 WRAPPERS = {
     'argsort': _w39ea9e447b,
     'audio.encode_wav': _wc7a89f3bbf,
@@ -3541,6 +3559,8 @@ WRAPPERS = {
     'ragged.constant': _w9ceb2abe7b,
     'ragged.map_flat_values': _w126502459e,
     'ragged.range': _wfbf0599787,
+    'ragged.row_splits_to_segment_ids': _w7debd9dd98,
+    'ragged.segment_ids_to_row_splits': _wff3491982f,
     'ragged.stack': _wd13018718b,
     'random.categorical': _w794fdd65bc,
     'random.create_rng_state': _wdcc1fa0807,

@@ -8,14 +8,17 @@ its business.
 import sys
 
 from eagerflow._src.backend import api_export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.graph.control_flow import while_loop
+from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_ops import _public, elementwise
-from eagerflow._src.ragged.ragged_tensor import RaggedTensor
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 _HANDLERS = {}  # undispatched public function -> handler(function, arguments)
 
@@ -146,6 +149,46 @@ def _expand_dims(fn, arguments):
     return rt.with_values(_expand_dims(fn, {"input": rt.values, "axis": axis - 1}))
 
 
+def _map_fn(fn, arguments):
+    """`map_fn` over the rows of one ragged tensor: eagerly row by row; in a graph as a
+    while loop writing each row's result (dense results to a `TensorArray` of rows, rows of
+    any length to one whose concatenation gives the flat values)."""
+    elems, func = arguments["elems"], arguments["fn"]
+    signature = arguments.get("fn_output_signature") or arguments.get("dtype")
+    if not isinstance(elems, RaggedTensor):
+        raise TypeError("map_fn of a structure holding ragged tensors supports a single "
+                        "RaggedTensor as `elems`")
+    dense = signature is not None and not isinstance(signature, RaggedTensorSpec)
+    if context.executing_eagerly():
+        n = int(elems.nrows())
+        results = [func(ragged_ops.getitem(elems, i)) for i in range(n)]
+        if dense:
+            return fn(lambda i: results[int(i)], array_ops.range(n), fn_output_signature=signature)
+        if not results:
+            return RaggedTensor.from_row_lengths(array_ops.zeros([0], elems.dtype), [],
+                                                 validate=False)
+        return ragged_ops.stack(results)
+    n = elems.nrows(out_type=_d.int32)
+    if dense:
+        return fn(lambda i: func(ragged_ops.getitem(elems, i)), array_ops.range(n),
+                  fn_output_signature=signature)
+    dtype = signature.dtype if isinstance(signature, RaggedTensorSpec) else elems.dtype
+    values = TensorArray(dtype, size=n, infer_shape=False)
+    lengths = TensorArray(elems.row_splits_dtype, size=n)
+
+    def body(i, values, lengths):
+        row = func(ragged_ops.getitem(elems, i))
+        if isinstance(row, RaggedTensor):
+            raise TypeError("map_fn in a function supports results of ragged rank 0 (a "
+                            "tensor per row)")
+        row = convert_to_tensor(row)
+        return (i + 1, values.write(i, row),
+                lengths.write(i, array_ops.shape(row, out_type=elems.row_splits_dtype)[0]))
+    _, values, lengths = while_loop(lambda i, *_: i < n, body,
+                                    (_constant(0), values, lengths))
+    return RaggedTensor.from_row_lengths(values.concat(), lengths.stack(), validate=False)
+
+
 def _dispatch(function, arguments):
     """The dispatcher of calls with ragged arguments (see `api_export.dispatch_call`)."""
     leaves = nest.flatten(list(arguments.values()))
@@ -175,7 +218,7 @@ def _register():
             _HANDLERS[api_export.undispatched(fn)] = _elementwise_handler(params)
     special = {"where": _where, "concat": _concat, "stack": _stack, "gather": _gather,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
-               "tile": _tile, "expand_dims": _expand_dims}
+               "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn}
     for kind in ("sum", "prod", "max", "min", "mean", "any", "all"):
         special[f"math.reduce_{kind}"] = _reduction(kind)
     for name, handler in special.items():

@@ -137,6 +137,35 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 (T
     return rt.with_values(values)
 
 
+@export("ragged.row_splits_to_segment_ids")
+def row_splits_to_segment_ids(splits, name=None, out_type=None):
+    """The row of each value of row partition `splits`.
+
+    >>> tf.ragged.row_splits_to_segment_ids([0, 2, 3]).numpy().tolist()
+    [0, 0, 1]
+    """
+    splits = convert_to_tensor(splits) if isinstance(splits, Tensor) else \
+        convert_to_tensor(splits, _I64)
+    if splits.shape.rank != 1:
+        raise ValueError(f"splits must be a vector, got shape {splits.shape}")
+    lengths = math_ops.subtract(splits[1:], splits[:-1])
+    ids = array_ops.repeat(array_ops.range(array_ops.size(lengths, out_type=splits.dtype),
+                                           dtype=splits.dtype), lengths)
+    return ids if out_type is None else cast_ops.cast(ids, out_type)
+
+
+@export("ragged.segment_ids_to_row_splits")
+def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, name=None):
+    """The row splits of sorted `segment_ids` (`num_segments` rows: the last id + 1).
+
+    >>> tf.ragged.segment_ids_to_row_splits([0, 0, 1]).numpy().tolist()
+    [0, 2, 3]
+    """
+    out_type = _I64 if out_type is None else _d.as_dtype(out_type)
+    return RaggedTensor.from_value_rowids(array_ops.zeros_like(segment_ids), cast_ops.cast(
+        convert_to_tensor(segment_ids), out_type), num_segments).row_splits
+
+
 # -- helpers -------------------------------------------------------------------------------------
 def _to_ragged(value, ragged_rank, splits_dtype=_I64):
     """`value` as a ragged tensor of `ragged_rank` (a dense one: each row full)."""
@@ -440,11 +469,12 @@ def getitem(rt, key):
     """``rt[key]``: integers, slices (and `Ellipsis`-free tuples of them)."""
     if not isinstance(key, tuple):
         key = (key,)
-    if Ellipsis in key:
-        i = key.index(Ellipsis)
-        if Ellipsis in key[i + 1:]:
+    ellipses = [i for i, k in enumerate(key) if k is Ellipsis]  # (by identity: keys hold tensors)
+    if ellipses:
+        if len(ellipses) > 1:
             raise ValueError("tf.RaggedTensor.__getitem__ does not support multiple ellipses")
-        filled = rt.shape.rank - (len(key) - 1 - key.count(None))
+        i = ellipses[0]
+        filled = rt.shape.rank - (len(key) - 1 - sum(k is None for k in key))
         key = key[:i] + (slice(None),) * max(filled, 0) + key[i + 1:]
     if not key:
         return rt
