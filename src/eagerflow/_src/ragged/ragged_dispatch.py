@@ -35,8 +35,7 @@ _UNARY = (
     "saturate_cast", "bitwise.invert", "stop_gradient", "strings.length", "strings.lower",
     "strings.upper", "strings.strip", "strings.regex_replace", "strings.regex_full_match",
     "strings.to_number", "strings.as_string", "strings.to_hash_bucket_fast",
-    "strings.to_hash_bucket", "strings.to_hash_bucket_strong", "strings.unicode_encode",
-    "debugging.check_numerics", "nn.dropout", "math.sigmoid", "math.scalar_mul")
+    "strings.to_hash_bucket", "strings.to_hash_bucket_strong", "debugging.check_numerics", "nn.dropout")
 _BINARY = (
     "math.add", "math.subtract", "math.multiply", "math.divide", "math.truediv",
     "math.floordiv", "math.floormod", "math.pow", "math.maximum", "math.minimum",
@@ -50,7 +49,8 @@ _BINARY = (
 _ALL_ELEMENTWISE = {"clip_by_value": ("t", "clip_value_min", "clip_value_max"),
                     "strings.substr": ("input", "pos", "len"),
                     "math.add_n": ("inputs",), "strings.join": ("inputs",),
-                    "where": ("condition", "x", "y")}
+                    "where": ("condition", "x", "y"), "math.scalar_mul": ("x",),
+                    "nn.embedding_lookup": ("ids",)}
 
 
 def _params(fn):
@@ -92,7 +92,7 @@ def _where(fn, arguments):
 
 def _shape(fn, arguments):
     x = arguments["input"]
-    return ragged_ops.DynamicRaggedShape.from_tensor(x, arguments.get("out_type"))
+    return ragged_ops.DynamicRaggedShape.from_tensor(x, arguments.get("out_type") or _d.int32)
 
 
 def _size(fn, arguments):
@@ -189,6 +189,36 @@ def _map_fn(fn, arguments):
     return RaggedTensor.from_row_lengths(values.concat(), lengths.stack(), validate=False)
 
 
+def _reverse(fn, arguments):
+    rt = arguments["tensor"]
+    axes = [int(a) for a in nest.flatten(convert_to_tensor(arguments["axis"]).numpy().tolist())]
+    rank = rt.shape.rank
+    for axis in sorted({a + rank if a < 0 else a for a in axes}):
+        rt = _reverse_axis(rt, axis)
+    return rt
+
+
+def _reverse_axis(rt, axis):
+    if axis == 0:
+        n = rt.nrows()
+        return ragged_ops.gather(rt, math_ops.subtract(math_ops.subtract(n, 1), array_ops.range(
+            n, dtype=n.dtype)))
+    if axis > rt.ragged_rank:
+        return rt.with_flat_values(array_ops.reverse(rt.flat_values, [axis - rt.ragged_rank]))
+    if axis > 1:
+        return rt.with_values(_reverse_axis(rt.values, axis - 1))
+    # inside each row: value i of a row from limit - 1 - (i - start)
+    rows = rt.value_rowids()
+    splits = rt.row_splits
+    position = array_ops.range(array_ops.size(rows, out_type=rows.dtype), dtype=rows.dtype)
+    source = math_ops.subtract(math_ops.add(array_ops.gather(splits[:-1], rows),
+                                            array_ops.gather(splits[1:], rows)),
+                               math_ops.add(position, _constant(1, rows.dtype)))
+    values = rt.values
+    return rt.with_values(ragged_ops.gather(values, source) if isinstance(values, RaggedTensor)
+                          else array_ops.gather(values, source))
+
+
 def _dispatch(function, arguments):
     """The dispatcher of calls with ragged arguments (see `api_export.dispatch_call`)."""
     leaves = nest.flatten(list(arguments.values()))
@@ -218,7 +248,8 @@ def _register():
             _HANDLERS[api_export.undispatched(fn)] = _elementwise_handler(params)
     special = {"where": _where, "concat": _concat, "stack": _stack, "gather": _gather,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
-               "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn}
+               "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
+               "reverse": _reverse}
     for kind in ("sum", "prod", "max", "min", "mean", "any", "all"):
         special[f"math.reduce_{kind}"] = _reduction(kind)
     for name, handler in special.items():

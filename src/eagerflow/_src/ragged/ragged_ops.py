@@ -496,6 +496,9 @@ def getitem(rt, key):
             else:
                 idx = array_ops.range(n, dtype=_I64)[start:stop]
             rows = gather(rt, idx)
+            if rt.uniform_row_length is not None:  # (the rows kept have that length too)
+                rows = RaggedTensor(rows.values, rows.row_splits, internal=True,
+                                    uniform_row_length=rt.uniform_row_length)
         if not rest:
             return rows
         return _inner_getitem(rows, rest)
@@ -704,12 +707,12 @@ class DynamicRaggedShape:
 
     @classmethod
     def from_tensor(cls, t, dtype=None):
+        dtype = _d.as_dtype(dtype or _I64)
         if isinstance(t, RaggedTensor):
-            shape = cls(t.nested_row_lengths(),
-                        array_ops.shape(t.flat_values, out_type=t.row_splits_dtype))
-            shape._nrows = t.nrows()
+            shape = cls(t.nested_row_lengths(), array_ops.shape(t.flat_values, out_type=dtype))
+            shape._nrows = t.nrows(out_type=dtype)
             return shape
-        return cls((), array_ops.shape(t, out_type=dtype or _I64))
+        return cls((), array_ops.shape(t, out_type=dtype))
 
     rank = property(lambda self: len(self._row_partitions) + (
         self._inner_shape.shape[0] if self._inner_shape.shape.rank else 0))

@@ -100,6 +100,7 @@ class RaggedTensor:
         self._row_lengths = cached_row_lengths
         self._value_rowids = cached_value_rowids
         self._nrows = cached_nrows
+        self._uniform_row_length = uniform_row_length  # (a tensor: rows of one length)
 
     # -- factories --------------------------------------------------------------------------
     @classmethod
@@ -213,7 +214,7 @@ class RaggedTensor:
             nrows = math_ops.floordiv(n, math_ops.maximum(length, _constant(1, dtype)))
         splits = math_ops.multiply(array_ops.range(math_ops.add(
             convert_to_tensor(nrows, dtype), _constant(1, dtype)), dtype=dtype), length)
-        return cls._from_splits(values, splits, validate)
+        return cls._from_splits(values, splits, validate, uniform_row_length=length)
 
     @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
@@ -347,7 +348,10 @@ class RaggedTensor:
         """The static shape: rows, None per ragged dimension, then the values' inner dims."""
         n = self._row_splits.shape[0]
         values_shape = self._values.shape
-        rows = TensorShape([None if n is None else n - 1, None])
+        uniform = None if self._uniform_row_length is None else get_static_value(
+            self._uniform_row_length)
+        rows = TensorShape([None if n is None else n - 1,
+                            None if uniform is None else int(uniform)])
         return rows.concatenate(values_shape[1:] if values_shape.rank is not None
                                 else TensorShape(None))
 
@@ -424,8 +428,11 @@ class RaggedTensor:
     def row_limits(self, name=None):
         return self._row_splits[1:]
 
+    @property
     def uniform_row_length(self):
-        return None
+        """The length of every row when they are known to have one (a scalar tensor), else
+        None."""
+        return self._uniform_row_length
 
     def bounding_shape(self, axis=None, name=None, out_type=None):
         """The smallest dense shape holding this tensor (int64, or `out_type`).
@@ -452,7 +459,8 @@ class RaggedTensor:
         if not isinstance(new_values, RaggedTensor):
             new_values = convert_to_tensor(new_values)
         return RaggedTensor(new_values, self._row_splits, self._row_lengths,
-                            self._value_rowids, self._nrows, internal=True)
+                            self._value_rowids, self._nrows, internal=True,
+                            uniform_row_length=self._uniform_row_length)
 
     def with_flat_values(self, new_values):
         """This tensor's nested row partitions over `new_values` (as many rows as
@@ -469,7 +477,10 @@ class RaggedTensor:
         values = self._values
         if isinstance(values, RaggedTensor):
             values = values.with_row_splits_dtype(dtype)
-        return RaggedTensor(values, cast_ops.cast(self._row_splits, dtype), internal=True)
+        uniform = self._uniform_row_length
+        return RaggedTensor(values, cast_ops.cast(self._row_splits, dtype), internal=True,
+                            uniform_row_length=None if uniform is None
+                            else cast_ops.cast(uniform, dtype))
 
     def merge_dims(self, outer_axis, inner_axis):
         """Dimensions `outer_axis` to `inner_axis` (inclusive) merged into one.
@@ -745,8 +756,13 @@ class RaggedTensorSpec:
                 flat.shape.rank is None and self._shape.rank is not None:
             flat.set_shape(self._flat_shape)
         result = flat
-        for s in reversed(splits):
-            result = RaggedTensor(result, s, internal=True)
+        dims = self._shape.as_list() if self._shape.rank is not None else [None] * (
+            len(splits) + 1)
+        for level in reversed(range(len(splits))):
+            s = splits[level]
+            uniform = dims[level + 1]  # (a dimension the spec knows: rows of one length)
+            result = RaggedTensor(result, s, internal=True, uniform_row_length=None
+                                  if uniform is None else _constant(uniform, s.dtype))
         return result
 
     def __eq__(self, other):
