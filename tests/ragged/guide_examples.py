@@ -251,5 +251,100 @@ def datasets(tf):
 
 
 
+def example_use_case(tf):
+    # (a deterministic table and buckets in place of the random table and string hashes)
+    queries = tf.ragged.constant([['Who', 'is', 'Dan', 'Smith'], ['Pause'], ['Will', 'it', 'rain', 'later', 'today']])
+    num_buckets = 16
+    embedding_table = tf.reshape(tf.range(num_buckets * 4, dtype=tf.float32), [num_buckets, 4])
+    word_buckets = tf.strings.length(queries) % num_buckets
+    word_embeddings = tf.nn.embedding_lookup(embedding_table, word_buckets)
+    marker = tf.fill([queries.nrows(), 1], '#')
+    padded = tf.concat([marker, queries, marker], axis=1)
+    print(padded)
+    bigrams = tf.strings.join([padded[:, :-1], padded[:, 1:]], separator='+')
+    print(bigrams)
+    bigram_buckets = tf.strings.length(bigrams) % num_buckets
+    bigram_embeddings = tf.nn.embedding_lookup(embedding_table, bigram_buckets)
+    all_embeddings = tf.concat([word_embeddings, bigram_embeddings], axis=1)
+    avg_embedding = tf.reduce_mean(all_embeddings, axis=1)
+    print(avg_embedding)
+
+def uniform_non_inner_dims(tf):
+    rt = tf.RaggedTensor.from_uniform_row_length(
+        values=tf.RaggedTensor.from_row_splits(
+            values=[10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
+            row_splits=[0, 3, 5, 9, 10]),
+        uniform_row_length=2)
+    print(rt)
+    print("Shape: {}".format(rt.shape))
+    print("Number of partitioned dimensions: {}".format(rt.ragged_rank))
+    print(rt.uniform_row_length)
+    print(tf.RaggedTensor.from_tensor([[[1, 2], [3, 0]], [[4, 0], [0, 0]]], padding=0, ragged_rank=2).shape)
+
+def concrete_functions(tf):
+    @tf.function
+    def increment(x):
+        return x + 1
+    rt = tf.ragged.constant([[1, 2], [3], [4, 5, 6]])
+    cf = increment.get_concrete_function(rt)
+    print(cf(rt))
+    @tf.function
+    def make_palindrome(x, axis):
+        return tf.concat([x, tf.reverse(x, [axis])], axis)
+    print(make_palindrome(tf.ragged.constant([['a', 'b'], ['c'], ['d', 'e', 'f']]), axis=1))
+    print(make_palindrome(tf.ragged.constant([[1, 2], [3], [4, 5, 6]]), axis=1))
+
+def broadcasting_errors(tf):
+    x = tf.ragged.constant([[1, 2], [3, 4, 5, 6], []])
+    y = tf.ragged.constant([[1, 2, 3], [4], [5, 6]])
+    try:
+        x + y
+    except tf.errors.InvalidArgumentError as exception:
+        print("InvalidArgumentError")
+    x = tf.ragged.constant([[1, 2], [3, 4], [5, 6]])
+    y = tf.ragged.constant([[1, 2], [3, 4]])
+    try:
+        x + y
+    except tf.errors.InvalidArgumentError as exception:
+        print("InvalidArgumentError")
+
+def tf_example(tf):
+    pb = tf.train.Example(features=tf.train.Features(feature={
+        "colors": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"red", b"blue"])),
+        "lengths": tf.train.Feature(int64_list=tf.train.Int64List(value=[7]))})).SerializeToString()
+    pb2 = tf.train.Example(features=tf.train.Features(feature={
+        "colors": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"orange"]))})).SerializeToString()
+    feature_specification = {
+        'colors': tf.io.RaggedFeature(tf.string),
+        'lengths': tf.io.RaggedFeature(tf.int64),
+    }
+    feature_tensors = tf.io.parse_example([pb, pb2], feature_specification)
+    for name, value in feature_tensors.items():
+        print("{}={}".format(name, value))
+
+def dynamic_shapes(tf):
+    rt = tf.ragged.constant([[1], [2, 3], [], [4]])
+    print(tf.shape(rt))
+    print(tf.shape(rt)[0])
+    x = tf.constant([['a', 'b'], ['c', 'd'], ['e', 'f']])
+    print(tf.shape(x))
+
+def saved_models(tf):
+    class CustomModule(tf.Module):
+        def __init__(self, variable_value):
+            super(CustomModule, self).__init__()
+            self.v = tf.Variable(variable_value)
+        @tf.function
+        def grow(self, x):
+            return x * self.v
+    module = CustomModule(100.0)
+    module.grow.get_concrete_function(tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32))
+    import tempfile  # noqa: PLC0415
+    custom_module_path = tempfile.mkdtemp()
+    tf.saved_model.save(module, custom_module_path)
+    imported_model = tf.saved_model.load(custom_module_path)
+    print(imported_model.grow(tf.ragged.constant([[1.0, 4.0, 3.0], [2.0]])))
+
+
 EXAMPLES = {name: fn for name, fn in list(globals().items())
             if callable(fn) and getattr(fn, "__module__", None) == __name__}

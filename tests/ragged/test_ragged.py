@@ -170,3 +170,59 @@ def test_tape_watches_and_differentiates_ragged_tensors():
         tape.watch(rt)
         z = rt * 3.0
     assert tape.gradient(z, rt).to_list() == [[3.0, 3.0], [3.0]]
+
+
+def test_concrete_functions_bind_ragged_and_sparse_arguments():
+    @tf.function
+    def increment(x):
+        return x + 1
+
+    cf = increment.get_concrete_function(tf.RaggedTensorSpec([None, None], tf.int32))
+    assert cf(tf.ragged.constant([[1], [2, 3]])).to_list() == [[2], [3, 4]]
+    with pytest.raises(TypeError):
+        cf(tf.ragged.constant([[1.0]]))
+
+    @tf.function
+    def dense(st):
+        return tf.sparse.to_dense(st)
+
+    st = tf.SparseTensor([[0, 1]], [5], [2, 2])
+    assert dense.get_concrete_function(st)(st).numpy().tolist() == [[0, 5], [0, 0]]
+
+
+def test_saved_model_round_trip_of_a_ragged_signature(tmp_path):
+    class Module(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(10.0)
+
+        @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+        def grow(self, x):
+            return x * self.v
+
+    tf.saved_model.save(Module(), str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert loaded.grow(tf.ragged.constant([[1.0, 2.0], []])).to_list() == [[10.0, 20.0], []]
+
+
+def test_ragged_feature_parsing():
+    def example(**values):
+        return tf.train.Example(features=tf.train.Features(feature={
+            k: tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+            for k, v in values.items()})).SerializeToString()
+    spec = {"a": tf.io.RaggedFeature(tf.int64), "b": tf.io.FixedLenFeature([], tf.int64)}
+    parsed = tf.io.parse_example([example(a=[1, 2], b=[0]), example(b=[1])], spec)
+    assert parsed["a"].to_list() == [[1, 2], []]
+    assert parsed["b"].numpy().tolist() == [0, 1]
+    single = tf.io.parse_single_example(example(a=[3], b=[0]), spec)
+    assert single["a"].numpy().tolist() == [3]
+
+
+def test_reverse_and_tile_inside_a_function():
+    @tf.function
+    def f(rt):
+        return tf.reverse(rt, [1]), tf.tile(rt, [1, 2])
+
+    reversed_, tiled = f(tf.ragged.constant([[1, 2, 3], [4]]))
+    assert reversed_.to_list() == [[3, 2, 1], [4]]
+    assert tiled.to_list() == [[1, 2, 3, 1, 2, 3], [4, 4]]

@@ -7,12 +7,15 @@ its business.
 """
 import sys
 
+import numpy as np
+
 from eagerflow._src.backend import api_export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import constant as _constant
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
@@ -108,9 +111,17 @@ def _boolean_mask(fn, arguments):
     return ragged_ops.boolean_mask(arguments["tensor"], arguments["mask"])
 
 
+def _static_ints(value, what):
+    """`value` (ints, or a tensor whose value is known while tracing) as a list of ints."""
+    known = get_static_value(value) if isinstance(value, Tensor) else value
+    if known is None:
+        raise ValueError(f"{what} of a ragged tensor's op must be known while tracing")
+    return [int(v) for v in np.asarray(known).reshape(-1)]
+
+
 def _tile(fn, arguments):
     rt, multiples = arguments["input"], arguments["multiples"]
-    m = [int(v) for v in nest.flatten(convert_to_tensor(multiples).numpy().tolist())]
+    m = _static_ints(multiples, "multiples")
     if len(m) != rt.shape.rank:
         raise ValueError(f"Expected multiples to have length {rt.shape.rank}, got {len(m)}")
     if m[0] != 1:
@@ -191,7 +202,7 @@ def _map_fn(fn, arguments):
 
 def _reverse(fn, arguments):
     rt = arguments["tensor"]
-    axes = [int(a) for a in nest.flatten(convert_to_tensor(arguments["axis"]).numpy().tolist())]
+    axes = _static_ints(arguments["axis"], "axis")
     rank = rt.shape.rank
     for axis in sorted({a + rank if a < 0 else a for a in axes}):
         rt = _reverse_axis(rt, axis)

@@ -13,6 +13,7 @@ dispatcher here, which runs the function's ragged version: elementwise functions
 (``tf.add(digits, 3)``, ``tf.reduce_sum(digits, axis=1)``: the same, dispatched.)
 """
 import builtins
+import collections
 
 import numpy as np
 
@@ -25,7 +26,8 @@ from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, slicing
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, parsing_ops, reduction_ops, \
+    slicing
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, _eager
 
 _I64 = _d.int64
@@ -798,3 +800,38 @@ def _public(name):
 
 
 _operators()
+
+
+# -- tf.io.RaggedFeature -----------------------------------------------------------------------
+@export("io.RaggedFeature")
+class RaggedFeature(collections.namedtuple(
+        "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
+    """A feature of any number of values per example, parsed into a `RaggedTensor` (one row
+    per example; a tensor for `parse_single_example`). Partitions into further ragged
+    dimensions are not supported.
+
+    >>> ex = tf.train.Example(features=tf.train.Features(feature={
+    ...     "c": tf.train.Feature(int64_list=tf.train.Int64List(value=[7, 8]))}))
+    >>> parsed = tf.io.parse_example([ex.SerializeToString()] * 2,
+    ...                              {"c": tf.io.RaggedFeature(tf.int64)})
+    >>> parsed["c"].to_list()
+    [[7, 8], [7, 8]]
+    """
+
+    def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=_I64,
+                validate=False):
+        if partitions:
+            raise ValueError("RaggedFeature partitions are not supported")
+        return super().__new__(cls, _d.as_dtype(dtype), value_key, tuple(partitions),
+                               _d.as_dtype(row_splits_dtype), validate)
+
+    def _as_var_len(self):
+        return parsing_ops.VarLenFeature(self.dtype)
+
+    def _from_sparse(self, st, single):
+        if single:
+            return st.values
+        rows = cast_ops.cast(st.indices[:, 0], self.row_splits_dtype)
+        return RaggedTensor.from_value_rowids(
+            st.values, rows, cast_ops.cast(st.dense_shape[0], self.row_splits_dtype),
+            validate=False)
