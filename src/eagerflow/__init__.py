@@ -62,11 +62,13 @@ from eagerflow._src.ops.reduction_ops import (  # noqa: F401
 from eagerflow._src.ops.slicing import strided_slice  # noqa: F401
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: F401
 from eagerflow._src.ops.string_ops import as_string  # noqa: F401
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: F401
 import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
     audio, autodiff, autograph, bitwise, compat, config, debugging, dtypes, errors, experimental,
-    graph_util, image, io, linalg, lookup, math, nest, nn, random, signal, sparse, strings, version)
+    graph_util, image, io, linalg, lookup, math, nest, nn, ragged, random, signal, sparse, strings,
+    version)
 
 
 _ALIASES = {

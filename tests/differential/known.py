@@ -69,15 +69,7 @@ NOT_COMPARED = {
 # ---------------------------------------------------------------- KNOWN
 # Root causes: one reason each, then the cases it explains.
 
-_UNSUPPORTED = (
-    'not implemented: strings.split of a non-scalar (a RaggedTensor) raises UnimplementedError '
-)
-
-
 _BY_CAUSE = {
-    _UNSUPPORTED: [
-        'strings.split:whitespace'
-    ],
 }
 KNOWN = {key: reason.strip() for reason, keys in _BY_CAUSE.items() for key in keys}
 
@@ -86,6 +78,8 @@ KNOWN = {key: reason.strip() for reason, keys in _BY_CAUSE.items() for key in ke
 _MACHINERY = "API machinery, not an op on tensors: tested in tests/function, tests/autodiff, tests/core"
 _STATEFUL = ("stateful random: values depend on the global seed and op counters; "
              "streams are compared in tests/ops/test_random_ops.py")
+_RAGGED = ("ragged results: compared with TF's in tests/ragged (the ragged guide's examples, "
+           "recorded by tests/ragged/record_tf.py) and tests/ops/specs/ragged.py")
 NOT_SWEPT = {
     "broadcast_static_shape": "takes TensorShape objects, no tensors: tested in tests/core/test_tensor_shape.py",
     "Assert": "tf.debugging.Assert under its top-level name: tested in tests/compat/test_toplevel.py",
@@ -117,4 +111,6 @@ NOT_SWEPT = {
     "random.set_seed": _MACHINERY,
     "strings.to_hash_bucket_fast": "string hashing: compared with TF's values in tests/ops/test_lookup_ops.py",
     "strings.to_hash_bucket_strong": "string hashing: compared with TF's values in tests/ops/test_lookup_ops.py",
+    "strings.bytes_split": _RAGGED, "strings.ngrams": _RAGGED, "strings.unicode_decode": _RAGGED,
+    "strings.unicode_decode_with_offsets": _RAGGED, "strings.unicode_split": _RAGGED,
 }

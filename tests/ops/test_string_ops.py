@@ -193,6 +193,7 @@ def test_static_shape_rules():
     assert shape == [None, 4]
 
 
-def test_split_of_a_vector_says_ragged_tensors_are_not_supported_with_tfs_class():
-    with pytest.raises(tf.errors.UnimplementedError, match="RaggedTensor"):
-        tf.strings.split(tf.constant(["a b", "c"]))
+def test_split_of_a_vector_gives_ragged_rows():
+    rt = tf.strings.split(tf.constant(["a b", "c"]))
+    assert isinstance(rt, tf.RaggedTensor)
+    assert rt.to_list() == [[b"a", b"b"], [b"c"]]

@@ -10,4 +10,5 @@ from eagerflow._src.ops.io_ops import (  # noqa: F401
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
     parse_sequence_example, parse_single_example, parse_single_sequence_example)
+from eagerflow._src.ragged.ragged_ops import RaggedFeature  # noqa: F401
 from eagerflow.io import gfile  # noqa: F401

@@ -4,5 +4,7 @@ from eagerflow._src.ops.fingerprint_ops import (  # noqa: F401
     to_hash_bucket_fast, to_hash_bucket_strong)
 from eagerflow._src.ops.logging_ops import format  # noqa: F401
 from eagerflow._src.ops.string_ops import (  # noqa: F401
-    as_string, join, length, lower, reduce_join, regex_full_match, regex_replace, split, strip,
-    substr, to_number, upper)
+    as_string, join, length, lower, reduce_join, regex_full_match, regex_replace, strip, substr,
+    to_number, upper)
+from eagerflow._src.ragged.ragged_string_ops import (  # noqa: F401
+    bytes_split, ngrams, split, unicode_decode, unicode_decode_with_offsets, unicode_split)

@@ -164,7 +164,7 @@ class GradientTape:
     # -- watching -----------------------------------------------------------------
     def watch(self, tensor):
         """Ensures `tensor` (or a nested structure of tensors/variables) is traced."""
-        for t in nest.flatten(tensor):
+        for t in map(_gradient_components, nest.flatten(tensor)):
             graph = getattr(t, "graph", None)
             lifted = getattr(graph, "lifts_eager_ops", False) and context.get().graph is not graph
             if not is_tensor_like(t) or lifted:  # (a Keras tensor is none of those, in TF)
@@ -203,8 +203,9 @@ class GradientTape:
             raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
                             "Variables or CompositeTensors to be differentiated, but received "
                             "None.")
-        targets = [_checked_target(t) for t in nest.flatten(target)]
-        flat_sources = nest.flatten(sources)
+        targets = [_checked_target(_gradient_components(t)) for t in nest.flatten(target)]
+        composite_sources = nest.flatten(sources)
+        flat_sources = [_gradient_components(s) for s in composite_sources]
         weights = None if output_gradients is None else _output_gradients(targets,
                                                                            output_gradients)
         results = [rows[0] if rows else None
@@ -213,6 +214,7 @@ class GradientTape:
                 and UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO):
             results = [array_ops.zeros_like(s) if g is None else g
                        for s, g in zip(flat_sources, results)]
+        results = [_with_gradient_components(s, g) for s, g in zip(composite_sources, results)]
         return nest.pack_sequence_as(sources, results)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
@@ -346,6 +348,21 @@ class _Paused:
 
     def __exit__(self, *exc):
         self._tape._push()
+
+
+def _gradient_components(value):
+    """The tensor through which gradients reach composite `value` (a ragged tensor's flat
+    values: its ``__composite_gradient__``, TF's protocol), else `value` itself."""
+    protocol = getattr(type(value), "__composite_gradient__", None)
+    return value if protocol is None else protocol.get_gradient_components(value)
+
+
+def _with_gradient_components(source, grad):
+    """The gradient of composite `source` from `grad`, its components' (None stays None)."""
+    protocol = getattr(type(source), "__composite_gradient__", None)
+    if protocol is None or grad is None:
+        return grad
+    return protocol.replace_gradient_components(source, grad)
 
 
 def _checked_target(t):

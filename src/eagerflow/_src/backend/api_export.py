@@ -116,13 +116,23 @@ _outside = ()  # prefixes of eagerflow modules whose calls are dispatched as the
 _inside = set()  # modules among those whose calls are not
 
 
-def add_dispatcher(dispatcher, outside=(), inside=()):
-    """Registers `dispatcher` (see `DISPATCHERS`); calls of TF functions from modules named by
-    the prefixes `outside` (other than the modules `inside`) are dispatched like the user's."""
+def add_dispatcher(dispatcher, outside=(), inside=(), first=False):
+    """Registers `dispatcher` (see `DISPATCHERS`), before the others with `first`; calls of TF
+    functions from modules named by the prefixes `outside` (other than the modules `inside`)
+    are dispatched like the user's."""
     global _outside
-    DISPATCHERS.append(dispatcher)
+    if first:
+        DISPATCHERS.insert(0, dispatcher)
+    else:
+        DISPATCHERS.append(dispatcher)
     _outside += tuple(outside)
     _inside.update(inside)
+
+
+def see_through(module_name):
+    """Calls of TF functions from module `module_name` (helpers of Tensor's operators) are
+    dispatched as calls from its caller."""
+    _UNDISPATCHED_MODULES.add(module_name)
 
 
 def dispatches_itself(function):

@@ -687,6 +687,15 @@ def _w40f05a62af(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4220bc0554(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(data, mask, name=None):
+        try:
+            return _export_fn(data, mask, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'data': data, 'mask': mask, 'name': name})
+    return _export_wrapper
+
+
 def _w424a148261(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(coeffs, x, name=None):
         try:
@@ -1614,6 +1623,15 @@ def _w7d0708720a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7debd9dd98(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(splits, name=None, out_type=None):
+        try:
+            return _export_fn(splits, name, out_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'splits': splits, 'name': name, 'out_type': out_type})
+    return _export_wrapper
+
+
 def _w7e317f0533(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(diagonal, name=None, k=None, num_rows=None, num_cols=None, padding_value=None, align=None):
         try:
@@ -1938,6 +1956,15 @@ def _w915a417195(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9167836160(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, input_encoding, errors=None, replacement_char=None, name=None):
+        try:
+            return _export_fn(input, input_encoding, errors, replacement_char, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'input_encoding': input_encoding, 'errors': errors, 'replacement_char': replacement_char, 'name': name})
+    return _export_wrapper
+
+
 def _w91e6304e1e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(arr, weights=None, minlength=None, maxlength=None, dtype=None, name=None, axis=None, binary_output=None):
         try:
@@ -2070,6 +2097,15 @@ def _w9c1e120f35(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(checkpoint_dir, latest_filename)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'checkpoint_dir': checkpoint_dir, 'latest_filename': latest_filename})
+    return _export_wrapper
+
+
+def _w9ceb2abe7b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, row_splits_dtype=None):
+        try:
+            return _export_fn(pylist, dtype, ragged_rank, inner_shape, name, row_splits_dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'pylist': pylist, 'dtype': dtype, 'ragged_rank': ragged_rank, 'inner_shape': inner_shape, 'name': name, 'row_splits_dtype': row_splits_dtype})
     return _export_wrapper
 
 
@@ -2982,6 +3018,15 @@ def _we577585e3d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we66caff8f3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, input_encoding, errors=None, replacement_char=None, replace_control_characters=None, name=None):
+        try:
+            return _export_fn(input, input_encoding, errors, replacement_char, replace_control_characters, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'input_encoding': input_encoding, 'errors': errors, 'replacement_char': replacement_char, 'replace_control_characters': replace_control_characters, 'name': name})
+    return _export_wrapper
+
+
 def _we70b49893a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(datasets, choice_dataset, stop_on_empty_dataset=None):
         try:
@@ -3126,6 +3171,15 @@ def _wf14c14549f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf16cb177d9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(data, ngram_width, separator=None, pad_values=None, padding_width=None, preserve_short_sequences=None, name=None):
+        try:
+            return _export_fn(data, ngram_width, separator, pad_values, padding_width, preserve_short_sequences, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'data': data, 'ngram_width': ngram_width, 'separator': separator, 'pad_values': pad_values, 'padding_width': padding_width, 'preserve_short_sequences': preserve_short_sequences, 'name': name})
+    return _export_wrapper
+
+
 def _wf2a386ce65(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(sp_input, vocab_size, name=None):
         try:
@@ -3234,6 +3288,15 @@ def _wfa50d63445(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wfbf0599787(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(starts, limits=None, deltas=None, dtype=None, name=None, row_splits_dtype=None):
+        try:
+            return _export_fn(starts, limits, deltas, dtype, name, row_splits_dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'starts': starts, 'limits': limits, 'deltas': deltas, 'dtype': dtype, 'name': name, 'row_splits_dtype': row_splits_dtype})
+    return _export_wrapper
+
+
 def _wfc74e124d4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(sp_input, shape, name=None):
         try:
@@ -3258,6 +3321,15 @@ def _wfdbd31c7bb(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, shape, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'shape': shape, 'name': name})
+    return _export_wrapper
+
+
+def _wff3491982f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(segment_ids, num_segments=None, out_type=None, name=None):
+        try:
+            return _export_fn(segment_ids, num_segments, out_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'segment_ids': segment_ids, 'num_segments': num_segments, 'out_type': out_type, 'name': name})
     return _export_wrapper
 
 
@@ -3663,6 +3735,13 @@ WRAPPERS = {
     'pad': _w3fc0f06510,
     'print': _w86b95d3771,
     'py_function': _w16d82e8cd5,
+    'ragged.boolean_mask': _w4220bc0554,
+    'ragged.constant': _w9ceb2abe7b,
+    'ragged.map_flat_values': _w126502459e,
+    'ragged.range': _wfbf0599787,
+    'ragged.row_splits_to_segment_ids': _w7debd9dd98,
+    'ragged.segment_ids_to_row_splits': _wff3491982f,
+    'ragged.stack': _wd13018718b,
     'random.categorical': _w794fdd65bc,
     'random.create_rng_state': _wdcc1fa0807,
     'random.experimental.index_shuffle': _wbfedd5c92c,
@@ -3756,10 +3835,12 @@ WRAPPERS = {
     'stop_gradient': _w53ca8dbd1a,
     'strided_slice': _w994c45b33f,
     'strings.as_string': _wd29d925e51,
+    'strings.bytes_split': _w53ca8dbd1a,
     'strings.format': _w5958ddea84,
     'strings.join': _weffc5ef5a9,
     'strings.length': _wdd325764c1,
     'strings.lower': _w7d0708720a,
+    'strings.ngrams': _wf16cb177d9,
     'strings.reduce_join': _wa595175bdb,
     'strings.regex_full_match': _wa64fbac93d,
     'strings.regex_replace': _wb0e2b51948,
@@ -3769,6 +3850,9 @@ WRAPPERS = {
     'strings.to_hash_bucket_fast': _wc9546b2fa7,
     'strings.to_hash_bucket_strong': _w31d56f5ed6,
     'strings.to_number': _wf14c14549f,
+    'strings.unicode_decode': _we66caff8f3,
+    'strings.unicode_decode_with_offsets': _we66caff8f3,
+    'strings.unicode_split': _w9167836160,
     'strings.upper': _w7d0708720a,
     'summary.audio': _web62c3c4e8,
     'summary.create_file_writer': _w9dd789a8ed,

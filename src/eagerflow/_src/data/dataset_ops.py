@@ -26,6 +26,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.structured_function import ReturnsDatasets, traced
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 INFINITE = -1
 UNKNOWN = -2
@@ -218,7 +219,7 @@ class Dataset:
         """
         from eagerflow._src.data.iterator_ops import NumpyIterator  # noqa: PLC0415
         for spec in structure.flatten(self.element_spec):
-            if not isinstance(spec, (TensorSpec, SparseTensorSpec)):
+            if not isinstance(spec, (TensorSpec, SparseTensorSpec, RaggedTensorSpec)):
                 raise TypeError(f"`tf.data.Dataset.as_numpy_iterator()` is not supported for "
                                 f"datasets that produce values of type {Dataset}")
         return NumpyIterator(self)
@@ -396,6 +397,27 @@ class Dataset:
             return _BatchDataset(self, batch_size, drop_remainder)
         return _ParallelBatchDataset(self, batch_size, drop_remainder, num_parallel_calls)
 
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=_d.int64,
+                     name=None):
+        """Consecutive elements batched into `RaggedTensor`s where their shapes may differ
+        (components of a fully known shape batch as `batch` does).
+
+        >>> ds = tf.data.Dataset.range(3).map(lambda n: tf.range(n)).ragged_batch(3)
+        >>> print(next(iter(ds)))
+        <tf.RaggedTensor [[], [0], [0, 1]]>
+        """
+        def as_ragged(s):
+            if isinstance(s, TensorSpec) and s.shape.rank != 0 and (
+                    not s.shape.is_fully_defined()):
+                return RaggedTensorSpec(s.shape, s.dtype, 0, row_splits_dtype)
+            if isinstance(s, RaggedTensorSpec) and s.row_splits_dtype != row_splits_dtype:
+                raise ValueError("ragged_batch cannot change the row splits dtype of a ragged "
+                                 "element")
+            return s
+        spec = structure.map_structure(as_ragged, self.element_spec)
+        return _BatchDataset(_AsSpec(self, spec, _d.as_dtype(row_splits_dtype)), batch_size,
+                             drop_remainder)
+
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
         """Elements in random order through a buffer of `buffer_size` (TF's order for a seed);
         each iteration reshuffles unless ``reshuffle_each_iteration=False``.
@@ -545,11 +567,11 @@ def _element_arrays(element):
     None when a tensor is symbolic (a dataset built while a function traces)."""
     element = structure.normalize(element)
     flat = structure.flatten(element)
-    if any(isinstance(t, SparseTensor) for t in flat):  # (each travels as one value)
+    if any(map(structure.is_composite, flat)):  # (each travels as one value)
         if not all(isinstance(c, EagerTensor) for t in flat for c in (
-                (t.indices, t.values, t.dense_shape) if isinstance(t, SparseTensor) else (t,))):
+                t._type_spec._to_components(t) if structure.is_composite(t) else (t,))):
             return element, None
-        return element, tuple(t if isinstance(t, SparseTensor) else t._data for t in flat)
+        return element, tuple(t if structure.is_composite(t) else t._data for t in flat)
     if not all(isinstance(t, EagerTensor) for t in flat):
         # Values known while tracing (constants written in the function) are values.
         known = [get_static_value(t) for t in flat]
@@ -596,13 +618,14 @@ class _TensorSliceDataset(Dataset):
         self._arrays = arrays
         self._n = UNKNOWN if first is None else int(first)
         self._spec = structure.unbatched_spec(structure.spec_of(element))
-        self._sparse = any(isinstance(t, SparseTensor) for t in flat)
+        self._sparse = any(map(structure.is_composite, flat))
 
     def _cardinality(self):
         return self._n
 
     def _iterator(self):
         getters = [structure.sparse_rows(a)[0] if isinstance(a, SparseTensor)
+                   else structure.ragged_rows(a)[0] if isinstance(a, RaggedTensor)
                    else _item_getter(a) for a in _values(self._arrays)]
         if len(getters) == 1:
             get = getters[0]
@@ -790,7 +813,8 @@ def _trace(func, name, spec):
 def _map_function(map_func, input_dataset):
     """A map function traced, or, when it takes or returns datasets, called per element."""
     spec = input_dataset.element_spec
-    if all(isinstance(s, (TensorSpec, SparseTensorSpec)) for s in structure.flatten(spec)):
+    if all(isinstance(s, (TensorSpec,) + structure.COMPOSITE_SPECS)
+           for s in structure.flatten(spec)):
         try:
             return _trace(map_func, "Dataset.map()", spec)
         except ReturnsDatasets:
@@ -992,7 +1016,7 @@ class _BatchDataset(_UnaryDataset):
         super().__init__(input_dataset)
         self._batch_size = _batch_size(batch_size, "BatchDatasetV2")
         self._drop = bool(drop_remainder)
-        if not all(isinstance(s, (TensorSpec, SparseTensorSpec))
+        if not all(isinstance(s, (TensorSpec,) + structure.COMPOSITE_SPECS)
                    for s in structure.flatten(self._spec)):
             raise TypeError("Dataset.batch() cannot batch elements that are datasets; batch "
                             "each of them (flat_map) instead.")
@@ -1012,12 +1036,35 @@ class _BatchDataset(_UnaryDataset):
         return None
 
 
+class _AsSpec(_UnaryDataset):
+    """`input_dataset`'s elements seen as `spec` (its tensors of unknown shape as rows of
+    ragged tensors, for `ragged_batch`)."""
+
+    def __init__(self, input_dataset, spec, splits_dtype):
+        super().__init__(input_dataset)
+        self._spec = spec
+        self._rows = [isinstance(s, RaggedTensorSpec) and s.ragged_rank == 0
+                      for s in structure.flatten(spec)]
+        self._splits = splits_dtype.as_numpy_dtype
+
+    def _iterator(self):
+        rows, wrap = self._rows, structure.wrap
+        for element in self._input._iterator():
+            yield tuple(wrap(a) if r else a for a, r in zip(element, rows))
+
+    def _batches(self, batch_size, drop_remainder):
+        return None
+
+
 def stack_components(elements, op="IteratorGetNext"):
     """Flat tuples of arrays stacked componentwise; TF's error when shapes differ."""
     out = []
     for c, parts in enumerate(zip(*elements)):
         if isinstance(parts[0], SparseTensor):
             out.append(structure.stack_sparse(parts))
+            continue
+        if isinstance(parts[0], (RaggedTensor, EagerTensor)):  # (rows of a ragged tensor)
+            out.append(structure.stack_ragged(parts))
             continue
         first = parts[0].shape
         for i, p in enumerate(parts):

@@ -8,7 +8,9 @@ between its nodes as flat tuples of backend arrays, in `flatten` order of its
 A `SparseTensor` is one leaf (its spec a `SparseTensorSpec`); it travels in
 the flat tuples as a `SparseTensor` of eager tensors, as a dataset element
 travels as its `Dataset` (see `sparse_rows` and `stack_sparse` for slicing
-and batching it).
+and batching it). A `RaggedTensor` travels alike, as an eager `RaggedTensor`
+(`ragged_rows`, `stack_ragged`); a row of one (a `RaggedTensorSpec` of ragged
+rank 0) is an eager tensor of its own shape.
 """
 import collections.abc
 
@@ -21,6 +23,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 _new = object.__new__
 
@@ -101,7 +104,7 @@ def to_tensor(value):
     """A component as a tensor (a Variable is read; lists and arrays converted)."""
     if isinstance(value, Variable):
         return value.read_value()
-    if isinstance(value, (Tensor, SparseTensor)):
+    if isinstance(value, (Tensor, SparseTensor, RaggedTensor)):
         return value
     return convert_to_tensor(value)
 
@@ -119,7 +122,17 @@ def spec_of(element):
 def leaf_spec(t):
     if isinstance(t, SparseTensor):
         return SparseTensorSpec(t.shape, t.dtype)
+    if isinstance(t, RaggedTensor):
+        return RaggedTensorSpec.from_value(t)
     return TensorSpec(t.shape, t.dtype)
+
+
+COMPOSITE_SPECS = (SparseTensorSpec, RaggedTensorSpec)
+
+
+def is_composite(value):
+    """Whether `value` travels as one value made of several arrays (sparse, ragged)."""
+    return isinstance(value, (SparseTensor, RaggedTensor))
 
 
 def wrap(array):
@@ -161,14 +174,26 @@ class Packer:
                                 for s, v in zip(specs, flat)])
 
 
+def _batched_leaf(s, batch_size):
+    shape = TensorShape([batch_size]).concatenate(s.shape)
+    if isinstance(s, RaggedTensorSpec):  # one more ragged dimension
+        return RaggedTensorSpec(shape, s.dtype, s.ragged_rank + 1, s.row_splits_dtype)
+    return type(s)(shape, s.dtype)
+
+
 def batched_spec(spec, batch_size):
     """`spec` with a leading dimension of `batch_size` (None for unknown)."""
-    return map_structure(
-        lambda s: type(s)(TensorShape([batch_size]).concatenate(s.shape), s.dtype), spec)
+    return map_structure(lambda s: _batched_leaf(s, batch_size), spec)
+
+
+def _unbatched_leaf(s):
+    if isinstance(s, RaggedTensorSpec):
+        return RaggedTensorSpec(s.shape[1:], s.dtype, s.ragged_rank - 1, s.row_splits_dtype)
+    return type(s)(s.shape[1:], s.dtype)
 
 
 def unbatched_spec(spec):
-    return map_structure(lambda s: type(s)(s.shape[1:], s.dtype), spec)
+    return map_structure(_unbatched_leaf, spec)
 
 
 # -- sparse leaves ---------------------------------------------------------------------------
@@ -225,10 +250,16 @@ def stack_sparse(parts):
 
 
 def component_arrays(flat):
-    """A flat tuple's arrays, each sparse tensor as its three (for storage)."""
+    """A flat tuple's arrays, each sparse tensor as its three, each ragged one as its flat
+    values and row splits (for storage)."""
     out = []
     for a in flat:
-        out.extend(sparse_arrays(a) if isinstance(a, SparseTensor) else (a,))
+        if isinstance(a, SparseTensor):
+            out.extend(sparse_arrays(a))
+        elif isinstance(a, (RaggedTensor, EagerTensor)):  # (a row of a ragged tensor too)
+            out.extend(ragged_arrays(a))
+        else:
+            out.append(a)
     return out
 
 
@@ -236,4 +267,72 @@ def from_component_arrays(spec, arrays):
     """The flat tuple of `spec`'s elements from `component_arrays` of one."""
     it = iter(arrays)
     return tuple(sparse_value(next(it), next(it), next(it)) if isinstance(s, SparseTensorSpec)
-                 else next(it) for s in flatten(spec))
+                 else ragged_value(s, [next(it) for _ in s._component_specs])
+                 if isinstance(s, RaggedTensorSpec) else next(it) for s in flatten(spec))
+
+
+# -- ragged leaves ---------------------------------------------------------------------------
+
+def ragged_arrays(value):
+    """The flat values and row splits arrays of an eager ragged tensor (or row of one)."""
+    if isinstance(value, EagerTensor):
+        return [value._data]
+    return [value.flat_values._data] + [s._data for s in value.nested_row_splits]
+
+
+def ragged_value(spec, arrays):
+    """The value of ragged `spec` (a tensor for ragged rank 0) from its component arrays."""
+    return spec._from_components([wrap(a) for a in arrays])
+
+
+def ragged_rows(value):
+    """``i -> row i`` of an eager ragged tensor (a tensor for ragged rank 1), and the number
+    of rows."""
+    splits = value.row_splits._data
+    inner = value.values
+
+    def row(i):
+        a, b = int(splits[i]), int(splits[i + 1])
+        if isinstance(inner, RaggedTensor):
+            return inner[a:b]
+        return wrap(inner._data[a:b].copy())
+    return row, splits.size - 1
+
+
+def stack_ragged(parts, splits_dtype=np.int64):
+    """Eager ragged tensors (or tensors: rows of one) batched into one ragged tensor with
+    one more ragged dimension."""
+    if isinstance(parts[0], RaggedTensor):
+        splits_dtype = parts[0].row_splits._data.dtype
+        dims = {p.shape.rank for p in parts}
+    else:
+        dims = {p._data.ndim for p in parts}
+    if len(dims) > 1:
+        raise errors.InvalidArgumentError(
+            None, None, f"Cannot batch ragged tensors of ranks {sorted(dims)}: the elements of "
+                        f"a batch must have one rank.")
+    lengths = [int(p.nrows()) if isinstance(p, RaggedTensor) else p._data.shape[0]
+               for p in parts]
+    splits = np.zeros(len(parts) + 1, splits_dtype)
+    np.cumsum(lengths, out=splits[1:])
+    if isinstance(parts[0], RaggedTensor):
+        values = _concat_ragged(parts)
+    else:
+        shapes = {p._data.shape[1:] for p in parts}
+        if len(shapes) > 1:
+            raise errors.InvalidArgumentError(
+                None, None, f"Cannot batch tensors with different inner shapes "
+                            f"{sorted(shapes)} into a ragged tensor.")
+        values = wrap(np.concatenate([p._data for p in parts]))
+    return RaggedTensor(values, wrap(splits), internal=True)
+
+
+def _concat_ragged(parts):
+    """Eager ragged (or dense) tensors, the rows of each after those of the one before."""
+    if not isinstance(parts[0], RaggedTensor):
+        return wrap(np.concatenate([p._data for p in parts]))
+    splits = [parts[0].row_splits._data]
+    for p in parts[1:]:
+        splits.append(p.row_splits._data[1:] + splits[-1][-1])
+    return RaggedTensor(_concat_ragged([p.values for p in parts]), wrap(np.concatenate(splits)),
+                        internal=True)

@@ -23,6 +23,7 @@ from eagerflow._src.data import structure
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 _new = object.__new__
 _UNSET = object()
@@ -51,7 +52,7 @@ def _normalize_output(value):
             return type(v)((k, fix(x)) for k, x in v.items())
         if isinstance(v, Variable):
             return v.read_value()
-        if isinstance(v, (Tensor, SparseTensor)):
+        if isinstance(v, (Tensor, SparseTensor, RaggedTensor)):
             return v
         return convert_to_tensor(v)
     return fix(value)
@@ -110,11 +111,12 @@ class StructuredFunction:
         self.output_structure = None
         flat_specs = structure.flatten(input_spec)
         for spec in flat_specs:
-            if not isinstance(spec, (TensorSpec, SparseTensorSpec)):
+            if not isinstance(spec, (TensorSpec,) + structure.COMPOSITE_SPECS):
                 raise TypeError(f"{transformation_name} cannot take elements that are "
                                 f"datasets ({spec!r}); map, flat_map and interleave can.")
-        # a sparse leaf is three arguments of the traced function: its components
-        self._sparse_in = any(isinstance(s, SparseTensorSpec) for s in flat_specs)
+        # a sparse leaf is three arguments of the traced function: its components (a ragged
+        # one its flat values and row splits)
+        self._sparse_in = any(isinstance(s, structure.COMPOSITE_SPECS) for s in flat_specs)
         self._sparse_out = False
         leaf_specs = flat_specs
         if self._sparse_in:
@@ -134,10 +136,10 @@ class StructuredFunction:
             self.output_structure = result
             self.output_spec = structure.spec_of(result)
             flat = structure.flatten(result)
-            self._sparse_out = any(isinstance(t, SparseTensor) for t in flat)
+            self._sparse_out = any(map(structure.is_composite, flat))
             if self._sparse_out:
                 flat = [c for t in flat for c in (
-                    (t.indices, t.values, t.dense_shape) if isinstance(t, SparseTensor) else (t,))]
+                    t._type_spec._to_components(t) if structure.is_composite(t) else (t,))]
             return tuple(flat)
 
         name = getattr(func, "__name__", "fn")
@@ -218,11 +220,14 @@ class StructuredFunction:
     def _run_sparse(self, arrays):
         """`__call__` for elements holding sparse tensors: their components in, and out."""
         flat = []
-        for a in arrays:
-            flat.extend(structure.sparse_arrays(a) if isinstance(a, SparseTensor) else (a,))
+        for a, s in zip(arrays, structure.flatten(self.input_spec)):
+            flat.extend(structure.sparse_arrays(a) if isinstance(a, SparseTensor) else
+                        structure.ragged_arrays(a) if isinstance(s, RaggedTensorSpec) else (a,))
         out = iter(self._concrete._run(*flat))
         return tuple(structure.sparse_value(next(out), next(out), next(out))
-                     if isinstance(s, SparseTensorSpec) else next(out)
+                     if isinstance(s, SparseTensorSpec) else
+                     structure.ragged_value(s, [next(out) for _ in s._component_specs])
+                     if isinstance(s, RaggedTensorSpec) else next(out)
                      for s in structure.flatten(self.output_spec))
 
     def foreign_tensors(self):
@@ -251,7 +256,8 @@ class StructuredFunction:
     def _run_python(self, arrays):
         """The Python function itself run eagerly on the element (debug mode)."""
         element = structure.pack(self.input_spec, [
-            a if isinstance(a, SparseTensor) else structure.wrap(a) for a in arrays])
+            a if isinstance(a, (SparseTensor, RaggedTensor, EagerTensor)) else structure.wrap(a)
+            for a in arrays])
         result = self._func(*(tuple(element) if self._unpack else (element,)))
         return tuple(_eager_leaf(t) for t in structure.flatten(_normalize_output(result)))
 
@@ -276,6 +282,8 @@ def _op_states(graph):
 
 
 def _eager_leaf(t):
+    if isinstance(t, RaggedTensor):
+        return t
     if isinstance(t, SparseTensor):
         return structure.sparse_value(*(c._data for c in (t.indices, t.values, t.dense_shape)))
     return t._data
@@ -283,14 +291,16 @@ def _eager_leaf(t):
 
 def _components(spec):
     """The specs of the arguments a leaf of `spec` is passed as (three for a sparse one)."""
-    return spec._component_specs if isinstance(spec, SparseTensorSpec) else (spec,)
+    return spec._component_specs if isinstance(spec, structure.COMPOSITE_SPECS) else (spec,)
 
 
 def _leaves(leaf_specs, args):
     """The leaves made from the traced function's arguments (sparse ones from three)."""
     it = iter(args)
     return [sparse_argument(s, (next(it), next(it), next(it)))
-            if isinstance(s, SparseTensorSpec) else next(it) for s in leaf_specs]
+            if isinstance(s, SparseTensorSpec) else
+            s._from_components([next(it) for _ in s._component_specs])
+            if isinstance(s, RaggedTensorSpec) else next(it) for s in leaf_specs]
 
 
 def sparse_argument(spec, components):

@@ -294,7 +294,7 @@ class _UnbatchDataset(_UnaryDataset):
                                  f"Obtained input: {s!r}.")
         if any(s.shape.rank == 0 for s in specs):
             raise ValueError("Cannot unbatch an input with scalar components.")
-        self._sparse = any(isinstance(s, SparseTensorSpec) for s in specs)
+        self._sparse = any(isinstance(s, structure.COMPOSITE_SPECS) for s in specs)
         # (TF counts the rows of dense components only: sparse ones travel serialized)
         known = {s.shape[0] for s in specs if s.shape.rank is not None and s.shape[0] is not None
                  and not isinstance(s, SparseTensorSpec)}
@@ -335,6 +335,8 @@ class _UnbatchDataset(_UnaryDataset):
             for a in batch:
                 if isinstance(a, SparseTensor):
                     get, n = structure.sparse_rows(a)
+                elif structure.is_composite(a):
+                    get, n = structure.ragged_rows(a)
                 else:
                     get, n = (a.__getitem__ if a.ndim > 1 else
                               lambda i, a=a: a[i:i + 1].reshape(())), a.shape[0]

@@ -105,6 +105,10 @@ def _cast(value, expected, tensors, type_text):
                                 f"{type_text(expected)}")
             value = tensor
         tensors.append(value)  # a tensor's dtype is checked when the graph runs, as in TF
+    elif hasattr(expected, "_to_components"):  # a composite's spec: its component tensors
+        if not expected.is_compatible_with(value):
+            raise TypeError(f"Can not cast {value!r} to {type_text(expected)}")
+        tensors.extend(expected._to_components(value))
     elif isinstance(expected, dict):
         if not isinstance(value, collections.abc.Mapping):
             raise TypeError(f"Can not cast {value!r} to a Dict type.")

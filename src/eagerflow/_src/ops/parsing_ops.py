@@ -375,7 +375,35 @@ def _sparse_feature(parsed, feature, single):
                         dense_shape)
 
 
+def _ragged_features(features):
+    """`features` with each feature that parses as a `VarLenFeature` and is then made into
+    another value (``tf.io.RaggedFeature``: ``_as_var_len`` / ``_from_sparse``) replaced by
+    that `VarLenFeature`, and those features by key."""
+    plain, made = {}, {}
+    for key, feature in (features or {}).items():
+        as_var_len = getattr(feature, "_as_var_len", None)
+        if as_var_len is None:
+            plain[key] = feature
+        else:
+            made[key] = feature
+            plain[feature.value_key or key] = as_var_len()
+    return plain, made
+
+
 def _parse(serialized, features, names, name):
+    plain, ragged = _ragged_features(features)
+    result = _parse_plain(serialized, plain, names, name)
+    if not ragged:
+        return result
+    single = convert_to_tensor(serialized, _d.string).shape.rank == 0
+    out = {k: v for k, v in result.items() if k in features and k not in ragged}
+    for key in sorted(ragged):
+        feature = ragged[key]
+        out[key] = feature._from_sparse(result[feature.value_key or key], single)
+    return out
+
+
+def _parse_plain(serialized, features, names, name):
     requested = features
     features, composite = _expand_sparse_features(features)
     sparse, dense = _split_features(features)

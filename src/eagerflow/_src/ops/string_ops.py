@@ -31,7 +31,6 @@ from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import late
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.reduction_ops import axis_attr, check_attr_dtype
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
@@ -315,27 +314,6 @@ _STRING_SPLIT = register("StringSplitV2", _string_split, _string_split_rule, mul
 tf_nodes[_STRING_SPLIT] = NodeForm(inputs=(0, AttrInput("sep", type_attr=None, kind=bytes)),
                                    outputs=("indices", "values", "shape"))
 tf_defaults[_STRING_SPLIT] = {"maxsplit": -1}
-
-
-@export("strings.split")
-def split(input, sep=None, maxsplit=-1, name=None):
-    """Splits a scalar string at `sep` (default: runs of whitespace) into a vector of pieces.
-
-    At most `maxsplit` splits are made when it is not -1. Splitting a tensor of
-    strings gives ragged rows, which eagerflow does not represent: only scalars
-    are accepted.
-
-    >>> tf.strings.split(tf.constant("a b  c"))
-    <tf.Tensor: shape=(3,), dtype=string, numpy=array([b'a', b'b', b'c'], dtype=object)>
-    """
-    input = _strings(input)
-    if input.shape.rank != 0:
-        raise errors.UnimplementedError(
-            None, "StringSplitV2", "tf.strings.split of a non-scalar tensor gives a "
-            "RaggedTensor, which eagerflow does not support yet; split each scalar.")
-    attrs = {"sep": b"" if sep is None else _attr_bytes(sep, "sep"), "maxsplit": int(maxsplit)}
-    _, values, _ = dispatch(_STRING_SPLIT, (late.array_ops.reshape(input, [1]),), attrs, name)
-    return values
 
 
 # --- Substr --------------------------------------------------------------------------------------

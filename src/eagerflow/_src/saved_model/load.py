@@ -222,6 +222,8 @@ def _matches(value, signature):
             if value.dtype.kind not in "biufcSUO":
                 return False
         return TensorShape(signature.shape).is_compatible_with(TensorShape(shape))
+    if hasattr(signature, "_to_components"):  # a composite's spec (RaggedTensorSpec)
+        return signature.is_compatible_with(value)
     if isinstance(signature, dict):
         return (isinstance(value, dict) and set(value) == set(signature) and
                 all(_matches(value[k], signature[k]) for k in signature))
@@ -364,7 +366,7 @@ class _Loader:
         signature = (tuple(signature[0]), dict(signature[1]))
         out_signature = structure.decode(saved.output_signature)
         captured = [self.nodes[i] for i in saved.bound_inputs]
-        specs = [s for s in nest.flatten(signature) if isinstance(s, TensorSpec)]
+        specs = [c for s in nest.flatten(signature) for c in _component_specs(s)]
         args = list(fdef.signature.input_arg)
         n_inputs = len(args) - len(captured)
         graph = Graph(name)
@@ -393,7 +395,9 @@ class _Loader:
             made = gd._Importer(graph, self.library).run(nodes, feeds)
             refs = [gd._graph_ref(fdef.ret[a.name], ops) for a in fdef.signature.output_arg]
             outputs = iter([made[r if ":" in r else f"{r}:0"] for r in refs])
-        leaves = [next(outputs) if isinstance(s, TensorSpec) else s
+        leaves = [next(outputs) if isinstance(s, TensorSpec) else
+                  s._from_components([next(outputs) for _ in s._component_specs])
+                  if hasattr(s, "_from_components") else s
                   for s in nest.flatten(out_signature)]
         for t, s in zip(leaves, nest.flatten(out_signature)):
             if isinstance(s, TensorSpec) and t.shape.is_compatible_with(s.shape):
@@ -403,6 +407,13 @@ class _Loader:
                              if isinstance(s, TensorSpec) and s.name)
         return ConcreteFunction(_function_name(name), graph, inputs, structured, signature,
                                 None, declared)
+
+
+def _component_specs(spec):
+    """The `TensorSpec`s of the graph inputs standing for one leaf of a saved signature."""
+    if isinstance(spec, TensorSpec):
+        return [spec]
+    return list(getattr(spec, "_component_specs", ()))
 
 
 def _add_default_attrs(meta_graph):

@@ -171,7 +171,10 @@ def _find_default_signature(root):
     an input signature, if it has exactly one."""
     found = [f for _, f in _functions_of(root)
              if isinstance(f, Function) and f._input_signature is not None]
-    return found[0] if len(found) == 1 else None
+    if len(found) != 1 or not all(isinstance(s, TensorSpec)
+                                  for s in nest.flatten(found[0]._input_signature)):
+        return None  # (a signature takes tensors: TF makes none of a composite's function)
+    return found[0]
 
 
 def _canonical_signatures(root, signatures):
@@ -235,6 +238,8 @@ def _signature_value(value):
             return _spec(v)
         if isinstance(v, (EagerTensor, np.ndarray)):
             return TensorSpec(v.shape, v.dtype)
+        if hasattr(getattr(v, "_type_spec", None), "_to_components"):  # a composite: its spec
+            return v._type_spec
         return v
     return nest.map_structure(leaf, value)
 

@@ -22,6 +22,18 @@ from eagerflow._src.core.protos import saved_model as pb
 from eagerflow._src.core.protos.tensors import shape_from_proto, shape_proto
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
+from eagerflow._src.ragged.ragged_tensor import RaggedTensorSpec
+
+# Composite tensors' specs as TF's TypeSpecProto records them: class, and its state (TF's
+# ``_serialize``) as a tuple of values this module encodes.
+_TYPE_SPECS = {
+    RaggedTensorSpec: (3, "RaggedTensorSpec",  # (TypeSpecClass RAGGED_TENSOR_SPEC)
+                       lambda s: (s.shape, s.dtype, s.ragged_rank, s.row_splits_dtype, None),
+                       lambda state: RaggedTensorSpec(*state[:4])),
+    SparseTensorSpec: (1, "SparseTensorSpec",  # (SPARSE_TENSOR_SPEC)
+                       lambda s: (s.shape, s.dtype), lambda state: SparseTensorSpec(*state)),
+}
 
 
 def encode(value):
@@ -41,6 +53,13 @@ def encode(value):
         out.tensor_spec_value.name = value.name or ""
         out.tensor_spec_value.shape.CopyFrom(shape_proto(value.shape))
         out.tensor_spec_value.dtype = value.dtype.as_datatype_enum
+    elif type(value) in _TYPE_SPECS:
+        kind, class_name, state, _ = _TYPE_SPECS[type(value)]
+        spec = out.type_spec_value
+        spec.type_spec_class = kind
+        spec.type_spec_class_name = class_name
+        spec.type_state.CopyFrom(encode(state(value)))
+        spec.num_flat_components = len(value._component_specs)
     elif isinstance(value, TensorShape):
         out.tensor_shape_value.CopyFrom(shape_proto(value))
     elif isinstance(value, _d.DType):
@@ -90,6 +109,11 @@ def decode(proto):
         named = proto.named_tuple_value
         cls = collections.namedtuple(named.name, [p.key for p in named.values])
         return cls(*[decode(p.value) for p in named.values])
+    if kind == "type_spec_value":
+        spec = proto.type_spec_value
+        for cls, (spec_kind, _, _, from_state) in _TYPE_SPECS.items():
+            if spec.type_spec_class == spec_kind:
+                return from_state(decode(spec.type_state))
     if kind in ("tensor_value", "numpy_value"):
         from eagerflow._src.core.protos.tensors import tensor_from_proto  # noqa: PLC0415
         return tensor_from_proto(getattr(proto, kind))

@@ -1,0 +1,276 @@
+"""The ragged versions of TF's functions, and the dispatcher that runs them.
+
+Each handler takes ``(function, arguments)`` (the undispatched public function and its
+arguments by parameter name) and returns the result on ragged arguments. The dispatcher is
+registered first (see `api_export.add_dispatcher`): a call with no ragged argument is not
+its business.
+"""
+import sys
+
+import numpy as np
+
+from eagerflow._src.backend import api_export
+from eagerflow._src.core import context
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import nest
+from eagerflow._src.core.convert import constant as _constant
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.graph.control_flow import while_loop
+from eagerflow._src.graph.tensor_array import TensorArray
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+from eagerflow._src.ragged import ragged_ops
+from eagerflow._src.ragged.ragged_ops import _public, elementwise
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+
+_HANDLERS = {}  # undispatched public function -> handler(function, arguments)
+
+_UNARY = (
+    "math.abs", "math.acos", "math.acosh", "math.asin", "math.asinh", "math.atan",
+    "math.atanh", "cast", "math.ceil", "math.conj", "math.cos", "math.cosh", "math.digamma",
+    "math.erf", "math.erfc", "math.erfinv", "math.exp", "math.expm1", "math.floor",
+    "math.imag", "math.is_finite", "math.is_inf", "math.is_nan", "math.lgamma", "math.log",
+    "math.log1p", "math.log_sigmoid", "math.logical_not", "math.negative", "math.real",
+    "math.reciprocal", "math.rint", "math.round", "math.rsqrt", "math.sign", "math.sin",
+    "math.sinh", "math.sqrt", "math.square", "math.tan", "math.tanh", "math.sigmoid",
+    "math.softplus", "math.ndtri", "nn.relu", "nn.relu6", "nn.elu", "nn.selu", "nn.softsign",
+    "nn.leaky_relu", "nn.gelu", "nn.silu", "identity", "ones_like", "zeros_like",
+    "saturate_cast", "bitwise.invert", "stop_gradient", "strings.length", "strings.lower",
+    "strings.upper", "strings.strip", "strings.regex_replace", "strings.regex_full_match",
+    "strings.to_number", "strings.as_string", "strings.to_hash_bucket_fast",
+    "strings.to_hash_bucket", "strings.to_hash_bucket_strong", "debugging.check_numerics", "nn.dropout")
+_BINARY = (
+    "math.add", "math.subtract", "math.multiply", "math.divide", "math.truediv",
+    "math.floordiv", "math.floormod", "math.pow", "math.maximum", "math.minimum",
+    "math.squared_difference", "math.equal", "math.not_equal", "math.less", "math.less_equal",
+    "math.greater", "math.greater_equal", "math.logical_and", "math.logical_or",
+    "math.logical_xor", "math.atan2", "realdiv", "truncatediv", "truncatemod",
+    "math.divide_no_nan", "math.xdivy", "math.xlogy", "math.multiply_no_nan", "math.zeta",
+    "math.igamma", "math.igammac", "math.polygamma", "bitwise.bitwise_and",
+    "bitwise.bitwise_or", "bitwise.bitwise_xor", "bitwise.left_shift", "bitwise.right_shift",
+    "math.nextafter")
+_ALL_ELEMENTWISE = {"clip_by_value": ("t", "clip_value_min", "clip_value_max"),
+                    "strings.substr": ("input", "pos", "len"),
+                    "math.add_n": ("inputs",), "strings.join": ("inputs",),
+                    "where": ("condition", "x", "y"), "math.scalar_mul": ("x",),
+                    "nn.embedding_lookup": ("ids",)}
+
+
+def _params(fn):
+    code = fn.__code__
+    return code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+
+
+def _elementwise_handler(names):
+    def handler(fn, arguments):
+        return elementwise(fn, arguments, names)
+    return handler
+
+
+def _reduction(kind):
+    def handler(fn, arguments):
+        x = arguments.get("input_tensor", arguments.get("input"))
+        return ragged_ops.reduce(x, kind, arguments.get("axis"), bool(arguments.get("keepdims")))
+    return handler
+
+
+def _concat(fn, arguments):
+    return ragged_ops._concat_or_stack(list(arguments["values"]), int(arguments["axis"]),
+                                       stack_values=False)
+
+
+def _stack(fn, arguments):
+    return ragged_ops.stack(arguments["values"], int(arguments.get("axis") or 0))
+
+
+def _gather(fn, arguments):
+    return ragged_ops.gather(arguments["params"], arguments["indices"],
+                             arguments.get("axis") or 0, arguments.get("batch_dims") or 0)
+
+
+def _where(fn, arguments):
+    x, y = arguments.get("x"), arguments.get("y")
+    return ragged_ops.where(arguments["condition"], x, y)
+
+
+def _shape(fn, arguments):
+    x = arguments["input"]
+    return ragged_ops.DynamicRaggedShape.from_tensor(x, arguments.get("out_type") or _d.int32)
+
+
+def _size(fn, arguments):
+    out_type = arguments.get("out_type") or _d.int32
+    return array_ops.size(arguments["input"].flat_values, out_type=out_type)
+
+
+def _rank(fn, arguments):
+    return _constant(arguments["input"].shape.rank, _d.int32)
+
+
+def _boolean_mask(fn, arguments):
+    return ragged_ops.boolean_mask(arguments["tensor"], arguments["mask"])
+
+
+def _static_ints(value, what):
+    """`value` (ints, or a tensor whose value is known while tracing) as a list of ints."""
+    known = get_static_value(value) if isinstance(value, Tensor) else value
+    if known is None:
+        raise ValueError(f"{what} of a ragged tensor's op must be known while tracing")
+    return [int(v) for v in np.asarray(known).reshape(-1)]
+
+
+def _tile(fn, arguments):
+    rt, multiples = arguments["input"], arguments["multiples"]
+    m = _static_ints(multiples, "multiples")
+    if len(m) != rt.shape.rank:
+        raise ValueError(f"Expected multiples to have length {rt.shape.rank}, got {len(m)}")
+    if m[0] != 1:
+        rt = ragged_ops.gather(rt, array_ops.tile(array_ops.range(rt.nrows()), [m[0]]))
+    if len(m) > 1 and m[1] != 1:
+        if rt.ragged_rank != 1:
+            raise ValueError("tile of an inner ragged dimension is supported for ragged "
+                             "rank 1 only")
+        lengths = rt.row_lengths()
+        k = _constant(m[1], lengths.dtype)
+        grown = ragged_ops.range(math_ops.multiply(lengths, k), row_splits_dtype=lengths.dtype)
+        rows = grown.value_rowids()
+        length = array_ops.gather(lengths, rows)
+        where = math_ops.add(array_ops.gather(rt.row_splits, rows),
+                             math_ops.floormod(grown.values, math_ops.maximum(
+                                 length, array_ops.ones_like(length))))
+        rt = grown.with_values(array_ops.gather(rt.values, where))
+    rest = m[rt.ragged_rank + 1:]
+    if any(v != 1 for v in rest):
+        rt = rt.with_flat_values(array_ops.tile(rt.flat_values, [1] + rest))
+    return rt
+
+
+def _expand_dims(fn, arguments):
+    rt, axis = arguments["input"], int(arguments["axis"])
+    if axis < 0:
+        axis += rt.shape.rank + 1
+    if axis == 0:
+        return RaggedTensor.from_row_splits(rt, array_ops.stack(
+            [array_ops.zeros([], rt.row_splits_dtype), rt.nrows()]), validate=False)
+    if axis == 1:
+        return RaggedTensor.from_uniform_row_length(rt, 1, rt.nrows())
+    if axis > rt.ragged_rank:
+        return rt.with_flat_values(array_ops.expand_dims(rt.flat_values,
+                                                         axis - rt.ragged_rank))
+    return rt.with_values(_expand_dims(fn, {"input": rt.values, "axis": axis - 1}))
+
+
+def _map_fn(fn, arguments):
+    """`map_fn` over the rows of one ragged tensor: eagerly row by row; in a graph as a
+    while loop writing each row's result (dense results to a `TensorArray` of rows, rows of
+    any length to one whose concatenation gives the flat values)."""
+    elems, func = arguments["elems"], arguments["fn"]
+    signature = arguments.get("fn_output_signature") or arguments.get("dtype")
+    if not isinstance(elems, RaggedTensor):
+        raise TypeError("map_fn of a structure holding ragged tensors supports a single "
+                        "RaggedTensor as `elems`")
+    dense = signature is not None and not isinstance(signature, RaggedTensorSpec)
+    if context.executing_eagerly():
+        n = int(elems.nrows())
+        results = [func(ragged_ops.getitem(elems, i)) for i in range(n)]
+        if dense:
+            return fn(lambda i: results[int(i)], array_ops.range(n), fn_output_signature=signature)
+        if not results:
+            return RaggedTensor.from_row_lengths(array_ops.zeros([0], elems.dtype), [],
+                                                 validate=False)
+        return ragged_ops.stack(results)
+    n = elems.nrows(out_type=_d.int32)
+    if dense:
+        return fn(lambda i: func(ragged_ops.getitem(elems, i)), array_ops.range(n),
+                  fn_output_signature=signature)
+    dtype = signature.dtype if isinstance(signature, RaggedTensorSpec) else elems.dtype
+    values = TensorArray(dtype, size=n, infer_shape=False)
+    lengths = TensorArray(elems.row_splits_dtype, size=n)
+
+    def body(i, values, lengths):
+        row = func(ragged_ops.getitem(elems, i))
+        if isinstance(row, RaggedTensor):
+            raise TypeError("map_fn in a function supports results of ragged rank 0 (a "
+                            "tensor per row)")
+        row = convert_to_tensor(row)
+        return (i + 1, values.write(i, row),
+                lengths.write(i, array_ops.shape(row, out_type=elems.row_splits_dtype)[0]))
+    _, values, lengths = while_loop(lambda i, *_: i < n, body,
+                                    (_constant(0), values, lengths))
+    return RaggedTensor.from_row_lengths(values.concat(), lengths.stack(), validate=False)
+
+
+def _reverse(fn, arguments):
+    rt = arguments["tensor"]
+    axes = _static_ints(arguments["axis"], "axis")
+    rank = rt.shape.rank
+    for axis in sorted({a + rank if a < 0 else a for a in axes}):
+        rt = _reverse_axis(rt, axis)
+    return rt
+
+
+def _reverse_axis(rt, axis):
+    if axis == 0:
+        n = rt.nrows()
+        return ragged_ops.gather(rt, math_ops.subtract(math_ops.subtract(n, 1), array_ops.range(
+            n, dtype=n.dtype)))
+    if axis > rt.ragged_rank:
+        return rt.with_flat_values(array_ops.reverse(rt.flat_values, [axis - rt.ragged_rank]))
+    if axis > 1:
+        return rt.with_values(_reverse_axis(rt.values, axis - 1))
+    # inside each row: value i of a row from limit - 1 - (i - start)
+    rows = rt.value_rowids()
+    splits = rt.row_splits
+    position = array_ops.range(array_ops.size(rows, out_type=rows.dtype), dtype=rows.dtype)
+    source = math_ops.subtract(math_ops.add(array_ops.gather(splits[:-1], rows),
+                                            array_ops.gather(splits[1:], rows)),
+                               math_ops.add(position, _constant(1, rows.dtype)))
+    values = rt.values
+    return rt.with_values(ragged_ops.gather(values, source) if isinstance(values, RaggedTensor)
+                          else array_ops.gather(values, source))
+
+
+def _dispatch(function, arguments):
+    """The dispatcher of calls with ragged arguments (see `api_export.dispatch_call`)."""
+    leaves = nest.flatten(list(arguments.values()))
+    if not any(isinstance(v, RaggedTensor) for v in leaves):
+        return NotImplemented
+    fn = api_export.undispatched(function)
+    handler = _HANDLERS.get(fn)
+    if handler is None:  # TF's TypeError, a plain one (the `SymbolicCall` stays internal)
+        raise TypeError(str(sys.exc_info()[1])) from None
+    return handler(fn, arguments)
+
+
+def _register():
+    for name in _UNARY:
+        fn = _public(name)
+        if fn is not None:
+            _HANDLERS[api_export.undispatched(fn)] = _elementwise_handler(
+                _params(api_export.undispatched(fn))[:1])
+    for name in _BINARY:
+        fn = _public(name)
+        if fn is not None:
+            _HANDLERS[api_export.undispatched(fn)] = _elementwise_handler(
+                _params(api_export.undispatched(fn))[:2])
+    for name, params in _ALL_ELEMENTWISE.items():
+        fn = _public(name)
+        if fn is not None:
+            _HANDLERS[api_export.undispatched(fn)] = _elementwise_handler(params)
+    special = {"where": _where, "concat": _concat, "stack": _stack, "gather": _gather,
+               "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
+               "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
+               "reverse": _reverse}
+    for kind in ("sum", "prod", "max", "min", "mean", "any", "all"):
+        special[f"math.reduce_{kind}"] = _reduction(kind)
+    for name, handler in special.items():
+        fn = _public(name)
+        if fn is not None:
+            _HANDLERS[api_export.undispatched(fn)] = handler
+    api_export.add_dispatcher(_dispatch, first=True)
+    # ``dense * ragged``: the operator's helper calls the op for the user's code
+    api_export.see_through(array_ops.__name__.rpartition(".")[0] + ".overloads")
+
+
+_register()
+del cast_ops, reduction_ops

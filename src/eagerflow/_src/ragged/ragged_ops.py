@@ -1,0 +1,837 @@
+"""`tf.ragged` and TF's functions on ragged arguments.
+
+A public function given a `RaggedTensor` cannot convert it to a tensor: the conversion raises
+`SymbolicCall`, and the function's dispatch support (see `api_export`) hands the call to the
+dispatcher here, which runs the function's ragged version: elementwise functions on the
+`flat_values`, reductions as segment reductions over the rows, `concat`, `gather`, `where`,
+`shape`, ... Nothing of this is on the path of dense arguments.
+
+>>> digits = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])
+>>> print(digits * 2 + 1)
+<tf.RaggedTensor [[7, 3, 9, 3], [], [11, 19, 5], [13], []]>
+
+(``tf.add(digits, 3)``, ``tf.reduce_sum(digits, axis=1)``: the same, dispatched.)
+"""
+import builtins
+import collections
+
+import numpy as np
+
+from eagerflow._src.backend import api_export
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core import nest
+from eagerflow._src.core.convert import constant as _constant
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, parsing_ops, reduction_ops, \
+    slicing
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, _eager
+
+_I64 = _d.int64
+
+
+# -- tf.ragged.constant --------------------------------------------------------------------------
+def _depths(value, depth, scalars, lists):
+    if isinstance(value, (list, tuple)):
+        lists.append(depth + 1)
+        for v in value:
+            _depths(v, depth + 1, scalars, lists)
+    else:
+        scalars.add(depth)
+
+
+@export("ragged.constant")
+def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
+             row_splits_dtype=_I64):
+    """A `RaggedTensor` of nested Python lists `pylist` (rows of any lengths).
+
+    >>> print(tf.ragged.constant([[1, 2], [3]]))
+    <tf.RaggedTensor [[1, 2], [3]]>
+    """
+    if isinstance(pylist, RaggedTensor):
+        raise TypeError("pylist may not be a RaggedTensor or RaggedTensorValue.")
+    scalars, lists = set(), []
+    _depths(pylist, 0, scalars, lists)
+    if len(scalars) > 1:
+        raise ValueError("all scalar values must have the same nesting depth")
+    depth = scalars.pop() if scalars else max(lists, default=0)
+    if scalars == set() and lists and max(lists) > depth:
+        raise ValueError("pylist has scalar values depth %d, but ragged_rank=%d requires "
+                         "scalar value depth greater than %d" % (depth, ragged_rank, ragged_rank))
+    if inner_shape is not None and ragged_rank is None:
+        ragged_rank = max(depth - 1 - len(inner_shape), 0)
+    if ragged_rank is None:
+        ragged_rank = max(depth - 1, 0)
+    if ragged_rank > 0 and depth <= ragged_rank and scalars:
+        raise ValueError(f"pylist has scalar values depth {depth}, but ragged_rank="
+                         f"{ragged_rank} requires scalar value depth greater than {ragged_rank}")
+    if ragged_rank == 0:
+        return _constant(pylist, dtype)
+    items, nested_lengths = list(pylist), []
+    for _ in builtins.range(ragged_rank - 1):
+        nested_lengths.append([len(r) for r in items])
+        items = [v for r in items for v in r]
+    nested_lengths.append([len(r) for r in items])
+    items = [v for r in items for v in r]
+    if items:
+        values = np.asarray(convert_to_tensor(items, dtype))
+    else:
+        shape = [0] + list(inner_shape or [0] * max(depth - 1 - ragged_rank, 0))
+        values = np.zeros(shape, (_d.as_dtype(dtype) if dtype is not None
+                                  else _d.float32).as_numpy_dtype)
+        if dtype is not None and _d.as_dtype(dtype) == _d.string:
+            values = values.astype(object)
+    if inner_shape is not None and items:
+        values = values.reshape([len(items)] + list(inner_shape))
+    splits_dtype = _d.as_dtype(row_splits_dtype).as_numpy_dtype
+    splits = []
+    for lengths in nested_lengths:
+        s = np.zeros(len(lengths) + 1, splits_dtype)
+        np.cumsum(lengths, out=s[1:])
+        splits.append(EagerTensor._wrap(s))
+    return RaggedTensor.from_nested_row_splits(convert_to_tensor(values), splits,
+                                               validate=False)
+
+
+# -- tf.ragged.range -----------------------------------------------------------------------------
+@export("ragged.range")
+def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 (TF's name)
+          row_splits_dtype=_I64):
+    """Row ``i`` is ``range(starts[i], limits[i], deltas[i])`` (scalars broadcast).
+
+    >>> print(tf.ragged.range([3, 0, 2]))
+    <tf.RaggedTensor [[0, 1, 2], [], [0, 1]]>
+    """
+    if limits is None:
+        starts, limits = 0, starts
+    limits = convert_to_tensor(limits, dtype)
+    starts = convert_to_tensor(starts, limits.dtype if dtype is None else dtype)
+    deltas = convert_to_tensor(deltas, limits.dtype if dtype is None else dtype)
+    if not (starts.dtype == limits.dtype == deltas.dtype):
+        starts, deltas = (cast_ops.cast(t, limits.dtype) for t in (starts, deltas))
+    split_dtype = _d.as_dtype(row_splits_dtype)
+    if _eager(deltas) and (np.asarray(deltas) == 0).any():
+        raise errors.InvalidArgumentError(None, "RaggedRange",
+                                          "Requires delta != 0 [Op:RaggedRange]")
+    n = math_ops.maximum(math_ops.maximum(array_ops.size(starts), array_ops.size(limits)),
+                         array_ops.size(deltas))
+    starts, limits, deltas = (array_ops.broadcast_to(t, array_ops.reshape(n, [1]))
+                              for t in (starts, limits, deltas))
+    diff = math_ops.subtract(limits, starts)
+    if limits.dtype.is_integer:
+        one = math_ops.sign(deltas)
+        lengths = math_ops.floordiv(math_ops.subtract(math_ops.add(diff, deltas), one), deltas)
+    else:
+        lengths = math_ops.ceil(math_ops.truediv(diff, deltas))
+    lengths = cast_ops.cast(math_ops.maximum(lengths, array_ops.zeros_like(lengths)), split_dtype)
+    rows = array_ops.repeat(array_ops.range(n, dtype=split_dtype), lengths)
+    rt = RaggedTensor.from_row_lengths(rows, lengths, validate=False)
+    position = cast_ops.cast(math_ops.subtract(array_ops.range(array_ops.size(rows,
+                                                                              out_type=split_dtype),
+                                                               dtype=split_dtype),
+                                               array_ops.gather(rt.row_splits, rows)),
+                             limits.dtype)
+    values = math_ops.add(array_ops.gather(starts, rows),
+                          math_ops.multiply(position, array_ops.gather(deltas, rows)))
+    return rt.with_values(values)
+
+
+@export("ragged.row_splits_to_segment_ids")
+def row_splits_to_segment_ids(splits, name=None, out_type=None):
+    """The row of each value of row partition `splits`.
+
+    >>> tf.ragged.row_splits_to_segment_ids([0, 2, 3]).numpy().tolist()
+    [0, 0, 1]
+    """
+    splits = convert_to_tensor(splits) if isinstance(splits, Tensor) else \
+        convert_to_tensor(splits, _I64)
+    if splits.shape.rank != 1:
+        raise ValueError(f"splits must be a vector, got shape {splits.shape}")
+    lengths = math_ops.subtract(splits[1:], splits[:-1])
+    ids = array_ops.repeat(array_ops.range(array_ops.size(lengths, out_type=splits.dtype),
+                                           dtype=splits.dtype), lengths)
+    return ids if out_type is None else cast_ops.cast(ids, out_type)
+
+
+@export("ragged.segment_ids_to_row_splits")
+def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, name=None):
+    """The row splits of sorted `segment_ids` (`num_segments` rows: the last id + 1).
+
+    >>> tf.ragged.segment_ids_to_row_splits([0, 0, 1]).numpy().tolist()
+    [0, 2, 3]
+    """
+    out_type = _I64 if out_type is None else _d.as_dtype(out_type)
+    return RaggedTensor.from_value_rowids(array_ops.zeros_like(segment_ids), cast_ops.cast(
+        convert_to_tensor(segment_ids), out_type), num_segments).row_splits
+
+
+# -- helpers -------------------------------------------------------------------------------------
+def _to_ragged(value, ragged_rank, splits_dtype=_I64):
+    """`value` as a ragged tensor of `ragged_rank` (a dense one: each row full)."""
+    if isinstance(value, RaggedTensor):
+        return value
+    try:
+        t = convert_to_tensor(value)
+    except (ValueError, TypeError):
+        return constant(value, ragged_rank=ragged_rank, row_splits_dtype=splits_dtype)
+    return RaggedTensor.from_tensor(t, ragged_rank=ragged_rank, row_splits_dtype=splits_dtype)
+
+
+def _same_splits(a, b):
+    """Whether ragged tensors `a` and `b` have one row partition (checked eagerly)."""
+    sa, sb = a.nested_row_splits, b.nested_row_splits
+    if len(sa) != len(sb):
+        return False
+    for x, y in zip(sa, sb):
+        if x is y:
+            continue
+        if _eager(x, y):
+            if x._data.shape != y._data.shape or (x._data != y._data).any():
+                return False
+    return True
+
+
+def _incompatible(a, b):
+    return errors.InvalidArgumentError(
+        None, None, f"Ragged tensors have incompatible row partitions: {a.shape} and {b.shape}")
+
+
+def _aligned(values, ragged):
+    """`values` (tensors, ragged tensors, Python values) as the flat values of `ragged`'s
+    partition: ragged ones must share it; a dense one broadcasts against the inner dims, or,
+    of the ragged tensor's full rank with size 1 at ragged dims, along the rows."""
+    out = []
+    flat_rank = ragged.flat_values.shape.rank
+    for v in values:
+        if isinstance(v, RaggedTensor):
+            if v is not ragged and not _same_splits(v, ragged):
+                raise _incompatible(ragged, v)
+            out.append(v.flat_values)
+            continue
+        if v is None or isinstance(v, (str, bytes)) or not isinstance(
+                v, (Tensor, list, tuple, np.ndarray, int, float, bool, np.generic)) and \
+                getattr(type(v), "__tf_tensor__", None) is None:
+            out.append(v)
+            continue
+        if isinstance(v, (list, tuple)):
+            try:
+                v = convert_to_tensor(v)
+            except (ValueError, TypeError):
+                r = constant(v, ragged_rank=ragged.ragged_rank)
+                if not _same_splits(r, ragged):
+                    raise _incompatible(ragged, r) from None
+                out.append(r.flat_values)
+                continue
+        rank = np.ndim(v) if not isinstance(v, Tensor) and getattr(
+            type(v), "__tf_tensor__", None) is None else v.shape.rank
+        if rank is None or flat_rank is None or rank < flat_rank or rank == 0:
+            out.append(v)
+        elif ragged.ragged_rank == 1 and rank == flat_rank + 1:
+            t = convert_to_tensor(v)
+            rows = array_ops.shape(t)[0]
+            t = array_ops.squeeze(t, 1) if t.shape[1] == 1 else None
+            if t is None:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Unable to broadcast dense shape {v.shape} to the ragged "
+                                f"shape {ragged.shape}")
+            ids = ragged.value_rowids()
+            if rows is not None and t.shape[0] == 1:
+                out.append(t[0])
+            else:
+                out.append(array_ops.gather(t, ids))
+        else:
+            out.append(v)
+    return out
+
+
+def _first_ragged(values):
+    return next((v for v in values if isinstance(v, RaggedTensor)), None)
+
+
+def elementwise(fn, arguments, names):
+    """``fn(**arguments)`` with the ragged tensors among the arguments `names` (a list of
+    tensors in one argument counts) replaced by their flat values; the result takes their
+    row partition."""
+    leaves = []
+    for n in names:
+        v = arguments.get(n)
+        leaves.extend(v if isinstance(v, (list, tuple)) and _first_ragged(v) is not None
+                      else [v])
+    ragged = _first_ragged(leaves)
+    args = dict(arguments)
+    for n in names:
+        v = args.get(n)
+        if isinstance(v, (list, tuple)) and _first_ragged(v) is not None:
+            args[n] = type(v)(_aligned(v, ragged))
+        elif n in args:
+            args[n] = _aligned([v], ragged)[0]
+    result = fn(**args)
+    return ragged.with_flat_values(result)
+
+
+# -- tf.ragged functions -------------------------------------------------------------------------
+@export("ragged.map_flat_values")
+def map_flat_values(op, *args, **kwargs):
+    """``op(*args, **kwargs)`` on the flat values of the ragged tensors among the arguments
+    (which must share one row partition); the result takes that partition.
+
+    >>> print(tf.ragged.map_flat_values(tf.ones_like, tf.ragged.constant([[1, 2], [3]])))
+    <tf.RaggedTensor [[1, 1], [1]]>
+    """
+    ragged = [v for v in nest.flatten([args, kwargs]) if isinstance(v, RaggedTensor)]
+    if not ragged:
+        return op(*args, **kwargs)
+    first = ragged[0]
+    for r in ragged[1:]:
+        if not _same_splits(first, r):
+            raise ValueError("Inputs must have identical ragged splits")
+    swap = (lambda v: v.flat_values if isinstance(v, RaggedTensor) else v)
+    result = op(*nest.map_structure(swap, list(args)), **nest.map_structure(swap, kwargs))
+    n = first.flat_values.shape[0]
+    if n is not None and getattr(result, "shape", None) is not None and \
+            result.shape.rank and result.shape[0] is not None and result.shape[0] != n:
+        raise ValueError(f"tf.ragged.map_flat_values requires that the output of `op` have "
+                         f"the outermost dimension size ({result.shape[0]}) equal to the "
+                         f"outermost dimension size of the inputs ({n})")
+    return first.with_flat_values(result)
+
+
+def _boolean_mask_ragged(data, mask):
+    """Rows of ragged `data` keeping the elements where ragged `mask` (same partition) is
+    True."""
+    if isinstance(data.values, RaggedTensor) and isinstance(mask.values, RaggedTensor):
+        return data.with_values(_boolean_mask_ragged(data.values, mask.values))
+    keep = mask.values
+    values = array_ops.boolean_mask(data.values, keep)
+    lengths = reduction_ops.unsorted_segment_sum(cast_ops.cast(keep, data.row_splits_dtype),
+                                                 data.value_rowids(), data.nrows())
+    return RaggedTensor.from_row_lengths(values, lengths, validate=False)
+
+
+@export("ragged.boolean_mask")
+def boolean_mask(data, mask, name=None):
+    """The elements of `data` where `mask` is True, as ragged rows for every dim of `mask`
+    beyond the first.
+
+    >>> print(tf.ragged.boolean_mask([[1, 2], [3, 4]], [[True, False], [True, True]]))
+    <tf.RaggedTensor [[1], [3, 4]]>
+    """
+    if isinstance(mask, RaggedTensor):
+        data = _to_ragged(data, mask.ragged_rank, mask.row_splits_dtype)
+        if not _same_splits(data, mask):
+            raise _incompatible(data, mask)
+        return _boolean_mask_ragged(data, mask)
+    mask = convert_to_tensor(mask, _d.bool)
+    if isinstance(data, RaggedTensor):
+        if mask.shape.rank != 1:
+            raise ValueError("The mask of a ragged tensor must be a ragged tensor or a vector")
+        return gather(data, array_ops.reshape(array_ops.where(mask), [-1]))
+    data = convert_to_tensor(data)
+    k = mask.shape.rank
+    if k == 1:
+        return array_ops.boolean_mask(data, mask)
+    values = array_ops.boolean_mask(data, mask)
+    lengths = reduction_ops.reduce_sum(cast_ops.cast(mask, _I64), axis=k - 1)
+    result = RaggedTensor.from_row_lengths(values, array_ops.reshape(lengths, [-1]),
+                                           validate=False)
+    shape = array_ops.shape(mask, out_type=_I64)
+    for axis in builtins.range(k - 2, 0, -1):
+        result = RaggedTensor.from_uniform_row_length(result, shape[axis])
+    return result
+
+
+@export("ragged.stack")
+def stack(values, axis=0, name=None):
+    """The ragged tensors (or tensors) `values` stacked along a new dimension `axis`.
+
+    >>> print(tf.ragged.stack([tf.constant([1, 2]), tf.constant([3])]))
+    <tf.RaggedTensor [[1, 2], [3]]>
+    """
+    values = list(values)
+    if not values:
+        raise ValueError("values must not be empty")
+    if not any(isinstance(v, RaggedTensor) for v in values) and axis == 0:
+        tensors = [convert_to_tensor(v) for v in values]
+        lengths = array_ops.stack([array_ops.shape(t, out_type=_I64)[0] for t in tensors])
+        return RaggedTensor.from_row_lengths(array_ops.concat(tensors, 0), lengths)
+    return _concat_or_stack(values, axis, stack_values=True)
+
+
+def _concat_axis0(values):
+    """Ragged tensors of one ragged rank, their rows one after another."""
+    if not isinstance(values[0], RaggedTensor):
+        return array_ops.concat(values, 0)
+    dtype = values[0].row_splits_dtype
+    inner = _concat_axis0([v.values for v in values])
+    pieces, offset = [values[0].row_splits], values[0].row_splits[-1]
+    for v in values[1:]:
+        pieces.append(math_ops.add(v.row_splits[1:], offset))
+        offset = math_ops.add(offset, v.row_splits[-1])
+    splits = array_ops.concat([cast_ops.cast(p, dtype) for p in pieces], 0)
+    return RaggedTensor.from_row_splits(inner, splits, validate=False)
+
+
+def _concat_or_stack(values, axis, stack_values):
+    rr = max([v.ragged_rank for v in values if isinstance(v, RaggedTensor)] + [1])
+    dtype = next((v.row_splits_dtype for v in values if isinstance(v, RaggedTensor)), _I64)
+    values = [_to_ragged(v, rr, dtype) for v in values]
+    if len({v.ragged_rank for v in values}) > 1:
+        raise ValueError("all inputs must have the same ragged rank")
+    rank = values[0].shape.rank
+    if axis < 0:
+        axis += rank + (1 if stack_values else 0)
+    k = len(values)
+    if axis == 0:
+        joined = _concat_axis0(values)
+        if not stack_values:
+            return joined
+        return RaggedTensor.from_row_lengths(joined, array_ops.stack(
+            [v.nrows(out_type=dtype) for v in values]), validate=False)
+    if axis == 1:
+        # Row i of the result joins row i of each input: the inputs' rows interleaved.
+        nrows = values[0].nrows(out_type=_I64)
+        joined = _concat_axis0(values)
+        order = array_ops.reshape(array_ops.transpose(array_ops.reshape(
+            array_ops.range(math_ops.multiply(nrows, k), dtype=_I64),
+            array_ops.stack([_constant(k, _I64), nrows]))), [-1])
+        rows = gather(joined, order)
+        if stack_values:
+            return RaggedTensor.from_uniform_row_length(rows, k, nrows)
+        return RaggedTensor.from_row_splits(rows.values, cast_ops.cast(
+            rows.row_splits[::k], rows.row_splits_dtype), validate=False)
+    if isinstance(values[0].values, RaggedTensor) or not stack_values and axis > 1:
+        inner = [v.values for v in values]
+        if all(_same_splits(values[0], v) for v in values):
+            joined = _concat_or_stack(inner, axis - 1, stack_values) if isinstance(
+                inner[0], RaggedTensor) else (array_ops.stack if stack_values
+                                              else array_ops.concat)(inner, axis - 1)
+            return values[0].with_values(joined)
+    if all(_same_splits(values[0], v) for v in values):
+        flat = [v.flat_values for v in values]
+        fn = array_ops.stack if stack_values else array_ops.concat
+        return values[0].with_flat_values(fn(flat, axis - values[0].ragged_rank))
+    raise errors.InvalidArgumentError(None, None, "Input tensors at non-ragged dimensions "
+                                                  "must have equal sizes")
+
+
+def gather(params, indices, axis=0, batch_dims=0):
+    """Rows `indices` of ragged `params` (indices dense or ragged)."""
+    if isinstance(indices, RaggedTensor):
+        return indices.with_flat_values(gather(params, indices.flat_values))
+    if not isinstance(params, RaggedTensor):
+        return array_ops.gather(params, indices)
+    if axis not in (0, None) or batch_dims:
+        raise errors.UnimplementedError(None, "GatherV2",
+                                        "gather of a RaggedTensor supports axis=0 only")
+    indices = convert_to_tensor(indices)
+    if indices.shape.rank == 0:
+        return getitem(params, indices)
+    if indices.shape.rank is not None and indices.shape.rank > 1:
+        flat = gather(params, array_ops.reshape(indices, [-1]))
+        result = flat
+        shape = array_ops.shape(indices, out_type=params.row_splits_dtype)
+        for axis_ in builtins.range(indices.shape.rank - 1, 0, -1):
+            result = RaggedTensor.from_uniform_row_length(result, shape[axis_])
+        return result
+    dtype = params.row_splits_dtype
+    splits = params.row_splits
+    if _eager(indices, splits):
+        s = splits._data
+        idx = indices._data.astype(np.int64)
+        n = s.size - 1
+        if idx.size and ((idx < -n) | (idx >= n)).any():
+            bad = idx[(idx < -n) | (idx >= n)][0]
+            raise errors.InvalidArgumentError(
+                None, "GatherV2", f"indices[{int(np.argmax((idx < -n) | (idx >= n)))}] = "
+                                  f"{int(bad)} is not in [0, {n}) [Op:GatherV2]")
+        starts, limits = s[:-1][idx], s[1:][idx]
+        lengths = limits - starts
+        new_splits = np.zeros(idx.size + 1, s.dtype)
+        np.cumsum(lengths, out=new_splits[1:])
+        positions = np.repeat(starts - new_splits[:-1], lengths) + np.arange(new_splits[-1],
+                                                                             dtype=s.dtype)
+        positions = EagerTensor._wrap(positions)
+        new_splits = EagerTensor._wrap(new_splits)
+    else:
+        indices = cast_ops.cast(indices, dtype)
+        starts = array_ops.gather(splits[:-1], indices)
+        limits = array_ops.gather(splits[1:], indices)
+        picked = range(starts, limits, row_splits_dtype=dtype)
+        positions, new_splits = picked.values, picked.row_splits
+    values = params.values
+    values = gather(values, positions) if isinstance(values, RaggedTensor) else \
+        array_ops.gather(values, positions)
+    return RaggedTensor.from_row_splits(values, new_splits, validate=False)
+
+
+def getitem(rt, key):
+    """``rt[key]``: integers, slices (and `Ellipsis`-free tuples of them)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    ellipses = [i for i, k in enumerate(key) if k is Ellipsis]  # (by identity: keys hold tensors)
+    if ellipses:
+        if len(ellipses) > 1:
+            raise ValueError("tf.RaggedTensor.__getitem__ does not support multiple ellipses")
+        i = ellipses[0]
+        filled = rt.shape.rank - (len(key) - 1 - sum(k is None for k in key))
+        key = key[:i] + (slice(None),) * max(filled, 0) + key[i + 1:]
+    if not key:
+        return rt
+    first, rest = key[0], key[1:]
+    if first is None:  # tf.newaxis: one row holding every row
+        outer = RaggedTensor.from_row_splits(rt, array_ops.stack(
+            [array_ops.zeros([], rt.row_splits_dtype), rt.nrows()]), validate=False)
+        return getitem(outer, (slice(None),) + rest) if rest else outer
+    splits = rt.row_splits
+    if isinstance(first, slice):
+        if first == slice(None) and not rest:
+            return rt
+        rows = rt
+        if first != slice(None):
+            n = rt.nrows(out_type=_I64)
+            start, stop, step = first.start, first.stop, first.step
+            if step not in (None, 1):
+                idx = array_ops.range(n, dtype=_I64)[first]
+            else:
+                idx = array_ops.range(n, dtype=_I64)[start:stop]
+            rows = gather(rt, idx)
+            if rt.uniform_row_length is not None:  # (the rows kept have that length too)
+                rows = RaggedTensor(rows.values, rows.row_splits, internal=True,
+                                    uniform_row_length=rt.uniform_row_length)
+        if not rest:
+            return rows
+        return _inner_getitem(rows, rest)
+    if isinstance(first, (int, np.integer)) or isinstance(first, Tensor):
+        i = convert_to_tensor(first)
+        n = rt.nrows(out_type=splits.dtype)
+        if _eager(i, n):
+            k = int(i._data)
+            if not -int(n._data) <= k < int(n._data):
+                raise IndexError(f"Row key {k} out of bounds")
+            k = k % int(n._data) if int(n._data) else k
+            a, b = int(splits._data[k]), int(splits._data[k + 1])
+            row = rt.values[a:b] if not isinstance(rt.values, RaggedTensor) else \
+                getitem(rt.values, slice(a, b))
+        else:
+            i = cast_ops.cast(i, splits.dtype)
+            i = array_ops.where(math_ops.less(i, array_ops.zeros_like(i)),
+                                math_ops.add(i, n), i)
+            a, b = splits[i], splits[math_ops.add(i, array_ops.ones_like(i))]
+            row = getitem(rt.values, slice(a, b)) if isinstance(rt.values, RaggedTensor) \
+                else rt.values[a:b]
+        if not rest:
+            return row
+        return getitem(row, rest) if isinstance(row, RaggedTensor) else \
+            slicing.getitem(row, rest)
+    raise TypeError(f"Cannot index a RaggedTensor with {first!r}")
+
+
+def _inner_getitem(rt, key):
+    """``rt[:, key...]``: `key` applied inside every row."""
+    first, rest = key[0], key[1:]
+    splits = rt.row_splits
+    starts, limits = splits[:-1], splits[1:]
+    if first is Ellipsis:
+        if not rest:
+            return rt
+        return rt.with_flat_values(slicing.getitem(rt.flat_values, (Ellipsis,) + rest))
+    if first is None:
+        raise ValueError("tf.newaxis inside a ragged tensor's rows is not supported")
+    if isinstance(first, (int, np.integer, Tensor)):
+        # (TF's rule: only uniform dimensions take an integer index)
+        raise ValueError("Cannot index into an inner ragged dimension.")
+    if isinstance(first, slice):
+        step = 1 if first.step is None else int(first.step)
+        if step <= 0:
+            raise errors.UnimplementedError(None, None, "slices of negative step inside ragged "
+                                                        "rows are not supported")
+        lengths = math_ops.subtract(limits, starts)
+
+        def bound(b, default):
+            if b is None:
+                return default
+            b = _constant(int(b), splits.dtype)
+            zero = array_ops.zeros_like(lengths)
+            full = math_ops.add(lengths, b) if int(b) < 0 else b
+            return math_ops.minimum(math_ops.maximum(full, zero), lengths)
+        lo = bound(first.start, array_ops.zeros_like(lengths))
+        hi = math_ops.maximum(bound(first.stop, lengths), lo)
+        picked = range(math_ops.add(starts, lo), math_ops.add(starts, hi), step,
+                       row_splits_dtype=splits.dtype)
+        inner = gather(rt.values, picked.values) if isinstance(rt.values, RaggedTensor) else \
+            array_ops.gather(rt.values, picked.values)
+        result = RaggedTensor.from_row_splits(inner, picked.row_splits, validate=False)
+        if not rest:
+            return result
+        values = result.values
+        return result.with_values(_inner_getitem(values, rest) if isinstance(
+            values, RaggedTensor) else slicing.getitem(values, (slice(None),) + rest))
+    raise TypeError(f"Cannot index a RaggedTensor with {first!r}")
+
+
+# -- reductions ------------------------------------------------------------------------------------
+_SEGMENT = {"sum": reduction_ops.unsorted_segment_sum, "prod": reduction_ops.unsorted_segment_prod,
+            "max": reduction_ops.unsorted_segment_max, "min": reduction_ops.unsorted_segment_min}
+
+
+def _reduce_axis(rt, kind, axis):
+    """`rt` reduced over one `axis` (non-negative)."""
+    if not isinstance(rt, RaggedTensor):
+        return _DENSE_REDUCE[kind](rt, axis=axis)
+    if axis > rt.ragged_rank:
+        return rt.with_flat_values(_DENSE_REDUCE[kind](rt.flat_values, axis=axis - rt.ragged_rank))
+    if axis >= 2:
+        return rt.with_values(_reduce_axis(rt.values, kind, axis - 1))
+    values = rt.values
+    if isinstance(values, RaggedTensor):
+        if axis == 1:
+            # Each row of rt is a ragged list of rows: reduced across them, column by column.
+            return _reduce_rows_of_rows(rt, kind)
+        raise errors.UnimplementedError(None, None, "reducing axis 0 of a ragged tensor of "
+                                                    "ragged rank above 1 is not supported")
+    if kind in ("any", "all"):
+        as_int = cast_ops.cast(values, _d.int32)
+        seg = _SEGMENT["max" if kind == "any" else "min"]
+        ids, n = _segments(rt, axis)
+        return math_ops.greater(seg(as_int, ids, n), array_ops.zeros([], _d.int32))
+    ids, n = _segments(rt, axis)
+    return _SEGMENT[kind](values, ids, n)
+
+
+def _segments(rt, axis):
+    """Segment ids of `rt`'s values for reducing `axis` (0: by column, 1: by row), and their
+    number."""
+    if axis == 1:
+        return rt.value_rowids(), rt.nrows()
+    rows = rt.value_rowids()
+    cols = math_ops.subtract(array_ops.range(array_ops.size(rows, out_type=rows.dtype),
+                                             dtype=rows.dtype),
+                             array_ops.gather(rt.row_splits, rows))
+    lengths = rt.row_lengths()
+    width = reduction_ops.reduce_max(array_ops.concat([array_ops.zeros([1], lengths.dtype),
+                                                      lengths], 0))
+    return cols, width
+
+
+def _reduce_rows_of_rows(rt, kind):
+    inner = rt.values  # ragged: its rows grouped by rt's rows
+    groups = array_ops.gather(rt.value_rowids(), inner.value_rowids())
+    rows = inner.value_rowids()
+    cols = math_ops.subtract(array_ops.range(array_ops.size(rows, out_type=rows.dtype),
+                                             dtype=rows.dtype),
+                             array_ops.gather(inner.row_splits, rows))
+    lengths = inner.row_lengths()
+    # the width of each group: its longest row
+    width = reduction_ops.unsorted_segment_max(lengths, rt.value_rowids(), rt.nrows())
+    width = math_ops.maximum(width, array_ops.zeros_like(width))
+    out = RaggedTensor.from_row_lengths(array_ops.zeros([0]), width, validate=False)
+    ids = math_ops.add(array_ops.gather(out.row_splits, groups), cols)
+    n = out.row_splits[-1]
+    values = inner.values
+    if kind in ("any", "all"):
+        seg = _SEGMENT["max" if kind == "any" else "min"]
+        reduced = math_ops.greater(seg(cast_ops.cast(values, _d.int32), ids, n),
+                                   array_ops.zeros([], _d.int32))
+    else:
+        reduced = _SEGMENT[kind](values, ids, n)
+    return out.with_values(reduced)
+
+
+_DENSE_REDUCE = {"sum": reduction_ops.reduce_sum, "prod": reduction_ops.reduce_prod,
+                 "max": reduction_ops.reduce_max, "min": reduction_ops.reduce_min,
+                 "any": reduction_ops.reduce_any, "all": reduction_ops.reduce_all}
+
+
+def reduce(rt, kind, axis=None, keepdims=False):
+    """Ragged reduction `kind` (sum, prod, max, min, any, all, mean) over `axis`."""
+    if kind == "mean":
+        total = reduce(rt, "sum", axis, keepdims)
+        ones = rt.with_flat_values(array_ops.ones_like(rt.flat_values, dtype=total.dtype
+                                                       if total.dtype.is_floating else _d.float64
+                                                       if not total.dtype.is_complex
+                                                       else total.dtype))
+        count = reduce(ones, "sum", axis, keepdims)
+        if not total.dtype.is_floating and not total.dtype.is_complex:
+            total = cast_ops.cast(total, _d.float64)
+        return map_flat_values(math_ops.truediv, total, count) if isinstance(
+            total, RaggedTensor) else math_ops.truediv(total, count)
+    if axis is None:
+        return _DENSE_REDUCE[kind](rt.flat_values, keepdims=False) if not keepdims else \
+            array_ops.reshape(_DENSE_REDUCE[kind](rt.flat_values),
+                              [1] * rt.shape.rank)
+    rank = rt.shape.rank
+    axes = sorted({a + rank if a < 0 else a for a in (
+        np.asarray(axis).reshape(-1).tolist() if not isinstance(axis, Tensor)
+        else np.asarray(axis).reshape(-1).tolist())}, reverse=True)
+    for a in axes:
+        if not 0 <= a < rank:
+            raise ValueError(f"axis={a} out of bounds: expected {-rank}<=axis<{rank}")
+    result = rt
+    for a in axes:
+        result = _reduce_axis(result, kind, a)
+    if keepdims:
+        for a in sorted(axes):
+            result = array_ops.expand_dims(result, a) if not isinstance(result, RaggedTensor) \
+                else result.with_flat_values(array_ops.expand_dims(
+                    result.flat_values, a - result.ragged_rank)) if a > result.ragged_rank \
+                else _raise_keepdims()
+    return result
+
+
+def _raise_keepdims():
+    raise errors.UnimplementedError(None, None, "keepdims at a ragged dimension is not "
+                                                "supported")
+
+
+# -- where / shape ---------------------------------------------------------------------------------
+def where(condition, x=None, y=None):
+    if x is None and y is None:
+        st = condition.to_sparse()
+        return array_ops.boolean_mask(st.indices, st.values)
+    ragged = _first_ragged([condition, x, y])
+    flat = _aligned([condition, x, y], ragged)
+    return ragged.with_flat_values(array_ops.where(*flat))
+
+
+@export("experimental.DynamicRaggedShape")
+class DynamicRaggedShape:
+    """The shape of a ragged tensor (``tf.shape`` of one): its row lengths per ragged
+    dimension and its uniform dimensions."""
+
+    def __init__(self, row_partitions, inner_shape, dtype=None, validate=False,
+                 static_inner_shape=None):
+        self._row_partitions = tuple(row_partitions)  # the row lengths of each ragged dim
+        self._inner_shape = inner_shape
+        self._nrows = None
+
+    @classmethod
+    def from_tensor(cls, t, dtype=None):
+        dtype = _d.as_dtype(dtype or _I64)
+        if isinstance(t, RaggedTensor):
+            shape = cls(t.nested_row_lengths(), array_ops.shape(t.flat_values, out_type=dtype))
+            shape._nrows = t.nrows(out_type=dtype)
+            return shape
+        return cls((), array_ops.shape(t, out_type=dtype))
+
+    rank = property(lambda self: len(self._row_partitions) + (
+        self._inner_shape.shape[0] if self._inner_shape.shape.rank else 0))
+    num_row_partitions = property(lambda self: len(self._row_partitions))
+    inner_shape = property(lambda self: self._inner_shape)
+    dtype = property(lambda self: self._inner_shape.dtype)
+
+    def __getitem__(self, index):
+        if index == 0 and self._row_partitions:
+            return self._nrows
+        if 0 < index <= len(self._row_partitions):
+            raise ValueError(f"Index {index} is not uniform")
+        k = index - len(self._row_partitions)
+        return self._inner_shape[k]
+
+    def static_lengths(self, ragged_lengths=True):
+        out = [int(self._nrows)] if self._row_partitions else []
+        for lengths in self._row_partitions:
+            out.append(tuple(np.asarray(lengths).tolist()))
+        out += np.asarray(self._inner_shape).tolist()[1:]
+        return out
+
+    def __repr__(self):
+        if not self._row_partitions:
+            return (f"<DynamicRaggedShape lengths={np.asarray(self._inner_shape).tolist()} "
+                    f"num_row_partitions=0>")
+        lengths = []
+        for d in self.static_lengths():
+            lengths.append(str(d) if not isinstance(d, tuple) else
+                           "(" + ", ".join(map(str, d)) + ("," if len(d) == 1 else "") + ")")
+        return (f"<DynamicRaggedShape lengths=[{', '.join(lengths)}] "
+                f"num_row_partitions={self.num_row_partitions}>")
+
+
+# -- operators ----------------------------------------------------------------------------------
+def _operators():
+    def binary(fn, reflected=False):
+        def op(self, other):
+            x, y = (other, self) if reflected else (self, other)
+            return elementwise(fn, {"x": x, "y": y}, ("x", "y"))
+        return op
+
+    def unary(fn):
+        return lambda self: self.with_flat_values(fn(self.flat_values))
+
+    def invert(x):
+        return math_ops.logical_not(x) if x.dtype == _d.bool else \
+            api_export.undispatched(_public("bitwise.invert"))(x)
+
+    table = {"add": math_ops.add, "sub": math_ops.subtract, "mul": math_ops.multiply,
+             "truediv": math_ops.truediv, "floordiv": math_ops.floordiv,
+             "mod": math_ops.floormod, "pow": math_ops.pow,
+             "and": math_ops.logical_and, "or": math_ops.logical_or,
+             "xor": math_ops.logical_xor}
+    for name, fn in table.items():
+        fn = api_export.undispatched(fn)
+        setattr(RaggedTensor, f"__{name}__", binary(fn))
+        setattr(RaggedTensor, f"__r{name}__", binary(fn, reflected=True))
+    for name, fn in {"lt": math_ops.less, "le": math_ops.less_equal, "gt": math_ops.greater,
+                     "ge": math_ops.greater_equal, "eq": math_ops.equal,
+                     "ne": math_ops.not_equal}.items():
+        setattr(RaggedTensor, f"__{name}__", binary(api_export.undispatched(fn)))
+    RaggedTensor.__hash__ = object.__hash__  # (kept by identity, as the tensors' own)
+    RaggedTensor.__neg__ = unary(math_ops.negative)
+    RaggedTensor.__abs__ = unary(math_ops.abs)
+    RaggedTensor.__invert__ = unary(invert)
+    RaggedTensor.__getitem__ = getitem
+
+
+_BY_NAME = None
+
+
+def _public(name):
+    """The function exported as `name` (TF's path, as ``math.add``)."""
+    global _BY_NAME
+    if _BY_NAME is None:
+        _BY_NAME = {}
+        for obj, _, attr, names in api_export.EXPORTS:
+            if obj is not None and attr is None:
+                for n in names:
+                    _BY_NAME.setdefault(n, obj)
+    return _BY_NAME.get(name)
+
+
+_operators()
+
+
+# -- tf.io.RaggedFeature -----------------------------------------------------------------------
+@export("io.RaggedFeature")
+class RaggedFeature(collections.namedtuple(
+        "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
+    """A feature of any number of values per example, parsed into a `RaggedTensor` (one row
+    per example; a tensor for `parse_single_example`). Partitions into further ragged
+    dimensions are not supported.
+
+    >>> ex = tf.train.Example(features=tf.train.Features(feature={
+    ...     "c": tf.train.Feature(int64_list=tf.train.Int64List(value=[7, 8]))}))
+    >>> parsed = tf.io.parse_example([ex.SerializeToString()] * 2,
+    ...                              {"c": tf.io.RaggedFeature(tf.int64)})
+    >>> parsed["c"].to_list()
+    [[7, 8], [7, 8]]
+    """
+
+    def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=_I64,
+                validate=False):
+        if partitions:
+            raise ValueError("RaggedFeature partitions are not supported")
+        return super().__new__(cls, _d.as_dtype(dtype), value_key, tuple(partitions),
+                               _d.as_dtype(row_splits_dtype), validate)
+
+    def _as_var_len(self):
+        return parsing_ops.VarLenFeature(self.dtype)
+
+    def _from_sparse(self, st, single):
+        if single:
+            return st.values
+        rows = cast_ops.cast(st.indices[:, 0], self.row_splits_dtype)
+        return RaggedTensor.from_value_rowids(
+            st.values, rows, cast_ops.cast(st.dense_shape[0], self.row_splits_dtype),
+            validate=False)

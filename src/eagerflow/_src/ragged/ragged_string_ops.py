@@ -1,0 +1,333 @@
+"""String functions whose results are ragged: `strings.split` of a tensor, `ngrams`,
+`unicode_decode`, `unicode_split`, `bytes_split`.
+
+>>> print(tf.strings.split(["a b", "c"]))
+<tf.RaggedTensor [[b'a', b'b'], [b'c']]>
+"""
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import constant as _constant
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import array_ops, cast_ops, string_ops
+from eagerflow._src.ragged import ragged_ops
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
+
+_I64 = _d.int64
+_NO_GRAD = "string op"
+
+
+def _strings(value):
+    if isinstance(value, RaggedTensor):
+        return value
+    t = convert_to_tensor(value)
+    if t.dtype != _d.string:
+        raise TypeError(f"Expected string, but got {t.dtype!r} for argument 'input'")
+    return t
+
+
+def _over_rows(fn, input, *, dense_rank0=None):
+    """`fn` (1-D string tensor -> ragged) on `input`: a scalar gives `fn`'s one row, a ragged
+    tensor or one of rank > 1 keeps its outer dims."""
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(_over_rows(fn, input.flat_values))
+    rank = input.shape.rank
+    if rank == 0:
+        return fn(array_ops.reshape(input, [1]))[0]
+    if rank == 1:
+        return fn(input)
+    result = fn(array_ops.reshape(input, [-1]))
+    shape = array_ops.shape(input, out_type=_I64)
+    for axis in range(rank - 1, 0, -1):
+        result = RaggedTensor.from_uniform_row_length(result, shape[axis])
+    return result
+
+
+@export("strings.split")
+def split(input, sep=None, maxsplit=-1, name=None):
+    """Splits each string at `sep` (default: runs of whitespace): a scalar into a vector, a
+    tensor of strings into ragged rows (one more dimension).
+
+    >>> tf.strings.split(tf.constant("a b  c"))
+    <tf.Tensor: shape=(3,), dtype=string, numpy=array([b'a', b'b', b'c'], dtype=object)>
+    """
+    input = _strings(input)
+    attrs = {"sep": b"" if sep is None else string_ops._attr_bytes(sep, "sep"),
+             "maxsplit": int(maxsplit)}
+
+    def rows(vector):
+        indices, values, shape = dispatch(string_ops._STRING_SPLIT, (vector,), attrs, name)
+        return RaggedTensor.from_value_rowids(values, indices[:, 0], shape[0], validate=False)
+    return _over_rows(rows, input)
+
+
+# -- UnicodeDecode -----------------------------------------------------------------------------
+_CODECS = {"UTF-8": "utf-8", "UTF-16-BE": "utf-16-be", "UTF-32-BE": "utf-32-be",
+           "UTF8": "utf-8", "UTF-16BE": "utf-16-be"}
+
+
+def _codec(encoding):
+    name = encoding.decode() if isinstance(encoding, bytes) else str(encoding)
+    codec = _CODECS.get(name.upper())
+    if codec is None:
+        raise errors.InvalidArgumentError(None, None, f"Could not create converter for input "
+                                                      f"encoding: {name}")
+    return codec
+
+
+def _decode_one(s, codec, errors_mode, replacement_char, replace_control_characters):
+    """The code points of bytes `s` and the byte offset of each."""
+    points, offsets, pos = [], [], 0
+    unit = 1 if codec == "utf-8" else 2 if codec == "utf-16-be" else 4
+    n = len(s)
+    while pos < n:
+        ok = False
+        for size in ((1, 2, 3, 4) if unit == 1 else (unit, 2 * unit) if unit == 2 else (4,)):
+            piece = s[pos:pos + size]
+            try:
+                text = piece.decode(codec)
+            except UnicodeDecodeError:
+                continue
+            if len(text) == 1:
+                cp = ord(text)
+                if replace_control_characters and (cp < 32 or 127 <= cp < 160):
+                    cp = replacement_char
+                points.append(cp)
+                offsets.append(pos)
+                pos += size
+                ok = True
+                break
+        if not ok:
+            if errors_mode == "strict":
+                raise errors.InvalidArgumentError(
+                    None, "UnicodeDecode", "Invalid formatting on input string")
+            if errors_mode == "replace":
+                points.append(replacement_char)
+                offsets.append(pos)
+            pos += unit
+    return points, offsets
+
+
+def _unicode_decode(xp, input, input_encoding, errors, replacement_char,
+                    replace_control_characters, Tsplits=_I64, with_offsets=False):
+    codec = _codec(input_encoding)
+    flat = np.asarray(input).reshape(-1)
+    splits, points, offsets = [0], [], []
+    for s in flat:
+        p, o = _decode_one(bytes(s), codec, errors, replacement_char,
+                           replace_control_characters)
+        points.extend(p)
+        offsets.extend(o)
+        splits.append(len(points))
+    out = (np.asarray(splits, Tsplits.as_numpy_dtype), np.asarray(points, np.int32))
+    return out + (np.asarray(offsets, np.int64),) if with_offsets else out
+
+
+def _unicode_decode_rule(input, **attrs):
+    n = input.shape.num_elements()
+    splits = TensorShape([None if n is None else n + 1])
+    dtype = attrs.get("Tsplits", _I64)
+    rule = [(splits, dtype), (TensorShape([None]), _d.int32)]
+    return rule + [(TensorShape([None]), _I64)] if attrs.get("with_offsets") else rule
+
+
+_UNICODE_DECODE = register("UnicodeDecode", _unicode_decode, _unicode_decode_rule, multi=True,
+                           dtypes=(_d.string,), not_differentiable=_NO_GRAD)
+_UNICODE_DECODE_OFFSETS = register(
+    "UnicodeDecodeWithOffsets", lambda xp, input, **attrs: _unicode_decode(
+        xp, input, with_offsets=True, **attrs),
+    lambda input, **attrs: _unicode_decode_rule(input, with_offsets=True, **attrs),
+    multi=True, dtypes=(_d.string,), not_differentiable=_NO_GRAD)
+for _op in (_UNICODE_DECODE, _UNICODE_DECODE_OFFSETS):
+    batching_rules[_op] = PER_ELEMENT
+    tf_nodes[_op] = NodeForm(outputs=("row_splits", "char_values") + (
+        ("char_to_byte_starts",) if _op is _UNICODE_DECODE_OFFSETS else ()))
+
+
+def _decode(input, input_encoding, errors_mode, replacement_char, replace_control_characters,
+            with_offsets, name):
+    input = _strings(input)
+    if errors_mode not in ("strict", "replace", "ignore"):
+        raise ValueError(f"errors must be one of 'strict', 'replace', or 'ignore'; "
+                         f"got {errors_mode!r}")
+    attrs = {"input_encoding": input_encoding, "errors": errors_mode,
+             "replacement_char": int(replacement_char),
+             "replace_control_characters": bool(replace_control_characters), "Tsplits": _I64}
+
+    def rows(vector):
+        op = _UNICODE_DECODE_OFFSETS if with_offsets else _UNICODE_DECODE
+        out = dispatch(op, (vector,), attrs, name)
+        chars = RaggedTensor.from_row_splits(out[1], out[0], validate=False)
+        if with_offsets:
+            return chars, chars.with_values(out[2])
+        return chars
+    if with_offsets:
+        codes = _over_rows(lambda v: rows(v)[0], input)
+        offsets = _over_rows(lambda v: rows(v)[1], input)
+        return codes, offsets
+    return _over_rows(rows, input)
+
+
+@export("strings.unicode_decode")
+def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,
+                   replace_control_characters=False, name=None):
+    """The code points (int32) of each string, as ragged rows.
+
+    >>> print(tf.strings.unicode_decode(["hé", "a"], "UTF-8"))
+    <tf.RaggedTensor [[104, 233], [97]]>
+    """
+    return _decode(input, input_encoding, errors, replacement_char, replace_control_characters,
+                   False, name)
+
+
+@export("strings.unicode_decode_with_offsets")
+def unicode_decode_with_offsets(input, input_encoding, errors="replace",
+                                replacement_char=65533, replace_control_characters=False,
+                                name=None):
+    """`unicode_decode`'s code points and the byte offset where each character starts."""
+    return _decode(input, input_encoding, errors, replacement_char, replace_control_characters,
+                   True, name)
+
+
+def _substrings(input, starts, limits):
+    """The substrings ``input[row][starts:limits]`` (bytes), as ragged rows of starts."""
+    rows = starts.value_rowids()
+    owners = array_ops.gather(input, rows)
+    pieces = string_ops.substr(owners, starts.values, limits.values - starts.values)
+    return starts.with_values(pieces)
+
+
+@export("strings.unicode_split")
+def unicode_split(input, input_encoding, errors="replace", replacement_char=65533, name=None):
+    """Each string cut into its characters (each a string of its bytes).
+
+    >>> print(tf.strings.unicode_split(["hé"], "UTF-8"))
+    <tf.RaggedTensor [[b'h', b'\\xc3\\xa9']]>
+    """
+    input = _strings(input)
+
+    def rows(vector):
+        _, offsets = _decode(vector, input_encoding, errors, replacement_char, False, True,
+                             name)
+        lengths = string_ops.length(vector)
+        ends = RaggedTensor.from_row_splits(
+            _next_starts(offsets, cast_ops.cast(lengths, _I64)), offsets.row_splits,
+            validate=False)
+        return _substrings(vector, offsets, ends)
+    return _over_rows(rows, input)
+
+
+def _next_starts(offsets, lengths):
+    """For each character, where the next one starts (the string's length for the last)."""
+    values = offsets.values
+    n = array_ops.size(values, out_type=_I64)
+    following = array_ops.concat([values[1:], array_ops.zeros([1], _I64)], 0)[:n]
+    last = array_ops.gather(offsets.row_splits[1:], array_ops.where(
+        offsets.row_lengths() > 0)[:, 0]) - 1
+    ends = array_ops.gather(lengths, array_ops.where(offsets.row_lengths() > 0)[:, 0])
+    return array_ops.tensor_scatter_nd_update(following, array_ops.expand_dims(last, 1), ends)
+
+
+@export("strings.bytes_split")
+def bytes_split(input, name=None):
+    """Each string cut into its bytes.
+
+    >>> tf.strings.bytes_split("abc").numpy().tolist()
+    [b'a', b'b', b'c']
+    """
+    input = _strings(input)
+
+    def rows(vector):
+        lengths = cast_ops.cast(string_ops.length(vector), _I64)
+        starts = ragged_ops.range(lengths)
+        return _substrings(vector, starts, starts + 1)
+    return _over_rows(rows, input)
+
+
+# -- StringNGrams ------------------------------------------------------------------------------
+def _string_ngrams(xp, data, data_splits, separator, ngram_widths, left_pad, right_pad,
+                   pad_width, preserve_short_sequences):
+    splits = np.asarray(data_splits)
+    data = np.asarray(data)
+    if splits.size and (splits[0] != 0 or splits[-1] != data.size or (np.diff(splits) < 0).any()):
+        raise errors.InvalidArgumentError(None, "StringNGrams",
+                                          "Invalid split value in data_splits")
+    sep = separator
+    out, out_splits = [], [0]
+    for a, b in zip(splits[:-1], splits[1:]):
+        tokens = list(data[a:b])
+        row = []
+        for w in ngram_widths:
+            pad = min(pad_width if pad_width >= 0 else w - 1, w - 1)
+            padded = [left_pad] * pad + tokens + [right_pad] * pad
+            row.extend(sep.join(padded[i:i + w]) for i in range(len(padded) - w + 1))
+        if not row and preserve_short_sequences and tokens:
+            pad = max(0, min(pad_width if pad_width >= 0 else 1, 1))
+            row.append(sep.join([left_pad] * pad + tokens + [right_pad] * pad))
+        out.extend(row)
+        out_splits.append(len(out))
+    values = np.empty(len(out), object)
+    values[:] = out
+    return values, np.asarray(out_splits, splits.dtype)
+
+
+def _string_ngrams_rule(data, data_splits, **attrs):
+    return [(TensorShape([None]), _d.string), (data_splits.shape, data_splits.dtype)]
+
+
+_STRING_NGRAMS = register("StringNGrams", _string_ngrams, _string_ngrams_rule, multi=True,
+                          tied=(1,), dtypes=(_d.int32, _d.int64), type_attr="Tsplits",
+                          not_differentiable=_NO_GRAD)
+batching_rules[_STRING_NGRAMS] = PER_ELEMENT
+tf_nodes[_STRING_NGRAMS] = NodeForm(outputs=("ngrams", "ngrams_splits"),
+                                    byte_attrs=("separator", "left_pad", "right_pad"))
+
+
+@export("strings.ngrams")
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
+           preserve_short_sequences=False, name=None):
+    """The n-grams (joined with `separator`) of the innermost dimension of `data`, for each
+    width in `ngram_width`.
+
+    >>> tf.strings.ngrams(["a", "b", "c"], 2).numpy().tolist()
+    [b'a b', b'b c']
+    """
+    widths = [ngram_width] if isinstance(ngram_width, int) else list(ngram_width)
+    if any(w < 1 for w in widths):
+        raise ValueError(f"All ngram_widths must be greater than 0. Got {widths}")
+    if pad_values is None:
+        left = right = b""
+        pad = 0
+    else:
+        if isinstance(pad_values, (tuple, list)):
+            left, right = pad_values
+        else:
+            left = right = pad_values
+        pad = -1 if padding_width is None else int(padding_width)
+        if padding_width is not None and padding_width < 1:
+            raise ValueError("padding_width must be greater than 0.")
+    as_bytes = (lambda v: v.encode() if isinstance(v, str) else bytes(v))
+    attrs = {"separator": as_bytes(separator), "ngram_widths": tuple(widths),
+             "left_pad": as_bytes(left), "right_pad": as_bytes(right), "pad_width": pad,
+             "preserve_short_sequences": bool(preserve_short_sequences)}
+
+    def on(rt):
+        if isinstance(rt.values, RaggedTensor):
+            return rt.with_values(on(rt.values))
+        values, splits = dispatch(_STRING_NGRAMS, (rt.values, rt.row_splits), attrs, name)
+        return RaggedTensor.from_row_splits(values, splits, validate=False)
+    if isinstance(data, RaggedTensor):
+        return on(data)
+    data = _strings(data)
+    rank = data.shape.rank
+    if rank == 0:
+        raise ValueError("Data must have rank>0")
+    if rank == 1:
+        return on(RaggedTensor.from_tensor(array_ops.expand_dims(data, 0))).values
+    return on(RaggedTensor.from_tensor(data, ragged_rank=rank - 1)).to_tensor()

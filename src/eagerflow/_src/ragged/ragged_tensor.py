@@ -1,0 +1,912 @@
+"""`RaggedTensor`: a tensor whose rows have different lengths, made of ordinary tensors.
+
+A ragged tensor is its `values` (a tensor, or a ragged tensor for ragged ranks above 1)
+cut into rows by `row_splits` (int64 or int32, ``[nrows + 1]``): row ``i`` is
+``values[row_splits[i]:row_splits[i + 1]]``. Every op on it is an op on those components,
+so it runs eagerly, traces into `function` (a `RaggedTensorSpec` argument is its
+components) and passes gradients to its `flat_values`.
+
+>>> rt = tf.RaggedTensor.from_row_lengths([1, 2, 3], row_lengths=[2, 0, 1])
+>>> print(rt)
+<tf.RaggedTensor [[1, 2], [], [3]]>
+>>> rt.to_tensor().numpy().tolist()
+[[1, 2], [0, 0], [3, 0]]
+"""
+import numpy as np
+
+from eagerflow._src.backend.api_export import SymbolicCall, export
+from eagerflow._src.core import context
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import constant as _constant
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
+    register_gradient
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+from eagerflow._src.ops import shape_rules
+from eagerflow._src.ops.sparse_tensor import SparseTensor
+
+_SPLITS_DTYPES = (_d.int32, _d.int64)
+
+
+def _splits_dtype(dtype):
+    dtype = _d.as_dtype(dtype)
+    if dtype not in _SPLITS_DTYPES:
+        raise ValueError(f"row_splits_dtype must be int32 or int64, got {dtype!r}")
+    return dtype
+
+
+def _as_index(value, dtype, what):
+    """`value` as a 1-D index tensor of `dtype` (int32 or int64); a tensor of the other index
+    dtype is cast, as TF's factories do for a Python/NumPy value."""
+    if isinstance(value, Tensor) or getattr(type(value), "__tf_tensor__", None) is not None:
+        t = convert_to_tensor(value)
+        if t.dtype not in _SPLITS_DTYPES:
+            raise ValueError(f"{what} must have dtype int32 or int64, got {t.dtype!r}")
+        if t.dtype != dtype:
+            t = cast_ops.cast(t, dtype)
+        return t
+    return convert_to_tensor(np.asarray(value, dtype.as_numpy_dtype) if not isinstance(
+        value, (list, tuple)) or value else np.zeros([0], dtype.as_numpy_dtype), dtype)
+
+
+def _eager(*tensors):
+    return all(type(t) is EagerTensor for t in tensors)
+
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _check_splits(splits, nvals):
+    """TF's checks of `validate=True`, eagerly (a graph runs them as its values arrive)."""
+    s = splits._data
+    if s.ndim != 1:
+        raise ValueError(f"Shape {TensorShape(s.shape)} must have rank 1")
+    if s.size == 0 or s[0] != 0:
+        raise _invalid("Arguments to from_row_splits do not form a valid RaggedTensor:zero")
+    if (np.diff(s) < 0).any():
+        raise _invalid("Arguments to from_row_splits do not form a valid "
+                       "RaggedTensor:monotonic")
+    if nvals is not None and s[-1] != nvals:
+        raise _invalid("Arguments to from_row_splits do not form a valid "
+                       "RaggedTensor:nvals")
+
+
+def _nvals(values):
+    """The number of rows of `values` (a tensor or ragged tensor): an int when known."""
+    if isinstance(values, RaggedTensor):
+        return values.nrows()
+    return values.shape[0] if values.shape.rank else None
+
+
+@export("RaggedTensor")
+class RaggedTensor:
+    """A tensor with rows of different lengths (``tf.RaggedTensor``); made with its factory
+    classmethods (`from_row_lengths`, `from_row_splits`, ...) or `tf.ragged.constant`."""
+
+    def __init__(self, values, row_splits, cached_row_lengths=None, cached_value_rowids=None,
+                 cached_nrows=None, internal=False, uniform_row_length=None):
+        if not internal:
+            raise ValueError("RaggedTensor constructor is private; please use one of the "
+                             "factory methods instead (e.g., RaggedTensor.from_row_lengths())")
+        self._values = values
+        self._row_splits = row_splits
+        self._row_lengths = cached_row_lengths
+        self._value_rowids = cached_value_rowids
+        self._nrows = cached_nrows
+        self._uniform_row_length = uniform_row_length  # (a tensor: rows of one length)
+
+    # -- factories --------------------------------------------------------------------------
+    @classmethod
+    def _from_splits(cls, values, row_splits, validate=True, **cached):
+        if not isinstance(values, RaggedTensor):
+            values = convert_to_tensor(values)
+            if values.shape.rank == 0:
+                raise ValueError("values must have rank >= 1")
+        elif values.row_splits.dtype != row_splits.dtype:
+            raise ValueError("dtype mismatch: values.row_splits.dtype="
+                             f"{values.row_splits.dtype!r} and row_splits.dtype="
+                             f"{row_splits.dtype!r}; use with_row_splits_dtype to convert")
+        if validate and _eager(row_splits):
+            n = _nvals(values)
+            _check_splits(row_splits, int(n) if isinstance(n, (int, EagerTensor)) else None)
+        return cls(values, row_splits, internal=True, **cached)
+
+    @classmethod
+    def _index_dtype(cls, values, *indices):
+        if isinstance(values, RaggedTensor):
+            return values.row_splits.dtype
+        for i in indices:
+            if isinstance(i, Tensor) and i.dtype in _SPLITS_DTYPES:
+                return i.dtype
+        return _d.int64
+
+    @classmethod
+    def from_row_splits(cls, values, row_splits, name=None, validate=True):
+        """Rows ``values[row_splits[i]:row_splits[i + 1]]``.
+
+        >>> print(tf.RaggedTensor.from_row_splits([3, 1, 4, 1, 5], [0, 4, 4, 5]))
+        <tf.RaggedTensor [[3, 1, 4, 1], [], [5]]>
+        """
+        splits = _as_index(row_splits, cls._index_dtype(values, row_splits), "row_splits")
+        return cls._from_splits(values, splits, validate)
+
+    @classmethod
+    def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
+        """Consecutive rows of `row_lengths` values each."""
+        lengths = _as_index(row_lengths, cls._index_dtype(values, row_lengths), "row_lengths")
+        if _eager(lengths):
+            if validate and (lengths._data < 0).any():
+                raise _invalid("Arguments to _from_row_partition do not form a valid "
+                               "RaggedTensor:negative lengths")
+            data = np.zeros(lengths._data.size + 1, lengths._data.dtype)
+            np.cumsum(lengths._data, out=data[1:])
+            splits = EagerTensor._wrap(data)
+        else:
+            zero = array_ops.zeros([1], lengths.dtype)
+            splits = array_ops.concat([zero, reduction_ops.cumsum(lengths)], 0)
+        return cls._from_splits(values, splits, validate, cached_row_lengths=lengths)
+
+    @classmethod
+    def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
+        """Row ``value_rowids[i]`` holds value ``i`` (ids sorted); `nrows` rows (default: the
+        last id + 1)."""
+        dtype = cls._index_dtype(values, value_rowids, nrows)
+        rowids = _as_index(value_rowids, dtype, "value_rowids")
+        if nrows is None:
+            if _eager(rowids):
+                nrows = EagerTensor._wrap(np.asarray(
+                    rowids._data[-1] + 1 if rowids._data.size else 0, dtype.as_numpy_dtype))
+            else:
+                nrows = math_ops.add(reduction_ops.reduce_max(
+                    array_ops.concat([_constant([-1], dtype), rowids], 0)),
+                    _constant(1, dtype))
+        else:
+            nrows = _as_index(nrows, dtype, "nrows")
+        if _eager(rowids, nrows):
+            ids = rowids._data
+            if validate and ((np.diff(ids) < 0).any() or (ids < 0).any()
+                             or (ids >= nrows._data).any()):
+                raise _invalid("Arguments to from_value_rowids do not form a valid "
+                               "RaggedTensor:monotonic")
+            counts = np.bincount(ids, minlength=int(nrows._data)).astype(ids.dtype)
+            data = np.zeros(counts.size + 1, ids.dtype)
+            np.cumsum(counts, out=data[1:])
+            splits = EagerTensor._wrap(data)
+        else:
+            counts = reduction_ops.unsorted_segment_sum(array_ops.ones_like(rowids), rowids,
+                                                        nrows)
+            splits = array_ops.concat([array_ops.zeros([1], dtype),
+                                       reduction_ops.cumsum(counts)], 0)
+        return cls._from_splits(values, splits, validate, cached_value_rowids=rowids,
+                                cached_nrows=nrows)
+
+    @classmethod
+    def from_row_starts(cls, values, row_starts, name=None, validate=True):
+        """Row ``i`` from ``row_starts[i]`` to the next row's start (the last to the end)."""
+        dtype = cls._index_dtype(values, row_starts)
+        starts = _as_index(row_starts, dtype, "row_starts")
+        n = _nrows_of(values, dtype)
+        return cls._from_splits(values, array_ops.concat([starts, array_ops.reshape(n, [1])],
+                                                         0), validate)
+
+    @classmethod
+    def from_row_limits(cls, values, row_limits, name=None, validate=True):
+        """Row ``i`` from the previous row's limit (0 for the first) to ``row_limits[i]``."""
+        limits = _as_index(row_limits, cls._index_dtype(values, row_limits), "row_limits")
+        return cls._from_splits(values, array_ops.concat(
+            [array_ops.zeros([1], limits.dtype), limits], 0), validate)
+
+    @classmethod
+    def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True,
+                                name=None):
+        """Rows of `uniform_row_length` values each."""
+        dtype = cls._index_dtype(values, uniform_row_length)
+        n = _nrows_of(values, dtype)
+        length = convert_to_tensor(uniform_row_length, dtype)
+        if nrows is None:
+            nrows = math_ops.floordiv(n, math_ops.maximum(length, _constant(1, dtype)))
+        splits = math_ops.multiply(array_ops.range(math_ops.add(
+            convert_to_tensor(nrows, dtype), _constant(1, dtype)), dtype=dtype), length)
+        return cls._from_splits(values, splits, validate, uniform_row_length=length)
+
+    @classmethod
+    def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
+        """One ragged dimension per entry of `nested_row_splits`, outermost first."""
+        if isinstance(nested_row_splits, (Tensor, np.ndarray)):
+            raise TypeError("nested_row_splits must be a list of Tensors")
+        result = flat_values
+        for splits in reversed(list(nested_row_splits)):
+            result = cls.from_row_splits(result, splits, validate=validate)
+        return result
+
+    @classmethod
+    def from_nested_row_lengths(cls, flat_values, nested_row_lengths, name=None,
+                                validate=True):
+        """One ragged dimension per entry of `nested_row_lengths`, outermost first."""
+        if isinstance(nested_row_lengths, (Tensor, np.ndarray)):
+            raise TypeError("nested_row_lengths must be a list of Tensors")
+        result = flat_values
+        for lengths in reversed(list(nested_row_lengths)):
+            result = cls.from_row_lengths(result, lengths, validate=validate)
+        return result
+
+    @classmethod
+    def from_nested_value_rowids(cls, flat_values, nested_value_rowids, nested_nrows=None,
+                                 name=None, validate=True):
+        """One ragged dimension per entry of `nested_value_rowids`, outermost first."""
+        ids = list(nested_value_rowids)
+        nrows = [None] * len(ids) if nested_nrows is None else list(nested_nrows)
+        if len(nrows) != len(ids):
+            raise ValueError("Argument `nested_nrows` must have the same length as argument "
+                             "`nested_value_rowids`")
+        result = flat_values
+        for rowids, n in reversed(list(zip(ids, nrows))):
+            result = cls.from_value_rowids(result, rowids, n, validate=validate)
+        return result
+
+    @classmethod
+    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None,
+                    row_splits_dtype=_d.int64):
+        """The rows of dense `tensor`, cut to `lengths`, or with trailing `padding` removed.
+
+        >>> print(tf.RaggedTensor.from_tensor([[1, 0], [2, 3]], padding=0))
+        <tf.RaggedTensor [[1], [2, 3]]>
+        """
+        if lengths is not None and padding is not None:
+            raise ValueError("Specify argument `lengths` or `padding`, but not both.")
+        dtype = _splits_dtype(row_splits_dtype)
+        tensor = convert_to_tensor(tensor)
+        rank = tensor.shape.rank
+        if not isinstance(ragged_rank, int) or ragged_rank <= 0:
+            raise ValueError(f"Argument `ragged_rank` must be an int > 0. Received "
+                             f"ragged_rank={ragged_rank}")
+        if rank is not None and ragged_rank >= rank:
+            raise ValueError(f"Argument `ragged_rank` must be less than rank of tensor "
+                             f"({rank}). Received ragged_rank={ragged_rank}.")
+        if ragged_rank > 1:  # the outer dims uniform, the innermost cut as asked
+            shape = array_ops.shape(tensor, out_type=dtype)
+            inner = array_ops.reshape(tensor, array_ops.concat(
+                [_constant([-1], dtype), shape[2:]], 0))
+            if lengths is not None and not isinstance(lengths, (list, tuple)):
+                lengths = array_ops.reshape(lengths, [-1])
+            values = cls.from_tensor(inner, lengths, padding, ragged_rank - 1,
+                                     row_splits_dtype=dtype)
+            return cls.from_uniform_row_length(values, shape[1], shape[0])
+        shape = array_ops.shape(tensor, out_type=dtype)
+        nrows, ncols = shape[0], shape[1]
+        if padding is not None:
+            padding = convert_to_tensor(padding, tensor.dtype)
+            pad = math_ops.equal(tensor, padding)
+            if tensor.shape.rank > 2:
+                pad = reduction_ops.reduce_all(pad, axis=list(range(2, tensor.shape.rank)))
+            kept = cast_ops.cast(math_ops.logical_not(pad), dtype)
+            positions = math_ops.add(array_ops.range(ncols, dtype=dtype),
+                                     _constant(1, dtype))
+            lengths = reduction_ops.reduce_max(math_ops.multiply(kept, positions), axis=1)
+            lengths = math_ops.maximum(lengths, _constant(0, dtype))
+        if lengths is None:
+            values = array_ops.reshape(tensor, array_ops.concat(
+                [_constant([-1], dtype), shape[2:]], 0))
+            return cls.from_uniform_row_length(values, ncols, nrows)
+        lengths = _as_index(lengths, dtype, "lengths")
+        lengths = math_ops.minimum(lengths, ncols)
+        mask = array_ops.sequence_mask(lengths, ncols)
+        return cls.from_row_lengths(array_ops.boolean_mask(tensor, mask), lengths,
+                                    validate=False)
+
+    @classmethod
+    def from_sparse(cls, st_input, name=None, row_splits_dtype=_d.int64):
+        """The rows of 2-D `SparseTensor` `st_input` (indices in row-major order)."""
+        if not isinstance(st_input, SparseTensor):
+            raise TypeError(f"st_input must be tf.SparseTensor; got {type(st_input).__name__}")
+        if st_input.shape.rank is not None and st_input.shape.rank != 2:
+            raise ValueError(f"rank(st_input) must be 2.")
+        dtype = _splits_dtype(row_splits_dtype)
+        rows = cast_ops.cast(st_input.indices[:, 0], dtype)
+        return cls.from_value_rowids(st_input.values, rows,
+                                     cast_ops.cast(st_input.dense_shape[0], dtype),
+                                     validate=False)
+
+    # -- components -----------------------------------------------------------------------
+    values = property(lambda self: self._values,
+                      doc="The concatenated rows (a tensor, or a ragged tensor).")
+    row_splits = property(lambda self: self._row_splits, doc="Where each row starts and ends.")
+
+    @property
+    def flat_values(self):
+        """The innermost values: a tensor, whatever the ragged rank."""
+        values = self._values
+        while isinstance(values, RaggedTensor):
+            values = values._values
+        return values
+
+    @property
+    def nested_row_splits(self):
+        """The row splits of every ragged dimension, outermost first."""
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt._row_splits)
+            rt = rt._values
+        return tuple(out)
+
+    @property
+    def ragged_rank(self):
+        values = self._values
+        return values.ragged_rank + 1 if isinstance(values, RaggedTensor) else 1
+
+    dtype = property(lambda self: self.flat_values.dtype)
+
+    @property
+    def shape(self):
+        """The static shape: rows, None per ragged dimension, then the values' inner dims."""
+        n = self._row_splits.shape[0]
+        values_shape = self._values.shape
+        uniform = None if self._uniform_row_length is None else get_static_value(
+            self._uniform_row_length)
+        rows = TensorShape([None if n is None else n - 1,
+                            None if uniform is None else int(uniform)])
+        return rows.concatenate(values_shape[1:] if values_shape.rank is not None
+                                else TensorShape(None))
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def row_splits_dtype(self):
+        return self._row_splits.dtype
+
+    def row_lengths(self, axis=1, name=None):
+        """The length of each row (of dimension `axis`)."""
+        if axis == 0:
+            return self.nrows()
+        if axis == 1:
+            if self._row_lengths is None:
+                s = self._row_splits
+                if _eager(s):
+                    self._row_lengths = EagerTensor._wrap(np.diff(s._data))
+                else:
+                    self._row_lengths = math_ops.subtract(s[1:], s[:-1])
+            return self._row_lengths
+        if isinstance(self._values, RaggedTensor):
+            return self.with_values(self._values.row_lengths(axis - 1))
+        if axis < 0:
+            raise ValueError("Negative axis values are not supported")
+        return self.with_values(array_ops.fill(array_ops.stack(
+            [array_ops.shape(self._values, out_type=self.row_splits_dtype)[0]]),
+            array_ops.shape(self._values, out_type=self.row_splits_dtype)[axis - 1]))
+
+    def nested_row_lengths(self, name=None):
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.row_lengths())
+            rt = rt._values
+        return tuple(out)
+
+    def value_rowids(self, name=None):
+        """The row of each value."""
+        if self._value_rowids is None:
+            s = self._row_splits
+            if _eager(s):
+                data = s._data
+                self._value_rowids = EagerTensor._wrap(np.repeat(
+                    np.arange(data.size - 1, dtype=data.dtype), np.diff(data)))
+            else:
+                self._value_rowids = array_ops.repeat(
+                    array_ops.range(self.nrows(), dtype=s.dtype), self.row_lengths())
+        return self._value_rowids
+
+    def nested_value_rowids(self, name=None):
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.value_rowids())
+            rt = rt._values
+        return tuple(out)
+
+    def nrows(self, out_type=None, name=None):
+        """The number of rows (a scalar tensor)."""
+        if self._nrows is None:
+            s = self._row_splits
+            if _eager(s):
+                self._nrows = EagerTensor._wrap(np.asarray(s._data.size - 1, s._data.dtype))
+            else:
+                self._nrows = math_ops.subtract(array_ops.shape(s, out_type=s.dtype)[0],
+                                                _constant(1, s.dtype))
+        n = self._nrows
+        return n if out_type is None or _d.as_dtype(out_type) == n.dtype else \
+            cast_ops.cast(n, out_type)
+
+    def row_starts(self, name=None):
+        return self._row_splits[:-1]
+
+    def row_limits(self, name=None):
+        return self._row_splits[1:]
+
+    @property
+    def uniform_row_length(self):
+        """The length of every row when they are known to have one (a scalar tensor), else
+        None."""
+        return self._uniform_row_length
+
+    def bounding_shape(self, axis=None, name=None, out_type=None):
+        """The smallest dense shape holding this tensor (int64, or `out_type`).
+
+        >>> tf.ragged.constant([[1, 2], [3]]).bounding_shape().numpy().tolist()
+        [2, 2]
+        """
+        dtype = self.row_splits_dtype if out_type is None else _d.as_dtype(out_type)
+        dims = [self.nrows(out_type=dtype)]
+        rt = self
+        while isinstance(rt, RaggedTensor):
+            lengths = rt.row_lengths()
+            longest = reduction_ops.reduce_max(array_ops.concat(
+                [array_ops.zeros([1], lengths.dtype), lengths], 0))
+            dims.append(cast_ops.cast(longest, dtype) if lengths.dtype != dtype else longest)
+            rt = rt._values
+        shape = array_ops.concat([array_ops.stack(dims), array_ops.shape(rt, out_type=dtype)[1:]],
+                                 0)
+        return shape if axis is None else array_ops.gather(shape, axis)
+
+    # -- derived tensors --------------------------------------------------------------------
+    def with_values(self, new_values):
+        """This tensor's row partition over `new_values` (as many rows as `values`)."""
+        if not isinstance(new_values, RaggedTensor):
+            new_values = convert_to_tensor(new_values)
+        return RaggedTensor(new_values, self._row_splits, self._row_lengths,
+                            self._value_rowids, self._nrows, internal=True,
+                            uniform_row_length=self._uniform_row_length)
+
+    def with_flat_values(self, new_values):
+        """This tensor's nested row partitions over `new_values` (as many rows as
+        `flat_values`)."""
+        if isinstance(self._values, RaggedTensor):
+            return self.with_values(self._values.with_flat_values(new_values))
+        return self.with_values(new_values)
+
+    def with_row_splits_dtype(self, dtype):
+        """This tensor with its row partitions cast to `dtype` (int32 or int64)."""
+        dtype = _splits_dtype(dtype)
+        if dtype == self.row_splits_dtype:
+            return self
+        values = self._values
+        if isinstance(values, RaggedTensor):
+            values = values.with_row_splits_dtype(dtype)
+        uniform = self._uniform_row_length
+        return RaggedTensor(values, cast_ops.cast(self._row_splits, dtype), internal=True,
+                            uniform_row_length=None if uniform is None
+                            else cast_ops.cast(uniform, dtype))
+
+    def merge_dims(self, outer_axis, inner_axis):
+        """Dimensions `outer_axis` to `inner_axis` (inclusive) merged into one.
+
+        >>> print(tf.ragged.constant([[1, 2], [3]]).merge_dims(0, 1))
+        tf.Tensor([1 2 3], shape=(3,), dtype=int32)
+        """
+        rank = self.shape.rank
+        if outer_axis < 0:
+            outer_axis += rank
+        if inner_axis < 0:
+            inner_axis += rank
+        if not 0 <= outer_axis <= inner_axis < rank:
+            raise ValueError(f"Expected outer_axis ({outer_axis}) to be less than or equal to "
+                             f"inner_axis ({inner_axis})")
+        if outer_axis == inner_axis:
+            return self
+        if outer_axis == 0:
+            values = self._values
+            if inner_axis == 1:
+                return values
+            if isinstance(values, RaggedTensor):
+                return values.merge_dims(0, inner_axis - 1)
+            return array_ops.reshape(values, array_ops.concat(
+                [[-1], array_ops.shape(values)[inner_axis:]], 0))
+        if outer_axis >= 2:
+            values = self._values
+            return self.with_values(values.merge_dims(outer_axis - 1, inner_axis - 1)
+                                    if isinstance(values, RaggedTensor) else
+                                    array_ops.reshape(values, array_ops.concat(
+                                        [array_ops.shape(values)[:outer_axis - 1], [-1],
+                                         array_ops.shape(values)[inner_axis:]], 0)))
+        rt = self
+        for _ in range(inner_axis - outer_axis):  # dim 1 absorbs dim 2, then the next
+            values = rt._values
+            if isinstance(values, RaggedTensor):
+                splits = array_ops.gather(values.row_splits, rt.row_splits)
+                rt = RaggedTensor(values.values, splits, internal=True)
+            else:
+                shape = array_ops.shape(values, out_type=rt.row_splits_dtype)
+                merged = array_ops.reshape(values, array_ops.concat(
+                    [array_ops.reshape(math_ops.multiply(shape[0], shape[1]), [1]),
+                     shape[2:]], 0))
+                rt = RaggedTensor(merged, math_ops.multiply(rt.row_splits, shape[1]),
+                                  internal=True)
+        return rt
+
+    def to_tensor(self, default_value=None, name=None, shape=None):
+        """The dense tensor: rows padded with `default_value` (0, "") to the bounding shape,
+        or to `shape` (its None / -1 dims bounding), truncating longer rows.
+
+        >>> tf.ragged.constant([[1, 2], [3]]).to_tensor(9).numpy().tolist()
+        [[1, 2], [3, 9]]
+        """
+        return to_tensor(self, default_value, name, shape)
+
+    def to_sparse(self, name=None):
+        """The `SparseTensor` of the values, at their positions in the bounding shape."""
+        flat = self.flat_values
+        index = None  # the outer index of each element of the current level
+        rt = self
+        while isinstance(rt, RaggedTensor):
+            rows = cast_ops.cast(rt.value_rowids(), _d.int64)
+            splits = cast_ops.cast(rt.row_splits, _d.int64)
+            cols = math_ops.subtract(array_ops.range(array_ops.shape(rows, out_type=_d.int64)[0],
+                                                     dtype=_d.int64),
+                                     array_ops.gather(splits, rows))
+            parent = array_ops.expand_dims(rows, 1) if index is None else \
+                array_ops.gather(index, rows)
+            index = array_ops.concat([parent, array_ops.expand_dims(cols, 1)], 1)
+            rt = rt._values
+        values = flat
+        if flat.shape.rank is None or flat.shape.rank > 1:
+            inner = array_ops.where(array_ops.ones_like(flat[0], dtype=_d.bool))
+            m = array_ops.shape(inner, out_type=_d.int64)[0]
+            n = array_ops.shape(index, out_type=_d.int64)[0]
+            index = array_ops.concat([array_ops.repeat(index, m, axis=0),
+                                      array_ops.tile(inner, array_ops.stack(
+                                          [n, _constant(1, _d.int64)]))], 1)
+            values = array_ops.reshape(flat, [-1])
+        return SparseTensor(index, values, self.bounding_shape(out_type=_d.int64))
+
+    def to_list(self):
+        """The nested Python lists of the values (eagerly)."""
+        if not _eager(*self.nested_row_splits):
+            raise ValueError("RaggedTensor.to_list() is only supported in eager mode.")
+        values = self._values
+        values = values.to_list() if isinstance(values, RaggedTensor) else \
+            np.asarray(values).tolist()
+        splits = self._row_splits._data.tolist()
+        return [values[a:b] for a, b in zip(splits[:-1], splits[1:])]
+
+    def numpy(self):
+        """The rows as NumPy arrays: one array when they have one length, else an object
+        array of row arrays (as TF's ``numpy``)."""
+        values = self._values.numpy() if isinstance(self._values, RaggedTensor) else \
+            np.asarray(self._values)
+        splits = self._row_splits.numpy()
+        rows = [values[a:b] for a, b in zip(splits[:-1], splits[1:])]
+        if not rows:
+            return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
+        if all(len(r) == len(rows[0]) for r in rows):
+            return np.array(rows)
+        out = np.empty(len(rows), object)
+        for i, r in enumerate(rows):
+            out[i] = r
+        return out
+
+    def _is_eager(self):
+        return _eager(self.flat_values, *self.nested_row_splits)
+
+    # -- printing -----------------------------------------------------------------------------
+    def __repr__(self):
+        if self._is_eager():
+            with np.printoptions(formatter={"all": _format}):
+                return f"<tf.RaggedTensor {_format(self.numpy())}>"
+        return f"tf.RaggedTensor(values={self._values}, row_splits={self._row_splits})"
+
+    __str__ = __repr__
+
+    # -- conversions ---------------------------------------------------------------------------
+    def __tf_tensor__(self, dtype=None, name=None):
+        # An op's argument: the op is dispatched (see `ragged_dispatch`), or fails as in TF.
+        raise _NotATensor(self)
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.numpy(), dtype)
+
+    def __len__(self):
+        raise TypeError("object of type 'RaggedTensor' has no len()")
+
+    def __bool__(self):
+        raise TypeError("RaggedTensor may not be used as a boolean.")
+
+    __hash__ = object.__hash__
+
+    @property
+    def _type_spec(self):
+        return RaggedTensorSpec.from_value(self)
+
+
+class _RaggedGradient:
+    """TF's composite-gradient protocol: gradients of a ragged tensor are those of its flat
+    values, in its row partition."""
+
+    @staticmethod
+    def get_gradient_components(value):
+        return value.flat_values
+
+    @staticmethod
+    def replace_gradient_components(value, component_grads):
+        return value.with_flat_values(convert_to_tensor(component_grads))
+
+
+RaggedTensor.__composite_gradient__ = _RaggedGradient()
+
+
+class _NotATensor(SymbolicCall):
+    """A ragged tensor given where a tensor is needed: the public function called is
+    dispatched (see `api_export`). Its message is written only when it is read."""
+
+    def __init__(self, value):
+        super().__init__()
+        self.value = value
+
+    def __str__(self):
+        return (f"Failed to convert elements of {self.value} to Tensor. Consider casting "
+                f"elements to a supported type. See "
+                f"https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes.")
+
+
+def _nrows_of(values, dtype):
+    if isinstance(values, RaggedTensor):
+        return values.nrows(out_type=dtype)
+    return array_ops.shape(values, out_type=dtype)[0]
+
+
+def _format(x):
+    """TF's text of a ragged tensor's NumPy value: NumPy's layout with ", " between
+    elements, each element as ``str`` gives it."""
+    if isinstance(x, np.ndarray):
+        if x.size:
+            return np.array2string(x, separator=", ")
+        return repr(x.tolist())
+    return str(x)
+
+
+# -- RaggedTensorSpec ----------------------------------------------------------------------------
+@export("RaggedTensorSpec")
+class RaggedTensorSpec:
+    """The type of a `RaggedTensor`: shape, dtype, ragged rank and row-splits dtype.
+
+    >>> tf.RaggedTensorSpec([None, None], tf.int32)
+    RaggedTensorSpec(TensorShape([None, None]), tf.int32, 1, tf.int64)
+    """
+
+    def __init__(self, shape=None, dtype=_d.float32, ragged_rank=None,
+                 row_splits_dtype=_d.int64, flat_values_spec=None):
+        self._shape = TensorShape(shape)
+        self._dtype = _d.as_dtype(dtype)
+        self._row_splits_dtype = _splits_dtype(row_splits_dtype)
+        self._flat_values_spec = flat_values_spec
+        rank = self._shape.rank
+        if ragged_rank is None:
+            if rank is None:
+                raise ValueError("Must specify ragged_rank or a shape with a known rank. "
+                                 f"Received shape={self._shape}")
+            ragged_rank = rank - 1
+        if not isinstance(ragged_rank, int):
+            raise TypeError(f"Argument `ragged_rank` must be an int. Received {ragged_rank}.")
+        if rank is not None and ragged_rank >= rank:
+            raise ValueError(f"Argument `ragged_rank` ({ragged_rank}) must be less than "
+                             f"the rank of `shape` ({rank}).")
+        self._ragged_rank = ragged_rank
+
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+    ragged_rank = property(lambda self: self._ragged_rank)
+    row_splits_dtype = property(lambda self: self._row_splits_dtype)
+    flat_values_spec = property(lambda self: self._flat_values_spec)
+    value_type = property(lambda self: RaggedTensor)
+
+    @classmethod
+    def from_value(cls, value):
+        return cls(value.shape, value.dtype, value.ragged_rank, value.row_splits_dtype)
+
+    def is_compatible_with(self, spec_or_value):
+        other = spec_or_value
+        if isinstance(other, RaggedTensor):
+            other = RaggedTensorSpec.from_value(other)
+        elif isinstance(other, (Tensor, TensorSpec)) and self._ragged_rank == 0:
+            return self._dtype == other.dtype and self._shape.is_compatible_with(other.shape)
+        return (isinstance(other, RaggedTensorSpec) and self._dtype == other.dtype
+                and self._ragged_rank == other.ragged_rank
+                and self._row_splits_dtype == other.row_splits_dtype
+                and self._shape.is_compatible_with(other.shape))
+
+    def most_specific_common_supertype(self, others):
+        shape = self._shape
+        for o in others:
+            if not isinstance(o, RaggedTensorSpec) or (o.dtype, o.ragged_rank,
+                                                       o.row_splits_dtype) != (
+                    self._dtype, self._ragged_rank, self._row_splits_dtype):
+                return None
+            shape = shape.most_specific_compatible_shape(o.shape)
+        return RaggedTensorSpec(shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
+
+    @property
+    def _flat_shape(self):
+        """The static shape of `flat_values` (of the value itself for ragged rank 0: a
+        tensor, such as a row of a ragged tensor)."""
+        if self._shape.rank is None or self._ragged_rank == 0:
+            return self._shape
+        return TensorShape([None]).concatenate(self._shape[self._ragged_rank + 1:])
+
+    @property
+    def _component_specs(self):
+        if self._ragged_rank == 0:
+            return [TensorSpec(self._shape, self._dtype)]
+        nrows = self._shape[0] if self._shape.rank is not None else None
+        splits = [TensorSpec([None if nrows is None else nrows + 1], self._row_splits_dtype)]
+        splits += [TensorSpec([None], self._row_splits_dtype)] * (self._ragged_rank - 1)
+        return [TensorSpec(self._flat_shape, self._dtype)] + splits
+
+    def _to_components(self, value):
+        if not isinstance(value, RaggedTensor):
+            return [value]
+        return [value.flat_values] + list(value.nested_row_splits)
+
+    def _from_components(self, components):
+        flat, *splits = components
+        if isinstance(flat, Tensor) and not isinstance(flat, EagerTensor) and \
+                flat.shape.rank is None and self._shape.rank is not None:
+            flat.set_shape(self._flat_shape)
+        result = flat
+        dims = self._shape.as_list() if self._shape.rank is not None else [None] * (
+            len(splits) + 1)
+        for level in reversed(range(len(splits))):
+            s = splits[level]
+            uniform = dims[level + 1]  # (a dimension the spec knows: rows of one length)
+            result = RaggedTensor(result, s, internal=True, uniform_row_length=None
+                                  if uniform is None else _constant(uniform, s.dtype))
+        return result
+
+    def __eq__(self, other):
+        return (type(other) is RaggedTensorSpec and self._dtype == other.dtype
+                and self._ragged_rank == other.ragged_rank
+                and self._row_splits_dtype == other.row_splits_dtype
+                and repr(self._shape) == repr(other.shape))
+
+    def __hash__(self):
+        return hash((self._dtype, self._ragged_rank, self._row_splits_dtype, repr(self._shape)))
+
+    def __repr__(self):
+        return (f"RaggedTensorSpec({self._shape!r}, {self._dtype!r}, {self._ragged_rank}, "
+                f"{self._row_splits_dtype!r})")
+
+
+# -- RaggedTensorToTensor -------------------------------------------------------------------------
+def _positions(nrows, splits):
+    """For each value, its index along every ragged dimension (outermost first), and the
+    bounding size of each."""
+    index = [np.arange(nrows)]
+    sizes = [nrows]
+    for s in splits:
+        lengths = np.diff(s)
+        parent = np.repeat(np.arange(lengths.size), lengths)
+        cols = np.arange(parent.size) - s[:-1][parent]
+        index = [a[parent] for a in index] + [cols]
+        sizes.append(int(lengths.max(initial=0)))
+    return index, sizes
+
+
+def _ragged_to_tensor(xp, shape, values, default_value, *splits, row_partition_types):
+    splits = [np.asarray(s) for s in splits]
+    nrows = splits[0].size - 1
+    for s in splits:
+        if s.size == 0 or s[0] != 0 or (np.diff(s) < 0).any():
+            raise _invalid("Invalid row_splits: the splits must start at 0 and not decrease")
+    if splits[-1][-1] != values.shape[0]:
+        raise _invalid(f"Invalid row_splits: the last split is {int(splits[-1][-1])} but "
+                       f"values has {values.shape[0]} rows")
+    ragged = len(splits)
+    shape = [int(d) for d in np.asarray(shape).reshape(-1)]
+    if not shape:  # (no shape asked for)
+        shape = [-1] * (ragged + values.ndim)
+    if len(shape) != ragged + values.ndim:
+        raise _invalid(f"shape has {len(shape)} dimensions but the ragged tensor has "
+                       f"{ragged + values.ndim}")
+    inner = list(values.shape[1:])
+    for want, have in zip(shape[ragged + 1:], inner):
+        if want >= 0 and want != have:
+            raise _invalid(f"The inner dimensions of shape {shape} do not match the values' "
+                           f"shape {list(values.shape)}")
+    if ragged == 1 and (shape[0] < 0 or shape[0] == nrows):
+        # The common case: one boolean mask of the filled positions.
+        lengths = np.diff(splits[0])
+        width = int(lengths.max(initial=0)) if shape[1] < 0 else shape[1]
+        out = np.empty([nrows, width] + inner, values.dtype)
+        out[...] = default_value
+        if width >= (lengths.max(initial=0)):
+            out[np.arange(width) < lengths[:, None]] = values
+            return out
+    index, sizes = _positions(nrows, splits)
+    dims = [s if d < 0 else d for s, d in zip(sizes, shape)] + inner
+    out = np.empty(dims, values.dtype)
+    out[...] = default_value
+    keep = np.ones(values.shape[0], bool)
+    for a, d in zip(index, dims):
+        keep &= a < d
+    if keep.all():
+        out[tuple(index)] = values
+    else:
+        out[tuple(a[keep] for a in index)] = values[keep]
+    return out
+
+
+def _ragged_to_tensor_rule(shape, values, default_value, *splits, row_partition_types):
+    known = shape_rules.known_elements(shape)
+    rank = None if values.shape.rank is None else values.shape.rank + len(splits)
+    if known is None or not known:
+        known = [None] * rank if rank is not None else None
+    if known is None:
+        return TensorShape(None), values.dtype
+    dims = [None if d is None or d < 0 else d for d in known]
+    if dims[0] is None and splits[0].shape.rank and splits[0].shape[0] is not None:
+        dims[0] = splits[0].shape[0] - 1
+    if values.shape.rank is not None:
+        inner = values.shape.as_list()[1:]
+        dims[len(splits) + 1:] = [d if d is not None else i
+                                  for d, i in zip(dims[len(splits) + 1:], inner)]
+    return TensorShape(dims), values.dtype
+
+
+_RAGGED_TO_TENSOR = register("RaggedTensorToTensor", _ragged_to_tensor, _ragged_to_tensor_rule,
+                             tied=(1, 2), input_names=("values", "default_value"))
+batching_rules[_RAGGED_TO_TENSOR] = PER_ELEMENT
+tf_nodes[_RAGGED_TO_TENSOR] = NodeForm(types={"T": 1, "Tindex": 3, "Tshape": 0},
+                                       number={"num_row_partition_tensors": 3})
+
+
+@register_gradient("RaggedTensorToTensor")
+def _ragged_to_tensor_grad(op, grad):
+    shape, values, default_value, *splits = op.inputs
+    ragged = len(splits)
+    # Where each value went: its position + 1 in a tensor of the outer dims (0: none).
+    nvals = array_ops.shape(values, out_type=_d.int64)[0]
+    ids = math_ops.add(array_ops.range(nvals, dtype=_d.int64), _constant(1, _d.int64))
+    outer_shape = shape[:ragged + 1] if shape.shape.as_list() != [0] else shape
+    placed = dispatch(_RAGGED_TO_TENSOR, (outer_shape, ids, array_ops.zeros([], _d.int64),
+                                          *splits), op.attrs)
+    inner = array_ops.shape(values, out_type=_d.int64)[1:]
+    flat_grad = array_ops.reshape(grad, array_ops.concat(
+        [_constant([-1], _d.int64), inner], 0))
+    where = math_ops.subtract(array_ops.reshape(placed, [-1]), _constant(1, _d.int64))
+    values_grad = reduction_ops.unsorted_segment_sum(flat_grad, where, nvals)
+    default_grad = None
+    if default_value.shape.rank == 0:
+        default_grad = math_ops.subtract(reduction_ops.reduce_sum(grad),
+                                         reduction_ops.reduce_sum(values_grad))
+    return [None, values_grad, default_grad] + [None] * ragged
+
+
+def to_tensor(rt, default_value=None, name=None, shape=None):
+    """`RaggedTensor.to_tensor` (op ``RaggedTensorToTensor``)."""
+    flat = rt.flat_values
+    dtype = flat.dtype
+    if default_value is None:
+        default_value = b"" if dtype == _d.string else np.zeros((), dtype.as_numpy_dtype)
+    default_value = convert_to_tensor(default_value, dtype)
+    splits = rt.nested_row_splits
+    index_dtype = splits[0].dtype
+    if shape is None:
+        shape_t = EagerTensor._wrap(np.zeros([0], index_dtype.as_numpy_dtype)) \
+            if context.executing_eagerly() else array_ops.zeros([0], index_dtype)
+    else:
+        if isinstance(shape, TensorShape):
+            shape = [-1 if d is None else d for d in shape.as_list()]
+        elif isinstance(shape, (list, tuple)):
+            shape = [-1 if d is None else d for d in shape]
+        shape_t = convert_to_tensor(shape, index_dtype) if not isinstance(shape, Tensor) \
+            else cast_ops.cast(shape, index_dtype)
+    attrs = {"row_partition_types": ("ROW_SPLITS",) * len(splits)}
+    out = dispatch(_RAGGED_TO_TENSOR, (shape_t, flat, default_value, *splits), attrs, name)
+    return out
+
+
+def is_ragged(value):
+    return isinstance(value, RaggedTensor)

@@ -1,0 +1,50 @@
+"""Specs of the ragged ops (ragged_tensor.py, ragged_string_ops.py)."""
+import numpy as np
+
+import eagerflow as tf
+from tests.ops.spec import OpSpec
+
+_NO_GRAD = "string op"
+
+
+def _obj(*values):
+    out = np.empty(len(values), object)
+    out[:] = [v.encode() if isinstance(v, str) else v for v in values]
+    return out
+
+
+def _to_tensor(values):
+    return tf.RaggedTensor.from_row_lengths(values, [2, 0, 1]).to_tensor(default_value=-1.0)
+
+
+def _to_tensor_shaped(values):
+    return tf.RaggedTensor.from_row_lengths(values, [2, 0, 1]).to_tensor(shape=[4, 1])
+
+
+def _nested_to_tensor(values):
+    return tf.RaggedTensor.from_nested_row_lengths(values, [[2, 1], [1, 0, 2]]).to_tensor()
+
+
+SPECS = [
+    OpSpec("RaggedTensorToTensor", _to_tensor, [np.array([1.5, -2.0, 3.0])],
+           lambda v: np.array([[1.5, -2.0], [-1.0, -1.0], [3.0, -1.0]])),
+    OpSpec("RaggedTensorToTensor", _to_tensor_shaped, [np.array([1.5, -2.0, 3.0])],
+           lambda v: np.array([[1.5], [0.0], [3.0], [0.0]]), name="RaggedTensorToTensor-shape"),
+    OpSpec("RaggedTensorToTensor", _nested_to_tensor, [np.array([[1.0, 2.0], [3.0, 4.0],
+                                                                 [5.0, 6.0]])],
+           lambda v: np.array([[[[1.0, 2.0], [0, 0]], [[0, 0], [0, 0]]],
+                                [[[3.0, 4.0], [5.0, 6.0]], [[0, 0], [0, 0]]]]),
+           name="RaggedTensorToTensor-nested"),
+    OpSpec("UnicodeDecode", lambda s: tf.strings.unicode_decode(s, "UTF-8").flat_values,
+           [_obj("h\u00e9", "", "\u20ac")], lambda s: np.array([104, 233, 8364], np.int32),
+           grad=_NO_GRAD),
+    OpSpec("UnicodeDecodeWithOffsets",
+           lambda s: tf.strings.unicode_decode_with_offsets(s, "UTF-8")[1].flat_values,
+           [_obj("h\u00e9", "", "\u20ac")], lambda s: np.array([0, 1, 0]), grad=_NO_GRAD),
+    OpSpec("StringNGrams", lambda s: tf.strings.ngrams(s, 2), [_obj("a", "b", "c")],
+           lambda s: _obj("a b", "b c"), grad=_NO_GRAD),
+    OpSpec("StringNGrams", lambda s: tf.strings.ngrams(s, [1, 3], pad_values="#",
+                                                       separator="_"),
+           [_obj("a", "b")], lambda s: _obj("a", "b", "#_#_a", "#_a_b", "a_b_#", "b_#_#"),
+           name="StringNGrams-padded", grad=_NO_GRAD),
+]

@@ -1,0 +1,228 @@
+"""RaggedTensor and tf.ragged through the public API: factories, conversions, dispatch of
+TF's functions, `function` arguments and gradients."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def test_factories_build_the_same_rows():
+    values = [3, 1, 4, 1, 5]
+    want = [[3, 1], [], [4, 1, 5]]
+    assert tf.RaggedTensor.from_row_splits(values, [0, 2, 2, 5]).to_list() == want
+    assert tf.RaggedTensor.from_row_lengths(values, [2, 0, 3]).to_list() == want
+    assert tf.RaggedTensor.from_value_rowids(values, [0, 0, 2, 2, 2]).to_list() == want
+    assert tf.RaggedTensor.from_row_starts(values, [0, 2, 2]).to_list() == want
+    assert tf.RaggedTensor.from_row_limits(values, [2, 2, 5]).to_list() == want
+    assert tf.RaggedTensor.from_value_rowids(values, [0, 0, 2, 2, 2], nrows=4).to_list() == \
+        want + [[]]
+
+
+def test_invalid_splits_raise_tfs_error():
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2, 1, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2])
+    with pytest.raises(ValueError, match="private"):
+        tf.RaggedTensor([1], [0, 1])
+
+
+def test_to_tensor_default_value_and_shape():
+    rt = tf.ragged.constant([[1, 2, 3], [4]])
+    assert rt.to_tensor(default_value=9).numpy().tolist() == [[1, 2, 3], [4, 9, 9]]
+    assert rt.to_tensor(shape=[3, 2]).numpy().tolist() == [[1, 2], [4, 0], [0, 0]]
+    assert rt.to_tensor(shape=[None, 4]).shape == (2, 4)
+    empty = tf.ragged.constant([[], []], dtype=tf.float32)
+    assert empty.to_tensor().shape == (2, 0)
+
+
+def test_ragged_rank_two_components_and_printing():
+    rt = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    assert rt.ragged_rank == 2 and rt.shape.as_list() == [3, None, None]
+    assert [s.numpy().tolist() for s in rt.nested_row_splits] == [[0, 2, 2, 3], [0, 2, 3, 6]]
+    assert rt.flat_values.numpy().tolist() == [1, 2, 3, 4, 5, 6]
+    assert str(rt) == "<tf.RaggedTensor [[[1, 2], [3]], [], [[4, 5, 6]]]>"
+    assert rt.merge_dims(1, 2).to_list() == [[1, 2, 3], [], [4, 5, 6]]
+    assert rt.bounding_shape().numpy().tolist() == [3, 2, 3]
+
+
+def test_sparse_round_trip():
+    rt = tf.ragged.constant([[1, 2], [], [3]])
+    st = rt.to_sparse()
+    assert st.indices.numpy().tolist() == [[0, 0], [0, 1], [2, 0]]
+    assert tf.RaggedTensor.from_sparse(st).to_list() == rt.to_list()
+
+
+def test_elementwise_functions_and_operators_keep_rows():
+    rt = tf.ragged.constant([[1.0, 4.0], [9.0]])
+    assert tf.sqrt(rt).to_list() == [[1.0, 2.0], [3.0]]
+    assert (tf.constant([[1.0], [2.0]]) * rt).to_list() == [[1.0, 4.0], [18.0]]
+    assert (2.0 - rt).to_list() == [[1.0, -2.0], [-7.0]]
+    assert tf.cast(rt, tf.int32).dtype == tf.int32
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        rt + tf.ragged.constant([[1.0], [2.0, 3.0]])
+
+
+def test_an_op_without_a_ragged_version_raises_type_error():
+    rt = tf.ragged.constant([[1.0, 4.0], [9.0]])
+    with pytest.raises(TypeError, match="RaggedTensor"):
+        tf.linalg.matmul(rt, rt)
+
+
+def test_reductions_over_rows_and_columns():
+    rt = tf.ragged.constant([[1, 2], [], [3]])
+    assert tf.reduce_sum(rt, axis=1).numpy().tolist() == [3, 0, 3]
+    assert tf.reduce_sum(rt, axis=0).numpy().tolist() == [4, 2]
+    mean = tf.reduce_mean(rt, axis=1)
+    assert mean.dtype == tf.float64 and np.isnan(mean.numpy()[1])
+    assert tf.reduce_max(rt, axis=-1).numpy().tolist() == [2, np.iinfo(np.int32).min, 3]
+    assert int(tf.reduce_sum(rt)) == 6
+
+
+def test_concat_gather_where_and_indexing():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    assert tf.concat([rt, rt], axis=1).to_list() == [[1, 2, 1, 2], [3, 3]]
+    assert tf.concat([rt, [[4, 5, 6]]], axis=0).to_list() == [[1, 2], [3], [4, 5, 6]]
+    assert tf.gather(rt, [1, 0, 1]).to_list() == [[3], [1, 2], [3]]
+    assert tf.where(rt > 1, rt, -rt).to_list() == [[-1, 2], [3]]
+    assert rt[0].numpy().tolist() == [1, 2]
+    assert rt[:, :1].to_list() == [[1], [3]]
+    with pytest.raises(ValueError, match="inner ragged"):
+        rt[:, 0]
+    assert rt[:, ::2].to_list() == [[1], [3]]
+    assert rt[tf.newaxis].to_list() == [[[1, 2], [3]]]
+    with pytest.raises(IndexError):
+        rt[2]
+    assert rt[-1:].to_list() == [[3]]
+
+
+def test_ragged_module_functions():
+    assert tf.ragged.range([3, 0, 2]).to_list() == [[0, 1, 2], [], [0, 1]]
+    assert tf.ragged.range([5.0], [2.0], -1.5).to_list() == [[5.0, 3.5]]
+    mask = tf.ragged.boolean_mask([[1, 2], [3, 4]], [[True, False], [True, True]])
+    assert mask.to_list() == [[1], [3, 4]]
+    stacked = tf.ragged.stack([tf.ragged.constant([[1]]), tf.ragged.constant([[2, 3], []])])
+    assert stacked.to_list() == [[[1]], [[2, 3], []]]
+    doubled = tf.ragged.map_flat_values(tf.multiply, tf.ragged.constant([[1], [2, 3]]), 2)
+    assert doubled.to_list() == [[2], [4, 6]]
+
+
+def test_strings_functions_return_ragged_rows():
+    assert tf.strings.split(["a b", "c"]).to_list() == [[b"a", b"b"], [b"c"]]
+    assert tf.strings.split([["a b"], ["c"]]).to_list() == [[[b"a", b"b"]], [[b"c"]]]
+    assert tf.strings.unicode_decode(["h\u00e9"], "UTF-8").to_list() == [[104, 233]]
+    assert tf.strings.unicode_split(["h\u00e9"], "UTF-8").to_list() == [[b"h", b"\xc3\xa9"]]
+    assert tf.strings.bytes_split(["ab", ""]).to_list() == [[b"a", b"b"], []]
+    assert tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"]]), 2).to_list() == \
+        [[b"a b", b"b c"], []]
+    words = tf.ragged.constant([["So", "long"]])
+    assert tf.strings.substr(words, 0, 1).to_list() == [[b"S", b"l"]]
+
+
+def test_function_with_ragged_input_signature_traces_once():
+    traces = []
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+    def padded(rt):
+        traces.append(1)
+        return rt.to_tensor(), tf.reduce_sum(rt, axis=1), rt * 2.0
+
+    dense, sums, doubled = padded(tf.ragged.constant([[1.0, 2.0], [3.0]]))
+    assert dense.numpy().tolist() == [[1.0, 2.0], [3.0, 0.0]]
+    assert sums.numpy().tolist() == [3.0, 3.0]
+    assert isinstance(doubled, tf.RaggedTensor) and doubled.to_list() == [[2.0, 4.0], [6.0]]
+    dense, _, _ = padded(tf.ragged.constant([[1.0], [], [2.0, 3.0, 4.0]]))
+    assert dense.shape == (3, 3) and len(traces) == 1
+
+
+def test_function_with_traced_ragged_argument():
+    @tf.function
+    def row_max(rt):
+        return tf.reduce_max(rt, axis=1)
+
+    assert row_max(tf.ragged.constant([[1, 5], [3]])).numpy().tolist() == [5, 3]
+
+
+def test_gradients_flow_to_flat_values():
+    x = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        rt = tf.RaggedTensor.from_row_lengths(x, [2, 1])
+        y = tf.reduce_sum(rt.to_tensor(default_value=5.0) * [[1.0, 10.0], [100.0, 1000.0]])
+    assert tape.gradient(y, x).numpy().tolist() == [1.0, 10.0, 100.0]
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            rt = tf.RaggedTensor.from_row_lengths(x, [2, 1])
+            y = tf.reduce_sum(tf.reduce_sum(rt * rt, axis=1))
+        return tape.gradient(y, x)
+    assert step().numpy().tolist() == [2.0, 4.0, 6.0]
+
+
+def test_tape_watches_and_differentiates_ragged_tensors():
+    rt = tf.ragged.constant([[1.0, 2.0], [3.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(rt)
+        y = tf.reduce_sum(rt * rt)
+    grad = tape.gradient(y, rt)
+    assert isinstance(grad, tf.RaggedTensor) and grad.to_list() == [[2.0, 4.0], [6.0]]
+    with tf.GradientTape() as tape:
+        tape.watch(rt)
+        z = rt * 3.0
+    assert tape.gradient(z, rt).to_list() == [[3.0, 3.0], [3.0]]
+
+
+def test_concrete_functions_bind_ragged_and_sparse_arguments():
+    @tf.function
+    def increment(x):
+        return x + 1
+
+    cf = increment.get_concrete_function(tf.RaggedTensorSpec([None, None], tf.int32))
+    assert cf(tf.ragged.constant([[1], [2, 3]])).to_list() == [[2], [3, 4]]
+    with pytest.raises(TypeError):
+        cf(tf.ragged.constant([[1.0]]))
+
+    @tf.function
+    def dense(st):
+        return tf.sparse.to_dense(st)
+
+    st = tf.SparseTensor([[0, 1]], [5], [2, 2])
+    assert dense.get_concrete_function(st)(st).numpy().tolist() == [[0, 5], [0, 0]]
+
+
+def test_saved_model_round_trip_of_a_ragged_signature(tmp_path):
+    class Module(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(10.0)
+
+        @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+        def grow(self, x):
+            return x * self.v
+
+    tf.saved_model.save(Module(), str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert loaded.grow(tf.ragged.constant([[1.0, 2.0], []])).to_list() == [[10.0, 20.0], []]
+
+
+def test_ragged_feature_parsing():
+    def example(**values):
+        return tf.train.Example(features=tf.train.Features(feature={
+            k: tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+            for k, v in values.items()})).SerializeToString()
+    spec = {"a": tf.io.RaggedFeature(tf.int64), "b": tf.io.FixedLenFeature([], tf.int64)}
+    parsed = tf.io.parse_example([example(a=[1, 2], b=[0]), example(b=[1])], spec)
+    assert parsed["a"].to_list() == [[1, 2], []]
+    assert parsed["b"].numpy().tolist() == [0, 1]
+    single = tf.io.parse_single_example(example(a=[3], b=[0]), spec)
+    assert single["a"].numpy().tolist() == [3]
+
+
+def test_reverse_and_tile_inside_a_function():
+    @tf.function
+    def f(rt):
+        return tf.reverse(rt, [1]), tf.tile(rt, [1, 2])
+
+    reversed_, tiled = f(tf.ragged.constant([[1, 2, 3], [4]]))
+    assert reversed_.to_list() == [[3, 2, 1], [4]]
+    assert tiled.to_list() == [[1, 2, 3, 1, 2, 3], [4, 4]]
