@@ -471,6 +471,15 @@ def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3068d93908(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+        try:
+            return _export_fn(x, axes, shift, name, keep_dims, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'axes': axes, 'shift': shift, 'name': name, 'keep_dims': keep_dims, 'keepdims': keepdims})
+    return _export_wrapper
+
+
 def _w31c82b06ae(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(serialized, features, example_names=None, name=None):
         try:
@@ -633,6 +642,15 @@ def _w3fc0f06510(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w403c8f935c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu=None, data_format=None, name=None, input=None, dilations=None):
+        try:
+            return _export_fn(value, filters, stride, padding, use_cudnn_on_gpu, data_format, name, input, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'filters': filters, 'stride': stride, 'padding': padding, 'use_cudnn_on_gpu': use_cudnn_on_gpu, 'data_format': data_format, 'name': name, 'input': input, 'dilations': dilations})
+    return _export_wrapper
+
+
 def _w40f05a62af(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(name, data, step=None, buckets=None, description=None):
         try:
@@ -747,6 +765,15 @@ def _w4b1c9f6228(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, ord, axis, keepdims, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'ord': ord, 'axis': axis, 'keepdims': keepdims, 'name': name})
+    return _export_wrapper
+
+
+def _w4b74e6260a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value=None, filter=None, output_shape=None, strides=None, padding=None, data_format=None, name=None, input=None, filters=None, dilations=None):
+        try:
+            return _export_fn(value, filter, output_shape, strides, padding, data_format, name, input, filters, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'filter': filter, 'output_shape': output_shape, 'strides': strides, 'padding': padding, 'data_format': data_format, 'name': name, 'input': input, 'filters': filters, 'dilations': dilations})
     return _export_wrapper
 
 
@@ -1299,6 +1326,24 @@ def _w6a813926f8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6b46b13da6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, ksize, strides, padding, data_format=None, name=None, input=None):
+        try:
+            return _export_fn(value, ksize, strides, padding, data_format, name, input)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'ksize': ksize, 'strides': strides, 'padding': padding, 'data_format': data_format, 'name': name, 'input': input})
+    return _export_wrapper
+
+
+def _w6b941e9270(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=None, data_format=None, dilations=None, name=None, filters=None):
+        try:
+            return _export_fn(input, filter, strides, padding, use_cudnn_on_gpu, data_format, dilations, name, filters)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'strides': strides, 'padding': padding, 'use_cudnn_on_gpu': use_cudnn_on_gpu, 'data_format': data_format, 'dilations': dilations, 'name': name, 'filters': filters})
+    return _export_wrapper
+
+
 def _w6bb99a7809(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(top, topdown=None, onerror=None):
         try:
@@ -1533,6 +1578,15 @@ def _w7d0708720a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7da158cae1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, axes, frequency_weights, name=None, keep_dims=None, keepdims=None):
+        try:
+            return _export_fn(x, axes, frequency_weights, name, keep_dims, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'axes': axes, 'frequency_weights': frequency_weights, 'name': name, 'keep_dims': keep_dims, 'keepdims': keepdims})
+    return _export_wrapper
+
+
 def _w7e317f0533(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(diagonal, name=None, k=None, num_rows=None, num_cols=None, padding_value=None, align=None):
         try:
@@ -1557,6 +1611,15 @@ def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(target_device, source_device)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'target_device': target_device, 'source_device': source_device})
+    return _export_wrapper
+
+
+def _w814a06412a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, weights, biases, name=None):
+        try:
+            return _export_fn(x, weights, biases, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'weights': weights, 'biases': biases, 'name': name})
     return _export_wrapper
 
 
@@ -1620,6 +1683,15 @@ def _w84a03b6daa(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, filter, strides, padding, data_format, dilations, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+    return _export_wrapper
+
+
+def _w8579bf9905(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, logits, axis=None, name=None, dim=None):
+        try:
+            return _export_fn(labels, logits, axis, name, dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'axis': axis, 'name': name, 'dim': dim})
     return _export_wrapper
 
 
@@ -1767,6 +1839,15 @@ def _w8d7050a8e0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8e495ca389(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filter=None, strides=None, padding=None, data_format=None, dilations=None, name=None, filters=None):
+        try:
+            return _export_fn(input, filter, strides, padding, data_format, dilations, name, filters)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name, 'filters': filters})
+    return _export_wrapper
+
+
 def _w8ec59ce716(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(f, params=None):
         try:
@@ -1782,6 +1863,15 @@ def _w8f035310f3(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, seed)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'seed': seed})
+    return _export_wrapper
+
+
+def _w8f037da8db(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(predictions, targets, k, name=None):
+        try:
+            return _export_fn(predictions, targets, k, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'predictions': predictions, 'targets': targets, 'k': k, 'name': name})
     return _export_wrapper
 
 
@@ -1866,6 +1956,15 @@ def _w9319d74c12(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w937c72d16e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filter, strides, padding, rate=None, name=None, data_format=None, dilations=None):
+        try:
+            return _export_fn(input, filter, strides, padding, rate, name, data_format, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'strides': strides, 'padding': padding, 'rate': rate, 'name': name, 'data_format': data_format, 'dilations': dilations})
+    return _export_wrapper
+
+
 def _w9568ba2346(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(img1, img2, max_val, power_factors=None, filter_size=None, filter_sigma=None, k1=None, k2=None):
         try:
@@ -1890,6 +1989,15 @@ def _w9612cd4d2f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, block_size, data_format, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'block_size': block_size, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
+def _w9892d95218(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, depthwise_filter, pointwise_filter, strides, padding, rate=None, name=None, data_format=None, dilations=None):
+        try:
+            return _export_fn(input, depthwise_filter, pointwise_filter, strides, padding, rate, name, data_format, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'depthwise_filter': depthwise_filter, 'pointwise_filter': pointwise_filter, 'strides': strides, 'padding': padding, 'rate': rate, 'name': name, 'data_format': data_format, 'dilations': dilations})
     return _export_wrapper
 
 
@@ -2442,6 +2550,15 @@ def _wc7d8725b74(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc806c2fcbd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(logits, axis=None, name=None, dim=None):
+        try:
+            return _export_fn(logits, axis, name, dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'logits': logits, 'axis': axis, 'name': name, 'dim': dim})
+    return _export_wrapper
+
+
 def _wc8292e6681(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(buffer_size, count=None, seed=None):
         try:
@@ -2586,6 +2703,15 @@ def _wd1d3537e37(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd1d9e08894(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filter, padding, strides=None, dilation_rate=None, name=None, data_format=None, filters=None, dilations=None):
+        try:
+            return _export_fn(input, filter, padding, strides, dilation_rate, name, data_format, filters, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'padding': padding, 'strides': strides, 'dilation_rate': dilation_rate, 'name': name, 'data_format': data_format, 'filters': filters, 'dilations': dilations})
+    return _export_wrapper
+
+
 def _wd29d925e51(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, precision=None, scientific=None, shortest=None, width=None, fill=None, name=None):
         try:
@@ -2646,6 +2772,15 @@ def _wd6c7f2a3f7(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input_tensor, axis, keepdims, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'axis': axis, 'keepdims': keepdims, 'name': name})
+    return _export_wrapper
+
+
+def _wd81fd267d8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels=None, logits=None, dim=None, name=None, axis=None):
+        try:
+            return _export_fn(labels, logits, dim, name, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'dim': dim, 'name': name, 'axis': axis})
     return _export_wrapper
 
 
@@ -2793,6 +2928,15 @@ def _we1205f5142(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we16d87c384(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, block_size, name=None, data_format=None):
+        try:
+            return _export_fn(input, block_size, name, data_format)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'block_size': block_size, 'name': name, 'data_format': data_format})
+    return _export_wrapper
+
+
 def _we4ac0bec5d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, pos, len, unit=None, name=None):
         try:
@@ -2826,6 +2970,15 @@ def _we79dec227e(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(values, value_range, nbins, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'values': values, 'value_range': value_range, 'nbins': nbins, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _we8028b12ff(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+        try:
+            return _export_fn(x, keep_prob, noise_shape, seed, name, rate)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'keep_prob': keep_prob, 'noise_shape': noise_shape, 'seed': seed, 'name': name, 'rate': rate})
     return _export_wrapper
 
 
@@ -2880,6 +3033,15 @@ def _web0b32cf5b(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, step, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'step': step, 'name': name})
+    return _export_wrapper
+
+
+def _web117beb82(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, axes, shift=None, keep_dims=None, name=None, keepdims=None):
+        try:
+            return _export_fn(x, axes, shift, keep_dims, name, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'axes': axes, 'shift': shift, 'keep_dims': keep_dims, 'name': name, 'keepdims': keepdims})
     return _export_wrapper
 
 
@@ -2988,6 +3150,15 @@ def _wf55632e493(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, out_idx, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'out_idx': out_idx, 'name': name})
+    return _export_wrapper
+
+
+def _wf55f0e6222(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(params, ids, partition_strategy=None, name=None, validate_indices=None, max_norm=None):
+        try:
+            return _export_fn(params, ids, partition_strategy, name, validate_indices, max_norm)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'params': params, 'ids': ids, 'partition_strategy': partition_strategy, 'name': name, 'validate_indices': validate_indices, 'max_norm': max_norm})
     return _export_wrapper
 
 
@@ -3131,6 +3302,31 @@ WRAPPERS = {
     'compat.v1.losses.softmax_cross_entropy': _w5145e9c8f4,
     'compat.v1.losses.sparse_softmax_cross_entropy': _w7b494c8293,
     'compat.v1.model_variables': _w9f761ecc3f,
+    'compat.v1.nn.avg_pool': _w6b46b13da6,
+    'compat.v1.nn.avg_pool_v2': _w67a5e4ea19,
+    'compat.v1.nn.conv1d': _w403c8f935c,
+    'compat.v1.nn.conv2d': _w6b941e9270,
+    'compat.v1.nn.conv2d_transpose': _w4b74e6260a,
+    'compat.v1.nn.conv3d': _w8e495ca389,
+    'compat.v1.nn.convolution': _wd1d9e08894,
+    'compat.v1.nn.depth_to_space': _we16d87c384,
+    'compat.v1.nn.depthwise_conv2d': _w937c72d16e,
+    'compat.v1.nn.dropout': _we8028b12ff,
+    'compat.v1.nn.embedding_lookup': _wf55f0e6222,
+    'compat.v1.nn.in_top_k': _w8f037da8db,
+    'compat.v1.nn.log_softmax': _wc806c2fcbd,
+    'compat.v1.nn.max_pool': _w6b46b13da6,
+    'compat.v1.nn.max_pool_v2': _w67a5e4ea19,
+    'compat.v1.nn.moments': _w3068d93908,
+    'compat.v1.nn.relu_layer': _w814a06412a,
+    'compat.v1.nn.separable_conv2d': _w9892d95218,
+    'compat.v1.nn.softmax': _wc806c2fcbd,
+    'compat.v1.nn.softmax_cross_entropy_with_logits': _wd81fd267d8,
+    'compat.v1.nn.softmax_cross_entropy_with_logits_v2': _w8579bf9905,
+    'compat.v1.nn.space_to_depth': _we16d87c384,
+    'compat.v1.nn.sufficient_statistics': _web117beb82,
+    'compat.v1.nn.weighted_moments': _w7da158cae1,
+    'compat.v1.nn.xw_plus_b': _w814a06412a,
     'compat.v1.no_op': _w7879a9bec3,
     'compat.v1.placeholder': _wca0fe528f3,
     'compat.v1.placeholder_with_default': _wdd81df4022,
