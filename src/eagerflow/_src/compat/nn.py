@@ -6,8 +6,8 @@ The other names of ``tf.compat.v1.nn`` are those of ``tf.nn``.
 >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
 >>> tf.compat.v1.nn.moments(x, [0], keep_dims=True)[0]
 <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[2., 3.]], dtype=float32)>
->>> tf.compat.v1.nn.dropout(x, keep_prob=1.0) is x
-False
+>>> tf.compat.v1.nn.softmax([[1.0, 1.0]], dim=1)
+<tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[0.5, 0.5]], dtype=float32)>
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
