@@ -94,3 +94,13 @@ def test_an_op_named_by_its_name_scope_takes_the_scopes_name():
         with tf.name_scope("b") as scope:
             return tf.add(1.0, 2.0, name=scope)
     assert f.get_concrete_function().graph.get_operation_by_name("b").type == "AddV2"
+
+
+def test_gradient_of_a_pad_with_unknown_dims():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.pad(x, [[1, 0], [0, 2]], constant_values=1.0) * tf.range(4.0)
+        return tape.gradient(y, x)
+    assert grad(tf.ones([3, 2])).numpy().tolist() == [[0.0, 1.0]] * 3

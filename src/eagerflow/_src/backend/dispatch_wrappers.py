@@ -858,6 +858,15 @@ def _w5047f42be1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w50a362ad1b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, filters, kernel_size, strides=None, padding=None, data_format=None, dilation_rate=None, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None, depth_multiplier=None, depthwise_initializer=None, pointwise_initializer=None, depthwise_regularizer=None, pointwise_regularizer=None, depthwise_constraint=None, pointwise_constraint=None):
+        try:
+            return _export_fn(inputs, filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, trainable, name, reuse, depth_multiplier, depthwise_initializer, pointwise_initializer, depthwise_regularizer, pointwise_regularizer, depthwise_constraint, pointwise_constraint)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'filters': filters, 'kernel_size': kernel_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilation_rate': dilation_rate, 'activation': activation, 'use_bias': use_bias, 'kernel_initializer': kernel_initializer, 'bias_initializer': bias_initializer, 'kernel_regularizer': kernel_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'kernel_constraint': kernel_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse, 'depth_multiplier': depth_multiplier, 'depthwise_initializer': depthwise_initializer, 'pointwise_initializer': pointwise_initializer, 'depthwise_regularizer': depthwise_regularizer, 'pointwise_regularizer': pointwise_regularizer, 'depthwise_constraint': depthwise_constraint, 'pointwise_constraint': pointwise_constraint})
+    return _export_wrapper
+
+
 def _w510d2c7004(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, pad=None, name=None):
         try:
@@ -1011,6 +1020,15 @@ def _w56c18d6c93(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w58cc1c3956(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, filters, kernel_size, strides=None, padding=None, data_format=None, dilation_rate=None, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None):
+        try:
+            return _export_fn(inputs, filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, trainable, name, reuse)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'filters': filters, 'kernel_size': kernel_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilation_rate': dilation_rate, 'activation': activation, 'use_bias': use_bias, 'kernel_initializer': kernel_initializer, 'bias_initializer': bias_initializer, 'kernel_regularizer': kernel_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'kernel_constraint': kernel_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse})
+    return _export_wrapper
+
+
 def _w58fa3f66db(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(export_dir, tags=None, options=None):
         try:
@@ -1065,6 +1083,15 @@ def _w5add5eaaf4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5c3e9e093b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, units, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None):
+        try:
+            return _export_fn(inputs, units, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, trainable, name, reuse)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'units': units, 'activation': activation, 'use_bias': use_bias, 'kernel_initializer': kernel_initializer, 'bias_initializer': bias_initializer, 'kernel_regularizer': kernel_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'kernel_constraint': kernel_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse})
+    return _export_wrapper
+
+
 def _w5cce2847a8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(*args, **kwargs):
         try:
@@ -1089,6 +1116,15 @@ def _w5e96d26c3d(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(images, contrast_factor)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'images': images, 'contrast_factor': contrast_factor})
+    return _export_wrapper
+
+
+def _w5f4fb39348(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, axis=None, momentum=None, epsilon=None, center=None, scale=None, beta_initializer=None, gamma_initializer=None, moving_mean_initializer=None, moving_variance_initializer=None, beta_regularizer=None, gamma_regularizer=None, beta_constraint=None, gamma_constraint=None, training=None, trainable=None, name=None, reuse=None, renorm=None, renorm_clipping=None, renorm_momentum=None, fused=None, virtual_batch_size=None, adjustment=None):
+        try:
+            return _export_fn(inputs, axis, momentum, epsilon, center, scale, beta_initializer, gamma_initializer, moving_mean_initializer, moving_variance_initializer, beta_regularizer, gamma_regularizer, beta_constraint, gamma_constraint, training, trainable, name, reuse, renorm, renorm_clipping, renorm_momentum, fused, virtual_batch_size, adjustment)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'axis': axis, 'momentum': momentum, 'epsilon': epsilon, 'center': center, 'scale': scale, 'beta_initializer': beta_initializer, 'gamma_initializer': gamma_initializer, 'moving_mean_initializer': moving_mean_initializer, 'moving_variance_initializer': moving_variance_initializer, 'beta_regularizer': beta_regularizer, 'gamma_regularizer': gamma_regularizer, 'beta_constraint': beta_constraint, 'gamma_constraint': gamma_constraint, 'training': training, 'trainable': trainable, 'name': name, 'reuse': reuse, 'renorm': renorm, 'renorm_clipping': renorm_clipping, 'renorm_momentum': renorm_momentum, 'fused': fused, 'virtual_batch_size': virtual_batch_size, 'adjustment': adjustment})
     return _export_wrapper
 
 
@@ -1992,6 +2028,15 @@ def _w9612cd4d2f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9795aed129(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, pool_size, strides, padding=None, data_format=None, name=None):
+        try:
+            return _export_fn(inputs, pool_size, strides, padding, data_format, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'pool_size': pool_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
 def _w9892d95218(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, depthwise_filter, pointwise_filter, strides, padding, rate=None, name=None, data_format=None, dilations=None):
         try:
@@ -2025,6 +2070,15 @@ def _w99826618a5(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, mask, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'mask': mask, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _w9a82a470cc(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, rate=None, noise_shape=None, seed=None, training=None, name=None):
+        try:
+            return _export_fn(inputs, rate, noise_shape, seed, training, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'rate': rate, 'noise_shape': noise_shape, 'seed': seed, 'training': training, 'name': name})
     return _export_wrapper
 
 
@@ -2739,6 +2793,15 @@ def _wd47856d729(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd532ab7b81(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, name=None, data_format=None):
+        try:
+            return _export_fn(inputs, name, data_format)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'name': name, 'data_format': data_format})
+    return _export_wrapper
+
+
 def _wd646dec4ea(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(contents, name=None):
         try:
@@ -3285,6 +3348,23 @@ WRAPPERS = {
     'compat.v1.image.resize_bilinear': _w7882553355,
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
+    'compat.v1.layers.average_pooling1d': _w9795aed129,
+    'compat.v1.layers.average_pooling2d': _w9795aed129,
+    'compat.v1.layers.average_pooling3d': _w9795aed129,
+    'compat.v1.layers.batch_normalization': _w5f4fb39348,
+    'compat.v1.layers.conv1d': _w50a362ad1b,
+    'compat.v1.layers.conv2d': _w58cc1c3956,
+    'compat.v1.layers.conv2d_transpose': _w50a362ad1b,
+    'compat.v1.layers.conv3d': _w50a362ad1b,
+    'compat.v1.layers.conv3d_transpose': _w50a362ad1b,
+    'compat.v1.layers.dense': _w5c3e9e093b,
+    'compat.v1.layers.dropout': _w9a82a470cc,
+    'compat.v1.layers.flatten': _wd532ab7b81,
+    'compat.v1.layers.max_pooling1d': _w9795aed129,
+    'compat.v1.layers.max_pooling2d': _w9795aed129,
+    'compat.v1.layers.max_pooling3d': _w9795aed129,
+    'compat.v1.layers.separable_conv1d': _w50a362ad1b,
+    'compat.v1.layers.separable_conv2d': _w50a362ad1b,
     'compat.v1.local_variables': _w9f761ecc3f,
     'compat.v1.local_variables_initializer': _w1f06b08988,
     'compat.v1.losses.absolute_difference': _w14df51009f,

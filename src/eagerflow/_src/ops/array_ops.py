@@ -2713,7 +2713,10 @@ def _slice_grad(op, dy):
 @register_gradient("PadV2")
 def _pad_grad(op, dy):
     x = op.inputs[0]
-    dx = slice(dy, [b for b, _ in op.attrs["paddings"]], x.shape.as_list())
+    if x.shape.is_fully_defined():
+        dx = slice(dy, [b for b, _ in op.attrs["paddings"]], x.shape.as_list())
+    else:  # (unknown dims: the slice between the paddings)
+        dx = dy[tuple(builtins.slice(b, -a or None) for b, a in op.attrs["paddings"])]
     # The padding value fills every position that is not a copy of `x`.
     reduce_sum = late.reduction_ops.reduce_sum
     return dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))
