@@ -1515,6 +1515,15 @@ def _w74b3f7510f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7530bbab95(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key=None, scope=None, name=None):
+        try:
+            return _export_fn(key, scope, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key, 'scope': scope, 'name': name})
+    return _export_wrapper
+
+
 def _w766df0e2ee(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(pred, true_fn=None, false_fn=None, name=None):
         try:
@@ -1890,6 +1899,15 @@ def _w8ec59ce716(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(f, params)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'f': f, 'params': params})
+    return _export_wrapper
+
+
+def _w8ec5b7e241(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, collections=None, family=None):
+        try:
+            return _export_fn(name, tensor, collections, family)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'collections': collections, 'family': family})
     return _export_wrapper
 
 
@@ -2775,6 +2793,15 @@ def _wd29d925e51(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd2aa6f8c14(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, values, collections=None, family=None):
+        try:
+            return _export_fn(name, values, collections, family)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'values': values, 'collections': collections, 'family': family})
+    return _export_wrapper
+
+
 def _wd433c66f23(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(generator):
         try:
@@ -3243,6 +3270,15 @@ def _wf7652686c4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf8734e707b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, collections=None, name=None):
+        try:
+            return _export_fn(inputs, collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'collections': collections, 'name': name})
+    return _export_wrapper
+
+
 def _wf8ba648344(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes=None, padding_values=None, pad_to_bucket_boundary=None, no_padding=None, drop_remainder=None):
         try:
@@ -3412,6 +3448,10 @@ WRAPPERS = {
     'compat.v1.placeholder_with_default': _wdd81df4022,
     'compat.v1.py_func': _wbe933e5bf8,
     'compat.v1.reset_default_graph': _w1f06b08988,
+    'compat.v1.summary.histogram': _wd2aa6f8c14,
+    'compat.v1.summary.merge': _wf8734e707b,
+    'compat.v1.summary.merge_all': _w7530bbab95,
+    'compat.v1.summary.scalar': _w8ec5b7e241,
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
     'compat.v1.train.get_global_step': _wa6c0515c89,

@@ -159,7 +159,8 @@ AveragePooling2D = _layer("AveragePooling2D", pooling.AveragePooling2D,
                           "TF 1's 2-D average pooling layer.")
 AveragePooling3D = _layer("AveragePooling3D", pooling.AveragePooling3D,
                           "TF 1's 3-D average pooling layer.")
-InputSpec = export("compat.v1.layers.InputSpec")(input_spec.InputSpec)
+InputSpec = input_spec.InputSpec
+export("compat.v1.layers.InputSpec").export_constant(__name__, "InputSpec")
 
 
 def _inference_by_default(keras_class):
@@ -198,7 +199,7 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
     return layer(inputs)
 
 
-def _conv_function(cls, rank, transpose=False, separable=False):
+def _conv_function(cls, rank, name, transpose=False, separable=False):
     def conv(inputs, filters, kernel_size, strides=(1,) * rank, padding="valid",
              data_format="channels_last", dilation_rate=(1,) * rank, activation=None,
              use_bias=True, kernel_initializer=None, bias_initializer=None,
@@ -229,10 +230,12 @@ def _conv_function(cls, rank, transpose=False, separable=False):
             if not transpose:
                 common.update(dilation_rate=dilation_rate)
         return cls(filters, kernel_size, **common)(inputs)
+    conv.__name__ = conv.__qualname__ = name
+    conv.__doc__ = f"The output of a new `{cls.__name__}` layer called on `inputs`."
     return conv
 
 
-_conv2d = _conv_function(Conv2D, 2)
+_conv2d = _conv_function(Conv2D, 2, "conv2d")
 
 
 @export("compat.v1.layers.conv2d")
@@ -248,45 +251,34 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                    kernel_constraint, bias_constraint, trainable, name, reuse)
 
 
-conv1d = export("compat.v1.layers.conv1d")(_conv_function(Conv1D, 1))
-conv3d = export("compat.v1.layers.conv3d")(_conv_function(Conv3D, 3))
+conv1d = export("compat.v1.layers.conv1d")(_conv_function(Conv1D, 1, "conv1d"))
+conv3d = export("compat.v1.layers.conv3d")(_conv_function(Conv3D, 3, "conv3d"))
 conv2d_transpose = export("compat.v1.layers.conv2d_transpose")(
-    _conv_function(Conv2DTranspose, 2, transpose=True))
+    _conv_function(Conv2DTranspose, 2, "conv2d_transpose", transpose=True))
 conv3d_transpose = export("compat.v1.layers.conv3d_transpose")(
-    _conv_function(Conv3DTranspose, 3, transpose=True))
+    _conv_function(Conv3DTranspose, 3, "conv3d_transpose", transpose=True))
 separable_conv1d = export("compat.v1.layers.separable_conv1d")(
-    _conv_function(SeparableConv1D, 1, separable=True))
+    _conv_function(SeparableConv1D, 1, "separable_conv1d", separable=True))
 separable_conv2d = export("compat.v1.layers.separable_conv2d")(
-    _conv_function(SeparableConv2D, 2, separable=True))
-for _f, _n in ((conv1d, "conv1d"), (conv3d, "conv3d"), (conv2d_transpose, "conv2d_transpose"),
-               (conv3d_transpose, "conv3d_transpose"), (separable_conv1d, "separable_conv1d"),
-               (separable_conv2d, "separable_conv2d")):
-    _f.__name__ = _f.__qualname__ = _n
+    _conv_function(SeparableConv2D, 2, "separable_conv2d", separable=True))
 
 
-def _pool_function(cls):
+def _pool_function(cls, name):
     def pool(inputs, pool_size, strides, padding="valid", data_format="channels_last",
              name=None):
         return cls(pool_size, strides, padding=padding, data_format=data_format,
                    name=name)(inputs)
-    return pool
+    pool.__name__ = pool.__qualname__ = name
+    pool.__doc__ = f"The output of a new `{cls.__name__}` layer called on `inputs`."
+    return export(f"compat.v1.layers.{name}")(pool)
 
 
-max_pooling1d = export("compat.v1.layers.max_pooling1d")(_pool_function(MaxPooling1D))
-max_pooling2d = export("compat.v1.layers.max_pooling2d")(_pool_function(MaxPooling2D))
-max_pooling3d = export("compat.v1.layers.max_pooling3d")(_pool_function(MaxPooling3D))
-average_pooling1d = export("compat.v1.layers.average_pooling1d")(
-    _pool_function(AveragePooling1D))
-average_pooling2d = export("compat.v1.layers.average_pooling2d")(
-    _pool_function(AveragePooling2D))
-average_pooling3d = export("compat.v1.layers.average_pooling3d")(
-    _pool_function(AveragePooling3D))
-for _f, _n in ((max_pooling1d, "max_pooling1d"), (max_pooling2d, "max_pooling2d"),
-               (max_pooling3d, "max_pooling3d"), (average_pooling1d, "average_pooling1d"),
-               (average_pooling2d, "average_pooling2d"),
-               (average_pooling3d, "average_pooling3d")):
-    _f.__name__ = _f.__qualname__ = _n
-del _f, _n
+max_pooling1d = _pool_function(MaxPooling1D, "max_pooling1d")
+max_pooling2d = _pool_function(MaxPooling2D, "max_pooling2d")
+max_pooling3d = _pool_function(MaxPooling3D, "max_pooling3d")
+average_pooling1d = _pool_function(AveragePooling1D, "average_pooling1d")
+average_pooling2d = _pool_function(AveragePooling2D, "average_pooling2d")
+average_pooling3d = _pool_function(AveragePooling3D, "average_pooling3d")
 
 
 @export("compat.v1.layers.flatten")
