@@ -174,6 +174,15 @@ def _w0cb3e9efd7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0dda54afa2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(graph=None, session=None):
+        try:
+            return _export_fn(graph, session)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph': graph, 'session': session})
+    return _export_wrapper
+
+
 def _w0e1ea075ff(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(labels, logits, pos_weight, name=None):
         try:
@@ -318,6 +327,15 @@ def _w1a759b2e21(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1b25270c7d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(n, global_step=None):
+        try:
+            return _export_fn(n, global_step)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'n': n, 'global_step': global_step})
+    return _export_wrapper
+
+
 def _w1d0f9e9290(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(seed, num=None, alg=None):
         try:
@@ -435,6 +453,15 @@ def _w28694d0fdf(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w288d372bbd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, bad_color=None, max_images=None, family=None, step=None):
+        try:
+            return _export_fn(name, tensor, bad_color, max_images, family, step)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'bad_color': bad_color, 'max_images': max_images, 'family': family, 'step': step})
+    return _export_wrapper
+
+
 def _w2bdeebb519(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(name, value):
         try:
@@ -486,6 +513,15 @@ def _w31c82b06ae(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(serialized, features, example_names, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'serialized': serialized, 'features': features, 'example_names': example_names, 'name': name})
+    return _export_wrapper
+
+
+def _w321099b775(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(param, step=None, name=None):
+        try:
+            return _export_fn(param, step, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'param': param, 'step': step, 'name': name})
     return _export_wrapper
 
 
@@ -543,6 +579,15 @@ def _w3860f8ba36(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w39227936f6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(model_dir, name=None):
+        try:
+            return _export_fn(model_dir, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'model_dir': model_dir, 'name': name})
+    return _export_wrapper
+
+
 def _w393bb9c910(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(add_regularization_losses=None, name=None, scope=None):
         try:
@@ -594,6 +639,15 @@ def _w3ce53c3257(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(sorted_sequence, values, side, out_type, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'sorted_sequence': sorted_sequence, 'values': values, 'side': side, 'out_type': out_type, 'name': name})
+    return _export_wrapper
+
+
+def _w3d1f86b342(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(logdir, max_queue=None, flush_millis=None, filename_suffix=None, name=None):
+        try:
+            return _export_fn(logdir, max_queue, flush_millis, filename_suffix, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'logdir': logdir, 'max_queue': max_queue, 'flush_millis': flush_millis, 'filename_suffix': filename_suffix, 'name': name})
     return _export_wrapper
 
 
@@ -1233,6 +1287,15 @@ def _w641de3f13d(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(inputs, shape, tensor_dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'inputs': inputs, 'shape': shape, 'tensor_dtype': tensor_dtype, 'name': name})
+    return _export_wrapper
+
+
+def _w644457df89(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, metadata=None, family=None, step=None):
+        try:
+            return _export_fn(name, tensor, metadata, family, step)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'metadata': metadata, 'family': family, 'step': step})
     return _export_wrapper
 
 
@@ -2469,6 +2532,15 @@ def _wbd9a6d1bac(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbe082e2560(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, family=None, step=None):
+        try:
+            return _export_fn(name, tensor, family, step)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'family': family, 'step': step})
+    return _export_wrapper
+
+
 def _wbe933e5bf8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func, inp, Tout, stateful=None, name=None):
         try:
@@ -2982,6 +3054,15 @@ def _wdd81df4022(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdd9f1587a2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, sample_rate, max_outputs, family=None, step=None):
+        try:
+            return _export_fn(name, tensor, sample_rate, max_outputs, family, step)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'sample_rate': sample_rate, 'max_outputs': max_outputs, 'family': family, 'step': step})
+    return _export_wrapper
+
+
 def _wddaa34b483(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, axis=None, keepdims=None, dtype=None, name=None):
         try:
@@ -3474,6 +3555,23 @@ WRAPPERS = {
     'contrib.eager.py_func': _w828a8fff01,
     'contrib.eager.run': _w21969e4c94,
     'contrib.eager.value_and_gradients_function': _w8ec59ce716,
+    'contrib.summary.all_summary_ops': _w1f06b08988,
+    'contrib.summary.always_record_summaries': _w1f06b08988,
+    'contrib.summary.audio': _wdd9f1587a2,
+    'contrib.summary.create_file_writer': _w3d1f86b342,
+    'contrib.summary.create_summary_file_writer': _w5cce2847a8,
+    'contrib.summary.eval_dir': _w39227936f6,
+    'contrib.summary.flush': _wdd28819093,
+    'contrib.summary.generic': _w644457df89,
+    'contrib.summary.graph': _w321099b775,
+    'contrib.summary.histogram': _wbe082e2560,
+    'contrib.summary.image': _w288d372bbd,
+    'contrib.summary.initialize': _w0dda54afa2,
+    'contrib.summary.never_record_summaries': _w1f06b08988,
+    'contrib.summary.record_summaries_every_n_global_steps': _w1b25270c7d,
+    'contrib.summary.scalar': _wbe082e2560,
+    'contrib.summary.should_record_summaries': _w1f06b08988,
+    'contrib.summary.summary_writer_initializer_op': _w1f06b08988,
     'control_dependencies': _wb14a22321e,
     'convert_to_tensor': _w7364e28699,
     'custom_gradient': _w7214232c1a,
