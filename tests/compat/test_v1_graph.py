@@ -332,7 +332,9 @@ def test_keras_layer_trained_in_a_v1_graph():
         y = layer(x)
         train = tf1.train.GradientDescentOptimizer(0.1).minimize(
             tf.reduce_sum(y), var_list=layer.trainable_variables)
+        init = tf1.global_variables_initializer()
     with tf1.Session(graph=g) as sess:
+        sess.run(init)  # (the layer's variables are the graph's, as in TF)
         ones = np.ones((1, 3), np.float32)
         assert sess.run(y, {x: ones}).tolist() == [[3.0, 3.0]]
         sess.run(train, {x: ones})
