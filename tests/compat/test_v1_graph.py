@@ -83,6 +83,31 @@ def test_feed_errors_are_tfs():
         sess.run(y, {x: [[1.0, 2.0, 3.0]]})
 
 
+def test_repeated_runs_check_each_steps_fetches_and_feeds():
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 2], name="x")
+        v = tf1.Variable(0.0)
+        inc = v.assign_add(1.0)
+        y = tf.reduce_sum(x)
+    with tf1.Session(graph=g) as sess:
+        sess.run(v.initializer)
+        fetches = [inc, y]
+        ones = np.ones((1, 2), np.float32)
+        for step in range(3):  # the same list and feeds: one compiled run, values anew
+            out = sess.run(fetches, {x: ones * step})
+            assert isinstance(out, list) and out == [step + 1.0, 2.0 * step]
+        assert sess.run((y,), {x: ones}) == (2.0,) and sess.run(y, {x: [[1, 2]]}) == 3.0
+        fetches[1] = x  # a changed list is fetched as it is now
+        assert sess.run(fetches, {x: ones})[1].tolist() == [[1.0, 1.0]]
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(2,\) for Tensor "
+                                             r"x:0, which has shape \(None, 2\)"):
+            sess.run([inc, y], {x: np.ones(2, np.float32)})
+        with pytest.raises(TypeError, match="The value of a feed cannot be a tf.Tensor"):
+            sess.run([inc, y], {x: y})
+        assert sess.run([inc, y], {x: np.ones((1, 2), np.float64)}) == [5.0, 2.0]  # (cast)
+
+
 def test_uninitialized_variable_and_per_session_values():
     g = tf1.Graph()
     with g.as_default():
@@ -307,7 +332,9 @@ def test_keras_layer_trained_in_a_v1_graph():
         y = layer(x)
         train = tf1.train.GradientDescentOptimizer(0.1).minimize(
             tf.reduce_sum(y), var_list=layer.trainable_variables)
+        init = tf1.global_variables_initializer()
     with tf1.Session(graph=g) as sess:
+        sess.run(init)  # (the layer's variables are the graph's, as in TF)
         ones = np.ones((1, 3), np.float32)
         assert sess.run(y, {x: ones}).tolist() == [[3.0, 3.0]]
         sess.run(train, {x: ones})

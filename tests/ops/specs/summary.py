@@ -94,3 +94,40 @@ SPECS += [
     OpSpec("FlushSummaryWriter", _flushed, [np.array(2.0, np.float32)],
            lambda v: np.array(v.tobytes(), object), grad=_NO_GRAD),
 ]
+
+
+def _v1_scalar(value):
+    return tf.compat.v1.summary.scalar("s", value)
+
+
+def _v1_histogram(values):
+    return tf.compat.v1.summary.histogram("h", values)
+
+
+def _v1_merge(a, b):
+    """``MergeSummary`` (which `tf.compat.v1.summary.merge` builds in graphs only)."""
+    from tests.internals import dispatch, registry  # noqa: PLC0415
+    return dispatch(registry.get("MergeSummary"), (a, b))
+
+
+def _summary_of(tag, value):
+    return tf.compat.v1.Summary(value=[tf.compat.v1.Summary.Value(
+        tag=tag, simple_value=value)]).SerializeToString()
+
+
+def _histogram_check(out, args):
+    (value,) = tf.compat.v1.Summary.FromString(out.item()).value
+    histo = value.histo
+    assert value.tag == "h" and histo.num == args[0].size
+    assert (histo.min, histo.max, sum(histo.bucket)) == (args[0].min(), args[0].max(), 4)
+
+
+SPECS += [
+    OpSpec("ScalarSummary", _v1_scalar, [np.array(2.5, np.float32)],
+           lambda v: np.array(_summary_of("s", 2.5), object), grad=_NO_GRAD),
+    OpSpec("HistogramSummary", _v1_histogram, [np.array([1.0, -2.0, 3.0, 0.0], np.float32)],
+           check=_histogram_check, grad=_NO_GRAD),
+    OpSpec("MergeSummary", _v1_merge,
+           [np.array(_summary_of("a", 1.0), object), np.array(_summary_of("b", 2.0), object)],
+           lambda a, b: np.array(bytes(a.item()) + bytes(b.item()), object), grad=_NO_GRAD),
+]

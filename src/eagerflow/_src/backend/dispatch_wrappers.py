@@ -174,6 +174,15 @@ def _w0cb3e9efd7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0dda54afa2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(graph=None, session=None):
+        try:
+            return _export_fn(graph, session)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph': graph, 'session': session})
+    return _export_wrapper
+
+
 def _w0e1ea075ff(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(labels, logits, pos_weight, name=None):
         try:
@@ -336,6 +345,15 @@ def _w1a759b2e21(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1b25270c7d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(n, global_step=None):
+        try:
+            return _export_fn(n, global_step)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'n': n, 'global_step': global_step})
+    return _export_wrapper
+
+
 def _w1d0f9e9290(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(seed, num=None, alg=None):
         try:
@@ -453,6 +471,15 @@ def _w28694d0fdf(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w288d372bbd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, bad_color=None, max_images=None, family=None, step=None):
+        try:
+            return _export_fn(name, tensor, bad_color, max_images, family, step)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'bad_color': bad_color, 'max_images': max_images, 'family': family, 'step': step})
+    return _export_wrapper
+
+
 def _w2bdeebb519(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(name, value):
         try:
@@ -489,6 +516,15 @@ def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3068d93908(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+        try:
+            return _export_fn(x, axes, shift, name, keep_dims, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'axes': axes, 'shift': shift, 'name': name, 'keep_dims': keep_dims, 'keepdims': keepdims})
+    return _export_wrapper
+
+
 def _w31c82b06ae(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(serialized, features, example_names=None, name=None):
         try:
@@ -504,6 +540,15 @@ def _w31d56f5ed6(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, num_buckets, key, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'num_buckets': num_buckets, 'key': key, 'name': name})
+    return _export_wrapper
+
+
+def _w321099b775(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(param, step=None, name=None):
+        try:
+            return _export_fn(param, step, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'param': param, 'step': step, 'name': name})
     return _export_wrapper
 
 
@@ -579,6 +624,15 @@ def _w3860f8ba36(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w39227936f6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(model_dir, name=None):
+        try:
+            return _export_fn(model_dir, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'model_dir': model_dir, 'name': name})
+    return _export_wrapper
+
+
 def _w393bb9c910(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(add_regularization_losses=None, name=None, scope=None):
         try:
@@ -633,6 +687,15 @@ def _w3ce53c3257(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3d1f86b342(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(logdir, max_queue=None, flush_millis=None, filename_suffix=None, name=None):
+        try:
+            return _export_fn(logdir, max_queue, flush_millis, filename_suffix, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'logdir': logdir, 'max_queue': max_queue, 'flush_millis': flush_millis, 'filename_suffix': filename_suffix, 'name': name})
+    return _export_wrapper
+
+
 def _w3e08fcc32f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(ckpt_dir_or_file):
         try:
@@ -675,6 +738,15 @@ def _w3fc0f06510(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, paddings, mode, constant_values, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'paddings': paddings, 'mode': mode, 'constant_values': constant_values, 'name': name})
+    return _export_wrapper
+
+
+def _w403c8f935c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu=None, data_format=None, name=None, input=None, dilations=None):
+        try:
+            return _export_fn(value, filters, stride, padding, use_cudnn_on_gpu, data_format, name, input, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'filters': filters, 'stride': stride, 'padding': padding, 'use_cudnn_on_gpu': use_cudnn_on_gpu, 'data_format': data_format, 'name': name, 'input': input, 'dilations': dilations})
     return _export_wrapper
 
 
@@ -813,6 +885,15 @@ def _w4b1c9f6228(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4b74e6260a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value=None, filter=None, output_shape=None, strides=None, padding=None, data_format=None, name=None, input=None, filters=None, dilations=None):
+        try:
+            return _export_fn(value, filter, output_shape, strides, padding, data_format, name, input, filters, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'filter': filter, 'output_shape': output_shape, 'strides': strides, 'padding': padding, 'data_format': data_format, 'name': name, 'input': input, 'filters': filters, 'dilations': dilations})
+    return _export_wrapper
+
+
 def _w4bab484406(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(ys, xs, grad_ys=None, name=None, gate_gradients=None, aggregation_method=None, stop_gradients=None, unconnected_gradients=None):
         try:
@@ -891,6 +972,15 @@ def _w5047f42be1(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(img1, img2, max_val, filter_size, filter_sigma, k1, k2, return_index_map)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'img1': img1, 'img2': img2, 'max_val': max_val, 'filter_size': filter_size, 'filter_sigma': filter_sigma, 'k1': k1, 'k2': k2, 'return_index_map': return_index_map})
+    return _export_wrapper
+
+
+def _w50a362ad1b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, filters, kernel_size, strides=None, padding=None, data_format=None, dilation_rate=None, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None, depth_multiplier=None, depthwise_initializer=None, pointwise_initializer=None, depthwise_regularizer=None, pointwise_regularizer=None, depthwise_constraint=None, pointwise_constraint=None):
+        try:
+            return _export_fn(inputs, filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, trainable, name, reuse, depth_multiplier, depthwise_initializer, pointwise_initializer, depthwise_regularizer, pointwise_regularizer, depthwise_constraint, pointwise_constraint)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'filters': filters, 'kernel_size': kernel_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilation_rate': dilation_rate, 'activation': activation, 'use_bias': use_bias, 'kernel_initializer': kernel_initializer, 'bias_initializer': bias_initializer, 'kernel_regularizer': kernel_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'kernel_constraint': kernel_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse, 'depth_multiplier': depth_multiplier, 'depthwise_initializer': depthwise_initializer, 'pointwise_initializer': pointwise_initializer, 'depthwise_regularizer': depthwise_regularizer, 'pointwise_regularizer': pointwise_regularizer, 'depthwise_constraint': depthwise_constraint, 'pointwise_constraint': pointwise_constraint})
     return _export_wrapper
 
 
@@ -1056,6 +1146,15 @@ def _w56c18d6c93(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w58cc1c3956(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, filters, kernel_size, strides=None, padding=None, data_format=None, dilation_rate=None, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None):
+        try:
+            return _export_fn(inputs, filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, trainable, name, reuse)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'filters': filters, 'kernel_size': kernel_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilation_rate': dilation_rate, 'activation': activation, 'use_bias': use_bias, 'kernel_initializer': kernel_initializer, 'bias_initializer': bias_initializer, 'kernel_regularizer': kernel_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'kernel_constraint': kernel_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse})
+    return _export_wrapper
+
+
 def _w58fa3f66db(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(export_dir, tags=None, options=None):
         try:
@@ -1110,6 +1209,15 @@ def _w5add5eaaf4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5c3e9e093b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, units, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None):
+        try:
+            return _export_fn(inputs, units, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, trainable, name, reuse)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'units': units, 'activation': activation, 'use_bias': use_bias, 'kernel_initializer': kernel_initializer, 'bias_initializer': bias_initializer, 'kernel_regularizer': kernel_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'kernel_constraint': kernel_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse})
+    return _export_wrapper
+
+
 def _w5cce2847a8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(*args, **kwargs):
         try:
@@ -1134,6 +1242,15 @@ def _w5e96d26c3d(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(images, contrast_factor)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'images': images, 'contrast_factor': contrast_factor})
+    return _export_wrapper
+
+
+def _w5f4fb39348(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, axis=None, momentum=None, epsilon=None, center=None, scale=None, beta_initializer=None, gamma_initializer=None, moving_mean_initializer=None, moving_variance_initializer=None, beta_regularizer=None, gamma_regularizer=None, beta_constraint=None, gamma_constraint=None, training=None, trainable=None, name=None, reuse=None, renorm=None, renorm_clipping=None, renorm_momentum=None, fused=None, virtual_batch_size=None, adjustment=None):
+        try:
+            return _export_fn(inputs, axis, momentum, epsilon, center, scale, beta_initializer, gamma_initializer, moving_mean_initializer, moving_variance_initializer, beta_regularizer, gamma_regularizer, beta_constraint, gamma_constraint, training, trainable, name, reuse, renorm, renorm_clipping, renorm_momentum, fused, virtual_batch_size, adjustment)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'axis': axis, 'momentum': momentum, 'epsilon': epsilon, 'center': center, 'scale': scale, 'beta_initializer': beta_initializer, 'gamma_initializer': gamma_initializer, 'moving_mean_initializer': moving_mean_initializer, 'moving_variance_initializer': moving_variance_initializer, 'beta_regularizer': beta_regularizer, 'gamma_regularizer': gamma_regularizer, 'beta_constraint': beta_constraint, 'gamma_constraint': gamma_constraint, 'training': training, 'trainable': trainable, 'name': name, 'reuse': reuse, 'renorm': renorm, 'renorm_clipping': renorm_clipping, 'renorm_momentum': renorm_momentum, 'fused': fused, 'virtual_batch_size': virtual_batch_size, 'adjustment': adjustment})
     return _export_wrapper
 
 
@@ -1251,6 +1368,15 @@ def _w641de3f13d(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(inputs, shape, tensor_dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'inputs': inputs, 'shape': shape, 'tensor_dtype': tensor_dtype, 'name': name})
+    return _export_wrapper
+
+
+def _w644457df89(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, metadata=None, family=None, step=None):
+        try:
+            return _export_fn(name, tensor, metadata, family, step)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'metadata': metadata, 'family': family, 'step': step})
     return _export_wrapper
 
 
@@ -1377,6 +1503,24 @@ def _w6a813926f8(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(indices, updates, shape, bad_indices_policy, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'indices': indices, 'updates': updates, 'shape': shape, 'bad_indices_policy': bad_indices_policy, 'name': name})
+    return _export_wrapper
+
+
+def _w6b46b13da6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, ksize, strides, padding, data_format=None, name=None, input=None):
+        try:
+            return _export_fn(value, ksize, strides, padding, data_format, name, input)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'ksize': ksize, 'strides': strides, 'padding': padding, 'data_format': data_format, 'name': name, 'input': input})
+    return _export_wrapper
+
+
+def _w6b941e9270(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=None, data_format=None, dilations=None, name=None, filters=None):
+        try:
+            return _export_fn(input, filter, strides, padding, use_cudnn_on_gpu, data_format, dilations, name, filters)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'strides': strides, 'padding': padding, 'use_cudnn_on_gpu': use_cudnn_on_gpu, 'data_format': data_format, 'dilations': dilations, 'name': name, 'filters': filters})
     return _export_wrapper
 
 
@@ -1515,6 +1659,15 @@ def _w74b3f7510f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7530bbab95(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key=None, scope=None, name=None):
+        try:
+            return _export_fn(key, scope, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key, 'scope': scope, 'name': name})
+    return _export_wrapper
+
+
 def _w766df0e2ee(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(pred, true_fn=None, false_fn=None, name=None):
         try:
@@ -1623,6 +1776,15 @@ def _w7d0708720a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7da158cae1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, axes, frequency_weights, name=None, keep_dims=None, keepdims=None):
+        try:
+            return _export_fn(x, axes, frequency_weights, name, keep_dims, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'axes': axes, 'frequency_weights': frequency_weights, 'name': name, 'keep_dims': keep_dims, 'keepdims': keepdims})
+    return _export_wrapper
+
+
 def _w7debd9dd98(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(splits, name=None, out_type=None):
         try:
@@ -1665,6 +1827,15 @@ def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(target_device, source_device)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'target_device': target_device, 'source_device': source_device})
+    return _export_wrapper
+
+
+def _w814a06412a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, weights, biases, name=None):
+        try:
+            return _export_fn(x, weights, biases, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'weights': weights, 'biases': biases, 'name': name})
     return _export_wrapper
 
 
@@ -1737,6 +1908,15 @@ def _w84a03b6daa(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, filter, strides, padding, data_format, dilations, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+    return _export_wrapper
+
+
+def _w8579bf9905(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, logits, axis=None, name=None, dim=None):
+        try:
+            return _export_fn(labels, logits, axis, name, dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'axis': axis, 'name': name, 'dim': dim})
     return _export_wrapper
 
 
@@ -1893,6 +2073,15 @@ def _w8d7050a8e0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8e495ca389(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filter=None, strides=None, padding=None, data_format=None, dilations=None, name=None, filters=None):
+        try:
+            return _export_fn(input, filter, strides, padding, data_format, dilations, name, filters)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name, 'filters': filters})
+    return _export_wrapper
+
+
 def _w8ec59ce716(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(f, params=None):
         try:
@@ -1902,12 +2091,30 @@ def _w8ec59ce716(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8ec5b7e241(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, collections=None, family=None):
+        try:
+            return _export_fn(name, tensor, collections, family)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'collections': collections, 'family': family})
+    return _export_wrapper
+
+
 def _w8f035310f3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, seed=None):
         try:
             return _export_fn(image, seed)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'seed': seed})
+    return _export_wrapper
+
+
+def _w8f037da8db(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(predictions, targets, k, name=None):
+        try:
+            return _export_fn(predictions, targets, k, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'predictions': predictions, 'targets': targets, 'k': k, 'name': name})
     return _export_wrapper
 
 
@@ -2001,6 +2208,15 @@ def _w9319d74c12(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w937c72d16e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filter, strides, padding, rate=None, name=None, data_format=None, dilations=None):
+        try:
+            return _export_fn(input, filter, strides, padding, rate, name, data_format, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'strides': strides, 'padding': padding, 'rate': rate, 'name': name, 'data_format': data_format, 'dilations': dilations})
+    return _export_wrapper
+
+
 def _w9568ba2346(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(img1, img2, max_val, power_factors=None, filter_size=None, filter_sigma=None, k1=None, k2=None):
         try:
@@ -2037,6 +2253,24 @@ def _w96fee9add5(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9795aed129(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, pool_size, strides, padding=None, data_format=None, name=None):
+        try:
+            return _export_fn(inputs, pool_size, strides, padding, data_format, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'pool_size': pool_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
+def _w9892d95218(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, depthwise_filter, pointwise_filter, strides, padding, rate=None, name=None, data_format=None, dilations=None):
+        try:
+            return _export_fn(input, depthwise_filter, pointwise_filter, strides, padding, rate, name, data_format, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'depthwise_filter': depthwise_filter, 'pointwise_filter': pointwise_filter, 'strides': strides, 'padding': padding, 'rate': rate, 'name': name, 'data_format': data_format, 'dilations': dilations})
+    return _export_wrapper
+
+
 def _w98f1c9f165(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input_tensor, fft_length=None, name=None):
         try:
@@ -2061,6 +2295,15 @@ def _w99826618a5(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, mask, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'mask': mask, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _w9a82a470cc(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, rate=None, noise_shape=None, seed=None, training=None, name=None):
+        try:
+            return _export_fn(inputs, rate, noise_shape, seed, training, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'rate': rate, 'noise_shape': noise_shape, 'seed': seed, 'training': training, 'name': name})
     return _export_wrapper
 
 
@@ -2469,6 +2712,15 @@ def _wbd9a6d1bac(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbe082e2560(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, family=None, step=None):
+        try:
+            return _export_fn(name, tensor, family, step)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'family': family, 'step': step})
+    return _export_wrapper
+
+
 def _wbe933e5bf8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func, inp, Tout, stateful=None, name=None):
         try:
@@ -2619,6 +2871,15 @@ def _wc7d8725b74(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(shape, seed, lam, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shape': shape, 'seed': seed, 'lam': lam, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wc806c2fcbd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(logits, axis=None, name=None, dim=None):
+        try:
+            return _export_fn(logits, axis, name, dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'logits': logits, 'axis': axis, 'name': name, 'dim': dim})
     return _export_wrapper
 
 
@@ -2784,12 +3045,30 @@ def _wd1d3537e37(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd1d9e08894(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filter, padding, strides=None, dilation_rate=None, name=None, data_format=None, filters=None, dilations=None):
+        try:
+            return _export_fn(input, filter, padding, strides, dilation_rate, name, data_format, filters, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'padding': padding, 'strides': strides, 'dilation_rate': dilation_rate, 'name': name, 'data_format': data_format, 'filters': filters, 'dilations': dilations})
+    return _export_wrapper
+
+
 def _wd29d925e51(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, precision=None, scientific=None, shortest=None, width=None, fill=None, name=None):
         try:
             return _export_fn(input, precision, scientific, shortest, width, fill, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'precision': precision, 'scientific': scientific, 'shortest': shortest, 'width': width, 'fill': fill, 'name': name})
+    return _export_wrapper
+
+
+def _wd2aa6f8c14(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, values, collections=None, family=None):
+        try:
+            return _export_fn(name, values, collections, family)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'values': values, 'collections': collections, 'family': family})
     return _export_wrapper
 
 
@@ -2808,6 +3087,15 @@ def _wd47856d729(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(pattern, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'pattern': pattern, 'name': name})
+    return _export_wrapper
+
+
+def _wd532ab7b81(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, name=None, data_format=None):
+        try:
+            return _export_fn(inputs, name, data_format)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'name': name, 'data_format': data_format})
     return _export_wrapper
 
 
@@ -2844,6 +3132,15 @@ def _wd6c7f2a3f7(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input_tensor, axis, keepdims, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'axis': axis, 'keepdims': keepdims, 'name': name})
+    return _export_wrapper
+
+
+def _wd81fd267d8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels=None, logits=None, dim=None, name=None, axis=None):
+        try:
+            return _export_fn(labels, logits, dim, name, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'dim': dim, 'name': name, 'axis': axis})
     return _export_wrapper
 
 
@@ -2955,6 +3252,15 @@ def _wdd81df4022(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdd9f1587a2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, sample_rate, max_outputs, family=None, step=None):
+        try:
+            return _export_fn(name, tensor, sample_rate, max_outputs, family, step)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'sample_rate': sample_rate, 'max_outputs': max_outputs, 'family': family, 'step': step})
+    return _export_wrapper
+
+
 def _wddaa34b483(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, axis=None, keepdims=None, dtype=None, name=None):
         try:
@@ -2988,6 +3294,15 @@ def _we1205f5142(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(matrix, rhs, adjoint, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'matrix': matrix, 'rhs': rhs, 'adjoint': adjoint, 'name': name})
+    return _export_wrapper
+
+
+def _we16d87c384(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, block_size, name=None, data_format=None):
+        try:
+            return _export_fn(input, block_size, name, data_format)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'block_size': block_size, 'name': name, 'data_format': data_format})
     return _export_wrapper
 
 
@@ -3045,6 +3360,15 @@ def _we79dec227e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we8028b12ff(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+        try:
+            return _export_fn(x, keep_prob, noise_shape, seed, name, rate)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'keep_prob': keep_prob, 'noise_shape': noise_shape, 'seed': seed, 'name': name, 'rate': rate})
+    return _export_wrapper
+
+
 def _we8d529d979(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, dtype=None, name=None, layout=None):
         try:
@@ -3096,6 +3420,15 @@ def _web0b32cf5b(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, step, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'step': step, 'name': name})
+    return _export_wrapper
+
+
+def _web117beb82(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, axes, shift=None, keep_dims=None, name=None, keepdims=None):
+        try:
+            return _export_fn(x, axes, shift, keep_dims, name, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'axes': axes, 'shift': shift, 'keep_dims': keep_dims, 'name': name, 'keepdims': keepdims})
     return _export_wrapper
 
 
@@ -3225,6 +3558,15 @@ def _wf55632e493(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf55f0e6222(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(params, ids, partition_strategy=None, name=None, validate_indices=None, max_norm=None):
+        try:
+            return _export_fn(params, ids, partition_strategy, name, validate_indices, max_norm)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'params': params, 'ids': ids, 'partition_strategy': partition_strategy, 'name': name, 'validate_indices': validate_indices, 'max_norm': max_norm})
+    return _export_wrapper
+
+
 def _wf6e7ac236f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(src, dst, overwrite=None):
         try:
@@ -3240,6 +3582,15 @@ def _wf7652686c4(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(base_type, conversion_func, priority)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'base_type': base_type, 'conversion_func': conversion_func, 'priority': priority})
+    return _export_wrapper
+
+
+def _wf8734e707b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, collections=None, name=None):
+        try:
+            return _export_fn(inputs, collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'collections': collections, 'name': name})
     return _export_wrapper
 
 
@@ -3375,6 +3726,23 @@ WRAPPERS = {
     'compat.v1.image.resize_bilinear': _w7882553355,
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
+    'compat.v1.layers.average_pooling1d': _w9795aed129,
+    'compat.v1.layers.average_pooling2d': _w9795aed129,
+    'compat.v1.layers.average_pooling3d': _w9795aed129,
+    'compat.v1.layers.batch_normalization': _w5f4fb39348,
+    'compat.v1.layers.conv1d': _w50a362ad1b,
+    'compat.v1.layers.conv2d': _w58cc1c3956,
+    'compat.v1.layers.conv2d_transpose': _w50a362ad1b,
+    'compat.v1.layers.conv3d': _w50a362ad1b,
+    'compat.v1.layers.conv3d_transpose': _w50a362ad1b,
+    'compat.v1.layers.dense': _w5c3e9e093b,
+    'compat.v1.layers.dropout': _w9a82a470cc,
+    'compat.v1.layers.flatten': _wd532ab7b81,
+    'compat.v1.layers.max_pooling1d': _w9795aed129,
+    'compat.v1.layers.max_pooling2d': _w9795aed129,
+    'compat.v1.layers.max_pooling3d': _w9795aed129,
+    'compat.v1.layers.separable_conv1d': _w50a362ad1b,
+    'compat.v1.layers.separable_conv2d': _w50a362ad1b,
     'compat.v1.local_variables': _w9f761ecc3f,
     'compat.v1.local_variables_initializer': _w1f06b08988,
     'compat.v1.losses.absolute_difference': _w14df51009f,
@@ -3392,11 +3760,40 @@ WRAPPERS = {
     'compat.v1.losses.softmax_cross_entropy': _w5145e9c8f4,
     'compat.v1.losses.sparse_softmax_cross_entropy': _w7b494c8293,
     'compat.v1.model_variables': _w9f761ecc3f,
+    'compat.v1.nn.avg_pool': _w6b46b13da6,
+    'compat.v1.nn.avg_pool_v2': _w67a5e4ea19,
+    'compat.v1.nn.conv1d': _w403c8f935c,
+    'compat.v1.nn.conv2d': _w6b941e9270,
+    'compat.v1.nn.conv2d_transpose': _w4b74e6260a,
+    'compat.v1.nn.conv3d': _w8e495ca389,
+    'compat.v1.nn.convolution': _wd1d9e08894,
+    'compat.v1.nn.depth_to_space': _we16d87c384,
+    'compat.v1.nn.depthwise_conv2d': _w937c72d16e,
+    'compat.v1.nn.dropout': _we8028b12ff,
+    'compat.v1.nn.embedding_lookup': _wf55f0e6222,
+    'compat.v1.nn.in_top_k': _w8f037da8db,
+    'compat.v1.nn.log_softmax': _wc806c2fcbd,
+    'compat.v1.nn.max_pool': _w6b46b13da6,
+    'compat.v1.nn.max_pool_v2': _w67a5e4ea19,
+    'compat.v1.nn.moments': _w3068d93908,
+    'compat.v1.nn.relu_layer': _w814a06412a,
+    'compat.v1.nn.separable_conv2d': _w9892d95218,
+    'compat.v1.nn.softmax': _wc806c2fcbd,
+    'compat.v1.nn.softmax_cross_entropy_with_logits': _wd81fd267d8,
+    'compat.v1.nn.softmax_cross_entropy_with_logits_v2': _w8579bf9905,
+    'compat.v1.nn.space_to_depth': _we16d87c384,
+    'compat.v1.nn.sufficient_statistics': _web117beb82,
+    'compat.v1.nn.weighted_moments': _w7da158cae1,
+    'compat.v1.nn.xw_plus_b': _w814a06412a,
     'compat.v1.no_op': _w7879a9bec3,
     'compat.v1.placeholder': _wca0fe528f3,
     'compat.v1.placeholder_with_default': _wdd81df4022,
     'compat.v1.py_func': _wbe933e5bf8,
     'compat.v1.reset_default_graph': _w1f06b08988,
+    'compat.v1.summary.histogram': _wd2aa6f8c14,
+    'compat.v1.summary.merge': _wf8734e707b,
+    'compat.v1.summary.merge_all': _w7530bbab95,
+    'compat.v1.summary.scalar': _w8ec5b7e241,
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
     'compat.v1.train.get_global_step': _wa6c0515c89,
@@ -3419,6 +3816,23 @@ WRAPPERS = {
     'contrib.eager.py_func': _w828a8fff01,
     'contrib.eager.run': _w21969e4c94,
     'contrib.eager.value_and_gradients_function': _w8ec59ce716,
+    'contrib.summary.all_summary_ops': _w1f06b08988,
+    'contrib.summary.always_record_summaries': _w1f06b08988,
+    'contrib.summary.audio': _wdd9f1587a2,
+    'contrib.summary.create_file_writer': _w3d1f86b342,
+    'contrib.summary.create_summary_file_writer': _w5cce2847a8,
+    'contrib.summary.eval_dir': _w39227936f6,
+    'contrib.summary.flush': _wdd28819093,
+    'contrib.summary.generic': _w644457df89,
+    'contrib.summary.graph': _w321099b775,
+    'contrib.summary.histogram': _wbe082e2560,
+    'contrib.summary.image': _w288d372bbd,
+    'contrib.summary.initialize': _w0dda54afa2,
+    'contrib.summary.never_record_summaries': _w1f06b08988,
+    'contrib.summary.record_summaries_every_n_global_steps': _w1b25270c7d,
+    'contrib.summary.scalar': _wbe082e2560,
+    'contrib.summary.should_record_summaries': _w1f06b08988,
+    'contrib.summary.summary_writer_initializer_op': _w1f06b08988,
     'control_dependencies': _wb14a22321e,
     'convert_to_tensor': _w7364e28699,
     'custom_gradient': _w7214232c1a,

@@ -15,6 +15,7 @@ compiles the part of it a run needs.
 <tf.Operation 'x' type=Placeholder>
 """
 import contextlib
+import threading
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
@@ -70,9 +71,17 @@ class Graph(_graph.Graph):
     unique_scopes = True  # (`name_scope` blocks of one name get unique names: ``b``, ``b_1``)
     finalized = property(lambda self: self._finalized)
 
+    @contextlib.contextmanager
     def as_default(self):
-        """Makes this the default graph in the block: ops add nodes to it."""
-        return context.building(self)
+        """Makes this the default graph in the block: ops add nodes to it (and the
+        variables made there, even under `init_scope`, are its own)."""
+        stack = _building.__dict__.setdefault("graphs", [])
+        with context.building(self):
+            stack.append(self)
+            try:
+                yield self
+            finally:
+                stack.pop()
 
     def finalize(self):
         """Makes this graph read-only: adding an op raises RuntimeError."""
@@ -166,6 +175,19 @@ class Graph(_graph.Graph):
 
 
 _global = {"graph": None, "eager": True}
+_building = threading.local()  # .graphs: the graphs of the `as_default` blocks entered
+
+
+def outer_v1_graph():
+    """The v1 graph being built in this thread, also under `init_scope` (where TF makes the
+    variables of a layer being built), or None."""
+    graph = v1_graph()
+    if graph is not None:
+        return graph
+    stack = getattr(_building, "graphs", None)
+    if stack:
+        return stack[-1]
+    return get_default_graph() if not _global["eager"] else None
 
 
 @contextlib.contextmanager

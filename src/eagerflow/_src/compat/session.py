@@ -23,6 +23,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph.graph import Operation, SymbolicTensor
 
 _default = threading.local()
+_PLAIN = (SymbolicTensor, Operation, Variable, str)  # fetches `run` may key by identity
 
 
 class _Options:
@@ -116,6 +117,7 @@ class Session:
         self._graph = graph if graph is not None else graph_mode.get_default_graph()
         self._store = {}     # variable handle -> its array in this session
         self._cache = {}     # (fetch ids, feed ids) -> (compiled run, feeds, plan)
+        self._fast = {}      # ids of plain fetches and feed keys -> what `run` needs of them
         self._closed = False
         self._default_block = None
         self._partial = {}   # partial_run handle -> (fetches, feeds, values so far)
@@ -148,6 +150,7 @@ class Session:
         self._closed = True
         self._store = {}
         self._cache = {}
+        self._fast = {}
 
     def list_devices(self):
         return []
@@ -194,6 +197,40 @@ class Session:
         del options, run_metadata
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        # A training loop runs the same fetches with the same feeds each step: a list,
+        # tuple or single element of them, and feeds of the placeholders' dtype and shape
+        # go straight to the compiled run.
+        kind = type(fetches)
+        if kind is list or kind is tuple:
+            fetch_key = (kind, *map(id, fetches))
+        else:
+            fetch_key = id(fetches)
+        key = (fetch_key, *map(id, feed_dict)) if feed_dict else fetch_key
+        fast = self._fast.get(key)
+        if fast is not None:
+            compiled, slots, checks = fast[:3]
+            values = []
+            for (t, dtype, dims), value in zip(checks, feed_dict.values() if feed_dict else ()):
+                if type(value) is np.ndarray and value.dtype == dtype and _fits(value.shape, dims):
+                    values.append(value)
+                elif isinstance(value, SymbolicTensor):
+                    return self._run(fetches, feed_dict, key, kind)  # (its error)
+                else:
+                    values.append(self._feed_value(t, value))
+            results = self._call(compiled, values, slots)
+            return kind(results) if kind is list or kind is tuple else results[0]
+        return self._run(fetches, feed_dict, key, kind)
+
+    def _call(self, compiled, values, slots):
+        running = variable_scope.running
+        outer, running.store = getattr(running, "store", None), self._store
+        try:
+            outputs = compiled(*values)
+        finally:
+            running.store = outer  # (a run inside another's op gives the outer one back)
+        return [None if s is None else _to_numpy(outputs[s]) for s in slots]
+
+    def _run(self, fetches, feed_dict, fast_key, kind):
         if fetches is None:
             raise TypeError("Fetch argument None has invalid type <class 'NoneType'>")
         leaves = nest.flatten(fetches)
@@ -222,13 +259,13 @@ class Session:
         if plan is None:
             plan = self._cache[key] = self._plan(flat, feed_keys)
         compiled, slots = plan
-        running = variable_scope.running
-        outer, running.store = getattr(running, "store", None), self._store
-        try:
-            outputs = compiled(*values)
-        finally:
-            running.store = outer  # (a run inside another's op gives the outer one back)
-        results = [None if s is None else _to_numpy(outputs[s]) for s in slots]
+        results = self._call(compiled, values, slots)
+        plain = fetches if kind is list or kind is tuple else (fetches,)
+        if all(isinstance(f, _PLAIN) for f in plain):
+            # (the entry holds the fetches and feed keys, so their ids stay theirs)
+            self._fast[fast_key] = (compiled, slots, [
+                (t, t.dtype.as_numpy_dtype, _dims(t)) for t in feed_keys],
+                tuple(plain), tuple(feed_dict or ()))
         if not nest.is_nested(fetches):
             return results[0]
         return nest.pack_sequence_as(fetches, results)
@@ -297,6 +334,22 @@ class Session:
     def _feed_key(self, key):
         t = self._graph.as_graph_element(key) if isinstance(key, str) else key
         return getattr(t, "_snapshot", t) if isinstance(t, Variable) else t
+
+
+def _dims(t):
+    """The placeholder's dims (None where unknown), or None for an unknown rank."""
+    return None if t.shape.rank is None else tuple(t.shape.as_list())
+
+
+def _fits(shape, dims):
+    if dims is None:
+        return True
+    if len(shape) != len(dims):
+        return False
+    for n, d in zip(shape, dims):
+        if d is not None and d != n:
+            return False
+    return True
 
 
 def _to_numpy(array):

@@ -162,6 +162,48 @@ class GraphVariable(Variable):
     __str__ = __repr__
 
 
+class _GraphVariableV2(GraphVariable):
+    """What ``tf.Variable(...)`` makes while a v1 graph is built: a variable of that graph
+    (initialized by its `initializer`), also when made under `init_scope` (a Keras layer's
+    weights, built there)."""
+
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None,
+                 synchronization=_variables.VariableSynchronization.AUTO,
+                 aggregation=_variables.VariableAggregation.NONE, shape=None,
+                 experimental_enable_variable_lifting=True):
+        if synchronization == _variables.VariableSynchronization.ON_READ and trainable is None:
+            trainable = False
+        graph = graph_mode.outer_v1_graph()
+        lifted = v1_graph() is None  # (under `init_scope`: built into the graph, in scope)
+        scope = context.get().scope
+        with context.building(graph) if lifted else _unchanged():
+            with context.name_scope_push(scope) if lifted else _unchanged():
+                super().__init__(initial_value, trainable=trainable,
+                                 validate_shape=validate_shape, name=name, dtype=dtype,
+                                 constraint=constraint, synchronization=synchronization,
+                                 aggregation=aggregation, shape=shape)
+
+
+class _unchanged:  # noqa: N801 (a null context)
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return None
+
+
+def _graph_variable_class():
+    """`Variable`'s class while a v1 graph is built (not inside a `function`'s trace)."""
+    if context.get().new_variables is None and graph_mode.outer_v1_graph() is not None:
+        return _GraphVariableV2
+    return None
+
+
+_variables.graph_variable_class = _graph_variable_class
+
+
 # -- variable_scope ---------------------------------------------------------------
 class _ReuseMode:
     def __repr__(self):

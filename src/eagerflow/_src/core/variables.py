@@ -115,6 +115,11 @@ tf_nodes[_ASSIGN] = NodeForm(types={"dtype": 1}, ignored=("validate_shape",))
 tf_args[_ASSIGN] = ("resource", "value")
 
 
+# Set by the TF 1 layer: ``() -> class or None``, the class of the variables that
+# ``Variable(...)`` makes while a TF 1 graph is being built (None: a plain `Variable`).
+graph_variable_class = None
+
+
 @export("Variable")
 class Variable:
     """A tensor-like value that persists and changes across calls (model weights).
@@ -127,6 +132,11 @@ class Variable:
     """
 
     __array_priority__ = 100
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Variable and graph_variable_class is not None:
+            cls = graph_variable_class() or cls  # (a TF 1 graph's variable)
+        return super().__new__(cls)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,

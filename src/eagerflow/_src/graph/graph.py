@@ -218,7 +218,10 @@ class Graph:
 
     # -- building ----------------------------------------------------------------
     def unique_name(self, name):
-        """`name` in the current name scope, made unique in this graph as TF does (``mul_1``)."""
+        """`name` in the current name scope, made unique in this graph as TF does (``mul_1``);
+        a name ending in ``/`` (a name scope's, ``name=scope``) names the op as it is."""
+        if name.endswith("/"):
+            return _FORBIDDEN_NAME.sub("_", name[:-1])
         return self._unique(_FORBIDDEN_NAME.sub("_", context.scoped_name(name)).rstrip("/"))
 
     def _unique(self, name):

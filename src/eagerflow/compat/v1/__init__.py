@@ -9,6 +9,7 @@ from eagerflow._src.compat.graph_mode import (  # noqa: F401
     get_default_graph, group, name_scope, no_op, placeholder, placeholder_with_default,
     reset_default_graph)
 from eagerflow._src.compat.messages import AttrValue, GraphDef, NameAttrList, NodeDef  # noqa: F401
+from eagerflow._src.compat.nn import depth_to_space, space_to_depth  # noqa: F401
 from eagerflow._src.compat.session import (  # noqa: F401
     ConfigProto, GPUOptions, GraphOptions, InteractiveSession, OptimizerOptions, RunOptions,
     Session, get_default_session)
@@ -34,7 +35,8 @@ from eagerflow._src.summary.protos import (  # noqa: F401
     Event, HistogramProto, LogMessage, RunMetadata, SessionLog, Summary, SummaryDescription,
     SummaryMetadata, TaggedRunMetadata)
 from eagerflow.compat.v1 import (  # noqa: F401
-    data, gfile, graph_util, image, initializers, io, losses, python_io, train)
+    data, gfile, graph_util, image, initializers, io, layers, losses, math, nn, python_io, summary,
+    train)
 
 
 def __getattr__(name):

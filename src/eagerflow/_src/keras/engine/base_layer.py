@@ -549,7 +549,7 @@ class Layer(Module):
         ctx.depth += 1
         ctx.training = training
         try:
-            with context.name_scope_push(self._name):
+            with context.name_scope_push(self._call_name_scope()):
                 self._maybe_build(inputs)
                 if self._autocast:
                     inputs = self._cast_inputs(inputs, flat)
@@ -568,6 +568,11 @@ class Layer(Module):
         if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
             self._set_output_masks(inputs, outputs, mask)
         return outputs
+
+    def _call_name_scope(self):
+        """The name scope of the call's ops: the layer's name (TF 1's layers give their
+        variable scope's)."""
+        return self._name
 
     def _call_reporting_arguments(self, inputs, args, kwargs):
         """`call`; an error raised in it is raised again with the call's arguments described,

@@ -1,0 +1,236 @@
+"""TF 1's signatures of the neural-network functions (``tf.compat.v1.nn``), each over its
+TF 2 function: ``keep_prob`` for dropout, ``filter``/``value``/``dim``/``keep_dims``
+spellings, ``use_cudnn_on_gpu``, and the cross-entropy that stops the labels' gradient.
+The other names of ``tf.compat.v1.nn`` are those of ``tf.nn``.
+
+>>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+>>> tf.compat.v1.nn.moments(x, [0], keep_dims=True)[0]
+<tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[2., 3.]], dtype=float32)>
+>>> tf.compat.v1.nn.softmax([[1.0, 1.0]], dim=1)
+<tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[0.5, 0.5]], dtype=float32)>
+"""
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.ops import cast_ops, conv_ops, linalg_ops, nn_ops
+
+
+def _either(new_name, new, old_name, old):
+    """The value given under a TF 2 name or its TF 1 spelling (not both)."""
+    if new is not None and old is not None:
+        raise ValueError(f"Cannot specify both '{old_name}' and '{new_name}'.")
+    return new if new is not None else old
+
+
+@export("compat.v1.nn.dropout")
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+    """Zeroes each element with probability ``1 - keep_prob`` (or `rate`) and scales the
+    others by ``1 / keep_prob``."""
+    if keep_prob is not None and rate is not None:
+        raise ValueError("Cannot specify both 'keep_prob' and 'rate'.")
+    if keep_prob is not None:
+        if isinstance(keep_prob, (int, float)) and not 0 < keep_prob <= 1:
+            raise ValueError(f"`keep_prob` must be a scalar tensor or a float in the range "
+                             f"(0, 1]. Got {keep_prob}")
+        rate = 1 - keep_prob
+    if rate is None:
+        raise ValueError(f"`rate` must be provided. Received: rate={rate}")
+    return nn_ops.dropout(x, rate, noise_shape=noise_shape, seed=seed, name=name)
+
+
+@export("compat.v1.nn.softmax_cross_entropy_with_logits")
+def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name=None, axis=None):
+    """Softmax cross-entropy along `dim`; no gradient flows into `labels` (TF 1's version,
+    deprecated for `softmax_cross_entropy_with_logits_v2`)."""
+    axis = _either("axis", axis, "dim", dim if dim != -1 or axis is None else None)
+    with graph_mode.name_scope(name, "softmax_cross_entropy_with_logits_sg",
+                               [logits, labels]) as scope:
+        labels = cast_ops.stop_gradient(labels, name="labels_stop_gradient")
+        return nn_ops.softmax_cross_entropy_with_logits(
+            labels, logits, axis=-1 if axis is None else axis,
+            name=scope or None)
+
+
+@export("compat.v1.nn.softmax_cross_entropy_with_logits_v2")
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, dim=None):
+    """Softmax cross-entropy along `axis`, differentiable in `labels` too."""
+    axis = _either("axis", axis, "dim", dim)
+    return nn_ops.softmax_cross_entropy_with_logits(labels, logits,
+                                                    axis=-1 if axis is None else axis, name=name)
+
+
+@export("compat.v1.nn.softmax", "compat.v1.math.softmax")
+def softmax(logits, axis=None, name=None, dim=None):
+    return nn_ops.softmax(logits, _either("axis", axis, "dim", dim), name=name)
+
+
+@export("compat.v1.nn.log_softmax", "compat.v1.math.log_softmax")
+def log_softmax(logits, axis=None, name=None, dim=None):
+    return nn_ops.log_softmax(logits, _either("axis", axis, "dim", dim), name=name)
+
+
+@export("compat.v1.nn.moments")
+def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+    """Mean and variance of `x` over `axes`."""
+    keepdims = _either("keepdims", keepdims, "keep_dims", keep_dims)
+    return nn_ops.moments(x, axes, shift=shift, keepdims=bool(keepdims), name=name)
+
+
+@export("compat.v1.nn.sufficient_statistics")
+def sufficient_statistics(x, axes, shift=None, keep_dims=None, name=None, keepdims=None):
+    keepdims = _either("keepdims", keepdims, "keep_dims", keep_dims)
+    return nn_ops.sufficient_statistics(x, axes, shift=shift, keepdims=bool(keepdims), name=name)
+
+
+@export("compat.v1.nn.weighted_moments")
+def weighted_moments(x, axes, frequency_weights, name=None, keep_dims=None, keepdims=None):
+    keepdims = _either("keepdims", keepdims, "keep_dims", keep_dims)
+    return nn_ops.weighted_moments(x, axes, frequency_weights, keepdims=bool(keepdims),
+                                   name=name)
+
+
+@export("compat.v1.nn.conv2d")
+def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002
+           data_format="NHWC", dilations=(1, 1, 1, 1), name=None, filters=None):
+    """2-D convolution; `use_cudnn_on_gpu` is accepted (there is no GPU)."""
+    del use_cudnn_on_gpu
+    filters = _either("filters", filters, "filter", filter)
+    return conv_ops.conv2d(input, filters, strides, padding, data_format=data_format,
+                           dilations=dilations, name=name)
+
+
+@export("compat.v1.nn.conv3d")
+def conv3d(input, filter=None, strides=None, padding=None, data_format="NDHWC",  # noqa: A002
+           dilations=(1, 1, 1, 1, 1), name=None, filters=None):
+    filters = _either("filters", filters, "filter", filter)
+    return conv_ops.conv3d(input, filters, strides, padding, data_format=data_format,
+                           dilations=dilations, name=name)
+
+
+@export("compat.v1.nn.conv1d")
+def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu=None,
+           data_format=None, name=None, input=None, dilations=None):  # noqa: A002
+    del use_cudnn_on_gpu
+    value = _either("input", input, "value", value)
+    return conv_ops.conv1d(value, filters, stride, padding, data_format=data_format or "NWC",
+                           dilations=dilations, name=name)
+
+
+@export("compat.v1.nn.conv2d_transpose")
+def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None,  # noqa: A002
+                     padding="SAME", data_format="NHWC", name=None, input=None, filters=None,
+                     dilations=None):
+    value = _either("input", input, "value", value)
+    filters = _either("filters", filters, "filter", filter)
+    return conv_ops.conv2d_transpose(value, filters, output_shape, strides, padding=padding,
+                                     data_format=data_format, dilations=dilations, name=name)
+
+
+@export("compat.v1.nn.convolution")
+def convolution(input, filter, padding, strides=None, dilation_rate=None,  # noqa: A002
+                name=None, data_format=None, filters=None, dilations=None):
+    filters = _either("filters", filters, "filter", filter)
+    dilations = _either("dilations", dilations, "dilation_rate", dilation_rate)
+    return conv_ops.convolution(input, filters, strides=strides, padding=padding,
+                                data_format=data_format, dilations=dilations, name=name)
+
+
+@export("compat.v1.nn.depthwise_conv2d")
+def depthwise_conv2d(input, filter, strides, padding, rate=None, name=None,  # noqa: A002
+                     data_format=None, dilations=None):
+    dilations = _either("dilations", dilations, "rate", rate)
+    return conv_ops.depthwise_conv2d(input, filter, strides, padding, data_format=data_format,
+                                     dilations=dilations, name=name)
+
+
+@export("compat.v1.nn.separable_conv2d")
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,  # noqa: A002
+                     rate=None, name=None, data_format=None, dilations=None):
+    dilations = _either("dilations", dilations, "rate", rate)
+    return conv_ops.separable_conv2d(input, depthwise_filter, pointwise_filter, strides,
+                                     padding, data_format=data_format, dilations=dilations,
+                                     name=name)
+
+
+@export("compat.v1.nn.max_pool")
+def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None,
+             input=None):  # noqa: A002
+    """Max pooling over windows `ksize` (an int, or one size per dimension of `value`)."""
+    value = _either("input", input, "value", value)
+    return conv_ops.max_pool(value, ksize, strides, padding, data_format=data_format,
+                             name=name)
+
+
+@export("compat.v1.nn.avg_pool")
+def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None,
+             input=None):  # noqa: A002
+    value = _either("input", input, "value", value)
+    return conv_ops.avg_pool(value, ksize, strides, padding, data_format=data_format,
+                             name=name)
+
+
+@export("compat.v1.nn.max_pool_v2")
+def max_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    return conv_ops.max_pool(input, ksize, strides, padding, data_format=data_format, name=name)
+
+
+@export("compat.v1.nn.avg_pool_v2")
+def avg_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    return conv_ops.avg_pool(input, ksize, strides, padding, data_format=data_format, name=name)
+
+
+@export("compat.v1.nn.in_top_k", "compat.v1.math.in_top_k")
+def in_top_k(predictions, targets, k, name=None):
+    """Whether each target is among the `k` largest of its row of `predictions`."""
+    return nn_ops.in_top_k(targets, predictions, k, name=name)
+
+
+@export("compat.v1.nn.depth_to_space", "compat.v1.depth_to_space")
+def depth_to_space(input, block_size, name=None, data_format="NHWC"):  # noqa: A002
+    return nn_ops.depth_to_space(input, block_size, data_format=data_format, name=name)
+
+
+@export("compat.v1.nn.space_to_depth", "compat.v1.space_to_depth")
+def space_to_depth(input, block_size, name=None, data_format="NHWC"):  # noqa: A002
+    return nn_ops.space_to_depth(input, block_size, data_format=data_format, name=name)
+
+
+@export("compat.v1.nn.xw_plus_b")
+def xw_plus_b(x, weights, biases, name=None):
+    """``matmul(x, weights) + biases``."""
+    with graph_mode.name_scope(name, "xw_plus_b", [x, weights, biases]) as scope:
+        product = linalg_ops.matmul(convert_to_tensor(x), weights, name="MatMul")
+        return nn_ops.bias_add(product, biases,
+                               name=scope or None)
+
+
+@export("compat.v1.nn.relu_layer")
+def relu_layer(x, weights, biases, name=None):
+    """``relu(matmul(x, weights) + biases)``."""
+    with graph_mode.name_scope(name, "relu_layer", [x, weights, biases]) as scope:
+        product = linalg_ops.matmul(convert_to_tensor(x), weights, name="MatMul")
+        return nn_ops.relu(nn_ops.bias_add(product, biases),
+                           name=scope or None)
+
+
+@export("compat.v1.nn.embedding_lookup")
+def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True,
+                     max_norm=None):
+    """Rows `ids` of `params` (one tensor or variable; a list of shards is joined
+    by the ``"mod"`` or ``"div"`` `partition_strategy`)."""
+    del validate_indices
+    if isinstance(params, (list, tuple)) and len(params) > 1:
+        from eagerflow._src.ops import array_ops  # noqa: PLC0415
+        if partition_strategy not in ("mod", "div"):
+            raise ValueError(f"Unrecognized partition strategy: {partition_strategy}")
+        shards = [convert_to_tensor(p) for p in params]
+        if partition_strategy == "div":
+            params = array_ops.concat(shards, 0)
+        else:  # row i lives in shard i % n at position i // n: interleave the shards
+            n = len(shards)
+            rows = sum(int(s.shape[0]) for s in shards)
+            order = [(i % n, i // n) for i in range(rows)]
+            params = array_ops.stack([shards[s][j] for s, j in order])
+    elif isinstance(params, (list, tuple)):
+        params = params[0]
+    return nn_ops.embedding_lookup(params, ids, max_norm=max_norm, name=name)

@@ -1,0 +1,423 @@
+"""TF 1's summaries (``tf.compat.v1.summary``): ops whose value is a serialized ``Summary``
+protobuf, run by a `Session` and written by a `FileWriter`.
+
+`scalar` and `histogram` build ``ScalarSummary`` and ``HistogramSummary`` ops
+(the histogram in TF's exponential buckets, empty runs of them collapsed),
+each joining the ``summaries`` collection; `merge` and `merge_all` join
+summaries into one (``MergeSummary``, which refuses a tag given twice).
+
+>>> g = tf.compat.v1.Graph()
+>>> with g.as_default():
+...     loss = tf.compat.v1.summary.scalar("loss", tf.constant(0.5))
+...     merged = tf.compat.v1.summary.merge_all()
+>>> with tf.compat.v1.Session(graph=g) as sess:
+...     tf.compat.v1.Summary.FromString(sess.run(merged)).value[0].simple_value
+0.5
+"""
+import re
+import sys
+import time
+
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat.graph_mode import GraphKeys, v1_graph
+from eagerflow._src.core import context, errors
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.convert import constant, convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.errors import shape_text
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.summary import protos
+from eagerflow._src.summary.writer import _EventFile, _path
+from eagerflow._src.io.tf_record import frame
+
+_NO_GRAD = "summary"
+_REAL = (_d.float16, _d.bfloat16, _d.float32, _d.float64, _d.int8, _d.int16, _d.int32,
+         _d.int64, _d.uint8, _d.uint16, _d.uint32, _d.uint64)
+
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _text(value):
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def _bytes(summary):
+    return np.array(summary.SerializeToString(), dtype=object)
+
+
+# -- ScalarSummary --------------------------------------------------------------------
+
+def _scalar_summary(xp, tags, values):
+    tags, values = np.asarray(tags, object), np.asarray(values)
+    if tags.shape != values.shape:
+        raise _invalid(f"tags and values are not the same shape: {shape_text(tags.shape)} != "
+                       f"{shape_text(values.shape)}")
+    summary = protos.Summary()
+    for tag, value in zip(tags.reshape(-1), values.reshape(-1)):
+        summary.value.add(tag=_text(tag), simple_value=float(value))
+    return _bytes(summary)
+
+
+def _scalar_rule(tags, values):
+    if not tags.shape.is_compatible_with(values.shape):
+        raise ValueError(f"tags and values are not the same shape: {tags.shape} != "
+                         f"{values.shape}")
+    return TensorShape([]), _d.string
+
+
+_SCALAR = register("ScalarSummary", _scalar_summary, _scalar_rule, tied=(1,), dtypes=_REAL,
+                   not_differentiable=_NO_GRAD)
+tf_nodes[_SCALAR] = NodeForm(types={"T": 1})
+
+
+# -- HistogramSummary: TF's exponential buckets ----------------------------------------
+
+def _default_limits():
+    """Bucket limits growing by 10% from 1e-12 to 1e20 on either side of 0, and the
+    largest double at both ends (the limits of TF's histograms)."""
+    positive, v = [], 1.0e-12
+    while v < 1.0e20:
+        positive.append(v)
+        v *= 1.1
+    positive.append(sys.float_info.max)
+    return [-v for v in reversed(positive)] + [0.0] + positive
+
+
+_LIMITS = _default_limits()
+
+
+def histogram_proto(values):
+    """The ``HistogramProto`` of `values` (doubles) in TF's default buckets: each bucket
+    counts the values below its limit and at or above the previous one; runs of empty
+    buckets are given as one."""
+    limits = _LIMITS
+    values = np.asarray(values, np.float64).reshape(-1)
+    proto = protos.HistogramProto()
+    if values.size:
+        # (summed in order, as TF adds the values one by one)
+        proto.min, proto.max = float(values.min()), float(values.max())
+        proto.num = float(values.size)
+        proto.sum = float(np.cumsum(values)[-1])
+        proto.sum_squares = float(np.cumsum(values * values)[-1])
+        index = np.minimum(np.searchsorted(limits, values, side="right"), len(limits) - 1)
+        counts = np.bincount(index, minlength=len(limits)).astype(np.float64)
+        nonzero = np.flatnonzero(counts)
+        ends, buckets, i = [], [], 0
+        for j in nonzero:
+            if j > i:  # empty buckets i..j-1, collapsed into the last of them
+                ends.append(limits[j - 1])
+                buckets.append(0.0)
+            ends.append(limits[j])
+            buckets.append(float(counts[j]))
+            i = j + 1
+        if i < len(limits):
+            ends.append(limits[-1])
+            buckets.append(0.0)
+        proto.bucket_limit.extend(ends)
+        proto.bucket.extend(buckets)
+    else:
+        proto.min, proto.max = limits[-1], -limits[-1]
+        proto.bucket_limit.append(limits[-1])
+        proto.bucket.append(0.0)
+    return proto
+
+
+def _histogram_summary(xp, tag, values):
+    values = np.asarray(values)
+    tag = _text(np.asarray(tag, object)[()])
+    doubles = values.astype(np.float64).reshape(-1)
+    if values.dtype.kind == "f" and not np.isfinite(doubles).all():
+        kind = "Nan in summary histogram" if np.isnan(doubles).any() else "Infinity in Histogram"
+        raise _invalid(f"{kind} for: {tag}")
+    summary = protos.Summary()
+    summary.value.add(tag=tag, histo=histogram_proto(doubles))
+    return _bytes(summary)
+
+
+def _histogram_rule(tag, values):
+    if tag.shape.rank not in (None, 0):
+        raise ValueError(f"Shape must be rank 0 but is rank {tag.shape.rank}")
+    return TensorShape([]), _d.string
+
+
+_HISTOGRAM = register("HistogramSummary", _histogram_summary, _histogram_rule, tied=(1,),
+                      dtypes=_REAL, not_differentiable=_NO_GRAD)
+tf_nodes[_HISTOGRAM] = NodeForm(types={"T": 1})
+
+
+# -- MergeSummary -----------------------------------------------------------------------
+
+def _merge_summary(xp, *inputs):
+    merged, seen = protos.Summary(), set()
+    for serialized in inputs:
+        for item in np.asarray(serialized, object).reshape(-1):
+            part = protos.Summary()
+            try:
+                part.ParseFromString(bytes(item))
+            except Exception:  # noqa: BLE001 (protobuf's DecodeError and its kin)
+                raise _invalid("Could not parse one of the summary inputs") from None
+            for value in part.value:
+                if value.tag in seen:
+                    raise _invalid(f"Duplicate tag {value.tag} found in summary inputs ")
+                seen.add(value.tag)
+                merged.value.add().CopyFrom(value)
+    return _bytes(merged)
+
+
+_MERGE = register("MergeSummary", _merge_summary, lambda *_: (TensorShape([]), _d.string),
+                  tied="all", dtypes=(_d.string,), not_differentiable=_NO_GRAD)
+tf_nodes[_MERGE] = NodeForm(number="N")
+
+
+batching_rules.assign(PER_ELEMENT, _SCALAR, _HISTOGRAM, _MERGE)
+
+
+# -- the functions ------------------------------------------------------------------------
+
+_INVALID_TAG = re.compile(r"[^-/\w\.]")
+
+
+def _clean_tag(name):
+    """`name` with the characters TensorBoard's tags cannot hold made ``_`` (as TF does)."""
+    if name is None:
+        return None
+    cleaned = _INVALID_TAG.sub("_", name).lstrip("/")
+    if cleaned != name:
+        import logging  # noqa: PLC0415
+        logging.getLogger("tensorflow").info(
+            "Summary name %s is illegal; using %s instead.", name, cleaned)
+    return cleaned
+
+
+class _SummaryScope:
+    """TF 1's summary scope: a name scope ``[family/]name`` and the tag it gives."""
+
+    def __init__(self, name, family, values):
+        self._name, self._family = _clean_tag(name), _clean_tag(family)
+        base = self._name if self._family is None else f"{self._family}/{self._name}"
+        self._scope = graph_mode.name_scope(base, None, values)
+
+    def __enter__(self):
+        scope = self._scope.__enter__()
+        tag = scope.rstrip("/") if self._family is None else \
+            f"{self._family}/{scope.rstrip('/')}"
+        return tag, scope
+
+    def __exit__(self, *exc):
+        return self._scope.__exit__(*exc)
+
+
+def _collect(value, collections, default):
+    graph = v1_graph()
+    if graph is None:
+        return
+    for key in (default if collections is None else collections):
+        graph.add_to_collection(key, value)
+
+
+@export("compat.v1.summary.scalar")
+def scalar(name, tensor, collections=None, family=None):
+    """A ``Summary`` of the single value of `tensor` (a scalar), tagged by the name scope
+    of `name` (under `family`); it joins `collections` (``summaries`` by default)."""
+    with _SummaryScope(name, family, [tensor]) as (tag, scope):
+        value = dispatch(_SCALAR, (constant(tag, name="tags"), convert_to_tensor(tensor)),
+                         name=scope or None)
+        _collect(value, collections, [GraphKeys.SUMMARIES])
+    return value
+
+
+@export("compat.v1.summary.histogram")
+def histogram(name, values, collections=None, family=None):
+    """A ``Summary`` of the histogram of `values` (TF's buckets); it joins `collections`
+    (``summaries`` by default)."""
+    with _SummaryScope(name, family, [values]) as (tag, scope):
+        value = dispatch(_HISTOGRAM, (constant(tag, name="tag"), convert_to_tensor(values)),
+                         name=scope or None)
+        _collect(value, collections, [GraphKeys.SUMMARIES])
+    return value
+
+
+def _refuse_eagerly():
+    if context.executing_eagerly():
+        raise RuntimeError("Merging tf.summary.* ops is not compatible with eager execution. "
+                           "Use tf.contrib.summary instead.")
+
+
+@export("compat.v1.summary.merge")
+def merge(inputs, collections=None, name=None):
+    """One ``Summary`` holding the values of the summaries `inputs` (their tags must
+    differ); it joins `collections`."""
+    _refuse_eagerly()
+    with graph_mode.name_scope(name, "Merge", inputs):
+        value = dispatch(_MERGE, tuple(convert_to_tensor(t) for t in inputs))
+        _collect(value, collections, [])
+    return value
+
+
+@export("compat.v1.summary.merge_all")
+def merge_all(key=GraphKeys.SUMMARIES, scope=None, name=None):
+    """`merge` of the summaries of collection `key` (those under name scope `scope`), or
+    None when there are none."""
+    _refuse_eagerly()
+    summaries = graph_mode.get_collection(key, scope=scope)
+    return merge(summaries, name=name) if summaries else None
+
+
+# -- FileWriter -------------------------------------------------------------------------
+
+@export("compat.v1.summary.FileWriter")
+class FileWriter:
+    """Writes ``Event`` protos (summaries run by a `Session`, graphs, session logs) to an
+    event file in `logdir`, for TensorBoard (``tf.compat.v1.summary.FileWriter``).
+
+    Events wait in memory until `max_queue` of them do, every `flush_secs`, on `flush`
+    and on `close`. Only in graph mode, as in TF.
+    """
+
+    def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None,
+                 filename_suffix=None, session=None):
+        del session
+        if context.executing_eagerly():
+            raise RuntimeError("v1.summary.FileWriter is not compatible with eager execution. "
+                               "Use `tf.summary.create_file_writer`,or a `with "
+                               "v1.Graph().as_default():` context")
+        self._logdir = _path(logdir)
+        self._options = (max_queue, flush_secs * 1000, filename_suffix or "")
+        self._file = _EventFile(self._logdir, *self._options)
+        self._seen_tags = set()
+        self._run_tags = set()
+        if graph is not None or graph_def is not None:
+            self.add_graph(graph=graph, graph_def=graph_def)
+
+    def get_logdir(self):
+        return self._logdir
+
+    def add_event(self, event):
+        """Writes `event` (an ``Event``) as it is."""
+        if self._file is None:
+            return
+        self._file.add(frame([event.SerializeToString()]))
+
+    def _add(self, event, step):
+        event.wall_time = time.time()
+        if step is not None:
+            event.step = int(step)
+        self.add_event(event)
+
+    def add_summary(self, summary, global_step=None):
+        """Writes `summary` (a ``Summary`` or its serialized bytes, as `Session.run` gives a
+        summary op's value) at step `global_step`. A tag's plugin metadata is written with
+        its first value only."""
+        if isinstance(summary, (bytes, np.bytes_)):
+            summary = protos.Summary.FromString(bytes(summary))
+        else:
+            copy = protos.Summary()
+            copy.CopyFrom(summary)
+            summary = copy
+        for value in summary.value:
+            if not value.HasField("metadata"):
+                continue
+            if value.tag in self._seen_tags:
+                value.ClearField("metadata")
+            else:
+                self._seen_tags.add(value.tag)
+        self._add(protos.Event(summary=summary), global_step)
+
+    def add_graph(self, graph, global_step=None, graph_def=None):
+        """Writes `graph`'s ``GraphDef`` (or `graph_def`, TF 1's older argument)."""
+        if graph is not None and graph_def is not None:
+            raise ValueError("Please pass only graph, or graph_def (deprecated), but not both.")
+        if graph is not None and hasattr(graph, "as_graph_def"):
+            graph_def = graph.as_graph_def()
+        elif graph is not None:
+            graph_def = graph  # (a GraphDef given as the graph)
+        if not hasattr(graph_def, "SerializeToString"):
+            raise TypeError(f"The passed graph must be an instance of `Graph` or the "
+                            f"deprecated `GraphDef`. Got: {graph_def!r}")
+        self._add(protos.Event(graph_def=graph_def.SerializeToString()), global_step)
+        if graph is not None and hasattr(graph, "as_graph_def"):
+            self.add_meta_graph(_meta_graph(graph_def), global_step)
+
+    def add_meta_graph(self, meta_graph_def, global_step=None):
+        self._add(protos.Event(meta_graph_def=meta_graph_def.SerializeToString()), global_step)
+
+    def add_session_log(self, session_log, global_step=None):
+        self._add(protos.Event(session_log=session_log), global_step)
+
+    def add_run_metadata(self, run_metadata, tag, global_step=None):
+        """Writes `run_metadata` (``RunMetadata``) under `tag` (once per tag)."""
+        if tag in self._run_tags:
+            raise ValueError("The provided tag was already used for this event type")
+        self._run_tags.add(tag)
+        tagged = protos.TaggedRunMetadata(tag=tag,
+                                          run_metadata=run_metadata.SerializeToString())
+        self._add(protos.Event(tagged_run_metadata=tagged), global_step)
+
+    def flush(self):
+        """Writes the events waiting in memory to the file."""
+        if self._file is not None:
+            self._file.flush()
+
+    def close(self):
+        """Flushes and closes the file; `reopen` starts a new one."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def reopen(self):
+        """After `close`, writes to a new event file in the same directory."""
+        if self._file is None:
+            self._file = _EventFile(self._logdir, *self._options)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _meta_graph(graph_def):
+    """A ``MetaGraphDef`` holding `graph_def` (what TensorBoard reads of it)."""
+    from eagerflow._src.core import versions  # noqa: PLC0415
+    from eagerflow._src.core.protos import saved_model as pb  # noqa: PLC0415
+    meta = pb.MetaGraphDef()
+    meta.graph_def.ParseFromString(graph_def.SerializeToString())
+    meta.meta_info_def.tensorflow_version = versions.VERSION
+    meta.meta_info_def.tensorflow_git_version = versions.GIT_VERSION
+    return meta
+
+
+@export("compat.v1.summary.FileWriterCache")
+class FileWriterCache:
+    """One `FileWriter` per log directory, shared."""
+
+    _cache = {}
+
+    @staticmethod
+    def get(logdir):
+        writer = FileWriterCache._cache.get(logdir)
+        if writer is None:
+            writer = FileWriterCache._cache[logdir] = FileWriter(
+                logdir, graph=graph_mode.get_default_graph())
+        return writer
+
+    @staticmethod
+    def clear():
+        for writer in FileWriterCache._cache.values():
+            writer.close()
+        FileWriterCache._cache.clear()
+
+
+# The messages, also under this namespace.
+Summary, Event, SessionLog = protos.Summary, protos.Event, protos.SessionLog
+SummaryDescription, TaggedRunMetadata = protos.SummaryDescription, protos.TaggedRunMetadata
+for _name in ("Summary", "Event", "SessionLog", "SummaryDescription", "TaggedRunMetadata"):
+    export(f"compat.v1.summary.{_name}").export_constant(__name__, _name)
+del _name

@@ -1,0 +1,63 @@
+"""TF 1's layers (``tf.compat.v1.layers``) in graphs, against TF's recorded results
+(`data/make_v1_layers_data.py`)."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+import eagerflow.compat.v1 as tf1
+
+from tests.compat.v1_layers_programs import cnn, layer_objects
+
+with open(os.path.join(os.path.dirname(__file__), "data", "v1_layers.json")) as _f:
+    RECORDED = json.load(_f)
+
+
+@pytest.fixture(autouse=True)
+def eager_after():
+    yield
+    tf1.enable_eager_execution()
+    tf1.reset_default_graph()
+
+
+def test_cnn_trains_as_tfs_with_its_variables_names_and_batch_norm_updates():
+    got, want = cnn(tf1), dict(RECORDED["cnn"])
+    np.testing.assert_allclose(got.pop("losses"), want.pop("losses"), rtol=1e-5)
+    np.testing.assert_allclose(got.pop("final"), want.pop("final"), rtol=1e-5)
+    for g, w in zip(got.pop("moving"), want.pop("moving"), strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got.pop("shared"), want.pop("shared"), rtol=1e-5, atol=1e-6)
+    assert got == want
+
+
+def test_layer_objects_share_their_scope_across_calls():
+    got, want = layer_objects(tf1), dict(RECORDED["layer_objects"])
+    for g, w in zip(got.pop("values"), want.pop("values"), strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    # (TF normalizes a matrix by a composite whose last op is ``batchnorm/add_1``)
+    assert got.pop("tensors")[:3] == want.pop("tensors")[:3]
+    assert got == want
+
+
+def test_reuse_errors_are_tfs():
+    tf1.disable_eager_execution()
+    x = tf1.placeholder(tf.float32, [None, 3])
+    tf1.layers.dense(x, 2, name="fc")
+    with pytest.raises(ValueError, match="Variable fc/kernel already exists, disallowed"):
+        tf1.layers.dense(x, 2, name="fc")
+    with pytest.raises(ValueError, match="Variable other/kernel does not exist"):
+        tf1.layers.dense(x, 2, name="other", reuse=True)
+    with pytest.raises(ValueError, match="has not been used yet"):
+        tf1.layers.Dense(2).scope_name
+
+
+def test_eagerly_they_are_keras_layers():
+    layer = tf1.layers.Dense(2, kernel_initializer="ones")
+    assert isinstance(layer, tf.keras.layers.Dense)
+    assert layer(tf.ones([1, 3])).numpy().tolist() == [[3.0, 3.0]]
+    assert tf1.layers.flatten(tf.ones([2, 2, 3])).shape == (2, 6)
+    x = tf.ones([4, 5])
+    assert tf1.layers.dropout(x, 0.5) is not None
+    assert np.array_equal(tf1.layers.dropout(x, 0.5).numpy(), x.numpy())

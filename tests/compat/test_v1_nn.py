@@ -1,0 +1,106 @@
+"""TF 1's signatures of ``tf.compat.v1.nn`` eagerly and in graphs, against TF's recorded
+results (`data/make_v1_nn_data.py`)."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+import eagerflow.compat.v1 as tf1
+
+from tests.compat.v1_nn_programs import X, eager_results, graph_results
+
+with open(os.path.join(os.path.dirname(__file__), "data", "v1_nn.json")) as _f:
+    RECORDED = json.load(_f)
+
+# results named by their op as the user sees it (the others' names are TF's inner ops)
+NAMED = ("avg_pool", "conv2d_filter", "conv2d_positional", "max_pool", "max_pool_value",
+         "relu_layer", "xw_plus_b")
+
+TUPLES = ("moments", "moments_keep_dims", "sufficient_statistics", "weighted_moments")
+
+
+@pytest.fixture(autouse=True)
+def eager_after():
+    yield
+    tf1.enable_eager_execution()
+    tf1.reset_default_graph()
+
+
+def _close(got, want):
+    assert sorted(got) == sorted(want)
+    for name in want:
+        parts = want[name] if name in TUPLES else [want[name]]
+        for g, w in zip(got[name] if name in TUPLES else [got[name]], parts, strict=True):
+            np.testing.assert_allclose(np.asarray(g, np.float64), np.asarray(w, np.float64),
+                                       rtol=2e-5, atol=2e-5, err_msg=name)
+
+
+def test_eager_results_are_tfs():
+    _close(eager_results(tf1), RECORDED["eager"])
+
+
+def test_graph_results_names_and_the_v1_cross_entropy_stopping_labels_gradient():
+    got, want = graph_results(tf1), RECORDED["graph"]
+    _close(got.pop("values"), want.pop("values"))
+    names, want_names = got.pop("names"), want.pop("names")
+    assert {k: names[k] for k in NAMED} == {k: want_names[k] for k in NAMED}
+    np.testing.assert_allclose(got.pop("labels_gradient_v2"), want.pop("labels_gradient_v2"),
+                               rtol=1e-5, atol=1e-6)
+    assert got == want
+
+
+def test_tf1_spellings_are_exclusive_with_tf2_ones():
+    x = tf.constant(X)
+    with pytest.raises(ValueError, match="Cannot specify both 'keep_prob' and 'rate'."):
+        tf1.nn.dropout(x, keep_prob=0.5, rate=0.5)
+    with pytest.raises(ValueError, match="`rate` must be provided"):
+        tf1.nn.dropout(x)
+    with pytest.raises(ValueError, match="Cannot specify both 'keep_dims' and 'keepdims'."):
+        tf1.nn.moments(x, [0], keep_dims=True, keepdims=False)
+    with pytest.raises(ValueError, match="Cannot specify both 'filter' and 'filters'."):
+        tf1.nn.conv2d(x, filter=x, filters=x, strides=1, padding="SAME")
+    with pytest.raises(ValueError, match="Cannot specify both 'value' and 'input'."):
+        tf1.nn.max_pool(value=x, input=x, ksize=2, strides=2, padding="VALID")
+    with pytest.raises(ValueError, match="Cannot specify both 'dim' and 'axis'."):
+        tf1.nn.softmax(x, dim=0, axis=1)
+
+
+def test_dropout_keep_prob_keeps_or_scales_each_element():
+    x = tf.ones([1000])
+    y = tf1.nn.dropout(x, keep_prob=0.25, seed=1).numpy()
+    assert set(np.unique(y)) <= {0.0, 4.0} and 0 < (y == 4.0).sum() < 1000
+    with pytest.raises(ValueError, match="keep_prob"):
+        tf1.nn.dropout(x, keep_prob=0.0)
+
+
+def test_other_names_are_tf2s():
+    assert tf1.nn.relu is tf.nn.relu and tf1.nn.l2_loss is tf.nn.l2_loss
+    with pytest.raises(AttributeError, match="no attribute 'not_a_function'"):
+        tf1.nn.not_a_function
+
+
+def test_an_op_named_by_its_name_scope_takes_the_scopes_name():
+    g = tf1.Graph()
+    with g.as_default():
+        with tf1.name_scope("a") as scope:
+            x = tf.add(1.0, 2.0, name=scope)
+        y = tf.add(1.0, 2.0, name="a")
+    assert (x.name, y.name) == ("a:0", "a_1:0")
+
+    @tf.function
+    def f():
+        with tf.name_scope("b") as scope:
+            return tf.add(1.0, 2.0, name=scope)
+    assert f.get_concrete_function().graph.get_operation_by_name("b").type == "AddV2"
+
+
+def test_gradient_of_a_pad_with_unknown_dims():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.pad(x, [[1, 0], [0, 2]], constant_values=1.0) * tf.range(4.0)
+        return tape.gradient(y, x)
+    assert grad(tf.ones([3, 2])).numpy().tolist() == [[0.0, 1.0]] * 3

@@ -1,0 +1,59 @@
+"""TF 1's summaries (``tf.compat.v1.summary``) and `FileWriter`, against TF's recorded
+results (`data/make_v1_summary_data.py`)."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+import eagerflow.compat.v1 as tf1
+
+from tests.compat.v1_summary_programs import file_writer, summaries
+
+with open(os.path.join(os.path.dirname(__file__), "data", "v1_summary.json")) as _f:
+    RECORDED = json.load(_f)
+
+
+@pytest.fixture(autouse=True)
+def eager_after():
+    yield
+    tf1.enable_eager_execution()
+    tf1.reset_default_graph()
+
+
+def test_summary_ops_serialize_as_tfs_with_its_names_tags_and_collection():
+    assert summaries(tf1) == RECORDED["summaries"]
+
+
+def test_file_writer_events_are_tfs():
+    got, want = file_writer(tf1), RECORDED["file_writer"]
+    assert got == want
+
+
+def test_summary_errors_are_tfs():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Nan in summary histogram for: h"):
+        tf1.summary.histogram("h", [1.0, np.nan])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Infinity in Histogram for: h"):
+        tf1.summary.histogram("h", [1.0, np.inf])
+    with pytest.raises(RuntimeError, match="not compatible with eager execution"):
+        tf1.summary.merge_all()
+    with pytest.raises(RuntimeError, match="FileWriter is not compatible with eager"):
+        tf1.summary.FileWriter("/tmp/unused")
+    g = tf1.Graph()
+    with g.as_default():
+        a = tf1.summary.scalar("a", 1.0)
+        twice = tf1.summary.merge([a, a])
+        garbage = tf1.summary.merge([tf.constant(b"\xff\xff")])
+    with tf1.Session(graph=g) as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Duplicate tag a found in summary inputs"):
+            sess.run(twice)
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Could not parse one of the summary inputs"):
+            sess.run(garbage)
+
+
+def test_eager_scalar_is_its_serialized_summary():
+    assert tf1.summary.scalar("eager", 1.5).numpy() == b"\n\x0c\n\x05eager\x15\x00\x00\xc0?"

@@ -1,0 +1,67 @@
+"""TF 1 summary programs (``tf.compat.v1.summary``) run by both TF (to record their
+results, `data/make_v1_summary_data.py`) and eagerflow (`test_v1_summary.py`)."""
+import glob
+import os
+import tempfile
+
+import numpy as np
+
+VALUES = [np.array([1.0, 2.0, 2.0, -3.0, 0.0], np.float32),
+          np.random.RandomState(5).randn(200).astype(np.float64) * 10,
+          np.arange(-4, 40, dtype=np.int32), np.zeros([0], np.float32),
+          np.array([1e-13, -1e-13, 1e30, 5.5], np.float64)]
+
+
+def summaries(tf):
+    """Serialized summaries (hex), names and collection of a graph's summary ops."""
+    g = tf.Graph()
+    with g.as_default():
+        step = tf.placeholder(tf.float32, [], name="step")
+        ops = [tf.summary.scalar("loss", step * 2.0), tf.summary.scalar("loss", step)]
+        with tf.name_scope("train"):
+            ops.append(tf.summary.scalar("acc", tf.constant(0.5), family="fam"))
+            ops.append(tf.summary.scalar("bad name!", tf.constant(1), collections=["mine"]))
+        ops += [tf.summary.histogram(f"h{i}", tf.constant(v)) for i, v in enumerate(VALUES)]
+        ops.append(tf.summary.merge(ops[:2]))
+        ops.append(tf.summary.merge_all())
+        ops.append(tf.summary.merge_all("mine"))
+        none = tf.summary.merge_all("nothing")
+    with tf.Session(graph=g) as sess:
+        values = sess.run(ops, {step: 1.5})
+    return {"names": [t.name for t in ops], "values": [v.hex() for v in values],
+            "collected": [t.name for t in g.get_collection("summaries")],
+            "none": none is None}
+
+
+def file_writer(tf):
+    """The events a `FileWriter` writes: summaries at steps, the graph, a session log."""
+    logdir = tempfile.mkdtemp()
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [], name="x")
+        merged = tf.summary.merge([tf.summary.scalar("x", x),
+                                   tf.summary.histogram("xs", tf.stack([x, x * 2]))])
+        writer = tf.summary.FileWriter(logdir, graph=g)
+    with tf.Session(graph=g) as sess:
+        for i in range(3):
+            writer.add_summary(sess.run(merged, {x: float(i)}), global_step=i)
+    writer.add_summary(tf.Summary(value=[tf.Summary.Value(tag="direct", simple_value=7.0)]))
+    writer.add_session_log(tf.SessionLog(status=tf.SessionLog.START), global_step=5)
+    writer.close()
+    (path,) = glob.glob(os.path.join(logdir, "events.out.tfevents.*"))
+    events = []
+    for record in tf.io.tf_record_iterator(path):
+        event = tf.Event.FromString(record)
+        what = event.WhichOneof("what")
+        item = {"step": event.step, "what": what}
+        if what == "summary":
+            item["summary"] = event.summary.SerializeToString().hex()
+        elif what == "file_version":
+            item["file_version"] = event.file_version
+        elif what == "graph_def":
+            nodes = tf.GraphDef.FromString(event.graph_def).node
+            item["nodes"] = sorted(n.name for n in nodes)
+        elif what == "session_log":
+            item["status"] = event.session_log.status
+        events.append(item)
+    return events
