@@ -160,7 +160,7 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
             plain[api.ARG_BIAS] = b
         return _primitive(pd, plain, keep=(case, attr))
 
-    primitive = onednn.cached(key, build)
+    primitive = onednn.cached(key, build, shares=True)
     if primitive is None:
         return None
     y = np.empty(y_shape, dtype)
@@ -231,4 +231,6 @@ def _gradient(wrt, x_shape, w_shape, dy_shape, dtype, strides, dilations, pads,
                      api.ARG_DIFF_WEIGHTS: case.w}
         return _primitive(pd, plain, keep=(case, hint, attr))
 
-    return onednn.cached(key, build)
+    # the filter gradient's kernel sums the threads' shares after a spinning barrier: on
+    # one thread while other processes keep the cores busy
+    return onednn.cached(key, build, shares=wrt == "data")

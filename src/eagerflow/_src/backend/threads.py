@@ -12,8 +12,11 @@ cores spent outside this process and drops OpenBLAS to one thread while
 others keep more than half a core busy (`set_fixed` holds the budget instead, for
 reproducible results). oneDNN's kernels spin in barriers of
 their own (batch normalization ran a hundred times slower on two threads
-under load), so its OpenMP count follows the same choice. A oneDNN primitive
-fixes its thread count when it is built (and sizes its scratch memory for
+under load), so its OpenMP count follows the same choice, except for kernels
+whose threads meet only at OpenMP's own (passive) barriers: convolutions and
+their input gradients, batch normalization's second kernel. Those keep the
+budget, as TensorFlow keeps its thread pool, for the cores' fair share. A
+oneDNN primitive fixes its thread count when it is built (and sizes its scratch memory for
 it), so the choice is part of the primitive cache's key: `for_primitive`,
 called when a kernel looks its primitive up, sets the calling thread's
 OpenMP count and returns it.
@@ -254,13 +257,21 @@ def openmp_loaded():
         _set_blas(1)
 
 
-def for_primitive(serial=False):
+def for_primitive(serial=False, shares=False):
     """The OpenMP threads for the oneDNN primitive about to be looked up and run, made the
-    calling thread's count: one for a `serial` primitive (work too fine-grained to share)
-    and while other processes keep the cores busy, else the budget (looking at the load
-    every `INTERVAL` seconds)."""
+    calling thread's count: one for a `serial` primitive (work too fine-grained to share),
+    else the budget (looking at the load every `INTERVAL` seconds), except while other
+    processes keep the cores busy: one then, unless the primitive `shares` the cores well
+    (its threads meet only at OpenMP's passive barriers, never spinning on each other), as
+    TensorFlow's thread pool keeps its threads under load."""
     if time.monotonic() >= _next:
         _look()
-    n = 1 if contended or serial else budget()
+    n = 1 if serial or (contended and not shares) else budget()
     _set_openmp(n)
     return n
+
+
+def primitive_threads():
+    """The OpenMP threads the calling thread's primitives run on, as `for_primitive` last
+    set them (what a primitive being built will run on)."""
+    return getattr(_local, "openmp", None) or budget()
