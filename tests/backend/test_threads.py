@@ -163,3 +163,24 @@ def test_kernels_that_share_the_cores_keep_the_budget_under_load(monkeypatch):
     # the centre tap sees every position of its input channel
     sums = x.numpy().sum(axis=(0, 1, 2))
     np.testing.assert_allclose(dw.numpy()[1, 1], np.repeat(sums[:, None], 4, 1), rtol=1e-5)
+
+
+def test_work_in_chunks_returns_results_in_order_and_raises_failures(monkeypatch):
+    monkeypatch.setattr(threads, "budget", lambda: 3)
+    seen = set()
+
+    def square(i):
+        seen.add(threads.slot())
+        return i * i
+    assert threads.in_chunks(7, square) == [i * i for i in range(7)]
+    assert threads.in_chunks(1, square) == [0]
+
+    def fail(i):
+        if i == 4:
+            raise ValueError("chunk 4")
+        return i
+    with pytest.raises(ValueError, match="chunk 4"):
+        threads.in_chunks(6, fail)
+    assert threads.in_chunks(5, lambda i: threads.in_chunks(2, lambda j: (i, j))) == [
+        [(i, 0), (i, 1)] for i in range(5)]
+    assert seen <= {0, 1, 2}

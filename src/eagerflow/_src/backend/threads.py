@@ -275,3 +275,90 @@ def primitive_threads():
     """The OpenMP threads the calling thread's primitives run on, as `for_primitive` last
     set them (what a primitive being built will run on)."""
     return getattr(_local, "openmp", None) or budget()
+
+
+# ----------------------------------------------------------------------------- shared work
+
+_helpers = []               # the helper threads started so far
+_jobs = None                # queue.SimpleQueue of the helpers' jobs, made with the first
+_helper = threading.local()  # `slot` of a helper thread
+
+
+def slot():
+    """0 on any thread but `in_chunks`'s helpers, which have 1, 2, ...: what tells apart the
+    native objects (not shareable between threads at once) each one uses."""
+    return getattr(_helper, "slot", 0)
+
+
+def _serve(index):
+    _helper.slot = index
+    while True:
+        _jobs.get()()
+
+
+def _forget_helpers():  # a forked child has none of its parent's threads
+    global _jobs
+    _helpers.clear()
+    _jobs = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_helpers)
+
+
+def in_chunks(count, run):
+    """``[run(i) for i in range(count)]``, run by the calling thread and up to ``budget() - 1``
+    helper threads together, each taking the next chunk once done with its last.
+
+    Work split this way, each part on one native thread, needs no thread to wait for
+    another: when other processes keep a core busy, the threads still running take the
+    chunks that one would have had (OpenMP's threads each get a fixed share, and a kernel
+    ends when the slowest has done its own). The calling thread never waits for a helper
+    that has not started.
+    """
+    helpers = min(budget(), count) - 1
+    if helpers <= 0 or slot():  # (a helper runs nested work itself)
+        return [run(i) for i in range(count)]
+    _start_helpers(helpers)
+    results, failures = [None] * count, []
+    pending = iter(range(count))
+    state = threading.Condition()
+    left = [count]
+
+    def take():
+        while True:
+            with state:
+                i = next(pending, None)
+            if i is None:
+                return
+            try:
+                results[i] = run(i)
+            except BaseException as error:  # noqa: B036 (raised on the calling thread)
+                failures.append(error)
+            with state:
+                left[0] -= 1
+                if not left[0]:
+                    state.notify_all()
+
+    for _ in range(helpers):
+        _jobs.put(take)
+    take()
+    with state:
+        while left[0]:
+            state.wait()
+    if failures:
+        raise failures[0]
+    return results
+
+
+def _start_helpers(n):
+    global _jobs
+    with _lock:
+        if _jobs is None:
+            import queue
+            _jobs = queue.SimpleQueue()
+        while len(_helpers) < n:
+            helper = threading.Thread(target=_serve, args=(len(_helpers) + 1,), daemon=True,
+                                      name=f"eagerflow-kernels-{len(_helpers) + 1}")
+            helper.start()
+            _helpers.append(helper)
