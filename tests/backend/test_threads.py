@@ -143,3 +143,44 @@ def test_blas_runs_serially_once_native_kernels_load():
                          env=dict(__import__("os").environ, OPENBLAS_NUM_THREADS="2"),
                          check=True).stdout.split()
     assert int(out[1]) == 1  # (before the convolution: 2, unless the machine was busy)
+
+
+@pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
+def test_kernels_that_share_the_cores_keep_the_budget_under_load(monkeypatch):
+    tick = _fake_load(monkeypatch, 1.5)
+    monkeypatch.setattr(threads, "budget", lambda: 2)
+    x = tf.constant(np.arange(2 * 6 * 6 * 3, dtype=np.float32).reshape(2, 6, 6, 3) / 100)
+    w = tf.Variable(np.ones((3, 3, 3, 4), np.float32))
+    tick()
+    tick()
+    with tf.GradientTape() as tape:
+        y = tf.nn.conv2d(x, w, 1, "SAME")
+    # the convolution waits at OpenMP's passive barriers: both threads, as TF keeps its pool
+    assert threads.contended and threads.openmp_threads() == 2
+    dw = tape.gradient(y, w)
+    # the filter gradient's kernel spins while its threads meet: one thread under load
+    assert threads.openmp_threads() == 1
+    # the centre tap sees every position of its input channel
+    sums = x.numpy().sum(axis=(0, 1, 2))
+    np.testing.assert_allclose(dw.numpy()[1, 1], np.repeat(sums[:, None], 4, 1), rtol=1e-5)
+
+
+def test_work_in_chunks_returns_results_in_order_and_raises_failures(monkeypatch):
+    monkeypatch.setattr(threads, "budget", lambda: 3)
+    seen = set()
+
+    def square(i):
+        seen.add(threads.slot())
+        return i * i
+    assert threads.in_chunks(7, square) == [i * i for i in range(7)]
+    assert threads.in_chunks(1, square) == [0]
+
+    def fail(i):
+        if i == 4:
+            raise ValueError("chunk 4")
+        return i
+    with pytest.raises(ValueError, match="chunk 4"):
+        threads.in_chunks(6, fail)
+    assert threads.in_chunks(5, lambda i: threads.in_chunks(2, lambda j: (i, j))) == [
+        [(i, 0), (i, 1)] for i in range(5)]
+    assert seen <= {0, 1, 2}

@@ -443,3 +443,31 @@ def test_keras_conv_layers_in_a_function_train_step(both):
         losses = [float(step(x, y)) for _ in range(3)]
         return [np.array(losses)] + [v.numpy() for v in model.trainable_variables]
     _close(*both(run, ALL), rtol=1e-3)
+
+
+@pytest.mark.parametrize("batch", [9, 20, 33])
+@pytest.mark.parametrize("channels_first", [False, True])
+def test_filter_gradient_of_a_batch_split_over_threads(both, batch, channels_first):
+    """On several threads the filter gradient of a larger batch is summed from parts, each
+    computed on one thread: equal to NumPy's, from the calling thread and from others."""
+    from tests.internals import threads
+    data_format = "NCHW" if channels_first else "NHWC"
+    x = _rand(batch, 3, 7, 6, seed=1) if channels_first else _rand(batch, 7, 6, 3, seed=1)
+    w = _rand(3, 3, 3, 5, seed=2)
+
+    def one():
+        return _value_and_grads(
+            lambda x, w: tf.nn.conv2d(x, w, 1, "SAME", data_format=data_format), x, w)
+
+    def run():
+        tf.config.threading.set_intra_op_parallelism_threads(2)
+        try:
+            expected = one()
+            in_threads(lambda: [np.testing.assert_array_equal(a, b)
+                                for a, b in zip(one(), expected)], [()] * 3, repeat=3)
+        finally:
+            tf.config.threading.set_intra_op_parallelism_threads(0)
+        return expected
+    native, numpy = both(run, ALL)
+    _close(native, numpy)
+    assert len(threads._helpers) >= 1

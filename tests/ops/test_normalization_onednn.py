@@ -5,7 +5,7 @@ from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
 from tests.concurrency import in_threads
-from tests.internals import fused_batch_norm_v3, needs_onednn, onednn
+from tests.internals import fused_batch_norm_v3, needs_onednn, onednn, threads
 
 
 def _run(x, scale, offset, mean, variance, dy, **attrs):
@@ -157,3 +157,26 @@ def test_keras_layer_normalization(path, axis):
         loss = tf.reduce_sum(layer(x) ** 3)
     for got, want in zip(grads, tape.gradient(loss, [x] + layer.trainable_variables)):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-4, atol=1e-4)
+
+
+@needs_onednn
+@pytest.mark.parametrize("budget", [1, 2])
+def test_each_thread_count_matches_numpy(budget):
+    """On several threads oneDNN's batch normalization runs a kernel whose threads never spin
+    waiting for each other (the first one does: twenty times slower under load)."""
+    tf.config.threading.set_intra_op_parallelism_threads(budget)
+    threads.set_fixed(True)  # whatever other processes do meanwhile
+    try:
+        onednn.clear_cache()
+        args = _inputs((8, 6, 6, 16), 16, seed=3)
+        a, b = _both_paths(*args, epsilon=1e-3, data_format="NHWC", is_training=True)
+        kernels = {p.implementation() for k, p in list(onednn._cache.items())
+                   if k[0] == "batch_norm" and p is not None}
+    finally:
+        threads.set_fixed(False)
+        tf.config.threading.set_intra_op_parallelism_threads(0)
+    for got, want in zip(a, b):
+        np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-4)
+    assert kernels
+    if budget > 1:
+        assert not any(k.startswith("bnorm_jit:") for k in kernels), kernels

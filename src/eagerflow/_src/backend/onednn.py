@@ -233,6 +233,22 @@ def attributes(post_ops=()):
     return attr
 
 
+def implementation(pd):
+    """oneDNN's name for the implementation primitive descriptor `pd` (a `_Handle`) holds."""
+    name = ctypes.c_char_p()
+    _lib.dnnl_primitive_desc_query(pd.value, api.QUERY_IMPL_INFO_STR, 0, ctypes.byref(name))
+    return name.value.decode()
+
+
+def skip_implementations(pd, prefixes):
+    """Moves `pd` past the implementations whose names start with one of `prefixes`, to the
+    next one oneDNN has for the same operation; `pd` stays at the last one when all do."""
+    while implementation(pd).startswith(prefixes) and \
+            _lib.dnnl_primitive_desc_next_impl(pd.value) == api.SUCCESS:
+        pass
+    return pd
+
+
 class Primitive:
     """A oneDNN primitive with one memory object per argument, reordering where layouts differ.
 
@@ -295,10 +311,7 @@ class Primitive:
 
     def implementation(self):
         """oneDNN's name for the implementation it chose (for diagnostics)."""
-        name = ctypes.c_char_p()
-        _lib.dnnl_primitive_desc_query(self._pd.value, api.QUERY_IMPL_INFO_STR, 0,
-                                       ctypes.byref(name))
-        return name.value.decode()
+        return implementation(self._pd)
 
     def __call__(self, inputs, outputs):
         """Runs on `inputs` and writes `outputs` (dicts from argument index to arrays)."""
@@ -347,16 +360,17 @@ _cache = collections.OrderedDict()
 _MISSING = object()
 
 
-def cached(key, build, serial=False):
+def cached(key, build, serial=False, shares=False):
     """The primitive for `key`, made by `build()` on first use; None where oneDNN has none.
 
     `build` raising `Unsupported` is remembered as None, so that a configuration
     oneDNN cannot run costs one attempt. The least recently used go first.
-    `serial` primitives run on one thread (see `threads.for_primitive`).
+    `serial` primitives run on one thread; those that `shares` the cores well keep
+    the budget while other processes load them (see `threads.for_primitive`).
     """
     # a primitive runs on the OpenMP threads it was built for: one while other processes
-    # keep the cores busy, the thread budget otherwise
-    n = threads.for_primitive(serial)
+    # keep the cores busy (unless it shares them well), the thread budget otherwise
+    n = threads.for_primitive(serial, shares)
     key = (*key, n) if isinstance(key, tuple) else (key, n)
     primitive = _cache.get(key, _MISSING)
     if primitive is _MISSING:

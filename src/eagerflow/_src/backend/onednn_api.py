@@ -158,12 +158,14 @@ _FUNCTIONS = {
     "dnnl_matmul_primitive_desc_create": (_PP, _P, _P, _P, _P, _P, _P),
     "dnnl_inner_product_forward_primitive_desc_create": (_PP, _P, _I, _P, _P, _P, _P, _P),
     "dnnl_set_verbose": (_I,),
+    "dnnl_primitive_desc_next_impl": (_P,),
 }
 _RESULTS = {"dnnl_memory_desc_get_size": ctypes.c_size_t, "dnnl_memory_desc_equal": _I,
             "dnnl_primitive_desc_query_md": _P}
 # Called on every execution: their status is checked by the caller, since a
 # ctypes `errcheck` callback would double the cost of each call.
-UNCHECKED = ("dnnl_memory_set_data_handle", "dnnl_primitive_execute", "dnnl_stream_wait")
+UNCHECKED = ("dnnl_memory_set_data_handle", "dnnl_primitive_execute", "dnnl_stream_wait",
+             "dnnl_primitive_desc_next_impl")  # (its "last implementation" is no error)
 
 
 def check(result, name):

@@ -26,6 +26,7 @@ import numpy as np
 
 from eagerflow._src.backend import onednn
 from eagerflow._src.backend import onednn_api as api
+from eagerflow._src.backend import threads
 
 try:
     import ml_dtypes
@@ -33,6 +34,7 @@ try:
     _NATIVE = frozenset({np.dtype(np.float32), _BF16})
 except ImportError:  # pragma: no cover - ml_dtypes is a dependency
     _BF16, _NATIVE = None, frozenset({np.dtype(np.float32)})
+_F32 = np.dtype(np.float32)
 
 # oneDNN's ReLU post-op (alpha 0) takes a maximum that turns NaN into 0: so does TensorFlow's
 # fused convolution on oneDNN (a Relu after Conv2D and BiasAdd in a graph), while its own
@@ -160,7 +162,7 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
             plain[api.ARG_BIAS] = b
         return _primitive(pd, plain, keep=(case, attr))
 
-    primitive = onednn.cached(key, build)
+    primitive = onednn.cached(key, build, shares=True)
     if primitive is None:
         return None
     y = np.empty(y_shape, dtype)
@@ -187,28 +189,59 @@ def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, grou
     return _result(dx)
 
 
+# Examples per part of a filter gradient split over the batch (see `backward_weights`).
+_PART = 8
+
+
 def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, groups):
     """The gradient of a convolution with respect to its filter of `w_shape`, given its
-    input `x` (one batch dim) and output gradient `dy`; None where oneDNN has none."""
+    input `x` (one batch dim) and output gradient `dy`; None where oneDNN has none.
+
+    oneDNN's kernel for it sums its threads' shares after a barrier where they spin
+    (three to twenty times slower than one thread once another process runs): on
+    several threads, float32 batches are split instead, each part's gradient computed
+    on one thread (`threads.in_chunks`), and the parts summed in order.
+    """
     x, dy = np.ascontiguousarray(x), np.ascontiguousarray(dy)
     w_shape = tuple(w_shape)
     if 0 in w_shape:
         return None
+    args = (w_shape, strides, dilations, pads, channels_first, groups)
+    batch = x.shape[0]
+    parts = -(-batch // _PART)
+    if parts < 2 or x.dtype != _F32 or threads.budget() < 2:
+        dw = _filter_gradient(x, dy, *args)
+        return None if dw is None else _result(dw)
+    bounds = [batch * i // parts for i in range(parts + 1)]
+    grads = threads.in_chunks(parts, lambda i: _filter_gradient(
+        x[bounds[i]:bounds[i + 1]], dy[bounds[i]:bounds[i + 1]], *args, serial=True))
+    if any(g is None for g in grads):
+        return None
+    dw = grads[0]
+    for g in grads[1:]:
+        dw += g
+    return dw
+
+
+def _filter_gradient(x, dy, w_shape, strides, dilations, pads, channels_first, groups,
+                     serial=False):
     primitive = _gradient("weights", x.shape, w_shape, dy.shape, x.dtype, strides, dilations,
-                          pads, channels_first, groups)
+                          pads, channels_first, groups, serial)
     if primitive is None:
         return None
     dw = np.empty(w_shape, x.dtype)
     primitive({api.ARG_SRC: x, api.ARG_DIFF_DST: dy}, {api.ARG_DIFF_WEIGHTS: dw})
-    return _result(dw)
+    return dw
 
 
 def _gradient(wrt, x_shape, w_shape, dy_shape, dtype, strides, dilations, pads,
-              channels_first, groups):
+              channels_first, groups, serial=False):
     """The cached primitive of a convolution's gradient with respect to its input
-    (`wrt` "data") or its filter ("weights"), or None."""
+    (`wrt` "data") or its filter ("weights"), or None; a `serial` one (on one thread) is
+    the calling thread's own (`threads.slot`): helper threads run them at once."""
     key = (f"conv_backward_{wrt}", x_shape, w_shape, dy_shape, dtype, channels_first, groups,
-           tuple(strides), tuple(dilations), tuple(map(tuple, pads)))
+           tuple(strides), tuple(dilations), tuple(map(tuple, pads)),
+           threads.slot() if serial else None)
 
     def build():
         case = _Case(x_shape, w_shape, dy_shape, dtype, channels_first, groups, strides,
@@ -231,4 +264,6 @@ def _gradient(wrt, x_shape, w_shape, dy_shape, dtype, strides, dilations, pads,
                      api.ARG_DIFF_WEIGHTS: case.w}
         return _primitive(pd, plain, keep=(case, hint, attr))
 
-    return onednn.cached(key, build)
+    # the filter gradient's kernel sums the threads' shares after a spinning barrier: on
+    # one thread while other processes keep the cores busy
+    return onednn.cached(key, build, serial=serial, shares=wrt == "data")

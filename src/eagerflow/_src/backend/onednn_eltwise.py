@@ -55,7 +55,7 @@ def relu_grad(gradients, features):
                  api.post_op_arg(0): scalar, api.post_op_arg(1): flat}
         return onednn.Primitive(pd, plain, keep=(attr,))
 
-    primitive = onednn.cached(("relu_grad", n), build)
+    primitive = onednn.cached(("relu_grad", n), build, shares=True)
     if primitive is None:
         return None
     out = np.empty(gradients.shape, _F32)

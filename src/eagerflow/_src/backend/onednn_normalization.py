@@ -16,6 +16,7 @@ import numpy as np
 
 from eagerflow._src.backend import onednn
 from eagerflow._src.backend import onednn_api as api
+from eagerflow._src.backend import threads
 
 _F32 = np.dtype(np.float32)
 
@@ -131,6 +132,16 @@ def _forward_pd(prop, data, epsilon, flags):
     onednn.lib().dnnl_batch_normalization_forward_primitive_desc_create(
         ctypes.byref(pd.value), onednn._engine, prop, data.handle, data.handle, epsilon, flags,
         attr.value)
+    return _shared(pd)
+
+
+def _shared(pd):
+    """`pd`, moved off oneDNN's first kernel when the primitive runs on several threads:
+    that kernel's threads wait for each other by spinning (twenty times slower than one
+    thread as soon as another process runs), the next one's only at OpenMP's barriers.
+    On one thread the first kernel is the faster."""
+    if threads.primitive_threads() > 1:
+        onednn.skip_implementations(pd, ("bnorm_jit:",))
     return pd
 
 
@@ -154,12 +165,13 @@ def _primitive(backward, shape, channels_first, epsilon, training):
             onednn.lib().dnnl_batch_normalization_backward_primitive_desc_create(
                 ctypes.byref(pd.value), onednn._engine, api.BACKWARD, data.handle, data.handle,
                 data.handle, epsilon, flags, forward_pd.value, attr.value)
+            _shared(pd)
             plain = {api.ARG_SRC: data, api.ARG_DIFF_DST: data, api.ARG_DIFF_SRC: data,
                      api.ARG_DIFF_SCALE: None, api.ARG_DIFF_SHIFT: None, **vectors}
             return onednn.Primitive(pd, plain, keep=(data, forward_pd))
         except api.DnnlError as error:  # refused configurations fall back to NumPy
             raise api.Unsupported(str(error), api.UNIMPLEMENTED) from None
-    return onednn.cached(key, build)
+    return onednn.cached(key, build, shares=True)
 
 
 def _channels(x, channels_first):

@@ -12,8 +12,11 @@ cores spent outside this process and drops OpenBLAS to one thread while
 others keep more than half a core busy (`set_fixed` holds the budget instead, for
 reproducible results). oneDNN's kernels spin in barriers of
 their own (batch normalization ran a hundred times slower on two threads
-under load), so its OpenMP count follows the same choice. A oneDNN primitive
-fixes its thread count when it is built (and sizes its scratch memory for
+under load), so its OpenMP count follows the same choice, except for kernels
+whose threads meet only at OpenMP's own (passive) barriers: convolutions and
+their input gradients, batch normalization's second kernel. Those keep the
+budget, as TensorFlow keeps its thread pool, for the cores' fair share. A
+oneDNN primitive fixes its thread count when it is built (and sizes its scratch memory for
 it), so the choice is part of the primitive cache's key: `for_primitive`,
 called when a kernel looks its primitive up, sets the calling thread's
 OpenMP count and returns it.
@@ -254,13 +257,108 @@ def openmp_loaded():
         _set_blas(1)
 
 
-def for_primitive(serial=False):
+def for_primitive(serial=False, shares=False):
     """The OpenMP threads for the oneDNN primitive about to be looked up and run, made the
-    calling thread's count: one for a `serial` primitive (work too fine-grained to share)
-    and while other processes keep the cores busy, else the budget (looking at the load
-    every `INTERVAL` seconds)."""
+    calling thread's count: one for a `serial` primitive (work too fine-grained to share),
+    else the budget (looking at the load every `INTERVAL` seconds), except while other
+    processes keep the cores busy: one then, unless the primitive `shares` the cores well
+    (its threads meet only at OpenMP's passive barriers, never spinning on each other), as
+    TensorFlow's thread pool keeps its threads under load."""
     if time.monotonic() >= _next:
         _look()
-    n = 1 if contended or serial else budget()
+    n = 1 if serial or (contended and not shares) else budget()
     _set_openmp(n)
     return n
+
+
+def primitive_threads():
+    """The OpenMP threads the calling thread's primitives run on, as `for_primitive` last
+    set them (what a primitive being built will run on)."""
+    return getattr(_local, "openmp", None) or budget()
+
+
+# ----------------------------------------------------------------------------- shared work
+
+_helpers = []               # the helper threads started so far
+_jobs = None                # queue.SimpleQueue of the helpers' jobs, made with the first
+_helper = threading.local()  # `slot` of a helper thread
+
+
+def slot():
+    """0 on any thread but `in_chunks`'s helpers, which have 1, 2, ...: what tells apart the
+    native objects (not shareable between threads at once) each one uses."""
+    return getattr(_helper, "slot", 0)
+
+
+def _serve(index):
+    _helper.slot = index
+    while True:
+        _jobs.get()()
+
+
+def _forget_helpers():  # a forked child has none of its parent's threads
+    global _jobs
+    _helpers.clear()
+    _jobs = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_helpers)
+
+
+def in_chunks(count, run):
+    """``[run(i) for i in range(count)]``, run by the calling thread and up to ``budget() - 1``
+    helper threads together, each taking the next chunk once done with its last.
+
+    Work split this way, each part on one native thread, needs no thread to wait for
+    another: when other processes keep a core busy, the threads still running take the
+    chunks that one would have had (OpenMP's threads each get a fixed share, and a kernel
+    ends when the slowest has done its own). The calling thread never waits for a helper
+    that has not started.
+    """
+    helpers = min(budget(), count) - 1
+    if helpers <= 0 or slot():  # (a helper runs nested work itself)
+        return [run(i) for i in range(count)]
+    _start_helpers(helpers)
+    results, failures = [None] * count, []
+    pending = iter(range(count))
+    state = threading.Condition()
+    left = [count]
+
+    def take():
+        while True:
+            with state:
+                i = next(pending, None)
+            if i is None:
+                return
+            try:
+                results[i] = run(i)
+            except BaseException as error:  # noqa: B036 (raised on the calling thread)
+                failures.append(error)
+            with state:
+                left[0] -= 1
+                if not left[0]:
+                    state.notify_all()
+
+    for _ in range(helpers):
+        _jobs.put(take)
+    take()
+    with state:
+        while left[0]:
+            state.wait()
+    if failures:
+        raise failures[0]
+    return results
+
+
+def _start_helpers(n):
+    global _jobs
+    with _lock:
+        if _jobs is None:
+            import queue
+            _jobs = queue.SimpleQueue()
+        while len(_helpers) < n:
+            helper = threading.Thread(target=_serve, args=(len(_helpers) + 1,), daemon=True,
+                                      name=f"eagerflow-kernels-{len(_helpers) + 1}")
+            helper.start()
+            _helpers.append(helper)
