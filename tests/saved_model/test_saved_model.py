@@ -276,6 +276,27 @@ def test_tf_loaded_what_is_written_here():
     assert float(m.bias.numpy()) == expected["bias"]
 
 
+def test_tf1_loader_restored_our_variables_through_the_saver_def():
+    """TF 1's loader (TF Serving's C++ one) runs the restore the SaverDef names: it served
+    our SavedModels with their variables, and the SaverDef's save wrote them by key."""
+    expected = _json("tf_loaded_ours.json")
+    for k, v in expected["v1_session_serving_default"].items():
+        np.testing.assert_allclose(v, expected["serving_default"][k])
+    assert expected["v1_saver_wrote"] == {"bias/.ATTRIBUTES/VARIABLE_VALUE": 1.5,
+                                          "inner/scale/.ATTRIBUTES/VARIABLE_VALUE": [2.0, -1.0,
+                                                                                     0.5]}
+    np.testing.assert_allclose(expected["keras_v1_session_serving_default"]["out"],
+                               expected["keras_expected"], rtol=1e-6)
+    from tests.internals import fingerprinting
+    with open(os.path.join(DATA, "ours_module", "saved_model.pb"), "rb") as f:
+        meta = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0]
+    nodes = {n.name: n for n in meta.graph_def.node}
+    assert meta.saver_def.filename_tensor_name == "saver_filename:0"
+    assert nodes["saver_filename"].op == "Placeholder"
+    assert nodes[meta.saver_def.save_tensor_name.split(":")[0]].op == "StatefulPartitionedCall"
+    assert nodes[meta.saver_def.restore_op_name].op == "StatefulPartitionedCall"
+
+
 def test_written_today_matches_what_tf_loaded(tmp_path):
     import importlib.util
     spec = importlib.util.spec_from_file_location("make_ours", os.path.join(DATA, "make_ours.py"))
