@@ -514,3 +514,44 @@ def test_saved_models_written_here_have_a_fingerprint(tmp_path):
     with pytest.raises(ValueError, match="Encounted invalid fingerprint values"):
         tf.saved_model.experimental.Fingerprint().singleprint()
     assert tf.saved_model.experimental.Fingerprint(1, 2, 3, 4, 5).singleprint() == "2/3/4/5"
+
+
+# -- TF 1 SavedModels ---------------------------------------------------------------------
+
+def test_tf1_simple_save_loads_with_its_variables_and_signature():
+    expected = _json("tf_outputs.json")["tf1_simple_save"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf1_simple_save"))
+    assert [v.name for v in m.variables] == ["w:0", "b:0"]
+    np.testing.assert_array_equal(m.variables[0].numpy(), [[1.0, -2.0], [0.5, 3.0]])
+    serve = m.signatures["serving_default"]
+    assert list(m.signatures) == ["serving_default"]
+    assert serve.structured_input_signature == (
+        (), {"x": tf.TensorSpec([None, 2], tf.float32, name="x")})
+    x = tf.constant(expected["x"])
+    out = serve(x=x)
+    assert list(out) == ["y"]
+    np.testing.assert_allclose(out["y"].numpy(), expected["y"])
+    np.testing.assert_allclose(serve(x)["y"].numpy(), expected["y"])  # positionally too
+    np.testing.assert_allclose(m.prune("x:0", "y:0")(x).numpy(), expected["y"])
+    np.testing.assert_allclose(tf.function(lambda t: serve(x=t)["y"])(x).numpy(), expected["y"])
+    m.variables[1].assign([0.0, 0.0])  # the signature reads the variables
+    np.testing.assert_allclose(serve(x=tf.constant([[1.0, 2.0]]))["y"].numpy(), [[2.0, 4.0]])
+    assert m.tensorflow_version == "2.21.0"
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        serve(x=tf.constant([[1, 2]]))
+
+
+def test_tf1_builder_signatures_share_the_variables():
+    expected = _json("tf_outputs.json")["tf1_builder"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf1_builder"))
+    assert sorted(m.signatures) == ["serving_default", "shift"]
+    a, c = tf.constant(expected["a"]), tf.constant(expected["c"])
+    np.testing.assert_allclose(m.signatures["serving_default"](a=a, c=c)["total"].numpy(),
+                               expected["total"])
+    shift = m.signatures["shift"](a=a)
+    np.testing.assert_allclose(shift["shifted"].numpy(), expected["shifted"])
+    assert shift["count"].numpy() == 7 and shift["count"].dtype == tf.int64
+    count = next(v for v in m.variables if v.name == "count:0")
+    assert not count.trainable and all(v.trainable for v in m.variables if v is not count)
+    count.assign(0)
+    np.testing.assert_allclose(m.signatures["shift"](a=a)["shifted"].numpy(), [1.0, 2.0])
