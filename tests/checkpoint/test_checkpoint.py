@@ -1,6 +1,8 @@
 """tf.train.Checkpoint: round trips, matching by object graph, deferred restoration,
 statuses, errors and damaged files."""
 import os
+import subprocess
+import sys
 
 import hypothesis.extra.numpy as hnp
 import ml_dtypes
@@ -329,6 +331,26 @@ def test_large_tensors_round_trip_and_damage_is_found_in_any_chunk(tmp_path):
     with pytest.raises(tf.errors.DataLossError, match="truncated") as e:
         tf.train.load_variable(prefix, "big" + KEY)
     assert "big" + KEY in str(e.value) and "wanted 12000004 bytes" in str(e.value)
+
+
+@pytest.mark.parametrize("imported", [True, False])
+def test_large_checkpoints_are_written_and_read_at_interpreter_exit(tmp_path, imported):
+    # no new threads start then: the bytes move on the calling thread
+    code = ("import atexit, os, numpy as np\n"
+            "import eagerflow as tf\n"
+            + ("tf.train.Checkpoint\n" if imported else "") +
+            "v = tf.Variable(np.arange(3_000_000, dtype=np.float32))\n"
+            "def save():\n"
+            f"    path = tf.train.Checkpoint(v=v).write({str(tmp_path / 'ckpt')!r})\n"
+            "    r = tf.train.Checkpoint(v=tf.Variable(np.zeros(3_000_000, np.float32)))\n"
+            "    r.read(path).assert_consumed()\n"
+            "    assert (r.v.numpy() == v.numpy()).all()\n"
+            "    print('restored')\n"
+            "atexit.register(save)\n")
+    src = os.path.join(os.path.dirname(tf.__file__), "..")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, PYTHONPATH=os.path.abspath(src)))
+    assert done.stdout == "restored\n", done.stderr
 
 
 def test_corrupt_index_raises_data_loss(tmp_path):

@@ -26,7 +26,6 @@ import contextlib
 import os
 import struct
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -237,6 +236,15 @@ def _tensor_parts(value, dtype=None):
     return dtype, array.shape, array.reshape(-1).view(np.uint8)
 
 
+def _pool():
+    """A pool of one thread, or None where no thread can start (at interpreter exit)."""
+    try:
+        from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 (fails at exit)
+    except RuntimeError:
+        return None
+    return ThreadPoolExecutor(1)
+
+
 class _Writer:
     """Writes buffers to `f` in order: inline, or batched on a thread of `pool`."""
 
@@ -255,7 +263,13 @@ class _Writer:
 
     def _submit(self):
         if self._batch:
-            self._pending.append(self._pool.submit(self._f.writelines, self._batch))
+            try:
+                self._pending.append(self._pool.submit(self._f.writelines, self._batch))
+            except RuntimeError:  # no new threads (at interpreter exit): write here, in order
+                for future in self._pending:
+                    future.result()
+                self._pending, self._pool = [], None
+                self._f.writelines(self._batch)
             self._batch, self._batched = [], 0
 
     def finish(self):
@@ -283,8 +297,8 @@ def write_bundle(prefix, tensors, dtypes=None):
     total = sum(len(payload) for _, dtype, _, payload in parts if dtype != _d.string)
     entries = []
     try:
-        with open(tmp_data, "wb") as f, (ThreadPoolExecutor(1) if total >= _OVERLAP_BYTES
-                                         else contextlib.nullcontext()) as pool:
+        pool = _pool() if total >= _OVERLAP_BYTES else None
+        with open(tmp_data, "wb") as f, (pool or contextlib.nullcontext()):
             writer = _Writer(f, pool)  # (leaving `pool` waits for its writes, also on errors)
             offset = 0
             for key, dtype, shape, payload in parts:
@@ -404,16 +418,23 @@ class BundleReader:
         path, f = self._file(entry)
         buf = np.empty(entry.size, np.uint8)
         view = memoryview(buf)
-        if entry.size < _OVERLAP_BYTES:
+        pool = _pool() if entry.size >= _OVERLAP_BYTES else None
+        chunks = [(start, min(start + _CHUNK_BYTES, entry.size))
+                  for start in range(0, entry.size, _CHUNK_BYTES)]
+        if pool is not None:
+            try:
+                first = pool.submit(f.readinto, view[:chunks[0][1]])
+            except RuntimeError:  # no new threads (at interpreter exit)
+                pool = None
+        if pool is None:
             got = f.readinto(view)
             if got != entry.size:
                 raise self._truncated(key, path, entry, got)
             return buf, crc32c(buf)
         crc, got, short = 0, 0, False
-        with ThreadPoolExecutor(1) as pool:
-            chunks = [(start, min(start + _CHUNK_BYTES, entry.size))
-                      for start in range(0, entry.size, _CHUNK_BYTES)]
-            reads = [pool.submit(f.readinto, view[start:end]) for start, end in chunks]
+        with pool:
+            reads = [first] + [pool.submit(f.readinto, view[start:end])
+                               for start, end in chunks[1:]]
             for (start, end), read in zip(chunks, reads):
                 n = read.result()
                 got += n
