@@ -300,9 +300,9 @@ def test_corrupt_or_truncated_data_raises_data_loss_naming_file_and_tensor(tmp_p
     assert "s/.ATTRIBUTES/VARIABLE_VALUE" in str(e.value) and data in str(e.value)
 
 
-def test_large_tensors_round_trip_and_damage_is_found_in_any_chunk(tmp_path):
-    # checkpoints this large write (and tensors this large read) their bytes on a second
-    # thread, in chunks, while the checksums are computed
+def test_large_tensors_round_trip_and_damage_is_found_anywhere(tmp_path):
+    # checkpoints this large write their bytes on a second thread, in batches, while the
+    # checksums are computed; a tensor this large is read straight into its array
     rng = np.random.default_rng(0)
     big = rng.standard_normal(3_000_001).astype(np.float32)  # 12 MB, not whole chunks
     mid = rng.integers(-9, 9, (1024, 1024), dtype=np.int64)
@@ -323,7 +323,7 @@ def test_large_tensors_round_trip_and_damage_is_found_in_any_chunk(tmp_path):
     restored.big.assign_add(np.ones_like(big))  # the restored value is the variable's own
     np.testing.assert_array_equal(tf.train.load_variable(prefix, "big" + KEY), big)
     start = content.index(big.tobytes())
-    _damage(data, start + 10_000_003)  # in one of its last chunks
+    _damage(data, start + 10_000_003)  # far into the tensor
     with pytest.raises(tf.errors.DataLossError, match=r"Checksum does not match") as e:
         restored.read(prefix)
     assert "big" + KEY in str(e.value) and data in str(e.value)

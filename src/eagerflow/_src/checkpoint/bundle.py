@@ -39,11 +39,11 @@ _MAGIC = 0xdb4775248b80fb57
 _FOOTER = 48
 _RESTART_INTERVAL = 16
 _UNMASK_DELTA = 0xA282EAD8
-# Checkpoints of at least this many bytes (tensors this large, when read) move their bytes
-# on a second thread while this one computes the checksums: file I/O and NumPy's lookups
-# both leave the interpreter lock, so the two overlap.
+# Checkpoints of at least this many bytes are written on a second thread, in batches of at
+# least _CHUNK_BYTES, while this one computes the checksums: file writes and NumPy's
+# lookups both leave the interpreter lock, so the two overlap.
 _OVERLAP_BYTES = 4 << 20
-_CHUNK_BYTES = 1 << 20  # (a multiple of 32: each chunk's checksum continues without a head)
+_CHUNK_BYTES = 1 << 20
 
 
 def data_path(prefix, shard=0, num_shards=1):
@@ -413,38 +413,15 @@ class BundleReader:
         return buf
 
     def _read_checked(self, key, entry):
-        """``(bytes as a uint8 array, their CRC-32C)`` of a number tensor; a large one is
-        read in chunks on a thread while the chunks already read are checksummed."""
+        """``(bytes as a uint8 array, their CRC-32C)`` of a number tensor, read straight into
+        the array that becomes the tensor. (Reading on a second thread while checksumming
+        saves less than it costs: reads are fast beside the checksum.)"""
         path, f = self._file(entry)
         buf = np.empty(entry.size, np.uint8)
-        view = memoryview(buf)
-        pool = _pool() if entry.size >= _OVERLAP_BYTES else None
-        chunks = [(start, min(start + _CHUNK_BYTES, entry.size))
-                  for start in range(0, entry.size, _CHUNK_BYTES)]
-        if pool is not None:
-            try:
-                first = pool.submit(f.readinto, view[:chunks[0][1]])
-            except RuntimeError:  # no new threads (at interpreter exit)
-                pool = None
-        if pool is None:
-            got = f.readinto(view)
-            if got != entry.size:
-                raise self._truncated(key, path, entry, got)
-            return buf, crc32c(buf)
-        crc, got, short = 0, 0, False
-        with pool:
-            reads = [first] + [pool.submit(f.readinto, view[start:end])
-                               for start, end in chunks[1:]]
-            for (start, end), read in zip(chunks, reads):
-                n = read.result()
-                got += n
-                if n != end - start:
-                    short = True
-                if not short:
-                    crc = crc32c(view[start:end], crc)
-        if short:
+        got = f.readinto(memoryview(buf))
+        if got != entry.size:
             raise self._truncated(key, path, entry, got)
-        return buf, crc
+        return buf, crc32c(buf)
 
     def get_tensor(self, key):
         """The tensor `key` as a NumPy array (strings: an object array of bytes); its
