@@ -1,6 +1,8 @@
 """tf.train.Checkpoint: round trips, matching by object graph, deferred restoration,
 statuses, errors and damaged files."""
 import os
+import subprocess
+import sys
 
 import hypothesis.extra.numpy as hnp
 import ml_dtypes
@@ -298,9 +300,9 @@ def test_corrupt_or_truncated_data_raises_data_loss_naming_file_and_tensor(tmp_p
     assert "s/.ATTRIBUTES/VARIABLE_VALUE" in str(e.value) and data in str(e.value)
 
 
-def test_large_tensors_round_trip_and_damage_is_found_in_any_chunk(tmp_path):
-    # checkpoints this large write (and tensors this large read) their bytes on a second
-    # thread, in chunks, while the checksums are computed
+def test_large_tensors_round_trip_and_damage_is_found_anywhere(tmp_path):
+    # checkpoints this large write their bytes on a second thread, in batches, while the
+    # checksums are computed; a tensor this large is read straight into its array
     rng = np.random.default_rng(0)
     big = rng.standard_normal(3_000_001).astype(np.float32)  # 12 MB, not whole chunks
     mid = rng.integers(-9, 9, (1024, 1024), dtype=np.int64)
@@ -321,7 +323,7 @@ def test_large_tensors_round_trip_and_damage_is_found_in_any_chunk(tmp_path):
     restored.big.assign_add(np.ones_like(big))  # the restored value is the variable's own
     np.testing.assert_array_equal(tf.train.load_variable(prefix, "big" + KEY), big)
     start = content.index(big.tobytes())
-    _damage(data, start + 10_000_003)  # in one of its last chunks
+    _damage(data, start + 10_000_003)  # far into the tensor
     with pytest.raises(tf.errors.DataLossError, match=r"Checksum does not match") as e:
         restored.read(prefix)
     assert "big" + KEY in str(e.value) and data in str(e.value)
@@ -329,6 +331,26 @@ def test_large_tensors_round_trip_and_damage_is_found_in_any_chunk(tmp_path):
     with pytest.raises(tf.errors.DataLossError, match="truncated") as e:
         tf.train.load_variable(prefix, "big" + KEY)
     assert "big" + KEY in str(e.value) and "wanted 12000004 bytes" in str(e.value)
+
+
+@pytest.mark.parametrize("imported", [True, False])
+def test_large_checkpoints_are_written_and_read_at_interpreter_exit(tmp_path, imported):
+    # no new threads start then: the bytes move on the calling thread
+    code = ("import atexit, os, numpy as np\n"
+            "import eagerflow as tf\n"
+            + ("tf.train.Checkpoint\n" if imported else "") +
+            "v = tf.Variable(np.arange(3_000_000, dtype=np.float32))\n"
+            "def save():\n"
+            f"    path = tf.train.Checkpoint(v=v).write({str(tmp_path / 'ckpt')!r})\n"
+            "    r = tf.train.Checkpoint(v=tf.Variable(np.zeros(3_000_000, np.float32)))\n"
+            "    r.read(path).assert_consumed()\n"
+            "    assert (r.v.numpy() == v.numpy()).all()\n"
+            "    print('restored')\n"
+            "atexit.register(save)\n")
+    src = os.path.join(os.path.dirname(tf.__file__), "..")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, PYTHONPATH=os.path.abspath(src)))
+    assert done.stdout == "restored\n", done.stderr
 
 
 def test_corrupt_index_raises_data_loss(tmp_path):

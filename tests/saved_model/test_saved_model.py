@@ -276,6 +276,27 @@ def test_tf_loaded_what_is_written_here():
     assert float(m.bias.numpy()) == expected["bias"]
 
 
+def test_tf1_loader_restored_our_variables_through_the_saver_def():
+    """TF 1's loader (TF Serving's C++ one) runs the restore the SaverDef names: it served
+    our SavedModels with their variables, and the SaverDef's save wrote them by key."""
+    expected = _json("tf_loaded_ours.json")
+    for k, v in expected["v1_session_serving_default"].items():
+        np.testing.assert_allclose(v, expected["serving_default"][k])
+    assert expected["v1_saver_wrote"] == {"bias/.ATTRIBUTES/VARIABLE_VALUE": 1.5,
+                                          "inner/scale/.ATTRIBUTES/VARIABLE_VALUE": [2.0, -1.0,
+                                                                                     0.5]}
+    np.testing.assert_allclose(expected["keras_v1_session_serving_default"]["out"],
+                               expected["keras_expected"], rtol=1e-6)
+    from tests.internals import fingerprinting
+    with open(os.path.join(DATA, "ours_module", "saved_model.pb"), "rb") as f:
+        meta = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0]
+    nodes = {n.name: n for n in meta.graph_def.node}
+    assert meta.saver_def.filename_tensor_name == "saver_filename:0"
+    assert nodes["saver_filename"].op == "Placeholder"
+    assert nodes[meta.saver_def.save_tensor_name.split(":")[0]].op == "StatefulPartitionedCall"
+    assert nodes[meta.saver_def.restore_op_name].op == "StatefulPartitionedCall"
+
+
 def test_written_today_matches_what_tf_loaded(tmp_path):
     import importlib.util
     spec = importlib.util.spec_from_file_location("make_ours", os.path.join(DATA, "make_ours.py"))
@@ -493,3 +514,44 @@ def test_saved_models_written_here_have_a_fingerprint(tmp_path):
     with pytest.raises(ValueError, match="Encounted invalid fingerprint values"):
         tf.saved_model.experimental.Fingerprint().singleprint()
     assert tf.saved_model.experimental.Fingerprint(1, 2, 3, 4, 5).singleprint() == "2/3/4/5"
+
+
+# -- TF 1 SavedModels ---------------------------------------------------------------------
+
+def test_tf1_simple_save_loads_with_its_variables_and_signature():
+    expected = _json("tf_outputs.json")["tf1_simple_save"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf1_simple_save"))
+    assert [v.name for v in m.variables] == ["w:0", "b:0"]
+    np.testing.assert_array_equal(m.variables[0].numpy(), [[1.0, -2.0], [0.5, 3.0]])
+    serve = m.signatures["serving_default"]
+    assert list(m.signatures) == ["serving_default"]
+    assert serve.structured_input_signature == (
+        (), {"x": tf.TensorSpec([None, 2], tf.float32, name="x")})
+    x = tf.constant(expected["x"])
+    out = serve(x=x)
+    assert list(out) == ["y"]
+    np.testing.assert_allclose(out["y"].numpy(), expected["y"])
+    np.testing.assert_allclose(serve(x)["y"].numpy(), expected["y"])  # positionally too
+    np.testing.assert_allclose(m.prune("x:0", "y:0")(x).numpy(), expected["y"])
+    np.testing.assert_allclose(tf.function(lambda t: serve(x=t)["y"])(x).numpy(), expected["y"])
+    m.variables[1].assign([0.0, 0.0])  # the signature reads the variables
+    np.testing.assert_allclose(serve(x=tf.constant([[1.0, 2.0]]))["y"].numpy(), [[2.0, 4.0]])
+    assert m.tensorflow_version == "2.21.0"
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        serve(x=tf.constant([[1, 2]]))
+
+
+def test_tf1_builder_signatures_share_the_variables():
+    expected = _json("tf_outputs.json")["tf1_builder"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf1_builder"))
+    assert sorted(m.signatures) == ["serving_default", "shift"]
+    a, c = tf.constant(expected["a"]), tf.constant(expected["c"])
+    np.testing.assert_allclose(m.signatures["serving_default"](a=a, c=c)["total"].numpy(),
+                               expected["total"])
+    shift = m.signatures["shift"](a=a)
+    np.testing.assert_allclose(shift["shifted"].numpy(), expected["shifted"])
+    assert shift["count"].numpy() == 7 and shift["count"].dtype == tf.int64
+    count = next(v for v in m.variables if v.name == "count:0")
+    assert not count.trainable and all(v.trainable for v in m.variables if v is not count)
+    count.assign(0)
+    np.testing.assert_allclose(m.signatures["shift"](a=a)["shifted"].numpy(), [1.0, 2.0])

@@ -5,6 +5,7 @@ computes and what ``saved_model_cli show --all`` prints (run by hand with real T
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -34,6 +35,27 @@ def main():
     out["keras_serving_default"] = {k: v.numpy().tolist() for k, v in served.items()}
     out["keras_expected"] = y.tolist()
     out["keras_call"] = keras(tf.constant(xk)).numpy().tolist()
+    # TF 1's loader (TF Serving's C++ one) restores the variables by running the restore
+    # the SaverDef names, and its save writes a checkpoint TF reads
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.load(sess, ["serve"], path)
+        sig = meta.signature_def["serving_default"]
+        fetched = sess.run({k: v.name for k, v in sig.outputs.items()},
+                           {sig.inputs["features"].name: x})
+        out["v1_session_serving_default"] = {k: v.tolist() for k, v in fetched.items()}
+        saver = meta.saver_def
+        prefix = os.path.join(HERE, "resaved_by_tf", "ckpt")
+        sess.run(saver.save_tensor_name, {saver.filename_tensor_name: prefix})
+        out["v1_saver_wrote"] = {k: tf.train.load_variable(prefix, k).tolist()
+                                 for k, _ in tf.train.list_variables(prefix)
+                                 if k != "_CHECKPOINTABLE_OBJECT_GRAPH"}
+        shutil.rmtree(os.path.dirname(prefix))
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.load(sess, ["serve"], os.path.join(HERE, "ours_keras"))
+        sig = meta.signature_def["serving_default"]
+        fetched = sess.run({k: v.name for k, v in sig.outputs.items()},
+                           {sig.inputs["hidden_input"].name: xk})
+        out["keras_v1_session_serving_default"] = {k: v.tolist() for k, v in fetched.items()}
     cli = os.path.join(os.path.dirname(sys.executable), "saved_model_cli")
     shown = subprocess.run([cli, "show", "--all", "--dir", path], capture_output=True,
                            text=True, check=True)

@@ -2,7 +2,7 @@
 
     TF_USE_LEGACY_KERAS=1 /root/tfvenv/bin/python tests/saved_model/data/make_tf_savedmodels.py
 
-With the names of sections (``embedding``) as arguments, writes those alone and updates
+With the names of sections (``embedding``, ``v1``) as arguments, writes those alone and updates
 their outputs in tf_outputs.json.
 """
 import json
@@ -83,6 +83,7 @@ def main():
     rnn.save(path)
     outputs["tf_keras_lstm"] = {"x": xr.tolist(), "y": rnn(xr).numpy().tolist()}
     embedding(outputs)
+    v1(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
@@ -103,6 +104,47 @@ def embedding(outputs):
     outputs["tf_keras_embedding"] = {
         "x": x.tolist(), "y": y.numpy().tolist(), "grad_indices": grad.indices.numpy().tolist(),
         "grad_values": grad.values.numpy().tolist()}
+
+
+def v1(outputs):
+    """TF 1 SavedModels (no object graph): simple_save of a graph with two variables, and a
+    SavedModelBuilder's with two signatures, one of two inputs, and an int64 variable."""
+    compat = tf.compat.v1
+    path = os.path.join(HERE, "tf1_simple_save")
+    shutil.rmtree(path, ignore_errors=True)
+    x_value = np.array([[1.0, 2.0], [-3.0, 0.5]], np.float32)
+    with tf.Graph().as_default():
+        x = compat.placeholder(tf.float32, [None, 2], name="x")
+        w = compat.get_variable("w", initializer=np.array([[1.0, -2.0], [0.5, 3.0]],
+                                                          np.float32))
+        b = compat.Variable([0.25, -1.0], name="b")
+        y = tf.nn.relu(tf.matmul(x, w) + b, name="y")
+        with compat.Session() as sess:
+            sess.run(compat.global_variables_initializer())
+            compat.saved_model.simple_save(sess, path, inputs={"x": x}, outputs={"y": y})
+            outputs["tf1_simple_save"] = {"x": x_value.tolist(),
+                                          "y": sess.run(y, {x: x_value}).tolist()}
+    path = os.path.join(HERE, "tf1_builder")
+    shutil.rmtree(path, ignore_errors=True)
+    with tf.Graph().as_default():
+        a = compat.placeholder(tf.float32, [None], name="a")
+        c = compat.placeholder(tf.float32, [None], name="c")
+        scale = compat.Variable(3.0, name="scale")
+        count = compat.Variable(np.int64(7), name="count", trainable=False)
+        total = tf.add(a * scale, c, name="total")
+        shifted = tf.add(tf.cast(count, tf.float32), a, name="shifted")
+        with compat.Session() as sess:
+            sess.run(compat.global_variables_initializer())
+            builder = compat.saved_model.Builder(path)
+            sig = compat.saved_model.signature_def_utils.predict_signature_def
+            builder.add_meta_graph_and_variables(sess, ["serve"], signature_def_map={
+                "serving_default": sig({"a": a, "c": c}, {"total": total}),
+                "shift": sig({"a": a}, {"shifted": shifted, "count": count.read_value()})})
+            builder.save()
+            feed = {a: np.array([1.0, 2.0], np.float32), c: np.array([0.5, -1.0], np.float32)}
+            outputs["tf1_builder"] = {"a": [1.0, 2.0], "c": [0.5, -1.0],
+                                      "total": sess.run(total, feed).tolist(),
+                                      "shifted": sess.run(shifted, feed).tolist()}
 
 
 def only(names):

@@ -26,7 +26,6 @@ import contextlib
 import os
 import struct
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -40,11 +39,11 @@ _MAGIC = 0xdb4775248b80fb57
 _FOOTER = 48
 _RESTART_INTERVAL = 16
 _UNMASK_DELTA = 0xA282EAD8
-# Checkpoints of at least this many bytes (tensors this large, when read) move their bytes
-# on a second thread while this one computes the checksums: file I/O and NumPy's lookups
-# both leave the interpreter lock, so the two overlap.
+# Checkpoints of at least this many bytes are written on a second thread, in batches of at
+# least _CHUNK_BYTES, while this one computes the checksums: file writes and NumPy's
+# lookups both leave the interpreter lock, so the two overlap.
 _OVERLAP_BYTES = 4 << 20
-_CHUNK_BYTES = 1 << 20  # (a multiple of 32: each chunk's checksum continues without a head)
+_CHUNK_BYTES = 1 << 20
 
 
 def data_path(prefix, shard=0, num_shards=1):
@@ -237,6 +236,15 @@ def _tensor_parts(value, dtype=None):
     return dtype, array.shape, array.reshape(-1).view(np.uint8)
 
 
+def _pool():
+    """A pool of one thread, or None where no thread can start (at interpreter exit)."""
+    try:
+        from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 (fails at exit)
+    except RuntimeError:
+        return None
+    return ThreadPoolExecutor(1)
+
+
 class _Writer:
     """Writes buffers to `f` in order: inline, or batched on a thread of `pool`."""
 
@@ -255,7 +263,13 @@ class _Writer:
 
     def _submit(self):
         if self._batch:
-            self._pending.append(self._pool.submit(self._f.writelines, self._batch))
+            try:
+                self._pending.append(self._pool.submit(self._f.writelines, self._batch))
+            except RuntimeError:  # no new threads (at interpreter exit): write here, in order
+                for future in self._pending:
+                    future.result()
+                self._pending, self._pool = [], None
+                self._f.writelines(self._batch)
             self._batch, self._batched = [], 0
 
     def finish(self):
@@ -283,8 +297,8 @@ def write_bundle(prefix, tensors, dtypes=None):
     total = sum(len(payload) for _, dtype, _, payload in parts if dtype != _d.string)
     entries = []
     try:
-        with open(tmp_data, "wb") as f, (ThreadPoolExecutor(1) if total >= _OVERLAP_BYTES
-                                         else contextlib.nullcontext()) as pool:
+        pool = _pool() if total >= _OVERLAP_BYTES else None
+        with open(tmp_data, "wb") as f, (pool or contextlib.nullcontext()):
             writer = _Writer(f, pool)  # (leaving `pool` waits for its writes, also on errors)
             offset = 0
             for key, dtype, shape, payload in parts:
@@ -399,31 +413,15 @@ class BundleReader:
         return buf
 
     def _read_checked(self, key, entry):
-        """``(bytes as a uint8 array, their CRC-32C)`` of a number tensor; a large one is
-        read in chunks on a thread while the chunks already read are checksummed."""
+        """``(bytes as a uint8 array, their CRC-32C)`` of a number tensor, read straight into
+        the array that becomes the tensor. (Reading on a second thread while checksumming
+        saves less than it costs: reads are fast beside the checksum.)"""
         path, f = self._file(entry)
         buf = np.empty(entry.size, np.uint8)
-        view = memoryview(buf)
-        if entry.size < _OVERLAP_BYTES:
-            got = f.readinto(view)
-            if got != entry.size:
-                raise self._truncated(key, path, entry, got)
-            return buf, crc32c(buf)
-        crc, got, short = 0, 0, False
-        with ThreadPoolExecutor(1) as pool:
-            chunks = [(start, min(start + _CHUNK_BYTES, entry.size))
-                      for start in range(0, entry.size, _CHUNK_BYTES)]
-            reads = [pool.submit(f.readinto, view[start:end]) for start, end in chunks]
-            for (start, end), read in zip(chunks, reads):
-                n = read.result()
-                got += n
-                if n != end - start:
-                    short = True
-                if not short:
-                    crc = crc32c(view[start:end], crc)
-        if short:
+        got = f.readinto(memoryview(buf))
+        if got != entry.size:
             raise self._truncated(key, path, entry, got)
-        return buf, crc
+        return buf, crc32c(buf)
 
     def get_tensor(self, key):
         """The tensor `key` as a NumPy array (strings: an object array of bytes); its

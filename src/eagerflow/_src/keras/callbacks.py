@@ -1033,10 +1033,10 @@ class TensorBoard(Callback):
     def _configure_embeddings(self):
         """Writes ``projector_config.pbtxt``: the Embedding layers' tables for TensorBoard's
         projector (TF names the first weighted layer's, as Keras checkpoints have it)."""
-        from eagerflow._src.keras.layers.core import Embedding  # noqa: PLC0415
         entries = []
         for layer in self.model.layers:
-            if isinstance(layer, Embedding):
+            # (by class name: callbacks come before the layers among Keras's modules)
+            if any(c.__name__ == "Embedding" for c in type(layer).__mro__):
                 entry = [("tensor_name",
                           "layer_with_weights-0/embeddings/.ATTRIBUTES/VARIABLE_VALUE")]
                 if isinstance(self.embeddings_metadata, str):

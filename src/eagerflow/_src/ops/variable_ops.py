@@ -121,7 +121,7 @@ def _resource_gather_rule(var, indices, batch_dims=0, **_):
 
 
 _RESOURCE_GATHER = register("ResourceGather", _resource_gather, _resource_gather_rule,
-                            tied=(), stateful=True, replayable=True, moves_elements=True)
+                            tied=(), stateful=True, replayable=True)
 tf_nodes[_RESOURCE_GATHER] = NodeForm(types={"dtype": "out0", "Tindices": 1},
                                       ignored=("validate_indices",), defaults={"batch_dims": 0})
 

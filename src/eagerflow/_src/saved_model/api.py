@@ -12,7 +12,7 @@ TensorFlow's SavedModel format.
 >>> path = os.path.join(tempfile.mkdtemp(), "scale")
 >>> tf.saved_model.save(Scale(), path)
 >>> sorted(os.listdir(path))
-['assets', 'saved_model.pb', 'variables']
+['assets', 'fingerprint.pb', 'saved_model.pb', 'variables']
 >>> loaded = tf.saved_model.load(path)
 >>> loaded(tf.constant([1.0, 2.0]))
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([3., 6.], dtype=float32)>
@@ -112,8 +112,10 @@ def load(export_dir, tags=None, options=None):
     The object has the saved objects as attributes: variables, holding their saved values;
     functions, callable on tensors matching one of their saved signatures (run from the
     SavedModel's graphs on eagerflow's kernels, not from Python code); and ``signatures``,
-    a mapping from name to a function of keyword tensors returning a dict. `tags` selects
-    the MetaGraph (``"serve"``). A missing SavedModel raises OSError.
+    a mapping from name to a function of keyword tensors returning a dict. A TF 1
+    SavedModel (``simple_save``, ``SavedModelBuilder``) loads as TF 2 loads one: its
+    `signatures`, its graph's `variables`, `graph` and `prune`. `tags` selects the
+    MetaGraph (``"serve"``). A missing SavedModel raises OSError.
     """
     if options is not None and not isinstance(options, LoadOptions):
         raise TypeError(f"`options` must be a tf.saved_model.LoadOptions, got {options!r}.")

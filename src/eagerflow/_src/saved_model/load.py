@@ -448,9 +448,9 @@ def load(export_dir, tags=None, options=None):
     proto = read_saved_model(export_dir)
     meta_graph = _meta_graph(proto, tags, export_dir)
     if not meta_graph.HasField("object_graph_def") or not meta_graph.object_graph_def.nodes:
-        raise errors.UnimplementedError(None, None, f"The SavedModel at {export_dir} holds no "
-                                                    f"object graph (a TF 1 SavedModel); "
-                                                    f"loading it is not supported.")
+        from eagerflow._src.saved_model import load_v1  # noqa: PLC0415 (TF 1's, seldom)
+        _add_default_attrs(meta_graph)
+        return load_v1.load(export_dir, meta_graph)
     loader = _Loader(meta_graph, export_dir)
     root = loader.nodes[0]
     if getattr(options, "experimental_load_function_aliases", False):

@@ -7,8 +7,11 @@ passed in as resource arguments, TF's form), a node per signature input
 signature's function, the `SignatureDef`s naming those tensors, and the
 `SavedObjectGraph`: the objects reachable from the root (user objects,
 variables, functions with their concrete functions, the ``signatures`` map),
-each concrete function's bound inputs and structured signatures.
-``variables/`` is a checkpoint of the same object graph, node for node.
+each concrete function's bound inputs and structured signatures; and TF's save and
+restore functions of the variables (``SaveV2``/``RestoreV2``) called from nodes the
+`SaverDef` names, which TF 1's loader and TF Serving run to restore the variables.
+``variables/`` is a checkpoint of the same object graph, node for node, and
+``fingerprint.pb`` the SavedModel's fingerprint.
 """
 import collections
 import inspect
@@ -487,6 +490,7 @@ class _Writer:
                 node.attr["shared_name"].s = name.encode()
                 node.attr["container"].s = b""
                 handles[i] = name
+        self.handles = dict(handles)
         signature_defs = {}
         for i, obj in enumerate(objects):
             if isinstance(obj, _SignatureFunction):
@@ -519,6 +523,109 @@ class _Writer:
             meta.signature_def[key].CopyFrom(value)
         meta.saver_def.CopyFrom(pb.SaverDef(version=2))
         return pb.SavedModel(saved_model_schema_version=1, meta_graphs=[meta])
+
+    def add_saver(self, meta, checkpoint, object_graph):
+        """TF's save and restore of the variables: two functions the GraphDef calls from
+        nodes that `meta`'s SaverDef names (``saver_filename``, the save's output, the
+        restore), as TF's C++ loader (TF Serving) restores a SavedModel's variables.
+        `checkpoint`: the `trackable.Graph` of variables/; `object_graph`: its proto."""
+        variables = [(self.handles[i], checkpoint.key(i, trackable.VARIABLE_VALUE), obj)
+                     for i, obj in enumerate(self.graph.objects) if i in self.handles]
+        string = _d.string.as_datatype_enum
+        keys = [key for _, key, _ in variables] + [trackable.OBJECT_GRAPH_KEY]
+        dtypes = tuple(v.dtype for _, _, v in variables) + (_d.string,)
+
+        def strings(fdef, name, values):
+            node = fdef.node_def.add(name=name, op="Const")
+            node.attr["dtype"].type = string
+            node.attr["value"].CopyFrom(gd.attr_value(np.array(values, dtype=object)))
+
+        def handle_arg(fdef, name, var):
+            arg = fdef.signature.input_arg.add(name=name, type=_d.resource.as_datatype_enum)
+            arg.handle_data.add(dtype=var.dtype.as_datatype_enum, shape=shape_proto(var.shape))
+
+        def arg_name(prefix, j, var_name):
+            return gd._arg_name(f"{prefix}_{j}_{var_name}" if j else f"{prefix}_{var_name}")
+
+        save_name = self.unique("__inference__traced_save")
+        save = fw_pb.FunctionDef(signature=fw_pb.OpDef(name=save_name, is_stateful=True))
+        save.signature.input_arg.add(name="file_prefix", type=string)
+        reads = []
+        for j, (handle, _, var) in enumerate(variables):
+            arg = arg_name("read", j, handle)
+            handle_arg(save, arg, var)
+            read = save.node_def.add(name=f"Read_{j}/ReadVariableOp" if j else
+                                     "Read/ReadVariableOp", op="ReadVariableOp", input=[arg])
+            read.attr["dtype"].type = var.dtype.as_datatype_enum
+            reads.append(f"{read.name}:value:0")
+        save.signature.input_arg.add(name="savev2_const", type=string)
+        strings(save, "SaveV2/tensor_names", keys)
+        strings(save, "SaveV2/shape_and_slices", [""] * len(keys))
+        node = save.node_def.add(name="SaveV2", op="SaveV2", input=[
+            "file_prefix", "SaveV2/tensor_names:output:0", "SaveV2/shape_and_slices:output:0",
+            *reads, "savev2_const"])
+        node.attr["dtypes"].CopyFrom(gd.attr_value(dtypes))
+        node = save.node_def.add(name="Identity", op="Identity",
+                                 input=["file_prefix", "^SaveV2"])
+        node.attr["T"].type = string
+        save.signature.output_arg.add(name="identity", type=string)
+        save.ret["identity"] = "Identity:output:0"
+        save.signature.control_output.append("SaveV2")
+        save.control_ret["SaveV2"] = "SaveV2"
+
+        restore_name = self.unique("__inference__traced_restore")
+        restore = fw_pb.FunctionDef(signature=fw_pb.OpDef(name=restore_name, is_stateful=True))
+        restore.signature.input_arg.add(name="file_prefix", type=string)
+        strings(restore, "RestoreV2/tensor_names", keys)
+        strings(restore, "RestoreV2/shape_and_slices", [""] * len(keys))
+        node = restore.node_def.add(name="RestoreV2", op="RestoreV2", input=[
+            "file_prefix", "RestoreV2/tensor_names:output:0",
+            "RestoreV2/shape_and_slices:output:0"])
+        node.attr["dtypes"].CopyFrom(gd.attr_value(dtypes))
+        assigns = []
+        for j, (handle, _, var) in enumerate(variables):
+            arg = arg_name("assignvariableop", j, handle)
+            handle_arg(restore, arg, var)
+            suffix = f"_{j}" if j else ""
+            node = restore.node_def.add(name=f"Identity{suffix}", op="Identity",
+                                        input=[f"RestoreV2:tensors:{j}"])
+            node.attr["T"].type = var.dtype.as_datatype_enum
+            node = restore.node_def.add(name=f"AssignVariableOp{suffix}", op="AssignVariableOp",
+                                        input=[arg, f"Identity{suffix}:output:0"])
+            node.attr["dtype"].type = var.dtype.as_datatype_enum
+            assigns.append(node.name)
+            restore.signature.control_output.append(node.name)
+            restore.control_ret[node.name] = node.name
+        node = restore.node_def.add(name="Identity_out", op="Identity",
+                                    input=["file_prefix", *(f"^{a}" for a in assigns)])
+        node.attr["T"].type = string
+        restore.signature.output_arg.add(name="identity_out", type=string)
+        restore.ret["identity_out"] = "Identity_out:output:0"
+        self.graph_def.library.function.extend([save, restore])
+
+        filename = self.graph_def.node.add(name=self._node_name("saver_filename"),
+                                           op="Placeholder")
+        filename.attr["dtype"].type = string
+        filename.attr["shape"].shape.SetInParent()
+        const = self.graph_def.node.add(name=self._node_name("Const"), op="Const")
+        const.attr["dtype"].type = string
+        const.attr["value"].CopyFrom(gd.attr_value(np.array(object_graph, dtype=object)))
+        calls = []
+        for fdef, extra in ((save, [const.name]), (restore, [])):
+            call = self.graph_def.node.add(name=self._node_name("StatefulPartitionedCall"),
+                                           op="StatefulPartitionedCall")
+            call.input.extend([filename.name, *(h for h, _, _ in variables), *extra])
+            call.attr["Tin"].CopyFrom(gd.attr_value(tuple(
+                _d.as_dtype(a.type) for a in fdef.signature.input_arg)))
+            call.attr["Tout"].CopyFrom(gd.attr_value((_d.string,)))
+            call.attr["f"].func.name = fdef.signature.name
+            for attr in ("config", "config_proto", "executor_type"):
+                call.attr[attr].s = b""
+            calls.append(call.name)
+        meta.graph_def.CopyFrom(self.graph_def)
+        meta.saver_def.CopyFrom(pb.SaverDef(
+            filename_tensor_name=f"{filename.name}:0", save_tensor_name=f"{calls[0]}:0",
+            restore_op_name=calls[1], version=2))
 
     @staticmethod
     def _bare(node, cf, name, params):
@@ -576,6 +683,7 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
     os.makedirs(variables, exist_ok=True)
     os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
     bundle.write_bundle(os.path.join(variables, "variables"), tensors, dtypes)
+    writer.add_saver(saved_model.meta_graphs[0], checkpoint, proto.SerializeToString())
     data = saved_model.SerializeToString(deterministic=True)  # (maps in key order)
     fd, tmp = tempfile.mkstemp(dir=export_dir, prefix=".saved_model.pb.")
     with os.fdopen(fd, "wb") as f:
