@@ -103,6 +103,8 @@ def test_keyword_arguments_only():
     with pytest.raises(TypeError, match=r"missing 2 required positional arguments: 'values' "
                                         r"and 'axis'"):
         tf.raw_ops.ConcatV2()
+    with pytest.raises(TypeError, match=r"mat_mul\(\) got an unexpected keyword argument 'foo'"):
+        tf.raw_ops.MatMul(a=[[1.0]], b=[[2.0]], foo=True)
 
 
 def test_name_and_attrs_with_defaults():
@@ -127,6 +129,8 @@ def test_list_inputs():
 def test_operands_take_the_dtype_of_a_tensor_given():
     got = tf.raw_ops.Mul(x=tf.constant([1.5], tf.float64), y=2)
     assert got.dtype == tf.float64
+    with pytest.raises(TypeError, match="Cannot convert 2.5 to EagerTensor of dtype int32"):
+        tf.raw_ops.Mul(x=[1, 2], y=2.5)
 
 
 def test_several_outputs_are_a_namedtuple():

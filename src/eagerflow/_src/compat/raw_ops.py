@@ -128,7 +128,15 @@ def _call(op_def, args, python_name, kwargs):
         # seeded random op's next call continues its stream
         key = (op_def.name, repr(sorted(attrs.items())), tuple(t.dtype for t, _ in tensors))
         our_attrs.update(_kernel_state.setdefault(key, {k: our_attrs[k] for k in local}))
-    result = dispatch(op_def, our_inputs, our_attrs, name)
+    try:
+        result = dispatch(op_def, our_inputs, our_attrs, name)
+    except errors.InvalidArgumentError as e:
+        # a keyword the op does not take, which the kernel refused: TF's TypeError
+        unknown = re.search(r"unexpected keyword argument '(\w+)'", e.message or "")
+        if unknown and unknown.group(1) in kwargs:
+            raise TypeError(f"{python_name}() got an unexpected keyword argument "
+                            f"'{unknown.group(1)}'") from None
+        raise
     return _outputs(op_def, result)
 
 
@@ -136,7 +144,8 @@ def _tensors(op_def, args, values):
     """TF's inputs as ``(tensor, constant value or None)`` pairs, list arguments flattened.
 
     Values that are not tensors take the dtype of a tensor given for an input of the same
-    type attribute (``Mul(x=tensor, y=3)``), as TF's conversion does."""
+    type attribute (``Mul(x=tensor, y=3)``), or else of the first of them, as TF's conversion
+    does."""
     form = tf_nodes.get(op_def)
     specs = form.inputs if form is not None and form.inputs is not None else None
     tied = set(op_def.tied) | ({"*"} if op_def.variadic else set())
@@ -151,6 +160,7 @@ def _tensors(op_def, args, values):
             flat += [(v, is_tied) for v in value]
         else:
             flat.append((value, is_tied))
+    # (with no tensor among them, the first value converted sets the dtype of the others)
     hint = next((v.dtype for v, t in flat if t and isinstance(v, Tensor)), None)
     out = []
     for value, is_tied in flat:
@@ -163,6 +173,8 @@ def _tensors(op_def, args, values):
             continue
         t = convert_to_tensor(value, dtype=hint if is_tied and not isinstance(value, Tensor)
                               else None)
+        if is_tied and hint is None:
+            hint = t.dtype
         out.append((t, _constant(t)))
     return out
 
