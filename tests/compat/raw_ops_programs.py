@@ -439,3 +439,23 @@ def _more(tf, out, f, g, image, s):
     for name in ["WriteFile", "ReadFile", "MatchingFiles"]:
         out[name] = files
     out["Svd"] = lambda: [tf.raw_ops.Svd(input=[[4.0, 1.0], [1.0, 3.0]], compute_uv=False).s]
+
+
+def gradients(tf, name, kwargs):
+    """The gradient of the sum of a sample's float outputs with respect to each of its float
+    tensor arguments (by argument name), or None when it has none."""
+    sources = {k: v for k, v in kwargs.items()
+               if tf.is_tensor(v) and v.dtype.is_floating and v.dtype != tf.bfloat16}
+    if not sources:
+        return None
+    with tf.GradientTape() as tape:
+        for v in sources.values():
+            tape.watch(v)
+        out = getattr(tf.raw_ops, name)(**kwargs)
+        floats = [tf.reduce_sum(t) for t in tf.nest.flatten(out)
+                  if t is not None and t.dtype.is_floating]
+        if not floats:
+            return None
+        total = tf.add_n(floats)
+    grads = tape.gradient(total, list(sources.values()))
+    return dict(zip(sources, grads))

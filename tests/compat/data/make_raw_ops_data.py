@@ -16,7 +16,7 @@ from tensorflow.python.framework import op_def_registry
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from raw_ops_programs import samples  # noqa: E402
+from raw_ops_programs import gradients, samples  # noqa: E402
 
 import eagerflow  # noqa: E402
 
@@ -69,9 +69,20 @@ def main():
                                   getattr(tf.raw_ops, name)(**kwargs))
         except Exception as e:  # noqa: BLE001 (a sample TF refuses: its error class)
             results[name] = {"error": type(e).__name__}
+    grads = {}
+    for name, kwargs in samples(tf).items():
+        if callable(kwargs):
+            continue
+        try:
+            found = gradients(tf, name, kwargs)
+        except Exception as e:  # noqa: BLE001 (an op TF has no gradient for: its error class)
+            grads[name] = {"error": type(e).__name__}
+            continue
+        if found is not None:
+            grads[name] = {k: plain(g) for k, g in found.items()}
     with open(os.path.join(HERE, "raw_ops.json"), "w") as f:
-        json.dump({"signatures": sigs, "results": results, "tf_ops": tf_ops}, f, indent=0,
-                  sort_keys=True)
+        json.dump({"signatures": sigs, "results": results, "gradients": grads,
+                   "tf_ops": tf_ops}, f, indent=0, sort_keys=True)
 
 
 if __name__ == "__main__":
