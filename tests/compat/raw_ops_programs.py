@@ -391,6 +391,9 @@ def _more(tf, out, f, g, image, s):
     out["PrintV2"] = dict(input="printed by a raw op")
     out["DecodeCompressed"] = dict(bytes=[zlib.compress(b"hello raw ops")],
                                    compression_type="ZLIB")
+    out["EncodeWav"] = dict(audio=tf.constant([[0.5], [-0.25]]), sample_rate=tf.constant(8000))
+    out["DecodeJpeg"] = lambda: [tf.raw_ops.DecodeJpeg(contents=tf.raw_ops.EncodeJpeg(
+        image=tf.zeros([2, 2, 3], tf.uint8)))]
     out["EncodeJpegVariableQuality"] = lambda: [tf.raw_ops.ExtractJpegShape(
         contents=tf.raw_ops.EncodeJpegVariableQuality(
             images=tf.cast(image[0] * 255.0, tf.uint8), quality=50))]
