@@ -27,7 +27,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import arg_names, from_tf_node, tf_nodes
 from eagerflow._src.core.tensor import EagerTensor, Tensor
-from eagerflow._src.core.variables import _BY_HANDLE, ResourceHandle
+from eagerflow._src.core.variables import ResourceHandle, variable_of
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.graph.function_library import FunctionBody, add_function
 from eagerflow._src.graph.graph import SymbolicTensor
@@ -165,8 +165,8 @@ def _tensors(op_def, args, values):
     out = []
     for value, is_tied in flat:
         if isinstance(value, ResourceHandle):  # ``v.handle``: the variable, for a resource input
-            variable = _BY_HANDLE.get(id(value))
-            if variable is None or variable._handle is not value:
+            variable = variable_of(value)
+            if variable is None:
                 raise ValueError(f"{op_def.name} was given the handle of a variable that no "
                                  f"longer exists")
             out.append((variable, None))
