@@ -36,7 +36,10 @@ def test_argument_names_are_tfs(name):
 
 def test_every_registered_op_tf_has_is_listed():
     listed = set(dir(tf.raw_ops))
-    assert listed == set(SIGNATURES)
+    assert listed == set(SIGNATURES), (
+        f"ops without TF's recorded signature: {sorted(listed - set(SIGNATURES))} (declare "
+        f"tf_args, rerun tests/compat/data/make_raw_ops_data.py with TF); recorded ops not "
+        f"listed: {sorted(set(SIGNATURES) - listed)}")
     registered = {n for n in registry.all_ops() if not n.startswith("_")}
     assert listed == registered & set(RECORDED["tf_ops"])
     for name in sorted(registered - listed):  # eagerflow's own ops: TF has none of the name

@@ -28,6 +28,11 @@ the same op differs in regular ways, which a `NodeForm` declares as data:
   raises ValueError saying why it cannot), and the writer puts that graph in
   the library, the node a ``PartitionedCall`` of it.
 
+Two tables beside the forms declare what reading TF's form needs beyond them: `tf_args`,
+TF's names of an op's inputs (as ``tf.raw_ops`` takes them), and `tf_defaults`, TF's
+defaults of the attrs eagerflow's kernels need (a raw op's call and a GraphDef written
+without its default-valued attrs leave them out).
+
 Interpreters that write or read graphs (``graph.node_def``, ``graph.graph_def``)
 look forms up in `tf_nodes`, a `registry.RuleTable` keyed by `OpDef`; an op with
 no entry is written with its own attrs and ``T`` of its first input.
