@@ -60,6 +60,10 @@ def raw_op(name):
     fn = _made.get(name)
     if fn is not None:
         return fn
+    op = registry.all_ops().get(name)  # (the late modules load only for an op not found)
+    if op is not None and not name.startswith("_") and arg_names(op) is not None:
+        fn = _made[name] = _make(op)
+        return fn
     if name not in op_names():
         if name[:1].isupper():
             raise AttributeError(f"module 'eagerflow.raw_ops' has no attribute {name!r}: "
