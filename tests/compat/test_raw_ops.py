@@ -265,3 +265,15 @@ def test_name_names_the_node_in_a_graph():
     fn = tf.function(lambda x: tf.raw_ops.AddV2(x=x, y=1.0, name="plus_one"))
     graph = fn.get_concrete_function(tf.TensorSpec([2], tf.float32)).graph
     assert "plus_one" in [op.name for op in graph.get_operations()]
+
+
+def test_in_a_tf1_graph_and_session():
+    tf1 = tf.compat.v1
+    assert tf1.raw_ops.AddV2 is tf.raw_ops.AddV2
+    with tf1.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [2])
+        y = tf1.raw_ops.Mul(x=x, y=3.0)
+        unique = tf1.raw_ops.Unique(x=[1, 1, 2])
+        with tf1.Session() as session:
+            got, ys = session.run([y, unique.y], {x: [1.0, 2.0]})
+    assert got.tolist() == [3.0, 6.0] and ys.tolist() == [1, 2]
