@@ -1,5 +1,6 @@
 """``tf.raw_ops``: every op by TF's name with TF's keyword arguments, against TF's recorded
 signatures and results (`data/make_raw_ops_data.py`, samples in `raw_ops_programs.py`)."""
+import ast
 import inspect
 import json
 import os
@@ -113,6 +114,24 @@ def test_sample_gradient_is_tfs(name):
     got = gradients(tf, name, SAMPLES[name])
     for arg, want in RECORDED["gradients"][name].items():
         _check(got[arg], want, f"{name}: d/d{arg}")
+
+
+def _tf_defaults(name):
+    """TF's attrs of raw op `name` that have defaults, at those defaults."""
+    out = {}
+    for attr, default in SIGNATURES[name]["attrs"]:
+        if default is not None:
+            out[attr] = getattr(tf, default[3:]) if default.startswith("tf.") else \
+                ast.literal_eval(default)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(
+    n for n, s in SAMPLES.items() if not callable(s) and set(_tf_defaults(n)) - set(s)))
+def test_attrs_given_at_tfs_defaults_change_nothing(name):
+    sample = SAMPLES[name]
+    given = {k: v for k, v in _tf_defaults(name).items() if k not in sample}
+    _check(getattr(tf.raw_ops, name)(**sample, **given), RESULTS[name], name)
 
 
 def test_keyword_arguments_only():

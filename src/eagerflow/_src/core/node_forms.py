@@ -369,6 +369,9 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
 def _tf_defaults(op_def, attrs, inputs):
     """``(attrs, inputs)`` with TF's defaults of the attrs left out (see `tf_defaults`)."""
     for k, v in (tf_defaults.get(op_def) or {}).items():
-        if k not in attrs:
-            attrs[k] = v(inputs, attrs) if isinstance(v, types.FunctionType) else v
+        if isinstance(v, types.FunctionType):
+            if not attrs.get(k):  # (TF's empty list of an inferred attr: not given)
+                attrs[k] = v(inputs, attrs)
+        elif k not in attrs:
+            attrs[k] = v
     return attrs, inputs

@@ -234,7 +234,8 @@ tf_nodes[_BATCH_MATMUL] = NodeForm(fixed={"grad_x": False, "grad_y": False},
 # Mixed input types with an explicit output type (int8 x int8 -> int32).
 _BATCH_MATMUL_V3 = register("BatchMatMulV3", _batch_matmul_v3_kernel, _batch_matmul_rule,
                             tied=())
-tf_nodes[_BATCH_MATMUL_V3] = NodeForm(types={"Ta": 0, "Tb": 1}, outputs=("output",))
+tf_nodes[_BATCH_MATMUL_V3] = NodeForm(types={"Ta": 0, "Tb": 1}, outputs=("output",),
+                                      fixed={"grad_x": False, "grad_y": False})
 tf_args[_BATCH_MATMUL_V3] = ("x", "y")
 
 
