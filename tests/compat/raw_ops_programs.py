@@ -372,6 +372,14 @@ def _more(tf, out, f, g, image, s):
         iou_threshold=0.5, score_threshold=0.0)
     out["DrawBoundingBoxesV2"] = dict(images=image, boxes=[[[0.0, 0.0, 0.5, 0.5]]],
                                       colors=[[1.0, 0.0, 0.0, 1.0]])
+    example = tf.train.Example(features=tf.train.Features(feature={
+        "a": tf.train.Feature(float_list=tf.train.FloatList(value=[1.5, 2.5])),
+        "s": tf.train.Feature(int64_list=tf.train.Int64List(value=[7, 8, 9]))}))
+    out["ParseExampleV2"] = dict(
+        serialized=[example.SerializeToString()] * 2, names=[], sparse_keys=["s"],
+        dense_keys=["a"], ragged_keys=[], dense_defaults=[tf.constant([0.0, 0.0])],
+        num_sparse=1, sparse_types=[tf.int64], ragged_value_types=[], ragged_split_types=[],
+        dense_shapes=[[2]])
     out["Assert"] = dict(condition=True, data=[s])
     out["SelfAdjointEigV2"] = lambda: [tf.raw_ops.SelfAdjointEigV2(
         input=[[4.0, 1.0], [1.0, 3.0]], compute_v=False).e]

@@ -39,6 +39,12 @@ _LATE = ("eagerflow._src.data.iterator_graph", "eagerflow._src.summary.summary_o
 # The attrs TF's Python functions name otherwise than TF's op: Python name -> TF's
 _PYTHON_ATTRS = {"Squeeze": {"axis": "squeeze_dims"}}
 
+# TF's output arguments that are lists, each sized by an attr (a number, or a list's length)
+_LIST_OUTPUTS = {"ParseExampleV2": (
+    ("sparse_indices", "num_sparse"), ("sparse_values", "sparse_types"),
+    ("sparse_shapes", "num_sparse"), ("dense_values", "Tdense"),
+    ("ragged_values", "ragged_value_types"), ("ragged_row_splits", "ragged_split_types"))}
+
 _made = {}  # TF op name -> its raw op function
 _kernel_state = {}  # (op, attrs, input dtypes) -> the eagerflow-only attrs of its eager kernel
 _names = None
@@ -141,7 +147,7 @@ def _call(op_def, args, python_name, kwargs):
             raise TypeError(f"{python_name}() got an unexpected keyword argument "
                             f"'{unknown.group(1)}'") from None
         raise
-    return _outputs(op_def, result)
+    return _outputs(op_def, result, our_attrs)
 
 
 def _tensors(op_def, args, values):
@@ -232,12 +238,20 @@ def _function_names(value):
 _tuples = {}
 
 
-def _outputs(op_def, result):
+def _outputs(op_def, result, attrs):
     """TF's result: one tensor, a list for one list output, a namedtuple of several."""
     if not op_def.multi:
         return result
     form = tf_nodes.get(op_def)
     fields = getattr(form, "outputs", None)
+    grouped = _LIST_OUTPUTS.get(op_def.name)
+    if grouped:
+        fields, lists, start = [field for field, _ in grouped], [], 0
+        for _, size in grouped:
+            n = attrs[size] if isinstance(attrs[size], int) else len(attrs[size])
+            lists.append(list(result[start:start + n]))
+            start += n
+        result = lists
     if fields and len(fields) > 1 and len(fields) == len(result):
         cls = _tuples.get(op_def.name)
         if cls is None:
