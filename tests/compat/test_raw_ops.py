@@ -35,6 +35,23 @@ def test_argument_names_are_tfs(name):
     assert getattr(tf.raw_ops, name).__name__ == want["function"]
 
 
+# Ops of TF's names whose eagerflow ops take other inputs than TF's: no raw ops
+UNLIKE_TF = {
+    **dict.fromkeys(["AnonymousIteratorV3", "MakeIterator", "IteratorGetNext",
+                     "IteratorGetNextAsOptional", "OptionalGetValue", "OptionalHasValue",
+                     "DatasetCardinality", "DatasetToSingleElement"],
+                    "datasets and iterators are Python objects, not variant tensors"),
+    **dict.fromkeys(["WriteSummary", "WriteRawProtoSummary", "FlushSummaryWriter"],
+                    "the summary writer is an attr, not a resource input"),
+    **dict.fromkeys(["EagerPyFunc", "PyFunc", "PyFuncStateless"],
+                    "the token names a function of eagerflow's own table"),
+    **dict.fromkeys(["StatefulUniformFullInt", "StatefulRandomBinomial"],
+                    "a Generator's state is not a resource variable"),
+    "StatelessShuffle": "it takes a seed where TF's takes key, counter and alg",
+    "MatrixSolveLs": "it solves exactly, without TF's l2_regularizer input and fast attr",
+}
+
+
 def test_every_registered_op_tf_has_is_listed():
     listed = set(dir(tf.raw_ops))
     assert listed == set(SIGNATURES), (
@@ -42,7 +59,7 @@ def test_every_registered_op_tf_has_is_listed():
         f"tf_args, rerun tests/compat/data/make_raw_ops_data.py with TF); recorded ops not "
         f"listed: {sorted(set(SIGNATURES) - listed)}")
     registered = {n for n in registry.all_ops() if not n.startswith("_")}
-    assert listed == registered & set(RECORDED["tf_ops"])
+    assert listed == registered & set(RECORDED["tf_ops"]) - set(UNLIKE_TF)
     for name in sorted(registered - listed):  # eagerflow's own ops: TF has none of the name
         with pytest.raises(AttributeError, match="does not implement"):
             getattr(tf.raw_ops, name)

@@ -892,7 +892,7 @@ _SOLVE = register("MatrixSolve", _single_or_wider(_solve), _solve_rule, tied=(0,
 tf_args[_SOLVE] = ("matrix", "rhs")
 _SOLVE_LS = register("MatrixSolveLs", _single_or_wider(_solve_ls), _solve_ls_rule, tied=(0, 1),
                      dtypes=_LAPACK, not_differentiable=_NO_EXACT_LSTSQ_GRAD)
-tf_args[_SOLVE_LS] = ("matrix", "rhs", "l2_regularizer")
+tf_args[_SOLVE_LS] = None  # (exact, without TF's l2_regularizer input: no raw op)
 _TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangular_solve),
                              _triangular_rule, tied=(0, 1), dtypes=(_d.bfloat16,) + _LAPACK)
 tf_args[_TRIANGULAR_SOLVE] = ("matrix", "rhs")
