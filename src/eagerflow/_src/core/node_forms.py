@@ -173,9 +173,10 @@ tf_nodes = RuleTable("TF NodeDef form", default=lambda op: True)
 # TF's order (TF's inputs of the op's form: an `AttrInput` is one): ``tf_args[op] = ("a",
 # "b")``, a name starting with ``*`` for a list of tensors (``("*values", "axis")``), or
 # None for an op of eagerflow's own that TF lacks, or one that takes other inputs than TF's
-# op of its name (a Python object where TF takes a resource or variant). `arg_names` gives the default of the
-# others: ``x`` and ``y`` for two tied inputs, ``x`` for an op shaped like its one input,
-# ``*values`` for a variadic op, else ``input``; an `AttrInput` its own name.
+# op of its name (a Python object where TF takes a resource or variant). `arg_names` gives
+# the default of the others: ``x`` and ``y`` for two tied inputs, ``x`` for an op shaped
+# like its one input, ``*values`` for a variadic op, else ``input``; an `AttrInput` its own
+# name.
 tf_args = RuleTable("TF argument names", default=lambda op: True)
 
 
