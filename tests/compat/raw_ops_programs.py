@@ -247,16 +247,15 @@ def _more(tf, out, f, g, image, s):
     for name in ["While", "StatelessWhile"]:
         out[name] = dict(input=[tf.constant(0), two], cond=below, body=twice)
 
-    def updated(name, **kwargs):
-        v = tf.Variable([1.0, -2.0])
-        slots = [tf.Variable([0.5, 0.25]) for _ in range(3)]
-        handles = {"var": v.handle, **{k: slot.handle for k, slot in
-                                       zip(("m", "v", "vhat"), slots)}}
-        for k in ("accum", "accum_update", "ms", "mom", "mg", "linear"):
-            handles.setdefault(k, slots[len(handles) % 3].handle)
-        args = {k: handles[k] for k in kwargs.pop("slots")}
-        return lambda: [getattr(tf.raw_ops, name)(**args, **kwargs), v.read_value(),
-                        *[slot.read_value() for slot in slots]]
+    def updated(name, slots, **kwargs):
+        """An optimizer's update of a variable ``var`` and its `slots`: the values after."""
+        def call():
+            variables = {k: tf.Variable([1.0, -2.0] if k == "var" else [0.5, 0.25 * i])
+                         for i, k in enumerate(slots)}
+            result = getattr(tf.raw_ops, name)(
+                **{k: v.handle for k, v in variables.items()}, **kwargs)
+            return [result, *[v.read_value() for v in variables.values()]]
+        return call
     grad = tf.constant([0.1, -0.3])
     out["ResourceApplyGradientDescent"] = updated(
         "ResourceApplyGradientDescent", slots=["var"], alpha=0.5, delta=grad)
