@@ -53,10 +53,17 @@ def plain(value):
         data = np.array([b.decode("latin-1") for b in array.reshape(-1)],
                         dtype=object).reshape(array.shape).tolist()
     elif array.dtype.kind == "c":
-        data = [array.real.tolist(), array.imag.tolist()]
+        data = [_floats(array.real), _floats(array.imag)]
     else:
-        data = array.astype(np.float64).tolist() if array.dtype.kind == "f" else array.tolist()
+        data = _floats(array) if array.dtype.kind == "f" else array.tolist()
     return {"dtype": value.dtype.name, "shape": list(array.shape), "value": data}
+
+
+def _floats(array):
+    """A float array as nested lists, each value to the digits its dtype holds."""
+    digits = 17 if array.dtype == np.float64 else 9
+    rounded = np.vectorize(lambda v: float(f"{v:.{digits}g}"), otypes=[np.float64])
+    return rounded(array.astype(np.float64)).tolist() if array.size else array.tolist()
 
 
 def main():
@@ -80,9 +87,14 @@ def main():
             continue
         if found is not None:
             grads[name] = {k: plain(g) for k, g in found.items()}
+    sections = {"gradients": grads, "results": results, "signatures": sigs}
+    lines = [f'"tf_ops": {json.dumps(tf_ops)}']  # (one op a line: diffs show the ops changed)
+    for section, entries in sections.items():
+        lines.append(f'"{section}": {{\n' + ",\n".join(
+            f"{json.dumps(k)}: {json.dumps(v, sort_keys=True)}"
+            for k, v in sorted(entries.items())) + "\n}")
     with open(os.path.join(HERE, "raw_ops.json"), "w") as f:
-        json.dump({"signatures": sigs, "results": results, "gradients": grads,
-                   "tf_ops": tf_ops}, f, indent=0, sort_keys=True)
+        f.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
 if __name__ == "__main__":
