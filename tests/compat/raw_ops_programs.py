@@ -247,16 +247,15 @@ def _more(tf, out, f, g, image, s):
     for name in ["While", "StatelessWhile"]:
         out[name] = dict(input=[tf.constant(0), two], cond=below, body=twice)
 
-    def updated(name, **kwargs):
-        v = tf.Variable([1.0, -2.0])
-        slots = [tf.Variable([0.5, 0.25]) for _ in range(3)]
-        handles = {"var": v.handle, **{k: slot.handle for k, slot in
-                                       zip(("m", "v", "vhat"), slots)}}
-        for k in ("accum", "accum_update", "ms", "mom", "mg", "linear"):
-            handles.setdefault(k, slots[len(handles) % 3].handle)
-        args = {k: handles[k] for k in kwargs.pop("slots")}
-        return lambda: [getattr(tf.raw_ops, name)(**args, **kwargs), v.read_value(),
-                        *[slot.read_value() for slot in slots]]
+    def updated(name, slots, **kwargs):
+        """An optimizer's update of a variable ``var`` and its `slots`: the values after."""
+        def call():
+            variables = {k: tf.Variable([1.0, -2.0] if k == "var" else [0.5, 0.25 * i])
+                         for i, k in enumerate(slots)}
+            result = getattr(tf.raw_ops, name)(
+                **{k: v.handle for k, v in variables.items()}, **kwargs)
+            return [result, *[v.read_value() for v in variables.values()]]
+        return call
     grad = tf.constant([0.1, -0.3])
     out["ResourceApplyGradientDescent"] = updated(
         "ResourceApplyGradientDescent", slots=["var"], alpha=0.5, delta=grad)
@@ -372,6 +371,14 @@ def _more(tf, out, f, g, image, s):
         iou_threshold=0.5, score_threshold=0.0)
     out["DrawBoundingBoxesV2"] = dict(images=image, boxes=[[[0.0, 0.0, 0.5, 0.5]]],
                                       colors=[[1.0, 0.0, 0.0, 1.0]])
+    example = tf.train.Example(features=tf.train.Features(feature={
+        "a": tf.train.Feature(float_list=tf.train.FloatList(value=[1.5, 2.5])),
+        "s": tf.train.Feature(int64_list=tf.train.Int64List(value=[7, 8, 9]))}))
+    out["ParseExampleV2"] = dict(
+        serialized=[example.SerializeToString()] * 2, names=[], sparse_keys=["s"],
+        dense_keys=["a"], ragged_keys=[], dense_defaults=[tf.constant([0.0, 0.0])],
+        num_sparse=1, sparse_types=[tf.int64], ragged_value_types=[], ragged_split_types=[],
+        dense_shapes=[[2]])
     out["Assert"] = dict(condition=True, data=[s])
     out["SelfAdjointEigV2"] = lambda: [tf.raw_ops.SelfAdjointEigV2(
         input=[[4.0, 1.0], [1.0, 3.0]], compute_v=False).e]
@@ -391,6 +398,9 @@ def _more(tf, out, f, g, image, s):
     out["PrintV2"] = dict(input="printed by a raw op")
     out["DecodeCompressed"] = dict(bytes=[zlib.compress(b"hello raw ops")],
                                    compression_type="ZLIB")
+    out["EncodeWav"] = dict(audio=tf.constant([[0.5], [-0.25]]), sample_rate=tf.constant(8000))
+    out["DecodeJpeg"] = lambda: [tf.raw_ops.DecodeJpeg(contents=tf.raw_ops.EncodeJpeg(
+        image=tf.zeros([2, 2, 3], tf.uint8)))]
     out["EncodeJpegVariableQuality"] = lambda: [tf.raw_ops.ExtractJpegShape(
         contents=tf.raw_ops.EncodeJpegVariableQuality(
             images=tf.cast(image[0] * 255.0, tf.uint8), quality=50))]
@@ -439,3 +449,23 @@ def _more(tf, out, f, g, image, s):
     for name in ["WriteFile", "ReadFile", "MatchingFiles"]:
         out[name] = files
     out["Svd"] = lambda: [tf.raw_ops.Svd(input=[[4.0, 1.0], [1.0, 3.0]], compute_uv=False).s]
+
+
+def gradients(tf, name, kwargs):
+    """The gradient of the sum of a sample's float outputs with respect to each of its float
+    tensor arguments (by argument name), or None when it has none."""
+    sources = {k: v for k, v in kwargs.items()
+               if tf.is_tensor(v) and v.dtype.is_floating and v.dtype != tf.bfloat16}
+    if not sources:
+        return None
+    with tf.GradientTape() as tape:
+        for v in sources.values():
+            tape.watch(v)
+        out = getattr(tf.raw_ops, name)(**kwargs)
+        floats = [tf.reduce_sum(t) for t in tf.nest.flatten(out)
+                  if t is not None and t.dtype.is_floating]
+        if not floats:
+            return None
+        total = tf.add_n(floats)
+    grads = tape.gradient(total, list(sources.values()))
+    return dict(zip(sources, grads))

@@ -16,7 +16,7 @@ from tensorflow.python.framework import op_def_registry
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from raw_ops_programs import samples  # noqa: E402
+from raw_ops_programs import gradients, samples  # noqa: E402
 
 import eagerflow  # noqa: E402
 
@@ -53,10 +53,17 @@ def plain(value):
         data = np.array([b.decode("latin-1") for b in array.reshape(-1)],
                         dtype=object).reshape(array.shape).tolist()
     elif array.dtype.kind == "c":
-        data = [array.real.tolist(), array.imag.tolist()]
+        data = [_floats(array.real), _floats(array.imag)]
     else:
-        data = array.astype(np.float64).tolist() if array.dtype.kind == "f" else array.tolist()
+        data = _floats(array) if array.dtype.kind == "f" else array.tolist()
     return {"dtype": value.dtype.name, "shape": list(array.shape), "value": data}
+
+
+def _floats(array):
+    """A float array as nested lists, each value to the digits its dtype holds."""
+    digits = 17 if array.dtype == np.float64 else 9
+    rounded = np.vectorize(lambda v: float(f"{v:.{digits}g}"), otypes=[np.float64])
+    return rounded(array.astype(np.float64)).tolist() if array.size else array.tolist()
 
 
 def main():
@@ -69,9 +76,25 @@ def main():
                                   getattr(tf.raw_ops, name)(**kwargs))
         except Exception as e:  # noqa: BLE001 (a sample TF refuses: its error class)
             results[name] = {"error": type(e).__name__}
+    grads = {}
+    for name, kwargs in samples(tf).items():
+        if callable(kwargs):
+            continue
+        try:
+            found = gradients(tf, name, kwargs)
+        except Exception as e:  # noqa: BLE001 (an op TF has no gradient for: its error class)
+            grads[name] = {"error": type(e).__name__}
+            continue
+        if found is not None:
+            grads[name] = {k: plain(g) for k, g in found.items()}
+    sections = {"gradients": grads, "results": results, "signatures": sigs}
+    lines = [f'"tf_ops": {json.dumps(tf_ops)}']  # (one op a line: diffs show the ops changed)
+    for section, entries in sections.items():
+        lines.append(f'"{section}": {{\n' + ",\n".join(
+            f"{json.dumps(k)}: {json.dumps(v, sort_keys=True)}"
+            for k, v in sorted(entries.items())) + "\n}")
     with open(os.path.join(HERE, "raw_ops.json"), "w") as f:
-        json.dump({"signatures": sigs, "results": results, "tf_ops": tf_ops}, f, indent=0,
-                  sort_keys=True)
+        f.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
 if __name__ == "__main__":

@@ -203,15 +203,15 @@ def _shape_rule(*inputs, Tout, **_):
 
 _EAGER_PY_FUNC = register("EagerPyFunc", _call_kernel, _shape_rule, multi=True, tied=(),
                           stateful=True)
-tf_args[_EAGER_PY_FUNC] = ("*input",)
+tf_args[_EAGER_PY_FUNC] = None  # (tokens of eagerflow's own function table: no raw op)
 _PY_FUNC = register("PyFunc", _call_kernel, _shape_rule, multi=True, tied=(), stateful=True,
                     not_differentiable="a NumPy function (tf.numpy_function has no gradient)")
-tf_args[_PY_FUNC] = ("*input",)
+tf_args[_PY_FUNC] = None
 # TF lets its optimizer merge or drop stateless calls; eagerflow keeps every call, in order.
 _PY_FUNC_STATELESS = register(
     "PyFuncStateless", _call_kernel, _shape_rule, multi=True, tied=(), stateful=True,
     not_differentiable="a NumPy function (tf.numpy_function has no gradient)")
-tf_args[_PY_FUNC_STATELESS] = ("*input",)
+tf_args[_PY_FUNC_STATELESS] = None
 for _op in (_EAGER_PY_FUNC, _PY_FUNC, _PY_FUNC_STATELESS):
     tf_nodes[_op] = NodeForm(types={"Tin": "*0"}, outputs=("output",))
     batching_rules[_op] = PER_ELEMENT  # one call per element, as the function is written

@@ -27,7 +27,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import arg_names, from_tf_node, tf_nodes
 from eagerflow._src.core.tensor import EagerTensor, Tensor
-from eagerflow._src.core.variables import _BY_HANDLE, ResourceHandle
+from eagerflow._src.core.variables import ResourceHandle, variable_of
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.graph.function_library import FunctionBody, add_function
 from eagerflow._src.graph.graph import SymbolicTensor
@@ -38,6 +38,12 @@ _LATE = ("eagerflow._src.data.iterator_graph", "eagerflow._src.summary.summary_o
 
 # The attrs TF's Python functions name otherwise than TF's op: Python name -> TF's
 _PYTHON_ATTRS = {"Squeeze": {"axis": "squeeze_dims"}}
+
+# TF's output arguments that are lists, each sized by an attr (a number, or a list's length)
+_LIST_OUTPUTS = {"ParseExampleV2": (
+    ("sparse_indices", "num_sparse"), ("sparse_values", "sparse_types"),
+    ("sparse_shapes", "num_sparse"), ("dense_values", "Tdense"),
+    ("ragged_values", "ragged_value_types"), ("ragged_row_splits", "ragged_split_types"))}
 
 _made = {}  # TF op name -> its raw op function
 _kernel_state = {}  # (op, attrs, input dtypes) -> the eagerflow-only attrs of its eager kernel
@@ -59,6 +65,10 @@ def raw_op(name):
     """The raw op function of TF op `name`, or AttributeError if eagerflow lacks it."""
     fn = _made.get(name)
     if fn is not None:
+        return fn
+    op = registry.all_ops().get(name)  # (the late modules load only for an op not found)
+    if op is not None and not name.startswith("_") and arg_names(op) is not None:
+        fn = _made[name] = _make(op)
         return fn
     if name not in op_names():
         if name[:1].isupper():
@@ -128,15 +138,24 @@ def _call(op_def, args, python_name, kwargs):
         # seeded random op's next call continues its stream
         key = (op_def.name, repr(sorted(attrs.items())), tuple(t.dtype for t, _ in tensors))
         our_attrs.update(_kernel_state.setdefault(key, {k: our_attrs[k] for k in local}))
-    result = dispatch(op_def, our_inputs, our_attrs, name)
-    return _outputs(op_def, result)
+    try:
+        result = dispatch(op_def, our_inputs, our_attrs, name)
+    except errors.InvalidArgumentError as e:
+        # a keyword the op does not take, which the kernel refused: TF's TypeError
+        unknown = re.search(r"unexpected keyword argument '(\w+)'", e.message or "")
+        if unknown and unknown.group(1) in kwargs:
+            raise TypeError(f"{python_name}() got an unexpected keyword argument "
+                            f"'{unknown.group(1)}'") from None
+        raise
+    return _outputs(op_def, result, our_attrs)
 
 
 def _tensors(op_def, args, values):
     """TF's inputs as ``(tensor, constant value or None)`` pairs, list arguments flattened.
 
     Values that are not tensors take the dtype of a tensor given for an input of the same
-    type attribute (``Mul(x=tensor, y=3)``), as TF's conversion does."""
+    type attribute (``Mul(x=tensor, y=3)``), or else of the first of them, as TF's conversion
+    does."""
     form = tf_nodes.get(op_def)
     specs = form.inputs if form is not None and form.inputs is not None else None
     tied = set(op_def.tied) | ({"*"} if op_def.variadic else set())
@@ -151,18 +170,21 @@ def _tensors(op_def, args, values):
             flat += [(v, is_tied) for v in value]
         else:
             flat.append((value, is_tied))
+    # (with no tensor among them, the first value converted sets the dtype of the others)
     hint = next((v.dtype for v, t in flat if t and isinstance(v, Tensor)), None)
     out = []
     for value, is_tied in flat:
         if isinstance(value, ResourceHandle):  # ``v.handle``: the variable, for a resource input
-            variable = _BY_HANDLE.get(id(value))
-            if variable is None or variable._handle is not value:
+            variable = variable_of(value)
+            if variable is None:
                 raise ValueError(f"{op_def.name} was given the handle of a variable that no "
                                  f"longer exists")
             out.append((variable, None))
             continue
         t = convert_to_tensor(value, dtype=hint if is_tied and not isinstance(value, Tensor)
                               else None)
+        if is_tied and hint is None:
+            hint = t.dtype
         out.append((t, _constant(t)))
     return out
 
@@ -216,12 +238,20 @@ def _function_names(value):
 _tuples = {}
 
 
-def _outputs(op_def, result):
+def _outputs(op_def, result, attrs):
     """TF's result: one tensor, a list for one list output, a namedtuple of several."""
     if not op_def.multi:
         return result
     form = tf_nodes.get(op_def)
     fields = getattr(form, "outputs", None)
+    grouped = _LIST_OUTPUTS.get(op_def.name)
+    if grouped:
+        fields, lists, start = [field for field, _ in grouped], [], 0
+        for _, size in grouped:
+            n = attrs[size] if isinstance(attrs[size], int) else len(attrs[size])
+            lists.append(list(result[start:start + n]))
+            start += n
+        result = lists
     if fields and len(fields) > 1 and len(fields) == len(result):
         cls = _tuples.get(op_def.name)
         if cls is None:

@@ -28,6 +28,11 @@ the same op differs in regular ways, which a `NodeForm` declares as data:
   raises ValueError saying why it cannot), and the writer puts that graph in
   the library, the node a ``PartitionedCall`` of it.
 
+Two tables beside the forms declare what reading TF's form needs beyond them: `tf_args`,
+TF's names of an op's inputs (as ``tf.raw_ops`` takes them), and `tf_defaults`, TF's
+defaults of the attrs eagerflow's kernels need (a raw op's call and a GraphDef written
+without its default-valued attrs leave them out).
+
 Interpreters that write or read graphs (``graph.node_def``, ``graph.graph_def``)
 look forms up in `tf_nodes`, a `registry.RuleTable` keyed by `OpDef`; an op with
 no entry is written with its own attrs and ``T`` of its first input.
@@ -167,9 +172,11 @@ tf_nodes = RuleTable("TF NodeDef form", default=lambda op: True)
 # TF's names of each op's inputs, as ``tf.raw_ops`` takes them as keyword arguments, in
 # TF's order (TF's inputs of the op's form: an `AttrInput` is one): ``tf_args[op] = ("a",
 # "b")``, a name starting with ``*`` for a list of tensors (``("*values", "axis")``), or
-# None for an op of eagerflow's own that TF lacks. `arg_names` gives the default of the
-# others: ``x`` and ``y`` for two tied inputs, ``x`` for an op shaped like its one input,
-# ``*values`` for a variadic op, else ``input``; an `AttrInput` its own name.
+# None for an op of eagerflow's own that TF lacks, or one that takes other inputs than TF's
+# op of its name (a Python object where TF takes a resource or variant). `arg_names` gives
+# the default of the others: ``x`` and ``y`` for two tied inputs, ``x`` for an op shaped
+# like its one input, ``*values`` for a variadic op, else ``input``; an `AttrInput` its own
+# name.
 tf_args = RuleTable("TF argument names", default=lambda op: True)
 
 
@@ -364,6 +371,9 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
 def _tf_defaults(op_def, attrs, inputs):
     """``(attrs, inputs)`` with TF's defaults of the attrs left out (see `tf_defaults`)."""
     for k, v in (tf_defaults.get(op_def) or {}).items():
-        if k not in attrs:
-            attrs[k] = v(inputs, attrs) if isinstance(v, types.FunctionType) else v
+        if isinstance(v, types.FunctionType):
+            if not attrs.get(k):  # (TF's empty list of an inferred attr: not given)
+                attrs[k] = v(inputs, attrs)
+        elif k not in attrs:
+            attrs[k] = v
     return attrs, inputs

@@ -93,6 +93,14 @@ def _no_outputs(*_, **__):
 
 # Each variable by the id of its handle (``v.handle``), as ``tf.raw_ops`` takes variables
 _BY_HANDLE = weakref.WeakValueDictionary()
+
+
+def variable_of(handle):
+    """The variable whose handle (``v.handle``) is `handle`, or None if it no longer exists."""
+    variable = _BY_HANDLE.get(id(handle))
+    return variable if variable is not None and variable._handle is handle else None
+
+
 _creation_order = itertools.count()  # variables' `_unique_id`: tapes list them in this order
 _READ = register("ReadVariableOp", _read, _var_rule, tied=(), stateful=True,
                  replayable=True)

@@ -195,28 +195,28 @@ def _no_outputs(*_, **__):
 _ANONYMOUS_ITERATOR = register(
     "AnonymousIteratorV3", _anonymous_iterator, lambda **_: _SCALAR_VARIANT, tied=(),
     stateful=True, not_differentiable="an iterator")
-tf_args[_ANONYMOUS_ITERATOR] = ()
+tf_args[_ANONYMOUS_ITERATOR] = None  # (datasets are eagerflow's objects, not variants: no raw op)
 _MAKE_ITERATOR = register("MakeIterator", _make_iterator, _no_outputs, multi=True, tied=(),
                           stateful=True, not_differentiable="an iterator")
-tf_args[_MAKE_ITERATOR] = ("dataset", "iterator")
+tf_args[_MAKE_ITERATOR] = None
 _GET_NEXT = register(
     "IteratorGetNext", _get_next,
     lambda iterator, *, output_types, output_shapes: _specs(output_types, output_shapes),
     multi=True, tied=(), stateful=True, not_differentiable="the elements of a dataset")
-tf_args[_GET_NEXT] = ("iterator",)
+tf_args[_GET_NEXT] = None
 _GET_NEXT_AS_OPTIONAL = register(
     "IteratorGetNextAsOptional", _get_next_as_optional, lambda iterator, **_: _SCALAR_VARIANT,
     tied=(), stateful=True, not_differentiable="the elements of a dataset")
-tf_args[_GET_NEXT_AS_OPTIONAL] = ("iterator",)
+tf_args[_GET_NEXT_AS_OPTIONAL] = None
 _HAS_VALUE = register("OptionalHasValue", _has_value,
                       lambda optional: (TensorShape([]), _d.bool), tied=(),
                       not_differentiable="a boolean")
-tf_args[_HAS_VALUE] = ("optional",)
+tf_args[_HAS_VALUE] = None
 _GET_VALUE = register(
     "OptionalGetValue", _get_value,
     lambda optional, *, output_types, output_shapes: _specs(output_types, output_shapes),
     multi=True, tied=(), not_differentiable="the elements of a dataset")
-tf_args[_GET_VALUE] = ("optional",)
+tf_args[_GET_VALUE] = None
 def _cardinality(xp, dataset, *arguments):
     return np.array(_pipeline(dataset, arguments)._cardinality(), np.int64)
 
@@ -224,13 +224,13 @@ def _cardinality(xp, dataset, *arguments):
 _CARDINALITY = register("DatasetCardinality", _cardinality,
                         lambda dataset, *arguments: (TensorShape([]), _d.int64), tied=(),
                         stateful=True, not_differentiable="an integer")
-tf_args[_CARDINALITY] = ("input_dataset",)
+tf_args[_CARDINALITY] = None
 _SINGLE_ELEMENT = register(
     "DatasetToSingleElement", _single_element,
     lambda dataset, *arguments, output_types, output_shapes: _specs(output_types,
                                                                     output_shapes),
     multi=True, tied=(), stateful=True, not_differentiable="the elements of a dataset")
-tf_args[_SINGLE_ELEMENT] = ("dataset",)
+tf_args[_SINGLE_ELEMENT] = None
 batching_rules.assign(PER_ELEMENT, _HAS_VALUE, _GET_VALUE)
 
 

@@ -262,7 +262,8 @@ def _unknown_shapes(inputs, attrs):
 _IF = register("If", _branch_kernel, _branch_rule, multi=True, tied=(), stateful=True,
                grad_takes_none=True)
 tf_args[_IF] = ("cond", "*input")
-tf_defaults[_IF] = {"Tcond": input_dtype(0), "Tin": input_dtypes(1), "output_shapes": _unknown_shapes}
+tf_defaults[_IF] = {"Tcond": input_dtype(0), "Tin": input_dtypes(1),
+                     "output_shapes": _unknown_shapes}
 _STATELESS_IF = register("StatelessIf", _branch_kernel, _branch_rule, multi=True, tied=(),
                          grad_takes_none=True)
 tf_args[_STATELESS_IF] = ("cond", "*input")

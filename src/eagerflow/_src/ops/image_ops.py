@@ -312,6 +312,10 @@ _RESIZE_AREA = register("ResizeArea", _resize_kernel("ResizeArea"), _resize_rule
 tf_args[_RESIZE_AREA] = ("images", "size")
 for _op in (_RESIZE_BILINEAR, _RESIZE_NEAREST, _RESIZE_BICUBIC, _RESIZE_AREA):
     tf_nodes[_op] = _resize_form()
+# (TF's defaults of the resize ops' attrs, which their gradients read)
+_CORNERS = {"align_corners": False, "half_pixel_centers": False}
+tf_defaults.assign(_CORNERS, _RESIZE_BILINEAR, _RESIZE_NEAREST, _RESIZE_BICUBIC)
+tf_defaults[_RESIZE_AREA] = {"align_corners": False}
 
 
 def _grad_kernel(method):
@@ -350,6 +354,7 @@ _RESIZE_BICUBIC_GRAD = register("ResizeBicubicGrad", _grad_kernel("ResizeBicubic
 tf_args[_RESIZE_BICUBIC_GRAD] = ("grads", "original_image")
 for _op in (_RESIZE_BILINEAR_GRAD, _RESIZE_BICUBIC_GRAD):
     tf_nodes[_op] = NodeForm(types={"T": 1}, outputs=("output",))
+tf_defaults.assign(_CORNERS, _RESIZE_BILINEAR_GRAD, _RESIZE_BICUBIC_GRAD)
 
 
 def _nearest_grad_kernel(xp, grads, *runtime, size=None, align_corners=False,
@@ -378,6 +383,7 @@ _RESIZE_NEAREST_GRAD = register("ResizeNearestNeighborGrad", _nearest_grad_kerne
 tf_nodes[_RESIZE_NEAREST_GRAD] = NodeForm(
     inputs=(0, AttrInput("size", type_attr=None, runtime=True)), outputs=("output",))
 tf_args[_RESIZE_NEAREST_GRAD] = ("grads", "size")
+tf_defaults[_RESIZE_NEAREST_GRAD] = _CORNERS
 
 
 # ScaleAndTranslate: images, scale, translation, then size when only run time knows it.
@@ -413,6 +419,7 @@ tf_nodes[_SCALE_AND_TRANSLATE] = NodeForm(
     inputs=(0, AttrInput("size", type_attr=None, runtime=True), 1, 2),
     outputs=("resized_images",))
 tf_args[_SCALE_AND_TRANSLATE] = ("images", "size", "scale", "translation")
+tf_defaults[_SCALE_AND_TRANSLATE] = {"kernel_type": "lanczos3", "antialias": True}
 
 
 def _scale_translate_grad_kernel(xp, grads, original, scale, translation,
@@ -433,6 +440,7 @@ _SCALE_AND_TRANSLATE_GRAD = register(
     dtypes=(_d.float32,))
 tf_nodes[_SCALE_AND_TRANSLATE_GRAD] = NodeForm(types={"T": 0}, outputs=("output",))
 tf_args[_SCALE_AND_TRANSLATE_GRAD] = ("grads", "original_image", "scale", "translation")
+tf_defaults[_SCALE_AND_TRANSLATE_GRAD] = tf_defaults.get(_SCALE_AND_TRANSLATE)
 
 
 def _spatial_size(images):

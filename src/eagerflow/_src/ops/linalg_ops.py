@@ -234,7 +234,8 @@ tf_nodes[_BATCH_MATMUL] = NodeForm(fixed={"grad_x": False, "grad_y": False},
 # Mixed input types with an explicit output type (int8 x int8 -> int32).
 _BATCH_MATMUL_V3 = register("BatchMatMulV3", _batch_matmul_v3_kernel, _batch_matmul_rule,
                             tied=())
-tf_nodes[_BATCH_MATMUL_V3] = NodeForm(types={"Ta": 0, "Tb": 1}, outputs=("output",))
+tf_nodes[_BATCH_MATMUL_V3] = NodeForm(types={"Ta": 0, "Tb": 1}, outputs=("output",),
+                                      fixed={"grad_x": False, "grad_y": False})
 tf_args[_BATCH_MATMUL_V3] = ("x", "y")
 
 
@@ -891,7 +892,7 @@ _SOLVE = register("MatrixSolve", _single_or_wider(_solve), _solve_rule, tied=(0,
 tf_args[_SOLVE] = ("matrix", "rhs")
 _SOLVE_LS = register("MatrixSolveLs", _single_or_wider(_solve_ls), _solve_ls_rule, tied=(0, 1),
                      dtypes=_LAPACK, not_differentiable=_NO_EXACT_LSTSQ_GRAD)
-tf_args[_SOLVE_LS] = ("matrix", "rhs", "l2_regularizer")
+tf_args[_SOLVE_LS] = None  # (exact, without TF's l2_regularizer input: no raw op)
 _TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangular_solve),
                              _triangular_rule, tied=(0, 1), dtypes=(_d.bfloat16,) + _LAPACK)
 tf_args[_TRIANGULAR_SOLVE] = ("matrix", "rhs")

@@ -23,7 +23,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
-from eagerflow._src.core.node_forms import tf_defaults
+from eagerflow._src.core.node_forms import input_dtypes, tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
@@ -270,6 +270,7 @@ batching_rules[_PARSE_EXAMPLE_V2] = PER_ELEMENT
 tf_nodes[_PARSE_EXAMPLE_V2] = NodeForm(types={})
 tf_args[_PARSE_EXAMPLE_V2] = ("serialized", "names", "sparse_keys", "dense_keys", "ragged_keys",
                               "*dense_defaults")
+tf_defaults[_PARSE_EXAMPLE_V2] = {"Tdense": input_dtypes(5)}
 
 _SIGNATURE = (
     "Op<name=ParseExampleV2; signature=serialized:string, names:string, sparse_keys:string, "

@@ -568,14 +568,14 @@ _UNIFORM_INT = _register(_draw_uniform_int, _shaped_like_min, _per_value, "Rando
                          at_once=True)
 _FULL_INT = _register(_draw_full_int, _shaped, _per_value, "StatefulUniformFullInt",
                       "StatelessRandomUniformFullInt", tied=(), at_once=True)
-tf_args[_FULL_INT[0]] = ("resource", "algorithm", "shape")
+tf_args[_FULL_INT[0]] = None  # (a Generator's stream, not a resource: no raw op)
 tf_args[_FULL_INT[1]] = ("shape", "seed")
 tf_defaults.assign({"dtype": _d.uint64}, *_FULL_INT)
 _MULTINOMIAL = _register(_draw_multinomial, _multinomial_rule, _per_sample, "Multinomial",
                          "StatelessMultinomial", run_time_attr="num_samples", dtypes=FLOAT)
 _SHUFFLE = _register(_draw_shuffle, lambda value, *_, **__: (value.shape, value.dtype),
                      _per_swap, "RandomShuffle", "StatelessShuffle", run_time_attr=None)
-tf_args[_SHUFFLE[1]] = ("value", "key", "counter", "alg")
+tf_args[_SHUFFLE[1]] = None  # (takes a seed where TF's takes key, counter, alg: no raw op)
 _POISSON = _register(_draw_poisson, _extended, _per_param_value, "RandomPoissonV2",
                      dtypes=_HALF_FLOAT_DOUBLE + _INTS)
 tf_args[_POISSON[0]] = ("shape", "rate")
@@ -591,7 +591,7 @@ _STATELESS_POISSON = _register(_draw_stateless_poisson, _shaped_like_param, None
 _BINOMIAL = _register(_draw_binomial, _shaped_like_param, _per_binomial,
                       "StatefulRandomBinomial", "StatelessRandomBinomial", tied=(0, 1),
                       dtypes=_HALF_FLOAT_DOUBLE)
-tf_args[_BINOMIAL[0]] = ("resource", "algorithm", "shape", "counts", "probs")
+tf_args[_BINOMIAL[0]] = None  # (a Generator's stream, not a resource: no raw op)
 tf_defaults.assign({"dtype": _d.int64}, *_BINOMIAL)
 _TRUNCATED_WITH = _register(_draw_truncated_with, _shaped_like_param, None, None,
                             "StatelessParameterizedTruncatedNormal", tied=(0, 1, 2, 3),

@@ -384,7 +384,7 @@ tf_args[_STRIDED_SLICE_GRAD] = ("shape", "begin", "end", "strides", "dy")
 # (TF's defaults of the masks of a strided slice)
 MASK_DEFAULTS = dict.fromkeys(("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
                                "shrink_axis_mask"), 0)
-tf_defaults[_STRIDED_SLICE_GRAD] = MASK_DEFAULTS
+tf_defaults[_STRIDED_SLICE_GRAD] = tf_defaults[_STRIDED_SLICE] = MASK_DEFAULTS
 
 
 def strided_slice_grad(dy, shape, begin, end, strides, begin_mask=0, end_mask=0,

@@ -97,7 +97,7 @@ def _write_summary(xp, step, tensor, tag, metadata, *, writer):
 _WRITE = register("WriteSummary", _write_summary, lambda *_, **__: [], multi=True,
                   tied=(1,), stateful=True, not_differentiable="summary")
 tf_nodes[_WRITE] = NodeForm(types={"T": 1}, local={"writer": -1})
-tf_args[_WRITE] = ("writer", "step", "tensor", "tag", "summary_metadata")
+tf_args[_WRITE] = None  # (the writer is an attr, not TF's resource input: no raw op)
 
 def _write_raw(xp, step, tensor, *, writer):
     target = _WRITERS.get(writer)
@@ -111,7 +111,7 @@ _WRITE_RAW = register("WriteRawProtoSummary", _write_raw, lambda *_, **__: [], m
                       tied=(1,), dtypes=(_d.string,), stateful=True,
                       not_differentiable="summary")
 tf_nodes[_WRITE_RAW] = NodeForm(types={}, local={"writer": -1})
-tf_args[_WRITE_RAW] = ("writer", "step", "tensor")
+tf_args[_WRITE_RAW] = None  # (as WriteSummary)
 
 # -- state and the generic write ---------------------------------------------------------------
 

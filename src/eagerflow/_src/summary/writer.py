@@ -257,7 +257,7 @@ def _flush_writer(xp, *, writer):
 _FLUSH = register("FlushSummaryWriter", _flush_writer, lambda **_: [], multi=True, tied=(),
                   stateful=True, not_differentiable="summary")
 tf_nodes[_FLUSH] = NodeForm(types={}, local={"writer": -1})
-tf_args[_FLUSH] = ("writer",)
+tf_args[_FLUSH] = None  # (the writer is an attr, not TF's resource input: no raw op)
 
 
 class _FileWriter(SummaryWriter):
