@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eagerflow as tf
+from tests import internals
 
 KEY = "/.ATTRIBUTES/VARIABLE_VALUE"
 
@@ -422,3 +423,29 @@ def test_root_may_be_a_weak_reference_and_options_are_accepted(tmp_path):
     ckpt.restore(path, options=options).assert_consumed()
     assert float(m.v.numpy()) == 1.0
     assert "v" + KEY in dict(tf.train.list_variables(path))
+
+
+def _object_graph(path):
+    graph = internals.checkpoint_protos.TrackableObjectGraph()
+    graph.ParseFromString(tf.train.load_checkpoint(path).get_tensor("_CHECKPOINTABLE_OBJECT_GRAPH"))
+    return graph
+
+
+def test_a_weight_held_by_an_attribute_of_its_name_is_one_edge(tmp_path):
+    # TF: Dense's kernel is tracked once as "kernel" (by add_weight and by self.kernel);
+    # a weight held under another attribute name has both edges.
+    class Layer(tf.keras.layers.Layer):
+        def build(self, shape):
+            self.w = self.add_weight("kernel", shape=(2,))
+
+        def call(self, x):
+            return x * self.w
+
+    dense, layer = tf.keras.layers.Dense(2), Layer()
+    dense(tf.ones((1, 3)))
+    layer(tf.ones((1, 2)))
+    path = tf.train.Checkpoint(d=dense, l=layer).write(_prefix(tmp_path))
+    graph = _object_graph(path)
+    edges = {ref.local_name: [c.local_name for c in graph.nodes[ref.node_id].children]
+             for ref in graph.nodes[0].children}
+    assert edges == {"d": ["kernel", "bias"], "l": ["kernel", "w"]}

@@ -196,7 +196,9 @@ class Layer(Module):
             name = weight.name.rpartition(":")[0].rpartition("/")[2]
             if not (_DEFAULT_VARIABLE_NAME.fullmatch(name) and id(weight) in held):
                 own.append((name, weight))
-        return own + attributes
+        # an attribute named as its weight (Dense's ``self.kernel``) is one edge, as in TF
+        named = {(name, id(weight)) for name, weight in own}
+        return own + [(k, v) for k, v in attributes if (k, id(v)) not in named]
 
     def _track_container_variables(self):
         """Tracks the variables put into this layer's lists and dicts after their assignment
