@@ -87,3 +87,26 @@ def saver_program(tf):
         saver = tf.train.Saver()
         fetch = {v.name: v for v in tf.global_variables()}
     return g, init, train, saver, fetch
+
+
+SPARSE_IDS = [[0, 2, 2, 4], [1, 2], [3, 3, 5], [0, 4]]
+
+
+def sparse_run(tf, name):
+    """An embedding trained through `embedding_lookup` (gradients as IndexedSlices, ids
+    repeated, other rows each step): the optimizers' sparse updates touch the looked-up
+    rows only (a row's momentum does not move it in the steps that skip it)."""
+    g = tf.Graph()
+    with g.as_default():
+        table = tf.Variable(np.arange(12, dtype=np.float32).reshape(6, 2) / 10.0 - 0.5,
+                            name="table")
+        ids = tf.placeholder(tf.int32, [None])
+        rows = tf.nn.embedding_lookup(table, ids)
+        loss = tf.reduce_sum(tf.square(rows - tf.constant([[1.0, -1.0]])))
+        train = OPTIMIZERS[name](tf).minimize(loss)
+        init = tf.global_variables_initializer()
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        for step_ids in SPARSE_IDS:
+            sess.run(train, {ids: step_ids})
+        return sess.run(table).tolist()
