@@ -110,3 +110,26 @@ def sparse_run(tf, name):
         for step_ids in SPARSE_IDS:
             sess.run(train, {ids: step_ids})
         return sess.run(table).tolist()
+
+
+META_X = [[1.0, 2.0], [3.0, -1.0]]
+
+
+def meta_graph_program(tf):
+    """A graph with placeholders, variables, a training step and a Saver (that also writes
+    the meta graph): (graph, init, train, saver, y) and the tensors by name."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 2], name="x")
+        with tf.variable_scope("layer"):
+            w = tf.get_variable("w", [2, 1], initializer=tf.constant_initializer([[0.5], [-1]]))
+            b = tf.get_variable("b", [1], initializer=tf.zeros_initializer())
+        y = tf.identity(tf.matmul(x, w) + b, name="y")
+        loss = tf.reduce_mean(tf.square(y - 1.0), name="loss")
+        step = tf.train.get_or_create_global_step()
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step,
+                                                                 name="train")
+        tf.add_to_collection("outputs", y)
+        init = tf.global_variables_initializer()
+        saver = tf.train.Saver()
+    return g, init, train, saver, x, y

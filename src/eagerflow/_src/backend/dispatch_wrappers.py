@@ -2235,6 +2235,15 @@ def _w9f761ecc3f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa006b22736(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(meta_graph_or_file, clear_devices=None, import_scope=None, **kwargs):
+        try:
+            return _export_fn(meta_graph_or_file, clear_devices, import_scope, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'meta_graph_or_file': meta_graph_or_file, 'clear_devices': clear_devices, 'import_scope': import_scope, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _wa595175bdb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, axis=None, keepdims=None, separator=None, name=None):
         try:
@@ -3279,6 +3288,15 @@ def _wf0020b4711(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf06baf0e3d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(filename=None, meta_info_def=None, graph_def=None, saver_def=None, collection_list=None, as_text=None, graph=None, export_scope=None, clear_devices=None, clear_extraneous_savers=None, strip_default_attrs=None, save_debug_info=None, **kwargs):
+        try:
+            return _export_fn(filename, meta_info_def, graph_def, saver_def, collection_list, as_text, graph, export_scope, clear_devices, clear_extraneous_savers, strip_default_attrs, save_debug_info, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'filename': filename, 'meta_info_def': meta_info_def, 'graph_def': graph_def, 'saver_def': saver_def, 'collection_list': collection_list, 'as_text': as_text, 'graph': graph, 'export_scope': export_scope, 'clear_devices': clear_devices, 'clear_extraneous_savers': clear_extraneous_savers, 'strip_default_attrs': strip_default_attrs, 'save_debug_info': save_debug_info, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _wf14c14549f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, out_type=None, name=None):
         try:
@@ -3534,9 +3552,11 @@ WRAPPERS = {
     'compat.v1.summary.merge_all': _w7530bbab95,
     'compat.v1.summary.scalar': _w8ec5b7e241,
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
+    'compat.v1.train.export_meta_graph': _wf06baf0e3d,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
     'compat.v1.train.get_global_step': _wa6c0515c89,
     'compat.v1.train.get_or_create_global_step': _wa6c0515c89,
+    'compat.v1.train.import_meta_graph': _wa006b22736,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.trainable_variables': _w9f761ecc3f,
     'compat.v1.variables_initializer': _w092cf99027,
