@@ -118,3 +118,15 @@ def test_a_sharded_save_writes_tfs_files(tmp_path):
                                             "model.index"]
     assert saver.as_saver_def().sharded
     assert tf.train.load_checkpoint(prefix).get_tensor("w").tolist() == [1.0, 1.0]
+
+
+def test_max_to_keep_removes_the_old_meta_graphs_too(tmp_path):
+    with tf1.Graph().as_default():
+        w = tf1.get_variable("w", [2], initializer=tf1.ones_initializer())
+        saver = tf1.train.Saver(max_to_keep=1)
+        with tf1.Session() as sess:
+            sess.run(w.initializer)
+            for step in (1, 2):
+                saver.save(sess, str(tmp_path / "model"), global_step=step)
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model-2.data-00000-of-00001",
+                                            "model-2.index", "model-2.meta"]

@@ -94,7 +94,7 @@ class Saver:
         self._last.append(save_path)
         while self._max_to_keep and len(self._last) > self._max_to_keep:
             old = self._last.pop(0)
-            for f in (bundle.index_path(old), bundle.data_path(old)):
+            for f in (bundle.index_path(old), bundle.data_path(old), f"{old}.meta"):
                 if os.path.exists(f):
                     os.remove(f)
         if write_state:
