@@ -804,6 +804,15 @@ def _w49a0b14cca(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4a408a4d56(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(cell, inputs, sequence_length=None, initial_state=None, dtype=None, parallel_iterations=None, swap_memory=None, time_major=None, scope=None):
+        try:
+            return _export_fn(cell, inputs, sequence_length, initial_state, dtype, parallel_iterations, swap_memory, time_major, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cell': cell, 'inputs': inputs, 'sequence_length': sequence_length, 'initial_state': initial_state, 'dtype': dtype, 'parallel_iterations': parallel_iterations, 'swap_memory': swap_memory, 'time_major': time_major, 'scope': scope})
+    return _export_wrapper
+
+
 def _w4a9a3c75ae(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(filename, name=None):
         try:
@@ -2604,6 +2613,15 @@ def _wc32325869b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc369735029(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(cell, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None):
+        try:
+            return _export_fn(cell, inputs, initial_state, dtype, sequence_length, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cell': cell, 'inputs': inputs, 'initial_state': initial_state, 'dtype': dtype, 'sequence_length': sequence_length, 'scope': scope})
+    return _export_wrapper
+
+
 def _wc447286103(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(fn, elems, dtype=None, parallel_iterations=None, back_prop=None, swap_memory=None, infer_shape=None, name=None, fn_output_signature=None):
         try:
@@ -3527,6 +3545,7 @@ WRAPPERS = {
     'compat.v1.nn.depth_to_space': _we16d87c384,
     'compat.v1.nn.depthwise_conv2d': _w937c72d16e,
     'compat.v1.nn.dropout': _we8028b12ff,
+    'compat.v1.nn.dynamic_rnn': _w4a408a4d56,
     'compat.v1.nn.embedding_lookup': _wf55f0e6222,
     'compat.v1.nn.in_top_k': _w8f037da8db,
     'compat.v1.nn.log_softmax': _wc806c2fcbd,
@@ -3539,6 +3558,7 @@ WRAPPERS = {
     'compat.v1.nn.softmax_cross_entropy_with_logits': _wd81fd267d8,
     'compat.v1.nn.softmax_cross_entropy_with_logits_v2': _w8579bf9905,
     'compat.v1.nn.space_to_depth': _we16d87c384,
+    'compat.v1.nn.static_rnn': _wc369735029,
     'compat.v1.nn.sufficient_statistics': _web117beb82,
     'compat.v1.nn.weighted_moments': _w7da158cae1,
     'compat.v1.nn.xw_plus_b': _w814a06412a,
