@@ -22,6 +22,10 @@ def summaries(tf):
             ops.append(tf.summary.scalar("acc", tf.constant(0.5), family="fam"))
             ops.append(tf.summary.scalar("bad name!", tf.constant(1), collections=["mine"]))
         ops += [tf.summary.histogram(f"h{i}", tf.constant(v)) for i, v in enumerate(VALUES)]
+        ops.append(tf.summary.text("note", tf.constant(["hello", "w"])))
+        ops.append(tf.summary.tensor_summary("t", tf.constant([[1, 2]]),
+                                             summary_description="desc"))
+        ops.append(tf.summary.tensor_summary("plain", tf.constant(2.5, tf.float64)))
         ops.append(tf.summary.merge(ops[:2]))
         ops.append(tf.summary.merge_all())
         ops.append(tf.summary.merge_all("mine"))

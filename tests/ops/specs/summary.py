@@ -131,3 +131,20 @@ SPECS += [
            [np.array(_summary_of("a", 1.0), object), np.array(_summary_of("b", 2.0), object)],
            lambda a, b: np.array(bytes(a.item()) + bytes(b.item()), object), grad=_NO_GRAD),
 ]
+
+
+def _v1_tensor_summary(values):
+    return tf.compat.v1.summary.tensor_summary("t", values)
+
+
+def _tensor_summary_check(out, args):
+    (value,) = tf.compat.v1.Summary.FromString(out.item()).value
+    assert value.tag == "t" and value.HasField("metadata")
+    got = tf.io.parse_tensor(value.tensor.SerializeToString(), tf.int32).numpy()
+    assert got.tolist() == args[0].tolist()
+
+
+SPECS += [
+    OpSpec("TensorSummaryV2", _v1_tensor_summary, [np.array([[1, 2, 3]], np.int32)],
+           check=_tensor_summary_check, grad=_NO_GRAD),
+]

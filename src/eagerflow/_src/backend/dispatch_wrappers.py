@@ -1227,6 +1227,15 @@ def _w6090f3c625(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6092be8521(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, summary_description=None, collections=None, summary_metadata=None, family=None, display_name=None):
+        try:
+            return _export_fn(name, tensor, summary_description, collections, summary_metadata, family, display_name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'summary_description': summary_description, 'collections': collections, 'summary_metadata': summary_metadata, 'family': family, 'display_name': display_name})
+    return _export_wrapper
+
+
 def _w60956334de(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, message, name=None):
         try:
@@ -2523,6 +2532,15 @@ def _wb83124adcd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wba83456cdf(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, collections=None):
+        try:
+            return _export_fn(name, tensor, collections)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'collections': collections})
+    return _export_wrapper
+
+
 def _wbacd7eeac2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(labels, logits, axis=None, name=None):
         try:
@@ -3567,10 +3585,14 @@ WRAPPERS = {
     'compat.v1.placeholder_with_default': _wdd81df4022,
     'compat.v1.py_func': _wbe933e5bf8,
     'compat.v1.reset_default_graph': _w1f06b08988,
+    'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
     'compat.v1.summary.histogram': _wd2aa6f8c14,
+    'compat.v1.summary.initialize': _w0dda54afa2,
     'compat.v1.summary.merge': _wf8734e707b,
     'compat.v1.summary.merge_all': _w7530bbab95,
     'compat.v1.summary.scalar': _w8ec5b7e241,
+    'compat.v1.summary.tensor_summary': _w6092be8521,
+    'compat.v1.summary.text': _wba83456cdf,
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
     'compat.v1.train.export_meta_graph': _wf06baf0e3d,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,

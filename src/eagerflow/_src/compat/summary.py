@@ -176,7 +176,25 @@ _MERGE = register("MergeSummary", _merge_summary, lambda *_: (TensorShape([]), _
 tf_nodes[_MERGE] = NodeForm(number="N")
 
 
-batching_rules.assign(PER_ELEMENT, _SCALAR, _HISTOGRAM, _MERGE)
+# -- TensorSummaryV2 ---------------------------------------------------------------------
+
+def _tensor_summary(xp, tag, tensor, serialized_summary_metadata):
+    from eagerflow._src.summary import summary_ops  # noqa: PLC0415
+    field = summary_ops._field
+    tag = np.asarray(tag, object)[()]
+    metadata = np.asarray(serialized_summary_metadata, object)[()]
+    value = (field(1, tag if isinstance(tag, bytes) else str(tag).encode())
+             + field(8, summary_ops._tensor_bytes(np.asarray(tensor)))
+             + field(9, bytes(metadata)))  # (written even when empty, as TF does)
+    return np.array(field(1, value), dtype=object)
+
+
+_TENSOR = register("TensorSummaryV2", _tensor_summary,
+                   lambda *_, **__: (TensorShape([]), _d.string), tied=(1,),
+                   not_differentiable=_NO_GRAD)
+tf_nodes[_TENSOR] = NodeForm(types={"T": 1})
+
+batching_rules.assign(PER_ELEMENT, _SCALAR, _HISTOGRAM, _MERGE, _TENSOR)
 
 
 # -- the functions ------------------------------------------------------------------------
@@ -242,6 +260,53 @@ def histogram(name, values, collections=None, family=None):
                          name=scope or None)
         _collect(value, collections, [GraphKeys.SUMMARIES])
     return value
+
+
+@export("compat.v1.summary.tensor_summary")
+def tensor_summary(name, tensor, summary_description=None, collections=None,
+                   summary_metadata=None, family=None, display_name=None):
+    """A ``Summary`` holding `tensor` itself (any dtype and shape), with `summary_metadata`
+    (a ``SummaryMetadata``; `summary_description` and `display_name` fill it)."""
+    metadata = protos.SummaryMetadata()
+    if summary_metadata is not None:
+        metadata.CopyFrom(summary_metadata)
+    if summary_description is not None:
+        metadata.summary_description = summary_description
+    if display_name is not None:
+        metadata.display_name = display_name
+    with _SummaryScope(name, family, [tensor]) as (tag, scope):
+        value = dispatch(_TENSOR, (constant(tag, name="tag"), convert_to_tensor(tensor),
+                                   constant(metadata.SerializeToString(),
+                                            name="serialized_summary_metadata")),
+                         name=scope or None)
+        _collect(value, collections, [GraphKeys.SUMMARIES])
+    return value
+
+
+@export("compat.v1.summary.text")
+def text(name, tensor, collections=None):
+    """A ``Summary`` of the string `tensor` for TensorBoard's text plugin."""
+    tensor = convert_to_tensor(tensor)
+    if tensor.dtype != _d.string:
+        raise ValueError(f"Expected tensor {getattr(tensor, 'name', tensor)} to have dtype "
+                         f"string, got {tensor.dtype!r}")
+    metadata = protos.SummaryMetadata(
+        plugin_data=protos.SummaryMetadata.PluginData(plugin_name="text"))
+    return tensor_summary(name, tensor, summary_metadata=metadata, collections=collections)
+
+
+@export("compat.v1.summary.all_v2_summary_ops")
+def all_v2_summary_ops():
+    """The TF 2 summary ops of the default graph (None eagerly): ``tf.summary`` calls made
+    while a graph is built run when the session runs what depends on them."""
+    graph = v1_graph()
+    return None if graph is None else graph.get_collection("_SUMMARY_V2")
+
+
+@export("compat.v1.summary.initialize")
+def initialize(graph=None, session=None):
+    """Sets up the TF 2 summary writers (nothing to do: a writer opens its file when made)."""
+    del graph, session
 
 
 def _refuse_eagerly():
