@@ -53,3 +53,23 @@ def test_cells_eagerly_and_their_errors():
     outputs, _ = tf1.nn.dynamic_rnn(wrapped, tf.ones([1, 2, 4]), dtype=tf.float32,
                                     time_major=True)
     assert outputs.shape == (1, 2, 2)
+
+
+def test_dynamic_rnn_loops_over_a_number_of_steps_known_when_it_runs():
+    from tests.compat.v1_rnn_programs import INPUTS, LENGTHS
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, None, 4])
+        with tf1.variable_scope("basic_lstm", initializer=tf1.constant_initializer(0.1)):
+            cell = tf1.nn.rnn_cell.BasicLSTMCell(3)
+            outputs, state = tf1.nn.dynamic_rnn(cell, x, sequence_length=LENGTHS,
+                                                dtype=tf.float32)
+        names = [v.name for v in tf1.global_variables()]
+        init = tf1.global_variables_initializer()
+    assert names == RECORDED["variables"][4:6]  # (basic_lstm's, as unrolled)
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        got = sess.run([outputs, state], {x: INPUTS})
+    want = RECORDED["values"]["basic_lstm"]
+    _close(got[0].tolist(), want["outputs"], "outputs")
+    _close([s.tolist() for s in got[1]], want["state"], "state")

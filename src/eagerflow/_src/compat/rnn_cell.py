@@ -4,9 +4,9 @@ a sequence (``tf.compat.v1.nn.dynamic_rnn``, ``static_rnn``).
 A cell is a TF 1 layer (see `layers`): called as ``cell(inputs, state)`` it returns
 ``(output, new_state)``; in a v1 graph its variables come from `get_variable` in its
 variable scope (``rnn/basic_lstm_cell/kernel:0``), made at the first step and shared by
-the others. The sequence functions unroll the steps (their number must be known when the
-graph is built); with `sequence_length`, a sequence's outputs past its end are zeros and
-its state stays the one it ended with.
+the others. The sequence functions unroll the steps when their number is known as the
+graph is built (`dynamic_rnn` loops over them otherwise); with `sequence_length`, a
+sequence's outputs past its end are zeros and its state stays the one it ended with.
 
 >>> cell = tf.compat.v1.nn.rnn_cell.BasicRNNCell(2)
 >>> outputs, state = tf.compat.v1.nn.dynamic_rnn(cell, tf.ones([1, 3, 4]), dtype=tf.float32)
@@ -396,11 +396,9 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
     del parallel_iterations, swap_memory
     inputs = convert_to_tensor(inputs)
     axis = 0 if time_major else 1
-    steps = inputs.shape[axis] if inputs.shape.rank is not None else None
-    if steps is None:
-        raise ValueError(f"dynamic_rnn runs its steps unrolled: the number of time steps of "
-                         f"inputs (shape {inputs.shape}) must be known when the graph is "
-                         f"built.")
+    if inputs.shape.rank is None:
+        raise ValueError(f"dynamic_rnn needs inputs of known rank, got shape {inputs.shape}")
+    steps = inputs.shape[axis]
     with vs.variable_scope(scope or "rnn"):
         batch_axis = 1 - axis
         batch = inputs.shape[batch_axis]
@@ -409,5 +407,32 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
         state = _initial(cell, batch, initial_state, dtype)
         lengths = None if sequence_length is None else cast_ops.cast(
             convert_to_tensor(sequence_length), _d.int32)
-        outputs, state = _unrolled(cell, array_ops.unstack(inputs, axis=axis), state, lengths)
-        return array_ops.stack(outputs, axis=axis), state
+        if steps is not None:
+            outputs, state = _unrolled(cell, array_ops.unstack(inputs, axis=axis), state,
+                                       lengths)
+            return array_ops.stack(outputs, axis=axis), state
+        if axis:
+            inputs = array_ops.transpose(inputs, [1, 0] + list(range(2, inputs.shape.rank)))
+        outputs, state = _looped(cell, inputs, state, lengths)
+        if axis:
+            outputs = array_ops.transpose(outputs, [1, 0] + list(range(2, outputs.shape.rank)))
+        return outputs, state
+
+
+def _looped(cell, inputs, state, lengths):
+    """`cell` over the steps of the time-major `inputs` (their number known when the graph
+    runs) in a while loop."""
+    from eagerflow._src.graph import control_flow, tensor_array  # noqa: PLC0415
+    count = array_ops.shape(inputs)[0]
+    # (the first step's call outside the loop makes the cell's variables; its ops stay unrun)
+    output, _ = cell(inputs[0], state)
+    steps = tensor_array.TensorArray(inputs.dtype, size=count).unstack(inputs)
+    outputs = tensor_array.TensorArray(output.dtype, size=count)
+
+    def body(t, state, outputs):
+        output, new_state = cell(steps.read(t), state)
+        output, new_state = _masked(t, lengths, output, new_state, state)
+        return t + 1, new_state, outputs.write(t, output)
+    _, state, outputs = control_flow.while_loop(lambda t, *_: t < count, body,
+                                                (0, state, outputs))
+    return outputs.stack(), state
