@@ -148,3 +148,20 @@ SPECS += [
     OpSpec("TensorSummaryV2", _v1_tensor_summary, [np.array([[1, 2, 3]], np.int32)],
            check=_tensor_summary_check, grad=_NO_GRAD),
 ]
+
+
+def _v1_image(images):
+    return tf.compat.v1.summary.image("i", images, max_outputs=1)
+
+
+def _image_check(out, args):
+    (value,) = tf.compat.v1.Summary.FromString(out.item()).value
+    assert value.tag == "i/image" and value.image.colorspace == 3
+    pixels = tf.io.decode_png(value.image.encoded_image_string).numpy()
+    assert pixels.tolist() == args[0][0].tolist()
+
+
+SPECS += [
+    OpSpec("ImageSummary", _v1_image, [(np.arange(24, dtype=np.uint8) * 9).reshape(2, 2, 2, 3)],
+           check=_image_check, grad=_NO_GRAD),
+]

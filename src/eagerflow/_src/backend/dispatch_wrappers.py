@@ -426,6 +426,15 @@ def _w23c85edf4d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w23ef636dbd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, max_outputs=None, collections=None, family=None):
+        try:
+            return _export_fn(name, tensor, max_outputs, collections, family)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'max_outputs': max_outputs, 'collections': collections, 'family': family})
+    return _export_wrapper
+
+
 def _w24762e9e91(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(t_list, clip_norm, use_norm=None, name=None):
         try:
@@ -3587,6 +3596,7 @@ WRAPPERS = {
     'compat.v1.reset_default_graph': _w1f06b08988,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
     'compat.v1.summary.histogram': _wd2aa6f8c14,
+    'compat.v1.summary.image': _w23ef636dbd,
     'compat.v1.summary.initialize': _w0dda54afa2,
     'compat.v1.summary.merge': _wf8734e707b,
     'compat.v1.summary.merge_all': _w7530bbab95,
