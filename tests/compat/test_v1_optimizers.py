@@ -9,7 +9,7 @@ import pytest
 import eagerflow as tf
 import eagerflow.compat.v1 as tf1
 
-from tests.compat.v1_train_programs import OPTIMIZERS, eager_run, graph_run
+from tests.compat.v1_train_programs import OPTIMIZERS, eager_run, graph_run, sparse_run
 
 with open(os.path.join(os.path.dirname(__file__), "data", "v1_train.json")) as _f:
     RECORDED = json.load(_f)
@@ -39,6 +39,20 @@ def test_graph_minimize_gives_tfs_values(name):
 @pytest.mark.parametrize("name", sorted(OPTIMIZERS))
 def test_eager_minimize_of_a_callable_gives_tfs_values(name):
     _check(eager_run(tf1, name), RECORDED["eager"][name])
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_sparse_gradients_update_only_their_rows_as_tfs(name):
+    np.testing.assert_allclose(sparse_run(tf1, name), RECORDED["sparse"][name], rtol=2e-6,
+                               atol=1e-7)
+
+
+def test_eager_sparse_momentum_leaves_skipped_rows():
+    table = tf.Variable(np.ones((3, 2), np.float32))
+    opt = tf1.train.MomentumOptimizer(0.1, 0.9)
+    for ids in ([0, 0], [1]):
+        opt.minimize(lambda: tf.reduce_sum(tf.nn.embedding_lookup(table, ids)))
+    np.testing.assert_allclose(table.numpy(), [[0.8, 0.8], [0.9, 0.9], [1.0, 1.0]])
 
 
 def test_compute_then_apply_gradients_with_a_var_list():

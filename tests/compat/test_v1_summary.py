@@ -37,6 +37,8 @@ def test_summary_errors_are_tfs():
         tf1.summary.histogram("h", [1.0, np.nan])
     with pytest.raises(tf.errors.InvalidArgumentError, match="Infinity in Histogram for: h"):
         tf1.summary.histogram("h", [1.0, np.inf])
+    with pytest.raises(ValueError, match="to have dtype string, got"):
+        tf1.summary.text("bad", tf.constant(1))
     with pytest.raises(RuntimeError, match="not compatible with eager execution"):
         tf1.summary.merge_all()
     with pytest.raises(RuntimeError, match="FileWriter is not compatible with eager"):

@@ -11,6 +11,12 @@ VALUES = [np.array([1.0, 2.0, 2.0, -3.0, 0.0], np.float32),
           np.arange(-4, 40, dtype=np.int32), np.zeros([0], np.float32),
           np.array([1e-13, -1e-13, 1e30, 5.5], np.float64)]
 
+IMAGES = [np.linspace(0, 2, 12, dtype=np.float32).reshape(2, 2, 3, 1),
+          np.linspace(-1, 0.5, 12, dtype=np.float32).reshape(1, 2, 2, 3),
+          (np.arange(16, dtype=np.uint8) * 10).reshape(1, 2, 2, 4),
+          np.array([np.nan, 1.0, 0.5, 0.25], np.float32).reshape(1, 2, 2, 1),
+          np.random.RandomState(2).rand(4, 5, 3, 3).astype(np.float64)]
+
 
 def summaries(tf):
     """Serialized summaries (hex), names and collection of a graph's summary ops."""
@@ -22,15 +28,31 @@ def summaries(tf):
             ops.append(tf.summary.scalar("acc", tf.constant(0.5), family="fam"))
             ops.append(tf.summary.scalar("bad name!", tf.constant(1), collections=["mine"]))
         ops += [tf.summary.histogram(f"h{i}", tf.constant(v)) for i, v in enumerate(VALUES)]
+        ops.append(tf.summary.text("note", tf.constant(["hello", "w"])))
+        ops.append(tf.summary.tensor_summary("t", tf.constant([[1, 2]]),
+                                             summary_description="desc"))
+        ops.append(tf.summary.tensor_summary("plain", tf.constant(2.5, tf.float64)))
+        # (images apart: their PNG bytes are zlib's, not byte for byte TF's)
+        images = [tf.summary.image(f"image{i}", tf.constant(batch),
+                                   max_outputs=1 if i == 1 else 3, collections=["images"])
+                  for i, batch in enumerate(IMAGES)]
         ops.append(tf.summary.merge(ops[:2]))
         ops.append(tf.summary.merge_all())
         ops.append(tf.summary.merge_all("mine"))
         none = tf.summary.merge_all("nothing")
     with tf.Session(graph=g) as sess:
         values = sess.run(ops, {step: 1.5})
-    return {"names": [t.name for t in ops], "values": [v.hex() for v in values],
+        pictures = sess.run(images)
+    decoded = []
+    for serialized in pictures:
+        for value in tf.Summary.FromString(serialized).value:
+            image = value.image
+            pixels = tf.io.decode_png(image.encoded_image_string).numpy()
+            decoded.append([value.tag, image.height, image.width, image.colorspace,
+                            pixels.reshape(-1).tolist()])
+    return {"names": [t.name for t in ops + images], "values": [v.hex() for v in values],
             "collected": [t.name for t in g.get_collection("summaries")],
-            "none": none is None}
+            "none": none is None, "images": decoded}
 
 
 def file_writer(tf):

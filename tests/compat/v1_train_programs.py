@@ -87,3 +87,49 @@ def saver_program(tf):
         saver = tf.train.Saver()
         fetch = {v.name: v for v in tf.global_variables()}
     return g, init, train, saver, fetch
+
+
+SPARSE_IDS = [[0, 2, 2, 4], [1, 2], [3, 3, 5], [0, 4]]
+
+
+def sparse_run(tf, name):
+    """An embedding trained through `embedding_lookup` (gradients as IndexedSlices, ids
+    repeated, other rows each step): the optimizers' sparse updates touch the looked-up
+    rows only (a row's momentum does not move it in the steps that skip it)."""
+    g = tf.Graph()
+    with g.as_default():
+        table = tf.Variable(np.arange(12, dtype=np.float32).reshape(6, 2) / 10.0 - 0.5,
+                            name="table")
+        ids = tf.placeholder(tf.int32, [None])
+        rows = tf.nn.embedding_lookup(table, ids)
+        loss = tf.reduce_sum(tf.square(rows - tf.constant([[1.0, -1.0]])))
+        train = OPTIMIZERS[name](tf).minimize(loss)
+        init = tf.global_variables_initializer()
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        for step_ids in SPARSE_IDS:
+            sess.run(train, {ids: step_ids})
+        return sess.run(table).tolist()
+
+
+META_X = [[1.0, 2.0], [3.0, -1.0]]
+
+
+def meta_graph_program(tf):
+    """A graph with placeholders, variables, a training step and a Saver (that also writes
+    the meta graph): (graph, init, train, saver, y) and the tensors by name."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 2], name="x")
+        with tf.variable_scope("layer"):
+            w = tf.get_variable("w", [2, 1], initializer=tf.constant_initializer([[0.5], [-1]]))
+            b = tf.get_variable("b", [1], initializer=tf.zeros_initializer())
+        y = tf.identity(tf.matmul(x, w) + b, name="y")
+        loss = tf.reduce_mean(tf.square(y - 1.0), name="loss")
+        step = tf.train.get_or_create_global_step()
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step,
+                                                                 name="train")
+        tf.add_to_collection("outputs", y)
+        init = tf.global_variables_initializer()
+        saver = tf.train.Saver()
+    return g, init, train, saver, x, y

@@ -131,3 +131,37 @@ SPECS += [
            [np.array(_summary_of("a", 1.0), object), np.array(_summary_of("b", 2.0), object)],
            lambda a, b: np.array(bytes(a.item()) + bytes(b.item()), object), grad=_NO_GRAD),
 ]
+
+
+def _v1_tensor_summary(values):
+    return tf.compat.v1.summary.tensor_summary("t", values)
+
+
+def _tensor_summary_check(out, args):
+    (value,) = tf.compat.v1.Summary.FromString(out.item()).value
+    assert value.tag == "t" and value.HasField("metadata")
+    got = tf.io.parse_tensor(value.tensor.SerializeToString(), tf.int32).numpy()
+    assert got.tolist() == args[0].tolist()
+
+
+SPECS += [
+    OpSpec("TensorSummaryV2", _v1_tensor_summary, [np.array([[1, 2, 3]], np.int32)],
+           check=_tensor_summary_check, grad=_NO_GRAD),
+]
+
+
+def _v1_image(images):
+    return tf.compat.v1.summary.image("i", images, max_outputs=1)
+
+
+def _image_check(out, args):
+    (value,) = tf.compat.v1.Summary.FromString(out.item()).value
+    assert value.tag == "i/image" and value.image.colorspace == 3
+    pixels = tf.io.decode_png(value.image.encoded_image_string).numpy()
+    assert pixels.tolist() == args[0][0].tolist()
+
+
+SPECS += [
+    OpSpec("ImageSummary", _v1_image, [(np.arange(24, dtype=np.uint8) * 9).reshape(2, 2, 2, 3)],
+           check=_image_check, grad=_NO_GRAD),
+]

@@ -444,6 +444,15 @@ def _w23c85edf4d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w23ef636dbd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, max_outputs=None, collections=None, family=None):
+        try:
+            return _export_fn(name, tensor, max_outputs, collections, family)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'max_outputs': max_outputs, 'collections': collections, 'family': family})
+    return _export_wrapper
+
+
 def _w24762e9e91(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(t_list, clip_norm, use_norm=None, name=None):
         try:
@@ -867,6 +876,15 @@ def _w49a0b14cca(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4a408a4d56(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(cell, inputs, sequence_length=None, initial_state=None, dtype=None, parallel_iterations=None, swap_memory=None, time_major=None, scope=None):
+        try:
+            return _export_fn(cell, inputs, sequence_length, initial_state, dtype, parallel_iterations, swap_memory, time_major, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cell': cell, 'inputs': inputs, 'sequence_length': sequence_length, 'initial_state': initial_state, 'dtype': dtype, 'parallel_iterations': parallel_iterations, 'swap_memory': swap_memory, 'time_major': time_major, 'scope': scope})
+    return _export_wrapper
+
+
 def _w4a9a3c75ae(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(filename, name=None):
         try:
@@ -1287,6 +1305,15 @@ def _w6090f3c625(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(equation, *inputs, **kwargs)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'equation': equation, 'inputs': inputs, 'kwargs': kwargs})
+    return _export_wrapper
+
+
+def _w6092be8521(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, summary_description=None, collections=None, summary_metadata=None, family=None, display_name=None):
+        try:
+            return _export_fn(name, tensor, summary_description, collections, summary_metadata, family, display_name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'summary_description': summary_description, 'collections': collections, 'summary_metadata': summary_metadata, 'family': family, 'display_name': display_name})
     return _export_wrapper
 
 
@@ -2397,6 +2424,15 @@ def _w9f761ecc3f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa006b22736(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(meta_graph_or_file, clear_devices=None, import_scope=None, **kwargs):
+        try:
+            return _export_fn(meta_graph_or_file, clear_devices, import_scope, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'meta_graph_or_file': meta_graph_or_file, 'clear_devices': clear_devices, 'import_scope': import_scope, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _wa595175bdb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, axis=None, keepdims=None, separator=None, name=None):
         try:
@@ -2667,6 +2703,15 @@ def _wb83124adcd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wba83456cdf(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, collections=None):
+        try:
+            return _export_fn(name, tensor, collections)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'collections': collections})
+    return _export_wrapper
+
+
 def _wbacd7eeac2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(labels, logits, axis=None, name=None):
         try:
@@ -2772,6 +2817,15 @@ def _wc32325869b(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, filters, strides, padding, data_format, dilations, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'filters': filters, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+    return _export_wrapper
+
+
+def _wc369735029(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(cell, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None):
+        try:
+            return _export_fn(cell, inputs, initial_state, dtype, sequence_length, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cell': cell, 'inputs': inputs, 'initial_state': initial_state, 'dtype': dtype, 'sequence_length': sequence_length, 'scope': scope})
     return _export_wrapper
 
 
@@ -3495,6 +3549,15 @@ def _wf0020b4711(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf06baf0e3d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(filename=None, meta_info_def=None, graph_def=None, saver_def=None, collection_list=None, as_text=None, graph=None, export_scope=None, clear_devices=None, clear_extraneous_savers=None, strip_default_attrs=None, save_debug_info=None, **kwargs):
+        try:
+            return _export_fn(filename, meta_info_def, graph_def, saver_def, collection_list, as_text, graph, export_scope, clear_devices, clear_extraneous_savers, strip_default_attrs, save_debug_info, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'filename': filename, 'meta_info_def': meta_info_def, 'graph_def': graph_def, 'saver_def': saver_def, 'collection_list': collection_list, 'as_text': as_text, 'graph': graph, 'export_scope': export_scope, 'clear_devices': clear_devices, 'clear_extraneous_savers': clear_extraneous_savers, 'strip_default_attrs': strip_default_attrs, 'save_debug_info': save_debug_info, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _wf14c14549f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, out_type=None, name=None):
         try:
@@ -3770,6 +3833,7 @@ WRAPPERS = {
     'compat.v1.nn.depth_to_space': _we16d87c384,
     'compat.v1.nn.depthwise_conv2d': _w937c72d16e,
     'compat.v1.nn.dropout': _we8028b12ff,
+    'compat.v1.nn.dynamic_rnn': _w4a408a4d56,
     'compat.v1.nn.embedding_lookup': _wf55f0e6222,
     'compat.v1.nn.in_top_k': _w8f037da8db,
     'compat.v1.nn.log_softmax': _wc806c2fcbd,
@@ -3782,6 +3846,7 @@ WRAPPERS = {
     'compat.v1.nn.softmax_cross_entropy_with_logits': _wd81fd267d8,
     'compat.v1.nn.softmax_cross_entropy_with_logits_v2': _w8579bf9905,
     'compat.v1.nn.space_to_depth': _we16d87c384,
+    'compat.v1.nn.static_rnn': _wc369735029,
     'compat.v1.nn.sufficient_statistics': _web117beb82,
     'compat.v1.nn.weighted_moments': _w7da158cae1,
     'compat.v1.nn.xw_plus_b': _w814a06412a,
@@ -3790,14 +3855,21 @@ WRAPPERS = {
     'compat.v1.placeholder_with_default': _wdd81df4022,
     'compat.v1.py_func': _wbe933e5bf8,
     'compat.v1.reset_default_graph': _w1f06b08988,
+    'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
     'compat.v1.summary.histogram': _wd2aa6f8c14,
+    'compat.v1.summary.image': _w23ef636dbd,
+    'compat.v1.summary.initialize': _w0dda54afa2,
     'compat.v1.summary.merge': _wf8734e707b,
     'compat.v1.summary.merge_all': _w7530bbab95,
     'compat.v1.summary.scalar': _w8ec5b7e241,
+    'compat.v1.summary.tensor_summary': _w6092be8521,
+    'compat.v1.summary.text': _wba83456cdf,
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
+    'compat.v1.train.export_meta_graph': _wf06baf0e3d,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
     'compat.v1.train.get_global_step': _wa6c0515c89,
     'compat.v1.train.get_or_create_global_step': _wa6c0515c89,
+    'compat.v1.train.import_meta_graph': _wa006b22736,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.trainable_variables': _w9f761ecc3f,
     'compat.v1.variables_initializer': _w092cf99027,

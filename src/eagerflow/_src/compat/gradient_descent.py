@@ -23,7 +23,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.ops import cast_ops
+from eagerflow._src.ops import array_ops, cast_ops, reduction_ops, training_ops
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 
 
 @export("compat.v1.gradients")
@@ -149,8 +150,9 @@ class Optimizer:
         with graph_mode.name_scope(name or self._name) as scope:
             self._prepare()
             for g, v in pairs:
-                updates.extend(op for op in (self._apply_dense(convert_to_tensor(g), v) or ())
-                               if op is not None)
+                made = (self._apply_sparse(_deduplicated(g), v) if isinstance(g, IndexedSlices)
+                        else self._apply_dense(convert_to_tensor(g), v))
+                updates.extend(op for op in (made or ()) if op is not None)
             updates.extend(self._finish(updates) or ())
             if graph is None:
                 if global_step is not None:
@@ -196,6 +198,23 @@ class Optimizer:
     def _finish(self, update_ops):
         """More update ops, run after `update_ops`."""
         return []
+
+    def _apply_sparse(self, grad, var):
+        """The update ops of `var` for `grad`, an `IndexedSlices` of distinct indices (an
+        embedding's rows); by default those of the gradient made dense."""
+        return self._apply_dense(convert_to_tensor(grad), var)
+
+    @staticmethod
+    def _rows(var, indices):
+        """The rows `indices` of `var`'s value."""
+        return array_ops.gather(var.read_value(), indices)
+
+    def _set_rows(self, var, indices, rows, how=None):
+        """Updates the rows `indices` of `var` (to `rows`, or by `how`: the function of a
+        tensor scatter, ``tensor_scatter_nd_sub``) and returns the update op."""
+        how = how or array_ops.tensor_scatter_nd_update
+        value = how(var.read_value(), array_ops.expand_dims(indices, 1), rows)
+        return self._update(_variables._ASSIGN, (var, value))
 
     def _new_variable(self, value, name):
         graph = graph_mode.v1_graph()
@@ -255,3 +274,15 @@ class GradientDescentOptimizer(Optimizer):
                 convert_to_tensor(lr, var.dtype))
         # (the update op itself, whatever the variable's class returns)
         return [self._update(_variables._ASSIGN_SUB, (var, grad * rate))]
+
+    def _apply_sparse(self, grad, var):
+        return [self._update(training_ops.SPARSE_GRADIENT_DESCENT, (
+            var, self._as(self._lr, var.dtype), grad.values, grad.indices))]
+
+
+def _deduplicated(grad):
+    """`grad` (an `IndexedSlices`) with the values of repeated indices summed."""
+    indices, positions = reduction_ops.unique(grad.indices)
+    values = reduction_ops.unsorted_segment_sum(grad.values, positions,
+                                                array_ops.shape(indices)[0])
+    return IndexedSlices(values, indices, grad.dense_shape)

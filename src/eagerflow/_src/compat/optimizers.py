@@ -16,7 +16,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat.gradient_descent import Optimizer, _nothing
 from eagerflow._src.core import variables as _variables
-from eagerflow._src.ops import training_ops
+from eagerflow._src.ops import array_ops, math_ops, training_ops
 
 
 class _Coefficients(Optimizer):
@@ -59,6 +59,14 @@ class MomentumOptimizer(_Coefficients):
         step = grad * lr + new * momentum * lr if self._use_nesterov else new * lr
         return [self._update(_variables._ASSIGN, (accum, new)),
                 self._update(_variables._ASSIGN_SUB, (var, step))]
+
+    def _apply_sparse(self, grad, var):
+        lr, momentum = self._c("learning_rate", var.dtype), self._c("momentum", var.dtype)
+        accum, g, i = self.get_slot(var, "momentum"), grad.values, grad.indices
+        new = self._rows(accum, i) * momentum + g
+        step = g * lr + new * momentum * lr if self._use_nesterov else new * lr
+        return [self._set_rows(accum, i, new),
+                self._set_rows(var, i, step, array_ops.tensor_scatter_nd_sub)]
 
 
 @export("compat.v1.train.AdamOptimizer")
@@ -141,6 +149,23 @@ class RMSPropOptimizer(_Coefficients):
                 var, self.get_slot(var, "mg"), rms, mom, *coefficients, grad))]
         return [self._update(training_ops.RMS_PROP, (var, rms, mom, *coefficients, grad))]
 
+    def _apply_sparse(self, grad, var):
+        d, g, i = var.dtype, grad.values, grad.indices
+        lr, rho, momentum, epsilon = (self._c("learning_rate", d), self._c("decay", d),
+                                      self._c("momentum", d), self._c("epsilon", d))
+        rms, mom = self.get_slot(var, "rms"), self.get_slot(var, "momentum")
+        rms_rows = self._rows(rms, i) * rho + g * g * (1 - rho)
+        ops = [self._set_rows(rms, i, rms_rows)]
+        denominator = rms_rows + epsilon
+        if self._centered:
+            mg = self.get_slot(var, "mg")
+            mg_rows = self._rows(mg, i) * rho + g * (1 - rho)
+            ops.append(self._set_rows(mg, i, mg_rows))
+            denominator = rms_rows - mg_rows * mg_rows + epsilon
+        mom_rows = self._rows(mom, i) * momentum + math_ops.rsqrt(denominator) * lr * g
+        return ops + [self._set_rows(mom, i, mom_rows),
+                      self._set_rows(var, i, mom_rows, array_ops.tensor_scatter_nd_sub)]
+
 
 @export("compat.v1.train.AdagradOptimizer")
 class AdagradOptimizer(_Coefficients):
@@ -168,6 +193,12 @@ class AdagradOptimizer(_Coefficients):
             var, self.get_slot(var, "accumulator"), self._c("learning_rate", var.dtype),
             zero, grad))]
 
+    def _apply_sparse(self, grad, var):
+        zero = self._as(self._tensor(0.0, "epsilon"), var.dtype)
+        return [self._update(training_ops.SPARSE_KERAS_ADAGRAD, (
+            var, self.get_slot(var, "accumulator"), self._c("learning_rate", var.dtype),
+            zero, grad.values, grad.indices))]
+
 
 @export("compat.v1.train.AdadeltaOptimizer")
 class AdadeltaOptimizer(_Coefficients):
@@ -193,6 +224,18 @@ class AdadeltaOptimizer(_Coefficients):
         return [self._update(training_ops.ADADELTA, (
             var, self.get_slot(var, "accum"), self.get_slot(var, "accum_update"),
             self._c("learning_rate", d), self._c("rho", d), self._c("epsilon", d), grad))]
+
+    def _apply_sparse(self, grad, var):
+        d, g, i = var.dtype, grad.values, grad.indices
+        lr, rho, epsilon = self._c("learning_rate", d), self._c("rho", d), self._c("epsilon", d)
+        accum, accum_update = self.get_slot(var, "accum"), self.get_slot(var, "accum_update")
+        accum_rows = self._rows(accum, i) * rho + g * g * (1 - rho)
+        previous = self._rows(accum_update, i)
+        update = math_ops.sqrt(previous + epsilon) * math_ops.rsqrt(accum_rows + epsilon) * g
+        update_rows = previous * rho + update * update * (1 - rho)
+        return [self._set_rows(accum, i, accum_rows),
+                self._set_rows(accum_update, i, update_rows),
+                self._set_rows(var, i, update * lr, array_ops.tensor_scatter_nd_sub)]
 
 
 @export("compat.v1.train.FtrlOptimizer")
@@ -228,6 +271,22 @@ class FtrlOptimizer(_Coefficients):
             var, self.get_slot(var, "accum"), self.get_slot(var, "linear"), grad,
             self._c("learning_rate", d), self._c("l1", d), self._c("l2", d),
             self._c("l2_shrinkage", d), self._c("power", d)))]
+
+    def _apply_sparse(self, grad, var):
+        d, g, i = var.dtype, grad.values, grad.indices
+        lr, l1, l2 = self._c("learning_rate", d), self._c("l1", d), self._c("l2", d)
+        shrinkage, power = self._c("l2_shrinkage", d), self._c("power", d)
+        accum, linear = self.get_slot(var, "accum"), self.get_slot(var, "linear")
+        w, old_accum = self._rows(var, i), self._rows(accum, i)
+        new_accum = old_accum + g * g
+        sigma = (math_ops.pow(new_accum, -power) - math_ops.pow(old_accum, -power)) / lr
+        linear_rows = self._rows(linear, i) + (g + 2 * shrinkage * w) - sigma * w
+        quadratic = math_ops.pow(new_accum, -power) / lr + 2 * l2
+        kept = math_ops.greater(math_ops.abs(linear_rows), l1)
+        w_rows = array_ops.where(kept, (math_ops.sign(linear_rows) * l1 - linear_rows)
+                                 / quadratic, array_ops.zeros_like(linear_rows))
+        return [self._set_rows(accum, i, new_accum), self._set_rows(linear, i, linear_rows),
+                self._set_rows(var, i, w_rows)]
 
 
 def _initial(value, dtype):

@@ -1,6 +1,7 @@
 """TF 1's ``tf.compat.v1.train.Saver``: name-based checkpoints (each variable under its
 graph name, ``w`` or ``w/Adam``) in TF's tensor-bundle format, which TF's own `Saver`
-and `tf.train.load_checkpoint` read. No meta graph is written.
+and `tf.train.load_checkpoint` read. In a graph, each save also writes the graph's meta graph
+(``model-3.meta``, see `meta_graph`) unless ``write_meta_graph=False``.
 
 >>> import tempfile, os
 >>> w = tf.Variable([1.0, 2.0], name="w")
@@ -44,20 +45,23 @@ class Saver:
         else:
             self._vars = {}
             for v in nest.flatten(var_list):
-                name = _op_name(v)
-                if name in self._vars:
-                    raise ValueError(f"At least two variables have the same name: {name}")
-                self._vars[name] = v
+                key = _op_name(v)
+                if key in self._vars:
+                    raise ValueError(f"At least two variables have the same name: {key}")
+                self._vars[key] = v
         if not self._vars and not allow_empty:
             raise ValueError("No variables to save")
         self._max_to_keep = max_to_keep
+        self._keep_hours = keep_checkpoint_every_n_hours
+        self._sharded = sharded
         self._pad = pad_step_number
         self._last = []
         self._restore = None
+        self._scope = "save/"
         if self._graph is not None:
             # The restore ops, built now as TF builds its ``save/restore_all``: a placeholder
             # and an assignment per variable.
-            with graph_mode.name_scope(name, "save"):
+            with graph_mode.name_scope(name, "save") as self._scope:
                 self._feeds, ops = {}, []
                 for key, v in self._vars.items():
                     value = graph_mode.placeholder(v.dtype, v.shape)
@@ -90,13 +94,41 @@ class Saver:
         self._last.append(save_path)
         while self._max_to_keep and len(self._last) > self._max_to_keep:
             old = self._last.pop(0)
-            for f in (bundle.index_path(old), bundle.data_path(old)):
+            for f in (bundle.index_path(old), bundle.data_path(old), f"{old}.meta"):
                 if os.path.exists(f):
                     os.remove(f)
         if write_state:
             management.update_checkpoint_state(directory, save_path, self._last,
                                                latest_filename=latest_filename)
+        if write_meta_graph and self._graph is not None:
+            self.export_meta_graph(f"{save_path}.{meta_graph_suffix}")
         return save_path
+
+    def as_saver_def(self):
+        """The ``SaverDef`` naming this saver's restore operation (TF's form, version 2)."""
+        from eagerflow._src.compat import meta_graph  # noqa: PLC0415
+        pb, _ = meta_graph._protos()
+        return pb.SaverDef(
+            filename_tensor_name=f"{self._scope}Const:0",  # (the nodes `with_tf_saver` writes)
+            save_tensor_name=f"{self._scope}control_dependency:0",
+            restore_op_name=self._restore.name if self._restore is not None else "",
+            max_to_keep=self._max_to_keep or 0, sharded=self._sharded,
+            keep_checkpoint_every_n_hours=self._keep_hours, version=pb.SaverDef.V2)
+
+    def export_meta_graph(self, filename=None, collection_list=None, as_text=False,
+                          export_scope=None, clear_devices=False,
+                          clear_extraneous_savers=False, strip_default_attrs=False,
+                          save_debug_info=False):
+        """`meta_graph.export_meta_graph` of this saver's graph, with its ``SaverDef``."""
+        from eagerflow._src.compat import meta_graph  # noqa: PLC0415
+        graph_def = None
+        if self._restore is not None and all(
+                getattr(v, "_snapshot", None) is not None for v in self._vars.values()):
+            graph_def = meta_graph.with_tf_saver(meta_graph.graph_def_of(self._graph),
+                                                 self._scope, self._vars)
+        return meta_graph.export_meta_graph(
+            filename, graph_def=graph_def, saver_def=self.as_saver_def(),
+            collection_list=collection_list, as_text=as_text, graph=self._graph)
 
     def restore(self, sess, save_path):
         """Sets the variables from the checkpoint `save_path`."""

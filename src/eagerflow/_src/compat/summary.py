@@ -176,7 +176,76 @@ _MERGE = register("MergeSummary", _merge_summary, lambda *_: (TensorShape([]), _
 tf_nodes[_MERGE] = NodeForm(number="N")
 
 
-batching_rules.assign(PER_ELEMENT, _SCALAR, _HISTOGRAM, _MERGE)
+# -- TensorSummaryV2 ---------------------------------------------------------------------
+
+def _tensor_summary(xp, tag, tensor, serialized_summary_metadata):
+    from eagerflow._src.summary import summary_ops  # noqa: PLC0415
+    field = summary_ops._field
+    tag = np.asarray(tag, object)[()]
+    metadata = np.asarray(serialized_summary_metadata, object)[()]
+    value = (field(1, tag if isinstance(tag, bytes) else str(tag).encode())
+             + field(8, summary_ops._tensor_bytes(np.asarray(tensor)))
+             + field(9, bytes(metadata)))  # (written even when empty, as TF does)
+    return np.array(field(1, value), dtype=object)
+
+
+_TENSOR = register("TensorSummaryV2", _tensor_summary,
+                   lambda *_, **__: (TensorShape([]), _d.string), tied=(1,),
+                   not_differentiable=_NO_GRAD)
+tf_nodes[_TENSOR] = NodeForm(types={"T": 1})
+
+# -- ImageSummary -----------------------------------------------------------------------
+
+_BAD_COLOR = np.array([255, 0, 0, 255], np.uint8)
+
+
+def _as_uint8(image, bad_color):
+    """A float image ``[h, w, depth]`` in uint8 as TF's summary makes it: scaled by 255 over
+    its largest value, or (with negative values) by 127 over its largest magnitude around
+    128, ignoring and painting `bad_color` the pixels holding a non-finite value."""
+    finite = np.isfinite(image).all(axis=-1)
+    values = image[finite]
+    low = np.float32(values.min()) if values.size else np.float32(np.inf)
+    high = np.float32(values.max()) if values.size else np.float32(-np.inf)
+    if low < 0:
+        largest = max(abs(low), abs(high))
+        scale, offset = (0.0 if largest < 1e-6 else 127.0 / largest), 128.0
+    else:
+        scale, offset = (0.0 if high < 1e-6 else 255.0 / high), 0.0
+    dtype = image.dtype.type
+    scaled = image * dtype(scale) + dtype(offset)
+    out = np.where(finite[..., None], np.nan_to_num(scaled), 0).astype(np.uint8)
+    out[~finite] = bad_color[:image.shape[-1]]
+    return out
+
+
+def _image_summary(xp, tag, tensor, max_images=3, bad_color=None):
+    from eagerflow._src.ops import image_codecs  # noqa: PLC0415
+    images = np.asarray(tensor)
+    if images.ndim != 4 or images.shape[-1] not in (1, 3, 4):
+        raise _invalid(f"Tensor must be 4-D with last dim 1, 3, or 4, not "
+                       f"{shape_text(images.shape)}")
+    tag = _text(np.asarray(tag, object)[()])
+    bad = _BAD_COLOR if bad_color is None else np.asarray(bad_color, np.uint8).reshape(-1)
+    summary = protos.Summary()
+    count = min(images.shape[0], max_images)
+    for i in range(count):
+        image = images[i] if images.dtype == np.uint8 else _as_uint8(images[i], bad)
+        height, width, depth = image.shape
+        encoded = image_codecs._encode_png(np, image)[()]
+        summary.value.add(tag=f"{tag}/image" if max_images == 1 else f"{tag}/image/{i}",
+                          image=protos.Summary.Image(height=height, width=width,
+                                                     colorspace=depth,
+                                                     encoded_image_string=encoded))
+    return _bytes(summary)
+
+
+_IMAGE = register("ImageSummary", _image_summary, lambda *_, **__: (TensorShape([]), _d.string),
+                  tied=(1,), dtypes=(_d.uint8, _d.float16, _d.float32, _d.float64),
+                  not_differentiable=_NO_GRAD)
+tf_nodes[_IMAGE] = NodeForm(types={"T": 1})
+
+batching_rules.assign(PER_ELEMENT, _SCALAR, _HISTOGRAM, _MERGE, _TENSOR, _IMAGE)
 
 
 # -- the functions ------------------------------------------------------------------------
@@ -242,6 +311,65 @@ def histogram(name, values, collections=None, family=None):
                          name=scope or None)
         _collect(value, collections, [GraphKeys.SUMMARIES])
     return value
+
+
+@export("compat.v1.summary.tensor_summary")
+def tensor_summary(name, tensor, summary_description=None, collections=None,
+                   summary_metadata=None, family=None, display_name=None):
+    """A ``Summary`` holding `tensor` itself (any dtype and shape), with `summary_metadata`
+    (a ``SummaryMetadata``; `summary_description` and `display_name` fill it)."""
+    metadata = protos.SummaryMetadata()
+    if summary_metadata is not None:
+        metadata.CopyFrom(summary_metadata)
+    if summary_description is not None:
+        metadata.summary_description = summary_description
+    if display_name is not None:
+        metadata.display_name = display_name
+    with _SummaryScope(name, family, [tensor]) as (tag, scope):
+        value = dispatch(_TENSOR, (constant(tag, name="tag"), convert_to_tensor(tensor),
+                                   constant(metadata.SerializeToString(),
+                                            name="serialized_summary_metadata")),
+                         name=scope or None)
+        _collect(value, collections, [GraphKeys.SUMMARIES])
+    return value
+
+
+@export("compat.v1.summary.image")
+def image(name, tensor, max_outputs=3, collections=None, family=None):
+    """A ``Summary`` of up to `max_outputs` images of `tensor` (``[batch, height, width,
+    channels]``, 1, 3 or 4 channels) as PNG: uint8 as they are, floats scaled into uint8
+    per image (non-finite pixels red)."""
+    with _SummaryScope(name, family, [tensor]) as (tag, scope):
+        value = dispatch(_IMAGE, (constant(tag, name="tag"), convert_to_tensor(tensor)),
+                         {"max_images": max_outputs}, name=scope or None)
+        _collect(value, collections, [GraphKeys.SUMMARIES])
+    return value
+
+
+@export("compat.v1.summary.text")
+def text(name, tensor, collections=None):
+    """A ``Summary`` of the string `tensor` for TensorBoard's text plugin."""
+    tensor = convert_to_tensor(tensor)
+    if tensor.dtype != _d.string:
+        raise ValueError(f"Expected tensor {getattr(tensor, 'name', tensor)} to have dtype "
+                         f"string, got {tensor.dtype!r}")
+    metadata = protos.SummaryMetadata(
+        plugin_data=protos.SummaryMetadata.PluginData(plugin_name="text"))
+    return tensor_summary(name, tensor, summary_metadata=metadata, collections=collections)
+
+
+@export("compat.v1.summary.all_v2_summary_ops")
+def all_v2_summary_ops():
+    """The TF 2 summary ops of the default graph (None eagerly): ``tf.summary`` calls made
+    while a graph is built run when the session runs what depends on them."""
+    graph = v1_graph()
+    return None if graph is None else graph.get_collection("_SUMMARY_V2")
+
+
+@export("compat.v1.summary.initialize")
+def initialize(graph=None, session=None):
+    """Sets up the TF 2 summary writers (nothing to do: a writer opens its file when made)."""
+    del graph, session
 
 
 def _refuse_eagerly():

@@ -119,6 +119,23 @@ class GraphVariable(Variable):
             collections = [*collections, GraphKeys.TRAINABLE_VARIABLES]
         graph.add_to_collections(collections, self)
 
+    @classmethod
+    def _of_imported_graph(cls, graph, name, dtype, shape, trainable):
+        """A variable of `graph` whose ops come from an imported GraphDef (which names its
+        initializer and snapshot, to be set once imported): no ops of its own."""
+        self = object.__new__(cls)
+        self._trainable, self._dtype, self._shape = bool(trainable), dtype, TensorShape(shape)
+        self._handle = _SessionHandle(self)
+        self._unique_id = next(_variables._creation_order)
+        self._initial_value = None
+        self._name = name
+        self._constraint = None
+        self._synchronization = _variables.VariableSynchronization.AUTO
+        self._aggregation = _variables.VariableAggregation.NONE
+        self._device = context.get().device_name
+        self._graph = graph
+        return self
+
     initializer = property(lambda self: getattr(self, "_initializer_op", None))
     op = property(lambda self: getattr(self, "_initializer_op", None))
     graph = property(lambda self: getattr(self, "_graph", None))

@@ -5,3 +5,11 @@ from eagerflow._src.ops.image_ops import (  # noqa: F401
 from eagerflow._src.ops.image_ops import draw_bounding_boxes_v1 as draw_bounding_boxes  # noqa: F401
 from eagerflow._src.ops.image_ops import resize_with_crop_or_pad as resize_image_with_crop_or_pad  # noqa: F401
 from eagerflow._src.ops.image_ops import transpose as transpose_image  # noqa: F401
+
+
+def __getattr__(name):
+    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.image``.
+    import eagerflow.image  # noqa: PLC0415
+    if not name.startswith("_") and hasattr(eagerflow.image, name):
+        return getattr(eagerflow.image, name)
+    raise AttributeError(f"module 'eagerflow.compat.v1.image' has no attribute {name!r}")

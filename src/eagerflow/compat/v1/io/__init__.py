@@ -8,3 +8,11 @@ from eagerflow._src.ops.io_ops import (  # noqa: F401
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
     parse_sequence_example, parse_single_example, parse_single_sequence_example)
+
+
+def __getattr__(name):
+    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.io``.
+    import eagerflow.io  # noqa: PLC0415
+    if not name.startswith("_") and hasattr(eagerflow.io, name):
+        return getattr(eagerflow.io, name)
+    raise AttributeError(f"module 'eagerflow.compat.v1.io' has no attribute {name!r}")

@@ -6,6 +6,8 @@ from eagerflow._src.compat.nn import (  # noqa: F401
     moments, relu_layer, separable_conv2d, softmax, softmax_cross_entropy_with_logits,
     softmax_cross_entropy_with_logits_v2, space_to_depth, sufficient_statistics, weighted_moments,
     xw_plus_b)
+from eagerflow._src.compat.rnn_cell import dynamic_rnn, static_rnn  # noqa: F401
+from eagerflow.compat.v1.nn import rnn_cell  # noqa: F401
 
 
 def __getattr__(name):

@@ -8,6 +8,8 @@ from eagerflow._src.checkpoint.management import (  # noqa: F401
     latest_checkpoint)
 from eagerflow._src.compat.gradient_descent import (  # noqa: F401
     GradientDescentOptimizer, Optimizer, get_global_step, get_or_create_global_step)
+from eagerflow._src.compat.messages import SaverDef  # noqa: F401
+from eagerflow._src.compat.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401
 from eagerflow._src.compat.optimizers import (  # noqa: F401
     AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
     RMSPropOptimizer)

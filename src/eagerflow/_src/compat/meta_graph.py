@@ -1,0 +1,346 @@
+"""TF 1's meta graphs (``tf.compat.v1.train.import_meta_graph`` and
+``export_meta_graph``): a ``MetaGraphDef`` holds a graph's ``GraphDef``, its
+collections (variables as ``VariableDef``s, tensors and operations by name) and the
+``SaverDef`` of its `Saver`; `Saver.save` writes one beside each checkpoint
+(``model-3.meta``).
+
+`import_meta_graph` rebuilds such a graph, TF's or eagerflow's, in the default
+graph: its variables become graph variables (set up by their initializers or a
+restore), its collections are filled again, and the returned `Saver` restores the
+checkpoint the meta graph came with.
+
+>>> import os, tempfile
+>>> g = tf.compat.v1.Graph()
+>>> with g.as_default():
+...     x = tf.compat.v1.placeholder(tf.float32, [None], name="x")
+...     w = tf.compat.v1.get_variable("w", [], initializer=tf.compat.v1.ones_initializer())
+...     y = tf.identity(x * w, name="y")
+...     saver = tf.compat.v1.train.Saver()
+>>> with tf.compat.v1.Session(graph=g) as sess:
+...     _ = sess.run(w.assign(3.0))
+...     path = saver.save(sess, os.path.join(tempfile.mkdtemp(), "model"))
+>>> with tf.compat.v1.Graph().as_default():
+...     restorer = tf.compat.v1.train.import_meta_graph(path + ".meta")
+...     with tf.compat.v1.Session() as sess:
+...         restorer.restore(sess, path)
+...         sess.run("y:0", {"x:0": [1.0, 2.0]})
+array([3., 6.], dtype=float32)
+"""
+import os
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode, variable_scope
+from eagerflow._src.compat.graph_mode import GraphKeys
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.graph.graph import Operation, SymbolicTensor
+
+# The collections whose items are variables (written as VariableDefs).
+_VARIABLE_COLLECTIONS = (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES,
+                         GraphKeys.LOCAL_VARIABLES, GraphKeys.MODEL_VARIABLES,
+                         GraphKeys.GLOBAL_STEP, "moving_average_variables",
+                         "trainable_resource_variables")
+_messages = {}
+
+
+def _protos():
+    """(the saved-model messages module, the VariableDef class), built on first use."""
+    if not _messages:
+        from eagerflow._src.core.protos import saved_model  # noqa: PLC0415
+        from eagerflow._src.core.protos.schema import build  # noqa: PLC0415
+        # TF's variable.proto's VariableDef, field for field (the enums as their numbers)
+        built = build("eagerflow/compat/variable_def.proto", """
+            package eagerflow.compat;
+            message SaveSliceInfoDef {
+              string full_name = 1; repeated int64 full_shape = 2;
+              repeated int64 var_offset = 3; repeated int64 var_shape = 4;
+            }
+            message VariableDef {
+              string variable_name = 1; string initial_value_name = 6;
+              string initializer_name = 2; string snapshot_name = 3;
+              SaveSliceInfoDef save_slice_info_def = 4; bool is_resource = 5;
+              bool trainable = 7; int32 synchronization = 8; int32 aggregation = 9;
+            }""")
+        _messages.update(pb=saved_model, VariableDef=built["VariableDef"])
+    return _messages["pb"], _messages["VariableDef"]
+
+
+def _op_name(name):
+    return name[1:] if name.startswith("^") else name.split(":")[0]
+
+
+def _read(meta_graph_or_file):
+    pb, _ = _protos()
+    if not isinstance(meta_graph_or_file, str):
+        return meta_graph_or_file
+    with open(meta_graph_or_file, "rb") as f:
+        data = f.read()
+    meta = pb.MetaGraphDef()
+    try:
+        meta.ParseFromString(data)
+    except Exception:  # noqa: BLE001 (a text meta graph: `as_text=True`)
+        from google.protobuf import text_format  # noqa: PLC0415
+        meta = pb.MetaGraphDef()
+        text_format.Merge(data.decode("utf-8"), meta)
+    return meta
+
+
+@export("compat.v1.train.import_meta_graph")
+def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, **kwargs):
+    """Adds the graph of a ``MetaGraphDef`` (or the file holding one) to the default graph,
+    under `import_scope`; returns a `Saver` of its variables (None without any).
+
+    Its variables become graph variables of the default graph, its collections are
+    filled again, and its own save and restore operations are left out: the `Saver`
+    returned restores checkpoints by the variables' names.
+    """
+    del clear_devices, kwargs
+    from eagerflow._src.compat import saver as _saver  # noqa: PLC0415
+    from eagerflow._src.graph import graph_def as _graph_def  # noqa: PLC0415
+    pb, variable_def = _protos()
+    meta = _read(meta_graph_or_file)
+    graph = graph_mode.get_default_graph()
+    prefix = f"{import_scope}/" if import_scope else ""
+    definitions = {}
+    for key in _VARIABLE_COLLECTIONS:
+        collection = meta.collection_def.get(key) if key in meta.collection_def else None
+        if collection is not None and collection.WhichOneof("kind") == "bytes_list":
+            for raw in collection.bytes_list.value:
+                found = variable_def.FromString(raw)
+                definitions.setdefault(_op_name(found.variable_name), found)
+    for node in meta.graph_def.node:  # (handles no collection names: variables all the same)
+        if node.op == "VarHandleOp" and node.name not in definitions:
+            definitions[node.name] = variable_def(variable_name=f"{node.name}:0")
+    saver_scope = None
+    if meta.HasField("saver_def") and meta.saver_def.restore_op_name:
+        saver_scope = meta.saver_def.restore_op_name.rpartition("/")[0] + "/"
+    nodes = {n.name: n for n in meta.graph_def.node}
+    kept = type(meta.graph_def)()
+    kept.CopyFrom(meta.graph_def)
+    del kept.node[:]
+    for node in meta.graph_def.node:
+        if node.name in definitions:  # a variable's handle: fed by the variable made below
+            fed = kept.node.add(name=node.name, op="Placeholder")
+            fed.attr["dtype"].type = _d.resource.as_datatype_enum
+            continue
+        if node.op == "VarIsInitializedOp" or (saver_scope and
+                                               node.name.startswith(saver_scope)):
+            continue  # (a variable's check, the saver's own ops)
+        kept.node.add().CopyFrom(node)
+    variables, input_map = {}, {}
+    for name, definition in definitions.items():
+        node = nodes.get(name)
+        if node is None:
+            continue
+        dtype = _d.as_dtype(node.attr["dtype"].type)
+        shape = TensorShape(None if node.attr["shape"].shape.unknown_rank else
+                            [d.size if d.size >= 0 else None
+                             for d in node.attr["shape"].shape.dim])
+        var = variable_scope.GraphVariable._of_imported_graph(
+            graph, f"{prefix}{name}:0", dtype, shape, definition.trainable)
+        variables[name] = var
+        input_map[f"{name}:0"] = var
+    with graph.as_default():
+        _graph_def.import_graph_def(kept, input_map, None, import_scope or "")
+    for name, definition in definitions.items():
+        var = variables.get(name)
+        if var is None:
+            continue
+        if definition.initializer_name:
+            var._initializer_op = graph.get_operation_by_name(
+                prefix + definition.initializer_name)
+        if definition.snapshot_name:
+            var._snapshot = graph.get_tensor_by_name(prefix + definition.snapshot_name)
+        if definition.initial_value_name:
+            var._initial_value = graph.get_tensor_by_name(
+                prefix + definition.initial_value_name)
+    for key, collection in meta.collection_def.items():
+        kind = collection.WhichOneof("kind")
+        if kind == "bytes_list" and key in _VARIABLE_COLLECTIONS:
+            for raw in collection.bytes_list.value:
+                var = variables.get(_op_name(variable_def.FromString(raw).variable_name))
+                if var is not None:
+                    graph.add_to_collection(key, var)
+        elif kind == "node_list":
+            for name in collection.node_list.value:
+                try:
+                    graph.add_to_collection(key, graph.as_graph_element(prefix + name))
+                except (KeyError, ValueError):
+                    pass  # (an op left out: the saver's)
+        elif kind == "int64_list":
+            for value in collection.int64_list.value:
+                graph.add_to_collection(key, int(value))
+        elif kind == "float_list":
+            for value in collection.float_list.value:
+                graph.add_to_collection(key, float(value))
+        elif kind == "bytes_list":
+            for value in collection.bytes_list.value:
+                graph.add_to_collection(key, value)
+    saved = [v for v in graph.get_collection(GraphKeys.GLOBAL_VARIABLES)
+             if any(v is w for w in variables.values())]
+    if not saved:
+        return None  # (as TF: no variables to save)
+    with graph.as_default():
+        return _saver.Saver({v.name[len(prefix):].split(":")[0]: v for v in saved})
+
+
+@export("compat.v1.train.export_meta_graph")
+def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_def=None,
+                      collection_list=None, as_text=False, graph=None, export_scope=None,
+                      clear_devices=False, clear_extraneous_savers=False,
+                      strip_default_attrs=False, save_debug_info=False, **kwargs):
+    """The ``MetaGraphDef`` of `graph` (the default graph): its ``GraphDef`` (variables as
+    TF's ``VarHandleOp`` nodes), its collections (those of `collection_list`, else all)
+    and `saver_def`; written to `filename` when given (as text with `as_text`)."""
+    del export_scope, clear_devices, clear_extraneous_savers, strip_default_attrs
+    del save_debug_info, kwargs
+    from eagerflow._src.core import versions  # noqa: PLC0415
+    pb, variable_def = _protos()
+    graph = graph or graph_mode.get_default_graph()
+    meta = pb.MetaGraphDef()
+    if meta_info_def is not None:
+        meta.meta_info_def.CopyFrom(meta_info_def)
+    meta.meta_info_def.tensorflow_version = versions.VERSION
+    meta.meta_info_def.tensorflow_git_version = versions.GIT_VERSION
+    if graph_def is None:
+        graph_def = graph_def_of(graph)
+    meta.graph_def.ParseFromString(graph_def.SerializeToString())
+    if saver_def is not None:
+        meta.saver_def.CopyFrom(saver_def)
+    keys = collection_list if collection_list is not None else graph.get_all_collection_keys()
+    for key in keys:
+        items = graph.get_collection(key)
+        if not items:
+            continue
+        if all(isinstance(v, variable_scope.GraphVariable) for v in items):
+            entry = meta.collection_def[key].bytes_list
+            for v in items:
+                entry.value.append(_variable_def(v, variable_def).SerializeToString())
+        elif all(isinstance(v, (SymbolicTensor, Operation)) for v in items):
+            meta.collection_def[key].node_list.value.extend(v.name for v in items)
+        elif all(isinstance(v, float) for v in items):
+            meta.collection_def[key].float_list.value.extend(items)
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in items):
+            meta.collection_def[key].int64_list.value.extend(items)
+        elif all(isinstance(v, (bytes, str)) for v in items):
+            meta.collection_def[key].bytes_list.value.extend(
+                v.encode() if isinstance(v, str) else v for v in items)
+        # (other objects have no form TF reads: left out, as TF warns and does)
+    if filename:
+        directory = os.path.dirname(filename)
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        if as_text:
+            from google.protobuf import text_format  # noqa: PLC0415
+            with open(filename, "w") as f:
+                f.write(text_format.MessageToString(meta))
+        else:
+            with open(filename, "wb") as f:
+                f.write(meta.SerializeToString())
+    return meta
+
+
+def _variable_def(var, variable_def):
+    return variable_def(
+        variable_name=var.name, initializer_name=var.initializer.name,
+        snapshot_name=var._snapshot.name if getattr(var, "_snapshot", None) is not None
+        else "", initial_value_name=getattr(var._initial_value, "name", "") or "",
+        is_resource=True, trainable=var.trainable)
+
+
+def with_tf_saver(graph_def, scope, variables):
+    """`graph_def` with the nodes under `scope` (eagerflow's restore: placeholders and
+    assignments) replaced by TF's save and restore nodes of `variables` ({checkpoint
+    key: variable}), as TF's `Saver` builds them: TF restores by the ``SaverDef``."""
+    import numpy as np  # noqa: PLC0415
+    from eagerflow._src.core.protos import framework as fw  # noqa: PLC0415
+    from eagerflow._src.core.protos.tensors import tensor_proto  # noqa: PLC0415
+    out = type(graph_def)()
+    out.CopyFrom(graph_def)
+    del out.node[:]
+    out.node.extend(n for n in graph_def.node if not n.name.startswith(scope))
+    keys = sorted(variables)
+    string = _d.string.as_datatype_enum
+
+    def add(name, op, inputs=(), **attrs):
+        node = out.node.add(name=scope + name, op=op, input=list(inputs))
+        for key, value in attrs.items():
+            node.attr[key].CopyFrom(value)
+        return node.name
+
+    def strings(name, values, shape):
+        array = np.array([v.encode() for v in values], object).reshape(shape)
+        return add(name, "Const", value=fw.AttrValue(tensor=tensor_proto(array, _d.string)),
+                   dtype=fw.AttrValue(type=string))
+
+    scalar = fw.AttrValue(shape=fw.TensorShapeProto())
+    filename = add("filename", "PlaceholderWithDefault", [strings("filename/input", ["model"],
+                                                                  [])],
+                   dtype=fw.AttrValue(type=string), shape=scalar)
+    const = add("Const", "PlaceholderWithDefault", [filename], dtype=fw.AttrValue(type=string),
+                shape=scalar)
+    dtypes = fw.AttrValue(list=fw.AttrValue.ListValue(
+        type=[variables[k].dtype.as_datatype_enum for k in keys]))
+    reads = [variables[k]._snapshot.name.split(":")[0] for k in keys]
+    save = add("SaveV2", "SaveV2", [const, strings("SaveV2/tensor_names", keys, [len(keys)]),
+                                    strings("SaveV2/shape_and_slices", [""] * len(keys),
+                                            [len(keys)]), *reads], dtypes=dtypes)
+    add("control_dependency", "Identity", [const, "^" + save], T=fw.AttrValue(type=string))
+    restore = add("RestoreV2", "RestoreV2", [
+        const, strings("RestoreV2/tensor_names", keys, [len(keys)]),
+        strings("RestoreV2/shape_and_slices", [""] * len(keys), [len(keys)])], dtypes=dtypes)
+    assigns = []
+    for i, key in enumerate(keys):
+        var, suffix = variables[key], f"_{i}" if i else ""
+        dtype = fw.AttrValue(type=var.dtype.as_datatype_enum)
+        value = add(f"Identity{suffix}", "Identity", [f"{restore}:{i}" if i else restore],
+                    T=dtype)
+        assigns.append(add(f"AssignVariableOp{suffix}", "AssignVariableOp",
+                           [var.name.split(":")[0], value], dtype=dtype))
+    add("restore_all", "NoOp", ["^" + a for a in assigns])
+    return out
+
+
+def graph_def_of(graph):
+    """`graph`'s ``GraphDef`` as TF writes a TF 1 graph's: each variable a ``VarHandleOp``
+    node of its own name, and only the control inputs the graph holds (none that order
+    its stateful operations, as a function's graph is written)."""
+    from eagerflow._src.graph import graph_def as _graph_def  # noqa: PLC0415
+    written = graph.as_graph_def()
+    operations = {op.name for op in graph.get_operations()}
+    control = getattr(graph, "control_inputs", {})
+    handles = {}  # resource placeholder -> the variable's op name
+    for var in graph.get_collection(GraphKeys.GLOBAL_VARIABLES) + graph.get_collection(
+            GraphKeys.LOCAL_VARIABLES):
+        init = getattr(var, "_initializer_op", None)
+        if init is None:
+            continue
+        for node in written.node:
+            if node.name == init.name and node.input:
+                handles[_op_name(node.input[0])] = (var.name.split(":")[0], var)
+    out = type(written)()
+    out.CopyFrom(written)
+    del out.node[:]
+    for node in written.node:
+        if node.name in handles:
+            name, var = handles[node.name]
+            handle = out.node.add(name=name, op="VarHandleOp")
+            handle.attr["dtype"].type = var.dtype.as_datatype_enum
+            handle.attr["shape"].shape.CopyFrom(_graph_def.shape_proto(var.shape))
+            handle.attr["shared_name"].s = name.encode()
+            handle.attr["container"].s = b""
+            handle.attr["allowed_devices"].list.SetInParent()
+            continue
+        if node.op == "NoOp" and node.name not in operations:
+            continue  # (the NoOp a function's graph waits on)
+        copy = out.node.add()
+        copy.CopyFrom(node)
+        del copy.input[:]
+        for ref in node.input:
+            if ref.startswith("^"):
+                continue
+            op = _op_name(ref)
+            copy.input.append(handles[op][0] if op in handles else ref)
+        copy.input.extend("^" + d for d in control.get(node.name, ()))
+    return out

@@ -1,0 +1,75 @@
+"""TF 1's recurrent cells and ``dynamic_rnn``/``static_rnn`` in graphs, against TF's recorded
+results (`data/make_v1_rnn_data.py`)."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+import eagerflow.compat.v1 as tf1
+
+from tests.compat.v1_rnn_programs import recurrent
+
+with open(os.path.join(os.path.dirname(__file__), "data", "v1_rnn.json")) as _f:
+    RECORDED = json.load(_f)
+
+
+@pytest.fixture(autouse=True)
+def eager_after():
+    yield
+    tf1.enable_eager_execution()
+    tf1.reset_default_graph()
+
+
+def _close(got, want, where):
+    """Nested lists (a state's tuples of arrays) compared leaf by leaf."""
+    if isinstance(want, list) and want and isinstance(want[0], list):
+        assert len(got) == len(want), where
+        for i, (g, w) in enumerate(zip(got, want)):
+            _close(g, w, f"{where}[{i}]")
+        return
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=where)
+
+
+def test_cells_over_sequences_give_tfs_outputs_states_and_variables():
+    got = recurrent(tf1)
+    assert got["variables"] == RECORDED["variables"]
+    assert sorted(got["values"]) == sorted(RECORDED["values"])
+    for name, want in RECORDED["values"].items():
+        _close(got["values"][name]["outputs"], want["outputs"], f"{name} outputs")
+        _close(got["values"][name]["state"], want["state"], f"{name} state")
+
+
+def test_cells_eagerly_and_their_errors():
+    cell = tf1.nn.rnn_cell.BasicLSTMCell(2)
+    state = cell.zero_state(3, tf.float32)
+    assert isinstance(state, tf1.nn.rnn_cell.LSTMStateTuple) and state.c.shape == (3, 2)
+    output, new_state = cell(tf.ones([3, 4]), state)
+    assert output.shape == (3, 2) and new_state.h is not None
+    with pytest.raises(ValueError, match="If there is no initial_state, you must give a dtype"):
+        tf1.nn.dynamic_rnn(cell, tf.ones([3, 5, 4]))
+    wrapped = tf1.nn.rnn_cell.DropoutWrapper(tf1.nn.rnn_cell.GRUCell(2))
+    outputs, _ = tf1.nn.dynamic_rnn(wrapped, tf.ones([1, 2, 4]), dtype=tf.float32,
+                                    time_major=True)
+    assert outputs.shape == (1, 2, 2)
+
+
+def test_dynamic_rnn_loops_over_a_number_of_steps_known_when_it_runs():
+    from tests.compat.v1_rnn_programs import INPUTS, LENGTHS
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, None, 4])
+        with tf1.variable_scope("basic_lstm", initializer=tf1.constant_initializer(0.1)):
+            cell = tf1.nn.rnn_cell.BasicLSTMCell(3)
+            outputs, state = tf1.nn.dynamic_rnn(cell, x, sequence_length=LENGTHS,
+                                                dtype=tf.float32)
+        names = [v.name for v in tf1.global_variables()]
+        init = tf1.global_variables_initializer()
+    assert names == RECORDED["variables"][4:6]  # (basic_lstm's, as unrolled)
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        got = sess.run([outputs, state], {x: INPUTS})
+    want = RECORDED["values"]["basic_lstm"]
+    _close(got[0].tolist(), want["outputs"], "outputs")
+    _close([s.tolist() for s in got[1]], want["state"], "state")
