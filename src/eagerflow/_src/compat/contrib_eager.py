@@ -14,7 +14,7 @@ from eagerflow._src.autodiff import eager_compat, script_ops
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import checkpoint as _checkpoint
-from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat import graph_mode, saver, variable_scope
 from eagerflow._src.core import context
 from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.convert import convert_to_tensor
@@ -116,8 +116,9 @@ def implicit_gradients(f):
 
 
 @export("contrib.eager.Variable")
-class Variable(_variables.Variable):
-    """``tf.Variable``."""
+class Variable(variable_scope.GraphVariable):
+    """``tf.Variable``; in a TF 1 graph, a graph variable (``tf.compat.v1.Variable``) that
+    joins the graph's collections, as TF 1's resource variables did."""
 
     def __init__(self, *args, **kwargs):
         _deprecated("Variable", "tf.Variable")
@@ -199,6 +200,47 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
     """Turns eager execution on (TF 2 executes eagerly already)."""
     _deprecated("enable_eager_execution", "nothing (TF 2 executes eagerly)")
     return graph_mode.enable_eager_execution(config, device_policy, execution_mode)
+
+
+@export("contrib.eager.in_eager_mode")
+def in_eager_mode():
+    """``tf.executing_eagerly``."""
+    _deprecated("in_eager_mode", "tf.executing_eagerly")
+    return context.executing_eagerly()
+
+
+@export("contrib.eager.Saver")
+class Saver(saver.Saver):
+    """TF 1's saver of variables by name for eager programs: ``Saver(var_list)``, then
+    ``save(file_prefix, global_step=None)`` (the path written) and ``restore(file_prefix)``.
+
+    >>> import os, tempfile, eagerflow.contrib.eager as tfe
+    >>> x = tf.Variable(2.0, name="x")
+    >>> saver = tfe.Saver([x])
+    >>> path = saver.save(os.path.join(tempfile.mkdtemp(), "ckpt"))
+    >>> _ = x.assign(11.0)
+    >>> saver.restore(path)
+    >>> float(x)
+    2.0
+    """
+
+    def __init__(self, var_list):
+        _deprecated("Saver", "tf.train.Checkpoint")
+        super().__init__(var_list)
+
+    def save(self, file_prefix, global_step=None):  # noqa: D102
+        return super().save(None, file_prefix, global_step=global_step)
+
+    def restore(self, file_prefix):  # noqa: D102
+        super().restore(None, file_prefix)
+
+
+# TF 2's objects under the names TF 1's ``tfe`` gave them.
+for _name, _module, _attribute in (
+        ("custom_gradient", "eagerflow._src.autodiff.custom_gradient", "custom_gradient"),
+        ("GradientTape", "eagerflow._src.autodiff.tape", "GradientTape"),
+        ("TensorSpec", "eagerflow._src.core.tensor_spec", "TensorSpec")):
+    export(f"contrib.eager.{_name}").export_constant(_module, _attribute)
 
 
 @export("contrib.eager.run")
