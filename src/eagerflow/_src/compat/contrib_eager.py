@@ -14,12 +14,13 @@ from eagerflow._src.autodiff import eager_compat, script_ops
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import checkpoint as _checkpoint
-from eagerflow._src.compat import graph_mode, saver, variable_scope
+from eagerflow._src.compat import contrib_summary, graph_mode, saver, variable_scope
 from eagerflow._src.core import context
 from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.function import polymorphic_function
 from eagerflow._src.keras.metrics import accuracy_metrics, base_metric
+from eagerflow._src.summary import writer as _writer
 
 _noted = set()
 
@@ -134,8 +135,29 @@ class Checkpoint(_checkpoint.Checkpoint):
         super().__init__(*args, **kwargs)
 
 
+class _Summarized:
+    """TF 1's metrics: `result` also writes the value as the scalar summary named after the
+    metric when a default summary writer records."""
+
+    _updating = False
+
+    def __call__(self, *args, **kwargs):
+        # (an update returns the result without writing it: only `result()` writes)
+        self._updating = True
+        try:
+            return super().__call__(*args, **kwargs)
+        finally:
+            self._updating = False
+
+    def result(self, write_summary=True):
+        value = super().result()
+        if write_summary and not self._updating and _writer.state.writer is not None:
+            contrib_summary.scalar(self.name, value)
+        return value
+
+
 @export("contrib.eager.metrics.Mean")
-class Mean(base_metric.Mean):
+class Mean(_Summarized, base_metric.Mean):
     """``tf.keras.metrics.Mean``: ``m(values)`` accumulates, ``m.result()`` is the mean.
 
     >>> import eagerflow.contrib.eager as tfe
@@ -151,7 +173,7 @@ class Mean(base_metric.Mean):
 
 
 @export("contrib.eager.metrics.Accuracy")
-class Accuracy(accuracy_metrics.Accuracy):
+class Accuracy(_Summarized, accuracy_metrics.Accuracy):
     """``tf.keras.metrics.Accuracy``: ``m(labels, predictions)``, then ``m.result()``."""
 
     def __init__(self, *args, **kwargs):
