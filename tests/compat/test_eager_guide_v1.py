@@ -930,3 +930,34 @@ def test_metric_results_write_summaries(tmp_path):
         assert float(accuracy.result()) == 0.5
     writer.flush()
     assert _events(str(tmp_path)) == [(0, "my_mean", 4.0), (0, "accuracy", 0.5)]
+
+
+def test_train_checkpoint_as_the_r1_guide_spells_it(tmp_path):
+    x = tf.Variable(10.)
+    checkpoint = tf.train.Checkpoint(x=x)
+    x.assign(2.)   # Assign a new value to the variables and save.
+    checkpoint_path = str(tmp_path) + '/ckpt/'
+    checkpoint.save(checkpoint_path)
+    x.assign(11.)  # Change the variable after saving.
+    # Restore values from the checkpoint
+    checkpoint.restore(tf.train.latest_checkpoint(checkpoint_path))
+    assert float(x) == 2.0  # => 2.0
+
+
+def test_v1_spellings_are_the_tf2_objects():
+    assert tf.random_normal is eagerflow.random.normal
+    assert tf.random_uniform is eagerflow.random.uniform
+    assert tf.truncated_normal is eagerflow.random.truncated_normal
+    assert tf.log is eagerflow.math.log and tf.matrix_inverse is eagerflow.linalg.inv
+    assert tf.set_random_seed is eagerflow.random.set_seed
+    assert tf.train.Checkpoint is eagerflow.train.Checkpoint
+    assert tf.data.Dataset is eagerflow.data.Dataset
+    tf.set_random_seed(7)
+    a = tf.random_normal([3])
+    tf.set_random_seed(7)
+    np.testing.assert_array_equal(a.numpy(), tf.random_normal([3]).numpy())
+    assert tf.to_float(tf.constant([1, 2])).dtype == tf.float32
+    assert tf.to_int64([2.7]).numpy().tolist() == [2]
+    tf.disable_eager_execution()
+    assert tf.to_float(tf.placeholder(tf.int32, [None]), name="f").name == "f:0"
+    assert tf.to_int32(tf.placeholder(tf.float32, [])).name == "ToInt32:0"
