@@ -961,3 +961,67 @@ def test_v1_spellings_are_the_tf2_objects():
     tf.disable_eager_execution()
     assert tf.to_float(tf.placeholder(tf.int32, [None]), name="f").name == "f:0"
     assert tf.to_int32(tf.placeholder(tf.float32, [])).name == "ToInt32:0"
+
+
+def test_g3doc_networks():
+    class TwoLayerNet(tfe.Network):
+        def __init__(self):
+            super(TwoLayerNet, self).__init__()
+            self.layer1 = self.track_layer(
+                tf.layers.Dense(2, activation=tf.nn.relu, use_bias=False))
+            self.layer2 = self.track_layer(tf.layers.Dense(3, use_bias=False))
+
+        def call(self, x):
+            return self.layer2(self.layer1(x))
+
+    net = TwoLayerNet()
+
+    # No variables created yet
+    assert 0 == len(net.variables)
+
+    # They are created on first input:
+    inp = tf.constant([[1.]])
+
+    # Since input is a 1x1 matrix, net.l1 has 2 units and net.l2 has 3 units,
+    # the output is the product of a 1x1 matrix with a 1x2 matrix with a 2x3
+    # matrix.
+    assert [1, 3] == net(inp).shape.as_list()  # Invoke net; get output shape.
+    assert 1 == len(net.layer1.variables)
+    assert 1 == len(net.layer2.variables)
+    assert 2 == len(net.variables)  # weights for each layer.
+    assert [1, 2] == net.variables[0].shape.as_list()  # weights of layer1.
+    assert [2, 3] == net.variables[1].shape.as_list()  # weights of layer2.
+
+    class ThreeLayerNet(tfe.Network):
+        def __init__(self):
+            super(ThreeLayerNet, self).__init__()
+            self.a = self.track_layer(TwoLayerNet())
+            self.b = self.track_layer(tf.layers.Dense(4, use_bias=False))
+
+        def call(self, x):
+            return self.b(self.a(x))
+
+    net = ThreeLayerNet()
+
+    assert [1, 4] == net(inp).shape.as_list()
+    assert 3 == len(net.variables)
+    assert [1, 2] == net.variables[0].shape.as_list()
+    assert [2, 3] == net.variables[1].shape.as_list()
+    assert [3, 4] == net.variables[2].shape.as_list()
+
+    # (the g3doc's training of the network towards an objective, with minimize, the
+    # global step and tfe.Saver)
+    # (a ReLU layer of two units on one input is dead from the start for a quarter of the
+    # random initializations: this one starts alive)
+    net.a.layer1.kernel.assign([[0.5, 0.8]])
+    objective = tf.constant([[2., 3., 4., 5.]])
+    optimizer = tf.train.AdamOptimizer(0.01)
+    global_step = tf.train.get_or_create_global_step()
+    initial = float(tf.norm(net(inp) - objective))
+    for _ in range(200):
+        loss_fn = lambda: tf.norm(net(inp) - objective)  # noqa: E731
+        optimizer.minimize(loss_fn, global_step=global_step)
+    assert int(global_step) == 200
+    assert float(tf.norm(net(inp) - objective)) < min(0.5, initial / 4)
+    all_variables = net.variables + optimizer.variables() + [global_step]
+    assert len(all_variables) == 3 + 2 + 6 + 1  # (beta powers, m and v of each weight)

@@ -19,6 +19,7 @@ from eagerflow._src.core import context
 from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.function import polymorphic_function
+from eagerflow._src.keras.engine import training
 from eagerflow._src.keras.metrics import accuracy_metrics, base_metric
 from eagerflow._src.summary import writer as _writer
 
@@ -222,6 +223,32 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
     """Turns eager execution on (TF 2 executes eagerly already)."""
     _deprecated("enable_eager_execution", "nothing (TF 2 executes eagerly)")
     return graph_mode.enable_eager_execution(config, device_policy, execution_mode)
+
+
+@export("contrib.eager.Network")
+class Network(training.Model):
+    """TF 1's ``tfe.Network``: a Keras `Model` whose layers its `__init__` keeps as
+    attributes, through `track_layer`.
+
+    >>> import eagerflow.contrib.eager as tfe
+    >>> class Net(tfe.Network):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.dense = self.track_layer(tf.keras.layers.Dense(2, use_bias=False))
+    ...     def call(self, x):
+    ...         return self.dense(x)
+    >>> net = Net()
+    >>> net(tf.ones([1, 3])).shape, [v.shape.as_list() for v in net.variables]
+    (TensorShape([1, 2]), [[3, 2]])
+    """
+
+    def __init__(self, name=None):
+        _deprecated("Network", "tf.keras.Model")
+        super().__init__(name=name)
+
+    def track_layer(self, layer):
+        """Returns `layer`, which the network tracks once kept in one of its attributes."""
+        return layer
 
 
 @export("contrib.eager.in_eager_mode")
