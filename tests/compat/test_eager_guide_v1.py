@@ -590,6 +590,12 @@ def test_metrics():
     accuracy = tfe.metrics.Accuracy()
     accuracy(tf.constant([1, 2, 3, 4]), tf.constant([1, 2, 0, 4]))
     assert 0.75 == accuracy.result().numpy()
+    # (TF 1's metrics: float64, named after their class, reset by init_variables)
+    assert accuracy.result().dtype == tf.float64 and accuracy.name == "Accuracy"
+    assert m.result().dtype == tf.float64 and m.name == "loss"
+    accuracy.init_variables()
+    accuracy([1], [1])
+    assert 1.0 == accuracy.result().numpy()
 
 
 def _events(logdir):
@@ -929,7 +935,7 @@ def test_metric_results_write_summaries(tmp_path):
         assert float(m.result(write_summary=False)) == 4.0
         assert float(accuracy.result()) == 0.5
     writer.flush()
-    assert _events(str(tmp_path)) == [(0, "my_mean", 4.0), (0, "accuracy", 0.5)]
+    assert _events(str(tmp_path)) == [(0, "my_mean", 4.0), (0, "Accuracy", 0.5)]
 
 
 def test_train_checkpoint_as_the_r1_guide_spells_it(tmp_path):

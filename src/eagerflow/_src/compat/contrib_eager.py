@@ -16,6 +16,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import checkpoint as _checkpoint
 from eagerflow._src.compat import contrib_summary, graph_mode, saver, variable_scope
 from eagerflow._src.core import context
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.function import polymorphic_function
@@ -137,10 +138,18 @@ class Checkpoint(_checkpoint.Checkpoint):
 
 
 class _Summarized:
-    """TF 1's metrics: `result` also writes the value as the scalar summary named after the
-    metric when a default summary writer records."""
+    """TF 1's metrics: named after their class and of float64 by default; `result` also
+    writes the value as the scalar summary named after the metric when a default summary
+    writer records."""
 
     _updating = False
+
+    def __init__(self, name=None, dtype=_d.float64, **kwargs):
+        super().__init__(name=name or type(self).__name__, dtype=dtype, **kwargs)
+
+    def init_variables(self):
+        """Sets the state back to its start (TF 1's; `reset_state` replaces it)."""
+        self.reset_state()
 
     def __call__(self, *args, **kwargs):
         # (an update returns the result without writing it: only `result()` writes)
