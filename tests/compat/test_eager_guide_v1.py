@@ -1031,3 +1031,7 @@ def test_g3doc_networks():
     assert float(tf.norm(net(inp) - objective)) < min(0.5, initial / 4)
     all_variables = net.variables + optimizer.variables() + [global_step]
     assert len(all_variables) == 3 + 2 + 6 + 1  # (beta powers, m and v of each weight)
+
+
+def test_num_gpus_counts_the_gpus_eagerflow_uses():
+    assert tfe.num_gpus() == len(eagerflow.config.list_physical_devices("GPU"))

@@ -10,6 +10,7 @@ each logs one deprecation note (``tf.get_logger()``) naming that replacement.
 """
 import sys
 
+from eagerflow._src import backend
 from eagerflow._src.autodiff import eager_compat, script_ops
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
@@ -215,9 +216,9 @@ def py_func(func, inp, Tout, name=None):  # noqa: N803 (TF's argument name)
 
 @export("contrib.eager.num_gpus")
 def num_gpus():
-    """The number of GPUs: 0."""
+    """The number of GPUs eagerflow can use (those CuPy finds; 0 without CuPy)."""
     _deprecated("num_gpus", "len(tf.config.list_physical_devices('GPU'))")
-    return 0
+    return len(backend.list_devices("GPU"))
 
 
 @export("contrib.eager.executing_eagerly")
