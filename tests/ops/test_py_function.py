@@ -264,16 +264,90 @@ def test_gradient_of_a_function_holding_py_function():
     np.testing.assert_allclose(float(tape.gradient(y, x)), np.cos(0.5), rtol=1e-6)
 
 
-def test_nested_tapes_give_the_second_derivative():
+def test_nested_tapes_give_no_second_derivative_as_tf():
+    # TF differentiates a py_function with the tape its call recorded: the gradient is an
+    # op of the output gradients alone, so the second derivative is None.
+    calls = []
+
+    def cube(a):
+        calls.append(1)
+        return a * a * a
+
     x = tf.constant(3.0)
     with tf.GradientTape() as outer:
         outer.watch(x)
         with tf.GradientTape() as inner:
             inner.watch(x)
-            y = tf.py_function(lambda a: a * a * a, [x], tf.float32)
+            y = tf.py_function(cube, [x], tf.float32)
         dy = inner.gradient(y, x)
     assert float(dy) == 27.0
-    assert float(outer.gradient(dy, x)) == 18.0
+    assert outer.gradient(dy, x) is None
+    assert len(calls) == 1
+
+
+def _counted(fn):
+    calls = []
+
+    def counted(*args):
+        calls.append(1)
+        return fn(*args)
+    return counted, calls
+
+
+def test_gradient_does_not_run_the_function_again():
+    cube, calls = _counted(lambda a: a * a * a)
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.py_function(cube, [x], tf.float32)
+    assert float(tape.gradient(y, x)) == 12.0 and len(calls) == 1
+
+    f = tf.function(lambda x: tf.py_function(cube, [x], tf.float32))
+    for value, want in ((2.0, 12.0), (3.0, 27.0)):  # (the second call uses the same node)
+        del calls[:]
+        x = tf.constant(value)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        assert float(tape.gradient(y, x)) == want and len(calls) == 1
+
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.py_function(cube, [x], tf.float32)
+        return tape.gradient(y, x)
+
+    for value, want in ((2.0, 12.0), (3.0, 27.0)):
+        del calls[:]
+        assert float(grad(tf.constant(value))) == want and len(calls) == 1
+
+
+def test_persistent_tape_and_jacobian_use_the_one_recorded_call():
+    square, calls = _counted(lambda a: a * a)
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.py_function(square, [x], tf.float32)
+    # (TF 2.21 fails the second gradient with KeyError: its tape cache gives a call once)
+    assert tape.gradient(y, x).numpy().tolist() == [2.0, 4.0]
+    assert tape.gradient(y, x).numpy().tolist() == [2.0, 4.0]
+    assert tape.jacobian(y, x).numpy().tolist() == [[2.0, 0.0], [0.0, 4.0]]
+    assert len(calls) == 1
+
+
+def test_v1_graph_gradient_runs_the_function_once_per_session_run():
+    import eagerflow.compat.v1 as tf1
+    cube, calls = _counted(lambda a: a * a * a)
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [])
+        y = tf.py_function(cube, [x], tf.float32)
+        dy = tf1.gradients(y, x)[0]
+        assert tf1.gradients(dy, x) == [None]
+    with tf1.Session(graph=g) as sess:
+        assert sess.run([y, dy], {x: 2.0}) == [8.0, 12.0] and len(calls) == 1
+        assert sess.run(dy, {x: 3.0}) == 27.0 and len(calls) == 2
 
 
 def test_gradient_of_several_inputs_and_outputs():

@@ -99,18 +99,37 @@ class _Mismatch(Exception):
 class _Callable:
     """The function of one node: called with its inputs' arrays, it returns its outputs'."""
 
-    def __init__(self, func, tout, eager):
+    def __init__(self, func, tout, eager, n_grads=None):
         self.func, self.tout, self.eager = func, tuple(tout), eager
         self.token = _registry.insert(self)
         self._grad = None
+        # A gradient's callable takes the gradients of its function's `n_grads` outputs,
+        # then that function's inputs (for a call that recorded no tape).
+        self.n_grads = n_grads
+        # Calls run under a tape when a tape may record them, or always once a graph holds
+        # this node's gradient; the latest call's (tape, inputs, outputs) gives the gradient,
+        # as TF's tape cache does, so that the function runs once.
+        self.record = False
+        self.recorded = None
 
     def run(self, arrays):
         """The output arrays of the function called on input `arrays`."""
+        record = self.eager and (self.record or bool(context.get().recorders))
         with context.init_scope():  # eager, unseen by tapes, even while a graph runs
             try:
-                values = self._values(self.func(*self.arguments(arrays)))
-                return tuple(self._out(i, v, d)
-                             for i, (v, d) in enumerate(zip(values, self.tout)))
+                args = self.arguments(arrays)
+                if not record:
+                    values = self._values(self.func(*args))
+                    return tuple(self._out(i, v, d)
+                                 for i, (v, d) in enumerate(zip(values, self.tout)))
+                with GradientTape(persistent=True) as tape:  # (kept for every gradient asked)
+                    for a in args:
+                        if _differentiable(a.dtype):
+                            tape.watch(a)
+                    values = self._values(self.func(*args))
+                    outputs = [self._out_tensor(v, d) for v, d in zip(values, self.tout)]
+                self.recorded = (tape, args, outputs)
+                return tuple(t._data for t in outputs)
             except _Mismatch as e:
                 raise errors.InvalidArgumentError(None, None, str(e)) from None
             except Exception as e:  # noqa: BLE001 (every exception becomes TF's error)
@@ -141,15 +160,19 @@ class _Callable:
                             f"{len(self.tout)} values.")
         return values
 
+    @staticmethod
+    def _out_tensor(value, dtype):
+        if isinstance(value, Variable):
+            raise RuntimeError(
+                "Attempting to return a variable from an eagerly executed py_func. Only "
+                "numeric data structures like Tensors or NumPy arrays should be returned; "
+                "to return the value of a variable, make sure to obtain the Tensor backing "
+                f"it by calling `.read_value()` on the variable in question: {value}")
+        return convert_to_tensor(value, dtype)
+
     def _out(self, index, value, dtype):
         if self.eager:
-            if isinstance(value, Variable):
-                raise RuntimeError(
-                    "Attempting to return a variable from an eagerly executed py_func. Only "
-                    "numeric data structures like Tensors or NumPy arrays should be returned; "
-                    "to return the value of a variable, make sure to obtain the Tensor backing "
-                    f"it by calling `.read_value()` on the variable in question: {value}")
-            return convert_to_tensor(value, dtype)._data
+            return self._out_tensor(value, dtype)._data
         array = np.asarray(value)
         if array.dtype.kind in "US":  # text: TF's strings are bytes
             array = np.vectorize(lambda s: s.encode() if isinstance(s, str) else bytes(s),
@@ -162,19 +185,25 @@ class _Callable:
         return array
 
     def grad(self, in_dtypes):
-        """The callable of this one's gradient (made once): it runs the function again under
-        a tape, on the inputs (of `in_dtypes`) followed by the gradients of the outputs."""
+        """The callable of this one's gradient (made once). It takes the gradients of the
+        outputs, then the inputs (of `in_dtypes`): the tape the call recorded gives the
+        gradients of the inputs; where the call recorded none, the function runs again
+        on the inputs, under a tape."""
         if self._grad is None:
-            n_in = len(in_dtypes)
+            n_in, n_out = len(in_dtypes), len(self.tout)
 
             def gradient(*args):
-                xs, dys = args[:n_in], args[n_in:]
+                dys, xs = args[:n_out], args[n_out:]
+                if self.recorded is not None:
+                    tape, xs, ys = self.recorded
+                else:
+                    with GradientTape() as tape:
+                        for x in xs:
+                            if _differentiable(x.dtype):
+                                tape.watch(x)
+                        ys = [self._out_tensor(y, d)
+                              for y, d in zip(self._values(self.func(*xs)), self.tout)]
                 wrt = [i for i, x in enumerate(xs) if _differentiable(x.dtype)]
-                with GradientTape() as tape:
-                    for i in wrt:
-                        tape.watch(xs[i])
-                    ys = [convert_to_tensor(y, d)
-                          for y, d in zip(self._values(self.func(*xs)), self.tout)]
                 pairs = [(y, dy) for y, dy in zip(ys, dys) if _differentiable(y.dtype)]
                 grads = [None] * n_in
                 if pairs and wrt:
@@ -185,7 +214,7 @@ class _Callable:
                 # no gradient is a zero one (the op's outputs are one list of tensors)
                 return [array_ops.zeros_like(x) if g is None else g for x, g in zip(xs, grads)]
 
-            self._grad = _Callable(gradient, in_dtypes, eager=True)
+            self._grad = _Callable(gradient, in_dtypes, eager=True, n_grads=n_out)
         return self._grad
 
 
@@ -220,8 +249,17 @@ for _op in (_EAGER_PY_FUNC, _PY_FUNC, _PY_FUNC_STATELESS):
 @register_gradient("EagerPyFunc")
 def _eager_py_func_grad(op, *dys):
     inputs = list(op.inputs)
-    grad = _registry.get(op.attrs["token"]).grad(tuple(t.dtype for t in inputs))
-    return _run(grad, inputs + list(dys), _EAGER_PY_FUNC, {"is_async": False})
+    func = _registry.get(op.attrs["token"])
+    if context.get().graph is not None:
+        func.record = True  # (the graph's runs of the node record what its gradient needs)
+    grad = func.grad(tuple(t.dtype for t in inputs))
+    grads = _run(grad, list(dys) + inputs, _EAGER_PY_FUNC, {"is_async": False})
+    if func.n_grads is not None:
+        # A gradient's gradient flows to the output gradients it took, not to the inputs of
+        # the function (TF's gradient op takes no such inputs: a second derivative of a
+        # py_function is None, as TF gives it).
+        grads[func.n_grads:] = [None] * (len(grads) - func.n_grads)
+    return grads
 
 
 # -- running a callable ----------------------------------------------------------------------
@@ -361,8 +399,10 @@ def py_function(func=None, inp=None, Tout=None, name=None):
     `func` takes eager tensors and returns tensors (or values convertible to them) of the
     dtypes `Tout` lists: a list of dtypes (a list comes back), one dtype (one tensor), or
     `TensorSpec`s / `SparseTensorSpec`s.  Inside a `function` the call is an
-    ``EagerPyFunc`` node whose outputs have unknown shapes.  Gradients flow through it: a
-    tape runs `func` again on the inputs.  With `func` None it is a decorator.
+    ``EagerPyFunc`` node whose outputs have unknown shapes.  Gradients flow through it, to
+    its inputs: a call that a tape may differentiate runs `func` under a tape of its own,
+    whose gradient the backward pass takes (`func` is not run again; as in TF, the
+    gradient has no second derivative).  With `func` None it is a decorator.
 
     >>> @tf.function
     ... def f(x):

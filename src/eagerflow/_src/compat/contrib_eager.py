@@ -10,16 +10,20 @@ each logs one deprecation note (``tf.get_logger()``) naming that replacement.
 """
 import sys
 
+from eagerflow._src import backend
 from eagerflow._src.autodiff import eager_compat, script_ops
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import checkpoint as _checkpoint
-from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat import contrib_summary, graph_mode, saver, variable_scope
 from eagerflow._src.core import context
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.function import polymorphic_function
+from eagerflow._src.keras.engine import training
 from eagerflow._src.keras.metrics import accuracy_metrics, base_metric
+from eagerflow._src.summary import writer as _writer
 
 _noted = set()
 
@@ -116,8 +120,9 @@ def implicit_gradients(f):
 
 
 @export("contrib.eager.Variable")
-class Variable(_variables.Variable):
-    """``tf.Variable``."""
+class Variable(variable_scope.GraphVariable):
+    """``tf.Variable``; in a TF 1 graph, a graph variable (``tf.compat.v1.Variable``) that
+    joins the graph's collections, as TF 1's resource variables did."""
 
     def __init__(self, *args, **kwargs):
         _deprecated("Variable", "tf.Variable")
@@ -133,8 +138,37 @@ class Checkpoint(_checkpoint.Checkpoint):
         super().__init__(*args, **kwargs)
 
 
+class _Summarized:
+    """TF 1's metrics: named after their class and of float64 by default; `result` also
+    writes the value as the scalar summary named after the metric when a default summary
+    writer records."""
+
+    _updating = False
+
+    def __init__(self, name=None, dtype=_d.float64, **kwargs):
+        super().__init__(name=name or type(self).__name__, dtype=dtype, **kwargs)
+
+    def init_variables(self):
+        """Sets the state back to its start (TF 1's; `reset_state` replaces it)."""
+        self.reset_state()
+
+    def __call__(self, *args, **kwargs):
+        # (an update returns the result without writing it: only `result()` writes)
+        self._updating = True
+        try:
+            return super().__call__(*args, **kwargs)
+        finally:
+            self._updating = False
+
+    def result(self, write_summary=True):
+        value = super().result()
+        if write_summary and not self._updating and _writer.state.writer is not None:
+            contrib_summary.scalar(self.name, value)
+        return value
+
+
 @export("contrib.eager.metrics.Mean")
-class Mean(base_metric.Mean):
+class Mean(_Summarized, base_metric.Mean):
     """``tf.keras.metrics.Mean``: ``m(values)`` accumulates, ``m.result()`` is the mean.
 
     >>> import eagerflow.contrib.eager as tfe
@@ -150,7 +184,7 @@ class Mean(base_metric.Mean):
 
 
 @export("contrib.eager.metrics.Accuracy")
-class Accuracy(accuracy_metrics.Accuracy):
+class Accuracy(_Summarized, accuracy_metrics.Accuracy):
     """``tf.keras.metrics.Accuracy``: ``m(labels, predictions)``, then ``m.result()``."""
 
     def __init__(self, *args, **kwargs):
@@ -182,9 +216,9 @@ def py_func(func, inp, Tout, name=None):  # noqa: N803 (TF's argument name)
 
 @export("contrib.eager.num_gpus")
 def num_gpus():
-    """The number of GPUs: 0."""
+    """The number of GPUs eagerflow can use (those CuPy finds; 0 without CuPy)."""
     _deprecated("num_gpus", "len(tf.config.list_physical_devices('GPU'))")
-    return 0
+    return len(backend.list_devices("GPU"))
 
 
 @export("contrib.eager.executing_eagerly")
@@ -199,6 +233,73 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
     """Turns eager execution on (TF 2 executes eagerly already)."""
     _deprecated("enable_eager_execution", "nothing (TF 2 executes eagerly)")
     return graph_mode.enable_eager_execution(config, device_policy, execution_mode)
+
+
+@export("contrib.eager.Network")
+class Network(training.Model):
+    """TF 1's ``tfe.Network``: a Keras `Model` whose layers its `__init__` keeps as
+    attributes, through `track_layer`.
+
+    >>> import eagerflow.contrib.eager as tfe
+    >>> class Net(tfe.Network):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.dense = self.track_layer(tf.keras.layers.Dense(2, use_bias=False))
+    ...     def call(self, x):
+    ...         return self.dense(x)
+    >>> net = Net()
+    >>> net(tf.ones([1, 3])).shape, [v.shape.as_list() for v in net.variables]
+    (TensorShape([1, 2]), [[3, 2]])
+    """
+
+    def __init__(self, name=None):
+        _deprecated("Network", "tf.keras.Model")
+        super().__init__(name=name)
+
+    def track_layer(self, layer):
+        """Returns `layer`, which the network tracks once kept in one of its attributes."""
+        return layer
+
+
+@export("contrib.eager.in_eager_mode")
+def in_eager_mode():
+    """``tf.executing_eagerly``."""
+    _deprecated("in_eager_mode", "tf.executing_eagerly")
+    return context.executing_eagerly()
+
+
+@export("contrib.eager.Saver")
+class Saver(saver.Saver):
+    """TF 1's saver of variables by name for eager programs: ``Saver(var_list)``, then
+    ``save(file_prefix, global_step=None)`` (the path written) and ``restore(file_prefix)``.
+
+    >>> import os, tempfile, eagerflow.contrib.eager as tfe
+    >>> x = tf.Variable(2.0, name="x")
+    >>> saver = tfe.Saver([x])
+    >>> path = saver.save(os.path.join(tempfile.mkdtemp(), "ckpt"))
+    >>> _ = x.assign(11.0)
+    >>> saver.restore(path)
+    >>> float(x)
+    2.0
+    """
+
+    def __init__(self, var_list):
+        _deprecated("Saver", "tf.train.Checkpoint")
+        super().__init__(var_list)
+
+    def save(self, file_prefix, global_step=None):  # noqa: D102
+        return super().save(None, file_prefix, global_step=global_step)
+
+    def restore(self, file_prefix):  # noqa: D102
+        super().restore(None, file_prefix)
+
+
+# TF 2's objects under the names TF 1's ``tfe`` gave them.
+for _name, _module, _attribute in (
+        ("custom_gradient", "eagerflow._src.autodiff.custom_gradient", "custom_gradient"),
+        ("GradientTape", "eagerflow._src.autodiff.tape", "GradientTape"),
+        ("TensorSpec", "eagerflow._src.core.tensor_spec", "TensorSpec")):
+    export(f"contrib.eager.{_name}").export_constant(_module, _attribute)
 
 
 @export("contrib.eager.run")

@@ -20,6 +20,7 @@ from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.compat.graph_mode import GraphKeys
 from eagerflow._src.core import context, nest
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import module as module_lib
 from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
@@ -97,6 +98,7 @@ class Optimizer:
         self._use_locking = use_locking
         self._name = name
         self._slots = {}  # slot name -> {id(variable): slot variable}
+        self._slot_owners = {}  # id(variable) -> variable (kept: its id stays its own)
         self._non_slots = {}  # (name, id(graph)) -> variable
         self._made = []  # (graph, variable) of every slot and non-slot variable
 
@@ -187,6 +189,19 @@ class Optimizer:
         graph = graph_mode.v1_graph()
         return sorted((v for g, v in self._made if g is graph), key=lambda v: v.name)
 
+    # -- checkpoints: TF 1's layout (``optimizer/beta1_power``, slots by variable) --
+
+    def _trackable_children(self):
+        """The variables that are not slots (Adam's ``beta1_power``...) of the current graph,
+        by name."""
+        graph = id(graph_mode.v1_graph())
+        return [(name, v) for (name, g), v in self._non_slots.items() if g == graph]
+
+    def _checkpoint_slot_variables(self):
+        """``[(slot name, [(variable, slot)])]``, in the order the slots were made."""
+        return [(name, [(self._slot_owners[i], slot) for i, slot in slots.items()])
+                for name, slots in self._slots.items()]
+
     # -- for subclasses --
 
     def _create_slots(self, var_list):
@@ -228,6 +243,8 @@ class Optimizer:
         if id(var) not in slots:
             value = np.full(var.shape.as_list(), fill, var.dtype.as_numpy_dtype)
             slots[id(var)] = self._new_variable(value, var.name.split(":")[0] + "/" + self._name)
+            self._slot_owners[id(var)] = var
+            module_lib.tracked(self)  # a checkpoint restored before the slot existed
         return slots[id(var)]
 
     def _non_slot(self, name, value=None):
@@ -235,6 +252,7 @@ class Optimizer:
         key = (name, id(graph_mode.v1_graph()))
         if key not in self._non_slots and value is not None:
             self._non_slots[key] = self._new_variable(value, name)
+            module_lib.tracked(self)
         return self._non_slots[key]
 
     def _tensor(self, value, name):

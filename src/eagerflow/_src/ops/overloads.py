@@ -13,6 +13,7 @@ import types
 
 import numpy as np
 
+from eagerflow._src import backend
 from eagerflow._src.backend.api_export import undispatched
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
@@ -125,3 +126,23 @@ for _cls in (Tensor, Variable):  # both keep their own __hash__, which raises (a
         setattr(_cls, _name, _fn)
 Variable.__getitem__ = variable_ops.getitem  # a variable's slices can be assigned to
 Tensor.OVERLOADABLE_OPERATORS = frozenset(_METHODS)
+
+
+def _cpu(self):
+    """A copy of this tensor in host memory (TF 1's; ``tf.identity`` under ``tf.device``
+    replaces it)."""
+    with context.device("/device:CPU:0"):
+        return cast_ops.identity(self)
+
+
+def _gpu(self, gpu_index=0):
+    """A copy of this tensor on GPU `gpu_index` (TF 1's; ``tf.identity`` under ``tf.device``
+    replaces it): RuntimeError where there is no such GPU."""
+    name = f"GPU:{gpu_index}"
+    if ":GPU:" not in backend.canonical_device(name):
+        raise RuntimeError(f"{name} unknown device.")
+    with context.device(name):
+        return cast_ops.identity(self)
+
+
+EagerTensor.cpu, EagerTensor.gpu = _cpu, _gpu

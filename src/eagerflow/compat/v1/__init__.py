@@ -15,6 +15,8 @@ from eagerflow._src.compat.session import (  # noqa: F401
     ConfigProto, GPUOptions, GraphOptions, InteractiveSession, OptimizerOptions, RunOptions,
     Session, get_default_session)
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function  # noqa: F401
+from eagerflow._src.compat.v1_names import (  # noqa: F401
+    to_bfloat16, to_complex128, to_complex64, to_double, to_float, to_int32, to_int64)
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
     AUTO_REUSE, assign, assign_add, assign_sub, constant_initializer, get_variable,
     get_variable_scope, global_variables, global_variables_initializer, glorot_normal_initializer,
@@ -25,13 +27,74 @@ from eagerflow._src.compat.variable_scope import GraphVariable as Variable  # no
 from eagerflow._src.compat.variable_scope import global_variables as all_variables  # noqa: F401
 from eagerflow._src.compat.variable_scope import global_variables_initializer as initialize_all_variables  # noqa: F401
 from eagerflow._src.compat.variable_scope import local_variables_initializer as initialize_local_variables  # noqa: F401
+from eagerflow._src.core.errors import OpError  # noqa: F401
 from eagerflow._src.core.tensor_shape import Dimension  # noqa: F401
+from eagerflow._src.core.versions import COMPILER_VERSION, GIT_VERSION, VERSION  # noqa: F401
+from eagerflow._src.ops.array_ops import linspace as lin_space  # noqa: F401
+from eagerflow._src.ops.array_ops import reverse as reverse_v2  # noqa: F401
+from eagerflow._src.ops.array_ops import tensor_scatter_nd_add as tensor_scatter_add  # noqa: F401
+from eagerflow._src.ops.array_ops import tensor_scatter_nd_sub as tensor_scatter_sub  # noqa: F401
+from eagerflow._src.ops.array_ops import tensor_scatter_nd_update as tensor_scatter_update  # noqa: F401
+from eagerflow._src.ops.array_ops import where as where_v2  # noqa: F401
+from eagerflow._src.ops.debugging_ops import check_numerics, is_numeric_tensor  # noqa: F401
+from eagerflow._src.ops.fingerprint_ops import to_hash_bucket_fast as string_to_hash_bucket_fast  # noqa: F401
+from eagerflow._src.ops.fingerprint_ops import to_hash_bucket_strong as string_to_hash_bucket_strong  # noqa: F401
+from eagerflow._src.ops.image_ops import random_crop  # noqa: F401
 from eagerflow._src.ops.io_ops import (  # noqa: F401
     decode_base64, decode_compressed, decode_csv, encode_base64, matching_files, parse_tensor,
     read_file, serialize_tensor, write_file)
+from eagerflow._src.ops.linalg_ops import (  # noqa: F401
+    cholesky, cholesky_solve, cross, matrix_transpose, qr, svd, trace)
+from eagerflow._src.ops.linalg_ops import tensor_diag as diag  # noqa: F401
+from eagerflow._src.ops.linalg_ops import tensor_diag_part as diag_part  # noqa: F401
+from eagerflow._src.ops.linalg_ops import band_part as matrix_band_part  # noqa: F401
+from eagerflow._src.ops.linalg_ops import det as matrix_determinant  # noqa: F401
+from eagerflow._src.ops.linalg_ops import diag as matrix_diag  # noqa: F401
+from eagerflow._src.ops.linalg_ops import diag_part as matrix_diag_part  # noqa: F401
+from eagerflow._src.ops.linalg_ops import inv as matrix_inverse  # noqa: F401
+from eagerflow._src.ops.linalg_ops import set_diag as matrix_set_diag  # noqa: F401
+from eagerflow._src.ops.linalg_ops import solve as matrix_solve  # noqa: F401
+from eagerflow._src.ops.linalg_ops import lstsq as matrix_solve_ls  # noqa: F401
+from eagerflow._src.ops.linalg_ops import triangular_solve as matrix_triangular_solve  # noqa: F401
+from eagerflow._src.ops.linalg_ops import eigh as self_adjoint_eig  # noqa: F401
+from eagerflow._src.ops.linalg_ops import eigvalsh as self_adjoint_eigvals  # noqa: F401
+from eagerflow._src.ops.math_ops import (  # noqa: F401
+    angle, betainc, ceil, conj, digamma, erf, erfc, expm1, floordiv, floormod, igamma, igammac,
+    imag, invert_permutation, is_finite, is_inf, is_nan, is_non_decreasing, is_strictly_increasing,
+    lbeta, lgamma, log, log1p, log_sigmoid, logical_xor, polygamma, real, reciprocal, rint, rsqrt,
+    squared_difference)
+from eagerflow._src.ops.math_ops import divide_no_nan as div_no_nan  # noqa: F401
+from eagerflow._src.ops.math_ops import floormod as mod  # noqa: F401
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
     parse_single_example, parse_single_sequence_example)
+from eagerflow._src.ops.random_ops import truncated_normal  # noqa: F401
+from eagerflow._src.ops.random_ops import gamma as random_gamma  # noqa: F401
+from eagerflow._src.ops.random_ops import normal as random_normal  # noqa: F401
+from eagerflow._src.ops.random_ops import shuffle as random_shuffle  # noqa: F401
+from eagerflow._src.ops.random_ops import uniform as random_uniform  # noqa: F401
+from eagerflow._src.ops.random_ops import set_seed as set_random_seed  # noqa: F401
+from eagerflow._src.ops.reduction_ops import (  # noqa: F401
+    accumulate_n, cumprod, global_norm, segment_max, segment_mean, segment_min, segment_prod,
+    segment_sum, unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min,
+    unsorted_segment_prod, unsorted_segment_sqrt_n, unsorted_segment_sum)
+from eagerflow._src.ops.signal_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d  # noqa: F401
+from eagerflow._src.ops.sparse_ops import fill_empty_rows as sparse_fill_empty_rows  # noqa: F401
+from eagerflow._src.ops.sparse_ops import mask as sparse_mask  # noqa: F401
+from eagerflow._src.ops.sparse_ops import maximum as sparse_maximum  # noqa: F401
+from eagerflow._src.ops.sparse_ops import minimum as sparse_minimum  # noqa: F401
+from eagerflow._src.ops.sparse_ops import reorder as sparse_reorder  # noqa: F401
+from eagerflow._src.ops.sparse_ops import reshape as sparse_reshape  # noqa: F401
+from eagerflow._src.ops.sparse_ops import retain as sparse_retain  # noqa: F401
+from eagerflow._src.ops.sparse_ops import slice as sparse_slice  # noqa: F401
+from eagerflow._src.ops.sparse_ops import softmax as sparse_softmax  # noqa: F401
+from eagerflow._src.ops.sparse_ops import sparse_dense_matmul as sparse_tensor_dense_matmul  # noqa: F401
+from eagerflow._src.ops.sparse_ops import to_indicator as sparse_to_indicator  # noqa: F401
+from eagerflow._src.ops.sparse_ops import transpose as sparse_transpose  # noqa: F401
+from eagerflow._src.ops.sparse_tensor import to_dense as sparse_tensor_to_dense  # noqa: F401
+from eagerflow._src.ops.string_ops import regex_replace  # noqa: F401
+from eagerflow._src.ops.string_ops import join as string_join  # noqa: F401
+from eagerflow._src.ops.string_ops import strip as string_strip  # noqa: F401
 from eagerflow._src.summary.protos import (  # noqa: F401
     Event, HistogramProto, LogMessage, RunMetadata, SessionLog, Summary, SummaryDescription,
     SummaryMetadata, TaggedRunMetadata)

@@ -1,0 +1,191 @@
+"""TF 1's spellings of names TF 2 moved (``tf.compat.v1.log`` is ``tf.math.log``,
+``tf.compat.v1.random_normal`` is ``tf.random.normal``), declared here as the objects of
+their TF 2 names, and the TF 1 casts (``tf.compat.v1.to_float`` & co.).
+
+>>> tf.compat.v1.log(1.0), tf.compat.v1.random_normal is tf.random.normal
+(<tf.Tensor: shape=(), dtype=float32, numpy=0.0>, True)
+>>> tf.compat.v1.to_int32([1.7, -2.5])
+<tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -2], dtype=int32)>
+"""
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.ops import cast_ops
+
+# (TF 1 name under ``compat.v1``, module defining the object, its attribute there): the
+# object TF 2 exports under its new name. ``set_random_seed`` is ``tf.random.set_seed``;
+# ``train.Checkpoint`` and ``data.Dataset`` are TF 2's classes (TF 1's graph-session
+# methods, ``make_one_shot_iterator`` & co., are the functions of ``compat.v1.data``).
+ALIASES = (
+    ('COMPILER_VERSION', 'eagerflow._src.core.versions', 'COMPILER_VERSION'),
+    ('GIT_VERSION', 'eagerflow._src.core.versions', 'GIT_VERSION'),
+    ('OpError', 'eagerflow._src.core.errors', 'OpError'),
+    ('VERSION', 'eagerflow._src.core.versions', 'VERSION'),
+    ('accumulate_n', 'eagerflow._src.ops.reduction_ops', 'accumulate_n'),
+    ('angle', 'eagerflow._src.ops.math_ops', 'angle'),
+    ('betainc', 'eagerflow._src.ops.math_ops', 'betainc'),
+    ('ceil', 'eagerflow._src.ops.math_ops', 'ceil'),
+    ('check_numerics', 'eagerflow._src.ops.debugging_ops', 'check_numerics'),
+    ('cholesky', 'eagerflow._src.ops.linalg_ops', 'cholesky'),
+    ('cholesky_solve', 'eagerflow._src.ops.linalg_ops', 'cholesky_solve'),
+    ('conj', 'eagerflow._src.ops.math_ops', 'conj'),
+    ('cross', 'eagerflow._src.ops.linalg_ops', 'cross'),
+    ('cumprod', 'eagerflow._src.ops.reduction_ops', 'cumprod'),
+    ('data.AUTOTUNE', 'eagerflow._src.data.dataset_ops', 'AUTOTUNE'),
+    ('data.Dataset', 'eagerflow._src.data.dataset_ops', 'Dataset'),
+    ('data.DatasetSpec', 'eagerflow._src.data.dataset_spec', 'DatasetSpec'),
+    ('data.NumpyIterator', 'eagerflow._src.data.iterator_ops', 'NumpyIterator'),
+    ('data.Options', 'eagerflow._src.data.options', 'Options'),
+    ('data.ThreadingOptions', 'eagerflow._src.data.options', 'ThreadingOptions'),
+    ('data.UNKNOWN_CARDINALITY', 'eagerflow._src.data.dataset_ops', 'UNKNOWN'),
+    ('diag', 'eagerflow._src.ops.linalg_ops', 'tensor_diag'),
+    ('diag_part', 'eagerflow._src.ops.linalg_ops', 'tensor_diag_part'),
+    ('digamma', 'eagerflow._src.ops.math_ops', 'digamma'),
+    ('div_no_nan', 'eagerflow._src.ops.math_ops', 'divide_no_nan'),
+    ('erf', 'eagerflow._src.ops.math_ops', 'erf'),
+    ('erfc', 'eagerflow._src.ops.math_ops', 'erfc'),
+    ('expm1', 'eagerflow._src.ops.math_ops', 'expm1'),
+    ('fft', 'eagerflow._src.ops.signal_ops', 'fft'),
+    ('fft2d', 'eagerflow._src.ops.signal_ops', 'fft2d'),
+    ('fft3d', 'eagerflow._src.ops.signal_ops', 'fft3d'),
+    ('floordiv', 'eagerflow._src.ops.math_ops', 'floordiv'),
+    ('floormod', 'eagerflow._src.ops.math_ops', 'floormod'),
+    ('global_norm', 'eagerflow._src.ops.reduction_ops', 'global_norm'),
+    ('ifft', 'eagerflow._src.ops.signal_ops', 'ifft'),
+    ('ifft2d', 'eagerflow._src.ops.signal_ops', 'ifft2d'),
+    ('ifft3d', 'eagerflow._src.ops.signal_ops', 'ifft3d'),
+    ('igamma', 'eagerflow._src.ops.math_ops', 'igamma'),
+    ('igammac', 'eagerflow._src.ops.math_ops', 'igammac'),
+    ('imag', 'eagerflow._src.ops.math_ops', 'imag'),
+    ('invert_permutation', 'eagerflow._src.ops.math_ops', 'invert_permutation'),
+    ('is_finite', 'eagerflow._src.ops.math_ops', 'is_finite'),
+    ('is_inf', 'eagerflow._src.ops.math_ops', 'is_inf'),
+    ('is_nan', 'eagerflow._src.ops.math_ops', 'is_nan'),
+    ('is_non_decreasing', 'eagerflow._src.ops.math_ops', 'is_non_decreasing'),
+    ('is_numeric_tensor', 'eagerflow._src.ops.debugging_ops', 'is_numeric_tensor'),
+    ('is_strictly_increasing', 'eagerflow._src.ops.math_ops', 'is_strictly_increasing'),
+    ('lbeta', 'eagerflow._src.ops.math_ops', 'lbeta'),
+    ('lgamma', 'eagerflow._src.ops.math_ops', 'lgamma'),
+    ('lin_space', 'eagerflow._src.ops.array_ops', 'linspace'),
+    ('log', 'eagerflow._src.ops.math_ops', 'log'),
+    ('log1p', 'eagerflow._src.ops.math_ops', 'log1p'),
+    ('log_sigmoid', 'eagerflow._src.ops.math_ops', 'log_sigmoid'),
+    ('logical_xor', 'eagerflow._src.ops.math_ops', 'logical_xor'),
+    ('matrix_band_part', 'eagerflow._src.ops.linalg_ops', 'band_part'),
+    ('matrix_determinant', 'eagerflow._src.ops.linalg_ops', 'det'),
+    ('matrix_diag', 'eagerflow._src.ops.linalg_ops', 'diag'),
+    ('matrix_diag_part', 'eagerflow._src.ops.linalg_ops', 'diag_part'),
+    ('matrix_inverse', 'eagerflow._src.ops.linalg_ops', 'inv'),
+    ('matrix_set_diag', 'eagerflow._src.ops.linalg_ops', 'set_diag'),
+    ('matrix_solve', 'eagerflow._src.ops.linalg_ops', 'solve'),
+    ('matrix_solve_ls', 'eagerflow._src.ops.linalg_ops', 'lstsq'),
+    ('matrix_transpose', 'eagerflow._src.ops.linalg_ops', 'matrix_transpose'),
+    ('matrix_triangular_solve', 'eagerflow._src.ops.linalg_ops', 'triangular_solve'),
+    ('mod', 'eagerflow._src.ops.math_ops', 'floormod'),
+    ('polygamma', 'eagerflow._src.ops.math_ops', 'polygamma'),
+    ('qr', 'eagerflow._src.ops.linalg_ops', 'qr'),
+    ('random_crop', 'eagerflow._src.ops.image_ops', 'random_crop'),
+    ('random_gamma', 'eagerflow._src.ops.random_ops', 'gamma'),
+    ('random_normal', 'eagerflow._src.ops.random_ops', 'normal'),
+    ('random_shuffle', 'eagerflow._src.ops.random_ops', 'shuffle'),
+    ('random_uniform', 'eagerflow._src.ops.random_ops', 'uniform'),
+    ('real', 'eagerflow._src.ops.math_ops', 'real'),
+    ('reciprocal', 'eagerflow._src.ops.math_ops', 'reciprocal'),
+    ('regex_replace', 'eagerflow._src.ops.string_ops', 'regex_replace'),
+    ('reverse_v2', 'eagerflow._src.ops.array_ops', 'reverse'),
+    ('rint', 'eagerflow._src.ops.math_ops', 'rint'),
+    ('rsqrt', 'eagerflow._src.ops.math_ops', 'rsqrt'),
+    ('segment_max', 'eagerflow._src.ops.reduction_ops', 'segment_max'),
+    ('segment_mean', 'eagerflow._src.ops.reduction_ops', 'segment_mean'),
+    ('segment_min', 'eagerflow._src.ops.reduction_ops', 'segment_min'),
+    ('segment_prod', 'eagerflow._src.ops.reduction_ops', 'segment_prod'),
+    ('segment_sum', 'eagerflow._src.ops.reduction_ops', 'segment_sum'),
+    ('self_adjoint_eig', 'eagerflow._src.ops.linalg_ops', 'eigh'),
+    ('self_adjoint_eigvals', 'eagerflow._src.ops.linalg_ops', 'eigvalsh'),
+    ('set_random_seed', 'eagerflow._src.ops.random_ops', 'set_seed'),
+    ('sparse_fill_empty_rows', 'eagerflow._src.ops.sparse_ops', 'fill_empty_rows'),
+    ('sparse_mask', 'eagerflow._src.ops.sparse_ops', 'mask'),
+    ('sparse_maximum', 'eagerflow._src.ops.sparse_ops', 'maximum'),
+    ('sparse_minimum', 'eagerflow._src.ops.sparse_ops', 'minimum'),
+    ('sparse_reorder', 'eagerflow._src.ops.sparse_ops', 'reorder'),
+    ('sparse_reshape', 'eagerflow._src.ops.sparse_ops', 'reshape'),
+    ('sparse_retain', 'eagerflow._src.ops.sparse_ops', 'retain'),
+    ('sparse_slice', 'eagerflow._src.ops.sparse_ops', 'slice'),
+    ('sparse_softmax', 'eagerflow._src.ops.sparse_ops', 'softmax'),
+    ('sparse_tensor_dense_matmul', 'eagerflow._src.ops.sparse_ops', 'sparse_dense_matmul'),
+    ('sparse_tensor_to_dense', 'eagerflow._src.ops.sparse_tensor', 'to_dense'),
+    ('sparse_to_indicator', 'eagerflow._src.ops.sparse_ops', 'to_indicator'),
+    ('sparse_transpose', 'eagerflow._src.ops.sparse_ops', 'transpose'),
+    ('squared_difference', 'eagerflow._src.ops.math_ops', 'squared_difference'),
+    ('string_join', 'eagerflow._src.ops.string_ops', 'join'),
+    ('string_strip', 'eagerflow._src.ops.string_ops', 'strip'),
+    ('string_to_hash_bucket_fast', 'eagerflow._src.ops.fingerprint_ops', 'to_hash_bucket_fast'),
+    ('string_to_hash_bucket_strong', 'eagerflow._src.ops.fingerprint_ops', 'to_hash_bucket_strong'),
+    ('svd', 'eagerflow._src.ops.linalg_ops', 'svd'),
+    ('tensor_scatter_add', 'eagerflow._src.ops.array_ops', 'tensor_scatter_nd_add'),
+    ('tensor_scatter_sub', 'eagerflow._src.ops.array_ops', 'tensor_scatter_nd_sub'),
+    ('tensor_scatter_update', 'eagerflow._src.ops.array_ops', 'tensor_scatter_nd_update'),
+    ('trace', 'eagerflow._src.ops.linalg_ops', 'trace'),
+    ('train.BytesList', 'eagerflow._src.core.protos.example', 'BytesList'),
+    ('train.Checkpoint', 'eagerflow._src.checkpoint.checkpoint', 'Checkpoint'),
+    ('train.Example', 'eagerflow._src.core.protos.example', 'Example'),
+    ('train.Feature', 'eagerflow._src.core.protos.example', 'Feature'),
+    ('train.FeatureList', 'eagerflow._src.core.protos.example', 'FeatureList'),
+    ('train.FeatureLists', 'eagerflow._src.core.protos.example', 'FeatureLists'),
+    ('train.Features', 'eagerflow._src.core.protos.example', 'Features'),
+    ('train.FloatList', 'eagerflow._src.core.protos.example', 'FloatList'),
+    ('train.Int64List', 'eagerflow._src.core.protos.example', 'Int64List'),
+    ('train.SequenceExample', 'eagerflow._src.core.protos.example', 'SequenceExample'),
+    ('truncated_normal', 'eagerflow._src.ops.random_ops', 'truncated_normal'),
+    ('unsorted_segment_max', 'eagerflow._src.ops.reduction_ops', 'unsorted_segment_max'),
+    ('unsorted_segment_mean', 'eagerflow._src.ops.reduction_ops', 'unsorted_segment_mean'),
+    ('unsorted_segment_min', 'eagerflow._src.ops.reduction_ops', 'unsorted_segment_min'),
+    ('unsorted_segment_prod', 'eagerflow._src.ops.reduction_ops', 'unsorted_segment_prod'),
+    ('unsorted_segment_sqrt_n', 'eagerflow._src.ops.reduction_ops', 'unsorted_segment_sqrt_n'),
+    ('unsorted_segment_sum', 'eagerflow._src.ops.reduction_ops', 'unsorted_segment_sum'),
+    ('where_v2', 'eagerflow._src.ops.array_ops', 'where'),
+)
+
+for _v1_name, _module, _attribute in ALIASES:
+    export(f"compat.v1.{_v1_name}").export_constant(_module, _attribute)
+
+
+@export("compat.v1.to_float")
+def to_float(x, name="ToFloat"):
+    """``tf.cast(x, tf.float32)`` (TF 1's, deprecated)."""
+    return cast_ops.cast(x, _d.float32, name=name)
+
+
+@export("compat.v1.to_double")
+def to_double(x, name="ToDouble"):
+    """``tf.cast(x, tf.float64)`` (TF 1's, deprecated)."""
+    return cast_ops.cast(x, _d.float64, name=name)
+
+
+@export("compat.v1.to_int32")
+def to_int32(x, name="ToInt32"):
+    """``tf.cast(x, tf.int32)`` (TF 1's, deprecated)."""
+    return cast_ops.cast(x, _d.int32, name=name)
+
+
+@export("compat.v1.to_int64")
+def to_int64(x, name="ToInt64"):
+    """``tf.cast(x, tf.int64)`` (TF 1's, deprecated)."""
+    return cast_ops.cast(x, _d.int64, name=name)
+
+
+@export("compat.v1.to_bfloat16")
+def to_bfloat16(x, name="ToBFloat16"):
+    """``tf.cast(x, tf.bfloat16)`` (TF 1's, deprecated)."""
+    return cast_ops.cast(x, _d.bfloat16, name=name)
+
+
+@export("compat.v1.to_complex64")
+def to_complex64(x, name="ToComplex64"):
+    """``tf.cast(x, tf.complex64)`` (TF 1's, deprecated)."""
+    return cast_ops.cast(x, _d.complex64, name=name)
+
+
+@export("compat.v1.to_complex128")
+def to_complex128(x, name="ToComplex128"):
+    """``tf.cast(x, tf.complex128)`` (TF 1's, deprecated)."""
+    return cast_ops.cast(x, _d.complex128, name=name)
