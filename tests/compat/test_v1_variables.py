@@ -39,3 +39,18 @@ def test_variables_are_eager_outside_graphs_and_the_default_graphs_in_graph_mode
     with tf1.Session() as sess:
         sess.run(w.initializer)
         assert sess.run(w) == 5.0
+
+
+def test_keras_metric_called_in_a_graph_returns_its_updated_result():
+    # A TF 1 graph runs only what a fetch needs: the call's result must wait for the update
+    # (without it the fetch read the untouched total: 0.0).
+    tf1.disable_eager_execution()
+    mean, acc = tf.keras.metrics.Mean(), tf.keras.metrics.BinaryAccuracy()
+    x = tf1.placeholder(tf.float32, [None])
+    value, accuracy = mean(x), acc([1.0, 0.0, 1.0], x)
+    with tf1.Session() as sess:
+        sess.run(tf1.global_variables_initializer())
+        assert sess.run(value, {x: [1.0, 2.0, 3.0]}) == 2.0
+        assert sess.run(value, {x: [6.0]}) == 3.0
+        assert sess.run(mean.result()) == 3.0
+        assert sess.run(accuracy, {x: [0.9, 0.2, 0.1]}) == pytest.approx(2 / 3)

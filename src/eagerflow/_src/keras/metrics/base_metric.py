@@ -20,7 +20,7 @@ import numpy as np
 
 from eagerflow._src.autograph import conversion
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context
+from eagerflow._src.core import context, nest
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -69,8 +69,16 @@ class Metric(base_layer.Layer, metaclass=abc.ABCMeta):
 
     def __call__(self, *args, **kwargs):
         """Updates the state with the arguments of `update_state` and returns `result()`."""
+        graph = context.get().graph
+        if graph is None or not hasattr(graph, "control_dependencies"):
+            self.update_state(*args, **kwargs)  # (a function orders its stateful ops itself)
+            return self.result()
+        # A TF 1 graph runs only what a fetch needs: the result waits for the update's writes.
+        first = len(graph.get_operations())
         self.update_state(*args, **kwargs)
-        return self.result()
+        updates = [op for op in graph.get_operations()[first:] if op.stateful]
+        with graph.control_dependencies(updates):
+            return nest.map_structure(identity, self.result())
 
     def __str__(self):
         args = ",".join(f"{k}={v}" for k, v in self.get_config().items())
