@@ -171,7 +171,7 @@ def _primitive(backward, shape, channels_first, epsilon, training):
             return onednn.Primitive(pd, plain, keep=(data, forward_pd))
         except api.DnnlError as error:  # refused configurations fall back to NumPy
             raise api.Unsupported(str(error), api.UNIMPLEMENTED) from None
-    return onednn.cached(key, build, shares=True)
+    return onednn.cached(key, build)
 
 
 def _channels(x, channels_first):
