@@ -452,8 +452,8 @@ def test_filter_gradient_of_a_batch_split_over_threads(both, batch, channels_fir
     computed on one thread: equal to NumPy's, from the calling thread and from others."""
     from tests.internals import threads
     data_format = "NCHW" if channels_first else "NHWC"
-    x = _rand(batch, 3, 7, 6, seed=1) if channels_first else _rand(batch, 7, 6, 3, seed=1)
-    w = _rand(3, 3, 3, 5, seed=2)
+    x = _rand(batch, 16, 16, 16, seed=1)
+    w = _rand(3, 3, 16, 64, seed=2)
 
     def one():
         return _value_and_grads(
@@ -463,6 +463,9 @@ def test_filter_gradient_of_a_batch_split_over_threads(both, batch, channels_fir
         tf.config.threading.set_intra_op_parallelism_threads(2)
         try:
             expected = one()
+            if onednn.enabled():  # in parts of at most eight examples
+                assert any(k[0] == "conv_backward_weights" and k[1][0] <= 8
+                           for k in list(onednn._cache))
             in_threads(lambda: [np.testing.assert_array_equal(a, b)
                                 for a, b in zip(one(), expected)], [()] * 3, repeat=3)
         finally:
@@ -471,3 +474,17 @@ def test_filter_gradient_of_a_batch_split_over_threads(both, batch, channels_fir
     native, numpy = both(run, ALL)
     _close(native, numpy)
     assert len(threads._helpers) >= 1
+
+
+def test_small_filter_gradients_run_whole():
+    """Parts too small to pay for their Python calls: the whole batch on one thread."""
+    x, w = _rand(32, 8, 8, 1, seed=1), _rand(3, 3, 1, 4, seed=2)
+    onednn.clear_cache()
+    tf.config.threading.set_intra_op_parallelism_threads(2)
+    try:
+        _value_and_grads(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"), x, w)
+    finally:
+        tf.config.threading.set_intra_op_parallelism_threads(0)
+    shapes = [k[1] for k, p in list(onednn._cache.items())
+              if k[0] == "conv_backward_weights" and p is not None]
+    assert shapes == [(32, 8, 8, 1)]

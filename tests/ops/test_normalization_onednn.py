@@ -180,3 +180,22 @@ def test_each_thread_count_matches_numpy(budget):
     assert kernels
     if budget > 1:
         assert not any(k.startswith("bnorm_jit:") for k in kernels), kernels
+
+
+@needs_onednn
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("shape", [(4, 5, 5, 3), (2, 3, 4, 5, 8)])
+def test_bfloat16_data_runs_natively_within_its_precision(training, shape):
+    import ml_dtypes
+    x, scale, offset, mean, variance, dy = _inputs(shape, shape[-1], seed=5)
+    x, dy = x.astype(ml_dtypes.bfloat16), dy.astype(ml_dtypes.bfloat16)
+    data_format = "NHWC" if len(shape) == 4 else "NDHWC"
+    onednn.clear_cache()
+    a, b = _both_paths(x, scale, offset, mean, variance, dy, epsilon=1e-3,
+                       data_format=data_format, is_training=training)
+    assert any(k[0] == "batch_norm" and k[-2] == x.dtype and p is not None
+               for k, p in list(onednn._cache.items()))
+    for got, want in zip(a, b):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32),
+                                   rtol=2e-2, atol=3e-2)

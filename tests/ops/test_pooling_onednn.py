@@ -224,3 +224,28 @@ def test_max_pool_second_derivative_takes_the_first_equal_element(path, nd):
             y = pool(x, ksize, 1, "VALID")
         g = inner.gradient(y, x, output_gradients=dy)
     assert outer.gradient(g, dy, output_gradients=ddx).numpy().ravel().tolist() == [3.0]
+
+
+@needs_onednn
+@pytest.mark.parametrize("average", [False, True])
+@pytest.mark.parametrize("shape, ksize, strides, padding", [
+    ((2, 9, 7, 3), 3, 2, "SAME"), ((1, 6, 6, 4), 2, 1, "VALID"), ((2, 5, 4, 6, 2), 2, 2, "SAME")])
+def test_bfloat16_runs_natively_within_its_precision(average, shape, ksize, strides, padding):
+    import ml_dtypes
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(shape).astype(ml_dtypes.bfloat16)
+    data_format = "NHWC" if len(shape) == 4 else "NDHWC"
+    pool = lambda t: _pool(t, average, ksize, strides, padding, data_format)  # noqa: E731
+    y = pool(tf.constant(x)).numpy()
+    dy = rng.standard_normal(y.shape).astype(ml_dtypes.bfloat16)
+    onednn.clear_cache()
+    (y1, g1), (y2, g2) = _both_paths(x, pool, dy)
+    # (average pooling widens 16-bit floats to float32 around its kernel)
+    assert any(k[0] == "pooling" and (average or k[-2] == x.dtype) and p is not None
+               for k, p in list(onednn._cache.items()))
+    assert y1.dtype == y2.dtype == g1.dtype == g2.dtype == x.dtype
+    if not average:
+        np.testing.assert_array_equal(y1, y2)  # a selection: exact
+    for got, want in ((y1, y2), (g1, g2)):
+        np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32),
+                                   rtol=2e-2, atol=2e-2)

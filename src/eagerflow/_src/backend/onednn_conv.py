@@ -189,8 +189,9 @@ def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, grou
     return _result(dx)
 
 
-# Examples per part of a filter gradient split over the batch (see `backward_weights`).
-_PART = 8
+# A filter gradient split over the batch (see `backward_weights`) has parts of at least
+# this many examples and multiply-adds (a part costs tens of microseconds in Python).
+_PART, _PART_WORK = 8, 1 << 23
 
 
 def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, groups):
@@ -200,7 +201,8 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
     oneDNN's kernel for it sums its threads' shares after a barrier where they spin
     (three to twenty times slower than one thread once another process runs): on
     several threads, float32 batches are split instead, each part's gradient computed
-    on one thread (`threads.in_chunks`), and the parts summed in order.
+    on one thread (`threads.in_chunks`), and the parts summed in order; work too small
+    to split runs on one thread.
     """
     x, dy = np.ascontiguousarray(x), np.ascontiguousarray(dy)
     w_shape = tuple(w_shape)
@@ -208,9 +210,10 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
         return None
     args = (w_shape, strides, dilations, pads, channels_first, groups)
     batch = x.shape[0]
-    parts = -(-batch // _PART)
+    work = dy.size * int(np.prod(w_shape[:-1], dtype=np.int64))  # multiply-adds
+    parts = min(-(-batch // _PART), work // _PART_WORK)
     if parts < 2 or x.dtype != _F32 or threads.budget() < 2:
-        dw = _filter_gradient(x, dy, *args)
+        dw = _filter_gradient(x, dy, *args, serial=threads.budget() > 1)
         return None if dw is None else _result(dw)
     bounds = [batch * i // parts for i in range(parts + 1)]
     grads = threads.in_chunks(parts, lambda i: _filter_gradient(

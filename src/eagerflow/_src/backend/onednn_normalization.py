@@ -6,6 +6,8 @@ results, or None where oneDNN is off or has no kernel for the case: the
 caller's NumPy code runs then, as it does for channels-first data (oneDNN's
 kernel for it is slower than NumPy's) except a single example's in training:
 Keras's layer normalization, which oneDNN's layer normalization kernel runs.
+Data may be float32 or bfloat16 (oneDNN computes in float32 and rounds the
+results once, as the NumPy code does), the statistics, scale and offset float32.
 oneDNN sees channels-last data as (batch, channels, *spatial) through the
 arrays' strides. It gives the batch statistics with the biased variance; the
 caller derives the running statistics from them.
@@ -19,6 +21,11 @@ from eagerflow._src.backend import onednn_api as api
 from eagerflow._src.backend import threads
 
 _F32 = np.dtype(np.float32)
+try:
+    import ml_dtypes
+    _DATA = frozenset({_F32, np.dtype(ml_dtypes.bfloat16)})
+except ImportError:  # pragma: no cover - ml_dtypes is a dependency
+    _DATA = frozenset({_F32})
 
 
 # oneDNN sums each thread's share of a channel in float32, one element after another:
@@ -27,7 +34,8 @@ _MOST_PER_CHANNEL = 1 << 16
 
 
 def _usable(x, data_format, *vectors):
-    if x.dtype != _F32 or x.size == 0 or any(v.dtype != _F32 for v in vectors):
+    """float32 or bfloat16 data (statistics, scale and offset in float32, as TF's)."""
+    if x.dtype not in _DATA or x.size == 0 or any(v.dtype != _F32 for v in vectors):
         return False
     if x.size // x.shape[-1] > _MOST_PER_CHANNEL:
         return False
@@ -114,12 +122,12 @@ def _rows_backward(dy, rows, shape, scale, mean, variance, epsilon):
     return dx.reshape(shape), dscale, dy.sum(1)
 
 
-def _describe(shape, channels_first):
-    """The `Desc` of a C-contiguous float32 array of TF-layout `shape`, in oneDNN's order."""
+def _describe(shape, channels_first, dtype=_F32):
+    """The `Desc` of a C-contiguous array of TF-layout `shape`, in oneDNN's order."""
     nd = len(shape) - 2
     order = (0, 1, *range(2, nd + 2)) if channels_first else (0, nd + 1, *range(1, nd + 1))
-    strides = onednn.plain_strides(shape, np.float32)
-    return onednn.describe([shape[i] for i in order], np.float32, [strides[i] for i in order])
+    strides = onednn.plain_strides(shape, dtype)
+    return onednn.describe([shape[i] for i in order], dtype, [strides[i] for i in order])
 
 
 def _flags(training):
@@ -145,14 +153,15 @@ def _shared(pd):
     return pd
 
 
-def _primitive(backward, shape, channels_first, epsilon, training):
+def _primitive(backward, shape, channels_first, epsilon, training, dtype=_F32):
     """The cached forward (or backward) batch normalization of one configuration."""
-    key = ("batch_norm", backward, tuple(shape), channels_first, float(epsilon), training)
+    key = ("batch_norm", backward, tuple(shape), channels_first, float(epsilon), training,
+           dtype)
 
     def build():
         try:
             attr = onednn.attributes()  # kept alive while the descriptors are made
-            data = _describe(shape, channels_first)
+            data = _describe(shape, channels_first, dtype)
             flags = _flags(training)
             prop = api.FORWARD_TRAINING if training or backward else api.FORWARD_INFERENCE
             forward_pd = _forward_pd(prop, data, epsilon, flags)
@@ -171,7 +180,7 @@ def _primitive(backward, shape, channels_first, epsilon, training):
             return onednn.Primitive(pd, plain, keep=(data, forward_pd))
         except api.DnnlError as error:  # refused configurations fall back to NumPy
             raise api.Unsupported(str(error), api.UNIMPLEMENTED) from None
-    return onednn.cached(key, build, shares=True)
+    return onednn.cached(key, build)
 
 
 def _channels(x, channels_first):
@@ -188,7 +197,7 @@ def batch_norm(x, scale, offset, mean, variance, epsilon, training, data_format)
     if not _usable(x, data_format, *vectors):
         return None
     channels_first = data_format.startswith("NC")
-    prim = _primitive(False, x.shape, channels_first, epsilon, training)
+    prim = _primitive(False, x.shape, channels_first, epsilon, training, x.dtype)
     if prim is None:
         return None
     x = np.ascontiguousarray(x)
@@ -212,10 +221,10 @@ def batch_norm_grad(dy, x, scale, mean, variance, epsilon, training, data_format
     rows = _as_rows(x, data_format, training)
     if rows is not None:
         return _rows_backward(dy, rows, x.shape, scale, mean, variance, epsilon)
-    if not _usable(x, data_format, dy, scale, mean, variance):
+    if dy.dtype != x.dtype or not _usable(x, data_format, scale, mean, variance):
         return None
     channels_first = data_format.startswith("NC")
-    prim = _primitive(True, x.shape, channels_first, epsilon, training)
+    prim = _primitive(True, x.shape, channels_first, epsilon, training, x.dtype)
     if prim is None:
         return None
     arrays = [np.ascontiguousarray(a) for a in (dy, x, scale, mean, variance)]

@@ -21,16 +21,26 @@ import numpy as np
 from eagerflow._src.backend import onednn
 from eagerflow._src.backend import onednn_api as api
 
-_TYPES = (np.dtype(np.float32),)
+try:
+    import ml_dtypes
+    _TYPES = (np.dtype(np.float32), np.dtype(ml_dtypes.bfloat16))
+except ImportError:  # pragma: no cover - ml_dtypes is a dependency
+    _TYPES = (np.dtype(np.float32),)
 
 
 def _usable(x, pads, ksize):
-    """Whether oneDNN should run a pooling of `x`: float32, non-empty, every window real."""
+    """Whether oneDNN should run a pooling of `x`: float32 or bfloat16 (averaged in
+    float32, rounded once), non-empty, every window real."""
     if x.dtype not in _TYPES or x.size == 0 or not onednn.enabled():
         return False
     # a window made of padding alone (explicit paddings as large as the window) has no
     # element to average or take the max of: the NumPy kernels define those
     return all(b < k and a < k for (b, a), k in zip(pads, ksize))
+
+
+def _lowest(dtype):
+    """The lowest finite value of float `dtype` (NumPy's finfo knows no bfloat16)."""
+    return (ml_dtypes.finfo if dtype == _TYPES[-1] else np.finfo)(dtype).min
 
 
 def _logical(shape, channels_first):
@@ -40,11 +50,11 @@ def _logical(shape, channels_first):
     return tuple(shape[i] for i in order), order
 
 
-def _describe(shape, channels_first):
-    """The `Desc` of a C-contiguous float32 array of TF-layout `shape`, in oneDNN's order."""
+def _describe(shape, channels_first, dtype):
+    """The `Desc` of a C-contiguous array of TF-layout `shape`, in oneDNN's order."""
     logical, order = _logical(shape, channels_first)
-    strides = onednn.plain_strides(shape, np.float32)
-    return onednn.describe(logical, np.float32, [strides[i] for i in order])
+    strides = onednn.plain_strides(shape, dtype)
+    return onednn.describe(logical, dtype, [strides[i] for i in order])
 
 
 def _forward_pd(prop, algorithm, src, dst, ksize, strides, pads):
@@ -81,13 +91,15 @@ def _algorithm(average):
     return api.POOLING_AVG_EXCLUDE_PADDING if average else api.POOLING_MAX
 
 
-def _primitives(average, training, in_shape, out_shape, channels_first, ksize, strides, pads):
+def _primitives(average, training, in_shape, out_shape, channels_first, ksize, strides, pads,
+                dtype):
     """The cached (forward, backward or None) primitives of one pooling configuration."""
     key = ("pooling", average, training, tuple(in_shape), tuple(out_shape), channels_first,
-           tuple(ksize), tuple(strides), tuple(map(tuple, pads)))
+           tuple(ksize), tuple(strides), tuple(map(tuple, pads)), dtype)
 
     def build():
-        src, dst = _describe(in_shape, channels_first), _describe(out_shape, channels_first)
+        src = _describe(in_shape, channels_first, dtype)
+        dst = _describe(out_shape, channels_first, dtype)
         prop = api.FORWARD_TRAINING if training else api.FORWARD_INFERENCE
         forward_pd = _forward_pd(prop, _algorithm(average), src, dst, ksize, strides, pads)
         plain = {api.ARG_SRC: src, api.ARG_DST: dst}
@@ -110,7 +122,8 @@ def pool(average, x, out_shape, ksize, strides, pads, data_format):
     if not _usable(x, pads, ksize) or not all(out_shape):
         return None
     channels_first = data_format.startswith("NC")
-    prims = _primitives(average, False, x.shape, out_shape, channels_first, ksize, strides, pads)
+    prims = _primitives(average, False, x.shape, out_shape, channels_first, ksize, strides, pads,
+                        x.dtype)
     if prims is None:
         return None
     x = np.ascontiguousarray(x)
@@ -124,13 +137,14 @@ def max_pool_grad(x, dy, ksize, strides, pads, data_format):
     if not _usable(x, pads, ksize) or dy.dtype != x.dtype or dy.size == 0:
         return None
     channels_first = data_format.startswith("NC")
-    prims = _primitives(False, True, x.shape, dy.shape, channels_first, ksize, strides, pads)
+    prims = _primitives(False, True, x.shape, dy.shape, channels_first, ksize, strides, pads,
+                        x.dtype)
     if prims is None:
         return None
     # oneDNN sends a window's gradient elsewhere than TensorFlow when the window starts
     # with NaN or holds nothing above the lowest float (padding then competes): NumPy's
     # kernel routes those as TensorFlow does
-    if not x.min() > np.finfo(x.dtype).min:  # NaN fails too
+    if not x.min() > _lowest(x.dtype):  # NaN fails too
         return None
     forward, backward = prims
     x, dy = np.ascontiguousarray(x), np.ascontiguousarray(dy)
@@ -148,7 +162,8 @@ def avg_pool_grad(dy, in_shape, ksize, strides, pads, data_format):
     if not _usable(dy, pads, ksize) or not all(in_shape):
         return None
     channels_first = data_format.startswith("NC")
-    prims = _primitives(True, True, in_shape, dy.shape, channels_first, ksize, strides, pads)
+    prims = _primitives(True, True, in_shape, dy.shape, channels_first, ksize, strides, pads,
+                        dy.dtype)
     if prims is None:
         return None
     dx = np.empty(tuple(in_shape), dy.dtype)

@@ -14,8 +14,8 @@ reproducible results). oneDNN's kernels spin in barriers of
 their own (batch normalization ran a hundred times slower on two threads
 under load), so its OpenMP count follows the same choice, except for kernels
 whose threads meet only at OpenMP's own (passive) barriers: convolutions and
-their input gradients, batch normalization's second kernel. Those keep the
-budget, as TensorFlow keeps its thread pool, for the cores' fair share. A
+their input gradients. Those keep the budget, as TensorFlow keeps its thread
+pool, for the cores' fair share. A
 oneDNN primitive fixes its thread count when it is built (and sizes its scratch memory for
 it), so the choice is part of the primitive cache's key: `for_primitive`,
 called when a kernel looks its primitive up, sets the calling thread's
