@@ -113,6 +113,12 @@ def test_strings_functions_return_ragged_rows():
     assert tf.strings.unicode_decode(["h\u00e9"], "UTF-8").to_list() == [[104, 233]]
     assert tf.strings.unicode_split(["h\u00e9"], "UTF-8").to_list() == [[b"h", b"\xc3\xa9"]]
     assert tf.strings.bytes_split(["ab", ""]).to_list() == [[b"a", b"b"], []]
+    # an invalid or cut-short sequence is one replacement character, as in TF
+    assert tf.strings.unicode_decode([b"a\xffb", b"\xe2\x82"], "UTF-8").to_list() == \
+        [[97, 65533, 98], [65533]]
+    assert tf.strings.unicode_split([b"\xe2\x82"], "UTF-8").to_list() == [[b"\xef\xbf\xbd"]]
+    encoded = tf.strings.unicode_encode(tf.ragged.constant([[104, 233], []]), "UTF-8")
+    assert encoded.numpy().tolist() == [b"h\xc3\xa9", b""]
     assert tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"]]), 2).to_list() == \
         [[b"a b", b"b c"], []]
     words = tf.ragged.constant([["So", "long"]])

@@ -1938,6 +1938,15 @@ def _w98f1c9f165(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9905bbaf99(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, output_encoding, errors=None, replacement_char=None, name=None):
+        try:
+            return _export_fn(input, output_encoding, errors, replacement_char, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'output_encoding': output_encoding, 'errors': errors, 'replacement_char': replacement_char, 'name': name})
+    return _export_wrapper
+
+
 def _w994c45b33f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input_, begin, end, strides=None, begin_mask=None, end_mask=None, ellipsis_mask=None, new_axis_mask=None, shrink_axis_mask=None, var=None, name=None):
         try:
@@ -3645,6 +3654,7 @@ WRAPPERS = {
     'strings.to_number': _wf14c14549f,
     'strings.unicode_decode': _we66caff8f3,
     'strings.unicode_decode_with_offsets': _we66caff8f3,
+    'strings.unicode_encode': _w9905bbaf99,
     'strings.unicode_split': _w9167836160,
     'strings.upper': _w7d0708720a,
     'summary.audio': _web62c3c4e8,
