@@ -232,3 +232,27 @@ def test_reverse_and_tile_inside_a_function():
     reversed_, tiled = f(tf.ragged.constant([[1, 2, 3], [4]]))
     assert reversed_.to_list() == [[3, 2, 1], [4]]
     assert tiled.to_list() == [[1, 2, 3, 1, 2, 3], [4, 4]]
+
+
+def test_dense_operands_broadcast_only_where_tf_broadcasts():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    assert (rt + tf.constant([10])).to_list() == [[11, 12], [13]]
+    assert (rt + tf.constant([[10], [20]])).to_list() == [[11, 12], [23]]
+    assert (rt + tf.constant([[10]])).to_list() == [[11, 12], [13]]
+    for bad in ([10, 20, 30], [[10, 20]], [[10], [20], [30]]):  # (never a silent wrong sum)
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            rt + tf.constant(bad)
+    r3 = tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)
+    assert (r3 + tf.constant([[[10, 20]], [[30, 40]]])).to_list() == \
+        [[[11, 22], [13, 24]], [[35, 46]]]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        r3 + tf.constant([10, 20, 30])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.ragged.constant([[1], [2, 3]]) * 1.5  # (1.5 cannot take int32: TF's error)
+
+
+def test_reductions_of_ragged_rank_two():
+    rt = tf.ragged.constant([[[1, 2], [3]], [[4, 5, 6]], []])
+    assert tf.reduce_sum(rt, axis=1).to_list() == [[4, 2], [4, 5, 6], []]
+    assert tf.reduce_max(rt, axis=0).to_list() == [[4, 5, 6], [3]]
+    assert tf.reduce_sum(rt, axis=2).to_list() == [[3, 3], [15], []]

@@ -216,35 +216,43 @@ def _aligned(values, ragged):
                 getattr(type(v), "__tf_tensor__", None) is None:
             out.append(v)
             continue
-        if isinstance(v, (list, tuple)):
-            try:
-                v = convert_to_tensor(v)
-            except (ValueError, TypeError):
-                r = constant(v, ragged_rank=ragged.ragged_rank)
-                if not _same_splits(r, ragged):
-                    raise _incompatible(ragged, r) from None
-                out.append(r.flat_values)
-                continue
-        rank = np.ndim(v) if not isinstance(v, Tensor) and getattr(
-            type(v), "__tf_tensor__", None) is None else v.shape.rank
-        if rank is None or flat_rank is None or rank < flat_rank or rank == 0:
-            out.append(v)
-        elif ragged.ragged_rank == 1 and rank == flat_rank + 1:
-            t = convert_to_tensor(v)
-            rows = array_ops.shape(t)[0]
-            t = array_ops.squeeze(t, 1) if t.shape[1] == 1 else None
-            if t is None:
-                raise errors.InvalidArgumentError(
-                    None, None, f"Unable to broadcast dense shape {v.shape} to the ragged "
-                                f"shape {ragged.shape}")
-            ids = ragged.value_rowids()
-            if rows is not None and t.shape[0] == 1:
-                out.append(t[0])
-            else:
-                out.append(array_ops.gather(t, ids))
-        else:
-            out.append(v)
+        if not isinstance(v, Tensor) and getattr(type(v), "__tf_tensor__", None) is None:
+            # (TF's conversion: the ragged tensor's dtype preferred, else the value's own)
+            v = convert_to_tensor(v, dtype_hint=ragged.dtype)
+        out.append(_broadcast_dense(v, ragged, flat_rank))
     return out
+
+
+def _broadcast_dense(v, ragged, flat_rank):
+    """Dense `v` as an operand of `ragged`'s flat values. Its dimensions line up with the
+    ragged tensor's last ones: those within the uniform inner dimensions broadcast as they
+    are; any reaching the ragged (or row) dimensions must be 1 there, or, for ragged rank 1 at
+    full rank, ``[nrows, 1, ...]`` (one value per row)."""
+    shape = v.shape
+    rank = shape.rank
+    inner = None if flat_rank is None else flat_rank - 1
+    if rank is None or inner is None or rank <= inner:
+        return v
+    dims = shape.as_list()
+    outer = dims[:rank - inner]  # (the dims facing the ragged tensor's rows and ragged dims)
+    if all(d == 1 for d in outer):
+        return array_ops.reshape(v, dims[rank - inner:]) if None not in dims[rank - inner:] \
+            else array_ops.reshape(v, array_ops.shape(v)[rank - inner:])
+    full = ragged.shape.rank
+    if ragged.ragged_rank == 1 and rank == full and outer[1] == 1:
+        rows = array_ops.reshape(v, array_ops.concat([array_ops.shape(v)[:1],
+                                                      array_ops.shape(v)[2:]], 0))
+        nrows = ragged.shape[0]
+        if outer[0] is not None and nrows is not None and outer[0] != nrows:
+            raise _unbroadcastable(v, ragged)
+        return array_ops.gather(rows, ragged.value_rowids())
+    raise _unbroadcastable(v, ragged)
+
+
+def _unbroadcastable(v, ragged):
+    return errors.InvalidArgumentError(
+        None, None, f"Unable to broadcast the dense shape {v.shape} to the ragged shape "
+                    f"{ragged.shape}: its dimensions facing the ragged ones must be 1")
 
 
 def _first_ragged(values):
@@ -286,8 +294,11 @@ def map_flat_values(op, *args, **kwargs):
         return op(*args, **kwargs)
     first = ragged[0]
     for r in ragged[1:]:
-        if not _same_splits(first, r):
+        if first.ragged_rank != r.ragged_rank:
             raise ValueError("Inputs must have identical ragged splits")
+        if not _same_splits(first, r):
+            raise errors.InvalidArgumentError(None, None, "Inputs must have identical ragged "
+                                                          "splits")
     swap = (lambda v: v.flat_values if isinstance(v, RaggedTensor) else v)
     result = op(*nest.map_structure(swap, list(args)), **nest.map_structure(swap, kwargs))
     n = first.flat_values.shape[0]
@@ -442,11 +453,11 @@ def gather(params, indices, axis=0, batch_dims=0):
         s = splits._data
         idx = indices._data.astype(np.int64)
         n = s.size - 1
-        if idx.size and ((idx < -n) | (idx >= n)).any():
-            bad = idx[(idx < -n) | (idx >= n)][0]
+        if idx.size and ((idx < 0) | (idx >= n)).any():
+            where = int(np.argmax((idx < 0) | (idx >= n)))
             raise errors.InvalidArgumentError(
-                None, "GatherV2", f"indices[{int(np.argmax((idx < -n) | (idx >= n)))}] = "
-                                  f"{int(bad)} is not in [0, {n}) [Op:GatherV2]")
+                None, "GatherV2", f"indices[{where}] = {int(idx[where])} is not in [0, {n}) "
+                                  f"[Op:GatherV2]")
         starts, limits = s[:-1][idx], s[1:][idx]
         lengths = limits - starts
         new_splits = np.zeros(idx.size + 1, s.dtype)
@@ -587,11 +598,15 @@ def _reduce_axis(rt, kind, axis):
         return rt.with_values(_reduce_axis(rt.values, kind, axis - 1))
     values = rt.values
     if isinstance(values, RaggedTensor):
-        if axis == 1:
-            # Each row of rt is a ragged list of rows: reduced across them, column by column.
-            return _reduce_rows_of_rows(rt, kind)
-        raise errors.UnimplementedError(None, None, "reducing axis 0 of a ragged tensor of "
-                                                    "ragged rank above 1 is not supported")
+        if isinstance(values.values, RaggedTensor):
+            raise errors.UnimplementedError(None, None, f"reducing axis {axis} of a ragged "
+                                                        f"tensor of ragged rank above 2 is not "
+                                                        f"supported")
+        if axis == 1:  # the inner rows of each row reduced together, position by position
+            return _reduce_rows_of_rows(rt, kind, rt.value_rowids(), rt.nrows())
+        # axis 0: the inner rows at each position of the rows reduced together
+        columns, width = _segments(rt, 0)
+        return _reduce_rows_of_rows(rt, kind, columns, width)
     if kind in ("any", "all"):
         as_int = cast_ops.cast(values, _d.int32)
         seg = _SEGMENT["max" if kind == "any" else "min"]
@@ -616,16 +631,18 @@ def _segments(rt, axis):
     return cols, width
 
 
-def _reduce_rows_of_rows(rt, kind):
-    inner = rt.values  # ragged: its rows grouped by rt's rows
-    groups = array_ops.gather(rt.value_rowids(), inner.value_rowids())
+def _reduce_rows_of_rows(rt, kind, group_of_row, n_groups):
+    """The inner rows of ragged-rank-2 `rt` (``rt.values``) reduced position by position
+    within groups (`group_of_row` for each inner row, `n_groups` groups): one ragged row per
+    group, as long as its longest inner row."""
+    inner = rt.values
+    groups = array_ops.gather(group_of_row, inner.value_rowids())
     rows = inner.value_rowids()
     cols = math_ops.subtract(array_ops.range(array_ops.size(rows, out_type=rows.dtype),
                                              dtype=rows.dtype),
                              array_ops.gather(inner.row_splits, rows))
     lengths = inner.row_lengths()
-    # the width of each group: its longest row
-    width = reduction_ops.unsorted_segment_max(lengths, rt.value_rowids(), rt.nrows())
+    width = reduction_ops.unsorted_segment_max(lengths, group_of_row, n_groups)
     width = math_ops.maximum(width, array_ops.zeros_like(width))
     out = RaggedTensor.from_row_lengths(array_ops.zeros([0]), width, validate=False)
     ids = math_ops.add(array_ops.gather(out.row_splits, groups), cols)
