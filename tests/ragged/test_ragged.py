@@ -256,3 +256,16 @@ def test_reductions_of_ragged_rank_two():
     assert tf.reduce_sum(rt, axis=1).to_list() == [[4, 2], [4, 5, 6], []]
     assert tf.reduce_max(rt, axis=0).to_list() == [[4, 5, 6], [3]]
     assert tf.reduce_sum(rt, axis=2).to_list() == [[3, 3], [15], []]
+
+
+def test_different_row_partitions_fail_inside_a_function_too():
+    @tf.function
+    def add(a, b):
+        return a + b
+
+    spec = tf.RaggedTensorSpec([None, None], tf.int32)
+    cf = add.get_concrete_function(spec, spec)
+    assert cf(tf.ragged.constant([[1], [2, 3]]), tf.ragged.constant([[1], [2, 3]])).to_list() \
+        == [[2], [4, 6]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="identical ragged splits"):
+        cf(tf.ragged.constant([[1], [2, 3]]), tf.ragged.constant([[1, 2], [3]]))

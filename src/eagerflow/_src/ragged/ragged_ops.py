@@ -26,8 +26,8 @@ from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, parsing_ops, reduction_ops, \
-    slicing
+from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, parsing_ops, \
+    reduction_ops, slicing
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, _eager
 
 _I64 = _d.int64
@@ -191,6 +191,11 @@ def _same_splits(a, b):
         if _eager(x, y):
             if x._data.shape != y._data.shape or (x._data != y._data).any():
                 return False
+        elif x.shape.is_fully_defined() and y.shape.is_fully_defined() and x.shape != y.shape:
+            return False
+        else:  # (known when the graph runs: an assertion, kept in program order)
+            debugging_ops.assert_equal(x, y, message="Inputs must have identical ragged "
+                                                     "splits")
     return True
 
 
