@@ -409,6 +409,16 @@ def _concat_or_stack(values, axis, stack_values):
     if axis == 1:
         # Row i of the result joins row i of each input: the inputs' rows interleaved.
         nrows = values[0].nrows(out_type=_I64)
+        for v in values[1:]:
+            other = v.nrows(out_type=_I64)
+            if _eager(nrows, other):
+                if int(nrows) != int(other):
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Input tensors have incompatible shapes: {int(nrows)} "
+                                    f"and {int(other)} rows")
+            else:
+                debugging_ops.assert_equal(nrows, other, message="Input tensors have "
+                                                                 "incompatible shapes.")
         joined = _concat_axis0(values)
         order = array_ops.reshape(array_ops.transpose(array_ops.reshape(
             array_ops.range(math_ops.multiply(nrows, k), dtype=_I64),
