@@ -269,3 +269,24 @@ def test_different_row_partitions_fail_inside_a_function_too():
         == [[2], [4, 6]]
     with pytest.raises(tf.errors.InvalidArgumentError, match="identical ragged splits"):
         cf(tf.ragged.constant([[1], [2, 3]]), tf.ragged.constant([[1, 2], [3]]))
+
+
+def test_keras_layers_and_fit_take_ragged_inputs():
+    class Model(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.emb = tf.keras.layers.Embedding(10, 4, embeddings_initializer="ones")
+            self.dense = tf.keras.layers.Dense(1, kernel_initializer="ones")
+
+        def call(self, x):
+            return self.dense(tf.reduce_mean(self.emb(x), axis=1))
+
+    model = Model()
+    x = tf.ragged.constant([[1, 2], [3], [4, 5, 6], [7]])
+    y = tf.constant([[1.0], [0.0], [1.0], [0.0]])
+    assert model(x).numpy().tolist() == [[4.0]] * 4
+    model.compile(optimizer="sgd", loss="mse")
+    history = model.fit(x, y, epochs=2, batch_size=2, verbose=0, shuffle=False)
+    # (TF 2.21 with tf_keras: 11.3363, 7.0842)
+    assert [round(v, 4) for v in history.history["loss"]] == [11.3363, 7.0842]
+    model.fit(x, y, epochs=1, batch_size=3, verbose=0)  # (shuffled: rows gathered)
