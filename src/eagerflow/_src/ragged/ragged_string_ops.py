@@ -39,8 +39,8 @@ def _over_rows(fn, input, *, dense_rank0=None):
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(_over_rows(fn, input.flat_values))
     rank = input.shape.rank
-    if rank == 0:
-        return fn(array_ops.reshape(input, [1]))[0]
+    if rank == 0:  # (one row: its values, whatever the row partition says)
+        return fn(array_ops.reshape(input, [1])).values
     if rank == 1:
         return fn(input)
     result = fn(array_ops.reshape(input, [-1]))
