@@ -269,7 +269,7 @@ _UNICODE_ENCODE = register("UnicodeEncode", _unicode_encode, _unicode_encode_rul
                            tied=(1,), dtypes=(_d.int32, _d.int64), type_attr="Tsplits",
                            not_differentiable=_NO_GRAD)
 batching_rules[_UNICODE_ENCODE] = PER_ELEMENT
-tf_nodes[_UNICODE_ENCODE] = NodeForm()
+tf_nodes[_UNICODE_ENCODE] = NodeForm(types={"Tsplits": 1})
 
 
 @export("strings.unicode_encode")
@@ -363,7 +363,7 @@ _STRING_NGRAMS = register("StringNGrams", _string_ngrams, _string_ngrams_rule, m
                           tied=(1,), dtypes=(_d.int32, _d.int64), type_attr="Tsplits",
                           not_differentiable=_NO_GRAD)
 batching_rules[_STRING_NGRAMS] = PER_ELEMENT
-tf_nodes[_STRING_NGRAMS] = NodeForm(outputs=("ngrams", "ngrams_splits"),
+tf_nodes[_STRING_NGRAMS] = NodeForm(types={"Tsplits": 1}, outputs=("ngrams", "ngrams_splits"),
                                     byte_attrs=("separator", "left_pad", "right_pad"))
 
 

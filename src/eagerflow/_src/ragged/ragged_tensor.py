@@ -804,9 +804,9 @@ def _ragged_to_tensor(xp, shape, values, default_value, *splits, row_partition_t
         raise _invalid(f"Invalid row_splits: the last split is {int(splits[-1][-1])} but "
                        f"values has {values.shape[0]} rows")
     ragged = len(splits)
-    shape = [int(d) for d in np.asarray(shape).reshape(-1)]
-    if not shape:  # (no shape asked for)
-        shape = [-1] * (ragged + values.ndim)
+    shape = np.asarray(shape)
+    # (a scalar -1, TF's form of "no shape asked for": every dimension bounding)
+    shape = [-1] * (ragged + values.ndim) if shape.ndim == 0 else [int(d) for d in shape]
     if len(shape) != ragged + values.ndim:
         raise _invalid(f"shape has {len(shape)} dimensions but the ragged tensor has "
                        f"{ragged + values.ndim}")
@@ -839,7 +839,7 @@ def _ragged_to_tensor(xp, shape, values, default_value, *splits, row_partition_t
 
 
 def _ragged_to_tensor_rule(shape, values, default_value, *splits, row_partition_types):
-    known = shape_rules.known_elements(shape)
+    known = shape_rules.known_elements(shape) if shape.shape.rank != 0 else None
     rank = None if values.shape.rank is None else values.shape.rank + len(splits)
     if known is None or not known:
         known = [None] * rank if rank is not None else None
@@ -858,8 +858,9 @@ def _ragged_to_tensor_rule(shape, values, default_value, *splits, row_partition_
 _RAGGED_TO_TENSOR = register("RaggedTensorToTensor", _ragged_to_tensor, _ragged_to_tensor_rule,
                              tied=(1, 2), input_names=("values", "default_value"))
 batching_rules[_RAGGED_TO_TENSOR] = PER_ELEMENT
-tf_nodes[_RAGGED_TO_TENSOR] = NodeForm(types={"T": 1, "Tindex": 3, "Tshape": 0},
-                                       number={"num_row_partition_tensors": 3})
+tf_nodes[_RAGGED_TO_TENSOR] = NodeForm(
+    types={"T": 1, "Tindex": 3, "Tshape": 0}, ignored=("num_row_partition_tensors",),
+    rewrite=lambda attrs, inputs: {**attrs, "num_row_partition_tensors": len(inputs) - 3})
 
 
 @register_gradient("RaggedTensorToTensor")
@@ -869,7 +870,7 @@ def _ragged_to_tensor_grad(op, grad):
     # Where each value went: its position + 1 in a tensor of the outer dims (0: none).
     nvals = array_ops.shape(values, out_type=_d.int64)[0]
     ids = math_ops.add(array_ops.range(nvals, dtype=_d.int64), _constant(1, _d.int64))
-    outer_shape = shape[:ragged + 1] if shape.shape.as_list() != [0] else shape
+    outer_shape = shape[:ragged + 1] if shape.shape.rank != 0 else shape
     placed = dispatch(_RAGGED_TO_TENSOR, (outer_shape, ids, array_ops.zeros([], _d.int64),
                                           *splits), op.attrs)
     inner = array_ops.shape(values, out_type=_d.int64)[1:]
@@ -893,9 +894,8 @@ def to_tensor(rt, default_value=None, name=None, shape=None):
     default_value = convert_to_tensor(default_value, dtype)
     splits = rt.nested_row_splits
     index_dtype = splits[0].dtype
-    if shape is None:
-        shape_t = EagerTensor._wrap(np.zeros([0], index_dtype.as_numpy_dtype)) \
-            if context.executing_eagerly() else array_ops.zeros([0], index_dtype)
+    if shape is None:  # (TF's form: a scalar -1)
+        shape_t = _constant(-1, index_dtype)
     else:
         if isinstance(shape, TensorShape):
             shape = [-1 if d is None else d for d in shape.as_list()]
