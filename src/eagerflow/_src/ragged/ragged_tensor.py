@@ -891,7 +891,10 @@ def to_tensor(rt, default_value=None, name=None, shape=None):
     dtype = flat.dtype
     if default_value is None:
         default_value = b"" if dtype == _d.string else np.zeros((), dtype.as_numpy_dtype)
-    default_value = convert_to_tensor(default_value, dtype)
+    try:
+        default_value = convert_to_tensor(default_value, dtype)
+    except ValueError as e:
+        raise ValueError(f"default_value: {e}") from None
     splits = rt.nested_row_splits
     index_dtype = splits[0].dtype
     if shape is None:  # (TF's form: a scalar -1)
