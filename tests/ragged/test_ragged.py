@@ -290,3 +290,21 @@ def test_keras_layers_and_fit_take_ragged_inputs():
     # (TF 2.21 with tf_keras: 11.3363, 7.0842)
     assert [round(v, 4) for v in history.history["loss"]] == [11.3363, 7.0842]
     model.fit(x, y, epochs=1, batch_size=3, verbose=0)  # (shuffled: rows gathered)
+
+
+def test_ragged_values_through_cond_while_loop_and_autograph_loops():
+    @tf.function
+    def f(rt, flag):
+        chosen = tf.cond(flag, lambda: rt * 2, lambda: rt + 1)
+        _, doubled = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x * 2),
+                                   [tf.constant(0), rt])
+        out = rt
+        for _ in tf.range(2):
+            out = out + 1
+        return chosen, doubled, out
+
+    rt = tf.ragged.constant([[1, 2], [3]])
+    chosen, doubled, out = f(rt, tf.constant(False))
+    assert chosen.to_list() == [[2, 3], [4]]
+    assert doubled.to_list() == [[8, 16], [24]]
+    assert out.to_list() == [[3, 4], [5]]

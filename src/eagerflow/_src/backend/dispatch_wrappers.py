@@ -3571,6 +3571,7 @@ WRAPPERS = {
     'ragged.row_splits_to_segment_ids': _w7debd9dd98,
     'ragged.segment_ids_to_row_splits': _wff3491982f,
     'ragged.stack': _wd13018718b,
+    'ragged.stack_dynamic_partitions': _w743c03c88b,
     'random.categorical': _w794fdd65bc,
     'random.create_rng_state': _wdcc1fa0807,
     'random.experimental.index_shuffle': _wbfedd5c92c,

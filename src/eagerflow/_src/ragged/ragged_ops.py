@@ -168,6 +168,34 @@ def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, nam
         convert_to_tensor(segment_ids), out_type), num_segments).row_splits
 
 
+@export("ragged.stack_dynamic_partitions")
+def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
+    """Row ``i`` holds the elements of `data` whose partition is ``i`` (in their order).
+
+    >>> tf.ragged.stack_dynamic_partitions([1, 2, 3, 4], [1, 0, 1, 1], 3).to_list()
+    [[2], [1, 3, 4], []]
+    """
+    data = convert_to_tensor(data)
+    partitions = convert_to_tensor(partitions, _d.int32)
+    if partitions.shape.rank is not None and partitions.shape.rank != 1 and \
+            partitions.shape != data.shape[:partitions.shape.rank]:
+        raise ValueError("partitions must have the shape of data's outer dimensions")
+    if partitions.shape.rank != 1:
+        data = array_ops.reshape(data, array_ops.concat(
+            [[-1], array_ops.shape(data)[partitions.shape.rank:]], 0))
+        partitions = array_ops.reshape(partitions, [-1])
+    if _eager(partitions):
+        p = partitions._data
+        if p.size and (p.min() < 0 or p.max() >= int(num_partitions)):
+            raise errors.InvalidArgumentError(None, None, f"Every element in partitions must "
+                                                          f"be in [0, {int(num_partitions)})")
+    order = reduction_ops.argsort(partitions, stable=True)
+    lengths = reduction_ops.unsorted_segment_sum(array_ops.ones_like(partitions, _I64),
+                                                 partitions, num_partitions)
+    return RaggedTensor.from_row_lengths(array_ops.gather(data, order), lengths,
+                                         validate=False)
+
+
 # -- helpers -------------------------------------------------------------------------------------
 def _to_ragged(value, ragged_rank, splits_dtype=_I64):
     """`value` as a ragged tensor of `ragged_rank` (a dense one: each row full)."""
