@@ -111,5 +111,5 @@ NOT_SWEPT = {
     "random.set_seed": _MACHINERY,
     "strings.bytes_split": _RAGGED, "strings.ngrams": _RAGGED, "strings.unicode_decode": _RAGGED,
     "strings.unicode_decode_with_offsets": _RAGGED, "strings.unicode_split": _RAGGED,
-    "strings.unicode_encode": _RAGGED,
+    "strings.unicode_encode": _RAGGED, "strings.unsorted_segment_join": _RAGGED,
 }

@@ -121,6 +121,11 @@ def test_strings_functions_return_ragged_rows():
     assert encoded.numpy().tolist() == [b"h\xc3\xa9", b""]
     assert tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"]]), 2).to_list() == \
         [[b"a b", b"b c"], []]
+    joined = tf.ragged.constant([["hello", "world"], [], ["x"]])
+    assert tf.strings.reduce_join(joined, axis=-1, separator=" ").numpy().tolist() == \
+        [b"hello world", b"", b"x"]
+    assert tf.strings.reduce_join(joined, axis=0, separator="+").numpy().tolist() == \
+        [b"hello+x", b"world"]
     words = tf.ragged.constant([["So", "long"]])
     assert tf.strings.substr(words, 0, 1).to_list() == [[b"S", b"l"]]
 

@@ -48,6 +48,13 @@ SPECS = [
         tf.strings.unicode_encode(c, "UTF-8"), "UTF-8"),
            [np.array([104, -5], np.int32)], lambda c: _obj("h", "\ufffd"),
            name="UnicodeEncode-split", grad=_NO_GRAD),
+    OpSpec("UnsortedSegmentJoin", lambda s: tf.strings.unsorted_segment_join(
+        s, [1, 0, 1], 3, separator=":"), [_obj("a", "b", "c")], lambda s: _obj("b", "a:c", ""),
+           grad=_NO_GRAD),
+    OpSpec("UnsortedSegmentJoin", lambda s: tf.strings.reduce_join(
+        tf.RaggedTensor.from_row_lengths(s, [2, 0, 1]), axis=1, separator=" "),
+           [_obj("a", "b", "c")], lambda s: _obj("a b", "", "c"), name="UnsortedSegmentJoin-ragged",
+           grad=_NO_GRAD),
     OpSpec("StringNGrams", lambda s: tf.strings.ngrams(s, 2), [_obj("a", "b", "c")],
            lambda s: _obj("a b", "b c"), grad=_NO_GRAD),
     OpSpec("StringNGrams", lambda s: tf.strings.ngrams(s, [1, 3], pad_values="#",

@@ -1587,6 +1587,15 @@ def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w80f1aa4c20(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, segment_ids, num_segments, separator=None, name=None):
+        try:
+            return _export_fn(inputs, segment_ids, num_segments, separator, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'segment_ids': segment_ids, 'num_segments': num_segments, 'separator': separator, 'name': name})
+    return _export_wrapper
+
+
 def _w81ce09fb8b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(contents, output_type=None, name=None):
         try:
@@ -3657,6 +3666,7 @@ WRAPPERS = {
     'strings.unicode_decode_with_offsets': _we66caff8f3,
     'strings.unicode_encode': _w9905bbaf99,
     'strings.unicode_split': _w9167836160,
+    'strings.unsorted_segment_join': _w80f1aa4c20,
     'strings.upper': _w7d0708720a,
     'summary.audio': _web62c3c4e8,
     'summary.create_file_writer': _w9dd789a8ed,

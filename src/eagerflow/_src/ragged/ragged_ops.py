@@ -634,9 +634,10 @@ _SEGMENT = {"sum": reduction_ops.unsorted_segment_sum, "prod": reduction_ops.uns
 def _reduce_axis(rt, kind, axis):
     """`rt` reduced over one `axis` (non-negative)."""
     if not isinstance(rt, RaggedTensor):
-        return _DENSE_REDUCE[kind](rt, axis=axis)
+        return _dense_reduce(kind)(rt, axis=axis)
     if axis > rt.ragged_rank:
-        return rt.with_flat_values(_DENSE_REDUCE[kind](rt.flat_values, axis=axis - rt.ragged_rank))
+        return rt.with_flat_values(_dense_reduce(kind)(rt.flat_values,
+                                                       axis=axis - rt.ragged_rank))
     if axis >= 2:
         return rt.with_values(_reduce_axis(rt.values, kind, axis - 1))
     values = rt.values
@@ -656,7 +657,7 @@ def _reduce_axis(rt, kind, axis):
         ids, n = _segments(rt, axis)
         return math_ops.greater(seg(as_int, ids, n), array_ops.zeros([], _d.int32))
     ids, n = _segments(rt, axis)
-    return _SEGMENT[kind](values, ids, n)
+    return _segment_reduce(kind)(values, ids, n)
 
 
 def _segments(rt, axis):
@@ -696,13 +697,23 @@ def _reduce_rows_of_rows(rt, kind, group_of_row, n_groups):
         reduced = math_ops.greater(seg(cast_ops.cast(values, _d.int32), ids, n),
                                    array_ops.zeros([], _d.int32))
     else:
-        reduced = _SEGMENT[kind](values, ids, n)
+        reduced = _segment_reduce(kind)(values, ids, n)
     return out.with_values(reduced)
 
 
 _DENSE_REDUCE = {"sum": reduction_ops.reduce_sum, "prod": reduction_ops.reduce_prod,
                  "max": reduction_ops.reduce_max, "min": reduction_ops.reduce_min,
                  "any": reduction_ops.reduce_any, "all": reduction_ops.reduce_all}
+
+
+def _dense_reduce(kind):
+    """The reduction of dense tensors of `kind`: a name, or an object with ``dense(x,
+    axis=None)`` and ``segments(values, ids, n)`` (a string join)."""
+    return _DENSE_REDUCE[kind] if isinstance(kind, str) else kind.dense
+
+
+def _segment_reduce(kind):
+    return _SEGMENT[kind] if isinstance(kind, str) else kind.segments
 
 
 def reduce(rt, kind, axis=None, keepdims=False):
@@ -719,8 +730,8 @@ def reduce(rt, kind, axis=None, keepdims=False):
         return map_flat_values(math_ops.truediv, total, count) if isinstance(
             total, RaggedTensor) else math_ops.truediv(total, count)
     if axis is None:
-        return _DENSE_REDUCE[kind](rt.flat_values, keepdims=False) if not keepdims else \
-            array_ops.reshape(_DENSE_REDUCE[kind](rt.flat_values),
+        return _dense_reduce(kind)(rt.flat_values) if not keepdims else \
+            array_ops.reshape(_dense_reduce(kind)(rt.flat_values),
                               [1] * rt.shape.rank)
     rank = rt.shape.rank
     axes = sorted({a + rank if a < 0 else a for a in (

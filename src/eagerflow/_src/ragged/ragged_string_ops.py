@@ -16,6 +16,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import array_ops, cast_ops, string_ops
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
@@ -409,3 +410,82 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     if rank == 1:
         return on(RaggedTensor.from_tensor(array_ops.expand_dims(data, 0))).values
     return on(RaggedTensor.from_tensor(data, ragged_rank=rank - 1)).to_tensor()
+
+
+# -- UnsortedSegmentJoin ------------------------------------------------------------------------
+def _unsorted_segment_join(xp, inputs, segment_ids, num_segments, separator):
+    inputs = np.asarray(inputs)
+    ids = np.asarray(segment_ids)
+    n = int(np.asarray(num_segments))
+    if inputs.shape[:ids.ndim] != ids.shape:
+        raise errors.InvalidArgumentError(
+            None, None, f"data.shape = {list(inputs.shape)} does not start with "
+                        f"segment_ids.shape = {list(ids.shape)}")
+    ids = ids.reshape(-1)
+    if ids.size and (ids.min() < 0 or ids.max() >= n):
+        raise errors.InvalidArgumentError(
+            None, None, "segment_ids are not allowed to exceed num_segments or to have "
+                        "negative values.")
+    inner = inputs.shape[segment_ids.ndim:]
+    rows = inputs.reshape((ids.size, -1))
+    width = rows.shape[1] if ids.size else int(np.prod(inner, dtype=np.int64))
+    pieces = [[[] for _ in range(width)] for _ in range(n)]
+    for row, i in zip(rows, ids):
+        for j in range(width):
+            pieces[i][j].append(row[j])
+    out = np.empty((n, width), object)
+    for i in range(n):
+        for j in range(width):
+            out[i, j] = separator.join(pieces[i][j])
+    return out.reshape((n,) + tuple(inner))
+
+
+def _unsorted_segment_join_rule(inputs, segment_ids, num_segments, separator):
+    if isinstance(num_segments, EagerTensor):
+        first = int(num_segments._data)
+    else:
+        known = getattr(num_segments, "static_value", lambda: None)()
+        first = None if known is None else int(known)
+    if inputs.shape.rank is None or segment_ids.shape.rank is None:
+        return TensorShape(None), _d.string
+    return TensorShape([first]).concatenate(inputs.shape[segment_ids.shape.rank:]), _d.string
+
+
+_UNSORTED_SEGMENT_JOIN = register(
+    "UnsortedSegmentJoin", _unsorted_segment_join, _unsorted_segment_join_rule,
+    tied=(1,), dtypes=(_d.int32, _d.int64), type_attr="Tindices", not_differentiable=_NO_GRAD)
+batching_rules[_UNSORTED_SEGMENT_JOIN] = PER_ELEMENT
+tf_nodes[_UNSORTED_SEGMENT_JOIN] = NodeForm(types={"Tindices": 1, "Tnumsegments": 2},
+                                            byte_attrs=("separator",))
+
+
+@export("strings.unsorted_segment_join")
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=None):
+    """The strings of `inputs` joined (with `separator`) per segment id, `num_segments`
+    segments (an empty one gives "").
+
+    >>> tf.strings.unsorted_segment_join(["a", "b", "c"], [1, 0, 1], 2).numpy().tolist()
+    [b'b', b'ac']
+    """
+    inputs = _strings(inputs)
+    segment_ids = convert_to_tensor(segment_ids)
+    if segment_ids.dtype not in (_d.int32, _d.int64):
+        segment_ids = convert_to_tensor(segment_ids, _d.int32)
+    num_segments = convert_to_tensor(num_segments)
+    sep = separator.encode() if isinstance(separator, str) else bytes(separator)
+    return dispatch(_UNSORTED_SEGMENT_JOIN, (inputs, segment_ids, num_segments),
+                    {"separator": sep}, name)
+
+
+class Join:
+    """String joins with `separator`, as `ragged_ops.reduce` takes a kind of reduction."""
+
+    def __init__(self, separator):
+        self.separator = separator
+
+    def dense(self, x, axis=None, keepdims=False):
+        return string_ops.reduce_join(x, axis=axis, keepdims=keepdims,
+                                      separator=self.separator)
+
+    def segments(self, values, ids, n):
+        return unsorted_segment_join(values, ids, n, separator=self.separator)
