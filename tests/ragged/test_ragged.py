@@ -313,3 +313,13 @@ def test_ragged_values_through_cond_while_loop_and_autograph_loops():
     assert chosen.to_list() == [[2, 3], [4]]
     assert doubled.to_list() == [[8, 16], [24]]
     assert out.to_list() == [[3, 4], [5]]
+
+
+def test_from_tensor_with_lengths_per_ragged_dimension_and_padding_checks():
+    t = [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]
+    rt = tf.RaggedTensor.from_tensor(t, lengths=([2, 1], [2, 1, 1]), ragged_rank=2)
+    assert rt.to_list() == [[[1, 2], [3]], [[5]]]
+    with pytest.raises(ValueError):
+        tf.RaggedTensor.from_tensor(t, padding=4)  # (padding has the inner shape, (2,))
+    assert tf.RaggedTensor.from_tensor(t, padding=[7, 8]).to_list() == \
+        [[[1, 2], [3, 4]], [[5, 6]]]

@@ -270,6 +270,25 @@ class RaggedTensor:
         if rank is not None and ragged_rank >= rank:
             raise ValueError(f"Argument `ragged_rank` must be less than rank of tensor "
                              f"({rank}). Received ragged_rank={ragged_rank}.")
+        if isinstance(lengths, tuple):  # one vector of lengths per ragged dimension
+            if len(lengths) != ragged_rank:
+                raise ValueError(f"If Argument `lengths` is a tuple of row_lengths, argument "
+                                 f"`ragged_rank` must be len(lengths): {len(lengths)}. "
+                                 f"Received ragged_rank: {ragged_rank}.")
+            values = tensor
+            nested = []
+            for level, level_lengths in enumerate(lengths):
+                level_lengths = _as_index(level_lengths, dtype, "lengths")
+                width = array_ops.shape(values, out_type=dtype)[1]
+                values = array_ops.boolean_mask(values, array_ops.sequence_mask(
+                    math_ops.minimum(level_lengths, width), width))
+                nested.append(level_lengths)
+            return cls.from_nested_row_lengths(values, nested, validate=False)
+        if padding is not None:
+            inner = tensor.shape[ragged_rank + 1:]
+            padding_shape = convert_to_tensor(padding).shape
+            if not padding_shape.is_compatible_with(inner):
+                raise ValueError(f"Shapes {padding_shape} and {inner} are incompatible")
         if ragged_rank > 1:  # the outer dims uniform, the innermost cut as asked
             shape = array_ops.shape(tensor, out_type=dtype)
             inner = array_ops.reshape(tensor, array_ops.concat(
