@@ -113,4 +113,5 @@ NOT_SWEPT = {
     "strings.to_hash_bucket_strong": "string hashing: compared with TF's values in tests/ops/test_lookup_ops.py",
     "strings.bytes_split": _RAGGED, "strings.ngrams": _RAGGED, "strings.unicode_decode": _RAGGED,
     "strings.unicode_decode_with_offsets": _RAGGED, "strings.unicode_split": _RAGGED,
+    "strings.unicode_encode": _RAGGED, "strings.unsorted_segment_join": _RAGGED,
 }

@@ -113,8 +113,19 @@ def test_strings_functions_return_ragged_rows():
     assert tf.strings.unicode_decode(["h\u00e9"], "UTF-8").to_list() == [[104, 233]]
     assert tf.strings.unicode_split(["h\u00e9"], "UTF-8").to_list() == [[b"h", b"\xc3\xa9"]]
     assert tf.strings.bytes_split(["ab", ""]).to_list() == [[b"a", b"b"], []]
+    # an invalid or cut-short sequence is one replacement character, as in TF
+    assert tf.strings.unicode_decode([b"a\xffb", b"\xe2\x82"], "UTF-8").to_list() == \
+        [[97, 65533, 98], [65533]]
+    assert tf.strings.unicode_split([b"\xe2\x82"], "UTF-8").to_list() == [[b"\xef\xbf\xbd"]]
+    encoded = tf.strings.unicode_encode(tf.ragged.constant([[104, 233], []]), "UTF-8")
+    assert encoded.numpy().tolist() == [b"h\xc3\xa9", b""]
     assert tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"]]), 2).to_list() == \
         [[b"a b", b"b c"], []]
+    joined = tf.ragged.constant([["hello", "world"], [], ["x"]])
+    assert tf.strings.reduce_join(joined, axis=-1, separator=" ").numpy().tolist() == \
+        [b"hello world", b"", b"x"]
+    assert tf.strings.reduce_join(joined, axis=0, separator="+").numpy().tolist() == \
+        [b"hello+x", b"world"]
     words = tf.ragged.constant([["So", "long"]])
     assert tf.strings.substr(words, 0, 1).to_list() == [[b"S", b"l"]]
 
@@ -226,3 +237,89 @@ def test_reverse_and_tile_inside_a_function():
     reversed_, tiled = f(tf.ragged.constant([[1, 2, 3], [4]]))
     assert reversed_.to_list() == [[3, 2, 1], [4]]
     assert tiled.to_list() == [[1, 2, 3, 1, 2, 3], [4, 4]]
+
+
+def test_dense_operands_broadcast_only_where_tf_broadcasts():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    assert (rt + tf.constant([10])).to_list() == [[11, 12], [13]]
+    assert (rt + tf.constant([[10], [20]])).to_list() == [[11, 12], [23]]
+    assert (rt + tf.constant([[10]])).to_list() == [[11, 12], [13]]
+    for bad in ([10, 20, 30], [[10, 20]], [[10], [20], [30]]):  # (never a silent wrong sum)
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            rt + tf.constant(bad)
+    r3 = tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)
+    assert (r3 + tf.constant([[[10, 20]], [[30, 40]]])).to_list() == \
+        [[[11, 22], [13, 24]], [[35, 46]]]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        r3 + tf.constant([10, 20, 30])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.ragged.constant([[1], [2, 3]]) * 1.5  # (1.5 cannot take int32: TF's error)
+
+
+def test_reductions_of_ragged_rank_two():
+    rt = tf.ragged.constant([[[1, 2], [3]], [[4, 5, 6]], []])
+    assert tf.reduce_sum(rt, axis=1).to_list() == [[4, 2], [4, 5, 6], []]
+    assert tf.reduce_max(rt, axis=0).to_list() == [[4, 5, 6], [3]]
+    assert tf.reduce_sum(rt, axis=2).to_list() == [[3, 3], [15], []]
+
+
+def test_different_row_partitions_fail_inside_a_function_too():
+    @tf.function
+    def add(a, b):
+        return a + b
+
+    spec = tf.RaggedTensorSpec([None, None], tf.int32)
+    cf = add.get_concrete_function(spec, spec)
+    assert cf(tf.ragged.constant([[1], [2, 3]]), tf.ragged.constant([[1], [2, 3]])).to_list() \
+        == [[2], [4, 6]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="identical ragged splits"):
+        cf(tf.ragged.constant([[1], [2, 3]]), tf.ragged.constant([[1, 2], [3]]))
+
+
+def test_keras_layers_and_fit_take_ragged_inputs():
+    class Model(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.emb = tf.keras.layers.Embedding(10, 4, embeddings_initializer="ones")
+            self.dense = tf.keras.layers.Dense(1, kernel_initializer="ones")
+
+        def call(self, x):
+            return self.dense(tf.reduce_mean(self.emb(x), axis=1))
+
+    model = Model()
+    x = tf.ragged.constant([[1, 2], [3], [4, 5, 6], [7]])
+    y = tf.constant([[1.0], [0.0], [1.0], [0.0]])
+    assert model(x).numpy().tolist() == [[4.0]] * 4
+    model.compile(optimizer="sgd", loss="mse")
+    history = model.fit(x, y, epochs=2, batch_size=2, verbose=0, shuffle=False)
+    # (TF 2.21 with tf_keras: 11.3363, 7.0842)
+    assert [round(v, 4) for v in history.history["loss"]] == [11.3363, 7.0842]
+    model.fit(x, y, epochs=1, batch_size=3, verbose=0)  # (shuffled: rows gathered)
+
+
+def test_ragged_values_through_cond_while_loop_and_autograph_loops():
+    @tf.function
+    def f(rt, flag):
+        chosen = tf.cond(flag, lambda: rt * 2, lambda: rt + 1)
+        _, doubled = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x * 2),
+                                   [tf.constant(0), rt])
+        out = rt
+        for _ in tf.range(2):
+            out = out + 1
+        return chosen, doubled, out
+
+    rt = tf.ragged.constant([[1, 2], [3]])
+    chosen, doubled, out = f(rt, tf.constant(False))
+    assert chosen.to_list() == [[2, 3], [4]]
+    assert doubled.to_list() == [[8, 16], [24]]
+    assert out.to_list() == [[3, 4], [5]]
+
+
+def test_from_tensor_with_lengths_per_ragged_dimension_and_padding_checks():
+    t = [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]
+    rt = tf.RaggedTensor.from_tensor(t, lengths=([2, 1], [2, 1, 1]), ragged_rank=2)
+    assert rt.to_list() == [[[1, 2], [3]], [[5]]]
+    with pytest.raises(ValueError):
+        tf.RaggedTensor.from_tensor(t, padding=4)  # (padding has the inner shape, (2,))
+    assert tf.RaggedTensor.from_tensor(t, padding=[7, 8]).to_list() == \
+        [[[1, 2], [3, 4]], [[5, 6]]]

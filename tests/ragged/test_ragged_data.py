@@ -49,3 +49,25 @@ def test_ragged_elements_in_a_dict_and_cache():
         (element,) = list(ds)
         assert element["a"].to_list() == [[1], [2, 3]]
         assert element["b"].numpy().tolist() == [1, 2]
+
+
+def test_from_generator_with_a_ragged_signature():
+    def gen():
+        yield tf.ragged.constant([[1], [2, 3]])
+        yield [[4, 5, 6]]  # (nested lists convert to the spec's ragged tensor)
+
+    ds = tf.data.Dataset.from_generator(
+        gen, output_signature=tf.RaggedTensorSpec([None, None], tf.int32))
+    assert [x.to_list() for x in ds] == [[[1], [2, 3]], [[4, 5, 6]]]
+
+
+def test_iterating_ragged_elements_inside_a_function():
+    @tf.function
+    def total(ds):
+        s = tf.constant(0)
+        for x in ds:
+            s += tf.reduce_sum(x)
+        return s
+
+    ds = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1], [2, 3], []])).batch(2)
+    assert int(total(ds)) == 6

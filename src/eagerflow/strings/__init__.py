@@ -7,4 +7,5 @@ from eagerflow._src.ops.string_ops import (  # noqa: F401
     as_string, join, length, lower, reduce_join, regex_full_match, regex_replace, strip, substr,
     to_number, upper)
 from eagerflow._src.ragged.ragged_string_ops import (  # noqa: F401
-    bytes_split, ngrams, split, unicode_decode, unicode_decode_with_offsets, unicode_split)
+    bytes_split, ngrams, split, unicode_decode, unicode_decode_with_offsets, unicode_encode,
+    unicode_split, unsorted_segment_join)

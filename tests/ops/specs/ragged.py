@@ -41,6 +41,20 @@ SPECS = [
     OpSpec("UnicodeDecodeWithOffsets",
            lambda s: tf.strings.unicode_decode_with_offsets(s, "UTF-8")[1].flat_values,
            [_obj("h\u00e9", "", "\u20ac")], lambda s: np.array([0, 1, 0]), grad=_NO_GRAD),
+    OpSpec("UnicodeEncode", lambda c: tf.strings.unicode_encode(c, "UTF-8"),
+           [np.array([104, 233, 8364], np.int32)], lambda c: np.array("h\u00e9\u20ac".encode(),
+                                                                     object), grad=_NO_GRAD),
+    OpSpec("UnicodeEncode", lambda c: tf.strings.unicode_split(
+        tf.strings.unicode_encode(c, "UTF-8"), "UTF-8"),
+           [np.array([104, -5], np.int32)], lambda c: _obj("h", "\ufffd"),
+           name="UnicodeEncode-split", grad=_NO_GRAD),
+    OpSpec("UnsortedSegmentJoin", lambda s: tf.strings.unsorted_segment_join(
+        s, [1, 0, 1], 3, separator=":"), [_obj("a", "b", "c")], lambda s: _obj("b", "a:c", ""),
+           grad=_NO_GRAD),
+    OpSpec("UnsortedSegmentJoin", lambda s: tf.strings.reduce_join(
+        tf.RaggedTensor.from_row_lengths(s, [2, 0, 1]), axis=1, separator=" "),
+           [_obj("a", "b", "c")], lambda s: _obj("a b", "", "c"), name="UnsortedSegmentJoin-ragged",
+           grad=_NO_GRAD),
     OpSpec("StringNGrams", lambda s: tf.strings.ngrams(s, 2), [_obj("a", "b", "c")],
            lambda s: _obj("a b", "b c"), grad=_NO_GRAD),
     OpSpec("StringNGrams", lambda s: tf.strings.ngrams(s, [1, 3], pad_values="#",

@@ -1857,6 +1857,15 @@ def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w80f1aa4c20(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, segment_ids, num_segments, separator=None, name=None):
+        try:
+            return _export_fn(inputs, segment_ids, num_segments, separator, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'segment_ids': segment_ids, 'num_segments': num_segments, 'separator': separator, 'name': name})
+    return _export_wrapper
+
+
 def _w814a06412a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, weights, biases, name=None):
         try:
@@ -2304,6 +2313,15 @@ def _w98f1c9f165(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input_tensor, fft_length, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'fft_length': fft_length, 'name': name})
+    return _export_wrapper
+
+
+def _w9905bbaf99(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, output_encoding, errors=None, replacement_char=None, name=None):
+        try:
+            return _export_fn(input, output_encoding, errors, replacement_char, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'output_encoding': output_encoding, 'errors': errors, 'replacement_char': replacement_char, 'name': name})
     return _export_wrapper
 
 
@@ -4236,6 +4254,7 @@ WRAPPERS = {
     'ragged.row_splits_to_segment_ids': _w7debd9dd98,
     'ragged.segment_ids_to_row_splits': _wff3491982f,
     'ragged.stack': _wd13018718b,
+    'ragged.stack_dynamic_partitions': _w743c03c88b,
     'random.categorical': _w794fdd65bc,
     'random.create_rng_state': _wdcc1fa0807,
     'random.experimental.index_shuffle': _wbfedd5c92c,
@@ -4346,7 +4365,9 @@ WRAPPERS = {
     'strings.to_number': _wf14c14549f,
     'strings.unicode_decode': _we66caff8f3,
     'strings.unicode_decode_with_offsets': _we66caff8f3,
+    'strings.unicode_encode': _w9905bbaf99,
     'strings.unicode_split': _w9167836160,
+    'strings.unsorted_segment_join': _w80f1aa4c20,
     'strings.upper': _w7d0708720a,
     'summary.audio': _web62c3c4e8,
     'summary.create_file_writer': _w9dd789a8ed,

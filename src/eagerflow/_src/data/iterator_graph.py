@@ -237,12 +237,13 @@ batching_rules.assign(PER_ELEMENT, _HAS_VALUE, _GET_VALUE)
 def _attrs(spec):
     leaves = structure.flatten(spec)
     for s in leaves:
-        if not isinstance(s, (TensorSpec, SparseTensorSpec)):
+        if not isinstance(s, (TensorSpec,) + structure.COMPOSITE_SPECS):
             raise TypeError(f"Iterating a dataset of {type(s).__name__} components inside a "
                             f"traced function is not supported; iterate it eagerly.")
-    # a sparse component is three outputs: its indices, values and dense shape
+    # a sparse component is three outputs: its indices, values and dense shape (a ragged
+    # one its flat values and row splits)
     leaves = [c for s in leaves for c in (
-        s._component_specs if isinstance(s, SparseTensorSpec) else (s,))]
+        s._component_specs if isinstance(s, structure.COMPOSITE_SPECS) else (s,))]
     return {"output_types": tuple(s.dtype for s in leaves),
             "output_shapes": tuple(s.shape for s in leaves)}
 
@@ -252,7 +253,9 @@ def _element(spec, flat):
     it = iter(flat)
     return structure.pack(spec, [
         sparse_argument(s, (next(it), next(it), next(it))) if isinstance(s, SparseTensorSpec)
-        else next(it) for s in structure.flatten(spec)])
+        else s._from_components([next(it) for _ in s._component_specs])
+        if isinstance(s, structure.COMPOSITE_SPECS) else next(it)
+        for s in structure.flatten(spec)])
 
 
 def dataset_tensor(dataset):

@@ -15,6 +15,8 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import INFINITE, UNKNOWN, Dataset
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
+from eagerflow._src.ragged import ragged_ops
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 
 def _generator_error(message):
@@ -40,7 +42,7 @@ class _GeneratorDataset(Dataset):
         self._spec = spec
         self._args = args
         self._legacy = (structure.is_nested(spec) or spec.shape.rank is not None
-                        or isinstance(spec, SparseTensorSpec))
+                        or isinstance(spec, structure.COMPOSITE_SPECS))
 
     def _cardinality(self):
         return UNKNOWN
@@ -84,6 +86,17 @@ class _GeneratorDataset(Dataset):
                     raise self._structure_error(spec, value)
                 arrays.append(structure.sparse_value(
                     *(np.asarray(c) for c in (v.indices, v.values, v.dense_shape))))
+                continue
+            if isinstance(s, RaggedTensorSpec):  # a ragged tensor (or a row of one)
+                if not isinstance(v, RaggedTensor) and s.ragged_rank == 0:
+                    v = convert_to_tensor(v, s.dtype)
+                elif not isinstance(v, RaggedTensor):
+                    v = ragged_ops.constant(v, s.dtype, s.ragged_rank,
+                                            row_splits_dtype=s.row_splits_dtype)
+                if not s.is_compatible_with(v):
+                    raise self._structure_error(spec, value)
+                arrays.append(structure.ragged_value(
+                    s, [np.asarray(c) for c in s._to_components(v)]))
                 continue
             try:
                 a = _numpy_value(v, s.dtype)
@@ -155,7 +168,7 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None,
             raise TypeError("The `output_shapes` argument can not be used together with the "
                             "`output_signature` argument.")
         for s in structure.flatten(output_signature):
-            if not isinstance(s, (TensorSpec, SparseTensorSpec)):
+            if not isinstance(s, (TensorSpec,) + structure.COMPOSITE_SPECS):
                 raise TypeError(f"`output_signature` must contain objects that are subclass "
                                 f"of `tf.TypeSpec` but found {type(s)} which is not.")
         spec = output_signature

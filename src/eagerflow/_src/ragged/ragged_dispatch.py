@@ -19,7 +19,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
-from eagerflow._src.ragged import ragged_ops
+from eagerflow._src.ragged import ragged_ops, ragged_string_ops
 from eagerflow._src.ragged.ragged_ops import _public, elementwise
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
@@ -230,6 +230,12 @@ def _reverse_axis(rt, axis):
                           else array_ops.gather(values, source))
 
 
+def _reduce_join(fn, arguments):
+    join = ragged_string_ops.Join(arguments.get("separator") or "")
+    return ragged_ops.reduce(arguments["inputs"], join, arguments.get("axis"),
+                             bool(arguments.get("keepdims")))
+
+
 def _dispatch(function, arguments):
     """The dispatcher of calls with ragged arguments (see `api_export.dispatch_call`)."""
     leaves = nest.flatten(list(arguments.values()))
@@ -260,7 +266,7 @@ def _register():
     special = {"where": _where, "concat": _concat, "stack": _stack, "gather": _gather,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
-               "reverse": _reverse}
+               "reverse": _reverse, "strings.reduce_join": _reduce_join}
     for kind in ("sum", "prod", "max", "min", "mean", "any", "all"):
         special[f"math.reduce_{kind}"] = _reduction(kind)
     for name, handler in special.items():

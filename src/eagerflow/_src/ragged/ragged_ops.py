@@ -26,8 +26,8 @@ from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, parsing_ops, reduction_ops, \
-    slicing
+from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, parsing_ops, \
+    reduction_ops, slicing
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, _eager
 
 _I64 = _d.int64
@@ -168,6 +168,34 @@ def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, nam
         convert_to_tensor(segment_ids), out_type), num_segments).row_splits
 
 
+@export("ragged.stack_dynamic_partitions")
+def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
+    """Row ``i`` holds the elements of `data` whose partition is ``i`` (in their order).
+
+    >>> tf.ragged.stack_dynamic_partitions([1, 2, 3, 4], [1, 0, 1, 1], 3).to_list()
+    [[2], [1, 3, 4], []]
+    """
+    data = convert_to_tensor(data)
+    partitions = convert_to_tensor(partitions, _d.int32)
+    if partitions.shape.rank is not None and partitions.shape.rank != 1 and \
+            partitions.shape != data.shape[:partitions.shape.rank]:
+        raise ValueError("partitions must have the shape of data's outer dimensions")
+    if partitions.shape.rank != 1:
+        data = array_ops.reshape(data, array_ops.concat(
+            [[-1], array_ops.shape(data)[partitions.shape.rank:]], 0))
+        partitions = array_ops.reshape(partitions, [-1])
+    if _eager(partitions):
+        p = partitions._data
+        if p.size and (p.min() < 0 or p.max() >= int(num_partitions)):
+            raise errors.InvalidArgumentError(None, None, f"Every element in partitions must "
+                                                          f"be in [0, {int(num_partitions)})")
+    order = reduction_ops.argsort(partitions, stable=True)
+    lengths = reduction_ops.unsorted_segment_sum(array_ops.ones_like(partitions, _I64),
+                                                 partitions, num_partitions)
+    return RaggedTensor.from_row_lengths(array_ops.gather(data, order), lengths,
+                                         validate=False)
+
+
 # -- helpers -------------------------------------------------------------------------------------
 def _to_ragged(value, ragged_rank, splits_dtype=_I64):
     """`value` as a ragged tensor of `ragged_rank` (a dense one: each row full)."""
@@ -191,6 +219,11 @@ def _same_splits(a, b):
         if _eager(x, y):
             if x._data.shape != y._data.shape or (x._data != y._data).any():
                 return False
+        elif x.shape.is_fully_defined() and y.shape.is_fully_defined() and x.shape != y.shape:
+            return False
+        else:  # (known when the graph runs: an assertion, kept in program order)
+            debugging_ops.assert_equal(x, y, message="Inputs must have identical ragged "
+                                                     "splits")
     return True
 
 
@@ -216,35 +249,43 @@ def _aligned(values, ragged):
                 getattr(type(v), "__tf_tensor__", None) is None:
             out.append(v)
             continue
-        if isinstance(v, (list, tuple)):
-            try:
-                v = convert_to_tensor(v)
-            except (ValueError, TypeError):
-                r = constant(v, ragged_rank=ragged.ragged_rank)
-                if not _same_splits(r, ragged):
-                    raise _incompatible(ragged, r) from None
-                out.append(r.flat_values)
-                continue
-        rank = np.ndim(v) if not isinstance(v, Tensor) and getattr(
-            type(v), "__tf_tensor__", None) is None else v.shape.rank
-        if rank is None or flat_rank is None or rank < flat_rank or rank == 0:
-            out.append(v)
-        elif ragged.ragged_rank == 1 and rank == flat_rank + 1:
-            t = convert_to_tensor(v)
-            rows = array_ops.shape(t)[0]
-            t = array_ops.squeeze(t, 1) if t.shape[1] == 1 else None
-            if t is None:
-                raise errors.InvalidArgumentError(
-                    None, None, f"Unable to broadcast dense shape {v.shape} to the ragged "
-                                f"shape {ragged.shape}")
-            ids = ragged.value_rowids()
-            if rows is not None and t.shape[0] == 1:
-                out.append(t[0])
-            else:
-                out.append(array_ops.gather(t, ids))
-        else:
-            out.append(v)
+        if not isinstance(v, Tensor) and getattr(type(v), "__tf_tensor__", None) is None:
+            # (TF's conversion: the ragged tensor's dtype preferred, else the value's own)
+            v = convert_to_tensor(v, dtype_hint=ragged.dtype)
+        out.append(_broadcast_dense(v, ragged, flat_rank))
     return out
+
+
+def _broadcast_dense(v, ragged, flat_rank):
+    """Dense `v` as an operand of `ragged`'s flat values. Its dimensions line up with the
+    ragged tensor's last ones: those within the uniform inner dimensions broadcast as they
+    are; any reaching the ragged (or row) dimensions must be 1 there, or, for ragged rank 1 at
+    full rank, ``[nrows, 1, ...]`` (one value per row)."""
+    shape = v.shape
+    rank = shape.rank
+    inner = None if flat_rank is None else flat_rank - 1
+    if rank is None or inner is None or rank <= inner:
+        return v
+    dims = shape.as_list()
+    outer = dims[:rank - inner]  # (the dims facing the ragged tensor's rows and ragged dims)
+    if all(d == 1 for d in outer):
+        return array_ops.reshape(v, dims[rank - inner:]) if None not in dims[rank - inner:] \
+            else array_ops.reshape(v, array_ops.shape(v)[rank - inner:])
+    full = ragged.shape.rank
+    if ragged.ragged_rank == 1 and rank == full and outer[1] == 1:
+        rows = array_ops.reshape(v, array_ops.concat([array_ops.shape(v)[:1],
+                                                      array_ops.shape(v)[2:]], 0))
+        nrows = ragged.shape[0]
+        if outer[0] is not None and nrows is not None and outer[0] != nrows:
+            raise _unbroadcastable(v, ragged)
+        return array_ops.gather(rows, ragged.value_rowids())
+    raise _unbroadcastable(v, ragged)
+
+
+def _unbroadcastable(v, ragged):
+    return errors.InvalidArgumentError(
+        None, None, f"Unable to broadcast the dense shape {v.shape} to the ragged shape "
+                    f"{ragged.shape}: its dimensions facing the ragged ones must be 1")
 
 
 def _first_ragged(values):
@@ -286,8 +327,11 @@ def map_flat_values(op, *args, **kwargs):
         return op(*args, **kwargs)
     first = ragged[0]
     for r in ragged[1:]:
-        if not _same_splits(first, r):
+        if first.ragged_rank != r.ragged_rank:
             raise ValueError("Inputs must have identical ragged splits")
+        if not _same_splits(first, r):
+            raise errors.InvalidArgumentError(None, None, "Inputs must have identical ragged "
+                                                          "splits")
     swap = (lambda v: v.flat_values if isinstance(v, RaggedTensor) else v)
     result = op(*nest.map_structure(swap, list(args)), **nest.map_structure(swap, kwargs))
     n = first.flat_values.shape[0]
@@ -393,6 +437,16 @@ def _concat_or_stack(values, axis, stack_values):
     if axis == 1:
         # Row i of the result joins row i of each input: the inputs' rows interleaved.
         nrows = values[0].nrows(out_type=_I64)
+        for v in values[1:]:
+            other = v.nrows(out_type=_I64)
+            if _eager(nrows, other):
+                if int(nrows) != int(other):
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Input tensors have incompatible shapes: {int(nrows)} "
+                                    f"and {int(other)} rows")
+            else:
+                debugging_ops.assert_equal(nrows, other, message="Input tensors have "
+                                                                 "incompatible shapes.")
         joined = _concat_axis0(values)
         order = array_ops.reshape(array_ops.transpose(array_ops.reshape(
             array_ops.range(math_ops.multiply(nrows, k), dtype=_I64),
@@ -442,11 +496,11 @@ def gather(params, indices, axis=0, batch_dims=0):
         s = splits._data
         idx = indices._data.astype(np.int64)
         n = s.size - 1
-        if idx.size and ((idx < -n) | (idx >= n)).any():
-            bad = idx[(idx < -n) | (idx >= n)][0]
+        if idx.size and ((idx < 0) | (idx >= n)).any():
+            where = int(np.argmax((idx < 0) | (idx >= n)))
             raise errors.InvalidArgumentError(
-                None, "GatherV2", f"indices[{int(np.argmax((idx < -n) | (idx >= n)))}] = "
-                                  f"{int(bad)} is not in [0, {n}) [Op:GatherV2]")
+                None, "GatherV2", f"indices[{where}] = {int(idx[where])} is not in [0, {n}) "
+                                  f"[Op:GatherV2]")
         starts, limits = s[:-1][idx], s[1:][idx]
         lengths = limits - starts
         new_splits = np.zeros(idx.size + 1, s.dtype)
@@ -580,25 +634,30 @@ _SEGMENT = {"sum": reduction_ops.unsorted_segment_sum, "prod": reduction_ops.uns
 def _reduce_axis(rt, kind, axis):
     """`rt` reduced over one `axis` (non-negative)."""
     if not isinstance(rt, RaggedTensor):
-        return _DENSE_REDUCE[kind](rt, axis=axis)
+        return _dense_reduce(kind)(rt, axis=axis)
     if axis > rt.ragged_rank:
-        return rt.with_flat_values(_DENSE_REDUCE[kind](rt.flat_values, axis=axis - rt.ragged_rank))
+        return rt.with_flat_values(_dense_reduce(kind)(rt.flat_values,
+                                                       axis=axis - rt.ragged_rank))
     if axis >= 2:
         return rt.with_values(_reduce_axis(rt.values, kind, axis - 1))
     values = rt.values
     if isinstance(values, RaggedTensor):
-        if axis == 1:
-            # Each row of rt is a ragged list of rows: reduced across them, column by column.
-            return _reduce_rows_of_rows(rt, kind)
-        raise errors.UnimplementedError(None, None, "reducing axis 0 of a ragged tensor of "
-                                                    "ragged rank above 1 is not supported")
+        if isinstance(values.values, RaggedTensor):
+            raise errors.UnimplementedError(None, None, f"reducing axis {axis} of a ragged "
+                                                        f"tensor of ragged rank above 2 is not "
+                                                        f"supported")
+        if axis == 1:  # the inner rows of each row reduced together, position by position
+            return _reduce_rows_of_rows(rt, kind, rt.value_rowids(), rt.nrows())
+        # axis 0: the inner rows at each position of the rows reduced together
+        columns, width = _segments(rt, 0)
+        return _reduce_rows_of_rows(rt, kind, columns, width)
     if kind in ("any", "all"):
         as_int = cast_ops.cast(values, _d.int32)
         seg = _SEGMENT["max" if kind == "any" else "min"]
         ids, n = _segments(rt, axis)
         return math_ops.greater(seg(as_int, ids, n), array_ops.zeros([], _d.int32))
     ids, n = _segments(rt, axis)
-    return _SEGMENT[kind](values, ids, n)
+    return _segment_reduce(kind)(values, ids, n)
 
 
 def _segments(rt, axis):
@@ -616,16 +675,18 @@ def _segments(rt, axis):
     return cols, width
 
 
-def _reduce_rows_of_rows(rt, kind):
-    inner = rt.values  # ragged: its rows grouped by rt's rows
-    groups = array_ops.gather(rt.value_rowids(), inner.value_rowids())
+def _reduce_rows_of_rows(rt, kind, group_of_row, n_groups):
+    """The inner rows of ragged-rank-2 `rt` (``rt.values``) reduced position by position
+    within groups (`group_of_row` for each inner row, `n_groups` groups): one ragged row per
+    group, as long as its longest inner row."""
+    inner = rt.values
+    groups = array_ops.gather(group_of_row, inner.value_rowids())
     rows = inner.value_rowids()
     cols = math_ops.subtract(array_ops.range(array_ops.size(rows, out_type=rows.dtype),
                                              dtype=rows.dtype),
                              array_ops.gather(inner.row_splits, rows))
     lengths = inner.row_lengths()
-    # the width of each group: its longest row
-    width = reduction_ops.unsorted_segment_max(lengths, rt.value_rowids(), rt.nrows())
+    width = reduction_ops.unsorted_segment_max(lengths, group_of_row, n_groups)
     width = math_ops.maximum(width, array_ops.zeros_like(width))
     out = RaggedTensor.from_row_lengths(array_ops.zeros([0]), width, validate=False)
     ids = math_ops.add(array_ops.gather(out.row_splits, groups), cols)
@@ -636,13 +697,23 @@ def _reduce_rows_of_rows(rt, kind):
         reduced = math_ops.greater(seg(cast_ops.cast(values, _d.int32), ids, n),
                                    array_ops.zeros([], _d.int32))
     else:
-        reduced = _SEGMENT[kind](values, ids, n)
+        reduced = _segment_reduce(kind)(values, ids, n)
     return out.with_values(reduced)
 
 
 _DENSE_REDUCE = {"sum": reduction_ops.reduce_sum, "prod": reduction_ops.reduce_prod,
                  "max": reduction_ops.reduce_max, "min": reduction_ops.reduce_min,
                  "any": reduction_ops.reduce_any, "all": reduction_ops.reduce_all}
+
+
+def _dense_reduce(kind):
+    """The reduction of dense tensors of `kind`: a name, or an object with ``dense(x,
+    axis=None)`` and ``segments(values, ids, n)`` (a string join)."""
+    return _DENSE_REDUCE[kind] if isinstance(kind, str) else kind.dense
+
+
+def _segment_reduce(kind):
+    return _SEGMENT[kind] if isinstance(kind, str) else kind.segments
 
 
 def reduce(rt, kind, axis=None, keepdims=False):
@@ -659,8 +730,8 @@ def reduce(rt, kind, axis=None, keepdims=False):
         return map_flat_values(math_ops.truediv, total, count) if isinstance(
             total, RaggedTensor) else math_ops.truediv(total, count)
     if axis is None:
-        return _DENSE_REDUCE[kind](rt.flat_values, keepdims=False) if not keepdims else \
-            array_ops.reshape(_DENSE_REDUCE[kind](rt.flat_values),
+        return _dense_reduce(kind)(rt.flat_values) if not keepdims else \
+            array_ops.reshape(_dense_reduce(kind)(rt.flat_values),
                               [1] * rt.shape.rank)
     rank = rt.shape.rank
     axes = sorted({a + rank if a < 0 else a for a in (

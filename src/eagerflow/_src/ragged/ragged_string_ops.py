@@ -9,12 +9,14 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core import errors as errors_module
 from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import array_ops, cast_ops, string_ops
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
@@ -38,8 +40,8 @@ def _over_rows(fn, input, *, dense_rank0=None):
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(_over_rows(fn, input.flat_values))
     rank = input.shape.rank
-    if rank == 0:
-        return fn(array_ops.reshape(input, [1]))[0]
+    if rank == 0:  # (one row: its values, whatever the row partition says)
+        return fn(array_ops.reshape(input, [1])).values
     if rank == 1:
         return fn(input)
     result = fn(array_ops.reshape(input, [-1]))
@@ -105,13 +107,25 @@ def _decode_one(s, codec, errors_mode, replacement_char, replace_control_charact
                 break
         if not ok:
             if errors_mode == "strict":
-                raise errors.InvalidArgumentError(
-                    None, "UnicodeDecode", "Invalid formatting on input string")
+                raise errors.InvalidArgumentError(None, None,
+                                                  "Invalid formatting on input string")
             if errors_mode == "replace":
                 points.append(replacement_char)
                 offsets.append(pos)
-            pos += unit
+            pos += _invalid_run(s, pos) if unit == 1 else unit
     return points, offsets
+
+
+def _invalid_run(s, pos):
+    """The bytes at `pos` that make one invalid UTF-8 sequence: a lead byte with the
+    continuation bytes that follow it (a sequence cut short), else the byte alone."""
+    lead = s[pos]
+    need = 1 if 0xC2 <= lead <= 0xDF else 2 if 0xE0 <= lead <= 0xEF else \
+        3 if 0xF0 <= lead <= 0xF4 else 0
+    n = 1
+    while n <= need and pos + n < len(s) and 0x80 <= s[pos + n] <= 0xBF:
+        n += 1
+    return n
 
 
 def _unicode_decode(xp, input, input_encoding, errors, replacement_char,
@@ -205,33 +219,98 @@ def _substrings(input, starts, limits):
 
 @export("strings.unicode_split")
 def unicode_split(input, input_encoding, errors="replace", replacement_char=65533, name=None):
-    """Each string cut into its characters (each a string of its bytes).
+    """Each string cut into its characters, each encoded in `input_encoding` (an invalid
+    sequence as `replacement_char`, with ``errors="replace"``).
 
-    >>> print(tf.strings.unicode_split(["hé"], "UTF-8"))
-    <tf.RaggedTensor [[b'h', b'\\xc3\\xa9']]>
+    >>> print(tf.strings.unicode_split(["h\u00e9"], "UTF-8"))
+    <tf.RaggedTensor [[b'h', b'\xc3\xa9']]>
     """
-    input = _strings(input)
-
-    def rows(vector):
-        _, offsets = _decode(vector, input_encoding, errors, replacement_char, False, True,
-                             name)
-        lengths = string_ops.length(vector)
-        ends = RaggedTensor.from_row_splits(
-            _next_starts(offsets, cast_ops.cast(lengths, _I64)), offsets.row_splits,
-            validate=False)
-        return _substrings(vector, offsets, ends)
-    return _over_rows(rows, input)
+    codes = unicode_decode(input, input_encoding, errors, replacement_char, False, name)
+    if isinstance(codes, RaggedTensor):
+        return codes.with_flat_values(_encode_each(codes.flat_values, input_encoding))
+    return _encode_each(codes, input_encoding)
 
 
-def _next_starts(offsets, lengths):
-    """For each character, where the next one starts (the string's length for the last)."""
-    values = offsets.values
-    n = array_ops.size(values, out_type=_I64)
-    following = array_ops.concat([values[1:], array_ops.zeros([1], _I64)], 0)[:n]
-    last = array_ops.gather(offsets.row_splits[1:], array_ops.where(
-        offsets.row_lengths() > 0)[:, 0]) - 1
-    ends = array_ops.gather(lengths, array_ops.where(offsets.row_lengths() > 0)[:, 0])
-    return array_ops.tensor_scatter_nd_update(following, array_ops.expand_dims(last, 1), ends)
+def _encode_each(points, encoding):
+    """Each code point of vector `points` as a string of its own."""
+    n = array_ops.size(points, out_type=_I64)
+    return dispatch(_UNICODE_ENCODE, (points, ragged_ops.range(n + 1).values),
+                    {"output_encoding": encoding, "errors": "replace",
+                     "replacement_char": 65533})
+
+
+# -- UnicodeEncode ----------------------------------------------------------------------------
+def _unicode_encode(xp, input_values, input_splits, output_encoding, errors, replacement_char):
+    codec = _codec(output_encoding)
+    points = np.asarray(input_values).reshape(-1)
+    splits = np.asarray(input_splits).reshape(-1)
+    out = np.empty(max(splits.size - 1, 0), object)
+    for i, (a, b) in enumerate(zip(splits[:-1], splits[1:])):
+        chars = []
+        for cp in points[a:b]:
+            cp = int(cp)
+            if not (0 <= cp <= 0x10FFFF) or 0xD800 <= cp <= 0xDFFF:
+                if errors == "strict":
+                    raise errors_module.InvalidArgumentError(
+                        None, None, f"Invalid code point: {cp}")
+                if errors == "ignore":
+                    continue
+                cp = replacement_char
+            chars.append(chr(cp))
+        out[i] = "".join(chars).encode(codec)
+    return out
+
+
+def _unicode_encode_rule(input_values, input_splits, **attrs):
+    n = input_splits.shape[0] if input_splits.shape.rank else None
+    return TensorShape([None if n is None else n - 1]), _d.string
+
+
+_UNICODE_ENCODE = register("UnicodeEncode", _unicode_encode, _unicode_encode_rule,
+                           tied=(1,), dtypes=(_d.int32, _d.int64), type_attr="Tsplits",
+                           not_differentiable=_NO_GRAD)
+batching_rules[_UNICODE_ENCODE] = PER_ELEMENT
+tf_nodes[_UNICODE_ENCODE] = NodeForm(types={"Tsplits": 1})
+
+
+@export("strings.unicode_encode")
+def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533,
+                   name=None):
+    """The strings of code points `input` (int32; its innermost dimension, ragged or not,
+    holds one string's characters) encoded in `output_encoding`.
+
+    >>> tf.strings.unicode_encode([104, 233], "UTF-8").numpy()
+    b'h\xc3\xa9'
+    """
+    if errors not in ("strict", "replace", "ignore"):
+        raise ValueError(f"errors must be one of 'strict', 'replace', or 'ignore'; "
+                         f"got {errors!r}")
+    attrs = {"output_encoding": output_encoding, "errors": errors,
+             "replacement_char": int(replacement_char)}
+    if isinstance(input, RaggedTensor):
+        if isinstance(input.values, RaggedTensor):
+            return input.with_values(unicode_encode(input.values, output_encoding, errors,
+                                                    replacement_char, name))
+        if input.values.shape.rank == 1:
+            return dispatch(_UNICODE_ENCODE, (input.values, input.row_splits), attrs, name)
+        return input.with_values(unicode_encode(input.values, output_encoding, errors,
+                                                replacement_char, name))
+    input = convert_to_tensor(input, _d.int32)
+    rank = input.shape.rank
+    if rank == 0:
+        raise ValueError("Rank of input must be at least 1")
+    if rank == 1:
+        n = array_ops.size(input, out_type=_I64)
+        splits = array_ops.stack([array_ops.zeros([], _I64), n])
+        return array_ops.reshape(dispatch(_UNICODE_ENCODE, (input, splits), attrs, name), [])
+    return unicode_encode(RaggedTensor.from_tensor(input, ragged_rank=rank - 1),
+                          output_encoding, errors, replacement_char, name).to_tensor() \
+        if rank > 2 else _dense_rows_encoded(input, attrs, name)
+
+
+def _dense_rows_encoded(input, attrs, name):
+    rt = RaggedTensor.from_tensor(input)
+    return dispatch(_UNICODE_ENCODE, (rt.values, rt.row_splits), attrs, name)
 
 
 @export("strings.bytes_split")
@@ -285,7 +364,7 @@ _STRING_NGRAMS = register("StringNGrams", _string_ngrams, _string_ngrams_rule, m
                           tied=(1,), dtypes=(_d.int32, _d.int64), type_attr="Tsplits",
                           not_differentiable=_NO_GRAD)
 batching_rules[_STRING_NGRAMS] = PER_ELEMENT
-tf_nodes[_STRING_NGRAMS] = NodeForm(outputs=("ngrams", "ngrams_splits"),
+tf_nodes[_STRING_NGRAMS] = NodeForm(types={"Tsplits": 1}, outputs=("ngrams", "ngrams_splits"),
                                     byte_attrs=("separator", "left_pad", "right_pad"))
 
 
@@ -331,3 +410,82 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     if rank == 1:
         return on(RaggedTensor.from_tensor(array_ops.expand_dims(data, 0))).values
     return on(RaggedTensor.from_tensor(data, ragged_rank=rank - 1)).to_tensor()
+
+
+# -- UnsortedSegmentJoin ------------------------------------------------------------------------
+def _unsorted_segment_join(xp, inputs, segment_ids, num_segments, separator):
+    inputs = np.asarray(inputs)
+    ids = np.asarray(segment_ids)
+    n = int(np.asarray(num_segments))
+    if inputs.shape[:ids.ndim] != ids.shape:
+        raise errors.InvalidArgumentError(
+            None, None, f"data.shape = {list(inputs.shape)} does not start with "
+                        f"segment_ids.shape = {list(ids.shape)}")
+    ids = ids.reshape(-1)
+    if ids.size and (ids.min() < 0 or ids.max() >= n):
+        raise errors.InvalidArgumentError(
+            None, None, "segment_ids are not allowed to exceed num_segments or to have "
+                        "negative values.")
+    inner = inputs.shape[segment_ids.ndim:]
+    rows = inputs.reshape((ids.size, -1))
+    width = rows.shape[1] if ids.size else int(np.prod(inner, dtype=np.int64))
+    pieces = [[[] for _ in range(width)] for _ in range(n)]
+    for row, i in zip(rows, ids):
+        for j in range(width):
+            pieces[i][j].append(row[j])
+    out = np.empty((n, width), object)
+    for i in range(n):
+        for j in range(width):
+            out[i, j] = separator.join(pieces[i][j])
+    return out.reshape((n,) + tuple(inner))
+
+
+def _unsorted_segment_join_rule(inputs, segment_ids, num_segments, separator):
+    if isinstance(num_segments, EagerTensor):
+        first = int(num_segments._data)
+    else:
+        known = getattr(num_segments, "static_value", lambda: None)()
+        first = None if known is None else int(known)
+    if inputs.shape.rank is None or segment_ids.shape.rank is None:
+        return TensorShape(None), _d.string
+    return TensorShape([first]).concatenate(inputs.shape[segment_ids.shape.rank:]), _d.string
+
+
+_UNSORTED_SEGMENT_JOIN = register(
+    "UnsortedSegmentJoin", _unsorted_segment_join, _unsorted_segment_join_rule,
+    tied=(1,), dtypes=(_d.int32, _d.int64), type_attr="Tindices", not_differentiable=_NO_GRAD)
+batching_rules[_UNSORTED_SEGMENT_JOIN] = PER_ELEMENT
+tf_nodes[_UNSORTED_SEGMENT_JOIN] = NodeForm(types={"Tindices": 1, "Tnumsegments": 2},
+                                            byte_attrs=("separator",))
+
+
+@export("strings.unsorted_segment_join")
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=None):
+    """The strings of `inputs` joined (with `separator`) per segment id, `num_segments`
+    segments (an empty one gives "").
+
+    >>> tf.strings.unsorted_segment_join(["a", "b", "c"], [1, 0, 1], 2).numpy().tolist()
+    [b'b', b'ac']
+    """
+    inputs = _strings(inputs)
+    segment_ids = convert_to_tensor(segment_ids)
+    if segment_ids.dtype not in (_d.int32, _d.int64):
+        segment_ids = convert_to_tensor(segment_ids, _d.int32)
+    num_segments = convert_to_tensor(num_segments)
+    sep = separator.encode() if isinstance(separator, str) else bytes(separator)
+    return dispatch(_UNSORTED_SEGMENT_JOIN, (inputs, segment_ids, num_segments),
+                    {"separator": sep}, name)
+
+
+class Join:
+    """String joins with `separator`, as `ragged_ops.reduce` takes a kind of reduction."""
+
+    def __init__(self, separator):
+        self.separator = separator
+
+    def dense(self, x, axis=None, keepdims=False):
+        return string_ops.reduce_join(x, axis=axis, keepdims=keepdims,
+                                      separator=self.separator)
+
+    def segments(self, values, ids, n):
+        return unsorted_segment_join(values, ids, n, separator=self.separator)

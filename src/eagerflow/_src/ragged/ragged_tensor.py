@@ -270,6 +270,25 @@ class RaggedTensor:
         if rank is not None and ragged_rank >= rank:
             raise ValueError(f"Argument `ragged_rank` must be less than rank of tensor "
                              f"({rank}). Received ragged_rank={ragged_rank}.")
+        if isinstance(lengths, tuple):  # one vector of lengths per ragged dimension
+            if len(lengths) != ragged_rank:
+                raise ValueError(f"If Argument `lengths` is a tuple of row_lengths, argument "
+                                 f"`ragged_rank` must be len(lengths): {len(lengths)}. "
+                                 f"Received ragged_rank: {ragged_rank}.")
+            values = tensor
+            nested = []
+            for level, level_lengths in enumerate(lengths):
+                level_lengths = _as_index(level_lengths, dtype, "lengths")
+                width = array_ops.shape(values, out_type=dtype)[1]
+                values = array_ops.boolean_mask(values, array_ops.sequence_mask(
+                    math_ops.minimum(level_lengths, width), width))
+                nested.append(level_lengths)
+            return cls.from_nested_row_lengths(values, nested, validate=False)
+        if padding is not None:
+            inner = tensor.shape[ragged_rank + 1:]
+            padding_shape = convert_to_tensor(padding).shape
+            if not padding_shape.is_compatible_with(inner):
+                raise ValueError(f"Shapes {padding_shape} and {inner} are incompatible")
         if ragged_rank > 1:  # the outer dims uniform, the innermost cut as asked
             shape = array_ops.shape(tensor, out_type=dtype)
             inner = array_ops.reshape(tensor, array_ops.concat(
@@ -804,9 +823,9 @@ def _ragged_to_tensor(xp, shape, values, default_value, *splits, row_partition_t
         raise _invalid(f"Invalid row_splits: the last split is {int(splits[-1][-1])} but "
                        f"values has {values.shape[0]} rows")
     ragged = len(splits)
-    shape = [int(d) for d in np.asarray(shape).reshape(-1)]
-    if not shape:  # (no shape asked for)
-        shape = [-1] * (ragged + values.ndim)
+    shape = np.asarray(shape)
+    # (a scalar -1, TF's form of "no shape asked for": every dimension bounding)
+    shape = [-1] * (ragged + values.ndim) if shape.ndim == 0 else [int(d) for d in shape]
     if len(shape) != ragged + values.ndim:
         raise _invalid(f"shape has {len(shape)} dimensions but the ragged tensor has "
                        f"{ragged + values.ndim}")
@@ -839,7 +858,7 @@ def _ragged_to_tensor(xp, shape, values, default_value, *splits, row_partition_t
 
 
 def _ragged_to_tensor_rule(shape, values, default_value, *splits, row_partition_types):
-    known = shape_rules.known_elements(shape)
+    known = shape_rules.known_elements(shape) if shape.shape.rank != 0 else None
     rank = None if values.shape.rank is None else values.shape.rank + len(splits)
     if known is None or not known:
         known = [None] * rank if rank is not None else None
@@ -858,8 +877,9 @@ def _ragged_to_tensor_rule(shape, values, default_value, *splits, row_partition_
 _RAGGED_TO_TENSOR = register("RaggedTensorToTensor", _ragged_to_tensor, _ragged_to_tensor_rule,
                              tied=(1, 2), input_names=("values", "default_value"))
 batching_rules[_RAGGED_TO_TENSOR] = PER_ELEMENT
-tf_nodes[_RAGGED_TO_TENSOR] = NodeForm(types={"T": 1, "Tindex": 3, "Tshape": 0},
-                                       number={"num_row_partition_tensors": 3})
+tf_nodes[_RAGGED_TO_TENSOR] = NodeForm(
+    types={"T": 1, "Tindex": 3, "Tshape": 0}, ignored=("num_row_partition_tensors",),
+    rewrite=lambda attrs, inputs: {**attrs, "num_row_partition_tensors": len(inputs) - 3})
 
 
 @register_gradient("RaggedTensorToTensor")
@@ -869,7 +889,7 @@ def _ragged_to_tensor_grad(op, grad):
     # Where each value went: its position + 1 in a tensor of the outer dims (0: none).
     nvals = array_ops.shape(values, out_type=_d.int64)[0]
     ids = math_ops.add(array_ops.range(nvals, dtype=_d.int64), _constant(1, _d.int64))
-    outer_shape = shape[:ragged + 1] if shape.shape.as_list() != [0] else shape
+    outer_shape = shape[:ragged + 1] if shape.shape.rank != 0 else shape
     placed = dispatch(_RAGGED_TO_TENSOR, (outer_shape, ids, array_ops.zeros([], _d.int64),
                                           *splits), op.attrs)
     inner = array_ops.shape(values, out_type=_d.int64)[1:]
@@ -890,12 +910,14 @@ def to_tensor(rt, default_value=None, name=None, shape=None):
     dtype = flat.dtype
     if default_value is None:
         default_value = b"" if dtype == _d.string else np.zeros((), dtype.as_numpy_dtype)
-    default_value = convert_to_tensor(default_value, dtype)
+    try:
+        default_value = convert_to_tensor(default_value, dtype)
+    except ValueError as e:
+        raise ValueError(f"default_value: {e}") from None
     splits = rt.nested_row_splits
     index_dtype = splits[0].dtype
-    if shape is None:
-        shape_t = EagerTensor._wrap(np.zeros([0], index_dtype.as_numpy_dtype)) \
-            if context.executing_eagerly() else array_ops.zeros([0], index_dtype)
+    if shape is None:  # (TF's form: a scalar -1)
+        shape_t = _constant(-1, index_dtype)
     else:
         if isinstance(shape, TensorShape):
             shape = [-1 if d is None else d for d in shape.as_list()]

@@ -814,7 +814,8 @@ def _batch_input_shape(kwargs):
 
 def _to_tensors(inputs, flat):
     """NumPy arrays and Python numbers in `inputs` as tensors (floats keep their dtype)."""
-    if all(isinstance(x, (Tensor, Variable, SparseTensor)) or x is None for x in flat):
+    if all(isinstance(x, (Tensor, Variable, SparseTensor)) or x is None or _is_composite(x)
+           for x in flat):
         return inputs
     if not nest.is_nested(inputs) or isinstance(inputs, list) and \
             all(isinstance(x, (int, float)) for x in flat):
@@ -822,6 +823,12 @@ def _to_tensors(inputs, flat):
     return nest.map_structure(
         lambda x: convert_to_tensor(x) if isinstance(x, (np.ndarray, np.generic, int, float))
         else x, inputs)
+
+
+def _is_composite(value):
+    """A composite tensor (ragged, sparse): one made of tensors, passed to layers as it is."""
+    return hasattr(getattr(type(value), "_type_spec", None), "fget") and hasattr(
+        value._type_spec, "_to_components")
 
 
 def _with_call_arguments(error, layer, args, kwargs):

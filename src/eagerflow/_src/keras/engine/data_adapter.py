@@ -25,6 +25,8 @@ from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils.data_utils import (
     Sequence, pack_x_y_sample_weight, unpack_x_y_sample_weight)
 from eagerflow._src.ops import random_ops
+from eagerflow._src.ragged import ragged_ops
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 _logger = logging.getLogger("eagerflow")
 
@@ -62,6 +64,8 @@ def _type_name(x):
 
 
 def _as_array(value):
+    if isinstance(value, RaggedTensor):  # (sliced as it is: rows of different lengths)
+        return value
     array = np.asarray(value)
     if array.dtype == np.float64:
         array = array.astype(backend.floatx())
@@ -73,7 +77,7 @@ class _Arrays:
 
     def __init__(self, data, batch_size, shuffle, single_batch=False):
         self.data = nest.map_structure(_as_array, data)
-        sizes = {a.shape[0] for a in nest.flatten(self.data) if a.ndim}
+        sizes = {int(a.shape[0]) for a in nest.flatten(self.data) if len(a.shape)}
         if len(sizes) > 1:
             raise ValueError(f"Data cardinality is ambiguous:\n  "
                              f"{_describe_sizes(data)}\nMake sure all arrays contain the "
@@ -92,15 +96,23 @@ class _Arrays:
             starts = np.random.permutation(self.steps) * self.batch_size
             order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size))
                                     for s in starts])
-            data = nest.map_structure(lambda a: a[order], data)
+            data = nest.map_structure(lambda a: _take(a, order), data)
         elif self.shuffle:
             order = self._orders.next()
-            data = nest.map_structure(lambda a: a[order], data)
+            data = nest.map_structure(lambda a: _take(a, order), data)
         steps = self.steps if limit is None else min(limit, self.steps)
         for i in range(steps):
             start = i * self.batch_size
             yield nest.map_structure(
-                lambda a: convert_to_tensor(a[start:start + self.batch_size]), data)
+                lambda a: a[start:start + self.batch_size] if isinstance(a, RaggedTensor)
+                else convert_to_tensor(a[start:start + self.batch_size]), data)
+
+
+def _take(array, order):
+    """The rows `order` of an array (or ragged tensor)."""
+    if isinstance(array, RaggedTensor):
+        return ragged_ops.gather(array, np.asarray(order))
+    return array[order]
 
 
 def _describe_sizes(data):
