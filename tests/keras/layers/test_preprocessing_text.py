@@ -98,3 +98,31 @@ def test_config_round_trip_keeps_a_given_vocabulary():
     clone = tf.keras.layers.TextVectorization.from_config(layer.get_config())
     assert clone.get_vocabulary() == layer.get_vocabulary()
     assert clone(["b a a"]).numpy().tolist() == [[3, 2]]
+
+
+def _adapted_model():
+    vectorize = tf.keras.layers.TextVectorization(max_tokens=10, output_sequence_length=4)
+    vectorize.adapt(["a b c", "a b", "a"])
+    return tf.keras.Sequential([tf.keras.Input(shape=(1,), dtype=tf.string), vectorize,
+                                tf.keras.layers.Embedding(10, 2)])
+
+
+@pytest.mark.parametrize("suffix", [".keras", ""])
+def test_saving_keeps_the_adapted_vocabulary(tmp_path, suffix):
+    if suffix == ".keras":
+        pytest.importorskip("h5py")
+    model = _adapted_model()
+    path = os.path.join(tmp_path, "model" + suffix)
+    model.save(path)
+    loaded = tf.keras.models.load_model(path)
+    assert loaded.layers[0].get_vocabulary() == ["", "[UNK]", "a", "b", "c"]
+    text = tf.constant([["c a z"]])
+    np.testing.assert_array_equal(loaded(text).numpy(), model(text).numpy())
+
+
+def test_loads_tf_keras_archive_with_its_vocabulary():
+    pytest.importorskip("h5py")
+    model = tf.keras.models.load_model(os.path.join(os.path.dirname(__file__), "data",
+                                                    "text_vectorization_tf.keras"))
+    assert model.layers[0].get_vocabulary() == ["", "[UNK]", "a", "b", "c"]
+    assert model.layers[0](tf.constant(["c b q"])).numpy().tolist() == [[4, 3, 1, 0]]
