@@ -6,7 +6,7 @@ FarmHash's length classes and each class runs as NumPy uint64 arithmetic (which
 wraps as the C code does); only strings over 64 bytes loop in Python.
 
 >>> tf.strings.to_hash_bucket_fast(["Hello", "TensorFlow", "2.x"], 3)
-<tf.Tensor: shape=(3,), dtype=int64, numpy=array([2, 0, 1])>
+<tf.Tensor: shape=(3,), dtype=int64, numpy=array([0, 2, 2])>
 """
 import numpy as np
 

@@ -523,15 +523,16 @@ class _MutableTable(_Table):
             values = convert_to_tensor(values, self._value_dtype)
         except (TypeError, ValueError) as e:
             raise ValueError(f"values: {e}") from None
-        return dispatch(_INSERT, (self._resource_handle, keys, values), name=name)
+        dispatch(_INSERT, (self._resource_handle, keys, values), name=name)
 
     def remove(self, keys, name=None):
         """Removes `keys` (those absent are ignored)."""
         keys = _checked_keys(keys, self._key_dtype)
-        return dispatch(_REMOVE, (self._resource_handle, keys), name=name)
+        dispatch(_REMOVE, (self._resource_handle, keys), name=name)
 
     def import_(self, keys, values, name=None):
-        return dispatch(_IMPORT, (self._resource_handle,
+        """Replaces every entry by the pairs of `keys` and `values`."""
+        dispatch(_IMPORT, (self._resource_handle,
                                   convert_to_tensor(keys, self._key_dtype),
                                   convert_to_tensor(values, self._value_dtype)), name=name)
 
