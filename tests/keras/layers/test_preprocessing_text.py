@@ -126,3 +126,11 @@ def test_loads_tf_keras_archive_with_its_vocabulary():
                                                     "text_vectorization_tf.keras"))
     assert model.layers[0].get_vocabulary() == ["", "[UNK]", "a", "b", "c"]
     assert model.layers[0](tf.constant(["c b q"])).numpy().tolist() == [[4, 3, 1, 0]]
+
+
+def test_layers_of_integer_dtype_take_float_inputs_uncast():
+    # (Keras casts floating inputs only to a floating compute dtype)
+    bins = tf.keras.layers.Discretization(bin_boundaries=[0.5])
+    assert bins(tf.constant([0.7, 0.2])).numpy().tolist() == [1, 0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="StringToHashBucketFast"):
+        tf.keras.layers.Hashing(num_bins=4)(tf.constant([1.5]))
