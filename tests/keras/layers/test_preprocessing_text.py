@@ -134,3 +134,14 @@ def test_layers_of_integer_dtype_take_float_inputs_uncast():
     assert bins(tf.constant([0.7, 0.2])).numpy().tolist() == [1, 0]
     with pytest.raises(tf.errors.InvalidArgumentError, match="StringToHashBucketFast"):
         tf.keras.layers.Hashing(num_bins=4)(tf.constant([1.5]))
+
+
+def test_h5_cannot_hold_an_adapted_vocabulary(tmp_path):
+    pytest.importorskip("h5py")
+    with pytest.raises(NotImplementedError, match="not supported in h5"):
+        _adapted_model().save(os.path.join(tmp_path, "model.h5"))
+    given = tf.keras.Sequential([tf.keras.Input(shape=(1,), dtype=tf.string),
+                                 tf.keras.layers.StringLookup(vocabulary=["a", "b"])])
+    given.save(os.path.join(tmp_path, "given.h5"))
+    loaded = tf.keras.models.load_model(os.path.join(tmp_path, "given.h5"))
+    assert loaded(tf.constant([["b"]])).numpy().tolist() == [[2]]
