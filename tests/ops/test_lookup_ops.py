@@ -137,3 +137,27 @@ def test_to_hash_bucket_fast_matches_tf_fingerprints():
 def test_to_hash_bucket_strong_matches_tf():
     assert tf.strings.to_hash_bucket_strong(["", "Hello", "x" * 20], 1000, [1, 2]) \
         .numpy().tolist() == [435, 274, 326]
+
+
+def test_table_made_inside_a_function_is_lifted_out():
+    @tf.function
+    def f(x):
+        table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a"], [1]), -1)
+        return table.lookup(x)
+
+    assert f(tf.constant(["a", "b"])).numpy().tolist() == [1, -1]
+
+
+def test_loading_a_saved_model_that_captures_a_table_says_what_it_lacks(tmp_path):
+    class M(tf.Module):
+        def __init__(self):
+            self.table = _static()
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+        def __call__(self, x):
+            return self.table.lookup(x)
+
+    path = os.path.join(tmp_path, "m")
+    tf.saved_model.save(M(), path)
+    with pytest.raises(tf.errors.UnimplementedError, match="resource other than a variable"):
+        tf.saved_model.load(path)
