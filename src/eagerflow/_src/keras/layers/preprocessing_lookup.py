@@ -127,21 +127,23 @@ def _scattered_counts(inputs, depth, dtype, binary_output, count_weights):
                                 math_ops.less(ids, np.int64(depth)))
     linear = array_ops.boolean_mask(math_ops.add(math_ops.multiply(rows, np.int64(depth)), ids),
                                     keep)
-    linear, position, counts = reduction_ops.unique_with_counts(linear, out_idx=_dtypes.int64)
-    if binary_output:
+    if binary_output:  # (a position written twice holds 1 all the same)
         updates = array_ops.ones_like(linear, dtype=dtype)
-    elif count_weights is not None:
-        weights = count_weights.values if isinstance(count_weights, SparseTensor) \
-            else count_weights
-        updates = reduction_ops.unsorted_segment_sum(
-            cast_ops.cast(array_ops.boolean_mask(weights, keep), dtype), position,
-            array_ops.size(linear))
-    else:
-        updates = cast_ops.cast(counts, dtype)
+    else:  # counts: one sum per distinct position
+        linear, position, counts = reduction_ops.unique_with_counts(linear,
+                                                                    out_idx=_dtypes.int64)
+        if count_weights is not None:
+            weights = count_weights.values if isinstance(count_weights, SparseTensor) \
+                else count_weights
+            updates = reduction_ops.unsorted_segment_sum(
+                cast_ops.cast(array_ops.boolean_mask(weights, keep), dtype), position,
+                array_ops.size(linear))
+        else:
+            updates = cast_ops.cast(counts, dtype)
     num_rows = np.int64(1) if one_row else inputs.dense_shape[0]
     indices = array_ops.stack([math_ops.floordiv(linear, np.int64(depth)),
                                math_ops.floormod(linear, np.int64(depth))], axis=1)
-    # (each position once: written straight into zeros, in no particular order)
+    # (written straight into zeros, in no particular order)
     out = to_dense(SparseTensor(indices, updates, array_ops.stack([num_rows, np.int64(depth)])),
                    validate_indices=False)
     return array_ops.reshape(out, [depth]) if one_row else out
