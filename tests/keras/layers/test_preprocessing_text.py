@@ -145,3 +145,12 @@ def test_h5_cannot_hold_an_adapted_vocabulary(tmp_path):
     given.save(os.path.join(tmp_path, "given.h5"))
     loaded = tf.keras.models.load_model(os.path.join(tmp_path, "given.h5"))
     assert loaded(tf.constant([["b"]])).numpy().tolist() == [[2]]
+
+
+def test_ragged_output_rows():
+    layer = tf.keras.layers.TextVectorization(vocabulary=["a", "b"], ragged=True)
+    if not hasattr(tf, "RaggedTensor"):
+        with pytest.raises(NotImplementedError, match="RaggedTensor"):
+            layer(["a b", "b"])
+        return
+    assert layer(["a b z", "b"]).to_list() == [[2, 3, 1], [3]]

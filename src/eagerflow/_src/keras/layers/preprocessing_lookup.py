@@ -51,8 +51,17 @@ def validate_string_arg(value, allowable, layer_name, arg_name, allow_none=False
                      f"value `{value}`. {allowed}.")
 
 
+def _is_ragged(value):
+    return hasattr(value, "flat_values") and hasattr(value, "with_flat_values")
+
+
 def ensure_tensor(inputs, dtype=None):
-    """`inputs` as a tensor (SparseTensors kept), cast to `dtype` when it differs."""
+    """`inputs` as a tensor (SparseTensors and RaggedTensors kept), cast to `dtype` when it
+    differs."""
+    if _is_ragged(inputs):
+        if dtype is not None and inputs.dtype != dtype:
+            return inputs.with_flat_values(cast_ops.cast(inputs.flat_values, dtype))
+        return inputs
     if isinstance(inputs, SparseTensor):
         if dtype is not None and inputs.dtype != dtype:
             return inputs.with_values(cast_ops.cast(inputs.values, dtype))
@@ -453,6 +462,10 @@ class IndexLookup(_EagerPreprocessingLayer):
         if isinstance(inputs, SparseTensor):
             lookups = SparseTensor(inputs.indices, self._lookup_dense(inputs.values),
                                    inputs.dense_shape)
+        elif _is_ragged(inputs):
+            lookups = inputs.with_flat_values(self._lookup_dense(inputs.flat_values))
+            if self.output_mode != INT:
+                lookups = lookups.to_sparse()
         else:
             lookups = self._lookup_dense(inputs)
         if self.output_mode == INT:
