@@ -30,7 +30,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, cast_ops, math_ops
+from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, math_ops, string_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -468,7 +468,6 @@ class StaticVocabularyTable(_Table):
         keys = _checked_keys(keys, self._lookup_key_dtype)
         if keys.dtype != self._key_dtype:
             keys = cast_ops.cast(keys, self._key_dtype)
-        from eagerflow._src.ops import fingerprint_ops, string_ops  # noqa: PLC0415
         ids = dispatch(_FIND, (self._resource_handle, keys, self._default_value))
         text = keys if keys.dtype == _d.string else string_ops.as_string(keys)
         buckets = math_ops.add(fingerprint_ops.to_hash_bucket_fast(text, self._num_oov_buckets),

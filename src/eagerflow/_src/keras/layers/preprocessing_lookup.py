@@ -31,7 +31,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.layers.preprocessing import PreprocessingLayer
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, fingerprint_ops, logging_ops,
-                                lookup_ops, math_ops, reduction_ops)
+                                lookup_ops, math_ops, reduction_ops, sparse_ops)
 from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense, to_dense
 
 INT, ONE_HOT, MULTI_HOT, COUNT, TF_IDF = "int", "one_hot", "multi_hot", "count", "tf_idf"
@@ -86,7 +86,6 @@ def listify(value):
 
 def _expand_dims(inputs, axis):
     if isinstance(inputs, SparseTensor):
-        from eagerflow._src.ops import sparse_ops  # noqa: PLC0415
         return sparse_ops.expand_dims(inputs, axis)
     return array_ops.expand_dims(inputs, axis)
 
