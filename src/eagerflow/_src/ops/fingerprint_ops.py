@@ -261,9 +261,9 @@ def _hash_rule(x, **_):
 
 _NO_GRAD = "string op"
 _HASH_FAST = register("StringToHashBucketFast", _to_hash_bucket_fast, _hash_rule,
-                      dtypes=(_d.string,), not_differentiable=_NO_GRAD, fresh=True)
+                      dtypes=(_d.string,), not_differentiable=_NO_GRAD)
 _HASH_STRONG = register("StringToHashBucketStrong", _to_hash_bucket_strong, _hash_rule,
-                        dtypes=(_d.string,), not_differentiable=_NO_GRAD, fresh=True)
+                        dtypes=(_d.string,), not_differentiable=_NO_GRAD)
 for _op in (_HASH_FAST, _HASH_STRONG):
     batching_rules[_op] = PER_ELEMENT
     tf_nodes[_op] = NodeForm(types={})

@@ -635,7 +635,7 @@ def _cross_rule(*parts, num, hashed, **_):
 _SPARSE_CROSS = register("SparseCrossV2", _cross_kernel, _cross_rule, multi=True, tied=(),
                          not_differentiable="crosses features")
 batching_rules[_SPARSE_CROSS] = PER_ELEMENT
-tf_nodes[_SPARSE_CROSS] = NodeForm(types={})
+tf_nodes[_SPARSE_CROSS] = NodeForm(types={}, byte_attrs={"sep"})
 
 
 def _cross_inputs(inputs):
