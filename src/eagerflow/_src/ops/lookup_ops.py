@@ -120,6 +120,52 @@ def _export(xp, table):
     return tuple(out)
 
 
+_M64 = (1 << 64) - 1
+
+
+def _hash64(data, seed=0xDECAFCAFFE):
+    """TF's Hash64 of bytes (a MurmurHash64A), which its dense tables hash strings with."""
+    m, r = 0xc6a4a7935bd1e995, 47
+    n = len(data)
+    h = (seed ^ (n * m)) & _M64
+    full = n - n % 8
+    for i in range(0, full, 8):
+        k = (int.from_bytes(data[i:i + 8], "little") * m) & _M64
+        k = ((k ^ (k >> r)) * m) & _M64
+        h = ((h ^ k) * m) & _M64
+    if n % 8:
+        h = ((h ^ int.from_bytes(data[full:], "little")) * m) & _M64
+    h = ((h ^ (h >> r)) * m) & _M64
+    return h ^ (h >> r)
+
+
+def _dense_layout(xp, table, buckets, empty_key):
+    """The entries as TF's dense table holds them: ``[buckets, 1]`` arrays (doubled while
+    more than 0.8 of them would be full), each key at its hash's bucket or the first free
+    one of TF's triangular probe sequence, so TF finds them in a checkpoint of ours."""
+    while len(table.entries) > 0.8 * buckets:
+        buckets *= 2
+    mask = buckets - 1
+    keys = [empty_key] * buckets
+    values = [0] * buckets
+    for key, value in table.entries.items():
+        spot = (_hash64(key) if isinstance(key, bytes) else key) & mask
+        probe = 0
+        while keys[spot] != empty_key:
+            probe += 1
+            spot = (spot + probe) & mask
+        keys[spot], values[spot] = key, value
+    out = []
+    for items, dtype in ((keys, table.key_dtype), (values, table.value_dtype)):
+        if dtype == _d.string:
+            array = np.empty(buckets, object)
+            array[:] = items
+        else:
+            array = np.asarray(items, dtype.as_numpy_dtype)
+        out.append(array.reshape(buckets, 1))
+    return tuple(out)
+
+
 def _import(xp, table, keys, values):
     table.entries = dict(zip(_python_keys(keys), values.reshape(-1).tolist()))
     return ()
@@ -133,8 +179,9 @@ def _no_outputs(*_, **__):
     return []
 
 
-def _export_rule(table, key_dtype, value_dtype):
-    return [(TensorShape([None]), key_dtype), (TensorShape([None]), value_dtype)]
+def _export_rule(table, key_dtype, value_dtype, buckets=0, **_):
+    shape = TensorShape([None, 1] if buckets else [None])
+    return [(shape, key_dtype), (shape, value_dtype)]
 
 
 _FIND = register("LookupTableFindV2", _find, _find_rule, tied=(), stateful=True,
@@ -145,7 +192,10 @@ _INSERT = register("LookupTableInsertV2", _insert, _no_outputs, multi=True, tied
                    stateful=True, not_differentiable=_NO_GRAD)
 _REMOVE = register("LookupTableRemoveV2", _remove, _no_outputs, multi=True, tied=(),
                    stateful=True, not_differentiable=_NO_GRAD)
-_EXPORT = register("LookupTableExportV2", lambda xp, table, **_: _export(xp, table),
+_EXPORT = register("LookupTableExportV2",
+                   lambda xp, table, buckets=0, empty_key=None, **_:
+                   _dense_layout(xp, table, buckets, empty_key) if buckets
+                   else _export(xp, table),
                    _export_rule, multi=True, tied=(), stateful=True,
                    not_differentiable=_NO_GRAD, replayable=True)
 _IMPORT = register("LookupTableImportV2", _import, _no_outputs, multi=True, tied=(),
@@ -592,12 +642,10 @@ class DenseHashTable(_MutableTable):
     erase = remove
 
     def export(self, name=None):
-        """``(keys, values)`` as TF's bucket arrays: ``[num_buckets, 1]``, the entries first,
-        the rest holding `empty_key` (and zeros)."""
-        keys, values = super().export(name)
-        size = array_ops.shape(keys)[0]
-        pad = math_ops.maximum(math_ops.subtract(self._num_buckets, size), 0)
-        keys = array_ops.pad(array_ops.reshape(keys, [-1, 1]), [[0, pad], [0, 0]],
-                             constant_values=self._empty_key)
-        values = array_ops.pad(array_ops.reshape(values, [-1, 1]), [[0, pad], [0, 0]])
-        return keys, values
+        """``(keys, values)`` as TF's bucket arrays ``[num_buckets, 1]``: each key at the
+        bucket TF's hashing gives it, `empty_key` (and 0) in the free ones."""
+        empty = self._empty_key
+        empty = empty.item() if isinstance(empty, np.generic) else empty
+        return tuple(dispatch(_EXPORT, (self._resource_handle,), {
+            "key_dtype": self._key_dtype, "value_dtype": self._value_dtype,
+            "buckets": self._num_buckets, "empty_key": empty}, name))
