@@ -15,6 +15,9 @@ _NOT_WRITTEN = {
     "AnonymousIteratorV3", "MakeIterator", "IteratorGetNext", "IteratorGetNextAsOptional",
     "OptionalHasValue", "OptionalGetValue", "DatasetToSingleElement",
     "DatasetCardinality",
+    # lookup tables (Python objects held by reference)
+    "InitializeTableV2", "LookupTableFindV2", "LookupTableSizeV2", "LookupTableInsertV2",
+    "LookupTableRemoveV2", "LookupTableExportV2", "LookupTableImportV2",
 }
 _AXIS_SPECS = {"GatherNd-batch", "LinSpace-nd", "StridedSlice-run-time",
                "StatelessRandomNormal-shape-input"}

@@ -165,6 +165,18 @@ def cases(tf):
                 tape.gradient(densified, x.values), tape.gradient(soft, x.values)]
 
     @case
+    def operators():
+        x = a()
+        dense = tf.reshape(tf.range(1.0, 13.0), [3, 4])
+        row = tf.constant([1.0, 2.0, 4.0, 8.0])
+        with tf.GradientTape() as tape:
+            tape.watch([x.values, dense])
+            product = x * dense
+            loss = tf.reduce_sum(product.values ** 2)
+        return [product, x * 3.0, x / row, x / tf.constant([[2.0], [4.0], [8.0]]),
+                tape.gradient(loss, [x.values, dense])]
+
+    @case
     def in_function():
         @tf.function
         def f(x, y):

@@ -137,3 +137,48 @@ def test_to_hash_bucket_fast_matches_tf_fingerprints():
 def test_to_hash_bucket_strong_matches_tf():
     assert tf.strings.to_hash_bucket_strong(["", "Hello", "x" * 20], 1000, [1, 2]) \
         .numpy().tolist() == [435, 274, 326]
+
+
+def test_table_made_inside_a_function_is_lifted_out():
+    @tf.function
+    def f(x):
+        table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a"], [1]), -1)
+        return table.lookup(x)
+
+    assert f(tf.constant(["a", "b"])).numpy().tolist() == [1, -1]
+
+
+def test_loading_a_saved_model_that_captures_a_table_says_what_it_lacks(tmp_path):
+    class M(tf.Module):
+        def __init__(self):
+            self.table = _static()
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+        def __call__(self, x):
+            return self.table.lookup(x)
+
+    path = os.path.join(tmp_path, "m")
+    tf.saved_model.save(M(), path)
+    with pytest.raises(tf.errors.UnimplementedError, match="resource other than a variable"):
+        tf.saved_model.load(path)
+
+
+def test_dense_table_exports_tf_bucket_layout():
+    """TF 2.21's export of the same insertions: keys at their hash's bucket (identity for
+    integers, TF's Hash64 for strings) or along its triangular probe, so TF restores a
+    checkpoint of ours and finds every key."""
+    table = tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, default_value=-1,
+                                                  empty_key=-2, deleted_key=-3,
+                                                  initial_num_buckets=8)
+    table.insert([3, 11, 19, 4, 12, 0], [30, 110, 190, 40, 120, 1])
+    keys, values = table.export()
+    assert keys.shape == (8, 1)
+    assert keys.numpy().ravel().tolist() == [0, -2, -2, 3, 11, 4, 19, 12]
+    assert values.numpy().ravel().tolist() == [1, 0, 0, 30, 110, 40, 190, 120]
+    for buckets, expected in ((4, [b"a", b"", b"b", b"hello world!"]),
+                              (8, [b"", b"", b"b", b"", b"a", b"", b"", b"hello world!"])):
+        words = tf.lookup.experimental.DenseHashTable(
+            tf.string, tf.int64, default_value=-1, empty_key="", deleted_key="$",
+            initial_num_buckets=buckets)
+        words.insert(["a", "b", "hello world!"], [1, 2, 3])
+        assert words.export()[0].numpy().ravel().tolist() == expected

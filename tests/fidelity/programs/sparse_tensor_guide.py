@@ -57,6 +57,27 @@ print(tf.sparse.to_dense(st2_plus_5))
 st2_plus_5 = tf.sparse.SparseTensor(st2.indices, st2.values + 5, st2.dense_shape)
 print(tf.sparse.to_dense(st2_plus_5))
 
+# tf.keras
+x = tf.keras.Input(shape=(4,), sparse=True)
+y = tf.keras.layers.Dense(4)(x)
+model = tf.keras.Model(x, y)
+sparse_data = tf.sparse.SparseTensor(indices=[(0, 0), (0, 1), (0, 2), (4, 3), (5, 0), (5, 1)],
+                                     values=[1, 1, 1, 1, 1, 1], dense_shape=(6, 4))
+print(model(sparse_data).shape)
+print(model.predict(sparse_data, verbose=0).shape)
+
+# tf.data
+dataset = tf.data.Dataset.from_tensor_slices(sparse_data)
+for element in dataset:
+    print(pprint_sparse_tensor(element))
+batched_dataset = dataset.batch(2)
+for element in batched_dataset:
+    print(pprint_sparse_tensor(element))
+unbatched_dataset = batched_dataset.unbatch()
+for element in unbatched_dataset:
+    print(pprint_sparse_tensor(element))
+
+
 # tf.function
 @tf.function
 def f(x, y):

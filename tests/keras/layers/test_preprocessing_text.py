@@ -98,3 +98,59 @@ def test_config_round_trip_keeps_a_given_vocabulary():
     clone = tf.keras.layers.TextVectorization.from_config(layer.get_config())
     assert clone.get_vocabulary() == layer.get_vocabulary()
     assert clone(["b a a"]).numpy().tolist() == [[3, 2]]
+
+
+def _adapted_model():
+    vectorize = tf.keras.layers.TextVectorization(max_tokens=10, output_sequence_length=4)
+    vectorize.adapt(["a b c", "a b", "a"])
+    return tf.keras.Sequential([tf.keras.Input(shape=(1,), dtype=tf.string), vectorize,
+                                tf.keras.layers.Embedding(10, 2)])
+
+
+@pytest.mark.parametrize("suffix", [".keras", ""])
+def test_saving_keeps_the_adapted_vocabulary(tmp_path, suffix):
+    if suffix == ".keras":
+        pytest.importorskip("h5py")
+    model = _adapted_model()
+    path = os.path.join(tmp_path, "model" + suffix)
+    model.save(path)
+    loaded = tf.keras.models.load_model(path)
+    assert loaded.layers[0].get_vocabulary() == ["", "[UNK]", "a", "b", "c"]
+    text = tf.constant([["c a z"]])
+    np.testing.assert_array_equal(loaded(text).numpy(), model(text).numpy())
+
+
+def test_loads_tf_keras_archive_with_its_vocabulary():
+    pytest.importorskip("h5py")
+    model = tf.keras.models.load_model(os.path.join(os.path.dirname(__file__), "data",
+                                                    "text_vectorization_tf.keras"))
+    assert model.layers[0].get_vocabulary() == ["", "[UNK]", "a", "b", "c"]
+    assert model.layers[0](tf.constant(["c b q"])).numpy().tolist() == [[4, 3, 1, 0]]
+
+
+def test_layers_of_integer_dtype_take_float_inputs_uncast():
+    # (Keras casts floating inputs only to a floating compute dtype)
+    bins = tf.keras.layers.Discretization(bin_boundaries=[0.5])
+    assert bins(tf.constant([0.7, 0.2])).numpy().tolist() == [1, 0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="StringToHashBucketFast"):
+        tf.keras.layers.Hashing(num_bins=4)(tf.constant([1.5]))
+
+
+def test_h5_cannot_hold_an_adapted_vocabulary(tmp_path):
+    pytest.importorskip("h5py")
+    with pytest.raises(NotImplementedError, match="not supported in h5"):
+        _adapted_model().save(os.path.join(tmp_path, "model.h5"))
+    given = tf.keras.Sequential([tf.keras.Input(shape=(1,), dtype=tf.string),
+                                 tf.keras.layers.StringLookup(vocabulary=["a", "b"])])
+    given.save(os.path.join(tmp_path, "given.h5"))
+    loaded = tf.keras.models.load_model(os.path.join(tmp_path, "given.h5"))
+    assert loaded(tf.constant([["b"]])).numpy().tolist() == [[2]]
+
+
+def test_ragged_output_rows():
+    layer = tf.keras.layers.TextVectorization(vocabulary=["a", "b"], ragged=True)
+    if not hasattr(tf, "RaggedTensor"):
+        with pytest.raises(NotImplementedError, match="RaggedTensor"):
+            layer(["a b", "b"])
+        return
+    assert layer(["a b z", "b"]).to_list() == [[2, 3, 1], [3]]

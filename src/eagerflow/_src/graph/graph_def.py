@@ -664,6 +664,11 @@ def _resource_specs(node, attrs, op_def, our_attrs):
                                                          f"takes a variable eagerflow lacks.")
     if op_def.multi:
         return []
+    if "dtype" not in attrs:  # a handle of another resource (a lookup table's)
+        raise errors.UnimplementedError(None, node.name, f"Node '{node.name}' ({node.op}) "
+                                                         f"takes a resource other than a "
+                                                         f"variable, which eagerflow cannot "
+                                                         f"restore.")
     shapes = attrs.get("_output_shapes") or (TensorShape(None),)
     return [(TensorShape(shapes[0]), attrs["dtype"])]
 

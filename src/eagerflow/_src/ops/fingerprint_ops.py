@@ -6,7 +6,7 @@ FarmHash's length classes and each class runs as NumPy uint64 arithmetic (which
 wraps as the C code does); only strings over 64 bytes loop in Python.
 
 >>> tf.strings.to_hash_bucket_fast(["Hello", "TensorFlow", "2.x"], 3)
-<tf.Tensor: shape=(3,), dtype=int64, numpy=array([2, 0, 1])>
+<tf.Tensor: shape=(3,), dtype=int64, numpy=array([0, 2, 2])>
 """
 import numpy as np
 
@@ -261,9 +261,9 @@ def _hash_rule(x, **_):
 
 _NO_GRAD = "string op"
 _HASH_FAST = register("StringToHashBucketFast", _to_hash_bucket_fast, _hash_rule,
-                      dtypes=(_d.string,), not_differentiable=_NO_GRAD, fresh=True)
+                      dtypes=(_d.string,), not_differentiable=_NO_GRAD)
 _HASH_STRONG = register("StringToHashBucketStrong", _to_hash_bucket_strong, _hash_rule,
-                        dtypes=(_d.string,), not_differentiable=_NO_GRAD, fresh=True)
+                        dtypes=(_d.string,), not_differentiable=_NO_GRAD)
 for _op in (_HASH_FAST, _HASH_STRONG):
     batching_rules[_op] = PER_ELEMENT
     tf_nodes[_op] = NodeForm(types={})

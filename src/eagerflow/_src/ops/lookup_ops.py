@@ -30,7 +30,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, cast_ops, math_ops
+from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, math_ops, string_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -120,6 +120,52 @@ def _export(xp, table):
     return tuple(out)
 
 
+_M64 = (1 << 64) - 1
+
+
+def _hash64(data, seed=0xDECAFCAFFE):
+    """TF's Hash64 of bytes (a MurmurHash64A), which its dense tables hash strings with."""
+    m, r = 0xc6a4a7935bd1e995, 47
+    n = len(data)
+    h = (seed ^ (n * m)) & _M64
+    full = n - n % 8
+    for i in range(0, full, 8):
+        k = (int.from_bytes(data[i:i + 8], "little") * m) & _M64
+        k = ((k ^ (k >> r)) * m) & _M64
+        h = ((h ^ k) * m) & _M64
+    if n % 8:
+        h = ((h ^ int.from_bytes(data[full:], "little")) * m) & _M64
+    h = ((h ^ (h >> r)) * m) & _M64
+    return h ^ (h >> r)
+
+
+def _dense_layout(xp, table, buckets, empty_key):
+    """The entries as TF's dense table holds them: ``[buckets, 1]`` arrays (doubled while
+    more than 0.8 of them would be full), each key at its hash's bucket or the first free
+    one of TF's triangular probe sequence, so TF finds them in a checkpoint of ours."""
+    while len(table.entries) > 0.8 * buckets:
+        buckets *= 2
+    mask = buckets - 1
+    keys = [empty_key] * buckets
+    values = [0] * buckets
+    for key, value in table.entries.items():
+        spot = (_hash64(key) if isinstance(key, bytes) else key) & mask
+        probe = 0
+        while keys[spot] != empty_key:
+            probe += 1
+            spot = (spot + probe) & mask
+        keys[spot], values[spot] = key, value
+    out = []
+    for items, dtype in ((keys, table.key_dtype), (values, table.value_dtype)):
+        if dtype == _d.string:
+            array = np.empty(buckets, object)
+            array[:] = items
+        else:
+            array = np.asarray(items, dtype.as_numpy_dtype)
+        out.append(array.reshape(buckets, 1))
+    return tuple(out)
+
+
 def _import(xp, table, keys, values):
     table.entries = dict(zip(_python_keys(keys), values.reshape(-1).tolist()))
     return ()
@@ -133,8 +179,9 @@ def _no_outputs(*_, **__):
     return []
 
 
-def _export_rule(table, key_dtype, value_dtype):
-    return [(TensorShape([None]), key_dtype), (TensorShape([None]), value_dtype)]
+def _export_rule(table, key_dtype, value_dtype, buckets=0, **_):
+    shape = TensorShape([None, 1] if buckets else [None])
+    return [(shape, key_dtype), (shape, value_dtype)]
 
 
 _FIND = register("LookupTableFindV2", _find, _find_rule, tied=(), stateful=True,
@@ -145,7 +192,10 @@ _INSERT = register("LookupTableInsertV2", _insert, _no_outputs, multi=True, tied
                    stateful=True, not_differentiable=_NO_GRAD)
 _REMOVE = register("LookupTableRemoveV2", _remove, _no_outputs, multi=True, tied=(),
                    stateful=True, not_differentiable=_NO_GRAD)
-_EXPORT = register("LookupTableExportV2", lambda xp, table, **_: _export(xp, table),
+_EXPORT = register("LookupTableExportV2",
+                   lambda xp, table, buckets=0, empty_key=None, **_:
+                   _dense_layout(xp, table, buckets, empty_key) if buckets
+                   else _export(xp, table),
                    _export_rule, multi=True, tied=(), stateful=True,
                    not_differentiable=_NO_GRAD, replayable=True)
 _IMPORT = register("LookupTableImportV2", _import, _no_outputs, multi=True, tied=(),
@@ -468,7 +518,6 @@ class StaticVocabularyTable(_Table):
         keys = _checked_keys(keys, self._lookup_key_dtype)
         if keys.dtype != self._key_dtype:
             keys = cast_ops.cast(keys, self._key_dtype)
-        from eagerflow._src.ops import fingerprint_ops, string_ops  # noqa: PLC0415
         ids = dispatch(_FIND, (self._resource_handle, keys, self._default_value))
         text = keys if keys.dtype == _d.string else string_ops.as_string(keys)
         buckets = math_ops.add(fingerprint_ops.to_hash_bucket_fast(text, self._num_oov_buckets),
@@ -523,15 +572,16 @@ class _MutableTable(_Table):
             values = convert_to_tensor(values, self._value_dtype)
         except (TypeError, ValueError) as e:
             raise ValueError(f"values: {e}") from None
-        return dispatch(_INSERT, (self._resource_handle, keys, values), name=name)
+        dispatch(_INSERT, (self._resource_handle, keys, values), name=name)
 
     def remove(self, keys, name=None):
         """Removes `keys` (those absent are ignored)."""
         keys = _checked_keys(keys, self._key_dtype)
-        return dispatch(_REMOVE, (self._resource_handle, keys), name=name)
+        dispatch(_REMOVE, (self._resource_handle, keys), name=name)
 
     def import_(self, keys, values, name=None):
-        return dispatch(_IMPORT, (self._resource_handle,
+        """Replaces every entry by the pairs of `keys` and `values`."""
+        dispatch(_IMPORT, (self._resource_handle,
                                   convert_to_tensor(keys, self._key_dtype),
                                   convert_to_tensor(values, self._value_dtype)), name=name)
 
@@ -592,12 +642,10 @@ class DenseHashTable(_MutableTable):
     erase = remove
 
     def export(self, name=None):
-        """``(keys, values)`` as TF's bucket arrays: ``[num_buckets, 1]``, the entries first,
-        the rest holding `empty_key` (and zeros)."""
-        keys, values = super().export(name)
-        size = array_ops.shape(keys)[0]
-        pad = math_ops.maximum(math_ops.subtract(self._num_buckets, size), 0)
-        keys = array_ops.pad(array_ops.reshape(keys, [-1, 1]), [[0, pad], [0, 0]],
-                             constant_values=self._empty_key)
-        values = array_ops.pad(array_ops.reshape(values, [-1, 1]), [[0, pad], [0, 0]])
-        return keys, values
+        """``(keys, values)`` as TF's bucket arrays ``[num_buckets, 1]``: each key at the
+        bucket TF's hashing gives it, `empty_key` (and 0) in the free ones."""
+        empty = self._empty_key
+        empty = empty.item() if isinstance(empty, np.generic) else empty
+        return tuple(dispatch(_EXPORT, (self._resource_handle,), {
+            "key_dtype": self._key_dtype, "value_dtype": self._value_dtype,
+            "buckets": self._num_buckets, "empty_key": empty}, name))

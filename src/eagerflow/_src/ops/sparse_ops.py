@@ -635,7 +635,7 @@ def _cross_rule(*parts, num, hashed, **_):
 _SPARSE_CROSS = register("SparseCrossV2", _cross_kernel, _cross_rule, multi=True, tied=(),
                          not_differentiable="crosses features")
 batching_rules[_SPARSE_CROSS] = PER_ELEMENT
-tf_nodes[_SPARSE_CROSS] = NodeForm(types={})
+tf_nodes[_SPARSE_CROSS] = NodeForm(types={}, byte_attrs={"sep"})
 
 
 def _cross_inputs(inputs):
@@ -682,3 +682,33 @@ def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
         "num": len(inputs), "hashed": True, "num_buckets": int(num_buckets),
         "hash_key": _DEFAULT_HASH_KEY if hash_key is None else int(hash_key), "sep": b""}, name)
     return SparseTensor(*out)
+
+
+# -- SparseTensor's operators: `st * dense`, `st / dense` ------------------------------------------
+
+def _cwise(fn, op_name):
+    """`fn` of each entry of a SparseTensor and the element of a dense tensor at its index
+    (the dense tensor broadcast to the sparse shape); the result keeps the entries."""
+    def method(self, other):
+        if isinstance(other, SparseTensor):
+            return NotImplemented
+        other = convert_to_tensor(other, self.dtype)
+        rank, other_rank = self.shape.rank, other.shape.rank
+        if other_rank == 0:
+            picked = other
+        else:
+            if rank is None or other_rank is None or other_rank > rank:
+                raise ValueError(f"{op_name}: the dense operand of shape {other.shape} must "
+                                 f"broadcast to the sparse shape {self.shape}")
+            # the index of each entry in the dense operand: its last dims, 0 where it has 1
+            spread = math_ops.not_equal(array_ops.shape(other, out_type=_I64), np.int64(1))
+            picked = array_ops.gather_nd(other, math_ops.multiply(
+                self.indices[:, rank - other_rank:], cast_ops.cast(spread, _I64)))
+        return SparseTensor(self.indices, fn(self.values, picked), self.dense_shape)
+    method.__name__ = op_name
+    return method
+
+
+SparseTensor.__mul__ = _cwise(math_ops.multiply, "__mul__")
+SparseTensor.__truediv__ = _cwise(math_ops.truediv, "__truediv__")
+SparseTensor.__div__ = SparseTensor.__truediv__

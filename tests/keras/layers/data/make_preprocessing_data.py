@@ -23,3 +23,10 @@ for name, fn in cases(tf).items():
         results[name] = {"error": type(e).__name__, "message": str(e)}
 with open(os.path.join(os.path.dirname(__file__), "preprocessing_tf.json"), "w") as f:
     json.dump(results, f, indent=1, sort_keys=True, ensure_ascii=False, default=str)
+
+# text_vectorization_tf.keras: a Sequential of an adapted TextVectorization and an Embedding
+vectorize = tf.keras.layers.TextVectorization(max_tokens=10, output_sequence_length=4)
+vectorize.adapt(["a b c", "a b", "a"])
+model = tf.keras.Sequential([tf.keras.Input(shape=(1,), dtype=tf.string), vectorize,
+                             tf.keras.layers.Embedding(10, 2)])
+model.save(os.path.join(os.path.dirname(__file__), "text_vectorization_tf.keras"))

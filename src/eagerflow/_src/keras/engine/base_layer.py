@@ -590,14 +590,20 @@ class Layer(Module):
             raise described.with_traceback(error.__traceback__) from None
 
     def _cast_inputs(self, inputs, flat):
-        """Floating tensors in `inputs` cast to the compute dtype."""
+        """Floating tensors in `inputs` cast to the compute dtype, when that is floating (a
+        layer computing in integers or strings takes its inputs as they are, as in TF)."""
         target = self._dtype_policy.compute_dtype
-        if target is None or not any(x.dtype.is_floating and x.dtype.name != target
-                                     for x in flat):
+        if target is None or not _dtypes.as_dtype(target).is_floating or not any(
+                x.dtype.is_floating and x.dtype.name != target for x in flat):
             return inputs
-        return nest.map_structure(
-            lambda x: cast_ops.cast(x, target) if x.dtype.is_floating and
-            x.dtype.name != target else x, inputs)
+
+        def cast(x):
+            if not x.dtype.is_floating or x.dtype.name == target:
+                return x
+            if isinstance(x, SparseTensor):
+                return x.with_values(cast_ops.cast(x.values, target))
+            return cast_ops.cast(x, target)
+        return nest.map_structure(cast, inputs)
 
     def _set_output_masks(self, inputs, outputs, mask):
         output_masks = self.compute_mask(inputs, mask)

@@ -25,6 +25,7 @@ from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils.data_utils import (
     Sequence, pack_x_y_sample_weight, unpack_x_y_sample_weight)
 from eagerflow._src.ops import random_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
@@ -234,6 +235,10 @@ class DataHandler:
             _check_positive("epochs", epochs)
         self.initial_epoch, self.epochs = initial_epoch, epochs
         self.steps_per_epoch = steps_per_epoch
+        if any(isinstance(v, SparseTensor) for v in nest.flatten((x, y, sample_weight))):
+            # SparseTensors (and the arrays beside them) batch as a dataset of their rows
+            x = _sparse_dataset(x, y, sample_weight, batch_size, shuffle, single_batch)
+            y = sample_weight = None
         if is_list_of_scalars(x) and (y is None or is_list_of_scalars(y)):
             # As Keras: lists of numbers (of lists...) are arrays; a list of several
             # inputs' lists is one array too, so NumPy's error if their shapes differ
@@ -299,6 +304,17 @@ class DataHandler:
     def batches(self):
         """One epoch of batches (at most `steps_per_epoch`)."""
         return self._adapter.epoch(self.steps_per_epoch)
+
+
+def _sparse_dataset(x, y, sample_weight, batch_size, shuffle, single_batch):
+    data = pack_x_y_sample_weight(x, y, sample_weight) if y is not None or \
+        sample_weight is not None else (x,)
+    first = nest.flatten(data)[0]
+    rows = int(first.dense_shape[0]) if isinstance(first, SparseTensor) else len(first)
+    dataset = Dataset.from_tensor_slices(data)
+    if shuffle and not single_batch:
+        dataset = dataset.shuffle(max(rows, 1))
+    return dataset.batch(max(rows, 1) if single_batch else batch_size or 32)
 
 
 def _class_weights(y, class_weight, sample_weight):

@@ -26,6 +26,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import array_ops, cast_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.input_spec import InputSpec
@@ -350,6 +351,13 @@ def _without_batch(shape):
 def _conform(tensor, ref):
     """`tensor` with the dtype of the input `ref` it feeds, and its rank when they differ
     by a last axis of 1."""
+    if isinstance(ref, SparseTensor):
+        if not isinstance(tensor, SparseTensor):
+            raise TypeError(f"The sparse input {ref.name!r} takes a SparseTensor, not "
+                            f"{tensor!r}")
+        if tensor.dtype != ref.dtype:
+            tensor = tensor.with_values(cast_ops.cast(tensor.values, ref.dtype))
+        return tensor
     if not isinstance(tensor, Tensor):
         tensor = convert_to_tensor(tensor)
     rank, ref_rank = tensor.shape.rank, ref.shape.rank
@@ -393,7 +401,7 @@ def _schedule(inputs, outputs):
                          f"function's call; it cannot be computed by a model.")
 
     def visit(step, d):
-        if isinstance(step, keras_tensor.KerasTensor):  # a model input: its layer's depth
+        if isinstance(step, (keras_tensor.KerasTensor, SparseTensor)):  # a model input
             met.setdefault(id(step.node.layer), (step.node.layer, len(met)))
             depth[id(step.node)] = max(depth.get(id(step.node), 0), d)
             return

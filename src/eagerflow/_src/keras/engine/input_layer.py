@@ -27,8 +27,8 @@ class InputLayer(Layer):
                 batch_size, input_shape = batch_input_shape[0], batch_input_shape[1:]
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments: {list(kwargs)}")
-        if sparse or ragged:
-            raise NotImplementedError("Sparse and ragged inputs are not supported.")
+        if ragged:
+            raise NotImplementedError("Ragged inputs are not supported.")
         if name is None:
             name = f"input_{backend.get_uid('input')}"
         if input_tensor is not None:
@@ -36,7 +36,7 @@ class InputLayer(Layer):
         dtype = _dtypes.as_dtype(dtype or backend.floatx()).name
         super().__init__(dtype=dtype, name=name)
         self.built = True
-        self.sparse = self.ragged = False
+        self.sparse, self.ragged = bool(sparse), False
         self.optional = optional  # whether the model may be fed None here (kept for configs)
         if input_tensor is None:
             if input_shape is None:
@@ -44,8 +44,12 @@ class InputLayer(Layer):
                                  "`type_spec` argument. Note that `shape` does not include "
                                  "the batch dimension.")
             shape = TensorShape([batch_size, *TensorShape(input_shape).as_list()])
-            input_tensor = keras_tensor.keras_graph().placeholder(_dtypes.as_dtype(dtype),
-                                                                  shape, name)
+            if sparse:
+                input_tensor = keras_tensor.sparse_placeholder(_dtypes.as_dtype(dtype), shape,
+                                                               name)
+            else:
+                input_tensor = keras_tensor.keras_graph().placeholder(_dtypes.as_dtype(dtype),
+                                                                      shape, name)
         elif not keras_tensor.is_keras_tensor(input_tensor):
             raise ValueError(f"You should not pass an EagerTensor to `Input`. For example, "
                              f"instead of creating an InputLayer, you should instantiate your "
@@ -55,6 +59,8 @@ class InputLayer(Layer):
         self.is_placeholder = True
         node = keras_tensor.Node(self, (input_tensor,), {}, input_tensor)
         node.keras_inputs = []  # an input layer's node starts the graph
+        if sparse:
+            input_tensor.node = node  # (what a KerasTensor finds through its history)
 
     @property
     def output_shape(self):

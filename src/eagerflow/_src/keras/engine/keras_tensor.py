@@ -21,6 +21,8 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import cast_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.keras import backend, late
 
 
@@ -129,7 +131,21 @@ def building_symbolically():
 
 @export("keras.backend.is_keras_tensor")
 def is_keras_tensor(value):
+    if isinstance(value, SparseTensor):  # a sparse input: its components are symbolic
+        value = value.values
     return isinstance(value, KerasTensor) and value.graph is backend.scratch_graph
+
+
+def sparse_placeholder(dtype, shape, name):
+    """A sparse symbolic input of `shape`: a SparseTensor of three placeholders."""
+    graph = keras_graph()
+    rank = shape.rank
+    value = SparseTensor(graph.placeholder(_d.int64, TensorShape([None, rank]), f"{name}/indices"),
+                         graph.placeholder(dtype, TensorShape([None]), f"{name}/values"),
+                         graph.placeholder(_d.int64, TensorShape([rank]), f"{name}/shape"))
+    value._shape_hint = shape
+    value.name = name
+    return value
 
 
 def constant_value(value):

@@ -9,7 +9,8 @@ import math
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, nn_ops
+from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, nn_ops, sparse_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.keras import activations, backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
@@ -59,7 +60,11 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
-        if inputs.shape.rank == 2:
+        if isinstance(inputs, SparseTensor):  # a product over the entries alone, as TF's
+            if inputs.dtype != self.kernel.dtype:
+                inputs = inputs.with_values(cast_ops.cast(inputs.values, self.kernel.dtype))
+            outputs = sparse_ops.sparse_dense_matmul(inputs, self.kernel)
+        elif inputs.shape.rank == 2:
             outputs = linalg_ops.matmul(inputs, self.kernel)
         else:
             outputs = array_ops.tensordot(inputs, self.kernel, [[inputs.shape.rank - 1], [0]])

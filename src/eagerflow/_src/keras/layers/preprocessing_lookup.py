@@ -31,7 +31,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.layers.preprocessing import PreprocessingLayer
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, fingerprint_ops, logging_ops,
-                                lookup_ops, math_ops, reduction_ops)
+                                lookup_ops, math_ops, reduction_ops, sparse_ops)
 from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense, to_dense
 
 INT, ONE_HOT, MULTI_HOT, COUNT, TF_IDF = "int", "one_hot", "multi_hot", "count", "tf_idf"
@@ -51,8 +51,17 @@ def validate_string_arg(value, allowable, layer_name, arg_name, allow_none=False
                      f"value `{value}`. {allowed}.")
 
 
+def _is_ragged(value):
+    return hasattr(value, "flat_values") and hasattr(value, "with_flat_values")
+
+
 def ensure_tensor(inputs, dtype=None):
-    """`inputs` as a tensor (SparseTensors kept), cast to `dtype` when it differs."""
+    """`inputs` as a tensor (SparseTensors and RaggedTensors kept), cast to `dtype` when it
+    differs."""
+    if _is_ragged(inputs):
+        if dtype is not None and inputs.dtype != dtype:
+            return inputs.with_flat_values(cast_ops.cast(inputs.flat_values, dtype))
+        return inputs
     if isinstance(inputs, SparseTensor):
         if dtype is not None and inputs.dtype != dtype:
             return inputs.with_values(cast_ops.cast(inputs.values, dtype))
@@ -77,7 +86,6 @@ def listify(value):
 
 def _expand_dims(inputs, axis):
     if isinstance(inputs, SparseTensor):
-        from eagerflow._src.ops import sparse_ops  # noqa: PLC0415
         return sparse_ops.expand_dims(inputs, axis)
     return array_ops.expand_dims(inputs, axis)
 
@@ -127,21 +135,23 @@ def _scattered_counts(inputs, depth, dtype, binary_output, count_weights):
                                 math_ops.less(ids, np.int64(depth)))
     linear = array_ops.boolean_mask(math_ops.add(math_ops.multiply(rows, np.int64(depth)), ids),
                                     keep)
-    linear, position, counts = reduction_ops.unique_with_counts(linear, out_idx=_dtypes.int64)
-    if binary_output:
+    if binary_output:  # (a position written twice holds 1 all the same)
         updates = array_ops.ones_like(linear, dtype=dtype)
-    elif count_weights is not None:
-        weights = count_weights.values if isinstance(count_weights, SparseTensor) \
-            else count_weights
-        updates = reduction_ops.unsorted_segment_sum(
-            cast_ops.cast(array_ops.boolean_mask(weights, keep), dtype), position,
-            array_ops.size(linear))
-    else:
-        updates = cast_ops.cast(counts, dtype)
+    else:  # counts: one sum per distinct position
+        linear, position, counts = reduction_ops.unique_with_counts(linear,
+                                                                    out_idx=_dtypes.int64)
+        if count_weights is not None:
+            weights = count_weights.values if isinstance(count_weights, SparseTensor) \
+                else count_weights
+            updates = reduction_ops.unsorted_segment_sum(
+                cast_ops.cast(array_ops.boolean_mask(weights, keep), dtype), position,
+                array_ops.size(linear))
+        else:
+            updates = cast_ops.cast(counts, dtype)
     num_rows = np.int64(1) if one_row else inputs.dense_shape[0]
     indices = array_ops.stack([math_ops.floordiv(linear, np.int64(depth)),
                                math_ops.floormod(linear, np.int64(depth))], axis=1)
-    # (each position once: written straight into zeros, in no particular order)
+    # (written straight into zeros, in no particular order)
     out = to_dense(SparseTensor(indices, updates, array_ops.stack([num_rows, np.int64(depth)])),
                    validate_indices=False)
     return array_ops.reshape(out, [depth]) if one_row else out
@@ -451,6 +461,10 @@ class IndexLookup(_EagerPreprocessingLayer):
         if isinstance(inputs, SparseTensor):
             lookups = SparseTensor(inputs.indices, self._lookup_dense(inputs.values),
                                    inputs.dense_shape)
+        elif _is_ragged(inputs):
+            lookups = inputs.with_flat_values(self._lookup_dense(inputs.flat_values))
+            if self.output_mode != INT:
+                lookups = lookups.to_sparse()
         else:
             lookups = self._lookup_dense(inputs)
         if self.output_mode == INT:

@@ -15,6 +15,8 @@ padded to `output_sequence_length` when it is set.
 >>> layer(["the bird sat"]).numpy()
 array([[2, 1, 3]])
 """
+import sys
+
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
@@ -118,6 +120,16 @@ def _ngrams(tokens, widths):
                                          math_ops.subtract(array_ops.expand_dims(lengths, 1),
                                                            np.int64(1))))
     return _from_mask(array_ops.concat(parts, 1), array_ops.concat(masks, 1))
+
+
+def _ragged_rows(ids):
+    """The token ids as a RaggedTensor of rows (``ragged=True``)."""
+    ragged = getattr(sys.modules.get("eagerflow"), "RaggedTensor", None)
+    if ragged is None or not hasattr(ragged, "from_sparse"):
+        raise NotImplementedError("TextVectorization(ragged=True) returns a RaggedTensor, "
+                                  "which this eagerflow lacks; use output_sequence_length or "
+                                  "the padded output.")
+    return ragged.from_sparse(ids)
 
 
 @export("keras.layers.TextVectorization",
@@ -272,7 +284,10 @@ class TextVectorization(_EagerPreprocessingLayer):
                 tokens = to_dense(tokens, default_value=b"")
             return tokens[0] if scalar else tokens
         if isinstance(tokens, SparseTensor) and self._output_mode == INT:
-            return self._finish(to_dense(self._lookup_layer(tokens)), scalar)
+            ids = self._lookup_layer(tokens)
+            if self._ragged:
+                return _ragged_rows(ids)
+            return self._finish(to_dense(ids), scalar)
         return self._finish(self._lookup_layer(tokens), scalar)
 
     def _finish(self, ids, scalar):

@@ -23,6 +23,7 @@ import io
 import json
 import logging
 import os
+import tempfile
 import warnings
 import zipfile
 
@@ -89,6 +90,10 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
         saved_model.save(model, filepath, kwargs.get("signatures"), kwargs.get("options"),
                          root_metadata=json.dumps(config, default=_json_default),
                          root_identifier=identifier)
+        for path, obj in _asset_holders(model).items():  # (vocabularies, for load_model)
+            folder = os.path.join(filepath, _ASSETS, "keras", *path.split("/"))
+            os.makedirs(folder, exist_ok=True)
+            obj.save_assets(folder)
         return
     tensors, metadata = weights.weights_file(model) if not keras_archive.available() else ({}, {})
     metadata_json = {"keras_version": _KERAS_VERSION,
@@ -102,6 +107,7 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
         else:
             archive.writestr(weights.ARCHIVE_WEIGHTS,
                              safetensors_format.serialize(tensors, metadata))
+        _save_assets(model, archive)
     safetensors_format.atomic_write(filepath, buffer.getvalue())
 
 
@@ -229,7 +235,42 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
         keras_archive.load_weights_bytes(model, data)
     else:
         weights.restore(model, tensors, metadata)
+    with zipfile.ZipFile(filepath) as archive:
+        _load_assets(model, archive)
     return model
+
+
+_ASSETS = "assets"
+
+
+def _asset_holders(model):
+    """``{path: object}`` of the objects with assets (a lookup layer's vocabulary), at their
+    paths in Keras's walk of the model."""
+    return {path: obj for path, (obj, _, optional) in keras_archive.variable_paths(model).items()
+            if not optional and hasattr(obj, "save_assets")}
+
+
+def _save_assets(model, archive):
+    """Each object's `save_assets` files, under ``assets/<its path>/`` (as tf_keras)."""
+    for path, obj in _asset_holders(model).items():
+        with tempfile.TemporaryDirectory() as folder:
+            obj.save_assets(folder)
+            for name in sorted(os.listdir(folder)):
+                archive.write(os.path.join(folder, name), f"{_ASSETS}/{path}/{name}")
+
+
+def _load_assets(model, archive):
+    names = archive.namelist()
+    for path, obj in _asset_holders(model).items():
+        prefix = f"{_ASSETS}/{path}/"
+        files = [n for n in names if n.startswith(prefix) and "/" not in n[len(prefix):]]
+        if not files:
+            continue
+        with tempfile.TemporaryDirectory() as folder:
+            for name in files:
+                with open(os.path.join(folder, name[len(prefix):]), "wb") as f:
+                    f.write(archive.read(name))
+            obj.load_assets(folder)
 
 
 def _load_saved_model(path, custom_objects, compile):
@@ -264,6 +305,10 @@ def _load_saved_model(path, custom_objects, compile):
             model.compile(**_compile_arguments(compile_config))
     checkpoint.restore_objects(model, (), os.path.join(path, saved_model.VARIABLES_DIRECTORY,
                                                        saved_model.VARIABLES_FILENAME))
+    for asset_path, obj in _asset_holders(model).items():
+        folder = os.path.join(path, _ASSETS, "keras", *asset_path.split("/"))
+        if os.path.isdir(folder):
+            obj.load_assets(folder)
     return model
 
 
@@ -337,6 +382,12 @@ def _plain_metrics(value):
 
 def _save_model_to_hdf5(model, filepath, include_optimizer):
     """`save_model` to an `.h5` file: the compile arguments as tf_keras's ``training_config``."""
+    for obj in _asset_holders(model).values():
+        if not getattr(obj, "_has_input_vocabulary", True):  # an adapted vocabulary: no home
+            raise NotImplementedError(
+                f"Save or restore weights that is not an instance of `tf.Variable` is not "
+                f"supported in h5, use `save_format='tf'` instead. Received a model or layer "
+                f"{type(obj).__name__} with an adapted vocabulary")
     training_config = None
     if include_optimizer and isinstance(getattr(model, "optimizer", None), Optimizer):
         compile_config = _compile_config(model)

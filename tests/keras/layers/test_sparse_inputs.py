@@ -1,0 +1,48 @@
+"""Keras layers called on SparseTensors (values from TF 2.21)."""
+import eagerflow as tf
+
+
+def test_dense_multiplies_a_sparse_tensor_by_its_kernel():
+    layer = tf.keras.layers.Dense(3, kernel_initializer="ones", bias_initializer="ones")
+    x = tf.sparse.SparseTensor([[0, 1], [2, 0]], [2.0, 3.0], [3, 4])
+    with tf.GradientTape() as tape:
+        y = layer(x)
+        loss = tf.reduce_sum(y ** 2)
+    assert y.numpy().tolist() == [[3] * 3, [1] * 3, [4] * 3]
+    assert tf.convert_to_tensor(tape.gradient(loss, layer.kernel)).numpy().tolist() == \
+        [[24] * 3, [12] * 3, [0] * 3, [0] * 3]
+
+
+def test_dense_casts_integer_sparse_values_to_its_dtype():
+    layer = tf.keras.layers.Dense(1, kernel_initializer="ones", use_bias=False)
+    x = tf.sparse.SparseTensor([[0, 0], [0, 2]], [1, 2], [1, 3])
+    assert layer(x).numpy().tolist() == [[3.0]]
+
+
+def _sparse_model():
+    x = tf.keras.Input(shape=(4,), sparse=True)
+    y = tf.keras.layers.Dense(2, kernel_initializer="ones")(x)
+    return tf.keras.Model(x, y)
+
+
+_DATA = tf.sparse.SparseTensor([(0, 0), (0, 1), (0, 2), (4, 3), (5, 0), (5, 1)],
+                               [1.0, 1.0, 1.0, 1.0, 1.0, 1.0], (6, 4))
+
+
+def test_functional_model_on_a_sparse_input():
+    model = _sparse_model()
+    assert model.input_shape == (None, 4) and model.output_shape == (None, 2)
+    assert model.get_config()["layers"][0]["config"]["sparse"] is True
+    expected = [[3, 3], [0, 0], [0, 0], [0, 0], [1, 1], [2, 2]]
+    assert model(_DATA).numpy().tolist() == expected
+    assert model.predict(_DATA, batch_size=4, verbose=0).tolist() == expected
+
+
+def test_fit_on_sparse_data_batches_its_rows():
+    import numpy as np
+    model = _sparse_model()
+    model.compile("sgd", "mse")
+    targets = np.arange(12, dtype=np.float32).reshape(6, 2)
+    history = model.fit(_DATA, targets, epochs=3, batch_size=2, verbose=0)
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    assert np.isfinite(model.evaluate(_DATA, targets, verbose=0))
