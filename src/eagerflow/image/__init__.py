@@ -18,5 +18,6 @@ from eagerflow._src.ops.image_ops import (  # noqa: F401
     ResizeMethod, central_crop, convert_image_dtype, crop_and_resize, crop_to_bounding_box,
     draw_bounding_boxes, extract_patches, flip_left_right, flip_up_down, pad_to_bounding_box,
     random_crop, random_flip_left_right, random_flip_up_down, resize, resize_with_crop_or_pad,
-    resize_with_pad, rot90, stateless_random_crop, stateless_random_flip_left_right,
-    stateless_random_flip_up_down, transpose)
+    resize_with_pad, rot90, sample_distorted_bounding_box, stateless_random_crop,
+    stateless_random_flip_left_right, stateless_random_flip_up_down,
+    stateless_sample_distorted_bounding_box, transpose)

@@ -471,6 +471,15 @@ def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3166322bfd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image_size, bounding_boxes, seed=None, seed2=None, min_object_covered=None, aspect_ratio_range=None, area_range=None, max_attempts=None, use_image_if_no_bounding_boxes=None, name=None):
+        try:
+            return _export_fn(image_size, bounding_boxes, seed, seed2, min_object_covered, aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image_size': image_size, 'bounding_boxes': bounding_boxes, 'seed': seed, 'seed2': seed2, 'min_object_covered': min_object_covered, 'aspect_ratio_range': aspect_ratio_range, 'area_range': area_range, 'max_attempts': max_attempts, 'use_image_if_no_bounding_boxes': use_image_if_no_bounding_boxes, 'name': name})
+    return _export_wrapper
+
+
 def _w31c82b06ae(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(serialized, features, example_names=None, name=None):
         try:
@@ -1803,6 +1812,15 @@ def _w90120d2c39(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9059968cea(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image_size, bounding_boxes, seed=None, min_object_covered=None, aspect_ratio_range=None, area_range=None, max_attempts=None, use_image_if_no_bounding_boxes=None, name=None):
+        try:
+            return _export_fn(image_size, bounding_boxes, seed, min_object_covered, aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image_size': image_size, 'bounding_boxes': bounding_boxes, 'seed': seed, 'min_object_covered': min_object_covered, 'aspect_ratio_range': aspect_ratio_range, 'area_range': area_range, 'max_attempts': max_attempts, 'use_image_if_no_bounding_boxes': use_image_if_no_bounding_boxes, 'name': name})
+    return _export_wrapper
+
+
 def _w90a4ba95a4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, transpose_a=None, transpose_b=None, adjoint_a=None, adjoint_b=None, a_is_sparse=None, b_is_sparse=None, output_type=None, grad_a=None, grad_b=None, name=None):
         try:
@@ -2811,6 +2829,15 @@ def _we577585e3d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we57e34580f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image_size, bounding_boxes, seed, min_object_covered=None, aspect_ratio_range=None, area_range=None, max_attempts=None, use_image_if_no_bounding_boxes=None, name=None):
+        try:
+            return _export_fn(image_size, bounding_boxes, seed, min_object_covered, aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image_size': image_size, 'bounding_boxes': bounding_boxes, 'seed': seed, 'min_object_covered': min_object_covered, 'aspect_ratio_range': aspect_ratio_range, 'area_range': area_range, 'max_attempts': max_attempts, 'use_image_if_no_bounding_boxes': use_image_if_no_bounding_boxes, 'name': name})
+    return _export_wrapper
+
+
 def _we70b49893a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(datasets, choice_dataset, stop_on_empty_dataset=None):
         try:
@@ -3113,6 +3140,7 @@ WRAPPERS = {
     'compat.v1.image.resize_bicubic': _w7882553355,
     'compat.v1.image.resize_bilinear': _w7882553355,
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
+    'compat.v1.image.sample_distorted_bounding_box': _w3166322bfd,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
     'compat.v1.local_variables': _w9f761ecc3f,
     'compat.v1.local_variables_initializer': _w1f06b08988,
@@ -3279,6 +3307,7 @@ WRAPPERS = {
     'image.rgb_to_yiq': _wf9751bfa18,
     'image.rgb_to_yuv': _wf9751bfa18,
     'image.rot90': _wecc003a267,
+    'image.sample_distorted_bounding_box': _w9059968cea,
     'image.sobel_edges': _wdabfd2a938,
     'image.ssim': _w5047f42be1,
     'image.ssim_multiscale': _w9568ba2346,
@@ -3290,6 +3319,7 @@ WRAPPERS = {
     'image.stateless_random_hue': _w489d609c00,
     'image.stateless_random_jpeg_quality': _w231fdb16d7,
     'image.stateless_random_saturation': _w62080e94a7,
+    'image.stateless_sample_distorted_bounding_box': _we57e34580f,
     'image.total_variation': _w37b2f7f3e1,
     'image.transpose': _wdbac41536e,
     'image.yiq_to_rgb': _wf9751bfa18,

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import config, context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
@@ -28,7 +29,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, 
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, conv_ops, debugging_ops, math_ops, \
-    random_ops, reduction_ops
+    philox, random_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.array_ops import _ints_or_tensor
 from eagerflow._src.ops.wrappers import as_tensor
@@ -526,6 +527,275 @@ def _resize_batched(op, args):
 
 batching_rules.assign(_resize_batched, _RESIZE_BILINEAR, _RESIZE_NEAREST, _RESIZE_BICUBIC,
                       _RESIZE_AREA)
+
+
+# --- SampleDistortedBoundingBox -------------------------------------------------------------
+# TF's sampler, step by step in float32 (its rounding decides the boxes): each attempt draws
+# an aspect ratio, a height and an offset from one Philox stream, as the words come.
+
+_F32 = np.float32
+_BOX_TYPES = (_d.uint8, _d.int8, _d.int16, _d.int32, _d.int64)
+
+
+def _lrint(x):
+    return int(np.rint(x))  # (ties to even, as lrintf)
+
+
+def _below(words, n):
+    """A uniform integer in [0, n) by rejection, as TF's ``ExactUniformInt``."""
+    if n & (n - 1) == 0:
+        return next(words) & (n - 1)
+    least = 0xFFFFFFFF % n + 1  # words below it would bias the remainder
+    while True:
+        w = next(words)
+        if w >= least:
+            return w % n
+
+
+def _unit_float(words):
+    return (np.uint32((next(words) & 0x7FFFFF) | 0x3F800000).view(_F32) - _F32(1))
+
+
+def _random_crop_box(width, height, min_area, max_area, aspect, words):
+    """(x0, y0, x1, y1) of a crop of `aspect` covering between `min_area` and `max_area` of
+    the image, or None when rounding leaves no such crop."""
+    if max_area <= 0 or aspect <= 0 or width <= 0 or height <= 0 or min_area > max_area:
+        return None
+    low = min_area * _F32(width) * _F32(height)
+    high = max_area * _F32(width) * _F32(height)
+    h = _lrint(np.sqrt(low / aspect))
+    top = _lrint(np.sqrt(high / aspect))
+    if _lrint(_F32(top) * aspect) > width:
+        top = int((width + 0.5 - float(_F32(1e-7))) / float(aspect))
+        if _lrint(_F32(top) * aspect) > width:
+            top -= 1
+    top = min(top, height)
+    h = min(h, top)
+    if h < top:
+        h += _below(words, top - h + 1)
+    w = _lrint(_F32(h) * aspect)
+    area = _F32(w * h)
+    if area < low:
+        h += 1
+        w = _lrint(_F32(h) * aspect)
+        area = _F32(w * h)
+    if area > high:
+        h -= 1
+        w = _lrint(_F32(h) * aspect)
+        area = _F32(w * h)
+    if area < low or area > high or w > width or h > height or w <= 0 or h <= 0:
+        return None
+    y = _below(words, height - h) if h < height else 0
+    x = _below(words, width - w) if w < width else 0
+    return x, y, x + w, y + h
+
+
+def _covers(crop, boxes, min_covered):
+    """Whether `crop` covers at least `min_covered` of one of `boxes` (of a pixel or more)."""
+    x0, y0, x1, y1 = crop
+    if _F32((x1 - x0) * (y1 - y0)) < 1:
+        return False
+    for bx0, by0, bx1, by1 in boxes:
+        area = _F32((bx1 - bx0) * (by1 - by0))
+        if area < 1:
+            continue
+        ix0, iy0, ix1, iy1 = max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)
+        inside = 0 if ix0 > ix1 or iy0 > iy1 else (ix1 - ix0) * (iy1 - iy0)
+        if _F32(inside) / area >= min_covered:
+            return True
+    return False
+
+
+def _check_box_attrs(aspect_ratio_range, area_range, max_attempts):
+    if len(aspect_ratio_range) != 2:
+        raise _invalid("Aspect ratio range field must specify 2 dimensions")
+    if not (aspect_ratio_range[0] > 0 and aspect_ratio_range[1] > 0):
+        raise _invalid(f"Aspect ratio range must be non-negative: [{_g(aspect_ratio_range[0])}"
+                       f", {_g(aspect_ratio_range[1])}]")
+    if len(area_range) != 2:
+        raise _invalid("Area range field must specify 2 dimensions")
+    if not (area_range[0] > 0 and area_range[1] > 0):
+        raise _invalid(f"Area range must be non-negative: [{_g(area_range[0])}, "
+                       f"{_g(area_range[1])}]")
+    if not (area_range[0] <= 1 and area_range[1] <= 1):
+        raise _invalid(f"Area range must be less then or equal to 1.0: [{_g(area_range[0])}, "
+                       f"{_g(area_range[1])}]")
+    if max_attempts <= 0:
+        raise _invalid(f"Max attempts must be non-negative: {max_attempts}")
+
+
+def _g(value):
+    """A float as C++ streams print it (6 significant digits)."""
+    return f"{float(_F32(value)):g}"
+
+
+def _draw_distorted_box(xp, key, counter, image_size, bounding_boxes, min_object_covered, *,
+                        aspect_ratio_range, area_range, max_attempts,
+                        use_image_if_no_bounding_boxes):
+    _check_box_attrs(aspect_ratio_range, area_range, max_attempts)
+    if image_size.ndim != 1:
+        raise _invalid(f"image_size must be 1-dimensional{shape_text(image_size.shape)}")
+    if image_size.shape[0] != 3:
+        raise _invalid(f"image_size must contain 3 elements{shape_text(image_size.shape)}")
+    height_raw, width_raw = (int(v) & (2**64 - 1) for v in image_size[:2].tolist())
+    if height_raw >= 2**31 - 1:
+        raise _invalid("image height cannot be >= int32 max")
+    if width_raw >= 2**31 - 1:
+        raise _invalid("image width cannot be >= int32 max")
+    height, width = height_raw, width_raw
+    if bounding_boxes.ndim != 3:
+        raise _invalid(f"input boxes must be 3-dimensional [batch, num_boxes, coords]: "
+                       f"{shape_text(bounding_boxes.shape)}")
+    if bounding_boxes.shape[-1] != 4:
+        raise _invalid(f"bounding boxes must have shape [4] or [*, 4], got "
+                       f"{shape_text(bounding_boxes.shape)}")
+    if min_object_covered.ndim != 0:
+        raise _invalid(f"min_object_covered must be 0-D, got shape "
+                       f"{shape_text(min_object_covered.shape)}")
+    min_covered = _F32(min_object_covered)
+    if not min_covered >= 0:
+        raise _invalid(f"Min object covered must be non-negative: {_g(min_covered)}")
+    boxes = []
+    for ymin, xmin, ymax, xmax in bounding_boxes.astype(_F32).reshape(-1, 4).tolist():
+        for v in (ymin, xmin, ymax, xmax):
+            if not 0.0 <= v <= 1.0:
+                raise _invalid(f"All bounding box coordinates must be in [0.0, 1.0]: {_g(v)}")
+        boxes.append(tuple(int(_F32(v) * _F32(n)) for v, n in (
+            (xmin, width), (ymin, height), (xmax, width), (ymax, height))))
+    image = (0, 0, width, height)
+    if not boxes:
+        if not use_image_if_no_bounding_boxes:
+            raise _invalid("No bounding boxes provided as input. One must enable "
+                           "use_image_if_no_bounding_boxes if you wish to not provide any "
+                           "bounding boxes.")
+        boxes.append(image)
+    low, high = (_F32(a) for a in area_range)
+    ratio_low, ratio_high = (_F32(a) for a in aspect_ratio_range)
+    words = philox.word_stream(key, counter)
+    crop = None
+    for _ in range(max_attempts):
+        aspect = _unit_float(words) * (ratio_high - ratio_low) + ratio_low
+        found = _random_crop_box(width, height, low, high, aspect, words)
+        if found is not None and _covers(found, boxes, min_covered):
+            crop = found
+            break
+    x0, y0, x1, y1 = crop or image
+    dtype = image_size.dtype
+    with np.errstate(divide="ignore", invalid="ignore"):  # (an empty image: TF's inf, nan)
+        box = np.array([y0, x0, y1, x1], _F32) / np.array([height, width] * 2, _F32)
+    return (np.array([y0, x0, 0]).astype(dtype),  # (-1 wraps in unsigned types, as in TF)
+            np.array([y1 - y0, x1 - x0, -1]).astype(dtype),
+            box.reshape(1, 1, 4))
+
+
+def _distorted_box_rule(image_size, bounding_boxes, min_object_covered, *_, **__):
+    op_name = "SampleDistortedBoundingBoxV2"
+    inputs = [image_size, bounding_boxes, min_object_covered]
+    rules.check_rank(op_name, inputs, 0, rank=1)
+    rules.check_rank(op_name, inputs, 1, rank=3)
+    rules.check_rank(op_name, inputs, 2, rank=0)
+    return [(TensorShape([3]), image_size.dtype), (TensorShape([3]), image_size.dtype),
+            (TensorShape([1, 1, 4]), _d.float32)]
+
+
+_DISTORTED_BOX = random_ops._register(
+    _draw_distorted_box, _distorted_box_rule, lambda shapes, attrs: attrs["max_attempts"],
+    "SampleDistortedBoundingBoxV2", "StatelessSampleDistortedBoundingBox", run_time_attr=None,
+    not_differentiable="random", multi=True, tied=(0,), dtypes=_BOX_TYPES)
+_BOX_DEFAULTS = {"aspect_ratio_range": (0.75, 1.33), "area_range": (0.05, 1.0),
+                 "max_attempts": 100, "use_image_if_no_bounding_boxes": False}
+tf_nodes[_DISTORTED_BOX[0]] = NodeForm(local={"stream": random_ops._OpState},
+                                        defaults={"seed": 0, "seed2": 0, **_BOX_DEFAULTS})
+tf_nodes[_DISTORTED_BOX[1]] = NodeForm(types={"T": 0, "Tseed": 3}, defaults=_BOX_DEFAULTS)
+
+
+def _box_attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes):
+    attrs = {"aspect_ratio_range": (0.75, 1.33) if aspect_ratio_range is None
+             else tuple(float(v) for v in aspect_ratio_range),
+             "area_range": (0.05, 1.0) if area_range is None
+             else tuple(float(v) for v in area_range),
+             "max_attempts": 100 if max_attempts is None else int(max_attempts),
+             "use_image_if_no_bounding_boxes": bool(use_image_if_no_bounding_boxes)}
+    return attrs
+
+
+def _box_inputs(image_size, bounding_boxes, min_object_covered):
+    return (as_tensor(image_size), convert_to_tensor(bounding_boxes, _d.float32),
+            convert_to_tensor(min_object_covered, _d.float32))
+
+
+@export("image.sample_distorted_bounding_box")
+def sample_distorted_bounding_box(image_size, bounding_boxes, seed=0, min_object_covered=0.1,
+                                  aspect_ratio_range=None, area_range=None, max_attempts=None,
+                                  use_image_if_no_bounding_boxes=None, name=None):
+    """A random crop of an image of `image_size` ([height, width, channels]) covering at
+    least `min_object_covered` of one of `bounding_boxes` ([batch, n, 4], relative
+    ``[ymin, xmin, ymax, xmax]``): ``(begin, size, box)`` for ``tf.slice`` and
+    ``draw_bounding_boxes``.  A `seed` of 0 leaves the op unseeded, as in TF.
+
+    >>> begin, size, box = tf.image.sample_distorted_bounding_box(
+    ...     [40, 50, 3], [[[0.1, 0.2, 0.5, 0.9]]], seed=3, min_object_covered=0.3)
+    >>> size.shape, box.shape
+    (TensorShape([3]), TensorShape([1, 1, 4]))
+    """
+    if seed:
+        seeds = random_ops._seed_attrs(seed)
+    else:
+        if config._settings["op_determinism"]:
+            raise ValueError(
+                f"tf.image.sample_distorted_bounding_box requires a non-zero seed to be passed "
+                f"in when determinism is enabled, but got seed={seed}. Please pass in a "
+                f"non-zero seed, e.g. by passing \"seed=1\".")
+        seeds = random_ops._seed_attrs_unseeded()
+    return tuple(random_ops._run(
+        _DISTORTED_BOX, _box_inputs(image_size, bounding_boxes, min_object_covered),
+        _box_attrs(aspect_ratio_range, area_range, max_attempts,
+                   use_image_if_no_bounding_boxes), seeds, name))
+
+
+@export("compat.v1.image.sample_distorted_bounding_box")
+def sample_distorted_bounding_box_v1(image_size, bounding_boxes, seed=None, seed2=None,
+                                     min_object_covered=0.1, aspect_ratio_range=None,
+                                     area_range=None, max_attempts=None,
+                                     use_image_if_no_bounding_boxes=None, name=None):
+    """TF 1's `sample_distorted_bounding_box`: `seed` and `seed2` are the op's seed pair as
+    given (both 0 or None: unseeded)."""
+    if not seed and not seed2:
+        if config._settings["op_determinism"]:
+            raise ValueError(
+                f"tf.compat.v1.image.sample_distorted_bounding_box requires \"seed\" or "
+                f"\"seed2\" to be non-zero when determinism is enabled. Please pass in a "
+                f"non-zero seed, e.g. by passing \"seed=1\". Got seed={seed} and "
+                f"seed2={seed2}")
+        seeds = random_ops._seed_attrs_unseeded()
+    elif context.get().graph is not None:
+        seeds = {"seed": int(seed or 0), "seed2": int(seed2 or 0),
+                 "stream": random_ops._OpState()}
+    else:
+        seeds = {"seed": int(seed or 0), "seed2": int(seed2 or 0), "stream": None}
+    return tuple(random_ops._run(
+        _DISTORTED_BOX, _box_inputs(image_size, bounding_boxes, min_object_covered),
+        _box_attrs(aspect_ratio_range, area_range, max_attempts,
+                   use_image_if_no_bounding_boxes), seeds, name))
+
+
+@export("image.stateless_sample_distorted_bounding_box")
+def stateless_sample_distorted_bounding_box(image_size, bounding_boxes, seed,
+                                            min_object_covered=0.1, aspect_ratio_range=None,
+                                            area_range=None, max_attempts=None,
+                                            use_image_if_no_bounding_boxes=None, name=None):
+    """`sample_distorted_bounding_box` determined by `seed` (shape [2]).
+
+    >>> begin, size, box = tf.image.stateless_sample_distorted_bounding_box(
+    ...     [40, 50, 3], [[[0.1, 0.2, 0.5, 0.9]]], seed=[1, 2], min_object_covered=0.3)
+    >>> begin.numpy(), size.numpy()
+    (array([12,  3,  0], dtype=int32), array([26, 32, -1], dtype=int32))
+    """
+    seed = random_ops._seed_input(seed, "StatelessSampleDistortedBoundingBox")
+    return tuple(random_ops._run(
+        _DISTORTED_BOX, _box_inputs(image_size, bounding_boxes, min_object_covered),
+        _box_attrs(aspect_ratio_range, area_range, max_attempts,
+                   use_image_if_no_bounding_boxes), seed, name))
 
 
 # --- ExtractImagePatches ----------------------------------------------------------------------
