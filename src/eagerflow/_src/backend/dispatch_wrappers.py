@@ -201,6 +201,15 @@ def _w10447e95b4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w10c1a20747(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, crop_window, channels=None, ratio=None, fancy_upscaling=None, try_recover_truncated=None, acceptable_fraction=None, dct_method=None, name=None):
+        try:
+            return _export_fn(contents, crop_window, channels, ratio, fancy_upscaling, try_recover_truncated, acceptable_fraction, dct_method, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'crop_window': crop_window, 'channels': channels, 'ratio': ratio, 'fancy_upscaling': fancy_upscaling, 'try_recover_truncated': try_recover_truncated, 'acceptable_fraction': acceptable_fraction, 'dct_method': dct_method, 'name': name})
+    return _export_wrapper
+
+
 def _w10fa1a9ba9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(f):
         try:
@@ -468,6 +477,15 @@ def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, compression, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'compression': compression, 'name': name})
+    return _export_wrapper
+
+
+def _w3028db41a7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, size, offsets, centered=None, normalized=None, uniform_noise=None, name=None):
+        try:
+            return _export_fn(input, size, offsets, centered, normalized, uniform_noise, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'size': size, 'offsets': offsets, 'centered': centered, 'normalized': normalized, 'uniform_noise': uniform_noise, 'name': name})
     return _export_wrapper
 
 
@@ -1800,6 +1818,15 @@ def _w8fded9e34f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, b, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'name': name})
+    return _export_wrapper
+
+
+def _w900b818172(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, size, offsets, centered=None, normalized=None, noise=None, name=None):
+        try:
+            return _export_fn(input, size, offsets, centered, normalized, noise, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'size': size, 'offsets': offsets, 'centered': centered, 'normalized': normalized, 'noise': noise, 'name': name})
     return _export_wrapper
 
 
@@ -3136,6 +3163,7 @@ WRAPPERS = {
     'compat.v1.gradients': _w52a0661c6f,
     'compat.v1.group': _w8ab3288172,
     'compat.v1.image.draw_bounding_boxes': _w47df33c1b4,
+    'compat.v1.image.extract_glimpse': _w3028db41a7,
     'compat.v1.image.resize_area': _w5010e57f6d,
     'compat.v1.image.resize_bicubic': _w7882553355,
     'compat.v1.image.resize_bilinear': _w7882553355,
@@ -3278,6 +3306,7 @@ WRAPPERS = {
     'image.crop_and_resize': _w0c4802dbe3,
     'image.crop_to_bounding_box': _w28694d0fdf,
     'image.draw_bounding_boxes': _w5add5eaaf4,
+    'image.extract_glimpse': _w900b818172,
     'image.extract_patches': _w89841f045f,
     'image.flip_left_right': _wdabfd2a938,
     'image.flip_up_down': _wdabfd2a938,
@@ -3325,6 +3354,7 @@ WRAPPERS = {
     'image.yiq_to_rgb': _wf9751bfa18,
     'image.yuv_to_rgb': _wf9751bfa18,
     'init_scope': _w1f06b08988,
+    'io.decode_and_crop_jpeg': _w10c1a20747,
     'io.decode_base64': _w53ca8dbd1a,
     'io.decode_bmp': _w34fe061271,
     'io.decode_compressed': _wa6f21c767c,

@@ -798,6 +798,168 @@ def stateless_sample_distorted_bounding_box(image_size, bounding_boxes, seed,
                    use_image_if_no_bounding_boxes), seed, name))
 
 
+# --- ExtractGlimpse ----------------------------------------------------------------------------
+
+_NOISES = ("uniform", "gaussian", "zero")
+
+
+def _glimpse_noise(uniform_noise, noise):
+    if uniform_noise and noise not in ("", "uniform"):
+        raise _invalid("The uniform_noise and noise should not be specified at the same time")
+    if not noise:
+        return "uniform" if uniform_noise else "gaussian"
+    if noise not in _NOISES:
+        raise _invalid(f"The noise could only be uniform, gaussian, or zero, got{noise}")
+    return noise
+
+
+def _glimpse_kernel(version):
+    def kernel(xp, images, size, offsets, *, centered=True, normalized=True,
+               uniform_noise=True, noise="uniform"):
+        mode = _glimpse_noise(uniform_noise, noise)
+        if images.ndim != 4:
+            raise _invalid(f"input must be 4-dimensional (batch_size, height, width, depth)"
+                           f"{shape_text(images.shape)}")
+        if size.ndim != 1 or size.size != 2:
+            raise _invalid(f"input must be a vector of size 2 (height, width)"
+                           f"{shape_text(size.shape)}")
+        height, width = (int(v) for v in size.tolist())
+        for v in (height, width):
+            if v < 0:
+                raise _invalid(f"Expected a non-negative size, got {v}")
+        if offsets.ndim != 2:
+            raise _invalid(f"input must be a matrix{shape_text(offsets.shape)}")
+        if offsets.shape[0] != images.shape[0]:
+            raise _invalid(f"first dimension should be batch{shape_text(offsets.shape)}")
+        if offsets.shape[1] != 2:
+            raise _invalid(f"second dimension should be of size 2 (y,x)"
+                           f"{shape_text(offsets.shape)}")
+        batch, in_h, in_w, depth = images.shape
+        out = np.empty((batch, height, width, depth), np.float32)
+        for i, (y, x) in enumerate(offsets.astype(_F32).tolist()):
+            top, left = _glimpse_corner(_F32(y), _F32(x), in_h, in_w, height, width, version,
+                                        centered, normalized)
+            image = images[i]
+            (src_y, dst_y, n_y), part_y = _glimpse_span(top, height, in_h)
+            (src_x, dst_x, n_x), part_x = _glimpse_span(left, width, in_w)
+            if part_y or part_x:
+                out[i] = _glimpse_fill(image, (height, width, depth), mode)
+                if n_y == 0 or n_x == 0:
+                    continue
+            out[i, dst_y:dst_y + n_y, dst_x:dst_x + n_x] = \
+                image[src_y:src_y + n_y, src_x:src_x + n_x]
+        return out
+    return kernel
+
+
+def _glimpse_corner(y, x, in_h, in_w, height, width, version, centered, normalized):
+    """The glimpse's top-left pixel, in float32 as TF's kernel computes it, truncated."""
+    half = version == 1 or normalized and centered  # (V2 moves by half a glimpse only then)
+    if normalized:
+        x, y = x * _F32(in_w), y * _F32(in_h)
+    if centered:
+        if normalized:
+            x, y = x / _F32(2), y / _F32(2)
+        x, y = x + _F32(in_w) / _F32(2), y + _F32(in_h) / _F32(2)
+    if half:
+        x, y = x - _F32(width) / _F32(2), y - _F32(height) / _F32(2)
+    return int(y), int(x)  # (toward zero, as C's cast)
+
+
+def _glimpse_span(start, size, extent):
+    """(source start, destination start, length) of the glimpse's pixels inside the image
+    along one axis, and whether the glimpse only partly covers the image there."""
+    if start < 0:
+        n = max(0, size + start)
+        return (0, size - n, min(extent, n)), True
+    if start + size >= extent:
+        n = max(0, extent - start)
+        return (start, 0, min(extent, n)), True
+    return (start, 0, min(extent, size)), False
+
+
+def _glimpse_fill(image, shape, mode):
+    """What fills the part of a glimpse off the image: zeros, or noise spanning the image's
+    values (uniform) or shaped by each channel's mean and deviation (gaussian)."""
+    if mode == "zero":
+        return np.zeros(shape, np.float32)
+    rng = np.random.default_rng()
+    image = image.astype(np.float32)
+    if mode == "uniform":
+        low = image.min()
+        return low + rng.random(shape, np.float32) * (image.max() - low)
+    mean, sigma = image.mean(axis=(0, 1)), image.std(axis=(0, 1))
+    noise = mean + rng.standard_normal(shape, np.float32) * sigma
+    return np.clip(noise, image.min(axis=(0, 1)), image.max(axis=(0, 1)))
+
+
+def _glimpse_rule(images, size, offsets, **_):
+    op_name = "ExtractGlimpseV2"
+    rules.check_rank(op_name, [images, size, offsets], 0, rank=4)
+    rules.check_rank(op_name, [images, size, offsets], 1, rank=1)
+    rules.check_rank(op_name, [images, size, offsets], 2, rank=2)
+    dims = rules.known_elements(size) or [None, None]
+    if len(dims) != 2:
+        raise rules.shape_error(op_name, f"Dimension must be 2 but is {len(dims)}",
+                                [images.shape, size.shape, offsets.shape])
+    known = images.shape.rank is not None
+    batch = images.shape[0] if known else None
+    if batch is None and offsets.shape.rank is not None:
+        batch = offsets.shape[0]
+    return TensorShape([batch, *dims, images.shape[3] if known else None]), _d.float32
+
+
+_GLIMPSE_V1 = register("ExtractGlimpse", _glimpse_kernel(1), _glimpse_rule, tied=(),
+                       dtypes=(_d.float32,), not_differentiable=None)
+_GLIMPSE = register("ExtractGlimpseV2", _glimpse_kernel(2), _glimpse_rule, tied=(),
+                    dtypes=(_d.float32,), not_differentiable=None)
+for _name in ("ExtractGlimpse", "ExtractGlimpseV2"):
+    register_gradient(_name)(lambda op, dy: _no_glimpse_gradient(op))
+batching_rules.assign(PER_ELEMENT, _GLIMPSE_V1, _GLIMPSE)
+_GLIMPSE_DEFAULTS = {"centered": True, "normalized": True, "uniform_noise": True,
+                     "noise": "uniform"}
+for _op in (_GLIMPSE_V1, _GLIMPSE):
+    tf_nodes[_op] = NodeForm(types={"T": 0}, defaults=_GLIMPSE_DEFAULTS, outputs=("glimpse",))
+
+
+def _no_glimpse_gradient(op):
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+
+
+def _glimpse(op_def, input, size, offsets, attrs, name):
+    size = convert_to_tensor(size, _d.int32)
+    return dispatch(op_def, (convert_to_tensor(input, _d.float32), size,
+                             convert_to_tensor(offsets, _d.float32)), attrs, name)
+
+
+@export("image.extract_glimpse")
+def extract_glimpse(input, size, offsets, centered=True, normalized=True,  # noqa: A002
+                    noise="uniform", name=None):
+    """Windows of `size` ([height, width]) of a batch of images at `offsets` ([batch, 2],
+    (y, x): centered on the image and normalized to [-1, 1] by default, else from the
+    top-left corner and in pixels); parts off the image are filled with `noise`
+    (``"uniform"``, ``"gaussian"`` or ``"zero"``).
+
+    >>> x = tf.reshape(tf.range(25.0), [1, 5, 5, 1])
+    >>> tf.image.extract_glimpse(x, [2, 2], [[0.0, 0.0]])[0, ..., 0].numpy()
+    array([[ 6.,  7.],
+           [11., 12.]], dtype=float32)
+    """
+    return _glimpse(_GLIMPSE, input, size, offsets, {
+        "centered": bool(centered), "normalized": bool(normalized), "uniform_noise": False,
+        "noise": noise}, name)
+
+
+@export("compat.v1.image.extract_glimpse")
+def extract_glimpse_v1(input, size, offsets, centered=True, normalized=True,  # noqa: A002
+                       uniform_noise=True, name=None):
+    """TF 1's `extract_glimpse` (op ExtractGlimpse): the window always moves by half its
+    size from the offset, and noise is uniform or gaussian per `uniform_noise`."""
+    return _glimpse(_GLIMPSE_V1, input, size, offsets, {
+        "centered": bool(centered), "normalized": bool(normalized),
+        "uniform_noise": bool(uniform_noise), "noise": "uniform"}, name)
+
+
 # --- ExtractImagePatches ----------------------------------------------------------------------
 
 def _patch_geometry(size, k, stride, rate, padding):

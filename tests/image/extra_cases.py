@@ -1,5 +1,6 @@
-"""Cases of tf.image's bounding box sampler, written once for TensorFlow and eagerflow:
-``CASES[name](tf)`` returns a tuple of tensors (record_tf_boxes.py stores TF's)."""
+"""Cases of tf.image ops added after the first recording (the bounding box sampler,
+decode_and_crop_jpeg, extract_glimpse), written once for TensorFlow and eagerflow:
+``CASES[name](tf)`` returns a tuple of tensors (record_tf_extra.py stores TF's)."""
 import numpy as np
 
 CASES = {}
@@ -75,3 +76,47 @@ def _crop(tf):
     begin, size, _ = tf.image.stateless_sample_distorted_bounding_box(
         tf.shape(image), _ONE, seed=(4, 4), min_object_covered=0.4)
     return (tf.slice(image, begin, size),)
+
+
+_DATA = __import__("os").path.join(__import__("os").path.dirname(__file__), "data")
+
+
+def _file(name):
+    with open(__import__("os").path.join(_DATA, name), "rb") as f:
+        return f.read()
+
+
+for _name in ("rgb.jpg", "gray.jpg"):
+    @case(f"decode_and_crop_jpeg-{_name}")
+    def _decode_and_crop(tf, name=_name):
+        data = _file(name)
+        return tuple(tf.image.decode_and_crop_jpeg(data, window, channels=channels, ratio=ratio,
+                                                   dct_method="INTEGER_ACCURATE")
+                     for window, channels, ratio in (
+                         ([0, 0, 4, 4], 0, 1), ([1, 2, 3, 2], 3, 1), ([2, 1, 2, 3], 1, 1),
+                         ([0, 0, 1, 1], 0, 2)))
+
+
+_GLIMPSE_IMAGES = np.arange(2 * 7 * 9 * 2, dtype=np.float32).reshape(2, 7, 9, 2)
+_GLIMPSES = {
+    "centered-normalized": ([3, 4], [[0.0, 0.0], [0.3, -0.5]], {}),
+    "corner-pixels": ([3, 4], [[1.0, 2.0], [5.5, 8.2]], {"centered": False, "normalized": False}),
+    "corner-normalized": ([3, 4], [[0.2, 0.9], [-0.3, 0.5]], {"centered": False}),
+    "centered-pixels": ([3, 4], [[-1.0, 2.0], [0.5, -0.7]], {"normalized": False}),
+    "wider-than-image": ([9, 11], [[-1.0, 2.0], [0.5, -0.7]], {"normalized": False}),
+    "off-the-image": ([2, 3], [[-1.5, 0.9], [1.2, 1.7]], {}),
+    "empty": ([0, 3], [[0.0, 0.0], [0.1, 0.1]], {}),
+}
+for _name, (_size, _offsets, _kw) in _GLIMPSES.items():
+    @case(f"extract_glimpse-{_name}")
+    def _glimpse(tf, size=_size, offsets=_offsets, kw=_kw):
+        return (tf.image.extract_glimpse(_GLIMPSE_IMAGES, size, offsets, noise="zero", **kw),)
+
+
+@case("extract_glimpse-v1")
+def _glimpse_v1(tf):  # (inside the image: no noise)
+    return tuple(tf.compat.v1.image.extract_glimpse(_GLIMPSE_IMAGES, [3, 4], offsets, **kw)
+                 for offsets, kw in (([[0.0, 0.0], [0.3, -0.5]], {}),
+                                     ([[0.2, 0.5], [0.3, 0.4]], {"centered": False}),
+                                     ([[3.0, 4.0], [2.0, 5.5]], {"centered": False,
+                                                                 "normalized": False})))
