@@ -1713,19 +1713,36 @@ def central_crop(image, central_fraction):
 
 # --- flips, rotations, transposes -----------------------------------------------------------
 
-def _flip_image(image, what="image"):
-    image = as_tensor(image)
-    _check_at_least_3d(image)
-    if image.shape.rank is None:
-        raise ValueError(f"'{what}' must have a known rank (3 or 4) here.")
-    return image
+def _assert_3d_at_run_time(image, scope):
+    """An image of unknown rank checked, when the graph runs, to have 3 dims or more (TF's
+    assertion and message)."""
+    rank = array_ops.rank(image)
+    debugging_ops.Assert(math_ops.greater_equal(rank, 3), [
+        "'image' must be at least three-dimensional.",
+        "Condition x >= y did not hold element-wise:", f"x ({scope}/Rank:0) = ", rank,
+        f"y ({scope}/assert_greater_equal/y:0) = ", 3])
+    return rank
 
 
-def _flip(image, axis):
+def _as_batch_of_any_rank(image, scope):
+    """An image of unknown rank as a batch (a 3-D image as a batch of one), checked to have
+    3 dims or more; with the function giving the result its own leading dims back."""
+    rank = _assert_3d_at_run_time(image, scope)
+    shape = array_ops.shape(image)
+    lead = array_ops.slice(shape, [0], array_ops.reshape(rank - 3, [1]))
+    batch = array_ops.reshape(image, array_ops.stack([-1, shape[-3], shape[-2], shape[-1]]))
+
+    def restore(out):
+        return array_ops.reshape(out, array_ops.concat([lead, array_ops.shape(out)[1:]], 0))
+    return batch, rank, restore
+
+
+def _flip(image, axis, scope="flip_left_right"):
     image = as_tensor(image)
     _check_at_least_3d(image)
     rank = image.shape.rank
     if rank is None:  # a 3-D image or a batch: the axis counted from the end is the same
+        _assert_3d_at_run_time(image, scope)
         return array_ops.reverse(image, [axis - 3])
     if rank not in (3, 4):
         raise ValueError(f"'image' (shape {_shape_str(image.shape)})must have either 3 or 4 "
@@ -1752,12 +1769,15 @@ def flip_up_down(image):
     array([[2],
            [1]], dtype=int32)>
     """
-    return _flip(image, 0)
+    return _flip(image, 0, "flip_up_down")
 
 
-def _random_flip(image, axis, uniform):
-    image = _flip_image(image)
+def _random_flip(image, axis, uniform, scope="random_flip_left_right"):
+    image = as_tensor(image)
+    _check_at_least_3d(image)
     rank = image.shape.rank
+    if rank is None:
+        return _random_flip_any_rank(image, axis, uniform, scope)
     if rank == 3:
         mirror = math_ops.less(uniform([]), 0.5)
         return array_ops.where(mirror, array_ops.reverse(image, [axis]), image)
@@ -1766,9 +1786,31 @@ def _random_flip(image, axis, uniform):
                          f"dimensions.")
     batch = _dims(image)[0]
     draws = uniform([batch] if not isinstance(batch, Tensor) else array_ops.stack([batch]))
-    flips = cast_ops.cast(math_ops.round(array_ops.reshape(draws, [-1, 1, 1, 1])), image.dtype)
-    flipped = array_ops.reverse(image, [axis + 1])
-    return flips * flipped + (1 - flips) * image
+    return _flip_batch(image, axis, draws)
+
+
+def _flip_batch(images, axis, draws):
+    """The images whose draw rounds to 1 flipped (TF's arithmetic: a product with 0 or 1)."""
+    flips = cast_ops.cast(math_ops.round(array_ops.reshape(draws, [-1, 1, 1, 1])), images.dtype)
+    flipped = array_ops.reverse(images, [axis + 1])
+    return flips * flipped + (1 - flips) * images
+
+
+def _random_flip_any_rank(image, axis, uniform, scope):
+    """`_random_flip` of an image whose rank only run time knows: TF runs the 3-D way (one
+    draw of its own op) or the batch's (a draw per image, of another op) by a cond on the
+    rank; here both ops run, the one the rank does not choose drawing no value (so it
+    takes nothing of its sequence, as in TF), and the rank picks the result."""
+    batch, rank, restore = _as_batch_of_any_rank(image, scope)
+    single = cast_ops.cast(math_ops.equal(rank, 3), _d.int32)
+    one = array_ops.concat([uniform(array_ops.reshape(single, [1])), [1.0]], 0)[0]
+    count = array_ops.shape(batch)[0] * (1 - single)
+    many = array_ops.concat([uniform(array_ops.reshape(count, [1])),
+                             array_ops.zeros(array_ops.reshape(single, [1]))], 0)
+    flipped = array_ops.reverse(batch, [axis + 1])
+    chosen = array_ops.where(math_ops.less(one, 0.5), flipped, batch)
+    return restore(array_ops.where(math_ops.equal(rank, 3), chosen,
+                                   _flip_batch(batch, axis, many)))
 
 
 def _stateful_uniform(seed):
@@ -1786,7 +1828,7 @@ def random_flip_left_right(image, seed=None):
     >>> tf.image.random_flip_left_right(tf.ones([2, 2, 1])).shape
     TensorShape([2, 2, 1])
     """
-    return _random_flip(image, 1, _stateful_uniform(seed))
+    return _random_flip(image, 1, _stateful_uniform(seed), "random_flip_left_right")
 
 
 @export("image.random_flip_up_down")
@@ -1796,7 +1838,7 @@ def random_flip_up_down(image, seed=None):
     >>> tf.image.random_flip_up_down(tf.ones([2, 2, 1])).shape
     TensorShape([2, 2, 1])
     """
-    return _random_flip(image, 0, _stateful_uniform(seed))
+    return _random_flip(image, 0, _stateful_uniform(seed), "random_flip_up_down")
 
 
 @export("image.stateless_random_flip_left_right")
@@ -1806,7 +1848,8 @@ def stateless_random_flip_left_right(image, seed):
     >>> tf.image.stateless_random_flip_left_right(tf.ones([2, 2, 1]), seed=(1, 2)).shape
     TensorShape([2, 2, 1])
     """
-    return _random_flip(image, 1, _stateless_uniform(seed))
+    return _random_flip(image, 1, _stateless_uniform(seed),
+                        "stateless_random_flip_left_right")
 
 
 @export("image.stateless_random_flip_up_down")
@@ -1816,7 +1859,7 @@ def stateless_random_flip_up_down(image, seed):
     >>> tf.image.stateless_random_flip_up_down(tf.ones([2, 2, 1]), seed=(1, 2)).shape
     TensorShape([2, 2, 1])
     """
-    return _random_flip(image, 0, _stateless_uniform(seed))
+    return _random_flip(image, 0, _stateless_uniform(seed), "stateless_random_flip_up_down")
 
 
 def _crop_offsets(value, size, draw):
@@ -1873,8 +1916,12 @@ def rot90(image, k=1, name=None):
     array([[2],
            [1]], dtype=int32)>
     """
-    image = _flip_image(image)
+    image = as_tensor(image)
+    _check_at_least_3d(image)
     rank = image.shape.rank
+    if rank is None:  # (TF's cond on the rank fails when it runs: here each rank works)
+        batch, _, restore = _as_batch_of_any_rank(image, "rot90")
+        return restore(rot90(batch, k))
     if rank not in (3, 4):
         raise ValueError(f"'image' (shape {_shape_str(image.shape)}) must have either 3 or 4 "
                          f"dimensions.")
@@ -1928,8 +1975,12 @@ def transpose(image, name=None):
     >>> tf.image.transpose(tf.ones([2, 3, 1])).shape
     TensorShape([3, 2, 1])
     """
-    image = _flip_image(image)
+    image = as_tensor(image)
+    _check_at_least_3d(image)
     rank = image.shape.rank
+    if rank is None:  # (TF's cond on the rank fails when it runs: here each rank works)
+        batch, _, restore = _as_batch_of_any_rank(image, "transpose")
+        return restore(array_ops.transpose(batch, [0, 2, 1, 3]))
     if rank == 3:
         return array_ops.transpose(image, [1, 0, 2], name=name)
     if rank == 4:
