@@ -15,6 +15,8 @@ _NOT_WRITTEN = {
     "AnonymousIteratorV3", "MakeIterator", "IteratorGetNext", "IteratorGetNextAsOptional",
     "OptionalHasValue", "OptionalGetValue", "DatasetToSingleElement",
     "DatasetCardinality",
+    # a loop over a batch only run time knows, which TF writes as a While of its own ops
+    "PaddedNonMaxSuppression",
 }
 _AXIS_SPECS = {"GatherNd-batch", "LinSpace-nd", "StridedSlice-run-time",
                "StatelessRandomNormal-shape-input"}

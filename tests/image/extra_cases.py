@@ -120,3 +120,20 @@ def _glimpse_v1(tf):  # (inside the image: no noise)
                                      ([[0.2, 0.5], [0.3, 0.4]], {"centered": False}),
                                      ([[3.0, 4.0], [2.0, 5.5]], {"centered": False,
                                                                  "normalized": False})))
+
+
+_NMS_RNG = np.random.default_rng(0)
+_NMS_YX = _NMS_RNG.uniform(0, 1, (3, 12, 2)).astype(np.float32)
+NMS_BOXES = np.concatenate([_NMS_YX, _NMS_YX + _NMS_RNG.uniform(0.05, 0.4, (3, 12, 2)).astype(
+    np.float32)], -1)
+NMS_SCORES = _NMS_RNG.uniform(0, 1, (3, 12)).astype(np.float32)
+
+
+for _name, _signature in (("batch", ([None, 12, 4], [None, 12])),
+                          ("any-shape", (None, None))):
+    @case(f"nms_padded-unknown-{_name}")
+    def _nms_padded(tf, signature=_signature):
+        fn = tf.function(lambda b, s: tf.image.non_max_suppression_padded(
+            b, s, 5, 0.5, 0.1, pad_to_max_output_size=True), input_signature=[
+            tf.TensorSpec(signature[0]), tf.TensorSpec(signature[1])])
+        return tuple(fn(NMS_BOXES, NMS_SCORES))

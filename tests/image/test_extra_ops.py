@@ -191,3 +191,30 @@ def test_glimpse_has_no_gradient_and_static_shapes():
     np.testing.assert_array_equal(
         concrete(x, tf.constant([[0.0, 0.0], [0.3, -0.5]])).numpy(), TF[
             "extract_glimpse-centered-normalized"][0])
+
+
+def test_padded_nms_of_a_batch_of_any_size():
+    fn = tf.function(lambda b, s: tf.image.non_max_suppression_padded(
+        b, s, 5, 0.5, 0.1, pad_to_max_output_size=True), input_signature=[
+        tf.TensorSpec([None, None, 4]), tf.TensorSpec([None, None])])
+    indices, counts = fn.get_concrete_function().outputs
+    assert indices.shape.as_list() == [None, 5] and counts.shape.as_list() == [None]
+    for n in (1, 3):  # the same as with the batch known
+        want = tf.image.non_max_suppression_padded(
+            extra_cases.NMS_BOXES[:n], extra_cases.NMS_SCORES[:n], 5, 0.5, 0.1,
+            pad_to_max_output_size=True)
+        got = fn(extra_cases.NMS_BOXES[:n], extra_cases.NMS_SCORES[:n])
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+    with pytest.raises(errors.UnimplementedError, match="TensorFlow has no op for it"):
+        fn.get_concrete_function().graph.as_graph_def()
+
+
+def test_padded_nms_in_a_batched_map():
+    ds = tf.data.Dataset.from_tensor_slices((extra_cases.NMS_BOXES, extra_cases.NMS_SCORES))
+    ds = ds.batch(2).map(lambda b, s: tf.image.non_max_suppression_padded(
+        b, s, 4, 0.5, pad_to_max_output_size=True))
+    got = np.concatenate([indices.numpy() for indices, _ in ds])
+    want = tf.image.non_max_suppression_padded(extra_cases.NMS_BOXES, extra_cases.NMS_SCORES, 4,
+                                               0.5, pad_to_max_output_size=True)[0]
+    np.testing.assert_array_equal(got, want.numpy())

@@ -6,6 +6,7 @@ import numpy as np
 import eagerflow as tf
 from tests.image import extra_cases
 from tests.image.tf_data import load
+from tests.internals import dispatch, registry
 from tests.ops.spec import OpSpec
 
 TF = load("extra")
@@ -40,4 +41,10 @@ SPECS = [
     *(_case("ExtractGlimpseV2", f"extract_glimpse-{name}", grad="no gradient in TF")
       for name in extra_cases._GLIMPSES),
     _case("ExtractGlimpse", "extract_glimpse-v1", grad="no gradient in TF"),
+    # (the batch of non_max_suppression_padded when its shape is known only at run time)
+    OpSpec("PaddedNonMaxSuppression", lambda b, s: dispatch(
+        registry.get("PaddedNonMaxSuppression"),
+        (b, s, tf.constant(5), tf.constant(0.5), tf.constant(0.1)), {}),
+        [extra_cases.NMS_BOXES, extra_cases.NMS_SCORES],
+        lambda *_: tuple(TF["nms_padded-unknown-batch"]), grad="integer indices"),
 ]
