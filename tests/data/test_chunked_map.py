@@ -55,6 +55,14 @@ def _shapes(im):
             tf.image.resize(x, (13, 11), "bicubic"), tf.shape(x), tf.shape(x[1:, ::2]))
 
 
+def _sampled_crops(im):
+    # crops of a size drawn per element (values of differing shapes inside the chunk)
+    seed = tf.cast(im[0, 0, :2], tf.int32)
+    begin, size, _ = tf.image.stateless_sample_distorted_bounding_box(
+        tf.shape(im), [[[0.1, 0.2, 0.5, 0.9]]], seed=seed, min_object_covered=0.3)
+    return tf.image.resize(tf.slice(im, begin, size), (5, 5)), size
+
+
 def _draws(im):
     seed = tf.stack([tf.cast(im[0, 0, 0], tf.int64), tf.constant(7, tf.int64)])
     coin = tf.random.uniform([])
@@ -76,7 +84,7 @@ def _by_element(source):
         source.shape[1:], tf.as_dtype(source.dtype)))
 
 
-@pytest.mark.parametrize("fn", [_image_ops, _slices, _shapes, _draws],
+@pytest.mark.parametrize("fn", [_image_ops, _slices, _shapes, _sampled_crops, _draws],
                          ids=lambda f: f.__name__[1:])
 @pytest.mark.parametrize("parallel", [None, tf.data.AUTOTUNE])
 def test_chunks_give_each_element_its_own_result(fn, parallel):
@@ -95,7 +103,7 @@ def test_chunks_give_each_element_its_own_result(fn, parallel):
             np.testing.assert_allclose(a, b, rtol=1e-6)
 
 
-@pytest.mark.parametrize("fn", [_image_ops, _slices, _shapes, _draws],
+@pytest.mark.parametrize("fn", [_image_ops, _slices, _shapes, _sampled_crops, _draws],
                          ids=lambda f: f.__name__[1:])
 def test_a_chunk_runs_at_once(fn):
     # (a chunk that failed would be mapped element by element: the values alone don't tell)
@@ -203,3 +211,16 @@ def test_restoring_a_mapped_batch_iterator_skips_without_mapping(tmp_path, monke
     ckpt.restore(path)
     assert next(it).numpy().tolist() == [16, 18, 20, 22]
     assert mapped == []  # (the two batches before the position were skipped unmapped)
+
+
+def test_elements_of_differing_shapes_map_and_fail_to_batch_as_in_tf():
+    def crop(im):
+        return tf.slice(im, [0, 0, 0], tf.stack([tf.cast(im[0, 0, 0] % 3, tf.int32) + 1, 2, 3]))
+    ds = tf.data.Dataset.from_tensor_slices(_IMAGES[:6]).map(crop)
+    got = [x.numpy() for x in ds]
+    assert [x.shape for x in got] == [(int(im[0, 0, 0]) % 3 + 1, 2, 3) for im in _IMAGES[:6]]
+    for x, im in zip(got, _IMAGES[:6]):
+        np.testing.assert_array_equal(x, im[:x.shape[0], :2])
+    with pytest.raises(errors.InvalidArgumentError, match="Cannot batch tensors with different "
+                       "shapes in component 0. First element had shape"):
+        list(ds.batch(6))

@@ -37,7 +37,14 @@ SAME_SHAPE = {
     "ZerosLike"}
 REDUCTIONS = {"All", "Any", "EuclideanNorm", "Max", "Mean", "Min", "Prod", "ReduceJoin", "Sum"}
 # Their own rules, for their static forms (inputs: shape and permutation as attrs).
-OWN_RULES = {"Reshape": 1, "BroadcastTo": 1, "Transpose": 1, "MatMul": 2, "BatchMatMulV2": 2}
+OWN_RULES = {"Reshape": 1, "BroadcastTo": 1, "Transpose": 1, "MatMul": 2, "BatchMatMulV2": 2,
+             # (a dataset map's chunks: slices and crops, stacks, flips, random draws by
+             # per-element seeds, resizes, contrasts, shapes, assertions)
+             "StridedSlice": 1, "Pack": 2, "ReverseV2": 1, "SelectV2": 3, "Shape": 1,
+             "ExpandDims": 1, "Squeeze": 1, "AdjustContrastv2": 2, "ResizeBilinear": 1,
+             "ResizeNearestNeighbor": 1, "ResizeBicubic": 1, "ResizeArea": 1, "Assert": 1,
+             "StatelessRandomUniform": 2, "StatelessRandomNormal": 2,
+             "StatelessRandomUniformInt": 4, "StatelessRandomUniformFullInt": 2}
 
 
 def _node(name, inputs=1, attrs=None):

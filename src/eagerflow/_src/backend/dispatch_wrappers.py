@@ -210,6 +210,15 @@ def _w10447e95b4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w10c1a20747(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, crop_window, channels=None, ratio=None, fancy_upscaling=None, try_recover_truncated=None, acceptable_fraction=None, dct_method=None, name=None):
+        try:
+            return _export_fn(contents, crop_window, channels, ratio, fancy_upscaling, try_recover_truncated, acceptable_fraction, dct_method, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'crop_window': crop_window, 'channels': channels, 'ratio': ratio, 'fancy_upscaling': fancy_upscaling, 'try_recover_truncated': try_recover_truncated, 'acceptable_fraction': acceptable_fraction, 'dct_method': dct_method, 'name': name})
+    return _export_wrapper
+
+
 def _w10fa1a9ba9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(f):
         try:
@@ -525,12 +534,30 @@ def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3028db41a7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, size, offsets, centered=None, normalized=None, uniform_noise=None, name=None):
+        try:
+            return _export_fn(input, size, offsets, centered, normalized, uniform_noise, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'size': size, 'offsets': offsets, 'centered': centered, 'normalized': normalized, 'uniform_noise': uniform_noise, 'name': name})
+    return _export_wrapper
+
+
 def _w3068d93908(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
         try:
             return _export_fn(x, axes, shift, name, keep_dims, keepdims)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'axes': axes, 'shift': shift, 'name': name, 'keep_dims': keep_dims, 'keepdims': keepdims})
+    return _export_wrapper
+
+
+def _w3166322bfd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image_size, bounding_boxes, seed=None, seed2=None, min_object_covered=None, aspect_ratio_range=None, area_range=None, max_attempts=None, use_image_if_no_bounding_boxes=None, name=None):
+        try:
+            return _export_fn(image_size, bounding_boxes, seed, seed2, min_object_covered, aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image_size': image_size, 'bounding_boxes': bounding_boxes, 'seed': seed, 'seed2': seed2, 'min_object_covered': min_object_covered, 'aspect_ratio_range': aspect_ratio_range, 'area_range': area_range, 'max_attempts': max_attempts, 'use_image_if_no_bounding_boxes': use_image_if_no_bounding_boxes, 'name': name})
     return _export_wrapper
 
 
@@ -2163,12 +2190,30 @@ def _w8fded9e34f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w900b818172(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, size, offsets, centered=None, normalized=None, noise=None, name=None):
+        try:
+            return _export_fn(input, size, offsets, centered, normalized, noise, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'size': size, 'offsets': offsets, 'centered': centered, 'normalized': normalized, 'noise': noise, 'name': name})
+    return _export_wrapper
+
+
 def _w90120d2c39(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(pattern):
         try:
             return _export_fn(pattern)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'pattern': pattern})
+    return _export_wrapper
+
+
+def _w9059968cea(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image_size, bounding_boxes, seed=None, min_object_covered=None, aspect_ratio_range=None, area_range=None, max_attempts=None, use_image_if_no_bounding_boxes=None, name=None):
+        try:
+            return _export_fn(image_size, bounding_boxes, seed, min_object_covered, aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image_size': image_size, 'bounding_boxes': bounding_boxes, 'seed': seed, 'min_object_covered': min_object_covered, 'aspect_ratio_range': aspect_ratio_range, 'area_range': area_range, 'max_attempts': max_attempts, 'use_image_if_no_bounding_boxes': use_image_if_no_bounding_boxes, 'name': name})
     return _export_wrapper
 
 
@@ -3405,6 +3450,15 @@ def _we577585e3d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we57e34580f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image_size, bounding_boxes, seed, min_object_covered=None, aspect_ratio_range=None, area_range=None, max_attempts=None, use_image_if_no_bounding_boxes=None, name=None):
+        try:
+            return _export_fn(image_size, bounding_boxes, seed, min_object_covered, aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image_size': image_size, 'bounding_boxes': bounding_boxes, 'seed': seed, 'min_object_covered': min_object_covered, 'aspect_ratio_range': aspect_ratio_range, 'area_range': area_range, 'max_attempts': max_attempts, 'use_image_if_no_bounding_boxes': use_image_if_no_bounding_boxes, 'name': name})
+    return _export_wrapper
+
+
 def _we66caff8f3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, input_encoding, errors=None, replacement_char=None, replace_control_characters=None, name=None):
         try:
@@ -3802,10 +3856,12 @@ WRAPPERS = {
     'compat.v1.gradients': _w52a0661c6f,
     'compat.v1.group': _w8ab3288172,
     'compat.v1.image.draw_bounding_boxes': _w47df33c1b4,
+    'compat.v1.image.extract_glimpse': _w3028db41a7,
     'compat.v1.image.resize_area': _w5010e57f6d,
     'compat.v1.image.resize_bicubic': _w7882553355,
     'compat.v1.image.resize_bilinear': _w7882553355,
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
+    'compat.v1.image.sample_distorted_bounding_box': _w3166322bfd,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
     'compat.v1.layers.average_pooling1d': _w9795aed129,
     'compat.v1.layers.average_pooling2d': _w9795aed129,
@@ -4023,6 +4079,7 @@ WRAPPERS = {
     'image.crop_and_resize': _w0c4802dbe3,
     'image.crop_to_bounding_box': _w28694d0fdf,
     'image.draw_bounding_boxes': _w5add5eaaf4,
+    'image.extract_glimpse': _w900b818172,
     'image.extract_patches': _w89841f045f,
     'image.flip_left_right': _wdabfd2a938,
     'image.flip_up_down': _wdabfd2a938,
@@ -4052,6 +4109,7 @@ WRAPPERS = {
     'image.rgb_to_yiq': _wf9751bfa18,
     'image.rgb_to_yuv': _wf9751bfa18,
     'image.rot90': _wecc003a267,
+    'image.sample_distorted_bounding_box': _w9059968cea,
     'image.sobel_edges': _wdabfd2a938,
     'image.ssim': _w5047f42be1,
     'image.ssim_multiscale': _w9568ba2346,
@@ -4063,11 +4121,13 @@ WRAPPERS = {
     'image.stateless_random_hue': _w489d609c00,
     'image.stateless_random_jpeg_quality': _w231fdb16d7,
     'image.stateless_random_saturation': _w62080e94a7,
+    'image.stateless_sample_distorted_bounding_box': _we57e34580f,
     'image.total_variation': _w37b2f7f3e1,
     'image.transpose': _wdbac41536e,
     'image.yiq_to_rgb': _wf9751bfa18,
     'image.yuv_to_rgb': _wf9751bfa18,
     'init_scope': _w1f06b08988,
+    'io.decode_and_crop_jpeg': _w10c1a20747,
     'io.decode_base64': _w53ca8dbd1a,
     'io.decode_bmp': _w34fe061271,
     'io.decode_compressed': _wa6f21c767c,

@@ -903,11 +903,13 @@ def _chunk_batches(run, call, source, batch_size, drop_remainder):
                     draws.give_back()
         if out is None:
             out = stack_components([call(_row(chunk, k)) for k in range(len(chunk[0]))])
+        elif any(type(a) is list for a in out):  # (elements of differing shapes: TF's error)
+            out = stack_components([_row(out, k) for k in range(len(chunk[0]))])
         yield tuple(np.array(a) if not a.flags.writeable else a for a in out)
 
 
 def _row(arrays, k):
-    return tuple(a[k, ...] for a in arrays)
+    return tuple(a[k] if type(a) is list else a[k, ...] for a in arrays)
 
 
 class _ChunkedMap:
@@ -946,7 +948,8 @@ class _ChunkedMap:
             with Draws() as draws:
                 try:
                     self._rows, self._pending = tuple(
-                        a if a.flags.writeable else np.array(a) for a in self._run(*chunk)), None
+                        a if type(a) is list or a.flags.writeable else np.array(a)
+                        for a in self._run(*chunk)), None
                 except Exception:  # noqa: BLE001 (mapped again element by element)
                     self._run = None
                     draws.give_back()

@@ -39,7 +39,8 @@ def batched(operations, inputs, outputs, batched_inputs, runs=False):
     inputs fed with a batch.  Every output comes back with the leading axis.
     With `runs`, the batch is that many runs of the graph: a stateful op runs once
     per batch element (by its `registry.runs_rules` rule; None for a graph with a
-    stateful op that has none, whose effects must happen element by element).
+    stateful op that has none, whose effects must happen element by element), and
+    values whose elements differ in shape are lists (an output may be one).
     """
     if any(t.dtype == dtypes.variant for op in operations for t in op.outputs):
         return None
@@ -60,7 +61,7 @@ def batched(operations, inputs, outputs, batched_inputs, runs=False):
             args = [env[id(t)] if id(t) in env or not isinstance(t, Variable)
                     else (t._handle, False) for t in op.inputs]  # (a variable: its handle)
             if any(b for _, b in args):
-                results = _run_batched(op, args, n)
+                results = _run_batched(op, args, n, runs)
             elif runs and op.stateful:
                 results = _runs(op, [a for a, _ in args], n)
             else:
@@ -89,13 +90,23 @@ def _runs(op, arrays, n):
     return [(r, True) for r in rule(op, arrays, n)]
 
 
-def _run_batched(op, args, n):
-    rule = _rule(op)
+def _run_batched(op, args, n, ragged=False):
+    """`op` on a batch; with `ragged`, elements whose results differ in shape (a crop of a
+    size drawn per element) keep them as a list, which ops then take element by element."""
+    rule = None if any(type(a) is list for a, _ in args) else _rule(op)
     results = None if rule is None else rule(op, args)
     if results is not None:
         return [(r, True) for r in results]
-    rows = [_run(op, [a[i, ...] if b else a for a, b in args]) for i in range(n)]  # (arrays)
-    return [(np.stack([row[k][0] for row in rows]), True) for k in range(len(op.outputs))]
+    rows = [_run(op, [(a[i] if type(a) is list else a[i, ...]) if b else a for a, b in args])
+            for i in range(n)]  # (an array's a[i, ...]: arrays, never NumPy scalars)
+    out = []
+    for k in range(len(op.outputs)):
+        parts = [row[k][0] for row in rows]
+        if ragged and any(np.shape(p) != np.shape(parts[0]) for p in parts):
+            out.append((parts, True))
+        else:
+            out.append((np.stack(parts), True))
+    return out
 
 
 def _rule(op):

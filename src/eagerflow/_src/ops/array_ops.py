@@ -2122,7 +2122,9 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
 
 # -- slicing ---------------------------------------------------------------------------------
 
-def _slice_kernel(xp, x, begin, size):
+def _slice_kernel(xp, x, *bounds, begin=None, size=None):
+    if bounds:  # begin and size known only at run time (then inputs, not attrs)
+        begin, size = (tuple(b.reshape(-1).tolist()) for b in bounds)
     if len(begin) != x.ndim or len(size) != x.ndim:
         raise _bad(f"Expected begin and size arguments to be 1-D tensors of size {x.ndim}, "
                    f"but got shapes [{len(begin)}] and [{len(size)}] instead.")
@@ -2138,7 +2140,14 @@ def _slice_kernel(xp, x, begin, size):
     return x[(*index, Ellipsis)]  # with an Ellipsis NumPy returns a view, never a scalar
 
 
-def _slice_rule(x, begin, size):
+def _slice_rule(x, *bounds, begin=None, size=None):
+    if bounds:  # run-time begin and size: sizes as far as known (-1: to the end)
+        begin_t, size_t = bounds
+        sizes = shape_rules.known_elements(size_t)
+        if sizes is None:
+            rank = x.shape.rank if begin_t.shape.rank is None else begin_t.shape[0]
+            return unknown_shape(rank), x.dtype
+        return TensorShape([None if s is None or s < 0 else s for s in sizes]), x.dtype
     if x.shape.rank is None:
         return unknown_shape(len(size)), x.dtype
     _rank_mismatch("Slice", x.shape.rank, len(begin),
@@ -2148,8 +2157,8 @@ def _slice_rule(x, begin, size):
 
 
 _SLICE = register("Slice", _slice_kernel, _slice_rule, tied=(), moves_elements=True)
-tf_nodes[_SLICE] = NodeForm(inputs=(0, AttrInput("begin", type_attr="Index"),
-                                    AttrInput("size", type_attr="Index")))
+tf_nodes[_SLICE] = NodeForm(inputs=(0, AttrInput("begin", type_attr="Index", runtime=True),
+                                    AttrInput("size", type_attr="Index", runtime=True)))
 
 
 @export("slice")
@@ -2159,6 +2168,12 @@ def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
     >>> tf.slice([[1, 2, 3], [4, 5, 6]], [1, 0], [-1, 2])
     <tf.Tensor: shape=(1, 2), dtype=int32, numpy=array([[4, 5]], dtype=int32)>
     """
+    begin_t, size_t = run_time_tensor(begin), run_time_tensor(size)
+    if begin_t is not None or size_t is not None:  # (a graph's: a sampled crop's)
+        begin_t, size_t = _matching([begin if begin_t is None else begin_t,
+                                     size if size_t is None else size_t])
+        check_index_dtype("Slice", "Index", begin_t, (_d.int32, _d.int64))
+        return dispatch(_SLICE, (as_tensor(input_), begin_t, size_t), {}, name)
     return dispatch(_SLICE, (as_tensor(input_),), {"begin": _ints(begin, "Slice", "Index"),
                                                    "size": _ints(size, "Slice", "Index")}, name)
 

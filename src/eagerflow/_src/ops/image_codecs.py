@@ -33,7 +33,7 @@ from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching_rules, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import image_ops, math_ops, random_ops, string_ops
+from eagerflow._src.ops import image_ops, math_ops, random_ops, shape_rules, string_ops
 from eagerflow._src.ops.wrappers import as_tensor
 
 _NO_GRAD = "image codec"
@@ -417,6 +417,39 @@ _DECODE_WEBP = _register_decode("DecodeWebP")
 tf_args[_DECODE_WEBP] = ("contents",)
 
 
+_decode_jpeg_kernel = _decode("DecodeJpeg")
+
+
+def _decode_and_crop_jpeg(xp, contents, crop_window, **attrs):
+    """The JPEG's pixels in ``crop_window`` ([y, x, height, width]): TF decodes just those,
+    which gives the values of the whole image's decoding, cropped."""
+    window = np.asarray(crop_window)
+    if window.ndim != 1:
+        raise _invalid(f"crop_window must be 1-D, got shape {shape_text(window.shape)}")
+    if window.shape[0] != 4:
+        raise _invalid(f"crop_size must have four elements {shape_text(window.shape)}")
+    data = _contents(contents)
+    fmt = _format(data) if data else None
+    if fmt is not None and fmt != "JPEG":
+        raise _invalid(f"DecodeAndCropJpeg operation can run on JPEG only, but detected {fmt}.")
+    image = _decode_jpeg_kernel(xp, contents, **attrs)
+    y, x, h, w = (int(v) for v in window.tolist())
+    if y < 0 or x < 0 or h <= 0 or w <= 0 or y + h > image.shape[0] or x + w > image.shape[1]:
+        raise _invalid("jpeg::Uncompress failed. Invalid JPEG data or crop window.")
+    return xp.ascontiguousarray(image[y:y + h, x:x + w])
+
+
+def _decode_and_crop_rule(contents, crop_window, channels=0, **_):
+    shape_rules.check_rank("DecodeAndCropJpeg", [contents, crop_window], 1, rank=1)
+    return TensorShape([None, None, channels or None]), _d.uint8
+
+
+_DECODE_AND_CROP_JPEG = register("DecodeAndCropJpeg", _decode_and_crop_jpeg,
+                                 _decode_and_crop_rule, dtypes=(_d.string,),
+                                 not_differentiable=_NO_GRAD)
+tf_nodes[_DECODE_AND_CROP_JPEG] = NodeForm(outputs=("image",))
+
+
 def _extract_jpeg_shape(xp, contents, output_type=_d.int32):
     data = _contents(contents)
     if _format(data) != "JPEG":
@@ -527,7 +560,8 @@ _ENCODE_JPEG_VARIABLE_QUALITY = register(
 tf_nodes[_ENCODE_JPEG_VARIABLE_QUALITY] = NodeForm(types={}, outputs=("contents",))
 tf_args[_ENCODE_JPEG_VARIABLE_QUALITY] = ("images", "quality")
 
-batching_rules.assign(PER_ELEMENT, _DECODE_PNG, _DECODE_JPEG, _DECODE_IMAGE, _DECODE_BMP,
+batching_rules.assign(PER_ELEMENT, _DECODE_PNG, _DECODE_JPEG, _DECODE_AND_CROP_JPEG,
+                      _DECODE_IMAGE, _DECODE_BMP,
                       _DECODE_GIF, _DECODE_WEBP, _EXTRACT_JPEG_SHAPE, _ENCODE_PNG, _ENCODE_JPEG,
                       _ENCODE_JPEG_VARIABLE_QUALITY)
 
@@ -586,6 +620,30 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True, try_recover
              "try_recover_truncated": bool(try_recover_truncated),
              "acceptable_fraction": float(acceptable_fraction), "dct_method": str(dct_method)}
     return dispatch(_DECODE_JPEG, (_string(contents),), attrs, name)
+
+
+@export("io.decode_and_crop_jpeg", "image.decode_and_crop_jpeg")
+def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upscaling=True,
+                         try_recover_truncated=False, acceptable_fraction=1, dct_method="",
+                         name=None):
+    """Decodes the part ``crop_window`` ([y, x, height, width], int32) of a JPEG string into
+    a uint8 (height, width, channels) tensor: `decode_jpeg`'s pixels there (TF decodes only
+    the window, so along its edges subsampled colour may differ by a unit or two).
+
+    >>> jpeg = tf.io.encode_jpeg(tf.zeros([8, 8, 3], tf.uint8))
+    >>> tf.image.decode_and_crop_jpeg(jpeg, [2, 1, 4, 5]).shape
+    TensorShape([4, 5, 3])
+    """
+    ratio = _int_attr(ratio, "ratio")
+    if ratio not in (1, 2, 4, 8):
+        raise errors.InvalidArgumentError(None, "DecodeAndCropJpeg",
+                                          f"ratio must be 1, 2, 4, or 8, got {ratio}")
+    attrs = {"channels": _int_attr(channels, "channels"), "ratio": ratio,
+             "fancy_upscaling": bool(fancy_upscaling),
+             "try_recover_truncated": bool(try_recover_truncated),
+             "acceptable_fraction": float(acceptable_fraction), "dct_method": str(dct_method)}
+    return dispatch(_DECODE_AND_CROP_JPEG,
+                    (_string(contents), convert_input(crop_window, _d.int32)), attrs, name)
 
 
 @export("io.decode_bmp", "image.decode_bmp")

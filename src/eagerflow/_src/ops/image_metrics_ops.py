@@ -416,6 +416,60 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
     return CombinedNonMaxSuppression(*outputs)
 
 
+def _padded_nms_kernel(xp, boxes, scores, max_output_size, iou_threshold, score_threshold):
+    """`non_max_suppression_padded` of every batch element of boxes ``[..., n, 4]`` and
+    scores ``[..., n]``: (indices ``[..., size]``, counts ``[...]``); a batch whose shape
+    only run time knows."""
+    lead = boxes.shape[:-2]
+    if boxes.ndim < 2 or boxes.shape[-1] != 4 or scores.shape != boxes.shape[:-1]:
+        raise _invalid(f"boxes must be [..., num_boxes, 4] and scores [..., num_boxes], got "
+                       f"{errors.shape_text(boxes.shape)} and "
+                       f"{errors.shape_text(scores.shape)}")
+    size = int(max_output_size)
+    flat_boxes = boxes.reshape((-1,) + boxes.shape[-2:])
+    flat_scores = scores.reshape((-1, scores.shape[-1]))
+    indices = np.zeros((len(flat_boxes), max(size, 0)), np.int32)
+    counts = np.zeros(len(flat_boxes), np.int32)
+    everything = np.asarray(boxes.shape[-2], np.int32)
+    for i, (b, sc) in enumerate(zip(flat_boxes, flat_scores)):
+        kept, _ = _nms_v4_kernel(xp, b, sc, everything, iou_threshold, score_threshold)
+        # TF's tiled suppression outputs only boxes with a coordinate above 0
+        kept = kept[(b[kept] > 0).any(axis=1)][:max(size, 0)]
+        indices[i, :kept.size] = kept
+        counts[i] = kept.size
+    return indices.reshape(lead + (max(size, 0),)), counts.reshape(lead)
+
+
+def _padded_nms_rule(boxes, scores, max_output_size, *_):
+    if boxes.shape.rank is None:
+        return [(TensorShape(None), _d.int32), (TensorShape(None), _d.int32)]
+    lead = boxes.shape[:-2]
+    return [(lead.concatenate([_known_scalar(max_output_size)]), _d.int32), (lead, _d.int32)]
+
+
+def _known_scalar(t):
+    """The value of scalar `t` when known before run time, else None."""
+    if isinstance(t, EagerTensor):
+        return int(t._data)
+    static_value = getattr(t, "static_value", None)
+    value = None if static_value is None else static_value(partial=True)
+    return None if value is None or np.ndim(value) else int(value)
+
+
+def _no_graph_def_form(inputs, attrs):
+    raise ValueError("TensorFlow has no op for it (its non_max_suppression_padded is a loop "
+                     "over the batch); give the boxes a batch shape known when the function "
+                     "is traced")
+
+
+# non_max_suppression_padded of a batch whose shape only run time knows (TF loops over it)
+_PADDED_NMS = register("PaddedNonMaxSuppression", _padded_nms_kernel, _padded_nms_rule,
+                       multi=True, tied=(0, 1), dtypes=_HALF_FLOAT,
+                       not_differentiable="integer indices")
+tf_nodes[_PADDED_NMS] = NodeForm(lower=_no_graph_def_form)
+batching_rules[_PADDED_NMS] = PER_ELEMENT
+
+
 @export("image.non_max_suppression_padded")
 def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5,
                                score_threshold=float("-inf"), pad_to_max_output_size=False,
@@ -435,15 +489,19 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
     if not pad_to_max_output_size and rank is not None and rank > 2:
         raise ValueError(f"'pad_to_max_output_size' (value {pad_to_max_output_size}) must be "
                          f"True for batched input")
-    if rank is None or not boxes.shape[:-2].is_fully_defined():
-        raise ValueError(f"non_max_suppression_padded needs the batch dimensions of the boxes "
-                         f"known before run time, got shape {boxes.shape}")
+    if rank is None and not pad_to_max_output_size:
+        raise ValueError(f"non_max_suppression_padded needs the rank of the boxes known "
+                         f"before run time when not padding, got shape {boxes.shape}")
+    thresholds = [convert_to_tensor(iou_threshold, _d.float32),
+                  convert_to_tensor(score_threshold, _d.float32)]
+    if rank is None or not boxes.shape[:-2].is_fully_defined():  # (a batch of any size)
+        indices, counts = dispatch(_PADDED_NMS, (
+            boxes, scores, convert_to_tensor(max_output_size, _d.int32), *thresholds), name=name)
+        return indices, counts
     batch = boxes.shape[:-2].as_list()
     elements = int(np.prod(batch, dtype=int))
     flat_boxes = array_ops.reshape(boxes, [elements, -1, 4])
     flat_scores = array_ops.reshape(scores, [elements, -1])
-    thresholds = [convert_to_tensor(iou_threshold, _d.float32),
-                  convert_to_tensor(score_threshold, _d.float32)]
     size = convert_to_tensor(max_output_size, _d.int32)
     everything = array_ops.shape(flat_boxes)[1]
     indices, counts = [], []

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import config, context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
@@ -30,7 +31,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, 
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, conv_ops, debugging_ops, math_ops, \
-    random_ops, reduction_ops
+    philox, random_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.array_ops import _ints_or_tensor
 from eagerflow._src.ops.wrappers import as_tensor
@@ -545,6 +546,437 @@ def _resize_batched(op, args):
 
 batching_rules.assign(_resize_batched, _RESIZE_BILINEAR, _RESIZE_NEAREST, _RESIZE_BICUBIC,
                       _RESIZE_AREA)
+
+
+# --- SampleDistortedBoundingBox -------------------------------------------------------------
+# TF's sampler, step by step in float32 (its rounding decides the boxes): each attempt draws
+# an aspect ratio, a height and an offset from one Philox stream, as the words come.
+
+_F32 = np.float32
+_BOX_TYPES = (_d.uint8, _d.int8, _d.int16, _d.int32, _d.int64)
+
+
+def _lrint(x):
+    return int(np.rint(x))  # (ties to even, as lrintf)
+
+
+def _below(words, n):
+    """A uniform integer in [0, n) by rejection, as TF's ``ExactUniformInt``."""
+    if n & (n - 1) == 0:
+        return next(words) & (n - 1)
+    least = 0xFFFFFFFF % n + 1  # words below it would bias the remainder
+    while True:
+        w = next(words)
+        if w >= least:
+            return w % n
+
+
+def _unit_float(words):
+    return (np.uint32((next(words) & 0x7FFFFF) | 0x3F800000).view(_F32) - _F32(1))
+
+
+def _random_crop_box(width, height, min_area, max_area, aspect, words):
+    """(x0, y0, x1, y1) of a crop of `aspect` covering between `min_area` and `max_area` of
+    the image, or None when rounding leaves no such crop."""
+    if max_area <= 0 or aspect <= 0 or width <= 0 or height <= 0 or min_area > max_area:
+        return None
+    low = min_area * _F32(width) * _F32(height)
+    high = max_area * _F32(width) * _F32(height)
+    h = _lrint(np.sqrt(low / aspect))
+    top = _lrint(np.sqrt(high / aspect))
+    if _lrint(_F32(top) * aspect) > width:
+        top = int((width + 0.5 - float(_F32(1e-7))) / float(aspect))
+        if _lrint(_F32(top) * aspect) > width:
+            top -= 1
+    top = min(top, height)
+    h = min(h, top)
+    if h < top:
+        h += _below(words, top - h + 1)
+    w = _lrint(_F32(h) * aspect)
+    area = _F32(w * h)
+    if area < low:
+        h += 1
+        w = _lrint(_F32(h) * aspect)
+        area = _F32(w * h)
+    if area > high:
+        h -= 1
+        w = _lrint(_F32(h) * aspect)
+        area = _F32(w * h)
+    if area < low or area > high or w > width or h > height or w <= 0 or h <= 0:
+        return None
+    y = _below(words, height - h) if h < height else 0
+    x = _below(words, width - w) if w < width else 0
+    return x, y, x + w, y + h
+
+
+def _covers(crop, boxes, min_covered):
+    """Whether `crop` covers at least `min_covered` of one of `boxes` (of a pixel or more)."""
+    x0, y0, x1, y1 = crop
+    if _F32((x1 - x0) * (y1 - y0)) < 1:
+        return False
+    for bx0, by0, bx1, by1 in boxes:
+        area = _F32((bx1 - bx0) * (by1 - by0))
+        if area < 1:
+            continue
+        ix0, iy0, ix1, iy1 = max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)
+        inside = 0 if ix0 > ix1 or iy0 > iy1 else (ix1 - ix0) * (iy1 - iy0)
+        if _F32(inside) / area >= min_covered:
+            return True
+    return False
+
+
+def _check_box_attrs(aspect_ratio_range, area_range, max_attempts):
+    if len(aspect_ratio_range) != 2:
+        raise _invalid("Aspect ratio range field must specify 2 dimensions")
+    if not (aspect_ratio_range[0] > 0 and aspect_ratio_range[1] > 0):
+        raise _invalid(f"Aspect ratio range must be non-negative: [{_g(aspect_ratio_range[0])}"
+                       f", {_g(aspect_ratio_range[1])}]")
+    if len(area_range) != 2:
+        raise _invalid("Area range field must specify 2 dimensions")
+    if not (area_range[0] > 0 and area_range[1] > 0):
+        raise _invalid(f"Area range must be non-negative: [{_g(area_range[0])}, "
+                       f"{_g(area_range[1])}]")
+    if not (area_range[0] <= 1 and area_range[1] <= 1):
+        raise _invalid(f"Area range must be less then or equal to 1.0: [{_g(area_range[0])}, "
+                       f"{_g(area_range[1])}]")
+    if max_attempts <= 0:
+        raise _invalid(f"Max attempts must be non-negative: {max_attempts}")
+
+
+def _g(value):
+    """A float as C++ streams print it (6 significant digits)."""
+    return f"{float(_F32(value)):g}"
+
+
+def _draw_distorted_box(xp, key, counter, image_size, bounding_boxes, min_object_covered, *,
+                        aspect_ratio_range, area_range, max_attempts,
+                        use_image_if_no_bounding_boxes):
+    _check_box_attrs(aspect_ratio_range, area_range, max_attempts)
+    if image_size.ndim != 1:
+        raise _invalid(f"image_size must be 1-dimensional{shape_text(image_size.shape)}")
+    if image_size.shape[0] != 3:
+        raise _invalid(f"image_size must contain 3 elements{shape_text(image_size.shape)}")
+    height_raw, width_raw = (int(v) & (2**64 - 1) for v in image_size[:2].tolist())
+    if height_raw >= 2**31 - 1:
+        raise _invalid("image height cannot be >= int32 max")
+    if width_raw >= 2**31 - 1:
+        raise _invalid("image width cannot be >= int32 max")
+    height, width = height_raw, width_raw
+    if bounding_boxes.ndim != 3:
+        raise _invalid(f"input boxes must be 3-dimensional [batch, num_boxes, coords]: "
+                       f"{shape_text(bounding_boxes.shape)}")
+    if bounding_boxes.shape[-1] != 4:
+        raise _invalid(f"bounding boxes must have shape [4] or [*, 4], got "
+                       f"{shape_text(bounding_boxes.shape)}")
+    if min_object_covered.ndim != 0:
+        raise _invalid(f"min_object_covered must be 0-D, got shape "
+                       f"{shape_text(min_object_covered.shape)}")
+    min_covered = _F32(min_object_covered)
+    if not min_covered >= 0:
+        raise _invalid(f"Min object covered must be non-negative: {_g(min_covered)}")
+    boxes = []
+    for ymin, xmin, ymax, xmax in bounding_boxes.astype(_F32).reshape(-1, 4).tolist():
+        for v in (ymin, xmin, ymax, xmax):
+            if not 0.0 <= v <= 1.0:
+                raise _invalid(f"All bounding box coordinates must be in [0.0, 1.0]: {_g(v)}")
+        boxes.append(tuple(int(_F32(v) * _F32(n)) for v, n in (
+            (xmin, width), (ymin, height), (xmax, width), (ymax, height))))
+    image = (0, 0, width, height)
+    if not boxes:
+        if not use_image_if_no_bounding_boxes:
+            raise _invalid("No bounding boxes provided as input. One must enable "
+                           "use_image_if_no_bounding_boxes if you wish to not provide any "
+                           "bounding boxes.")
+        boxes.append(image)
+    low, high = (_F32(a) for a in area_range)
+    ratio_low, ratio_high = (_F32(a) for a in aspect_ratio_range)
+    words = philox.word_stream(key, counter)
+    crop = None
+    for _ in range(max_attempts):
+        aspect = _unit_float(words) * (ratio_high - ratio_low) + ratio_low
+        found = _random_crop_box(width, height, low, high, aspect, words)
+        if found is not None and _covers(found, boxes, min_covered):
+            crop = found
+            break
+    x0, y0, x1, y1 = crop or image
+    dtype = image_size.dtype
+    with np.errstate(divide="ignore", invalid="ignore"):  # (an empty image: TF's inf, nan)
+        box = np.array([y0, x0, y1, x1], _F32) / np.array([height, width] * 2, _F32)
+    return (np.array([y0, x0, 0]).astype(dtype),  # (-1 wraps in unsigned types, as in TF)
+            np.array([y1 - y0, x1 - x0, -1]).astype(dtype),
+            box.reshape(1, 1, 4))
+
+
+def _distorted_box_rule(image_size, bounding_boxes, min_object_covered, *_, **__):
+    op_name = "SampleDistortedBoundingBoxV2"
+    inputs = [image_size, bounding_boxes, min_object_covered]
+    rules.check_rank(op_name, inputs, 0, rank=1)
+    rules.check_rank(op_name, inputs, 1, rank=3)
+    rules.check_rank(op_name, inputs, 2, rank=0)
+    return [(TensorShape([3]), image_size.dtype), (TensorShape([3]), image_size.dtype),
+            (TensorShape([1, 1, 4]), _d.float32)]
+
+
+_DISTORTED_BOX = random_ops._register(
+    _draw_distorted_box, _distorted_box_rule, lambda shapes, attrs: attrs["max_attempts"],
+    "SampleDistortedBoundingBoxV2", "StatelessSampleDistortedBoundingBox", run_time_attr=None,
+    not_differentiable="random", multi=True, tied=(0,), dtypes=_BOX_TYPES)
+_BOX_DEFAULTS = {"aspect_ratio_range": (0.75, 1.33), "area_range": (0.05, 1.0),
+                 "max_attempts": 100, "use_image_if_no_bounding_boxes": False}
+tf_nodes[_DISTORTED_BOX[0]] = NodeForm(local={"stream": random_ops._OpState},
+                                        defaults={"seed": 0, "seed2": 0, **_BOX_DEFAULTS})
+tf_nodes[_DISTORTED_BOX[1]] = NodeForm(types={"T": 0, "Tseed": 3}, defaults=_BOX_DEFAULTS)
+
+
+def _box_attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes):
+    attrs = {"aspect_ratio_range": (0.75, 1.33) if aspect_ratio_range is None
+             else tuple(float(v) for v in aspect_ratio_range),
+             "area_range": (0.05, 1.0) if area_range is None
+             else tuple(float(v) for v in area_range),
+             "max_attempts": 100 if max_attempts is None else int(max_attempts),
+             "use_image_if_no_bounding_boxes": bool(use_image_if_no_bounding_boxes)}
+    return attrs
+
+
+def _box_inputs(image_size, bounding_boxes, min_object_covered):
+    return (as_tensor(image_size), convert_to_tensor(bounding_boxes, _d.float32),
+            convert_to_tensor(min_object_covered, _d.float32))
+
+
+@export("image.sample_distorted_bounding_box")
+def sample_distorted_bounding_box(image_size, bounding_boxes, seed=0, min_object_covered=0.1,
+                                  aspect_ratio_range=None, area_range=None, max_attempts=None,
+                                  use_image_if_no_bounding_boxes=None, name=None):
+    """A random crop of an image of `image_size` ([height, width, channels]) covering at
+    least `min_object_covered` of one of `bounding_boxes` ([batch, n, 4], relative
+    ``[ymin, xmin, ymax, xmax]``): ``(begin, size, box)`` for ``tf.slice`` and
+    ``draw_bounding_boxes``.  A `seed` of 0 leaves the op unseeded, as in TF.
+
+    >>> begin, size, box = tf.image.sample_distorted_bounding_box(
+    ...     [40, 50, 3], [[[0.1, 0.2, 0.5, 0.9]]], seed=3, min_object_covered=0.3)
+    >>> size.shape, box.shape
+    (TensorShape([3]), TensorShape([1, 1, 4]))
+    """
+    if seed:
+        seeds = random_ops._seed_attrs(seed)
+    else:
+        if config._settings["op_determinism"]:
+            raise ValueError(
+                f"tf.image.sample_distorted_bounding_box requires a non-zero seed to be passed "
+                f"in when determinism is enabled, but got seed={seed}. Please pass in a "
+                f"non-zero seed, e.g. by passing \"seed=1\".")
+        seeds = random_ops._seed_attrs_unseeded()
+    return tuple(random_ops._run(
+        _DISTORTED_BOX, _box_inputs(image_size, bounding_boxes, min_object_covered),
+        _box_attrs(aspect_ratio_range, area_range, max_attempts,
+                   use_image_if_no_bounding_boxes), seeds, name))
+
+
+@export("compat.v1.image.sample_distorted_bounding_box")
+def sample_distorted_bounding_box_v1(image_size, bounding_boxes, seed=None, seed2=None,
+                                     min_object_covered=0.1, aspect_ratio_range=None,
+                                     area_range=None, max_attempts=None,
+                                     use_image_if_no_bounding_boxes=None, name=None):
+    """TF 1's `sample_distorted_bounding_box`: `seed` and `seed2` are the op's seed pair as
+    given (both 0 or None: unseeded)."""
+    if not seed and not seed2:
+        if config._settings["op_determinism"]:
+            raise ValueError(
+                f"tf.compat.v1.image.sample_distorted_bounding_box requires \"seed\" or "
+                f"\"seed2\" to be non-zero when determinism is enabled. Please pass in a "
+                f"non-zero seed, e.g. by passing \"seed=1\". Got seed={seed} and "
+                f"seed2={seed2}")
+        seeds = random_ops._seed_attrs_unseeded()
+    elif context.get().graph is not None:
+        seeds = {"seed": int(seed or 0), "seed2": int(seed2 or 0),
+                 "stream": random_ops._OpState()}
+    else:
+        seeds = {"seed": int(seed or 0), "seed2": int(seed2 or 0), "stream": None}
+    return tuple(random_ops._run(
+        _DISTORTED_BOX, _box_inputs(image_size, bounding_boxes, min_object_covered),
+        _box_attrs(aspect_ratio_range, area_range, max_attempts,
+                   use_image_if_no_bounding_boxes), seeds, name))
+
+
+@export("image.stateless_sample_distorted_bounding_box")
+def stateless_sample_distorted_bounding_box(image_size, bounding_boxes, seed,
+                                            min_object_covered=0.1, aspect_ratio_range=None,
+                                            area_range=None, max_attempts=None,
+                                            use_image_if_no_bounding_boxes=None, name=None):
+    """`sample_distorted_bounding_box` determined by `seed` (shape [2]).
+
+    >>> begin, size, box = tf.image.stateless_sample_distorted_bounding_box(
+    ...     [40, 50, 3], [[[0.1, 0.2, 0.5, 0.9]]], seed=[1, 2], min_object_covered=0.3)
+    >>> begin.numpy(), size.numpy()
+    (array([12,  3,  0], dtype=int32), array([26, 32, -1], dtype=int32))
+    """
+    seed = random_ops._seed_input(seed, "StatelessSampleDistortedBoundingBox")
+    return tuple(random_ops._run(
+        _DISTORTED_BOX, _box_inputs(image_size, bounding_boxes, min_object_covered),
+        _box_attrs(aspect_ratio_range, area_range, max_attempts,
+                   use_image_if_no_bounding_boxes), seed, name))
+
+
+# --- ExtractGlimpse ----------------------------------------------------------------------------
+
+_NOISES = ("uniform", "gaussian", "zero")
+
+
+def _glimpse_noise(uniform_noise, noise):
+    if uniform_noise and noise not in ("", "uniform"):
+        raise _invalid("The uniform_noise and noise should not be specified at the same time")
+    if not noise:
+        return "uniform" if uniform_noise else "gaussian"
+    if noise not in _NOISES:
+        raise _invalid(f"The noise could only be uniform, gaussian, or zero, got{noise}")
+    return noise
+
+
+def _glimpse_kernel(version):
+    def kernel(xp, images, size, offsets, *, centered=True, normalized=True,
+               uniform_noise=True, noise="uniform"):
+        mode = _glimpse_noise(uniform_noise, noise)
+        if images.ndim != 4:
+            raise _invalid(f"input must be 4-dimensional (batch_size, height, width, depth)"
+                           f"{shape_text(images.shape)}")
+        if size.ndim != 1 or size.size != 2:
+            raise _invalid(f"input must be a vector of size 2 (height, width)"
+                           f"{shape_text(size.shape)}")
+        height, width = (int(v) for v in size.tolist())
+        for v in (height, width):
+            if v < 0:
+                raise _invalid(f"Expected a non-negative size, got {v}")
+        if offsets.ndim != 2:
+            raise _invalid(f"input must be a matrix{shape_text(offsets.shape)}")
+        if offsets.shape[0] != images.shape[0]:
+            raise _invalid(f"first dimension should be batch{shape_text(offsets.shape)}")
+        if offsets.shape[1] != 2:
+            raise _invalid(f"second dimension should be of size 2 (y,x)"
+                           f"{shape_text(offsets.shape)}")
+        batch, in_h, in_w, depth = images.shape
+        out = np.empty((batch, height, width, depth), np.float32)
+        for i, (y, x) in enumerate(offsets.astype(_F32).tolist()):
+            top, left = _glimpse_corner(_F32(y), _F32(x), in_h, in_w, height, width, version,
+                                        centered, normalized)
+            image = images[i]
+            (src_y, dst_y, n_y), part_y = _glimpse_span(top, height, in_h)
+            (src_x, dst_x, n_x), part_x = _glimpse_span(left, width, in_w)
+            if part_y or part_x:
+                out[i] = _glimpse_fill(image, (height, width, depth), mode)
+                if n_y == 0 or n_x == 0:
+                    continue
+            out[i, dst_y:dst_y + n_y, dst_x:dst_x + n_x] = \
+                image[src_y:src_y + n_y, src_x:src_x + n_x]
+        return out
+    return kernel
+
+
+def _glimpse_corner(y, x, in_h, in_w, height, width, version, centered, normalized):
+    """The glimpse's top-left pixel, in float32 as TF's kernel computes it, truncated."""
+    half = version == 1 or normalized and centered  # (V2 moves by half a glimpse only then)
+    if normalized:
+        x, y = x * _F32(in_w), y * _F32(in_h)
+    if centered:
+        if normalized:
+            x, y = x / _F32(2), y / _F32(2)
+        x, y = x + _F32(in_w) / _F32(2), y + _F32(in_h) / _F32(2)
+    if half:
+        x, y = x - _F32(width) / _F32(2), y - _F32(height) / _F32(2)
+    return int(y), int(x)  # (toward zero, as C's cast)
+
+
+def _glimpse_span(start, size, extent):
+    """(source start, destination start, length) of the glimpse's pixels inside the image
+    along one axis, and whether the glimpse only partly covers the image there."""
+    if start < 0:
+        n = max(0, size + start)
+        return (0, size - n, min(extent, n)), True
+    if start + size >= extent:
+        n = max(0, extent - start)
+        return (start, 0, min(extent, n)), True
+    return (start, 0, min(extent, size)), False
+
+
+def _glimpse_fill(image, shape, mode):
+    """What fills the part of a glimpse off the image: zeros, or noise spanning the image's
+    values (uniform) or shaped by each channel's mean and deviation (gaussian)."""
+    if mode == "zero":
+        return np.zeros(shape, np.float32)
+    rng = np.random.default_rng()
+    image = image.astype(np.float32)
+    if mode == "uniform":
+        low = image.min()
+        return low + rng.random(shape, np.float32) * (image.max() - low)
+    mean, sigma = image.mean(axis=(0, 1)), image.std(axis=(0, 1))
+    noise = mean + rng.standard_normal(shape, np.float32) * sigma
+    return np.clip(noise, image.min(axis=(0, 1)), image.max(axis=(0, 1)))
+
+
+def _glimpse_rule(images, size, offsets, **_):
+    op_name = "ExtractGlimpseV2"
+    rules.check_rank(op_name, [images, size, offsets], 0, rank=4)
+    rules.check_rank(op_name, [images, size, offsets], 1, rank=1)
+    rules.check_rank(op_name, [images, size, offsets], 2, rank=2)
+    dims = rules.known_elements(size) or [None, None]
+    if len(dims) != 2:
+        raise rules.shape_error(op_name, f"Dimension must be 2 but is {len(dims)}",
+                                [images.shape, size.shape, offsets.shape])
+    known = images.shape.rank is not None
+    batch = images.shape[0] if known else None
+    if batch is None and offsets.shape.rank is not None:
+        batch = offsets.shape[0]
+    return TensorShape([batch, *dims, images.shape[3] if known else None]), _d.float32
+
+
+_GLIMPSE_V1 = register("ExtractGlimpse", _glimpse_kernel(1), _glimpse_rule, tied=(),
+                       dtypes=(_d.float32,), not_differentiable=None)
+_GLIMPSE = register("ExtractGlimpseV2", _glimpse_kernel(2), _glimpse_rule, tied=(),
+                    dtypes=(_d.float32,), not_differentiable=None)
+for _name in ("ExtractGlimpse", "ExtractGlimpseV2"):
+    register_gradient(_name)(lambda op, dy: _no_glimpse_gradient(op))
+batching_rules.assign(PER_ELEMENT, _GLIMPSE_V1, _GLIMPSE)
+_GLIMPSE_DEFAULTS = {"centered": True, "normalized": True, "uniform_noise": True,
+                     "noise": "uniform"}
+for _op in (_GLIMPSE_V1, _GLIMPSE):
+    tf_nodes[_op] = NodeForm(types={"T": 0}, defaults=_GLIMPSE_DEFAULTS, outputs=("glimpse",))
+
+
+def _no_glimpse_gradient(op):
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+
+
+def _glimpse(op_def, input, size, offsets, attrs, name):
+    size = convert_to_tensor(size, _d.int32)
+    return dispatch(op_def, (convert_to_tensor(input, _d.float32), size,
+                             convert_to_tensor(offsets, _d.float32)), attrs, name)
+
+
+@export("image.extract_glimpse")
+def extract_glimpse(input, size, offsets, centered=True, normalized=True,  # noqa: A002
+                    noise="uniform", name=None):
+    """Windows of `size` ([height, width]) of a batch of images at `offsets` ([batch, 2],
+    (y, x): centered on the image and normalized to [-1, 1] by default, else from the
+    top-left corner and in pixels); parts off the image are filled with `noise`
+    (``"uniform"``, ``"gaussian"`` or ``"zero"``).
+
+    >>> x = tf.reshape(tf.range(25.0), [1, 5, 5, 1])
+    >>> tf.image.extract_glimpse(x, [2, 2], [[0.0, 0.0]])[0, ..., 0].numpy()
+    array([[ 6.,  7.],
+           [11., 12.]], dtype=float32)
+    """
+    return _glimpse(_GLIMPSE, input, size, offsets, {
+        "centered": bool(centered), "normalized": bool(normalized), "uniform_noise": False,
+        "noise": noise}, name)
+
+
+@export("compat.v1.image.extract_glimpse")
+def extract_glimpse_v1(input, size, offsets, centered=True, normalized=True,  # noqa: A002
+                       uniform_noise=True, name=None):
+    """TF 1's `extract_glimpse` (op ExtractGlimpse): the window always moves by half its
+    size from the offset, and noise is uniform or gaussian per `uniform_noise`."""
+    return _glimpse(_GLIMPSE_V1, input, size, offsets, {
+        "centered": bool(centered), "normalized": bool(normalized),
+        "uniform_noise": bool(uniform_noise), "noise": "uniform"}, name)
 
 
 # --- ExtractImagePatches ----------------------------------------------------------------------
@@ -1305,19 +1737,36 @@ def central_crop(image, central_fraction):
 
 # --- flips, rotations, transposes -----------------------------------------------------------
 
-def _flip_image(image, what="image"):
-    image = as_tensor(image)
-    _check_at_least_3d(image)
-    if image.shape.rank is None:
-        raise ValueError(f"'{what}' must have a known rank (3 or 4) here.")
-    return image
+def _assert_3d_at_run_time(image, scope):
+    """An image of unknown rank checked, when the graph runs, to have 3 dims or more (TF's
+    assertion and message)."""
+    rank = array_ops.rank(image)
+    debugging_ops.Assert(math_ops.greater_equal(rank, 3), [
+        "'image' must be at least three-dimensional.",
+        "Condition x >= y did not hold element-wise:", f"x ({scope}/Rank:0) = ", rank,
+        f"y ({scope}/assert_greater_equal/y:0) = ", 3])
+    return rank
 
 
-def _flip(image, axis):
+def _as_batch_of_any_rank(image, scope):
+    """An image of unknown rank as a batch (a 3-D image as a batch of one), checked to have
+    3 dims or more; with the function giving the result its own leading dims back."""
+    rank = _assert_3d_at_run_time(image, scope)
+    shape = array_ops.shape(image)
+    lead = array_ops.slice(shape, [0], array_ops.reshape(rank - 3, [1]))
+    batch = array_ops.reshape(image, array_ops.stack([-1, shape[-3], shape[-2], shape[-1]]))
+
+    def restore(out):
+        return array_ops.reshape(out, array_ops.concat([lead, array_ops.shape(out)[1:]], 0))
+    return batch, rank, restore
+
+
+def _flip(image, axis, scope="flip_left_right"):
     image = as_tensor(image)
     _check_at_least_3d(image)
     rank = image.shape.rank
     if rank is None:  # a 3-D image or a batch: the axis counted from the end is the same
+        _assert_3d_at_run_time(image, scope)
         return array_ops.reverse(image, [axis - 3])
     if rank not in (3, 4):
         raise ValueError(f"'image' (shape {_shape_str(image.shape)})must have either 3 or 4 "
@@ -1344,12 +1793,15 @@ def flip_up_down(image):
     array([[2],
            [1]], dtype=int32)>
     """
-    return _flip(image, 0)
+    return _flip(image, 0, "flip_up_down")
 
 
-def _random_flip(image, axis, uniform):
-    image = _flip_image(image)
+def _random_flip(image, axis, uniform, scope="random_flip_left_right"):
+    image = as_tensor(image)
+    _check_at_least_3d(image)
     rank = image.shape.rank
+    if rank is None:
+        return _random_flip_any_rank(image, axis, uniform, scope)
     if rank == 3:
         mirror = math_ops.less(uniform([]), 0.5)
         return array_ops.where(mirror, array_ops.reverse(image, [axis]), image)
@@ -1358,9 +1810,31 @@ def _random_flip(image, axis, uniform):
                          f"dimensions.")
     batch = _dims(image)[0]
     draws = uniform([batch] if not isinstance(batch, Tensor) else array_ops.stack([batch]))
-    flips = cast_ops.cast(math_ops.round(array_ops.reshape(draws, [-1, 1, 1, 1])), image.dtype)
-    flipped = array_ops.reverse(image, [axis + 1])
-    return flips * flipped + (1 - flips) * image
+    return _flip_batch(image, axis, draws)
+
+
+def _flip_batch(images, axis, draws):
+    """The images whose draw rounds to 1 flipped (TF's arithmetic: a product with 0 or 1)."""
+    flips = cast_ops.cast(math_ops.round(array_ops.reshape(draws, [-1, 1, 1, 1])), images.dtype)
+    flipped = array_ops.reverse(images, [axis + 1])
+    return flips * flipped + (1 - flips) * images
+
+
+def _random_flip_any_rank(image, axis, uniform, scope):
+    """`_random_flip` of an image whose rank only run time knows: TF runs the 3-D way (one
+    draw of its own op) or the batch's (a draw per image, of another op) by a cond on the
+    rank; here both ops run, the one the rank does not choose drawing no value (so it
+    takes nothing of its sequence, as in TF), and the rank picks the result."""
+    batch, rank, restore = _as_batch_of_any_rank(image, scope)
+    single = cast_ops.cast(math_ops.equal(rank, 3), _d.int32)
+    one = array_ops.concat([uniform(array_ops.reshape(single, [1])), [1.0]], 0)[0]
+    count = array_ops.shape(batch)[0] * (1 - single)
+    many = array_ops.concat([uniform(array_ops.reshape(count, [1])),
+                             array_ops.zeros(array_ops.reshape(single, [1]))], 0)
+    flipped = array_ops.reverse(batch, [axis + 1])
+    chosen = array_ops.where(math_ops.less(one, 0.5), flipped, batch)
+    return restore(array_ops.where(math_ops.equal(rank, 3), chosen,
+                                   _flip_batch(batch, axis, many)))
 
 
 def _stateful_uniform(seed):
@@ -1378,7 +1852,7 @@ def random_flip_left_right(image, seed=None):
     >>> tf.image.random_flip_left_right(tf.ones([2, 2, 1])).shape
     TensorShape([2, 2, 1])
     """
-    return _random_flip(image, 1, _stateful_uniform(seed))
+    return _random_flip(image, 1, _stateful_uniform(seed), "random_flip_left_right")
 
 
 @export("image.random_flip_up_down")
@@ -1388,7 +1862,7 @@ def random_flip_up_down(image, seed=None):
     >>> tf.image.random_flip_up_down(tf.ones([2, 2, 1])).shape
     TensorShape([2, 2, 1])
     """
-    return _random_flip(image, 0, _stateful_uniform(seed))
+    return _random_flip(image, 0, _stateful_uniform(seed), "random_flip_up_down")
 
 
 @export("image.stateless_random_flip_left_right")
@@ -1398,7 +1872,8 @@ def stateless_random_flip_left_right(image, seed):
     >>> tf.image.stateless_random_flip_left_right(tf.ones([2, 2, 1]), seed=(1, 2)).shape
     TensorShape([2, 2, 1])
     """
-    return _random_flip(image, 1, _stateless_uniform(seed))
+    return _random_flip(image, 1, _stateless_uniform(seed),
+                        "stateless_random_flip_left_right")
 
 
 @export("image.stateless_random_flip_up_down")
@@ -1408,7 +1883,7 @@ def stateless_random_flip_up_down(image, seed):
     >>> tf.image.stateless_random_flip_up_down(tf.ones([2, 2, 1]), seed=(1, 2)).shape
     TensorShape([2, 2, 1])
     """
-    return _random_flip(image, 0, _stateless_uniform(seed))
+    return _random_flip(image, 0, _stateless_uniform(seed), "stateless_random_flip_up_down")
 
 
 def _crop_offsets(value, size, draw):
@@ -1465,8 +1940,12 @@ def rot90(image, k=1, name=None):
     array([[2],
            [1]], dtype=int32)>
     """
-    image = _flip_image(image)
+    image = as_tensor(image)
+    _check_at_least_3d(image)
     rank = image.shape.rank
+    if rank is None:  # (TF's cond on the rank fails when it runs: here each rank works)
+        batch, _, restore = _as_batch_of_any_rank(image, "rot90")
+        return restore(rot90(batch, k))
     if rank not in (3, 4):
         raise ValueError(f"'image' (shape {_shape_str(image.shape)}) must have either 3 or 4 "
                          f"dimensions.")
@@ -1520,8 +1999,12 @@ def transpose(image, name=None):
     >>> tf.image.transpose(tf.ones([2, 3, 1])).shape
     TensorShape([3, 2, 1])
     """
-    image = _flip_image(image)
+    image = as_tensor(image)
+    _check_at_least_3d(image)
     rank = image.shape.rank
+    if rank is None:  # (TF's cond on the rank fails when it runs: here each rank works)
+        batch, _, restore = _as_batch_of_any_rank(image, "transpose")
+        return restore(array_ops.transpose(batch, [0, 2, 1, 3]))
     if rank == 3:
         return array_ops.transpose(image, [1, 0, 2], name=name)
     if rank == 4:

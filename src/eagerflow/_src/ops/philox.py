@@ -151,6 +151,16 @@ def _fill_runs(xp, runs, shape, per_block, values):
     return values(b).reshape(len(runs), -1)[:, :size].reshape((len(runs),) + tuple(shape))
 
 
+def word_stream(key, counter):
+    """The stream's 32-bit words one at a time, as Python ints (what TF's kernels that draw
+    as they go, a bounding box sampler's, read through its ``SimplePhilox``)."""
+    key, counter = key & _U64, counter & (2**128 - 1)
+    while True:
+        lo, hi = counter & _U64, counter >> 64
+        yield from _rounds_int(lo & _U32, lo >> 32, hi & _U32, hi >> 32, key)
+        counter = (counter + 1) & (2**128 - 1)
+
+
 def words(xp, key, counter, count):
     """The first `count` 32-bit words of the stream (whole blocks, in order)."""
     return blocks(xp, key, counter, -(-count // 4)).reshape(-1)[:count]

@@ -226,6 +226,13 @@ def _seed_attrs(op_seed):
     return {"seed": seed, "seed2": seed2, "stream": None}
 
 
+def _seed_attrs_unseeded():
+    """`_seed_attrs` of an op TF leaves unseeded whatever the global seed (pair 0, 0)."""
+    if context.get().graph is not None:
+        return {"seed": 0, "seed2": 0, "stream": _OpState()}
+    return {"seed": _random_bits(), "seed2": _random_bits(), "stream": 0}
+
+
 def _threads():
     """The size of the thread pool TensorFlow would split multinomial sampling over."""
     threads = config.get_intra_op_parallelism_threads()
@@ -786,8 +793,11 @@ def _eager_stream(op, inputs, attrs, seed):
         return seed
     samples = _SAMPLES[op.name]([tuple(t.shape) for t in inputs], attrs)
     if stream is None:
-        kernel = (op.name, seed["seed"], seed["seed2"], attrs.get("dtype"),
-                  attrs.get("output_dtype"), tuple(t.dtype for t in inputs))
+        # (TF's eager kernel cache: one kernel per op and attrs, and TF's attrs are all of
+        # ours but the shape and number of samples, its inputs)
+        kernel = (op.name, seed["seed"], seed["seed2"], tuple(sorted(
+            (k, v) for k, v in attrs.items() if k not in ("shape", "num_samples"))),
+            tuple(t.dtype for t in inputs))
         return {**seed, "stream": _STATE.reserve(kernel, samples)}
     key, high, low = stream.take(0, 0, samples)
     return {"seed": key, "seed2": high, "stream": low}

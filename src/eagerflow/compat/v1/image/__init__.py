@@ -3,7 +3,9 @@
 from eagerflow._src.ops.image_ops import (  # noqa: F401
     resize_area, resize_bicubic, resize_bilinear, resize_nearest_neighbor)
 from eagerflow._src.ops.image_ops import draw_bounding_boxes_v1 as draw_bounding_boxes  # noqa: F401
+from eagerflow._src.ops.image_ops import extract_glimpse_v1 as extract_glimpse  # noqa: F401
 from eagerflow._src.ops.image_ops import resize_with_crop_or_pad as resize_image_with_crop_or_pad  # noqa: F401
+from eagerflow._src.ops.image_ops import sample_distorted_bounding_box_v1 as sample_distorted_bounding_box  # noqa: F401
 from eagerflow._src.ops.image_ops import transpose as transpose_image  # noqa: F401
 
 
