@@ -323,3 +323,17 @@ def test_from_tensor_with_lengths_per_ragged_dimension_and_padding_checks():
         tf.RaggedTensor.from_tensor(t, padding=4)  # (padding has the inner shape, (2,))
     assert tf.RaggedTensor.from_tensor(t, padding=[7, 8]).to_list() == \
         [[[1, 2], [3, 4]], [[5, 6]]]
+
+
+def test_softmax_dense_and_relu_layers_on_ragged_tensors():
+    probs = tf.nn.softmax(tf.ragged.constant([[1.0, 2.0], [3.0]]))
+    np.testing.assert_allclose(probs.flat_values.numpy(), [0.26894143, 0.7310586, 1.0],
+                               rtol=1e-6)
+    logs = tf.nn.log_softmax(tf.ragged.constant([[0.0, 0.0], [5.0]]))
+    np.testing.assert_allclose(logs.flat_values.numpy(), [np.log(0.5), np.log(0.5), 0.0],
+                               rtol=1e-6)
+    rt = tf.ragged.constant([[[1.0, 2.0]], [[3.0, 4.0], [5.0, 6.0]]], ragged_rank=1)
+    dense = tf.keras.layers.Dense(2, kernel_initializer="ones")(rt)
+    assert dense.to_list() == [[[3.0, 3.0]], [[7.0, 7.0], [11.0, 11.0]]]
+    relu = tf.keras.layers.Activation("relu")(tf.ragged.constant([[-1.0, 2.0], [3.0]]))
+    assert relu.to_list() == [[0.0, 2.0], [3.0]]

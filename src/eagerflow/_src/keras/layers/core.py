@@ -15,6 +15,7 @@ from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.utils import serialization
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 
 @export("keras.layers.Dense")
@@ -59,6 +60,9 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
+        if isinstance(inputs, RaggedTensor) and inputs.flat_values.shape.rank != 1:
+            # (the last dimension uniform: the flat values' rows are the inputs' vectors)
+            return inputs.with_flat_values(self.call(inputs.flat_values))
         if inputs.shape.rank == 2:
             outputs = linalg_ops.matmul(inputs, self.kernel)
         else:
