@@ -337,3 +337,10 @@ def test_softmax_dense_and_relu_layers_on_ragged_tensors():
     assert dense.to_list() == [[[3.0, 3.0]], [[7.0, 7.0], [11.0, 11.0]]]
     relu = tf.keras.layers.Activation("relu")(tf.ragged.constant([[-1.0, 2.0], [3.0]]))
     assert relu.to_list() == [[0.0, 2.0], [3.0]]
+
+
+def test_ragged_constant_of_numpy_rows():
+    rt = tf.ragged.constant([np.array([1, 2]), np.array([3])])
+    assert rt.to_list() == [[1, 2], [3]] and rt.dtype == tf.int32
+    rows = np.array([np.array([1.5], np.float32), np.array([], np.float32)], dtype=object)
+    assert tf.ragged.constant(rows).to_list() == [[1.5], []]

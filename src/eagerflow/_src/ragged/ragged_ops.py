@@ -43,6 +43,16 @@ def _depths(value, depth, scalars, lists):
         scalars.add(depth)
 
 
+def _as_lists(value):
+    """`value` with its NumPy arrays as lists (of NumPy scalars, keeping their dtype)."""
+    if isinstance(value, np.ndarray) and value.ndim:
+        return [_as_lists(v) for v in value]
+    if isinstance(value, (list, tuple)) and any(isinstance(v, (np.ndarray, list, tuple))
+                                                 for v in value):
+        return [_as_lists(v) for v in value]
+    return value
+
+
 @export("ragged.constant")
 def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
              row_splits_dtype=_I64):
@@ -53,6 +63,7 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     """
     if isinstance(pylist, RaggedTensor):
         raise TypeError("pylist may not be a RaggedTensor or RaggedTensorValue.")
+    pylist = _as_lists(pylist)
     scalars, lists = set(), []
     _depths(pylist, 0, scalars, lists)
     if len(scalars) > 1:
