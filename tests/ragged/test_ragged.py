@@ -344,3 +344,22 @@ def test_ragged_constant_of_numpy_rows():
     assert rt.to_list() == [[1, 2], [3]] and rt.dtype == tf.int32
     rows = np.array([np.array([1.5], np.float32), np.array([], np.float32)], dtype=object)
     assert tf.ragged.constant(rows).to_list() == [[1.5], []]
+
+
+def test_ragged_feature_partitions():
+    def example(**values):
+        return tf.train.Example(features=tf.train.Features(feature={
+            k: tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+            for k, v in values.items()})).SerializeToString()
+    batch = [example(v=[1, 2, 3, 4, 5], lens=[2, 3], splits=[0, 2, 5]),
+             example(v=[6, 7], lens=[1, 0, 1], splits=[0, 1, 1, 2])]
+    want = [[[1, 2], [3, 4, 5]], [[6], [], [7]]]
+    for partition in (tf.io.RaggedFeature.RowLengths("lens"),
+                      tf.io.RaggedFeature.RowSplits("splits")):
+        spec = {"r": tf.io.RaggedFeature(tf.int64, value_key="v", partitions=[partition])}
+        assert tf.io.parse_example(batch, spec)["r"].to_list() == want
+        assert tf.io.parse_single_example(batch[0], spec)["r"].to_list() == want[0]
+    spec = {"r": tf.io.RaggedFeature(tf.int64, value_key="v", partitions=[
+        tf.io.RaggedFeature.UniformRowLength(1), tf.io.RaggedFeature.RowLengths("lens")])}
+    assert tf.io.parse_example(batch, spec)["r"].to_list() == \
+        [[[[1, 2]], [[3, 4, 5]]], [[[6]], [[]], [[7]]]]
