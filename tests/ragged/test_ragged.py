@@ -323,3 +323,43 @@ def test_from_tensor_with_lengths_per_ragged_dimension_and_padding_checks():
         tf.RaggedTensor.from_tensor(t, padding=4)  # (padding has the inner shape, (2,))
     assert tf.RaggedTensor.from_tensor(t, padding=[7, 8]).to_list() == \
         [[[1, 2], [3, 4]], [[5, 6]]]
+
+
+def test_softmax_dense_and_relu_layers_on_ragged_tensors():
+    probs = tf.nn.softmax(tf.ragged.constant([[1.0, 2.0], [3.0]]))
+    np.testing.assert_allclose(probs.flat_values.numpy(), [0.26894143, 0.7310586, 1.0],
+                               rtol=1e-6)
+    logs = tf.nn.log_softmax(tf.ragged.constant([[0.0, 0.0], [5.0]]))
+    np.testing.assert_allclose(logs.flat_values.numpy(), [np.log(0.5), np.log(0.5), 0.0],
+                               rtol=1e-6)
+    rt = tf.ragged.constant([[[1.0, 2.0]], [[3.0, 4.0], [5.0, 6.0]]], ragged_rank=1)
+    dense = tf.keras.layers.Dense(2, kernel_initializer="ones")(rt)
+    assert dense.to_list() == [[[3.0, 3.0]], [[7.0, 7.0], [11.0, 11.0]]]
+    relu = tf.keras.layers.Activation("relu")(tf.ragged.constant([[-1.0, 2.0], [3.0]]))
+    assert relu.to_list() == [[0.0, 2.0], [3.0]]
+
+
+def test_ragged_constant_of_numpy_rows():
+    rt = tf.ragged.constant([np.array([1, 2]), np.array([3])])
+    assert rt.to_list() == [[1, 2], [3]] and rt.dtype == tf.int32
+    rows = np.array([np.array([1.5], np.float32), np.array([], np.float32)], dtype=object)
+    assert tf.ragged.constant(rows).to_list() == [[1.5], []]
+
+
+def test_ragged_feature_partitions():
+    def example(**values):
+        return tf.train.Example(features=tf.train.Features(feature={
+            k: tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+            for k, v in values.items()})).SerializeToString()
+    batch = [example(v=[1, 2, 3, 4, 5], lens=[2, 3], splits=[0, 2, 5]),
+             example(v=[6, 7], lens=[1, 0, 1], splits=[0, 1, 1, 2])]
+    want = [[[1, 2], [3, 4, 5]], [[6], [], [7]]]
+    for partition in (tf.io.RaggedFeature.RowLengths("lens"),
+                      tf.io.RaggedFeature.RowSplits("splits")):
+        spec = {"r": tf.io.RaggedFeature(tf.int64, value_key="v", partitions=[partition])}
+        assert tf.io.parse_example(batch, spec)["r"].to_list() == want
+        assert tf.io.parse_single_example(batch[0], spec)["r"].to_list() == want[0]
+    spec = {"r": tf.io.RaggedFeature(tf.int64, value_key="v", partitions=[
+        tf.io.RaggedFeature.UniformRowLength(1), tf.io.RaggedFeature.RowLengths("lens")])}
+    assert tf.io.parse_example(batch, spec)["r"].to_list() == \
+        [[[[1, 2]], [[3, 4, 5]]], [[[6]], [[]], [[7]]]]

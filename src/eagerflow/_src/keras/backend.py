@@ -26,6 +26,7 @@ from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, logging_ops, math_ops, nn_ops,
                                 random_ops, reduction_ops)
 from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 _FLOATX = "float32"
 _EPSILON = 1e-7
@@ -534,6 +535,8 @@ def with_logits(output, logits):
 @export("keras.backend.relu")
 def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     """The Keras rectifier: leaky below `threshold`, capped at `max_value`."""
+    if isinstance(x, RaggedTensor):  # (elementwise: on the flat values)
+        return x.with_flat_values(relu(x.flat_values, alpha, max_value, threshold))
     x = as_tensor(x)
     if alpha != 0.0:
         if max_value is None and threshold == 0:

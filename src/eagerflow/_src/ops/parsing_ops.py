@@ -377,17 +377,18 @@ def _sparse_feature(parsed, feature, single):
 
 
 def _ragged_features(features):
-    """`features` with each feature that parses as a `VarLenFeature` and is then made into
-    another value (``tf.io.RaggedFeature``: ``_as_var_len`` / ``_from_sparse``) replaced by
-    that `VarLenFeature`, and those features by key."""
+    """`features` with each feature that parses as `VarLenFeature`s and is then made into
+    another value (``tf.io.RaggedFeature``: ``_var_len_features(key)`` gives them by key,
+    ``_from_parsed(parsed, key, single)`` the value) replaced by those, and those features
+    by key."""
     plain, made = {}, {}
     for key, feature in (features or {}).items():
-        as_var_len = getattr(feature, "_as_var_len", None)
-        if as_var_len is None:
+        var_len = getattr(feature, "_var_len_features", None)
+        if var_len is None:
             plain[key] = feature
         else:
             made[key] = feature
-            plain[feature.value_key or key] = as_var_len()
+            plain.update(var_len(key))
     return plain, made
 
 
@@ -399,8 +400,7 @@ def _parse(serialized, features, names, name):
     single = convert_to_tensor(serialized, _d.string).shape.rank == 0
     out = {k: v for k, v in result.items() if k in features and k not in ragged}
     for key in sorted(ragged):
-        feature = ragged[key]
-        out[key] = feature._from_sparse(result[feature.value_key or key], single)
+        out[key] = ragged[key]._from_parsed(result, key, single)
     return out
 
 

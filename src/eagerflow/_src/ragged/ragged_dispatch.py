@@ -236,6 +236,31 @@ def _reduce_join(fn, arguments):
                              bool(arguments.get("keepdims")))
 
 
+def _softmax(log):
+    def handler(fn, arguments):
+        rt = arguments["logits"]
+        axis = arguments.get("axis")
+        rank = rt.shape.rank
+        axis = rank - 1 if axis is None else int(axis) + (rank if int(axis) < 0 else 0)
+        if axis > rt.ragged_rank:  # a uniform inner dimension: on the flat values
+            return rt.with_flat_values(fn(rt.flat_values, axis=axis - rt.ragged_rank))
+        if axis != rank - 1 or axis != rt.ragged_rank:
+            raise ValueError("softmax of a ragged tensor supports its innermost dimension")
+        inner = rt
+        while isinstance(inner.values, RaggedTensor):
+            inner = inner.values
+        x, ids, n = inner.values, inner.value_rowids(), inner.nrows()
+        # (shifted by each row's largest value, as softmax is)
+        shifted = math_ops.subtract(x, array_ops.gather(
+            reduction_ops.unsorted_segment_max(x, ids, n), ids))
+        exp = math_ops.exp(shifted)
+        total = array_ops.gather(reduction_ops.unsorted_segment_sum(exp, ids, n), ids)
+        out = math_ops.subtract(shifted, math_ops.log(total)) if log else \
+            math_ops.truediv(exp, total)
+        return rt.with_flat_values(out)
+    return handler
+
+
 def _dispatch(function, arguments):
     """The dispatcher of calls with ragged arguments (see `api_export.dispatch_call`)."""
     leaves = nest.flatten(list(arguments.values()))
@@ -266,7 +291,8 @@ def _register():
     special = {"where": _where, "concat": _concat, "stack": _stack, "gather": _gather,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
-               "reverse": _reverse, "strings.reduce_join": _reduce_join}
+               "reverse": _reverse, "strings.reduce_join": _reduce_join,
+               "nn.softmax": _softmax(False), "nn.log_softmax": _softmax(True)}
     for kind in ("sum", "prod", "max", "min", "mean", "any", "all"):
         special[f"math.reduce_{kind}"] = _reduction(kind)
     for name, handler in special.items():
@@ -279,4 +305,4 @@ def _register():
 
 
 _register()
-del cast_ops, reduction_ops
+del cast_ops

@@ -43,6 +43,16 @@ def _depths(value, depth, scalars, lists):
         scalars.add(depth)
 
 
+def _as_lists(value):
+    """`value` with its NumPy arrays as lists (of NumPy scalars, keeping their dtype)."""
+    if isinstance(value, np.ndarray) and value.ndim:
+        return [_as_lists(v) for v in value]
+    if isinstance(value, (list, tuple)) and any(isinstance(v, (np.ndarray, list, tuple))
+                                                 for v in value):
+        return [_as_lists(v) for v in value]
+    return value
+
+
 @export("ragged.constant")
 def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
              row_splits_dtype=_I64):
@@ -53,6 +63,7 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     """
     if isinstance(pylist, RaggedTensor):
         raise TypeError("pylist may not be a RaggedTensor or RaggedTensorValue.")
+    pylist = _as_lists(pylist)
     scalars, lists = set(), []
     _depths(pylist, 0, scalars, lists)
     if len(scalars) > 1:
@@ -874,12 +885,24 @@ _operators()
 
 
 # -- tf.io.RaggedFeature -----------------------------------------------------------------------
+class _Partition:
+    """A partition of a `RaggedFeature`: `key` names the int64 feature it reads."""
+
+    key = None
+
+
+def _partition(name, fields, doc):
+    cls = type(name, (collections.namedtuple(name, fields), _Partition), {"__doc__": doc})
+    cls.__module__ = __name__
+    return cls
+
+
 @export("io.RaggedFeature")
 class RaggedFeature(collections.namedtuple(
         "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
     """A feature of any number of values per example, parsed into a `RaggedTensor` (one row
-    per example; a tensor for `parse_single_example`). Partitions into further ragged
-    dimensions are not supported.
+    per example; for `parse_single_example` the example's values), the values further cut
+    by `partitions` (outermost first): `RowLengths`, `RowSplits` and `UniformRowLength`.
 
     >>> ex = tf.train.Example(features=tf.train.Features(feature={
     ...     "c": tf.train.Feature(int64_list=tf.train.Int64List(value=[7, 8]))}))
@@ -889,20 +912,68 @@ class RaggedFeature(collections.namedtuple(
     [[7, 8], [7, 8]]
     """
 
+    RowLengths = _partition("RowLengths", ["key"], "Row lengths read from feature `key`.")
+    RowSplits = _partition("RowSplits", ["key"], "Row splits read from feature `key`.")
+    UniformRowLength = _partition("UniformRowLength", ["length"],
+                                  "Rows of `length` values each.")
+
     def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=_I64,
                 validate=False):
-        if partitions:
-            raise ValueError("RaggedFeature partitions are not supported")
+        for p in partitions:
+            if not isinstance(p, (cls.RowLengths, cls.RowSplits, cls.UniformRowLength)):
+                raise ValueError(f"RaggedFeature partitions of type {type(p).__name__} are "
+                                 f"not supported (RowLengths, RowSplits and UniformRowLength "
+                                 f"are)")
         return super().__new__(cls, _d.as_dtype(dtype), value_key, tuple(partitions),
                                _d.as_dtype(row_splits_dtype), validate)
 
-    def _as_var_len(self):
-        return parsing_ops.VarLenFeature(self.dtype)
+    def _var_len_features(self, key):
+        out = {self.value_key or key: parsing_ops.VarLenFeature(self.dtype)}
+        for p in self.partitions:
+            if getattr(p, "key", None) is not None:
+                out[p.key] = parsing_ops.VarLenFeature(_I64)
+        return out
 
-    def _from_sparse(self, st, single):
+    def _from_parsed(self, parsed, key, single):
+        dtype = self.row_splits_dtype
+        values = parsed[self.value_key or key]
+
+        def rows(st):  # the values of each example, as a ragged tensor (batch) or a tensor
+            if single:
+                return st.values
+            return RaggedTensor.from_value_rowids(
+                st.values, cast_ops.cast(st.indices[:, 0], dtype),
+                cast_ops.cast(st.dense_shape[0], dtype), validate=False)
+        current = rows(values)
+        flat = current if single else current.values
+        per_example = None if single else current.row_lengths()
+        for p in reversed(self.partitions):  # (the innermost first)
+            if isinstance(p, self.UniformRowLength):
+                if single and not isinstance(flat, RaggedTensor):  # (uniform: still dense)
+                    flat = array_ops.reshape(flat, array_ops.concat(
+                        [[-1, p.length], array_ops.shape(flat)[1:]], 0))
+                else:
+                    flat = RaggedTensor.from_uniform_row_length(flat, p.length)
+                if per_example is not None:
+                    per_example = math_ops.floordiv(per_example, _constant(p.length, dtype))
+                continue
+            part = rows(parsed[p.key])
+            lengths = cast_ops.cast(part if single else part.values, dtype)
+            counts = None if single else part.row_lengths()
+            if isinstance(p, self.RowSplits):  # (each example's splits start at 0)
+                lengths = math_ops.subtract(lengths[1:], lengths[:-1])
+                if not single:
+                    # (a difference across two examples' splits is no length: dropped)
+                    ids = part.value_rowids()
+                    position = array_ops.range(array_ops.size(ids, out_type=ids.dtype),
+                                               dtype=ids.dtype)
+                    starts = math_ops.equal(array_ops.gather(part.row_splits, ids), position)
+                    lengths = array_ops.boolean_mask(lengths,
+                                                     math_ops.logical_not(starts)[1:])
+                    counts = math_ops.maximum(math_ops.subtract(counts, _constant(1, dtype)),
+                                              array_ops.zeros_like(counts))
+            flat = RaggedTensor.from_row_lengths(flat, lengths, validate=self.validate)
+            per_example = counts
         if single:
-            return st.values
-        rows = cast_ops.cast(st.indices[:, 0], self.row_splits_dtype)
-        return RaggedTensor.from_value_rowids(
-            st.values, rows, cast_ops.cast(st.dense_shape[0], self.row_splits_dtype),
-            validate=False)
+            return flat
+        return RaggedTensor.from_row_lengths(flat, per_example, validate=False)

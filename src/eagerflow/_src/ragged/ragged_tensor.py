@@ -666,6 +666,8 @@ class _NotATensor(SymbolicCall):
         self.value = value
 
     def __str__(self):
+        if isinstance(self.value, str):  # (made again with a message: a layer's call names it)
+            return self.value
         return (f"Failed to convert elements of {self.value} to Tensor. Consider casting "
                 f"elements to a supported type. See "
                 f"https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes.")

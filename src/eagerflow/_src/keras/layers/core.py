@@ -16,6 +16,7 @@ from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.utils import serialization
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 
 @export("keras.layers.Dense")
@@ -60,6 +61,9 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
+        if isinstance(inputs, RaggedTensor) and inputs.flat_values.shape.rank != 1:
+            # (the last dimension uniform: the flat values' rows are the inputs' vectors)
+            return inputs.with_flat_values(self.call(inputs.flat_values))
         if isinstance(inputs, SparseTensor):  # a product over the entries alone, as TF's
             if inputs.dtype != self.kernel.dtype:
                 inputs = inputs.with_values(cast_ops.cast(inputs.values, self.kernel.dtype))
