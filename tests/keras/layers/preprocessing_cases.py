@@ -200,6 +200,20 @@ def cases(tf):
                 hot(tf.constant([[-1.0, 0.5, 0.7]])), fixed.get_config()]
 
     @case
+    def discretization_adapt_batches():
+        data = np.random.default_rng(0).normal(size=(1000, 1)).astype(np.float32)
+        out = []
+        for epsilon in (0.01, 0.1):
+            layer = layers.Discretization(num_bins=5, epsilon=epsilon)
+            layer.adapt(data)  # in TF's default batches of 32
+            out.append(layer.bin_boundaries)
+        layer = layers.Discretization(num_bins=4)
+        layer.adapt(tf.data.Dataset.from_tensor_slices(data).batch(100))
+        out.append(layer.bin_boundaries)
+        layer.adapt(data, batch_size=250)
+        return out + [layer.bin_boundaries]
+
+    @case
     def hashed_crossing():
         layer = layers.HashedCrossing(num_bins=5)
         hot = layers.HashedCrossing(num_bins=5, output_mode="one_hot")
