@@ -121,6 +121,20 @@ def cases(tf):
                 layer(["a b c d e f g h"])]
 
     @case
+    def adapt_on_unbatched_datasets():
+        texts = tf.data.Dataset.from_tensor_slices(["a b b", "c b"])
+        plain = layers.TextVectorization()
+        plain.adapt(texts)
+        idf = layers.TextVectorization(output_mode="tf_idf")
+        idf.adapt(texts)
+        lookup = layers.StringLookup()
+        lookup.adapt(tf.data.Dataset.from_tensor_slices(["x", "y", "y"]))
+        norm = layers.Normalization(axis=None)
+        norm.adapt(tf.data.Dataset.from_tensor_slices([1.0, 2.0, 3.0, 6.0]))
+        return [plain.get_vocabulary(), idf.get_vocabulary(), idf(["a b"]),
+                lookup.get_vocabulary(), norm.mean, norm.variance]
+
+    @case
     def text_vectorization_characters_count():
         layer = layers.TextVectorization(split="character", standardize="lower",
                                          output_mode="count")
