@@ -177,6 +177,14 @@ def cases(tf):
                 tape.gradient(loss, [x.values, dense])]
 
     @case
+    def eye_split_reset_shape():
+        x = st([[0, 1], [1, 0], [2, 3], [4, 2]], [1, 2, 3, 4], [5, 4])
+        return [tf.sparse.eye(3), tf.sparse.eye(2, 4, dtype=tf.int32),
+                tf.sparse.split(sp_input=x, num_split=2, axis=0),
+                tf.sparse.split(sp_input=x, num_split=3, axis=1),
+                tf.sparse.reset_shape(x), tf.sparse.reset_shape(x, [6, 5])]
+
+    @case
     def in_function():
         @tf.function
         def f(x, y):

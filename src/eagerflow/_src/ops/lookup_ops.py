@@ -219,7 +219,6 @@ def _outside_functions():
 
 # -- initializers -------------------------------------------------------------------------------
 
-@export("lookup.experimental.TableInitializerBase")
 class TableInitializerBase:
     """What fills a static table: its key and value dtypes and `initialize(table)`."""
 
@@ -465,11 +464,6 @@ class StaticHashTable(_Table):
 
     initializer = property(lambda self: self._initializer)
     default_value = property(lambda self: self._default_value)
-
-
-@export("lookup.experimental.StaticHashTable")
-class _ExperimentalStaticHashTable(StaticHashTable):
-    """`StaticHashTable` under its older name."""
 
 
 @export("lookup.StaticVocabularyTable")
