@@ -1,7 +1,5 @@
 """Cases of tf.sparse, run by TF (data/make_sparse_data.py records the outcomes into
 data/sparse_tf.json) and by eagerflow (test_sparse_ops.py compares)."""
-import numpy as np
-
 from tests.keras.layers.preprocessing_cases import jsonable  # noqa: F401 (shared by both)
 
 

@@ -1,7 +1,6 @@
 """tf.lookup tables and the string hashing ops, against TF 2.21's values."""
 import os
 
-import numpy as np
 import pytest
 
 import eagerflow as tf

@@ -289,6 +289,6 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None):
     if len(key) != 2:
         raise errors.InvalidArgumentError(
             None, "StringToHashBucketStrong",
-            f"Key must have 2 elements [Op:StringToHashBucketStrong]")
+            "Key must have 2 elements [Op:StringToHashBucketStrong]")
     return dispatch(_HASH_STRONG, (convert_input(input, _d.string),),
                     {"num_buckets": int(num_buckets), "key": key}, name)

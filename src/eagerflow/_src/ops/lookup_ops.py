@@ -481,7 +481,7 @@ class StaticVocabularyTable(_Table):
     def __init__(self, initializer, num_oov_buckets, lookup_key_dtype=None, name=None,
                  experimental_is_anonymous=False):
         if num_oov_buckets <= 0:
-            raise ValueError(f"`num_oov_buckets` must be > 0; use StaticHashTable.")
+            raise ValueError("`num_oov_buckets` must be > 0; use StaticHashTable.")
         if initializer is not None and initializer.value_dtype != _d.int64:
             raise TypeError(f"Invalid `value_dtype`, expected {_d.int64} but got "
                             f"{initializer.value_dtype}.")

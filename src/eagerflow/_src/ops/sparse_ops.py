@@ -26,7 +26,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, math_ops, reduction_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices
-from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense, to_dense
+from eagerflow._src.ops.sparse_tensor import SparseTensor, to_dense
 from eagerflow._src.ops.wrappers import as_tensor
 
 _I64 = _d.int64
