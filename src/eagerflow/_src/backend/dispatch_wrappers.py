@@ -1992,6 +1992,15 @@ def _w9260ff3ccb(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9266fd235f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(string_tensor, num_buckets, name=None):
+        try:
+            return _export_fn(string_tensor, num_buckets, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'string_tensor': string_tensor, 'num_buckets': num_buckets, 'name': name})
+    return _export_wrapper
+
+
 def _w9319d74c12(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input_bytes, out_type, little_endian=None, fixed_length=None, name=None):
         try:
@@ -3795,6 +3804,7 @@ WRAPPERS = {
     'strings.split': _w74a2b08908,
     'strings.strip': _w53ca8dbd1a,
     'strings.substr': _we4ac0bec5d,
+    'strings.to_hash_bucket': _w9266fd235f,
     'strings.to_hash_bucket_fast': _wc9546b2fa7,
     'strings.to_hash_bucket_strong': _w31d56f5ed6,
     'strings.to_number': _wf14c14549f,

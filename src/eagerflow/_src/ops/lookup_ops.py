@@ -120,25 +120,6 @@ def _export(xp, table):
     return tuple(out)
 
 
-_M64 = (1 << 64) - 1
-
-
-def _hash64(data, seed=0xDECAFCAFFE):
-    """TF's Hash64 of bytes (a MurmurHash64A), which its dense tables hash strings with."""
-    m, r = 0xc6a4a7935bd1e995, 47
-    n = len(data)
-    h = (seed ^ (n * m)) & _M64
-    full = n - n % 8
-    for i in range(0, full, 8):
-        k = (int.from_bytes(data[i:i + 8], "little") * m) & _M64
-        k = ((k ^ (k >> r)) * m) & _M64
-        h = ((h ^ k) * m) & _M64
-    if n % 8:
-        h = ((h ^ int.from_bytes(data[full:], "little")) * m) & _M64
-    h = ((h ^ (h >> r)) * m) & _M64
-    return h ^ (h >> r)
-
-
 def _dense_layout(xp, table, buckets, empty_key):
     """The entries as TF's dense table holds them: ``[buckets, 1]`` arrays (doubled while
     more than 0.8 of them would be full), each key at its hash's bucket or the first free
@@ -149,7 +130,7 @@ def _dense_layout(xp, table, buckets, empty_key):
     keys = [empty_key] * buckets
     values = [0] * buckets
     for key, value in table.entries.items():
-        spot = (_hash64(key) if isinstance(key, bytes) else key) & mask
+        spot = (fingerprint_ops.hash64(key) if isinstance(key, bytes) else key) & mask
         probe = 0
         while keys[spot] != empty_key:
             probe += 1
