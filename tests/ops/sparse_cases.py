@@ -1,7 +1,5 @@
 """Cases of tf.sparse, run by TF (data/make_sparse_data.py records the outcomes into
 data/sparse_tf.json) and by eagerflow (test_sparse_ops.py compares)."""
-import numpy as np
-
 from tests.keras.layers.preprocessing_cases import jsonable  # noqa: F401 (shared by both)
 
 
@@ -175,6 +173,14 @@ def cases(tf):
             loss = tf.reduce_sum(product.values ** 2)
         return [product, x * 3.0, x / row, x / tf.constant([[2.0], [4.0], [8.0]]),
                 tape.gradient(loss, [x.values, dense])]
+
+    @case
+    def eye_split_reset_shape():
+        x = st([[0, 1], [1, 0], [2, 3], [4, 2]], [1, 2, 3, 4], [5, 4])
+        return [tf.sparse.eye(3), tf.sparse.eye(2, 4, dtype=tf.int32),
+                tf.sparse.split(sp_input=x, num_split=2, axis=0),
+                tf.sparse.split(sp_input=x, num_split=3, axis=1),
+                tf.sparse.reset_shape(x), tf.sparse.reset_shape(x, [6, 5])]
 
     @case
     def in_function():

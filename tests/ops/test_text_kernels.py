@@ -1,7 +1,5 @@
 """The batched kernels behind TextVectorization: whitespace split of many strings and
 deletion of a class of ASCII characters, against per-string Python and TF 2.21's values."""
-import numpy as np
-
 import eagerflow as tf
 
 _TRICKY = ["", "   ", "a", " lead", "trail ", "tab\tand\nnew\r\x0bline\x0cfeed", "x\x1cy",

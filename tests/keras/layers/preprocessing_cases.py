@@ -121,6 +121,20 @@ def cases(tf):
                 layer(["a b c d e f g h"])]
 
     @case
+    def adapt_on_unbatched_datasets():
+        texts = tf.data.Dataset.from_tensor_slices(["a b b", "c b"])
+        plain = layers.TextVectorization()
+        plain.adapt(texts)
+        idf = layers.TextVectorization(output_mode="tf_idf")
+        idf.adapt(texts)
+        lookup = layers.StringLookup()
+        lookup.adapt(tf.data.Dataset.from_tensor_slices(["x", "y", "y"]))
+        norm = layers.Normalization(axis=None)
+        norm.adapt(tf.data.Dataset.from_tensor_slices([1.0, 2.0, 3.0, 6.0]))
+        return [plain.get_vocabulary(), idf.get_vocabulary(), idf(["a b"]),
+                lookup.get_vocabulary(), norm.mean, norm.variance]
+
+    @case
     def text_vectorization_characters_count():
         layer = layers.TextVectorization(split="character", standardize="lower",
                                          output_mode="count")
@@ -198,6 +212,20 @@ def cases(tf):
         return [fixed(tf.constant([[-1.5, 1.0, 3.4, 0.5], [0.0, 3.0, 1.3, 0.0]])),
                 adapted.bin_boundaries, adapted(tf.constant([[0.2, 2.5]])),
                 hot(tf.constant([[-1.0, 0.5, 0.7]])), fixed.get_config()]
+
+    @case
+    def discretization_adapt_batches():
+        data = np.random.default_rng(0).normal(size=(1000, 1)).astype(np.float32)
+        out = []
+        for epsilon in (0.01, 0.1):
+            layer = layers.Discretization(num_bins=5, epsilon=epsilon)
+            layer.adapt(data)  # in TF's default batches of 32
+            out.append(layer.bin_boundaries)
+        layer = layers.Discretization(num_bins=4)
+        layer.adapt(tf.data.Dataset.from_tensor_slices(data).batch(100))
+        out.append(layer.bin_boundaries)
+        layer.adapt(data, batch_size=250)
+        return out + [layer.bin_boundaries]
 
     @case
     def hashed_crossing():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from tests.keras.layers.preprocessing_cases import REVIEWS, cases, jsonable
+from tests.keras.layers.preprocessing_cases import cases, jsonable
 
 with open(os.path.join(os.path.dirname(__file__), "data", "preprocessing_tf.json")) as _f:
     RECORDED = json.load(_f)

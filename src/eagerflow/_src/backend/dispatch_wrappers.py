@@ -498,6 +498,15 @@ def _w288d372bbd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2a7878d321(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(num_rows, num_columns=None, dtype=None, name=None):
+        try:
+            return _export_fn(num_rows, num_columns, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'num_rows': num_rows, 'num_columns': num_columns, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
 def _w2bdeebb519(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(name, value):
         try:
@@ -651,6 +660,15 @@ def _w37b2f7f3e1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w37b82834f7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input=None, num_split=None, axis=None, name=None):
+        try:
+            return _export_fn(sp_input, num_split, axis, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'num_split': num_split, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
 def _w3860f8ba36(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(features, alpha=None, name=None):
         try:
@@ -765,6 +783,15 @@ def _w3f202dad9c(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(shape, minval, maxval, dtype, seed, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shape': shape, 'minval': minval, 'maxval': maxval, 'dtype': dtype, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _w3f4307b5d8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, new_shape=None):
+        try:
+            return _export_fn(sp_input, new_shape)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'new_shape': new_shape})
     return _export_wrapper
 
 
@@ -2277,6 +2304,15 @@ def _w9260ff3ccb(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, num_or_size_splits, axis, num, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'num_or_size_splits': num_or_size_splits, 'axis': axis, 'num': num, 'name': name})
+    return _export_wrapper
+
+
+def _w9266fd235f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(string_tensor, num_buckets, name=None):
+        try:
+            return _export_fn(string_tensor, num_buckets, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'string_tensor': string_tensor, 'num_buckets': num_buckets, 'name': name})
     return _export_wrapper
 
 
@@ -4382,6 +4418,7 @@ WRAPPERS = {
     'sparse.cross': _w7ca7d682ce,
     'sparse.cross_hashed': _w7e7ca0ea51,
     'sparse.expand_dims': _w9dbb5f249f,
+    'sparse.eye': _w2a7878d321,
     'sparse.fill_empty_rows': _w48bb4a9883,
     'sparse.from_dense': _w87c44467c5,
     'sparse.map_values': _w126502459e,
@@ -4391,6 +4428,7 @@ WRAPPERS = {
     'sparse.reduce_max': _w54b7e458c2,
     'sparse.reduce_sum': _w54b7e458c2,
     'sparse.reorder': _wbd607f11ba,
+    'sparse.reset_shape': _w3f4307b5d8,
     'sparse.reshape': _wfc74e124d4,
     'sparse.retain': _w6367d19213,
     'sparse.segment_mean': _we41a1c167e,
@@ -4399,6 +4437,7 @@ WRAPPERS = {
     'sparse.slice': _wbb6929ca1a,
     'sparse.softmax': _wbd607f11ba,
     'sparse.sparse_dense_matmul': _w841798fdce,
+    'sparse.split': _w37b82834f7,
     'sparse.to_dense': _wb6f487720d,
     'sparse.to_indicator': _wf2a386ce65,
     'sparse.transpose': _w87a73fe0f5,
@@ -4420,6 +4459,7 @@ WRAPPERS = {
     'strings.split': _w74a2b08908,
     'strings.strip': _w53ca8dbd1a,
     'strings.substr': _we4ac0bec5d,
+    'strings.to_hash_bucket': _w9266fd235f,
     'strings.to_hash_bucket_fast': _wc9546b2fa7,
     'strings.to_hash_bucket_strong': _w31d56f5ed6,
     'strings.to_number': _wf14c14549f,

@@ -196,6 +196,23 @@ def fingerprint64(strings):
     return out.reshape(np.shape(strings))
 
 
+def hash64(data, seed=0xDECAFCAFFE):
+    """TF's Hash64 of bytes (a MurmurHash64A): the legacy `strings.to_hash_bucket`, and how
+    TF's dense tables place string keys."""
+    m, r = 0xc6a4a7935bd1e995, 47
+    n = len(data)
+    h = (seed ^ (n * m)) & _M64
+    full = n - n % 8
+    for i in range(0, full, 8):
+        k = (int.from_bytes(data[i:i + 8], "little") * m) & _M64
+        k = ((k ^ (k >> r)) * m) & _M64
+        h = ((h ^ k) * m) & _M64
+    if n % 8:
+        h = ((h ^ int.from_bytes(data[full:], "little")) * m) & _M64
+    h = ((h ^ (h >> r)) * m) & _M64
+    return h ^ (h >> r)
+
+
 # -- SipHash-2-4 (TF's StrongKeyedHash) ------------------------------------------------------
 
 def _siphash(k0, k1, data):
@@ -248,6 +265,12 @@ def _to_hash_bucket_fast(xp, x, num_buckets):
     return (fingerprint64(x) % _U(num_buckets)).astype(np.int64)
 
 
+def _to_hash_bucket(xp, x, num_buckets):
+    _check_buckets(num_buckets)
+    flat = [hash64(s) % num_buckets for s in np.asarray(x, object).reshape(-1)]
+    return np.asarray(flat, np.int64).reshape(np.shape(x))
+
+
 def _to_hash_bucket_strong(xp, x, num_buckets, key):
     _check_buckets(num_buckets)
     k0, k1 = (int(k) & _M64 for k in key)
@@ -264,7 +287,9 @@ _HASH_FAST = register("StringToHashBucketFast", _to_hash_bucket_fast, _hash_rule
                       dtypes=(_d.string,), not_differentiable=_NO_GRAD)
 _HASH_STRONG = register("StringToHashBucketStrong", _to_hash_bucket_strong, _hash_rule,
                         dtypes=(_d.string,), not_differentiable=_NO_GRAD)
-for _op in (_HASH_FAST, _HASH_STRONG):
+_HASH_LEGACY = register("StringToHashBucket", _to_hash_bucket, _hash_rule, dtypes=(_d.string,),
+                        not_differentiable=_NO_GRAD)
+for _op in (_HASH_FAST, _HASH_STRONG, _HASH_LEGACY):
     batching_rules[_op] = PER_ELEMENT
     tf_nodes[_op] = NodeForm(types={})
 
@@ -274,6 +299,18 @@ def to_hash_bucket_fast(input, num_buckets, name=None):
     """Each string's bucket in ``[0, num_buckets)``: its FarmHash Fingerprint64 modulo
     `num_buckets` (int64), as TF computes it."""
     return dispatch(_HASH_FAST, (convert_input(input, _d.string),),
+                    {"num_buckets": int(num_buckets)}, name)
+
+
+@export("strings.to_hash_bucket")
+def to_hash_bucket(string_tensor, num_buckets, name=None):
+    """Each string's bucket in ``[0, num_buckets)`` by TF's older Hash64 (TF recommends
+    `to_hash_bucket_fast`; the values differ).
+
+    >>> tf.strings.to_hash_bucket(["Hello", "TensorFlow"], 1000).numpy()
+    array([941, 232])
+    """
+    return dispatch(_HASH_LEGACY, (convert_input(string_tensor, _d.string),),
                     {"num_buckets": int(num_buckets)}, name)
 
 
@@ -289,6 +326,6 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None):
     if len(key) != 2:
         raise errors.InvalidArgumentError(
             None, "StringToHashBucketStrong",
-            f"Key must have 2 elements [Op:StringToHashBucketStrong]")
+            "Key must have 2 elements [Op:StringToHashBucketStrong]")
     return dispatch(_HASH_STRONG, (convert_input(input, _d.string),),
                     {"num_buckets": int(num_buckets), "key": key}, name)

@@ -120,25 +120,6 @@ def _export(xp, table):
     return tuple(out)
 
 
-_M64 = (1 << 64) - 1
-
-
-def _hash64(data, seed=0xDECAFCAFFE):
-    """TF's Hash64 of bytes (a MurmurHash64A), which its dense tables hash strings with."""
-    m, r = 0xc6a4a7935bd1e995, 47
-    n = len(data)
-    h = (seed ^ (n * m)) & _M64
-    full = n - n % 8
-    for i in range(0, full, 8):
-        k = (int.from_bytes(data[i:i + 8], "little") * m) & _M64
-        k = ((k ^ (k >> r)) * m) & _M64
-        h = ((h ^ k) * m) & _M64
-    if n % 8:
-        h = ((h ^ int.from_bytes(data[full:], "little")) * m) & _M64
-    h = ((h ^ (h >> r)) * m) & _M64
-    return h ^ (h >> r)
-
-
 def _dense_layout(xp, table, buckets, empty_key):
     """The entries as TF's dense table holds them: ``[buckets, 1]`` arrays (doubled while
     more than 0.8 of them would be full), each key at its hash's bucket or the first free
@@ -149,7 +130,7 @@ def _dense_layout(xp, table, buckets, empty_key):
     keys = [empty_key] * buckets
     values = [0] * buckets
     for key, value in table.entries.items():
-        spot = (_hash64(key) if isinstance(key, bytes) else key) & mask
+        spot = (fingerprint_ops.hash64(key) if isinstance(key, bytes) else key) & mask
         probe = 0
         while keys[spot] != empty_key:
             probe += 1
@@ -219,7 +200,6 @@ def _outside_functions():
 
 # -- initializers -------------------------------------------------------------------------------
 
-@export("lookup.experimental.TableInitializerBase")
 class TableInitializerBase:
     """What fills a static table: its key and value dtypes and `initialize(table)`."""
 
@@ -467,11 +447,6 @@ class StaticHashTable(_Table):
     default_value = property(lambda self: self._default_value)
 
 
-@export("lookup.experimental.StaticHashTable")
-class _ExperimentalStaticHashTable(StaticHashTable):
-    """`StaticHashTable` under its older name."""
-
-
 @export("lookup.StaticVocabularyTable")
 class StaticVocabularyTable(_Table):
     """Ids for a vocabulary: keys in `initializer`'s table get its (int64) values; other keys
@@ -487,7 +462,7 @@ class StaticVocabularyTable(_Table):
     def __init__(self, initializer, num_oov_buckets, lookup_key_dtype=None, name=None,
                  experimental_is_anonymous=False):
         if num_oov_buckets <= 0:
-            raise ValueError(f"`num_oov_buckets` must be > 0; use StaticHashTable.")
+            raise ValueError("`num_oov_buckets` must be > 0; use StaticHashTable.")
         if initializer is not None and initializer.value_dtype != _d.int64:
             raise TypeError(f"Invalid `value_dtype`, expected {_d.int64} but got "
                             f"{initializer.value_dtype}.")

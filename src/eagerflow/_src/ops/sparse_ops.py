@@ -26,7 +26,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, math_ops, reduction_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices
-from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense, to_dense
+from eagerflow._src.ops.sparse_tensor import SparseTensor, to_dense
 from eagerflow._src.ops.wrappers import as_tensor
 
 _I64 = _d.int64
@@ -323,7 +323,7 @@ def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
                    np.asarray(lowest, dtype.as_numpy_dtype))
 
 
-@export("sparse.sparse_dense_matmul", "sparse.matmul")
+@export("sparse.sparse_dense_matmul")
 def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     """The matrix product of a 2-D SparseTensor and a dense matrix (either may be the
     sparse one); `adjoint_a`/`adjoint_b` take conjugate transposes first."""
@@ -545,6 +545,61 @@ def mask(a, mask_indices, name=None):
         axis=1))
     return IndexedSlices(array_ops.boolean_mask(a.values, keep),
                          array_ops.boolean_mask(a.indices, keep), a.dense_shape)
+
+
+@export("sparse.eye")
+def eye(num_rows, num_columns=None, dtype=_d.float32, name=None):
+    """A sparse identity matrix ``[num_rows, num_columns]`` (square by default)."""
+    rows = _i64(num_rows)
+    columns = rows if num_columns is None else _i64(num_columns)
+    diagonal = array_ops.range(math_ops.minimum(rows, columns), dtype=_I64)
+    return SparseTensor(array_ops.stack([diagonal, diagonal], axis=1),
+                        array_ops.ones_like(diagonal, dtype=_d.as_dtype(dtype)),
+                        array_ops.stack([rows, columns]))
+
+
+@export("sparse.split")
+def split(sp_input=None, num_split=None, axis=None, name=None):
+    """`sp_input` cut into `num_split` SparseTensors along `axis`; the first ``size %
+    num_split`` pieces are one longer."""
+    sp = _sparse(sp_input)
+    if num_split is None:
+        raise ValueError("Argument `num_split` is required")
+    if axis is None:
+        raise ValueError("Argument `axis` is required")
+    rank = sp.shape.rank
+    axis = int(axis) + rank if int(axis) < 0 else int(axis)
+    size = sp.dense_shape[axis]
+    base = math_ops.floordiv(size, np.int64(num_split))
+    extra = math_ops.floormod(size, np.int64(num_split))
+    pieces, start = [], np.int64(0)
+    for i in range(num_split):
+        length = math_ops.add(base, cast_ops.cast(math_ops.less(np.int64(i), extra), _I64))
+        axis_one = np.eye(rank, dtype=np.int64)[axis]
+        begin = math_ops.multiply(axis_one, start)
+        extent = array_ops.where(axis_one.astype(bool), length, sp.dense_shape)
+        pieces.append(slice(sp, begin, extent))
+        start = math_ops.add(start, length)
+    return pieces
+
+
+@export("sparse.reset_shape")
+def reset_shape(sp_input, new_shape=None):
+    """`sp_input` with dense shape `new_shape` (no smaller than it), or by default the
+    smallest shape that holds its entries."""
+    sp = _sparse(sp_input)
+    if new_shape is None:
+        shape = math_ops.add(reduction_ops.reduce_max(sp.indices, axis=0), np.int64(1))
+        shape = array_ops.where(math_ops.greater(array_ops.size(sp.values), 0), shape,
+                                array_ops.zeros_like(sp.dense_shape))
+        return SparseTensor(sp.indices, sp.values, shape)
+    new_shape = _i64(new_shape)
+    old, new = get_static_value(sp.dense_shape), get_static_value(new_shape)
+    if old is not None and new is not None and (len(old) != len(new) or np.any(new < old)):
+        raise ValueError(f"Requested new_shape should have dimension sizes >= sp_input.shape."
+                         f"  Found new_shape ({list(map(int, new))}), sp_input.shape "
+                         f"({list(map(int, old))}).")
+    return SparseTensor(sp.indices, sp.values, new_shape)
 
 
 @export("sparse.map_values")

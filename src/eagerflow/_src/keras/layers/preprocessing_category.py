@@ -305,6 +305,14 @@ class Discretization(_EagerPreprocessingLayer):
         self.sparse = sparse
         self._summary = np.zeros((2, 0), np.float32)
 
+    def adapt(self, data, batch_size=None, steps=None):
+        """Learns `num_bins` quantiles of `data`. Arrays are summarized in batches of 32 by
+        default, as TF's (the approximate quantiles depend on the batches)."""
+        if batch_size is None and isinstance(data, (np.ndarray, list, tuple)) or \
+                batch_size is None and hasattr(data, "dtype") and hasattr(data, "shape"):
+            batch_size = 32
+        super().adapt(data, batch_size=batch_size, steps=steps)
+
     def update_state(self, data):
         if self.input_bin_boundaries is not None:
             raise ValueError(f"Cannot adapt a Discretization layer that has been initialized "

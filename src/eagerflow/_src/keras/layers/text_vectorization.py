@@ -256,6 +256,8 @@ class TextVectorization(_EagerPreprocessingLayer):
         if callable(self._standardize):
             inputs = self._standardize(inputs)
         if self._split is not None:
+            if inputs.shape.rank == 0:  # one string (a dataset's element): one row
+                inputs = array_ops.reshape(inputs, [1])
             if inputs.shape.rank > 1:
                 if inputs.shape[-1] != 1:
                     raise ValueError(f"When using `TextVectorization` to tokenize strings, the "
