@@ -204,6 +204,20 @@ def samples(tf):
     out["StringJoin"] = dict(inputs=[s, s], separator="-")
     out["StringSplitV2"] = dict(input=s, sep=" ")
     out["Substr"] = dict(input=s, pos=1, len=3)
+    out["StringToHashBucket"] = dict(string_tensor=s, num_buckets=7)
+    out["StringNGrams"] = dict(data=["a", "b", "c", "d"], data_splits=[0, 3, 4], separator="+",
+                               ngram_widths=[2], left_pad="", right_pad="", pad_width=0,
+                               preserve_short_sequences=False)
+    out["UnicodeEncode"] = dict(input_values=[72, 105, 233], input_splits=[0, 2, 3],
+                                output_encoding="UTF-8")
+    out["UnsortedSegmentJoin"] = dict(inputs=["a", "b", "c"], segment_ids=[1, 0, 1],
+                                      num_segments=2, separator="-")
+    out["RaggedTensorToTensor"] = dict(shape=[-1, -1], values=[1.0, 2.0, 3.0],
+                                       default_value=0.0, row_partition_tensors=[[0, 2, 2, 3]],
+                                       row_partition_types=["ROW_SPLITS"])
+    out["ExtractGlimpseV2"] = dict(input=image, size=[2, 2], offsets=[[0.0, 0.0]],
+                                   centered=True, normalized=True, uniform_noise=False,
+                                   noise="zero")
     out["StringToNumber"] = dict(string_tensor=["1.5", "-2"])
     out["AsString"] = dict(input=i)
     out["ReduceJoin"] = dict(inputs=[["a", "b"], ["c", "d"]], reduction_indices=1)
@@ -275,9 +289,10 @@ def _more(tf, out, f, g, image, s):
         tf.raw_ops.AssignSubVariableOp(resource=v.handle, value=[0.5, 0.5, 0.5])
         tf.raw_ops.ResourceStridedSliceAssign(ref=v.handle, begin=[1], end=[3], strides=[1],
                                               value=[9.0, 8.0])
-        return [tf.raw_ops.ReadVariableOp(resource=v.handle, dtype=tf.float32)]
+        return [tf.raw_ops.ReadVariableOp(resource=v.handle, dtype=tf.float32),
+                tf.raw_ops.ResourceGather(resource=v.handle, indices=[2, 0], dtype=tf.float32)]
     for name in ["AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
-                 "ResourceStridedSliceAssign", "ReadVariableOp"]:
+                 "ResourceStridedSliceAssign", "ReadVariableOp", "ResourceGather"]:
         out[name] = variable_ops
 
     def lists():

@@ -49,6 +49,10 @@ UNLIKE_TF = {
                     "a Generator's state is not a resource variable"),
     "StatelessShuffle": "it takes a seed where TF's takes key, counter and alg",
     "MatrixSolveLs": "it solves exactly, without TF's l2_regularizer input and fast attr",
+    **dict.fromkeys(["InitializeTableV2", "LookupTableFindV2", "LookupTableSizeV2",
+                     "LookupTableInsertV2", "LookupTableRemoveV2", "LookupTableExportV2",
+                     "LookupTableImportV2"], "the table is a Python object, not a resource"),
+    "SparseCrossV2": "its inputs are one list and its separator an attr",
 }
 
 

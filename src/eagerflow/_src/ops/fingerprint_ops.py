@@ -15,7 +15,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_input
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 
 _U = np.uint64
@@ -292,6 +292,7 @@ _HASH_LEGACY = register("StringToHashBucket", _to_hash_bucket, _hash_rule, dtype
 for _op in (_HASH_FAST, _HASH_STRONG, _HASH_LEGACY):
     batching_rules[_op] = PER_ELEMENT
     tf_nodes[_op] = NodeForm(types={})
+tf_args[_HASH_LEGACY] = ("string_tensor",)
 
 
 @export("strings.to_hash_bucket_fast")

@@ -448,6 +448,7 @@ _DECODE_AND_CROP_JPEG = register("DecodeAndCropJpeg", _decode_and_crop_jpeg,
                                  _decode_and_crop_rule, dtypes=(_d.string,),
                                  not_differentiable=_NO_GRAD)
 tf_nodes[_DECODE_AND_CROP_JPEG] = NodeForm(outputs=("image",))
+tf_args[_DECODE_AND_CROP_JPEG] = ("contents", "crop_window")
 
 
 def _extract_jpeg_shape(xp, contents, output_type=_d.int32):

@@ -467,6 +467,7 @@ _PADDED_NMS = register("PaddedNonMaxSuppression", _padded_nms_kernel, _padded_nm
                        multi=True, tied=(0, 1), dtypes=_HALF_FLOAT,
                        not_differentiable="integer indices")
 tf_nodes[_PADDED_NMS] = NodeForm(lower=_no_graph_def_form)
+tf_args[_PADDED_NMS] = None  # (eagerflow's own op)
 batching_rules[_PADDED_NMS] = PER_ELEMENT
 
 

@@ -726,6 +726,8 @@ _BOX_DEFAULTS = {"aspect_ratio_range": (0.75, 1.33), "area_range": (0.05, 1.0),
 tf_nodes[_DISTORTED_BOX[0]] = NodeForm(local={"stream": random_ops._OpState},
                                         defaults={"seed": 0, "seed2": 0, **_BOX_DEFAULTS})
 tf_nodes[_DISTORTED_BOX[1]] = NodeForm(types={"T": 0, "Tseed": 3}, defaults=_BOX_DEFAULTS)
+tf_args[_DISTORTED_BOX[0]] = ("image_size", "bounding_boxes", "min_object_covered")
+tf_args[_DISTORTED_BOX[1]] = ("image_size", "bounding_boxes", "min_object_covered", "seed")
 
 
 def _box_attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes):
@@ -935,6 +937,7 @@ _GLIMPSE = register("ExtractGlimpseV2", _glimpse_kernel(2), _glimpse_rule, tied=
 for _name in ("ExtractGlimpse", "ExtractGlimpseV2"):
     register_gradient(_name)(lambda op, dy: _no_glimpse_gradient(op))
 batching_rules.assign(PER_ELEMENT, _GLIMPSE_V1, _GLIMPSE)
+tf_args.assign(("input", "size", "offsets"), _GLIMPSE_V1, _GLIMPSE)
 _GLIMPSE_DEFAULTS = {"centered": True, "normalized": True, "uniform_noise": True,
                      "noise": "uniform"}
 for _op in (_GLIMPSE_V1, _GLIMPSE):

@@ -26,7 +26,7 @@ from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -188,6 +188,8 @@ tf_nodes[_REMOVE] = NodeForm(types={"Tin": 1})
 tf_nodes[_EXPORT] = NodeForm(types={}, renamed={"key_dtype": "Tkeys", "value_dtype": "Tvalues"},
                              outputs=("keys", "values"))
 tf_nodes[_IMPORT] = NodeForm(types={"Tin": 1, "Tout": 2})
+# (no raw ops: the table is a Python object where TF takes a resource tensor)
+tf_args.assign(None, _FIND, _SIZE, _INSERT, _REMOVE, _EXPORT, _IMPORT)
 for _op in (_FIND, _SIZE, _INSERT, _REMOVE, _EXPORT, _IMPORT):
     batching_rules[_op] = PER_ELEMENT
 
@@ -251,6 +253,7 @@ def _init_more(xp, table, keys, values):
 _IMPORT_MORE = register("InitializeTableV2", _init_more, _no_outputs, multi=True, tied=(),
                         stateful=True, not_differentiable=_NO_GRAD)
 tf_nodes[_IMPORT_MORE] = NodeForm(types={"Tkey": 1, "Tval": 2})
+tf_args[_IMPORT_MORE] = None  # (the table is a Python object, as above)
 batching_rules[_IMPORT_MORE] = PER_ELEMENT
 
 

@@ -20,7 +20,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -691,6 +691,7 @@ _SPARSE_CROSS = register("SparseCrossV2", _cross_kernel, _cross_rule, multi=True
                          not_differentiable="crosses features")
 batching_rules[_SPARSE_CROSS] = PER_ELEMENT
 tf_nodes[_SPARSE_CROSS] = NodeForm(types={}, byte_attrs={"sep"})
+tf_args[_SPARSE_CROSS] = None  # (its inputs one list with the separator an attr: no raw op)
 
 
 def _cross_inputs(inputs):

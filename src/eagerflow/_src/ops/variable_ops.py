@@ -124,6 +124,7 @@ _RESOURCE_GATHER = register("ResourceGather", _resource_gather, _resource_gather
                             tied=(), stateful=True, replayable=True)
 tf_nodes[_RESOURCE_GATHER] = NodeForm(types={"dtype": "out0", "Tindices": 1},
                                       ignored=("validate_indices",), defaults={"batch_dims": 0})
+tf_args[_RESOURCE_GATHER] = ("resource", "indices")
 
 
 @register_gradient("ResourceGather")

@@ -13,7 +13,7 @@ from eagerflow._src.core import errors as errors_module
 from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor import EagerTensor
@@ -271,6 +271,8 @@ _UNICODE_ENCODE = register("UnicodeEncode", _unicode_encode, _unicode_encode_rul
                            not_differentiable=_NO_GRAD)
 batching_rules[_UNICODE_ENCODE] = PER_ELEMENT
 tf_nodes[_UNICODE_ENCODE] = NodeForm(types={"Tsplits": 1})
+tf_args[_UNICODE_ENCODE] = ("input_values", "input_splits")
+tf_defaults[_UNICODE_ENCODE] = {"errors": "replace", "replacement_char": 65533}
 
 
 @export("strings.unicode_encode")
@@ -366,6 +368,7 @@ _STRING_NGRAMS = register("StringNGrams", _string_ngrams, _string_ngrams_rule, m
 batching_rules[_STRING_NGRAMS] = PER_ELEMENT
 tf_nodes[_STRING_NGRAMS] = NodeForm(types={"Tsplits": 1}, outputs=("ngrams", "ngrams_splits"),
                                     byte_attrs=("separator", "left_pad", "right_pad"))
+tf_args[_STRING_NGRAMS] = ("data", "data_splits")
 
 
 @export("strings.ngrams")
@@ -457,6 +460,7 @@ _UNSORTED_SEGMENT_JOIN = register(
 batching_rules[_UNSORTED_SEGMENT_JOIN] = PER_ELEMENT
 tf_nodes[_UNSORTED_SEGMENT_JOIN] = NodeForm(types={"Tindices": 1, "Tnumsegments": 2},
                                             byte_attrs=("separator",))
+tf_args[_UNSORTED_SEGMENT_JOIN] = ("inputs", "segment_ids", "num_segments")
 
 
 @export("strings.unsorted_segment_join")

@@ -21,7 +21,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -882,6 +882,7 @@ batching_rules[_RAGGED_TO_TENSOR] = PER_ELEMENT
 tf_nodes[_RAGGED_TO_TENSOR] = NodeForm(
     types={"T": 1, "Tindex": 3, "Tshape": 0}, ignored=("num_row_partition_tensors",),
     rewrite=lambda attrs, inputs: {**attrs, "num_row_partition_tensors": len(inputs) - 3})
+tf_args[_RAGGED_TO_TENSOR] = ("shape", "values", "default_value", "*row_partition_tensors")
 
 
 @register_gradient("RaggedTensorToTensor")
