@@ -302,23 +302,18 @@ def with_tf_saver(graph_def, scope, variables):
     return out
 
 
-def graph_def_of(graph):
-    """`graph`'s ``GraphDef`` as TF writes a TF 1 graph's: each variable a ``VarHandleOp``
-    node of its own name, and only the control inputs the graph holds (none that order
-    its stateful operations, as a function's graph is written)."""
+def graph_def_of(graph, add_shapes=False):
+    """`graph`'s ``GraphDef`` as TF writes a TF 1 graph's (`Graph.as_graph_def`): each of its
+    variables a ``VarHandleOp`` node of its own name (which its initializer assigns and its
+    reads read), and only the control inputs the graph holds (none that order its stateful
+    operations, as a function's graph is written)."""
     from eagerflow._src.graph import graph_def as _graph_def  # noqa: PLC0415
-    written = graph.as_graph_def()
+    placeholders = {}  # resource placeholder -> the variable it stands for
+    written = _graph_def.graph_to_graph_def(graph, add_shapes, placeholders)
     operations = {op.name for op in graph.get_operations()}
     control = getattr(graph, "control_inputs", {})
-    handles = {}  # resource placeholder -> the variable's op name
-    for var in graph.get_collection(GraphKeys.GLOBAL_VARIABLES) + graph.get_collection(
-            GraphKeys.LOCAL_VARIABLES):
-        init = getattr(var, "_initializer_op", None)
-        if init is None:
-            continue
-        for node in written.node:
-            if node.name == init.name and node.input:
-                handles[_op_name(node.input[0])] = (var.name.split(":")[0], var)
+    handles = {node: (var.name.split(":")[0], var) for node, var in placeholders.items()
+               if getattr(var, "_graph", None) is graph}  # (a v1 graph's own variables)
     out = type(written)()
     out.CopyFrom(written)
     del out.node[:]
@@ -331,6 +326,8 @@ def graph_def_of(graph):
             handle.attr["shared_name"].s = name.encode()
             handle.attr["container"].s = b""
             handle.attr["allowed_devices"].list.SetInParent()
+            if add_shapes:
+                handle.attr["_output_shapes"].CopyFrom(node.attr["_output_shapes"])
             continue
         if node.op == "NoOp" and node.name not in operations:
             continue  # (the NoOp a function's graph waits on)
