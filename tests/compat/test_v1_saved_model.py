@@ -254,3 +254,38 @@ def test_imported_graphs_keep_their_noops():
             assert sess.run("init") is None
             w = next(v for v in tf1.global_variables() if v.name == "layer/w:0")
             assert sess.run(w).shape == (2, 1)
+
+
+def _serve_only(path, feed):
+    """The one output of `path`'s ``serving_default`` in a Session, fed `feed`."""
+    with tf1.Session(graph=tf1.Graph()) as sess:
+        meta = tf1.saved_model.load(sess, ["serve"], path)
+        sig = meta.signature_def["serving_default"]
+        (name,) = [i.name for i in sig.inputs.values()]
+        return sess.run({k: v.name for k, v in sig.outputs.items()}, {name: feed})
+
+
+@pytest.mark.parametrize("name", ["tf_module", "tf_keras", "tf_keras_cnn", "tf_keras_lstm"])
+def test_tf2_savedmodels_load_into_a_session(name):
+    """TF 2's SavedModels (an object-based checkpoint, signatures calling functions) load into
+    a Session as TF's v1 loader loads them."""
+    expected = TF_OUTPUTS[name]
+    (out,) = _serve_only(os.path.join(TF_DATA, name), np.array(expected["x"],
+                                                                np.float32)).values()
+    np.testing.assert_allclose(out, expected["y"], rtol=1e-5, atol=1e-6)
+
+
+def test_our_tf2_savedmodels_load_into_a_session_as_in_tf():
+    with open(os.path.join(TF_DATA, "tf_loaded_ours.json")) as f:
+        expected = json.load(f)
+    out = _serve_only(os.path.join(TF_DATA, "ours_module"),
+                      np.load(os.path.join(TF_DATA, "ours_module_x.npy")))
+    for k, v in expected["v1_session_serving_default"].items():
+        np.testing.assert_allclose(out[k], v, rtol=1e-6)
+    out = _serve_only(os.path.join(TF_DATA, "ours_keras"),
+                      np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0)
+    np.testing.assert_allclose(out["out"], expected["keras_v1_session_serving_default"]["out"],
+                               rtol=1e-6)
+    with tf1.Session(graph=tf1.Graph()) as sess:
+        with pytest.raises(tf.errors.UnimplementedError, match="two variables named 'Variable'"):
+            tf1.saved_model.load(sess, ["serve"], os.path.join(TF_DATA, "tf_containers"))

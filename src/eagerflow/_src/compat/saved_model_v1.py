@@ -23,6 +23,7 @@ import os
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode, meta_graph
 from eagerflow._src.compat.graph_mode import GraphKeys
+from eagerflow._src.core import errors
 from eagerflow._src.core.tensor_shape import TensorShape
 
 _NS = "compat.v1.saved_model."
@@ -133,7 +134,8 @@ def contains_saved_model(export_dir):
 def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
     """Loads the MetaGraph of `tags` from the SavedModel in `export_dir` into `sess`'s graph,
     restores its variables in `sess` and runs its init op; returns the ``MetaGraphDef``,
-    whose SignatureDefs name the tensors to run."""
+    whose SignatureDefs name the tensors to run. A TF 2 SavedModel (``tf.saved_model.save``)
+    loads too: its variables restored from their objects' checkpoint keys."""
     from eagerflow._src.saved_model.load import read_saved_model  # noqa: PLC0415
     export_dir = os.fspath(export_dir)
     proto = read_saved_model(export_dir)
@@ -147,10 +149,14 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
             f"in the SavedModel, please use the SavedModel CLI: `saved_model_cli`.")
     meta = found[0]
     graph = sess.graph
+    del saver_kwargs
+    prefix = os.path.join(export_dir, VARIABLES_DIRECTORY, VARIABLES_FILENAME)
     with graph.as_default():
-        saver = meta_graph.import_meta_graph(meta, import_scope=import_scope, **saver_kwargs)
+        saver, variables = meta_graph.import_with_variables(meta, import_scope)
+        if len(meta.object_graph_def.nodes):  # a TF 2 SavedModel: keys by object, not name
+            saver = _object_saver(meta, prefix, variables)
     if saver is not None:
-        saver.restore(sess, os.path.join(export_dir, VARIABLES_DIRECTORY, VARIABLES_FILENAME))
+        saver.restore(sess, prefix)
     prefix = f"{import_scope}/" if import_scope else ""
     init = meta.signature_def.get(_INIT_OP_SIGNATURE_KEY)
     if init is not None and _INIT_OP_SIGNATURE_KEY in init.outputs:
@@ -163,6 +169,38 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
                 sess.run(graph.get_operation_by_name(prefix + ops[0].split(":")[0]))
                 break
     return meta
+
+
+def _object_saver(meta, prefix, variables):
+    """A `Saver` restoring the imported `variables` of a TF 2 SavedModel's MetaGraph from its
+    object-based checkpoint: each variable object's ``VARIABLE_VALUE`` key, matched to the
+    graph's variable of its name."""
+    from eagerflow._src.checkpoint import bundle, trackable  # noqa: PLC0415
+    from eagerflow._src.compat.saver import Saver  # noqa: PLC0415
+    from eagerflow._src.core.protos import checkpoint as ckpt_pb  # noqa: PLC0415
+    if not variables or not bundle.exists(prefix):
+        return None
+    reader = bundle.BundleReader(prefix)
+    try:
+        graph = ckpt_pb.TrackableObjectGraph.FromString(
+            reader.get_tensor(trackable.OBJECT_GRAPH_KEY).item())
+    finally:
+        reader.close()
+    keys, seen = {}, set()
+    for i, node in enumerate(meta.object_graph_def.nodes):
+        if node.WhichOneof("kind") != "variable" or i >= len(graph.nodes):
+            continue
+        if node.variable.name in seen:  # (which graph variable is whose: not by name)
+            raise errors.UnimplementedError(
+                None, None, f"The SavedModel at {os.path.dirname(os.path.dirname(prefix))} has "
+                            f"two variables named {node.variable.name!r}; loading it into a "
+                            f"Session is not supported (use tf.saved_model.load).")
+        seen.add(node.variable.name)
+        var = variables.get(node.variable.name)
+        for attribute in graph.nodes[i].attributes:
+            if attribute.name == "VARIABLE_VALUE" and var is not None:
+                keys[attribute.checkpoint_key] = var
+    return Saver(keys) if keys else None
 
 
 @export(_NS + "Builder", _NS + "builder.SavedModelBuilder")
