@@ -289,3 +289,34 @@ def test_our_tf2_savedmodels_load_into_a_session_as_in_tf():
     with tf1.Session(graph=tf1.Graph()) as sess:
         with pytest.raises(tf.errors.UnimplementedError, match="two variables named 'Variable'"):
             tf1.saved_model.load(sess, ["serve"], os.path.join(TF_DATA, "tf_containers"))
+
+
+@pytest.mark.parametrize("scope", ["", None, "imported"])
+def test_graph_defs_with_variables_import_into_a_session(scope):
+    """Our GraphDef (as TF ran it) and TF's own import with their variables, which the
+    graphs' initializers set."""
+    prefix = "" if scope == "" else (scope or "import") + "/"
+
+    def run(sess):
+        return lambda f, d: sess.run(prefix + f, d and {prefix + k: v for k, v in d.items()})
+
+    with open(os.path.join(DATA, "ours_graph.pb"), "rb") as f:
+        ours = tf1.GraphDef.FromString(f.read())
+    with tf1.Graph().as_default():
+        tf1.import_graph_def(ours, name=scope)
+        with tf1.Session() as sess:
+            got = run_graph(run(sess))
+    for k, v in RECORDED["ours_graph_run"].items():
+        np.testing.assert_allclose(got[k], v, rtol=1e-6)
+    with open(os.path.join(DATA, "tf_graph.pb"), "rb") as f:
+        theirs = tf1.GraphDef.FromString(f.read())
+    with tf1.Graph().as_default() as g:
+        tf1.import_graph_def(theirs, name=scope)
+        assert g.get_operation_by_name(prefix + "init").type == "NoOp"
+        with tf1.Session() as sess:
+            step = run(sess)
+            step("init", None)
+            np.testing.assert_allclose(step("y:0", {"x:0": GRAPH_X}),
+                                       RECORDED["tf_graph_run"]["y0"])
+            assert step("bump:0", None) == 2.5
+            np.testing.assert_allclose(step("y:0", {"x:0": GRAPH_X}), GRAPH_X * 2.5 + 1.0)

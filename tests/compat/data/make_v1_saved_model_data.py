@@ -2,7 +2,8 @@
 (`tests/compat/v1_saved_model_programs.py`) in its own graphs, and from what eagerflow
 wrote of them (make_v1_saved_model_ours.py, run first): TF 1's loader
 (``tf.compat.v1.saved_model.load`` in a Session), TF 2's ``tf.saved_model.load``, and the
-GraphDef imported with ``import_graph_def`` and run. Writes ``v1_saved_model.json``.
+GraphDef imported with ``import_graph_def`` and run. Writes ``v1_saved_model.json`` and
+TF's GraphDef of the training graph, ``v1_saved_model/tf_graph.pb``.
 Run with TensorFlow 2.x: ``python make_v1_saved_model_data.py``."""
 import json
 import os
@@ -60,6 +61,8 @@ def main():
         g = graph_program(tf)
         with tf.Session(graph=g) as sess:
             record["tf_graph_run"] = run_graph(lambda f, d: sess.run(f, d))
+        with open(os.path.join(DATA, "tf_graph.pb"), "wb") as f:
+            f.write(g.as_graph_def().SerializeToString())
     finally:
         shutil.rmtree(tmp)
     # what TF 1's loader makes of eagerflow's
