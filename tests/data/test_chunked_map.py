@@ -191,6 +191,16 @@ def test_each_iteration_draws_from_the_start():
     again = [int(v) for v in ds.repeat(2)]
     assert again[:5] == first and again[5:] != first
 
+    @tf.function
+    def loop():
+        out = tf.constant(0, tf.int64)
+        for v in ds:
+            out = out * 1000 + v
+        return out
+    code = sum(v * 1000 ** (4 - i) for i, v in enumerate(first))
+    assert int(loop()) == int(loop()) == code  # (each call iterates anew, as TF's)
+    assert int(ds.reduce(tf.constant(0, tf.int64), lambda a, v: a * 1000 + v)) == code
+
 
 def test_restoring_a_mapped_batch_iterator_skips_without_mapping(tmp_path, monkeypatch):
     mapped = []

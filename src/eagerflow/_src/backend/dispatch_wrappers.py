@@ -561,6 +561,15 @@ def _w3068d93908(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w30c534abe2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(session, export_dir, inputs, outputs, legacy_init_op=None):
+        try:
+            return _export_fn(session, export_dir, inputs, outputs, legacy_init_op)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'session': session, 'export_dir': export_dir, 'inputs': inputs, 'outputs': outputs, 'legacy_init_op': legacy_init_op})
+    return _export_wrapper
+
+
 def _w3166322bfd(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image_size, bounding_boxes, seed=None, seed2=None, min_object_covered=None, aspect_ratio_range=None, area_range=None, max_attempts=None, use_image_if_no_bounding_boxes=None, name=None):
         try:
@@ -1794,6 +1803,15 @@ def _w7879a9bec3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w788162e896(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sess, tags, export_dir, import_scope=None, **saver_kwargs):
+        try:
+            return _export_fn(sess, tags, export_dir, import_scope, **saver_kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sess': sess, 'tags': tags, 'export_dir': export_dir, 'import_scope': import_scope, 'saver_kwargs': saver_kwargs})
+    return _export_wrapper
+
+
 def _w7882553355(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, size, align_corners=None, name=None, half_pixel_centers=None):
         try:
@@ -1818,6 +1836,15 @@ def _w7aaec94ce3(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(records, record_defaults, field_delim, use_quote_delim, na_value, select_cols, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'records': records, 'record_defaults': record_defaults, 'field_delim': field_delim, 'use_quote_delim': use_quote_delim, 'na_value': na_value, 'select_cols': select_cols, 'name': name})
+    return _export_wrapper
+
+
+def _w7b12dbca99(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensor_info, graph=None, import_scope=None):
+        try:
+            return _export_fn(tensor_info, graph, import_scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor_info': tensor_info, 'graph': graph, 'import_scope': import_scope})
     return _export_wrapper
 
 
@@ -2766,6 +2793,15 @@ def _wb43f06345b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb49f38a6b0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs=None, outputs=None, method_name=None, defaults=None):
+        try:
+            return _export_fn(inputs, outputs, method_name, defaults)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'outputs': outputs, 'method_name': method_name, 'defaults': defaults})
+    return _export_wrapper
+
+
 def _wb6f487720d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(sp_input, default_value=None, validate_indices=None, name=None):
         try:
@@ -3339,6 +3375,15 @@ def _wd9e712e58b(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(shape, mean, stddev, dtype, seed, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shape': shape, 'mean': mean, 'stddev': stddev, 'dtype': dtype, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _wd9f4462c7a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, outputs):
+        try:
+            return _export_fn(inputs, outputs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'outputs': outputs})
     return _export_wrapper
 
 
@@ -3965,6 +4010,14 @@ WRAPPERS = {
     'compat.v1.placeholder_with_default': _wdd81df4022,
     'compat.v1.py_func': _wbe933e5bf8,
     'compat.v1.reset_default_graph': _w1f06b08988,
+    'compat.v1.saved_model.build_signature_def': _wb49f38a6b0,
+    'compat.v1.saved_model.build_tensor_info': _w1534e0c76e,
+    'compat.v1.saved_model.contains_saved_model': _wa67de9c9fd,
+    'compat.v1.saved_model.get_tensor_from_tensor_info': _w7b12dbca99,
+    'compat.v1.saved_model.load': _w788162e896,
+    'compat.v1.saved_model.maybe_saved_model_directory': _wa67de9c9fd,
+    'compat.v1.saved_model.predict_signature_def': _wd9f4462c7a,
+    'compat.v1.saved_model.simple_save': _w30c534abe2,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
     'compat.v1.summary.histogram': _wd2aa6f8c14,
     'compat.v1.summary.image': _w23ef636dbd,

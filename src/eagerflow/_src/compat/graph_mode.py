@@ -100,6 +100,13 @@ class Graph(_graph.Graph):
         self.version += 1
         return op
 
+    def as_graph_def(self, from_version=None, add_shapes=False):
+        """This graph as TF 1 writes one (``VarHandleOp`` variables with their initializers,
+        only the graph's own control inputs), which TF imports and runs."""
+        del from_version
+        from eagerflow._src.compat import meta_graph  # noqa: PLC0415 (protobuf when asked)
+        return meta_graph.graph_def_of(self, add_shapes)
+
     def get_operation_by_name(self, name):
         if not isinstance(name, str):
             raise TypeError(f"Operation names are strings (or similar), not "

@@ -96,6 +96,12 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
     returned restores checkpoints by the variables' names.
     """
     del clear_devices, kwargs
+    return import_with_variables(meta_graph_or_file, import_scope)[0]
+
+
+def import_with_variables(meta_graph_or_file, import_scope=None):
+    """`import_meta_graph`'s `Saver` (or None), and every variable imported, by node name
+    (also those of no collection: a TF 2 SavedModel's)."""
     from eagerflow._src.compat import saver as _saver  # noqa: PLC0415
     from eagerflow._src.graph import graph_def as _graph_def  # noqa: PLC0415
     pb, variable_def = _protos()
@@ -112,9 +118,13 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
     for node in meta.graph_def.node:  # (handles no collection names: variables all the same)
         if node.op == "VarHandleOp" and node.name not in definitions:
             definitions[node.name] = variable_def(variable_name=f"{node.name}:0")
-    saver_scope = None
+    saver_scope, saver_nodes = None, set()
     if meta.HasField("saver_def") and meta.saver_def.restore_op_name:
         saver_scope = meta.saver_def.restore_op_name.rpartition("/")[0] + "/"
+        if saver_scope == "/":  # (TF 2's SavedModel: the saver's calls and filename, unscoped)
+            saver_scope = None
+            saver_nodes = {_op_name(getattr(meta.saver_def, f)) for f in (
+                "restore_op_name", "save_tensor_name", "filename_tensor_name")}
     nodes = {n.name: n for n in meta.graph_def.node}
     kept = type(meta.graph_def)()
     kept.CopyFrom(meta.graph_def)
@@ -124,8 +134,8 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
             fed = kept.node.add(name=node.name, op="Placeholder")
             fed.attr["dtype"].type = _d.resource.as_datatype_enum
             continue
-        if node.op == "VarIsInitializedOp" or (saver_scope and
-                                               node.name.startswith(saver_scope)):
+        if node.op == "VarIsInitializedOp" or node.name in saver_nodes or (
+                saver_scope and node.name.startswith(saver_scope)):
             continue  # (a variable's check, the saver's own ops)
         kept.node.add().CopyFrom(node)
     variables, input_map = {}, {}
@@ -180,9 +190,9 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
     saved = [v for v in graph.get_collection(GraphKeys.GLOBAL_VARIABLES)
              if any(v is w for w in variables.values())]
     if not saved:
-        return None  # (as TF: no variables to save)
+        return None, variables  # (as TF: no variables to save)
     with graph.as_default():
-        return _saver.Saver({v.name[len(prefix):].split(":")[0]: v for v in saved})
+        return _saver.Saver({v.name[len(prefix):].split(":")[0]: v for v in saved}), variables
 
 
 @export("compat.v1.train.export_meta_graph")
@@ -302,23 +312,18 @@ def with_tf_saver(graph_def, scope, variables):
     return out
 
 
-def graph_def_of(graph):
-    """`graph`'s ``GraphDef`` as TF writes a TF 1 graph's: each variable a ``VarHandleOp``
-    node of its own name, and only the control inputs the graph holds (none that order
-    its stateful operations, as a function's graph is written)."""
+def graph_def_of(graph, add_shapes=False):
+    """`graph`'s ``GraphDef`` as TF writes a TF 1 graph's (`Graph.as_graph_def`): each of its
+    variables a ``VarHandleOp`` node of its own name (which its initializer assigns and its
+    reads read), and only the control inputs the graph holds (none that order its stateful
+    operations, as a function's graph is written)."""
     from eagerflow._src.graph import graph_def as _graph_def  # noqa: PLC0415
-    written = graph.as_graph_def()
+    placeholders = {}  # resource placeholder -> the variable it stands for
+    written = _graph_def.graph_to_graph_def(graph, add_shapes, placeholders)
     operations = {op.name for op in graph.get_operations()}
     control = getattr(graph, "control_inputs", {})
-    handles = {}  # resource placeholder -> the variable's op name
-    for var in graph.get_collection(GraphKeys.GLOBAL_VARIABLES) + graph.get_collection(
-            GraphKeys.LOCAL_VARIABLES):
-        init = getattr(var, "_initializer_op", None)
-        if init is None:
-            continue
-        for node in written.node:
-            if node.name == init.name and node.input:
-                handles[_op_name(node.input[0])] = (var.name.split(":")[0], var)
+    handles = {node: (var.name.split(":")[0], var) for node, var in placeholders.items()
+               if getattr(var, "_graph", None) is graph}  # (a v1 graph's own variables)
     out = type(written)()
     out.CopyFrom(written)
     del out.node[:]
@@ -331,6 +336,8 @@ def graph_def_of(graph):
             handle.attr["shared_name"].s = name.encode()
             handle.attr["container"].s = b""
             handle.attr["allowed_devices"].list.SetInParent()
+            if add_shapes:
+                handle.attr["_output_shapes"].CopyFrom(node.attr["_output_shapes"])
             continue
         if node.op == "NoOp" and node.name not in operations:
             continue  # (the NoOp a function's graph waits on)

@@ -33,7 +33,47 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     """
     del op_dict, producer_op_list
     from eagerflow._src.graph import graph_def as _graph_def  # noqa: PLC0415
-    return _graph_def.import_graph_def(graph_def, input_map, return_elements, name)
+    from eagerflow._src.compat import graph_mode  # noqa: PLC0415
+    graph = graph_mode.v1_graph()
+    input_map = dict(input_map or {})
+    handles = [n for n in getattr(graph_def, "node", ()) if n.op == "VarHandleOp"
+               and f"{n.name}:0" not in input_map and n.name not in input_map]
+    if graph is None or not handles:
+        return _graph_def.import_graph_def(graph_def, input_map, return_elements, name)
+    # A TF 1 graph's variables (``VarHandleOp``s): graph variables of this graph, their
+    # handles fed in, initialized by running the graph's own initializers.
+    from eagerflow._src.compat import variable_scope  # noqa: PLC0415
+    from eagerflow._src.core import dtypes as _d  # noqa: PLC0415
+    from eagerflow._src.core.tensor_shape import TensorShape  # noqa: PLC0415
+    scope = "import" if name is None else name
+    prefix = graph.unique_name(scope) + "/" if scope else ""
+    kept = type(graph_def)()
+    kept.CopyFrom(graph_def)
+    names = {h.name for h in handles}
+    del kept.node[:]  # (the variables' VarIsInitializedOp checks left out, as by import_meta_graph)
+    kept.node.extend(n for n in graph_def.node if n.op != "VarIsInitializedOp"
+                     or n.input[0] not in names)
+    for node in kept.node:
+        if node.name in names:
+            dtype, shape = node.attr["dtype"].type, node.attr["shape"].shape
+            node.ClearField("attr")
+            node.op = "Placeholder"
+            node.attr["dtype"].type = _d.resource.as_datatype_enum
+            var = variable_scope.GraphVariable._of_imported_graph(
+                graph, f"{prefix}{node.name}:0", _d.as_dtype(dtype),
+                TensorShape(None if shape.unknown_rank else
+                            [d.size if d.size >= 0 else None for d in shape.dim]), True)
+            input_map[f"{node.name}:0"] = var
+    out = _graph_def.import_graph_def(kept, input_map, return_elements, prefix or "")
+    for node in handles:
+        var = input_map[f"{node.name}:0"]
+        for attr, found in (("_initializer_op", f"{prefix}{node.name}/Assign"),
+                            ("_snapshot", f"{prefix}{node.name}/Read/ReadVariableOp:0")):
+            try:
+                setattr(var, attr, graph.as_graph_element(found))
+            except (KeyError, ValueError):
+                pass  # (not TF's layout: no initializer or snapshot by name)
+    return out
 
 
 class WrappedFunction(ConcreteFunction):

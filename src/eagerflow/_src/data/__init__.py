@@ -25,12 +25,19 @@ defining:
 * ``_inputs()``: the input datasets (for options and graph walks).
 * optionally ``_batches(batch_size, drop_remainder)``: whole batches as
   flat tuples, made faster than stacking elements one by one (sources over
-  arrays slice them), or None.
+  arrays slice them, maps over those map each batch at once), or None.
 
 User functions (``map``, ``filter``, ...) are traced once with `function`
 (AutoGraph on) by `structured_function.StructuredFunction` from the input
 spec; calling it maps one element's flat arrays to the result's (running the
-compiled graph on them directly).  Functions that return datasets
+compiled graph on them directly).  A ``map`` over a source of arrays runs its
+function on a chunk of elements at once instead (`StructuredFunction.chunked`:
+the graph vectorized by `graph.vectorize`, each seeded random op drawing every
+element's values as running element by element would), and a ``batch`` after
+it on each whole batch; a chunk that fails is mapped again element by element
+after giving its draws back (`random_ops.Draws`).  Each new iterator restarts
+the functions' seeded random sequences, as TF instantiates them per iterator.
+Functions that return datasets
 (``flat_map``, ``interleave``, ``group_by_window``, and ``map`` over or to
 datasets) are traced once on symbolic inputs for their element spec, then
 called eagerly per element (`dataset_spec.DatasetFunction`,

@@ -508,7 +508,7 @@ class Dataset:
         from eagerflow._src.data import iterator_graph  # noqa: PLC0415
         if iterator_graph.building_graph():  # an op, run on every call
             return iterator_graph.single_element(self)
-        it = self._iterator()
+        it = self._iterator()  # (TF's function state goes on from call to call here)
         op = "DatasetToSingleElement"
         try:
             first = next(it)

@@ -25,7 +25,7 @@ class Iterator:
         raise NotImplementedError
 
 
-def _restart_draws(dataset):
+def restart_draws(dataset):
     """Restarts the seeded random ops of the pipeline's functions (TF runs a new iterator's
     functions anew: two iterations of a dataset draw the same values)."""
     for node in iterator_state._nodes(dataset):
@@ -52,7 +52,7 @@ class OwnedIterator(Iterator):
         self._spec = dataset.element_spec
         # (the shuffles' seed state before this iterator draws its seeds: a checkpoint's)
         self._seed_state = iterator_state.seed_state(dataset)
-        _restart_draws(dataset)
+        restart_draws(dataset)
         self._source = dataset._iterator()
         self._pack = structure.Packer(self._spec).pack
         self._n = 0  # elements handed out: the position a checkpoint saves

@@ -614,6 +614,8 @@ class _Importer:
             made.setdefault(f"{node.name}:0", graph.constant(value, name=graph._unique(name)))
             return
         if node.op == "NoOp":
+            if getattr(graph, "unique_scopes", False):  # a TF 1 graph's: run by name (`init`)
+                name = graph._add(None, "NoOp", graph._unique(name), (), {}, []).name
             self.control[name] = control
             return
         try:

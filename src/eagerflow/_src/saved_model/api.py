@@ -38,7 +38,7 @@ for _name in ("SERVING", "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "PREDICT_METHOD_NA
     export(f"saved_model.{_name}").export_constant(__name__, _name)
 
 
-@export("saved_model.SaveOptions")
+@export("saved_model.SaveOptions", "compat.v1.saved_model.SaveOptions")
 class SaveOptions:
     """Options of `save`: `function_aliases` ({alias: tf.function}) are recorded in the
     MetaGraph for the saved concrete functions of each function, as TF records them; the
@@ -87,7 +87,7 @@ class LoadOptions:
         self.experimental_load_function_aliases = experimental_load_function_aliases
 
 
-@export("saved_model.save")
+@export("saved_model.save", "compat.v1.saved_model.save")
 def save(obj, export_dir, signatures=None, options=None):
     """Writes `obj` (a `tf.Module` or any trackable object) to `export_dir` as a SavedModel
     that TensorFlow loads (``tf.saved_model.save``).
@@ -104,7 +104,7 @@ def save(obj, export_dir, signatures=None, options=None):
     _save.save(obj, export_dir, signatures, options)
 
 
-@export("saved_model.load")
+@export("saved_model.load", "compat.v1.saved_model.load_v2")
 def load(export_dir, tags=None, options=None):
     """Loads the SavedModel in `export_dir` (written here or by TensorFlow) and returns its
     root object (``tf.saved_model.load``).
