@@ -22,6 +22,7 @@ from eagerflow._src.function.call_gradient import CallGradient
 from eagerflow._src.core.errors import exception_type_from_error_code, InaccessibleTensorError
 from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper
 from eagerflow._src.core.protos import checkpoint as checkpoint_protos
+from eagerflow._src.summary.writer import state as summary_state
 from eagerflow._src.core.registry import OpDef, same_shape
 from eagerflow._src.data import iterator_ops as data_iterator_ops
 from eagerflow._src.data import structured_function as data_structured_function

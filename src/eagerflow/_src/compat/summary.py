@@ -28,7 +28,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.errors import shape_text
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.summary import protos
@@ -75,6 +75,7 @@ def _scalar_rule(tags, values):
 _SCALAR = register("ScalarSummary", _scalar_summary, _scalar_rule, tied=(1,), dtypes=_REAL,
                    not_differentiable=_NO_GRAD)
 tf_nodes[_SCALAR] = NodeForm(types={"T": 1})
+tf_args[_SCALAR] = ("tags", "values")
 
 
 # -- HistogramSummary: TF's exponential buckets ----------------------------------------
@@ -150,6 +151,7 @@ def _histogram_rule(tag, values):
 _HISTOGRAM = register("HistogramSummary", _histogram_summary, _histogram_rule, tied=(1,),
                       dtypes=_REAL, not_differentiable=_NO_GRAD)
 tf_nodes[_HISTOGRAM] = NodeForm(types={"T": 1})
+tf_args[_HISTOGRAM] = ("tag", "values")
 
 
 # -- MergeSummary -----------------------------------------------------------------------
@@ -174,6 +176,7 @@ def _merge_summary(xp, *inputs):
 _MERGE = register("MergeSummary", _merge_summary, lambda *_: (TensorShape([]), _d.string),
                   tied="all", dtypes=(_d.string,), not_differentiable=_NO_GRAD)
 tf_nodes[_MERGE] = NodeForm(number="N")
+tf_args[_MERGE] = ("*inputs",)
 
 
 # -- TensorSummaryV2 ---------------------------------------------------------------------
@@ -193,6 +196,7 @@ _TENSOR = register("TensorSummaryV2", _tensor_summary,
                    lambda *_, **__: (TensorShape([]), _d.string), tied=(1,),
                    not_differentiable=_NO_GRAD)
 tf_nodes[_TENSOR] = NodeForm(types={"T": 1})
+tf_args[_TENSOR] = ("tag", "tensor", "serialized_summary_metadata")
 
 # -- ImageSummary -----------------------------------------------------------------------
 
@@ -244,6 +248,7 @@ _IMAGE = register("ImageSummary", _image_summary, lambda *_, **__: (TensorShape(
                   tied=(1,), dtypes=(_d.uint8, _d.float16, _d.float32, _d.float64),
                   not_differentiable=_NO_GRAD)
 tf_nodes[_IMAGE] = NodeForm(types={"T": 1})
+tf_args[_IMAGE] = ("tag", "tensor")
 
 batching_rules.assign(PER_ELEMENT, _SCALAR, _HISTOGRAM, _MERGE, _TENSOR, _IMAGE)
 
