@@ -47,12 +47,10 @@ class Iterator:
 
     def __init__(self, dataset, one_shot):
         if graph_mode.v1_graph() is None:
-            raise RuntimeError("dataset.make_one_shot_iterator is not supported when eager "
-                               "execution is enabled. Use `for element in dataset` instead."
-                               if one_shot else
-                               "dataset.make_initializable_iterator is not supported when "
-                               "eager execution is enabled. Use `for element in dataset` "
-                               "instead.")
+            raise RuntimeError("`make_initializable_iterator()` is not supported in eager "
+                               "mode. Use Python-style iteration instead.")
+        if one_shot:
+            _check_one_shot(dataset)
         self._spec = dataset.element_spec
         self._resource = iterator_graph._wrap(_SessionIteratorValue(dataset, one_shot))
         self._initializer = None
@@ -62,6 +60,7 @@ class Iterator:
     element_spec = property(lambda self: self._spec)
     output_types = property(lambda self: structure_map(self._spec, lambda s: s.dtype))
     output_shapes = property(lambda self: structure_map(self._spec, lambda s: s.shape))
+    output_classes = property(lambda self: _legacy_classes(self))
 
     @property
     def initializer(self):
@@ -75,8 +74,12 @@ class Iterator:
     def make_initializer(self, dataset, name=None):
         """The operation (re)starting this iterator on `dataset`."""
         graph = graph_mode.v1_graph()
-        dispatch(iterator_graph._MAKE_ITERATOR,
-                 (iterator_graph.dataset_tensor(dataset), self._resource), name=name)
+        variant = iterator_graph.dataset_tensor(dataset)
+        # the tensors the dataset was built from (placeholders fed to the initializer's run)
+        arguments = tuple(a._variant_tensor_value for a in variant._data.arguments) + \
+            variant._data.tensors
+        dispatch(iterator_graph._MAKE_ITERATOR, (variant, self._resource, *arguments),
+                 name=name)
         return graph.get_operations()[-1]
 
     def get_next(self, name=None):
@@ -92,9 +95,27 @@ def structure_map(spec, fn):
     return nest.map_structure(fn, spec)
 
 
+def _legacy_classes(iterator):
+    from eagerflow._src.compat import dataset_v1  # noqa: PLC0415
+    return dataset_v1.get_output_classes(iterator)
+
+
+def _check_one_shot(dataset):
+    """TF's error for a one-shot iterator over a dataset built from a placeholder (its
+    values exist only in a run that feeds them: an initializable iterator's)."""
+    for t in iterator_graph._symbolic_tensors(dataset, {}, set()).values():
+        op = getattr(t, "op", None)
+        if op is not None and op.type in ("Placeholder", "PlaceholderWithDefault"):
+            raise ValueError(f"Cannot capture a placeholder (name:{op.name}, "
+                             f"type:{op.type}) by value.")
+
+
 @export("compat.v1.data.make_one_shot_iterator")
 def make_one_shot_iterator(dataset):
-    """An iterator over `dataset` that needs no initialization."""
+    """An iterator over `dataset` that needs no initialization: in a v1 graph one whose
+    `get_next` a session runs; eagerly or in a `tf.function`, ``iter(dataset)``."""
+    if graph_mode.v1_graph() is None:
+        return iter(dataset)
     return Iterator(dataset, one_shot=True)
 
 
