@@ -66,6 +66,15 @@ def _w04ef26fbd1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w05da2f3873(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, decay_steps, decay_rate, staircase=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, decay_steps, decay_rate, staircase, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'decay_steps': decay_steps, 'decay_rate': decay_rate, 'staircase': staircase, 'name': name})
+    return _export_wrapper
+
+
 def _w05f228b72e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(file_pattern, batch_size, column_names=None, column_defaults=None, label_name=None, select_columns=None, field_delim=None, use_quote_delim=None, na_value=None, header=None, num_epochs=None, shuffle=None, shuffle_buffer_size=None, shuffle_seed=None, prefetch_buffer_size=None, num_parallel_reads=None, sloppy=None, num_rows_for_inference=None, compression_type=None, ignore_errors=None, encoding=None):
         try:
@@ -804,6 +813,15 @@ def _w4526a6333b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w45bcaa060e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, decay_steps, num_periods=None, alpha=None, beta=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, decay_steps, num_periods, alpha, beta, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'decay_steps': decay_steps, 'num_periods': num_periods, 'alpha': alpha, 'beta': beta, 'name': name})
+    return _export_wrapper
+
+
 def _w466ae624a0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, message=None, name=None):
         try:
@@ -1323,6 +1341,15 @@ def _w60956334de(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, message, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'message': message, 'name': name})
+    return _export_wrapper
+
+
+def _w60b2da3943(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, decay_steps, initial_variance=None, variance_decay=None, num_periods=None, alpha=None, beta=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, decay_steps, initial_variance, variance_decay, num_periods, alpha, beta, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'decay_steps': decay_steps, 'initial_variance': initial_variance, 'variance_decay': variance_decay, 'num_periods': num_periods, 'alpha': alpha, 'beta': beta, 'name': name})
     return _export_wrapper
 
 
@@ -2073,6 +2100,15 @@ def _w8ab3288172(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8b0445a9af(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, decay_steps, alpha=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, decay_steps, alpha, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'decay_steps': decay_steps, 'alpha': alpha, 'name': name})
+    return _export_wrapper
+
+
 def _w8b72404dbd(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, dtype, name=None):
         try:
@@ -2232,6 +2268,15 @@ def _w9319d74c12(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input_bytes, out_type, little_endian, fixed_length, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_bytes': input_bytes, 'out_type': out_type, 'little_endian': little_endian, 'fixed_length': fixed_length, 'name': name})
+    return _export_wrapper
+
+
+def _w93681b0b32(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, boundaries, values, name=None):
+        try:
+            return _export_fn(x, boundaries, values, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'boundaries': boundaries, 'values': values, 'name': name})
     return _export_wrapper
 
 
@@ -2766,6 +2811,15 @@ def _wbe082e2560(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbe3abd3b5b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, decay_steps, end_learning_rate=None, power=None, cycle=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, decay_steps, end_learning_rate, power, cycle, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'decay_steps': decay_steps, 'end_learning_rate': end_learning_rate, 'power': power, 'cycle': cycle, 'name': name})
+    return _export_wrapper
+
+
 def _wbe933e5bf8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func, inp, Tout, stateful=None, name=None):
         try:
@@ -2898,6 +2952,15 @@ def _wc75d185aec(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(lengths, maxlen, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'lengths': lengths, 'maxlen': maxlen, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wc79ba15733(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, first_decay_steps, t_mul=None, m_mul=None, alpha=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, first_decay_steps, t_mul, m_mul, alpha, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'first_decay_steps': first_decay_steps, 't_mul': t_mul, 'm_mul': m_mul, 'alpha': alpha, 'name': name})
     return _export_wrapper
 
 
@@ -3875,11 +3938,20 @@ WRAPPERS = {
     'compat.v1.to_int32': _w87709dcace,
     'compat.v1.to_int64': _w87709dcace,
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
+    'compat.v1.train.cosine_decay': _w8b0445a9af,
+    'compat.v1.train.cosine_decay_restarts': _wc79ba15733,
+    'compat.v1.train.exponential_decay': _w05da2f3873,
     'compat.v1.train.export_meta_graph': _wf06baf0e3d,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
     'compat.v1.train.get_global_step': _wa6c0515c89,
     'compat.v1.train.get_or_create_global_step': _wa6c0515c89,
     'compat.v1.train.import_meta_graph': _wa006b22736,
+    'compat.v1.train.inverse_time_decay': _w05da2f3873,
+    'compat.v1.train.linear_cosine_decay': _w45bcaa060e,
+    'compat.v1.train.natural_exp_decay': _w05da2f3873,
+    'compat.v1.train.noisy_linear_cosine_decay': _w60b2da3943,
+    'compat.v1.train.piecewise_constant': _w93681b0b32,
+    'compat.v1.train.polynomial_decay': _wbe3abd3b5b,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.trainable_variables': _w9f761ecc3f,
     'compat.v1.variables_initializer': _w092cf99027,
