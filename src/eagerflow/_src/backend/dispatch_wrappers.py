@@ -2478,6 +2478,15 @@ def _wa006b22736(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa00bd43455(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(master=None, is_chief=None, checkpoint_dir=None, scaffold=None, hooks=None, chief_only_hooks=None, save_checkpoint_secs=None, save_summaries_steps=None, save_summaries_secs=None, config=None, stop_grace_period_secs=None, log_step_count_steps=None, max_wait_secs=None, save_checkpoint_steps=None, summary_dir=None, save_graph_def=None):
+        try:
+            return _export_fn(master, is_chief, checkpoint_dir, scaffold, hooks, chief_only_hooks, save_checkpoint_secs, save_summaries_steps, save_summaries_secs, config, stop_grace_period_secs, log_step_count_steps, max_wait_secs, save_checkpoint_steps, summary_dir, save_graph_def)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'master': master, 'is_chief': is_chief, 'checkpoint_dir': checkpoint_dir, 'scaffold': scaffold, 'hooks': hooks, 'chief_only_hooks': chief_only_hooks, 'save_checkpoint_secs': save_checkpoint_secs, 'save_summaries_steps': save_summaries_steps, 'save_summaries_secs': save_summaries_secs, 'config': config, 'stop_grace_period_secs': stop_grace_period_secs, 'log_step_count_steps': log_step_count_steps, 'max_wait_secs': max_wait_secs, 'save_checkpoint_steps': save_checkpoint_steps, 'summary_dir': summary_dir, 'save_graph_def': save_graph_def})
+    return _export_wrapper
+
+
 def _wa595175bdb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, axis=None, keepdims=None, separator=None, name=None):
         try:
@@ -3937,6 +3946,7 @@ WRAPPERS = {
     'compat.v1.to_float': _w87709dcace,
     'compat.v1.to_int32': _w87709dcace,
     'compat.v1.to_int64': _w87709dcace,
+    'compat.v1.train.MonitoredTrainingSession': _wa00bd43455,
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
     'compat.v1.train.cosine_decay': _w8b0445a9af,
     'compat.v1.train.cosine_decay_restarts': _wc79ba15733,

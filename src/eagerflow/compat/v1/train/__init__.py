@@ -14,6 +14,10 @@ from eagerflow._src.compat.learning_rate_decay import (  # noqa: F401
 from eagerflow._src.compat.learning_rate_decay import piecewise_constant as piecewise_constant_decay  # noqa: F401
 from eagerflow._src.compat.messages import SaverDef  # noqa: F401
 from eagerflow._src.compat.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401
+from eagerflow._src.compat.monitored_session import (  # noqa: F401
+    CheckpointSaverHook, ChiefSessionCreator, LoggingTensorHook, MonitoredSession,
+    MonitoredTrainingSession, Scaffold, SessionRunArgs, SessionRunContext, SessionRunHook,
+    SessionRunValues, SingularMonitoredSession, StopAtStepHook)
 from eagerflow._src.compat.optimizers import (  # noqa: F401
     AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
     RMSPropOptimizer)
