@@ -4469,6 +4469,7 @@ WRAPPERS = {
     'unique': _wf55632e493,
     'unique_with_counts': _wf55632e493,
     'unstack': _w5f6abed526,
+    'variable_creator_scope': _w66df9bf2ef,
     'vectorized_map': _wc84311e8ad,
     'where': _wcbe8f214bc,
     'while_loop': _w56302d7265,
