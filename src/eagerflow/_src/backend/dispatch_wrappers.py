@@ -3979,6 +3979,7 @@ WRAPPERS = {
     'contrib.eager.in_eager_mode': _w1f06b08988,
     'contrib.eager.num_gpus': _w1f06b08988,
     'contrib.eager.py_func': _w828a8fff01,
+    'contrib.eager.restore_variables_on_create': _w66df9bf2ef,
     'contrib.eager.run': _w21969e4c94,
     'contrib.eager.value_and_gradients_function': _w8ec59ce716,
     'contrib.summary.all_summary_ops': _w1f06b08988,
