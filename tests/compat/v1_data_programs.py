@@ -99,6 +99,16 @@ def graph_iterators(tf):
             ds.make_one_shot_iterator()
         except ValueError as e:
             out["one_shot_placeholder"] = str(e)
+        v = tf.Variable([1.0, 2.0])
+        try:
+            tf.data.Dataset.from_tensor_slices(v).make_one_shot_iterator()
+        except ValueError as e:
+            text = str(e)
+            out["one_shot_variable"] = [text.split(" (name:")[0],
+                                        text.split("type:")[1].split(")")[0],
+                                        text.split("by value.: ")[1]]
+        doubled = tf.data.Dataset.from_tensor_slices(tf.constant([1, 2]) * 2)
+        doubled_next = doubled.map(lambda d: d + 1).make_one_shot_iterator().get_next()
         one = tf.data.Dataset.from_tensor_slices(({"a": [1, 2]}, [3.0, 4.0]))
         one_next = one.shuffle(1).repeat(2).make_one_shot_iterator().get_next()
         try:
@@ -126,6 +136,7 @@ def graph_iterators(tf):
                 elements.append([int(d["a"]), float(y)])
             except tf.errors.OutOfRangeError:
                 elements.append("end")
+        out["constant"] = [int(sess.run(doubled_next)), int(sess.run(doubled_next))]
     out["runs"] = runs
     out["one_shot"] = elements
     return out

@@ -12,6 +12,7 @@
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.core import errors
+from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.data import iterator_graph, structure
 from eagerflow._src.data.iterator_graph import IteratorValue
@@ -101,13 +102,22 @@ def _legacy_classes(iterator):
 
 
 def _check_one_shot(dataset):
-    """TF's error for a one-shot iterator over a dataset built from a placeholder (its
-    values exist only in a run that feeds them: an initializable iterator's)."""
+    """TF's error for a one-shot iterator over a dataset built from a placeholder or a
+    stateful op's result (a variable's value): those exist only in a run, which an
+    initializable iterator's initializer is."""
     for t in iterator_graph._symbolic_tensors(dataset, {}, set()).values():
         op = getattr(t, "op", None)
-        if op is not None and op.type in ("Placeholder", "PlaceholderWithDefault"):
+        if op is None or get_static_value(t) is not None:  # (a constant's value is known)
+            continue
+        if op.type in ("Placeholder", "PlaceholderWithDefault"):
             raise ValueError(f"Cannot capture a placeholder (name:{op.name}, "
                              f"type:{op.type}) by value.")
+        raise ValueError(f"Cannot capture a stateful node (name:{op.name}, type:{op.type}) "
+                         f"by value.: A likely cause of this error is that the dataset for "
+                         f"which you are calling `make_one_shot_iterator()` captures a "
+                         f"stateful object, such as a `tf.Variable` or "
+                         f"`tf.lookup.StaticHashTable`, which is not supported. Use "
+                         f"`make_initializable_iterator()` instead.")
 
 
 @export("compat.v1.data.make_one_shot_iterator")
