@@ -66,6 +66,15 @@ def _w04ef26fbd1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w05da2f3873(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, decay_steps, decay_rate, staircase=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, decay_steps, decay_rate, staircase, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'decay_steps': decay_steps, 'decay_rate': decay_rate, 'staircase': staircase, 'name': name})
+    return _export_wrapper
+
+
 def _w05f228b72e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(file_pattern, batch_size, column_names=None, column_defaults=None, label_name=None, select_columns=None, field_delim=None, use_quote_delim=None, na_value=None, header=None, num_epochs=None, shuffle=None, shuffle_buffer_size=None, shuffle_seed=None, prefetch_buffer_size=None, num_parallel_reads=None, sloppy=None, num_rows_for_inference=None, compression_type=None, ignore_errors=None, encoding=None):
         try:
@@ -867,6 +876,15 @@ def _w4526a6333b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w45bcaa060e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, decay_steps, num_periods=None, alpha=None, beta=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, decay_steps, num_periods, alpha, beta, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'decay_steps': decay_steps, 'num_periods': num_periods, 'alpha': alpha, 'beta': beta, 'name': name})
+    return _export_wrapper
+
+
 def _w466ae624a0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, message=None, name=None):
         try:
@@ -1386,6 +1404,15 @@ def _w60956334de(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, message, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'message': message, 'name': name})
+    return _export_wrapper
+
+
+def _w60b2da3943(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, decay_steps, initial_variance=None, variance_decay=None, num_periods=None, alpha=None, beta=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, decay_steps, initial_variance, variance_decay, num_periods, alpha, beta, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'decay_steps': decay_steps, 'initial_variance': initial_variance, 'variance_decay': variance_decay, 'num_periods': num_periods, 'alpha': alpha, 'beta': beta, 'name': name})
     return _export_wrapper
 
 
@@ -2163,6 +2190,15 @@ def _w8ab3288172(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8b0445a9af(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, decay_steps, alpha=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, decay_steps, alpha, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'decay_steps': decay_steps, 'alpha': alpha, 'name': name})
+    return _export_wrapper
+
+
 def _w8b72404dbd(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, dtype, name=None):
         try:
@@ -2349,6 +2385,15 @@ def _w9319d74c12(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input_bytes, out_type, little_endian, fixed_length, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_bytes': input_bytes, 'out_type': out_type, 'little_endian': little_endian, 'fixed_length': fixed_length, 'name': name})
+    return _export_wrapper
+
+
+def _w93681b0b32(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, boundaries, values, name=None):
+        try:
+            return _export_fn(x, boundaries, values, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'boundaries': boundaries, 'values': values, 'name': name})
     return _export_wrapper
 
 
@@ -2556,6 +2601,15 @@ def _wa006b22736(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(meta_graph_or_file, clear_devices, import_scope, **kwargs)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'meta_graph_or_file': meta_graph_or_file, 'clear_devices': clear_devices, 'import_scope': import_scope, 'kwargs': kwargs})
+    return _export_wrapper
+
+
+def _wa00bd43455(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(master=None, is_chief=None, checkpoint_dir=None, scaffold=None, hooks=None, chief_only_hooks=None, save_checkpoint_secs=None, save_summaries_steps=None, save_summaries_secs=None, config=None, stop_grace_period_secs=None, log_step_count_steps=None, max_wait_secs=None, save_checkpoint_steps=None, summary_dir=None, save_graph_def=None):
+        try:
+            return _export_fn(master, is_chief, checkpoint_dir, scaffold, hooks, chief_only_hooks, save_checkpoint_secs, save_summaries_steps, save_summaries_secs, config, stop_grace_period_secs, log_step_count_steps, max_wait_secs, save_checkpoint_steps, summary_dir, save_graph_def)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'master': master, 'is_chief': is_chief, 'checkpoint_dir': checkpoint_dir, 'scaffold': scaffold, 'hooks': hooks, 'chief_only_hooks': chief_only_hooks, 'save_checkpoint_secs': save_checkpoint_secs, 'save_summaries_steps': save_summaries_steps, 'save_summaries_secs': save_summaries_secs, 'config': config, 'stop_grace_period_secs': stop_grace_period_secs, 'log_step_count_steps': log_step_count_steps, 'max_wait_secs': max_wait_secs, 'save_checkpoint_steps': save_checkpoint_steps, 'summary_dir': summary_dir, 'save_graph_def': save_graph_def})
     return _export_wrapper
 
 
@@ -2901,6 +2955,15 @@ def _wbe082e2560(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbe3abd3b5b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, decay_steps, end_learning_rate=None, power=None, cycle=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, decay_steps, end_learning_rate, power, cycle, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'decay_steps': decay_steps, 'end_learning_rate': end_learning_rate, 'power': power, 'cycle': cycle, 'name': name})
+    return _export_wrapper
+
+
 def _wbe933e5bf8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func, inp, Tout, stateful=None, name=None):
         try:
@@ -3033,6 +3096,15 @@ def _wc75d185aec(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(lengths, maxlen, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'lengths': lengths, 'maxlen': maxlen, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wc79ba15733(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(learning_rate, global_step, first_decay_steps, t_mul=None, m_mul=None, alpha=None, name=None):
+        try:
+            return _export_fn(learning_rate, global_step, first_decay_steps, t_mul, m_mul, alpha, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'learning_rate': learning_rate, 'global_step': global_step, 'first_decay_steps': first_decay_steps, 't_mul': t_mul, 'm_mul': m_mul, 'alpha': alpha, 'name': name})
     return _export_wrapper
 
 
@@ -3918,6 +3990,9 @@ WRAPPERS = {
     'compat.v1.assign_add': _w7c66306d00,
     'compat.v1.assign_sub': _w7c66306d00,
     'compat.v1.control_dependencies': _wb14a22321e,
+    'compat.v1.data.get_output_classes': _w49a0b14cca,
+    'compat.v1.data.get_output_shapes': _w49a0b14cca,
+    'compat.v1.data.get_output_types': _w49a0b14cca,
     'compat.v1.data.make_initializable_iterator': _wc95b6ae3e3,
     'compat.v1.data.make_one_shot_iterator': _wd1d3537e37,
     'compat.v1.disable_eager_execution': _w1f06b08988,
@@ -4034,12 +4109,22 @@ WRAPPERS = {
     'compat.v1.to_float': _w87709dcace,
     'compat.v1.to_int32': _w87709dcace,
     'compat.v1.to_int64': _w87709dcace,
+    'compat.v1.train.MonitoredTrainingSession': _wa00bd43455,
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
+    'compat.v1.train.cosine_decay': _w8b0445a9af,
+    'compat.v1.train.cosine_decay_restarts': _wc79ba15733,
+    'compat.v1.train.exponential_decay': _w05da2f3873,
     'compat.v1.train.export_meta_graph': _wf06baf0e3d,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
     'compat.v1.train.get_global_step': _wa6c0515c89,
     'compat.v1.train.get_or_create_global_step': _wa6c0515c89,
     'compat.v1.train.import_meta_graph': _wa006b22736,
+    'compat.v1.train.inverse_time_decay': _w05da2f3873,
+    'compat.v1.train.linear_cosine_decay': _w45bcaa060e,
+    'compat.v1.train.natural_exp_decay': _w05da2f3873,
+    'compat.v1.train.noisy_linear_cosine_decay': _w60b2da3943,
+    'compat.v1.train.piecewise_constant': _w93681b0b32,
+    'compat.v1.train.polynomial_decay': _wbe3abd3b5b,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.trainable_variables': _w9f761ecc3f,
     'compat.v1.variables_initializer': _w092cf99027,
@@ -4057,6 +4142,7 @@ WRAPPERS = {
     'contrib.eager.in_eager_mode': _w1f06b08988,
     'contrib.eager.num_gpus': _w1f06b08988,
     'contrib.eager.py_func': _w828a8fff01,
+    'contrib.eager.restore_variables_on_create': _w66df9bf2ef,
     'contrib.eager.run': _w21969e4c94,
     'contrib.eager.value_and_gradients_function': _w8ec59ce716,
     'contrib.summary.all_summary_ops': _w1f06b08988,
@@ -4558,6 +4644,7 @@ WRAPPERS = {
     'unique': _wf55632e493,
     'unique_with_counts': _wf55632e493,
     'unstack': _w5f6abed526,
+    'variable_creator_scope': _w66df9bf2ef,
     'vectorized_map': _wc84311e8ad,
     'where': _wcbe8f214bc,
     'while_loop': _w56302d7265,

@@ -12,6 +12,7 @@
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.core import errors
+from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.data import iterator_graph, structure
 from eagerflow._src.data.iterator_graph import IteratorValue
@@ -47,12 +48,10 @@ class Iterator:
 
     def __init__(self, dataset, one_shot):
         if graph_mode.v1_graph() is None:
-            raise RuntimeError("dataset.make_one_shot_iterator is not supported when eager "
-                               "execution is enabled. Use `for element in dataset` instead."
-                               if one_shot else
-                               "dataset.make_initializable_iterator is not supported when "
-                               "eager execution is enabled. Use `for element in dataset` "
-                               "instead.")
+            raise RuntimeError("`make_initializable_iterator()` is not supported in eager "
+                               "mode. Use Python-style iteration instead.")
+        if one_shot:
+            _check_one_shot(dataset)
         self._spec = dataset.element_spec
         self._resource = iterator_graph._wrap(_SessionIteratorValue(dataset, one_shot))
         self._initializer = None
@@ -62,6 +61,7 @@ class Iterator:
     element_spec = property(lambda self: self._spec)
     output_types = property(lambda self: structure_map(self._spec, lambda s: s.dtype))
     output_shapes = property(lambda self: structure_map(self._spec, lambda s: s.shape))
+    output_classes = property(lambda self: _legacy_classes(self))
 
     @property
     def initializer(self):
@@ -75,8 +75,12 @@ class Iterator:
     def make_initializer(self, dataset, name=None):
         """The operation (re)starting this iterator on `dataset`."""
         graph = graph_mode.v1_graph()
-        dispatch(iterator_graph._MAKE_ITERATOR,
-                 (iterator_graph.dataset_tensor(dataset), self._resource), name=name)
+        variant = iterator_graph.dataset_tensor(dataset)
+        # the tensors the dataset was built from (placeholders fed to the initializer's run)
+        arguments = tuple(a._variant_tensor_value for a in variant._data.arguments) + \
+            variant._data.tensors
+        dispatch(iterator_graph._MAKE_ITERATOR, (variant, self._resource, *arguments),
+                 name=name)
         return graph.get_operations()[-1]
 
     def get_next(self, name=None):
@@ -92,9 +96,36 @@ def structure_map(spec, fn):
     return nest.map_structure(fn, spec)
 
 
+def _legacy_classes(iterator):
+    from eagerflow._src.compat import dataset_v1  # noqa: PLC0415
+    return dataset_v1.get_output_classes(iterator)
+
+
+def _check_one_shot(dataset):
+    """TF's error for a one-shot iterator over a dataset built from a placeholder or a
+    stateful op's result (a variable's value): those exist only in a run, which an
+    initializable iterator's initializer is."""
+    for t in iterator_graph._symbolic_tensors(dataset, {}, set()).values():
+        op = getattr(t, "op", None)
+        if op is None or get_static_value(t) is not None:  # (a constant's value is known)
+            continue
+        if op.type in ("Placeholder", "PlaceholderWithDefault"):
+            raise ValueError(f"Cannot capture a placeholder (name:{op.name}, "
+                             f"type:{op.type}) by value.")
+        raise ValueError(f"Cannot capture a stateful node (name:{op.name}, type:{op.type}) "
+                         f"by value.: A likely cause of this error is that the dataset for "
+                         f"which you are calling `make_one_shot_iterator()` captures a "
+                         f"stateful object, such as a `tf.Variable` or "
+                         f"`tf.lookup.StaticHashTable`, which is not supported. Use "
+                         f"`make_initializable_iterator()` instead.")
+
+
 @export("compat.v1.data.make_one_shot_iterator")
 def make_one_shot_iterator(dataset):
-    """An iterator over `dataset` that needs no initialization."""
+    """An iterator over `dataset` that needs no initialization: in a v1 graph one whose
+    `get_next` a session runs; eagerly or in a `tf.function`, ``iter(dataset)``."""
+    if graph_mode.v1_graph() is None:
+        return iter(dataset)
     return Iterator(dataset, one_shot=True)
 
 

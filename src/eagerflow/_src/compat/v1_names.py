@@ -13,8 +13,7 @@ from eagerflow._src.ops import cast_ops
 
 # (TF 1 name under ``compat.v1``, module defining the object, its attribute there): the
 # object TF 2 exports under its new name. ``set_random_seed`` is ``tf.random.set_seed``;
-# ``train.Checkpoint`` and ``data.Dataset`` are TF 2's classes (TF 1's graph-session
-# methods, ``make_one_shot_iterator`` & co., are the functions of ``compat.v1.data``).
+# ``train.Checkpoint`` is TF 2's class (``data.Dataset`` is TF 1's, `dataset_v1`).
 ALIASES = (
     ('COMPILER_VERSION', 'eagerflow._src.core.versions', 'COMPILER_VERSION'),
     ('GIT_VERSION', 'eagerflow._src.core.versions', 'GIT_VERSION'),
@@ -31,7 +30,6 @@ ALIASES = (
     ('cross', 'eagerflow._src.ops.linalg_ops', 'cross'),
     ('cumprod', 'eagerflow._src.ops.reduction_ops', 'cumprod'),
     ('data.AUTOTUNE', 'eagerflow._src.data.dataset_ops', 'AUTOTUNE'),
-    ('data.Dataset', 'eagerflow._src.data.dataset_ops', 'Dataset'),
     ('data.DatasetSpec', 'eagerflow._src.data.dataset_spec', 'DatasetSpec'),
     ('data.NumpyIterator', 'eagerflow._src.data.iterator_ops', 'NumpyIterator'),
     ('data.Options', 'eagerflow._src.data.options', 'Options'),

@@ -10,9 +10,11 @@ it, so every value read earlier stays a consistent snapshot.
 >>> v.assign_add(2.0)
 <tf.Variable 'UnreadVariable' shape=() dtype=float32, numpy=3.0>
 """
+import contextlib
 import copy
 import enum
 import itertools
+import threading
 import weakref
 
 import numpy as np
@@ -128,8 +130,18 @@ tf_args[_ASSIGN] = ("resource", "value")
 graph_variable_class = None
 
 
+class _VariableMeta(type):
+    """``Variable(...)`` goes through the creators of the `variable_creator_scope`s
+    entered (none: straight to the class)."""
+
+    def __call__(cls, *args, **kwargs):
+        if cls is not Variable or not _creators.stack:
+            return super().__call__(*args, **kwargs)
+        return _created(args, kwargs)
+
+
 @export("Variable")
-class Variable:
+class Variable(metaclass=_VariableMeta):
     """A tensor-like value that persists and changes across calls (model weights).
 
     >>> v = tf.Variable([1.0, 2.0], name="w")
@@ -353,3 +365,51 @@ def is_variable(value):
 
 # A read passes its gradient to the variable it read.
 register_gradient("ReadVariableOp", passes_sparse=True)(lambda op, dy: dy)
+
+
+# -- variable_creator_scope ----------------------------------------------------------------
+class _Creators(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+_creators = _Creators()
+
+
+def _created(args, kwargs):
+    """``Variable(*args, **kwargs)`` made by the innermost creator, which may call the next
+    one out (the last: the class itself) with every argument by name."""
+    import inspect  # noqa: PLC0415 (only with creators)
+    parameters = list(inspect.signature(Variable.__init__).parameters.values())[1:]
+    full = {p.name: p.default for p in parameters}
+    full.update(zip(full, args))
+    full.update(kwargs)
+    stack = list(_creators.stack)
+
+    def creator(i):
+        if i < 0:
+            return lambda **kw: type.__call__(Variable, **kw)
+        return lambda **kw: stack[i](creator(i - 1), **kw)
+    return creator(len(stack) - 1)(**full)
+
+
+@export("variable_creator_scope", "compat.v1.variable_creator_scope")
+@contextlib.contextmanager
+def variable_creator_scope(variable_creator):
+    """In the block, ``tf.Variable(...)`` calls ``variable_creator(next_creator, **kwargs)``
+    (the innermost scope's first), which returns the variable, typically
+    ``next_creator(**kwargs)`` with arguments changed.
+
+    >>> def halved(next_creator, **kwargs):
+    ...     kwargs["initial_value"] = kwargs["initial_value"] / 2
+    ...     return next_creator(**kwargs)
+    >>> with tf.variable_creator_scope(halved):
+    ...     v = tf.Variable(3.0)
+    >>> float(v)
+    1.5
+    """
+    _creators.stack.append(variable_creator)
+    try:
+        yield
+    finally:
+        _creators.stack.pop()

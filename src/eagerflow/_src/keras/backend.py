@@ -17,6 +17,7 @@ import threading
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context as _context
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.context import init_scope
 from eagerflow._src.core.convert import constant as _constant
@@ -96,6 +97,9 @@ def normalize_data_format(value):
 
 
 def _uids():
+    graph = _context.get().graph
+    if getattr(graph, "building_function", True) is False:  # a TF 1 graph counts its own
+        return graph.__dict__.setdefault("_keras_uids", collections.defaultdict(int))
     if not hasattr(_state, "uids"):
         _state.uids = collections.defaultdict(int)
     return _state.uids

@@ -6,5 +6,6 @@ from eagerflow._src.compat.contrib_eager import (  # noqa: F401
     Checkpoint, Iterator, Network, Saver, Variable, defun, enable_eager_execution,
     executing_eagerly, gradients_function, implicit_gradients, implicit_value_and_gradients,
     in_eager_mode, num_gpus, py_func, run, value_and_gradients_function)
+from eagerflow._src.compat.restore_on_create import restore_variables_on_create  # noqa: F401
 from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: F401
 from eagerflow.contrib.eager import metrics  # noqa: F401

@@ -8,8 +8,16 @@ from eagerflow._src.checkpoint.management import (  # noqa: F401
     latest_checkpoint)
 from eagerflow._src.compat.gradient_descent import (  # noqa: F401
     GradientDescentOptimizer, Optimizer, get_global_step, get_or_create_global_step)
+from eagerflow._src.compat.learning_rate_decay import (  # noqa: F401
+    cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay, linear_cosine_decay,
+    natural_exp_decay, noisy_linear_cosine_decay, piecewise_constant, polynomial_decay)
+from eagerflow._src.compat.learning_rate_decay import piecewise_constant as piecewise_constant_decay  # noqa: F401
 from eagerflow._src.compat.messages import SaverDef  # noqa: F401
 from eagerflow._src.compat.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401
+from eagerflow._src.compat.monitored_session import (  # noqa: F401
+    CheckpointSaverHook, ChiefSessionCreator, LoggingTensorHook, MonitoredSession,
+    MonitoredTrainingSession, Scaffold, SessionRunArgs, SessionRunContext, SessionRunHook,
+    SessionRunValues, SingularMonitoredSession, StopAtStepHook)
 from eagerflow._src.compat.optimizers import (  # noqa: F401
     AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
     RMSPropOptimizer)

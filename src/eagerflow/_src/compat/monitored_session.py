@@ -1,0 +1,462 @@
+"""TF 1's monitored sessions (``tf.compat.v1.train.MonitoredTrainingSession``,
+`MonitoredSession`, `SingularMonitoredSession`) and their session-run hooks
+(`StopAtStepHook`, `CheckpointSaverHook`, `LoggingTensorHook`).
+
+A monitored session finalizes its graph, initializes the variables (or restores the
+latest checkpoint of its `checkpoint_dir`), and calls its hooks around every `run`:
+``begin``, ``after_create_session``, ``before_run`` (whose `SessionRunArgs` are fetched
+in the same run), ``after_run`` and ``end``.  An `OutOfRangeError` ends its ``with``
+block quietly.  `MonitoredTrainingSession` adds no summary or step-counter hooks
+(eagerflow writes those summaries with ``tf.summary``); it saves checkpoints as TF does.
+"""
+import collections
+import os
+import time
+
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.checkpoint import management
+from eagerflow._src.compat import graph_mode, saver as _saver, session as _session
+from eagerflow._src.compat import variable_scope
+from eagerflow._src.compat.gradient_descent import get_global_step
+from eagerflow._src.compat.graph_mode import GraphKeys
+from eagerflow._src.core import errors
+
+
+@export("compat.v1.train.SessionRunArgs")
+class SessionRunArgs(collections.namedtuple("SessionRunArgs",
+                                            ["fetches", "feed_dict", "options"])):
+    """What a hook's `before_run` adds to a run: fetches, feeds and options."""
+
+    def __new__(cls, fetches, feed_dict=None, options=None):
+        return super().__new__(cls, fetches, feed_dict, options)
+
+
+@export("compat.v1.train.SessionRunValues")
+class SessionRunValues(collections.namedtuple("SessionRunValues",
+                                              ["results", "options", "run_metadata"])):
+    """What a hook's `after_run` gets: the results of its `SessionRunArgs` fetches."""
+
+
+@export("compat.v1.train.SessionRunContext")
+class SessionRunContext:
+    """The run a hook is called around: the caller's `original_args`, the `session`, and
+    `request_stop` (the monitored session stops after this run)."""
+
+    def __init__(self, original_args, session):
+        self._original_args = original_args
+        self._session = session
+        self._stop_requested = False
+
+    original_args = property(lambda self: self._original_args)
+    session = property(lambda self: self._session)
+    stop_requested = property(lambda self: self._stop_requested)
+
+    def request_stop(self):
+        self._stop_requested = True
+
+
+@export("compat.v1.train.SessionRunHook")
+class SessionRunHook:
+    """The base of hooks: each method does nothing unless overridden."""
+
+    def begin(self):
+        pass
+
+    def after_create_session(self, session, coord):
+        pass
+
+    def before_run(self, run_context):
+        return None
+
+    def after_run(self, run_context, run_values):
+        pass
+
+    def end(self, session):
+        pass
+
+
+class _Timer:
+    """Whether to act at a step: every `every_steps` steps or `every_secs` seconds."""
+
+    def __init__(self, every_secs=None, every_steps=None):
+        self._secs, self._steps = every_secs, every_steps
+        self.reset()
+
+    def reset(self):
+        self._last_time = self._last_step = None
+
+    def should_trigger_for_step(self, step):
+        if self._last_step is None:
+            return True
+        if self._last_step == step:
+            return False
+        if self._secs is not None and time.time() >= self._last_time + self._secs:
+            return True
+        return self._steps is not None and step >= self._last_step + self._steps
+
+    def update_last_triggered_step(self, step):
+        now = time.time()
+        elapsed = None if self._last_time is None else now - self._last_time
+        steps = None if self._last_step is None else step - self._last_step
+        self._last_time, self._last_step = now, step
+        return elapsed, steps
+
+    last_triggered_step = property(lambda self: self._last_step)
+
+
+def _global_step_or_fail(hook):
+    step = get_global_step()
+    if step is None:
+        raise RuntimeError(f"Global step should be created to use {hook}.")
+    return step
+
+
+@export("compat.v1.train.StopAtStepHook")
+class StopAtStepHook(SessionRunHook):
+    """Requests a stop once the global step reaches `last_step` (or `num_steps` past the
+    step the session starts at)."""
+
+    def __init__(self, num_steps=None, last_step=None):
+        if num_steps is None and last_step is None:
+            raise ValueError("One of num_steps or last_step must be specified.")
+        if num_steps is not None and last_step is not None:
+            raise ValueError("Only one of num_steps or last_step can be specified.")
+        if num_steps is not None and num_steps < 0:
+            raise ValueError("'num_steps' should be non-negative")
+        self._num_steps, self._last_step = num_steps, last_step
+
+    def begin(self):
+        self._step = _global_step_or_fail("StopAtStepHook")
+
+    def after_create_session(self, session, coord):
+        if self._last_step is None:
+            self._last_step = int(session.run(self._step)) + self._num_steps
+
+    def before_run(self, run_context):
+        return SessionRunArgs(self._step)
+
+    def after_run(self, run_context, run_values):
+        if run_values.results + 1 >= self._last_step:
+            # (the step read in the run may precede its increment: read it again)
+            if run_context.session.run(self._step) >= self._last_step:
+                run_context.request_stop()
+
+
+@export("compat.v1.train.CheckpointSaverHook")
+class CheckpointSaverHook(SessionRunHook):
+    """Saves a checkpoint ``<checkpoint_dir>/model.ckpt-<global step>`` when the session
+    starts, every `save_steps` steps or `save_secs` seconds, and at the end."""
+
+    def __init__(self, checkpoint_dir, save_secs=None, save_steps=None, saver=None,
+                 checkpoint_basename="model.ckpt", scaffold=None, listeners=None,
+                 save_graph_def=True):
+        if saver is not None and scaffold is not None:
+            raise ValueError("You cannot provide both saver and scaffold.")
+        if (save_secs is None) == (save_steps is None):
+            raise ValueError("exactly one of save_secs or save_steps should be set.")
+        self._saver, self._scaffold = saver, scaffold
+        self._dir = checkpoint_dir
+        self._path = os.path.join(checkpoint_dir, checkpoint_basename)
+        self._timer = _Timer(every_secs=save_secs, every_steps=save_steps)
+        self._listeners = list(listeners or [])
+
+    def begin(self):
+        self._step = _global_step_or_fail("CheckpointSaverHook")
+        for listener in self._listeners:
+            listener.begin()
+
+    def after_create_session(self, session, coord):
+        os.makedirs(self._dir, exist_ok=True)  # (TF writes the graph there first)
+        step = int(session.run(self._step))
+        self._save(session, step)
+        self._timer.update_last_triggered_step(step)
+
+    def before_run(self, run_context):
+        return SessionRunArgs(self._step)
+
+    def after_run(self, run_context, run_values):
+        if self._timer.should_trigger_for_step(run_values.results + 1):
+            step = int(run_context.session.run(self._step))
+            if self._timer.should_trigger_for_step(step):
+                self._timer.update_last_triggered_step(step)
+                if self._save(run_context.session, step):
+                    run_context.request_stop()
+
+    def end(self, session):
+        step = int(session.run(self._step))
+        if step != self._timer.last_triggered_step:
+            self._save(session, step)
+        for listener in self._listeners:
+            listener.end(session, step)
+
+    def _save(self, session, step):
+        """Saves; True when a listener asks to stop."""
+        for listener in self._listeners:
+            listener.before_save(session, step)
+        self._get_saver().save(session, self._path, global_step=step)
+        return any(listener.after_save(session, step) for listener in self._listeners)
+
+    def _get_saver(self):
+        if self._saver is not None:
+            return self._saver
+        if self._scaffold is not None:
+            return self._scaffold.saver
+        savers = graph_mode.get_default_graph().get_collection(GraphKeys.SAVERS)
+        if len(savers) != 1:
+            raise RuntimeError(f"More than one item in collection {GraphKeys.SAVERS}. Please "
+                               f"indicate which one to use by passing it to the constructor."
+                               if savers else
+                               f"No items in collection {GraphKeys.SAVERS}. Please add a "
+                               f"saver to the collection or provide a saver or scaffold.")
+        return savers[0]
+
+
+@export("compat.v1.train.LoggingTensorHook")
+class LoggingTensorHook(SessionRunHook):
+    """Logs (``tf.get_logger().info``) the values of `tensors` (a dict of tags to
+    tensors or names, or a list) every `every_n_iter` runs or `every_n_secs` seconds,
+    and with `at_end` when the session ends."""
+
+    def __init__(self, tensors, every_n_iter=None, every_n_secs=None, at_end=False,
+                 formatter=None):
+        only_at_end = at_end and every_n_iter is None and every_n_secs is None
+        if not only_at_end and (every_n_iter is None) == (every_n_secs is None):
+            raise ValueError("either at_end and/or exactly one of every_n_iter and "
+                             "every_n_secs must be provided.")
+        if every_n_iter is not None and every_n_iter <= 0:
+            raise ValueError(f"invalid every_n_iter={every_n_iter}.")
+        if isinstance(tensors, dict):
+            self._tag_order = sorted(tensors)
+        else:
+            self._tag_order = list(tensors)
+            tensors = {item: item for item in tensors}
+        self._tensors = tensors
+        self._formatter = formatter
+        self._at_end = at_end
+        self._timer = None if only_at_end else _Timer(every_secs=every_n_secs,
+                                                      every_steps=every_n_iter)
+
+    def begin(self):
+        if self._timer is not None:
+            self._timer.reset()
+        self._iter_count = 0
+        graph = graph_mode.get_default_graph()
+        self._current = {tag: graph.as_graph_element(t) if isinstance(t, str) else t
+                         for tag, t in self._tensors.items()}
+
+    def before_run(self, run_context):
+        self._should_trigger = (self._timer is not None
+                                and self._timer.should_trigger_for_step(self._iter_count))
+        return SessionRunArgs(self._current) if self._should_trigger else None
+
+    def after_run(self, run_context, run_values):
+        if self._should_trigger:
+            self._log(run_values.results)
+        self._iter_count += 1
+
+    def end(self, session):
+        if self._at_end:
+            self._log(session.run(self._current))
+
+    def _log(self, values):
+        from eagerflow._src.compat.toplevel import get_logger  # noqa: PLC0415
+        elapsed = None
+        if self._timer is not None:
+            elapsed, _ = self._timer.update_last_triggered_step(self._iter_count)
+        if self._formatter is not None:
+            get_logger().info(self._formatter(values))
+            return
+        with np.printoptions(suppress=True):
+            stats = ", ".join(f"{tag} = {values[tag]}" for tag in self._tag_order)
+        if elapsed is not None:
+            get_logger().info("%s (%.3f sec)", stats, elapsed)
+        else:
+            get_logger().info("%s", stats)
+
+
+@export("compat.v1.train.Scaffold")
+class Scaffold:
+    """What a monitored session needs of its graph: the ops initializing it and the
+    saver, made (where not given) when it finalizes the graph."""
+
+    def __init__(self, init_op=None, init_feed_dict=None, init_fn=None, ready_op=None,
+                 ready_for_local_init_op=None, local_init_op=None, summary_op=None,
+                 saver=None, copy_from_scaffold=None, local_init_feed_dict=None):
+        self._init_op, self._init_feed_dict, self._init_fn = init_op, init_feed_dict, init_fn
+        self._local_init_op, self._local_init_feed_dict = local_init_op, local_init_feed_dict
+        self._saver = saver
+
+    init_op = property(lambda self: self._init_op)
+    init_feed_dict = property(lambda self: self._init_feed_dict)
+    init_fn = property(lambda self: self._init_fn)
+    local_init_op = property(lambda self: self._local_init_op)
+    local_init_feed_dict = property(lambda self: self._local_init_feed_dict)
+    saver = property(lambda self: self._saver)
+
+    def finalize(self):
+        """Makes the missing ops and the saver, then finalizes the default graph."""
+        graph = graph_mode.get_default_graph()
+        if self._init_op is None:
+            self._init_op = variable_scope.global_variables_initializer()
+        if self._local_init_op is None:
+            self._local_init_op = variable_scope.local_variables_initializer()
+        if self._saver is None:
+            savers = graph.get_collection(GraphKeys.SAVERS)
+            if savers:
+                self._saver = savers[0]
+            elif variable_scope.global_variables():
+                self._saver = _saver.Saver()
+                graph.add_to_collection(GraphKeys.SAVERS, self._saver)
+        graph.finalize()
+        return self
+
+
+class _MonitoredSession:
+    """A session over the default graph that calls its hooks around every run."""
+
+    def __init__(self, scaffold, hooks, checkpoint_dir, checkpoint_filename_with_path,
+                 config):
+        self._hooks = list(hooks or [])
+        self._scaffold = scaffold or Scaffold()
+        for hook in self._hooks:
+            hook.begin()
+        self._scaffold.finalize()
+        self._sess = _session.Session(graph=graph_mode.get_default_graph(), config=config)
+        path = checkpoint_filename_with_path or (
+            management.latest_checkpoint(checkpoint_dir) if checkpoint_dir else None)
+        s = self._scaffold
+        if path is not None and s.saver is not None:
+            s.saver.restore(self._sess, path)
+        else:
+            self._sess.run(s.init_op, feed_dict=s.init_feed_dict)
+            if s.init_fn is not None:
+                s.init_fn(s, self._sess)
+        self._sess.run(s.local_init_op, feed_dict=s.local_init_feed_dict)
+        self._stop = self._closed = False
+        for hook in self._hooks:
+            hook.after_create_session(self._sess, None)
+
+    graph = property(lambda self: self._sess.graph)
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """`Session.run` of `fetches`, with the hooks' fetches and feeds in the same run."""
+        if self._closed:
+            raise RuntimeError("Run called even after should_stop requested.")
+        context = SessionRunContext(SessionRunArgs(fetches, feed_dict, options), self._sess)
+        feeds = dict(feed_dict or {})
+        extra = {}
+        for i, hook in enumerate(self._hooks):
+            args = hook.before_run(context)
+            if args is None:
+                continue
+            extra[i] = args.fetches
+            for key, value in (args.feed_dict or {}).items():
+                if key in feeds:
+                    raise RuntimeError("Same tensor is fed by a SessionRunHook and user. "
+                                       f"Conflict(s): {[key]}")
+                feeds[key] = value
+        results = self._sess.run({"caller": fetches, "hooks": extra}, feed_dict=feeds or None,
+                                 options=options, run_metadata=run_metadata)
+        for i, hook in enumerate(self._hooks):
+            hook.after_run(context, SessionRunValues(results["hooks"].get(i), options,
+                                                     run_metadata))
+        self._stop = self._stop or context.stop_requested
+        return results["caller"]
+
+    def should_stop(self):
+        return self._closed or self._stop
+
+    def close(self):
+        self._close(None)
+
+    def _close(self, exception_type):
+        if self._closed:
+            return
+        try:
+            if exception_type is None:
+                for hook in self._hooks:
+                    hook.end(self._sess)
+        finally:
+            self._closed = True
+            self._sess.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exception_type, exception_value, traceback):
+        if exception_type is not None and issubclass(exception_type, (errors.OutOfRangeError,
+                                                                      StopIteration)):
+            exception_type = None
+        self._close(exception_type)
+        return exception_type is None
+
+
+@export("compat.v1.train.MonitoredSession")
+class MonitoredSession(_MonitoredSession):
+    """A session that initializes (or restores) the default graph's variables and calls
+    `hooks` around every run. `session_creator`: a `ChiefSessionCreator`."""
+
+    def __init__(self, session_creator=None, hooks=None, stop_grace_period_secs=120):
+        creator = session_creator or ChiefSessionCreator()
+        super().__init__(creator._scaffold, hooks, creator._checkpoint_dir,
+                         creator._checkpoint_filename_with_path, creator._config)
+
+
+@export("compat.v1.train.SingularMonitoredSession")
+class SingularMonitoredSession(_MonitoredSession):
+    """A `MonitoredSession` of one process, whose `raw_session` is its `Session`."""
+
+    def __init__(self, hooks=None, scaffold=None, master="", config=None, checkpoint_dir=None,
+                 stop_grace_period_secs=120, checkpoint_filename_with_path=None):
+        super().__init__(scaffold, hooks, checkpoint_dir, checkpoint_filename_with_path,
+                         config)
+
+    def raw_session(self):
+        return self._sess
+
+
+@export("compat.v1.train.ChiefSessionCreator")
+class ChiefSessionCreator:
+    """How a `MonitoredSession` starts: its scaffold and the checkpoint it restores."""
+
+    def __init__(self, scaffold=None, master="", config=None, checkpoint_dir=None,
+                 checkpoint_filename_with_path=None):
+        self._scaffold, self._config = scaffold, config
+        self._checkpoint_dir = checkpoint_dir
+        self._checkpoint_filename_with_path = checkpoint_filename_with_path
+
+
+_USE_DEFAULT = object()
+
+
+@export("compat.v1.train.MonitoredTrainingSession")
+def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None,  # noqa: N802
+                             scaffold=None, hooks=None, chief_only_hooks=None,
+                             save_checkpoint_secs=_USE_DEFAULT,
+                             save_summaries_steps=_USE_DEFAULT,
+                             save_summaries_secs=_USE_DEFAULT, config=None,
+                             stop_grace_period_secs=120, log_step_count_steps=100,
+                             max_wait_secs=7200, save_checkpoint_steps=_USE_DEFAULT,
+                             summary_dir=None, save_graph_def=True):
+    """A `MonitoredSession` for training: restores the latest checkpoint of
+    `checkpoint_dir` and saves there every `save_checkpoint_steps` steps or
+    `save_checkpoint_secs` seconds (600 when neither is given)."""
+    if save_checkpoint_secs is _USE_DEFAULT and save_checkpoint_steps is _USE_DEFAULT:
+        save_checkpoint_secs, save_checkpoint_steps = 600, None
+    elif save_checkpoint_secs is _USE_DEFAULT:
+        save_checkpoint_secs = None
+    elif save_checkpoint_steps is _USE_DEFAULT:
+        save_checkpoint_steps = None
+    scaffold = scaffold or Scaffold()
+    all_hooks = list(hooks or [])
+    if is_chief:
+        all_hooks += list(chief_only_hooks or [])
+        if checkpoint_dir and (save_checkpoint_secs or save_checkpoint_steps):
+            all_hooks.append(CheckpointSaverHook(checkpoint_dir,
+                                                 save_secs=save_checkpoint_secs or None,
+                                                 save_steps=save_checkpoint_steps or None,
+                                                 scaffold=scaffold))
+    return MonitoredSession(ChiefSessionCreator(scaffold, master, config, checkpoint_dir),
+                            all_hooks, stop_grace_period_secs)

@@ -1,0 +1,67 @@
+"""TF 1's monitored sessions and session-run hooks against TF's recorded results
+(`data/make_v1_monitored_data.py`)."""
+import json
+import os
+
+import pytest
+
+import eagerflow as tf
+import eagerflow.compat.v1 as tf1
+
+from tests.compat.v1_monitored_programs import PROGRAMS
+
+with open(os.path.join(os.path.dirname(__file__), "data", "v1_monitored.json")) as _f:
+    RECORDED = json.load(_f)
+
+
+@pytest.fixture(autouse=True)
+def eager_after():
+    yield
+    tf1.enable_eager_execution()
+    tf1.reset_default_graph()
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_programs_give_tfs_results(name, tmp_path):
+    assert PROGRAMS[name](tf1, str(tmp_path)) == RECORDED[name]
+
+
+def test_hook_arguments_are_checked_as_tf_checks_them():
+    with pytest.raises(ValueError, match="One of num_steps or last_step must be specified"):
+        tf1.train.StopAtStepHook()
+    with pytest.raises(ValueError, match="Only one of num_steps or last_step"):
+        tf1.train.StopAtStepHook(num_steps=1, last_step=2)
+    with pytest.raises(ValueError, match="exactly one of save_secs or save_steps"):
+        tf1.train.CheckpointSaverHook("/tmp/x")
+    with pytest.raises(ValueError, match="either at_end and/or exactly one of every_n_iter"):
+        tf1.train.LoggingTensorHook({})
+
+
+def test_a_hook_needing_the_global_step_fails_without_one():
+    with tf1.Graph().as_default():
+        tf1.Variable(1.0)
+        with pytest.raises(RuntimeError, match="Global step should be created to use "
+                                               "StopAtStepHook"):
+            tf1.train.MonitoredSession(hooks=[tf1.train.StopAtStepHook(num_steps=1)])
+
+
+def test_the_graph_is_finalized_and_feeds_of_hooks_join_the_run():
+    with tf1.Graph().as_default() as g:
+        x = tf1.placeholder(tf.float32, [])
+        y = tf1.placeholder(tf.float32, [])
+        total = x + y
+
+        class Feed(tf1.train.SessionRunHook):
+            def before_run(self, run_context):
+                return tf1.train.SessionRunArgs(total, feed_dict={y: 10.0})
+
+            def after_run(self, run_context, run_values):
+                self.seen = float(run_values.results)
+
+        hook = Feed()
+        with tf1.train.MonitoredSession(hooks=[hook]) as sess:
+            assert float(sess.run(total, feed_dict={x: 1.0})) == 11.0
+            assert hook.seen == 11.0
+            with pytest.raises(RuntimeError, match="Graph is finalized"):
+                tf.constant(1.0)
+        assert g.finalized
