@@ -58,7 +58,7 @@ def _scratch(xp, like, slot=0):
     as much as a pass over it), a kept one is already mapped. A kernel's slots are its
     own until it returns."""
     n = like.size
-    if not _SCRATCH_MIN <= n <= _SCRATCH_MAX or xp is not numpy or like.ndim == 0:
+    if not _SCRATCH_MIN <= like.nbytes <= _SCRATCH_MAX or xp is not numpy or like.ndim == 0:
         return xp.empty_like(like)
     buffers = _buffers.__dict__.get(like.dtype)
     if buffers is None:
@@ -69,8 +69,9 @@ def _scratch(xp, like, slot=0):
     return buffer[:n].reshape(like.shape)
 
 
-# Arrays from 128 KiB (where malloc turns to mapping fresh pages) to 16 MiB use the buffers.
-_SCRATCH_MIN, _SCRATCH_MAX = 1 << 15, 1 << 22
+# Arrays from 128 KiB (where malloc turns to mapping fresh pages) to 8 MiB use the buffers
+# (at most three of 8 MiB kept per thread and dtype).
+_SCRATCH_MIN, _SCRATCH_MAX = 1 << 17, 1 << 23
 _buffers = threading.local()
 
 
