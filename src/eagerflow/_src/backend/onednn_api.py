@@ -55,6 +55,7 @@ ELTWISE_LOGISTIC, ELTWISE_GELU_TANH, ELTWISE_SWISH, ELTWISE_CLIP, ELTWISE_GELU_E
     41, 43, 44, 46, 49)
 BINARY_ADD, BINARY_MUL, BINARY_MAX, BINARY_MIN, BINARY_GT = (
     0x1fff0, 0x1fff1, 0x1fff2, 0x1fff3, 0x1fff7)
+ELTWISE_SQRT, ELTWISE_POW, BINARY_SUB = 37, 48, 0x1fff5
 POOLING_MAX, POOLING_AVG_INCLUDE_PADDING, POOLING_AVG_EXCLUDE_PADDING = 0x1ff, 0x2ff, 0x3ff
 VANILLA_RNN, VANILLA_LSTM, VANILLA_GRU, LBR_GRU = 0x1fff, 0x2fff, 0x3fff, 0x4fff
 # dnnl_rnn_direction_t
@@ -155,6 +156,7 @@ _FUNCTIONS = {
     "dnnl_vanilla_rnn_backward_primitive_desc_create":
         (_PP, _P, _I, _I, _I) + (_P,) * 14 + (_U, _F, _F, _P, _P),
     "dnnl_binary_primitive_desc_create": (_PP, _P, _I, _P, _P, _P, _P),
+    "dnnl_eltwise_forward_primitive_desc_create": (_PP, _P, _I, _I, _P, _P, _F, _F, _P),
     "dnnl_matmul_primitive_desc_create": (_PP, _P, _P, _P, _P, _P, _P),
     "dnnl_inner_product_forward_primitive_desc_create": (_PP, _P, _I, _P, _P, _P, _P, _P),
     "dnnl_set_verbose": (_I,),

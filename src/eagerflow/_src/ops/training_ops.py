@@ -6,9 +6,12 @@ TensorFlow's op names and input orders where TensorFlow has the same update
 (``ResourceApplyAdam``); a ``Keras`` in the name marks tf_keras's formula where
 it differs from TensorFlow's kernel (Adagrad's epsilon under the square root).
 
-Kernels compute in place with ``out=``, allocating one or two temporaries per
-update, in tf_keras's order of operations so that float32 results agree with
-it to the last bit (but where TensorFlow's pow and rsqrt round differently).
+Kernels compute in place with ``out=`` through one to three scratch arrays
+(for large variables, buffers each thread keeps), in tf_keras's order of
+operations so that float32 results agree with it to the last bit (but where
+TensorFlow's pow and rsqrt round differently). Adam on a large float32
+variable runs on oneDNN instead (`onednn_training`: three passes instead of a
+dozen, within float32 rounding of the NumPy kernel).
 A variable's array is also the value of every tensor read from it, so it is
 written in place only while nothing else refers to it; otherwise the update
 goes to a copy that replaces it, and the earlier reads keep their snapshot.
@@ -21,7 +24,11 @@ goes to a copy that replaces it, and the earlier reads keep their snapshot.
 array([0.9, 1.9], dtype=float32)
 """
 import sys
+import threading
 
+import numpy
+
+from eagerflow._src.backend import onednn_training
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
@@ -44,9 +51,28 @@ def _own(xp, handle):
     return value
 
 
-def _scratch(xp, like):
-    """An uninitialized array like `like` (ufuncs on 0-d arrays return scalars, not arrays)."""
-    return xp.empty_like(like)
+def _scratch(xp, like, slot=0):
+    """An uninitialized array like `like` (ufuncs on 0-d arrays return scalars, not arrays),
+    the calling thread's buffer number `slot` (0 to 2) when `like` is large: a fresh array
+    that size comes from the system page by page (a fault per 4 KiB page, costing about
+    as much as a pass over it), a kept one is already mapped. A kernel's slots are its
+    own until it returns."""
+    n = like.size
+    if not _SCRATCH_MIN <= like.nbytes <= _SCRATCH_MAX or xp is not numpy or like.ndim == 0:
+        return xp.empty_like(like)
+    buffers = _buffers.__dict__.get(like.dtype)
+    if buffers is None:
+        buffers = _buffers.__dict__[like.dtype] = [numpy.empty(0, like.dtype)] * 3
+    buffer = buffers[slot]
+    if buffer.size < n:
+        buffer = buffers[slot] = numpy.empty(n, like.dtype)
+    return buffer[:n].reshape(like.shape)
+
+
+# Arrays from 128 KiB (where malloc turns to mapping fresh pages) to 8 MiB use the buffers
+# (at most three of 8 MiB kept per thread and dtype).
+_SCRATCH_MIN, _SCRATCH_MAX = 1 << 17, 1 << 23
+_buffers = threading.local()
 
 
 def _complement(like, rate):
@@ -130,6 +156,9 @@ def _adam(xp, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gr
     _check_dense(var, grad)
     m, v, w = _own(xp, m), _own(xp, v), _own(xp, var)
     alpha = lr * xp.sqrt(1 - beta2_power) / (1 - beta1_power)
+    if vhat is None and onednn_training.adam(w, m, v, alpha, _complement(w, beta1),
+                                             _complement(w, beta2), epsilon, grad):
+        return ()
     t = _scratch(xp, w)
     _approach(xp, m, grad, _complement(w, beta1), t)
     _approach(xp, v, xp.multiply(grad, grad, out=t), _complement(w, beta2), t)
@@ -138,7 +167,7 @@ def _adam(xp, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gr
         v = xp.maximum(vhat, v, out=vhat)
     xp.sqrt(v, out=t)
     t += epsilon
-    step = xp.multiply(m, alpha, out=_scratch(xp, w))
+    step = xp.multiply(m, alpha, out=_scratch(xp, w, 1))
     step /= t
     w -= step
     return ()
@@ -160,7 +189,7 @@ def _ada_max(xp, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
     xp.maximum(v, xp.abs(grad, out=t), out=v)
     xp.add(v, epsilon, out=t)
     t *= 1 - beta1_power
-    step = xp.multiply(m, lr, out=_scratch(xp, w))
+    step = xp.multiply(m, lr, out=_scratch(xp, w, 1))
     step /= t
     w -= step
     return ()
@@ -175,7 +204,7 @@ def _keras_nadam(xp, var, m, v, lr, beta1, beta2, beta2_power, m_scale, grad_sca
     t = _scratch(xp, w)
     _approach(xp, m, grad, 1 - beta1, t)
     _approach(xp, v, xp.multiply(grad, grad, out=t), 1 - beta2, t)
-    m_hat = xp.multiply(m, m_scale, out=_scratch(xp, w))
+    m_hat = xp.multiply(m, m_scale, out=_scratch(xp, w, 1))
     m_hat += xp.multiply(grad, grad_scale, out=t)
     xp.divide(v, 1 - beta2_power, out=t)
     xp.sqrt(t, out=t)
@@ -208,7 +237,7 @@ def _rms_prop(xp, var, ms, mom, lr, rho, momentum, epsilon, grad, mg=None):
     else:
         xp.add(ms, epsilon, out=t)
     xp.sqrt(t, out=t)
-    step = xp.multiply(grad, lr, out=_scratch(xp, w))
+    step = xp.multiply(grad, lr, out=_scratch(xp, w, 1))
     step /= t
     if isinstance(mom, ResourceHandle):
         mom = _own(xp, mom)
@@ -231,7 +260,7 @@ def _keras_adagrad(xp, var, accum, lr, epsilon, grad):
     a += t
     xp.add(a, epsilon, out=t)
     xp.sqrt(t, out=t)
-    step = xp.multiply(grad, lr, out=_scratch(xp, w))
+    step = xp.multiply(grad, lr, out=_scratch(xp, w, 1))
     step /= t
     w -= step
     return ()
@@ -260,7 +289,7 @@ def _adadelta(xp, var, accum, accum_update, lr, rho, epsilon, grad):
     t *= grad
     a *= keep
     a += t
-    update = xp.add(u, epsilon, out=_scratch(xp, w))
+    update = xp.add(u, epsilon, out=_scratch(xp, w, 1))
     xp.sqrt(update, out=update)
     update *= grad
     xp.add(a, epsilon, out=t)
@@ -283,8 +312,8 @@ def _ftrl_v2(xp, var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
     a, lin, w = _own(xp, accum), _own(xp, linear), _own(xp, var)
     new_accum = xp.multiply(grad, grad, out=_scratch(xp, w))
     new_accum += a
-    t = xp.power(new_accum, -lr_power, out=_scratch(xp, w))
-    sigma = xp.subtract(t, xp.power(a, -lr_power, out=a), out=_scratch(xp, w))
+    t = xp.power(new_accum, -lr_power, out=_scratch(xp, w, 1))
+    sigma = xp.subtract(t, xp.power(a, -lr_power, out=a), out=_scratch(xp, w, 2))
     sigma /= lr
     sigma *= w
     xp.multiply(w, 2 * l2_shrinkage, out=a)  # the old accumulator is used up

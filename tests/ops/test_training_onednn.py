@@ -1,0 +1,142 @@
+"""Optimizer updates of large variables: oneDNN's Adam and the NumPy kernels' kept
+scratch buffers give the documented formulas' values."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from tests.concurrency import in_threads
+from tests.internals import needs_onednn, onednn
+
+# Above the sizes where the native Adam and the kept scratch buffers take over.
+SHAPE = (300, 300)
+
+
+@pytest.fixture(params=[True, False], ids=["onednn", "numpy"])
+def path(request):
+    if request.param and not onednn.enabled():
+        pytest.skip("oneDNN is not available here")
+    onednn.set_enabled(request.param)
+    yield request.param
+    onednn.set_enabled(None)
+
+
+def _adam_reference(w, grads, lr=0.01, beta1=0.9, beta2=0.999, epsilon=1e-7):
+    w, m, v = w.astype(np.float64), np.zeros_like(w, np.float64), np.zeros_like(w, np.float64)
+    for t, g in enumerate(grads, 1):
+        m += (g - m) * (1 - beta1)
+        v += (g * g - v) * (1 - beta2)
+        with np.errstate(invalid="ignore"):  # inf / inf where the gradient is infinite
+            w -= lr * np.sqrt(1 - beta2 ** t) / (1 - beta1 ** t) * m / (np.sqrt(v) + epsilon)
+    return w
+
+
+def _data(seed=0, steps=3, shape=SHAPE):
+    rng = np.random.default_rng(seed)
+    w = rng.standard_normal(shape).astype(np.float32)
+    return w, [rng.standard_normal(shape).astype(np.float32) * (t + 1) for t in range(steps)]
+
+
+def test_keras_adam_matches_the_formula(path):
+    w, grads = _data()
+    var = tf.Variable(w)
+    opt = tf.keras.optimizers.Adam(0.01)
+    for g in grads:
+        opt.apply_gradients([(tf.constant(g), var)])
+    np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads), rtol=1e-5, atol=1e-6)
+
+
+def test_adam_in_a_function_keeps_earlier_reads(path):
+    w, grads = _data(1)
+    var = tf.Variable(w)
+    opt = tf.keras.optimizers.Adam(0.01)
+
+    @tf.function
+    def step(g):
+        before = var.read_value()
+        opt.apply_gradients([(g, var)])
+        return before
+
+    before = step(tf.constant(grads[0]))
+    np.testing.assert_array_equal(before.numpy(), w)
+    np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads[:1]), rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_non_finite_gradients_spread_as_in_numpy(path):
+    w, grads = _data(2, steps=1)
+    grads[0][0, :3] = np.nan, np.inf, -np.inf
+    var = tf.Variable(w)
+    tf.keras.optimizers.Adam(0.01).apply_gradients([(tf.constant(grads[0]), var)])
+    out = var.numpy()
+    assert np.isnan(out[0, :3]).all()  # inf/inf in the step
+    np.testing.assert_allclose(out[1:], _adam_reference(w, grads)[1:], rtol=1e-5, atol=1e-6)
+
+
+def test_v1_session_adam_matches_the_formula(path):
+    w, grads = _data(3)
+    v1 = tf.compat.v1
+    g = v1.Graph()
+    with g.as_default():
+        var = v1.Variable(w)
+        grad = v1.placeholder(tf.float32, SHAPE)
+        train = v1.train.AdamOptimizer(0.01, epsilon=1e-7).apply_gradients([(grad, var)])
+        init = v1.global_variables_initializer()
+    with v1.Session(graph=g) as sess:
+        sess.run(init)
+        for step_grad in grads:
+            sess.run(train, {grad: step_grad})
+        out = sess.run(var)
+    np.testing.assert_allclose(out, _adam_reference(w, grads), rtol=1e-5, atol=1e-6)
+
+
+@needs_onednn
+def test_native_and_numpy_adam_agree():
+    w, grads = _data(4, steps=5)
+    results = []
+    for flag in (True, False):
+        onednn.set_enabled(flag)
+        try:
+            var = tf.Variable(w)
+            opt = tf.keras.optimizers.Adam(0.01)
+            for g in grads:
+                opt.apply_gradients([(tf.constant(g), var)])
+            results.append((var.numpy(), *(s.numpy() for s in opt.variables[1:])))
+        finally:
+            onednn.set_enabled(None)
+    for native, numpy_ in zip(*results):
+        np.testing.assert_allclose(native, numpy_, rtol=2e-6, atol=1e-7)
+
+
+def _rmsprop_reference(w, grads, lr=0.01, rho=0.9, epsilon=1e-7):
+    w, ms = w.astype(np.float64), np.zeros_like(w, np.float64)
+    for g in grads:
+        ms = rho * ms + (1 - rho) * g * g
+        w -= lr * g / np.sqrt(ms + epsilon)
+    return w
+
+
+def test_scratch_buffers_serve_variables_of_any_size(path):
+    # updates of variables of growing and shrinking sizes reuse the same buffers
+    shapes = [(200, 200), (400, 300), (180, 190), (300, 300)]
+    data = [_data(10 + i, steps=2, shape=s) for i, s in enumerate(shapes)]
+    variables = [tf.Variable(w) for w, _ in data]
+    opt = tf.keras.optimizers.RMSprop(0.01)
+    for t in range(2):
+        opt.apply_gradients([(tf.constant(grads[t]), var)
+                             for var, (_, grads) in zip(variables, data)])
+    for var, (w, grads) in zip(variables, data):
+        np.testing.assert_allclose(var.numpy(), _rmsprop_reference(w, grads), rtol=1e-5,
+                                   atol=1e-6)
+
+
+def test_threads_updating_at_once(path):
+    def train(seed):
+        w, grads = _data(seed, shape=(200 + seed, 300))
+        var = tf.Variable(w)
+        opt = tf.keras.optimizers.Adam(0.01)
+        for g in grads:
+            opt.apply_gradients([(tf.constant(g), var)])
+        np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads), rtol=1e-5,
+                                   atol=1e-6)
+
+    in_threads(train, [(s,) for s in range(4)], repeat=3)
