@@ -741,6 +741,15 @@ def _w3e08fcc32f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3e3da116b9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, axis=None, name=None, dimension=None, output_type=None):
+        try:
+            return _export_fn(input, axis, name, dimension, output_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'axis': axis, 'name': name, 'dimension': dimension, 'output_type': output_type})
+    return _export_wrapper
+
+
 def _w3e50cf0542(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, lower, upper, seed):
         try:
@@ -1605,6 +1614,15 @@ def _w6d4db88f8e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6dbe8b02ee(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, axis=None, name=None, dim=None):
+        try:
+            return _export_fn(input, axis, name, dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'axis': axis, 'name': name, 'dim': dim})
+    return _export_wrapper
+
+
 def _w6e2c44fbd1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axis=None, epsilon=None, name=None, dim=None):
         try:
@@ -2190,6 +2208,15 @@ def _w8fded9e34f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8fe0da33d4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_tensor=None, axis=None, keepdims=None, dtype=None, name=None, reduction_indices=None, keep_dims=None, input=None):
+        try:
+            return _export_fn(input_tensor, axis, keepdims, dtype, name, reduction_indices, keep_dims, input)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'axis': axis, 'keepdims': keepdims, 'dtype': dtype, 'name': name, 'reduction_indices': reduction_indices, 'keep_dims': keep_dims, 'input': input})
+    return _export_wrapper
+
+
 def _w900b818172(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, size, offsets, centered=None, normalized=None, noise=None, name=None):
         try:
@@ -2232,6 +2259,15 @@ def _w90e2c0365f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, dtype, saturate, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'dtype': dtype, 'saturate': saturate, 'name': name})
+    return _export_wrapper
+
+
+def _w9106cf5a72(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+        try:
+            return _export_fn(input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'axis': axis, 'keepdims': keepdims, 'name': name, 'reduction_indices': reduction_indices, 'keep_dims': keep_dims})
     return _export_wrapper
 
 
@@ -3833,10 +3869,13 @@ WRAPPERS = {
     'clip_by_value': _w19e3388fd8,
     'compat.v1.add_to_collection': _w2bdeebb519,
     'compat.v1.add_to_collections': _wad28fcf0f4,
+    'compat.v1.argmax': _w3e3da116b9,
+    'compat.v1.argmin': _w3e3da116b9,
     'compat.v1.assign': _wacf25d1268,
     'compat.v1.assign_add': _w7c66306d00,
     'compat.v1.assign_sub': _w7c66306d00,
     'compat.v1.control_dependencies': _wb14a22321e,
+    'compat.v1.count_nonzero': _w8fe0da33d4,
     'compat.v1.data.make_initializable_iterator': _wc95b6ae3e3,
     'compat.v1.data.make_one_shot_iterator': _wd1d3537e37,
     'compat.v1.disable_eager_execution': _w1f06b08988,
@@ -3845,6 +3884,7 @@ WRAPPERS = {
     'compat.v1.enable_v2_behavior': _w1f06b08988,
     'compat.v1.executing_eagerly': _w1f06b08988,
     'compat.v1.executing_eagerly_outside_functions': _w1f06b08988,
+    'compat.v1.expand_dims': _w6dbe8b02ee,
     'compat.v1.get_collection': _wbd9a6d1bac,
     'compat.v1.get_collection_ref': _w55774d705b,
     'compat.v1.get_default_graph': _w1f06b08988,
@@ -3926,6 +3966,14 @@ WRAPPERS = {
     'compat.v1.placeholder': _wca0fe528f3,
     'compat.v1.placeholder_with_default': _wdd81df4022,
     'compat.v1.py_func': _wbe933e5bf8,
+    'compat.v1.reduce_all': _w9106cf5a72,
+    'compat.v1.reduce_any': _w9106cf5a72,
+    'compat.v1.reduce_logsumexp': _w9106cf5a72,
+    'compat.v1.reduce_max': _w9106cf5a72,
+    'compat.v1.reduce_mean': _w9106cf5a72,
+    'compat.v1.reduce_min': _w9106cf5a72,
+    'compat.v1.reduce_prod': _w9106cf5a72,
+    'compat.v1.reduce_sum': _w9106cf5a72,
     'compat.v1.reset_default_graph': _w1f06b08988,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
     'compat.v1.summary.histogram': _wd2aa6f8c14,
