@@ -111,3 +111,21 @@ def test_test_case_runs_under_unittest():
     unittest.defaultTestLoader.loadTestsFromTestCase(_Case).run(result)
     assert result.wasSuccessful(), result.errors + result.failures
     assert result.testsRun == 2
+
+
+def test_graph_group_no_op_at_top_level():
+    # TF 2 programs build TF 1 graphs with tf.Graph() and group updates with tf.group.
+    assert tf.Graph is tf.compat.v1.Graph
+    assert tf.no_op() is None and tf.group(tf.constant(1.0)) is None
+    g = tf.Graph()
+    with g.as_default():
+        v = tf.compat.v1.get_variable("v", initializer=1.0)
+        x = tf.constant(2.0) * 3.0
+        step = tf.group(v.assign_add(1.0), tf.no_op())
+        assert not tf.executing_eagerly()
+    assert tf.executing_eagerly()
+    with tf.compat.v1.Session(graph=g) as sess:
+        sess.run(tf.compat.v1.global_variables_initializer())
+        assert sess.run(step) is None
+        assert sess.run(x) == 6.0 and sess.run(v) == 2.0
+    assert tf.import_graph_def is tf.graph_util.import_graph_def

@@ -100,3 +100,17 @@ def test_minimize_inside_a_function_matches_eager():
             step()
         return float(v.numpy())
     assert run(tf.function) == run(lambda f: f)
+
+
+def test_adam_keeps_float32_beta_powers_for_float64_and_float16_variables():
+    # TF's beta powers start from the Python betas as float32 variables; three steps of
+    # sum(w ** 2) from [1, 2], recorded from TF 2.21.
+    for dtype, want in ((tf.float64, [0.7015873258432849, 1.7006244343970733]),
+                        (tf.float16, [0.701171875, 1.701171875])):
+        w = tf.Variable([1.0, 2.0], dtype=dtype)
+        opt = tf1.train.AdamOptimizer(0.1)
+        for _ in range(3):
+            opt.minimize(lambda: tf.reduce_sum(w ** 2), var_list=[w])
+        powers = [v for v in opt.variables() if "power" in v.name]
+        assert [p.dtype for p in powers] == [tf.float32, tf.float32]
+        assert w.numpy().tolist() == want

@@ -84,3 +84,16 @@ def test_restore_errors():
         saver.restore(None, TF_CHECKPOINT)
     with pytest.raises(RuntimeError, match="`var_list` must specify"):
         tf1.train.Saver()
+
+
+def test_save_makes_the_checkpoint_directory_but_not_its_parents(tmp_path):
+    # As TF's bundle writer: "train_dir/model" saves into a new train_dir, while a
+    # path whose parent's parent is missing is TF's ValueError.
+    w = tf.Variable(2.0, name="w")
+    saver = tf1.train.Saver([w])
+    path = saver.save(None, str(tmp_path / "train_dir" / "model"), global_step=1)
+    assert os.path.exists(path + ".index")
+    assert tf1.train.latest_checkpoint(str(tmp_path / "train_dir")) == path
+    with pytest.raises(ValueError, match="Parent directory of .* doesn't exist"):
+        saver.save(None, str(tmp_path / "a" / "b" / "model"))
+    assert not os.path.exists(str(tmp_path / "a"))

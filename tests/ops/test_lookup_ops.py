@@ -23,8 +23,22 @@ def test_static_hash_table_lookup_size_export():
 
 
 def test_lookup_of_wrong_key_dtype_is_a_type_error():
-    with pytest.raises(TypeError, match="Dtype of argument `keys` must be"):
+    with pytest.raises(TypeError, match="Dtype of argument `keys` must be <dtype: 'string'>, "
+                                        "received: <dtype: 'int32'>"):
         _static().lookup(tf.constant([1, 2]))
+
+
+def test_lookup_of_a_ragged_tensor_keeps_its_rows():
+    keys = tf.ragged.constant([["a"], ["b", "x"], []])
+    out = _static().lookup(keys)
+    assert isinstance(out, tf.RaggedTensor) and out.to_list() == [[1], [2, -1], []]
+    vocab = tf.lookup.StaticVocabularyTable(
+        tf.lookup.KeyValueTensorInitializer(["x", "y"], tf.constant([0, 1], tf.int64)), 3)
+    out = vocab.lookup(tf.ragged.constant([["y", "x"], []]))
+    assert isinstance(out, tf.RaggedTensor) and out.to_list() == [[1, 0], []]
+    spec = tf.RaggedTensorSpec([None, None], tf.string)
+    fn = tf.function(lambda r: _static().lookup(r), input_signature=[spec])
+    assert fn(keys).to_list() == [[1], [2, -1], []]
 
 
 def test_lookup_of_a_sparse_tensor_keeps_its_positions():

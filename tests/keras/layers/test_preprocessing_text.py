@@ -136,6 +136,15 @@ def test_layers_of_integer_dtype_take_float_inputs_uncast():
         tf.keras.layers.Hashing(num_bins=4)(tf.constant([1.5]))
 
 
+def test_discretization_puts_non_finite_values_where_tf_does():
+    # TF buckets by upper_bound: NaN compares below no boundary, so it lands in the last bucket.
+    bins = tf.keras.layers.Discretization(bin_boundaries=[0.0, 1.0, 2.0])
+    x = tf.constant([[-1.5, 0.0, 1.5, 2.0, np.nan, np.inf, -np.inf]])
+    assert bins(x).numpy().tolist() == [[0, 1, 2, 3, 3, 3, 0]]
+    x64 = tf.constant([np.nan, 0.5], tf.float64)
+    assert bins(x64).numpy().tolist() == [3, 1]
+
+
 def test_h5_cannot_hold_an_adapted_vocabulary(tmp_path):
     pytest.importorskip("h5py")
     with pytest.raises(NotImplementedError, match="not supported in h5"):

@@ -777,6 +777,15 @@ def _w3e08fcc32f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3e3da116b9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, axis=None, name=None, dimension=None, output_type=None):
+        try:
+            return _export_fn(input, axis, name, dimension, output_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'axis': axis, 'name': name, 'dimension': dimension, 'output_type': output_type})
+    return _export_wrapper
+
+
 def _w3e50cf0542(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, lower, upper, seed):
         try:
@@ -1668,6 +1677,15 @@ def _w6d4db88f8e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6dbe8b02ee(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, axis=None, name=None, dim=None):
+        try:
+            return _export_fn(input, axis, name, dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'axis': axis, 'name': name, 'dim': dim})
+    return _export_wrapper
+
+
 def _w6e2c44fbd1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axis=None, epsilon=None, name=None, dim=None):
         try:
@@ -2280,6 +2298,15 @@ def _w8fded9e34f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8fe0da33d4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_tensor=None, axis=None, keepdims=None, dtype=None, name=None, reduction_indices=None, keep_dims=None, input=None):
+        try:
+            return _export_fn(input_tensor, axis, keepdims, dtype, name, reduction_indices, keep_dims, input)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'axis': axis, 'keepdims': keepdims, 'dtype': dtype, 'name': name, 'reduction_indices': reduction_indices, 'keep_dims': keep_dims, 'input': input})
+    return _export_wrapper
+
+
 def _w900b818172(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, size, offsets, centered=None, normalized=None, noise=None, name=None):
         try:
@@ -2322,6 +2349,15 @@ def _w90e2c0365f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, dtype, saturate, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'dtype': dtype, 'saturate': saturate, 'name': name})
+    return _export_wrapper
+
+
+def _w9106cf5a72(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+        try:
+            return _export_fn(input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'axis': axis, 'keepdims': keepdims, 'name': name, 'reduction_indices': reduction_indices, 'keep_dims': keep_dims})
     return _export_wrapper
 
 
@@ -3986,10 +4022,13 @@ WRAPPERS = {
     'clip_by_value': _w19e3388fd8,
     'compat.v1.add_to_collection': _w2bdeebb519,
     'compat.v1.add_to_collections': _wad28fcf0f4,
+    'compat.v1.argmax': _w3e3da116b9,
+    'compat.v1.argmin': _w3e3da116b9,
     'compat.v1.assign': _wacf25d1268,
     'compat.v1.assign_add': _w7c66306d00,
     'compat.v1.assign_sub': _w7c66306d00,
     'compat.v1.control_dependencies': _wb14a22321e,
+    'compat.v1.count_nonzero': _w8fe0da33d4,
     'compat.v1.data.get_output_classes': _w49a0b14cca,
     'compat.v1.data.get_output_shapes': _w49a0b14cca,
     'compat.v1.data.get_output_types': _w49a0b14cca,
@@ -4001,6 +4040,7 @@ WRAPPERS = {
     'compat.v1.enable_v2_behavior': _w1f06b08988,
     'compat.v1.executing_eagerly': _w1f06b08988,
     'compat.v1.executing_eagerly_outside_functions': _w1f06b08988,
+    'compat.v1.expand_dims': _w6dbe8b02ee,
     'compat.v1.get_collection': _wbd9a6d1bac,
     'compat.v1.get_collection_ref': _w55774d705b,
     'compat.v1.get_default_graph': _w1f06b08988,
@@ -4010,7 +4050,6 @@ WRAPPERS = {
     'compat.v1.global_variables': _w9f761ecc3f,
     'compat.v1.global_variables_initializer': _w1f06b08988,
     'compat.v1.gradients': _w52a0661c6f,
-    'compat.v1.group': _w8ab3288172,
     'compat.v1.image.draw_bounding_boxes': _w47df33c1b4,
     'compat.v1.image.extract_glimpse': _w3028db41a7,
     'compat.v1.image.resize_area': _w5010e57f6d,
@@ -4080,10 +4119,17 @@ WRAPPERS = {
     'compat.v1.nn.sufficient_statistics': _web117beb82,
     'compat.v1.nn.weighted_moments': _w7da158cae1,
     'compat.v1.nn.xw_plus_b': _w814a06412a,
-    'compat.v1.no_op': _w7879a9bec3,
     'compat.v1.placeholder': _wca0fe528f3,
     'compat.v1.placeholder_with_default': _wdd81df4022,
     'compat.v1.py_func': _wbe933e5bf8,
+    'compat.v1.reduce_all': _w9106cf5a72,
+    'compat.v1.reduce_any': _w9106cf5a72,
+    'compat.v1.reduce_logsumexp': _w9106cf5a72,
+    'compat.v1.reduce_max': _w9106cf5a72,
+    'compat.v1.reduce_mean': _w9106cf5a72,
+    'compat.v1.reduce_min': _w9106cf5a72,
+    'compat.v1.reduce_prod': _w9106cf5a72,
+    'compat.v1.reduce_sum': _w9106cf5a72,
     'compat.v1.reset_default_graph': _w1f06b08988,
     'compat.v1.saved_model.build_signature_def': _wb49f38a6b0,
     'compat.v1.saved_model.build_tensor_info': _w1534e0c76e,
@@ -4237,7 +4283,7 @@ WRAPPERS = {
     'get_static_value': _wd997fceaf1,
     'grad_pass_through': _w10fa1a9ba9,
     'gradients': _w4bab484406,
-    'graph_util.import_graph_def': _wc5e6aa4701,
+    'group': _w8ab3288172,
     'histogram_fixed_width': _we79dec227e,
     'histogram_fixed_width_bins': _we79dec227e,
     'identity': _w53ca8dbd1a,
@@ -4301,6 +4347,7 @@ WRAPPERS = {
     'image.transpose': _wdbac41536e,
     'image.yiq_to_rgb': _wf9751bfa18,
     'image.yuv_to_rgb': _wf9751bfa18,
+    'import_graph_def': _wc5e6aa4701,
     'init_scope': _w1f06b08988,
     'io.decode_and_crop_jpeg': _w10c1a20747,
     'io.decode_base64': _w53ca8dbd1a,
@@ -4474,6 +4521,7 @@ WRAPPERS = {
     'nn.sufficient_statistics': _wbef51a34dc,
     'nn.weighted_cross_entropy_with_logits': _w0e1ea075ff,
     'nn.weighted_moments': _w592882bcb2,
+    'no_op': _w7879a9bec3,
     'norm': _w4b1c9f6228,
     'numpy_function': _wfa50d63445,
     'one_hot': _w22d600e117,

@@ -47,7 +47,7 @@ class GraphKeys:
     VARIABLES = GLOBAL_VARIABLES
 
 
-@export("compat.v1.Graph")
+@export("Graph", "compat.v1.Graph")
 class Graph(_graph.Graph):
     """A TF 1 graph (``tf.compat.v1.Graph``): ops called while it is the default
     (`as_default`) add nodes to it, which a `Session` runs.
@@ -366,7 +366,7 @@ def control_dependencies(control_inputs):
     return get_default_graph().control_dependencies(control_inputs)
 
 
-@export("compat.v1.no_op")
+@export("no_op", "compat.v1.no_op")
 def no_op(name=None):
     """An operation that does nothing but run after its control dependencies."""
     graph = v1_graph()
@@ -375,7 +375,7 @@ def no_op(name=None):
     return graph._add(None, "NoOp", graph.unique_name(name or "NoOp"), (), {}, [])
 
 
-@export("compat.v1.group")
+@export("group", "compat.v1.group")
 def group(*inputs, name=None):
     """One operation that runs after all of `inputs` (operations or tensors, nested)."""
     from eagerflow._src.core import nest  # noqa: PLC0415

@@ -290,9 +290,11 @@ class FtrlOptimizer(_Coefficients):
 
 
 def _initial(value, dtype):
-    """The first power of a beta (a number, tensor or callable) in `dtype`."""
+    """The first power of a beta (a number, tensor or callable): a tensor in `dtype`, a
+    number in float32 whatever the variables' dtype, as TF keeps it (the powers are cast
+    to each variable's dtype when used, and so match the cast betas exactly)."""
     value = value() if callable(value) else value
     if hasattr(value, "dtype"):  # (a tensor, maybe symbolic)
         return Optimizer._as(value, dtype)
-    return np.asarray(value, dtype.as_numpy_dtype)
+    return np.asarray(value, np.float32)
 

@@ -84,6 +84,11 @@ class Saver:
                          else f"{save_path}-{global_step}")
         directory = os.path.dirname(save_path)
         if directory and not os.path.isdir(directory):
+            # TF's bundle writer makes the checkpoint's own directory, not its parents.
+            parent = os.path.dirname(os.path.normpath(directory))
+            if not parent or os.path.isdir(parent):
+                os.mkdir(directory)
+        if directory and not os.path.isdir(directory):
             raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
         keys = list(self._vars)
         values = self._values(sess, [self._vars[k] for k in keys])

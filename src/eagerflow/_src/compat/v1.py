@@ -18,7 +18,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.graph.graph import Graph, Operation, SymbolicTensor
 
-@export("graph_util.import_graph_def", "compat.v1.import_graph_def",
+@export("import_graph_def", "graph_util.import_graph_def", "compat.v1.import_graph_def",
         "compat.v1.graph_util.import_graph_def")
 def import_graph_def(graph_def, input_map=None, return_elements=None, name=None, op_dict=None,
                      producer_op_list=None):

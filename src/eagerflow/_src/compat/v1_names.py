@@ -9,7 +9,7 @@ their TF 2 names, and the TF 1 casts (``tf.compat.v1.to_float`` & co.).
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.ops import cast_ops
+from eagerflow._src.ops import array_ops, cast_ops, reduction_ops
 
 # (TF 1 name under ``compat.v1``, module defining the object, its attribute there): the
 # object TF 2 exports under its new name. ``set_random_seed`` is ``tf.random.set_seed``;
@@ -187,3 +187,65 @@ def to_complex64(x, name="ToComplex64"):
 def to_complex128(x, name="ToComplex128"):
     """``tf.cast(x, tf.complex128)`` (TF 1's, deprecated)."""
     return cast_ops.cast(x, _d.complex128, name=name)
+
+
+def _deprecated_arg(new, new_name, old, old_name):
+    """TF 1's choice between an argument and its deprecated spelling."""
+    if old is not None:
+        if new is not None:
+            raise ValueError(f"Cannot specify both '{old_name}' and '{new_name}'.")
+        return old
+    return new
+
+
+def _v1_reducer(reduce):
+    def fn(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+           keep_dims=None):
+        axis = _deprecated_arg(axis, "axis", reduction_indices, "reduction_indices")
+        keepdims = _deprecated_arg(keepdims, "keepdims", keep_dims, "keep_dims")
+        return reduce(input_tensor, axis=axis, keepdims=bool(keepdims), name=name)
+    fn.__name__ = fn.__qualname__ = reduce.__name__
+    fn.__doc__ = (f"``tf.{reduce.__name__}`` with TF 1's arguments: `reduction_indices` "
+                  f"for `axis`, `keep_dims` for `keepdims`.")
+    return fn
+
+
+for _name in ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
+              "reduce_all", "reduce_any", "reduce_logsumexp"):
+    globals()[_name] = _v1_reducer(getattr(reduction_ops, _name))
+    export(f"compat.v1.{_name}", f"compat.v1.math.{_name}")(globals()[_name])
+
+
+@export("compat.v1.count_nonzero", "compat.v1.math.count_nonzero")
+def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=_d.int64, name=None,
+                  reduction_indices=None, keep_dims=None, input=None):
+    """``tf.math.count_nonzero`` with TF 1's arguments (`input_tensor`,
+    `reduction_indices`, `keep_dims`)."""
+    input_tensor = _deprecated_arg(input_tensor, "input_tensor", input, "input")
+    axis = _deprecated_arg(axis, "axis", reduction_indices, "reduction_indices")
+    keepdims = _deprecated_arg(keepdims, "keepdims", keep_dims, "keep_dims")
+    return reduction_ops.count_nonzero(input_tensor, axis=axis, keepdims=keepdims, dtype=dtype,
+                                       name=name)
+
+
+@export("compat.v1.argmax", "compat.v1.math.argmax")
+def argmax(input, axis=None, name=None, dimension=None, output_type=_d.int64):
+    """``tf.math.argmax`` with TF 1's argument order (`name` third) and `dimension`."""
+    axis = _deprecated_arg(axis, "axis", dimension, "dimension")
+    return reduction_ops.argmax(input, axis=axis, output_type=output_type, name=name)
+
+
+@export("compat.v1.argmin", "compat.v1.math.argmin")
+def argmin(input, axis=None, name=None, dimension=None, output_type=_d.int64):
+    """``tf.math.argmin`` with TF 1's argument order (`name` third) and `dimension`."""
+    axis = _deprecated_arg(axis, "axis", dimension, "dimension")
+    return reduction_ops.argmin(input, axis=axis, output_type=output_type, name=name)
+
+
+@export("compat.v1.expand_dims")
+def expand_dims(input, axis=None, name=None, dim=None):
+    """``tf.expand_dims`` with TF 1's `dim` for `axis`."""
+    axis = _deprecated_arg(axis, "axis", dim, "dim")
+    if axis is None:
+        raise ValueError("Must specify an axis argument to tf.expand_dims()")
+    return array_ops.expand_dims(input, axis, name=name)

@@ -377,14 +377,19 @@ def _check_dtypes(table, key_dtype, value_dtype):
 
 # -- tables ---------------------------------------------------------------------------------------
 
+def _is_ragged(keys):
+    # RaggedTensor lives above ops; its values are looked up as a flat tensor.
+    return hasattr(keys, "with_flat_values") and hasattr(keys, "flat_values")
+
+
 def _checked_keys(keys, key_dtype):
-    if isinstance(keys, SparseTensor):
+    if isinstance(keys, SparseTensor) or _is_ragged(keys):
         return keys
     keys = as_tensor(keys) if isinstance(keys, Tensor) or hasattr(keys, "_handle") else \
         convert_to_tensor(keys, key_dtype)
     if keys.dtype != key_dtype:
-        raise TypeError(f"Dtype of argument `keys` must be {key_dtype!r}, received: "
-                        f"{keys.dtype!r}")
+        raise TypeError(f"Dtype of argument `keys` must be {key_dtype}, received: "
+                        f"{keys.dtype}")
     return keys
 
 
@@ -412,6 +417,8 @@ class _Table:
         if isinstance(keys, SparseTensor):
             return SparseTensor(keys.indices, self._find(keys.values, default_value, name),
                                 keys.dense_shape)
+        if _is_ragged(keys):
+            return keys.with_flat_values(self._find(keys.flat_values, default_value, name))
         return dispatch(_FIND, (self._resource_handle, keys, default_value), name=name)
 
     def lookup(self, keys, name=None):
@@ -493,6 +500,8 @@ class StaticVocabularyTable(_Table):
     def lookup(self, keys, name=None):
         if isinstance(keys, SparseTensor):
             return SparseTensor(keys.indices, self.lookup(keys.values, name), keys.dense_shape)
+        if _is_ragged(keys):
+            return keys.with_flat_values(self.lookup(keys.flat_values, name))
         keys = _checked_keys(keys, self._lookup_key_dtype)
         if keys.dtype != self._key_dtype:
             keys = cast_ops.cast(keys, self._key_dtype)

@@ -341,8 +341,9 @@ class Discretization(_EagerPreprocessingLayer):
         boundaries = np.asarray(self.bin_boundaries, np.float32)
         if values.dtype != _dtypes.float32 and values.dtype != _dtypes.float64:
             values = cast_ops.cast(values, _dtypes.float32)
-        above = math_ops.greater_equal(array_ops.expand_dims(values, -1),
-                                       cast_ops.cast(boundaries, values.dtype))
+        # Boundaries not above x, as TF's upper_bound counts them: NaN goes to the last bucket.
+        above = math_ops.logical_not(math_ops.less(array_ops.expand_dims(values, -1),
+                                                   cast_ops.cast(boundaries, values.dtype)))
         return reduction_ops.reduce_sum(cast_ops.cast(above, _dtypes.int32), axis=-1)
 
     def call(self, inputs):
