@@ -83,3 +83,26 @@ def test_text_model_on_ragged_ids_trains_as_tf(kind):
                         verbose=0)
     np.testing.assert_allclose(history.history["loss"], losses, rtol=1e-5)
     np.testing.assert_allclose(model.predict(x, verbose=0), predictions, rtol=1e-5, atol=1e-6)
+
+
+def test_keras_backend_functions_run_on_ragged_tensors():
+    K = tf.keras.backend
+    x = tf.ragged.constant([[1., -2.], [3.]])
+    # values recorded from tf_keras
+    assert np.isclose(K.mean(x).numpy(), 0.6666667)
+    np.testing.assert_allclose(K.sqrt(x).flat_values.numpy(), [1., 0., 1.7320508], rtol=1e-6)
+    np.testing.assert_allclose(K.elu(x).flat_values.numpy(), [1., -0.86466473, 3.], rtol=1e-6)
+    np.testing.assert_allclose(K.hard_sigmoid(x).flat_values.numpy(), [0.7, 0.1, 1.],
+                               rtol=1e-6)
+    out = K.softmax(x)
+    assert isinstance(out, tf.RaggedTensor)
+    np.testing.assert_allclose(out.flat_values.numpy(), [0.95257413, 0.047425874, 1.],
+                               rtol=1e-6)
+
+
+def test_keras_backend_error_on_ragged_is_a_plain_type_error():
+    x = tf.ragged.constant([[1., -2.], [3.]])
+    with pytest.raises(TypeError) as info:
+        tf.keras.backend.dot(x, x)
+    assert type(info.value) is TypeError
+    assert "Failed to convert elements of <tf.RaggedTensor" in str(info.value)
