@@ -363,3 +363,40 @@ def test_ragged_feature_partitions():
         tf.io.RaggedFeature.UniformRowLength(1), tf.io.RaggedFeature.RowLengths("lens")])}
     assert tf.io.parse_example(batch, spec)["r"].to_list() == \
         [[[[1, 2]], [[3, 4, 5]]], [[[6]], [[]], [[7]]]]
+
+
+# -- reductions at every axis of ragged rank 2 and 3, keepdims, variance (values from TF) ----
+_R3 = [[[1, 2], [3]], [[4, 5, 6]], []]
+_R4 = [[[[1, 2], [3]], [[4]]], [[[5, 6, 7]]]]
+
+
+@pytest.mark.parametrize("op, value, axis, keepdims, expected", [
+    ("reduce_max", _R3, 0, True, [[[4, 5, 6], [3]]]),
+    ("reduce_max", _R3, 1, True, [[[3, 2]], [[4, 5, 6]], [[]]]),
+    ("reduce_mean", _R3, 0, True, [[[2.5, 3.5, 6.0], [3.0]]]),
+    ("reduce_mean", _R3, -1, True, [[[1.5], [3.0]], [[5.0]], []]),
+    ("reduce_mean", _R3, (0, 1), True, [[[8 / 3, 3.5, 6.0]]]),
+    ("reduce_sum", _R4, 1, False, [[[5, 2], [3]], [[5, 6, 7]]]),
+    ("reduce_sum", _R4, 1, True, [[[[5, 2], [3]]], [[[5, 6, 7]]]]),
+    ("reduce_sum", _R4, 2, True, [[[[4, 2]], [[4]]], [[[5, 6, 7]]]]),
+    ("reduce_sum", _R4, 3, True, [[[[3], [3]], [[4]]], [[[18]]]]),
+    ("reduce_sum", _R4, (2, 3), True, [[[[6]], [[4]]], [[[18]]]]),
+])
+def test_ragged_reductions_keep_ragged_dims(op, value, axis, keepdims, expected):
+    out = getattr(tf.math, op)(tf.ragged.constant(value), axis=axis, keepdims=keepdims)
+    assert isinstance(out, tf.RaggedTensor)
+    got = out.to_list()
+    assert np.array(got, dtype=object).shape == np.array(expected, dtype=object).shape
+    for g, e in zip(tf.nest.flatten(got), tf.nest.flatten(expected)):
+        assert np.isclose(g, e)
+    assert str(got).count("[") == str(expected).count("[")
+
+
+def test_ragged_reduce_variance_and_std():
+    x = tf.ragged.constant([[1., 2.], [3.], []])
+    np.testing.assert_allclose(tf.math.reduce_variance(x, axis=0).numpy(), [1., 0.])
+    np.testing.assert_allclose(tf.math.reduce_variance(x, axis=1).numpy(), [0.25, 0., np.nan])
+    np.testing.assert_allclose(tf.math.reduce_std(x, axis=1, keepdims=True).numpy(),
+                               [[0.5], [0.], [np.nan]])
+    np.testing.assert_allclose(tf.math.reduce_std(x, keepdims=True).numpy(), [[0.8164965]],
+                               rtol=1e-6)

@@ -146,18 +146,7 @@ def _tile(fn, arguments):
 
 
 def _expand_dims(fn, arguments):
-    rt, axis = arguments["input"], int(arguments["axis"])
-    if axis < 0:
-        axis += rt.shape.rank + 1
-    if axis == 0:
-        return RaggedTensor.from_row_splits(rt, array_ops.stack(
-            [array_ops.zeros([], rt.row_splits_dtype), rt.nrows()]), validate=False)
-    if axis == 1:
-        return RaggedTensor.from_uniform_row_length(rt, 1, rt.nrows())
-    if axis > rt.ragged_rank:
-        return rt.with_flat_values(array_ops.expand_dims(rt.flat_values,
-                                                         axis - rt.ragged_rank))
-    return rt.with_values(_expand_dims(fn, {"input": rt.values, "axis": axis - 1}))
+    return ragged_ops.expand_dims(arguments["input"], int(arguments["axis"]))
 
 
 def _map_fn(fn, arguments):
@@ -293,7 +282,7 @@ def _register():
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
                "reverse": _reverse, "strings.reduce_join": _reduce_join,
                "nn.softmax": _softmax(False), "nn.log_softmax": _softmax(True)}
-    for kind in ("sum", "prod", "max", "min", "mean", "any", "all"):
+    for kind in ("sum", "prod", "max", "min", "mean", "any", "all", "variance", "std"):
         special[f"math.reduce_{kind}"] = _reduction(kind)
     for name, handler in special.items():
         fn = _public(name)

@@ -642,33 +642,47 @@ _SEGMENT = {"sum": reduction_ops.unsorted_segment_sum, "prod": reduction_ops.uns
             "max": reduction_ops.unsorted_segment_max, "min": reduction_ops.unsorted_segment_min}
 
 
-def _reduce_axis(rt, kind, axis):
-    """`rt` reduced over one `axis` (non-negative)."""
+def _reduce_axis(rt, kind, axis, keepdims=False):
+    """`rt` reduced over one `axis` (non-negative), that axis kept (of length 1) with
+    `keepdims`."""
     if not isinstance(rt, RaggedTensor):
-        return _dense_reduce(kind)(rt, axis=axis)
+        reduced = _dense_reduce(kind)(rt, axis=axis)
+        return array_ops.expand_dims(reduced, axis) if keepdims else reduced
     if axis > rt.ragged_rank:
-        return rt.with_flat_values(_dense_reduce(kind)(rt.flat_values,
-                                                       axis=axis - rt.ragged_rank))
+        return rt.with_flat_values(_reduce_axis(rt.flat_values, kind, axis - rt.ragged_rank,
+                                                keepdims))
     if axis >= 2:
-        return rt.with_values(_reduce_axis(rt.values, kind, axis - 1))
-    values = rt.values
-    if isinstance(values, RaggedTensor):
-        if isinstance(values.values, RaggedTensor):
-            raise errors.UnimplementedError(None, None, f"reducing axis {axis} of a ragged "
-                                                        f"tensor of ragged rank above 2 is not "
-                                                        f"supported")
-        if axis == 1:  # the inner rows of each row reduced together, position by position
-            return _reduce_rows_of_rows(rt, kind, rt.value_rowids(), rt.nrows())
-        # axis 0: the inner rows at each position of the rows reduced together
-        columns, width = _segments(rt, 0)
-        return _reduce_rows_of_rows(rt, kind, columns, width)
-    if kind in ("any", "all"):
-        as_int = cast_ops.cast(values, _d.int32)
-        seg = _SEGMENT["max" if kind == "any" else "min"]
-        ids, n = _segments(rt, axis)
-        return math_ops.greater(seg(as_int, ids, n), array_ops.zeros([], _d.int32))
-    ids, n = _segments(rt, axis)
-    return _segment_reduce(kind)(values, ids, n)
+        return rt.with_values(_reduce_axis(rt.values, kind, axis - 1, keepdims))
+    if axis == 1:  # the rows' elements reduced together, row by row
+        ids, n = rt.value_rowids(), rt.nrows()
+    else:  # the elements at each position of the rows reduced together
+        ids, n = _segments(rt, 0)
+    reduced = _segment_aggregate(kind, rt.values, ids, n)
+    return expand_dims(reduced, axis) if keepdims else reduced
+
+
+def _segment_aggregate(kind, data, ids, n):
+    """The rows of `data` (dense or ragged) reduced within the `n` segments `ids`; ragged rows
+    position by position, into rows as long as the longest of their segment."""
+    if not isinstance(data, RaggedTensor):
+        if kind in ("any", "all"):
+            seg = _SEGMENT["max" if kind == "any" else "min"]
+            return math_ops.greater(seg(cast_ops.cast(data, _d.int32), ids, n),
+                                    array_ops.zeros([], _d.int32))
+        return _segment_reduce(kind)(data, ids, n)
+    lengths = data.row_lengths()
+    width = reduction_ops.unsorted_segment_max(lengths, ids, n)
+    width = math_ops.maximum(width, array_ops.zeros_like(width))
+    splits = array_ops.concat([array_ops.zeros([1], width.dtype),
+                               reduction_ops.cumsum(width)], 0)
+    rows = data.value_rowids()
+    cols = math_ops.subtract(array_ops.range(array_ops.size(rows, out_type=rows.dtype),
+                                             dtype=rows.dtype),
+                             array_ops.gather(data.row_splits, rows))
+    value_ids = math_ops.add(array_ops.gather(splits, array_ops.gather(
+        cast_ops.cast(ids, splits.dtype), rows)), cols)
+    values = _segment_aggregate(kind, data.values, value_ids, splits[-1])
+    return RaggedTensor.from_row_splits(values, splits, validate=False)
 
 
 def _segments(rt, axis):
@@ -686,30 +700,21 @@ def _segments(rt, axis):
     return cols, width
 
 
-def _reduce_rows_of_rows(rt, kind, group_of_row, n_groups):
-    """The inner rows of ragged-rank-2 `rt` (``rt.values``) reduced position by position
-    within groups (`group_of_row` for each inner row, `n_groups` groups): one ragged row per
-    group, as long as its longest inner row."""
-    inner = rt.values
-    groups = array_ops.gather(group_of_row, inner.value_rowids())
-    rows = inner.value_rowids()
-    cols = math_ops.subtract(array_ops.range(array_ops.size(rows, out_type=rows.dtype),
-                                             dtype=rows.dtype),
-                             array_ops.gather(inner.row_splits, rows))
-    lengths = inner.row_lengths()
-    width = reduction_ops.unsorted_segment_max(lengths, group_of_row, n_groups)
-    width = math_ops.maximum(width, array_ops.zeros_like(width))
-    out = RaggedTensor.from_row_lengths(array_ops.zeros([0]), width, validate=False)
-    ids = math_ops.add(array_ops.gather(out.row_splits, groups), cols)
-    n = out.row_splits[-1]
-    values = inner.values
-    if kind in ("any", "all"):
-        seg = _SEGMENT["max" if kind == "any" else "min"]
-        reduced = math_ops.greater(seg(cast_ops.cast(values, _d.int32), ids, n),
-                                   array_ops.zeros([], _d.int32))
-    else:
-        reduced = _segment_reduce(kind)(values, ids, n)
-    return out.with_values(reduced)
+def expand_dims(rt, axis):
+    """`rt` with a dimension of length 1 inserted at `axis` (as ``tf.expand_dims``)."""
+    if not isinstance(rt, RaggedTensor):
+        return array_ops.expand_dims(rt, axis)
+    if axis < 0:
+        axis += rt.shape.rank + 1
+    if axis == 0:
+        return RaggedTensor.from_row_splits(rt, array_ops.stack(
+            [array_ops.zeros([], rt.row_splits_dtype), rt.nrows()]), validate=False)
+    if axis == 1:
+        return RaggedTensor.from_uniform_row_length(rt, 1, rt.nrows())
+    if axis > rt.ragged_rank:
+        return rt.with_flat_values(array_ops.expand_dims(rt.flat_values,
+                                                         axis - rt.ragged_rank))
+    return rt.with_values(expand_dims(rt.values, axis - 1))
 
 
 _DENSE_REDUCE = {"sum": reduction_ops.reduce_sum, "prod": reduction_ops.reduce_prod,
@@ -728,7 +733,19 @@ def _segment_reduce(kind):
 
 
 def reduce(rt, kind, axis=None, keepdims=False):
-    """Ragged reduction `kind` (sum, prod, max, min, any, all, mean) over `axis`."""
+    """Ragged reduction `kind` (sum, prod, max, min, any, all, mean, variance, std) over
+    `axis`."""
+    if kind in ("variance", "std"):  # as TF: E[x^2] - E[x]^2, clipped at 0
+        if rt.dtype.is_complex:
+            raise ValueError(f"reduce_{kind} is not supported for RaggedTensors with complex "
+                             f"dtypes.")
+        mean_of_square = reduce(rt.with_flat_values(math_ops.square(rt.flat_values)), "mean",
+                                axis, keepdims)
+        mean = reduce(rt, "mean", axis, keepdims)
+        variance = map_flat_values(
+            lambda a, b: math_ops.maximum(math_ops.subtract(a, math_ops.square(b)),
+                                          array_ops.zeros([], a.dtype)), mean_of_square, mean)
+        return variance if kind == "variance" else map_flat_values(math_ops.sqrt, variance)
     if kind == "mean":
         total = reduce(rt, "sum", axis, keepdims)
         ones = rt.with_flat_values(array_ops.ones_like(rt.flat_values, dtype=total.dtype
@@ -737,9 +754,10 @@ def reduce(rt, kind, axis=None, keepdims=False):
                                                        else total.dtype))
         count = reduce(ones, "sum", axis, keepdims)
         if not total.dtype.is_floating and not total.dtype.is_complex:
-            total = cast_ops.cast(total, _d.float64)
-        return map_flat_values(math_ops.truediv, total, count) if isinstance(
-            total, RaggedTensor) else math_ops.truediv(total, count)
+            total = total.with_flat_values(cast_ops.cast(total.flat_values, _d.float64)) \
+                if isinstance(total, RaggedTensor) else cast_ops.cast(total, _d.float64)
+        return elementwise(math_ops.truediv, {"x": total, "y": count}, ("x", "y")) if \
+            isinstance(total, RaggedTensor) else math_ops.truediv(total, count)
     if axis is None:
         return _dense_reduce(kind)(rt.flat_values) if not keepdims else \
             array_ops.reshape(_dense_reduce(kind)(rt.flat_values),
@@ -752,20 +770,9 @@ def reduce(rt, kind, axis=None, keepdims=False):
         if not 0 <= a < rank:
             raise ValueError(f"axis={a} out of bounds: expected {-rank}<=axis<{rank}")
     result = rt
-    for a in axes:
-        result = _reduce_axis(result, kind, a)
-    if keepdims:
-        for a in sorted(axes):
-            result = array_ops.expand_dims(result, a) if not isinstance(result, RaggedTensor) \
-                else result.with_flat_values(array_ops.expand_dims(
-                    result.flat_values, a - result.ragged_rank)) if a > result.ragged_rank \
-                else _raise_keepdims()
+    for a in axes:  # (each kept, as TF keeps them, before the next one is reduced)
+        result = _reduce_axis(result, kind, a, keepdims)
     return result
-
-
-def _raise_keepdims():
-    raise errors.UnimplementedError(None, None, "keepdims at a ragged dimension is not "
-                                                "supported")
 
 
 # -- where / shape ---------------------------------------------------------------------------------
