@@ -400,3 +400,53 @@ def test_ragged_reduce_variance_and_std():
                                [[0.5], [0.], [np.nan]])
     np.testing.assert_allclose(tf.math.reduce_std(x, keepdims=True).numpy(), [[0.8164965]],
                                rtol=1e-6)
+
+
+# -- tf.ragged.cross / cross_hashed (values from TF) -----------------------------------------
+def _cross_inputs():
+    return (tf.ragged.constant([["a", "b"], ["c"]]), tf.ragged.constant([["x"], ["y", "z"]]),
+            tf.constant([["d"], ["e"]]),
+            tf.sparse.from_dense(tf.constant([["s1", ""], ["s2", "s3"]])),
+            tf.ragged.constant([[1, 2], []], dtype=tf.int64))
+
+
+def test_ragged_cross_keeps_the_order_of_its_inputs():
+    a, b, d, s, i = _cross_inputs()
+    assert tf.ragged.cross([a, b]).to_list() == [[b"a_X_x", b"b_X_x"], [b"c_X_y", b"c_X_z"]]
+    assert tf.ragged.cross([a, b, d]).to_list() == [[b"a_X_x_X_d", b"b_X_x_X_d"],
+                                                    [b"c_X_y_X_e", b"c_X_z_X_e"]]
+    assert tf.ragged.cross([a, s]).to_list() == [[b"a_X_s1", b"b_X_s1"],
+                                                 [b"c_X_s2", b"c_X_s3"]]
+    assert tf.ragged.cross([a, i]).to_list() == [[b"a_X_1", b"a_X_2", b"b_X_1", b"b_X_2"], []]
+    assert tf.ragged.cross([d, d]).to_list() == [[b"d_X_d"], [b"e_X_e"]]
+    empty = tf.ragged.cross([])
+    assert empty.to_list() == [] and empty.dtype == tf.string
+    assert tf.ragged.cross_hashed([]).dtype == tf.int64
+
+
+def test_ragged_cross_hashed():
+    a, b, d, s, i = _cross_inputs()
+    assert tf.ragged.cross_hashed([a, b], num_buckets=100).to_list() == [[92, 4], [60, 80]]
+    assert tf.ragged.cross_hashed([a, b, d]).to_list() == [
+        [3764376893235476995, 5716010837467442213], [3115946018236383428, 4315160972392732072]]
+    assert tf.ragged.cross_hashed([a, i], num_buckets=10, hash_key=7).to_list() == [
+        [7, 0, 2, 3], []]
+
+    @tf.function
+    def crossed(x, y):
+        return tf.ragged.cross_hashed([x, y], num_buckets=5)
+    assert crossed(a, a).to_list() == [[0, 1, 0, 2], [2]]
+
+
+def test_ragged_cross_keeps_int32_row_splits_and_checks_its_inputs():
+    a = tf.ragged.constant([["a", "b"], ["c"]])
+    out = tf.ragged.cross([a.with_row_splits_dtype(tf.int32), a.with_row_splits_dtype(tf.int32)])
+    assert out.row_splits.dtype == tf.int32 and out.to_list()[1] == [b"c_X_c"]
+    with pytest.raises(ValueError, match="only supports inputs with rank=2"):
+        tf.ragged.cross([tf.ragged.constant([[["a"]]]), a])
+    with pytest.raises(ValueError, match=r"Unexpected dtype for inputs\[0\]"):
+        tf.ragged.cross([tf.ragged.constant([[1.]]), a])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="same batch dimension size"):
+        tf.ragged.cross([tf.ragged.constant([["x"]]), a])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rank=2"):
+        tf.ragged.cross([tf.constant(["a", "b"]), a])

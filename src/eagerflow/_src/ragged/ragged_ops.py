@@ -28,6 +28,8 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, parsing_ops, \
     reduction_ops, slicing
+from eagerflow._src.ops import sparse_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, _eager
 
 _I64 = _d.int64
@@ -783,6 +785,74 @@ def where(condition, x=None, y=None):
     ragged = _first_ragged([condition, x, y])
     flat = _aligned([condition, x, y], ragged)
     return ragged.with_flat_values(array_ops.where(*flat))
+
+
+# -- cross ------------------------------------------------------------------------------------
+def _cross(inputs, hashed, kwargs):
+    """The features of each row of `inputs` (ragged, dense and sparse, of rank 2), crossed in
+    the order given (`sparse_ops`'s kernel), as a ragged tensor."""
+    inputs = list(inputs)
+    if not inputs:
+        dtype = _I64 if hashed else _d.string
+        return RaggedTensor.from_row_splits(array_ops.zeros([0], dtype), _constant([0], _I64),
+                                            validate=False)
+    parts, splits_dtype = [], None
+    for i, x in enumerate(inputs):
+        if isinstance(x, RaggedTensor):
+            if x.shape.rank != 2:
+                raise ValueError("tf.ragged.cross only supports inputs with rank=2")
+            splits_dtype = splits_dtype or x.row_splits.dtype
+        elif not isinstance(x, SparseTensor):
+            x = convert_to_tensor(x)
+        if x.dtype not in (_d.string, _d.int64, _d.int32):
+            raise ValueError(f"Unexpected dtype for inputs[{i}]: {x.dtype}")
+        parts.append(x)
+    ranks = {p.shape.rank for p in parts if not isinstance(p, (RaggedTensor, SparseTensor))}
+    if ranks - {2, None}:
+        raise errors.InvalidArgumentError(None, None, "tf.ragged.cross only supports inputs "
+                                                      "with rank=2.")
+    rows = [p.nrows() if isinstance(p, RaggedTensor) else p.dense_shape[0] if isinstance(
+        p, SparseTensor) else array_ops.shape(p, out_type=_I64)[0] for p in parts]
+    if all(_eager(r) for r in rows) and len({int(r) for r in rows}) > 1:
+        raise errors.InvalidArgumentError(None, None, "inputs must all have the same batch "
+                                                      "dimension size.")
+    # (every input sparse: the kernel then keeps their order)
+    parts = [p.to_sparse() if isinstance(p, RaggedTensor) else p if isinstance(
+        p, SparseTensor) else _dense_to_sparse(p) for p in parts]
+    crossed = (sparse_ops.cross_hashed if hashed else sparse_ops.cross)(parts, **kwargs)
+    out = RaggedTensor.from_sparse(crossed)
+    return out if splits_dtype in (None, _I64) else out.with_row_splits_dtype(splits_dtype)
+
+
+def _dense_to_sparse(x):
+    """Every element of the 2-D tensor `x` as an entry of a SparseTensor."""
+    shape = array_ops.shape(x, out_type=_I64)
+    count = math_ops.multiply(shape[0], shape[1])
+    positions = array_ops.range(count, dtype=_I64)
+    indices = array_ops.stack([math_ops.floordiv(positions, shape[1]),
+                               math_ops.floormod(positions, shape[1])], 1)
+    return SparseTensor(indices, array_ops.reshape(x, [-1]), shape)
+
+
+@export("ragged.cross")
+def cross(inputs, name=None):
+    """The crossed features of each row of `inputs` (2-D ragged or dense tensors or
+    SparseTensors of strings or integers): every combination, one from each input in order,
+    joined by ``"_X_"``, as a ragged tensor of strings.
+
+    >>> tf.ragged.cross([tf.ragged.constant([["a", "b"], ["c"]]),
+    ...                  tf.constant([["d"], ["e"]])]).to_list()
+    [[b'a_X_d', b'b_X_d'], [b'c_X_e']]
+    """
+    return _cross(inputs, False, {"name": name})
+
+
+@export("ragged.cross_hashed")
+def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+    """As `cross`, each combination hashed (FarmHash fingerprints combined as TF does) into
+    ``[0, num_buckets)`` (int64; any int64 when `num_buckets` is 0)."""
+    return _cross(inputs, True, {"num_buckets": num_buckets, "hash_key": hash_key,
+                                 "name": name})
 
 
 @export("experimental.DynamicRaggedShape")
