@@ -974,12 +974,40 @@ def _partition(name, fields, doc):
     return cls
 
 
+def _partitioned(p, flat, per_example, part, dtype, validate):
+    """`flat` cut into rows by the row starts, row limits or value row ids `part` (one
+    example's, or a ragged tensor of each example's, relative to its own values); and the
+    number of rows of each example (None for one example)."""
+    kind = type(p).__name__
+    if per_example is None:
+        part = cast_ops.cast(part, dtype)
+        make = {"RowStarts": RaggedTensor.from_row_starts,
+                "RowLimits": RaggedTensor.from_row_limits,
+                "ValueRowIds": RaggedTensor.from_value_rowids}[kind]
+        return make(flat, part, validate=validate), None
+    values = cast_ops.cast(part.values, dtype)
+    counts = cast_ops.cast(part.row_lengths(), dtype)
+    if kind == "ValueRowIds":  # an example has as many rows as its largest row id + 1
+        nrows = reduce(part.with_flat_values(math_ops.add(values, _constant(1, dtype))), "max",
+                       1)
+        nrows = math_ops.maximum(nrows, array_ops.zeros_like(nrows))
+        first_row = reduction_ops.cumsum(nrows, exclusive=True)
+        ids = math_ops.add(values, array_ops.repeat(first_row, counts))
+        return RaggedTensor.from_value_rowids(flat, ids, reduction_ops.reduce_sum(nrows),
+                                              validate=validate), nrows
+    first_value = reduction_ops.cumsum(cast_ops.cast(per_example, dtype), exclusive=True)
+    bounds = math_ops.add(values, array_ops.repeat(first_value, counts))
+    make = RaggedTensor.from_row_starts if kind == "RowStarts" else RaggedTensor.from_row_limits
+    return make(flat, bounds, validate=validate), counts
+
+
 @export("io.RaggedFeature")
 class RaggedFeature(collections.namedtuple(
         "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
     """A feature of any number of values per example, parsed into a `RaggedTensor` (one row
     per example; for `parse_single_example` the example's values), the values further cut
-    by `partitions` (outermost first): `RowLengths`, `RowSplits` and `UniformRowLength`.
+    by `partitions` (outermost first): `RowLengths`, `RowSplits`, `RowStarts`, `RowLimits`,
+    `ValueRowIds` and `UniformRowLength`.
 
     >>> ex = tf.train.Example(features=tf.train.Features(feature={
     ...     "c": tf.train.Feature(int64_list=tf.train.Int64List(value=[7, 8]))}))
@@ -993,14 +1021,19 @@ class RaggedFeature(collections.namedtuple(
     RowSplits = _partition("RowSplits", ["key"], "Row splits read from feature `key`.")
     UniformRowLength = _partition("UniformRowLength", ["length"],
                                   "Rows of `length` values each.")
+    RowStarts = _partition("RowStarts", ["key"], "Row starts read from feature `key`.")
+    RowLimits = _partition("RowLimits", ["key"], "Row limits read from feature `key`.")
+    ValueRowIds = _partition("ValueRowIds", ["key"],
+                             "The row of each value, read from feature `key`.")
 
-    def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=_I64,
+    def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=_d.int32,
                 validate=False):
+        kinds = (cls.RowLengths, cls.RowSplits, cls.RowStarts, cls.RowLimits, cls.ValueRowIds,
+                 cls.UniformRowLength)
         for p in partitions:
-            if not isinstance(p, (cls.RowLengths, cls.RowSplits, cls.UniformRowLength)):
-                raise ValueError(f"RaggedFeature partitions of type {type(p).__name__} are "
-                                 f"not supported (RowLengths, RowSplits and UniformRowLength "
-                                 f"are)")
+            if not isinstance(p, kinds):
+                raise TypeError(f"partitions must be a list of RaggedFeature.Partition, got "
+                                f"{p!r}")
         return super().__new__(cls, _d.as_dtype(dtype), value_key, tuple(partitions),
                                _d.as_dtype(row_splits_dtype), validate)
 
@@ -1035,6 +1068,10 @@ class RaggedFeature(collections.namedtuple(
                     per_example = math_ops.floordiv(per_example, _constant(p.length, dtype))
                 continue
             part = rows(parsed[p.key])
+            if isinstance(p, (self.RowStarts, self.RowLimits, self.ValueRowIds)):
+                flat, per_example = _partitioned(p, flat, per_example, part, dtype,
+                                                 self.validate)
+                continue
             lengths = cast_ops.cast(part if single else part.values, dtype)
             counts = None if single else part.row_lengths()
             if isinstance(p, self.RowSplits):  # (each example's splits start at 0)
