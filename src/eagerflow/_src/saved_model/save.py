@@ -177,6 +177,10 @@ def _find_default_signature(root):
     if len(found) != 1 or not all(isinstance(s, TensorSpec) or _is_ragged_spec(s)
                                   for s in nest.flatten(found[0]._input_signature)):
         return None  # (a signature takes tensors: a ragged input takes its components)
+    if any(_is_ragged_spec(s) for s in nest.flatten(found[0]._input_signature)) and not all(
+            isinstance(t, SymbolicTensor)
+            for t in nest.flatten(found[0].get_concrete_function().structured_outputs)):
+        return None  # (composite outputs: not written in signatures yet)
     return found[0]
 
 
