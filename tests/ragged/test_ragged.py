@@ -450,3 +450,41 @@ def test_ragged_cross_keeps_int32_row_splits_and_checks_its_inputs():
         tf.ragged.cross([tf.ragged.constant([["x"]]), a])
     with pytest.raises(tf.errors.InvalidArgumentError, match="rank=2"):
         tf.ragged.cross([tf.constant(["a", "b"]), a])
+
+
+# -- cumsum and one_hot of ragged tensors (values from TF) ------------------------------------
+@pytest.mark.parametrize("exclusive, reverse, expected", [
+    (False, False, [[1., 3.], [3.], []]), (True, False, [[0., 1.], [0.], []]),
+    (False, True, [[3., 2.], [3.], []]), (True, True, [[2., 0.], [0.], []])])
+def test_ragged_cumsum_along_rows(exclusive, reverse, expected):
+    x = tf.ragged.constant([[1., 2.], [3.], []])
+    assert tf.math.cumsum(x, axis=1, exclusive=exclusive, reverse=reverse).to_list() == expected
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+    def traced(v):
+        return tf.math.cumsum(v, axis=-1, exclusive=exclusive, reverse=reverse)
+    assert traced(x).to_list() == expected
+
+
+def test_ragged_cumsum_at_outer_and_uniform_axes():
+    r3 = tf.ragged.constant([[[1, 2], [3]], [[4, 5, 6]], []])
+    assert tf.math.cumsum(r3, axis=0).to_list() == [[[1, 2], [3]], [[5, 7, 6]], []]
+    assert tf.math.cumsum(r3, axis=1).to_list() == [[[1, 2], [4]], [[4, 5, 6]], []]
+    assert tf.math.cumsum(tf.ragged.constant([[1., 2.], [3.], []])).to_list() == \
+        [[1., 2.], [4.], []]
+    uniform = tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)
+    assert tf.math.cumsum(uniform, axis=2).to_list() == [[[1, 3], [3, 7]], [[5, 11]]]
+    with pytest.raises(ValueError):
+        tf.math.cumsum(tf.ragged.constant([[1.]]), axis=2)
+
+
+def test_ragged_one_hot():
+    ids = tf.ragged.constant([[1, 0], [2]])
+    assert tf.one_hot(ids, 3).to_list() == [[[0., 1., 0.], [1., 0., 0.]], [[0., 0., 1.]]]
+    out = tf.one_hot(ids, 3, on_value=5, off_value=-1, axis=-1)
+    assert out.dtype == tf.int32 and out.to_list() == [[[-1, 5, -1], [5, -1, -1]],
+                                                       [[-1, -1, 5]]]
+    assert tf.one_hot(ids, 3, axis=2, dtype=tf.int64).dtype == tf.int64
+    with pytest.raises(ValueError, match=r"axis \(1\) must be greater than "
+                                         r"indices.ragged_rank \(1\)"):
+        tf.one_hot(ids, 3, axis=1)
