@@ -363,3 +363,128 @@ def test_ragged_feature_partitions():
         tf.io.RaggedFeature.UniformRowLength(1), tf.io.RaggedFeature.RowLengths("lens")])}
     assert tf.io.parse_example(batch, spec)["r"].to_list() == \
         [[[[1, 2]], [[3, 4, 5]]], [[[6]], [[]], [[7]]]]
+
+
+# -- reductions at every axis of ragged rank 2 and 3, keepdims, variance (values from TF) ----
+_R3 = [[[1, 2], [3]], [[4, 5, 6]], []]
+_R4 = [[[[1, 2], [3]], [[4]]], [[[5, 6, 7]]]]
+
+
+@pytest.mark.parametrize("op, value, axis, keepdims, expected", [
+    ("reduce_max", _R3, 0, True, [[[4, 5, 6], [3]]]),
+    ("reduce_max", _R3, 1, True, [[[3, 2]], [[4, 5, 6]], [[]]]),
+    ("reduce_mean", _R3, 0, True, [[[2.5, 3.5, 6.0], [3.0]]]),
+    ("reduce_mean", _R3, -1, True, [[[1.5], [3.0]], [[5.0]], []]),
+    ("reduce_mean", _R3, (0, 1), True, [[[8 / 3, 3.5, 6.0]]]),
+    ("reduce_sum", _R4, 1, False, [[[5, 2], [3]], [[5, 6, 7]]]),
+    ("reduce_sum", _R4, 1, True, [[[[5, 2], [3]]], [[[5, 6, 7]]]]),
+    ("reduce_sum", _R4, 2, True, [[[[4, 2]], [[4]]], [[[5, 6, 7]]]]),
+    ("reduce_sum", _R4, 3, True, [[[[3], [3]], [[4]]], [[[18]]]]),
+    ("reduce_sum", _R4, (2, 3), True, [[[[6]], [[4]]], [[[18]]]]),
+])
+def test_ragged_reductions_keep_ragged_dims(op, value, axis, keepdims, expected):
+    out = getattr(tf.math, op)(tf.ragged.constant(value), axis=axis, keepdims=keepdims)
+    assert isinstance(out, tf.RaggedTensor)
+    got = out.to_list()
+    assert np.array(got, dtype=object).shape == np.array(expected, dtype=object).shape
+    for g, e in zip(tf.nest.flatten(got), tf.nest.flatten(expected)):
+        assert np.isclose(g, e)
+    assert str(got).count("[") == str(expected).count("[")
+
+
+def test_ragged_reduce_variance_and_std():
+    x = tf.ragged.constant([[1., 2.], [3.], []])
+    np.testing.assert_allclose(tf.math.reduce_variance(x, axis=0).numpy(), [1., 0.])
+    np.testing.assert_allclose(tf.math.reduce_variance(x, axis=1).numpy(), [0.25, 0., np.nan])
+    np.testing.assert_allclose(tf.math.reduce_std(x, axis=1, keepdims=True).numpy(),
+                               [[0.5], [0.], [np.nan]])
+    np.testing.assert_allclose(tf.math.reduce_std(x, keepdims=True).numpy(), [[0.8164965]],
+                               rtol=1e-6)
+
+
+# -- tf.ragged.cross / cross_hashed (values from TF) -----------------------------------------
+def _cross_inputs():
+    return (tf.ragged.constant([["a", "b"], ["c"]]), tf.ragged.constant([["x"], ["y", "z"]]),
+            tf.constant([["d"], ["e"]]),
+            tf.sparse.from_dense(tf.constant([["s1", ""], ["s2", "s3"]])),
+            tf.ragged.constant([[1, 2], []], dtype=tf.int64))
+
+
+def test_ragged_cross_keeps_the_order_of_its_inputs():
+    a, b, d, s, i = _cross_inputs()
+    assert tf.ragged.cross([a, b]).to_list() == [[b"a_X_x", b"b_X_x"], [b"c_X_y", b"c_X_z"]]
+    assert tf.ragged.cross([a, b, d]).to_list() == [[b"a_X_x_X_d", b"b_X_x_X_d"],
+                                                    [b"c_X_y_X_e", b"c_X_z_X_e"]]
+    assert tf.ragged.cross([a, s]).to_list() == [[b"a_X_s1", b"b_X_s1"],
+                                                 [b"c_X_s2", b"c_X_s3"]]
+    assert tf.ragged.cross([a, i]).to_list() == [[b"a_X_1", b"a_X_2", b"b_X_1", b"b_X_2"], []]
+    assert tf.ragged.cross([d, d]).to_list() == [[b"d_X_d"], [b"e_X_e"]]
+    empty = tf.ragged.cross([])
+    assert empty.to_list() == [] and empty.dtype == tf.string
+    assert tf.ragged.cross_hashed([]).dtype == tf.int64
+
+
+def test_ragged_cross_hashed():
+    a, b, d, s, i = _cross_inputs()
+    assert tf.ragged.cross_hashed([a, b], num_buckets=100).to_list() == [[92, 4], [60, 80]]
+    assert tf.ragged.cross_hashed([a, b, d]).to_list() == [
+        [3764376893235476995, 5716010837467442213], [3115946018236383428, 4315160972392732072]]
+    assert tf.ragged.cross_hashed([a, i], num_buckets=10, hash_key=7).to_list() == [
+        [7, 0, 2, 3], []]
+
+    @tf.function
+    def crossed(x, y):
+        return tf.ragged.cross_hashed([x, y], num_buckets=5)
+    assert crossed(a, a).to_list() == [[0, 1, 0, 2], [2]]
+
+
+def test_ragged_cross_keeps_int32_row_splits_and_checks_its_inputs():
+    a = tf.ragged.constant([["a", "b"], ["c"]])
+    out = tf.ragged.cross([a.with_row_splits_dtype(tf.int32), a.with_row_splits_dtype(tf.int32)])
+    assert out.row_splits.dtype == tf.int32 and out.to_list()[1] == [b"c_X_c"]
+    with pytest.raises(ValueError, match="only supports inputs with rank=2"):
+        tf.ragged.cross([tf.ragged.constant([[["a"]]]), a])
+    with pytest.raises(ValueError, match=r"Unexpected dtype for inputs\[0\]"):
+        tf.ragged.cross([tf.ragged.constant([[1.]]), a])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="same batch dimension size"):
+        tf.ragged.cross([tf.ragged.constant([["x"]]), a])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rank=2"):
+        tf.ragged.cross([tf.constant(["a", "b"]), a])
+
+
+# -- cumsum and one_hot of ragged tensors (values from TF) ------------------------------------
+@pytest.mark.parametrize("exclusive, reverse, expected", [
+    (False, False, [[1., 3.], [3.], []]), (True, False, [[0., 1.], [0.], []]),
+    (False, True, [[3., 2.], [3.], []]), (True, True, [[2., 0.], [0.], []])])
+def test_ragged_cumsum_along_rows(exclusive, reverse, expected):
+    x = tf.ragged.constant([[1., 2.], [3.], []])
+    assert tf.math.cumsum(x, axis=1, exclusive=exclusive, reverse=reverse).to_list() == expected
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+    def traced(v):
+        return tf.math.cumsum(v, axis=-1, exclusive=exclusive, reverse=reverse)
+    assert traced(x).to_list() == expected
+
+
+def test_ragged_cumsum_at_outer_and_uniform_axes():
+    r3 = tf.ragged.constant([[[1, 2], [3]], [[4, 5, 6]], []])
+    assert tf.math.cumsum(r3, axis=0).to_list() == [[[1, 2], [3]], [[5, 7, 6]], []]
+    assert tf.math.cumsum(r3, axis=1).to_list() == [[[1, 2], [4]], [[4, 5, 6]], []]
+    assert tf.math.cumsum(tf.ragged.constant([[1., 2.], [3.], []])).to_list() == \
+        [[1., 2.], [4.], []]
+    uniform = tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)
+    assert tf.math.cumsum(uniform, axis=2).to_list() == [[[1, 3], [3, 7]], [[5, 11]]]
+    with pytest.raises(ValueError):
+        tf.math.cumsum(tf.ragged.constant([[1.]]), axis=2)
+
+
+def test_ragged_one_hot():
+    ids = tf.ragged.constant([[1, 0], [2]])
+    assert tf.one_hot(ids, 3).to_list() == [[[0., 1., 0.], [1., 0., 0.]], [[0., 0., 1.]]]
+    out = tf.one_hot(ids, 3, on_value=5, off_value=-1, axis=-1)
+    assert out.dtype == tf.int32 and out.to_list() == [[[-1, 5, -1], [5, -1, -1]],
+                                                       [[-1, -1, 5]]]
+    assert tf.one_hot(ids, 3, axis=2, dtype=tf.int64).dtype == tf.int64
+    with pytest.raises(ValueError, match=r"axis \(1\) must be greater than "
+                                         r"indices.ragged_rank \(1\)"):
+        tf.one_hot(ids, 3, axis=1)

@@ -71,3 +71,69 @@ def test_iterating_ragged_elements_inside_a_function():
 
     ds = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1], [2, 3], []])).batch(2)
     assert int(total(ds)) == 6
+
+
+# -- tf.io.RaggedFeature partitions (values recorded from TF in ragged_feature_tf.json) ------
+import json  # noqa: E402
+import os  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+def _examples():
+    def ex(**kw):
+        return tf.train.Example(features=tf.train.Features(feature={
+            k: tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+            for k, v in kw.items()})).SerializeToString()
+    return [ex(v=[1, 2, 3, 4, 5], starts=[0, 2, 2], limits=[2, 2, 5], ids=[0, 0, 2, 2, 2],
+               lens=[2, 3], splits=[0, 2, 5]),
+            ex(v=[6, 7], starts=[0], limits=[2], ids=[1, 1], lens=[2], splits=[0, 2]),
+            ex(v=[], starts=[], limits=[], ids=[], lens=[], splits=[0])]
+
+
+def _specs():
+    rf = tf.io.RaggedFeature
+    return {"starts": rf(tf.int64, "v", [rf.RowStarts("starts")]),
+            "limits": rf(tf.int64, "v", [rf.RowLimits("limits")]),
+            "ids": rf(tf.int64, "v", [rf.ValueRowIds("ids")]),
+            "ids32": rf(tf.int64, "v", [rf.ValueRowIds("ids")], row_splits_dtype=tf.int32),
+            "lens": rf(tf.int64, "v", [rf.RowLengths("lens")]),
+            "splits": rf(tf.int64, "v", [rf.RowSplits("splits")])}
+
+
+_RECORDED = json.load(open(os.path.join(os.path.dirname(__file__), "ragged_feature_tf.json")))
+
+
+@pytest.mark.parametrize("key", sorted(_specs()))
+def test_ragged_feature_partitions_parse_as_tf(key):
+    batch = tf.io.parse_example(_examples(), _specs())[key]
+    assert [batch.to_list(), batch.row_splits.dtype.name] == _RECORDED[f"batch-{key}"]
+    for i, example in enumerate(_examples()):
+        single = tf.io.parse_single_example(example, _specs())[key]
+        assert single.to_list() == _RECORDED[f"single{i}-{key}"]
+
+
+def test_ragged_feature_nested_partitions_in_a_dataset_map():
+    rf = tf.io.RaggedFeature
+    specs = {"a": rf(tf.int64, "v", [rf.RowLengths("lens"), rf.ValueRowIds("ids")]),
+             "b": rf(tf.int64, "v", [rf.RowLengths("lens"), rf.RowStarts("starts")],
+                     row_splits_dtype=tf.int64)}
+
+    def ex(**kw):
+        return tf.train.Example(features=tf.train.Features(feature={
+            k: tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+            for k, v in kw.items()})).SerializeToString()
+    examples = [ex(v=[1, 2, 3, 4, 5], lens=[2, 1], ids=[0, 0, 2, 2, 2], starts=[0, 3, 4]),
+                ex(v=[6, 7], lens=[1], ids=[0, 0], starts=[0])]
+    ds = tf.data.Dataset.from_tensor_slices(examples).batch(2).map(
+        lambda s: tf.io.parse_example(s, specs))
+    (parsed,) = list(ds)
+    assert parsed["a"].to_list() == [[[[1, 2], []], [[3, 4, 5]]], [[[6, 7]]]]
+    assert parsed["b"].to_list() == [[[[1, 2, 3], [4]], [[5]]], [[[6, 7]]]]
+    assert parsed["b"].row_splits.dtype == tf.int64
+
+
+def test_ragged_feature_defaults_and_checks():
+    assert tf.io.RaggedFeature(tf.int64).row_splits_dtype == tf.int32
+    with pytest.raises(TypeError, match="partitions must be a list of RaggedFeature.Partition"):
+        tf.io.RaggedFeature(tf.int64, partitions=[1])

@@ -4532,6 +4532,8 @@ WRAPPERS = {
     'py_function': _w16d82e8cd5,
     'ragged.boolean_mask': _w4220bc0554,
     'ragged.constant': _w9ceb2abe7b,
+    'ragged.cross': _we577585e3d,
+    'ragged.cross_hashed': _w7e7ca0ea51,
     'ragged.map_flat_values': _w126502459e,
     'ragged.range': _wfbf0599787,
     'ragged.row_splits_to_segment_ids': _w7debd9dd98,

@@ -26,10 +26,20 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, logging_ops, math_ops, nn_ops,
                                 random_ops, reduction_ops)
-from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ops import wrappers
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 _FLOATX = "float32"
+
+
+def as_tensor(value, dtype=None):
+    """`value` as a tensor; a ragged tensor stays one (of `dtype`), for the TF functions the
+    backend calls on it to dispatch, as tf_keras's backend runs on ragged tensors."""
+    if isinstance(value, RaggedTensor):
+        return value if dtype is None else cast_ops.cast(value, dtype)
+    return wrappers.as_tensor(value, dtype)
+
+
 _EPSILON = 1e-7
 _IMAGE_DATA_FORMAT = "channels_last"
 _state = threading.local()

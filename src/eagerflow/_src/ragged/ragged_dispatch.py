@@ -146,18 +146,7 @@ def _tile(fn, arguments):
 
 
 def _expand_dims(fn, arguments):
-    rt, axis = arguments["input"], int(arguments["axis"])
-    if axis < 0:
-        axis += rt.shape.rank + 1
-    if axis == 0:
-        return RaggedTensor.from_row_splits(rt, array_ops.stack(
-            [array_ops.zeros([], rt.row_splits_dtype), rt.nrows()]), validate=False)
-    if axis == 1:
-        return RaggedTensor.from_uniform_row_length(rt, 1, rt.nrows())
-    if axis > rt.ragged_rank:
-        return rt.with_flat_values(array_ops.expand_dims(rt.flat_values,
-                                                         axis - rt.ragged_rank))
-    return rt.with_values(_expand_dims(fn, {"input": rt.values, "axis": axis - 1}))
+    return ragged_ops.expand_dims(arguments["input"], int(arguments["axis"]))
 
 
 def _map_fn(fn, arguments):
@@ -198,6 +187,42 @@ def _map_fn(fn, arguments):
     _, values, lengths = while_loop(lambda i, *_: i < n, body,
                                     (_constant(0), values, lengths))
     return RaggedTensor.from_row_lengths(values.concat(), lengths.stack(), validate=False)
+
+
+def _cumsum(fn, arguments):
+    """TF's ragged cumsum: along the values of the innermost rows, the uniform inner axes, or
+    (an outer axis) of the padded tensor, cut back to the input's rows."""
+    rt = arguments["x"]
+    options = {"exclusive": bool(arguments.get("exclusive")),
+               "reverse": bool(arguments.get("reverse"))}
+    axis = _static_ints(arguments.get("axis") or 0, "axis")[0]
+    rank = rt.shape.rank
+    if not -rank <= axis < rank:
+        raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
+    axis += rank if axis < 0 else 0
+    if axis > rt.ragged_rank:
+        return rt.with_flat_values(fn(rt.flat_values, axis - rt.ragged_rank, **options))
+    if axis == rt.ragged_rank:  # (padding zeros add nothing to the sums)
+        inner = RaggedTensor.from_row_splits(rt.flat_values, rt.nested_row_splits[-1],
+                                             validate=False)
+        summed = fn(inner.to_tensor(), 1, **options)
+        return rt.with_flat_values(
+            RaggedTensor.from_tensor(summed, lengths=inner.row_lengths()).values)
+    summed = fn(rt.to_tensor(), axis, **options)
+    return RaggedTensor.from_tensor(summed, lengths=rt.nested_row_lengths(),
+                                    ragged_rank=rt.ragged_rank)
+
+
+def _one_hot(fn, arguments):
+    rt = arguments["indices"]
+    axis = arguments.get("axis")
+    axis = -1 if axis is None else int(axis)
+    if axis >= 0 and axis <= rt.ragged_rank:
+        raise ValueError(f"axis ({axis}) must be greater than indices.ragged_rank "
+                         f"({rt.ragged_rank}).")
+    options = {k: arguments.get(k) for k in ("depth", "on_value", "off_value", "dtype")}
+    return rt.with_flat_values(fn(rt.flat_values, axis=axis if axis < 0 else
+                                  axis - rt.ragged_rank, **options))
 
 
 def _reverse(fn, arguments):
@@ -292,8 +317,9 @@ def _register():
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
                "reverse": _reverse, "strings.reduce_join": _reduce_join,
+               "math.cumsum": _cumsum, "one_hot": _one_hot,
                "nn.softmax": _softmax(False), "nn.log_softmax": _softmax(True)}
-    for kind in ("sum", "prod", "max", "min", "mean", "any", "all"):
+    for kind in ("sum", "prod", "max", "min", "mean", "any", "all", "variance", "std"):
         special[f"math.reduce_{kind}"] = _reduction(kind)
     for name, handler in special.items():
         fn = _public(name)

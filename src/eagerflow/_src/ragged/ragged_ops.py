@@ -28,6 +28,8 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, parsing_ops, \
     reduction_ops, slicing
+from eagerflow._src.ops import sparse_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, _eager
 
 _I64 = _d.int64
@@ -642,33 +644,47 @@ _SEGMENT = {"sum": reduction_ops.unsorted_segment_sum, "prod": reduction_ops.uns
             "max": reduction_ops.unsorted_segment_max, "min": reduction_ops.unsorted_segment_min}
 
 
-def _reduce_axis(rt, kind, axis):
-    """`rt` reduced over one `axis` (non-negative)."""
+def _reduce_axis(rt, kind, axis, keepdims=False):
+    """`rt` reduced over one `axis` (non-negative), that axis kept (of length 1) with
+    `keepdims`."""
     if not isinstance(rt, RaggedTensor):
-        return _dense_reduce(kind)(rt, axis=axis)
+        reduced = _dense_reduce(kind)(rt, axis=axis)
+        return array_ops.expand_dims(reduced, axis) if keepdims else reduced
     if axis > rt.ragged_rank:
-        return rt.with_flat_values(_dense_reduce(kind)(rt.flat_values,
-                                                       axis=axis - rt.ragged_rank))
+        return rt.with_flat_values(_reduce_axis(rt.flat_values, kind, axis - rt.ragged_rank,
+                                                keepdims))
     if axis >= 2:
-        return rt.with_values(_reduce_axis(rt.values, kind, axis - 1))
-    values = rt.values
-    if isinstance(values, RaggedTensor):
-        if isinstance(values.values, RaggedTensor):
-            raise errors.UnimplementedError(None, None, f"reducing axis {axis} of a ragged "
-                                                        f"tensor of ragged rank above 2 is not "
-                                                        f"supported")
-        if axis == 1:  # the inner rows of each row reduced together, position by position
-            return _reduce_rows_of_rows(rt, kind, rt.value_rowids(), rt.nrows())
-        # axis 0: the inner rows at each position of the rows reduced together
-        columns, width = _segments(rt, 0)
-        return _reduce_rows_of_rows(rt, kind, columns, width)
-    if kind in ("any", "all"):
-        as_int = cast_ops.cast(values, _d.int32)
-        seg = _SEGMENT["max" if kind == "any" else "min"]
-        ids, n = _segments(rt, axis)
-        return math_ops.greater(seg(as_int, ids, n), array_ops.zeros([], _d.int32))
-    ids, n = _segments(rt, axis)
-    return _segment_reduce(kind)(values, ids, n)
+        return rt.with_values(_reduce_axis(rt.values, kind, axis - 1, keepdims))
+    if axis == 1:  # the rows' elements reduced together, row by row
+        ids, n = rt.value_rowids(), rt.nrows()
+    else:  # the elements at each position of the rows reduced together
+        ids, n = _segments(rt, 0)
+    reduced = _segment_aggregate(kind, rt.values, ids, n)
+    return expand_dims(reduced, axis) if keepdims else reduced
+
+
+def _segment_aggregate(kind, data, ids, n):
+    """The rows of `data` (dense or ragged) reduced within the `n` segments `ids`; ragged rows
+    position by position, into rows as long as the longest of their segment."""
+    if not isinstance(data, RaggedTensor):
+        if kind in ("any", "all"):
+            seg = _SEGMENT["max" if kind == "any" else "min"]
+            return math_ops.greater(seg(cast_ops.cast(data, _d.int32), ids, n),
+                                    array_ops.zeros([], _d.int32))
+        return _segment_reduce(kind)(data, ids, n)
+    lengths = data.row_lengths()
+    width = reduction_ops.unsorted_segment_max(lengths, ids, n)
+    width = math_ops.maximum(width, array_ops.zeros_like(width))
+    splits = array_ops.concat([array_ops.zeros([1], width.dtype),
+                               reduction_ops.cumsum(width)], 0)
+    rows = data.value_rowids()
+    cols = math_ops.subtract(array_ops.range(array_ops.size(rows, out_type=rows.dtype),
+                                             dtype=rows.dtype),
+                             array_ops.gather(data.row_splits, rows))
+    value_ids = math_ops.add(array_ops.gather(splits, array_ops.gather(
+        cast_ops.cast(ids, splits.dtype), rows)), cols)
+    values = _segment_aggregate(kind, data.values, value_ids, splits[-1])
+    return RaggedTensor.from_row_splits(values, splits, validate=False)
 
 
 def _segments(rt, axis):
@@ -686,30 +702,21 @@ def _segments(rt, axis):
     return cols, width
 
 
-def _reduce_rows_of_rows(rt, kind, group_of_row, n_groups):
-    """The inner rows of ragged-rank-2 `rt` (``rt.values``) reduced position by position
-    within groups (`group_of_row` for each inner row, `n_groups` groups): one ragged row per
-    group, as long as its longest inner row."""
-    inner = rt.values
-    groups = array_ops.gather(group_of_row, inner.value_rowids())
-    rows = inner.value_rowids()
-    cols = math_ops.subtract(array_ops.range(array_ops.size(rows, out_type=rows.dtype),
-                                             dtype=rows.dtype),
-                             array_ops.gather(inner.row_splits, rows))
-    lengths = inner.row_lengths()
-    width = reduction_ops.unsorted_segment_max(lengths, group_of_row, n_groups)
-    width = math_ops.maximum(width, array_ops.zeros_like(width))
-    out = RaggedTensor.from_row_lengths(array_ops.zeros([0]), width, validate=False)
-    ids = math_ops.add(array_ops.gather(out.row_splits, groups), cols)
-    n = out.row_splits[-1]
-    values = inner.values
-    if kind in ("any", "all"):
-        seg = _SEGMENT["max" if kind == "any" else "min"]
-        reduced = math_ops.greater(seg(cast_ops.cast(values, _d.int32), ids, n),
-                                   array_ops.zeros([], _d.int32))
-    else:
-        reduced = _segment_reduce(kind)(values, ids, n)
-    return out.with_values(reduced)
+def expand_dims(rt, axis):
+    """`rt` with a dimension of length 1 inserted at `axis` (as ``tf.expand_dims``)."""
+    if not isinstance(rt, RaggedTensor):
+        return array_ops.expand_dims(rt, axis)
+    if axis < 0:
+        axis += rt.shape.rank + 1
+    if axis == 0:
+        return RaggedTensor.from_row_splits(rt, array_ops.stack(
+            [array_ops.zeros([], rt.row_splits_dtype), rt.nrows()]), validate=False)
+    if axis == 1:
+        return RaggedTensor.from_uniform_row_length(rt, 1, rt.nrows())
+    if axis > rt.ragged_rank:
+        return rt.with_flat_values(array_ops.expand_dims(rt.flat_values,
+                                                         axis - rt.ragged_rank))
+    return rt.with_values(expand_dims(rt.values, axis - 1))
 
 
 _DENSE_REDUCE = {"sum": reduction_ops.reduce_sum, "prod": reduction_ops.reduce_prod,
@@ -728,7 +735,19 @@ def _segment_reduce(kind):
 
 
 def reduce(rt, kind, axis=None, keepdims=False):
-    """Ragged reduction `kind` (sum, prod, max, min, any, all, mean) over `axis`."""
+    """Ragged reduction `kind` (sum, prod, max, min, any, all, mean, variance, std) over
+    `axis`."""
+    if kind in ("variance", "std"):  # as TF: E[x^2] - E[x]^2, clipped at 0
+        if rt.dtype.is_complex:
+            raise ValueError(f"reduce_{kind} is not supported for RaggedTensors with complex "
+                             f"dtypes.")
+        mean_of_square = reduce(rt.with_flat_values(math_ops.square(rt.flat_values)), "mean",
+                                axis, keepdims)
+        mean = reduce(rt, "mean", axis, keepdims)
+        variance = map_flat_values(
+            lambda a, b: math_ops.maximum(math_ops.subtract(a, math_ops.square(b)),
+                                          array_ops.zeros([], a.dtype)), mean_of_square, mean)
+        return variance if kind == "variance" else map_flat_values(math_ops.sqrt, variance)
     if kind == "mean":
         total = reduce(rt, "sum", axis, keepdims)
         ones = rt.with_flat_values(array_ops.ones_like(rt.flat_values, dtype=total.dtype
@@ -737,9 +756,10 @@ def reduce(rt, kind, axis=None, keepdims=False):
                                                        else total.dtype))
         count = reduce(ones, "sum", axis, keepdims)
         if not total.dtype.is_floating and not total.dtype.is_complex:
-            total = cast_ops.cast(total, _d.float64)
-        return map_flat_values(math_ops.truediv, total, count) if isinstance(
-            total, RaggedTensor) else math_ops.truediv(total, count)
+            total = total.with_flat_values(cast_ops.cast(total.flat_values, _d.float64)) \
+                if isinstance(total, RaggedTensor) else cast_ops.cast(total, _d.float64)
+        return elementwise(math_ops.truediv, {"x": total, "y": count}, ("x", "y")) if \
+            isinstance(total, RaggedTensor) else math_ops.truediv(total, count)
     if axis is None:
         return _dense_reduce(kind)(rt.flat_values) if not keepdims else \
             array_ops.reshape(_dense_reduce(kind)(rt.flat_values),
@@ -752,20 +772,9 @@ def reduce(rt, kind, axis=None, keepdims=False):
         if not 0 <= a < rank:
             raise ValueError(f"axis={a} out of bounds: expected {-rank}<=axis<{rank}")
     result = rt
-    for a in axes:
-        result = _reduce_axis(result, kind, a)
-    if keepdims:
-        for a in sorted(axes):
-            result = array_ops.expand_dims(result, a) if not isinstance(result, RaggedTensor) \
-                else result.with_flat_values(array_ops.expand_dims(
-                    result.flat_values, a - result.ragged_rank)) if a > result.ragged_rank \
-                else _raise_keepdims()
+    for a in axes:  # (each kept, as TF keeps them, before the next one is reduced)
+        result = _reduce_axis(result, kind, a, keepdims)
     return result
-
-
-def _raise_keepdims():
-    raise errors.UnimplementedError(None, None, "keepdims at a ragged dimension is not "
-                                                "supported")
 
 
 # -- where / shape ---------------------------------------------------------------------------------
@@ -776,6 +785,74 @@ def where(condition, x=None, y=None):
     ragged = _first_ragged([condition, x, y])
     flat = _aligned([condition, x, y], ragged)
     return ragged.with_flat_values(array_ops.where(*flat))
+
+
+# -- cross ------------------------------------------------------------------------------------
+def _cross(inputs, hashed, kwargs):
+    """The features of each row of `inputs` (ragged, dense and sparse, of rank 2), crossed in
+    the order given (`sparse_ops`'s kernel), as a ragged tensor."""
+    inputs = list(inputs)
+    if not inputs:
+        dtype = _I64 if hashed else _d.string
+        return RaggedTensor.from_row_splits(array_ops.zeros([0], dtype), _constant([0], _I64),
+                                            validate=False)
+    parts, splits_dtype = [], None
+    for i, x in enumerate(inputs):
+        if isinstance(x, RaggedTensor):
+            if x.shape.rank != 2:
+                raise ValueError("tf.ragged.cross only supports inputs with rank=2")
+            splits_dtype = splits_dtype or x.row_splits.dtype
+        elif not isinstance(x, SparseTensor):
+            x = convert_to_tensor(x)
+        if x.dtype not in (_d.string, _d.int64, _d.int32):
+            raise ValueError(f"Unexpected dtype for inputs[{i}]: {x.dtype}")
+        parts.append(x)
+    ranks = {p.shape.rank for p in parts if not isinstance(p, (RaggedTensor, SparseTensor))}
+    if ranks - {2, None}:
+        raise errors.InvalidArgumentError(None, None, "tf.ragged.cross only supports inputs "
+                                                      "with rank=2.")
+    rows = [p.nrows() if isinstance(p, RaggedTensor) else p.dense_shape[0] if isinstance(
+        p, SparseTensor) else array_ops.shape(p, out_type=_I64)[0] for p in parts]
+    if all(_eager(r) for r in rows) and len({int(r) for r in rows}) > 1:
+        raise errors.InvalidArgumentError(None, None, "inputs must all have the same batch "
+                                                      "dimension size.")
+    # (every input sparse: the kernel then keeps their order)
+    parts = [p.to_sparse() if isinstance(p, RaggedTensor) else p if isinstance(
+        p, SparseTensor) else _dense_to_sparse(p) for p in parts]
+    crossed = (sparse_ops.cross_hashed if hashed else sparse_ops.cross)(parts, **kwargs)
+    out = RaggedTensor.from_sparse(crossed)
+    return out if splits_dtype in (None, _I64) else out.with_row_splits_dtype(splits_dtype)
+
+
+def _dense_to_sparse(x):
+    """Every element of the 2-D tensor `x` as an entry of a SparseTensor."""
+    shape = array_ops.shape(x, out_type=_I64)
+    count = math_ops.multiply(shape[0], shape[1])
+    positions = array_ops.range(count, dtype=_I64)
+    indices = array_ops.stack([math_ops.floordiv(positions, shape[1]),
+                               math_ops.floormod(positions, shape[1])], 1)
+    return SparseTensor(indices, array_ops.reshape(x, [-1]), shape)
+
+
+@export("ragged.cross")
+def cross(inputs, name=None):
+    """The crossed features of each row of `inputs` (2-D ragged or dense tensors or
+    SparseTensors of strings or integers): every combination, one from each input in order,
+    joined by ``"_X_"``, as a ragged tensor of strings.
+
+    >>> tf.ragged.cross([tf.ragged.constant([["a", "b"], ["c"]]),
+    ...                  tf.constant([["d"], ["e"]])]).to_list()
+    [[b'a_X_d', b'b_X_d'], [b'c_X_e']]
+    """
+    return _cross(inputs, False, {"name": name})
+
+
+@export("ragged.cross_hashed")
+def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+    """As `cross`, each combination hashed (FarmHash fingerprints combined as TF does) into
+    ``[0, num_buckets)`` (int64; any int64 when `num_buckets` is 0)."""
+    return _cross(inputs, True, {"num_buckets": num_buckets, "hash_key": hash_key,
+                                 "name": name})
 
 
 @export("experimental.DynamicRaggedShape")
@@ -897,12 +974,40 @@ def _partition(name, fields, doc):
     return cls
 
 
+def _partitioned(p, flat, per_example, part, dtype, validate):
+    """`flat` cut into rows by the row starts, row limits or value row ids `part` (one
+    example's, or a ragged tensor of each example's, relative to its own values); and the
+    number of rows of each example (None for one example)."""
+    kind = type(p).__name__
+    if per_example is None:
+        part = cast_ops.cast(part, dtype)
+        make = {"RowStarts": RaggedTensor.from_row_starts,
+                "RowLimits": RaggedTensor.from_row_limits,
+                "ValueRowIds": RaggedTensor.from_value_rowids}[kind]
+        return make(flat, part, validate=validate), None
+    values = cast_ops.cast(part.values, dtype)
+    counts = cast_ops.cast(part.row_lengths(), dtype)
+    if kind == "ValueRowIds":  # an example has as many rows as its largest row id + 1
+        nrows = reduce(part.with_flat_values(math_ops.add(values, _constant(1, dtype))), "max",
+                       1)
+        nrows = math_ops.maximum(nrows, array_ops.zeros_like(nrows))
+        first_row = reduction_ops.cumsum(nrows, exclusive=True)
+        ids = math_ops.add(values, array_ops.repeat(first_row, counts))
+        return RaggedTensor.from_value_rowids(flat, ids, reduction_ops.reduce_sum(nrows),
+                                              validate=validate), nrows
+    first_value = reduction_ops.cumsum(cast_ops.cast(per_example, dtype), exclusive=True)
+    bounds = math_ops.add(values, array_ops.repeat(first_value, counts))
+    make = RaggedTensor.from_row_starts if kind == "RowStarts" else RaggedTensor.from_row_limits
+    return make(flat, bounds, validate=validate), counts
+
+
 @export("io.RaggedFeature")
 class RaggedFeature(collections.namedtuple(
         "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
     """A feature of any number of values per example, parsed into a `RaggedTensor` (one row
     per example; for `parse_single_example` the example's values), the values further cut
-    by `partitions` (outermost first): `RowLengths`, `RowSplits` and `UniformRowLength`.
+    by `partitions` (outermost first): `RowLengths`, `RowSplits`, `RowStarts`, `RowLimits`,
+    `ValueRowIds` and `UniformRowLength`.
 
     >>> ex = tf.train.Example(features=tf.train.Features(feature={
     ...     "c": tf.train.Feature(int64_list=tf.train.Int64List(value=[7, 8]))}))
@@ -916,14 +1021,19 @@ class RaggedFeature(collections.namedtuple(
     RowSplits = _partition("RowSplits", ["key"], "Row splits read from feature `key`.")
     UniformRowLength = _partition("UniformRowLength", ["length"],
                                   "Rows of `length` values each.")
+    RowStarts = _partition("RowStarts", ["key"], "Row starts read from feature `key`.")
+    RowLimits = _partition("RowLimits", ["key"], "Row limits read from feature `key`.")
+    ValueRowIds = _partition("ValueRowIds", ["key"],
+                             "The row of each value, read from feature `key`.")
 
-    def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=_I64,
+    def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=_d.int32,
                 validate=False):
+        kinds = (cls.RowLengths, cls.RowSplits, cls.RowStarts, cls.RowLimits, cls.ValueRowIds,
+                 cls.UniformRowLength)
         for p in partitions:
-            if not isinstance(p, (cls.RowLengths, cls.RowSplits, cls.UniformRowLength)):
-                raise ValueError(f"RaggedFeature partitions of type {type(p).__name__} are "
-                                 f"not supported (RowLengths, RowSplits and UniformRowLength "
-                                 f"are)")
+            if not isinstance(p, kinds):
+                raise TypeError(f"partitions must be a list of RaggedFeature.Partition, got "
+                                f"{p!r}")
         return super().__new__(cls, _d.as_dtype(dtype), value_key, tuple(partitions),
                                _d.as_dtype(row_splits_dtype), validate)
 
@@ -958,6 +1068,10 @@ class RaggedFeature(collections.namedtuple(
                     per_example = math_ops.floordiv(per_example, _constant(p.length, dtype))
                 continue
             part = rows(parsed[p.key])
+            if isinstance(p, (self.RowStarts, self.RowLimits, self.ValueRowIds)):
+                flat, per_example = _partitioned(p, flat, per_example, part, dtype,
+                                                 self.validate)
+                continue
             lengths = cast_ops.cast(part if single else part.values, dtype)
             counts = None if single else part.row_lengths()
             if isinstance(p, self.RowSplits):  # (each example's splits start at 0)

@@ -174,10 +174,18 @@ def _find_default_signature(root):
     an input signature, if it has exactly one."""
     found = [f for _, f in _functions_of(root)
              if isinstance(f, Function) and f._input_signature is not None]
-    if len(found) != 1 or not all(isinstance(s, TensorSpec)
+    if len(found) != 1 or not all(isinstance(s, TensorSpec) or _is_ragged_spec(s)
                                   for s in nest.flatten(found[0]._input_signature)):
-        return None  # (a signature takes tensors: TF makes none of a composite's function)
+        return None  # (a signature takes tensors: a ragged input takes its components)
+    if any(_is_ragged_spec(s) for s in nest.flatten(found[0]._input_signature)) and not all(
+            isinstance(t, SymbolicTensor)
+            for t in nest.flatten(found[0].get_concrete_function().structured_outputs)):
+        return None  # (composite outputs: not written in signatures yet)
     return found[0]
+
+
+def _is_ragged_spec(spec):
+    return type(spec).__name__ == "RaggedTensorSpec" and hasattr(spec, "_component_specs")
 
 
 def _canonical_signatures(root, signatures):
@@ -202,9 +210,14 @@ def _input_keys(concrete):
     """The signature's name of each input of `concrete` (a spec's name, else its argument's)."""
     keys = []
     for name, _, value in concrete._parameters():
-        leaves = [v for v in nest.flatten(value) if isinstance(v, TensorSpec)]
+        leaves = [v for v in nest.flatten(value)
+                  if isinstance(v, TensorSpec) or _is_ragged_spec(v)]
         for i, spec in enumerate(leaves):
-            keys.append(spec.name or (name if len(leaves) == 1 else f"{name}_{i}"))
+            key = getattr(spec, "name", None) or (name if len(leaves) == 1 else f"{name}_{i}")
+            if isinstance(spec, TensorSpec):
+                keys.append(key)
+            else:  # a ragged tensor's components, as TF names them: x, x_1, x_2, ...
+                keys += [f"{key}_{j}" if j else key for j in range(len(spec._component_specs))]
     if len(keys) != len(concrete.inputs) or len(set(keys)) != len(keys):
         keys = [t.op.name for t in concrete.inputs]
     return keys

@@ -27,6 +27,7 @@ from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.input_spec import InputSpec
@@ -358,6 +359,12 @@ def _conform(tensor, ref):
         if tensor.dtype != ref.dtype:
             tensor = tensor.with_values(cast_ops.cast(tensor.values, ref.dtype))
         return tensor
+    if isinstance(ref, RaggedTensor):
+        if not isinstance(tensor, RaggedTensor):
+            tensor = RaggedTensor.from_tensor(tensor, ragged_rank=ref.ragged_rank)
+        if tensor.dtype != ref.dtype:
+            tensor = tensor.with_flat_values(cast_ops.cast(tensor.flat_values, ref.dtype))
+        return tensor
     if not isinstance(tensor, Tensor):
         tensor = convert_to_tensor(tensor)
     rank, ref_rank = tensor.shape.rank, ref.shape.rank
@@ -401,7 +408,7 @@ def _schedule(inputs, outputs):
                          f"function's call; it cannot be computed by a model.")
 
     def visit(step, d):
-        if isinstance(step, (keras_tensor.KerasTensor, SparseTensor)):  # a model input
+        if isinstance(step, (keras_tensor.KerasTensor, SparseTensor, RaggedTensor)):  # an input
             met.setdefault(id(step.node.layer), (step.node.layer, len(met)))
             depth[id(step.node)] = max(depth.get(id(step.node), 0), d)
             return

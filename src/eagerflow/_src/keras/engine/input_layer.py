@@ -27,8 +27,6 @@ class InputLayer(Layer):
                 batch_size, input_shape = batch_input_shape[0], batch_input_shape[1:]
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments: {list(kwargs)}")
-        if ragged:
-            raise NotImplementedError("Ragged inputs are not supported.")
         if name is None:
             name = f"input_{backend.get_uid('input')}"
         if input_tensor is not None:
@@ -36,7 +34,7 @@ class InputLayer(Layer):
         dtype = _dtypes.as_dtype(dtype or backend.floatx()).name
         super().__init__(dtype=dtype, name=name)
         self.built = True
-        self.sparse, self.ragged = bool(sparse), False
+        self.sparse, self.ragged = bool(sparse), bool(ragged)
         self.optional = optional  # whether the model may be fed None here (kept for configs)
         if input_tensor is None:
             if input_shape is None:
@@ -46,6 +44,9 @@ class InputLayer(Layer):
             shape = TensorShape([batch_size, *TensorShape(input_shape).as_list()])
             if sparse:
                 input_tensor = keras_tensor.sparse_placeholder(_dtypes.as_dtype(dtype), shape,
+                                                               name)
+            elif ragged:
+                input_tensor = keras_tensor.ragged_placeholder(_dtypes.as_dtype(dtype), shape,
                                                                name)
             else:
                 input_tensor = keras_tensor.keras_graph().placeholder(_dtypes.as_dtype(dtype),
@@ -59,7 +60,7 @@ class InputLayer(Layer):
         self.is_placeholder = True
         node = keras_tensor.Node(self, (input_tensor,), {}, input_tensor)
         node.keras_inputs = []  # an input layer's node starts the graph
-        if sparse:
+        if sparse or ragged:
             input_tensor.node = node  # (what a KerasTensor finds through its history)
 
     @property

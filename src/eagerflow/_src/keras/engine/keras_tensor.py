@@ -22,6 +22,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import cast_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.keras import backend, late
 
@@ -133,6 +134,8 @@ def building_symbolically():
 def is_keras_tensor(value):
     if isinstance(value, SparseTensor):  # a sparse input: its components are symbolic
         value = value.values
+    elif isinstance(value, RaggedTensor):
+        value = value.flat_values
     return isinstance(value, KerasTensor) and value.graph is backend.scratch_graph
 
 
@@ -144,6 +147,17 @@ def sparse_placeholder(dtype, shape, name):
                          graph.placeholder(dtype, TensorShape([None]), f"{name}/values"),
                          graph.placeholder(_d.int64, TensorShape([rank]), f"{name}/shape"))
     value._shape_hint = shape
+    value.name = name
+    return value
+
+
+def ragged_placeholder(dtype, shape, name):
+    """A ragged symbolic input of `shape`: a RaggedTensor of placeholders (its flat values
+    and row splits), ragged in every axis but the first."""
+    graph = keras_graph()
+    spec = RaggedTensorSpec(shape, dtype, ragged_rank=shape.rank - 1)
+    value = spec._from_components([graph.placeholder(s.dtype, s.shape, f"{name}/{i}")
+                                   for i, s in enumerate(spec._component_specs)])
     value.name = name
     return value
 
@@ -178,6 +192,8 @@ class Node:
                 producer[0]._outbound_nodes.append(self)
         for i, out in enumerate(nest.flatten(outputs)):
             out._keras_history = (layer, self.index, i)
+            if isinstance(out, RaggedTensor):  # (a KerasTensor finds its node by its history)
+                out.node = self
 
     def set_outputs(self, outputs):
         """Makes `outputs` the node's outputs in place of the current ones."""

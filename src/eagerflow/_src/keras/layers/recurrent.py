@@ -46,6 +46,7 @@ from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.utils import serialization
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 # Longest sequence a graph holds unrolled.  Unrolled, the steps are straight-line code with
 # no per-iteration bookkeeping: an LSTM(64) training step over 32 steps takes ~78% of the
@@ -969,6 +970,11 @@ class RNN(Layer):
         if isinstance(inputs, list):  # [inputs, *initial_states, *constants] from a saved model
             inputs, initial_state, constants = _standardize_args(
                 inputs, initial_state, constants, self._num_constants)
+        row_lengths = None
+        if isinstance(inputs, RaggedTensor):  # as Keras: padded, with its rows' lengths as mask
+            row_lengths = inputs.row_lengths()
+            inputs = inputs.to_tensor()
+            mask = array_ops.sequence_mask(row_lengths, array_ops.shape(inputs)[1])
         if initial_state is not None:
             initial_state = nest.map_structure(convert_to_tensor, initial_state)
         initial_state = self._initial_state(inputs, initial_state)
@@ -998,6 +1004,8 @@ class RNN(Layer):
             for variable, state in zip(nest.flatten(self.states), nest.flatten(states)):
                 variable.assign(cast_ops.cast(state, variable.dtype))
         output = outputs if self.return_sequences else last_output
+        if row_lengths is not None and self.return_sequences:
+            output = _ragged_outputs(output, row_lengths, self.go_backwards)
         if self.return_state:
             states = list(states) if isinstance(states, (list, tuple)) else [states]
             return (list(output) if isinstance(output, (list, tuple)) else [output]) + states
@@ -1085,6 +1093,15 @@ class RNN(Layer):
     def from_config(cls, config, custom_objects=None):
         config = dict(config)
         return cls(_deserialize(config.pop("cell"), custom_objects), **config)
+
+
+def _ragged_outputs(outputs, row_lengths, go_backwards):
+    """The padded outputs of a ragged input's steps as a ragged tensor of its rows
+    (Keras's order: reversed in time, rows cut from the end, when `go_backwards`)."""
+    if not go_backwards:
+        return RaggedTensor.from_tensor(outputs, lengths=row_lengths)
+    rows = RaggedTensor.from_tensor(array_ops.reverse(outputs, [1]), lengths=row_lengths)
+    return array_ops.reverse(rows, [1])
 
 
 # The built-in cells the fused op computes, by the exact class (a subclass may change the step).
