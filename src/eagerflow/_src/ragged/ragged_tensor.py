@@ -631,6 +631,16 @@ class RaggedTensor:
     def __len__(self):
         raise TypeError("object of type 'RaggedTensor' has no len()")
 
+    def __iter__(self):
+        """Its rows, where their number is known (eagerly, or fixed in a graph); a loop of
+        a function over rows only run time counts is a graph loop (AutoGraph's)."""
+        n = get_static_value(self.nrows())
+        if n is None:
+            raise TypeError("Cannot iterate over a RaggedTensor whose number of rows is known "
+                            "only at run time: loop over tf.range(rt.nrows()) or use "
+                            "tf.map_fn.")
+        return (self[i] for i in range(int(n)))
+
     def __bool__(self):
         raise TypeError("RaggedTensor may not be used as a boolean.")
 

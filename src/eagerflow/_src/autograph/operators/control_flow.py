@@ -18,7 +18,7 @@ import numpy as np
 from eagerflow._src.autograph.operators import data_structures
 from eagerflow._src.autograph.operators.variables import UndefinedReturnValue, is_undefined
 from eagerflow._src.core import context, dtypes, errors, nest
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
@@ -366,6 +366,11 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
             _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names,
                           {**opts, "shape_invariants": _relaxed_invariants(before, opts)})
         return
+    rows = _graph_rows(iter_)
+    if rows is not None:  # a ragged tensor of rows only run time counts: a loop over them
+        _graph_for(array_ops.range(rows), extra_test, lambda i: body(iter_[i]), get_state,
+                   set_state, symbol_names, opts)
+        return
     for item in iter_:
         go = True if extra_test is None else extra_test()
         if is_graph_tensor(go):
@@ -375,6 +380,15 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
             break
         else:
             body(item)
+
+
+def _graph_rows(value):
+    """The row count of a composite tensor with rows (a `RaggedTensor`) that a graph knows
+    only at run time, else None: Python iteration over its rows would never end."""
+    if context.executing_eagerly() or not _is_composite(value) or not hasattr(value, "nrows"):
+        return None
+    rows = value.nrows()
+    return rows if is_graph_tensor(rows) and get_static_value(rows) is None else None
 
 
 def _relaxed_invariants(state, opts):

@@ -1,0 +1,36 @@
+"""Loops of functions over the rows of ragged tensors."""
+import pytest
+
+import eagerflow as tf
+
+
+def test_a_loop_over_rows_only_run_time_counts_is_a_graph_loop():
+    # (a Python loop over them never ended: indexing a symbolic row never raises IndexError)
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    def total(rt):
+        s = 0
+        for row in rt:
+            if tf.reduce_sum(row) > 10:
+                break
+            s += tf.reduce_sum(row)
+        return s
+
+    assert int(total(tf.ragged.constant([[1, 2], [3]]))) == 6
+    assert int(total(tf.ragged.constant([[1], [20], [3]]))) == 1
+    assert int(total(tf.ragged.constant([], dtype=tf.int32, ragged_rank=1))) == 0
+
+
+def test_rows_of_a_known_count_unroll_and_unknown_ones_refuse_plain_python():
+    @tf.function
+    def rows(rt):
+        return [tf.reduce_sum(row) for row in rt]
+
+    assert [int(v) for v in rows(tf.ragged.constant([[1, 2], [3]]))] == [3, 3]
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)],
+                 autograph=False)
+    def unknown(rt):
+        return [tf.reduce_sum(row) for row in rt]
+
+    with pytest.raises(TypeError, match="known only at run time"):
+        unknown(tf.ragged.constant([[1, 2], [3]]))
