@@ -119,3 +119,40 @@ def test_a_bad_png_in_a_mapped_chunk_fails_alone_in_its_place():
     np.testing.assert_array_equal(np.stack(got), np.delete(pixels, 5, 0))
     with pytest.raises(tf.errors.InvalidArgumentError, match="channels"):
         _mapped(pngs[:4], lambda d: tf.io.decode_png(d, channels=2))
+
+
+@pytest.fixture
+def _three_intra_op_threads():
+    tf.config.threading.set_intra_op_parallelism_threads(3)
+    yield
+    tf.config.threading.set_intra_op_parallelism_threads(0)
+
+
+@pytest.mark.usefixtures("_three_intra_op_threads")
+@pytest.mark.parametrize("parallel", [None, tf.data.AUTOTUNE])
+def test_a_mapped_chunk_of_jpegs_decodes_on_threads_as_each_alone(parallel):
+    pytest.importorskip("PIL")
+    rng = np.random.default_rng(9)
+    sizes = [(8, 8, 3)] * 7 + [(5, 9, 3)] * 3
+    images = [rng.integers(0, 256, s, dtype=np.uint8) for s in sizes]
+    jpegs = [tf.io.encode_jpeg(im).numpy() for im in images]
+    for fn in (lambda d: tf.io.decode_jpeg(d), lambda d: tf.image.decode_image(d, 1)):
+        want = [fn(d).numpy() for d in jpegs]
+        for contents in (jpegs[:7], jpegs):  # one shape, then shapes that differ
+            got = _mapped(contents, fn, parallel)
+            assert len(got) == len(contents)
+            for a, b in zip(got, want):
+                np.testing.assert_array_equal(a, b)
+        batches = _mapped(jpegs[:7], fn, parallel, 3)
+        np.testing.assert_array_equal(np.concatenate(batches), np.stack(want[:7]))
+    bad = jpegs[:7]
+    bad[4] = bad[4][:20]
+    it = iter(tf.data.Dataset.from_tensor_slices(bad).map(tf.io.decode_jpeg))
+    for i in range(4):
+        np.testing.assert_array_equal(next(it).numpy(), tf.io.decode_jpeg(jpegs[i]).numpy())
+    with pytest.raises(tf.errors.InvalidArgumentError, match="JPEG"):
+        next(it)
+    kept = [e.numpy() for e in tf.data.Dataset.from_tensor_slices(bad).map(
+        tf.io.decode_jpeg).ignore_errors()]
+    assert len(kept) == 6
+    np.testing.assert_array_equal(kept[4], tf.io.decode_jpeg(jpegs[5]).numpy())

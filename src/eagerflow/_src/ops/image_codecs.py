@@ -22,6 +22,7 @@ import zlib
 
 import numpy as np
 
+from eagerflow._src.backend import threads
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -581,11 +582,25 @@ tf_args[_ENCODE_JPEG_VARIABLE_QUALITY] = ("images", "quality")
 
 def _decode_batched(op, args):
     """Batching: a batch of plain 8-bit PNGs of one size (`_png8`'s) decoded together, their
-    rows unfiltered at once; None for any other batch (each element decoded alone, which
-    raises TF's error for a bad one)."""
+    rows unfiltered at once; any other batch decoded image by image, on the intra-op
+    threads together (Pillow leaves the interpreter lock while it decodes), a
+    list of images where they differ in shape."""
     (contents, _), = args
-    channels = op.attrs.get("channels", 0)
-    if contents.ndim != 1 or not len(contents) or channels not in (0, 1, 3, 4):
+    if contents.ndim != 1 or not len(contents):
+        return None
+    pixels = _png8_batch(contents, op.attrs.get("channels", 0), op.attrs.get("dtype", _d.uint8))
+    if pixels is not None:
+        return [pixels]
+    kernel = op.op_def.host_kernel
+    images = threads.in_chunks(len(contents), lambda k: kernel(contents[k, ...], **op.attrs))
+    if any(image.shape != images[0].shape for image in images):
+        return [images]
+    return [np.stack(images)]
+
+
+def _png8_batch(contents, channels, dtype):
+    """The pixels of `contents`, a batch of plain 8-bit PNGs of one size, or None."""
+    if channels not in (0, 1, 3, 4):
         return None
     found = []
     for value in contents:
@@ -600,7 +615,7 @@ def _decode_batched(op, args):
         return None
     pixels = pixels.reshape(len(found), height, width, have)
     # (plain 8-bit files have no tRNS chunk: an added alpha channel is opaque)
-    return [_as_dtype(_with_channels(pixels, channels), op.attrs.get("dtype", _d.uint8), "PNG")]
+    return _as_dtype(_with_channels(pixels, channels), dtype, "PNG")
 
 
 batching_rules.assign(_decode_batched, _DECODE_PNG, _DECODE_JPEG, _DECODE_IMAGE)
