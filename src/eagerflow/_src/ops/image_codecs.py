@@ -12,6 +12,10 @@ accurate one, so pixels differ by up to 5 units (equal with TF's
 GIF, BMP and WebP decode to TF's values. 16-bit colour PNGs are decoded here (Pillow
 would reduce them to 8 bits), except interlaced ones; BMP too.
 
+A dataset map decodes a chunk of images at once (the decode ops' batching rule): plain
+8-bit PNGs of one size are inflated one by one and unfiltered together, other images
+are decoded on the intra-op threads (`backend.threads.in_chunks`).
+
 >>> png = tf.io.encode_png(tf.constant([[[0], [255]]], tf.uint8))
 >>> tf.io.decode_png(png)[..., 0]
 <tf.Tensor: shape=(1, 2), dtype=uint8, numpy=array([[  0, 255]], dtype=uint8)>
