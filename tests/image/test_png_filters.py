@@ -156,3 +156,12 @@ def test_a_mapped_chunk_of_jpegs_decodes_on_threads_as_each_alone(parallel):
         tf.io.decode_jpeg).ignore_errors()]
     assert len(kept) == 6
     np.testing.assert_array_equal(kept[4], tf.io.decode_jpeg(jpegs[5]).numpy())
+
+
+def test_vectorized_map_decodes_pngs_inside_a_function():
+    pixels = np.random.default_rng(2).integers(0, 256, (4, 3, 2, 3), dtype=np.uint8)
+    pngs = tf.constant([_png(p, [0, 2, 1]) for p in pixels])
+    decode = tf.function(lambda p: tf.vectorized_map(
+        lambda d: tf.image.decode_image(d, channels=3, expand_animations=False), p))
+    np.testing.assert_array_equal(decode(pngs).numpy(), pixels)
+    np.testing.assert_array_equal(tf.vectorized_map(tf.io.decode_png, pngs).numpy(), pixels)
