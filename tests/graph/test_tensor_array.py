@@ -285,3 +285,13 @@ def test_gradients_of_lists_are_lists():
     total = add_sparse_or_dense(add_sparse_or_dense(rows, zero), one_row)
     assert unbroadcast(total, rows) is total
     np.testing.assert_array_equal(list_ops.stack(total, [1], tf.float32), [[1], [2], [5]])
+
+
+def test_unstacked_strings_read_as_string_tensors_in_a_function():
+    @tf.function
+    def lengths(s):
+        ta = tf.TensorArray(tf.string, size=2).unstack(s)
+        return tf.strings.length(ta.read(1)), ta.read(0)
+
+    n, first = lengths(tf.constant(["ab", "cde"]))
+    assert int(n) == 3 and first.numpy() == b"ab"

@@ -12,6 +12,10 @@ accurate one, so pixels differ by up to 5 units (equal with TF's
 GIF, BMP and WebP decode to TF's values. 16-bit colour PNGs are decoded here (Pillow
 would reduce them to 8 bits), except interlaced ones; BMP too.
 
+A dataset map decodes a chunk of images at once (the decode ops' batching rule): plain
+8-bit PNGs of one size are inflated one by one and unfiltered together, other images
+are decoded on the intra-op threads (`backend.threads.in_chunks`).
+
 >>> png = tf.io.encode_png(tf.constant([[[0], [255]]], tf.uint8))
 >>> tf.io.decode_png(png)[..., 0]
 <tf.Tensor: shape=(1, 2), dtype=uint8, numpy=array([[  0, 255]], dtype=uint8)>
@@ -22,6 +26,7 @@ import zlib
 
 import numpy as np
 
+from eagerflow._src.backend import threads
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -165,6 +170,17 @@ def _png8(data):
     by Sub, or by Up (as `encode_png` and simple writers make them), decoded with zlib and
     NumPy at a fraction of Pillow's cost per image; None for every other PNG (Pillow
     decodes those, and reports what is wrong with a damaged one)."""
+    found = _png8_rows(data)
+    if found is None:
+        return None
+    rows, height, width, channels = found
+    pixels = _unfilter(rows, height, width, channels)
+    return None if pixels is None else pixels.reshape(1, height, width, channels)
+
+
+def _png8_rows(data):
+    """(the filtered rows, height, width, channels) of a plain 8-bit PNG as `_png8` takes
+    them, the rows a (height, 1 + width * channels) uint8 array; or None."""
     if len(data) < 33 or data[24] != 8 or data[25] not in (0, 2, 4, 6) or data[28] != 0:
         return None
     width, height = struct.unpack(">II", data[16:24])
@@ -184,23 +200,30 @@ def _png8(data):
     stride = channels * width
     if width == 0 or height == 0 or raw.size != height * (stride + 1):
         return None
-    rows = raw.reshape(height, stride + 1)
+    return raw.reshape(height, stride + 1), height, width, channels
+
+
+def _unfilter(rows, height, width, channels):
+    """The pixels, (rows, width * channels) uint8, of the filtered `rows` of one or more
+    images `height` rows each, stacked: unfiltered, Sub or Up rows only; None for others."""
     kinds, lines = rows[:, 0], rows[:, 1:]
+    stride = width * channels
     if not kinds.any():
-        pixels = lines.copy()
-    elif kinds.max() == 1:  # each byte adds the reconstructed one a pixel to its left
+        return lines.copy()
+    if kinds.max() == 1:  # each byte adds the reconstructed one a pixel to its left
         pixels = lines.copy()
         sub = kinds == 1
         pixels[sub] = np.cumsum(lines[sub].reshape(-1, width, channels), 1,
                                 dtype=np.uint8).reshape(-1, stride)
-    elif set(np.unique(kinds).tolist()) <= {0, 2}:  # each byte adds the one above it
+        return pixels
+    if set(np.unique(kinds).tolist()) <= {0, 2}:  # each byte adds the one above it
         total = np.cumsum(lines, 0, dtype=np.uint8)  # sums restarting at each unfiltered row
-        start = np.maximum.accumulate(np.where(kinds == 0, np.arange(height), 0))
+        index = np.arange(len(kinds))
+        # (an image's first row has no row above: its sum restarts there too)
+        start = np.maximum.accumulate(np.where((kinds == 0) | (index % height == 0), index, 0))
         before = np.where(start > 0, total[start - 1].T, 0).T.astype(np.uint8)
-        pixels = total - before
-    else:
-        return None
-    return pixels.reshape(1, height, width, channels)
+        return total - before
+    return None
 
 
 def _webp(op_name, data, channels, dtype, expand_animations):
@@ -561,8 +584,46 @@ _ENCODE_JPEG_VARIABLE_QUALITY = register(
 tf_nodes[_ENCODE_JPEG_VARIABLE_QUALITY] = NodeForm(types={}, outputs=("contents",))
 tf_args[_ENCODE_JPEG_VARIABLE_QUALITY] = ("images", "quality")
 
-batching_rules.assign(PER_ELEMENT, _DECODE_PNG, _DECODE_JPEG, _DECODE_AND_CROP_JPEG,
-                      _DECODE_IMAGE, _DECODE_BMP,
+def _decode_batched(op, args):
+    """Batching: a batch of plain 8-bit PNGs of one size (`_png8`'s) decoded together, their
+    rows unfiltered at once; any other batch decoded image by image, on the intra-op
+    threads together (Pillow leaves the interpreter lock while it decodes), a
+    list of images where they differ in shape."""
+    (contents, _), = args
+    if contents.ndim != 1 or not len(contents):
+        return None
+    pixels = _png8_batch(contents, op.attrs.get("channels", 0), op.attrs.get("dtype", _d.uint8))
+    if pixels is not None:
+        return [pixels]
+    kernel = op.op_def.host_kernel
+    images = threads.in_chunks(len(contents), lambda k: kernel(contents[k, ...], **op.attrs))
+    if any(image.shape != images[0].shape for image in images):
+        return [images]
+    return [np.stack(images)]
+
+
+def _png8_batch(contents, channels, dtype):
+    """The pixels of `contents`, a batch of plain 8-bit PNGs of one size, or None."""
+    if channels not in (0, 1, 3, 4):
+        return None
+    found = []
+    for value in contents:
+        data = value.encode() if isinstance(value, str) else bytes(value)
+        rows = _png8_rows(data) if data[:8] == b"\x89PNG\r\n\x1a\n" else None
+        if rows is None or rows[1:] != (found[0][1:] if found else rows[1:]):
+            return None
+        found.append(rows)
+    _, height, width, have = found[0]
+    pixels = _unfilter(np.concatenate([rows for rows, *_ in found]), height, width, have)
+    if pixels is None:
+        return None
+    pixels = pixels.reshape(len(found), height, width, have)
+    # (plain 8-bit files have no tRNS chunk: an added alpha channel is opaque)
+    return _as_dtype(_with_channels(pixels, channels), dtype, "PNG")
+
+
+batching_rules.assign(_decode_batched, _DECODE_PNG, _DECODE_JPEG, _DECODE_IMAGE)
+batching_rules.assign(PER_ELEMENT, _DECODE_AND_CROP_JPEG, _DECODE_BMP,
                       _DECODE_GIF, _DECODE_WEBP, _EXTRACT_JPEG_SHAPE, _ENCODE_PNG, _ENCODE_JPEG,
                       _ENCODE_JPEG_VARIABLE_QUALITY)
 

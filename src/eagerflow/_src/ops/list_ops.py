@@ -230,6 +230,8 @@ def _stack_kernel(xp, lst, element_shape, element_dtype, num_elements):
 def _from_tensor_kernel(xp, tensor, element_shape):
     if tensor.ndim == 0:
         raise _error("Tensor must be at least a vector, but saw shape: []")
+    if tensor.dtype == object:  # (iterating gives bare bytes, which are no string tensors)
+        return TensorList(tensor[i, ...] for i in range(len(tensor)))
     return TensorList(tensor)
 
 
