@@ -488,3 +488,20 @@ def test_ragged_one_hot():
     with pytest.raises(ValueError, match=r"axis \(1\) must be greater than "
                                          r"indices.ragged_rank \(1\)"):
         tf.one_hot(ids, 3, axis=1)
+
+
+@pytest.mark.parametrize("indices", [[[0, 0], [1, 1]], [[0, 1]], [[0, 0], [0, 2]]])
+def test_from_sparse_refuses_entries_that_are_not_right_ragged(indices):
+    # (they were moved left: [[0, 0], [1, 1]] gave [[1], [2]])
+    st = tf.SparseTensor(indices, list(range(1, len(indices) + 1)), [2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not right-ragged"):
+        tf.RaggedTensor.from_sparse(st)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not right-ragged"):
+        tf.function(lambda s: tf.RaggedTensor.from_sparse(s).flat_values)(st)
+
+
+def test_from_sparse_of_right_ragged_rows():
+    st = tf.SparseTensor([[0, 0], [0, 1], [2, 0]], [1, 2, 3], [3, 3])
+    assert tf.RaggedTensor.from_sparse(st).to_list() == [[1, 2], [], [3]]
+    rows = tf.function(lambda s: tf.RaggedTensor.from_sparse(s).row_lengths())(st)
+    assert rows.numpy().tolist() == [2, 0, 1]

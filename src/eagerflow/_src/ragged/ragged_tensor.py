@@ -27,7 +27,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, 
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
@@ -329,9 +329,21 @@ class RaggedTensor:
             raise ValueError(f"rank(st_input) must be 2.")
         dtype = _splits_dtype(row_splits_dtype)
         rows = cast_ops.cast(st_input.indices[:, 0], dtype)
-        return cls.from_value_rowids(st_input.values, rows,
-                                     cast_ops.cast(st_input.dense_shape[0], dtype),
-                                     validate=False)
+        rt = cls.from_value_rowids(st_input.values, rows,
+                                   cast_ops.cast(st_input.dense_shape[0], dtype),
+                                   validate=False)
+        # Each row's columns must be 0, 1, 2, ... (right-ragged), else entries would move.
+        cols = cast_ops.cast(st_input.indices[:, 1], dtype)
+        first = array_ops.gather(rt.row_splits, rows)  # where each entry's row starts
+        place = math_ops.subtract(array_ops.range(array_ops.shape(rows, out_type=dtype)[0],
+                                                  dtype=dtype), first)
+        if _eager(cols, place):
+            if cols._data.shape != place._data.shape or (cols._data != place._data).any() or \
+                    (np.diff(rows._data) < 0).any():
+                raise _invalid("SparseTensor is not right-ragged")
+        else:
+            debugging_ops.assert_equal(cols, place, message="SparseTensor is not right-ragged")
+        return rt
 
     # -- components -----------------------------------------------------------------------
     values = property(lambda self: self._values,
