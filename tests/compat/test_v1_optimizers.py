@@ -114,3 +114,14 @@ def test_adam_keeps_float32_beta_powers_for_float64_and_float16_variables():
         powers = [v for v in opt.variables() if "power" in v.name]
         assert [p.dtype for p in powers] == [tf.float32, tf.float32]
         assert w.numpy().tolist() == want
+
+
+def test_eager_slots_are_numbered_as_in_a_graph():
+    # TF 1: Adam's second slot of `w` is w/Adam_1, eagerly too (it was w/Adam twice)
+    w = tf.Variable([1.0, 2.0], name="w")
+    opt = tf1.train.AdamOptimizer(0.1)
+    opt.apply_gradients([(tf.constant([0.5, 0.5]), w)])
+    assert [opt.get_slot(w, n).name for n in ("m", "v")] == ["w/Adam:0", "w/Adam_1:0"]
+    momentum = tf1.train.MomentumOptimizer(0.1, 0.9)
+    momentum.apply_gradients([(tf.constant([0.5, 0.5]), w)])
+    assert momentum.get_slot(w, "momentum").name == "w/Momentum:0"

@@ -242,7 +242,11 @@ class Optimizer:
         slots = self._slots.setdefault(slot_name, {})
         if id(var) not in slots:
             value = np.full(var.shape.as_list(), fill, var.dtype.as_numpy_dtype)
-            slots[id(var)] = self._new_variable(value, var.name.split(":")[0] + "/" + self._name)
+            # A variable's slots are named after the optimizer, numbered from its second on
+            # (Adam's ``w/Adam``, ``w/Adam_1``), eagerly as in a graph.
+            taken = sum(id(var) in made for made in self._slots.values())
+            name = var.name.split(":")[0] + "/" + self._name + (f"_{taken}" if taken else "")
+            slots[id(var)] = self._new_variable(value, name)
             self._slot_owners[id(var)] = var
             module_lib.tracked(self)  # a checkpoint restored before the slot existed
         return slots[id(var)]
