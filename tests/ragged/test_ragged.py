@@ -505,3 +505,13 @@ def test_from_sparse_of_right_ragged_rows():
     assert tf.RaggedTensor.from_sparse(st).to_list() == [[1, 2], [], [3]]
     rows = tf.function(lambda s: tf.RaggedTensor.from_sparse(s).row_lengths())(st)
     assert rows.numpy().tolist() == [2, 0, 1]
+
+
+def test_row_splits_of_different_dtypes_do_not_mix():
+    a = tf.ragged.constant([[1, 2], [3]], row_splits_dtype=tf.int32)
+    b = tf.ragged.constant([[1, 2], [3]], row_splits_dtype=tf.int64)
+    for combine in (lambda: a + b, lambda: tf.concat([a, b], 0),
+                    lambda: tf.where(a > 1, a, b)):
+        with pytest.raises(ValueError, match="mismatched row_splits dtypes"):
+            combine()
+    assert (a + b.with_row_splits_dtype(tf.int32)).to_list() == [[2, 4], [6]]

@@ -291,6 +291,7 @@ def _dispatch(function, arguments):
     leaves = nest.flatten(list(arguments.values()))
     if not any(isinstance(v, RaggedTensor) for v in leaves):
         return NotImplemented
+    ragged_ops.check_splits_dtypes(leaves)
     fn = api_export.undispatched(function)
     handler = _HANDLERS.get(fn)
     if handler is None:  # TF's TypeError, a plain one (the `SymbolicCall` stays internal)

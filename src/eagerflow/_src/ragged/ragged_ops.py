@@ -305,6 +305,16 @@ def _first_ragged(values):
     return next((v for v in values if isinstance(v, RaggedTensor)), None)
 
 
+def check_splits_dtypes(values):
+    """TF's ValueError when the ragged tensors among `values` split their rows with
+    different dtypes (int32 and int64)."""
+    dtypes = {v.row_splits.dtype for v in values if isinstance(v, RaggedTensor)}
+    if len(dtypes) > 1:
+        raise ValueError("Input RaggedTensors have mismatched row_splits dtypes; use "
+                         "RaggedTensor.with_row_splits_dtype() to convert them to compatible "
+                         "dtypes.")
+
+
 def elementwise(fn, arguments, names):
     """``fn(**arguments)`` with the ragged tensors among the arguments `names` (a list of
     tensors in one argument counts) replaced by their flat values; the result takes their
@@ -913,6 +923,7 @@ def _operators():
     def binary(fn, reflected=False):
         def op(self, other):
             x, y = (other, self) if reflected else (self, other)
+            check_splits_dtypes((x, y))
             return elementwise(fn, {"x": x, "y": y}, ("x", "y"))
         return op
 
