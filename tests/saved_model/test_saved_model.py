@@ -260,6 +260,35 @@ def test_options_are_accepted(tmp_path):
     assert loaded.w.shape == (2, 2)
 
 
+def test_tf_lookup_tables_load_and_give_tfs_lookups():
+    """A StaticHashTable from constants, a StaticVocabularyTable from a vocabulary asset and
+    a MutableHashTable whose entries are in the checkpoint (data/make_tf_savedmodels.py)."""
+    expected = _json("tf_outputs.json")["tf_tables"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf_tables"))
+    keys = tf.constant(expected["keys"])
+    for out in (m.lookup(keys), m.signatures["serving_default"](keys=keys)):
+        assert sorted(out) == ["hash", "mutable", "vocab"]
+        for k, v in out.items():
+            assert v.numpy().tolist() == expected[k], k
+    assert m.hash.resource_handle.shape == ()
+
+    @tf.function
+    def both(k):
+        return m.lookup(k)["vocab"] + 1
+
+    assert both(keys).numpy().tolist() == [v + 1 for v in expected["vocab"]]
+
+
+def test_tf_keras_string_lookup_model_loads_with_its_vocabulary():
+    expected = _json("tf_outputs.json")["tf_keras_stringlookup"]
+    path = os.path.join(DATA, "tf_keras_stringlookup")
+    x = tf.constant(expected["x"])
+    sig = tf.saved_model.load(path).signatures["serving_default"]
+    assert [v.numpy().tolist() for v in sig(x).values()] == [expected["y"]]
+    model = tf.keras.models.load_model(path)
+    assert model(x).numpy().tolist() == expected["y"]
+
+
 def test_tf_loaded_what_is_written_here():
     """TF computed these from data/ours_module (data/make_ours.py); eagerflow loads it too,
     and writes the same SavedModel today."""

@@ -23,7 +23,7 @@ import numpy as np
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import registry
-from eagerflow._src.core.node_forms import from_tf_node, tf_node, tf_nodes
+from eagerflow._src.core.node_forms import from_tf_node, tf_args, tf_node, tf_nodes
 from eagerflow._src.core.protos import framework as pb
 from eagerflow._src.core.protos.tensors import (  # noqa: F401  (graph_def.tensor_proto...)
     shape_from_proto, shape_proto, tensor_from_proto, tensor_proto)
@@ -414,6 +414,13 @@ def _signature(body):
     return list(body.inputs), list(body.outputs)
 
 
+def _is_argument(op):
+    """Whether `op` is an argument of its graph's FunctionDef: a placeholder, or a captured
+    resource held by reference (a lookup table), which a SavedModel passes in as TF does."""
+    return op.type == "Placeholder" or (
+        op.type == "Const" and getattr(op.value, "captured_as_argument", False))
+
+
 def function_arguments(graph):
     """What the arguments of `graph`'s FunctionDef stand for, in order: its inputs (the
     arguments of the traced function), the outer tensors it captured (fed to their
@@ -425,7 +432,7 @@ def function_arguments(graph):
     ops = _ops_of(graph, outputs)
     fed = {id(t) for t in args}
     for op in ops:
-        if op.type == "Placeholder" and id(op.outputs[0]) not in fed:
+        if _is_argument(op) and id(op.outputs[0]) not in fed:
             args.append(captured.get(id(op.outputs[0]), op.outputs[0]))
     seen = set()
     for op in ops:
@@ -453,10 +460,12 @@ def function_def(graph, name, library=None):
     nodes = writer.write(ops, outputs)
     args = {}  # placeholder node name -> argument name
     placeholders = [t.op for t in inputs]
-    placeholders += [op for op in ops if op.type == "Placeholder" and op not in placeholders]
+    placeholders += [op for op in ops if _is_argument(op) and op not in placeholders]
     for op in placeholders:
         arg = args[op.name] = _unique_arg(_arg_name(op.name), args)
-        fdef.signature.input_arg.add(name=arg, type=op.attrs["dtype"].as_datatype_enum)
+        dtype = getattr(op.value, "graph_def_dtype", None) if op.type == "Const" else None
+        fdef.signature.input_arg.add(name=arg, type=(dtype or op.attrs["dtype"])
+                                     .as_datatype_enum)
     for v in writer.variables:
         resource = writer.resources[_handle_key(v)]
         arg = args[resource] = _unique_arg(_arg_name(resource), args)
@@ -642,7 +651,8 @@ class _Importer:
         if any(isinstance(t, SymbolicTensor) and t.dtype == _d.resource for t in our_inputs):
             # a variable's handle only run time gives: TF's attrs say what it holds
             op = graph._add(op_def, op_def.name, graph._unique(name), tuple(our_inputs),
-                            our_attrs, _resource_specs(node, attrs, op_def, our_attrs))
+                            our_attrs, _resource_specs(node, attrs, op_def, our_attrs,
+                                                       our_inputs))
         else:
             with context.building(graph):
                 graph.create_op(op_def, our_inputs, our_attrs, name=name)
@@ -653,9 +663,15 @@ class _Importer:
             made.setdefault(f"{node.name}:{i}", t)
 
 
-def _resource_specs(node, attrs, op_def, our_attrs):
+def _resource_specs(node, attrs, op_def, our_attrs, our_inputs=()):
     """The output specs of a node reading a variable through a handle fed at run time."""
     form = tf_nodes.get(op_def, None)
+    if "dtype" not in attrs and op_def in tf_args and tf_args.get(op_def) is None \
+            and our_inputs:
+        # a lookup table's op (its table a Python object): its rule gives its outputs
+        specs = op_def.shape(*[_Static() if getattr(t, "dtype", None) == _d.resource else t
+                               for t in our_inputs], **our_attrs)
+        return specs if op_def.multi else [specs]
     if op_def.multi and getattr(form, "functions", None):
         try:  # a loop or branch (in a body taking the handle): its attrs give its outputs
             return op_def.shape(*[_Static()] * len(node.input), **our_attrs)
