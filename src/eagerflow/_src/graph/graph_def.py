@@ -322,6 +322,15 @@ class _Writer:
                     if not k.startswith("_"):
                         raise
                     del node.attr[k]  # an eagerflow note TF has no form for (a value kept)
+            if "Tin" in attrs and node.attr["Tin"].HasField("list"):
+                # a call passing a table (a variant constant here): a resource in TF
+                held = [getattr(getattr(t.op, "value", None), "graph_def_dtype", None)
+                        if getattr(getattr(t, "op", None), "type", None) == "Const" and
+                        t.dtype == _d.variant else None for t in op.inputs]
+                if any(held) and len(held) == len(node.attr["Tin"].list.type):
+                    for i, dtype in enumerate(held):
+                        if dtype is not None:
+                            node.attr["Tin"].list.type[i] = dtype.as_datatype_enum
         # the control dependencies of a TF 1 graph's node (`control_dependencies`)
         node.input.extend("^" + dep for dep in getattr(op.graph, "control_inputs", {}).get(
             op.name, ()) if "^" + dep not in node.input)
@@ -431,6 +440,7 @@ def function_arguments(graph):
     captured = {id(inner): outer for outer, inner in graph.captures}
     ops = _ops_of(graph, outputs)
     fed = {id(t) for t in args}
+    fed |= {id(c) for c, _ in getattr(graph, "fed_constants", ())}  # (a call's input)
     for op in ops:
         if _is_argument(op) and id(op.outputs[0]) not in fed:
             args.append(captured.get(id(op.outputs[0]), op.outputs[0]))
@@ -460,12 +470,20 @@ def function_def(graph, name, library=None):
     nodes = writer.write(ops, outputs)
     args = {}  # placeholder node name -> argument name
     placeholders = [t.op for t in inputs]
-    placeholders += [op for op in ops if _is_argument(op) and op not in placeholders]
+    # (a table a call body holds as a constant comes in as its fed placeholder's argument)
+    fed = {c.op.name: p.op.name for c, p in getattr(graph, "fed_constants", ())}
+    placeholders += [op for op in ops if _is_argument(op) and op not in placeholders
+                     and op.name not in fed]
     for op in placeholders:
         arg = args[op.name] = _unique_arg(_arg_name(op.name), args)
-        dtype = getattr(op.value, "graph_def_dtype", None) if op.type == "Const" else None
+        held = next((c.op for c, p in getattr(graph, "fed_constants", ()) if p.op is op),
+                    op)  # (what a fed placeholder stands for)
+        dtype = getattr(held.value, "graph_def_dtype", None) if held.type == "Const" else None
         fdef.signature.input_arg.add(name=arg, type=(dtype or op.attrs["dtype"])
                                      .as_datatype_enum)
+    for const, placeholder in fed.items():
+        if placeholder in args:
+            args[const] = args[placeholder]
     for v in writer.variables:
         resource = writer.resources[_handle_key(v)]
         arg = args[resource] = _unique_arg(_arg_name(resource), args)
