@@ -289,6 +289,70 @@ def test_tf_keras_string_lookup_model_loads_with_its_vocabulary():
     assert model(x).numpy().tolist() == expected["y"]
 
 
+def _make_ours():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_ours", os.path.join(DATA, "make_ours.py"))
+    make_ours = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_ours)
+    return make_ours
+
+
+def test_tf_loaded_our_tables_and_gave_our_lookups():
+    """TF loaded data/ours_tables and data/ours_keras_text (make_ours.py tables) and recorded
+    its lookups (load_ours_in_tf.py tables): the vocabulary asset, the tables' initializers
+    and the mutable table's checkpointed entries all made it; eagerflow agrees."""
+    expected = _json("tf_loaded_ours.json")["tables"]
+    keys = tf.constant(expected["keys"])
+    m = tf.saved_model.load(os.path.join(DATA, "ours_tables"))
+    assert expected["lookup"] == expected["serving_default"]
+    for k, v in m.lookup(keys).items():
+        assert v.numpy().tolist() == expected["lookup"][k], k
+    text = tf.constant(expected["text"])
+    keras = tf.saved_model.load(os.path.join(DATA, "ours_keras_text"))
+    assert keras(text).numpy().tolist() == expected["text_call"]
+    assert {k: v.numpy().tolist() for k, v in keras.signatures["serving_default"](
+        text).items()} == expected["text_serving_default"]
+
+
+def test_tables_saved_today_load_with_tfs_lookups(tmp_path):
+    """What make_ours.py writes today (tables saved as TF's resources, the vocabulary file
+    under assets/) gives the lookups TF recorded of the checked-in copy."""
+    expected = _json("tf_loaded_ours.json")["tables"]
+    make_ours = _make_ours()
+    make_ours.HERE = str(tmp_path)
+    shutil.copy(os.path.join(DATA, "tables_vocab.txt"), str(tmp_path))
+    make_ours.tables()
+    assert os.listdir(str(tmp_path / "ours_tables" / "assets")) == ["tables_vocab.txt"]
+    os.remove(str(tmp_path / "tables_vocab.txt"))  # (the SavedModel reads its own copy)
+    m = tf.saved_model.load(str(tmp_path / "ours_tables"))
+    keys = tf.constant(expected["keys"])
+    for out in (m.lookup(keys), m.signatures["serving_default"](keys=keys)):
+        assert {k: v.numpy().tolist() for k, v in out.items()} == expected["lookup"]
+    from tests.internals import fingerprinting
+    with open(str(tmp_path / "ours_tables" / "saved_model.pb"), "rb") as f:
+        meta = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0]
+    ops = {n.op for n in meta.graph_def.node}
+    assert {"HashTableV2", "MutableHashTableV2"} <= ops
+    assert [a.filename for a in meta.asset_file_def] == ["tables_vocab.txt"]
+    resources = [n for n in meta.object_graph_def.nodes if n.WhichOneof("kind") == "resource"]
+    assert len(resources) == 3
+    for node in resources:
+        names = [c.local_name for c in node.children]
+        assert names[-3:] == ["_create_resource", "_initialize", "_destroy_resource"]
+    text = tf.constant(expected["text"])
+    model = tf.keras.models.load_model(str(tmp_path / "ours_keras_text"))
+    assert model(text).numpy().tolist() == expected["text_call"]
+
+
+def test_a_function_capturing_an_untracked_table_cannot_be_saved(tmp_path):
+    table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a"], [1]), -1)
+    m = tf.Module()
+    m.f = tf.function(lambda x: table.lookup(x),
+                      input_signature=[tf.TensorSpec([None], tf.string)])
+    with pytest.raises(AssertionError, match="untracked"):
+        tf.saved_model.save(m, str(tmp_path))
+
+
 def test_tf_loaded_what_is_written_here():
     """TF computed these from data/ours_module (data/make_ours.py); eagerflow loads it too,
     and writes the same SavedModel today."""
@@ -584,3 +648,30 @@ def test_tf1_builder_signatures_share_the_variables():
     assert not count.trainable and all(v.trainable for v in m.variables if v is not count)
     count.assign(0)
     np.testing.assert_allclose(m.signatures["shift"](a=a)["shifted"].numpy(), [1.0, 2.0])
+
+
+@pytest.mark.parametrize("suffix", ["", ".keras"])
+def test_keras_lookup_layers_round_trip_through_model_save(tmp_path, suffix):
+    """StringLookup (with a vocabulary file), IntegerLookup and TextVectorization: a
+    SavedModel directory or a .keras file loads with the same ids."""
+    vocab = str(tmp_path / "vocab.txt")
+    with open(vocab, "w") as f:
+        f.write("cat\ndog\nbird\n")
+    words = tf.keras.Input((None,), dtype=tf.string)
+    numbers = tf.keras.Input((None,), dtype=tf.int64)
+    text = tf.keras.Input((), dtype=tf.string)
+    vectorize = tf.keras.layers.TextVectorization(max_tokens=20, output_sequence_length=4)
+    vectorize.adapt(["the cat sat", "the dog ran far", "a bird"])
+    model = tf.keras.Model([words, numbers, text], [
+        tf.keras.layers.StringLookup(vocabulary=vocab)(words),
+        tf.keras.layers.IntegerLookup(vocabulary=[7, 3, 11])(numbers), vectorize(text)])
+    x = [tf.constant([["dog", "fish"], ["bird", "cat"]]),
+         tf.constant([[3, 5], [11, 7]], tf.int64), tf.constant(["the bird sat", "zebra"])]
+    expected = [t.numpy().tolist() for t in model(x)]
+    path = str(tmp_path / f"m{suffix}")
+    model.save(path)
+    loaded = tf.keras.models.load_model(path)
+    assert [t.numpy().tolist() for t in loaded(x)] == expected
+    if not suffix:
+        served = tf.saved_model.load(path).signatures["serving_default"]
+        assert sorted(v.numpy().tolist() for v in served(*x).values()) == sorted(expected)

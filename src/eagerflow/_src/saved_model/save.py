@@ -111,6 +111,17 @@ class _ResourceFunction:
         return []
 
 
+class _SaveableFunction:
+    """A mutable table's ``save_fn`` or ``restore_fn``: how TF's loader checkpoints its
+    entries (``table-keys``, ``table-values``)."""
+
+    def __init__(self, table, kind):
+        self.table, self.kind = table, kind
+
+    def _trackable_children(self):
+        return []
+
+
 def _table_children(table, assets):
     """A table's children in TF's order (`assets`: path -> its `_Asset`, shared)."""
     if isinstance(table, lookup_ops.DenseHashTable):
@@ -132,7 +143,7 @@ def _functions_of(obj):
     saves them (methods decorated in the class included)."""
     if isinstance(obj, (Variable, list, tuple, dict, _FunctionNode, _SignatureNode,
                         _SignatureFunction, ConcreteFunction, lookup_ops._Table,
-                        _TableInitializer, _Asset, _ResourceFunction)):
+                        _TableInitializer, _Asset, _ResourceFunction, _SaveableFunction)):
         return []
     names = set(vars(obj)) if hasattr(obj, "__dict__") else set()
     for cls in type(obj).__mro__:
@@ -209,6 +220,18 @@ class _ObjectGraph:
                     self.edges.append([])
                     queue.append(j)
                 self.edges[i].append((j, name))
+
+        # a mutable table's save and restore functions, after every other node (as TF's)
+        self.saveables = {}  # table's node id -> (save_fn's, restore_fn's)
+        for i, obj in enumerate(list(self.objects)):
+            if isinstance(obj, lookup_ops.MutableHashTable) and obj._checkpoint:
+                ids = []
+                for kind in ("save_fn", "restore_fn"):
+                    ids.append(len(self.objects))
+                    self.objects.append(_SaveableFunction(obj, kind))
+                    self.paths.append(self.paths[i] + (kind,))
+                    self.edges.append([])
+                self.saveables[i] = tuple(ids)
 
     def checkpoint(self):
         """The `trackable.Graph` of these nodes: the checkpoint's object graph, node for node."""
@@ -595,6 +618,83 @@ class _Writer:
             self.table_inits.append((name, bound))
         return name
 
+    def _saveable_function(self, node, obj):
+        """Writes a mutable table's ``save_fn`` (checkpoint key -> names, slices and tensors
+        of its keys and values) or ``restore_fn`` (keys, values -> import), as TF's."""
+        table, kind = obj.table, obj.kind
+        kd, vd = table.key_dtype, table.value_dtype
+        name = self.unique(f"__inference_{kind}")
+        fdef = fw_pb.FunctionDef(signature=fw_pb.OpDef(name=name, is_stateful=True))
+        string, resource = _d.string.as_datatype_enum, _d.resource.as_datatype_enum
+
+        def const(node_name, value, dtype):
+            c = fdef.node_def.add(name=node_name, op="Const")
+            c.attr["dtype"].type = dtype.as_datatype_enum
+            c.attr["value"].CopyFrom(gd.attr_value(value))
+            return f"{node_name}:output:0"
+
+        def identity(node_name, ref, dtype, control):
+            n = fdef.node_def.add(name=node_name, op="Identity", input=[ref, f"^{control}"])
+            n.attr["T"].type = dtype.as_datatype_enum
+            out = gd._arg_name(node_name.lower())
+            fdef.signature.output_arg.add(name=out, type=dtype.as_datatype_enum)
+            fdef.ret[out] = f"{node_name}:output:0"
+
+        if kind == "save_fn":
+            fdef.signature.input_arg.add(name="checkpoint_key", type=string)
+            fdef.signature.input_arg.add(name="table_handle", type=resource)
+            export = "table_export/LookupTableExportV2"
+            n = fdef.node_def.add(name=export, op="LookupTableExportV2", input=["table_handle"])
+            n.attr["Tkeys"].type = kd.as_datatype_enum
+            n.attr["Tvalues"].type = vd.as_datatype_enum
+            refs = []
+            for j, suffix in enumerate(("-keys", "-values")):
+                add = f"add_{j}"
+                suffix_ref = const(f"{add}/y", np.array(suffix.encode(), object), _d.string)
+                a = fdef.node_def.add(name=add, op="Add", input=["checkpoint_key", suffix_ref])
+                a.attr["T"].type = string
+                refs += [(f"{add}:z:0", _d.string),
+                         (const(f"Const_{j}", np.array(b"", object), _d.string), _d.string),
+                         (f"{export}:{'keys' if j == 0 else 'values'}:0", (kd, vd)[j])]
+            for j, (ref, dtype) in enumerate(refs):
+                identity(f"Identity_{j}" if j else "Identity", ref, dtype, export)
+            fdef.signature.control_output.append(export)
+            fdef.control_ret[export] = export
+            params = ["checkpoint_key"]
+            inputs = ((TensorSpec([], _d.string, "checkpoint_key"),), {})
+            outputs = [{"name": TensorSpec([], _d.string, f"tensor_{j}_name"),
+                        "slice_spec": TensorSpec([], _d.string, f"tensor_{j}_slice_spec"),
+                        "tensor": TensorSpec(None, dtype, f"tensor_{j}_tensor")}
+                       for j, dtype in enumerate((kd, vd))]
+        else:
+            params = ["restored_tensors_0", "restored_tensors_1"]
+            for param, dtype in zip(params, (kd, vd)):
+                fdef.signature.input_arg.add(name=param, type=dtype.as_datatype_enum)
+            fdef.signature.input_arg.add(name="table_handle", type=resource)
+            imported = "table_restore/LookupTableImportV2"
+            n = fdef.node_def.add(name=imported, op="LookupTableImportV2",
+                                  input=["table_handle", *params])
+            n.attr["Tin"].type = kd.as_datatype_enum
+            n.attr["Tout"].type = vd.as_datatype_enum
+            identity("Identity", const("Const", np.array(1, np.int32), _d.int32), _d.int32,
+                     imported)
+            fdef.signature.control_output.append(imported)
+            fdef.control_ret[imported] = imported
+            inputs = ((TensorSpec(None, kd, params[0]), TensorSpec(None, vd, params[1])), {})
+            outputs = TensorSpec([], _d.int32, "unknown")
+        self.library.functions[name] = fdef
+        saved = self.proto.concrete_functions[name]
+        saved.bound_inputs.append(self.graph.tables[id(table.resource_handle._data)])
+        saved.canonicalized_input_signature.CopyFrom(_encode(inputs, "a table's function"))
+        saved.output_signature.CopyFrom(_encode(outputs, "a table's function"))
+        bare = node.bare_concrete_function
+        bare.concrete_function_name = name
+        bare.argument_keywords.extend(params)
+        bare.allowed_positional_arguments = len(params)
+        bare.function_spec.fullargspec.CopyFrom(_encode(
+            FullArgSpec(params, None, None, None, [], None, {}), "a table's function"))
+        bare.function_spec.input_signature.none_value.SetInParent()
+
     def _node_name(self, name):
         name = "".join(c if c.isalnum() or c in "_-./" else "_" for c in name)
         taken = {n.name for n in self.graph_def.node}
@@ -638,6 +738,12 @@ class _Writer:
                 pass  # below, once every variable has its handle
             elif isinstance(obj, lookup_ops._Table):
                 node.resource.SetInParent()
+                if i in self.graph.saveables:
+                    save_id, restore_id = self.graph.saveables[i]
+                    node.saveable_objects["table"].save_function = save_id
+                    node.saveable_objects["table"].restore_function = restore_id
+            elif isinstance(obj, _SaveableFunction):
+                self._saveable_function(node, obj)
             elif isinstance(obj, _Asset):
                 node.asset.asset_file_def_index = len(self.assets)
                 self.assets.append(obj)
