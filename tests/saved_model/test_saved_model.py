@@ -289,6 +289,19 @@ def test_tf_keras_string_lookup_model_loads_with_its_vocabulary():
     assert model(x).numpy().tolist() == expected["y"]
 
 
+def test_tf_keras_text_vectorization_model_loads_with_its_adapted_vocabulary():
+    """tf_keras records an adapted vocabulary in neither the config nor the checkpoint: it
+    comes from the SavedModel's table (its functions split the text with TF's ragged ops)."""
+    expected = _json("tf_outputs.json")["tf_keras_text"]
+    path = os.path.join(DATA, "tf_keras_text")
+    x = tf.constant(expected["x"])
+    sig = tf.saved_model.load(path).signatures["serving_default"]
+    assert [v.numpy().tolist() for v in sig(x).values()] == [expected["y"]]
+    model = tf.keras.models.load_model(path)
+    assert model(x).numpy().tolist() == expected["y"]
+    assert model.layers[1].get_vocabulary()[:4] == ["", "[UNK]", "the", "sat"]
+
+
 def _make_ours():
     import importlib.util
     spec = importlib.util.spec_from_file_location("make_ours", os.path.join(DATA, "make_ours.py"))

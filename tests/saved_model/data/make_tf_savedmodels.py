@@ -188,6 +188,16 @@ def tables(outputs):
     x = [["dog", "fish"], ["bird", "cat"]]
     outputs["tf_keras_stringlookup"] = {"x": x, "y": model(tf.constant(x)).numpy().tolist()}
 
+    path = os.path.join(HERE, "tf_keras_text")
+    shutil.rmtree(path, ignore_errors=True)
+    layer = tf.keras.layers.TextVectorization(max_tokens=20, output_sequence_length=4)
+    layer.adapt(["the cat sat", "the dog ran far", "a bird"])
+    inputs = tf.keras.Input((), dtype=tf.string)
+    model = tf.keras.Model(inputs, layer(inputs))
+    model.save(path)
+    x = ["the bird sat", "zebra cat", ""]
+    outputs["tf_keras_text"] = {"x": x, "y": model(tf.constant(x)).numpy().tolist()}
+
 
 def only(names):
     path = os.path.join(HERE, "tf_outputs.json")

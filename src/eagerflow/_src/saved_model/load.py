@@ -288,12 +288,21 @@ class _Loader:
             if i in skip:
                 self.nodes[i] = _UserObject()
             elif kind == "bare_concrete_function":
-                self.nodes[i] = self._bare(node.bare_concrete_function)
+                try:
+                    self.nodes[i] = self._bare(node.bare_concrete_function)
+                except NotImplementedError:  # (as a function's, below)
+                    self.nodes[i] = _UserObject()
             elif kind == "function":
                 spec = structure.decode(node.function.function_spec.fullargspec)
                 name = node.function.concrete_functions[0] if node.function.concrete_functions \
                     else "function"
-                concretes = [self.get_concrete(n) for n in node.function.concrete_functions]
+                try:
+                    concretes = [self.get_concrete(n) for n in node.function.concrete_functions]
+                except NotImplementedError:
+                    # one taking what eagerflow cannot feed (a Keras layer's `adapt_step`
+                    # takes a dataset iterator): left out, as the rest still runs
+                    self.nodes[i] = _UserObject()
+                    continue
                 signature = structure.decode(node.function.function_spec.input_signature)
                 restored = self.nodes[i] = RestoredFunction(_function_name(name), concretes,
                                                             spec, signature)
