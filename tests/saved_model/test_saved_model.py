@@ -688,3 +688,16 @@ def test_keras_lookup_layers_round_trip_through_model_save(tmp_path, suffix):
     if not suffix:
         served = tf.saved_model.load(path).signatures["serving_default"]
         assert sorted(v.numpy().tolist() for v in served(*x).values()) == sorted(expected)
+
+
+def test_a_dense_hash_table_saves_with_its_module_but_not_in_a_function(tmp_path):
+    m = tf.Module()
+    m.table = tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, -1, empty_key=-2,
+                                                    deleted_key=-3)
+    m.table.insert([5], [50])
+    tf.saved_model.save(m, str(tmp_path / "a"))
+    assert tf.saved_model.load(str(tmp_path / "a")) is not None
+    m.f = tf.function(lambda x: m.table.lookup(x), input_signature=[tf.TensorSpec([None],
+                                                                                  tf.int64)])
+    with pytest.raises(tf.errors.UnimplementedError, match="DenseHashTable"):
+        tf.saved_model.save(m, str(tmp_path / "b"))

@@ -122,11 +122,14 @@ class _SaveableFunction:
         return []
 
 
+def _dense(table):
+    """A DenseHashTable: saved with its checkpointed entries only (no function may use
+    it, as eagerflow writes no MutableDenseHashTableV2)."""
+    return isinstance(table, lookup_ops.DenseHashTable)
+
+
 def _table_children(table, assets):
     """A table's children in TF's order (`assets`: path -> its `_Asset`, shared)."""
-    if isinstance(table, lookup_ops.DenseHashTable):
-        raise errors.UnimplementedError(None, None, "Saving a DenseHashTable in a SavedModel "
-                                                    "is not supported by eagerflow.")
     out = []
     init = getattr(table, "_initializer", None)
     if init is not None:
@@ -183,7 +186,7 @@ class _ObjectGraph:
         while queue:
             i = queue.popleft()
             obj = self.objects[i]
-            if isinstance(obj, lookup_ops._Table):
+            if isinstance(obj, lookup_ops._Table) and not _dense(obj):
                 self.tables[id(obj.resource_handle._data)] = i
                 edges = _table_children(obj, assets)
             else:
@@ -422,6 +425,12 @@ class _Writer:
             getattr(value, "_data", None)
         if isinstance(table, lookup_ops.TableValue):
             found = self.graph.tables.get(id(table))
+            if found is None and any(isinstance(o, lookup_ops.DenseHashTable) and
+                                     o.resource_handle._data is table
+                                     for o in self.graph.objects):
+                raise errors.UnimplementedError(
+                    None, None, f"The function {cf.name!r} uses a DenseHashTable: saving one "
+                                f"a function uses in a SavedModel is not supported.")
             if found is None:
                 raise AssertionError(
                     f"Tried to export a function which references an 'untracked' resource. "
@@ -736,7 +745,7 @@ class _Writer:
                 self._bare(node, obj, self.concrete(obj), obj._parameters())
             elif isinstance(obj, _SignatureFunction):
                 pass  # below, once every variable has its handle
-            elif isinstance(obj, lookup_ops._Table):
+            elif isinstance(obj, lookup_ops._Table) and not _dense(obj):
                 node.resource.SetInParent()
                 if i in self.graph.saveables:
                     save_id, restore_id = self.graph.saveables[i]
@@ -777,7 +786,7 @@ class _Writer:
                 node.attr["container"].s = b""
                 handles[i] = name
         for i, obj in enumerate(objects):  # the tables, as TF's ops making them
-            if isinstance(obj, lookup_ops._Table):
+            if isinstance(obj, lookup_ops._Table) and not _dense(obj):
                 handles[i] = self._table_node(obj, self.graph_def).name
         self.handles = dict(handles)
         signature_defs = {}
