@@ -317,7 +317,10 @@ def test_tf_loaded_our_tables_and_gave_our_lookups():
     expected = _json("tf_loaded_ours.json")["tables"]
     keys = tf.constant(expected["keys"])
     m = tf.saved_model.load(os.path.join(DATA, "ours_tables"))
-    assert expected["lookup"] == expected["serving_default"]
+    # (TF 1's loader too: the init op's initializers and the SaverDef's restore of the
+    # mutable table's entries)
+    assert expected["lookup"] == expected["serving_default"] == \
+        expected["v1_session_serving_default"]
     for k, v in m.lookup(keys).items():
         assert v.numpy().tolist() == expected["lookup"][k], k
     text = tf.constant(expected["text"])
@@ -336,6 +339,10 @@ def test_tables_saved_today_load_with_tfs_lookups(tmp_path):
     shutil.copy(os.path.join(DATA, "tables_vocab.txt"), str(tmp_path))
     make_ours.tables()
     assert os.listdir(str(tmp_path / "ours_tables" / "assets")) == ["tables_vocab.txt"]
+    with open(os.path.join(DATA, "ours_tables", "saved_model.pb"), "rb") as f:
+        checked_in = f.read()
+    with open(str(tmp_path / "ours_tables" / "saved_model.pb"), "rb") as f:
+        assert f.read() == checked_in  # (what TF loaded)
     os.remove(str(tmp_path / "tables_vocab.txt"))  # (the SavedModel reads its own copy)
     m = tf.saved_model.load(str(tmp_path / "ours_tables"))
     keys = tf.constant(expected["keys"])

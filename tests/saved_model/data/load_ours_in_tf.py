@@ -80,6 +80,14 @@ def tables():
            "text": text, "text_call": keras(tf.constant(text)).numpy().tolist(),
            "text_serving_default": {k: v.numpy().tolist() for k, v in keras.signatures[
                "serving_default"](tf.constant(text)).items()}}
+    # TF 1's loader (TF Serving's): the init op fills the static tables (fed the asset's
+    # path), the SaverDef's restore the mutable one
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.load(sess, ["serve"], os.path.join(HERE, "ours_tables"))
+        sig = meta.signature_def["serving_default"]
+        fetched = sess.run({k: v.name for k, v in sig.outputs.items()},
+                           {sig.inputs["keys"].name: keys})
+        out["v1_session_serving_default"] = {k: v.tolist() for k, v in fetched.items()}
     path = os.path.join(HERE, "tf_loaded_ours.json")
     with open(path) as f:
         recorded = json.load(f)

@@ -551,7 +551,9 @@ class _Writer:
             node = graph_def.node_def.add(name=name, op=op)
         node.attr["key_dtype"].type = table.key_dtype.as_datatype_enum
         node.attr["value_dtype"].type = table.value_dtype.as_datatype_enum
-        node.attr["shared_name"].s = f"{name}_{id(table)}".encode()
+        # (unique in the SavedModel, and the same each save)
+        node.attr["shared_name"].s = \
+            f"table_{self.graph.tables[id(table.resource_handle._data)]}".encode()
         node.attr["container"].s = b""
         node.attr["use_node_name_sharing"].b = False
         return node
@@ -854,8 +856,14 @@ class _Writer:
                      for i, obj in enumerate(self.graph.objects)
                      if i in self.handles and isinstance(obj, Variable)]
         string = _d.string.as_datatype_enum
-        keys = [key for _, key, _ in variables] + [trackable.OBJECT_GRAPH_KEY]
-        dtypes = tuple(v.dtype for _, _, v in variables) + (_d.string,)
+        # mutable tables: their entries, exported and imported by the same functions
+        tables = [(self.handles[i], checkpoint.key(i, "table"), obj)
+                  for i, obj in enumerate(self.graph.objects) if i in self.graph.saveables]
+        table_keys = [f"{key}{suffix}" for _, key, _ in tables for suffix in ("-keys",
+                                                                               "-values")]
+        table_dtypes = tuple(d for _, _, t in tables for d in (t.key_dtype, t.value_dtype))
+        keys = [key for _, key, _ in variables] + table_keys + [trackable.OBJECT_GRAPH_KEY]
+        dtypes = tuple(v.dtype for _, _, v in variables) + table_dtypes + (_d.string,)
 
         def strings(fdef, name, values):
             node = fdef.node_def.add(name=name, op="Const")
@@ -880,6 +888,14 @@ class _Writer:
                                      "Read/ReadVariableOp", op="ReadVariableOp", input=[arg])
             read.attr["dtype"].type = var.dtype.as_datatype_enum
             reads.append(f"{read.name}:value:0")
+        for j, (handle, _, table) in enumerate(tables):
+            arg = arg_name("export", j, handle)
+            save.signature.input_arg.add(name=arg, type=_d.resource.as_datatype_enum)
+            export = save.node_def.add(name=f"Export_{j}/LookupTableExportV2",
+                                       op="LookupTableExportV2", input=[arg])
+            export.attr["Tkeys"].type = table.key_dtype.as_datatype_enum
+            export.attr["Tvalues"].type = table.value_dtype.as_datatype_enum
+            reads += [f"{export.name}:keys:0", f"{export.name}:values:0"]
         save.signature.input_arg.add(name="savev2_const", type=string)
         strings(save, "SaveV2/tensor_names", keys)
         strings(save, "SaveV2/shape_and_slices", [""] * len(keys))
@@ -918,6 +934,19 @@ class _Writer:
             assigns.append(node.name)
             restore.signature.control_output.append(node.name)
             restore.control_ret[node.name] = node.name
+        for j, (handle, _, table) in enumerate(tables):
+            arg = arg_name("import", j, handle)
+            restore.signature.input_arg.add(name=arg, type=_d.resource.as_datatype_enum)
+            first = len(variables) + 2 * j
+            node = restore.node_def.add(name=f"Import_{j}/LookupTableImportV2",
+                                        op="LookupTableImportV2",
+                                        input=[arg, f"RestoreV2:tensors:{first}",
+                                               f"RestoreV2:tensors:{first + 1}"])
+            node.attr["Tin"].type = table.key_dtype.as_datatype_enum
+            node.attr["Tout"].type = table.value_dtype.as_datatype_enum
+            assigns.append(node.name)
+            restore.signature.control_output.append(node.name)
+            restore.control_ret[node.name] = node.name
         node = restore.node_def.add(name="Identity_out", op="Identity",
                                     input=["file_prefix", *(f"^{a}" for a in assigns)])
         node.attr["T"].type = string
@@ -936,7 +965,8 @@ class _Writer:
         for fdef, extra in ((save, [const.name]), (restore, [])):
             call = self.graph_def.node.add(name=self._node_name("StatefulPartitionedCall"),
                                            op="StatefulPartitionedCall")
-            call.input.extend([filename.name, *(h for h, _, _ in variables), *extra])
+            call.input.extend([filename.name, *(h for h, _, _ in variables),
+                               *(h for h, _, _ in tables), *extra])
             call.attr["Tin"].CopyFrom(gd.attr_value(tuple(
                 _d.as_dtype(a.type) for a in fdef.signature.input_arg)))
             call.attr["Tout"].CopyFrom(gd.attr_value((_d.string,)))
