@@ -17,7 +17,7 @@ _NOT_WRITTEN = {
     "DatasetCardinality",
     # lookup tables (Python objects held by reference)
     "InitializeTableV2", "LookupTableFindV2", "LookupTableSizeV2", "LookupTableInsertV2",
-    "LookupTableRemoveV2", "LookupTableExportV2", "LookupTableImportV2",
+    "InitializeTableFromTextFileV2", "LookupTableRemoveV2", "LookupTableExportV2", "LookupTableImportV2",
     # a loop over a batch only run time knows, which TF writes as a While of its own ops
     "PaddedNonMaxSuppression",
 }

@@ -161,7 +161,7 @@ def test_table_made_inside_a_function_is_lifted_out():
     assert f(tf.constant(["a", "b"])).numpy().tolist() == [1, -1]
 
 
-def test_loading_a_saved_model_that_captures_a_table_says_what_it_lacks(tmp_path):
+def test_a_saved_model_whose_function_captures_a_table_loads_with_its_entries(tmp_path):
     class M(tf.Module):
         def __init__(self):
             self.table = _static()
@@ -172,8 +172,10 @@ def test_loading_a_saved_model_that_captures_a_table_says_what_it_lacks(tmp_path
 
     path = os.path.join(tmp_path, "m")
     tf.saved_model.save(M(), path)
-    with pytest.raises(tf.errors.UnimplementedError, match="resource other than a variable"):
-        tf.saved_model.load(path)
+    loaded = tf.saved_model.load(path)
+    assert loaded(tf.constant(["b", "z"])).numpy().tolist() == \
+        M()(tf.constant(["b", "z"])).numpy().tolist()
+    assert loaded.table.resource_handle.shape == ()
 
 
 def test_dense_table_exports_tf_bucket_layout():

@@ -260,6 +260,119 @@ def test_options_are_accepted(tmp_path):
     assert loaded.w.shape == (2, 2)
 
 
+def test_tf_lookup_tables_load_and_give_tfs_lookups():
+    """A StaticHashTable from constants, a StaticVocabularyTable from a vocabulary asset and
+    a MutableHashTable whose entries are in the checkpoint (data/make_tf_savedmodels.py)."""
+    expected = _json("tf_outputs.json")["tf_tables"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf_tables"))
+    keys = tf.constant(expected["keys"])
+    for out in (m.lookup(keys), m.signatures["serving_default"](keys=keys)):
+        assert sorted(out) == ["hash", "mutable", "vocab"]
+        for k, v in out.items():
+            assert v.numpy().tolist() == expected[k], k
+    assert m.hash.resource_handle.shape == ()
+
+    @tf.function
+    def both(k):
+        return m.lookup(k)["vocab"] + 1
+
+    assert both(keys).numpy().tolist() == [v + 1 for v in expected["vocab"]]
+
+
+def test_tf_keras_string_lookup_model_loads_with_its_vocabulary():
+    expected = _json("tf_outputs.json")["tf_keras_stringlookup"]
+    path = os.path.join(DATA, "tf_keras_stringlookup")
+    x = tf.constant(expected["x"])
+    sig = tf.saved_model.load(path).signatures["serving_default"]
+    assert [v.numpy().tolist() for v in sig(x).values()] == [expected["y"]]
+    model = tf.keras.models.load_model(path)
+    assert model(x).numpy().tolist() == expected["y"]
+
+
+def test_tf_keras_text_vectorization_model_loads_with_its_adapted_vocabulary():
+    """tf_keras records an adapted vocabulary in neither the config nor the checkpoint: it
+    comes from the SavedModel's table (its functions split the text with TF's ragged ops)."""
+    expected = _json("tf_outputs.json")["tf_keras_text"]
+    path = os.path.join(DATA, "tf_keras_text")
+    x = tf.constant(expected["x"])
+    sig = tf.saved_model.load(path).signatures["serving_default"]
+    assert [v.numpy().tolist() for v in sig(x).values()] == [expected["y"]]
+    model = tf.keras.models.load_model(path)
+    assert model(x).numpy().tolist() == expected["y"]
+    assert model.layers[1].get_vocabulary()[:4] == ["", "[UNK]", "the", "sat"]
+
+
+def _make_ours():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_ours", os.path.join(DATA, "make_ours.py"))
+    make_ours = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_ours)
+    return make_ours
+
+
+def test_tf_loaded_our_tables_and_gave_our_lookups():
+    """TF loaded data/ours_tables and data/ours_keras_text (make_ours.py tables) and recorded
+    its lookups (load_ours_in_tf.py tables): the vocabulary asset, the tables' initializers
+    and the mutable table's checkpointed entries all made it; eagerflow agrees."""
+    expected = _json("tf_loaded_ours.json")["tables"]
+    keys = tf.constant(expected["keys"])
+    m = tf.saved_model.load(os.path.join(DATA, "ours_tables"))
+    # (TF 1's loader too: the init op's initializers and the SaverDef's restore of the
+    # mutable table's entries)
+    assert expected["lookup"] == expected["serving_default"] == \
+        expected["v1_session_serving_default"]
+    for k, v in m.lookup(keys).items():
+        assert v.numpy().tolist() == expected["lookup"][k], k
+    text = tf.constant(expected["text"])
+    keras = tf.saved_model.load(os.path.join(DATA, "ours_keras_text"))
+    assert keras(text).numpy().tolist() == expected["text_call"]
+    assert {k: v.numpy().tolist() for k, v in keras.signatures["serving_default"](
+        text).items()} == expected["text_serving_default"]
+
+
+def test_tables_saved_today_load_with_tfs_lookups(tmp_path):
+    """What make_ours.py writes today (tables saved as TF's resources, the vocabulary file
+    under assets/) gives the lookups TF recorded of the checked-in copy."""
+    expected = _json("tf_loaded_ours.json")["tables"]
+    make_ours = _make_ours()
+    make_ours.HERE = str(tmp_path)
+    shutil.copy(os.path.join(DATA, "tables_vocab.txt"), str(tmp_path))
+    make_ours.tables()
+    assert os.listdir(str(tmp_path / "ours_tables" / "assets")) == ["tables_vocab.txt"]
+    with open(os.path.join(DATA, "ours_tables", "saved_model.pb"), "rb") as f:
+        checked_in = f.read()
+    with open(str(tmp_path / "ours_tables" / "saved_model.pb"), "rb") as f:
+        assert f.read() == checked_in  # (what TF loaded)
+    os.remove(str(tmp_path / "tables_vocab.txt"))  # (the SavedModel reads its own copy)
+    m = tf.saved_model.load(str(tmp_path / "ours_tables"))
+    keys = tf.constant(expected["keys"])
+    for out in (m.lookup(keys), m.signatures["serving_default"](keys=keys)):
+        assert {k: v.numpy().tolist() for k, v in out.items()} == expected["lookup"]
+    from tests.internals import fingerprinting
+    with open(str(tmp_path / "ours_tables" / "saved_model.pb"), "rb") as f:
+        meta = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0]
+    ops = {n.op for n in meta.graph_def.node}
+    assert {"HashTableV2", "MutableHashTableV2"} <= ops
+    assert [a.filename for a in meta.asset_file_def] == ["tables_vocab.txt"]
+    resources = [n for n in meta.object_graph_def.nodes if n.WhichOneof("kind") == "resource"]
+    assert len(resources) == 3
+    for node in resources:
+        names = [c.local_name for c in node.children]
+        assert names[-3:] == ["_create_resource", "_initialize", "_destroy_resource"]
+    text = tf.constant(expected["text"])
+    model = tf.keras.models.load_model(str(tmp_path / "ours_keras_text"))
+    assert model(text).numpy().tolist() == expected["text_call"]
+
+
+def test_a_function_capturing_an_untracked_table_cannot_be_saved(tmp_path):
+    table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a"], [1]), -1)
+    m = tf.Module()
+    m.f = tf.function(lambda x: table.lookup(x),
+                      input_signature=[tf.TensorSpec([None], tf.string)])
+    with pytest.raises(AssertionError, match="untracked"):
+        tf.saved_model.save(m, str(tmp_path))
+
+
 def test_tf_loaded_what_is_written_here():
     """TF computed these from data/ours_module (data/make_ours.py); eagerflow loads it too,
     and writes the same SavedModel today."""
@@ -555,3 +668,43 @@ def test_tf1_builder_signatures_share_the_variables():
     assert not count.trainable and all(v.trainable for v in m.variables if v is not count)
     count.assign(0)
     np.testing.assert_allclose(m.signatures["shift"](a=a)["shifted"].numpy(), [1.0, 2.0])
+
+
+@pytest.mark.parametrize("suffix", ["", ".keras"])
+def test_keras_lookup_layers_round_trip_through_model_save(tmp_path, suffix):
+    """StringLookup (with a vocabulary file), IntegerLookup and TextVectorization: a
+    SavedModel directory or a .keras file loads with the same ids."""
+    vocab = str(tmp_path / "vocab.txt")
+    with open(vocab, "w") as f:
+        f.write("cat\ndog\nbird\n")
+    words = tf.keras.Input((None,), dtype=tf.string)
+    numbers = tf.keras.Input((None,), dtype=tf.int64)
+    text = tf.keras.Input((), dtype=tf.string)
+    vectorize = tf.keras.layers.TextVectorization(max_tokens=20, output_sequence_length=4)
+    vectorize.adapt(["the cat sat", "the dog ran far", "a bird"])
+    model = tf.keras.Model([words, numbers, text], [
+        tf.keras.layers.StringLookup(vocabulary=vocab)(words),
+        tf.keras.layers.IntegerLookup(vocabulary=[7, 3, 11])(numbers), vectorize(text)])
+    x = [tf.constant([["dog", "fish"], ["bird", "cat"]]),
+         tf.constant([[3, 5], [11, 7]], tf.int64), tf.constant(["the bird sat", "zebra"])]
+    expected = [t.numpy().tolist() for t in model(x)]
+    path = str(tmp_path / f"m{suffix}")
+    model.save(path)
+    loaded = tf.keras.models.load_model(path)
+    assert [t.numpy().tolist() for t in loaded(x)] == expected
+    if not suffix:
+        served = tf.saved_model.load(path).signatures["serving_default"]
+        assert sorted(v.numpy().tolist() for v in served(*x).values()) == sorted(expected)
+
+
+def test_a_dense_hash_table_saves_with_its_module_but_not_in_a_function(tmp_path):
+    m = tf.Module()
+    m.table = tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, -1, empty_key=-2,
+                                                    deleted_key=-3)
+    m.table.insert([5], [50])
+    tf.saved_model.save(m, str(tmp_path / "a"))
+    assert tf.saved_model.load(str(tmp_path / "a")) is not None
+    m.f = tf.function(lambda x: m.table.lookup(x), input_signature=[tf.TensorSpec([None],
+                                                                                  tf.int64)])
+    with pytest.raises(tf.errors.UnimplementedError, match="DenseHashTable"):
+        tf.saved_model.save(m, str(tmp_path / "b"))

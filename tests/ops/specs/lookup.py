@@ -35,6 +35,21 @@ def _imported(keys, values):
     return table.lookup(keys)
 
 
+def _from_file(keys, values):
+    import os
+    import tempfile
+    fd, path = tempfile.mkstemp(suffix=".txt")
+    os.close(fd)
+    tf.io.write_file(path, tf.strings.reduce_join(keys, separator="\n"))
+    try:
+        table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+            path, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+            tf.lookup.TextFileIndex.LINE_NUMBER, value_index_offset=1), -1)
+        return table.lookup(keys)
+    finally:
+        os.remove(path)
+
+
 _KEYS, _VALUES = _bytes("a", "b", "c"), np.array([1, 2, 3], np.int64)
 
 SPECS = [
@@ -50,6 +65,8 @@ SPECS = [
            lambda x: np.array([899, 868, 941, 232, 341]), grad="string op"),
     OpSpec("InitializeTableV2", lambda k, v: _static(k, v).lookup(k), [_KEYS, _VALUES],
            lambda k, v: v, grad=_NO_GRAD),
+    OpSpec("InitializeTableFromTextFileV2", _from_file, [_KEYS, _VALUES], lambda k, v: v,
+           grad=_NO_GRAD),
     OpSpec("LookupTableFindV2", lambda k, v: _static(k, v).lookup(tf.constant(["c", "z"])),
            [_KEYS, _VALUES], lambda k, v: np.array([3, -1]), grad=_NO_GRAD),
     OpSpec("LookupTableSizeV2", lambda k, v: _static(k, v).size(), [_KEYS, _VALUES],

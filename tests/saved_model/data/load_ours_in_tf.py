@@ -66,5 +66,39 @@ def main():
         f.write(shown.stdout)
 
 
+def tables():
+    """TF's lookups through our tables (``... load_ours_in_tf.py tables`` alone): written
+    into tf_loaded_ours.json under ``tables``."""
+    keys = ["a", "green", "x", "c", "zzz", "blue"]
+    text = ["the bird sat", "zebra cat", ""]
+    m = tf.saved_model.load(os.path.join(HERE, "ours_tables"))
+    served = m.signatures["serving_default"](keys=tf.constant(keys))
+    keras = tf.saved_model.load(os.path.join(HERE, "ours_keras_text"))
+    out = {"keys": keys, "lookup": {k: v.numpy().tolist()
+                                    for k, v in m.lookup(tf.constant(keys)).items()},
+           "serving_default": {k: v.numpy().tolist() for k, v in served.items()},
+           "text": text, "text_call": keras(tf.constant(text)).numpy().tolist(),
+           "text_serving_default": {k: v.numpy().tolist() for k, v in keras.signatures[
+               "serving_default"](tf.constant(text)).items()}}
+    # TF 1's loader (TF Serving's): the init op fills the static tables (fed the asset's
+    # path), the SaverDef's restore the mutable one
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.load(sess, ["serve"], os.path.join(HERE, "ours_tables"))
+        sig = meta.signature_def["serving_default"]
+        fetched = sess.run({k: v.name for k, v in sig.outputs.items()},
+                           {sig.inputs["keys"].name: keys})
+        out["v1_session_serving_default"] = {k: v.tolist() for k, v in fetched.items()}
+    path = os.path.join(HERE, "tf_loaded_ours.json")
+    with open(path) as f:
+        recorded = json.load(f)
+    recorded["tables"] = out
+    with open(path, "w") as f:
+        json.dump(recorded, f, indent=1)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["tables"]:
+        tables()
+    else:
+        main()
+        tables()

@@ -62,5 +62,49 @@ def main():
     np.save(os.path.join(HERE, "ours_keras_y.npy"), model(xk).numpy())
 
 
+KEYS = ["a", "green", "x", "c", "zzz", "blue"]
+TEXT = ["the bird sat", "zebra cat", ""]
+
+
+def tables():
+    """Lookup tables (``... make_ours.py tables`` writes these alone): a Module with a
+    StaticHashTable from constants, a StaticVocabularyTable from a vocabulary file (an asset)
+    and a MutableHashTable; a Keras model with a TextVectorization layer, by model.save."""
+    path = os.path.join(HERE, "ours_tables")
+    shutil.rmtree(path, ignore_errors=True)
+    vocab = os.path.join(HERE, "tables_vocab.txt")  # (make_tf_savedmodels.py writes it)
+    m = tf.Module()
+    m.hash = tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(["a", "b", "c"], tf.constant([1, 2, 3], tf.int64)),
+        default_value=-1)
+    m.vocab = tf.lookup.StaticVocabularyTable(
+        tf.lookup.TextFileInitializer(vocab, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE,
+                                      tf.int64, tf.lookup.TextFileIndex.LINE_NUMBER),
+        num_oov_buckets=2)
+    m.mutable = tf.lookup.experimental.MutableHashTable(tf.string, tf.float32, -1.0)
+    m.mutable.insert(["x", "y"], [0.5, 1.5])
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def lookup(keys):
+        return {"hash": m.hash.lookup(keys), "vocab": m.vocab.lookup(keys),
+                "mutable": m.mutable.lookup(keys)}
+
+    m.lookup = lookup
+    tf.saved_model.save(m, path)
+
+    path = os.path.join(HERE, "ours_keras_text")
+    shutil.rmtree(path, ignore_errors=True)
+    layer = tf.keras.layers.TextVectorization(max_tokens=20, output_sequence_length=4)
+    layer.adapt(["the cat sat", "the dog ran far", "a bird"])
+    inputs = tf.keras.Input((), dtype=tf.string)
+    model = tf.keras.Model(inputs, layer(inputs))
+    model.save(path)
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+    if sys.argv[1:] == ["tables"]:
+        tables()
+    else:
+        main()
+        tables()

@@ -84,6 +84,7 @@ def main():
     outputs["tf_keras_lstm"] = {"x": xr.tolist(), "y": rnn(xr).numpy().tolist()}
     embedding(outputs)
     v1(outputs)
+    tables(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
@@ -145,6 +146,57 @@ def v1(outputs):
             outputs["tf1_builder"] = {"a": [1.0, 2.0], "c": [0.5, -1.0],
                                       "total": sess.run(total, feed).tolist(),
                                       "shifted": sess.run(shifted, feed).tolist()}
+
+
+def tables(outputs):
+    """Lookup tables: a Module with a StaticHashTable from constants, a StaticVocabularyTable
+    from a vocabulary file (an asset) and a MutableHashTable; a tf_keras model with a
+    StringLookup layer."""
+    path = os.path.join(HERE, "tf_tables")
+    shutil.rmtree(path, ignore_errors=True)
+    vocab = os.path.join(HERE, "tables_vocab.txt")
+    with open(vocab, "w") as f:
+        f.write("red\ngreen\nblue\n")
+    m = tf.Module()
+    m.hash = tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(["a", "b", "c"], tf.constant([1, 2, 3], tf.int64)),
+        default_value=-1)
+    m.vocab = tf.lookup.StaticVocabularyTable(
+        tf.lookup.TextFileInitializer(vocab, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE,
+                                      tf.int64, tf.lookup.TextFileIndex.LINE_NUMBER),
+        num_oov_buckets=2)
+    m.mutable = tf.lookup.experimental.MutableHashTable(tf.string, tf.float32, -1.0)
+    m.mutable.insert(["x", "y"], [0.5, 1.5])
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def lookup(keys):
+        return {"hash": m.hash.lookup(keys), "vocab": m.vocab.lookup(keys),
+                "mutable": m.mutable.lookup(keys)}
+
+    m.lookup = lookup
+    tf.saved_model.save(m, path)
+    keys = ["a", "green", "x", "c", "zzz", "blue"]
+    outputs["tf_tables"] = {"keys": keys, **{
+        k: v.numpy().tolist() for k, v in m.lookup(tf.constant(keys)).items()}}
+
+    path = os.path.join(HERE, "tf_keras_stringlookup")
+    shutil.rmtree(path, ignore_errors=True)
+    inputs = tf.keras.Input((None,), dtype=tf.string)
+    ids = tf.keras.layers.StringLookup(vocabulary=["cat", "dog", "bird"])(inputs)
+    model = tf.keras.Model(inputs, ids)
+    model.save(path)
+    x = [["dog", "fish"], ["bird", "cat"]]
+    outputs["tf_keras_stringlookup"] = {"x": x, "y": model(tf.constant(x)).numpy().tolist()}
+
+    path = os.path.join(HERE, "tf_keras_text")
+    shutil.rmtree(path, ignore_errors=True)
+    layer = tf.keras.layers.TextVectorization(max_tokens=20, output_sequence_length=4)
+    layer.adapt(["the cat sat", "the dog ran far", "a bird"])
+    inputs = tf.keras.Input((), dtype=tf.string)
+    model = tf.keras.Model(inputs, layer(inputs))
+    model.save(path)
+    x = ["the bird sat", "zebra cat", ""]
+    outputs["tf_keras_text"] = {"x": x, "y": model(tf.constant(x)).numpy().tolist()}
 
 
 def only(names):

@@ -23,7 +23,7 @@ import numpy as np
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import registry
-from eagerflow._src.core.node_forms import from_tf_node, tf_node, tf_nodes
+from eagerflow._src.core.node_forms import from_tf_node, tf_args, tf_node, tf_nodes
 from eagerflow._src.core.protos import framework as pb
 from eagerflow._src.core.protos.tensors import (  # noqa: F401  (graph_def.tensor_proto...)
     shape_from_proto, shape_proto, tensor_from_proto, tensor_proto)
@@ -322,6 +322,15 @@ class _Writer:
                     if not k.startswith("_"):
                         raise
                     del node.attr[k]  # an eagerflow note TF has no form for (a value kept)
+            if "Tin" in attrs and node.attr["Tin"].HasField("list"):
+                # a call passing a table (a variant constant here): a resource in TF
+                held = [getattr(getattr(t.op, "value", None), "graph_def_dtype", None)
+                        if getattr(getattr(t, "op", None), "type", None) == "Const" and
+                        t.dtype == _d.variant else None for t in op.inputs]
+                if any(held) and len(held) == len(node.attr["Tin"].list.type):
+                    for i, dtype in enumerate(held):
+                        if dtype is not None:
+                            node.attr["Tin"].list.type[i] = dtype.as_datatype_enum
         # the control dependencies of a TF 1 graph's node (`control_dependencies`)
         node.input.extend("^" + dep for dep in getattr(op.graph, "control_inputs", {}).get(
             op.name, ()) if "^" + dep not in node.input)
@@ -414,6 +423,13 @@ def _signature(body):
     return list(body.inputs), list(body.outputs)
 
 
+def _is_argument(op):
+    """Whether `op` is an argument of its graph's FunctionDef: a placeholder, or a captured
+    resource held by reference (a lookup table), which a SavedModel passes in as TF does."""
+    return op.type == "Placeholder" or (
+        op.type == "Const" and getattr(op.value, "captured_as_argument", False))
+
+
 def function_arguments(graph):
     """What the arguments of `graph`'s FunctionDef stand for, in order: its inputs (the
     arguments of the traced function), the outer tensors it captured (fed to their
@@ -424,8 +440,9 @@ def function_arguments(graph):
     captured = {id(inner): outer for outer, inner in graph.captures}
     ops = _ops_of(graph, outputs)
     fed = {id(t) for t in args}
+    fed |= {id(c) for c, _ in getattr(graph, "fed_constants", ())}  # (a call's input)
     for op in ops:
-        if op.type == "Placeholder" and id(op.outputs[0]) not in fed:
+        if _is_argument(op) and id(op.outputs[0]) not in fed:
             args.append(captured.get(id(op.outputs[0]), op.outputs[0]))
     seen = set()
     for op in ops:
@@ -453,10 +470,20 @@ def function_def(graph, name, library=None):
     nodes = writer.write(ops, outputs)
     args = {}  # placeholder node name -> argument name
     placeholders = [t.op for t in inputs]
-    placeholders += [op for op in ops if op.type == "Placeholder" and op not in placeholders]
+    # (a table a call body holds as a constant comes in as its fed placeholder's argument)
+    fed = {c.op.name: p.op.name for c, p in getattr(graph, "fed_constants", ())}
+    placeholders += [op for op in ops if _is_argument(op) and op not in placeholders
+                     and op.name not in fed]
     for op in placeholders:
         arg = args[op.name] = _unique_arg(_arg_name(op.name), args)
-        fdef.signature.input_arg.add(name=arg, type=op.attrs["dtype"].as_datatype_enum)
+        held = next((c.op for c, p in getattr(graph, "fed_constants", ()) if p.op is op),
+                    op)  # (what a fed placeholder stands for)
+        dtype = getattr(held.value, "graph_def_dtype", None) if held.type == "Const" else None
+        fdef.signature.input_arg.add(name=arg, type=(dtype or op.attrs["dtype"])
+                                     .as_datatype_enum)
+    for const, placeholder in fed.items():
+        if placeholder in args:
+            args[const] = args[placeholder]
     for v in writer.variables:
         resource = writer.resources[_handle_key(v)]
         arg = args[resource] = _unique_arg(_arg_name(resource), args)
@@ -642,7 +669,8 @@ class _Importer:
         if any(isinstance(t, SymbolicTensor) and t.dtype == _d.resource for t in our_inputs):
             # a variable's handle only run time gives: TF's attrs say what it holds
             op = graph._add(op_def, op_def.name, graph._unique(name), tuple(our_inputs),
-                            our_attrs, _resource_specs(node, attrs, op_def, our_attrs))
+                            our_attrs, _resource_specs(node, attrs, op_def, our_attrs,
+                                                       our_inputs))
         else:
             with context.building(graph):
                 graph.create_op(op_def, our_inputs, our_attrs, name=name)
@@ -653,9 +681,15 @@ class _Importer:
             made.setdefault(f"{node.name}:{i}", t)
 
 
-def _resource_specs(node, attrs, op_def, our_attrs):
+def _resource_specs(node, attrs, op_def, our_attrs, our_inputs=()):
     """The output specs of a node reading a variable through a handle fed at run time."""
     form = tf_nodes.get(op_def, None)
+    if "dtype" not in attrs and op_def in tf_args and tf_args.get(op_def) is None \
+            and our_inputs:
+        # a lookup table's op (its table a Python object): its rule gives its outputs
+        specs = op_def.shape(*[_Static() if getattr(t, "dtype", None) == _d.resource else t
+                               for t in our_inputs], **our_attrs)
+        return specs if op_def.multi else [specs]
     if op_def.multi and getattr(form, "functions", None):
         try:  # a loop or branch (in a body taking the handle): its attrs give its outputs
             return op_def.shape(*[_Static()] * len(node.input), **our_attrs)

@@ -49,6 +49,7 @@ class TableValue:
     ndim = 0
     dtype = _d.variant
     graph_def_dtype = _d.resource  # TF's tables are resources
+    captured_as_argument = True  # (a SavedModel's function takes its tables as arguments)
 
     def __init__(self, key_dtype, value_dtype):
         self.entries = {}
@@ -355,9 +356,30 @@ class TextFileInitializer(TableInitializerBase):
 
     def initialize(self, table):
         _check_dtypes(table, self._key_dtype, self._value_dtype)
-        keys, values = self._pairs()
-        dispatch(_IMPORT_MORE, (table.resource_handle, _array(keys, self._key_dtype),
-                                _array(values, self._value_dtype)))
+        dispatch(_FROM_TEXT_FILE, (table.resource_handle,
+                                   convert_to_tensor(self._filename.encode(), _d.string)),
+                 {"key_index": self._key_index, "value_index": self._value_index,
+                  "vocab_size": -1 if self._vocab_size is None else self._vocab_size,
+                  "delimiter": self._delimiter.decode(), "offset": self._offset})
+
+
+def _from_text_file(xp, table, filename, key_index, value_index, vocab_size=-1,
+                    delimiter="\t", offset=0):
+    filename = np.asarray(filename).reshape(()).item()
+    init = TextFileInitializer(filename, table.key_dtype, key_index, table.value_dtype,
+                               value_index, None if vocab_size < 0 else vocab_size, delimiter,
+                               value_index_offset=offset)
+    keys, values = init._pairs()
+    return _init_more(xp, table, np.asarray(_array(keys, table.key_dtype)._data),
+                      np.asarray(_array(values, table.value_dtype)._data))
+
+
+# (TF's op, which a SavedModel's table initializer runs with its vocabulary asset's path)
+_FROM_TEXT_FILE = register("InitializeTableFromTextFileV2", _from_text_file, _no_outputs,
+                           multi=True, tied=(), stateful=True, not_differentiable=_NO_GRAD)
+tf_nodes[_FROM_TEXT_FILE] = NodeForm(types={})
+tf_args[_FROM_TEXT_FILE] = None  # (the table is a Python object, as above)
+batching_rules[_FROM_TEXT_FILE] = PER_ELEMENT
 
 
 def _array(items, dtype):

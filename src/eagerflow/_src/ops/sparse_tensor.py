@@ -212,7 +212,7 @@ def _sparse_to_dense_rule(indices, output_shape, values, default_value, validate
 _SPARSE_TO_DENSE = register("SparseToDense", _sparse_to_dense, _sparse_to_dense_rule,
                             tied=(2, 3))
 batching_rules[_SPARSE_TO_DENSE] = PER_ELEMENT
-tf_nodes[_SPARSE_TO_DENSE] = NodeForm(types={"T": 2, "Tindices": 0})
+tf_nodes[_SPARSE_TO_DENSE] = NodeForm(types={"T": 2, "Tindices": 0}, outputs=("dense",))
 tf_args[_SPARSE_TO_DENSE] = ("sparse_indices", "output_shape", "sparse_values", "default_value")
 tf_defaults[_SPARSE_TO_DENSE] = {"validate_indices": True}
 

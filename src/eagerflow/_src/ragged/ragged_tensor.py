@@ -839,6 +839,17 @@ def _positions(nrows, splits):
 
 def _ragged_to_tensor(xp, shape, values, default_value, *splits, row_partition_types):
     splits = [np.asarray(s) for s in splits]
+    types = [t.decode() if isinstance(t, bytes) else t for t in row_partition_types]
+    if types and types[0] == "FIRST_DIM_SIZE":
+        # TF's other form (row count, then each level's value_rowids): as row_splits
+        nrows, converted = int(splits[0]), []
+        for rowids in splits[1:]:
+            rowids = rowids.reshape(-1)
+            counts = np.bincount(rowids, minlength=nrows) if rowids.size else \
+                np.zeros(nrows, np.int64)
+            converted.append(np.concatenate([[0], np.cumsum(counts)]).astype(rowids.dtype))
+            nrows = rowids.size
+        splits = converted
     nrows = splits[0].size - 1
     for s in splits:
         if s.size == 0 or s[0] != 0 or (np.diff(s) < 0).any():

@@ -104,6 +104,25 @@ class _CallableUserObject(_UserObject):
         return self.__dict__["__call__"](*args, **kwargs)
 
 
+class _RestoredResource(_UserObject):
+    """A restored resource (a lookup table): its handle, made empty, then filled by its
+    saved ``_initialize`` function and the checkpoint's values (TF's ``RestoredResource``)."""
+
+    def __init__(self, handle):
+        super().__init__()
+        self._resource_handle = handle
+
+    resource_handle = property(lambda self: self._resource_handle)
+
+    def _initialize(self):  # (replaced by the saved function, a child of the same name)
+        return None
+
+
+# the ops that make a table's resource, in a saved ``_create_resource`` function
+_TABLE_OPS = ("HashTableV2", "MutableHashTableV2", "MutableDenseHashTableV2", "HashTable",
+              "MutableHashTable")
+
+
 class _SignatureMap(collections.abc.Mapping):
     """The ``signatures`` of a loaded object: name -> concrete function returning a dict."""
 
@@ -251,16 +270,39 @@ class _Loader:
                 self.nodes[i] = self._variable(node.variable)
             elif node.WhichOneof("kind") == "constant":
                 self.nodes[i] = self._constant(meta_graph.graph_def, node.constant.operation)
+            elif node.WhichOneof("kind") == "resource":
+                self.nodes[i] = self._resource(i)
+            elif node.WhichOneof("kind") == "asset":
+                self.nodes[i] = self._asset(meta_graph, node.asset)
         self._restore_values()
+        # a table's create and destroy functions are not run here (the table is made above)
+        skip = set()
+        for i, node in enumerate(nodes):
+            if node.WhichOneof("kind") == "resource":
+                for ref in node.children:
+                    if ref.local_name in ("_create_resource", "_destroy_resource"):
+                        skip.add(ref.node_id)
+                        skip.update(r.node_id for r in nodes[ref.node_id].children)
         for i, node in enumerate(nodes):
             kind = node.WhichOneof("kind")
-            if kind == "bare_concrete_function":
-                self.nodes[i] = self._bare(node.bare_concrete_function)
+            if i in skip:
+                self.nodes[i] = _UserObject()
+            elif kind == "bare_concrete_function":
+                try:
+                    self.nodes[i] = self._bare(node.bare_concrete_function)
+                except NotImplementedError:  # (as a function's, below)
+                    self.nodes[i] = _UserObject()
             elif kind == "function":
                 spec = structure.decode(node.function.function_spec.fullargspec)
                 name = node.function.concrete_functions[0] if node.function.concrete_functions \
                     else "function"
-                concretes = [self.get_concrete(n) for n in node.function.concrete_functions]
+                try:
+                    concretes = [self.get_concrete(n) for n in node.function.concrete_functions]
+                except NotImplementedError:
+                    # one taking what eagerflow cannot feed (a Keras layer's `adapt_step`
+                    # takes a dataset iterator): left out, as the rest still runs
+                    self.nodes[i] = _UserObject()
+                    continue
                 signature = structure.decode(node.function.function_spec.input_signature)
                 restored = self.nodes[i] = RestoredFunction(_function_name(name), concretes,
                                                             spec, signature)
@@ -298,6 +340,10 @@ class _Loader:
                         setattr(obj, ref.local_name, child)
                     except (AttributeError, TypeError):
                         pass  # (a name the object cannot take: a property of Module)
+        for obj in self.nodes:  # (TF runs them at load, before any call)
+            if isinstance(obj, _RestoredResource) and isinstance(
+                    vars(obj).get("_initialize"), (ConcreteFunction, RestoredFunction)):
+                obj._initialize()
         root = self.nodes[0]
         if isinstance(root, _UserObject) and "signatures" not in vars(root):
             root.signatures = _SignatureMap()
@@ -321,6 +367,35 @@ class _Loader:
         raise errors.NotFoundError(None, None, f"The SavedModel's constant {operation} is not "
                                                f"in its graph.")
 
+    def _resource(self, i):
+        """An empty table for resource node `i`, of the dtypes its ``_create_resource``
+        function's table op names."""
+        from eagerflow._src.ops import lookup_ops  # noqa: PLC0415
+        nodes = self.proto.nodes
+        found = None
+        for ref in nodes[i].children:
+            child = nodes[ref.node_id]
+            if ref.local_name == "_create_resource" and child.WhichOneof("kind") == "function":
+                for name in child.function.concrete_functions:
+                    fdef = self.library.functions.get(name)
+                    found = found or next((n for n in getattr(fdef, "node_def", ())
+                                           if n.op in _TABLE_OPS), None)
+        if found is None:
+            raise errors.UnimplementedError(None, None, f"The SavedModel's resource (node {i}) "
+                                                        f"is not a lookup table: eagerflow "
+                                                        f"cannot restore it.")
+        value = lookup_ops.TableValue(_d.as_dtype(found.attr["key_dtype"].type),
+                                      _d.as_dtype(found.attr["value_dtype"].type))
+        from eagerflow._src.core.tensor import EagerTensor  # noqa: PLC0415
+        return _RestoredResource(EagerTensor._wrap(value))
+
+    def _asset(self, meta_graph, proto):
+        """An asset: the path of its file under ``assets/``, a string tensor."""
+        from eagerflow._src.core.convert import convert_to_tensor  # noqa: PLC0415
+        filename = meta_graph.asset_file_def[proto.asset_file_def_index].filename
+        path = os.path.join(self.export_dir, "assets", filename)
+        return convert_to_tensor(path.encode())
+
     def _restore_values(self):
         prefix = os.path.join(self.export_dir, VARIABLES_DIRECTORY, VARIABLES_FILENAME)
         if not bundle.exists(prefix):
@@ -341,6 +416,10 @@ class _Loader:
                     if isinstance(obj, Variable) and attribute.name == trackable.VARIABLE_VALUE:
                         trackable.assign_variable(obj, reader.get_tensor(
                             attribute.checkpoint_key), attribute.checkpoint_key)
+                    elif isinstance(obj, _RestoredResource) and attribute.name == "table":
+                        # a mutable table's entries (TF's ``table-keys``, ``table-values``)
+                        _import_table(obj, reader.get_tensor(attribute.checkpoint_key + "-keys"),
+                                      reader.get_tensor(attribute.checkpoint_key + "-values"))
         finally:
             reader.close()
 
@@ -378,6 +457,8 @@ class _Loader:
                 feeds[arg.name] = t
                 inputs.append(t)
             for arg, value in zip(args[n_inputs:], captured):
+                if isinstance(value, _RestoredResource):
+                    value = value.resource_handle
                 if value is None:
                     raise errors.UnimplementedError(None, None, f"The function {name} captures "
                                                                 f"an object eagerflow cannot "
@@ -407,6 +488,16 @@ class _Loader:
                              if isinstance(s, TensorSpec) and s.name)
         return ConcreteFunction(_function_name(name), graph, inputs, structured, signature,
                                 None, declared)
+
+
+def _import_table(resource, keys, values):
+    """Fills a restored table with checkpointed entries (a dense table's empty buckets
+    hold its empty key: dropped by the table's own restore)."""
+    table = resource.resource_handle._data
+    keys, values = np.asarray(keys), np.asarray(values)
+    table.entries = dict(zip(keys.reshape(-1).tolist(),
+                             values.reshape(len(keys.reshape(-1)), -1)[:, 0].tolist()
+                             if values.size else []))
 
 
 def _component_specs(spec):

@@ -16,12 +16,14 @@ restore functions of the variables (``SaveV2``/``RestoreV2``) called from nodes 
 import collections
 import inspect
 import os
+import shutil
 import tempfile
 
 import numpy as np
 
 from eagerflow._src.checkpoint import bundle, trackable
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
 from eagerflow._src.core import nest, versions
 from eagerflow._src.core.protos import framework as fw_pb
 from eagerflow._src.core.protos import saved_model as pb
@@ -33,6 +35,7 @@ from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.graph import graph_def as gd
 from eagerflow._src.graph.graph import SymbolicTensor
+from eagerflow._src.ops import lookup_ops
 from eagerflow._src.saved_model import fingerprinting, structure
 
 SERVING = "serve"
@@ -77,11 +80,73 @@ class _SignatureFunction:
         return []
 
 
+class _TableInitializer:
+    """A static table's ``_initializer``: its vocabulary file (``_filename``), if any."""
+
+    def __init__(self, initializer, asset):
+        self.initializer, self.asset = initializer, asset
+
+    def _trackable_children(self):
+        return [] if self.asset is None else [("_filename", self.asset)]
+
+
+class _Asset:
+    """A file copied to ``assets/``: its path at save time."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def _trackable_children(self):
+        return []
+
+
+class _ResourceFunction:
+    """One of a table's functions TF's loader runs: ``_create_resource``, ``_initialize``
+    or ``_destroy_resource`` (written as FunctionDefs of TF's ops, not traced)."""
+
+    def __init__(self, table, kind):
+        self.table, self.kind = table, kind
+
+    def _trackable_children(self):
+        return []
+
+
+class _SaveableFunction:
+    """A mutable table's ``save_fn`` or ``restore_fn``: how TF's loader checkpoints its
+    entries (``table-keys``, ``table-values``)."""
+
+    def __init__(self, table, kind):
+        self.table, self.kind = table, kind
+
+    def _trackable_children(self):
+        return []
+
+
+def _dense(table):
+    """A DenseHashTable: saved with its checkpointed entries only (no function may use
+    it, as eagerflow writes no MutableDenseHashTableV2)."""
+    return isinstance(table, lookup_ops.DenseHashTable)
+
+
+def _table_children(table, assets):
+    """A table's children in TF's order (`assets`: path -> its `_Asset`, shared)."""
+    out = []
+    init = getattr(table, "_initializer", None)
+    if init is not None:
+        asset = None
+        if isinstance(init, lookup_ops.TextFileInitializer):
+            asset = assets.setdefault(init._filename, _Asset(init._filename))
+        out.append(("_initializer", _TableInitializer(init, asset)))
+    return out + [(name, _ResourceFunction(table, name)) for name in (
+        "_create_resource", "_initialize", "_destroy_resource")]
+
+
 def _functions_of(obj):
     """``[(name, Function or ConcreteFunction)]`` of `obj`'s attributes, sorted by name, as TF
     saves them (methods decorated in the class included)."""
     if isinstance(obj, (Variable, list, tuple, dict, _FunctionNode, _SignatureNode,
-                        _SignatureFunction, ConcreteFunction)):
+                        _SignatureFunction, ConcreteFunction, lookup_ops._Table,
+                        _TableInitializer, _Asset, _ResourceFunction, _SaveableFunction)):
         return []
     names = set(vars(obj)) if hasattr(obj, "__dict__") else set()
     for cls in type(obj).__mro__:
@@ -115,12 +180,25 @@ class _ObjectGraph:
         self.objects, self.paths, self.edges = [root], [()], [[]]
         self.ids = {id(root): 0}
         self.functions = {}  # id(Function) -> _FunctionNode
+        self.tables = {}  # id(a table's resource tensor) -> the table's node id
+        assets = {}
         queue = collections.deque([0])
         while queue:
             i = queue.popleft()
             obj = self.objects[i]
-            edges = list(trackable.children(obj))
+            if isinstance(obj, lookup_ops._Table) and not _dense(obj):
+                self.tables[id(obj.resource_handle._data)] = i
+                edges = _table_children(obj, assets)
+            else:
+                edges = list(trackable.children(obj))
             taken = {name for name, _ in edges}
+            if not isinstance(obj, (lookup_ops._Table, _TableInitializer, _ResourceFunction,
+                                    _Asset, list, tuple, dict)):
+                # static tables, which checkpoints skip (they hold nothing to save)
+                edges += [(k, v) for k, v in sorted(getattr(obj, "__dict__", {}).items())
+                          if isinstance(v, lookup_ops._Table) and k not in taken and
+                          all(c is not v for _, c in edges)]
+                taken = {name for name, _ in edges}
             for name, function in _functions_of(obj):
                 if name in taken:
                     continue
@@ -145,6 +223,18 @@ class _ObjectGraph:
                     self.edges.append([])
                     queue.append(j)
                 self.edges[i].append((j, name))
+
+        # a mutable table's save and restore functions, after every other node (as TF's)
+        self.saveables = {}  # table's node id -> (save_fn's, restore_fn's)
+        for i, obj in enumerate(list(self.objects)):
+            if isinstance(obj, lookup_ops.MutableHashTable) and obj._checkpoint:
+                ids = []
+                for kind in ("save_fn", "restore_fn"):
+                    ids.append(len(self.objects))
+                    self.objects.append(_SaveableFunction(obj, kind))
+                    self.paths.append(self.paths[i] + (kind,))
+                    self.edges.append([])
+                self.saveables[i] = tuple(ids)
 
     def checkpoint(self):
         """The `trackable.Graph` of these nodes: the checkpoint's object graph, node for node."""
@@ -342,7 +432,26 @@ class _Writer:
         return name
 
     def _captured(self, value, cf):
-        """The node id of a value a function captures: a saved variable, or a constant."""
+        """The node id of a value a function captures: a saved variable or table, or a
+        constant."""
+        table = value if isinstance(value, lookup_ops.TableValue) else \
+            getattr(value, "_data", None)
+        if isinstance(table, lookup_ops.TableValue):
+            found = self.graph.tables.get(id(table))
+            if found is None and any(isinstance(o, lookup_ops.DenseHashTable) and
+                                     o.resource_handle._data is table
+                                     for o in self.graph.objects):
+                raise errors.UnimplementedError(
+                    None, None, f"The function {cf.name!r} uses a DenseHashTable: saving one "
+                                f"a function uses in a SavedModel is not supported.")
+            if found is None:
+                raise AssertionError(
+                    f"Tried to export a function which references an 'untracked' resource. "
+                    f"TensorFlow objects (e.g. tf.Variable) captured by functions must be "
+                    f"'tracked' by assigning them to an attribute of a tracked object or "
+                    f"assigned to an attribute of the main object directly. (a lookup table "
+                    f"captured by the function {cf.name!r})")
+            return found
         if isinstance(value, Variable):
             found = self.graph.ids.get(id(value))
             if found is None:
@@ -359,7 +468,7 @@ class _Writer:
             array = np.asarray(value._data if isinstance(value, EagerTensor) else value)
             op = self.unique("Const")
             self.graph_def.node.add().CopyFrom(gd._const_node(op, array))
-            found = self.constants[id(value)] = len(self.proto.nodes) + len(self.extra)
+            found = self.constants[id(value)] = len(self.graph.objects) + len(self.extra)
             self.extra.append(_constant_node(op))
         return found
 
@@ -442,6 +551,174 @@ class _Writer:
                 tensor_shape=shape_proto(t.shape)))
         return out
 
+    def _table_node(self, table, graph_def):
+        """The op making `table` (TF's ``HashTableV2`` or ``MutableHashTableV2``), added to
+        `graph_def` (a GraphDef or FunctionDef)."""
+        op = "HashTableV2" if getattr(table, "_initializer", None) is not None or \
+            isinstance(table, lookup_ops.StaticVocabularyTable) else "MutableHashTableV2"
+        name = "hash_table" if op == "HashTableV2" else "MutableHashTable"
+        if isinstance(graph_def, fw_pb.GraphDef):
+            name = self._node_name(name)
+            node = graph_def.node.add(name=name, op=op)
+        else:
+            node = graph_def.node_def.add(name=name, op=op)
+        node.attr["key_dtype"].type = table.key_dtype.as_datatype_enum
+        node.attr["value_dtype"].type = table.value_dtype.as_datatype_enum
+        # (unique in the SavedModel, and the same each save)
+        node.attr["shared_name"].s = \
+            f"table_{self.graph.tables[id(table.resource_handle._data)]}".encode()
+        node.attr["container"].s = b""
+        node.attr["use_node_name_sharing"].b = False
+        return node
+
+    def _resource_function(self, obj):
+        """Writes the FunctionDef of a table's `_ResourceFunction` and its
+        SavedConcreteFunction; returns its name."""
+        table, kind = obj.table, obj.kind
+        name = self.unique({"_create_resource": "__inference__creator",
+                            "_initialize": "__inference__initializer",
+                            "_destroy_resource": "__inference__destroyer"}[kind])
+        fdef = fw_pb.FunctionDef(signature=fw_pb.OpDef(name=name, is_stateful=True))
+        out_dtype = _d.int32
+        bound = []
+        table_id = self.graph.tables[id(table.resource_handle._data)]
+        resource = _d.resource.as_datatype_enum
+        init = getattr(table, "_initializer", None)
+        last = None
+        if kind == "_create_resource":
+            out_dtype = _d.resource
+            last = self._table_node(table, fdef).name
+            fdef.signature.control_output.append(last)
+            fdef.control_ret[last] = last
+            result = f"{last}:table_handle:0"
+        elif kind == "_initialize" and isinstance(init, lookup_ops.KeyValueTensorInitializer):
+            fdef.signature.input_arg.add(name="table_handle", type=resource)
+            keys, values = init._keys, init._values
+            fdef.signature.input_arg.add(name="keys", type=keys.dtype.as_datatype_enum)
+            fdef.signature.input_arg.add(name="values", type=values.dtype.as_datatype_enum)
+            bound = [table_id, self._captured(keys, None), self._captured(values, None)]
+            last = "key_value_init/LookupTableImportV2"
+            node = fdef.node_def.add(name=last, op="LookupTableImportV2",
+                                     input=["table_handle", "keys", "values"])
+            node.attr["Tin"].type = keys.dtype.as_datatype_enum
+            node.attr["Tout"].type = values.dtype.as_datatype_enum
+        elif kind == "_initialize" and isinstance(init, lookup_ops.TextFileInitializer):
+            fdef.signature.input_arg.add(name="asset_filepath", type=_d.string.as_datatype_enum)
+            fdef.signature.input_arg.add(name="table_handle", type=resource)
+            asset = next(c for c in self.graph.objects
+                         if isinstance(c, _Asset) and c.path == init._filename)
+            bound = [self.graph.ids[id(asset)], table_id]
+            last = "text_file_init/InitializeTableFromTextFileV2"
+            node = fdef.node_def.add(name=last, op="InitializeTableFromTextFileV2",
+                                     input=["table_handle", "asset_filepath"])
+            node.attr["key_index"].i = init._key_index
+            node.attr["value_index"].i = init._value_index
+            node.attr["vocab_size"].i = -1 if init._vocab_size is None else init._vocab_size
+            node.attr["delimiter"].s = init._delimiter
+            node.attr["offset"].i = init._offset
+        if kind != "_create_resource":
+            const = fdef.node_def.add(name="Const", op="Const")
+            const.attr["dtype"].type = _d.int32.as_datatype_enum
+            const.attr["value"].CopyFrom(gd.attr_value(np.array(1, np.int32)))
+            node = fdef.node_def.add(name="Identity", op="Identity", input=["Const:output:0"])
+            if last is not None:
+                node.input.append(f"^{last}")
+                fdef.signature.control_output.append(last)
+                fdef.control_ret[last] = last
+            node.attr["T"].type = _d.int32.as_datatype_enum
+            result = "Identity:output:0"
+        else:
+            node = fdef.node_def.add(name="Identity", op="Identity", input=[result])
+            node.attr["T"].type = resource
+            result = "Identity:output:0"
+        fdef.signature.output_arg.add(name="identity", type=out_dtype.as_datatype_enum)
+        fdef.ret["identity"] = result
+        self.library.functions[name] = fdef
+        saved = self.proto.concrete_functions[name]
+        saved.bound_inputs.extend(bound)
+        saved.canonicalized_input_signature.CopyFrom(_encode(((), {}), "a table's function"))
+        saved.output_signature.CopyFrom(_encode(TensorSpec([], out_dtype), "a table's function"))
+        if kind == "_initialize":
+            self.table_inits.append((name, bound))
+        return name
+
+    def _saveable_function(self, node, obj):
+        """Writes a mutable table's ``save_fn`` (checkpoint key -> names, slices and tensors
+        of its keys and values) or ``restore_fn`` (keys, values -> import), as TF's."""
+        table, kind = obj.table, obj.kind
+        kd, vd = table.key_dtype, table.value_dtype
+        name = self.unique(f"__inference_{kind}")
+        fdef = fw_pb.FunctionDef(signature=fw_pb.OpDef(name=name, is_stateful=True))
+        string, resource = _d.string.as_datatype_enum, _d.resource.as_datatype_enum
+
+        def const(node_name, value, dtype):
+            c = fdef.node_def.add(name=node_name, op="Const")
+            c.attr["dtype"].type = dtype.as_datatype_enum
+            c.attr["value"].CopyFrom(gd.attr_value(value))
+            return f"{node_name}:output:0"
+
+        def identity(node_name, ref, dtype, control):
+            n = fdef.node_def.add(name=node_name, op="Identity", input=[ref, f"^{control}"])
+            n.attr["T"].type = dtype.as_datatype_enum
+            out = gd._arg_name(node_name.lower())
+            fdef.signature.output_arg.add(name=out, type=dtype.as_datatype_enum)
+            fdef.ret[out] = f"{node_name}:output:0"
+
+        if kind == "save_fn":
+            fdef.signature.input_arg.add(name="checkpoint_key", type=string)
+            fdef.signature.input_arg.add(name="table_handle", type=resource)
+            export = "table_export/LookupTableExportV2"
+            n = fdef.node_def.add(name=export, op="LookupTableExportV2", input=["table_handle"])
+            n.attr["Tkeys"].type = kd.as_datatype_enum
+            n.attr["Tvalues"].type = vd.as_datatype_enum
+            refs = []
+            for j, suffix in enumerate(("-keys", "-values")):
+                add = f"add_{j}"
+                suffix_ref = const(f"{add}/y", np.array(suffix.encode(), object), _d.string)
+                a = fdef.node_def.add(name=add, op="Add", input=["checkpoint_key", suffix_ref])
+                a.attr["T"].type = string
+                refs += [(f"{add}:z:0", _d.string),
+                         (const(f"Const_{j}", np.array(b"", object), _d.string), _d.string),
+                         (f"{export}:{'keys' if j == 0 else 'values'}:0", (kd, vd)[j])]
+            for j, (ref, dtype) in enumerate(refs):
+                identity(f"Identity_{j}" if j else "Identity", ref, dtype, export)
+            fdef.signature.control_output.append(export)
+            fdef.control_ret[export] = export
+            params = ["checkpoint_key"]
+            inputs = ((TensorSpec([], _d.string, "checkpoint_key"),), {})
+            outputs = [{"name": TensorSpec([], _d.string, f"tensor_{j}_name"),
+                        "slice_spec": TensorSpec([], _d.string, f"tensor_{j}_slice_spec"),
+                        "tensor": TensorSpec(None, dtype, f"tensor_{j}_tensor")}
+                       for j, dtype in enumerate((kd, vd))]
+        else:
+            params = ["restored_tensors_0", "restored_tensors_1"]
+            for param, dtype in zip(params, (kd, vd)):
+                fdef.signature.input_arg.add(name=param, type=dtype.as_datatype_enum)
+            fdef.signature.input_arg.add(name="table_handle", type=resource)
+            imported = "table_restore/LookupTableImportV2"
+            n = fdef.node_def.add(name=imported, op="LookupTableImportV2",
+                                  input=["table_handle", *params])
+            n.attr["Tin"].type = kd.as_datatype_enum
+            n.attr["Tout"].type = vd.as_datatype_enum
+            identity("Identity", const("Const", np.array(1, np.int32), _d.int32), _d.int32,
+                     imported)
+            fdef.signature.control_output.append(imported)
+            fdef.control_ret[imported] = imported
+            inputs = ((TensorSpec(None, kd, params[0]), TensorSpec(None, vd, params[1])), {})
+            outputs = TensorSpec([], _d.int32, "unknown")
+        self.library.functions[name] = fdef
+        saved = self.proto.concrete_functions[name]
+        saved.bound_inputs.append(self.graph.tables[id(table.resource_handle._data)])
+        saved.canonicalized_input_signature.CopyFrom(_encode(inputs, "a table's function"))
+        saved.output_signature.CopyFrom(_encode(outputs, "a table's function"))
+        bare = node.bare_concrete_function
+        bare.concrete_function_name = name
+        bare.argument_keywords.extend(params)
+        bare.allowed_positional_arguments = len(params)
+        bare.function_spec.fullargspec.CopyFrom(_encode(
+            FullArgSpec(params, None, None, None, [], None, {}), "a table's function"))
+        bare.function_spec.input_signature.none_value.SetInParent()
+
     def _node_name(self, name):
         name = "".join(c if c.isalnum() or c in "_-./" else "_" for c in name)
         taken = {n.name for n in self.graph_def.node}
@@ -454,6 +731,8 @@ class _Writer:
     def write(self):
         objects = self.graph.objects
         self.extra = []  # constant nodes, after the object graph's
+        self.assets = []  # the _Assets, in their asset_file_def order
+        self.table_inits = []  # (function name, node ids of its bound inputs) per table
         nodes = [None] * len(objects)
         for i, obj in enumerate(objects):
             node = pb.SavedObject()
@@ -481,6 +760,24 @@ class _Writer:
                 self._bare(node, obj, self.concrete(obj), obj._parameters())
             elif isinstance(obj, _SignatureFunction):
                 pass  # below, once every variable has its handle
+            elif isinstance(obj, lookup_ops._Table) and not _dense(obj):
+                node.resource.SetInParent()
+                if i in self.graph.saveables:
+                    save_id, restore_id = self.graph.saveables[i]
+                    node.saveable_objects["table"].save_function = save_id
+                    node.saveable_objects["table"].restore_function = restore_id
+            elif isinstance(obj, _SaveableFunction):
+                self._saveable_function(node, obj)
+            elif isinstance(obj, _Asset):
+                node.asset.asset_file_def_index = len(self.assets)
+                self.assets.append(obj)
+            elif isinstance(obj, _ResourceFunction):
+                name = self._resource_function(obj)
+                node.function.concrete_functions.append(name)
+                spec = node.function.function_spec
+                spec.fullargspec.CopyFrom(_encode(FullArgSpec([], None, None, None, [], None,
+                                                              {}), "a function's arguments"))
+                spec.input_signature.CopyFrom(_encode((), "a function's input_signature"))
             elif isinstance(obj, _SignatureNode):
                 node.user_object.identifier = "signature_map"
                 node.user_object.version.producer = node.user_object.version.min_consumer = 1
@@ -503,6 +800,9 @@ class _Writer:
                 node.attr["shared_name"].s = name.encode()
                 node.attr["container"].s = b""
                 handles[i] = name
+        for i, obj in enumerate(objects):  # the tables, as TF's ops making them
+            if isinstance(obj, lookup_ops._Table) and not _dense(obj):
+                handles[i] = self._table_node(obj, self.graph_def).name
         self.handles = dict(handles)
         signature_defs = {}
         for i, obj in enumerate(objects):
@@ -521,7 +821,27 @@ class _Writer:
                     if n not in handles and n >= len(objects):
                         handles[n] = self.extra[n - len(objects)].constant.operation
                 signature_defs[key] = self.signature_def(obj, key, name, handles)
-        self.graph_def.node.add(name="NoOp", op="NoOp")
+        init = []
+        if self.assets:  # (fed each asset's path by TF 1's loader)
+            node = self.graph_def.node.add(name="asset_path_initializer", op="Placeholder")
+            node.attr["dtype"].type = _d.string.as_datatype_enum
+            node.attr["shape"].shape.SetInParent()
+        for function, bound in self.table_inits:  # (TF 1's loader and TF Serving run these)
+            call = self.graph_def.node.add(name=self._node_name("StatefulPartitionedCall"),
+                                           op="StatefulPartitionedCall")
+            call.input.extend(handles[n] if n in handles else
+                              self.extra[n - len(objects)].constant.operation
+                              if n >= len(objects) else "asset_path_initializer"
+                              for n in bound)
+            fdef = self.library.functions[function]
+            call.attr["Tin"].CopyFrom(gd.attr_value(tuple(_d.as_dtype(a.type) for a in
+                                                          fdef.signature.input_arg)))
+            call.attr["Tout"].CopyFrom(gd.attr_value((_d.int32,)))
+            call.attr["f"].func.name = function
+            for attr in ("config", "config_proto", "executor_type"):
+                call.attr[attr].s = b""
+            init.append(f"^{call.name}")
+        self.graph_def.node.add(name="NoOp", op="NoOp", input=init)
         signature_defs[INIT_OP_SIGNATURE_KEY] = pb.SignatureDef(outputs={
             INIT_OP_SIGNATURE_KEY: pb.TensorInfo(name="NoOp", tensor_shape=fw_pb.TensorShapeProto(
                 unknown_rank=True))})
@@ -535,6 +855,9 @@ class _Writer:
         for key, value in signature_defs.items():
             meta.signature_def[key].CopyFrom(value)
         meta.saver_def.CopyFrom(pb.SaverDef(version=2))
+        for asset in self.assets:
+            meta.asset_file_def.add(filename=os.path.basename(asset.path)).tensor_info.name = \
+                "asset_path_initializer:0"
         return pb.SavedModel(saved_model_schema_version=1, meta_graphs=[meta])
 
     def add_saver(self, meta, checkpoint, object_graph):
@@ -543,10 +866,17 @@ class _Writer:
         restore), as TF's C++ loader (TF Serving) restores a SavedModel's variables.
         `checkpoint`: the `trackable.Graph` of variables/; `object_graph`: its proto."""
         variables = [(self.handles[i], checkpoint.key(i, trackable.VARIABLE_VALUE), obj)
-                     for i, obj in enumerate(self.graph.objects) if i in self.handles]
+                     for i, obj in enumerate(self.graph.objects)
+                     if i in self.handles and isinstance(obj, Variable)]
         string = _d.string.as_datatype_enum
-        keys = [key for _, key, _ in variables] + [trackable.OBJECT_GRAPH_KEY]
-        dtypes = tuple(v.dtype for _, _, v in variables) + (_d.string,)
+        # mutable tables: their entries, exported and imported by the same functions
+        tables = [(self.handles[i], checkpoint.key(i, "table"), obj)
+                  for i, obj in enumerate(self.graph.objects) if i in self.graph.saveables]
+        table_keys = [f"{key}{suffix}" for _, key, _ in tables for suffix in ("-keys",
+                                                                               "-values")]
+        table_dtypes = tuple(d for _, _, t in tables for d in (t.key_dtype, t.value_dtype))
+        keys = [key for _, key, _ in variables] + table_keys + [trackable.OBJECT_GRAPH_KEY]
+        dtypes = tuple(v.dtype for _, _, v in variables) + table_dtypes + (_d.string,)
 
         def strings(fdef, name, values):
             node = fdef.node_def.add(name=name, op="Const")
@@ -571,6 +901,14 @@ class _Writer:
                                      "Read/ReadVariableOp", op="ReadVariableOp", input=[arg])
             read.attr["dtype"].type = var.dtype.as_datatype_enum
             reads.append(f"{read.name}:value:0")
+        for j, (handle, _, table) in enumerate(tables):
+            arg = arg_name("export", j, handle)
+            save.signature.input_arg.add(name=arg, type=_d.resource.as_datatype_enum)
+            export = save.node_def.add(name=f"Export_{j}/LookupTableExportV2",
+                                       op="LookupTableExportV2", input=[arg])
+            export.attr["Tkeys"].type = table.key_dtype.as_datatype_enum
+            export.attr["Tvalues"].type = table.value_dtype.as_datatype_enum
+            reads += [f"{export.name}:keys:0", f"{export.name}:values:0"]
         save.signature.input_arg.add(name="savev2_const", type=string)
         strings(save, "SaveV2/tensor_names", keys)
         strings(save, "SaveV2/shape_and_slices", [""] * len(keys))
@@ -609,6 +947,19 @@ class _Writer:
             assigns.append(node.name)
             restore.signature.control_output.append(node.name)
             restore.control_ret[node.name] = node.name
+        for j, (handle, _, table) in enumerate(tables):
+            arg = arg_name("import", j, handle)
+            restore.signature.input_arg.add(name=arg, type=_d.resource.as_datatype_enum)
+            first = len(variables) + 2 * j
+            node = restore.node_def.add(name=f"Import_{j}/LookupTableImportV2",
+                                        op="LookupTableImportV2",
+                                        input=[arg, f"RestoreV2:tensors:{first}",
+                                               f"RestoreV2:tensors:{first + 1}"])
+            node.attr["Tin"].type = table.key_dtype.as_datatype_enum
+            node.attr["Tout"].type = table.value_dtype.as_datatype_enum
+            assigns.append(node.name)
+            restore.signature.control_output.append(node.name)
+            restore.control_ret[node.name] = node.name
         node = restore.node_def.add(name="Identity_out", op="Identity",
                                     input=["file_prefix", *(f"^{a}" for a in assigns)])
         node.attr["T"].type = string
@@ -627,7 +978,8 @@ class _Writer:
         for fdef, extra in ((save, [const.name]), (restore, [])):
             call = self.graph_def.node.add(name=self._node_name("StatefulPartitionedCall"),
                                            op="StatefulPartitionedCall")
-            call.input.extend([filename.name, *(h for h, _, _ in variables), *extra])
+            call.input.extend([filename.name, *(h for h, _, _ in variables),
+                               *(h for h, _, _ in tables), *extra])
             call.attr["Tin"].CopyFrom(gd.attr_value(tuple(
                 _d.as_dtype(a.type) for a in fdef.signature.input_arg)))
             call.attr["Tout"].CopyFrom(gd.attr_value((_d.string,)))
@@ -695,6 +1047,10 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
     variables = os.path.join(export_dir, "variables")
     os.makedirs(variables, exist_ok=True)
     os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
+    for asset in writer.assets:  # (a table's vocabulary file)
+        target = os.path.join(export_dir, "assets", os.path.basename(asset.path))
+        if os.path.abspath(asset.path) != os.path.abspath(target):
+            shutil.copyfile(asset.path, target)
     bundle.write_bundle(os.path.join(variables, "variables"), tensors, dtypes)
     writer.add_saver(saved_model.meta_graphs[0], checkpoint, proto.SerializeToString())
     data = saved_model.SerializeToString(deterministic=True)  # (maps in key order)

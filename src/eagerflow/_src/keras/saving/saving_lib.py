@@ -309,7 +309,40 @@ def _load_saved_model(path, custom_objects, compile):
         folder = os.path.join(path, _ASSETS, "keras", *asset_path.split("/"))
         if os.path.isdir(folder):
             obj.load_assets(folder)
+    _restore_tables(model, path, nodes)
     return model
+
+
+def _restore_tables(model, path, nodes):
+    """Fills the empty lookup tables of `model`'s layers (an adapted vocabulary tf_keras
+    records in neither config nor checkpoint) from the SavedModel's tables, found by path."""
+    from eagerflow._src.checkpoint import trackable  # noqa: PLC0415
+    from eagerflow._src.saved_model import load as saved_model  # noqa: PLC0415 (above Keras)
+    wanted = []
+    seen, queue = {id(model)}, [((), model)]
+    while queue:
+        names, obj = queue.pop(0)
+        table = getattr(obj, "lookup_table", None)
+        if table is not None and hasattr(table, "resource_handle") and \
+                not table.resource_handle._data.entries:
+            wanted.append((names + ("lookup_table",), table))
+        for name, child in trackable.children(obj):
+            if id(child) not in seen:
+                seen.add(id(child))
+                queue.append((names + (name,), child))
+    if not wanted or not any(n.WhichOneof("kind") == "resource" for n in nodes):
+        return
+    loaded = saved_model.load(path)
+    for names, table in wanted:
+        found = loaded
+        for name in names:
+            found = found[int(name)] if isinstance(found, list) and name.isdigit() else \
+                getattr(found, name, None)
+            if found is None:
+                break
+        handle = getattr(found, "resource_handle", None)
+        if handle is not None and hasattr(handle._data, "entries"):
+            table.resource_handle._data.entries = dict(handle._data.entries)
 
 
 def _tuples(value):
