@@ -35,6 +35,13 @@ def test_expand_dims_takes_dim():
         tf1.expand_dims(tf.zeros([2]))
 
 
+def test_squeeze_takes_squeeze_dims():
+    assert tf1.squeeze(tf.zeros([1, 2, 1]), squeeze_dims=[0]).shape == (2, 1)
+    assert tf1.squeeze(tf.zeros([1, 2, 1])).shape == (2,)
+    with pytest.raises(ValueError, match="Cannot specify both 'squeeze_dims' and 'axis'."):
+        tf1.squeeze(tf.zeros([1, 2, 1]), axis=[0], squeeze_dims=[0])
+
+
 def test_in_a_graph():
     g = tf.Graph()
     with g.as_default():

@@ -3702,6 +3702,15 @@ def _we8d90625ce(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we8ebda20f1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, axis=None, name=None, squeeze_dims=None):
+        try:
+            return _export_fn(input, axis, name, squeeze_dims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'axis': axis, 'name': name, 'squeeze_dims': squeeze_dims})
+    return _export_wrapper
+
+
 def _we9221b2353(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(values, axis=None, direction=None, name=None):
         try:
@@ -4139,6 +4148,7 @@ WRAPPERS = {
     'compat.v1.saved_model.maybe_saved_model_directory': _wa67de9c9fd,
     'compat.v1.saved_model.predict_signature_def': _wd9f4462c7a,
     'compat.v1.saved_model.simple_save': _w30c534abe2,
+    'compat.v1.squeeze': _we8ebda20f1,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
     'compat.v1.summary.histogram': _wd2aa6f8c14,
     'compat.v1.summary.image': _w23ef636dbd,

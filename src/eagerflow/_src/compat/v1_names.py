@@ -242,6 +242,13 @@ def argmin(input, axis=None, name=None, dimension=None, output_type=_d.int64):
     return reduction_ops.argmin(input, axis=axis, output_type=output_type, name=name)
 
 
+@export("compat.v1.squeeze")
+def squeeze(input, axis=None, name=None, squeeze_dims=None):
+    """``tf.squeeze`` with TF 1's `squeeze_dims` for `axis`."""
+    axis = _deprecated_arg(axis, "axis", squeeze_dims, "squeeze_dims")
+    return array_ops.squeeze(input, axis, name=name)
+
+
 @export("compat.v1.expand_dims")
 def expand_dims(input, axis=None, name=None, dim=None):
     """``tf.expand_dims`` with TF 1's `dim` for `axis`."""
