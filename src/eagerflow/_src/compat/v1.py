@@ -50,9 +50,6 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     kept = type(graph_def)()
     kept.CopyFrom(graph_def)
     names = {h.name for h in handles}
-    del kept.node[:]  # (the variables' VarIsInitializedOp checks left out, as by import_meta_graph)
-    kept.node.extend(n for n in graph_def.node if n.op != "VarIsInitializedOp"
-                     or n.input[0] not in names)
     for node in kept.node:
         if node.name in names:
             dtype, shape = node.attr["dtype"].type, node.attr["shape"].shape

@@ -116,6 +116,24 @@ tf_args[_ASSIGN_ADD] = ("resource", "value")
 _ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
 tf_args[_ASSIGN_SUB] = ("resource", "value")
+
+
+def _is_initialized(xp, handle):
+    """Whether the variable has a value (a graph variable's, in the running session)."""
+    try:
+        found = handle.value
+    except errors.FailedPreconditionError:  # (a v1 session's variable not initialized)
+        found = None
+    return xp.asarray(found is not None)
+
+
+def _bool_scalar_rule(var, **_):
+    return TensorShape([]), _d.bool
+
+
+VAR_IS_INITIALIZED = register("VarIsInitializedOp", _is_initialized, _bool_scalar_rule,
+                              tied=(), stateful=True, not_differentiable="boolean")
+tf_args[VAR_IS_INITIALIZED] = ("resource",)
 tf_nodes[_READ] = NodeForm(types={"dtype": "out0"}, outputs=("value",))
 tf_args[_READ] = ("resource",)
 for _op in (_ASSIGN_ADD, _ASSIGN_SUB):
