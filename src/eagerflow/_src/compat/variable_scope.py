@@ -69,7 +69,10 @@ class GraphVariable(Variable):
 
     Its `initializer` assigns `initial_value` in the session that runs it; it joins
     `collections` (the global variables, and the trainable ones when `trainable`).
+    Made through the creators of `variable_creator_scope`s, as TF's is.
     """
+
+    _creators_make = True
 
     def __init__(self, initial_value=None, trainable=None, collections=None,
                  validate_shape=True, caching_device=None, name=None, variable_def=None,
@@ -404,9 +407,11 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         value, shape_arg = initializer, None
     with context.name_scope_push(""):
         with context.name_scope_push(scope.name + "/" if scope.name else ""):
-            var = GraphVariable(value, trainable=trainable, collections=collections,
-                                validate_shape=validate_shape, name=name, dtype=dtype,
-                                constraint=constraint, shape=shape_arg)
+            var = GraphVariable(value, trainable=True if trainable is None else trainable,
+                                collections=collections, validate_shape=validate_shape,
+                                name=name, dtype=dtype, constraint=constraint,
+                                shape=None if shape_arg is None else TensorShape(shape_arg),
+                                use_resource=True)
     if v1_graph() is not None:
         store[full] = var
     regularizer = regularizer or scope.regularizer
