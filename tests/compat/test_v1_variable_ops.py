@@ -33,6 +33,7 @@ def test_variable_op_is_its_handle_op_and_initializer_its_assign():
         w = tf1.get_variable("w", [2, 3], use_resource=True)
         assert [v.op.name, v.op.type, w.op.name, w.op.type] == TF["op"]
         assert v.op.graph is g and v.op is v.op
+        assert g.get_operation_by_name("v") is v.op
         out = v.op.outputs[0]
         assert [out.dtype.name, out.shape.as_list()] == TF["op_output"]
         assert [v.op.get_attr("shared_name").decode(),
@@ -44,6 +45,7 @@ def test_variable_op_is_its_handle_op_and_initializer_its_assign():
         with tf1.Session() as sess:
             sess.run(v.initializer)
             np.testing.assert_array_equal(sess.run(v), [1.0, 2.0])
+            assert sess.run(v.op) is None
 
 
 def test_initialization_checks_give_tfs_answers():
