@@ -89,3 +89,17 @@ def test_imported_tf_graph_keeps_its_var_is_initialized_ops():
             assert not sess.run(check)
             sess.run("init")
             assert sess.run(check)
+
+
+def test_fetching_a_variable_with_an_update_gives_its_value_before_the_update():
+    with tf1.Graph().as_default():
+        v = tf1.Variable([1.0, 2.0], name="v")
+        update = v.assign_add([1.0, 1.0], read_value=False)
+        late_read = v.read_value()  # (made after the update, waiting on nothing)
+        added = tf1.assign_add(v, [10.0, 10.0])  # (its value read after its update)
+        with tf1.Session() as sess:
+            sess.run(v.initializer)
+            got = [[None if x is None else x.tolist() for x in sess.run(fetches)]
+                   for fetches in ([v, update], [update, late_read], [v, added],
+                                   [update, v + 0.0])]
+    assert got == TF["fetch_with_update"]

@@ -38,6 +38,16 @@ with tf.Graph().as_default() as g:
         sess.run(w.initializer)
         out["after"] = [[s.decode() for s in sess.run(report)], bool(sess.run(ready)),
                         sess.run(checked).tolist()]
+with tf.Graph().as_default():  # fetching a variable with an update it does not wait on
+    v = tf.Variable([1.0, 2.0], name="v")
+    update = v.assign_add([1.0, 1.0], read_value=False)
+    late_read = v.read_value()
+    added = tf.assign_add(v, [10.0, 10.0])
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        out["fetch_with_update"] = [
+            [None if x is None else x.tolist() for x in sess.run(fetches)]
+            for fetches in ([v, update], [update, late_read], [v, added], [update, v + 0.0])]
 with tf.Graph().as_default():
     empty = tf.report_uninitialized_variables()
     with tf.Session() as sess:
