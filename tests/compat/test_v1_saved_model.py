@@ -152,7 +152,7 @@ def test_graph_def_is_tfs_v1_form():
     assert nodes["v"].op == nodes["layer/w"].op == "VarHandleOp"
     assert nodes["v"].attr["shared_name"].s == b"v"
     assert nodes["v"].attr["dtype"].type == tf.float32.as_datatype_enum
-    assert list(nodes["v/Assign"].input) == ["v", "v/Const"]
+    assert list(nodes["v/Assign"].input) == ["v", "v/Initializer/initial_value"]  # (TF's names)
     assert list(nodes["init"].input) == ["^v/Assign", "^layer/w/Assign"]
     assert list(nodes["ReadVariableOp_2"].input) == ["v", "^AssignAddVariableOp"]
     assert not [n for n in graph_def.node if n.op == "Placeholder" and n.name != "x"]

@@ -21,4 +21,24 @@ def per_graph_names(tf, keras):
     return out
 
 
-PROGRAMS = {"per_graph_names": per_graph_names}
+def v1_layers_count_from_one(tf, keras):
+    """TF 1's layers number their names from one (``dense_1``), on the counter Keras layers
+    number theirs from zero on, in graphs and eagerly."""
+    out = []
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        k = keras.layers.Dense(2)
+        k(x)
+        first, second = tf.layers.Dense(2), tf.layers.Dense(2)
+        first(x)
+        k2 = keras.layers.Dense(2)
+        out.append([k.name, first.name, second.name, k2.name, first.kernel.name])
+    with tf.Graph().as_default():
+        out.append([tf.layers.Dense(2).name, keras.layers.Dense(2).name,
+                    tf.layers.Conv2D(2, 3).name, tf.layers.BatchNormalization().name,
+                    tf.layers.Dense(2, name="named").name])
+    return out
+
+
+PROGRAMS = {"per_graph_names": per_graph_names,
+            "v1_layers_count_from_one": v1_layers_count_from_one}

@@ -44,4 +44,35 @@ def keras_weights(tf):
     return names
 
 
-PROGRAMS = {"nested_creators": nested_creators, "keras_weights": keras_weights}
+def v1_variables(tf):
+    """TF 1's `Variable` and `get_variable` go through the creators too, in graphs and
+    eagerly, with TF 1's arguments (`collections`, `use_resource`, `expected_shape`)."""
+    v1 = tf.compat.v1
+    seen = []
+
+    def frozen(next_creator, **kwargs):
+        seen.append(sorted(kwargs))
+        seen.append({k: (v if v is None or isinstance(v, (bool, str)) else type(v).__name__)
+                     for k, v in kwargs.items() if k in (
+                         "name", "trainable", "use_resource", "collections", "expected_shape",
+                         "validate_shape")})
+        kwargs["trainable"] = False
+        return next_creator(**kwargs)
+
+    out = {}
+    with v1.Graph().as_default():
+        with v1.variable_creator_scope(frozen):
+            v1.Variable(1.0, name="a")
+            v1.get_variable("b", [2])
+            tf.Variable(2.0, name="c")
+        out["graph"] = [[v.name for v in v1.trainable_variables()],
+                        [v.name for v in v1.global_variables()]]
+    with v1.variable_creator_scope(frozen):
+        eager = v1.Variable(3.0, name="eager")
+    out["eager"] = [eager.name, eager.trainable, float(eager.numpy())]
+    out["seen"] = seen
+    return out
+
+
+PROGRAMS = {"nested_creators": nested_creators, "keras_weights": keras_weights,
+            "v1_variables": v1_variables}

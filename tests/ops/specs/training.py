@@ -172,6 +172,30 @@ def _adam_float64_rates_ref(w, m, v, g):
     return w - alpha * m / (np.sqrt(v) + _EPS), m, v
 
 
+def _tf1_momentum(nesterov):
+    @_in_dtype
+    def ref(w, a, g):
+        a = _MOMENTUM * a + g
+        return (w - _LR * (g + _MOMENTUM * a if nesterov else a)), a
+    return ref
+
+
+@_in_dtype
+def _nesterov_adam(w, m, v, g):
+    m = m + (g - m) * (1 - _B1)
+    v = v + (g * g - v) * (1 - _B2)
+    alpha = _LR * np.sqrt(1 - _B2_POWER) / (1 - _B1_POWER)
+    return w - alpha * (_B1 * m + (1 - _B1) * g) / (np.sqrt(v) + _EPS), m, v
+
+
+def _tf1_adagrad(update_slots):
+    @_in_dtype
+    def ref(w, a, g):
+        a = a + g * g if update_slots else a
+        return w - _LR * g / np.sqrt(a), a
+    return ref
+
+
 _INDICES = np.array([3, 0, 3], np.int32)  # a repeated row adds up
 
 SPECS = [
@@ -200,6 +224,24 @@ SPECS = [
            _update(T.ADAM, 2, [_B1_POWER, _B2_POWER, _LR, _B1, _B2, _EPS]),
            [np.float32(1.5), np.float32(0.5), np.float32(0.25), np.float32(-2.0)],
            _adam(False), name="ResourceApplyAdam-scalar", grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdam",
+           _update(T.ADAM, 2, [_B1_POWER, _B2_POWER, _LR, _B1, _B2, _EPS],
+                   {"use_nesterov": True, "use_locking": True}),
+           [rand(3, 2), rand(3, 2, seed=1), positive(3, 2, seed=2), rand(3, 2, seed=3)],
+           _nesterov_adam, name="ResourceApplyAdam-nesterov", grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyMomentum", _update(T.MOMENTUM, 1, [_LR, _MOMENTUM], grad_at=3),
+           [rand(3, 2), rand(3, 2, seed=1), rand(3, 2, seed=2)], _tf1_momentum(False),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyMomentum",
+           _update(T.MOMENTUM, 1, [_LR, _MOMENTUM], {"use_nesterov": True}, grad_at=3),
+           [rand(4), rand(4, seed=1), rand(4, seed=2)], _tf1_momentum(True),
+           name="ResourceApplyMomentum-nesterov", grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdagrad", _update(T.ADAGRAD, 1, [_LR]),
+           [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2)], _tf1_adagrad(True),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdagrad", _update(T.ADAGRAD, 1, [_LR], {"update_slots": False}),
+           [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2)], _tf1_adagrad(False),
+           name="ResourceApplyAdagrad-no-slot-update", grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceApplyAdam", _adam_with_float64_rates,
            [rand(3, 2), rand(3, 2, seed=1), positive(3, 2, seed=2), rand(3, 2, seed=3)],
            _adam_float64_rates_ref, rtol=1e-6, name="ResourceApplyAdam-float64-rates",

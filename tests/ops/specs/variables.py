@@ -38,6 +38,11 @@ def _batched_take(x, indices):
     return np.stack([np.take(x[b], indices[b], axis=0) for b in range(len(x))])
 
 
+def _is_initialized(x):
+    variable = tf.Variable(x)  # (kept alive while its handle is used)
+    return tf.raw_ops.VarIsInitializedOp(resource=variable.handle)
+
+
 SPECS = [
     OpSpec("ReadVariableOp", lambda x: tf.Variable(x).read_value(), [rand(2, 3)], lambda x: x,
            grad="a variable copies its initial value: checked in tests/autodiff"),
@@ -49,6 +54,8 @@ SPECS = [
            grad="variable update"),
     OpSpec("AssignSubVariableOp", _assign("assign_sub"), [rand(3, dtype=np.float64)],
            lambda x: -x, grad="variable update"),
+    OpSpec("VarIsInitializedOp", _is_initialized, [rand(2, 3)], lambda x: np.array(True),
+           grad="boolean"),
     OpSpec("ResourceStridedSliceAssign", _slice_assign, [rand(2, 2)], _slice_assign_ref,
            grad="variable update"),
     OpSpec("ResourceStridedSliceAssign", _slice_assign, [rand(4, dtype=np.int32)],

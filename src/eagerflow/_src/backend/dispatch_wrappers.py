@@ -570,6 +570,15 @@ def _w3068d93908(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w30994c8fed(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(variable):
+        try:
+            return _export_fn(variable)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'variable': variable})
+    return _export_wrapper
+
+
 def _w30c534abe2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(session, export_dir, inputs, outputs, legacy_init_op=None):
         try:
@@ -1152,6 +1161,15 @@ def _w53ca8dbd1a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'name': name})
+    return _export_wrapper
+
+
+def _w5476c99a2d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(var_list=None):
+        try:
+            return _export_fn(var_list)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'var_list': var_list})
     return _export_wrapper
 
 
@@ -3018,6 +3036,15 @@ def _wbef51a34dc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbf75dcf2bf(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(var_list=None, name=None):
+        try:
+            return _export_fn(var_list, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'var_list': var_list, 'name': name})
+    return _export_wrapper
+
+
 def _wbf92121bbc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(shape, seed, mean=None, stddev=None, dtype=None, name=None, alg=None):
         try:
@@ -4033,6 +4060,7 @@ WRAPPERS = {
     'compat.v1.add_to_collections': _wad28fcf0f4,
     'compat.v1.argmax': _w3e3da116b9,
     'compat.v1.argmin': _w3e3da116b9,
+    'compat.v1.assert_variables_initialized': _w5476c99a2d,
     'compat.v1.assign': _wacf25d1268,
     'compat.v1.assign_add': _w7c66306d00,
     'compat.v1.assign_sub': _w7c66306d00,
@@ -4067,6 +4095,7 @@ WRAPPERS = {
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.image.sample_distorted_bounding_box': _w3166322bfd,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
+    'compat.v1.is_variable_initialized': _w30994c8fed,
     'compat.v1.layers.average_pooling1d': _w9795aed129,
     'compat.v1.layers.average_pooling2d': _w9795aed129,
     'compat.v1.layers.average_pooling3d': _w9795aed129,
@@ -4139,6 +4168,7 @@ WRAPPERS = {
     'compat.v1.reduce_min': _w9106cf5a72,
     'compat.v1.reduce_prod': _w9106cf5a72,
     'compat.v1.reduce_sum': _w9106cf5a72,
+    'compat.v1.report_uninitialized_variables': _wbf75dcf2bf,
     'compat.v1.reset_default_graph': _w1f06b08988,
     'compat.v1.saved_model.build_signature_def': _wb49f38a6b0,
     'compat.v1.saved_model.build_tensor_info': _w1534e0c76e,

@@ -114,6 +114,10 @@ class Graph(_graph.Graph):
         try:
             return super().get_operation_by_name(name)
         except KeyError:
+            for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES):
+                for variable in self.get_collection(key):  # (a variable's VarHandleOp)
+                    if variable.name == name + ":0" and getattr(variable, "op", None):
+                        return variable.op
             raise KeyError(f"The name {name!r} refers to an Operation not in the "
                            f"graph.") from None
 

@@ -50,6 +50,14 @@ class _Scoped:
             with vs.variable_scope(scope) as captured:
                 self._scope = captured
 
+    def _init_set_name(self, name):
+        # TF 1's layers number their default names from one ("dense_1", "dense_2"), on the
+        # counter Keras layers count theirs from zero on: both advance it.
+        if name is None:
+            base = type(self).__dict__.get("_DEFAULT_NAME") or _snake_case(type(self).__name__)
+            name = f"{base}_{_backend.get_uid(base)}"
+        super()._init_set_name(name)
+
     @property
     def scope_name(self):
         if self._scope is None:

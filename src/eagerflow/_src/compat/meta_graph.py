@@ -134,9 +134,8 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
             fed = kept.node.add(name=node.name, op="Placeholder")
             fed.attr["dtype"].type = _d.resource.as_datatype_enum
             continue
-        if node.op == "VarIsInitializedOp" or node.name in saver_nodes or (
-                saver_scope and node.name.startswith(saver_scope)):
-            continue  # (a variable's check, the saver's own ops)
+        if node.name in saver_nodes or (saver_scope and node.name.startswith(saver_scope)):
+            continue  # (the saver's own ops)
         kept.node.add().CopyFrom(node)
     variables, input_map = {}, {}
     for name, definition in definitions.items():

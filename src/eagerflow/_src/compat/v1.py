@@ -50,9 +50,6 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     kept = type(graph_def)()
     kept.CopyFrom(graph_def)
     names = {h.name for h in handles}
-    del kept.node[:]  # (the variables' VarIsInitializedOp checks left out, as by import_meta_graph)
-    kept.node.extend(n for n in graph_def.node if n.op != "VarIsInitializedOp"
-                     or n.input[0] not in names)
     for node in kept.node:
         if node.name in names:
             dtype, shape = node.attr["dtype"].type, node.attr["shape"].shape
@@ -143,9 +140,15 @@ def _prune(graph, feeds, structured, fetches, name):
             inner = pruned.placeholder(t.dtype, t.shape, t.op.name)
             mapping[id(t)] = inner
             inputs.append(inner)
-        for op in graph.get_operations():
-            if id(op) not in needed:
-                continue
+        # A read of a variable that waits on nothing runs first, as in TF (whose executor
+        # has it ready once the variable's handle is): a run fetching a variable and an
+        # update of it without a dependency between them gives the value before the update.
+        ops = [op for op in graph.get_operations() if id(op) in needed]
+        first = [op for op in ops if op.type == "ReadVariableOp" and not any(
+            isinstance(t, SymbolicTensor) for t in op.inputs) and not _control_deps(
+                op.name, control)]
+        firsts = {id(op) for op in first}
+        for op in first + [op for op in ops if id(op) not in firsts]:
             if all(id(t) in mapping for t in op.outputs) and op.outputs:
                 continue  # a fed placeholder
             if op.type == "Placeholder":

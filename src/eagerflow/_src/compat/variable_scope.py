@@ -26,7 +26,8 @@ from eagerflow._src.compat.graph_mode import GraphKeys, v1_graph
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import variables as _variables
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import constant, convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import ResourceHandle, Variable
@@ -68,7 +69,10 @@ class GraphVariable(Variable):
 
     Its `initializer` assigns `initial_value` in the session that runs it; it joins
     `collections` (the global variables, and the trainable ones when `trainable`).
+    Made through the creators of `variable_creator_scope`s, as TF's is.
     """
+
+    _creators_make = True
 
     def __init__(self, initial_value=None, trainable=None, collections=None,
                  validate_shape=True, caching_device=None, name=None, variable_def=None,
@@ -85,12 +89,16 @@ class GraphVariable(Variable):
             raise ValueError("The `initial_value` arg to `Variable` must be specified.")
         full = graph.unique_name(name or "Variable")
         with context.name_scope_push(full + "/"):
-            with context.name_scope_push("Initializer") if callable(initial_value) else \
+            with context.name_scope_push("Initializer"), \
                     graph_mode._control_dependencies(graph, None):
                 if callable(initial_value):
                     initial_value = initial_value()
-                value = convert_to_tensor(initial_value,
-                                          dtype=None if dtype is None else _d.as_dtype(dtype))
+                want = None if dtype is None else _d.as_dtype(dtype)
+                if isinstance(initial_value, (Tensor, Variable)) or hasattr(
+                        type(initial_value), "__tf_tensor__"):
+                    value = convert_to_tensor(initial_value, dtype=want)
+                else:  # (a Python or NumPy value: a constant named as TF names it)
+                    value = constant(initial_value, dtype=want, name="initial_value")
             self._trainable = True if trainable is None else bool(trainable)
             self._dtype = value.dtype
             self._shape = (TensorShape(None) if not validate_shape else
@@ -137,7 +145,25 @@ class GraphVariable(Variable):
         return self
 
     initializer = property(lambda self: getattr(self, "_initializer_op", None))
-    op = property(lambda self: getattr(self, "_initializer_op", None))
+
+    @property
+    def op(self):
+        """The variable's ``VarHandleOp`` (of its own name, outputting its resource handle),
+        as in TF; it is not one of the graph's operations: the variable itself stands in
+        for the handle where its ops take it."""
+        graph = getattr(self, "_graph", None)
+        if graph is None:
+            return None
+        found = getattr(self, "_handle_op", None)
+        if found is None:
+            from eagerflow._src.graph.graph import Operation  # noqa: PLC0415
+            found = Operation(graph, None, "VarHandleOp", self._name[:-2], (),
+                              {"dtype": self._dtype, "shape": self._shape,
+                               "shared_name": self._name[:-2].encode(), "container": b""},
+                              None)
+            found.outputs = (graph.tensor_type(found, 0, TensorShape([]), _d.resource),)
+            self._handle_op = found
+        return found
     graph = property(lambda self: getattr(self, "_graph", None))
 
     @property
@@ -381,9 +407,11 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         value, shape_arg = initializer, None
     with context.name_scope_push(""):
         with context.name_scope_push(scope.name + "/" if scope.name else ""):
-            var = GraphVariable(value, trainable=trainable, collections=collections,
-                                validate_shape=validate_shape, name=name, dtype=dtype,
-                                constraint=constraint, shape=shape_arg)
+            var = GraphVariable(value, trainable=True if trainable is None else trainable,
+                                collections=collections, validate_shape=validate_shape,
+                                name=name, dtype=dtype, constraint=constraint,
+                                shape=None if shape_arg is None else TensorShape(shape_arg),
+                                use_resource=True)
     if v1_graph() is not None:
         store[full] = var
     regularizer = regularizer or scope.regularizer
@@ -434,6 +462,43 @@ def global_variables_initializer():
 @export("compat.v1.local_variables_initializer", "compat.v1.initialize_local_variables")
 def local_variables_initializer():
     return variables_initializer(local_variables(), name="init")
+
+
+@export("compat.v1.is_variable_initialized")
+def is_variable_initialized(variable):
+    """A boolean scalar: whether `variable` is initialized (in the session running it)."""
+    return dispatch(_variables.VAR_IS_INITIALIZED, (variable,))
+
+
+@export("compat.v1.report_uninitialized_variables")
+def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
+    """A 1-D string tensor: the names (without ``:0``) of the variables of `var_list` (the
+    global and local variables by default) not initialized in the session running it."""
+    from eagerflow._src.ops import array_ops, math_ops  # noqa: PLC0415
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+    with context.name_scope_push(v1_graph().unique_name(name) + "/" if v1_graph() else name):
+        if not var_list:
+            return constant([], dtype=_d.string)
+        names = constant([v.name[:-2] if v.name.endswith(":0") else v.name
+                          for v in var_list])
+        initialized = array_ops.stack([is_variable_initialized(v) for v in var_list])
+        return array_ops.boolean_mask(names, math_ops.logical_not(initialized))
+
+
+@export("compat.v1.assert_variables_initialized")
+def assert_variables_initialized(var_list=None):
+    """The ranks of the variables of `var_list` (the global and local variables by default;
+    stacked when more than one), None without variables. As in TF, resource variables of
+    known rank pass whether initialized or not: only TF's old reference variables failed."""
+    from eagerflow._src.ops import array_ops  # noqa: PLC0415
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+    if not var_list:
+        return None
+    ranks = [array_ops.rank(v) if v.shape.rank is None else constant(v.shape.rank, _d.int32)
+             for v in var_list]
+    return ranks[0] if len(ranks) == 1 else array_ops.stack(ranks)
 
 
 @export("compat.v1.assign")

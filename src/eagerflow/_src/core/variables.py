@@ -116,6 +116,24 @@ tf_args[_ASSIGN_ADD] = ("resource", "value")
 _ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
 tf_args[_ASSIGN_SUB] = ("resource", "value")
+
+
+def _is_initialized(xp, handle):
+    """Whether the variable has a value (a graph variable's, in the running session)."""
+    try:
+        found = handle.value
+    except errors.FailedPreconditionError:  # (a v1 session's variable not initialized)
+        found = None
+    return xp.asarray(found is not None)
+
+
+def _bool_scalar_rule(var, **_):
+    return TensorShape([]), _d.bool
+
+
+VAR_IS_INITIALIZED = register("VarIsInitializedOp", _is_initialized, _bool_scalar_rule,
+                              tied=(), stateful=True, not_differentiable="boolean")
+tf_args[VAR_IS_INITIALIZED] = ("resource",)
 tf_nodes[_READ] = NodeForm(types={"dtype": "out0"}, outputs=("value",))
 tf_args[_READ] = ("resource",)
 for _op in (_ASSIGN_ADD, _ASSIGN_SUB):
@@ -135,9 +153,9 @@ class _VariableMeta(type):
     entered (none: straight to the class)."""
 
     def __call__(cls, *args, **kwargs):
-        if cls is not Variable or not _creators.stack:
+        if not _creators.stack or not (cls is Variable or cls.__dict__.get("_creators_make")):
             return super().__call__(*args, **kwargs)
-        return _created(args, kwargs)
+        return _created(args, kwargs, cls)
 
 
 @export("Variable")
@@ -376,19 +394,27 @@ class _Creators(threading.local):
 _creators = _Creators()
 
 
-def _created(args, kwargs):
-    """``Variable(*args, **kwargs)`` made by the innermost creator, which may call the next
-    one out (the last: the class itself) with every argument by name."""
+def _created(args, kwargs, cls=Variable):
+    """``cls(*args, **kwargs)`` made by the innermost creator, which may call the next
+    one out (the last: the class itself) with every argument by name. A class other than
+    `Variable` (one setting ``_creators_make``: TF 1's) is given the arguments its
+    `__init__` takes; creators also see TF's `experimental_enable_variable_lifting`."""
     import inspect  # noqa: PLC0415 (only with creators)
-    parameters = list(inspect.signature(Variable.__init__).parameters.values())[1:]
+    parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]
     full = {p.name: p.default for p in parameters}
     full.update(zip(full, args))
     full.update(kwargs)
+    taken = set(full)
+    if cls is not Variable:
+        full.setdefault("experimental_enable_variable_lifting", True)
     stack = list(_creators.stack)
 
     def creator(i):
         if i < 0:
-            return lambda **kw: type.__call__(Variable, **kw)
+            if cls is Variable:
+                return lambda **kw: type.__call__(Variable, **kw)
+            return lambda **kw: type.__call__(cls, **{k: v for k, v in kw.items()
+                                                      if k in taken})
         return lambda **kw: stack[i](creator(i - 1), **kw)
     return creator(len(stack) - 1)(**full)
 

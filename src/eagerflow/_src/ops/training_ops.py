@@ -149,15 +149,17 @@ def _keras_momentum(xp, var, accum, lr, grad, momentum, use_nesterov=False):
     return ()
 
 
-def _adam(xp, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, vhat=None):
+def _adam(xp, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, vhat=None,
+          use_nesterov=False):
     """m, v: moving averages of grad and grad**2; var -= lr_t * m / (sqrt(v) + epsilon),
     lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power). AMSGrad divides by the running
-    maximum `vhat` of `v` instead."""
+    maximum `vhat` of `v` instead; Nesterov's variant steps by beta1 * m + (1 - beta1) * grad
+    instead of m."""
     _check_dense(var, grad)
     m, v, w = _own(xp, m), _own(xp, v), _own(xp, var)
     alpha = lr * xp.sqrt(1 - beta2_power) / (1 - beta1_power)
-    if vhat is None and onednn_training.adam(w, m, v, alpha, _complement(w, beta1),
-                                             _complement(w, beta2), epsilon, grad):
+    if vhat is None and not use_nesterov and onednn_training.adam(
+            w, m, v, alpha, _complement(w, beta1), _complement(w, beta2), epsilon, grad):
         return ()
     t = _scratch(xp, w)
     _approach(xp, m, grad, _complement(w, beta1), t)
@@ -167,9 +169,36 @@ def _adam(xp, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gr
         v = xp.maximum(vhat, v, out=vhat)
     xp.sqrt(v, out=t)
     t += epsilon
+    if use_nesterov:
+        m = m * beta1 + grad * _complement(w, beta1)
     step = xp.multiply(m, alpha, out=_scratch(xp, w, 1))
     step /= t
     w -= step
+    return ()
+
+
+def _momentum(xp, var, accum, lr, grad, momentum, use_nesterov=False):
+    """TF 1's momentum: accum = momentum * accum + grad; var -= lr * accum, or with Nesterov
+    momentum var -= lr * (grad + momentum * accum)."""
+    _check_dense(var, grad)
+    a, w = _own(xp, accum), _own(xp, var)
+    a *= momentum
+    a += grad
+    if use_nesterov:
+        w -= (grad + a * momentum) * lr
+    else:
+        w -= xp.multiply(a, lr, out=_scratch(xp, w))
+    return ()
+
+
+def _adagrad(xp, var, accum, lr, grad, update_slots=True):
+    """TF 1's Adagrad: accum += grad**2 (unless not `update_slots`);
+    var -= lr * grad / sqrt(accum)."""
+    _check_dense(var, grad)
+    a, w = _own(xp, accum), _own(xp, var)
+    if update_slots:
+        a += grad * grad
+    w -= grad * lr / xp.sqrt(a)
     return ()
 
 
@@ -367,8 +396,13 @@ def _no_outputs(*_, **__):
 
 def _register(name, kernel, tied, rule):
     """A stateful update op: variables first, then the tensors at `tied`, of one float dtype
-    (the step's scalars and the gradient; not a sparse gradient's indices)."""
-    return register(name, kernel, rule, multi=True, tied=tuple(tied), dtypes=FLOAT,
+    (the step's scalars and the gradient; not a sparse gradient's indices). Its `use_locking`
+    attr (TF's, which GraphDefs and `raw_ops` calls carry) is accepted and means nothing
+    here: updates never run concurrently."""
+    def locked(xp, *arrays, use_locking=False, **attrs):
+        return kernel(xp, *arrays, **attrs)
+    locked.__name__ = locked.__qualname__ = kernel.__name__
+    return register(name, locked, rule, multi=True, tied=tuple(tied), dtypes=FLOAT,
                     stateful=True, not_differentiable="variable update")
 
 
@@ -381,6 +415,10 @@ tf_args[SPARSE_GRADIENT_DESCENT] = None  # eagerflow's own op: TF has none of th
 KERAS_MOMENTUM = _register("ResourceApplyKerasMomentum", _keras_momentum, (2, 3, 4),
                            _dense_rule(3))
 tf_args[KERAS_MOMENTUM] = ("var", "accum", "lr", "grad", "momentum")
+MOMENTUM = _register("ResourceApplyMomentum", _momentum, (2, 3, 4), _dense_rule(3))
+tf_args[MOMENTUM] = ("var", "accum", "lr", "grad", "momentum")
+ADAGRAD = _register("ResourceApplyAdagrad", _adagrad, (2, 3), _dense_rule(3))
+tf_args[ADAGRAD] = ("var", "accum", "lr", "grad")
 # Rates whose complement `1 - rate` a kernel takes (beta1, beta2, rho) are not tied: they
 # may come in float64 (see `_complement`).
 ADAM = _register("ResourceApplyAdam", _adam, (3, 4, 5, 8, 9), _dense_rule(9))

@@ -20,10 +20,11 @@ from eagerflow._src.compat.v1_names import (  # noqa: F401
     reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, squeeze, to_bfloat16,
     to_complex128, to_complex64, to_double, to_float, to_int32, to_int64)
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
-    AUTO_REUSE, assign, assign_add, assign_sub, constant_initializer, get_variable,
-    get_variable_scope, global_variables, global_variables_initializer, glorot_normal_initializer,
-    glorot_uniform_initializer, local_variables, local_variables_initializer, model_variables,
-    ones_initializer, random_normal_initializer, random_uniform_initializer, trainable_variables,
+    AUTO_REUSE, assert_variables_initialized, assign, assign_add, assign_sub, constant_initializer,
+    get_variable, get_variable_scope, global_variables, global_variables_initializer,
+    glorot_normal_initializer, glorot_uniform_initializer, is_variable_initialized, local_variables,
+    local_variables_initializer, model_variables, ones_initializer, random_normal_initializer,
+    random_uniform_initializer, report_uninitialized_variables, trainable_variables,
     truncated_normal_initializer, variable_scope, variables_initializer, zeros_initializer)
 from eagerflow._src.compat.variable_scope import GraphVariable as Variable  # noqa: F401
 from eagerflow._src.compat.variable_scope import global_variables as all_variables  # noqa: F401
