@@ -44,7 +44,9 @@ OWN_RULES = {"Reshape": 1, "BroadcastTo": 1, "Transpose": 1, "MatMul": 2, "Batch
              "ExpandDims": 1, "Squeeze": 1, "AdjustContrastv2": 2, "ResizeBilinear": 1,
              "ResizeNearestNeighbor": 1, "ResizeBicubic": 1, "ResizeArea": 1, "Assert": 1,
              "StatelessRandomUniform": 2, "StatelessRandomNormal": 2,
-             "StatelessRandomUniformInt": 4, "StatelessRandomUniformFullInt": 2}
+             "StatelessRandomUniformInt": 4, "StatelessRandomUniformFullInt": 2,
+             # (a chunk's images decoded at once, or on the intra-op threads)
+             "DecodePng": 1, "DecodeJpeg": 1, "DecodeImage": 1}
 
 
 def _node(name, inputs=1, attrs=None):
