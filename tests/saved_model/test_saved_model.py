@@ -677,9 +677,10 @@ def test_keras_lookup_layers_round_trip_through_model_save(tmp_path, suffix):
     vocab = str(tmp_path / "vocab.txt")
     with open(vocab, "w") as f:
         f.write("cat\ndog\nbird\n")
-    words = tf.keras.Input((None,), dtype=tf.string)
-    numbers = tf.keras.Input((None,), dtype=tf.int64)
-    text = tf.keras.Input((), dtype=tf.string)
+    # (named: the signature's inputs are keyed by the inputs' names)
+    words = tf.keras.Input((None,), dtype=tf.string, name="words")
+    numbers = tf.keras.Input((None,), dtype=tf.int64, name="numbers")
+    text = tf.keras.Input((), dtype=tf.string, name="text")
     vectorize = tf.keras.layers.TextVectorization(max_tokens=20, output_sequence_length=4)
     vectorize.adapt(["the cat sat", "the dog ran far", "a bird"])
     model = tf.keras.Model([words, numbers, text], [
@@ -694,7 +695,8 @@ def test_keras_lookup_layers_round_trip_through_model_save(tmp_path, suffix):
     assert [t.numpy().tolist() for t in loaded(x)] == expected
     if not suffix:
         served = tf.saved_model.load(path).signatures["serving_default"]
-        assert sorted(v.numpy().tolist() for v in served(*x).values()) == sorted(expected)
+        outputs = served(words=x[0], numbers=x[1], text=x[2]).values()
+        assert sorted(v.numpy().tolist() for v in outputs) == sorted(expected)
 
 
 def test_a_dense_hash_table_saves_with_its_module_but_not_in_a_function(tmp_path):
