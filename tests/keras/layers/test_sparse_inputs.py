@@ -46,3 +46,15 @@ def test_fit_on_sparse_data_batches_its_rows():
     history = model.fit(_DATA, targets, epochs=3, batch_size=2, verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0]
     assert np.isfinite(model.evaluate(_DATA, targets, verbose=0))
+
+
+def test_hashing_and_discretization_of_sparse_ids_stay_sparse():
+    # TF: output_mode "int" maps a SparseTensor's values in place (it failed converting one)
+    strings = tf.SparseTensor([[0, 0], [1, 2]], ["a", "zz"], [2, 3])
+    hashed = tf.keras.layers.Hashing(5)(strings)
+    assert isinstance(hashed, tf.SparseTensor)
+    assert hashed.indices.numpy().tolist() == [[0, 0], [1, 2]]
+    assert hashed.values.numpy().tolist() == [4, 2]  # TF 2.21's bins
+    numbers = tf.SparseTensor([[0, 0], [1, 2]], [0.5, 7.0], [2, 3])
+    buckets = tf.keras.layers.Discretization(bin_boundaries=[1.0, 5.0])(numbers)
+    assert isinstance(buckets, tf.SparseTensor) and buckets.values.numpy().tolist() == [0, 2]

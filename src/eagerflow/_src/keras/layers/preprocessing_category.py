@@ -127,8 +127,7 @@ class Hashing(Layer):
     def call(self, inputs):
         inputs = ensure_tensor(inputs)
         if isinstance(inputs, SparseTensor):
-            indices = SparseTensor(inputs.indices, self._hash_values_to_bins(inputs.values),
-                                   inputs.dense_shape)
+            indices = inputs.with_values(self._hash_values_to_bins(inputs.values))
         else:
             indices = self._hash_values_to_bins(inputs)
         return encode_categorical_inputs(indices, output_mode=self.output_mode,
@@ -349,8 +348,7 @@ class Discretization(_EagerPreprocessingLayer):
     def call(self, inputs):
         inputs = ensure_tensor(inputs)
         if isinstance(inputs, SparseTensor):
-            indices = SparseTensor(inputs.indices, self._bucketize(inputs.values),
-                                   inputs.dense_shape)
+            indices = inputs.with_values(self._bucketize(inputs.values))
         else:
             indices = self._bucketize(inputs)
         return encode_categorical_inputs(indices, output_mode=self.output_mode,

@@ -94,6 +94,8 @@ def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32", spars
                               count_weights=None, idf_weights=None):
     """Integer `inputs` as ``output_mode`` vectors of `depth` per sample (rank <= 2)."""
     if output_mode == INT:
+        if isinstance(inputs, SparseTensor):  # (its ids, at their indices)
+            return inputs.with_values(cast_ops.identity(cast_ops.cast(inputs.values, dtype)))
         return cast_ops.identity(cast_ops.cast(inputs, dtype))
     original_shape = inputs.shape
     if inputs.shape.rank == 0:
@@ -459,8 +461,7 @@ class IndexLookup(_EagerPreprocessingLayer):
         if inputs.shape.rank == 0:
             inputs = _expand_dims(inputs, -1)
         if isinstance(inputs, SparseTensor):
-            lookups = SparseTensor(inputs.indices, self._lookup_dense(inputs.values),
-                                   inputs.dense_shape)
+            lookups = inputs.with_values(self._lookup_dense(inputs.values))
         elif _is_ragged(inputs):
             lookups = inputs.with_flat_values(self._lookup_dense(inputs.flat_values))
             if self.output_mode != INT:
