@@ -146,7 +146,7 @@ def _threads_used(work, n=120, consume=lambda: None):
 
 def _python_work():
     total = 0
-    for i in range(3000):  # holds the interpreter lock throughout
+    for i in range(20000):  # holds the interpreter lock throughout (about a millisecond)
         total += i * i
     return total
 
@@ -160,12 +160,12 @@ def test_parallel_map_of_python_work_moves_to_the_consumers_thread():
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores")
 def test_parallel_map_of_work_that_leaves_the_lock_stays_on_the_pool():
-    seen = _threads_used(lambda: time.sleep(0.002))
+    seen = _threads_used(lambda: time.sleep(0.01))  # (long next to a busy machine's delays)
     assert seen.count(threading.get_ident()) < len(seen) // 2
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores")
 def test_a_slow_consumer_does_not_count_against_the_pool():
     # the pool is timed by when its chunks end, not by when they are consumed
-    seen = _threads_used(lambda: time.sleep(0.002), n=40, consume=lambda: time.sleep(0.004))
+    seen = _threads_used(lambda: time.sleep(0.01), n=40, consume=lambda: time.sleep(0.02))
     assert seen.count(threading.get_ident()) < len(seen) // 2
