@@ -4,8 +4,6 @@ import glob
 import json
 import os
 
-import numpy as np
-import pytest
 
 import eagerflow as tf
 import eagerflow.compat.v1 as tf1
@@ -15,13 +13,6 @@ from tests.compat.v1_summary_programs import VALUES
 
 with open(os.path.join(os.path.dirname(__file__), "data", "v1_summary.json")) as _f:
     RECORDED = json.load(_f)["summaries"]
-
-
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
 
 
 def _events(logdir):

@@ -15,13 +15,6 @@ with open(os.path.join(os.path.dirname(__file__), "data", "v1_data.json")) as _f
     RECORDED = json.load(_f)
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_programs_give_tfs_results(name):
     assert json.loads(json.dumps(PROGRAMS[name](tf1))) == RECORDED[name]

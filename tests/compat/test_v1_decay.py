@@ -17,13 +17,6 @@ with open(os.path.join(os.path.dirname(__file__), "data", "v1_decay.json")) as _
 _INNER_NAMES = ("cosine", "piecewise_constant", "piecewise_constant_decay")
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 def _check_values(got, want):
     assert sorted(got) == sorted(want)
     for name in want:

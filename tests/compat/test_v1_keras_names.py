@@ -17,9 +17,6 @@ with open(os.path.join(os.path.dirname(__file__), "data", "v1_keras_names.json")
 @pytest.fixture(autouse=True)
 def fresh_names():
     tf.keras.backend.clear_session()
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))

@@ -15,13 +15,6 @@ with open(os.path.join(os.path.dirname(__file__), "data", "v1_layers.json")) as 
     RECORDED = json.load(_f)
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 def test_cnn_trains_as_tfs_with_its_variables_names_and_batch_norm_updates():
     got, want = cnn(tf1), dict(RECORDED["cnn"])
     np.testing.assert_allclose(got.pop("losses"), want.pop("losses"), rtol=1e-5)

@@ -15,13 +15,6 @@ with open(os.path.join(os.path.dirname(__file__), "data", "v1_losses.json")) as 
     RECORDED = json.load(_f)
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 def _close(got, want):
     assert sorted(got) == sorted(want)
     for name in want:

@@ -5,7 +5,6 @@ import json
 import os
 
 import numpy as np
-import pytest
 
 import eagerflow as tf
 import eagerflow.compat.v1 as tf1
@@ -16,13 +15,6 @@ DATA = os.path.join(os.path.dirname(__file__), "data")
 TF_PREFIX = os.path.join(DATA, "v1_meta", "model-2")
 with open(os.path.join(DATA, "v1_meta.json")) as _f:
     RECORDED = json.load(_f)
-
-
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
 
 
 def test_imports_tfs_meta_graph_and_restores_its_checkpoint():

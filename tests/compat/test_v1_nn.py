@@ -21,13 +21,6 @@ NAMED = ("avg_pool", "conv2d_filter", "conv2d_positional", "max_pool", "max_pool
 TUPLES = ("moments", "moments_keep_dims", "sufficient_statistics", "weighted_moments")
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 def _close(got, want):
     assert sorted(got) == sorted(want)
     for name in want:

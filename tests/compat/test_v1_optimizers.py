@@ -15,13 +15,6 @@ with open(os.path.join(os.path.dirname(__file__), "data", "v1_train.json")) as _
     RECORDED = json.load(_f)
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 def _check(got, want):
     for key in ("losses", "w", "b"):
         np.testing.assert_allclose(got.pop(key), want.pop(key), rtol=2e-6, atol=1e-7)

@@ -15,13 +15,6 @@ with open(os.path.join(os.path.dirname(__file__), "data", "v1_rnn.json")) as _f:
     RECORDED = json.load(_f)
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 def _close(got, want, where):
     """Nested lists (a state's tuples of arrays) compared leaf by leaf."""
     if isinstance(want, list) and want and isinstance(want[0], list):

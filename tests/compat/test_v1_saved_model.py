@@ -23,13 +23,6 @@ with open(os.path.join(TF_DATA, "tf_outputs.json")) as _f:
     TF_OUTPUTS = json.load(_f)
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 def _serve(path, signature, feeds, tags=("serve",), import_scope=None):
     """Loads `path` into a new Session and runs `signature` on `feeds` (by input key)."""
     with tf1.Session(graph=tf1.Graph()) as sess:

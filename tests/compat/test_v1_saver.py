@@ -13,13 +13,6 @@ from tests.compat.v1_train_programs import saver_program
 TF_CHECKPOINT = os.path.join(os.path.dirname(__file__), "data", "v1_saver", "model-3")
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 def _trained(steps):
     g, init, train, saver, fetch = saver_program(tf1)
     with tf1.Session(graph=g) as sess:

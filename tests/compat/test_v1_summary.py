@@ -15,13 +15,6 @@ with open(os.path.join(os.path.dirname(__file__), "data", "v1_summary.json")) as
     RECORDED = json.load(_f)
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 def test_summary_ops_serialize_as_tfs_with_its_names_tags_and_collection():
     assert summaries(tf1) == RECORDED["summaries"]
 

@@ -16,13 +16,6 @@ with open(os.path.join(DATA, "v1_train_graphs.json")) as _f:
     RECORDED = json.load(_f)
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 @pytest.mark.parametrize("key", sorted(RECORDED["results"]))
 def test_trains_tfs_v1_training_graph_to_tfs_weights(key):
     want = RECORDED["results"][key]

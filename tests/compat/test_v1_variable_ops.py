@@ -5,7 +5,6 @@ import json
 import os
 
 import numpy as np
-import pytest
 from google.protobuf import text_format
 
 import eagerflow as tf
@@ -14,13 +13,6 @@ import eagerflow.compat.v1 as tf1
 DATA = os.path.join(os.path.dirname(__file__), "data")
 with open(os.path.join(DATA, "v1_variable_ops.json")) as _f:
     TF = json.load(_f)
-
-
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
 
 
 def _names(array):

@@ -15,13 +15,6 @@ with open(os.path.join(os.path.dirname(__file__), "data", "v1_variables.json")) 
     RECORDED = json.load(_f)
 
 
-@pytest.fixture(autouse=True)
-def eager_after():
-    yield
-    tf1.enable_eager_execution()
-    tf1.reset_default_graph()
-
-
 def test_tf2_variables_in_a_v1_graph_are_the_graphs():
     got, want = tf2_variables_in_a_graph(tf1, tf), dict(RECORDED["tf2_variables_in_a_graph"])
     for key in ("a", "b"):
