@@ -67,6 +67,16 @@ def set_enabled(flag):
     _switch = flag
 
 
+def flat_float32(arrays, min_size):
+    """Whether `arrays` can go to an elementwise primitive as flat float32 buffers: of one
+    shape, C-contiguous, at least `min_size` elements (below, NumPy's passes in cache cost
+    less than a native call), with oneDNN enabled."""
+    first = arrays[0]
+    return (first.size >= min_size and all(
+        a.dtype == numpy.float32 and a.shape == first.shape and a.flags.c_contiguous
+        for a in arrays) and enabled())
+
+
 def enabled():
     """True when kernels should use oneDNN: switched on, and the library loads."""
     if _lib is not None:

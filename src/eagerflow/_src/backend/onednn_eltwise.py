@@ -29,16 +29,9 @@ MIN_SIZE = 1 << 18
 _F32 = np.dtype(np.float32)
 
 
-def _usable(*arrays):
-    first = arrays[0]
-    return (first.size >= MIN_SIZE and all(
-        a.dtype == _F32 and a.shape == first.shape and a.flags.c_contiguous for a in arrays)
-        and onednn.enabled())
-
-
 def relu_grad(gradients, features):
     """``gradients * (features > 0)`` (TF's ReluGrad) in one pass, or None."""
-    if not _usable(gradients, features):
+    if not onednn.flat_float32((gradients, features), MIN_SIZE):
         return None
     n = gradients.size
 

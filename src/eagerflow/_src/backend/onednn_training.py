@@ -29,13 +29,6 @@ MIN_SIZE = 1 << 16
 _F32 = np.dtype(np.float32)
 
 
-def _usable(*arrays):
-    first = arrays[0]
-    return (first.size >= MIN_SIZE and all(
-        a.dtype == _F32 and a.shape == first.shape and a.flags.c_contiguous for a in arrays)
-        and onednn.enabled())
-
-
 def _primitive(n, alg, post_ops, scalar_second=False):
     """A cached in-place binary primitive over `n` floats: `alg` of a flat first operand and
     a flat (or one-element: `scalar_second`) second one, then `post_ops`, each a binary
@@ -66,7 +59,7 @@ def _primitive(n, alg, post_ops, scalar_second=False):
 def adam(w, m, v, alpha, decay1, decay2, epsilon, g):
     """In place: m += (g - m) decay1; v += (g*g - v) decay2;
     w -= alpha m / (sqrt(v) + epsilon). True when done."""
-    if not _usable(w, m, v, g):
+    if not onednn.flat_float32((w, m, v, g), MIN_SIZE):
         return False
     n = w.size
     moment = _primitive(n, api.BINARY_SUB, (("scalar", api.BINARY_MUL),
