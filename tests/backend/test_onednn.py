@@ -145,3 +145,25 @@ def test_one_primitive_from_several_threads():
         np.testing.assert_array_equal(y, x.T)
 
     in_threads(check, [(x,) for x in inputs], repeat=50)
+
+
+@needs_onednn
+def test_arrays_at_the_addresses_last_bound_are_not_bound_again(monkeypatch):
+    # (binding an array to its memory object costs microseconds: an in-place update passes
+    # the same arrays at every step)
+    reorder = _transpose((4, 6))
+    binds, bind = [], onednn.lib().dnnl_memory_set_data_handle
+    monkeypatch.setattr(onednn.lib(), "dnnl_memory_set_data_handle",
+                        lambda memory, address: binds.append(address) or bind(memory, address))
+    rng = np.random.default_rng(2)
+    x, y = rng.standard_normal((4, 6)).astype(np.float32), np.empty((6, 4), np.float32)
+    reorder({api.ARG_SRC: x}, {api.ARG_DST: y})
+    assert len(binds) == 2
+    x[...] = rng.standard_normal((4, 6))
+    reorder({api.ARG_SRC: x}, {api.ARG_DST: y})
+    np.testing.assert_array_equal(y, x.T)
+    assert len(binds) == 2
+    other = rng.standard_normal((4, 6)).astype(np.float32)
+    reorder({api.ARG_SRC: other}, {api.ARG_DST: y})
+    np.testing.assert_array_equal(y, other.T)
+    assert len(binds) == 3

@@ -9,7 +9,7 @@ from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
 from eagerflow import errors, linalg as la, TensorShape
-from tests.internals import registry
+from tests.internals import registry, threads
 
 InvalidArgumentError = errors.InvalidArgumentError
 
@@ -821,3 +821,30 @@ def test_diag_part_k_out_of_range_raises_while_tracing(k):
     with pytest.raises(tf.errors.InvalidArgumentError, match="lower_diag_index is out of bound"):
         tf.linalg.diag_part(x, k=k)
     assert tf.function(lambda: tf.linalg.diag_part(x, k=2))().shape == (1,)
+
+
+def test_large_float32_products_run_in_parts_on_idle_threads(monkeypatch):
+    # with OpenBLAS on one thread and the cores otherwise idle, a product shares the threads
+    monkeypatch.setattr(threads, "budget", lambda: 2)
+    monkeypatch.setattr(threads, "adapt", lambda: None)  # (whatever other processes do)
+    monkeypatch.setattr(threads, "contended", False)
+    monkeypatch.setattr(threads, "blas_threads", lambda: 1)
+    parts, run_in_chunks = [], threads.in_chunks
+    monkeypatch.setattr(threads, "in_chunks",
+                        lambda count, run: parts.append(count) or run_in_chunks(count, run))
+    rng = np.random.default_rng(0)
+    tall, wide = rng.standard_normal((200, 300)), rng.standard_normal((300, 90))
+    cases = [(tall, wide, {}), (tall[:64], rng.standard_normal((300, 500)), {}),
+             (tall.T, wide, {"transpose_a": True}), (tall, wide.T, {"transpose_b": True})]
+    for a, b, flags in cases:
+        x, y = a.astype(np.float32), tf.Variable(b.astype(np.float32))
+        expected = (a.T if flags.get("transpose_a") else a) @ (
+            b.T if flags.get("transpose_b") else b)
+        got = tf.matmul(x, y, **flags)
+        assert got.shape == expected.shape and got.dtype == tf.float32
+        np.testing.assert_allclose(got.numpy(), expected, rtol=1e-4, atol=1e-4)
+    assert parts == [2, 2, 2, 2]
+    # small products, and float64 ones, stay whole
+    tf.matmul(tf.ones((8, 8)), tf.ones((8, 8)))
+    tf.matmul(tall, wide)
+    assert parts == [2, 2, 2, 2]

@@ -5,7 +5,7 @@ import pytest
 
 import eagerflow as tf
 from tests.concurrency import in_threads
-from tests.internals import needs_onednn, onednn
+from tests.internals import needs_onednn, onednn, threads
 
 # Above the sizes where the native Adam and the kept scratch buffers take over.
 SHAPE = (300, 300)
@@ -140,3 +140,20 @@ def test_threads_updating_at_once(path):
                                    atol=1e-6)
 
     in_threads(train, [(s,) for s in range(4)], repeat=3)
+
+
+@needs_onednn
+def test_a_large_variable_is_updated_in_parts_on_idle_threads(monkeypatch):
+    monkeypatch.setattr(threads, "budget", lambda: 2)
+    monkeypatch.setattr(threads, "_look", lambda: None)  # (whatever other processes do)
+    monkeypatch.setattr(threads, "contended", False)
+    parts, run_in_chunks = [], threads.in_chunks
+    monkeypatch.setattr(threads, "in_chunks",
+                        lambda count, run: parts.append(count) or run_in_chunks(count, run))
+    w, grads = _data(5, shape=(701, 301))
+    var = tf.Variable(w)
+    opt = tf.keras.optimizers.Adam(0.01)
+    for g in grads:
+        opt.apply_gradients([(tf.constant(g), var)])
+    np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads), rtol=1e-5, atol=1e-6)
+    assert parts == [2] * len(grads)

@@ -295,6 +295,7 @@ class Primitive:
         args = list(self._memories.items())
         self._args = (api.ExecArg * len(args))(*[api.ExecArg(a, m.value) for a, m in args])
         self._nargs = len(args)
+        self._bound = {}  # argument -> the address its memory object was last given
 
     @staticmethod
     def reorder(source, target):
@@ -349,9 +350,17 @@ class Primitive:
 
     def _run(self, arrays, stream):
         memories, bind = self._memories, _lib.dnnl_memory_set_data_handle
+        bound = self._bound
         status = 0
         for arg, array in arrays.items():
-            status |= bind(memories[arg].value, _address(array))
+            # (binding costs microseconds: a memory object already at this address, where the
+            # caller's live array now is, keeps it, as an optimizer's in-place update finds)
+            address = _address(array)
+            if bound.get(arg) != address:
+                status |= bind(memories[arg].value, address)
+                bound[arg] = address
+        if status:
+            bound.clear()
         api.check(status, "dnnl_memory_set_data_handle")
         api.check(_lib.dnnl_primitive_execute(self._primitive.value, stream, self._nargs,
                                               self._args), "dnnl_primitive_execute")

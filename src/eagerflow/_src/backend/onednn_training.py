@@ -22,6 +22,7 @@ import numpy as np
 
 from eagerflow._src.backend import onednn
 from eagerflow._src.backend import onednn_api as api
+from eagerflow._src.backend import threads
 
 # Below this many elements NumPy's dozen passes, in cache, cost less than three native calls
 # (measured: 1.3x as fast as NumPy at 100k elements, 1.6x from 200k, slower below 32k).
@@ -52,8 +53,14 @@ def _primitive(n, alg, post_ops, scalar_second=False):
 
     # One thread: memory-bound passes of a few hundred KB gain nothing from a second one,
     # and under load its threads made the update several times slower.
-    return onednn.cached(("optimizer", n, alg, tuple(post_ops), scalar_second), build,
-                         serial=True)
+    # (each thread its own: `threads.in_chunks` runs parts of one update at once)
+    return onednn.cached(("optimizer", n, alg, tuple(post_ops), scalar_second, threads.slot()),
+                         build, serial=True)
+
+
+# A variable is updated in parts of at least this many elements on the intra-op threads
+# while no other process keeps the cores busy (each part's passes on one thread).
+SPLIT_SIZE = 1 << 16
 
 
 def adam(w, m, v, alpha, decay1, decay2, epsilon, g):
@@ -62,6 +69,20 @@ def adam(w, m, v, alpha, decay1, decay2, epsilon, g):
     if not onednn.flat_float32((w, m, v, g), MIN_SIZE):
         return False
     n = w.size
+    parts = min(threads.budget(), n // SPLIT_SIZE)
+    if parts > 1 and not threads.contended:
+        w, m, v, g = (a.reshape(n) for a in (w, m, v, g))
+        cut = [n * i // parts // 16 * 16 for i in range(parts)] + [n]
+        if not all(_primitives(cut[i + 1] - cut[i]) for i in range(parts)):
+            return False  # (before any part is updated)
+        done = threads.in_chunks(parts, lambda i: _adam(
+            *(a[cut[i]:cut[i + 1]] for a in (w, m, v, g)), alpha, decay1, decay2, epsilon))
+        return all(done)
+    return _adam(w, m, v, g, alpha, decay1, decay2, epsilon)
+
+
+def _primitives(n):
+    """Adam's three primitives over `n` floats (None for each oneDNN has not)."""
     moment = _primitive(n, api.BINARY_SUB, (("scalar", api.BINARY_MUL),
                                             ("flat", api.BINARY_ADD)))
     square = _primitive(n, api.BINARY_MUL, (("flat", api.BINARY_SUB),
@@ -75,8 +96,15 @@ def adam(w, m, v, alpha, decay1, decay2, epsilon, g):
                                           ("flat", api.BINARY_MUL),
                                           ("scalar", api.BINARY_MUL),
                                           ("flat", api.BINARY_ADD)), scalar_second=True)
-    if moment is None or square is None or step is None:
+    return None if moment is None or square is None or step is None else (moment, square, step)
+
+
+def _adam(w, m, v, g, alpha, decay1, decay2, epsilon):
+    n = w.size
+    primitives = _primitives(n)
+    if primitives is None:
         return False
+    moment, square, step = primitives
     w, m, v, g = (a.reshape(n) for a in (w, m, v, g))
     scalars = np.array([decay1, decay2, epsilon, -alpha, 1], _F32)
     d1, d2, eps, neg_alpha, one = (scalars[i:i + 1] for i in range(5))

@@ -134,11 +134,41 @@ def _product(xp, a, b, x, y):
     """
     threads.adapt()
     try:
-        out = xp.matmul(x, y)
+        out = _split_product(x, y) if x.dtype == _F32 and xp is np else None
+        if out is None:
+            out = xp.matmul(x, y)
     except ValueError:
         raise _size_incompatible(a, b) from None
     if out.dtype is not a.dtype:  # bfloat16 products come back as float32
         out = out.astype(a.dtype, copy=False)
+    return out
+
+
+# A float32 product of two matrices with at least this many multiply-adds per thread is
+# split over the intra-op threads when OpenBLAS runs on one (as it does once oneDNN's
+# OpenMP threads have the cores) while no other process keeps the cores busy: each part a
+# product on one thread, taken by whichever thread is free (`threads.in_chunks`).
+_SPLIT_WORK = 1 << 21
+_F32 = np.dtype(np.float32)
+
+
+def _split_product(x, y):
+    """``x @ y`` of two float32 matrices computed in parts on several threads, split along
+    the larger dim of the product; None when the work is too small to share."""
+    if x.ndim != 2 or y.ndim != 2 or y.dtype != _F32:
+        return None
+    (m, k), n = x.shape, y.shape[-1]
+    parts = min(threads.budget(), m * n * k // _SPLIT_WORK, max(m, n) // 16)
+    if parts < 2 or k != y.shape[0] or threads.contended or threads.blas_threads() != 1:
+        return None
+    out = np.empty((m, n), _F32)
+    cut = [max(m, n) * i // parts // 16 * 16 for i in range(parts)] + [max(m, n)]
+    if m >= n:
+        threads.in_chunks(parts, lambda i: np.matmul(x[cut[i]:cut[i + 1]], y,
+                                                     out=out[cut[i]:cut[i + 1]]))
+    else:
+        threads.in_chunks(parts, lambda i: np.matmul(x, y[:, cut[i]:cut[i + 1]],
+                                                     out=out[:, cut[i]:cut[i + 1]]))
     return out
 
 

@@ -704,11 +704,14 @@ def _sparse_softmax_xent(xp, features, labels):
         loss, backprop = float_math.sparse_softmax_cross_entropy(
             features.reshape(-1, classes), labels.reshape(-1))
         return loss.reshape(labels.shape), backprop.reshape(features.shape)
-    shifted, log_norm = _shifted(xp, features, -1)
-    neg_log_probs = log_norm - shifted  # not -(log probs): a perfect fit costs +0, not -0
-    picked = xp.take_along_axis(neg_log_probs, labels[..., None].astype(xp.intp), -1)[..., 0]
-    one_hot = (xp.arange(classes) == labels[..., None]).astype(features.dtype)
-    return picked, xp.exp(-neg_log_probs) - one_hot
+    shifted, log_norm = _shifted(xp, features.reshape(-1, classes), -1)
+    # not -(log probs): a perfect fit costs +0, not -0 (in place: `shifted` is a new array)
+    neg_log_probs = xp.subtract(log_norm, shifted, out=shifted)
+    rows, labels_flat = xp.arange(labels.size), labels.reshape(-1)
+    picked = neg_log_probs[rows, labels_flat]
+    backprop = xp.exp(xp.negative(neg_log_probs))
+    backprop[rows, labels_flat] -= 1  # (minus the one-hot labels)
+    return picked.reshape(labels.shape), backprop.reshape(features.shape)
 
 
 def _sparse_softmax_xent_rule(features, labels):
