@@ -833,7 +833,7 @@ def test_large_float32_products_run_in_parts_on_idle_threads(monkeypatch):
     monkeypatch.setattr(threads, "in_chunks",
                         lambda count, run: parts.append(count) or run_in_chunks(count, run))
     rng = np.random.default_rng(0)
-    tall, wide = rng.standard_normal((200, 300)), rng.standard_normal((300, 90))
+    tall, wide = rng.standard_normal((256, 300)), rng.standard_normal((300, 128))
     cases = [(tall, wide, {}), (tall[:64], rng.standard_normal((300, 500)), {}),
              (tall.T, wide, {"transpose_a": True}), (tall, wide.T, {"transpose_b": True})]
     for a, b, flags in cases:

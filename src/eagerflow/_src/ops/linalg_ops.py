@@ -148,7 +148,7 @@ def _product(xp, a, b, x, y):
 # split over the intra-op threads when OpenBLAS runs on one (as it does once oneDNN's
 # OpenMP threads have the cores) while no other process keeps the cores busy: each part a
 # product on one thread, taken by whichever thread is free (`threads.in_chunks`).
-_SPLIT_WORK = 1 << 21
+_SPLIT_WORK = 1 << 22
 _F32 = np.dtype(np.float32)
 
 
