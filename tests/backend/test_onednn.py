@@ -148,10 +148,14 @@ def test_one_primitive_from_several_threads():
 
 
 @needs_onednn
-def test_arrays_at_the_addresses_last_bound_are_not_bound_again(monkeypatch):
+def test_kept_bindings_bind_arrays_at_new_addresses_only(monkeypatch):
     # (binding an array to its memory object costs microseconds: an in-place update passes
     # the same arrays at every step)
-    reorder = _transpose((4, 6))
+    shape = (4, 6)
+    reorder = onednn.Primitive.reorder(
+        onednn.describe(shape, np.float32, onednn.plain_strides(shape, np.float32)),
+        onednn.describe(shape, np.float32, onednn.plain_strides(shape, np.float32, (1, 0))),
+        kept_bindings=True)
     binds, bind = [], onednn.lib().dnnl_memory_set_data_handle
     monkeypatch.setattr(onednn.lib(), "dnnl_memory_set_data_handle",
                         lambda memory, address: binds.append(address) or bind(memory, address))
@@ -167,3 +171,8 @@ def test_arrays_at_the_addresses_last_bound_are_not_bound_again(monkeypatch):
     reorder({api.ARG_SRC: other}, {api.ARG_DST: y})
     np.testing.assert_array_equal(y, other.T)
     assert len(binds) == 3
+    # without kept bindings, every call binds every array
+    plain = _transpose((4, 6))
+    for _ in range(2):
+        plain({api.ARG_SRC: x}, {api.ARG_DST: y})
+    assert len(binds) == 7

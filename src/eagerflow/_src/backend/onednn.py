@@ -266,7 +266,7 @@ class Primitive:
     each argument the caller passes to the `Desc` of the caller's arrays.
     """
 
-    def __init__(self, pd, plain, keep=()):
+    def __init__(self, pd, plain, keep=(), kept_bindings=False):
         self._pd = pd
         self._keep = (plain, keep)  # descriptors the native objects point at
         self._lock = threading.Lock()
@@ -295,15 +295,19 @@ class Primitive:
         args = list(self._memories.items())
         self._args = (api.ExecArg * len(args))(*[api.ExecArg(a, m.value) for a, m in args])
         self._nargs = len(args)
-        self._bound = {}  # argument -> the address its memory object was last given
+        # argument -> the address its memory object was last given, when `kept_bindings`:
+        # binding costs microseconds, and an in-place update passes the same arrays call
+        # after call (only for plain layouts: binding also zeroes a blocked one's padding)
+        self._bound = {} if kept_bindings else None
 
     @staticmethod
-    def reorder(source, target):
+    def reorder(source, target, kept_bindings=False):
         """A primitive copying an array of layout `source` into one of layout `target`."""
         pd, attr = _Handle("dnnl_primitive_desc_destroy"), attributes()
         _lib.dnnl_reorder_primitive_desc_create(ctypes.byref(pd.value), source.handle, _engine,
                                                 target.handle, _engine, attr.value)
-        return Primitive(pd, {api.ARG_SRC: source, api.ARG_DST: target})
+        return Primitive(pd, {api.ARG_SRC: source, api.ARG_DST: target},
+                         kept_bindings=kept_bindings)
 
     def _memory(self, md):
         memory = _Handle("dnnl_memory_destroy")
@@ -352,15 +356,17 @@ class Primitive:
         memories, bind = self._memories, _lib.dnnl_memory_set_data_handle
         bound = self._bound
         status = 0
-        for arg, array in arrays.items():
-            # (binding costs microseconds: a memory object already at this address, where the
-            # caller's live array now is, keeps it, as an optimizer's in-place update finds)
-            address = _address(array)
-            if bound.get(arg) != address:
-                status |= bind(memories[arg].value, address)
-                bound[arg] = address
-        if status:
-            bound.clear()
+        if bound is None:
+            for arg, array in arrays.items():
+                status |= bind(memories[arg].value, _address(array))
+        else:
+            for arg, array in arrays.items():
+                address = _address(array)
+                if bound.get(arg) != address:  # (else the caller's live array is there now)
+                    status |= bind(memories[arg].value, address)
+                    bound[arg] = address
+            if status:
+                bound.clear()
         api.check(status, "dnnl_memory_set_data_handle")
         api.check(_lib.dnnl_primitive_execute(self._primitive.value, stream, self._nargs,
                                               self._args), "dnnl_primitive_execute")

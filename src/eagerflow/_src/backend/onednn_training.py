@@ -49,7 +49,7 @@ def _primitive(n, alg, post_ops, scalar_second=False):
         for i, op in enumerate(ops):
             if len(op) == 2:  # binary: its operand
                 plain[api.post_op_arg(i)] = op[1]
-        return onednn.Primitive(pd, plain, keep=(attr, scalar))
+        return onednn.Primitive(pd, plain, keep=(attr, scalar), kept_bindings=True)
 
     # One thread: memory-bound passes of a few hundred KB gain nothing from a second one,
     # and under load its threads made the update several times slower.
