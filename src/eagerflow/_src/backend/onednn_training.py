@@ -51,9 +51,9 @@ def _primitive(n, alg, post_ops, scalar_second=False):
                 plain[api.post_op_arg(i)] = op[1]
         return onednn.Primitive(pd, plain, keep=(attr, scalar), kept_bindings=True)
 
-    # One thread: memory-bound passes of a few hundred KB gain nothing from a second one,
-    # and under load its threads made the update several times slower.
-    # (each thread its own: `threads.in_chunks` runs parts of one update at once)
+    # One OpenMP thread: under load a primitive's threads, spinning at its barriers, made
+    # the update several times slower (idle cores share a large update in parts instead,
+    # see `adam`, each thread with primitives of its own).
     return onednn.cached(("optimizer", n, alg, tuple(post_ops), scalar_second, threads.slot()),
                          build, serial=True)
 
