@@ -316,26 +316,34 @@ def whitespace_tokens(flat, lower=False, strip_pattern=None):
             break
     else:
         return None
-    if lower:
-        joined = joined.lower()
-    if deleted:
-        joined = joined.translate(None, deleted)
+    if lower:  # (one pass: deleting the bytes that lower-case into `deleted`, lower-casing)
+        deleted = bytes(c for c in range(256) if _LOWER[c] in deleted)
+    if lower or deleted:
+        joined = joined.translate(_LOWER if lower else None, deleted)
     size = len(joined)
-    data = np.frombuffer(joined + bytes(TOKEN_PAD + 1), np.uint8)
-    space = _ASCII_SPACE[data]
-    space[size:] = True
-    mark = data[:size] == sep[0]
-    space[:size] |= mark
+    data = np.frombuffer(joined + bytes(TOKEN_PAD), np.uint8)
+    # (True at whitespace, at the separators and after the end, by a table)
+    space = np.frombuffer(joined.translate(_space_table(sep[0])) + b"\x01" * (TOKEN_PAD + 1),
+                          bool)
     first = np.empty(space.size, bool)  # where tokens start
     first[0] = not space[0]
     np.greater(space[:-1], space[1:], out=first[1:])
     starts = np.flatnonzero(first)
     ends = np.flatnonzero(space[1:] > space[:-1]) + 1
     # (each string's part of the buffer ends at its separator, or at the end)
-    bounds = np.concatenate([np.zeros(1, np.intp), np.flatnonzero(mark) + 1])
+    bounds = np.flatnonzero(data[:size] == sep[0])
+    bounds = np.concatenate([np.zeros(1, np.intp), bounds + 1])
     counts = np.add.reduceat(first, bounds, dtype=np.int64) if len(flat) else \
         np.zeros(0, np.int64)
     return data, starts, ends - starts, counts
+
+
+_LOWER = bytes(range(256)).lower()
+
+
+@functools.lru_cache(maxsize=None)
+def _space_table(sep):
+    return bytes(1 if _ASCII_SPACE[c] or c == sep else 0 for c in range(256))
 
 
 def _string_split(xp, x, sep, maxsplit):
