@@ -91,6 +91,21 @@ def test_text_vectorization_eagerly_equals_its_graph(kwargs):
         np.testing.assert_array_equal(eager.numpy(), graph.numpy())
 
 
+@pytest.mark.parametrize("split", ["whitespace", "character"])
+def test_text_vectorization_standardizes_once_per_call(split):
+    calls = []
+
+    def standardize(x):
+        calls.append(x.shape.as_list())
+        return tf.strings.upper(x)
+
+    layer = tf.keras.layers.TextVectorization(standardize=standardize, split=split,
+                                              vocabulary=["AB", "C", "A"])
+    assert layer(["ab c", "x"]).numpy().tolist()[0][:2] == ([2, 3] if split == "whitespace"
+                                                            else [4, 1])
+    assert calls == [[2]]
+
+
 def test_num_oov_indices_zero_fails_on_oov():
     layer = tf.keras.layers.StringLookup(vocabulary=["a"], num_oov_indices=0)
     with pytest.raises(tf.errors.InvalidArgumentError, match="num_oov_indices=0"):

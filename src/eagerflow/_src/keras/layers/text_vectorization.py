@@ -263,13 +263,18 @@ class TextVectorization(_EagerPreprocessingLayer):
         return cls(**config)
 
     def _preprocess(self, inputs):
-        inputs = ensure_tensor(inputs, _dtypes.string)
+        return self._tokenize(self._standardized(ensure_tensor(inputs, _dtypes.string)))
+
+    def _standardized(self, inputs):
         if self._standardize in (LOWER, LOWER_AND_STRIP_PUNCTUATION):
             inputs = string_ops.lower(inputs)
         if self._standardize in (STRIP_PUNCTUATION, LOWER_AND_STRIP_PUNCTUATION):
             inputs = string_ops.regex_replace(inputs, DEFAULT_STRIP_REGEX, "")
         if callable(self._standardize):
             inputs = self._standardize(inputs)
+        return inputs
+
+    def _tokenize(self, inputs):
         if self._split is not None:
             if inputs.shape.rank == 0:  # one string (a dataset's element): one row
                 inputs = array_ops.reshape(inputs, [1])
@@ -295,10 +300,14 @@ class TextVectorization(_EagerPreprocessingLayer):
         scalar = inputs.shape.rank == 0
         if scalar:
             inputs = array_ops.reshape(inputs, [1])
+        if callable(self._standardize):  # (called once, whichever path follows)
+            inputs = self._standardized(inputs)
         out = self._call_batch(inputs)
         if out is not None:
             return out[0] if scalar else out
-        tokens = self._preprocess(inputs)
+        if not callable(self._standardize):
+            inputs = self._standardized(inputs)
+        tokens = self._tokenize(inputs)
         if self._output_mode is None:
             if isinstance(tokens, SparseTensor):
                 tokens = to_dense(tokens, default_value=b"")
@@ -318,19 +327,17 @@ class TextVectorization(_EagerPreprocessingLayer):
         lookup = self._lookup_layer
         if not (context.executing_eagerly() and self._split == WHITESPACE and
                 self._ngrams is None and self._output_mode is not None and
-                lookup.num_oov_indices == 1 and not lookup.invert and
-                isinstance(inputs, EagerTensor)):
+                lookup.num_oov_indices == 1 and not lookup.invert):
             return None
         table = _table_value(lookup)
         if table is None:
             return None
+        # (a callable has standardized `inputs` already)
         lower = self._standardize in (LOWER, LOWER_AND_STRIP_PUNCTUATION)
         strip = DEFAULT_STRIP_REGEX if self._standardize in (
             STRIP_PUNCTUATION, LOWER_AND_STRIP_PUNCTUATION) else None
-        if callable(self._standardize):
-            inputs = self._standardize(inputs)
-            if not isinstance(inputs, EagerTensor) or inputs.dtype != _dtypes.string:
-                return None
+        if not isinstance(inputs, EagerTensor) or inputs.dtype != _dtypes.string:
+            return None
         if inputs.shape.rank == 2 and inputs.shape[-1] == 1:
             inputs = array_ops.squeeze(inputs, axis=-1)
         if inputs.shape.rank != 1:
