@@ -6,7 +6,10 @@ optionally joined into n-grams, and looked up in a vocabulary, which `adapt`
 learns from data as `StringLookup` does (the mask token is ``""``). Tokens travel
 between the steps as a `SparseTensor` of rows (the natural ragged result, as
 positions): an ``"int"`` output is that matrix made dense with 0 padding, cut or
-padded to `output_sequence_length` when it is set.
+padded to `output_sequence_length` when it is set. Called eagerly on strings split
+at whitespace, the layer skips the per-token strings: the batch becomes one bytes
+buffer, standardized in one pass, its tokens found and looked up with NumPy
+(`string_ops.whitespace_tokens`, `lookup_ops.find_tokens`), with the ops' results.
 
 >>> layer = tf.keras.layers.TextVectorization()
 >>> layer.adapt(["The cat sat.", "The dog!"])
