@@ -174,7 +174,9 @@ def cases(tf):
         strip = layers.TextVectorization(standardize="strip_punctuation",
                                          vocabulary=["Hello", "hello", "WORLD"])
         mapped = tf.data.Dataset.from_tensor_slices(texts).batch(4).map(given)
-        return [layer.get_vocabulary(), layer(texts), layer(tf.constant([[t] for t in texts])),
+        long_only = layers.TextVectorization(vocabulary=["x" * 20, "y" * 17], ragged=True)
+        return [long_only(texts).to_list(),
+                layer.get_vocabulary(), layer(texts), layer(tf.constant([[t] for t in texts])),
                 layer(texts[3]), given(texts), rows(texts).to_list(), rows("hello world"),
                 hot(texts), count(texts), kept(texts), strip(texts),
                 tf.function(lambda x: given(x))(tf.constant(texts)),

@@ -154,7 +154,7 @@ class _TokenIndex:
         at = _home(low, high, lengths, self.shift)
         out = np.full(starts.size, default_value, self.values.dtype)
         todo = None  # (all tokens, then those whose slots held other keys)
-        while at.size:
+        while at.size and self.values.size:
             key = self.slots[at]
             taken = key >= 0
             key = np.maximum(key, 0)  # (compared where taken only)
