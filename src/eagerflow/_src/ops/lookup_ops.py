@@ -139,12 +139,18 @@ class _TokenIndex:
         self.values = np.array([entries[k] for k in keys], value_dtype)
         bits = max(4, (4 * len(keys)).bit_length())
         self.shift, self.mask = 64 - bits, (1 << bits) - 1
-        slots = [-1] * (1 << bits)
-        for i, at in enumerate(_home(self.low, self.high, lengths, self.shift).tolist()):
-            while slots[at] >= 0:
-                at = (at + 1) & self.mask
-            slots[at] = i
-        self.slots = np.array(slots, np.intp)
+        self.slots = np.full(1 << bits, -1, np.intp)
+        # Each round, every key not yet placed takes the slot it is at when that slot is free
+        # (the first of several such keys), else moves on to the next slot: the slots it
+        # passes hold keys, as linear probing needs.
+        todo = np.arange(len(keys))
+        at = _home(self.low, self.high, lengths, self.shift)
+        while todo.size:
+            free = np.flatnonzero(self.slots[at] < 0)
+            spots, first = np.unique(at[free], return_index=True)
+            self.slots[spots] = todo[free[first]]
+            left = self.slots[at] != todo
+            todo, at = todo[left], (at[left] + 1) & self.mask
 
     def valid_for(self, table):
         return table.entries is self.entries and len(table.entries) == self.size
