@@ -283,9 +283,10 @@ def _split_whitespace(x):
     data = _ASCII_SPACE[np.frombuffer(joined, np.uint8)]
     starts = ~data
     starts[1:] &= data[:-1]  # a token starts after whitespace (or at the very start)
-    lengths = np.fromiter(map(len, flat), np.int64, count=len(flat)) + 1
-    row_of_byte = np.repeat(np.arange(len(flat)), lengths)[:data.size]
-    return np.bincount(row_of_byte[starts], minlength=len(flat)), joined.split()
+    # (the tokens starting before each string's end, less those before the previous end)
+    ends = np.cumsum(np.fromiter(map(len, flat), np.int64, count=len(flat)) + 1) - 1
+    before = np.searchsorted(np.flatnonzero(starts), ends)
+    return np.diff(before, prepend=0), joined.split()
 
 
 # Bytes that are neither whitespace, nor changed by ASCII lower-casing: one absent from a
