@@ -156,6 +156,33 @@ def cases(tf):
                 strip(["A. b! a"]), strip.get_vocabulary()]
 
     @case
+    def text_vectorization_edge_strings():
+        texts = ["", "   ", "...!?", "Ünïcödé — “quotes”, «fr» ¿qué?", "tab\tnew\nline\r\x0bvt\x0cff",
+                 "a\x00b a\x01b A\x02B", "Hello, WORLD!! hello", "X" * 20 + " " + "y" * 16 + "Y",
+                 "non\u00a0breaking\u3000space", "it's \"quoted\" (p) [b] {c} a-b a_b a/b ~`",
+                 "exactly16bytes!! exactly16bytes"]
+        layer = layers.TextVectorization()
+        layer.adapt(texts)
+        given = layers.TextVectorization(
+            vocabulary=["ünïcödé", "—", "hello", "x" * 20, "a\x00b", "exactly16bytes"],
+            output_sequence_length=4)
+        rows = layers.TextVectorization(ragged=True, vocabulary=["hello", "world"])
+        hot = layers.TextVectorization(output_mode="multi_hot", vocabulary=["hello", "a", "b"])
+        count = layers.TextVectorization(output_mode="count", vocabulary=["hello", "a", "b"],
+                                         standardize="lower")
+        kept = layers.TextVectorization(standardize=None, vocabulary=["Hello,", "WORLD!!"])
+        strip = layers.TextVectorization(standardize="strip_punctuation",
+                                         vocabulary=["Hello", "hello", "WORLD"])
+        mapped = tf.data.Dataset.from_tensor_slices(texts).batch(4).map(given)
+        long_only = layers.TextVectorization(vocabulary=["x" * 20, "y" * 17], ragged=True)
+        return [long_only(texts).to_list(),
+                layer.get_vocabulary(), layer(texts), layer(tf.constant([[t] for t in texts])),
+                layer(texts[3]), given(texts), rows(texts).to_list(), rows("hello world"),
+                hot(texts), count(texts), kept(texts), strip(texts),
+                tf.function(lambda x: given(x))(tf.constant(texts)),
+                [batch for batch in mapped]]
+
+    @case
     def text_classifier_vocabulary_and_ids():
         ds = tf.data.Dataset.from_tensor_slices(REVIEWS).batch(7)
         layer = layers.TextVectorization(max_tokens=15, output_sequence_length=5)

@@ -63,6 +63,49 @@ def test_lookup_layers_in_a_function_with_unknown_batch():
     assert g(tf.constant(["y x z w", "x"])).numpy().tolist() == [[3, 2, 1], [2, 0, 0]]
 
 
+def _random_texts(rng, count):
+    words = np.array([f"w{i}" for i in range(3000)] + ["x" * n for n in range(1, 40)] +
+                     ["a\x00", "a", "\x00a", "é", "Ünï", "toolongtobeshort" * 2, "sixteen_letters!"])
+    marks = np.array(["", " ", "  ", "\t", ". ", "! ", ", ", "\n", "?"])
+    return [" ".join(w + m for w, m in zip(words[rng.integers(0, words.size, n)],
+                                          marks[rng.integers(0, marks.size, n)]))
+            for n in rng.integers(0, 14, count)]
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"output_sequence_length": 6}, {"ragged": True},
+                                    {"output_mode": "multi_hot"}, {"output_mode": "count"},
+                                    {"output_mode": "tf_idf"}, {"standardize": None},
+                                    {"standardize": "lower", "max_tokens": 50}])
+def test_text_vectorization_eagerly_equals_its_graph(kwargs):
+    """Called eagerly, a batch is tokenized and looked up at once (not op by op): the same
+    values as the ops give in a function, for a large vocabulary of short and long tokens."""
+    rng = np.random.default_rng(0)
+    layer = tf.keras.layers.TextVectorization(**kwargs)
+    layer.adapt(_random_texts(rng, 3000))
+    texts = tf.constant(_random_texts(rng, 500) + ["", " ", "!!", "A\x00 a\x00"])
+    eager, graph = layer(texts), tf.function(lambda x: layer(x))(texts)
+    if kwargs.get("ragged"):
+        assert eager.to_list() == graph.to_list()
+    else:
+        assert eager.dtype == graph.dtype and eager.shape == graph.shape
+        np.testing.assert_array_equal(eager.numpy(), graph.numpy())
+
+
+@pytest.mark.parametrize("split", ["whitespace", "character"])
+def test_text_vectorization_standardizes_once_per_call(split):
+    calls = []
+
+    def standardize(x):
+        calls.append(x.shape.as_list())
+        return tf.strings.upper(x)
+
+    layer = tf.keras.layers.TextVectorization(standardize=standardize, split=split,
+                                              vocabulary=["AB", "C", "A"])
+    assert layer(["ab c", "x"]).numpy().tolist()[0][:2] == ([2, 3] if split == "whitespace"
+                                                            else [4, 1])
+    assert calls == [[2]]
+
+
 def test_num_oov_indices_zero_fails_on_oov():
     layer = tf.keras.layers.StringLookup(vocabulary=["a"], num_oov_indices=0)
     with pytest.raises(tf.errors.InvalidArgumentError, match="num_oov_indices=0"):

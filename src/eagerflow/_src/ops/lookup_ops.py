@@ -44,7 +44,8 @@ class TableValue:
     tensors look at their value's metadata.
     """
 
-    __slots__ = ("entries", "key_dtype", "value_dtype", "initialized", "__weakref__")
+    __slots__ = ("entries", "key_dtype", "value_dtype", "initialized", "token_index",
+                 "__weakref__")
     shape = ()
     ndim = 0
     dtype = _d.variant
@@ -55,6 +56,7 @@ class TableValue:
         self.entries = {}
         self.key_dtype, self.value_dtype = key_dtype, value_dtype
         self.initialized = False
+        self.token_index = None
 
     def __repr__(self):
         return f"<TableValue {len(self.entries)} entries>"
@@ -86,6 +88,113 @@ def _find(xp, table, keys, default_value):
     else:
         out = np.fromiter(found, dtype, count=flat.size)
     return out.reshape(keys.shape)
+
+
+# -- looking up tokens of a bytes buffer ---------------------------------------------------------
+# A static table of string keys also keeps its keys of up to 16 bytes as numbers: two words of
+# their bytes (zero-padded, little-endian) and their length, in an open-addressing hash table
+# (linear probing, at most a quarter full). Tokens of a buffer are looked up there by comparing
+# the three numbers: exact, with NumPy over all tokens at once and no bytes object per token.
+
+_WORD = np.dtype("<u8")
+_LOW_BYTES = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], np.uint64)
+_SHORT = 16
+
+
+def _words(data, starts, lengths):
+    """The first two words of each token (zero-padded); `data` has 16 bytes after them."""
+    # The words at every byte, as eight aligned arrays (one per offset modulo 8): gathering
+    # from them is faster than from a view of unaligned words.
+    count = (data.size - 8) // 8
+    words = np.empty((8, count), _WORD)
+    for offset in range(8):
+        words[offset] = np.frombuffer(data, _WORD, count, offset)
+    at = (starts & 7) * count + (starts >> 3)
+    words = words.reshape(-1)
+    low = words[at] & _LOW_BYTES[np.minimum(lengths, 8)]
+    # (a token of 8 bytes or fewer at the very end may point past the last word: masked out)
+    high = words[np.minimum(at + 1, words.size - 1)] & _LOW_BYTES[np.clip(lengths - 8, 0, 8)]
+    return low, high
+
+
+def _home(low, high, lengths, shift):
+    """Each token's first slot: the top bits of a hash of its numbers."""
+    h = low * np.uint64(0x9E3779B97F4A7C15) ^ high * np.uint64(0xC2B2AE3D27D4EB4F) ^ \
+        lengths.astype(np.uint64) * np.uint64(0x165667B19E3779F9)
+    h ^= h >> np.uint64(31)
+    return ((h * np.uint64(0xD6E8FEB86659FD93)) >> np.uint64(shift)).astype(np.intp)
+
+
+class _TokenIndex:
+    """The short string keys of a table's `entries` in a hash table of numbers (see above)."""
+
+    def __init__(self, entries, value_dtype):
+        self.entries = entries
+        self.size = len(entries)
+        keys = [k for k in entries if len(k) <= _SHORT]
+        lengths = np.fromiter(map(len, keys), np.int64, count=len(keys))
+        data = np.frombuffer(b"".join(keys) + bytes(_SHORT), np.uint8)
+        self.low, self.high = _words(data, np.cumsum(lengths) - lengths, lengths)
+        self.lengths = lengths
+        self.values = np.array([entries[k] for k in keys], value_dtype)
+        bits = max(4, (4 * len(keys)).bit_length())
+        self.shift, self.mask = 64 - bits, (1 << bits) - 1
+        self.slots = np.full(1 << bits, -1, np.intp)
+        # Each round, every key not yet placed takes the slot it is at when that slot is free
+        # (the first of several such keys), else moves on to the next slot: the slots it
+        # passes hold keys, as linear probing needs.
+        todo = np.arange(len(keys))
+        at = _home(self.low, self.high, lengths, self.shift)
+        while todo.size:
+            free = np.flatnonzero(self.slots[at] < 0)
+            spots, first = np.unique(at[free], return_index=True)
+            self.slots[spots] = todo[free[first]]
+            left = self.slots[at] != todo
+            todo, at = todo[left], (at[left] + 1) & self.mask
+
+    def valid_for(self, table):
+        return table.entries is self.entries and len(table.entries) == self.size
+
+    def find(self, data, starts, lengths, default_value):
+        low, high = _words(data, starts, lengths)
+        at = _home(low, high, lengths, self.shift)
+        out = np.full(starts.size, default_value, self.values.dtype)
+        todo = None  # (all tokens, then those whose slots held other keys)
+        while at.size and self.values.size:
+            key = self.slots[at]
+            taken = key >= 0
+            key = np.maximum(key, 0)  # (compared where taken only)
+            same = (taken & (self.low[key] == low) & (self.high[key] == high) &
+                    (self.lengths[key] == lengths))
+            hits = np.flatnonzero(same)
+            out[hits if todo is None else todo[hits]] = self.values[key[hits]]
+            more = np.flatnonzero(taken & ~same)
+            todo = more if todo is None else todo[more]
+            at = (at[more] + 1) & self.mask
+            low, high, lengths = low[more], high[more], lengths[more]
+        return out
+
+
+def find_tokens(table, data, starts, lengths, default_value):
+    """The values in `table` (a `TableValue` of string keys) of the tokens
+    ``data[starts:starts + lengths]`` of uint8 buffer `data` (which has 16 zero bytes after
+    them), `default_value` where absent: as `LookupTableFindV2` of the tokens as strings."""
+    dtype = table.value_dtype.as_numpy_dtype
+    index = table.token_index
+    if table.initialized and (index is None or not index.valid_for(table)):
+        index = table.token_index = _TokenIndex(table.entries, dtype)
+    if index is None:
+        raw = data.tobytes()
+        tokens = [raw[a:a + n] for a, n in zip(starts.tolist(), lengths.tolist())]
+        return np.fromiter(map(table.entries.get, tokens, itertools.repeat(default_value)),
+                           dtype, count=len(tokens))
+    out = index.find(data, starts, lengths, default_value)
+    long = np.flatnonzero(lengths > _SHORT)
+    if long.size:  # (the few long tokens: one by one)
+        get, view = table.entries.get, data.data
+        out[long] = [get(bytes(view[a:a + n]), default_value)
+                     for a, n in zip(starts[long].tolist(), lengths[long].tolist())]
+    return out
 
 
 def _size(xp, table):

@@ -130,6 +130,8 @@ def _scattered_counts(inputs, depth, dtype, binary_output, count_weights):
     """The dense per-row counts (or presence) of the ids of a SparseTensor, written into
     zeros by one scatter (ids outside ``[0, depth)`` count nowhere, as in bincount)."""
     dtype = _dtypes.as_dtype(dtype)
+    if context.executing_eagerly() and isinstance(depth, (int, np.integer)):
+        return _counts_now(inputs, int(depth), dtype, binary_output, count_weights)
     ids = cast_ops.cast(inputs.values, _dtypes.int64)
     one_row = inputs.shape.rank == 1
     rows = array_ops.zeros_like(ids) if one_row else inputs.indices[:, 0]
@@ -157,6 +159,26 @@ def _scattered_counts(inputs, depth, dtype, binary_output, count_weights):
     out = to_dense(SparseTensor(indices, updates, array_ops.stack([num_rows, np.int64(depth)])),
                    validate_indices=False)
     return array_ops.reshape(out, [depth]) if one_row else out
+
+
+def _counts_now(inputs, depth, dtype, binary_output, count_weights):
+    """`_scattered_counts` eagerly: NumPy writes the ids into zeros at once."""
+    ids = inputs.values.numpy().astype(np.int64, copy=False)
+    one_row = inputs.shape.rank == 1
+    num_rows = 1 if one_row else int(inputs.dense_shape[0])
+    keep = (ids >= 0) & (ids < depth)
+    linear = ids if one_row else inputs.indices.numpy()[:, 0] * depth + ids
+    linear = linear[keep]
+    out = np.zeros(num_rows * depth, dtype.as_numpy_dtype)
+    if binary_output:
+        out[linear] = 1
+    elif count_weights is not None:
+        weights = count_weights.values if isinstance(count_weights, SparseTensor) \
+            else count_weights
+        np.add.at(out, linear, np.asarray(weights).reshape(-1)[keep].astype(out.dtype))
+    else:
+        np.add.at(out, linear, out.dtype.type(1))
+    return from_array(out.reshape([depth] if one_row else [num_rows, depth]))
 
 
 def compute_shape_for_encode_categorical(shape, output_mode, depth):
@@ -472,6 +494,10 @@ class IndexLookup(_EagerPreprocessingLayer):
             if original_shape.rank == 0:
                 lookups = array_ops.squeeze(lookups, -1)
             return lookups
+        return self._encode(lookups)
+
+    def _encode(self, lookups):
+        """Indices `lookups` as the ``output_mode`` vectors (not ``"int"``)."""
         depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size
         idf_weights = self.idf_weights_const if self.output_mode == TF_IDF else None
         return encode_categorical_inputs(lookups, output_mode=self.output_mode, depth=depth,

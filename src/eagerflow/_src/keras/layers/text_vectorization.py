@@ -6,7 +6,10 @@ optionally joined into n-grams, and looked up in a vocabulary, which `adapt`
 learns from data as `StringLookup` does (the mask token is ``""``). Tokens travel
 between the steps as a `SparseTensor` of rows (the natural ragged result, as
 positions): an ``"int"`` output is that matrix made dense with 0 padding, cut or
-padded to `output_sequence_length` when it is set.
+padded to `output_sequence_length` when it is set. Called eagerly on strings split
+at whitespace, the layer skips the per-token strings: the batch becomes one bytes
+buffer, standardized in one pass, its tokens found and looked up with NumPy
+(`string_ops.whitespace_tokens`, `lookup_ops.find_tokens`), with the ops' results.
 
 >>> layer = tf.keras.layers.TextVectorization()
 >>> layer.adapt(["The cat sat.", "The dog!"])
@@ -20,14 +23,18 @@ import sys
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.convert import from_array
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras.layers.preprocessing_lookup import (
     COUNT, INT, MULTI_HOT, TF_IDF, StringLookup, _EagerPreprocessingLayer, ensure_tensor, listify,
     validate_string_arg)
 from eagerflow._src.keras.utils import serialization
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, string_ops
+from eagerflow._src.ops import (array_ops, cast_ops, lookup_ops, math_ops, reduction_ops,
+                                string_ops)
 from eagerflow._src.ops.sparse_tensor import SparseTensor, to_dense
 
 LOWER_AND_STRIP_PUNCTUATION = "lower_and_strip_punctuation"
@@ -122,14 +129,25 @@ def _ngrams(tokens, widths):
     return _from_mask(array_ops.concat(parts, 1), array_ops.concat(masks, 1))
 
 
-def _ragged_rows(ids):
-    """The token ids as a RaggedTensor of rows (``ragged=True``)."""
+def _ragged_class():
     ragged = getattr(sys.modules.get("eagerflow"), "RaggedTensor", None)
     if ragged is None or not hasattr(ragged, "from_sparse"):
         raise NotImplementedError("TextVectorization(ragged=True) returns a RaggedTensor, "
                                   "which this eagerflow lacks; use output_sequence_length or "
                                   "the padded output.")
-    return ragged.from_sparse(ids)
+    return ragged
+
+
+def _ragged_rows(ids):
+    """The token ids as a RaggedTensor of rows (``ragged=True``)."""
+    return _ragged_class().from_sparse(ids)
+
+
+def _table_value(layer):
+    """The `TableValue` of a lookup layer's static table of strings, or None."""
+    value = getattr(layer.lookup_table, "_value", None)
+    return value if isinstance(value, lookup_ops.TableValue) and value.initialized and \
+        value.key_dtype == _dtypes.string else None
 
 
 @export("keras.layers.TextVectorization",
@@ -248,13 +266,18 @@ class TextVectorization(_EagerPreprocessingLayer):
         return cls(**config)
 
     def _preprocess(self, inputs):
-        inputs = ensure_tensor(inputs, _dtypes.string)
+        return self._tokenize(self._standardized(ensure_tensor(inputs, _dtypes.string)))
+
+    def _standardized(self, inputs):
         if self._standardize in (LOWER, LOWER_AND_STRIP_PUNCTUATION):
             inputs = string_ops.lower(inputs)
         if self._standardize in (STRIP_PUNCTUATION, LOWER_AND_STRIP_PUNCTUATION):
             inputs = string_ops.regex_replace(inputs, DEFAULT_STRIP_REGEX, "")
         if callable(self._standardize):
             inputs = self._standardize(inputs)
+        return inputs
+
+    def _tokenize(self, inputs):
         if self._split is not None:
             if inputs.shape.rank == 0:  # one string (a dataset's element): one row
                 inputs = array_ops.reshape(inputs, [1])
@@ -280,7 +303,14 @@ class TextVectorization(_EagerPreprocessingLayer):
         scalar = inputs.shape.rank == 0
         if scalar:
             inputs = array_ops.reshape(inputs, [1])
-        tokens = self._preprocess(inputs)
+        if callable(self._standardize):  # (called once, whichever path follows)
+            inputs = self._standardized(inputs)
+        out = self._call_batch(inputs)
+        if out is not None:
+            return out[0] if scalar else out
+        if not callable(self._standardize):
+            inputs = self._standardized(inputs)
+        tokens = self._tokenize(inputs)
         if self._output_mode is None:
             if isinstance(tokens, SparseTensor):
                 tokens = to_dense(tokens, default_value=b"")
@@ -288,9 +318,59 @@ class TextVectorization(_EagerPreprocessingLayer):
         if isinstance(tokens, SparseTensor) and self._output_mode == INT:
             ids = self._lookup_layer(tokens)
             if self._ragged:
-                return _ragged_rows(ids)
+                rows = _ragged_rows(ids)
+                return rows[0] if scalar else rows
             return self._finish(to_dense(ids), scalar)
         return self._finish(self._lookup_layer(tokens), scalar)
+
+    def _call_batch(self, inputs):
+        """The output for a batch of strings split at whitespace, computed eagerly over the
+        whole batch at once (one buffer of its bytes, no string per token); None where the
+        ops must run (in a graph, n-grams, other splits, or inputs of other shapes)."""
+        lookup = self._lookup_layer
+        if not (context.executing_eagerly() and self._split == WHITESPACE and
+                self._ngrams is None and self._output_mode is not None and
+                lookup.num_oov_indices == 1 and not lookup.invert):
+            return None
+        table = _table_value(lookup)
+        if table is None:
+            return None
+        # (a callable has standardized `inputs` already)
+        lower = self._standardize in (LOWER, LOWER_AND_STRIP_PUNCTUATION)
+        strip = DEFAULT_STRIP_REGEX if self._standardize in (
+            STRIP_PUNCTUATION, LOWER_AND_STRIP_PUNCTUATION) else None
+        if not isinstance(inputs, EagerTensor) or inputs.dtype != _dtypes.string:
+            return None
+        if inputs.shape.rank == 2 and inputs.shape[-1] == 1:
+            inputs = array_ops.squeeze(inputs, axis=-1)
+        if inputs.shape.rank != 1:
+            return None
+        tokens = string_ops.whitespace_tokens(inputs.numpy().tolist(), lower, strip)
+        if tokens is None:
+            return None
+        data, starts, lengths, counts = tokens
+        lookup._ensure_known_vocab_size()
+        ids = lookup_ops.find_tokens(table, data, starts, lengths,
+                                     lookup._default_value)
+        rows = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
+        columns = np.arange(ids.size, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts,
+                                                                 counts)
+        if self._output_mode != INT:
+            indices = np.stack([rows, columns], axis=1)
+            shape = np.array([counts.size, counts.max(initial=0)], np.int64)
+            return lookup._encode(SparseTensor(from_array(indices), from_array(ids),
+                                               from_array(shape)))
+        ids = ids.astype(_dtypes.as_dtype(lookup.compute_dtype).as_numpy_dtype, copy=False)
+        if self._ragged:
+            return _ragged_class().from_row_lengths(from_array(ids), from_array(counts),
+                                                    validate=False)
+        width = self._output_sequence_length
+        if width is None:
+            width = int(counts.max(initial=0))
+        dense = np.zeros((counts.size, width), ids.dtype)
+        keep = columns < width
+        dense.reshape(-1)[(rows * width + columns)[keep]] = ids[keep]
+        return from_array(dense)
 
     def _finish(self, ids, scalar):
         if self._output_mode == INT and self._output_sequence_length is not None:
