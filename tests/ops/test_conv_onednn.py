@@ -488,3 +488,26 @@ def test_small_filter_gradients_run_whole():
     shapes = [k[1] for k, p in list(onednn._cache.items())
               if k[0] == "conv_backward_weights" and p is not None]
     assert shapes == [(32, 8, 8, 1)]
+
+
+@pytest.mark.parametrize("strides, padding", [(1, "VALID"), (2, "SAME")])
+def test_narrow_unpadded_or_strided_convolutions_run_the_direct_kernel(both, strides, padding):
+    # oneDNN's brgemm kernels, its first choice, are slower there (see onednn_conv._DIRECT)
+    x, w = _rand(4, 12, 12, 16), _rand(3, 3, 16, 32, seed=1)
+
+    def run():
+        xt = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(xt)
+            y = tf.nn.relu(tf.nn.conv2d(xt, tf.constant(w), strides, padding))
+        dx = tape.gradient(y, xt)
+        implementations = {key[0]: primitive.implementation()
+                           for key, primitive in list(onednn._cache.items())
+                           if primitive is not None and str(key[0]).startswith("conv")}
+        return [y.numpy(), dx.numpy()], implementations
+
+    (native, used), (numpy, _) = both(run, expect=("conv", "conv_backward_data"))
+    _close(native, numpy)
+    if "avx512_core" not in used["conv"]:
+        pytest.skip(f"no AVX-512 kernels on this CPU ({used['conv']})")
+    assert used["conv"] == used["conv_backward_data"] == "jit:avx512_core"
