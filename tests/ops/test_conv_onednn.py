@@ -445,7 +445,7 @@ def test_keras_conv_layers_in_a_function_train_step(both):
     _close(*both(run, ALL), rtol=1e-3)
 
 
-@pytest.mark.parametrize("batch", [9, 20, 33])
+@pytest.mark.parametrize("batch", [20, 33, 40])
 @pytest.mark.parametrize("channels_first", [False, True])
 def test_filter_gradient_of_a_batch_split_over_threads(both, batch, channels_first):
     """On several threads the filter gradient of a larger batch is summed from parts, each
@@ -463,9 +463,10 @@ def test_filter_gradient_of_a_batch_split_over_threads(both, batch, channels_fir
         tf.config.threading.set_intra_op_parallelism_threads(2)
         try:
             expected = one()
-            if onednn.enabled():  # in parts of at most eight examples
-                assert any(k[0] == "conv_backward_weights" and k[1][0] <= 8
-                           for k in list(onednn._cache))
+            if onednn.enabled():  # in parts of 9 to 16 examples (fewer cost more each)
+                parts = [k[1][0] for k in list(onednn._cache)
+                         if k[0] == "conv_backward_weights" and k[1][0] < batch]
+                assert parts and all(8 < n <= 16 for n in parts)
             in_threads(lambda: [np.testing.assert_array_equal(a, b)
                                 for a, b in zip(one(), expected)], [()] * 3, repeat=3)
         finally:
