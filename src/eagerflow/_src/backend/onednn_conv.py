@@ -157,7 +157,7 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
         b = None if bias is None else onednn.describe((w.shape[-1],), dtype, (dtype.itemsize,))
         attr = onednn.attributes(post_ops)
         pd = _forward_pd(case.x_any, case.w_any, b, case.y_any, case.geometry, attr)
-        if _direct_faster(dtype, w.shape, groups, strides, pads):
+        if _direct_faster(dtype, w.shape, groups, strides, dilations, pads):
             pd = _preferring(pd, lambda new: _forward_pd(
                 case.x_any, case.w_any, b, case.y_any, case.geometry, attr, new), _DIRECT)
         plain = {api.ARG_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DST: case.y}
@@ -249,9 +249,11 @@ def _filter_gradient(x, dy, w_shape, strides, dilations, pads, channels_first, g
 _DIRECT, _DIRECT_CHANNELS = "jit:avx512_core", 32
 
 
-def _direct_faster(dtype, w_shape, groups, strides, pads):
-    """Whether to prefer oneDNN's direct kernel to its brgemm one (see `_DIRECT`)."""
-    return (dtype == _F32 and max(w_shape[-2], w_shape[-1] // groups) <= _DIRECT_CHANNELS
+def _direct_faster(dtype, w_shape, groups, strides, dilations, pads):
+    """Whether to prefer oneDNN's direct kernel to its brgemm one (see `_DIRECT`): not for
+    grouped or depthwise convolutions (kernels of their own) nor dilated ones (unmeasured)."""
+    return (dtype == _F32 and groups == 1 and max(dilations) == 1
+            and max(w_shape[-2], w_shape[-1]) <= _DIRECT_CHANNELS
             and (max(strides) > 1 or not any(a or b for a, b in pads)))
 
 
@@ -290,7 +292,7 @@ def _gradient(wrt, x_shape, w_shape, dy_shape, dtype, strides, dilations, pads,
                     hint.value, attr.value)
                 return pd
             create(pd)
-            if _direct_faster(dtype, w_shape, groups, strides, pads):
+            if _direct_faster(dtype, w_shape, groups, strides, dilations, pads):
                 pd = _preferring(pd, create, _DIRECT)
             plain = {api.ARG_DIFF_SRC: case.x, api.ARG_WEIGHTS: case.w,
                      api.ARG_DIFF_DST: case.y}
