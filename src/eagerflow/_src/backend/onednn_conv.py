@@ -157,9 +157,10 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
         b = None if bias is None else onednn.describe((w.shape[-1],), dtype, (dtype.itemsize,))
         attr = onednn.attributes(post_ops)
         pd = _forward_pd(case.x_any, case.w_any, b, case.y_any, case.geometry, attr)
-        if _direct_faster(dtype, w.shape, groups, strides, dilations, pads):
+        direct = _direct_kernel(dtype, w.shape, groups, strides, dilations, pads)
+        if direct:
             pd = _preferring(pd, lambda new: _forward_pd(
-                case.x_any, case.w_any, b, case.y_any, case.geometry, attr, new), _DIRECT)
+                case.x_any, case.w_any, b, case.y_any, case.geometry, attr, new), direct)
         plain = {api.ARG_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DST: case.y}
         if b is not None:
             plain[api.ARG_BIAS] = b
@@ -243,18 +244,27 @@ def _filter_gradient(x, dy, w_shape, strides, dilations, pads, channels_first, g
 
 
 # oneDNN's first choice for a float32 convolution and its input gradient, its brgemm code
-# ("brg..."), is slower than its direct kernel ("jit:avx512_core") on narrow unpadded or
-# strided ones: 8-10% forward, 15-40% for the input gradient (16 to 32 channels); padded
-# ones with stride 1 are as fast or faster on brgemm (measured on AVX-512 with AMX, 1 thread).
+# ("brg..."), is slower than its direct kernels on some narrow ones (measured on AVX-512
+# with AMX, one thread): "jit:avx512_core" on unpadded or strided ones, 8-10% faster forward
+# and 15-40% for the input gradient (16 to 32 channels; padded ones of stride 1 are as fast
+# or faster on brgemm), and "jit_1x1:avx512_core" on the input gradient of strided 1x1 ones,
+# 2-3x faster up to 64 channels (as fast at 128; not forward, nor of stride 1).
 _DIRECT, _DIRECT_CHANNELS = "jit:avx512_core", 32
+_DIRECT_1X1, _DIRECT_1X1_CHANNELS = "jit_1x1:avx512_core", 64
 
 
-def _direct_faster(dtype, w_shape, groups, strides, dilations, pads):
-    """Whether to prefer oneDNN's direct kernel to its brgemm one (see `_DIRECT`): not for
-    grouped or depthwise convolutions (kernels of their own) nor dilated ones (unmeasured)."""
-    return (dtype == _F32 and groups == 1 and max(dilations) == 1
-            and max(w_shape[-2], w_shape[-1]) <= _DIRECT_CHANNELS
-            and (max(strides) > 1 or not any(a or b for a, b in pads)))
+def _direct_kernel(dtype, w_shape, groups, strides, dilations, pads, data=False):
+    """The direct kernel to prefer to oneDNN's brgemm one (see `_DIRECT`), or None; `data`:
+    for the input gradient. Not for grouped or depthwise convolutions (kernels of their own)
+    nor dilated ones (unmeasured)."""
+    if dtype != _F32 or groups != 1 or max(dilations) > 1:
+        return None
+    channels, strided = max(w_shape[-2], w_shape[-1]), max(strides) > 1
+    if all(k == 1 for k in w_shape[:-2]):
+        return _DIRECT_1X1 if data and strided and channels <= _DIRECT_1X1_CHANNELS else None
+    if channels <= _DIRECT_CHANNELS and (strided or not any(a or b for a, b in pads)):
+        return _DIRECT
+    return None
 
 
 def _preferring(pd, create, implementation):
@@ -292,8 +302,9 @@ def _gradient(wrt, x_shape, w_shape, dy_shape, dtype, strides, dilations, pads,
                     hint.value, attr.value)
                 return pd
             create(pd)
-            if _direct_faster(dtype, w_shape, groups, strides, dilations, pads):
-                pd = _preferring(pd, create, _DIRECT)
+            direct = _direct_kernel(dtype, w_shape, groups, strides, dilations, pads, True)
+            if direct:
+                pd = _preferring(pd, create, direct)
             plain = {api.ARG_DIFF_SRC: case.x, api.ARG_WEIGHTS: case.w,
                      api.ARG_DIFF_DST: case.y}
         else:
