@@ -491,15 +491,17 @@ def test_small_filter_gradients_run_whole():
     assert shapes == [(32, 8, 8, 1)]
 
 
-@pytest.mark.parametrize("strides, padding, kernel, expected", [
-    (1, "VALID", 3, ("jit:avx512_core", "jit:avx512_core")),
-    (2, "SAME", 3, ("jit:avx512_core", "jit:avx512_core")),
-    (2, "VALID", 1, (None, "jit_1x1:avx512_core"))])
+@pytest.mark.parametrize("strides, padding, kernel, filters, expected", [
+    (1, "VALID", 3, 32, ("jit:avx512_core", "jit:avx512_core")),
+    (2, "SAME", 3, 32, ("jit:avx512_core", "jit:avx512_core")),
+    (2, "SAME", 3, 64, (None, "jit:avx512_core")),
+    (2, "VALID", 1, 32, (None, "jit_1x1:avx512_core"))])
 def test_narrow_unpadded_or_strided_convolutions_run_the_direct_kernel(both, strides, padding,
-                                                                       kernel, expected):
+                                                                       kernel, filters,
+                                                                       expected):
     # oneDNN's brgemm kernels, its first choice, are slower there (see onednn_conv._DIRECT);
-    # a 1x1 convolution's forward pass keeps it
-    x, w = _rand(4, 12, 12, 16), _rand(kernel, kernel, 16, 32, seed=1)
+    # the forward pass of a 1x1 or wider convolution keeps it
+    x, w = _rand(4, 12, 12, 16), _rand(kernel, kernel, 16, filters, seed=1)
 
     def run():
         xt = tf.constant(x)

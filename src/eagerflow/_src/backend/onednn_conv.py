@@ -246,11 +246,12 @@ def _filter_gradient(x, dy, w_shape, strides, dilations, pads, channels_first, g
 # oneDNN's first choice for a float32 convolution and its input gradient, its brgemm code
 # ("brg..."), is slower than its direct kernels on some narrow ones (measured on AVX-512
 # with AMX, one thread): "jit:avx512_core" on unpadded or strided ones, 8-10% faster forward
-# and 15-40% for the input gradient (16 to 32 channels; padded ones of stride 1 are as fast
-# or faster on brgemm), and "jit_1x1:avx512_core" on the input gradient of strided 1x1 ones,
-# 2-3x faster up to 64 channels (as fast at 128; not forward, nor of stride 1).
-_DIRECT, _DIRECT_CHANNELS = "jit:avx512_core", 32
-_DIRECT_1X1, _DIRECT_1X1_CHANNELS = "jit_1x1:avx512_core", 64
+# up to 32 channels (mixed at 64) and 5-40% for the input gradient up to 64 (padded ones of
+# stride 1 are as fast or faster on brgemm), and "jit_1x1:avx512_core" on the input
+# gradient of strided 1x1 ones, 2-3x faster up to 64 channels (as fast at 128; not forward,
+# nor of stride 1).
+_DIRECT, _DIRECT_1X1 = "jit:avx512_core", "jit_1x1:avx512_core"
+_DIRECT_CHANNELS, _DIRECT_DATA_CHANNELS = 32, 64
 
 
 def _direct_kernel(dtype, w_shape, groups, strides, dilations, pads, data=False):
@@ -260,11 +261,11 @@ def _direct_kernel(dtype, w_shape, groups, strides, dilations, pads, data=False)
     if dtype != _F32 or groups != 1 or max(dilations) > 1:
         return None
     channels, strided = max(w_shape[-2], w_shape[-1]), max(strides) > 1
+    if channels > (_DIRECT_DATA_CHANNELS if data else _DIRECT_CHANNELS):
+        return None
     if all(k == 1 for k in w_shape[:-2]):
-        return _DIRECT_1X1 if data and strided and channels <= _DIRECT_1X1_CHANNELS else None
-    if channels <= _DIRECT_CHANNELS and (strided or not any(a or b for a, b in pads)):
-        return _DIRECT
-    return None
+        return _DIRECT_1X1 if data and strided else None
+    return _DIRECT if strided or not any(a or b for a, b in pads) else None
 
 
 def _preferring(pd, create, implementation):
