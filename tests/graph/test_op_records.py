@@ -102,7 +102,8 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
 # Results that are new arrays: the NumPy ufunc kernels with one output, and these.
 FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "Sigmoid",
          "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
-         "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "Exp", "Log", "Tanh"}
+         "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "Exp", "Log", "Tanh",
+         "BroadcastTo", "Conv2DBackpropInput"}
 # Ops that read their inputs without keeping them (an update makes a new array).
 READ_ONLY = {"AssignAddVariableOp", "AssignSubVariableOp"}
 

@@ -4,7 +4,7 @@ import pytest
 
 import eagerflow as tf
 from tests.concurrency import in_threads
-from tests.internals import onednn
+from tests.internals import onednn, registry
 
 F32 = np.float32
 LARGE = (64, 32, 32, 8)  # 2**19 elements: above the size where oneDNN takes over
@@ -110,3 +110,20 @@ def test_threads_share_the_primitive(path):
     results = in_threads(_relu_gradient, arrays, repeat=3)
     for (x, dy), got in zip(arrays, results):
         np.testing.assert_array_equal(got.view(np.int32), _expected(x, dy).view(np.int32))
+
+
+@pytest.mark.parametrize("into", ["gradients", "features"])
+def test_relu_gradient_written_over_an_input_is_bit_for_bit(path, into):
+    # what a compiled function does when one of them is a dead intermediate
+    x, dy = _special_arrays(seed=4)
+    expected = _expected(x, dy)
+    g, f = dy.copy(), x.copy()
+    out = g if into == "gradients" else f
+    got = registry.get("ReluGrad").host_kernel(g, f, out=out)
+    assert got is out
+    np.testing.assert_array_equal(got.view(np.int32), expected.view(np.int32))
+    # a small or float64 pair runs the NumPy kernel, in place as well
+    g64, f64 = dy[:2, :3].astype(np.float64), x[:2, :3].astype(np.float64)
+    got = registry.get("ReluGrad").host_kernel(g64, f64, out=g64)
+    assert got is g64
+    np.testing.assert_array_equal(got, _expected(x[:2, :3], dy[:2, :3]).astype(np.float64))

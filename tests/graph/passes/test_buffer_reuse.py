@@ -99,3 +99,19 @@ def test_reuse_keeps_results(x):
     before, after = _planned(f, _MATRIX, _W)
     assert after.reuse
     assert_same_results(before, after, x, w)
+
+
+def test_relu_gradients_write_over_a_dead_gradient():
+    def f(x, w):
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            y = tf.reduce_mean(tf.nn.relu(tf.matmul(x, w)), axis=0)
+        return tape.gradient(y, w)
+
+    before, after = _planned(f, _MATRIX, _W)
+    # the mean's gradient broadcast to the product's shape, or relu's output: both dead
+    assert [pair for pair in _reused(after) if pair[0] == "ReluGrad"] in (
+        [("ReluGrad", "BroadcastTo")], [("ReluGrad", "Relu")])
+    rng = np.random.default_rng(0)
+    assert_same_results(before, after, rng.normal(size=(2, 3)).astype(np.float32),
+                        rng.normal(size=(3, 3)).astype(np.float32))

@@ -87,8 +87,8 @@ def _geometry(strides, dilations, pads):
             onednn.dims([p[0] for p in pads]), onednn.dims([p[1] for p in pads]))
 
 
-def _forward_pd(src, weights, bias, dst, geometry, attr=None):
-    pd = onednn._Handle("dnnl_primitive_desc_destroy")
+def _forward_pd(src, weights, bias, dst, geometry, attr=None, pd=None):
+    pd = onednn._Handle("dnnl_primitive_desc_destroy") if pd is None else pd
     attr = onednn.attributes() if attr is None else attr
     onednn.lib().dnnl_convolution_forward_primitive_desc_create(
         ctypes.byref(pd.value), onednn._engine, api.FORWARD_TRAINING, api.CONVOLUTION_DIRECT,
@@ -157,6 +157,10 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
         b = None if bias is None else onednn.describe((w.shape[-1],), dtype, (dtype.itemsize,))
         attr = onednn.attributes(post_ops)
         pd = _forward_pd(case.x_any, case.w_any, b, case.y_any, case.geometry, attr)
+        direct = _direct_kernel(dtype, w.shape, groups, strides, dilations, pads)
+        if direct:
+            pd = _preferring(pd, lambda new: _forward_pd(
+                case.x_any, case.w_any, b, case.y_any, case.geometry, attr, new), direct)
         plain = {api.ARG_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DST: case.y}
         if b is not None:
             plain[api.ARG_BIAS] = b
@@ -190,8 +194,10 @@ def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, grou
 
 
 # A filter gradient split over the batch (see `backward_weights`) has parts of at least
-# this many examples and multiply-adds (a part costs tens of microseconds in Python).
-_PART, _PART_WORK = 8, 1 << 23
+# this many examples and multiply-adds (a part costs tens of microseconds in Python, and
+# oneDNN's kernel does less per example on fewer: two parts of 16 take 5-10% more time than
+# the whole batch of 32, four parts of 8 20-40% more).
+_PART, _PART_WORK = 16, 1 << 23
 
 
 def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, groups):
@@ -237,6 +243,43 @@ def _filter_gradient(x, dy, w_shape, strides, dilations, pads, channels_first, g
     return dw
 
 
+# oneDNN's first choice for a float32 convolution and its input gradient, its brgemm code
+# ("brg..."), is slower than its direct kernels on some narrow ones (measured on AVX-512
+# with AMX, one thread): "jit:avx512_core" on unpadded or strided ones, 8-10% faster forward
+# up to 32 channels (mixed at 64) and 5-40% for the input gradient up to 64 (padded ones of
+# stride 1 are as fast or faster on brgemm), and "jit_1x1:avx512_core" on the input
+# gradient of strided 1x1 ones, 2-3x faster up to 64 channels (as fast at 128; not forward,
+# nor of stride 1).
+_DIRECT, _DIRECT_1X1 = "jit:avx512_core", "jit_1x1:avx512_core"
+_DIRECT_CHANNELS, _DIRECT_DATA_CHANNELS = 32, 64
+
+
+def _direct_kernel(dtype, w_shape, groups, strides, dilations, pads, data=False):
+    """The direct kernel to prefer to oneDNN's brgemm one (see `_DIRECT`), or None; `data`:
+    for the input gradient. Not for grouped or depthwise convolutions (kernels of their own)
+    nor dilated ones (unmeasured)."""
+    if dtype != _F32 or groups != 1 or max(dilations) > 1:
+        return None
+    channels, strided = max(w_shape[-2], w_shape[-1]), max(strides) > 1
+    if channels > (_DIRECT_DATA_CHANNELS if data else _DIRECT_CHANNELS):
+        return None
+    if all(k == 1 for k in w_shape[:-2]):
+        return _DIRECT_1X1 if data and strided else None
+    return _DIRECT if strided or not any(a or b for a, b in pads) else None
+
+
+def _preferring(pd, create, implementation):
+    """`pd` (a created primitive descriptor), or one `create(new handle)` made and moved on
+    to `implementation` where oneDNN has it for the same operation."""
+    if onednn.implementation(pd) == implementation:
+        return pd
+    other = create(onednn._Handle("dnnl_primitive_desc_destroy"))
+    while onednn.implementation(other) != implementation:
+        if onednn.lib().dnnl_primitive_desc_next_impl(other.value) != api.SUCCESS:
+            return pd
+    return other
+
+
 def _gradient(wrt, x_shape, w_shape, dy_shape, dtype, strides, dilations, pads,
               channels_first, groups, serial=False):
     """The cached primitive of a convolution's gradient with respect to its input
@@ -253,9 +296,16 @@ def _gradient(wrt, x_shape, w_shape, dy_shape, dtype, strides, dilations, pads,
         pd = onednn._Handle("dnnl_primitive_desc_destroy")
         lib, out = onednn.lib(), ctypes.byref(pd.value)
         if wrt == "data":
-            lib.dnnl_convolution_backward_data_primitive_desc_create(
-                out, onednn._engine, api.CONVOLUTION_DIRECT, case.x_any.handle,
-                case.w_any.handle, case.y_any.handle, *case.geometry, hint.value, attr.value)
+            def create(pd):
+                lib.dnnl_convolution_backward_data_primitive_desc_create(
+                    ctypes.byref(pd.value), onednn._engine, api.CONVOLUTION_DIRECT,
+                    case.x_any.handle, case.w_any.handle, case.y_any.handle, *case.geometry,
+                    hint.value, attr.value)
+                return pd
+            create(pd)
+            direct = _direct_kernel(dtype, w_shape, groups, strides, dilations, pads, True)
+            if direct:
+                pd = _preferring(pd, create, direct)
             plain = {api.ARG_DIFF_SRC: case.x, api.ARG_WEIGHTS: case.w,
                      api.ARG_DIFF_DST: case.y}
         else:

@@ -29,9 +29,12 @@ MIN_SIZE = 1 << 18
 _F32 = np.dtype(np.float32)
 
 
-def relu_grad(gradients, features):
-    """``gradients * (features > 0)`` (TF's ReluGrad) in one pass, or None."""
-    if not onednn.flat_float32((gradients, features), MIN_SIZE):
+def relu_grad(gradients, features, out=None):
+    """``gradients * (features > 0)`` (TF's ReluGrad) in one pass, or None; into `out` when
+    given (an array of their shape, which may be either of them: each element is read
+    before it is written)."""
+    arrays = (gradients, features) if out is None else (gradients, features, out)
+    if not onednn.flat_float32(arrays, MIN_SIZE):
         return None
     n = gradients.size
 
@@ -51,7 +54,8 @@ def relu_grad(gradients, features):
     primitive = onednn.cached(("relu_grad", n), build, shares=True)
     if primitive is None:
         return None
-    out = np.empty(gradients.shape, _F32)
+    if out is None:
+        out = np.empty(gradients.shape, _F32)
     primitive({api.ARG_SRC_0: features, api.ARG_SRC_1: _ZERO, api.post_op_arg(0): _ZERO,
                api.post_op_arg(1): gradients}, {api.ARG_DST: out})
     return out

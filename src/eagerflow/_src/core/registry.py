@@ -64,7 +64,7 @@ class OpDef:
                  "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable",
                  "registered", "grad_takes_none", "type_attr", "elementwise",
                  "reduction", "fresh", "keeps_no_view", "moves_elements", "shape_only",
-                 "input_names", "grad_passes_sparse", "replayable", "__weakref__")
+                 "input_names", "grad_passes_sparse", "replayable", "takes_out", "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
         self.name = name
@@ -98,7 +98,7 @@ class OpDef:
         self.type_attr = "T"  # see `register`
         # the properties `register` declares; an op built elsewhere claims none of them
         self.elementwise = self.reduction = self.fresh = self.keeps_no_view = False
-        self.moves_elements = self.shape_only = False
+        self.moves_elements = self.shape_only = self.takes_out = False
         self.input_names = None
         self.replayable = not stateful
         self.grad_passes_sparse = False  # see `register_gradient`
@@ -143,7 +143,8 @@ def _named_kernel(fn_name):
 def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernels=None,
              stateful=False, not_differentiable=None, grad_takes_none=False, type_attr="T",
              elementwise=False, reduction=False, fresh=False, keeps_no_view=False,
-             moves_elements=False, shape_only=False, input_names=None, replayable=False):
+             moves_elements=False, shape_only=False, input_names=None, replayable=False,
+             takes_out=False):
     """Registers op `name` and returns its `OpDef`.
 
     `tied`: indices of the inputs that share the type attribute (checked to
@@ -169,7 +170,10 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
     errors name them (by default ``x`` and ``y``, or ``values`` for variadic ops);
     `replayable`: running the op again has no effect beyond recomputing its outputs (a
     variable's read, an assertion, a print), so a gradient that replays a body holding it
-    is right (implied for ops that are not `stateful`).
+    is right (implied for ops that are not `stateful`);
+    `takes_out`: the host kernel (one output) takes ``out=``, an array of the result's shape
+    and dtype that it writes the result into and returns, as a NumPy ufunc does; it may be
+    one of the inputs (a graph's dead intermediate, see `graph.passes.buffer_reuse`).
     """
     if name in _OPS:
         raise KeyError(f"Op {name!r} is already registered.")
@@ -191,6 +195,7 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
     op.shape_only = shape_only
     op.input_names = None if input_names is None else tuple(input_names)
     op.replayable = replayable or not stateful
+    op.takes_out = takes_out
     _OPS[name] = op
     return op
 

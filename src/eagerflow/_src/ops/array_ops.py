@@ -574,7 +574,8 @@ def _broadcast_to_rule(x, shape):
     return TensorShape(shape), x.dtype
 
 
-_BROADCAST_TO = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_rule, tied=())
+_BROADCAST_TO = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_rule, tied=(),
+                         fresh=True)
 tf_nodes[_BROADCAST_TO] = NodeForm(inputs=(0, AttrInput("shape", runtime=True)))
 
 

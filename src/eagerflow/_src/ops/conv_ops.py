@@ -901,7 +901,7 @@ tf_args[_DEPTHWISE] = ("input", "filter")
 tf_defaults[_DEPTHWISE] = {"explicit_paddings": (), "data_format": "NHWC",
                            "dilations": (1, 1, 1, 1)}
 _BACKPROP_INPUT = register("Conv2DBackpropInput", *_backprop_input("Conv2DCustomBackpropInput"),
-                           tied=(0, 1), dtypes=_CONV_TYPES)
+                           tied=(0, 1), dtypes=_CONV_TYPES, fresh=True)
 tf_nodes[_BACKPROP_INPUT] = NodeForm(
     inputs=(AttrInput("input_sizes", type_attr=None, runtime=True), 0, 1),
     ignored={"use_cudnn_on_gpu"}, outputs=("output",))

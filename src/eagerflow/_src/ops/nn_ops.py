@@ -137,23 +137,27 @@ for _op in (_RELU, _RELU6, _LEAKY_RELU, _ELU, _SELU, _SOFTSIGN):
     tf_nodes[_op] = NodeForm(outputs=("activations",))
 
 
-def _relu_grad(xp, gradients, features):
+def _relu_grad(xp, gradients, features, out=None):
     # A product with the mask, as TF's kernel: a NaN gradient stays NaN, and it is
     # several times faster than a select over inputs of mixed signs. The mask is written
     # as numbers into the result, which the product overwrites: one array allocated, no
-    # boolean temporary (5-15% faster on large arrays).
+    # boolean temporary (5-15% faster on large arrays). `out` (a graph's dead array of the
+    # result's shape, perhaps `gradients` or `features`) takes the result in place.
     if gradients.shape != features.shape:
         raise _invalid("g and a must be the same size")
     if xp is np:
-        out = onednn_eltwise.relu_grad(gradients, features)  # one pass on every core
-        if out is not None:
-            return out
+        done = onednn_eltwise.relu_grad(gradients, features, out)  # one pass on every core
+        if done is not None:
+            return done
+    if out is not None:
+        return xp.multiply(gradients, xp.greater(features, 0), out=out)
     out = xp.greater(features, 0, out=xp.empty_like(gradients))
     out *= gradients
     return out
 
 
-_RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL, fresh=True)
+_RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL, fresh=True,
+                      takes_out=True)
 tf_nodes[_RELU_GRAD] = NodeForm(outputs=("backprops",))
 tf_args[_RELU_GRAD] = ("gradients", "features")
 
