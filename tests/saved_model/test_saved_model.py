@@ -530,7 +530,8 @@ def _keras_metadata(path):
 
 KERAS_SAVED = {"ours_keras": ("ours_keras_x", "ours_keras_y.npy"),
                "ours_keras_functional": ("ours_keras_x", "ours_keras_functional_y.npy"),
-               "ours_keras_cnn": ("ours_keras_cnn_x.npy", "ours_keras_cnn_y.npy")}
+               "ours_keras_cnn": ("ours_keras_cnn_x.npy", "ours_keras_cnn_y.npy"),
+               "ours_keras_lstm": ("ours_keras_lstm_x.npy", "ours_keras_lstm_y.npy")}
 
 
 def test_tf_keras_load_model_rebuilt_the_keras_models_saved_here():
@@ -579,7 +580,8 @@ def test_model_save_writes_the_keras_metadata_tf_keras_read(tmp_path):
     assert cnn["root"][1]["training_config"]["loss"] == "sparse_categorical_crossentropy"
     assert cnn["root"][1]["training_config"]["optimizer_config"]["class_name"] == "Adam"
     assert cnn["root.layer_with_weights-0"][0] == "_tf_keras_layer"
-    assert cnn["root.layer_with_weights-0"][1]["build_input_shape"] == [None, 8, 8, 1]
+    assert cnn["root.layer_with_weights-0"][1]["build_input_shape"] == {
+        "class_name": "TensorShape", "items": [None, 8, 8, 1]}  # (a list: a list of shapes)
     functional = {path: identifier for _, path, identifier, _ in
                   _keras_metadata(str(tmp_path / "ours_keras_functional"))}
     assert functional == {"root": "_tf_keras_network", "root.layer-0": "_tf_keras_input_layer",

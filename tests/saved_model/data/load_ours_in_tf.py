@@ -108,7 +108,9 @@ def keras_load_model():
     out = {}
     for name, x, y in [("ours_keras", xk, np.ones((2, 2), np.float32)),
                        ("ours_keras_functional", xk, None),
-                       ("ours_keras_cnn", xc, np.array([0, 2]))]:
+                       ("ours_keras_cnn", xc, np.array([0, 2])),
+                       ("ours_keras_lstm", np.load(os.path.join(HERE, "ours_keras_lstm_x.npy")),
+                        None)]:
         model = tf.keras.models.load_model(os.path.join(HERE, name))
         got = {"class": type(model).__name__,
                "layers": [[type(layer).__name__, layer.name] for layer in model.layers],

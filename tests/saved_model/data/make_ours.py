@@ -96,6 +96,16 @@ def keras(out=HERE):
     cnn.save(path)
     np.save(os.path.join(out, "ours_keras_cnn_x.npy"), xc)
     np.save(os.path.join(out, "ours_keras_cnn_y.npy"), cnn(xc).numpy())
+    # an LSTM (an RNN layer, built from a 3-D shape)
+    tf.keras.utils.set_random_seed(1)
+    rnn = tf.keras.Sequential([tf.keras.layers.LSTM(3, input_shape=(5, 2)),
+                               tf.keras.layers.Dense(2)])
+    xr = np.random.RandomState(0).rand(2, 5, 2).astype(np.float32)
+    path = os.path.join(out, "ours_keras_lstm")
+    shutil.rmtree(path, ignore_errors=True)
+    rnn.save(path)
+    np.save(os.path.join(out, "ours_keras_lstm_x.npy"), xr)
+    np.save(os.path.join(out, "ours_keras_lstm_y.npy"), rnn(xr).numpy())
 
 
 KEYS = ["a", "green", "x", "c", "zzz", "blue"]

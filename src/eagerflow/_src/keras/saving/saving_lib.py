@@ -28,6 +28,8 @@ import tempfile
 import warnings
 import zipfile
 
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -446,7 +448,7 @@ def _saved_model_metadata(layer, config=None):
            "stateful": bool(getattr(layer, "stateful", False)),
            "must_restore_from_config": False, "preserve_input_structure_in_config": False,
            "autocast": True, "class_name": config["class_name"], "config": config["config"],
-           "build_input_shape": layer._build_input_shape}
+           "build_input_shape": _shape_json(layer._build_input_shape)}
     if isinstance(layer, Model):
         out["is_graph_network"] = isinstance(layer, Functional)
         out.update(keras_version=_KERAS_VERSION, backend="tensorflow",
@@ -456,6 +458,24 @@ def _saved_model_metadata(layer, config=None):
             if training_config is not None:
                 out["training_config"] = training_config
     return out
+
+
+def _shape_json(shape):
+    """A build input shape as tf_keras's JSON writes it: a shape as its ``TensorShape``
+    object (a plain list would read as a list of shapes), nested shapes element by element."""
+    if shape is None:
+        return None
+    if isinstance(shape, TensorShape):
+        return {"class_name": "TensorShape",
+                "items": shape.as_list() if shape.rank is not None else None}
+    if isinstance(shape, dict):
+        return {key: _shape_json(value) for key, value in shape.items()}
+    if isinstance(shape, (list, tuple)):
+        if all(d is None or isinstance(d, (int, np.integer)) for d in shape):
+            return {"class_name": "TensorShape", "items": [None if d is None else int(d)
+                                                           for d in shape]}
+        return [_shape_json(s) for s in shape]
+    return shape
 
 
 def _object_metadata(obj):
