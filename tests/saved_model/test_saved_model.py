@@ -530,6 +530,7 @@ def _keras_metadata(path):
 
 KERAS_SAVED = {"ours_keras": ("ours_keras_x", "ours_keras_y.npy"),
                "ours_keras_functional": ("ours_keras_x", "ours_keras_functional_y.npy"),
+               "ours_keras_nested": ("ours_keras_x", "ours_keras_nested_y.npy"),
                "ours_keras_cnn": ("ours_keras_cnn_x.npy", "ours_keras_cnn_y.npy"),
                "ours_keras_lstm": ("ours_keras_lstm_x.npy", "ours_keras_lstm_y.npy")}
 

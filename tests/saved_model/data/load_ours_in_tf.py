@@ -108,6 +108,7 @@ def keras_load_model():
     out = {}
     for name, x, y in [("ours_keras", xk, np.ones((2, 2), np.float32)),
                        ("ours_keras_functional", xk, None),
+                       ("ours_keras_nested", xk, None),
                        ("ours_keras_cnn", xc, np.array([0, 2])),
                        ("ours_keras_lstm", np.load(os.path.join(HERE, "ours_keras_lstm_x.npy")),
                         None)]:

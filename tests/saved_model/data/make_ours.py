@@ -96,6 +96,16 @@ def keras(out=HERE):
     cnn.save(path)
     np.save(os.path.join(out, "ours_keras_cnn_x.npy"), xc)
     np.save(os.path.join(out, "ours_keras_cnn_y.npy"), cnn(xc).numpy())
+    # a Sequential model inside a functional one, called twice
+    tf.keras.utils.set_random_seed(2)
+    inner = tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(4,))], name="inner")
+    inputs = tf.keras.Input((4,), name="x")
+    joined = tf.keras.layers.Concatenate()([inner(inputs), inner(inputs * 2.0)])
+    nested = tf.keras.Model(inputs, tf.keras.layers.Dense(1)(joined), name="nested")
+    path = os.path.join(out, "ours_keras_nested")
+    shutil.rmtree(path, ignore_errors=True)
+    nested.save(path)
+    np.save(os.path.join(out, "ours_keras_nested_y.npy"), nested(xk).numpy())
     # an LSTM (an RNN layer, built from a 3-D shape)
     tf.keras.utils.set_random_seed(1)
     rnn = tf.keras.Sequential([tf.keras.layers.LSTM(3, input_shape=(5, 2)),
