@@ -181,6 +181,18 @@ def _cpus():
         return os.cpu_count() or 1
 
 
+def _idle_cpus():
+    """The CPUs a checksum may use: all of them, unless the machine is already busy (the
+    load average past their number), where threads would only wait for each other."""
+    cpus = _cpus()
+    try:
+        if os.getloadavg()[0] >= cpus:
+            return 1
+    except (AttributeError, OSError):  # (not on every platform)
+        pass
+    return cpus
+
+
 def _shift(reg, rows):
     """The register `reg` after ``rows * _ROW`` zero bytes: one shift per bit of `rows`."""
     level = 0
@@ -232,7 +244,7 @@ def _register(data, crc, split=True):
     n = len(data)
     if n < _SHORT:
         return _python_crc(data, crc)
-    parts = min(_cpus(), n // (_SPLIT // 2)) if split else 1
+    parts = min(_idle_cpus(), n // (_SPLIT // 2)) if split else 1
     if parts > 1:
         return _split_register(data, crc, parts)
     head = n % _ROW  # (the rows start after it, from the register it leaves)
