@@ -334,6 +334,22 @@ def test_large_tensors_round_trip_and_damage_is_found_anywhere(tmp_path):
     assert "big" + KEY in str(e.value) and "wanted 12000004 bytes" in str(e.value)
 
 
+def test_a_large_checkpoint_written_again_at_its_prefix_reads_the_new_values(tmp_path):
+    # (the replaced data file is closed, which frees its blocks, on another thread)
+    v = tf.Variable(np.arange(2_000_000, dtype=np.float32))
+    ckpt = tf.train.Checkpoint(v=v)
+    prefix = ckpt.write(_prefix(tmp_path))
+    with open(prefix + ".data-00000-of-00001", "rb") as f:
+        held = f.read(64)  # a reader of the old file keeps reading it
+        v.assign(-v)
+        assert ckpt.write(_prefix(tmp_path)) == prefix
+        assert f.read(64) == np.arange(16, 32, dtype=np.float32).tobytes()  # the old bytes
+    np.testing.assert_array_equal(tf.train.load_variable(prefix, "v" + KEY),
+                                  -np.arange(2_000_000, dtype=np.float32))
+    assert held == np.arange(16, dtype=np.float32).tobytes()
+    assert not [n for n in os.listdir(os.path.dirname(prefix)) if "_temp_" in n]
+
+
 @pytest.mark.parametrize("imported", [True, False])
 def test_large_checkpoints_are_written_and_read_at_interpreter_exit(tmp_path, imported):
     # no new threads start then: the bytes move on the calling thread

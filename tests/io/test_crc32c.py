@@ -67,3 +67,109 @@ def test_many_buffers_of_every_length_at_once():
     buffers = [rng.bytes(n) for n in range(300)] + [rng.bytes(100) for _ in range(9)]
     assert crc32c_many(buffers) == [reference(b) for b in buffers]
     assert crc32c_many(buffers[::-1][:40]) == [reference(b) for b in buffers[::-1][:40]]
+
+
+# -- the kernel's CRC-32C (Linux's AF_ALG 'crc32c' hash), where there is one ---------------
+
+class _FakeKernel:
+    """A stand-in for a socket bound to the kernel's hash: `digest` gives the checksum of
+    what was sent, which comes in pieces (each send takes half of what it is offered)."""
+
+    def __init__(self, digest):
+        self.digest, self.calls, self.closed = digest, 0, False
+
+    def accept(self):
+        return _FakeOperation(self), None
+
+    def close(self):
+        self.closed = True
+
+
+class _FakeOperation:
+    def __init__(self, kernel):
+        self.kernel, self.data = kernel, bytearray()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def send(self, view, flags):
+        import socket
+        assert flags == socket.MSG_MORE  # (a send without it would end the hash)
+        taken = view[:max(1, len(view) // 2)]
+        self.data += taken
+        return len(taken)
+
+    def recv(self, n):
+        self.kernel.calls += 1
+        return self.kernel.digest(bytes(self.data)).to_bytes(4, "little")
+
+
+def _numpy_crc(data):
+    from tests.internals import crc32c_module
+    return crc32c_module._register(memoryview(data), 0xFFFFFFFF) ^ 0xFFFFFFFF
+
+
+@pytest.fixture
+def kernel(monkeypatch):
+    from tests.internals import crc32c_module
+
+    def use(make):
+        monkeypatch.setattr(crc32c_module, "_alg_socket", make)
+        monkeypatch.setattr(crc32c_module, "_kernel_state", {"socket": None, "tried": False})
+    return use
+
+
+LONG = np.random.default_rng(5).bytes(100_000)  # past the length that goes to the kernel
+
+
+def test_the_kernels_checksum_is_used_once_it_passed_its_self_check(kernel):
+    fake = _FakeKernel(_numpy_crc)
+    kernel(lambda: fake)
+    assert crc32c(LONG) == chained(LONG)
+    calls = fake.calls
+    assert calls >= 3  # the two test buffers, then this one
+    assert crc32c(LONG[:5000]) == reference(LONG[:5000])  # short: here
+    assert crc32c(LONG, 7) == chained(LONG, 7)  # continued: here
+    assert fake.calls == calls and not fake.closed
+
+
+def test_a_kernel_failing_its_self_check_is_not_used(kernel):
+    fake = _FakeKernel(lambda data: _numpy_crc(data) ^ 1)
+    kernel(lambda: fake)
+    assert crc32c(LONG) == chained(LONG)
+    assert fake.closed
+    calls = fake.calls
+    assert crc32c(LONG) == chained(LONG) and fake.calls == calls  # not asked again
+
+
+def test_without_the_kernels_hash_the_checksum_is_numpys(kernel):
+    def missing():
+        raise OSError(97, "Address family not supported by protocol")
+    kernel(missing)
+    assert crc32c(LONG) == chained(LONG)
+    assert crc32c_many([LONG, LONG[1:]]) == [chained(LONG), chained(LONG[1:])]
+
+
+def test_a_kernel_failing_after_its_self_check_falls_back_to_numpy(kernel):
+    state = {"fail": False}
+
+    def digest(data):
+        if state["fail"]:
+            raise OSError("the socket broke")
+        return _numpy_crc(data)
+    kernel(lambda: _FakeKernel(digest))
+    assert crc32c(LONG) == chained(LONG)
+    state["fail"] = True
+    assert crc32c(LONG[3:]) == chained(LONG[3:])
+
+
+@pytest.mark.parametrize("parts", [2, 3, 5])
+def test_pieces_checksummed_on_threads_join_to_the_whole(parts):
+    from tests.internals import crc32c_module
+    data = memoryview(np.random.default_rng(parts).bytes(3 * BLOCK + 77))
+    for start in (0xFFFFFFFF, 0x12345678):
+        assert crc32c_module._split_register(data, start, parts) == \
+            crc32c_module._register(data, start, split=False)

@@ -513,6 +513,84 @@ def test_tf_served_the_keras_model_saved_here():
     np.testing.assert_allclose(loaded(x).numpy(), expected["keras_call"], rtol=1e-6)
 
 
+def _make_ours():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_ours", os.path.join(DATA, "make_ours.py"))
+    make_ours = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_ours)
+    return make_ours
+
+
+def _keras_metadata(path):
+    from tests.internals import fingerprinting
+    with open(os.path.join(path, "keras_metadata.pb"), "rb") as f:
+        found = fingerprinting.pb.KerasSavedMetadata.FromString(f.read())
+    return [(n.node_id, n.node_path, n.identifier, json.loads(n.metadata)) for n in found.nodes]
+
+
+KERAS_SAVED = {"ours_keras": ("ours_keras_x", "ours_keras_y.npy"),
+               "ours_keras_functional": ("ours_keras_x", "ours_keras_functional_y.npy"),
+               "ours_keras_nested": ("ours_keras_x", "ours_keras_nested_y.npy"),
+               "ours_keras_cnn": ("ours_keras_cnn_x.npy", "ours_keras_cnn_y.npy"),
+               "ours_keras_lstm": ("ours_keras_lstm_x.npy", "ours_keras_lstm_y.npy")}
+
+
+def test_tf_keras_load_model_rebuilt_the_keras_models_saved_here():
+    """tf_keras's load_model rebuilt data/ours_keras* (model.save here) from the layer
+    configs of their keras_metadata.pb, computed our outputs, and compiled and trained a
+    step of the compiled ones (load_ours_in_tf.py keras recorded it)."""
+    recorded = _json("tf_loaded_ours.json")["keras_load_model"]
+    assert sorted(recorded) == sorted(KERAS_SAVED)
+    for name, (x_file, y_file) in KERAS_SAVED.items():
+        got = recorded[name]
+        x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0 if x_file == "ours_keras_x" \
+            else np.load(os.path.join(DATA, x_file))
+        y = np.load(os.path.join(DATA, y_file))
+        np.testing.assert_allclose(got["predict"], y, rtol=1e-5, atol=1e-6)
+        model = tf.keras.models.load_model(os.path.join(DATA, name))
+        np.testing.assert_allclose(model(x).numpy(), y, rtol=1e-5, atol=1e-6)
+        assert got["class"] == type(model).__name__
+        assert got["layers"] == [[type(layer).__name__, layer.name] for layer in model.layers]
+        assert got["compiled"] == (model.optimizer is not None)
+        if got["compiled"]:
+            assert got["optimizer"] == type(model.optimizer).__name__ and got["trained_a_step"]
+    assert recorded["ours_keras"]["compiled"] and not recorded["ours_keras_functional"]["compiled"]
+
+
+def test_model_save_writes_the_keras_metadata_tf_keras_read(tmp_path):
+    """model.save writes today the keras_metadata.pb of data/ours_keras* that tf_keras
+    loaded: a node per layer and model (input layers too), at a path of the object graph,
+    with its config, build shape and, for a compiled model, its training config."""
+    from tests.internals import fingerprinting
+    _make_ours().keras(str(tmp_path))
+    for name in KERAS_SAVED:
+        today = _keras_metadata(str(tmp_path / name))
+        assert today == _keras_metadata(os.path.join(DATA, name))
+        with open(str(tmp_path / name / "saved_model.pb"), "rb") as f:
+            nodes = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0] \
+                .object_graph_def.nodes
+        for node_id, path, identifier, metadata in today:
+            at = 0
+            for part in path.split(".")[1:]:  # (the path leads to the node)
+                at = next(c.node_id for c in nodes[at].children if c.local_name == part)
+            assert at == node_id and nodes[at].user_object.identifier == identifier
+            assert {"name", "class_name", "config", "build_input_shape"} <= set(metadata)
+    cnn = {path: (identifier, metadata) for _, path, identifier, metadata in
+           _keras_metadata(str(tmp_path / "ours_keras_cnn"))}
+    assert cnn["root"][0] == "_tf_keras_sequential" and cnn["root"][1]["is_graph_network"]
+    assert cnn["root"][1]["training_config"]["loss"] == "sparse_categorical_crossentropy"
+    assert cnn["root"][1]["training_config"]["optimizer_config"]["class_name"] == "Adam"
+    assert cnn["root.layer_with_weights-0"][0] == "_tf_keras_layer"
+    assert cnn["root.layer_with_weights-0"][1]["build_input_shape"] == {
+        "class_name": "TensorShape", "items": [None, 8, 8, 1]}  # (a list: a list of shapes)
+    functional = {path: identifier for _, path, identifier, _ in
+                  _keras_metadata(str(tmp_path / "ours_keras_functional"))}
+    assert functional == {"root": "_tf_keras_network", "root.layer-0": "_tf_keras_input_layer",
+                          "root.layer_with_weights-0": "_tf_keras_layer",
+                          "root.layer-2": "_tf_keras_layer",
+                          "root.layer_with_weights-1": "_tf_keras_layer"}
+
+
 def test_tf_keras_cnn_loads_and_runs_in_both_modes():
     """Conv2D, BatchNormalization, MaxPooling2D and Dropout as TF saved them: TF's nodes
     without the attrs TF left at their defaults (seeds, shapes' out_type)."""

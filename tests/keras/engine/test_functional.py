@@ -129,6 +129,27 @@ def test_config_round_trip_rebuilds_the_graph():
     assert keras.models.clone_model(seq).count_params() == seq.count_params()
 
 
+def test_a_nested_models_calls_are_numbered_from_one_in_configs_as_tf_keras():
+    # tf_keras counts the node a nested model's own inputs make as its node 0, so its
+    # calls in the outer model are 1, 2, ...; configs and SavedModels it writes say so
+    inner = keras.Sequential([keras.layers.Dense(3, input_shape=(4,))], name="inner")
+    inputs = keras.Input((4,), name="i")
+    once = inner(inputs)
+    joined = keras.layers.Concatenate(name="joined")([inner(inputs), once])
+    model = keras.Model(inputs, keras.layers.Dense(1, name="o")(joined))
+    config = model.get_config()
+    assert [layer["inbound_nodes"] for layer in config["layers"][1:]] == [  # (tf_keras's)
+        [[["i", 0, 0, {}]], [["i", 0, 0, {}]]],
+        [[["inner", 2, 0, {}], ["inner", 1, 0, {}]]],
+        [[["joined", 0, 0, {}]]]]
+    rebuilt = keras.Model.from_config(config)
+    rebuilt.set_weights(model.get_weights())
+    x = np.arange(8, dtype="float32").reshape(2, 4)
+    np.testing.assert_allclose(rebuilt(x).numpy(), model(x).numpy(), rtol=1e-6)
+    assert rebuilt.get_config()["layers"][2]["inbound_nodes"] == \
+        config["layers"][2]["inbound_nodes"]
+
+
 def test_subclassed_model_build():
     class Net(keras.Model):
         def __init__(self):

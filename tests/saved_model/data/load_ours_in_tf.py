@@ -10,7 +10,9 @@ import subprocess
 import sys
 
 import numpy as np
-import tensorflow as tf
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # (tf.keras: tf_keras, which reads SavedModels)
+import tensorflow as tf  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -96,9 +98,44 @@ def tables():
         json.dump(recorded, f, indent=1)
 
 
+def keras_load_model():
+    """tf_keras's load_model of the Keras models saved here by model.save (``...
+    load_ours_in_tf.py keras`` alone, with TF_USE_LEGACY_KERAS=1): the classes and layers it
+    rebuilt, its predictions, whether it compiled them and could train a step; written into
+    tf_loaded_ours.json under ``keras_load_model``."""
+    xk = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    xc = np.load(os.path.join(HERE, "ours_keras_cnn_x.npy"))
+    out = {}
+    for name, x, y in [("ours_keras", xk, np.ones((2, 2), np.float32)),
+                       ("ours_keras_functional", xk, None),
+                       ("ours_keras_nested", xk, None),
+                       ("ours_keras_cnn", xc, np.array([0, 2])),
+                       ("ours_keras_lstm", np.load(os.path.join(HERE, "ours_keras_lstm_x.npy")),
+                        None)]:
+        model = tf.keras.models.load_model(os.path.join(HERE, name))
+        got = {"class": type(model).__name__,
+               "layers": [[type(layer).__name__, layer.name] for layer in model.layers],
+               "predict": model.predict(x, verbose=0).tolist(),
+               "compiled": model.optimizer is not None}
+        if got["compiled"]:
+            got["optimizer"] = type(model.optimizer).__name__
+            loss = model.fit(x, y, epochs=1, verbose=0).history["loss"][0]
+            got["trained_a_step"] = bool(np.isfinite(loss))
+        out[name] = got
+    path = os.path.join(HERE, "tf_loaded_ours.json")
+    with open(path) as f:
+        recorded = json.load(f)
+    recorded["keras_load_model"] = out
+    with open(path, "w") as f:
+        json.dump(recorded, f, indent=1)
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["tables"]:
         tables()
+    elif sys.argv[1:] == ["keras"]:
+        keras_load_model()
     else:
         main()
         tables()
+        keras_load_model()

@@ -48,7 +48,14 @@ def main():
     x = np.array([[1.0, 2.0, 3.0], [-1.0, 0.0, 4.0]], np.float32)
     np.save(os.path.join(HERE, "ours_module_x.npy"), x)
 
-    # a Keras model after a step of training, saved by model.save (no suffix: a SavedModel)
+    keras()
+
+
+def keras(out=HERE):
+    """Keras models saved by model.save (no suffix: a SavedModel), which tf_keras's
+    load_model reads (``... make_ours.py keras`` writes these alone), in `out`."""
+    tf.keras.backend.clear_session()  # (layers named as in a fresh process)
+    # a Keras model after a step of training
     tf.keras.utils.set_random_seed(7)
     model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="tanh", input_shape=(4,),
                                                        name="hidden"),
@@ -56,10 +63,59 @@ def main():
     model.compile(tf.keras.optimizers.Adam(0.1), "mse")
     xk = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
     model.fit(xk, np.ones((2, 2), np.float32), epochs=1, verbose=0)
-    path = os.path.join(HERE, "ours_keras")
+    path = os.path.join(out, "ours_keras")
     shutil.rmtree(path, ignore_errors=True)
     model.save(path)
-    np.save(os.path.join(HERE, "ours_keras_y.npy"), model(xk).numpy())
+    np.save(os.path.join(out, "ours_keras_y.npy"), model(xk).numpy())
+    # a functional model (an Input, a layer used on two paths, Concatenate), uncompiled
+    tf.keras.utils.set_random_seed(8)
+    inputs = tf.keras.Input((4,), name="features")
+    hidden = tf.keras.layers.Dense(5, activation="relu", name="hidden")(inputs)
+    joined = tf.keras.layers.Concatenate(name="joined")([hidden, inputs])
+    functional = tf.keras.Model(inputs, tf.keras.layers.Dense(2, name="out")(joined),
+                                name="functional")
+    path = os.path.join(out, "ours_keras_functional")
+    shutil.rmtree(path, ignore_errors=True)
+    functional.save(path)
+    np.save(os.path.join(out, "ours_keras_functional_y.npy"), functional(xk).numpy())
+    # a small CNN after a step of training: convolution, batch normalization (moving
+    # statistics), pooling, dropout
+    tf.keras.utils.set_random_seed(0)
+    cnn = tf.keras.Sequential([
+        tf.keras.layers.Conv2D(4, 3, activation="relu", input_shape=(8, 8, 1)),
+        tf.keras.layers.BatchNormalization(),
+        tf.keras.layers.MaxPooling2D(),
+        tf.keras.layers.Dropout(0.5),
+        tf.keras.layers.Flatten(),
+        tf.keras.layers.Dense(3, activation="softmax")])
+    cnn.compile("adam", "sparse_categorical_crossentropy")
+    xc = np.random.RandomState(0).rand(2, 8, 8, 1).astype(np.float32)
+    cnn.fit(xc, np.array([0, 2]), epochs=1, verbose=0)
+    path = os.path.join(out, "ours_keras_cnn")
+    shutil.rmtree(path, ignore_errors=True)
+    cnn.save(path)
+    np.save(os.path.join(out, "ours_keras_cnn_x.npy"), xc)
+    np.save(os.path.join(out, "ours_keras_cnn_y.npy"), cnn(xc).numpy())
+    # a Sequential model inside a functional one, called twice
+    tf.keras.utils.set_random_seed(2)
+    inner = tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(4,))], name="inner")
+    inputs = tf.keras.Input((4,), name="x")
+    joined = tf.keras.layers.Concatenate()([inner(inputs), inner(inputs * 2.0)])
+    nested = tf.keras.Model(inputs, tf.keras.layers.Dense(1)(joined), name="nested")
+    path = os.path.join(out, "ours_keras_nested")
+    shutil.rmtree(path, ignore_errors=True)
+    nested.save(path)
+    np.save(os.path.join(out, "ours_keras_nested_y.npy"), nested(xk).numpy())
+    # an LSTM (an RNN layer, built from a 3-D shape)
+    tf.keras.utils.set_random_seed(1)
+    rnn = tf.keras.Sequential([tf.keras.layers.LSTM(3, input_shape=(5, 2)),
+                               tf.keras.layers.Dense(2)])
+    xr = np.random.RandomState(0).rand(2, 5, 2).astype(np.float32)
+    path = os.path.join(out, "ours_keras_lstm")
+    shutil.rmtree(path, ignore_errors=True)
+    rnn.save(path)
+    np.save(os.path.join(out, "ours_keras_lstm_x.npy"), xr)
+    np.save(os.path.join(out, "ours_keras_lstm_y.npy"), rnn(xr).numpy())
 
 
 KEYS = ["a", "green", "x", "c", "zzz", "blue"]
@@ -105,6 +161,8 @@ if __name__ == "__main__":
     import sys
     if sys.argv[1:] == ["tables"]:
         tables()
+    elif sys.argv[1:] == ["keras"]:
+        keras()
     else:
         main()
         tables()

@@ -7,6 +7,11 @@ in the cache. The rows are then joined pairwise, level by level, which is linear
 over GF(2): shifting a register past `n` zero bytes is a 32x32 bit matrix, applied with
 lookup tables.
 `crc32c_many` runs many buffers (a file's records) as the rows of one such pass.
+Buffers of several MiB are cut into pieces checksummed on threads at once (NumPy's
+lookups leave the interpreter lock), the pieces' registers joined the same way.
+Where Linux's crypto API offers its CRC-32C (an ``AF_ALG`` socket; the CPU's CRC
+instruction where there is one), long buffers go there instead, once it has given the
+known checksums of a short and a long test buffer.
 
 >>> hex(crc32c(b"123456789"))
 '0xe3069283'
@@ -14,6 +19,8 @@ lookup tables.
 '0x191c1fbb'
 """
 import functools
+import os
+import threading
 
 import numpy as np
 
@@ -63,16 +70,16 @@ _BLOCK_ROWS = 16384  # rows looked up per pass (512 KiB of data)
 
 @functools.lru_cache(maxsize=1)
 def _row_tables():
-    """The 16-bit tables of a row's columns: column j (bytes 2j and 2j + 1 of a row)
-    followed by the rest of the row, as zeros."""
+    """The 16-bit tables of a row's columns, one after another: column j (bytes 2j and
+    2j + 1 of a row) followed by the rest of the row, as zeros, at ``j << 16``."""
     tables = [_TABLE]  # tables[k]: a byte followed by k zero bytes
     for _ in range(1, _ROW):
         prev = tables[-1]
         tables.append((prev >> np.uint32(8)) ^ _TABLE[prev & np.uint32(0xFF)])
     pair = np.arange(1 << 16, dtype=np.uint32)
     low, high = pair & np.uint32(0xFF), pair >> np.uint32(8)
-    return [tables[_ROW - 1 - 2 * j][low] ^ tables[_ROW - 2 - 2 * j][high]
-            for j in range(_ROW // 2)]
+    return np.concatenate([tables[_ROW - 1 - 2 * j][low] ^ tables[_ROW - 2 - 2 * j][high]
+                           for j in range(_ROW // 2)])
 
 
 @functools.lru_cache(maxsize=64)
@@ -124,22 +131,23 @@ def _row_registers(data):
     columns = data.view("<u2").reshape(rows, _ROW // 2)
     tables = _row_tables()
     regs = np.empty(rows, np.uint32)
-
-    part = np.empty(min(rows, _BLOCK_ROWS), np.uint32)
-    # take converts its indices to intp anyway: one transposing cast per block makes each
-    # column contiguous intp, and mode="wrap" (the indices are in range) skips the bounds
-    # check's slower loop; about 1.6x faster than a uint16 transpose and casts in take
-    index = np.empty((_ROW // 2, min(rows, _BLOCK_ROWS)), np.intp)
+    size = min(rows, _BLOCK_ROWS)
+    # The indices into the tables, a column per row, as take wants them (intp): each
+    # column's table number stays in the high bits, each block's two bytes are copied into
+    # the low ones (transposed, so that each column is contiguous); then one lookup and one
+    # xor over the columns per block, few calls, each leaving the interpreter lock for long;
+    # mode="wrap" (the indices are in range) skips the bounds check's slower loop
+    index = np.empty((_ROW // 2, size), np.intp)
+    index[...] = (np.arange(_ROW // 2, dtype=np.intp) << 16)[:, None]
+    index_low = index.view(np.uint16).reshape(_ROW // 2, size, np.intp(0).itemsize // 2)[
+        :, :, 0 if np.little_endian else -1]
+    looked_up = np.empty((_ROW // 2, size), np.uint32)
     for start in range(0, rows, _BLOCK_ROWS):
         block = columns[start:start + _BLOCK_ROWS]
         n = block.shape[0]
-        block_index = index[:, :n]
-        np.copyto(block_index, block.T, casting="unsafe")
-        acc, tmp = regs[start:start + n], part[:n]
-        np.take(tables[0], block_index[0], out=acc, mode="wrap")
-        for j in range(1, _ROW // 2):
-            np.take(tables[j], block_index[j], out=tmp, mode="wrap")
-            acc ^= tmp
+        np.copyto(index_low[:, :n], block.T)
+        np.take(tables, index[:, :n], out=looked_up[:, :n], mode="wrap")
+        np.bitwise_xor.reduce(looked_up[:, :n], axis=0, out=regs[start:start + n])
     return regs
 
 
@@ -162,19 +170,157 @@ def _python_crc(data, crc):
     return crc
 
 
-def _register(data, crc):
+_SPLIT = 4 << 20  # bytes from which a buffer is cut into pieces checksummed on threads
+
+
+@functools.lru_cache(maxsize=1)
+def _cpus():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (not on every platform)
+        return os.cpu_count() or 1
+
+
+def _idle_cpus():
+    """The CPUs a checksum may use: all of them, unless the machine is already busy (the
+    load average past their number), where threads would only wait for each other."""
+    cpus = _cpus()
+    try:
+        if os.getloadavg()[0] >= cpus:
+            return 1
+    except (AttributeError, OSError):  # (not on every platform)
+        pass
+    return cpus
+
+
+def _shift(reg, rows):
+    """The register `reg` after ``rows * _ROW`` zero bytes: one shift per bit of `rows`."""
+    level = 0
+    while rows:
+        if rows & 1:
+            low, high = _shift_tables(level)
+            reg = int(low[reg & 0xFFFF] ^ high[reg >> 16])
+        rows >>= 1
+        level += 1
+    return reg
+
+
+def _split_register(data, crc, parts):
+    """`_register` with the data cut into `parts` pieces: the last ones (whole rows) on
+    threads from register 0, the first here from `crc`, then shifted and joined."""
+    n = len(data)
+    piece = n // parts // _ROW * _ROW
+    first = n - (parts - 1) * piece
+    results = [None] * (parts - 1)
+
+    def run(i):
+        start = first + i * piece
+        try:
+            results[i] = _rows_register(np.frombuffer(data[start:start + piece], np.uint8), 0)
+        except BaseException as e:  # noqa: BLE001 (raised again on the calling thread)
+            results[i] = e
+
+    threads = []
+    try:
+        for i in range(parts - 1):
+            thread = threading.Thread(target=run, args=(i,), daemon=True)
+            thread.start()
+            threads.append(thread)
+    except RuntimeError:  # no new threads (at interpreter exit): the rest here
+        for i in range(len(threads), parts - 1):
+            run(i)
+    reg = _register(data[:first], crc, split=False)
+    for thread in threads:
+        thread.join()
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+        reg = _shift(reg, piece // _ROW) ^ result
+    return reg
+
+
+def _register(data, crc, split=True):
     """The register after `data`, from register `crc` (no final inversion)."""
     n = len(data)
     if n < _SHORT:
         return _python_crc(data, crc)
+    parts = min(_idle_cpus(), n // (_SPLIT // 2)) if split else 1
+    if parts > 1:
+        return _split_register(data, crc, parts)
     head = n % _ROW  # (the rows start after it, from the register it leaves)
     return _rows_register(np.frombuffer(data, np.uint8, offset=head),
                           _python_crc(data[:head], crc))
 
 
+_KERNEL_MIN = 1 << 16  # bytes from which the kernel's CRC-32C is worth its system calls
+_KERNEL_CHUNK = 1 << 20  # bytes per send to it
+_kernel_state = {"socket": None, "tried": False}
+_kernel_lock = threading.Lock()
+
+
+def _alg_socket():
+    """A socket bound to the kernel's ``crc32c`` hash; OSError (or AttributeError off Linux)
+    where there is none."""
+    import socket  # noqa: PLC0415 (only where a long buffer asks for it)
+    alg = socket.socket(socket.AF_ALG, socket.SOCK_SEQPACKET, 0)
+    try:
+        alg.bind(("hash", "crc32c"))
+    except OSError:
+        alg.close()
+        raise
+    return alg
+
+
+def _kernel_crc(alg, data):
+    """The CRC-32C of `data` (from 0) by the kernel: sent in chunks marked as continued
+    (a send without the mark ends the hash), read back as four little-endian bytes."""
+    import socket  # noqa: PLC0415
+    op, _ = alg.accept()
+    with op:
+        view = memoryview(data).cast("B")
+        while len(view):
+            sent = op.send(view[:_KERNEL_CHUNK], socket.MSG_MORE)
+            view = view[sent:]
+        digest = op.recv(4)
+    if len(digest) != 4:
+        raise OSError("short digest")
+    return int.from_bytes(digest, "little")
+
+
+def _kernel():
+    """The kernel's hash socket, or None where there is none or it fails its self-check
+    (tried once)."""
+    if not _kernel_state["tried"]:
+        with _kernel_lock:
+            if not _kernel_state["tried"]:
+                alg = None
+                try:
+                    alg = _alg_socket()
+                    test = np.arange((_KERNEL_CHUNK + 4096) // 4, dtype=np.uint32).view(np.uint8)
+                    expected = _register(memoryview(test), 0xFFFFFFFF) ^ 0xFFFFFFFF
+                    if _kernel_crc(alg, b"123456789") != 0xE3069283 or \
+                            _kernel_crc(alg, test) != expected:
+                        alg.close()
+                        alg = None
+                except (AttributeError, OSError):
+                    if alg is not None:
+                        alg.close()
+                    alg = None
+                _kernel_state["socket"] = alg
+                _kernel_state["tried"] = True
+    return _kernel_state["socket"]
+
+
 def crc32c(data, crc=0):
     """The CRC-32C of `data` (bytes-like), continuing from checksum `crc`."""
     data = memoryview(data).cast("B")
+    if crc == 0 and len(data) >= _KERNEL_MIN:
+        alg = _kernel()
+        if alg is not None:
+            try:
+                return _kernel_crc(alg, data)
+            except OSError:  # (it worked before: checksum here)
+                pass
     return _register(data, crc ^ 0xFFFFFFFF) ^ 0xFFFFFFFF
 
 

@@ -1006,11 +1006,39 @@ def _constant_node(op):
     return node
 
 
+def _write_atomic(path, data):
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=f".{os.path.basename(path)}.")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def _object_metadata(saved_model, graph, describe):
+    """The ``SavedMetadata`` of tf_keras's ``keras_metadata.pb``: for each object that
+    `describe` gives ``(identifier, metadata JSON)`` (a Keras layer or model), its node, path
+    and metadata, from which tf_keras's loader rebuilds it; each such node's identifier is
+    set in `saved_model`'s object graph too."""
+    nodes = saved_model.meta_graphs[0].object_graph_def.nodes
+    found = pb.KerasSavedMetadata()
+    for i, obj in enumerate(graph.objects):
+        described = describe(obj) if nodes[i].WhichOneof("kind") == "user_object" else None
+        if described is None:
+            continue
+        identifier, metadata = described
+        nodes[i].user_object.identifier = identifier
+        node = found.nodes.add(node_id=i, node_path=".".join(("root",) + graph.paths[i]),
+                               identifier=identifier, metadata=metadata)
+        node.version.producer, node.version.min_consumer = 2, 1
+    return found
+
+
 def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
-         root_identifier=None):
+         root_identifier=None, object_metadata=None):
     """Writes `obj` as a SavedModel in `export_dir`; see the public docstring. Keras gives
     the root's `root_metadata` (its config, as JSON) and `root_identifier`, as tf_keras
-    records them in the root's ``SavedUserObject``."""
+    records them in the root's ``SavedUserObject``, and `object_metadata`, a function giving
+    ``(identifier, metadata JSON)`` of each Keras object (None for others), written as
+    tf_keras's ``keras_metadata.pb``."""
     if not trackable.is_trackable(obj) or isinstance(obj, (list, tuple, dict)):
         raise ValueError(f"Expected an object of type `Trackable`, such as `tf.Module` or a "
                          f"subclass of the `Trackable` class, for export. Got {obj} with type "
@@ -1036,6 +1064,9 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
             root.user_object.metadata = root_metadata
         if root_identifier is not None:
             root.user_object.identifier = root_identifier
+    keras_metadata = None
+    if object_metadata is not None:
+        keras_metadata = _object_metadata(saved_model, writer.graph, object_metadata)
     checkpoint = writer.graph.checkpoint()
     proto, tensors, dtypes = checkpoint.serialize()
     # (constants a function captures are nodes of the SavedObjectGraph, not the checkpoint's)
@@ -1054,8 +1085,8 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
     bundle.write_bundle(os.path.join(variables, "variables"), tensors, dtypes)
     writer.add_saver(saved_model.meta_graphs[0], checkpoint, proto.SerializeToString())
     data = saved_model.SerializeToString(deterministic=True)  # (maps in key order)
-    fd, tmp = tempfile.mkstemp(dir=export_dir, prefix=".saved_model.pb.")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, os.path.join(export_dir, "saved_model.pb"))
+    _write_atomic(os.path.join(export_dir, "saved_model.pb"), data)
+    if keras_metadata is not None:
+        _write_atomic(os.path.join(export_dir, "keras_metadata.pb"),
+                      keras_metadata.SerializeToString())
     fingerprinting.write_fingerprint(export_dir, saved_model)

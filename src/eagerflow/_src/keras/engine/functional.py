@@ -176,8 +176,9 @@ class Functional(Model):
         own = self._node_set()
         index = {}  # id(node) -> its index among the layer's nodes in this model
         for layer in self.layers:
+            first = _first_node_index(layer)
             for i, node in enumerate(n for n in layer._inbound_nodes if id(n) in own):
-                index[id(node)] = i
+                index[id(node)] = first + i
         layer_configs = []
         for layer in self.layers:
             nodes = [] if isinstance(layer, InputLayer) else [
@@ -284,6 +285,12 @@ def _serialize(value, index):
     return value
 
 
+def _first_node_index(layer):
+    """The index Keras's configs give a layer's first call: 1 for a nested model with
+    inputs, whose node 0 in tf_keras is the one its own inputs make (not listed here)."""
+    return 1 if isinstance(layer, Functional) and layer.inputs else 0
+
+
 def _tensor_ref(tensor, node_index):
     layer, _, i = tensor._keras_history
     return [layer.name, node_index.get(id(tensor.node), 0), i]
@@ -326,7 +333,7 @@ def _call_from_config(layer, call, tensors):
     if not getattr(layer, "_preserve_input_structure", False):
         first = _unwrap(first)
     result = layer(first, **kwargs)
-    node_index = len(layer._inbound_nodes) - 1
+    node_index = len(layer._inbound_nodes) - 1 + _first_node_index(layer)
     for i, out in enumerate(nest.flatten(result)):
         tensors[(layer.name, node_index, i)] = out
     return True

@@ -19,6 +19,7 @@ restores the weights, or raises before returning anything half-loaded.
 True
 """
 import datetime
+import inspect
 import io
 import json
 import logging
@@ -26,6 +27,8 @@ import os
 import tempfile
 import warnings
 import zipfile
+
+import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
@@ -35,6 +38,11 @@ from eagerflow._src.keras import losses as losses_mod
 from eagerflow._src.keras import metrics as metrics_mod
 from eagerflow._src.keras import optimizers
 from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format, weights
+from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine.functional import Functional
+from eagerflow._src.keras.engine.input_layer import InputLayer
+from eagerflow._src.keras.engine.training import Model
+from eagerflow._src.keras.metrics import Metric
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.utils import serialization
@@ -85,11 +93,14 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
                                                 not filepath.endswith(".keras")):
         from eagerflow._src.saved_model import save as saved_model  # noqa: PLC0415 (above Keras)
         identifier = ("_tf_keras_sequential" if type(model).__name__ == "Sequential" else
-                      "_tf_keras_network" if getattr(model, "_is_graph_network", False) else
+                      "_tf_keras_network" if isinstance(model, Functional) else
                       "_tf_keras_model")
+        config.update(_saved_model_metadata(model, config))
+        metadata = json.dumps(config, default=_json_default)
         saved_model.save(model, filepath, kwargs.get("signatures"), kwargs.get("options"),
-                         root_metadata=json.dumps(config, default=_json_default),
-                         root_identifier=identifier)
+                         root_metadata=metadata, root_identifier=identifier,
+                         object_metadata=lambda obj: (
+                             (identifier, metadata) if obj is model else _object_metadata(obj)))
         for path, obj in _asset_holders(model).items():  # (vocabularies, for load_model)
             folder = os.path.join(filepath, _ASSETS, "keras", *path.split("/"))
             os.makedirs(folder, exist_ok=True)
@@ -413,6 +424,76 @@ def _plain_metrics(value):
     return _custom(value)
 
 
+def _training_config(model):
+    """tf_keras's ``training_config`` of a compiled model (its compile arguments), or None."""
+    compile_config = _compile_config(model)
+    if compile_config is None:
+        return None
+    training_config = {key: compile_config[key] for key in
+                       ("loss", "metrics", "weighted_metrics", "loss_weights")}
+    training_config["optimizer_config"] = compile_config["optimizer"]
+    return training_config
+
+
+def _saved_model_metadata(layer, config=None):
+    """What tf_keras records of a layer or model in a SavedModel (beside its class name and
+    config): the attributes its loader sets on the layer it rebuilds from the config, and
+    the input shape to build it with."""
+    config = config or layers_mod.serialize(layer)
+    policy = getattr(layer, "dtype_policy", None)
+    out = {"name": layer.name, "trainable": layer.trainable,
+           "expects_training_arg": "training" in inspect.signature(layer.call).parameters,
+           "dtype": getattr(policy, "name", None) or layer.dtype,
+           "batch_input_shape": config["config"].get("batch_input_shape"),
+           "stateful": bool(getattr(layer, "stateful", False)),
+           "must_restore_from_config": False, "preserve_input_structure_in_config": False,
+           "autocast": True, "class_name": config["class_name"], "config": config["config"],
+           "build_input_shape": _shape_json(layer._build_input_shape)}
+    if isinstance(layer, Model):
+        out["is_graph_network"] = isinstance(layer, Functional)
+        out.update(keras_version=_KERAS_VERSION, backend="tensorflow",
+                   model_config={"class_name": config["class_name"], "config": config["config"]})
+        if getattr(layer, "optimizer", None) is not None:
+            training_config = _training_config(layer)
+            if training_config is not None:
+                out["training_config"] = training_config
+    return out
+
+
+def _shape_json(shape):
+    """A build input shape as tf_keras's JSON writes it: a shape as its ``TensorShape``
+    object (a plain list would read as a list of shapes), nested shapes element by element."""
+    if shape is None:
+        return None
+    if isinstance(shape, TensorShape):
+        return {"class_name": "TensorShape",
+                "items": shape.as_list() if shape.rank is not None else None}
+    if isinstance(shape, dict):
+        return {key: _shape_json(value) for key, value in shape.items()}
+    if isinstance(shape, (list, tuple)):
+        if all(d is None or isinstance(d, (int, np.integer)) for d in shape):
+            return {"class_name": "TensorShape", "items": [None if d is None else int(d)
+                                                           for d in shape]}
+        return [_shape_json(s) for s in shape]
+    return shape
+
+
+def _object_metadata(obj):
+    """``(identifier, metadata JSON)`` of a Keras layer or model inside a SavedModel, as
+    tf_keras's ``keras_metadata.pb`` holds them; None for other objects."""
+    if isinstance(obj, Metric) or not isinstance(obj, Layer):
+        return None
+    if isinstance(obj, InputLayer):
+        identifier = "_tf_keras_input_layer"
+    elif isinstance(obj, Model):
+        identifier = ("_tf_keras_sequential" if type(obj).__name__ == "Sequential" else
+                      "_tf_keras_network" if isinstance(obj, Functional) else
+                      "_tf_keras_model")
+    else:
+        identifier = "_tf_keras_layer"
+    return identifier, json.dumps(_saved_model_metadata(obj), default=_json_default)
+
+
 def _save_model_to_hdf5(model, filepath, include_optimizer):
     """`save_model` to an `.h5` file: the compile arguments as tf_keras's ``training_config``."""
     for obj in _asset_holders(model).values():
@@ -423,11 +504,8 @@ def _save_model_to_hdf5(model, filepath, include_optimizer):
                 f"{type(obj).__name__} with an adapted vocabulary")
     training_config = None
     if include_optimizer and isinstance(getattr(model, "optimizer", None), Optimizer):
-        compile_config = _compile_config(model)
-        if compile_config is not None:
-            training_config = {key: compile_config[key] for key in
-                               ("loss", "metrics", "weighted_metrics", "loss_weights")}
-            training_config["optimizer_config"] = compile_config["optimizer"]
+        training_config = _training_config(model)
+        if training_config is not None:
             training_config = json.dumps(training_config, default=_json_default)
     h5_format.save_model_to_hdf5(model, filepath, model_to_json(model), training_config)
 
