@@ -18,7 +18,7 @@ from eagerflow._src.data.dataset_ops import (
     INFINITE, UNKNOWN, Dataset, _batch_size, _batched_cardinality, _get_next_error, _int, _known,
     _num_threads, _UnaryDataset, stack_components)
 from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
-from eagerflow._src.data.structured_function import StructuredFunction
+from eagerflow._src.data.structured_function import StructuredFunction, branch_iterator
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 
@@ -720,7 +720,7 @@ class _FlatMapDataset(_UnaryDataset):
     def _iterator(self):
         fn = self._fn
         for element in self._input._iterator():
-            yield from fn(element)._iterator()
+            yield from branch_iterator(fn(element), "inner")
 
 
 @_method
@@ -785,7 +785,7 @@ class _InterleaveDataset(_UnaryDataset):
                 if element is None:
                     end_of_input = True
                 else:
-                    slots[index] = opened(fn(element)._iterator())
+                    slots[index] = opened(branch_iterator(fn(element), "inner"))
                     open_count += 1
             else:
                 produced, index = 0, (index + 1) % cycle
