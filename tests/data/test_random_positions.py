@@ -98,3 +98,22 @@ def test_unseeded_ops_stay_fresh():
     ds = tf.data.Dataset.range(4).map(_uniform)
     values = [v for pair in tf.data.Dataset.zip((ds, ds)) for v in _values(pair)]
     assert len(set(values)) == 8
+
+
+def test_choose_from_datasets_inputs_draw_their_own_sequences():
+    ds = _ds()
+    chosen = tf.data.Dataset.choose_from_datasets(
+        [ds, ds], tf.data.Dataset.from_tensor_slices(tf.constant([0, 1, 0, 1], tf.int64)))
+    assert _values(chosen) == [U[0], U[0], U[1], U[1]]
+
+
+def test_reduce_is_an_iteration_of_its_own():
+    ds = _ds()
+    assert float(tf.data.Dataset.zip((ds, ds)).reduce(0.0, lambda s, p: s + p[0] - p[1])) == 0
+    assert round(float(ds.reduce(0.0, lambda s, x: s + x)), 4) == 2.18
+
+
+def test_a_take_leaves_the_undrawn_values_to_the_next_epoch():
+    ds = _ds(3)
+    assert _values(ds.take(2).repeat(2)) == U[:4]
+    assert _values(ds.take(3).skip(1)) == U[1:3]

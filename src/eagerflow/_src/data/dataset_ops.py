@@ -930,13 +930,27 @@ class _ChunkedMap:
     it.  As the builtin ``map``, it goes on after an element's call raised (for
     ``ignore_errors``)."""
 
-    __slots__ = ("_call", "_run", "_source", "_rows", "_pending", "_k")
+    __slots__ = ("_call", "_run", "_source", "_rows", "_pending", "_k", "_takes")
 
     def __init__(self, call, run, source):
         self._call, self._run, self._source = call, run, source
         self._rows = None     # the outputs of the chunk being handed out
         self._pending = None  # or the inputs of a chunk mapped element by element
         self._k = 0
+        self._takes = None    # the random-op draws that made `_rows` (`Draws.takes`)
+
+    def __del__(self):
+        """Gives back the draws of the rows never handed out (a ``take`` stopped early): a
+        later iteration at the same place (a repeat's next epoch) draws them, as TF's map,
+        which draws element by element, would."""
+        rows, takes, k = self._rows, self._takes, self._k
+        if rows is None or not takes or k >= len(rows[0]):
+            return
+        n = len(rows[0])
+        for state, epoch, offset, samples in reversed(takes):
+            if samples % n == 0:  # (a whole chunk's draws at once: n equal parts)
+                each = samples // n
+                state.give_back(epoch, offset + each * k, each * (n - k))
 
     def __iter__(self):
         return self
@@ -964,6 +978,7 @@ class _ChunkedMap:
                 except Exception:  # noqa: BLE001 (mapped again element by element)
                     self._run = None
                     draws.give_back()
+            self._takes = draws.takes
 
 
 def _num_threads(num_parallel_calls):

@@ -78,9 +78,8 @@ def reduce_dataset(dataset, initial_state, reduce_func):
     _, state_spec, flat = _state(initial_state)
     fn, state_spec = trace_state_function(reduce_func, "Dataset.reduce()", state_spec,
                                           dataset.element_spec, False)
-    from eagerflow._src.data.iterator_ops import restart_draws  # noqa: PLC0415
-    restart_draws(dataset)  # (a new iteration, as TF's)
-    for element in dataset._iterator():
+    from eagerflow._src.data.iterator_ops import scoped_source  # noqa: PLC0415
+    for element in scoped_source(dataset):  # (a new iteration, as TF's)
         flat = fn(flat + element)
     return structure.Packer(state_spec).pack(flat)
 
