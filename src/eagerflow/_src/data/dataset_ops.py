@@ -947,10 +947,13 @@ class _ChunkedMap:
         if rows is None or not takes or k >= len(rows[0]):
             return
         n = len(rows[0])
-        for state, epoch, offset, samples in reversed(takes):
-            if samples % n == 0:  # (a whole chunk's draws at once: n equal parts)
-                each = samples // n
-                state.give_back(epoch, offset + each * k, each * (n - k))
+        try:
+            for state, epoch, offset, samples in reversed(takes):
+                if samples % n == 0:  # (a whole chunk's draws at once: n equal parts)
+                    each = samples // n
+                    state.give_back(epoch, offset + each * k, each * (n - k))
+        except Exception:  # noqa: BLE001,S110 (dropped at interpreter exit: nothing to keep)
+            pass
 
     def __iter__(self):
         return self
