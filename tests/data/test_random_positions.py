@@ -117,3 +117,18 @@ def test_a_take_leaves_the_undrawn_values_to_the_next_epoch():
     ds = _ds(3)
     assert _values(ds.take(2).repeat(2)) == U[:4]
     assert _values(ds.take(3).skip(1)) == U[1:3]
+
+
+def test_a_loop_in_a_function_is_an_iteration_of_its_own():
+    ds = _ds()
+
+    @tf.function
+    def differences():
+        out = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        i = 0
+        for a, b in tf.data.Dataset.zip((ds, ds)):
+            out = out.write(i, a - b)
+            i += 1
+        return out.stack()
+    assert differences().numpy().tolist() == [0.0] * 4
+    assert differences().numpy().tolist() == [0.0] * 4
