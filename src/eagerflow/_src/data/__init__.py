@@ -35,8 +35,15 @@ function on a chunk of elements at once instead (`StructuredFunction.chunked`:
 the graph vectorized by `graph.vectorize`, each seeded random op drawing every
 element's values as running element by element would), and a ``batch`` after
 it on each whole batch; a chunk that fails is mapped again element by element
-after giving its draws back (`random_ops.Draws`).  Each new iterator restarts
-the functions' seeded random sequences, as TF instantiates them per iterator.
+after giving its draws back (`random_ops.Draws`).  As in TF, a seeded random
+op's state lives with the top-level iterator and the op's place in the pipeline:
+an iterator keeps its ops' states in its own table (`random_ops.draw_scope`,
+a context variable set around each element), keyed by the input path from the
+top (``branch_iterator``: a zip's or a concatenation's inputs, the datasets a
+flat_map or interleave makes) and by the op's key in its function, alike in
+every trace.  So two iterators or two zipped copies draw the same values, and a
+repeat's epochs and a flat_map's datasets go on with one sequence; threads
+(``prefetch``, parallel maps) take the consumer's scope with them.
 Functions that return datasets
 (``flat_map``, ``interleave``, ``group_by_window``, and ``map`` over or to
 datasets) are traced once on symbolic inputs for their element spec, then

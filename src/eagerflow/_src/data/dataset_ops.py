@@ -24,7 +24,9 @@ from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
-from eagerflow._src.data.structured_function import ReturnsDatasets, traced
+from eagerflow._src.data.structured_function import (
+    ReturnsDatasets, branch_iterator, scoped_call, traced)
+from eagerflow._src.ops.random_ops import draw_scope
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
@@ -750,7 +752,7 @@ class _ZipDataset(Dataset):
         return min(finite) if finite else INFINITE
 
     def _iterator(self):
-        its = [d._iterator() for d in self._datasets]
+        its = [branch_iterator(d, i) for i, d in enumerate(self._datasets)]
         if len(its) == 1:
             return its[0]
         return (sum(parts, ()) for parts in zip(*its))
@@ -788,8 +790,8 @@ class _ConcatenateDataset(Dataset):
         return a + b
 
     def _iterator(self):
-        yield from self._input._iterator()
-        yield from self._other._iterator()
+        yield from branch_iterator(self._input, 0)
+        yield from branch_iterator(self._other, 1)
 
 
 # -- element-wise transformations --------------------------------------------------------------
@@ -862,6 +864,8 @@ def _map_chunks(fn, input_dataset, batch_size=None):
     map would not make otherwise).  The chunks are `batch_size` elements, or sized so a
     chunk holds a few megabytes."""
     chunked = getattr(fn, "chunked", None)
+    if chunked is not None and getattr(fn, "_op_states", None) and _draws_shared():
+        return None  # (each element's draws in turn with the other datasets')
     run = chunked() if chunked is not None else None
     if run is None:
         return None
@@ -873,6 +877,13 @@ def _map_chunks(fn, input_dataset, batch_size=None):
             return None
     source = input_dataset._batches(batch_size, False)
     return None if source is None else (run, source)
+
+
+def _draws_shared():
+    """Whether the datasets a function made (a flat_map's, an interleave's) are being
+    iterated: their random ops draw one sequence, in the order their elements come."""
+    scope = draw_scope()
+    return scope is not None and "inner" in scope[1]
 
 
 def _mapped_batches(dataset, batch_size, drop_remainder, kind):
@@ -919,13 +930,30 @@ class _ChunkedMap:
     it.  As the builtin ``map``, it goes on after an element's call raised (for
     ``ignore_errors``)."""
 
-    __slots__ = ("_call", "_run", "_source", "_rows", "_pending", "_k")
+    __slots__ = ("_call", "_run", "_source", "_rows", "_pending", "_k", "_takes")
 
     def __init__(self, call, run, source):
         self._call, self._run, self._source = call, run, source
         self._rows = None     # the outputs of the chunk being handed out
         self._pending = None  # or the inputs of a chunk mapped element by element
         self._k = 0
+        self._takes = None    # the random-op draws that made `_rows` (`Draws.takes`)
+
+    def __del__(self):
+        """Gives back the draws of the rows never handed out (a ``take`` stopped early): a
+        later iteration at the same place (a repeat's next epoch) draws them, as TF's map,
+        which draws element by element, would."""
+        rows, takes, k = self._rows, self._takes, self._k
+        if rows is None or not takes or k >= len(rows[0]):
+            return
+        n = len(rows[0])
+        try:
+            for state, epoch, offset, samples in reversed(takes):
+                if samples % n == 0:  # (a whole chunk's draws at once: n equal parts)
+                    each = samples // n
+                    state.give_back(epoch, offset + each * k, each * (n - k))
+        except Exception:  # noqa: BLE001,S110 (dropped at interpreter exit: nothing to keep)
+            pass
 
     def __iter__(self):
         return self
@@ -953,6 +981,7 @@ class _ChunkedMap:
                 except Exception:  # noqa: BLE001 (mapped again element by element)
                     self._run = None
                     draws.give_back()
+            self._takes = draws.takes
 
 
 def _num_threads(num_parallel_calls):
@@ -979,7 +1008,8 @@ class _ParallelMapDataset(_UnaryDataset):
         ordered = self._deterministic
         if ordered is None:  # the dataset's options decide, deterministic by default
             ordered = self.options().deterministic is not False
-        call = framed(self._fn, self._label, "ParallelMapV2", preserve_cardinality=True)
+        call = scoped_call(
+            framed(self._fn, self._label, "ParallelMapV2", preserve_cardinality=True))
         # (a chunk at once beats threads mapping its elements, but an unordered map lets
         # elements pass a slow one)
         chunks = _map_chunks(self._fn, self._input) if ordered else None

@@ -46,7 +46,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
-from eagerflow._src.data.iterator_ops import Iterator, restart_draws
+from eagerflow._src.data.iterator_ops import Iterator, scoped_source
 from eagerflow._src.data.optional_ops import Optional
 from eagerflow._src.data.structured_function import StructuredFunction, sparse_argument
 from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
@@ -128,8 +128,7 @@ def _anonymous_iterator(xp, *, output_types, output_shapes):
 
 def _make_iterator(xp, dataset, iterator, *arguments):
     pipeline = _pipeline(dataset, arguments)
-    restart_draws(pipeline)  # (a new iteration on every call, as TF's)
-    iterator.source = pipeline._iterator()
+    iterator.source = scoped_source(pipeline)  # (a new iteration on every call, as TF's)
     return ()
 
 

@@ -4,6 +4,8 @@ from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.data import iterator_state, structure
 from eagerflow._src.data.optional_ops import Optional
+from eagerflow._src.data.structured_function import Scoped
+from eagerflow._src.ops.random_ops import enter_draw_scope, exit_draw_scope
 
 
 def _building_graph():
@@ -27,12 +29,33 @@ class Iterator:
 
 def restart_draws(dataset):
     """Restarts the seeded random ops of the pipeline's functions (TF runs a new iterator's
-    functions anew: two iterations of a dataset draw the same values)."""
+    functions anew: two iterations of a dataset draw the same values).  True when the
+    pipeline has such ops, or functions making datasets (which may have them)."""
+    found = False
     for node in iterator_state._nodes(dataset):
         for value in vars(node).values():
             restart = getattr(value, "restart_draws", None)
             if restart is not None:
-                restart()
+                found = restart() or found
+            elif hasattr(value, "_traces"):  # (a `DatasetFunction`)
+                found = True
+    return found
+
+
+def scoped_source(dataset, make=None):
+    """``dataset._iterator()`` (or ``make()``) of a new top-level iterator: its functions'
+    seeded random ops draw from the start, in states of its own (`random_ops.draw_scope`)
+    where the pipeline has any."""
+    make = make or dataset._iterator
+    if not restart_draws(dataset):
+        return make()
+    scope = ({}, ())
+    token = enter_draw_scope(scope)
+    try:
+        source = make()
+    finally:
+        exit_draw_scope(token)
+    return Scoped(source, scope)
 
 
 class OwnedIterator(Iterator):
@@ -52,8 +75,7 @@ class OwnedIterator(Iterator):
         self._spec = dataset.element_spec
         # (the shuffles' seed state before this iterator draws its seeds: a checkpoint's)
         self._seed_state = iterator_state.seed_state(dataset)
-        restart_draws(dataset)
-        self._source = dataset._iterator()
+        self._source = scoped_source(dataset)
         self._pack = structure.Packer(self._spec).pack
         self._n = 0  # elements handed out: the position a checkpoint saves
 

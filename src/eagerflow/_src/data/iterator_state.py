@@ -134,7 +134,8 @@ def restore(iterator, tensors):
     card = dataset._cardinality()
     if 0 <= card < position:
         raise _short(position, card)
-    source = skipped(dataset, position)
+    from eagerflow._src.data.iterator_ops import scoped_source  # noqa: PLC0415
+    source = scoped_source(dataset, lambda: skipped(dataset, position))
     iterator._close()
     iterator._source, iterator._n, iterator._seed_state = source, position, state
 

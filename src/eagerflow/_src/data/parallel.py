@@ -66,6 +66,8 @@ class _Event(threading.Event):
 
 def prefetched(source, buffer_size):
     """The elements of iterator `source`, produced ahead by a thread into a bounded buffer."""
+    from eagerflow._src.data.structured_function import in_draw_scope  # noqa: PLC0415
+    source = in_draw_scope(source)  # (the thread runs it where the consumer's scope is)
     buffer = queue.Queue(maxsize=buffer_size)
     stop = _Event()
     _running.add(stop)

@@ -14,6 +14,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import INFINITE, UNKNOWN, Dataset
+from eagerflow._src.data.structured_function import branch_iterator
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
@@ -296,9 +297,9 @@ class _DirectedInterleaveDataset(Dataset):
         return UNKNOWN
 
     def _iterator(self):
-        inputs = [d._iterator() for d in self._datasets]
+        inputs = [branch_iterator(d, i) for i, d in enumerate(self._datasets)]
         active = len(inputs)
-        for choice in self._selector._iterator():
+        for choice in branch_iterator(self._selector, "selector"):
             i = int(choice[0])
             if not 0 <= i < len(inputs):
                 raise op_error(errors.InvalidArgumentError, "IteratorGetNext",

@@ -22,6 +22,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.data import structure
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.function.polymorphic_function import Function
+from eagerflow._src.ops.random_ops import draw_scope, enter_draw_scope, exit_draw_scope
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
@@ -155,6 +156,14 @@ class StructuredFunction:
         specs = flat_specs if flat_specs is not None else self._specs
         self._concrete = self._function.get_concrete_function(*specs)
         self._n_out = len(structure.flatten(self.output_spec))
+        graph = getattr(self._concrete, "graph", None)
+        if graph is not None:
+            # (keys naming each random op alike in every trace of the function: a dataset
+            # iterator keeps its ops' states under them, see `random_ops.draw_scope`)
+            code = getattr(self._func, "__code__", self._func)
+            states = self._op_states = _op_states(graph)
+            for i, state in enumerate(states):
+                state._key = (code, i)
         return self
 
     def __call__(self, arrays):
@@ -181,13 +190,15 @@ class StructuredFunction:
 
     def restart_draws(self):
         """Restarts the sequences of the function's seeded random ops: each iterator of a
-        dataset draws them from the start, as TF instantiates the function per iterator."""
+        dataset draws them from the start, as TF instantiates the function per iterator.
+        True when it has such ops."""
         states = self.__dict__.get("_op_states")
         if states is None:
             concrete = getattr(self._concrete, "graph", None)
             states = self._op_states = [] if concrete is None else _op_states(concrete)
         for state in states:
             state.restart()
+        return bool(states)
 
     def chunked(self):
         """``run(arrays) -> arrays``: the function run once for a chunk of elements (each
@@ -260,6 +271,68 @@ class StructuredFunction:
             for a in arrays])
         result = self._func(*(tuple(element) if self._unpack else (element,)))
         return tuple(_eager_leaf(t) for t in structure.flatten(_normalize_output(result)))
+
+
+class Scoped:
+    """An iterator making its elements with a dataset iterator's random-op scope in force
+    (`random_ops.draw_scope`): the place in the pipeline its functions draw for."""
+
+    __slots__ = ("_it", "_scope")
+
+    def __init__(self, it, scope):
+        self._it, self._scope = it, scope
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        token = enter_draw_scope(self._scope)
+        try:
+            return next(self._it)
+        finally:
+            exit_draw_scope(token)
+
+    def close(self):
+        close = getattr(self._it, "close", None)
+        if close is not None:
+            close()
+
+
+def branch_iterator(dataset, key):
+    """``dataset._iterator()`` as input `key` of the node being iterated: its functions'
+    random ops draw their own sequences there (the inputs of a zip or a concatenation),
+    one for all the datasets iterated under the same key (a flat_map's)."""
+    scope = draw_scope()
+    if scope is None:
+        return dataset._iterator()
+    scope = (scope[0], scope[1] + (key,))
+    token = enter_draw_scope(scope)
+    try:
+        it = dataset._iterator()
+    finally:
+        exit_draw_scope(token)
+    return Scoped(it, scope)
+
+
+def in_draw_scope(it):
+    """`it`, keeping the random-op scope in force now for when another thread runs it."""
+    scope = draw_scope()
+    return it if scope is None or type(it) is Scoped else Scoped(it, scope)
+
+
+def scoped_call(fn):
+    """`fn`, called with the random-op scope in force now (on whatever thread)."""
+    scope = draw_scope()
+    if scope is None:
+        return fn
+
+    def call(arrays):
+        token = enter_draw_scope(scope)
+        try:
+            return fn(arrays)
+        finally:
+            exit_draw_scope(token)
+    return call
 
 
 def _op_states(graph):

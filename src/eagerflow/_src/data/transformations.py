@@ -18,7 +18,7 @@ from eagerflow._src.data.dataset_ops import (
     INFINITE, UNKNOWN, Dataset, _batch_size, _batched_cardinality, _get_next_error, _int, _known,
     _num_threads, _UnaryDataset, stack_components)
 from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
-from eagerflow._src.data.structured_function import StructuredFunction
+from eagerflow._src.data.structured_function import StructuredFunction, branch_iterator
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 
@@ -78,9 +78,8 @@ def reduce_dataset(dataset, initial_state, reduce_func):
     _, state_spec, flat = _state(initial_state)
     fn, state_spec = trace_state_function(reduce_func, "Dataset.reduce()", state_spec,
                                           dataset.element_spec, False)
-    from eagerflow._src.data.iterator_ops import restart_draws  # noqa: PLC0415
-    restart_draws(dataset)  # (a new iteration, as TF's)
-    for element in dataset._iterator():
+    from eagerflow._src.data.iterator_ops import scoped_source  # noqa: PLC0415
+    for element in scoped_source(dataset):  # (a new iteration, as TF's)
         flat = fn(flat + element)
     return structure.Packer(state_spec).pack(flat)
 
@@ -720,7 +719,7 @@ class _FlatMapDataset(_UnaryDataset):
     def _iterator(self):
         fn = self._fn
         for element in self._input._iterator():
-            yield from fn(element)._iterator()
+            yield from branch_iterator(fn(element), "inner")
 
 
 @_method
@@ -785,7 +784,7 @@ class _InterleaveDataset(_UnaryDataset):
                 if element is None:
                     end_of_input = True
                 else:
-                    slots[index] = opened(fn(element)._iterator())
+                    slots[index] = opened(branch_iterator(fn(element), "inner"))
                     open_count += 1
             else:
                 produced, index = 0, (index + 1) % cycle

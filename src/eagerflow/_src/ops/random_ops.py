@@ -22,6 +22,7 @@ every run draws the op's next values. A `Generator` holds a key and a counter it
 >>> tf.random.uniform([3]).numpy()
 array([0.6645621 , 0.44100678, 0.3528825 ], dtype=float32)
 """
+import contextvars
 import enum
 import math
 import os
@@ -154,6 +155,10 @@ class _OpState:
     op (seed pair 0, 0, as TF writes it) draws from fresh entropy at every run.
     """
 
+    # Set on the ops of a dataset's functions (`StructuredFunction`): the op's identity,
+    # the same in every trace of the function, under which a `draw_scope` keeps its state.
+    _key = None
+
     def __init__(self):
         self._epoch, self._offset = _STATE.epoch, 0
 
@@ -161,6 +166,15 @@ class _OpState:
         """``(seed, seed2, offset)`` of this run, which takes `samples` blocks."""
         if not (seed or seed2):
             return _random_bits(), _random_bits(), 0
+        if self._key is not None:
+            scope = _scope.get()
+            if scope is not None:  # (a dataset iterator's: its state for this op there)
+                table, path = scope
+                key = (path, self._key, seed, seed2)
+                state = table.get(key)
+                if state is None:
+                    state = table.setdefault(key, _OpState())
+                return state.take(seed, seed2, samples)
         with _STATE.lock:
             if self._epoch != _STATE.epoch:
                 self._epoch, self._offset = _STATE.epoch, 0
@@ -182,6 +196,28 @@ class _OpState:
         with _STATE.lock:
             if self._epoch == epoch and self._offset == offset + samples:
                 self._offset = offset
+
+
+# The random-op states of a dataset iterator, in force while it makes an element: (a dict
+# of states by (position in the pipeline, op key, seeds), the position), or None.  TF keeps
+# a function's random state with the top-level iterator and the place of the function in
+# its pipeline: two iterators, or the two inputs of a zip, draw apart; a repeat's epochs,
+# or the datasets a flat_map makes, go on drawing from one sequence.
+_scope = contextvars.ContextVar("draw_scope", default=None)
+
+
+def draw_scope():
+    """The dataset iterator's random-op scope in force (see `_scope`), or None."""
+    return _scope.get()
+
+
+def enter_draw_scope(scope):
+    """Puts `scope` in force; returns the token `exit_draw_scope` takes."""
+    return _scope.set(scope)
+
+
+def exit_draw_scope(token):
+    _scope.reset(token)
 
 
 _journal = threading.local()  # .takes: the list `_OpState.take` notes its takes in, or None
