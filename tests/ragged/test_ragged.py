@@ -63,10 +63,125 @@ def test_elementwise_functions_and_operators_keep_rows():
         rt + tf.ragged.constant([[1.0], [2.0, 3.0]])
 
 
-def test_an_op_without_a_ragged_version_raises_type_error():
-    rt = tf.ragged.constant([[1.0, 4.0], [9.0]])
-    with pytest.raises(TypeError, match="RaggedTensor"):
-        tf.linalg.matmul(rt, rt)
+def test_an_op_without_a_ragged_version_raises_tfs_errors():
+    # (TF's messages: eagerly its conversion asks for len(); in a graph it names the value)
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    for op in (tf.sort, tf.argsort, tf.transpose, tf.convert_to_tensor):
+        with pytest.raises(ValueError) as info:
+            op(rt)
+        assert str(info.value) == "TypeError: object of type 'RaggedTensor' has no len()\n"
+    with pytest.raises(ValueError, match="'DynamicRaggedShape' has no len"):
+        tf.add(tf.shape(rt), 1)
+    sort = tf.function(tf.sort, input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    with pytest.raises(TypeError, match="Failed to convert elements of tf.RaggedTensor"):
+        sort(rt)
+
+
+def test_gather_nd_of_ragged_params_and_indices():
+    """Values recorded from TF 2.21."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    r2 = tf.ragged.constant([[[1], [2, 3]], [], [[4, 5, 6]]])
+    dense = tf.gather_nd(rt, [[0, 1], [2, 0]])
+    assert isinstance(dense, tf.Tensor) and dense.numpy().tolist() == [1, 5]
+    assert tf.gather_nd(rt, [[0], [2]]).to_list() == [[3, 1, 2], [5, 4]]
+    assert tf.gather_nd(rt, [0, 1]).numpy() == 1
+    assert tf.gather_nd(rt, [2]).to_list() == [[5, 4]]
+    assert tf.gather_nd(rt, [[[0]], [[2]]]).to_list() == [[[3, 1, 2]], [[5, 4]]]
+    assert tf.gather_nd(rt, [[]]).to_list() == [[[3, 1, 2], [], [5, 4]]]
+    assert tf.gather_nd(rt, tf.zeros([0, 2], tf.int32)).shape == [0]
+    assert tf.gather_nd(r2, [[0, 1], [2, 0]]).to_list() == [[2, 3], [4, 5, 6]]
+    assert tf.gather_nd(r2, [[0, 1, 1], [2, 0, 2]]).numpy().tolist() == [3, 6]
+    assert tf.gather_nd(r2, tf.zeros([2, 0], tf.int64)).to_list() == [r2.to_list()] * 2
+    indices = tf.ragged.constant([[[0, 1]], [[2, 0], [0, 0]]], ragged_rank=1)
+    assert tf.gather_nd(rt, indices).to_list() == [[1], [5, 3]]
+    indices = tf.ragged.constant([[[0, 1]], [[1, 0], [0, 0]]], ragged_rank=1)
+    assert tf.gather_nd(tf.constant([[1, 2], [3, 4]]), indices).to_list() == [[2], [3, 1]]
+    by32 = tf.ragged.constant([[3, 1, 2], [], [5, 4]], row_splits_dtype=tf.int32)
+    assert tf.gather_nd(by32, tf.constant([[0, 1]], tf.int64)).numpy().tolist() == [1]
+    traced = tf.function(lambda params, indices: tf.gather_nd(params, indices))
+    assert traced(rt, tf.constant([[0, 1], [2, 1]])).numpy().tolist() == [1, 4]
+    assert traced(rt, tf.constant([[0], [2]])).to_list() == [[3, 1, 2], [5, 4]]
+
+
+def test_gather_nd_of_ragged_errors_are_tfs():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    with pytest.raises(ValueError, match="batch_dims != 0 is not supported"):
+        tf.gather_nd(rt, [[0], [2]], batch_dims=1)
+    with pytest.raises(ValueError, match="innermost dimension of indices may not be ragged"):
+        tf.gather_nd(rt, tf.ragged.constant([[0, 1], [2]]))
+    with pytest.raises(ValueError, match="indices.rank must be at least 1"):
+        tf.gather_nd(rt, 1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[0\] = 5 is not in"):
+        tf.gather_nd(rt, [[0, 5]])  # (the flat position: TF checks no row's length)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[0\] = -1 is not in"):
+        tf.gather_nd(rt, [[-1]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be <= params rank"):
+        tf.gather_nd(rt, [[0, 1, 2]])
+    unknown = tf.function(lambda params, indices: tf.gather_nd(params, indices),
+                          input_signature=[tf.RaggedTensorSpec([None, None], tf.int32),
+                                           tf.TensorSpec([None, None], tf.int32)])
+    with pytest.raises(ValueError, match=r"indices.shape\[-1\] must be statically known"):
+        unknown.get_concrete_function()
+
+
+def test_gather_of_matrix_indices_gives_ragged_inner_dimensions():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    out = tf.gather(rt, [[0], [2]])
+    assert out.to_list() == [[[3, 1, 2]], [[5, 4]]]
+    assert out.ragged_rank == 2 and out.row_splits.numpy().tolist() == [0, 1, 2]
+
+
+def test_reshape_of_ragged_reshapes_its_flat_values():
+    """As TF: a dense result; to a `tf.shape` of a ragged tensor, a ragged one."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    r2 = tf.ragged.constant([[[1], [2, 3]], [], [[4, 5, 6]]])
+    assert tf.reshape(rt, [-1]).numpy().tolist() == [3, 1, 2, 5, 4]
+    assert tf.reshape(rt, tf.constant([5, 1])).shape == [5, 1]
+    assert tf.reshape(r2, [3, 2]).numpy().tolist() == [[1, 2], [3, 4], [5, 6]]
+    uniform = tf.ragged.constant([[[1, 2], [3, 4]], [], [[5, 6]]], ragged_rank=1)
+    assert tf.reshape(uniform, [-1, 2]).numpy().tolist() == [[1, 2], [3, 4], [5, 6]]
+    traced = tf.function(lambda x: tf.reshape(x, [-1, 1]),
+                         input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    assert traced.get_concrete_function().structured_outputs.shape.as_list() == [None, 1]
+    assert traced(rt).numpy().ravel().tolist() == [3, 1, 2, 5, 4]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="5 values, but the requested "
+                                                             "shape has 6"):
+        tf.reshape(rt, [6])
+    shaped = tf.reshape(tf.Variable([1, 2, 3, 4, 5]), tf.shape(rt))
+    assert shaped.to_list() == [[1, 2, 3], [], [4, 5]] and shaped.row_splits.dtype == tf.int32
+    assert tf.reshape(tf.constant([[1, 2, 3], [4, 5, 6]]), tf.shape(r2)).to_list() == \
+        r2.to_list()
+    assert tf.reshape(tf.range(6), tf.shape(uniform)).to_list() == [[[0, 1], [2, 3]], [],
+                                                                    [[4, 5]]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="6 values, but the requested "
+                                                             "shape has 5"):
+        tf.reshape(r2, tf.shape(rt))
+    with pytest.raises(ValueError, match="'RaggedTensor' has no len"):
+        tf.reshape([1, 2, 3], tf.ragged.constant([[3]]))
+
+
+def test_zeros_and_ones_of_a_ragged_shape():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    zeros = tf.zeros(tf.shape(rt))
+    assert zeros.to_list() == [[0., 0., 0.], [], [0., 0.]] and zeros.dtype == tf.float32
+    ones = tf.ones(tf.shape(rt, out_type=tf.int64), tf.int32)
+    assert ones.to_list() == [[1, 1, 1], [], [1, 1]] and ones.row_splits.dtype == tf.int64
+    traced = tf.function(lambda x: tf.zeros(tf.shape(x)))
+    assert traced(rt).to_list() == zeros.to_list()
+
+
+def test_dynamic_ragged_shape_indexing_and_slicing():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    uniform = tf.shape(tf.ragged.constant([[[1, 2]], [], [[3, 4], [5, 6]]], ragged_rank=1))
+    assert uniform[-1].numpy() == 2 and uniform[0].numpy() == 3
+    assert repr(tf.shape(rt)[:1]) == "<DynamicRaggedShape lengths=[3] num_row_partitions=0>"
+    assert repr(uniform[0:2]) == \
+        "<DynamicRaggedShape lengths=[3, (1, 0, 2)] num_row_partitions=1>"
+    assert repr(tf.shape(rt)[:]) == repr(tf.shape(rt))
+    with pytest.raises(ValueError, match="All relevant dimensions must be uniform"):
+        tf.shape(rt)[1:]
+    with pytest.raises(IndexError, match="Cannot stride through a shape"):
+        uniform[::2]
 
 
 def test_reductions_over_rows_and_columns():

@@ -20,8 +20,8 @@ from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 from eagerflow._src.ragged import ragged_ops, ragged_string_ops
-from eagerflow._src.ragged.ragged_ops import _public, elementwise
-from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from eagerflow._src.ragged.ragged_ops import DynamicRaggedShape, _public, elementwise
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec, _NotATensor
 
 _HANDLERS = {}  # undispatched public function -> handler(function, arguments)
 
@@ -86,6 +86,35 @@ def _stack(fn, arguments):
 def _gather(fn, arguments):
     return ragged_ops.gather(arguments["params"], arguments["indices"],
                              arguments.get("axis") or 0, arguments.get("batch_dims") or 0)
+
+
+def _gather_nd(fn, arguments):
+    return ragged_ops.gather_nd(arguments["params"], arguments["indices"],
+                                arguments.get("batch_dims") or 0)
+
+
+def _reshape(fn, arguments):
+    """TF's reshape of ragged values: of their flat values; to a `DynamicRaggedShape`, a
+    ragged tensor of its row lengths."""
+    tensor, shape = arguments["tensor"], arguments["shape"]
+    if isinstance(shape, RaggedTensor):
+        _not_convertible(_NotATensor(shape))
+    if isinstance(tensor, RaggedTensor):
+        tensor = tensor.flat_values
+    if not isinstance(shape, DynamicRaggedShape):
+        return fn(tensor, shape)
+    return shape.to_ragged(fn(fn(tensor, [-1]), shape.inner_shape))
+
+
+def _filled(fn, arguments):
+    """``zeros``/``ones`` of a `DynamicRaggedShape`."""
+    shape = arguments["shape"]
+    if not isinstance(shape, DynamicRaggedShape):
+        return fn(shape, arguments["dtype"])
+    return shape.to_ragged(fn(shape.inner_shape, arguments["dtype"]))
+
+
+_SHAPE_HANDLERS = (_reshape, _filled)  # (the functions taking a DynamicRaggedShape)
 
 
 def _where(fn, arguments):
@@ -289,14 +318,27 @@ def _softmax(log):
 def _dispatch(function, arguments):
     """The dispatcher of calls with ragged arguments (see `api_export.dispatch_call`)."""
     leaves = nest.flatten(list(arguments.values()))
-    if not any(isinstance(v, RaggedTensor) for v in leaves):
+    if not any(isinstance(v, (RaggedTensor, DynamicRaggedShape)) for v in leaves):
         return NotImplemented
     ragged_ops.check_splits_dtypes(leaves)
     fn = api_export.undispatched(function)
     handler = _HANDLERS.get(fn)
-    if handler is None:  # TF's TypeError, a plain one (the `SymbolicCall` stays internal)
-        raise TypeError(str(sys.exc_info()[1])) from None
+    if handler is None or (handler not in _SHAPE_HANDLERS and not any(
+            isinstance(v, RaggedTensor) for v in leaves)):
+        _not_convertible(sys.exc_info()[1])
     return handler(fn, arguments)
+
+
+def _not_convertible(error):
+    """Raises TF's error for a value given where a tensor is needed, with no ragged version
+    of the function: `error` is the conversion's `SymbolicCall`."""
+    value = getattr(error, "value", None)
+    if context.executing_eagerly() and not isinstance(value, str):
+        # (TF's eager conversion asks the value for its len())
+        raise ValueError(f"TypeError: object of type '{type(value).__name__}' has no "
+                         f"len()\n") from None
+    # TF's TypeError, a plain one (the `SymbolicCall` stays internal)
+    raise TypeError(str(error)) from None
 
 
 def _register():
@@ -315,6 +357,8 @@ def _register():
         if fn is not None:
             _HANDLERS[api_export.undispatched(fn)] = _elementwise_handler(params)
     special = {"where": _where, "concat": _concat, "stack": _stack, "gather": _gather,
+               "gather_nd": _gather_nd, "reshape": _reshape, "zeros": _filled,
+               "ones": _filled,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
                "reverse": _reverse, "strings.reduce_join": _reduce_join,

@@ -30,7 +30,7 @@ from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, par
     reduction_ops, slicing
 from eagerflow._src.ops import sparse_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
-from eagerflow._src.ragged.ragged_tensor import RaggedTensor, _eager
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, _eager, _NotATensor
 
 _I64 = _d.int64
 
@@ -507,12 +507,10 @@ def gather(params, indices, axis=0, batch_dims=0):
     if indices.shape.rank == 0:
         return getitem(params, indices)
     if indices.shape.rank is not None and indices.shape.rank > 1:
-        flat = gather(params, array_ops.reshape(indices, [-1]))
-        result = flat
-        shape = array_ops.shape(indices, out_type=params.row_splits_dtype)
-        for axis_ in builtins.range(indices.shape.rank - 1, 0, -1):
-            result = RaggedTensor.from_uniform_row_length(result, shape[axis_])
-        return result
+        # (as TF: the indices' inner dimensions become ragged ones of the result)
+        return gather(params, RaggedTensor.from_tensor(
+            indices, ragged_rank=indices.shape.rank - 1,
+            row_splits_dtype=params.row_splits_dtype))
     dtype = params.row_splits_dtype
     splits = params.row_splits
     if _eager(indices, splits):
@@ -522,8 +520,8 @@ def gather(params, indices, axis=0, batch_dims=0):
         if idx.size and ((idx < 0) | (idx >= n)).any():
             where = int(np.argmax((idx < 0) | (idx >= n)))
             raise errors.InvalidArgumentError(
-                None, "GatherV2", f"indices[{where}] = {int(idx[where])} is not in [0, {n}) "
-                                  f"[Op:GatherV2]")
+                None, "RaggedGather", f"indices[{where}] = {int(idx[where])} is not in "
+                                      f"[0, {n}) [Op:RaggedGather]")
         starts, limits = s[:-1][idx], s[1:][idx]
         lengths = limits - starts
         new_splits = np.zeros(idx.size + 1, s.dtype)
@@ -542,6 +540,49 @@ def gather(params, indices, axis=0, batch_dims=0):
     values = gather(values, positions) if isinstance(values, RaggedTensor) else \
         array_ops.gather(values, positions)
     return RaggedTensor.from_row_splits(values, new_splits, validate=False)
+
+
+def gather_nd(params, indices, batch_dims=0):
+    """The slices of `params` that the index tuples in the last axis of `indices` address
+    (either may be ragged; the index tuples themselves may not)."""
+    if batch_dims:
+        raise ValueError("batch_dims != 0 is not supported for ragged gather yet.")
+    if isinstance(indices, RaggedTensor):
+        if indices.flat_values.shape.rank is not None and indices.flat_values.shape.rank < 2:
+            raise ValueError("The innermost dimension of indices may not be ragged")
+        return indices.with_flat_values(gather_nd(params, indices.flat_values))
+    indices = convert_to_tensor(indices)
+    if not isinstance(params, RaggedTensor):
+        return array_ops.gather_nd(params, indices)
+    if indices.shape.rank is None:
+        raise ValueError("indices.rank be statically known.")
+    if indices.shape.rank == 0:
+        raise ValueError("indices.rank must be at least 1.")
+    k = indices.shape[-1]
+    if k is None:
+        raise ValueError("indices.shape[-1] must be statically known.")
+    if k <= params.ragged_rank and indices.shape.rank == 1:  # (a ragged result has rows)
+        return gather_nd(params, array_ops.expand_dims(indices, 0))
+    dtype = params.row_splits_dtype
+    indices = cast_ops.cast(indices, dtype) if indices.dtype != dtype else indices
+    if k == 0:  # the whole of `params` for each (empty) index tuple
+        return gather(expand_dims(params, 0), array_ops.zeros(
+            array_ops.shape(indices, out_type=dtype)[:-1], dtype))
+    # the position in the values of ragged dimension min(k, ragged rank + 1) - 1
+    position = indices[..., 0]
+    splits = params.nested_row_splits
+    for dim in builtins.range(1, min(k, params.ragged_rank + 1)):
+        position = math_ops.add(array_ops.gather(splits[dim - 1], position), indices[..., dim])
+    if k <= params.ragged_rank:
+        inner = params
+        for _ in builtins.range(k - 1):
+            inner = inner.values
+        return gather(inner, position)
+    flat = params.flat_values
+    if k == params.ragged_rank + 1:
+        return array_ops.gather(flat, position)
+    return array_ops.gather_nd(flat, array_ops.concat(
+        [array_ops.expand_dims(position, -1), indices[..., params.ragged_rank + 1:]], -1))
 
 
 def getitem(rt, key):
@@ -892,12 +933,50 @@ class DynamicRaggedShape:
     dtype = property(lambda self: self._inner_shape.dtype)
 
     def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self._slice(index)
+        if index < 0:
+            index += self.rank
         if index == 0 and self._row_partitions:
             return self._nrows
         if 0 < index <= len(self._row_partitions):
             raise ValueError(f"Index {index} is not uniform")
         k = index - len(self._row_partitions)
         return self._inner_shape[k]
+
+    def _slice(self, index):
+        if index.step not in (None, 1):
+            raise IndexError("Cannot stride through a shape")
+        start, stop, _ = index.indices(self.rank)
+        if start > 0 and self._row_partitions:
+            raise ValueError("All relevant dimensions must be uniform")
+        if not self._row_partitions or start > 0:
+            return self._inner_shape[start:stop]
+        k = len(self._row_partitions)
+        if stop > k:  # every ragged dimension and some uniform ones
+            shape = DynamicRaggedShape(self._row_partitions, self._inner_shape[:stop - k])
+            shape._nrows = self._nrows
+            return shape
+        # the first `stop` dimensions: `stop - 1` ragged ones over their values' count
+        count = self._nrows if stop == 1 else reduction_ops.reduce_sum(
+            self._row_partitions[stop - 2])
+        shape = DynamicRaggedShape(self._row_partitions[:stop - 1], array_ops.reshape(
+            cast_ops.cast(count, self.dtype), [1]))
+        shape._nrows = self._nrows
+        return shape
+
+    def to_ragged(self, flat_values):
+        """A ragged tensor of this shape's row lengths holding `flat_values` (of the inner
+        shape)."""
+        if not self._row_partitions:
+            return flat_values
+        return RaggedTensor.from_nested_row_lengths(
+            flat_values, [cast_ops.cast(lengths, self.dtype) for lengths in self._row_partitions],
+            validate=False)
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        # An op's argument: the op is dispatched (see `ragged_dispatch`), or fails as in TF.
+        raise _NotATensor(self)
 
     def static_lengths(self, ragged_lengths=True):
         out = [int(self._nrows)] if self._row_partitions else []
