@@ -81,7 +81,8 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
                                   "keras_train_step", "keras_attention", "control_flow",
                                   "limited_loops", "variable_bodies", "counts_and_draws",
                                   "nested_calls", "loop_train_step", "nested_loop_gradients",
-                                  "keras_rnn", "keras_rnn_train_step", "keras_rnn_any_length"])
+                                  "keras_rnn", "keras_rnn_train_step", "keras_rnn_any_length",
+                                  "ragged"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -802,3 +803,25 @@ def test_nodes_written_without_their_default_attrs_take_tfs_defaults():
     assert total.numpy().tolist() == [1.0, 3.0, 4.0, 4.5]
     assert idx.dtype == tf.int32 and idx.numpy().tolist() == [0, 1, 0, 2]
     assert top.dtype == tf.int64 and top.numpy().tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("side,op", [("left", "LowerBound"), ("right", "UpperBound")])
+def test_searchsorted_is_written_as_tfs_search_of_matrices(side, op):
+    """TF's LowerBound/UpperBound take matrices (its shape function refuses vectors, which
+    ragged ops search): vectors and higher ranks are searched as rows and shaped back."""
+    def search(sorted_sequence, values):
+        return tf.searchsorted(sorted_sequence, values, side=side)
+    for specs, args in (
+            ([tf.TensorSpec([None], tf.int64)] * 2, ([0, 2, 2, 5], [0, 2, 4])),
+            ([tf.TensorSpec([2, None, 3]), tf.TensorSpec([2, 1, None])],
+             ([[[1., 2., 3.]], [[4., 5., 6.]]], [[[2., 0.]], [[5., 7.]]]))):
+        concrete, from_bytes = _round_trip(search, *specs)
+        searches = [o for o in concrete.graph.get_operations() if o.type == op]
+        assert len(searches) == 1
+        assert [t.shape.rank for t in searches[0].inputs] == [2, 2]
+        assert concrete.outputs[0].shape.rank == specs[1].shape.rank
+        args = [tf.constant(a, s.dtype) for a, s in zip(args, specs)]
+        want = tf.searchsorted(*args, side=side)
+        assert want.shape == args[1].shape
+        _same(from_bytes(*args), want)
+        _same(concrete(*args), want)
