@@ -5,6 +5,7 @@ The ``graphdef_data/tf_*`` files were written by TF 2.21 (`make_tf_graphs.py`); 
 ``ef_*`` files by eagerflow (`make_eagerflow_graphs.py`), which
 `run_eagerflow_graphs_in_tf.py` runs in real TF.
 """
+import json
 import os
 import subprocess
 import sys
@@ -825,3 +826,25 @@ def test_searchsorted_is_written_as_tfs_search_of_matrices(side, op):
         assert want.shape == args[1].shape
         _same(from_bytes(*args), want)
         _same(concrete(*args), want)
+
+
+def test_function_bodies_name_each_output_by_tfs_output_arg():
+    """A FunctionDef body refers to an output by its op's output arg (``merged`` of
+    DynamicStitch, ``r0`` of BroadcastArgs): TF's names, as raw_ops.json recorded TF's op
+    signatures, for every registered op whose outputs are single tensors."""
+    from tests.internals import graph_def, registry  # noqa: PLC0415
+    assert tf.compat.v1.summary.scalar  # (TF 1's summary ops register when first used)
+    with open(os.path.join(os.path.dirname(DATA), "..", "compat", "data", "raw_ops.json")) as f:
+        signatures = json.load(f)["signatures"]
+    checked, wrong = 0, {}
+    for op in registry.all_ops().values():
+        form = graph_def.tf_nodes.get(op)
+        outputs = signatures.get(getattr(form, "op_type", None) or op.name, {}).get("outputs")
+        if not outputs or any(o.startswith("*") for o in outputs):  # (none, or lists)
+            continue
+        got = [graph_def.output_arg_name(op, i) for i in range(len(outputs))] \
+            if len(outputs) > 1 else [graph_def.output_arg_name(op, 0)]
+        checked += 1
+        if got != [(o, 0) for o in outputs]:
+            wrong[op.name] = (got, outputs)
+    assert checked > 300 and wrong == {}

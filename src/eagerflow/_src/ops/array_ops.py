@@ -2293,6 +2293,7 @@ def _broadcast_args_rule(s0, s1):
 _BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args_kernel, _broadcast_args_rule,
                            tied=(0, 1), dtypes=_SHAPE_TYPES, not_differentiable="shape")
 tf_args[_BROADCAST_ARGS] = ("s0", "s1")
+tf_nodes[_BROADCAST_ARGS] = NodeForm(outputs=("r0",))
 
 
 def _broadcast_gradient_args_kernel(xp, s0, s1):

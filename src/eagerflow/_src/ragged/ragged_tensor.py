@@ -914,6 +914,7 @@ _RAGGED_TO_TENSOR = register("RaggedTensorToTensor", _ragged_to_tensor, _ragged_
 batching_rules[_RAGGED_TO_TENSOR] = PER_ELEMENT
 tf_nodes[_RAGGED_TO_TENSOR] = NodeForm(
     types={"T": 1, "Tindex": 3, "Tshape": 0}, ignored=("num_row_partition_tensors",),
+    outputs=("result",),
     rewrite=lambda attrs, inputs: {**attrs, "num_row_partition_tensors": len(inputs) - 3})
 tf_args[_RAGGED_TO_TENSOR] = ("shape", "values", "default_value", "*row_partition_tensors")
 
