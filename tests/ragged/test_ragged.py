@@ -630,3 +630,93 @@ def test_row_splits_of_different_dtypes_do_not_mix():
         with pytest.raises(ValueError, match="mismatched row_splits dtypes"):
             combine()
     assert (a + b.with_row_splits_dtype(tf.int32)).to_list() == [[2, 4], [6]]
+
+
+def test_more_of_tfs_elementwise_ragged_dispatch():
+    ft = tf.ragged.constant([[0.5, 2.], [], [3.]])
+    for op in (tf.math.reciprocal_no_nan, tf.math.bessel_i0e, tf.math.special.dawsn,
+               tf.math.special.bessel_j0, tf.math.special.spence):
+        out = op(ft)
+        assert isinstance(out, tf.RaggedTensor)
+        np.testing.assert_allclose(out.flat_values.numpy(), op(ft.flat_values).numpy())
+    assert tf.math.xlog1py(ft, ft).row_splits.numpy().tolist() == [0, 2, 2, 3]
+    assert tf.dtypes.complex(ft, ft).dtype == tf.complex64
+    loss = tf.nn.sigmoid_cross_entropy_with_logits(labels=ft, logits=ft)
+    assert loss.to_list()[1] == []
+    assert tf.io.encode_base64(tf.ragged.constant([["hi"], []])).to_list() == [[b"aGk"], []]
+    img = tf.ragged.constant([[[0.1, 0.2, 0.3]], []], ragged_rank=1)
+    np.testing.assert_allclose(tf.image.adjust_brightness(img, 0.5).flat_values.numpy(),
+                               [[0.6, 0.7, 0.8]])
+
+
+def test_unsorted_segment_reductions_of_ragged_data():
+    """Values recorded from TF 2.21."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    ids = tf.ragged.constant([[0, 1, 0], [], [1, 1]])
+    assert tf.math.unsorted_segment_sum(rt, ids, 2).numpy().tolist() == [5, 10]
+    assert tf.math.unsorted_segment_prod(rt, ids, 2).numpy().tolist() == [6, 20]
+    assert tf.math.unsorted_segment_max(rt, ids, 3).numpy().tolist() == [3, 5, -2147483648]
+    np.testing.assert_allclose(tf.math.unsorted_segment_mean(
+        tf.cast(rt, tf.float32), ids, 2).numpy(), [2.5, 3.3333333])
+    np.testing.assert_allclose(tf.math.unsorted_segment_sqrt_n(
+        tf.cast(rt, tf.float32), ids, 2).numpy(), [3.535534, 5.773503], rtol=1e-6)
+    rows = tf.math.unsorted_segment_sum(rt, [0, 1, 0], 2)  # whole rows, aligned at the start
+    assert rows.to_list() == [[8, 5, 2], []]
+    assert tf.math.unsorted_segment_min(rt, tf.constant([1, 1, 0], tf.int64), 3).to_list() \
+        == [[5, 4], [3, 1, 2], []]
+    r2 = tf.ragged.constant([[[1.], [2.]], [], [[3.]]], ragged_rank=1)
+    assert tf.math.unsorted_segment_sum(r2, tf.ragged.constant([[0, 1], [], [0]]),
+                                        2).numpy().tolist() == [[4.], [2.]]
+    with pytest.raises(ValueError, match="segment_ids is ragged and data is not"):
+        tf.math.unsorted_segment_sum([1, 2, 3, 4, 5], ids, 2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be a prefix of data.shape"):
+        tf.math.unsorted_segment_sum(rt, tf.ragged.constant([[0, 1], [0], [1, 1]]), 2)
+    traced = tf.function(lambda d, i: tf.math.unsorted_segment_sum(d, i, 2))
+    assert traced(rt, tf.constant([0, 1, 0])).to_list() == [[8, 5, 2], []]
+
+
+def test_squeeze_split_and_dynamic_partition_of_ragged():
+    """As TF 2.21."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    assert tf.squeeze(tf.ragged.constant([[[1]], [[2], [3]]]), axis=2).to_list() == \
+        [[1], [2, 3]]
+    uniform = tf.ragged.constant([[[1.], [2.]], [], [[3.]]], ragged_rank=1)
+    assert tf.squeeze(uniform, axis=-1).to_list() == [[1., 2.], [], [3.]]
+    squeezed = tf.squeeze(tf.ragged.constant([[1, 2]]), axis=0)
+    assert isinstance(squeezed, tf.Tensor) and squeezed.numpy().tolist() == [1, 2]
+    with pytest.raises(ValueError, match="Ragged.squeeze must have an axis argument"):
+        tf.squeeze(rt)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"axis = 1\) is not squeezable"):
+        tf.squeeze(rt, axis=1)
+    assert [p.to_list() for p in tf.split(rt, 3)] == [[[3, 1, 2]], [[]], [[5, 4]]]
+    assert [p.to_list() for p in tf.split(rt, [1, -1])] == [[[3, 1, 2]], [[], [5, 4]]]
+    assert [p.to_list() for p in tf.split(rt, 1, axis=1)] == [rt.to_list()]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Cannot exactly split"):
+        tf.split(rt, 2)
+    parts = tf.dynamic_partition(rt, [0, 1, 0], 2)
+    assert [p.to_list() for p in parts] == [[[3, 1, 2], [5, 4]], [[]]]
+    flat = tf.dynamic_partition(rt, tf.ragged.constant([[0, 1, 0], [], [1, 1]]), 2)
+    assert [p.numpy().tolist() for p in flat] == [[3, 2], [1, 5, 4]]
+
+
+def test_bincount_of_ragged_values():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    assert tf.math.bincount(rt).numpy().tolist() == [0, 1, 1, 1, 1, 1]
+    per_row = tf.math.bincount(rt, axis=-1)
+    assert per_row.dtype == tf.int32 and per_row.numpy().tolist() == [
+        [0, 1, 1, 1, 0, 0], [0] * 6, [0, 0, 0, 0, 1, 1]]
+    capped = tf.math.bincount(rt, axis=-1, maxlength=4, dtype=tf.int64)
+    assert capped.dtype == tf.int64 and capped.numpy().tolist() == [[0, 1, 1, 1], [0] * 4,
+                                                                    [0] * 4]
+    weighted = tf.math.bincount(rt, weights=tf.cast(rt, tf.float32), axis=-1)
+    assert weighted.numpy().tolist()[2] == [0., 0., 0., 0., 4., 5.]
+    assert tf.math.bincount(rt, weights=tf.cast(rt, tf.float32)).numpy().tolist() == \
+        [0., 1., 2., 3., 4., 5.]
+    sparse = tf.sparse.bincount(rt, axis=-1, minlength=7, binary_output=True)
+    assert sparse.indices.numpy().tolist() == [[0, 1], [0, 2], [0, 3], [2, 4], [2, 5]]
+    assert sparse.dense_shape.numpy().tolist() == [3, 7]
+
+
+def test_ragged_tensors_are_unhashable():
+    with pytest.raises(TypeError, match="RaggedTensor is unhashable."):
+        hash(tf.ragged.constant([[1]]))

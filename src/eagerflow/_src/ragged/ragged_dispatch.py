@@ -18,7 +18,8 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.tensor_array import TensorArray
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, reduction_ops, \
+    sparse_ops
 from eagerflow._src.ragged import ragged_ops, ragged_string_ops
 from eagerflow._src.ragged.ragged_ops import DynamicRaggedShape, _public, elementwise
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec, _NotATensor
@@ -38,7 +39,16 @@ _UNARY = (
     "saturate_cast", "bitwise.invert", "stop_gradient", "strings.length", "strings.lower",
     "strings.upper", "strings.strip", "strings.regex_replace", "strings.regex_full_match",
     "strings.to_number", "strings.as_string", "strings.to_hash_bucket_fast",
-    "strings.to_hash_bucket", "strings.to_hash_bucket_strong", "debugging.check_numerics", "nn.dropout")
+    "strings.to_hash_bucket", "strings.to_hash_bucket_strong", "debugging.check_numerics", "nn.dropout",
+    "math.angle", "math.reciprocal_no_nan", "math.bessel_i0", "math.bessel_i0e", "math.bessel_i1",
+    "math.bessel_i1e", "math.special.bessel_j0", "math.special.bessel_j1",
+    "math.special.bessel_k0", "math.special.bessel_k0e", "math.special.bessel_k1",
+    "math.special.bessel_k1e", "math.special.bessel_y0", "math.special.bessel_y1",
+    "math.special.dawsn", "math.special.expint", "math.special.fresnel_cos",
+    "math.special.fresnel_sin", "math.special.spence", "math.erfcinv", "io.decode_base64",
+    "io.encode_base64", "io.decode_compressed", "image.adjust_brightness", "image.adjust_gamma",
+    "image.convert_image_dtype", "image.random_brightness", "image.stateless_random_brightness",
+    "nn.experimental.stateless_dropout")
 _BINARY = (
     "math.add", "math.subtract", "math.multiply", "math.divide", "math.truediv",
     "math.floordiv", "math.floormod", "math.pow", "math.maximum", "math.minimum",
@@ -48,12 +58,13 @@ _BINARY = (
     "math.divide_no_nan", "math.xdivy", "math.xlogy", "math.multiply_no_nan", "math.zeta",
     "math.igamma", "math.igammac", "math.polygamma", "bitwise.bitwise_and",
     "bitwise.bitwise_or", "bitwise.bitwise_xor", "bitwise.left_shift", "bitwise.right_shift",
-    "math.nextafter")
+    "math.nextafter", "math.xlog1py", "dtypes.complex")
 _ALL_ELEMENTWISE = {"clip_by_value": ("t", "clip_value_min", "clip_value_max"),
                     "strings.substr": ("input", "pos", "len"),
                     "math.add_n": ("inputs",), "strings.join": ("inputs",),
                     "where": ("condition", "x", "y"), "math.scalar_mul": ("x",),
-                    "nn.embedding_lookup": ("ids",)}
+                    "nn.embedding_lookup": ("ids",),
+                    "nn.sigmoid_cross_entropy_with_logits": ("labels", "logits")}
 
 
 def _params(fn):
@@ -112,6 +123,153 @@ def _filled(fn, arguments):
     if not isinstance(shape, DynamicRaggedShape):
         return fn(shape, arguments["dtype"])
     return shape.to_ragged(fn(shape.inner_shape, arguments["dtype"]))
+
+
+def _unsorted_segment(fn, arguments):
+    """TF's segment reductions of ragged data: ragged ids (the data's outer partition) on the
+    flat values; dense ids group whole rows, aligned at their starts (each segment's row as
+    long as its longest member)."""
+    data, ids, n = arguments["data"], arguments["segment_ids"], arguments["num_segments"]
+    if isinstance(ids, RaggedTensor):
+        if not isinstance(data, RaggedTensor):
+            raise ValueError("segment_ids.shape must be a prefix of data.shape, but "
+                             "segment_ids is ragged and data is not.")
+        if ids.ragged_rank > data.ragged_rank:
+            raise ValueError("segment_ids.shape must be a prefix of data.shape")
+        for mine, theirs in zip(ids.nested_row_splits, data.nested_row_splits):
+            debugging_ops.assert_equal(mine, cast_ops.cast(theirs, mine.dtype), message=(
+                "segment_ids.shape must be a prefix of data.shape"))
+        for _ in range(ids.ragged_rank):
+            data = data.values
+        return fn(data, ids.flat_values, n)
+    dtype = data.row_splits_dtype
+    ids = cast_ops.cast(convert_to_tensor(ids), dtype)
+    n = cast_ops.cast(convert_to_tensor(n), dtype)
+    lengths = data.row_lengths()
+    out_lengths = math_ops.maximum(reduction_ops.unsorted_segment_max(lengths, ids, n),
+                                   array_ops.zeros([], dtype))
+    out_splits = array_ops.concat([array_ops.zeros([1], dtype),
+                                   reduction_ops.cumsum(out_lengths)], 0)
+    rows = data.value_rowids()  # each value's position in its segment's row
+    column = math_ops.subtract(array_ops.range(array_ops.size(rows, out_type=dtype),
+                                               dtype=dtype),
+                               array_ops.gather(data.row_splits, rows))
+    position = math_ops.add(array_ops.gather(out_splits, array_ops.gather(ids, rows)), column)
+    values = fn(data.values, position, out_splits[-1])
+    return RaggedTensor.from_row_splits(values, out_splits, validate=False)
+
+
+def _squeeze(fn, arguments):
+    """TF's squeeze of a ragged tensor: the listed axes (which must be given) of size 1."""
+    rt, axis = arguments["input"], arguments.get("axis")
+    if axis is None:
+        raise ValueError("Ragged.squeeze must have an axis argument.")
+    rank = rt.shape.rank
+    axes = sorted({a + rank if a < 0 else a for a in _static_ints(axis, "axis")}, reverse=True)
+    for a in axes:
+        if not 0 <= a < rank:
+            raise ValueError(f"axis={a} out of bounds: expected {-rank}<=axis<{rank}")
+        if a > rt.ragged_rank or not isinstance(rt, RaggedTensor):
+            if isinstance(rt, RaggedTensor):
+                rt = rt.with_flat_values(fn(rt.flat_values, [a - rt.ragged_rank]))
+            else:
+                rt = fn(rt, [a])
+            continue
+        lengths = rt.nrows() if a == 0 else _level(rt, a).row_lengths()
+        debugging_ops.Assert(reduction_ops.reduce_all(math_ops.equal(
+            lengths, array_ops.ones_like(lengths))), [
+            f"the given axis (axis = {a}) is not squeezable!"])
+        rt = rt.values if a == 0 else _drop_level(rt, a)
+    return rt
+
+
+def _level(rt, axis):
+    """The ragged tensor whose rows are `rt`'s ragged dimension `axis` (1 <= axis)."""
+    for _ in range(axis - 1):
+        rt = rt.values
+    return rt
+
+
+def _drop_level(rt, axis):
+    """`rt` without its ragged dimension `axis` (whose rows all have one value)."""
+    if axis == 1:
+        return RaggedTensor.from_row_splits(rt.values.values if isinstance(
+            rt.values, RaggedTensor) else rt.values, rt.row_splits, validate=False) \
+            if isinstance(rt.values, RaggedTensor) else rt.values
+    return rt.with_values(_drop_level(rt.values, axis - 1))
+
+
+def _split(fn, arguments):
+    """TF's split of a ragged tensor along its rows (or a uniform inner axis)."""
+    rt, sizes = arguments["value"], arguments["num_or_size_splits"]
+    axis = _static_ints(arguments.get("axis") or 0, "axis")[0]
+    rank = rt.shape.rank
+    axis += rank if axis < 0 else 0
+    if axis > rt.ragged_rank:
+        return [rt.with_flat_values(v) for v in fn(rt.flat_values, sizes,
+                                                   axis=axis - rt.ragged_rank,
+                                                   num=arguments.get("num"))]
+    if axis != 0:
+        if isinstance(sizes, int) and sizes == 1:
+            return [rt]
+        raise ValueError("split of a ragged tensor along a ragged axis is not supported")
+    n = rt.nrows()
+    if isinstance(sizes, int):
+        size = math_ops.floordiv(n, cast_ops.cast(sizes, n.dtype))
+        debugging_ops.assert_equal(n, math_ops.multiply(size, cast_ops.cast(sizes, n.dtype)),
+                                   message="Cannot exactly split the `axis` dimension of "
+                                           "`value` with the given `num_or_size_split`.")
+        starts = [math_ops.multiply(size, cast_ops.cast(i, n.dtype)) for i in range(sizes)]
+        limits = starts[1:] + [n]
+    else:
+        sizes = _static_ints(sizes, "num_or_size_splits")
+        if -1 in sizes:  # (the remainder)
+            rest = math_ops.subtract(n, cast_ops.cast(sum(v for v in sizes if v != -1),
+                                                      n.dtype))
+            sizes = [rest if v == -1 else cast_ops.cast(v, n.dtype) for v in sizes]
+        starts, position = [], array_ops.zeros([], n.dtype)
+        for v in sizes:
+            starts.append(position)
+            position = math_ops.add(position, cast_ops.cast(v, n.dtype))
+        limits = starts[1:] + [position]
+    return [ragged_ops.gather(rt, array_ops.range(a, b, dtype=n.dtype))
+            for a, b in zip(starts, limits)]
+
+
+def _dynamic_partition(fn, arguments):
+    """TF's dynamic_partition of ragged data: dense partitions pick rows; ragged ones (the
+    data's partition) pick the flat values."""
+    data, parts, k = arguments["data"], arguments["partitions"], arguments["num_partitions"]
+    if isinstance(parts, RaggedTensor):
+        if not isinstance(data, RaggedTensor):
+            raise ValueError("partitions is ragged and data is not")
+        for _ in range(parts.ragged_rank):
+            data = data.values
+        return fn(data, parts.flat_values, k)
+    if not isinstance(data, RaggedTensor):
+        _not_convertible(_NotATensor(parts))
+    rows = array_ops.range(data.nrows(), dtype=data.row_splits_dtype)
+    return [ragged_ops.gather(data, part) for part in fn(rows, parts, k)]
+
+
+def _bincount(fn, arguments):
+    """TF's bincount of ragged values (and weights): of the flat values, or (axis -1) a row
+    of counts per row, as the sparse bincount of the values as a `SparseTensor` gives."""
+    values = arguments["arr"] if "arr" in arguments else arguments["values"]
+    weights = arguments.get("weights")
+    options = {k: arguments.get(k) for k in ("minlength", "maxlength", "binary_output")}
+    if arguments.get("axis") not in (-1, 1):
+        return fn(values.flat_values if isinstance(values, RaggedTensor) else values,
+                  weights.flat_values if isinstance(weights, RaggedTensor) else weights,
+                  **{k: v for k, v in arguments.items() if k not in ("arr", "values",
+                                                                     "weights", "name")})
+    sparse = api_export.undispatched(sparse_ops.bincount)(
+        values.to_sparse(), weights.to_sparse() if isinstance(weights, RaggedTensor)
+        else weights, axis=-1, **options)
+    if fn is api_export.undispatched(sparse_ops.bincount):
+        return sparse
+    counts = sparse_ops.to_dense(sparse)
+    return counts if weights is not None else cast_ops.cast(counts, arguments["dtype"])
 
 
 _SHAPE_HANDLERS = (_reshape, _filled)  # (the functions taking a DynamicRaggedShape)
@@ -358,12 +516,16 @@ def _register():
             _HANDLERS[api_export.undispatched(fn)] = _elementwise_handler(params)
     special = {"where": _where, "concat": _concat, "stack": _stack, "gather": _gather,
                "gather_nd": _gather_nd, "reshape": _reshape, "zeros": _filled,
-               "ones": _filled,
+               "ones": _filled, "squeeze": _squeeze, "split": _split,
+               "dynamic_partition": _dynamic_partition, "math.bincount": _bincount,
+               "sparse.bincount": _bincount,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
                "reverse": _reverse, "strings.reduce_join": _reduce_join,
                "math.cumsum": _cumsum, "one_hot": _one_hot,
                "nn.softmax": _softmax(False), "nn.log_softmax": _softmax(True)}
+    for kind in ("sum", "prod", "max", "min", "mean", "sqrt_n"):
+        special[f"math.unsorted_segment_{kind}"] = _unsorted_segment
     for kind in ("sum", "prod", "max", "min", "mean", "any", "all", "variance", "std"):
         special[f"math.reduce_{kind}"] = _reduction(kind)
     for name, handler in special.items():
@@ -376,4 +538,3 @@ def _register():
 
 
 _register()
-del cast_ops

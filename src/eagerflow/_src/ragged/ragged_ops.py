@@ -1026,7 +1026,6 @@ def _operators():
                      "ge": math_ops.greater_equal, "eq": math_ops.equal,
                      "ne": math_ops.not_equal}.items():
         setattr(RaggedTensor, f"__{name}__", binary(api_export.undispatched(fn)))
-    RaggedTensor.__hash__ = object.__hash__  # (kept by identity, as the tensors' own)
     RaggedTensor.__neg__ = unary(math_ops.negative)
     RaggedTensor.__abs__ = unary(math_ops.abs)
     RaggedTensor.__invert__ = unary(invert)

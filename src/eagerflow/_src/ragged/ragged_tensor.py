@@ -643,6 +643,9 @@ class RaggedTensor:
     def __len__(self):
         raise TypeError("object of type 'RaggedTensor' has no len()")
 
+    def __hash__(self):  # (its == compares elementwise, as a tensor's)
+        raise TypeError("RaggedTensor is unhashable.")
+
     def __iter__(self):
         """Its rows, where their number is known (eagerly, or fixed in a graph); a loop of
         a function over rows only run time counts is a graph loop (AutoGraph's)."""
@@ -655,8 +658,6 @@ class RaggedTensor:
 
     def __bool__(self):
         raise TypeError("RaggedTensor may not be used as a boolean.")
-
-    __hash__ = object.__hash__
 
     @property
     def _type_spec(self):
