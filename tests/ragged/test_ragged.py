@@ -684,8 +684,14 @@ def test_squeeze_split_and_dynamic_partition_of_ragged():
     assert tf.squeeze(uniform, axis=-1).to_list() == [[1., 2.], [], [3.]]
     squeezed = tf.squeeze(tf.ragged.constant([[1, 2]]), axis=0)
     assert isinstance(squeezed, tf.Tensor) and squeezed.numpy().tolist() == [1, 2]
+    nested = tf.ragged.constant([[[1, 2]], [[3]]])
+    assert tf.squeeze(nested, axis=1).to_list() == [[1, 2], [3]]
+    assert tf.squeeze(tf.ragged.constant([[[[1], [2]]], [[[3]]]]), axis=[1, 3]).to_list() == \
+        [[1, 2], [3]]
     with pytest.raises(ValueError, match="Ragged.squeeze must have an axis argument"):
         tf.squeeze(rt)
+    with pytest.raises(ValueError, match=r"axis\[0\]=5 out of bounds"):
+        tf.squeeze(rt, axis=5)
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"axis = 1\) is not squeezable"):
         tf.squeeze(rt, axis=1)
     assert [p.to_list() for p in tf.split(rt, 3)] == [[[3, 1, 2]], [[]], [[5, 4]]]

@@ -165,10 +165,11 @@ def _squeeze(fn, arguments):
     if axis is None:
         raise ValueError("Ragged.squeeze must have an axis argument.")
     rank = rt.shape.rank
-    axes = sorted({a + rank if a < 0 else a for a in _static_ints(axis, "axis")}, reverse=True)
-    for a in axes:
-        if not 0 <= a < rank:
-            raise ValueError(f"axis={a} out of bounds: expected {-rank}<=axis<{rank}")
+    axes = _static_ints(axis, "axis")
+    for i, a in enumerate(axes):
+        if not -rank <= a < rank:
+            raise ValueError(f"axis[{i}]={a} out of bounds: expected {-rank}<=axis[{i}]<{rank}")
+    for a in sorted({a + rank if a < 0 else a for a in axes}, reverse=True):
         if a > rt.ragged_rank or not isinstance(rt, RaggedTensor):
             if isinstance(rt, RaggedTensor):
                 rt = rt.with_flat_values(fn(rt.flat_values, [a - rt.ragged_rank]))
@@ -192,11 +193,14 @@ def _level(rt, axis):
 
 def _drop_level(rt, axis):
     """`rt` without its ragged dimension `axis` (whose rows all have one value)."""
-    if axis == 1:
-        return RaggedTensor.from_row_splits(rt.values.values if isinstance(
-            rt.values, RaggedTensor) else rt.values, rt.row_splits, validate=False) \
-            if isinstance(rt.values, RaggedTensor) else rt.values
-    return rt.with_values(_drop_level(rt.values, axis - 1))
+    if axis > 1:
+        return rt.with_values(_drop_level(rt.values, axis - 1))
+    inner = rt.values
+    if not isinstance(inner, RaggedTensor):
+        return inner
+    # each row of `rt` one row of `inner`: its values' rows, cut where `rt`'s rows are
+    return RaggedTensor.from_row_splits(inner.values, array_ops.gather(
+        inner.row_splits, rt.row_splits), validate=False)
 
 
 def _split(fn, arguments):
