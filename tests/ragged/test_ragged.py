@@ -1,5 +1,7 @@
 """RaggedTensor and tf.ragged through the public API: factories, conversions, dispatch of
 TF's functions, `function` arguments and gradients."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -726,3 +728,35 @@ def test_bincount_of_ragged_values():
 def test_ragged_tensors_are_unhashable():
     with pytest.raises(TypeError, match="RaggedTensor is unhashable."):
         hash(tf.ragged.constant([[1]]))
+
+
+def test_strings_format_and_print_of_ragged_tensors(capsys):
+    """TF's text of a ragged tensor (recorded from TF 2.21): nested lists, %f floats,
+    quoted strings, rows cut to `summarize` values at each end."""
+    def text(*inputs, **options):
+        return tf.strings.format("{}", list(inputs), **options).numpy().decode()
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    assert text(rt) == "[[3, 1, 2], [], [5, 4]]"
+    assert text(tf.ragged.constant([[1.5, 2.25], [-3.0]])) == "[[1.500000, 2.250000], " \
+                                                               "[-3.000000]]"
+    assert text(tf.ragged.constant([["it's", "a\\b"], []])) == "[['it\\'s', 'a\\\\b'], []]"
+    assert text(tf.ragged.constant([[True], [False]])) == "[[true], [false]]"
+    assert text(tf.ragged.constant([[[1, 2], [3, 4]], []], ragged_rank=1)) == \
+        "[[[1, 2], [3, 4]], []]"
+    assert text(tf.ragged.constant([[1, 2, 3, 4, 5, 6, 7]])) == "[[1, 2, 3, ..., 5, 6, 7]]"
+    assert text(tf.ragged.constant([[1, 2, 3, 4, 5, 6, 7]]), summarize=-1) == \
+        "[[1, 2, 3, 4, 5, 6, 7]]"
+    assert text(tf.ragged.constant([[1], [2], [3], [4], [5]]), summarize=2) == \
+        "[[1], [2], ..., [4], [5]]"
+    mixed = tf.strings.format("a{}b{}", [rt, tf.constant("s")]).numpy().decode()
+    assert mixed == 'a[[3, 1, 2], [], [5, 4]]b"s"'
+    with pytest.raises(ValueError, match="Expected summarize to be -1 or a positive int"):
+        text(rt, summarize=0)
+    traced = tf.function(lambda x: tf.strings.format("{}", [x]))
+    assert traced(rt).numpy().decode() == "[[3, 1, 2], [], [5, 4]]"
+    tf.print("x", tf.ragged.constant([[1.5]]), tf.constant([1.5, 2.]), "end", sep="|",
+             output_stream=sys.stdout)
+    tf.print(tf.ragged.constant([[1, 2, 3, 4, 5, 6, 7]]), summarize=1, output_stream=sys.stdout)
+    tf.function(lambda x: tf.print(x, output_stream=sys.stdout))(rt)
+    assert capsys.readouterr().out == "x|[[1.500000]]|[1.5 2]|end\n[[1, ..., 7]]\n" \
+                                      "[[3, 1, 2], [], [5, 4]]\n"

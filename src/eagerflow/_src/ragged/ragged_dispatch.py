@@ -18,8 +18,8 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.tensor_array import TensorArray
-from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, reduction_ops, \
-    sparse_ops
+from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, logging_ops, math_ops, \
+    reduction_ops, sparse_ops, string_ops
 from eagerflow._src.ragged import ragged_ops, ragged_string_ops
 from eagerflow._src.ragged.ragged_ops import DynamicRaggedShape, _public, elementwise
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec, _NotATensor
@@ -276,6 +276,89 @@ def _bincount(fn, arguments):
     return counts if weights is not None else cast_ops.cast(counts, arguments["dtype"])
 
 
+def ragged_text(rt, summarize=3):
+    """TF's text of a ragged tensor in `strings.format` and `print` (a string scalar):
+    nested ``[a, b]`` lists of its values (``%f`` floats, ``true``, quoted strings), each
+    list of more than ``2 * summarize`` values cut to its first and last `summarize` ones."""
+    if summarize is None or summarize == 0 or summarize < -1:
+        raise ValueError(f"Expected summarize to be -1 or a positive int, got {summarize!r}")
+    values = rt.flat_values
+    if values.dtype == _d.string:
+        text = string_ops.join(["'", string_ops.regex_replace(values, r"(['\\])", r"\\\1"),
+                                "'"])
+    else:
+        text = string_ops.as_string(values)
+    if text.shape.rank is None or text.shape.rank > 1:  # (uniform inner dims: rows too)
+        text = RaggedTensor.from_tensor(text, ragged_rank=text.shape.rank - 1,
+                                        row_splits_dtype=rt.row_splits_dtype)
+    splits = list(rt.nested_row_splits)
+    if isinstance(text, RaggedTensor):
+        splits += list(text.nested_row_splits)
+        text = text.flat_values
+    for row_splits in reversed(splits):
+        text = _joined_rows(text, row_splits, summarize)
+    top = array_ops.stack([array_ops.zeros([], rt.row_splits_dtype),
+                           array_ops.size(text, out_type=rt.row_splits_dtype)])
+    return array_ops.reshape(_joined_rows(text, top, summarize), [])
+
+
+def _joined_rows(text, row_splits, summarize):
+    """``[a, b, ...]`` of each row of strings `text` cut by `row_splits`."""
+    rows = RaggedTensor.from_row_splits(text, row_splits, validate=False)
+    if summarize > 0:
+        ids = rows.value_rowids()
+        lengths = array_ops.gather(rows.row_lengths(), ids)
+        position = math_ops.subtract(array_ops.range(array_ops.size(ids, out_type=ids.dtype),
+                                                     dtype=ids.dtype),
+                                     array_ops.gather(row_splits, ids))
+        s = _constant(summarize, ids.dtype)
+        cut = math_ops.greater(lengths, math_ops.multiply(s, 2))
+        last_shown = math_ops.logical_and(cut, math_ops.equal(position, math_ops.subtract(
+            s, 1)))
+        text = array_ops.where(last_shown, string_ops.join([text, ", ..."]), text)
+        keep = math_ops.logical_or(math_ops.logical_not(cut), math_ops.logical_or(
+            math_ops.less(position, s), math_ops.greater_equal(
+                position, math_ops.subtract(lengths, s))))
+        rows = ragged_ops.boolean_mask(rows.with_values(text), rows.with_values(keep))
+    joined = ragged_ops.reduce(rows, ragged_string_ops.Join(", "), 1)
+    return string_ops.join(["[", joined, "]"])
+
+
+def _format(fn, arguments):
+    """``strings.format`` with ragged inputs: their text (see `ragged_text`) in the template,
+    the other inputs formatted by `fn`."""
+    template, inputs = arguments["template"], arguments["inputs"]
+    placeholder = arguments.get("placeholder") or "{}"
+    summarize = arguments.get("summarize", 3)
+    if isinstance(inputs, RaggedTensor) or not isinstance(inputs, (list, tuple)):
+        inputs = [inputs]
+    pieces = template.split(placeholder)
+    if len(pieces) - 1 != len(inputs):
+        return fn(template, [0] * len(inputs), placeholder=placeholder)  # (its ValueError)
+    parts = [pieces[0]]
+    for value, piece in zip(inputs, pieces[1:]):
+        parts += [ragged_text(value, summarize) if isinstance(value, RaggedTensor) else
+                  fn(placeholder, [value], placeholder=placeholder, summarize=summarize), piece]
+    return string_ops.join(parts)
+
+
+def _print(fn, arguments):
+    """``print`` of ragged tensors (among strings and tensors): the line as one string."""
+    inputs = arguments["inputs"]
+    summarize = arguments.get("summarize", 3)
+    parts = []
+    for value in inputs:
+        if isinstance(value, RaggedTensor):
+            parts.append(ragged_text(value, summarize if summarize is not None else 3))
+        elif isinstance(value, str):
+            parts.append(value)
+        else:
+            parts.append(logging_ops.format("{}", [value], summarize=summarize))
+    line = string_ops.join(parts, separator=arguments.get("sep", " "))
+    return fn(line, output_stream=arguments["output_stream"], end=arguments.get("end", "\n"),
+              name=arguments.get("name"))
+
+
 _SHAPE_HANDLERS = (_reshape, _filled)  # (the functions taking a DynamicRaggedShape)
 
 
@@ -522,7 +605,7 @@ def _register():
                "gather_nd": _gather_nd, "reshape": _reshape, "zeros": _filled,
                "ones": _filled, "squeeze": _squeeze, "split": _split,
                "dynamic_partition": _dynamic_partition, "math.bincount": _bincount,
-               "sparse.bincount": _bincount,
+               "sparse.bincount": _bincount, "strings.format": _format, "print": _print,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
                "reverse": _reverse, "strings.reduce_join": _reduce_join,
