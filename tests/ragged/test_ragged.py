@@ -760,3 +760,51 @@ def test_strings_format_and_print_of_ragged_tensors(capsys):
     tf.function(lambda x: tf.print(x, output_stream=sys.stdout))(rt)
     assert capsys.readouterr().out == "x|[[1.500000]]|[1.5 2]|end\n[[1, ..., 7]]\n" \
                                       "[[3, 1, 2], [], [5, 4]]\n"
+
+
+def test_matmul_of_ragged_operands():
+    """Values recorded from TF 2.21."""
+    square = tf.ragged.constant([[1., 2.], [3., 4.]])
+    out = tf.linalg.matmul(square, tf.constant([[1.], [1.]]))
+    assert isinstance(out, tf.Tensor) and out.numpy().tolist() == [[3.], [7.]]
+    assert tf.matmul(square, tf.constant([[1., 1.]]), transpose_b=True).numpy().tolist() == \
+        [[3.], [7.]]
+    assert tf.matmul(square, tf.ragged.constant([[1.], [1.]])).numpy().tolist() == [[3.], [7.]]
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="may not be ragged in their innermost dimension"):
+        tf.matmul(rt, rt)
+    a = tf.ragged.constant([[[1., 2.]], [[3., 4.], [5., 6.]]], ragged_rank=1)
+    b = tf.constant([[[1.], [1.]], [[2.], [3.]]])
+    want = [[[3.]], [[18.], [28.]]]
+    assert tf.matmul(a, b).to_list() == want
+    assert tf.matmul(a, tf.constant([[[1., 1.]], [[2., 3.]]]), transpose_b=True).to_list() == \
+        want
+    assert tf.matmul(tf.ragged.constant([[[1., 2.]], [[3., 4.], [5., 6.]]]),
+                     tf.ragged.constant([[[1.], [1.]], [[2.], [3.]]])).to_list() == want
+    assert tf.matmul(tf.constant([[[1., 2.]], [[3., 4.]]]),
+                     tf.ragged.constant([[[1.], [1.]], [[2.], [3.]]],
+                                        ragged_rank=1)).to_list() == [[[3.]], [[18.]]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Matrix size-incompatible"):
+        tf.matmul(tf.ragged.constant([[[1., 2.]], [[3., 4., 5.]]]),
+                  tf.ragged.constant([[[1.], [1.]], [[2.], [3.]]]))
+    traced = tf.function(lambda x, y: tf.matmul(x, y))
+    assert traced(a, b).to_list() == want
+    with pytest.raises(ValueError, match="'RaggedTensor' has no len"):
+        a @ b  # (TF's RaggedTensor has no @)
+
+
+def test_assertions_and_broadcast_to_of_ragged():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    tf.debugging.assert_equal(rt, rt)
+    tf.debugging.assert_less(rt, rt + 1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x == y did not hold"):
+        tf.debugging.assert_equal(rt, rt + 1)
+    shape = tf.shape(rt, out_type=tf.int64)
+    assert tf.broadcast_to(7, shape).to_list() == [[7, 7, 7], [], [7, 7]]
+    assert tf.broadcast_to(rt, shape).to_list() == rt.to_list()
+    assert tf.broadcast_to([[1], [2], [3]], tf.shape(rt)).to_list() == [[1, 1, 1], [], [3, 3]]
+    with pytest.raises(ValueError, match="Cannot coerce row_splits.dtype"):
+        tf.broadcast_to(rt, tf.shape(rt))
+    with pytest.raises(ValueError, match="'RaggedTensor' has no len"):
+        tf.broadcast_to(rt, [3, 3])

@@ -359,7 +359,95 @@ def _print(fn, arguments):
               name=arguments.get("name"))
 
 
-_SHAPE_HANDLERS = (_reshape, _filled)  # (the functions taking a DynamicRaggedShape)
+_NOT_RAGGED_INSIDE = ("The matrices in `a` and `b` may not be ragged in their innermost "
+                      "dimension.")
+
+
+def _matmul(fn, arguments):
+    """TF's matmul of ragged operands: matrices (which may not be ragged) as dense ones; a
+    batch of matrices of ragged row counts as each row times its batch's matrix."""
+    a, b = arguments["a"], arguments["b"]
+    flags = {k: arguments.get(k) for k in ("transpose_a", "transpose_b", "adjoint_a",
+                                           "adjoint_b")}
+    rank = (a if isinstance(a, RaggedTensor) else convert_to_tensor(a)).shape.rank
+    if rank == 2:
+        return fn(_uniform(a), _uniform(b), **flags)
+    if rank != 3:
+        raise ValueError(f"matmul of ragged tensors supports ranks 2 and 3, got rank {rank}")
+    if flags["transpose_a"] or flags["adjoint_a"]:
+        raise ValueError("matmul of ragged tensors with transpose_a or adjoint_a is not "
+                         "supported")
+    if not isinstance(a, RaggedTensor):
+        a = RaggedTensor.from_tensor(a, row_splits_dtype=b.row_splits_dtype)
+    rows = a.values  # (the matrices' rows, of a's batch each)
+    if isinstance(rows, RaggedTensor):
+        k_rows = rows.row_lengths()
+        rows = rows.to_tensor()
+    else:
+        k_rows = None
+    ids = a.value_rowids()
+    transposed = flags["transpose_b"] or flags["adjoint_b"]
+    if isinstance(b, RaggedTensor):
+        heights = None if transposed else cast_ops.cast(b.row_lengths(), ids.dtype)
+        b = b.to_tensor()
+    else:
+        b, heights = convert_to_tensor(b), None
+    if transposed:
+        b = array_ops.transpose(b, [0, 2, 1], conjugate=bool(flags["adjoint_b"]))
+    k = array_ops.shape(b, out_type=ids.dtype)[1]
+    width = array_ops.shape(rows, out_type=ids.dtype)[1]
+    # each row as long as its batch's matrix is high
+    lengths = k_rows if k_rows is not None else array_ops.fill(
+        array_ops.shape(ids, out_type=ids.dtype), width)
+    wanted = array_ops.gather(heights, ids) if heights is not None else \
+        array_ops.fill(array_ops.shape(ids, out_type=ids.dtype), k)
+    debugging_ops.assert_equal(lengths, wanted, message="Matrix size-incompatible: the "
+                                                        "rows of `a` and the heights of `b`")
+    rows = array_ops.pad(rows, array_ops.stack([
+        array_ops.zeros([2], ids.dtype),
+        array_ops.stack([array_ops.zeros([], ids.dtype), math_ops.maximum(
+            math_ops.subtract(k, width), array_ops.zeros([], ids.dtype))])]))
+    product = array_ops.einsum("rk,rkm->rm", rows, array_ops.gather(b, ids))
+    return RaggedTensor.from_row_splits(product, a.row_splits, validate=False)
+
+
+def _uniform(x):
+    """Dense `x`: a ragged matrix whose rows are all of one length as a tensor."""
+    if not isinstance(x, RaggedTensor):
+        return x
+    debugging_ops.assert_equal(array_ops.size(x.flat_values, out_type=_d.int64),
+                               reduction_ops.reduce_prod(x.bounding_shape(out_type=_d.int64)),
+                               message=_NOT_RAGGED_INSIDE)
+    return x.to_tensor()
+
+
+def _assert(fn, arguments):
+    """The elementwise assertions on the flat values of ragged tensors of one partition."""
+    ragged = next(v for v in (arguments.get("x"), arguments.get("y"))
+                  if isinstance(v, RaggedTensor))
+    args = dict(arguments)
+    args["x"], args["y"] = ragged_ops._aligned([arguments.get("x"), arguments.get("y")],
+                                               ragged)
+    return fn(**args)
+
+
+def _broadcast_to(fn, arguments):
+    """`broadcast_to` a `DynamicRaggedShape`: a ragged tensor of that shape (a ragged input
+    of the same row partition)."""
+    x, shape = arguments["input"], arguments["shape"]
+    if not isinstance(shape, DynamicRaggedShape):
+        _not_convertible(_NotATensor(x))
+    if isinstance(x, RaggedTensor) and x.row_splits_dtype != shape.dtype:
+        raise ValueError("Cannot coerce row_splits.dtype")
+    template = shape.to_ragged(array_ops.zeros(shape.inner_shape, _d.int8))
+    if not isinstance(template, RaggedTensor):
+        return fn(x, shape.inner_shape)
+    flat = ragged_ops._aligned([x], template)[0]
+    return template.with_flat_values(fn(flat, array_ops.shape(template.flat_values)))
+
+
+# (the functions taking a DynamicRaggedShape)
+_SHAPE_HANDLERS = (_reshape, _filled, _broadcast_to)
 
 
 def _where(fn, arguments):
@@ -606,11 +694,15 @@ def _register():
                "ones": _filled, "squeeze": _squeeze, "split": _split,
                "dynamic_partition": _dynamic_partition, "math.bincount": _bincount,
                "sparse.bincount": _bincount, "strings.format": _format, "print": _print,
+               "linalg.matmul": _matmul, "broadcast_to": _broadcast_to,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
                "reverse": _reverse, "strings.reduce_join": _reduce_join,
                "math.cumsum": _cumsum, "one_hot": _one_hot,
                "nn.softmax": _softmax(False), "nn.log_softmax": _softmax(True)}
+    for kind in ("equal", "none_equal", "less", "less_equal", "greater", "greater_equal",
+                 "near"):
+        special[f"debugging.assert_{kind}"] = _assert
     for kind in ("sum", "prod", "max", "min", "mean", "sqrt_n"):
         special[f"math.unsorted_segment_{kind}"] = _unsorted_segment
     for kind in ("sum", "prod", "max", "min", "mean", "any", "all", "variance", "std"):

@@ -19,6 +19,7 @@ import numpy as np
 
 from eagerflow._src.backend import api_export
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core import nest
@@ -1026,6 +1027,11 @@ def _operators():
                      "ge": math_ops.greater_equal, "eq": math_ops.equal,
                      "ne": math_ops.not_equal}.items():
         setattr(RaggedTensor, f"__{name}__", binary(api_export.undispatched(fn)))
+    def no_matmul(self, other):  # (TF's RaggedTensor has no @: the tensor's converts it)
+        if context.executing_eagerly():
+            raise ValueError("TypeError: object of type 'RaggedTensor' has no len()\n")
+        raise TypeError(str(_NotATensor(self)))
+    RaggedTensor.__matmul__ = RaggedTensor.__rmatmul__ = no_matmul
     RaggedTensor.__neg__ = unary(math_ops.negative)
     RaggedTensor.__abs__ = unary(math_ops.abs)
     RaggedTensor.__invert__ = unary(invert)
