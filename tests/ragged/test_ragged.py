@@ -808,3 +808,26 @@ def test_assertions_and_broadcast_to_of_ragged():
         tf.broadcast_to(rt, tf.shape(rt))
     with pytest.raises(ValueError, match="'RaggedTensor' has no len"):
         tf.broadcast_to(rt, [3, 3])
+
+
+def test_gather_within_rows_of_ragged_params():
+    """TF's gather along axis 1 (or a uniform inner one): each row's values from its start
+    (TF checks no row's length: an empty row reads the next one's); values recorded from
+    TF 2.21."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    assert tf.gather(rt, [0, 1], axis=1).numpy().tolist() == [[3, 1], [5, 4], [5, 4]]
+    assert tf.gather(rt, [0], axis=-1).numpy().tolist() == [[3], [5], [5]]
+    assert tf.gather(rt, [[0], [1]], axis=1).shape == [3, 2, 1]
+    assert tf.gather(rt, tf.ragged.constant([[0], [], [1, 0]]), axis=1,
+                     batch_dims=1).to_list() == [[3], [], [4, 5]]
+    assert tf.gather(rt, [[0], [0], [1]], axis=1, batch_dims=1).numpy().tolist() == \
+        [[3], [5], [4]]
+    r2 = tf.ragged.constant([[[1], [2, 3]], [], [[4, 5, 6]]])
+    assert tf.gather(r2, [0], axis=1).to_list() == [[[1]], [[4, 5, 6]], [[4, 5, 6]]]
+    uniform = tf.ragged.constant([[[1, 2], [3, 4]], [], [[5, 6]]], ragged_rank=1)
+    assert tf.gather(uniform, [1], axis=2).to_list() == [[[2], [4]], [], [[6]]]
+    dense = tf.constant([[1, 2, 3], [4, 5, 6]])
+    assert tf.gather(dense, tf.ragged.constant([[0, 2], [1]]), axis=1,
+                     batch_dims=1).to_list() == [[1, 3], [5]]
+    with pytest.raises(tf.errors.UnimplementedError):
+        tf.gather(dense, tf.ragged.constant([[0, 2], [1]]), axis=1)

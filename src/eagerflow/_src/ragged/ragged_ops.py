@@ -496,14 +496,20 @@ def _concat_or_stack(values, axis, stack_values):
 
 
 def gather(params, indices, axis=0, batch_dims=0):
-    """Rows `indices` of ragged `params` (indices dense or ragged)."""
+    """Rows `indices` of ragged `params` (indices dense or ragged), or (`axis` > 0) values
+    within its rows."""
+    if axis not in (0, None) or batch_dims:
+        if not isinstance(params, RaggedTensor):
+            if batch_dims != 1 or axis not in (1, -1 + convert_to_tensor(params).shape.rank):
+                raise errors.UnimplementedError(
+                    None, "GatherV2", "gather of a tensor by ragged indices supports axis=0, "
+                                      "and axis=1 with batch_dims=1")
+            params = RaggedTensor.from_tensor(params, row_splits_dtype=indices.row_splits_dtype)
+        return _gather_axis(params, indices, axis, batch_dims)
     if isinstance(indices, RaggedTensor):
         return indices.with_flat_values(gather(params, indices.flat_values))
     if not isinstance(params, RaggedTensor):
         return array_ops.gather(params, indices)
-    if axis not in (0, None) or batch_dims:
-        raise errors.UnimplementedError(None, "GatherV2",
-                                        "gather of a RaggedTensor supports axis=0 only")
     indices = convert_to_tensor(indices)
     if indices.shape.rank == 0:
         return getitem(params, indices)
@@ -541,6 +547,50 @@ def gather(params, indices, axis=0, batch_dims=0):
     values = gather(values, positions) if isinstance(values, RaggedTensor) else \
         array_ops.gather(values, positions)
     return RaggedTensor.from_row_splits(values, new_splits, validate=False)
+
+
+def _gather_axis(params, indices, axis, batch_dims):
+    rank = params.shape.rank
+    axis = int(axis)
+    axis += rank if axis < 0 else 0
+    if axis > params.ragged_rank and not batch_dims:  # (a uniform inner dimension)
+        return params.with_flat_values(array_ops.gather(params.flat_values, indices,
+                                                        axis=axis - params.ragged_rank))
+    if axis > 1 and not batch_dims:  # (within each row)
+        return params.with_values(gather(params.values, indices, axis - 1))
+    if axis == 1 and batch_dims in (0, 1):
+        return _gather_in_rows(params, indices, batch_dims)
+    raise errors.UnimplementedError(None, "GatherV2", "gather of a RaggedTensor supports "
+                                                      "axis=0, and axis=1 with batch_dims 0 "
+                                                      "or 1")
+
+
+def _gather_in_rows(params, indices, batch_dims):
+    """Gather along axis 1 of ragged `params`: the values at each row's start plus the
+    indices (TF checks no row's length), the same indices for every row or (batch_dims 1)
+    each row's own."""
+    dtype = params.row_splits_dtype
+    starts = params.row_splits[:-1]
+    values = params.values
+    pick = gather if isinstance(values, RaggedTensor) else array_ops.gather
+    if isinstance(indices, RaggedTensor):
+        if not batch_dims:
+            raise errors.UnimplementedError(None, "GatherV2", "gather within the rows of a "
+                                                              "RaggedTensor by ragged indices "
+                                                              "supports batch_dims=1")
+        flat = cast_ops.cast(indices.values, dtype)
+        return indices.with_values(pick(values, math_ops.add(
+            flat, array_ops.gather(starts, indices.value_rowids()))))
+    indices = convert_to_tensor(indices)
+    indices = cast_ops.cast(indices, dtype) if indices.dtype != dtype else indices
+    if batch_dims:  # indices [nrows, ...]: row i's own
+        extra = indices.shape.rank - 1
+    else:
+        extra = indices.shape.rank
+        indices = array_ops.expand_dims(indices, 0)
+    row_starts = array_ops.reshape(starts, array_ops.concat(
+        [array_ops.shape(starts, out_type=dtype), array_ops.ones([extra], dtype)], 0))
+    return pick(values, math_ops.add(indices, row_starts))
 
 
 def gather_nd(params, indices, batch_dims=0):
