@@ -831,3 +831,38 @@ def test_gather_within_rows_of_ragged_params():
                      batch_dims=1).to_list() == [[1, 3], [5]]
     with pytest.raises(tf.errors.UnimplementedError):
         tf.gather(dense, tf.ragged.constant([[0, 2], [1]]), axis=1)
+
+
+def test_slices_inside_rows_in_a_function():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    assert tf.function(lambda x: x[:, :1])(rt).to_list() == [[3], [], [5]]
+    assert tf.function(lambda x: x[:, -1:])(rt).to_list() == [[2], [], [4]]
+    last = tf.function(lambda x, n: x[:, -n:])
+    assert last(rt, tf.constant(1)).to_list() == [[2], [], [4]]
+    assert last(rt, tf.constant(2)).to_list() == [[1, 2], [], [5, 4]]
+
+
+def test_tfs_raw_ragged_range_and_to_sparse():
+    """Values and errors recorded from TF 2.21 (graphs TF writes for tf.ragged.range,
+    slices and to_sparse hold these ops)."""
+    splits, values = tf.raw_ops.RaggedRange(starts=[10, 0], limits=0, deltas=-3)
+    assert splits.numpy().tolist() == [0, 4, 4] and values.numpy().tolist() == [10, 7, 4, 1]
+    splits, values = tf.raw_ops.RaggedRange(starts=0.5, limits=2.0, deltas=0.5,
+                                            Tsplits=tf.int32)
+    assert splits.dtype == tf.int32 and values.numpy().tolist() == [0.5, 1.0, 1.5]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Requires delta != 0"):
+        tf.raw_ops.RaggedRange(starts=[0], limits=[1], deltas=[0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must have the same shape"):
+        tf.raw_ops.RaggedRange(starts=[0, 1], limits=[1, 2, 3], deltas=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="starts must be a scalar or"):
+        tf.raw_ops.RaggedRange(starts=[[0]], limits=[1], deltas=1)
+    indices, values, shape = tf.raw_ops.RaggedTensorToSparse(
+        rt_nested_splits=[[0, 2, 3], [0, 1, 1, 3]], rt_dense_values=[1, 2, 3])
+    assert indices.numpy().tolist() == [[0, 0, 0], [1, 0, 0], [1, 0, 1]]
+    assert shape.numpy().tolist() == [2, 2, 2] and values.numpy().tolist() == [1, 2, 3]
+    empty = tf.raw_ops.RaggedTensorToSparse(rt_nested_splits=[[0]],
+                                            rt_dense_values=tf.zeros([0], tf.int32))
+    assert empty.sparse_indices.shape == [0, 2] and empty.sparse_dense_shape.numpy().tolist() \
+        == [0, 0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Final value of ragged splits"):
+        tf.raw_ops.RaggedTensorToSparse(rt_nested_splits=[[0, 2, 3]], rt_dense_values=[1, 2])

@@ -95,6 +95,10 @@ def test_tf_savedmodel_with_ragged_signatures_loads_and_gives_tfs_results():
     assert outputs["ids"].ragged_rank == 2 and outputs["ids"].row_splits.shape == [None]
     rows = m.signatures["serving_default"](x=x.values, x_1=x.row_splits)["output_0"]
     assert rows.to_list() == expected["scaled"]
+    # (TF's graph of `layout` holds its ops RaggedTensorToSparse and RaggedRange)
+    layout = m.layout(x)
+    assert {k: v.to_list() if isinstance(v, tf.RaggedTensor) else v.numpy().tolist()
+            for k, v in layout.items()} == expected["layout"]
 
 
 def test_tf_loaded_our_ragged_signatures_and_gave_our_results():
@@ -116,6 +120,7 @@ def test_tf_loaded_our_ragged_signatures_and_gave_our_results():
         ids=ids.flat_values, ids_1=ids.row_splits, ids_2=ids.values.row_splits,
         w=w).items()} == expected["summary_signature"]
     assert expected["summary"] == expected["summary_signature"]
+    assert {k: _plain(v) for k, v in m.layout(x).items()} == expected["layout"]
 
 
 def test_ragged_savedmodel_written_today_is_the_one_tf_loaded(tmp_path):

@@ -29,7 +29,7 @@ RAGGED_W = [1.0, 2.0, 3.0]
 
 def ragged_class(tf):
     """A `tf.Module` whose signed functions take and return ragged tensors (of ragged rank 1
-    and 2) and a sparse one."""
+    and 2) and a sparse one, and a function of ragged layout ops."""
 
     class Ragged(tf.Module):
         def __init__(self):
@@ -47,5 +47,11 @@ def ragged_class(tf):
             return {"row_sums": tf.reduce_sum(ids, axis=2), "total": total,
                     "ids": ids * 10,
                     "sparse": tf.sparse.from_dense(tf.reduce_sum(ids, axis=2).to_tensor())}
+
+        @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+        def layout(self, x):
+            # (TF's graph of these holds its ops RaggedTensorToSparse and RaggedRange)
+            return {"indices": x.to_sparse().indices,
+                    "positions": tf.ragged.range(x.row_lengths()), "heads": x[:, :1]}
 
     return Ragged

@@ -125,7 +125,8 @@ def ragged():
            "summary_signature": {k: plain(v) for k, v in summary(
                ids=ids.flat_values, ids_1=ids.row_splits, ids_2=ids.values.row_splits,
                w=w).items()},
-           "summary_outputs": {k: repr(v) for k, v in summary.structured_outputs.items()}}
+           "summary_outputs": {k: repr(v) for k, v in summary.structured_outputs.items()},
+           "layout": {k: plain(v) for k, v in m.layout(x).items()}}
     path = os.path.join(HERE, "tf_loaded_ours.json")
     with open(path) as f:
         recorded = json.load(f)

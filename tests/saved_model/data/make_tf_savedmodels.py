@@ -219,7 +219,9 @@ def ragged(outputs):
         "total": summary["total"].numpy().tolist(),
         "sparse": [summary["sparse"].indices.numpy().tolist(),
                    summary["sparse"].values.numpy().tolist(),
-                   summary["sparse"].dense_shape.numpy().tolist()]}
+                   summary["sparse"].dense_shape.numpy().tolist()],
+        "layout": {k: v.to_list() if isinstance(v, tf.RaggedTensor) else v.numpy().tolist()
+                   for k, v in m.layout(x).items()}}
 
 
 def only(names):

@@ -24,7 +24,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import constant as _constant
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, parsing_ops, \
@@ -722,9 +722,15 @@ def _inner_getitem(rt, key):
         def bound(b, default):
             if b is None:
                 return default
-            b = _constant(int(b), splits.dtype)
             zero = array_ops.zeros_like(lengths)
-            full = math_ops.add(lengths, b) if int(b) < 0 else b
+            known = b if not isinstance(b, Tensor) else get_static_value(b)
+            if known is None:  # (a bound known when the graph runs)
+                b = cast_ops.cast(b, splits.dtype)
+                full = array_ops.where(math_ops.less(b, array_ops.zeros_like(b)),
+                                       math_ops.add(lengths, b), b)
+            else:
+                b = _constant(int(known), splits.dtype)
+                full = math_ops.add(lengths, b) if int(known) < 0 else b
             return math_ops.minimum(math_ops.maximum(full, zero), lengths)
         lo = bound(first.start, array_ops.zeros_like(lengths))
         hi = math_ops.maximum(bound(first.stop, lengths), lo)

@@ -21,7 +21,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
+from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -940,6 +940,99 @@ def _ragged_to_tensor_grad(op, grad):
         default_grad = math_ops.subtract(reduction_ops.reduce_sum(grad),
                                          reduction_ops.reduce_sum(values_grad))
     return [None, values_grad, default_grad] + [None] * ragged
+
+
+# -- TF's ops of ragged components that graphs TF wrote hold ----------------------------------
+def _ragged_range(xp, starts, limits, deltas, Tsplits):
+    arrays = [np.asarray(a) for a in (starts, limits, deltas)]
+    for what, a in zip(("starts", "limits", "deltas"), arrays):
+        if a.ndim > 1:
+            raise _invalid(f"{what} must be a scalar or vector")
+    sizes = {a.size for a in arrays if a.ndim == 1}
+    if len(sizes) > 1:
+        raise _invalid("starts, limits, and deltas must have the same shape")
+    n = sizes.pop() if sizes else 1
+    start, limit, delta = (np.broadcast_to(a.reshape(-1) if a.ndim else a, (n,))
+                           for a in arrays)
+    if (delta == 0).any():
+        raise _invalid("Requires delta != 0")
+    if start.dtype.kind in "iu":  # (the count rounded up, in integers)
+        span = limit.astype(np.int64) - start
+        step = delta.astype(np.int64)
+        counts = (span + step - np.sign(step)) // step
+    else:
+        counts = np.ceil((limit.astype(np.float64) - start) / delta).astype(np.int64)
+    counts = np.maximum(counts, 0)
+    splits = np.zeros(n + 1, np.int64)
+    np.cumsum(counts, out=splits[1:])
+    rows = np.repeat(np.arange(n), counts)
+    position = np.arange(splits[-1]) - splits[:-1][rows]
+    values = (start[rows] + position * delta[rows]).astype(start.dtype)
+    return [splits.astype(_d.as_dtype(Tsplits).as_numpy_dtype), values]
+
+
+def _ragged_range_rule(starts, limits, deltas, Tsplits):
+    return [(TensorShape([None]), _d.as_dtype(Tsplits)), (TensorShape([None]), starts.dtype)]
+
+
+_RAGGED_RANGE = register("RaggedRange", _ragged_range, _ragged_range_rule, multi=True,
+                         tied=(0, 1, 2), not_differentiable="integer row splits",
+                         dtypes=(_d.bfloat16, _d.float32, _d.float64, _d.int32, _d.int64),
+                         input_names=("starts", "limits", "deltas"))
+tf_nodes[_RAGGED_RANGE] = NodeForm(outputs=("rt_nested_splits", "rt_dense_values"))
+tf_args[_RAGGED_RANGE] = ("starts", "limits", "deltas")
+tf_defaults[_RAGGED_RANGE] = {"Tsplits": _d.int64}
+
+
+def _ragged_to_sparse(xp, *arrays):
+    splits, values = [np.asarray(s) for s in arrays[:-1]], np.asarray(arrays[-1])
+    _check_nested_splits(splits, values.shape[0])
+    columns, position = [], np.arange(values.shape[0])
+    for level in reversed(splits):  # each value's position in its row, then its row's
+        rows = np.searchsorted(level, position, side="right") - 1
+        columns.append(position - level[rows])
+        position = rows
+    columns.append(position)
+    columns.reverse()
+    inner = list(values.shape[1:])
+    count = int(np.prod(inner, dtype=np.int64))
+    outer = np.stack(columns, 1).astype(np.int64) if columns else np.zeros((0, 0), np.int64)
+    indices = outer
+    if inner:  # (each value's elements, in row-major order)
+        grid = np.indices(inner).reshape(len(inner), -1).T.astype(np.int64)
+        indices = np.concatenate([np.repeat(outer, count, 0),
+                                  np.tile(grid, (len(outer), 1))], 1)
+    shape = [splits[0].size - 1] + [int(np.diff(s).max(initial=0)) for s in splits] + inner
+    return [indices, values.reshape(-1), np.array(shape, np.int64)]
+
+
+def _check_nested_splits(splits, nvals):
+    for i, s in enumerate(splits):
+        inner = splits[i + 1].size - 1 if i + 1 < len(splits) else nvals
+        if s.size == 0 or s[0] != 0 or (np.diff(s) < 0).any():
+            raise _invalid("Invalid ragged splits: each level's must start at 0 and not "
+                           "decrease")
+        if s[-1] != inner:
+            raise _invalid("Final value of ragged splits must match the length the "
+                           "corresponding ragged values.")
+
+
+def _ragged_to_sparse_rule(*inputs):
+    splits, values = inputs[:-1], inputs[-1]
+    rank = None if values.shape.rank is None else len(splits) + values.shape.rank
+    return [(TensorShape([None, rank]), _d.int64), (TensorShape([None]), values.dtype),
+            (TensorShape([rank]), _d.int64)]
+
+
+_RAGGED_TO_SPARSE = register("RaggedTensorToSparse", _ragged_to_sparse, _ragged_to_sparse_rule,
+                             multi=True, tied=(), not_differentiable=(
+                                 "TF's gradient of the values is not written yet"))
+tf_nodes[_RAGGED_TO_SPARSE] = NodeForm(
+    types={"T": "out1", "Tsplits": 0}, ignored=("RAGGED_RANK",),
+    outputs=("sparse_indices", "sparse_values", "sparse_dense_shape"),
+    rewrite=lambda attrs, inputs: {**attrs, "RAGGED_RANK": len(inputs) - 1})
+tf_args[_RAGGED_TO_SPARSE] = ("*rt_nested_splits", "rt_dense_values")
+batching_rules.assign(PER_ELEMENT, _RAGGED_RANGE, _RAGGED_TO_SPARSE)
 
 
 def to_tensor(rt, default_value=None, name=None, shape=None):
