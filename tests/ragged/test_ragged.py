@@ -866,3 +866,27 @@ def test_tfs_raw_ragged_range_and_to_sparse():
         == [0, 0]
     with pytest.raises(tf.errors.InvalidArgumentError, match="Final value of ragged splits"):
         tf.raw_ops.RaggedTensorToSparse(rt_nested_splits=[[0, 2, 3]], rt_dense_values=[1, 2])
+
+
+def test_tfs_raw_ragged_gather():
+    """Values and errors recorded from TF 2.21."""
+    out = tf.raw_ops.RaggedGather(params_nested_splits=[[0, 3, 3, 5]],
+                                  params_dense_values=[3, 1, 2, 5, 4], indices=[[2], [0]],
+                                  OUTPUT_RAGGED_RANK=2)
+    assert [s.numpy().tolist() for s in out.output_nested_splits] == [[0, 1, 2], [0, 2, 5]]
+    assert out.output_dense_values.numpy().tolist() == [5, 4, 3, 1, 2]
+    one = tf.raw_ops.RaggedGather(params_nested_splits=[[0, 2, 2, 3], [0, 1, 3, 6]],
+                                  params_dense_values=[1, 2, 3, 4, 5, 6], indices=0,
+                                  OUTPUT_RAGGED_RANK=1)
+    assert [s.numpy().tolist() for s in one.output_nested_splits] == [[0, 1, 3]]
+    assert one.output_dense_values.numpy().tolist() == [1, 2, 3]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[0\] = 3 is not in "
+                                                             r"\[0, 3\)"):
+        tf.raw_ops.RaggedGather(params_nested_splits=[[0, 3, 3, 5]],
+                                params_dense_values=[3, 1, 2, 5, 4], indices=[3],
+                                OUTPUT_RAGGED_RANK=1)
+    traced = tf.function(lambda v: tf.raw_ops.RaggedGather(
+        params_nested_splits=[[0, 1, 3]], params_dense_values=v, indices=[1],
+        OUTPUT_RAGGED_RANK=1).output_dense_values)
+    assert traced(tf.constant([[1., 2.], [3., 4.], [5., 6.]])).numpy().tolist() == \
+        [[3., 4.], [5., 6.]]

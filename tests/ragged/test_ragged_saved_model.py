@@ -95,7 +95,8 @@ def test_tf_savedmodel_with_ragged_signatures_loads_and_gives_tfs_results():
     assert outputs["ids"].ragged_rank == 2 and outputs["ids"].row_splits.shape == [None]
     rows = m.signatures["serving_default"](x=x.values, x_1=x.row_splits)["output_0"]
     assert rows.to_list() == expected["scaled"]
-    # (TF's graph of `layout` holds its ops RaggedTensorToSparse and RaggedRange)
+    # (TF's graph of `layout` holds its ops RaggedTensorToSparse, RaggedRange and
+    # RaggedGather, whose list of row splits its body refers to by name)
     layout = m.layout(x)
     assert {k: v.to_list() if isinstance(v, tf.RaggedTensor) else v.numpy().tolist()
             for k, v in layout.items()} == expected["layout"]

@@ -50,8 +50,10 @@ def ragged_class(tf):
 
         @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
         def layout(self, x):
-            # (TF's graph of these holds its ops RaggedTensorToSparse and RaggedRange)
+            # (TF's graph of these holds its ops RaggedTensorToSparse, RaggedRange and
+            # RaggedGather)
             return {"indices": x.to_sparse().indices,
-                    "positions": tf.ragged.range(x.row_lengths()), "heads": x[:, :1]}
+                    "positions": tf.ragged.range(x.row_lengths()), "heads": x[:, :1],
+                    "gathered": tf.gather(x, [[2], [0]]), "joined": tf.concat([x, x], 1)}
 
     return Ragged

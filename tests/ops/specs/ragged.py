@@ -34,7 +34,16 @@ def _ragged_to_sparse(values):
                                            rt_dense_values=values)
 
 
+def _ragged_gather(values):
+    return tf.raw_ops.RaggedGather(params_nested_splits=[[0, 2, 2, 3], [0, 1, 3, 6]],
+                                   params_dense_values=values, indices=[[2], [0]],
+                                   OUTPUT_RAGGED_RANK=3)
+
+
 SPECS = [
+    OpSpec("RaggedGather", lambda v: _ragged_gather(v)[1],
+           [np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])],
+           lambda v: np.array([4.0, 5.0, 6.0, 1.0, 2.0, 3.0]), grad="not differentiable"),
     OpSpec("RaggedRange", _ragged_range, [np.array([0, 5, 2], np.int32)],
            lambda s: [np.array([0, 3, 3, 5]), np.array([0, 1, 2, 2, 5], np.int32)],
            grad="integer row splits"),

@@ -984,6 +984,50 @@ tf_args[_RAGGED_RANGE] = ("starts", "limits", "deltas")
 tf_defaults[_RAGGED_RANGE] = {"Tsplits": _d.int64}
 
 
+def _ragged_gather(xp, *arrays, OUTPUT_RAGGED_RANK):
+    splits = [np.asarray(s) for s in arrays[:-2]]
+    values, indices = np.asarray(arrays[-2]), np.asarray(arrays[-1])
+    nrows = splits[0].size - 1
+    rows = indices.reshape(-1).astype(np.int64)
+    bad = (rows < 0) | (rows >= nrows)
+    if bad.any():
+        where = int(np.argmax(bad))
+        raise _invalid(f"indices[{where}] = {int(rows[where])} is not in [0, {nrows})")
+    out = []
+    for d in range(1, indices.ndim):  # (the indices' inner dimensions: uniform rows)
+        out.append(np.arange(int(np.prod(indices.shape[:d])) + 1) * indices.shape[d])
+    for level in splits:  # each gathered row's values, level by level
+        starts, lengths = level[rows], level[rows + 1] - level[rows]
+        cut = np.zeros(rows.size + 1, np.int64)
+        np.cumsum(lengths, out=cut[1:])
+        out.append(cut)
+        rows = np.repeat(starts - cut[:-1], lengths) + np.arange(cut[-1])
+    if indices.ndim == 0:  # (one row: not a partition)
+        out = out[1:]
+    if len(out) != OUTPUT_RAGGED_RANK:
+        raise _invalid(f"OUTPUT_RAGGED_RANK is {OUTPUT_RAGGED_RANK}, but the indices and "
+                       f"params give {len(out)}")
+    return [s.astype(splits[0].dtype) for s in out] + [values[rows]]
+
+
+def _ragged_gather_rule(*inputs, OUTPUT_RAGGED_RANK):
+    splits, values = inputs[:-2], inputs[-2]
+    inner = TensorShape(None) if values.shape.rank is None else values.shape[1:]
+    return [(TensorShape([None]), splits[0].dtype)] * OUTPUT_RAGGED_RANK + [
+        (TensorShape([None]).concatenate(inner), values.dtype)]
+
+
+_RAGGED_GATHER = register("RaggedGather", _ragged_gather, _ragged_gather_rule, multi=True,
+                          tied=(), not_differentiable="TF's gradient is not written yet",
+                          moves_elements=True)
+tf_nodes[_RAGGED_GATHER] = NodeForm(
+    types={"Tsplits": 0, "Tvalues": "out0", "Tindices": 0}, ignored=("PARAMS_RAGGED_RANK",),
+    outputs=(("output_nested_splits", "OUTPUT_RAGGED_RANK"), "output_dense_values"),
+    rewrite=lambda attrs, inputs: {**attrs, "PARAMS_RAGGED_RANK": len(inputs) - 2,
+                                   "Tvalues": inputs[-2].dtype, "Tindices": inputs[-1].dtype})
+tf_args[_RAGGED_GATHER] = ("*params_nested_splits", "params_dense_values", "indices")
+
+
 def _ragged_to_sparse(xp, *arrays):
     splits, values = [np.asarray(s) for s in arrays[:-1]], np.asarray(arrays[-1])
     _check_nested_splits(splits, values.shape[0])
@@ -1032,7 +1076,7 @@ tf_nodes[_RAGGED_TO_SPARSE] = NodeForm(
     outputs=("sparse_indices", "sparse_values", "sparse_dense_shape"),
     rewrite=lambda attrs, inputs: {**attrs, "RAGGED_RANK": len(inputs) - 1})
 tf_args[_RAGGED_TO_SPARSE] = ("*rt_nested_splits", "rt_dense_values")
-batching_rules.assign(PER_ELEMENT, _RAGGED_RANGE, _RAGGED_TO_SPARSE)
+batching_rules.assign(PER_ELEMENT, _RAGGED_RANGE, _RAGGED_TO_SPARSE, _RAGGED_GATHER)
 
 
 def to_tensor(rt, default_value=None, name=None, shape=None):

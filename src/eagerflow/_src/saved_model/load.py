@@ -465,7 +465,7 @@ class _Loader:
                                                                 f"restore.")
                 feeds[arg.name] = value if isinstance(value, Variable) else \
                     graph.capture(value)
-            ops = {n.name: n.op for n in fdef.node_def}
+            ops = {n.name: n for n in fdef.node_def}
             nodes = []
             for src in fdef.node_def:
                 node = fw_pb.NodeDef()
