@@ -890,3 +890,15 @@ def test_tfs_raw_ragged_gather():
         OUTPUT_RAGGED_RANK=1).output_dense_values)
     assert traced(tf.constant([[1., 2.], [3., 4.], [5., 6.]])).numpy().tolist() == \
         [[3., 4.], [5., 6.]]
+
+
+def test_ragged_range_of_vectors_known_when_the_function_runs():
+    """TF's RaggedRange: scalars broadcast against vectors of any one length (none too)."""
+    rows = tf.function(lambda n: tf.ragged.range(tf.range(n)))
+    assert rows(tf.constant(2, tf.int64)).to_list() == [[], [0]]
+    assert rows(tf.constant(0, tf.int64)).to_list() == []
+    assert tf.ragged.range(0.5, [2., 3.], 0.5).to_list() == [[0.5, 1.0, 1.5],
+                                                             [0.5, 1.0, 1.5, 2.0, 2.5]]
+    assert tf.ragged.range(3, row_splits_dtype=tf.int32).row_splits.dtype == tf.int32
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Requires delta != 0"):
+        tf.ragged.range([1], [2], [0])

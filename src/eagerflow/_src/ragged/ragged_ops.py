@@ -24,6 +24,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import constant as _constant
+from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -31,7 +32,7 @@ from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, par
     reduction_ops, slicing
 from eagerflow._src.ops import sparse_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
-from eagerflow._src.ragged.ragged_tensor import RaggedTensor, _eager, _NotATensor
+from eagerflow._src.ragged.ragged_tensor import _RAGGED_RANGE, RaggedTensor, _eager, _NotATensor
 
 _I64 = _d.int64
 
@@ -126,31 +127,10 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 (T
     deltas = convert_to_tensor(deltas, limits.dtype if dtype is None else dtype)
     if not (starts.dtype == limits.dtype == deltas.dtype):
         starts, deltas = (cast_ops.cast(t, limits.dtype) for t in (starts, deltas))
-    split_dtype = _d.as_dtype(row_splits_dtype)
-    if _eager(deltas) and (np.asarray(deltas) == 0).any():
-        raise errors.InvalidArgumentError(None, "RaggedRange",
-                                          "Requires delta != 0 [Op:RaggedRange]")
-    n = math_ops.maximum(math_ops.maximum(array_ops.size(starts), array_ops.size(limits)),
-                         array_ops.size(deltas))
-    starts, limits, deltas = (array_ops.broadcast_to(t, array_ops.reshape(n, [1]))
-                              for t in (starts, limits, deltas))
-    diff = math_ops.subtract(limits, starts)
-    if limits.dtype.is_integer:
-        one = math_ops.sign(deltas)
-        lengths = math_ops.floordiv(math_ops.subtract(math_ops.add(diff, deltas), one), deltas)
-    else:
-        lengths = math_ops.ceil(math_ops.truediv(diff, deltas))
-    lengths = cast_ops.cast(math_ops.maximum(lengths, array_ops.zeros_like(lengths)), split_dtype)
-    rows = array_ops.repeat(array_ops.range(n, dtype=split_dtype), lengths)
-    rt = RaggedTensor.from_row_lengths(rows, lengths, validate=False)
-    position = cast_ops.cast(math_ops.subtract(array_ops.range(array_ops.size(rows,
-                                                                              out_type=split_dtype),
-                                                               dtype=split_dtype),
-                                               array_ops.gather(rt.row_splits, rows)),
-                             limits.dtype)
-    values = math_ops.add(array_ops.gather(starts, rows),
-                          math_ops.multiply(position, array_ops.gather(deltas, rows)))
-    return rt.with_values(values)
+    # (TF's op: scalars broadcast against vectors of one length)
+    splits, values = dispatch(_RAGGED_RANGE, (starts, limits, deltas),
+                              {"Tsplits": _d.as_dtype(row_splits_dtype)}, name)
+    return RaggedTensor.from_row_splits(values, splits, validate=False)
 
 
 @export("ragged.row_splits_to_segment_ids")
