@@ -902,3 +902,22 @@ def test_ragged_range_of_vectors_known_when_the_function_runs():
     assert tf.ragged.range(3, row_splits_dtype=tf.int32).row_splits.dtype == tf.int32
     with pytest.raises(tf.errors.InvalidArgumentError, match="Requires delta != 0"):
         tf.ragged.range([1], [2], [0])
+
+
+def test_moments_and_logsumexp_of_ragged():
+    """Values recorded from TF 2.21 (an empty row: nan moments, -inf logsumexp)."""
+    x = tf.ragged.constant([[3., 1., 2.], [], [5., 4.]])
+    mean, variance = tf.nn.moments(x, axes=[1])
+    np.testing.assert_array_equal(mean.numpy(), np.array([2., np.nan, 4.5], np.float32))
+    np.testing.assert_array_equal(variance.numpy(), np.array([0.6666667, np.nan, 0.25],
+                                                             np.float32))
+    mean, variance = tf.nn.moments(x, axes=[0, 1])
+    assert (mean.numpy(), variance.numpy()) == (3.0, 2.0)
+    assert tf.nn.moments(x, axes=[1], keepdims=True)[1].shape == [3, 1]
+    np.testing.assert_array_equal(tf.math.reduce_logsumexp(x, axis=1).numpy(),
+                                  np.array([3.4076061, -np.inf, 5.3132615], np.float32))
+    assert tf.math.reduce_logsumexp(x, axis=-1, keepdims=True).shape == [3, 1]
+    np.testing.assert_allclose(tf.math.reduce_logsumexp(x).numpy(), 5.451914310455322)
+    big = tf.ragged.constant([[1000., 1000.], [-float("inf")]])
+    np.testing.assert_array_equal(tf.math.reduce_logsumexp(big, axis=1).numpy(),
+                                  np.array([1000.6932, -np.inf], np.float32))

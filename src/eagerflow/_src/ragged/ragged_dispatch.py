@@ -421,6 +421,39 @@ def _uniform(x):
     return x.to_tensor()
 
 
+def _moments(fn, arguments):
+    """``nn.moments`` of a ragged tensor: its mean over `axes`, and (as TF computes it) the
+    mean of the squared differences from it."""
+    x, axes = arguments["x"], arguments["axes"]
+    keepdims = bool(arguments.get("keepdims") or arguments.get("keep_dims"))
+    deviation = x - ragged_ops.reduce(x, "mean", axes, True)
+    squared = deviation.with_flat_values(math_ops.square(deviation.flat_values))
+    return (ragged_ops.reduce(x, "mean", axes, keepdims),
+            ragged_ops.reduce(squared, "mean", axes, keepdims))
+
+
+def _logsumexp(fn, arguments):
+    """TF's ``reduce_logsumexp`` of a ragged tensor: log of the sum of exp of the values less
+    their (finite) maximum, plus that maximum."""
+    x, axis = arguments["input_tensor"], arguments.get("axis")
+    keepdims = bool(arguments.get("keepdims"))
+    if axis is None and not keepdims:
+        return fn(x.flat_values)
+
+    def finite_max(keep):
+        m = ragged_ops.reduce(x, "max", axis, keep)
+        flat = m.flat_values if isinstance(m, RaggedTensor) else m
+        flat = array_ops.where(math_ops.is_finite(flat), flat, array_ops.zeros_like(flat))
+        return m.with_flat_values(flat) if isinstance(m, RaggedTensor) else flat
+    shifted = x - finite_max(True)
+    summed = ragged_ops.reduce(shifted.with_flat_values(math_ops.exp(shifted.flat_values)),
+                               "sum", axis, keepdims)
+    peak = finite_max(keepdims)
+    if isinstance(summed, RaggedTensor):
+        return summed.with_flat_values(math_ops.log(summed.flat_values)) + peak
+    return math_ops.add(math_ops.log(summed), peak)
+
+
 def _assert(fn, arguments):
     """The elementwise assertions on the flat values of ragged tensors of one partition."""
     ragged = next(v for v in (arguments.get("x"), arguments.get("y"))
@@ -695,6 +728,7 @@ def _register():
                "dynamic_partition": _dynamic_partition, "math.bincount": _bincount,
                "sparse.bincount": _bincount, "strings.format": _format, "print": _print,
                "linalg.matmul": _matmul, "broadcast_to": _broadcast_to,
+               "nn.moments": _moments, "math.reduce_logsumexp": _logsumexp,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
                "reverse": _reverse, "strings.reduce_join": _reduce_join,
