@@ -745,7 +745,10 @@ def _register():
         fn = _public(name)
         if fn is not None:
             _HANDLERS[api_export.undispatched(fn)] = handler
-    api_export.add_dispatcher(_dispatch, first=True)
+    # (a TF function traced itself, ``tf.function(tf.reduce_sum)``, is called by the
+    # function machinery's conversion step on the user's behalf)
+    api_export.add_dispatcher(_dispatch, first=True, outside=(
+        api_export.__name__.rpartition(".backend.")[0] + ".autograph.conversion",))
     # ``dense * ragged``: the operator's helper calls the op for the user's code
     api_export.see_through(array_ops.__name__.rpartition(".")[0] + ".overloads")
 
