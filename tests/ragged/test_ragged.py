@@ -921,3 +921,30 @@ def test_moments_and_logsumexp_of_ragged():
     big = tf.ragged.constant([[1000., 1000.], [-float("inf")]])
     np.testing.assert_array_equal(tf.math.reduce_logsumexp(big, axis=1).numpy(),
                                   np.array([1000.6932, -np.inf], np.float32))
+
+
+def test_invalid_row_partitions_raise_tfs_messages():
+    """TF's assertion messages (recorded from TF 2.21)."""
+    cases = [
+        (lambda: tf.RaggedTensor.from_row_splits([1, 2], [0, 3]),
+         "Arguments to _from_row_partition do not form a valid RaggedTensor\nCondition x == y "
+         "did not hold.\nFirst 1 elements of x:\n[3]\nFirst 1 elements of y:\n[2]"),
+        (lambda: tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2, 1, 3]),
+         "Arguments to from_row_splits do not form a valid RaggedTensor:monotonic.  \n"
+         "Condition x >= 0 did not hold element-wise:\nx (shape=(3,) dtype=int64) = \n"
+         "['2', '-1', '2']"),
+        (lambda: tf.RaggedTensor.from_row_splits([1, 2], [1, 2]),
+         "Arguments to from_row_splits do not form a valid RaggedTensor:zero\nCondition x == "
+         "y did not hold.\nFirst 1 elements of x:\n[1]\nFirst 1 elements of y:\n[0]"),
+        (lambda: tf.RaggedTensor.from_row_lengths([1, 2], [-1, 3]),
+         "Arguments to from_row_lengths do not form a valid RowPartition.  \nCondition x >= 0 "
+         "did not hold element-wise:\nx (shape=(2,) dtype=int64) = \n['-1', '3']"),
+        (lambda: tf.RaggedTensor.from_value_rowids([1, 2], [1, 0]),
+         "Arguments to from_value_rowids do not form a valid RowPartition.  \nCondition x >= 0 "
+         "did not hold element-wise:\nx (shape=(1,) dtype=int64) = \n['-1']")]
+    for make, message in cases:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            make()
+        assert str(info.value) == message
+    with pytest.raises(ValueError, match="row_splits tensor may not be empty."):
+        tf.RaggedTensor.from_row_splits([1, 2], [])

@@ -68,14 +68,19 @@ def _check_splits(splits, nvals):
     s = splits._data
     if s.ndim != 1:
         raise ValueError(f"Shape {TensorShape(s.shape)} must have rank 1")
-    if s.size == 0 or s[0] != 0:
-        raise _invalid("Arguments to from_row_splits do not form a valid RaggedTensor:zero")
+    if s.size == 0:
+        raise ValueError("row_splits tensor may not be empty.")
+    # (TF's assertions, with their messages)
+    invalid = "Arguments to from_row_splits do not form a valid RaggedTensor"
+    if s[0] != 0:
+        debugging_ops.assert_equal(splits[0], array_ops.zeros([], splits.dtype),
+                                   message=f"{invalid}:zero")
     if (np.diff(s) < 0).any():
-        raise _invalid("Arguments to from_row_splits do not form a valid "
-                       "RaggedTensor:monotonic")
+        debugging_ops.assert_non_negative(math_ops.subtract(splits[1:], splits[:-1]),
+                                          message=f"{invalid}:monotonic")
     if nvals is not None and s[-1] != nvals:
-        raise _invalid("Arguments to from_row_splits do not form a valid "
-                       "RaggedTensor:nvals")
+        debugging_ops.assert_equal(splits[-1], _constant(nvals, splits.dtype), message=(
+            "Arguments to _from_row_partition do not form a valid RaggedTensor"))
 
 
 def _nvals(values):
@@ -143,8 +148,8 @@ class RaggedTensor:
         lengths = _as_index(row_lengths, cls._index_dtype(values, row_lengths), "row_lengths")
         if _eager(lengths):
             if validate and (lengths._data < 0).any():
-                raise _invalid("Arguments to _from_row_partition do not form a valid "
-                               "RaggedTensor:negative lengths")
+                debugging_ops.assert_non_negative(lengths, message=(
+                    "Arguments to from_row_lengths do not form a valid RowPartition"))
             data = np.zeros(lengths._data.size + 1, lengths._data.dtype)
             np.cumsum(lengths._data, out=data[1:])
             splits = EagerTensor._wrap(data)
@@ -171,6 +176,10 @@ class RaggedTensor:
             nrows = _as_index(nrows, dtype, "nrows")
         if _eager(rowids, nrows):
             ids = rowids._data
+            if validate and (np.diff(ids) < 0).any():  # (TF's assertion, with its message)
+                debugging_ops.assert_non_negative(
+                    math_ops.subtract(rowids[1:], rowids[:-1]),
+                    message="Arguments to from_value_rowids do not form a valid RowPartition")
             if validate and ((np.diff(ids) < 0).any() or (ids < 0).any()
                              or (ids >= nrows._data).any()):
                 raise _invalid("Arguments to from_value_rowids do not form a valid "
