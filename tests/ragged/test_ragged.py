@@ -948,3 +948,18 @@ def test_invalid_row_partitions_raise_tfs_messages():
         assert str(info.value) == message
     with pytest.raises(ValueError, match="row_splits tensor may not be empty."):
         tf.RaggedTensor.from_row_splits([1, 2], [])
+
+
+def test_operands_of_other_row_partitions_raise_tfs_assertion():
+    """Recorded from TF 2.21: the row counts compared, then the splits."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        rt + tf.ragged.constant([[1], [], [2, 3]])
+    assert str(info.value) == (
+        "Condition x == y did not hold.\nIndices of first 3 different values:\n[[1]\n [2]\n "
+        "[3]]\nCorresponding x values:\n[3 3 5]\nCorresponding y values:\n[1 1 3]\nFirst 3 "
+        "elements of x:\n[0 3 3]\nFirst 3 elements of y:\n[0 1 1]")
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        rt + tf.ragged.constant([[1], [2, 3]])
+    assert str(info.value) == ("Condition x == y did not hold.\nFirst 1 elements of x:\n"
+                               "[False]\nFirst 1 elements of y:\n[ True]")

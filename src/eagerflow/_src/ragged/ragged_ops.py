@@ -222,6 +222,16 @@ def _same_splits(a, b):
 
 
 def _incompatible(a, b):
+    """The error for ragged `a` and `b` of different row partitions: eagerly TF's assertion
+    that failed (row counts, then the splits of each level), else one naming the shapes."""
+    for x, y in zip(a.nested_row_splits, b.nested_row_splits):
+        if _eager(x, y):
+            try:
+                if x.shape != y.shape:  # (TF compares whether the shapes are equal)
+                    debugging_ops.assert_equal(_constant(False), _constant(True))
+                debugging_ops.assert_equal(x, y)
+            except errors.InvalidArgumentError as e:
+                return e
     return errors.InvalidArgumentError(
         None, None, f"Ragged tensors have incompatible row partitions: {a.shape} and {b.shape}")
 
