@@ -1027,8 +1027,7 @@ def _ragged_gather_rule(*inputs, OUTPUT_RAGGED_RANK):
 
 
 _RAGGED_GATHER = register("RaggedGather", _ragged_gather, _ragged_gather_rule, multi=True,
-                          tied=(), not_differentiable="TF's gradient is not written yet",
-                          moves_elements=True)
+                          tied=(), not_differentiable="TF's gradient is not written yet")
 tf_nodes[_RAGGED_GATHER] = NodeForm(
     types={"Tsplits": 0, "Tvalues": "out0", "Tindices": 0}, ignored=("PARAMS_RAGGED_RANK",),
     outputs=(("output_nested_splits", "OUTPUT_RAGGED_RANK"), "output_dense_values"),
